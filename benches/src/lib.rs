@@ -1,0 +1,1 @@
+//! Shared helpers for the criterion benchmarks: the corpus and the naive floors.

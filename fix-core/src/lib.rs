@@ -1,0 +1,4 @@
+//! No-alloc, zero-copy FIX tag=value core.
+#![no_std]
+#[cfg(feature = "std")]
+extern crate std;
