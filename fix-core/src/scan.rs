@@ -1,0 +1,238 @@
+//! Byte scanning: SOH bitmasks over 64-byte blocks and the checksum.
+//!
+//! All of fix-core's `unsafe` lives in this module, and only as SIMD intrinsics over
+//! fixed-size arrays (`&[u8; 64]`, `&[u8; 16]`): the type of the argument is the bound
+//! check, so no raw pointer ever reaches past a slice the caller proved long enough.
+//! Every vector routine has a scalar twin (`*_scalar`) that tests compare it against
+//! on every byte value and position; building with `--cfg fix_core_force_scalar`
+//! uses the scalar twins everywhere.
+
+/// The FIX field delimiter, SOH (0x01).
+pub const SOH: u8 = 0x01;
+
+/// Bit `i` of the result is set when `block[i]` is SOH.
+#[inline]
+pub(crate) fn soh_mask(block: &[u8; 64]) -> u64 {
+    #[cfg(all(target_arch = "x86_64", not(fix_core_force_scalar)))]
+    {
+        x86::soh_mask(block)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(fix_core_force_scalar))))]
+    {
+        soh_mask_scalar(block)
+    }
+}
+
+/// Portable [`soh_mask`].
+#[cfg(any(test, not(all(target_arch = "x86_64", not(fix_core_force_scalar)))))]
+#[inline]
+pub(crate) fn soh_mask_scalar(block: &[u8; 64]) -> u64 {
+    let mut mask = 0u64;
+    for (i, &b) in block.iter().enumerate() {
+        mask |= u64::from(b == SOH) << i;
+    }
+    mask
+}
+
+/// The FIX CheckSum of `bytes`: their sum modulo 256.
+#[inline]
+pub fn checksum(bytes: &[u8]) -> u8 {
+    #[cfg(all(target_arch = "x86_64", not(fix_core_force_scalar)))]
+    {
+        x86::checksum(bytes)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(fix_core_force_scalar))))]
+    {
+        checksum_scalar(bytes)
+    }
+}
+
+/// Portable [`checksum`].
+#[inline]
+pub(crate) fn checksum_scalar(bytes: &[u8]) -> u8 {
+    bytes.iter().fold(0u8, |sum, &b| sum.wrapping_add(b))
+}
+
+#[cfg(all(target_arch = "x86_64", not(fix_core_force_scalar)))]
+mod x86 {
+    //! SSE2 (the x86_64 baseline, so no run-time detection is needed) and, when the
+    //! build enables it, AVX2.
+
+    use core::arch::x86_64::*;
+
+    #[cfg(not(target_feature = "avx2"))]
+    #[inline]
+    pub(super) fn soh_mask(block: &[u8; 64]) -> u64 {
+        // SAFETY: SSE2 is part of the x86_64 baseline. The four unaligned 16-byte
+        // loads read offsets 0..16, 16..32, 32..48 and 48..64 of a 64-byte array.
+        unsafe {
+            let p = block.as_ptr().cast::<__m128i>();
+            let soh = _mm_set1_epi8(super::SOH as i8);
+            let m = |i: usize| {
+                let v = _mm_loadu_si128(p.add(i));
+                u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, soh)) as u16)
+            };
+            m(0) | (m(1) << 16) | (m(2) << 32) | (m(3) << 48)
+        }
+    }
+
+    #[cfg(target_feature = "avx2")]
+    #[inline]
+    pub(super) fn soh_mask(block: &[u8; 64]) -> u64 {
+        // SAFETY: this function is compiled only when the build enables AVX2. The two
+        // unaligned 32-byte loads read offsets 0..32 and 32..64 of a 64-byte array.
+        unsafe {
+            let p = block.as_ptr().cast::<__m256i>();
+            let soh = _mm256_set1_epi8(super::SOH as i8);
+            let m = |i: usize| {
+                let v = _mm256_loadu_si256(p.add(i));
+                u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, soh)) as u32)
+            };
+            m(0) | (m(1) << 32)
+        }
+    }
+
+    #[inline]
+    pub(super) fn checksum(bytes: &[u8]) -> u8 {
+        let (chunks, tail) = bytes.as_chunks::<16>();
+        // SAFETY: SSE2 is part of the x86_64 baseline; each load reads one 16-byte
+        // array. `_mm_sad_epu8` against zero sums each 8-byte half into a 64-bit lane,
+        // which cannot overflow for any slice that fits in memory.
+        let wide = unsafe {
+            let zero = _mm_setzero_si128();
+            let mut acc = _mm_setzero_si128();
+            for chunk in chunks {
+                let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+                acc = _mm_add_epi64(acc, _mm_sad_epu8(v, zero));
+            }
+            let hi = _mm_unpackhi_epi64(acc, acc);
+            _mm_cvtsi128_si64(_mm_add_epi64(acc, hi)) as u64
+        };
+        (wide as u8).wrapping_add(super::checksum_scalar(tail))
+    }
+}
+
+/// Finds SOH bytes in one message, a 64-byte block at a time.
+///
+/// Positions are asked for in increasing order (a data field just skips ahead), so
+/// each block's mask is computed once and then consumed bit by bit.
+pub(crate) struct SohScanner<'a> {
+    bytes: &'a [u8],
+    /// Offset of the block `mask` describes (a multiple of 64).
+    base: usize,
+    mask: u64,
+}
+
+impl<'a> SohScanner<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        SohScanner {
+            bytes,
+            base: 0,
+            mask: block_mask(bytes, 0),
+        }
+    }
+
+    /// The first SOH at or after `from`, if any.
+    #[inline]
+    pub(crate) fn next(&mut self, mut from: usize) -> Option<usize> {
+        loop {
+            let rel = from.wrapping_sub(self.base);
+            if rel >= 64 {
+                if from >= self.bytes.len() {
+                    return None;
+                }
+                self.base = from & !63;
+                self.mask = block_mask(self.bytes, self.base);
+                continue;
+            }
+            let m = self.mask >> rel;
+            if m != 0 {
+                return Some(from + m.trailing_zeros() as usize);
+            }
+            from = self.base + 64;
+        }
+    }
+}
+
+/// The SOH mask of the (up to) 64 bytes at `base`; bits past the end are clear.
+#[inline]
+fn block_mask(bytes: &[u8], base: usize) -> u64 {
+    if let Some(block) = bytes.get(base..base + 64) {
+        return soh_mask(block.try_into().expect("64-byte slice"));
+    }
+    if bytes.len() >= 64 {
+        // The last block is short: scan the final 64 bytes, which overlap the
+        // previous block, and drop the overlap rather than copying the tail.
+        let start = bytes.len() - 64;
+        let block = bytes[start..].try_into().expect("64-byte slice");
+        return soh_mask(block) >> (base - start);
+    }
+    let mut block = [0u8; 64];
+    let tail = bytes.get(base..).unwrap_or_default();
+    block[..tail.len()].copy_from_slice(tail);
+    soh_mask(&block)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn soh_mask_matches_scalar_for_every_byte_at_every_position() {
+        for value in 0..=255u8 {
+            for pos in 0..64 {
+                let mut block = [SOH.wrapping_add(1); 64];
+                block[pos] = value;
+                assert_eq!(soh_mask(&block), soh_mask_scalar(&block), "{value} at {pos}");
+                let mut block = [SOH; 64];
+                block[pos] = value;
+                assert_eq!(soh_mask(&block), soh_mask_scalar(&block), "{value} at {pos}");
+            }
+        }
+    }
+
+    #[test]
+    fn checksum_matches_scalar_for_every_length_and_alignment() {
+        let data: [u8; 300] = core::array::from_fn(|i| (i * 131 + 7) as u8);
+        for start in 0..17 {
+            for end in start..data.len() {
+                let s = &data[start..end];
+                assert_eq!(checksum(s), checksum_scalar(s), "{start}..{end}");
+            }
+        }
+        assert_eq!(checksum(&[0xff; 4096]), checksum_scalar(&[0xff; 4096]));
+    }
+
+    #[test]
+    fn scanner_finds_every_soh_for_every_length() {
+        for len in 0..200usize {
+            let bytes: [u8; 200] = core::array::from_fn(|i| if i % 7 == 3 || i % 11 == 0 { SOH } else { b'a' });
+            let bytes = &bytes[..len];
+            let expected = bytes.iter().enumerate().filter(|(_, b)| **b == SOH).map(|(i, _)| i);
+            let mut scanner = SohScanner::new(bytes);
+            let mut from = 0;
+            let mut found = [0usize; 200];
+            let mut n = 0;
+            while let Some(p) = scanner.next(from) {
+                found[n] = p;
+                n += 1;
+                from = p + 1;
+            }
+            assert!(found[..n].iter().copied().eq(expected), "len {len}");
+        }
+    }
+
+    #[test]
+    fn scanner_skips_ahead_and_back() {
+        let mut bytes = [b'x'; 300];
+        bytes[10] = SOH;
+        bytes[150] = SOH;
+        bytes[299] = SOH;
+        let mut scanner = SohScanner::new(&bytes);
+        assert_eq!(scanner.next(0), Some(10));
+        assert_eq!(scanner.next(140), Some(150));
+        assert_eq!(scanner.next(151), Some(299));
+        assert_eq!(scanner.next(11), Some(150));
+        assert_eq!(scanner.next(300), None);
+    }
+}
