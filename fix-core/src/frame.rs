@@ -221,13 +221,18 @@ pub(crate) fn frame<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Fra
         return Err(Error::MessageTooLarge { size: total, max });
     }
 
+    // From here on the size is known, so a partial input says how much is missing.
+    let partial = Status::Partial {
+        needed: Some(total.saturating_sub(buf.len())),
+    };
+
     // MsgType (35): `35=value<SOH>` within the body.
     match expect_prefix(buf, body_start, b"35=") {
         Ok(_) if body_len < 5 => {
             return Err(Error::BodyLengthMismatch { offset: body_end });
         }
         Ok(true) => {}
-        Ok(false) => return Ok(PARTIAL),
+        Ok(false) => return Ok(partial),
         Err(()) => return Err(Error::MsgTypeMissing { offset: body_start }),
     }
     let value_start = body_start + 3;
@@ -238,7 +243,7 @@ pub(crate) fn frame<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Fra
         None if buf.len() >= body_end => {
             return Err(Error::BodyLengthMismatch { offset: body_end });
         }
-        None => return Ok(PARTIAL),
+        None => return Ok(partial),
     };
 
     // The trailer `10=NNN<SOH>` right where BodyLength puts it; check what has
@@ -256,9 +261,7 @@ pub(crate) fn frame<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Fra
         }
     }
     if buf.len() < total {
-        return Ok(Status::Partial {
-            needed: Some(total - buf.len()),
-        });
+        return Ok(partial);
     }
 
     let frame = Frame {
