@@ -21,22 +21,70 @@ pub struct DataFieldPair {
 
 /// FIX 4.4's data field pairs, in LENGTH tag order.
 pub const FIX44_DATA_FIELDS: &[DataFieldPair] = &[
-    DataFieldPair { length: 90, data: 91 },   // SecureDataLen -> SecureData
-    DataFieldPair { length: 93, data: 89 },   // SignatureLength -> Signature
-    DataFieldPair { length: 95, data: 96 },   // RawDataLength -> RawData
-    DataFieldPair { length: 212, data: 213 }, // XmlDataLen -> XmlData
-    DataFieldPair { length: 348, data: 349 }, // EncodedIssuerLen -> EncodedIssuer
-    DataFieldPair { length: 350, data: 351 }, // EncodedSecurityDescLen -> EncodedSecurityDesc
-    DataFieldPair { length: 352, data: 353 }, // EncodedListExecInstLen -> EncodedListExecInst
-    DataFieldPair { length: 354, data: 355 }, // EncodedTextLen -> EncodedText
-    DataFieldPair { length: 356, data: 357 }, // EncodedSubjectLen -> EncodedSubject
-    DataFieldPair { length: 358, data: 359 }, // EncodedHeadlineLen -> EncodedHeadline
-    DataFieldPair { length: 360, data: 361 }, // EncodedAllocTextLen -> EncodedAllocText
-    DataFieldPair { length: 362, data: 363 }, // EncodedUnderlyingIssuerLen -> ...Issuer
-    DataFieldPair { length: 364, data: 365 }, // EncodedUnderlyingSecurityDescLen -> ...Desc
-    DataFieldPair { length: 445, data: 446 }, // EncodedListStatusTextLen -> ...Text
-    DataFieldPair { length: 618, data: 619 }, // EncodedLegIssuerLen -> EncodedLegIssuer
-    DataFieldPair { length: 621, data: 622 }, // EncodedLegSecurityDescLen -> ...Desc
+    DataFieldPair {
+        length: 90,
+        data: 91,
+    }, // SecureDataLen -> SecureData
+    DataFieldPair {
+        length: 93,
+        data: 89,
+    }, // SignatureLength -> Signature
+    DataFieldPair {
+        length: 95,
+        data: 96,
+    }, // RawDataLength -> RawData
+    DataFieldPair {
+        length: 212,
+        data: 213,
+    }, // XmlDataLen -> XmlData
+    DataFieldPair {
+        length: 348,
+        data: 349,
+    }, // EncodedIssuerLen -> EncodedIssuer
+    DataFieldPair {
+        length: 350,
+        data: 351,
+    }, // EncodedSecurityDescLen -> EncodedSecurityDesc
+    DataFieldPair {
+        length: 352,
+        data: 353,
+    }, // EncodedListExecInstLen -> EncodedListExecInst
+    DataFieldPair {
+        length: 354,
+        data: 355,
+    }, // EncodedTextLen -> EncodedText
+    DataFieldPair {
+        length: 356,
+        data: 357,
+    }, // EncodedSubjectLen -> EncodedSubject
+    DataFieldPair {
+        length: 358,
+        data: 359,
+    }, // EncodedHeadlineLen -> EncodedHeadline
+    DataFieldPair {
+        length: 360,
+        data: 361,
+    }, // EncodedAllocTextLen -> EncodedAllocText
+    DataFieldPair {
+        length: 362,
+        data: 363,
+    }, // EncodedUnderlyingIssuerLen -> ...Issuer
+    DataFieldPair {
+        length: 364,
+        data: 365,
+    }, // EncodedUnderlyingSecurityDescLen -> ...Desc
+    DataFieldPair {
+        length: 445,
+        data: 446,
+    }, // EncodedListStatusTextLen -> ...Text
+    DataFieldPair {
+        length: 618,
+        data: 619,
+    }, // EncodedLegIssuerLen -> EncodedLegIssuer
+    DataFieldPair {
+        length: 621,
+        data: 622,
+    }, // EncodedLegSecurityDescLen -> ...Desc
 ];
 
 /// Bits in the quick filter; tags are folded onto it modulo this.

@@ -190,7 +190,10 @@ impl fmt::Display for Error {
                 write!(f, "invalid BeginString (8) at byte {offset}")
             }
             Error::BodyLengthMissing { offset } => {
-                write!(f, "BodyLength (9) expected as the second field, at byte {offset}")
+                write!(
+                    f,
+                    "BodyLength (9) expected as the second field, at byte {offset}"
+                )
             }
             Error::InvalidBodyLength { offset } => {
                 write!(f, "BodyLength (9) is not a number, at byte {offset}")
@@ -199,7 +202,10 @@ impl fmt::Display for Error {
                 write!(f, "message of {size} bytes exceeds the maximum of {max}")
             }
             Error::MsgTypeMissing { offset } => {
-                write!(f, "MsgType (35) expected as the third field, at byte {offset}")
+                write!(
+                    f,
+                    "MsgType (35) expected as the third field, at byte {offset}"
+                )
             }
             Error::BodyLengthMismatch { offset } => write!(
                 f,

@@ -201,7 +201,9 @@ pub(crate) fn frame<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Fra
         };
         match b {
             b'0'..=b'9' if at - digits_at < MAX_BODY_LENGTH_DIGITS => {
-                body_len = body_len.saturating_mul(10).saturating_add((b - b'0') as usize);
+                body_len = body_len
+                    .saturating_mul(10)
+                    .saturating_add((b - b'0') as usize);
                 if body_len > max {
                     return Err(Error::MessageTooLarge {
                         size: body_len,
@@ -252,7 +254,9 @@ pub(crate) fn frame<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Fra
         if buf[body_end - 1] != SOH || expect_prefix(buf, body_end, b"10=").is_err() {
             return Err(Error::BodyLengthMismatch { offset: body_end });
         }
-        let value = buf.get(body_end + 3..buf.len().min(total)).unwrap_or_default();
+        let value = buf
+            .get(body_end + 3..buf.len().min(total))
+            .unwrap_or_default();
         let digits_ok = value.iter().take(3).all(u8::is_ascii_digit);
         if !digits_ok || value.get(3).is_some_and(|&b| b != SOH) {
             return Err(Error::InvalidCheckSum {

@@ -183,10 +183,18 @@ mod tests {
             for pos in 0..64 {
                 let mut block = [SOH.wrapping_add(1); 64];
                 block[pos] = value;
-                assert_eq!(soh_mask(&block), soh_mask_scalar(&block), "{value} at {pos}");
+                assert_eq!(
+                    soh_mask(&block),
+                    soh_mask_scalar(&block),
+                    "{value} at {pos}"
+                );
                 let mut block = [SOH; 64];
                 block[pos] = value;
-                assert_eq!(soh_mask(&block), soh_mask_scalar(&block), "{value} at {pos}");
+                assert_eq!(
+                    soh_mask(&block),
+                    soh_mask_scalar(&block),
+                    "{value} at {pos}"
+                );
             }
         }
     }
@@ -206,9 +214,14 @@ mod tests {
     #[test]
     fn scanner_finds_every_soh_for_every_length() {
         for len in 0..200usize {
-            let bytes: [u8; 200] = core::array::from_fn(|i| if i % 7 == 3 || i % 11 == 0 { SOH } else { b'a' });
+            let bytes: [u8; 200] =
+                core::array::from_fn(|i| if i % 7 == 3 || i % 11 == 0 { SOH } else { b'a' });
             let bytes = &bytes[..len];
-            let expected = bytes.iter().enumerate().filter(|(_, b)| **b == SOH).map(|(i, _)| i);
+            let expected = bytes
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| **b == SOH)
+                .map(|(i, _)| i);
             let mut scanner = SohScanner::new(bytes);
             let mut from = 0;
             let mut found = [0usize; 200];

@@ -14,7 +14,11 @@ fn every_corpus_message_frames_and_parses_like_the_reference() {
         assert_eq!(frame.begin_string(), b"FIX.4.4", "{name}");
 
         let mut fields = Fields::<128>::new();
-        let msg = parser.parse(&bytes, &mut fields).unwrap().complete().unwrap();
+        let msg = parser
+            .parse(&bytes, &mut fields)
+            .unwrap()
+            .complete()
+            .unwrap();
         let ours: Vec<(u32, Vec<u8>)> = msg.iter().map(|(t, v)| (t, v.to_vec())).collect();
         let reference = naive_parse(&bytes, &fix44_pairs(), usize::MAX).expect(&name);
         assert_eq!(ours, reference, "{name}");
@@ -25,7 +29,11 @@ fn every_corpus_message_frames_and_parses_like_the_reference() {
 fn execution_report_fields_and_values() {
     let bytes = corpus_message("execution_report");
     let mut fields = Fields::<64>::new();
-    let msg = Parser::new().parse(&bytes, &mut fields).unwrap().complete().unwrap();
+    let msg = Parser::new()
+        .parse(&bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
     assert_eq!(bytes.len(), 339);
     assert_eq!(msg.fields().len(), 33);
     assert_eq!(msg.msg_type(), b"8");
@@ -54,7 +62,11 @@ fn execution_report_fields_and_values() {
 fn logon_raw_data_holds_soh() {
     let bytes = corpus_message("logon_rawdata");
     let mut fields = Fields::<32>::new();
-    let msg = Parser::new().parse(&bytes, &mut fields).unwrap().complete().unwrap();
+    let msg = Parser::new()
+        .parse(&bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
     assert_eq!(msg.get(95), Some(&b"12"[..]));
     assert_eq!(msg.get(96), Some(&b"bin\x01ary\x01data"[..]));
     assert_eq!(msg.get(141), Some(&b"Y"[..]));
@@ -65,7 +77,11 @@ fn logon_raw_data_holds_soh() {
 fn market_data_group_entries_are_kept_in_order() {
     let bytes = corpus_message("md_incremental_refresh");
     let mut fields = Fields::<128>::new();
-    let msg = Parser::new().parse(&bytes, &mut fields).unwrap().complete().unwrap();
+    let msg = Parser::new()
+        .parse(&bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
     assert_eq!(msg.get(268), Some(&b"10"[..]));
     let prices: Vec<&[u8]> = msg.get_all(270).collect();
     assert_eq!(prices.len(), 10);

@@ -61,19 +61,30 @@ fn wrong_checksum() {
         }
     );
     bad[n - 4..n - 1].copy_from_slice(b"999");
-    assert!(matches!(err(&bad), Error::CheckSumMismatch { declared: 999, .. }));
+    assert!(matches!(
+        err(&bad),
+        Error::CheckSumMismatch { declared: 999, .. }
+    ));
 }
 
 #[test]
 fn checksum_not_three_digits() {
     let good = build(b"35=0\x01");
     let trailer = good.len() - 7;
-    for bad_trailer in ["10=16\x01", "10=1a3\x01", "10=+63\x01", "10=1634\x01", "10= 63\x01"] {
+    for bad_trailer in [
+        "10=16\x01",
+        "10=1a3\x01",
+        "10=+63\x01",
+        "10=1634\x01",
+        "10= 63\x01",
+    ] {
         let mut bad = good[..trailer].to_vec();
         bad.extend_from_slice(bad_trailer.as_bytes());
         assert_eq!(
             err(&bad),
-            Error::InvalidCheckSum { offset: trailer + 3 },
+            Error::InvalidCheckSum {
+                offset: trailer + 3
+            },
             "{bad_trailer:?}"
         );
     }
@@ -84,18 +95,42 @@ fn begin_string_missing_or_out_of_order_is_garbage() {
     // Nothing starts with `8=`: the whole input is garbage, or up to the next `8=FIX`.
     assert_eq!(err(&soh("9=5|8=FIX.4.4|35=0|")), Error::Garbage { skip: 4 });
     assert_eq!(err(&soh("35=0|10=000|")), Error::Garbage { skip: 12 });
-    assert_eq!(err(&soh("8=XYZ|9=5|")), Error::InvalidBeginString { offset: 2 });
-    assert_eq!(err(&soh("8=|9=5|")), Error::InvalidBeginString { offset: 2 });
-    assert_eq!(err(b"8=FIX.4.4.4.4.4.4.4.4.4"), Error::InvalidBeginString { offset: 2 });
+    assert_eq!(
+        err(&soh("8=XYZ|9=5|")),
+        Error::InvalidBeginString { offset: 2 }
+    );
+    assert_eq!(
+        err(&soh("8=|9=5|")),
+        Error::InvalidBeginString { offset: 2 }
+    );
+    assert_eq!(
+        err(b"8=FIX.4.4.4.4.4.4.4.4.4"),
+        Error::InvalidBeginString { offset: 2 }
+    );
 }
 
 #[test]
 fn body_length_missing_or_out_of_order() {
-    assert_eq!(err(&soh("8=FIX.4.4|35=0|9=5|")), Error::BodyLengthMissing { offset: 10 });
-    assert_eq!(err(&soh("8=FIX.4.4|34=1|")), Error::BodyLengthMissing { offset: 10 });
-    assert_eq!(err(&soh("8=FIX.4.4|9=|35=0|")), Error::InvalidBodyLength { offset: 12 });
-    assert_eq!(err(&soh("8=FIX.4.4|9=-5|35=0|")), Error::InvalidBodyLength { offset: 12 });
-    assert_eq!(err(&soh("8=FIX.4.4|9=5x|")), Error::InvalidBodyLength { offset: 12 });
+    assert_eq!(
+        err(&soh("8=FIX.4.4|35=0|9=5|")),
+        Error::BodyLengthMissing { offset: 10 }
+    );
+    assert_eq!(
+        err(&soh("8=FIX.4.4|34=1|")),
+        Error::BodyLengthMissing { offset: 10 }
+    );
+    assert_eq!(
+        err(&soh("8=FIX.4.4|9=|35=0|")),
+        Error::InvalidBodyLength { offset: 12 }
+    );
+    assert_eq!(
+        err(&soh("8=FIX.4.4|9=-5|35=0|")),
+        Error::InvalidBodyLength { offset: 12 }
+    );
+    assert_eq!(
+        err(&soh("8=FIX.4.4|9=5x|")),
+        Error::InvalidBodyLength { offset: 12 }
+    );
 }
 
 #[test]
@@ -105,7 +140,10 @@ fn msg_type_missing_or_out_of_order() {
     let bad = build(b"35=\x0134=1\x01");
     assert_eq!(err(&bad), Error::MsgTypeMissing { offset: 14 });
     // MsgType is seen to be wrong before the rest of the message arrives.
-    assert_eq!(err(&soh("8=FIX.4.4|9=50|34=")), Error::MsgTypeMissing { offset: 15 });
+    assert_eq!(
+        err(&soh("8=FIX.4.4|9=50|34=")),
+        Error::MsgTypeMissing { offset: 15 }
+    );
 }
 
 #[test]
@@ -132,25 +170,46 @@ fn huge_body_length_is_an_error_not_a_wait() {
 
 #[test]
 fn tag_zero() {
-    assert_eq!(err(&build(b"35=0\x010=1\x01")), Error::TagZero { offset: 19 });
+    assert_eq!(
+        err(&build(b"35=0\x010=1\x01")),
+        Error::TagZero { offset: 19 }
+    );
 }
 
 #[test]
 fn letters_in_a_tag() {
-    assert_eq!(err(&build(b"35=0\x0158a=1\x01")), Error::InvalidTag { offset: 22 });
-    assert_eq!(err(&build(b"35=0\x01a58=1\x01")), Error::InvalidTag { offset: 20 });
-    assert_eq!(err(&build(b"35=0\x01=1\x01")), Error::InvalidTag { offset: 19 });
-    assert_eq!(err(&build(b"35=0\x01058=1\x01")), Error::InvalidTag { offset: 20 });
+    assert_eq!(
+        err(&build(b"35=0\x0158a=1\x01")),
+        Error::InvalidTag { offset: 22 }
+    );
+    assert_eq!(
+        err(&build(b"35=0\x01a58=1\x01")),
+        Error::InvalidTag { offset: 20 }
+    );
+    assert_eq!(
+        err(&build(b"35=0\x01=1\x01")),
+        Error::InvalidTag { offset: 19 }
+    );
+    assert_eq!(
+        err(&build(b"35=0\x01058=1\x01")),
+        Error::InvalidTag { offset: 20 }
+    );
 }
 
 #[test]
 fn tag_overflow() {
-    assert_eq!(err(&build(b"35=0\x014294967296=1\x01")), Error::TagOverflow { offset: 20 });
+    assert_eq!(
+        err(&build(b"35=0\x014294967296=1\x01")),
+        Error::TagOverflow { offset: 20 }
+    );
     assert_eq!(
         err(&build(b"35=0\x0199999999999999999999999=1\x01")),
         Error::TagOverflow { offset: 20 }
     );
-    let ok = parse(&build(b"35=0\x014294967295=1\x01")).unwrap().complete().unwrap();
+    let ok = parse(&build(b"35=0\x014294967295=1\x01"))
+        .unwrap()
+        .complete()
+        .unwrap();
     assert_eq!(ok[3], (u32::MAX, b"1".to_vec()));
 }
 
@@ -158,29 +217,62 @@ fn tag_overflow() {
 fn equals_missing() {
     assert_eq!(
         err(&build(b"35=0\x0158\x01")),
-        Error::MissingEquals { tag: 58, offset: 21 }
+        Error::MissingEquals {
+            tag: 58,
+            offset: 21
+        }
     );
 }
 
 #[test]
 fn empty_value() {
-    assert_eq!(err(&build(b"35=0\x0158=\x01")), Error::EmptyValue { tag: 58, offset: 22 });
+    assert_eq!(
+        err(&build(b"35=0\x0158=\x01")),
+        Error::EmptyValue {
+            tag: 58,
+            offset: 22
+        }
+    );
 }
 
 #[test]
 fn data_length_past_the_end() {
     // RawDataLength says 50 bytes; the message has far fewer.
     let bad = build(b"35=A\x0195=50\x0196=abc\x01");
-    assert_eq!(err(&bad), Error::DataLengthOutOfBounds { tag: 96, offset: 29 });
+    assert_eq!(
+        err(&bad),
+        Error::DataLengthOutOfBounds {
+            tag: 96,
+            offset: 29
+        }
+    );
     // Long enough to reach into the trailer: still past the body.
     let bad = build(b"35=A\x0195=4\x0196=abc\x01");
-    assert_eq!(err(&bad), Error::DataLengthOutOfBounds { tag: 96, offset: 28 });
+    assert_eq!(
+        err(&bad),
+        Error::DataLengthOutOfBounds {
+            tag: 96,
+            offset: 28
+        }
+    );
     // Not followed by SOH where the length ends.
     let bad = build(b"35=A\x0195=2\x0196=abc\x01");
-    assert_eq!(err(&bad), Error::DataLengthOutOfBounds { tag: 96, offset: 28 });
+    assert_eq!(
+        err(&bad),
+        Error::DataLengthOutOfBounds {
+            tag: 96,
+            offset: 28
+        }
+    );
     // A length that is not a number.
     let bad = build(b"35=A\x0195=x\x0196=abc\x01");
-    assert_eq!(err(&bad), Error::InvalidDataLength { tag: 95, offset: 23 });
+    assert_eq!(
+        err(&bad),
+        Error::InvalidDataLength {
+            tag: 95,
+            offset: 23
+        }
+    );
 }
 
 #[test]
@@ -191,7 +283,9 @@ fn garbage_prefix_says_how_much_to_skip() {
     let skip = input.len();
     input.extend_from_slice(&good);
     // The first candidate is the `8=FIX` not preceded by a digit.
-    let Error::Garbage { skip: first } = err(&input) else { panic!() };
+    let Error::Garbage { skip: first } = err(&input) else {
+        panic!()
+    };
     assert_eq!(first, 15);
     // Framing from there fails again, and the next skip reaches the real message.
     let rest = &input[first..];
@@ -208,11 +302,19 @@ fn two_messages_back_to_back() {
     let both = [a.clone(), b.clone()].concat();
     let mut fields = Fields::<64>::new();
     let parser = Parser::new();
-    let first = parser.parse(&both, &mut fields).unwrap().complete().unwrap();
+    let first = parser
+        .parse(&both, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
     assert_eq!(first.bytes(), &a[..]);
     assert_eq!(first.msg_type(), b"D");
     let consumed = first.bytes().len();
-    let second = parser.parse(&both[consumed..], &mut fields).unwrap().complete().unwrap();
+    let second = parser
+        .parse(&both[consumed..], &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
     assert_eq!(second.bytes(), &b[..]);
     assert_eq!(second.msg_type(), b"8");
 }
@@ -257,10 +359,20 @@ fn leniency_is_explicit() {
 
 #[test]
 fn every_error_displays_its_tag_or_offset() {
-    let e = Error::EmptyValue { tag: 58, offset: 22 };
+    let e = Error::EmptyValue {
+        tag: 58,
+        offset: 22,
+    };
     assert_eq!(e.to_string(), "tag 58 has an empty value, at byte 22");
-    let e = Error::CheckSumMismatch { offset: 3, declared: 7, computed: 9 };
-    assert_eq!(e.to_string(), "CheckSum (10) is 007 but the bytes sum to 009");
+    let e = Error::CheckSumMismatch {
+        offset: 3,
+        declared: 7,
+        computed: 9,
+    };
+    assert_eq!(
+        e.to_string(),
+        "CheckSum (10) is 007 but the bytes sum to 009"
+    );
     let boxed: Box<dyn std::error::Error> = Box::new(e);
     assert!(boxed.to_string().contains("CheckSum"));
 }

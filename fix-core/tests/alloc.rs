@@ -1,0 +1,80 @@
+//! Framing and parsing never touch the heap: counted with a counting allocator.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use fix_core::{Fields, Parser};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: defers to the system allocator; the counter is a const-initialised
+// thread-local with no destructor, so touching it never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as our caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as our caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as our caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[test]
+fn framing_and_parsing_the_corpus_allocates_nothing() {
+    let corpus = common::corpus();
+    let stream: Vec<u8> = corpus.iter().flat_map(|(_, b)| b.clone()).collect();
+    let parser = Parser::new();
+    let mut fields = Fields::<128>::new();
+    let mut seen = 0;
+    let n = allocations_during(|| {
+        for _ in 0..100 {
+            let mut rest = &stream[..];
+            while !rest.is_empty() {
+                let frame = parser.frame(rest).unwrap().complete().unwrap();
+                let msg = parser.parse(rest, &mut fields).unwrap().complete().unwrap();
+                assert_eq!(msg.fields().len() > 4, frame.len() > 80);
+                seen += msg.fields().len();
+                rest = &rest[frame.len()..];
+            }
+        }
+    });
+    assert_eq!(n, 0, "allocations while framing and parsing");
+    assert!(seen > 0);
+    // The counter works: a Vec does allocate.
+    assert_eq!(allocations_during(|| drop(vec![0u8; 16])), 1);
+}
+
+#[test]
+fn errors_allocate_nothing_either() {
+    let parser = Parser::new();
+    let mut fields = Fields::<4>::new();
+    let er = common::corpus_message("execution_report");
+    let n = allocations_during(|| {
+        assert!(parser.parse(&er, &mut fields).is_err());
+        assert!(parser.frame(b"garbage 8=FIX").is_err());
+        assert!(parser.frame(&er[..200]).unwrap().complete().is_none());
+    });
+    assert_eq!(n, 0);
+}
