@@ -140,14 +140,21 @@ impl<'d> DataFields<'d> {
     /// The DATA tag that `length_tag` announces, if it is a LENGTH tag of a pair.
     #[inline]
     pub fn data_tag(&self, length_tag: u32) -> Option<u32> {
-        let bit = length_tag % FILTER_BITS;
-        if self.filter[(bit / 64) as usize] & (1 << (bit % 64)) == 0 {
+        if !self.is_length_tag(length_tag) {
             return None;
         }
         self.pairs
             .iter()
             .find(|p| p.length == length_tag)
             .map(|p| p.data)
+    }
+
+    /// A quick filter: `false` means `tag` is certainly not a LENGTH tag of a pair;
+    /// `true` means it may be ([`DataFields::data_tag`] says for sure).
+    #[inline(always)]
+    pub(crate) fn is_length_tag(&self, tag: u32) -> bool {
+        let bit = tag % FILTER_BITS;
+        (self.filter[(bit / 64) as usize] >> (bit % 64)) & 1 != 0
     }
 
     /// Whether `tag` is the DATA tag of some pair.

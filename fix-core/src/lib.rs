@@ -3,7 +3,7 @@
 //! [`Parser::frame`] finds one complete message at the start of a byte stream and
 //! checks its BeginString, BodyLength, MsgType and CheckSum; [`Parser::parse`] also
 //! records the span of every field in caller-owned, fixed-capacity storage
-//! ([`Fields`]), reading length-prefixed data fields ([`DataFields`]) by length so
+//! (a [`Fields`], or any `&mut [Field]`), reading length-prefixed data fields ([`DataFields`]) by length so
 //! that SOH inside them is data. Nothing here allocates.
 //!
 //! ```
@@ -36,7 +36,6 @@ mod scan;
 pub use data::{DataFieldPair, DataFields, FIX44_DATA_FIELDS};
 pub use error::Error;
 pub use frame::{Frame, MAX_BEGIN_STRING, Status, resync};
-pub use heapless;
 pub use message::{Field, Fields, Message};
 pub use parser::{DEFAULT_MAX_MESSAGE_SIZE, Parser};
 pub use scan::{SOH, checksum};

@@ -1,6 +1,6 @@
 //! A parsed message: the span of every field, in order, over the message's bytes.
 
-use crate::scan::{SOH, SohScanner};
+use crate::scan::{SOH, block_mask};
 use crate::{DataFields, Error, Frame};
 
 /// One field's tag and where its value lies in the message.
@@ -21,6 +21,9 @@ pub struct Field {
 }
 
 impl Field {
+    /// A placeholder for unused storage slots (tag 0, which FIX never uses).
+    pub const EMPTY: Field = Field::new(0, 0, 0);
+
     /// A field with `tag` whose value is `len` bytes at `start`.
     pub const fn new(tag: u32, start: u32, len: u32) -> Self {
         Field { tag, start, len }
@@ -39,15 +42,55 @@ impl Field {
     }
 }
 
-/// Caller-owned, fixed-capacity storage for a message's fields.
+/// Caller-owned, fixed-capacity storage for a message's fields: `N` slots, reused
+/// from message to message.
 ///
-/// Parsing more fields than `N` is the error [`Error::TooManyFields`].
+/// The parser writes into any `&mut [Field]`; this type is the convenient owner of
+/// one. Parsing more fields than `N` is the error [`Error::TooManyFields`].
 ///
 /// ```
 /// let mut fields = fix_core::Fields::<64>::new();
 /// assert_eq!(fields.capacity(), 64);
+/// let as_slice: &mut [fix_core::Field] = &mut fields;
+/// assert_eq!(as_slice.len(), 64);
 /// ```
-pub type Fields<const N: usize> = heapless::Vec<Field, N>;
+#[derive(Clone, Debug)]
+pub struct Fields<const N: usize> {
+    slots: [Field; N],
+}
+
+impl<const N: usize> Fields<N> {
+    /// `N` empty slots.
+    pub const fn new() -> Self {
+        Fields {
+            slots: [Field::EMPTY; N],
+        }
+    }
+
+    /// How many fields a message may have.
+    pub const fn capacity(&self) -> usize {
+        N
+    }
+}
+
+impl<const N: usize> Default for Fields<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> core::ops::Deref for Fields<N> {
+    type Target = [Field];
+    fn deref(&self) -> &[Field] {
+        &self.slots
+    }
+}
+
+impl<const N: usize> core::ops::DerefMut for Fields<N> {
+    fn deref_mut(&mut self) -> &mut [Field] {
+        &mut self.slots
+    }
+}
 
 /// A parsed message: its bytes and the span of each of its fields, header and
 /// trailer included, in the order they arrived. Repeated tags are all kept.
@@ -125,57 +168,155 @@ impl<'a> Message<'a> {
     }
 }
 
-/// Splits a framed message into fields, appending them to `out`.
+/// Splits a framed message into fields, writing them to `slots`.
+///
+/// Fields are found by walking the SOH bitmask of each 64-byte block: the loop from
+/// one field to the next depends only on the mask (clear the lowest bit, count
+/// trailing zeros), not on parsing the tag, so the processor overlaps the tag work
+/// of consecutive fields. A LENGTH tag (rare) sends the walk through [`data_field`],
+/// which skips the SOH bits inside the data.
 pub(crate) fn index<'a>(
     frame: Frame<'a>,
     data_fields: &DataFields<'_>,
     allow_empty: bool,
-    out: &'a mut heapless::vec::VecView<Field>,
+    slots: &'a mut [Field],
 ) -> Result<Message<'a>, Error> {
-    out.clear();
     let bytes = frame.bytes();
-    let body_end = frame.body_end();
-    let mut scanner = SohScanner::new(bytes);
-    // The DATA tag announced by the previous field, and its length.
-    let mut pending: Option<(u32, usize)> = None;
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let (tag, eq) = parse_tag(bytes, pos)?;
-        let start = eq + 1;
-        let end = match pending.take() {
-            Some((data_tag, len)) if data_tag == tag => {
-                let end = start + len;
-                if end >= body_end || bytes[end] != SOH {
-                    return Err(Error::DataLengthOutOfBounds { tag, offset: start });
+    let mut n = 0;
+    let mut field_start = 0usize;
+    let mut base = 0;
+    while base < bytes.len() {
+        // `field_start - base < 64`: see how `base` advances below.
+        let mut mask = block_mask(bytes, base) & (!0u64 << field_start.saturating_sub(base));
+        while mask != 0 {
+            let soh = base + mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let (tag, eq) = parse_tag(bytes, field_start)?;
+            store(slots, &mut n, tag, eq + 1, soh, allow_empty)?;
+            field_start = soh + 1;
+            if data_fields.is_length_tag(tag) {
+                let length = Field::new(tag, (eq + 1) as u32, (soh - eq - 1) as u32);
+                let body_end = frame.body_end();
+                let next = data_field(
+                    bytes,
+                    body_end,
+                    data_fields,
+                    length,
+                    field_start,
+                    slots,
+                    &mut n,
+                )?;
+                if next != field_start {
+                    field_start = next;
+                    if next >= base + 64 {
+                        break;
+                    }
+                    mask &= !0u64 << (next - base);
                 }
-                end
             }
-            // The trailing SOH was checked while framing, so one is always found.
-            _ => scanner.next(start).unwrap_or(bytes.len() - 1),
-        };
-        if end == start && !allow_empty {
-            return Err(Error::EmptyValue { tag, offset: start });
         }
-        if let Some(data_tag) = data_fields.data_tag(tag) {
-            let len = parse_length(&bytes[start..end])
-                .ok_or(Error::InvalidDataLength { tag, offset: start })?;
-            pending = Some((data_tag, len));
-        }
-        out.push(Field::new(tag, start as u32, (end - start) as u32))
-            .map_err(|_| Error::TooManyFields {
-                capacity: out.capacity(),
-            })?;
-        pos = end + 1;
+        base = (base + 64).max(field_start & !63);
     }
-    Ok(Message { frame, fields: out })
+    Ok(Message {
+        frame,
+        fields: &slots[..n],
+    })
+}
+
+/// Writes field number `*n` and counts it.
+#[inline(always)]
+fn store(
+    slots: &mut [Field],
+    n: &mut usize,
+    tag: u32,
+    start: usize,
+    end: usize,
+    allow_empty: bool,
+) -> Result<(), Error> {
+    if end == start && !allow_empty {
+        return Err(Error::EmptyValue { tag, offset: start });
+    }
+    let capacity = slots.len();
+    let slot = slots.get_mut(*n).ok_or(Error::TooManyFields { capacity })?;
+    *slot = Field::new(tag, start as u32, (end - start) as u32);
+    *n += 1;
+    Ok(())
+}
+
+/// After the LENGTH field `length`, reads the DATA field it announces, when that is
+/// the next field (at `pos`), by length. Returns where the next field starts.
+#[cold]
+#[inline(never)]
+fn data_field(
+    bytes: &[u8],
+    body_end: usize,
+    data_fields: &DataFields<'_>,
+    length: Field,
+    pos: usize,
+    slots: &mut [Field],
+    n: &mut usize,
+) -> Result<usize, Error> {
+    let Some(data_tag) = data_fields.data_tag(length.tag) else {
+        return Ok(pos); // the filter matched another tag with the same low bits
+    };
+    let value = length.value_range();
+    let len = parse_length(&bytes[value.clone()]).ok_or(Error::InvalidDataLength {
+        tag: length.tag,
+        offset: value.start,
+    })?;
+    if pos >= body_end {
+        return Ok(pos); // the length was the last body field: validation's concern
+    }
+    let (tag, eq) = parse_tag(bytes, pos)?;
+    if tag != data_tag {
+        return Ok(pos); // not followed by its data: validation's concern
+    }
+    let start = eq + 1;
+    let end = start + len;
+    if end >= body_end || bytes[end] != SOH {
+        return Err(Error::DataLengthOutOfBounds { tag, offset: start });
+    }
+    store(slots, n, tag, start, end, false)?;
+    Ok(end + 1)
 }
 
 /// Parses the tag at `pos`; returns it and the offset of its `=`.
 ///
-/// Tags are one to ten digits without a leading zero. The message's last byte is
-/// SOH (checked while framing), so the loop always stops inside `bytes`.
+/// Tags are one to ten digits without a leading zero. Nearly every tag on the wire
+/// has one to three digits: those are read from one 4-byte word (every field start
+/// has at least four bytes after it, since the seven-byte trailer follows or is it).
 #[inline(always)]
 fn parse_tag(bytes: &[u8], pos: usize) -> Result<(u32, usize), Error> {
+    if let Some(word) = bytes.get(pos..pos + 4) {
+        let w = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+        // Lowest `=` byte: the classic zero-byte test on `w ^ "===="`, exact for
+        // the first match, which is all that is used.
+        let x = w ^ 0x3d3d_3d3d;
+        let eq = x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080;
+        let n = eq.trailing_zeros() / 8; // bytes before the first `=`; 4 if none
+        if (1..=3).contains(&n) {
+            let mask = (1u32 << (8 * n)) - 1;
+            // A digit has high nibble 3, and still does after adding 6.
+            let hi = (w & 0xf0f0_f0f0) | ((w.wrapping_add(0x0606_0606) & 0xf0f0_f0f0) >> 4);
+            let first = word[0].wrapping_sub(b'0');
+            if hi & mask == 0x3333_3333 & mask && first != 0 {
+                let d = w.wrapping_sub(0x3030_3030).to_le_bytes();
+                let tag = match n {
+                    1 => u32::from(d[0]),
+                    2 => u32::from(d[0]) * 10 + u32::from(d[1]),
+                    _ => u32::from(d[0]) * 100 + u32::from(d[1]) * 10 + u32::from(d[2]),
+                };
+                return Ok((tag, pos + n as usize));
+            }
+        }
+    }
+    parse_tag_slow(bytes, pos)
+}
+
+/// [`parse_tag`] for long tags, and the exact error for bad ones.
+#[cold]
+#[inline(never)]
+fn parse_tag_slow(bytes: &[u8], pos: usize) -> Result<(u32, usize), Error> {
     let first = bytes[pos].wrapping_sub(b'0');
     if first > 9 || first == 0 {
         return Err(match bytes.get(pos + 1) {

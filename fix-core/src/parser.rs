@@ -23,7 +23,7 @@ pub const DEFAULT_MAX_MESSAGE_SIZE: usize = 64 * 1024;
 /// let Status::Complete(msg) = PARSER.parse(stream, &mut fields)? else { panic!() };
 /// assert_eq!(msg.msg_type(), b"0");
 /// let consumed = msg.bytes().len();
-/// assert_eq!(PARSER.frame(&stream[consumed..])?, Status::Partial { needed: None });
+/// assert_eq!(PARSER.frame(&stream[consumed..])?, Status::Partial { needed: Some(12) });
 /// # Ok::<(), fix_core::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
@@ -165,7 +165,7 @@ impl<'d> Parser<'d> {
     }
 
     /// Frames one message at the start of `buf` and records every field's span in
-    /// `fields` (cleared first).
+    /// `fields`: a [`Fields`](crate::Fields), or any slice of [`Field`]s.
     ///
     /// ```
     /// use fix_core::{Fields, Parser};
@@ -174,10 +174,10 @@ impl<'d> Parser<'d> {
     /// let parsed = Parser::new().parse(msg, &mut fields).unwrap().complete().unwrap();
     /// assert_eq!(parsed.get(96), Some(&b"\x01\x01"[..]));
     /// ```
-    pub fn parse<'a, const N: usize>(
+    pub fn parse<'a>(
         &self,
         buf: &'a [u8],
-        fields: &'a mut heapless::Vec<Field, N>,
+        fields: &'a mut [Field],
     ) -> Result<Status<Message<'a>>, Error> {
         match self.frame(buf)? {
             Status::Complete(frame) => self.index(frame, fields).map(Status::Complete),
@@ -195,16 +195,11 @@ impl<'d> Parser<'d> {
     /// assert_eq!(p.index(frame, &mut fields)?.fields().len(), 4);
     /// # Ok::<(), fix_core::Error>(())
     /// ```
-    pub fn index<'a, const N: usize>(
+    pub fn index<'a>(
         &self,
         frame: Frame<'a>,
-        fields: &'a mut heapless::Vec<Field, N>,
+        fields: &'a mut [Field],
     ) -> Result<Message<'a>, Error> {
-        message::index(
-            frame,
-            &self.data_fields,
-            self.allow_empty_values,
-            fields.as_mut_view(),
-        )
+        message::index(frame, &self.data_fields, self.allow_empty_values, fields)
     }
 }

@@ -112,51 +112,9 @@ mod x86 {
     }
 }
 
-/// Finds SOH bytes in one message, a 64-byte block at a time.
-///
-/// Positions are asked for in increasing order (a data field just skips ahead), so
-/// each block's mask is computed once and then consumed bit by bit.
-pub(crate) struct SohScanner<'a> {
-    bytes: &'a [u8],
-    /// Offset of the block `mask` describes (a multiple of 64).
-    base: usize,
-    mask: u64,
-}
-
-impl<'a> SohScanner<'a> {
-    pub(crate) fn new(bytes: &'a [u8]) -> Self {
-        SohScanner {
-            bytes,
-            base: 0,
-            mask: block_mask(bytes, 0),
-        }
-    }
-
-    /// The first SOH at or after `from`, if any.
-    #[inline]
-    pub(crate) fn next(&mut self, mut from: usize) -> Option<usize> {
-        loop {
-            let rel = from.wrapping_sub(self.base);
-            if rel >= 64 {
-                if from >= self.bytes.len() {
-                    return None;
-                }
-                self.base = from & !63;
-                self.mask = block_mask(self.bytes, self.base);
-                continue;
-            }
-            let m = self.mask >> rel;
-            if m != 0 {
-                return Some(from + m.trailing_zeros() as usize);
-            }
-            from = self.base + 64;
-        }
-    }
-}
-
 /// The SOH mask of the (up to) 64 bytes at `base`; bits past the end are clear.
 #[inline]
-fn block_mask(bytes: &[u8], base: usize) -> u64 {
+pub(crate) fn block_mask(bytes: &[u8], base: usize) -> u64 {
     if let Some(block) = bytes.get(base..base + 64) {
         return soh_mask(block.try_into().expect("64-byte slice"));
     }
@@ -212,40 +170,17 @@ mod tests {
     }
 
     #[test]
-    fn scanner_finds_every_soh_for_every_length() {
+    fn block_mask_finds_every_soh_for_every_length_and_base() {
+        let all: [u8; 200] =
+            core::array::from_fn(|i| if i % 7 == 3 || i % 11 == 0 { SOH } else { b'a' });
         for len in 0..200usize {
-            let bytes: [u8; 200] =
-                core::array::from_fn(|i| if i % 7 == 3 || i % 11 == 0 { SOH } else { b'a' });
-            let bytes = &bytes[..len];
-            let expected = bytes
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| **b == SOH)
-                .map(|(i, _)| i);
-            let mut scanner = SohScanner::new(bytes);
-            let mut from = 0;
-            let mut found = [0usize; 200];
-            let mut n = 0;
-            while let Some(p) = scanner.next(from) {
-                found[n] = p;
-                n += 1;
-                from = p + 1;
+            let bytes = &all[..len];
+            for base in (0..len).step_by(64) {
+                let expected = (base..len.min(base + 64))
+                    .filter(|&i| bytes[i] == SOH)
+                    .fold(0u64, |m, i| m | 1 << (i - base));
+                assert_eq!(block_mask(bytes, base), expected, "len {len} base {base}");
             }
-            assert!(found[..n].iter().copied().eq(expected), "len {len}");
         }
-    }
-
-    #[test]
-    fn scanner_skips_ahead_and_back() {
-        let mut bytes = [b'x'; 300];
-        bytes[10] = SOH;
-        bytes[150] = SOH;
-        bytes[299] = SOH;
-        let mut scanner = SohScanner::new(&bytes);
-        assert_eq!(scanner.next(0), Some(10));
-        assert_eq!(scanner.next(140), Some(150));
-        assert_eq!(scanner.next(151), Some(299));
-        assert_eq!(scanner.next(11), Some(150));
-        assert_eq!(scanner.next(300), None);
     }
 }
