@@ -133,14 +133,16 @@ fn three_digits(d: &[u8]) -> u16 {
 
 /// Compares the available prefix of `buf[at..]` with `expected`: `Ok(true)` when all
 /// of `expected` is there, `Ok(false)` when what is there matches so far.
+#[inline(always)]
 fn expect_prefix(buf: &[u8], at: usize, expected: &[u8]) -> Result<bool, ()> {
-    let have = buf.get(at..).unwrap_or_default();
-    let n = have.len().min(expected.len());
-    if have[..n] == expected[..n] {
-        Ok(n == expected.len())
-    } else {
-        Err(())
+    for (i, &e) in expected.iter().enumerate() {
+        match buf.get(at + i) {
+            None => return Ok(false),
+            Some(&b) if b != e => return Err(()),
+            Some(_) => {}
+        }
     }
+    Ok(true)
 }
 
 /// Offset of the next possible message start in `buf` after its first byte: an
