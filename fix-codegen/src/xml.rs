@@ -505,14 +505,12 @@ impl<'a> Parser<'a> {
     }
 
     fn document(&mut self) -> Result<Document, Diagnostic> {
-        let root = loop {
-            match self.next()? {
-                Ev::Start(e) if e.name == "fix" => break e,
-                Ev::Start(e) => return Err(self.unexpected(&e, "document")),
-                Ev::End | Ev::Eof => {
-                    let pos = self.lines.pos(self.text, self.text.len());
-                    return Err(self.diag(pos, "document", None, DiagnosticKind::MissingRoot));
-                }
+        let root = match self.next()? {
+            Ev::Start(e) if e.name == "fix" => e,
+            Ev::Start(e) => return Err(self.unexpected(&e, "document")),
+            Ev::End | Ev::Eof => {
+                let pos = self.lines.pos(self.text, self.text.len());
+                return Err(self.diag(pos, "document", None, DiagnosticKind::MissingRoot));
             }
         };
         let mut doc = Document {

@@ -923,3 +923,6 @@ impl Dictionary {
         self.data_by_data.get(i).map(|p| p.length)
     }
 }
+
+#[cfg(test)]
+mod tests;
