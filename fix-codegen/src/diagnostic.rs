@@ -41,6 +41,11 @@ pub struct Pos {
 
 impl Pos {
     /// No position: the diagnostic is about the whole file.
+    ///
+    /// ```
+    /// # use fix_codegen::Pos;
+    /// assert_eq!(Pos::NONE, Pos::default());
+    /// ```
     pub const NONE: Pos = Pos { line: 0, column: 0 };
 
     /// A position from a 1-based line and column.

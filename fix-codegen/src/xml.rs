@@ -51,6 +51,12 @@ use crate::diagnostic::{Diagnostic, DiagnosticKind, Pos, Severity};
 
 /// How deep elements may nest before the reader gives up (groups nest; no
 /// real dictionary comes near this).
+///
+/// ```
+/// use fix_codegen::xml::{parse, MAX_DEPTH};
+/// let deep = format!("<fix type='FIX' major='4' minor='4'><header>{}", "<group name='G'>".repeat(MAX_DEPTH));
+/// assert_eq!(parse("d.xml", &deep).unwrap_err().kind, fix_codegen::DiagnosticKind::TooDeep(MAX_DEPTH));
+/// ```
 pub const MAX_DEPTH: usize = 128;
 
 /// A whole dictionary file as written, with positions.

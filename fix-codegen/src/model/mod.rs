@@ -616,7 +616,20 @@ pub struct DataPair {
     pub data: u32,
 }
 
-/// A resolved dictionary. See the [module docs](self) for an example.
+/// A resolved dictionary: fields, components, messages, header and trailer
+/// with their flattened layouts, and the length/data pairs. See the
+/// [module docs](self) for a fuller example.
+///
+/// ```
+/// use fix_codegen::model::Dictionary;
+/// let dict = Dictionary::from_xml("logon.xml", "<fix type='FIX' major='4' minor='2'>\
+///     <messages><message name='Logon' msgtype='A' msgcat='admin'>\
+///     <field name='HeartBtInt' required='Y'/></message></messages>\
+///     <fields><field number='108' name='HeartBtInt' type='INT'/></fields></fix>").unwrap();
+/// let logon = dict.message(b"A").unwrap();
+/// assert!(logon.layout().is_required(108));
+/// assert_eq!(dict.field(108).unwrap().name, "HeartBtInt");
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Dictionary {
     file: Arc<str>,

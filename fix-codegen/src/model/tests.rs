@@ -846,3 +846,10 @@ fn lookups() {
     assert!(d.fields().windows(2).all(|w| w[0].tag < w[1].tag));
     assert_eq!(d.field_by_name("NoPartyIDs").unwrap().tag, 453);
 }
+
+#[test]
+fn dictionary_is_shareable_across_threads() {
+    fn assert_send_sync<T: Send + Sync + 'static>() {}
+    assert_send_sync::<Dictionary>();
+    assert_send_sync::<crate::Diagnostics>();
+}
