@@ -235,7 +235,9 @@ pub enum DiagnosticKind {
     UndefinedField(String),
     /// A component reference names no defined component.
     UndefinedComponent(String),
-    /// A group's name is a field whose type is not `NUMINGROUP`.
+    /// A group's name is a field whose type is not `NUMINGROUP`. A warning
+    /// when the type is `INT`: the FIX 4.0–4.3 reference dictionaries predate
+    /// NUMINGROUP and type their counters INT, which works the same.
     CounterNotNumInGroup {
         /// The counter field's actual type.
         found: FieldType,
@@ -262,7 +264,9 @@ pub enum DiagnosticKind {
         first: Pos,
     },
     /// The same tag appears twice at one level of a message, component,
-    /// group, header or trailer (components expanded).
+    /// group, header or trailer (components expanded). A warning: the FIX43
+    /// and FIX50 reference dictionaries do this; the layout keeps the first
+    /// occurrence, as QuickFIX does.
     DuplicateMember {
         /// The tag.
         tag: u32,
@@ -270,10 +274,11 @@ pub enum DiagnosticKind {
         first: Pos,
     },
     /// A `DATA`/`XMLDATA` field with no `LENGTH` field paired to it, neither
-    /// by layout nor by name.
+    /// by layout nor by name (a warning: the field is still usable, but a
+    /// parser cannot frame it).
     UnpairedDataField,
     /// The layout and the naming convention pair a data field with different
-    /// length fields.
+    /// length fields (a warning; the layout wins).
     ConflictingDataPair {
         /// Length tag found by the layout.
         by_layout: u32,

@@ -15,6 +15,20 @@
 //! The reader and model depend only on `quick-xml`; the emitter (behind the
 //! `emit` feature) comes later.
 //!
+//! Invariants:
+//!
+//! - **Reading never panics.** Malformed XML is one fatal [`Diagnostic`];
+//!   a malformed dictionary is a list of them ([`model::resolve`] always
+//!   returns a best-effort dictionary plus every diagnostic). There is no
+//!   `unsafe` code.
+//! - **Every diagnostic has a place**: file, 1-based line and column of the
+//!   element's `<`, the element and its `name`.
+//! - **Deterministic**: definitions keep dictionary order, fields are sorted
+//!   by tag, enum values by wire value, diagnostics by position.
+//! - **Reference quirks are warnings, with reasons**: INT-typed group
+//!   counters (FIX 4.0–4.3, before NUMINGROUP existed) and a tag repeated at
+//!   one level (FIX43, FIX50) — see [`DiagnosticKind`].
+//!
 //! ```
 //! use fix_codegen::model::Dictionary;
 //!

@@ -284,6 +284,9 @@ pub struct ValueDef {
 /// assert!(matches!(err.kind, fix_codegen::DiagnosticKind::Syntax(_)));
 /// ```
 pub fn parse(file: &str, text: &str) -> Result<Document, Diagnostic> {
+    // quick-xml skips a byte-order mark without counting it in its offsets;
+    // strip it here so offsets and our line/column table agree.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut p = Parser::new(file, text);
     p.document()
 }
@@ -870,6 +873,14 @@ mod tests {
         ));
         assert!(matches!(d.kind, DiagnosticKind::Syntax(_)), "{d}");
         assert_eq!(d.element, "field");
+    }
+
+    #[test]
+    fn byte_order_mark_and_crlf() {
+        let d = err(
+            "\u{feff}<?xml version='1.0' encoding='UTF-8'?>\r\n<fix type='FIX' major='4' minor='4'>\r\n<header>\r\n  <field/></header></fix>",
+        );
+        assert_eq!((d.pos, d.element.as_str()), (Pos::new(4, 3), "field"));
     }
 
     #[test]
