@@ -188,7 +188,10 @@ pub enum DiagnosticKind {
     DuplicateSection,
     /// The document has no `<fix>` root element.
     MissingRoot,
-    /// Elements are nested deeper than the reader allows.
+    /// Elements are nested deeper than the reader allows
+    /// ([`xml::MAX_DEPTH`](crate::xml::MAX_DEPTH)), or components include
+    /// each other deeper than
+    /// [`model::MAX_COMPONENT_DEPTH`](crate::model::MAX_COMPONENT_DEPTH).
     TooDeep(usize),
 
     // ---- model ----
@@ -299,7 +302,7 @@ impl fmt::Display for DiagnosticKind {
             UnclosedElement => f.write_str("element is not closed before the end of the file"),
             DuplicateSection => f.write_str("section appears more than once"),
             MissingRoot => f.write_str("no <fix> root element"),
-            TooDeep(n) => write!(f, "elements nested deeper than {n} levels"),
+            TooDeep(n) => write!(f, "nested deeper than {n} levels"),
             InvalidVersion { attribute, value } => {
                 write!(f, "invalid `{attribute}` attribute `{value}`")
             }

@@ -78,7 +78,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use resolve::{Resolved, resolve};
+pub use resolve::{MAX_COMPONENT_DEPTH, Resolved, resolve};
 pub use types::{FieldType, UnknownFieldType};
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};

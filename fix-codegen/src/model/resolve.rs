@@ -612,7 +612,7 @@ impl Resolver {
                 Member::Component {
                     component,
                     required,
-                    ..
+                    pos,
                 } => {
                     // A cycle: already reported by `check_cycles`.
                     if stack.contains(component) {
@@ -621,6 +621,12 @@ impl Resolver {
                     let Some(c) = components.get(*component) else {
                         continue;
                     };
+                    // Bounds the recursion on pathological input.
+                    if stack.len() >= MAX_COMPONENT_DEPTH {
+                        let kind = DiagnosticKind::TooDeep(MAX_COMPONENT_DEPTH);
+                        self.error(*pos, "component", Some(&c.name), kind);
+                        continue;
+                    }
                     stack.push(*component);
                     self.flatten_into(
                         &c.members,
@@ -770,6 +776,10 @@ impl std::hash::Hasher for TagHasher {
         self.0 = (self.0.rotate_left(5) ^ u64::from(n)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
+
+/// How deeply components may include each other (FIX50SP2 needs fewer than
+/// ten levels).
+pub const MAX_COMPONENT_DEPTH: usize = 128;
 
 /// Digits only (no sign, no spaces), as `u32`.
 fn parse_digits(s: &str) -> Option<u32> {

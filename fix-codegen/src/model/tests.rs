@@ -853,3 +853,40 @@ fn dictionary_is_shareable_across_threads() {
     assert_send_sync::<Dictionary>();
     assert_send_sync::<crate::Diagnostics>();
 }
+
+#[test]
+fn component_chains_are_bounded() {
+    // C0 includes C1 includes ... C199: deeper than MAX_COMPONENT_DEPTH.
+    let n = 200;
+    let mut comps = String::from("<components>\n");
+    for i in 0..n {
+        if i + 1 < n {
+            comps.push_str(&format!(
+                "<component name='C{i}'><component name='C{}'/></component>\n",
+                i + 1
+            ));
+        } else {
+            comps.push_str(&format!(
+                "<component name='C{i}'><field name='Text'/></component>\n"
+            ));
+        }
+    }
+    comps.push_str("</components>");
+    let text = dict(
+        &format!("<header><component name='C0'/></header>\n{comps}"),
+        "",
+    );
+    let r = resolved(&text);
+    let too_deep: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::TooDeep(MAX_COMPONENT_DEPTH))
+        .collect();
+    // Reached from the header: C0..C127 are on the stack when C127 (line
+    // 4 + 127) references C128. Component layouts reach it too; identical
+    // diagnostics are merged.
+    assert!(!too_deep.is_empty());
+    assert_eq!(too_deep[0].pos, Pos::new(131, 24));
+    assert_eq!(too_deep[0].name.as_deref(), Some("C128"));
+    assert!(r.dictionary.header().layout().is_empty());
+}
