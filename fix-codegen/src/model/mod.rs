@@ -1,0 +1,941 @@
+//! The resolved, validated dictionary: a run-time lookup structure and the
+//! input of the emitter.
+//!
+//! [`resolve`] turns a raw [`xml::Document`](crate::xml::Document) into a
+//! [`Dictionary`], collecting every problem as a [`Diagnostic`] (it never
+//! stops at the first, and never panics). [`Dictionary::from_xml`] and
+//! [`Dictionary::from_path`] read and resolve in one call and fail when any
+//! diagnostic is an error; warnings stay available on the dictionary.
+//!
+//! The dictionary keeps two views of every message, component, group, header
+//! and trailer:
+//!
+//! - the tree of [`Member`]s as written (components referenced, not
+//!   expanded), for the emitter's shared component views;
+//! - a flattened [`Layout`] (components expanded, groups nested) for
+//!   validation: "is tag T allowed here", "which tags are required", "is T a
+//!   group counter, and what is the group's delimiter and entry layout".
+//!
+//! Lookups are `O(1)` (hash maps for names and MsgTypes) or `O(log n)`
+//! (binary search by tag).
+//!
+//! ```
+//! use fix_codegen::model::{Category, Dictionary, FieldType};
+//!
+//! let dict = Dictionary::from_xml("mini.xml", r#"
+//! <fix type="FIX" major="4" minor="4" servicepack="0">
+//!   <header><field name="MsgType" required="Y"/></header>
+//!   <trailer/>
+//!   <messages>
+//!     <message name="NewOrderSingle" msgtype="D" msgcat="app">
+//!       <field name="ClOrdID" required="Y"/>
+//!       <component name="Parties" required="N"/>
+//!       <field name="Side" required="Y"/>
+//!     </message>
+//!   </messages>
+//!   <components>
+//!     <component name="Parties">
+//!       <group name="NoPartyIDs" required="N">
+//!         <field name="PartyID" required="N"/>
+//!         <field name="PartyRole" required="N"/>
+//!       </group>
+//!     </component>
+//!   </components>
+//!   <fields>
+//!     <field number="11" name="ClOrdID" type="STRING"/>
+//!     <field number="35" name="MsgType" type="STRING"/>
+//!     <field number="54" name="Side" type="CHAR">
+//!       <value enum="1" description="BUY"/>
+//!       <value enum="2" description="SELL"/>
+//!     </field>
+//!     <field number="448" name="PartyID" type="STRING"/>
+//!     <field number="452" name="PartyRole" type="INT"/>
+//!     <field number="453" name="NoPartyIDs" type="NUMINGROUP"/>
+//!   </fields>
+//! </fix>"#).unwrap();
+//!
+//! assert_eq!(dict.version().to_string(), "FIX.4.4");
+//! assert_eq!(dict.field_type(54), Some(FieldType::Char));
+//! assert_eq!(dict.field_by_name("Side").map(|f| f.tag), Some(54));
+//! assert_eq!(dict.value_allowed(54, b"2"), Some(true));
+//! assert_eq!(dict.value_allowed(54, b"9"), Some(false));
+//! assert!(dict.is_header_tag(35));
+//!
+//! let nos = dict.message(b"D").unwrap();
+//! assert_eq!(nos.category, Category::App);
+//! let body = nos.layout();
+//! assert!(body.contains(11) && body.contains(453) && !body.contains(448));
+//! assert_eq!(body.required_tags().collect::<Vec<_>>(), [11, 54]);
+//! let parties = body.group(453).unwrap();
+//! assert_eq!((parties.delimiter, parties.entry.tags().collect::<Vec<_>>()), (448, vec![448, 452]));
+//! ```
+
+mod resolve;
+mod types;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+pub use resolve::{MAX_COMPONENT_DEPTH, Resolved, resolve};
+pub use types::{FieldType, UnknownFieldType};
+
+use crate::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
+
+/// Whether a dictionary describes a FIX session+application protocol
+/// (`FIX`) or the FIXT transport (`FIXT`).
+///
+/// ```
+/// use fix_codegen::model::Protocol;
+/// assert_eq!(Protocol::Fixt.to_string(), "FIXT");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protocol {
+    /// `type="FIX"`.
+    Fix,
+    /// `type="FIXT"`.
+    Fixt,
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Protocol::Fix => "FIX",
+            Protocol::Fixt => "FIXT",
+        })
+    }
+}
+
+/// The `<fix type major minor servicepack>` of a dictionary. `Display` gives
+/// the conventional name: `FIX.4.4`, `FIX.5.0SP2`, `FIXT.1.1`.
+///
+/// ```
+/// use fix_codegen::model::{Protocol, Version};
+/// let v = Version { protocol: Protocol::Fix, major: 5, minor: 0, servicepack: 2 };
+/// assert_eq!(v.to_string(), "FIX.5.0SP2");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Version {
+    /// FIX or FIXT.
+    pub protocol: Protocol,
+    /// `major`.
+    pub major: u8,
+    /// `minor`.
+    pub minor: u8,
+    /// `servicepack` (0 when absent).
+    pub servicepack: u8,
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}.{}", self.protocol, self.major, self.minor)?;
+        if self.servicepack != 0 {
+            write!(f, "SP{}", self.servicepack)?;
+        }
+        Ok(())
+    }
+}
+
+/// A message's `msgcat`.
+///
+/// ```
+/// use fix_codegen::model::Category;
+/// assert_eq!(Category::Admin.to_string(), "admin");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// Session-level (`admin`).
+    Admin,
+    /// Application-level (`app`; also assumed when `msgcat` is absent).
+    App,
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Category::Admin => "admin",
+            Category::App => "app",
+        })
+    }
+}
+
+/// One `<value enum= description=/>` of an enumerated field.
+///
+/// ```
+/// # use fix_codegen::model::FieldValue;
+/// # use fix_codegen::Pos;
+/// let v = FieldValue { value: "1".into(), description: "BUY".into(), pos: Pos::NONE };
+/// assert_eq!(v.value, "1");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldValue {
+    /// The wire value.
+    pub value: String,
+    /// The `description` (empty when absent).
+    pub description: String,
+    /// Position of the `<value>`.
+    pub pos: Pos,
+}
+
+/// A field definition.
+///
+/// ```
+/// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+/// #   "<fix type='FIX' major='4' minor='4'><fields><field number='18' name='ExecInst' type='MULTIPLEVALUESTRING'>\
+/// #    <value enum='1' description='NOT_HELD'/><value enum='G' description='ALL_OR_NONE'/></field></fields></fix>").unwrap();
+/// let exec_inst = dict.field(18).unwrap();
+/// assert_eq!(exec_inst.value(b"G").unwrap().description, "ALL_OR_NONE");
+/// assert!(exec_inst.accepts(b"1 G"));  // a multi-value field takes a space-separated list
+/// assert!(!exec_inst.accepts(b"1 X"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Tag number.
+    pub tag: u32,
+    /// Name.
+    pub name: String,
+    /// Type.
+    pub ty: FieldType,
+    /// Enumerated values, sorted by wire value (empty when not enumerated).
+    pub values: Vec<FieldValue>,
+    /// Position of the definition.
+    pub pos: Pos,
+}
+
+impl Field {
+    /// Whether the dictionary lists values for this field.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+    /// #   "<fix type='FIX' major='4' minor='4'><fields><field number='58' name='Text' type='STRING'/></fields></fix>").unwrap();
+    /// assert!(!dict.field(58).unwrap().is_enumerated());
+    /// ```
+    pub fn is_enumerated(&self) -> bool {
+        !self.values.is_empty()
+    }
+
+    /// The listed value `v` (`O(log n)`).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+    /// #   "<fix type='FIX' major='4' minor='4'><fields><field number='54' name='Side' type='CHAR'>\
+    /// #    <value enum='1' description='BUY'/></field></fields></fix>").unwrap();
+    /// assert_eq!(dict.field(54).unwrap().value(b"1").map(|v| v.description.as_str()), Some("BUY"));
+    /// ```
+    pub fn value(&self, v: &[u8]) -> Option<&FieldValue> {
+        self.values
+            .binary_search_by(|x| x.value.as_bytes().cmp(v))
+            .ok()
+            .and_then(|i| self.values.get(i))
+    }
+
+    /// Whether `v` is a valid wire value as far as the enumeration goes:
+    /// always true for a field that is not enumerated; for multi-value types
+    /// every space-separated element must be listed.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+    /// #   "<fix type='FIX' major='4' minor='4'><fields><field number='54' name='Side' type='CHAR'>\
+    /// #    <value enum='1' description='BUY'/></field></fields></fix>").unwrap();
+    /// let side = dict.field(54).unwrap();
+    /// assert!(side.accepts(b"1") && !side.accepts(b"2"));
+    /// ```
+    pub fn accepts(&self, v: &[u8]) -> bool {
+        if !self.is_enumerated() {
+            return true;
+        }
+        if self.ty.is_multiple() {
+            !v.is_empty() && v.split(|&b| b == b' ').all(|x| self.value(x).is_some())
+        } else {
+            self.value(v).is_some()
+        }
+    }
+}
+
+/// One member of a message, component, group, header or trailer, as written
+/// (references resolved, components not expanded).
+///
+/// ```
+/// # use fix_codegen::model::Member;
+/// # use fix_codegen::Pos;
+/// let m = Member::Field { tag: 55, required: true, pos: Pos::NONE };
+/// assert!(m.required());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Member {
+    /// A field.
+    Field {
+        /// Its tag.
+        tag: u32,
+        /// `required="Y"`.
+        required: bool,
+        /// Position of the reference.
+        pos: Pos,
+    },
+    /// A component, by index into [`Dictionary::components`].
+    Component {
+        /// Index into [`Dictionary::components`].
+        component: usize,
+        /// `required="Y"`.
+        required: bool,
+        /// Position of the reference.
+        pos: Pos,
+    },
+    /// A repeating group.
+    Group(Group),
+}
+
+impl Member {
+    /// Whether the member is `required="Y"` where it is written.
+    ///
+    /// ```
+    /// # use fix_codegen::model::Member;
+    /// # use fix_codegen::Pos;
+    /// assert!(!Member::Component { component: 0, required: false, pos: Pos::NONE }.required());
+    /// ```
+    pub fn required(&self) -> bool {
+        match self {
+            Member::Field { required, .. } | Member::Component { required, .. } => *required,
+            Member::Group(g) => g.required,
+        }
+    }
+}
+
+/// A repeating group as written.
+///
+/// ```
+/// # use fix_codegen::model::{Group, Member};
+/// # use fix_codegen::Pos;
+/// let g = Group { counter: 453, required: false, members: vec![
+///     Member::Field { tag: 448, required: false, pos: Pos::NONE }], pos: Pos::NONE };
+/// assert_eq!(g.counter, 453);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The NUMINGROUP counter tag (the group's name).
+    pub counter: u32,
+    /// `required="Y"`.
+    pub required: bool,
+    /// Members of one entry.
+    pub members: Vec<Member>,
+    /// Position of the `<group>`.
+    pub pos: Pos,
+}
+
+/// A field of a [`Layout`].
+///
+/// ```
+/// # use fix_codegen::model::LayoutField;
+/// let f = LayoutField { tag: 453, required: false, group: Some(0) };
+/// assert!(f.group.is_some());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayoutField {
+    /// The tag.
+    pub tag: u32,
+    /// Required at this level: `required="Y"` here and on every enclosing
+    /// component reference (a field required inside an optional component
+    /// is not required by the message).
+    pub required: bool,
+    /// For a group counter, the index of its layout in [`Layout::groups`].
+    pub group: Option<usize>,
+}
+
+/// One level of a message, header, trailer, component or group entry with
+/// components expanded: the tags allowed at this level in dictionary order,
+/// and the nested groups (whose members are not tags of this level).
+///
+/// ```
+/// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+/// #   "<fix type='FIX' major='4' minor='4'><header><field name='A' required='Y'/><field name='B' required='N'/></header>\
+/// #    <fields><field number='1' name='A' type='INT'/><field number='2' name='B' type='INT'/></fields></fix>").unwrap();
+/// let header = dict.header().layout();
+/// assert_eq!(header.tags().collect::<Vec<_>>(), [1, 2]);
+/// assert!(header.is_required(1) && !header.is_required(2) && !header.is_required(3));
+/// assert_eq!(header.len(), 2);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Layout {
+    fields: Vec<LayoutField>,
+    /// `(tag, index into fields)`, sorted by tag.
+    index: Vec<(u32, u32)>,
+    groups: Vec<GroupLayout>,
+}
+
+impl Layout {
+    fn new(fields: Vec<LayoutField>, groups: Vec<GroupLayout>) -> Layout {
+        let mut index: Vec<(u32, u32)> = fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.tag, u32::try_from(i).unwrap_or(u32::MAX)))
+            .collect();
+        index.sort_unstable();
+        Layout {
+            fields,
+            index,
+            groups,
+        }
+    }
+
+    /// The fields of this level in dictionary order.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+    /// #   "<fix type='FIX' major='4' minor='4'><trailer><field name='A' required='Y'/></trailer>\
+    /// #    <fields><field number='10' name='A' type='STRING'/></fields></fix>").unwrap();
+    /// assert_eq!(dict.trailer().layout().fields()[0].tag, 10);
+    /// ```
+    pub fn fields(&self) -> &[LayoutField] {
+        &self.fields
+    }
+
+    /// The tags of this level in dictionary order.
+    ///
+    /// ```
+    /// # let l = fix_codegen::model::Layout::default();
+    /// assert_eq!(l.tags().count(), 0);
+    /// ```
+    pub fn tags(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
+        self.fields.iter().map(|f| f.tag)
+    }
+
+    /// The required tags of this level in dictionary order.
+    ///
+    /// ```
+    /// # let l = fix_codegen::model::Layout::default();
+    /// assert_eq!(l.required_tags().count(), 0);
+    /// ```
+    pub fn required_tags(&self) -> impl Iterator<Item = u32> + '_ {
+        self.fields.iter().filter(|f| f.required).map(|f| f.tag)
+    }
+
+    /// Number of tags at this level.
+    ///
+    /// ```
+    /// # let l = fix_codegen::model::Layout::default();
+    /// assert_eq!(l.len(), 0);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.fields.len()
+    }
+
+    /// Whether this level has no tags.
+    ///
+    /// ```
+    /// # let l = fix_codegen::model::Layout::default();
+    /// assert!(l.is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty()
+    }
+
+    /// The field `tag` of this level (`O(log n)`).
+    ///
+    /// ```
+    /// # let l = fix_codegen::model::Layout::default();
+    /// assert!(l.get(55).is_none());
+    /// ```
+    pub fn get(&self, tag: u32) -> Option<&LayoutField> {
+        let i = self.index.binary_search_by_key(&tag, |&(t, _)| t).ok()?;
+        let (_, at) = self.index.get(i)?;
+        self.fields.get(usize::try_from(*at).ok()?)
+    }
+
+    /// Whether `tag` is allowed at this level (`O(log n)`).
+    ///
+    /// ```
+    /// # let l = fix_codegen::model::Layout::default();
+    /// assert!(!l.contains(55));
+    /// ```
+    pub fn contains(&self, tag: u32) -> bool {
+        self.get(tag).is_some()
+    }
+
+    /// Whether `tag` is required at this level.
+    ///
+    /// ```
+    /// # let l = fix_codegen::model::Layout::default();
+    /// assert!(!l.is_required(55));
+    /// ```
+    pub fn is_required(&self, tag: u32) -> bool {
+        self.get(tag).is_some_and(|f| f.required)
+    }
+
+    /// The group whose counter is `tag` at this level, if `tag` is one.
+    ///
+    /// ```
+    /// # let l = fix_codegen::model::Layout::default();
+    /// assert!(l.group(453).is_none());
+    /// ```
+    pub fn group(&self, tag: u32) -> Option<&GroupLayout> {
+        self.groups.get(self.get(tag)?.group?)
+    }
+
+    /// The groups of this level in dictionary order.
+    ///
+    /// ```
+    /// # let l = fix_codegen::model::Layout::default();
+    /// assert!(l.groups().is_empty());
+    /// ```
+    pub fn groups(&self) -> &[GroupLayout] {
+        &self.groups
+    }
+}
+
+/// The flattened layout of a repeating group.
+///
+/// ```
+/// # use fix_codegen::model::{GroupLayout, Layout};
+/// let g = GroupLayout { counter: 453, delimiter: 448, required: false, entry: Layout::default() };
+/// assert_eq!(g.delimiter, 448);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupLayout {
+    /// The NUMINGROUP counter tag.
+    pub counter: u32,
+    /// The first tag of every entry.
+    pub delimiter: u32,
+    /// Whether the group is required at the enclosing level.
+    pub required: bool,
+    /// One entry's layout (never empty: empty groups are reported and left
+    /// out).
+    pub entry: Layout,
+}
+
+/// `<header>` or `<trailer>`.
+///
+/// ```
+/// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='5' minor='0'><header/></fix>").unwrap();
+/// assert!(dict.header().members.is_empty() && dict.header().layout().is_empty());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Section {
+    /// Members as written.
+    pub members: Vec<Member>,
+    /// Position of the element (`Pos::NONE` when absent).
+    pub pos: Pos,
+    layout: Layout,
+}
+
+impl Section {
+    /// The flattened layout.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='5' minor='0'/>").unwrap();
+    /// assert!(dict.trailer().layout().is_empty());
+    /// ```
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+}
+
+/// A component definition.
+///
+/// ```
+/// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
+/// #   <components><component name='Instrument'><field name='Symbol' required='Y'/></component></components>\
+/// #   <fields><field number='55' name='Symbol' type='STRING'/></fields></fix>").unwrap();
+/// let (index, instrument) = dict.component_by_name("Instrument").unwrap();
+/// assert_eq!(dict.components()[index].name, "Instrument");
+/// assert!(instrument.layout().is_required(55));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Component {
+    /// Name.
+    pub name: String,
+    /// Members as written.
+    pub members: Vec<Member>,
+    /// Position of the definition.
+    pub pos: Pos,
+    layout: Layout,
+}
+
+impl Component {
+    /// The flattened layout (as if the component were required).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
+    /// #   <components><component name='C'/></components></fix>").unwrap();
+    /// assert!(dict.components()[0].layout().is_empty());
+    /// ```
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+}
+
+/// A message definition.
+///
+/// ```
+/// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
+/// #   <message name='Heartbeat' msgtype='0' msgcat='admin'/></messages></fix>").unwrap();
+/// let hb = dict.message(b"0").unwrap();
+/// assert_eq!((hb.name.as_str(), hb.category), ("Heartbeat", fix_codegen::model::Category::Admin));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message {
+    /// Name.
+    pub name: String,
+    /// MsgType (tag 35) value.
+    pub msg_type: String,
+    /// admin or app.
+    pub category: Category,
+    /// Body members as written.
+    pub members: Vec<Member>,
+    /// Position of the definition.
+    pub pos: Pos,
+    layout: Layout,
+}
+
+impl Message {
+    /// The flattened body layout (header and trailer not included).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
+    /// #   <message name='Heartbeat' msgtype='0' msgcat='admin'/></messages></fix>").unwrap();
+    /// assert!(dict.message(b"0").unwrap().layout().is_empty());
+    /// ```
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+}
+
+/// A `LENGTH` field and the `DATA`/`XMLDATA` field whose byte count it
+/// carries.
+///
+/// ```
+/// # use fix_codegen::model::DataPair;
+/// let p = DataPair { length: 95, data: 96 };
+/// assert_eq!(p.data, 96);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DataPair {
+    /// The `LENGTH` tag.
+    pub length: u32,
+    /// The data tag.
+    pub data: u32,
+}
+
+/// A resolved dictionary: fields, components, messages, header and trailer
+/// with their flattened layouts, and the length/data pairs. See the
+/// [module docs](self) for a fuller example.
+///
+/// ```
+/// use fix_codegen::model::Dictionary;
+/// let dict = Dictionary::from_xml("logon.xml", "<fix type='FIX' major='4' minor='2'>\
+///     <messages><message name='Logon' msgtype='A' msgcat='admin'>\
+///     <field name='HeartBtInt' required='Y'/></message></messages>\
+///     <fields><field number='108' name='HeartBtInt' type='INT'/></fields></fix>").unwrap();
+/// let logon = dict.message(b"A").unwrap();
+/// assert!(logon.layout().is_required(108));
+/// assert_eq!(dict.field(108).unwrap().name, "HeartBtInt");
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Dictionary {
+    file: Arc<str>,
+    version: Option<Version>,
+    /// Sorted by tag.
+    fields: Vec<Field>,
+    field_names: HashMap<String, usize>,
+    components: Vec<Component>,
+    component_names: HashMap<String, usize>,
+    messages: Vec<Message>,
+    message_types: HashMap<Box<[u8]>, usize>,
+    message_names: HashMap<String, usize>,
+    header: Section,
+    trailer: Section,
+    /// Sorted by length tag.
+    data_pairs: Vec<DataPair>,
+    /// Sorted by data tag.
+    data_by_data: Vec<DataPair>,
+    warnings: Vec<Diagnostic>,
+}
+
+impl Dictionary {
+    /// Reads and resolves a dictionary. Fails with every diagnostic (errors
+    /// and warnings) if the XML is malformed or any diagnostic is an error;
+    /// otherwise the warnings are kept in [`Dictionary::warnings`]. `file`
+    /// only names the text in diagnostics.
+    ///
+    /// ```
+    /// use fix_codegen::model::Dictionary;
+    /// use fix_codegen::DiagnosticKind;
+    /// let err = Dictionary::from_xml("d.xml", "<fix type='FIX' major='4' minor='4'>\n<header>\n  <field name='Nope' required='Y'/>\n</header></fix>").unwrap_err();
+    /// let d = &err.0[0];
+    /// assert_eq!((d.pos.line, d.pos.column), (3, 3));
+    /// assert_eq!(d.kind, DiagnosticKind::UndefinedField("Nope".into()));
+    /// ```
+    pub fn from_xml(file: &str, text: &str) -> Result<Dictionary, Diagnostics> {
+        let doc = crate::xml::parse(file, text)?;
+        resolve(&doc).into_result()
+    }
+
+    /// Reads the file at `path` and resolves it like [`from_xml`](Self::from_xml);
+    /// diagnostics name the file by `path` as given.
+    ///
+    /// ```
+    /// use fix_codegen::model::Dictionary;
+    /// let err = Dictionary::from_path("does/not/exist.xml").unwrap_err();
+    /// assert!(matches!(err.0[0].kind, fix_codegen::DiagnosticKind::Io(_)));
+    /// ```
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Dictionary, Diagnostics> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| Diagnostic {
+            severity: Severity::Error,
+            file: file.as_str().into(),
+            pos: Pos::NONE,
+            element: "document".into(),
+            name: None,
+            kind: DiagnosticKind::Io(e.to_string()),
+        })?;
+        Dictionary::from_xml(&file, &text)
+    }
+
+    /// The file name given when reading.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// assert_eq!(dict.file(), "f.xml");
+    /// ```
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The `<fix>` version. (A dictionary from [`resolve`] with an invalid
+    /// version falls back to FIX 0.0.)
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIXT' major='1' minor='1' servicepack='0'/>").unwrap();
+    /// assert_eq!(dict.version().to_string(), "FIXT.1.1");
+    /// ```
+    pub fn version(&self) -> Version {
+        self.version.unwrap_or(Version {
+            protocol: Protocol::Fix,
+            major: 0,
+            minor: 0,
+            servicepack: 0,
+        })
+    }
+
+    /// Warnings found while resolving (dictionary quirks that do not stop
+    /// code generation).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// assert!(dict.warnings().is_empty());
+    /// ```
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+
+    /// All fields, sorted by tag.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// #   <field number='2' name='B' type='INT'/><field number='1' name='A' type='INT'/></fields></fix>").unwrap();
+    /// assert_eq!(dict.fields().iter().map(|f| f.tag).collect::<Vec<_>>(), [1, 2]);
+    /// ```
+    pub fn fields(&self) -> &[Field] {
+        &self.fields
+    }
+
+    /// The field with tag `tag` (`O(log n)`).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// #   <field number='55' name='Symbol' type='STRING'/></fields></fix>").unwrap();
+    /// assert_eq!(dict.field(55).unwrap().name, "Symbol");
+    /// assert!(dict.field(56).is_none());
+    /// ```
+    pub fn field(&self, tag: u32) -> Option<&Field> {
+        let i = self.fields.binary_search_by_key(&tag, |f| f.tag).ok()?;
+        self.fields.get(i)
+    }
+
+    /// Whether tag `tag` is defined.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// assert!(!dict.is_defined(55));
+    /// ```
+    pub fn is_defined(&self, tag: u32) -> bool {
+        self.field(tag).is_some()
+    }
+
+    /// The type of field `tag`.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// #   <field number='55' name='Symbol' type='STRING'/></fields></fix>").unwrap();
+    /// assert_eq!(dict.field_type(55), Some(fix_codegen::model::FieldType::String));
+    /// ```
+    pub fn field_type(&self, tag: u32) -> Option<FieldType> {
+        self.field(tag).map(|f| f.ty)
+    }
+
+    /// The field named `name` (`O(1)`).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// #   <field number='55' name='Symbol' type='STRING'/></fields></fix>").unwrap();
+    /// assert_eq!(dict.field_by_name("Symbol").unwrap().tag, 55);
+    /// ```
+    pub fn field_by_name(&self, name: &str) -> Option<&Field> {
+        self.fields.get(*self.field_names.get(name)?)
+    }
+
+    /// Whether `value` is valid for field `tag` as far as its enumeration
+    /// goes ([`Field::accepts`]); `None` if the tag is not defined.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// #   <field number='54' name='Side' type='CHAR'><value enum='1' description='BUY'/></field></fields></fix>").unwrap();
+    /// assert_eq!(dict.value_allowed(54, b"1"), Some(true));
+    /// assert_eq!(dict.value_allowed(9999, b"1"), None);
+    /// ```
+    pub fn value_allowed(&self, tag: u32, value: &[u8]) -> Option<bool> {
+        self.field(tag).map(|f| f.accepts(value))
+    }
+
+    /// All components in dictionary order; [`Member::Component`] indexes
+    /// this slice.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// assert!(dict.components().is_empty());
+    /// ```
+    pub fn components(&self) -> &[Component] {
+        &self.components
+    }
+
+    /// The component named `name` and its index (`O(1)`).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// assert!(dict.component_by_name("Instrument").is_none());
+    /// ```
+    pub fn component_by_name(&self, name: &str) -> Option<(usize, &Component)> {
+        let i = *self.component_names.get(name)?;
+        Some((i, self.components.get(i)?))
+    }
+
+    /// All messages in dictionary order.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// assert!(dict.messages().is_empty());
+    /// ```
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// The message with MsgType `msg_type` (`O(1)`).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
+    /// #   <message name='Logon' msgtype='A' msgcat='admin'/></messages></fix>").unwrap();
+    /// assert_eq!(dict.message(b"A").unwrap().name, "Logon");
+    /// ```
+    pub fn message(&self, msg_type: &[u8]) -> Option<&Message> {
+        self.messages.get(*self.message_types.get(msg_type)?)
+    }
+
+    /// The message named `name` (`O(1)`).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
+    /// #   <message name='Logon' msgtype='A' msgcat='admin'/></messages></fix>").unwrap();
+    /// assert_eq!(dict.message_by_name("Logon").unwrap().msg_type, "A");
+    /// ```
+    pub fn message_by_name(&self, name: &str) -> Option<&Message> {
+        self.messages.get(*self.message_names.get(name)?)
+    }
+
+    /// `<header>` (empty when absent, as in FIX 5.0 application
+    /// dictionaries whose header lives in FIXT11).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// assert!(dict.header().layout().is_empty());
+    /// ```
+    pub fn header(&self) -> &Section {
+        &self.header
+    }
+
+    /// `<trailer>` (empty when absent).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// assert!(dict.trailer().members.is_empty());
+    /// ```
+    pub fn trailer(&self) -> &Section {
+        &self.trailer
+    }
+
+    /// Whether `tag` is a top-level header field (`O(log n)`).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
+    /// #  <header><field name='MsgType' required='Y'/></header><fields><field number='35' name='MsgType' type='STRING'/></fields></fix>").unwrap();
+    /// assert!(dict.is_header_tag(35) && !dict.is_trailer_tag(35));
+    /// ```
+    pub fn is_header_tag(&self, tag: u32) -> bool {
+        self.header.layout.contains(tag)
+    }
+
+    /// Whether `tag` is a top-level trailer field (`O(log n)`).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
+    /// #  <trailer><field name='CheckSum' required='Y'/></trailer><fields><field number='10' name='CheckSum' type='STRING'/></fields></fix>").unwrap();
+    /// assert!(dict.is_trailer_tag(10));
+    /// ```
+    pub fn is_trailer_tag(&self, tag: u32) -> bool {
+        self.trailer.layout.contains(tag)
+    }
+
+    /// The length/data field pairs, sorted by length tag.
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// #   <field number='95' name='RawDataLength' type='LENGTH'/><field number='96' name='RawData' type='DATA'/></fields></fix>").unwrap();
+    /// assert_eq!(dict.data_pairs(), [fix_codegen::model::DataPair { length: 95, data: 96 }]);
+    /// ```
+    pub fn data_pairs(&self) -> &[DataPair] {
+        &self.data_pairs
+    }
+
+    /// The data tag whose length `length_tag` carries (`O(log n)`).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// #   <field number='95' name='RawDataLength' type='LENGTH'/><field number='96' name='RawData' type='DATA'/></fields></fix>").unwrap();
+    /// assert_eq!(dict.data_tag_for_length(95), Some(96));
+    /// ```
+    pub fn data_tag_for_length(&self, length_tag: u32) -> Option<u32> {
+        let i = self
+            .data_pairs
+            .binary_search_by_key(&length_tag, |p| p.length)
+            .ok()?;
+        self.data_pairs.get(i).map(|p| p.data)
+    }
+
+    /// The length tag of data field `data_tag` (`O(log n)`).
+    ///
+    /// ```
+    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// #   <field number='95' name='RawDataLength' type='LENGTH'/><field number='96' name='RawData' type='DATA'/></fields></fix>").unwrap();
+    /// assert_eq!(dict.length_tag_for_data(96), Some(95));
+    /// ```
+    pub fn length_tag_for_data(&self, data_tag: u32) -> Option<u32> {
+        let i = self
+            .data_by_data
+            .binary_search_by_key(&data_tag, |p| p.data)
+            .ok()?;
+        self.data_by_data.get(i).map(|p| p.length)
+    }
+}
+
+#[cfg(test)]
+mod tests;

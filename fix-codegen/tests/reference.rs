@@ -1,0 +1,253 @@
+//! Reads and resolves the nine QuickFIX reference dictionaries from
+//! `../shared/reference/quickfix/spec/` (relative to the workspace root; they
+//! are read-only fixtures and are never copied into this repository).
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use fix_codegen::DiagnosticKind;
+use fix_codegen::ident::{snake_case, upper_camel};
+use fix_codegen::model::{Category, DataPair, Dictionary, FieldType, Layout, Protocol};
+
+fn spec_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/quickfix/spec")
+}
+
+/// Each dictionary is read once per test binary (FIX50SP2 is 1.4 MB and the
+/// tests run unoptimised).
+fn load(name: &str) -> &'static Dictionary {
+    static LOADED: [OnceLock<Dictionary>; 9] = [const { OnceLock::new() }; 9];
+    let index = DICTIONARIES
+        .iter()
+        .position(|d| d.0 == name)
+        .unwrap_or_else(|| panic!("{name} is not a reference dictionary"));
+    LOADED[index].get_or_init(|| {
+        let path = spec_dir().join(format!("{name}.xml"));
+        Dictionary::from_path(&path).unwrap_or_else(|e| panic!("{name}:\n{e}"))
+    })
+}
+
+/// `(file, messages, allowed warnings)`: the genuine quirks of the reference
+/// dictionaries, reported as warnings.
+const DICTIONARIES: &[(&str, usize, &[&str])] = &[
+    // FIX 4.0-4.3 predate NUMINGROUP: group counters are typed INT.
+    ("FIX40", 27, &["CounterNotNumInGroup"]),
+    ("FIX41", 28, &["CounterNotNumInGroup"]),
+    ("FIX42", 46, &["CounterNotNumInGroup"]),
+    // FIX43: NoClearingInstructions is INT; a message lists OwnershipType
+    // twice.
+    ("FIX43", 68, &["CounterNotNumInGroup", "DuplicateMember"]),
+    ("FIX44", 93, &[]),
+    // FIX50: LegOptionRatio/LegPrice appear both in a leg group and in a
+    // component the group includes.
+    ("FIX50", 93, &["DuplicateMember"]),
+    ("FIX50SP1", 105, &[]),
+    ("FIX50SP2", 156, &[]),
+    ("FIXT11", 8, &[]),
+];
+
+fn kind_name(kind: &DiagnosticKind) -> &'static str {
+    match kind {
+        DiagnosticKind::CounterNotNumInGroup {
+            found: FieldType::Int,
+        } => "CounterNotNumInGroup",
+        DiagnosticKind::DuplicateMember { .. } => "DuplicateMember",
+        _ => "other",
+    }
+}
+
+/// Structural invariants of a layout, recursively.
+fn check_layout(dict: &Dictionary, layout: &Layout, context: &str) {
+    let mut seen = HashSet::new();
+    for f in layout.fields() {
+        assert!(dict.is_defined(f.tag), "{context}: tag {} undefined", f.tag);
+        assert!(seen.insert(f.tag), "{context}: tag {} twice", f.tag);
+        assert!(layout.contains(f.tag));
+        assert_eq!(layout.group(f.tag).is_some(), f.group.is_some());
+    }
+    for g in layout.groups() {
+        assert_eq!(layout.group(g.counter), Some(g));
+        assert_eq!(g.entry.fields().first().map(|f| f.tag), Some(g.delimiter));
+        let ty = dict.field_type(g.counter);
+        assert!(
+            matches!(ty, Some(FieldType::NumInGroup | FieldType::Int)),
+            "{context}: counter {} is {ty:?}",
+            g.counter
+        );
+        check_layout(dict, &g.entry, context);
+    }
+}
+
+#[test]
+fn all_reference_dictionaries_resolve() {
+    for &(name, messages, allowed) in DICTIONARIES {
+        let dict = load(name);
+        assert_eq!(dict.messages().len(), messages, "{name}");
+        for w in dict.warnings() {
+            assert!(
+                allowed.contains(&kind_name(&w.kind)),
+                "{name}: unexpected warning {w}"
+            );
+        }
+        for &kind in allowed {
+            assert!(
+                dict.warnings().iter().any(|w| kind_name(&w.kind) == kind),
+                "{name}: expected a {kind} warning"
+            );
+        }
+        check_layout(dict, dict.header().layout(), name);
+        check_layout(dict, dict.trailer().layout(), name);
+        for m in dict.messages() {
+            check_layout(dict, m.layout(), &format!("{name} {}", m.name));
+            assert_eq!(
+                dict.message(m.msg_type.as_bytes()).map(|x| &x.name),
+                Some(&m.name)
+            );
+        }
+        for f in dict.fields() {
+            assert_eq!(dict.field_by_name(&f.name).map(|x| x.tag), Some(f.tag));
+            for v in &f.values {
+                assert!(
+                    f.accepts(v.value.as_bytes()),
+                    "{name} {} {}",
+                    f.name,
+                    v.value
+                );
+            }
+        }
+        for p in dict.data_pairs() {
+            assert_eq!(dict.field_type(p.length), Some(FieldType::Length));
+            assert!(dict.field_type(p.data).is_some_and(FieldType::is_data));
+        }
+    }
+}
+
+#[test]
+fn fix44_facts() {
+    let d = load("FIX44");
+    assert_eq!(d.version().to_string(), "FIX.4.4");
+    assert_eq!(d.messages().len(), 93);
+    assert_eq!(d.fields().len(), 912);
+
+    let symbol = d.field(55).unwrap();
+    assert_eq!(
+        (symbol.name.as_str(), symbol.ty),
+        ("Symbol", FieldType::String)
+    );
+    let side = d.field_by_name("Side").unwrap();
+    assert_eq!(side.tag, 54);
+    assert_eq!(side.value(b"1").unwrap().description, "BUY");
+    assert_eq!(d.value_allowed(54, b"2"), Some(true));
+    assert_eq!(d.value_allowed(54, b"Z"), Some(false));
+
+    let er = d.message(b"8").unwrap();
+    assert_eq!(
+        (er.name.as_str(), er.category),
+        ("ExecutionReport", Category::App)
+    );
+    let body = er.layout();
+    for tag in [37, 17, 150, 39, 54, 151, 14, 6] {
+        assert!(body.is_required(tag), "ExecutionReport requires {tag}");
+    }
+    assert!(body.contains(55) && body.contains(11) && !body.contains(35));
+    let parties = body.group(453).expect("NoPartyIDs");
+    assert_eq!(parties.delimiter, 448);
+    assert_eq!(
+        parties.entry.tags().collect::<Vec<_>>(),
+        [448, 447, 452, 802]
+    );
+    let subs = parties.entry.group(802).expect("NoPartySubIDs");
+    assert_eq!(
+        (subs.delimiter, subs.entry.tags().collect::<Vec<_>>()),
+        (523, vec![523, 803])
+    );
+
+    assert_eq!(d.message(b"A").unwrap().category, Category::Admin);
+    assert_eq!(d.message(b"0").unwrap().name, "Heartbeat");
+
+    for tag in [8, 9, 35, 49, 56, 34, 52] {
+        assert!(d.header().layout().is_required(tag), "header {tag}");
+    }
+    assert!(d.is_header_tag(627) && d.header().layout().group(627).is_some());
+    assert!(d.is_trailer_tag(10) && d.is_trailer_tag(93) && d.is_trailer_tag(89));
+    assert!(!d.is_header_tag(55));
+
+    let expected: Vec<DataPair> = [
+        (90, 91),
+        (93, 89),
+        (95, 96),
+        (212, 213),
+        (348, 349),
+        (350, 351),
+        (352, 353),
+        (354, 355),
+        (356, 357),
+        (358, 359),
+        (360, 361),
+        (362, 363),
+        (364, 365),
+        (445, 446),
+        (618, 619),
+        (621, 622),
+    ]
+    .map(|(length, data)| DataPair { length, data })
+    .to_vec();
+    assert_eq!(d.data_pairs(), expected);
+    assert_eq!(d.length_tag_for_data(89), Some(93));
+}
+
+#[test]
+fn fix50sp2_and_fixt11_facts() {
+    let d = load("FIX50SP2");
+    assert_eq!(d.version().to_string(), "FIX.5.0SP2");
+    assert!(d.header().layout().is_empty() && d.trailer().layout().is_empty());
+    let er = d.message(b"8").unwrap();
+    assert_eq!(er.layout().group(453).map(|g| g.delimiter), Some(448));
+    assert_eq!(d.field(1128).map(|f| f.name.as_str()), Some("ApplVerID"));
+
+    let t = load("FIXT11");
+    assert_eq!(t.version().protocol, Protocol::Fixt);
+    assert_eq!(t.version().to_string(), "FIXT.1.1");
+    assert!(t.is_header_tag(1128) && t.is_header_tag(35));
+    assert_eq!(t.message(b"A").unwrap().category, Category::Admin);
+    assert!(t.message(b"A").unwrap().layout().is_required(1137));
+}
+
+#[test]
+fn old_dictionaries_report_int_counters_with_positions() {
+    let d = load("FIX42");
+    let w = &d.warnings()[0];
+    assert!(w.file.ends_with("FIX42.xml"));
+    assert_eq!((w.pos.line, w.pos.column), (90, 4));
+    assert_eq!(w.element, "group");
+    assert_eq!(w.name.as_deref(), Some("NoIOIQualifiers"));
+    let er = d.message(b"8").unwrap();
+    assert!(er.layout().group(382).is_some(), "NoContraBrokers");
+}
+
+/// Field names map to distinct snake_case getters and UpperCamel types in
+/// every dictionary (a collision would need `ident::dedup`).
+#[test]
+fn identifiers_of_reference_names_are_distinct() {
+    for &(name, _, _) in DICTIONARIES {
+        let d = load(name);
+        let mut snakes = HashSet::new();
+        let mut camels = HashSet::new();
+        for f in d.fields() {
+            assert!(
+                snakes.insert(snake_case(&f.name)),
+                "{name}: {} collides",
+                f.name
+            );
+            assert!(
+                camels.insert(upper_camel(&f.name)),
+                "{name}: {} collides",
+                f.name
+            );
+        }
+        if ("FIX43"..="FIX50SP2").contains(&name) {
+            assert!(snakes.contains("no_party_ids"), "{name}");
+        }
+    }
+}
