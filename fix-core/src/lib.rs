@@ -2,3 +2,5 @@
 #![no_std]
 #[cfg(feature = "std")]
 extern crate std;
+
+pub mod value;
