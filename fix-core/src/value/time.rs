@@ -135,6 +135,7 @@ impl Precision {
     }
 
     /// The coarsest precision that holds `nanos` exactly.
+    #[cfg(feature = "chrono")]
     const fn exact_for(nanos: u32) -> Precision {
         if nanos.is_multiple_of(1_000_000_000) {
             Precision::Seconds
