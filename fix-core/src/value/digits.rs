@@ -138,6 +138,104 @@ pub(crate) fn write_u128_fixed_back(
     n
 }
 
+/// The 8 ASCII digits of `n < 10^8`, most significant first, as the bytes of a
+/// little-endian `u64` (SWAR: both 4-digit halves, then all four 2-digit quarters, are
+/// split in parallel with multiply-shift division inside the lanes of one register).
+#[inline]
+pub(crate) fn swar8(n: u32) -> [u8; 8] {
+    debug_assert!(n < 100_000_000);
+    // 32-bit lanes [n / 10^4, n % 10^4]: the first digits go to the low (first) bytes.
+    let x = (n / 10_000) as u64 | (((n % 10_000) as u64) << 32);
+    // Each lane < 10^4: lane / 100 is (lane * 10486) >> 20 (exact below 10^4; the product
+    // stays below 2^27, so lanes cannot spill into each other).
+    let hi = ((x * 10_486) >> 20) & 0x0000_007F_0000_007F;
+    let x = hi | ((x - hi * 100) << 16);
+    // 16-bit lanes < 100: lane / 10 is (lane * 103) >> 10 (exact below 100, product < 2^14).
+    let hi = ((x * 103) >> 10) & 0x000F_000F_000F_000F;
+    let x = hi | ((x - hi * 10) << 8);
+    (x | 0x3030_3030_3030_3030).to_le_bytes()
+}
+
+/// The 16 ASCII digits of `n < 10^16`, zero padded, most significant first.
+#[inline]
+pub(crate) fn ascii16(n: u64) -> [u8; 16] {
+    debug_assert!(n < 10_000_000_000_000_000);
+    let hi = swar8((n / 100_000_000) as u32);
+    let lo = swar8((n % 100_000_000) as u32);
+    let mut d = [0u8; 16];
+    d[..8].copy_from_slice(&hi);
+    d[8..].copy_from_slice(&lo);
+    d
+}
+
+/// Copies `src` into `dst` (same length, at most 64) with a few fixed-size, possibly
+/// overlapping moves instead of a call to `memcpy` for a short, variable length.
+#[inline(always)]
+pub(crate) fn copy_small(dst: &mut [u8], src: &[u8]) {
+    let n = dst.len();
+    debug_assert!(n == src.len() && n <= 64);
+    if n >= 16 {
+        let mut i = 0;
+        while i + 16 < n {
+            dst[i..i + 16].copy_from_slice(&src[i..i + 16]);
+            i += 16;
+        }
+        dst[n - 16..n].copy_from_slice(&src[n - 16..n]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..n].copy_from_slice(&src[n - 8..n]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..n].copy_from_slice(&src[n - 4..n]);
+    } else {
+        for i in 0..n {
+            dst[i] = src[i];
+        }
+    }
+}
+
+/// `n / 10^k` rounded half away from zero, for `k` in 1..=19, with constant divisors (a
+/// multiply each) instead of a hardware division by a variable.
+#[inline]
+pub(crate) fn div_pow10_round(n: u64, k: u8) -> u64 {
+    macro_rules! arms {
+        ($($k:literal),*) => {
+            match k {
+                $($k => {
+                    const P: u64 = POW10_U64[$k];
+                    let q = n / P;
+                    // P is even; q + 1 cannot overflow since q <= u64::MAX / 10.
+                    if n % P >= P / 2 { q + 1 } else { q }
+                })*
+                // 10^20 and above exceed twice any u64: everything rounds to zero.
+                _ => 0,
+            }
+        };
+    }
+    arms!(
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
+    )
+}
+
+/// `u32` version of [`div_pow10_round`], for `k` in 1..=28.
+#[inline]
+pub(crate) fn div_pow10_round_u32(n: u32, k: u8) -> u32 {
+    macro_rules! arms {
+        ($($k:literal),*) => {
+            match k {
+                $($k => {
+                    const P: u32 = POW10_U64[$k] as u32;
+                    let q = n / P;
+                    if n % P >= P / 2 { q + 1 } else { q }
+                })*
+                // 10^10 and above exceed twice any u32: everything rounds to zero.
+                _ => 0,
+            }
+        };
+    }
+    arms!(1, 2, 3, 4, 5, 6, 7, 8, 9)
+}
+
 /// Parses exactly two ASCII digits at `b[i..i + 2]`; `None` if either is not a digit.
 #[inline]
 pub(crate) fn two(b: &[u8], i: usize) -> Option<u8> {
@@ -153,6 +251,71 @@ pub(crate) fn two(b: &[u8], i: usize) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn swar_matches_naive() {
+        // The lanes are independent: v * 10001 puts every 4-digit value in both halves.
+        for v in 0..10_000u32 {
+            let n = v * 10_001;
+            let d = swar8(n);
+            let mut want = [0u8; 8];
+            write_u64_fixed_back(&mut want, 8, n as u64, 8);
+            assert_eq!(d, want, "{n}");
+        }
+        for n in [
+            0u64,
+            1,
+            99_999_999,
+            100_000_000,
+            9_999_999_999_999_999,
+            1_234_567_890_123_456,
+        ] {
+            let mut want = [0u8; 16];
+            write_u64_fixed_back(&mut want, 16, n, 16);
+            assert_eq!(ascii16(n), want);
+        }
+    }
+
+    #[test]
+    fn rounding_division() {
+        for n in [
+            0u64,
+            4,
+            5,
+            14,
+            15,
+            149,
+            150,
+            999,
+            u64::MAX,
+            u64::MAX - 1,
+            5_000_000_000_000_000_000,
+        ] {
+            for k in 1..=21u8 {
+                let want = if k <= 19 {
+                    let p = POW10_U64[k as usize];
+                    n / p + (n % p >= p / 2) as u64
+                } else {
+                    0
+                };
+                assert_eq!(div_pow10_round(n, k), want, "{n} {k}");
+                if let Ok(n32) = u32::try_from(n) {
+                    assert_eq!(div_pow10_round_u32(n32, k) as u64, want, "{n} {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_copies() {
+        let src: [u8; 64] = core::array::from_fn(|i| i as u8);
+        for n in 0..=64 {
+            let mut dst = [0xFFu8; 64];
+            copy_small(&mut dst[..n], &src[..n]);
+            assert_eq!(dst[..n], src[..n]);
+            assert!(dst[n..].iter().all(|&b| b == 0xFF));
+        }
+    }
 
     #[test]
     fn back_writers() {
