@@ -187,10 +187,11 @@ pub(crate) fn copy_small(dst: &mut [u8], src: &[u8]) {
     } else if n >= 4 {
         dst[..4].copy_from_slice(&src[..4]);
         dst[n - 4..n].copy_from_slice(&src[n - 4..n]);
-    } else {
-        for i in 0..n {
-            dst[i] = src[i];
-        }
+    } else if n > 0 {
+        // 1 to 3 bytes: first, middle and last cover them all.
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
     }
 }
 
