@@ -1,0 +1,356 @@
+//! Decimal digit helpers shared by the value writers: a two-digit lookup table and
+//! backwards writers. All functions index slices normally (bounds-checked); callers size
+//! the output first so the checks never fail.
+
+/// "00", "01", ..., "99" back to back.
+pub(crate) const PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// 10^0 ..= 10^19, every power of ten that fits a `u64`.
+pub(crate) const POW10_U64: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// 10^0 ..= 10^38, every power of ten that fits a `u128`.
+pub(crate) const POW10_U128: [u128; 39] = {
+    let mut t = [1u128; 39];
+    let mut i = 1;
+    while i < 39 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// Number of decimal digits of `n` (1 for 0).
+#[inline]
+pub(crate) fn count_u64(n: u64) -> usize {
+    match n.checked_ilog10() {
+        Some(l) => l as usize + 1,
+        None => 1,
+    }
+}
+
+/// Number of decimal digits of `n` (1 for 0).
+#[inline]
+pub(crate) fn count_u128(n: u128) -> usize {
+    match n.checked_ilog10() {
+        Some(l) => l as usize + 1,
+        None => 1,
+    }
+}
+
+/// Writes the two digits of `v` (< 100) at `out[pos..pos + 2]`.
+#[inline]
+pub(crate) fn put2(out: &mut [u8], pos: usize, v: u32) {
+    let i = (v as usize % 100) * 2;
+    out[pos..pos + 2].copy_from_slice(&PAIRS[i..i + 2]);
+}
+
+/// Writes all digits of `n` so that they end just before `end`; returns the start index.
+/// `out[..end]` must have room for `count_u64(n)` digits.
+#[inline]
+pub(crate) fn write_u64_back(out: &mut [u8], mut end: usize, mut n: u64) -> usize {
+    while n >= 100 {
+        let d = (n % 100) as u32;
+        n /= 100;
+        end -= 2;
+        put2(out, end, d);
+    }
+    if n >= 10 {
+        end -= 2;
+        put2(out, end, n as u32);
+    } else {
+        end -= 1;
+        out[end] = b'0' + n as u8;
+    }
+    end
+}
+
+/// Writes exactly `width` low digits of `n` (zero padded) ending just before `end`; returns
+/// `n / 10^width` (the digits not written).
+#[inline]
+pub(crate) fn write_u64_fixed_back(
+    out: &mut [u8],
+    mut end: usize,
+    mut n: u64,
+    width: usize,
+) -> u64 {
+    let mut w = width;
+    while w >= 2 {
+        let d = (n % 100) as u32;
+        n /= 100;
+        end -= 2;
+        put2(out, end, d);
+        w -= 2;
+    }
+    if w == 1 {
+        end -= 1;
+        out[end] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    n
+}
+
+/// `u128` version of [`write_u64_back`].
+pub(crate) fn write_u128_back(out: &mut [u8], mut end: usize, mut n: u128) -> usize {
+    // Peel 19-digit chunks with u128 division, then finish each chunk in u64.
+    while n > u64::MAX as u128 {
+        let chunk = (n % POW10_U64[19] as u128) as u64;
+        n /= POW10_U64[19] as u128;
+        write_u64_fixed_back(out, end, chunk, 19);
+        end -= 19;
+    }
+    write_u64_back(out, end, n as u64)
+}
+
+/// `u128` version of [`write_u64_fixed_back`].
+pub(crate) fn write_u128_fixed_back(
+    out: &mut [u8],
+    mut end: usize,
+    mut n: u128,
+    width: usize,
+) -> u128 {
+    let mut w = width;
+    while w >= 19 {
+        let chunk = (n % POW10_U64[19] as u128) as u64;
+        n /= POW10_U64[19] as u128;
+        write_u64_fixed_back(out, end, chunk, 19);
+        end -= 19;
+        w -= 19;
+    }
+    if w > 0 {
+        let p = POW10_U64[w] as u128;
+        let chunk = (n % p) as u64;
+        n /= p;
+        write_u64_fixed_back(out, end, chunk, w);
+    }
+    n
+}
+
+/// The 8 ASCII digits of `n < 10^8`, most significant first, as the bytes of a
+/// little-endian `u64` (SWAR: both 4-digit halves, then all four 2-digit quarters, are
+/// split in parallel with multiply-shift division inside the lanes of one register).
+#[inline]
+pub(crate) fn swar8(n: u32) -> [u8; 8] {
+    debug_assert!(n < 100_000_000);
+    // 32-bit lanes [n / 10^4, n % 10^4]: the first digits go to the low (first) bytes.
+    let x = (n / 10_000) as u64 | (((n % 10_000) as u64) << 32);
+    // Each lane < 10^4: lane / 100 is (lane * 10486) >> 20 (exact below 10^4; the product
+    // stays below 2^27, so lanes cannot spill into each other).
+    let hi = ((x * 10_486) >> 20) & 0x0000_007F_0000_007F;
+    let x = hi | ((x - hi * 100) << 16);
+    // 16-bit lanes < 100: lane / 10 is (lane * 103) >> 10 (exact below 100, product < 2^14).
+    let hi = ((x * 103) >> 10) & 0x000F_000F_000F_000F;
+    let x = hi | ((x - hi * 10) << 8);
+    (x | 0x3030_3030_3030_3030).to_le_bytes()
+}
+
+/// The 16 ASCII digits of `n < 10^16`, zero padded, most significant first.
+#[inline]
+pub(crate) fn ascii16(n: u64) -> [u8; 16] {
+    debug_assert!(n < 10_000_000_000_000_000);
+    let hi = swar8((n / 100_000_000) as u32);
+    let lo = swar8((n % 100_000_000) as u32);
+    let mut d = [0u8; 16];
+    d[..8].copy_from_slice(&hi);
+    d[8..].copy_from_slice(&lo);
+    d
+}
+
+/// Copies `src` into `dst` (same length, at most 64) with a few fixed-size, possibly
+/// overlapping moves instead of a call to `memcpy` for a short, variable length.
+#[inline(always)]
+pub(crate) fn copy_small(dst: &mut [u8], src: &[u8]) {
+    let n = dst.len();
+    debug_assert!(n == src.len() && n <= 64);
+    if n >= 16 {
+        let mut i = 0;
+        while i + 16 < n {
+            dst[i..i + 16].copy_from_slice(&src[i..i + 16]);
+            i += 16;
+        }
+        dst[n - 16..n].copy_from_slice(&src[n - 16..n]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..n].copy_from_slice(&src[n - 8..n]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..n].copy_from_slice(&src[n - 4..n]);
+    } else if n > 0 {
+        // 1 to 3 bytes: first, middle and last cover them all.
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    }
+}
+
+/// `n / 10^k` rounded half away from zero, for `k` in 1..=19, with constant divisors (a
+/// multiply each) instead of a hardware division by a variable.
+#[inline]
+pub(crate) fn div_pow10_round(n: u64, k: u8) -> u64 {
+    macro_rules! arms {
+        ($($k:literal),*) => {
+            match k {
+                $($k => {
+                    const P: u64 = POW10_U64[$k];
+                    let q = n / P;
+                    // P is even; q + 1 cannot overflow since q <= u64::MAX / 10.
+                    if n % P >= P / 2 { q + 1 } else { q }
+                })*
+                // 10^20 and above exceed twice any u64: everything rounds to zero.
+                _ => 0,
+            }
+        };
+    }
+    arms!(
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
+    )
+}
+
+/// `u32` version of [`div_pow10_round`], for `k` in 1..=28.
+#[inline]
+pub(crate) fn div_pow10_round_u32(n: u32, k: u8) -> u32 {
+    macro_rules! arms {
+        ($($k:literal),*) => {
+            match k {
+                $($k => {
+                    const P: u32 = POW10_U64[$k] as u32;
+                    let q = n / P;
+                    if n % P >= P / 2 { q + 1 } else { q }
+                })*
+                // 10^10 and above exceed twice any u32: everything rounds to zero.
+                _ => 0,
+            }
+        };
+    }
+    arms!(1, 2, 3, 4, 5, 6, 7, 8, 9)
+}
+
+/// Parses exactly two ASCII digits at `b[i..i + 2]`; `None` if either is not a digit.
+#[inline]
+pub(crate) fn two(b: &[u8], i: usize) -> Option<u8> {
+    let hi = b.get(i)?.wrapping_sub(b'0');
+    let lo = b.get(i + 1)?.wrapping_sub(b'0');
+    if hi < 10 && lo < 10 {
+        Some(hi * 10 + lo)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swar_matches_naive() {
+        // The lanes are independent: v * 10001 puts every 4-digit value in both halves.
+        for v in 0..10_000u32 {
+            let n = v * 10_001;
+            let d = swar8(n);
+            let mut want = [0u8; 8];
+            write_u64_fixed_back(&mut want, 8, n as u64, 8);
+            assert_eq!(d, want, "{n}");
+        }
+        for n in [
+            0u64,
+            1,
+            99_999_999,
+            100_000_000,
+            9_999_999_999_999_999,
+            1_234_567_890_123_456,
+        ] {
+            let mut want = [0u8; 16];
+            write_u64_fixed_back(&mut want, 16, n, 16);
+            assert_eq!(ascii16(n), want);
+        }
+    }
+
+    #[test]
+    fn rounding_division() {
+        for n in [
+            0u64,
+            4,
+            5,
+            14,
+            15,
+            149,
+            150,
+            999,
+            u64::MAX,
+            u64::MAX - 1,
+            5_000_000_000_000_000_000,
+        ] {
+            for k in 1..=21u8 {
+                let want = if k <= 19 {
+                    let p = POW10_U64[k as usize];
+                    n / p + (n % p >= p / 2) as u64
+                } else {
+                    0
+                };
+                assert_eq!(div_pow10_round(n, k), want, "{n} {k}");
+                if let Ok(n32) = u32::try_from(n) {
+                    assert_eq!(div_pow10_round_u32(n32, k) as u64, want, "{n} {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_copies() {
+        let src: [u8; 64] = core::array::from_fn(|i| i as u8);
+        for n in 0..=64 {
+            let mut dst = [0xFFu8; 64];
+            copy_small(&mut dst[..n], &src[..n]);
+            assert_eq!(dst[..n], src[..n]);
+            assert!(dst[n..].iter().all(|&b| b == 0xFF));
+        }
+    }
+
+    #[test]
+    fn back_writers() {
+        let mut b = [0u8; 48];
+        for n in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
+            let s = write_u64_back(&mut b, 48, n);
+            assert_eq!(s, 48 - count_u64(n));
+            assert_eq!(
+                core::str::from_utf8(&b[s..])
+                    .unwrap()
+                    .parse::<u64>()
+                    .unwrap(),
+                n
+            );
+        }
+        for n in [
+            0u128,
+            u64::MAX as u128 + 1,
+            u128::MAX,
+            10u128.pow(19),
+            10u128.pow(38),
+        ] {
+            let s = write_u128_back(&mut b, 48, n);
+            assert_eq!(s, 48 - count_u128(n));
+            assert_eq!(
+                core::str::from_utf8(&b[s..])
+                    .unwrap()
+                    .parse::<u128>()
+                    .unwrap(),
+                n
+            );
+        }
+        let rest = write_u128_fixed_back(&mut b, 48, 123_456_789_012_345_678_901_234_567u128, 22);
+        assert_eq!(rest, 12345);
+        assert_eq!(&b[26..], b"6789012345678901234567");
+    }
+}
