@@ -1,0 +1,877 @@
+//! The run-time half of generated dictionary crates: const tables and the generic
+//! views over them.
+//!
+//! `fix-codegen` turns a QuickFIX XML dictionary into plain declarations — a
+//! [`Level`] per message and per group entry, a [`Group`] per repeating group, a
+//! [`MessageDef`] per message, a [`Dictionary`] tying them together — and thin typed
+//! wrappers around [`View`], [`Block`] and [`Entries`]. All logic lives here, once.
+//!
+//! # Slots
+//!
+//! A [`Level`] lists the tags of one level (a message's header, body and trailer
+//! with components expanded in place, or one group entry) in dictionary order: tag
+//! number `i` is *slot* `i`. A component therefore occupies a contiguous run of
+//! slots, which is what lets one generated component view type serve every message
+//! that includes it ([`Block::sub`]).
+//!
+//! [`View::new`] walks the message's fields once and records, for every slot, the
+//! index of the field that filled it. After that every getter is one array load:
+//! `O(1)`. A group counter's slot points at the counter; the group's entries are
+//! found by walking the fields after it with the group's [`Group`] table (delimiter
+//! and member tags), and are skipped by the walk of the enclosing level.
+//!
+//! # Errors
+//!
+//! Getters return [`FieldError`]: `Missing` for an absent required field,
+//! `Invalid` for a value that does not parse as the field's type. Optional fields
+//! give `Ok(None)` when absent. Structural problems (a field in the wrong place, a
+//! group count that does not match) are validation's concern: views read what is
+//! there, first occurrence wins, and never panic.
+//!
+//! ```
+//! use fix_core::typed::{Level, View};
+//! use fix_core::value::FixStr;
+//! use fix_core::{Fields, Parser};
+//!
+//! // A level with header tags 8, 9, 35, body tags 11 and 58, trailer tag 10.
+//! static LEVEL: Level = Level {
+//!     tags: &[8, 9, 35, 11, 58, 10],
+//!     by_tag: &[0, 1, 5, 3, 2, 4],
+//!     required: &[0, 1, 2, 3, 5],
+//!     groups: &[],
+//! };
+//!
+//! let bytes = b"8=FIX.4.4\x019=12\x0135=D\x0111=ORD1\x0110=208\x01";
+//! let mut fields = Fields::<16>::new();
+//! let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+//! let view = View::<6>::new(msg, &LEVEL);
+//! let body = view.block();
+//! assert_eq!(body.req::<FixStr>(3, 11).unwrap().as_bytes(), b"ORD1");
+//! assert_eq!(body.get::<FixStr>(4, 58), Ok(None));
+//! # Ok::<(), fix_core::Error>(())
+//! ```
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::value::{BufferTooSmall, FieldValue};
+use crate::{DataFields, Field, Message};
+
+/// The slot value of a tag that did not occur (also used for fields past index
+/// `u16::MAX - 1`, which a view does not record).
+pub const ABSENT: u16 = u16::MAX;
+
+/// Why a typed getter could not return a value.
+///
+/// ```
+/// use fix_core::typed::FieldError;
+/// let e = FieldError::Missing { tag: 11 };
+/// assert_eq!(e.tag(), 11);
+/// assert_eq!(e.to_string(), "required field 11 is missing");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FieldError {
+    /// A required field is absent.
+    Missing {
+        /// The field's tag.
+        tag: u32,
+    },
+    /// The value does not parse as the field's type.
+    Invalid {
+        /// The field's tag.
+        tag: u32,
+        /// Offset of the value in the message.
+        offset: usize,
+    },
+}
+
+impl FieldError {
+    /// The tag the error is about.
+    ///
+    /// ```
+    /// # use fix_core::typed::FieldError;
+    /// assert_eq!(FieldError::Invalid { tag: 44, offset: 30 }.tag(), 44);
+    /// ```
+    pub const fn tag(&self) -> u32 {
+        match *self {
+            FieldError::Missing { tag } | FieldError::Invalid { tag, .. } => tag,
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            FieldError::Missing { tag } => write!(f, "required field {tag} is missing"),
+            FieldError::Invalid { tag, offset } => {
+                write!(f, "field {tag} has an invalid value at byte {offset}")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for FieldError {}
+
+/// Why wire bytes are not a value of a generated enum.
+///
+/// ```
+/// use fix_core::typed::{EnumError, parse_char};
+/// assert_eq!(parse_char(b"12"), Err(EnumError::WrongLength));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EnumError {
+    /// The value is empty.
+    Empty,
+    /// A CHAR value that is not exactly one byte.
+    WrongLength,
+    /// An unlisted value of an integer field that is not an integer.
+    NotInteger,
+    /// A byte not allowed in a value (SOH, or a control or space byte in a CHAR).
+    InvalidByte,
+}
+
+impl fmt::Display for EnumError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EnumError::Empty => "empty value",
+            EnumError::WrongLength => "a CHAR value must be one byte",
+            EnumError::NotInteger => "not an integer",
+            EnumError::InvalidByte => "invalid byte in value",
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for EnumError {}
+
+/// The type of a field, as the dictionary gives it (the validator's "incorrect data
+/// format" check dispatches on it).
+///
+/// ```
+/// use fix_core::typed::FieldType;
+/// assert_ne!(FieldType::Price, FieldType::Qty);
+/// ```
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FieldType {
+    Int,
+    Length,
+    TagNum,
+    SeqNum,
+    NumInGroup,
+    DayOfMonth,
+    Float,
+    Qty,
+    Price,
+    PriceOffset,
+    Amt,
+    Percentage,
+    Char,
+    Boolean,
+    String,
+    MultipleCharValue,
+    MultipleStringValue,
+    MultipleValueString,
+    Country,
+    Currency,
+    Exchange,
+    MonthYear,
+    UtcTimestamp,
+    UtcTimeOnly,
+    UtcDateOnly,
+    UtcDate,
+    LocalMktDate,
+    LocalMktTime,
+    TzTimeOnly,
+    TzTimestamp,
+    Date,
+    Time,
+    Data,
+    XmlData,
+    Language,
+    Pattern,
+    Tenor,
+    Reserved100Plus,
+    Reserved1000Plus,
+    Reserved4000Plus,
+    Xid,
+    XidRef,
+}
+
+/// One field of a dictionary: tag, name, type and listed values.
+///
+/// ```
+/// use fix_core::typed::{FieldDef, FieldType};
+/// static SIDE: FieldDef = FieldDef { tag: 54, name: "Side", ty: FieldType::Char, values: &[b"1", b"2"] };
+/// assert!(SIDE.accepts(b"2") && !SIDE.accepts(b"3"));
+/// ```
+#[derive(Debug)]
+pub struct FieldDef {
+    /// Tag number.
+    pub tag: u32,
+    /// FIX name.
+    pub name: &'static str,
+    /// Type.
+    pub ty: FieldType,
+    /// Listed values, sorted bytewise (empty when the field is not enumerated).
+    pub values: &'static [&'static [u8]],
+}
+
+impl FieldDef {
+    /// Whether `value` is allowed by the enumeration: always for a field that is not
+    /// enumerated; for a multiple-value type every space-separated element must be
+    /// listed.
+    ///
+    /// ```
+    /// use fix_core::typed::{FieldDef, FieldType};
+    /// static EXEC_INST: FieldDef = FieldDef { tag: 18, name: "ExecInst", ty: FieldType::MultipleCharValue, values: &[b"1", b"G"] };
+    /// assert!(EXEC_INST.accepts(b"1 G") && !EXEC_INST.accepts(b"1 X"));
+    /// ```
+    pub fn accepts(&self, value: &[u8]) -> bool {
+        if self.values.is_empty() {
+            return true;
+        }
+        let listed = |v: &[u8]| self.values.binary_search(&v).is_ok();
+        match self.ty {
+            FieldType::MultipleCharValue
+            | FieldType::MultipleStringValue
+            | FieldType::MultipleValueString => {
+                !value.is_empty() && value.split(|&b| b == b' ').all(listed)
+            }
+            _ => listed(value),
+        }
+    }
+}
+
+/// One level's slot table: a message (header, body, trailer) or a group entry.
+///
+/// ```
+/// use fix_core::typed::Level;
+/// static L: Level = Level { tags: &[55, 48, 22], by_tag: &[2, 1, 0], required: &[0], groups: &[] };
+/// assert_eq!(L.slot(48), Some(1));
+/// assert!(L.contains(22) && !L.contains(54));
+/// assert!(L.is_required(55) && !L.is_required(48));
+/// ```
+#[derive(Debug)]
+pub struct Level {
+    /// Slot to tag, in dictionary order (components expanded in place).
+    pub tags: &'static [u32],
+    /// The slots sorted by tag (then by slot).
+    pub by_tag: &'static [u16],
+    /// The required slots, ascending. A field inside an optional component is not
+    /// required at this level.
+    pub required: &'static [u16],
+    /// The group counters of this level: `(slot, group)`, by slot.
+    pub groups: &'static [(u16, &'static Group)],
+}
+
+impl Level {
+    /// An empty level.
+    pub const EMPTY: Level = Level {
+        tags: &[],
+        by_tag: &[],
+        required: &[],
+        groups: &[],
+    };
+
+    /// Number of slots.
+    pub const fn len(&self) -> usize {
+        self.tags.len()
+    }
+
+    /// Whether the level has no slots.
+    pub const fn is_empty(&self) -> bool {
+        self.tags.is_empty()
+    }
+
+    /// The tag of `slot`.
+    pub fn tag(&self, slot: usize) -> Option<u32> {
+        self.tags.get(slot).copied()
+    }
+
+    /// The first position in `by_tag` whose tag is not below `tag`.
+    fn lower_bound(&self, tag: u32) -> usize {
+        self.by_tag
+            .partition_point(|&s| self.tags.get(usize::from(s)).is_some_and(|&t| t < tag))
+    }
+
+    /// The slots holding `tag` (more than one when a dictionary repeats a tag at one
+    /// level), ascending.
+    pub fn slots(&self, tag: u32) -> impl Iterator<Item = usize> + '_ {
+        let start = self.lower_bound(tag);
+        self.by_tag
+            .get(start..)
+            .unwrap_or(&[])
+            .iter()
+            .map(|&s| usize::from(s))
+            .take_while(move |&s| self.tags.get(s) == Some(&tag))
+    }
+
+    /// The first slot holding `tag` (`O(log n)`).
+    pub fn slot(&self, tag: u32) -> Option<usize> {
+        self.slots(tag).next()
+    }
+
+    /// Whether `tag` belongs to this level.
+    pub fn contains(&self, tag: u32) -> bool {
+        self.slot(tag).is_some()
+    }
+
+    /// Whether `tag` is required at this level.
+    pub fn is_required(&self, tag: u32) -> bool {
+        self.slots(tag).any(|s| {
+            u16::try_from(s).is_ok_and(|s| self.required.binary_search(&s).is_ok())
+        })
+    }
+
+    /// The required tags, in dictionary order.
+    pub fn required_tags(&self) -> impl Iterator<Item = u32> + '_ {
+        self.required
+            .iter()
+            .filter_map(|&s| self.tags.get(usize::from(s)).copied())
+    }
+
+    /// The group whose counter sits in `slot`.
+    pub fn group_at(&self, slot: usize) -> Option<&'static Group> {
+        let i = self
+            .groups
+            .binary_search_by_key(&slot, |&(s, _)| usize::from(s))
+            .ok()?;
+        self.groups.get(i).map(|&(_, g)| g)
+    }
+
+    /// The group whose counter is `tag` at this level.
+    pub fn group(&self, tag: u32) -> Option<&'static Group> {
+        self.slots(tag).find_map(|s| self.group_at(s))
+    }
+}
+
+/// A repeating group's table.
+///
+/// ```
+/// use fix_core::typed::{Group, Level};
+/// static PARTIES: Group = Group {
+///     name: "NoPartyIDs", counter: 453, delimiter: 448,
+///     entry: Level { tags: &[448, 447, 452], by_tag: &[1, 0, 2], required: &[], groups: &[] },
+/// };
+/// assert!(PARTIES.entry.contains(452));
+/// ```
+#[derive(Debug)]
+pub struct Group {
+    /// The counter's FIX name.
+    pub name: &'static str,
+    /// The NUMINGROUP counter tag.
+    pub counter: u32,
+    /// The first tag of every entry.
+    pub delimiter: u32,
+    /// One entry's slots.
+    pub entry: Level,
+}
+
+/// A message's table.
+///
+/// ```
+/// use fix_core::typed::{Level, MessageDef};
+/// static HB: MessageDef = MessageDef {
+///     name: "Heartbeat", msg_type: b"0", admin: true, body: 0..1, level: Level {
+///         tags: &[112], by_tag: &[0], required: &[], groups: &[] },
+/// };
+/// assert_eq!(HB.body_tags().collect::<Vec<_>>(), [112]);
+/// ```
+#[derive(Debug)]
+pub struct MessageDef {
+    /// FIX name.
+    pub name: &'static str,
+    /// MsgType (35).
+    pub msg_type: &'static [u8],
+    /// Whether the message is session-level (`msgcat="admin"`).
+    pub admin: bool,
+    /// The body's slots; the header's come before, the trailer's after.
+    pub body: core::ops::Range<u16>,
+    /// Header, body and trailer slots.
+    pub level: Level,
+}
+
+impl MessageDef {
+    /// The body's tags in dictionary order.
+    pub fn body_tags(&self) -> impl Iterator<Item = u32> + '_ {
+        let r = usize::from(self.body.start)..usize::from(self.body.end);
+        self.level.tags.get(r).unwrap_or(&[]).iter().copied()
+    }
+
+    /// Whether `tag` is a header slot of this message.
+    pub fn is_header_slot(&self, slot: usize) -> bool {
+        slot < usize::from(self.body.start)
+    }
+
+    /// Whether `tag` is a trailer slot of this message.
+    pub fn is_trailer_slot(&self, slot: usize) -> bool {
+        slot >= usize::from(self.body.end) && slot < self.level.len()
+    }
+}
+
+/// A whole dictionary's tables, as generated into a crate's `DICTIONARY`.
+#[derive(Debug)]
+pub struct Dictionary {
+    /// BeginString (8) of the dictionary's messages, e.g. `FIX.4.4`.
+    pub begin_string: &'static [u8],
+    /// Every field, sorted by tag.
+    pub fields: &'static [FieldDef],
+    /// Every message, sorted by MsgType.
+    pub messages: &'static [&'static MessageDef],
+    /// The header's fields (also the first slots of every message).
+    pub header: &'static Level,
+    /// The trailer's fields (also the last slots of every message).
+    pub trailer: &'static Level,
+    /// The LENGTH/DATA pairs.
+    pub data_fields: DataFields<'static>,
+}
+
+impl Dictionary {
+    /// The field with tag `tag` (`O(log n)`).
+    pub fn field(&self, tag: u32) -> Option<&'static FieldDef> {
+        let i = self.fields.binary_search_by_key(&tag, |f| f.tag).ok()?;
+        self.fields.get(i)
+    }
+
+    /// The message with MsgType `msg_type` (`O(log n)`).
+    pub fn message(&self, msg_type: &[u8]) -> Option<&'static MessageDef> {
+        let i = self
+            .messages
+            .binary_search_by_key(&msg_type, |m| m.msg_type)
+            .ok()?;
+        self.messages.get(i).copied()
+    }
+}
+
+/// A field's tag, name and value type, as a type: generated crates define one
+/// zero-sized marker per field.
+pub trait FieldSpec {
+    /// Tag number.
+    const TAG: u32;
+    /// FIX name.
+    const NAME: &'static str;
+    /// Dictionary type.
+    const TYPE: FieldType;
+    /// The Rust value type getters return and builders take.
+    type Value<'a>;
+}
+
+/// The number a NUMINGROUP value announces, or `usize::MAX` if it is not a number
+/// (then entries are found by their delimiters alone).
+fn declared(value: &[u8]) -> usize {
+    if value.is_empty() || value.len() > 9 {
+        return usize::MAX;
+    }
+    value
+        .iter()
+        .try_fold(0usize, |n, &b| b.is_ascii_digit().then(|| n * 10 + usize::from(b - b'0')))
+        .unwrap_or(usize::MAX)
+}
+
+/// Walks one level from field `pos`, recording field indices in `slots` (when
+/// long enough), skipping nested groups. A group entry (`delimiter` given) ends at
+/// the next delimiter or at the first tag that is not one of its members; a
+/// message level reads to the end. Returns where the walk stopped.
+fn scan(
+    level: &Level,
+    msg: &Message<'_>,
+    mut pos: usize,
+    delimiter: Option<u32>,
+    slots: &mut [u16],
+) -> usize {
+    let fields = msg.fields();
+    let start = pos;
+    while let Some(field) = fields.get(pos) {
+        let tag = field.tag();
+        if delimiter == Some(tag) && pos != start {
+            break;
+        }
+        let mut matched = false;
+        let mut group = None;
+        for slot in level.slots(tag) {
+            if !matched {
+                group = level.group_at(slot);
+            }
+            matched = true;
+            // Repeated tags fill the level's slots for that tag in turn.
+            if let Some(s) = slots.get_mut(slot)
+                && *s == ABSENT
+            {
+                *s = u16::try_from(pos).unwrap_or(ABSENT);
+                group = level.group_at(slot);
+                break;
+            }
+        }
+        if !matched {
+            if delimiter.is_some() {
+                break;
+            }
+            pos += 1;
+            continue;
+        }
+        pos += 1;
+        if let Some(group) = group {
+            pos = skip_group(group, msg, pos, declared(msg.value(field)));
+        }
+    }
+    pos
+}
+
+/// Skips up to `count` entries of `group` starting at field `pos`.
+fn skip_group(group: &Group, msg: &Message<'_>, mut pos: usize, count: usize) -> usize {
+    let mut n = 0;
+    while n < count
+        && msg
+            .fields()
+            .get(pos)
+            .is_some_and(|f| f.tag() == group.delimiter)
+    {
+        pos = scan(&group.entry, msg, pos, Some(group.delimiter), &mut []);
+        n += 1;
+    }
+    pos
+}
+
+/// A message or group entry with its slots filled: `N` is its [`Level`]'s length.
+///
+/// Generated message and entry types wrap one. Building it is one pass over the
+/// fields; every lookup after that is `O(1)`.
+///
+/// ```
+/// use fix_core::typed::{Level, View};
+/// use fix_core::{Fields, Parser};
+/// static HB: Level = Level { tags: &[112], by_tag: &[0], required: &[], groups: &[] };
+/// let bytes = b"8=FIX.4.4\x019=12\x0135=0\x01112=T1\x0110=248\x01";
+/// let mut fields = Fields::<8>::new();
+/// let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+/// let view = View::<1>::new(msg, &HB);
+/// assert_eq!(view.block().raw(0), Some(&b"T1"[..]));
+/// # Ok::<(), fix_core::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a, const N: usize> {
+    msg: Message<'a>,
+    slots: [u16; N],
+}
+
+impl<'a, const N: usize> View<'a, N> {
+    /// Walks all of `msg`'s fields against `level` (whose length should be `N`;
+    /// extra slots stay empty, missing ones are not recorded).
+    pub fn new(msg: Message<'a>, level: &'static Level) -> Self {
+        let mut slots = [ABSENT; N];
+        scan(level, &msg, 0, None, &mut slots);
+        View { msg, slots }
+    }
+
+    /// The group entry of `group` starting at field `pos`, and where it ends.
+    fn entry(msg: Message<'a>, group: &'static Group, pos: usize) -> (Self, usize) {
+        let mut slots = [ABSENT; N];
+        let end = scan(&group.entry, &msg, pos, Some(group.delimiter), &mut slots);
+        (View { msg, slots }, end)
+    }
+
+    /// The underlying message.
+    pub fn message(&self) -> &Message<'a> {
+        &self.msg
+    }
+
+    /// The field index recorded for each slot ([`ABSENT`] when none).
+    pub fn slots(&self) -> &[u16; N] {
+        &self.slots
+    }
+
+    /// All slots, for the getters.
+    #[inline]
+    pub fn block(&self) -> Block<'_, 'a> {
+        Block {
+            msg: &self.msg,
+            slots: &self.slots,
+        }
+    }
+
+    /// The slots `offset..offset + len` (a component's run).
+    #[inline]
+    pub fn sub(&self, offset: usize, len: usize) -> Block<'_, 'a> {
+        self.block().sub(offset, len)
+    }
+}
+
+/// A run of a view's slots: a whole message or entry, or one component in it.
+/// Generated component view types wrap one, so one type serves every message.
+#[derive(Clone, Copy, Debug)]
+pub struct Block<'v, 'a> {
+    msg: &'v Message<'a>,
+    slots: &'v [u16],
+}
+
+impl<'v, 'a> Block<'v, 'a> {
+    /// The slots `offset..offset + len` of this block (empty when out of range).
+    #[inline]
+    pub fn sub(&self, offset: usize, len: usize) -> Block<'v, 'a> {
+        Block {
+            msg: self.msg,
+            slots: self.slots.get(offset..offset + len).unwrap_or(&[]),
+        }
+    }
+
+    /// The underlying message.
+    pub fn message(&self) -> &'v Message<'a> {
+        self.msg
+    }
+
+    /// The field recorded in `slot`.
+    #[inline]
+    pub fn field(&self, slot: usize) -> Option<&'a Field> {
+        let i = *self.slots.get(slot)?;
+        self.msg.fields().get(usize::from(i))
+    }
+
+    /// The raw value in `slot`.
+    #[inline]
+    pub fn raw(&self, slot: usize) -> Option<&'a [u8]> {
+        let f = self.field(slot)?;
+        self.msg.bytes().get(f.value_range())
+    }
+
+    /// Whether `slot` holds a field.
+    #[inline]
+    pub fn has(&self, slot: usize) -> bool {
+        self.field(slot).is_some()
+    }
+
+    /// The optional field `tag` in `slot`, parsed as `T`.
+    #[inline]
+    pub fn get<T: FieldValue<'a>>(&self, slot: usize, tag: u32) -> Result<Option<T>, FieldError> {
+        let Some(f) = self.field(slot) else {
+            return Ok(None);
+        };
+        let range = f.value_range();
+        let offset = range.start;
+        let bytes = self.msg.bytes().get(range).unwrap_or(&[]);
+        T::parse_fix(bytes)
+            .map(Some)
+            .map_err(|_| FieldError::Invalid { tag, offset })
+    }
+
+    /// The required field `tag` in `slot`, parsed as `T`.
+    #[inline]
+    pub fn req<T: FieldValue<'a>>(&self, slot: usize, tag: u32) -> Result<T, FieldError> {
+        self.get(slot, tag)?.ok_or(FieldError::Missing { tag })
+    }
+
+    /// The optional DATA field in `slot`, as bytes.
+    #[inline]
+    pub fn data(&self, slot: usize) -> Option<&'a [u8]> {
+        self.raw(slot)
+    }
+
+    /// The required DATA field `tag` in `slot`, as bytes.
+    #[inline]
+    pub fn req_data(&self, slot: usize, tag: u32) -> Result<&'a [u8], FieldError> {
+        self.raw(slot).ok_or(FieldError::Missing { tag })
+    }
+
+    /// The entries of `group`, whose counter sits in `slot`. `M` is the length of
+    /// the entry's level; `E` is the generated entry type.
+    pub fn group<E: From<View<'a, M>>, const M: usize>(
+        &self,
+        slot: usize,
+        group: &'static Group,
+    ) -> Entries<'a, E, M> {
+        let (pos, remaining) = match self.field(slot) {
+            Some(f) => {
+                let i = usize::from(self.slots.get(slot).copied().unwrap_or(ABSENT));
+                (i + 1, declared(self.msg.value(f)))
+            }
+            None => (0, 0),
+        };
+        Entries {
+            msg: *self.msg,
+            group,
+            pos,
+            remaining,
+            entry: PhantomData,
+        }
+    }
+}
+
+/// The entries of a repeating group, in wire order: an iterator of generated entry
+/// types. It stops at the count the NUMINGROUP field declares or at the first field
+/// that does not start an entry, whichever comes first; never allocates.
+pub struct Entries<'a, E, const M: usize> {
+    msg: Message<'a>,
+    group: &'static Group,
+    pos: usize,
+    remaining: usize,
+    entry: PhantomData<fn() -> E>,
+}
+
+impl<E, const M: usize> fmt::Debug for Entries<'_, E, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Entries")
+            .field("group", &self.group.name)
+            .field("pos", &self.pos)
+            .finish()
+    }
+}
+
+impl<E, const M: usize> Clone for Entries<'_, E, M> {
+    fn clone(&self) -> Self {
+        Entries {
+            msg: self.msg,
+            group: self.group,
+            pos: self.pos,
+            remaining: self.remaining,
+            entry: PhantomData,
+        }
+    }
+}
+
+impl<'a, E: From<View<'a, M>>, const M: usize> Iterator for Entries<'a, E, M> {
+    type Item = E;
+
+    fn next(&mut self) -> Option<E> {
+        if self.remaining == 0 {
+            return None;
+        }
+        let f = self.msg.fields().get(self.pos)?;
+        if f.tag() != self.group.delimiter {
+            self.remaining = 0;
+            return None;
+        }
+        let (view, end) = View::entry(self.msg, self.group, self.pos);
+        self.pos = end;
+        self.remaining -= 1;
+        Some(E::from(view))
+    }
+}
+
+/// A table from byte to `1 + ` the index of that byte in `values` (0 for bytes not
+/// listed): the `O(1)` decoder of single-byte (CHAR) enums.
+///
+/// ```
+/// use fix_core::typed::byte_table;
+/// const T: [u8; 256] = byte_table(b"12");
+/// assert_eq!((T[b'1' as usize], T[b'2' as usize], T[b'3' as usize]), (1, 2, 0));
+/// ```
+pub const fn byte_table(values: &[u8]) -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < values.len() && i < 255 {
+        table[values[i] as usize] = (i + 1) as u8;
+        i += 1;
+    }
+    table
+}
+
+/// The single byte of a CHAR value (printable ASCII other than space).
+///
+/// ```
+/// use fix_core::typed::{EnumError, parse_char};
+/// assert_eq!(parse_char(b"1"), Ok(b'1'));
+/// assert_eq!(parse_char(b""), Err(EnumError::Empty));
+/// assert_eq!(parse_char(b"\x01"), Err(EnumError::InvalidByte));
+/// ```
+pub fn parse_char(bytes: &[u8]) -> Result<u8, EnumError> {
+    match bytes {
+        [] => Err(EnumError::Empty),
+        [b] if (0x21..=0x7e).contains(b) => Ok(*b),
+        [_] => Err(EnumError::InvalidByte),
+        _ => Err(EnumError::WrongLength),
+    }
+}
+
+/// Decodes a CHAR enum through its [`byte_table`]: the listed variant, or `other`.
+///
+/// ```
+/// use fix_core::typed::{byte_table, decode_char};
+/// #[derive(Clone, Copy, Debug, PartialEq)]
+/// enum Side { Buy, Sell, Other(u8) }
+/// const TABLE: [u8; 256] = byte_table(b"12");
+/// const VARIANTS: [Side; 2] = [Side::Buy, Side::Sell];
+/// assert_eq!(decode_char(b"2", &TABLE, &VARIANTS, Side::Other), Ok(Side::Sell));
+/// assert_eq!(decode_char(b"7", &TABLE, &VARIANTS, Side::Other), Ok(Side::Other(b'7')));
+/// ```
+#[inline]
+pub fn decode_char<T: Copy>(
+    bytes: &[u8],
+    table: &[u8; 256],
+    variants: &[T],
+    other: fn(u8) -> T,
+) -> Result<T, EnumError> {
+    let b = parse_char(bytes)?;
+    let i = usize::from(table[usize::from(b)]);
+    Ok(match i.checked_sub(1).and_then(|i| variants.get(i)) {
+        Some(&v) => v,
+        None => other(b),
+    })
+}
+
+/// Checks an unlisted value of an enumerated field: non-empty, no SOH, and for
+/// integer types an optional `-` and digits.
+///
+/// ```
+/// use fix_core::typed::{EnumError, check_other};
+/// assert_eq!(check_other(b"17", true), Ok(b"17".as_slice()));
+/// assert_eq!(check_other(b"1x", true), Err(EnumError::NotInteger));
+/// assert_eq!(check_other(b"XY", false), Ok(b"XY".as_slice()));
+/// ```
+pub fn check_other(bytes: &[u8], integer: bool) -> Result<&[u8], EnumError> {
+    if bytes.is_empty() {
+        return Err(EnumError::Empty);
+    }
+    if integer {
+        let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+            return Err(EnumError::NotInteger);
+        }
+    } else if bytes.contains(&crate::SOH) {
+        return Err(EnumError::InvalidByte);
+    }
+    Ok(bytes)
+}
+
+static ALL_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The one-byte slice holding `b`, with a `'static` lifetime (how a CHAR enum's
+/// unlisted value is written back).
+///
+/// ```
+/// assert_eq!(fix_core::typed::byte_str(b'Z'), b"Z");
+/// ```
+pub fn byte_str(b: u8) -> &'static [u8] {
+    let i = usize::from(b);
+    &ALL_BYTES[i..i + 1]
+}
+
+/// Copies `value` to the start of `out` (an enum's `write_fix`).
+///
+/// ```
+/// let mut buf = [0u8; 2];
+/// assert_eq!(fix_core::typed::write_bytes(b"AB", &mut buf), Ok(2));
+/// ```
+pub fn write_bytes(value: &[u8], out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+    match out.get_mut(..value.len()) {
+        Some(dst) => {
+            dst.copy_from_slice(value);
+            Ok(value.len())
+        }
+        None => Err(BufferTooSmall {
+            needed: value.len(),
+        }),
+    }
+}
+
