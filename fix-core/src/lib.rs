@@ -32,6 +32,7 @@ mod frame;
 mod message;
 mod parser;
 mod scan;
+pub mod value;
 
 pub use data::{DataFieldPair, DataFields, FIX44_DATA_FIELDS};
 pub use error::Error;

@@ -1,0 +1,611 @@
+//! [`Decimal`]: exact fixed point for PRICE, QTY, AMT, PRICEOFFSET, PERCENTAGE and FLOAT.
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::digits::{
+    POW10_U64, POW10_U128, count_u64, count_u128, write_u64_back, write_u64_fixed_back,
+    write_u128_back, write_u128_fixed_back,
+};
+use super::{BufferTooSmall, FieldValue};
+
+/// An exact decimal number `mantissa × 10^-scale`, as FIX float-like fields carry it.
+///
+/// The range is the one of `rust_decimal`: a mantissa of at most 96 bits
+/// (`|mantissa| ≤ 2^96 − 1`) and a scale from 0 to 28, so conversions with
+/// `rust_decimal::Decimal` (feature `rust_decimal`) never fail.
+///
+/// The scale is part of the value as it appears on the wire: `187.25` and `187.2500` are
+/// different `Decimal`s (`==` compares mantissa and scale), and writing one gives back the
+/// digits it was parsed from. Use [`Decimal::normalize`] before comparing to compare
+/// numerically.
+///
+/// There is no negative zero: `-0.00` parses to zero at scale 2 and writes as `0.00`.
+///
+/// ```
+/// use fix_core::value::Decimal;
+///
+/// let px = Decimal::parse(b"187.2500").unwrap();
+/// assert_eq!((px.mantissa(), px.scale()), (1_872_500, 4));
+/// let mut buf = [0u8; 32];
+/// let n = px.write(&mut buf).unwrap();
+/// assert_eq!(&buf[..n], b"187.2500");
+/// assert_eq!(px.normalize(), Decimal::parse(b"187.25").unwrap());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Decimal {
+    mantissa: i128,
+    scale: u8,
+}
+
+/// Why a byte string is not a valid FIX decimal, or a decimal is out of range.
+///
+/// ```
+/// use fix_core::value::{Decimal, DecimalError};
+///
+/// assert_eq!(Decimal::parse(b"1e5"), Err(DecimalError::Exponent { offset: 1 }));
+/// assert_eq!(Decimal::parse(b"-"), Err(DecimalError::NoDigits));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum DecimalError {
+    /// The value is empty.
+    Empty,
+    /// There is no digit: a lone `-`, `.` or `-.`.
+    NoDigits,
+    /// An exponent (`e`/`E`), which FIX does not allow, at this byte offset.
+    Exponent {
+        /// Offset of the `e` or `E` in the value.
+        offset: usize,
+    },
+    /// A byte that is not a digit, a leading `-` or a single `.`, at this offset.
+    InvalidByte {
+        /// Offset of the offending byte in the value.
+        offset: usize,
+    },
+    /// The mantissa does not fit 96 bits (more than about 28 significant digits).
+    Overflow,
+    /// More than [`Decimal::MAX_SCALE`] digits after the point.
+    ScaleTooLarge,
+}
+
+impl fmt::Display for DecimalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("empty decimal value"),
+            Self::NoDigits => f.write_str("decimal value has no digits"),
+            Self::Exponent { offset } => {
+                write!(
+                    f,
+                    "exponent notation is not allowed in FIX decimals (offset {offset})"
+                )
+            }
+            Self::InvalidByte { offset } => write!(f, "invalid byte in decimal at offset {offset}"),
+            Self::Overflow => f.write_str("decimal mantissa out of range (more than 96 bits)"),
+            Self::ScaleTooLarge => f.write_str("decimal has more than 28 digits after the point"),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for DecimalError {}
+
+const MAX_MANTISSA_U128: u128 = (1u128 << 96) - 1;
+
+impl Decimal {
+    /// The largest scale (digits after the point): 28.
+    ///
+    /// ```
+    /// assert_eq!(fix_core::value::Decimal::MAX_SCALE, 28);
+    /// ```
+    pub const MAX_SCALE: u8 = 28;
+
+    /// The largest mantissa magnitude: 2^96 − 1.
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// assert!(Decimal::from_parts(Decimal::MAX_MANTISSA + 1, 0).is_err());
+    /// ```
+    pub const MAX_MANTISSA: i128 = MAX_MANTISSA_U128 as i128;
+
+    /// Zero at scale 0.
+    ///
+    /// ```
+    /// assert!(fix_core::value::Decimal::ZERO.is_zero());
+    /// ```
+    pub const ZERO: Decimal = Decimal {
+        mantissa: 0,
+        scale: 0,
+    };
+
+    /// The longest output of [`Decimal::write`]: sign, 29 digits, point (a value at its own
+    /// scale never needs more than 31 bytes).
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let mut buf = [0u8; Decimal::MAX_WRITE_LEN];
+    /// let min = Decimal::from_parts(-Decimal::MAX_MANTISSA, 28).unwrap();
+    /// assert!(min.write(&mut buf).is_ok());
+    /// ```
+    pub const MAX_WRITE_LEN: usize = 32;
+
+    /// `mantissa × 10^-scale` from an `i64` mantissa; fails only if `scale > 28`.
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = Decimal::new(-1_243_456, 4).unwrap();
+    /// assert_eq!(d.to_string(), "-124.3456");
+    /// ```
+    pub const fn new(mantissa: i64, scale: u8) -> Result<Self, DecimalError> {
+        Self::from_parts(mantissa as i128, scale)
+    }
+
+    /// `mantissa × 10^-scale`; fails if `|mantissa| > 2^96 − 1` or `scale > 28`.
+    ///
+    /// ```
+    /// use fix_core::value::{Decimal, DecimalError};
+    /// assert!(Decimal::from_parts(i64::MIN as i128, 18).is_ok());
+    /// assert_eq!(Decimal::from_parts(1, 29), Err(DecimalError::ScaleTooLarge));
+    /// ```
+    pub const fn from_parts(mantissa: i128, scale: u8) -> Result<Self, DecimalError> {
+        if scale > Self::MAX_SCALE {
+            Err(DecimalError::ScaleTooLarge)
+        } else if mantissa.unsigned_abs() > MAX_MANTISSA_U128 {
+            Err(DecimalError::Overflow)
+        } else {
+            Ok(Decimal { mantissa, scale })
+        }
+    }
+
+    /// The mantissa: the value times 10^scale.
+    ///
+    /// ```
+    /// assert_eq!(fix_core::value::Decimal::parse(b"-1.50").unwrap().mantissa(), -150);
+    /// ```
+    pub const fn mantissa(&self) -> i128 {
+        self.mantissa
+    }
+
+    /// The number of digits after the point.
+    ///
+    /// ```
+    /// assert_eq!(fix_core::value::Decimal::parse(b"1.50").unwrap().scale(), 2);
+    /// ```
+    pub const fn scale(&self) -> u8 {
+        self.scale
+    }
+
+    /// True for zero at any scale.
+    ///
+    /// ```
+    /// assert!(fix_core::value::Decimal::parse(b"-0.000").unwrap().is_zero());
+    /// ```
+    pub const fn is_zero(&self) -> bool {
+        self.mantissa == 0
+    }
+
+    /// True if the value is below zero (never for zero).
+    ///
+    /// ```
+    /// assert!(fix_core::value::Decimal::parse(b"-0.01").unwrap().is_negative());
+    /// ```
+    pub const fn is_negative(&self) -> bool {
+        self.mantissa < 0
+    }
+
+    /// Parses a FIX float value: an optional leading `-`, digits, and at most one `.`.
+    ///
+    /// Leading zeros and a trailing point are allowed (`"00023.0"`, `"23."`, `".5"`), as the
+    /// FIX specification allows them; the scale is the number of digits after the point.
+    /// A leading `+`, exponents, spaces and empty values are errors.
+    ///
+    /// ```
+    /// use fix_core::value::{Decimal, DecimalError};
+    ///
+    /// assert_eq!(Decimal::parse(b"00023.230").unwrap(), Decimal::new(23230, 3).unwrap());
+    /// assert_eq!(Decimal::parse(b""), Err(DecimalError::Empty));
+    /// assert_eq!(Decimal::parse(b"+1"), Err(DecimalError::InvalidByte { offset: 0 }));
+    /// assert_eq!(Decimal::parse(b"1.2.3"), Err(DecimalError::InvalidByte { offset: 3 }));
+    /// ```
+    pub fn parse(bytes: &[u8]) -> Result<Self, DecimalError> {
+        let (neg, start) = match bytes.first() {
+            None => return Err(DecimalError::Empty),
+            Some(b'-') => (true, 1),
+            Some(_) => (false, 0),
+        };
+        let mut mag: u64 = 0;
+        let mut scale: u32 = 0;
+        let mut point = false;
+        let mut any_digit = false;
+        let mut i = start;
+        // Fast path: the mantissa stays below 10^18, so `mag * 10 + d` cannot overflow u64.
+        while i < bytes.len() {
+            let b = bytes[i];
+            let d = b.wrapping_sub(b'0');
+            if d < 10 {
+                if mag >= POW10_U64[18] {
+                    break;
+                }
+                mag = mag * 10 + d as u64;
+                any_digit = true;
+                scale += point as u32;
+            } else if b == b'.' && !point {
+                point = true;
+            } else {
+                return Err(byte_error(b, i));
+            }
+            i += 1;
+        }
+        let mut wide = mag as u128;
+        // Wide path: checked against the 96-bit limit on every digit.
+        while i < bytes.len() {
+            let b = bytes[i];
+            let d = b.wrapping_sub(b'0');
+            if d < 10 {
+                wide = wide * 10 + d as u128; // wide <= 2^96 - 1, so this cannot overflow u128
+                if wide > MAX_MANTISSA_U128 {
+                    return Err(DecimalError::Overflow);
+                }
+                scale += point as u32;
+            } else if b == b'.' && !point {
+                point = true;
+            } else {
+                return Err(byte_error(b, i));
+            }
+            i += 1;
+        }
+        if !any_digit {
+            return Err(DecimalError::NoDigits);
+        }
+        if scale > Self::MAX_SCALE as u32 {
+            return Err(DecimalError::ScaleTooLarge);
+        }
+        let m = wide as i128;
+        Ok(Decimal {
+            mantissa: if neg { -m } else { m },
+            scale: scale as u8,
+        })
+    }
+
+    /// Writes the value at its own scale (as many digits after the point as it was parsed
+    /// or built with); returns the number of bytes written.
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let mut buf = [0u8; 32];
+    /// let n = Decimal::new(-5, 3).unwrap().write(&mut buf).unwrap();
+    /// assert_eq!(&buf[..n], b"-0.005");
+    /// ```
+    #[inline]
+    pub fn write(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+        self.write_scaled(self.scale, out)
+    }
+
+    /// Writes the value with exactly `dp` digits after the point (none, and no point, for
+    /// `dp == 0`), rounding half away from zero when `dp` is below the value's scale and
+    /// padding with zeros when it is above. A value that rounds to zero is written without
+    /// a sign (`0.00`, never `-0.00`).
+    ///
+    /// The output is byte for byte what `rust_decimal` prints for
+    /// `format!("{:.dp$}", d.round_dp_with_strategy(dp, MidpointAwayFromZero))`.
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = Decimal::parse(b"-124.3456").unwrap();
+    /// let mut buf = [0u8; 32];
+    /// let n = d.write_scaled(2, &mut buf).unwrap();
+    /// assert_eq!(&buf[..n], b"-124.35");
+    /// let n = d.write_scaled(8, &mut buf).unwrap();
+    /// assert_eq!(&buf[..n], b"-124.34560000");
+    /// let n = Decimal::parse(b"-0.004").unwrap().write_scaled(2, &mut buf).unwrap();
+    /// assert_eq!(&buf[..n], b"0.00");
+    /// ```
+    #[inline]
+    pub fn write_scaled(&self, dp: u8, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+        let neg = self.mantissa < 0;
+        let mag = self.mantissa.unsigned_abs();
+        if mag <= u64::MAX as u128 {
+            write_fast(neg, mag as u64, self.scale, dp, out)
+        } else {
+            write_wide(neg, mag, self.scale, dp, out)
+        }
+    }
+
+    /// Rounds half away from zero to at most `dp` digits after the point; a value whose
+    /// scale is already `dp` or less is returned unchanged (as `rust_decimal`'s
+    /// `round_dp_with_strategy(dp, MidpointAwayFromZero)` does).
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = Decimal::parse(b"2.345").unwrap().round_dp(2);
+    /// assert_eq!(d, Decimal::parse(b"2.35").unwrap());
+    /// assert_eq!(d.round_dp(5), d);
+    /// ```
+    pub fn round_dp(&self, dp: u8) -> Decimal {
+        if dp >= self.scale {
+            return *self;
+        }
+        let mag = round_u128(self.mantissa.unsigned_abs(), self.scale - dp);
+        let m = mag as i128; // rounding never grows past the original magnitude's digit count
+        Decimal {
+            mantissa: if self.mantissa < 0 { -m } else { m },
+            scale: dp,
+        }
+    }
+
+    /// Changes the scale to exactly `dp`: rounds half away from zero when lowering it,
+    /// appends zeros when raising it. Fails if `dp > 28` or the mantissa would overflow.
+    ///
+    /// ```
+    /// use fix_core::value::{Decimal, DecimalError};
+    /// let d = Decimal::parse(b"1.5").unwrap();
+    /// assert_eq!(d.rescale(3).unwrap(), Decimal::parse(b"1.500").unwrap());
+    /// assert_eq!(d.rescale(0).unwrap(), Decimal::parse(b"2").unwrap());
+    /// let big = Decimal::parse(b"79228162514264337593543950335").unwrap();
+    /// assert_eq!(big.rescale(1), Err(DecimalError::Overflow));
+    /// ```
+    pub fn rescale(&self, dp: u8) -> Result<Decimal, DecimalError> {
+        if dp > Self::MAX_SCALE {
+            return Err(DecimalError::ScaleTooLarge);
+        }
+        if dp <= self.scale {
+            return Ok(self.round_dp(dp));
+        }
+        let p = POW10_U128[(dp - self.scale) as usize];
+        match self.mantissa.unsigned_abs().checked_mul(p) {
+            Some(m) if m <= MAX_MANTISSA_U128 => {
+                let m = m as i128;
+                Ok(Decimal {
+                    mantissa: if self.mantissa < 0 { -m } else { m },
+                    scale: dp,
+                })
+            }
+            _ => Err(DecimalError::Overflow),
+        }
+    }
+
+    /// Removes trailing zeros after the point, giving the smallest scale that represents
+    /// the same number; zero becomes `0` at scale 0.
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = Decimal::parse(b"187.2500").unwrap().normalize();
+    /// assert_eq!((d.mantissa(), d.scale()), (18725, 2));
+    /// ```
+    pub fn normalize(&self) -> Decimal {
+        if self.mantissa == 0 {
+            return Decimal::ZERO;
+        }
+        let mut m = self.mantissa;
+        let mut s = self.scale;
+        while s > 0 && m % 10 == 0 {
+            m /= 10;
+            s -= 1;
+        }
+        Decimal {
+            mantissa: m,
+            scale: s,
+        }
+    }
+
+    /// Converts to the nearest `f64`, **losing precision**: `f64` has 53 bits of mantissa
+    /// and cannot hold most decimal fractions exactly. Use only for display or analytics,
+    /// never to compute prices that go back on the wire.
+    ///
+    /// The result is correctly rounded when the mantissa is below 2^53 and the scale at
+    /// most 22; otherwise it may be off by one unit in the last place.
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// assert_eq!(Decimal::parse(b"-124.3456").unwrap().to_f64_lossy(), -124.3456);
+    /// ```
+    pub fn to_f64_lossy(&self) -> f64 {
+        const P: [f64; 29] = {
+            let mut t = [1.0f64; 29];
+            let mut i = 1;
+            while i < 29 {
+                t[i] = t[i - 1] * 10.0;
+                i += 1;
+            }
+            t
+        };
+        self.mantissa as f64 / P[self.scale as usize]
+    }
+}
+
+#[cold]
+fn byte_error(b: u8, offset: usize) -> DecimalError {
+    if b == b'e' || b == b'E' {
+        DecimalError::Exponent { offset }
+    } else {
+        DecimalError::InvalidByte { offset }
+    }
+}
+
+/// `mag / 10^shift` rounded half away from zero, for `shift` in 1..=38.
+fn round_u128(mag: u128, shift: u8) -> u128 {
+    let p = POW10_U128[shift as usize];
+    let q = mag / p;
+    let r = mag % p;
+    // p is even, so "r >= p / 2" is "the remainder is at least half a unit".
+    if r >= p / 2 { q + 1 } else { q }
+}
+
+/// Output length for `q` with `frac` of its digits after the point, padded to `dp` digits.
+#[inline]
+fn out_len(neg: bool, digits: usize, frac: usize, dp: u8) -> usize {
+    let int_digits = if digits > frac { digits - frac } else { 1 };
+    neg as usize + int_digits + if dp > 0 { 1 + dp as usize } else { 0 }
+}
+
+/// The fast path: the magnitude fits a `u64` (every mantissa whose value fits an `i64`,
+/// including `i64::MIN`).
+#[inline]
+fn write_fast(
+    neg: bool,
+    mag: u64,
+    scale: u8,
+    dp: u8,
+    out: &mut [u8],
+) -> Result<usize, BufferTooSmall> {
+    // q: the rounded magnitude; frac: how many of its low digits go after the point.
+    let (q, frac) = if dp >= scale {
+        (mag, scale)
+    } else {
+        let shift = (scale - dp) as usize;
+        // Beyond 10^19 the divisor exceeds twice any u64, so the value rounds to zero.
+        let q = match POW10_U64.get(shift) {
+            Some(&p) => {
+                let q = mag / p;
+                // p is even; q + 1 cannot overflow since q <= u64::MAX / 10.
+                if mag % p >= p / 2 { q + 1 } else { q }
+            }
+            None => 0,
+        };
+        (q, dp)
+    };
+    let neg = neg && q != 0;
+    let len = out_len(neg, count_u64(q), frac as usize, dp);
+    let Some(out) = out.get_mut(..len) else {
+        return Err(BufferTooSmall { needed: len });
+    };
+    let pad = (dp - frac) as usize;
+    let mut end = len - pad;
+    out[end..].fill(b'0');
+    let int = if dp > 0 {
+        let int = write_u64_fixed_back(out, end, q, frac as usize);
+        end -= frac as usize + 1;
+        out[end] = b'.';
+        int
+    } else {
+        q
+    };
+    write_u64_back(out, end, int);
+    if neg {
+        out[0] = b'-';
+    }
+    Ok(len)
+}
+
+/// The exact wide path for mantissas beyond 64 bits.
+#[cold]
+fn write_wide(
+    neg: bool,
+    mag: u128,
+    scale: u8,
+    dp: u8,
+    out: &mut [u8],
+) -> Result<usize, BufferTooSmall> {
+    let (q, frac) = if dp >= scale {
+        (mag, scale)
+    } else {
+        (round_u128(mag, scale - dp), dp)
+    };
+    let neg = neg && q != 0;
+    let len = out_len(neg, count_u128(q), frac as usize, dp);
+    let Some(out) = out.get_mut(..len) else {
+        return Err(BufferTooSmall { needed: len });
+    };
+    let pad = (dp - frac) as usize;
+    let mut end = len - pad;
+    out[end..].fill(b'0');
+    let int = if dp > 0 {
+        let int = write_u128_fixed_back(out, end, q, frac as usize);
+        end -= frac as usize + 1;
+        out[end] = b'.';
+        int
+    } else {
+        q
+    };
+    write_u128_back(out, end, int);
+    if neg {
+        out[0] = b'-';
+    }
+    Ok(len)
+}
+
+impl fmt::Display for Decimal {
+    /// Prints at the value's own scale, or with `{:.N}` at scale `N` rounding half away from
+    /// zero (unlike `f64`, which rounds half to even).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0u8; 64];
+        let (dp, pad) = match f.precision() {
+            None => (self.scale, 0),
+            Some(p) if p <= self.scale as usize => (p as u8, 0),
+            Some(p) => (self.scale, p - self.scale as usize),
+        };
+        // At most 1 + 29 + 1 + 28 bytes: always fits.
+        let n = self.write_scaled(dp, &mut buf).map_err(|_| fmt::Error)?;
+        // The writer only emits ASCII.
+        let s = core::str::from_utf8(&buf[..n]).map_err(|_| fmt::Error)?;
+        if pad == 0 {
+            let (nonneg, digits) = match s.strip_prefix('-') {
+                Some(d) => (false, d),
+                None => (true, s),
+            };
+            return f.pad_integral(nonneg, "", digits);
+        }
+        f.write_str(s)?;
+        if dp == 0 {
+            f.write_str(".")?;
+        }
+        for _ in 0..pad {
+            f.write_str("0")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Decimal {
+    type Err = DecimalError;
+
+    /// Same as [`Decimal::parse`] on the string's bytes.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Decimal::parse(s.as_bytes())
+    }
+}
+
+impl From<i64> for Decimal {
+    /// An integer at scale 0.
+    fn from(v: i64) -> Self {
+        Decimal {
+            mantissa: v as i128,
+            scale: 0,
+        }
+    }
+}
+
+impl<'a> FieldValue<'a> for Decimal {
+    type Error = DecimalError;
+
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, DecimalError> {
+        Decimal::parse(bytes)
+    }
+
+    fn write_fix(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+        self.write(out)
+    }
+}
+
+#[cfg(feature = "rust_decimal")]
+mod rust_decimal_conv {
+    use super::Decimal;
+
+    impl From<Decimal> for rust_decimal::Decimal {
+        /// Exact: both types have a 96-bit mantissa and scales 0..=28.
+        fn from(d: Decimal) -> Self {
+            rust_decimal::Decimal::from_i128_with_scale(d.mantissa, d.scale as u32)
+        }
+    }
+
+    impl From<rust_decimal::Decimal> for Decimal {
+        /// Exact: both types have a 96-bit mantissa and scales 0..=28. A negative zero
+        /// becomes zero.
+        fn from(d: rust_decimal::Decimal) -> Self {
+            Decimal {
+                mantissa: d.mantissa(),
+                scale: d.scale() as u8,
+            }
+        }
+    }
+}

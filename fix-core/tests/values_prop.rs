@@ -1,0 +1,211 @@
+//! Property tests for `fix_core::value`: round trips for every type, and no panic on any
+//! input bytes or any output buffer size.
+
+use fix_core::value::*;
+use proptest::prelude::*;
+
+/// Bytes drawn mostly from the characters the value grammars use, so random inputs reach
+/// deep into the parsers instead of failing on the first byte.
+fn value_bytes() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        proptest::collection::vec(any::<u8>(), 0..40),
+        proptest::collection::vec(
+            proptest::sample::select(&b"0123456789012345678901234567890-.:+-Zwe E\x01YN"[..]),
+            0..40
+        ),
+    ]
+}
+
+fn decimal() -> impl Strategy<Value = Decimal> {
+    (
+        -Decimal::MAX_MANTISSA..=Decimal::MAX_MANTISSA,
+        0u8..=28,
+        0u32..4,
+    )
+        .prop_map(|(m, s, k)| {
+            // Mix wide mantissas with ones that fit i64 (the fast path).
+            let m = match k {
+                0 => m,
+                1 => m % (1i128 << 63),
+                2 => m % 1_000_000_000,
+                _ => m % 1000,
+            };
+            Decimal::from_parts(m, s).unwrap()
+        })
+}
+
+fn precision() -> impl Strategy<Value = Precision> {
+    prop_oneof![
+        Just(Precision::Seconds),
+        Just(Precision::Millis),
+        Just(Precision::Micros),
+        Just(Precision::Nanos),
+    ]
+}
+
+fn date() -> impl Strategy<Value = UtcDateOnly> {
+    (0u16..=9999, 1u8..=12, 1u8..=31)
+        .prop_filter_map("day in month", |(y, m, d)| UtcDateOnly::new(y, m, d).ok())
+}
+
+fn utc_time() -> impl Strategy<Value = UtcTimeOnly> {
+    (0u8..24, 0u8..60, 0u8..=60, 0u32..1_000_000_000, precision())
+        .prop_map(|(h, m, s, n, p)| UtcTimeOnly::new(h, m, s, n, p).unwrap())
+}
+
+fn offset() -> impl Strategy<Value = TzOffset> {
+    prop_oneof![
+        Just(TzOffset::Utc),
+        (-14i16 * 60..=14 * 60).prop_map(TzOffset::Minutes)
+    ]
+}
+
+fn tz_time() -> impl Strategy<Value = TzTimeOnly> {
+    (
+        0u8..24,
+        0u8..60,
+        0u8..=60,
+        0u32..1_000_000_000,
+        proptest::option::of(precision()),
+        offset(),
+    )
+        .prop_map(|(h, m, s, n, p, o)| TzTimeOnly::new(h, m, s, n, p, o).unwrap())
+}
+
+/// Writes `v` with `write`, then checks every shorter buffer reports the same size needed.
+fn write_all<F>(write: F) -> Vec<u8>
+where
+    F: Fn(&mut [u8]) -> Result<usize, BufferTooSmall>,
+{
+    let mut buf = [0u8; 128];
+    let n = write(&mut buf).unwrap();
+    for short in 0..n {
+        assert_eq!(write(&mut buf[..short]), Err(BufferTooSmall { needed: n }));
+    }
+    buf[..n].to_vec()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn decimal_round_trip(d in decimal()) {
+        let text = write_all(|b| d.write(b));
+        prop_assert_eq!(Decimal::parse(&text), Ok(d));
+        prop_assert_eq!(text.len() <= Decimal::MAX_WRITE_LEN, true);
+    }
+
+    #[test]
+    fn decimal_scaled_matches_rescale_and_rust_decimal(d in decimal(), dp in 0u8..=40) {
+        let text = write_all(|b| d.write_scaled(dp, b));
+        let s = std::str::from_utf8(&text).unwrap();
+        prop_assert!(!s.starts_with("-0") || s.bytes().any(|c| (b'1'..=b'9').contains(&c)), "{}", s);
+        if let Ok(r) = d.rescale(dp) {
+            prop_assert_eq!(Decimal::parse(&text), Ok(r));
+        }
+        let rd = rust_decimal::Decimal::from_i128_with_scale(d.mantissa(), d.scale() as u32)
+            .round_dp_with_strategy(dp as u32, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+        let want = Decimal::from_parts(rd.mantissa(), rd.scale() as u8).unwrap().normalize();
+        // Beyond 28 places the tail is zero padding a Decimal cannot hold: cut it.
+        let cut = text.len() - dp.saturating_sub(Decimal::MAX_SCALE) as usize;
+        prop_assert!(text[cut..].iter().all(|&c| c == b'0'));
+        match Decimal::parse(&text[..cut]) {
+            Ok(p) => prop_assert_eq!(p.normalize(), want),
+            // Padding pushed the mantissa past 96 bits: rescale must refuse too.
+            Err(e) => {
+                prop_assert_eq!(e, DecimalError::Overflow);
+                prop_assert!(d.rescale(dp.min(Decimal::MAX_SCALE)).is_err());
+            }
+        }
+    }
+
+    #[test]
+    fn int_round_trips(i in any::<i64>(), u in any::<u64>(), w in any::<u32>()) {
+        prop_assert_eq!(parse_int(&write_all(|b| write_int(i, b))), Ok(i));
+        prop_assert_eq!(SeqNum::parse(&write_all(|b| SeqNum(u).write(b))), Ok(SeqNum(u)));
+        prop_assert_eq!(NumInGroup::parse(&write_all(|b| NumInGroup(w).write(b))), Ok(NumInGroup(w)));
+        prop_assert_eq!(Length::parse(&write_all(|b| Length(w).write(b))), Ok(Length(w)));
+        if let Some(t) = TagNum::new(w) {
+            prop_assert_eq!(TagNum::parse(&write_all(|b| t.write(b))), Ok(t));
+        }
+        // Agreement with std on the signed grammar (std also takes '+', FIX does not).
+        let s = i.to_string();
+        prop_assert_eq!(parse_int(s.as_bytes()).ok(), s.parse::<i64>().ok());
+    }
+
+    #[test]
+    fn time_round_trips(d in date(), t in utc_time(), z in tz_time(), p in precision()) {
+        prop_assert_eq!(UtcDateOnly::parse(&write_all(|b| d.write(b))), Ok(d));
+        let l = LocalMktDate::new(d.year(), d.month(), d.day()).unwrap();
+        prop_assert_eq!(LocalMktDate::parse(&write_all(|b| l.write(b))), Ok(l));
+        prop_assert_eq!(UtcTimeOnly::parse(&write_all(|b| t.write(b))), Ok(t));
+        let ts = UtcTimestamp::new(d, t);
+        prop_assert_eq!(UtcTimestamp::parse(&write_all(|b| ts.write(b))), Ok(ts));
+        let at_p = UtcTimestamp::parse(&write_all(|b| ts.write_with(p, b))).unwrap();
+        prop_assert_eq!(at_p.time(), t.with_precision(p));
+        prop_assert_eq!(TzTimeOnly::parse(&write_all(|b| z.write(b))), Ok(z));
+        let tzs = TzTimestamp::new(d, z);
+        prop_assert_eq!(TzTimestamp::parse(&write_all(|b| tzs.write(b))), Ok(tzs));
+        for detail in [MonthYearDetail::None, MonthYearDetail::Day(d.day()), MonthYearDetail::Week(d.day() % 5 + 1)] {
+            let my = MonthYear::new(d.year(), d.month(), detail).unwrap();
+            prop_assert_eq!(MonthYear::parse(&write_all(|b| my.write(b))), Ok(my));
+        }
+    }
+
+    #[test]
+    fn text_round_trips(bytes in value_bytes()) {
+        if let Ok(s) = FixStr::parse(&bytes) {
+            prop_assert_eq!(write_all(|b| s.write(b)), bytes.clone());
+        }
+        if let Ok(v) = MultipleValueString::parse(&bytes) {
+            prop_assert_eq!(v.iter().collect::<Vec<_>>().join(&b' '), bytes.clone());
+        }
+        if let Ok(v) = MultipleCharValue::parse(&bytes) {
+            let chars: Vec<u8> = v.iter().map(Char::get).collect();
+            prop_assert_eq!(chars.len() * 2 - 1, bytes.len());
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in value_bytes()) {
+        let mut out = [0u8; 64];
+        if let Ok(v) = Decimal::parse(&bytes) {
+            let _ = v.write(&mut out);
+            let _ = v.write_scaled(255, &mut out);
+        }
+        let _ = parse_int(&bytes);
+        let _ = parse_uint(&bytes);
+        let _ = SeqNum::parse(&bytes);
+        let _ = NumInGroup::parse(&bytes);
+        let _ = Length::parse(&bytes);
+        let _ = TagNum::parse(&bytes);
+        macro_rules! rt {
+            ($($t:ty),*) => {$(
+                if let Ok(v) = <$t>::parse(&bytes) {
+                    let n = v.write(&mut out).unwrap();
+                    prop_assert_eq!(<$t>::parse(&out[..n]), Ok(v));
+                }
+            )*};
+        }
+        rt!(UtcTimestamp, UtcTimeOnly, UtcDateOnly, LocalMktDate, MonthYear, TzTimestamp, TzTimeOnly);
+        rt!(Char, Country, Currency, Exchange);
+        let _ = MultipleValueString::parse(&bytes);
+        let _ = MultipleCharValue::parse(&bytes);
+        let _ = FixStr::parse(&bytes);
+        let _ = bool::parse_fix(&bytes);
+    }
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn errors_are_small_copy_and_display() {
+    fn check<E: Copy + std::error::Error + Send + Sync + 'static>(e: E) -> String {
+        assert!(std::mem::size_of::<E>() <= 16);
+        e.to_string()
+    }
+    assert!(!check(DecimalError::Overflow).is_empty());
+    assert!(!check(IntError::Overflow).is_empty());
+    assert!(!check(TimeError::Day).is_empty());
+    assert!(!check(TextError::NotBoolean).is_empty());
+    assert!(!check(BufferTooSmall { needed: 3 }).is_empty());
+}
