@@ -49,7 +49,10 @@ impl fmt::Display for EncodeError {
             EncodeError::TagZero => f.write_str("tag 0 is not a FIX tag"),
             EncodeError::EmptyValue { tag } => write!(f, "tag {tag} would have an empty value"),
             EncodeError::ValueHasSoh { tag } => {
-                write!(f, "the value of tag {tag} contains SOH and is not a data field")
+                write!(
+                    f,
+                    "the value of tag {tag} contains SOH and is not a data field"
+                )
             }
         }
     }
@@ -189,7 +192,12 @@ impl<'b> Encoder<'b> {
     /// assert!(enc.finish()?.ends_with(b"95=3\x0196=a\x01b\x0110=055\x01"));
     /// # Ok::<(), fix_core::EncodeError>(())
     /// ```
-    pub fn data(&mut self, length_tag: u32, data_tag: u32, value: &[u8]) -> Result<(), EncodeError> {
+    pub fn data(
+        &mut self,
+        length_tag: u32,
+        data_tag: u32,
+        value: &[u8],
+    ) -> Result<(), EncodeError> {
         if value.is_empty() {
             return Err(EncodeError::EmptyValue { tag: data_tag });
         }
@@ -241,8 +249,11 @@ impl<'b> Encoder<'b> {
         let start = self.digits - digits;
         self.buf.copy_within(..self.prefix, start);
         let digits_at = start + self.prefix;
-        write_uint(body_len as u64, &mut self.buf[digits_at..digits_at + digits])
-            .expect("room for BodyLength was reserved");
+        write_uint(
+            body_len as u64,
+            &mut self.buf[digits_at..digits_at + digits],
+        )
+        .expect("room for BodyLength was reserved");
         let sum = checksum(&self.buf[start..self.len]);
         let trailer = &mut self.buf[self.len..end];
         trailer.copy_from_slice(b"10=000\x01");
@@ -272,11 +283,11 @@ impl<'b> Encoder<'b> {
             self.len = start - tag_len(tag);
             return Err(EncodeError::EmptyValue { tag });
         }
-        if let Some(written) = self.buf.get(start..start + n) {
-            if written.contains(&SOH) {
-                self.len = start - tag_len(tag);
-                return Err(EncodeError::ValueHasSoh { tag });
-            }
+        if let Some(written) = self.buf.get(start..start + n)
+            && written.contains(&SOH)
+        {
+            self.len = start - tag_len(tag);
+            return Err(EncodeError::ValueHasSoh { tag });
         }
         self.len = start + n;
         self.put(&[SOH]);

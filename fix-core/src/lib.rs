@@ -36,9 +36,9 @@ mod scan;
 pub mod value;
 
 pub use data::{DataFieldPair, DataFields, FIX44_DATA_FIELDS};
-pub use encode::{EncodeError, Encoder};
 #[cfg(feature = "std")]
 pub use encode::encode_to_vec;
+pub use encode::{EncodeError, Encoder};
 pub use error::Error;
 pub use frame::{Frame, MAX_BEGIN_STRING, Status, resync};
 pub use message::{Field, Fields, Message};
