@@ -1,38 +1,54 @@
+//! A minimal timing loop for profilers: runs one operation on one corpus message
+//! many times and prints the best batch's time per iteration. Criterion's harness
+//! gets in the way of `perf record` and `valgrind --tool=callgrind` (which counts
+//! instructions, repeatable even on a busy machine); this does not.
+//!
+//! ```text
+//! cargo build --release -p fix-benches --example probe
+//! valgrind --tool=callgrind target/release/examples/probe parse execution_report 1000
+//! target/release/examples/probe naive execution_report 5000
+//! ```
+
 use fix_benches::{corpus, naive_split};
 use fix_core::{Fields, Parser};
 use std::hint::black_box;
+use std::time::Instant;
+
+const BATCHES: usize = 200;
+
 fn main() {
     let mut args = std::env::args().skip(1);
-    let what = args.next().unwrap();
-    let stem = args.next().unwrap();
-    let n: usize = args.next().unwrap().parse().unwrap();
+    let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
+        eprintln!("usage: probe <parse|frame|naive> <corpus stem> <iterations per batch>");
+        std::process::exit(2);
+    };
+    let n: usize = n.parse().expect("iterations is a number");
     let bytes = corpus(&stem);
-    let mut fields = Fields::<128>::new();
-    let mut split = [(0u32, 0u32, 0u32); 128];
-    let mut acc = 0;
-    let mut best = f64::MAX;
-    for _ in 0..200 {
-        let t = std::time::Instant::now();
-        for _ in 0..n {
-            acc += match what.as_str() {
-                "parse" => Parser::new()
-                    .parse(black_box(&bytes), &mut fields)
-                    .unwrap()
-                    .complete()
-                    .unwrap()
-                    .fields()
-                    .len(),
-                "frame" => Parser::new()
-                    .frame(black_box(&bytes))
-                    .unwrap()
-                    .complete()
-                    .unwrap()
-                    .len(),
-                "naive" => naive_split(black_box(&bytes), &mut split),
-                _ => panic!(),
-            };
+    let parser = Parser::new();
+    let mut fields = Fields::<256>::new();
+    let mut split = [(0u32, 0u32, 0u32); 256];
+    let mut op = |bytes: &[u8]| -> usize {
+        match what.as_str() {
+            "parse" => parser
+                .parse(bytes, &mut fields)
+                .unwrap()
+                .complete()
+                .unwrap()
+                .fields()
+                .len(),
+            "frame" => parser.frame(bytes).unwrap().complete().unwrap().len(),
+            "naive" => naive_split(bytes, &mut split),
+            other => panic!("unknown operation {other}"),
         }
-        best = best.min(t.elapsed().as_nanos() as f64 / n as f64);
+    };
+    let mut best = f64::MAX;
+    let mut check = 0;
+    for _ in 0..BATCHES {
+        let start = Instant::now();
+        for _ in 0..n {
+            check += op(black_box(&bytes));
+        }
+        best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
     }
-    eprintln!("{what} {stem}: {:.1} ns/iter min ({acc})", best);
+    println!("{what} {stem}: {best:.1} ns per iteration, best of {BATCHES} batches ({check})");
 }

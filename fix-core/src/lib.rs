@@ -27,6 +27,7 @@
 extern crate std;
 
 mod data;
+mod encode;
 mod error;
 mod frame;
 mod message;
@@ -36,6 +37,9 @@ pub mod typed;
 pub mod value;
 
 pub use data::{DataFieldPair, DataFields, FIX44_DATA_FIELDS};
+#[cfg(feature = "std")]
+pub use encode::encode_to_vec;
+pub use encode::{EncodeError, Encoder};
 pub use error::Error;
 pub use frame::{Frame, MAX_BEGIN_STRING, Status, resync};
 pub use message::{Field, Fields, Message};

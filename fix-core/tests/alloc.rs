@@ -78,3 +78,27 @@ fn errors_allocate_nothing_either() {
     });
     assert_eq!(n, 0);
 }
+
+#[test]
+fn encoding_allocates_nothing() {
+    use fix_core::value::{Decimal, SeqNum, UtcTimestamp};
+    let expected = common::corpus_message("heartbeat");
+    let sending_time = UtcTimestamp::parse(b"20261130-14:03:27.123456").unwrap();
+    let price = Decimal::parse(b"187.2500").unwrap();
+    let mut buf = [0u8; 256];
+    let n = allocations_during(|| {
+        for _ in 0..100 {
+            let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"0");
+            enc.field(34, &SeqNum(1208)).unwrap();
+            enc.raw(49, b"BROKER").unwrap();
+            enc.field(52, &sending_time).unwrap();
+            enc.raw(56, b"CLIENT").unwrap();
+            assert_eq!(enc.finish().unwrap(), &expected[..]);
+            let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"D");
+            enc.field(44, &price).unwrap();
+            enc.data(95, 96, b"a\x01b").unwrap();
+            assert!(enc.finish().is_ok());
+        }
+    });
+    assert_eq!(n, 0, "allocations while encoding");
+}

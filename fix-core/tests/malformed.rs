@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use fix_core::{Error, Fields, Parser, Status};
 
-fn parse(bytes: &[u8]) -> Result<Status<Vec<(u32, Vec<u8>)>>, Error> {
+fn parse(bytes: &[u8]) -> Result<Status<Owned>, Error> {
     let mut fields = Fields::<128>::new();
     Ok(match Parser::new().parse(bytes, &mut fields)? {
         Status::Complete(m) => Status::Complete(m.iter().map(|(t, v)| (t, v.to_vec())).collect()),

@@ -6,6 +6,9 @@ use std::path::PathBuf;
 
 pub const SOH: u8 = 0x01;
 
+/// A message as `(tag, value)` pairs, the form both parsers are compared in.
+pub type Owned = Vec<(u32, Vec<u8>)>;
+
 /// `../shared/corpus`, beside the repository.
 pub fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
@@ -63,7 +66,7 @@ pub fn fix_checksum(msg: &mut Vec<u8>) {
 /// Written for obviousness, not speed: split field by field, then check the rules
 /// the fast parser enforces (header order, BodyLength, CheckSum, tag syntax, data
 /// fields read by length, non-empty values, size limit).
-pub fn naive_parse(buf: &[u8], pairs: &[(u32, u32)], max: usize) -> Option<Vec<(u32, Vec<u8>)>> {
+pub fn naive_parse(buf: &[u8], pairs: &[(u32, u32)], max: usize) -> Option<Owned> {
     let mut fields: Vec<(u32, usize, Vec<u8>)> = Vec::new();
     let mut pending: Option<(u32, usize)> = None;
     let mut i = 0;

@@ -1,0 +1,367 @@
+//! Encoding: a message written field by field into the caller's buffer, finished
+//! with its real BodyLength and CheckSum.
+
+use core::fmt;
+use core::ops::Range;
+
+use crate::scan::{SOH, checksum};
+use crate::value::{BufferTooSmall, FieldValue, write_uint};
+
+/// Why a message could not be encoded.
+///
+/// ```
+/// use fix_core::{EncodeError, Encoder};
+///
+/// let mut buf = [0u8; 24];
+/// let mut enc = Encoder::new(&mut buf, b"FIX.4.4", b"0");
+/// enc.raw(112, b"a long test request id")?;
+/// assert_eq!(enc.finish(), Err(EncodeError::BufferTooSmall { needed: 54 }));
+/// # Ok::<(), EncodeError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// The buffer cannot hold the message; `needed` bytes can.
+    BufferTooSmall {
+        /// The buffer size that holds the whole message.
+        needed: usize,
+    },
+    /// Tag 0, which FIX does not define.
+    TagZero,
+    /// A field would have an empty value.
+    EmptyValue {
+        /// The field's tag.
+        tag: u32,
+    },
+    /// A value other than a data field's holds SOH, which would end the field early.
+    ValueHasSoh {
+        /// The field's tag.
+        tag: u32,
+    },
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            EncodeError::BufferTooSmall { needed } => {
+                write!(f, "buffer too small: the message needs {needed} bytes")
+            }
+            EncodeError::TagZero => f.write_str("tag 0 is not a FIX tag"),
+            EncodeError::EmptyValue { tag } => write!(f, "tag {tag} would have an empty value"),
+            EncodeError::ValueHasSoh { tag } => {
+                write!(
+                    f,
+                    "the value of tag {tag} contains SOH and is not a data field"
+                )
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for EncodeError {}
+
+/// Writes one message into a caller's buffer without allocating.
+///
+/// [`Encoder::new`] starts with BeginString (8) and MsgType (35); append header and
+/// body fields in the order they go on the wire (QuickFIX's order is 8, 9, 35, the
+/// other header fields by ascending tag, then the body); [`Encoder::finish`] writes
+/// the real BodyLength (9, no zero padding) and CheckSum (10) and returns the
+/// message.
+///
+/// Room for BodyLength is reserved in front of the body, so the finished message may
+/// start a few bytes into the buffer: use the slice `finish` returns. When the
+/// buffer is too small, appending goes on counting, and `finish` reports the exact
+/// size that holds the message.
+///
+/// ```
+/// use fix_core::value::{Decimal, SeqNum};
+/// use fix_core::Encoder;
+///
+/// let mut buf = [0u8; 256];
+/// let mut enc = Encoder::new(&mut buf, b"FIX.4.4", b"D");
+/// enc.field(34, &SeqNum(3391))?;
+/// enc.raw(49, b"CLIENT")?;
+/// enc.raw(11, b"CL-1")?;
+/// enc.field(44, &Decimal::parse(b"412.33").unwrap())?;
+/// enc.data(95, 96, b"bin\x01ary")?;
+/// let msg = enc.finish()?;
+/// assert_eq!(
+///     msg,
+///     b"8=FIX.4.4\x019=57\x0135=D\x0134=3391\x0149=CLIENT\x0111=CL-1\x0144=412.33\x01\
+///       95=7\x0196=bin\x01ary\x0110=065\x01"
+/// );
+/// # Ok::<(), fix_core::EncodeError>(())
+/// ```
+#[derive(Debug)]
+pub struct Encoder<'b> {
+    buf: &'b mut [u8],
+    /// Length of `8=<BeginString><SOH>9=`, written at the start of `buf`.
+    prefix: usize,
+    /// Digits reserved for BodyLength's value.
+    digits: usize,
+    /// Where the body (`35=…`) starts.
+    body_start: usize,
+    /// End of what has been appended; past `buf.len()` once it overflowed, when
+    /// appending only counts.
+    len: usize,
+    /// A bad MsgType, reported by `finish` (so that `new` cannot fail).
+    msg_type_error: Option<EncodeError>,
+}
+
+impl<'b> Encoder<'b> {
+    /// Starts a message with BeginString (e.g. `FIX.4.4`) and MsgType (e.g. `D`).
+    /// An empty MsgType, or one holding SOH, is reported by [`Encoder::finish`].
+    pub fn new(buf: &'b mut [u8], begin_string: &[u8], msg_type: &[u8]) -> Self {
+        // BodyLength can be no larger than the buffer, so that many digits hold it.
+        let digits = count_digits(buf.len());
+        let prefix = 2 + begin_string.len() + 3;
+        let body_start = prefix + digits + 1;
+        if let Some(head) = buf.get_mut(..body_start) {
+            head[..2].copy_from_slice(b"8=");
+            head[2..prefix - 3].copy_from_slice(begin_string);
+            head[prefix - 3..prefix].copy_from_slice(b"\x019=");
+            head[body_start - 1] = SOH;
+        }
+        let mut enc = Encoder {
+            buf,
+            prefix,
+            digits,
+            body_start,
+            len: body_start,
+            msg_type_error: None,
+        };
+        enc.msg_type_error = enc.raw(35, msg_type).err();
+        enc
+    }
+
+    /// Appends a field holding a typed value.
+    ///
+    /// ```
+    /// use fix_core::value::{Decimal, FixStr};
+    /// let mut buf = [0u8; 64];
+    /// let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"8");
+    /// enc.field(31, &Decimal::parse(b"187.2450").unwrap())?;
+    /// enc.field(58, &FixStr::parse(b"fill").unwrap())?;
+    /// assert!(enc.finish()?.ends_with(b"31=187.2450\x0158=fill\x0110=106\x01"));
+    /// # Ok::<(), fix_core::EncodeError>(())
+    /// ```
+    #[inline]
+    pub fn field<'v, V: FieldValue<'v>>(&mut self, tag: u32, value: &V) -> Result<(), EncodeError> {
+        self.tag(tag)?;
+        let start = self.len;
+        let n = match self.buf.get_mut(start..) {
+            Some(out) => match value.write_fix(out) {
+                Ok(n) => n,
+                Err(BufferTooSmall { needed }) => needed,
+            },
+            None => match value.write_fix(&mut []) {
+                Ok(n) => n,
+                Err(BufferTooSmall { needed }) => needed,
+            },
+        };
+        self.value_end(tag, start, n)
+    }
+
+    /// Appends a field whose value is given as bytes (STRING and the like).
+    ///
+    /// ```
+    /// let mut buf = [0u8; 64];
+    /// let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"0");
+    /// assert_eq!(enc.raw(58, b""), Err(fix_core::EncodeError::EmptyValue { tag: 58 }));
+    /// assert_eq!(enc.raw(58, b"a\x01b"), Err(fix_core::EncodeError::ValueHasSoh { tag: 58 }));
+    /// ```
+    #[inline]
+    pub fn raw(&mut self, tag: u32, value: &[u8]) -> Result<(), EncodeError> {
+        if value.contains(&SOH) {
+            return Err(EncodeError::ValueHasSoh { tag });
+        }
+        self.tag(tag)?;
+        let start = self.len;
+        self.put(value);
+        self.value_end(tag, start, value.len())
+    }
+
+    /// Appends a data field with the LENGTH field that announces it: `value` may
+    /// hold any bytes, SOH included.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 64];
+    /// let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"A");
+    /// enc.data(95, 96, b"a\x01b")?;
+    /// assert!(enc.finish()?.ends_with(b"95=3\x0196=a\x01b\x0110=055\x01"));
+    /// # Ok::<(), fix_core::EncodeError>(())
+    /// ```
+    pub fn data(
+        &mut self,
+        length_tag: u32,
+        data_tag: u32,
+        value: &[u8],
+    ) -> Result<(), EncodeError> {
+        if value.is_empty() {
+            return Err(EncodeError::EmptyValue { tag: data_tag });
+        }
+        self.tag(length_tag)?;
+        let mut digits = [0u8; 20];
+        let n = write_uint(value.len() as u64, &mut digits).unwrap_or_default();
+        self.put(&digits[..n]);
+        self.put(&[SOH]);
+        self.tag(data_tag)?;
+        self.put(value);
+        self.put(&[SOH]);
+        Ok(())
+    }
+
+    /// The number of bytes the message has so far, header included.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 64];
+    /// let enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"0");
+    /// assert_eq!(enc.len(), "8=FIX.4.4|9=64|35=0|".len());
+    /// ```
+    #[allow(clippy::len_without_is_empty)] // never empty: it starts with a header
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Writes BodyLength and CheckSum and returns the complete message, a slice of
+    /// the buffer.
+    pub fn finish(mut self) -> Result<&'b [u8], EncodeError> {
+        let range = self.finish_range()?;
+        let buf: &'b [u8] = self.buf;
+        Ok(&buf[range])
+    }
+
+    /// [`Encoder::finish`], returning where in the buffer the message lies.
+    fn finish_range(&mut self) -> Result<Range<usize>, EncodeError> {
+        if let Some(e) = self.msg_type_error {
+            return Err(e);
+        }
+        let body_len = self.len - self.body_start;
+        let digits = count_digits(body_len);
+        let end = self.len + TRAILER_LEN;
+        if end > self.buf.len() {
+            return Err(EncodeError::BufferTooSmall {
+                needed: needed(self.prefix + 1 + body_len + TRAILER_LEN),
+            });
+        }
+        // Close the gap left for BodyLength digits this message does not need.
+        let start = self.digits - digits;
+        self.buf.copy_within(..self.prefix, start);
+        let digits_at = start + self.prefix;
+        write_uint(
+            body_len as u64,
+            &mut self.buf[digits_at..digits_at + digits],
+        )
+        .expect("room for BodyLength was reserved");
+        let sum = checksum(&self.buf[start..self.len]);
+        let trailer = &mut self.buf[self.len..end];
+        trailer.copy_from_slice(b"10=000\x01");
+        trailer[3] = b'0' + sum / 100;
+        trailer[4] = b'0' + sum / 10 % 10;
+        trailer[5] = b'0' + sum % 10;
+        Ok(start..end)
+    }
+
+    /// Appends `tag=`.
+    #[inline(always)]
+    fn tag(&mut self, tag: u32) -> Result<(), EncodeError> {
+        if tag == 0 {
+            return Err(EncodeError::TagZero);
+        }
+        let mut digits = [0u8; 11];
+        let n = write_uint(u64::from(tag), &mut digits[..10]).unwrap_or_default();
+        digits[n] = b'=';
+        self.put(&digits[..=n]);
+        Ok(())
+    }
+
+    /// Checks the value just written at `start..start + n` and ends the field.
+    #[inline(always)]
+    fn value_end(&mut self, tag: u32, start: usize, n: usize) -> Result<(), EncodeError> {
+        if n == 0 {
+            self.len = start - tag_len(tag);
+            return Err(EncodeError::EmptyValue { tag });
+        }
+        if let Some(written) = self.buf.get(start..start + n)
+            && written.contains(&SOH)
+        {
+            self.len = start - tag_len(tag);
+            return Err(EncodeError::ValueHasSoh { tag });
+        }
+        self.len = start + n;
+        self.put(&[SOH]);
+        Ok(())
+    }
+
+    /// Copies `bytes` to the end, or only counts them once the buffer is full.
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        let end = self.len + bytes.len();
+        if let Some(dst) = self.buf.get_mut(self.len..end) {
+            dst.copy_from_slice(bytes);
+        }
+        self.len = end;
+    }
+}
+
+/// `10=NNN<SOH>`.
+const TRAILER_LEN: usize = 7;
+
+fn count_digits(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |l| l as usize + 1)
+}
+
+/// Bytes of `tag=`.
+fn tag_len(tag: u32) -> usize {
+    count_digits(tag as usize) + 1
+}
+
+/// The buffer size an encoder needs for a message of `fixed` bytes plus its
+/// BodyLength digits, given that it reserves as many digits as the buffer size has.
+fn needed(fixed: usize) -> usize {
+    (1..=20)
+        .map(|k| fixed + k)
+        .find(|&n| count_digits(n) <= n - fixed)
+        .unwrap_or(usize::MAX)
+}
+
+/// Encodes one message at the end of `out`, growing it as needed; returns the
+/// message's length. `fill` appends the fields; it may run twice when `out` first
+/// lacks the room, so it must append the same fields each time.
+///
+/// ```
+/// let mut out = Vec::new();
+/// let n = fix_core::encode_to_vec(&mut out, b"FIX.4.4", b"0", |enc| enc.raw(112, b"TEST"))?;
+/// assert_eq!(out, b"8=FIX.4.4\x019=14\x0135=0\x01112=TEST\x0110=229\x01");
+/// assert_eq!(n, out.len());
+/// # Ok::<(), fix_core::EncodeError>(())
+/// ```
+#[cfg(feature = "std")]
+pub fn encode_to_vec(
+    out: &mut std::vec::Vec<u8>,
+    begin_string: &[u8],
+    msg_type: &[u8],
+    mut fill: impl FnMut(&mut Encoder<'_>) -> Result<(), EncodeError>,
+) -> Result<usize, EncodeError> {
+    let at = out.len();
+    let mut room = (out.capacity() - at).max(256);
+    loop {
+        out.resize(at + room, 0);
+        let mut enc = Encoder::new(&mut out[at..], begin_string, msg_type);
+        fill(&mut enc)?;
+        match enc.finish_range() {
+            Ok(range) => {
+                let n = range.len();
+                out.copy_within(at + range.start..at + range.end, at);
+                out.truncate(at + n);
+                return Ok(n);
+            }
+            Err(EncodeError::BufferTooSmall { needed }) => room = needed,
+            Err(e) => {
+                out.truncate(at);
+                return Err(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! The encoder: byte-for-byte against the corpus, round trips through the parser,
+//! exact buffer sizes.
+
+mod common;
+
+use common::*;
+use fix_core::value::{Char, Currency, Decimal, FixStr, SeqNum, UtcTimestamp};
+use fix_core::{EncodeError, Encoder, Fields, Parser};
+use proptest::prelude::*;
+
+/// Re-encodes a parsed message field by field, each through its FIX 4.4 type where
+/// the test knows it, as bytes otherwise.
+fn reencode(msg: &[u8], buf: &mut [u8]) -> Result<Vec<u8>, EncodeError> {
+    let mut fields = Fields::<128>::new();
+    let parsed = Parser::new()
+        .parse(msg, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let begin = parsed.frame().begin_string();
+    let mut enc = Encoder::new(buf, begin, parsed.msg_type());
+    for (tag, value) in parsed.iter() {
+        match tag {
+            8 | 9 | 35 | 10 => {}
+            34 => enc.field(tag, &SeqNum::parse(value).unwrap())?,
+            52 | 60 => enc.field(tag, &UtcTimestamp::parse(value).unwrap())?,
+            6 | 14 | 31 | 32 | 38 | 44 | 151 => enc.field(tag, &Decimal::parse(value).unwrap())?,
+            22 | 39 | 40 | 54 | 59 | 150 => enc.field(tag, &Char::parse(value).unwrap())?,
+            15 => enc.field(tag, &Currency::parse(value).unwrap())?,
+            95 => {} // written with its data field
+            96 => enc.data(95, 96, value)?,
+            _ => enc.field(tag, &FixStr::parse(value).unwrap())?,
+        }
+    }
+    Ok(enc.finish()?.to_vec())
+}
+
+#[test]
+fn the_corpus_reencodes_byte_for_byte() {
+    for (name, bytes) in corpus() {
+        let mut buf = [0u8; 1024];
+        assert_eq!(reencode(&bytes, &mut buf).unwrap(), bytes, "{name}");
+    }
+}
+
+#[test]
+fn execution_report_byte_for_byte_from_typed_values() {
+    let expected = corpus_message("execution_report");
+    let mut buf = [0u8; 512];
+    let mut enc = Encoder::new(&mut buf, b"FIX.4.4", b"8");
+    let d = |s: &str| Decimal::parse(s.as_bytes()).unwrap();
+    let c = |b: u8| Char::new(b).unwrap();
+    let s = |v: &'static str| FixStr::parse(v.as_bytes()).unwrap();
+    enc.field(34, &SeqNum(1207)).unwrap();
+    enc.field(49, &s("BROKER")).unwrap();
+    enc.field(
+        52,
+        &UtcTimestamp::parse(b"20261130-14:03:27.123456").unwrap(),
+    )
+    .unwrap();
+    enc.field(56, &s("CLIENT")).unwrap();
+    enc.field(37, &s("OID-7781234")).unwrap();
+    enc.field(11, &s("CL-2026-000451")).unwrap();
+    enc.field(17, &s("EXEC-99812377")).unwrap();
+    enc.field(150, &c(b'F')).unwrap();
+    enc.field(39, &c(b'1')).unwrap();
+    enc.field(55, &s("AAPL")).unwrap();
+    enc.field(48, &s("US0378331005")).unwrap();
+    enc.field(22, &c(b'4')).unwrap();
+    enc.field(207, &s("XNAS")).unwrap();
+    enc.field(54, &c(b'1')).unwrap();
+    enc.field(38, &d("5000")).unwrap();
+    enc.field(40, &c(b'2')).unwrap();
+    enc.field(44, &d("187.2500")).unwrap();
+    enc.field(59, &c(b'0')).unwrap();
+    enc.field(32, &d("1200")).unwrap();
+    enc.field(31, &d("187.2450")).unwrap();
+    enc.field(151, &d("3800")).unwrap();
+    enc.field(14, &d("1200")).unwrap();
+    enc.field(6, &d("187.2450")).unwrap();
+    enc.field(60, &UtcTimestamp::parse(b"20261130-14:03:27.123").unwrap())
+        .unwrap();
+    enc.field(1, &s("ACC-7781")).unwrap();
+    enc.field(15, &Currency::parse(b"USD").unwrap()).unwrap();
+    enc.field(30, &s("XNAS")).unwrap();
+    enc.field(851, &c(b'1')).unwrap();
+    enc.field(58, &s("Partial fill")).unwrap();
+    assert_eq!(enc.finish().unwrap(), &expected[..]);
+}
+
+#[test]
+fn every_too_small_buffer_reports_the_size_that_fits() {
+    let msg = corpus_message("logon_rawdata");
+    let mut big = [0u8; 1024];
+    assert_eq!(reencode(&msg, &mut big).unwrap(), msg);
+    for size in 0..msg.len() + 8 {
+        let mut buf = vec![0u8; size];
+        match reencode(&msg, &mut buf) {
+            Ok(out) => assert_eq!(out, msg, "size {size}"),
+            Err(EncodeError::BufferTooSmall { needed }) => {
+                assert!(needed > size, "size {size} needed {needed}");
+                let mut exact = vec![0u8; needed];
+                assert_eq!(
+                    reencode(&msg, &mut exact),
+                    Ok(msg.clone()),
+                    "retry with {needed}"
+                );
+            }
+            Err(e) => panic!("size {size}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn bad_values_are_refused_and_leave_the_message_intact() {
+    let mut buf = [0u8; 128];
+    let mut enc = Encoder::new(&mut buf, b"FIX.4.4", b"0");
+    assert_eq!(enc.raw(0, b"x"), Err(EncodeError::TagZero));
+    assert_eq!(enc.raw(58, b""), Err(EncodeError::EmptyValue { tag: 58 }));
+    assert_eq!(
+        enc.raw(58, b"a\x01"),
+        Err(EncodeError::ValueHasSoh { tag: 58 })
+    );
+    assert_eq!(
+        enc.data(95, 96, b""),
+        Err(EncodeError::EmptyValue { tag: 96 })
+    );
+    assert_eq!(
+        enc.field(
+            58,
+            &FixStr::parse(b"").unwrap_or(FixStr::parse(b"x").unwrap())
+        ),
+        Ok(())
+    );
+    let msg = enc.finish().unwrap();
+    assert_eq!(msg, build(b"35=0\x0158=x\x01"));
+    let mut buf = [0u8; 64];
+    let enc = Encoder::new(&mut buf, b"FIX.4.4", b"");
+    assert_eq!(enc.finish(), Err(EncodeError::EmptyValue { tag: 35 }));
+}
+
+#[test]
+fn encode_to_vec_grows_and_appends() {
+    let mut out = b"previous".to_vec();
+    let long = [b'x'; 700];
+    let n = fix_core::encode_to_vec(&mut out, b"FIX.4.4", b"B", |enc| {
+        enc.raw(148, b"headline")?;
+        enc.raw(58, &long)
+    })
+    .unwrap();
+    assert_eq!(&out[..8], b"previous");
+    let mut body = b"35=B\x01148=headline\x0158=".to_vec();
+    body.extend_from_slice(&long);
+    body.push(SOH);
+    assert_eq!(&out[8..], &build(&body)[..]);
+    assert_eq!(n, out.len() - 8);
+}
+
+#[derive(Clone, Debug)]
+enum Gen {
+    Text(u32, Vec<u8>),
+    Price(i64, u8),
+    Data(usize, Vec<u8>),
+}
+
+fn gen_field() -> impl Strategy<Value = Gen> {
+    let tag = (1u32..20_000).prop_filter("plain tag", |t| {
+        ![8, 9, 10, 35].contains(t)
+            && !fix_core::FIX44_DATA_FIELDS
+                .iter()
+                .any(|p| p.length == *t || p.data == *t)
+    });
+    prop_oneof![
+        (
+            tag.clone(),
+            prop::collection::vec(any::<u8>().prop_filter("no SOH", |b| *b != SOH), 1..20)
+        )
+            .prop_map(|(t, v)| Gen::Text(t, v)),
+        (any::<i64>(), 0u8..10).prop_map(|(m, s)| Gen::Price(m, s)),
+        (
+            0..fix_core::FIX44_DATA_FIELDS.len(),
+            prop::collection::vec(any::<u8>(), 1..30)
+        )
+            .prop_map(|(i, d)| Gen::Data(i, d)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn encode_then_parse_round_trips(
+        msg_type in "[0-9A-Z]{1,2}",
+        fields in prop::collection::vec(gen_field(), 0..25),
+    ) {
+        let mut buf = vec![0u8; 4096];
+        let mut enc = Encoder::new(&mut buf, b"FIX.4.4", msg_type.as_bytes());
+        let mut expected: Vec<(u32, Vec<u8>)> = vec![(35, msg_type.clone().into_bytes())];
+        for f in &fields {
+            match f {
+                Gen::Text(tag, value) => {
+                    enc.raw(*tag, value).unwrap();
+                    expected.push((*tag, value.clone()));
+                }
+                Gen::Price(mantissa, scale) => {
+                    let d = Decimal::new(*mantissa, *scale).unwrap();
+                    enc.field(44, &d).unwrap();
+                    let mut text = [0u8; 64];
+                    let n = d.write(&mut text).unwrap();
+                    expected.push((44, text[..n].to_vec()));
+                }
+                Gen::Data(i, data) => {
+                    let pair = fix_core::FIX44_DATA_FIELDS[*i];
+                    enc.data(pair.length, pair.data, data).unwrap();
+                    expected.push((pair.length, data.len().to_string().into_bytes()));
+                    expected.push((pair.data, data.clone()));
+                }
+            }
+        }
+        let msg = enc.finish().unwrap().to_vec();
+        let mut parsed_fields = Fields::<128>::new();
+        let parsed = Parser::new().parse(&msg, &mut parsed_fields).unwrap().complete().unwrap();
+        prop_assert_eq!(parsed.bytes().len(), msg.len());
+        let got: Vec<(u32, Vec<u8>)> = parsed.iter().map(|(t, v)| (t, v.to_vec())).collect();
+        prop_assert_eq!(&got[2..got.len() - 1], &expected[..]);
+        // Parsed typed values come back equal.
+        for (tag, value) in &got {
+            if *tag == 44 {
+                let d = Decimal::parse(value).unwrap();
+                let mut text = [0u8; 64];
+                let n = d.write(&mut text).unwrap();
+                prop_assert_eq!(&text[..n], &value[..]);
+            }
+        }
+    }
+}
