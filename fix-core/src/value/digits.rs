@@ -218,23 +218,34 @@ pub(crate) fn div_pow10_round(n: u64, k: u8) -> u64 {
     )
 }
 
-/// `u32` version of [`div_pow10_round`], for `k` in 1..=28.
+/// `ceil(2^64 / 10^k)` for k in 0..=9: for any `n < 2^32`, `(n * M[k]) >> 64` is exactly
+/// `n / 10^k` (the error term is below `n / 2^64 < 2^-32`, and a nonzero fractional part of
+/// `n / 10^k` is at most `1 - 10^-9`, which that error cannot push past an integer).
+const RECIP_U32: [u64; 10] = {
+    let mut t = [0u64; 10];
+    let mut k = 1;
+    while k < 10 {
+        let p = POW10_U64[k] as u128;
+        t[k] = ((1u128 << 64).div_ceil(p)) as u64;
+        k += 1;
+    }
+    t
+};
+
+/// `u32` version of [`div_pow10_round`], for any `k >= 1`: one multiply by a reciprocal
+/// from a table, no branch on `k` below 10.
 #[inline]
 pub(crate) fn div_pow10_round_u32(n: u32, k: u8) -> u32 {
-    macro_rules! arms {
-        ($($k:literal),*) => {
-            match k {
-                $($k => {
-                    const P: u32 = POW10_U64[$k] as u32;
-                    let q = n / P;
-                    if n % P >= P / 2 { q + 1 } else { q }
-                })*
-                // 10^10 and above exceed twice any u32: everything rounds to zero.
-                _ => 0,
-            }
-        };
+    let k = k as usize;
+    if k >= 10 {
+        // 10^10 / 2 exceeds any u32: everything rounds to zero.
+        return 0;
     }
-    arms!(1, 2, 3, 4, 5, 6, 7, 8, 9)
+    let q = ((n as u128 * RECIP_U32[k] as u128) >> 64) as u32;
+    let p = POW10_U64[k] as u32;
+    let r = n - q * p;
+    // p is even; q + 1 cannot overflow since q <= u32::MAX / 10.
+    q + (r >= p / 2) as u32
 }
 
 /// Parses exactly two ASCII digits at `b[i..i + 2]`; `None` if either is not a digit.
@@ -301,8 +312,52 @@ mod tests {
                 };
                 assert_eq!(div_pow10_round(n, k), want, "{n} {k}");
                 if let Ok(n32) = u32::try_from(n) {
+                    for m in [n32, n32.wrapping_sub(1), n32 / 3, n32 / 7 * 5] {
+                        let p = POW10_U64.get(k as usize).map_or(u64::MAX, |&p| p);
+                        let want = if k <= 19 {
+                            m as u64 / p + (m as u64 % p >= p / 2) as u64
+                        } else {
+                            0
+                        };
+                        assert_eq!(div_pow10_round_u32(m, k) as u64, want, "{m} {k}");
+                    }
                     assert_eq!(div_pow10_round_u32(n32, k) as u64, want, "{n} {k}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn reciprocal_division_matches_naive() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut check = |n: u32| {
+            for k in 1..=11u8 {
+                let want = match POW10_U64.get(k as usize) {
+                    Some(&p) if k < 10 => (n as u64 / p + (n as u64 % p >= p / 2) as u64) as u32,
+                    _ => 0,
+                };
+                assert_eq!(div_pow10_round_u32(n, k), want, "{n} {k}");
+            }
+        };
+        for i in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            check(x as u32);
+            check(x as u32 >> (i % 32));
+        }
+        for k in 0..10 {
+            let p = POW10_U64[k] as u32;
+            for n in [
+                p - 1,
+                p,
+                p + 1,
+                (p / 2).wrapping_sub(1),
+                p / 2,
+                u32::MAX,
+                u32::MAX - p / 2,
+            ] {
+                check(n);
             }
         }
     }
