@@ -528,8 +528,16 @@ fn write_small(
             }
         }
         out[..8].copy_from_slice(&bytes);
+    } else if len >= 4 {
+        // Two overlapping 4-byte stores, both taken from the register.
+        out[..4].copy_from_slice(&bytes[..4]);
+        let tail = (first >> (8 * (len - 4))) as u32;
+        out[len - 4..len].copy_from_slice(&tail.to_le_bytes());
     } else {
-        copy_small(out, &bytes[..len]);
+        // 1 to 3 bytes ("0", "-1", "0.5"): first, middle and last cover them all.
+        out[0] = bytes[0];
+        out[len / 2] = bytes[len / 2];
+        out[len - 1] = bytes[len - 1];
     }
     Ok(len)
 }

@@ -218,9 +218,10 @@ pub(crate) fn div_pow10_round(n: u64, k: u8) -> u64 {
     )
 }
 
-/// `ceil(2^64 / 10^k)` for k in 0..=9: for any `n < 2^32`, `(n * M[k]) >> 64` is exactly
-/// `n / 10^k` (the error term is below `n / 2^64 < 2^-32`, and a nonzero fractional part of
-/// `n / 10^k` is at most `1 - 10^-9`, which that error cannot push past an integer).
+/// `ceil(2^64 / 10^k)` for k in 0..=9: for any `n < 2^33`, `(n * M[k]) >> 64` is exactly
+/// `n / 10^k`: the error term is below `n / 2^64 < 2^-31`, and a nonzero fractional part of
+/// `n / 10^k` is at most `1 - 10^-9` with `10^-9 > 2^-31`, so the error never carries the
+/// product past an integer.
 const RECIP_U32: [u64; 10] = {
     let mut t = [0u64; 10];
     let mut k = 1;
@@ -232,8 +233,8 @@ const RECIP_U32: [u64; 10] = {
     t
 };
 
-/// `u32` version of [`div_pow10_round`], for any `k >= 1`: one multiply by a reciprocal
-/// from a table, no branch on `k` below 10.
+/// `u32` version of [`div_pow10_round`], for any `k >= 1`: `(n + 10^k / 2) / 10^k` as
+/// one multiply by a reciprocal from a table (`n + 10^k / 2 < 2^33`, see `RECIP_U32`).
 #[inline]
 pub(crate) fn div_pow10_round_u32(n: u32, k: u8) -> u32 {
     let k = k as usize;
@@ -241,11 +242,8 @@ pub(crate) fn div_pow10_round_u32(n: u32, k: u8) -> u32 {
         // 10^10 / 2 exceeds any u32: everything rounds to zero.
         return 0;
     }
-    let q = ((n as u128 * RECIP_U32[k] as u128) >> 64) as u32;
-    let p = POW10_U64[k] as u32;
-    let r = n - q * p;
-    // p is even; q + 1 cannot overflow since q <= u32::MAX / 10.
-    q + (r >= p / 2) as u32
+    let biased = n as u64 + POW10_U64[k] / 2;
+    ((biased as u128 * RECIP_U32[k] as u128) >> 64) as u32
 }
 
 /// Parses exactly two ASCII digits at `b[i..i + 2]`; `None` if either is not a digit.
@@ -330,7 +328,7 @@ mod tests {
     #[test]
     fn reciprocal_division_matches_naive() {
         let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut check = |n: u32| {
+        let check = |n: u32| {
             for k in 1..=11u8 {
                 let want = match POW10_U64.get(k as usize) {
                     Some(&p) if k < 10 => (n as u64 / p + (n as u64 % p >= p / 2) as u64) as u32,
@@ -346,8 +344,8 @@ mod tests {
             check(x as u32);
             check(x as u32 >> (i % 32));
         }
-        for k in 0..10 {
-            let p = POW10_U64[k] as u32;
+        for &p in &POW10_U64[..10] {
+            let p = p as u32;
             for n in [
                 p - 1,
                 p,
