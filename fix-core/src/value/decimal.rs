@@ -452,6 +452,19 @@ fn out_len(neg: bool, digits: usize, frac: usize, dp: u8) -> usize {
     neg as usize + int_digits + if dp > 0 { 1 + dp as usize } else { 0 }
 }
 
+/// For `frac` digits after the point (0..=6) in an 8-digit little-endian block: the mask
+/// of the fraction bytes (the last `frac`) and the point at the byte before them.
+const POINT: [(u64, u64); 7] = {
+    let mut t = [(0u64, 0u64); 7];
+    let mut f = 0;
+    while f < 7 {
+        let mask = if f == 0 { 0 } else { u64::MAX << (8 * (8 - f)) };
+        t[f] = (mask, (b'.' as u64) << (8 * (7 - f)));
+        f += 1;
+    }
+    t
+};
+
 /// The hot path: the rounded magnitude `q < 10^7` (so at most 7 digits are shown, as
 /// `frac <= 6`), with at most 15 zeros of padding. `neg` is false for zero.
 #[inline(always)]
@@ -471,25 +484,61 @@ fn write_small(
     let (block, text_len) = if point {
         // The int digits move one byte down (dropping a leading zero), the point goes
         // between them and the `frac` low digits.
-        let frac_mask = u64::MAX.checked_shl(8 * (8 - frac as u32)).unwrap_or(0);
-        let dot = (b'.' as u64) << (8 * (7 - frac));
+        let (frac_mask, dot) = POINT[frac];
         (((d & !frac_mask) >> 8) | (d & frac_mask) | dot, shown + 1)
     } else {
         (d, shown)
     };
-    let len = neg as usize + text_len + pad;
+    // The head (sign and text) then `pad` zeros.
+    let head = neg as usize + text_len;
+    let len = head + pad;
     let Some(out) = out.get_mut(..len) else {
         return Err(BufferTooSmall { needed: len });
     };
-    // Place the block so it ends where the text ends; the pre-filled zeros after it are
-    // the padding. at <= 9 and len <= 24, so the indexing below stays in `tmp`.
-    let mut tmp = [b'0'; 32];
-    let at = neg as usize + text_len;
-    tmp[at..at + 8].copy_from_slice(&block.to_le_bytes());
-    if neg {
-        tmp[8] = b'-';
+    const ZEROS: u64 = u64::from_le_bytes(*b"00000000");
+    // Overlapping fixed-size stores straight into `out`, none past `len`; where two
+    // overlap, the later one writes the right bytes.
+    if head >= 8 {
+        // len >= head >= 8. Padding first (at most 15 bytes: two stores), then the head.
+        if pad > 0 {
+            out[len - 8..len].copy_from_slice(&ZEROS.to_le_bytes());
+            if pad > 8 {
+                out[head..head + 8].copy_from_slice(&ZEROS.to_le_bytes());
+            }
+        }
+        out[head - 8..head].copy_from_slice(&block.to_le_bytes());
+        if neg {
+            out[0] = b'-';
+        }
+        return Ok(len);
     }
-    copy_small(out, &tmp[8..8 + len]);
+    // The first 8 output bytes in one register: the head shifted to the front, then zeros
+    // (which are padding wherever they fall inside `len`).
+    let mut first = (block >> (8 * (8 - head))) | (ZEROS << (8 * head));
+    if neg {
+        first = (first & !0xFF) | b'-' as u64;
+    }
+    let bytes = first.to_le_bytes();
+    if len >= 8 {
+        // Padding beyond the first 8 bytes: [8, len), at most 16 bytes.
+        if len > 8 {
+            out[len - 8..len].copy_from_slice(&ZEROS.to_le_bytes());
+            if len > 16 {
+                out[8..16].copy_from_slice(&ZEROS.to_le_bytes());
+            }
+        }
+        out[..8].copy_from_slice(&bytes);
+    } else if len >= 4 {
+        // Two overlapping 4-byte stores, both taken from the register.
+        out[..4].copy_from_slice(&bytes[..4]);
+        let tail = (first >> (8 * (len - 4))) as u32;
+        out[len - 4..len].copy_from_slice(&tail.to_le_bytes());
+    } else {
+        // 1 to 3 bytes ("0", "-1", "0.5"): first, middle and last cover them all.
+        out[0] = bytes[0];
+        out[len / 2] = bytes[len / 2];
+        out[len - 1] = bytes[len - 1];
+    }
     Ok(len)
 }
 

@@ -2,6 +2,8 @@
 //! backwards writers. All functions index slices normally (bounds-checked); callers size
 //! the output first so the checks never fail.
 
+use super::BufferTooSmall;
+
 /// "00", "01", ..., "99" back to back.
 pub(crate) const PAIRS: &[u8; 200] = b"\
 0001020304050607080910111213141516171819\
@@ -218,23 +220,81 @@ pub(crate) fn div_pow10_round(n: u64, k: u8) -> u64 {
     )
 }
 
-/// `u32` version of [`div_pow10_round`], for `k` in 1..=28.
+/// `ceil(2^64 / 10^k)` for k in 0..=9: for any `n < 2^33`, `(n * M[k]) >> 64` is exactly
+/// `n / 10^k`: the error term is below `n / 2^64 < 2^-31`, and a nonzero fractional part of
+/// `n / 10^k` is at most `1 - 10^-9` with `10^-9 > 2^-31`, so the error never carries the
+/// product past an integer.
+const RECIP_U32: [u64; 10] = {
+    let mut t = [0u64; 10];
+    let mut k = 1;
+    while k < 10 {
+        let p = POW10_U64[k] as u128;
+        t[k] = ((1u128 << 64).div_ceil(p)) as u64;
+        k += 1;
+    }
+    t
+};
+
+/// `u32` version of [`div_pow10_round`], for any `k >= 1`: `(n + 10^k / 2) / 10^k` as
+/// one multiply by a reciprocal from a table (`n + 10^k / 2 < 2^33`, see `RECIP_U32`).
 #[inline]
 pub(crate) fn div_pow10_round_u32(n: u32, k: u8) -> u32 {
-    macro_rules! arms {
-        ($($k:literal),*) => {
-            match k {
-                $($k => {
-                    const P: u32 = POW10_U64[$k] as u32;
-                    let q = n / P;
-                    if n % P >= P / 2 { q + 1 } else { q }
-                })*
-                // 10^10 and above exceed twice any u32: everything rounds to zero.
-                _ => 0,
-            }
-        };
+    let k = k as usize;
+    if k >= 10 {
+        // 10^10 / 2 exceeds any u32: everything rounds to zero.
+        return 0;
     }
-    arms!(1, 2, 3, 4, 5, 6, 7, 8, 9)
+    let biased = n as u64 + POW10_U64[k] / 2;
+    ((biased as u128 * RECIP_U32[k] as u128) >> 64) as u32
+}
+
+/// Writes `-` (if `neg`) and the digits of `n`; returns the length. Numbers below 10^8 go
+/// through [`swar8`] and overlapping fixed-size stores straight into `out` (never past
+/// the returned length); larger ones through the digit-pair loop.
+#[inline]
+pub(crate) fn write_signed(neg: bool, n: u64, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+    if n >= 100_000_000 {
+        let len = neg as usize + count_u64(n);
+        let Some(out) = out.get_mut(..len) else {
+            return Err(BufferTooSmall { needed: len });
+        };
+        write_u64_back(out, len, n);
+        if neg {
+            out[0] = b'-';
+        }
+        return Ok(len);
+    }
+    let d = u64::from_le_bytes(swar8(n as u32));
+    // Leading zero digits are the low zero bytes of `d - '0'`; one digit shown for 0.
+    let digits = (8 - ((d ^ 0x3030_3030_3030_3030).trailing_zeros() / 8) as usize).max(1);
+    let len = neg as usize + digits;
+    let Some(out) = out.get_mut(..len) else {
+        return Err(BufferTooSmall { needed: len });
+    };
+    if len >= 8 {
+        // The block ends where the digits end; with a sign its first byte is a zero digit.
+        out[len - 8..len].copy_from_slice(&d.to_le_bytes());
+        if neg {
+            out[0] = b'-';
+        }
+        return Ok(len);
+    }
+    // The last `len` bytes of the block moved to the front (the sign replaces a zero).
+    let mut first = d >> (8 * (8 - len));
+    if neg {
+        first = (first & !0xFF) | b'-' as u64;
+    }
+    let bytes = first.to_le_bytes();
+    if len >= 4 {
+        out[..4].copy_from_slice(&bytes[..4]);
+        let tail = (first >> (8 * (len - 4))) as u32;
+        out[len - 4..len].copy_from_slice(&tail.to_le_bytes());
+    } else {
+        out[0] = bytes[0];
+        out[len / 2] = bytes[len / 2];
+        out[len - 1] = bytes[len - 1];
+    }
+    Ok(len)
 }
 
 /// Parses exactly two ASCII digits at `b[i..i + 2]`; `None` if either is not a digit.
@@ -301,9 +361,82 @@ mod tests {
                 };
                 assert_eq!(div_pow10_round(n, k), want, "{n} {k}");
                 if let Ok(n32) = u32::try_from(n) {
+                    for m in [n32, n32.wrapping_sub(1), n32 / 3, n32 / 7 * 5] {
+                        let p = POW10_U64.get(k as usize).map_or(u64::MAX, |&p| p);
+                        let want = if k <= 19 {
+                            m as u64 / p + (m as u64 % p >= p / 2) as u64
+                        } else {
+                            0
+                        };
+                        assert_eq!(div_pow10_round_u32(m, k) as u64, want, "{m} {k}");
+                    }
                     assert_eq!(div_pow10_round_u32(n32, k) as u64, want, "{n} {k}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn reciprocal_division_matches_naive() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let check = |n: u32| {
+            for k in 1..=11u8 {
+                let want = match POW10_U64.get(k as usize) {
+                    Some(&p) if k < 10 => (n as u64 / p + (n as u64 % p >= p / 2) as u64) as u32,
+                    _ => 0,
+                };
+                assert_eq!(div_pow10_round_u32(n, k), want, "{n} {k}");
+            }
+        };
+        for i in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            check(x as u32);
+            check(x as u32 >> (i % 32));
+        }
+        for &p in &POW10_U64[..10] {
+            let p = p as u32;
+            for n in [
+                p - 1,
+                p,
+                p + 1,
+                (p / 2).wrapping_sub(1),
+                p / 2,
+                u32::MAX,
+                u32::MAX - p / 2,
+            ] {
+                check(n);
+            }
+        }
+    }
+
+    #[test]
+    fn signed_writer_matches_naive() {
+        let mut buf = [0u8; 24];
+        let mut check = |neg: bool, n: u64| {
+            let len = write_signed(neg, n, &mut buf).unwrap();
+            let mut want = [0u8; 24];
+            let start = write_u64_back(&mut want, 24, n);
+            let want = &mut want[start - neg as usize..];
+            if neg {
+                want[0] = b'-';
+            }
+            assert_eq!(&buf[..len], &want[..], "{neg} {n}");
+            for short in 0..len {
+                assert_eq!(
+                    write_signed(neg, n, &mut buf[..short]),
+                    Err(BufferTooSmall { needed: len })
+                );
+            }
+        };
+        for n in (0..20_000)
+            .chain((0..20).map(|k| POW10_U64[k]))
+            .chain([u64::MAX, 99_999_999])
+        {
+            check(false, n);
+            check(true, n);
+            check(true, n.saturating_sub(1));
         }
     }
 
