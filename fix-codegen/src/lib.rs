@@ -49,6 +49,8 @@
 #![deny(missing_docs)]
 
 pub mod diagnostic;
+#[cfg(feature = "emit")]
+pub mod emit;
 pub mod ident;
 pub mod model;
 pub mod xml;

@@ -323,9 +323,8 @@ impl Level {
 
     /// Whether `tag` is required at this level.
     pub fn is_required(&self, tag: u32) -> bool {
-        self.slots(tag).any(|s| {
-            u16::try_from(s).is_ok_and(|s| self.required.binary_search(&s).is_ok())
-        })
+        self.slots(tag)
+            .any(|s| u16::try_from(s).is_ok_and(|s| self.required.binary_search(&s).is_ok()))
     }
 
     /// The required tags, in dictionary order.
@@ -469,7 +468,9 @@ fn declared(value: &[u8]) -> usize {
     }
     value
         .iter()
-        .try_fold(0usize, |n, &b| b.is_ascii_digit().then(|| n * 10 + usize::from(b - b'0')))
+        .try_fold(0usize, |n, &b| {
+            b.is_ascii_digit().then(|| n * 10 + usize::from(b - b'0'))
+        })
         .unwrap_or(usize::MAX)
 }
 
@@ -874,4 +875,3 @@ pub fn write_bytes(value: &[u8], out: &mut [u8]) -> Result<usize, BufferTooSmall
         }),
     }
 }
-

@@ -1,0 +1,333 @@
+//! Build with the generated builders, parse with `fix_core::Parser`, read back
+//! through the generated views: fields, enums (listed and unlisted values),
+//! components, nested groups, components inside groups, data fields, the header.
+
+use fix_core::typed::FieldError;
+use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
+use fix_core::{Fields, Parser};
+use fix_sample::Message;
+use fix_sample::components::{
+    HeaderBuilder, HeaderNoHopsBuilder, InstrumentBuilder, InstrumentNoSecurityAltIdBuilder,
+    OrderQtyDataBuilder, PartiesBuilder, PartiesNoPartyIdsBuilder, PtysSubGrpBuilder,
+    PtysSubGrpNoPartySubIdsBuilder,
+};
+use fix_sample::enums::{
+    ExecInst, ExecType, MdEntryType, MdUpdateAction, OrdStatus, OrdType, PartyRole, SecurityType,
+    Side, TimeInForce,
+};
+use fix_sample::messages::{
+    ExecutionReport, ExecutionReportNoContraBrokersBuilder, MarketDataIncrementalRefresh,
+    MarketDataIncrementalRefreshNoMdEntriesBuilder, NewOrderSingle,
+};
+
+fn s(v: &str) -> FixStr<'_> {
+    FixStr::parse(v.as_bytes()).unwrap()
+}
+
+fn d(v: &str) -> Decimal {
+    Decimal::parse(v.as_bytes()).unwrap()
+}
+
+fn now() -> UtcTimestamp {
+    UtcTimestamp::parse(b"20261130-12:30:45.123").unwrap()
+}
+
+fn header() -> HeaderBuilder<'static> {
+    HeaderBuilder::new(s("CLIENT"), s("VENUE"), SeqNum(7), now())
+}
+
+fn parser() -> Parser<'static> {
+    Parser::new().with_data_fields(fix_sample::DATA_FIELDS)
+}
+
+#[test]
+fn new_order_single_round_trip() {
+    let parties = [
+        PartiesNoPartyIdsBuilder::new(s("TRADER1")).party_role(PartyRole::OrderOriginationTrader),
+        PartiesNoPartyIdsBuilder::new(s("FIRM")).party_role(PartyRole::Other(b"77")),
+    ];
+    let order = NewOrderSingle::builder(s("ORD-1"), Side::Buy, now(), OrdType::Limit)
+        .account(s("ACC"))
+        .parties(PartiesBuilder::new().no_party_ids(&parties))
+        .instrument(InstrumentBuilder::new(s("AAPL")).security_type(SecurityType::CommonStock))
+        .order_qty_data(OrderQtyDataBuilder::new().order_qty(d("100")))
+        .price(d("187.25"))
+        .time_in_force(TimeInForce::Other(b'Z'))
+        .exec_inst(fix_core::value::MultipleCharValue::parse(b"1 G").unwrap());
+    let mut buf = [0u8; 512];
+    let bytes = order.encode(&header(), &mut buf).unwrap();
+    let text = String::from_utf8_lossy(bytes).replace('\x01', "|");
+    assert!(
+        text.starts_with("8=FIX.4.4|9="),
+        "header starts with 8 and 9: {text}"
+    );
+    assert!(
+        text.contains("|35=D|34=7|49=CLIENT|52=20261130-12:30:45.123|56=VENUE|11=ORD-1|"),
+        "35, then header fields by tag, then body: {text}"
+    );
+
+    let mut fields = Fields::<64>::new();
+    let msg = parser()
+        .parse(bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let Message::NewOrderSingle(nos) = Message::new(msg) else {
+        panic!("dispatch on MsgType")
+    };
+    assert_eq!(nos.cl_ord_id().unwrap(), s("ORD-1"));
+    assert_eq!(nos.side(), Ok(Side::Buy));
+    assert_eq!(nos.ord_type(), Ok(OrdType::Limit));
+    assert_eq!(nos.price().unwrap(), Some(d("187.25")));
+    assert_eq!(nos.time_in_force(), Ok(Some(TimeInForce::Other(b'Z'))));
+    assert_eq!(nos.text(), Ok(None));
+    let exec_inst = nos.exec_inst().unwrap().unwrap();
+    let listed: Vec<ExecInst> = exec_inst
+        .iter()
+        .map(|c| ExecInst::from_bytes(&[c.get()]).unwrap())
+        .collect();
+    assert_eq!(listed, [ExecInst::NotHeld, ExecInst::AllOrNone]);
+    assert_eq!(nos.instrument().symbol().unwrap(), s("AAPL"));
+    assert_eq!(
+        nos.instrument().security_type(),
+        Ok(Some(SecurityType::CommonStock))
+    );
+    assert_eq!(nos.order_qty_data().order_qty(), Ok(Some(d("100"))));
+    assert_eq!(nos.header().sender_comp_id().unwrap(), s("CLIENT"));
+    assert_eq!(nos.header().msg_seq_num(), Ok(SeqNum(7)));
+    assert_eq!(nos.header().poss_dup_flag(), Ok(None));
+    assert_eq!(nos.trailer().check_sum().unwrap().as_bytes().len(), 3);
+
+    let roles: Vec<(FixStr<'_>, Option<PartyRole<'_>>)> = nos
+        .parties()
+        .no_party_ids()
+        .map(|p| (p.party_id().unwrap().unwrap(), p.party_role().unwrap()))
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            (s("TRADER1"), Some(PartyRole::OrderOriginationTrader)),
+            (s("FIRM"), Some(PartyRole::Other(b"77"))),
+        ]
+    );
+}
+
+#[test]
+fn execution_report_groups_data_and_header_group() {
+    let sub = [PtysSubGrpNoPartySubIdsBuilder::new(s("DESK-7")).party_sub_id_type(12)];
+    let parties = [PartiesNoPartyIdsBuilder::new(s("BROKER"))
+        .party_role(PartyRole::ExecutingFirm)
+        .ptys_sub_grp(PtysSubGrpBuilder::new().no_party_sub_ids(&sub))];
+    let alt = [
+        InstrumentNoSecurityAltIdBuilder::new(s("US0378331005")).security_alt_id_source(s("4")),
+        InstrumentNoSecurityAltIdBuilder::new(s("AAPL.OQ")),
+    ];
+    let contra = [
+        ExecutionReportNoContraBrokersBuilder::new(s("CB1")).contra_trader(s("T1")),
+        ExecutionReportNoContraBrokersBuilder::new(s("CB2")),
+    ];
+    let hops = [HeaderNoHopsBuilder::new(s("HUB")).hop_ref_id(SeqNum(3))];
+    let er = ExecutionReport::builder(
+        s("O-9"),
+        s("E-1"),
+        ExecType::Trade,
+        OrdStatus::PartiallyFilled,
+        Side::Sell,
+        d("60"),
+        d("40"),
+        d("101.5"),
+    )
+    .cl_ord_id(s("ORD-1"))
+    .parties(PartiesBuilder::new().no_party_ids(&parties))
+    .instrument(InstrumentBuilder::new(s("AAPL")).no_security_alt_id(&alt))
+    .last_qty(d("40"))
+    .last_px(d("101.5"))
+    .no_contra_brokers(&contra)
+    .encoded_text(b"bin\x01ary");
+    let mut buf = [0u8; 1024];
+    let bytes = er
+        .encode(&header().poss_dup_flag(true).no_hops(&hops), &mut buf)
+        .unwrap();
+
+    let mut fields = Fields::<96>::new();
+    let msg = parser()
+        .parse(bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let er = ExecutionReport::new(msg);
+    assert_eq!(er.order_id().unwrap(), s("O-9"));
+    assert_eq!(er.exec_type(), Ok(ExecType::Trade));
+    assert_eq!(er.ord_status(), Ok(OrdStatus::PartiallyFilled));
+    assert_eq!(er.last_px(), Ok(Some(d("101.5"))));
+    assert_eq!(er.cum_qty(), Ok(d("40")));
+    assert_eq!(er.encoded_text(), Some(&b"bin\x01ary"[..]));
+    assert_eq!(er.header().poss_dup_flag(), Ok(Some(true)));
+    let hop: Vec<_> = er
+        .header()
+        .no_hops()
+        .map(|h| (h.hop_comp_id().unwrap().unwrap(), h.hop_ref_id().unwrap()))
+        .collect();
+    assert_eq!(hop, [(s("HUB"), Some(SeqNum(3)))]);
+
+    let party = er.parties().no_party_ids().next().unwrap();
+    assert_eq!(party.party_id().unwrap(), Some(s("BROKER")));
+    let subs: Vec<_> = party
+        .ptys_sub_grp()
+        .no_party_sub_ids()
+        .map(|x| {
+            (
+                x.party_sub_id().unwrap().unwrap(),
+                x.party_sub_id_type().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(subs, [(s("DESK-7"), Some(12))]);
+
+    let alts: Vec<_> = er
+        .instrument()
+        .no_security_alt_id()
+        .map(|a| a.security_alt_id().unwrap().unwrap())
+        .collect();
+    assert_eq!(alts, [s("US0378331005"), s("AAPL.OQ")]);
+    let brokers: Vec<_> = er
+        .no_contra_brokers()
+        .map(|c| (c.contra_broker().unwrap(), c.contra_trader().unwrap()))
+        .collect();
+    assert_eq!(
+        brokers,
+        [(Some(s("CB1")), Some(s("T1"))), (Some(s("CB2")), None)]
+    );
+}
+
+#[test]
+fn market_data_nested_groups_and_components_in_entries() {
+    let parties = [PartiesNoPartyIdsBuilder::new(s("MM1"))];
+    let entries = [
+        MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::New)
+            .md_entry_type(MdEntryType::Bid)
+            .instrument(InstrumentBuilder::new(s("EURUSD")))
+            .md_entry_px(d("1.0831"))
+            .md_entry_size(d("1000000"))
+            .parties(PartiesBuilder::new().no_party_ids(&parties)),
+        MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::Delete)
+            .md_entry_id(s("X1")),
+        MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::Change)
+            .md_entry_type(MdEntryType::Other(b'Q'))
+            .md_entry_px(d("1.0833")),
+    ];
+    let md = MarketDataIncrementalRefresh::builder()
+        .md_req_id(s("R1"))
+        .no_md_entries(&entries);
+    let mut buf = [0u8; 1024];
+    let bytes = md.encode(&header(), &mut buf).unwrap();
+    let mut fields = Fields::<96>::new();
+    let msg = parser()
+        .parse(bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let Message::MarketDataIncrementalRefresh(md) = Message::new(msg) else {
+        panic!("dispatch")
+    };
+    let got: Vec<_> = md
+        .no_md_entries()
+        .map(|e| {
+            (
+                e.md_update_action().unwrap(),
+                e.md_entry_type().unwrap(),
+                e.instrument().symbol().ok(),
+                e.md_entry_px().unwrap(),
+                e.parties().no_party_ids().count(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                MdUpdateAction::New,
+                Some(MdEntryType::Bid),
+                Some(s("EURUSD")),
+                Some(d("1.0831")),
+                1
+            ),
+            (MdUpdateAction::Delete, None, None, None, 0),
+            (
+                MdUpdateAction::Change,
+                Some(MdEntryType::Other(b'Q')),
+                None,
+                Some(d("1.0833")),
+                0
+            ),
+        ]
+    );
+    assert_eq!(md.md_req_id().unwrap(), Some(s("R1")));
+}
+
+#[test]
+fn typed_errors_for_missing_and_invalid_values() {
+    // Hand-written: OrdType missing, Price malformed, Side unlisted.
+    let body = "35=D\x0149=A\x0156=B\x0134=1\x0152=20261130-12:00:00\x0111=X\x0155=S\x0154=9\x0160=20261130-12:00:00\x0144=1.2.3\x01";
+    let head = format!("8=FIX.4.4\x019={}\x01", body.len());
+    let sum = (head.bytes().chain(body.bytes()).map(u32::from).sum::<u32>() % 256) as u8;
+    let bytes = format!("{head}{body}10={sum:03}\x01");
+    let mut fields = Fields::<32>::new();
+    let msg = parser()
+        .parse(bytes.as_bytes(), &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let nos = NewOrderSingle::new(msg);
+    assert_eq!(nos.ord_type(), Err(FieldError::Missing { tag: 40 }));
+    assert!(matches!(
+        nos.price(),
+        Err(FieldError::Invalid { tag: 44, .. })
+    ));
+    assert_eq!(nos.side(), Ok(Side::Other(b'9')));
+    assert_eq!(nos.side().unwrap().as_bytes(), b"9");
+    assert_eq!(nos.parties().no_party_ids().count(), 0);
+    assert!(matches!(
+        PartyRole::from_bytes(b"x1"),
+        Err(fix_core::typed::EnumError::NotInteger)
+    ));
+}
+
+#[test]
+fn tables_for_validation() {
+    let dict = &fix_sample::DICTIONARY;
+    assert_eq!(dict.begin_string, b"FIX.4.4");
+    let nos = dict.message(b"D").unwrap();
+    assert_eq!(nos.name, "NewOrderSingle");
+    assert!(nos.level.is_required(11) && nos.level.is_required(55));
+    assert!(!nos.level.is_required(448));
+    assert!(nos.level.contains(453) && !nos.level.contains(448));
+    let parties = nos.level.group(453).unwrap();
+    assert_eq!((parties.counter, parties.delimiter), (453, 448));
+    assert!(parties.entry.contains(802));
+    let sub = parties.entry.group(802).unwrap();
+    assert_eq!(sub.entry.tags, [523, 803]);
+    assert_eq!(dict.data_fields.data_tag(354), Some(355));
+    assert!(dict.field(54).unwrap().accepts(b"5"));
+    assert!(!dict.field(54).unwrap().accepts(b"4"));
+    assert!(dict.header.contains(49) && dict.trailer.contains(10));
+    let mut types: Vec<&[u8]> = dict.messages.iter().map(|m| m.msg_type).collect();
+    let sorted = {
+        let mut t = types.clone();
+        t.sort();
+        t
+    };
+    assert_eq!(types, sorted);
+    types.dedup();
+    assert_eq!(types.len(), 5);
+}
+
+#[test]
+fn buffer_too_small_is_an_error() {
+    let order = NewOrderSingle::builder(s("ORD-1"), Side::Buy, now(), OrdType::Market);
+    let mut buf = [0u8; 40];
+    assert!(matches!(
+        order.encode(&header(), &mut buf),
+        Err(fix_core::EncodeError::BufferTooSmall { .. })
+    ));
+}
