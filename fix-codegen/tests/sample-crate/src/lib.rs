@@ -6,6 +6,7 @@
 //! time: build with the builders, parse with `fix_core::Parser`, read back through
 //! the views.
 
+#[rustfmt::skip]
 mod generated;
 
 pub use generated::*;

@@ -15,11 +15,15 @@ impl<'v, 'a> Header<'v, 'a> {
         self.b().req(0, 8)
     }
     /// `BodyLength` (9), LENGTH, required.
-    pub fn body_length(&self) -> Result<::fix_core::value::Length, ::fix_core::typed::FieldError> {
+    pub fn body_length(
+        &self,
+    ) -> Result<::fix_core::value::Length, ::fix_core::typed::FieldError> {
         self.b().req(1, 9)
     }
     /// `MsgType` (35), STRING, required.
-    pub fn msg_type(&self) -> Result<super::enums::MsgType<'a>, ::fix_core::typed::FieldError> {
+    pub fn msg_type(
+        &self,
+    ) -> Result<super::enums::MsgType<'a>, ::fix_core::typed::FieldError> {
         self.b().req(2, 35)
     }
     /// `SenderCompID` (49), STRING, required.
@@ -35,7 +39,9 @@ impl<'v, 'a> Header<'v, 'a> {
         self.b().req(4, 56)
     }
     /// `MsgSeqNum` (34), SEQNUM, required.
-    pub fn msg_seq_num(&self) -> Result<::fix_core::value::SeqNum, ::fix_core::typed::FieldError> {
+    pub fn msg_seq_num(
+        &self,
+    ) -> Result<::fix_core::value::SeqNum, ::fix_core::typed::FieldError> {
         self.b().req(5, 34)
     }
     /// `PossDupFlag` (43), BOOLEAN.
@@ -93,7 +99,10 @@ impl<'b> HeaderBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.msg_seq_num {
             enc.field(34, v)?;
         }
@@ -201,7 +210,10 @@ impl<'b> HeaderNoHopsBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.hop_comp_id {
             enc.field(628, v)?;
         }
@@ -235,7 +247,9 @@ impl<'v, 'a> Instrument<'v, 'a> {
         self.0
     }
     /// `Symbol` (55), STRING, required.
-    pub fn symbol(&self) -> Result<::fix_core::value::FixStr<'a>, ::fix_core::typed::FieldError> {
+    pub fn symbol(
+        &self,
+    ) -> Result<::fix_core::value::FixStr<'a>, ::fix_core::typed::FieldError> {
         self.b().req(0, 55)
     }
     /// `SecurityID` (48), STRING.
@@ -247,7 +261,10 @@ impl<'v, 'a> Instrument<'v, 'a> {
     /// `SecurityIDSource` (22), STRING.
     pub fn security_id_source(
         &self,
-    ) -> Result<Option<super::enums::SecurityIdSource<'a>>, ::fix_core::typed::FieldError> {
+    ) -> Result<
+        Option<super::enums::SecurityIdSource<'a>>,
+        ::fix_core::typed::FieldError,
+    > {
         self.b().get(2, 22)
     }
     /// The `NoSecurityAltID` (454) repeating group: its entries in wire order.
@@ -291,7 +308,10 @@ impl<'b> InstrumentBuilder<'b> {
         self
     }
     /// `SecurityIDSource` (22), STRING.
-    pub fn security_id_source(mut self, value: super::enums::SecurityIdSource<'b>) -> Self {
+    pub fn security_id_source(
+        mut self,
+        value: super::enums::SecurityIdSource<'b>,
+    ) -> Self {
         self.security_id_source = Some(value);
         self
     }
@@ -309,7 +329,10 @@ impl<'b> InstrumentBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.symbol {
             enc.field(55, v)?;
         }
@@ -395,12 +418,18 @@ impl<'b> InstrumentNoSecurityAltIdBuilder<'b> {
         }
     }
     /// `SecurityAltIDSource` (456), STRING.
-    pub fn security_alt_id_source(mut self, value: ::fix_core::value::FixStr<'b>) -> Self {
+    pub fn security_alt_id_source(
+        mut self,
+        value: ::fix_core::value::FixStr<'b>,
+    ) -> Self {
         self.security_alt_id_source = Some(value);
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.security_alt_id {
             enc.field(455, v)?;
         }
@@ -419,7 +448,9 @@ impl<'v, 'a> Parties<'v, 'a> {
         self.0
     }
     /// The `NoPartyIDs` (453) repeating group: its entries in wire order.
-    pub fn no_party_ids(&self) -> ::fix_core::typed::Entries<'a, PartiesNoPartyIds<'a>, 4> {
+    pub fn no_party_ids(
+        &self,
+    ) -> ::fix_core::typed::Entries<'a, PartiesNoPartyIds<'a>, 4> {
         self.b().group(0, &PARTIES_NO_PARTY_IDS)
     }
 }
@@ -443,7 +474,10 @@ impl<'b> PartiesBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if !self.no_party_ids.is_empty() {
             enc.field(
                 453,
@@ -546,7 +580,10 @@ impl<'b> PartiesNoPartyIdsBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.party_id {
             enc.field(448, v)?;
         }
@@ -592,12 +629,18 @@ impl<'b> PtysSubGrpBuilder<'b> {
         }
     }
     /// The `NoPartySubIDs` (802) group's entries (nothing is written when empty).
-    pub fn no_party_sub_ids(mut self, entries: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>]) -> Self {
+    pub fn no_party_sub_ids(
+        mut self,
+        entries: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>],
+    ) -> Self {
         self.no_party_sub_ids = entries;
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if !self.no_party_sub_ids.is_empty() {
             enc.field(
                 802,
@@ -648,7 +691,9 @@ impl<'a> PtysSubGrpNoPartySubIds<'a> {
         self.b().get(0, 523)
     }
     /// `PartySubIDType` (803), INT.
-    pub fn party_sub_id_type(&self) -> Result<Option<i64>, ::fix_core::typed::FieldError> {
+    pub fn party_sub_id_type(
+        &self,
+    ) -> Result<Option<i64>, ::fix_core::typed::FieldError> {
         self.b().get(1, 803)
     }
 }
@@ -674,7 +719,10 @@ impl<'b> PtysSubGrpNoPartySubIdsBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.party_sub_id {
             enc.field(523, v)?;
         }
@@ -732,7 +780,10 @@ impl<'b> OrderQtyDataBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.order_qty {
             enc.field(38, v)?;
         }

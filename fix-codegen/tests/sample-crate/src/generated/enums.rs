@@ -38,7 +38,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for ExecInst {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -57,12 +60,14 @@ pub enum SecurityIdSource<'a> {
 impl<'a> SecurityIdSource<'a> {
     /// Decodes wire bytes (a compiled `match`).
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ::fix_core::typed::EnumError> {
-        Ok(match bytes {
-            b"1" => Self::Cusip,
-            b"4" => Self::IsinNumber,
-            b"8" => Self::ExchangeSymbol,
-            _ => Self::Other(::fix_core::typed::check_other(bytes, false)?),
-        })
+        Ok(
+            match bytes {
+                b"1" => Self::Cusip,
+                b"4" => Self::IsinNumber,
+                b"8" => Self::ExchangeSymbol,
+                _ => Self::Other(::fix_core::typed::check_other(bytes, false)?),
+            },
+        )
     }
     /// The wire bytes.
     pub fn as_bytes(&self) -> &'a [u8] {
@@ -79,7 +84,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for SecurityIdSource<'a> {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -102,14 +110,16 @@ pub enum MsgType<'a> {
 impl<'a> MsgType<'a> {
     /// Decodes wire bytes (a compiled `match`).
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ::fix_core::typed::EnumError> {
-        Ok(match bytes {
-            b"0" => Self::Heartbeat,
-            b"8" => Self::ExecutionReport,
-            b"A" => Self::Logon,
-            b"D" => Self::OrderSingle,
-            b"X" => Self::MarketDataIncrementalRefresh,
-            _ => Self::Other(::fix_core::typed::check_other(bytes, false)?),
-        })
+        Ok(
+            match bytes {
+                b"0" => Self::Heartbeat,
+                b"8" => Self::ExecutionReport,
+                b"A" => Self::Logon,
+                b"D" => Self::OrderSingle,
+                b"X" => Self::MarketDataIncrementalRefresh,
+                _ => Self::Other(::fix_core::typed::check_other(bytes, false)?),
+            },
+        )
     }
     /// The wire bytes.
     pub fn as_bytes(&self) -> &'a [u8] {
@@ -128,7 +138,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for MsgType<'a> {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -170,7 +183,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for OrdStatus {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -205,7 +221,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for OrdType {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -243,7 +262,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for Side {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -285,7 +307,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for TimeInForce {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -320,7 +345,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for ExecType {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -339,12 +367,14 @@ pub enum SecurityType<'a> {
 impl<'a> SecurityType<'a> {
     /// Decodes wire bytes (a compiled `match`).
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ::fix_core::typed::EnumError> {
-        Ok(match bytes {
-            b"CS" => Self::CommonStock,
-            b"FUT" => Self::Future,
-            b"OPT" => Self::Option,
-            _ => Self::Other(::fix_core::typed::check_other(bytes, false)?),
-        })
+        Ok(
+            match bytes {
+                b"CS" => Self::CommonStock,
+                b"FUT" => Self::Future,
+                b"OPT" => Self::Option,
+                _ => Self::Other(::fix_core::typed::check_other(bytes, false)?),
+            },
+        )
     }
     /// The wire bytes.
     pub fn as_bytes(&self) -> &'a [u8] {
@@ -361,7 +391,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for SecurityType<'a> {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -379,7 +412,11 @@ pub enum MdEntryType {
 }
 impl MdEntryType {
     const TABLE: [u8; 256] = ::fix_core::typed::byte_table(b"012");
-    const VARIANTS: [MdEntryType; 3] = [MdEntryType::Bid, MdEntryType::Offer, MdEntryType::Trade];
+    const VARIANTS: [MdEntryType; 3] = [
+        MdEntryType::Bid,
+        MdEntryType::Offer,
+        MdEntryType::Trade,
+    ];
     /// Decodes wire bytes in `O(1)` (one table load).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, ::fix_core::typed::EnumError> {
         ::fix_core::typed::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
@@ -399,7 +436,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for MdEntryType {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -416,11 +456,13 @@ pub enum QuoteCondition<'a> {
 impl<'a> QuoteCondition<'a> {
     /// Decodes wire bytes (a compiled `match`).
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ::fix_core::typed::EnumError> {
-        Ok(match bytes {
-            b"A" => Self::Open,
-            b"B" => Self::Closed,
-            _ => Self::Other(::fix_core::typed::check_other(bytes, false)?),
-        })
+        Ok(
+            match bytes {
+                b"A" => Self::Open,
+                b"B" => Self::Closed,
+                _ => Self::Other(::fix_core::typed::check_other(bytes, false)?),
+            },
+        )
     }
     /// The wire bytes.
     pub fn as_bytes(&self) -> &'a [u8] {
@@ -436,7 +478,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for QuoteCondition<'a> {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -478,7 +523,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for MdUpdateAction {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -494,7 +542,10 @@ pub enum PartyIdSource {
 }
 impl PartyIdSource {
     const TABLE: [u8; 256] = ::fix_core::typed::byte_table(b"DG");
-    const VARIANTS: [PartyIdSource; 2] = [PartyIdSource::Proprietary, PartyIdSource::Mic];
+    const VARIANTS: [PartyIdSource; 2] = [
+        PartyIdSource::Proprietary,
+        PartyIdSource::Mic,
+    ];
     /// Decodes wire bytes in `O(1)` (one table load).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, ::fix_core::typed::EnumError> {
         ::fix_core::typed::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
@@ -513,7 +564,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for PartyIdSource {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }
@@ -532,12 +586,14 @@ pub enum PartyRole<'a> {
 impl<'a> PartyRole<'a> {
     /// Decodes wire bytes (a compiled `match`).
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, ::fix_core::typed::EnumError> {
-        Ok(match bytes {
-            b"1" => Self::ExecutingFirm,
-            b"11" => Self::OrderOriginationTrader,
-            b"3" => Self::ClientId,
-            _ => Self::Other(::fix_core::typed::check_other(bytes, true)?),
-        })
+        Ok(
+            match bytes {
+                b"1" => Self::ExecutingFirm,
+                b"11" => Self::OrderOriginationTrader,
+                b"3" => Self::ClientId,
+                _ => Self::Other(::fix_core::typed::check_other(bytes, true)?),
+            },
+        )
     }
     /// The wire bytes.
     pub fn as_bytes(&self) -> &'a [u8] {
@@ -554,7 +610,10 @@ impl<'a> ::fix_core::value::FieldValue<'a> for PartyRole<'a> {
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
         Self::from_bytes(bytes)
     }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, ::fix_core::value::BufferTooSmall> {
+    fn write_fix(
+        &self,
+        out: &mut [u8],
+    ) -> Result<usize, ::fix_core::value::BufferTooSmall> {
         ::fix_core::typed::write_bytes(self.as_bytes(), out)
     }
 }

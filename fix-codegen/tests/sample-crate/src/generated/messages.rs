@@ -78,7 +78,10 @@ impl<'b> HeartbeatBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.test_req_id {
             enc.field(112, v)?;
         }
@@ -186,7 +189,10 @@ impl<'b> LogonBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.heart_bt_int {
             enc.field(108, v)?;
         }
@@ -217,12 +223,12 @@ pub static NEW_ORDER_SINGLE: ::fix_core::typed::MessageDef = ::fix_core::typed::
     body: 9..26,
     level: ::fix_core::typed::Level {
         tags: &[
-            8, 9, 35, 49, 56, 34, 43, 52, 627, 11, 453, 1, 55, 48, 22, 454, 167, 54, 60, 38, 152,
-            40, 44, 59, 18, 58, 10,
+            8, 9, 35, 49, 56, 34, 43, 52, 627, 11, 453, 1, 55, 48, 22, 454, 167, 54, 60,
+            38, 152, 40, 44, 59, 18, 58, 10,
         ],
         by_tag: &[
-            11, 0, 1, 26, 9, 24, 14, 5, 2, 19, 21, 6, 22, 13, 3, 7, 17, 12, 4, 25, 23, 18, 20, 16,
-            10, 15, 8,
+            11, 0, 1, 26, 9, 24, 14, 5, 2, 19, 21, 6, 22, 13, 3, 7, 17, 12, 4, 25, 23,
+            18, 20, 16, 10, 15, 8,
         ],
         required: &[0, 1, 2, 3, 4, 5, 7, 9, 12, 17, 18, 21, 26],
         groups: &[
@@ -310,7 +316,9 @@ impl<'a> NewOrderSingle<'a> {
         super::components::OrderQtyData(self.b().sub(19, 2))
     }
     /// `OrdType` (40), CHAR, required.
-    pub fn ord_type(&self) -> Result<super::enums::OrdType, ::fix_core::typed::FieldError> {
+    pub fn ord_type(
+        &self,
+    ) -> Result<super::enums::OrdType, ::fix_core::typed::FieldError> {
         self.b().req(21, 40)
     }
     /// `Price` (44), PRICE.
@@ -328,8 +336,10 @@ impl<'a> NewOrderSingle<'a> {
     /// `ExecInst` (18), MULTIPLECHARVALUE.
     pub fn exec_inst(
         &self,
-    ) -> Result<Option<::fix_core::value::MultipleCharValue<'a>>, ::fix_core::typed::FieldError>
-    {
+    ) -> Result<
+        Option<::fix_core::value::MultipleCharValue<'a>>,
+        ::fix_core::typed::FieldError,
+    > {
         self.b().get(24, 18)
     }
     /// `Text` (58), STRING.
@@ -391,12 +401,18 @@ impl<'b> NewOrderSingleBuilder<'b> {
         self
     }
     /// The `Instrument` component.
-    pub fn instrument(mut self, value: super::components::InstrumentBuilder<'b>) -> Self {
+    pub fn instrument(
+        mut self,
+        value: super::components::InstrumentBuilder<'b>,
+    ) -> Self {
         self.instrument = Some(value);
         self
     }
     /// The `OrderQtyData` component.
-    pub fn order_qty_data(mut self, value: super::components::OrderQtyDataBuilder<'b>) -> Self {
+    pub fn order_qty_data(
+        mut self,
+        value: super::components::OrderQtyDataBuilder<'b>,
+    ) -> Self {
         self.order_qty_data = Some(value);
         self
     }
@@ -421,7 +437,10 @@ impl<'b> NewOrderSingleBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.cl_ord_id {
             enc.field(11, v)?;
         }
@@ -482,12 +501,12 @@ pub static EXECUTION_REPORT: ::fix_core::typed::MessageDef = ::fix_core::typed::
     body: 9..32,
     level: ::fix_core::typed::Level {
         tags: &[
-            8, 9, 35, 49, 56, 34, 43, 52, 627, 37, 11, 17, 150, 39, 453, 55, 48, 22, 454, 167, 54,
-            38, 152, 32, 31, 151, 14, 6, 382, 58, 354, 355, 10,
+            8, 9, 35, 49, 56, 34, 43, 52, 627, 37, 11, 17, 150, 39, 453, 55, 48, 22, 454,
+            167, 54, 38, 152, 32, 31, 151, 14, 6, 382, 58, 354, 355, 10,
         ],
         by_tag: &[
-            27, 0, 1, 32, 10, 26, 11, 17, 24, 23, 5, 2, 9, 21, 13, 6, 16, 3, 7, 20, 15, 4, 29, 12,
-            25, 22, 19, 30, 31, 28, 14, 18, 8,
+            27, 0, 1, 32, 10, 26, 11, 17, 24, 23, 5, 2, 9, 21, 13, 6, 16, 3, 7, 20, 15,
+            4, 29, 12, 25, 22, 19, 30, 31, 28, 14, 18, 8,
         ],
         required: &[0, 1, 2, 3, 4, 5, 7, 9, 11, 12, 13, 15, 20, 25, 26, 27, 32],
         groups: &[
@@ -544,11 +563,20 @@ impl<'a> ExecutionReport<'a> {
         avg_px: ::fix_core::value::Decimal,
     ) -> ExecutionReportBuilder<'b> {
         ExecutionReportBuilder::new(
-            order_id, exec_id, exec_type, ord_status, side, leaves_qty, cum_qty, avg_px,
+            order_id,
+            exec_id,
+            exec_type,
+            ord_status,
+            side,
+            leaves_qty,
+            cum_qty,
+            avg_px,
         )
     }
     /// `OrderID` (37), STRING, required.
-    pub fn order_id(&self) -> Result<::fix_core::value::FixStr<'a>, ::fix_core::typed::FieldError> {
+    pub fn order_id(
+        &self,
+    ) -> Result<::fix_core::value::FixStr<'a>, ::fix_core::typed::FieldError> {
         self.b().req(9, 37)
     }
     /// `ClOrdID` (11), STRING.
@@ -558,15 +586,21 @@ impl<'a> ExecutionReport<'a> {
         self.b().get(10, 11)
     }
     /// `ExecID` (17), STRING, required.
-    pub fn exec_id(&self) -> Result<::fix_core::value::FixStr<'a>, ::fix_core::typed::FieldError> {
+    pub fn exec_id(
+        &self,
+    ) -> Result<::fix_core::value::FixStr<'a>, ::fix_core::typed::FieldError> {
         self.b().req(11, 17)
     }
     /// `ExecType` (150), CHAR, required.
-    pub fn exec_type(&self) -> Result<super::enums::ExecType, ::fix_core::typed::FieldError> {
+    pub fn exec_type(
+        &self,
+    ) -> Result<super::enums::ExecType, ::fix_core::typed::FieldError> {
         self.b().req(12, 150)
     }
     /// `OrdStatus` (39), CHAR, required.
-    pub fn ord_status(&self) -> Result<super::enums::OrdStatus, ::fix_core::typed::FieldError> {
+    pub fn ord_status(
+        &self,
+    ) -> Result<super::enums::OrdStatus, ::fix_core::typed::FieldError> {
         self.b().req(13, 39)
     }
     /// The `Parties` component.
@@ -598,15 +632,21 @@ impl<'a> ExecutionReport<'a> {
         self.b().get(24, 31)
     }
     /// `LeavesQty` (151), QTY, required.
-    pub fn leaves_qty(&self) -> Result<::fix_core::value::Decimal, ::fix_core::typed::FieldError> {
+    pub fn leaves_qty(
+        &self,
+    ) -> Result<::fix_core::value::Decimal, ::fix_core::typed::FieldError> {
         self.b().req(25, 151)
     }
     /// `CumQty` (14), QTY, required.
-    pub fn cum_qty(&self) -> Result<::fix_core::value::Decimal, ::fix_core::typed::FieldError> {
+    pub fn cum_qty(
+        &self,
+    ) -> Result<::fix_core::value::Decimal, ::fix_core::typed::FieldError> {
         self.b().req(26, 14)
     }
     /// `AvgPx` (6), PRICE, required.
-    pub fn avg_px(&self) -> Result<::fix_core::value::Decimal, ::fix_core::typed::FieldError> {
+    pub fn avg_px(
+        &self,
+    ) -> Result<::fix_core::value::Decimal, ::fix_core::typed::FieldError> {
         self.b().req(27, 6)
     }
     /// The `NoContraBrokers` (382) repeating group: its entries in wire order.
@@ -698,12 +738,18 @@ impl<'b> ExecutionReportBuilder<'b> {
         self
     }
     /// The `Instrument` component.
-    pub fn instrument(mut self, value: super::components::InstrumentBuilder<'b>) -> Self {
+    pub fn instrument(
+        mut self,
+        value: super::components::InstrumentBuilder<'b>,
+    ) -> Self {
         self.instrument = Some(value);
         self
     }
     /// The `OrderQtyData` component.
-    pub fn order_qty_data(mut self, value: super::components::OrderQtyDataBuilder<'b>) -> Self {
+    pub fn order_qty_data(
+        mut self,
+        value: super::components::OrderQtyDataBuilder<'b>,
+    ) -> Self {
         self.order_qty_data = Some(value);
         self
     }
@@ -736,7 +782,10 @@ impl<'b> ExecutionReportBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.order_id {
             enc.field(37, v)?;
         }
@@ -813,18 +862,17 @@ impl<'b> ExecutionReportBuilder<'b> {
     }
 }
 /// The `NoContraBrokers` (382) group's table.
-pub static EXECUTION_REPORT_NO_CONTRA_BROKERS: ::fix_core::typed::Group =
-    ::fix_core::typed::Group {
-        name: "NoContraBrokers",
-        counter: 382,
-        delimiter: 375,
-        entry: ::fix_core::typed::Level {
-            tags: &[375, 337],
-            by_tag: &[1, 0],
-            required: &[],
-            groups: &[],
-        },
-    };
+pub static EXECUTION_REPORT_NO_CONTRA_BROKERS: ::fix_core::typed::Group = ::fix_core::typed::Group {
+    name: "NoContraBrokers",
+    counter: 382,
+    delimiter: 375,
+    entry: ::fix_core::typed::Level {
+        tags: &[375, 337],
+        by_tag: &[1, 0],
+        required: &[],
+        groups: &[],
+    },
+};
 /// One entry of the `NoContraBrokers` (382) group.
 #[derive(Clone, Copy, Debug)]
 pub struct ExecutionReportNoContraBrokers<'a>(::fix_core::typed::View<'a, 2>);
@@ -877,7 +925,10 @@ impl<'b> ExecutionReportNoContraBrokersBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.contra_broker {
             enc.field(375, v)?;
         }
@@ -888,22 +939,21 @@ impl<'b> ExecutionReportNoContraBrokersBuilder<'b> {
     }
 }
 /// The slot table of `MarketDataIncrementalRefresh` (MsgType `X`).
-pub static MARKET_DATA_INCREMENTAL_REFRESH: ::fix_core::typed::MessageDef =
-    ::fix_core::typed::MessageDef {
-        name: "MarketDataIncrementalRefresh",
-        msg_type: b"X",
-        admin: false,
-        body: 9..11,
-        level: ::fix_core::typed::Level {
-            tags: &[8, 9, 35, 49, 56, 34, 43, 52, 627, 262, 268, 10],
-            by_tag: &[0, 1, 11, 5, 2, 6, 3, 7, 4, 9, 10, 8],
-            required: &[0, 1, 2, 3, 4, 5, 7, 10, 11],
-            groups: &[
-                (8, &super::components::HEADER_NO_HOPS),
-                (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES),
-            ],
-        },
-    };
+pub static MARKET_DATA_INCREMENTAL_REFRESH: ::fix_core::typed::MessageDef = ::fix_core::typed::MessageDef {
+    name: "MarketDataIncrementalRefresh",
+    msg_type: b"X",
+    admin: false,
+    body: 9..11,
+    level: ::fix_core::typed::Level {
+        tags: &[8, 9, 35, 49, 56, 34, 43, 52, 627, 262, 268, 10],
+        by_tag: &[0, 1, 11, 5, 2, 6, 3, 7, 4, 9, 10, 8],
+        required: &[0, 1, 2, 3, 4, 5, 7, 10, 11],
+        groups: &[
+            (8, &super::components::HEADER_NO_HOPS),
+            (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES),
+        ],
+    },
+};
 /// `MarketDataIncrementalRefresh` (MsgType `X`, app): a read view; getters are `O(1)`.
 #[derive(Clone, Copy, Debug)]
 pub struct MarketDataIncrementalRefresh<'a>(::fix_core::typed::View<'a, 12>);
@@ -928,10 +978,7 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
     /// Reads `msg` (one pass over its fields). Does not check MsgType: see
     /// [`Message::new`](super::Message::new).
     pub fn new(msg: ::fix_core::Message<'a>) -> Self {
-        Self(::fix_core::typed::View::new(
-            msg,
-            &MARKET_DATA_INCREMENTAL_REFRESH.level,
-        ))
+        Self(::fix_core::typed::View::new(msg, &MARKET_DATA_INCREMENTAL_REFRESH.level))
     }
     /// The standard header.
     pub fn header(&self) -> super::components::Header<'_, 'a> {
@@ -954,9 +1001,12 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
     /// The `NoMDEntries` (268) repeating group, required: its entries in wire order.
     pub fn no_md_entries(
         &self,
-    ) -> ::fix_core::typed::Entries<'a, MarketDataIncrementalRefreshNoMdEntries<'a>, 12> {
-        self.b()
-            .group(10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)
+    ) -> ::fix_core::typed::Entries<
+        'a,
+        MarketDataIncrementalRefreshNoMdEntries<'a>,
+        12,
+    > {
+        self.b().group(10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)
     }
 }
 /// Builds a `MarketDataIncrementalRefresh`: the required fields are the arguments of `new`, the others are set with the methods below.
@@ -989,7 +1039,10 @@ impl<'b> MarketDataIncrementalRefreshBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.md_req_id {
             enc.field(262, v)?;
         }
@@ -1021,29 +1074,26 @@ impl<'b> MarketDataIncrementalRefreshBuilder<'b> {
     }
 }
 /// The `NoMDEntries` (268) group's table.
-pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES: ::fix_core::typed::Group =
-    ::fix_core::typed::Group {
-        name: "NoMDEntries",
-        counter: 268,
-        delimiter: 279,
-        entry: ::fix_core::typed::Level {
-            tags: &[279, 269, 278, 55, 48, 22, 454, 167, 270, 271, 267, 453],
-            by_tag: &[5, 4, 3, 7, 10, 1, 8, 9, 2, 0, 11, 6],
-            required: &[0],
-            groups: &[
-                (6, &super::components::INSTRUMENT_NO_SECURITY_ALT_ID),
-                (
-                    10,
-                    &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS,
-                ),
-                (11, &super::components::PARTIES_NO_PARTY_IDS),
-            ],
-        },
-    };
+pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES: ::fix_core::typed::Group = ::fix_core::typed::Group {
+    name: "NoMDEntries",
+    counter: 268,
+    delimiter: 279,
+    entry: ::fix_core::typed::Level {
+        tags: &[279, 269, 278, 55, 48, 22, 454, 167, 270, 271, 267, 453],
+        by_tag: &[5, 4, 3, 7, 10, 1, 8, 9, 2, 0, 11, 6],
+        required: &[0],
+        groups: &[
+            (6, &super::components::INSTRUMENT_NO_SECURITY_ALT_ID),
+            (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS),
+            (11, &super::components::PARTIES_NO_PARTY_IDS),
+        ],
+    },
+};
 /// One entry of the `NoMDEntries` (268) group.
 #[derive(Clone, Copy, Debug)]
 pub struct MarketDataIncrementalRefreshNoMdEntries<'a>(::fix_core::typed::View<'a, 12>);
-impl<'a> From<::fix_core::typed::View<'a, 12>> for MarketDataIncrementalRefreshNoMdEntries<'a> {
+impl<'a> From<::fix_core::typed::View<'a, 12>>
+for MarketDataIncrementalRefreshNoMdEntries<'a> {
     fn from(view: ::fix_core::typed::View<'a, 12>) -> Self {
         Self(view)
     }
@@ -1099,10 +1149,11 @@ impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
         MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a>,
         1,
     > {
-        self.b().group(
-            10,
-            &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS,
-        )
+        self.b()
+            .group(
+                10,
+                &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS,
+            )
     }
     /// The `Parties` component.
     pub fn parties(&self) -> super::components::Parties<'_, 'a> {
@@ -1118,8 +1169,9 @@ pub struct MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
     instrument: Option<super::components::InstrumentBuilder<'b>>,
     md_entry_px: Option<::fix_core::value::Decimal>,
     md_entry_size: Option<::fix_core::value::Decimal>,
-    no_quote_conditions:
-        &'b [MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b>],
+    no_quote_conditions: &'b [MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<
+        'b,
+    >],
     parties: Option<super::components::PartiesBuilder<'b>>,
     _b: ::core::marker::PhantomData<&'b ()>,
 }
@@ -1149,7 +1201,10 @@ impl<'b> MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
         self
     }
     /// The `Instrument` component.
-    pub fn instrument(mut self, value: super::components::InstrumentBuilder<'b>) -> Self {
+    pub fn instrument(
+        mut self,
+        value: super::components::InstrumentBuilder<'b>,
+    ) -> Self {
         self.instrument = Some(value);
         self
     }
@@ -1166,7 +1221,9 @@ impl<'b> MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
     /// The `NoQuoteConditions` (267) group's entries (nothing is written when empty).
     pub fn no_quote_conditions(
         mut self,
-        entries: &'b [MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b>],
+        entries: &'b [MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<
+            'b,
+        >],
     ) -> Self {
         self.no_quote_conditions = entries;
         self
@@ -1177,7 +1234,10 @@ impl<'b> MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
         self
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.md_update_action {
             enc.field(279, v)?;
         }
@@ -1214,8 +1274,7 @@ impl<'b> MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
     }
 }
 /// The `NoQuoteConditions` (267) group's table.
-pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS:
-    ::fix_core::typed::Group = ::fix_core::typed::Group {
+pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS: ::fix_core::typed::Group = ::fix_core::typed::Group {
     name: "NoQuoteConditions",
     counter: 267,
     delimiter: 276,
@@ -1232,8 +1291,7 @@ pub struct MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a>(
     ::fix_core::typed::View<'a, 1>,
 );
 impl<'a> From<::fix_core::typed::View<'a, 1>>
-    for MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a>
-{
+for MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a> {
     fn from(view: ::fix_core::typed::View<'a, 1>) -> Self {
         Self(view)
     }
@@ -1250,8 +1308,10 @@ impl<'a> MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a> {
     /// `QuoteCondition` (276), MULTIPLESTRINGVALUE.
     pub fn quote_condition(
         &self,
-    ) -> Result<Option<::fix_core::value::MultipleValueString<'a>>, ::fix_core::typed::FieldError>
-    {
+    ) -> Result<
+        Option<::fix_core::value::MultipleValueString<'a>>,
+        ::fix_core::typed::FieldError,
+    > {
         self.b().get(0, 276)
     }
 }
@@ -1270,7 +1330,10 @@ impl<'b> MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b> {
         }
     }
     /// Writes these fields through `enc`, in dictionary order (groups as counter then entries).
-    pub fn write(&self, enc: &mut ::fix_core::Encoder<'_>) -> Result<(), ::fix_core::EncodeError> {
+    pub fn write(
+        &self,
+        enc: &mut ::fix_core::Encoder<'_>,
+    ) -> Result<(), ::fix_core::EncodeError> {
         if let Some(v) = &self.quote_condition {
             enc.field(276, v)?;
         }

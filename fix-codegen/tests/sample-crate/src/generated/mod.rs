@@ -413,8 +413,9 @@ pub static DATA_FIELD_PAIRS: &[::fix_core::DataFieldPair] = &[
     },
 ];
 /// The data fields, for `fix_core::Parser::with_data_fields`.
-pub static DATA_FIELDS: ::fix_core::DataFields<'static> =
-    ::fix_core::DataFields::new(DATA_FIELD_PAIRS);
+pub static DATA_FIELDS: ::fix_core::DataFields<'static> = ::fix_core::DataFields::new(
+    DATA_FIELD_PAIRS,
+);
 /// The header's slots.
 pub static HEADER: ::fix_core::typed::Level = ::fix_core::typed::Level {
     tags: &[8, 9, 35, 49, 56, 34, 43, 52, 627],
@@ -472,7 +473,9 @@ impl<'a> Message<'a> {
             b"D" => Self::NewOrderSingle(messages::NewOrderSingle::new(msg)),
             b"8" => Self::ExecutionReport(messages::ExecutionReport::new(msg)),
             b"X" => {
-                Self::MarketDataIncrementalRefresh(messages::MarketDataIncrementalRefresh::new(msg))
+                Self::MarketDataIncrementalRefresh(
+                    messages::MarketDataIncrementalRefresh::new(msg),
+                )
             }
             _ => Self::Unknown(msg),
         }
