@@ -54,8 +54,8 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use crate::value::{BufferTooSmall, FieldValue};
-use crate::{DataFields, Field, Message};
+use crate::value::{BufferTooSmall, FieldValue, NumInGroup};
+use crate::{DataFields, EncodeError, Encoder, Field, Message};
 
 /// The slot value of a tag that did not occur (also used for fields past index
 /// `u16::MAX - 1`, which a view does not record).
@@ -447,17 +447,78 @@ impl Dictionary {
     }
 }
 
-/// A field's tag, name and value type, as a type: generated crates define one
-/// zero-sized marker per field.
-pub trait FieldSpec {
-    /// Tag number.
-    const TAG: u32;
-    /// FIX name.
-    const NAME: &'static str;
-    /// Dictionary type.
-    const TYPE: FieldType;
-    /// The Rust value type getters return and builders take.
-    type Value<'a>;
+/// What a getter of a required field returns.
+pub type Req<T> = Result<T, FieldError>;
+
+/// What a getter of an optional field returns: `Ok(None)` when absent.
+pub type Opt<T> = Result<Option<T>, FieldError>;
+
+/// A generated builder (message body, component, group entry): writes its fields
+/// through an encoder, in dictionary order.
+pub trait Build {
+    /// Writes the fields that are set; groups as counter then entries.
+    fn write(&self, enc: &mut Encoder<'_>) -> Result<(), EncodeError>;
+}
+
+/// Writes `tag` when `value` is set.
+///
+/// ```
+/// let mut buf = [0u8; 64];
+/// let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"0");
+/// fix_core::typed::put(&mut enc, 112, &Some(fix_core::value::SeqNum(5)))?;
+/// fix_core::typed::put::<i64>(&mut enc, 58, &None)?;
+/// assert!(enc.finish()?.windows(7).any(|w| w == b"\x01112=5\x01"));
+/// # Ok::<(), fix_core::EncodeError>(())
+/// ```
+#[inline]
+pub fn put<'v, V: FieldValue<'v>>(
+    enc: &mut Encoder<'_>,
+    tag: u32,
+    value: &Option<V>,
+) -> Result<(), EncodeError> {
+    match value {
+        Some(v) => enc.field(tag, v),
+        None => Ok(()),
+    }
+}
+
+/// Writes a DATA field and its LENGTH field (`length_tag` 0: the data alone) when
+/// `value` is set.
+#[inline]
+pub fn put_data(
+    enc: &mut Encoder<'_>,
+    length_tag: u32,
+    tag: u32,
+    value: Option<&[u8]>,
+) -> Result<(), EncodeError> {
+    match value {
+        Some(v) if length_tag != 0 => enc.data(length_tag, tag, v),
+        Some(v) => enc.raw(tag, v),
+        None => Ok(()),
+    }
+}
+
+/// Writes a group: the counter, then each entry. Nothing when `entries` is empty.
+pub fn put_group<B: Build>(
+    enc: &mut Encoder<'_>,
+    counter: u32,
+    entries: &[B],
+) -> Result<(), EncodeError> {
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let n = NumInGroup(u32::try_from(entries.len()).unwrap_or(u32::MAX));
+    enc.field(counter, &n)?;
+    entries.iter().try_for_each(|e| e.write(enc))
+}
+
+/// Writes a component when it is set.
+#[inline]
+pub fn put_component<B: Build>(enc: &mut Encoder<'_>, value: &Option<B>) -> Result<(), EncodeError> {
+    match value {
+        Some(c) => c.write(enc),
+        None => Ok(()),
+    }
 }
 
 /// The number a NUMINGROUP value announces, or `usize::MAX` if it is not a number

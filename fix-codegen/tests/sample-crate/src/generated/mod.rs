@@ -8,6 +8,8 @@
     unused_imports,
     dead_code
 )]
+use ::fix_core::{self as fc, typed as t, value as v};
+use self::{components as c, enums as e, messages as m};
 pub mod components;
 pub mod enums;
 pub mod fields;
@@ -15,423 +17,421 @@ pub mod messages;
 /// BeginString (8) of this dictionary's messages.
 pub const BEGIN_STRING: &[u8] = b"FIX.4.4";
 /// Every field, sorted by tag, with its listed values.
-pub static FIELDS: &[::fix_core::typed::FieldDef] = &[
-    ::fix_core::typed::FieldDef {
+pub static FIELDS: &[t::FieldDef] = &[
+    t::FieldDef {
         tag: 1,
         name: "Account",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 6,
         name: "AvgPx",
-        ty: ::fix_core::typed::FieldType::Price,
+        ty: t::FieldType::Price,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 8,
         name: "BeginString",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 9,
         name: "BodyLength",
-        ty: ::fix_core::typed::FieldType::Length,
+        ty: t::FieldType::Length,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 10,
         name: "CheckSum",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 11,
         name: "ClOrdID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 14,
         name: "CumQty",
-        ty: ::fix_core::typed::FieldType::Qty,
+        ty: t::FieldType::Qty,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 17,
         name: "ExecID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 18,
         name: "ExecInst",
-        ty: ::fix_core::typed::FieldType::MultipleCharValue,
+        ty: t::FieldType::MultipleCharValue,
         values: &[b"1", b"6", b"G"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 22,
         name: "SecurityIDSource",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[b"1", b"4", b"8"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 31,
         name: "LastPx",
-        ty: ::fix_core::typed::FieldType::Price,
+        ty: t::FieldType::Price,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 32,
         name: "LastQty",
-        ty: ::fix_core::typed::FieldType::Qty,
+        ty: t::FieldType::Qty,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 34,
         name: "MsgSeqNum",
-        ty: ::fix_core::typed::FieldType::SeqNum,
+        ty: t::FieldType::SeqNum,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 35,
         name: "MsgType",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[b"0", b"8", b"A", b"D", b"X"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 37,
         name: "OrderID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 38,
         name: "OrderQty",
-        ty: ::fix_core::typed::FieldType::Qty,
+        ty: t::FieldType::Qty,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 39,
         name: "OrdStatus",
-        ty: ::fix_core::typed::FieldType::Char,
+        ty: t::FieldType::Char,
         values: &[b"0", b"1", b"2"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 40,
         name: "OrdType",
-        ty: ::fix_core::typed::FieldType::Char,
+        ty: t::FieldType::Char,
         values: &[b"1", b"2"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 43,
         name: "PossDupFlag",
-        ty: ::fix_core::typed::FieldType::Boolean,
+        ty: t::FieldType::Boolean,
         values: &[b"N", b"Y"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 44,
         name: "Price",
-        ty: ::fix_core::typed::FieldType::Price,
+        ty: t::FieldType::Price,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 48,
         name: "SecurityID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 49,
         name: "SenderCompID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 52,
         name: "SendingTime",
-        ty: ::fix_core::typed::FieldType::UtcTimestamp,
+        ty: t::FieldType::UtcTimestamp,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 54,
         name: "Side",
-        ty: ::fix_core::typed::FieldType::Char,
+        ty: t::FieldType::Char,
         values: &[b"1", b"2", b"5"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 55,
         name: "Symbol",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 56,
         name: "TargetCompID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 58,
         name: "Text",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 59,
         name: "TimeInForce",
-        ty: ::fix_core::typed::FieldType::Char,
+        ty: t::FieldType::Char,
         values: &[b"0", b"1", b"3"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 60,
         name: "TransactTime",
-        ty: ::fix_core::typed::FieldType::UtcTimestamp,
+        ty: t::FieldType::UtcTimestamp,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 95,
         name: "RawDataLength",
-        ty: ::fix_core::typed::FieldType::Length,
+        ty: t::FieldType::Length,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 96,
         name: "RawData",
-        ty: ::fix_core::typed::FieldType::Data,
+        ty: t::FieldType::Data,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 108,
         name: "HeartBtInt",
-        ty: ::fix_core::typed::FieldType::Int,
+        ty: t::FieldType::Int,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 112,
         name: "TestReqID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 150,
         name: "ExecType",
-        ty: ::fix_core::typed::FieldType::Char,
+        ty: t::FieldType::Char,
         values: &[b"0", b"F"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 151,
         name: "LeavesQty",
-        ty: ::fix_core::typed::FieldType::Qty,
+        ty: t::FieldType::Qty,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 152,
         name: "CashOrderQty",
-        ty: ::fix_core::typed::FieldType::Qty,
+        ty: t::FieldType::Qty,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 167,
         name: "SecurityType",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[b"CS", b"FUT", b"OPT"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 262,
         name: "MDReqID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 267,
         name: "NoQuoteConditions",
-        ty: ::fix_core::typed::FieldType::NumInGroup,
+        ty: t::FieldType::NumInGroup,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 268,
         name: "NoMDEntries",
-        ty: ::fix_core::typed::FieldType::NumInGroup,
+        ty: t::FieldType::NumInGroup,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 269,
         name: "MDEntryType",
-        ty: ::fix_core::typed::FieldType::Char,
+        ty: t::FieldType::Char,
         values: &[b"0", b"1", b"2"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 270,
         name: "MDEntryPx",
-        ty: ::fix_core::typed::FieldType::Price,
+        ty: t::FieldType::Price,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 271,
         name: "MDEntrySize",
-        ty: ::fix_core::typed::FieldType::Qty,
+        ty: t::FieldType::Qty,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 276,
         name: "QuoteCondition",
-        ty: ::fix_core::typed::FieldType::MultipleStringValue,
+        ty: t::FieldType::MultipleStringValue,
         values: &[b"A", b"B"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 278,
         name: "MDEntryID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 279,
         name: "MDUpdateAction",
-        ty: ::fix_core::typed::FieldType::Char,
+        ty: t::FieldType::Char,
         values: &[b"0", b"1", b"2"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 337,
         name: "ContraTrader",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 354,
         name: "EncodedTextLen",
-        ty: ::fix_core::typed::FieldType::Length,
+        ty: t::FieldType::Length,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 355,
         name: "EncodedText",
-        ty: ::fix_core::typed::FieldType::Data,
+        ty: t::FieldType::Data,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 375,
         name: "ContraBroker",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 382,
         name: "NoContraBrokers",
-        ty: ::fix_core::typed::FieldType::NumInGroup,
+        ty: t::FieldType::NumInGroup,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 447,
         name: "PartyIDSource",
-        ty: ::fix_core::typed::FieldType::Char,
+        ty: t::FieldType::Char,
         values: &[b"D", b"G"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 448,
         name: "PartyID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 452,
         name: "PartyRole",
-        ty: ::fix_core::typed::FieldType::Int,
+        ty: t::FieldType::Int,
         values: &[b"1", b"11", b"3"],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 453,
         name: "NoPartyIDs",
-        ty: ::fix_core::typed::FieldType::NumInGroup,
+        ty: t::FieldType::NumInGroup,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 454,
         name: "NoSecurityAltID",
-        ty: ::fix_core::typed::FieldType::NumInGroup,
+        ty: t::FieldType::NumInGroup,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 455,
         name: "SecurityAltID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 456,
         name: "SecurityAltIDSource",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 523,
         name: "PartySubID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 627,
         name: "NoHops",
-        ty: ::fix_core::typed::FieldType::NumInGroup,
+        ty: t::FieldType::NumInGroup,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 628,
         name: "HopCompID",
-        ty: ::fix_core::typed::FieldType::XidRef,
+        ty: t::FieldType::XidRef,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 629,
         name: "HopRefID",
-        ty: ::fix_core::typed::FieldType::SeqNum,
+        ty: t::FieldType::SeqNum,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 802,
         name: "NoPartySubIDs",
-        ty: ::fix_core::typed::FieldType::NumInGroup,
+        ty: t::FieldType::NumInGroup,
         values: &[],
     },
-    ::fix_core::typed::FieldDef {
+    t::FieldDef {
         tag: 803,
         name: "PartySubIDType",
-        ty: ::fix_core::typed::FieldType::Int,
+        ty: t::FieldType::Int,
         values: &[],
     },
 ];
 /// The LENGTH/DATA pairs.
-pub static DATA_FIELD_PAIRS: &[::fix_core::DataFieldPair] = &[
-    ::fix_core::DataFieldPair {
+pub static DATA_FIELD_PAIRS: &[fc::DataFieldPair] = &[
+    fc::DataFieldPair {
         length: 95,
         data: 96,
     },
-    ::fix_core::DataFieldPair {
+    fc::DataFieldPair {
         length: 354,
         data: 355,
     },
 ];
 /// The data fields, for `fix_core::Parser::with_data_fields`.
-pub static DATA_FIELDS: ::fix_core::DataFields<'static> = ::fix_core::DataFields::new(
-    DATA_FIELD_PAIRS,
-);
+pub static DATA_FIELDS: fc::DataFields<'static> = fc::DataFields::new(DATA_FIELD_PAIRS);
 /// The header's slots.
-pub static HEADER: ::fix_core::typed::Level = ::fix_core::typed::Level {
+pub static HEADER: t::Level = t::Level {
     tags: &[8, 9, 35, 49, 56, 34, 43, 52, 627],
     by_tag: &[0, 1, 5, 2, 6, 3, 7, 4, 8],
     required: &[0, 1, 2, 3, 4, 5, 7],
-    groups: &[(8, &super::components::HEADER_NO_HOPS)],
+    groups: &[(8, &c::HEADER_NO_HOPS)],
 };
 /// The trailer's slots.
-pub static TRAILER: ::fix_core::typed::Level = ::fix_core::typed::Level {
+pub static TRAILER: t::Level = t::Level {
     tags: &[10],
     by_tag: &[0],
     required: &[0],
     groups: &[],
 };
 /// Every message's table, sorted by MsgType.
-pub static MESSAGES: &[&::fix_core::typed::MessageDef] = &[
+pub static MESSAGES: &[&t::MessageDef] = &[
     &messages::HEARTBEAT,
     &messages::EXECUTION_REPORT,
     &messages::LOGON,
@@ -439,13 +439,13 @@ pub static MESSAGES: &[&::fix_core::typed::MessageDef] = &[
     &messages::MARKET_DATA_INCREMENTAL_REFRESH,
 ];
 /// The whole dictionary, for validation.
-pub static DICTIONARY: ::fix_core::typed::Dictionary = ::fix_core::typed::Dictionary {
+pub static DICTIONARY: t::Dictionary = t::Dictionary {
     begin_string: BEGIN_STRING,
     fields: FIELDS,
     messages: MESSAGES,
     header: &HEADER,
     trailer: &TRAILER,
-    data_fields: ::fix_core::DataFields::new(DATA_FIELD_PAIRS),
+    data_fields: fc::DataFields::new(DATA_FIELD_PAIRS),
 };
 /// Any message of this dictionary, by MsgType.
 #[derive(Clone, Copy, Debug)]
@@ -462,11 +462,11 @@ pub enum Message<'a> {
     /// `MarketDataIncrementalRefresh` (MsgType `X`).
     MarketDataIncrementalRefresh(messages::MarketDataIncrementalRefresh<'a>),
     /// A MsgType the dictionary does not define.
-    Unknown(::fix_core::Message<'a>),
+    Unknown(fc::Message<'a>),
 }
 impl<'a> Message<'a> {
     /// Dispatches on MsgType and reads the message (one pass over its fields).
-    pub fn new(msg: ::fix_core::Message<'a>) -> Self {
+    pub fn new(msg: fc::Message<'a>) -> Self {
         match msg.msg_type() {
             b"0" => Self::Heartbeat(messages::Heartbeat::new(msg)),
             b"A" => Self::Logon(messages::Logon::new(msg)),
@@ -481,7 +481,7 @@ impl<'a> Message<'a> {
         }
     }
     /// The underlying message.
-    pub fn message(&self) -> &::fix_core::Message<'a> {
+    pub fn message(&self) -> &fc::Message<'a> {
         match self {
             Self::Heartbeat(m) => m.message(),
             Self::Logon(m) => m.message(),
