@@ -514,7 +514,10 @@ pub fn put_group<B: Build>(
 
 /// Writes a component when it is set.
 #[inline]
-pub fn put_component<B: Build>(enc: &mut Encoder<'_>, value: &Option<B>) -> Result<(), EncodeError> {
+pub fn put_component<B: Build>(
+    enc: &mut Encoder<'_>,
+    value: &Option<B>,
+) -> Result<(), EncodeError> {
     match value {
         Some(c) => c.write(enc),
         None => Ok(()),

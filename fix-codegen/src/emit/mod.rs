@@ -160,14 +160,28 @@ pub fn generate(
     let mut out = BTreeMap::new();
     for (name, doc, tokens) in [
         ("mod.rs", None, cx.root(&uses)),
-        ("fields.rs", Some("Field tags and value types."), cx.fields()),
-        ("enums.rs", Some("An enum per enumerated field."), cx.enums()),
+        (
+            "fields.rs",
+            Some(" Field tags (each documented with its type and the Rust type of its getters)."),
+            cx.fields(),
+        ),
+        (
+            "enums.rs",
+            Some(" An enum per enumerated field."),
+            cx.enums(),
+        ),
         (
             "components.rs",
-            Some("Component views and builders (shared by every message that includes them), the header and the trailer."),
+            Some(
+                " Component views and builders (shared by every message that includes them), the header and the trailer.",
+            ),
             cx.components(),
         ),
-        ("messages.rs", Some("Message views, tables and builders."), cx.messages()),
+        (
+            "messages.rs",
+            Some(" Message views, tables and builders."),
+            cx.messages(),
+        ),
     ] {
         let tokens = match doc {
             Some(d) => quote! { #![doc = #d] #uses #sub_uses #tokens },
@@ -707,18 +721,20 @@ impl<'d> Cx<'d> {
         let items = self.dict.fields().iter().filter_map(|f| {
             let info = self.fields.get(&f.tag)?;
             let konst = id(&info.konst);
-            let alias = id(&info.ty);
             let tag = Literal::u32_unsuffixed(f.tag);
-            let borrows = self.borrows(f, info);
-            let lt = if borrows { quote!(<'a>) } else { quote!() };
             let vt = self.value_type(f, info, &quote!('a));
-            let d1 = doc(format!("Tag of `{}`, {}.", f.name, f.ty));
-            let d2 = doc(format!("Rust value type of `{}` ({}), {}.", f.name, f.tag, f.ty));
+            let vt = vt
+                .to_string()
+                .replace(' ', "")
+                .replace("v::", "")
+                .replace("e::", "enums::");
+            let d = doc(format!(
+                "`{}` ({}), {}: getters return `{vt}`.",
+                f.name, f.tag, f.ty
+            ));
             Some(quote! {
-                #d1
+                #d
                 pub const #konst: u32 = #tag;
-                #d2
-                pub type #alias #lt = #vt;
             })
         });
         quote! { #(#items)* }
@@ -731,7 +747,17 @@ impl<'d> Cx<'d> {
             (EnumKind::Char, t) if !t.is_multiple() => false,
             (EnumKind::Bytes, t) if !t.is_multiple() => true,
             (_, t) if t.is_multiple() || t.is_data() => true,
-            (_, T::String | T::LocalMktTime | T::Date | T::Language | T::Pattern | T::Tenor | T::Xid | T::XidRef) => true,
+            (
+                _,
+                T::String
+                | T::LocalMktTime
+                | T::Date
+                | T::Language
+                | T::Pattern
+                | T::Tenor
+                | T::Xid
+                | T::XidRef,
+            ) => true,
             _ => false,
         }
     }
@@ -960,8 +986,10 @@ impl<'d> Cx<'d> {
         out
     }
 
-    /// A builder struct named `bty` for `members`, with `start` and `write`.
+    /// A builder struct named `bty` for `members`: public `Option` fields (slices
+    /// for groups), `Default`, a `new` taking the required fields, and `t::Build`.
     /// `sorted` writes fields in ascending tag order (the header).
+    #[allow(clippy::too_many_arguments)]
     fn builder(
         &self,
         bty: &Ident,
@@ -978,7 +1006,7 @@ impl<'d> Cx<'d> {
         let mut decls = Vec::new();
         let mut args = Vec::new();
         let mut inits = Vec::new();
-        let mut setters = Vec::new();
+        let mut borrows = false;
         // (sort key, write statement)
         let mut writes: Vec<(u32, TokenStream)> = Vec::new();
         for (i, (m, name)) in members.iter().zip(&names).enumerate() {
@@ -991,29 +1019,19 @@ impl<'d> Cx<'d> {
                     let Some((f, info)) = self.field(*tag) else {
                         continue;
                     };
+                    borrows |= self.borrows(f, info);
                     let vt = self.value_type(f, info, &lt);
                     let t = Literal::u32_unsuffixed(*tag);
-                    let arg = *required || (force_first && i == 0);
-                    decls.push(quote!(#fname: Option<#vt>));
                     let d = doc(self.field_doc(f, Some(*required)));
-                    if arg {
+                    decls.push(quote!(#d pub #fname: Option<#vt>));
+                    if *required || (force_first && i == 0) {
                         args.push(quote!(#fname: #vt));
                         inits.push(quote!(#fname: Some(#fname)));
-                    } else {
-                        inits.push(quote!(#fname: None));
-                        setters.push(quote! {
-                            #d
-                            pub fn #fname(mut self, value: #vt) -> Self { self.#fname = Some(value); self }
-                        });
                     }
                     let w = if f.ty.is_data() {
-                        match self.dict.length_tag_for_data(*tag) {
-                            Some(len) => {
-                                let len = Literal::u32_unsuffixed(len);
-                                quote!(t::put_data(enc, #len, #t, self.#fname)?;)
-                            }
-                            None => quote!(t::put_data(enc, 0, #t, self.#fname)?;),
-                        }
+                        let len = self.dict.length_tag_for_data(*tag).unwrap_or(0);
+                        let len = Literal::u32_unsuffixed(len);
+                        quote!(t::put_data(enc, #len, #t, self.#fname)?;)
                     } else {
                         quote!(t::put(enc, #t, &self.#fname)?;)
                     };
@@ -1027,6 +1045,7 @@ impl<'d> Cx<'d> {
                     let Some(info) = self.groups.get(&key) else {
                         continue;
                     };
+                    borrows = true;
                     let ety = format_ident!("{}Builder", id(&info.ty));
                     let ety = match (info.module, from) {
                         (a, b) if a == b => quote!(#ety),
@@ -1034,66 +1053,57 @@ impl<'d> Cx<'d> {
                         (Module::Messages, _) => quote!(m::#ety),
                     };
                     let t = Literal::u32_unsuffixed(g.counter);
-                    decls.push(quote!(#fname: &'b [#ety<'b>]));
-                    inits.push(quote!(#fname: &[]));
                     let gname = self.dict.field(g.counter).map_or("?", |f| f.name.as_str());
-                    let d = doc(format!(
-                        "The `{gname}` ({}) group's entries (nothing is written when empty).",
-                        g.counter
-                    ));
-                    setters.push(quote! {
-                        #d
-                        pub fn #fname(mut self, entries: &'b [#ety<'b>]) -> Self { self.#fname = entries; self }
-                    });
-                    writes.push((
-                        g.counter,
-                        quote!(t::put_group(enc, #t, self.#fname)?;),
-                    ));
+                    let d = doc(format!("The `{gname}` ({}) group's entries.", g.counter));
+                    decls.push(quote!(#d pub #fname: &'b [#ety<'b>]));
+                    writes.push((g.counter, quote!(t::put_group(enc, #t, self.#fname)?;)));
                 }
                 Member::Component { component, .. } => {
                     let Some(c) = self.components.get(*component) else {
                         continue;
                     };
+                    borrows = true;
                     let cb = format_ident!("{}Builder", id(c));
                     let cb = match from {
                         Module::Components => quote!(#cb),
                         Module::Messages => quote!(c::#cb),
                     };
-                    decls.push(quote!(#fname: Option<#cb<'b>>));
-                    inits.push(quote!(#fname: None));
                     let cname = self
                         .dict
                         .components()
                         .get(*component)
                         .map_or("?", |c| c.name.as_str());
                     let d = doc(format!("The `{cname}` component."));
-                    setters.push(quote! {
-                        #d
-                        pub fn #fname(mut self, value: #cb<'b>) -> Self { self.#fname = Some(value); self }
-                    });
-                    writes.push((
-                        u32::MAX,
-                        quote!(t::put_component(enc, &self.#fname)?;),
-                    ));
+                    decls.push(quote!(#d pub #fname: Option<#cb<'b>>));
+                    writes.push((u32::MAX, quote!(t::put_component(enc, &self.#fname)?;)));
                 }
             }
+        }
+        if !borrows {
+            decls.push(quote! {
+                /// Ties the builder's lifetime (leave it `Default`).
+                pub _b: ::core::marker::PhantomData<&'b ()>
+            });
         }
         if sorted {
             writes.sort_by_key(|(k, _)| *k);
         }
         let writes = writes.into_iter().map(|(_, w)| w);
         let d = doc(format!(
-            "Builds {view_doc}: the required fields are the arguments of `new`, the others are set with the methods below."
+            "Builds {view_doc}: `new` takes the required fields; set the others with struct update syntax (`..`)."
         ));
-        let dn = doc("A builder with the required fields set.");
+        let fill = if inits.is_empty() {
+            quote!(Self::default())
+        } else {
+            quote!(Self { #(#inits,)* ..Self::default() })
+        };
         quote! {
             #d
-            #[derive(Clone, Copy, Debug)]
-            pub struct #bty<'b> { #(#decls,)* _b: ::core::marker::PhantomData<&'b ()> }
+            #[derive(Clone, Copy, Debug, Default)]
+            pub struct #bty<'b> { #(#decls,)* }
             impl<'b> #bty<'b> {
-                #dn
-                pub fn new(#(#args),*) -> Self { Self { #(#inits,)* _b: ::core::marker::PhantomData } }
-                #(#setters)*
+                /// A builder with the required fields set.
+                pub fn new(#(#args),*) -> Self { #fill }
             }
             impl t::Build for #bty<'_> {
                 fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {

@@ -16,8 +16,9 @@ use fix_sample::enums::{
     Side, TimeInForce,
 };
 use fix_sample::messages::{
-    ExecutionReport, ExecutionReportNoContraBrokersBuilder, MarketDataIncrementalRefresh,
-    MarketDataIncrementalRefreshNoMdEntriesBuilder, NewOrderSingle,
+    ExecutionReport, ExecutionReportBuilder, ExecutionReportNoContraBrokersBuilder,
+    MarketDataIncrementalRefresh, MarketDataIncrementalRefreshBuilder,
+    MarketDataIncrementalRefreshNoMdEntriesBuilder, NewOrderSingle, NewOrderSingleBuilder,
 };
 
 fn s(v: &str) -> FixStr<'_> {
@@ -43,17 +44,33 @@ fn parser() -> Parser<'static> {
 #[test]
 fn new_order_single_round_trip() {
     let parties = [
-        PartiesNoPartyIdsBuilder::new(s("TRADER1")).party_role(PartyRole::OrderOriginationTrader),
-        PartiesNoPartyIdsBuilder::new(s("FIRM")).party_role(PartyRole::Other(b"77")),
+        PartiesNoPartyIdsBuilder {
+            party_role: Some(PartyRole::OrderOriginationTrader),
+            ..PartiesNoPartyIdsBuilder::new(s("TRADER1"))
+        },
+        PartiesNoPartyIdsBuilder {
+            party_role: Some(PartyRole::Other(b"77")),
+            ..PartiesNoPartyIdsBuilder::new(s("FIRM"))
+        },
     ];
-    let order = NewOrderSingle::builder(s("ORD-1"), Side::Buy, now(), OrdType::Limit)
-        .account(s("ACC"))
-        .parties(PartiesBuilder::new().no_party_ids(&parties))
-        .instrument(InstrumentBuilder::new(s("AAPL")).security_type(SecurityType::CommonStock))
-        .order_qty_data(OrderQtyDataBuilder::new().order_qty(d("100")))
-        .price(d("187.25"))
-        .time_in_force(TimeInForce::Other(b'Z'))
-        .exec_inst(fix_core::value::MultipleCharValue::parse(b"1 G").unwrap());
+    let order = NewOrderSingleBuilder {
+        account: Some(s("ACC")),
+        parties: Some(PartiesBuilder {
+            no_party_ids: &parties,
+        }),
+        instrument: Some(InstrumentBuilder {
+            security_type: Some(SecurityType::CommonStock),
+            ..InstrumentBuilder::new(s("AAPL"))
+        }),
+        order_qty_data: Some(OrderQtyDataBuilder {
+            order_qty: Some(d("100")),
+            ..Default::default()
+        }),
+        price: Some(d("187.25")),
+        time_in_force: Some(TimeInForce::Other(b'Z')),
+        exec_inst: Some(fix_core::value::MultipleCharValue::parse(b"1 G").unwrap()),
+        ..NewOrderSingle::builder(s("ORD-1"), Side::Buy, now(), OrdType::Limit)
+    };
     let mut buf = [0u8; 512];
     let bytes = order.encode(&header(), &mut buf).unwrap();
     let text = String::from_utf8_lossy(bytes).replace('\x01', "|");
@@ -114,40 +131,66 @@ fn new_order_single_round_trip() {
 
 #[test]
 fn execution_report_groups_data_and_header_group() {
-    let sub = [PtysSubGrpNoPartySubIdsBuilder::new(s("DESK-7")).party_sub_id_type(12)];
-    let parties = [PartiesNoPartyIdsBuilder::new(s("BROKER"))
-        .party_role(PartyRole::ExecutingFirm)
-        .ptys_sub_grp(PtysSubGrpBuilder::new().no_party_sub_ids(&sub))];
+    let sub = [PtysSubGrpNoPartySubIdsBuilder {
+        party_sub_id_type: Some(12),
+        ..PtysSubGrpNoPartySubIdsBuilder::new(s("DESK-7"))
+    }];
+    let parties = [PartiesNoPartyIdsBuilder {
+        party_role: Some(PartyRole::ExecutingFirm),
+        ptys_sub_grp: Some(PtysSubGrpBuilder {
+            no_party_sub_ids: &sub,
+        }),
+        ..PartiesNoPartyIdsBuilder::new(s("BROKER"))
+    }];
     let alt = [
-        InstrumentNoSecurityAltIdBuilder::new(s("US0378331005")).security_alt_id_source(s("4")),
+        InstrumentNoSecurityAltIdBuilder {
+            security_alt_id_source: Some(s("4")),
+            ..InstrumentNoSecurityAltIdBuilder::new(s("US0378331005"))
+        },
         InstrumentNoSecurityAltIdBuilder::new(s("AAPL.OQ")),
     ];
     let contra = [
-        ExecutionReportNoContraBrokersBuilder::new(s("CB1")).contra_trader(s("T1")),
+        ExecutionReportNoContraBrokersBuilder {
+            contra_trader: Some(s("T1")),
+            ..ExecutionReportNoContraBrokersBuilder::new(s("CB1"))
+        },
         ExecutionReportNoContraBrokersBuilder::new(s("CB2")),
     ];
-    let hops = [HeaderNoHopsBuilder::new(s("HUB")).hop_ref_id(SeqNum(3))];
-    let er = ExecutionReport::builder(
-        s("O-9"),
-        s("E-1"),
-        ExecType::Trade,
-        OrdStatus::PartiallyFilled,
-        Side::Sell,
-        d("60"),
-        d("40"),
-        d("101.5"),
-    )
-    .cl_ord_id(s("ORD-1"))
-    .parties(PartiesBuilder::new().no_party_ids(&parties))
-    .instrument(InstrumentBuilder::new(s("AAPL")).no_security_alt_id(&alt))
-    .last_qty(d("40"))
-    .last_px(d("101.5"))
-    .no_contra_brokers(&contra)
-    .encoded_text(b"bin\x01ary");
+    let hops = [HeaderNoHopsBuilder {
+        hop_ref_id: Some(SeqNum(3)),
+        ..HeaderNoHopsBuilder::new(s("HUB"))
+    }];
+    let er = ExecutionReportBuilder {
+        cl_ord_id: Some(s("ORD-1")),
+        parties: Some(PartiesBuilder {
+            no_party_ids: &parties,
+        }),
+        instrument: Some(InstrumentBuilder {
+            no_security_alt_id: &alt,
+            ..InstrumentBuilder::new(s("AAPL"))
+        }),
+        last_qty: Some(d("40")),
+        last_px: Some(d("101.5")),
+        no_contra_brokers: &contra,
+        encoded_text: Some(b"bin\x01ary"),
+        ..ExecutionReport::builder(
+            s("O-9"),
+            s("E-1"),
+            ExecType::Trade,
+            OrdStatus::PartiallyFilled,
+            Side::Sell,
+            d("60"),
+            d("40"),
+            d("101.5"),
+        )
+    };
+    let header = HeaderBuilder {
+        poss_dup_flag: Some(true),
+        no_hops: &hops,
+        ..header()
+    };
     let mut buf = [0u8; 1024];
-    let bytes = er
-        .encode(&header().poss_dup_flag(true).no_hops(&hops), &mut buf)
-        .unwrap();
+    let bytes = er.encode(&header, &mut buf).unwrap();
 
     let mut fields = Fields::<96>::new();
     let msg = parser()
@@ -202,23 +245,33 @@ fn execution_report_groups_data_and_header_group() {
 
 #[test]
 fn market_data_nested_groups_and_components_in_entries() {
+    type Entry<'b> = MarketDataIncrementalRefreshNoMdEntriesBuilder<'b>;
     let parties = [PartiesNoPartyIdsBuilder::new(s("MM1"))];
     let entries = [
-        MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::New)
-            .md_entry_type(MdEntryType::Bid)
-            .instrument(InstrumentBuilder::new(s("EURUSD")))
-            .md_entry_px(d("1.0831"))
-            .md_entry_size(d("1000000"))
-            .parties(PartiesBuilder::new().no_party_ids(&parties)),
-        MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::Delete)
-            .md_entry_id(s("X1")),
-        MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::Change)
-            .md_entry_type(MdEntryType::Other(b'Q'))
-            .md_entry_px(d("1.0833")),
+        Entry {
+            md_entry_type: Some(MdEntryType::Bid),
+            instrument: Some(InstrumentBuilder::new(s("EURUSD"))),
+            md_entry_px: Some(d("1.0831")),
+            md_entry_size: Some(d("1000000")),
+            parties: Some(PartiesBuilder {
+                no_party_ids: &parties,
+            }),
+            ..Entry::new(MdUpdateAction::New)
+        },
+        Entry {
+            md_entry_id: Some(s("X1")),
+            ..Entry::new(MdUpdateAction::Delete)
+        },
+        Entry {
+            md_entry_type: Some(MdEntryType::Other(b'Q')),
+            md_entry_px: Some(d("1.0833")),
+            ..Entry::new(MdUpdateAction::Change)
+        },
     ];
-    let md = MarketDataIncrementalRefresh::builder()
-        .md_req_id(s("R1"))
-        .no_md_entries(&entries);
+    let md = MarketDataIncrementalRefreshBuilder {
+        md_req_id: Some(s("R1")),
+        no_md_entries: &entries,
+    };
     let mut buf = [0u8; 1024];
     let bytes = md.encode(&header(), &mut buf).unwrap();
     let mut fields = Fields::<96>::new();
