@@ -222,6 +222,27 @@ pub struct FieldDef {
 }
 
 impl FieldDef {
+    /// A field definition (what generated `FIELDS` tables are made of).
+    ///
+    /// ```
+    /// use fix_core::typed::{FieldDef, FieldType};
+    /// static TEXT: FieldDef = FieldDef::new(58, "Text", FieldType::String, &[]);
+    /// assert!(TEXT.accepts(b"anything"));
+    /// ```
+    pub const fn new(
+        tag: u32,
+        name: &'static str,
+        ty: FieldType,
+        values: &'static [&'static [u8]],
+    ) -> Self {
+        FieldDef {
+            tag,
+            name,
+            ty,
+            values,
+        }
+    }
+
     /// Whether `value` is allowed by the enumeration: always for a field that is not
     /// enumerated; for a multiple-value type every space-separated element must be
     /// listed.
@@ -663,6 +684,40 @@ impl<'a, const N: usize> View<'a, N> {
     #[inline]
     pub fn sub(&self, offset: usize, len: usize) -> Block<'_, 'a> {
         self.block().sub(offset, len)
+    }
+
+    /// [`Block::get`] over all slots.
+    #[inline]
+    pub fn get<T: FieldValue<'a>>(&self, slot: usize, tag: u32) -> Opt<T> {
+        self.block().get(slot, tag)
+    }
+
+    /// [`Block::req`] over all slots.
+    #[inline]
+    pub fn req<T: FieldValue<'a>>(&self, slot: usize, tag: u32) -> Req<T> {
+        self.block().req(slot, tag)
+    }
+
+    /// [`Block::data`] over all slots.
+    #[inline]
+    pub fn data(&self, slot: usize) -> Option<&'a [u8]> {
+        self.block().data(slot)
+    }
+
+    /// [`Block::req_data`] over all slots.
+    #[inline]
+    pub fn req_data(&self, slot: usize, tag: u32) -> Req<&'a [u8]> {
+        self.block().req_data(slot, tag)
+    }
+
+    /// [`Block::group`] over all slots.
+    #[inline]
+    pub fn group<E: From<View<'a, M>>, const M: usize>(
+        &self,
+        slot: usize,
+        group: &'static Group,
+    ) -> Entries<'a, E, M> {
+        self.block().group(slot, group)
     }
 }
 

@@ -674,6 +674,7 @@ impl<'d> Cx<'d> {
             T::Percentage => "Percentage",
             T::Char => "Char",
             T::Boolean => "Boolean",
+            T::String => "String",
             T::MultipleCharValue => "MultipleCharValue",
             T::MultipleStringValue => "MultipleStringValue",
             T::MultipleValueString => "MultipleValueString",
@@ -921,19 +922,19 @@ impl<'d> Cx<'d> {
                     out.push(match (f.ty.is_data(), *required) {
                         (true, true) => quote! {
                             #d
-                            pub fn #getter(&self) -> t::Req<&'a [u8]> { self.b().req_data(#s, #t) }
+                            pub fn #getter(&self) -> t::Req<&'a [u8]> { self.0.req_data(#s, #t) }
                         },
                         (true, false) => quote! {
                             #d
-                            pub fn #getter(&self) -> Option<&'a [u8]> { self.b().data(#s) }
+                            pub fn #getter(&self) -> Option<&'a [u8]> { self.0.data(#s) }
                         },
                         (false, true) => quote! {
                             #d
-                            pub fn #getter(&self) -> t::Req<#vt> { self.b().req(#s, #t) }
+                            pub fn #getter(&self) -> t::Req<#vt> { self.0.req(#s, #t) }
                         },
                         (false, false) => quote! {
                             #d
-                            pub fn #getter(&self) -> t::Opt<#vt> { self.b().get(#s, #t) }
+                            pub fn #getter(&self) -> t::Opt<#vt> { self.0.get(#s, #t) }
                         },
                     });
                 }
@@ -955,7 +956,7 @@ impl<'d> Cx<'d> {
                     ));
                     out.push(quote! {
                         #d
-                        pub fn #getter(&self) -> t::Entries<'a, #ety<'a>, #n> { self.b().group(#s, &#stat) }
+                        pub fn #getter(&self) -> t::Entries<'a, #ety<'a>, #n> { self.0.group(#s, &#stat) }
                     });
                 }
                 Member::Component {
@@ -978,7 +979,7 @@ impl<'d> Cx<'d> {
                     ));
                     out.push(quote! {
                         #d
-                        pub fn #getter(&self) -> #cty<#lt_v, 'a> { #cty(self.b().sub(#s, #l)) }
+                        pub fn #getter(&self) -> #cty<#lt_v, 'a> { #cty(self.0.sub(#s, #l)) }
                     });
                 }
             }
@@ -1137,8 +1138,6 @@ impl<'d> Cx<'d> {
                 fn from(view: t::View<'a, #n>) -> Self { Self(view) }
             }
             impl<'a> #ty<'a> {
-                #[inline]
-                fn b(&self) -> t::Block<'_, 'a> { self.0.block() }
                 /// The underlying message.
                 pub fn message(&self) -> &#fc::Message<'a> { self.0.message() }
                 #extra
@@ -1198,8 +1197,6 @@ impl<'d> Cx<'d> {
             #[derive(Clone, Copy, Debug)]
             pub struct #ty<'v, 'a>(pub t::Block<'v, 'a>);
             impl<'v, 'a> #ty<'v, 'a> {
-                #[inline]
-                fn b(&self) -> t::Block<'v, 'a> { self.0 }
                 #(#getters)*
             }
         }
@@ -1335,9 +1332,9 @@ impl<'d> Cx<'d> {
                 /// [`Message::new`](super::Message::new).
                 pub fn new(msg: #fc::Message<'a>) -> Self { Self(t::View::new(msg, &#stat.level)) }
                 /// The standard header.
-                pub fn header(&self) -> c::Header<'_, 'a> { c::Header(self.b().sub(0, #h)) }
+                pub fn header(&self) -> c::Header<'_, 'a> { c::Header(self.0.sub(0, #h)) }
                 /// The standard trailer.
-                pub fn trailer(&self) -> c::Trailer<'_, 'a> { c::Trailer(self.b().sub(#t, #tl)) }
+                pub fn trailer(&self) -> c::Trailer<'_, 'a> { c::Trailer(self.0.sub(#t, #tl)) }
                 /// A builder, with the required body fields.
                 pub fn builder<'b>(#(#params),*) -> #bty<'b> { #bty::new(#(#names),*) }
             };
@@ -1395,7 +1392,7 @@ impl<'d> Cx<'d> {
             let mut values: Vec<&str> = f.values.iter().map(|v| v.value.as_str()).collect();
             values.sort_unstable();
             let values = values.into_iter().map(bytes_lit);
-            quote!(t::FieldDef { tag: #tag, name: #name, ty: t::FieldType::#tv, values: &[#(#values),*] })
+            quote!(t::FieldDef::new(#tag, #name, t::FieldType::#tv, &[#(#values),*]))
         });
         let pairs = self.dict.data_pairs().iter().map(|p| {
             let (l, d) = (

@@ -6,45 +6,41 @@ use super::{components as c, enums as e, messages as m};
 #[derive(Clone, Copy, Debug)]
 pub struct Header<'v, 'a>(pub t::Block<'v, 'a>);
 impl<'v, 'a> Header<'v, 'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'v, 'a> {
-        self.0
-    }
     /// `BeginString` (8), STRING, required.
     pub fn begin_string(&self) -> t::Req<v::FixStr<'a>> {
-        self.b().req(0, 8)
+        self.0.req(0, 8)
     }
     /// `BodyLength` (9), LENGTH, required.
     pub fn body_length(&self) -> t::Req<v::Length> {
-        self.b().req(1, 9)
+        self.0.req(1, 9)
     }
     /// `MsgType` (35), STRING, required.
     pub fn msg_type(&self) -> t::Req<e::MsgType<'a>> {
-        self.b().req(2, 35)
+        self.0.req(2, 35)
     }
     /// `SenderCompID` (49), STRING, required.
     pub fn sender_comp_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.b().req(3, 49)
+        self.0.req(3, 49)
     }
     /// `TargetCompID` (56), STRING, required.
     pub fn target_comp_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.b().req(4, 56)
+        self.0.req(4, 56)
     }
     /// `MsgSeqNum` (34), SEQNUM, required.
     pub fn msg_seq_num(&self) -> t::Req<v::SeqNum> {
-        self.b().req(5, 34)
+        self.0.req(5, 34)
     }
     /// `PossDupFlag` (43), BOOLEAN.
     pub fn poss_dup_flag(&self) -> t::Opt<bool> {
-        self.b().get(6, 43)
+        self.0.get(6, 43)
     }
     /// `SendingTime` (52), UTCTIMESTAMP, required.
     pub fn sending_time(&self) -> t::Req<v::UtcTimestamp> {
-        self.b().req(7, 52)
+        self.0.req(7, 52)
     }
     /// The `NoHops` (627) repeating group: its entries in wire order.
     pub fn no_hops(&self) -> t::Entries<'a, HeaderNoHops<'a>, 2> {
-        self.b().group(8, &HEADER_NO_HOPS)
+        self.0.group(8, &HEADER_NO_HOPS)
     }
 }
 /// Builds the standard header: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -126,21 +122,17 @@ impl<'a> From<t::View<'a, 2>> for HeaderNoHops<'a> {
     }
 }
 impl<'a> HeaderNoHops<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
     }
     /// `HopCompID` (628), STRING.
     pub fn hop_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(0, 628)
+        self.0.get(0, 628)
     }
     /// `HopRefID` (629), SEQNUM.
     pub fn hop_ref_id(&self) -> t::Opt<v::SeqNum> {
-        self.b().get(1, 629)
+        self.0.get(1, 629)
     }
 }
 /// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -171,44 +163,36 @@ impl t::Build for HeaderNoHopsBuilder<'_> {
 #[derive(Clone, Copy, Debug)]
 pub struct Trailer<'v, 'a>(pub t::Block<'v, 'a>);
 impl<'v, 'a> Trailer<'v, 'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'v, 'a> {
-        self.0
-    }
     /// `CheckSum` (10), STRING, required.
     pub fn check_sum(&self) -> t::Req<v::FixStr<'a>> {
-        self.b().req(0, 10)
+        self.0.req(0, 10)
     }
 }
 /// The `Instrument` component: a view over the slots it fills in the enclosing message or entry.
 #[derive(Clone, Copy, Debug)]
 pub struct Instrument<'v, 'a>(pub t::Block<'v, 'a>);
 impl<'v, 'a> Instrument<'v, 'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'v, 'a> {
-        self.0
-    }
     /// `Symbol` (55), STRING, required.
     pub fn symbol(&self) -> t::Req<v::FixStr<'a>> {
-        self.b().req(0, 55)
+        self.0.req(0, 55)
     }
     /// `SecurityID` (48), STRING.
     pub fn security_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(1, 48)
+        self.0.get(1, 48)
     }
     /// `SecurityIDSource` (22), STRING.
     pub fn security_id_source(&self) -> t::Opt<e::SecurityIdSource<'a>> {
-        self.b().get(2, 22)
+        self.0.get(2, 22)
     }
     /// The `NoSecurityAltID` (454) repeating group: its entries in wire order.
     pub fn no_security_alt_id(
         &self,
     ) -> t::Entries<'a, InstrumentNoSecurityAltId<'a>, 2> {
-        self.b().group(3, &INSTRUMENT_NO_SECURITY_ALT_ID)
+        self.0.group(3, &INSTRUMENT_NO_SECURITY_ALT_ID)
     }
     /// `SecurityType` (167), STRING.
     pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
-        self.b().get(4, 167)
+        self.0.get(4, 167)
     }
 }
 /// Builds the `Instrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -265,21 +249,17 @@ impl<'a> From<t::View<'a, 2>> for InstrumentNoSecurityAltId<'a> {
     }
 }
 impl<'a> InstrumentNoSecurityAltId<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
     }
     /// `SecurityAltID` (455), STRING.
     pub fn security_alt_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(0, 455)
+        self.0.get(0, 455)
     }
     /// `SecurityAltIDSource` (456), STRING.
     pub fn security_alt_id_source(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(1, 456)
+        self.0.get(1, 456)
     }
 }
 /// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -310,13 +290,9 @@ impl t::Build for InstrumentNoSecurityAltIdBuilder<'_> {
 #[derive(Clone, Copy, Debug)]
 pub struct Parties<'v, 'a>(pub t::Block<'v, 'a>);
 impl<'v, 'a> Parties<'v, 'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'v, 'a> {
-        self.0
-    }
     /// The `NoPartyIDs` (453) repeating group: its entries in wire order.
     pub fn no_party_ids(&self) -> t::Entries<'a, PartiesNoPartyIds<'a>, 4> {
-        self.b().group(0, &PARTIES_NO_PARTY_IDS)
+        self.0.group(0, &PARTIES_NO_PARTY_IDS)
     }
 }
 /// Builds the `Parties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -358,29 +334,25 @@ impl<'a> From<t::View<'a, 4>> for PartiesNoPartyIds<'a> {
     }
 }
 impl<'a> PartiesNoPartyIds<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
     }
     /// `PartyID` (448), STRING.
     pub fn party_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(0, 448)
+        self.0.get(0, 448)
     }
     /// `PartyIDSource` (447), CHAR.
     pub fn party_id_source(&self) -> t::Opt<e::PartyIdSource> {
-        self.b().get(1, 447)
+        self.0.get(1, 447)
     }
     /// `PartyRole` (452), INT.
     pub fn party_role(&self) -> t::Opt<e::PartyRole<'a>> {
-        self.b().get(2, 452)
+        self.0.get(2, 452)
     }
     /// The `PtysSubGrp` component.
     pub fn ptys_sub_grp(&self) -> PtysSubGrp<'_, 'a> {
-        PtysSubGrp(self.b().sub(3, 1))
+        PtysSubGrp(self.0.sub(3, 1))
     }
 }
 /// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -417,13 +389,9 @@ impl t::Build for PartiesNoPartyIdsBuilder<'_> {
 #[derive(Clone, Copy, Debug)]
 pub struct PtysSubGrp<'v, 'a>(pub t::Block<'v, 'a>);
 impl<'v, 'a> PtysSubGrp<'v, 'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'v, 'a> {
-        self.0
-    }
     /// The `NoPartySubIDs` (802) repeating group: its entries in wire order.
     pub fn no_party_sub_ids(&self) -> t::Entries<'a, PtysSubGrpNoPartySubIds<'a>, 2> {
-        self.b().group(0, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)
+        self.0.group(0, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)
     }
 }
 /// Builds the `PtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -465,21 +433,17 @@ impl<'a> From<t::View<'a, 2>> for PtysSubGrpNoPartySubIds<'a> {
     }
 }
 impl<'a> PtysSubGrpNoPartySubIds<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
     }
     /// `PartySubID` (523), STRING.
     pub fn party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(0, 523)
+        self.0.get(0, 523)
     }
     /// `PartySubIDType` (803), INT.
     pub fn party_sub_id_type(&self) -> t::Opt<i64> {
-        self.b().get(1, 803)
+        self.0.get(1, 803)
     }
 }
 /// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -510,17 +474,13 @@ impl t::Build for PtysSubGrpNoPartySubIdsBuilder<'_> {
 #[derive(Clone, Copy, Debug)]
 pub struct OrderQtyData<'v, 'a>(pub t::Block<'v, 'a>);
 impl<'v, 'a> OrderQtyData<'v, 'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'v, 'a> {
-        self.0
-    }
     /// `OrderQty` (38), QTY.
     pub fn order_qty(&self) -> t::Opt<v::Decimal> {
-        self.b().get(0, 38)
+        self.0.get(0, 38)
     }
     /// `CashOrderQty` (152), QTY.
     pub fn cash_order_qty(&self) -> t::Opt<v::Decimal> {
-        self.b().get(1, 152)
+        self.0.get(1, 152)
     }
 }
 /// Builds the `OrderQtyData` component: `new` takes the required fields; set the others with struct update syntax (`..`).

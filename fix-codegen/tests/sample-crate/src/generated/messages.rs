@@ -24,10 +24,6 @@ impl<'a> From<t::View<'a, 11>> for Heartbeat<'a> {
     }
 }
 impl<'a> Heartbeat<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
@@ -43,11 +39,11 @@ impl<'a> Heartbeat<'a> {
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.b().sub(0, 9))
+        c::Header(self.0.sub(0, 9))
     }
     /// The standard trailer.
     pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.b().sub(10, 1))
+        c::Trailer(self.0.sub(10, 1))
     }
     /// A builder, with the required body fields.
     pub fn builder<'b>() -> HeartbeatBuilder<'b> {
@@ -55,7 +51,7 @@ impl<'a> Heartbeat<'a> {
     }
     /// `TestReqID` (112), STRING.
     pub fn test_req_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(9, 112)
+        self.0.get(9, 112)
     }
 }
 /// Builds a `Heartbeat`: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -111,10 +107,6 @@ impl<'a> From<t::View<'a, 13>> for Logon<'a> {
     }
 }
 impl<'a> Logon<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
@@ -130,11 +122,11 @@ impl<'a> Logon<'a> {
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.b().sub(0, 9))
+        c::Header(self.0.sub(0, 9))
     }
     /// The standard trailer.
     pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.b().sub(12, 1))
+        c::Trailer(self.0.sub(12, 1))
     }
     /// A builder, with the required body fields.
     pub fn builder<'b>(heart_bt_int: i64) -> LogonBuilder<'b> {
@@ -142,15 +134,15 @@ impl<'a> Logon<'a> {
     }
     /// `HeartBtInt` (108), INT, required.
     pub fn heart_bt_int(&self) -> t::Req<i64> {
-        self.b().req(9, 108)
+        self.0.req(9, 108)
     }
     /// `RawDataLength` (95), LENGTH.
     pub fn raw_data_length(&self) -> t::Opt<v::Length> {
-        self.b().get(10, 95)
+        self.0.get(10, 95)
     }
     /// `RawData` (96), DATA.
     pub fn raw_data(&self) -> Option<&'a [u8]> {
-        self.b().data(11)
+        self.0.data(11)
     }
 }
 /// Builds a `Logon`: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -222,10 +214,6 @@ impl<'a> From<t::View<'a, 27>> for NewOrderSingle<'a> {
     }
 }
 impl<'a> NewOrderSingle<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
@@ -241,11 +229,11 @@ impl<'a> NewOrderSingle<'a> {
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.b().sub(0, 9))
+        c::Header(self.0.sub(0, 9))
     }
     /// The standard trailer.
     pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.b().sub(26, 1))
+        c::Trailer(self.0.sub(26, 1))
     }
     /// A builder, with the required body fields.
     pub fn builder<'b>(
@@ -258,51 +246,51 @@ impl<'a> NewOrderSingle<'a> {
     }
     /// `ClOrdID` (11), STRING, required.
     pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.b().req(9, 11)
+        self.0.req(9, 11)
     }
     /// The `Parties` component.
     pub fn parties(&self) -> c::Parties<'_, 'a> {
-        c::Parties(self.b().sub(10, 1))
+        c::Parties(self.0.sub(10, 1))
     }
     /// `Account` (1), STRING.
     pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(11, 1)
+        self.0.get(11, 1)
     }
     /// The `Instrument` component (required).
     pub fn instrument(&self) -> c::Instrument<'_, 'a> {
-        c::Instrument(self.b().sub(12, 5))
+        c::Instrument(self.0.sub(12, 5))
     }
     /// `Side` (54), CHAR, required.
     pub fn side(&self) -> t::Req<e::Side> {
-        self.b().req(17, 54)
+        self.0.req(17, 54)
     }
     /// `TransactTime` (60), UTCTIMESTAMP, required.
     pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
-        self.b().req(18, 60)
+        self.0.req(18, 60)
     }
     /// The `OrderQtyData` component (required).
     pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
-        c::OrderQtyData(self.b().sub(19, 2))
+        c::OrderQtyData(self.0.sub(19, 2))
     }
     /// `OrdType` (40), CHAR, required.
     pub fn ord_type(&self) -> t::Req<e::OrdType> {
-        self.b().req(21, 40)
+        self.0.req(21, 40)
     }
     /// `Price` (44), PRICE.
     pub fn price(&self) -> t::Opt<v::Decimal> {
-        self.b().get(22, 44)
+        self.0.get(22, 44)
     }
     /// `TimeInForce` (59), CHAR.
     pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
-        self.b().get(23, 59)
+        self.0.get(23, 59)
     }
     /// `ExecInst` (18), MULTIPLECHARVALUE.
     pub fn exec_inst(&self) -> t::Opt<v::MultipleCharValue<'a>> {
-        self.b().get(24, 18)
+        self.0.get(24, 18)
     }
     /// `Text` (58), STRING.
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(25, 58)
+        self.0.get(25, 58)
     }
 }
 /// Builds a `NewOrderSingle`: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -413,10 +401,6 @@ impl<'a> From<t::View<'a, 33>> for ExecutionReport<'a> {
     }
 }
 impl<'a> ExecutionReport<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
@@ -432,11 +416,11 @@ impl<'a> ExecutionReport<'a> {
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.b().sub(0, 9))
+        c::Header(self.0.sub(0, 9))
     }
     /// The standard trailer.
     pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.b().sub(32, 1))
+        c::Trailer(self.0.sub(32, 1))
     }
     /// A builder, with the required body fields.
     pub fn builder<'b>(
@@ -462,77 +446,77 @@ impl<'a> ExecutionReport<'a> {
     }
     /// `OrderID` (37), STRING, required.
     pub fn order_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.b().req(9, 37)
+        self.0.req(9, 37)
     }
     /// `ClOrdID` (11), STRING.
     pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(10, 11)
+        self.0.get(10, 11)
     }
     /// `ExecID` (17), STRING, required.
     pub fn exec_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.b().req(11, 17)
+        self.0.req(11, 17)
     }
     /// `ExecType` (150), CHAR, required.
     pub fn exec_type(&self) -> t::Req<e::ExecType> {
-        self.b().req(12, 150)
+        self.0.req(12, 150)
     }
     /// `OrdStatus` (39), CHAR, required.
     pub fn ord_status(&self) -> t::Req<e::OrdStatus> {
-        self.b().req(13, 39)
+        self.0.req(13, 39)
     }
     /// The `Parties` component.
     pub fn parties(&self) -> c::Parties<'_, 'a> {
-        c::Parties(self.b().sub(14, 1))
+        c::Parties(self.0.sub(14, 1))
     }
     /// The `Instrument` component (required).
     pub fn instrument(&self) -> c::Instrument<'_, 'a> {
-        c::Instrument(self.b().sub(15, 5))
+        c::Instrument(self.0.sub(15, 5))
     }
     /// `Side` (54), CHAR, required.
     pub fn side(&self) -> t::Req<e::Side> {
-        self.b().req(20, 54)
+        self.0.req(20, 54)
     }
     /// The `OrderQtyData` component.
     pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
-        c::OrderQtyData(self.b().sub(21, 2))
+        c::OrderQtyData(self.0.sub(21, 2))
     }
     /// `LastQty` (32), QTY.
     pub fn last_qty(&self) -> t::Opt<v::Decimal> {
-        self.b().get(23, 32)
+        self.0.get(23, 32)
     }
     /// `LastPx` (31), PRICE.
     pub fn last_px(&self) -> t::Opt<v::Decimal> {
-        self.b().get(24, 31)
+        self.0.get(24, 31)
     }
     /// `LeavesQty` (151), QTY, required.
     pub fn leaves_qty(&self) -> t::Req<v::Decimal> {
-        self.b().req(25, 151)
+        self.0.req(25, 151)
     }
     /// `CumQty` (14), QTY, required.
     pub fn cum_qty(&self) -> t::Req<v::Decimal> {
-        self.b().req(26, 14)
+        self.0.req(26, 14)
     }
     /// `AvgPx` (6), PRICE, required.
     pub fn avg_px(&self) -> t::Req<v::Decimal> {
-        self.b().req(27, 6)
+        self.0.req(27, 6)
     }
     /// The `NoContraBrokers` (382) repeating group: its entries in wire order.
     pub fn no_contra_brokers(
         &self,
     ) -> t::Entries<'a, ExecutionReportNoContraBrokers<'a>, 2> {
-        self.b().group(28, &EXECUTION_REPORT_NO_CONTRA_BROKERS)
+        self.0.group(28, &EXECUTION_REPORT_NO_CONTRA_BROKERS)
     }
     /// `Text` (58), STRING.
     pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(29, 58)
+        self.0.get(29, 58)
     }
     /// `EncodedTextLen` (354), LENGTH.
     pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.b().get(30, 354)
+        self.0.get(30, 354)
     }
     /// `EncodedText` (355), DATA.
     pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.b().data(31)
+        self.0.data(31)
     }
 }
 /// Builds a `ExecutionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -654,21 +638,17 @@ impl<'a> From<t::View<'a, 2>> for ExecutionReportNoContraBrokers<'a> {
     }
 }
 impl<'a> ExecutionReportNoContraBrokers<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
     }
     /// `ContraBroker` (375), STRING.
     pub fn contra_broker(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(0, 375)
+        self.0.get(0, 375)
     }
     /// `ContraTrader` (337), STRING.
     pub fn contra_trader(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(1, 337)
+        self.0.get(1, 337)
     }
 }
 /// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -720,10 +700,6 @@ impl<'a> From<t::View<'a, 12>> for MarketDataIncrementalRefresh<'a> {
     }
 }
 impl<'a> MarketDataIncrementalRefresh<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
@@ -739,11 +715,11 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.b().sub(0, 9))
+        c::Header(self.0.sub(0, 9))
     }
     /// The standard trailer.
     pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.b().sub(11, 1))
+        c::Trailer(self.0.sub(11, 1))
     }
     /// A builder, with the required body fields.
     pub fn builder<'b>() -> MarketDataIncrementalRefreshBuilder<'b> {
@@ -751,13 +727,13 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
     }
     /// `MDReqID` (262), STRING.
     pub fn md_req_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(9, 262)
+        self.0.get(9, 262)
     }
     /// The `NoMDEntries` (268) repeating group, required: its entries in wire order.
     pub fn no_md_entries(
         &self,
     ) -> t::Entries<'a, MarketDataIncrementalRefreshNoMdEntries<'a>, 12> {
-        self.b().group(10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)
+        self.0.group(10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)
     }
 }
 /// Builds a `MarketDataIncrementalRefresh`: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -819,37 +795,33 @@ impl<'a> From<t::View<'a, 12>> for MarketDataIncrementalRefreshNoMdEntries<'a> {
     }
 }
 impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
     }
     /// `MDUpdateAction` (279), CHAR, required.
     pub fn md_update_action(&self) -> t::Req<e::MdUpdateAction> {
-        self.b().req(0, 279)
+        self.0.req(0, 279)
     }
     /// `MDEntryType` (269), CHAR.
     pub fn md_entry_type(&self) -> t::Opt<e::MdEntryType> {
-        self.b().get(1, 269)
+        self.0.get(1, 269)
     }
     /// `MDEntryID` (278), STRING.
     pub fn md_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.b().get(2, 278)
+        self.0.get(2, 278)
     }
     /// The `Instrument` component.
     pub fn instrument(&self) -> c::Instrument<'_, 'a> {
-        c::Instrument(self.b().sub(3, 5))
+        c::Instrument(self.0.sub(3, 5))
     }
     /// `MDEntryPx` (270), PRICE.
     pub fn md_entry_px(&self) -> t::Opt<v::Decimal> {
-        self.b().get(8, 270)
+        self.0.get(8, 270)
     }
     /// `MDEntrySize` (271), QTY.
     pub fn md_entry_size(&self) -> t::Opt<v::Decimal> {
-        self.b().get(9, 271)
+        self.0.get(9, 271)
     }
     /// The `NoQuoteConditions` (267) repeating group: its entries in wire order.
     pub fn no_quote_conditions(
@@ -859,7 +831,7 @@ impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
         MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a>,
         1,
     > {
-        self.b()
+        self.0
             .group(
                 10,
                 &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS,
@@ -867,7 +839,7 @@ impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
     }
     /// The `Parties` component.
     pub fn parties(&self) -> c::Parties<'_, 'a> {
-        c::Parties(self.b().sub(11, 1))
+        c::Parties(self.0.sub(11, 1))
     }
 }
 /// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -936,17 +908,13 @@ for MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a> {
     }
 }
 impl<'a> MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a> {
-    #[inline]
-    fn b(&self) -> t::Block<'_, 'a> {
-        self.0.block()
-    }
     /// The underlying message.
     pub fn message(&self) -> &fc::Message<'a> {
         self.0.message()
     }
     /// `QuoteCondition` (276), MULTIPLESTRINGVALUE.
     pub fn quote_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.b().get(0, 276)
+        self.0.get(0, 276)
     }
 }
 /// Builds one `NoQuoteConditions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
