@@ -1,17 +1,214 @@
 //! `cargo xtask <task>`: project automation that needs no extra tools.
+//!
+//! - `cargo xtask regen` regenerates every generated module from its dictionary
+//!   (see [`targets`]), writing only files whose contents changed.
+//! - `cargo xtask regen --check` writes nothing and exits non-zero naming the stale
+//!   files; the `generated_code_is_fresh` test runs it, so `cargo test` fails on
+//!   stale output.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use fix_codegen::emit::{self, Config};
+use fix_codegen::model::Dictionary;
+
+/// One generated module: the dictionary (relative to the workspace root) and the
+/// directory the module is written to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Target {
+    spec: PathBuf,
+    dir: PathBuf,
+}
+
+/// Dictionaries with a fixed destination. Any other `spec/NAME.xml` maps to the
+/// crate `name/` (lower case, dots dropped), `name/src/generated/`.
+const FIXED: &[(&str, &str)] = &[
+    ("spec/FIX44.xml", "fix44/src/generated"),
+    (
+        "fix-codegen/tests/dicts/sample.xml",
+        "fix-codegen/tests/sample-crate/src/generated",
+    ),
+];
+
+/// The workspace root: the parent of this crate's directory.
+fn root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.parent().map(Path::to_path_buf).unwrap_or(manifest)
+}
+
+/// Every target, sorted by spec path: the fixed table plus `spec/*.xml`.
+fn targets(root: &Path) -> Vec<Target> {
+    let mut out: Vec<Target> = FIXED
+        .iter()
+        .map(|(s, d)| Target {
+            spec: s.into(),
+            dir: d.into(),
+        })
+        .collect();
+    if let Ok(entries) = std::fs::read_dir(root.join("spec")) {
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.extension().is_none_or(|x| x != "xml") {
+                continue;
+            }
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                continue;
+            };
+            let spec = Path::new("spec").join(entry.file_name());
+            if out.iter().any(|t| t.spec == spec) {
+                continue;
+            }
+            let krate = stem.to_lowercase().replace('.', "");
+            out.push(Target {
+                spec,
+                dir: Path::new(&krate).join("src").join("generated"),
+            });
+        }
+    }
+    out.sort_by(|a, b| a.spec.cmp(&b.spec));
+    out
+}
+
+/// What one regeneration did.
+#[derive(Debug, Default)]
+struct Report {
+    /// Files written (or, when checking, stale).
+    changed: Vec<PathBuf>,
+    /// Targets skipped, with the reason.
+    skipped: Vec<String>,
+    /// Dictionaries that failed to load or generate.
+    errors: Vec<String>,
+}
+
+/// Regenerates (or checks) every target under `root`.
+fn regen(root: &Path, check: bool) -> Report {
+    let mut report = Report::default();
+    for target in targets(root) {
+        let spec = root.join(&target.spec);
+        if !spec.exists() {
+            report
+                .skipped
+                .push(format!("{}: no such dictionary", target.spec.display()));
+            continue;
+        }
+        let krate = target.dir.parent().and_then(Path::parent);
+        if let Some(krate) = krate
+            && !root.join(krate).join("Cargo.toml").exists()
+        {
+            report.skipped.push(format!(
+                "{}: no crate at {}/ to generate into",
+                target.spec.display(),
+                krate.display()
+            ));
+            continue;
+        }
+        let dict = match Dictionary::from_path(&spec) {
+            Ok(d) => d,
+            Err(e) => {
+                report
+                    .errors
+                    .push(format!("{}: {e}", target.spec.display()));
+                continue;
+            }
+        };
+        let source = target.spec.to_string_lossy().replace('\\', "/");
+        let files = match emit::generate(&dict, &Config::new(source)) {
+            Ok(f) => f,
+            Err(e) => {
+                report
+                    .errors
+                    .push(format!("{}: {e}", target.spec.display()));
+                continue;
+            }
+        };
+        match emit::write(&root.join(&target.dir), &files, check) {
+            Ok(changed) => report.changed.extend(
+                changed
+                    .into_iter()
+                    .map(|p| p.strip_prefix(root).map(Path::to_path_buf).unwrap_or(p)),
+            ),
+            Err(e) => report.errors.push(format!("{}: {e}", target.dir.display())),
+        }
+    }
+    report
+}
+
 fn main() -> ExitCode {
-    let task = std::env::args().nth(1);
-    match task.as_deref() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
         None | Some("help" | "--help" | "-h") => {
-            println!("usage: cargo xtask <task>\n\ntasks:\n  help    this text");
+            println!(
+                "usage: cargo xtask <task>\n\ntasks:\n  regen [--check]  regenerate the generated modules from their dictionaries\n                   (--check: write nothing, fail on stale files)\n  help             this text"
+            );
             ExitCode::SUCCESS
+        }
+        Some("regen") => {
+            let check = args.iter().skip(1).any(|a| a == "--check");
+            let report = regen(&root(), check);
+            for s in &report.skipped {
+                eprintln!("skipped {s}");
+            }
+            for e in &report.errors {
+                eprintln!("error: {e}");
+            }
+            if check {
+                for p in &report.changed {
+                    eprintln!(
+                        "{} was not up-to-date, run `cargo xtask regen` and commit",
+                        p.display()
+                    );
+                }
+            } else {
+                for p in &report.changed {
+                    println!("wrote {}", p.display());
+                }
+            }
+            if report.errors.is_empty() && !(check && !report.changed.is_empty()) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Some(other) => {
             eprintln!("unknown task `{other}`; run `cargo xtask help`");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_code_is_fresh() {
+        let report = regen(&root(), true);
+        assert!(report.errors.is_empty(), "{:#?}", report.errors);
+        assert!(
+            report.changed.is_empty(),
+            "stale generated files, run `cargo xtask regen` and commit: {:#?}",
+            report.changed
+        );
+    }
+
+    #[test]
+    fn targets_are_table_driven_and_sorted() {
+        let t = targets(&root());
+        assert!(
+            t.iter().any(|t| t.spec == Path::new("spec/FIX44.xml")
+                && t.dir == Path::new("fix44/src/generated"))
+        );
+        assert!(t.windows(2).all(|w| w[0].spec <= w[1].spec));
+    }
+
+    #[test]
+    fn missing_specs_are_skipped_with_a_message() {
+        let dir = std::env::temp_dir().join(format!("xtask-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let report = regen(&dir, true);
+        assert!(report.errors.is_empty());
+        assert!(report.changed.is_empty());
+        assert!(report.skipped.iter().any(|s| s.contains("spec/FIX44.xml")));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
