@@ -11,9 +11,12 @@
 //!   the resulting [`model::Dictionary`] answers the run-time questions a
 //!   validator asks in `O(1)` or `O(log n)`.
 //! - [`ident`] turns FIX names into Rust identifiers.
+//! - `emit` (feature `emit`) generates typed, allocation-free Rust over
+//!   `fix_core::typed` from a dictionary: a pure `generate` and a `write` that
+//!   touches only changed files. `cargo xtask regen` drives it.
 //!
-//! The reader and model depend only on `quick-xml`; the emitter (behind the
-//! `emit` feature) comes later.
+//! The reader and model depend only on `quick-xml`; the emitter's dependencies
+//! (proc-macro2, quote, syn, prettyplease) come with the `emit` feature.
 //!
 //! Invariants:
 //!

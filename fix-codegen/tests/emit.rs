@@ -165,7 +165,8 @@ fn cargo_build(dir: &Path, release: bool) -> std::time::Duration {
     cmd.args(["build", "--quiet"])
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", &target)
-        .env("RUSTFLAGS", "-D warnings");
+        .env("RUSTFLAGS", "-D warnings")
+        .env("CARGO_INCREMENTAL", "0");
     if release {
         cmd.arg("--release");
     }
@@ -176,13 +177,15 @@ fn cargo_build(dir: &Path, release: bool) -> std::time::Duration {
     took
 }
 
-/// `cargo test -p fix-codegen --features emit --test emit -- --ignored`;
-/// `FIX_CODEGEN_COMPILE_RELEASE=1` also builds in release.
+/// `cargo test -p fix-codegen --features emit --test emit -- --ignored --nocapture`;
+/// `FIX_CODEGEN_COMPILE_RELEASE=1` also builds in release, `FIX_CODEGEN_COMPILE=FIX44,...`
+/// picks other reference dictionaries. Prints each build's time.
 #[test]
 #[ignore = "slow: compiles the generated FIX42 and FIX50SP2 crates"]
 fn generated_fix42_and_fix50sp2_compile() {
     let release = std::env::var_os("FIX_CODEGEN_COMPILE_RELEASE").is_some_and(|v| v == "1");
-    for name in ["FIX42", "FIX50SP2"] {
+    let names = std::env::var("FIX_CODEGEN_COMPILE").unwrap_or_else(|_| "FIX42,FIX50SP2".into());
+    for name in names.split(',') {
         let files = gen_file(&reference(name), &format!("spec/{name}.xml"));
         let dir = temp_crate(&format!("gen-{}", name.to_lowercase()), &files);
         let debug = cargo_build(&dir, false);

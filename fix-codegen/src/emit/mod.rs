@@ -21,9 +21,57 @@
 //! | `messages.rs` | per message a read view over `fix_core::Message`, its `MessageDef` slot table and a builder demanding the required fields; the groups written inside messages |
 //! | `mod.rs` | the `Message` enum dispatching on MsgType, and the validation tables: `FIELDS`, `MESSAGES`, `HEADER`, `TRAILER`, `DATA_FIELDS`, `DICTIONARY` |
 //!
-//! Getters return `Result<T, FieldError>` for required fields and
-//! `Result<Option<T>, FieldError>` for optional ones; groups are iterators of typed
-//! entries; components are views sharing the message's slots.
+//! # The generated API
+//!
+//! - **Views** (`ExecutionReport<'a>`, group entries) wrap `fix_core::typed::View`:
+//!   construction is one pass over the message's fields against a const slot
+//!   table; every getter after that is one array load. Getters return
+//!   `t::Req<T>` (`Result<T, FieldError>`) for required fields and `t::Opt<T>`
+//!   (`Result<Option<T>, FieldError>`) for optional ones: `Missing` when a required
+//!   field is absent, `Invalid` when the value does not parse as the field's type.
+//!   DATA fields are `&[u8]`.
+//! - **Components** are view types over a run of the enclosing view's slots
+//!   (`er.instrument().symbol()`), one type shared by every message and entry.
+//! - **Groups** are `fix_core::typed::Entries` iterators of typed entries, nested
+//!   to any depth; entries are found by walking the fields after the counter with
+//!   the group's table (delimiter and member tags), bounded by the declared count.
+//! - **Enums**: `from_bytes` (a 256-byte table for CHAR fields, a `match`
+//!   otherwise) and `as_bytes`; `Other(..)` keeps a value the dictionary does not
+//!   list. BOOLEAN fields are `bool`; multiple-value fields are
+//!   `MultipleCharValue`/`MultipleValueString` whose elements the enum decodes.
+//! - **Builders** are plain structs of `Option` fields (slices of entry builders
+//!   for groups, component builders for components) with `Default`; `new` (or
+//!   `Message::builder`) takes the required fields, the rest is set with struct
+//!   update syntax. `encode(&header, &mut buf)` writes 8, 9, 35, the header fields
+//!   in ascending tag order, the body in dictionary order, and CheckSum through
+//!   `fix_core::Encoder`, without allocating.
+//! - **Tables** for validation: `FIELDS` (types and listed values), `MESSAGES`
+//!   (per message: allowed tags, required tags, group layouts, header/body/trailer
+//!   ranges), `HEADER`, `TRAILER`, `DATA_FIELDS`, all in `DICTIONARY`.
+//!
+//! Reading and building with a generated crate (here the test crate generated
+//! from `fix-codegen/tests/dicts/sample.xml`):
+//!
+//! ```ignore
+//! use fix_sample::{Message, components::*, enums::*, messages::*};
+//!
+//! let order = NewOrderSingleBuilder {
+//!     instrument: Some(InstrumentBuilder::new(symbol)),
+//!     price: Some(px),
+//!     ..NewOrderSingle::builder(cl_ord_id, Side::Buy, transact_time, OrdType::Limit)
+//! };
+//! let bytes = order.encode(&HeaderBuilder::new(sender, target, seq, now), &mut buf)?;
+//!
+//! let msg = Parser::new().with_data_fields(fix_sample::DATA_FIELDS)
+//!     .parse(bytes, &mut fields)?.complete().unwrap();
+//! if let Message::NewOrderSingle(nos) = Message::new(msg) {
+//!     assert_eq!(nos.side()?, Side::Buy);
+//!     assert_eq!(nos.instrument().symbol()?, symbol);
+//!     for party in nos.parties().no_party_ids() {
+//!         println!("{:?} {:?}", party.party_id()?, party.party_role()?);
+//!     }
+//! }
+//! ```
 //!
 //! ```
 //! use fix_codegen::emit::{Config, generate};
@@ -852,7 +900,7 @@ impl<'d> Cx<'d> {
                         }
                         impl<'a> v::FieldValue<'a> for #ty {
                             type Error = t::EnumError;
-                            fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+                            fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
                                 Self::from_bytes(bytes)
                             }
                             fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -889,7 +937,7 @@ impl<'d> Cx<'d> {
                         }
                         impl<'a> v::FieldValue<'a> for #ty<'a> {
                             type Error = t::EnumError;
-                            fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+                            fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
                                 Self::from_bytes(bytes)
                             }
                             fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -1120,6 +1168,11 @@ impl<'d> Cx<'d> {
         if sorted {
             writes.sort_by_key(|(k, _)| *k);
         }
+        let enc = if writes.is_empty() {
+            quote!(_enc)
+        } else {
+            quote!(enc)
+        };
         let writes = writes.into_iter().map(|(_, w)| w);
         let d = doc(format!(
             "Builds {view_doc}: `new` takes the required fields; set the others with struct update syntax (`..`)."
@@ -1138,7 +1191,7 @@ impl<'d> Cx<'d> {
                 pub fn new(#(#args),*) -> Self { #fill }
             }
             impl t::Build for #bty<'_> {
-                fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
+                fn write(&self, #enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
                     #(#writes)*
                     Ok(())
                 }
@@ -1463,7 +1516,7 @@ impl<'d> Cx<'d> {
         );
         quote! {
             #![doc = #source]
-            #![allow(clippy::too_many_arguments, clippy::large_enum_variant, clippy::needless_lifetimes, clippy::match_single_binding, unused_imports, dead_code)]
+            #![allow(clippy::too_many_arguments, clippy::large_enum_variant, clippy::needless_lifetimes, clippy::match_single_binding, non_camel_case_types, non_snake_case, non_upper_case_globals, unused_imports, dead_code)]
             #uses
             use self::{components as c, enums as e, messages as m};
             pub mod components;

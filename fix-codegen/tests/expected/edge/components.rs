@@ -24,7 +24,7 @@ impl<'b> HeaderBuilder<'b> {
     }
 }
 impl t::Build for HeaderBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
+    fn write(&self, _enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
         Ok(())
     }
 }

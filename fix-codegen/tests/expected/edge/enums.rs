@@ -45,7 +45,7 @@ impl Type {
 }
 impl<'a> v::FieldValue<'a> for Type {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -88,7 +88,7 @@ impl<'a> New<'a> {
 }
 impl<'a> v::FieldValue<'a> for New<'a> {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -127,7 +127,7 @@ impl<'a> Weird<'a> {
 }
 impl<'a> v::FieldValue<'a> for Weird<'a> {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {

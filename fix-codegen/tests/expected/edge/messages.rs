@@ -188,7 +188,7 @@ impl<'b> EmptyBuilder<'b> {
     }
 }
 impl t::Build for EmptyBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
+    fn write(&self, _enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
         Ok(())
     }
 }

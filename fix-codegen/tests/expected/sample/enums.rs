@@ -37,7 +37,7 @@ impl ExecInst {
 }
 impl<'a> v::FieldValue<'a> for ExecInst {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -80,7 +80,7 @@ impl<'a> SecurityIdSource<'a> {
 }
 impl<'a> v::FieldValue<'a> for SecurityIdSource<'a> {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -131,7 +131,7 @@ impl<'a> MsgType<'a> {
 }
 impl<'a> v::FieldValue<'a> for MsgType<'a> {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -173,7 +173,7 @@ impl OrdStatus {
 }
 impl<'a> v::FieldValue<'a> for OrdStatus {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -208,7 +208,7 @@ impl OrdType {
 }
 impl<'a> v::FieldValue<'a> for OrdType {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -246,7 +246,7 @@ impl Side {
 }
 impl<'a> v::FieldValue<'a> for Side {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -288,7 +288,7 @@ impl TimeInForce {
 }
 impl<'a> v::FieldValue<'a> for TimeInForce {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -323,7 +323,7 @@ impl ExecType {
 }
 impl<'a> v::FieldValue<'a> for ExecType {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -366,7 +366,7 @@ impl<'a> SecurityType<'a> {
 }
 impl<'a> v::FieldValue<'a> for SecurityType<'a> {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -408,7 +408,7 @@ impl MdEntryType {
 }
 impl<'a> v::FieldValue<'a> for MdEntryType {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -447,7 +447,7 @@ impl<'a> QuoteCondition<'a> {
 }
 impl<'a> v::FieldValue<'a> for QuoteCondition<'a> {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -489,7 +489,7 @@ impl MdUpdateAction {
 }
 impl<'a> v::FieldValue<'a> for MdUpdateAction {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -527,7 +527,7 @@ impl PartyIdSource {
 }
 impl<'a> v::FieldValue<'a> for PartyIdSource {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
@@ -570,7 +570,7 @@ impl<'a> PartyRole<'a> {
 }
 impl<'a> v::FieldValue<'a> for PartyRole<'a> {
     type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error> {
+    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
         Self::from_bytes(bytes)
     }
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {

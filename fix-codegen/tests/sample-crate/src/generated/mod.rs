@@ -5,6 +5,9 @@
     clippy::large_enum_variant,
     clippy::needless_lifetimes,
     clippy::match_single_binding,
+    non_camel_case_types,
+    non_snake_case,
+    non_upper_case_globals,
     unused_imports,
     dead_code
 )]

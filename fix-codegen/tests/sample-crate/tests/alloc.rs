@@ -1,0 +1,125 @@
+//! Typed reads and builds allocate nothing: counted with a counting allocator.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
+use fix_core::{Fields, Parser};
+use fix_sample::Message;
+use fix_sample::components::{
+    HeaderBuilder, InstrumentBuilder, PartiesBuilder, PartiesNoPartyIdsBuilder,
+};
+use fix_sample::enums::{MdUpdateAction, OrdType, PartyRole, Side};
+use fix_sample::messages::{
+    MarketDataIncrementalRefreshBuilder, MarketDataIncrementalRefreshNoMdEntriesBuilder,
+    NewOrderSingle, NewOrderSingleBuilder,
+};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: defers to the system allocator; the counter is a const-initialised
+// thread-local with no destructor, so touching it never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as our caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as our caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|c| c.set(c.get() + 1));
+        // SAFETY: same contract as our caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+#[test]
+fn build_parse_and_typed_read_allocate_nothing() {
+    let sym = FixStr::parse(b"AAPL").unwrap();
+    let px = Decimal::parse(b"187.25").unwrap();
+    let now = UtcTimestamp::parse(b"20261130-12:30:45").unwrap();
+    let header = HeaderBuilder::new(
+        FixStr::parse(b"A").unwrap(),
+        FixStr::parse(b"B").unwrap(),
+        SeqNum(1),
+        now,
+    );
+    let parser = Parser::new().with_data_fields(fix_sample::DATA_FIELDS);
+    let mut buf = [0u8; 1024];
+    let mut fields = Fields::<128>::new();
+    let mut seen = 0usize;
+    let n = allocations_during(|| {
+        for _ in 0..100 {
+            let parties = [
+                PartiesNoPartyIdsBuilder {
+                    party_role: Some(PartyRole::ClientId),
+                    ..PartiesNoPartyIdsBuilder::new(sym)
+                },
+                PartiesNoPartyIdsBuilder::new(sym),
+            ];
+            let order = NewOrderSingleBuilder {
+                parties: Some(PartiesBuilder {
+                    no_party_ids: &parties,
+                }),
+                instrument: Some(InstrumentBuilder::new(sym)),
+                price: Some(px),
+                ..NewOrderSingle::builder(sym, Side::Buy, now, OrdType::Limit)
+            };
+            let bytes = order.encode(&header, &mut buf).unwrap();
+            let msg = parser
+                .parse(bytes, &mut fields)
+                .unwrap()
+                .complete()
+                .unwrap();
+            if let Message::NewOrderSingle(nos) = Message::new(msg) {
+                seen += usize::from(nos.side() == Ok(Side::Buy));
+                seen += usize::from(nos.price() == Ok(Some(px)));
+                seen += nos.parties().no_party_ids().count();
+                seen += usize::from(nos.instrument().symbol().is_ok());
+            }
+
+            let entries = [
+                MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::New),
+                MarketDataIncrementalRefreshNoMdEntriesBuilder {
+                    instrument: Some(InstrumentBuilder::new(sym)),
+                    md_entry_px: Some(px),
+                    ..MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::Change)
+                },
+            ];
+            let md = MarketDataIncrementalRefreshBuilder {
+                md_req_id: None,
+                no_md_entries: &entries,
+            };
+            let bytes = md.encode(&header, &mut buf).unwrap();
+            let msg = parser
+                .parse(bytes, &mut fields)
+                .unwrap()
+                .complete()
+                .unwrap();
+            if let Message::MarketDataIncrementalRefresh(md) = Message::new(msg) {
+                for e in md.no_md_entries() {
+                    seen += usize::from(e.md_update_action().is_ok());
+                    seen += usize::from(e.instrument().symbol().is_ok());
+                }
+            }
+        }
+    });
+    assert_eq!(n, 0, "allocations on the typed paths");
+    assert_eq!(seen, 100 * (1 + 1 + 2 + 1 + 2 + 1));
+}

@@ -1,0 +1,172 @@
+//! `fix_core::typed` over hand-written tables: slots, components, nested groups,
+//! repeated tags, and arbitrary field sequences that must never panic.
+
+use fix_core::typed::{Entries, FieldError, Group, Level, View};
+use fix_core::value::{FixStr, NumInGroup};
+use fix_core::{Fields, Message, Parser};
+use proptest::prelude::*;
+
+// Message: 35 | 11, [component: 55, 453(group)], 58 | 10
+// 453 entries: 448, 452, 802(group); 802 entries: 523, 803.
+static SUB: Group = Group {
+    name: "NoPartySubIDs",
+    counter: 802,
+    delimiter: 523,
+    entry: Level {
+        tags: &[523, 803],
+        by_tag: &[0, 1],
+        required: &[],
+        groups: &[],
+    },
+};
+static PARTIES: Group = Group {
+    name: "NoPartyIDs",
+    counter: 453,
+    delimiter: 448,
+    entry: Level {
+        tags: &[448, 452, 802],
+        by_tag: &[0, 1, 2],
+        required: &[],
+        groups: &[(2, &SUB)],
+    },
+};
+static MSG: Level = Level {
+    tags: &[35, 11, 55, 453, 58, 10],
+    by_tag: &[5, 1, 0, 2, 4, 3],
+    required: &[0, 1, 5],
+    groups: &[(3, &PARTIES)],
+};
+
+struct Party<'a>(View<'a, 3>);
+impl<'a> From<View<'a, 3>> for Party<'a> {
+    fn from(v: View<'a, 3>) -> Self {
+        Party(v)
+    }
+}
+struct Sub<'a>(View<'a, 2>);
+impl<'a> From<View<'a, 2>> for Sub<'a> {
+    fn from(v: View<'a, 2>) -> Self {
+        Sub(v)
+    }
+}
+
+fn message(body: &[(u32, &str)]) -> Vec<u8> {
+    let mut b = String::from("35=D\x01");
+    for (t, v) in body {
+        b.push_str(&format!("{t}={v}\x01"));
+    }
+    let head = format!("8=FIX.4.4\x019={}\x01", b.len());
+    let sum = head.bytes().chain(b.bytes()).map(u32::from).sum::<u32>() % 256;
+    format!("{head}{b}10={sum:03}\x01").into_bytes()
+}
+
+fn with_view<R>(bytes: &[u8], f: impl FnOnce(Message<'_>, View<'_, 6>) -> R) -> R {
+    let mut fields = Fields::<256>::new();
+    let msg = Parser::new()
+        .with_empty_values(true)
+        .parse(bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    f(msg, View::new(msg, &MSG))
+}
+
+#[test]
+fn slots_components_and_nested_groups() {
+    let bytes = message(&[
+        (11, "ORD"),
+        (55, "AAPL"),
+        (453, "2"),
+        (448, "P1"),
+        (452, "3"),
+        (802, "2"),
+        (523, "S1"),
+        (803, "4"),
+        (523, "S2"),
+        (448, "P2"),
+        (58, "text"),
+    ]);
+    with_view(&bytes, |_, view| {
+        assert_eq!(view.req::<FixStr>(1, 11).unwrap().as_bytes(), b"ORD");
+        let component = view.sub(2, 2);
+        assert_eq!(component.req::<FixStr>(0, 55).unwrap().as_bytes(), b"AAPL");
+        assert_eq!(
+            view.get::<FixStr>(4, 58).unwrap().unwrap().as_bytes(),
+            b"text"
+        );
+        let parties: Entries<'_, Party<'_>, 3> = component.group(1, &PARTIES);
+        let parties: Vec<Party<'_>> = parties.collect();
+        assert_eq!(parties.len(), 2);
+        assert_eq!(parties[0].0.req::<i64>(1, 452), Ok(3));
+        assert_eq!(parties[1].0.get::<i64>(1, 452), Ok(None));
+        let subs: Vec<Sub<'_>> = parties[0].0.group(2, &SUB).collect();
+        let ids: Vec<&[u8]> = subs.iter().map(|s| s.0.block().raw(0).unwrap()).collect();
+        assert_eq!(ids, [&b"S1"[..], b"S2"]);
+        assert_eq!(parties[1].0.group::<Sub<'_>, 2>(2, &SUB).count(), 0);
+        assert_eq!(view.req::<NumInGroup>(3, 453), Ok(NumInGroup(2)));
+    });
+}
+
+#[test]
+fn declared_count_bounds_the_entries_and_errors_are_typed() {
+    let bytes = message(&[(453, "1"), (448, "P1"), (448, "P2"), (58, "x")]);
+    with_view(&bytes, |_, view| {
+        assert_eq!(view.group::<Party<'_>, 3>(3, &PARTIES).count(), 1);
+        assert_eq!(
+            view.req::<FixStr>(1, 11),
+            Err(FieldError::Missing { tag: 11 })
+        );
+        // The second 448 is not a member of the message level: skipped; 58 still found.
+        assert!(view.get::<FixStr>(4, 58).unwrap().is_some());
+        assert!(matches!(
+            view.req::<i64>(4, 58),
+            Err(FieldError::Invalid { tag: 58, .. })
+        ));
+    });
+}
+
+#[test]
+fn level_lookups() {
+    assert_eq!(MSG.slot(453), Some(3));
+    assert!(MSG.is_required(11) && !MSG.is_required(58));
+    assert_eq!(MSG.required_tags().collect::<Vec<_>>(), [35, 11, 10]);
+    assert_eq!(MSG.group(453).map(|g| g.delimiter), Some(448));
+    assert!(MSG.group(55).is_none());
+    static DUP: Level = Level {
+        tags: &[7, 7],
+        by_tag: &[0, 1],
+        required: &[],
+        groups: &[],
+    };
+    assert_eq!(DUP.slots(7).collect::<Vec<_>>(), [0, 1]);
+}
+
+const TAGS: [u32; 10] = [11, 55, 453, 448, 452, 802, 523, 803, 58, 9999];
+
+proptest! {
+    /// Any sequence of tags and counts: building views and walking every group
+    /// never panics, and never yields more entries than fields.
+    #[test]
+    fn arbitrary_fields_never_panic(body in proptest::collection::vec((0usize..TAGS.len(), "[0-9a-z]{0,3}"), 0..40)) {
+        let body: Vec<(u32, &str)> = body.iter().map(|(i, v)| (TAGS[*i], v.as_str())).collect();
+        let bytes = message(&body);
+        with_view(&bytes, |msg, view| {
+            let n = msg.fields().len();
+            let mut entries = 0;
+            for p in view.group::<Party<'_>, 3>(3, &PARTIES) {
+                entries += 1;
+                let _ = p.0.get::<i64>(1, 452);
+                for s in p.0.group::<Sub<'_>, 2>(2, &SUB) {
+                    entries += 1;
+                    let _ = s.0.get::<FixStr>(0, 523);
+                }
+            }
+            prop_assert!(entries <= n);
+            for slot in 0..8 {
+                let _ = view.get::<FixStr>(slot, 1);
+                let _ = view.sub(slot, 3).raw(1);
+            }
+            Ok(())
+        })?;
+    }
+}
