@@ -163,7 +163,8 @@ fn main() -> ExitCode {
                     println!("wrote {}", p.display());
                 }
             }
-            if report.errors.is_empty() && !(check && !report.changed.is_empty()) {
+            let stale = check && !report.changed.is_empty();
+            if report.errors.is_empty() && !stale {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE

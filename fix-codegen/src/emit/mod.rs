@@ -1200,6 +1200,7 @@ impl<'d> Cx<'d> {
     }
 
     /// A view type that owns its slots (message or group entry).
+    #[allow(clippy::too_many_arguments)]
     fn owning_view(
         &self,
         ty: &Ident,
@@ -1516,7 +1517,7 @@ impl<'d> Cx<'d> {
         );
         quote! {
             #![doc = #source]
-            #![allow(clippy::too_many_arguments, clippy::large_enum_variant, clippy::needless_lifetimes, clippy::match_single_binding, non_camel_case_types, non_snake_case, non_upper_case_globals, unused_imports, dead_code)]
+            #![allow(clippy::too_many_arguments, clippy::large_enum_variant, clippy::needless_lifetimes, clippy::match_single_binding, clippy::needless_update, clippy::new_without_default, non_camel_case_types, non_snake_case, non_upper_case_globals, unused_imports, dead_code)]
             #uses
             use self::{components as c, enums as e, messages as m};
             pub mod components;

@@ -17,8 +17,8 @@ use fix_sample::enums::{
 };
 use fix_sample::messages::{
     ExecutionReport, ExecutionReportBuilder, ExecutionReportNoContraBrokersBuilder,
-    MarketDataIncrementalRefresh, MarketDataIncrementalRefreshBuilder,
-    MarketDataIncrementalRefreshNoMdEntriesBuilder, NewOrderSingle, NewOrderSingleBuilder,
+    MarketDataIncrementalRefreshBuilder, MarketDataIncrementalRefreshNoMdEntriesBuilder,
+    NewOrderSingle, NewOrderSingleBuilder,
 };
 
 fn s(v: &str) -> FixStr<'_> {

@@ -5,6 +5,8 @@
     clippy::large_enum_variant,
     clippy::needless_lifetimes,
     clippy::match_single_binding,
+    clippy::needless_update,
+    clippy::new_without_default,
     non_camel_case_types,
     non_snake_case,
     non_upper_case_globals,
