@@ -41,7 +41,7 @@
 //!     groups: &[],
 //! };
 //!
-//! let bytes = b"8=FIX.4.4\x019=12\x0135=D\x0111=ORD1\x0110=208\x01";
+//! let bytes = b"8=FIX.4.4\x019=13\x0135=D\x0111=ORD1\x0110=156\x01";
 //! let mut fields = Fields::<16>::new();
 //! let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
 //! let view = View::<6>::new(msg, &LEVEL);
@@ -632,7 +632,7 @@ fn skip_group(group: &Group, msg: &Message<'_>, mut pos: usize, count: usize) ->
 /// use fix_core::typed::{Level, View};
 /// use fix_core::{Fields, Parser};
 /// static HB: Level = Level { tags: &[112], by_tag: &[0], required: &[], groups: &[] };
-/// let bytes = b"8=FIX.4.4\x019=12\x0135=0\x01112=T1\x0110=248\x01";
+/// let bytes = b"8=FIX.4.4\x019=12\x0135=0\x01112=T1\x0110=040\x01";
 /// let mut fields = Fields::<8>::new();
 /// let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
 /// let view = View::<1>::new(msg, &HB);
