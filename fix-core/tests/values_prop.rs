@@ -120,6 +120,17 @@ proptest! {
     }
 
     #[test]
+    fn decimal_parse_agrees_with_rust_decimal(s in "-?[0-9]{0,24}(\\.[0-9]{0,24})?") {
+        let ours = Decimal::parse(s.as_bytes());
+        let theirs = rust_decimal::Decimal::from_str_exact(&s);
+        match (ours, theirs) {
+            (Ok(d), Ok(r)) => prop_assert_eq!((d.mantissa(), d.scale() as u32), (r.mantissa(), r.scale())),
+            (Err(_), Err(_)) => {}
+            (o, t) => prop_assert!(false, "{:?}: ours {:?}, rust_decimal {:?}", s, o, t),
+        }
+    }
+
+    #[test]
     fn int_round_trips(i in any::<i64>(), u in any::<u64>(), w in any::<u32>()) {
         prop_assert_eq!(parse_int(&write_all(|b| write_int(i, b))), Ok(i));
         prop_assert_eq!(SeqNum::parse(&write_all(|b| SeqNum(u).write(b))), Ok(SeqNum(u)));

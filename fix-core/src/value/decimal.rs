@@ -214,8 +214,38 @@ impl Decimal {
             Some(b'-') => (true, 1),
             Some(_) => (false, 0),
         };
+        let body = &bytes[start..];
+        if body.len() <= 19 {
+            // The common case: at most 19 digits, below 10^19 < 2^64, so no overflow
+            // check per digit; the scale comes from where the point was.
+            const NO_POINT: usize = usize::MAX;
+            let mut mag: u64 = 0;
+            let mut point_at = NO_POINT;
+            for (j, &b) in body.iter().enumerate() {
+                let d = b.wrapping_sub(b'0');
+                if d < 10 {
+                    mag = mag * 10 + d as u64;
+                } else if b == b'.' && point_at == NO_POINT {
+                    point_at = j;
+                } else {
+                    return Err(byte_error(b, start + j));
+                }
+            }
+            let (digits, scale) = match point_at {
+                NO_POINT => (body.len(), 0),
+                p => (body.len() - 1, body.len() - 1 - p),
+            };
+            if digits == 0 {
+                return Err(DecimalError::NoDigits);
+            }
+            let m = mag as i128;
+            return Ok(Decimal {
+                mantissa: if neg { -m } else { m },
+                scale: scale as u8, // at most 18
+            });
+        }
         let mut mag: u64 = 0;
-        let mut scale: u32 = 0;
+        let mut scale: usize = 0; // at most bytes.len(): cannot overflow
         let mut point = false;
         let mut any_digit = false;
         let mut i = start;
@@ -229,7 +259,7 @@ impl Decimal {
                 }
                 mag = mag * 10 + d as u64;
                 any_digit = true;
-                scale += point as u32;
+                scale += point as usize;
             } else if b == b'.' && !point {
                 point = true;
             } else {
@@ -247,7 +277,7 @@ impl Decimal {
                 if wide > MAX_MANTISSA_U128 {
                     return Err(DecimalError::Overflow);
                 }
-                scale += point as u32;
+                scale += point as usize;
             } else if b == b'.' && !point {
                 point = true;
             } else {
@@ -258,7 +288,7 @@ impl Decimal {
         if !any_digit {
             return Err(DecimalError::NoDigits);
         }
-        if scale > Self::MAX_SCALE as u32 {
+        if scale > Self::MAX_SCALE as usize {
             return Err(DecimalError::ScaleTooLarge);
         }
         let m = wide as i128;
