@@ -214,36 +214,6 @@ impl Decimal {
             Some(b'-') => (true, 1),
             Some(_) => (false, 0),
         };
-        let body = &bytes[start..];
-        if body.len() <= 19 {
-            // The common case: at most 19 digits, below 10^19 < 2^64, so no overflow
-            // check per digit; the scale comes from where the point was.
-            const NO_POINT: usize = usize::MAX;
-            let mut mag: u64 = 0;
-            let mut point_at = NO_POINT;
-            for (j, &b) in body.iter().enumerate() {
-                let d = b.wrapping_sub(b'0');
-                if d < 10 {
-                    mag = mag * 10 + d as u64;
-                } else if b == b'.' && point_at == NO_POINT {
-                    point_at = j;
-                } else {
-                    return Err(byte_error(b, start + j));
-                }
-            }
-            let (digits, scale) = match point_at {
-                NO_POINT => (body.len(), 0),
-                p => (body.len() - 1, body.len() - 1 - p),
-            };
-            if digits == 0 {
-                return Err(DecimalError::NoDigits);
-            }
-            let m = mag as i128;
-            return Ok(Decimal {
-                mantissa: if neg { -m } else { m },
-                scale: scale as u8, // at most 18
-            });
-        }
         let mut mag: u64 = 0;
         let mut scale: usize = 0; // at most bytes.len(): cannot overflow
         let mut point = false;

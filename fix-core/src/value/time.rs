@@ -12,7 +12,7 @@
 
 use core::fmt;
 
-use super::digits::{POW10_U64, put2, swar8, two};
+use super::digits::{POW10_U64, put2, two, write_u64_fixed_back};
 use super::{BufferTooSmall, FieldValue};
 
 /// Why a byte string is not a valid FIX date or time, or a value is out of range.
@@ -214,11 +214,11 @@ const fn check_ymd(y: u16, m: u8, d: u8) -> Result<(), TimeError> {
     Ok(())
 }
 
-/// Writes `YYYYMMDD` at `out[..8]`: all eight digits in one SWAR conversion and store.
-#[inline]
 fn write_ymd(out: &mut [u8], y: u16, m: u8, d: u8) {
-    let v = y as u32 * 10_000 + m as u32 * 100 + d as u32;
-    out[..8].copy_from_slice(&swar8(v));
+    put2(out, 0, (y / 100) as u32);
+    put2(out, 2, (y % 100) as u32);
+    put2(out, 4, m as u32);
+    put2(out, 6, d as u32);
 }
 
 /// A time of day with an optional fraction; shared by the UTC and TZ types.
@@ -310,41 +310,18 @@ impl Clock {
         8 + if d > 0 { 1 + d } else { 0 }
     }
 
-    /// Writes `HH:MM:SS[.f]` at `out[..Clock::len(precision)]` (truncating the fraction),
-    /// with one SWAR conversion for the clock and one for the fraction, and fixed-size
-    /// stores that never go past the end.
-    #[inline]
+    /// Writes `HH:MM:SS[.f]` at `out[..Clock::len(precision)]` (truncating the fraction).
     fn write(&self, precision: Precision, out: &mut [u8]) {
-        let v = self.hour as u32 * 10_000 + self.minute as u32 * 100 + self.second as u32;
-        // "00HHMMSS" (byte 0 first) becomes "HH:MM:SS".
-        let d = u64::from_le_bytes(swar8(v));
-        let hms = ((d >> 16) & 0xFFFF)
-            | ((b':' as u64) << 16)
-            | (((d >> 32) & 0xFFFF) << 24)
-            | ((b':' as u64) << 40)
-            | (d & 0xFFFF_0000_0000_0000);
-        out[..8].copy_from_slice(&hms.to_le_bytes());
-        match precision {
-            Precision::Seconds => {}
-            Precision::Millis => {
-                // "00000mmm": bytes 4..8 are "0mmm"; the point replaces the zero.
-                let f = u64::from_le_bytes(swar8(self.nanos / 1_000_000));
-                let x = ((f >> 32) as u32 & !0xFF) | b'.' as u32;
-                out[8..12].copy_from_slice(&x.to_le_bytes());
-            }
-            Precision::Micros => {
-                // "00uuuuuu" shifted one byte down: "0uuuuuu", the point replaces the zero;
-                // 7 bytes written as two overlapping 4-byte stores.
-                let f = u64::from_le_bytes(swar8(self.nanos / 1_000));
-                let x = ((f >> 8) & !0xFF) | b'.' as u64;
-                out[8..12].copy_from_slice(&(x as u32).to_le_bytes());
-                out[11..15].copy_from_slice(&((x >> 24) as u32).to_le_bytes());
-            }
-            Precision::Nanos => {
-                out[8] = b'.';
-                out[9..17].copy_from_slice(&swar8(self.nanos / 10));
-                out[17] = b'0' + (self.nanos % 10) as u8;
-            }
+        put2(out, 0, self.hour as u32);
+        out[2] = b':';
+        put2(out, 3, self.minute as u32);
+        out[5] = b':';
+        put2(out, 6, self.second as u32);
+        let d = precision.digits();
+        if d > 0 {
+            out[8] = b'.';
+            let v = self.nanos / precision.unit();
+            write_u64_fixed_back(out, 9 + d, v as u64, d);
         }
     }
 }
