@@ -4,8 +4,8 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::digits::{
-    POW10_U64, POW10_U128, ascii16, copy_small, count_u64, count_u128, div_pow10_round,
-    div_pow10_round_u32, swar8, write_u64_back, write_u64_fixed_back, write_u128_back,
+    POW10_U64, POW10_U128, ascii16, copy_small, count_u64, count_u128, digits8, div_pow10_round,
+    div_pow10_round_u32, write_u64_back, write_u64_fixed_back, write_u128_back,
     write_u128_fixed_back,
 };
 use super::{BufferTooSmall, FieldValue};
@@ -476,7 +476,7 @@ fn write_small(
     point: bool,
     out: &mut [u8],
 ) -> Result<usize, BufferTooSmall> {
-    let d = u64::from_le_bytes(swar8(q));
+    let d = u64::from_le_bytes(digits8(q));
     // Leading zero digits are the low zero bytes of `d - '0'` (all 8 for q == 0).
     let digits = 8 - ((d ^ 0x3030_3030_3030_3030).trailing_zeros() / 8) as usize;
     // All digits of q, and at least one before the point: at most 7.

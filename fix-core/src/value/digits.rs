@@ -139,29 +139,28 @@ pub(crate) fn write_u128_fixed_back(
 }
 
 /// The 8 ASCII digits of `n < 10^8`, most significant first, as the bytes of a
-/// little-endian `u64` (SWAR: both 4-digit halves, then all four 2-digit quarters, are
-/// split in parallel with multiply-shift division inside the lanes of one register).
+/// little-endian `u64`: the two 4-digit halves and their four 2-digit quarters are split
+/// in parallel (constant divisions) and looked up in [`PAIRS`]. Measured against a SWAR
+/// version (multiply-shift division inside the lanes of one register): as fast or
+/// faster here, with a shorter dependency chain.
 #[inline]
-pub(crate) fn swar8(n: u32) -> [u8; 8] {
+pub(crate) fn digits8(n: u32) -> [u8; 8] {
     debug_assert!(n < 100_000_000);
-    // 32-bit lanes [n / 10^4, n % 10^4]: the first digits go to the low (first) bytes.
-    let x = (n / 10_000) as u64 | (((n % 10_000) as u64) << 32);
-    // Each lane < 10^4: lane / 100 is (lane * 10486) >> 20 (exact below 10^4; the product
-    // stays below 2^27, so lanes cannot spill into each other).
-    let hi = ((x * 10_486) >> 20) & 0x0000_007F_0000_007F;
-    let x = hi | ((x - hi * 100) << 16);
-    // 16-bit lanes < 100: lane / 10 is (lane * 103) >> 10 (exact below 100, product < 2^14).
-    let hi = ((x * 103) >> 10) & 0x000F_000F_000F_000F;
-    let x = hi | ((x - hi * 10) << 8);
-    (x | 0x3030_3030_3030_3030).to_le_bytes()
+    let (a, b) = (n / 10_000, n % 10_000);
+    let pair = |v: u32| -> u64 {
+        let i = v as usize * 2;
+        u16::from_le_bytes([PAIRS[i], PAIRS[i + 1]]) as u64
+    };
+    (pair(a / 100) | (pair(a % 100) << 16) | (pair(b / 100) << 32) | (pair(b % 100) << 48))
+        .to_le_bytes()
 }
 
 /// The 16 ASCII digits of `n < 10^16`, zero padded, most significant first.
 #[inline]
 pub(crate) fn ascii16(n: u64) -> [u8; 16] {
     debug_assert!(n < 10_000_000_000_000_000);
-    let hi = swar8((n / 100_000_000) as u32);
-    let lo = swar8((n % 100_000_000) as u32);
+    let hi = digits8((n / 100_000_000) as u32);
+    let lo = digits8((n % 100_000_000) as u32);
     let mut d = [0u8; 16];
     d[..8].copy_from_slice(&hi);
     d[8..].copy_from_slice(&lo);
@@ -263,11 +262,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn swar_matches_naive() {
-        // The lanes are independent: v * 10001 puts every 4-digit value in both halves.
+    fn digits8_matches_naive() {
+        // v * 10001 puts every 4-digit value in both halves.
         for v in 0..10_000u32 {
             let n = v * 10_001;
-            let d = swar8(n);
+            let d = digits8(n);
             let mut want = [0u8; 8];
             write_u64_fixed_back(&mut want, 8, n as u64, 8);
             assert_eq!(d, want, "{n}");
