@@ -319,9 +319,9 @@ impl Decimal {
             }
         }
         if mag <= u64::MAX as u128 {
-            write_fast(neg, mag as u64, self.scale, dp, out)
+            write_u64(neg, mag as u64, self.scale, dp, out)
         } else {
-            write_wide(neg, mag, self.scale, dp, out)
+            write_u128(neg, mag, self.scale, dp, out)
         }
     }
 
@@ -545,7 +545,7 @@ fn write_small(
 /// The `u64` path: the magnitude fits a `u64` (every mantissa whose value fits an `i64`,
 /// including `i64::MIN`). Kept out of line so the hot path stays small.
 #[inline(never)]
-fn write_fast(
+fn write_u64(
     neg: bool,
     mag: u64,
     scale: u8,
@@ -613,7 +613,7 @@ fn write_fast(
 /// The exact wide path for mantissas beyond 64 bits.
 #[cold]
 #[inline(never)]
-fn write_wide(
+fn write_u128(
     neg: bool,
     mag: u128,
     scale: u8,
