@@ -4,8 +4,8 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::digits::{
-    POW10_U64, POW10_U128, ascii16, copy_small, count_u64, count_u128, div_pow10_round,
-    div_pow10_round_u32, swar8, write_u64_back, write_u64_fixed_back, write_u128_back,
+    POW10_U64, POW10_U128, ascii16, copy_small, count_u64, count_u128, digits8, div_pow10_round,
+    div_pow10_round_u32, write_u64_back, write_u64_fixed_back, write_u128_back,
     write_u128_fixed_back,
 };
 use super::{BufferTooSmall, FieldValue};
@@ -215,7 +215,7 @@ impl Decimal {
             Some(_) => (false, 0),
         };
         let mut mag: u64 = 0;
-        let mut scale: u32 = 0;
+        let mut scale: usize = 0; // at most bytes.len(): cannot overflow
         let mut point = false;
         let mut any_digit = false;
         let mut i = start;
@@ -229,7 +229,7 @@ impl Decimal {
                 }
                 mag = mag * 10 + d as u64;
                 any_digit = true;
-                scale += point as u32;
+                scale += point as usize;
             } else if b == b'.' && !point {
                 point = true;
             } else {
@@ -247,7 +247,7 @@ impl Decimal {
                 if wide > MAX_MANTISSA_U128 {
                     return Err(DecimalError::Overflow);
                 }
-                scale += point as u32;
+                scale += point as usize;
             } else if b == b'.' && !point {
                 point = true;
             } else {
@@ -258,7 +258,7 @@ impl Decimal {
         if !any_digit {
             return Err(DecimalError::NoDigits);
         }
-        if scale > Self::MAX_SCALE as u32 {
+        if scale > Self::MAX_SCALE as usize {
             return Err(DecimalError::ScaleTooLarge);
         }
         let m = wide as i128;
@@ -319,9 +319,9 @@ impl Decimal {
             }
         }
         if mag <= u64::MAX as u128 {
-            write_fast(neg, mag as u64, self.scale, dp, out)
+            write_u64(neg, mag as u64, self.scale, dp, out)
         } else {
-            write_wide(neg, mag, self.scale, dp, out)
+            write_u128(neg, mag, self.scale, dp, out)
         }
     }
 
@@ -476,7 +476,7 @@ fn write_small(
     point: bool,
     out: &mut [u8],
 ) -> Result<usize, BufferTooSmall> {
-    let d = u64::from_le_bytes(swar8(q));
+    let d = u64::from_le_bytes(digits8(q));
     // Leading zero digits are the low zero bytes of `d - '0'` (all 8 for q == 0).
     let digits = 8 - ((d ^ 0x3030_3030_3030_3030).trailing_zeros() / 8) as usize;
     // All digits of q, and at least one before the point: at most 7.
@@ -545,7 +545,7 @@ fn write_small(
 /// The `u64` path: the magnitude fits a `u64` (every mantissa whose value fits an `i64`,
 /// including `i64::MIN`). Kept out of line so the hot path stays small.
 #[inline(never)]
-fn write_fast(
+fn write_u64(
     neg: bool,
     mag: u64,
     scale: u8,
@@ -613,7 +613,7 @@ fn write_fast(
 /// The exact wide path for mantissas beyond 64 bits.
 #[cold]
 #[inline(never)]
-fn write_wide(
+fn write_u128(
     neg: bool,
     mag: u128,
     scale: u8,

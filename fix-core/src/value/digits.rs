@@ -2,8 +2,6 @@
 //! backwards writers. All functions index slices normally (bounds-checked); callers size
 //! the output first so the checks never fail.
 
-use super::BufferTooSmall;
-
 /// "00", "01", ..., "99" back to back.
 pub(crate) const PAIRS: &[u8; 200] = b"\
 0001020304050607080910111213141516171819\
@@ -141,29 +139,28 @@ pub(crate) fn write_u128_fixed_back(
 }
 
 /// The 8 ASCII digits of `n < 10^8`, most significant first, as the bytes of a
-/// little-endian `u64` (SWAR: both 4-digit halves, then all four 2-digit quarters, are
-/// split in parallel with multiply-shift division inside the lanes of one register).
+/// little-endian `u64`: the two 4-digit halves and their four 2-digit quarters are split
+/// in parallel (constant divisions) and looked up in [`PAIRS`]. Measured against a SWAR
+/// version (multiply-shift division inside the lanes of one register): as fast or
+/// faster here, with a shorter dependency chain.
 #[inline]
-pub(crate) fn swar8(n: u32) -> [u8; 8] {
+pub(crate) fn digits8(n: u32) -> [u8; 8] {
     debug_assert!(n < 100_000_000);
-    // 32-bit lanes [n / 10^4, n % 10^4]: the first digits go to the low (first) bytes.
-    let x = (n / 10_000) as u64 | (((n % 10_000) as u64) << 32);
-    // Each lane < 10^4: lane / 100 is (lane * 10486) >> 20 (exact below 10^4; the product
-    // stays below 2^27, so lanes cannot spill into each other).
-    let hi = ((x * 10_486) >> 20) & 0x0000_007F_0000_007F;
-    let x = hi | ((x - hi * 100) << 16);
-    // 16-bit lanes < 100: lane / 10 is (lane * 103) >> 10 (exact below 100, product < 2^14).
-    let hi = ((x * 103) >> 10) & 0x000F_000F_000F_000F;
-    let x = hi | ((x - hi * 10) << 8);
-    (x | 0x3030_3030_3030_3030).to_le_bytes()
+    let (a, b) = (n / 10_000, n % 10_000);
+    let pair = |v: u32| -> u64 {
+        let i = v as usize * 2;
+        u16::from_le_bytes([PAIRS[i], PAIRS[i + 1]]) as u64
+    };
+    (pair(a / 100) | (pair(a % 100) << 16) | (pair(b / 100) << 32) | (pair(b % 100) << 48))
+        .to_le_bytes()
 }
 
 /// The 16 ASCII digits of `n < 10^16`, zero padded, most significant first.
 #[inline]
 pub(crate) fn ascii16(n: u64) -> [u8; 16] {
     debug_assert!(n < 10_000_000_000_000_000);
-    let hi = swar8((n / 100_000_000) as u32);
-    let lo = swar8((n % 100_000_000) as u32);
+    let hi = digits8((n / 100_000_000) as u32);
+    let lo = digits8((n % 100_000_000) as u32);
     let mut d = [0u8; 16];
     d[..8].copy_from_slice(&hi);
     d[8..].copy_from_slice(&lo);
@@ -248,55 +245,6 @@ pub(crate) fn div_pow10_round_u32(n: u32, k: u8) -> u32 {
     ((biased as u128 * RECIP_U32[k] as u128) >> 64) as u32
 }
 
-/// Writes `-` (if `neg`) and the digits of `n`; returns the length. Numbers below 10^8 go
-/// through [`swar8`] and overlapping fixed-size stores straight into `out` (never past
-/// the returned length); larger ones through the digit-pair loop.
-#[inline]
-pub(crate) fn write_signed(neg: bool, n: u64, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
-    if n >= 100_000_000 {
-        let len = neg as usize + count_u64(n);
-        let Some(out) = out.get_mut(..len) else {
-            return Err(BufferTooSmall { needed: len });
-        };
-        write_u64_back(out, len, n);
-        if neg {
-            out[0] = b'-';
-        }
-        return Ok(len);
-    }
-    let d = u64::from_le_bytes(swar8(n as u32));
-    // Leading zero digits are the low zero bytes of `d - '0'`; one digit shown for 0.
-    let digits = (8 - ((d ^ 0x3030_3030_3030_3030).trailing_zeros() / 8) as usize).max(1);
-    let len = neg as usize + digits;
-    let Some(out) = out.get_mut(..len) else {
-        return Err(BufferTooSmall { needed: len });
-    };
-    if len >= 8 {
-        // The block ends where the digits end; with a sign its first byte is a zero digit.
-        out[len - 8..len].copy_from_slice(&d.to_le_bytes());
-        if neg {
-            out[0] = b'-';
-        }
-        return Ok(len);
-    }
-    // The last `len` bytes of the block moved to the front (the sign replaces a zero).
-    let mut first = d >> (8 * (8 - len));
-    if neg {
-        first = (first & !0xFF) | b'-' as u64;
-    }
-    let bytes = first.to_le_bytes();
-    if len >= 4 {
-        out[..4].copy_from_slice(&bytes[..4]);
-        let tail = (first >> (8 * (len - 4))) as u32;
-        out[len - 4..len].copy_from_slice(&tail.to_le_bytes());
-    } else {
-        out[0] = bytes[0];
-        out[len / 2] = bytes[len / 2];
-        out[len - 1] = bytes[len - 1];
-    }
-    Ok(len)
-}
-
 /// Parses exactly two ASCII digits at `b[i..i + 2]`; `None` if either is not a digit.
 #[inline]
 pub(crate) fn two(b: &[u8], i: usize) -> Option<u8> {
@@ -314,11 +262,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn swar_matches_naive() {
-        // The lanes are independent: v * 10001 puts every 4-digit value in both halves.
+    fn digits8_matches_naive() {
+        // v * 10001 puts every 4-digit value in both halves.
         for v in 0..10_000u32 {
             let n = v * 10_001;
-            let d = swar8(n);
+            let d = digits8(n);
             let mut want = [0u8; 8];
             write_u64_fixed_back(&mut want, 8, n as u64, 8);
             assert_eq!(d, want, "{n}");
@@ -408,35 +356,6 @@ mod tests {
             ] {
                 check(n);
             }
-        }
-    }
-
-    #[test]
-    fn signed_writer_matches_naive() {
-        let mut buf = [0u8; 24];
-        let mut check = |neg: bool, n: u64| {
-            let len = write_signed(neg, n, &mut buf).unwrap();
-            let mut want = [0u8; 24];
-            let start = write_u64_back(&mut want, 24, n);
-            let want = &mut want[start - neg as usize..];
-            if neg {
-                want[0] = b'-';
-            }
-            assert_eq!(&buf[..len], &want[..], "{neg} {n}");
-            for short in 0..len {
-                assert_eq!(
-                    write_signed(neg, n, &mut buf[..short]),
-                    Err(BufferTooSmall { needed: len })
-                );
-            }
-        };
-        for n in (0..20_000)
-            .chain((0..20).map(|k| POW10_U64[k]))
-            .chain([u64::MAX, 99_999_999])
-        {
-            check(false, n);
-            check(true, n);
-            check(true, n.saturating_sub(1));
         }
     }
 

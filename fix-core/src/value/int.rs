@@ -16,7 +16,7 @@
 
 use core::fmt;
 
-use super::digits::write_signed;
+use super::digits::{count_u64, write_u64_back};
 use super::{BufferTooSmall, FieldValue};
 
 /// Why a byte string is not a valid FIX integer of the requested kind.
@@ -153,7 +153,17 @@ pub fn parse_uint(bytes: &[u8]) -> Result<u64, IntError> {
 /// ```
 #[inline]
 pub fn write_int(v: i64, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
-    write_signed(v < 0, v.unsigned_abs(), out)
+    let neg = v < 0;
+    let m = v.unsigned_abs();
+    let len = neg as usize + count_u64(m);
+    let Some(out) = out.get_mut(..len) else {
+        return Err(BufferTooSmall { needed: len });
+    };
+    write_u64_back(out, len, m);
+    if neg {
+        out[0] = b'-';
+    }
+    Ok(len)
 }
 
 /// Writes a non-negative integer without allocation; returns the number of bytes written.
@@ -166,7 +176,12 @@ pub fn write_int(v: i64, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
 /// ```
 #[inline]
 pub fn write_uint(v: u64, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
-    write_signed(false, v, out)
+    let len = count_u64(v);
+    let Some(out) = out.get_mut(..len) else {
+        return Err(BufferTooSmall { needed: len });
+    };
+    write_u64_back(out, len, v);
+    Ok(len)
 }
 
 impl<'a> FieldValue<'a> for i64 {
