@@ -33,6 +33,7 @@ mod frame;
 mod message;
 mod parser;
 mod scan;
+pub mod validate;
 pub mod value;
 
 pub use data::{DataFieldPair, DataFields, FIX44_DATA_FIELDS};

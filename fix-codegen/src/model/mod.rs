@@ -72,6 +72,7 @@
 
 mod resolve;
 mod types;
+mod validate;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -80,6 +81,7 @@ use std::sync::Arc;
 
 pub use resolve::{MAX_COMPONENT_DEPTH, Resolved, resolve};
 pub use types::{FieldType, UnknownFieldType};
+pub use validate::format_of as validate_format_of;
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
 
