@@ -113,6 +113,7 @@ impl Validator {
             fields: msg.fields(),
             pos: 0,
             found: Found::default(),
+            header_seen: Seen::new(),
         };
         walk.run()
     }
@@ -144,6 +145,14 @@ struct Walk<'v, 'a, 'd, D: ?Sized> {
     fields: &'a [Field],
     pos: usize,
     found: Found,
+    /// The header's members seen, also in the body when order is not checked.
+    header_seen: Seen,
+}
+
+/// What walking one level found: the members seen, and its fields.
+struct Level {
+    seen: Seen,
+    range: core::ops::Range<usize>,
 }
 
 /// Which members of one level have been seen. Levels of more than `SEEN_BITS`
@@ -182,14 +191,33 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
     fn run(&mut self) -> Result<(), Reject<'a>> {
         let msg_type = self.msg.msg_type();
         let dict = self.dict;
-        self.level(dict.header(), Section::Header, None, 0);
+        let header = self.level(dict.header(), Section::Header, None, 0);
+        self.header_seen = header.seen;
         let body = dict.message(msg_type);
         if let Some(body) = body {
-            self.level(body, Section::Body, None, 0);
+            let level = self.level(body, Section::Body, None, 0);
+            // The header's required tags, found in the header or (when order is not
+            // checked) anywhere in the body.
+            let header_seen = core::mem::replace(&mut self.header_seen, Seen::new());
+            self.required(
+                dict.header(),
+                &header_seen,
+                header.range,
+                Section::Header,
+                0,
+            );
+            self.required(body, &level.seen, level.range, Section::Body, 0);
         } else {
             self.skip_to_trailer();
         }
-        self.level(dict.trailer(), Section::Trailer, None, 0);
+        let trailer = self.level(dict.trailer(), Section::Trailer, None, 0);
+        self.required(
+            dict.trailer(),
+            &trailer.seen,
+            trailer.range,
+            Section::Trailer,
+            0,
+        );
         // Whatever is left is out of order: a trailer before the body's end.
         if self.pos < self.fields.len() && self.validator.fields_out_of_order {
             let tag = self.fields[self.pos].tag();
@@ -236,7 +264,7 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
         section: Section,
         delimiter: Option<u32>,
         depth: usize,
-    ) {
+    ) -> Level {
         let mut seen = Seen::new();
         let start = self.pos;
         while let Some(&field) = self.fields.get(self.pos) {
@@ -261,7 +289,11 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
                 self.group(section, at, tag, value, group, depth + 1);
             }
         }
-        self.required(layout, &seen, start, section, depth);
+        let range = start..self.pos;
+        if delimiter.is_some() {
+            self.required(layout, &seen, range.clone(), section, depth);
+        }
+        Level { seen, range }
     }
 
     /// A field that is not a member of the level being walked, in `section`.
@@ -276,9 +308,12 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
                 if dict.trailer().member(tag).is_some() {
                     return false;
                 }
-                if dict.header().member(tag).is_some() {
+                if let Some(member) = dict.header().member(tag) {
                     if self.validator.fields_out_of_order {
                         self.structure(Reason::TagSpecifiedOutOfRequiredOrder, tag);
+                    } else {
+                        self.header_seen.insert(member.index);
+                        self.check_value(section, at, tag, value);
                     }
                     self.pos += 1;
                     return true;
@@ -362,7 +397,7 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
         &mut self,
         layout: &D::Layout,
         seen: &Seen,
-        start: usize,
+        range: core::ops::Range<usize>,
         section: Section,
         depth: usize,
     ) {
@@ -370,7 +405,7 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
         if slot.is_some_and(|(d, _)| d <= depth) {
             return;
         }
-        let level = &self.fields[start..self.pos];
+        let level = &self.fields[range];
         let mut missing = None;
         layout.for_each_required(&mut |tag, index| {
             let present = seen
