@@ -9,8 +9,11 @@ use fix_core::validate::{
 };
 use fix_core::{Fields, Parser};
 
-/// One level: `(tag, required, group)`, where a group is `(delimiter, entry)`.
-struct Level(&'static [(u32, bool, Option<(u32, &'static Level)>)]);
+/// A member: `(tag, required, group)`, where a group is `(delimiter, entry)`.
+type Def = (u32, bool, Option<(u32, &'static Level)>);
+
+/// One level of members.
+struct Level(&'static [Def]);
 
 impl Layout for Level {
     fn member(&self, tag: u32) -> Option<Member<'_, Self>> {
