@@ -31,8 +31,7 @@ impl validate::Dictionary for Dictionary {
 
 impl validate::Layout for Layout {
     fn member(&self, tag: u32) -> Option<Member<'_, Self>> {
-        let i = self.index.binary_search_by_key(&tag, |&(t, _)| t).ok()?;
-        let index = usize::try_from(self.index[i].1).ok()?;
+        let index = self.index.get(tag)?;
         let field = self.fields.get(index)?;
         let group = field.group.and_then(|g| self.groups.get(g)).map(|g| Group {
             delimiter: g.delimiter,
@@ -50,8 +49,8 @@ impl validate::Layout for Layout {
     }
 
     fn for_each_required(&self, f: &mut dyn FnMut(u32, usize) -> bool) {
-        for (index, field) in self.fields.iter().enumerate() {
-            if field.required && !f(field.tag, index) {
+        for &(tag, index) in &self.required {
+            if !f(tag, index as usize) {
                 return;
             }
         }

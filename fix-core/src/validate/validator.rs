@@ -155,30 +155,31 @@ struct Level {
     range: core::ops::Range<usize>,
 }
 
-/// Which members of one level have been seen. Levels of more than `SEEN_BITS`
-/// members (none in the standard dictionaries) check the rest by scanning.
+/// Which members of one level have been seen, by member index. Members past
+/// `SEEN_BITS` (only in the largest messages of the largest dictionaries) are
+/// checked by scanning the level's fields instead.
+#[derive(Clone, Copy)]
 struct Seen {
     bits: [u64; SEEN_BITS / 64],
 }
 
-const SEEN_BITS: usize = 2048;
+const SEEN_BITS: usize = 256;
 
 impl Seen {
-    fn new() -> Self {
+    const fn new() -> Self {
         Seen {
             bits: [0; SEEN_BITS / 64],
         }
     }
 
-    /// Marks `index`; returns whether it was already marked.
-    fn insert(&mut self, index: usize) -> bool {
-        let Some(word) = self.bits.get_mut(index / 64) else {
-            return false;
-        };
+    /// Marks `index`; returns whether it was already marked, or `None` when the
+    /// index is past the set.
+    fn insert(&mut self, index: usize) -> Option<bool> {
+        let word = self.bits.get_mut(index / 64)?;
         let bit = 1 << (index % 64);
         let was = *word & bit != 0;
         *word |= bit;
-        was
+        Some(was)
     }
 
     fn contains(&self, index: usize) -> Option<bool> {
@@ -280,7 +281,10 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
                 break; // the next entry of the group
             }
             let at = self.pos;
-            if seen.insert(member.index) {
+            let repeated = seen
+                .insert(member.index)
+                .unwrap_or_else(|| self.fields[start..at].iter().any(|f| f.tag() == tag));
+            if repeated {
                 self.field_problem(section, at, Reason::TagAppearsMoreThanOnce, tag);
             }
             self.check_value(section, at, tag, value);
