@@ -126,11 +126,9 @@ fn diff_members(report: &mut Report, path: &str, ours: &[Node], reference: &[Nod
 
     for (i, n) in reference.iter().enumerate() {
         if !our_set.contains(&key(n)) {
-            let after = i
-                .checked_sub(1)
-                .map_or("at the start".to_string(), |j| {
-                    format!("after {}", reference[j].name)
-                });
+            let after = i.checked_sub(1).map_or("at the start".to_string(), |j| {
+                format!("after {}", reference[j].name)
+            });
             report.add(
                 "layout: member missing from ours",
                 format!("{path}: {} ({after})", n.label()),
@@ -145,22 +143,27 @@ fn diff_members(report: &mut Report, path: &str, ours: &[Node], reference: &[Nod
             );
         }
     }
-    // Order of the members both have.
+    // Order of the members both have: every member outside a longest
+    // common subsequence of the two orders is reported as moved, with the
+    // member it follows in the reference.
     let common_ours: Vec<_> = our_keys.iter().filter(|k| ref_set.contains(k)).collect();
     let common_ref: Vec<_> = ref_keys.iter().filter(|k| our_set.contains(k)).collect();
     if common_ours != common_ref {
-        let first = common_ours
-            .iter()
-            .zip(&common_ref)
-            .position(|(a, b)| a != b)
-            .unwrap_or(0);
-        report.add(
-            "layout: member order",
-            format!(
-                "{path}: first divergence at common member {first}: ours has {} where reference has {}",
-                common_ours[first].1, common_ref[first].1
-            ),
-        );
+        let in_lcs = lcs_mask(&common_ref, &common_ours);
+        for (i, k) in common_ref.iter().enumerate() {
+            if !in_lcs[i] {
+                let after = i.checked_sub(1).map_or("at the start".to_string(), |j| {
+                    format!("after {}", common_ref[j].1)
+                });
+                report.add(
+                    "layout: member order",
+                    format!(
+                        "{path}: {} {} is out of place (reference: {after})",
+                        k.0, k.1
+                    ),
+                );
+            }
+        }
     }
     for r in reference {
         if let Some(o) = ours.iter().find(|o| key(o) == key(r)) {
@@ -177,10 +180,45 @@ fn diff_members(report: &mut Report, path: &str, ours: &[Node], reference: &[Nod
                 );
             }
             if r.kind == "group" {
-                diff_members(report, &format!("{path}/{}", r.name), &o.children, &r.children);
+                diff_members(
+                    report,
+                    &format!("{path}/{}", r.name),
+                    &o.children,
+                    &r.children,
+                );
             }
         }
     }
+}
+
+/// Which elements of `a` belong to one longest common subsequence of `a`
+/// and `b`.
+fn lcs_mask<T: PartialEq>(a: &[T], b: &[T]) -> Vec<bool> {
+    let (n, m) = (a.len(), b.len());
+    let mut len = vec![vec![0usize; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            len[i][j] = if a[i] == b[j] {
+                len[i + 1][j + 1] + 1
+            } else {
+                len[i + 1][j].max(len[i][j + 1])
+            };
+        }
+    }
+    let mut mask = vec![false; n];
+    let (mut i, mut j) = (0, 0);
+    while i < n && j < m {
+        if a[i] == b[j] {
+            mask[i] = true;
+            i += 1;
+            j += 1;
+        } else if len[i + 1][j] >= len[i][j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    mask
 }
 
 fn yn(b: bool) -> &'static str {

@@ -3,7 +3,8 @@
 fact tables in this directory: fields.txt, components.txt, messages.txt.
 
 The tables were written by hand from the FIX 4.4 specification; this script
-reads nothing else. Run from anywhere: `python3 spec/fix44-src/gen.py`.
+reads nothing else. Run from anywhere: `python3 spec/fix44-src/gen.py`;
+`--check` only verifies that spec/FIX44.xml matches the tables.
 """
 import re
 import sys
@@ -81,7 +82,13 @@ def parse_layouts(fname):
     return defs
 
 
+# Message names whose capitalisation does not split into words by itself.
+SNAKE_OVERRIDES = {"XMLnonFIX": "XML_NON_FIX"}
+
+
 def snake(name):
+    if name in SNAKE_OVERRIDES:
+        return SNAKE_OVERRIDES[name]
     s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
     s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
     return s.upper()
@@ -183,7 +190,13 @@ def main():
             out.append(f"      <value enum={quoteattr(v)} description={quoteattr(d)}/>")
         out.append("    </field>")
     out += ["  </fields>", "</fix>", ""]
-    OUT.write_text("\n".join(out))
+    text = "\n".join(out)
+    if "--check" in sys.argv[1:]:
+        if not OUT.exists() or OUT.read_text() != text:
+            die(f"{OUT} is out of date; run {Path(__file__).name} without --check")
+        print(f"{OUT} is up to date")
+        return
+    OUT.write_text(text)
     print(f"wrote {OUT}: {len(fields)} fields, {len(messages)} messages, "
           f"{len(components)} components")
 
