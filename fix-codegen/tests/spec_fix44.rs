@@ -455,6 +455,9 @@ fn comparison_detects_differences() {
       <field name="TestReqID" required="Y"/>
       <component name="C" required="N"/>
     </message>
+    <message name="TestRequest" msgtype="1" msgcat="admin">
+      <field name="TestReqID" required="Y"/>
+    </message>
   </messages>
   <components>
     <component name="C"><group name="NoX" required="N"><field name="B" required="N"/><field name="A" required="N"/></group></component>
@@ -467,6 +470,7 @@ fn comparison_detects_differences() {
     <field number="5000" name="NoX" type="NUMINGROUP"/>
     <field number="5001" name="A" type="STRING"/>
     <field number="5002" name="B" type="STRING"/>
+    <field number="5003" name="Z" type="STRING"/>
   </fields>
 </fix>"#,
     )
@@ -478,9 +482,11 @@ fn comparison_detects_differences() {
         [
             "enums: value missing from ours",
             "enums: value not in reference",
+            "fields: missing from ours",
             "fields: type",
             "layout: member order",
             "layout: required flag",
+            "messages: missing from ours",
         ],
         "{}",
         report.render()
