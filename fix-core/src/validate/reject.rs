@@ -177,7 +177,7 @@ impl<'a> Reject<'a> {
     /// ```
     /// use fix_core::validate::{Reject, SessionRejectReason};
     /// use fix_core::{Fields, Parser};
-    /// let msg = b"8=FIX.4.4\x019=17\x0135=0\x01-1=HI\x0158=x\x0110=074\x01";
+    /// let msg = b"8=FIX.4.4\x019=16\x0135=0\x01-1=HI\x0158=x\x0110=037\x01";
     /// let err = Parser::new().parse(msg, &mut Fields::<16>::new()).unwrap_err();
     /// let reject = Reject::from_parse_error(&err, msg).unwrap();
     /// assert_eq!(reject.reason, SessionRejectReason::InvalidTagNumber);
