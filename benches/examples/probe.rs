@@ -19,7 +19,7 @@ const BATCHES: usize = 200;
 fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
-        eprintln!("usage: probe <parse|frame|naive> <corpus stem> <iterations per batch>");
+        eprintln!("usage: probe <parse|frame|naive|validate> <corpus stem> <iterations per batch>");
         std::process::exit(2);
     };
     let n: usize = n.parse().expect("iterations is a number");
@@ -27,8 +27,24 @@ fn main() {
     let parser = Parser::new();
     let mut fields = Fields::<256>::new();
     let mut split = [(0u32, 0u32, 0u32); 256];
+    let dict = (what == "validate").then(|| {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/reference/quickfix/spec/FIX44.xml");
+        fix_codegen::model::Dictionary::from_path(path).unwrap()
+    });
+    let validator = fix_core::validate::Validator::new();
     let mut op = |bytes: &[u8]| -> usize {
         match what.as_str() {
+            "validate" => {
+                let msg = parser
+                    .parse(bytes, &mut fields)
+                    .unwrap()
+                    .complete()
+                    .unwrap();
+                validator
+                    .validate(dict.as_ref().unwrap(), &msg)
+                    .map_or(0, |()| 1)
+            }
             "parse" => parser
                 .parse(bytes, &mut fields)
                 .unwrap()

@@ -38,6 +38,7 @@ mod message;
 mod parser;
 mod scan;
 pub mod typed;
+pub mod validate;
 pub mod value;
 
 pub use data::{DataFieldPair, DataFields, FIX44_DATA_FIELDS};

@@ -165,7 +165,8 @@ enum Gen {
 
 fn gen_field() -> impl Strategy<Value = Gen> {
     let tag = (1u32..20_000).prop_filter("plain tag", |t| {
-        ![8, 9, 10, 35].contains(t)
+        // 44 carries the generated prices.
+        ![8, 9, 10, 35, 44].contains(t)
             && !fix_core::FIX44_DATA_FIELDS
                 .iter()
                 .any(|p| p.length == *t || p.data == *t)

@@ -72,6 +72,7 @@
 
 mod resolve;
 mod types;
+mod validate;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -80,6 +81,7 @@ use std::sync::Arc;
 
 pub use resolve::{MAX_COMPONENT_DEPTH, Resolved, resolve};
 pub use types::{FieldType, UnknownFieldType};
+pub use validate::format_of as validate_format_of;
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
 
@@ -358,22 +360,26 @@ pub struct LayoutField {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Layout {
     fields: Vec<LayoutField>,
-    /// `(tag, index into fields)`, sorted by tag.
-    index: Vec<(u32, u32)>,
+    /// `tag -> index into fields`.
+    index: TagTable,
+    /// `(tag, index into fields)` of the required fields, in dictionary order.
+    required: Vec<(u32, u32)>,
     groups: Vec<GroupLayout>,
 }
 
 impl Layout {
     fn new(fields: Vec<LayoutField>, groups: Vec<GroupLayout>) -> Layout {
-        let mut index: Vec<(u32, u32)> = fields
+        let index = TagTable::new(fields.iter().map(|f| f.tag));
+        let required = fields
             .iter()
             .enumerate()
+            .filter(|(_, f)| f.required)
             .map(|(i, f)| (f.tag, u32::try_from(i).unwrap_or(u32::MAX)))
             .collect();
-        index.sort_unstable();
         Layout {
             fields,
             index,
+            required,
             groups,
         }
     }
@@ -437,9 +443,7 @@ impl Layout {
     /// assert!(l.get(55).is_none());
     /// ```
     pub fn get(&self, tag: u32) -> Option<&LayoutField> {
-        let i = self.index.binary_search_by_key(&tag, |&(t, _)| t).ok()?;
-        let (_, at) = self.index.get(i)?;
-        self.fields.get(usize::try_from(*at).ok()?)
+        self.fields.get(self.index.get(tag)?)
     }
 
     /// Whether `tag` is allowed at this level (`O(log n)`).
@@ -636,6 +640,8 @@ pub struct Dictionary {
     version: Option<Version>,
     /// Sorted by tag.
     fields: Vec<Field>,
+    /// `fields` by tag in O(1), and each field's validation format.
+    by_tag: TagIndex,
     field_names: HashMap<String, usize>,
     components: Vec<Component>,
     component_names: HashMap<String, usize>,
@@ -749,8 +755,7 @@ impl Dictionary {
     /// assert!(dict.field(56).is_none());
     /// ```
     pub fn field(&self, tag: u32) -> Option<&Field> {
-        let i = self.fields.binary_search_by_key(&tag, |f| f.tag).ok()?;
-        self.fields.get(i)
+        self.fields.get(self.by_tag.position(tag, &self.fields)?)
     }
 
     /// Whether tag `tag` is defined.
@@ -795,7 +800,11 @@ impl Dictionary {
     /// assert_eq!(dict.value_allowed(9999, b"1"), None);
     /// ```
     pub fn value_allowed(&self, tag: u32, value: &[u8]) -> Option<bool> {
-        self.field(tag).map(|f| f.accepts(value))
+        let position = self.by_tag.position(tag, &self.fields)?;
+        if let Some(allowed) = self.by_tag.single_byte_allows(position, value) {
+            return Some(allowed);
+        }
+        self.fields.get(position).map(|f| f.accepts(value))
     }
 
     /// All components in dictionary order; [`Member::Component`] indexes
@@ -939,3 +948,129 @@ impl Dictionary {
 
 #[cfg(test)]
 mod tests;
+
+/// Positions in [`Dictionary::fields`] by tag: a dense table for tags below
+/// [`TagIndex::DENSE_LIMIT`] (every standard tag and most venues'), binary search
+/// above it. Validation asks for every field of every message, so this is O(1).
+#[derive(Clone, Debug, Default)]
+struct TagIndex {
+    /// `dense[tag]` is the position of `tag`, or `u32::MAX`.
+    dense: Vec<u32>,
+    /// Per field (by position), the 256-bit set of its enumerated values when they
+    /// are all one byte long (most CHAR enums): checked without a search.
+    single_byte_values: Vec<Option<[u64; 4]>>,
+}
+
+impl TagIndex {
+    const DENSE_LIMIT: u32 = 1 << 16;
+
+    fn new(fields: &[Field]) -> TagIndex {
+        let len = fields
+            .iter()
+            .map(|f| f.tag)
+            .filter(|&t| t < Self::DENSE_LIMIT)
+            .max()
+            .map_or(0, |t| t as usize + 1);
+        let mut dense = vec![u32::MAX; len];
+        for (i, f) in fields.iter().enumerate() {
+            if let Some(slot) = dense.get_mut(f.tag as usize) {
+                *slot = u32::try_from(i).unwrap_or(u32::MAX);
+            }
+        }
+        let single_byte_values = fields
+            .iter()
+            .map(|f| {
+                let single = f.is_enumerated() && !f.ty.is_multiple();
+                let single = single && f.values.iter().all(|v| v.value.len() == 1);
+                single.then(|| {
+                    let mut set = [0u64; 4];
+                    for v in &f.values {
+                        let b = v.value.as_bytes()[0];
+                        set[usize::from(b / 64)] |= 1 << (b % 64);
+                    }
+                    set
+                })
+            })
+            .collect();
+        TagIndex {
+            dense,
+            single_byte_values,
+        }
+    }
+
+    /// Whether `value` is allowed for the field at `position`, when that can be
+    /// answered from its single-byte value set.
+    fn single_byte_allows(&self, position: usize, value: &[u8]) -> Option<bool> {
+        let set = self.single_byte_values.get(position)?.as_ref()?;
+        Some(match value {
+            [b] => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
+            _ => false,
+        })
+    }
+
+    fn position(&self, tag: u32, fields: &[Field]) -> Option<usize> {
+        if tag < Self::DENSE_LIMIT {
+            let i = *self.dense.get(tag as usize)?;
+            return (i != u32::MAX).then_some(i as usize);
+        }
+        fields.binary_search_by_key(&tag, |f| f.tag).ok()
+    }
+}
+
+/// A small open-addressing hash table from tag to position: one or two probes per
+/// lookup, where a binary search costs a chain of dependent loads. Validation looks
+/// up every field of every message in its level.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct TagTable {
+    /// `(tag, position)`; tag 0 (never a FIX tag) marks an empty slot. The length
+    /// is a power of two at least twice the number of tags.
+    slots: Vec<(u32, u32)>,
+}
+
+impl TagTable {
+    /// Positions are the order of `tags`; a repeated tag keeps its first position.
+    fn new(tags: impl ExactSizeIterator<Item = u32>) -> TagTable {
+        let len = (tags.len() * 2).next_power_of_two().max(4);
+        let mut table = TagTable {
+            slots: vec![(0, 0); len],
+        };
+        for (position, tag) in tags.enumerate() {
+            let mask = table.slots.len() - 1;
+            let mut i = Self::hash(tag) & mask;
+            loop {
+                let slot = &mut table.slots[i];
+                if slot.0 == 0 {
+                    *slot = (tag, u32::try_from(position).unwrap_or(u32::MAX));
+                    break;
+                }
+                if slot.0 == tag {
+                    break;
+                }
+                i = (i + 1) & mask;
+            }
+        }
+        table
+    }
+
+    fn hash(tag: u32) -> usize {
+        (tag.wrapping_mul(0x9e37_79b9) >> 7) as usize
+    }
+
+    fn get(&self, tag: u32) -> Option<usize> {
+        if tag == 0 || self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = Self::hash(tag) & mask;
+        loop {
+            let (t, position) = self.slots[i];
+            if t == tag {
+                return Some(position as usize);
+            }
+            if t == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}

@@ -143,6 +143,7 @@ pub fn resolve(doc: &Document) -> Resolved {
         dictionary: Dictionary {
             file: doc.file.clone(),
             version,
+            by_tag: super::TagIndex::new(&fields),
             fields,
             field_names,
             components,

@@ -1,0 +1,48 @@
+//! Parse + validate against a dictionary loaded at run time (QuickFIX's FIX44.xml
+//! from `../shared/reference`), beside parse alone, in the same group.
+//!
+//! `cargo bench -p fix-benches --bench validate`
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use fix_benches::{MESSAGES, corpus};
+use fix_codegen::model::Dictionary;
+use fix_core::validate::Validator;
+use fix_core::{Fields, Parser};
+use std::hint::black_box;
+use std::path::PathBuf;
+
+fn validate(c: &mut Criterion) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/reference/quickfix/spec/FIX44.xml");
+    let dict = Dictionary::from_path(&path).unwrap();
+    let parser = Parser::new();
+    let validator = Validator::new();
+    for (label, stem) in MESSAGES {
+        let bytes = corpus(stem);
+        let mut fields = Fields::<128>::new();
+        let msg = parser
+            .parse(&bytes, &mut fields)
+            .unwrap()
+            .complete()
+            .unwrap();
+        assert_eq!(validator.validate(&dict, &msg), Ok(()));
+
+        let mut group = c.benchmark_group(format!("validate/{label}"));
+        group.bench_function("parse", |b| {
+            b.iter(|| {
+                let msg = parser.parse(black_box(&bytes), &mut fields).unwrap();
+                msg.complete().unwrap().fields().len()
+            })
+        });
+        group.bench_function("parse + validate (run-time dictionary)", |b| {
+            b.iter(|| {
+                let msg = parser.parse(black_box(&bytes), &mut fields).unwrap();
+                validator.validate(&dict, &msg.complete().unwrap()).is_ok()
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, validate);
+criterion_main!(benches);

@@ -1,0 +1,440 @@
+//! The validator: one walk over a parsed message against a [`Dictionary`].
+
+use super::dictionary::{Dictionary, Group, Layout};
+use super::reject::{Reject, SessionRejectReason as Reason};
+use crate::value::parse_uint;
+use crate::{Field, Message};
+
+/// Tags from this number up are user-defined (FIX's UserMin).
+pub const USER_DEFINED_MIN: u32 = 5000;
+
+/// Checks parsed messages against a dictionary, the way QuickFIX does, and says what
+/// a Reject must carry. Every check is on by default; each can be switched like
+/// QuickFIX's session settings. Validation never allocates.
+///
+/// When a message has several problems, the one reported is the one QuickFIX
+/// reports: fields out of their section or group order first, then an unknown
+/// MsgType, then a missing required tag (header, trailer, body, then group entries),
+/// then the first field, in wire order within header, trailer and body, that is
+/// repeated, empty, badly formatted, out of range, undefined, not for this message,
+/// or a group counter that does not match its entries.
+///
+/// ```
+/// use fix_core::validate::Validator;
+/// let v = Validator::new().validate_user_defined_fields(false);
+/// assert!(!v.validates_user_defined_fields());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Validator {
+    fields_out_of_order: bool,
+    fields_have_values: bool,
+    user_defined_fields: bool,
+    allow_unknown_msg_fields: bool,
+}
+
+impl Default for Validator {
+    fn default() -> Self {
+        Validator::new()
+    }
+}
+
+impl Validator {
+    /// Every check on.
+    pub const fn new() -> Self {
+        Validator {
+            fields_out_of_order: true,
+            fields_have_values: true,
+            user_defined_fields: true,
+            allow_unknown_msg_fields: false,
+        }
+    }
+
+    /// QuickFIX's `ValidateFieldsOutOfOrder` (default on): header fields must come
+    /// before the body, trailer fields after it (reason 14).
+    pub const fn validate_fields_out_of_order(mut self, on: bool) -> Self {
+        self.fields_out_of_order = on;
+        self
+    }
+
+    /// QuickFIX's `ValidateFieldsHaveValues` (default on): an empty value is
+    /// reason 4. (The parser must accept empty values for the message to get here:
+    /// `Parser::with_empty_values(true)`.)
+    pub const fn validate_fields_have_values(mut self, on: bool) -> Self {
+        self.fields_have_values = on;
+        self
+    }
+
+    /// QuickFIX's `ValidateUserDefinedFields` (default on): user-defined tags
+    /// ([`USER_DEFINED_MIN`] and up) are checked like the others; off, they pass
+    /// unchecked wherever they are.
+    pub const fn validate_user_defined_fields(mut self, on: bool) -> Self {
+        self.user_defined_fields = on;
+        self
+    }
+
+    /// QuickFIX's `AllowUnknownMsgFields` (default off): on, tags below
+    /// [`USER_DEFINED_MIN`] that the dictionary does not define, or does not define
+    /// for this message, are let through.
+    pub const fn allow_unknown_msg_fields(mut self, on: bool) -> Self {
+        self.allow_unknown_msg_fields = on;
+        self
+    }
+
+    /// Whether fields out of their section are rejected.
+    pub const fn validates_fields_out_of_order(&self) -> bool {
+        self.fields_out_of_order
+    }
+
+    /// Whether empty values are rejected.
+    pub const fn validates_fields_have_values(&self) -> bool {
+        self.fields_have_values
+    }
+
+    /// Whether user-defined tags are checked.
+    pub const fn validates_user_defined_fields(&self) -> bool {
+        self.user_defined_fields
+    }
+
+    /// Whether unknown tags below 5000 are let through.
+    pub const fn allows_unknown_msg_fields(&self) -> bool {
+        self.allow_unknown_msg_fields
+    }
+
+    /// Validates `msg` against `dict`.
+    pub fn validate<'a, D: Dictionary + ?Sized>(
+        &self,
+        dict: &D,
+        msg: &Message<'a>,
+    ) -> Result<(), Reject<'a>> {
+        let mut walk = Walk {
+            validator: self,
+            dict,
+            msg,
+            fields: msg.fields(),
+            pos: 0,
+            found: Found::default(),
+            header_seen: Seen::new(),
+        };
+        walk.run()
+    }
+}
+
+/// The sections of a message, in the order QuickFIX reports their problems.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Header = 0,
+    Trailer = 1,
+    Body = 2,
+}
+
+/// The first problem of each kind, kept by precedence while the walk goes on.
+#[derive(Default)]
+struct Found {
+    /// (position, reason, tag): a field out of its section or group order.
+    structure: Option<(usize, Reason, u32)>,
+    /// Per section, (group depth, tag): the first required tag missing.
+    required: [Option<(usize, u32)>; 3],
+    /// Per section, (position, reason, tag): the first bad field.
+    field: [Option<(usize, Reason, u32)>; 3],
+}
+
+struct Walk<'v, 'a, 'd, D: ?Sized> {
+    validator: &'v Validator,
+    dict: &'d D,
+    msg: &'v Message<'a>,
+    fields: &'a [Field],
+    pos: usize,
+    found: Found,
+    /// The header's members seen, also in the body when order is not checked.
+    header_seen: Seen,
+}
+
+/// What walking one level found: the members seen, and its fields.
+struct Level {
+    seen: Seen,
+    range: core::ops::Range<usize>,
+}
+
+/// Which members of one level have been seen, by member index. Members past
+/// `SEEN_BITS` (only in the largest messages of the largest dictionaries) are
+/// checked by scanning the level's fields instead.
+#[derive(Clone, Copy)]
+struct Seen {
+    bits: [u64; SEEN_BITS / 64],
+}
+
+const SEEN_BITS: usize = 256;
+
+impl Seen {
+    const fn new() -> Self {
+        Seen {
+            bits: [0; SEEN_BITS / 64],
+        }
+    }
+
+    /// Marks `index`; returns whether it was already marked, or `None` when the
+    /// index is past the set.
+    fn insert(&mut self, index: usize) -> Option<bool> {
+        let word = self.bits.get_mut(index / 64)?;
+        let bit = 1 << (index % 64);
+        let was = *word & bit != 0;
+        *word |= bit;
+        Some(was)
+    }
+
+    fn contains(&self, index: usize) -> Option<bool> {
+        let word = self.bits.get(index / 64)?;
+        Some(word & (1 << (index % 64)) != 0)
+    }
+}
+
+impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
+    fn run(&mut self) -> Result<(), Reject<'a>> {
+        let msg_type = self.msg.msg_type();
+        let dict = self.dict;
+        let header = self.level(dict.header(), Section::Header, None, 0);
+        self.header_seen = header.seen;
+        let body = dict.message(msg_type);
+        if let Some(body) = body {
+            let level = self.level(body, Section::Body, None, 0);
+            // The header's required tags, found in the header or (when order is not
+            // checked) anywhere in the body.
+            let header_seen = core::mem::replace(&mut self.header_seen, Seen::new());
+            self.required(
+                dict.header(),
+                &header_seen,
+                header.range,
+                Section::Header,
+                0,
+            );
+            self.required(body, &level.seen, level.range, Section::Body, 0);
+        } else {
+            self.skip_to_trailer();
+        }
+        let trailer = self.level(dict.trailer(), Section::Trailer, None, 0);
+        self.required(
+            dict.trailer(),
+            &trailer.seen,
+            trailer.range,
+            Section::Trailer,
+            0,
+        );
+        // Whatever is left is out of order: a trailer before the body's end.
+        if self.pos < self.fields.len() && self.validator.fields_out_of_order {
+            let tag = self.fields[self.pos].tag();
+            self.structure(Reason::TagSpecifiedOutOfRequiredOrder, tag);
+        }
+
+        let reject = |reason, tag: Option<u32>| Reject {
+            reason,
+            ref_tag: tag.map(i64::from),
+            ref_msg_type: msg_type,
+        };
+        if let Some((_, reason, tag)) = self.found.structure {
+            return Err(reject(reason, Some(tag)));
+        }
+        if body.is_none() {
+            return Err(reject(Reason::InvalidMsgType, None));
+        }
+        if let Some((_, tag)) = self.found.required.iter().flatten().next() {
+            return Err(reject(Reason::RequiredTagMissing, Some(*tag)));
+        }
+        if let Some((_, reason, tag)) = self.found.field.iter().flatten().next() {
+            return Err(reject(*reason, Some(*tag)));
+        }
+        Ok(())
+    }
+
+    /// With no body layout, the body is every field before the trailer's.
+    fn skip_to_trailer(&mut self) {
+        let trailer = self.dict.trailer();
+        while self
+            .fields
+            .get(self.pos)
+            .is_some_and(|f| trailer.member(f.tag()).is_none())
+        {
+            self.pos += 1;
+        }
+    }
+
+    /// Walks one level: a section, or one entry of a group (`delimiter` given),
+    /// consuming its fields; then checks its required members.
+    fn level(
+        &mut self,
+        layout: &D::Layout,
+        section: Section,
+        delimiter: Option<u32>,
+        depth: usize,
+    ) -> Level {
+        let mut seen = Seen::new();
+        let start = self.pos;
+        while let Some(&field) = self.fields.get(self.pos) {
+            let tag = field.tag();
+            let value = self.msg.value(&field);
+            let Some(member) = layout.member(tag) else {
+                if delimiter.is_some() || !self.foreign(tag, value, section) {
+                    break;
+                }
+                continue;
+            };
+            if delimiter == Some(tag) && self.pos != start {
+                break; // the next entry of the group
+            }
+            let at = self.pos;
+            let repeated = seen
+                .insert(member.index)
+                .unwrap_or_else(|| self.fields[start..at].iter().any(|f| f.tag() == tag));
+            if repeated {
+                self.field_problem(section, at, Reason::TagAppearsMoreThanOnce, tag);
+            }
+            self.check_value(section, at, tag, value);
+            self.pos += 1;
+            if let Some(group) = member.group {
+                self.group(section, at, tag, value, group, depth + 1);
+            }
+        }
+        let range = start..self.pos;
+        if delimiter.is_some() {
+            self.required(layout, &seen, range.clone(), section, depth);
+        }
+        Level { seen, range }
+    }
+
+    /// A field that is not a member of the level being walked, in `section`.
+    /// Returns whether it was consumed (false: the level ends here).
+    fn foreign(&mut self, tag: u32, value: &[u8], section: Section) -> bool {
+        let dict = self.dict;
+        let at = self.pos;
+        match section {
+            // The header ends at the first field that is not its own.
+            Section::Header => false,
+            Section::Body => {
+                if dict.trailer().member(tag).is_some() {
+                    return false;
+                }
+                if let Some(member) = dict.header().member(tag) {
+                    if self.validator.fields_out_of_order {
+                        self.structure(Reason::TagSpecifiedOutOfRequiredOrder, tag);
+                    } else {
+                        self.header_seen.insert(member.index);
+                        self.check_value(section, at, tag, value);
+                    }
+                    self.pos += 1;
+                    return true;
+                }
+                self.check_value(section, at, tag, value);
+                if self.checks_tag(tag) && dict.field_type(tag).is_some() {
+                    self.field_problem(section, at, Reason::TagNotDefinedForMessageType, tag);
+                }
+                self.pos += 1;
+                true
+            }
+            // Anything in the trailer that is not a trailer field is out of order;
+            // `run` reports what is left.
+            Section::Trailer => false,
+        }
+    }
+
+    /// The entries of a group whose counter `counter_tag` (at `at`) says `value`.
+    fn group(
+        &mut self,
+        section: Section,
+        at: usize,
+        counter_tag: u32,
+        value: &[u8],
+        group: Group<'_, D::Layout>,
+        depth: usize,
+    ) {
+        let declared = parse_uint(value).ok();
+        let mut entries = 0u64;
+        while let Some(field) = self.fields.get(self.pos) {
+            let tag = field.tag();
+            if tag != group.delimiter {
+                if entries > 0 || group.entry.member(tag).is_none() {
+                    break;
+                }
+                // A member before the delimiter: the entry's order is wrong.
+                self.structure(Reason::RepeatingGroupFieldsOutOfOrder, tag);
+            }
+            entries += 1;
+            self.level(group.entry, section, Some(group.delimiter), depth);
+        }
+        if declared.is_some_and(|n| n != entries) {
+            self.field_problem(section, at, Reason::IncorrectNumInGroupCount, counter_tag);
+        }
+    }
+
+    /// The checks on one field's value: empty, format, enumeration, definition.
+    fn check_value(&mut self, section: Section, at: usize, tag: u32, value: &[u8]) {
+        if value.is_empty() {
+            if self.validator.fields_have_values {
+                self.field_problem(section, at, Reason::TagSpecifiedWithoutValue, tag);
+            }
+            return;
+        }
+        match self.dict.field_type(tag) {
+            Some(ty) => {
+                if !ty.accepts(value) {
+                    self.field_problem(section, at, Reason::IncorrectDataFormat, tag);
+                } else if !self.dict.value_allowed(tag, value) {
+                    self.field_problem(section, at, Reason::ValueIncorrect, tag);
+                }
+            }
+            None if self.checks_tag(tag) => {
+                self.field_problem(section, at, Reason::InvalidTagNumber, tag);
+            }
+            None => {}
+        }
+    }
+
+    /// Whether `tag` is subject to the definition checks (reasons 0 and 2).
+    fn checks_tag(&self, tag: u32) -> bool {
+        if tag >= USER_DEFINED_MIN {
+            self.validator.user_defined_fields
+        } else {
+            !self.validator.allow_unknown_msg_fields
+        }
+    }
+
+    /// Records the first required member of `layout` that `seen` lacks.
+    fn required(
+        &mut self,
+        layout: &D::Layout,
+        seen: &Seen,
+        range: core::ops::Range<usize>,
+        section: Section,
+        depth: usize,
+    ) {
+        let slot = &mut self.found.required[section as usize];
+        if slot.is_some_and(|(d, _)| d <= depth) {
+            return;
+        }
+        let level = &self.fields[range];
+        let mut missing = None;
+        layout.for_each_required(&mut |tag, index| {
+            let present = seen
+                .contains(index)
+                .unwrap_or_else(|| level.iter().any(|f| f.tag() == tag));
+            if !present {
+                missing = Some(tag);
+            }
+            present
+        });
+        if let Some(tag) = missing {
+            *slot = Some((depth, tag));
+        }
+    }
+
+    fn structure(&mut self, reason: Reason, tag: u32) {
+        if self.found.structure.is_none() {
+            self.found.structure = Some((self.pos, reason, tag));
+        }
+    }
+
+    fn field_problem(&mut self, section: Section, at: usize, reason: Reason, tag: u32) {
+        let slot = &mut self.found.field[section as usize];
+        if slot.is_none_or(|(pos, _, _)| at < pos) {
+            *slot = Some((at, reason, tag));
+        }
+    }
+}

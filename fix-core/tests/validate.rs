@@ -1,0 +1,304 @@
+//! The validator against a small dictionary written out as static tables: nested
+//! groups, every switch, and QuickFIX's precedence among problems.
+
+mod common;
+
+use common::soh;
+use fix_core::validate::{
+    Dictionary, FieldType, Group, Layout, Member, Reject, SessionRejectReason as R, Validator,
+};
+use fix_core::{Fields, Parser};
+
+/// A member: `(tag, required, group)`, where a group is `(delimiter, entry)`.
+type Def = (u32, bool, Option<(u32, &'static Level)>);
+
+/// One level of members.
+struct Level(&'static [Def]);
+
+impl Layout for Level {
+    fn member(&self, tag: u32) -> Option<Member<'_, Self>> {
+        let index = self.0.iter().position(|m| m.0 == tag)?;
+        let (_, required, group) = self.0[index];
+        Some(Member {
+            index,
+            required,
+            group: group.map(|(delimiter, entry)| Group { delimiter, entry }),
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn for_each_required(&self, f: &mut dyn FnMut(u32, usize) -> bool) {
+        for (i, m) in self.0.iter().enumerate() {
+            if m.1 && !f(m.0, i) {
+                return;
+            }
+        }
+    }
+}
+
+static HOPS: Level = Level(&[(628, false, None), (629, false, None)]);
+static HEADER: Level = Level(&[
+    (8, true, None),
+    (9, true, None),
+    (35, true, None),
+    (34, true, None),
+    (49, true, None),
+    (52, true, None),
+    (56, true, None),
+    (627, false, Some((628, &HOPS))),
+]);
+static TRAILER: Level = Level(&[(93, false, None), (89, false, None), (10, true, None)]);
+static SUB_IDS: Level = Level(&[(523, true, None), (803, true, None)]);
+static PARTIES: Level = Level(&[
+    (448, true, None),
+    (447, false, None),
+    (452, true, None),
+    (802, false, Some((523, &SUB_IDS))),
+]);
+static ORDER: Level = Level(&[
+    (11, true, None),
+    (453, false, Some((448, &PARTIES))),
+    (54, true, None),
+    (38, false, None),
+    (55, false, None),
+    (18, false, None),
+]);
+static HEARTBEAT: Level = Level(&[(112, false, None)]);
+
+struct Dict;
+
+impl Dictionary for Dict {
+    type Layout = Level;
+
+    fn field_type(&self, tag: u32) -> Option<FieldType> {
+        Some(match tag {
+            8 | 11 | 49 | 56 | 55 | 112 | 448 | 523 | 628 | 89 | 58 | 10 => FieldType::String,
+            9 | 34 | 453 | 802 | 627 | 93 => FieldType::UInt,
+            35 | 54 | 447 => FieldType::Char,
+            52 | 629 => FieldType::UtcTimestamp,
+            38 => FieldType::Decimal,
+            452 | 803 => FieldType::Int,
+            18 => FieldType::MultipleCharValue,
+            _ => return None,
+        })
+    }
+
+    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
+        match tag {
+            54 => matches!(value, b"1" | b"2"),
+            18 => value
+                .split(|&b| b == b' ')
+                .all(|v| matches!(v, b"1" | b"2" | b"G")),
+            _ => true,
+        }
+    }
+
+    fn header(&self) -> &Level {
+        &HEADER
+    }
+
+    fn trailer(&self) -> &Level {
+        &TRAILER
+    }
+
+    fn message(&self, msg_type: &[u8]) -> Option<&Level> {
+        match msg_type {
+            b"D" => Some(&ORDER),
+            b"0" => Some(&HEARTBEAT),
+            _ => None,
+        }
+    }
+}
+
+const HEAD: &str = "34=2|49=A|52=20261130-14:03:27|56=B|";
+
+/// Validates a message of type `msg_type` whose header is [`HEAD`] and whose body is
+/// `body`, both with `|` for SOH; returns (reason, tag) of the reject.
+fn check(validator: Validator, msg_type: &str, body: &str) -> Option<(R, Option<i64>)> {
+    check_raw(validator, &format!("35={msg_type}|{HEAD}{body}"))
+}
+
+fn check_raw(validator: Validator, after_body_length: &str) -> Option<(R, Option<i64>)> {
+    let bytes = common::build(&soh(after_body_length));
+    let mut fields = Fields::<64>::new();
+    let parser = Parser::new().with_empty_values(true);
+    let msg = parser
+        .parse(&bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    validator
+        .validate(&Dict, &msg)
+        .err()
+        .map(|r: Reject<'_>| (r.reason, r.ref_tag))
+}
+
+fn v() -> Validator {
+    Validator::new()
+}
+
+#[test]
+fn a_valid_order_with_nested_groups_passes() {
+    let body = "11=X|453=2|448=P1|447=D|452=1|802=2|523=S1|803=4|523=S2|803=5|448=P2|452=3|54=1|38=10.5|18=1 G|";
+    assert_eq!(check(v(), "D", body), None);
+    assert_eq!(check(v(), "0", ""), None);
+    // A header group.
+    let with_hops = "35=0|34=2|49=A|52=20261130-14:03:27|56=B|627=1|628=H|629=20261130-14:03:27|";
+    assert_eq!(check_raw(v(), with_hops), None);
+}
+
+#[test]
+fn group_counts_must_match_their_entries() {
+    let body = "11=X|453=3|448=P1|452=1|448=P2|452=3|54=1|";
+    assert_eq!(
+        check(v(), "D", body),
+        Some((R::IncorrectNumInGroupCount, Some(453)))
+    );
+    let nested = "11=X|453=1|448=P1|452=1|802=3|523=S1|803=4|54=1|";
+    assert_eq!(
+        check(v(), "D", nested),
+        Some((R::IncorrectNumInGroupCount, Some(802)))
+    );
+    let zero = "11=X|453=0|54=1|";
+    assert_eq!(check(v(), "D", zero), None);
+}
+
+#[test]
+fn a_group_entry_must_start_with_its_delimiter() {
+    let body = "11=X|453=1|452=1|448=P1|54=1|";
+    assert_eq!(
+        check(v(), "D", body),
+        Some((R::RepeatingGroupFieldsOutOfOrder, Some(452)))
+    );
+    let nested = "11=X|453=1|448=P1|452=1|802=1|803=4|523=S|54=1|";
+    assert_eq!(
+        check(v(), "D", nested),
+        Some((R::RepeatingGroupFieldsOutOfOrder, Some(803)))
+    );
+}
+
+#[test]
+fn required_tags_are_checked_at_every_level_top_level_first() {
+    assert_eq!(
+        check(v(), "D", "54=1|"),
+        Some((R::RequiredTagMissing, Some(11)))
+    );
+    let entry_lacks_452 = "11=X|453=1|448=P1|54=1|";
+    assert_eq!(
+        check(v(), "D", entry_lacks_452),
+        Some((R::RequiredTagMissing, Some(452)))
+    );
+    // Both missing: the message's own required tag is reported first.
+    assert_eq!(
+        check(v(), "D", "453=1|448=P1|54=1|"),
+        Some((R::RequiredTagMissing, Some(11)))
+    );
+    // The header's before the body's.
+    let no_56 = "35=D|34=2|49=A|52=20261130-14:03:27|54=1|";
+    assert_eq!(
+        check_raw(v(), no_56),
+        Some((R::RequiredTagMissing, Some(56)))
+    );
+}
+
+#[test]
+fn field_problems_in_wire_order() {
+    assert_eq!(
+        check(v(), "D", "11=X|54=3|"),
+        Some((R::ValueIncorrect, Some(54)))
+    );
+    assert_eq!(
+        check(v(), "D", "11=X|54=1|18=1 Z|"),
+        Some((R::ValueIncorrect, Some(18)))
+    );
+    assert_eq!(
+        check(v(), "D", "11=X|54=1|38=1e5|"),
+        Some((R::IncorrectDataFormat, Some(38)))
+    );
+    assert_eq!(
+        check(v(), "D", "11=X|54=1|54=2|"),
+        Some((R::TagAppearsMoreThanOnce, Some(54)))
+    );
+    assert_eq!(
+        check(v(), "D", "11=X|54=1|112=T|"),
+        Some((R::TagNotDefinedForMessageType, Some(112)))
+    );
+    assert_eq!(
+        check(v(), "D", "11=X|54=1|4999=T|"),
+        Some((R::InvalidTagNumber, Some(4999)))
+    );
+    assert_eq!(
+        check(v(), "D", "11=|54=1|"),
+        Some((R::TagSpecifiedWithoutValue, Some(11)))
+    );
+    // The first in wire order wins.
+    assert_eq!(
+        check(v(), "D", "11=X|38=bad|54=3|"),
+        Some((R::IncorrectDataFormat, Some(38)))
+    );
+    // A problem in the header comes before one in the body.
+    let header_and_body = "35=D|34=x|49=A|52=20261130-14:03:27|56=B|11=X|54=3|";
+    assert_eq!(
+        check_raw(v(), header_and_body),
+        Some((R::IncorrectDataFormat, Some(34)))
+    );
+}
+
+#[test]
+fn sections_must_keep_their_order() {
+    let late_header = "35=D|34=2|49=A|52=20261130-14:03:27|11=X|56=B|54=1|";
+    assert_eq!(
+        check_raw(v(), late_header),
+        Some((R::TagSpecifiedOutOfRequiredOrder, Some(56)))
+    );
+    let early_trailer = "35=0|34=2|49=A|52=20261130-14:03:27|56=B|93=3|112=T|";
+    assert_eq!(
+        check_raw(v(), early_trailer),
+        Some((R::TagSpecifiedOutOfRequiredOrder, Some(112)))
+    );
+    let unknown = "35=Q|34=2|49=A|52=20261130-14:03:27|56=B|";
+    assert_eq!(check_raw(v(), unknown), Some((R::InvalidMsgType, None)));
+}
+
+#[test]
+fn every_switch_does_what_quickfix_s_setting_does() {
+    let late_header = "35=D|34=2|49=A|52=20261130-14:03:27|11=X|56=B|54=1|";
+    let unordered = v().validate_fields_out_of_order(false);
+    assert_eq!(check_raw(unordered, late_header), None);
+
+    let empty = "11=|54=1|";
+    assert_eq!(
+        check(v().validate_fields_have_values(false), "D", empty),
+        None
+    );
+
+    let user = "11=X|54=1|5001=anything|";
+    assert_eq!(
+        check(v(), "D", user),
+        Some((R::InvalidTagNumber, Some(5001)))
+    );
+    assert_eq!(
+        check(v().validate_user_defined_fields(false), "D", user),
+        None
+    );
+    // Letting unknown fields through covers tags below 5000 only.
+    let lenient = v().allow_unknown_msg_fields(true);
+    assert_eq!(check(lenient, "D", "11=X|54=1|112=T|4999=x|"), None);
+    assert_eq!(
+        check(lenient, "D", user),
+        Some((R::InvalidTagNumber, Some(5001)))
+    );
+}
+
+#[test]
+fn reject_texts_and_codes() {
+    for code in (0..=17).chain([99]) {
+        let reason = R::from_code(code).unwrap();
+        assert_eq!(reason.code(), code);
+        assert!(!reason.text().is_empty());
+    }
+    assert_eq!(R::from_code(18), None);
+}
