@@ -54,6 +54,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 
+use crate::validate;
 use crate::value::{BufferTooSmall, FieldValue, NumInGroup};
 use crate::{DataFields, EncodeError, Encoder, Field, Message};
 
@@ -392,15 +393,15 @@ pub struct Group {
     pub entry: Level,
 }
 
-/// A message's table.
+/// A message's table: its body (the header and trailer are the dictionary's).
 ///
 /// ```
 /// use fix_core::typed::{Level, MessageDef};
 /// static HB: MessageDef = MessageDef {
-///     name: "Heartbeat", msg_type: b"0", admin: true, body: 0..1, level: Level {
-///         tags: &[112], by_tag: &[0], required: &[], groups: &[] },
+///     name: "Heartbeat", msg_type: b"0", admin: true,
+///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[] },
 /// };
-/// assert_eq!(HB.body_tags().collect::<Vec<_>>(), [112]);
+/// assert!(HB.body.contains(112));
 /// ```
 #[derive(Debug)]
 pub struct MessageDef {
@@ -410,28 +411,8 @@ pub struct MessageDef {
     pub msg_type: &'static [u8],
     /// Whether the message is session-level (`msgcat="admin"`).
     pub admin: bool,
-    /// The body's slots; the header's come before, the trailer's after.
-    pub body: core::ops::Range<u16>,
-    /// Header, body and trailer slots.
-    pub level: Level,
-}
-
-impl MessageDef {
-    /// The body's tags in dictionary order.
-    pub fn body_tags(&self) -> impl Iterator<Item = u32> + '_ {
-        let r = usize::from(self.body.start)..usize::from(self.body.end);
-        self.level.tags.get(r).unwrap_or(&[]).iter().copied()
-    }
-
-    /// Whether `tag` is a header slot of this message.
-    pub fn is_header_slot(&self, slot: usize) -> bool {
-        slot < usize::from(self.body.start)
-    }
-
-    /// Whether `tag` is a trailer slot of this message.
-    pub fn is_trailer_slot(&self, slot: usize) -> bool {
-        slot >= usize::from(self.body.end) && slot < self.level.len()
-    }
+    /// The body's slots.
+    pub body: Level,
 }
 
 /// A whole dictionary's tables, as generated into a crate's `DICTIONARY`.
@@ -608,6 +589,40 @@ fn scan(
     pos
 }
 
+/// Walks all of `msg`'s fields against several levels laid end to end in
+/// `slots` (header, body, trailer): each field goes to the first level that has
+/// its tag.
+fn scan_sections(levels: &[&Level], msg: &Message<'_>, slots: &mut [u16]) {
+    let fields = msg.fields();
+    let mut pos = 0;
+    'fields: while let Some(field) = fields.get(pos) {
+        let tag = field.tag();
+        let mut offset = 0;
+        for level in levels {
+            let mut first = None;
+            for slot in level.slots(tag) {
+                first.get_or_insert(slot);
+                if let Some(s) = slots.get_mut(offset + slot)
+                    && *s == ABSENT
+                {
+                    *s = u16::try_from(pos).unwrap_or(ABSENT);
+                    first = Some(slot);
+                    break;
+                }
+            }
+            if let Some(slot) = first {
+                pos += 1;
+                if let Some(group) = level.group_at(slot) {
+                    pos = skip_group(group, msg, pos, declared(msg.value(field)));
+                }
+                continue 'fields;
+            }
+            offset += level.len();
+        }
+        pos += 1;
+    }
+}
+
 /// Skips up to `count` entries of `group` starting at field `pos`.
 fn skip_group(group: &Group, msg: &Message<'_>, mut pos: usize, count: usize) -> usize {
     let mut n = 0;
@@ -651,6 +666,14 @@ impl<'a, const N: usize> View<'a, N> {
     pub fn new(msg: Message<'a>, level: &'static Level) -> Self {
         let mut slots = [ABSENT; N];
         scan(level, &msg, 0, None, &mut slots);
+        View { msg, slots }
+    }
+
+    /// Walks all of `msg`'s fields against `levels` laid end to end (a message's
+    /// header, body and trailer; their lengths should add up to `N`).
+    pub fn sections(msg: Message<'a>, levels: &[&'static Level]) -> Self {
+        let mut slots = [ABSENT; N];
+        scan_sections(levels, &msg, &mut slots);
         View { msg, slots }
     }
 
@@ -992,5 +1015,109 @@ pub fn write_bytes(value: &[u8], out: &mut [u8]) -> Result<usize, BufferTooSmall
         None => Err(BufferTooSmall {
             needed: value.len(),
         }),
+    }
+}
+
+impl FieldType {
+    /// The data format validation checks for this type (the same mapping as the
+    /// run-time dictionary's).
+    ///
+    /// ```
+    /// use fix_core::typed::FieldType;
+    /// assert_eq!(FieldType::Qty.format(), fix_core::validate::FieldType::Decimal);
+    /// ```
+    pub const fn format(self) -> validate::FieldType {
+        use validate::FieldType as V;
+        match self {
+            FieldType::Int
+            | FieldType::Reserved100Plus
+            | FieldType::Reserved1000Plus
+            | FieldType::Reserved4000Plus => V::Int,
+            FieldType::Length | FieldType::TagNum | FieldType::SeqNum | FieldType::NumInGroup => {
+                V::UInt
+            }
+            FieldType::DayOfMonth => V::DayOfMonth,
+            FieldType::Float
+            | FieldType::Qty
+            | FieldType::Price
+            | FieldType::PriceOffset
+            | FieldType::Amt
+            | FieldType::Percentage => V::Decimal,
+            FieldType::Char => V::Char,
+            FieldType::Boolean => V::Boolean,
+            FieldType::MultipleCharValue => V::MultipleCharValue,
+            FieldType::MultipleStringValue | FieldType::MultipleValueString => {
+                V::MultipleValueString
+            }
+            FieldType::Country => V::Country,
+            FieldType::Currency => V::Currency,
+            FieldType::Exchange => V::Exchange,
+            FieldType::MonthYear => V::MonthYear,
+            FieldType::UtcTimestamp => V::UtcTimestamp,
+            FieldType::UtcTimeOnly => V::UtcTimeOnly,
+            FieldType::UtcDateOnly | FieldType::UtcDate => V::UtcDateOnly,
+            FieldType::LocalMktDate => V::LocalMktDate,
+            FieldType::TzTimeOnly => V::TzTimeOnly,
+            FieldType::TzTimestamp => V::TzTimestamp,
+            FieldType::Data | FieldType::XmlData => V::Data,
+            _ => V::Unchecked,
+        }
+    }
+}
+
+/// Generated tables are a validation dictionary: `Validator::validate(&DICTIONARY, &msg)`.
+impl validate::Dictionary for Dictionary {
+    type Layout = Level;
+
+    fn field_type(&self, tag: u32) -> Option<validate::FieldType> {
+        self.field(tag).map(|f| f.ty.format())
+    }
+
+    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
+        self.field(tag).is_none_or(|f| f.accepts(value))
+    }
+
+    fn header(&self) -> &Level {
+        self.header
+    }
+
+    fn trailer(&self) -> &Level {
+        self.trailer
+    }
+
+    fn message(&self, msg_type: &[u8]) -> Option<&Level> {
+        Dictionary::message(self, msg_type).map(|m| &m.body)
+    }
+}
+
+impl validate::Layout for Level {
+    fn member(&self, tag: u32) -> Option<validate::Member<'_, Self>> {
+        let slot = self.slot(tag)?;
+        let required = self
+            .slots(tag)
+            .any(|s| u16::try_from(s).is_ok_and(|s| self.required.binary_search(&s).is_ok()));
+        Some(validate::Member {
+            index: slot,
+            required,
+            group: self.group_at(slot).map(|g| validate::Group {
+                delimiter: g.delimiter,
+                entry: &g.entry,
+            }),
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.tags.len()
+    }
+
+    fn for_each_required(&self, f: &mut dyn FnMut(u32, usize) -> bool) {
+        for &slot in self.required {
+            let slot = usize::from(slot);
+            if let Some(&tag) = self.tags.get(slot)
+                && !f(tag, slot)
+            {
+                return;
+            }
+        }
     }
 }

@@ -1,6 +1,14 @@
 //! Typed FIX 4.4 messages, generated from `spec/FIX44.xml` by `cargo xtask regen`.
 //!
-//! The generated modules arrive with the fix44 issue. Until then the crate
-//! re-exports `fix-core`, the layer every generated view is built on.
+//! Everything below the crate root comes from `src/generated/` (never edit it:
+//! change `spec/FIX44.xml` or `fix-codegen` and run `cargo xtask regen`):
+//! `messages` (read views, tables, builders), `components`, `enums`, `fields`
+//! (tag constants), the [`Message`] enum and the validation tables
+//! ([`DICTIONARY`]).
 
 pub use fix_core as core;
+
+#[rustfmt::skip]
+mod generated;
+
+pub use generated::*;

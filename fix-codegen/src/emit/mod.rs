@@ -1361,23 +1361,22 @@ impl<'d> Cx<'d> {
         for (m, name) in self.dict.messages().iter().zip(&self.messages) {
             let ty = id(name);
             let stat = id(&screaming(name));
-            let mut slots = header_slots.clone();
-            self.flatten(&m.members, true, &mut slots, 0);
-            let body_end = slots.len();
-            slots.extend(trailer_slots.iter().cloned());
-            let level = self.level(&slots, Module::Messages);
+            let mut body = Vec::new();
+            self.flatten(&m.members, true, &mut body, 0);
+            let body_end = hlen + body.len();
+            let total = body_end + tlen;
+            let level = self.level(&body, Module::Messages);
             let mname = &m.name;
             let mt = bytes_lit(&m.msg_type);
             let admin = m.category == crate::model::Category::Admin;
-            let (hs, be) = (u16_lit(hlen), u16_lit(body_end));
             let ds = doc(format!(
-                "The slot table of `{}` (MsgType `{}`).",
+                "The body table of `{}` (MsgType `{}`).",
                 m.name, m.msg_type
             ));
             items.push(quote! {
                 #ds
                 pub static #stat: t::MessageDef = t::MessageDef {
-                    name: #mname, msg_type: #mt, admin: #admin, body: #hs..#be, level: #level,
+                    name: #mname, msg_type: #mt, admin: #admin, body: #level,
                 };
             });
             let h = usize_lit(hlen);
@@ -1412,7 +1411,7 @@ impl<'d> Cx<'d> {
                 pub const DEF: &'static t::MessageDef = &#stat;
                 /// Reads `msg` (one pass over its fields). Does not check MsgType: see
                 /// [`Message::new`](super::Message::new).
-                pub fn new(msg: fc::Message<'a>) -> Self { Self(t::View::new(msg, &#stat.level)) }
+                pub fn new(msg: fc::Message<'a>) -> Self { Self(t::View::sections(msg, &[&super::HEADER, &#stat.body, &super::TRAILER])) }
                 /// The standard header.
                 pub fn header(&self) -> c::Header<'_, 'a> { c::Header(self.0.sub(0, #h)) }
                 /// The standard trailer.
@@ -1424,15 +1423,7 @@ impl<'d> Cx<'d> {
                 "`{}` (MsgType `{}`, {}): a read view; getters are `O(1)`.",
                 m.name, m.msg_type, m.category
             );
-            items.push(self.owning_view(
-                &ty,
-                slots.len(),
-                &d,
-                &m.members,
-                hlen,
-                Module::Messages,
-                extra,
-            ));
+            items.push(self.owning_view(&ty, total, &d, &m.members, hlen, Module::Messages, extra));
             items.push(self.builder(
                 &bty,
                 &format!("a `{}`", m.name),

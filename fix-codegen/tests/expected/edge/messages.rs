@@ -2,17 +2,16 @@
 //! Message views, tables and builders.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-/// The slot table of `Type` (MsgType `U1`).
+/// The body table of `Type` (MsgType `U1`).
 pub static TYPE: t::MessageDef = t::MessageDef {
     name: "Type",
     msg_type: b"U1",
     admin: false,
-    body: 1..8,
-    level: t::Level {
-        tags: &[35, 5000, 5001, 5002, 5003, 5009, 5010, 5011],
-        by_tag: &[0, 1, 2, 3, 4, 5, 6, 7],
-        required: &[0, 1],
-        groups: &[(4, &c::OUTER_NO_LEVEL1)],
+    body: t::Level {
+        tags: &[5000, 5001, 5002, 5003, 5009, 5010, 5011],
+        by_tag: &[0, 1, 2, 3, 4, 5, 6],
+        required: &[0],
+        groups: &[(3, &c::OUTER_NO_LEVEL1)],
     },
 };
 /// `Type` (MsgType `U1`, app): a read view; getters are `O(1)`.
@@ -35,7 +34,7 @@ impl<'a> Type<'a> {
     /// Reads `msg` (one pass over its fields). Does not check MsgType: see
     /// [`Message::new`](super::Message::new).
     pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::new(msg, &TYPE.level))
+        Self(t::View::sections(msg, &[&super::HEADER, &TYPE.body, &super::TRAILER]))
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {
@@ -127,16 +126,15 @@ impl<'b> TypeBuilder<'b> {
         enc.finish()
     }
 }
-/// The slot table of `Empty` (MsgType `U2`).
+/// The body table of `Empty` (MsgType `U2`).
 pub static EMPTY: t::MessageDef = t::MessageDef {
     name: "Empty",
     msg_type: b"U2",
     admin: true,
-    body: 1..1,
-    level: t::Level {
-        tags: &[35],
-        by_tag: &[0],
-        required: &[0],
+    body: t::Level {
+        tags: &[],
+        by_tag: &[],
+        required: &[],
         groups: &[],
     },
 };
@@ -160,7 +158,7 @@ impl<'a> Empty<'a> {
     /// Reads `msg` (one pass over its fields). Does not check MsgType: see
     /// [`Message::new`](super::Message::new).
     pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::new(msg, &EMPTY.level))
+        Self(t::View::sections(msg, &[&super::HEADER, &EMPTY.body, &super::TRAILER]))
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {

@@ -2,17 +2,16 @@
 //! Message views, tables and builders.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-/// The slot table of `Heartbeat` (MsgType `0`).
+/// The body table of `Heartbeat` (MsgType `0`).
 pub static HEARTBEAT: t::MessageDef = t::MessageDef {
     name: "Heartbeat",
     msg_type: b"0",
     admin: true,
-    body: 9..10,
-    level: t::Level {
-        tags: &[8, 9, 35, 49, 56, 34, 43, 52, 627, 112, 10],
-        by_tag: &[0, 1, 10, 5, 2, 6, 3, 7, 4, 9, 8],
-        required: &[0, 1, 2, 3, 4, 5, 7, 10],
-        groups: &[(8, &c::HEADER_NO_HOPS)],
+    body: t::Level {
+        tags: &[112],
+        by_tag: &[0],
+        required: &[],
+        groups: &[],
     },
 };
 /// `Heartbeat` (MsgType `0`, admin): a read view; getters are `O(1)`.
@@ -35,7 +34,7 @@ impl<'a> Heartbeat<'a> {
     /// Reads `msg` (one pass over its fields). Does not check MsgType: see
     /// [`Message::new`](super::Message::new).
     pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::new(msg, &HEARTBEAT.level))
+        Self(t::View::sections(msg, &[&super::HEADER, &HEARTBEAT.body, &super::TRAILER]))
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {
@@ -85,17 +84,16 @@ impl<'b> HeartbeatBuilder<'b> {
         enc.finish()
     }
 }
-/// The slot table of `Logon` (MsgType `A`).
+/// The body table of `Logon` (MsgType `A`).
 pub static LOGON: t::MessageDef = t::MessageDef {
     name: "Logon",
     msg_type: b"A",
     admin: true,
-    body: 9..12,
-    level: t::Level {
-        tags: &[8, 9, 35, 49, 56, 34, 43, 52, 627, 108, 95, 96, 10],
-        by_tag: &[0, 1, 12, 5, 2, 6, 3, 7, 4, 10, 11, 9, 8],
-        required: &[0, 1, 2, 3, 4, 5, 7, 9, 12],
-        groups: &[(8, &c::HEADER_NO_HOPS)],
+    body: t::Level {
+        tags: &[108, 95, 96],
+        by_tag: &[1, 2, 0],
+        required: &[0],
+        groups: &[],
     },
 };
 /// `Logon` (MsgType `A`, admin): a read view; getters are `O(1)`.
@@ -118,7 +116,7 @@ impl<'a> Logon<'a> {
     /// Reads `msg` (one pass over its fields). Does not check MsgType: see
     /// [`Message::new`](super::Message::new).
     pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::new(msg, &LOGON.level))
+        Self(t::View::sections(msg, &[&super::HEADER, &LOGON.body, &super::TRAILER]))
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {
@@ -182,27 +180,16 @@ impl<'b> LogonBuilder<'b> {
         enc.finish()
     }
 }
-/// The slot table of `NewOrderSingle` (MsgType `D`).
+/// The body table of `NewOrderSingle` (MsgType `D`).
 pub static NEW_ORDER_SINGLE: t::MessageDef = t::MessageDef {
     name: "NewOrderSingle",
     msg_type: b"D",
     admin: false,
-    body: 9..26,
-    level: t::Level {
-        tags: &[
-            8, 9, 35, 49, 56, 34, 43, 52, 627, 11, 453, 1, 55, 48, 22, 454, 167, 54, 60,
-            38, 152, 40, 44, 59, 18, 58, 10,
-        ],
-        by_tag: &[
-            11, 0, 1, 26, 9, 24, 14, 5, 2, 19, 21, 6, 22, 13, 3, 7, 17, 12, 4, 25, 23,
-            18, 20, 16, 10, 15, 8,
-        ],
-        required: &[0, 1, 2, 3, 4, 5, 7, 9, 12, 17, 18, 21, 26],
-        groups: &[
-            (8, &c::HEADER_NO_HOPS),
-            (10, &c::PARTIES_NO_PARTY_IDS),
-            (15, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
-        ],
+    body: t::Level {
+        tags: &[11, 453, 1, 55, 48, 22, 454, 167, 54, 60, 38, 152, 40, 44, 59, 18, 58],
+        by_tag: &[2, 0, 15, 5, 10, 12, 13, 4, 8, 3, 16, 14, 9, 11, 7, 1, 6],
+        required: &[0, 3, 8, 9, 12],
+        groups: &[(1, &c::PARTIES_NO_PARTY_IDS), (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID)],
     },
 };
 /// `NewOrderSingle` (MsgType `D`, app): a read view; getters are `O(1)`.
@@ -225,7 +212,12 @@ impl<'a> NewOrderSingle<'a> {
     /// Reads `msg` (one pass over its fields). Does not check MsgType: see
     /// [`Message::new`](super::Message::new).
     pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::new(msg, &NEW_ORDER_SINGLE.level))
+        Self(
+            t::View::sections(
+                msg,
+                &[&super::HEADER, &NEW_ORDER_SINGLE.body, &super::TRAILER],
+            ),
+        )
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {
@@ -368,27 +360,25 @@ impl<'b> NewOrderSingleBuilder<'b> {
         enc.finish()
     }
 }
-/// The slot table of `ExecutionReport` (MsgType `8`).
+/// The body table of `ExecutionReport` (MsgType `8`).
 pub static EXECUTION_REPORT: t::MessageDef = t::MessageDef {
     name: "ExecutionReport",
     msg_type: b"8",
     admin: false,
-    body: 9..32,
-    level: t::Level {
+    body: t::Level {
         tags: &[
-            8, 9, 35, 49, 56, 34, 43, 52, 627, 37, 11, 17, 150, 39, 453, 55, 48, 22, 454,
-            167, 54, 38, 152, 32, 31, 151, 14, 6, 382, 58, 354, 355, 10,
+            37, 11, 17, 150, 39, 453, 55, 48, 22, 454, 167, 54, 38, 152, 32, 31, 151, 14,
+            6, 382, 58, 354, 355,
         ],
         by_tag: &[
-            27, 0, 1, 32, 10, 26, 11, 17, 24, 23, 5, 2, 9, 21, 13, 6, 16, 3, 7, 20, 15,
-            4, 29, 12, 25, 22, 19, 30, 31, 28, 14, 18, 8,
+            18, 1, 17, 2, 8, 15, 14, 0, 12, 4, 7, 11, 6, 20, 3, 16, 13, 10, 21, 22, 19,
+            5, 9,
         ],
-        required: &[0, 1, 2, 3, 4, 5, 7, 9, 11, 12, 13, 15, 20, 25, 26, 27, 32],
+        required: &[0, 2, 3, 4, 6, 11, 16, 17, 18],
         groups: &[
-            (8, &c::HEADER_NO_HOPS),
-            (14, &c::PARTIES_NO_PARTY_IDS),
-            (18, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
-            (28, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
+            (5, &c::PARTIES_NO_PARTY_IDS),
+            (9, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
+            (19, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
         ],
     },
 };
@@ -412,7 +402,12 @@ impl<'a> ExecutionReport<'a> {
     /// Reads `msg` (one pass over its fields). Does not check MsgType: see
     /// [`Message::new`](super::Message::new).
     pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::new(msg, &EXECUTION_REPORT.level))
+        Self(
+            t::View::sections(
+                msg,
+                &[&super::HEADER, &EXECUTION_REPORT.body, &super::TRAILER],
+            ),
+        )
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {
@@ -675,20 +670,16 @@ impl t::Build for ExecutionReportNoContraBrokersBuilder<'_> {
         Ok(())
     }
 }
-/// The slot table of `MarketDataIncrementalRefresh` (MsgType `X`).
+/// The body table of `MarketDataIncrementalRefresh` (MsgType `X`).
 pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = t::MessageDef {
     name: "MarketDataIncrementalRefresh",
     msg_type: b"X",
     admin: false,
-    body: 9..11,
-    level: t::Level {
-        tags: &[8, 9, 35, 49, 56, 34, 43, 52, 627, 262, 268, 10],
-        by_tag: &[0, 1, 11, 5, 2, 6, 3, 7, 4, 9, 10, 8],
-        required: &[0, 1, 2, 3, 4, 5, 7, 10, 11],
-        groups: &[
-            (8, &c::HEADER_NO_HOPS),
-            (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES),
-        ],
+    body: t::Level {
+        tags: &[262, 268],
+        by_tag: &[0, 1],
+        required: &[1],
+        groups: &[(1, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)],
     },
 };
 /// `MarketDataIncrementalRefresh` (MsgType `X`, app): a read view; getters are `O(1)`.
@@ -711,7 +702,12 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
     /// Reads `msg` (one pass over its fields). Does not check MsgType: see
     /// [`Message::new`](super::Message::new).
     pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::new(msg, &MARKET_DATA_INCREMENTAL_REFRESH.level))
+        Self(
+            t::View::sections(
+                msg,
+                &[&super::HEADER, &MARKET_DATA_INCREMENTAL_REFRESH.body, &super::TRAILER],
+            ),
+        )
     }
     /// The standard header.
     pub fn header(&self) -> c::Header<'_, 'a> {

@@ -352,10 +352,10 @@ fn tables_for_validation() {
     assert_eq!(dict.begin_string, b"FIX.4.4");
     let nos = dict.message(b"D").unwrap();
     assert_eq!(nos.name, "NewOrderSingle");
-    assert!(nos.level.is_required(11) && nos.level.is_required(55));
-    assert!(!nos.level.is_required(448));
-    assert!(nos.level.contains(453) && !nos.level.contains(448));
-    let parties = nos.level.group(453).unwrap();
+    assert!(nos.body.is_required(11) && nos.body.is_required(55));
+    assert!(!nos.body.is_required(448));
+    assert!(nos.body.contains(453) && !nos.body.contains(448));
+    let parties = nos.body.group(453).unwrap();
     assert_eq!((parties.counter, parties.delimiter), (453, 448));
     assert!(parties.entry.contains(802));
     let sub = parties.entry.group(802).unwrap();
