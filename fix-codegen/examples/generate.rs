@@ -1,10 +1,11 @@
 //! Generates Rust from a dictionary and prints the file sizes and the time taken:
-//! `cargo run -p fix-codegen --features emit --release --example generate -- DICT.xml [OUT_DIR]`.
+//! `cargo run -p fix-codegen --features emit --release --example generate -- DICT.xml [OUT_DIR] [--no-builders]`.
 
 use std::time::Instant;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
+    let builders = !std::env::args().any(|a| a == "--no-builders");
+    let mut args = std::env::args().skip(1).filter(|a| a != "--no-builders");
     let path = args.next().ok_or("usage: generate DICT.xml [OUT_DIR]")?;
     let out = args.next();
     let start = Instant::now();
@@ -16,7 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or_default();
     let files = fix_codegen::emit::generate(
         &dict,
-        &fix_codegen::emit::Config::new(format!("spec/{name}")),
+        &fix_codegen::emit::Config::new(format!("spec/{name}")).builders(builders),
     )?;
     let total = start.elapsed();
     let bytes: usize = files.values().map(String::len).sum();

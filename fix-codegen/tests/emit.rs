@@ -195,11 +195,33 @@ fn generated_fix42_and_fix50sp2_compile() {
             eprintln!("{name}: release build {rel:?}");
         }
     }
-    // Our own edge cases compile too.
+    if std::env::var_os("FIX_CODEGEN_COMPILE_NO_BUILDERS").is_some_and(|v| v == "1") {
+        for name in names.split(',') {
+            let dict = Dictionary::from_path(reference(name)).unwrap();
+            let config = Config::new(format!("spec/{name}.xml")).builders(false);
+            let files = generate(&dict, &config).unwrap();
+            let dir = temp_crate(&format!("gen-{}-views", name.to_lowercase()), &files);
+            eprintln!(
+                "{name} (no builders): debug build {:?}",
+                cargo_build(&dir, false)
+            );
+            if release {
+                eprintln!(
+                    "{name} (no builders): release build {:?}",
+                    cargo_build(&dir, true)
+                );
+            }
+        }
+    }
+    // Our own edge cases compile too, with and without builders.
     let files = gen_file(
         &manifest_dir().join("tests/dicts/edge.xml"),
         "spec/EDGE.xml",
     );
     let dir = temp_crate("gen-edge", &files);
+    cargo_build(&dir, false);
+    let dict = Dictionary::from_path(manifest_dir().join("tests/dicts/edge.xml")).unwrap();
+    let files = generate(&dict, &Config::new("spec/EDGE.xml").builders(false)).unwrap();
+    let dir = temp_crate("gen-edge-views", &files);
     cargo_build(&dir, false);
 }
