@@ -595,31 +595,31 @@ fn scan(
 fn scan_sections(levels: &[&Level], msg: &Message<'_>, slots: &mut [u16]) {
     let fields = msg.fields();
     let mut pos = 0;
-    'fields: while let Some(field) = fields.get(pos) {
+    while let Some(field) = fields.get(pos) {
         let tag = field.tag();
+        // The first level and slot that hold the tag; a free slot wins, so a tag
+        // the header already holds can still fill the body's slot.
+        let mut matched: Option<(&Level, usize)> = None;
         let mut offset = 0;
-        for level in levels {
-            let mut first = None;
+        'levels: for level in levels {
             for slot in level.slots(tag) {
-                first.get_or_insert(slot);
+                matched.get_or_insert((level, slot));
                 if let Some(s) = slots.get_mut(offset + slot)
                     && *s == ABSENT
                 {
                     *s = u16::try_from(pos).unwrap_or(ABSENT);
-                    first = Some(slot);
-                    break;
+                    matched = Some((level, slot));
+                    break 'levels;
                 }
-            }
-            if let Some(slot) = first {
-                pos += 1;
-                if let Some(group) = level.group_at(slot) {
-                    pos = skip_group(group, msg, pos, declared(msg.value(field)));
-                }
-                continue 'fields;
             }
             offset += level.len();
         }
         pos += 1;
+        if let Some((level, slot)) = matched
+            && let Some(group) = level.group_at(slot)
+        {
+            pos = skip_group(group, msg, pos, declared(msg.value(field)));
+        }
     }
 }
 

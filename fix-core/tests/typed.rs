@@ -170,3 +170,42 @@ proptest! {
         })?;
     }
 }
+
+#[test]
+fn sections_header_body_trailer() {
+    static HEADER: Level = Level {
+        tags: &[8, 9, 35, 49],
+        by_tag: &[0, 1, 2, 3],
+        required: &[0, 1, 2, 3],
+        groups: &[],
+    };
+    // The body also lists 49 (dictionaries sometimes repeat a header tag).
+    static BODY: Level = Level {
+        tags: &[11, 49],
+        by_tag: &[0, 1],
+        required: &[0],
+        groups: &[],
+    };
+    static TRAILER: Level = Level {
+        tags: &[10],
+        by_tag: &[0],
+        required: &[0],
+        groups: &[],
+    };
+    let bytes = message(&[(49, "HDR"), (11, "ORD"), (49, "BODY")]);
+    let mut fields = Fields::<16>::new();
+    let msg = Parser::new()
+        .parse(&bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let view = View::<7>::sections(msg, &[&HEADER, &BODY, &TRAILER]);
+    let header = view.sub(0, 4);
+    let body = view.sub(4, 2);
+    let trailer = view.sub(6, 1);
+    assert_eq!(header.raw(2), Some(&b"D"[..]));
+    assert_eq!(header.raw(3), Some(&b"HDR"[..]));
+    assert_eq!(body.raw(0), Some(&b"ORD"[..]));
+    assert_eq!(body.raw(1), Some(&b"BODY"[..]));
+    assert_eq!(trailer.raw(0).map(<[u8]>::len), Some(3));
+}
