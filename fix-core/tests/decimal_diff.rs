@@ -244,3 +244,43 @@ fn conversions_are_exact() {
         }
     }
 }
+
+/// Every small mantissa (the shapes of the SWAR hot path and its edges: signs, 1 to 8
+/// output bytes, padding up to 17 zeros, rounding carries into a new digit) against
+/// rust_decimal.
+#[test]
+fn small_mantissas_exhaustive() {
+    let mut buf = [0u8; 64];
+    let mut edges: Vec<i128> = (-1000..=1000).collect();
+    for base in [
+        9_999_995i128,
+        9_999_999,
+        10_000_000,
+        99_999_995,
+        4_294_967_295,
+        4_294_967_296,
+    ] {
+        for d in -6..=6 {
+            edges.push(base + d);
+            edges.push(-(base + d));
+        }
+    }
+    let mut cases = 0;
+    for &m in &edges {
+        for scale in 0..=9u8 {
+            let d = Decimal::from_parts(m, scale).unwrap();
+            let r = rust_decimal::Decimal::from_i128_with_scale(m, scale as u32);
+            for dp in 0..=17u32 {
+                let n = d.write_scaled(dp as u8, &mut buf).unwrap();
+                let want = reference(r, dp).unwrap();
+                assert_eq!(
+                    std::str::from_utf8(&buf[..n]).unwrap(),
+                    want,
+                    "{m}e-{scale} at {dp}"
+                );
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases > 300_000);
+}

@@ -120,6 +120,17 @@ proptest! {
     }
 
     #[test]
+    fn decimal_parse_agrees_with_rust_decimal(s in "-?[0-9]{0,24}(\\.[0-9]{0,24})?") {
+        let ours = Decimal::parse(s.as_bytes());
+        let theirs = rust_decimal::Decimal::from_str_exact(&s);
+        match (ours, theirs) {
+            (Ok(d), Ok(r)) => prop_assert_eq!((d.mantissa(), d.scale() as u32), (r.mantissa(), r.scale())),
+            (Err(_), Err(_)) => {}
+            (o, t) => prop_assert!(false, "{:?}: ours {:?}, rust_decimal {:?}", s, o, t),
+        }
+    }
+
+    #[test]
     fn int_round_trips(i in any::<i64>(), u in any::<u64>(), w in any::<u32>()) {
         prop_assert_eq!(parse_int(&write_all(|b| write_int(i, b))), Ok(i));
         prop_assert_eq!(SeqNum::parse(&write_all(|b| SeqNum(u).write(b))), Ok(SeqNum(u)));
@@ -141,7 +152,18 @@ proptest! {
         prop_assert_eq!(UtcTimeOnly::parse(&write_all(|b| t.write(b))), Ok(t));
         let ts = UtcTimestamp::new(d, t);
         prop_assert_eq!(UtcTimestamp::parse(&write_all(|b| ts.write(b))), Ok(ts));
-        let at_p = UtcTimestamp::parse(&write_all(|b| ts.write_with(p, b))).unwrap();
+        let text = write_all(|b| ts.write_with(p, b));
+        let mut want = format!(
+            "{:04}{:02}{:02}-{:02}:{:02}:{:02}",
+            d.year(), d.month(), d.day(), t.hour(), t.minute(), t.second()
+        );
+        if p.digits() > 0 {
+            let frac = format!("{:09}", t.nanos());
+            want.push('.');
+            want.push_str(&frac[..p.digits()]);
+        }
+        prop_assert_eq!(std::str::from_utf8(&text).unwrap(), want);
+        let at_p = UtcTimestamp::parse(&text).unwrap();
         prop_assert_eq!(at_p.time(), t.with_precision(p));
         prop_assert_eq!(TzTimeOnly::parse(&write_all(|b| z.write(b))), Ok(z));
         let tzs = TzTimestamp::new(d, z);

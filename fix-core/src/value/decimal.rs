@@ -4,8 +4,9 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::digits::{
-    POW10_U64, POW10_U128, count_u64, count_u128, write_u64_back, write_u64_fixed_back,
-    write_u128_back, write_u128_fixed_back,
+    POW10_U64, POW10_U128, ascii16, copy_small, count_u64, count_u128, digits8, div_pow10_round,
+    div_pow10_round_u32, write_u64_back, write_u64_fixed_back, write_u128_back,
+    write_u128_fixed_back,
 };
 use super::{BufferTooSmall, FieldValue};
 
@@ -214,7 +215,7 @@ impl Decimal {
             Some(_) => (false, 0),
         };
         let mut mag: u64 = 0;
-        let mut scale: u32 = 0;
+        let mut scale: usize = 0; // at most bytes.len(): cannot overflow
         let mut point = false;
         let mut any_digit = false;
         let mut i = start;
@@ -228,7 +229,7 @@ impl Decimal {
                 }
                 mag = mag * 10 + d as u64;
                 any_digit = true;
-                scale += point as u32;
+                scale += point as usize;
             } else if b == b'.' && !point {
                 point = true;
             } else {
@@ -246,7 +247,7 @@ impl Decimal {
                 if wide > MAX_MANTISSA_U128 {
                     return Err(DecimalError::Overflow);
                 }
-                scale += point as u32;
+                scale += point as usize;
             } else if b == b'.' && !point {
                 point = true;
             } else {
@@ -257,7 +258,7 @@ impl Decimal {
         if !any_digit {
             return Err(DecimalError::NoDigits);
         }
-        if scale > Self::MAX_SCALE as u32 {
+        if scale > Self::MAX_SCALE as usize {
             return Err(DecimalError::ScaleTooLarge);
         }
         let m = wide as i128;
@@ -304,10 +305,23 @@ impl Decimal {
     pub fn write_scaled(&self, dp: u8, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
         let neg = self.mantissa < 0;
         let mag = self.mantissa.unsigned_abs();
+        if mag <= u32::MAX as u128 {
+            // The hot shape: a price or quantity with a short mantissa.
+            let mag = mag as u32;
+            let (q, frac) = if dp >= self.scale {
+                (mag, self.scale)
+            } else {
+                (div_pow10_round_u32(mag, self.scale - dp), dp)
+            };
+            let pad = dp - frac;
+            if q < 10_000_000 && frac <= 6 && pad <= 15 {
+                return write_small(neg && q != 0, q, frac as usize, pad as usize, dp > 0, out);
+            }
+        }
         if mag <= u64::MAX as u128 {
-            write_fast(neg, mag as u64, self.scale, dp, out)
+            write_u64(neg, mag as u64, self.scale, dp, out)
         } else {
-            write_wide(neg, mag, self.scale, dp, out)
+            write_u128(neg, mag, self.scale, dp, out)
         }
     }
 
@@ -438,10 +452,100 @@ fn out_len(neg: bool, digits: usize, frac: usize, dp: u8) -> usize {
     neg as usize + int_digits + if dp > 0 { 1 + dp as usize } else { 0 }
 }
 
-/// The fast path: the magnitude fits a `u64` (every mantissa whose value fits an `i64`,
-/// including `i64::MIN`).
-#[inline]
-fn write_fast(
+/// For `frac` digits after the point (0..=6) in an 8-digit little-endian block: the mask
+/// of the fraction bytes (the last `frac`) and the point at the byte before them.
+const POINT: [(u64, u64); 7] = {
+    let mut t = [(0u64, 0u64); 7];
+    let mut f = 0;
+    while f < 7 {
+        let mask = if f == 0 { 0 } else { u64::MAX << (8 * (8 - f)) };
+        t[f] = (mask, (b'.' as u64) << (8 * (7 - f)));
+        f += 1;
+    }
+    t
+};
+
+/// The hot path: the rounded magnitude `q < 10^7` (so at most 7 digits are shown, as
+/// `frac <= 6`), with at most 15 zeros of padding. `neg` is false for zero.
+#[inline(always)]
+fn write_small(
+    neg: bool,
+    q: u32,
+    frac: usize,
+    pad: usize,
+    point: bool,
+    out: &mut [u8],
+) -> Result<usize, BufferTooSmall> {
+    let d = u64::from_le_bytes(digits8(q));
+    // Leading zero digits are the low zero bytes of `d - '0'` (all 8 for q == 0).
+    let digits = 8 - ((d ^ 0x3030_3030_3030_3030).trailing_zeros() / 8) as usize;
+    // All digits of q, and at least one before the point: at most 7.
+    let shown = digits.max(frac + 1);
+    let (block, text_len) = if point {
+        // The int digits move one byte down (dropping a leading zero), the point goes
+        // between them and the `frac` low digits.
+        let (frac_mask, dot) = POINT[frac];
+        (((d & !frac_mask) >> 8) | (d & frac_mask) | dot, shown + 1)
+    } else {
+        (d, shown)
+    };
+    // The head (sign and text) then `pad` zeros.
+    let head = neg as usize + text_len;
+    let len = head + pad;
+    let Some(out) = out.get_mut(..len) else {
+        return Err(BufferTooSmall { needed: len });
+    };
+    const ZEROS: u64 = u64::from_le_bytes(*b"00000000");
+    // Overlapping fixed-size stores straight into `out`, none past `len`; where two
+    // overlap, the later one writes the right bytes.
+    if head >= 8 {
+        // len >= head >= 8. Padding first (at most 15 bytes: two stores), then the head.
+        if pad > 0 {
+            out[len - 8..len].copy_from_slice(&ZEROS.to_le_bytes());
+            if pad > 8 {
+                out[head..head + 8].copy_from_slice(&ZEROS.to_le_bytes());
+            }
+        }
+        out[head - 8..head].copy_from_slice(&block.to_le_bytes());
+        if neg {
+            out[0] = b'-';
+        }
+        return Ok(len);
+    }
+    // The first 8 output bytes in one register: the head shifted to the front, then zeros
+    // (which are padding wherever they fall inside `len`).
+    let mut first = (block >> (8 * (8 - head))) | (ZEROS << (8 * head));
+    if neg {
+        first = (first & !0xFF) | b'-' as u64;
+    }
+    let bytes = first.to_le_bytes();
+    if len >= 8 {
+        // Padding beyond the first 8 bytes: [8, len), at most 16 bytes.
+        if len > 8 {
+            out[len - 8..len].copy_from_slice(&ZEROS.to_le_bytes());
+            if len > 16 {
+                out[8..16].copy_from_slice(&ZEROS.to_le_bytes());
+            }
+        }
+        out[..8].copy_from_slice(&bytes);
+    } else if len >= 4 {
+        // Two overlapping 4-byte stores, both taken from the register.
+        out[..4].copy_from_slice(&bytes[..4]);
+        let tail = (first >> (8 * (len - 4))) as u32;
+        out[len - 4..len].copy_from_slice(&tail.to_le_bytes());
+    } else {
+        // 1 to 3 bytes ("0", "-1", "0.5"): first, middle and last cover them all.
+        out[0] = bytes[0];
+        out[len / 2] = bytes[len / 2];
+        out[len - 1] = bytes[len - 1];
+    }
+    Ok(len)
+}
+
+/// The `u64` path: the magnitude fits a `u64` (every mantissa whose value fits an `i64`,
+/// including `i64::MIN`). Kept out of line so the hot path stays small.
+#[inline(never)]
+fn write_u64(
     neg: bool,
     mag: u64,
     scale: u8,
@@ -452,29 +556,48 @@ fn write_fast(
     let (q, frac) = if dp >= scale {
         (mag, scale)
     } else {
-        let shift = (scale - dp) as usize;
-        // Beyond 10^19 the divisor exceeds twice any u64, so the value rounds to zero.
-        let q = match POW10_U64.get(shift) {
-            Some(&p) => {
-                let q = mag / p;
-                // p is even; q + 1 cannot overflow since q <= u64::MAX / 10.
-                if mag % p >= p / 2 { q + 1 } else { q }
-            }
-            None => 0,
-        };
-        (q, dp)
+        (div_pow10_round(mag, scale - dp), dp)
     };
     let neg = neg && q != 0;
-    let len = out_len(neg, count_u64(q), frac as usize, dp);
+    let frac = frac as usize;
+    let pad = (dp as usize) - frac;
+    // Digits shown: all of q, and at least one before the point.
+    let shown = count_u64(q).max(frac + 1);
+    let len = neg as usize + shown + (dp > 0) as usize + pad;
     let Some(out) = out.get_mut(..len) else {
         return Err(BufferTooSmall { needed: len });
     };
-    let pad = (dp - frac) as usize;
+    if shown <= 15 && pad <= 32 {
+        // All digits fit one 16-byte block: insert the point with shifts, place the block
+        // so it ends where the digits end, and let the pre-filled zeros be the padding.
+        let x = u128::from_le_bytes(ascii16(q));
+        let (block, text_len) = if dp > 0 {
+            // frac <= 14 here, so the shifts stay below 128 bits. The int digits move one
+            // byte down (dropping a leading zero: shown <= 15), the point goes between.
+            let frac_mask = if frac == 0 {
+                0
+            } else {
+                u128::MAX << (8 * (16 - frac))
+            };
+            let point = (b'.' as u128) << (8 * (15 - frac));
+            (((x & !frac_mask) >> 8) | (x & frac_mask) | point, shown + 1)
+        } else {
+            (x, shown)
+        };
+        let mut tmp = [b'0'; 80];
+        let at = neg as usize + text_len;
+        tmp[at..at + 16].copy_from_slice(&block.to_le_bytes());
+        if neg {
+            tmp[16] = b'-';
+        }
+        copy_small(out, &tmp[16..16 + len]);
+        return Ok(len);
+    }
     let mut end = len - pad;
     out[end..].fill(b'0');
     let int = if dp > 0 {
-        let int = write_u64_fixed_back(out, end, q, frac as usize);
-        end -= frac as usize + 1;
+        let int = write_u64_fixed_back(out, end, q, frac);
+        end -= frac + 1;
         out[end] = b'.';
         int
     } else {
@@ -489,7 +612,8 @@ fn write_fast(
 
 /// The exact wide path for mantissas beyond 64 bits.
 #[cold]
-fn write_wide(
+#[inline(never)]
+fn write_u128(
     neg: bool,
     mag: u128,
     scale: u8,

@@ -138,6 +138,113 @@ pub(crate) fn write_u128_fixed_back(
     n
 }
 
+/// The 8 ASCII digits of `n < 10^8`, most significant first, as the bytes of a
+/// little-endian `u64`: the two 4-digit halves and their four 2-digit quarters are split
+/// in parallel (constant divisions) and looked up in [`PAIRS`]. Measured against a SWAR
+/// version (multiply-shift division inside the lanes of one register): as fast or
+/// faster here, with a shorter dependency chain.
+#[inline]
+pub(crate) fn digits8(n: u32) -> [u8; 8] {
+    debug_assert!(n < 100_000_000);
+    let (a, b) = (n / 10_000, n % 10_000);
+    let pair = |v: u32| -> u64 {
+        let i = v as usize * 2;
+        u16::from_le_bytes([PAIRS[i], PAIRS[i + 1]]) as u64
+    };
+    (pair(a / 100) | (pair(a % 100) << 16) | (pair(b / 100) << 32) | (pair(b % 100) << 48))
+        .to_le_bytes()
+}
+
+/// The 16 ASCII digits of `n < 10^16`, zero padded, most significant first.
+#[inline]
+pub(crate) fn ascii16(n: u64) -> [u8; 16] {
+    debug_assert!(n < 10_000_000_000_000_000);
+    let hi = digits8((n / 100_000_000) as u32);
+    let lo = digits8((n % 100_000_000) as u32);
+    let mut d = [0u8; 16];
+    d[..8].copy_from_slice(&hi);
+    d[8..].copy_from_slice(&lo);
+    d
+}
+
+/// Copies `src` into `dst` (same length, at most 64) with a few fixed-size, possibly
+/// overlapping moves instead of a call to `memcpy` for a short, variable length.
+#[inline(always)]
+pub(crate) fn copy_small(dst: &mut [u8], src: &[u8]) {
+    let n = dst.len();
+    debug_assert!(n == src.len() && n <= 64);
+    if n >= 16 {
+        let mut i = 0;
+        while i + 16 < n {
+            dst[i..i + 16].copy_from_slice(&src[i..i + 16]);
+            i += 16;
+        }
+        dst[n - 16..n].copy_from_slice(&src[n - 16..n]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..n].copy_from_slice(&src[n - 8..n]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..n].copy_from_slice(&src[n - 4..n]);
+    } else if n > 0 {
+        // 1 to 3 bytes: first, middle and last cover them all.
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    }
+}
+
+/// `n / 10^k` rounded half away from zero, for `k` in 1..=19, with constant divisors (a
+/// multiply each) instead of a hardware division by a variable.
+#[inline]
+pub(crate) fn div_pow10_round(n: u64, k: u8) -> u64 {
+    macro_rules! arms {
+        ($($k:literal),*) => {
+            match k {
+                $($k => {
+                    const P: u64 = POW10_U64[$k];
+                    let q = n / P;
+                    // P is even; q + 1 cannot overflow since q <= u64::MAX / 10.
+                    if n % P >= P / 2 { q + 1 } else { q }
+                })*
+                // 10^20 and above exceed twice any u64: everything rounds to zero.
+                _ => 0,
+            }
+        };
+    }
+    arms!(
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19
+    )
+}
+
+/// `ceil(2^64 / 10^k)` for k in 0..=9: for any `n < 2^33`, `(n * M[k]) >> 64` is exactly
+/// `n / 10^k`: the error term is below `n / 2^64 < 2^-31`, and a nonzero fractional part of
+/// `n / 10^k` is at most `1 - 10^-9` with `10^-9 > 2^-31`, so the error never carries the
+/// product past an integer.
+const RECIP_U32: [u64; 10] = {
+    let mut t = [0u64; 10];
+    let mut k = 1;
+    while k < 10 {
+        let p = POW10_U64[k] as u128;
+        t[k] = ((1u128 << 64).div_ceil(p)) as u64;
+        k += 1;
+    }
+    t
+};
+
+/// `u32` version of [`div_pow10_round`], for any `k >= 1`: `(n + 10^k / 2) / 10^k` as
+/// one multiply by a reciprocal from a table (`n + 10^k / 2 < 2^33`, see `RECIP_U32`).
+#[inline]
+pub(crate) fn div_pow10_round_u32(n: u32, k: u8) -> u32 {
+    let k = k as usize;
+    if k >= 10 {
+        // 10^10 / 2 exceeds any u32: everything rounds to zero.
+        return 0;
+    }
+    let biased = n as u64 + POW10_U64[k] / 2;
+    ((biased as u128 * RECIP_U32[k] as u128) >> 64) as u32
+}
+
 /// Parses exactly two ASCII digits at `b[i..i + 2]`; `None` if either is not a digit.
 #[inline]
 pub(crate) fn two(b: &[u8], i: usize) -> Option<u8> {
@@ -153,6 +260,115 @@ pub(crate) fn two(b: &[u8], i: usize) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits8_matches_naive() {
+        // v * 10001 puts every 4-digit value in both halves.
+        for v in 0..10_000u32 {
+            let n = v * 10_001;
+            let d = digits8(n);
+            let mut want = [0u8; 8];
+            write_u64_fixed_back(&mut want, 8, n as u64, 8);
+            assert_eq!(d, want, "{n}");
+        }
+        for n in [
+            0u64,
+            1,
+            99_999_999,
+            100_000_000,
+            9_999_999_999_999_999,
+            1_234_567_890_123_456,
+        ] {
+            let mut want = [0u8; 16];
+            write_u64_fixed_back(&mut want, 16, n, 16);
+            assert_eq!(ascii16(n), want);
+        }
+    }
+
+    #[test]
+    fn rounding_division() {
+        for n in [
+            0u64,
+            4,
+            5,
+            14,
+            15,
+            149,
+            150,
+            999,
+            u64::MAX,
+            u64::MAX - 1,
+            5_000_000_000_000_000_000,
+        ] {
+            for k in 1..=21u8 {
+                let want = if k <= 19 {
+                    let p = POW10_U64[k as usize];
+                    n / p + (n % p >= p / 2) as u64
+                } else {
+                    0
+                };
+                assert_eq!(div_pow10_round(n, k), want, "{n} {k}");
+                if let Ok(n32) = u32::try_from(n) {
+                    for m in [n32, n32.wrapping_sub(1), n32 / 3, n32 / 7 * 5] {
+                        let p = POW10_U64.get(k as usize).map_or(u64::MAX, |&p| p);
+                        let want = if k <= 19 {
+                            m as u64 / p + (m as u64 % p >= p / 2) as u64
+                        } else {
+                            0
+                        };
+                        assert_eq!(div_pow10_round_u32(m, k) as u64, want, "{m} {k}");
+                    }
+                    assert_eq!(div_pow10_round_u32(n32, k) as u64, want, "{n} {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reciprocal_division_matches_naive() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let check = |n: u32| {
+            for k in 1..=11u8 {
+                let want = match POW10_U64.get(k as usize) {
+                    Some(&p) if k < 10 => (n as u64 / p + (n as u64 % p >= p / 2) as u64) as u32,
+                    _ => 0,
+                };
+                assert_eq!(div_pow10_round_u32(n, k), want, "{n} {k}");
+            }
+        };
+        for i in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            check(x as u32);
+            check(x as u32 >> (i % 32));
+        }
+        for &p in &POW10_U64[..10] {
+            let p = p as u32;
+            for n in [
+                p - 1,
+                p,
+                p + 1,
+                (p / 2).wrapping_sub(1),
+                p / 2,
+                u32::MAX,
+                u32::MAX - p / 2,
+            ] {
+                check(n);
+            }
+        }
+    }
+
+    #[test]
+    fn small_copies() {
+        let src: [u8; 64] = core::array::from_fn(|i| i as u8);
+        for n in 0..=64 {
+            let mut dst = [0xFFu8; 64];
+            copy_small(&mut dst[..n], &src[..n]);
+            assert_eq!(dst[..n], src[..n]);
+            assert!(dst[n..].iter().all(|&b| b == 0xFF));
+        }
+    }
 
     #[test]
     fn back_writers() {

@@ -15,6 +15,12 @@
 //! The [`FieldValue`] trait gathers the two operations so the encoder and the typed
 //! accessors can be generic over the value type.
 //!
+//! Cargo features: `std` (default) implements `std::error::Error` for the error types;
+//! `rust_decimal` adds exact `From` conversions between [`Decimal`] and
+//! `rust_decimal::Decimal`; `chrono` and `time` add conversions of the date/time types
+//! (only `chrono` represents a leap second). `f64` is reachable only through
+//! [`Decimal::to_f64_lossy`].
+//!
 //! | FIX type | Rust type |
 //! |---|---|
 //! | PRICE, QTY, AMT, PRICEOFFSET, PERCENTAGE, FLOAT | [`Decimal`] |

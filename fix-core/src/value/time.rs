@@ -135,7 +135,7 @@ impl Precision {
     }
 
     /// The coarsest precision that holds `nanos` exactly.
-    #[cfg(feature = "chrono")]
+    #[cfg(any(feature = "chrono", feature = "time"))]
     const fn exact_for(nanos: u32) -> Precision {
         if nanos.is_multiple_of(1_000_000_000) {
             Precision::Seconds
@@ -1462,6 +1462,172 @@ mod chrono_conv {
         }
 
         use chrono::Timelike;
+    }
+}
+
+#[cfg(feature = "time")]
+mod time_conv {
+    //! Conversions with the `time` crate (feature `time`). `time` has no leap seconds, so
+    //! a FIX second 60 does not convert ([`TimeError::Second`]); a FIX date always
+    //! converts (years 0–9999 are inside `time`'s default range) but the conversion is
+    //! fallible like the others.
+
+    use super::{Clock, Precision, TimeError, TzTimestamp, UtcDateOnly, UtcTimeOnly, UtcTimestamp};
+
+    fn to_date(d: UtcDateOnly) -> Result<time::Date, TimeError> {
+        let month = time::Month::try_from(d.month).map_err(|_| TimeError::Month)?;
+        time::Date::from_calendar_date(d.year as i32, month, d.day).map_err(|_| TimeError::Day)
+    }
+
+    fn from_date(d: time::Date) -> Result<UtcDateOnly, TimeError> {
+        let (year, month, day) = d.to_calendar_date();
+        if !(0..=9999).contains(&year) {
+            return Err(TimeError::Year);
+        }
+        Ok(UtcDateOnly {
+            year: year as u16,
+            month: month as u8,
+            day,
+        })
+    }
+
+    fn to_time(c: &Clock) -> Result<time::Time, TimeError> {
+        time::Time::from_hms_nano(c.hour, c.minute, c.second, c.nanos)
+            .map_err(|_| TimeError::Second)
+    }
+
+    fn from_time(t: time::Time) -> UtcTimeOnly {
+        let (hour, minute, second, nanos) = t.as_hms_nano();
+        UtcTimeOnly {
+            clock: Clock {
+                hour,
+                minute,
+                second,
+                nanos,
+            },
+            precision: Precision::exact_for(nanos),
+        }
+    }
+
+    impl TryFrom<UtcDateOnly> for time::Date {
+        type Error = TimeError;
+
+        fn try_from(d: UtcDateOnly) -> Result<Self, TimeError> {
+            to_date(d)
+        }
+    }
+
+    impl TryFrom<time::Date> for UtcDateOnly {
+        type Error = TimeError;
+
+        /// Fails with [`TimeError::Year`] outside years 0–9999.
+        fn try_from(d: time::Date) -> Result<Self, TimeError> {
+            from_date(d)
+        }
+    }
+
+    impl TryFrom<UtcTimeOnly> for time::Time {
+        type Error = TimeError;
+
+        /// Fails with [`TimeError::Second`] for a leap second.
+        fn try_from(t: UtcTimeOnly) -> Result<Self, TimeError> {
+            to_time(&t.clock)
+        }
+    }
+
+    impl From<time::Time> for UtcTimeOnly {
+        /// The precision is the coarsest that holds the nanoseconds exactly.
+        fn from(t: time::Time) -> Self {
+            from_time(t)
+        }
+    }
+
+    impl TryFrom<UtcTimestamp> for time::PlainDateTime {
+        type Error = TimeError;
+
+        /// Fails with [`TimeError::Second`] for a leap second.
+        fn try_from(ts: UtcTimestamp) -> Result<Self, TimeError> {
+            Ok(time::PlainDateTime::new(
+                to_date(ts.date)?,
+                to_time(&ts.time.clock)?,
+            ))
+        }
+    }
+
+    impl TryFrom<UtcTimestamp> for time::UtcDateTime {
+        type Error = TimeError;
+
+        /// Fails with [`TimeError::Second`] for a leap second.
+        fn try_from(ts: UtcTimestamp) -> Result<Self, TimeError> {
+            Ok(time::UtcDateTime::new(
+                to_date(ts.date)?,
+                to_time(&ts.time.clock)?,
+            ))
+        }
+    }
+
+    impl TryFrom<time::PlainDateTime> for UtcTimestamp {
+        type Error = TimeError;
+
+        /// Fails with [`TimeError::Year`] outside years 0–9999.
+        fn try_from(dt: time::PlainDateTime) -> Result<Self, TimeError> {
+            Ok(UtcTimestamp {
+                date: from_date(dt.date())?,
+                time: from_time(dt.time()),
+            })
+        }
+    }
+
+    impl TryFrom<time::UtcDateTime> for UtcTimestamp {
+        type Error = TimeError;
+
+        /// Fails with [`TimeError::Year`] outside years 0–9999.
+        fn try_from(dt: time::UtcDateTime) -> Result<Self, TimeError> {
+            Ok(UtcTimestamp {
+                date: from_date(dt.date())?,
+                time: from_time(dt.time()),
+            })
+        }
+    }
+
+    impl TryFrom<TzTimestamp> for time::OffsetDateTime {
+        type Error = TimeError;
+
+        /// The local date and time with their offset. Fails with [`TimeError::Second`] for
+        /// a leap second.
+        fn try_from(ts: TzTimestamp) -> Result<Self, TimeError> {
+            let offset = time::UtcOffset::from_whole_seconds(ts.time.offset.minutes() as i32 * 60)
+                .map_err(|_| TimeError::Offset)?;
+            let local = time::PlainDateTime::new(to_date(ts.date)?, to_time(&ts.time.clock)?);
+            Ok(local.assume_offset(offset))
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::super::*;
+
+        #[test]
+        fn time_round_trips() {
+            let ts = UtcTimestamp::parse(b"20261130-14:03:27.123456").unwrap();
+            let dt = time::UtcDateTime::try_from(ts).unwrap();
+            assert_eq!(dt.microsecond(), 123_456);
+            assert_eq!(UtcTimestamp::try_from(dt), Ok(ts));
+            let plain = time::PlainDateTime::try_from(ts).unwrap();
+            assert_eq!(UtcTimestamp::try_from(plain), Ok(ts));
+            let leap = UtcTimestamp::parse(b"20161231-23:59:60").unwrap();
+            assert_eq!(time::UtcDateTime::try_from(leap), Err(TimeError::Second));
+            let tz = TzTimestamp::parse(b"20060901-02:39-05").unwrap();
+            let odt = time::OffsetDateTime::try_from(tz).unwrap();
+            assert_eq!(odt.to_offset(time::UtcOffset::UTC).hour(), 7);
+            let d = UtcDateOnly::parse(b"20240229").unwrap();
+            assert_eq!(
+                UtcDateOnly::try_from(time::Date::try_from(d).unwrap()),
+                Ok(d)
+            );
+            let far = time::Date::from_calendar_date(-1, time::Month::January, 1).unwrap();
+            assert_eq!(UtcDateOnly::try_from(far), Err(TimeError::Year));
+        }
     }
 }
 
