@@ -415,7 +415,25 @@ pub struct MessageDef {
     pub body: Level,
 }
 
-/// A whole dictionary's tables, as generated into a crate's `DICTIONARY`.
+/// A whole dictionary's tables, as generated into a crate's `DICTIONARY`. It is a
+/// [`validate::Dictionary`], so generated crates validate without loading XML.
+///
+/// ```
+/// use fix_core::typed::{Dictionary, FieldDef, FieldType, Level, MessageDef};
+/// use fix_core::DataFields;
+/// static HB: MessageDef = MessageDef { name: "Heartbeat", msg_type: b"0", admin: true,
+///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[] } };
+/// static DICT: Dictionary = Dictionary {
+///     begin_string: b"FIX.4.4",
+///     fields: &[FieldDef::new(112, "TestReqID", FieldType::String, &[])],
+///     messages: &[&HB],
+///     header: &Level::EMPTY,
+///     trailer: &Level::EMPTY,
+///     data_fields: DataFields::NONE,
+/// };
+/// assert_eq!(DICT.message(b"0").map(|m| m.name), Some("Heartbeat"));
+/// assert_eq!(DICT.field(112).map(|f| f.name), Some("TestReqID"));
+/// ```
 #[derive(Debug)]
 pub struct Dictionary {
     /// BeginString (8) of the dictionary's messages, e.g. `FIX.4.4`.
@@ -457,6 +475,24 @@ pub type Opt<T> = Result<Option<T>, FieldError>;
 
 /// A generated builder (message body, component, group entry): writes its fields
 /// through an encoder, in dictionary order.
+///
+/// ```
+/// use fix_core::typed::{Build, put, put_group};
+/// use fix_core::{EncodeError, Encoder};
+/// struct Party<'b> { id: Option<fix_core::value::FixStr<'b>> }
+/// impl Build for Party<'_> {
+///     fn write(&self, enc: &mut Encoder<'_>) -> Result<(), EncodeError> {
+///         put(enc, 448, &self.id)
+///     }
+/// }
+/// let id = fix_core::value::FixStr::parse(b"P1").unwrap();
+/// let mut buf = [0u8; 64];
+/// let mut enc = Encoder::new(&mut buf, b"FIX.4.4", b"D");
+/// put_group(&mut enc, 453, &[Party { id: Some(id) }, Party { id: None }])?;
+/// let msg = enc.finish()?;
+/// assert!(msg.windows(13).any(|w| w == b"453=2\x01448=P1\x01"));
+/// # Ok::<(), EncodeError>(())
+/// ```
 pub trait Build {
     /// Writes the fields that are set; groups as counter then entries.
     fn write(&self, enc: &mut Encoder<'_>) -> Result<(), EncodeError>;
@@ -486,6 +522,14 @@ pub fn put<'v, V: FieldValue<'v>>(
 
 /// Writes a DATA field and its LENGTH field (`length_tag` 0: the data alone) when
 /// `value` is set.
+///
+/// ```
+/// let mut buf = [0u8; 64];
+/// let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"A");
+/// fix_core::typed::put_data(&mut enc, 95, 96, Some(b"a\x01b"))?;
+/// assert!(enc.finish()?.windows(12).any(|w| w == b"95=3\x0196=a\x01b\x01"));
+/// # Ok::<(), fix_core::EncodeError>(())
+/// ```
 #[inline]
 pub fn put_data(
     enc: &mut Encoder<'_>,
@@ -500,7 +544,8 @@ pub fn put_data(
     }
 }
 
-/// Writes a group: the counter, then each entry. Nothing when `entries` is empty.
+/// Writes a group: the counter, then each entry. Nothing when `entries` is empty
+/// (see [`Build`] for an example).
 pub fn put_group<B: Build>(
     enc: &mut Encoder<'_>,
     counter: u32,
@@ -515,6 +560,20 @@ pub fn put_group<B: Build>(
 }
 
 /// Writes a component when it is set.
+///
+/// ```
+/// # use fix_core::typed::{Build, put_component};
+/// # use fix_core::{EncodeError, Encoder};
+/// struct Empty;
+/// impl Build for Empty {
+///     fn write(&self, _: &mut Encoder<'_>) -> Result<(), EncodeError> { Ok(()) }
+/// }
+/// let mut buf = [0u8; 32];
+/// let mut enc = Encoder::new(&mut buf, b"FIX.4.4", b"0");
+/// put_component(&mut enc, &Some(Empty))?;
+/// put_component::<Empty>(&mut enc, &None)?;
+/// # Ok::<(), EncodeError>(())
+/// ```
 #[inline]
 pub fn put_component<B: Build>(
     enc: &mut Encoder<'_>,
@@ -746,6 +805,23 @@ impl<'a, const N: usize> View<'a, N> {
 
 /// A run of a view's slots: a whole message or entry, or one component in it.
 /// Generated component view types wrap one, so one type serves every message.
+///
+/// ```
+/// use fix_core::typed::{Level, View};
+/// use fix_core::value::FixStr;
+/// use fix_core::{Fields, Parser};
+/// // Body: 11, then a two-slot component (55, 48).
+/// static L: Level = Level { tags: &[11, 55, 48], by_tag: &[0, 2, 1], required: &[0], groups: &[] };
+/// let bytes = b"8=FIX.4.4\x019=17\x0135=D\x0111=A\x0155=IBM\x0110=075\x01";
+/// let mut fields = Fields::<8>::new();
+/// let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+/// let view = View::<3>::new(msg, &L);
+/// let instrument = view.sub(1, 2);
+/// assert_eq!(instrument.req::<FixStr>(0, 55).unwrap().as_bytes(), b"IBM");
+/// assert_eq!(instrument.get::<FixStr>(1, 48), Ok(None));
+/// assert!(!instrument.has(1) && instrument.has(0));
+/// # Ok::<(), fix_core::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Block<'v, 'a> {
     msg: &'v Message<'a>,
@@ -846,6 +922,24 @@ impl<'v, 'a> Block<'v, 'a> {
 /// The entries of a repeating group, in wire order: an iterator of generated entry
 /// types. It stops at the count the NUMINGROUP field declares or at the first field
 /// that does not start an entry, whichever comes first; never allocates.
+///
+/// ```
+/// use fix_core::typed::{Group, Level, View};
+/// use fix_core::{Fields, Parser};
+/// static PARTIES: Group = Group { name: "NoPartyIDs", counter: 453, delimiter: 448,
+///     entry: Level { tags: &[448, 452], by_tag: &[0, 1], required: &[], groups: &[] } };
+/// static BODY: Level = Level { tags: &[453], by_tag: &[0], required: &[], groups: &[(0, &PARTIES)] };
+/// struct Party<'a>(View<'a, 2>);
+/// impl<'a> From<View<'a, 2>> for Party<'a> { fn from(v: View<'a, 2>) -> Self { Party(v) } }
+///
+/// let bytes = b"8=FIX.4.4\x019=29\x0135=D\x01453=2\x01448=A\x01452=3\x01448=B\x0110=068\x01";
+/// let mut fields = Fields::<16>::new();
+/// let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+/// let view = View::<1>::new(msg, &BODY);
+/// let ids: Vec<_> = view.group::<Party, 2>(0, &PARTIES).map(|p| p.0.block().raw(0)).collect();
+/// assert_eq!(ids, [Some(&b"A"[..]), Some(&b"B"[..])]);
+/// # Ok::<(), fix_core::Error>(())
+/// ```
 pub struct Entries<'a, E, const M: usize> {
     msg: Message<'a>,
     group: &'static Group,
