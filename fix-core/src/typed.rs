@@ -39,6 +39,7 @@
 //!     by_tag: &[0, 1, 5, 3, 2, 4],
 //!     required: &[0, 1, 2, 3, 5],
 //!     groups: &[],
+//!     index: &[],
 //! };
 //!
 //! let bytes = b"8=FIX.4.4\x019=13\x0135=D\x0111=ORD1\x0110=156\x01";
@@ -273,7 +274,7 @@ impl FieldDef {
 ///
 /// ```
 /// use fix_core::typed::Level;
-/// static L: Level = Level { tags: &[55, 48, 22], by_tag: &[2, 1, 0], required: &[0], groups: &[] };
+/// static L: Level = Level { tags: &[55, 48, 22], by_tag: &[2, 1, 0], required: &[0], groups: &[], index: &[] };
 /// assert_eq!(L.slot(48), Some(1));
 /// assert!(L.contains(22) && !L.contains(54));
 /// assert!(L.is_required(55) && !L.is_required(48));
@@ -289,6 +290,63 @@ pub struct Level {
     pub required: &'static [u16],
     /// The group counters of this level: `(slot, group)`, by slot.
     pub groups: &'static [(u16, &'static Group)],
+    /// An open-addressing hash table of slots (power-of-two length, [`ABSENT`] for
+    /// an empty bucket, linear probing from [`hash_tag`]) for `O(1)` lookups; empty
+    /// means "binary search `by_tag`". Generated levels always have one.
+    pub index: &'static [u16],
+}
+
+/// The bucket of `tag` in a [`Level::index`] of `2^bits` buckets (Fibonacci hashing).
+///
+/// ```
+/// assert!(fix_core::typed::hash_tag(55, 4) < 16);
+/// ```
+pub const fn hash_tag(tag: u32, bits: u32) -> usize {
+    if bits == 0 {
+        return 0;
+    }
+    (tag.wrapping_mul(0x9E37_79B9) >> (32 - bits)) as usize
+}
+
+/// The slots of a [`Level`] holding one tag, ascending: [`Level::slots`].
+#[derive(Clone, Debug)]
+pub struct Slots<'l> {
+    level: &'l Level,
+    tag: u32,
+    pos: usize,
+    /// Buckets left to probe (hashed), or `usize::MAX` (binary-searched).
+    left: usize,
+}
+
+impl Iterator for Slots<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        let level = self.level;
+        if self.left == usize::MAX {
+            let s = usize::from(*level.by_tag.get(self.pos)?);
+            if level.tags.get(s) != Some(&self.tag) {
+                return None;
+            }
+            self.pos += 1;
+            return Some(s);
+        }
+        let mask = level.index.len().wrapping_sub(1);
+        while self.left > 0 {
+            self.left -= 1;
+            let s = *level.index.get(self.pos)?;
+            if s == ABSENT {
+                self.left = 0;
+                return None;
+            }
+            self.pos = (self.pos + 1) & mask;
+            if level.tags.get(usize::from(s)) == Some(&self.tag) {
+                return Some(usize::from(s));
+            }
+        }
+        None
+    }
 }
 
 impl Level {
@@ -298,6 +356,7 @@ impl Level {
         by_tag: &[],
         required: &[],
         groups: &[],
+        index: &[],
     };
 
     /// Number of slots.
@@ -323,17 +382,27 @@ impl Level {
 
     /// The slots holding `tag` (more than one when a dictionary repeats a tag at one
     /// level), ascending.
-    pub fn slots(&self, tag: u32) -> impl Iterator<Item = usize> + '_ {
-        let start = self.lower_bound(tag);
-        self.by_tag
-            .get(start..)
-            .unwrap_or(&[])
-            .iter()
-            .map(|&s| usize::from(s))
-            .take_while(move |&s| self.tags.get(s) == Some(&tag))
+    #[inline]
+    pub fn slots(&self, tag: u32) -> Slots<'_> {
+        let n = self.index.len();
+        if n.is_power_of_two() {
+            Slots {
+                level: self,
+                tag,
+                pos: hash_tag(tag, n.trailing_zeros()),
+                left: n,
+            }
+        } else {
+            Slots {
+                level: self,
+                tag,
+                pos: self.lower_bound(tag),
+                left: usize::MAX,
+            }
+        }
     }
 
-    /// The first slot holding `tag` (`O(log n)`).
+    /// The first slot holding `tag` (`O(1)` with an index, `O(log n)` without).
     pub fn slot(&self, tag: u32) -> Option<usize> {
         self.slots(tag).next()
     }
@@ -377,7 +446,7 @@ impl Level {
 /// use fix_core::typed::{Group, Level};
 /// static PARTIES: Group = Group {
 ///     name: "NoPartyIDs", counter: 453, delimiter: 448,
-///     entry: Level { tags: &[448, 447, 452], by_tag: &[1, 0, 2], required: &[], groups: &[] },
+///     entry: Level { tags: &[448, 447, 452], by_tag: &[1, 0, 2], required: &[], groups: &[], index: &[] },
 /// };
 /// assert!(PARTIES.entry.contains(452));
 /// ```
@@ -399,7 +468,7 @@ pub struct Group {
 /// use fix_core::typed::{Level, MessageDef};
 /// static HB: MessageDef = MessageDef {
 ///     name: "Heartbeat", msg_type: b"0", admin: true,
-///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[] },
+///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
 /// };
 /// assert!(HB.body.contains(112));
 /// ```
@@ -422,7 +491,7 @@ pub struct MessageDef {
 /// use fix_core::typed::{Dictionary, FieldDef, FieldType, Level, MessageDef};
 /// use fix_core::DataFields;
 /// static HB: MessageDef = MessageDef { name: "Heartbeat", msg_type: b"0", admin: true,
-///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[] } };
+///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] } };
 /// static DICT: Dictionary = Dictionary {
 ///     begin_string: b"FIX.4.4",
 ///     fields: &[FieldDef::new(112, "TestReqID", FieldType::String, &[])],
@@ -705,7 +774,7 @@ fn skip_group(group: &Group, msg: &Message<'_>, mut pos: usize, count: usize) ->
 /// ```
 /// use fix_core::typed::{Level, View};
 /// use fix_core::{Fields, Parser};
-/// static HB: Level = Level { tags: &[112], by_tag: &[0], required: &[], groups: &[] };
+/// static HB: Level = Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] };
 /// let bytes = b"8=FIX.4.4\x019=12\x0135=0\x01112=T1\x0110=040\x01";
 /// let mut fields = Fields::<8>::new();
 /// let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
@@ -811,7 +880,7 @@ impl<'a, const N: usize> View<'a, N> {
 /// use fix_core::value::FixStr;
 /// use fix_core::{Fields, Parser};
 /// // Body: 11, then a two-slot component (55, 48).
-/// static L: Level = Level { tags: &[11, 55, 48], by_tag: &[0, 2, 1], required: &[0], groups: &[] };
+/// static L: Level = Level { tags: &[11, 55, 48], by_tag: &[0, 2, 1], required: &[0], groups: &[], index: &[] };
 /// let bytes = b"8=FIX.4.4\x019=17\x0135=D\x0111=A\x0155=IBM\x0110=075\x01";
 /// let mut fields = Fields::<8>::new();
 /// let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
@@ -927,8 +996,8 @@ impl<'v, 'a> Block<'v, 'a> {
 /// use fix_core::typed::{Group, Level, View};
 /// use fix_core::{Fields, Parser};
 /// static PARTIES: Group = Group { name: "NoPartyIDs", counter: 453, delimiter: 448,
-///     entry: Level { tags: &[448, 452], by_tag: &[0, 1], required: &[], groups: &[] } };
-/// static BODY: Level = Level { tags: &[453], by_tag: &[0], required: &[], groups: &[(0, &PARTIES)] };
+///     entry: Level { tags: &[448, 452], by_tag: &[0, 1], required: &[], groups: &[], index: &[] } };
+/// static BODY: Level = Level { tags: &[453], by_tag: &[0], required: &[], groups: &[(0, &PARTIES)], index: &[] };
 /// struct Party<'a>(View<'a, 2>);
 /// impl<'a> From<View<'a, 2>> for Party<'a> { fn from(v: View<'a, 2>) -> Self { Party(v) } }
 ///

@@ -17,6 +17,7 @@ static SUB: Group = Group {
         by_tag: &[0, 1],
         required: &[],
         groups: &[],
+        index: &[],
     },
 };
 static PARTIES: Group = Group {
@@ -28,6 +29,7 @@ static PARTIES: Group = Group {
         by_tag: &[0, 1, 2],
         required: &[],
         groups: &[(2, &SUB)],
+        index: &[],
     },
 };
 static MSG: Level = Level {
@@ -35,6 +37,7 @@ static MSG: Level = Level {
     by_tag: &[5, 1, 0, 2, 4, 3],
     required: &[0, 1, 5],
     groups: &[(3, &PARTIES)],
+    index: &[],
 };
 
 struct Party<'a>(View<'a, 3>);
@@ -137,6 +140,7 @@ fn level_lookups() {
         by_tag: &[0, 1],
         required: &[],
         groups: &[],
+        index: &[],
     };
     assert_eq!(DUP.slots(7).collect::<Vec<_>>(), [0, 1]);
 }
@@ -178,6 +182,7 @@ fn sections_header_body_trailer() {
         by_tag: &[0, 1, 2, 3],
         required: &[0, 1, 2, 3],
         groups: &[],
+        index: &[],
     };
     // The body also lists 49 (dictionaries sometimes repeat a header tag).
     static BODY: Level = Level {
@@ -185,12 +190,14 @@ fn sections_header_body_trailer() {
         by_tag: &[0, 1],
         required: &[0],
         groups: &[],
+        index: &[],
     };
     static TRAILER: Level = Level {
         tags: &[10],
         by_tag: &[0],
         required: &[0],
         groups: &[],
+        index: &[],
     };
     let bytes = message(&[(49, "HDR"), (11, "ORD"), (49, "BODY")]);
     let mut fields = Fields::<16>::new();

@@ -700,12 +700,21 @@ impl<'d> Cx<'d> {
             let i = u16_lit(i);
             Some(quote!((#i, &#g)))
         });
+        let index = hash_index(slots).into_iter().map(|s| {
+            if s == u16::MAX {
+                quote!(t::ABSENT)
+            } else {
+                let s = u16_lit(usize::from(s));
+                quote!(#s)
+            }
+        });
         quote! {
             t::Level {
                 tags: &[#(#tags),*],
                 by_tag: &[#(#by_tag),*],
                 required: &[#(#required),*],
                 groups: &[#(#groups),*],
+                index: &[#(#index),*],
             }
         }
     }
@@ -1609,6 +1618,34 @@ impl<'d> Cx<'d> {
             }
         }
     }
+}
+
+/// `fix_core::typed::hash_tag`, mirrored: the bucket of `tag` among `2^bits`.
+fn hash_tag(tag: u32, bits: u32) -> usize {
+    if bits == 0 {
+        return 0;
+    }
+    (tag.wrapping_mul(0x9E37_79B9) >> (32 - bits)) as usize
+}
+
+/// A level's open-addressing index (`Level::index`): at least twice as many
+/// buckets as slots (at least 4), linear probing, slots inserted in order so
+/// repeated tags probe in ascending slot order. `u16::MAX` marks an empty bucket.
+fn hash_index(slots: &[Slot]) -> Vec<u16> {
+    if slots.is_empty() {
+        return Vec::new();
+    }
+    let len = (slots.len() * 2).next_power_of_two().max(4);
+    let bits = len.trailing_zeros();
+    let mut table = vec![u16::MAX; len];
+    for (i, s) in slots.iter().enumerate() {
+        let mut b = hash_tag(s.tag, bits);
+        while table[b] != u16::MAX {
+            b = (b + 1) & (len - 1);
+        }
+        table[b] = u16::try_from(i).unwrap_or(u16::MAX);
+    }
+    table
 }
 
 /// Method names of views that getters must not take.

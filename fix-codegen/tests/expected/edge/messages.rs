@@ -12,6 +12,24 @@ pub static TYPE: t::MessageDef = t::MessageDef {
         by_tag: &[0, 1, 2, 3, 4, 5, 6],
         required: &[0],
         groups: &[(3, &c::OUTER_NO_LEVEL1)],
+        index: &[
+            3,
+            t::ABSENT,
+            0,
+            t::ABSENT,
+            t::ABSENT,
+            5,
+            2,
+            t::ABSENT,
+            t::ABSENT,
+            t::ABSENT,
+            t::ABSENT,
+            4,
+            1,
+            t::ABSENT,
+            t::ABSENT,
+            6,
+        ],
     },
 };
 /// `Type` (MsgType `U1`, app): a read view; getters are `O(1)`.
@@ -136,6 +154,7 @@ pub static EMPTY: t::MessageDef = t::MessageDef {
         by_tag: &[],
         required: &[],
         groups: &[],
+        index: &[],
     },
 };
 /// `Empty` (MsgType `U2`, admin): a read view; getters are `O(1)`.

@@ -52,6 +52,7 @@ pub static HEADER: t::Level = t::Level {
     by_tag: &[0],
     required: &[0],
     groups: &[],
+    index: &[t::ABSENT, t::ABSENT, 0, t::ABSENT],
 };
 /// The trailer's slots.
 pub static TRAILER: t::Level = t::Level {
@@ -59,6 +60,7 @@ pub static TRAILER: t::Level = t::Level {
     by_tag: &[],
     required: &[],
     groups: &[],
+    index: &[],
 };
 /// Every message's table, sorted by MsgType.
 pub static MESSAGES: &[&t::MessageDef] = &[&messages::TYPE, &messages::EMPTY];

@@ -127,6 +127,40 @@ pub static HEADER: t::Level = t::Level {
     by_tag: &[0, 1, 5, 2, 6, 3, 7, 4, 8],
     required: &[0, 1, 2, 3, 4, 5, 7],
     groups: &[(8, &c::HEADER_NO_HOPS)],
+    index: &[
+        5,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        7,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        3,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        8,
+        1,
+        6,
+        4,
+        2,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        t::ABSENT,
+        0,
+        t::ABSENT,
+    ],
 };
 /// The trailer's slots.
 pub static TRAILER: t::Level = t::Level {
@@ -134,6 +168,7 @@ pub static TRAILER: t::Level = t::Level {
     by_tag: &[0],
     required: &[0],
     groups: &[],
+    index: &[0, t::ABSENT, t::ABSENT, t::ABSENT],
 };
 /// Every message's table, sorted by MsgType.
 pub static MESSAGES: &[&t::MessageDef] = &[
