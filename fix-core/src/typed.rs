@@ -290,9 +290,10 @@ pub struct Level {
     pub required: &'static [u16],
     /// The group counters of this level: `(slot, group)`, by slot.
     pub groups: &'static [(u16, &'static Group)],
-    /// An open-addressing hash table of slots (power-of-two length, [`ABSENT`] for
-    /// an empty bucket, linear probing from [`hash_tag`]) for `O(1)` lookups; empty
-    /// means "binary search `by_tag`". Generated levels always have one.
+    /// An open-addressing hash table of slots for `O(1)` lookups: a power-of-two
+    /// number of buckets, each holding slot + 1 (0 for an empty bucket), linear
+    /// probing from [`hash_tag`]. Empty means "binary search `by_tag`". Generated
+    /// levels always have one.
     pub index: &'static [u16],
 }
 
@@ -335,14 +336,14 @@ impl Iterator for Slots<'_> {
         let mask = level.index.len().wrapping_sub(1);
         while self.left > 0 {
             self.left -= 1;
-            let s = *level.index.get(self.pos)?;
-            if s == ABSENT {
+            let s = usize::from(*level.index.get(self.pos)?);
+            let Some(slot) = s.checked_sub(1) else {
                 self.left = 0;
                 return None;
-            }
+            };
             self.pos = (self.pos + 1) & mask;
-            if level.tags.get(usize::from(s)) == Some(&self.tag) {
-                return Some(usize::from(s));
+            if level.tags.get(slot) == Some(&self.tag) {
+                return Some(slot);
             }
         }
         None

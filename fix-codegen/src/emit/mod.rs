@@ -700,14 +700,9 @@ impl<'d> Cx<'d> {
             let i = u16_lit(i);
             Some(quote!((#i, &#g)))
         });
-        let index = hash_index(slots).into_iter().map(|s| {
-            if s == u16::MAX {
-                quote!(t::ABSENT)
-            } else {
-                let s = u16_lit(usize::from(s));
-                quote!(#s)
-            }
-        });
+        let index = hash_index(slots)
+            .into_iter()
+            .map(|s| u16_lit(usize::from(s)));
         quote! {
             t::Level {
                 tags: &[#(#tags),*],
@@ -1628,22 +1623,22 @@ fn hash_tag(tag: u32, bits: u32) -> usize {
     (tag.wrapping_mul(0x9E37_79B9) >> (32 - bits)) as usize
 }
 
-/// A level's open-addressing index (`Level::index`): at least twice as many
-/// buckets as slots (at least 4), linear probing, slots inserted in order so
-/// repeated tags probe in ascending slot order. `u16::MAX` marks an empty bucket.
+/// A level's open-addressing index (`Level::index`): a power of two of buckets,
+/// at most two thirds full, linear probing, slots inserted in order so repeated
+/// tags probe in ascending slot order. A bucket holds slot + 1; 0 is empty.
 fn hash_index(slots: &[Slot]) -> Vec<u16> {
-    if slots.is_empty() {
+    if slots.is_empty() || slots.len() >= usize::from(u16::MAX) {
         return Vec::new();
     }
-    let len = (slots.len() * 2).next_power_of_two().max(4);
+    let len = (slots.len() * 3 / 2 + 1).next_power_of_two().max(2);
     let bits = len.trailing_zeros();
-    let mut table = vec![u16::MAX; len];
+    let mut table = vec![0u16; len];
     for (i, s) in slots.iter().enumerate() {
         let mut b = hash_tag(s.tag, bits);
-        while table[b] != u16::MAX {
+        while table[b] != 0 {
             b = (b + 1) & (len - 1);
         }
-        table[b] = u16::try_from(i).unwrap_or(u16::MAX);
+        table[b] = u16::try_from(i + 1).unwrap_or(0);
     }
     table
 }

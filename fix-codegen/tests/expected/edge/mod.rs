@@ -52,7 +52,7 @@ pub static HEADER: t::Level = t::Level {
     by_tag: &[0],
     required: &[0],
     groups: &[],
-    index: &[t::ABSENT, t::ABSENT, 0, t::ABSENT],
+    index: &[0, 1],
 };
 /// The trailer's slots.
 pub static TRAILER: t::Level = t::Level {

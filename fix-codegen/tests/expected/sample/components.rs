@@ -111,7 +111,7 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
         by_tag: &[0, 1],
         required: &[],
         groups: &[],
-        index: &[0, t::ABSENT, 1, t::ABSENT],
+        index: &[1, 0, 2, 0],
     },
 };
 /// One entry of the `NoHops` (627) group.
@@ -239,7 +239,7 @@ pub static INSTRUMENT_NO_SECURITY_ALT_ID: t::Group = t::Group {
         by_tag: &[0, 1],
         required: &[],
         groups: &[],
-        index: &[0, t::ABSENT, t::ABSENT, 1],
+        index: &[1, 0, 0, 2],
     },
 };
 /// One entry of the `NoSecurityAltID` (454) group.
@@ -325,7 +325,7 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
         by_tag: &[1, 0, 2, 3],
         required: &[],
         groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
-        index: &[t::ABSENT, t::ABSENT, 1, 2, t::ABSENT, 3, t::ABSENT, 0],
+        index: &[0, 0, 2, 3, 0, 4, 0, 1],
     },
 };
 /// One entry of the `NoPartyIDs` (453) group.
@@ -425,7 +425,7 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
         by_tag: &[0, 1],
         required: &[],
         groups: &[],
-        index: &[0, 1, t::ABSENT, t::ABSENT],
+        index: &[1, 2, 0, 0],
     },
 };
 /// One entry of the `NoPartySubIDs` (802) group.
