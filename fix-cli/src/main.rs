@@ -120,7 +120,6 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let mut scanner = Scanner::new(parser);
     let mut output = Output {
         tables: &tables,
-        dict: &dict,
         validator: args.validate.then(Validator::new),
         types,
         tags,
@@ -231,7 +230,6 @@ fn reason(e: &io::Error) -> String {
 /// The sink: filters, validation, summary, and the writers.
 struct Output<'d, W: Write> {
     tables: &'d Tables<'d>,
-    dict: &'d Dictionary,
     validator: Option<Validator>,
     /// `--type`: MsgTypes, any of which matches (empty: all).
     types: Vec<Box<[u8]>>,
@@ -284,7 +282,7 @@ impl<W: Write> Sink for Output<'_, W> {
             (None, Some(Problem::Parse(e))) => Reject::from_parse_error(&e, m.bytes),
             (Some(msg), _) => self
                 .validator
-                .and_then(|v| v.validate(self.dict, &msg).err()),
+                .and_then(|v| v.validate(self.tables, &msg).err()),
             _ => None,
         };
         let problems = Problems {

@@ -5,8 +5,10 @@
 //! codes included) and JSON prefix are built once, and a message is a run of
 //! `extend_from_slice` calls into one reused output buffer.
 
-use fix_codegen::model::{Dictionary, FieldType, GroupLayout, Layout};
-use fix_core::validate::Reject;
+use fix_codegen::model::{Dictionary, FieldType, GroupLayout, Layout, Message, validate_format_of};
+use fix_core::validate::{self, Reject};
+
+use std::ops::Range;
 
 use crate::scan::{Decoded, Problem};
 
@@ -53,6 +55,54 @@ impl Style {
     }
 }
 
+/// A line prefix: copied as a fixed 64-byte block (a few vector moves, no
+/// `memcpy` call), then cut to its length; longer ones are copied as they are.
+#[derive(Debug)]
+struct Prefix {
+    fixed: [u8; 64],
+    len: usize,
+    long: Box<[u8]>,
+}
+
+impl Prefix {
+    fn new(bytes: &[u8]) -> Prefix {
+        let mut fixed = [0; 64];
+        if bytes.len() <= 64 {
+            fixed[..bytes.len()].copy_from_slice(bytes);
+        }
+        Prefix {
+            fixed,
+            len: bytes.len(),
+            long: bytes.into(),
+        }
+    }
+
+    #[inline(always)]
+    fn put(&self, out: &mut Vec<u8>) {
+        if self.len <= 64 {
+            let at = out.len();
+            out.extend_from_slice(&self.fixed);
+            out.truncate(at + self.len);
+        } else {
+            out.extend_from_slice(&self.long);
+        }
+    }
+}
+
+/// An enumerated value of up to seven bytes as one integer (length in the top
+/// byte), so that finding it is a search over integers; `u64::MAX` for longer ones.
+#[inline]
+fn enum_key(v: &[u8]) -> u64 {
+    if v.len() > 7 {
+        return u64::MAX;
+    }
+    let mut k = (v.len() as u64) << 56;
+    for (i, &b) in v.iter().enumerate() {
+        k |= u64::from(b) << (8 * i);
+    }
+    k
+}
+
 /// One enumerated value and its meaning, ready to write.
 #[derive(Debug)]
 struct EnumValue {
@@ -69,11 +119,17 @@ struct EnumValue {
 struct TagInfo {
     name: Box<str>,
     /// `   54 Side                     `, coloured.
-    text: Box<[u8]>,
+    text: Prefix,
     /// `{"tag":54,"name":"Side","value":"`.
-    json: Box<[u8]>,
-    /// Sorted by value.
+    json: Prefix,
+    /// [`enum_key`] of each of `enums`, sorted.
+    enum_keys: Box<[u64]>,
+    /// In the order of `enum_keys`.
     enums: Box<[EnumValue]>,
+    /// For one-byte values: `1 + index` into `enums` by byte, 0 for none.
+    byte_index: Option<Box<[u8; 256]>>,
+    /// The data format validation checks.
+    format: validate::FieldType,
     /// A multiple-value type: the value is a space-separated list.
     multiple: bool,
     /// NUMINGROUP (or an INT counter of an old dictionary): may open a group.
@@ -85,6 +141,8 @@ struct TagInfo {
 pub(crate) struct Tables<'d> {
     dict: &'d Dictionary,
     tags: Vec<Option<TagInfo>>,
+    /// Messages by one-byte MsgType (nearly all of them).
+    by_type: Vec<Option<&'d Message>>,
     style: Style,
 }
 
@@ -120,7 +178,7 @@ impl<'d> Tables<'d> {
             let mut json = format!("{{\"tag\":{},\"name\":", f.tag).into_bytes();
             json_str(&mut json, f.name.as_bytes());
             json.extend_from_slice(b",\"value\":\"");
-            let enums = f
+            let mut enums: Vec<EnumValue> = f
                 .values
                 .iter()
                 .map(|v| {
@@ -136,17 +194,49 @@ impl<'d> Tables<'d> {
                     }
                 })
                 .collect();
+            enums.sort_by_key(|e| enum_key(&e.value));
+            let mut byte_index = Box::new([0u8; 256]);
+            let mut any = false;
+            for (i, e) in enums.iter().enumerate() {
+                if let ([b], Ok(i)) = (&*e.value, u8::try_from(i + 1)) {
+                    byte_index[usize::from(*b)] = i;
+                    any = true;
+                }
+            }
             tags[f.tag as usize] = Some(TagInfo {
                 name: f.name.as_str().into(),
-                text: text.into_bytes().into(),
-                json: json.into(),
-                enums,
+                text: Prefix::new(text.as_bytes()),
+                json: Prefix::new(&json),
+                enum_keys: enums.iter().map(|e| enum_key(&e.value)).collect(),
+                enums: enums.into(),
+                byte_index: any.then_some(byte_index),
+                format: validate_format_of(f.ty),
                 multiple: f.ty.is_multiple(),
                 counter: f.ty == FieldType::NumInGroup
                     || counters.get(f.tag as usize).copied().unwrap_or(false),
             });
         }
-        Tables { dict, tags, style }
+        let mut by_type = vec![None; 256];
+        for m in dict.messages() {
+            if let [b] = m.msg_type.as_bytes() {
+                by_type[usize::from(*b)] = Some(m);
+            }
+        }
+        Tables {
+            dict,
+            tags,
+            by_type,
+            style,
+        }
+    }
+
+    /// The message with this MsgType, if the dictionary defines it.
+    #[inline]
+    fn message(&self, msg_type: &[u8]) -> Option<&'d Message> {
+        match msg_type {
+            [b] => self.by_type[usize::from(*b)],
+            _ => self.dict.message(msg_type),
+        }
     }
 
     #[inline]
@@ -164,7 +254,7 @@ impl<'d> Tables<'d> {
 
     /// The message name for a MsgType, if the dictionary defines it.
     pub(crate) fn message_name(&self, msg_type: &[u8]) -> Option<&'d str> {
-        self.dict.message(msg_type).map(|m| m.name.as_str())
+        self.message(msg_type).map(|m| m.name.as_str())
     }
 
     /// The group that counter `tag` opens at a top level of message `body`.
@@ -201,7 +291,8 @@ trait Emit {
         depth: usize,
         delimiter: bool,
         tag: u32,
-        value: &[u8],
+        bytes: &[u8],
+        value: Range<usize>,
         marked: bool,
         opens: bool,
     );
@@ -225,7 +316,6 @@ fn walk<'d>(
     stack.clear();
     for f in m.fields {
         let tag = f.tag();
-        let value = m.value(f);
         let mut delimiter = false;
         while let Some(&mut (g, ref mut entered)) = stack.last_mut() {
             if tag == g.delimiter {
@@ -254,7 +344,8 @@ fn walk<'d>(
             stack.len(),
             delimiter,
             tag,
-            value,
+            m.bytes,
+            f.value_range(),
             tag == marked_tag,
             group.is_some(),
         );
@@ -360,7 +451,7 @@ impl<'d> Writer<'d> {
             line.push_str(&format!(" (SessionRejectReason {})", r.reason.code()));
             problem_line(out, s, &line);
         }
-        let body = tables.dict.message(msg_type).map(|m| m.layout());
+        let body = tables.message(msg_type).map(|m| m.layout());
         let mut stack = std::mem::take(&mut self.stack);
         walk(
             tables,
@@ -437,7 +528,7 @@ impl<'d> Writer<'d> {
             out.push(b']');
         }
         out.extend_from_slice(b",\"fields\":[");
-        let body = tables.dict.message(msg_type).map(|m| m.layout());
+        let body = tables.message(msg_type).map(|m| m.layout());
         let mut stack = std::mem::take(&mut self.stack);
         let mut emit = JsonEmit {
             first: true,
@@ -471,23 +562,29 @@ impl Emit for TextEmit {
         depth: usize,
         delimiter: bool,
         tag: u32,
-        value: &[u8],
+        bytes: &[u8],
+        range: Range<usize>,
         marked: bool,
         _opens: bool,
     ) {
-        let indent = (4 * depth).min(SPACES.len());
-        if delimiter && indent >= 2 {
-            out.extend_from_slice(&SPACES[..indent - 2]);
-            out.extend_from_slice(b"- ");
-        } else {
-            out.extend_from_slice(&SPACES[..indent]);
+        let value = bytes.get(range.clone()).unwrap_or_default();
+        if depth > 0 {
+            let indent = (4 * depth).min(SPACES.len());
+            if delimiter {
+                out.extend_from_slice(&SPACES[..indent - 2]);
+                out.extend_from_slice(b"- ");
+            } else {
+                out.extend_from_slice(&SPACES[..indent]);
+            }
         }
         let info = tables.info(tag);
         match info {
-            Some(info) => out.extend_from_slice(&info.text),
+            Some(info) => info.text.put(out),
             None => unknown_text(out, tables, tag),
         }
-        push_text(out, value);
+        if !put_plain::<false>(out, bytes, range) {
+            push_text(out, value);
+        }
         if let Some(info) = info
             && !info.enums.is_empty()
         {
@@ -551,10 +648,60 @@ fn enum_text(out: &mut Vec<u8>, s: Style, info: &TagInfo, value: &[u8]) {
 
 #[inline]
 fn find_enum<'i>(info: &'i TagInfo, value: &[u8]) -> Option<&'i EnumValue> {
-    info.enums
-        .binary_search_by(|e| e.value.as_ref().cmp(value))
-        .ok()
-        .map(|i| &info.enums[i])
+    if let ([b], Some(index)) = (value, &info.byte_index) {
+        let i = index[usize::from(*b)];
+        return info.enums.get(usize::from(i).checked_sub(1)?);
+    }
+    let key = enum_key(value);
+    if key == u64::MAX {
+        return info.enums.iter().find(|e| *e.value == *value);
+    }
+    let i = info.enum_keys.binary_search(&key).ok()?;
+    info.enums.get(i)
+}
+
+/// Validation runs against the tables: field formats, enumerations and one-byte
+/// MsgTypes without hashing or string comparison; layouts are the dictionary's.
+impl validate::Dictionary for Tables<'_> {
+    type Layout = Layout;
+
+    #[inline]
+    fn field_type(&self, tag: u32) -> Option<validate::FieldType> {
+        match self.info(tag) {
+            Some(info) => Some(info.format),
+            None => self.dict.field(tag).map(|f| validate_format_of(f.ty)),
+        }
+    }
+
+    #[inline]
+    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
+        let Some(info) = self.info(tag) else {
+            return self.dict.value_allowed(tag, value).unwrap_or(true);
+        };
+        if info.enums.is_empty() {
+            true
+        } else if info.multiple {
+            !value.is_empty()
+                && value
+                    .split(|&b| b == b' ')
+                    .all(|item| find_enum(info, item).is_some())
+        } else {
+            find_enum(info, value).is_some()
+        }
+    }
+
+    fn header(&self) -> &Layout {
+        self.dict.header().layout()
+    }
+
+    fn trailer(&self) -> &Layout {
+        self.dict.trailer().layout()
+    }
+
+    #[inline]
+    fn message(&self, msg_type: &[u8]) -> Option<&Layout> {
+        Tables::message(self, msg_type).map(|m| m.layout())
+    }
 }
 
 /// The JSON writer: a `fields` array of objects; a counter's object holds its
@@ -575,17 +722,19 @@ impl Emit for JsonEmit {
         _depth: usize,
         _delimiter: bool,
         tag: u32,
-        value: &[u8],
+        bytes: &[u8],
+        range: Range<usize>,
         _marked: bool,
         opens: bool,
     ) {
+        let value = bytes.get(range.clone()).unwrap_or_default();
         if !self.first {
             out.push(b',');
         }
         self.first = false;
         let info = tables.info(tag);
         match info {
-            Some(info) => out.extend_from_slice(&info.json),
+            Some(info) => info.json.put(out),
             None => {
                 out.extend_from_slice(b"{\"tag\":");
                 push_u64(out, u64::from(tag));
@@ -596,7 +745,9 @@ impl Emit for JsonEmit {
                 out.extend_from_slice(b",\"value\":\"");
             }
         }
-        json_inner(out, value);
+        if !put_plain::<true>(out, bytes, range) {
+            json_slow(out, value);
+        }
         out.push(b'"');
         if let Some(info) = info
             && !info.enums.is_empty()
@@ -647,11 +798,90 @@ pub(crate) fn trim_prefix(prefix: &[u8]) -> &[u8] {
     p.trim_ascii_end()
 }
 
+/// Whether `value` can be written as it is for a terminal (no control bytes).
+/// Branch-free, so the compiler vectorises it.
+#[inline(always)]
+fn is_plain(value: &[u8]) -> bool {
+    !value
+        .iter()
+        .fold(false, |bad, &b| bad | (b < 0x20) | (b == 0x7f))
+}
+
+/// Whether `value` can be written as it is inside a JSON string.
+#[inline(always)]
+fn is_json_plain(value: &[u8]) -> bool {
+    !value.iter().fold(false, |bad, &b| {
+        bad | (b < 0x20) | (b >= 0x80) | (b == b'"') | (b == b'\\')
+    })
+}
+
+/// The high bit of each byte of `x` that needs escaping (for JSON when `JSON`,
+/// else for a terminal). A borrow can set bits above a byte that needs escaping
+/// (a later byte), never below it, so the test of a prefix stays exact.
+#[inline(always)]
+fn swar_bad<const JSON: bool>(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+    if JSON {
+        control | (x & HIGH) | zero(x ^ (ONES * 0x22)) | zero(x ^ (ONES * 0x5c))
+    } else {
+        control | zero(x ^ (ONES * 0x7f))
+    }
+}
+
+/// Copies the value at `range` of `bytes` if it needs no escaping (for JSON
+/// when `JSON`, else for a terminal); returns whether it did. A short value is
+/// checked and copied as one fixed 32-byte block (vector compares and moves, no
+/// `memcpy` call) when the message has that many bytes left, then cut to length.
+#[inline(always)]
+fn put_plain<const JSON: bool>(out: &mut Vec<u8>, bytes: &[u8], range: Range<usize>) -> bool {
+    const BLOCK: usize = 32;
+    let len = range.len();
+    if len <= BLOCK
+        && let Some(block) = bytes.get(range.start..range.start + BLOCK)
+        && let Ok(block) = <&[u8; BLOCK]>::try_from(block)
+    {
+        let mut bad = 0;
+        for (k, word) in block.chunks_exact(8).enumerate() {
+            let valid = len.saturating_sub(8 * k).min(8);
+            if valid == 0 {
+                break;
+            }
+            let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            let mask = if valid == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * valid)) - 1
+            };
+            bad |= swar_bad::<JSON>(x) & mask;
+        }
+        if bad != 0 {
+            return false;
+        }
+        let at = out.len();
+        out.extend_from_slice(block);
+        out.truncate(at + len);
+        return true;
+    }
+    let value = bytes.get(range).unwrap_or_default();
+    let plain = if JSON {
+        is_json_plain(value)
+    } else {
+        is_plain(value)
+    };
+    if plain {
+        out.extend_from_slice(value);
+    }
+    plain
+}
+
 /// Writes `value` for a terminal: control bytes in caret notation (`^A`), so a
 /// value can neither break lines nor send escape sequences.
 #[inline]
 pub(crate) fn push_text(out: &mut Vec<u8>, value: &[u8]) {
-    if value.iter().all(|&b| b >= 0x20 && b != 0x7f) {
+    if is_plain(value) {
         out.extend_from_slice(value);
         return;
     }
@@ -675,10 +905,7 @@ pub(crate) fn json_str(out: &mut Vec<u8>, value: &[u8]) {
 /// UTF-8 are taken as Latin-1 (`\u00XX`), so every value survives.
 #[inline]
 fn json_inner(out: &mut Vec<u8>, value: &[u8]) {
-    if value
-        .iter()
-        .all(|&b| (0x20..0x80).contains(&b) && b != b'"' && b != b'\\')
-    {
+    if is_json_plain(value) {
         out.extend_from_slice(value);
         return;
     }
@@ -758,6 +985,29 @@ mod tests {
         let mut out = Vec::new();
         push_text(&mut out, b"x\x01y\x1b[31m");
         assert_eq!(out, b"x^Ay^[[31m");
+    }
+
+    #[test]
+    fn swar_matches_bytewise_checks() {
+        for b in 0..=255u8 {
+            for pos in 0..8 {
+                for len in 0..=8 {
+                    let mut word = [b'a'; 8];
+                    word[pos] = b;
+                    let bytes: Vec<u8> = word.iter().chain([b'z'; 24].iter()).copied().collect();
+                    let value = &bytes[..len];
+                    let mut out = Vec::new();
+                    assert_eq!(
+                        put_plain::<false>(&mut out, &bytes, 0..len),
+                        is_plain(value)
+                    );
+                    assert_eq!(
+                        put_plain::<true>(&mut out, &bytes, 0..len),
+                        is_json_plain(value)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

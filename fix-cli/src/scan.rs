@@ -99,6 +99,10 @@ pub(crate) struct Scanner<'p> {
     line_dirty: bool,
     /// Lines (or line ends after a message) holding text but no FIX message.
     pub(crate) skipped_lines: u64,
+    /// Finds `8=FIX` (built once: building a searcher costs more than a short search).
+    start: memchr::memmem::Finder<'static>,
+    /// Finds `^A`.
+    caret: memchr::memmem::Finder<'static>,
 }
 
 /// How the candidate at a `8=FIX` is delimited.
@@ -125,6 +129,8 @@ impl<'p> Scanner<'p> {
             prefix: Vec::with_capacity(MAX_PREFIX),
             line_dirty: false,
             skipped_lines: 0,
+            start: memchr::memmem::Finder::new(b"8=FIX"),
+            caret: memchr::memmem::Finder::new(b"^A"),
         }
     }
 
@@ -193,7 +199,7 @@ impl<'p> Scanner<'p> {
             let at = if rest.starts_with(b"8=FIX") {
                 0
             } else {
-                match find_start(data, pos) {
+                match find_start(&self.start, data, pos) {
                     Some(at) => at - pos,
                     None => {
                         // Keep a possible partial `8=FIX` at the end.
@@ -224,7 +230,7 @@ impl<'p> Scanner<'p> {
                     translate(
                         &rest[..line_end],
                         &mut scratch,
-                        matches!(delimiter, Delimiter::Caret),
+                        matches!(delimiter, Delimiter::Caret).then_some(&self.caret),
                     );
                     let result = self.scan(&scratch, true, true, sink);
                     self.scratch = scratch;
@@ -337,9 +343,9 @@ impl<'p> Scanner<'p> {
 
 /// The position of the next `8=FIX` in `data` at or after `from` that is not
 /// part of a longer tag (`58=FIX…`).
-fn find_start(data: &[u8], from: usize) -> Option<usize> {
-    let finder = memchr::memmem::find_iter(&data[from..], b"8=FIX");
+fn find_start(finder: &memchr::memmem::Finder<'_>, data: &[u8], from: usize) -> Option<usize> {
     finder
+        .find_iter(&data[from..])
         .map(|i| from + i)
         .find(|&at| at == 0 || !data[at - 1].is_ascii_digit())
 }
@@ -370,12 +376,12 @@ fn delimiter(rest: &[u8], eof: bool) -> Delimiter {
 
 /// Copies a `|` or `^A` line into `out` with SOH restored; a line that ends right
 /// after the CheckSum's three digits gets its final SOH back.
-fn translate(line: &[u8], out: &mut Vec<u8>, caret: bool) {
+fn translate(line: &[u8], out: &mut Vec<u8>, caret: Option<&memchr::memmem::Finder<'_>>) {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     out.clear();
-    if caret {
+    if let Some(caret) = caret {
         let mut rest = line;
-        while let Some(i) = memchr::memmem::find(rest, b"^A") {
+        while let Some(i) = caret.find(rest) {
             out.extend_from_slice(&rest[..i]);
             out.push(SOH);
             rest = &rest[i + 2..];
@@ -548,7 +554,8 @@ mod tests {
 
     #[test]
     fn long_tag_is_not_a_start() {
-        assert_eq!(find_start(b"58=FIX 8=FIX", 0), Some(7));
-        assert_eq!(find_start(b"8=FIX", 0), Some(0));
+        let f = memchr::memmem::Finder::new(b"8=FIX");
+        assert_eq!(find_start(&f, b"58=FIX 8=FIX", 0), Some(7));
+        assert_eq!(find_start(&f, b"8=FIX", 0), Some(0));
     }
 }
