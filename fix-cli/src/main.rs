@@ -72,7 +72,7 @@ fn main() -> ExitCode {
 fn run(args: &Args) -> Result<ExitCode, String> {
     let dict = match &args.dict {
         Some(path) => Dictionary::from_path(path)
-            .map_err(|d| format!("{}: {}", path.display(), d.to_string().trim_end()))?,
+            .map_err(|d| format!("--dict {}:\n{}", path.display(), d.to_string().trim_end()))?,
         None => Dictionary::from_xml("spec/FIX44.xml", FIX44_XML)
             .map_err(|d| format!("built-in dictionary: {d}"))?,
     };
@@ -143,6 +143,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         &args.files[..]
     };
     let mut failed = false;
+    let mut read_any = false;
     for path in files {
         let result = if path.as_os_str() == "-" {
             scanner.run(io::stdin().lock(), &mut output, &mut NoProgress)
@@ -168,14 +169,19 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             }
             return Err(format!("writing output: {e}"));
         }
-        if let Err(e) = result {
-            eprintln!("fixdump: {}: {}", path.display(), reason(&e));
-            failed = true;
+        match result {
+            Ok(()) => read_any = true,
+            Err(e) => {
+                eprintln!("fixdump: {}: {}", path.display(), reason(&e));
+                failed = true;
+            }
         }
     }
     let skipped = scanner.skipped_lines;
     let s = &output.summary;
-    let end = if args.summary {
+    let end = if !read_any {
+        Vec::new()
+    } else if args.summary {
         if args.json {
             s.json(&tables, skipped)
         } else {

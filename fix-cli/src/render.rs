@@ -280,22 +280,27 @@ fn mark_counters(layout: &Layout, counters: &mut Vec<bool>) {
 }
 
 /// What the writers are told while a message is walked.
+/// One field as the walk hands it to a writer.
+struct FieldOut<'x> {
+    /// Group depth (0 = top level).
+    depth: usize,
+    /// Whether it starts a group entry.
+    delimiter: bool,
+    tag: u32,
+    info: Option<&'x TagInfo>,
+    /// The message's bytes and where the value lies in them.
+    bytes: &'x [u8],
+    range: Range<usize>,
+    /// Whether a problem points at it.
+    marked: bool,
+    /// Whether a group follows it.
+    opens: bool,
+}
+
+/// What the writers are told while a message is walked.
 trait Emit {
-    /// A field at group `depth` (0 = top level); `delimiter` when it starts a group
-    /// entry; `opens` when a group follows it.
-    #[allow(clippy::too_many_arguments)]
-    fn field(
-        &mut self,
-        out: &mut Vec<u8>,
-        tables: &Tables<'_>,
-        depth: usize,
-        delimiter: bool,
-        tag: u32,
-        bytes: &[u8],
-        value: Range<usize>,
-        marked: bool,
-        opens: bool,
-    );
+    /// A field.
+    fn field(&mut self, out: &mut Vec<u8>, tables: &Tables<'_>, f: FieldOut<'_>);
     /// A new entry of the innermost group.
     fn entry(&mut self, out: &mut Vec<u8>, first: bool);
     /// The innermost group ends; `entries` says whether it had any.
@@ -331,24 +336,25 @@ fn walk<'d>(
             stack.pop();
             emit.group_end(out, entered);
         }
-        let group = match tables.info(tag) {
+        let info = tables.info(tag);
+        let group = match info {
             Some(info) if info.counter => match stack.last() {
                 Some((g, _)) => g.entry.group(tag),
                 None => tables.top_group(body, tag),
             },
             _ => None,
         };
-        emit.field(
-            out,
-            tables,
-            stack.len(),
+        let field = FieldOut {
+            depth: stack.len(),
             delimiter,
             tag,
-            m.bytes,
-            f.value_range(),
-            tag == marked_tag,
-            group.is_some(),
-        );
+            info,
+            bytes: m.bytes,
+            range: f.value_range(),
+            marked: tag == marked_tag,
+            opens: group.is_some(),
+        };
+        emit.field(out, tables, field);
         if let Some(g) = group {
             stack.push((g, false));
         }
@@ -555,18 +561,17 @@ struct TextEmit;
 
 impl Emit for TextEmit {
     #[inline]
-    fn field(
-        &mut self,
-        out: &mut Vec<u8>,
-        tables: &Tables<'_>,
-        depth: usize,
-        delimiter: bool,
-        tag: u32,
-        bytes: &[u8],
-        range: Range<usize>,
-        marked: bool,
-        _opens: bool,
-    ) {
+    fn field(&mut self, out: &mut Vec<u8>, tables: &Tables<'_>, f: FieldOut<'_>) {
+        let FieldOut {
+            depth,
+            delimiter,
+            tag,
+            info,
+            bytes,
+            range,
+            marked,
+            ..
+        } = f;
         let value = bytes.get(range.clone()).unwrap_or_default();
         if depth > 0 {
             let indent = (4 * depth).min(SPACES.len());
@@ -577,7 +582,6 @@ impl Emit for TextEmit {
                 out.extend_from_slice(&SPACES[..indent]);
             }
         }
-        let info = tables.info(tag);
         match info {
             Some(info) => info.text.put(out),
             None => unknown_text(out, tables, tag),
@@ -646,7 +650,7 @@ fn enum_text(out: &mut Vec<u8>, s: Style, info: &TagInfo, value: &[u8]) {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn find_enum<'i>(info: &'i TagInfo, value: &[u8]) -> Option<&'i EnumValue> {
     if let ([b], Some(index)) = (value, &info.byte_index) {
         let i = index[usize::from(*b)];
@@ -715,24 +719,20 @@ struct JsonEmit {
 
 impl Emit for JsonEmit {
     #[inline]
-    fn field(
-        &mut self,
-        out: &mut Vec<u8>,
-        tables: &Tables<'_>,
-        _depth: usize,
-        _delimiter: bool,
-        tag: u32,
-        bytes: &[u8],
-        range: Range<usize>,
-        _marked: bool,
-        opens: bool,
-    ) {
+    fn field(&mut self, out: &mut Vec<u8>, tables: &Tables<'_>, f: FieldOut<'_>) {
+        let FieldOut {
+            tag,
+            info,
+            bytes,
+            range,
+            opens,
+            ..
+        } = f;
         let value = bytes.get(range.clone()).unwrap_or_default();
         if !self.first {
             out.push(b',');
         }
         self.first = false;
-        let info = tables.info(tag);
         match info {
             Some(info) => info.json.put(out),
             None => {

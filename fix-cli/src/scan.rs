@@ -335,9 +335,9 @@ impl<'p> Scanner<'p> {
         let tail = &bytes[seg_start..];
         if has_text(tail) {
             self.line_dirty = true;
-            let room = MAX_PREFIX - self.prefix.len();
-            self.prefix.extend_from_slice(&tail[..tail.len().min(room)]);
         }
+        let room = MAX_PREFIX - self.prefix.len();
+        self.prefix.extend_from_slice(&tail[..tail.len().min(room)]);
     }
 }
 
