@@ -203,10 +203,10 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         }
     };
     output.out.extend_from_slice(&end);
-    if let Err(e) = output.flush() {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            return Err(format!("writing output: {e}"));
-        }
+    if let Err(e) = output.flush()
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        return Err(format!("writing output: {e}"));
     }
     Ok(if failed {
         ExitCode::FAILURE
