@@ -34,8 +34,13 @@ struct Direction {
 pub(crate) struct Summary {
     /// MsgType → count.
     types: HashMap<Box<[u8]>, u64>,
-    /// `sender SOH target` → direction.
-    sessions: HashMap<Box<[u8]>, Direction>,
+    /// `(sender SOH target, direction)`, in order of appearance.
+    sessions: Vec<(Box<[u8]>, Direction)>,
+    /// `sender SOH target` → index in `sessions`.
+    session_index: HashMap<Box<[u8]>, usize>,
+    /// The index of the last direction used: most messages follow one of the same
+    /// direction, and comparing is cheaper than hashing.
+    last: usize,
     /// Reused key storage.
     key: Vec<u8>,
     /// Messages counted (after filters).
@@ -51,11 +56,23 @@ impl Summary {
         self.key.extend_from_slice(sender);
         self.key.push(0x01);
         self.key.extend_from_slice(target);
-        if !self.sessions.contains_key(self.key.as_slice()) {
-            self.sessions
-                .insert(self.key.as_slice().into(), Direction::default());
+        let same = self
+            .sessions
+            .get(self.last)
+            .is_some_and(|(k, _)| **k == *self.key);
+        if !same {
+            self.last = match self.session_index.get(self.key.as_slice()) {
+                Some(&i) => i,
+                None => {
+                    let i = self.sessions.len();
+                    self.sessions
+                        .push((self.key.as_slice().into(), Direction::default()));
+                    self.session_index.insert(self.key.as_slice().into(), i);
+                    i
+                }
+            };
         }
-        self.sessions.get_mut(self.key.as_slice())
+        self.sessions.get_mut(self.last).map(|(_, d)| d)
     }
 
     /// Follows MsgSeqNum for every message, filtered or not: gaps are about the
