@@ -109,7 +109,7 @@ struct EnumValue {
     value: Box<[u8]>,
     description: Box<str>,
     /// ` (BUY)`, coloured.
-    text: Box<[u8]>,
+    text: Prefix,
     /// `,"enum":"BUY"`.
     json: Box<[u8]>,
 }
@@ -187,9 +187,9 @@ impl<'d> Tables<'d> {
                     EnumValue {
                         value: v.value.as_bytes().into(),
                         description: v.description.as_str().into(),
-                        text: format!(" {}({}){}", s.meaning, v.description, s.reset)
-                            .into_bytes()
-                            .into(),
+                        text: Prefix::new(
+                            format!(" {}({}){}", s.meaning, v.description, s.reset).as_bytes(),
+                        ),
                         json: j.into(),
                     }
                 })
@@ -631,7 +631,7 @@ fn unknown_text(out: &mut Vec<u8>, tables: &Tables<'_>, tag: u32) {
 #[inline]
 fn enum_text(out: &mut Vec<u8>, s: Style, info: &TagInfo, value: &[u8]) {
     if let Some(e) = find_enum(info, value) {
-        out.extend_from_slice(&e.text);
+        e.text.put(out);
     } else if info.multiple && value.contains(&b' ') {
         out.extend_from_slice(b" ");
         out.extend_from_slice(s.meaning.as_bytes());
