@@ -145,6 +145,10 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let mut failed = false;
     let mut read_any = false;
     for path in files {
+        if files.len() > 1 && !args.json && !args.summary {
+            let header = format!("==> {} <==\n\n", path.display());
+            output.out.extend_from_slice(header.as_bytes());
+        }
         let result = if path.as_os_str() == "-" {
             scanner.run(io::stdin().lock(), &mut output, &mut NoProgress)
         } else {

@@ -396,11 +396,13 @@ fn unreadable_input_is_a_clear_error() {
         String::from_utf8_lossy(&out.stderr),
         "fixdump: no/such.log: No such file or directory\n"
     );
-    // The readable input is still decoded.
-    assert_contains(
-        &String::from_utf8_lossy(&out.stdout),
-        "8 messages shown of 8 read",
+    // The readable input is still decoded, under its name.
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("==> samples/session.fix <==\n\n#1 Logon (35=A)"),
+        "{text}"
     );
+    assert_contains(&text, "==> no/such.log <==\n\n8 messages shown of 8 read");
     let dir = run_with(&["samples"], b"");
     assert_eq!(dir.status.code(), Some(1));
     assert_eq!(
