@@ -144,16 +144,20 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     };
     let mut failed = false;
     let mut read_any = false;
+    let name_files = files.len() > 1 && !args.json && !args.summary;
     for path in files {
-        if files.len() > 1 && !args.json && !args.summary {
-            let header = format!("==> {} <==\n\n", path.display());
-            output.out.extend_from_slice(header.as_bytes());
-        }
+        let header = |out: &mut Vec<u8>| {
+            if name_files {
+                out.extend_from_slice(format!("==> {} <==\n\n", path.display()).as_bytes());
+            }
+        };
         let result = if path.as_os_str() == "-" {
+            header(&mut output.out);
             scanner.run(io::stdin().lock(), &mut output, &mut NoProgress)
         } else {
             match File::open(path) {
                 Ok(file) => {
+                    header(&mut output.out);
                     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
                     if show_progress && size >= PROGRESS_MIN_BYTES {
                         let mut p = TermProgress::new(path, size);

@@ -402,7 +402,8 @@ fn unreadable_input_is_a_clear_error() {
         text.starts_with("==> samples/session.fix <==\n\n#1 Logon (35=A)"),
         "{text}"
     );
-    assert_contains(&text, "==> no/such.log <==\n\n8 messages shown of 8 read");
+    assert!(!text.contains("no/such.log"), "{text}");
+    assert_contains(&text, "\n8 messages shown of 8 read");
     let dir = run_with(&["samples"], b"");
     assert_eq!(dir.status.code(), Some(1));
     assert_eq!(
