@@ -207,10 +207,16 @@ pub(crate) fn frame<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Fra
                     .saturating_mul(10)
                     .saturating_add((b - b'0') as usize);
                 if body_len > max {
-                    return Err(Error::MessageTooLarge {
-                        size: body_len,
-                        max,
-                    });
+                    // Fail now rather than wait for the rest, but report the whole
+                    // declared length as far as it has arrived.
+                    let rest = buf.get(at + 1..).unwrap_or_default();
+                    let size = rest
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .fold(body_len, |n, &d| {
+                            n.saturating_mul(10).saturating_add((d - b'0') as usize)
+                        });
+                    return Err(Error::MessageTooLarge { size, max });
                 }
             }
             SOH if at > digits_at => break,
