@@ -95,7 +95,7 @@ type FieldList = Vec<(u32, Vec<u8>)>;
 
 fn body_only(it: impl IntoIterator<Item = (u32, Vec<u8>)>) -> FieldList {
     it.into_iter()
-        .filter(|(t, _)| !matches!(t, 8 | 9 | 10))
+        .filter(|(t, _)| !(8..=10).contains(t))
         .collect()
 }
 
