@@ -255,7 +255,7 @@ fn render(
     );
     let _ = writeln!(
         w,
-        "| encode NewOrderSingle: 0 allocations (fefix: 18 expected) | ours {ours_a}, fefix {fefix_a} | {} |",
+        "| encode NewOrderSingle: 0 allocations (issue 6 quotes fefix at 18) | ours {ours_a}, fefix {fefix_a} | {} |",
         if ours_a == "0" { "yes" } else { "**no**" }
     );
 
