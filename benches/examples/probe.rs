@@ -85,6 +85,15 @@ fn run_case(id: &str, n: usize) {
         cases.iter().for_each(|c| println!("{}", c.id()));
         return;
     }
+    if id == "all" {
+        // One timed loop per case, in order: under callgrind with
+        // `--dump-after='*timed_loop*'` each case gets its own dump.
+        for case in &mut cases {
+            let (best, check) = timed_loop(case, n);
+            println!("{}\t{best:.1}\t{check}", case.id());
+        }
+        return;
+    }
     let case = cases
         .iter_mut()
         .find(|c| c.id() == id)

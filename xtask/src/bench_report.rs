@@ -4,6 +4,10 @@
 //! `benches/RESULTS.md` with criterion's medians, peer/ours ratios, allocations, the
 //! CPU model and the date.
 //!
+//! If `valgrind` is on the PATH it also counts instructions per operation of every
+//! case (`probe case all` under callgrind, one dump per case): unlike times, these
+//! repeat exactly on a busy machine, so their ratios are the steadier comparison.
+//!
 //! Criterion's results are read from `target/criterion/**/new/{benchmark,estimates}.json`
 //! with a small field extraction (the files are flat, machine-written JSON), keeping
 //! only those written by this run.
@@ -17,6 +21,13 @@ use std::time::SystemTime;
 /// Short enough for a shared machine; the report quotes ratios, not absolute times.
 const DEFAULT_CRITERION_ARGS: [&str; 4] = ["--warm-up-time", "1", "--measurement-time", "3"];
 const ALLOC_ITERATIONS: &str = "1000";
+/// `probe`'s timed loop runs 200 batches of this many operations.
+const PROBE_N: u32 = 5;
+const PROBE_BATCHES: u32 = 200;
+
+/// The callgrind command shown in the report, and instructions per operation keyed
+/// `group/lib`.
+type Instructions = (String, HashMap<String, f64>);
 
 /// One row of the allocation counter's output, in case order.
 struct Case {
@@ -84,17 +95,116 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     }
     let cases = parse_allocs(&String::from_utf8_lossy(&output.stdout))?;
 
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root.join("target"), PathBuf::from)
-        .join("criterion");
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let mut medians = HashMap::new();
-    collect_medians(&target, started, &mut medians)?;
+    collect_medians(&target.join("criterion"), started, &mut medians)?;
+    let instructions = count_instructions(&cargo, &root, &target)?;
 
-    let report = render(&cases, &medians, &bench_cmd, &allocs_cmd)?;
+    let report = render(
+        &cases,
+        &medians,
+        instructions.as_ref(),
+        &bench_cmd,
+        &allocs_cmd,
+    )?;
     let out = root.join("benches/RESULTS.md");
     std::fs::write(&out, report).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("bench-report: wrote {}", out.display());
     Ok(())
+}
+
+/// Instructions per operation of every case, keyed `group/lib`, or `None` without
+/// valgrind.
+fn count_instructions(
+    cargo: &str,
+    root: &Path,
+    target: &Path,
+) -> Result<Option<Instructions>, String> {
+    let has_valgrind = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_valgrind {
+        eprintln!("bench-report: no valgrind, so no instruction counts");
+        return Ok(None);
+    }
+    let build = [
+        "build",
+        "--release",
+        "-q",
+        "-p",
+        "fix-benches",
+        "--example",
+        "probe",
+    ];
+    eprintln!("bench-report: cargo {}", build.join(" "));
+    let status = Command::new(cargo)
+        .args(build)
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("cargo build probe: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo {}: {status}", build.join(" ")));
+    }
+    let dir = target.join("callgrind-peers");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let out = dir.join("out");
+    let n = PROBE_N.to_string();
+    let args = [
+        "--tool=callgrind".to_owned(),
+        "--toggle-collect=probe::timed_loop".to_owned(),
+        "--dump-before=probe::timed_loop".to_owned(),
+        format!("--callgrind-out-file={}", out.display()),
+        target.join("release/examples/probe").display().to_string(),
+        "case".to_owned(),
+        "all".to_owned(),
+        n,
+    ];
+    let cmd = format!("valgrind {}", args.join(" "));
+    eprintln!("bench-report: {cmd}");
+    let output = Command::new("valgrind")
+        .args(&args)
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("{cmd}: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{cmd}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    // Dump k+1 holds case k (dump 1 is everything before the first timed loop);
+    // the last case is in the final dump, `out` itself.
+    let ids: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|l| l.split('\t').next().map(str::to_owned))
+        .collect();
+    let ops = f64::from(PROBE_N * PROBE_BATCHES);
+    let mut counts = HashMap::new();
+    for (i, id) in ids.iter().enumerate() {
+        let file = if i + 1 == ids.len() {
+            out.clone()
+        } else {
+            dir.join(format!("out.{}", i + 2))
+        };
+        let text =
+            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let total: f64 = text
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("summary:")
+                    .or_else(|| l.strip_prefix("totals:"))
+            })
+            .and_then(|v| v.trim().parse().ok())
+            .ok_or_else(|| format!("{}: no summary line", file.display()))?;
+        counts.insert(id.clone(), total / ops);
+    }
+    let shown = format!(
+        "valgrind --tool=callgrind --toggle-collect=probe::timed_loop --dump-before=probe::timed_loop target/release/examples/probe case all {PROBE_N}"
+    );
+    Ok(Some((shown, counts)))
 }
 
 fn parse_allocs(text: &str) -> Result<Vec<Case>, String> {
@@ -178,6 +288,7 @@ fn json_median(json: &str) -> Option<f64> {
 fn render(
     cases: &[Case],
     medians: &HashMap<(String, String), f64>,
+    instructions: Option<&Instructions>,
     bench_cmd: &str,
     allocs_cmd: &str,
 ) -> Result<String, String> {
@@ -186,6 +297,14 @@ fn render(
             .get(&(group.to_owned(), lib.to_owned()))
             .copied()
             .ok_or_else(|| format!("no criterion result from this run for {group}/{lib}"))
+    };
+    let instr = |group: &str, lib: &str| {
+        instructions.and_then(|(_, m)| m.get(&format!("{group}/{lib}")).copied())
+    };
+    let instr_ratio = |group: &str, lib: &str| match (instr(group, lib), instr(group, crate_ours()))
+    {
+        (Some(p), Some(o)) => format!("{:.2}×", p / o),
+        _ => "–".to_owned(),
     };
     let allocs = |group: &str, lib: &str| {
         cases
@@ -211,16 +330,35 @@ fn render(
         w,
         "- allocations: `{allocs_cmd}` (counting global allocator, steady state)"
     );
+    match instructions {
+        Some((cmd, _)) => {
+            let _ = writeln!(
+                w,
+                "- instructions: `{cmd}` (per operation, timed loop only)"
+            );
+        }
+        None => {
+            let _ = writeln!(
+                w,
+                "- instructions: not counted (no valgrind on this machine)"
+            );
+        }
+    }
     let _ = writeln!(
         w,
         "\nThe machine is shared and noisy: compare within this run, and quote the ratios \
-         (peer median / ours; above 1 means ours is faster), not the absolute times.\n"
+         (peer / ours; above 1 means ours is faster), not the absolute times. The \
+         instruction-count ratios repeat exactly from run to run; the time ratios do not \
+         (and a peer's instructions can be cheaper or dearer than ours, so the two differ).\n"
     );
 
     // Targets from issue 6.
     let _ = writeln!(w, "## Targets (issue 6)\n");
-    let _ = writeln!(w, "| target | ratio in this run | met |");
-    let _ = writeln!(w, "|---|---|---|");
+    let _ = writeln!(
+        w,
+        "| target | time ratio in this run | met | instruction ratio |"
+    );
+    let _ = writeln!(w, "|---|---|---|---|");
     let targets = [
         (
             "ExecutionReport decode + validate vs fefix",
@@ -245,8 +383,9 @@ fn render(
         let ratio = median(group, peer)? / median(group, crate_ours())?;
         let _ = writeln!(
             w,
-            "| {what} ≥ {want}× | {ratio:.1}× | {} |",
-            if ratio >= want { "yes" } else { "**no**" }
+            "| {what} ≥ {want}× | {ratio:.1}× | {} | {} |",
+            if ratio >= want { "yes" } else { "**no**" },
+            instr_ratio(group, peer)
         );
     }
     let (ours_a, fefix_a) = (
@@ -255,7 +394,7 @@ fn render(
     );
     let _ = writeln!(
         w,
-        "| encode NewOrderSingle: 0 allocations (issue 6 quotes fefix at 18) | ours {ours_a}, fefix {fefix_a} | {} |",
+        "| encode NewOrderSingle: 0 allocations (issue 6 quotes fefix at 18) | ours {ours_a}, fefix {fefix_a} | {} | |",
         if ours_a == "0" { "yes" } else { "**no**" }
     );
 
@@ -274,10 +413,12 @@ fn render(
             let m = median(group, &c.lib)?;
             let _ = writeln!(
                 w,
-                "| {} | {} | {:.2}× | {} | {} | {} |",
+                "| {} | {} | {:.2}× | {} | {} | {} | {} | {} |",
                 c.lib,
                 format_ns(m),
                 m / ours,
+                instr(group, &c.lib).map_or("–".to_owned(), |i| format!("{i:.0}")),
+                instr_ratio(group, &c.lib),
                 c.allocs,
                 c.bytes,
                 c.note.replace('|', "\\|")
