@@ -4,13 +4,13 @@
 //! instructions, repeatable even on a busy machine); this does not.
 //!
 //! ```text
-//! cargo build --release -p fix-benches --features peers --example probe
+//! cargo build --release -p fix-benches --example probe
 //! valgrind --tool=callgrind target/release/examples/probe parse execution_report 1000
 //! target/release/examples/probe naive execution_report 5000
 //! ```
 //!
-//! `probe case <group/lib> <n>` runs one case of `fix_benches::peers` (ours or a
-//! peer, exactly as the `peers` bench times it), e.g.
+//! With `--features peers`, `probe case <group/lib> <n>` runs one case of
+//! `fix_benches::peers` (ours or a peer, exactly as the `peers` bench times it), e.g.
 //! `probe case "decode+validate/ExecutionReport/fefix" 1000`; `probe case list 0`
 //! prints the names.
 
@@ -31,7 +31,13 @@ fn main() {
     };
     let n: usize = n.parse().expect("iterations is a number");
     if what == "case" {
+        #[cfg(feature = "peers")]
         return run_case(&stem, n);
+        #[cfg(not(feature = "peers"))]
+        {
+            eprintln!("probe: `case` times the peers: build with `--features peers`");
+            std::process::exit(2);
+        }
     }
     let bytes = corpus(&stem);
     let parser = Parser::new();
@@ -78,6 +84,7 @@ fn main() {
     println!("{what} {stem}: {best:.1} ns per iteration, best of {BATCHES} batches ({check})");
 }
 
+#[cfg(feature = "peers")]
 fn run_case(id: &str, n: usize) {
     let mut cases = fix_benches::peers::cases();
     if id == "list" {
@@ -103,6 +110,7 @@ fn run_case(id: &str, n: usize) {
 
 /// The timed part alone, for `valgrind --tool=callgrind --toggle-collect='*timed_loop*'`
 /// (which leaves out loading the dictionaries).
+#[cfg(feature = "peers")]
 #[inline(never)]
 fn timed_loop(case: &mut fix_benches::peers::Case, n: usize) -> (f64, u64) {
     let mut best = f64::MAX;

@@ -1,8 +1,8 @@
 //! Framing: finding one complete, intact FIX message at the start of a byte stream.
 
-use crate::Error;
 use crate::parser::Parser;
 use crate::scan::{SOH, checksum};
+use crate::{Error, Field};
 
 /// The longest BeginString (8) value accepted (`FIXT.1.1` has 8 bytes).
 pub const MAX_BEGIN_STRING: usize = 16;
@@ -117,6 +117,25 @@ impl<'a> Frame<'a> {
     /// Offset of the trailer (the `1` of `10=`) in [`Frame::bytes`].
     pub fn body_end(&self) -> usize {
         self.body_end
+    }
+
+    /// BeginString (8), BodyLength (9) and MsgType (35) as fields: framing has
+    /// found them already, so indexing starts after them.
+    pub(crate) fn header_fields(&self) -> [Field; 3] {
+        let span = |start: usize, end: usize| (start as u32, (end - start) as u32);
+        let (b, bl) = span(2, self.begin_end);
+        let (l, ll) = span(self.begin_end + 3, self.body_start - 1);
+        let (m, ml) = span(self.body_start + 3, self.msg_type_end);
+        [
+            Field::new(8, b, bl),
+            Field::new(9, l, ll),
+            Field::new(35, m, ml),
+        ]
+    }
+
+    /// Offset of the SOH that ends MsgType.
+    pub(crate) fn msg_type_end(&self) -> usize {
+        self.msg_type_end
     }
 
     /// The CheckSum (10) the message carries: three digits, so at most 999 when the
