@@ -1,5 +1,5 @@
-//! Parse + validate against a dictionary loaded at run time (QuickFIX's FIX44.xml
-//! from `../shared/reference`), beside parse alone, in the same group.
+//! Parse + validate against a dictionary loaded at run time (our `spec/FIX44.xml`),
+//! beside parse alone, in the same group.
 //!
 //! `cargo bench -p fix-benches --bench validate`
 
@@ -12,8 +12,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 fn validate(c: &mut Criterion) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/reference/quickfix/spec/FIX44.xml");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec/FIX44.xml");
     let dict = Dictionary::from_path(&path).unwrap();
     let parser = Parser::new();
     let validator = Validator::new();

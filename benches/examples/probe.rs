@@ -8,6 +8,11 @@
 //! valgrind --tool=callgrind target/release/examples/probe parse execution_report 1000
 //! target/release/examples/probe naive execution_report 5000
 //! ```
+//!
+//! With `--features peers`, `probe case <group/lib> <n>` runs one case of
+//! `fix_benches::peers` (ours or a peer, exactly as the `peers` bench times it), e.g.
+//! `probe case "decode+validate/ExecutionReport/fefix" 1000`; `probe case list 0`
+//! prints the names.
 
 use fix_benches::{corpus, naive_split};
 use fix_core::{Fields, Parser};
@@ -19,17 +24,27 @@ const BATCHES: usize = 200;
 fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
-        eprintln!("usage: probe <parse|frame|naive|validate> <corpus stem> <iterations per batch>");
+        eprintln!(
+            "usage: probe <parse|frame|naive|validate> <corpus stem> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+        );
         std::process::exit(2);
     };
     let n: usize = n.parse().expect("iterations is a number");
+    if what == "case" {
+        #[cfg(feature = "peers")]
+        return run_case(&stem, n);
+        #[cfg(not(feature = "peers"))]
+        {
+            eprintln!("probe: `case` times the peers: build with `--features peers`");
+            std::process::exit(2);
+        }
+    }
     let bytes = corpus(&stem);
     let parser = Parser::new();
     let mut fields = Fields::<256>::new();
     let mut split = [(0u32, 0u32, 0u32); 256];
     let dict = (what == "validate").then(|| {
-        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/reference/quickfix/spec/FIX44.xml");
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec/FIX44.xml");
         fix_codegen::model::Dictionary::from_path(path).unwrap()
     });
     let validator = fix_core::validate::Validator::new();
@@ -67,4 +82,45 @@ fn main() {
         best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
     }
     println!("{what} {stem}: {best:.1} ns per iteration, best of {BATCHES} batches ({check})");
+}
+
+#[cfg(feature = "peers")]
+fn run_case(id: &str, n: usize) {
+    let mut cases = fix_benches::peers::cases();
+    if id == "list" {
+        cases.iter().for_each(|c| println!("{}", c.id()));
+        return;
+    }
+    if id == "all" {
+        // One timed loop per case, in order: under callgrind with
+        // `--dump-after='*timed_loop*'` each case gets its own dump.
+        for case in &mut cases {
+            let (best, check) = timed_loop(case, n);
+            println!("{}\t{best:.1}\t{check}", case.id());
+        }
+        return;
+    }
+    let case = cases
+        .iter_mut()
+        .find(|c| c.id() == id)
+        .unwrap_or_else(|| panic!("no case {id}; try `probe case list 0`"));
+    let (best, check) = timed_loop(case, n);
+    println!("{id}: {best:.1} ns per iteration, best of {BATCHES} batches ({check})");
+}
+
+/// The timed part alone, for `valgrind --tool=callgrind --toggle-collect='*timed_loop*'`
+/// (which leaves out loading the dictionaries).
+#[cfg(feature = "peers")]
+#[inline(never)]
+fn timed_loop(case: &mut fix_benches::peers::Case, n: usize) -> (f64, u64) {
+    let mut best = f64::MAX;
+    let mut check = 0u64;
+    for _ in 0..BATCHES {
+        let start = Instant::now();
+        for _ in 0..n {
+            check = check.wrapping_add(black_box(case.run()));
+        }
+        best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
+    }
+    (best, check)
 }

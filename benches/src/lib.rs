@@ -3,6 +3,9 @@
 
 use std::path::PathBuf;
 
+#[cfg(feature = "peers")]
+pub mod peers;
+
 /// The corpus messages the benchmarks time, as (label, file stem).
 pub const MESSAGES: [(&str, &str); 4] = [
     ("ExecutionReport", "execution_report"),
@@ -128,6 +131,103 @@ impl NewOrderSingle {
         enc.field(59, &ch(b'0'))?;
         enc.raw(15, b"USD")?;
         enc.raw(100, b"XNAS")?;
+        enc.finish()
+    }
+}
+
+/// The corpus ExecutionReport's fields as typed values, the way an application holds
+/// them before encoding.
+#[derive(Clone, Debug)]
+pub struct ExecutionReport {
+    /// MsgSeqNum (34).
+    pub seq: fix_core::value::SeqNum,
+    /// SendingTime (52).
+    pub sending_time: fix_core::value::UtcTimestamp,
+    /// TransactTime (60).
+    pub transact_time: fix_core::value::UtcTimestamp,
+    /// OrderQty (38).
+    pub order_qty: fix_core::value::Decimal,
+    /// Price (44).
+    pub price: fix_core::value::Decimal,
+    /// LastQty (32).
+    pub last_qty: fix_core::value::Decimal,
+    /// LastPx (31).
+    pub last_px: fix_core::value::Decimal,
+    /// LeavesQty (151).
+    pub leaves_qty: fix_core::value::Decimal,
+    /// CumQty (14).
+    pub cum_qty: fix_core::value::Decimal,
+    /// AvgPx (6).
+    pub avg_px: fix_core::value::Decimal,
+    /// LastLiquidityInd (851), an INT in FIX 4.4.
+    pub last_liquidity_ind: i64,
+}
+
+impl ExecutionReport {
+    /// The values of `../shared/corpus/execution_report.fix`.
+    pub fn corpus() -> Self {
+        use fix_core::value::{Decimal, SeqNum, UtcTimestamp};
+        let d = |s: &[u8]| Decimal::parse(s).unwrap();
+        ExecutionReport {
+            seq: SeqNum(1207),
+            sending_time: UtcTimestamp::parse(b"20261130-14:03:27.123456").unwrap(),
+            transact_time: UtcTimestamp::parse(b"20261130-14:03:27.123").unwrap(),
+            order_qty: d(b"5000"),
+            price: d(b"187.2500"),
+            last_qty: d(b"1200"),
+            last_px: d(b"187.2450"),
+            leaves_qty: d(b"3800"),
+            cum_qty: d(b"1200"),
+            avg_px: d(b"187.2450"),
+            last_liquidity_ind: 1,
+        }
+    }
+
+    /// Encodes the message into `buf` with fix-core's encoder.
+    ///
+    /// ```
+    /// let er = fix_benches::ExecutionReport::corpus();
+    /// let mut buf = [0u8; 512];
+    /// assert_eq!(er.encode(&mut buf).unwrap(), &fix_benches::corpus("execution_report")[..]);
+    /// ```
+    pub fn encode<'b>(&self, buf: &'b mut [u8]) -> Result<&'b [u8], fix_core::EncodeError> {
+        use fix_core::value::Char;
+        const fn ch(b: u8) -> Char {
+            match Char::new(b) {
+                Some(c) => c,
+                None => panic!("printable"),
+            }
+        }
+        let mut enc = fix_core::Encoder::new(buf, b"FIX.4.4", b"8");
+        enc.field(34, &self.seq)?;
+        enc.raw(49, b"BROKER")?;
+        enc.field(52, &self.sending_time)?;
+        enc.raw(56, b"CLIENT")?;
+        enc.raw(37, b"OID-7781234")?;
+        enc.raw(11, b"CL-2026-000451")?;
+        enc.raw(17, b"EXEC-99812377")?;
+        enc.field(150, &ch(b'F'))?;
+        enc.field(39, &ch(b'1'))?;
+        enc.raw(55, b"AAPL")?;
+        enc.raw(48, b"US0378331005")?;
+        enc.field(22, &ch(b'4'))?;
+        enc.raw(207, b"XNAS")?;
+        enc.field(54, &ch(b'1'))?;
+        enc.field(38, &self.order_qty)?;
+        enc.field(40, &ch(b'2'))?;
+        enc.field(44, &self.price)?;
+        enc.field(59, &ch(b'0'))?;
+        enc.field(32, &self.last_qty)?;
+        enc.field(31, &self.last_px)?;
+        enc.field(151, &self.leaves_qty)?;
+        enc.field(14, &self.cum_qty)?;
+        enc.field(6, &self.avg_px)?;
+        enc.field(60, &self.transact_time)?;
+        enc.raw(1, b"ACC-7781")?;
+        enc.raw(15, b"USD")?;
+        enc.raw(30, b"XNAS")?;
+        enc.field(851, &self.last_liquidity_ind)?;
+        enc.raw(58, b"Partial fill")?;
         enc.finish()
     }
 }

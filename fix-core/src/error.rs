@@ -44,7 +44,8 @@ pub enum Error {
     /// BodyLength says the message is larger than the configured maximum
     /// ([`Parser::max_message_size`](crate::Parser::max_message_size)).
     MessageTooLarge {
-        /// The size BodyLength implies (saturated at `usize::MAX`).
+        /// The BodyLength value as far as it has arrived (saturated at `usize::MAX`),
+        /// or the whole message size it implies.
         size: usize,
         /// The configured maximum.
         max: usize,

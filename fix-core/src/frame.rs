@@ -1,8 +1,8 @@
 //! Framing: finding one complete, intact FIX message at the start of a byte stream.
 
-use crate::Error;
 use crate::parser::Parser;
 use crate::scan::{SOH, checksum};
+use crate::{Error, Field};
 
 /// The longest BeginString (8) value accepted (`FIXT.1.1` has 8 bytes).
 pub const MAX_BEGIN_STRING: usize = 16;
@@ -119,6 +119,25 @@ impl<'a> Frame<'a> {
         self.body_end
     }
 
+    /// BeginString (8), BodyLength (9) and MsgType (35) as fields: framing has
+    /// found them already, so indexing starts after them.
+    pub(crate) fn header_fields(&self) -> [Field; 3] {
+        let span = |start: usize, end: usize| (start as u32, (end - start) as u32);
+        let (b, bl) = span(2, self.begin_end);
+        let (l, ll) = span(self.begin_end + 3, self.body_start - 1);
+        let (m, ml) = span(self.body_start + 3, self.msg_type_end);
+        [
+            Field::new(8, b, bl),
+            Field::new(9, l, ll),
+            Field::new(35, m, ml),
+        ]
+    }
+
+    /// Offset of the SOH that ends MsgType.
+    pub(crate) fn msg_type_end(&self) -> usize {
+        self.msg_type_end
+    }
+
     /// The CheckSum (10) the message carries: three digits, so at most 999 when the
     /// parser does not validate it, and equal to the byte sum modulo 256 when it does.
     pub fn checksum(&self) -> u16 {
@@ -207,10 +226,16 @@ pub(crate) fn frame<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Fra
                     .saturating_mul(10)
                     .saturating_add((b - b'0') as usize);
                 if body_len > max {
-                    return Err(Error::MessageTooLarge {
-                        size: body_len,
-                        max,
-                    });
+                    // Fail now rather than wait for the rest, but report the whole
+                    // declared length as far as it has arrived.
+                    let rest = buf.get(at + 1..).unwrap_or_default();
+                    let size = rest
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .fold(body_len, |n, &d| {
+                            n.saturating_mul(10).saturating_add((d - b'0') as usize)
+                        });
+                    return Err(Error::MessageTooLarge { size, max });
                 }
             }
             SOH if at > digits_at => break,

@@ -183,8 +183,13 @@ pub(crate) fn index<'a>(
 ) -> Result<Message<'a>, Error> {
     let bytes = frame.bytes();
     let mut n = 0;
-    let mut field_start = 0usize;
-    let mut base = 0;
+    for field in frame.header_fields() {
+        let capacity = slots.len();
+        *slots.get_mut(n).ok_or(Error::TooManyFields { capacity })? = field;
+        n += 1;
+    }
+    let mut field_start = frame.msg_type_end() + 1;
+    let mut base = field_start & !63;
     while base < bytes.len() {
         // `field_start - base < 64`: see how `base` advances below.
         let mut mask = block_mask(bytes, base) & (!0u64 << field_start.saturating_sub(base));
@@ -300,12 +305,11 @@ fn parse_tag(bytes: &[u8], pos: usize) -> Result<(u32, usize), Error> {
             let hi = (w & 0xf0f0_f0f0) | ((w.wrapping_add(0x0606_0606) & 0xf0f0_f0f0) >> 4);
             let first = word[0].wrapping_sub(b'0');
             if hi & mask == 0x3333_3333 & mask && first != 0 {
-                let d = w.wrapping_sub(0x3030_3030).to_le_bytes();
-                let tag = match n {
-                    1 => u32::from(d[0]),
-                    2 => u32::from(d[0]) * 10 + u32::from(d[1]),
-                    _ => u32::from(d[0]) * 100 + u32::from(d[1]) * 10 + u32::from(d[2]),
-                };
+                // Digit values, right-aligned in three bytes (`8` → 0,0,8 and
+                // `35` → 0,3,5): one formula for every length, no branch on it,
+                // since consecutive fields' tag lengths vary unpredictably.
+                let v = (w.wrapping_sub(0x3030_3030) & mask) << (8 * (3 - n));
+                let tag = (v & 0xff) * 100 + ((v >> 8) & 0xff) * 10 + ((v >> 16) & 0xff);
                 return Ok((tag, pos + n as usize));
             }
         }

@@ -151,7 +151,7 @@ fn huge_body_length_is_an_error_not_a_wait() {
     assert_eq!(
         err(&soh("8=FIX.4.4|9=99999999999999999999999|")),
         Error::MessageTooLarge {
-            size: 99999,
+            size: usize::MAX,
             max: fix_core::DEFAULT_MAX_MESSAGE_SIZE
         }
     );
@@ -160,6 +160,13 @@ fn huge_body_length_is_an_error_not_a_wait() {
         Error::MessageTooLarge {
             size: 65530 + 18 + 7,
             max: 65536
+        }
+    );
+    assert_eq!(
+        err(&soh("8=FIX.4.4|9=999999999|")),
+        Error::MessageTooLarge {
+            size: 999999999,
+            max: fix_core::DEFAULT_MAX_MESSAGE_SIZE
         }
     );
     assert_eq!(

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use fix_codegen::emit::{self, Config};
+
+mod bench_report;
 use fix_codegen::model::Dictionary;
 
 /// One generated module: the dictionary (relative to the workspace root) and the
@@ -140,6 +142,9 @@ fn main() -> ExitCode {
             println!(
                 "usage: cargo xtask <task>\n\ntasks:\n  regen [--check]  regenerate the generated modules from their dictionaries\n                   (--check: write nothing, fail on stale files)\n  help             this text"
             );
+            println!(
+                "  bench-report [-- <criterion args>]\n                   time ours beside the peers, count allocations, write benches/RESULTS.md"
+            );
             ExitCode::SUCCESS
         }
         Some("regen") => {
@@ -170,6 +175,13 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+        Some("bench-report") => match bench_report::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("bench-report: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some(other) => {
             eprintln!("unknown task `{other}`; run `cargo xtask help`");
             ExitCode::FAILURE

@@ -1,0 +1,1073 @@
+//! Writing messages as text or JSON, with names, enum meanings and groups from the
+//! dictionary.
+//!
+//! The hot path allocates nothing: every defined tag's line prefix (text, colour
+//! codes included) and JSON prefix are built once, and a message is a run of
+//! `extend_from_slice` calls into one reused output buffer.
+
+use fix_codegen::model::{Dictionary, FieldType, GroupLayout, Layout, Message, validate_format_of};
+use fix_core::validate::{self, Reject};
+
+use std::ops::Range;
+
+use crate::scan::{Decoded, Problem};
+
+/// Tags up to this one get a precomputed entry; larger ones are looked up.
+const DENSE_TAGS: u32 = 1 << 20;
+/// The width of the name column in text output.
+const NAME_WIDTH: usize = 24;
+/// Spaces for indentation; deeper nesting is capped.
+const SPACES: &[u8; 64] = b"                                                                ";
+
+/// ANSI colour codes, or empty strings when colour is off.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Style {
+    header: &'static str,
+    tag: &'static str,
+    name: &'static str,
+    meaning: &'static str,
+    problem: &'static str,
+    reset: &'static str,
+}
+
+impl Style {
+    /// Colour on or off.
+    pub(crate) fn new(color: bool) -> Style {
+        if color {
+            Style {
+                header: "\x1b[1;33m",
+                tag: "\x1b[2m",
+                name: "\x1b[36m",
+                meaning: "\x1b[32m",
+                problem: "\x1b[1;31m",
+                reset: "\x1b[0m",
+            }
+        } else {
+            Style {
+                header: "",
+                tag: "",
+                name: "",
+                meaning: "",
+                problem: "",
+                reset: "",
+            }
+        }
+    }
+}
+
+/// A line prefix: copied as a fixed 64-byte block (a few vector moves, no
+/// `memcpy` call), then cut to its length; longer ones are copied as they are.
+#[derive(Debug)]
+struct Prefix {
+    fixed: [u8; 64],
+    len: usize,
+    long: Box<[u8]>,
+}
+
+impl Prefix {
+    fn new(bytes: &[u8]) -> Prefix {
+        let mut fixed = [0; 64];
+        if bytes.len() <= 64 {
+            fixed[..bytes.len()].copy_from_slice(bytes);
+        }
+        Prefix {
+            fixed,
+            len: bytes.len(),
+            long: bytes.into(),
+        }
+    }
+
+    #[inline(always)]
+    fn put(&self, out: &mut Vec<u8>) {
+        if self.len <= 64 {
+            let at = out.len();
+            out.extend_from_slice(&self.fixed);
+            out.truncate(at + self.len);
+        } else {
+            out.extend_from_slice(&self.long);
+        }
+    }
+}
+
+/// An enumerated value of up to seven bytes as one integer (length in the top
+/// byte), so that finding it is a search over integers; `u64::MAX` for longer ones.
+#[inline]
+fn enum_key(v: &[u8]) -> u64 {
+    if v.len() > 7 {
+        return u64::MAX;
+    }
+    let mut k = (v.len() as u64) << 56;
+    for (i, &b) in v.iter().enumerate() {
+        k |= u64::from(b) << (8 * i);
+    }
+    k
+}
+
+/// One enumerated value and its meaning, ready to write.
+#[derive(Debug)]
+struct EnumValue {
+    value: Box<[u8]>,
+    description: Box<str>,
+    /// ` (BUY)`, coloured.
+    text: Prefix,
+    /// `,"enum":"BUY"`.
+    json: Box<[u8]>,
+}
+
+/// What is precomputed for one defined tag.
+#[derive(Debug)]
+struct TagInfo {
+    name: Box<str>,
+    /// `   54 Side                     `, coloured.
+    text: Prefix,
+    /// `{"tag":54,"name":"Side","value":"`.
+    json: Prefix,
+    /// [`enum_key`] of each of `enums`, sorted.
+    enum_keys: Box<[u64]>,
+    /// In the order of `enum_keys`.
+    enums: Box<[EnumValue]>,
+    /// For one-byte values: `1 + index` into `enums` by byte, 0 for none.
+    byte_index: Option<Box<[u8; 256]>>,
+    /// The data format validation checks.
+    format: validate::FieldType,
+    /// A multiple-value type: the value is a space-separated list.
+    multiple: bool,
+    /// NUMINGROUP (or an INT counter of an old dictionary): may open a group.
+    counter: bool,
+}
+
+/// The dictionary, as the writers use it.
+#[derive(Debug)]
+pub(crate) struct Tables<'d> {
+    dict: &'d Dictionary,
+    tags: Vec<Option<TagInfo>>,
+    /// Messages by one-byte MsgType (nearly all of them).
+    by_type: Vec<Option<&'d Message>>,
+    style: Style,
+}
+
+impl<'d> Tables<'d> {
+    /// Builds the tables for `dict` in `style`.
+    pub(crate) fn new(dict: &'d Dictionary, style: Style) -> Tables<'d> {
+        let mut counters = vec![false; 0];
+        let mark = |layout: &Layout, counters: &mut Vec<bool>| {
+            mark_counters(layout, counters);
+        };
+        mark(dict.header().layout(), &mut counters);
+        mark(dict.trailer().layout(), &mut counters);
+        for m in dict.messages() {
+            mark(m.layout(), &mut counters);
+        }
+        let max = dict
+            .fields()
+            .iter()
+            .map(|f| f.tag)
+            .filter(|&t| t < DENSE_TAGS)
+            .max()
+            .unwrap_or(0);
+        let mut tags: Vec<Option<TagInfo>> = (0..=max).map(|_| None).collect();
+        for f in dict.fields() {
+            if f.tag >= DENSE_TAGS {
+                continue;
+            }
+            let s = style;
+            let text = format!(
+                "{}{:>5}{} {}{:<NAME_WIDTH$}{} ",
+                s.tag, f.tag, s.reset, s.name, f.name, s.reset
+            );
+            let mut json = format!("{{\"tag\":{},\"name\":", f.tag).into_bytes();
+            json_str(&mut json, f.name.as_bytes());
+            json.extend_from_slice(b",\"value\":\"");
+            let mut enums: Vec<EnumValue> = f
+                .values
+                .iter()
+                .map(|v| {
+                    let mut j = b",\"enum\":".to_vec();
+                    json_str(&mut j, v.description.as_bytes());
+                    EnumValue {
+                        value: v.value.as_bytes().into(),
+                        description: v.description.as_str().into(),
+                        text: Prefix::new(
+                            format!(" {}({}){}", s.meaning, v.description, s.reset).as_bytes(),
+                        ),
+                        json: j.into(),
+                    }
+                })
+                .collect();
+            enums.sort_by_key(|e| enum_key(&e.value));
+            let mut byte_index = Box::new([0u8; 256]);
+            let mut any = false;
+            for (i, e) in enums.iter().enumerate() {
+                if let ([b], Ok(i)) = (&*e.value, u8::try_from(i + 1)) {
+                    byte_index[usize::from(*b)] = i;
+                    any = true;
+                }
+            }
+            tags[f.tag as usize] = Some(TagInfo {
+                name: f.name.as_str().into(),
+                text: Prefix::new(text.as_bytes()),
+                json: Prefix::new(&json),
+                enum_keys: enums.iter().map(|e| enum_key(&e.value)).collect(),
+                enums: enums.into(),
+                byte_index: any.then_some(byte_index),
+                format: validate_format_of(f.ty),
+                multiple: f.ty.is_multiple(),
+                counter: f.ty == FieldType::NumInGroup
+                    || counters.get(f.tag as usize).copied().unwrap_or(false),
+            });
+        }
+        let mut by_type = vec![None; 256];
+        for m in dict.messages() {
+            if let [b] = m.msg_type.as_bytes() {
+                by_type[usize::from(*b)] = Some(m);
+            }
+        }
+        Tables {
+            dict,
+            tags,
+            by_type,
+            style,
+        }
+    }
+
+    /// The message with this MsgType, if the dictionary defines it.
+    #[inline]
+    fn message(&self, msg_type: &[u8]) -> Option<&'d Message> {
+        match msg_type {
+            [b] => self.by_type[usize::from(*b)],
+            _ => self.dict.message(msg_type),
+        }
+    }
+
+    #[inline]
+    fn info(&self, tag: u32) -> Option<&TagInfo> {
+        self.tags.get(tag as usize)?.as_ref()
+    }
+
+    /// The field's name, if the dictionary defines it.
+    pub(crate) fn name(&self, tag: u32) -> Option<&str> {
+        match self.info(tag) {
+            Some(i) => Some(&i.name),
+            None => self.dict.field(tag).map(|f| f.name.as_str()),
+        }
+    }
+
+    /// The message name for a MsgType, if the dictionary defines it.
+    pub(crate) fn message_name(&self, msg_type: &[u8]) -> Option<&'d str> {
+        self.message(msg_type).map(|m| m.name.as_str())
+    }
+
+    /// The group that counter `tag` opens at a top level of message `body`.
+    fn top_group(&self, body: Option<&'d Layout>, tag: u32) -> Option<&'d GroupLayout> {
+        body.and_then(|b| b.group(tag))
+            .or_else(|| self.dict.header().layout().group(tag))
+            .or_else(|| self.dict.trailer().layout().group(tag))
+    }
+}
+
+/// Marks every group counter of `layout` and its nested groups.
+fn mark_counters(layout: &Layout, counters: &mut Vec<bool>) {
+    for g in layout.groups() {
+        let i = g.counter as usize;
+        if g.counter < DENSE_TAGS {
+            if counters.len() <= i {
+                counters.resize(i + 1, false);
+            }
+            counters[i] = true;
+        }
+        mark_counters(&g.entry, counters);
+    }
+}
+
+/// What the writers are told while a message is walked.
+/// One field as the walk hands it to a writer.
+struct FieldOut<'x> {
+    /// Group depth (0 = top level).
+    depth: usize,
+    /// Whether it starts a group entry.
+    delimiter: bool,
+    tag: u32,
+    info: Option<&'x TagInfo>,
+    /// The message's bytes and where the value lies in them.
+    bytes: &'x [u8],
+    range: Range<usize>,
+    /// Whether a problem points at it.
+    marked: bool,
+    /// Whether a group follows it.
+    opens: bool,
+}
+
+/// What the writers are told while a message is walked.
+trait Emit {
+    /// A field.
+    fn field(&mut self, out: &mut Vec<u8>, tables: &Tables<'_>, f: FieldOut<'_>);
+    /// A new entry of the innermost group.
+    fn entry(&mut self, out: &mut Vec<u8>, first: bool);
+    /// The innermost group ends; `entries` says whether it had any.
+    fn group_end(&mut self, out: &mut Vec<u8>, entries: bool);
+}
+
+/// Walks the fields of `m` in wire order, nesting groups by the dictionary's
+/// layouts, and tells `emit`. `stack` is reused storage.
+fn walk<'d>(
+    tables: &Tables<'d>,
+    m: &Decoded<'_>,
+    body: Option<&'d Layout>,
+    marked_tag: u32,
+    stack: &mut Vec<(&'d GroupLayout, bool)>,
+    emit: &mut impl Emit,
+    out: &mut Vec<u8>,
+) {
+    stack.clear();
+    for f in m.fields {
+        let tag = f.tag();
+        let mut delimiter = false;
+        while let Some(&mut (g, ref mut entered)) = stack.last_mut() {
+            if tag == g.delimiter {
+                emit.entry(out, !*entered);
+                *entered = true;
+                delimiter = true;
+                break;
+            }
+            if *entered && g.entry.contains(tag) {
+                break;
+            }
+            let entered = *entered;
+            stack.pop();
+            emit.group_end(out, entered);
+        }
+        let info = tables.info(tag);
+        let group = match info {
+            Some(info) if info.counter => match stack.last() {
+                Some((g, _)) => g.entry.group(tag),
+                None => tables.top_group(body, tag),
+            },
+            _ => None,
+        };
+        let field = FieldOut {
+            depth: stack.len(),
+            delimiter,
+            tag,
+            info,
+            bytes: m.bytes,
+            range: f.value_range(),
+            marked: tag == marked_tag,
+            opens: group.is_some(),
+        };
+        emit.field(out, tables, field);
+        if let Some(g) = group {
+            stack.push((g, false));
+        }
+    }
+    while let Some((_, entered)) = stack.pop() {
+        emit.group_end(out, entered);
+    }
+}
+
+/// The problems found on one message, ready to write.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Problems<'a> {
+    /// The parser's complaint.
+    pub(crate) problem: Option<Problem>,
+    /// The reject a session would send (from the parse error or validation).
+    pub(crate) reject: Option<Reject<'a>>,
+}
+
+impl Problems<'_> {
+    /// Whether there is nothing to report.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.problem.is_none() && self.reject.is_none()
+    }
+
+    /// The tag to mark in the message, or 0.
+    fn marked_tag(&self) -> u32 {
+        self.reject
+            .and_then(|r| r.ref_tag)
+            .and_then(|t| u32::try_from(t).ok())
+            .unwrap_or(0)
+    }
+}
+
+fn problem_text(p: Problem) -> String {
+    match p {
+        Problem::Parse(e) => e.to_string(),
+        Problem::Truncated => "truncated: the input ends inside this message".to_owned(),
+    }
+}
+
+/// The writers' reused state.
+#[derive(Debug, Default)]
+pub(crate) struct Writer<'d> {
+    stack: Vec<(&'d GroupLayout, bool)>,
+    json_levels: Vec<bool>,
+}
+
+impl<'d> Writer<'d> {
+    /// Writes `m` as text.
+    pub(crate) fn text(
+        &mut self,
+        out: &mut Vec<u8>,
+        tables: &Tables<'d>,
+        n: u64,
+        m: &Decoded<'_>,
+        msg_type: &[u8],
+        problems: &Problems<'_>,
+    ) {
+        let s = tables.style;
+        out.extend_from_slice(s.header.as_bytes());
+        out.push(b'#');
+        push_u64(out, n);
+        out.push(b' ');
+        let name = tables.message_name(msg_type);
+        if let Some(name) = name {
+            out.extend_from_slice(name.as_bytes());
+            out.push(b' ');
+        }
+        out.extend_from_slice(b"(35=");
+        push_text(out, msg_type);
+        out.push(b')');
+        if let (Some(sender), Some(target)) = (m.get(49), m.get(56)) {
+            out.extend_from_slice(b"  ");
+            push_text(out, sender);
+            out.extend_from_slice(b" -> ");
+            push_text(out, target);
+        }
+        if let Some(seq) = m.get(34) {
+            out.extend_from_slice(b"  seq ");
+            push_text(out, seq);
+        }
+        let prefix = trim_prefix(m.prefix);
+        if !prefix.is_empty() {
+            out.extend_from_slice(b"  ");
+            push_text(out, prefix);
+        }
+        out.extend_from_slice(s.reset.as_bytes());
+        out.push(b'\n');
+        if let Some(p) = problems.problem {
+            problem_line(out, s, &problem_text(p));
+        }
+        if let Some(r) = problems.reject {
+            let mut line = r.text().to_owned();
+            if let Some(tag) = r.ref_tag {
+                line.push_str(&format!(": {tag}"));
+                if let Some(name) = u32::try_from(tag).ok().and_then(|t| tables.name(t)) {
+                    line.push_str(&format!(" {name}"));
+                }
+            }
+            line.push_str(&format!(" (SessionRejectReason {})", r.reason.code()));
+            problem_line(out, s, &line);
+        }
+        let body = tables.message(msg_type).map(|m| m.layout());
+        let mut stack = std::mem::take(&mut self.stack);
+        walk(
+            tables,
+            m,
+            body,
+            problems.marked_tag(),
+            &mut stack,
+            &mut TextEmit,
+            out,
+        );
+        self.stack = stack;
+        out.push(b'\n');
+    }
+
+    /// Writes `m` as one line of JSON.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn json(
+        &mut self,
+        out: &mut Vec<u8>,
+        tables: &Tables<'d>,
+        n: u64,
+        m: &Decoded<'_>,
+        msg_type: &[u8],
+        problems: &Problems<'_>,
+    ) {
+        out.extend_from_slice(b"{\"n\":");
+        push_u64(out, n);
+        let prefix = trim_prefix(m.prefix);
+        if !prefix.is_empty() {
+            out.extend_from_slice(b",\"prefix\":");
+            json_str(out, prefix);
+        }
+        out.extend_from_slice(b",\"msg_type\":");
+        json_str(out, msg_type);
+        if let Some(name) = tables.message_name(msg_type) {
+            out.extend_from_slice(b",\"msg_name\":");
+            json_str(out, name.as_bytes());
+        }
+        if !problems.is_empty() {
+            out.extend_from_slice(b",\"problems\":[");
+            if let Some(p) = problems.problem {
+                out.extend_from_slice(b"{\"kind\":");
+                json_str(
+                    out,
+                    match p {
+                        Problem::Parse(_) => b"parse",
+                        Problem::Truncated => b"truncated",
+                    },
+                );
+                out.extend_from_slice(b",\"text\":");
+                json_str(out, problem_text(p).as_bytes());
+                if let Problem::Parse(e) = p
+                    && let Some(tag) = e.tag()
+                {
+                    out.extend_from_slice(b",\"tag\":");
+                    push_u64(out, u64::from(tag));
+                }
+                out.push(b'}');
+            }
+            if let Some(r) = problems.reject {
+                if problems.problem.is_some() {
+                    out.push(b',');
+                }
+                out.extend_from_slice(b"{\"kind\":\"reject\",\"reason\":");
+                push_u64(out, u64::from(r.reason.code()));
+                out.extend_from_slice(b",\"text\":");
+                json_str(out, r.text().as_bytes());
+                if let Some(tag) = r.ref_tag {
+                    out.extend_from_slice(b",\"tag\":");
+                    out.extend_from_slice(tag.to_string().as_bytes());
+                }
+                out.push(b'}');
+            }
+            out.push(b']');
+        }
+        out.extend_from_slice(b",\"fields\":[");
+        let body = tables.message(msg_type).map(|m| m.layout());
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut emit = JsonEmit {
+            first: true,
+            levels: std::mem::take(&mut self.json_levels),
+        };
+        emit.levels.clear();
+        walk(tables, m, body, 0, &mut stack, &mut emit, out);
+        self.stack = stack;
+        self.json_levels = emit.levels;
+        out.extend_from_slice(b"]}\n");
+    }
+}
+
+fn problem_line(out: &mut Vec<u8>, s: Style, text: &str) {
+    out.extend_from_slice(s.problem.as_bytes());
+    out.extend_from_slice(b"  !! ");
+    out.extend_from_slice(text.as_bytes());
+    out.extend_from_slice(s.reset.as_bytes());
+    out.push(b'\n');
+}
+
+/// The text writer: one line per field, groups indented, entries bulleted.
+struct TextEmit;
+
+impl Emit for TextEmit {
+    #[inline]
+    fn field(&mut self, out: &mut Vec<u8>, tables: &Tables<'_>, f: FieldOut<'_>) {
+        let FieldOut {
+            depth,
+            delimiter,
+            tag,
+            info,
+            bytes,
+            range,
+            marked,
+            ..
+        } = f;
+        let value = bytes.get(range.clone()).unwrap_or_default();
+        if depth > 0 {
+            let indent = (4 * depth).min(SPACES.len());
+            if delimiter {
+                out.extend_from_slice(&SPACES[..indent - 2]);
+                out.extend_from_slice(b"- ");
+            } else {
+                out.extend_from_slice(&SPACES[..indent]);
+            }
+        }
+        match info {
+            Some(info) => info.text.put(out),
+            None => unknown_text(out, tables, tag),
+        }
+        if !put_plain::<false>(out, bytes, range) {
+            push_text(out, value);
+        }
+        if let Some(info) = info
+            && !info.enums.is_empty()
+        {
+            enum_text(out, tables.style, info, value);
+        }
+        if marked {
+            let s = tables.style;
+            out.extend_from_slice(s.problem.as_bytes());
+            out.extend_from_slice(b"  <-- !!");
+            out.extend_from_slice(s.reset.as_bytes());
+        }
+        out.push(b'\n');
+    }
+
+    fn entry(&mut self, _: &mut Vec<u8>, _: bool) {}
+
+    fn group_end(&mut self, _: &mut Vec<u8>, _: bool) {}
+}
+
+/// A tag the dense table does not hold: written from its parts.
+#[cold]
+fn unknown_text(out: &mut Vec<u8>, tables: &Tables<'_>, tag: u32) {
+    let s = tables.style;
+    let name = tables.dict.field(tag).map_or("", |f| f.name.as_str());
+    let line = if tag == 0 {
+        format!(
+            "{}{:>5}{} {:<NAME_WIDTH$} ",
+            s.tag, "?", s.reset, "(garbled)"
+        )
+    } else {
+        format!(
+            "{}{:>5}{} {}{:<NAME_WIDTH$}{} ",
+            s.tag, tag, s.reset, s.name, name, s.reset
+        )
+    };
+    out.extend_from_slice(line.as_bytes());
+}
+
+/// The meaning of an enumerated value (each item's, for a multiple-value field).
+#[inline]
+fn enum_text(out: &mut Vec<u8>, s: Style, info: &TagInfo, value: &[u8]) {
+    if let Some(e) = find_enum(info, value) {
+        e.text.put(out);
+    } else if info.multiple && value.contains(&b' ') {
+        out.extend_from_slice(b" ");
+        out.extend_from_slice(s.meaning.as_bytes());
+        out.push(b'(');
+        for (i, item) in value.split(|&b| b == b' ').enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b", ");
+            }
+            match find_enum(info, item) {
+                Some(e) => out.extend_from_slice(e.description.as_bytes()),
+                None => out.push(b'?'),
+            }
+        }
+        out.push(b')');
+        out.extend_from_slice(s.reset.as_bytes());
+    }
+}
+
+#[inline(always)]
+fn find_enum<'i>(info: &'i TagInfo, value: &[u8]) -> Option<&'i EnumValue> {
+    if let ([b], Some(index)) = (value, &info.byte_index) {
+        let i = index[usize::from(*b)];
+        return info.enums.get(usize::from(i).checked_sub(1)?);
+    }
+    let key = enum_key(value);
+    if key == u64::MAX {
+        return info.enums.iter().find(|e| *e.value == *value);
+    }
+    let i = info.enum_keys.binary_search(&key).ok()?;
+    info.enums.get(i)
+}
+
+/// Validation runs against the tables: field formats, enumerations and one-byte
+/// MsgTypes without hashing or string comparison; layouts are the dictionary's.
+impl validate::Dictionary for Tables<'_> {
+    type Layout = Layout;
+
+    #[inline]
+    fn field_type(&self, tag: u32) -> Option<validate::FieldType> {
+        match self.info(tag) {
+            Some(info) => Some(info.format),
+            None => self.dict.field(tag).map(|f| validate_format_of(f.ty)),
+        }
+    }
+
+    #[inline]
+    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
+        let Some(info) = self.info(tag) else {
+            return self.dict.value_allowed(tag, value).unwrap_or(true);
+        };
+        if info.enums.is_empty() {
+            true
+        } else if info.multiple {
+            !value.is_empty()
+                && value
+                    .split(|&b| b == b' ')
+                    .all(|item| find_enum(info, item).is_some())
+        } else {
+            find_enum(info, value).is_some()
+        }
+    }
+
+    fn header(&self) -> &Layout {
+        self.dict.header().layout()
+    }
+
+    fn trailer(&self) -> &Layout {
+        self.dict.trailer().layout()
+    }
+
+    #[inline]
+    fn message(&self, msg_type: &[u8]) -> Option<&Layout> {
+        Tables::message(self, msg_type).map(|m| m.layout())
+    }
+}
+
+/// The JSON writer: a `fields` array of objects; a counter's object holds its
+/// group as `"entries": [[fields…], …]`.
+struct JsonEmit {
+    /// Whether the current array has no element yet.
+    first: bool,
+    /// For each open group, whether it has an entry open.
+    levels: Vec<bool>,
+}
+
+impl Emit for JsonEmit {
+    #[inline]
+    fn field(&mut self, out: &mut Vec<u8>, tables: &Tables<'_>, f: FieldOut<'_>) {
+        let FieldOut {
+            tag,
+            info,
+            bytes,
+            range,
+            opens,
+            ..
+        } = f;
+        let value = bytes.get(range.clone()).unwrap_or_default();
+        if !self.first {
+            out.push(b',');
+        }
+        self.first = false;
+        match info {
+            Some(info) => info.json.put(out),
+            None => {
+                out.extend_from_slice(b"{\"tag\":");
+                push_u64(out, u64::from(tag));
+                if let Some(f) = tables.dict.field(tag) {
+                    out.extend_from_slice(b",\"name\":");
+                    json_str(out, f.name.as_bytes());
+                }
+                out.extend_from_slice(b",\"value\":\"");
+            }
+        }
+        if !put_plain::<true>(out, bytes, range) {
+            json_slow(out, value);
+        }
+        out.push(b'"');
+        if let Some(info) = info
+            && !info.enums.is_empty()
+        {
+            if let Some(e) = find_enum(info, value) {
+                out.extend_from_slice(&e.json);
+            } else if info.multiple && value.contains(&b' ') {
+                out.extend_from_slice(b",\"enum\":[");
+                for (i, item) in value.split(|&b| b == b' ').enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    match find_enum(info, item) {
+                        Some(e) => json_str(out, e.description.as_bytes()),
+                        None => out.extend_from_slice(b"null"),
+                    }
+                }
+                out.push(b']');
+            }
+        }
+        if opens {
+            out.extend_from_slice(b",\"entries\":[");
+            self.levels.push(false);
+        } else {
+            out.push(b'}');
+        }
+    }
+
+    fn entry(&mut self, out: &mut Vec<u8>, first: bool) {
+        out.extend_from_slice(if first { b"[" } else { b"],[" });
+        if let Some(open) = self.levels.last_mut() {
+            *open = true;
+        }
+        self.first = true;
+    }
+
+    fn group_end(&mut self, out: &mut Vec<u8>, entries: bool) {
+        self.levels.pop();
+        out.extend_from_slice(if entries { b"]]}" } else { b"]}" });
+        self.first = false;
+    }
+}
+
+/// The prefix without surrounding whitespace and the ` : ` before the message.
+pub(crate) fn trim_prefix(prefix: &[u8]) -> &[u8] {
+    let p = prefix.trim_ascii();
+    let p = p.strip_suffix(b":").unwrap_or(p);
+    p.trim_ascii_end()
+}
+
+/// Whether `value` can be written as it is for a terminal (no control bytes).
+/// Branch-free, so the compiler vectorises it.
+#[inline(always)]
+fn is_plain(value: &[u8]) -> bool {
+    !value
+        .iter()
+        .fold(false, |bad, &b| bad | (b < 0x20) | (b == 0x7f))
+}
+
+/// Whether `value` can be written as it is inside a JSON string.
+#[inline(always)]
+fn is_json_plain(value: &[u8]) -> bool {
+    !value.iter().fold(false, |bad, &b| {
+        bad | !(0x20..0x80).contains(&b) | (b == b'"') | (b == b'\\')
+    })
+}
+
+/// The high bit of each byte of `x` that needs escaping (for JSON when `JSON`,
+/// else for a terminal). A borrow can set bits above a byte that needs escaping
+/// (a later byte), never below it, so the test of a prefix stays exact.
+#[inline(always)]
+fn swar_bad<const JSON: bool>(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let control = x.wrapping_sub(ONES * 0x20) & !x & HIGH;
+    if JSON {
+        control | (x & HIGH) | zero(x ^ (ONES * 0x22)) | zero(x ^ (ONES * 0x5c))
+    } else {
+        control | zero(x ^ (ONES * 0x7f))
+    }
+}
+
+/// Copies the value at `range` of `bytes` if it needs no escaping (for JSON
+/// when `JSON`, else for a terminal); returns whether it did. A short value is
+/// checked and copied as one fixed 32-byte block (vector compares and moves, no
+/// `memcpy` call) when the message has that many bytes left, then cut to length.
+#[inline(always)]
+fn put_plain<const JSON: bool>(out: &mut Vec<u8>, bytes: &[u8], range: Range<usize>) -> bool {
+    const BLOCK: usize = 32;
+    let len = range.len();
+    if len <= BLOCK
+        && let Some(block) = bytes.get(range.start..range.start + BLOCK)
+        && let Ok(block) = <&[u8; BLOCK]>::try_from(block)
+    {
+        let mut bad = 0;
+        for (k, word) in block.chunks_exact(8).enumerate() {
+            let valid = len.saturating_sub(8 * k).min(8);
+            if valid == 0 {
+                break;
+            }
+            let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
+            let mask = if valid == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * valid)) - 1
+            };
+            bad |= swar_bad::<JSON>(x) & mask;
+        }
+        if bad != 0 {
+            return false;
+        }
+        let at = out.len();
+        out.extend_from_slice(block);
+        out.truncate(at + len);
+        return true;
+    }
+    let value = bytes.get(range).unwrap_or_default();
+    let plain = if JSON {
+        is_json_plain(value)
+    } else {
+        is_plain(value)
+    };
+    if plain {
+        out.extend_from_slice(value);
+    }
+    plain
+}
+
+/// Writes `value` for a terminal: control bytes in caret notation (`^A`), so a
+/// value can neither break lines nor send escape sequences.
+#[inline]
+pub(crate) fn push_text(out: &mut Vec<u8>, value: &[u8]) {
+    if is_plain(value) {
+        out.extend_from_slice(value);
+        return;
+    }
+    for &b in value {
+        match b {
+            0x7f => out.extend_from_slice(b"^?"),
+            0..0x20 => out.extend_from_slice(&[b'^', b + 0x40]),
+            _ => out.push(b),
+        }
+    }
+}
+
+/// Writes `value` as a JSON string, quotes included.
+pub(crate) fn json_str(out: &mut Vec<u8>, value: &[u8]) {
+    out.push(b'"');
+    json_inner(out, value);
+    out.push(b'"');
+}
+
+/// Writes `value` escaped for the inside of a JSON string. Bytes that are not
+/// UTF-8 are taken as Latin-1 (`\u00XX`), so every value survives.
+#[inline]
+fn json_inner(out: &mut Vec<u8>, value: &[u8]) {
+    if is_json_plain(value) {
+        out.extend_from_slice(value);
+        return;
+    }
+    json_slow(out, value);
+}
+
+#[cold]
+fn json_slow(out: &mut Vec<u8>, value: &[u8]) {
+    let mut rest = value;
+    while !rest.is_empty() {
+        let (valid, bad) = match std::str::from_utf8(rest) {
+            Ok(s) => (s, None),
+            Err(e) => {
+                let (ok, tail) = rest.split_at(e.valid_up_to());
+                (
+                    std::str::from_utf8(ok).unwrap_or_default(),
+                    tail.first().copied(),
+                )
+            }
+        };
+        for c in valid.chars() {
+            match c {
+                '"' => out.extend_from_slice(b"\\\""),
+                '\\' => out.extend_from_slice(b"\\\\"),
+                '\n' => out.extend_from_slice(b"\\n"),
+                '\r' => out.extend_from_slice(b"\\r"),
+                '\t' => out.extend_from_slice(b"\\t"),
+                c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                    out.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes());
+                }
+                c => {
+                    let mut b = [0; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut b).as_bytes());
+                }
+            }
+        }
+        rest = &rest[valid.len()..];
+        if let Some(b) = bad {
+            out.extend_from_slice(format!("\\u{:04x}", b).as_bytes());
+            rest = &rest[1..];
+        }
+    }
+}
+
+/// Writes `n` in decimal.
+#[inline]
+pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fix_core::validate::Validator;
+    use fix_core::{Fields, Parser};
+
+    /// Validation through the tables gives what validation through the dictionary
+    /// gives, on the samples' messages and on copies with each value replaced.
+    #[test]
+    fn tables_validate_like_the_dictionary() {
+        let dict = Dictionary::from_xml("FIX44.xml", crate::FIX44_XML).unwrap();
+        let tables = Tables::new(&dict, Style::new(false));
+        let v = Validator::new();
+        let log = include_str!("../../samples/session.log");
+        let mut checked = 0;
+        for line in log.lines().filter_map(|l| l.split_once(" : 8=")) {
+            let msg = format!("8={}", line.1);
+            let fields: Vec<&str> = msg.split('\x01').filter(|f| !f.is_empty()).collect();
+            for i in 3..fields.len() - 1 {
+                for bad in ["Z", "99", "1 2", "-1", "abc", "20261130", "1.5"] {
+                    let (tag, _) = fields[i].split_once('=').unwrap();
+                    let mut body: Vec<String> = fields[2..fields.len() - 1]
+                        .iter()
+                        .map(|f| f.to_string())
+                        .collect();
+                    body[i - 2] = format!("{tag}={bad}");
+                    let body = body.join("\x01") + "\x01";
+                    let mut m = format!("8=FIX.4.4\x019={}\x01{body}", body.len()).into_bytes();
+                    let sum = fix_core::checksum(&m);
+                    m.extend_from_slice(format!("10={sum:03}\x01").as_bytes());
+                    let mut slots = Fields::<64>::new();
+                    let parsed = Parser::new()
+                        .parse(&m, &mut slots)
+                        .unwrap()
+                        .complete()
+                        .unwrap();
+                    assert_eq!(
+                        v.validate(&tables, &parsed),
+                        v.validate(&dict, &parsed),
+                        "{}",
+                        String::from_utf8_lossy(&m)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked}");
+    }
+
+    #[test]
+    fn json_escapes_and_latin1() {
+        let mut out = Vec::new();
+        json_str(&mut out, b"a\"b\\c\x01\xe9 \xc3\xa9");
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            r#""a\"b\\c\u0001\u00e9 é""#
+        );
+    }
+
+    #[test]
+    fn text_escapes_control_bytes() {
+        let mut out = Vec::new();
+        push_text(&mut out, b"x\x01y\x1b[31m");
+        assert_eq!(out, b"x^Ay^[[31m");
+    }
+
+    #[test]
+    fn swar_matches_bytewise_checks() {
+        for b in 0..=255u8 {
+            for pos in 0..8 {
+                for len in 0..=8 {
+                    let mut word = [b'a'; 8];
+                    word[pos] = b;
+                    let bytes: Vec<u8> = word.iter().chain([b'z'; 24].iter()).copied().collect();
+                    let value = &bytes[..len];
+                    let mut out = Vec::new();
+                    assert_eq!(
+                        put_plain::<false>(&mut out, &bytes, 0..len),
+                        is_plain(value)
+                    );
+                    assert_eq!(
+                        put_plain::<true>(&mut out, &bytes, 0..len),
+                        is_json_plain(value)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn prefixes_and_numbers() {
+        assert_eq!(
+            trim_prefix(b" 20261130-09:00:00.000 : "),
+            b"20261130-09:00:00.000"
+        );
+        assert_eq!(
+            trim_prefix(b"20121004-09:33:12.452: "),
+            b"20121004-09:33:12.452"
+        );
+        let mut out = Vec::new();
+        push_u64(&mut out, 0);
+        push_u64(&mut out, 18_446_744_073_709_551_615);
+        assert_eq!(out, b"018446744073709551615");
+    }
+}

@@ -1,0 +1,467 @@
+//! Runs the built `fixdump` on the shipped samples in each input form and checks
+//! its text, JSON, filters, summary, `--dict`, errors and colour.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Runs fixdump in the repository root with `args`, feeding `stdin`.
+fn run_with(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fixdump"))
+        .args(args)
+        .current_dir(root())
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fixdump runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin)
+        .expect("stdin written");
+    child.wait_with_output().expect("fixdump finishes")
+}
+
+/// Runs fixdump and returns its stdout, asserting success.
+fn run(args: &[&str]) -> String {
+    let out = run_with(args, b"");
+    assert!(
+        out.status.success(),
+        "fixdump {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+#[track_caller]
+fn assert_contains(haystack: &str, needle: &str) {
+    assert!(
+        haystack.contains(needle),
+        "expected to find\n{needle}\nin\n{haystack}"
+    );
+}
+
+/// The same eleven messages, written three ways.
+const FORMS: [&str; 3] = [
+    "samples/session.log",
+    "samples/session-pipe.log",
+    "samples/session-caret.log",
+];
+
+/// The decoded lines of a text output: everything but headers and the tally.
+fn field_lines(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.starts_with(' ')).collect()
+}
+
+#[test]
+fn text_output_in_every_form() {
+    let mut decoded = Vec::new();
+    for form in FORMS {
+        let out = run(&[form]);
+        // Names, tags, values, enum meanings.
+        assert_contains(
+            &out,
+            "   35 MsgType                  D (NEW_ORDER_SINGLE)\n",
+        );
+        assert_contains(&out, "   54 Side                     1 (BUY)\n");
+        assert_contains(&out, "   44 Price                    151.25\n");
+        assert_contains(&out, "   58 Text                     Partial fill\n");
+        // Groups, nested, each entry bulleted at its delimiter.
+        assert_contains(
+            &out,
+            "  453 NoPartyIDs               2\n\
+             \x20 -   448 PartyID                  TRADER1\n\
+             \x20     447 PartyIDSource            D (PROPRIETARY_CUSTOM_CODE)\n\
+             \x20     452 PartyRole                11 (ORDER_ORIGINATION_TRADER)\n\
+             \x20     802 NoPartySubIDs            1\n\
+             \x20     -   523 PartySubID               desk-7\n\
+             \x20         803 PartySubIDType           4 (APPLICATION)\n\
+             \x20 -   448 PartyID                  BRK\n\
+             \x20     447 PartyIDSource            D (PROPRIETARY_CUSTOM_CODE)\n\
+             \x20     452 PartyRole                1 (EXECUTING_FIRM)\n\
+             \x20   1 Account                  ACCT-9\n",
+        );
+        // Problems flagged on their messages.
+        assert_contains(&out, "Heartbeat (35=0)  VENUE -> DESK  seq 7");
+        assert_contains(&out, "  !! CheckSum (10) is 110 but the bytes sum to 109\n");
+        assert_contains(
+            &out,
+            "  !! Value is incorrect (out of range) for this tag: 54 Side (SessionRejectReason 5)\n",
+        );
+        assert_contains(&out, "   54 Side                     Z  <-- !!\n");
+        decoded.push(field_lines(&out).join("\n"));
+    }
+    assert_eq!(decoded[0], decoded[1], "| decodes like SOH");
+    assert_eq!(decoded[0], decoded[2], "^A decodes like SOH");
+}
+
+#[test]
+fn prefixes_and_skipped_lines_per_form() {
+    let quickfix = run(&["samples/session.log"]);
+    assert_contains(
+        &quickfix,
+        "#3 NewOrderSingle (35=D)  DESK -> VENUE  seq 2  20261130-09:00:01.250\n",
+    );
+    assert_contains(
+        &quickfix,
+        "11 messages shown of 11 read, 2 with problems, 1 line without a FIX message skipped\n",
+    );
+    let pipe = run(&["samples/session-pipe.log"]);
+    assert_contains(
+        &pipe,
+        "#4 ExecutionReport (35=8)  VENUE -> DESK  seq 2  2026-11-30 09:00:01.262 INFO  [IN ]\n",
+    );
+    assert_contains(&pipe, "1 line without a FIX message skipped\n");
+    let caret = run(&["samples/session-caret.log"]);
+    assert_contains(
+        &caret,
+        "#11 Logout (35=5)  DESK -> VENUE  seq 6  20261130-09:02:00.000\n",
+    );
+    assert_contains(&caret, "0 lines without a FIX message skipped\n");
+}
+
+#[test]
+fn raw_soh_stream_with_data_field_and_noise() {
+    let out = run(&["samples/session.fix"]);
+    assert_contains(&out, "#7 News (35=B)  VENUE -> DESK  seq 4\n");
+    assert_contains(
+        &out,
+        "   33 NoLinesOfText            1\n\
+         \x20 -    58 Text                     Trading resumes at 09:30\n\
+         \x20     354 EncodedTextLen           9\n\
+         \x20     355 EncodedText              x^Ay^Az^Aend\n",
+    );
+    assert_contains(
+        &out,
+        "8 messages shown of 8 read, 0 with problems, 1 line without a FIX message skipped\n",
+    );
+}
+
+#[test]
+fn stdin_is_read_without_arguments_and_for_dash() {
+    let bytes = std::fs::read(root().join("samples/session.fix")).unwrap();
+    for args in [&[][..], &["-"][..]] {
+        let out = run_with(args, &bytes);
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_contains(&text, "8 messages shown of 8 read");
+    }
+}
+
+#[test]
+fn json_one_object_per_message() {
+    for form in FORMS {
+        let out = run(&["--json", form]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 11, "{form}");
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.starts_with("{\"n\":") && l.ends_with("]}"))
+        );
+        // A whole message, exactly (the prefix differs per form).
+        let hb = lines[5];
+        let body = &hb[hb.find(",\"msg_type\"").unwrap()..];
+        assert_eq!(
+            body,
+            r#","msg_type":"0","msg_name":"Heartbeat","fields":[{"tag":8,"name":"BeginString","value":"FIX.4.4"},{"tag":9,"name":"BodyLength","value":"52"},{"tag":35,"name":"MsgType","value":"0","enum":"HEARTBEAT"},{"tag":34,"name":"MsgSeqNum","value":"3"},{"tag":49,"name":"SenderCompID","value":"DESK"},{"tag":52,"name":"SendingTime","value":"20261130-09:00:31.000"},{"tag":56,"name":"TargetCompID","value":"VENUE"},{"tag":10,"name":"CheckSum","value":"107"}]}"#,
+            "{form}"
+        );
+        // Nested groups as arrays of entries.
+        assert_contains(
+            lines[2],
+            r#"{"tag":453,"name":"NoPartyIDs","value":"2","entries":[[{"tag":448,"name":"PartyID","value":"TRADER1"},{"tag":447,"name":"PartyIDSource","value":"D","enum":"PROPRIETARY_CUSTOM_CODE"},{"tag":452,"name":"PartyRole","value":"11","enum":"ORDER_ORIGINATION_TRADER"},{"tag":802,"name":"NoPartySubIDs","value":"1","entries":[[{"tag":523,"name":"PartySubID","value":"desk-7"},{"tag":803,"name":"PartySubIDType","value":"4","enum":"APPLICATION"}]]}],[{"tag":448,"name":"PartyID","value":"BRK"},{"tag":447,"name":"PartyIDSource","value":"D","enum":"PROPRIETARY_CUSTOM_CODE"},{"tag":452,"name":"PartyRole","value":"1","enum":"EXECUTING_FIRM"}]]},{"tag":1,"name":"Account","value":"ACCT-9"}"#,
+        );
+        // Problems.
+        assert_contains(
+            lines[8],
+            r#""problems":[{"kind":"reject","reason":5,"text":"Value is incorrect (out of range) for this tag","tag":54}]"#,
+        );
+        assert_contains(
+            lines[9],
+            r#""problems":[{"kind":"parse","text":"CheckSum (10) is 110 but the bytes sum to 109","tag":10}]"#,
+        );
+    }
+    let quickfix = run(&["--json", "samples/session.log"]);
+    assert!(quickfix.starts_with(
+        r#"{"n":1,"prefix":"20261130-09:00:00.000","msg_type":"A","msg_name":"Logon","#
+    ));
+    // Values that need escaping stay valid JSON.
+    let raw = run(&["--json", "samples/session.fix"]);
+    assert_contains(
+        &raw,
+        r#"{"tag":355,"name":"EncodedText","value":"x\u0001y\u0001z\u0001end"}"#,
+    );
+}
+
+#[test]
+fn filters_by_type_and_tag() {
+    let headers = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with('#'))
+            .map(|l| l.split("  ").next().unwrap().to_owned())
+            .collect()
+    };
+    let ers = run(&["--type", "8", "samples/session.log"]);
+    assert_eq!(
+        headers(&ers),
+        [
+            "#4 ExecutionReport (35=8)",
+            "#5 ExecutionReport (35=8)",
+            "#8 ExecutionReport (35=8)"
+        ]
+    );
+    assert_contains(&ers, "3 messages shown of 11 read");
+    let cl1 = run(&["--tag", "11=CL-1", "samples/session-pipe.log"]);
+    assert_eq!(
+        headers(&cl1),
+        [
+            "#3 NewOrderSingle (35=D)",
+            "#4 ExecutionReport (35=8)",
+            "#5 ExecutionReport (35=8)"
+        ]
+    );
+    // By name, combined (all must match), and inside a group.
+    let by_name = run(&[
+        "--type=ExecutionReport,F",
+        "--tag",
+        "ClOrdID=CL-2",
+        "samples/session-caret.log",
+    ]);
+    assert_eq!(
+        headers(&by_name),
+        ["#7 OrderCancelRequest (35=F)", "#8 ExecutionReport (35=8)"]
+    );
+    let in_group = run(&["--tag", "448=BRK", "--tag", "54", "samples/session.log"]);
+    assert_eq!(headers(&in_group), ["#3 NewOrderSingle (35=D)"]);
+    let json = run(&["--json", "--type", "5", "samples/session.log"]);
+    assert_eq!(json.lines().count(), 1);
+    assert_contains(&json, r#""msg_name":"Logout""#);
+}
+
+#[test]
+fn summary_counts_sessions_and_gaps() {
+    let out = run(&["--summary", "samples/session.log"]);
+    assert_eq!(
+        out,
+        "11 messages, 2 with problems, 1 line without a FIX message skipped\n\
+         \n\
+         Messages by MsgType:\n\
+         \x20        3  8    ExecutionReport\n\
+         \x20        2  0    Heartbeat\n\
+         \x20        2  A    Logon\n\
+         \x20        2  D    NewOrderSingle\n\
+         \x20        1  5    Logout\n\
+         \x20        1  F    OrderCancelRequest\n\
+         \n\
+         Sessions (SenderCompID -> TargetCompID):\n\
+         \x20 DESK -> VENUE: 6 messages, MsgSeqNum 1..6, no gaps\n\
+         \x20 VENUE -> DESK: 5 messages, MsgSeqNum 1..7, 1 gap (2 missing): 4-5\n"
+    );
+    let json = run(&["--summary", "--json", "samples/session-pipe.log"]);
+    assert_eq!(
+        json,
+        concat!(
+            r#"{"messages":11,"problems":2,"skipped_lines":1,"msg_types":["#,
+            r#"{"msg_type":"8","name":"ExecutionReport","count":3},"#,
+            r#"{"msg_type":"0","name":"Heartbeat","count":2},"#,
+            r#"{"msg_type":"A","name":"Logon","count":2},"#,
+            r#"{"msg_type":"D","name":"NewOrderSingle","count":2},"#,
+            r#"{"msg_type":"5","name":"Logout","count":1},"#,
+            r#"{"msg_type":"F","name":"OrderCancelRequest","count":1}],"sessions":["#,
+            r#"{"sender":"DESK","target":"VENUE","messages":6,"first_seq":1,"last_seq":6,"gaps":0,"missing":0,"gap_list":[],"lower_than_expected":0},"#,
+            r#"{"sender":"VENUE","target":"DESK","messages":5,"first_seq":1,"last_seq":7,"gaps":1,"missing":2,"gap_list":[[4,5]],"lower_than_expected":0}]}"#,
+            "\n"
+        )
+    );
+    // Filters select what is counted; gaps are still found on the whole stream.
+    let ers = run(&["--summary", "--type", "8", "samples/session.log"]);
+    assert_contains(&ers, "3 messages, 0 with problems");
+    assert_contains(
+        &ers,
+        "VENUE -> DESK: 3 messages, MsgSeqNum 1..7, 1 gap (2 missing): 4-5\n",
+    );
+}
+
+/// A venue's dictionary: a custom message with an enumerated field and a group.
+const VENUE_XML: &str = r#"<fix type="FIX" major="4" minor="4" servicepack="0">
+  <header>
+    <field name="BeginString" required="Y"/>
+    <field name="BodyLength" required="Y"/>
+    <field name="MsgType" required="Y"/>
+    <field name="SenderCompID" required="Y"/>
+    <field name="TargetCompID" required="Y"/>
+    <field name="MsgSeqNum" required="Y"/>
+    <field name="SendingTime" required="Y"/>
+  </header>
+  <trailer><field name="CheckSum" required="Y"/></trailer>
+  <messages>
+    <message name="VenueAuctionNotice" msgtype="U7" msgcat="app">
+      <field name="Symbol" required="Y"/>
+      <field name="AuctionPhase" required="Y"/>
+      <group name="NoImbalances" required="N">
+        <field name="ImbalanceSide" required="Y"/>
+        <field name="ImbalanceQty" required="N"/>
+      </group>
+    </message>
+  </messages>
+  <components/>
+  <fields>
+    <field number="8" name="BeginString" type="STRING"/>
+    <field number="9" name="BodyLength" type="LENGTH"/>
+    <field number="10" name="CheckSum" type="STRING"/>
+    <field number="34" name="MsgSeqNum" type="SEQNUM"/>
+    <field number="35" name="MsgType" type="STRING">
+      <value enum="U7" description="VENUE_AUCTION_NOTICE"/>
+    </field>
+    <field number="49" name="SenderCompID" type="STRING"/>
+    <field number="52" name="SendingTime" type="UTCTIMESTAMP"/>
+    <field number="55" name="Symbol" type="STRING"/>
+    <field number="56" name="TargetCompID" type="STRING"/>
+    <field number="7001" name="AuctionPhase" type="CHAR">
+      <value enum="O" description="OPENING"/>
+      <value enum="C" description="CLOSING"/>
+    </field>
+    <field number="7002" name="NoImbalances" type="NUMINGROUP"/>
+    <field number="7003" name="ImbalanceSide" type="CHAR">
+      <value enum="1" description="BUY"/>
+      <value enum="2" description="SELL"/>
+    </field>
+    <field number="7004" name="ImbalanceQty" type="QTY"/>
+  </fields>
+</fix>
+"#;
+
+/// A `|`-delimited message with a correct BodyLength and CheckSum.
+fn pipe_message(body: &str) -> String {
+    let head = format!("8=FIX.4.4|9={}|", body.len());
+    let sum: u32 = format!("{head}{body}")
+        .bytes()
+        .map(|b| u32::from(if b == b'|' { 1 } else { b }))
+        .sum();
+    format!("{head}{body}10={:03}|", sum % 256)
+}
+
+#[test]
+fn venue_dictionary_names_venue_fields() {
+    let dir = std::env::temp_dir().join(format!("fixdump-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dict = dir.join("MYVENUE.xml");
+    std::fs::write(&dict, VENUE_XML).unwrap();
+    let msg = pipe_message(
+        "35=U7|34=9|49=VENUE|52=20261130-16:30:00.000|56=DESK|55=IBM|7001=C|7002=2|\
+         7003=1|7004=500|7003=2|",
+    );
+    let input = format!("16:30:00 venue {msg}\n");
+    let out = run_with(&["--dict", dict.to_str().unwrap()], input.as_bytes());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success());
+    assert_contains(
+        &text,
+        "#1 VenueAuctionNotice (35=U7)  VENUE -> DESK  seq 9  16:30:00 venue\n",
+    );
+    assert_contains(
+        &text,
+        " 7001 AuctionPhase             C (CLOSING)\n\
+         \x207002 NoImbalances             2\n\
+         \x20 -  7003 ImbalanceSide            1 (BUY)\n\
+         \x20    7004 ImbalanceQty             500\n\
+         \x20 -  7003 ImbalanceSide            2 (SELL)\n",
+    );
+    assert_contains(&text, "1 message shown of 1 read, 0 with problems");
+    // Without the venue's dictionary the same message is flagged.
+    let plain = run_with(&[], input.as_bytes());
+    let text = String::from_utf8(plain.stdout).unwrap();
+    assert_contains(&text, "  !! Invalid MsgType (SessionRejectReason 11)\n");
+    // A broken dictionary is a clear error.
+    std::fs::write(&dict, "<fix type='FIX' major='4' minor='4'><header><field name='Nope' required='Y'/></header></fix>").unwrap();
+    let bad = run_with(&["--dict", dict.to_str().unwrap()], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert_contains(&String::from_utf8_lossy(&bad.stderr), "Nope");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unreadable_input_is_a_clear_error() {
+    let out = run_with(&["samples/session.fix", "no/such.log"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "fixdump: no/such.log: No such file or directory\n"
+    );
+    // The readable input is still decoded, under its name.
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("==> samples/session.fix <==\n\n#1 Logon (35=A)"),
+        "{text}"
+    );
+    assert!(!text.contains("no/such.log"), "{text}");
+    assert_contains(&text, "\n8 messages shown of 8 read");
+    let dir = run_with(&["samples"], b"");
+    assert_eq!(dir.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&dir.stderr),
+        "fixdump: samples: Is a directory\n"
+    );
+    let usage = run_with(&["--bogus"], b"");
+    assert_eq!(usage.status.code(), Some(2));
+    assert_contains(
+        &String::from_utf8_lossy(&usage.stderr),
+        "unknown option `--bogus`",
+    );
+}
+
+#[test]
+fn colour_only_on_request_when_piped() {
+    for form in FORMS {
+        assert!(
+            !run(&[form]).contains('\x1b'),
+            "{form}: auto colour when piped"
+        );
+        assert!(!run(&["--color=never", form]).contains('\x1b'));
+        assert!(!run(&["--json", "--color=always", form]).contains('\x1b'));
+    }
+    let coloured = run(&["--color", "always", "samples/session.log"]);
+    assert_contains(
+        &coloured,
+        "\x1b[36mSide                    \x1b[0m 1 \x1b[32m(BUY)\x1b[0m",
+    );
+}
+
+#[test]
+fn broken_messages_are_shown_with_their_problem() {
+    let body = "35=0|34=2|49=A|52=20261130-09:00:00.000|56=B|";
+    let good = pipe_message(body);
+    let bad_length = good.replacen(
+        &format!("9={}|", body.len()),
+        &format!("9={}|", body.len() + 1),
+        1,
+    );
+    let truncated = &good[..30];
+    let input = format!("{bad_length}\nnoise\n{good}\n{truncated}\n");
+    let out = run_with(&[], input.as_bytes());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_contains(
+        &text,
+        "#1 Heartbeat (35=0)  A -> B  seq 2\n  !! BodyLength (9) does not match",
+    );
+    assert_contains(
+        &text,
+        "#2 Heartbeat (35=0)  A -> B  seq 2\n    8 BeginString",
+    );
+    assert_contains(
+        &text,
+        "#3 Heartbeat (35=0)  seq 2\n  !! truncated: the input ends inside this message\n",
+    );
+    assert_contains(
+        &text,
+        "3 messages shown of 3 read, 2 with problems, 1 line without a FIX message skipped",
+    );
+}
