@@ -185,6 +185,75 @@ pub fn resync(buf: &[u8]) -> usize {
 }
 
 pub(crate) fn frame<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Frame<'a>>, Error> {
+    if let Some(frame) = frame_whole(parser, buf) {
+        return Ok(Status::Complete(frame));
+    }
+    frame_general(parser, buf)
+}
+
+/// The common case in a few straight-line checks: a whole, well-formed message at
+/// the start of `buf` with a short BodyLength. `None` sends anything else (partial
+/// input, errors, unusual headers) to [`frame_general`], which decides it; this
+/// path only ever accepts what that one would.
+#[inline(always)]
+fn frame_whole<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Option<Frame<'a>> {
+    // 32 bytes hold `8=` + a 16-byte BeginString + SOH + `9=` + 7 digits + SOH.
+    let head = buf.get(..32)?;
+    if head[..5] != *b"8=FIX" {
+        return None;
+    }
+    let begin_end = 5 + head[5..19].iter().position(|&b| b == SOH)?;
+    if head[begin_end + 1..begin_end + 3] != *b"9=" {
+        return None;
+    }
+    let digits_at = begin_end + 3;
+    let mut at = digits_at;
+    let mut body_len = 0usize;
+    while at < digits_at + 7 && head[at].is_ascii_digit() {
+        body_len = body_len * 10 + usize::from(head[at] - b'0');
+        at += 1;
+    }
+    if at == digits_at || head[at] != SOH {
+        return None;
+    }
+    let body_start = at + 1;
+    let body_end = body_start + body_len;
+    let total = body_end + TRAILER_LEN;
+    if body_len < 5 || total > buf.len() || total > parser.max_message_size() {
+        return None;
+    }
+    if buf[body_start..body_start + 3] != *b"35=" || buf[body_end - 1] != SOH {
+        return None;
+    }
+    let msg_type_end = body_start
+        + 3
+        + buf[body_start + 3..body_end]
+            .iter()
+            .position(|&b| b == SOH)?;
+    let trailer = &buf[body_end..total];
+    if msg_type_end == body_start + 3
+        || trailer[..3] != *b"10="
+        || !trailer[3..6].iter().all(u8::is_ascii_digit)
+        || trailer[6] != SOH
+    {
+        return None;
+    }
+    if parser.validates_checksum()
+        && three_digits(&trailer[3..6]) != u16::from(checksum(&buf[..body_end]))
+    {
+        return None;
+    }
+    Some(Frame {
+        bytes: &buf[..total],
+        begin_end,
+        body_start,
+        msg_type_end,
+        body_end,
+    })
+}
+
+/// Framing for any input: partial messages, every error, every header form.
+fn frame_general<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Frame<'a>>, Error> {
     const PARTIAL: Status<Frame<'static>> = Status::Partial { needed: None };
 
     // BeginString (8): `8=FIX…<SOH>`.

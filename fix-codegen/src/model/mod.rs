@@ -801,10 +801,14 @@ impl Dictionary {
     /// ```
     pub fn value_allowed(&self, tag: u32, value: &[u8]) -> Option<bool> {
         let position = self.by_tag.position(tag, &self.fields)?;
-        if let Some(allowed) = self.by_tag.single_byte_allows(position, value) {
-            return Some(allowed);
-        }
-        self.fields.get(position).map(|f| f.accepts(value))
+        let (_, check) = self.by_tag.checks.get(position)?;
+        Some(check.allows(self.fields.get(position)?, value))
+    }
+
+    /// The data format validation checks for field `tag` (O(1)).
+    fn format(&self, tag: u32) -> Option<fix_core::validate::FieldType> {
+        let position = self.by_tag.position(tag, &self.fields)?;
+        self.by_tag.checks.get(position).map(|(format, _)| *format)
     }
 
     /// All components in dictionary order; [`Member::Component`] indexes
@@ -951,14 +955,25 @@ mod tests;
 
 /// Positions in [`Dictionary::fields`] by tag: a dense table for tags below
 /// [`TagIndex::DENSE_LIMIT`] (every standard tag and most venues'), binary search
-/// above it. Validation asks for every field of every message, so this is O(1).
+/// above it; and, by position, what validation needs of each field. Validation asks
+/// for every field of every message, so all of this is O(1).
 #[derive(Clone, Debug, Default)]
 struct TagIndex {
     /// `dense[tag]` is the position of `tag`, or `u32::MAX`.
     dense: Vec<u32>,
-    /// Per field (by position), the 256-bit set of its enumerated values when they
-    /// are all one byte long (most CHAR enums): checked without a search.
-    single_byte_values: Vec<Option<[u64; 4]>>,
+    /// Per field (by position): its data format and how to check its values.
+    checks: Vec<(fix_core::validate::FieldType, ValueCheck)>,
+}
+
+/// How a field's value is checked against its enumeration.
+#[derive(Clone, Debug)]
+enum ValueCheck {
+    /// Not enumerated: any value.
+    Any,
+    /// Every listed value is one byte: a 256-bit set (most CHAR enums).
+    Byte([u64; 4]),
+    /// Search the listed values ([`Field::accepts`]).
+    Search,
 }
 
 impl TagIndex {
@@ -977,35 +992,11 @@ impl TagIndex {
                 *slot = u32::try_from(i).unwrap_or(u32::MAX);
             }
         }
-        let single_byte_values = fields
+        let checks = fields
             .iter()
-            .map(|f| {
-                let single = f.is_enumerated() && !f.ty.is_multiple();
-                let single = single && f.values.iter().all(|v| v.value.len() == 1);
-                single.then(|| {
-                    let mut set = [0u64; 4];
-                    for v in &f.values {
-                        let b = v.value.as_bytes()[0];
-                        set[usize::from(b / 64)] |= 1 << (b % 64);
-                    }
-                    set
-                })
-            })
+            .map(|f| (validate::format_of(f.ty), ValueCheck::of(f)))
             .collect();
-        TagIndex {
-            dense,
-            single_byte_values,
-        }
-    }
-
-    /// Whether `value` is allowed for the field at `position`, when that can be
-    /// answered from its single-byte value set.
-    fn single_byte_allows(&self, position: usize, value: &[u8]) -> Option<bool> {
-        let set = self.single_byte_values.get(position)?.as_ref()?;
-        Some(match value {
-            [b] => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
-            _ => false,
-        })
+        TagIndex { dense, checks }
     }
 
     fn position(&self, tag: u32, fields: &[Field]) -> Option<usize> {
@@ -1014,6 +1005,32 @@ impl TagIndex {
             return (i != u32::MAX).then_some(i as usize);
         }
         fields.binary_search_by_key(&tag, |f| f.tag).ok()
+    }
+}
+
+impl ValueCheck {
+    fn of(field: &Field) -> ValueCheck {
+        if !field.is_enumerated() {
+            return ValueCheck::Any;
+        }
+        if field.ty.is_multiple() || field.values.iter().any(|v| v.value.len() != 1) {
+            return ValueCheck::Search;
+        }
+        let mut set = [0u64; 4];
+        for v in &field.values {
+            let b = v.value.as_bytes()[0];
+            set[usize::from(b / 64)] |= 1 << (b % 64);
+        }
+        ValueCheck::Byte(set)
+    }
+
+    fn allows(&self, field: &Field, value: &[u8]) -> bool {
+        match (self, value) {
+            (ValueCheck::Any, _) => true,
+            (ValueCheck::Byte(set), [b]) => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
+            (ValueCheck::Byte(_), _) => false,
+            (ValueCheck::Search, _) => field.accepts(value),
+        }
     }
 }
 

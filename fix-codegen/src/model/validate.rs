@@ -9,7 +9,7 @@ impl validate::Dictionary for Dictionary {
     type Layout = Layout;
 
     fn field_type(&self, tag: u32) -> Option<validate::FieldType> {
-        self.field(tag).map(|f| format_of(f.ty))
+        self.format(tag)
     }
 
     fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
