@@ -2,6 +2,8 @@
 //!
 //! - `cargo xtask regen` regenerates every generated module from its dictionary
 //!   (see [`targets`]), writing only files whose contents changed.
+//! - `cargo xtask new-crate spec/NAME.xml` creates the typed crate `name/` for a
+//!   venue's dictionary, adds it to the workspace and generates it.
 //! - `cargo xtask regen --check` writes nothing and exits non-zero naming the stale
 //!   files; the `generated_code_is_fresh` test runs it, so `cargo test` fails on
 //!   stale output.
@@ -12,6 +14,7 @@ use std::process::ExitCode;
 use fix_codegen::emit::{self, Config};
 
 mod bench_report;
+mod new_crate;
 use fix_codegen::model::Dictionary;
 
 /// One generated module: the dictionary (relative to the workspace root) and the
@@ -143,6 +146,9 @@ fn main() -> ExitCode {
                 "usage: cargo xtask <task>\n\ntasks:\n  regen [--check]  regenerate the generated modules from their dictionaries\n                   (--check: write nothing, fail on stale files)\n  help             this text"
             );
             println!(
+                "  new-crate spec/NAME.xml\n                   create the typed crate name/ for a dictionary and generate it"
+            );
+            println!(
                 "  bench-report [-- <criterion args>]\n                   time ours beside the peers, count allocations, write benches/RESULTS.md"
             );
             ExitCode::SUCCESS
@@ -173,6 +179,36 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
+            }
+        }
+        Some("new-crate") => {
+            let Some(spec) = args.get(1) else {
+                eprintln!("usage: cargo xtask new-crate spec/NAME.xml");
+                return ExitCode::FAILURE;
+            };
+            let root = root();
+            match new_crate::run(&root, spec) {
+                Ok(name) => {
+                    let report = regen(&root, false);
+                    for e in &report.errors {
+                        eprintln!("error: {e}");
+                    }
+                    for p in &report.changed {
+                        println!("wrote {}", p.display());
+                    }
+                    println!(
+                        "created crate {name}/ from {spec}: `cargo xtask regen` keeps it fresh"
+                    );
+                    if report.errors.is_empty() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::FAILURE
+                    }
+                }
+                Err(e) => {
+                    eprintln!("new-crate: {e}");
+                    ExitCode::FAILURE
+                }
             }
         }
         Some("bench-report") => match bench_report::run(&args[1..]) {

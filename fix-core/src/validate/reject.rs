@@ -241,6 +241,9 @@ impl fmt::Display for Reject<'_> {
     }
 }
 
+#[cfg(feature = "std")]
+impl std::error::Error for Reject<'_> {}
+
 /// Offset of the field holding byte `offset`: just after the SOH before it.
 fn field_start(bytes: &[u8], offset: usize) -> usize {
     let before = bytes.get(..offset).unwrap_or(bytes);

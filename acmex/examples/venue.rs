@@ -1,0 +1,93 @@
+//! The venue workflow: ACMEX's dictionary (`spec/ACMEX.xml`, FIX 4.4 plus custom
+//! fields, a custom message, extra enum values and a fee group) became this crate
+//! with `cargo xtask new-crate spec/ACMEX.xml`. Send a NewOrderSingle carrying the
+//! custom AcmeStrategyTag (5001) and a venue-only OrdType; read an ExecutionReport
+//! carrying the custom NoAcmeFees (5003) group.
+//!
+//! `cargo run -p acmex --example venue`
+
+use acmex::Message;
+use acmex::components::{HeaderBuilder, InstrumentBuilder};
+use acmex::enums::{AcmeFeeType, AcmeLiquidityFlag, ExecType, OrdStatus, OrdType, Side};
+use acmex::messages::{
+    ExecutionReport, ExecutionReportBuilder, ExecutionReportNoAcmeFeesBuilder, NewOrderSingle,
+    NewOrderSingleBuilder,
+};
+use fix_core::validate::Validator;
+use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
+use fix_core::{Fields, Parser};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let now = UtcTimestamp::parse(b"20261130-14:03:27.123")?;
+    let s = |v: &'static str| FixStr::parse(v.as_bytes());
+
+    // Out: an order with a custom field and a venue-only order type.
+    let order = NewOrderSingleBuilder {
+        acme_strategy_tag: Some(s("VWAP-3")?),
+        instrument: Some(InstrumentBuilder {
+            symbol: Some(s("ACME")?),
+            ..Default::default()
+        }),
+        ..NewOrderSingle::builder(s("CL-9")?, Side::Buy, now, OrdType::AcmeMidpointPeg)
+    };
+    let mut buf = [0u8; 1024];
+    let header = HeaderBuilder::new(s("CLIENT")?, s("ACMEX")?, SeqNum(12), now);
+    let out = order.encode(&header, &mut buf)?;
+    println!(
+        "sent:     {}",
+        String::from_utf8_lossy(out).replace('\x01', "|")
+    );
+
+    // In: a fill with the venue's fee group.
+    let fees = [
+        ExecutionReportNoAcmeFeesBuilder::new(AcmeFeeType::Exchange, Decimal::parse(b"0.35")?),
+        ExecutionReportNoAcmeFeesBuilder::new(AcmeFeeType::Regulatory, Decimal::parse(b"0.02")?),
+    ];
+    let fill = ExecutionReportBuilder {
+        cl_ord_id: Some(s("CL-9")?),
+        acme_liquidity_flag: Some(AcmeLiquidityFlag::AddedLiquidity),
+        no_acme_fees: &fees,
+        instrument: Some(InstrumentBuilder {
+            symbol: Some(s("ACME")?),
+            ..Default::default()
+        }),
+        ..ExecutionReport::builder(
+            s("O-1")?,
+            s("E-1")?,
+            ExecType::Trade,
+            OrdStatus::Filled,
+            Side::Buy,
+            Decimal::parse(b"0")?,
+            Decimal::parse(b"100")?,
+            Decimal::parse(b"12.5")?,
+        )
+    };
+    let mut in_buf = [0u8; 1024];
+    let header = HeaderBuilder::new(s("ACMEX")?, s("CLIENT")?, SeqNum(40), now);
+    let wire = fill.encode(&header, &mut in_buf)?;
+    println!(
+        "received: {}",
+        String::from_utf8_lossy(wire).replace('\x01', "|")
+    );
+
+    let mut fields = Fields::<128>::new();
+    let msg = Parser::new()
+        .with_data_fields(acmex::DATA_FIELDS)
+        .parse(wire, &mut fields)?;
+    let msg = msg.complete().ok_or("incomplete")?;
+    // The venue's dictionary knows its fields; plain FIX 4.4 would reject them.
+    Validator::new()
+        .validate(&acmex::DICTIONARY, &msg)
+        .map_err(|reject| reject.to_string())?;
+    if let Err(reject) = Validator::new().validate(&fix44::DICTIONARY, &msg) {
+        println!("as plain FIX 4.4: {reject}");
+    }
+    let Message::ExecutionReport(er) = Message::new(msg) else {
+        return Err("not an ExecutionReport".into());
+    };
+    println!("liquidity: {:?}", er.acme_liquidity_flag()?);
+    for fee in er.no_acme_fees() {
+        println!("fee: {:?} {}", fee.acme_fee_type()?, fee.acme_fee_amt()?);
+    }
+    Ok(())
+}
