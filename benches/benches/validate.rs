@@ -1,5 +1,5 @@
-//! Parse + validate against a dictionary loaded at run time (our `spec/FIX44.xml`),
-//! beside parse alone, in the same group.
+//! Parse + validate against our `spec/FIX44.xml`, as a dictionary loaded at run time
+//! and as the tables generated into `fix44`, beside parse alone, in the same group.
 //!
 //! `cargo bench -p fix-benches --bench validate`
 
@@ -25,6 +25,7 @@ fn validate(c: &mut Criterion) {
             .complete()
             .unwrap();
         assert_eq!(validator.validate(&dict, &msg), Ok(()));
+        assert_eq!(validator.validate(&fix44::DICTIONARY, &msg), Ok(()));
 
         let mut group = c.benchmark_group(format!("validate/{label}"));
         group.bench_function("parse", |b| {
@@ -37,6 +38,14 @@ fn validate(c: &mut Criterion) {
             b.iter(|| {
                 let msg = parser.parse(black_box(&bytes), &mut fields).unwrap();
                 validator.validate(&dict, &msg.complete().unwrap()).is_ok()
+            })
+        });
+        group.bench_function("parse + validate (generated fix44 tables)", |b| {
+            b.iter(|| {
+                let msg = parser.parse(black_box(&bytes), &mut fields).unwrap();
+                validator
+                    .validate(&fix44::DICTIONARY, &msg.complete().unwrap())
+                    .is_ok()
             })
         });
         group.finish();
