@@ -759,53 +759,13 @@ impl<'d> Cx<'d> {
         }
     }
 
+    /// The `fix_core::typed::FieldType` variant of `ty`: its name, since the two
+    /// enums share their variants.
     fn type_variant(ty: FieldType) -> Ident {
-        use FieldType as T;
-        let name = match ty {
-            T::Int => "Int",
-            T::Length => "Length",
-            T::TagNum => "TagNum",
-            T::SeqNum => "SeqNum",
-            T::NumInGroup => "NumInGroup",
-            T::DayOfMonth => "DayOfMonth",
-            T::Float => "Float",
-            T::Qty => "Qty",
-            T::Price => "Price",
-            T::PriceOffset => "PriceOffset",
-            T::Amt => "Amt",
-            T::Percentage => "Percentage",
-            T::Char => "Char",
-            T::Boolean => "Boolean",
-            T::String => "String",
-            T::MultipleCharValue => "MultipleCharValue",
-            T::MultipleStringValue => "MultipleStringValue",
-            T::MultipleValueString => "MultipleValueString",
-            T::Country => "Country",
-            T::Currency => "Currency",
-            T::Exchange => "Exchange",
-            T::MonthYear => "MonthYear",
-            T::UtcTimestamp => "UtcTimestamp",
-            T::UtcTimeOnly => "UtcTimeOnly",
-            T::UtcDateOnly => "UtcDateOnly",
-            T::UtcDate => "UtcDate",
-            T::LocalMktDate => "LocalMktDate",
-            T::LocalMktTime => "LocalMktTime",
-            T::TzTimeOnly => "TzTimeOnly",
-            T::TzTimestamp => "TzTimestamp",
-            T::Date => "Date",
-            T::Time => "Time",
-            T::Data => "Data",
-            T::XmlData => "XmlData",
-            T::Language => "Language",
-            T::Pattern => "Pattern",
-            T::Tenor => "Tenor",
-            T::Reserved100Plus => "Reserved100Plus",
-            T::Reserved1000Plus => "Reserved1000Plus",
-            T::Reserved4000Plus => "Reserved4000Plus",
-            T::Xid => "Xid",
-            _ => "XidRef",
-        };
-        Ident::new(name, Span::call_site())
+        Ident::new(
+            &format!("{:?}", crate::model::core_type(ty)),
+            Span::call_site(),
+        )
     }
 
     fn field_doc(&self, f: &Field, required: Option<bool>) -> String {

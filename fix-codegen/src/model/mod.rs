@@ -81,7 +81,7 @@ use std::sync::Arc;
 
 pub use resolve::{MAX_COMPONENT_DEPTH, Resolved, resolve};
 pub use types::{FieldType, UnknownFieldType};
-pub use validate::format_of as validate_format_of;
+pub use validate::{core_type, format_of as validate_format_of};
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
 

@@ -57,42 +57,68 @@ impl validate::Layout for Layout {
     }
 }
 
-/// The data format validation checks for a dictionary type.
+/// The data format validation checks for a dictionary type: fix-core's mapping
+/// ([`fix_core::typed::FieldType::format`]), the one generated tables use too.
 ///
 /// ```
 /// use fix_codegen::model::{FieldType, validate_format_of};
 /// assert_eq!(validate_format_of(FieldType::Qty), fix_core::validate::FieldType::Decimal);
 /// ```
 pub fn format_of(ty: FieldType) -> validate::FieldType {
-    use validate::FieldType as V;
+    core_type(ty).format()
+}
+
+/// The dictionary type as fix-core's [`typed::FieldType`](fix_core::typed::FieldType),
+/// which generated tables carry (the two enums have the same variants).
+///
+/// ```
+/// use fix_codegen::model::{FieldType, core_type};
+/// assert_eq!(core_type(FieldType::Price), fix_core::typed::FieldType::Price);
+/// ```
+pub fn core_type(ty: FieldType) -> fix_core::typed::FieldType {
+    use fix_core::typed::FieldType as T;
     match ty {
-        FieldType::Int | FieldType::Reserved100Plus | FieldType::Reserved1000Plus => V::Int,
-        FieldType::Reserved4000Plus => V::Int,
-        FieldType::Length | FieldType::TagNum | FieldType::SeqNum | FieldType::NumInGroup => {
-            V::UInt
-        }
-        FieldType::DayOfMonth => V::DayOfMonth,
-        FieldType::Float
-        | FieldType::Qty
-        | FieldType::Price
-        | FieldType::PriceOffset
-        | FieldType::Amt
-        | FieldType::Percentage => V::Decimal,
-        FieldType::Char => V::Char,
-        FieldType::Boolean => V::Boolean,
-        FieldType::MultipleCharValue => V::MultipleCharValue,
-        FieldType::MultipleStringValue | FieldType::MultipleValueString => V::MultipleValueString,
-        FieldType::Country => V::Country,
-        FieldType::Currency => V::Currency,
-        FieldType::Exchange => V::Exchange,
-        FieldType::MonthYear => V::MonthYear,
-        FieldType::UtcTimestamp => V::UtcTimestamp,
-        FieldType::UtcTimeOnly => V::UtcTimeOnly,
-        FieldType::UtcDateOnly | FieldType::UtcDate => V::UtcDateOnly,
-        FieldType::LocalMktDate => V::LocalMktDate,
-        FieldType::TzTimeOnly => V::TzTimeOnly,
-        FieldType::TzTimestamp => V::TzTimestamp,
-        FieldType::Data | FieldType::XmlData => V::Data,
-        _ => V::Unchecked,
+        FieldType::Amt => T::Amt,
+        FieldType::Boolean => T::Boolean,
+        FieldType::Char => T::Char,
+        FieldType::Country => T::Country,
+        FieldType::Currency => T::Currency,
+        FieldType::Data => T::Data,
+        FieldType::Date => T::Date,
+        FieldType::DayOfMonth => T::DayOfMonth,
+        FieldType::Exchange => T::Exchange,
+        FieldType::Float => T::Float,
+        FieldType::Int => T::Int,
+        FieldType::Language => T::Language,
+        FieldType::Length => T::Length,
+        FieldType::LocalMktDate => T::LocalMktDate,
+        FieldType::LocalMktTime => T::LocalMktTime,
+        FieldType::MonthYear => T::MonthYear,
+        FieldType::MultipleCharValue => T::MultipleCharValue,
+        FieldType::MultipleStringValue => T::MultipleStringValue,
+        FieldType::MultipleValueString => T::MultipleValueString,
+        FieldType::NumInGroup => T::NumInGroup,
+        FieldType::Pattern => T::Pattern,
+        FieldType::Percentage => T::Percentage,
+        FieldType::Price => T::Price,
+        FieldType::PriceOffset => T::PriceOffset,
+        FieldType::Qty => T::Qty,
+        FieldType::Reserved1000Plus => T::Reserved1000Plus,
+        FieldType::Reserved100Plus => T::Reserved100Plus,
+        FieldType::Reserved4000Plus => T::Reserved4000Plus,
+        FieldType::SeqNum => T::SeqNum,
+        FieldType::String => T::String,
+        FieldType::TagNum => T::TagNum,
+        FieldType::Tenor => T::Tenor,
+        FieldType::Time => T::Time,
+        FieldType::TzTimeOnly => T::TzTimeOnly,
+        FieldType::TzTimestamp => T::TzTimestamp,
+        FieldType::UtcDate => T::UtcDate,
+        FieldType::UtcDateOnly => T::UtcDateOnly,
+        FieldType::UtcTimeOnly => T::UtcTimeOnly,
+        FieldType::UtcTimestamp => T::UtcTimestamp,
+        FieldType::Xid => T::Xid,
+        FieldType::XidRef => T::XidRef,
+        FieldType::XmlData => T::XmlData,
     }
 }
