@@ -500,6 +500,7 @@ pub struct MessageDef {
 ///     header: &Level::EMPTY,
 ///     trailer: &Level::EMPTY,
 ///     data_fields: DataFields::NONE,
+///     by_tag: &[],
 /// };
 /// assert_eq!(DICT.message(b"0").map(|m| m.name), Some("Heartbeat"));
 /// assert_eq!(DICT.field(112).map(|f| f.name), Some("TestReqID"));
@@ -518,11 +519,46 @@ pub struct Dictionary {
     pub trailer: &'static Level,
     /// The LENGTH/DATA pairs.
     pub data_fields: DataFields<'static>,
+    /// `by_tag[tag]` is the position of field `tag` in `fields` plus one (0: no such
+    /// field), for tags below its length; built at compile time by
+    /// [`field_index`]. Tags past it (or an empty index) are binary-searched.
+    pub by_tag: &'static [u16],
+}
+
+/// Builds a [`Dictionary::by_tag`] index of `N` entries from `fields` at compile
+/// time: the position plus one of each field whose tag is below `N`.
+///
+/// ```
+/// use fix_core::typed::{FieldDef, FieldType, field_index};
+/// static FIELDS: &[FieldDef] = &[
+///     FieldDef::new(11, "ClOrdID", FieldType::String, &[]),
+///     FieldDef::new(55, "Symbol", FieldType::String, &[]),
+/// ];
+/// static BY_TAG: [u16; 56] = field_index::<56>(FIELDS);
+/// assert_eq!((BY_TAG[11], BY_TAG[55], BY_TAG[12]), (1, 2, 0));
+/// ```
+pub const fn field_index<const N: usize>(fields: &[FieldDef]) -> [u16; N] {
+    let mut index = [0u16; N];
+    let mut i = 0;
+    // Positions past u16::MAX - 1 stay out of the index and are binary-searched.
+    while i < fields.len() && i < u16::MAX as usize {
+        let tag = fields[i].tag as usize;
+        if tag < N {
+            index[tag] = i as u16 + 1;
+        }
+        i += 1;
+    }
+    index
 }
 
 impl Dictionary {
-    /// The field with tag `tag` (`O(log n)`).
+    /// The field with tag `tag` (`O(1)` through [`by_tag`](Self::by_tag), `O(log n)`
+    /// past it).
+    #[inline]
     pub fn field(&self, tag: u32) -> Option<&'static FieldDef> {
+        if let Some(&i) = self.by_tag.get(tag as usize) {
+            return self.fields.get(usize::from(i).checked_sub(1)?);
+        }
         let i = self.fields.binary_search_by_key(&tag, |f| f.tag).ok()?;
         self.fields.get(i)
     }
@@ -1237,6 +1273,13 @@ impl validate::Dictionary for Dictionary {
         self.field(tag).map(|f| f.ty.format())
     }
 
+    fn field_info(&self, tag: u32) -> Option<validate::FieldInfo> {
+        self.field(tag).map(|f| validate::FieldInfo {
+            format: f.ty.format(),
+            enumerated: !f.values.is_empty(),
+        })
+    }
+
     fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
         self.field(tag).is_none_or(|f| f.accepts(value))
     }
@@ -1267,6 +1310,8 @@ impl validate::Layout for Level {
                 delimiter: g.delimiter,
                 entry: &g.entry,
             }),
+            info: None,
+            values: None,
         })
     }
 

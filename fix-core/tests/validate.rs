@@ -23,6 +23,8 @@ impl Layout for Level {
             index,
             required,
             group: group.map(|(delimiter, entry)| Group { delimiter, entry }),
+            info: None,
+            values: None,
         })
     }
 

@@ -364,24 +364,60 @@ pub struct Layout {
     index: TagTable,
     /// `(tag, index into fields)` of the required fields, in dictionary order.
     required: Vec<(u32, u32)>,
+    /// The required fields' indexes as a bit set, when all are below 256.
+    required_bits: Option<[u64; 4]>,
     groups: Vec<GroupLayout>,
 }
 
 impl Layout {
     fn new(fields: Vec<LayoutField>, groups: Vec<GroupLayout>) -> Layout {
-        let index = TagTable::new(fields.iter().map(|f| f.tag));
+        let index = TagTable::new(&fields);
         let required = fields
             .iter()
             .enumerate()
             .filter(|(_, f)| f.required)
             .map(|(i, f)| (f.tag, u32::try_from(i).unwrap_or(u32::MAX)))
-            .collect();
+            .collect::<Vec<_>>();
+        let mut bits = [0u64; 4];
+        let required_bits = required
+            .iter()
+            .all(|&(_, i)| {
+                let word = bits.get_mut(i as usize / 64);
+                word.map(|w| *w |= 1 << (i % 64)).is_some()
+            })
+            .then_some(bits);
         Layout {
             fields,
             index,
             required,
+            required_bits,
             groups,
         }
+    }
+
+    /// Records each member's [`FieldInfo`] (and single-byte values) in the tag table, here and in every nested group, so validation finds it with the
+    /// member.
+    fn annotate(&mut self, info: &impl Fn(u32) -> Option<(FieldInfo, Option<[u64; 4]>)>) {
+        for bucket in &mut self.index.slots {
+            if let Some((info, byte_set)) = info(bucket.tag) {
+                bucket.info = Some(info);
+                bucket.byte_set = byte_set;
+            }
+        }
+        for group in &mut self.groups {
+            group.entry.annotate(info);
+        }
+    }
+
+    /// The member `tag` as its tag table holds it.
+    #[inline]
+    pub(crate) fn bucket(&self, tag: u32) -> Option<&Bucket> {
+        self.index.bucket(tag)
+    }
+
+    /// The group layout of the group counter at `position`.
+    pub(crate) fn group_at(&self, position: usize) -> Option<&GroupLayout> {
+        self.groups.get(self.fields.get(position)?.group?)
     }
 
     /// The fields of this level in dictionary order.
@@ -646,7 +682,7 @@ pub struct Dictionary {
     components: Vec<Component>,
     component_names: HashMap<String, usize>,
     messages: Vec<Message>,
-    message_types: HashMap<Box<[u8]>, usize>,
+    message_types: MsgTypeIndex,
     message_names: HashMap<String, usize>,
     header: Section,
     trailer: Section,
@@ -799,16 +835,56 @@ impl Dictionary {
     /// assert_eq!(dict.value_allowed(54, b"1"), Some(true));
     /// assert_eq!(dict.value_allowed(9999, b"1"), None);
     /// ```
+    #[inline]
     pub fn value_allowed(&self, tag: u32, value: &[u8]) -> Option<bool> {
         let position = self.by_tag.position(tag, &self.fields)?;
         let (_, check) = self.by_tag.checks.get(position)?;
         Some(check.allows(self.fields.get(position)?, value))
     }
 
+    /// Puts each field's validation facts into every layout's tag table.
+    fn annotate_layouts(&mut self) {
+        let by_tag = std::mem::take(&mut self.by_tag);
+        let info = |tag| {
+            let position = by_tag.position(tag, &self.fields)?;
+            let (format, check) = by_tag.checks.get(position)?;
+            let info = FieldInfo {
+                format: *format,
+                enumerated: !matches!(check, ValueCheck::Any),
+            };
+            let byte_set = match check {
+                ValueCheck::Byte {
+                    set,
+                    multiple: false,
+                } => Some(*set),
+                _ => None,
+            };
+            Some((info, byte_set))
+        };
+        self.header.layout.annotate(&info);
+        self.trailer.layout.annotate(&info);
+        for m in &mut self.messages {
+            m.layout.annotate(&info);
+        }
+        for c in &mut self.components {
+            c.layout.annotate(&info);
+        }
+        self.by_tag = by_tag;
+    }
+
     /// The data format validation checks for field `tag` (O(1)).
     fn format(&self, tag: u32) -> Option<fix_core::validate::FieldType> {
+        self.field_info(tag).map(|info| info.format)
+    }
+
+    /// What validation checks of field `tag` (O(1)).
+    fn field_info(&self, tag: u32) -> Option<fix_core::validate::FieldInfo> {
         let position = self.by_tag.position(tag, &self.fields)?;
-        self.by_tag.checks.get(position).map(|(format, _)| *format)
+        let (format, check) = self.by_tag.checks.get(position)?;
+        Some(fix_core::validate::FieldInfo {
+            format: *format,
+            enumerated: !matches!(check, ValueCheck::Any),
+        })
     }
 
     /// All components in dictionary order; [`Member::Component`] indexes
@@ -851,7 +927,7 @@ impl Dictionary {
     /// assert_eq!(dict.message(b"A").unwrap().name, "Logon");
     /// ```
     pub fn message(&self, msg_type: &[u8]) -> Option<&Message> {
-        self.messages.get(*self.message_types.get(msg_type)?)
+        self.messages.get(self.message_types.get(msg_type)?)
     }
 
     /// The message named `name` (`O(1)`).
@@ -965,15 +1041,29 @@ struct TagIndex {
     checks: Vec<(fix_core::validate::FieldType, ValueCheck)>,
 }
 
-/// How a field's value is checked against its enumeration.
+/// How a field's value is checked against its enumeration. Multiple-value types
+/// check each space-separated item the same way.
 #[derive(Clone, Debug)]
 enum ValueCheck {
     /// Not enumerated: any value.
     Any,
     /// Every listed value is one byte: a 256-bit set (most CHAR enums).
-    Byte([u64; 4]),
+    Byte { set: [u64; 4], multiple: bool },
+    /// Every listed value is at most seven bytes: their [`pack`]s, sorted, searched
+    /// as integers.
+    Packed { values: Vec<u64>, multiple: bool },
     /// Search the listed values ([`Field::accepts`]).
     Search,
+}
+
+/// Up to seven bytes and their length in one integer (`None` when longer), so
+/// that short values compare as integers.
+fn pack(v: &[u8]) -> Option<u64> {
+    let mut word = [0u8; 8];
+    word.get_mut(..v.len())?.copy_from_slice(v);
+    let len = u8::try_from(v.len()).ok().filter(|&n| n < 8)?;
+    word[7] = len;
+    Some(u64::from_le_bytes(word))
 }
 
 impl TagIndex {
@@ -999,6 +1089,7 @@ impl TagIndex {
         TagIndex { dense, checks }
     }
 
+    #[inline]
     fn position(&self, tag: u32, fields: &[Field]) -> Option<usize> {
         if tag < Self::DENSE_LIMIT {
             let i = *self.dense.get(tag as usize)?;
@@ -1013,54 +1104,150 @@ impl ValueCheck {
         if !field.is_enumerated() {
             return ValueCheck::Any;
         }
-        if field.ty.is_multiple() || field.values.iter().any(|v| v.value.len() != 1) {
-            return ValueCheck::Search;
+        let multiple = field.ty.is_multiple();
+        if field.values.iter().all(|v| v.value.len() == 1) {
+            let mut set = [0u64; 4];
+            for v in &field.values {
+                let b = v.value.as_bytes()[0];
+                set[usize::from(b / 64)] |= 1 << (b % 64);
+            }
+            return ValueCheck::Byte { set, multiple };
         }
-        let mut set = [0u64; 4];
-        for v in &field.values {
-            let b = v.value.as_bytes()[0];
-            set[usize::from(b / 64)] |= 1 << (b % 64);
+        let packed: Option<Vec<u64>> = field
+            .values
+            .iter()
+            .map(|v| pack(v.value.as_bytes()))
+            .collect();
+        match packed {
+            Some(mut values) => {
+                values.sort_unstable();
+                ValueCheck::Packed { values, multiple }
+            }
+            None => ValueCheck::Search,
         }
-        ValueCheck::Byte(set)
     }
 
+    #[inline]
     fn allows(&self, field: &Field, value: &[u8]) -> bool {
-        match (self, value) {
-            (ValueCheck::Any, _) => true,
-            (ValueCheck::Byte(set), [b]) => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
-            (ValueCheck::Byte(_), _) => false,
-            (ValueCheck::Search, _) => field.accepts(value),
+        let each = |multiple: bool, item: &dyn Fn(&[u8]) -> bool| {
+            if multiple {
+                !value.is_empty() && value.split(|&b| b == b' ').all(item)
+            } else {
+                item(value)
+            }
+        };
+        match self {
+            ValueCheck::Any => true,
+            ValueCheck::Byte { set, multiple } => each(*multiple, &|v| match v {
+                [b] => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
+                _ => false,
+            }),
+            ValueCheck::Packed { values, multiple } => each(*multiple, &|v| {
+                pack(v).is_some_and(|p| values.binary_search(&p).is_ok())
+            }),
+            ValueCheck::Search => field.accepts(value),
         }
     }
 }
 
-/// A small open-addressing hash table from tag to position: one or two probes per
-/// lookup, where a binary search costs a chain of dependent loads. Validation looks
-/// up every field of every message in its level.
+use fix_core::validate::FieldInfo;
+
+/// Message positions by MsgType: one- and two-byte types (every standard one) in
+/// tables searched without hashing the bytes, longer ones in a map. Validation
+/// looks up every message's type.
+#[derive(Clone, Debug, Default)]
+struct MsgTypeIndex {
+    /// By the single byte: position + 1 (0: none).
+    one: Vec<u32>,
+    /// `(b0 << 8 | b1, position)`, sorted.
+    two: Vec<(u16, usize)>,
+    longer: HashMap<Box<[u8]>, usize>,
+}
+
+impl MsgTypeIndex {
+    fn new(types: HashMap<Box<[u8]>, usize>) -> MsgTypeIndex {
+        let mut index = MsgTypeIndex {
+            one: vec![0; 256],
+            ..MsgTypeIndex::default()
+        };
+        for (msg_type, position) in types {
+            match *msg_type {
+                [b] => index.one[usize::from(b)] = u32::try_from(position + 1).unwrap_or(0),
+                [b0, b1] => index.two.push((u16::from_be_bytes([b0, b1]), position)),
+                _ => {
+                    index.longer.insert(msg_type, position);
+                }
+            }
+        }
+        index.two.sort_unstable();
+        index
+    }
+
+    #[inline]
+    fn get(&self, msg_type: &[u8]) -> Option<usize> {
+        match *msg_type {
+            [b] => (*self.one.get(usize::from(b))? as usize).checked_sub(1),
+            [b0, b1] => {
+                let key = u16::from_be_bytes([b0, b1]);
+                let i = self.two.binary_search_by_key(&key, |&(k, _)| k).ok()?;
+                self.two.get(i).map(|&(_, p)| p)
+            }
+            _ => self.longer.get(msg_type).copied(),
+        }
+    }
+}
+
+/// A small open-addressing hash table from tag to a level's member: one or two
+/// probes per lookup, where a binary search costs a chain of dependent loads.
+/// Validation looks up every field of every message in its level, so each bucket
+/// also carries what validation asks next (required, group, format), sparing it
+/// further dependent loads.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct TagTable {
-    /// `(tag, position)`; tag 0 (never a FIX tag) marks an empty slot. The length
-    /// is a power of two at least twice the number of tags.
-    slots: Vec<(u32, u32)>,
+    /// Tag 0 (never a FIX tag) marks an empty bucket. The length is a power of two
+    /// at least twice the number of tags.
+    slots: Vec<Bucket>,
+}
+
+/// One member of a level in its [`TagTable`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Bucket {
+    tag: u32,
+    /// Position in the level's fields.
+    pub(crate) position: u32,
+    pub(crate) required: bool,
+    /// Whether the member is a group counter.
+    pub(crate) group: bool,
+    /// Filled in by [`Layout::annotate`] once the dictionary's fields are known.
+    pub(crate) info: Option<fix_core::validate::FieldInfo>,
+    /// The field's values, when each is one byte (not a multiple-value type).
+    pub(crate) byte_set: Option<[u64; 4]>,
 }
 
 impl TagTable {
-    /// Positions are the order of `tags`; a repeated tag keeps its first position.
-    fn new(tags: impl ExactSizeIterator<Item = u32>) -> TagTable {
-        let len = (tags.len() * 2).next_power_of_two().max(4);
+    /// Positions are the order of `fields`; a repeated tag keeps its first position.
+    fn new(fields: &[LayoutField]) -> TagTable {
+        let len = (fields.len() * 2).next_power_of_two().max(4);
         let mut table = TagTable {
-            slots: vec![(0, 0); len],
+            slots: vec![Bucket::default(); len],
         };
-        for (position, tag) in tags.enumerate() {
-            let mask = table.slots.len() - 1;
-            let mut i = Self::hash(tag) & mask;
+        let mask = len - 1;
+        for (position, f) in fields.iter().enumerate() {
+            let mut i = Self::hash(f.tag) & mask;
             loop {
                 let slot = &mut table.slots[i];
-                if slot.0 == 0 {
-                    *slot = (tag, u32::try_from(position).unwrap_or(u32::MAX));
+                if slot.tag == 0 {
+                    *slot = Bucket {
+                        tag: f.tag,
+                        position: u32::try_from(position).unwrap_or(u32::MAX),
+                        required: f.required,
+                        group: f.group.is_some(),
+                        info: None,
+                        byte_set: None,
+                    };
                     break;
                 }
-                if slot.0 == tag {
+                if slot.tag == f.tag {
                     break;
                 }
                 i = (i + 1) & mask;
@@ -1069,25 +1256,31 @@ impl TagTable {
         table
     }
 
+    #[inline]
     fn hash(tag: u32) -> usize {
         (tag.wrapping_mul(0x9e37_79b9) >> 7) as usize
     }
 
-    fn get(&self, tag: u32) -> Option<usize> {
+    #[inline]
+    pub(crate) fn bucket(&self, tag: u32) -> Option<&Bucket> {
         if tag == 0 || self.slots.is_empty() {
             return None;
         }
         let mask = self.slots.len() - 1;
         let mut i = Self::hash(tag) & mask;
         loop {
-            let (t, position) = self.slots[i];
-            if t == tag {
-                return Some(position as usize);
+            let slot = self.slots.get(i)?;
+            if slot.tag == tag {
+                return Some(slot);
             }
-            if t == 0 {
+            if slot.tag == 0 {
                 return None;
             }
             i = (i + 1) & mask;
         }
+    }
+
+    fn get(&self, tag: u32) -> Option<usize> {
+        self.bucket(tag).map(|b| b.position as usize)
     }
 }

@@ -139,24 +139,26 @@ pub fn resolve(doc: &Document) -> Resolved {
         .collect();
     diagnostics.sort_by_key(|d| d.pos);
 
+    let mut dictionary = Dictionary {
+        file: doc.file.clone(),
+        version,
+        by_tag: super::TagIndex::new(&fields),
+        fields,
+        field_names,
+        components,
+        component_names,
+        messages,
+        message_types: super::MsgTypeIndex::new(message_types),
+        message_names,
+        header,
+        trailer,
+        data_pairs,
+        data_by_data,
+        warnings: Vec::new(),
+    };
+    dictionary.annotate_layouts();
     Resolved {
-        dictionary: Dictionary {
-            file: doc.file.clone(),
-            version,
-            by_tag: super::TagIndex::new(&fields),
-            fields,
-            field_names,
-            components,
-            component_names,
-            messages,
-            message_types,
-            message_names,
-            header,
-            trailer,
-            data_pairs,
-            data_by_data,
-            warnings: Vec::new(),
-        },
+        dictionary,
         diagnostics,
     }
 }

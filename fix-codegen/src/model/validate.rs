@@ -12,6 +12,12 @@ impl validate::Dictionary for Dictionary {
         self.format(tag)
     }
 
+    #[inline]
+    fn field_info(&self, tag: u32) -> Option<validate::FieldInfo> {
+        Dictionary::field_info(self, tag)
+    }
+
+    #[inline]
     fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
         self.value_allowed(tag, value).unwrap_or(true)
     }
@@ -30,17 +36,24 @@ impl validate::Dictionary for Dictionary {
 }
 
 impl validate::Layout for Layout {
+    #[inline]
     fn member(&self, tag: u32) -> Option<Member<'_, Self>> {
-        let index = self.index.get(tag)?;
-        let field = self.fields.get(index)?;
-        let group = field.group.and_then(|g| self.groups.get(g)).map(|g| Group {
-            delimiter: g.delimiter,
-            entry: &g.entry,
-        });
+        let bucket = self.bucket(tag)?;
+        let index = bucket.position as usize;
+        let group = if bucket.group {
+            self.group_at(index).map(|g| Group {
+                delimiter: g.delimiter,
+                entry: &g.entry,
+            })
+        } else {
+            None
+        };
         Some(Member {
             index,
-            required: field.required,
+            required: bucket.required,
             group,
+            info: bucket.info,
+            values: bucket.byte_set.as_ref(),
         })
     }
 
@@ -54,6 +67,10 @@ impl validate::Layout for Layout {
                 return;
             }
         }
+    }
+
+    fn required_bits(&self) -> Option<&[u64; 4]> {
+        self.required_bits.as_ref()
     }
 }
 

@@ -68,7 +68,29 @@ pub enum FieldType {
 
 impl FieldType {
     /// Whether `value` (non-empty) has this data format.
+    ///
+    /// The common formats are checked here by shape alone when the shape settles it
+    /// (digits of a length that cannot overflow, a timestamp whose day exists in
+    /// every month); anything else goes to the full parser of the type.
+    #[inline]
     pub fn accepts(self, value: &[u8]) -> bool {
+        match self {
+            FieldType::String | FieldType::Data | FieldType::Unchecked => true,
+            FieldType::Char => matches!(value, [b] if Char::new(*b).is_some()),
+            FieldType::Decimal => shape::decimal(value) || self.parses(value),
+            FieldType::UInt => shape::digits(value) || self.parses(value),
+            FieldType::Int => {
+                shape::digits(value.strip_prefix(b"-").unwrap_or(value)) || self.parses(value)
+            }
+            FieldType::UtcTimestamp => shape::utc_timestamp(value) || self.parses(value),
+            _ => self.parses(value),
+        }
+    }
+
+    /// Whether `value` parses as this format: the full check behind [`Self::accepts`].
+    #[cold]
+    #[inline(never)]
+    fn parses(self, value: &[u8]) -> bool {
         match self {
             FieldType::Int => parse_int(value).is_ok(),
             FieldType::UInt => parse_uint(value).is_ok(),
@@ -108,6 +130,17 @@ pub trait Dictionary {
     /// The type of field `tag`, or `None` when the dictionary does not define it.
     fn field_type(&self, tag: u32) -> Option<FieldType>;
 
+    /// What validation checks of field `tag` (`None` when the dictionary does not
+    /// define it), in one lookup. The default asks [`field_type`](Self::field_type)
+    /// and treats every field as enumerated, so [`value_allowed`](Self::value_allowed)
+    /// is always consulted; dictionaries that know better say so.
+    fn field_info(&self, tag: u32) -> Option<FieldInfo> {
+        self.field_type(tag).map(|format| FieldInfo {
+            format,
+            enumerated: true,
+        })
+    }
+
     /// Whether `value` is allowed for `tag`: one of its enumerated values (each item,
     /// for a multiple-value field), or anything when the field is not enumerated.
     fn value_allowed(&self, tag: u32, value: &[u8]) -> bool;
@@ -139,6 +172,31 @@ pub trait Layout {
     /// Calls `f` with the tag and index of each required member, in dictionary
     /// order, until it returns `false`.
     fn for_each_required(&self, f: &mut dyn FnMut(u32, usize) -> bool);
+
+    /// The required members as a bit set over member indexes (bit `i % 64` of word
+    /// `i / 64`), when every required index is below 256: the validator then checks
+    /// a level's required members with four word operations, and calls
+    /// [`for_each_required`](Self::for_each_required) only to name a missing one.
+    /// `None` (the default) always takes the slower way.
+    fn required_bits(&self) -> Option<&[u64; 4]> {
+        None
+    }
+}
+
+/// What validation checks of a field's value: its data format, and whether it is
+/// enumerated (only then is [`Dictionary::value_allowed`] consulted).
+///
+/// ```
+/// use fix_core::validate::{FieldInfo, FieldType};
+/// let side = FieldInfo { format: FieldType::Char, enumerated: true };
+/// assert!(side.format.accepts(b"1"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// The field's data format.
+    pub format: FieldType,
+    /// Whether the dictionary lists the field's values.
+    pub enumerated: bool,
 }
 
 /// A member of a [`Layout`].
@@ -150,6 +208,14 @@ pub struct Member<'l, L: ?Sized> {
     pub required: bool,
     /// For a NUMINGROUP counter, the group it counts.
     pub group: Option<Group<'l, L>>,
+    /// The field's [`FieldInfo`], when the layout carries it (saving the validator a
+    /// [`Dictionary::field_info`] lookup); `None` to ask the dictionary.
+    pub info: Option<FieldInfo>,
+    /// When the field's listed values are all one byte (and it is not a
+    /// multiple-value type), those bytes as a 256-bit set (bit `b % 64` of word
+    /// `b / 64`): the validator checks the value here instead of calling
+    /// [`Dictionary::value_allowed`]. `None` to ask the dictionary.
+    pub values: Option<&'l [u64; 4]>,
 }
 
 /// A repeating group: its delimiter (the first tag of every entry) and the layout of
@@ -174,3 +240,84 @@ impl<L: ?Sized> Clone for Group<'_, L> {
     }
 }
 impl<L: ?Sized> Copy for Group<'_, L> {}
+
+/// Shape checks that settle the common cases of [`FieldType::accepts`] without
+/// parsing: each returns `true` only for values the full parser accepts (a
+/// differential test holds them to that), and `false` for anything it is not sure
+/// of.
+mod shape {
+    /// Up to 18 digits: a non-negative integer below 10^18, valid as INT and UINT.
+    #[inline]
+    pub(super) fn digits(v: &[u8]) -> bool {
+        !v.is_empty() && v.len() <= 18 && v.iter().all(|b| b.is_ascii_digit())
+    }
+
+    /// An optional `-`, then up to 18 bytes of digits with at most one `.` and at
+    /// least one digit: a mantissa below 10^18 at a scale of at most 18.
+    #[inline]
+    pub(super) fn decimal(v: &[u8]) -> bool {
+        let v = v.strip_prefix(b"-").unwrap_or(v);
+        if v.is_empty() || v.len() > 18 {
+            return false;
+        }
+        let mut points = 0u32;
+        let mut other = false;
+        for &b in v {
+            points += u32::from(b == b'.');
+            other |= !b.is_ascii_digit() && b != b'.';
+        }
+        !other && points <= 1 && v.len() > points as usize
+    }
+
+    /// Whether the eight bytes of `w` (little-endian) are all ASCII digits.
+    #[inline]
+    fn all_digits(w: u64) -> bool {
+        const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+        const ZEROS: u64 = 0x3030_3030_3030_3030;
+        const SIXES: u64 = 0x0606_0606_0606_0606;
+        // A digit's high nibble is 3, and adding 6 to it does not carry into it.
+        w & HIGH == ZEROS && w.wrapping_add(SIXES) & HIGH == ZEROS
+    }
+
+    /// `YYYYMMDD-HH:MM:SS` with an optional `.` and 3, 6 or 9 fraction digits,
+    /// month 1–12, a day of that month, hour below 24, minute below 60, second at most 60.
+    #[inline]
+    pub(super) fn utc_timestamp(v: &[u8]) -> bool {
+        let (Some(date), Some(clock)) = (v.first_chunk::<8>(), v.get(9..17)) else {
+            return false;
+        };
+        let Some(clock) = clock.first_chunk::<8>() else {
+            return false;
+        };
+        let fraction = match v.get(17..) {
+            Some([]) => true,
+            Some([b'.', f @ ..]) => {
+                matches!(f.len(), 3 | 6 | 9) && f.iter().all(u8::is_ascii_digit)
+            }
+            _ => false,
+        };
+        let date = u64::from_le_bytes(*date);
+        let clock = u64::from_le_bytes(*clock);
+        // `HH:MM:SS`: colons at bytes 2 and 5; with them turned into `0`s, all digits.
+        const COLONS: u64 = 0x0000_3A00_003A_0000;
+        const COLON_TO_ZERO: u64 = 0x0000_0A00_000A_0000;
+        let shape = fraction
+            && v.get(8) == Some(&b'-')
+            && all_digits(date)
+            && clock & 0x0000_FF00_00FF_0000 == COLONS
+            && all_digits(clock ^ COLON_TO_ZERO);
+        if !shape {
+            return false;
+        }
+        let two = |b: &[u8], i: usize| (b[i] - b'0') * 10 + (b[i + 1] - b'0');
+        let (month, day) = (two(v, 4), two(v, 6));
+        let (hour, minute, second) = (two(v, 9), two(v, 12), two(v, 15));
+        let year = || u16::from(two(v, 0)) * 100 + u16::from(two(v, 2));
+        (1..=12).contains(&month)
+            && day >= 1
+            && (day <= 28 || day <= crate::value::days_in_month(year(), month))
+            && hour < 24
+            && minute < 60
+            && second <= 60
+    }
+}

@@ -1,6 +1,6 @@
 //! The validator: one walk over a parsed message against a [`Dictionary`].
 
-use super::dictionary::{Dictionary, Group, Layout};
+use super::dictionary::{Dictionary, FieldInfo, Group, Layout};
 use super::reject::{Reject, SessionRejectReason as Reason};
 use crate::value::parse_uint;
 use crate::{Field, Message};
@@ -268,31 +268,37 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
     ) -> Level {
         let mut seen = Seen::new();
         let start = self.pos;
-        while let Some(&field) = self.fields.get(self.pos) {
+        let fields = self.fields;
+        let bytes = self.msg.frame().bytes();
+        // The position lives in a register through the common case; `self.pos` is
+        // synchronised around the calls that move it (foreign fields, groups).
+        let mut pos = start;
+        while let Some(&field) = fields.get(pos) {
             let tag = field.tag();
-            let value = self.msg.value(&field);
+            let value = bytes.get(field.value_range()).unwrap_or_default();
             let Some(member) = layout.member(tag) else {
+                self.pos = pos;
                 if delimiter.is_some() || !self.foreign(tag, value, section) {
                     break;
                 }
+                pos = self.pos;
                 continue;
             };
-            if delimiter == Some(tag) && self.pos != start {
+            if delimiter == Some(tag) && pos != start {
                 break; // the next entry of the group
             }
-            let at = self.pos;
-            let repeated = seen
-                .insert(member.index)
-                .unwrap_or_else(|| self.fields[start..at].iter().any(|f| f.tag() == tag));
-            if repeated {
-                self.field_problem(section, at, Reason::TagAppearsMoreThanOnce, tag);
+            if seen.insert(member.index) != Some(false) {
+                self.repeated(section, start, pos, tag, member.index);
             }
-            self.check_value(section, at, tag, value);
-            self.pos += 1;
+            self.check_value(section, pos, tag, value, member.info, member.values);
+            pos += 1;
             if let Some(group) = member.group {
-                self.group(section, at, tag, value, group, depth + 1);
+                self.pos = pos;
+                self.group(section, pos - 1, tag, value, group, depth + 1);
+                pos = self.pos;
             }
         }
+        self.pos = pos;
         let range = start..self.pos;
         if delimiter.is_some() {
             self.required(layout, &seen, range.clone(), section, depth);
@@ -317,12 +323,12 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
                         self.structure(Reason::TagSpecifiedOutOfRequiredOrder, tag);
                     } else {
                         self.header_seen.insert(member.index);
-                        self.check_value(section, at, tag, value);
+                        self.check_value(section, at, tag, value, member.info, member.values);
                     }
                     self.pos += 1;
                     return true;
                 }
-                self.check_value(section, at, tag, value);
+                self.check_value(section, at, tag, value, None, None);
                 if self.checks_tag(tag) && dict.field_type(tag).is_some() {
                     self.field_problem(section, at, Reason::TagNotDefinedForMessageType, tag);
                 }
@@ -365,16 +371,47 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
     }
 
     /// The checks on one field's value: empty, format, enumeration, definition.
-    fn check_value(&mut self, section: Section, at: usize, tag: u32, value: &[u8]) {
+    /// `info` and `values` are what the layout knows of `tag`, if anything. The common
+    /// case (a good value) stays inline; any problem goes to [`Self::bad_value`].
+    #[inline(always)]
+    fn check_value(
+        &mut self,
+        section: Section,
+        at: usize,
+        tag: u32,
+        value: &[u8],
+        info: Option<FieldInfo>,
+        values: Option<&[u64; 4]>,
+    ) {
+        let listed = || match (values, value) {
+            (Some(set), &[b]) => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
+            (Some(_), _) => false,
+            (None, _) => self.dict.value_allowed(tag, value),
+        };
+        let good = match info.or_else(|| self.dict.field_info(tag)) {
+            Some(info) => {
+                !value.is_empty() && info.format.accepts(value) && (!info.enumerated || listed())
+            }
+            None => !value.is_empty() && !self.checks_tag(tag),
+        };
+        if !good {
+            self.bad_value(section, at, tag, value);
+        }
+    }
+
+    /// Records what is wrong with a value [`Self::check_value`] did not accept.
+    #[cold]
+    #[inline(never)]
+    fn bad_value(&mut self, section: Section, at: usize, tag: u32, value: &[u8]) {
         if value.is_empty() {
             if self.validator.fields_have_values {
                 self.field_problem(section, at, Reason::TagSpecifiedWithoutValue, tag);
             }
             return;
         }
-        match self.dict.field_type(tag) {
-            Some(ty) => {
-                if !ty.accepts(value) {
+        match self.dict.field_info(tag) {
+            Some(info) => {
+                if !info.format.accepts(value) {
                     self.field_problem(section, at, Reason::IncorrectDataFormat, tag);
                 } else if !self.dict.value_allowed(tag, value) {
                     self.field_problem(section, at, Reason::ValueIncorrect, tag);
@@ -384,6 +421,21 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
                 self.field_problem(section, at, Reason::InvalidTagNumber, tag);
             }
             None => {}
+        }
+    }
+
+    /// A member seen a second time at one level (or, past the [`Seen`] set's
+    /// reach, possibly: the level's fields so far say).
+    #[cold]
+    #[inline(never)]
+    fn repeated(&mut self, section: Section, start: usize, at: usize, tag: u32, index: usize) {
+        let repeated = index < SEEN_BITS
+            || self
+                .fields
+                .get(start..at)
+                .is_some_and(|level| level.iter().any(|f| f.tag() == tag));
+        if repeated {
+            self.field_problem(section, at, Reason::TagAppearsMoreThanOnce, tag);
         }
     }
 
@@ -407,6 +459,11 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
     ) {
         let slot = &mut self.found.required[section as usize];
         if slot.is_some_and(|(d, _)| d <= depth) {
+            return;
+        }
+        if let Some(required) = layout.required_bits()
+            && required.iter().zip(&seen.bits).all(|(r, s)| r & !s == 0)
+        {
             return;
         }
         let level = &self.fields[range];

@@ -50,6 +50,7 @@ mod digits;
 mod int;
 mod text;
 mod time;
+pub(crate) use time::days_in_month;
 
 pub use decimal::{Decimal, DecimalError};
 pub use int::{

@@ -2602,6 +2602,7 @@ pub static DICTIONARY: t::Dictionary = t::Dictionary {
     header: &HEADER,
     trailer: &TRAILER,
     data_fields: fc::DataFields::new(DATA_FIELD_PAIRS),
+    by_tag: &t::field_index::<957>(FIELDS),
 };
 /// Any message of this dictionary, by MsgType.
 #[derive(Clone, Copy, Debug)]

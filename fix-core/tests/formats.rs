@@ -1,0 +1,103 @@
+//! `FieldType::accepts` settles common values by shape alone; these properties hold
+//! it to the answer of each type's full parser, on values built to sit near the
+//! edges (lengths, signs, points, calendar limits).
+
+use fix_core::validate::FieldType;
+use fix_core::value::{Decimal, UtcTimestamp, parse_int, parse_uint};
+use proptest::prelude::*;
+
+/// Bytes from an alphabet where almost anything is nearly a number.
+fn numberish() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(prop::sample::select(b"0123456789.-+ e".to_vec()), 0..24)
+}
+
+/// Timestamps with every part in or just out of range, and random damage.
+fn timestamp_like() -> impl Strategy<Value = Vec<u8>> {
+    let part = |max: u32| (0..=max).prop_map(|v| v);
+    (
+        part(9999),
+        part(13),
+        part(32),
+        part(25),
+        part(61),
+        part(61),
+        prop::sample::select(vec![
+            "",
+            ".1",
+            ".123",
+            ".1234",
+            ".123456",
+            ".123456789",
+            ".",
+        ]),
+        prop::option::of((0usize..27, any::<u8>())),
+    )
+        .prop_map(|(y, mo, d, h, mi, s, frac, damage)| {
+            let mut v = format!("{y:04}{mo:02}{d:02}-{h:02}:{mi:02}:{s:02}{frac}").into_bytes();
+            if let Some((at, b)) = damage
+                && let Some(slot) = v.get_mut(at)
+            {
+                *slot = b;
+            }
+            v
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    #[test]
+    fn decimal_agrees_with_parse(v in numberish()) {
+        prop_assume!(!v.is_empty());
+        prop_assert_eq!(FieldType::Decimal.accepts(&v), Decimal::parse(&v).is_ok());
+    }
+
+    #[test]
+    fn integers_agree_with_parse(v in numberish()) {
+        prop_assume!(!v.is_empty());
+        prop_assert_eq!(FieldType::Int.accepts(&v), parse_int(&v).is_ok());
+        prop_assert_eq!(FieldType::UInt.accepts(&v), parse_uint(&v).is_ok());
+    }
+
+    #[test]
+    fn timestamp_agrees_with_parse(v in timestamp_like()) {
+        prop_assert_eq!(FieldType::UtcTimestamp.accepts(&v), UtcTimestamp::parse(&v).is_ok());
+    }
+
+    #[test]
+    fn char_agrees_with_parse(v in prop::collection::vec(any::<u8>(), 1..3)) {
+        prop_assert_eq!(
+            FieldType::Char.accepts(&v),
+            fix_core::value::Char::parse(&v).is_ok()
+        );
+    }
+}
+
+#[test]
+fn edges() {
+    for (v, ok) in [
+        (&b"20240229-23:59:60.999"[..], true),
+        (b"20230229-00:00:00", false),
+        (b"20261131-00:00:00", false),
+        (b"20261130-24:00:00", false),
+        (b"20261130-14:03:27.1234", false),
+        (b"20261130-14:03:27.", false),
+    ] {
+        assert_eq!(
+            FieldType::UtcTimestamp.accepts(v),
+            ok,
+            "{}",
+            v.escape_ascii()
+        );
+    }
+    for (v, ok) in [
+        (&b"999999999999999999"[..], true),
+        (b"9999999999999999999", true),
+        (b"-", false),
+        (b".", false),
+        (b"-.5", true),
+        (b"1.2.3", false),
+    ] {
+        assert_eq!(FieldType::Decimal.accepts(v), ok, "{}", v.escape_ascii());
+    }
+}
