@@ -1341,18 +1341,6 @@ impl<'d> Cx<'d> {
 
     fn messages(&self) -> TokenStream {
         let mut items = Vec::new();
-        // The O(1) tag index covers every tag below this bound (all standard tags,
-        // and venue tags in the usual 5000s), a few kilobytes at most.
-        const INDEX_LIMIT: u32 = 1 << 13;
-        let index_len = self
-            .dict
-            .fields()
-            .iter()
-            .map(|f| f.tag)
-            .filter(|&t| t < INDEX_LIMIT)
-            .max()
-            .map_or(0, |t| t as usize + 1);
-        let index_len = Literal::usize_unsuffixed(index_len);
         let mut header_slots = Vec::new();
         self.flatten(&self.dict.header().members, true, &mut header_slots, 0);
         let mut trailer_slots = Vec::new();
