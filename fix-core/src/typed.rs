@@ -208,7 +208,7 @@ pub enum FieldType {
 ///
 /// ```
 /// use fix_core::typed::{FieldDef, FieldType};
-/// static SIDE: FieldDef = FieldDef { tag: 54, name: "Side", ty: FieldType::Char, values: &[b"1", b"2"] };
+/// static SIDE: FieldDef = FieldDef::new(54, "Side", FieldType::Char, &[b"1", b"2"]);
 /// assert!(SIDE.accepts(b"2") && !SIDE.accepts(b"3"));
 /// ```
 #[derive(Debug)]
@@ -221,6 +221,10 @@ pub struct FieldDef {
     pub ty: FieldType,
     /// Listed values, sorted bytewise (empty when the field is not enumerated).
     pub values: &'static [&'static [u8]],
+    /// When every listed value is one byte, those bytes as a 256-bit set, so that
+    /// checking a value is one bit test instead of a search (computed by
+    /// [`FieldDef::new`] at compile time).
+    byte_set: Option<[u64; 4]>,
 }
 
 impl FieldDef {
@@ -237,11 +241,22 @@ impl FieldDef {
         ty: FieldType,
         values: &'static [&'static [u8]],
     ) -> Self {
+        let mut set = [0u64; 4];
+        let mut i = 0;
+        let mut single = !values.is_empty();
+        while i < values.len() {
+            match values[i] {
+                [b] => set[(*b / 64) as usize] |= 1 << (*b % 64),
+                _ => single = false,
+            }
+            i += 1;
+        }
         FieldDef {
             tag,
             name,
             ty,
             values,
+            byte_set: if single { Some(set) } else { None },
         }
     }
 
@@ -251,14 +266,22 @@ impl FieldDef {
     ///
     /// ```
     /// use fix_core::typed::{FieldDef, FieldType};
-    /// static EXEC_INST: FieldDef = FieldDef { tag: 18, name: "ExecInst", ty: FieldType::MultipleCharValue, values: &[b"1", b"G"] };
+    /// static EXEC_INST: FieldDef = FieldDef::new(18, "ExecInst", FieldType::MultipleCharValue, &[b"1", b"G"]);
     /// assert!(EXEC_INST.accepts(b"1 G") && !EXEC_INST.accepts(b"1 X"));
     /// ```
+    #[inline]
     pub fn accepts(&self, value: &[u8]) -> bool {
         if self.values.is_empty() {
             return true;
         }
-        let listed = |v: &[u8]| self.values.binary_search(&v).is_ok();
+        let listed = |v: &[u8]| match (&self.byte_set, v) {
+            (Some(set), &[b]) => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
+            (Some(_), _) => false,
+            (None, _) => self
+                .values
+                .binary_search_by(|x| x.iter().cmp(v.iter()))
+                .is_ok(),
+        };
         match self.ty {
             FieldType::MultipleCharValue
             | FieldType::MultipleStringValue
@@ -404,8 +427,23 @@ impl Level {
     }
 
     /// The first slot holding `tag` (`O(1)` with an index, `O(log n)` without).
+    #[inline]
     pub fn slot(&self, tag: u32) -> Option<usize> {
-        self.slots(tag).next()
+        let n = self.index.len();
+        if !n.is_power_of_two() {
+            return self.slots(tag).next();
+        }
+        // The probe of `Slots::next`, without the iterator's state.
+        let mask = n - 1;
+        let mut pos = hash_tag(tag, n.trailing_zeros());
+        for _ in 0..n {
+            let slot = usize::from(*self.index.get(pos)?).checked_sub(1)?;
+            if self.tags.get(slot) == Some(&tag) {
+                return Some(slot);
+            }
+            pos = (pos + 1) & mask;
+        }
+        None
     }
 
     /// Whether `tag` belongs to this level.
@@ -427,12 +465,14 @@ impl Level {
     }
 
     /// The group whose counter sits in `slot`.
+    #[inline]
     pub fn group_at(&self, slot: usize) -> Option<&'static Group> {
-        let i = self
-            .groups
-            .binary_search_by_key(&slot, |&(s, _)| usize::from(s))
-            .ok()?;
-        self.groups.get(i).map(|&(_, g)| g)
+        // Levels hold a handful of groups: a scan beats a search's branches.
+        self.groups
+            .iter()
+            .take_while(|&&(s, _)| usize::from(s) <= slot)
+            .find(|&&(s, _)| usize::from(s) == slot)
+            .map(|&(_, g)| g)
     }
 
     /// The group whose counter is `tag` at this level.
@@ -565,9 +605,10 @@ impl Dictionary {
 
     /// The message with MsgType `msg_type` (`O(log n)`).
     pub fn message(&self, msg_type: &[u8]) -> Option<&'static MessageDef> {
+        // MsgTypes are a byte or two: comparing them inline beats calling memcmp.
         let i = self
             .messages
-            .binary_search_by_key(&msg_type, |m| m.msg_type)
+            .binary_search_by(|m| m.msg_type.iter().cmp(msg_type.iter()))
             .ok()?;
         self.messages.get(i).copied()
     }
@@ -1300,12 +1341,8 @@ impl validate::Dictionary for Dictionary {
 impl validate::Layout for Level {
     fn member(&self, tag: u32) -> Option<validate::Member<'_, Self>> {
         let slot = self.slot(tag)?;
-        let required = self
-            .slots(tag)
-            .any(|s| u16::try_from(s).is_ok_and(|s| self.required.binary_search(&s).is_ok()));
         Some(validate::Member {
             index: slot,
-            required,
             group: self.group_at(slot).map(|g| validate::Group {
                 delimiter: g.delimiter,
                 entry: &g.entry,

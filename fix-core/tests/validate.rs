@@ -18,10 +18,9 @@ struct Level(&'static [Def]);
 impl Layout for Level {
     fn member(&self, tag: u32) -> Option<Member<'_, Self>> {
         let index = self.0.iter().position(|m| m.0 == tag)?;
-        let (_, required, group) = self.0[index];
+        let (_, _, group) = self.0[index];
         Some(Member {
             index,
-            required,
             group: group.map(|(delimiter, entry)| Group { delimiter, entry }),
             info: None,
             values: None,

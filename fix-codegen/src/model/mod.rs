@@ -366,6 +366,8 @@ pub struct Layout {
     required: Vec<(u32, u32)>,
     /// The required fields' indexes as a bit set, when all are below 256.
     required_bits: Option<[u64; 4]>,
+    /// Single-byte value sets of enumerated fields, for validation.
+    byte_sets: Vec<[u64; 4]>,
     groups: Vec<GroupLayout>,
 }
 
@@ -391,6 +393,7 @@ impl Layout {
             index,
             required,
             required_bits,
+            byte_sets: Vec::new(),
             groups,
         }
     }
@@ -401,7 +404,12 @@ impl Layout {
         for bucket in &mut self.index.slots {
             if let Some((info, byte_set)) = info(bucket.tag) {
                 bucket.info = Some(info);
-                bucket.byte_set = byte_set;
+                if let Some(set) = byte_set
+                    && let Ok(n) = u16::try_from(self.byte_sets.len() + 1)
+                {
+                    self.byte_sets.push(set);
+                    bucket.set = n;
+                }
             }
         }
         for group in &mut self.groups {
@@ -413,6 +421,12 @@ impl Layout {
     #[inline]
     pub(crate) fn bucket(&self, tag: u32) -> Option<&Bucket> {
         self.index.bucket(tag)
+    }
+
+    /// The single-byte values of a bucket's field, if it has them.
+    #[inline]
+    pub(crate) fn byte_set(&self, bucket: &Bucket) -> Option<&[u64; 4]> {
+        self.byte_sets.get(usize::from(bucket.set).checked_sub(1)?)
     }
 
     /// The group layout of the group counter at `position`.
@@ -1215,13 +1229,14 @@ pub(crate) struct Bucket {
     tag: u32,
     /// Position in the level's fields.
     pub(crate) position: u32,
-    pub(crate) required: bool,
     /// Whether the member is a group counter.
     pub(crate) group: bool,
     /// Filled in by [`Layout::annotate`] once the dictionary's fields are known.
     pub(crate) info: Option<fix_core::validate::FieldInfo>,
-    /// The field's values, when each is one byte (not a multiple-value type).
-    pub(crate) byte_set: Option<[u64; 4]>,
+    /// One plus the index in the level's `byte_sets` of the field's values, when
+    /// each is one byte (not a multiple-value type); 0 otherwise. (The sets live
+    /// apart to keep buckets small: the table of a large message stays in L1.)
+    pub(crate) set: u16,
 }
 
 impl TagTable {
@@ -1240,10 +1255,9 @@ impl TagTable {
                     *slot = Bucket {
                         tag: f.tag,
                         position: u32::try_from(position).unwrap_or(u32::MAX),
-                        required: f.required,
                         group: f.group.is_some(),
                         info: None,
-                        byte_set: None,
+                        set: 0,
                     };
                     break;
                 }

@@ -50,10 +50,9 @@ impl validate::Layout for Layout {
         };
         Some(Member {
             index,
-            required: bucket.required,
             group,
             info: bucket.info,
-            values: bucket.byte_set.as_ref(),
+            values: self.byte_set(bucket),
         })
     }
 

@@ -120,7 +120,12 @@ impl FieldType {
 /// ```
 /// use fix_core::validate::{Dictionary, FieldType, Layout};
 /// fn header_requires<D: Dictionary>(dict: &D, tag: u32) -> bool {
-///     dict.header().member(tag).is_some_and(|m| m.required)
+///     let mut required = false;
+///     dict.header().for_each_required(&mut |t, _| {
+///         required |= t == tag;
+///         !required
+///     });
+///     required
 /// }
 /// ```
 pub trait Dictionary {
@@ -204,8 +209,6 @@ pub struct FieldInfo {
 pub struct Member<'l, L: ?Sized> {
     /// Its position at this level, below [`Layout::len`].
     pub index: usize,
-    /// Whether the level requires it.
-    pub required: bool,
     /// For a NUMINGROUP counter, the group it counts.
     pub group: Option<Group<'l, L>>,
     /// The field's [`FieldInfo`], when the layout carries it (saving the validator a
