@@ -25,7 +25,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
         eprintln!(
-            "usage: probe <parse|frame|naive|validate|validate-gen> <corpus stem> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+            "usage: probe <parse|frame|naive|validate|validate-gen|view|reads|mdwalk> <corpus stem> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
         );
         std::process::exit(2);
     };
@@ -69,6 +69,38 @@ fn main() {
                 validator
                     .validate(&fix44::DICTIONARY, &msg)
                     .map_or(0, |()| 1)
+            }
+            "view" => {
+                let msg = parser
+                    .parse(bytes, &mut fields)
+                    .unwrap()
+                    .complete()
+                    .unwrap();
+                let er = fix44::messages::ExecutionReport::new(msg);
+                black_box(&er);
+                1
+            }
+            "reads" => {
+                let msg = parser
+                    .parse(bytes, &mut fields)
+                    .unwrap()
+                    .complete()
+                    .unwrap();
+                let er = fix44::messages::ExecutionReport::new(msg);
+                let mut n = 0;
+                for _ in 0..100 {
+                    n += fix_benches::typed::five_reads(black_box(&er)) as usize;
+                }
+                n
+            }
+            "mdwalk" => {
+                let msg = parser
+                    .parse(bytes, &mut fields)
+                    .unwrap()
+                    .complete()
+                    .unwrap();
+                let md = fix44::messages::MarketDataIncrementalRefresh::new(msg);
+                fix_benches::typed::walk(&md) as usize
             }
             "parse" => parser
                 .parse(bytes, &mut fields)

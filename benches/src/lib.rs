@@ -231,3 +231,41 @@ impl ExecutionReport {
         enc.finish()
     }
 }
+
+/// The typed reads the `typed` bench and the probe time, through fix44's views.
+pub mod typed {
+    use fix44::enums::{MdEntryType, MdUpdateAction, Side};
+    use fix44::messages::{ExecutionReport, MarketDataIncrementalRefresh};
+
+    /// The five reads of issue 5, folded into one number so none is optimised away.
+    pub fn five_reads(er: &ExecutionReport<'_>) -> i128 {
+        let cl_ord_id = er.cl_ord_id().unwrap().unwrap();
+        let side = er.side().unwrap();
+        let last_px = er.last_px().unwrap().unwrap();
+        let last_qty = er.last_qty().unwrap().unwrap();
+        let order_qty = er.order_qty_data().order_qty().unwrap().unwrap();
+        cl_ord_id.as_bytes().len() as i128
+            + i128::from(side == Side::Buy)
+            + last_px.mantissa()
+            + last_qty.mantissa()
+            + order_qty.mantissa()
+    }
+
+    /// Every entry of the refresh, each read through the typed entry view.
+    pub fn walk(md: &MarketDataIncrementalRefresh<'_>) -> i128 {
+        let mut sum = 0;
+        for entry in md.md_inc_grp().no_md_entries() {
+            let action = entry.md_update_action().unwrap();
+            let kind = entry.md_entry_type().unwrap().unwrap();
+            let symbol = entry.instrument().symbol().unwrap().unwrap();
+            let px = entry.md_entry_px().unwrap().unwrap();
+            let size = entry.md_entry_size().unwrap().unwrap();
+            sum += i128::from(kind == MdEntryType::Bid)
+                + i128::from(action == MdUpdateAction::New)
+                + symbol.as_bytes().len() as i128
+                + px.mantissa()
+                + size.mantissa();
+        }
+        sum
+    }
+}

@@ -314,11 +314,17 @@ pub struct Level {
     /// The group counters of this level: `(slot, group)`, by slot.
     pub groups: &'static [(u16, &'static Group)],
     /// An open-addressing hash table of slots for `O(1)` lookups: a power-of-two
-    /// number of buckets, each holding slot + 1 (0 for an empty bucket), linear
-    /// probing from [`hash_tag`]. Empty means "binary search `by_tag`". Generated
-    /// levels always have one.
+    /// number of buckets, each holding slot + 1 (0 for an empty bucket), with
+    /// [`GROUP_BIT`] set when the slot is a group counter's; linear probing from
+    /// [`hash_tag`]. Empty means "binary search `by_tag`". Generated levels always
+    /// have one.
     pub index: &'static [u16],
 }
+
+/// The bit of a [`Level::index`] bucket that marks a group counter's slot, so that
+/// walking a message asks for the group only of fields that have one (a search of
+/// [`Level::groups`] per field costs as much as the rest of the walk).
+pub const GROUP_BIT: u16 = 0x8000;
 
 /// The bucket of `tag` in a [`Level::index`] of `2^bits` buckets (Fibonacci hashing).
 ///
@@ -359,7 +365,7 @@ impl Iterator for Slots<'_> {
         let mask = level.index.len().wrapping_sub(1);
         while self.left > 0 {
             self.left -= 1;
-            let s = usize::from(*level.index.get(self.pos)?);
+            let s = usize::from(*level.index.get(self.pos)? & !GROUP_BIT);
             let Some(slot) = s.checked_sub(1) else {
                 self.left = 0;
                 return None;
@@ -429,17 +435,26 @@ impl Level {
     /// The first slot holding `tag` (`O(1)` with an index, `O(log n)` without).
     #[inline]
     pub fn slot(&self, tag: u32) -> Option<usize> {
+        self.probe(tag).map(|(slot, _)| slot)
+    }
+
+    /// The first slot holding `tag`, and whether it is a group counter's.
+    #[inline]
+    fn probe(&self, tag: u32) -> Option<(usize, bool)> {
         let n = self.index.len();
         if !n.is_power_of_two() {
-            return self.slots(tag).next();
+            let slot = self.slots(tag).next()?;
+            return Some((slot, self.group_at(slot).is_some()));
         }
         // The probe of `Slots::next`, without the iterator's state.
         let mask = n - 1;
-        let mut pos = hash_tag(tag, n.trailing_zeros());
+        let hash = u64::from(tag.wrapping_mul(0x9E37_79B9)) >> (32 - n.trailing_zeros());
+        let mut pos = hash as usize;
         for _ in 0..n {
-            let slot = usize::from(*self.index.get(pos)?).checked_sub(1)?;
+            let bucket = *self.index.get(pos)?;
+            let slot = usize::from(bucket & !GROUP_BIT).checked_sub(1)?;
             if self.tags.get(slot) == Some(&tag) {
-                return Some(slot);
+                return Some((slot, bucket & GROUP_BIT != 0));
             }
             pos = (pos + 1) & mask;
         }
@@ -467,12 +482,12 @@ impl Level {
     /// The group whose counter sits in `slot`.
     #[inline]
     pub fn group_at(&self, slot: usize) -> Option<&'static Group> {
-        // Levels hold a handful of groups: a scan beats a search's branches.
-        self.groups
-            .iter()
-            .take_while(|&&(s, _)| usize::from(s) <= slot)
-            .find(|&&(s, _)| usize::from(s) == slot)
-            .map(|&(_, g)| g)
+        let groups = self.groups;
+        let i = groups.partition_point(|&(s, _)| usize::from(s) < slot);
+        match groups.get(i) {
+            Some(&(s, g)) if usize::from(s) == slot => Some(g),
+            _ => None,
+        }
     }
 
     /// The group whose counter is `tag` at this level.
@@ -746,10 +761,45 @@ fn declared(value: &[u8]) -> usize {
         .unwrap_or(usize::MAX)
 }
 
-/// Walks one level from field `pos`, recording field indices in `slots` (when
-/// long enough), skipping nested groups. A group entry (`delimiter` given) ends at
-/// the next delimiter or at the first tag that is not one of its members; a
-/// message level reads to the end. Returns where the walk stopped.
+/// Records field `pos` (tag `tag`) in the first free slot of `level` holding the
+/// tag; returns the slot whose group (if any) the field counts: the one filled, or
+/// the first when all are taken (or `slots` is empty, when skipping). `None` when
+/// the level does not hold the tag.
+#[inline(always)]
+fn fill(level: &Level, tag: u32, pos: usize, slots: &mut [u16]) -> Option<Filled> {
+    let (first, group) = level.probe(tag)?;
+    let filled = |slot, group| Filled { slot, group };
+    match slots.get_mut(first) {
+        Some(s) if *s == ABSENT => {
+            *s = u16::try_from(pos).unwrap_or(ABSENT);
+            return Some(filled(first, group));
+        }
+        None => return Some(filled(first, group)),
+        Some(_) => {}
+    }
+    // A tag the level repeats (rare): its later slots fill in turn.
+    for slot in level.slots(tag).filter(|&s| s != first) {
+        if let Some(s) = slots.get_mut(slot)
+            && *s == ABSENT
+        {
+            *s = u16::try_from(pos).unwrap_or(ABSENT);
+            return Some(filled(slot, level.group_at(slot).is_some()));
+        }
+    }
+    Some(filled(first, group))
+}
+
+/// What [`fill`] found: the slot, and whether it is a group counter's.
+#[derive(Clone, Copy)]
+struct Filled {
+    slot: usize,
+    group: bool,
+}
+
+/// Walks `msg`'s fields from `pos` against `level`, recording each in `slots`
+/// (nothing when `slots` is empty); with a `delimiter`, one group entry: it ends
+/// at the next delimiter or the first tag the level does not hold. Returns where
+/// it stopped.
 fn scan(
     level: &Level,
     msg: &Message<'_>,
@@ -764,31 +814,17 @@ fn scan(
         if delimiter == Some(tag) && pos != start {
             break;
         }
-        let mut matched = false;
-        let mut group = None;
-        for slot in level.slots(tag) {
-            if !matched {
-                group = level.group_at(slot);
-            }
-            matched = true;
-            // Repeated tags fill the level's slots for that tag in turn.
-            if let Some(s) = slots.get_mut(slot)
-                && *s == ABSENT
-            {
-                *s = u16::try_from(pos).unwrap_or(ABSENT);
-                group = level.group_at(slot);
-                break;
-            }
-        }
-        if !matched {
+        let Some(filled) = fill(level, tag, pos, slots) else {
             if delimiter.is_some() {
                 break;
             }
             pos += 1;
             continue;
-        }
+        };
         pos += 1;
-        if let Some(group) = group {
+        if filled.group
+            && let Some(group) = level.group_at(filled.slot)
+        {
             pos = skip_group(group, msg, pos, declared(msg.value(field)));
         }
     }
@@ -797,32 +833,32 @@ fn scan(
 
 /// Walks all of `msg`'s fields against several levels laid end to end in
 /// `slots` (header, body, trailer): each field goes to the first level that has
-/// its tag.
+/// its tag, or, when that level's slots for it are taken, a later one with a free
+/// slot (so a tag the header already holds can still fill the body's slot).
 fn scan_sections(levels: &[&Level], msg: &Message<'_>, slots: &mut [u16]) {
     let fields = msg.fields();
     let mut pos = 0;
     while let Some(field) = fields.get(pos) {
         let tag = field.tag();
-        // The first level and slot that hold the tag; a free slot wins, so a tag
-        // the header already holds can still fill the body's slot.
-        let mut matched: Option<(&Level, usize)> = None;
+        let mut matched: Option<(&Level, Filled)> = None;
         let mut offset = 0;
-        'levels: for level in levels {
-            for slot in level.slots(tag) {
-                matched.get_or_insert((level, slot));
-                if let Some(s) = slots.get_mut(offset + slot)
-                    && *s == ABSENT
-                {
-                    *s = u16::try_from(pos).unwrap_or(ABSENT);
-                    matched = Some((level, slot));
-                    break 'levels;
+        for level in levels {
+            let rest = slots.get_mut(offset..).unwrap_or_default();
+            let here = rest.get_mut(..level.len()).unwrap_or_default();
+            if let Some(filled) = fill(level, tag, pos, here) {
+                let taken = here.get(filled.slot) == Some(&u16::try_from(pos).unwrap_or(ABSENT));
+                matched.get_or_insert((level, filled));
+                if taken {
+                    matched = Some((level, filled));
+                    break;
                 }
             }
             offset += level.len();
         }
         pos += 1;
-        if let Some((level, slot)) = matched
-            && let Some(group) = level.group_at(slot)
+        if let Some((level, filled)) = matched
+            && filled.group
+            && let Some(group) = level.group_at(filled.slot)
         {
             pos = skip_group(group, msg, pos, declared(msg.value(field)));
         }
@@ -1340,10 +1376,11 @@ impl validate::Dictionary for Dictionary {
 
 impl validate::Layout for Level {
     fn member(&self, tag: u32) -> Option<validate::Member<'_, Self>> {
-        let slot = self.slot(tag)?;
+        let (slot, group) = self.probe(tag)?;
+        let group = if group { self.group_at(slot) } else { None };
         Some(validate::Member {
             index: slot,
-            group: self.group_at(slot).map(|g| validate::Group {
+            group: group.map(|g| validate::Group {
                 delimiter: g.delimiter,
                 entry: &g.entry,
             }),

@@ -1598,9 +1598,10 @@ fn hash_tag(tag: u32, bits: u32) -> usize {
 
 /// A level's open-addressing index (`Level::index`): a power of two of buckets,
 /// at most two thirds full, linear probing, slots inserted in order so repeated
-/// tags probe in ascending slot order. A bucket holds slot + 1; 0 is empty.
+/// tags probe in ascending slot order. A bucket holds slot + 1, with
+/// `fix_core::typed::GROUP_BIT` set for a group counter's slot; 0 is empty.
 fn hash_index(slots: &[Slot]) -> Vec<u16> {
-    if slots.is_empty() || slots.len() >= usize::from(u16::MAX) {
+    if slots.is_empty() || slots.len() >= usize::from(GROUP_BIT) {
         return Vec::new();
     }
     let len = (slots.len() * 3 / 2 + 1).next_power_of_two().max(2);
@@ -1611,10 +1612,14 @@ fn hash_index(slots: &[Slot]) -> Vec<u16> {
         while table[b] != 0 {
             b = (b + 1) & (len - 1);
         }
-        table[b] = u16::try_from(i + 1).unwrap_or(0);
+        let group = if s.group.is_some() { GROUP_BIT } else { 0 };
+        table[b] = u16::try_from(i + 1).unwrap_or(0) | group;
     }
     table
 }
+
+/// `fix_core::typed::GROUP_BIT`, mirrored.
+const GROUP_BIT: u16 = 0x8000;
 
 /// Method names of views that getters must not take.
 const RESERVED: &[&str] = &[
