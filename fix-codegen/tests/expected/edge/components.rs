@@ -83,7 +83,7 @@ pub static OUTER_NO_LEVEL1: t::Group = t::Group {
         by_tag: &[0, 1, 2],
         required: &[0],
         groups: &[(2, &INNER_NO_LEVEL2)],
-        index: &[0, 0, 2, 0, 0, 1, 0, 3],
+        index: &[0, 0, 2, 0, 0, 1, 0, 32771],
     },
 };
 /// One entry of the `NoLevel1` (5003) group.
@@ -176,7 +176,7 @@ pub static INNER_NO_LEVEL2: t::Group = t::Group {
         by_tag: &[0, 1],
         required: &[],
         groups: &[(1, &INNER_NO_LEVEL2_NO_LEVEL3)],
-        index: &[2, 1, 0, 0],
+        index: &[32770, 1, 0, 0],
     },
 };
 /// One entry of the `NoLevel2` (5006) group.

@@ -12,7 +12,7 @@ pub static TYPE: t::MessageDef = t::MessageDef {
         by_tag: &[0, 1, 2, 3, 4, 5, 6],
         required: &[0],
         groups: &[(3, &c::OUTER_NO_LEVEL1)],
-        index: &[4, 0, 1, 0, 0, 6, 3, 0, 0, 0, 0, 5, 2, 0, 0, 7],
+        index: &[32772, 0, 1, 0, 0, 6, 3, 0, 0, 0, 0, 5, 2, 0, 0, 7],
     },
 };
 /// `Type` (MsgType `U1`, app): a read view; getters are `O(1)`.

@@ -72,6 +72,7 @@ pub static DICTIONARY: t::Dictionary = t::Dictionary {
     header: &HEADER,
     trailer: &TRAILER,
     data_fields: fc::DataFields::new(DATA_FIELD_PAIRS),
+    by_tag: &t::field_index::<5012>(FIELDS),
 };
 /// Any message of this dictionary, by MsgType.
 #[derive(Clone, Copy, Debug)]

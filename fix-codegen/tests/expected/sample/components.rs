@@ -325,7 +325,7 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
         by_tag: &[1, 0, 2, 3],
         required: &[],
         groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
-        index: &[0, 0, 2, 3, 0, 4, 0, 1],
+        index: &[0, 0, 2, 3, 0, 32772, 0, 1],
     },
 };
 /// One entry of the `NoPartyIDs` (453) group.

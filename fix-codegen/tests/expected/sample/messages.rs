@@ -193,8 +193,8 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = t::MessageDef {
         required: &[0, 3, 8, 9, 12],
         groups: &[(1, &c::PARTIES_NO_PARTY_IDS), (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID)],
         index: &[
-            4, 0, 10, 16, 0, 0, 8, 14, 0, 0, 0, 9, 0, 0, 15, 11, 0, 0, 7, 3, 6, 5, 0, 13,
-            0, 1, 0, 17, 0, 0, 12, 2,
+            4, 0, 10, 16, 0, 0, 8, 14, 0, 0, 0, 9, 0, 0, 15, 11, 0, 0, 32775, 3, 6, 5, 0,
+            13, 0, 1, 0, 17, 0, 0, 12, 32770,
         ],
     },
 };
@@ -387,9 +387,9 @@ pub static EXECUTION_REPORT: t::MessageDef = t::MessageDef {
             (19, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
         ],
         index: &[
-            0, 0, 0, 0, 0, 20, 5, 0, 0, 0, 16, 0, 0, 11, 0, 0, 0, 0, 0, 0, 17, 0, 0, 12,
-            0, 23, 0, 0, 0, 0, 0, 13, 3, 0, 0, 0, 0, 10, 9, 0, 0, 18, 8, 0, 0, 4, 19, 0,
-            0, 15, 22, 2, 0, 0, 21, 1, 0, 0, 0, 0, 14, 0, 6, 7,
+            0, 0, 0, 0, 0, 32788, 5, 0, 0, 0, 16, 0, 0, 11, 0, 0, 0, 0, 0, 0, 17, 0, 0,
+            12, 0, 23, 0, 0, 0, 0, 0, 13, 3, 0, 0, 0, 0, 32778, 9, 0, 0, 18, 8, 0, 0, 4,
+            19, 0, 0, 15, 22, 2, 0, 0, 21, 1, 0, 0, 0, 0, 14, 0, 32774, 7,
         ],
     },
 };
@@ -692,7 +692,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = t::MessageDef {
         by_tag: &[0, 1],
         required: &[1],
         groups: &[(1, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)],
-        index: &[0, 0, 2, 1],
+        index: &[0, 0, 32770, 1],
     },
 };
 /// `MarketDataIncrementalRefresh` (MsgType `X`, app): a read view; getters are `O(1)`.
@@ -794,8 +794,8 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES: t::Group = t::Group {
             (11, &c::PARTIES_NO_PARTY_IDS),
         ],
         index: &[
-            11, 12, 0, 0, 0, 0, 8, 0, 2, 0, 0, 0, 0, 1, 0, 10, 0, 0, 7, 6, 0, 5, 0, 0, 0,
-            0, 3, 9, 0, 0, 0, 4,
+            32779, 32780, 0, 0, 0, 0, 8, 0, 2, 0, 0, 0, 0, 1, 0, 10, 0, 0, 32775, 6, 0,
+            5, 0, 0, 0, 0, 3, 9, 0, 0, 0, 4,
         ],
     },
 };

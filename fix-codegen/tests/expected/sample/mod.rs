@@ -127,7 +127,7 @@ pub static HEADER: t::Level = t::Level {
     by_tag: &[0, 1, 5, 2, 6, 3, 7, 4, 8],
     required: &[0, 1, 2, 3, 4, 5, 7],
     groups: &[(8, &c::HEADER_NO_HOPS)],
-    index: &[6, 0, 8, 0, 4, 0, 0, 0, 2, 5, 3, 7, 9, 0, 0, 1],
+    index: &[6, 0, 8, 0, 4, 0, 0, 0, 2, 5, 3, 7, 32777, 0, 0, 1],
 };
 /// The trailer's slots.
 pub static TRAILER: t::Level = t::Level {
@@ -153,6 +153,7 @@ pub static DICTIONARY: t::Dictionary = t::Dictionary {
     header: &HEADER,
     trailer: &TRAILER,
     data_fields: fc::DataFields::new(DATA_FIELD_PAIRS),
+    by_tag: &t::field_index::<804>(FIELDS),
 };
 /// Any message of this dictionary, by MsgType.
 #[derive(Clone, Copy, Debug)]
