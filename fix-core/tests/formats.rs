@@ -101,3 +101,34 @@ fn edges() {
         assert_eq!(FieldType::Decimal.accepts(v), ok, "{}", v.escape_ascii());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+    /// The eight-byte word parse agrees with `rust_decimal` on every short value:
+    /// the same mantissa and scale, or both refusing it.
+    #[test]
+    fn short_decimals_agree_with_rust_decimal(
+        v in prop::collection::vec(prop::sample::select(b"0123456789.-".to_vec()), 1..10)
+    ) {
+        let ours = Decimal::parse(&v);
+        // FIX allows ".5" and "5." where rust_decimal wants "0.5" and "5".
+        let text = std::str::from_utf8(&v).unwrap();
+        let (sign, body) = text.strip_prefix('-').map_or(("", text), |b| ("-", b));
+        let body = body.strip_suffix('.').filter(|b| !b.contains('.')).unwrap_or(body);
+        let body = if body.starts_with('.') { format!("0{body}") } else { body.to_string() };
+        let theirs = if body.is_empty() || body.starts_with('-') {
+            None
+        } else {
+            rust_decimal::Decimal::from_str_exact(&format!("{sign}{body}")).ok()
+        };
+        match (ours, theirs) {
+            (Ok(d), Some(t)) => {
+                prop_assert_eq!(d.mantissa(), t.mantissa(), "{}", text);
+                prop_assert_eq!(u32::from(d.scale()), t.scale(), "{}", text);
+            }
+            (Err(_), None) => {}
+            (ours, theirs) => prop_assert!(false, "{text}: ours {ours:?}, rust_decimal {theirs:?}"),
+        }
+    }
+}

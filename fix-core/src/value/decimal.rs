@@ -208,7 +208,82 @@ impl Decimal {
     /// assert_eq!(Decimal::parse(b"+1"), Err(DecimalError::InvalidByte { offset: 0 }));
     /// assert_eq!(Decimal::parse(b"1.2.3"), Err(DecimalError::InvalidByte { offset: 3 }));
     /// ```
+    #[inline]
     pub fn parse(bytes: &[u8]) -> Result<Self, DecimalError> {
+        match Self::parse_short(bytes) {
+            Some(d) => Ok(d),
+            None => Self::parse_long(bytes),
+        }
+    }
+
+    /// The common case of [`Decimal::parse`] without a loop: an optional `-`, then
+    /// up to eight bytes of digits with at most one `.` and at least one digit, all
+    /// converted in one 64-bit word. `None` for anything else (the general parser
+    /// then decides, and names the error).
+    #[inline]
+    fn parse_short(bytes: &[u8]) -> Option<Self> {
+        let (neg, digits) = match bytes.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, bytes),
+        };
+        let n = digits.len();
+        if n == 0 || n > 8 {
+            return None;
+        }
+        // Right-aligned behind leading zeros, which change nothing: byte i of the
+        // little-endian word is the i-th character.
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        let zeros = ONES * u64::from(b'0');
+        let mut word = match (digits.first_chunk::<4>(), digits.last_chunk::<4>()) {
+            (Some(first), Some(last)) => {
+                // Two overlapping loads: the last four characters fill bytes 4..8,
+                // the first four end at byte 8 - n + 4, the rest is zeros.
+                let pad = 8 * (8 - n as u32);
+                let first = (u64::from(u32::from_le_bytes(*first)) << pad) & 0xFFFF_FFFF;
+                let padding = zeros & ((1u64 << pad) - 1);
+                (u64::from(u32::from_le_bytes(*last)) << 32) | first | padding
+            }
+            _ => digits
+                .iter()
+                .fold(zeros, |w, &b| (w >> 8) | (u64::from(b) << 56)),
+        };
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        let dots = {
+            let x = word ^ (ONES * u64::from(b'.'));
+            x.wrapping_sub(ONES) & !x & HIGHS
+        };
+        let mut scale = 0;
+        if dots != 0 {
+            // The first `.` (there must be no second): drop it, moving the characters
+            // before it one place right, and put a `0` in front.
+            let k = dots.trailing_zeros() / 8;
+            if n == 1 || dots & (dots - 1) != 0 {
+                return None;
+            }
+            let below = (1u64 << (8 * k)) - 1;
+            let above = !((below << 8) | 0xff);
+            word = ((word & below) << 8) | (word & above) | u64::from(b'0');
+            scale = 7 - k as u8;
+        }
+        // Every byte a digit: high nibble 3, and adding 6 does not carry into it.
+        const NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+        if word & NIBBLES != zeros || word.wrapping_add(ONES * 6) & NIBBLES != zeros {
+            return None;
+        }
+        // Eight digits to a number in three multiply steps (pairs, quads, all).
+        let v = word - zeros;
+        let v = (v * 10 + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
+        let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
+        let v = (v * 10_000 + (v >> 32)) & 0xFFFF_FFFF;
+        let m = i128::from(v);
+        Some(Decimal {
+            mantissa: if neg { -m } else { m },
+            scale,
+        })
+    }
+
+    /// [`Decimal::parse`] for any input.
+    fn parse_long(bytes: &[u8]) -> Result<Self, DecimalError> {
         let (neg, start) = match bytes.first() {
             None => return Err(DecimalError::Empty),
             Some(b'-') => (true, 1),
