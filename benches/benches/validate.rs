@@ -1,12 +1,13 @@
 //! Parse + validate against our `spec/FIX44.xml`, as a dictionary loaded at run time
-//! and as the tables generated into `fix44`, beside parse alone, in the same group.
+//! and as the tables generated into `fix44`, beside parse alone, in the same group;
+//! each also through `validate_cached` (a warm shape cache: values checked alone).
 //!
 //! `cargo bench -p fix-benches --bench validate`
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use fix_benches::{MESSAGES, corpus};
 use fix_codegen::model::Dictionary;
-use fix_core::validate::Validator;
+use fix_core::validate::{ShapeCache, Validator};
 use fix_core::{Fields, Parser};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -45,6 +46,24 @@ fn validate(c: &mut Criterion) {
                 let msg = parser.parse(black_box(&bytes), &mut fields).unwrap();
                 validator
                     .validate(&fix44::DICTIONARY, &msg.complete().unwrap())
+                    .is_ok()
+            })
+        });
+        let mut cache = ShapeCache::<8, 128>::new();
+        group.bench_function("parse + validate_cached (run-time dictionary)", |b| {
+            b.iter(|| {
+                let msg = parser.parse(black_box(&bytes), &mut fields).unwrap();
+                validator
+                    .validate_cached(&dict, &msg.complete().unwrap(), &mut cache)
+                    .is_ok()
+            })
+        });
+        let mut cache = ShapeCache::<8, 128>::new();
+        group.bench_function("parse + validate_cached (generated fix44 tables)", |b| {
+            b.iter(|| {
+                let msg = parser.parse(black_box(&bytes), &mut fields).unwrap();
+                validator
+                    .validate_cached(&fix44::DICTIONARY, &msg.complete().unwrap(), &mut cache)
                     .is_ok()
             })
         });

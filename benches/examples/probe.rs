@@ -25,7 +25,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
         eprintln!(
-            "usage: probe <parse|frame|naive|validate|validate-gen|view|reads|mdwalk> <corpus stem> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|reads|mdwalk> <corpus stem> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
         );
         std::process::exit(2);
     };
@@ -43,7 +43,8 @@ fn main() {
     let parser = Parser::new();
     let mut fields = Fields::<256>::new();
     let mut split = [(0u32, 0u32, 0u32); 256];
-    let dict = (what == "validate").then(|| {
+    let mut cache = fix_core::validate::ShapeCache::<8, 128>::new();
+    let dict = what.starts_with("validate").then(|| {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec/FIX44.xml");
         fix_codegen::model::Dictionary::from_path(path).unwrap()
     });
@@ -58,6 +59,16 @@ fn main() {
                     .unwrap();
                 validator
                     .validate(dict.as_ref().unwrap(), &msg)
+                    .map_or(0, |()| 1)
+            }
+            "validate-cached" => {
+                let msg = parser
+                    .parse(bytes, &mut fields)
+                    .unwrap()
+                    .complete()
+                    .unwrap();
+                validator
+                    .validate_cached(dict.as_ref().unwrap(), &msg, &mut cache)
                     .map_or(0, |()| 1)
             }
             "validate-gen" => {

@@ -1361,6 +1361,16 @@ impl validate::Dictionary for Dictionary {
         self.field(tag).is_none_or(|f| f.accepts(value))
     }
 
+    fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
+        let f = self.field(tag)?;
+        match f.ty {
+            FieldType::MultipleCharValue
+            | FieldType::MultipleStringValue
+            | FieldType::MultipleValueString => None,
+            _ => f.byte_set,
+        }
+    }
+
     fn header(&self) -> &Level {
         self.header
     }

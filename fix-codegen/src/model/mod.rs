@@ -891,6 +891,22 @@ impl Dictionary {
         self.field_info(tag).map(|info| info.format)
     }
 
+    /// The single-byte values of field `tag` as a bit set, when it has only such
+    /// values and is not a multiple-value type.
+    fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
+        let position = self.by_tag.position(tag, &self.fields)?;
+        match self.by_tag.checks.get(position)? {
+            (
+                _,
+                ValueCheck::Byte {
+                    set,
+                    multiple: false,
+                },
+            ) => Some(*set),
+            _ => None,
+        }
+    }
+
     /// What validation checks of field `tag` (O(1)).
     fn field_info(&self, tag: u32) -> Option<fix_core::validate::FieldInfo> {
         let position = self.by_tag.position(tag, &self.fields)?;

@@ -17,6 +17,10 @@ impl validate::Dictionary for Dictionary {
         Dictionary::field_info(self, tag)
     }
 
+    fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
+        Dictionary::byte_set(self, tag)
+    }
+
     #[inline]
     fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
         self.value_allowed(tag, value).unwrap_or(true)

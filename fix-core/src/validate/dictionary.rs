@@ -72,7 +72,7 @@ impl FieldType {
     /// The common formats are checked here by shape alone when the shape settles it
     /// (digits of a length that cannot overflow, a timestamp whose day exists in
     /// every month); anything else goes to the full parser of the type.
-    #[inline]
+    #[inline(always)]
     pub fn accepts(self, value: &[u8]) -> bool {
         match self {
             FieldType::String | FieldType::Data | FieldType::Unchecked => true,
@@ -149,6 +149,15 @@ pub trait Dictionary {
     /// Whether `value` is allowed for `tag`: one of its enumerated values (each item,
     /// for a multiple-value field), or anything when the field is not enumerated.
     fn value_allowed(&self, tag: u32, value: &[u8]) -> bool;
+
+    /// When every listed value of field `tag` is one byte (and it is not a
+    /// multiple-value type), those bytes as a 256-bit set (bit `b % 64` of word
+    /// `b / 64`), for checks that keep it; `None` (the default) otherwise or when
+    /// the dictionary does not say.
+    fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
+        let _ = tag;
+        None
+    }
 
     /// The standard header.
     fn header(&self) -> &Self::Layout;

@@ -11,4 +11,4 @@ mod validator;
 
 pub use dictionary::{Dictionary, FieldInfo, FieldType, Group, Layout, Member};
 pub use reject::{Reject, SessionRejectReason};
-pub use validator::{USER_DEFINED_MIN, Validator};
+pub use validator::{ShapeCache, USER_DEFINED_MIN, Validator};

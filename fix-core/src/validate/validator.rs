@@ -1,6 +1,6 @@
 //! The validator: one walk over a parsed message against a [`Dictionary`].
 
-use super::dictionary::{Dictionary, FieldInfo, Group, Layout};
+use super::dictionary::{Dictionary, FieldInfo, FieldType, Group, Layout};
 use super::reject::{Reject, SessionRejectReason as Reason};
 use crate::value::parse_uint;
 use crate::{Field, Message};
@@ -24,7 +24,7 @@ pub const USER_DEFINED_MIN: u32 = 5000;
 /// let v = Validator::new().validate_user_defined_fields(false);
 /// assert!(!v.validates_user_defined_fields());
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Validator {
     fields_out_of_order: bool,
     fields_have_values: bool,
@@ -106,6 +106,60 @@ impl Validator {
         dict: &D,
         msg: &Message<'a>,
     ) -> Result<(), Reject<'a>> {
+        self.walk(dict, msg, None)
+    }
+
+    /// Validates `msg` like [`Validator::validate`], with the same answer, but
+    /// remembers the shapes (MsgType and tag sequence) of messages that passed: a
+    /// message of a remembered shape is checked by its values alone, since every
+    /// other check depends on the shape only. A counterparty sends few shapes, so
+    /// most messages take this way; any problem, or a new shape, takes the full
+    /// walk.
+    ///
+    /// ```
+    /// use fix_core::validate::{ShapeCache, Validator};
+    /// # fn check<D: fix_core::validate::Dictionary>(dict: &D, msg: &fix_core::Message<'_>) {
+    /// let mut cache = ShapeCache::<4, 64>::new();
+    /// let first = Validator::new().validate_cached(dict, msg, &mut cache);
+    /// let again = Validator::new().validate_cached(dict, msg, &mut cache); // by values only
+    /// assert_eq!(first.is_ok(), again.is_ok());
+    /// # }
+    /// ```
+    pub fn validate_cached<'a, D: Dictionary + ?Sized, const S: usize, const F: usize>(
+        &self,
+        dict: &D,
+        msg: &Message<'a>,
+        cache: &mut ShapeCache<S, F>,
+    ) -> Result<(), Reject<'a>> {
+        if cache.validator != Some(*self) {
+            *cache = ShapeCache::new();
+            cache.validator = Some(*self);
+        }
+        if let Some(shape) = cache.find(msg)
+            && shape.values_ok(self, dict, msg)
+        {
+            return Ok(());
+        }
+        let mut shape = Shape::<F>::new(msg);
+        let counters = shape.as_mut().map(|shape| &mut shape.counters[..]);
+        let result = self.walk(dict, msg, counters);
+        if result.is_ok()
+            && let Some(mut shape) = shape
+        {
+            shape.checks(dict, msg);
+            cache.insert(shape);
+        }
+        result
+    }
+
+    /// The full walk; `counters`, when given, receives each group counter's
+    /// number of entries by field.
+    fn walk<'a, D: Dictionary + ?Sized>(
+        &self,
+        dict: &D,
+        msg: &Message<'a>,
+        counters: Option<&mut [u32]>,
+    ) -> Result<(), Reject<'a>> {
         let mut walk = Walk {
             validator: self,
             dict,
@@ -114,8 +168,206 @@ impl Validator {
             pos: 0,
             found: Found::default(),
             header_seen: Seen::new(),
+            counters,
         };
         walk.run()
+    }
+}
+
+/// The shapes of messages that passed validation, for
+/// [`Validator::validate_cached`]: up to `S` shapes of up to `F` fields each,
+/// replaced oldest first. Fixed capacity, no allocation; one per session (or per
+/// thread), as it belongs to one validator's settings and one dictionary.
+///
+/// ```
+/// let cache = fix_core::validate::ShapeCache::<8, 64>::new();
+/// assert_eq!(cache.len(), 0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ShapeCache<const S: usize, const F: usize> {
+    shapes: [Option<Shape<F>>; S],
+    next: usize,
+    validator: Option<Validator>,
+}
+
+impl<const S: usize, const F: usize> Default for ShapeCache<S, F> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const S: usize, const F: usize> ShapeCache<S, F> {
+    /// An empty cache.
+    pub const fn new() -> Self {
+        ShapeCache {
+            shapes: [const { None }; S],
+            next: 0,
+            validator: None,
+        }
+    }
+
+    /// How many shapes it holds.
+    pub fn len(&self) -> usize {
+        self.shapes.iter().flatten().count()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The remembered shape `msg` has, if any. (Use one cache per dictionary.)
+    fn find(&self, msg: &Message<'_>) -> Option<&Shape<F>> {
+        let fields = msg.fields();
+        self.shapes.iter().flatten().find(|shape| {
+            shape.len == fields.len()
+                && shape.msg_type() == msg.msg_type()
+                && shape
+                    .tags
+                    .iter()
+                    .zip(fields)
+                    .all(|(&tag, f)| tag == f.tag())
+        })
+    }
+
+    fn insert(&mut self, shape: Shape<F>) {
+        if let Some(slot) = self.shapes.get_mut(self.next) {
+            *slot = Some(shape);
+        }
+        self.next = (self.next + 1) % S.max(1);
+    }
+}
+
+/// One remembered shape: MsgType, tags, and per field what its value is checked
+/// against.
+#[derive(Clone, Debug)]
+struct Shape<const F: usize> {
+    msg_type: [u8; 8],
+    msg_type_len: u8,
+    len: usize,
+    tags: [u32; F],
+    checks: [Check; F],
+    /// For a group counter, the number of entries that followed it; else
+    /// `NOT_COUNTER`.
+    counters: [u32; F],
+    /// Single-byte value sets of enumerated fields, for [`Check::set`].
+    sets: [[u64; 4]; SETS],
+    sets_used: usize,
+}
+
+const NOT_COUNTER: u32 = u32::MAX;
+
+/// Single-byte value sets a shape keeps; enumerated fields past them ask the
+/// dictionary.
+const SETS: usize = 16;
+
+/// What a field's value is checked against, precomputed for a shape.
+#[derive(Clone, Copy, Debug, Default)]
+struct Check {
+    /// The format to check, when it is one that needs checking (free text
+    /// only has to be non-empty).
+    format: Option<FieldType>,
+    /// One plus the index of the field's single-byte value set in `sets`.
+    set: u8,
+    /// Enumerated without a set here: ask the dictionary.
+    ask: bool,
+}
+
+impl<const F: usize> Shape<F> {
+    /// A shape for `msg`, when it fits (at most `F` fields, MsgType of at most 8
+    /// bytes); counters and checks are filled in by the walk and [`Self::checks`].
+    fn new(msg: &Message<'_>) -> Option<Self> {
+        let fields = msg.fields();
+        let msg_type = msg.msg_type();
+        if fields.len() > F || msg_type.len() > 8 {
+            return None;
+        }
+        let mut shape = Shape {
+            msg_type: [0; 8],
+            msg_type_len: msg_type.len() as u8,
+            len: fields.len(),
+            tags: [0; F],
+            checks: [Check::default(); F],
+            counters: [NOT_COUNTER; F],
+            sets: [[0; 4]; SETS],
+            sets_used: 0,
+        };
+        shape.msg_type[..msg_type.len()].copy_from_slice(msg_type);
+        for (tag, f) in shape.tags.iter_mut().zip(fields) {
+            *tag = f.tag();
+        }
+        Some(shape)
+    }
+
+    fn msg_type(&self) -> &[u8] {
+        &self.msg_type[..usize::from(self.msg_type_len)]
+    }
+
+    fn checks<D: Dictionary + ?Sized>(&mut self, dict: &D, msg: &Message<'_>) {
+        for (i, f) in msg.fields().iter().enumerate().take(F) {
+            let Some(info) = dict.field_info(f.tag()) else {
+                continue; // an undefined tag let through: only emptiness matters
+            };
+            let mut check = Check {
+                format: (!matches!(
+                    info.format,
+                    FieldType::String | FieldType::Data | FieldType::Unchecked
+                ))
+                .then_some(info.format),
+                set: 0,
+                ask: false,
+            };
+            if info.enumerated {
+                match dict.byte_set(f.tag()) {
+                    Some(set) if self.sets_used < SETS => {
+                        self.sets[self.sets_used] = set;
+                        self.sets_used += 1;
+                        check.set = self.sets_used as u8;
+                    }
+                    _ => check.ask = true,
+                }
+            }
+            self.checks[i] = check;
+        }
+    }
+
+    /// The value checks the walk made of a message of this shape, in one pass:
+    /// true when every value would pass them again (then so does the message).
+    fn values_ok<D: Dictionary + ?Sized>(
+        &self,
+        validator: &Validator,
+        dict: &D,
+        msg: &Message<'_>,
+    ) -> bool {
+        let bytes = msg.frame().bytes();
+        let fields = msg.fields();
+        // A shape holds at most `F` fields, and `find` matched all of them.
+        for ((f, check), &counter) in fields.iter().zip(&self.checks).zip(&self.counters) {
+            let Some(value) = bytes.get(f.value_range()) else {
+                return false;
+            };
+            let good = match value {
+                [] => !validator.fields_have_values,
+                _ => {
+                    check.format.is_none_or(|format| format.accepts(value))
+                        && match (check.set, value) {
+                            (0, _) => !check.ask || dict.value_allowed(f.tag(), value),
+                            (n, &[b]) => {
+                                let set = &self.sets[usize::from(n - 1) % SETS];
+                                set[usize::from(b / 64)] & (1 << (b % 64)) != 0
+                            }
+                            _ => false,
+                        }
+                }
+            };
+            if !good
+                || (counter != NOT_COUNTER
+                    && !parse_uint(value).is_ok_and(|n| n == u64::from(counter)))
+            {
+                return false;
+            }
+        }
+        true
     }
 }
 
@@ -147,6 +399,8 @@ struct Walk<'v, 'a, 'd, D: ?Sized> {
     found: Found,
     /// The header's members seen, also in the body when order is not checked.
     header_seen: Seen,
+    /// When recording a shape: each group counter's number of entries, by field.
+    counters: Option<&'v mut [u32]>,
 }
 
 /// What walking one level found: the members seen, and its fields.
@@ -367,6 +621,9 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
         }
         if declared.is_some_and(|n| n != entries) {
             self.field_problem(section, at, Reason::IncorrectNumInGroupCount, counter_tag);
+        }
+        if let Some(slot) = self.counters.as_mut().and_then(|c| c.get_mut(at)) {
+            *slot = u32::try_from(entries).unwrap_or(NOT_COUNTER - 1);
         }
     }
 
