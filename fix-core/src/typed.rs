@@ -1563,13 +1563,29 @@ macro_rules! __fix_builder_doc {
         concat!(" `", $fix, "` (", $tag, "), ", stringify!($ty), ".")
     };
     (req $tag:literal, $fix:literal, $ty:ident) => {
-        concat!(" `", $fix, "` (", $tag, "), ", stringify!($ty), ", required.")
+        concat!(
+            " `",
+            $fix,
+            "` (",
+            $tag,
+            "), ",
+            stringify!($ty),
+            ", required."
+        )
     };
     (data $len:literal, $tag:literal, $fix:literal, $ty:ident) => {
         concat!(" `", $fix, "` (", $tag, "), ", stringify!($ty), ".")
     };
     (req_data $len:literal, $tag:literal, $fix:literal, $ty:ident) => {
-        concat!(" `", $fix, "` (", $tag, "), ", stringify!($ty), ", required.")
+        concat!(
+            " `",
+            $fix,
+            "` (",
+            $tag,
+            "), ",
+            stringify!($ty),
+            ", required."
+        )
     };
     (group $tag:literal, $fix:literal) => {
         concat!(" The `", $fix, "` (", $tag, ") group's entries.")
