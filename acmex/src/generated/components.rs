@@ -2,117 +2,36 @@
 //! Component views and builders (shared by every message that includes them), the header and the trailer.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-/// The standard header, in every message.
-#[derive(Clone, Copy, Debug)]
-pub struct Header<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Header<'v, 'a> {
-    /// `BeginString` (8), STRING, required.
-    pub fn begin_string(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 8)
-    }
-    /// `BodyLength` (9), LENGTH, required.
-    pub fn body_length(&self) -> t::Req<v::Length> {
-        self.0.req(1, 9)
-    }
-    /// `MsgType` (35), STRING, required.
-    pub fn msg_type(&self) -> t::Req<e::MsgType<'a>> {
-        self.0.req(2, 35)
-    }
-    /// `SenderCompID` (49), STRING, required.
-    pub fn sender_comp_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(3, 49)
-    }
-    /// `TargetCompID` (56), STRING, required.
-    pub fn target_comp_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(4, 56)
-    }
-    /// `OnBehalfOfCompID` (115), STRING.
-    pub fn on_behalf_of_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(5, 115)
-    }
-    /// `DeliverToCompID` (128), STRING.
-    pub fn deliver_to_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(6, 128)
-    }
-    /// `SecureDataLen` (90), LENGTH.
-    pub fn secure_data_len(&self) -> t::Opt<v::Length> {
-        self.0.get(7, 90)
-    }
-    /// `SecureData` (91), DATA.
-    pub fn secure_data(&self) -> Option<&'a [u8]> {
-        self.0.data(8)
-    }
-    /// `MsgSeqNum` (34), SEQNUM, required.
-    pub fn msg_seq_num(&self) -> t::Req<v::SeqNum> {
-        self.0.req(9, 34)
-    }
-    /// `SenderSubID` (50), STRING.
-    pub fn sender_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(10, 50)
-    }
-    /// `SenderLocationID` (142), STRING.
-    pub fn sender_location_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(11, 142)
-    }
-    /// `TargetSubID` (57), STRING.
-    pub fn target_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(12, 57)
-    }
-    /// `TargetLocationID` (143), STRING.
-    pub fn target_location_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(13, 143)
-    }
-    /// `OnBehalfOfSubID` (116), STRING.
-    pub fn on_behalf_of_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(14, 116)
-    }
-    /// `OnBehalfOfLocationID` (144), STRING.
-    pub fn on_behalf_of_location_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(15, 144)
-    }
-    /// `DeliverToSubID` (129), STRING.
-    pub fn deliver_to_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(16, 129)
-    }
-    /// `DeliverToLocationID` (145), STRING.
-    pub fn deliver_to_location_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(17, 145)
-    }
-    /// `PossDupFlag` (43), BOOLEAN.
-    pub fn poss_dup_flag(&self) -> t::Opt<bool> {
-        self.0.get(18, 43)
-    }
-    /// `PossResend` (97), BOOLEAN.
-    pub fn poss_resend(&self) -> t::Opt<bool> {
-        self.0.get(19, 97)
-    }
-    /// `SendingTime` (52), UTCTIMESTAMP, required.
-    pub fn sending_time(&self) -> t::Req<v::UtcTimestamp> {
-        self.0.req(20, 52)
-    }
-    /// `OrigSendingTime` (122), UTCTIMESTAMP.
-    pub fn orig_sending_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(21, 122)
-    }
-    /// `XmlDataLen` (212), LENGTH.
-    pub fn xml_data_len(&self) -> t::Opt<v::Length> {
-        self.0.get(22, 212)
-    }
-    /// `XmlData` (213), DATA.
-    pub fn xml_data(&self) -> Option<&'a [u8]> {
-        self.0.data(23)
-    }
-    /// `MessageEncoding` (347), STRING.
-    pub fn message_encoding(&self) -> t::Opt<e::MessageEncoding<'a>> {
-        self.0.get(24, 347)
-    }
-    /// `LastMsgSeqNumProcessed` (369), SEQNUM.
-    pub fn last_msg_seq_num_processed(&self) -> t::Opt<v::SeqNum> {
-        self.0.get(25, 369)
-    }
-    /// The `NoHops` (627) repeating group: its entries in wire order.
-    pub fn no_hops(&self) -> t::Entries<'a, HeaderNoHops<'a>, 3> {
-        self.0.group(26, &HEADER_NO_HOPS)
+t::view! {
+    /// The standard header, in every message.
+    block Header {
+        req begin_string(0, 8, "BeginString", STRING, v::FixStr<'a>);
+        req body_length(1, 9, "BodyLength", LENGTH, v::Length);
+        req msg_type(2, 35, "MsgType", STRING, e::MsgType<'a>);
+        req sender_comp_id(3, 49, "SenderCompID", STRING, v::FixStr<'a>);
+        req target_comp_id(4, 56, "TargetCompID", STRING, v::FixStr<'a>);
+        opt on_behalf_of_comp_id(5, 115, "OnBehalfOfCompID", STRING, v::FixStr<'a>);
+        opt deliver_to_comp_id(6, 128, "DeliverToCompID", STRING, v::FixStr<'a>);
+        opt secure_data_len(7, 90, "SecureDataLen", LENGTH, v::Length);
+        data secure_data(8, 91, "SecureData", DATA);
+        req msg_seq_num(9, 34, "MsgSeqNum", SEQNUM, v::SeqNum);
+        opt sender_sub_id(10, 50, "SenderSubID", STRING, v::FixStr<'a>);
+        opt sender_location_id(11, 142, "SenderLocationID", STRING, v::FixStr<'a>);
+        opt target_sub_id(12, 57, "TargetSubID", STRING, v::FixStr<'a>);
+        opt target_location_id(13, 143, "TargetLocationID", STRING, v::FixStr<'a>);
+        opt on_behalf_of_sub_id(14, 116, "OnBehalfOfSubID", STRING, v::FixStr<'a>);
+        opt on_behalf_of_location_id(15, 144, "OnBehalfOfLocationID", STRING, v::FixStr<'a>);
+        opt deliver_to_sub_id(16, 129, "DeliverToSubID", STRING, v::FixStr<'a>);
+        opt deliver_to_location_id(17, 145, "DeliverToLocationID", STRING, v::FixStr<'a>);
+        opt poss_dup_flag(18, 43, "PossDupFlag", BOOLEAN, bool);
+        opt poss_resend(19, 97, "PossResend", BOOLEAN, bool);
+        req sending_time(20, 52, "SendingTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt orig_sending_time(21, 122, "OrigSendingTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt xml_data_len(22, 212, "XmlDataLen", LENGTH, v::Length);
+        data xml_data(23, 213, "XmlData", DATA);
+        opt message_encoding(24, 347, "MessageEncoding", STRING, e::MessageEncoding<'a>);
+        opt last_msg_seq_num_processed(25, 369, "LastMsgSeqNumProcessed", SEQNUM, v::SeqNum);
+        group no_hops(26, 627, "NoHops", HeaderNoHops, 3, HEADER_NO_HOPS);
     }
 }
 /// Builds the standard header: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -234,1024 +153,333 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
         index: &[0, 1, 3, 0, 0, 2, 0, 0],
     },
 };
-/// One entry of the `NoHops` (627) group.
-#[derive(Clone, Copy, Debug)]
-pub struct HeaderNoHops<'a>(t::View<'a, 3>);
-impl<'a> From<t::View<'a, 3>> for HeaderNoHops<'a> {
-    fn from(view: t::View<'a, 3>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoHops` (627) group.
+    entry HeaderNoHops[3] {
+        opt hop_comp_id(0, 628, "HopCompID", STRING, v::FixStr<'a>);
+        opt hop_sending_time(1, 629, "HopSendingTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt hop_ref_id(2, 630, "HopRefID", SEQNUM, v::SeqNum);
     }
 }
-impl<'a> HeaderNoHops<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `HopCompID` (628), STRING.
-    pub fn hop_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 628)
-    }
-    /// `HopSendingTime` (629), UTCTIMESTAMP.
-    pub fn hop_sending_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(1, 629)
-    }
-    /// `HopRefID` (630), SEQNUM.
-    pub fn hop_ref_id(&self) -> t::Opt<v::SeqNum> {
-        self.0.get(2, 630)
+t::builder! {
+    /// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    HeaderNoHopsBuilder(hop_comp_id: v::FixStr<'b>) {
+        hop_comp_id: Option<v::FixStr<'b>> = opt(628, "HopCompID", STRING);
+        hop_sending_time: Option<v::UtcTimestamp> = opt(629, "HopSendingTime", UTCTIMESTAMP);
+        hop_ref_id: Option<v::SeqNum> = opt(630, "HopRefID", SEQNUM);
     }
 }
-/// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HeaderNoHopsBuilder<'b> {
-    /// `HopCompID` (628), STRING.
-    pub hop_comp_id: Option<v::FixStr<'b>>,
-    /// `HopSendingTime` (629), UTCTIMESTAMP.
-    pub hop_sending_time: Option<v::UtcTimestamp>,
-    /// `HopRefID` (630), SEQNUM.
-    pub hop_ref_id: Option<v::SeqNum>,
-}
-impl<'b> HeaderNoHopsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(hop_comp_id: v::FixStr<'b>) -> Self {
-        Self {
-            hop_comp_id: Some(hop_comp_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The standard trailer, in every message.
+    block Trailer {
+        opt signature_length(0, 93, "SignatureLength", LENGTH, v::Length);
+        data signature(1, 89, "Signature", DATA);
+        req check_sum(2, 10, "CheckSum", STRING, v::FixStr<'a>);
     }
 }
-impl t::Build for HeaderNoHopsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 628, &self.hop_comp_id)?;
-        t::put(enc, 629, &self.hop_sending_time)?;
-        t::put(enc, 630, &self.hop_ref_id)?;
-        Ok(())
+t::view! {
+    /// The `CommissionData` component: a view over the slots it fills in the enclosing message or entry.
+    block CommissionData {
+        opt commission(0, 12, "Commission", AMT, v::Decimal);
+        opt comm_type(1, 13, "CommType", CHAR, e::CommType);
+        opt comm_currency(2, 479, "CommCurrency", CURRENCY, v::Currency);
+        opt fund_renew_waiv(3, 497, "FundRenewWaiv", CHAR, e::FundRenewWaiv);
     }
 }
-/// The standard trailer, in every message.
-#[derive(Clone, Copy, Debug)]
-pub struct Trailer<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Trailer<'v, 'a> {
-    /// `SignatureLength` (93), LENGTH.
-    pub fn signature_length(&self) -> t::Opt<v::Length> {
-        self.0.get(0, 93)
-    }
-    /// `Signature` (89), DATA.
-    pub fn signature(&self) -> Option<&'a [u8]> {
-        self.0.data(1)
-    }
-    /// `CheckSum` (10), STRING, required.
-    pub fn check_sum(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(2, 10)
+t::builder! {
+    /// Builds the `CommissionData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    CommissionDataBuilder() {
+        commission: Option<v::Decimal> = opt(12, "Commission", AMT);
+        comm_type: Option<e::CommType> = opt(13, "CommType", CHAR);
+        comm_currency: Option<v::Currency> = opt(479, "CommCurrency", CURRENCY);
+        fund_renew_waiv: Option<e::FundRenewWaiv> = opt(497, "FundRenewWaiv", CHAR);
+        _b: ::core::marker::PhantomData<&'b ()> = phantom();
     }
 }
-/// The `CommissionData` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct CommissionData<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> CommissionData<'v, 'a> {
-    /// `Commission` (12), AMT.
-    pub fn commission(&self) -> t::Opt<v::Decimal> {
-        self.0.get(0, 12)
-    }
-    /// `CommType` (13), CHAR.
-    pub fn comm_type(&self) -> t::Opt<e::CommType> {
-        self.0.get(1, 13)
-    }
-    /// `CommCurrency` (479), CURRENCY.
-    pub fn comm_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(2, 479)
-    }
-    /// `FundRenewWaiv` (497), CHAR.
-    pub fn fund_renew_waiv(&self) -> t::Opt<e::FundRenewWaiv> {
-        self.0.get(3, 497)
+t::view! {
+    /// The `DiscretionInstructions` component: a view over the slots it fills in the enclosing message or entry.
+    block DiscretionInstructions {
+        opt discretion_inst(0, 388, "DiscretionInst", CHAR, e::DiscretionInst);
+        opt discretion_offset_value(1, 389, "DiscretionOffsetValue", FLOAT, v::Decimal);
+        opt discretion_move_type(2, 841, "DiscretionMoveType", INT, e::DiscretionMoveType<'a>);
+        opt discretion_offset_type(3, 842, "DiscretionOffsetType", INT, e::DiscretionOffsetType<'a>);
+        opt discretion_limit_type(4, 843, "DiscretionLimitType", INT, e::DiscretionLimitType<'a>);
+        opt discretion_round_direction(5, 844, "DiscretionRoundDirection", INT, e::DiscretionRoundDirection<'a>);
+        opt discretion_scope(6, 846, "DiscretionScope", INT, e::DiscretionScope<'a>);
     }
 }
-/// Builds the `CommissionData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CommissionDataBuilder<'b> {
-    /// `Commission` (12), AMT.
-    pub commission: Option<v::Decimal>,
-    /// `CommType` (13), CHAR.
-    pub comm_type: Option<e::CommType>,
-    /// `CommCurrency` (479), CURRENCY.
-    pub comm_currency: Option<v::Currency>,
-    /// `FundRenewWaiv` (497), CHAR.
-    pub fund_renew_waiv: Option<e::FundRenewWaiv>,
-    /// Ties the builder's lifetime (leave it `Default`).
-    pub _b: ::core::marker::PhantomData<&'b ()>,
-}
-impl<'b> CommissionDataBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::builder! {
+    /// Builds the `DiscretionInstructions` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    DiscretionInstructionsBuilder() {
+        discretion_inst: Option<e::DiscretionInst> = opt(388, "DiscretionInst", CHAR);
+        discretion_offset_value: Option<v::Decimal> = opt(389, "DiscretionOffsetValue", FLOAT);
+        discretion_move_type: Option<e::DiscretionMoveType<'b>> = opt(841, "DiscretionMoveType", INT);
+        discretion_offset_type: Option<e::DiscretionOffsetType<'b>> = opt(842, "DiscretionOffsetType", INT);
+        discretion_limit_type: Option<e::DiscretionLimitType<'b>> = opt(843, "DiscretionLimitType", INT);
+        discretion_round_direction: Option<e::DiscretionRoundDirection<'b>> = opt(844, "DiscretionRoundDirection", INT);
+        discretion_scope: Option<e::DiscretionScope<'b>> = opt(846, "DiscretionScope", INT);
     }
 }
-impl t::Build for CommissionDataBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 12, &self.commission)?;
-        t::put(enc, 13, &self.comm_type)?;
-        t::put(enc, 479, &self.comm_currency)?;
-        t::put(enc, 497, &self.fund_renew_waiv)?;
-        Ok(())
+t::view! {
+    /// The `FinancingDetails` component: a view over the slots it fills in the enclosing message or entry.
+    block FinancingDetails {
+        opt agreement_desc(0, 913, "AgreementDesc", STRING, v::FixStr<'a>);
+        opt agreement_id(1, 914, "AgreementID", STRING, v::FixStr<'a>);
+        opt agreement_date(2, 915, "AgreementDate", LOCALMKTDATE, v::LocalMktDate);
+        opt agreement_currency(3, 918, "AgreementCurrency", CURRENCY, v::Currency);
+        opt termination_type(4, 788, "TerminationType", INT, e::TerminationType<'a>);
+        opt start_date(5, 916, "StartDate", LOCALMKTDATE, v::LocalMktDate);
+        opt end_date(6, 917, "EndDate", LOCALMKTDATE, v::LocalMktDate);
+        opt delivery_type(7, 919, "DeliveryType", INT, e::DeliveryType<'a>);
+        opt margin_ratio(8, 898, "MarginRatio", PERCENTAGE, v::Decimal);
     }
 }
-/// The `DiscretionInstructions` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct DiscretionInstructions<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> DiscretionInstructions<'v, 'a> {
-    /// `DiscretionInst` (388), CHAR.
-    pub fn discretion_inst(&self) -> t::Opt<e::DiscretionInst> {
-        self.0.get(0, 388)
-    }
-    /// `DiscretionOffsetValue` (389), FLOAT.
-    pub fn discretion_offset_value(&self) -> t::Opt<v::Decimal> {
-        self.0.get(1, 389)
-    }
-    /// `DiscretionMoveType` (841), INT.
-    pub fn discretion_move_type(&self) -> t::Opt<e::DiscretionMoveType<'a>> {
-        self.0.get(2, 841)
-    }
-    /// `DiscretionOffsetType` (842), INT.
-    pub fn discretion_offset_type(&self) -> t::Opt<e::DiscretionOffsetType<'a>> {
-        self.0.get(3, 842)
-    }
-    /// `DiscretionLimitType` (843), INT.
-    pub fn discretion_limit_type(&self) -> t::Opt<e::DiscretionLimitType<'a>> {
-        self.0.get(4, 843)
-    }
-    /// `DiscretionRoundDirection` (844), INT.
-    pub fn discretion_round_direction(&self) -> t::Opt<e::DiscretionRoundDirection<'a>> {
-        self.0.get(5, 844)
-    }
-    /// `DiscretionScope` (846), INT.
-    pub fn discretion_scope(&self) -> t::Opt<e::DiscretionScope<'a>> {
-        self.0.get(6, 846)
+t::builder! {
+    /// Builds the `FinancingDetails` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    FinancingDetailsBuilder() {
+        agreement_desc: Option<v::FixStr<'b>> = opt(913, "AgreementDesc", STRING);
+        agreement_id: Option<v::FixStr<'b>> = opt(914, "AgreementID", STRING);
+        agreement_date: Option<v::LocalMktDate> = opt(915, "AgreementDate", LOCALMKTDATE);
+        agreement_currency: Option<v::Currency> = opt(918, "AgreementCurrency", CURRENCY);
+        termination_type: Option<e::TerminationType<'b>> = opt(788, "TerminationType", INT);
+        start_date: Option<v::LocalMktDate> = opt(916, "StartDate", LOCALMKTDATE);
+        end_date: Option<v::LocalMktDate> = opt(917, "EndDate", LOCALMKTDATE);
+        delivery_type: Option<e::DeliveryType<'b>> = opt(919, "DeliveryType", INT);
+        margin_ratio: Option<v::Decimal> = opt(898, "MarginRatio", PERCENTAGE);
     }
 }
-/// Builds the `DiscretionInstructions` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DiscretionInstructionsBuilder<'b> {
-    /// `DiscretionInst` (388), CHAR.
-    pub discretion_inst: Option<e::DiscretionInst>,
-    /// `DiscretionOffsetValue` (389), FLOAT.
-    pub discretion_offset_value: Option<v::Decimal>,
-    /// `DiscretionMoveType` (841), INT.
-    pub discretion_move_type: Option<e::DiscretionMoveType<'b>>,
-    /// `DiscretionOffsetType` (842), INT.
-    pub discretion_offset_type: Option<e::DiscretionOffsetType<'b>>,
-    /// `DiscretionLimitType` (843), INT.
-    pub discretion_limit_type: Option<e::DiscretionLimitType<'b>>,
-    /// `DiscretionRoundDirection` (844), INT.
-    pub discretion_round_direction: Option<e::DiscretionRoundDirection<'b>>,
-    /// `DiscretionScope` (846), INT.
-    pub discretion_scope: Option<e::DiscretionScope<'b>>,
-}
-impl<'b> DiscretionInstructionsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `Instrument` component: a view over the slots it fills in the enclosing message or entry.
+    block Instrument {
+        opt symbol(0, 55, "Symbol", STRING, v::FixStr<'a>);
+        opt symbol_sfx(1, 65, "SymbolSfx", STRING, v::FixStr<'a>);
+        opt security_id(2, 48, "SecurityID", STRING, v::FixStr<'a>);
+        opt security_id_source(3, 22, "SecurityIDSource", STRING, e::SecurityIdSource<'a>);
+        comp sec_alt_id_grp(4, 1, "SecAltIDGrp", SecAltIdGrp);
+        opt product(5, 460, "Product", INT, e::Product<'a>);
+        opt cfi_code(6, 461, "CFICode", STRING, v::FixStr<'a>);
+        opt security_type(7, 167, "SecurityType", STRING, e::SecurityType<'a>);
+        opt security_sub_type(8, 762, "SecuritySubType", STRING, v::FixStr<'a>);
+        opt maturity_month_year(9, 200, "MaturityMonthYear", MONTHYEAR, v::MonthYear);
+        opt maturity_date(10, 541, "MaturityDate", LOCALMKTDATE, v::LocalMktDate);
+        opt put_or_call(11, 201, "PutOrCall", INT, e::PutOrCall<'a>);
+        opt coupon_payment_date(12, 224, "CouponPaymentDate", LOCALMKTDATE, v::LocalMktDate);
+        opt issue_date(13, 225, "IssueDate", LOCALMKTDATE, v::LocalMktDate);
+        opt repo_collateral_security_type(14, 239, "RepoCollateralSecurityType", STRING, v::FixStr<'a>);
+        opt repurchase_term(15, 226, "RepurchaseTerm", INT, i64);
+        opt repurchase_rate(16, 227, "RepurchaseRate", PERCENTAGE, v::Decimal);
+        opt factor(17, 228, "Factor", FLOAT, v::Decimal);
+        opt credit_rating(18, 255, "CreditRating", STRING, v::FixStr<'a>);
+        opt instr_registry(19, 543, "InstrRegistry", STRING, v::FixStr<'a>);
+        opt country_of_issue(20, 470, "CountryOfIssue", COUNTRY, v::Country);
+        opt state_or_province_of_issue(21, 471, "StateOrProvinceOfIssue", STRING, v::FixStr<'a>);
+        opt locale_of_issue(22, 472, "LocaleOfIssue", STRING, v::FixStr<'a>);
+        opt redemption_date(23, 240, "RedemptionDate", LOCALMKTDATE, v::LocalMktDate);
+        opt strike_price(24, 202, "StrikePrice", PRICE, v::Decimal);
+        opt strike_currency(25, 947, "StrikeCurrency", CURRENCY, v::Currency);
+        opt opt_attribute(26, 206, "OptAttribute", CHAR, v::Char);
+        opt contract_multiplier(27, 231, "ContractMultiplier", FLOAT, v::Decimal);
+        opt coupon_rate(28, 223, "CouponRate", PERCENTAGE, v::Decimal);
+        opt security_exchange(29, 207, "SecurityExchange", EXCHANGE, v::Exchange);
+        opt issuer(30, 106, "Issuer", STRING, v::FixStr<'a>);
+        opt encoded_issuer_len(31, 348, "EncodedIssuerLen", LENGTH, v::Length);
+        data encoded_issuer(32, 349, "EncodedIssuer", DATA);
+        opt security_desc(33, 107, "SecurityDesc", STRING, v::FixStr<'a>);
+        opt encoded_security_desc_len(34, 350, "EncodedSecurityDescLen", LENGTH, v::Length);
+        data encoded_security_desc(35, 351, "EncodedSecurityDesc", DATA);
+        opt pool(36, 691, "Pool", STRING, v::FixStr<'a>);
+        opt contract_settl_month(37, 667, "ContractSettlMonth", MONTHYEAR, v::MonthYear);
+        opt cp_program(38, 875, "CPProgram", INT, e::CpProgram<'a>);
+        opt cp_reg_type(39, 876, "CPRegType", STRING, v::FixStr<'a>);
+        comp evnt_grp(40, 1, "EvntGrp", EvntGrp);
+        opt dated_date(41, 873, "DatedDate", LOCALMKTDATE, v::LocalMktDate);
+        opt interest_accrual_date(42, 874, "InterestAccrualDate", LOCALMKTDATE, v::LocalMktDate);
     }
 }
-impl t::Build for DiscretionInstructionsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 388, &self.discretion_inst)?;
-        t::put(enc, 389, &self.discretion_offset_value)?;
-        t::put(enc, 841, &self.discretion_move_type)?;
-        t::put(enc, 842, &self.discretion_offset_type)?;
-        t::put(enc, 843, &self.discretion_limit_type)?;
-        t::put(enc, 844, &self.discretion_round_direction)?;
-        t::put(enc, 846, &self.discretion_scope)?;
-        Ok(())
+t::builder! {
+    /// Builds the `Instrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrumentBuilder() {
+        symbol: Option<v::FixStr<'b>> = opt(55, "Symbol", STRING);
+        symbol_sfx: Option<v::FixStr<'b>> = opt(65, "SymbolSfx", STRING);
+        security_id: Option<v::FixStr<'b>> = opt(48, "SecurityID", STRING);
+        security_id_source: Option<e::SecurityIdSource<'b>> = opt(22, "SecurityIDSource", STRING);
+        sec_alt_id_grp: Option<SecAltIdGrpBuilder<'b>> = comp("SecAltIDGrp");
+        product: Option<e::Product<'b>> = opt(460, "Product", INT);
+        cfi_code: Option<v::FixStr<'b>> = opt(461, "CFICode", STRING);
+        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
+        security_sub_type: Option<v::FixStr<'b>> = opt(762, "SecuritySubType", STRING);
+        maturity_month_year: Option<v::MonthYear> = opt(200, "MaturityMonthYear", MONTHYEAR);
+        maturity_date: Option<v::LocalMktDate> = opt(541, "MaturityDate", LOCALMKTDATE);
+        put_or_call: Option<e::PutOrCall<'b>> = opt(201, "PutOrCall", INT);
+        coupon_payment_date: Option<v::LocalMktDate> = opt(224, "CouponPaymentDate", LOCALMKTDATE);
+        issue_date: Option<v::LocalMktDate> = opt(225, "IssueDate", LOCALMKTDATE);
+        repo_collateral_security_type: Option<v::FixStr<'b>> = opt(239, "RepoCollateralSecurityType", STRING);
+        repurchase_term: Option<i64> = opt(226, "RepurchaseTerm", INT);
+        repurchase_rate: Option<v::Decimal> = opt(227, "RepurchaseRate", PERCENTAGE);
+        factor: Option<v::Decimal> = opt(228, "Factor", FLOAT);
+        credit_rating: Option<v::FixStr<'b>> = opt(255, "CreditRating", STRING);
+        instr_registry: Option<v::FixStr<'b>> = opt(543, "InstrRegistry", STRING);
+        country_of_issue: Option<v::Country> = opt(470, "CountryOfIssue", COUNTRY);
+        state_or_province_of_issue: Option<v::FixStr<'b>> = opt(471, "StateOrProvinceOfIssue", STRING);
+        locale_of_issue: Option<v::FixStr<'b>> = opt(472, "LocaleOfIssue", STRING);
+        redemption_date: Option<v::LocalMktDate> = opt(240, "RedemptionDate", LOCALMKTDATE);
+        strike_price: Option<v::Decimal> = opt(202, "StrikePrice", PRICE);
+        strike_currency: Option<v::Currency> = opt(947, "StrikeCurrency", CURRENCY);
+        opt_attribute: Option<v::Char> = opt(206, "OptAttribute", CHAR);
+        contract_multiplier: Option<v::Decimal> = opt(231, "ContractMultiplier", FLOAT);
+        coupon_rate: Option<v::Decimal> = opt(223, "CouponRate", PERCENTAGE);
+        security_exchange: Option<v::Exchange> = opt(207, "SecurityExchange", EXCHANGE);
+        issuer: Option<v::FixStr<'b>> = opt(106, "Issuer", STRING);
+        encoded_issuer: Option<&'b [u8]> = data(348, 349, "EncodedIssuer", DATA);
+        security_desc: Option<v::FixStr<'b>> = opt(107, "SecurityDesc", STRING);
+        encoded_security_desc: Option<&'b [u8]> = data(350, 351, "EncodedSecurityDesc", DATA);
+        pool: Option<v::FixStr<'b>> = opt(691, "Pool", STRING);
+        contract_settl_month: Option<v::MonthYear> = opt(667, "ContractSettlMonth", MONTHYEAR);
+        cp_program: Option<e::CpProgram<'b>> = opt(875, "CPProgram", INT);
+        cp_reg_type: Option<v::FixStr<'b>> = opt(876, "CPRegType", STRING);
+        evnt_grp: Option<EvntGrpBuilder<'b>> = comp("EvntGrp");
+        dated_date: Option<v::LocalMktDate> = opt(873, "DatedDate", LOCALMKTDATE);
+        interest_accrual_date: Option<v::LocalMktDate> = opt(874, "InterestAccrualDate", LOCALMKTDATE);
     }
 }
-/// The `FinancingDetails` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct FinancingDetails<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> FinancingDetails<'v, 'a> {
-    /// `AgreementDesc` (913), STRING.
-    pub fn agreement_desc(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 913)
-    }
-    /// `AgreementID` (914), STRING.
-    pub fn agreement_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 914)
-    }
-    /// `AgreementDate` (915), LOCALMKTDATE.
-    pub fn agreement_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(2, 915)
-    }
-    /// `AgreementCurrency` (918), CURRENCY.
-    pub fn agreement_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(3, 918)
-    }
-    /// `TerminationType` (788), INT.
-    pub fn termination_type(&self) -> t::Opt<e::TerminationType<'a>> {
-        self.0.get(4, 788)
-    }
-    /// `StartDate` (916), LOCALMKTDATE.
-    pub fn start_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(5, 916)
-    }
-    /// `EndDate` (917), LOCALMKTDATE.
-    pub fn end_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(6, 917)
-    }
-    /// `DeliveryType` (919), INT.
-    pub fn delivery_type(&self) -> t::Opt<e::DeliveryType<'a>> {
-        self.0.get(7, 919)
-    }
-    /// `MarginRatio` (898), PERCENTAGE.
-    pub fn margin_ratio(&self) -> t::Opt<v::Decimal> {
-        self.0.get(8, 898)
+t::view! {
+    /// The `InstrumentExtension` component: a view over the slots it fills in the enclosing message or entry.
+    block InstrumentExtension {
+        opt delivery_form(0, 668, "DeliveryForm", INT, e::DeliveryForm<'a>);
+        opt pct_at_risk(1, 869, "PctAtRisk", PERCENTAGE, v::Decimal);
+        comp attrb_grp(2, 1, "AttrbGrp", AttrbGrp);
     }
 }
-/// Builds the `FinancingDetails` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FinancingDetailsBuilder<'b> {
-    /// `AgreementDesc` (913), STRING.
-    pub agreement_desc: Option<v::FixStr<'b>>,
-    /// `AgreementID` (914), STRING.
-    pub agreement_id: Option<v::FixStr<'b>>,
-    /// `AgreementDate` (915), LOCALMKTDATE.
-    pub agreement_date: Option<v::LocalMktDate>,
-    /// `AgreementCurrency` (918), CURRENCY.
-    pub agreement_currency: Option<v::Currency>,
-    /// `TerminationType` (788), INT.
-    pub termination_type: Option<e::TerminationType<'b>>,
-    /// `StartDate` (916), LOCALMKTDATE.
-    pub start_date: Option<v::LocalMktDate>,
-    /// `EndDate` (917), LOCALMKTDATE.
-    pub end_date: Option<v::LocalMktDate>,
-    /// `DeliveryType` (919), INT.
-    pub delivery_type: Option<e::DeliveryType<'b>>,
-    /// `MarginRatio` (898), PERCENTAGE.
-    pub margin_ratio: Option<v::Decimal>,
-}
-impl<'b> FinancingDetailsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::builder! {
+    /// Builds the `InstrumentExtension` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrumentExtensionBuilder() {
+        delivery_form: Option<e::DeliveryForm<'b>> = opt(668, "DeliveryForm", INT);
+        pct_at_risk: Option<v::Decimal> = opt(869, "PctAtRisk", PERCENTAGE);
+        attrb_grp: Option<AttrbGrpBuilder<'b>> = comp("AttrbGrp");
     }
 }
-impl t::Build for FinancingDetailsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 913, &self.agreement_desc)?;
-        t::put(enc, 914, &self.agreement_id)?;
-        t::put(enc, 915, &self.agreement_date)?;
-        t::put(enc, 918, &self.agreement_currency)?;
-        t::put(enc, 788, &self.termination_type)?;
-        t::put(enc, 916, &self.start_date)?;
-        t::put(enc, 917, &self.end_date)?;
-        t::put(enc, 919, &self.delivery_type)?;
-        t::put(enc, 898, &self.margin_ratio)?;
-        Ok(())
+t::view! {
+    /// The `InstrumentLeg` component: a view over the slots it fills in the enclosing message or entry.
+    block InstrumentLeg {
+        opt leg_symbol(0, 600, "LegSymbol", STRING, v::FixStr<'a>);
+        opt leg_symbol_sfx(1, 601, "LegSymbolSfx", STRING, v::FixStr<'a>);
+        opt leg_security_id(2, 602, "LegSecurityID", STRING, v::FixStr<'a>);
+        opt leg_security_id_source(3, 603, "LegSecurityIDSource", STRING, v::FixStr<'a>);
+        comp leg_sec_alt_id_grp(4, 1, "LegSecAltIDGrp", LegSecAltIdGrp);
+        opt leg_product(5, 607, "LegProduct", INT, i64);
+        opt leg_cfi_code(6, 608, "LegCFICode", STRING, v::FixStr<'a>);
+        opt leg_security_type(7, 609, "LegSecurityType", STRING, v::FixStr<'a>);
+        opt leg_security_sub_type(8, 764, "LegSecuritySubType", STRING, v::FixStr<'a>);
+        opt leg_maturity_month_year(9, 610, "LegMaturityMonthYear", MONTHYEAR, v::MonthYear);
+        opt leg_maturity_date(10, 611, "LegMaturityDate", LOCALMKTDATE, v::LocalMktDate);
+        opt leg_coupon_payment_date(11, 248, "LegCouponPaymentDate", LOCALMKTDATE, v::LocalMktDate);
+        opt leg_issue_date(12, 249, "LegIssueDate", LOCALMKTDATE, v::LocalMktDate);
+        opt leg_repo_collateral_security_type(13, 250, "LegRepoCollateralSecurityType", STRING, v::FixStr<'a>);
+        opt leg_repurchase_term(14, 251, "LegRepurchaseTerm", INT, i64);
+        opt leg_repurchase_rate(15, 252, "LegRepurchaseRate", PERCENTAGE, v::Decimal);
+        opt leg_factor(16, 253, "LegFactor", FLOAT, v::Decimal);
+        opt leg_credit_rating(17, 257, "LegCreditRating", STRING, v::FixStr<'a>);
+        opt leg_instr_registry(18, 599, "LegInstrRegistry", STRING, v::FixStr<'a>);
+        opt leg_country_of_issue(19, 596, "LegCountryOfIssue", COUNTRY, v::Country);
+        opt leg_state_or_province_of_issue(20, 597, "LegStateOrProvinceOfIssue", STRING, v::FixStr<'a>);
+        opt leg_locale_of_issue(21, 598, "LegLocaleOfIssue", STRING, v::FixStr<'a>);
+        opt leg_redemption_date(22, 254, "LegRedemptionDate", LOCALMKTDATE, v::LocalMktDate);
+        opt leg_strike_price(23, 612, "LegStrikePrice", PRICE, v::Decimal);
+        opt leg_strike_currency(24, 942, "LegStrikeCurrency", CURRENCY, v::Currency);
+        opt leg_opt_attribute(25, 613, "LegOptAttribute", CHAR, v::Char);
+        opt leg_contract_multiplier(26, 614, "LegContractMultiplier", FLOAT, v::Decimal);
+        opt leg_coupon_rate(27, 615, "LegCouponRate", PERCENTAGE, v::Decimal);
+        opt leg_security_exchange(28, 616, "LegSecurityExchange", EXCHANGE, v::Exchange);
+        opt leg_issuer(29, 617, "LegIssuer", STRING, v::FixStr<'a>);
+        opt encoded_leg_issuer_len(30, 618, "EncodedLegIssuerLen", LENGTH, v::Length);
+        data encoded_leg_issuer(31, 619, "EncodedLegIssuer", DATA);
+        opt leg_security_desc(32, 620, "LegSecurityDesc", STRING, v::FixStr<'a>);
+        opt encoded_leg_security_desc_len(33, 621, "EncodedLegSecurityDescLen", LENGTH, v::Length);
+        data encoded_leg_security_desc(34, 622, "EncodedLegSecurityDesc", DATA);
+        opt leg_ratio_qty(35, 623, "LegRatioQty", FLOAT, v::Decimal);
+        opt leg_side(36, 624, "LegSide", CHAR, v::Char);
+        opt leg_currency(37, 556, "LegCurrency", CURRENCY, v::Currency);
+        opt leg_pool(38, 740, "LegPool", STRING, v::FixStr<'a>);
+        opt leg_dated_date(39, 739, "LegDatedDate", LOCALMKTDATE, v::LocalMktDate);
+        opt leg_contract_settl_month(40, 955, "LegContractSettlMonth", MONTHYEAR, v::MonthYear);
+        opt leg_interest_accrual_date(41, 956, "LegInterestAccrualDate", LOCALMKTDATE, v::LocalMktDate);
     }
 }
-/// The `Instrument` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct Instrument<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Instrument<'v, 'a> {
-    /// `Symbol` (55), STRING.
-    pub fn symbol(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 55)
-    }
-    /// `SymbolSfx` (65), STRING.
-    pub fn symbol_sfx(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 65)
-    }
-    /// `SecurityID` (48), STRING.
-    pub fn security_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 48)
-    }
-    /// `SecurityIDSource` (22), STRING.
-    pub fn security_id_source(&self) -> t::Opt<e::SecurityIdSource<'a>> {
-        self.0.get(3, 22)
-    }
-    /// The `SecAltIDGrp` component.
-    pub fn sec_alt_id_grp(&self) -> SecAltIdGrp<'v, 'a> {
-        SecAltIdGrp(self.0.sub(4, 1))
-    }
-    /// `Product` (460), INT.
-    pub fn product(&self) -> t::Opt<e::Product<'a>> {
-        self.0.get(5, 460)
-    }
-    /// `CFICode` (461), STRING.
-    pub fn cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(6, 461)
-    }
-    /// `SecurityType` (167), STRING.
-    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
-        self.0.get(7, 167)
-    }
-    /// `SecuritySubType` (762), STRING.
-    pub fn security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(8, 762)
-    }
-    /// `MaturityMonthYear` (200), MONTHYEAR.
-    pub fn maturity_month_year(&self) -> t::Opt<v::MonthYear> {
-        self.0.get(9, 200)
-    }
-    /// `MaturityDate` (541), LOCALMKTDATE.
-    pub fn maturity_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(10, 541)
-    }
-    /// `PutOrCall` (201), INT.
-    pub fn put_or_call(&self) -> t::Opt<e::PutOrCall<'a>> {
-        self.0.get(11, 201)
-    }
-    /// `CouponPaymentDate` (224), LOCALMKTDATE.
-    pub fn coupon_payment_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(12, 224)
-    }
-    /// `IssueDate` (225), LOCALMKTDATE.
-    pub fn issue_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(13, 225)
-    }
-    /// `RepoCollateralSecurityType` (239), STRING.
-    pub fn repo_collateral_security_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(14, 239)
-    }
-    /// `RepurchaseTerm` (226), INT.
-    pub fn repurchase_term(&self) -> t::Opt<i64> {
-        self.0.get(15, 226)
-    }
-    /// `RepurchaseRate` (227), PERCENTAGE.
-    pub fn repurchase_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(16, 227)
-    }
-    /// `Factor` (228), FLOAT.
-    pub fn factor(&self) -> t::Opt<v::Decimal> {
-        self.0.get(17, 228)
-    }
-    /// `CreditRating` (255), STRING.
-    pub fn credit_rating(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(18, 255)
-    }
-    /// `InstrRegistry` (543), STRING.
-    pub fn instr_registry(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(19, 543)
-    }
-    /// `CountryOfIssue` (470), COUNTRY.
-    pub fn country_of_issue(&self) -> t::Opt<v::Country> {
-        self.0.get(20, 470)
-    }
-    /// `StateOrProvinceOfIssue` (471), STRING.
-    pub fn state_or_province_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(21, 471)
-    }
-    /// `LocaleOfIssue` (472), STRING.
-    pub fn locale_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(22, 472)
-    }
-    /// `RedemptionDate` (240), LOCALMKTDATE.
-    pub fn redemption_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(23, 240)
-    }
-    /// `StrikePrice` (202), PRICE.
-    pub fn strike_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(24, 202)
-    }
-    /// `StrikeCurrency` (947), CURRENCY.
-    pub fn strike_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(25, 947)
-    }
-    /// `OptAttribute` (206), CHAR.
-    pub fn opt_attribute(&self) -> t::Opt<v::Char> {
-        self.0.get(26, 206)
-    }
-    /// `ContractMultiplier` (231), FLOAT.
-    pub fn contract_multiplier(&self) -> t::Opt<v::Decimal> {
-        self.0.get(27, 231)
-    }
-    /// `CouponRate` (223), PERCENTAGE.
-    pub fn coupon_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(28, 223)
-    }
-    /// `SecurityExchange` (207), EXCHANGE.
-    pub fn security_exchange(&self) -> t::Opt<v::Exchange> {
-        self.0.get(29, 207)
-    }
-    /// `Issuer` (106), STRING.
-    pub fn issuer(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(30, 106)
-    }
-    /// `EncodedIssuerLen` (348), LENGTH.
-    pub fn encoded_issuer_len(&self) -> t::Opt<v::Length> {
-        self.0.get(31, 348)
-    }
-    /// `EncodedIssuer` (349), DATA.
-    pub fn encoded_issuer(&self) -> Option<&'a [u8]> {
-        self.0.data(32)
-    }
-    /// `SecurityDesc` (107), STRING.
-    pub fn security_desc(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(33, 107)
-    }
-    /// `EncodedSecurityDescLen` (350), LENGTH.
-    pub fn encoded_security_desc_len(&self) -> t::Opt<v::Length> {
-        self.0.get(34, 350)
-    }
-    /// `EncodedSecurityDesc` (351), DATA.
-    pub fn encoded_security_desc(&self) -> Option<&'a [u8]> {
-        self.0.data(35)
-    }
-    /// `Pool` (691), STRING.
-    pub fn pool(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(36, 691)
-    }
-    /// `ContractSettlMonth` (667), MONTHYEAR.
-    pub fn contract_settl_month(&self) -> t::Opt<v::MonthYear> {
-        self.0.get(37, 667)
-    }
-    /// `CPProgram` (875), INT.
-    pub fn cp_program(&self) -> t::Opt<e::CpProgram<'a>> {
-        self.0.get(38, 875)
-    }
-    /// `CPRegType` (876), STRING.
-    pub fn cp_reg_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(39, 876)
-    }
-    /// The `EvntGrp` component.
-    pub fn evnt_grp(&self) -> EvntGrp<'v, 'a> {
-        EvntGrp(self.0.sub(40, 1))
-    }
-    /// `DatedDate` (873), LOCALMKTDATE.
-    pub fn dated_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(41, 873)
-    }
-    /// `InterestAccrualDate` (874), LOCALMKTDATE.
-    pub fn interest_accrual_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(42, 874)
+t::builder! {
+    /// Builds the `InstrumentLeg` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrumentLegBuilder() {
+        leg_symbol: Option<v::FixStr<'b>> = opt(600, "LegSymbol", STRING);
+        leg_symbol_sfx: Option<v::FixStr<'b>> = opt(601, "LegSymbolSfx", STRING);
+        leg_security_id: Option<v::FixStr<'b>> = opt(602, "LegSecurityID", STRING);
+        leg_security_id_source: Option<v::FixStr<'b>> = opt(603, "LegSecurityIDSource", STRING);
+        leg_sec_alt_id_grp: Option<LegSecAltIdGrpBuilder<'b>> = comp("LegSecAltIDGrp");
+        leg_product: Option<i64> = opt(607, "LegProduct", INT);
+        leg_cfi_code: Option<v::FixStr<'b>> = opt(608, "LegCFICode", STRING);
+        leg_security_type: Option<v::FixStr<'b>> = opt(609, "LegSecurityType", STRING);
+        leg_security_sub_type: Option<v::FixStr<'b>> = opt(764, "LegSecuritySubType", STRING);
+        leg_maturity_month_year: Option<v::MonthYear> = opt(610, "LegMaturityMonthYear", MONTHYEAR);
+        leg_maturity_date: Option<v::LocalMktDate> = opt(611, "LegMaturityDate", LOCALMKTDATE);
+        leg_coupon_payment_date: Option<v::LocalMktDate> = opt(248, "LegCouponPaymentDate", LOCALMKTDATE);
+        leg_issue_date: Option<v::LocalMktDate> = opt(249, "LegIssueDate", LOCALMKTDATE);
+        leg_repo_collateral_security_type: Option<v::FixStr<'b>> = opt(250, "LegRepoCollateralSecurityType", STRING);
+        leg_repurchase_term: Option<i64> = opt(251, "LegRepurchaseTerm", INT);
+        leg_repurchase_rate: Option<v::Decimal> = opt(252, "LegRepurchaseRate", PERCENTAGE);
+        leg_factor: Option<v::Decimal> = opt(253, "LegFactor", FLOAT);
+        leg_credit_rating: Option<v::FixStr<'b>> = opt(257, "LegCreditRating", STRING);
+        leg_instr_registry: Option<v::FixStr<'b>> = opt(599, "LegInstrRegistry", STRING);
+        leg_country_of_issue: Option<v::Country> = opt(596, "LegCountryOfIssue", COUNTRY);
+        leg_state_or_province_of_issue: Option<v::FixStr<'b>> = opt(597, "LegStateOrProvinceOfIssue", STRING);
+        leg_locale_of_issue: Option<v::FixStr<'b>> = opt(598, "LegLocaleOfIssue", STRING);
+        leg_redemption_date: Option<v::LocalMktDate> = opt(254, "LegRedemptionDate", LOCALMKTDATE);
+        leg_strike_price: Option<v::Decimal> = opt(612, "LegStrikePrice", PRICE);
+        leg_strike_currency: Option<v::Currency> = opt(942, "LegStrikeCurrency", CURRENCY);
+        leg_opt_attribute: Option<v::Char> = opt(613, "LegOptAttribute", CHAR);
+        leg_contract_multiplier: Option<v::Decimal> = opt(614, "LegContractMultiplier", FLOAT);
+        leg_coupon_rate: Option<v::Decimal> = opt(615, "LegCouponRate", PERCENTAGE);
+        leg_security_exchange: Option<v::Exchange> = opt(616, "LegSecurityExchange", EXCHANGE);
+        leg_issuer: Option<v::FixStr<'b>> = opt(617, "LegIssuer", STRING);
+        encoded_leg_issuer: Option<&'b [u8]> = data(618, 619, "EncodedLegIssuer", DATA);
+        leg_security_desc: Option<v::FixStr<'b>> = opt(620, "LegSecurityDesc", STRING);
+        encoded_leg_security_desc: Option<&'b [u8]> = data(621, 622, "EncodedLegSecurityDesc", DATA);
+        leg_ratio_qty: Option<v::Decimal> = opt(623, "LegRatioQty", FLOAT);
+        leg_side: Option<v::Char> = opt(624, "LegSide", CHAR);
+        leg_currency: Option<v::Currency> = opt(556, "LegCurrency", CURRENCY);
+        leg_pool: Option<v::FixStr<'b>> = opt(740, "LegPool", STRING);
+        leg_dated_date: Option<v::LocalMktDate> = opt(739, "LegDatedDate", LOCALMKTDATE);
+        leg_contract_settl_month: Option<v::MonthYear> = opt(955, "LegContractSettlMonth", MONTHYEAR);
+        leg_interest_accrual_date: Option<v::LocalMktDate> = opt(956, "LegInterestAccrualDate", LOCALMKTDATE);
     }
 }
-/// Builds the `Instrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrumentBuilder<'b> {
-    /// `Symbol` (55), STRING.
-    pub symbol: Option<v::FixStr<'b>>,
-    /// `SymbolSfx` (65), STRING.
-    pub symbol_sfx: Option<v::FixStr<'b>>,
-    /// `SecurityID` (48), STRING.
-    pub security_id: Option<v::FixStr<'b>>,
-    /// `SecurityIDSource` (22), STRING.
-    pub security_id_source: Option<e::SecurityIdSource<'b>>,
-    /// The `SecAltIDGrp` component.
-    pub sec_alt_id_grp: Option<SecAltIdGrpBuilder<'b>>,
-    /// `Product` (460), INT.
-    pub product: Option<e::Product<'b>>,
-    /// `CFICode` (461), STRING.
-    pub cfi_code: Option<v::FixStr<'b>>,
-    /// `SecurityType` (167), STRING.
-    pub security_type: Option<e::SecurityType<'b>>,
-    /// `SecuritySubType` (762), STRING.
-    pub security_sub_type: Option<v::FixStr<'b>>,
-    /// `MaturityMonthYear` (200), MONTHYEAR.
-    pub maturity_month_year: Option<v::MonthYear>,
-    /// `MaturityDate` (541), LOCALMKTDATE.
-    pub maturity_date: Option<v::LocalMktDate>,
-    /// `PutOrCall` (201), INT.
-    pub put_or_call: Option<e::PutOrCall<'b>>,
-    /// `CouponPaymentDate` (224), LOCALMKTDATE.
-    pub coupon_payment_date: Option<v::LocalMktDate>,
-    /// `IssueDate` (225), LOCALMKTDATE.
-    pub issue_date: Option<v::LocalMktDate>,
-    /// `RepoCollateralSecurityType` (239), STRING.
-    pub repo_collateral_security_type: Option<v::FixStr<'b>>,
-    /// `RepurchaseTerm` (226), INT.
-    pub repurchase_term: Option<i64>,
-    /// `RepurchaseRate` (227), PERCENTAGE.
-    pub repurchase_rate: Option<v::Decimal>,
-    /// `Factor` (228), FLOAT.
-    pub factor: Option<v::Decimal>,
-    /// `CreditRating` (255), STRING.
-    pub credit_rating: Option<v::FixStr<'b>>,
-    /// `InstrRegistry` (543), STRING.
-    pub instr_registry: Option<v::FixStr<'b>>,
-    /// `CountryOfIssue` (470), COUNTRY.
-    pub country_of_issue: Option<v::Country>,
-    /// `StateOrProvinceOfIssue` (471), STRING.
-    pub state_or_province_of_issue: Option<v::FixStr<'b>>,
-    /// `LocaleOfIssue` (472), STRING.
-    pub locale_of_issue: Option<v::FixStr<'b>>,
-    /// `RedemptionDate` (240), LOCALMKTDATE.
-    pub redemption_date: Option<v::LocalMktDate>,
-    /// `StrikePrice` (202), PRICE.
-    pub strike_price: Option<v::Decimal>,
-    /// `StrikeCurrency` (947), CURRENCY.
-    pub strike_currency: Option<v::Currency>,
-    /// `OptAttribute` (206), CHAR.
-    pub opt_attribute: Option<v::Char>,
-    /// `ContractMultiplier` (231), FLOAT.
-    pub contract_multiplier: Option<v::Decimal>,
-    /// `CouponRate` (223), PERCENTAGE.
-    pub coupon_rate: Option<v::Decimal>,
-    /// `SecurityExchange` (207), EXCHANGE.
-    pub security_exchange: Option<v::Exchange>,
-    /// `Issuer` (106), STRING.
-    pub issuer: Option<v::FixStr<'b>>,
-    /// `EncodedIssuer` (349), DATA.
-    pub encoded_issuer: Option<&'b [u8]>,
-    /// `SecurityDesc` (107), STRING.
-    pub security_desc: Option<v::FixStr<'b>>,
-    /// `EncodedSecurityDesc` (351), DATA.
-    pub encoded_security_desc: Option<&'b [u8]>,
-    /// `Pool` (691), STRING.
-    pub pool: Option<v::FixStr<'b>>,
-    /// `ContractSettlMonth` (667), MONTHYEAR.
-    pub contract_settl_month: Option<v::MonthYear>,
-    /// `CPProgram` (875), INT.
-    pub cp_program: Option<e::CpProgram<'b>>,
-    /// `CPRegType` (876), STRING.
-    pub cp_reg_type: Option<v::FixStr<'b>>,
-    /// The `EvntGrp` component.
-    pub evnt_grp: Option<EvntGrpBuilder<'b>>,
-    /// `DatedDate` (873), LOCALMKTDATE.
-    pub dated_date: Option<v::LocalMktDate>,
-    /// `InterestAccrualDate` (874), LOCALMKTDATE.
-    pub interest_accrual_date: Option<v::LocalMktDate>,
-}
-impl<'b> InstrumentBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `LegBenchmarkCurveData` component: a view over the slots it fills in the enclosing message or entry.
+    block LegBenchmarkCurveData {
+        opt leg_benchmark_curve_currency(0, 676, "LegBenchmarkCurveCurrency", CURRENCY, v::Currency);
+        opt leg_benchmark_curve_name(1, 677, "LegBenchmarkCurveName", STRING, v::FixStr<'a>);
+        opt leg_benchmark_curve_point(2, 678, "LegBenchmarkCurvePoint", STRING, v::FixStr<'a>);
+        opt leg_benchmark_price(3, 679, "LegBenchmarkPrice", PRICE, v::Decimal);
+        opt leg_benchmark_price_type(4, 680, "LegBenchmarkPriceType", INT, i64);
     }
 }
-impl t::Build for InstrumentBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 55, &self.symbol)?;
-        t::put(enc, 65, &self.symbol_sfx)?;
-        t::put(enc, 48, &self.security_id)?;
-        t::put(enc, 22, &self.security_id_source)?;
-        t::put_component(enc, &self.sec_alt_id_grp)?;
-        t::put(enc, 460, &self.product)?;
-        t::put(enc, 461, &self.cfi_code)?;
-        t::put(enc, 167, &self.security_type)?;
-        t::put(enc, 762, &self.security_sub_type)?;
-        t::put(enc, 200, &self.maturity_month_year)?;
-        t::put(enc, 541, &self.maturity_date)?;
-        t::put(enc, 201, &self.put_or_call)?;
-        t::put(enc, 224, &self.coupon_payment_date)?;
-        t::put(enc, 225, &self.issue_date)?;
-        t::put(enc, 239, &self.repo_collateral_security_type)?;
-        t::put(enc, 226, &self.repurchase_term)?;
-        t::put(enc, 227, &self.repurchase_rate)?;
-        t::put(enc, 228, &self.factor)?;
-        t::put(enc, 255, &self.credit_rating)?;
-        t::put(enc, 543, &self.instr_registry)?;
-        t::put(enc, 470, &self.country_of_issue)?;
-        t::put(enc, 471, &self.state_or_province_of_issue)?;
-        t::put(enc, 472, &self.locale_of_issue)?;
-        t::put(enc, 240, &self.redemption_date)?;
-        t::put(enc, 202, &self.strike_price)?;
-        t::put(enc, 947, &self.strike_currency)?;
-        t::put(enc, 206, &self.opt_attribute)?;
-        t::put(enc, 231, &self.contract_multiplier)?;
-        t::put(enc, 223, &self.coupon_rate)?;
-        t::put(enc, 207, &self.security_exchange)?;
-        t::put(enc, 106, &self.issuer)?;
-        t::put_data(enc, 348, 349, self.encoded_issuer)?;
-        t::put(enc, 107, &self.security_desc)?;
-        t::put_data(enc, 350, 351, self.encoded_security_desc)?;
-        t::put(enc, 691, &self.pool)?;
-        t::put(enc, 667, &self.contract_settl_month)?;
-        t::put(enc, 875, &self.cp_program)?;
-        t::put(enc, 876, &self.cp_reg_type)?;
-        t::put_component(enc, &self.evnt_grp)?;
-        t::put(enc, 873, &self.dated_date)?;
-        t::put(enc, 874, &self.interest_accrual_date)?;
-        Ok(())
+t::builder! {
+    /// Builds the `LegBenchmarkCurveData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegBenchmarkCurveDataBuilder() {
+        leg_benchmark_curve_currency: Option<v::Currency> = opt(676, "LegBenchmarkCurveCurrency", CURRENCY);
+        leg_benchmark_curve_name: Option<v::FixStr<'b>> = opt(677, "LegBenchmarkCurveName", STRING);
+        leg_benchmark_curve_point: Option<v::FixStr<'b>> = opt(678, "LegBenchmarkCurvePoint", STRING);
+        leg_benchmark_price: Option<v::Decimal> = opt(679, "LegBenchmarkPrice", PRICE);
+        leg_benchmark_price_type: Option<i64> = opt(680, "LegBenchmarkPriceType", INT);
     }
 }
-/// The `InstrumentExtension` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrumentExtension<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> InstrumentExtension<'v, 'a> {
-    /// `DeliveryForm` (668), INT.
-    pub fn delivery_form(&self) -> t::Opt<e::DeliveryForm<'a>> {
-        self.0.get(0, 668)
-    }
-    /// `PctAtRisk` (869), PERCENTAGE.
-    pub fn pct_at_risk(&self) -> t::Opt<v::Decimal> {
-        self.0.get(1, 869)
-    }
-    /// The `AttrbGrp` component.
-    pub fn attrb_grp(&self) -> AttrbGrp<'v, 'a> {
-        AttrbGrp(self.0.sub(2, 1))
+t::view! {
+    /// The `LegStipulations` component: a view over the slots it fills in the enclosing message or entry.
+    block LegStipulations {
+        group no_leg_stipulations(0, 683, "NoLegStipulations", LegStipulationsNoLegStipulations, 2, LEG_STIPULATIONS_NO_LEG_STIPULATIONS);
     }
 }
-/// Builds the `InstrumentExtension` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrumentExtensionBuilder<'b> {
-    /// `DeliveryForm` (668), INT.
-    pub delivery_form: Option<e::DeliveryForm<'b>>,
-    /// `PctAtRisk` (869), PERCENTAGE.
-    pub pct_at_risk: Option<v::Decimal>,
-    /// The `AttrbGrp` component.
-    pub attrb_grp: Option<AttrbGrpBuilder<'b>>,
-}
-impl<'b> InstrumentExtensionBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for InstrumentExtensionBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 668, &self.delivery_form)?;
-        t::put(enc, 869, &self.pct_at_risk)?;
-        t::put_component(enc, &self.attrb_grp)?;
-        Ok(())
-    }
-}
-/// The `InstrumentLeg` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrumentLeg<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> InstrumentLeg<'v, 'a> {
-    /// `LegSymbol` (600), STRING.
-    pub fn leg_symbol(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 600)
-    }
-    /// `LegSymbolSfx` (601), STRING.
-    pub fn leg_symbol_sfx(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 601)
-    }
-    /// `LegSecurityID` (602), STRING.
-    pub fn leg_security_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 602)
-    }
-    /// `LegSecurityIDSource` (603), STRING.
-    pub fn leg_security_id_source(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 603)
-    }
-    /// The `LegSecAltIDGrp` component.
-    pub fn leg_sec_alt_id_grp(&self) -> LegSecAltIdGrp<'v, 'a> {
-        LegSecAltIdGrp(self.0.sub(4, 1))
-    }
-    /// `LegProduct` (607), INT.
-    pub fn leg_product(&self) -> t::Opt<i64> {
-        self.0.get(5, 607)
-    }
-    /// `LegCFICode` (608), STRING.
-    pub fn leg_cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(6, 608)
-    }
-    /// `LegSecurityType` (609), STRING.
-    pub fn leg_security_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(7, 609)
-    }
-    /// `LegSecuritySubType` (764), STRING.
-    pub fn leg_security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(8, 764)
-    }
-    /// `LegMaturityMonthYear` (610), MONTHYEAR.
-    pub fn leg_maturity_month_year(&self) -> t::Opt<v::MonthYear> {
-        self.0.get(9, 610)
-    }
-    /// `LegMaturityDate` (611), LOCALMKTDATE.
-    pub fn leg_maturity_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(10, 611)
-    }
-    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
-    pub fn leg_coupon_payment_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(11, 248)
-    }
-    /// `LegIssueDate` (249), LOCALMKTDATE.
-    pub fn leg_issue_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(12, 249)
-    }
-    /// `LegRepoCollateralSecurityType` (250), STRING.
-    pub fn leg_repo_collateral_security_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(13, 250)
-    }
-    /// `LegRepurchaseTerm` (251), INT.
-    pub fn leg_repurchase_term(&self) -> t::Opt<i64> {
-        self.0.get(14, 251)
-    }
-    /// `LegRepurchaseRate` (252), PERCENTAGE.
-    pub fn leg_repurchase_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(15, 252)
-    }
-    /// `LegFactor` (253), FLOAT.
-    pub fn leg_factor(&self) -> t::Opt<v::Decimal> {
-        self.0.get(16, 253)
-    }
-    /// `LegCreditRating` (257), STRING.
-    pub fn leg_credit_rating(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(17, 257)
-    }
-    /// `LegInstrRegistry` (599), STRING.
-    pub fn leg_instr_registry(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(18, 599)
-    }
-    /// `LegCountryOfIssue` (596), COUNTRY.
-    pub fn leg_country_of_issue(&self) -> t::Opt<v::Country> {
-        self.0.get(19, 596)
-    }
-    /// `LegStateOrProvinceOfIssue` (597), STRING.
-    pub fn leg_state_or_province_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(20, 597)
-    }
-    /// `LegLocaleOfIssue` (598), STRING.
-    pub fn leg_locale_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(21, 598)
-    }
-    /// `LegRedemptionDate` (254), LOCALMKTDATE.
-    pub fn leg_redemption_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(22, 254)
-    }
-    /// `LegStrikePrice` (612), PRICE.
-    pub fn leg_strike_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(23, 612)
-    }
-    /// `LegStrikeCurrency` (942), CURRENCY.
-    pub fn leg_strike_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(24, 942)
-    }
-    /// `LegOptAttribute` (613), CHAR.
-    pub fn leg_opt_attribute(&self) -> t::Opt<v::Char> {
-        self.0.get(25, 613)
-    }
-    /// `LegContractMultiplier` (614), FLOAT.
-    pub fn leg_contract_multiplier(&self) -> t::Opt<v::Decimal> {
-        self.0.get(26, 614)
-    }
-    /// `LegCouponRate` (615), PERCENTAGE.
-    pub fn leg_coupon_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(27, 615)
-    }
-    /// `LegSecurityExchange` (616), EXCHANGE.
-    pub fn leg_security_exchange(&self) -> t::Opt<v::Exchange> {
-        self.0.get(28, 616)
-    }
-    /// `LegIssuer` (617), STRING.
-    pub fn leg_issuer(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(29, 617)
-    }
-    /// `EncodedLegIssuerLen` (618), LENGTH.
-    pub fn encoded_leg_issuer_len(&self) -> t::Opt<v::Length> {
-        self.0.get(30, 618)
-    }
-    /// `EncodedLegIssuer` (619), DATA.
-    pub fn encoded_leg_issuer(&self) -> Option<&'a [u8]> {
-        self.0.data(31)
-    }
-    /// `LegSecurityDesc` (620), STRING.
-    pub fn leg_security_desc(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(32, 620)
-    }
-    /// `EncodedLegSecurityDescLen` (621), LENGTH.
-    pub fn encoded_leg_security_desc_len(&self) -> t::Opt<v::Length> {
-        self.0.get(33, 621)
-    }
-    /// `EncodedLegSecurityDesc` (622), DATA.
-    pub fn encoded_leg_security_desc(&self) -> Option<&'a [u8]> {
-        self.0.data(34)
-    }
-    /// `LegRatioQty` (623), FLOAT.
-    pub fn leg_ratio_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(35, 623)
-    }
-    /// `LegSide` (624), CHAR.
-    pub fn leg_side(&self) -> t::Opt<v::Char> {
-        self.0.get(36, 624)
-    }
-    /// `LegCurrency` (556), CURRENCY.
-    pub fn leg_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(37, 556)
-    }
-    /// `LegPool` (740), STRING.
-    pub fn leg_pool(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(38, 740)
-    }
-    /// `LegDatedDate` (739), LOCALMKTDATE.
-    pub fn leg_dated_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(39, 739)
-    }
-    /// `LegContractSettlMonth` (955), MONTHYEAR.
-    pub fn leg_contract_settl_month(&self) -> t::Opt<v::MonthYear> {
-        self.0.get(40, 955)
-    }
-    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
-    pub fn leg_interest_accrual_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(41, 956)
-    }
-}
-/// Builds the `InstrumentLeg` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrumentLegBuilder<'b> {
-    /// `LegSymbol` (600), STRING.
-    pub leg_symbol: Option<v::FixStr<'b>>,
-    /// `LegSymbolSfx` (601), STRING.
-    pub leg_symbol_sfx: Option<v::FixStr<'b>>,
-    /// `LegSecurityID` (602), STRING.
-    pub leg_security_id: Option<v::FixStr<'b>>,
-    /// `LegSecurityIDSource` (603), STRING.
-    pub leg_security_id_source: Option<v::FixStr<'b>>,
-    /// The `LegSecAltIDGrp` component.
-    pub leg_sec_alt_id_grp: Option<LegSecAltIdGrpBuilder<'b>>,
-    /// `LegProduct` (607), INT.
-    pub leg_product: Option<i64>,
-    /// `LegCFICode` (608), STRING.
-    pub leg_cfi_code: Option<v::FixStr<'b>>,
-    /// `LegSecurityType` (609), STRING.
-    pub leg_security_type: Option<v::FixStr<'b>>,
-    /// `LegSecuritySubType` (764), STRING.
-    pub leg_security_sub_type: Option<v::FixStr<'b>>,
-    /// `LegMaturityMonthYear` (610), MONTHYEAR.
-    pub leg_maturity_month_year: Option<v::MonthYear>,
-    /// `LegMaturityDate` (611), LOCALMKTDATE.
-    pub leg_maturity_date: Option<v::LocalMktDate>,
-    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
-    pub leg_coupon_payment_date: Option<v::LocalMktDate>,
-    /// `LegIssueDate` (249), LOCALMKTDATE.
-    pub leg_issue_date: Option<v::LocalMktDate>,
-    /// `LegRepoCollateralSecurityType` (250), STRING.
-    pub leg_repo_collateral_security_type: Option<v::FixStr<'b>>,
-    /// `LegRepurchaseTerm` (251), INT.
-    pub leg_repurchase_term: Option<i64>,
-    /// `LegRepurchaseRate` (252), PERCENTAGE.
-    pub leg_repurchase_rate: Option<v::Decimal>,
-    /// `LegFactor` (253), FLOAT.
-    pub leg_factor: Option<v::Decimal>,
-    /// `LegCreditRating` (257), STRING.
-    pub leg_credit_rating: Option<v::FixStr<'b>>,
-    /// `LegInstrRegistry` (599), STRING.
-    pub leg_instr_registry: Option<v::FixStr<'b>>,
-    /// `LegCountryOfIssue` (596), COUNTRY.
-    pub leg_country_of_issue: Option<v::Country>,
-    /// `LegStateOrProvinceOfIssue` (597), STRING.
-    pub leg_state_or_province_of_issue: Option<v::FixStr<'b>>,
-    /// `LegLocaleOfIssue` (598), STRING.
-    pub leg_locale_of_issue: Option<v::FixStr<'b>>,
-    /// `LegRedemptionDate` (254), LOCALMKTDATE.
-    pub leg_redemption_date: Option<v::LocalMktDate>,
-    /// `LegStrikePrice` (612), PRICE.
-    pub leg_strike_price: Option<v::Decimal>,
-    /// `LegStrikeCurrency` (942), CURRENCY.
-    pub leg_strike_currency: Option<v::Currency>,
-    /// `LegOptAttribute` (613), CHAR.
-    pub leg_opt_attribute: Option<v::Char>,
-    /// `LegContractMultiplier` (614), FLOAT.
-    pub leg_contract_multiplier: Option<v::Decimal>,
-    /// `LegCouponRate` (615), PERCENTAGE.
-    pub leg_coupon_rate: Option<v::Decimal>,
-    /// `LegSecurityExchange` (616), EXCHANGE.
-    pub leg_security_exchange: Option<v::Exchange>,
-    /// `LegIssuer` (617), STRING.
-    pub leg_issuer: Option<v::FixStr<'b>>,
-    /// `EncodedLegIssuer` (619), DATA.
-    pub encoded_leg_issuer: Option<&'b [u8]>,
-    /// `LegSecurityDesc` (620), STRING.
-    pub leg_security_desc: Option<v::FixStr<'b>>,
-    /// `EncodedLegSecurityDesc` (622), DATA.
-    pub encoded_leg_security_desc: Option<&'b [u8]>,
-    /// `LegRatioQty` (623), FLOAT.
-    pub leg_ratio_qty: Option<v::Decimal>,
-    /// `LegSide` (624), CHAR.
-    pub leg_side: Option<v::Char>,
-    /// `LegCurrency` (556), CURRENCY.
-    pub leg_currency: Option<v::Currency>,
-    /// `LegPool` (740), STRING.
-    pub leg_pool: Option<v::FixStr<'b>>,
-    /// `LegDatedDate` (739), LOCALMKTDATE.
-    pub leg_dated_date: Option<v::LocalMktDate>,
-    /// `LegContractSettlMonth` (955), MONTHYEAR.
-    pub leg_contract_settl_month: Option<v::MonthYear>,
-    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
-    pub leg_interest_accrual_date: Option<v::LocalMktDate>,
-}
-impl<'b> InstrumentLegBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for InstrumentLegBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 600, &self.leg_symbol)?;
-        t::put(enc, 601, &self.leg_symbol_sfx)?;
-        t::put(enc, 602, &self.leg_security_id)?;
-        t::put(enc, 603, &self.leg_security_id_source)?;
-        t::put_component(enc, &self.leg_sec_alt_id_grp)?;
-        t::put(enc, 607, &self.leg_product)?;
-        t::put(enc, 608, &self.leg_cfi_code)?;
-        t::put(enc, 609, &self.leg_security_type)?;
-        t::put(enc, 764, &self.leg_security_sub_type)?;
-        t::put(enc, 610, &self.leg_maturity_month_year)?;
-        t::put(enc, 611, &self.leg_maturity_date)?;
-        t::put(enc, 248, &self.leg_coupon_payment_date)?;
-        t::put(enc, 249, &self.leg_issue_date)?;
-        t::put(enc, 250, &self.leg_repo_collateral_security_type)?;
-        t::put(enc, 251, &self.leg_repurchase_term)?;
-        t::put(enc, 252, &self.leg_repurchase_rate)?;
-        t::put(enc, 253, &self.leg_factor)?;
-        t::put(enc, 257, &self.leg_credit_rating)?;
-        t::put(enc, 599, &self.leg_instr_registry)?;
-        t::put(enc, 596, &self.leg_country_of_issue)?;
-        t::put(enc, 597, &self.leg_state_or_province_of_issue)?;
-        t::put(enc, 598, &self.leg_locale_of_issue)?;
-        t::put(enc, 254, &self.leg_redemption_date)?;
-        t::put(enc, 612, &self.leg_strike_price)?;
-        t::put(enc, 942, &self.leg_strike_currency)?;
-        t::put(enc, 613, &self.leg_opt_attribute)?;
-        t::put(enc, 614, &self.leg_contract_multiplier)?;
-        t::put(enc, 615, &self.leg_coupon_rate)?;
-        t::put(enc, 616, &self.leg_security_exchange)?;
-        t::put(enc, 617, &self.leg_issuer)?;
-        t::put_data(enc, 618, 619, self.encoded_leg_issuer)?;
-        t::put(enc, 620, &self.leg_security_desc)?;
-        t::put_data(enc, 621, 622, self.encoded_leg_security_desc)?;
-        t::put(enc, 623, &self.leg_ratio_qty)?;
-        t::put(enc, 624, &self.leg_side)?;
-        t::put(enc, 556, &self.leg_currency)?;
-        t::put(enc, 740, &self.leg_pool)?;
-        t::put(enc, 739, &self.leg_dated_date)?;
-        t::put(enc, 955, &self.leg_contract_settl_month)?;
-        t::put(enc, 956, &self.leg_interest_accrual_date)?;
-        Ok(())
-    }
-}
-/// The `LegBenchmarkCurveData` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct LegBenchmarkCurveData<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> LegBenchmarkCurveData<'v, 'a> {
-    /// `LegBenchmarkCurveCurrency` (676), CURRENCY.
-    pub fn leg_benchmark_curve_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(0, 676)
-    }
-    /// `LegBenchmarkCurveName` (677), STRING.
-    pub fn leg_benchmark_curve_name(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 677)
-    }
-    /// `LegBenchmarkCurvePoint` (678), STRING.
-    pub fn leg_benchmark_curve_point(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 678)
-    }
-    /// `LegBenchmarkPrice` (679), PRICE.
-    pub fn leg_benchmark_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(3, 679)
-    }
-    /// `LegBenchmarkPriceType` (680), INT.
-    pub fn leg_benchmark_price_type(&self) -> t::Opt<i64> {
-        self.0.get(4, 680)
-    }
-}
-/// Builds the `LegBenchmarkCurveData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegBenchmarkCurveDataBuilder<'b> {
-    /// `LegBenchmarkCurveCurrency` (676), CURRENCY.
-    pub leg_benchmark_curve_currency: Option<v::Currency>,
-    /// `LegBenchmarkCurveName` (677), STRING.
-    pub leg_benchmark_curve_name: Option<v::FixStr<'b>>,
-    /// `LegBenchmarkCurvePoint` (678), STRING.
-    pub leg_benchmark_curve_point: Option<v::FixStr<'b>>,
-    /// `LegBenchmarkPrice` (679), PRICE.
-    pub leg_benchmark_price: Option<v::Decimal>,
-    /// `LegBenchmarkPriceType` (680), INT.
-    pub leg_benchmark_price_type: Option<i64>,
-}
-impl<'b> LegBenchmarkCurveDataBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for LegBenchmarkCurveDataBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 676, &self.leg_benchmark_curve_currency)?;
-        t::put(enc, 677, &self.leg_benchmark_curve_name)?;
-        t::put(enc, 678, &self.leg_benchmark_curve_point)?;
-        t::put(enc, 679, &self.leg_benchmark_price)?;
-        t::put(enc, 680, &self.leg_benchmark_price_type)?;
-        Ok(())
-    }
-}
-/// The `LegStipulations` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct LegStipulations<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> LegStipulations<'v, 'a> {
-    /// The `NoLegStipulations` (683) repeating group: its entries in wire order.
-    pub fn no_leg_stipulations(
-        &self,
-    ) -> t::Entries<'a, LegStipulationsNoLegStipulations<'a>, 2> {
-        self.0.group(0, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS)
-    }
-}
-/// Builds the `LegStipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegStipulationsBuilder<'b> {
-    /// The `NoLegStipulations` (683) group's entries.
-    pub no_leg_stipulations: &'b [LegStipulationsNoLegStipulationsBuilder<'b>],
-}
-impl<'b> LegStipulationsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for LegStipulationsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 683, self.no_leg_stipulations)?;
-        Ok(())
+t::builder! {
+    /// Builds the `LegStipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegStipulationsBuilder() {
+        no_leg_stipulations: &'b [LegStipulationsNoLegStipulationsBuilder<'b>] = group(683, "NoLegStipulations");
     }
 }
 /// The `NoLegStipulations` (683) group's table.
@@ -1267,79 +495,30 @@ pub static LEG_STIPULATIONS_NO_LEG_STIPULATIONS: t::Group = t::Group {
         index: &[1, 0, 0, 2],
     },
 };
-/// One entry of the `NoLegStipulations` (683) group.
-#[derive(Clone, Copy, Debug)]
-pub struct LegStipulationsNoLegStipulations<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for LegStipulationsNoLegStipulations<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegStipulations` (683) group.
+    entry LegStipulationsNoLegStipulations[2] {
+        opt leg_stipulation_type(0, 688, "LegStipulationType", STRING, v::FixStr<'a>);
+        opt leg_stipulation_value(1, 689, "LegStipulationValue", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> LegStipulationsNoLegStipulations<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `LegStipulationType` (688), STRING.
-    pub fn leg_stipulation_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 688)
-    }
-    /// `LegStipulationValue` (689), STRING.
-    pub fn leg_stipulation_value(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 689)
+t::builder! {
+    /// Builds one `NoLegStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegStipulationsNoLegStipulationsBuilder(leg_stipulation_type: v::FixStr<'b>) {
+        leg_stipulation_type: Option<v::FixStr<'b>> = opt(688, "LegStipulationType", STRING);
+        leg_stipulation_value: Option<v::FixStr<'b>> = opt(689, "LegStipulationValue", STRING);
     }
 }
-/// Builds one `NoLegStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegStipulationsNoLegStipulationsBuilder<'b> {
-    /// `LegStipulationType` (688), STRING.
-    pub leg_stipulation_type: Option<v::FixStr<'b>>,
-    /// `LegStipulationValue` (689), STRING.
-    pub leg_stipulation_value: Option<v::FixStr<'b>>,
-}
-impl<'b> LegStipulationsNoLegStipulationsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(leg_stipulation_type: v::FixStr<'b>) -> Self {
-        Self {
-            leg_stipulation_type: Some(leg_stipulation_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `NestedParties` component: a view over the slots it fills in the enclosing message or entry.
+    block NestedParties {
+        group no_nested_party_ids(0, 539, "NoNestedPartyIDs", NestedPartiesNoNestedPartyIds, 4, NESTED_PARTIES_NO_NESTED_PARTY_IDS);
     }
 }
-impl t::Build for LegStipulationsNoLegStipulationsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 688, &self.leg_stipulation_type)?;
-        t::put(enc, 689, &self.leg_stipulation_value)?;
-        Ok(())
-    }
-}
-/// The `NestedParties` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct NestedParties<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> NestedParties<'v, 'a> {
-    /// The `NoNestedPartyIDs` (539) repeating group: its entries in wire order.
-    pub fn no_nested_party_ids(
-        &self,
-    ) -> t::Entries<'a, NestedPartiesNoNestedPartyIds<'a>, 4> {
-        self.0.group(0, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)
-    }
-}
-/// Builds the `NestedParties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NestedPartiesBuilder<'b> {
-    /// The `NoNestedPartyIDs` (539) group's entries.
-    pub no_nested_party_ids: &'b [NestedPartiesNoNestedPartyIdsBuilder<'b>],
-}
-impl<'b> NestedPartiesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for NestedPartiesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 539, self.no_nested_party_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `NestedParties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NestedPartiesBuilder() {
+        no_nested_party_ids: &'b [NestedPartiesNoNestedPartyIdsBuilder<'b>] = group(539, "NoNestedPartyIDs");
     }
 }
 /// The `NoNestedPartyIDs` (539) group's table.
@@ -1355,148 +534,55 @@ pub static NESTED_PARTIES_NO_NESTED_PARTY_IDS: t::Group = t::Group {
         index: &[0, 0, 0, 2, 3, 0, 1, 32772],
     },
 };
-/// One entry of the `NoNestedPartyIDs` (539) group.
-#[derive(Clone, Copy, Debug)]
-pub struct NestedPartiesNoNestedPartyIds<'a>(t::View<'a, 4>);
-impl<'a> From<t::View<'a, 4>> for NestedPartiesNoNestedPartyIds<'a> {
-    fn from(view: t::View<'a, 4>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoNestedPartyIDs` (539) group.
+    entry NestedPartiesNoNestedPartyIds[4] {
+        opt nested_party_id(0, 524, "NestedPartyID", STRING, v::FixStr<'a>);
+        opt nested_party_id_source(1, 525, "NestedPartyIDSource", CHAR, v::Char);
+        opt nested_party_role(2, 538, "NestedPartyRole", INT, i64);
+        comp nstd_ptys_sub_grp(3, 1, "NstdPtysSubGrp", NstdPtysSubGrp);
     }
 }
-impl<'a> NestedPartiesNoNestedPartyIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `NestedPartyID` (524), STRING.
-    pub fn nested_party_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 524)
-    }
-    /// `NestedPartyIDSource` (525), CHAR.
-    pub fn nested_party_id_source(&self) -> t::Opt<v::Char> {
-        self.0.get(1, 525)
-    }
-    /// `NestedPartyRole` (538), INT.
-    pub fn nested_party_role(&self) -> t::Opt<i64> {
-        self.0.get(2, 538)
-    }
-    /// The `NstdPtysSubGrp` component.
-    pub fn nstd_ptys_sub_grp(&self) -> NstdPtysSubGrp<'_, 'a> {
-        NstdPtysSubGrp(self.0.sub(3, 1))
+t::builder! {
+    /// Builds one `NoNestedPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NestedPartiesNoNestedPartyIdsBuilder(nested_party_id: v::FixStr<'b>) {
+        nested_party_id: Option<v::FixStr<'b>> = opt(524, "NestedPartyID", STRING);
+        nested_party_id_source: Option<v::Char> = opt(525, "NestedPartyIDSource", CHAR);
+        nested_party_role: Option<i64> = opt(538, "NestedPartyRole", INT);
+        nstd_ptys_sub_grp: Option<NstdPtysSubGrpBuilder<'b>> = comp("NstdPtysSubGrp");
     }
 }
-/// Builds one `NoNestedPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NestedPartiesNoNestedPartyIdsBuilder<'b> {
-    /// `NestedPartyID` (524), STRING.
-    pub nested_party_id: Option<v::FixStr<'b>>,
-    /// `NestedPartyIDSource` (525), CHAR.
-    pub nested_party_id_source: Option<v::Char>,
-    /// `NestedPartyRole` (538), INT.
-    pub nested_party_role: Option<i64>,
-    /// The `NstdPtysSubGrp` component.
-    pub nstd_ptys_sub_grp: Option<NstdPtysSubGrpBuilder<'b>>,
-}
-impl<'b> NestedPartiesNoNestedPartyIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(nested_party_id: v::FixStr<'b>) -> Self {
-        Self {
-            nested_party_id: Some(nested_party_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `OrderQtyData` component: a view over the slots it fills in the enclosing message or entry.
+    block OrderQtyData {
+        opt order_qty(0, 38, "OrderQty", QTY, v::Decimal);
+        opt cash_order_qty(1, 152, "CashOrderQty", QTY, v::Decimal);
+        opt order_percent(2, 516, "OrderPercent", PERCENTAGE, v::Decimal);
+        opt rounding_direction(3, 468, "RoundingDirection", CHAR, e::RoundingDirection);
+        opt rounding_modulus(4, 469, "RoundingModulus", FLOAT, v::Decimal);
     }
 }
-impl t::Build for NestedPartiesNoNestedPartyIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 524, &self.nested_party_id)?;
-        t::put(enc, 525, &self.nested_party_id_source)?;
-        t::put(enc, 538, &self.nested_party_role)?;
-        t::put_component(enc, &self.nstd_ptys_sub_grp)?;
-        Ok(())
+t::builder! {
+    /// Builds the `OrderQtyData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    OrderQtyDataBuilder() {
+        order_qty: Option<v::Decimal> = opt(38, "OrderQty", QTY);
+        cash_order_qty: Option<v::Decimal> = opt(152, "CashOrderQty", QTY);
+        order_percent: Option<v::Decimal> = opt(516, "OrderPercent", PERCENTAGE);
+        rounding_direction: Option<e::RoundingDirection> = opt(468, "RoundingDirection", CHAR);
+        rounding_modulus: Option<v::Decimal> = opt(469, "RoundingModulus", FLOAT);
+        _b: ::core::marker::PhantomData<&'b ()> = phantom();
     }
 }
-/// The `OrderQtyData` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct OrderQtyData<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> OrderQtyData<'v, 'a> {
-    /// `OrderQty` (38), QTY.
-    pub fn order_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(0, 38)
-    }
-    /// `CashOrderQty` (152), QTY.
-    pub fn cash_order_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(1, 152)
-    }
-    /// `OrderPercent` (516), PERCENTAGE.
-    pub fn order_percent(&self) -> t::Opt<v::Decimal> {
-        self.0.get(2, 516)
-    }
-    /// `RoundingDirection` (468), CHAR.
-    pub fn rounding_direction(&self) -> t::Opt<e::RoundingDirection> {
-        self.0.get(3, 468)
-    }
-    /// `RoundingModulus` (469), FLOAT.
-    pub fn rounding_modulus(&self) -> t::Opt<v::Decimal> {
-        self.0.get(4, 469)
+t::view! {
+    /// The `Parties` component: a view over the slots it fills in the enclosing message or entry.
+    block Parties {
+        group no_party_ids(0, 453, "NoPartyIDs", PartiesNoPartyIds, 4, PARTIES_NO_PARTY_IDS);
     }
 }
-/// Builds the `OrderQtyData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OrderQtyDataBuilder<'b> {
-    /// `OrderQty` (38), QTY.
-    pub order_qty: Option<v::Decimal>,
-    /// `CashOrderQty` (152), QTY.
-    pub cash_order_qty: Option<v::Decimal>,
-    /// `OrderPercent` (516), PERCENTAGE.
-    pub order_percent: Option<v::Decimal>,
-    /// `RoundingDirection` (468), CHAR.
-    pub rounding_direction: Option<e::RoundingDirection>,
-    /// `RoundingModulus` (469), FLOAT.
-    pub rounding_modulus: Option<v::Decimal>,
-    /// Ties the builder's lifetime (leave it `Default`).
-    pub _b: ::core::marker::PhantomData<&'b ()>,
-}
-impl<'b> OrderQtyDataBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for OrderQtyDataBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 38, &self.order_qty)?;
-        t::put(enc, 152, &self.cash_order_qty)?;
-        t::put(enc, 516, &self.order_percent)?;
-        t::put(enc, 468, &self.rounding_direction)?;
-        t::put(enc, 469, &self.rounding_modulus)?;
-        Ok(())
-    }
-}
-/// The `Parties` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct Parties<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Parties<'v, 'a> {
-    /// The `NoPartyIDs` (453) repeating group: its entries in wire order.
-    pub fn no_party_ids(&self) -> t::Entries<'a, PartiesNoPartyIds<'a>, 4> {
-        self.0.group(0, &PARTIES_NO_PARTY_IDS)
-    }
-}
-/// Builds the `Parties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PartiesBuilder<'b> {
-    /// The `NoPartyIDs` (453) group's entries.
-    pub no_party_ids: &'b [PartiesNoPartyIdsBuilder<'b>],
-}
-impl<'b> PartiesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for PartiesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 453, self.no_party_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `Parties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PartiesBuilder() {
+        no_party_ids: &'b [PartiesNoPartyIdsBuilder<'b>] = group(453, "NoPartyIDs");
     }
 }
 /// The `NoPartyIDs` (453) group's table.
@@ -1512,153 +598,56 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
         index: &[0, 0, 2, 3, 0, 32772, 0, 1],
     },
 };
-/// One entry of the `NoPartyIDs` (453) group.
-#[derive(Clone, Copy, Debug)]
-pub struct PartiesNoPartyIds<'a>(t::View<'a, 4>);
-impl<'a> From<t::View<'a, 4>> for PartiesNoPartyIds<'a> {
-    fn from(view: t::View<'a, 4>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoPartyIDs` (453) group.
+    entry PartiesNoPartyIds[4] {
+        opt party_id(0, 448, "PartyID", STRING, v::FixStr<'a>);
+        opt party_id_source(1, 447, "PartyIDSource", CHAR, e::PartyIdSource);
+        opt party_role(2, 452, "PartyRole", INT, e::PartyRole<'a>);
+        comp ptys_sub_grp(3, 1, "PtysSubGrp", PtysSubGrp);
     }
 }
-impl<'a> PartiesNoPartyIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `PartyID` (448), STRING.
-    pub fn party_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 448)
-    }
-    /// `PartyIDSource` (447), CHAR.
-    pub fn party_id_source(&self) -> t::Opt<e::PartyIdSource> {
-        self.0.get(1, 447)
-    }
-    /// `PartyRole` (452), INT.
-    pub fn party_role(&self) -> t::Opt<e::PartyRole<'a>> {
-        self.0.get(2, 452)
-    }
-    /// The `PtysSubGrp` component.
-    pub fn ptys_sub_grp(&self) -> PtysSubGrp<'_, 'a> {
-        PtysSubGrp(self.0.sub(3, 1))
+t::builder! {
+    /// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PartiesNoPartyIdsBuilder(party_id: v::FixStr<'b>) {
+        party_id: Option<v::FixStr<'b>> = opt(448, "PartyID", STRING);
+        party_id_source: Option<e::PartyIdSource> = opt(447, "PartyIDSource", CHAR);
+        party_role: Option<e::PartyRole<'b>> = opt(452, "PartyRole", INT);
+        ptys_sub_grp: Option<PtysSubGrpBuilder<'b>> = comp("PtysSubGrp");
     }
 }
-/// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PartiesNoPartyIdsBuilder<'b> {
-    /// `PartyID` (448), STRING.
-    pub party_id: Option<v::FixStr<'b>>,
-    /// `PartyIDSource` (447), CHAR.
-    pub party_id_source: Option<e::PartyIdSource>,
-    /// `PartyRole` (452), INT.
-    pub party_role: Option<e::PartyRole<'b>>,
-    /// The `PtysSubGrp` component.
-    pub ptys_sub_grp: Option<PtysSubGrpBuilder<'b>>,
-}
-impl<'b> PartiesNoPartyIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(party_id: v::FixStr<'b>) -> Self {
-        Self {
-            party_id: Some(party_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `PegInstructions` component: a view over the slots it fills in the enclosing message or entry.
+    block PegInstructions {
+        opt peg_offset_value(0, 211, "PegOffsetValue", FLOAT, v::Decimal);
+        opt peg_move_type(1, 835, "PegMoveType", INT, e::PegMoveType<'a>);
+        opt peg_offset_type(2, 836, "PegOffsetType", INT, e::PegOffsetType<'a>);
+        opt peg_limit_type(3, 837, "PegLimitType", INT, e::PegLimitType<'a>);
+        opt peg_round_direction(4, 838, "PegRoundDirection", INT, e::PegRoundDirection<'a>);
+        opt peg_scope(5, 840, "PegScope", INT, e::PegScope<'a>);
     }
 }
-impl t::Build for PartiesNoPartyIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 448, &self.party_id)?;
-        t::put(enc, 447, &self.party_id_source)?;
-        t::put(enc, 452, &self.party_role)?;
-        t::put_component(enc, &self.ptys_sub_grp)?;
-        Ok(())
+t::builder! {
+    /// Builds the `PegInstructions` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PegInstructionsBuilder() {
+        peg_offset_value: Option<v::Decimal> = opt(211, "PegOffsetValue", FLOAT);
+        peg_move_type: Option<e::PegMoveType<'b>> = opt(835, "PegMoveType", INT);
+        peg_offset_type: Option<e::PegOffsetType<'b>> = opt(836, "PegOffsetType", INT);
+        peg_limit_type: Option<e::PegLimitType<'b>> = opt(837, "PegLimitType", INT);
+        peg_round_direction: Option<e::PegRoundDirection<'b>> = opt(838, "PegRoundDirection", INT);
+        peg_scope: Option<e::PegScope<'b>> = opt(840, "PegScope", INT);
     }
 }
-/// The `PegInstructions` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct PegInstructions<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> PegInstructions<'v, 'a> {
-    /// `PegOffsetValue` (211), FLOAT.
-    pub fn peg_offset_value(&self) -> t::Opt<v::Decimal> {
-        self.0.get(0, 211)
-    }
-    /// `PegMoveType` (835), INT.
-    pub fn peg_move_type(&self) -> t::Opt<e::PegMoveType<'a>> {
-        self.0.get(1, 835)
-    }
-    /// `PegOffsetType` (836), INT.
-    pub fn peg_offset_type(&self) -> t::Opt<e::PegOffsetType<'a>> {
-        self.0.get(2, 836)
-    }
-    /// `PegLimitType` (837), INT.
-    pub fn peg_limit_type(&self) -> t::Opt<e::PegLimitType<'a>> {
-        self.0.get(3, 837)
-    }
-    /// `PegRoundDirection` (838), INT.
-    pub fn peg_round_direction(&self) -> t::Opt<e::PegRoundDirection<'a>> {
-        self.0.get(4, 838)
-    }
-    /// `PegScope` (840), INT.
-    pub fn peg_scope(&self) -> t::Opt<e::PegScope<'a>> {
-        self.0.get(5, 840)
+t::view! {
+    /// The `PositionAmountData` component: a view over the slots it fills in the enclosing message or entry.
+    block PositionAmountData {
+        group no_pos_amt(0, 753, "NoPosAmt", PositionAmountDataNoPosAmt, 2, POSITION_AMOUNT_DATA_NO_POS_AMT);
     }
 }
-/// Builds the `PegInstructions` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PegInstructionsBuilder<'b> {
-    /// `PegOffsetValue` (211), FLOAT.
-    pub peg_offset_value: Option<v::Decimal>,
-    /// `PegMoveType` (835), INT.
-    pub peg_move_type: Option<e::PegMoveType<'b>>,
-    /// `PegOffsetType` (836), INT.
-    pub peg_offset_type: Option<e::PegOffsetType<'b>>,
-    /// `PegLimitType` (837), INT.
-    pub peg_limit_type: Option<e::PegLimitType<'b>>,
-    /// `PegRoundDirection` (838), INT.
-    pub peg_round_direction: Option<e::PegRoundDirection<'b>>,
-    /// `PegScope` (840), INT.
-    pub peg_scope: Option<e::PegScope<'b>>,
-}
-impl<'b> PegInstructionsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for PegInstructionsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 211, &self.peg_offset_value)?;
-        t::put(enc, 835, &self.peg_move_type)?;
-        t::put(enc, 836, &self.peg_offset_type)?;
-        t::put(enc, 837, &self.peg_limit_type)?;
-        t::put(enc, 838, &self.peg_round_direction)?;
-        t::put(enc, 840, &self.peg_scope)?;
-        Ok(())
-    }
-}
-/// The `PositionAmountData` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct PositionAmountData<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> PositionAmountData<'v, 'a> {
-    /// The `NoPosAmt` (753) repeating group: its entries in wire order.
-    pub fn no_pos_amt(&self) -> t::Entries<'a, PositionAmountDataNoPosAmt<'a>, 2> {
-        self.0.group(0, &POSITION_AMOUNT_DATA_NO_POS_AMT)
-    }
-}
-/// Builds the `PositionAmountData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PositionAmountDataBuilder<'b> {
-    /// The `NoPosAmt` (753) group's entries.
-    pub no_pos_amt: &'b [PositionAmountDataNoPosAmtBuilder<'b>],
-}
-impl<'b> PositionAmountDataBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for PositionAmountDataBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 753, self.no_pos_amt)?;
-        Ok(())
+t::builder! {
+    /// Builds the `PositionAmountData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PositionAmountDataBuilder() {
+        no_pos_amt: &'b [PositionAmountDataNoPosAmtBuilder<'b>] = group(753, "NoPosAmt");
     }
 }
 /// The `NoPosAmt` (753) group's table.
@@ -1674,77 +663,30 @@ pub static POSITION_AMOUNT_DATA_NO_POS_AMT: t::Group = t::Group {
         index: &[0, 0, 2, 1],
     },
 };
-/// One entry of the `NoPosAmt` (753) group.
-#[derive(Clone, Copy, Debug)]
-pub struct PositionAmountDataNoPosAmt<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for PositionAmountDataNoPosAmt<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoPosAmt` (753) group.
+    entry PositionAmountDataNoPosAmt[2] {
+        opt pos_amt_type(0, 707, "PosAmtType", STRING, e::PosAmtType<'a>);
+        opt pos_amt(1, 708, "PosAmt", AMT, v::Decimal);
     }
 }
-impl<'a> PositionAmountDataNoPosAmt<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `PosAmtType` (707), STRING.
-    pub fn pos_amt_type(&self) -> t::Opt<e::PosAmtType<'a>> {
-        self.0.get(0, 707)
-    }
-    /// `PosAmt` (708), AMT.
-    pub fn pos_amt(&self) -> t::Opt<v::Decimal> {
-        self.0.get(1, 708)
+t::builder! {
+    /// Builds one `NoPosAmt` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PositionAmountDataNoPosAmtBuilder(pos_amt_type: e::PosAmtType<'b>) {
+        pos_amt_type: Option<e::PosAmtType<'b>> = opt(707, "PosAmtType", STRING);
+        pos_amt: Option<v::Decimal> = opt(708, "PosAmt", AMT);
     }
 }
-/// Builds one `NoPosAmt` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PositionAmountDataNoPosAmtBuilder<'b> {
-    /// `PosAmtType` (707), STRING.
-    pub pos_amt_type: Option<e::PosAmtType<'b>>,
-    /// `PosAmt` (708), AMT.
-    pub pos_amt: Option<v::Decimal>,
-}
-impl<'b> PositionAmountDataNoPosAmtBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(pos_amt_type: e::PosAmtType<'b>) -> Self {
-        Self {
-            pos_amt_type: Some(pos_amt_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `PositionQty` component: a view over the slots it fills in the enclosing message or entry.
+    block PositionQty {
+        group no_positions(0, 702, "NoPositions", PositionQtyNoPositions, 5, POSITION_QTY_NO_POSITIONS);
     }
 }
-impl t::Build for PositionAmountDataNoPosAmtBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 707, &self.pos_amt_type)?;
-        t::put(enc, 708, &self.pos_amt)?;
-        Ok(())
-    }
-}
-/// The `PositionQty` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct PositionQty<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> PositionQty<'v, 'a> {
-    /// The `NoPositions` (702) repeating group: its entries in wire order.
-    pub fn no_positions(&self) -> t::Entries<'a, PositionQtyNoPositions<'a>, 5> {
-        self.0.group(0, &POSITION_QTY_NO_POSITIONS)
-    }
-}
-/// Builds the `PositionQty` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PositionQtyBuilder<'b> {
-    /// The `NoPositions` (702) group's entries.
-    pub no_positions: &'b [PositionQtyNoPositionsBuilder<'b>],
-}
-impl<'b> PositionQtyBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for PositionQtyBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 702, self.no_positions)?;
-        Ok(())
+t::builder! {
+    /// Builds the `PositionQty` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PositionQtyBuilder() {
+        no_positions: &'b [PositionQtyNoPositionsBuilder<'b>] = group(702, "NoPositions");
     }
 }
 /// The `NoPositions` (702) group's table.
@@ -1760,155 +702,56 @@ pub static POSITION_QTY_NO_POSITIONS: t::Group = t::Group {
         index: &[2, 32773, 4, 1, 0, 3, 0, 0],
     },
 };
-/// One entry of the `NoPositions` (702) group.
-#[derive(Clone, Copy, Debug)]
-pub struct PositionQtyNoPositions<'a>(t::View<'a, 5>);
-impl<'a> From<t::View<'a, 5>> for PositionQtyNoPositions<'a> {
-    fn from(view: t::View<'a, 5>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoPositions` (702) group.
+    entry PositionQtyNoPositions[5] {
+        opt pos_type(0, 703, "PosType", STRING, e::PosType<'a>);
+        opt long_qty(1, 704, "LongQty", QTY, v::Decimal);
+        opt short_qty(2, 705, "ShortQty", QTY, v::Decimal);
+        opt pos_qty_status(3, 706, "PosQtyStatus", INT, e::PosQtyStatus<'a>);
+        comp nested_parties(4, 1, "NestedParties", NestedParties);
     }
 }
-impl<'a> PositionQtyNoPositions<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `PosType` (703), STRING.
-    pub fn pos_type(&self) -> t::Opt<e::PosType<'a>> {
-        self.0.get(0, 703)
-    }
-    /// `LongQty` (704), QTY.
-    pub fn long_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(1, 704)
-    }
-    /// `ShortQty` (705), QTY.
-    pub fn short_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(2, 705)
-    }
-    /// `PosQtyStatus` (706), INT.
-    pub fn pos_qty_status(&self) -> t::Opt<e::PosQtyStatus<'a>> {
-        self.0.get(3, 706)
-    }
-    /// The `NestedParties` component.
-    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
-        NestedParties(self.0.sub(4, 1))
+t::builder! {
+    /// Builds one `NoPositions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PositionQtyNoPositionsBuilder(pos_type: e::PosType<'b>) {
+        pos_type: Option<e::PosType<'b>> = opt(703, "PosType", STRING);
+        long_qty: Option<v::Decimal> = opt(704, "LongQty", QTY);
+        short_qty: Option<v::Decimal> = opt(705, "ShortQty", QTY);
+        pos_qty_status: Option<e::PosQtyStatus<'b>> = opt(706, "PosQtyStatus", INT);
+        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
     }
 }
-/// Builds one `NoPositions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PositionQtyNoPositionsBuilder<'b> {
-    /// `PosType` (703), STRING.
-    pub pos_type: Option<e::PosType<'b>>,
-    /// `LongQty` (704), QTY.
-    pub long_qty: Option<v::Decimal>,
-    /// `ShortQty` (705), QTY.
-    pub short_qty: Option<v::Decimal>,
-    /// `PosQtyStatus` (706), INT.
-    pub pos_qty_status: Option<e::PosQtyStatus<'b>>,
-    /// The `NestedParties` component.
-    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
-}
-impl<'b> PositionQtyNoPositionsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(pos_type: e::PosType<'b>) -> Self {
-        Self {
-            pos_type: Some(pos_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `SettlInstructionsData` component: a view over the slots it fills in the enclosing message or entry.
+    block SettlInstructionsData {
+        opt settl_delivery_type(0, 172, "SettlDeliveryType", INT, e::SettlDeliveryType<'a>);
+        opt stand_inst_db_type(1, 169, "StandInstDbType", INT, e::StandInstDbType<'a>);
+        opt stand_inst_db_name(2, 170, "StandInstDbName", STRING, v::FixStr<'a>);
+        opt stand_inst_db_id(3, 171, "StandInstDbID", STRING, v::FixStr<'a>);
+        comp dlvy_inst_grp(4, 1, "DlvyInstGrp", DlvyInstGrp);
     }
 }
-impl t::Build for PositionQtyNoPositionsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 703, &self.pos_type)?;
-        t::put(enc, 704, &self.long_qty)?;
-        t::put(enc, 705, &self.short_qty)?;
-        t::put(enc, 706, &self.pos_qty_status)?;
-        t::put_component(enc, &self.nested_parties)?;
-        Ok(())
+t::builder! {
+    /// Builds the `SettlInstructionsData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SettlInstructionsDataBuilder() {
+        settl_delivery_type: Option<e::SettlDeliveryType<'b>> = opt(172, "SettlDeliveryType", INT);
+        stand_inst_db_type: Option<e::StandInstDbType<'b>> = opt(169, "StandInstDbType", INT);
+        stand_inst_db_name: Option<v::FixStr<'b>> = opt(170, "StandInstDbName", STRING);
+        stand_inst_db_id: Option<v::FixStr<'b>> = opt(171, "StandInstDbID", STRING);
+        dlvy_inst_grp: Option<DlvyInstGrpBuilder<'b>> = comp("DlvyInstGrp");
     }
 }
-/// The `SettlInstructionsData` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct SettlInstructionsData<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> SettlInstructionsData<'v, 'a> {
-    /// `SettlDeliveryType` (172), INT.
-    pub fn settl_delivery_type(&self) -> t::Opt<e::SettlDeliveryType<'a>> {
-        self.0.get(0, 172)
-    }
-    /// `StandInstDbType` (169), INT.
-    pub fn stand_inst_db_type(&self) -> t::Opt<e::StandInstDbType<'a>> {
-        self.0.get(1, 169)
-    }
-    /// `StandInstDbName` (170), STRING.
-    pub fn stand_inst_db_name(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 170)
-    }
-    /// `StandInstDbID` (171), STRING.
-    pub fn stand_inst_db_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 171)
-    }
-    /// The `DlvyInstGrp` component.
-    pub fn dlvy_inst_grp(&self) -> DlvyInstGrp<'v, 'a> {
-        DlvyInstGrp(self.0.sub(4, 1))
+t::view! {
+    /// The `SettlParties` component: a view over the slots it fills in the enclosing message or entry.
+    block SettlParties {
+        group no_settl_party_ids(0, 781, "NoSettlPartyIDs", SettlPartiesNoSettlPartyIds, 4, SETTL_PARTIES_NO_SETTL_PARTY_IDS);
     }
 }
-/// Builds the `SettlInstructionsData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SettlInstructionsDataBuilder<'b> {
-    /// `SettlDeliveryType` (172), INT.
-    pub settl_delivery_type: Option<e::SettlDeliveryType<'b>>,
-    /// `StandInstDbType` (169), INT.
-    pub stand_inst_db_type: Option<e::StandInstDbType<'b>>,
-    /// `StandInstDbName` (170), STRING.
-    pub stand_inst_db_name: Option<v::FixStr<'b>>,
-    /// `StandInstDbID` (171), STRING.
-    pub stand_inst_db_id: Option<v::FixStr<'b>>,
-    /// The `DlvyInstGrp` component.
-    pub dlvy_inst_grp: Option<DlvyInstGrpBuilder<'b>>,
-}
-impl<'b> SettlInstructionsDataBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for SettlInstructionsDataBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 172, &self.settl_delivery_type)?;
-        t::put(enc, 169, &self.stand_inst_db_type)?;
-        t::put(enc, 170, &self.stand_inst_db_name)?;
-        t::put(enc, 171, &self.stand_inst_db_id)?;
-        t::put_component(enc, &self.dlvy_inst_grp)?;
-        Ok(())
-    }
-}
-/// The `SettlParties` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct SettlParties<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> SettlParties<'v, 'a> {
-    /// The `NoSettlPartyIDs` (781) repeating group: its entries in wire order.
-    pub fn no_settl_party_ids(
-        &self,
-    ) -> t::Entries<'a, SettlPartiesNoSettlPartyIds<'a>, 4> {
-        self.0.group(0, &SETTL_PARTIES_NO_SETTL_PARTY_IDS)
-    }
-}
-/// Builds the `SettlParties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SettlPartiesBuilder<'b> {
-    /// The `NoSettlPartyIDs` (781) group's entries.
-    pub no_settl_party_ids: &'b [SettlPartiesNoSettlPartyIdsBuilder<'b>],
-}
-impl<'b> SettlPartiesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for SettlPartiesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 781, self.no_settl_party_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `SettlParties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SettlPartiesBuilder() {
+        no_settl_party_ids: &'b [SettlPartiesNoSettlPartyIdsBuilder<'b>] = group(781, "NoSettlPartyIDs");
     }
 }
 /// The `NoSettlPartyIDs` (781) group's table.
@@ -1924,167 +767,60 @@ pub static SETTL_PARTIES_NO_SETTL_PARTY_IDS: t::Group = t::Group {
         index: &[32772, 0, 1, 0, 3, 0, 0, 2],
     },
 };
-/// One entry of the `NoSettlPartyIDs` (781) group.
-#[derive(Clone, Copy, Debug)]
-pub struct SettlPartiesNoSettlPartyIds<'a>(t::View<'a, 4>);
-impl<'a> From<t::View<'a, 4>> for SettlPartiesNoSettlPartyIds<'a> {
-    fn from(view: t::View<'a, 4>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoSettlPartyIDs` (781) group.
+    entry SettlPartiesNoSettlPartyIds[4] {
+        opt settl_party_id(0, 782, "SettlPartyID", STRING, v::FixStr<'a>);
+        opt settl_party_id_source(1, 783, "SettlPartyIDSource", CHAR, v::Char);
+        opt settl_party_role(2, 784, "SettlPartyRole", INT, i64);
+        comp settl_ptys_sub_grp(3, 1, "SettlPtysSubGrp", SettlPtysSubGrp);
     }
 }
-impl<'a> SettlPartiesNoSettlPartyIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `SettlPartyID` (782), STRING.
-    pub fn settl_party_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 782)
-    }
-    /// `SettlPartyIDSource` (783), CHAR.
-    pub fn settl_party_id_source(&self) -> t::Opt<v::Char> {
-        self.0.get(1, 783)
-    }
-    /// `SettlPartyRole` (784), INT.
-    pub fn settl_party_role(&self) -> t::Opt<i64> {
-        self.0.get(2, 784)
-    }
-    /// The `SettlPtysSubGrp` component.
-    pub fn settl_ptys_sub_grp(&self) -> SettlPtysSubGrp<'_, 'a> {
-        SettlPtysSubGrp(self.0.sub(3, 1))
+t::builder! {
+    /// Builds one `NoSettlPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SettlPartiesNoSettlPartyIdsBuilder(settl_party_id: v::FixStr<'b>) {
+        settl_party_id: Option<v::FixStr<'b>> = opt(782, "SettlPartyID", STRING);
+        settl_party_id_source: Option<v::Char> = opt(783, "SettlPartyIDSource", CHAR);
+        settl_party_role: Option<i64> = opt(784, "SettlPartyRole", INT);
+        settl_ptys_sub_grp: Option<SettlPtysSubGrpBuilder<'b>> = comp("SettlPtysSubGrp");
     }
 }
-/// Builds one `NoSettlPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SettlPartiesNoSettlPartyIdsBuilder<'b> {
-    /// `SettlPartyID` (782), STRING.
-    pub settl_party_id: Option<v::FixStr<'b>>,
-    /// `SettlPartyIDSource` (783), CHAR.
-    pub settl_party_id_source: Option<v::Char>,
-    /// `SettlPartyRole` (784), INT.
-    pub settl_party_role: Option<i64>,
-    /// The `SettlPtysSubGrp` component.
-    pub settl_ptys_sub_grp: Option<SettlPtysSubGrpBuilder<'b>>,
-}
-impl<'b> SettlPartiesNoSettlPartyIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(settl_party_id: v::FixStr<'b>) -> Self {
-        Self {
-            settl_party_id: Some(settl_party_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `SpreadOrBenchmarkCurveData` component: a view over the slots it fills in the enclosing message or entry.
+    block SpreadOrBenchmarkCurveData {
+        opt spread(0, 218, "Spread", PRICEOFFSET, v::Decimal);
+        opt benchmark_curve_currency(1, 220, "BenchmarkCurveCurrency", CURRENCY, v::Currency);
+        opt benchmark_curve_name(2, 221, "BenchmarkCurveName", STRING, v::FixStr<'a>);
+        opt benchmark_curve_point(3, 222, "BenchmarkCurvePoint", STRING, v::FixStr<'a>);
+        opt benchmark_price(4, 662, "BenchmarkPrice", PRICE, v::Decimal);
+        opt benchmark_price_type(5, 663, "BenchmarkPriceType", INT, i64);
+        opt benchmark_security_id(6, 699, "BenchmarkSecurityID", STRING, v::FixStr<'a>);
+        opt benchmark_security_id_source(7, 761, "BenchmarkSecurityIDSource", STRING, v::FixStr<'a>);
     }
 }
-impl t::Build for SettlPartiesNoSettlPartyIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 782, &self.settl_party_id)?;
-        t::put(enc, 783, &self.settl_party_id_source)?;
-        t::put(enc, 784, &self.settl_party_role)?;
-        t::put_component(enc, &self.settl_ptys_sub_grp)?;
-        Ok(())
+t::builder! {
+    /// Builds the `SpreadOrBenchmarkCurveData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SpreadOrBenchmarkCurveDataBuilder() {
+        spread: Option<v::Decimal> = opt(218, "Spread", PRICEOFFSET);
+        benchmark_curve_currency: Option<v::Currency> = opt(220, "BenchmarkCurveCurrency", CURRENCY);
+        benchmark_curve_name: Option<v::FixStr<'b>> = opt(221, "BenchmarkCurveName", STRING);
+        benchmark_curve_point: Option<v::FixStr<'b>> = opt(222, "BenchmarkCurvePoint", STRING);
+        benchmark_price: Option<v::Decimal> = opt(662, "BenchmarkPrice", PRICE);
+        benchmark_price_type: Option<i64> = opt(663, "BenchmarkPriceType", INT);
+        benchmark_security_id: Option<v::FixStr<'b>> = opt(699, "BenchmarkSecurityID", STRING);
+        benchmark_security_id_source: Option<v::FixStr<'b>> = opt(761, "BenchmarkSecurityIDSource", STRING);
     }
 }
-/// The `SpreadOrBenchmarkCurveData` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct SpreadOrBenchmarkCurveData<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> SpreadOrBenchmarkCurveData<'v, 'a> {
-    /// `Spread` (218), PRICEOFFSET.
-    pub fn spread(&self) -> t::Opt<v::Decimal> {
-        self.0.get(0, 218)
-    }
-    /// `BenchmarkCurveCurrency` (220), CURRENCY.
-    pub fn benchmark_curve_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(1, 220)
-    }
-    /// `BenchmarkCurveName` (221), STRING.
-    pub fn benchmark_curve_name(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 221)
-    }
-    /// `BenchmarkCurvePoint` (222), STRING.
-    pub fn benchmark_curve_point(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 222)
-    }
-    /// `BenchmarkPrice` (662), PRICE.
-    pub fn benchmark_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(4, 662)
-    }
-    /// `BenchmarkPriceType` (663), INT.
-    pub fn benchmark_price_type(&self) -> t::Opt<i64> {
-        self.0.get(5, 663)
-    }
-    /// `BenchmarkSecurityID` (699), STRING.
-    pub fn benchmark_security_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(6, 699)
-    }
-    /// `BenchmarkSecurityIDSource` (761), STRING.
-    pub fn benchmark_security_id_source(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(7, 761)
+t::view! {
+    /// The `Stipulations` component: a view over the slots it fills in the enclosing message or entry.
+    block Stipulations {
+        group no_stipulations(0, 232, "NoStipulations", StipulationsNoStipulations, 2, STIPULATIONS_NO_STIPULATIONS);
     }
 }
-/// Builds the `SpreadOrBenchmarkCurveData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SpreadOrBenchmarkCurveDataBuilder<'b> {
-    /// `Spread` (218), PRICEOFFSET.
-    pub spread: Option<v::Decimal>,
-    /// `BenchmarkCurveCurrency` (220), CURRENCY.
-    pub benchmark_curve_currency: Option<v::Currency>,
-    /// `BenchmarkCurveName` (221), STRING.
-    pub benchmark_curve_name: Option<v::FixStr<'b>>,
-    /// `BenchmarkCurvePoint` (222), STRING.
-    pub benchmark_curve_point: Option<v::FixStr<'b>>,
-    /// `BenchmarkPrice` (662), PRICE.
-    pub benchmark_price: Option<v::Decimal>,
-    /// `BenchmarkPriceType` (663), INT.
-    pub benchmark_price_type: Option<i64>,
-    /// `BenchmarkSecurityID` (699), STRING.
-    pub benchmark_security_id: Option<v::FixStr<'b>>,
-    /// `BenchmarkSecurityIDSource` (761), STRING.
-    pub benchmark_security_id_source: Option<v::FixStr<'b>>,
-}
-impl<'b> SpreadOrBenchmarkCurveDataBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for SpreadOrBenchmarkCurveDataBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 218, &self.spread)?;
-        t::put(enc, 220, &self.benchmark_curve_currency)?;
-        t::put(enc, 221, &self.benchmark_curve_name)?;
-        t::put(enc, 222, &self.benchmark_curve_point)?;
-        t::put(enc, 662, &self.benchmark_price)?;
-        t::put(enc, 663, &self.benchmark_price_type)?;
-        t::put(enc, 699, &self.benchmark_security_id)?;
-        t::put(enc, 761, &self.benchmark_security_id_source)?;
-        Ok(())
-    }
-}
-/// The `Stipulations` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct Stipulations<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Stipulations<'v, 'a> {
-    /// The `NoStipulations` (232) repeating group: its entries in wire order.
-    pub fn no_stipulations(&self) -> t::Entries<'a, StipulationsNoStipulations<'a>, 2> {
-        self.0.group(0, &STIPULATIONS_NO_STIPULATIONS)
-    }
-}
-/// Builds the `Stipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct StipulationsBuilder<'b> {
-    /// The `NoStipulations` (232) group's entries.
-    pub no_stipulations: &'b [StipulationsNoStipulationsBuilder<'b>],
-}
-impl<'b> StipulationsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for StipulationsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 232, self.no_stipulations)?;
-        Ok(())
+t::builder! {
+    /// Builds the `Stipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    StipulationsBuilder() {
+        no_stipulations: &'b [StipulationsNoStipulationsBuilder<'b>] = group(232, "NoStipulations");
     }
 }
 /// The `NoStipulations` (232) group's table.
@@ -2100,79 +836,30 @@ pub static STIPULATIONS_NO_STIPULATIONS: t::Group = t::Group {
         index: &[1, 0, 2, 0],
     },
 };
-/// One entry of the `NoStipulations` (232) group.
-#[derive(Clone, Copy, Debug)]
-pub struct StipulationsNoStipulations<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for StipulationsNoStipulations<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoStipulations` (232) group.
+    entry StipulationsNoStipulations[2] {
+        opt stipulation_type(0, 233, "StipulationType", STRING, e::StipulationType<'a>);
+        opt stipulation_value(1, 234, "StipulationValue", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> StipulationsNoStipulations<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `StipulationType` (233), STRING.
-    pub fn stipulation_type(&self) -> t::Opt<e::StipulationType<'a>> {
-        self.0.get(0, 233)
-    }
-    /// `StipulationValue` (234), STRING.
-    pub fn stipulation_value(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 234)
+t::builder! {
+    /// Builds one `NoStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    StipulationsNoStipulationsBuilder(stipulation_type: e::StipulationType<'b>) {
+        stipulation_type: Option<e::StipulationType<'b>> = opt(233, "StipulationType", STRING);
+        stipulation_value: Option<v::FixStr<'b>> = opt(234, "StipulationValue", STRING);
     }
 }
-/// Builds one `NoStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct StipulationsNoStipulationsBuilder<'b> {
-    /// `StipulationType` (233), STRING.
-    pub stipulation_type: Option<e::StipulationType<'b>>,
-    /// `StipulationValue` (234), STRING.
-    pub stipulation_value: Option<v::FixStr<'b>>,
-}
-impl<'b> StipulationsNoStipulationsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(stipulation_type: e::StipulationType<'b>) -> Self {
-        Self {
-            stipulation_type: Some(stipulation_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `TrdRegTimestamps` component: a view over the slots it fills in the enclosing message or entry.
+    block TrdRegTimestamps {
+        group no_trd_reg_timestamps(0, 768, "NoTrdRegTimestamps", TrdRegTimestampsNoTrdRegTimestamps, 3, TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS);
     }
 }
-impl t::Build for StipulationsNoStipulationsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 233, &self.stipulation_type)?;
-        t::put(enc, 234, &self.stipulation_value)?;
-        Ok(())
-    }
-}
-/// The `TrdRegTimestamps` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdRegTimestamps<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> TrdRegTimestamps<'v, 'a> {
-    /// The `NoTrdRegTimestamps` (768) repeating group: its entries in wire order.
-    pub fn no_trd_reg_timestamps(
-        &self,
-    ) -> t::Entries<'a, TrdRegTimestampsNoTrdRegTimestamps<'a>, 3> {
-        self.0.group(0, &TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS)
-    }
-}
-/// Builds the `TrdRegTimestamps` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdRegTimestampsBuilder<'b> {
-    /// The `NoTrdRegTimestamps` (768) group's entries.
-    pub no_trd_reg_timestamps: &'b [TrdRegTimestampsNoTrdRegTimestampsBuilder<'b>],
-}
-impl<'b> TrdRegTimestampsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for TrdRegTimestampsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 768, self.no_trd_reg_timestamps)?;
-        Ok(())
+t::builder! {
+    /// Builds the `TrdRegTimestamps` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdRegTimestampsBuilder() {
+        no_trd_reg_timestamps: &'b [TrdRegTimestampsNoTrdRegTimestampsBuilder<'b>] = group(768, "NoTrdRegTimestamps");
     }
 }
 /// The `NoTrdRegTimestamps` (768) group's table.
@@ -2188,491 +875,156 @@ pub static TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS: t::Group = t::Group {
         index: &[0, 0, 1, 0, 3, 0, 0, 2],
     },
 };
-/// One entry of the `NoTrdRegTimestamps` (768) group.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdRegTimestampsNoTrdRegTimestamps<'a>(t::View<'a, 3>);
-impl<'a> From<t::View<'a, 3>> for TrdRegTimestampsNoTrdRegTimestamps<'a> {
-    fn from(view: t::View<'a, 3>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoTrdRegTimestamps` (768) group.
+    entry TrdRegTimestampsNoTrdRegTimestamps[3] {
+        opt trd_reg_timestamp(0, 769, "TrdRegTimestamp", UTCTIMESTAMP, v::UtcTimestamp);
+        opt trd_reg_timestamp_type(1, 770, "TrdRegTimestampType", INT, e::TrdRegTimestampType<'a>);
+        opt trd_reg_timestamp_origin(2, 771, "TrdRegTimestampOrigin", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> TrdRegTimestampsNoTrdRegTimestamps<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `TrdRegTimestamp` (769), UTCTIMESTAMP.
-    pub fn trd_reg_timestamp(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(0, 769)
-    }
-    /// `TrdRegTimestampType` (770), INT.
-    pub fn trd_reg_timestamp_type(&self) -> t::Opt<e::TrdRegTimestampType<'a>> {
-        self.0.get(1, 770)
-    }
-    /// `TrdRegTimestampOrigin` (771), STRING.
-    pub fn trd_reg_timestamp_origin(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 771)
+t::builder! {
+    /// Builds one `NoTrdRegTimestamps` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdRegTimestampsNoTrdRegTimestampsBuilder(trd_reg_timestamp: v::UtcTimestamp) {
+        trd_reg_timestamp: Option<v::UtcTimestamp> = opt(769, "TrdRegTimestamp", UTCTIMESTAMP);
+        trd_reg_timestamp_type: Option<e::TrdRegTimestampType<'b>> = opt(770, "TrdRegTimestampType", INT);
+        trd_reg_timestamp_origin: Option<v::FixStr<'b>> = opt(771, "TrdRegTimestampOrigin", STRING);
     }
 }
-/// Builds one `NoTrdRegTimestamps` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdRegTimestampsNoTrdRegTimestampsBuilder<'b> {
-    /// `TrdRegTimestamp` (769), UTCTIMESTAMP.
-    pub trd_reg_timestamp: Option<v::UtcTimestamp>,
-    /// `TrdRegTimestampType` (770), INT.
-    pub trd_reg_timestamp_type: Option<e::TrdRegTimestampType<'b>>,
-    /// `TrdRegTimestampOrigin` (771), STRING.
-    pub trd_reg_timestamp_origin: Option<v::FixStr<'b>>,
-}
-impl<'b> TrdRegTimestampsNoTrdRegTimestampsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(trd_reg_timestamp: v::UtcTimestamp) -> Self {
-        Self {
-            trd_reg_timestamp: Some(trd_reg_timestamp),
-            ..Self::default()
-        }
+t::view! {
+    /// The `UnderlyingInstrument` component: a view over the slots it fills in the enclosing message or entry.
+    block UnderlyingInstrument {
+        opt underlying_symbol(0, 311, "UnderlyingSymbol", STRING, v::FixStr<'a>);
+        opt underlying_symbol_sfx(1, 312, "UnderlyingSymbolSfx", STRING, v::FixStr<'a>);
+        opt underlying_security_id(2, 309, "UnderlyingSecurityID", STRING, v::FixStr<'a>);
+        opt underlying_security_id_source(3, 305, "UnderlyingSecurityIDSource", STRING, v::FixStr<'a>);
+        comp und_sec_alt_id_grp(4, 1, "UndSecAltIDGrp", UndSecAltIdGrp);
+        opt underlying_product(5, 462, "UnderlyingProduct", INT, i64);
+        opt underlying_cfi_code(6, 463, "UnderlyingCFICode", STRING, v::FixStr<'a>);
+        opt underlying_security_type(7, 310, "UnderlyingSecurityType", STRING, v::FixStr<'a>);
+        opt underlying_security_sub_type(8, 763, "UnderlyingSecuritySubType", STRING, v::FixStr<'a>);
+        opt underlying_maturity_month_year(9, 313, "UnderlyingMaturityMonthYear", MONTHYEAR, v::MonthYear);
+        opt underlying_maturity_date(10, 542, "UnderlyingMaturityDate", LOCALMKTDATE, v::LocalMktDate);
+        opt underlying_put_or_call(11, 315, "UnderlyingPutOrCall", INT, i64);
+        opt underlying_coupon_payment_date(12, 241, "UnderlyingCouponPaymentDate", LOCALMKTDATE, v::LocalMktDate);
+        opt underlying_issue_date(13, 242, "UnderlyingIssueDate", LOCALMKTDATE, v::LocalMktDate);
+        opt underlying_repo_collateral_security_type(14, 243, "UnderlyingRepoCollateralSecurityType", STRING, v::FixStr<'a>);
+        opt underlying_repurchase_term(15, 244, "UnderlyingRepurchaseTerm", INT, i64);
+        opt underlying_repurchase_rate(16, 245, "UnderlyingRepurchaseRate", PERCENTAGE, v::Decimal);
+        opt underlying_factor(17, 246, "UnderlyingFactor", FLOAT, v::Decimal);
+        opt underlying_credit_rating(18, 256, "UnderlyingCreditRating", STRING, v::FixStr<'a>);
+        opt underlying_instr_registry(19, 595, "UnderlyingInstrRegistry", STRING, v::FixStr<'a>);
+        opt underlying_country_of_issue(20, 592, "UnderlyingCountryOfIssue", COUNTRY, v::Country);
+        opt underlying_state_or_province_of_issue(21, 593, "UnderlyingStateOrProvinceOfIssue", STRING, v::FixStr<'a>);
+        opt underlying_locale_of_issue(22, 594, "UnderlyingLocaleOfIssue", STRING, v::FixStr<'a>);
+        opt underlying_redemption_date(23, 247, "UnderlyingRedemptionDate", LOCALMKTDATE, v::LocalMktDate);
+        opt underlying_strike_price(24, 316, "UnderlyingStrikePrice", PRICE, v::Decimal);
+        opt underlying_strike_currency(25, 941, "UnderlyingStrikeCurrency", CURRENCY, v::Currency);
+        opt underlying_opt_attribute(26, 317, "UnderlyingOptAttribute", CHAR, v::Char);
+        opt underlying_contract_multiplier(27, 436, "UnderlyingContractMultiplier", FLOAT, v::Decimal);
+        opt underlying_coupon_rate(28, 435, "UnderlyingCouponRate", PERCENTAGE, v::Decimal);
+        opt underlying_security_exchange(29, 308, "UnderlyingSecurityExchange", EXCHANGE, v::Exchange);
+        opt underlying_issuer(30, 306, "UnderlyingIssuer", STRING, v::FixStr<'a>);
+        opt encoded_underlying_issuer_len(31, 362, "EncodedUnderlyingIssuerLen", LENGTH, v::Length);
+        data encoded_underlying_issuer(32, 363, "EncodedUnderlyingIssuer", DATA);
+        opt underlying_security_desc(33, 307, "UnderlyingSecurityDesc", STRING, v::FixStr<'a>);
+        opt encoded_underlying_security_desc_len(34, 364, "EncodedUnderlyingSecurityDescLen", LENGTH, v::Length);
+        data encoded_underlying_security_desc(35, 365, "EncodedUnderlyingSecurityDesc", DATA);
+        opt underlying_cp_program(36, 877, "UnderlyingCPProgram", STRING, v::FixStr<'a>);
+        opt underlying_cp_reg_type(37, 878, "UnderlyingCPRegType", STRING, v::FixStr<'a>);
+        opt underlying_currency(38, 318, "UnderlyingCurrency", CURRENCY, v::Currency);
+        opt underlying_qty(39, 879, "UnderlyingQty", QTY, v::Decimal);
+        opt underlying_px(40, 810, "UnderlyingPx", PRICE, v::Decimal);
+        opt underlying_dirty_price(41, 882, "UnderlyingDirtyPrice", PRICE, v::Decimal);
+        opt underlying_end_price(42, 883, "UnderlyingEndPrice", PRICE, v::Decimal);
+        opt underlying_start_value(43, 884, "UnderlyingStartValue", AMT, v::Decimal);
+        opt underlying_current_value(44, 885, "UnderlyingCurrentValue", AMT, v::Decimal);
+        opt underlying_end_value(45, 886, "UnderlyingEndValue", AMT, v::Decimal);
+        comp underlying_stipulations(46, 1, "UnderlyingStipulations", UnderlyingStipulations);
     }
 }
-impl t::Build for TrdRegTimestampsNoTrdRegTimestampsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 769, &self.trd_reg_timestamp)?;
-        t::put(enc, 770, &self.trd_reg_timestamp_type)?;
-        t::put(enc, 771, &self.trd_reg_timestamp_origin)?;
-        Ok(())
+t::builder! {
+    /// Builds the `UnderlyingInstrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UnderlyingInstrumentBuilder() {
+        underlying_symbol: Option<v::FixStr<'b>> = opt(311, "UnderlyingSymbol", STRING);
+        underlying_symbol_sfx: Option<v::FixStr<'b>> = opt(312, "UnderlyingSymbolSfx", STRING);
+        underlying_security_id: Option<v::FixStr<'b>> = opt(309, "UnderlyingSecurityID", STRING);
+        underlying_security_id_source: Option<v::FixStr<'b>> = opt(305, "UnderlyingSecurityIDSource", STRING);
+        und_sec_alt_id_grp: Option<UndSecAltIdGrpBuilder<'b>> = comp("UndSecAltIDGrp");
+        underlying_product: Option<i64> = opt(462, "UnderlyingProduct", INT);
+        underlying_cfi_code: Option<v::FixStr<'b>> = opt(463, "UnderlyingCFICode", STRING);
+        underlying_security_type: Option<v::FixStr<'b>> = opt(310, "UnderlyingSecurityType", STRING);
+        underlying_security_sub_type: Option<v::FixStr<'b>> = opt(763, "UnderlyingSecuritySubType", STRING);
+        underlying_maturity_month_year: Option<v::MonthYear> = opt(313, "UnderlyingMaturityMonthYear", MONTHYEAR);
+        underlying_maturity_date: Option<v::LocalMktDate> = opt(542, "UnderlyingMaturityDate", LOCALMKTDATE);
+        underlying_put_or_call: Option<i64> = opt(315, "UnderlyingPutOrCall", INT);
+        underlying_coupon_payment_date: Option<v::LocalMktDate> = opt(241, "UnderlyingCouponPaymentDate", LOCALMKTDATE);
+        underlying_issue_date: Option<v::LocalMktDate> = opt(242, "UnderlyingIssueDate", LOCALMKTDATE);
+        underlying_repo_collateral_security_type: Option<v::FixStr<'b>> = opt(243, "UnderlyingRepoCollateralSecurityType", STRING);
+        underlying_repurchase_term: Option<i64> = opt(244, "UnderlyingRepurchaseTerm", INT);
+        underlying_repurchase_rate: Option<v::Decimal> = opt(245, "UnderlyingRepurchaseRate", PERCENTAGE);
+        underlying_factor: Option<v::Decimal> = opt(246, "UnderlyingFactor", FLOAT);
+        underlying_credit_rating: Option<v::FixStr<'b>> = opt(256, "UnderlyingCreditRating", STRING);
+        underlying_instr_registry: Option<v::FixStr<'b>> = opt(595, "UnderlyingInstrRegistry", STRING);
+        underlying_country_of_issue: Option<v::Country> = opt(592, "UnderlyingCountryOfIssue", COUNTRY);
+        underlying_state_or_province_of_issue: Option<v::FixStr<'b>> = opt(593, "UnderlyingStateOrProvinceOfIssue", STRING);
+        underlying_locale_of_issue: Option<v::FixStr<'b>> = opt(594, "UnderlyingLocaleOfIssue", STRING);
+        underlying_redemption_date: Option<v::LocalMktDate> = opt(247, "UnderlyingRedemptionDate", LOCALMKTDATE);
+        underlying_strike_price: Option<v::Decimal> = opt(316, "UnderlyingStrikePrice", PRICE);
+        underlying_strike_currency: Option<v::Currency> = opt(941, "UnderlyingStrikeCurrency", CURRENCY);
+        underlying_opt_attribute: Option<v::Char> = opt(317, "UnderlyingOptAttribute", CHAR);
+        underlying_contract_multiplier: Option<v::Decimal> = opt(436, "UnderlyingContractMultiplier", FLOAT);
+        underlying_coupon_rate: Option<v::Decimal> = opt(435, "UnderlyingCouponRate", PERCENTAGE);
+        underlying_security_exchange: Option<v::Exchange> = opt(308, "UnderlyingSecurityExchange", EXCHANGE);
+        underlying_issuer: Option<v::FixStr<'b>> = opt(306, "UnderlyingIssuer", STRING);
+        encoded_underlying_issuer: Option<&'b [u8]> = data(362, 363, "EncodedUnderlyingIssuer", DATA);
+        underlying_security_desc: Option<v::FixStr<'b>> = opt(307, "UnderlyingSecurityDesc", STRING);
+        encoded_underlying_security_desc: Option<&'b [u8]> = data(364, 365, "EncodedUnderlyingSecurityDesc", DATA);
+        underlying_cp_program: Option<v::FixStr<'b>> = opt(877, "UnderlyingCPProgram", STRING);
+        underlying_cp_reg_type: Option<v::FixStr<'b>> = opt(878, "UnderlyingCPRegType", STRING);
+        underlying_currency: Option<v::Currency> = opt(318, "UnderlyingCurrency", CURRENCY);
+        underlying_qty: Option<v::Decimal> = opt(879, "UnderlyingQty", QTY);
+        underlying_px: Option<v::Decimal> = opt(810, "UnderlyingPx", PRICE);
+        underlying_dirty_price: Option<v::Decimal> = opt(882, "UnderlyingDirtyPrice", PRICE);
+        underlying_end_price: Option<v::Decimal> = opt(883, "UnderlyingEndPrice", PRICE);
+        underlying_start_value: Option<v::Decimal> = opt(884, "UnderlyingStartValue", AMT);
+        underlying_current_value: Option<v::Decimal> = opt(885, "UnderlyingCurrentValue", AMT);
+        underlying_end_value: Option<v::Decimal> = opt(886, "UnderlyingEndValue", AMT);
+        underlying_stipulations: Option<UnderlyingStipulationsBuilder<'b>> = comp("UnderlyingStipulations");
     }
 }
-/// The `UnderlyingInstrument` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct UnderlyingInstrument<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> UnderlyingInstrument<'v, 'a> {
-    /// `UnderlyingSymbol` (311), STRING.
-    pub fn underlying_symbol(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 311)
-    }
-    /// `UnderlyingSymbolSfx` (312), STRING.
-    pub fn underlying_symbol_sfx(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 312)
-    }
-    /// `UnderlyingSecurityID` (309), STRING.
-    pub fn underlying_security_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 309)
-    }
-    /// `UnderlyingSecurityIDSource` (305), STRING.
-    pub fn underlying_security_id_source(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 305)
-    }
-    /// The `UndSecAltIDGrp` component.
-    pub fn und_sec_alt_id_grp(&self) -> UndSecAltIdGrp<'v, 'a> {
-        UndSecAltIdGrp(self.0.sub(4, 1))
-    }
-    /// `UnderlyingProduct` (462), INT.
-    pub fn underlying_product(&self) -> t::Opt<i64> {
-        self.0.get(5, 462)
-    }
-    /// `UnderlyingCFICode` (463), STRING.
-    pub fn underlying_cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(6, 463)
-    }
-    /// `UnderlyingSecurityType` (310), STRING.
-    pub fn underlying_security_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(7, 310)
-    }
-    /// `UnderlyingSecuritySubType` (763), STRING.
-    pub fn underlying_security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(8, 763)
-    }
-    /// `UnderlyingMaturityMonthYear` (313), MONTHYEAR.
-    pub fn underlying_maturity_month_year(&self) -> t::Opt<v::MonthYear> {
-        self.0.get(9, 313)
-    }
-    /// `UnderlyingMaturityDate` (542), LOCALMKTDATE.
-    pub fn underlying_maturity_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(10, 542)
-    }
-    /// `UnderlyingPutOrCall` (315), INT.
-    pub fn underlying_put_or_call(&self) -> t::Opt<i64> {
-        self.0.get(11, 315)
-    }
-    /// `UnderlyingCouponPaymentDate` (241), LOCALMKTDATE.
-    pub fn underlying_coupon_payment_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(12, 241)
-    }
-    /// `UnderlyingIssueDate` (242), LOCALMKTDATE.
-    pub fn underlying_issue_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(13, 242)
-    }
-    /// `UnderlyingRepoCollateralSecurityType` (243), STRING.
-    pub fn underlying_repo_collateral_security_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(14, 243)
-    }
-    /// `UnderlyingRepurchaseTerm` (244), INT.
-    pub fn underlying_repurchase_term(&self) -> t::Opt<i64> {
-        self.0.get(15, 244)
-    }
-    /// `UnderlyingRepurchaseRate` (245), PERCENTAGE.
-    pub fn underlying_repurchase_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(16, 245)
-    }
-    /// `UnderlyingFactor` (246), FLOAT.
-    pub fn underlying_factor(&self) -> t::Opt<v::Decimal> {
-        self.0.get(17, 246)
-    }
-    /// `UnderlyingCreditRating` (256), STRING.
-    pub fn underlying_credit_rating(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(18, 256)
-    }
-    /// `UnderlyingInstrRegistry` (595), STRING.
-    pub fn underlying_instr_registry(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(19, 595)
-    }
-    /// `UnderlyingCountryOfIssue` (592), COUNTRY.
-    pub fn underlying_country_of_issue(&self) -> t::Opt<v::Country> {
-        self.0.get(20, 592)
-    }
-    /// `UnderlyingStateOrProvinceOfIssue` (593), STRING.
-    pub fn underlying_state_or_province_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(21, 593)
-    }
-    /// `UnderlyingLocaleOfIssue` (594), STRING.
-    pub fn underlying_locale_of_issue(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(22, 594)
-    }
-    /// `UnderlyingRedemptionDate` (247), LOCALMKTDATE.
-    pub fn underlying_redemption_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(23, 247)
-    }
-    /// `UnderlyingStrikePrice` (316), PRICE.
-    pub fn underlying_strike_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(24, 316)
-    }
-    /// `UnderlyingStrikeCurrency` (941), CURRENCY.
-    pub fn underlying_strike_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(25, 941)
-    }
-    /// `UnderlyingOptAttribute` (317), CHAR.
-    pub fn underlying_opt_attribute(&self) -> t::Opt<v::Char> {
-        self.0.get(26, 317)
-    }
-    /// `UnderlyingContractMultiplier` (436), FLOAT.
-    pub fn underlying_contract_multiplier(&self) -> t::Opt<v::Decimal> {
-        self.0.get(27, 436)
-    }
-    /// `UnderlyingCouponRate` (435), PERCENTAGE.
-    pub fn underlying_coupon_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(28, 435)
-    }
-    /// `UnderlyingSecurityExchange` (308), EXCHANGE.
-    pub fn underlying_security_exchange(&self) -> t::Opt<v::Exchange> {
-        self.0.get(29, 308)
-    }
-    /// `UnderlyingIssuer` (306), STRING.
-    pub fn underlying_issuer(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(30, 306)
-    }
-    /// `EncodedUnderlyingIssuerLen` (362), LENGTH.
-    pub fn encoded_underlying_issuer_len(&self) -> t::Opt<v::Length> {
-        self.0.get(31, 362)
-    }
-    /// `EncodedUnderlyingIssuer` (363), DATA.
-    pub fn encoded_underlying_issuer(&self) -> Option<&'a [u8]> {
-        self.0.data(32)
-    }
-    /// `UnderlyingSecurityDesc` (307), STRING.
-    pub fn underlying_security_desc(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(33, 307)
-    }
-    /// `EncodedUnderlyingSecurityDescLen` (364), LENGTH.
-    pub fn encoded_underlying_security_desc_len(&self) -> t::Opt<v::Length> {
-        self.0.get(34, 364)
-    }
-    /// `EncodedUnderlyingSecurityDesc` (365), DATA.
-    pub fn encoded_underlying_security_desc(&self) -> Option<&'a [u8]> {
-        self.0.data(35)
-    }
-    /// `UnderlyingCPProgram` (877), STRING.
-    pub fn underlying_cp_program(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(36, 877)
-    }
-    /// `UnderlyingCPRegType` (878), STRING.
-    pub fn underlying_cp_reg_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(37, 878)
-    }
-    /// `UnderlyingCurrency` (318), CURRENCY.
-    pub fn underlying_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(38, 318)
-    }
-    /// `UnderlyingQty` (879), QTY.
-    pub fn underlying_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(39, 879)
-    }
-    /// `UnderlyingPx` (810), PRICE.
-    pub fn underlying_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(40, 810)
-    }
-    /// `UnderlyingDirtyPrice` (882), PRICE.
-    pub fn underlying_dirty_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(41, 882)
-    }
-    /// `UnderlyingEndPrice` (883), PRICE.
-    pub fn underlying_end_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(42, 883)
-    }
-    /// `UnderlyingStartValue` (884), AMT.
-    pub fn underlying_start_value(&self) -> t::Opt<v::Decimal> {
-        self.0.get(43, 884)
-    }
-    /// `UnderlyingCurrentValue` (885), AMT.
-    pub fn underlying_current_value(&self) -> t::Opt<v::Decimal> {
-        self.0.get(44, 885)
-    }
-    /// `UnderlyingEndValue` (886), AMT.
-    pub fn underlying_end_value(&self) -> t::Opt<v::Decimal> {
-        self.0.get(45, 886)
-    }
-    /// The `UnderlyingStipulations` component.
-    pub fn underlying_stipulations(&self) -> UnderlyingStipulations<'v, 'a> {
-        UnderlyingStipulations(self.0.sub(46, 1))
+t::view! {
+    /// The `YieldData` component: a view over the slots it fills in the enclosing message or entry.
+    block YieldData {
+        opt yield_type(0, 235, "YieldType", STRING, e::YieldType<'a>);
+        opt r#yield(1, 236, "Yield", PERCENTAGE, v::Decimal);
+        opt yield_calc_date(2, 701, "YieldCalcDate", LOCALMKTDATE, v::LocalMktDate);
+        opt yield_redemption_date(3, 696, "YieldRedemptionDate", LOCALMKTDATE, v::LocalMktDate);
+        opt yield_redemption_price(4, 697, "YieldRedemptionPrice", PRICE, v::Decimal);
+        opt yield_redemption_price_type(5, 698, "YieldRedemptionPriceType", INT, i64);
     }
 }
-/// Builds the `UnderlyingInstrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UnderlyingInstrumentBuilder<'b> {
-    /// `UnderlyingSymbol` (311), STRING.
-    pub underlying_symbol: Option<v::FixStr<'b>>,
-    /// `UnderlyingSymbolSfx` (312), STRING.
-    pub underlying_symbol_sfx: Option<v::FixStr<'b>>,
-    /// `UnderlyingSecurityID` (309), STRING.
-    pub underlying_security_id: Option<v::FixStr<'b>>,
-    /// `UnderlyingSecurityIDSource` (305), STRING.
-    pub underlying_security_id_source: Option<v::FixStr<'b>>,
-    /// The `UndSecAltIDGrp` component.
-    pub und_sec_alt_id_grp: Option<UndSecAltIdGrpBuilder<'b>>,
-    /// `UnderlyingProduct` (462), INT.
-    pub underlying_product: Option<i64>,
-    /// `UnderlyingCFICode` (463), STRING.
-    pub underlying_cfi_code: Option<v::FixStr<'b>>,
-    /// `UnderlyingSecurityType` (310), STRING.
-    pub underlying_security_type: Option<v::FixStr<'b>>,
-    /// `UnderlyingSecuritySubType` (763), STRING.
-    pub underlying_security_sub_type: Option<v::FixStr<'b>>,
-    /// `UnderlyingMaturityMonthYear` (313), MONTHYEAR.
-    pub underlying_maturity_month_year: Option<v::MonthYear>,
-    /// `UnderlyingMaturityDate` (542), LOCALMKTDATE.
-    pub underlying_maturity_date: Option<v::LocalMktDate>,
-    /// `UnderlyingPutOrCall` (315), INT.
-    pub underlying_put_or_call: Option<i64>,
-    /// `UnderlyingCouponPaymentDate` (241), LOCALMKTDATE.
-    pub underlying_coupon_payment_date: Option<v::LocalMktDate>,
-    /// `UnderlyingIssueDate` (242), LOCALMKTDATE.
-    pub underlying_issue_date: Option<v::LocalMktDate>,
-    /// `UnderlyingRepoCollateralSecurityType` (243), STRING.
-    pub underlying_repo_collateral_security_type: Option<v::FixStr<'b>>,
-    /// `UnderlyingRepurchaseTerm` (244), INT.
-    pub underlying_repurchase_term: Option<i64>,
-    /// `UnderlyingRepurchaseRate` (245), PERCENTAGE.
-    pub underlying_repurchase_rate: Option<v::Decimal>,
-    /// `UnderlyingFactor` (246), FLOAT.
-    pub underlying_factor: Option<v::Decimal>,
-    /// `UnderlyingCreditRating` (256), STRING.
-    pub underlying_credit_rating: Option<v::FixStr<'b>>,
-    /// `UnderlyingInstrRegistry` (595), STRING.
-    pub underlying_instr_registry: Option<v::FixStr<'b>>,
-    /// `UnderlyingCountryOfIssue` (592), COUNTRY.
-    pub underlying_country_of_issue: Option<v::Country>,
-    /// `UnderlyingStateOrProvinceOfIssue` (593), STRING.
-    pub underlying_state_or_province_of_issue: Option<v::FixStr<'b>>,
-    /// `UnderlyingLocaleOfIssue` (594), STRING.
-    pub underlying_locale_of_issue: Option<v::FixStr<'b>>,
-    /// `UnderlyingRedemptionDate` (247), LOCALMKTDATE.
-    pub underlying_redemption_date: Option<v::LocalMktDate>,
-    /// `UnderlyingStrikePrice` (316), PRICE.
-    pub underlying_strike_price: Option<v::Decimal>,
-    /// `UnderlyingStrikeCurrency` (941), CURRENCY.
-    pub underlying_strike_currency: Option<v::Currency>,
-    /// `UnderlyingOptAttribute` (317), CHAR.
-    pub underlying_opt_attribute: Option<v::Char>,
-    /// `UnderlyingContractMultiplier` (436), FLOAT.
-    pub underlying_contract_multiplier: Option<v::Decimal>,
-    /// `UnderlyingCouponRate` (435), PERCENTAGE.
-    pub underlying_coupon_rate: Option<v::Decimal>,
-    /// `UnderlyingSecurityExchange` (308), EXCHANGE.
-    pub underlying_security_exchange: Option<v::Exchange>,
-    /// `UnderlyingIssuer` (306), STRING.
-    pub underlying_issuer: Option<v::FixStr<'b>>,
-    /// `EncodedUnderlyingIssuer` (363), DATA.
-    pub encoded_underlying_issuer: Option<&'b [u8]>,
-    /// `UnderlyingSecurityDesc` (307), STRING.
-    pub underlying_security_desc: Option<v::FixStr<'b>>,
-    /// `EncodedUnderlyingSecurityDesc` (365), DATA.
-    pub encoded_underlying_security_desc: Option<&'b [u8]>,
-    /// `UnderlyingCPProgram` (877), STRING.
-    pub underlying_cp_program: Option<v::FixStr<'b>>,
-    /// `UnderlyingCPRegType` (878), STRING.
-    pub underlying_cp_reg_type: Option<v::FixStr<'b>>,
-    /// `UnderlyingCurrency` (318), CURRENCY.
-    pub underlying_currency: Option<v::Currency>,
-    /// `UnderlyingQty` (879), QTY.
-    pub underlying_qty: Option<v::Decimal>,
-    /// `UnderlyingPx` (810), PRICE.
-    pub underlying_px: Option<v::Decimal>,
-    /// `UnderlyingDirtyPrice` (882), PRICE.
-    pub underlying_dirty_price: Option<v::Decimal>,
-    /// `UnderlyingEndPrice` (883), PRICE.
-    pub underlying_end_price: Option<v::Decimal>,
-    /// `UnderlyingStartValue` (884), AMT.
-    pub underlying_start_value: Option<v::Decimal>,
-    /// `UnderlyingCurrentValue` (885), AMT.
-    pub underlying_current_value: Option<v::Decimal>,
-    /// `UnderlyingEndValue` (886), AMT.
-    pub underlying_end_value: Option<v::Decimal>,
-    /// The `UnderlyingStipulations` component.
-    pub underlying_stipulations: Option<UnderlyingStipulationsBuilder<'b>>,
-}
-impl<'b> UnderlyingInstrumentBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::builder! {
+    /// Builds the `YieldData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    YieldDataBuilder() {
+        yield_type: Option<e::YieldType<'b>> = opt(235, "YieldType", STRING);
+        r#yield: Option<v::Decimal> = opt(236, "Yield", PERCENTAGE);
+        yield_calc_date: Option<v::LocalMktDate> = opt(701, "YieldCalcDate", LOCALMKTDATE);
+        yield_redemption_date: Option<v::LocalMktDate> = opt(696, "YieldRedemptionDate", LOCALMKTDATE);
+        yield_redemption_price: Option<v::Decimal> = opt(697, "YieldRedemptionPrice", PRICE);
+        yield_redemption_price_type: Option<i64> = opt(698, "YieldRedemptionPriceType", INT);
     }
 }
-impl t::Build for UnderlyingInstrumentBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 311, &self.underlying_symbol)?;
-        t::put(enc, 312, &self.underlying_symbol_sfx)?;
-        t::put(enc, 309, &self.underlying_security_id)?;
-        t::put(enc, 305, &self.underlying_security_id_source)?;
-        t::put_component(enc, &self.und_sec_alt_id_grp)?;
-        t::put(enc, 462, &self.underlying_product)?;
-        t::put(enc, 463, &self.underlying_cfi_code)?;
-        t::put(enc, 310, &self.underlying_security_type)?;
-        t::put(enc, 763, &self.underlying_security_sub_type)?;
-        t::put(enc, 313, &self.underlying_maturity_month_year)?;
-        t::put(enc, 542, &self.underlying_maturity_date)?;
-        t::put(enc, 315, &self.underlying_put_or_call)?;
-        t::put(enc, 241, &self.underlying_coupon_payment_date)?;
-        t::put(enc, 242, &self.underlying_issue_date)?;
-        t::put(enc, 243, &self.underlying_repo_collateral_security_type)?;
-        t::put(enc, 244, &self.underlying_repurchase_term)?;
-        t::put(enc, 245, &self.underlying_repurchase_rate)?;
-        t::put(enc, 246, &self.underlying_factor)?;
-        t::put(enc, 256, &self.underlying_credit_rating)?;
-        t::put(enc, 595, &self.underlying_instr_registry)?;
-        t::put(enc, 592, &self.underlying_country_of_issue)?;
-        t::put(enc, 593, &self.underlying_state_or_province_of_issue)?;
-        t::put(enc, 594, &self.underlying_locale_of_issue)?;
-        t::put(enc, 247, &self.underlying_redemption_date)?;
-        t::put(enc, 316, &self.underlying_strike_price)?;
-        t::put(enc, 941, &self.underlying_strike_currency)?;
-        t::put(enc, 317, &self.underlying_opt_attribute)?;
-        t::put(enc, 436, &self.underlying_contract_multiplier)?;
-        t::put(enc, 435, &self.underlying_coupon_rate)?;
-        t::put(enc, 308, &self.underlying_security_exchange)?;
-        t::put(enc, 306, &self.underlying_issuer)?;
-        t::put_data(enc, 362, 363, self.encoded_underlying_issuer)?;
-        t::put(enc, 307, &self.underlying_security_desc)?;
-        t::put_data(enc, 364, 365, self.encoded_underlying_security_desc)?;
-        t::put(enc, 877, &self.underlying_cp_program)?;
-        t::put(enc, 878, &self.underlying_cp_reg_type)?;
-        t::put(enc, 318, &self.underlying_currency)?;
-        t::put(enc, 879, &self.underlying_qty)?;
-        t::put(enc, 810, &self.underlying_px)?;
-        t::put(enc, 882, &self.underlying_dirty_price)?;
-        t::put(enc, 883, &self.underlying_end_price)?;
-        t::put(enc, 884, &self.underlying_start_value)?;
-        t::put(enc, 885, &self.underlying_current_value)?;
-        t::put(enc, 886, &self.underlying_end_value)?;
-        t::put_component(enc, &self.underlying_stipulations)?;
-        Ok(())
+t::view! {
+    /// The `UnderlyingStipulations` component: a view over the slots it fills in the enclosing message or entry.
+    block UnderlyingStipulations {
+        group no_underlying_stips(0, 887, "NoUnderlyingStips", UnderlyingStipulationsNoUnderlyingStips, 2, UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS);
     }
 }
-/// The `YieldData` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct YieldData<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> YieldData<'v, 'a> {
-    /// `YieldType` (235), STRING.
-    pub fn yield_type(&self) -> t::Opt<e::YieldType<'a>> {
-        self.0.get(0, 235)
-    }
-    /// `Yield` (236), PERCENTAGE.
-    pub fn r#yield(&self) -> t::Opt<v::Decimal> {
-        self.0.get(1, 236)
-    }
-    /// `YieldCalcDate` (701), LOCALMKTDATE.
-    pub fn yield_calc_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(2, 701)
-    }
-    /// `YieldRedemptionDate` (696), LOCALMKTDATE.
-    pub fn yield_redemption_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(3, 696)
-    }
-    /// `YieldRedemptionPrice` (697), PRICE.
-    pub fn yield_redemption_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(4, 697)
-    }
-    /// `YieldRedemptionPriceType` (698), INT.
-    pub fn yield_redemption_price_type(&self) -> t::Opt<i64> {
-        self.0.get(5, 698)
-    }
-}
-/// Builds the `YieldData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct YieldDataBuilder<'b> {
-    /// `YieldType` (235), STRING.
-    pub yield_type: Option<e::YieldType<'b>>,
-    /// `Yield` (236), PERCENTAGE.
-    pub r#yield: Option<v::Decimal>,
-    /// `YieldCalcDate` (701), LOCALMKTDATE.
-    pub yield_calc_date: Option<v::LocalMktDate>,
-    /// `YieldRedemptionDate` (696), LOCALMKTDATE.
-    pub yield_redemption_date: Option<v::LocalMktDate>,
-    /// `YieldRedemptionPrice` (697), PRICE.
-    pub yield_redemption_price: Option<v::Decimal>,
-    /// `YieldRedemptionPriceType` (698), INT.
-    pub yield_redemption_price_type: Option<i64>,
-}
-impl<'b> YieldDataBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for YieldDataBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 235, &self.yield_type)?;
-        t::put(enc, 236, &self.r#yield)?;
-        t::put(enc, 701, &self.yield_calc_date)?;
-        t::put(enc, 696, &self.yield_redemption_date)?;
-        t::put(enc, 697, &self.yield_redemption_price)?;
-        t::put(enc, 698, &self.yield_redemption_price_type)?;
-        Ok(())
-    }
-}
-/// The `UnderlyingStipulations` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct UnderlyingStipulations<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> UnderlyingStipulations<'v, 'a> {
-    /// The `NoUnderlyingStips` (887) repeating group: its entries in wire order.
-    pub fn no_underlying_stips(
-        &self,
-    ) -> t::Entries<'a, UnderlyingStipulationsNoUnderlyingStips<'a>, 2> {
-        self.0.group(0, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS)
-    }
-}
-/// Builds the `UnderlyingStipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UnderlyingStipulationsBuilder<'b> {
-    /// The `NoUnderlyingStips` (887) group's entries.
-    pub no_underlying_stips: &'b [UnderlyingStipulationsNoUnderlyingStipsBuilder<'b>],
-}
-impl<'b> UnderlyingStipulationsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for UnderlyingStipulationsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 887, self.no_underlying_stips)?;
-        Ok(())
+t::builder! {
+    /// Builds the `UnderlyingStipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UnderlyingStipulationsBuilder() {
+        no_underlying_stips: &'b [UnderlyingStipulationsNoUnderlyingStipsBuilder<'b>] = group(887, "NoUnderlyingStips");
     }
 }
 /// The `NoUnderlyingStips` (887) group's table.
@@ -2688,79 +1040,30 @@ pub static UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS: t::Group = t::Group {
         index: &[0, 2, 0, 1],
     },
 };
-/// One entry of the `NoUnderlyingStips` (887) group.
-#[derive(Clone, Copy, Debug)]
-pub struct UnderlyingStipulationsNoUnderlyingStips<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for UnderlyingStipulationsNoUnderlyingStips<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoUnderlyingStips` (887) group.
+    entry UnderlyingStipulationsNoUnderlyingStips[2] {
+        opt underlying_stip_type(0, 888, "UnderlyingStipType", STRING, v::FixStr<'a>);
+        opt underlying_stip_value(1, 889, "UnderlyingStipValue", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> UnderlyingStipulationsNoUnderlyingStips<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `UnderlyingStipType` (888), STRING.
-    pub fn underlying_stip_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 888)
-    }
-    /// `UnderlyingStipValue` (889), STRING.
-    pub fn underlying_stip_value(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 889)
+t::builder! {
+    /// Builds one `NoUnderlyingStips` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UnderlyingStipulationsNoUnderlyingStipsBuilder(underlying_stip_type: v::FixStr<'b>) {
+        underlying_stip_type: Option<v::FixStr<'b>> = opt(888, "UnderlyingStipType", STRING);
+        underlying_stip_value: Option<v::FixStr<'b>> = opt(889, "UnderlyingStipValue", STRING);
     }
 }
-/// Builds one `NoUnderlyingStips` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UnderlyingStipulationsNoUnderlyingStipsBuilder<'b> {
-    /// `UnderlyingStipType` (888), STRING.
-    pub underlying_stip_type: Option<v::FixStr<'b>>,
-    /// `UnderlyingStipValue` (889), STRING.
-    pub underlying_stip_value: Option<v::FixStr<'b>>,
-}
-impl<'b> UnderlyingStipulationsNoUnderlyingStipsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(underlying_stip_type: v::FixStr<'b>) -> Self {
-        Self {
-            underlying_stip_type: Some(underlying_stip_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `NestedParties2` component: a view over the slots it fills in the enclosing message or entry.
+    block NestedParties2 {
+        group no_nested2_party_ids(0, 756, "NoNested2PartyIDs", NestedParties2NoNested2PartyIds, 4, NESTED_PARTIES2_NO_NESTED2_PARTY_IDS);
     }
 }
-impl t::Build for UnderlyingStipulationsNoUnderlyingStipsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 888, &self.underlying_stip_type)?;
-        t::put(enc, 889, &self.underlying_stip_value)?;
-        Ok(())
-    }
-}
-/// The `NestedParties2` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct NestedParties2<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> NestedParties2<'v, 'a> {
-    /// The `NoNested2PartyIDs` (756) repeating group: its entries in wire order.
-    pub fn no_nested2_party_ids(
-        &self,
-    ) -> t::Entries<'a, NestedParties2NoNested2PartyIds<'a>, 4> {
-        self.0.group(0, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)
-    }
-}
-/// Builds the `NestedParties2` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NestedParties2Builder<'b> {
-    /// The `NoNested2PartyIDs` (756) group's entries.
-    pub no_nested2_party_ids: &'b [NestedParties2NoNested2PartyIdsBuilder<'b>],
-}
-impl<'b> NestedParties2Builder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for NestedParties2Builder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 756, self.no_nested2_party_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `NestedParties2` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NestedParties2Builder() {
+        no_nested2_party_ids: &'b [NestedParties2NoNested2PartyIdsBuilder<'b>] = group(756, "NoNested2PartyIDs");
     }
 }
 /// The `NoNested2PartyIDs` (756) group's table.
@@ -2776,93 +1079,34 @@ pub static NESTED_PARTIES2_NO_NESTED2_PARTY_IDS: t::Group = t::Group {
         index: &[3, 32772, 0, 2, 0, 0, 1, 0],
     },
 };
-/// One entry of the `NoNested2PartyIDs` (756) group.
-#[derive(Clone, Copy, Debug)]
-pub struct NestedParties2NoNested2PartyIds<'a>(t::View<'a, 4>);
-impl<'a> From<t::View<'a, 4>> for NestedParties2NoNested2PartyIds<'a> {
-    fn from(view: t::View<'a, 4>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoNested2PartyIDs` (756) group.
+    entry NestedParties2NoNested2PartyIds[4] {
+        opt nested2_party_id(0, 757, "Nested2PartyID", STRING, v::FixStr<'a>);
+        opt nested2_party_id_source(1, 758, "Nested2PartyIDSource", CHAR, v::Char);
+        opt nested2_party_role(2, 759, "Nested2PartyRole", INT, i64);
+        comp nstd_ptys2_sub_grp(3, 1, "NstdPtys2SubGrp", NstdPtys2SubGrp);
     }
 }
-impl<'a> NestedParties2NoNested2PartyIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Nested2PartyID` (757), STRING.
-    pub fn nested2_party_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 757)
-    }
-    /// `Nested2PartyIDSource` (758), CHAR.
-    pub fn nested2_party_id_source(&self) -> t::Opt<v::Char> {
-        self.0.get(1, 758)
-    }
-    /// `Nested2PartyRole` (759), INT.
-    pub fn nested2_party_role(&self) -> t::Opt<i64> {
-        self.0.get(2, 759)
-    }
-    /// The `NstdPtys2SubGrp` component.
-    pub fn nstd_ptys2_sub_grp(&self) -> NstdPtys2SubGrp<'_, 'a> {
-        NstdPtys2SubGrp(self.0.sub(3, 1))
+t::builder! {
+    /// Builds one `NoNested2PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NestedParties2NoNested2PartyIdsBuilder(nested2_party_id: v::FixStr<'b>) {
+        nested2_party_id: Option<v::FixStr<'b>> = opt(757, "Nested2PartyID", STRING);
+        nested2_party_id_source: Option<v::Char> = opt(758, "Nested2PartyIDSource", CHAR);
+        nested2_party_role: Option<i64> = opt(759, "Nested2PartyRole", INT);
+        nstd_ptys2_sub_grp: Option<NstdPtys2SubGrpBuilder<'b>> = comp("NstdPtys2SubGrp");
     }
 }
-/// Builds one `NoNested2PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NestedParties2NoNested2PartyIdsBuilder<'b> {
-    /// `Nested2PartyID` (757), STRING.
-    pub nested2_party_id: Option<v::FixStr<'b>>,
-    /// `Nested2PartyIDSource` (758), CHAR.
-    pub nested2_party_id_source: Option<v::Char>,
-    /// `Nested2PartyRole` (759), INT.
-    pub nested2_party_role: Option<i64>,
-    /// The `NstdPtys2SubGrp` component.
-    pub nstd_ptys2_sub_grp: Option<NstdPtys2SubGrpBuilder<'b>>,
-}
-impl<'b> NestedParties2NoNested2PartyIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(nested2_party_id: v::FixStr<'b>) -> Self {
-        Self {
-            nested2_party_id: Some(nested2_party_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `NestedParties3` component: a view over the slots it fills in the enclosing message or entry.
+    block NestedParties3 {
+        group no_nested3_party_ids(0, 948, "NoNested3PartyIDs", NestedParties3NoNested3PartyIds, 4, NESTED_PARTIES3_NO_NESTED3_PARTY_IDS);
     }
 }
-impl t::Build for NestedParties2NoNested2PartyIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 757, &self.nested2_party_id)?;
-        t::put(enc, 758, &self.nested2_party_id_source)?;
-        t::put(enc, 759, &self.nested2_party_role)?;
-        t::put_component(enc, &self.nstd_ptys2_sub_grp)?;
-        Ok(())
-    }
-}
-/// The `NestedParties3` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct NestedParties3<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> NestedParties3<'v, 'a> {
-    /// The `NoNested3PartyIDs` (948) repeating group: its entries in wire order.
-    pub fn no_nested3_party_ids(
-        &self,
-    ) -> t::Entries<'a, NestedParties3NoNested3PartyIds<'a>, 4> {
-        self.0.group(0, &NESTED_PARTIES3_NO_NESTED3_PARTY_IDS)
-    }
-}
-/// Builds the `NestedParties3` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NestedParties3Builder<'b> {
-    /// The `NoNested3PartyIDs` (948) group's entries.
-    pub no_nested3_party_ids: &'b [NestedParties3NoNested3PartyIdsBuilder<'b>],
-}
-impl<'b> NestedParties3Builder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for NestedParties3Builder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 948, self.no_nested3_party_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `NestedParties3` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NestedParties3Builder() {
+        no_nested3_party_ids: &'b [NestedParties3NoNested3PartyIdsBuilder<'b>] = group(948, "NoNested3PartyIDs");
     }
 }
 /// The `NoNested3PartyIDs` (948) group's table.
@@ -2878,93 +1122,34 @@ pub static NESTED_PARTIES3_NO_NESTED3_PARTY_IDS: t::Group = t::Group {
         index: &[0, 2, 32772, 0, 1, 0, 3, 0],
     },
 };
-/// One entry of the `NoNested3PartyIDs` (948) group.
-#[derive(Clone, Copy, Debug)]
-pub struct NestedParties3NoNested3PartyIds<'a>(t::View<'a, 4>);
-impl<'a> From<t::View<'a, 4>> for NestedParties3NoNested3PartyIds<'a> {
-    fn from(view: t::View<'a, 4>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoNested3PartyIDs` (948) group.
+    entry NestedParties3NoNested3PartyIds[4] {
+        opt nested3_party_id(0, 949, "Nested3PartyID", STRING, v::FixStr<'a>);
+        opt nested3_party_id_source(1, 950, "Nested3PartyIDSource", CHAR, v::Char);
+        opt nested3_party_role(2, 951, "Nested3PartyRole", INT, i64);
+        comp nstd_ptys3_sub_grp(3, 1, "NstdPtys3SubGrp", NstdPtys3SubGrp);
     }
 }
-impl<'a> NestedParties3NoNested3PartyIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Nested3PartyID` (949), STRING.
-    pub fn nested3_party_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 949)
-    }
-    /// `Nested3PartyIDSource` (950), CHAR.
-    pub fn nested3_party_id_source(&self) -> t::Opt<v::Char> {
-        self.0.get(1, 950)
-    }
-    /// `Nested3PartyRole` (951), INT.
-    pub fn nested3_party_role(&self) -> t::Opt<i64> {
-        self.0.get(2, 951)
-    }
-    /// The `NstdPtys3SubGrp` component.
-    pub fn nstd_ptys3_sub_grp(&self) -> NstdPtys3SubGrp<'_, 'a> {
-        NstdPtys3SubGrp(self.0.sub(3, 1))
+t::builder! {
+    /// Builds one `NoNested3PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NestedParties3NoNested3PartyIdsBuilder(nested3_party_id: v::FixStr<'b>) {
+        nested3_party_id: Option<v::FixStr<'b>> = opt(949, "Nested3PartyID", STRING);
+        nested3_party_id_source: Option<v::Char> = opt(950, "Nested3PartyIDSource", CHAR);
+        nested3_party_role: Option<i64> = opt(951, "Nested3PartyRole", INT);
+        nstd_ptys3_sub_grp: Option<NstdPtys3SubGrpBuilder<'b>> = comp("NstdPtys3SubGrp");
     }
 }
-/// Builds one `NoNested3PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NestedParties3NoNested3PartyIdsBuilder<'b> {
-    /// `Nested3PartyID` (949), STRING.
-    pub nested3_party_id: Option<v::FixStr<'b>>,
-    /// `Nested3PartyIDSource` (950), CHAR.
-    pub nested3_party_id_source: Option<v::Char>,
-    /// `Nested3PartyRole` (951), INT.
-    pub nested3_party_role: Option<i64>,
-    /// The `NstdPtys3SubGrp` component.
-    pub nstd_ptys3_sub_grp: Option<NstdPtys3SubGrpBuilder<'b>>,
-}
-impl<'b> NestedParties3NoNested3PartyIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(nested3_party_id: v::FixStr<'b>) -> Self {
-        Self {
-            nested3_party_id: Some(nested3_party_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `AffectedOrdGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block AffectedOrdGrp {
+        group no_affected_orders(0, 534, "NoAffectedOrders", AffectedOrdGrpNoAffectedOrders, 3, AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS);
     }
 }
-impl t::Build for NestedParties3NoNested3PartyIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 949, &self.nested3_party_id)?;
-        t::put(enc, 950, &self.nested3_party_id_source)?;
-        t::put(enc, 951, &self.nested3_party_role)?;
-        t::put_component(enc, &self.nstd_ptys3_sub_grp)?;
-        Ok(())
-    }
-}
-/// The `AffectedOrdGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct AffectedOrdGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> AffectedOrdGrp<'v, 'a> {
-    /// The `NoAffectedOrders` (534) repeating group: its entries in wire order.
-    pub fn no_affected_orders(
-        &self,
-    ) -> t::Entries<'a, AffectedOrdGrpNoAffectedOrders<'a>, 3> {
-        self.0.group(0, &AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS)
-    }
-}
-/// Builds the `AffectedOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AffectedOrdGrpBuilder<'b> {
-    /// The `NoAffectedOrders` (534) group's entries.
-    pub no_affected_orders: &'b [AffectedOrdGrpNoAffectedOrdersBuilder<'b>],
-}
-impl<'b> AffectedOrdGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for AffectedOrdGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 534, self.no_affected_orders)?;
-        Ok(())
+t::builder! {
+    /// Builds the `AffectedOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    AffectedOrdGrpBuilder() {
+        no_affected_orders: &'b [AffectedOrdGrpNoAffectedOrdersBuilder<'b>] = group(534, "NoAffectedOrders");
     }
 }
 /// The `NoAffectedOrders` (534) group's table.
@@ -2980,84 +1165,32 @@ pub static AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS: t::Group = t::Group {
         index: &[0, 0, 1, 3, 0, 2, 0, 0],
     },
 };
-/// One entry of the `NoAffectedOrders` (534) group.
-#[derive(Clone, Copy, Debug)]
-pub struct AffectedOrdGrpNoAffectedOrders<'a>(t::View<'a, 3>);
-impl<'a> From<t::View<'a, 3>> for AffectedOrdGrpNoAffectedOrders<'a> {
-    fn from(view: t::View<'a, 3>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoAffectedOrders` (534) group.
+    entry AffectedOrdGrpNoAffectedOrders[3] {
+        opt orig_cl_ord_id(0, 41, "OrigClOrdID", STRING, v::FixStr<'a>);
+        opt affected_order_id(1, 535, "AffectedOrderID", STRING, v::FixStr<'a>);
+        opt affected_secondary_order_id(2, 536, "AffectedSecondaryOrderID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> AffectedOrdGrpNoAffectedOrders<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `OrigClOrdID` (41), STRING.
-    pub fn orig_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 41)
-    }
-    /// `AffectedOrderID` (535), STRING.
-    pub fn affected_order_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 535)
-    }
-    /// `AffectedSecondaryOrderID` (536), STRING.
-    pub fn affected_secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 536)
+t::builder! {
+    /// Builds one `NoAffectedOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    AffectedOrdGrpNoAffectedOrdersBuilder(orig_cl_ord_id: v::FixStr<'b>) {
+        orig_cl_ord_id: Option<v::FixStr<'b>> = opt(41, "OrigClOrdID", STRING);
+        affected_order_id: Option<v::FixStr<'b>> = opt(535, "AffectedOrderID", STRING);
+        affected_secondary_order_id: Option<v::FixStr<'b>> = opt(536, "AffectedSecondaryOrderID", STRING);
     }
 }
-/// Builds one `NoAffectedOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AffectedOrdGrpNoAffectedOrdersBuilder<'b> {
-    /// `OrigClOrdID` (41), STRING.
-    pub orig_cl_ord_id: Option<v::FixStr<'b>>,
-    /// `AffectedOrderID` (535), STRING.
-    pub affected_order_id: Option<v::FixStr<'b>>,
-    /// `AffectedSecondaryOrderID` (536), STRING.
-    pub affected_secondary_order_id: Option<v::FixStr<'b>>,
-}
-impl<'b> AffectedOrdGrpNoAffectedOrdersBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(orig_cl_ord_id: v::FixStr<'b>) -> Self {
-        Self {
-            orig_cl_ord_id: Some(orig_cl_ord_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `AllocAckGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block AllocAckGrp {
+        group no_allocs(0, 78, "NoAllocs", AllocAckGrpNoAllocs, 8, ALLOC_ACK_GRP_NO_ALLOCS);
     }
 }
-impl t::Build for AffectedOrdGrpNoAffectedOrdersBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 41, &self.orig_cl_ord_id)?;
-        t::put(enc, 535, &self.affected_order_id)?;
-        t::put(enc, 536, &self.affected_secondary_order_id)?;
-        Ok(())
-    }
-}
-/// The `AllocAckGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct AllocAckGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> AllocAckGrp<'v, 'a> {
-    /// The `NoAllocs` (78) repeating group: its entries in wire order.
-    pub fn no_allocs(&self) -> t::Entries<'a, AllocAckGrpNoAllocs<'a>, 8> {
-        self.0.group(0, &ALLOC_ACK_GRP_NO_ALLOCS)
-    }
-}
-/// Builds the `AllocAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AllocAckGrpBuilder<'b> {
-    /// The `NoAllocs` (78) group's entries.
-    pub no_allocs: &'b [AllocAckGrpNoAllocsBuilder<'b>],
-}
-impl<'b> AllocAckGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for AllocAckGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 78, self.no_allocs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `AllocAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    AllocAckGrpBuilder() {
+        no_allocs: &'b [AllocAckGrpNoAllocsBuilder<'b>] = group(78, "NoAllocs");
     }
 }
 /// The `NoAllocs` (78) group's table.
@@ -3073,116 +1206,41 @@ pub static ALLOC_ACK_GRP_NO_ALLOCS: t::Group = t::Group {
         index: &[0, 8, 0, 3, 0, 0, 0, 7, 2, 4, 5, 6, 0, 1, 0, 0],
     },
 };
-/// One entry of the `NoAllocs` (78) group.
-#[derive(Clone, Copy, Debug)]
-pub struct AllocAckGrpNoAllocs<'a>(t::View<'a, 8>);
-impl<'a> From<t::View<'a, 8>> for AllocAckGrpNoAllocs<'a> {
-    fn from(view: t::View<'a, 8>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoAllocs` (78) group.
+    entry AllocAckGrpNoAllocs[8] {
+        opt alloc_account(0, 79, "AllocAccount", STRING, v::FixStr<'a>);
+        opt alloc_acct_id_source(1, 661, "AllocAcctIDSource", INT, i64);
+        opt alloc_price(2, 366, "AllocPrice", PRICE, v::Decimal);
+        opt individual_alloc_id(3, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
+        opt individual_alloc_rej_code(4, 776, "IndividualAllocRejCode", INT, i64);
+        opt alloc_text(5, 161, "AllocText", STRING, v::FixStr<'a>);
+        opt encoded_alloc_text_len(6, 360, "EncodedAllocTextLen", LENGTH, v::Length);
+        data encoded_alloc_text(7, 361, "EncodedAllocText", DATA);
     }
 }
-impl<'a> AllocAckGrpNoAllocs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `AllocAccount` (79), STRING.
-    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 79)
-    }
-    /// `AllocAcctIDSource` (661), INT.
-    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
-        self.0.get(1, 661)
-    }
-    /// `AllocPrice` (366), PRICE.
-    pub fn alloc_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(2, 366)
-    }
-    /// `IndividualAllocID` (467), STRING.
-    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 467)
-    }
-    /// `IndividualAllocRejCode` (776), INT.
-    pub fn individual_alloc_rej_code(&self) -> t::Opt<i64> {
-        self.0.get(4, 776)
-    }
-    /// `AllocText` (161), STRING.
-    pub fn alloc_text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(5, 161)
-    }
-    /// `EncodedAllocTextLen` (360), LENGTH.
-    pub fn encoded_alloc_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(6, 360)
-    }
-    /// `EncodedAllocText` (361), DATA.
-    pub fn encoded_alloc_text(&self) -> Option<&'a [u8]> {
-        self.0.data(7)
+t::builder! {
+    /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    AllocAckGrpNoAllocsBuilder(alloc_account: v::FixStr<'b>) {
+        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
+        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
+        alloc_price: Option<v::Decimal> = opt(366, "AllocPrice", PRICE);
+        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
+        individual_alloc_rej_code: Option<i64> = opt(776, "IndividualAllocRejCode", INT);
+        alloc_text: Option<v::FixStr<'b>> = opt(161, "AllocText", STRING);
+        encoded_alloc_text: Option<&'b [u8]> = data(360, 361, "EncodedAllocText", DATA);
     }
 }
-/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AllocAckGrpNoAllocsBuilder<'b> {
-    /// `AllocAccount` (79), STRING.
-    pub alloc_account: Option<v::FixStr<'b>>,
-    /// `AllocAcctIDSource` (661), INT.
-    pub alloc_acct_id_source: Option<i64>,
-    /// `AllocPrice` (366), PRICE.
-    pub alloc_price: Option<v::Decimal>,
-    /// `IndividualAllocID` (467), STRING.
-    pub individual_alloc_id: Option<v::FixStr<'b>>,
-    /// `IndividualAllocRejCode` (776), INT.
-    pub individual_alloc_rej_code: Option<i64>,
-    /// `AllocText` (161), STRING.
-    pub alloc_text: Option<v::FixStr<'b>>,
-    /// `EncodedAllocText` (361), DATA.
-    pub encoded_alloc_text: Option<&'b [u8]>,
-}
-impl<'b> AllocAckGrpNoAllocsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(alloc_account: v::FixStr<'b>) -> Self {
-        Self {
-            alloc_account: Some(alloc_account),
-            ..Self::default()
-        }
+t::view! {
+    /// The `AllocGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block AllocGrp {
+        group no_allocs(0, 78, "NoAllocs", AllocGrpNoAllocs, 35, ALLOC_GRP_NO_ALLOCS);
     }
 }
-impl t::Build for AllocAckGrpNoAllocsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 79, &self.alloc_account)?;
-        t::put(enc, 661, &self.alloc_acct_id_source)?;
-        t::put(enc, 366, &self.alloc_price)?;
-        t::put(enc, 467, &self.individual_alloc_id)?;
-        t::put(enc, 776, &self.individual_alloc_rej_code)?;
-        t::put(enc, 161, &self.alloc_text)?;
-        t::put_data(enc, 360, 361, self.encoded_alloc_text)?;
-        Ok(())
-    }
-}
-/// The `AllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct AllocGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> AllocGrp<'v, 'a> {
-    /// The `NoAllocs` (78) repeating group: its entries in wire order.
-    pub fn no_allocs(&self) -> t::Entries<'a, AllocGrpNoAllocs<'a>, 35> {
-        self.0.group(0, &ALLOC_GRP_NO_ALLOCS)
-    }
-}
-/// Builds the `AllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AllocGrpBuilder<'b> {
-    /// The `NoAllocs` (78) group's entries.
-    pub no_allocs: &'b [AllocGrpNoAllocsBuilder<'b>],
-}
-impl<'b> AllocGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for AllocGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 78, self.no_allocs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `AllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    AllocGrpBuilder() {
+        no_allocs: &'b [AllocGrpNoAllocsBuilder<'b>] = group(78, "NoAllocs");
     }
 }
 /// The `NoAllocs` (78) group's table.
@@ -3214,258 +1272,81 @@ pub static ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoAllocs` (78) group.
-#[derive(Clone, Copy, Debug)]
-pub struct AllocGrpNoAllocs<'a>(t::View<'a, 35>);
-impl<'a> From<t::View<'a, 35>> for AllocGrpNoAllocs<'a> {
-    fn from(view: t::View<'a, 35>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoAllocs` (78) group.
+    entry AllocGrpNoAllocs[35] {
+        opt alloc_account(0, 79, "AllocAccount", STRING, v::FixStr<'a>);
+        opt alloc_acct_id_source(1, 661, "AllocAcctIDSource", INT, i64);
+        opt match_status(2, 573, "MatchStatus", CHAR, e::MatchStatus);
+        opt alloc_price(3, 366, "AllocPrice", PRICE, v::Decimal);
+        opt alloc_qty(4, 80, "AllocQty", QTY, v::Decimal);
+        opt individual_alloc_id(5, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
+        opt process_code(6, 81, "ProcessCode", CHAR, e::ProcessCode);
+        comp nested_parties(7, 1, "NestedParties", NestedParties);
+        opt notify_broker_of_credit(8, 208, "NotifyBrokerOfCredit", BOOLEAN, bool);
+        opt alloc_handl_inst(9, 209, "AllocHandlInst", INT, e::AllocHandlInst<'a>);
+        opt alloc_text(10, 161, "AllocText", STRING, v::FixStr<'a>);
+        opt encoded_alloc_text_len(11, 360, "EncodedAllocTextLen", LENGTH, v::Length);
+        data encoded_alloc_text(12, 361, "EncodedAllocText", DATA);
+        comp commission_data(13, 4, "CommissionData", CommissionData);
+        opt alloc_avg_px(17, 153, "AllocAvgPx", PRICE, v::Decimal);
+        opt alloc_net_money(18, 154, "AllocNetMoney", AMT, v::Decimal);
+        opt settl_curr_amt(19, 119, "SettlCurrAmt", AMT, v::Decimal);
+        opt alloc_settl_curr_amt(20, 737, "AllocSettlCurrAmt", AMT, v::Decimal);
+        opt settl_currency(21, 120, "SettlCurrency", CURRENCY, v::Currency);
+        opt alloc_settl_currency(22, 736, "AllocSettlCurrency", CURRENCY, v::Currency);
+        opt settl_curr_fx_rate(23, 155, "SettlCurrFxRate", FLOAT, v::Decimal);
+        opt settl_curr_fx_rate_calc(24, 156, "SettlCurrFxRateCalc", CHAR, e::SettlCurrFxRateCalc);
+        opt alloc_accrued_interest_amt(25, 742, "AllocAccruedInterestAmt", AMT, v::Decimal);
+        opt alloc_interest_at_maturity(26, 741, "AllocInterestAtMaturity", AMT, v::Decimal);
+        comp misc_fees_grp(27, 1, "MiscFeesGrp", MiscFeesGrp);
+        comp clr_inst_grp(28, 1, "ClrInstGrp", ClrInstGrp);
+        opt alloc_settl_inst_type(29, 780, "AllocSettlInstType", INT, e::AllocSettlInstType<'a>);
+        comp settl_instructions_data(30, 5, "SettlInstructionsData", SettlInstructionsData);
     }
 }
-impl<'a> AllocGrpNoAllocs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `AllocAccount` (79), STRING.
-    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 79)
-    }
-    /// `AllocAcctIDSource` (661), INT.
-    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
-        self.0.get(1, 661)
-    }
-    /// `MatchStatus` (573), CHAR.
-    pub fn match_status(&self) -> t::Opt<e::MatchStatus> {
-        self.0.get(2, 573)
-    }
-    /// `AllocPrice` (366), PRICE.
-    pub fn alloc_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(3, 366)
-    }
-    /// `AllocQty` (80), QTY.
-    pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(4, 80)
-    }
-    /// `IndividualAllocID` (467), STRING.
-    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(5, 467)
-    }
-    /// `ProcessCode` (81), CHAR.
-    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
-        self.0.get(6, 81)
-    }
-    /// The `NestedParties` component.
-    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
-        NestedParties(self.0.sub(7, 1))
-    }
-    /// `NotifyBrokerOfCredit` (208), BOOLEAN.
-    pub fn notify_broker_of_credit(&self) -> t::Opt<bool> {
-        self.0.get(8, 208)
-    }
-    /// `AllocHandlInst` (209), INT.
-    pub fn alloc_handl_inst(&self) -> t::Opt<e::AllocHandlInst<'a>> {
-        self.0.get(9, 209)
-    }
-    /// `AllocText` (161), STRING.
-    pub fn alloc_text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(10, 161)
-    }
-    /// `EncodedAllocTextLen` (360), LENGTH.
-    pub fn encoded_alloc_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(11, 360)
-    }
-    /// `EncodedAllocText` (361), DATA.
-    pub fn encoded_alloc_text(&self) -> Option<&'a [u8]> {
-        self.0.data(12)
-    }
-    /// The `CommissionData` component.
-    pub fn commission_data(&self) -> CommissionData<'_, 'a> {
-        CommissionData(self.0.sub(13, 4))
-    }
-    /// `AllocAvgPx` (153), PRICE.
-    pub fn alloc_avg_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(17, 153)
-    }
-    /// `AllocNetMoney` (154), AMT.
-    pub fn alloc_net_money(&self) -> t::Opt<v::Decimal> {
-        self.0.get(18, 154)
-    }
-    /// `SettlCurrAmt` (119), AMT.
-    pub fn settl_curr_amt(&self) -> t::Opt<v::Decimal> {
-        self.0.get(19, 119)
-    }
-    /// `AllocSettlCurrAmt` (737), AMT.
-    pub fn alloc_settl_curr_amt(&self) -> t::Opt<v::Decimal> {
-        self.0.get(20, 737)
-    }
-    /// `SettlCurrency` (120), CURRENCY.
-    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(21, 120)
-    }
-    /// `AllocSettlCurrency` (736), CURRENCY.
-    pub fn alloc_settl_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(22, 736)
-    }
-    /// `SettlCurrFxRate` (155), FLOAT.
-    pub fn settl_curr_fx_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(23, 155)
-    }
-    /// `SettlCurrFxRateCalc` (156), CHAR.
-    pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
-        self.0.get(24, 156)
-    }
-    /// `AllocAccruedInterestAmt` (742), AMT.
-    pub fn alloc_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
-        self.0.get(25, 742)
-    }
-    /// `AllocInterestAtMaturity` (741), AMT.
-    pub fn alloc_interest_at_maturity(&self) -> t::Opt<v::Decimal> {
-        self.0.get(26, 741)
-    }
-    /// The `MiscFeesGrp` component.
-    pub fn misc_fees_grp(&self) -> MiscFeesGrp<'_, 'a> {
-        MiscFeesGrp(self.0.sub(27, 1))
-    }
-    /// The `ClrInstGrp` component.
-    pub fn clr_inst_grp(&self) -> ClrInstGrp<'_, 'a> {
-        ClrInstGrp(self.0.sub(28, 1))
-    }
-    /// `AllocSettlInstType` (780), INT.
-    pub fn alloc_settl_inst_type(&self) -> t::Opt<e::AllocSettlInstType<'a>> {
-        self.0.get(29, 780)
-    }
-    /// The `SettlInstructionsData` component.
-    pub fn settl_instructions_data(&self) -> SettlInstructionsData<'_, 'a> {
-        SettlInstructionsData(self.0.sub(30, 5))
+t::builder! {
+    /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    AllocGrpNoAllocsBuilder(alloc_account: v::FixStr<'b>) {
+        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
+        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
+        match_status: Option<e::MatchStatus> = opt(573, "MatchStatus", CHAR);
+        alloc_price: Option<v::Decimal> = opt(366, "AllocPrice", PRICE);
+        alloc_qty: Option<v::Decimal> = opt(80, "AllocQty", QTY);
+        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
+        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
+        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
+        notify_broker_of_credit: Option<bool> = opt(208, "NotifyBrokerOfCredit", BOOLEAN);
+        alloc_handl_inst: Option<e::AllocHandlInst<'b>> = opt(209, "AllocHandlInst", INT);
+        alloc_text: Option<v::FixStr<'b>> = opt(161, "AllocText", STRING);
+        encoded_alloc_text: Option<&'b [u8]> = data(360, 361, "EncodedAllocText", DATA);
+        commission_data: Option<CommissionDataBuilder<'b>> = comp("CommissionData");
+        alloc_avg_px: Option<v::Decimal> = opt(153, "AllocAvgPx", PRICE);
+        alloc_net_money: Option<v::Decimal> = opt(154, "AllocNetMoney", AMT);
+        settl_curr_amt: Option<v::Decimal> = opt(119, "SettlCurrAmt", AMT);
+        alloc_settl_curr_amt: Option<v::Decimal> = opt(737, "AllocSettlCurrAmt", AMT);
+        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
+        alloc_settl_currency: Option<v::Currency> = opt(736, "AllocSettlCurrency", CURRENCY);
+        settl_curr_fx_rate: Option<v::Decimal> = opt(155, "SettlCurrFxRate", FLOAT);
+        settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc> = opt(156, "SettlCurrFxRateCalc", CHAR);
+        alloc_accrued_interest_amt: Option<v::Decimal> = opt(742, "AllocAccruedInterestAmt", AMT);
+        alloc_interest_at_maturity: Option<v::Decimal> = opt(741, "AllocInterestAtMaturity", AMT);
+        misc_fees_grp: Option<MiscFeesGrpBuilder<'b>> = comp("MiscFeesGrp");
+        clr_inst_grp: Option<ClrInstGrpBuilder<'b>> = comp("ClrInstGrp");
+        alloc_settl_inst_type: Option<e::AllocSettlInstType<'b>> = opt(780, "AllocSettlInstType", INT);
+        settl_instructions_data: Option<SettlInstructionsDataBuilder<'b>> = comp("SettlInstructionsData");
     }
 }
-/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AllocGrpNoAllocsBuilder<'b> {
-    /// `AllocAccount` (79), STRING.
-    pub alloc_account: Option<v::FixStr<'b>>,
-    /// `AllocAcctIDSource` (661), INT.
-    pub alloc_acct_id_source: Option<i64>,
-    /// `MatchStatus` (573), CHAR.
-    pub match_status: Option<e::MatchStatus>,
-    /// `AllocPrice` (366), PRICE.
-    pub alloc_price: Option<v::Decimal>,
-    /// `AllocQty` (80), QTY.
-    pub alloc_qty: Option<v::Decimal>,
-    /// `IndividualAllocID` (467), STRING.
-    pub individual_alloc_id: Option<v::FixStr<'b>>,
-    /// `ProcessCode` (81), CHAR.
-    pub process_code: Option<e::ProcessCode>,
-    /// The `NestedParties` component.
-    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
-    /// `NotifyBrokerOfCredit` (208), BOOLEAN.
-    pub notify_broker_of_credit: Option<bool>,
-    /// `AllocHandlInst` (209), INT.
-    pub alloc_handl_inst: Option<e::AllocHandlInst<'b>>,
-    /// `AllocText` (161), STRING.
-    pub alloc_text: Option<v::FixStr<'b>>,
-    /// `EncodedAllocText` (361), DATA.
-    pub encoded_alloc_text: Option<&'b [u8]>,
-    /// The `CommissionData` component.
-    pub commission_data: Option<CommissionDataBuilder<'b>>,
-    /// `AllocAvgPx` (153), PRICE.
-    pub alloc_avg_px: Option<v::Decimal>,
-    /// `AllocNetMoney` (154), AMT.
-    pub alloc_net_money: Option<v::Decimal>,
-    /// `SettlCurrAmt` (119), AMT.
-    pub settl_curr_amt: Option<v::Decimal>,
-    /// `AllocSettlCurrAmt` (737), AMT.
-    pub alloc_settl_curr_amt: Option<v::Decimal>,
-    /// `SettlCurrency` (120), CURRENCY.
-    pub settl_currency: Option<v::Currency>,
-    /// `AllocSettlCurrency` (736), CURRENCY.
-    pub alloc_settl_currency: Option<v::Currency>,
-    /// `SettlCurrFxRate` (155), FLOAT.
-    pub settl_curr_fx_rate: Option<v::Decimal>,
-    /// `SettlCurrFxRateCalc` (156), CHAR.
-    pub settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc>,
-    /// `AllocAccruedInterestAmt` (742), AMT.
-    pub alloc_accrued_interest_amt: Option<v::Decimal>,
-    /// `AllocInterestAtMaturity` (741), AMT.
-    pub alloc_interest_at_maturity: Option<v::Decimal>,
-    /// The `MiscFeesGrp` component.
-    pub misc_fees_grp: Option<MiscFeesGrpBuilder<'b>>,
-    /// The `ClrInstGrp` component.
-    pub clr_inst_grp: Option<ClrInstGrpBuilder<'b>>,
-    /// `AllocSettlInstType` (780), INT.
-    pub alloc_settl_inst_type: Option<e::AllocSettlInstType<'b>>,
-    /// The `SettlInstructionsData` component.
-    pub settl_instructions_data: Option<SettlInstructionsDataBuilder<'b>>,
-}
-impl<'b> AllocGrpNoAllocsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(alloc_account: v::FixStr<'b>) -> Self {
-        Self {
-            alloc_account: Some(alloc_account),
-            ..Self::default()
-        }
+t::view! {
+    /// The `BidCompReqGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block BidCompReqGrp {
+        group no_bid_components(0, 420, "NoBidComponents", BidCompReqGrpNoBidComponents, 9, BID_COMP_REQ_GRP_NO_BID_COMPONENTS);
     }
 }
-impl t::Build for AllocGrpNoAllocsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 79, &self.alloc_account)?;
-        t::put(enc, 661, &self.alloc_acct_id_source)?;
-        t::put(enc, 573, &self.match_status)?;
-        t::put(enc, 366, &self.alloc_price)?;
-        t::put(enc, 80, &self.alloc_qty)?;
-        t::put(enc, 467, &self.individual_alloc_id)?;
-        t::put(enc, 81, &self.process_code)?;
-        t::put_component(enc, &self.nested_parties)?;
-        t::put(enc, 208, &self.notify_broker_of_credit)?;
-        t::put(enc, 209, &self.alloc_handl_inst)?;
-        t::put(enc, 161, &self.alloc_text)?;
-        t::put_data(enc, 360, 361, self.encoded_alloc_text)?;
-        t::put_component(enc, &self.commission_data)?;
-        t::put(enc, 153, &self.alloc_avg_px)?;
-        t::put(enc, 154, &self.alloc_net_money)?;
-        t::put(enc, 119, &self.settl_curr_amt)?;
-        t::put(enc, 737, &self.alloc_settl_curr_amt)?;
-        t::put(enc, 120, &self.settl_currency)?;
-        t::put(enc, 736, &self.alloc_settl_currency)?;
-        t::put(enc, 155, &self.settl_curr_fx_rate)?;
-        t::put(enc, 156, &self.settl_curr_fx_rate_calc)?;
-        t::put(enc, 742, &self.alloc_accrued_interest_amt)?;
-        t::put(enc, 741, &self.alloc_interest_at_maturity)?;
-        t::put_component(enc, &self.misc_fees_grp)?;
-        t::put_component(enc, &self.clr_inst_grp)?;
-        t::put(enc, 780, &self.alloc_settl_inst_type)?;
-        t::put_component(enc, &self.settl_instructions_data)?;
-        Ok(())
-    }
-}
-/// The `BidCompReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct BidCompReqGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> BidCompReqGrp<'v, 'a> {
-    /// The `NoBidComponents` (420) repeating group: its entries in wire order.
-    pub fn no_bid_components(
-        &self,
-    ) -> t::Entries<'a, BidCompReqGrpNoBidComponents<'a>, 9> {
-        self.0.group(0, &BID_COMP_REQ_GRP_NO_BID_COMPONENTS)
-    }
-}
-/// Builds the `BidCompReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BidCompReqGrpBuilder<'b> {
-    /// The `NoBidComponents` (420) group's entries.
-    pub no_bid_components: &'b [BidCompReqGrpNoBidComponentsBuilder<'b>],
-}
-impl<'b> BidCompReqGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for BidCompReqGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 420, self.no_bid_components)?;
-        Ok(())
+t::builder! {
+    /// Builds the `BidCompReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    BidCompReqGrpBuilder() {
+        no_bid_components: &'b [BidCompReqGrpNoBidComponentsBuilder<'b>] = group(420, "NoBidComponents");
     }
 }
 /// The `NoBidComponents` (420) group's table.
@@ -3481,128 +1362,44 @@ pub static BID_COMP_REQ_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
         index: &[0, 0, 0, 0, 4, 2, 0, 0, 7, 8, 3, 0, 1, 5, 6, 9],
     },
 };
-/// One entry of the `NoBidComponents` (420) group.
-#[derive(Clone, Copy, Debug)]
-pub struct BidCompReqGrpNoBidComponents<'a>(t::View<'a, 9>);
-impl<'a> From<t::View<'a, 9>> for BidCompReqGrpNoBidComponents<'a> {
-    fn from(view: t::View<'a, 9>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoBidComponents` (420) group.
+    entry BidCompReqGrpNoBidComponents[9] {
+        opt list_id(0, 66, "ListID", STRING, v::FixStr<'a>);
+        opt side(1, 54, "Side", CHAR, e::Side);
+        opt trading_session_id(2, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(3, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt net_gross_ind(4, 430, "NetGrossInd", INT, e::NetGrossInd<'a>);
+        opt settl_type(5, 63, "SettlType", CHAR, e::SettlType);
+        opt settl_date(6, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
+        opt account(7, 1, "Account", STRING, v::FixStr<'a>);
+        opt acct_id_source(8, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
     }
 }
-impl<'a> BidCompReqGrpNoBidComponents<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `ListID` (66), STRING.
-    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 66)
-    }
-    /// `Side` (54), CHAR.
-    pub fn side(&self) -> t::Opt<e::Side> {
-        self.0.get(1, 54)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 625)
-    }
-    /// `NetGrossInd` (430), INT.
-    pub fn net_gross_ind(&self) -> t::Opt<e::NetGrossInd<'a>> {
-        self.0.get(4, 430)
-    }
-    /// `SettlType` (63), CHAR.
-    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
-        self.0.get(5, 63)
-    }
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(6, 64)
-    }
-    /// `Account` (1), STRING.
-    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(7, 1)
-    }
-    /// `AcctIDSource` (660), INT.
-    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
-        self.0.get(8, 660)
+t::builder! {
+    /// Builds one `NoBidComponents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    BidCompReqGrpNoBidComponentsBuilder(list_id: v::FixStr<'b>) {
+        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
+        side: Option<e::Side> = opt(54, "Side", CHAR);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        net_gross_ind: Option<e::NetGrossInd<'b>> = opt(430, "NetGrossInd", INT);
+        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
+        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
+        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
+        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
     }
 }
-/// Builds one `NoBidComponents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BidCompReqGrpNoBidComponentsBuilder<'b> {
-    /// `ListID` (66), STRING.
-    pub list_id: Option<v::FixStr<'b>>,
-    /// `Side` (54), CHAR.
-    pub side: Option<e::Side>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `NetGrossInd` (430), INT.
-    pub net_gross_ind: Option<e::NetGrossInd<'b>>,
-    /// `SettlType` (63), CHAR.
-    pub settl_type: Option<e::SettlType>,
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub settl_date: Option<v::LocalMktDate>,
-    /// `Account` (1), STRING.
-    pub account: Option<v::FixStr<'b>>,
-    /// `AcctIDSource` (660), INT.
-    pub acct_id_source: Option<e::AcctIdSource<'b>>,
-}
-impl<'b> BidCompReqGrpNoBidComponentsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(list_id: v::FixStr<'b>) -> Self {
-        Self {
-            list_id: Some(list_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `BidCompRspGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block BidCompRspGrp {
+        req_group no_bid_components(0, 420, "NoBidComponents", BidCompRspGrpNoBidComponents, 18, BID_COMP_RSP_GRP_NO_BID_COMPONENTS);
     }
 }
-impl t::Build for BidCompReqGrpNoBidComponentsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 66, &self.list_id)?;
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 430, &self.net_gross_ind)?;
-        t::put(enc, 63, &self.settl_type)?;
-        t::put(enc, 64, &self.settl_date)?;
-        t::put(enc, 1, &self.account)?;
-        t::put(enc, 660, &self.acct_id_source)?;
-        Ok(())
-    }
-}
-/// The `BidCompRspGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct BidCompRspGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> BidCompRspGrp<'v, 'a> {
-    /// The `NoBidComponents` (420) repeating group, required: its entries in wire order.
-    pub fn no_bid_components(
-        &self,
-    ) -> t::Entries<'a, BidCompRspGrpNoBidComponents<'a>, 18> {
-        self.0.group(0, &BID_COMP_RSP_GRP_NO_BID_COMPONENTS)
-    }
-}
-/// Builds the `BidCompRspGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BidCompRspGrpBuilder<'b> {
-    /// The `NoBidComponents` (420) group's entries.
-    pub no_bid_components: &'b [BidCompRspGrpNoBidComponentsBuilder<'b>],
-}
-impl<'b> BidCompRspGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for BidCompRspGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 420, self.no_bid_components)?;
-        Ok(())
+t::builder! {
+    /// Builds the `BidCompRspGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    BidCompRspGrpBuilder() {
+        no_bid_components: &'b [BidCompRspGrpNoBidComponentsBuilder<'b>] = group(420, "NoBidComponents");
     }
 }
 /// The `NoBidComponents` (420) group's table.
@@ -3624,164 +1421,55 @@ pub static BID_COMP_RSP_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoBidComponents` (420) group.
-#[derive(Clone, Copy, Debug)]
-pub struct BidCompRspGrpNoBidComponents<'a>(t::View<'a, 18>);
-impl<'a> From<t::View<'a, 18>> for BidCompRspGrpNoBidComponents<'a> {
-    fn from(view: t::View<'a, 18>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoBidComponents` (420) group.
+    entry BidCompRspGrpNoBidComponents[18] {
+        req_comp commission_data(0, 4, "CommissionData", CommissionData);
+        opt list_id(4, 66, "ListID", STRING, v::FixStr<'a>);
+        opt country(5, 421, "Country", COUNTRY, v::Country);
+        opt side(6, 54, "Side", CHAR, e::Side);
+        opt price(7, 44, "Price", PRICE, v::Decimal);
+        opt price_type(8, 423, "PriceType", INT, e::PriceType<'a>);
+        opt fair_value(9, 406, "FairValue", AMT, v::Decimal);
+        opt net_gross_ind(10, 430, "NetGrossInd", INT, e::NetGrossInd<'a>);
+        opt settl_type(11, 63, "SettlType", CHAR, e::SettlType);
+        opt settl_date(12, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
+        opt trading_session_id(13, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(14, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt text(15, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(16, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(17, 355, "EncodedText", DATA);
     }
 }
-impl<'a> BidCompRspGrpNoBidComponents<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `CommissionData` component (required).
-    pub fn commission_data(&self) -> CommissionData<'_, 'a> {
-        CommissionData(self.0.sub(0, 4))
-    }
-    /// `ListID` (66), STRING.
-    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(4, 66)
-    }
-    /// `Country` (421), COUNTRY.
-    pub fn country(&self) -> t::Opt<v::Country> {
-        self.0.get(5, 421)
-    }
-    /// `Side` (54), CHAR.
-    pub fn side(&self) -> t::Opt<e::Side> {
-        self.0.get(6, 54)
-    }
-    /// `Price` (44), PRICE.
-    pub fn price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(7, 44)
-    }
-    /// `PriceType` (423), INT.
-    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
-        self.0.get(8, 423)
-    }
-    /// `FairValue` (406), AMT.
-    pub fn fair_value(&self) -> t::Opt<v::Decimal> {
-        self.0.get(9, 406)
-    }
-    /// `NetGrossInd` (430), INT.
-    pub fn net_gross_ind(&self) -> t::Opt<e::NetGrossInd<'a>> {
-        self.0.get(10, 430)
-    }
-    /// `SettlType` (63), CHAR.
-    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
-        self.0.get(11, 63)
-    }
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(12, 64)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(13, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(14, 625)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(15, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(16, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(17)
+t::builder! {
+    /// Builds one `NoBidComponents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    BidCompRspGrpNoBidComponentsBuilder() {
+        commission_data: Option<CommissionDataBuilder<'b>> = comp("CommissionData");
+        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
+        country: Option<v::Country> = opt(421, "Country", COUNTRY);
+        side: Option<e::Side> = opt(54, "Side", CHAR);
+        price: Option<v::Decimal> = opt(44, "Price", PRICE);
+        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
+        fair_value: Option<v::Decimal> = opt(406, "FairValue", AMT);
+        net_gross_ind: Option<e::NetGrossInd<'b>> = opt(430, "NetGrossInd", INT);
+        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
+        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
     }
 }
-/// Builds one `NoBidComponents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BidCompRspGrpNoBidComponentsBuilder<'b> {
-    /// The `CommissionData` component.
-    pub commission_data: Option<CommissionDataBuilder<'b>>,
-    /// `ListID` (66), STRING.
-    pub list_id: Option<v::FixStr<'b>>,
-    /// `Country` (421), COUNTRY.
-    pub country: Option<v::Country>,
-    /// `Side` (54), CHAR.
-    pub side: Option<e::Side>,
-    /// `Price` (44), PRICE.
-    pub price: Option<v::Decimal>,
-    /// `PriceType` (423), INT.
-    pub price_type: Option<e::PriceType<'b>>,
-    /// `FairValue` (406), AMT.
-    pub fair_value: Option<v::Decimal>,
-    /// `NetGrossInd` (430), INT.
-    pub net_gross_ind: Option<e::NetGrossInd<'b>>,
-    /// `SettlType` (63), CHAR.
-    pub settl_type: Option<e::SettlType>,
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub settl_date: Option<v::LocalMktDate>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-}
-impl<'b> BidCompRspGrpNoBidComponentsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `BidDescReqGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block BidDescReqGrp {
+        group no_bid_descriptors(0, 398, "NoBidDescriptors", BidDescReqGrpNoBidDescriptors, 11, BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS);
     }
 }
-impl t::Build for BidCompRspGrpNoBidComponentsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.commission_data)?;
-        t::put(enc, 66, &self.list_id)?;
-        t::put(enc, 421, &self.country)?;
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 44, &self.price)?;
-        t::put(enc, 423, &self.price_type)?;
-        t::put(enc, 406, &self.fair_value)?;
-        t::put(enc, 430, &self.net_gross_ind)?;
-        t::put(enc, 63, &self.settl_type)?;
-        t::put(enc, 64, &self.settl_date)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        Ok(())
-    }
-}
-/// The `BidDescReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct BidDescReqGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> BidDescReqGrp<'v, 'a> {
-    /// The `NoBidDescriptors` (398) repeating group: its entries in wire order.
-    pub fn no_bid_descriptors(
-        &self,
-    ) -> t::Entries<'a, BidDescReqGrpNoBidDescriptors<'a>, 11> {
-        self.0.group(0, &BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS)
-    }
-}
-/// Builds the `BidDescReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BidDescReqGrpBuilder<'b> {
-    /// The `NoBidDescriptors` (398) group's entries.
-    pub no_bid_descriptors: &'b [BidDescReqGrpNoBidDescriptorsBuilder<'b>],
-}
-impl<'b> BidDescReqGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for BidDescReqGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 398, self.no_bid_descriptors)?;
-        Ok(())
+t::builder! {
+    /// Builds the `BidDescReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    BidDescReqGrpBuilder() {
+        no_bid_descriptors: &'b [BidDescReqGrpNoBidDescriptorsBuilder<'b>] = group(398, "NoBidDescriptors");
     }
 }
 /// The `NoBidDescriptors` (398) group's table.
@@ -3800,142 +1488,48 @@ pub static BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoBidDescriptors` (398) group.
-#[derive(Clone, Copy, Debug)]
-pub struct BidDescReqGrpNoBidDescriptors<'a>(t::View<'a, 11>);
-impl<'a> From<t::View<'a, 11>> for BidDescReqGrpNoBidDescriptors<'a> {
-    fn from(view: t::View<'a, 11>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoBidDescriptors` (398) group.
+    entry BidDescReqGrpNoBidDescriptors[11] {
+        opt bid_descriptor_type(0, 399, "BidDescriptorType", INT, e::BidDescriptorType<'a>);
+        opt bid_descriptor(1, 400, "BidDescriptor", STRING, v::FixStr<'a>);
+        opt side_value_ind(2, 401, "SideValueInd", INT, e::SideValueInd<'a>);
+        opt liquidity_value(3, 404, "LiquidityValue", AMT, v::Decimal);
+        opt liquidity_num_securities(4, 441, "LiquidityNumSecurities", INT, i64);
+        opt liquidity_pct_low(5, 402, "LiquidityPctLow", PERCENTAGE, v::Decimal);
+        opt liquidity_pct_high(6, 403, "LiquidityPctHigh", PERCENTAGE, v::Decimal);
+        opt efp_tracking_error(7, 405, "EFPTrackingError", PERCENTAGE, v::Decimal);
+        opt fair_value(8, 406, "FairValue", AMT, v::Decimal);
+        opt outside_index_pct(9, 407, "OutsideIndexPct", PERCENTAGE, v::Decimal);
+        opt value_of_futures(10, 408, "ValueOfFutures", AMT, v::Decimal);
     }
 }
-impl<'a> BidDescReqGrpNoBidDescriptors<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `BidDescriptorType` (399), INT.
-    pub fn bid_descriptor_type(&self) -> t::Opt<e::BidDescriptorType<'a>> {
-        self.0.get(0, 399)
-    }
-    /// `BidDescriptor` (400), STRING.
-    pub fn bid_descriptor(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 400)
-    }
-    /// `SideValueInd` (401), INT.
-    pub fn side_value_ind(&self) -> t::Opt<e::SideValueInd<'a>> {
-        self.0.get(2, 401)
-    }
-    /// `LiquidityValue` (404), AMT.
-    pub fn liquidity_value(&self) -> t::Opt<v::Decimal> {
-        self.0.get(3, 404)
-    }
-    /// `LiquidityNumSecurities` (441), INT.
-    pub fn liquidity_num_securities(&self) -> t::Opt<i64> {
-        self.0.get(4, 441)
-    }
-    /// `LiquidityPctLow` (402), PERCENTAGE.
-    pub fn liquidity_pct_low(&self) -> t::Opt<v::Decimal> {
-        self.0.get(5, 402)
-    }
-    /// `LiquidityPctHigh` (403), PERCENTAGE.
-    pub fn liquidity_pct_high(&self) -> t::Opt<v::Decimal> {
-        self.0.get(6, 403)
-    }
-    /// `EFPTrackingError` (405), PERCENTAGE.
-    pub fn efp_tracking_error(&self) -> t::Opt<v::Decimal> {
-        self.0.get(7, 405)
-    }
-    /// `FairValue` (406), AMT.
-    pub fn fair_value(&self) -> t::Opt<v::Decimal> {
-        self.0.get(8, 406)
-    }
-    /// `OutsideIndexPct` (407), PERCENTAGE.
-    pub fn outside_index_pct(&self) -> t::Opt<v::Decimal> {
-        self.0.get(9, 407)
-    }
-    /// `ValueOfFutures` (408), AMT.
-    pub fn value_of_futures(&self) -> t::Opt<v::Decimal> {
-        self.0.get(10, 408)
+t::builder! {
+    /// Builds one `NoBidDescriptors` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    BidDescReqGrpNoBidDescriptorsBuilder(bid_descriptor_type: e::BidDescriptorType<'b>) {
+        bid_descriptor_type: Option<e::BidDescriptorType<'b>> = opt(399, "BidDescriptorType", INT);
+        bid_descriptor: Option<v::FixStr<'b>> = opt(400, "BidDescriptor", STRING);
+        side_value_ind: Option<e::SideValueInd<'b>> = opt(401, "SideValueInd", INT);
+        liquidity_value: Option<v::Decimal> = opt(404, "LiquidityValue", AMT);
+        liquidity_num_securities: Option<i64> = opt(441, "LiquidityNumSecurities", INT);
+        liquidity_pct_low: Option<v::Decimal> = opt(402, "LiquidityPctLow", PERCENTAGE);
+        liquidity_pct_high: Option<v::Decimal> = opt(403, "LiquidityPctHigh", PERCENTAGE);
+        efp_tracking_error: Option<v::Decimal> = opt(405, "EFPTrackingError", PERCENTAGE);
+        fair_value: Option<v::Decimal> = opt(406, "FairValue", AMT);
+        outside_index_pct: Option<v::Decimal> = opt(407, "OutsideIndexPct", PERCENTAGE);
+        value_of_futures: Option<v::Decimal> = opt(408, "ValueOfFutures", AMT);
     }
 }
-/// Builds one `NoBidDescriptors` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BidDescReqGrpNoBidDescriptorsBuilder<'b> {
-    /// `BidDescriptorType` (399), INT.
-    pub bid_descriptor_type: Option<e::BidDescriptorType<'b>>,
-    /// `BidDescriptor` (400), STRING.
-    pub bid_descriptor: Option<v::FixStr<'b>>,
-    /// `SideValueInd` (401), INT.
-    pub side_value_ind: Option<e::SideValueInd<'b>>,
-    /// `LiquidityValue` (404), AMT.
-    pub liquidity_value: Option<v::Decimal>,
-    /// `LiquidityNumSecurities` (441), INT.
-    pub liquidity_num_securities: Option<i64>,
-    /// `LiquidityPctLow` (402), PERCENTAGE.
-    pub liquidity_pct_low: Option<v::Decimal>,
-    /// `LiquidityPctHigh` (403), PERCENTAGE.
-    pub liquidity_pct_high: Option<v::Decimal>,
-    /// `EFPTrackingError` (405), PERCENTAGE.
-    pub efp_tracking_error: Option<v::Decimal>,
-    /// `FairValue` (406), AMT.
-    pub fair_value: Option<v::Decimal>,
-    /// `OutsideIndexPct` (407), PERCENTAGE.
-    pub outside_index_pct: Option<v::Decimal>,
-    /// `ValueOfFutures` (408), AMT.
-    pub value_of_futures: Option<v::Decimal>,
-}
-impl<'b> BidDescReqGrpNoBidDescriptorsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(bid_descriptor_type: e::BidDescriptorType<'b>) -> Self {
-        Self {
-            bid_descriptor_type: Some(bid_descriptor_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `ClrInstGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block ClrInstGrp {
+        group no_clearing_instructions(0, 576, "NoClearingInstructions", ClrInstGrpNoClearingInstructions, 1, CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS);
     }
 }
-impl t::Build for BidDescReqGrpNoBidDescriptorsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 399, &self.bid_descriptor_type)?;
-        t::put(enc, 400, &self.bid_descriptor)?;
-        t::put(enc, 401, &self.side_value_ind)?;
-        t::put(enc, 404, &self.liquidity_value)?;
-        t::put(enc, 441, &self.liquidity_num_securities)?;
-        t::put(enc, 402, &self.liquidity_pct_low)?;
-        t::put(enc, 403, &self.liquidity_pct_high)?;
-        t::put(enc, 405, &self.efp_tracking_error)?;
-        t::put(enc, 406, &self.fair_value)?;
-        t::put(enc, 407, &self.outside_index_pct)?;
-        t::put(enc, 408, &self.value_of_futures)?;
-        Ok(())
-    }
-}
-/// The `ClrInstGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct ClrInstGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> ClrInstGrp<'v, 'a> {
-    /// The `NoClearingInstructions` (576) repeating group: its entries in wire order.
-    pub fn no_clearing_instructions(
-        &self,
-    ) -> t::Entries<'a, ClrInstGrpNoClearingInstructions<'a>, 1> {
-        self.0.group(0, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS)
-    }
-}
-/// Builds the `ClrInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ClrInstGrpBuilder<'b> {
-    /// The `NoClearingInstructions` (576) group's entries.
-    pub no_clearing_instructions: &'b [ClrInstGrpNoClearingInstructionsBuilder<'b>],
-}
-impl<'b> ClrInstGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for ClrInstGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 576, self.no_clearing_instructions)?;
-        Ok(())
+t::builder! {
+    /// Builds the `ClrInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ClrInstGrpBuilder() {
+        no_clearing_instructions: &'b [ClrInstGrpNoClearingInstructionsBuilder<'b>] = group(576, "NoClearingInstructions");
     }
 }
 /// The `NoClearingInstructions` (576) group's table.
@@ -3951,72 +1545,28 @@ pub static CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS: t::Group = t::Group {
         index: &[0, 1],
     },
 };
-/// One entry of the `NoClearingInstructions` (576) group.
-#[derive(Clone, Copy, Debug)]
-pub struct ClrInstGrpNoClearingInstructions<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>> for ClrInstGrpNoClearingInstructions<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoClearingInstructions` (576) group.
+    entry ClrInstGrpNoClearingInstructions[1] {
+        opt clearing_instruction(0, 577, "ClearingInstruction", INT, e::ClearingInstruction<'a>);
     }
 }
-impl<'a> ClrInstGrpNoClearingInstructions<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `ClearingInstruction` (577), INT.
-    pub fn clearing_instruction(&self) -> t::Opt<e::ClearingInstruction<'a>> {
-        self.0.get(0, 577)
+t::builder! {
+    /// Builds one `NoClearingInstructions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ClrInstGrpNoClearingInstructionsBuilder(clearing_instruction: e::ClearingInstruction<'b>) {
+        clearing_instruction: Option<e::ClearingInstruction<'b>> = opt(577, "ClearingInstruction", INT);
     }
 }
-/// Builds one `NoClearingInstructions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ClrInstGrpNoClearingInstructionsBuilder<'b> {
-    /// `ClearingInstruction` (577), INT.
-    pub clearing_instruction: Option<e::ClearingInstruction<'b>>,
-}
-impl<'b> ClrInstGrpNoClearingInstructionsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(clearing_instruction: e::ClearingInstruction<'b>) -> Self {
-        Self {
-            clearing_instruction: Some(clearing_instruction),
-            ..Self::default()
-        }
+t::view! {
+    /// The `CollInqQualGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block CollInqQualGrp {
+        group no_coll_inquiry_qualifier(0, 938, "NoCollInquiryQualifier", CollInqQualGrpNoCollInquiryQualifier, 1, COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER);
     }
 }
-impl t::Build for ClrInstGrpNoClearingInstructionsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 577, &self.clearing_instruction)?;
-        Ok(())
-    }
-}
-/// The `CollInqQualGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct CollInqQualGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> CollInqQualGrp<'v, 'a> {
-    /// The `NoCollInquiryQualifier` (938) repeating group: its entries in wire order.
-    pub fn no_coll_inquiry_qualifier(
-        &self,
-    ) -> t::Entries<'a, CollInqQualGrpNoCollInquiryQualifier<'a>, 1> {
-        self.0.group(0, &COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER)
-    }
-}
-/// Builds the `CollInqQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CollInqQualGrpBuilder<'b> {
-    /// The `NoCollInquiryQualifier` (938) group's entries.
-    pub no_coll_inquiry_qualifier: &'b [CollInqQualGrpNoCollInquiryQualifierBuilder<'b>],
-}
-impl<'b> CollInqQualGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for CollInqQualGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 938, self.no_coll_inquiry_qualifier)?;
-        Ok(())
+t::builder! {
+    /// Builds the `CollInqQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    CollInqQualGrpBuilder() {
+        no_coll_inquiry_qualifier: &'b [CollInqQualGrpNoCollInquiryQualifierBuilder<'b>] = group(938, "NoCollInquiryQualifier");
     }
 }
 /// The `NoCollInquiryQualifier` (938) group's table.
@@ -4032,70 +1582,28 @@ pub static COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER: t::Group = t::Group {
         index: &[0, 1],
     },
 };
-/// One entry of the `NoCollInquiryQualifier` (938) group.
-#[derive(Clone, Copy, Debug)]
-pub struct CollInqQualGrpNoCollInquiryQualifier<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>> for CollInqQualGrpNoCollInquiryQualifier<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoCollInquiryQualifier` (938) group.
+    entry CollInqQualGrpNoCollInquiryQualifier[1] {
+        opt coll_inquiry_qualifier(0, 896, "CollInquiryQualifier", INT, e::CollInquiryQualifier<'a>);
     }
 }
-impl<'a> CollInqQualGrpNoCollInquiryQualifier<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `CollInquiryQualifier` (896), INT.
-    pub fn coll_inquiry_qualifier(&self) -> t::Opt<e::CollInquiryQualifier<'a>> {
-        self.0.get(0, 896)
+t::builder! {
+    /// Builds one `NoCollInquiryQualifier` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    CollInqQualGrpNoCollInquiryQualifierBuilder(coll_inquiry_qualifier: e::CollInquiryQualifier<'b>) {
+        coll_inquiry_qualifier: Option<e::CollInquiryQualifier<'b>> = opt(896, "CollInquiryQualifier", INT);
     }
 }
-/// Builds one `NoCollInquiryQualifier` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CollInqQualGrpNoCollInquiryQualifierBuilder<'b> {
-    /// `CollInquiryQualifier` (896), INT.
-    pub coll_inquiry_qualifier: Option<e::CollInquiryQualifier<'b>>,
-}
-impl<'b> CollInqQualGrpNoCollInquiryQualifierBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(coll_inquiry_qualifier: e::CollInquiryQualifier<'b>) -> Self {
-        Self {
-            coll_inquiry_qualifier: Some(coll_inquiry_qualifier),
-            ..Self::default()
-        }
+t::view! {
+    /// The `CompIDReqGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block CompIdReqGrp {
+        group no_comp_ids(0, 936, "NoCompIDs", CompIdReqGrpNoCompIds, 4, COMP_ID_REQ_GRP_NO_COMP_IDS);
     }
 }
-impl t::Build for CollInqQualGrpNoCollInquiryQualifierBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 896, &self.coll_inquiry_qualifier)?;
-        Ok(())
-    }
-}
-/// The `CompIDReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct CompIdReqGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> CompIdReqGrp<'v, 'a> {
-    /// The `NoCompIDs` (936) repeating group: its entries in wire order.
-    pub fn no_comp_ids(&self) -> t::Entries<'a, CompIdReqGrpNoCompIds<'a>, 4> {
-        self.0.group(0, &COMP_ID_REQ_GRP_NO_COMP_IDS)
-    }
-}
-/// Builds the `CompIDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CompIdReqGrpBuilder<'b> {
-    /// The `NoCompIDs` (936) group's entries.
-    pub no_comp_ids: &'b [CompIdReqGrpNoCompIdsBuilder<'b>],
-}
-impl<'b> CompIdReqGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for CompIdReqGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 936, self.no_comp_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `CompIDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    CompIdReqGrpBuilder() {
+        no_comp_ids: &'b [CompIdReqGrpNoCompIdsBuilder<'b>] = group(936, "NoCompIDs");
     }
 }
 /// The `NoCompIDs` (936) group's table.
@@ -4111,91 +1619,34 @@ pub static COMP_ID_REQ_GRP_NO_COMP_IDS: t::Group = t::Group {
         index: &[0, 0, 0, 2, 4, 0, 1, 3],
     },
 };
-/// One entry of the `NoCompIDs` (936) group.
-#[derive(Clone, Copy, Debug)]
-pub struct CompIdReqGrpNoCompIds<'a>(t::View<'a, 4>);
-impl<'a> From<t::View<'a, 4>> for CompIdReqGrpNoCompIds<'a> {
-    fn from(view: t::View<'a, 4>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoCompIDs` (936) group.
+    entry CompIdReqGrpNoCompIds[4] {
+        opt ref_comp_id(0, 930, "RefCompID", STRING, v::FixStr<'a>);
+        opt ref_sub_id(1, 931, "RefSubID", STRING, v::FixStr<'a>);
+        opt location_id(2, 283, "LocationID", STRING, v::FixStr<'a>);
+        opt desk_id(3, 284, "DeskID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> CompIdReqGrpNoCompIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `RefCompID` (930), STRING.
-    pub fn ref_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 930)
-    }
-    /// `RefSubID` (931), STRING.
-    pub fn ref_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 931)
-    }
-    /// `LocationID` (283), STRING.
-    pub fn location_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 283)
-    }
-    /// `DeskID` (284), STRING.
-    pub fn desk_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 284)
+t::builder! {
+    /// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    CompIdReqGrpNoCompIdsBuilder(ref_comp_id: v::FixStr<'b>) {
+        ref_comp_id: Option<v::FixStr<'b>> = opt(930, "RefCompID", STRING);
+        ref_sub_id: Option<v::FixStr<'b>> = opt(931, "RefSubID", STRING);
+        location_id: Option<v::FixStr<'b>> = opt(283, "LocationID", STRING);
+        desk_id: Option<v::FixStr<'b>> = opt(284, "DeskID", STRING);
     }
 }
-/// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CompIdReqGrpNoCompIdsBuilder<'b> {
-    /// `RefCompID` (930), STRING.
-    pub ref_comp_id: Option<v::FixStr<'b>>,
-    /// `RefSubID` (931), STRING.
-    pub ref_sub_id: Option<v::FixStr<'b>>,
-    /// `LocationID` (283), STRING.
-    pub location_id: Option<v::FixStr<'b>>,
-    /// `DeskID` (284), STRING.
-    pub desk_id: Option<v::FixStr<'b>>,
-}
-impl<'b> CompIdReqGrpNoCompIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(ref_comp_id: v::FixStr<'b>) -> Self {
-        Self {
-            ref_comp_id: Some(ref_comp_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `CompIDStatGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block CompIdStatGrp {
+        req_group no_comp_ids(0, 936, "NoCompIDs", CompIdStatGrpNoCompIds, 6, COMP_ID_STAT_GRP_NO_COMP_IDS);
     }
 }
-impl t::Build for CompIdReqGrpNoCompIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 930, &self.ref_comp_id)?;
-        t::put(enc, 931, &self.ref_sub_id)?;
-        t::put(enc, 283, &self.location_id)?;
-        t::put(enc, 284, &self.desk_id)?;
-        Ok(())
-    }
-}
-/// The `CompIDStatGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct CompIdStatGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> CompIdStatGrp<'v, 'a> {
-    /// The `NoCompIDs` (936) repeating group, required: its entries in wire order.
-    pub fn no_comp_ids(&self) -> t::Entries<'a, CompIdStatGrpNoCompIds<'a>, 6> {
-        self.0.group(0, &COMP_ID_STAT_GRP_NO_COMP_IDS)
-    }
-}
-/// Builds the `CompIDStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CompIdStatGrpBuilder<'b> {
-    /// The `NoCompIDs` (936) group's entries.
-    pub no_comp_ids: &'b [CompIdStatGrpNoCompIdsBuilder<'b>],
-}
-impl<'b> CompIdStatGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for CompIdStatGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 936, self.no_comp_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `CompIDStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    CompIdStatGrpBuilder() {
+        no_comp_ids: &'b [CompIdStatGrpNoCompIdsBuilder<'b>] = group(936, "NoCompIDs");
     }
 }
 /// The `NoCompIDs` (936) group's table.
@@ -4211,105 +1662,38 @@ pub static COMP_ID_STAT_GRP_NO_COMP_IDS: t::Group = t::Group {
         index: &[0, 0, 6, 0, 0, 0, 2, 0, 4, 5, 0, 0, 1, 0, 3, 0],
     },
 };
-/// One entry of the `NoCompIDs` (936) group.
-#[derive(Clone, Copy, Debug)]
-pub struct CompIdStatGrpNoCompIds<'a>(t::View<'a, 6>);
-impl<'a> From<t::View<'a, 6>> for CompIdStatGrpNoCompIds<'a> {
-    fn from(view: t::View<'a, 6>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoCompIDs` (936) group.
+    entry CompIdStatGrpNoCompIds[6] {
+        opt ref_comp_id(0, 930, "RefCompID", STRING, v::FixStr<'a>);
+        opt ref_sub_id(1, 931, "RefSubID", STRING, v::FixStr<'a>);
+        opt location_id(2, 283, "LocationID", STRING, v::FixStr<'a>);
+        opt desk_id(3, 284, "DeskID", STRING, v::FixStr<'a>);
+        opt status_value(4, 928, "StatusValue", INT, e::StatusValue<'a>);
+        opt status_text(5, 929, "StatusText", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> CompIdStatGrpNoCompIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `RefCompID` (930), STRING.
-    pub fn ref_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 930)
-    }
-    /// `RefSubID` (931), STRING.
-    pub fn ref_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 931)
-    }
-    /// `LocationID` (283), STRING.
-    pub fn location_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 283)
-    }
-    /// `DeskID` (284), STRING.
-    pub fn desk_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 284)
-    }
-    /// `StatusValue` (928), INT.
-    pub fn status_value(&self) -> t::Opt<e::StatusValue<'a>> {
-        self.0.get(4, 928)
-    }
-    /// `StatusText` (929), STRING.
-    pub fn status_text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(5, 929)
+t::builder! {
+    /// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    CompIdStatGrpNoCompIdsBuilder(ref_comp_id: v::FixStr<'b>) {
+        ref_comp_id: Option<v::FixStr<'b>> = opt(930, "RefCompID", STRING);
+        ref_sub_id: Option<v::FixStr<'b>> = opt(931, "RefSubID", STRING);
+        location_id: Option<v::FixStr<'b>> = opt(283, "LocationID", STRING);
+        desk_id: Option<v::FixStr<'b>> = opt(284, "DeskID", STRING);
+        status_value: Option<e::StatusValue<'b>> = opt(928, "StatusValue", INT);
+        status_text: Option<v::FixStr<'b>> = opt(929, "StatusText", STRING);
     }
 }
-/// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CompIdStatGrpNoCompIdsBuilder<'b> {
-    /// `RefCompID` (930), STRING.
-    pub ref_comp_id: Option<v::FixStr<'b>>,
-    /// `RefSubID` (931), STRING.
-    pub ref_sub_id: Option<v::FixStr<'b>>,
-    /// `LocationID` (283), STRING.
-    pub location_id: Option<v::FixStr<'b>>,
-    /// `DeskID` (284), STRING.
-    pub desk_id: Option<v::FixStr<'b>>,
-    /// `StatusValue` (928), INT.
-    pub status_value: Option<e::StatusValue<'b>>,
-    /// `StatusText` (929), STRING.
-    pub status_text: Option<v::FixStr<'b>>,
-}
-impl<'b> CompIdStatGrpNoCompIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(ref_comp_id: v::FixStr<'b>) -> Self {
-        Self {
-            ref_comp_id: Some(ref_comp_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `ContAmtGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block ContAmtGrp {
+        group no_cont_amts(0, 518, "NoContAmts", ContAmtGrpNoContAmts, 3, CONT_AMT_GRP_NO_CONT_AMTS);
     }
 }
-impl t::Build for CompIdStatGrpNoCompIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 930, &self.ref_comp_id)?;
-        t::put(enc, 931, &self.ref_sub_id)?;
-        t::put(enc, 283, &self.location_id)?;
-        t::put(enc, 284, &self.desk_id)?;
-        t::put(enc, 928, &self.status_value)?;
-        t::put(enc, 929, &self.status_text)?;
-        Ok(())
-    }
-}
-/// The `ContAmtGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct ContAmtGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> ContAmtGrp<'v, 'a> {
-    /// The `NoContAmts` (518) repeating group: its entries in wire order.
-    pub fn no_cont_amts(&self) -> t::Entries<'a, ContAmtGrpNoContAmts<'a>, 3> {
-        self.0.group(0, &CONT_AMT_GRP_NO_CONT_AMTS)
-    }
-}
-/// Builds the `ContAmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ContAmtGrpBuilder<'b> {
-    /// The `NoContAmts` (518) group's entries.
-    pub no_cont_amts: &'b [ContAmtGrpNoContAmtsBuilder<'b>],
-}
-impl<'b> ContAmtGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for ContAmtGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 518, self.no_cont_amts)?;
-        Ok(())
+t::builder! {
+    /// Builds the `ContAmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ContAmtGrpBuilder() {
+        no_cont_amts: &'b [ContAmtGrpNoContAmtsBuilder<'b>] = group(518, "NoContAmts");
     }
 }
 /// The `NoContAmts` (518) group's table.
@@ -4325,84 +1709,32 @@ pub static CONT_AMT_GRP_NO_CONT_AMTS: t::Group = t::Group {
         index: &[0, 0, 0, 2, 0, 0, 1, 3],
     },
 };
-/// One entry of the `NoContAmts` (518) group.
-#[derive(Clone, Copy, Debug)]
-pub struct ContAmtGrpNoContAmts<'a>(t::View<'a, 3>);
-impl<'a> From<t::View<'a, 3>> for ContAmtGrpNoContAmts<'a> {
-    fn from(view: t::View<'a, 3>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoContAmts` (518) group.
+    entry ContAmtGrpNoContAmts[3] {
+        opt cont_amt_type(0, 519, "ContAmtType", INT, e::ContAmtType<'a>);
+        opt cont_amt_value(1, 520, "ContAmtValue", FLOAT, v::Decimal);
+        opt cont_amt_curr(2, 521, "ContAmtCurr", CURRENCY, v::Currency);
     }
 }
-impl<'a> ContAmtGrpNoContAmts<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `ContAmtType` (519), INT.
-    pub fn cont_amt_type(&self) -> t::Opt<e::ContAmtType<'a>> {
-        self.0.get(0, 519)
-    }
-    /// `ContAmtValue` (520), FLOAT.
-    pub fn cont_amt_value(&self) -> t::Opt<v::Decimal> {
-        self.0.get(1, 520)
-    }
-    /// `ContAmtCurr` (521), CURRENCY.
-    pub fn cont_amt_curr(&self) -> t::Opt<v::Currency> {
-        self.0.get(2, 521)
+t::builder! {
+    /// Builds one `NoContAmts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ContAmtGrpNoContAmtsBuilder(cont_amt_type: e::ContAmtType<'b>) {
+        cont_amt_type: Option<e::ContAmtType<'b>> = opt(519, "ContAmtType", INT);
+        cont_amt_value: Option<v::Decimal> = opt(520, "ContAmtValue", FLOAT);
+        cont_amt_curr: Option<v::Currency> = opt(521, "ContAmtCurr", CURRENCY);
     }
 }
-/// Builds one `NoContAmts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ContAmtGrpNoContAmtsBuilder<'b> {
-    /// `ContAmtType` (519), INT.
-    pub cont_amt_type: Option<e::ContAmtType<'b>>,
-    /// `ContAmtValue` (520), FLOAT.
-    pub cont_amt_value: Option<v::Decimal>,
-    /// `ContAmtCurr` (521), CURRENCY.
-    pub cont_amt_curr: Option<v::Currency>,
-}
-impl<'b> ContAmtGrpNoContAmtsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(cont_amt_type: e::ContAmtType<'b>) -> Self {
-        Self {
-            cont_amt_type: Some(cont_amt_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `ContraGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block ContraGrp {
+        group no_contra_brokers(0, 382, "NoContraBrokers", ContraGrpNoContraBrokers, 5, CONTRA_GRP_NO_CONTRA_BROKERS);
     }
 }
-impl t::Build for ContAmtGrpNoContAmtsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 519, &self.cont_amt_type)?;
-        t::put(enc, 520, &self.cont_amt_value)?;
-        t::put(enc, 521, &self.cont_amt_curr)?;
-        Ok(())
-    }
-}
-/// The `ContraGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct ContraGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> ContraGrp<'v, 'a> {
-    /// The `NoContraBrokers` (382) repeating group: its entries in wire order.
-    pub fn no_contra_brokers(&self) -> t::Entries<'a, ContraGrpNoContraBrokers<'a>, 5> {
-        self.0.group(0, &CONTRA_GRP_NO_CONTRA_BROKERS)
-    }
-}
-/// Builds the `ContraGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ContraGrpBuilder<'b> {
-    /// The `NoContraBrokers` (382) group's entries.
-    pub no_contra_brokers: &'b [ContraGrpNoContraBrokersBuilder<'b>],
-}
-impl<'b> ContraGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for ContraGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 382, self.no_contra_brokers)?;
-        Ok(())
+t::builder! {
+    /// Builds the `ContraGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ContraGrpBuilder() {
+        no_contra_brokers: &'b [ContraGrpNoContraBrokersBuilder<'b>] = group(382, "NoContraBrokers");
     }
 }
 /// The `NoContraBrokers` (382) group's table.
@@ -4418,98 +1750,36 @@ pub static CONTRA_GRP_NO_CONTRA_BROKERS: t::Group = t::Group {
         index: &[3, 0, 2, 0, 0, 4, 1, 5],
     },
 };
-/// One entry of the `NoContraBrokers` (382) group.
-#[derive(Clone, Copy, Debug)]
-pub struct ContraGrpNoContraBrokers<'a>(t::View<'a, 5>);
-impl<'a> From<t::View<'a, 5>> for ContraGrpNoContraBrokers<'a> {
-    fn from(view: t::View<'a, 5>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoContraBrokers` (382) group.
+    entry ContraGrpNoContraBrokers[5] {
+        opt contra_broker(0, 375, "ContraBroker", STRING, v::FixStr<'a>);
+        opt contra_trader(1, 337, "ContraTrader", STRING, v::FixStr<'a>);
+        opt contra_trade_qty(2, 437, "ContraTradeQty", QTY, v::Decimal);
+        opt contra_trade_time(3, 438, "ContraTradeTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt contra_leg_ref_id(4, 655, "ContraLegRefID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> ContraGrpNoContraBrokers<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `ContraBroker` (375), STRING.
-    pub fn contra_broker(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 375)
-    }
-    /// `ContraTrader` (337), STRING.
-    pub fn contra_trader(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 337)
-    }
-    /// `ContraTradeQty` (437), QTY.
-    pub fn contra_trade_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(2, 437)
-    }
-    /// `ContraTradeTime` (438), UTCTIMESTAMP.
-    pub fn contra_trade_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(3, 438)
-    }
-    /// `ContraLegRefID` (655), STRING.
-    pub fn contra_leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(4, 655)
+t::builder! {
+    /// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ContraGrpNoContraBrokersBuilder(contra_broker: v::FixStr<'b>) {
+        contra_broker: Option<v::FixStr<'b>> = opt(375, "ContraBroker", STRING);
+        contra_trader: Option<v::FixStr<'b>> = opt(337, "ContraTrader", STRING);
+        contra_trade_qty: Option<v::Decimal> = opt(437, "ContraTradeQty", QTY);
+        contra_trade_time: Option<v::UtcTimestamp> = opt(438, "ContraTradeTime", UTCTIMESTAMP);
+        contra_leg_ref_id: Option<v::FixStr<'b>> = opt(655, "ContraLegRefID", STRING);
     }
 }
-/// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ContraGrpNoContraBrokersBuilder<'b> {
-    /// `ContraBroker` (375), STRING.
-    pub contra_broker: Option<v::FixStr<'b>>,
-    /// `ContraTrader` (337), STRING.
-    pub contra_trader: Option<v::FixStr<'b>>,
-    /// `ContraTradeQty` (437), QTY.
-    pub contra_trade_qty: Option<v::Decimal>,
-    /// `ContraTradeTime` (438), UTCTIMESTAMP.
-    pub contra_trade_time: Option<v::UtcTimestamp>,
-    /// `ContraLegRefID` (655), STRING.
-    pub contra_leg_ref_id: Option<v::FixStr<'b>>,
-}
-impl<'b> ContraGrpNoContraBrokersBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(contra_broker: v::FixStr<'b>) -> Self {
-        Self {
-            contra_broker: Some(contra_broker),
-            ..Self::default()
-        }
+t::view! {
+    /// The `CpctyConfGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block CpctyConfGrp {
+        req_group no_capacities(0, 862, "NoCapacities", CpctyConfGrpNoCapacities, 3, CPCTY_CONF_GRP_NO_CAPACITIES);
     }
 }
-impl t::Build for ContraGrpNoContraBrokersBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 375, &self.contra_broker)?;
-        t::put(enc, 337, &self.contra_trader)?;
-        t::put(enc, 437, &self.contra_trade_qty)?;
-        t::put(enc, 438, &self.contra_trade_time)?;
-        t::put(enc, 655, &self.contra_leg_ref_id)?;
-        Ok(())
-    }
-}
-/// The `CpctyConfGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct CpctyConfGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> CpctyConfGrp<'v, 'a> {
-    /// The `NoCapacities` (862) repeating group, required: its entries in wire order.
-    pub fn no_capacities(&self) -> t::Entries<'a, CpctyConfGrpNoCapacities<'a>, 3> {
-        self.0.group(0, &CPCTY_CONF_GRP_NO_CAPACITIES)
-    }
-}
-/// Builds the `CpctyConfGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CpctyConfGrpBuilder<'b> {
-    /// The `NoCapacities` (862) group's entries.
-    pub no_capacities: &'b [CpctyConfGrpNoCapacitiesBuilder<'b>],
-}
-impl<'b> CpctyConfGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for CpctyConfGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 862, self.no_capacities)?;
-        Ok(())
+t::builder! {
+    /// Builds the `CpctyConfGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    CpctyConfGrpBuilder() {
+        no_capacities: &'b [CpctyConfGrpNoCapacitiesBuilder<'b>] = group(862, "NoCapacities");
     }
 }
 /// The `NoCapacities` (862) group's table.
@@ -4525,88 +1795,32 @@ pub static CPCTY_CONF_GRP_NO_CAPACITIES: t::Group = t::Group {
         index: &[0, 0, 1, 3, 0, 0, 0, 2],
     },
 };
-/// One entry of the `NoCapacities` (862) group.
-#[derive(Clone, Copy, Debug)]
-pub struct CpctyConfGrpNoCapacities<'a>(t::View<'a, 3>);
-impl<'a> From<t::View<'a, 3>> for CpctyConfGrpNoCapacities<'a> {
-    fn from(view: t::View<'a, 3>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoCapacities` (862) group.
+    entry CpctyConfGrpNoCapacities[3] {
+        req order_capacity(0, 528, "OrderCapacity", CHAR, e::OrderCapacity);
+        opt order_restrictions(1, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        req order_capacity_qty(2, 863, "OrderCapacityQty", QTY, v::Decimal);
     }
 }
-impl<'a> CpctyConfGrpNoCapacities<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `OrderCapacity` (528), CHAR, required.
-    pub fn order_capacity(&self) -> t::Req<e::OrderCapacity> {
-        self.0.req(0, 528)
-    }
-    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
-    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(1, 529)
-    }
-    /// `OrderCapacityQty` (863), QTY, required.
-    pub fn order_capacity_qty(&self) -> t::Req<v::Decimal> {
-        self.0.req(2, 863)
+t::builder! {
+    /// Builds one `NoCapacities` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    CpctyConfGrpNoCapacitiesBuilder(order_capacity: e::OrderCapacity, order_capacity_qty: v::Decimal) {
+        order_capacity: Option<e::OrderCapacity> = req(528, "OrderCapacity", CHAR);
+        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
+        order_capacity_qty: Option<v::Decimal> = req(863, "OrderCapacityQty", QTY);
     }
 }
-/// Builds one `NoCapacities` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct CpctyConfGrpNoCapacitiesBuilder<'b> {
-    /// `OrderCapacity` (528), CHAR, required.
-    pub order_capacity: Option<e::OrderCapacity>,
-    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
-    pub order_restrictions: Option<v::MultipleValueString<'b>>,
-    /// `OrderCapacityQty` (863), QTY, required.
-    pub order_capacity_qty: Option<v::Decimal>,
-}
-impl<'b> CpctyConfGrpNoCapacitiesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(
-        order_capacity: e::OrderCapacity,
-        order_capacity_qty: v::Decimal,
-    ) -> Self {
-        Self {
-            order_capacity: Some(order_capacity),
-            order_capacity_qty: Some(order_capacity_qty),
-            ..Self::default()
-        }
+t::view! {
+    /// The `ExecAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block ExecAllocGrp {
+        group no_execs(0, 124, "NoExecs", ExecAllocGrpNoExecs, 6, EXEC_ALLOC_GRP_NO_EXECS);
     }
 }
-impl t::Build for CpctyConfGrpNoCapacitiesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 528, &self.order_capacity)?;
-        t::put(enc, 529, &self.order_restrictions)?;
-        t::put(enc, 863, &self.order_capacity_qty)?;
-        Ok(())
-    }
-}
-/// The `ExecAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct ExecAllocGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> ExecAllocGrp<'v, 'a> {
-    /// The `NoExecs` (124) repeating group: its entries in wire order.
-    pub fn no_execs(&self) -> t::Entries<'a, ExecAllocGrpNoExecs<'a>, 6> {
-        self.0.group(0, &EXEC_ALLOC_GRP_NO_EXECS)
-    }
-}
-/// Builds the `ExecAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ExecAllocGrpBuilder<'b> {
-    /// The `NoExecs` (124) group's entries.
-    pub no_execs: &'b [ExecAllocGrpNoExecsBuilder<'b>],
-}
-impl<'b> ExecAllocGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for ExecAllocGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 124, self.no_execs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `ExecAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ExecAllocGrpBuilder() {
+        no_execs: &'b [ExecAllocGrpNoExecsBuilder<'b>] = group(124, "NoExecs");
     }
 }
 /// The `NoExecs` (124) group's table.
@@ -4622,105 +1836,38 @@ pub static EXEC_ALLOC_GRP_NO_EXECS: t::Group = t::Group {
         index: &[0, 0, 4, 0, 0, 0, 0, 5, 2, 0, 0, 3, 1, 0, 6, 0],
     },
 };
-/// One entry of the `NoExecs` (124) group.
-#[derive(Clone, Copy, Debug)]
-pub struct ExecAllocGrpNoExecs<'a>(t::View<'a, 6>);
-impl<'a> From<t::View<'a, 6>> for ExecAllocGrpNoExecs<'a> {
-    fn from(view: t::View<'a, 6>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoExecs` (124) group.
+    entry ExecAllocGrpNoExecs[6] {
+        opt last_qty(0, 32, "LastQty", QTY, v::Decimal);
+        opt exec_id(1, 17, "ExecID", STRING, v::FixStr<'a>);
+        opt secondary_exec_id(2, 527, "SecondaryExecID", STRING, v::FixStr<'a>);
+        opt last_px(3, 31, "LastPx", PRICE, v::Decimal);
+        opt last_par_px(4, 669, "LastParPx", PRICE, v::Decimal);
+        opt last_capacity(5, 29, "LastCapacity", CHAR, e::LastCapacity);
     }
 }
-impl<'a> ExecAllocGrpNoExecs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `LastQty` (32), QTY.
-    pub fn last_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(0, 32)
-    }
-    /// `ExecID` (17), STRING.
-    pub fn exec_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 17)
-    }
-    /// `SecondaryExecID` (527), STRING.
-    pub fn secondary_exec_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 527)
-    }
-    /// `LastPx` (31), PRICE.
-    pub fn last_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(3, 31)
-    }
-    /// `LastParPx` (669), PRICE.
-    pub fn last_par_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(4, 669)
-    }
-    /// `LastCapacity` (29), CHAR.
-    pub fn last_capacity(&self) -> t::Opt<e::LastCapacity> {
-        self.0.get(5, 29)
+t::builder! {
+    /// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ExecAllocGrpNoExecsBuilder(last_qty: v::Decimal) {
+        last_qty: Option<v::Decimal> = opt(32, "LastQty", QTY);
+        exec_id: Option<v::FixStr<'b>> = opt(17, "ExecID", STRING);
+        secondary_exec_id: Option<v::FixStr<'b>> = opt(527, "SecondaryExecID", STRING);
+        last_px: Option<v::Decimal> = opt(31, "LastPx", PRICE);
+        last_par_px: Option<v::Decimal> = opt(669, "LastParPx", PRICE);
+        last_capacity: Option<e::LastCapacity> = opt(29, "LastCapacity", CHAR);
     }
 }
-/// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ExecAllocGrpNoExecsBuilder<'b> {
-    /// `LastQty` (32), QTY.
-    pub last_qty: Option<v::Decimal>,
-    /// `ExecID` (17), STRING.
-    pub exec_id: Option<v::FixStr<'b>>,
-    /// `SecondaryExecID` (527), STRING.
-    pub secondary_exec_id: Option<v::FixStr<'b>>,
-    /// `LastPx` (31), PRICE.
-    pub last_px: Option<v::Decimal>,
-    /// `LastParPx` (669), PRICE.
-    pub last_par_px: Option<v::Decimal>,
-    /// `LastCapacity` (29), CHAR.
-    pub last_capacity: Option<e::LastCapacity>,
-}
-impl<'b> ExecAllocGrpNoExecsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(last_qty: v::Decimal) -> Self {
-        Self {
-            last_qty: Some(last_qty),
-            ..Self::default()
-        }
+t::view! {
+    /// The `ExecCollGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block ExecCollGrp {
+        group no_execs(0, 124, "NoExecs", ExecCollGrpNoExecs, 1, EXEC_COLL_GRP_NO_EXECS);
     }
 }
-impl t::Build for ExecAllocGrpNoExecsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 32, &self.last_qty)?;
-        t::put(enc, 17, &self.exec_id)?;
-        t::put(enc, 527, &self.secondary_exec_id)?;
-        t::put(enc, 31, &self.last_px)?;
-        t::put(enc, 669, &self.last_par_px)?;
-        t::put(enc, 29, &self.last_capacity)?;
-        Ok(())
-    }
-}
-/// The `ExecCollGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct ExecCollGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> ExecCollGrp<'v, 'a> {
-    /// The `NoExecs` (124) repeating group: its entries in wire order.
-    pub fn no_execs(&self) -> t::Entries<'a, ExecCollGrpNoExecs<'a>, 1> {
-        self.0.group(0, &EXEC_COLL_GRP_NO_EXECS)
-    }
-}
-/// Builds the `ExecCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ExecCollGrpBuilder<'b> {
-    /// The `NoExecs` (124) group's entries.
-    pub no_execs: &'b [ExecCollGrpNoExecsBuilder<'b>],
-}
-impl<'b> ExecCollGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for ExecCollGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 124, self.no_execs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `ExecCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ExecCollGrpBuilder() {
+        no_execs: &'b [ExecCollGrpNoExecsBuilder<'b>] = group(124, "NoExecs");
     }
 }
 /// The `NoExecs` (124) group's table.
@@ -4736,70 +1883,28 @@ pub static EXEC_COLL_GRP_NO_EXECS: t::Group = t::Group {
         index: &[0, 1],
     },
 };
-/// One entry of the `NoExecs` (124) group.
-#[derive(Clone, Copy, Debug)]
-pub struct ExecCollGrpNoExecs<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>> for ExecCollGrpNoExecs<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoExecs` (124) group.
+    entry ExecCollGrpNoExecs[1] {
+        opt exec_id(0, 17, "ExecID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> ExecCollGrpNoExecs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `ExecID` (17), STRING.
-    pub fn exec_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 17)
+t::builder! {
+    /// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ExecCollGrpNoExecsBuilder(exec_id: v::FixStr<'b>) {
+        exec_id: Option<v::FixStr<'b>> = opt(17, "ExecID", STRING);
     }
 }
-/// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ExecCollGrpNoExecsBuilder<'b> {
-    /// `ExecID` (17), STRING.
-    pub exec_id: Option<v::FixStr<'b>>,
-}
-impl<'b> ExecCollGrpNoExecsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(exec_id: v::FixStr<'b>) -> Self {
-        Self {
-            exec_id: Some(exec_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `ExecsGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block ExecsGrp {
+        group no_execs(0, 124, "NoExecs", ExecsGrpNoExecs, 1, EXECS_GRP_NO_EXECS);
     }
 }
-impl t::Build for ExecCollGrpNoExecsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 17, &self.exec_id)?;
-        Ok(())
-    }
-}
-/// The `ExecsGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct ExecsGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> ExecsGrp<'v, 'a> {
-    /// The `NoExecs` (124) repeating group: its entries in wire order.
-    pub fn no_execs(&self) -> t::Entries<'a, ExecsGrpNoExecs<'a>, 1> {
-        self.0.group(0, &EXECS_GRP_NO_EXECS)
-    }
-}
-/// Builds the `ExecsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ExecsGrpBuilder<'b> {
-    /// The `NoExecs` (124) group's entries.
-    pub no_execs: &'b [ExecsGrpNoExecsBuilder<'b>],
-}
-impl<'b> ExecsGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for ExecsGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 124, self.no_execs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `ExecsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ExecsGrpBuilder() {
+        no_execs: &'b [ExecsGrpNoExecsBuilder<'b>] = group(124, "NoExecs");
     }
 }
 /// The `NoExecs` (124) group's table.
@@ -4815,70 +1920,28 @@ pub static EXECS_GRP_NO_EXECS: t::Group = t::Group {
         index: &[0, 1],
     },
 };
-/// One entry of the `NoExecs` (124) group.
-#[derive(Clone, Copy, Debug)]
-pub struct ExecsGrpNoExecs<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>> for ExecsGrpNoExecs<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoExecs` (124) group.
+    entry ExecsGrpNoExecs[1] {
+        opt exec_id(0, 17, "ExecID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> ExecsGrpNoExecs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `ExecID` (17), STRING.
-    pub fn exec_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 17)
+t::builder! {
+    /// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ExecsGrpNoExecsBuilder(exec_id: v::FixStr<'b>) {
+        exec_id: Option<v::FixStr<'b>> = opt(17, "ExecID", STRING);
     }
 }
-/// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ExecsGrpNoExecsBuilder<'b> {
-    /// `ExecID` (17), STRING.
-    pub exec_id: Option<v::FixStr<'b>>,
-}
-impl<'b> ExecsGrpNoExecsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(exec_id: v::FixStr<'b>) -> Self {
-        Self {
-            exec_id: Some(exec_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `InstrmtGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block InstrmtGrp {
+        group no_related_sym(0, 146, "NoRelatedSym", InstrmtGrpNoRelatedSym, 43, INSTRMT_GRP_NO_RELATED_SYM);
     }
 }
-impl t::Build for ExecsGrpNoExecsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 17, &self.exec_id)?;
-        Ok(())
-    }
-}
-/// The `InstrmtGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> InstrmtGrp<'v, 'a> {
-    /// The `NoRelatedSym` (146) repeating group: its entries in wire order.
-    pub fn no_related_sym(&self) -> t::Entries<'a, InstrmtGrpNoRelatedSym<'a>, 43> {
-        self.0.group(0, &INSTRMT_GRP_NO_RELATED_SYM)
-    }
-}
-/// Builds the `InstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
-    pub no_related_sym: &'b [InstrmtGrpNoRelatedSymBuilder<'b>],
-}
-impl<'b> InstrmtGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for InstrmtGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 146, self.no_related_sym)?;
-        Ok(())
+t::builder! {
+    /// Builds the `InstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtGrpBuilder() {
+        no_related_sym: &'b [InstrmtGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
     }
 }
 /// The `NoRelatedSym` (146) group's table.
@@ -4909,67 +1972,28 @@ pub static INSTRMT_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoRelatedSym` (146) group.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtGrpNoRelatedSym<'a>(t::View<'a, 43>);
-impl<'a> From<t::View<'a, 43>> for InstrmtGrpNoRelatedSym<'a> {
-    fn from(view: t::View<'a, 43>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoRelatedSym` (146) group.
+    entry InstrmtGrpNoRelatedSym[43] {
+        comp instrument(0, 43, "Instrument", Instrument);
     }
 }
-impl<'a> InstrmtGrpNoRelatedSym<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `Instrument` component.
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(0, 43))
+t::builder! {
+    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtGrpNoRelatedSymBuilder() {
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
     }
 }
-/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-}
-impl<'b> InstrmtGrpNoRelatedSymBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `InstrmtLegExecGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block InstrmtLegExecGrp {
+        group no_legs(0, 555, "NoLegs", InstrmtLegExecGrpNoLegs, 53, INSTRMT_LEG_EXEC_GRP_NO_LEGS);
     }
 }
-impl t::Build for InstrmtGrpNoRelatedSymBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument)?;
-        Ok(())
-    }
-}
-/// The `InstrmtLegExecGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtLegExecGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> InstrmtLegExecGrp<'v, 'a> {
-    /// The `NoLegs` (555) repeating group: its entries in wire order.
-    pub fn no_legs(&self) -> t::Entries<'a, InstrmtLegExecGrpNoLegs<'a>, 53> {
-        self.0.group(0, &INSTRMT_LEG_EXEC_GRP_NO_LEGS)
-    }
-}
-/// Builds the `InstrmtLegExecGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtLegExecGrpBuilder<'b> {
-    /// The `NoLegs` (555) group's entries.
-    pub no_legs: &'b [InstrmtLegExecGrpNoLegsBuilder<'b>],
-}
-impl<'b> InstrmtLegExecGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for InstrmtLegExecGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 555, self.no_legs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `InstrmtLegExecGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtLegExecGrpBuilder() {
+        no_legs: &'b [InstrmtLegExecGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
     }
 }
 /// The `NoLegs` (555) group's table.
@@ -5005,144 +2029,50 @@ pub static INSTRMT_LEG_EXEC_GRP_NO_LEGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoLegs` (555) group.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtLegExecGrpNoLegs<'a>(t::View<'a, 53>);
-impl<'a> From<t::View<'a, 53>> for InstrmtLegExecGrpNoLegs<'a> {
-    fn from(view: t::View<'a, 53>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegs` (555) group.
+    entry InstrmtLegExecGrpNoLegs[53] {
+        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
+        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
+        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
+        comp leg_stipulations(44, 1, "LegStipulations", LegStipulations);
+        opt leg_position_effect(45, 564, "LegPositionEffect", CHAR, v::Char);
+        opt leg_covered_or_uncovered(46, 565, "LegCoveredOrUncovered", INT, i64);
+        comp nested_parties(47, 1, "NestedParties", NestedParties);
+        opt leg_ref_id(48, 654, "LegRefID", STRING, v::FixStr<'a>);
+        opt leg_price(49, 566, "LegPrice", PRICE, v::Decimal);
+        opt leg_settl_type(50, 587, "LegSettlType", CHAR, v::Char);
+        opt leg_settl_date(51, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
+        opt leg_last_px(52, 637, "LegLastPx", PRICE, v::Decimal);
     }
 }
-impl<'a> InstrmtLegExecGrpNoLegs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `InstrumentLeg` component.
-    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
-        InstrumentLeg(self.0.sub(0, 42))
-    }
-    /// `LegQty` (687), QTY.
-    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(42, 687)
-    }
-    /// `LegSwapType` (690), INT.
-    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
-        self.0.get(43, 690)
-    }
-    /// The `LegStipulations` component.
-    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
-        LegStipulations(self.0.sub(44, 1))
-    }
-    /// `LegPositionEffect` (564), CHAR.
-    pub fn leg_position_effect(&self) -> t::Opt<v::Char> {
-        self.0.get(45, 564)
-    }
-    /// `LegCoveredOrUncovered` (565), INT.
-    pub fn leg_covered_or_uncovered(&self) -> t::Opt<i64> {
-        self.0.get(46, 565)
-    }
-    /// The `NestedParties` component.
-    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
-        NestedParties(self.0.sub(47, 1))
-    }
-    /// `LegRefID` (654), STRING.
-    pub fn leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(48, 654)
-    }
-    /// `LegPrice` (566), PRICE.
-    pub fn leg_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(49, 566)
-    }
-    /// `LegSettlType` (587), CHAR.
-    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
-        self.0.get(50, 587)
-    }
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(51, 588)
-    }
-    /// `LegLastPx` (637), PRICE.
-    pub fn leg_last_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(52, 637)
+t::builder! {
+    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtLegExecGrpNoLegsBuilder() {
+        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
+        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
+        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
+        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
+        leg_position_effect: Option<v::Char> = opt(564, "LegPositionEffect", CHAR);
+        leg_covered_or_uncovered: Option<i64> = opt(565, "LegCoveredOrUncovered", INT);
+        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
+        leg_ref_id: Option<v::FixStr<'b>> = opt(654, "LegRefID", STRING);
+        leg_price: Option<v::Decimal> = opt(566, "LegPrice", PRICE);
+        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
+        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
+        leg_last_px: Option<v::Decimal> = opt(637, "LegLastPx", PRICE);
     }
 }
-/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtLegExecGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
-    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
-    /// `LegQty` (687), QTY.
-    pub leg_qty: Option<v::Decimal>,
-    /// `LegSwapType` (690), INT.
-    pub leg_swap_type: Option<e::LegSwapType<'b>>,
-    /// The `LegStipulations` component.
-    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
-    /// `LegPositionEffect` (564), CHAR.
-    pub leg_position_effect: Option<v::Char>,
-    /// `LegCoveredOrUncovered` (565), INT.
-    pub leg_covered_or_uncovered: Option<i64>,
-    /// The `NestedParties` component.
-    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
-    /// `LegRefID` (654), STRING.
-    pub leg_ref_id: Option<v::FixStr<'b>>,
-    /// `LegPrice` (566), PRICE.
-    pub leg_price: Option<v::Decimal>,
-    /// `LegSettlType` (587), CHAR.
-    pub leg_settl_type: Option<v::Char>,
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub leg_settl_date: Option<v::LocalMktDate>,
-    /// `LegLastPx` (637), PRICE.
-    pub leg_last_px: Option<v::Decimal>,
-}
-impl<'b> InstrmtLegExecGrpNoLegsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `InstrmtLegGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block InstrmtLegGrp {
+        group no_legs(0, 555, "NoLegs", InstrmtLegGrpNoLegs, 42, INSTRMT_LEG_GRP_NO_LEGS);
     }
 }
-impl t::Build for InstrmtLegExecGrpNoLegsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument_leg)?;
-        t::put(enc, 687, &self.leg_qty)?;
-        t::put(enc, 690, &self.leg_swap_type)?;
-        t::put_component(enc, &self.leg_stipulations)?;
-        t::put(enc, 564, &self.leg_position_effect)?;
-        t::put(enc, 565, &self.leg_covered_or_uncovered)?;
-        t::put_component(enc, &self.nested_parties)?;
-        t::put(enc, 654, &self.leg_ref_id)?;
-        t::put(enc, 566, &self.leg_price)?;
-        t::put(enc, 587, &self.leg_settl_type)?;
-        t::put(enc, 588, &self.leg_settl_date)?;
-        t::put(enc, 637, &self.leg_last_px)?;
-        Ok(())
-    }
-}
-/// The `InstrmtLegGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtLegGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> InstrmtLegGrp<'v, 'a> {
-    /// The `NoLegs` (555) repeating group: its entries in wire order.
-    pub fn no_legs(&self) -> t::Entries<'a, InstrmtLegGrpNoLegs<'a>, 42> {
-        self.0.group(0, &INSTRMT_LEG_GRP_NO_LEGS)
-    }
-}
-/// Builds the `InstrmtLegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtLegGrpBuilder<'b> {
-    /// The `NoLegs` (555) group's entries.
-    pub no_legs: &'b [InstrmtLegGrpNoLegsBuilder<'b>],
-}
-impl<'b> InstrmtLegGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for InstrmtLegGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 555, self.no_legs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `InstrmtLegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtLegGrpBuilder() {
+        no_legs: &'b [InstrmtLegGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
     }
 }
 /// The `NoLegs` (555) group's table.
@@ -5170,67 +2100,28 @@ pub static INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoLegs` (555) group.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtLegGrpNoLegs<'a>(t::View<'a, 42>);
-impl<'a> From<t::View<'a, 42>> for InstrmtLegGrpNoLegs<'a> {
-    fn from(view: t::View<'a, 42>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegs` (555) group.
+    entry InstrmtLegGrpNoLegs[42] {
+        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
     }
 }
-impl<'a> InstrmtLegGrpNoLegs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `InstrumentLeg` component.
-    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
-        InstrumentLeg(self.0.sub(0, 42))
+t::builder! {
+    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtLegGrpNoLegsBuilder() {
+        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
     }
 }
-/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtLegGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
-    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
-}
-impl<'b> InstrmtLegGrpNoLegsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `InstrmtLegIOIGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block InstrmtLegIoiGrp {
+        group no_legs(0, 555, "NoLegs", InstrmtLegIoiGrpNoLegs, 44, INSTRMT_LEG_IOI_GRP_NO_LEGS);
     }
 }
-impl t::Build for InstrmtLegGrpNoLegsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument_leg)?;
-        Ok(())
-    }
-}
-/// The `InstrmtLegIOIGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtLegIoiGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> InstrmtLegIoiGrp<'v, 'a> {
-    /// The `NoLegs` (555) repeating group: its entries in wire order.
-    pub fn no_legs(&self) -> t::Entries<'a, InstrmtLegIoiGrpNoLegs<'a>, 44> {
-        self.0.group(0, &INSTRMT_LEG_IOI_GRP_NO_LEGS)
-    }
-}
-/// Builds the `InstrmtLegIOIGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtLegIoiGrpBuilder<'b> {
-    /// The `NoLegs` (555) group's entries.
-    pub no_legs: &'b [InstrmtLegIoiGrpNoLegsBuilder<'b>],
-}
-impl<'b> InstrmtLegIoiGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for InstrmtLegIoiGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 555, self.no_legs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `InstrmtLegIOIGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtLegIoiGrpBuilder() {
+        no_legs: &'b [InstrmtLegIoiGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
     }
 }
 /// The `NoLegs` (555) group's table.
@@ -5264,81 +2155,32 @@ pub static INSTRMT_LEG_IOI_GRP_NO_LEGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoLegs` (555) group.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtLegIoiGrpNoLegs<'a>(t::View<'a, 44>);
-impl<'a> From<t::View<'a, 44>> for InstrmtLegIoiGrpNoLegs<'a> {
-    fn from(view: t::View<'a, 44>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegs` (555) group.
+    entry InstrmtLegIoiGrpNoLegs[44] {
+        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
+        opt leg_ioi_qty(42, 682, "LegIOIQty", STRING, v::FixStr<'a>);
+        comp leg_stipulations(43, 1, "LegStipulations", LegStipulations);
     }
 }
-impl<'a> InstrmtLegIoiGrpNoLegs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `InstrumentLeg` component.
-    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
-        InstrumentLeg(self.0.sub(0, 42))
-    }
-    /// `LegIOIQty` (682), STRING.
-    pub fn leg_ioi_qty(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(42, 682)
-    }
-    /// The `LegStipulations` component.
-    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
-        LegStipulations(self.0.sub(43, 1))
+t::builder! {
+    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtLegIoiGrpNoLegsBuilder() {
+        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
+        leg_ioi_qty: Option<v::FixStr<'b>> = opt(682, "LegIOIQty", STRING);
+        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
     }
 }
-/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtLegIoiGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
-    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
-    /// `LegIOIQty` (682), STRING.
-    pub leg_ioi_qty: Option<v::FixStr<'b>>,
-    /// The `LegStipulations` component.
-    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
-}
-impl<'b> InstrmtLegIoiGrpNoLegsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `InstrmtLegSecListGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block InstrmtLegSecListGrp {
+        group no_legs(0, 555, "NoLegs", InstrmtLegSecListGrpNoLegs, 50, INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS);
     }
 }
-impl t::Build for InstrmtLegIoiGrpNoLegsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument_leg)?;
-        t::put(enc, 682, &self.leg_ioi_qty)?;
-        t::put_component(enc, &self.leg_stipulations)?;
-        Ok(())
-    }
-}
-/// The `InstrmtLegSecListGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtLegSecListGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> InstrmtLegSecListGrp<'v, 'a> {
-    /// The `NoLegs` (555) repeating group: its entries in wire order.
-    pub fn no_legs(&self) -> t::Entries<'a, InstrmtLegSecListGrpNoLegs<'a>, 50> {
-        self.0.group(0, &INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS)
-    }
-}
-/// Builds the `InstrmtLegSecListGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtLegSecListGrpBuilder<'b> {
-    /// The `NoLegs` (555) group's entries.
-    pub no_legs: &'b [InstrmtLegSecListGrpNoLegsBuilder<'b>],
-}
-impl<'b> InstrmtLegSecListGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for InstrmtLegSecListGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 555, self.no_legs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `InstrmtLegSecListGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtLegSecListGrpBuilder() {
+        no_legs: &'b [InstrmtLegSecListGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
     }
 }
 /// The `NoLegs` (555) group's table.
@@ -5373,95 +2215,36 @@ pub static INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoLegs` (555) group.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtLegSecListGrpNoLegs<'a>(t::View<'a, 50>);
-impl<'a> From<t::View<'a, 50>> for InstrmtLegSecListGrpNoLegs<'a> {
-    fn from(view: t::View<'a, 50>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegs` (555) group.
+    entry InstrmtLegSecListGrpNoLegs[50] {
+        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
+        opt leg_swap_type(42, 690, "LegSwapType", INT, e::LegSwapType<'a>);
+        opt leg_settl_type(43, 587, "LegSettlType", CHAR, v::Char);
+        comp leg_stipulations(44, 1, "LegStipulations", LegStipulations);
+        comp leg_benchmark_curve_data(45, 5, "LegBenchmarkCurveData", LegBenchmarkCurveData);
     }
 }
-impl<'a> InstrmtLegSecListGrpNoLegs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `InstrumentLeg` component.
-    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
-        InstrumentLeg(self.0.sub(0, 42))
-    }
-    /// `LegSwapType` (690), INT.
-    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
-        self.0.get(42, 690)
-    }
-    /// `LegSettlType` (587), CHAR.
-    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
-        self.0.get(43, 587)
-    }
-    /// The `LegStipulations` component.
-    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
-        LegStipulations(self.0.sub(44, 1))
-    }
-    /// The `LegBenchmarkCurveData` component.
-    pub fn leg_benchmark_curve_data(&self) -> LegBenchmarkCurveData<'_, 'a> {
-        LegBenchmarkCurveData(self.0.sub(45, 5))
+t::builder! {
+    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtLegSecListGrpNoLegsBuilder() {
+        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
+        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
+        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
+        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
+        leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>> = comp("LegBenchmarkCurveData");
     }
 }
-/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtLegSecListGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
-    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
-    /// `LegSwapType` (690), INT.
-    pub leg_swap_type: Option<e::LegSwapType<'b>>,
-    /// `LegSettlType` (587), CHAR.
-    pub leg_settl_type: Option<v::Char>,
-    /// The `LegStipulations` component.
-    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
-    /// The `LegBenchmarkCurveData` component.
-    pub leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>>,
-}
-impl<'b> InstrmtLegSecListGrpNoLegsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `InstrmtMDReqGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block InstrmtMdReqGrp {
+        req_group no_related_sym(0, 146, "NoRelatedSym", InstrmtMdReqGrpNoRelatedSym, 45, INSTRMT_MD_REQ_GRP_NO_RELATED_SYM);
     }
 }
-impl t::Build for InstrmtLegSecListGrpNoLegsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument_leg)?;
-        t::put(enc, 690, &self.leg_swap_type)?;
-        t::put(enc, 587, &self.leg_settl_type)?;
-        t::put_component(enc, &self.leg_stipulations)?;
-        t::put_component(enc, &self.leg_benchmark_curve_data)?;
-        Ok(())
-    }
-}
-/// The `InstrmtMDReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtMdReqGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> InstrmtMdReqGrp<'v, 'a> {
-    /// The `NoRelatedSym` (146) repeating group, required: its entries in wire order.
-    pub fn no_related_sym(&self) -> t::Entries<'a, InstrmtMdReqGrpNoRelatedSym<'a>, 45> {
-        self.0.group(0, &INSTRMT_MD_REQ_GRP_NO_RELATED_SYM)
-    }
-}
-/// Builds the `InstrmtMDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtMdReqGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
-    pub no_related_sym: &'b [InstrmtMdReqGrpNoRelatedSymBuilder<'b>],
-}
-impl<'b> InstrmtMdReqGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for InstrmtMdReqGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 146, self.no_related_sym)?;
-        Ok(())
+t::builder! {
+    /// Builds the `InstrmtMDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtMdReqGrpBuilder() {
+        no_related_sym: &'b [InstrmtMdReqGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
     }
 }
 /// The `NoRelatedSym` (146) group's table.
@@ -5497,81 +2280,32 @@ pub static INSTRMT_MD_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoRelatedSym` (146) group.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtMdReqGrpNoRelatedSym<'a>(t::View<'a, 45>);
-impl<'a> From<t::View<'a, 45>> for InstrmtMdReqGrpNoRelatedSym<'a> {
-    fn from(view: t::View<'a, 45>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoRelatedSym` (146) group.
+    entry InstrmtMdReqGrpNoRelatedSym[45] {
+        req_comp instrument(0, 43, "Instrument", Instrument);
+        comp und_instrmt_grp(43, 1, "UndInstrmtGrp", UndInstrmtGrp);
+        comp instrmt_leg_grp(44, 1, "InstrmtLegGrp", InstrmtLegGrp);
     }
 }
-impl<'a> InstrmtMdReqGrpNoRelatedSym<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `Instrument` component (required).
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(0, 43))
-    }
-    /// The `UndInstrmtGrp` component.
-    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
-        UndInstrmtGrp(self.0.sub(43, 1))
-    }
-    /// The `InstrmtLegGrp` component.
-    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
-        InstrmtLegGrp(self.0.sub(44, 1))
+t::builder! {
+    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtMdReqGrpNoRelatedSymBuilder() {
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
+        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
     }
 }
-/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtMdReqGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// The `UndInstrmtGrp` component.
-    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
-    /// The `InstrmtLegGrp` component.
-    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
-}
-impl<'b> InstrmtMdReqGrpNoRelatedSymBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `InstrmtStrkPxGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block InstrmtStrkPxGrp {
+        req_group no_strikes(0, 428, "NoStrikes", InstrmtStrkPxGrpNoStrikes, 43, INSTRMT_STRK_PX_GRP_NO_STRIKES);
     }
 }
-impl t::Build for InstrmtMdReqGrpNoRelatedSymBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument)?;
-        t::put_component(enc, &self.und_instrmt_grp)?;
-        t::put_component(enc, &self.instrmt_leg_grp)?;
-        Ok(())
-    }
-}
-/// The `InstrmtStrkPxGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtStrkPxGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> InstrmtStrkPxGrp<'v, 'a> {
-    /// The `NoStrikes` (428) repeating group, required: its entries in wire order.
-    pub fn no_strikes(&self) -> t::Entries<'a, InstrmtStrkPxGrpNoStrikes<'a>, 43> {
-        self.0.group(0, &INSTRMT_STRK_PX_GRP_NO_STRIKES)
-    }
-}
-/// Builds the `InstrmtStrkPxGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtStrkPxGrpBuilder<'b> {
-    /// The `NoStrikes` (428) group's entries.
-    pub no_strikes: &'b [InstrmtStrkPxGrpNoStrikesBuilder<'b>],
-}
-impl<'b> InstrmtStrkPxGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for InstrmtStrkPxGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 428, self.no_strikes)?;
-        Ok(())
+t::builder! {
+    /// Builds the `InstrmtStrkPxGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtStrkPxGrpBuilder() {
+        no_strikes: &'b [InstrmtStrkPxGrpNoStrikesBuilder<'b>] = group(428, "NoStrikes");
     }
 }
 /// The `NoStrikes` (428) group's table.
@@ -5602,67 +2336,28 @@ pub static INSTRMT_STRK_PX_GRP_NO_STRIKES: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoStrikes` (428) group.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrmtStrkPxGrpNoStrikes<'a>(t::View<'a, 43>);
-impl<'a> From<t::View<'a, 43>> for InstrmtStrkPxGrpNoStrikes<'a> {
-    fn from(view: t::View<'a, 43>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoStrikes` (428) group.
+    entry InstrmtStrkPxGrpNoStrikes[43] {
+        req_comp instrument(0, 43, "Instrument", Instrument);
     }
 }
-impl<'a> InstrmtStrkPxGrpNoStrikes<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `Instrument` component (required).
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(0, 43))
+t::builder! {
+    /// Builds one `NoStrikes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrmtStrkPxGrpNoStrikesBuilder() {
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
     }
 }
-/// Builds one `NoStrikes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrmtStrkPxGrpNoStrikesBuilder<'b> {
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-}
-impl<'b> InstrmtStrkPxGrpNoStrikesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `IOIQualGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block IoiQualGrp {
+        group no_ioi_qualifiers(0, 199, "NoIOIQualifiers", IoiQualGrpNoIoiQualifiers, 1, IOI_QUAL_GRP_NO_IOI_QUALIFIERS);
     }
 }
-impl t::Build for InstrmtStrkPxGrpNoStrikesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument)?;
-        Ok(())
-    }
-}
-/// The `IOIQualGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct IoiQualGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> IoiQualGrp<'v, 'a> {
-    /// The `NoIOIQualifiers` (199) repeating group: its entries in wire order.
-    pub fn no_ioi_qualifiers(&self) -> t::Entries<'a, IoiQualGrpNoIoiQualifiers<'a>, 1> {
-        self.0.group(0, &IOI_QUAL_GRP_NO_IOI_QUALIFIERS)
-    }
-}
-/// Builds the `IOIQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct IoiQualGrpBuilder<'b> {
-    /// The `NoIOIQualifiers` (199) group's entries.
-    pub no_ioi_qualifiers: &'b [IoiQualGrpNoIoiQualifiersBuilder<'b>],
-}
-impl<'b> IoiQualGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for IoiQualGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 199, self.no_ioi_qualifiers)?;
-        Ok(())
+t::builder! {
+    /// Builds the `IOIQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    IoiQualGrpBuilder() {
+        no_ioi_qualifiers: &'b [IoiQualGrpNoIoiQualifiersBuilder<'b>] = group(199, "NoIOIQualifiers");
     }
 }
 /// The `NoIOIQualifiers` (199) group's table.
@@ -5678,72 +2373,29 @@ pub static IOI_QUAL_GRP_NO_IOI_QUALIFIERS: t::Group = t::Group {
         index: &[1, 0],
     },
 };
-/// One entry of the `NoIOIQualifiers` (199) group.
-#[derive(Clone, Copy, Debug)]
-pub struct IoiQualGrpNoIoiQualifiers<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>> for IoiQualGrpNoIoiQualifiers<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoIOIQualifiers` (199) group.
+    entry IoiQualGrpNoIoiQualifiers[1] {
+        opt ioi_qualifier(0, 104, "IOIQualifier", CHAR, e::IoiQualifier);
     }
 }
-impl<'a> IoiQualGrpNoIoiQualifiers<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `IOIQualifier` (104), CHAR.
-    pub fn ioi_qualifier(&self) -> t::Opt<e::IoiQualifier> {
-        self.0.get(0, 104)
+t::builder! {
+    /// Builds one `NoIOIQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    IoiQualGrpNoIoiQualifiersBuilder(ioi_qualifier: e::IoiQualifier) {
+        ioi_qualifier: Option<e::IoiQualifier> = opt(104, "IOIQualifier", CHAR);
+        _b: ::core::marker::PhantomData<&'b ()> = phantom();
     }
 }
-/// Builds one `NoIOIQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct IoiQualGrpNoIoiQualifiersBuilder<'b> {
-    /// `IOIQualifier` (104), CHAR.
-    pub ioi_qualifier: Option<e::IoiQualifier>,
-    /// Ties the builder's lifetime (leave it `Default`).
-    pub _b: ::core::marker::PhantomData<&'b ()>,
-}
-impl<'b> IoiQualGrpNoIoiQualifiersBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(ioi_qualifier: e::IoiQualifier) -> Self {
-        Self {
-            ioi_qualifier: Some(ioi_qualifier),
-            ..Self::default()
-        }
+t::view! {
+    /// The `LegOrdGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block LegOrdGrp {
+        req_group no_legs(0, 555, "NoLegs", LegOrdGrpNoLegs, 53, LEG_ORD_GRP_NO_LEGS);
     }
 }
-impl t::Build for IoiQualGrpNoIoiQualifiersBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 104, &self.ioi_qualifier)?;
-        Ok(())
-    }
-}
-/// The `LegOrdGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct LegOrdGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> LegOrdGrp<'v, 'a> {
-    /// The `NoLegs` (555) repeating group, required: its entries in wire order.
-    pub fn no_legs(&self) -> t::Entries<'a, LegOrdGrpNoLegs<'a>, 53> {
-        self.0.group(0, &LEG_ORD_GRP_NO_LEGS)
-    }
-}
-/// Builds the `LegOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegOrdGrpBuilder<'b> {
-    /// The `NoLegs` (555) group's entries.
-    pub no_legs: &'b [LegOrdGrpNoLegsBuilder<'b>],
-}
-impl<'b> LegOrdGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for LegOrdGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 555, self.no_legs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `LegOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegOrdGrpBuilder() {
+        no_legs: &'b [LegOrdGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
     }
 }
 /// The `NoLegs` (555) group's table.
@@ -5780,144 +2432,50 @@ pub static LEG_ORD_GRP_NO_LEGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoLegs` (555) group.
-#[derive(Clone, Copy, Debug)]
-pub struct LegOrdGrpNoLegs<'a>(t::View<'a, 53>);
-impl<'a> From<t::View<'a, 53>> for LegOrdGrpNoLegs<'a> {
-    fn from(view: t::View<'a, 53>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegs` (555) group.
+    entry LegOrdGrpNoLegs[53] {
+        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
+        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
+        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
+        comp leg_stipulations(44, 1, "LegStipulations", LegStipulations);
+        comp leg_pre_alloc_grp(45, 1, "LegPreAllocGrp", LegPreAllocGrp);
+        opt leg_position_effect(46, 564, "LegPositionEffect", CHAR, v::Char);
+        opt leg_covered_or_uncovered(47, 565, "LegCoveredOrUncovered", INT, i64);
+        comp nested_parties(48, 1, "NestedParties", NestedParties);
+        opt leg_ref_id(49, 654, "LegRefID", STRING, v::FixStr<'a>);
+        opt leg_price(50, 566, "LegPrice", PRICE, v::Decimal);
+        opt leg_settl_type(51, 587, "LegSettlType", CHAR, v::Char);
+        opt leg_settl_date(52, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
     }
 }
-impl<'a> LegOrdGrpNoLegs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `InstrumentLeg` component.
-    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
-        InstrumentLeg(self.0.sub(0, 42))
-    }
-    /// `LegQty` (687), QTY.
-    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(42, 687)
-    }
-    /// `LegSwapType` (690), INT.
-    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
-        self.0.get(43, 690)
-    }
-    /// The `LegStipulations` component.
-    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
-        LegStipulations(self.0.sub(44, 1))
-    }
-    /// The `LegPreAllocGrp` component.
-    pub fn leg_pre_alloc_grp(&self) -> LegPreAllocGrp<'_, 'a> {
-        LegPreAllocGrp(self.0.sub(45, 1))
-    }
-    /// `LegPositionEffect` (564), CHAR.
-    pub fn leg_position_effect(&self) -> t::Opt<v::Char> {
-        self.0.get(46, 564)
-    }
-    /// `LegCoveredOrUncovered` (565), INT.
-    pub fn leg_covered_or_uncovered(&self) -> t::Opt<i64> {
-        self.0.get(47, 565)
-    }
-    /// The `NestedParties` component.
-    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
-        NestedParties(self.0.sub(48, 1))
-    }
-    /// `LegRefID` (654), STRING.
-    pub fn leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(49, 654)
-    }
-    /// `LegPrice` (566), PRICE.
-    pub fn leg_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(50, 566)
-    }
-    /// `LegSettlType` (587), CHAR.
-    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
-        self.0.get(51, 587)
-    }
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(52, 588)
+t::builder! {
+    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegOrdGrpNoLegsBuilder() {
+        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
+        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
+        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
+        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
+        leg_pre_alloc_grp: Option<LegPreAllocGrpBuilder<'b>> = comp("LegPreAllocGrp");
+        leg_position_effect: Option<v::Char> = opt(564, "LegPositionEffect", CHAR);
+        leg_covered_or_uncovered: Option<i64> = opt(565, "LegCoveredOrUncovered", INT);
+        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
+        leg_ref_id: Option<v::FixStr<'b>> = opt(654, "LegRefID", STRING);
+        leg_price: Option<v::Decimal> = opt(566, "LegPrice", PRICE);
+        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
+        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
     }
 }
-/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegOrdGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
-    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
-    /// `LegQty` (687), QTY.
-    pub leg_qty: Option<v::Decimal>,
-    /// `LegSwapType` (690), INT.
-    pub leg_swap_type: Option<e::LegSwapType<'b>>,
-    /// The `LegStipulations` component.
-    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
-    /// The `LegPreAllocGrp` component.
-    pub leg_pre_alloc_grp: Option<LegPreAllocGrpBuilder<'b>>,
-    /// `LegPositionEffect` (564), CHAR.
-    pub leg_position_effect: Option<v::Char>,
-    /// `LegCoveredOrUncovered` (565), INT.
-    pub leg_covered_or_uncovered: Option<i64>,
-    /// The `NestedParties` component.
-    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
-    /// `LegRefID` (654), STRING.
-    pub leg_ref_id: Option<v::FixStr<'b>>,
-    /// `LegPrice` (566), PRICE.
-    pub leg_price: Option<v::Decimal>,
-    /// `LegSettlType` (587), CHAR.
-    pub leg_settl_type: Option<v::Char>,
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub leg_settl_date: Option<v::LocalMktDate>,
-}
-impl<'b> LegOrdGrpNoLegsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `LegPreAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block LegPreAllocGrp {
+        group no_leg_allocs(0, 670, "NoLegAllocs", LegPreAllocGrpNoLegAllocs, 6, LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS);
     }
 }
-impl t::Build for LegOrdGrpNoLegsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument_leg)?;
-        t::put(enc, 687, &self.leg_qty)?;
-        t::put(enc, 690, &self.leg_swap_type)?;
-        t::put_component(enc, &self.leg_stipulations)?;
-        t::put_component(enc, &self.leg_pre_alloc_grp)?;
-        t::put(enc, 564, &self.leg_position_effect)?;
-        t::put(enc, 565, &self.leg_covered_or_uncovered)?;
-        t::put_component(enc, &self.nested_parties)?;
-        t::put(enc, 654, &self.leg_ref_id)?;
-        t::put(enc, 566, &self.leg_price)?;
-        t::put(enc, 587, &self.leg_settl_type)?;
-        t::put(enc, 588, &self.leg_settl_date)?;
-        Ok(())
-    }
-}
-/// The `LegPreAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct LegPreAllocGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> LegPreAllocGrp<'v, 'a> {
-    /// The `NoLegAllocs` (670) repeating group: its entries in wire order.
-    pub fn no_leg_allocs(&self) -> t::Entries<'a, LegPreAllocGrpNoLegAllocs<'a>, 6> {
-        self.0.group(0, &LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS)
-    }
-}
-/// Builds the `LegPreAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegPreAllocGrpBuilder<'b> {
-    /// The `NoLegAllocs` (670) group's entries.
-    pub no_leg_allocs: &'b [LegPreAllocGrpNoLegAllocsBuilder<'b>],
-}
-impl<'b> LegPreAllocGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for LegPreAllocGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 670, self.no_leg_allocs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `LegPreAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegPreAllocGrpBuilder() {
+        no_leg_allocs: &'b [LegPreAllocGrpNoLegAllocsBuilder<'b>] = group(670, "NoLegAllocs");
     }
 }
 /// The `NoLegAllocs` (670) group's table.
@@ -5933,105 +2491,38 @@ pub static LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS: t::Group = t::Group {
         index: &[0, 0, 6, 32771, 0, 2, 0, 0, 5, 0, 0, 1, 0, 0, 4, 0],
     },
 };
-/// One entry of the `NoLegAllocs` (670) group.
-#[derive(Clone, Copy, Debug)]
-pub struct LegPreAllocGrpNoLegAllocs<'a>(t::View<'a, 6>);
-impl<'a> From<t::View<'a, 6>> for LegPreAllocGrpNoLegAllocs<'a> {
-    fn from(view: t::View<'a, 6>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegAllocs` (670) group.
+    entry LegPreAllocGrpNoLegAllocs[6] {
+        opt leg_alloc_account(0, 671, "LegAllocAccount", STRING, v::FixStr<'a>);
+        opt leg_individual_alloc_id(1, 672, "LegIndividualAllocID", STRING, v::FixStr<'a>);
+        comp nested_parties2(2, 1, "NestedParties2", NestedParties2);
+        opt leg_alloc_qty(3, 673, "LegAllocQty", QTY, v::Decimal);
+        opt leg_alloc_acct_id_source(4, 674, "LegAllocAcctIDSource", STRING, v::FixStr<'a>);
+        opt leg_settl_currency(5, 675, "LegSettlCurrency", CURRENCY, v::Currency);
     }
 }
-impl<'a> LegPreAllocGrpNoLegAllocs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `LegAllocAccount` (671), STRING.
-    pub fn leg_alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 671)
-    }
-    /// `LegIndividualAllocID` (672), STRING.
-    pub fn leg_individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 672)
-    }
-    /// The `NestedParties2` component.
-    pub fn nested_parties2(&self) -> NestedParties2<'_, 'a> {
-        NestedParties2(self.0.sub(2, 1))
-    }
-    /// `LegAllocQty` (673), QTY.
-    pub fn leg_alloc_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(3, 673)
-    }
-    /// `LegAllocAcctIDSource` (674), STRING.
-    pub fn leg_alloc_acct_id_source(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(4, 674)
-    }
-    /// `LegSettlCurrency` (675), CURRENCY.
-    pub fn leg_settl_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(5, 675)
+t::builder! {
+    /// Builds one `NoLegAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegPreAllocGrpNoLegAllocsBuilder(leg_alloc_account: v::FixStr<'b>) {
+        leg_alloc_account: Option<v::FixStr<'b>> = opt(671, "LegAllocAccount", STRING);
+        leg_individual_alloc_id: Option<v::FixStr<'b>> = opt(672, "LegIndividualAllocID", STRING);
+        nested_parties2: Option<NestedParties2Builder<'b>> = comp("NestedParties2");
+        leg_alloc_qty: Option<v::Decimal> = opt(673, "LegAllocQty", QTY);
+        leg_alloc_acct_id_source: Option<v::FixStr<'b>> = opt(674, "LegAllocAcctIDSource", STRING);
+        leg_settl_currency: Option<v::Currency> = opt(675, "LegSettlCurrency", CURRENCY);
     }
 }
-/// Builds one `NoLegAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegPreAllocGrpNoLegAllocsBuilder<'b> {
-    /// `LegAllocAccount` (671), STRING.
-    pub leg_alloc_account: Option<v::FixStr<'b>>,
-    /// `LegIndividualAllocID` (672), STRING.
-    pub leg_individual_alloc_id: Option<v::FixStr<'b>>,
-    /// The `NestedParties2` component.
-    pub nested_parties2: Option<NestedParties2Builder<'b>>,
-    /// `LegAllocQty` (673), QTY.
-    pub leg_alloc_qty: Option<v::Decimal>,
-    /// `LegAllocAcctIDSource` (674), STRING.
-    pub leg_alloc_acct_id_source: Option<v::FixStr<'b>>,
-    /// `LegSettlCurrency` (675), CURRENCY.
-    pub leg_settl_currency: Option<v::Currency>,
-}
-impl<'b> LegPreAllocGrpNoLegAllocsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(leg_alloc_account: v::FixStr<'b>) -> Self {
-        Self {
-            leg_alloc_account: Some(leg_alloc_account),
-            ..Self::default()
-        }
+t::view! {
+    /// The `LegQuotGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block LegQuotGrp {
+        group no_legs(0, 555, "NoLegs", LegQuotGrpNoLegs, 56, LEG_QUOT_GRP_NO_LEGS);
     }
 }
-impl t::Build for LegPreAllocGrpNoLegAllocsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 671, &self.leg_alloc_account)?;
-        t::put(enc, 672, &self.leg_individual_alloc_id)?;
-        t::put_component(enc, &self.nested_parties2)?;
-        t::put(enc, 673, &self.leg_alloc_qty)?;
-        t::put(enc, 674, &self.leg_alloc_acct_id_source)?;
-        t::put(enc, 675, &self.leg_settl_currency)?;
-        Ok(())
-    }
-}
-/// The `LegQuotGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct LegQuotGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> LegQuotGrp<'v, 'a> {
-    /// The `NoLegs` (555) repeating group: its entries in wire order.
-    pub fn no_legs(&self) -> t::Entries<'a, LegQuotGrpNoLegs<'a>, 56> {
-        self.0.group(0, &LEG_QUOT_GRP_NO_LEGS)
-    }
-}
-/// Builds the `LegQuotGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegQuotGrpBuilder<'b> {
-    /// The `NoLegs` (555) group's entries.
-    pub no_legs: &'b [LegQuotGrpNoLegsBuilder<'b>],
-}
-impl<'b> LegQuotGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for LegQuotGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 555, self.no_legs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `LegQuotGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegQuotGrpBuilder() {
+        no_legs: &'b [LegQuotGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
     }
 }
 /// The `NoLegs` (555) group's table.
@@ -6067,137 +2558,48 @@ pub static LEG_QUOT_GRP_NO_LEGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoLegs` (555) group.
-#[derive(Clone, Copy, Debug)]
-pub struct LegQuotGrpNoLegs<'a>(t::View<'a, 56>);
-impl<'a> From<t::View<'a, 56>> for LegQuotGrpNoLegs<'a> {
-    fn from(view: t::View<'a, 56>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegs` (555) group.
+    entry LegQuotGrpNoLegs[56] {
+        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
+        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
+        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
+        opt leg_settl_type(44, 587, "LegSettlType", CHAR, v::Char);
+        opt leg_settl_date(45, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
+        comp leg_stipulations(46, 1, "LegStipulations", LegStipulations);
+        comp nested_parties(47, 1, "NestedParties", NestedParties);
+        opt leg_price_type(48, 686, "LegPriceType", INT, i64);
+        opt leg_bid_px(49, 681, "LegBidPx", PRICE, v::Decimal);
+        opt leg_offer_px(50, 684, "LegOfferPx", PRICE, v::Decimal);
+        comp leg_benchmark_curve_data(51, 5, "LegBenchmarkCurveData", LegBenchmarkCurveData);
     }
 }
-impl<'a> LegQuotGrpNoLegs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `InstrumentLeg` component.
-    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
-        InstrumentLeg(self.0.sub(0, 42))
-    }
-    /// `LegQty` (687), QTY.
-    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(42, 687)
-    }
-    /// `LegSwapType` (690), INT.
-    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
-        self.0.get(43, 690)
-    }
-    /// `LegSettlType` (587), CHAR.
-    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
-        self.0.get(44, 587)
-    }
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(45, 588)
-    }
-    /// The `LegStipulations` component.
-    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
-        LegStipulations(self.0.sub(46, 1))
-    }
-    /// The `NestedParties` component.
-    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
-        NestedParties(self.0.sub(47, 1))
-    }
-    /// `LegPriceType` (686), INT.
-    pub fn leg_price_type(&self) -> t::Opt<i64> {
-        self.0.get(48, 686)
-    }
-    /// `LegBidPx` (681), PRICE.
-    pub fn leg_bid_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(49, 681)
-    }
-    /// `LegOfferPx` (684), PRICE.
-    pub fn leg_offer_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(50, 684)
-    }
-    /// The `LegBenchmarkCurveData` component.
-    pub fn leg_benchmark_curve_data(&self) -> LegBenchmarkCurveData<'_, 'a> {
-        LegBenchmarkCurveData(self.0.sub(51, 5))
+t::builder! {
+    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegQuotGrpNoLegsBuilder() {
+        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
+        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
+        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
+        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
+        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
+        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
+        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
+        leg_price_type: Option<i64> = opt(686, "LegPriceType", INT);
+        leg_bid_px: Option<v::Decimal> = opt(681, "LegBidPx", PRICE);
+        leg_offer_px: Option<v::Decimal> = opt(684, "LegOfferPx", PRICE);
+        leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>> = comp("LegBenchmarkCurveData");
     }
 }
-/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegQuotGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
-    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
-    /// `LegQty` (687), QTY.
-    pub leg_qty: Option<v::Decimal>,
-    /// `LegSwapType` (690), INT.
-    pub leg_swap_type: Option<e::LegSwapType<'b>>,
-    /// `LegSettlType` (587), CHAR.
-    pub leg_settl_type: Option<v::Char>,
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub leg_settl_date: Option<v::LocalMktDate>,
-    /// The `LegStipulations` component.
-    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
-    /// The `NestedParties` component.
-    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
-    /// `LegPriceType` (686), INT.
-    pub leg_price_type: Option<i64>,
-    /// `LegBidPx` (681), PRICE.
-    pub leg_bid_px: Option<v::Decimal>,
-    /// `LegOfferPx` (684), PRICE.
-    pub leg_offer_px: Option<v::Decimal>,
-    /// The `LegBenchmarkCurveData` component.
-    pub leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>>,
-}
-impl<'b> LegQuotGrpNoLegsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `LegQuotStatGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block LegQuotStatGrp {
+        group no_legs(0, 555, "NoLegs", LegQuotStatGrpNoLegs, 48, LEG_QUOT_STAT_GRP_NO_LEGS);
     }
 }
-impl t::Build for LegQuotGrpNoLegsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument_leg)?;
-        t::put(enc, 687, &self.leg_qty)?;
-        t::put(enc, 690, &self.leg_swap_type)?;
-        t::put(enc, 587, &self.leg_settl_type)?;
-        t::put(enc, 588, &self.leg_settl_date)?;
-        t::put_component(enc, &self.leg_stipulations)?;
-        t::put_component(enc, &self.nested_parties)?;
-        t::put(enc, 686, &self.leg_price_type)?;
-        t::put(enc, 681, &self.leg_bid_px)?;
-        t::put(enc, 684, &self.leg_offer_px)?;
-        t::put_component(enc, &self.leg_benchmark_curve_data)?;
-        Ok(())
-    }
-}
-/// The `LegQuotStatGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct LegQuotStatGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> LegQuotStatGrp<'v, 'a> {
-    /// The `NoLegs` (555) repeating group: its entries in wire order.
-    pub fn no_legs(&self) -> t::Entries<'a, LegQuotStatGrpNoLegs<'a>, 48> {
-        self.0.group(0, &LEG_QUOT_STAT_GRP_NO_LEGS)
-    }
-}
-/// Builds the `LegQuotStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegQuotStatGrpBuilder<'b> {
-    /// The `NoLegs` (555) group's entries.
-    pub no_legs: &'b [LegQuotStatGrpNoLegsBuilder<'b>],
-}
-impl<'b> LegQuotStatGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for LegQuotStatGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 555, self.no_legs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `LegQuotStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegQuotStatGrpBuilder() {
+        no_legs: &'b [LegQuotStatGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
     }
 }
 /// The `NoLegs` (555) group's table.
@@ -6233,111 +2635,40 @@ pub static LEG_QUOT_STAT_GRP_NO_LEGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoLegs` (555) group.
-#[derive(Clone, Copy, Debug)]
-pub struct LegQuotStatGrpNoLegs<'a>(t::View<'a, 48>);
-impl<'a> From<t::View<'a, 48>> for LegQuotStatGrpNoLegs<'a> {
-    fn from(view: t::View<'a, 48>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegs` (555) group.
+    entry LegQuotStatGrpNoLegs[48] {
+        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
+        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
+        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
+        opt leg_settl_type(44, 587, "LegSettlType", CHAR, v::Char);
+        opt leg_settl_date(45, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
+        comp leg_stipulations(46, 1, "LegStipulations", LegStipulations);
+        comp nested_parties(47, 1, "NestedParties", NestedParties);
     }
 }
-impl<'a> LegQuotStatGrpNoLegs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `InstrumentLeg` component.
-    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
-        InstrumentLeg(self.0.sub(0, 42))
-    }
-    /// `LegQty` (687), QTY.
-    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(42, 687)
-    }
-    /// `LegSwapType` (690), INT.
-    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
-        self.0.get(43, 690)
-    }
-    /// `LegSettlType` (587), CHAR.
-    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
-        self.0.get(44, 587)
-    }
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(45, 588)
-    }
-    /// The `LegStipulations` component.
-    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
-        LegStipulations(self.0.sub(46, 1))
-    }
-    /// The `NestedParties` component.
-    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
-        NestedParties(self.0.sub(47, 1))
+t::builder! {
+    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegQuotStatGrpNoLegsBuilder() {
+        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
+        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
+        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
+        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
+        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
+        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
+        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
     }
 }
-/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegQuotStatGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
-    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
-    /// `LegQty` (687), QTY.
-    pub leg_qty: Option<v::Decimal>,
-    /// `LegSwapType` (690), INT.
-    pub leg_swap_type: Option<e::LegSwapType<'b>>,
-    /// `LegSettlType` (587), CHAR.
-    pub leg_settl_type: Option<v::Char>,
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub leg_settl_date: Option<v::LocalMktDate>,
-    /// The `LegStipulations` component.
-    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
-    /// The `NestedParties` component.
-    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
-}
-impl<'b> LegQuotStatGrpNoLegsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `LinesOfTextGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block LinesOfTextGrp {
+        req_group no_lines_of_text(0, 33, "NoLinesOfText", LinesOfTextGrpNoLinesOfText, 3, LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT);
     }
 }
-impl t::Build for LegQuotStatGrpNoLegsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument_leg)?;
-        t::put(enc, 687, &self.leg_qty)?;
-        t::put(enc, 690, &self.leg_swap_type)?;
-        t::put(enc, 587, &self.leg_settl_type)?;
-        t::put(enc, 588, &self.leg_settl_date)?;
-        t::put_component(enc, &self.leg_stipulations)?;
-        t::put_component(enc, &self.nested_parties)?;
-        Ok(())
-    }
-}
-/// The `LinesOfTextGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct LinesOfTextGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> LinesOfTextGrp<'v, 'a> {
-    /// The `NoLinesOfText` (33) repeating group, required: its entries in wire order.
-    pub fn no_lines_of_text(
-        &self,
-    ) -> t::Entries<'a, LinesOfTextGrpNoLinesOfText<'a>, 3> {
-        self.0.group(0, &LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT)
-    }
-}
-/// Builds the `LinesOfTextGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LinesOfTextGrpBuilder<'b> {
-    /// The `NoLinesOfText` (33) group's entries.
-    pub no_lines_of_text: &'b [LinesOfTextGrpNoLinesOfTextBuilder<'b>],
-}
-impl<'b> LinesOfTextGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for LinesOfTextGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 33, self.no_lines_of_text)?;
-        Ok(())
+t::builder! {
+    /// Builds the `LinesOfTextGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LinesOfTextGrpBuilder() {
+        no_lines_of_text: &'b [LinesOfTextGrpNoLinesOfTextBuilder<'b>] = group(33, "NoLinesOfText");
     }
 }
 /// The `NoLinesOfText` (33) group's table.
@@ -6353,81 +2684,31 @@ pub static LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT: t::Group = t::Group {
         index: &[0, 0, 0, 3, 0, 0, 1, 2],
     },
 };
-/// One entry of the `NoLinesOfText` (33) group.
-#[derive(Clone, Copy, Debug)]
-pub struct LinesOfTextGrpNoLinesOfText<'a>(t::View<'a, 3>);
-impl<'a> From<t::View<'a, 3>> for LinesOfTextGrpNoLinesOfText<'a> {
-    fn from(view: t::View<'a, 3>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLinesOfText` (33) group.
+    entry LinesOfTextGrpNoLinesOfText[3] {
+        req text(0, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(1, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(2, 355, "EncodedText", DATA);
     }
 }
-impl<'a> LinesOfTextGrpNoLinesOfText<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Text` (58), STRING, required.
-    pub fn text(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(1, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(2)
+t::builder! {
+    /// Builds one `NoLinesOfText` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LinesOfTextGrpNoLinesOfTextBuilder(text: v::FixStr<'b>) {
+        text: Option<v::FixStr<'b>> = req(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
     }
 }
-/// Builds one `NoLinesOfText` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LinesOfTextGrpNoLinesOfTextBuilder<'b> {
-    /// `Text` (58), STRING, required.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-}
-impl<'b> LinesOfTextGrpNoLinesOfTextBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(text: v::FixStr<'b>) -> Self {
-        Self {
-            text: Some(text),
-            ..Self::default()
-        }
+t::view! {
+    /// The `ListOrdGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block ListOrdGrp {
+        req_group no_orders(0, 73, "NoOrders", ListOrdGrpNoOrders, 147, LIST_ORD_GRP_NO_ORDERS);
     }
 }
-impl t::Build for LinesOfTextGrpNoLinesOfTextBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        Ok(())
-    }
-}
-/// The `ListOrdGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct ListOrdGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> ListOrdGrp<'v, 'a> {
-    /// The `NoOrders` (73) repeating group, required: its entries in wire order.
-    pub fn no_orders(&self) -> t::Entries<'a, ListOrdGrpNoOrders<'a>, 147> {
-        self.0.group(0, &LIST_ORD_GRP_NO_ORDERS)
-    }
-}
-/// Builds the `ListOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ListOrdGrpBuilder<'b> {
-    /// The `NoOrders` (73) group's entries.
-    pub no_orders: &'b [ListOrdGrpNoOrdersBuilder<'b>],
-}
-impl<'b> ListOrdGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for ListOrdGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 73, self.no_orders)?;
-        Ok(())
+t::builder! {
+    /// Builds the `ListOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ListOrdGrpBuilder() {
+        no_orders: &'b [ListOrdGrpNoOrdersBuilder<'b>] = group(73, "NoOrders");
     }
 }
 /// The `NoOrders` (73) group's table.
@@ -6486,587 +2767,175 @@ pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoOrders` (73) group.
-#[derive(Clone, Copy, Debug)]
-pub struct ListOrdGrpNoOrders<'a>(t::View<'a, 147>);
-impl<'a> From<t::View<'a, 147>> for ListOrdGrpNoOrders<'a> {
-    fn from(view: t::View<'a, 147>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoOrders` (73) group.
+    entry ListOrdGrpNoOrders[147] {
+        req cl_ord_id(0, 11, "ClOrdID", STRING, v::FixStr<'a>);
+        opt secondary_cl_ord_id(1, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
+        req list_seq_no(2, 67, "ListSeqNo", INT, i64);
+        opt cl_ord_link_id(3, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
+        opt settl_inst_mode(4, 160, "SettlInstMode", CHAR, e::SettlInstMode);
+        comp parties(5, 1, "Parties", Parties);
+        opt trade_origination_date(6, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
+        opt trade_date(7, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
+        opt account(8, 1, "Account", STRING, v::FixStr<'a>);
+        opt acct_id_source(9, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
+        opt account_type(10, 581, "AccountType", INT, e::AccountType<'a>);
+        opt day_booking_inst(11, 589, "DayBookingInst", CHAR, e::DayBookingInst);
+        opt booking_unit(12, 590, "BookingUnit", CHAR, e::BookingUnit);
+        opt alloc_id(13, 70, "AllocID", STRING, v::FixStr<'a>);
+        opt prealloc_method(14, 591, "PreallocMethod", CHAR, e::PreallocMethod);
+        comp pre_alloc_grp(15, 1, "PreAllocGrp", PreAllocGrp);
+        opt settl_type(16, 63, "SettlType", CHAR, e::SettlType);
+        opt settl_date(17, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
+        opt cash_margin(18, 544, "CashMargin", CHAR, e::CashMargin);
+        opt clearing_fee_indicator(19, 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator<'a>);
+        opt handl_inst(20, 21, "HandlInst", CHAR, e::HandlInst);
+        opt exec_inst(21, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt min_qty(22, 110, "MinQty", QTY, v::Decimal);
+        opt max_floor(23, 111, "MaxFloor", QTY, v::Decimal);
+        opt ex_destination(24, 100, "ExDestination", EXCHANGE, v::Exchange);
+        comp trdg_ses_grp(25, 1, "TrdgSesGrp", TrdgSesGrp);
+        opt process_code(26, 81, "ProcessCode", CHAR, e::ProcessCode);
+        req_comp instrument(27, 43, "Instrument", Instrument);
+        comp und_instrmt_grp(70, 1, "UndInstrmtGrp", UndInstrmtGrp);
+        opt prev_close_px(71, 140, "PrevClosePx", PRICE, v::Decimal);
+        req side(72, 54, "Side", CHAR, e::Side);
+        opt side_value_ind(73, 401, "SideValueInd", INT, e::SideValueInd<'a>);
+        opt locate_reqd(74, 114, "LocateReqd", BOOLEAN, bool);
+        opt transact_time(75, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
+        comp stipulations(76, 1, "Stipulations", Stipulations);
+        opt qty_type(77, 854, "QtyType", INT, e::QtyType<'a>);
+        req_comp order_qty_data(78, 5, "OrderQtyData", OrderQtyData);
+        opt ord_type(83, 40, "OrdType", CHAR, e::OrdType);
+        opt price_type(84, 423, "PriceType", INT, e::PriceType<'a>);
+        opt price(85, 44, "Price", PRICE, v::Decimal);
+        opt stop_px(86, 99, "StopPx", PRICE, v::Decimal);
+        comp spread_or_benchmark_curve_data(87, 8, "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData);
+        comp yield_data(95, 6, "YieldData", YieldData);
+        opt currency(101, 15, "Currency", CURRENCY, v::Currency);
+        opt compliance_id(102, 376, "ComplianceID", STRING, v::FixStr<'a>);
+        opt solicited_flag(103, 377, "SolicitedFlag", BOOLEAN, bool);
+        opt ioiid(104, 23, "IOIID", STRING, v::FixStr<'a>);
+        opt quote_id(105, 117, "QuoteID", STRING, v::FixStr<'a>);
+        opt time_in_force(106, 59, "TimeInForce", CHAR, e::TimeInForce);
+        opt effective_time(107, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt expire_date(108, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
+        opt expire_time(109, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt gt_booking_inst(110, 427, "GTBookingInst", INT, e::GtBookingInst<'a>);
+        comp commission_data(111, 4, "CommissionData", CommissionData);
+        opt order_capacity(115, 528, "OrderCapacity", CHAR, e::OrderCapacity);
+        opt order_restrictions(116, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt cust_order_capacity(117, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
+        opt forex_req(118, 121, "ForexReq", BOOLEAN, bool);
+        opt settl_currency(119, 120, "SettlCurrency", CURRENCY, v::Currency);
+        opt booking_type(120, 775, "BookingType", INT, e::BookingType<'a>);
+        opt text(121, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(122, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(123, 355, "EncodedText", DATA);
+        opt settl_date2(124, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
+        opt order_qty2(125, 192, "OrderQty2", QTY, v::Decimal);
+        opt price2(126, 640, "Price2", PRICE, v::Decimal);
+        opt position_effect(127, 77, "PositionEffect", CHAR, e::PositionEffect);
+        opt covered_or_uncovered(128, 203, "CoveredOrUncovered", INT, e::CoveredOrUncovered<'a>);
+        opt max_show(129, 210, "MaxShow", QTY, v::Decimal);
+        comp peg_instructions(130, 6, "PegInstructions", PegInstructions);
+        comp discretion_instructions(136, 7, "DiscretionInstructions", DiscretionInstructions);
+        opt target_strategy(143, 847, "TargetStrategy", INT, e::TargetStrategy<'a>);
+        opt target_strategy_parameters(144, 848, "TargetStrategyParameters", STRING, v::FixStr<'a>);
+        opt participation_rate(145, 849, "ParticipationRate", PERCENTAGE, v::Decimal);
+        opt designation(146, 494, "Designation", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> ListOrdGrpNoOrders<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `ClOrdID` (11), STRING, required.
-    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 11)
-    }
-    /// `SecondaryClOrdID` (526), STRING.
-    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 526)
-    }
-    /// `ListSeqNo` (67), INT, required.
-    pub fn list_seq_no(&self) -> t::Req<i64> {
-        self.0.req(2, 67)
-    }
-    /// `ClOrdLinkID` (583), STRING.
-    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 583)
-    }
-    /// `SettlInstMode` (160), CHAR.
-    pub fn settl_inst_mode(&self) -> t::Opt<e::SettlInstMode> {
-        self.0.get(4, 160)
-    }
-    /// The `Parties` component.
-    pub fn parties(&self) -> Parties<'_, 'a> {
-        Parties(self.0.sub(5, 1))
-    }
-    /// `TradeOriginationDate` (229), LOCALMKTDATE.
-    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(6, 229)
-    }
-    /// `TradeDate` (75), LOCALMKTDATE.
-    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(7, 75)
-    }
-    /// `Account` (1), STRING.
-    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(8, 1)
-    }
-    /// `AcctIDSource` (660), INT.
-    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
-        self.0.get(9, 660)
-    }
-    /// `AccountType` (581), INT.
-    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
-        self.0.get(10, 581)
-    }
-    /// `DayBookingInst` (589), CHAR.
-    pub fn day_booking_inst(&self) -> t::Opt<e::DayBookingInst> {
-        self.0.get(11, 589)
-    }
-    /// `BookingUnit` (590), CHAR.
-    pub fn booking_unit(&self) -> t::Opt<e::BookingUnit> {
-        self.0.get(12, 590)
-    }
-    /// `AllocID` (70), STRING.
-    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(13, 70)
-    }
-    /// `PreallocMethod` (591), CHAR.
-    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
-        self.0.get(14, 591)
-    }
-    /// The `PreAllocGrp` component.
-    pub fn pre_alloc_grp(&self) -> PreAllocGrp<'_, 'a> {
-        PreAllocGrp(self.0.sub(15, 1))
-    }
-    /// `SettlType` (63), CHAR.
-    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
-        self.0.get(16, 63)
-    }
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(17, 64)
-    }
-    /// `CashMargin` (544), CHAR.
-    pub fn cash_margin(&self) -> t::Opt<e::CashMargin> {
-        self.0.get(18, 544)
-    }
-    /// `ClearingFeeIndicator` (635), STRING.
-    pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
-        self.0.get(19, 635)
-    }
-    /// `HandlInst` (21), CHAR.
-    pub fn handl_inst(&self) -> t::Opt<e::HandlInst> {
-        self.0.get(20, 21)
-    }
-    /// `ExecInst` (18), MULTIPLEVALUESTRING.
-    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(21, 18)
-    }
-    /// `MinQty` (110), QTY.
-    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(22, 110)
-    }
-    /// `MaxFloor` (111), QTY.
-    pub fn max_floor(&self) -> t::Opt<v::Decimal> {
-        self.0.get(23, 111)
-    }
-    /// `ExDestination` (100), EXCHANGE.
-    pub fn ex_destination(&self) -> t::Opt<v::Exchange> {
-        self.0.get(24, 100)
-    }
-    /// The `TrdgSesGrp` component.
-    pub fn trdg_ses_grp(&self) -> TrdgSesGrp<'_, 'a> {
-        TrdgSesGrp(self.0.sub(25, 1))
-    }
-    /// `ProcessCode` (81), CHAR.
-    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
-        self.0.get(26, 81)
-    }
-    /// The `Instrument` component (required).
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(27, 43))
-    }
-    /// The `UndInstrmtGrp` component.
-    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
-        UndInstrmtGrp(self.0.sub(70, 1))
-    }
-    /// `PrevClosePx` (140), PRICE.
-    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(71, 140)
-    }
-    /// `Side` (54), CHAR, required.
-    pub fn side(&self) -> t::Req<e::Side> {
-        self.0.req(72, 54)
-    }
-    /// `SideValueInd` (401), INT.
-    pub fn side_value_ind(&self) -> t::Opt<e::SideValueInd<'a>> {
-        self.0.get(73, 401)
-    }
-    /// `LocateReqd` (114), BOOLEAN.
-    pub fn locate_reqd(&self) -> t::Opt<bool> {
-        self.0.get(74, 114)
-    }
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(75, 60)
-    }
-    /// The `Stipulations` component.
-    pub fn stipulations(&self) -> Stipulations<'_, 'a> {
-        Stipulations(self.0.sub(76, 1))
-    }
-    /// `QtyType` (854), INT.
-    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
-        self.0.get(77, 854)
-    }
-    /// The `OrderQtyData` component (required).
-    pub fn order_qty_data(&self) -> OrderQtyData<'_, 'a> {
-        OrderQtyData(self.0.sub(78, 5))
-    }
-    /// `OrdType` (40), CHAR.
-    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
-        self.0.get(83, 40)
-    }
-    /// `PriceType` (423), INT.
-    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
-        self.0.get(84, 423)
-    }
-    /// `Price` (44), PRICE.
-    pub fn price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(85, 44)
-    }
-    /// `StopPx` (99), PRICE.
-    pub fn stop_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(86, 99)
-    }
-    /// The `SpreadOrBenchmarkCurveData` component.
-    pub fn spread_or_benchmark_curve_data(&self) -> SpreadOrBenchmarkCurveData<'_, 'a> {
-        SpreadOrBenchmarkCurveData(self.0.sub(87, 8))
-    }
-    /// The `YieldData` component.
-    pub fn yield_data(&self) -> YieldData<'_, 'a> {
-        YieldData(self.0.sub(95, 6))
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(101, 15)
-    }
-    /// `ComplianceID` (376), STRING.
-    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(102, 376)
-    }
-    /// `SolicitedFlag` (377), BOOLEAN.
-    pub fn solicited_flag(&self) -> t::Opt<bool> {
-        self.0.get(103, 377)
-    }
-    /// `IOIID` (23), STRING.
-    pub fn ioiid(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(104, 23)
-    }
-    /// `QuoteID` (117), STRING.
-    pub fn quote_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(105, 117)
-    }
-    /// `TimeInForce` (59), CHAR.
-    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
-        self.0.get(106, 59)
-    }
-    /// `EffectiveTime` (168), UTCTIMESTAMP.
-    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(107, 168)
-    }
-    /// `ExpireDate` (432), LOCALMKTDATE.
-    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(108, 432)
-    }
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(109, 126)
-    }
-    /// `GTBookingInst` (427), INT.
-    pub fn gt_booking_inst(&self) -> t::Opt<e::GtBookingInst<'a>> {
-        self.0.get(110, 427)
-    }
-    /// The `CommissionData` component.
-    pub fn commission_data(&self) -> CommissionData<'_, 'a> {
-        CommissionData(self.0.sub(111, 4))
-    }
-    /// `OrderCapacity` (528), CHAR.
-    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
-        self.0.get(115, 528)
-    }
-    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
-    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(116, 529)
-    }
-    /// `CustOrderCapacity` (582), INT.
-    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
-        self.0.get(117, 582)
-    }
-    /// `ForexReq` (121), BOOLEAN.
-    pub fn forex_req(&self) -> t::Opt<bool> {
-        self.0.get(118, 121)
-    }
-    /// `SettlCurrency` (120), CURRENCY.
-    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(119, 120)
-    }
-    /// `BookingType` (775), INT.
-    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
-        self.0.get(120, 775)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(121, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(122, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(123)
-    }
-    /// `SettlDate2` (193), LOCALMKTDATE.
-    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(124, 193)
-    }
-    /// `OrderQty2` (192), QTY.
-    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(125, 192)
-    }
-    /// `Price2` (640), PRICE.
-    pub fn price2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(126, 640)
-    }
-    /// `PositionEffect` (77), CHAR.
-    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
-        self.0.get(127, 77)
-    }
-    /// `CoveredOrUncovered` (203), INT.
-    pub fn covered_or_uncovered(&self) -> t::Opt<e::CoveredOrUncovered<'a>> {
-        self.0.get(128, 203)
-    }
-    /// `MaxShow` (210), QTY.
-    pub fn max_show(&self) -> t::Opt<v::Decimal> {
-        self.0.get(129, 210)
-    }
-    /// The `PegInstructions` component.
-    pub fn peg_instructions(&self) -> PegInstructions<'_, 'a> {
-        PegInstructions(self.0.sub(130, 6))
-    }
-    /// The `DiscretionInstructions` component.
-    pub fn discretion_instructions(&self) -> DiscretionInstructions<'_, 'a> {
-        DiscretionInstructions(self.0.sub(136, 7))
-    }
-    /// `TargetStrategy` (847), INT.
-    pub fn target_strategy(&self) -> t::Opt<e::TargetStrategy<'a>> {
-        self.0.get(143, 847)
-    }
-    /// `TargetStrategyParameters` (848), STRING.
-    pub fn target_strategy_parameters(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(144, 848)
-    }
-    /// `ParticipationRate` (849), PERCENTAGE.
-    pub fn participation_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(145, 849)
-    }
-    /// `Designation` (494), STRING.
-    pub fn designation(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(146, 494)
+t::builder! {
+    /// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ListOrdGrpNoOrdersBuilder(cl_ord_id: v::FixStr<'b>, list_seq_no: i64, side: e::Side) {
+        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
+        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
+        list_seq_no: Option<i64> = req(67, "ListSeqNo", INT);
+        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
+        settl_inst_mode: Option<e::SettlInstMode> = opt(160, "SettlInstMode", CHAR);
+        parties: Option<PartiesBuilder<'b>> = comp("Parties");
+        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
+        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
+        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
+        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
+        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
+        day_booking_inst: Option<e::DayBookingInst> = opt(589, "DayBookingInst", CHAR);
+        booking_unit: Option<e::BookingUnit> = opt(590, "BookingUnit", CHAR);
+        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
+        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
+        pre_alloc_grp: Option<PreAllocGrpBuilder<'b>> = comp("PreAllocGrp");
+        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
+        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
+        cash_margin: Option<e::CashMargin> = opt(544, "CashMargin", CHAR);
+        clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>> = opt(635, "ClearingFeeIndicator", STRING);
+        handl_inst: Option<e::HandlInst> = opt(21, "HandlInst", CHAR);
+        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
+        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
+        max_floor: Option<v::Decimal> = opt(111, "MaxFloor", QTY);
+        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
+        trdg_ses_grp: Option<TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
+        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
+        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
+        side: Option<e::Side> = req(54, "Side", CHAR);
+        side_value_ind: Option<e::SideValueInd<'b>> = opt(401, "SideValueInd", INT);
+        locate_reqd: Option<bool> = opt(114, "LocateReqd", BOOLEAN);
+        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
+        stipulations: Option<StipulationsBuilder<'b>> = comp("Stipulations");
+        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
+        order_qty_data: Option<OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
+        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
+        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
+        price: Option<v::Decimal> = opt(44, "Price", PRICE);
+        stop_px: Option<v::Decimal> = opt(99, "StopPx", PRICE);
+        spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
+        yield_data: Option<YieldDataBuilder<'b>> = comp("YieldData");
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
+        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
+        ioiid: Option<v::FixStr<'b>> = opt(23, "IOIID", STRING);
+        quote_id: Option<v::FixStr<'b>> = opt(117, "QuoteID", STRING);
+        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
+        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
+        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
+        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
+        gt_booking_inst: Option<e::GtBookingInst<'b>> = opt(427, "GTBookingInst", INT);
+        commission_data: Option<CommissionDataBuilder<'b>> = comp("CommissionData");
+        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
+        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
+        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
+        forex_req: Option<bool> = opt(121, "ForexReq", BOOLEAN);
+        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
+        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
+        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
+        price2: Option<v::Decimal> = opt(640, "Price2", PRICE);
+        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
+        covered_or_uncovered: Option<e::CoveredOrUncovered<'b>> = opt(203, "CoveredOrUncovered", INT);
+        max_show: Option<v::Decimal> = opt(210, "MaxShow", QTY);
+        peg_instructions: Option<PegInstructionsBuilder<'b>> = comp("PegInstructions");
+        discretion_instructions: Option<DiscretionInstructionsBuilder<'b>> = comp("DiscretionInstructions");
+        target_strategy: Option<e::TargetStrategy<'b>> = opt(847, "TargetStrategy", INT);
+        target_strategy_parameters: Option<v::FixStr<'b>> = opt(848, "TargetStrategyParameters", STRING);
+        participation_rate: Option<v::Decimal> = opt(849, "ParticipationRate", PERCENTAGE);
+        designation: Option<v::FixStr<'b>> = opt(494, "Designation", STRING);
     }
 }
-/// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ListOrdGrpNoOrdersBuilder<'b> {
-    /// `ClOrdID` (11), STRING, required.
-    pub cl_ord_id: Option<v::FixStr<'b>>,
-    /// `SecondaryClOrdID` (526), STRING.
-    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
-    /// `ListSeqNo` (67), INT, required.
-    pub list_seq_no: Option<i64>,
-    /// `ClOrdLinkID` (583), STRING.
-    pub cl_ord_link_id: Option<v::FixStr<'b>>,
-    /// `SettlInstMode` (160), CHAR.
-    pub settl_inst_mode: Option<e::SettlInstMode>,
-    /// The `Parties` component.
-    pub parties: Option<PartiesBuilder<'b>>,
-    /// `TradeOriginationDate` (229), LOCALMKTDATE.
-    pub trade_origination_date: Option<v::LocalMktDate>,
-    /// `TradeDate` (75), LOCALMKTDATE.
-    pub trade_date: Option<v::LocalMktDate>,
-    /// `Account` (1), STRING.
-    pub account: Option<v::FixStr<'b>>,
-    /// `AcctIDSource` (660), INT.
-    pub acct_id_source: Option<e::AcctIdSource<'b>>,
-    /// `AccountType` (581), INT.
-    pub account_type: Option<e::AccountType<'b>>,
-    /// `DayBookingInst` (589), CHAR.
-    pub day_booking_inst: Option<e::DayBookingInst>,
-    /// `BookingUnit` (590), CHAR.
-    pub booking_unit: Option<e::BookingUnit>,
-    /// `AllocID` (70), STRING.
-    pub alloc_id: Option<v::FixStr<'b>>,
-    /// `PreallocMethod` (591), CHAR.
-    pub prealloc_method: Option<e::PreallocMethod>,
-    /// The `PreAllocGrp` component.
-    pub pre_alloc_grp: Option<PreAllocGrpBuilder<'b>>,
-    /// `SettlType` (63), CHAR.
-    pub settl_type: Option<e::SettlType>,
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub settl_date: Option<v::LocalMktDate>,
-    /// `CashMargin` (544), CHAR.
-    pub cash_margin: Option<e::CashMargin>,
-    /// `ClearingFeeIndicator` (635), STRING.
-    pub clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>>,
-    /// `HandlInst` (21), CHAR.
-    pub handl_inst: Option<e::HandlInst>,
-    /// `ExecInst` (18), MULTIPLEVALUESTRING.
-    pub exec_inst: Option<v::MultipleValueString<'b>>,
-    /// `MinQty` (110), QTY.
-    pub min_qty: Option<v::Decimal>,
-    /// `MaxFloor` (111), QTY.
-    pub max_floor: Option<v::Decimal>,
-    /// `ExDestination` (100), EXCHANGE.
-    pub ex_destination: Option<v::Exchange>,
-    /// The `TrdgSesGrp` component.
-    pub trdg_ses_grp: Option<TrdgSesGrpBuilder<'b>>,
-    /// `ProcessCode` (81), CHAR.
-    pub process_code: Option<e::ProcessCode>,
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// The `UndInstrmtGrp` component.
-    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
-    /// `PrevClosePx` (140), PRICE.
-    pub prev_close_px: Option<v::Decimal>,
-    /// `Side` (54), CHAR, required.
-    pub side: Option<e::Side>,
-    /// `SideValueInd` (401), INT.
-    pub side_value_ind: Option<e::SideValueInd<'b>>,
-    /// `LocateReqd` (114), BOOLEAN.
-    pub locate_reqd: Option<bool>,
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub transact_time: Option<v::UtcTimestamp>,
-    /// The `Stipulations` component.
-    pub stipulations: Option<StipulationsBuilder<'b>>,
-    /// `QtyType` (854), INT.
-    pub qty_type: Option<e::QtyType<'b>>,
-    /// The `OrderQtyData` component.
-    pub order_qty_data: Option<OrderQtyDataBuilder<'b>>,
-    /// `OrdType` (40), CHAR.
-    pub ord_type: Option<e::OrdType>,
-    /// `PriceType` (423), INT.
-    pub price_type: Option<e::PriceType<'b>>,
-    /// `Price` (44), PRICE.
-    pub price: Option<v::Decimal>,
-    /// `StopPx` (99), PRICE.
-    pub stop_px: Option<v::Decimal>,
-    /// The `SpreadOrBenchmarkCurveData` component.
-    pub spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>>,
-    /// The `YieldData` component.
-    pub yield_data: Option<YieldDataBuilder<'b>>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-    /// `ComplianceID` (376), STRING.
-    pub compliance_id: Option<v::FixStr<'b>>,
-    /// `SolicitedFlag` (377), BOOLEAN.
-    pub solicited_flag: Option<bool>,
-    /// `IOIID` (23), STRING.
-    pub ioiid: Option<v::FixStr<'b>>,
-    /// `QuoteID` (117), STRING.
-    pub quote_id: Option<v::FixStr<'b>>,
-    /// `TimeInForce` (59), CHAR.
-    pub time_in_force: Option<e::TimeInForce>,
-    /// `EffectiveTime` (168), UTCTIMESTAMP.
-    pub effective_time: Option<v::UtcTimestamp>,
-    /// `ExpireDate` (432), LOCALMKTDATE.
-    pub expire_date: Option<v::LocalMktDate>,
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub expire_time: Option<v::UtcTimestamp>,
-    /// `GTBookingInst` (427), INT.
-    pub gt_booking_inst: Option<e::GtBookingInst<'b>>,
-    /// The `CommissionData` component.
-    pub commission_data: Option<CommissionDataBuilder<'b>>,
-    /// `OrderCapacity` (528), CHAR.
-    pub order_capacity: Option<e::OrderCapacity>,
-    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
-    pub order_restrictions: Option<v::MultipleValueString<'b>>,
-    /// `CustOrderCapacity` (582), INT.
-    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
-    /// `ForexReq` (121), BOOLEAN.
-    pub forex_req: Option<bool>,
-    /// `SettlCurrency` (120), CURRENCY.
-    pub settl_currency: Option<v::Currency>,
-    /// `BookingType` (775), INT.
-    pub booking_type: Option<e::BookingType<'b>>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-    /// `SettlDate2` (193), LOCALMKTDATE.
-    pub settl_date2: Option<v::LocalMktDate>,
-    /// `OrderQty2` (192), QTY.
-    pub order_qty2: Option<v::Decimal>,
-    /// `Price2` (640), PRICE.
-    pub price2: Option<v::Decimal>,
-    /// `PositionEffect` (77), CHAR.
-    pub position_effect: Option<e::PositionEffect>,
-    /// `CoveredOrUncovered` (203), INT.
-    pub covered_or_uncovered: Option<e::CoveredOrUncovered<'b>>,
-    /// `MaxShow` (210), QTY.
-    pub max_show: Option<v::Decimal>,
-    /// The `PegInstructions` component.
-    pub peg_instructions: Option<PegInstructionsBuilder<'b>>,
-    /// The `DiscretionInstructions` component.
-    pub discretion_instructions: Option<DiscretionInstructionsBuilder<'b>>,
-    /// `TargetStrategy` (847), INT.
-    pub target_strategy: Option<e::TargetStrategy<'b>>,
-    /// `TargetStrategyParameters` (848), STRING.
-    pub target_strategy_parameters: Option<v::FixStr<'b>>,
-    /// `ParticipationRate` (849), PERCENTAGE.
-    pub participation_rate: Option<v::Decimal>,
-    /// `Designation` (494), STRING.
-    pub designation: Option<v::FixStr<'b>>,
-}
-impl<'b> ListOrdGrpNoOrdersBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(cl_ord_id: v::FixStr<'b>, list_seq_no: i64, side: e::Side) -> Self {
-        Self {
-            cl_ord_id: Some(cl_ord_id),
-            list_seq_no: Some(list_seq_no),
-            side: Some(side),
-            ..Self::default()
-        }
+t::view! {
+    /// The `MDFullGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block MdFullGrp {
+        req_group no_md_entries(0, 268, "NoMDEntries", MdFullGrpNoMdEntries, 33, MD_FULL_GRP_NO_MD_ENTRIES);
     }
 }
-impl t::Build for ListOrdGrpNoOrdersBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 11, &self.cl_ord_id)?;
-        t::put(enc, 526, &self.secondary_cl_ord_id)?;
-        t::put(enc, 67, &self.list_seq_no)?;
-        t::put(enc, 583, &self.cl_ord_link_id)?;
-        t::put(enc, 160, &self.settl_inst_mode)?;
-        t::put_component(enc, &self.parties)?;
-        t::put(enc, 229, &self.trade_origination_date)?;
-        t::put(enc, 75, &self.trade_date)?;
-        t::put(enc, 1, &self.account)?;
-        t::put(enc, 660, &self.acct_id_source)?;
-        t::put(enc, 581, &self.account_type)?;
-        t::put(enc, 589, &self.day_booking_inst)?;
-        t::put(enc, 590, &self.booking_unit)?;
-        t::put(enc, 70, &self.alloc_id)?;
-        t::put(enc, 591, &self.prealloc_method)?;
-        t::put_component(enc, &self.pre_alloc_grp)?;
-        t::put(enc, 63, &self.settl_type)?;
-        t::put(enc, 64, &self.settl_date)?;
-        t::put(enc, 544, &self.cash_margin)?;
-        t::put(enc, 635, &self.clearing_fee_indicator)?;
-        t::put(enc, 21, &self.handl_inst)?;
-        t::put(enc, 18, &self.exec_inst)?;
-        t::put(enc, 110, &self.min_qty)?;
-        t::put(enc, 111, &self.max_floor)?;
-        t::put(enc, 100, &self.ex_destination)?;
-        t::put_component(enc, &self.trdg_ses_grp)?;
-        t::put(enc, 81, &self.process_code)?;
-        t::put_component(enc, &self.instrument)?;
-        t::put_component(enc, &self.und_instrmt_grp)?;
-        t::put(enc, 140, &self.prev_close_px)?;
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 401, &self.side_value_ind)?;
-        t::put(enc, 114, &self.locate_reqd)?;
-        t::put(enc, 60, &self.transact_time)?;
-        t::put_component(enc, &self.stipulations)?;
-        t::put(enc, 854, &self.qty_type)?;
-        t::put_component(enc, &self.order_qty_data)?;
-        t::put(enc, 40, &self.ord_type)?;
-        t::put(enc, 423, &self.price_type)?;
-        t::put(enc, 44, &self.price)?;
-        t::put(enc, 99, &self.stop_px)?;
-        t::put_component(enc, &self.spread_or_benchmark_curve_data)?;
-        t::put_component(enc, &self.yield_data)?;
-        t::put(enc, 15, &self.currency)?;
-        t::put(enc, 376, &self.compliance_id)?;
-        t::put(enc, 377, &self.solicited_flag)?;
-        t::put(enc, 23, &self.ioiid)?;
-        t::put(enc, 117, &self.quote_id)?;
-        t::put(enc, 59, &self.time_in_force)?;
-        t::put(enc, 168, &self.effective_time)?;
-        t::put(enc, 432, &self.expire_date)?;
-        t::put(enc, 126, &self.expire_time)?;
-        t::put(enc, 427, &self.gt_booking_inst)?;
-        t::put_component(enc, &self.commission_data)?;
-        t::put(enc, 528, &self.order_capacity)?;
-        t::put(enc, 529, &self.order_restrictions)?;
-        t::put(enc, 582, &self.cust_order_capacity)?;
-        t::put(enc, 121, &self.forex_req)?;
-        t::put(enc, 120, &self.settl_currency)?;
-        t::put(enc, 775, &self.booking_type)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        t::put(enc, 193, &self.settl_date2)?;
-        t::put(enc, 192, &self.order_qty2)?;
-        t::put(enc, 640, &self.price2)?;
-        t::put(enc, 77, &self.position_effect)?;
-        t::put(enc, 203, &self.covered_or_uncovered)?;
-        t::put(enc, 210, &self.max_show)?;
-        t::put_component(enc, &self.peg_instructions)?;
-        t::put_component(enc, &self.discretion_instructions)?;
-        t::put(enc, 847, &self.target_strategy)?;
-        t::put(enc, 848, &self.target_strategy_parameters)?;
-        t::put(enc, 849, &self.participation_rate)?;
-        t::put(enc, 494, &self.designation)?;
-        Ok(())
-    }
-}
-/// The `MDFullGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct MdFullGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> MdFullGrp<'v, 'a> {
-    /// The `NoMDEntries` (268) repeating group, required: its entries in wire order.
-    pub fn no_md_entries(&self) -> t::Entries<'a, MdFullGrpNoMdEntries<'a>, 33> {
-        self.0.group(0, &MD_FULL_GRP_NO_MD_ENTRIES)
-    }
-}
-/// Builds the `MDFullGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MdFullGrpBuilder<'b> {
-    /// The `NoMDEntries` (268) group's entries.
-    pub no_md_entries: &'b [MdFullGrpNoMdEntriesBuilder<'b>],
-}
-impl<'b> MdFullGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for MdFullGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 268, self.no_md_entries)?;
-        Ok(())
+t::builder! {
+    /// Builds the `MDFullGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MdFullGrpBuilder() {
+        no_md_entries: &'b [MdFullGrpNoMdEntriesBuilder<'b>] = group(268, "NoMDEntries");
     }
 }
 /// The `NoMDEntries` (268) group's table.
@@ -7093,291 +2962,91 @@ pub static MD_FULL_GRP_NO_MD_ENTRIES: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoMDEntries` (268) group.
-#[derive(Clone, Copy, Debug)]
-pub struct MdFullGrpNoMdEntries<'a>(t::View<'a, 33>);
-impl<'a> From<t::View<'a, 33>> for MdFullGrpNoMdEntries<'a> {
-    fn from(view: t::View<'a, 33>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoMDEntries` (268) group.
+    entry MdFullGrpNoMdEntries[33] {
+        req md_entry_type(0, 269, "MDEntryType", CHAR, e::MdEntryType);
+        opt md_entry_px(1, 270, "MDEntryPx", PRICE, v::Decimal);
+        opt currency(2, 15, "Currency", CURRENCY, v::Currency);
+        opt md_entry_size(3, 271, "MDEntrySize", QTY, v::Decimal);
+        opt md_entry_date(4, 272, "MDEntryDate", UTCDATEONLY, v::UtcDateOnly);
+        opt md_entry_time(5, 273, "MDEntryTime", UTCTIMEONLY, v::UtcTimeOnly);
+        opt tick_direction(6, 274, "TickDirection", CHAR, e::TickDirection);
+        opt md_mkt(7, 275, "MDMkt", EXCHANGE, v::Exchange);
+        opt trading_session_id(8, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(9, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt quote_condition(10, 276, "QuoteCondition", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt trade_condition(11, 277, "TradeCondition", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt md_entry_originator(12, 282, "MDEntryOriginator", STRING, v::FixStr<'a>);
+        opt location_id(13, 283, "LocationID", STRING, v::FixStr<'a>);
+        opt desk_id(14, 284, "DeskID", STRING, v::FixStr<'a>);
+        opt open_close_settl_flag(15, 286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt time_in_force(16, 59, "TimeInForce", CHAR, e::TimeInForce);
+        opt expire_date(17, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
+        opt expire_time(18, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt min_qty(19, 110, "MinQty", QTY, v::Decimal);
+        opt exec_inst(20, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt seller_days(21, 287, "SellerDays", INT, i64);
+        opt order_id(22, 37, "OrderID", STRING, v::FixStr<'a>);
+        opt quote_entry_id(23, 299, "QuoteEntryID", STRING, v::FixStr<'a>);
+        opt md_entry_buyer(24, 288, "MDEntryBuyer", STRING, v::FixStr<'a>);
+        opt md_entry_seller(25, 289, "MDEntrySeller", STRING, v::FixStr<'a>);
+        opt number_of_orders(26, 346, "NumberOfOrders", INT, i64);
+        opt md_entry_position_no(27, 290, "MDEntryPositionNo", INT, i64);
+        opt scope(28, 546, "Scope", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt price_delta(29, 811, "PriceDelta", FLOAT, v::Decimal);
+        opt text(30, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(31, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(32, 355, "EncodedText", DATA);
     }
 }
-impl<'a> MdFullGrpNoMdEntries<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `MDEntryType` (269), CHAR, required.
-    pub fn md_entry_type(&self) -> t::Req<e::MdEntryType> {
-        self.0.req(0, 269)
-    }
-    /// `MDEntryPx` (270), PRICE.
-    pub fn md_entry_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(1, 270)
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(2, 15)
-    }
-    /// `MDEntrySize` (271), QTY.
-    pub fn md_entry_size(&self) -> t::Opt<v::Decimal> {
-        self.0.get(3, 271)
-    }
-    /// `MDEntryDate` (272), UTCDATEONLY.
-    pub fn md_entry_date(&self) -> t::Opt<v::UtcDateOnly> {
-        self.0.get(4, 272)
-    }
-    /// `MDEntryTime` (273), UTCTIMEONLY.
-    pub fn md_entry_time(&self) -> t::Opt<v::UtcTimeOnly> {
-        self.0.get(5, 273)
-    }
-    /// `TickDirection` (274), CHAR.
-    pub fn tick_direction(&self) -> t::Opt<e::TickDirection> {
-        self.0.get(6, 274)
-    }
-    /// `MDMkt` (275), EXCHANGE.
-    pub fn md_mkt(&self) -> t::Opt<v::Exchange> {
-        self.0.get(7, 275)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(8, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(9, 625)
-    }
-    /// `QuoteCondition` (276), MULTIPLEVALUESTRING.
-    pub fn quote_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(10, 276)
-    }
-    /// `TradeCondition` (277), MULTIPLEVALUESTRING.
-    pub fn trade_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(11, 277)
-    }
-    /// `MDEntryOriginator` (282), STRING.
-    pub fn md_entry_originator(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(12, 282)
-    }
-    /// `LocationID` (283), STRING.
-    pub fn location_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(13, 283)
-    }
-    /// `DeskID` (284), STRING.
-    pub fn desk_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(14, 284)
-    }
-    /// `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
-    pub fn open_close_settl_flag(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(15, 286)
-    }
-    /// `TimeInForce` (59), CHAR.
-    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
-        self.0.get(16, 59)
-    }
-    /// `ExpireDate` (432), LOCALMKTDATE.
-    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(17, 432)
-    }
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(18, 126)
-    }
-    /// `MinQty` (110), QTY.
-    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(19, 110)
-    }
-    /// `ExecInst` (18), MULTIPLEVALUESTRING.
-    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(20, 18)
-    }
-    /// `SellerDays` (287), INT.
-    pub fn seller_days(&self) -> t::Opt<i64> {
-        self.0.get(21, 287)
-    }
-    /// `OrderID` (37), STRING.
-    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(22, 37)
-    }
-    /// `QuoteEntryID` (299), STRING.
-    pub fn quote_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(23, 299)
-    }
-    /// `MDEntryBuyer` (288), STRING.
-    pub fn md_entry_buyer(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(24, 288)
-    }
-    /// `MDEntrySeller` (289), STRING.
-    pub fn md_entry_seller(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(25, 289)
-    }
-    /// `NumberOfOrders` (346), INT.
-    pub fn number_of_orders(&self) -> t::Opt<i64> {
-        self.0.get(26, 346)
-    }
-    /// `MDEntryPositionNo` (290), INT.
-    pub fn md_entry_position_no(&self) -> t::Opt<i64> {
-        self.0.get(27, 290)
-    }
-    /// `Scope` (546), MULTIPLEVALUESTRING.
-    pub fn scope(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(28, 546)
-    }
-    /// `PriceDelta` (811), FLOAT.
-    pub fn price_delta(&self) -> t::Opt<v::Decimal> {
-        self.0.get(29, 811)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(30, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(31, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(32)
+t::builder! {
+    /// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MdFullGrpNoMdEntriesBuilder(md_entry_type: e::MdEntryType) {
+        md_entry_type: Option<e::MdEntryType> = req(269, "MDEntryType", CHAR);
+        md_entry_px: Option<v::Decimal> = opt(270, "MDEntryPx", PRICE);
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+        md_entry_size: Option<v::Decimal> = opt(271, "MDEntrySize", QTY);
+        md_entry_date: Option<v::UtcDateOnly> = opt(272, "MDEntryDate", UTCDATEONLY);
+        md_entry_time: Option<v::UtcTimeOnly> = opt(273, "MDEntryTime", UTCTIMEONLY);
+        tick_direction: Option<e::TickDirection> = opt(274, "TickDirection", CHAR);
+        md_mkt: Option<v::Exchange> = opt(275, "MDMkt", EXCHANGE);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        quote_condition: Option<v::MultipleValueString<'b>> = opt(276, "QuoteCondition", MULTIPLEVALUESTRING);
+        trade_condition: Option<v::MultipleValueString<'b>> = opt(277, "TradeCondition", MULTIPLEVALUESTRING);
+        md_entry_originator: Option<v::FixStr<'b>> = opt(282, "MDEntryOriginator", STRING);
+        location_id: Option<v::FixStr<'b>> = opt(283, "LocationID", STRING);
+        desk_id: Option<v::FixStr<'b>> = opt(284, "DeskID", STRING);
+        open_close_settl_flag: Option<v::MultipleValueString<'b>> = opt(286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING);
+        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
+        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
+        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
+        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
+        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
+        seller_days: Option<i64> = opt(287, "SellerDays", INT);
+        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
+        quote_entry_id: Option<v::FixStr<'b>> = opt(299, "QuoteEntryID", STRING);
+        md_entry_buyer: Option<v::FixStr<'b>> = opt(288, "MDEntryBuyer", STRING);
+        md_entry_seller: Option<v::FixStr<'b>> = opt(289, "MDEntrySeller", STRING);
+        number_of_orders: Option<i64> = opt(346, "NumberOfOrders", INT);
+        md_entry_position_no: Option<i64> = opt(290, "MDEntryPositionNo", INT);
+        scope: Option<v::MultipleValueString<'b>> = opt(546, "Scope", MULTIPLEVALUESTRING);
+        price_delta: Option<v::Decimal> = opt(811, "PriceDelta", FLOAT);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
     }
 }
-/// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MdFullGrpNoMdEntriesBuilder<'b> {
-    /// `MDEntryType` (269), CHAR, required.
-    pub md_entry_type: Option<e::MdEntryType>,
-    /// `MDEntryPx` (270), PRICE.
-    pub md_entry_px: Option<v::Decimal>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-    /// `MDEntrySize` (271), QTY.
-    pub md_entry_size: Option<v::Decimal>,
-    /// `MDEntryDate` (272), UTCDATEONLY.
-    pub md_entry_date: Option<v::UtcDateOnly>,
-    /// `MDEntryTime` (273), UTCTIMEONLY.
-    pub md_entry_time: Option<v::UtcTimeOnly>,
-    /// `TickDirection` (274), CHAR.
-    pub tick_direction: Option<e::TickDirection>,
-    /// `MDMkt` (275), EXCHANGE.
-    pub md_mkt: Option<v::Exchange>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `QuoteCondition` (276), MULTIPLEVALUESTRING.
-    pub quote_condition: Option<v::MultipleValueString<'b>>,
-    /// `TradeCondition` (277), MULTIPLEVALUESTRING.
-    pub trade_condition: Option<v::MultipleValueString<'b>>,
-    /// `MDEntryOriginator` (282), STRING.
-    pub md_entry_originator: Option<v::FixStr<'b>>,
-    /// `LocationID` (283), STRING.
-    pub location_id: Option<v::FixStr<'b>>,
-    /// `DeskID` (284), STRING.
-    pub desk_id: Option<v::FixStr<'b>>,
-    /// `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
-    pub open_close_settl_flag: Option<v::MultipleValueString<'b>>,
-    /// `TimeInForce` (59), CHAR.
-    pub time_in_force: Option<e::TimeInForce>,
-    /// `ExpireDate` (432), LOCALMKTDATE.
-    pub expire_date: Option<v::LocalMktDate>,
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub expire_time: Option<v::UtcTimestamp>,
-    /// `MinQty` (110), QTY.
-    pub min_qty: Option<v::Decimal>,
-    /// `ExecInst` (18), MULTIPLEVALUESTRING.
-    pub exec_inst: Option<v::MultipleValueString<'b>>,
-    /// `SellerDays` (287), INT.
-    pub seller_days: Option<i64>,
-    /// `OrderID` (37), STRING.
-    pub order_id: Option<v::FixStr<'b>>,
-    /// `QuoteEntryID` (299), STRING.
-    pub quote_entry_id: Option<v::FixStr<'b>>,
-    /// `MDEntryBuyer` (288), STRING.
-    pub md_entry_buyer: Option<v::FixStr<'b>>,
-    /// `MDEntrySeller` (289), STRING.
-    pub md_entry_seller: Option<v::FixStr<'b>>,
-    /// `NumberOfOrders` (346), INT.
-    pub number_of_orders: Option<i64>,
-    /// `MDEntryPositionNo` (290), INT.
-    pub md_entry_position_no: Option<i64>,
-    /// `Scope` (546), MULTIPLEVALUESTRING.
-    pub scope: Option<v::MultipleValueString<'b>>,
-    /// `PriceDelta` (811), FLOAT.
-    pub price_delta: Option<v::Decimal>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-}
-impl<'b> MdFullGrpNoMdEntriesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(md_entry_type: e::MdEntryType) -> Self {
-        Self {
-            md_entry_type: Some(md_entry_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `MDIncGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block MdIncGrp {
+        req_group no_md_entries(0, 268, "NoMDEntries", MdIncGrpNoMdEntries, 85, MD_INC_GRP_NO_MD_ENTRIES);
     }
 }
-impl t::Build for MdFullGrpNoMdEntriesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 269, &self.md_entry_type)?;
-        t::put(enc, 270, &self.md_entry_px)?;
-        t::put(enc, 15, &self.currency)?;
-        t::put(enc, 271, &self.md_entry_size)?;
-        t::put(enc, 272, &self.md_entry_date)?;
-        t::put(enc, 273, &self.md_entry_time)?;
-        t::put(enc, 274, &self.tick_direction)?;
-        t::put(enc, 275, &self.md_mkt)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 276, &self.quote_condition)?;
-        t::put(enc, 277, &self.trade_condition)?;
-        t::put(enc, 282, &self.md_entry_originator)?;
-        t::put(enc, 283, &self.location_id)?;
-        t::put(enc, 284, &self.desk_id)?;
-        t::put(enc, 286, &self.open_close_settl_flag)?;
-        t::put(enc, 59, &self.time_in_force)?;
-        t::put(enc, 432, &self.expire_date)?;
-        t::put(enc, 126, &self.expire_time)?;
-        t::put(enc, 110, &self.min_qty)?;
-        t::put(enc, 18, &self.exec_inst)?;
-        t::put(enc, 287, &self.seller_days)?;
-        t::put(enc, 37, &self.order_id)?;
-        t::put(enc, 299, &self.quote_entry_id)?;
-        t::put(enc, 288, &self.md_entry_buyer)?;
-        t::put(enc, 289, &self.md_entry_seller)?;
-        t::put(enc, 346, &self.number_of_orders)?;
-        t::put(enc, 290, &self.md_entry_position_no)?;
-        t::put(enc, 546, &self.scope)?;
-        t::put(enc, 811, &self.price_delta)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        Ok(())
-    }
-}
-/// The `MDIncGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct MdIncGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> MdIncGrp<'v, 'a> {
-    /// The `NoMDEntries` (268) repeating group, required: its entries in wire order.
-    pub fn no_md_entries(&self) -> t::Entries<'a, MdIncGrpNoMdEntries<'a>, 85> {
-        self.0.group(0, &MD_INC_GRP_NO_MD_ENTRIES)
-    }
-}
-/// Builds the `MDIncGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MdIncGrpBuilder<'b> {
-    /// The `NoMDEntries` (268) group's entries.
-    pub no_md_entries: &'b [MdIncGrpNoMdEntriesBuilder<'b>],
-}
-impl<'b> MdIncGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for MdIncGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 268, self.no_md_entries)?;
-        Ok(())
+t::builder! {
+    /// Builds the `MDIncGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MdIncGrpBuilder() {
+        no_md_entries: &'b [MdIncGrpNoMdEntriesBuilder<'b>] = group(268, "NoMDEntries");
     }
 }
 /// The `NoMDEntries` (268) group's table.
@@ -7419,361 +3088,111 @@ pub static MD_INC_GRP_NO_MD_ENTRIES: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoMDEntries` (268) group.
-#[derive(Clone, Copy, Debug)]
-pub struct MdIncGrpNoMdEntries<'a>(t::View<'a, 85>);
-impl<'a> From<t::View<'a, 85>> for MdIncGrpNoMdEntries<'a> {
-    fn from(view: t::View<'a, 85>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoMDEntries` (268) group.
+    entry MdIncGrpNoMdEntries[85] {
+        req md_update_action(0, 279, "MDUpdateAction", CHAR, e::MdUpdateAction);
+        opt delete_reason(1, 285, "DeleteReason", CHAR, e::DeleteReason);
+        opt md_entry_type(2, 269, "MDEntryType", CHAR, e::MdEntryType);
+        opt md_entry_id(3, 278, "MDEntryID", STRING, v::FixStr<'a>);
+        opt md_entry_ref_id(4, 280, "MDEntryRefID", STRING, v::FixStr<'a>);
+        comp instrument(5, 43, "Instrument", Instrument);
+        comp und_instrmt_grp(48, 1, "UndInstrmtGrp", UndInstrmtGrp);
+        comp instrmt_leg_grp(49, 1, "InstrmtLegGrp", InstrmtLegGrp);
+        opt financial_status(50, 291, "FinancialStatus", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt corporate_action(51, 292, "CorporateAction", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt md_entry_px(52, 270, "MDEntryPx", PRICE, v::Decimal);
+        opt currency(53, 15, "Currency", CURRENCY, v::Currency);
+        opt md_entry_size(54, 271, "MDEntrySize", QTY, v::Decimal);
+        opt md_entry_date(55, 272, "MDEntryDate", UTCDATEONLY, v::UtcDateOnly);
+        opt md_entry_time(56, 273, "MDEntryTime", UTCTIMEONLY, v::UtcTimeOnly);
+        opt tick_direction(57, 274, "TickDirection", CHAR, e::TickDirection);
+        opt md_mkt(58, 275, "MDMkt", EXCHANGE, v::Exchange);
+        opt trading_session_id(59, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(60, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt quote_condition(61, 276, "QuoteCondition", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt trade_condition(62, 277, "TradeCondition", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt md_entry_originator(63, 282, "MDEntryOriginator", STRING, v::FixStr<'a>);
+        opt location_id(64, 283, "LocationID", STRING, v::FixStr<'a>);
+        opt desk_id(65, 284, "DeskID", STRING, v::FixStr<'a>);
+        opt open_close_settl_flag(66, 286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt time_in_force(67, 59, "TimeInForce", CHAR, e::TimeInForce);
+        opt expire_date(68, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
+        opt expire_time(69, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt min_qty(70, 110, "MinQty", QTY, v::Decimal);
+        opt exec_inst(71, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt seller_days(72, 287, "SellerDays", INT, i64);
+        opt order_id(73, 37, "OrderID", STRING, v::FixStr<'a>);
+        opt quote_entry_id(74, 299, "QuoteEntryID", STRING, v::FixStr<'a>);
+        opt md_entry_buyer(75, 288, "MDEntryBuyer", STRING, v::FixStr<'a>);
+        opt md_entry_seller(76, 289, "MDEntrySeller", STRING, v::FixStr<'a>);
+        opt number_of_orders(77, 346, "NumberOfOrders", INT, i64);
+        opt md_entry_position_no(78, 290, "MDEntryPositionNo", INT, i64);
+        opt scope(79, 546, "Scope", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt price_delta(80, 811, "PriceDelta", FLOAT, v::Decimal);
+        opt net_chg_prev_day(81, 451, "NetChgPrevDay", PRICEOFFSET, v::Decimal);
+        opt text(82, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(83, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(84, 355, "EncodedText", DATA);
     }
 }
-impl<'a> MdIncGrpNoMdEntries<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `MDUpdateAction` (279), CHAR, required.
-    pub fn md_update_action(&self) -> t::Req<e::MdUpdateAction> {
-        self.0.req(0, 279)
-    }
-    /// `DeleteReason` (285), CHAR.
-    pub fn delete_reason(&self) -> t::Opt<e::DeleteReason> {
-        self.0.get(1, 285)
-    }
-    /// `MDEntryType` (269), CHAR.
-    pub fn md_entry_type(&self) -> t::Opt<e::MdEntryType> {
-        self.0.get(2, 269)
-    }
-    /// `MDEntryID` (278), STRING.
-    pub fn md_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 278)
-    }
-    /// `MDEntryRefID` (280), STRING.
-    pub fn md_entry_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(4, 280)
-    }
-    /// The `Instrument` component.
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(5, 43))
-    }
-    /// The `UndInstrmtGrp` component.
-    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
-        UndInstrmtGrp(self.0.sub(48, 1))
-    }
-    /// The `InstrmtLegGrp` component.
-    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
-        InstrmtLegGrp(self.0.sub(49, 1))
-    }
-    /// `FinancialStatus` (291), MULTIPLEVALUESTRING.
-    pub fn financial_status(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(50, 291)
-    }
-    /// `CorporateAction` (292), MULTIPLEVALUESTRING.
-    pub fn corporate_action(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(51, 292)
-    }
-    /// `MDEntryPx` (270), PRICE.
-    pub fn md_entry_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(52, 270)
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(53, 15)
-    }
-    /// `MDEntrySize` (271), QTY.
-    pub fn md_entry_size(&self) -> t::Opt<v::Decimal> {
-        self.0.get(54, 271)
-    }
-    /// `MDEntryDate` (272), UTCDATEONLY.
-    pub fn md_entry_date(&self) -> t::Opt<v::UtcDateOnly> {
-        self.0.get(55, 272)
-    }
-    /// `MDEntryTime` (273), UTCTIMEONLY.
-    pub fn md_entry_time(&self) -> t::Opt<v::UtcTimeOnly> {
-        self.0.get(56, 273)
-    }
-    /// `TickDirection` (274), CHAR.
-    pub fn tick_direction(&self) -> t::Opt<e::TickDirection> {
-        self.0.get(57, 274)
-    }
-    /// `MDMkt` (275), EXCHANGE.
-    pub fn md_mkt(&self) -> t::Opt<v::Exchange> {
-        self.0.get(58, 275)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(59, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(60, 625)
-    }
-    /// `QuoteCondition` (276), MULTIPLEVALUESTRING.
-    pub fn quote_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(61, 276)
-    }
-    /// `TradeCondition` (277), MULTIPLEVALUESTRING.
-    pub fn trade_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(62, 277)
-    }
-    /// `MDEntryOriginator` (282), STRING.
-    pub fn md_entry_originator(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(63, 282)
-    }
-    /// `LocationID` (283), STRING.
-    pub fn location_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(64, 283)
-    }
-    /// `DeskID` (284), STRING.
-    pub fn desk_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(65, 284)
-    }
-    /// `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
-    pub fn open_close_settl_flag(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(66, 286)
-    }
-    /// `TimeInForce` (59), CHAR.
-    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
-        self.0.get(67, 59)
-    }
-    /// `ExpireDate` (432), LOCALMKTDATE.
-    pub fn expire_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(68, 432)
-    }
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(69, 126)
-    }
-    /// `MinQty` (110), QTY.
-    pub fn min_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(70, 110)
-    }
-    /// `ExecInst` (18), MULTIPLEVALUESTRING.
-    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(71, 18)
-    }
-    /// `SellerDays` (287), INT.
-    pub fn seller_days(&self) -> t::Opt<i64> {
-        self.0.get(72, 287)
-    }
-    /// `OrderID` (37), STRING.
-    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(73, 37)
-    }
-    /// `QuoteEntryID` (299), STRING.
-    pub fn quote_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(74, 299)
-    }
-    /// `MDEntryBuyer` (288), STRING.
-    pub fn md_entry_buyer(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(75, 288)
-    }
-    /// `MDEntrySeller` (289), STRING.
-    pub fn md_entry_seller(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(76, 289)
-    }
-    /// `NumberOfOrders` (346), INT.
-    pub fn number_of_orders(&self) -> t::Opt<i64> {
-        self.0.get(77, 346)
-    }
-    /// `MDEntryPositionNo` (290), INT.
-    pub fn md_entry_position_no(&self) -> t::Opt<i64> {
-        self.0.get(78, 290)
-    }
-    /// `Scope` (546), MULTIPLEVALUESTRING.
-    pub fn scope(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(79, 546)
-    }
-    /// `PriceDelta` (811), FLOAT.
-    pub fn price_delta(&self) -> t::Opt<v::Decimal> {
-        self.0.get(80, 811)
-    }
-    /// `NetChgPrevDay` (451), PRICEOFFSET.
-    pub fn net_chg_prev_day(&self) -> t::Opt<v::Decimal> {
-        self.0.get(81, 451)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(82, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(83, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(84)
+t::builder! {
+    /// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MdIncGrpNoMdEntriesBuilder(md_update_action: e::MdUpdateAction) {
+        md_update_action: Option<e::MdUpdateAction> = req(279, "MDUpdateAction", CHAR);
+        delete_reason: Option<e::DeleteReason> = opt(285, "DeleteReason", CHAR);
+        md_entry_type: Option<e::MdEntryType> = opt(269, "MDEntryType", CHAR);
+        md_entry_id: Option<v::FixStr<'b>> = opt(278, "MDEntryID", STRING);
+        md_entry_ref_id: Option<v::FixStr<'b>> = opt(280, "MDEntryRefID", STRING);
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
+        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
+        financial_status: Option<v::MultipleValueString<'b>> = opt(291, "FinancialStatus", MULTIPLEVALUESTRING);
+        corporate_action: Option<v::MultipleValueString<'b>> = opt(292, "CorporateAction", MULTIPLEVALUESTRING);
+        md_entry_px: Option<v::Decimal> = opt(270, "MDEntryPx", PRICE);
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+        md_entry_size: Option<v::Decimal> = opt(271, "MDEntrySize", QTY);
+        md_entry_date: Option<v::UtcDateOnly> = opt(272, "MDEntryDate", UTCDATEONLY);
+        md_entry_time: Option<v::UtcTimeOnly> = opt(273, "MDEntryTime", UTCTIMEONLY);
+        tick_direction: Option<e::TickDirection> = opt(274, "TickDirection", CHAR);
+        md_mkt: Option<v::Exchange> = opt(275, "MDMkt", EXCHANGE);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        quote_condition: Option<v::MultipleValueString<'b>> = opt(276, "QuoteCondition", MULTIPLEVALUESTRING);
+        trade_condition: Option<v::MultipleValueString<'b>> = opt(277, "TradeCondition", MULTIPLEVALUESTRING);
+        md_entry_originator: Option<v::FixStr<'b>> = opt(282, "MDEntryOriginator", STRING);
+        location_id: Option<v::FixStr<'b>> = opt(283, "LocationID", STRING);
+        desk_id: Option<v::FixStr<'b>> = opt(284, "DeskID", STRING);
+        open_close_settl_flag: Option<v::MultipleValueString<'b>> = opt(286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING);
+        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
+        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
+        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
+        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
+        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
+        seller_days: Option<i64> = opt(287, "SellerDays", INT);
+        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
+        quote_entry_id: Option<v::FixStr<'b>> = opt(299, "QuoteEntryID", STRING);
+        md_entry_buyer: Option<v::FixStr<'b>> = opt(288, "MDEntryBuyer", STRING);
+        md_entry_seller: Option<v::FixStr<'b>> = opt(289, "MDEntrySeller", STRING);
+        number_of_orders: Option<i64> = opt(346, "NumberOfOrders", INT);
+        md_entry_position_no: Option<i64> = opt(290, "MDEntryPositionNo", INT);
+        scope: Option<v::MultipleValueString<'b>> = opt(546, "Scope", MULTIPLEVALUESTRING);
+        price_delta: Option<v::Decimal> = opt(811, "PriceDelta", FLOAT);
+        net_chg_prev_day: Option<v::Decimal> = opt(451, "NetChgPrevDay", PRICEOFFSET);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
     }
 }
-/// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MdIncGrpNoMdEntriesBuilder<'b> {
-    /// `MDUpdateAction` (279), CHAR, required.
-    pub md_update_action: Option<e::MdUpdateAction>,
-    /// `DeleteReason` (285), CHAR.
-    pub delete_reason: Option<e::DeleteReason>,
-    /// `MDEntryType` (269), CHAR.
-    pub md_entry_type: Option<e::MdEntryType>,
-    /// `MDEntryID` (278), STRING.
-    pub md_entry_id: Option<v::FixStr<'b>>,
-    /// `MDEntryRefID` (280), STRING.
-    pub md_entry_ref_id: Option<v::FixStr<'b>>,
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// The `UndInstrmtGrp` component.
-    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
-    /// The `InstrmtLegGrp` component.
-    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
-    /// `FinancialStatus` (291), MULTIPLEVALUESTRING.
-    pub financial_status: Option<v::MultipleValueString<'b>>,
-    /// `CorporateAction` (292), MULTIPLEVALUESTRING.
-    pub corporate_action: Option<v::MultipleValueString<'b>>,
-    /// `MDEntryPx` (270), PRICE.
-    pub md_entry_px: Option<v::Decimal>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-    /// `MDEntrySize` (271), QTY.
-    pub md_entry_size: Option<v::Decimal>,
-    /// `MDEntryDate` (272), UTCDATEONLY.
-    pub md_entry_date: Option<v::UtcDateOnly>,
-    /// `MDEntryTime` (273), UTCTIMEONLY.
-    pub md_entry_time: Option<v::UtcTimeOnly>,
-    /// `TickDirection` (274), CHAR.
-    pub tick_direction: Option<e::TickDirection>,
-    /// `MDMkt` (275), EXCHANGE.
-    pub md_mkt: Option<v::Exchange>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `QuoteCondition` (276), MULTIPLEVALUESTRING.
-    pub quote_condition: Option<v::MultipleValueString<'b>>,
-    /// `TradeCondition` (277), MULTIPLEVALUESTRING.
-    pub trade_condition: Option<v::MultipleValueString<'b>>,
-    /// `MDEntryOriginator` (282), STRING.
-    pub md_entry_originator: Option<v::FixStr<'b>>,
-    /// `LocationID` (283), STRING.
-    pub location_id: Option<v::FixStr<'b>>,
-    /// `DeskID` (284), STRING.
-    pub desk_id: Option<v::FixStr<'b>>,
-    /// `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
-    pub open_close_settl_flag: Option<v::MultipleValueString<'b>>,
-    /// `TimeInForce` (59), CHAR.
-    pub time_in_force: Option<e::TimeInForce>,
-    /// `ExpireDate` (432), LOCALMKTDATE.
-    pub expire_date: Option<v::LocalMktDate>,
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub expire_time: Option<v::UtcTimestamp>,
-    /// `MinQty` (110), QTY.
-    pub min_qty: Option<v::Decimal>,
-    /// `ExecInst` (18), MULTIPLEVALUESTRING.
-    pub exec_inst: Option<v::MultipleValueString<'b>>,
-    /// `SellerDays` (287), INT.
-    pub seller_days: Option<i64>,
-    /// `OrderID` (37), STRING.
-    pub order_id: Option<v::FixStr<'b>>,
-    /// `QuoteEntryID` (299), STRING.
-    pub quote_entry_id: Option<v::FixStr<'b>>,
-    /// `MDEntryBuyer` (288), STRING.
-    pub md_entry_buyer: Option<v::FixStr<'b>>,
-    /// `MDEntrySeller` (289), STRING.
-    pub md_entry_seller: Option<v::FixStr<'b>>,
-    /// `NumberOfOrders` (346), INT.
-    pub number_of_orders: Option<i64>,
-    /// `MDEntryPositionNo` (290), INT.
-    pub md_entry_position_no: Option<i64>,
-    /// `Scope` (546), MULTIPLEVALUESTRING.
-    pub scope: Option<v::MultipleValueString<'b>>,
-    /// `PriceDelta` (811), FLOAT.
-    pub price_delta: Option<v::Decimal>,
-    /// `NetChgPrevDay` (451), PRICEOFFSET.
-    pub net_chg_prev_day: Option<v::Decimal>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-}
-impl<'b> MdIncGrpNoMdEntriesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(md_update_action: e::MdUpdateAction) -> Self {
-        Self {
-            md_update_action: Some(md_update_action),
-            ..Self::default()
-        }
+t::view! {
+    /// The `MDReqGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block MdReqGrp {
+        req_group no_md_entry_types(0, 267, "NoMDEntryTypes", MdReqGrpNoMdEntryTypes, 1, MD_REQ_GRP_NO_MD_ENTRY_TYPES);
     }
 }
-impl t::Build for MdIncGrpNoMdEntriesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 279, &self.md_update_action)?;
-        t::put(enc, 285, &self.delete_reason)?;
-        t::put(enc, 269, &self.md_entry_type)?;
-        t::put(enc, 278, &self.md_entry_id)?;
-        t::put(enc, 280, &self.md_entry_ref_id)?;
-        t::put_component(enc, &self.instrument)?;
-        t::put_component(enc, &self.und_instrmt_grp)?;
-        t::put_component(enc, &self.instrmt_leg_grp)?;
-        t::put(enc, 291, &self.financial_status)?;
-        t::put(enc, 292, &self.corporate_action)?;
-        t::put(enc, 270, &self.md_entry_px)?;
-        t::put(enc, 15, &self.currency)?;
-        t::put(enc, 271, &self.md_entry_size)?;
-        t::put(enc, 272, &self.md_entry_date)?;
-        t::put(enc, 273, &self.md_entry_time)?;
-        t::put(enc, 274, &self.tick_direction)?;
-        t::put(enc, 275, &self.md_mkt)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 276, &self.quote_condition)?;
-        t::put(enc, 277, &self.trade_condition)?;
-        t::put(enc, 282, &self.md_entry_originator)?;
-        t::put(enc, 283, &self.location_id)?;
-        t::put(enc, 284, &self.desk_id)?;
-        t::put(enc, 286, &self.open_close_settl_flag)?;
-        t::put(enc, 59, &self.time_in_force)?;
-        t::put(enc, 432, &self.expire_date)?;
-        t::put(enc, 126, &self.expire_time)?;
-        t::put(enc, 110, &self.min_qty)?;
-        t::put(enc, 18, &self.exec_inst)?;
-        t::put(enc, 287, &self.seller_days)?;
-        t::put(enc, 37, &self.order_id)?;
-        t::put(enc, 299, &self.quote_entry_id)?;
-        t::put(enc, 288, &self.md_entry_buyer)?;
-        t::put(enc, 289, &self.md_entry_seller)?;
-        t::put(enc, 346, &self.number_of_orders)?;
-        t::put(enc, 290, &self.md_entry_position_no)?;
-        t::put(enc, 546, &self.scope)?;
-        t::put(enc, 811, &self.price_delta)?;
-        t::put(enc, 451, &self.net_chg_prev_day)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        Ok(())
-    }
-}
-/// The `MDReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct MdReqGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> MdReqGrp<'v, 'a> {
-    /// The `NoMDEntryTypes` (267) repeating group, required: its entries in wire order.
-    pub fn no_md_entry_types(&self) -> t::Entries<'a, MdReqGrpNoMdEntryTypes<'a>, 1> {
-        self.0.group(0, &MD_REQ_GRP_NO_MD_ENTRY_TYPES)
-    }
-}
-/// Builds the `MDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MdReqGrpBuilder<'b> {
-    /// The `NoMDEntryTypes` (267) group's entries.
-    pub no_md_entry_types: &'b [MdReqGrpNoMdEntryTypesBuilder<'b>],
-}
-impl<'b> MdReqGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for MdReqGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 267, self.no_md_entry_types)?;
-        Ok(())
+t::builder! {
+    /// Builds the `MDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MdReqGrpBuilder() {
+        no_md_entry_types: &'b [MdReqGrpNoMdEntryTypesBuilder<'b>] = group(267, "NoMDEntryTypes");
     }
 }
 /// The `NoMDEntryTypes` (267) group's table.
@@ -7789,72 +3208,29 @@ pub static MD_REQ_GRP_NO_MD_ENTRY_TYPES: t::Group = t::Group {
         index: &[1, 0],
     },
 };
-/// One entry of the `NoMDEntryTypes` (267) group.
-#[derive(Clone, Copy, Debug)]
-pub struct MdReqGrpNoMdEntryTypes<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>> for MdReqGrpNoMdEntryTypes<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoMDEntryTypes` (267) group.
+    entry MdReqGrpNoMdEntryTypes[1] {
+        req md_entry_type(0, 269, "MDEntryType", CHAR, e::MdEntryType);
     }
 }
-impl<'a> MdReqGrpNoMdEntryTypes<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `MDEntryType` (269), CHAR, required.
-    pub fn md_entry_type(&self) -> t::Req<e::MdEntryType> {
-        self.0.req(0, 269)
+t::builder! {
+    /// Builds one `NoMDEntryTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MdReqGrpNoMdEntryTypesBuilder(md_entry_type: e::MdEntryType) {
+        md_entry_type: Option<e::MdEntryType> = req(269, "MDEntryType", CHAR);
+        _b: ::core::marker::PhantomData<&'b ()> = phantom();
     }
 }
-/// Builds one `NoMDEntryTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MdReqGrpNoMdEntryTypesBuilder<'b> {
-    /// `MDEntryType` (269), CHAR, required.
-    pub md_entry_type: Option<e::MdEntryType>,
-    /// Ties the builder's lifetime (leave it `Default`).
-    pub _b: ::core::marker::PhantomData<&'b ()>,
-}
-impl<'b> MdReqGrpNoMdEntryTypesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(md_entry_type: e::MdEntryType) -> Self {
-        Self {
-            md_entry_type: Some(md_entry_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `MDRjctGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block MdRjctGrp {
+        group no_alt_md_source(0, 816, "NoAltMDSource", MdRjctGrpNoAltMdSource, 1, MD_RJCT_GRP_NO_ALT_MD_SOURCE);
     }
 }
-impl t::Build for MdReqGrpNoMdEntryTypesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 269, &self.md_entry_type)?;
-        Ok(())
-    }
-}
-/// The `MDRjctGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct MdRjctGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> MdRjctGrp<'v, 'a> {
-    /// The `NoAltMDSource` (816) repeating group: its entries in wire order.
-    pub fn no_alt_md_source(&self) -> t::Entries<'a, MdRjctGrpNoAltMdSource<'a>, 1> {
-        self.0.group(0, &MD_RJCT_GRP_NO_ALT_MD_SOURCE)
-    }
-}
-/// Builds the `MDRjctGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MdRjctGrpBuilder<'b> {
-    /// The `NoAltMDSource` (816) group's entries.
-    pub no_alt_md_source: &'b [MdRjctGrpNoAltMdSourceBuilder<'b>],
-}
-impl<'b> MdRjctGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for MdRjctGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 816, self.no_alt_md_source)?;
-        Ok(())
+t::builder! {
+    /// Builds the `MDRjctGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MdRjctGrpBuilder() {
+        no_alt_md_source: &'b [MdRjctGrpNoAltMdSourceBuilder<'b>] = group(816, "NoAltMDSource");
     }
 }
 /// The `NoAltMDSource` (816) group's table.
@@ -7870,70 +3246,28 @@ pub static MD_RJCT_GRP_NO_ALT_MD_SOURCE: t::Group = t::Group {
         index: &[0, 1],
     },
 };
-/// One entry of the `NoAltMDSource` (816) group.
-#[derive(Clone, Copy, Debug)]
-pub struct MdRjctGrpNoAltMdSource<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>> for MdRjctGrpNoAltMdSource<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoAltMDSource` (816) group.
+    entry MdRjctGrpNoAltMdSource[1] {
+        opt alt_md_source_id(0, 817, "AltMDSourceID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> MdRjctGrpNoAltMdSource<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `AltMDSourceID` (817), STRING.
-    pub fn alt_md_source_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 817)
+t::builder! {
+    /// Builds one `NoAltMDSource` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MdRjctGrpNoAltMdSourceBuilder(alt_md_source_id: v::FixStr<'b>) {
+        alt_md_source_id: Option<v::FixStr<'b>> = opt(817, "AltMDSourceID", STRING);
     }
 }
-/// Builds one `NoAltMDSource` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MdRjctGrpNoAltMdSourceBuilder<'b> {
-    /// `AltMDSourceID` (817), STRING.
-    pub alt_md_source_id: Option<v::FixStr<'b>>,
-}
-impl<'b> MdRjctGrpNoAltMdSourceBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(alt_md_source_id: v::FixStr<'b>) -> Self {
-        Self {
-            alt_md_source_id: Some(alt_md_source_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `MiscFeesGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block MiscFeesGrp {
+        group no_misc_fees(0, 136, "NoMiscFees", MiscFeesGrpNoMiscFees, 4, MISC_FEES_GRP_NO_MISC_FEES);
     }
 }
-impl t::Build for MdRjctGrpNoAltMdSourceBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 817, &self.alt_md_source_id)?;
-        Ok(())
-    }
-}
-/// The `MiscFeesGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct MiscFeesGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> MiscFeesGrp<'v, 'a> {
-    /// The `NoMiscFees` (136) repeating group: its entries in wire order.
-    pub fn no_misc_fees(&self) -> t::Entries<'a, MiscFeesGrpNoMiscFees<'a>, 4> {
-        self.0.group(0, &MISC_FEES_GRP_NO_MISC_FEES)
-    }
-}
-/// Builds the `MiscFeesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MiscFeesGrpBuilder<'b> {
-    /// The `NoMiscFees` (136) group's entries.
-    pub no_misc_fees: &'b [MiscFeesGrpNoMiscFeesBuilder<'b>],
-}
-impl<'b> MiscFeesGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for MiscFeesGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 136, self.no_misc_fees)?;
-        Ok(())
+t::builder! {
+    /// Builds the `MiscFeesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MiscFeesGrpBuilder() {
+        no_misc_fees: &'b [MiscFeesGrpNoMiscFeesBuilder<'b>] = group(136, "NoMiscFees");
     }
 }
 /// The `NoMiscFees` (136) group's table.
@@ -7949,91 +3283,34 @@ pub static MISC_FEES_GRP_NO_MISC_FEES: t::Group = t::Group {
         index: &[0, 0, 2, 0, 0, 1, 4, 3],
     },
 };
-/// One entry of the `NoMiscFees` (136) group.
-#[derive(Clone, Copy, Debug)]
-pub struct MiscFeesGrpNoMiscFees<'a>(t::View<'a, 4>);
-impl<'a> From<t::View<'a, 4>> for MiscFeesGrpNoMiscFees<'a> {
-    fn from(view: t::View<'a, 4>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoMiscFees` (136) group.
+    entry MiscFeesGrpNoMiscFees[4] {
+        opt misc_fee_amt(0, 137, "MiscFeeAmt", AMT, v::Decimal);
+        opt misc_fee_curr(1, 138, "MiscFeeCurr", CURRENCY, v::Currency);
+        opt misc_fee_type(2, 139, "MiscFeeType", STRING, e::MiscFeeType<'a>);
+        opt misc_fee_basis(3, 891, "MiscFeeBasis", INT, e::MiscFeeBasis<'a>);
     }
 }
-impl<'a> MiscFeesGrpNoMiscFees<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `MiscFeeAmt` (137), AMT.
-    pub fn misc_fee_amt(&self) -> t::Opt<v::Decimal> {
-        self.0.get(0, 137)
-    }
-    /// `MiscFeeCurr` (138), CURRENCY.
-    pub fn misc_fee_curr(&self) -> t::Opt<v::Currency> {
-        self.0.get(1, 138)
-    }
-    /// `MiscFeeType` (139), STRING.
-    pub fn misc_fee_type(&self) -> t::Opt<e::MiscFeeType<'a>> {
-        self.0.get(2, 139)
-    }
-    /// `MiscFeeBasis` (891), INT.
-    pub fn misc_fee_basis(&self) -> t::Opt<e::MiscFeeBasis<'a>> {
-        self.0.get(3, 891)
+t::builder! {
+    /// Builds one `NoMiscFees` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MiscFeesGrpNoMiscFeesBuilder(misc_fee_amt: v::Decimal) {
+        misc_fee_amt: Option<v::Decimal> = opt(137, "MiscFeeAmt", AMT);
+        misc_fee_curr: Option<v::Currency> = opt(138, "MiscFeeCurr", CURRENCY);
+        misc_fee_type: Option<e::MiscFeeType<'b>> = opt(139, "MiscFeeType", STRING);
+        misc_fee_basis: Option<e::MiscFeeBasis<'b>> = opt(891, "MiscFeeBasis", INT);
     }
 }
-/// Builds one `NoMiscFees` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MiscFeesGrpNoMiscFeesBuilder<'b> {
-    /// `MiscFeeAmt` (137), AMT.
-    pub misc_fee_amt: Option<v::Decimal>,
-    /// `MiscFeeCurr` (138), CURRENCY.
-    pub misc_fee_curr: Option<v::Currency>,
-    /// `MiscFeeType` (139), STRING.
-    pub misc_fee_type: Option<e::MiscFeeType<'b>>,
-    /// `MiscFeeBasis` (891), INT.
-    pub misc_fee_basis: Option<e::MiscFeeBasis<'b>>,
-}
-impl<'b> MiscFeesGrpNoMiscFeesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(misc_fee_amt: v::Decimal) -> Self {
-        Self {
-            misc_fee_amt: Some(misc_fee_amt),
-            ..Self::default()
-        }
+t::view! {
+    /// The `OrdAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block OrdAllocGrp {
+        group no_orders(0, 73, "NoOrders", OrdAllocGrpNoOrders, 9, ORD_ALLOC_GRP_NO_ORDERS);
     }
 }
-impl t::Build for MiscFeesGrpNoMiscFeesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 137, &self.misc_fee_amt)?;
-        t::put(enc, 138, &self.misc_fee_curr)?;
-        t::put(enc, 139, &self.misc_fee_type)?;
-        t::put(enc, 891, &self.misc_fee_basis)?;
-        Ok(())
-    }
-}
-/// The `OrdAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct OrdAllocGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> OrdAllocGrp<'v, 'a> {
-    /// The `NoOrders` (73) repeating group: its entries in wire order.
-    pub fn no_orders(&self) -> t::Entries<'a, OrdAllocGrpNoOrders<'a>, 9> {
-        self.0.group(0, &ORD_ALLOC_GRP_NO_ORDERS)
-    }
-}
-/// Builds the `OrdAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OrdAllocGrpBuilder<'b> {
-    /// The `NoOrders` (73) group's entries.
-    pub no_orders: &'b [OrdAllocGrpNoOrdersBuilder<'b>],
-}
-impl<'b> OrdAllocGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for OrdAllocGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 73, self.no_orders)?;
-        Ok(())
+t::builder! {
+    /// Builds the `OrdAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    OrdAllocGrpBuilder() {
+        no_orders: &'b [OrdAllocGrpNoOrdersBuilder<'b>] = group(73, "NoOrders");
     }
 }
 /// The `NoOrders` (73) group's table.
@@ -8049,126 +3326,44 @@ pub static ORD_ALLOC_GRP_NO_ORDERS: t::Group = t::Group {
         index: &[0, 4, 0, 32774, 0, 3, 9, 7, 0, 0, 0, 0, 1, 2, 5, 8],
     },
 };
-/// One entry of the `NoOrders` (73) group.
-#[derive(Clone, Copy, Debug)]
-pub struct OrdAllocGrpNoOrders<'a>(t::View<'a, 9>);
-impl<'a> From<t::View<'a, 9>> for OrdAllocGrpNoOrders<'a> {
-    fn from(view: t::View<'a, 9>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoOrders` (73) group.
+    entry OrdAllocGrpNoOrders[9] {
+        opt cl_ord_id(0, 11, "ClOrdID", STRING, v::FixStr<'a>);
+        opt order_id(1, 37, "OrderID", STRING, v::FixStr<'a>);
+        opt secondary_order_id(2, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
+        opt secondary_cl_ord_id(3, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
+        opt list_id(4, 66, "ListID", STRING, v::FixStr<'a>);
+        comp nested_parties2(5, 1, "NestedParties2", NestedParties2);
+        opt order_qty(6, 38, "OrderQty", QTY, v::Decimal);
+        opt order_avg_px(7, 799, "OrderAvgPx", PRICE, v::Decimal);
+        opt order_booking_qty(8, 800, "OrderBookingQty", QTY, v::Decimal);
     }
 }
-impl<'a> OrdAllocGrpNoOrders<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `ClOrdID` (11), STRING.
-    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 11)
-    }
-    /// `OrderID` (37), STRING.
-    pub fn order_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 37)
-    }
-    /// `SecondaryOrderID` (198), STRING.
-    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 198)
-    }
-    /// `SecondaryClOrdID` (526), STRING.
-    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 526)
-    }
-    /// `ListID` (66), STRING.
-    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(4, 66)
-    }
-    /// The `NestedParties2` component.
-    pub fn nested_parties2(&self) -> NestedParties2<'_, 'a> {
-        NestedParties2(self.0.sub(5, 1))
-    }
-    /// `OrderQty` (38), QTY.
-    pub fn order_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(6, 38)
-    }
-    /// `OrderAvgPx` (799), PRICE.
-    pub fn order_avg_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(7, 799)
-    }
-    /// `OrderBookingQty` (800), QTY.
-    pub fn order_booking_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(8, 800)
+t::builder! {
+    /// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    OrdAllocGrpNoOrdersBuilder(cl_ord_id: v::FixStr<'b>) {
+        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
+        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
+        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
+        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
+        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
+        nested_parties2: Option<NestedParties2Builder<'b>> = comp("NestedParties2");
+        order_qty: Option<v::Decimal> = opt(38, "OrderQty", QTY);
+        order_avg_px: Option<v::Decimal> = opt(799, "OrderAvgPx", PRICE);
+        order_booking_qty: Option<v::Decimal> = opt(800, "OrderBookingQty", QTY);
     }
 }
-/// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OrdAllocGrpNoOrdersBuilder<'b> {
-    /// `ClOrdID` (11), STRING.
-    pub cl_ord_id: Option<v::FixStr<'b>>,
-    /// `OrderID` (37), STRING.
-    pub order_id: Option<v::FixStr<'b>>,
-    /// `SecondaryOrderID` (198), STRING.
-    pub secondary_order_id: Option<v::FixStr<'b>>,
-    /// `SecondaryClOrdID` (526), STRING.
-    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
-    /// `ListID` (66), STRING.
-    pub list_id: Option<v::FixStr<'b>>,
-    /// The `NestedParties2` component.
-    pub nested_parties2: Option<NestedParties2Builder<'b>>,
-    /// `OrderQty` (38), QTY.
-    pub order_qty: Option<v::Decimal>,
-    /// `OrderAvgPx` (799), PRICE.
-    pub order_avg_px: Option<v::Decimal>,
-    /// `OrderBookingQty` (800), QTY.
-    pub order_booking_qty: Option<v::Decimal>,
-}
-impl<'b> OrdAllocGrpNoOrdersBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(cl_ord_id: v::FixStr<'b>) -> Self {
-        Self {
-            cl_ord_id: Some(cl_ord_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `OrdListStatGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block OrdListStatGrp {
+        req_group no_orders(0, 73, "NoOrders", OrdListStatGrpNoOrders, 12, ORD_LIST_STAT_GRP_NO_ORDERS);
     }
 }
-impl t::Build for OrdAllocGrpNoOrdersBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 11, &self.cl_ord_id)?;
-        t::put(enc, 37, &self.order_id)?;
-        t::put(enc, 198, &self.secondary_order_id)?;
-        t::put(enc, 526, &self.secondary_cl_ord_id)?;
-        t::put(enc, 66, &self.list_id)?;
-        t::put_component(enc, &self.nested_parties2)?;
-        t::put(enc, 38, &self.order_qty)?;
-        t::put(enc, 799, &self.order_avg_px)?;
-        t::put(enc, 800, &self.order_booking_qty)?;
-        Ok(())
-    }
-}
-/// The `OrdListStatGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct OrdListStatGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> OrdListStatGrp<'v, 'a> {
-    /// The `NoOrders` (73) repeating group, required: its entries in wire order.
-    pub fn no_orders(&self) -> t::Entries<'a, OrdListStatGrpNoOrders<'a>, 12> {
-        self.0.group(0, &ORD_LIST_STAT_GRP_NO_ORDERS)
-    }
-}
-/// Builds the `OrdListStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OrdListStatGrpBuilder<'b> {
-    /// The `NoOrders` (73) group's entries.
-    pub no_orders: &'b [OrdListStatGrpNoOrdersBuilder<'b>],
-}
-impl<'b> OrdListStatGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for OrdListStatGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 73, self.no_orders)?;
-        Ok(())
+t::builder! {
+    /// Builds the `OrdListStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    OrdListStatGrpBuilder() {
+        no_orders: &'b [OrdListStatGrpNoOrdersBuilder<'b>] = group(73, "NoOrders");
     }
 }
 /// The `NoOrders` (73) group's table.
@@ -8187,158 +3382,49 @@ pub static ORD_LIST_STAT_GRP_NO_ORDERS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoOrders` (73) group.
-#[derive(Clone, Copy, Debug)]
-pub struct OrdListStatGrpNoOrders<'a>(t::View<'a, 12>);
-impl<'a> From<t::View<'a, 12>> for OrdListStatGrpNoOrders<'a> {
-    fn from(view: t::View<'a, 12>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoOrders` (73) group.
+    entry OrdListStatGrpNoOrders[12] {
+        req cl_ord_id(0, 11, "ClOrdID", STRING, v::FixStr<'a>);
+        opt secondary_cl_ord_id(1, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
+        req cum_qty(2, 14, "CumQty", QTY, v::Decimal);
+        req ord_status(3, 39, "OrdStatus", CHAR, e::OrdStatus);
+        opt working_indicator(4, 636, "WorkingIndicator", BOOLEAN, bool);
+        req leaves_qty(5, 151, "LeavesQty", QTY, v::Decimal);
+        req cxl_qty(6, 84, "CxlQty", QTY, v::Decimal);
+        req avg_px(7, 6, "AvgPx", PRICE, v::Decimal);
+        opt ord_rej_reason(8, 103, "OrdRejReason", INT, e::OrdRejReason<'a>);
+        opt text(9, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(10, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(11, 355, "EncodedText", DATA);
     }
 }
-impl<'a> OrdListStatGrpNoOrders<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `ClOrdID` (11), STRING, required.
-    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 11)
-    }
-    /// `SecondaryClOrdID` (526), STRING.
-    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 526)
-    }
-    /// `CumQty` (14), QTY, required.
-    pub fn cum_qty(&self) -> t::Req<v::Decimal> {
-        self.0.req(2, 14)
-    }
-    /// `OrdStatus` (39), CHAR, required.
-    pub fn ord_status(&self) -> t::Req<e::OrdStatus> {
-        self.0.req(3, 39)
-    }
-    /// `WorkingIndicator` (636), BOOLEAN.
-    pub fn working_indicator(&self) -> t::Opt<bool> {
-        self.0.get(4, 636)
-    }
-    /// `LeavesQty` (151), QTY, required.
-    pub fn leaves_qty(&self) -> t::Req<v::Decimal> {
-        self.0.req(5, 151)
-    }
-    /// `CxlQty` (84), QTY, required.
-    pub fn cxl_qty(&self) -> t::Req<v::Decimal> {
-        self.0.req(6, 84)
-    }
-    /// `AvgPx` (6), PRICE, required.
-    pub fn avg_px(&self) -> t::Req<v::Decimal> {
-        self.0.req(7, 6)
-    }
-    /// `OrdRejReason` (103), INT.
-    pub fn ord_rej_reason(&self) -> t::Opt<e::OrdRejReason<'a>> {
-        self.0.get(8, 103)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(9, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(10, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(11)
+t::builder! {
+    /// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    OrdListStatGrpNoOrdersBuilder(cl_ord_id: v::FixStr<'b>, cum_qty: v::Decimal, ord_status: e::OrdStatus, leaves_qty: v::Decimal, cxl_qty: v::Decimal, avg_px: v::Decimal) {
+        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
+        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
+        cum_qty: Option<v::Decimal> = req(14, "CumQty", QTY);
+        ord_status: Option<e::OrdStatus> = req(39, "OrdStatus", CHAR);
+        working_indicator: Option<bool> = opt(636, "WorkingIndicator", BOOLEAN);
+        leaves_qty: Option<v::Decimal> = req(151, "LeavesQty", QTY);
+        cxl_qty: Option<v::Decimal> = req(84, "CxlQty", QTY);
+        avg_px: Option<v::Decimal> = req(6, "AvgPx", PRICE);
+        ord_rej_reason: Option<e::OrdRejReason<'b>> = opt(103, "OrdRejReason", INT);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
     }
 }
-/// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OrdListStatGrpNoOrdersBuilder<'b> {
-    /// `ClOrdID` (11), STRING, required.
-    pub cl_ord_id: Option<v::FixStr<'b>>,
-    /// `SecondaryClOrdID` (526), STRING.
-    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
-    /// `CumQty` (14), QTY, required.
-    pub cum_qty: Option<v::Decimal>,
-    /// `OrdStatus` (39), CHAR, required.
-    pub ord_status: Option<e::OrdStatus>,
-    /// `WorkingIndicator` (636), BOOLEAN.
-    pub working_indicator: Option<bool>,
-    /// `LeavesQty` (151), QTY, required.
-    pub leaves_qty: Option<v::Decimal>,
-    /// `CxlQty` (84), QTY, required.
-    pub cxl_qty: Option<v::Decimal>,
-    /// `AvgPx` (6), PRICE, required.
-    pub avg_px: Option<v::Decimal>,
-    /// `OrdRejReason` (103), INT.
-    pub ord_rej_reason: Option<e::OrdRejReason<'b>>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-}
-impl<'b> OrdListStatGrpNoOrdersBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(
-        cl_ord_id: v::FixStr<'b>,
-        cum_qty: v::Decimal,
-        ord_status: e::OrdStatus,
-        leaves_qty: v::Decimal,
-        cxl_qty: v::Decimal,
-        avg_px: v::Decimal,
-    ) -> Self {
-        Self {
-            cl_ord_id: Some(cl_ord_id),
-            cum_qty: Some(cum_qty),
-            ord_status: Some(ord_status),
-            leaves_qty: Some(leaves_qty),
-            cxl_qty: Some(cxl_qty),
-            avg_px: Some(avg_px),
-            ..Self::default()
-        }
+t::view! {
+    /// The `PosUndInstrmtGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block PosUndInstrmtGrp {
+        group no_underlyings(0, 711, "NoUnderlyings", PosUndInstrmtGrpNoUnderlyings, 49, POS_UND_INSTRMT_GRP_NO_UNDERLYINGS);
     }
 }
-impl t::Build for OrdListStatGrpNoOrdersBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 11, &self.cl_ord_id)?;
-        t::put(enc, 526, &self.secondary_cl_ord_id)?;
-        t::put(enc, 14, &self.cum_qty)?;
-        t::put(enc, 39, &self.ord_status)?;
-        t::put(enc, 636, &self.working_indicator)?;
-        t::put(enc, 151, &self.leaves_qty)?;
-        t::put(enc, 84, &self.cxl_qty)?;
-        t::put(enc, 6, &self.avg_px)?;
-        t::put(enc, 103, &self.ord_rej_reason)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        Ok(())
-    }
-}
-/// The `PosUndInstrmtGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct PosUndInstrmtGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> PosUndInstrmtGrp<'v, 'a> {
-    /// The `NoUnderlyings` (711) repeating group: its entries in wire order.
-    pub fn no_underlyings(
-        &self,
-    ) -> t::Entries<'a, PosUndInstrmtGrpNoUnderlyings<'a>, 49> {
-        self.0.group(0, &POS_UND_INSTRMT_GRP_NO_UNDERLYINGS)
-    }
-}
-/// Builds the `PosUndInstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PosUndInstrmtGrpBuilder<'b> {
-    /// The `NoUnderlyings` (711) group's entries.
-    pub no_underlyings: &'b [PosUndInstrmtGrpNoUnderlyingsBuilder<'b>],
-}
-impl<'b> PosUndInstrmtGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for PosUndInstrmtGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 711, self.no_underlyings)?;
-        Ok(())
+t::builder! {
+    /// Builds the `PosUndInstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PosUndInstrmtGrpBuilder() {
+        no_underlyings: &'b [PosUndInstrmtGrpNoUnderlyingsBuilder<'b>] = group(711, "NoUnderlyings");
     }
 }
 /// The `NoUnderlyings` (711) group's table.
@@ -8373,88 +3459,32 @@ pub static POS_UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoUnderlyings` (711) group.
-#[derive(Clone, Copy, Debug)]
-pub struct PosUndInstrmtGrpNoUnderlyings<'a>(t::View<'a, 49>);
-impl<'a> From<t::View<'a, 49>> for PosUndInstrmtGrpNoUnderlyings<'a> {
-    fn from(view: t::View<'a, 49>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoUnderlyings` (711) group.
+    entry PosUndInstrmtGrpNoUnderlyings[49] {
+        comp underlying_instrument(0, 47, "UnderlyingInstrument", UnderlyingInstrument);
+        req underlying_settl_price(47, 732, "UnderlyingSettlPrice", PRICE, v::Decimal);
+        req underlying_settl_price_type(48, 733, "UnderlyingSettlPriceType", INT, i64);
     }
 }
-impl<'a> PosUndInstrmtGrpNoUnderlyings<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `UnderlyingInstrument` component.
-    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
-        UnderlyingInstrument(self.0.sub(0, 47))
-    }
-    /// `UnderlyingSettlPrice` (732), PRICE, required.
-    pub fn underlying_settl_price(&self) -> t::Req<v::Decimal> {
-        self.0.req(47, 732)
-    }
-    /// `UnderlyingSettlPriceType` (733), INT, required.
-    pub fn underlying_settl_price_type(&self) -> t::Req<i64> {
-        self.0.req(48, 733)
+t::builder! {
+    /// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PosUndInstrmtGrpNoUnderlyingsBuilder(underlying_settl_price: v::Decimal, underlying_settl_price_type: i64) {
+        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
+        underlying_settl_price: Option<v::Decimal> = req(732, "UnderlyingSettlPrice", PRICE);
+        underlying_settl_price_type: Option<i64> = req(733, "UnderlyingSettlPriceType", INT);
     }
 }
-/// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PosUndInstrmtGrpNoUnderlyingsBuilder<'b> {
-    /// The `UnderlyingInstrument` component.
-    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
-    /// `UnderlyingSettlPrice` (732), PRICE, required.
-    pub underlying_settl_price: Option<v::Decimal>,
-    /// `UnderlyingSettlPriceType` (733), INT, required.
-    pub underlying_settl_price_type: Option<i64>,
-}
-impl<'b> PosUndInstrmtGrpNoUnderlyingsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(
-        underlying_settl_price: v::Decimal,
-        underlying_settl_price_type: i64,
-    ) -> Self {
-        Self {
-            underlying_settl_price: Some(underlying_settl_price),
-            underlying_settl_price_type: Some(underlying_settl_price_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `PreAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block PreAllocGrp {
+        group no_allocs(0, 78, "NoAllocs", PreAllocGrpNoAllocs, 6, PRE_ALLOC_GRP_NO_ALLOCS);
     }
 }
-impl t::Build for PosUndInstrmtGrpNoUnderlyingsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.underlying_instrument)?;
-        t::put(enc, 732, &self.underlying_settl_price)?;
-        t::put(enc, 733, &self.underlying_settl_price_type)?;
-        Ok(())
-    }
-}
-/// The `PreAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct PreAllocGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> PreAllocGrp<'v, 'a> {
-    /// The `NoAllocs` (78) repeating group: its entries in wire order.
-    pub fn no_allocs(&self) -> t::Entries<'a, PreAllocGrpNoAllocs<'a>, 6> {
-        self.0.group(0, &PRE_ALLOC_GRP_NO_ALLOCS)
-    }
-}
-/// Builds the `PreAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PreAllocGrpBuilder<'b> {
-    /// The `NoAllocs` (78) group's entries.
-    pub no_allocs: &'b [PreAllocGrpNoAllocsBuilder<'b>],
-}
-impl<'b> PreAllocGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for PreAllocGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 78, self.no_allocs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `PreAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PreAllocGrpBuilder() {
+        no_allocs: &'b [PreAllocGrpNoAllocsBuilder<'b>] = group(78, "NoAllocs");
     }
 }
 /// The `NoAllocs` (78) group's table.
@@ -8470,105 +3500,38 @@ pub static PRE_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
         index: &[0, 32773, 0, 0, 0, 0, 0, 6, 2, 4, 0, 0, 0, 1, 3, 0],
     },
 };
-/// One entry of the `NoAllocs` (78) group.
-#[derive(Clone, Copy, Debug)]
-pub struct PreAllocGrpNoAllocs<'a>(t::View<'a, 6>);
-impl<'a> From<t::View<'a, 6>> for PreAllocGrpNoAllocs<'a> {
-    fn from(view: t::View<'a, 6>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoAllocs` (78) group.
+    entry PreAllocGrpNoAllocs[6] {
+        opt alloc_account(0, 79, "AllocAccount", STRING, v::FixStr<'a>);
+        opt alloc_acct_id_source(1, 661, "AllocAcctIDSource", INT, i64);
+        opt alloc_settl_currency(2, 736, "AllocSettlCurrency", CURRENCY, v::Currency);
+        opt individual_alloc_id(3, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
+        comp nested_parties(4, 1, "NestedParties", NestedParties);
+        opt alloc_qty(5, 80, "AllocQty", QTY, v::Decimal);
     }
 }
-impl<'a> PreAllocGrpNoAllocs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `AllocAccount` (79), STRING.
-    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 79)
-    }
-    /// `AllocAcctIDSource` (661), INT.
-    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
-        self.0.get(1, 661)
-    }
-    /// `AllocSettlCurrency` (736), CURRENCY.
-    pub fn alloc_settl_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(2, 736)
-    }
-    /// `IndividualAllocID` (467), STRING.
-    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 467)
-    }
-    /// The `NestedParties` component.
-    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
-        NestedParties(self.0.sub(4, 1))
-    }
-    /// `AllocQty` (80), QTY.
-    pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(5, 80)
+t::builder! {
+    /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PreAllocGrpNoAllocsBuilder(alloc_account: v::FixStr<'b>) {
+        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
+        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
+        alloc_settl_currency: Option<v::Currency> = opt(736, "AllocSettlCurrency", CURRENCY);
+        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
+        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
+        alloc_qty: Option<v::Decimal> = opt(80, "AllocQty", QTY);
     }
 }
-/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PreAllocGrpNoAllocsBuilder<'b> {
-    /// `AllocAccount` (79), STRING.
-    pub alloc_account: Option<v::FixStr<'b>>,
-    /// `AllocAcctIDSource` (661), INT.
-    pub alloc_acct_id_source: Option<i64>,
-    /// `AllocSettlCurrency` (736), CURRENCY.
-    pub alloc_settl_currency: Option<v::Currency>,
-    /// `IndividualAllocID` (467), STRING.
-    pub individual_alloc_id: Option<v::FixStr<'b>>,
-    /// The `NestedParties` component.
-    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
-    /// `AllocQty` (80), QTY.
-    pub alloc_qty: Option<v::Decimal>,
-}
-impl<'b> PreAllocGrpNoAllocsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(alloc_account: v::FixStr<'b>) -> Self {
-        Self {
-            alloc_account: Some(alloc_account),
-            ..Self::default()
-        }
+t::view! {
+    /// The `PreAllocMlegGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block PreAllocMlegGrp {
+        group no_allocs(0, 78, "NoAllocs", PreAllocMlegGrpNoAllocs, 6, PRE_ALLOC_MLEG_GRP_NO_ALLOCS);
     }
 }
-impl t::Build for PreAllocGrpNoAllocsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 79, &self.alloc_account)?;
-        t::put(enc, 661, &self.alloc_acct_id_source)?;
-        t::put(enc, 736, &self.alloc_settl_currency)?;
-        t::put(enc, 467, &self.individual_alloc_id)?;
-        t::put_component(enc, &self.nested_parties)?;
-        t::put(enc, 80, &self.alloc_qty)?;
-        Ok(())
-    }
-}
-/// The `PreAllocMlegGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct PreAllocMlegGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> PreAllocMlegGrp<'v, 'a> {
-    /// The `NoAllocs` (78) repeating group: its entries in wire order.
-    pub fn no_allocs(&self) -> t::Entries<'a, PreAllocMlegGrpNoAllocs<'a>, 6> {
-        self.0.group(0, &PRE_ALLOC_MLEG_GRP_NO_ALLOCS)
-    }
-}
-/// Builds the `PreAllocMlegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PreAllocMlegGrpBuilder<'b> {
-    /// The `NoAllocs` (78) group's entries.
-    pub no_allocs: &'b [PreAllocMlegGrpNoAllocsBuilder<'b>],
-}
-impl<'b> PreAllocMlegGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for PreAllocMlegGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 78, self.no_allocs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `PreAllocMlegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PreAllocMlegGrpBuilder() {
+        no_allocs: &'b [PreAllocMlegGrpNoAllocsBuilder<'b>] = group(78, "NoAllocs");
     }
 }
 /// The `NoAllocs` (78) group's table.
@@ -8584,107 +3547,38 @@ pub static PRE_ALLOC_MLEG_GRP_NO_ALLOCS: t::Group = t::Group {
         index: &[0, 0, 0, 0, 0, 0, 0, 6, 2, 4, 0, 0, 0, 1, 3, 32773],
     },
 };
-/// One entry of the `NoAllocs` (78) group.
-#[derive(Clone, Copy, Debug)]
-pub struct PreAllocMlegGrpNoAllocs<'a>(t::View<'a, 6>);
-impl<'a> From<t::View<'a, 6>> for PreAllocMlegGrpNoAllocs<'a> {
-    fn from(view: t::View<'a, 6>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoAllocs` (78) group.
+    entry PreAllocMlegGrpNoAllocs[6] {
+        opt alloc_account(0, 79, "AllocAccount", STRING, v::FixStr<'a>);
+        opt alloc_acct_id_source(1, 661, "AllocAcctIDSource", INT, i64);
+        opt alloc_settl_currency(2, 736, "AllocSettlCurrency", CURRENCY, v::Currency);
+        opt individual_alloc_id(3, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
+        comp nested_parties3(4, 1, "NestedParties3", NestedParties3);
+        opt alloc_qty(5, 80, "AllocQty", QTY, v::Decimal);
     }
 }
-impl<'a> PreAllocMlegGrpNoAllocs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `AllocAccount` (79), STRING.
-    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 79)
-    }
-    /// `AllocAcctIDSource` (661), INT.
-    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
-        self.0.get(1, 661)
-    }
-    /// `AllocSettlCurrency` (736), CURRENCY.
-    pub fn alloc_settl_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(2, 736)
-    }
-    /// `IndividualAllocID` (467), STRING.
-    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 467)
-    }
-    /// The `NestedParties3` component.
-    pub fn nested_parties3(&self) -> NestedParties3<'_, 'a> {
-        NestedParties3(self.0.sub(4, 1))
-    }
-    /// `AllocQty` (80), QTY.
-    pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(5, 80)
+t::builder! {
+    /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PreAllocMlegGrpNoAllocsBuilder(alloc_account: v::FixStr<'b>) {
+        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
+        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
+        alloc_settl_currency: Option<v::Currency> = opt(736, "AllocSettlCurrency", CURRENCY);
+        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
+        nested_parties3: Option<NestedParties3Builder<'b>> = comp("NestedParties3");
+        alloc_qty: Option<v::Decimal> = opt(80, "AllocQty", QTY);
     }
 }
-/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PreAllocMlegGrpNoAllocsBuilder<'b> {
-    /// `AllocAccount` (79), STRING.
-    pub alloc_account: Option<v::FixStr<'b>>,
-    /// `AllocAcctIDSource` (661), INT.
-    pub alloc_acct_id_source: Option<i64>,
-    /// `AllocSettlCurrency` (736), CURRENCY.
-    pub alloc_settl_currency: Option<v::Currency>,
-    /// `IndividualAllocID` (467), STRING.
-    pub individual_alloc_id: Option<v::FixStr<'b>>,
-    /// The `NestedParties3` component.
-    pub nested_parties3: Option<NestedParties3Builder<'b>>,
-    /// `AllocQty` (80), QTY.
-    pub alloc_qty: Option<v::Decimal>,
-}
-impl<'b> PreAllocMlegGrpNoAllocsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(alloc_account: v::FixStr<'b>) -> Self {
-        Self {
-            alloc_account: Some(alloc_account),
-            ..Self::default()
-        }
+t::view! {
+    /// The `QuotCxlEntriesGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block QuotCxlEntriesGrp {
+        group no_quote_entries(0, 295, "NoQuoteEntries", QuotCxlEntriesGrpNoQuoteEntries, 54, QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES);
     }
 }
-impl t::Build for PreAllocMlegGrpNoAllocsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 79, &self.alloc_account)?;
-        t::put(enc, 661, &self.alloc_acct_id_source)?;
-        t::put(enc, 736, &self.alloc_settl_currency)?;
-        t::put(enc, 467, &self.individual_alloc_id)?;
-        t::put_component(enc, &self.nested_parties3)?;
-        t::put(enc, 80, &self.alloc_qty)?;
-        Ok(())
-    }
-}
-/// The `QuotCxlEntriesGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotCxlEntriesGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> QuotCxlEntriesGrp<'v, 'a> {
-    /// The `NoQuoteEntries` (295) repeating group: its entries in wire order.
-    pub fn no_quote_entries(
-        &self,
-    ) -> t::Entries<'a, QuotCxlEntriesGrpNoQuoteEntries<'a>, 54> {
-        self.0.group(0, &QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES)
-    }
-}
-/// Builds the `QuotCxlEntriesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotCxlEntriesGrpBuilder<'b> {
-    /// The `NoQuoteEntries` (295) group's entries.
-    pub no_quote_entries: &'b [QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b>],
-}
-impl<'b> QuotCxlEntriesGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for QuotCxlEntriesGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 295, self.no_quote_entries)?;
-        Ok(())
+t::builder! {
+    /// Builds the `QuotCxlEntriesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotCxlEntriesGrpBuilder() {
+        no_quote_entries: &'b [QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b>] = group(295, "NoQuoteEntries");
     }
 }
 /// The `NoQuoteEntries` (295) group's table.
@@ -8721,90 +3615,34 @@ pub static QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoQuoteEntries` (295) group.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotCxlEntriesGrpNoQuoteEntries<'a>(t::View<'a, 54>);
-impl<'a> From<t::View<'a, 54>> for QuotCxlEntriesGrpNoQuoteEntries<'a> {
-    fn from(view: t::View<'a, 54>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoQuoteEntries` (295) group.
+    entry QuotCxlEntriesGrpNoQuoteEntries[54] {
+        comp instrument(0, 43, "Instrument", Instrument);
+        comp financing_details(43, 9, "FinancingDetails", FinancingDetails);
+        comp und_instrmt_grp(52, 1, "UndInstrmtGrp", UndInstrmtGrp);
+        comp instrmt_leg_grp(53, 1, "InstrmtLegGrp", InstrmtLegGrp);
     }
 }
-impl<'a> QuotCxlEntriesGrpNoQuoteEntries<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `Instrument` component.
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(0, 43))
-    }
-    /// The `FinancingDetails` component.
-    pub fn financing_details(&self) -> FinancingDetails<'_, 'a> {
-        FinancingDetails(self.0.sub(43, 9))
-    }
-    /// The `UndInstrmtGrp` component.
-    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
-        UndInstrmtGrp(self.0.sub(52, 1))
-    }
-    /// The `InstrmtLegGrp` component.
-    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
-        InstrmtLegGrp(self.0.sub(53, 1))
+t::builder! {
+    /// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotCxlEntriesGrpNoQuoteEntriesBuilder() {
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        financing_details: Option<FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
+        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
+        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
     }
 }
-/// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b> {
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// The `FinancingDetails` component.
-    pub financing_details: Option<FinancingDetailsBuilder<'b>>,
-    /// The `UndInstrmtGrp` component.
-    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
-    /// The `InstrmtLegGrp` component.
-    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
-}
-impl<'b> QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `QuotEntryAckGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block QuotEntryAckGrp {
+        group no_quote_entries(0, 295, "NoQuoteEntries", QuotEntryAckGrpNoQuoteEntries, 69, QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES);
     }
 }
-impl t::Build for QuotCxlEntriesGrpNoQuoteEntriesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument)?;
-        t::put_component(enc, &self.financing_details)?;
-        t::put_component(enc, &self.und_instrmt_grp)?;
-        t::put_component(enc, &self.instrmt_leg_grp)?;
-        Ok(())
-    }
-}
-/// The `QuotEntryAckGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotEntryAckGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> QuotEntryAckGrp<'v, 'a> {
-    /// The `NoQuoteEntries` (295) repeating group: its entries in wire order.
-    pub fn no_quote_entries(
-        &self,
-    ) -> t::Entries<'a, QuotEntryAckGrpNoQuoteEntries<'a>, 69> {
-        self.0.group(0, &QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES)
-    }
-}
-/// Builds the `QuotEntryAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotEntryAckGrpBuilder<'b> {
-    /// The `NoQuoteEntries` (295) group's entries.
-    pub no_quote_entries: &'b [QuotEntryAckGrpNoQuoteEntriesBuilder<'b>],
-}
-impl<'b> QuotEntryAckGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for QuotEntryAckGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 295, self.no_quote_entries)?;
-        Ok(())
+t::builder! {
+    /// Builds the `QuotEntryAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotEntryAckGrpBuilder() {
+        no_quote_entries: &'b [QuotEntryAckGrpNoQuoteEntriesBuilder<'b>] = group(295, "NoQuoteEntries");
     }
 }
 /// The `NoQuoteEntries` (295) group's table.
@@ -8842,254 +3680,80 @@ pub static QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoQuoteEntries` (295) group.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotEntryAckGrpNoQuoteEntries<'a>(t::View<'a, 69>);
-impl<'a> From<t::View<'a, 69>> for QuotEntryAckGrpNoQuoteEntries<'a> {
-    fn from(view: t::View<'a, 69>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoQuoteEntries` (295) group.
+    entry QuotEntryAckGrpNoQuoteEntries[69] {
+        opt quote_entry_id(0, 299, "QuoteEntryID", STRING, v::FixStr<'a>);
+        comp instrument(1, 43, "Instrument", Instrument);
+        comp instrmt_leg_grp(44, 1, "InstrmtLegGrp", InstrmtLegGrp);
+        opt bid_px(45, 132, "BidPx", PRICE, v::Decimal);
+        opt offer_px(46, 133, "OfferPx", PRICE, v::Decimal);
+        opt bid_size(47, 134, "BidSize", QTY, v::Decimal);
+        opt offer_size(48, 135, "OfferSize", QTY, v::Decimal);
+        opt valid_until_time(49, 62, "ValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt bid_spot_rate(50, 188, "BidSpotRate", PRICE, v::Decimal);
+        opt offer_spot_rate(51, 190, "OfferSpotRate", PRICE, v::Decimal);
+        opt bid_forward_points(52, 189, "BidForwardPoints", PRICEOFFSET, v::Decimal);
+        opt offer_forward_points(53, 191, "OfferForwardPoints", PRICEOFFSET, v::Decimal);
+        opt mid_px(54, 631, "MidPx", PRICE, v::Decimal);
+        opt bid_yield(55, 632, "BidYield", PERCENTAGE, v::Decimal);
+        opt mid_yield(56, 633, "MidYield", PERCENTAGE, v::Decimal);
+        opt offer_yield(57, 634, "OfferYield", PERCENTAGE, v::Decimal);
+        opt transact_time(58, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt trading_session_id(59, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(60, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt settl_date(61, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
+        opt ord_type(62, 40, "OrdType", CHAR, e::OrdType);
+        opt settl_date2(63, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
+        opt order_qty2(64, 192, "OrderQty2", QTY, v::Decimal);
+        opt bid_forward_points2(65, 642, "BidForwardPoints2", PRICEOFFSET, v::Decimal);
+        opt offer_forward_points2(66, 643, "OfferForwardPoints2", PRICEOFFSET, v::Decimal);
+        opt currency(67, 15, "Currency", CURRENCY, v::Currency);
+        opt quote_entry_reject_reason(68, 368, "QuoteEntryRejectReason", INT, i64);
     }
 }
-impl<'a> QuotEntryAckGrpNoQuoteEntries<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `QuoteEntryID` (299), STRING.
-    pub fn quote_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 299)
-    }
-    /// The `Instrument` component.
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(1, 43))
-    }
-    /// The `InstrmtLegGrp` component.
-    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
-        InstrmtLegGrp(self.0.sub(44, 1))
-    }
-    /// `BidPx` (132), PRICE.
-    pub fn bid_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(45, 132)
-    }
-    /// `OfferPx` (133), PRICE.
-    pub fn offer_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(46, 133)
-    }
-    /// `BidSize` (134), QTY.
-    pub fn bid_size(&self) -> t::Opt<v::Decimal> {
-        self.0.get(47, 134)
-    }
-    /// `OfferSize` (135), QTY.
-    pub fn offer_size(&self) -> t::Opt<v::Decimal> {
-        self.0.get(48, 135)
-    }
-    /// `ValidUntilTime` (62), UTCTIMESTAMP.
-    pub fn valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(49, 62)
-    }
-    /// `BidSpotRate` (188), PRICE.
-    pub fn bid_spot_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(50, 188)
-    }
-    /// `OfferSpotRate` (190), PRICE.
-    pub fn offer_spot_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(51, 190)
-    }
-    /// `BidForwardPoints` (189), PRICEOFFSET.
-    pub fn bid_forward_points(&self) -> t::Opt<v::Decimal> {
-        self.0.get(52, 189)
-    }
-    /// `OfferForwardPoints` (191), PRICEOFFSET.
-    pub fn offer_forward_points(&self) -> t::Opt<v::Decimal> {
-        self.0.get(53, 191)
-    }
-    /// `MidPx` (631), PRICE.
-    pub fn mid_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(54, 631)
-    }
-    /// `BidYield` (632), PERCENTAGE.
-    pub fn bid_yield(&self) -> t::Opt<v::Decimal> {
-        self.0.get(55, 632)
-    }
-    /// `MidYield` (633), PERCENTAGE.
-    pub fn mid_yield(&self) -> t::Opt<v::Decimal> {
-        self.0.get(56, 633)
-    }
-    /// `OfferYield` (634), PERCENTAGE.
-    pub fn offer_yield(&self) -> t::Opt<v::Decimal> {
-        self.0.get(57, 634)
-    }
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(58, 60)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(59, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(60, 625)
-    }
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(61, 64)
-    }
-    /// `OrdType` (40), CHAR.
-    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
-        self.0.get(62, 40)
-    }
-    /// `SettlDate2` (193), LOCALMKTDATE.
-    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(63, 193)
-    }
-    /// `OrderQty2` (192), QTY.
-    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(64, 192)
-    }
-    /// `BidForwardPoints2` (642), PRICEOFFSET.
-    pub fn bid_forward_points2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(65, 642)
-    }
-    /// `OfferForwardPoints2` (643), PRICEOFFSET.
-    pub fn offer_forward_points2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(66, 643)
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(67, 15)
-    }
-    /// `QuoteEntryRejectReason` (368), INT.
-    pub fn quote_entry_reject_reason(&self) -> t::Opt<i64> {
-        self.0.get(68, 368)
+t::builder! {
+    /// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotEntryAckGrpNoQuoteEntriesBuilder(quote_entry_id: v::FixStr<'b>) {
+        quote_entry_id: Option<v::FixStr<'b>> = opt(299, "QuoteEntryID", STRING);
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
+        bid_px: Option<v::Decimal> = opt(132, "BidPx", PRICE);
+        offer_px: Option<v::Decimal> = opt(133, "OfferPx", PRICE);
+        bid_size: Option<v::Decimal> = opt(134, "BidSize", QTY);
+        offer_size: Option<v::Decimal> = opt(135, "OfferSize", QTY);
+        valid_until_time: Option<v::UtcTimestamp> = opt(62, "ValidUntilTime", UTCTIMESTAMP);
+        bid_spot_rate: Option<v::Decimal> = opt(188, "BidSpotRate", PRICE);
+        offer_spot_rate: Option<v::Decimal> = opt(190, "OfferSpotRate", PRICE);
+        bid_forward_points: Option<v::Decimal> = opt(189, "BidForwardPoints", PRICEOFFSET);
+        offer_forward_points: Option<v::Decimal> = opt(191, "OfferForwardPoints", PRICEOFFSET);
+        mid_px: Option<v::Decimal> = opt(631, "MidPx", PRICE);
+        bid_yield: Option<v::Decimal> = opt(632, "BidYield", PERCENTAGE);
+        mid_yield: Option<v::Decimal> = opt(633, "MidYield", PERCENTAGE);
+        offer_yield: Option<v::Decimal> = opt(634, "OfferYield", PERCENTAGE);
+        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
+        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
+        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
+        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
+        bid_forward_points2: Option<v::Decimal> = opt(642, "BidForwardPoints2", PRICEOFFSET);
+        offer_forward_points2: Option<v::Decimal> = opt(643, "OfferForwardPoints2", PRICEOFFSET);
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+        quote_entry_reject_reason: Option<i64> = opt(368, "QuoteEntryRejectReason", INT);
     }
 }
-/// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotEntryAckGrpNoQuoteEntriesBuilder<'b> {
-    /// `QuoteEntryID` (299), STRING.
-    pub quote_entry_id: Option<v::FixStr<'b>>,
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// The `InstrmtLegGrp` component.
-    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
-    /// `BidPx` (132), PRICE.
-    pub bid_px: Option<v::Decimal>,
-    /// `OfferPx` (133), PRICE.
-    pub offer_px: Option<v::Decimal>,
-    /// `BidSize` (134), QTY.
-    pub bid_size: Option<v::Decimal>,
-    /// `OfferSize` (135), QTY.
-    pub offer_size: Option<v::Decimal>,
-    /// `ValidUntilTime` (62), UTCTIMESTAMP.
-    pub valid_until_time: Option<v::UtcTimestamp>,
-    /// `BidSpotRate` (188), PRICE.
-    pub bid_spot_rate: Option<v::Decimal>,
-    /// `OfferSpotRate` (190), PRICE.
-    pub offer_spot_rate: Option<v::Decimal>,
-    /// `BidForwardPoints` (189), PRICEOFFSET.
-    pub bid_forward_points: Option<v::Decimal>,
-    /// `OfferForwardPoints` (191), PRICEOFFSET.
-    pub offer_forward_points: Option<v::Decimal>,
-    /// `MidPx` (631), PRICE.
-    pub mid_px: Option<v::Decimal>,
-    /// `BidYield` (632), PERCENTAGE.
-    pub bid_yield: Option<v::Decimal>,
-    /// `MidYield` (633), PERCENTAGE.
-    pub mid_yield: Option<v::Decimal>,
-    /// `OfferYield` (634), PERCENTAGE.
-    pub offer_yield: Option<v::Decimal>,
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub transact_time: Option<v::UtcTimestamp>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub settl_date: Option<v::LocalMktDate>,
-    /// `OrdType` (40), CHAR.
-    pub ord_type: Option<e::OrdType>,
-    /// `SettlDate2` (193), LOCALMKTDATE.
-    pub settl_date2: Option<v::LocalMktDate>,
-    /// `OrderQty2` (192), QTY.
-    pub order_qty2: Option<v::Decimal>,
-    /// `BidForwardPoints2` (642), PRICEOFFSET.
-    pub bid_forward_points2: Option<v::Decimal>,
-    /// `OfferForwardPoints2` (643), PRICEOFFSET.
-    pub offer_forward_points2: Option<v::Decimal>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-    /// `QuoteEntryRejectReason` (368), INT.
-    pub quote_entry_reject_reason: Option<i64>,
-}
-impl<'b> QuotEntryAckGrpNoQuoteEntriesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(quote_entry_id: v::FixStr<'b>) -> Self {
-        Self {
-            quote_entry_id: Some(quote_entry_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `QuotEntryGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block QuotEntryGrp {
+        req_group no_quote_entries(0, 295, "NoQuoteEntries", QuotEntryGrpNoQuoteEntries, 68, QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES);
     }
 }
-impl t::Build for QuotEntryAckGrpNoQuoteEntriesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 299, &self.quote_entry_id)?;
-        t::put_component(enc, &self.instrument)?;
-        t::put_component(enc, &self.instrmt_leg_grp)?;
-        t::put(enc, 132, &self.bid_px)?;
-        t::put(enc, 133, &self.offer_px)?;
-        t::put(enc, 134, &self.bid_size)?;
-        t::put(enc, 135, &self.offer_size)?;
-        t::put(enc, 62, &self.valid_until_time)?;
-        t::put(enc, 188, &self.bid_spot_rate)?;
-        t::put(enc, 190, &self.offer_spot_rate)?;
-        t::put(enc, 189, &self.bid_forward_points)?;
-        t::put(enc, 191, &self.offer_forward_points)?;
-        t::put(enc, 631, &self.mid_px)?;
-        t::put(enc, 632, &self.bid_yield)?;
-        t::put(enc, 633, &self.mid_yield)?;
-        t::put(enc, 634, &self.offer_yield)?;
-        t::put(enc, 60, &self.transact_time)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 64, &self.settl_date)?;
-        t::put(enc, 40, &self.ord_type)?;
-        t::put(enc, 193, &self.settl_date2)?;
-        t::put(enc, 192, &self.order_qty2)?;
-        t::put(enc, 642, &self.bid_forward_points2)?;
-        t::put(enc, 643, &self.offer_forward_points2)?;
-        t::put(enc, 15, &self.currency)?;
-        t::put(enc, 368, &self.quote_entry_reject_reason)?;
-        Ok(())
-    }
-}
-/// The `QuotEntryGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotEntryGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> QuotEntryGrp<'v, 'a> {
-    /// The `NoQuoteEntries` (295) repeating group, required: its entries in wire order.
-    pub fn no_quote_entries(
-        &self,
-    ) -> t::Entries<'a, QuotEntryGrpNoQuoteEntries<'a>, 68> {
-        self.0.group(0, &QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES)
-    }
-}
-/// Builds the `QuotEntryGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotEntryGrpBuilder<'b> {
-    /// The `NoQuoteEntries` (295) group's entries.
-    pub no_quote_entries: &'b [QuotEntryGrpNoQuoteEntriesBuilder<'b>],
-}
-impl<'b> QuotEntryGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for QuotEntryGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 295, self.no_quote_entries)?;
-        Ok(())
+t::builder! {
+    /// Builds the `QuotEntryGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotEntryGrpBuilder() {
+        no_quote_entries: &'b [QuotEntryGrpNoQuoteEntriesBuilder<'b>] = group(295, "NoQuoteEntries");
     }
 }
 /// The `NoQuoteEntries` (295) group's table.
@@ -9127,247 +3791,78 @@ pub static QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoQuoteEntries` (295) group.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotEntryGrpNoQuoteEntries<'a>(t::View<'a, 68>);
-impl<'a> From<t::View<'a, 68>> for QuotEntryGrpNoQuoteEntries<'a> {
-    fn from(view: t::View<'a, 68>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoQuoteEntries` (295) group.
+    entry QuotEntryGrpNoQuoteEntries[68] {
+        req quote_entry_id(0, 299, "QuoteEntryID", STRING, v::FixStr<'a>);
+        comp instrument(1, 43, "Instrument", Instrument);
+        comp instrmt_leg_grp(44, 1, "InstrmtLegGrp", InstrmtLegGrp);
+        opt bid_px(45, 132, "BidPx", PRICE, v::Decimal);
+        opt offer_px(46, 133, "OfferPx", PRICE, v::Decimal);
+        opt bid_size(47, 134, "BidSize", QTY, v::Decimal);
+        opt offer_size(48, 135, "OfferSize", QTY, v::Decimal);
+        opt valid_until_time(49, 62, "ValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt bid_spot_rate(50, 188, "BidSpotRate", PRICE, v::Decimal);
+        opt offer_spot_rate(51, 190, "OfferSpotRate", PRICE, v::Decimal);
+        opt bid_forward_points(52, 189, "BidForwardPoints", PRICEOFFSET, v::Decimal);
+        opt offer_forward_points(53, 191, "OfferForwardPoints", PRICEOFFSET, v::Decimal);
+        opt mid_px(54, 631, "MidPx", PRICE, v::Decimal);
+        opt bid_yield(55, 632, "BidYield", PERCENTAGE, v::Decimal);
+        opt mid_yield(56, 633, "MidYield", PERCENTAGE, v::Decimal);
+        opt offer_yield(57, 634, "OfferYield", PERCENTAGE, v::Decimal);
+        opt transact_time(58, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt trading_session_id(59, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(60, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt settl_date(61, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
+        opt ord_type(62, 40, "OrdType", CHAR, e::OrdType);
+        opt settl_date2(63, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
+        opt order_qty2(64, 192, "OrderQty2", QTY, v::Decimal);
+        opt bid_forward_points2(65, 642, "BidForwardPoints2", PRICEOFFSET, v::Decimal);
+        opt offer_forward_points2(66, 643, "OfferForwardPoints2", PRICEOFFSET, v::Decimal);
+        opt currency(67, 15, "Currency", CURRENCY, v::Currency);
     }
 }
-impl<'a> QuotEntryGrpNoQuoteEntries<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `QuoteEntryID` (299), STRING, required.
-    pub fn quote_entry_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 299)
-    }
-    /// The `Instrument` component.
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(1, 43))
-    }
-    /// The `InstrmtLegGrp` component.
-    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
-        InstrmtLegGrp(self.0.sub(44, 1))
-    }
-    /// `BidPx` (132), PRICE.
-    pub fn bid_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(45, 132)
-    }
-    /// `OfferPx` (133), PRICE.
-    pub fn offer_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(46, 133)
-    }
-    /// `BidSize` (134), QTY.
-    pub fn bid_size(&self) -> t::Opt<v::Decimal> {
-        self.0.get(47, 134)
-    }
-    /// `OfferSize` (135), QTY.
-    pub fn offer_size(&self) -> t::Opt<v::Decimal> {
-        self.0.get(48, 135)
-    }
-    /// `ValidUntilTime` (62), UTCTIMESTAMP.
-    pub fn valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(49, 62)
-    }
-    /// `BidSpotRate` (188), PRICE.
-    pub fn bid_spot_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(50, 188)
-    }
-    /// `OfferSpotRate` (190), PRICE.
-    pub fn offer_spot_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(51, 190)
-    }
-    /// `BidForwardPoints` (189), PRICEOFFSET.
-    pub fn bid_forward_points(&self) -> t::Opt<v::Decimal> {
-        self.0.get(52, 189)
-    }
-    /// `OfferForwardPoints` (191), PRICEOFFSET.
-    pub fn offer_forward_points(&self) -> t::Opt<v::Decimal> {
-        self.0.get(53, 191)
-    }
-    /// `MidPx` (631), PRICE.
-    pub fn mid_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(54, 631)
-    }
-    /// `BidYield` (632), PERCENTAGE.
-    pub fn bid_yield(&self) -> t::Opt<v::Decimal> {
-        self.0.get(55, 632)
-    }
-    /// `MidYield` (633), PERCENTAGE.
-    pub fn mid_yield(&self) -> t::Opt<v::Decimal> {
-        self.0.get(56, 633)
-    }
-    /// `OfferYield` (634), PERCENTAGE.
-    pub fn offer_yield(&self) -> t::Opt<v::Decimal> {
-        self.0.get(57, 634)
-    }
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(58, 60)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(59, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(60, 625)
-    }
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(61, 64)
-    }
-    /// `OrdType` (40), CHAR.
-    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
-        self.0.get(62, 40)
-    }
-    /// `SettlDate2` (193), LOCALMKTDATE.
-    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(63, 193)
-    }
-    /// `OrderQty2` (192), QTY.
-    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(64, 192)
-    }
-    /// `BidForwardPoints2` (642), PRICEOFFSET.
-    pub fn bid_forward_points2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(65, 642)
-    }
-    /// `OfferForwardPoints2` (643), PRICEOFFSET.
-    pub fn offer_forward_points2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(66, 643)
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(67, 15)
+t::builder! {
+    /// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotEntryGrpNoQuoteEntriesBuilder(quote_entry_id: v::FixStr<'b>) {
+        quote_entry_id: Option<v::FixStr<'b>> = req(299, "QuoteEntryID", STRING);
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
+        bid_px: Option<v::Decimal> = opt(132, "BidPx", PRICE);
+        offer_px: Option<v::Decimal> = opt(133, "OfferPx", PRICE);
+        bid_size: Option<v::Decimal> = opt(134, "BidSize", QTY);
+        offer_size: Option<v::Decimal> = opt(135, "OfferSize", QTY);
+        valid_until_time: Option<v::UtcTimestamp> = opt(62, "ValidUntilTime", UTCTIMESTAMP);
+        bid_spot_rate: Option<v::Decimal> = opt(188, "BidSpotRate", PRICE);
+        offer_spot_rate: Option<v::Decimal> = opt(190, "OfferSpotRate", PRICE);
+        bid_forward_points: Option<v::Decimal> = opt(189, "BidForwardPoints", PRICEOFFSET);
+        offer_forward_points: Option<v::Decimal> = opt(191, "OfferForwardPoints", PRICEOFFSET);
+        mid_px: Option<v::Decimal> = opt(631, "MidPx", PRICE);
+        bid_yield: Option<v::Decimal> = opt(632, "BidYield", PERCENTAGE);
+        mid_yield: Option<v::Decimal> = opt(633, "MidYield", PERCENTAGE);
+        offer_yield: Option<v::Decimal> = opt(634, "OfferYield", PERCENTAGE);
+        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
+        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
+        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
+        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
+        bid_forward_points2: Option<v::Decimal> = opt(642, "BidForwardPoints2", PRICEOFFSET);
+        offer_forward_points2: Option<v::Decimal> = opt(643, "OfferForwardPoints2", PRICEOFFSET);
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
     }
 }
-/// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotEntryGrpNoQuoteEntriesBuilder<'b> {
-    /// `QuoteEntryID` (299), STRING, required.
-    pub quote_entry_id: Option<v::FixStr<'b>>,
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// The `InstrmtLegGrp` component.
-    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
-    /// `BidPx` (132), PRICE.
-    pub bid_px: Option<v::Decimal>,
-    /// `OfferPx` (133), PRICE.
-    pub offer_px: Option<v::Decimal>,
-    /// `BidSize` (134), QTY.
-    pub bid_size: Option<v::Decimal>,
-    /// `OfferSize` (135), QTY.
-    pub offer_size: Option<v::Decimal>,
-    /// `ValidUntilTime` (62), UTCTIMESTAMP.
-    pub valid_until_time: Option<v::UtcTimestamp>,
-    /// `BidSpotRate` (188), PRICE.
-    pub bid_spot_rate: Option<v::Decimal>,
-    /// `OfferSpotRate` (190), PRICE.
-    pub offer_spot_rate: Option<v::Decimal>,
-    /// `BidForwardPoints` (189), PRICEOFFSET.
-    pub bid_forward_points: Option<v::Decimal>,
-    /// `OfferForwardPoints` (191), PRICEOFFSET.
-    pub offer_forward_points: Option<v::Decimal>,
-    /// `MidPx` (631), PRICE.
-    pub mid_px: Option<v::Decimal>,
-    /// `BidYield` (632), PERCENTAGE.
-    pub bid_yield: Option<v::Decimal>,
-    /// `MidYield` (633), PERCENTAGE.
-    pub mid_yield: Option<v::Decimal>,
-    /// `OfferYield` (634), PERCENTAGE.
-    pub offer_yield: Option<v::Decimal>,
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub transact_time: Option<v::UtcTimestamp>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub settl_date: Option<v::LocalMktDate>,
-    /// `OrdType` (40), CHAR.
-    pub ord_type: Option<e::OrdType>,
-    /// `SettlDate2` (193), LOCALMKTDATE.
-    pub settl_date2: Option<v::LocalMktDate>,
-    /// `OrderQty2` (192), QTY.
-    pub order_qty2: Option<v::Decimal>,
-    /// `BidForwardPoints2` (642), PRICEOFFSET.
-    pub bid_forward_points2: Option<v::Decimal>,
-    /// `OfferForwardPoints2` (643), PRICEOFFSET.
-    pub offer_forward_points2: Option<v::Decimal>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-}
-impl<'b> QuotEntryGrpNoQuoteEntriesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(quote_entry_id: v::FixStr<'b>) -> Self {
-        Self {
-            quote_entry_id: Some(quote_entry_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `QuotQualGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block QuotQualGrp {
+        group no_quote_qualifiers(0, 735, "NoQuoteQualifiers", QuotQualGrpNoQuoteQualifiers, 1, QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS);
     }
 }
-impl t::Build for QuotEntryGrpNoQuoteEntriesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 299, &self.quote_entry_id)?;
-        t::put_component(enc, &self.instrument)?;
-        t::put_component(enc, &self.instrmt_leg_grp)?;
-        t::put(enc, 132, &self.bid_px)?;
-        t::put(enc, 133, &self.offer_px)?;
-        t::put(enc, 134, &self.bid_size)?;
-        t::put(enc, 135, &self.offer_size)?;
-        t::put(enc, 62, &self.valid_until_time)?;
-        t::put(enc, 188, &self.bid_spot_rate)?;
-        t::put(enc, 190, &self.offer_spot_rate)?;
-        t::put(enc, 189, &self.bid_forward_points)?;
-        t::put(enc, 191, &self.offer_forward_points)?;
-        t::put(enc, 631, &self.mid_px)?;
-        t::put(enc, 632, &self.bid_yield)?;
-        t::put(enc, 633, &self.mid_yield)?;
-        t::put(enc, 634, &self.offer_yield)?;
-        t::put(enc, 60, &self.transact_time)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 64, &self.settl_date)?;
-        t::put(enc, 40, &self.ord_type)?;
-        t::put(enc, 193, &self.settl_date2)?;
-        t::put(enc, 192, &self.order_qty2)?;
-        t::put(enc, 642, &self.bid_forward_points2)?;
-        t::put(enc, 643, &self.offer_forward_points2)?;
-        t::put(enc, 15, &self.currency)?;
-        Ok(())
-    }
-}
-/// The `QuotQualGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotQualGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> QuotQualGrp<'v, 'a> {
-    /// The `NoQuoteQualifiers` (735) repeating group: its entries in wire order.
-    pub fn no_quote_qualifiers(
-        &self,
-    ) -> t::Entries<'a, QuotQualGrpNoQuoteQualifiers<'a>, 1> {
-        self.0.group(0, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS)
-    }
-}
-/// Builds the `QuotQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotQualGrpBuilder<'b> {
-    /// The `NoQuoteQualifiers` (735) group's entries.
-    pub no_quote_qualifiers: &'b [QuotQualGrpNoQuoteQualifiersBuilder<'b>],
-}
-impl<'b> QuotQualGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for QuotQualGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 735, self.no_quote_qualifiers)?;
-        Ok(())
+t::builder! {
+    /// Builds the `QuotQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotQualGrpBuilder() {
+        no_quote_qualifiers: &'b [QuotQualGrpNoQuoteQualifiersBuilder<'b>] = group(735, "NoQuoteQualifiers");
     }
 }
 /// The `NoQuoteQualifiers` (735) group's table.
@@ -9383,72 +3878,29 @@ pub static QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS: t::Group = t::Group {
         index: &[0, 1],
     },
 };
-/// One entry of the `NoQuoteQualifiers` (735) group.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotQualGrpNoQuoteQualifiers<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>> for QuotQualGrpNoQuoteQualifiers<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoQuoteQualifiers` (735) group.
+    entry QuotQualGrpNoQuoteQualifiers[1] {
+        opt quote_qualifier(0, 695, "QuoteQualifier", CHAR, v::Char);
     }
 }
-impl<'a> QuotQualGrpNoQuoteQualifiers<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `QuoteQualifier` (695), CHAR.
-    pub fn quote_qualifier(&self) -> t::Opt<v::Char> {
-        self.0.get(0, 695)
+t::builder! {
+    /// Builds one `NoQuoteQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotQualGrpNoQuoteQualifiersBuilder(quote_qualifier: v::Char) {
+        quote_qualifier: Option<v::Char> = opt(695, "QuoteQualifier", CHAR);
+        _b: ::core::marker::PhantomData<&'b ()> = phantom();
     }
 }
-/// Builds one `NoQuoteQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotQualGrpNoQuoteQualifiersBuilder<'b> {
-    /// `QuoteQualifier` (695), CHAR.
-    pub quote_qualifier: Option<v::Char>,
-    /// Ties the builder's lifetime (leave it `Default`).
-    pub _b: ::core::marker::PhantomData<&'b ()>,
-}
-impl<'b> QuotQualGrpNoQuoteQualifiersBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(quote_qualifier: v::Char) -> Self {
-        Self {
-            quote_qualifier: Some(quote_qualifier),
-            ..Self::default()
-        }
+t::view! {
+    /// The `QuotReqGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block QuotReqGrp {
+        req_group no_related_sym(0, 146, "NoRelatedSym", QuotReqGrpNoRelatedSym, 100, QUOT_REQ_GRP_NO_RELATED_SYM);
     }
 }
-impl t::Build for QuotQualGrpNoQuoteQualifiersBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 695, &self.quote_qualifier)?;
-        Ok(())
-    }
-}
-/// The `QuotReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotReqGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> QuotReqGrp<'v, 'a> {
-    /// The `NoRelatedSym` (146) repeating group, required: its entries in wire order.
-    pub fn no_related_sym(&self) -> t::Entries<'a, QuotReqGrpNoRelatedSym<'a>, 100> {
-        self.0.group(0, &QUOT_REQ_GRP_NO_RELATED_SYM)
-    }
-}
-/// Builds the `QuotReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotReqGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
-    pub no_related_sym: &'b [QuotReqGrpNoRelatedSymBuilder<'b>],
-}
-impl<'b> QuotReqGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for QuotReqGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 146, self.no_related_sym)?;
-        Ok(())
+t::builder! {
+    /// Builds the `QuotReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotReqGrpBuilder() {
+        no_related_sym: &'b [QuotReqGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
     }
 }
 /// The `NoRelatedSym` (146) group's table.
@@ -9500,298 +3952,94 @@ pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoRelatedSym` (146) group.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotReqGrpNoRelatedSym<'a>(t::View<'a, 100>);
-impl<'a> From<t::View<'a, 100>> for QuotReqGrpNoRelatedSym<'a> {
-    fn from(view: t::View<'a, 100>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoRelatedSym` (146) group.
+    entry QuotReqGrpNoRelatedSym[100] {
+        req_comp instrument(0, 43, "Instrument", Instrument);
+        comp financing_details(43, 9, "FinancingDetails", FinancingDetails);
+        comp und_instrmt_grp(52, 1, "UndInstrmtGrp", UndInstrmtGrp);
+        opt prev_close_px(53, 140, "PrevClosePx", PRICE, v::Decimal);
+        opt quote_request_type(54, 303, "QuoteRequestType", INT, e::QuoteRequestType<'a>);
+        opt quote_type(55, 537, "QuoteType", INT, e::QuoteType<'a>);
+        opt trading_session_id(56, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(57, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt trade_origination_date(58, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
+        opt side(59, 54, "Side", CHAR, e::Side);
+        opt qty_type(60, 854, "QtyType", INT, e::QtyType<'a>);
+        comp order_qty_data(61, 5, "OrderQtyData", OrderQtyData);
+        opt settl_type(66, 63, "SettlType", CHAR, e::SettlType);
+        opt settl_date(67, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
+        opt settl_date2(68, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
+        opt order_qty2(69, 192, "OrderQty2", QTY, v::Decimal);
+        opt currency(70, 15, "Currency", CURRENCY, v::Currency);
+        comp stipulations(71, 1, "Stipulations", Stipulations);
+        opt account(72, 1, "Account", STRING, v::FixStr<'a>);
+        opt acct_id_source(73, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
+        opt account_type(74, 581, "AccountType", INT, e::AccountType<'a>);
+        comp quot_req_legs_grp(75, 1, "QuotReqLegsGrp", QuotReqLegsGrp);
+        comp quot_qual_grp(76, 1, "QuotQualGrp", QuotQualGrp);
+        opt quote_price_type(77, 692, "QuotePriceType", INT, e::QuotePriceType<'a>);
+        opt ord_type(78, 40, "OrdType", CHAR, e::OrdType);
+        opt valid_until_time(79, 62, "ValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt expire_time(80, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt transact_time(81, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
+        comp spread_or_benchmark_curve_data(82, 8, "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData);
+        opt price_type(90, 423, "PriceType", INT, e::PriceType<'a>);
+        opt price(91, 44, "Price", PRICE, v::Decimal);
+        opt price2(92, 640, "Price2", PRICE, v::Decimal);
+        comp yield_data(93, 6, "YieldData", YieldData);
+        comp parties(99, 1, "Parties", Parties);
     }
 }
-impl<'a> QuotReqGrpNoRelatedSym<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `Instrument` component (required).
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(0, 43))
-    }
-    /// The `FinancingDetails` component.
-    pub fn financing_details(&self) -> FinancingDetails<'_, 'a> {
-        FinancingDetails(self.0.sub(43, 9))
-    }
-    /// The `UndInstrmtGrp` component.
-    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
-        UndInstrmtGrp(self.0.sub(52, 1))
-    }
-    /// `PrevClosePx` (140), PRICE.
-    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(53, 140)
-    }
-    /// `QuoteRequestType` (303), INT.
-    pub fn quote_request_type(&self) -> t::Opt<e::QuoteRequestType<'a>> {
-        self.0.get(54, 303)
-    }
-    /// `QuoteType` (537), INT.
-    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
-        self.0.get(55, 537)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(56, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(57, 625)
-    }
-    /// `TradeOriginationDate` (229), LOCALMKTDATE.
-    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(58, 229)
-    }
-    /// `Side` (54), CHAR.
-    pub fn side(&self) -> t::Opt<e::Side> {
-        self.0.get(59, 54)
-    }
-    /// `QtyType` (854), INT.
-    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
-        self.0.get(60, 854)
-    }
-    /// The `OrderQtyData` component.
-    pub fn order_qty_data(&self) -> OrderQtyData<'_, 'a> {
-        OrderQtyData(self.0.sub(61, 5))
-    }
-    /// `SettlType` (63), CHAR.
-    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
-        self.0.get(66, 63)
-    }
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(67, 64)
-    }
-    /// `SettlDate2` (193), LOCALMKTDATE.
-    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(68, 193)
-    }
-    /// `OrderQty2` (192), QTY.
-    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(69, 192)
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(70, 15)
-    }
-    /// The `Stipulations` component.
-    pub fn stipulations(&self) -> Stipulations<'_, 'a> {
-        Stipulations(self.0.sub(71, 1))
-    }
-    /// `Account` (1), STRING.
-    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(72, 1)
-    }
-    /// `AcctIDSource` (660), INT.
-    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
-        self.0.get(73, 660)
-    }
-    /// `AccountType` (581), INT.
-    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
-        self.0.get(74, 581)
-    }
-    /// The `QuotReqLegsGrp` component.
-    pub fn quot_req_legs_grp(&self) -> QuotReqLegsGrp<'_, 'a> {
-        QuotReqLegsGrp(self.0.sub(75, 1))
-    }
-    /// The `QuotQualGrp` component.
-    pub fn quot_qual_grp(&self) -> QuotQualGrp<'_, 'a> {
-        QuotQualGrp(self.0.sub(76, 1))
-    }
-    /// `QuotePriceType` (692), INT.
-    pub fn quote_price_type(&self) -> t::Opt<e::QuotePriceType<'a>> {
-        self.0.get(77, 692)
-    }
-    /// `OrdType` (40), CHAR.
-    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
-        self.0.get(78, 40)
-    }
-    /// `ValidUntilTime` (62), UTCTIMESTAMP.
-    pub fn valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(79, 62)
-    }
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(80, 126)
-    }
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(81, 60)
-    }
-    /// The `SpreadOrBenchmarkCurveData` component.
-    pub fn spread_or_benchmark_curve_data(&self) -> SpreadOrBenchmarkCurveData<'_, 'a> {
-        SpreadOrBenchmarkCurveData(self.0.sub(82, 8))
-    }
-    /// `PriceType` (423), INT.
-    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
-        self.0.get(90, 423)
-    }
-    /// `Price` (44), PRICE.
-    pub fn price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(91, 44)
-    }
-    /// `Price2` (640), PRICE.
-    pub fn price2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(92, 640)
-    }
-    /// The `YieldData` component.
-    pub fn yield_data(&self) -> YieldData<'_, 'a> {
-        YieldData(self.0.sub(93, 6))
-    }
-    /// The `Parties` component.
-    pub fn parties(&self) -> Parties<'_, 'a> {
-        Parties(self.0.sub(99, 1))
+t::builder! {
+    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotReqGrpNoRelatedSymBuilder() {
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        financing_details: Option<FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
+        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
+        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
+        quote_request_type: Option<e::QuoteRequestType<'b>> = opt(303, "QuoteRequestType", INT);
+        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
+        side: Option<e::Side> = opt(54, "Side", CHAR);
+        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
+        order_qty_data: Option<OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
+        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
+        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
+        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
+        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+        stipulations: Option<StipulationsBuilder<'b>> = comp("Stipulations");
+        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
+        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
+        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
+        quot_req_legs_grp: Option<QuotReqLegsGrpBuilder<'b>> = comp("QuotReqLegsGrp");
+        quot_qual_grp: Option<QuotQualGrpBuilder<'b>> = comp("QuotQualGrp");
+        quote_price_type: Option<e::QuotePriceType<'b>> = opt(692, "QuotePriceType", INT);
+        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
+        valid_until_time: Option<v::UtcTimestamp> = opt(62, "ValidUntilTime", UTCTIMESTAMP);
+        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
+        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
+        spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
+        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
+        price: Option<v::Decimal> = opt(44, "Price", PRICE);
+        price2: Option<v::Decimal> = opt(640, "Price2", PRICE);
+        yield_data: Option<YieldDataBuilder<'b>> = comp("YieldData");
+        parties: Option<PartiesBuilder<'b>> = comp("Parties");
     }
 }
-/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotReqGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// The `FinancingDetails` component.
-    pub financing_details: Option<FinancingDetailsBuilder<'b>>,
-    /// The `UndInstrmtGrp` component.
-    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
-    /// `PrevClosePx` (140), PRICE.
-    pub prev_close_px: Option<v::Decimal>,
-    /// `QuoteRequestType` (303), INT.
-    pub quote_request_type: Option<e::QuoteRequestType<'b>>,
-    /// `QuoteType` (537), INT.
-    pub quote_type: Option<e::QuoteType<'b>>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `TradeOriginationDate` (229), LOCALMKTDATE.
-    pub trade_origination_date: Option<v::LocalMktDate>,
-    /// `Side` (54), CHAR.
-    pub side: Option<e::Side>,
-    /// `QtyType` (854), INT.
-    pub qty_type: Option<e::QtyType<'b>>,
-    /// The `OrderQtyData` component.
-    pub order_qty_data: Option<OrderQtyDataBuilder<'b>>,
-    /// `SettlType` (63), CHAR.
-    pub settl_type: Option<e::SettlType>,
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub settl_date: Option<v::LocalMktDate>,
-    /// `SettlDate2` (193), LOCALMKTDATE.
-    pub settl_date2: Option<v::LocalMktDate>,
-    /// `OrderQty2` (192), QTY.
-    pub order_qty2: Option<v::Decimal>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-    /// The `Stipulations` component.
-    pub stipulations: Option<StipulationsBuilder<'b>>,
-    /// `Account` (1), STRING.
-    pub account: Option<v::FixStr<'b>>,
-    /// `AcctIDSource` (660), INT.
-    pub acct_id_source: Option<e::AcctIdSource<'b>>,
-    /// `AccountType` (581), INT.
-    pub account_type: Option<e::AccountType<'b>>,
-    /// The `QuotReqLegsGrp` component.
-    pub quot_req_legs_grp: Option<QuotReqLegsGrpBuilder<'b>>,
-    /// The `QuotQualGrp` component.
-    pub quot_qual_grp: Option<QuotQualGrpBuilder<'b>>,
-    /// `QuotePriceType` (692), INT.
-    pub quote_price_type: Option<e::QuotePriceType<'b>>,
-    /// `OrdType` (40), CHAR.
-    pub ord_type: Option<e::OrdType>,
-    /// `ValidUntilTime` (62), UTCTIMESTAMP.
-    pub valid_until_time: Option<v::UtcTimestamp>,
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub expire_time: Option<v::UtcTimestamp>,
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub transact_time: Option<v::UtcTimestamp>,
-    /// The `SpreadOrBenchmarkCurveData` component.
-    pub spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>>,
-    /// `PriceType` (423), INT.
-    pub price_type: Option<e::PriceType<'b>>,
-    /// `Price` (44), PRICE.
-    pub price: Option<v::Decimal>,
-    /// `Price2` (640), PRICE.
-    pub price2: Option<v::Decimal>,
-    /// The `YieldData` component.
-    pub yield_data: Option<YieldDataBuilder<'b>>,
-    /// The `Parties` component.
-    pub parties: Option<PartiesBuilder<'b>>,
-}
-impl<'b> QuotReqGrpNoRelatedSymBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `QuotReqLegsGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block QuotReqLegsGrp {
+        group no_legs(0, 555, "NoLegs", QuotReqLegsGrpNoLegs, 53, QUOT_REQ_LEGS_GRP_NO_LEGS);
     }
 }
-impl t::Build for QuotReqGrpNoRelatedSymBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument)?;
-        t::put_component(enc, &self.financing_details)?;
-        t::put_component(enc, &self.und_instrmt_grp)?;
-        t::put(enc, 140, &self.prev_close_px)?;
-        t::put(enc, 303, &self.quote_request_type)?;
-        t::put(enc, 537, &self.quote_type)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 229, &self.trade_origination_date)?;
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 854, &self.qty_type)?;
-        t::put_component(enc, &self.order_qty_data)?;
-        t::put(enc, 63, &self.settl_type)?;
-        t::put(enc, 64, &self.settl_date)?;
-        t::put(enc, 193, &self.settl_date2)?;
-        t::put(enc, 192, &self.order_qty2)?;
-        t::put(enc, 15, &self.currency)?;
-        t::put_component(enc, &self.stipulations)?;
-        t::put(enc, 1, &self.account)?;
-        t::put(enc, 660, &self.acct_id_source)?;
-        t::put(enc, 581, &self.account_type)?;
-        t::put_component(enc, &self.quot_req_legs_grp)?;
-        t::put_component(enc, &self.quot_qual_grp)?;
-        t::put(enc, 692, &self.quote_price_type)?;
-        t::put(enc, 40, &self.ord_type)?;
-        t::put(enc, 62, &self.valid_until_time)?;
-        t::put(enc, 126, &self.expire_time)?;
-        t::put(enc, 60, &self.transact_time)?;
-        t::put_component(enc, &self.spread_or_benchmark_curve_data)?;
-        t::put(enc, 423, &self.price_type)?;
-        t::put(enc, 44, &self.price)?;
-        t::put(enc, 640, &self.price2)?;
-        t::put_component(enc, &self.yield_data)?;
-        t::put_component(enc, &self.parties)?;
-        Ok(())
-    }
-}
-/// The `QuotReqLegsGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotReqLegsGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> QuotReqLegsGrp<'v, 'a> {
-    /// The `NoLegs` (555) repeating group: its entries in wire order.
-    pub fn no_legs(&self) -> t::Entries<'a, QuotReqLegsGrpNoLegs<'a>, 53> {
-        self.0.group(0, &QUOT_REQ_LEGS_GRP_NO_LEGS)
-    }
-}
-/// Builds the `QuotReqLegsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotReqLegsGrpBuilder<'b> {
-    /// The `NoLegs` (555) group's entries.
-    pub no_legs: &'b [QuotReqLegsGrpNoLegsBuilder<'b>],
-}
-impl<'b> QuotReqLegsGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for QuotReqLegsGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 555, self.no_legs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `QuotReqLegsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotReqLegsGrpBuilder() {
+        no_legs: &'b [QuotReqLegsGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
     }
 }
 /// The `NoLegs` (555) group's table.
@@ -9827,116 +4075,42 @@ pub static QUOT_REQ_LEGS_GRP_NO_LEGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoLegs` (555) group.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotReqLegsGrpNoLegs<'a>(t::View<'a, 53>);
-impl<'a> From<t::View<'a, 53>> for QuotReqLegsGrpNoLegs<'a> {
-    fn from(view: t::View<'a, 53>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegs` (555) group.
+    entry QuotReqLegsGrpNoLegs[53] {
+        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
+        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
+        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
+        opt leg_settl_type(44, 587, "LegSettlType", CHAR, v::Char);
+        opt leg_settl_date(45, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
+        comp leg_stipulations(46, 1, "LegStipulations", LegStipulations);
+        comp nested_parties(47, 1, "NestedParties", NestedParties);
+        comp leg_benchmark_curve_data(48, 5, "LegBenchmarkCurveData", LegBenchmarkCurveData);
     }
 }
-impl<'a> QuotReqLegsGrpNoLegs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `InstrumentLeg` component.
-    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
-        InstrumentLeg(self.0.sub(0, 42))
-    }
-    /// `LegQty` (687), QTY.
-    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(42, 687)
-    }
-    /// `LegSwapType` (690), INT.
-    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
-        self.0.get(43, 690)
-    }
-    /// `LegSettlType` (587), CHAR.
-    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
-        self.0.get(44, 587)
-    }
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(45, 588)
-    }
-    /// The `LegStipulations` component.
-    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
-        LegStipulations(self.0.sub(46, 1))
-    }
-    /// The `NestedParties` component.
-    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
-        NestedParties(self.0.sub(47, 1))
-    }
-    /// The `LegBenchmarkCurveData` component.
-    pub fn leg_benchmark_curve_data(&self) -> LegBenchmarkCurveData<'_, 'a> {
-        LegBenchmarkCurveData(self.0.sub(48, 5))
+t::builder! {
+    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotReqLegsGrpNoLegsBuilder() {
+        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
+        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
+        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
+        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
+        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
+        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
+        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
+        leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>> = comp("LegBenchmarkCurveData");
     }
 }
-/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotReqLegsGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
-    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
-    /// `LegQty` (687), QTY.
-    pub leg_qty: Option<v::Decimal>,
-    /// `LegSwapType` (690), INT.
-    pub leg_swap_type: Option<e::LegSwapType<'b>>,
-    /// `LegSettlType` (587), CHAR.
-    pub leg_settl_type: Option<v::Char>,
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub leg_settl_date: Option<v::LocalMktDate>,
-    /// The `LegStipulations` component.
-    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
-    /// The `NestedParties` component.
-    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
-    /// The `LegBenchmarkCurveData` component.
-    pub leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>>,
-}
-impl<'b> QuotReqLegsGrpNoLegsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `QuotReqRjctGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block QuotReqRjctGrp {
+        req_group no_related_sym(0, 146, "NoRelatedSym", QuotReqRjctGrpNoRelatedSym, 99, QUOT_REQ_RJCT_GRP_NO_RELATED_SYM);
     }
 }
-impl t::Build for QuotReqLegsGrpNoLegsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument_leg)?;
-        t::put(enc, 687, &self.leg_qty)?;
-        t::put(enc, 690, &self.leg_swap_type)?;
-        t::put(enc, 587, &self.leg_settl_type)?;
-        t::put(enc, 588, &self.leg_settl_date)?;
-        t::put_component(enc, &self.leg_stipulations)?;
-        t::put_component(enc, &self.nested_parties)?;
-        t::put_component(enc, &self.leg_benchmark_curve_data)?;
-        Ok(())
-    }
-}
-/// The `QuotReqRjctGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotReqRjctGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> QuotReqRjctGrp<'v, 'a> {
-    /// The `NoRelatedSym` (146) repeating group, required: its entries in wire order.
-    pub fn no_related_sym(&self) -> t::Entries<'a, QuotReqRjctGrpNoRelatedSym<'a>, 99> {
-        self.0.group(0, &QUOT_REQ_RJCT_GRP_NO_RELATED_SYM)
-    }
-}
-/// Builds the `QuotReqRjctGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotReqRjctGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
-    pub no_related_sym: &'b [QuotReqRjctGrpNoRelatedSymBuilder<'b>],
-}
-impl<'b> QuotReqRjctGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for QuotReqRjctGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 146, self.no_related_sym)?;
-        Ok(())
+t::builder! {
+    /// Builds the `QuotReqRjctGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotReqRjctGrpBuilder() {
+        no_related_sym: &'b [QuotReqRjctGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
     }
 }
 /// The `NoRelatedSym` (146) group's table.
@@ -9988,291 +4162,92 @@ pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoRelatedSym` (146) group.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotReqRjctGrpNoRelatedSym<'a>(t::View<'a, 99>);
-impl<'a> From<t::View<'a, 99>> for QuotReqRjctGrpNoRelatedSym<'a> {
-    fn from(view: t::View<'a, 99>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoRelatedSym` (146) group.
+    entry QuotReqRjctGrpNoRelatedSym[99] {
+        req_comp instrument(0, 43, "Instrument", Instrument);
+        comp financing_details(43, 9, "FinancingDetails", FinancingDetails);
+        comp und_instrmt_grp(52, 1, "UndInstrmtGrp", UndInstrmtGrp);
+        opt prev_close_px(53, 140, "PrevClosePx", PRICE, v::Decimal);
+        opt quote_request_type(54, 303, "QuoteRequestType", INT, e::QuoteRequestType<'a>);
+        opt quote_type(55, 537, "QuoteType", INT, e::QuoteType<'a>);
+        opt trading_session_id(56, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(57, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt trade_origination_date(58, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
+        opt side(59, 54, "Side", CHAR, e::Side);
+        opt qty_type(60, 854, "QtyType", INT, e::QtyType<'a>);
+        comp order_qty_data(61, 5, "OrderQtyData", OrderQtyData);
+        opt settl_type(66, 63, "SettlType", CHAR, e::SettlType);
+        opt settl_date(67, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
+        opt settl_date2(68, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
+        opt order_qty2(69, 192, "OrderQty2", QTY, v::Decimal);
+        opt currency(70, 15, "Currency", CURRENCY, v::Currency);
+        comp stipulations(71, 1, "Stipulations", Stipulations);
+        opt account(72, 1, "Account", STRING, v::FixStr<'a>);
+        opt acct_id_source(73, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
+        opt account_type(74, 581, "AccountType", INT, e::AccountType<'a>);
+        comp quot_req_legs_grp(75, 1, "QuotReqLegsGrp", QuotReqLegsGrp);
+        comp quot_qual_grp(76, 1, "QuotQualGrp", QuotQualGrp);
+        opt quote_price_type(77, 692, "QuotePriceType", INT, e::QuotePriceType<'a>);
+        opt ord_type(78, 40, "OrdType", CHAR, e::OrdType);
+        opt expire_time(79, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt transact_time(80, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
+        comp spread_or_benchmark_curve_data(81, 8, "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData);
+        opt price_type(89, 423, "PriceType", INT, e::PriceType<'a>);
+        opt price(90, 44, "Price", PRICE, v::Decimal);
+        opt price2(91, 640, "Price2", PRICE, v::Decimal);
+        comp yield_data(92, 6, "YieldData", YieldData);
+        comp parties(98, 1, "Parties", Parties);
     }
 }
-impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `Instrument` component (required).
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(0, 43))
-    }
-    /// The `FinancingDetails` component.
-    pub fn financing_details(&self) -> FinancingDetails<'_, 'a> {
-        FinancingDetails(self.0.sub(43, 9))
-    }
-    /// The `UndInstrmtGrp` component.
-    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
-        UndInstrmtGrp(self.0.sub(52, 1))
-    }
-    /// `PrevClosePx` (140), PRICE.
-    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(53, 140)
-    }
-    /// `QuoteRequestType` (303), INT.
-    pub fn quote_request_type(&self) -> t::Opt<e::QuoteRequestType<'a>> {
-        self.0.get(54, 303)
-    }
-    /// `QuoteType` (537), INT.
-    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
-        self.0.get(55, 537)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(56, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(57, 625)
-    }
-    /// `TradeOriginationDate` (229), LOCALMKTDATE.
-    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(58, 229)
-    }
-    /// `Side` (54), CHAR.
-    pub fn side(&self) -> t::Opt<e::Side> {
-        self.0.get(59, 54)
-    }
-    /// `QtyType` (854), INT.
-    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
-        self.0.get(60, 854)
-    }
-    /// The `OrderQtyData` component.
-    pub fn order_qty_data(&self) -> OrderQtyData<'_, 'a> {
-        OrderQtyData(self.0.sub(61, 5))
-    }
-    /// `SettlType` (63), CHAR.
-    pub fn settl_type(&self) -> t::Opt<e::SettlType> {
-        self.0.get(66, 63)
-    }
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub fn settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(67, 64)
-    }
-    /// `SettlDate2` (193), LOCALMKTDATE.
-    pub fn settl_date2(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(68, 193)
-    }
-    /// `OrderQty2` (192), QTY.
-    pub fn order_qty2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(69, 192)
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(70, 15)
-    }
-    /// The `Stipulations` component.
-    pub fn stipulations(&self) -> Stipulations<'_, 'a> {
-        Stipulations(self.0.sub(71, 1))
-    }
-    /// `Account` (1), STRING.
-    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(72, 1)
-    }
-    /// `AcctIDSource` (660), INT.
-    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
-        self.0.get(73, 660)
-    }
-    /// `AccountType` (581), INT.
-    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
-        self.0.get(74, 581)
-    }
-    /// The `QuotReqLegsGrp` component.
-    pub fn quot_req_legs_grp(&self) -> QuotReqLegsGrp<'_, 'a> {
-        QuotReqLegsGrp(self.0.sub(75, 1))
-    }
-    /// The `QuotQualGrp` component.
-    pub fn quot_qual_grp(&self) -> QuotQualGrp<'_, 'a> {
-        QuotQualGrp(self.0.sub(76, 1))
-    }
-    /// `QuotePriceType` (692), INT.
-    pub fn quote_price_type(&self) -> t::Opt<e::QuotePriceType<'a>> {
-        self.0.get(77, 692)
-    }
-    /// `OrdType` (40), CHAR.
-    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
-        self.0.get(78, 40)
-    }
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(79, 126)
-    }
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(80, 60)
-    }
-    /// The `SpreadOrBenchmarkCurveData` component.
-    pub fn spread_or_benchmark_curve_data(&self) -> SpreadOrBenchmarkCurveData<'_, 'a> {
-        SpreadOrBenchmarkCurveData(self.0.sub(81, 8))
-    }
-    /// `PriceType` (423), INT.
-    pub fn price_type(&self) -> t::Opt<e::PriceType<'a>> {
-        self.0.get(89, 423)
-    }
-    /// `Price` (44), PRICE.
-    pub fn price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(90, 44)
-    }
-    /// `Price2` (640), PRICE.
-    pub fn price2(&self) -> t::Opt<v::Decimal> {
-        self.0.get(91, 640)
-    }
-    /// The `YieldData` component.
-    pub fn yield_data(&self) -> YieldData<'_, 'a> {
-        YieldData(self.0.sub(92, 6))
-    }
-    /// The `Parties` component.
-    pub fn parties(&self) -> Parties<'_, 'a> {
-        Parties(self.0.sub(98, 1))
+t::builder! {
+    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotReqRjctGrpNoRelatedSymBuilder() {
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        financing_details: Option<FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
+        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
+        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
+        quote_request_type: Option<e::QuoteRequestType<'b>> = opt(303, "QuoteRequestType", INT);
+        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
+        side: Option<e::Side> = opt(54, "Side", CHAR);
+        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
+        order_qty_data: Option<OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
+        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
+        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
+        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
+        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+        stipulations: Option<StipulationsBuilder<'b>> = comp("Stipulations");
+        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
+        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
+        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
+        quot_req_legs_grp: Option<QuotReqLegsGrpBuilder<'b>> = comp("QuotReqLegsGrp");
+        quot_qual_grp: Option<QuotQualGrpBuilder<'b>> = comp("QuotQualGrp");
+        quote_price_type: Option<e::QuotePriceType<'b>> = opt(692, "QuotePriceType", INT);
+        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
+        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
+        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
+        spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
+        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
+        price: Option<v::Decimal> = opt(44, "Price", PRICE);
+        price2: Option<v::Decimal> = opt(640, "Price2", PRICE);
+        yield_data: Option<YieldDataBuilder<'b>> = comp("YieldData");
+        parties: Option<PartiesBuilder<'b>> = comp("Parties");
     }
 }
-/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotReqRjctGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// The `FinancingDetails` component.
-    pub financing_details: Option<FinancingDetailsBuilder<'b>>,
-    /// The `UndInstrmtGrp` component.
-    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
-    /// `PrevClosePx` (140), PRICE.
-    pub prev_close_px: Option<v::Decimal>,
-    /// `QuoteRequestType` (303), INT.
-    pub quote_request_type: Option<e::QuoteRequestType<'b>>,
-    /// `QuoteType` (537), INT.
-    pub quote_type: Option<e::QuoteType<'b>>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `TradeOriginationDate` (229), LOCALMKTDATE.
-    pub trade_origination_date: Option<v::LocalMktDate>,
-    /// `Side` (54), CHAR.
-    pub side: Option<e::Side>,
-    /// `QtyType` (854), INT.
-    pub qty_type: Option<e::QtyType<'b>>,
-    /// The `OrderQtyData` component.
-    pub order_qty_data: Option<OrderQtyDataBuilder<'b>>,
-    /// `SettlType` (63), CHAR.
-    pub settl_type: Option<e::SettlType>,
-    /// `SettlDate` (64), LOCALMKTDATE.
-    pub settl_date: Option<v::LocalMktDate>,
-    /// `SettlDate2` (193), LOCALMKTDATE.
-    pub settl_date2: Option<v::LocalMktDate>,
-    /// `OrderQty2` (192), QTY.
-    pub order_qty2: Option<v::Decimal>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-    /// The `Stipulations` component.
-    pub stipulations: Option<StipulationsBuilder<'b>>,
-    /// `Account` (1), STRING.
-    pub account: Option<v::FixStr<'b>>,
-    /// `AcctIDSource` (660), INT.
-    pub acct_id_source: Option<e::AcctIdSource<'b>>,
-    /// `AccountType` (581), INT.
-    pub account_type: Option<e::AccountType<'b>>,
-    /// The `QuotReqLegsGrp` component.
-    pub quot_req_legs_grp: Option<QuotReqLegsGrpBuilder<'b>>,
-    /// The `QuotQualGrp` component.
-    pub quot_qual_grp: Option<QuotQualGrpBuilder<'b>>,
-    /// `QuotePriceType` (692), INT.
-    pub quote_price_type: Option<e::QuotePriceType<'b>>,
-    /// `OrdType` (40), CHAR.
-    pub ord_type: Option<e::OrdType>,
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub expire_time: Option<v::UtcTimestamp>,
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub transact_time: Option<v::UtcTimestamp>,
-    /// The `SpreadOrBenchmarkCurveData` component.
-    pub spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>>,
-    /// `PriceType` (423), INT.
-    pub price_type: Option<e::PriceType<'b>>,
-    /// `Price` (44), PRICE.
-    pub price: Option<v::Decimal>,
-    /// `Price2` (640), PRICE.
-    pub price2: Option<v::Decimal>,
-    /// The `YieldData` component.
-    pub yield_data: Option<YieldDataBuilder<'b>>,
-    /// The `Parties` component.
-    pub parties: Option<PartiesBuilder<'b>>,
-}
-impl<'b> QuotReqRjctGrpNoRelatedSymBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `QuotSetAckGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block QuotSetAckGrp {
+        group no_quote_sets(0, 296, "NoQuoteSets", QuotSetAckGrpNoQuoteSets, 51, QUOT_SET_ACK_GRP_NO_QUOTE_SETS);
     }
 }
-impl t::Build for QuotReqRjctGrpNoRelatedSymBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument)?;
-        t::put_component(enc, &self.financing_details)?;
-        t::put_component(enc, &self.und_instrmt_grp)?;
-        t::put(enc, 140, &self.prev_close_px)?;
-        t::put(enc, 303, &self.quote_request_type)?;
-        t::put(enc, 537, &self.quote_type)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 229, &self.trade_origination_date)?;
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 854, &self.qty_type)?;
-        t::put_component(enc, &self.order_qty_data)?;
-        t::put(enc, 63, &self.settl_type)?;
-        t::put(enc, 64, &self.settl_date)?;
-        t::put(enc, 193, &self.settl_date2)?;
-        t::put(enc, 192, &self.order_qty2)?;
-        t::put(enc, 15, &self.currency)?;
-        t::put_component(enc, &self.stipulations)?;
-        t::put(enc, 1, &self.account)?;
-        t::put(enc, 660, &self.acct_id_source)?;
-        t::put(enc, 581, &self.account_type)?;
-        t::put_component(enc, &self.quot_req_legs_grp)?;
-        t::put_component(enc, &self.quot_qual_grp)?;
-        t::put(enc, 692, &self.quote_price_type)?;
-        t::put(enc, 40, &self.ord_type)?;
-        t::put(enc, 126, &self.expire_time)?;
-        t::put(enc, 60, &self.transact_time)?;
-        t::put_component(enc, &self.spread_or_benchmark_curve_data)?;
-        t::put(enc, 423, &self.price_type)?;
-        t::put(enc, 44, &self.price)?;
-        t::put(enc, 640, &self.price2)?;
-        t::put_component(enc, &self.yield_data)?;
-        t::put_component(enc, &self.parties)?;
-        Ok(())
-    }
-}
-/// The `QuotSetAckGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotSetAckGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> QuotSetAckGrp<'v, 'a> {
-    /// The `NoQuoteSets` (296) repeating group: its entries in wire order.
-    pub fn no_quote_sets(&self) -> t::Entries<'a, QuotSetAckGrpNoQuoteSets<'a>, 51> {
-        self.0.group(0, &QUOT_SET_ACK_GRP_NO_QUOTE_SETS)
-    }
-}
-/// Builds the `QuotSetAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotSetAckGrpBuilder<'b> {
-    /// The `NoQuoteSets` (296) group's entries.
-    pub no_quote_sets: &'b [QuotSetAckGrpNoQuoteSetsBuilder<'b>],
-}
-impl<'b> QuotSetAckGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for QuotSetAckGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 296, self.no_quote_sets)?;
-        Ok(())
+t::builder! {
+    /// Builds the `QuotSetAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotSetAckGrpBuilder() {
+        no_quote_sets: &'b [QuotSetAckGrpNoQuoteSetsBuilder<'b>] = group(296, "NoQuoteSets");
     }
 }
 /// The `NoQuoteSets` (296) group's table.
@@ -10308,98 +4283,36 @@ pub static QUOT_SET_ACK_GRP_NO_QUOTE_SETS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoQuoteSets` (296) group.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotSetAckGrpNoQuoteSets<'a>(t::View<'a, 51>);
-impl<'a> From<t::View<'a, 51>> for QuotSetAckGrpNoQuoteSets<'a> {
-    fn from(view: t::View<'a, 51>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoQuoteSets` (296) group.
+    entry QuotSetAckGrpNoQuoteSets[51] {
+        opt quote_set_id(0, 302, "QuoteSetID", STRING, v::FixStr<'a>);
+        comp underlying_instrument(1, 47, "UnderlyingInstrument", UnderlyingInstrument);
+        opt tot_no_quote_entries(48, 304, "TotNoQuoteEntries", INT, i64);
+        opt last_fragment(49, 893, "LastFragment", BOOLEAN, bool);
+        comp quot_entry_ack_grp(50, 1, "QuotEntryAckGrp", QuotEntryAckGrp);
     }
 }
-impl<'a> QuotSetAckGrpNoQuoteSets<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `QuoteSetID` (302), STRING.
-    pub fn quote_set_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 302)
-    }
-    /// The `UnderlyingInstrument` component.
-    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
-        UnderlyingInstrument(self.0.sub(1, 47))
-    }
-    /// `TotNoQuoteEntries` (304), INT.
-    pub fn tot_no_quote_entries(&self) -> t::Opt<i64> {
-        self.0.get(48, 304)
-    }
-    /// `LastFragment` (893), BOOLEAN.
-    pub fn last_fragment(&self) -> t::Opt<bool> {
-        self.0.get(49, 893)
-    }
-    /// The `QuotEntryAckGrp` component.
-    pub fn quot_entry_ack_grp(&self) -> QuotEntryAckGrp<'_, 'a> {
-        QuotEntryAckGrp(self.0.sub(50, 1))
+t::builder! {
+    /// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotSetAckGrpNoQuoteSetsBuilder(quote_set_id: v::FixStr<'b>) {
+        quote_set_id: Option<v::FixStr<'b>> = opt(302, "QuoteSetID", STRING);
+        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
+        tot_no_quote_entries: Option<i64> = opt(304, "TotNoQuoteEntries", INT);
+        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
+        quot_entry_ack_grp: Option<QuotEntryAckGrpBuilder<'b>> = comp("QuotEntryAckGrp");
     }
 }
-/// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotSetAckGrpNoQuoteSetsBuilder<'b> {
-    /// `QuoteSetID` (302), STRING.
-    pub quote_set_id: Option<v::FixStr<'b>>,
-    /// The `UnderlyingInstrument` component.
-    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
-    /// `TotNoQuoteEntries` (304), INT.
-    pub tot_no_quote_entries: Option<i64>,
-    /// `LastFragment` (893), BOOLEAN.
-    pub last_fragment: Option<bool>,
-    /// The `QuotEntryAckGrp` component.
-    pub quot_entry_ack_grp: Option<QuotEntryAckGrpBuilder<'b>>,
-}
-impl<'b> QuotSetAckGrpNoQuoteSetsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(quote_set_id: v::FixStr<'b>) -> Self {
-        Self {
-            quote_set_id: Some(quote_set_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `QuotSetGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block QuotSetGrp {
+        req_group no_quote_sets(0, 296, "NoQuoteSets", QuotSetGrpNoQuoteSets, 52, QUOT_SET_GRP_NO_QUOTE_SETS);
     }
 }
-impl t::Build for QuotSetAckGrpNoQuoteSetsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 302, &self.quote_set_id)?;
-        t::put_component(enc, &self.underlying_instrument)?;
-        t::put(enc, 304, &self.tot_no_quote_entries)?;
-        t::put(enc, 893, &self.last_fragment)?;
-        t::put_component(enc, &self.quot_entry_ack_grp)?;
-        Ok(())
-    }
-}
-/// The `QuotSetGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotSetGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> QuotSetGrp<'v, 'a> {
-    /// The `NoQuoteSets` (296) repeating group, required: its entries in wire order.
-    pub fn no_quote_sets(&self) -> t::Entries<'a, QuotSetGrpNoQuoteSets<'a>, 52> {
-        self.0.group(0, &QUOT_SET_GRP_NO_QUOTE_SETS)
-    }
-}
-/// Builds the `QuotSetGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotSetGrpBuilder<'b> {
-    /// The `NoQuoteSets` (296) group's entries.
-    pub no_quote_sets: &'b [QuotSetGrpNoQuoteSetsBuilder<'b>],
-}
-impl<'b> QuotSetGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for QuotSetGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 296, self.no_quote_sets)?;
-        Ok(())
+t::builder! {
+    /// Builds the `QuotSetGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotSetGrpBuilder() {
+        no_quote_sets: &'b [QuotSetGrpNoQuoteSetsBuilder<'b>] = group(296, "NoQuoteSets");
     }
 }
 /// The `NoQuoteSets` (296) group's table.
@@ -10435,108 +4348,38 @@ pub static QUOT_SET_GRP_NO_QUOTE_SETS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoQuoteSets` (296) group.
-#[derive(Clone, Copy, Debug)]
-pub struct QuotSetGrpNoQuoteSets<'a>(t::View<'a, 52>);
-impl<'a> From<t::View<'a, 52>> for QuotSetGrpNoQuoteSets<'a> {
-    fn from(view: t::View<'a, 52>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoQuoteSets` (296) group.
+    entry QuotSetGrpNoQuoteSets[52] {
+        req quote_set_id(0, 302, "QuoteSetID", STRING, v::FixStr<'a>);
+        comp underlying_instrument(1, 47, "UnderlyingInstrument", UnderlyingInstrument);
+        opt quote_set_valid_until_time(48, 367, "QuoteSetValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
+        req tot_no_quote_entries(49, 304, "TotNoQuoteEntries", INT, i64);
+        opt last_fragment(50, 893, "LastFragment", BOOLEAN, bool);
+        req_comp quot_entry_grp(51, 1, "QuotEntryGrp", QuotEntryGrp);
     }
 }
-impl<'a> QuotSetGrpNoQuoteSets<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `QuoteSetID` (302), STRING, required.
-    pub fn quote_set_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 302)
-    }
-    /// The `UnderlyingInstrument` component.
-    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
-        UnderlyingInstrument(self.0.sub(1, 47))
-    }
-    /// `QuoteSetValidUntilTime` (367), UTCTIMESTAMP.
-    pub fn quote_set_valid_until_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(48, 367)
-    }
-    /// `TotNoQuoteEntries` (304), INT, required.
-    pub fn tot_no_quote_entries(&self) -> t::Req<i64> {
-        self.0.req(49, 304)
-    }
-    /// `LastFragment` (893), BOOLEAN.
-    pub fn last_fragment(&self) -> t::Opt<bool> {
-        self.0.get(50, 893)
-    }
-    /// The `QuotEntryGrp` component (required).
-    pub fn quot_entry_grp(&self) -> QuotEntryGrp<'_, 'a> {
-        QuotEntryGrp(self.0.sub(51, 1))
+t::builder! {
+    /// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    QuotSetGrpNoQuoteSetsBuilder(quote_set_id: v::FixStr<'b>, tot_no_quote_entries: i64) {
+        quote_set_id: Option<v::FixStr<'b>> = req(302, "QuoteSetID", STRING);
+        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
+        quote_set_valid_until_time: Option<v::UtcTimestamp> = opt(367, "QuoteSetValidUntilTime", UTCTIMESTAMP);
+        tot_no_quote_entries: Option<i64> = req(304, "TotNoQuoteEntries", INT);
+        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
+        quot_entry_grp: Option<QuotEntryGrpBuilder<'b>> = comp("QuotEntryGrp");
     }
 }
-/// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct QuotSetGrpNoQuoteSetsBuilder<'b> {
-    /// `QuoteSetID` (302), STRING, required.
-    pub quote_set_id: Option<v::FixStr<'b>>,
-    /// The `UnderlyingInstrument` component.
-    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
-    /// `QuoteSetValidUntilTime` (367), UTCTIMESTAMP.
-    pub quote_set_valid_until_time: Option<v::UtcTimestamp>,
-    /// `TotNoQuoteEntries` (304), INT, required.
-    pub tot_no_quote_entries: Option<i64>,
-    /// `LastFragment` (893), BOOLEAN.
-    pub last_fragment: Option<bool>,
-    /// The `QuotEntryGrp` component.
-    pub quot_entry_grp: Option<QuotEntryGrpBuilder<'b>>,
-}
-impl<'b> QuotSetGrpNoQuoteSetsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(quote_set_id: v::FixStr<'b>, tot_no_quote_entries: i64) -> Self {
-        Self {
-            quote_set_id: Some(quote_set_id),
-            tot_no_quote_entries: Some(tot_no_quote_entries),
-            ..Self::default()
-        }
+t::view! {
+    /// The `RelSymDerivSecGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block RelSymDerivSecGrp {
+        group no_related_sym(0, 146, "NoRelatedSym", RelSymDerivSecGrpNoRelatedSym, 54, REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM);
     }
 }
-impl t::Build for QuotSetGrpNoQuoteSetsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 302, &self.quote_set_id)?;
-        t::put_component(enc, &self.underlying_instrument)?;
-        t::put(enc, 367, &self.quote_set_valid_until_time)?;
-        t::put(enc, 304, &self.tot_no_quote_entries)?;
-        t::put(enc, 893, &self.last_fragment)?;
-        t::put_component(enc, &self.quot_entry_grp)?;
-        Ok(())
-    }
-}
-/// The `RelSymDerivSecGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct RelSymDerivSecGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> RelSymDerivSecGrp<'v, 'a> {
-    /// The `NoRelatedSym` (146) repeating group: its entries in wire order.
-    pub fn no_related_sym(
-        &self,
-    ) -> t::Entries<'a, RelSymDerivSecGrpNoRelatedSym<'a>, 54> {
-        self.0.group(0, &REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM)
-    }
-}
-/// Builds the `RelSymDerivSecGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RelSymDerivSecGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
-    pub no_related_sym: &'b [RelSymDerivSecGrpNoRelatedSymBuilder<'b>],
-}
-impl<'b> RelSymDerivSecGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for RelSymDerivSecGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 146, self.no_related_sym)?;
-        Ok(())
+t::builder! {
+    /// Builds the `RelSymDerivSecGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    RelSymDerivSecGrpBuilder() {
+        no_related_sym: &'b [RelSymDerivSecGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
     }
 }
 /// The `NoRelatedSym` (146) group's table.
@@ -10573,127 +4416,45 @@ pub static REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoRelatedSym` (146) group.
-#[derive(Clone, Copy, Debug)]
-pub struct RelSymDerivSecGrpNoRelatedSym<'a>(t::View<'a, 54>);
-impl<'a> From<t::View<'a, 54>> for RelSymDerivSecGrpNoRelatedSym<'a> {
-    fn from(view: t::View<'a, 54>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoRelatedSym` (146) group.
+    entry RelSymDerivSecGrpNoRelatedSym[54] {
+        comp instrument(0, 43, "Instrument", Instrument);
+        opt currency(43, 15, "Currency", CURRENCY, v::Currency);
+        opt expiration_cycle(44, 827, "ExpirationCycle", INT, e::ExpirationCycle<'a>);
+        comp instrument_extension(45, 3, "InstrumentExtension", InstrumentExtension);
+        comp instrmt_leg_grp(48, 1, "InstrmtLegGrp", InstrmtLegGrp);
+        opt trading_session_id(49, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(50, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt text(51, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(52, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(53, 355, "EncodedText", DATA);
     }
 }
-impl<'a> RelSymDerivSecGrpNoRelatedSym<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `Instrument` component.
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(0, 43))
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(43, 15)
-    }
-    /// `ExpirationCycle` (827), INT.
-    pub fn expiration_cycle(&self) -> t::Opt<e::ExpirationCycle<'a>> {
-        self.0.get(44, 827)
-    }
-    /// The `InstrumentExtension` component.
-    pub fn instrument_extension(&self) -> InstrumentExtension<'_, 'a> {
-        InstrumentExtension(self.0.sub(45, 3))
-    }
-    /// The `InstrmtLegGrp` component.
-    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
-        InstrmtLegGrp(self.0.sub(48, 1))
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(49, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(50, 625)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(51, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(52, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(53)
+t::builder! {
+    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    RelSymDerivSecGrpNoRelatedSymBuilder() {
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+        expiration_cycle: Option<e::ExpirationCycle<'b>> = opt(827, "ExpirationCycle", INT);
+        instrument_extension: Option<InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
+        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
     }
 }
-/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RelSymDerivSecGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-    /// `ExpirationCycle` (827), INT.
-    pub expiration_cycle: Option<e::ExpirationCycle<'b>>,
-    /// The `InstrumentExtension` component.
-    pub instrument_extension: Option<InstrumentExtensionBuilder<'b>>,
-    /// The `InstrmtLegGrp` component.
-    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-}
-impl<'b> RelSymDerivSecGrpNoRelatedSymBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `RFQReqGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block RfqReqGrp {
+        req_group no_related_sym(0, 146, "NoRelatedSym", RfqReqGrpNoRelatedSym, 50, RFQ_REQ_GRP_NO_RELATED_SYM);
     }
 }
-impl t::Build for RelSymDerivSecGrpNoRelatedSymBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument)?;
-        t::put(enc, 15, &self.currency)?;
-        t::put(enc, 827, &self.expiration_cycle)?;
-        t::put_component(enc, &self.instrument_extension)?;
-        t::put_component(enc, &self.instrmt_leg_grp)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        Ok(())
-    }
-}
-/// The `RFQReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct RfqReqGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> RfqReqGrp<'v, 'a> {
-    /// The `NoRelatedSym` (146) repeating group, required: its entries in wire order.
-    pub fn no_related_sym(&self) -> t::Entries<'a, RfqReqGrpNoRelatedSym<'a>, 50> {
-        self.0.group(0, &RFQ_REQ_GRP_NO_RELATED_SYM)
-    }
-}
-/// Builds the `RFQReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RfqReqGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
-    pub no_related_sym: &'b [RfqReqGrpNoRelatedSymBuilder<'b>],
-}
-impl<'b> RfqReqGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for RfqReqGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 146, self.no_related_sym)?;
-        Ok(())
+t::builder! {
+    /// Builds the `RFQReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    RfqReqGrpBuilder() {
+        no_related_sym: &'b [RfqReqGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
     }
 }
 /// The `NoRelatedSym` (146) group's table.
@@ -10730,118 +4491,42 @@ pub static RFQ_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoRelatedSym` (146) group.
-#[derive(Clone, Copy, Debug)]
-pub struct RfqReqGrpNoRelatedSym<'a>(t::View<'a, 50>);
-impl<'a> From<t::View<'a, 50>> for RfqReqGrpNoRelatedSym<'a> {
-    fn from(view: t::View<'a, 50>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoRelatedSym` (146) group.
+    entry RfqReqGrpNoRelatedSym[50] {
+        req_comp instrument(0, 43, "Instrument", Instrument);
+        comp und_instrmt_grp(43, 1, "UndInstrmtGrp", UndInstrmtGrp);
+        comp instrmt_leg_grp(44, 1, "InstrmtLegGrp", InstrmtLegGrp);
+        opt prev_close_px(45, 140, "PrevClosePx", PRICE, v::Decimal);
+        opt quote_request_type(46, 303, "QuoteRequestType", INT, e::QuoteRequestType<'a>);
+        opt quote_type(47, 537, "QuoteType", INT, e::QuoteType<'a>);
+        opt trading_session_id(48, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(49, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> RfqReqGrpNoRelatedSym<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `Instrument` component (required).
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(0, 43))
-    }
-    /// The `UndInstrmtGrp` component.
-    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
-        UndInstrmtGrp(self.0.sub(43, 1))
-    }
-    /// The `InstrmtLegGrp` component.
-    pub fn instrmt_leg_grp(&self) -> InstrmtLegGrp<'_, 'a> {
-        InstrmtLegGrp(self.0.sub(44, 1))
-    }
-    /// `PrevClosePx` (140), PRICE.
-    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(45, 140)
-    }
-    /// `QuoteRequestType` (303), INT.
-    pub fn quote_request_type(&self) -> t::Opt<e::QuoteRequestType<'a>> {
-        self.0.get(46, 303)
-    }
-    /// `QuoteType` (537), INT.
-    pub fn quote_type(&self) -> t::Opt<e::QuoteType<'a>> {
-        self.0.get(47, 537)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(48, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(49, 625)
+t::builder! {
+    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    RfqReqGrpNoRelatedSymBuilder() {
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
+        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
+        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
+        quote_request_type: Option<e::QuoteRequestType<'b>> = opt(303, "QuoteRequestType", INT);
+        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
     }
 }
-/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RfqReqGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// The `UndInstrmtGrp` component.
-    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
-    /// The `InstrmtLegGrp` component.
-    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
-    /// `PrevClosePx` (140), PRICE.
-    pub prev_close_px: Option<v::Decimal>,
-    /// `QuoteRequestType` (303), INT.
-    pub quote_request_type: Option<e::QuoteRequestType<'b>>,
-    /// `QuoteType` (537), INT.
-    pub quote_type: Option<e::QuoteType<'b>>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-}
-impl<'b> RfqReqGrpNoRelatedSymBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `RgstDistInstGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block RgstDistInstGrp {
+        group no_distrib_insts(0, 510, "NoDistribInsts", RgstDistInstGrpNoDistribInsts, 8, RGST_DIST_INST_GRP_NO_DISTRIB_INSTS);
     }
 }
-impl t::Build for RfqReqGrpNoRelatedSymBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument)?;
-        t::put_component(enc, &self.und_instrmt_grp)?;
-        t::put_component(enc, &self.instrmt_leg_grp)?;
-        t::put(enc, 140, &self.prev_close_px)?;
-        t::put(enc, 303, &self.quote_request_type)?;
-        t::put(enc, 537, &self.quote_type)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        Ok(())
-    }
-}
-/// The `RgstDistInstGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct RgstDistInstGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> RgstDistInstGrp<'v, 'a> {
-    /// The `NoDistribInsts` (510) repeating group: its entries in wire order.
-    pub fn no_distrib_insts(
-        &self,
-    ) -> t::Entries<'a, RgstDistInstGrpNoDistribInsts<'a>, 8> {
-        self.0.group(0, &RGST_DIST_INST_GRP_NO_DISTRIB_INSTS)
-    }
-}
-/// Builds the `RgstDistInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RgstDistInstGrpBuilder<'b> {
-    /// The `NoDistribInsts` (510) group's entries.
-    pub no_distrib_insts: &'b [RgstDistInstGrpNoDistribInstsBuilder<'b>],
-}
-impl<'b> RgstDistInstGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for RgstDistInstGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 510, self.no_distrib_insts)?;
-        Ok(())
+t::builder! {
+    /// Builds the `RgstDistInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    RgstDistInstGrpBuilder() {
+        no_distrib_insts: &'b [RgstDistInstGrpNoDistribInstsBuilder<'b>] = group(510, "NoDistribInsts");
     }
 }
 /// The `NoDistribInsts` (510) group's table.
@@ -10857,119 +4542,42 @@ pub static RGST_DIST_INST_GRP_NO_DISTRIB_INSTS: t::Group = t::Group {
         index: &[6, 0, 0, 0, 8, 0, 2, 3, 5, 0, 7, 0, 1, 4, 0, 0],
     },
 };
-/// One entry of the `NoDistribInsts` (510) group.
-#[derive(Clone, Copy, Debug)]
-pub struct RgstDistInstGrpNoDistribInsts<'a>(t::View<'a, 8>);
-impl<'a> From<t::View<'a, 8>> for RgstDistInstGrpNoDistribInsts<'a> {
-    fn from(view: t::View<'a, 8>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoDistribInsts` (510) group.
+    entry RgstDistInstGrpNoDistribInsts[8] {
+        opt distrib_payment_method(0, 477, "DistribPaymentMethod", INT, e::DistribPaymentMethod<'a>);
+        opt distrib_percentage(1, 512, "DistribPercentage", PERCENTAGE, v::Decimal);
+        opt cash_distrib_curr(2, 478, "CashDistribCurr", CURRENCY, v::Currency);
+        opt cash_distrib_agent_name(3, 498, "CashDistribAgentName", STRING, v::FixStr<'a>);
+        opt cash_distrib_agent_code(4, 499, "CashDistribAgentCode", STRING, v::FixStr<'a>);
+        opt cash_distrib_agent_acct_number(5, 500, "CashDistribAgentAcctNumber", STRING, v::FixStr<'a>);
+        opt cash_distrib_pay_ref(6, 501, "CashDistribPayRef", STRING, v::FixStr<'a>);
+        opt cash_distrib_agent_acct_name(7, 502, "CashDistribAgentAcctName", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> RgstDistInstGrpNoDistribInsts<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `DistribPaymentMethod` (477), INT.
-    pub fn distrib_payment_method(&self) -> t::Opt<e::DistribPaymentMethod<'a>> {
-        self.0.get(0, 477)
-    }
-    /// `DistribPercentage` (512), PERCENTAGE.
-    pub fn distrib_percentage(&self) -> t::Opt<v::Decimal> {
-        self.0.get(1, 512)
-    }
-    /// `CashDistribCurr` (478), CURRENCY.
-    pub fn cash_distrib_curr(&self) -> t::Opt<v::Currency> {
-        self.0.get(2, 478)
-    }
-    /// `CashDistribAgentName` (498), STRING.
-    pub fn cash_distrib_agent_name(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 498)
-    }
-    /// `CashDistribAgentCode` (499), STRING.
-    pub fn cash_distrib_agent_code(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(4, 499)
-    }
-    /// `CashDistribAgentAcctNumber` (500), STRING.
-    pub fn cash_distrib_agent_acct_number(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(5, 500)
-    }
-    /// `CashDistribPayRef` (501), STRING.
-    pub fn cash_distrib_pay_ref(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(6, 501)
-    }
-    /// `CashDistribAgentAcctName` (502), STRING.
-    pub fn cash_distrib_agent_acct_name(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(7, 502)
+t::builder! {
+    /// Builds one `NoDistribInsts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    RgstDistInstGrpNoDistribInstsBuilder(distrib_payment_method: e::DistribPaymentMethod<'b>) {
+        distrib_payment_method: Option<e::DistribPaymentMethod<'b>> = opt(477, "DistribPaymentMethod", INT);
+        distrib_percentage: Option<v::Decimal> = opt(512, "DistribPercentage", PERCENTAGE);
+        cash_distrib_curr: Option<v::Currency> = opt(478, "CashDistribCurr", CURRENCY);
+        cash_distrib_agent_name: Option<v::FixStr<'b>> = opt(498, "CashDistribAgentName", STRING);
+        cash_distrib_agent_code: Option<v::FixStr<'b>> = opt(499, "CashDistribAgentCode", STRING);
+        cash_distrib_agent_acct_number: Option<v::FixStr<'b>> = opt(500, "CashDistribAgentAcctNumber", STRING);
+        cash_distrib_pay_ref: Option<v::FixStr<'b>> = opt(501, "CashDistribPayRef", STRING);
+        cash_distrib_agent_acct_name: Option<v::FixStr<'b>> = opt(502, "CashDistribAgentAcctName", STRING);
     }
 }
-/// Builds one `NoDistribInsts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RgstDistInstGrpNoDistribInstsBuilder<'b> {
-    /// `DistribPaymentMethod` (477), INT.
-    pub distrib_payment_method: Option<e::DistribPaymentMethod<'b>>,
-    /// `DistribPercentage` (512), PERCENTAGE.
-    pub distrib_percentage: Option<v::Decimal>,
-    /// `CashDistribCurr` (478), CURRENCY.
-    pub cash_distrib_curr: Option<v::Currency>,
-    /// `CashDistribAgentName` (498), STRING.
-    pub cash_distrib_agent_name: Option<v::FixStr<'b>>,
-    /// `CashDistribAgentCode` (499), STRING.
-    pub cash_distrib_agent_code: Option<v::FixStr<'b>>,
-    /// `CashDistribAgentAcctNumber` (500), STRING.
-    pub cash_distrib_agent_acct_number: Option<v::FixStr<'b>>,
-    /// `CashDistribPayRef` (501), STRING.
-    pub cash_distrib_pay_ref: Option<v::FixStr<'b>>,
-    /// `CashDistribAgentAcctName` (502), STRING.
-    pub cash_distrib_agent_acct_name: Option<v::FixStr<'b>>,
-}
-impl<'b> RgstDistInstGrpNoDistribInstsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(distrib_payment_method: e::DistribPaymentMethod<'b>) -> Self {
-        Self {
-            distrib_payment_method: Some(distrib_payment_method),
-            ..Self::default()
-        }
+t::view! {
+    /// The `RgstDtlsGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block RgstDtlsGrp {
+        group no_regist_dtls(0, 473, "NoRegistDtls", RgstDtlsGrpNoRegistDtls, 8, RGST_DTLS_GRP_NO_REGIST_DTLS);
     }
 }
-impl t::Build for RgstDistInstGrpNoDistribInstsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 477, &self.distrib_payment_method)?;
-        t::put(enc, 512, &self.distrib_percentage)?;
-        t::put(enc, 478, &self.cash_distrib_curr)?;
-        t::put(enc, 498, &self.cash_distrib_agent_name)?;
-        t::put(enc, 499, &self.cash_distrib_agent_code)?;
-        t::put(enc, 500, &self.cash_distrib_agent_acct_number)?;
-        t::put(enc, 501, &self.cash_distrib_pay_ref)?;
-        t::put(enc, 502, &self.cash_distrib_agent_acct_name)?;
-        Ok(())
-    }
-}
-/// The `RgstDtlsGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct RgstDtlsGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> RgstDtlsGrp<'v, 'a> {
-    /// The `NoRegistDtls` (473) repeating group: its entries in wire order.
-    pub fn no_regist_dtls(&self) -> t::Entries<'a, RgstDtlsGrpNoRegistDtls<'a>, 8> {
-        self.0.group(0, &RGST_DTLS_GRP_NO_REGIST_DTLS)
-    }
-}
-/// Builds the `RgstDtlsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RgstDtlsGrpBuilder<'b> {
-    /// The `NoRegistDtls` (473) group's entries.
-    pub no_regist_dtls: &'b [RgstDtlsGrpNoRegistDtlsBuilder<'b>],
-}
-impl<'b> RgstDtlsGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for RgstDtlsGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 473, self.no_regist_dtls)?;
-        Ok(())
+t::builder! {
+    /// Builds the `RgstDtlsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    RgstDtlsGrpBuilder() {
+        no_regist_dtls: &'b [RgstDtlsGrpNoRegistDtlsBuilder<'b>] = group(473, "NoRegistDtls");
     }
 }
 /// The `NoRegistDtls` (473) group's table.
@@ -10985,119 +4593,42 @@ pub static RGST_DTLS_GRP_NO_REGIST_DTLS: t::Group = t::Group {
         index: &[0, 32773, 0, 0, 0, 7, 0, 0, 0, 1, 6, 8, 0, 2, 4, 3],
     },
 };
-/// One entry of the `NoRegistDtls` (473) group.
-#[derive(Clone, Copy, Debug)]
-pub struct RgstDtlsGrpNoRegistDtls<'a>(t::View<'a, 8>);
-impl<'a> From<t::View<'a, 8>> for RgstDtlsGrpNoRegistDtls<'a> {
-    fn from(view: t::View<'a, 8>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoRegistDtls` (473) group.
+    entry RgstDtlsGrpNoRegistDtls[8] {
+        opt regist_dtls(0, 509, "RegistDtls", STRING, v::FixStr<'a>);
+        opt regist_email(1, 511, "RegistEmail", STRING, v::FixStr<'a>);
+        opt mailing_dtls(2, 474, "MailingDtls", STRING, v::FixStr<'a>);
+        opt mailing_inst(3, 482, "MailingInst", STRING, v::FixStr<'a>);
+        comp nested_parties(4, 1, "NestedParties", NestedParties);
+        opt owner_type(5, 522, "OwnerType", INT, e::OwnerType<'a>);
+        opt date_of_birth(6, 486, "DateOfBirth", LOCALMKTDATE, v::LocalMktDate);
+        opt investor_country_of_residence(7, 475, "InvestorCountryOfResidence", COUNTRY, v::Country);
     }
 }
-impl<'a> RgstDtlsGrpNoRegistDtls<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `RegistDtls` (509), STRING.
-    pub fn regist_dtls(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 509)
-    }
-    /// `RegistEmail` (511), STRING.
-    pub fn regist_email(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 511)
-    }
-    /// `MailingDtls` (474), STRING.
-    pub fn mailing_dtls(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 474)
-    }
-    /// `MailingInst` (482), STRING.
-    pub fn mailing_inst(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 482)
-    }
-    /// The `NestedParties` component.
-    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
-        NestedParties(self.0.sub(4, 1))
-    }
-    /// `OwnerType` (522), INT.
-    pub fn owner_type(&self) -> t::Opt<e::OwnerType<'a>> {
-        self.0.get(5, 522)
-    }
-    /// `DateOfBirth` (486), LOCALMKTDATE.
-    pub fn date_of_birth(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(6, 486)
-    }
-    /// `InvestorCountryOfResidence` (475), COUNTRY.
-    pub fn investor_country_of_residence(&self) -> t::Opt<v::Country> {
-        self.0.get(7, 475)
+t::builder! {
+    /// Builds one `NoRegistDtls` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    RgstDtlsGrpNoRegistDtlsBuilder(regist_dtls: v::FixStr<'b>) {
+        regist_dtls: Option<v::FixStr<'b>> = opt(509, "RegistDtls", STRING);
+        regist_email: Option<v::FixStr<'b>> = opt(511, "RegistEmail", STRING);
+        mailing_dtls: Option<v::FixStr<'b>> = opt(474, "MailingDtls", STRING);
+        mailing_inst: Option<v::FixStr<'b>> = opt(482, "MailingInst", STRING);
+        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
+        owner_type: Option<e::OwnerType<'b>> = opt(522, "OwnerType", INT);
+        date_of_birth: Option<v::LocalMktDate> = opt(486, "DateOfBirth", LOCALMKTDATE);
+        investor_country_of_residence: Option<v::Country> = opt(475, "InvestorCountryOfResidence", COUNTRY);
     }
 }
-/// Builds one `NoRegistDtls` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RgstDtlsGrpNoRegistDtlsBuilder<'b> {
-    /// `RegistDtls` (509), STRING.
-    pub regist_dtls: Option<v::FixStr<'b>>,
-    /// `RegistEmail` (511), STRING.
-    pub regist_email: Option<v::FixStr<'b>>,
-    /// `MailingDtls` (474), STRING.
-    pub mailing_dtls: Option<v::FixStr<'b>>,
-    /// `MailingInst` (482), STRING.
-    pub mailing_inst: Option<v::FixStr<'b>>,
-    /// The `NestedParties` component.
-    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
-    /// `OwnerType` (522), INT.
-    pub owner_type: Option<e::OwnerType<'b>>,
-    /// `DateOfBirth` (486), LOCALMKTDATE.
-    pub date_of_birth: Option<v::LocalMktDate>,
-    /// `InvestorCountryOfResidence` (475), COUNTRY.
-    pub investor_country_of_residence: Option<v::Country>,
-}
-impl<'b> RgstDtlsGrpNoRegistDtlsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(regist_dtls: v::FixStr<'b>) -> Self {
-        Self {
-            regist_dtls: Some(regist_dtls),
-            ..Self::default()
-        }
+t::view! {
+    /// The `RoutingGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block RoutingGrp {
+        group no_routing_ids(0, 215, "NoRoutingIDs", RoutingGrpNoRoutingIds, 2, ROUTING_GRP_NO_ROUTING_IDS);
     }
 }
-impl t::Build for RgstDtlsGrpNoRegistDtlsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 509, &self.regist_dtls)?;
-        t::put(enc, 511, &self.regist_email)?;
-        t::put(enc, 474, &self.mailing_dtls)?;
-        t::put(enc, 482, &self.mailing_inst)?;
-        t::put_component(enc, &self.nested_parties)?;
-        t::put(enc, 522, &self.owner_type)?;
-        t::put(enc, 486, &self.date_of_birth)?;
-        t::put(enc, 475, &self.investor_country_of_residence)?;
-        Ok(())
-    }
-}
-/// The `RoutingGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct RoutingGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> RoutingGrp<'v, 'a> {
-    /// The `NoRoutingIDs` (215) repeating group: its entries in wire order.
-    pub fn no_routing_ids(&self) -> t::Entries<'a, RoutingGrpNoRoutingIds<'a>, 2> {
-        self.0.group(0, &ROUTING_GRP_NO_ROUTING_IDS)
-    }
-}
-/// Builds the `RoutingGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RoutingGrpBuilder<'b> {
-    /// The `NoRoutingIDs` (215) group's entries.
-    pub no_routing_ids: &'b [RoutingGrpNoRoutingIdsBuilder<'b>],
-}
-impl<'b> RoutingGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for RoutingGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 215, self.no_routing_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `RoutingGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    RoutingGrpBuilder() {
+        no_routing_ids: &'b [RoutingGrpNoRoutingIdsBuilder<'b>] = group(215, "NoRoutingIDs");
     }
 }
 /// The `NoRoutingIDs` (215) group's table.
@@ -11113,77 +4644,30 @@ pub static ROUTING_GRP_NO_ROUTING_IDS: t::Group = t::Group {
         index: &[2, 1, 0, 0],
     },
 };
-/// One entry of the `NoRoutingIDs` (215) group.
-#[derive(Clone, Copy, Debug)]
-pub struct RoutingGrpNoRoutingIds<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for RoutingGrpNoRoutingIds<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoRoutingIDs` (215) group.
+    entry RoutingGrpNoRoutingIds[2] {
+        opt routing_type(0, 216, "RoutingType", INT, e::RoutingType<'a>);
+        opt routing_id(1, 217, "RoutingID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> RoutingGrpNoRoutingIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `RoutingType` (216), INT.
-    pub fn routing_type(&self) -> t::Opt<e::RoutingType<'a>> {
-        self.0.get(0, 216)
-    }
-    /// `RoutingID` (217), STRING.
-    pub fn routing_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 217)
+t::builder! {
+    /// Builds one `NoRoutingIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    RoutingGrpNoRoutingIdsBuilder(routing_type: e::RoutingType<'b>) {
+        routing_type: Option<e::RoutingType<'b>> = opt(216, "RoutingType", INT);
+        routing_id: Option<v::FixStr<'b>> = opt(217, "RoutingID", STRING);
     }
 }
-/// Builds one `NoRoutingIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RoutingGrpNoRoutingIdsBuilder<'b> {
-    /// `RoutingType` (216), INT.
-    pub routing_type: Option<e::RoutingType<'b>>,
-    /// `RoutingID` (217), STRING.
-    pub routing_id: Option<v::FixStr<'b>>,
-}
-impl<'b> RoutingGrpNoRoutingIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(routing_type: e::RoutingType<'b>) -> Self {
-        Self {
-            routing_type: Some(routing_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `SecListGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block SecListGrp {
+        group no_related_sym(0, 146, "NoRelatedSym", SecListGrpNoRelatedSym, 81, SEC_LIST_GRP_NO_RELATED_SYM);
     }
 }
-impl t::Build for RoutingGrpNoRoutingIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 216, &self.routing_type)?;
-        t::put(enc, 217, &self.routing_id)?;
-        Ok(())
-    }
-}
-/// The `SecListGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct SecListGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> SecListGrp<'v, 'a> {
-    /// The `NoRelatedSym` (146) repeating group: its entries in wire order.
-    pub fn no_related_sym(&self) -> t::Entries<'a, SecListGrpNoRelatedSym<'a>, 81> {
-        self.0.group(0, &SEC_LIST_GRP_NO_RELATED_SYM)
-    }
-}
-/// Builds the `SecListGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SecListGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
-    pub no_related_sym: &'b [SecListGrpNoRelatedSymBuilder<'b>],
-}
-impl<'b> SecListGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for SecListGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 146, self.no_related_sym)?;
-        Ok(())
+t::builder! {
+    /// Builds the `SecListGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SecListGrpBuilder() {
+        no_related_sym: &'b [SecListGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
     }
 }
 /// The `NoRelatedSym` (146) group's table.
@@ -11227,178 +4711,59 @@ pub static SEC_LIST_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoRelatedSym` (146) group.
-#[derive(Clone, Copy, Debug)]
-pub struct SecListGrpNoRelatedSym<'a>(t::View<'a, 81>);
-impl<'a> From<t::View<'a, 81>> for SecListGrpNoRelatedSym<'a> {
-    fn from(view: t::View<'a, 81>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoRelatedSym` (146) group.
+    entry SecListGrpNoRelatedSym[81] {
+        comp instrument(0, 43, "Instrument", Instrument);
+        comp instrument_extension(43, 3, "InstrumentExtension", InstrumentExtension);
+        comp financing_details(46, 9, "FinancingDetails", FinancingDetails);
+        comp und_instrmt_grp(55, 1, "UndInstrmtGrp", UndInstrmtGrp);
+        opt currency(56, 15, "Currency", CURRENCY, v::Currency);
+        comp stipulations(57, 1, "Stipulations", Stipulations);
+        comp instrmt_leg_sec_list_grp(58, 1, "InstrmtLegSecListGrp", InstrmtLegSecListGrp);
+        comp spread_or_benchmark_curve_data(59, 8, "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData);
+        comp yield_data(67, 6, "YieldData", YieldData);
+        opt round_lot(73, 561, "RoundLot", QTY, v::Decimal);
+        opt min_trade_vol(74, 562, "MinTradeVol", QTY, v::Decimal);
+        opt trading_session_id(75, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(76, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt expiration_cycle(77, 827, "ExpirationCycle", INT, e::ExpirationCycle<'a>);
+        opt text(78, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(79, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(80, 355, "EncodedText", DATA);
     }
 }
-impl<'a> SecListGrpNoRelatedSym<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `Instrument` component.
-    pub fn instrument(&self) -> Instrument<'_, 'a> {
-        Instrument(self.0.sub(0, 43))
-    }
-    /// The `InstrumentExtension` component.
-    pub fn instrument_extension(&self) -> InstrumentExtension<'_, 'a> {
-        InstrumentExtension(self.0.sub(43, 3))
-    }
-    /// The `FinancingDetails` component.
-    pub fn financing_details(&self) -> FinancingDetails<'_, 'a> {
-        FinancingDetails(self.0.sub(46, 9))
-    }
-    /// The `UndInstrmtGrp` component.
-    pub fn und_instrmt_grp(&self) -> UndInstrmtGrp<'_, 'a> {
-        UndInstrmtGrp(self.0.sub(55, 1))
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(56, 15)
-    }
-    /// The `Stipulations` component.
-    pub fn stipulations(&self) -> Stipulations<'_, 'a> {
-        Stipulations(self.0.sub(57, 1))
-    }
-    /// The `InstrmtLegSecListGrp` component.
-    pub fn instrmt_leg_sec_list_grp(&self) -> InstrmtLegSecListGrp<'_, 'a> {
-        InstrmtLegSecListGrp(self.0.sub(58, 1))
-    }
-    /// The `SpreadOrBenchmarkCurveData` component.
-    pub fn spread_or_benchmark_curve_data(&self) -> SpreadOrBenchmarkCurveData<'_, 'a> {
-        SpreadOrBenchmarkCurveData(self.0.sub(59, 8))
-    }
-    /// The `YieldData` component.
-    pub fn yield_data(&self) -> YieldData<'_, 'a> {
-        YieldData(self.0.sub(67, 6))
-    }
-    /// `RoundLot` (561), QTY.
-    pub fn round_lot(&self) -> t::Opt<v::Decimal> {
-        self.0.get(73, 561)
-    }
-    /// `MinTradeVol` (562), QTY.
-    pub fn min_trade_vol(&self) -> t::Opt<v::Decimal> {
-        self.0.get(74, 562)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(75, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(76, 625)
-    }
-    /// `ExpirationCycle` (827), INT.
-    pub fn expiration_cycle(&self) -> t::Opt<e::ExpirationCycle<'a>> {
-        self.0.get(77, 827)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(78, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(79, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(80)
+t::builder! {
+    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SecListGrpNoRelatedSymBuilder() {
+        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+        instrument_extension: Option<InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
+        financing_details: Option<FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
+        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+        stipulations: Option<StipulationsBuilder<'b>> = comp("Stipulations");
+        instrmt_leg_sec_list_grp: Option<InstrmtLegSecListGrpBuilder<'b>> = comp("InstrmtLegSecListGrp");
+        spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
+        yield_data: Option<YieldDataBuilder<'b>> = comp("YieldData");
+        round_lot: Option<v::Decimal> = opt(561, "RoundLot", QTY);
+        min_trade_vol: Option<v::Decimal> = opt(562, "MinTradeVol", QTY);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        expiration_cycle: Option<e::ExpirationCycle<'b>> = opt(827, "ExpirationCycle", INT);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
     }
 }
-/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SecListGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
-    pub instrument: Option<InstrumentBuilder<'b>>,
-    /// The `InstrumentExtension` component.
-    pub instrument_extension: Option<InstrumentExtensionBuilder<'b>>,
-    /// The `FinancingDetails` component.
-    pub financing_details: Option<FinancingDetailsBuilder<'b>>,
-    /// The `UndInstrmtGrp` component.
-    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-    /// The `Stipulations` component.
-    pub stipulations: Option<StipulationsBuilder<'b>>,
-    /// The `InstrmtLegSecListGrp` component.
-    pub instrmt_leg_sec_list_grp: Option<InstrmtLegSecListGrpBuilder<'b>>,
-    /// The `SpreadOrBenchmarkCurveData` component.
-    pub spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>>,
-    /// The `YieldData` component.
-    pub yield_data: Option<YieldDataBuilder<'b>>,
-    /// `RoundLot` (561), QTY.
-    pub round_lot: Option<v::Decimal>,
-    /// `MinTradeVol` (562), QTY.
-    pub min_trade_vol: Option<v::Decimal>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `ExpirationCycle` (827), INT.
-    pub expiration_cycle: Option<e::ExpirationCycle<'b>>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-}
-impl<'b> SecListGrpNoRelatedSymBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `SecTypesGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block SecTypesGrp {
+        group no_security_types(0, 558, "NoSecurityTypes", SecTypesGrpNoSecurityTypes, 4, SEC_TYPES_GRP_NO_SECURITY_TYPES);
     }
 }
-impl t::Build for SecListGrpNoRelatedSymBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument)?;
-        t::put_component(enc, &self.instrument_extension)?;
-        t::put_component(enc, &self.financing_details)?;
-        t::put_component(enc, &self.und_instrmt_grp)?;
-        t::put(enc, 15, &self.currency)?;
-        t::put_component(enc, &self.stipulations)?;
-        t::put_component(enc, &self.instrmt_leg_sec_list_grp)?;
-        t::put_component(enc, &self.spread_or_benchmark_curve_data)?;
-        t::put_component(enc, &self.yield_data)?;
-        t::put(enc, 561, &self.round_lot)?;
-        t::put(enc, 562, &self.min_trade_vol)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 827, &self.expiration_cycle)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        Ok(())
-    }
-}
-/// The `SecTypesGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct SecTypesGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> SecTypesGrp<'v, 'a> {
-    /// The `NoSecurityTypes` (558) repeating group: its entries in wire order.
-    pub fn no_security_types(
-        &self,
-    ) -> t::Entries<'a, SecTypesGrpNoSecurityTypes<'a>, 4> {
-        self.0.group(0, &SEC_TYPES_GRP_NO_SECURITY_TYPES)
-    }
-}
-/// Builds the `SecTypesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SecTypesGrpBuilder<'b> {
-    /// The `NoSecurityTypes` (558) group's entries.
-    pub no_security_types: &'b [SecTypesGrpNoSecurityTypesBuilder<'b>],
-}
-impl<'b> SecTypesGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for SecTypesGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 558, self.no_security_types)?;
-        Ok(())
+t::builder! {
+    /// Builds the `SecTypesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SecTypesGrpBuilder() {
+        no_security_types: &'b [SecTypesGrpNoSecurityTypesBuilder<'b>] = group(558, "NoSecurityTypes");
     }
 }
 /// The `NoSecurityTypes` (558) group's table.
@@ -11414,91 +4779,34 @@ pub static SEC_TYPES_GRP_NO_SECURITY_TYPES: t::Group = t::Group {
         index: &[4, 1, 3, 0, 0, 0, 0, 2],
     },
 };
-/// One entry of the `NoSecurityTypes` (558) group.
-#[derive(Clone, Copy, Debug)]
-pub struct SecTypesGrpNoSecurityTypes<'a>(t::View<'a, 4>);
-impl<'a> From<t::View<'a, 4>> for SecTypesGrpNoSecurityTypes<'a> {
-    fn from(view: t::View<'a, 4>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoSecurityTypes` (558) group.
+    entry SecTypesGrpNoSecurityTypes[4] {
+        opt security_type(0, 167, "SecurityType", STRING, e::SecurityType<'a>);
+        opt security_sub_type(1, 762, "SecuritySubType", STRING, v::FixStr<'a>);
+        opt product(2, 460, "Product", INT, e::Product<'a>);
+        opt cfi_code(3, 461, "CFICode", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> SecTypesGrpNoSecurityTypes<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `SecurityType` (167), STRING.
-    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
-        self.0.get(0, 167)
-    }
-    /// `SecuritySubType` (762), STRING.
-    pub fn security_sub_type(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 762)
-    }
-    /// `Product` (460), INT.
-    pub fn product(&self) -> t::Opt<e::Product<'a>> {
-        self.0.get(2, 460)
-    }
-    /// `CFICode` (461), STRING.
-    pub fn cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 461)
+t::builder! {
+    /// Builds one `NoSecurityTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SecTypesGrpNoSecurityTypesBuilder(security_type: e::SecurityType<'b>) {
+        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
+        security_sub_type: Option<v::FixStr<'b>> = opt(762, "SecuritySubType", STRING);
+        product: Option<e::Product<'b>> = opt(460, "Product", INT);
+        cfi_code: Option<v::FixStr<'b>> = opt(461, "CFICode", STRING);
     }
 }
-/// Builds one `NoSecurityTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SecTypesGrpNoSecurityTypesBuilder<'b> {
-    /// `SecurityType` (167), STRING.
-    pub security_type: Option<e::SecurityType<'b>>,
-    /// `SecuritySubType` (762), STRING.
-    pub security_sub_type: Option<v::FixStr<'b>>,
-    /// `Product` (460), INT.
-    pub product: Option<e::Product<'b>>,
-    /// `CFICode` (461), STRING.
-    pub cfi_code: Option<v::FixStr<'b>>,
-}
-impl<'b> SecTypesGrpNoSecurityTypesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(security_type: e::SecurityType<'b>) -> Self {
-        Self {
-            security_type: Some(security_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `SettlInstGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block SettlInstGrp {
+        group no_settl_inst(0, 778, "NoSettlInst", SettlInstGrpNoSettlInst, 25, SETTL_INST_GRP_NO_SETTL_INST);
     }
 }
-impl t::Build for SecTypesGrpNoSecurityTypesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 167, &self.security_type)?;
-        t::put(enc, 762, &self.security_sub_type)?;
-        t::put(enc, 460, &self.product)?;
-        t::put(enc, 461, &self.cfi_code)?;
-        Ok(())
-    }
-}
-/// The `SettlInstGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct SettlInstGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> SettlInstGrp<'v, 'a> {
-    /// The `NoSettlInst` (778) repeating group: its entries in wire order.
-    pub fn no_settl_inst(&self) -> t::Entries<'a, SettlInstGrpNoSettlInst<'a>, 25> {
-        self.0.group(0, &SETTL_INST_GRP_NO_SETTL_INST)
-    }
-}
-/// Builds the `SettlInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SettlInstGrpBuilder<'b> {
-    /// The `NoSettlInst` (778) group's entries.
-    pub no_settl_inst: &'b [SettlInstGrpNoSettlInstBuilder<'b>],
-}
-impl<'b> SettlInstGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for SettlInstGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 778, self.no_settl_inst)?;
-        Ok(())
+t::builder! {
+    /// Builds the `SettlInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SettlInstGrpBuilder() {
+        no_settl_inst: &'b [SettlInstGrpNoSettlInstBuilder<'b>] = group(778, "NoSettlInst");
     }
 }
 /// The `NoSettlInst` (778) group's table.
@@ -11524,210 +4832,68 @@ pub static SETTL_INST_GRP_NO_SETTL_INST: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoSettlInst` (778) group.
-#[derive(Clone, Copy, Debug)]
-pub struct SettlInstGrpNoSettlInst<'a>(t::View<'a, 25>);
-impl<'a> From<t::View<'a, 25>> for SettlInstGrpNoSettlInst<'a> {
-    fn from(view: t::View<'a, 25>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoSettlInst` (778) group.
+    entry SettlInstGrpNoSettlInst[25] {
+        opt settl_inst_id(0, 162, "SettlInstID", STRING, v::FixStr<'a>);
+        opt settl_inst_trans_type(1, 163, "SettlInstTransType", CHAR, e::SettlInstTransType);
+        opt settl_inst_ref_id(2, 214, "SettlInstRefID", STRING, v::FixStr<'a>);
+        comp parties(3, 1, "Parties", Parties);
+        opt side(4, 54, "Side", CHAR, e::Side);
+        opt product(5, 460, "Product", INT, e::Product<'a>);
+        opt security_type(6, 167, "SecurityType", STRING, e::SecurityType<'a>);
+        opt cfi_code(7, 461, "CFICode", STRING, v::FixStr<'a>);
+        opt effective_time(8, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt expire_time(9, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt last_update_time(10, 779, "LastUpdateTime", UTCTIMESTAMP, v::UtcTimestamp);
+        comp settl_instructions_data(11, 5, "SettlInstructionsData", SettlInstructionsData);
+        opt payment_method(16, 492, "PaymentMethod", INT, e::PaymentMethod<'a>);
+        opt payment_ref(17, 476, "PaymentRef", STRING, v::FixStr<'a>);
+        opt card_holder_name(18, 488, "CardHolderName", STRING, v::FixStr<'a>);
+        opt card_number(19, 489, "CardNumber", STRING, v::FixStr<'a>);
+        opt card_start_date(20, 503, "CardStartDate", LOCALMKTDATE, v::LocalMktDate);
+        opt card_exp_date(21, 490, "CardExpDate", LOCALMKTDATE, v::LocalMktDate);
+        opt card_iss_num(22, 491, "CardIssNum", STRING, v::FixStr<'a>);
+        opt payment_date(23, 504, "PaymentDate", LOCALMKTDATE, v::LocalMktDate);
+        opt payment_remitter_id(24, 505, "PaymentRemitterID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> SettlInstGrpNoSettlInst<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `SettlInstID` (162), STRING.
-    pub fn settl_inst_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 162)
-    }
-    /// `SettlInstTransType` (163), CHAR.
-    pub fn settl_inst_trans_type(&self) -> t::Opt<e::SettlInstTransType> {
-        self.0.get(1, 163)
-    }
-    /// `SettlInstRefID` (214), STRING.
-    pub fn settl_inst_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 214)
-    }
-    /// The `Parties` component.
-    pub fn parties(&self) -> Parties<'_, 'a> {
-        Parties(self.0.sub(3, 1))
-    }
-    /// `Side` (54), CHAR.
-    pub fn side(&self) -> t::Opt<e::Side> {
-        self.0.get(4, 54)
-    }
-    /// `Product` (460), INT.
-    pub fn product(&self) -> t::Opt<e::Product<'a>> {
-        self.0.get(5, 460)
-    }
-    /// `SecurityType` (167), STRING.
-    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
-        self.0.get(6, 167)
-    }
-    /// `CFICode` (461), STRING.
-    pub fn cfi_code(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(7, 461)
-    }
-    /// `EffectiveTime` (168), UTCTIMESTAMP.
-    pub fn effective_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(8, 168)
-    }
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub fn expire_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(9, 126)
-    }
-    /// `LastUpdateTime` (779), UTCTIMESTAMP.
-    pub fn last_update_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(10, 779)
-    }
-    /// The `SettlInstructionsData` component.
-    pub fn settl_instructions_data(&self) -> SettlInstructionsData<'_, 'a> {
-        SettlInstructionsData(self.0.sub(11, 5))
-    }
-    /// `PaymentMethod` (492), INT.
-    pub fn payment_method(&self) -> t::Opt<e::PaymentMethod<'a>> {
-        self.0.get(16, 492)
-    }
-    /// `PaymentRef` (476), STRING.
-    pub fn payment_ref(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(17, 476)
-    }
-    /// `CardHolderName` (488), STRING.
-    pub fn card_holder_name(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(18, 488)
-    }
-    /// `CardNumber` (489), STRING.
-    pub fn card_number(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(19, 489)
-    }
-    /// `CardStartDate` (503), LOCALMKTDATE.
-    pub fn card_start_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(20, 503)
-    }
-    /// `CardExpDate` (490), LOCALMKTDATE.
-    pub fn card_exp_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(21, 490)
-    }
-    /// `CardIssNum` (491), STRING.
-    pub fn card_iss_num(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(22, 491)
-    }
-    /// `PaymentDate` (504), LOCALMKTDATE.
-    pub fn payment_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(23, 504)
-    }
-    /// `PaymentRemitterID` (505), STRING.
-    pub fn payment_remitter_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(24, 505)
+t::builder! {
+    /// Builds one `NoSettlInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SettlInstGrpNoSettlInstBuilder(settl_inst_id: v::FixStr<'b>) {
+        settl_inst_id: Option<v::FixStr<'b>> = opt(162, "SettlInstID", STRING);
+        settl_inst_trans_type: Option<e::SettlInstTransType> = opt(163, "SettlInstTransType", CHAR);
+        settl_inst_ref_id: Option<v::FixStr<'b>> = opt(214, "SettlInstRefID", STRING);
+        parties: Option<PartiesBuilder<'b>> = comp("Parties");
+        side: Option<e::Side> = opt(54, "Side", CHAR);
+        product: Option<e::Product<'b>> = opt(460, "Product", INT);
+        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
+        cfi_code: Option<v::FixStr<'b>> = opt(461, "CFICode", STRING);
+        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
+        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
+        last_update_time: Option<v::UtcTimestamp> = opt(779, "LastUpdateTime", UTCTIMESTAMP);
+        settl_instructions_data: Option<SettlInstructionsDataBuilder<'b>> = comp("SettlInstructionsData");
+        payment_method: Option<e::PaymentMethod<'b>> = opt(492, "PaymentMethod", INT);
+        payment_ref: Option<v::FixStr<'b>> = opt(476, "PaymentRef", STRING);
+        card_holder_name: Option<v::FixStr<'b>> = opt(488, "CardHolderName", STRING);
+        card_number: Option<v::FixStr<'b>> = opt(489, "CardNumber", STRING);
+        card_start_date: Option<v::LocalMktDate> = opt(503, "CardStartDate", LOCALMKTDATE);
+        card_exp_date: Option<v::LocalMktDate> = opt(490, "CardExpDate", LOCALMKTDATE);
+        card_iss_num: Option<v::FixStr<'b>> = opt(491, "CardIssNum", STRING);
+        payment_date: Option<v::LocalMktDate> = opt(504, "PaymentDate", LOCALMKTDATE);
+        payment_remitter_id: Option<v::FixStr<'b>> = opt(505, "PaymentRemitterID", STRING);
     }
 }
-/// Builds one `NoSettlInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SettlInstGrpNoSettlInstBuilder<'b> {
-    /// `SettlInstID` (162), STRING.
-    pub settl_inst_id: Option<v::FixStr<'b>>,
-    /// `SettlInstTransType` (163), CHAR.
-    pub settl_inst_trans_type: Option<e::SettlInstTransType>,
-    /// `SettlInstRefID` (214), STRING.
-    pub settl_inst_ref_id: Option<v::FixStr<'b>>,
-    /// The `Parties` component.
-    pub parties: Option<PartiesBuilder<'b>>,
-    /// `Side` (54), CHAR.
-    pub side: Option<e::Side>,
-    /// `Product` (460), INT.
-    pub product: Option<e::Product<'b>>,
-    /// `SecurityType` (167), STRING.
-    pub security_type: Option<e::SecurityType<'b>>,
-    /// `CFICode` (461), STRING.
-    pub cfi_code: Option<v::FixStr<'b>>,
-    /// `EffectiveTime` (168), UTCTIMESTAMP.
-    pub effective_time: Option<v::UtcTimestamp>,
-    /// `ExpireTime` (126), UTCTIMESTAMP.
-    pub expire_time: Option<v::UtcTimestamp>,
-    /// `LastUpdateTime` (779), UTCTIMESTAMP.
-    pub last_update_time: Option<v::UtcTimestamp>,
-    /// The `SettlInstructionsData` component.
-    pub settl_instructions_data: Option<SettlInstructionsDataBuilder<'b>>,
-    /// `PaymentMethod` (492), INT.
-    pub payment_method: Option<e::PaymentMethod<'b>>,
-    /// `PaymentRef` (476), STRING.
-    pub payment_ref: Option<v::FixStr<'b>>,
-    /// `CardHolderName` (488), STRING.
-    pub card_holder_name: Option<v::FixStr<'b>>,
-    /// `CardNumber` (489), STRING.
-    pub card_number: Option<v::FixStr<'b>>,
-    /// `CardStartDate` (503), LOCALMKTDATE.
-    pub card_start_date: Option<v::LocalMktDate>,
-    /// `CardExpDate` (490), LOCALMKTDATE.
-    pub card_exp_date: Option<v::LocalMktDate>,
-    /// `CardIssNum` (491), STRING.
-    pub card_iss_num: Option<v::FixStr<'b>>,
-    /// `PaymentDate` (504), LOCALMKTDATE.
-    pub payment_date: Option<v::LocalMktDate>,
-    /// `PaymentRemitterID` (505), STRING.
-    pub payment_remitter_id: Option<v::FixStr<'b>>,
-}
-impl<'b> SettlInstGrpNoSettlInstBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(settl_inst_id: v::FixStr<'b>) -> Self {
-        Self {
-            settl_inst_id: Some(settl_inst_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `SideCrossOrdCxlGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block SideCrossOrdCxlGrp {
+        req_group no_sides(0, 552, "NoSides", SideCrossOrdCxlGrpNoSides, 18, SIDE_CROSS_ORD_CXL_GRP_NO_SIDES);
     }
 }
-impl t::Build for SettlInstGrpNoSettlInstBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 162, &self.settl_inst_id)?;
-        t::put(enc, 163, &self.settl_inst_trans_type)?;
-        t::put(enc, 214, &self.settl_inst_ref_id)?;
-        t::put_component(enc, &self.parties)?;
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 460, &self.product)?;
-        t::put(enc, 167, &self.security_type)?;
-        t::put(enc, 461, &self.cfi_code)?;
-        t::put(enc, 168, &self.effective_time)?;
-        t::put(enc, 126, &self.expire_time)?;
-        t::put(enc, 779, &self.last_update_time)?;
-        t::put_component(enc, &self.settl_instructions_data)?;
-        t::put(enc, 492, &self.payment_method)?;
-        t::put(enc, 476, &self.payment_ref)?;
-        t::put(enc, 488, &self.card_holder_name)?;
-        t::put(enc, 489, &self.card_number)?;
-        t::put(enc, 503, &self.card_start_date)?;
-        t::put(enc, 490, &self.card_exp_date)?;
-        t::put(enc, 491, &self.card_iss_num)?;
-        t::put(enc, 504, &self.payment_date)?;
-        t::put(enc, 505, &self.payment_remitter_id)?;
-        Ok(())
-    }
-}
-/// The `SideCrossOrdCxlGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct SideCrossOrdCxlGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> SideCrossOrdCxlGrp<'v, 'a> {
-    /// The `NoSides` (552) repeating group, required: its entries in wire order.
-    pub fn no_sides(&self) -> t::Entries<'a, SideCrossOrdCxlGrpNoSides<'a>, 18> {
-        self.0.group(0, &SIDE_CROSS_ORD_CXL_GRP_NO_SIDES)
-    }
-}
-/// Builds the `SideCrossOrdCxlGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SideCrossOrdCxlGrpBuilder<'b> {
-    /// The `NoSides` (552) group's entries.
-    pub no_sides: &'b [SideCrossOrdCxlGrpNoSidesBuilder<'b>],
-}
-impl<'b> SideCrossOrdCxlGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for SideCrossOrdCxlGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 552, self.no_sides)?;
-        Ok(())
+t::builder! {
+    /// Builds the `SideCrossOrdCxlGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SideCrossOrdCxlGrpBuilder() {
+        no_sides: &'b [SideCrossOrdCxlGrpNoSidesBuilder<'b>] = group(552, "NoSides");
     }
 }
 /// The `NoSides` (552) group's table.
@@ -11749,164 +4915,53 @@ pub static SIDE_CROSS_ORD_CXL_GRP_NO_SIDES: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoSides` (552) group.
-#[derive(Clone, Copy, Debug)]
-pub struct SideCrossOrdCxlGrpNoSides<'a>(t::View<'a, 18>);
-impl<'a> From<t::View<'a, 18>> for SideCrossOrdCxlGrpNoSides<'a> {
-    fn from(view: t::View<'a, 18>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoSides` (552) group.
+    entry SideCrossOrdCxlGrpNoSides[18] {
+        req side(0, 54, "Side", CHAR, e::Side);
+        req orig_cl_ord_id(1, 41, "OrigClOrdID", STRING, v::FixStr<'a>);
+        req cl_ord_id(2, 11, "ClOrdID", STRING, v::FixStr<'a>);
+        opt secondary_cl_ord_id(3, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
+        opt cl_ord_link_id(4, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
+        opt orig_ord_mod_time(5, 586, "OrigOrdModTime", UTCTIMESTAMP, v::UtcTimestamp);
+        comp parties(6, 1, "Parties", Parties);
+        opt trade_origination_date(7, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
+        opt trade_date(8, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
+        req_comp order_qty_data(9, 5, "OrderQtyData", OrderQtyData);
+        opt compliance_id(14, 376, "ComplianceID", STRING, v::FixStr<'a>);
+        opt text(15, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(16, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(17, 355, "EncodedText", DATA);
     }
 }
-impl<'a> SideCrossOrdCxlGrpNoSides<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Side` (54), CHAR, required.
-    pub fn side(&self) -> t::Req<e::Side> {
-        self.0.req(0, 54)
-    }
-    /// `OrigClOrdID` (41), STRING, required.
-    pub fn orig_cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(1, 41)
-    }
-    /// `ClOrdID` (11), STRING, required.
-    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(2, 11)
-    }
-    /// `SecondaryClOrdID` (526), STRING.
-    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 526)
-    }
-    /// `ClOrdLinkID` (583), STRING.
-    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(4, 583)
-    }
-    /// `OrigOrdModTime` (586), UTCTIMESTAMP.
-    pub fn orig_ord_mod_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(5, 586)
-    }
-    /// The `Parties` component.
-    pub fn parties(&self) -> Parties<'_, 'a> {
-        Parties(self.0.sub(6, 1))
-    }
-    /// `TradeOriginationDate` (229), LOCALMKTDATE.
-    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(7, 229)
-    }
-    /// `TradeDate` (75), LOCALMKTDATE.
-    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(8, 75)
-    }
-    /// The `OrderQtyData` component (required).
-    pub fn order_qty_data(&self) -> OrderQtyData<'_, 'a> {
-        OrderQtyData(self.0.sub(9, 5))
-    }
-    /// `ComplianceID` (376), STRING.
-    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(14, 376)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(15, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(16, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(17)
+t::builder! {
+    /// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SideCrossOrdCxlGrpNoSidesBuilder(side: e::Side, orig_cl_ord_id: v::FixStr<'b>, cl_ord_id: v::FixStr<'b>) {
+        side: Option<e::Side> = req(54, "Side", CHAR);
+        orig_cl_ord_id: Option<v::FixStr<'b>> = req(41, "OrigClOrdID", STRING);
+        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
+        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
+        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
+        orig_ord_mod_time: Option<v::UtcTimestamp> = opt(586, "OrigOrdModTime", UTCTIMESTAMP);
+        parties: Option<PartiesBuilder<'b>> = comp("Parties");
+        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
+        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
+        order_qty_data: Option<OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
+        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
     }
 }
-/// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SideCrossOrdCxlGrpNoSidesBuilder<'b> {
-    /// `Side` (54), CHAR, required.
-    pub side: Option<e::Side>,
-    /// `OrigClOrdID` (41), STRING, required.
-    pub orig_cl_ord_id: Option<v::FixStr<'b>>,
-    /// `ClOrdID` (11), STRING, required.
-    pub cl_ord_id: Option<v::FixStr<'b>>,
-    /// `SecondaryClOrdID` (526), STRING.
-    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
-    /// `ClOrdLinkID` (583), STRING.
-    pub cl_ord_link_id: Option<v::FixStr<'b>>,
-    /// `OrigOrdModTime` (586), UTCTIMESTAMP.
-    pub orig_ord_mod_time: Option<v::UtcTimestamp>,
-    /// The `Parties` component.
-    pub parties: Option<PartiesBuilder<'b>>,
-    /// `TradeOriginationDate` (229), LOCALMKTDATE.
-    pub trade_origination_date: Option<v::LocalMktDate>,
-    /// `TradeDate` (75), LOCALMKTDATE.
-    pub trade_date: Option<v::LocalMktDate>,
-    /// The `OrderQtyData` component.
-    pub order_qty_data: Option<OrderQtyDataBuilder<'b>>,
-    /// `ComplianceID` (376), STRING.
-    pub compliance_id: Option<v::FixStr<'b>>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-}
-impl<'b> SideCrossOrdCxlGrpNoSidesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(
-        side: e::Side,
-        orig_cl_ord_id: v::FixStr<'b>,
-        cl_ord_id: v::FixStr<'b>,
-    ) -> Self {
-        Self {
-            side: Some(side),
-            orig_cl_ord_id: Some(orig_cl_ord_id),
-            cl_ord_id: Some(cl_ord_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `SideCrossOrdModGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block SideCrossOrdModGrp {
+        req_group no_sides(0, 552, "NoSides", SideCrossOrdModGrpNoSides, 40, SIDE_CROSS_ORD_MOD_GRP_NO_SIDES);
     }
 }
-impl t::Build for SideCrossOrdCxlGrpNoSidesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 41, &self.orig_cl_ord_id)?;
-        t::put(enc, 11, &self.cl_ord_id)?;
-        t::put(enc, 526, &self.secondary_cl_ord_id)?;
-        t::put(enc, 583, &self.cl_ord_link_id)?;
-        t::put(enc, 586, &self.orig_ord_mod_time)?;
-        t::put_component(enc, &self.parties)?;
-        t::put(enc, 229, &self.trade_origination_date)?;
-        t::put(enc, 75, &self.trade_date)?;
-        t::put_component(enc, &self.order_qty_data)?;
-        t::put(enc, 376, &self.compliance_id)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        Ok(())
-    }
-}
-/// The `SideCrossOrdModGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct SideCrossOrdModGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> SideCrossOrdModGrp<'v, 'a> {
-    /// The `NoSides` (552) repeating group, required: its entries in wire order.
-    pub fn no_sides(&self) -> t::Entries<'a, SideCrossOrdModGrpNoSides<'a>, 40> {
-        self.0.group(0, &SIDE_CROSS_ORD_MOD_GRP_NO_SIDES)
-    }
-}
-/// Builds the `SideCrossOrdModGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SideCrossOrdModGrpBuilder<'b> {
-    /// The `NoSides` (552) group's entries.
-    pub no_sides: &'b [SideCrossOrdModGrpNoSidesBuilder<'b>],
-}
-impl<'b> SideCrossOrdModGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for SideCrossOrdModGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 552, self.no_sides)?;
-        Ok(())
+t::builder! {
+    /// Builds the `SideCrossOrdModGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SideCrossOrdModGrpBuilder() {
+        no_sides: &'b [SideCrossOrdModGrpNoSidesBuilder<'b>] = group(552, "NoSides");
     }
 }
 /// The `NoSides` (552) group's table.
@@ -11933,292 +4988,91 @@ pub static SIDE_CROSS_ORD_MOD_GRP_NO_SIDES: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoSides` (552) group.
-#[derive(Clone, Copy, Debug)]
-pub struct SideCrossOrdModGrpNoSides<'a>(t::View<'a, 40>);
-impl<'a> From<t::View<'a, 40>> for SideCrossOrdModGrpNoSides<'a> {
-    fn from(view: t::View<'a, 40>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoSides` (552) group.
+    entry SideCrossOrdModGrpNoSides[40] {
+        req side(0, 54, "Side", CHAR, e::Side);
+        req cl_ord_id(1, 11, "ClOrdID", STRING, v::FixStr<'a>);
+        opt secondary_cl_ord_id(2, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
+        opt cl_ord_link_id(3, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
+        comp parties(4, 1, "Parties", Parties);
+        opt trade_origination_date(5, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
+        opt trade_date(6, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
+        opt account(7, 1, "Account", STRING, v::FixStr<'a>);
+        opt acct_id_source(8, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
+        opt account_type(9, 581, "AccountType", INT, e::AccountType<'a>);
+        opt day_booking_inst(10, 589, "DayBookingInst", CHAR, e::DayBookingInst);
+        opt booking_unit(11, 590, "BookingUnit", CHAR, e::BookingUnit);
+        opt prealloc_method(12, 591, "PreallocMethod", CHAR, e::PreallocMethod);
+        opt alloc_id(13, 70, "AllocID", STRING, v::FixStr<'a>);
+        comp pre_alloc_grp(14, 1, "PreAllocGrp", PreAllocGrp);
+        opt qty_type(15, 854, "QtyType", INT, e::QtyType<'a>);
+        req_comp order_qty_data(16, 5, "OrderQtyData", OrderQtyData);
+        comp commission_data(21, 4, "CommissionData", CommissionData);
+        opt order_capacity(25, 528, "OrderCapacity", CHAR, e::OrderCapacity);
+        opt order_restrictions(26, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt cust_order_capacity(27, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
+        opt forex_req(28, 121, "ForexReq", BOOLEAN, bool);
+        opt settl_currency(29, 120, "SettlCurrency", CURRENCY, v::Currency);
+        opt booking_type(30, 775, "BookingType", INT, e::BookingType<'a>);
+        opt text(31, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(32, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(33, 355, "EncodedText", DATA);
+        opt position_effect(34, 77, "PositionEffect", CHAR, e::PositionEffect);
+        opt covered_or_uncovered(35, 203, "CoveredOrUncovered", INT, e::CoveredOrUncovered<'a>);
+        opt cash_margin(36, 544, "CashMargin", CHAR, e::CashMargin);
+        opt clearing_fee_indicator(37, 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator<'a>);
+        opt solicited_flag(38, 377, "SolicitedFlag", BOOLEAN, bool);
+        opt side_compliance_id(39, 659, "SideComplianceID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> SideCrossOrdModGrpNoSides<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Side` (54), CHAR, required.
-    pub fn side(&self) -> t::Req<e::Side> {
-        self.0.req(0, 54)
-    }
-    /// `ClOrdID` (11), STRING, required.
-    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(1, 11)
-    }
-    /// `SecondaryClOrdID` (526), STRING.
-    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 526)
-    }
-    /// `ClOrdLinkID` (583), STRING.
-    pub fn cl_ord_link_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 583)
-    }
-    /// The `Parties` component.
-    pub fn parties(&self) -> Parties<'_, 'a> {
-        Parties(self.0.sub(4, 1))
-    }
-    /// `TradeOriginationDate` (229), LOCALMKTDATE.
-    pub fn trade_origination_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(5, 229)
-    }
-    /// `TradeDate` (75), LOCALMKTDATE.
-    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(6, 75)
-    }
-    /// `Account` (1), STRING.
-    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(7, 1)
-    }
-    /// `AcctIDSource` (660), INT.
-    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
-        self.0.get(8, 660)
-    }
-    /// `AccountType` (581), INT.
-    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
-        self.0.get(9, 581)
-    }
-    /// `DayBookingInst` (589), CHAR.
-    pub fn day_booking_inst(&self) -> t::Opt<e::DayBookingInst> {
-        self.0.get(10, 589)
-    }
-    /// `BookingUnit` (590), CHAR.
-    pub fn booking_unit(&self) -> t::Opt<e::BookingUnit> {
-        self.0.get(11, 590)
-    }
-    /// `PreallocMethod` (591), CHAR.
-    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
-        self.0.get(12, 591)
-    }
-    /// `AllocID` (70), STRING.
-    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(13, 70)
-    }
-    /// The `PreAllocGrp` component.
-    pub fn pre_alloc_grp(&self) -> PreAllocGrp<'_, 'a> {
-        PreAllocGrp(self.0.sub(14, 1))
-    }
-    /// `QtyType` (854), INT.
-    pub fn qty_type(&self) -> t::Opt<e::QtyType<'a>> {
-        self.0.get(15, 854)
-    }
-    /// The `OrderQtyData` component (required).
-    pub fn order_qty_data(&self) -> OrderQtyData<'_, 'a> {
-        OrderQtyData(self.0.sub(16, 5))
-    }
-    /// The `CommissionData` component.
-    pub fn commission_data(&self) -> CommissionData<'_, 'a> {
-        CommissionData(self.0.sub(21, 4))
-    }
-    /// `OrderCapacity` (528), CHAR.
-    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
-        self.0.get(25, 528)
-    }
-    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
-    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(26, 529)
-    }
-    /// `CustOrderCapacity` (582), INT.
-    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
-        self.0.get(27, 582)
-    }
-    /// `ForexReq` (121), BOOLEAN.
-    pub fn forex_req(&self) -> t::Opt<bool> {
-        self.0.get(28, 121)
-    }
-    /// `SettlCurrency` (120), CURRENCY.
-    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(29, 120)
-    }
-    /// `BookingType` (775), INT.
-    pub fn booking_type(&self) -> t::Opt<e::BookingType<'a>> {
-        self.0.get(30, 775)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(31, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(32, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(33)
-    }
-    /// `PositionEffect` (77), CHAR.
-    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
-        self.0.get(34, 77)
-    }
-    /// `CoveredOrUncovered` (203), INT.
-    pub fn covered_or_uncovered(&self) -> t::Opt<e::CoveredOrUncovered<'a>> {
-        self.0.get(35, 203)
-    }
-    /// `CashMargin` (544), CHAR.
-    pub fn cash_margin(&self) -> t::Opt<e::CashMargin> {
-        self.0.get(36, 544)
-    }
-    /// `ClearingFeeIndicator` (635), STRING.
-    pub fn clearing_fee_indicator(&self) -> t::Opt<e::ClearingFeeIndicator<'a>> {
-        self.0.get(37, 635)
-    }
-    /// `SolicitedFlag` (377), BOOLEAN.
-    pub fn solicited_flag(&self) -> t::Opt<bool> {
-        self.0.get(38, 377)
-    }
-    /// `SideComplianceID` (659), STRING.
-    pub fn side_compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(39, 659)
+t::builder! {
+    /// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SideCrossOrdModGrpNoSidesBuilder(side: e::Side, cl_ord_id: v::FixStr<'b>) {
+        side: Option<e::Side> = req(54, "Side", CHAR);
+        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
+        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
+        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
+        parties: Option<PartiesBuilder<'b>> = comp("Parties");
+        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
+        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
+        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
+        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
+        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
+        day_booking_inst: Option<e::DayBookingInst> = opt(589, "DayBookingInst", CHAR);
+        booking_unit: Option<e::BookingUnit> = opt(590, "BookingUnit", CHAR);
+        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
+        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
+        pre_alloc_grp: Option<PreAllocGrpBuilder<'b>> = comp("PreAllocGrp");
+        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
+        order_qty_data: Option<OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
+        commission_data: Option<CommissionDataBuilder<'b>> = comp("CommissionData");
+        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
+        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
+        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
+        forex_req: Option<bool> = opt(121, "ForexReq", BOOLEAN);
+        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
+        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
+        covered_or_uncovered: Option<e::CoveredOrUncovered<'b>> = opt(203, "CoveredOrUncovered", INT);
+        cash_margin: Option<e::CashMargin> = opt(544, "CashMargin", CHAR);
+        clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>> = opt(635, "ClearingFeeIndicator", STRING);
+        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
+        side_compliance_id: Option<v::FixStr<'b>> = opt(659, "SideComplianceID", STRING);
     }
 }
-/// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SideCrossOrdModGrpNoSidesBuilder<'b> {
-    /// `Side` (54), CHAR, required.
-    pub side: Option<e::Side>,
-    /// `ClOrdID` (11), STRING, required.
-    pub cl_ord_id: Option<v::FixStr<'b>>,
-    /// `SecondaryClOrdID` (526), STRING.
-    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
-    /// `ClOrdLinkID` (583), STRING.
-    pub cl_ord_link_id: Option<v::FixStr<'b>>,
-    /// The `Parties` component.
-    pub parties: Option<PartiesBuilder<'b>>,
-    /// `TradeOriginationDate` (229), LOCALMKTDATE.
-    pub trade_origination_date: Option<v::LocalMktDate>,
-    /// `TradeDate` (75), LOCALMKTDATE.
-    pub trade_date: Option<v::LocalMktDate>,
-    /// `Account` (1), STRING.
-    pub account: Option<v::FixStr<'b>>,
-    /// `AcctIDSource` (660), INT.
-    pub acct_id_source: Option<e::AcctIdSource<'b>>,
-    /// `AccountType` (581), INT.
-    pub account_type: Option<e::AccountType<'b>>,
-    /// `DayBookingInst` (589), CHAR.
-    pub day_booking_inst: Option<e::DayBookingInst>,
-    /// `BookingUnit` (590), CHAR.
-    pub booking_unit: Option<e::BookingUnit>,
-    /// `PreallocMethod` (591), CHAR.
-    pub prealloc_method: Option<e::PreallocMethod>,
-    /// `AllocID` (70), STRING.
-    pub alloc_id: Option<v::FixStr<'b>>,
-    /// The `PreAllocGrp` component.
-    pub pre_alloc_grp: Option<PreAllocGrpBuilder<'b>>,
-    /// `QtyType` (854), INT.
-    pub qty_type: Option<e::QtyType<'b>>,
-    /// The `OrderQtyData` component.
-    pub order_qty_data: Option<OrderQtyDataBuilder<'b>>,
-    /// The `CommissionData` component.
-    pub commission_data: Option<CommissionDataBuilder<'b>>,
-    /// `OrderCapacity` (528), CHAR.
-    pub order_capacity: Option<e::OrderCapacity>,
-    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
-    pub order_restrictions: Option<v::MultipleValueString<'b>>,
-    /// `CustOrderCapacity` (582), INT.
-    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
-    /// `ForexReq` (121), BOOLEAN.
-    pub forex_req: Option<bool>,
-    /// `SettlCurrency` (120), CURRENCY.
-    pub settl_currency: Option<v::Currency>,
-    /// `BookingType` (775), INT.
-    pub booking_type: Option<e::BookingType<'b>>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-    /// `PositionEffect` (77), CHAR.
-    pub position_effect: Option<e::PositionEffect>,
-    /// `CoveredOrUncovered` (203), INT.
-    pub covered_or_uncovered: Option<e::CoveredOrUncovered<'b>>,
-    /// `CashMargin` (544), CHAR.
-    pub cash_margin: Option<e::CashMargin>,
-    /// `ClearingFeeIndicator` (635), STRING.
-    pub clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>>,
-    /// `SolicitedFlag` (377), BOOLEAN.
-    pub solicited_flag: Option<bool>,
-    /// `SideComplianceID` (659), STRING.
-    pub side_compliance_id: Option<v::FixStr<'b>>,
-}
-impl<'b> SideCrossOrdModGrpNoSidesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(side: e::Side, cl_ord_id: v::FixStr<'b>) -> Self {
-        Self {
-            side: Some(side),
-            cl_ord_id: Some(cl_ord_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `TrdAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block TrdAllocGrp {
+        group no_allocs(0, 78, "NoAllocs", TrdAllocGrpNoAllocs, 6, TRD_ALLOC_GRP_NO_ALLOCS);
     }
 }
-impl t::Build for SideCrossOrdModGrpNoSidesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 11, &self.cl_ord_id)?;
-        t::put(enc, 526, &self.secondary_cl_ord_id)?;
-        t::put(enc, 583, &self.cl_ord_link_id)?;
-        t::put_component(enc, &self.parties)?;
-        t::put(enc, 229, &self.trade_origination_date)?;
-        t::put(enc, 75, &self.trade_date)?;
-        t::put(enc, 1, &self.account)?;
-        t::put(enc, 660, &self.acct_id_source)?;
-        t::put(enc, 581, &self.account_type)?;
-        t::put(enc, 589, &self.day_booking_inst)?;
-        t::put(enc, 590, &self.booking_unit)?;
-        t::put(enc, 591, &self.prealloc_method)?;
-        t::put(enc, 70, &self.alloc_id)?;
-        t::put_component(enc, &self.pre_alloc_grp)?;
-        t::put(enc, 854, &self.qty_type)?;
-        t::put_component(enc, &self.order_qty_data)?;
-        t::put_component(enc, &self.commission_data)?;
-        t::put(enc, 528, &self.order_capacity)?;
-        t::put(enc, 529, &self.order_restrictions)?;
-        t::put(enc, 582, &self.cust_order_capacity)?;
-        t::put(enc, 121, &self.forex_req)?;
-        t::put(enc, 120, &self.settl_currency)?;
-        t::put(enc, 775, &self.booking_type)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        t::put(enc, 77, &self.position_effect)?;
-        t::put(enc, 203, &self.covered_or_uncovered)?;
-        t::put(enc, 544, &self.cash_margin)?;
-        t::put(enc, 635, &self.clearing_fee_indicator)?;
-        t::put(enc, 377, &self.solicited_flag)?;
-        t::put(enc, 659, &self.side_compliance_id)?;
-        Ok(())
-    }
-}
-/// The `TrdAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdAllocGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> TrdAllocGrp<'v, 'a> {
-    /// The `NoAllocs` (78) repeating group: its entries in wire order.
-    pub fn no_allocs(&self) -> t::Entries<'a, TrdAllocGrpNoAllocs<'a>, 6> {
-        self.0.group(0, &TRD_ALLOC_GRP_NO_ALLOCS)
-    }
-}
-/// Builds the `TrdAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdAllocGrpBuilder<'b> {
-    /// The `NoAllocs` (78) group's entries.
-    pub no_allocs: &'b [TrdAllocGrpNoAllocsBuilder<'b>],
-}
-impl<'b> TrdAllocGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for TrdAllocGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 78, self.no_allocs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `TrdAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdAllocGrpBuilder() {
+        no_allocs: &'b [TrdAllocGrpNoAllocsBuilder<'b>] = group(78, "NoAllocs");
     }
 }
 /// The `NoAllocs` (78) group's table.
@@ -12234,105 +5088,38 @@ pub static TRD_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
         index: &[0, 0, 0, 32773, 0, 0, 0, 6, 2, 4, 0, 0, 0, 1, 3, 0],
     },
 };
-/// One entry of the `NoAllocs` (78) group.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdAllocGrpNoAllocs<'a>(t::View<'a, 6>);
-impl<'a> From<t::View<'a, 6>> for TrdAllocGrpNoAllocs<'a> {
-    fn from(view: t::View<'a, 6>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoAllocs` (78) group.
+    entry TrdAllocGrpNoAllocs[6] {
+        opt alloc_account(0, 79, "AllocAccount", STRING, v::FixStr<'a>);
+        opt alloc_acct_id_source(1, 661, "AllocAcctIDSource", INT, i64);
+        opt alloc_settl_currency(2, 736, "AllocSettlCurrency", CURRENCY, v::Currency);
+        opt individual_alloc_id(3, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
+        comp nested_parties2(4, 1, "NestedParties2", NestedParties2);
+        opt alloc_qty(5, 80, "AllocQty", QTY, v::Decimal);
     }
 }
-impl<'a> TrdAllocGrpNoAllocs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `AllocAccount` (79), STRING.
-    pub fn alloc_account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 79)
-    }
-    /// `AllocAcctIDSource` (661), INT.
-    pub fn alloc_acct_id_source(&self) -> t::Opt<i64> {
-        self.0.get(1, 661)
-    }
-    /// `AllocSettlCurrency` (736), CURRENCY.
-    pub fn alloc_settl_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(2, 736)
-    }
-    /// `IndividualAllocID` (467), STRING.
-    pub fn individual_alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 467)
-    }
-    /// The `NestedParties2` component.
-    pub fn nested_parties2(&self) -> NestedParties2<'_, 'a> {
-        NestedParties2(self.0.sub(4, 1))
-    }
-    /// `AllocQty` (80), QTY.
-    pub fn alloc_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(5, 80)
+t::builder! {
+    /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdAllocGrpNoAllocsBuilder(alloc_account: v::FixStr<'b>) {
+        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
+        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
+        alloc_settl_currency: Option<v::Currency> = opt(736, "AllocSettlCurrency", CURRENCY);
+        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
+        nested_parties2: Option<NestedParties2Builder<'b>> = comp("NestedParties2");
+        alloc_qty: Option<v::Decimal> = opt(80, "AllocQty", QTY);
     }
 }
-/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdAllocGrpNoAllocsBuilder<'b> {
-    /// `AllocAccount` (79), STRING.
-    pub alloc_account: Option<v::FixStr<'b>>,
-    /// `AllocAcctIDSource` (661), INT.
-    pub alloc_acct_id_source: Option<i64>,
-    /// `AllocSettlCurrency` (736), CURRENCY.
-    pub alloc_settl_currency: Option<v::Currency>,
-    /// `IndividualAllocID` (467), STRING.
-    pub individual_alloc_id: Option<v::FixStr<'b>>,
-    /// The `NestedParties2` component.
-    pub nested_parties2: Option<NestedParties2Builder<'b>>,
-    /// `AllocQty` (80), QTY.
-    pub alloc_qty: Option<v::Decimal>,
-}
-impl<'b> TrdAllocGrpNoAllocsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(alloc_account: v::FixStr<'b>) -> Self {
-        Self {
-            alloc_account: Some(alloc_account),
-            ..Self::default()
-        }
+t::view! {
+    /// The `TrdCapDtGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block TrdCapDtGrp {
+        group no_dates(0, 580, "NoDates", TrdCapDtGrpNoDates, 2, TRD_CAP_DT_GRP_NO_DATES);
     }
 }
-impl t::Build for TrdAllocGrpNoAllocsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 79, &self.alloc_account)?;
-        t::put(enc, 661, &self.alloc_acct_id_source)?;
-        t::put(enc, 736, &self.alloc_settl_currency)?;
-        t::put(enc, 467, &self.individual_alloc_id)?;
-        t::put_component(enc, &self.nested_parties2)?;
-        t::put(enc, 80, &self.alloc_qty)?;
-        Ok(())
-    }
-}
-/// The `TrdCapDtGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdCapDtGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> TrdCapDtGrp<'v, 'a> {
-    /// The `NoDates` (580) repeating group: its entries in wire order.
-    pub fn no_dates(&self) -> t::Entries<'a, TrdCapDtGrpNoDates<'a>, 2> {
-        self.0.group(0, &TRD_CAP_DT_GRP_NO_DATES)
-    }
-}
-/// Builds the `TrdCapDtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdCapDtGrpBuilder<'b> {
-    /// The `NoDates` (580) group's entries.
-    pub no_dates: &'b [TrdCapDtGrpNoDatesBuilder<'b>],
-}
-impl<'b> TrdCapDtGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for TrdCapDtGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 580, self.no_dates)?;
-        Ok(())
+t::builder! {
+    /// Builds the `TrdCapDtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdCapDtGrpBuilder() {
+        no_dates: &'b [TrdCapDtGrpNoDatesBuilder<'b>] = group(580, "NoDates");
     }
 }
 /// The `NoDates` (580) group's table.
@@ -12348,79 +5135,31 @@ pub static TRD_CAP_DT_GRP_NO_DATES: t::Group = t::Group {
         index: &[2, 1, 0, 0],
     },
 };
-/// One entry of the `NoDates` (580) group.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdCapDtGrpNoDates<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for TrdCapDtGrpNoDates<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoDates` (580) group.
+    entry TrdCapDtGrpNoDates[2] {
+        opt trade_date(0, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
+        opt transact_time(1, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
     }
 }
-impl<'a> TrdCapDtGrpNoDates<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `TradeDate` (75), LOCALMKTDATE.
-    pub fn trade_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(0, 75)
-    }
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub fn transact_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(1, 60)
+t::builder! {
+    /// Builds one `NoDates` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdCapDtGrpNoDatesBuilder(trade_date: v::LocalMktDate) {
+        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
+        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
+        _b: ::core::marker::PhantomData<&'b ()> = phantom();
     }
 }
-/// Builds one `NoDates` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdCapDtGrpNoDatesBuilder<'b> {
-    /// `TradeDate` (75), LOCALMKTDATE.
-    pub trade_date: Option<v::LocalMktDate>,
-    /// `TransactTime` (60), UTCTIMESTAMP.
-    pub transact_time: Option<v::UtcTimestamp>,
-    /// Ties the builder's lifetime (leave it `Default`).
-    pub _b: ::core::marker::PhantomData<&'b ()>,
-}
-impl<'b> TrdCapDtGrpNoDatesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(trade_date: v::LocalMktDate) -> Self {
-        Self {
-            trade_date: Some(trade_date),
-            ..Self::default()
-        }
+t::view! {
+    /// The `TrdCapRptSideGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block TrdCapRptSideGrp {
+        req_group no_sides(0, 552, "NoSides", TrdCapRptSideGrpNoSides, 61, TRD_CAP_RPT_SIDE_GRP_NO_SIDES);
     }
 }
-impl t::Build for TrdCapDtGrpNoDatesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 75, &self.trade_date)?;
-        t::put(enc, 60, &self.transact_time)?;
-        Ok(())
-    }
-}
-/// The `TrdCapRptSideGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdCapRptSideGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> TrdCapRptSideGrp<'v, 'a> {
-    /// The `NoSides` (552) repeating group, required: its entries in wire order.
-    pub fn no_sides(&self) -> t::Entries<'a, TrdCapRptSideGrpNoSides<'a>, 61> {
-        self.0.group(0, &TRD_CAP_RPT_SIDE_GRP_NO_SIDES)
-    }
-}
-/// Builds the `TrdCapRptSideGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdCapRptSideGrpBuilder<'b> {
-    /// The `NoSides` (552) group's entries.
-    pub no_sides: &'b [TrdCapRptSideGrpNoSidesBuilder<'b>],
-}
-impl<'b> TrdCapRptSideGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for TrdCapRptSideGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 552, self.no_sides)?;
-        Ok(())
+t::builder! {
+    /// Builds the `TrdCapRptSideGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdCapRptSideGrpBuilder() {
+        no_sides: &'b [TrdCapRptSideGrpNoSidesBuilder<'b>] = group(552, "NoSides");
     }
 }
 /// The `NoSides` (552) group's table.
@@ -12460,469 +5199,141 @@ pub static TRD_CAP_RPT_SIDE_GRP_NO_SIDES: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoSides` (552) group.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdCapRptSideGrpNoSides<'a>(t::View<'a, 61>);
-impl<'a> From<t::View<'a, 61>> for TrdCapRptSideGrpNoSides<'a> {
-    fn from(view: t::View<'a, 61>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoSides` (552) group.
+    entry TrdCapRptSideGrpNoSides[61] {
+        req side(0, 54, "Side", CHAR, e::Side);
+        req order_id(1, 37, "OrderID", STRING, v::FixStr<'a>);
+        opt secondary_order_id(2, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
+        opt cl_ord_id(3, 11, "ClOrdID", STRING, v::FixStr<'a>);
+        opt secondary_cl_ord_id(4, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
+        opt list_id(5, 66, "ListID", STRING, v::FixStr<'a>);
+        comp parties(6, 1, "Parties", Parties);
+        opt account(7, 1, "Account", STRING, v::FixStr<'a>);
+        opt acct_id_source(8, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
+        opt account_type(9, 581, "AccountType", INT, e::AccountType<'a>);
+        opt process_code(10, 81, "ProcessCode", CHAR, e::ProcessCode);
+        opt odd_lot(11, 575, "OddLot", BOOLEAN, bool);
+        comp clr_inst_grp(12, 1, "ClrInstGrp", ClrInstGrp);
+        opt trade_input_source(13, 578, "TradeInputSource", STRING, v::FixStr<'a>);
+        opt trade_input_device(14, 579, "TradeInputDevice", STRING, v::FixStr<'a>);
+        opt order_input_device(15, 821, "OrderInputDevice", STRING, v::FixStr<'a>);
+        opt currency(16, 15, "Currency", CURRENCY, v::Currency);
+        opt compliance_id(17, 376, "ComplianceID", STRING, v::FixStr<'a>);
+        opt solicited_flag(18, 377, "SolicitedFlag", BOOLEAN, bool);
+        opt order_capacity(19, 528, "OrderCapacity", CHAR, e::OrderCapacity);
+        opt order_restrictions(20, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt cust_order_capacity(21, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
+        opt ord_type(22, 40, "OrdType", CHAR, e::OrdType);
+        opt exec_inst(23, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        opt trans_bkd_time(24, 483, "TransBkdTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt trading_session_id(25, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(26, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+        opt time_bracket(27, 943, "TimeBracket", STRING, v::FixStr<'a>);
+        comp commission_data(28, 4, "CommissionData", CommissionData);
+        opt gross_trade_amt(32, 381, "GrossTradeAmt", AMT, v::Decimal);
+        opt num_days_interest(33, 157, "NumDaysInterest", INT, i64);
+        opt ex_date(34, 230, "ExDate", LOCALMKTDATE, v::LocalMktDate);
+        opt accrued_interest_rate(35, 158, "AccruedInterestRate", PERCENTAGE, v::Decimal);
+        opt accrued_interest_amt(36, 159, "AccruedInterestAmt", AMT, v::Decimal);
+        opt interest_at_maturity(37, 738, "InterestAtMaturity", AMT, v::Decimal);
+        opt end_accrued_interest_amt(38, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
+        opt start_cash(39, 921, "StartCash", AMT, v::Decimal);
+        opt end_cash(40, 922, "EndCash", AMT, v::Decimal);
+        opt concession(41, 238, "Concession", AMT, v::Decimal);
+        opt total_takedown(42, 237, "TotalTakedown", AMT, v::Decimal);
+        opt net_money(43, 118, "NetMoney", AMT, v::Decimal);
+        opt settl_curr_amt(44, 119, "SettlCurrAmt", AMT, v::Decimal);
+        opt settl_currency(45, 120, "SettlCurrency", CURRENCY, v::Currency);
+        opt settl_curr_fx_rate(46, 155, "SettlCurrFxRate", FLOAT, v::Decimal);
+        opt settl_curr_fx_rate_calc(47, 156, "SettlCurrFxRateCalc", CHAR, e::SettlCurrFxRateCalc);
+        opt position_effect(48, 77, "PositionEffect", CHAR, e::PositionEffect);
+        opt text(49, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(50, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(51, 355, "EncodedText", DATA);
+        opt side_multi_leg_reporting_type(52, 752, "SideMultiLegReportingType", INT, e::SideMultiLegReportingType<'a>);
+        comp cont_amt_grp(53, 1, "ContAmtGrp", ContAmtGrp);
+        comp stipulations(54, 1, "Stipulations", Stipulations);
+        comp misc_fees_grp(55, 1, "MiscFeesGrp", MiscFeesGrp);
+        opt exchange_rule(56, 825, "ExchangeRule", STRING, v::FixStr<'a>);
+        opt trade_alloc_indicator(57, 826, "TradeAllocIndicator", INT, e::TradeAllocIndicator<'a>);
+        opt prealloc_method(58, 591, "PreallocMethod", CHAR, e::PreallocMethod);
+        opt alloc_id(59, 70, "AllocID", STRING, v::FixStr<'a>);
+        comp trd_alloc_grp(60, 1, "TrdAllocGrp", TrdAllocGrp);
     }
 }
-impl<'a> TrdCapRptSideGrpNoSides<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Side` (54), CHAR, required.
-    pub fn side(&self) -> t::Req<e::Side> {
-        self.0.req(0, 54)
-    }
-    /// `OrderID` (37), STRING, required.
-    pub fn order_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(1, 37)
-    }
-    /// `SecondaryOrderID` (198), STRING.
-    pub fn secondary_order_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 198)
-    }
-    /// `ClOrdID` (11), STRING.
-    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 11)
-    }
-    /// `SecondaryClOrdID` (526), STRING.
-    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(4, 526)
-    }
-    /// `ListID` (66), STRING.
-    pub fn list_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(5, 66)
-    }
-    /// The `Parties` component.
-    pub fn parties(&self) -> Parties<'_, 'a> {
-        Parties(self.0.sub(6, 1))
-    }
-    /// `Account` (1), STRING.
-    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(7, 1)
-    }
-    /// `AcctIDSource` (660), INT.
-    pub fn acct_id_source(&self) -> t::Opt<e::AcctIdSource<'a>> {
-        self.0.get(8, 660)
-    }
-    /// `AccountType` (581), INT.
-    pub fn account_type(&self) -> t::Opt<e::AccountType<'a>> {
-        self.0.get(9, 581)
-    }
-    /// `ProcessCode` (81), CHAR.
-    pub fn process_code(&self) -> t::Opt<e::ProcessCode> {
-        self.0.get(10, 81)
-    }
-    /// `OddLot` (575), BOOLEAN.
-    pub fn odd_lot(&self) -> t::Opt<bool> {
-        self.0.get(11, 575)
-    }
-    /// The `ClrInstGrp` component.
-    pub fn clr_inst_grp(&self) -> ClrInstGrp<'_, 'a> {
-        ClrInstGrp(self.0.sub(12, 1))
-    }
-    /// `TradeInputSource` (578), STRING.
-    pub fn trade_input_source(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(13, 578)
-    }
-    /// `TradeInputDevice` (579), STRING.
-    pub fn trade_input_device(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(14, 579)
-    }
-    /// `OrderInputDevice` (821), STRING.
-    pub fn order_input_device(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(15, 821)
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(16, 15)
-    }
-    /// `ComplianceID` (376), STRING.
-    pub fn compliance_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(17, 376)
-    }
-    /// `SolicitedFlag` (377), BOOLEAN.
-    pub fn solicited_flag(&self) -> t::Opt<bool> {
-        self.0.get(18, 377)
-    }
-    /// `OrderCapacity` (528), CHAR.
-    pub fn order_capacity(&self) -> t::Opt<e::OrderCapacity> {
-        self.0.get(19, 528)
-    }
-    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
-    pub fn order_restrictions(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(20, 529)
-    }
-    /// `CustOrderCapacity` (582), INT.
-    pub fn cust_order_capacity(&self) -> t::Opt<e::CustOrderCapacity<'a>> {
-        self.0.get(21, 582)
-    }
-    /// `OrdType` (40), CHAR.
-    pub fn ord_type(&self) -> t::Opt<e::OrdType> {
-        self.0.get(22, 40)
-    }
-    /// `ExecInst` (18), MULTIPLEVALUESTRING.
-    pub fn exec_inst(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(23, 18)
-    }
-    /// `TransBkdTime` (483), UTCTIMESTAMP.
-    pub fn trans_bkd_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(24, 483)
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(25, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(26, 625)
-    }
-    /// `TimeBracket` (943), STRING.
-    pub fn time_bracket(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(27, 943)
-    }
-    /// The `CommissionData` component.
-    pub fn commission_data(&self) -> CommissionData<'_, 'a> {
-        CommissionData(self.0.sub(28, 4))
-    }
-    /// `GrossTradeAmt` (381), AMT.
-    pub fn gross_trade_amt(&self) -> t::Opt<v::Decimal> {
-        self.0.get(32, 381)
-    }
-    /// `NumDaysInterest` (157), INT.
-    pub fn num_days_interest(&self) -> t::Opt<i64> {
-        self.0.get(33, 157)
-    }
-    /// `ExDate` (230), LOCALMKTDATE.
-    pub fn ex_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(34, 230)
-    }
-    /// `AccruedInterestRate` (158), PERCENTAGE.
-    pub fn accrued_interest_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(35, 158)
-    }
-    /// `AccruedInterestAmt` (159), AMT.
-    pub fn accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
-        self.0.get(36, 159)
-    }
-    /// `InterestAtMaturity` (738), AMT.
-    pub fn interest_at_maturity(&self) -> t::Opt<v::Decimal> {
-        self.0.get(37, 738)
-    }
-    /// `EndAccruedInterestAmt` (920), AMT.
-    pub fn end_accrued_interest_amt(&self) -> t::Opt<v::Decimal> {
-        self.0.get(38, 920)
-    }
-    /// `StartCash` (921), AMT.
-    pub fn start_cash(&self) -> t::Opt<v::Decimal> {
-        self.0.get(39, 921)
-    }
-    /// `EndCash` (922), AMT.
-    pub fn end_cash(&self) -> t::Opt<v::Decimal> {
-        self.0.get(40, 922)
-    }
-    /// `Concession` (238), AMT.
-    pub fn concession(&self) -> t::Opt<v::Decimal> {
-        self.0.get(41, 238)
-    }
-    /// `TotalTakedown` (237), AMT.
-    pub fn total_takedown(&self) -> t::Opt<v::Decimal> {
-        self.0.get(42, 237)
-    }
-    /// `NetMoney` (118), AMT.
-    pub fn net_money(&self) -> t::Opt<v::Decimal> {
-        self.0.get(43, 118)
-    }
-    /// `SettlCurrAmt` (119), AMT.
-    pub fn settl_curr_amt(&self) -> t::Opt<v::Decimal> {
-        self.0.get(44, 119)
-    }
-    /// `SettlCurrency` (120), CURRENCY.
-    pub fn settl_currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(45, 120)
-    }
-    /// `SettlCurrFxRate` (155), FLOAT.
-    pub fn settl_curr_fx_rate(&self) -> t::Opt<v::Decimal> {
-        self.0.get(46, 155)
-    }
-    /// `SettlCurrFxRateCalc` (156), CHAR.
-    pub fn settl_curr_fx_rate_calc(&self) -> t::Opt<e::SettlCurrFxRateCalc> {
-        self.0.get(47, 156)
-    }
-    /// `PositionEffect` (77), CHAR.
-    pub fn position_effect(&self) -> t::Opt<e::PositionEffect> {
-        self.0.get(48, 77)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(49, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(50, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(51)
-    }
-    /// `SideMultiLegReportingType` (752), INT.
-    pub fn side_multi_leg_reporting_type(
-        &self,
-    ) -> t::Opt<e::SideMultiLegReportingType<'a>> {
-        self.0.get(52, 752)
-    }
-    /// The `ContAmtGrp` component.
-    pub fn cont_amt_grp(&self) -> ContAmtGrp<'_, 'a> {
-        ContAmtGrp(self.0.sub(53, 1))
-    }
-    /// The `Stipulations` component.
-    pub fn stipulations(&self) -> Stipulations<'_, 'a> {
-        Stipulations(self.0.sub(54, 1))
-    }
-    /// The `MiscFeesGrp` component.
-    pub fn misc_fees_grp(&self) -> MiscFeesGrp<'_, 'a> {
-        MiscFeesGrp(self.0.sub(55, 1))
-    }
-    /// `ExchangeRule` (825), STRING.
-    pub fn exchange_rule(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(56, 825)
-    }
-    /// `TradeAllocIndicator` (826), INT.
-    pub fn trade_alloc_indicator(&self) -> t::Opt<e::TradeAllocIndicator<'a>> {
-        self.0.get(57, 826)
-    }
-    /// `PreallocMethod` (591), CHAR.
-    pub fn prealloc_method(&self) -> t::Opt<e::PreallocMethod> {
-        self.0.get(58, 591)
-    }
-    /// `AllocID` (70), STRING.
-    pub fn alloc_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(59, 70)
-    }
-    /// The `TrdAllocGrp` component.
-    pub fn trd_alloc_grp(&self) -> TrdAllocGrp<'_, 'a> {
-        TrdAllocGrp(self.0.sub(60, 1))
+t::builder! {
+    /// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdCapRptSideGrpNoSidesBuilder(side: e::Side, order_id: v::FixStr<'b>) {
+        side: Option<e::Side> = req(54, "Side", CHAR);
+        order_id: Option<v::FixStr<'b>> = req(37, "OrderID", STRING);
+        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
+        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
+        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
+        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
+        parties: Option<PartiesBuilder<'b>> = comp("Parties");
+        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
+        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
+        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
+        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
+        odd_lot: Option<bool> = opt(575, "OddLot", BOOLEAN);
+        clr_inst_grp: Option<ClrInstGrpBuilder<'b>> = comp("ClrInstGrp");
+        trade_input_source: Option<v::FixStr<'b>> = opt(578, "TradeInputSource", STRING);
+        trade_input_device: Option<v::FixStr<'b>> = opt(579, "TradeInputDevice", STRING);
+        order_input_device: Option<v::FixStr<'b>> = opt(821, "OrderInputDevice", STRING);
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
+        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
+        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
+        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
+        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
+        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
+        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
+        trans_bkd_time: Option<v::UtcTimestamp> = opt(483, "TransBkdTime", UTCTIMESTAMP);
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+        time_bracket: Option<v::FixStr<'b>> = opt(943, "TimeBracket", STRING);
+        commission_data: Option<CommissionDataBuilder<'b>> = comp("CommissionData");
+        gross_trade_amt: Option<v::Decimal> = opt(381, "GrossTradeAmt", AMT);
+        num_days_interest: Option<i64> = opt(157, "NumDaysInterest", INT);
+        ex_date: Option<v::LocalMktDate> = opt(230, "ExDate", LOCALMKTDATE);
+        accrued_interest_rate: Option<v::Decimal> = opt(158, "AccruedInterestRate", PERCENTAGE);
+        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
+        interest_at_maturity: Option<v::Decimal> = opt(738, "InterestAtMaturity", AMT);
+        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
+        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
+        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
+        concession: Option<v::Decimal> = opt(238, "Concession", AMT);
+        total_takedown: Option<v::Decimal> = opt(237, "TotalTakedown", AMT);
+        net_money: Option<v::Decimal> = opt(118, "NetMoney", AMT);
+        settl_curr_amt: Option<v::Decimal> = opt(119, "SettlCurrAmt", AMT);
+        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
+        settl_curr_fx_rate: Option<v::Decimal> = opt(155, "SettlCurrFxRate", FLOAT);
+        settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc> = opt(156, "SettlCurrFxRateCalc", CHAR);
+        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+        side_multi_leg_reporting_type: Option<e::SideMultiLegReportingType<'b>> = opt(752, "SideMultiLegReportingType", INT);
+        cont_amt_grp: Option<ContAmtGrpBuilder<'b>> = comp("ContAmtGrp");
+        stipulations: Option<StipulationsBuilder<'b>> = comp("Stipulations");
+        misc_fees_grp: Option<MiscFeesGrpBuilder<'b>> = comp("MiscFeesGrp");
+        exchange_rule: Option<v::FixStr<'b>> = opt(825, "ExchangeRule", STRING);
+        trade_alloc_indicator: Option<e::TradeAllocIndicator<'b>> = opt(826, "TradeAllocIndicator", INT);
+        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
+        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
+        trd_alloc_grp: Option<TrdAllocGrpBuilder<'b>> = comp("TrdAllocGrp");
     }
 }
-/// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdCapRptSideGrpNoSidesBuilder<'b> {
-    /// `Side` (54), CHAR, required.
-    pub side: Option<e::Side>,
-    /// `OrderID` (37), STRING, required.
-    pub order_id: Option<v::FixStr<'b>>,
-    /// `SecondaryOrderID` (198), STRING.
-    pub secondary_order_id: Option<v::FixStr<'b>>,
-    /// `ClOrdID` (11), STRING.
-    pub cl_ord_id: Option<v::FixStr<'b>>,
-    /// `SecondaryClOrdID` (526), STRING.
-    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
-    /// `ListID` (66), STRING.
-    pub list_id: Option<v::FixStr<'b>>,
-    /// The `Parties` component.
-    pub parties: Option<PartiesBuilder<'b>>,
-    /// `Account` (1), STRING.
-    pub account: Option<v::FixStr<'b>>,
-    /// `AcctIDSource` (660), INT.
-    pub acct_id_source: Option<e::AcctIdSource<'b>>,
-    /// `AccountType` (581), INT.
-    pub account_type: Option<e::AccountType<'b>>,
-    /// `ProcessCode` (81), CHAR.
-    pub process_code: Option<e::ProcessCode>,
-    /// `OddLot` (575), BOOLEAN.
-    pub odd_lot: Option<bool>,
-    /// The `ClrInstGrp` component.
-    pub clr_inst_grp: Option<ClrInstGrpBuilder<'b>>,
-    /// `TradeInputSource` (578), STRING.
-    pub trade_input_source: Option<v::FixStr<'b>>,
-    /// `TradeInputDevice` (579), STRING.
-    pub trade_input_device: Option<v::FixStr<'b>>,
-    /// `OrderInputDevice` (821), STRING.
-    pub order_input_device: Option<v::FixStr<'b>>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-    /// `ComplianceID` (376), STRING.
-    pub compliance_id: Option<v::FixStr<'b>>,
-    /// `SolicitedFlag` (377), BOOLEAN.
-    pub solicited_flag: Option<bool>,
-    /// `OrderCapacity` (528), CHAR.
-    pub order_capacity: Option<e::OrderCapacity>,
-    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
-    pub order_restrictions: Option<v::MultipleValueString<'b>>,
-    /// `CustOrderCapacity` (582), INT.
-    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
-    /// `OrdType` (40), CHAR.
-    pub ord_type: Option<e::OrdType>,
-    /// `ExecInst` (18), MULTIPLEVALUESTRING.
-    pub exec_inst: Option<v::MultipleValueString<'b>>,
-    /// `TransBkdTime` (483), UTCTIMESTAMP.
-    pub trans_bkd_time: Option<v::UtcTimestamp>,
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-    /// `TimeBracket` (943), STRING.
-    pub time_bracket: Option<v::FixStr<'b>>,
-    /// The `CommissionData` component.
-    pub commission_data: Option<CommissionDataBuilder<'b>>,
-    /// `GrossTradeAmt` (381), AMT.
-    pub gross_trade_amt: Option<v::Decimal>,
-    /// `NumDaysInterest` (157), INT.
-    pub num_days_interest: Option<i64>,
-    /// `ExDate` (230), LOCALMKTDATE.
-    pub ex_date: Option<v::LocalMktDate>,
-    /// `AccruedInterestRate` (158), PERCENTAGE.
-    pub accrued_interest_rate: Option<v::Decimal>,
-    /// `AccruedInterestAmt` (159), AMT.
-    pub accrued_interest_amt: Option<v::Decimal>,
-    /// `InterestAtMaturity` (738), AMT.
-    pub interest_at_maturity: Option<v::Decimal>,
-    /// `EndAccruedInterestAmt` (920), AMT.
-    pub end_accrued_interest_amt: Option<v::Decimal>,
-    /// `StartCash` (921), AMT.
-    pub start_cash: Option<v::Decimal>,
-    /// `EndCash` (922), AMT.
-    pub end_cash: Option<v::Decimal>,
-    /// `Concession` (238), AMT.
-    pub concession: Option<v::Decimal>,
-    /// `TotalTakedown` (237), AMT.
-    pub total_takedown: Option<v::Decimal>,
-    /// `NetMoney` (118), AMT.
-    pub net_money: Option<v::Decimal>,
-    /// `SettlCurrAmt` (119), AMT.
-    pub settl_curr_amt: Option<v::Decimal>,
-    /// `SettlCurrency` (120), CURRENCY.
-    pub settl_currency: Option<v::Currency>,
-    /// `SettlCurrFxRate` (155), FLOAT.
-    pub settl_curr_fx_rate: Option<v::Decimal>,
-    /// `SettlCurrFxRateCalc` (156), CHAR.
-    pub settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc>,
-    /// `PositionEffect` (77), CHAR.
-    pub position_effect: Option<e::PositionEffect>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-    /// `SideMultiLegReportingType` (752), INT.
-    pub side_multi_leg_reporting_type: Option<e::SideMultiLegReportingType<'b>>,
-    /// The `ContAmtGrp` component.
-    pub cont_amt_grp: Option<ContAmtGrpBuilder<'b>>,
-    /// The `Stipulations` component.
-    pub stipulations: Option<StipulationsBuilder<'b>>,
-    /// The `MiscFeesGrp` component.
-    pub misc_fees_grp: Option<MiscFeesGrpBuilder<'b>>,
-    /// `ExchangeRule` (825), STRING.
-    pub exchange_rule: Option<v::FixStr<'b>>,
-    /// `TradeAllocIndicator` (826), INT.
-    pub trade_alloc_indicator: Option<e::TradeAllocIndicator<'b>>,
-    /// `PreallocMethod` (591), CHAR.
-    pub prealloc_method: Option<e::PreallocMethod>,
-    /// `AllocID` (70), STRING.
-    pub alloc_id: Option<v::FixStr<'b>>,
-    /// The `TrdAllocGrp` component.
-    pub trd_alloc_grp: Option<TrdAllocGrpBuilder<'b>>,
-}
-impl<'b> TrdCapRptSideGrpNoSidesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(side: e::Side, order_id: v::FixStr<'b>) -> Self {
-        Self {
-            side: Some(side),
-            order_id: Some(order_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `TrdCollGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block TrdCollGrp {
+        group no_trades(0, 897, "NoTrades", TrdCollGrpNoTrades, 2, TRD_COLL_GRP_NO_TRADES);
     }
 }
-impl t::Build for TrdCapRptSideGrpNoSidesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 37, &self.order_id)?;
-        t::put(enc, 198, &self.secondary_order_id)?;
-        t::put(enc, 11, &self.cl_ord_id)?;
-        t::put(enc, 526, &self.secondary_cl_ord_id)?;
-        t::put(enc, 66, &self.list_id)?;
-        t::put_component(enc, &self.parties)?;
-        t::put(enc, 1, &self.account)?;
-        t::put(enc, 660, &self.acct_id_source)?;
-        t::put(enc, 581, &self.account_type)?;
-        t::put(enc, 81, &self.process_code)?;
-        t::put(enc, 575, &self.odd_lot)?;
-        t::put_component(enc, &self.clr_inst_grp)?;
-        t::put(enc, 578, &self.trade_input_source)?;
-        t::put(enc, 579, &self.trade_input_device)?;
-        t::put(enc, 821, &self.order_input_device)?;
-        t::put(enc, 15, &self.currency)?;
-        t::put(enc, 376, &self.compliance_id)?;
-        t::put(enc, 377, &self.solicited_flag)?;
-        t::put(enc, 528, &self.order_capacity)?;
-        t::put(enc, 529, &self.order_restrictions)?;
-        t::put(enc, 582, &self.cust_order_capacity)?;
-        t::put(enc, 40, &self.ord_type)?;
-        t::put(enc, 18, &self.exec_inst)?;
-        t::put(enc, 483, &self.trans_bkd_time)?;
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        t::put(enc, 943, &self.time_bracket)?;
-        t::put_component(enc, &self.commission_data)?;
-        t::put(enc, 381, &self.gross_trade_amt)?;
-        t::put(enc, 157, &self.num_days_interest)?;
-        t::put(enc, 230, &self.ex_date)?;
-        t::put(enc, 158, &self.accrued_interest_rate)?;
-        t::put(enc, 159, &self.accrued_interest_amt)?;
-        t::put(enc, 738, &self.interest_at_maturity)?;
-        t::put(enc, 920, &self.end_accrued_interest_amt)?;
-        t::put(enc, 921, &self.start_cash)?;
-        t::put(enc, 922, &self.end_cash)?;
-        t::put(enc, 238, &self.concession)?;
-        t::put(enc, 237, &self.total_takedown)?;
-        t::put(enc, 118, &self.net_money)?;
-        t::put(enc, 119, &self.settl_curr_amt)?;
-        t::put(enc, 120, &self.settl_currency)?;
-        t::put(enc, 155, &self.settl_curr_fx_rate)?;
-        t::put(enc, 156, &self.settl_curr_fx_rate_calc)?;
-        t::put(enc, 77, &self.position_effect)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        t::put(enc, 752, &self.side_multi_leg_reporting_type)?;
-        t::put_component(enc, &self.cont_amt_grp)?;
-        t::put_component(enc, &self.stipulations)?;
-        t::put_component(enc, &self.misc_fees_grp)?;
-        t::put(enc, 825, &self.exchange_rule)?;
-        t::put(enc, 826, &self.trade_alloc_indicator)?;
-        t::put(enc, 591, &self.prealloc_method)?;
-        t::put(enc, 70, &self.alloc_id)?;
-        t::put_component(enc, &self.trd_alloc_grp)?;
-        Ok(())
-    }
-}
-/// The `TrdCollGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdCollGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> TrdCollGrp<'v, 'a> {
-    /// The `NoTrades` (897) repeating group: its entries in wire order.
-    pub fn no_trades(&self) -> t::Entries<'a, TrdCollGrpNoTrades<'a>, 2> {
-        self.0.group(0, &TRD_COLL_GRP_NO_TRADES)
-    }
-}
-/// Builds the `TrdCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdCollGrpBuilder<'b> {
-    /// The `NoTrades` (897) group's entries.
-    pub no_trades: &'b [TrdCollGrpNoTradesBuilder<'b>],
-}
-impl<'b> TrdCollGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for TrdCollGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 897, self.no_trades)?;
-        Ok(())
+t::builder! {
+    /// Builds the `TrdCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdCollGrpBuilder() {
+        no_trades: &'b [TrdCollGrpNoTradesBuilder<'b>] = group(897, "NoTrades");
     }
 }
 /// The `NoTrades` (897) group's table.
@@ -12938,77 +5349,30 @@ pub static TRD_COLL_GRP_NO_TRADES: t::Group = t::Group {
         index: &[0, 0, 2, 1],
     },
 };
-/// One entry of the `NoTrades` (897) group.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdCollGrpNoTrades<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for TrdCollGrpNoTrades<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoTrades` (897) group.
+    entry TrdCollGrpNoTrades[2] {
+        opt trade_report_id(0, 571, "TradeReportID", STRING, v::FixStr<'a>);
+        opt secondary_trade_report_id(1, 818, "SecondaryTradeReportID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> TrdCollGrpNoTrades<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `TradeReportID` (571), STRING.
-    pub fn trade_report_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 571)
-    }
-    /// `SecondaryTradeReportID` (818), STRING.
-    pub fn secondary_trade_report_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 818)
+t::builder! {
+    /// Builds one `NoTrades` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdCollGrpNoTradesBuilder(trade_report_id: v::FixStr<'b>) {
+        trade_report_id: Option<v::FixStr<'b>> = opt(571, "TradeReportID", STRING);
+        secondary_trade_report_id: Option<v::FixStr<'b>> = opt(818, "SecondaryTradeReportID", STRING);
     }
 }
-/// Builds one `NoTrades` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdCollGrpNoTradesBuilder<'b> {
-    /// `TradeReportID` (571), STRING.
-    pub trade_report_id: Option<v::FixStr<'b>>,
-    /// `SecondaryTradeReportID` (818), STRING.
-    pub secondary_trade_report_id: Option<v::FixStr<'b>>,
-}
-impl<'b> TrdCollGrpNoTradesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(trade_report_id: v::FixStr<'b>) -> Self {
-        Self {
-            trade_report_id: Some(trade_report_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `TrdInstrmtLegGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block TrdInstrmtLegGrp {
+        group no_legs(0, 555, "NoLegs", TrdInstrmtLegGrpNoLegs, 53, TRD_INSTRMT_LEG_GRP_NO_LEGS);
     }
 }
-impl t::Build for TrdCollGrpNoTradesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 571, &self.trade_report_id)?;
-        t::put(enc, 818, &self.secondary_trade_report_id)?;
-        Ok(())
-    }
-}
-/// The `TrdInstrmtLegGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdInstrmtLegGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> TrdInstrmtLegGrp<'v, 'a> {
-    /// The `NoLegs` (555) repeating group: its entries in wire order.
-    pub fn no_legs(&self) -> t::Entries<'a, TrdInstrmtLegGrpNoLegs<'a>, 53> {
-        self.0.group(0, &TRD_INSTRMT_LEG_GRP_NO_LEGS)
-    }
-}
-/// Builds the `TrdInstrmtLegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdInstrmtLegGrpBuilder<'b> {
-    /// The `NoLegs` (555) group's entries.
-    pub no_legs: &'b [TrdInstrmtLegGrpNoLegsBuilder<'b>],
-}
-impl<'b> TrdInstrmtLegGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for TrdInstrmtLegGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 555, self.no_legs)?;
-        Ok(())
+t::builder! {
+    /// Builds the `TrdInstrmtLegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdInstrmtLegGrpBuilder() {
+        no_legs: &'b [TrdInstrmtLegGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
     }
 }
 /// The `NoLegs` (555) group's table.
@@ -13044,146 +5408,50 @@ pub static TRD_INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoLegs` (555) group.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdInstrmtLegGrpNoLegs<'a>(t::View<'a, 53>);
-impl<'a> From<t::View<'a, 53>> for TrdInstrmtLegGrpNoLegs<'a> {
-    fn from(view: t::View<'a, 53>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegs` (555) group.
+    entry TrdInstrmtLegGrpNoLegs[53] {
+        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
+        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
+        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
+        comp leg_stipulations(44, 1, "LegStipulations", LegStipulations);
+        opt leg_position_effect(45, 564, "LegPositionEffect", CHAR, v::Char);
+        opt leg_covered_or_uncovered(46, 565, "LegCoveredOrUncovered", INT, i64);
+        comp nested_parties(47, 1, "NestedParties", NestedParties);
+        opt leg_ref_id(48, 654, "LegRefID", STRING, v::FixStr<'a>);
+        opt leg_price(49, 566, "LegPrice", PRICE, v::Decimal);
+        opt leg_settl_type(50, 587, "LegSettlType", CHAR, v::Char);
+        opt leg_settl_date(51, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
+        opt leg_last_px(52, 637, "LegLastPx", PRICE, v::Decimal);
     }
 }
-impl<'a> TrdInstrmtLegGrpNoLegs<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `InstrumentLeg` component.
-    pub fn instrument_leg(&self) -> InstrumentLeg<'_, 'a> {
-        InstrumentLeg(self.0.sub(0, 42))
-    }
-    /// `LegQty` (687), QTY.
-    pub fn leg_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(42, 687)
-    }
-    /// `LegSwapType` (690), INT.
-    pub fn leg_swap_type(&self) -> t::Opt<e::LegSwapType<'a>> {
-        self.0.get(43, 690)
-    }
-    /// The `LegStipulations` component.
-    pub fn leg_stipulations(&self) -> LegStipulations<'_, 'a> {
-        LegStipulations(self.0.sub(44, 1))
-    }
-    /// `LegPositionEffect` (564), CHAR.
-    pub fn leg_position_effect(&self) -> t::Opt<v::Char> {
-        self.0.get(45, 564)
-    }
-    /// `LegCoveredOrUncovered` (565), INT.
-    pub fn leg_covered_or_uncovered(&self) -> t::Opt<i64> {
-        self.0.get(46, 565)
-    }
-    /// The `NestedParties` component.
-    pub fn nested_parties(&self) -> NestedParties<'_, 'a> {
-        NestedParties(self.0.sub(47, 1))
-    }
-    /// `LegRefID` (654), STRING.
-    pub fn leg_ref_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(48, 654)
-    }
-    /// `LegPrice` (566), PRICE.
-    pub fn leg_price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(49, 566)
-    }
-    /// `LegSettlType` (587), CHAR.
-    pub fn leg_settl_type(&self) -> t::Opt<v::Char> {
-        self.0.get(50, 587)
-    }
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub fn leg_settl_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(51, 588)
-    }
-    /// `LegLastPx` (637), PRICE.
-    pub fn leg_last_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(52, 637)
+t::builder! {
+    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdInstrmtLegGrpNoLegsBuilder() {
+        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
+        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
+        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
+        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
+        leg_position_effect: Option<v::Char> = opt(564, "LegPositionEffect", CHAR);
+        leg_covered_or_uncovered: Option<i64> = opt(565, "LegCoveredOrUncovered", INT);
+        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
+        leg_ref_id: Option<v::FixStr<'b>> = opt(654, "LegRefID", STRING);
+        leg_price: Option<v::Decimal> = opt(566, "LegPrice", PRICE);
+        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
+        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
+        leg_last_px: Option<v::Decimal> = opt(637, "LegLastPx", PRICE);
     }
 }
-/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdInstrmtLegGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
-    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
-    /// `LegQty` (687), QTY.
-    pub leg_qty: Option<v::Decimal>,
-    /// `LegSwapType` (690), INT.
-    pub leg_swap_type: Option<e::LegSwapType<'b>>,
-    /// The `LegStipulations` component.
-    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
-    /// `LegPositionEffect` (564), CHAR.
-    pub leg_position_effect: Option<v::Char>,
-    /// `LegCoveredOrUncovered` (565), INT.
-    pub leg_covered_or_uncovered: Option<i64>,
-    /// The `NestedParties` component.
-    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
-    /// `LegRefID` (654), STRING.
-    pub leg_ref_id: Option<v::FixStr<'b>>,
-    /// `LegPrice` (566), PRICE.
-    pub leg_price: Option<v::Decimal>,
-    /// `LegSettlType` (587), CHAR.
-    pub leg_settl_type: Option<v::Char>,
-    /// `LegSettlDate` (588), LOCALMKTDATE.
-    pub leg_settl_date: Option<v::LocalMktDate>,
-    /// `LegLastPx` (637), PRICE.
-    pub leg_last_px: Option<v::Decimal>,
-}
-impl<'b> TrdInstrmtLegGrpNoLegsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `TrdgSesGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block TrdgSesGrp {
+        group no_trading_sessions(0, 386, "NoTradingSessions", TrdgSesGrpNoTradingSessions, 2, TRDG_SES_GRP_NO_TRADING_SESSIONS);
     }
 }
-impl t::Build for TrdInstrmtLegGrpNoLegsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.instrument_leg)?;
-        t::put(enc, 687, &self.leg_qty)?;
-        t::put(enc, 690, &self.leg_swap_type)?;
-        t::put_component(enc, &self.leg_stipulations)?;
-        t::put(enc, 564, &self.leg_position_effect)?;
-        t::put(enc, 565, &self.leg_covered_or_uncovered)?;
-        t::put_component(enc, &self.nested_parties)?;
-        t::put(enc, 654, &self.leg_ref_id)?;
-        t::put(enc, 566, &self.leg_price)?;
-        t::put(enc, 587, &self.leg_settl_type)?;
-        t::put(enc, 588, &self.leg_settl_date)?;
-        t::put(enc, 637, &self.leg_last_px)?;
-        Ok(())
-    }
-}
-/// The `TrdgSesGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdgSesGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> TrdgSesGrp<'v, 'a> {
-    /// The `NoTradingSessions` (386) repeating group: its entries in wire order.
-    pub fn no_trading_sessions(
-        &self,
-    ) -> t::Entries<'a, TrdgSesGrpNoTradingSessions<'a>, 2> {
-        self.0.group(0, &TRDG_SES_GRP_NO_TRADING_SESSIONS)
-    }
-}
-/// Builds the `TrdgSesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdgSesGrpBuilder<'b> {
-    /// The `NoTradingSessions` (386) group's entries.
-    pub no_trading_sessions: &'b [TrdgSesGrpNoTradingSessionsBuilder<'b>],
-}
-impl<'b> TrdgSesGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for TrdgSesGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 386, self.no_trading_sessions)?;
-        Ok(())
+t::builder! {
+    /// Builds the `TrdgSesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdgSesGrpBuilder() {
+        no_trading_sessions: &'b [TrdgSesGrpNoTradingSessionsBuilder<'b>] = group(386, "NoTradingSessions");
     }
 }
 /// The `NoTradingSessions` (386) group's table.
@@ -13199,79 +5467,30 @@ pub static TRDG_SES_GRP_NO_TRADING_SESSIONS: t::Group = t::Group {
         index: &[0, 2, 1, 0],
     },
 };
-/// One entry of the `NoTradingSessions` (386) group.
-#[derive(Clone, Copy, Debug)]
-pub struct TrdgSesGrpNoTradingSessions<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for TrdgSesGrpNoTradingSessions<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoTradingSessions` (386) group.
+    entry TrdgSesGrpNoTradingSessions[2] {
+        opt trading_session_id(0, 336, "TradingSessionID", STRING, v::FixStr<'a>);
+        opt trading_session_sub_id(1, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> TrdgSesGrpNoTradingSessions<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `TradingSessionID` (336), STRING.
-    pub fn trading_session_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 336)
-    }
-    /// `TradingSessionSubID` (625), STRING.
-    pub fn trading_session_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 625)
+t::builder! {
+    /// Builds one `NoTradingSessions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TrdgSesGrpNoTradingSessionsBuilder(trading_session_id: v::FixStr<'b>) {
+        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
+        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
     }
 }
-/// Builds one `NoTradingSessions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TrdgSesGrpNoTradingSessionsBuilder<'b> {
-    /// `TradingSessionID` (336), STRING.
-    pub trading_session_id: Option<v::FixStr<'b>>,
-    /// `TradingSessionSubID` (625), STRING.
-    pub trading_session_sub_id: Option<v::FixStr<'b>>,
-}
-impl<'b> TrdgSesGrpNoTradingSessionsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(trading_session_id: v::FixStr<'b>) -> Self {
-        Self {
-            trading_session_id: Some(trading_session_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `UndInstrmtCollGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block UndInstrmtCollGrp {
+        group no_underlyings(0, 711, "NoUnderlyings", UndInstrmtCollGrpNoUnderlyings, 48, UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS);
     }
 }
-impl t::Build for TrdgSesGrpNoTradingSessionsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 336, &self.trading_session_id)?;
-        t::put(enc, 625, &self.trading_session_sub_id)?;
-        Ok(())
-    }
-}
-/// The `UndInstrmtCollGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct UndInstrmtCollGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> UndInstrmtCollGrp<'v, 'a> {
-    /// The `NoUnderlyings` (711) repeating group: its entries in wire order.
-    pub fn no_underlyings(
-        &self,
-    ) -> t::Entries<'a, UndInstrmtCollGrpNoUnderlyings<'a>, 48> {
-        self.0.group(0, &UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS)
-    }
-}
-/// Builds the `UndInstrmtCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UndInstrmtCollGrpBuilder<'b> {
-    /// The `NoUnderlyings` (711) group's entries.
-    pub no_underlyings: &'b [UndInstrmtCollGrpNoUnderlyingsBuilder<'b>],
-}
-impl<'b> UndInstrmtCollGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for UndInstrmtCollGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 711, self.no_underlyings)?;
-        Ok(())
+t::builder! {
+    /// Builds the `UndInstrmtCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UndInstrmtCollGrpBuilder() {
+        no_underlyings: &'b [UndInstrmtCollGrpNoUnderlyingsBuilder<'b>] = group(711, "NoUnderlyings");
     }
 }
 /// The `NoUnderlyings` (711) group's table.
@@ -13306,74 +5525,30 @@ pub static UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoUnderlyings` (711) group.
-#[derive(Clone, Copy, Debug)]
-pub struct UndInstrmtCollGrpNoUnderlyings<'a>(t::View<'a, 48>);
-impl<'a> From<t::View<'a, 48>> for UndInstrmtCollGrpNoUnderlyings<'a> {
-    fn from(view: t::View<'a, 48>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoUnderlyings` (711) group.
+    entry UndInstrmtCollGrpNoUnderlyings[48] {
+        comp underlying_instrument(0, 47, "UnderlyingInstrument", UnderlyingInstrument);
+        opt coll_action(47, 944, "CollAction", INT, e::CollAction<'a>);
     }
 }
-impl<'a> UndInstrmtCollGrpNoUnderlyings<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `UnderlyingInstrument` component.
-    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
-        UnderlyingInstrument(self.0.sub(0, 47))
-    }
-    /// `CollAction` (944), INT.
-    pub fn coll_action(&self) -> t::Opt<e::CollAction<'a>> {
-        self.0.get(47, 944)
+t::builder! {
+    /// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UndInstrmtCollGrpNoUnderlyingsBuilder() {
+        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
+        coll_action: Option<e::CollAction<'b>> = opt(944, "CollAction", INT);
     }
 }
-/// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UndInstrmtCollGrpNoUnderlyingsBuilder<'b> {
-    /// The `UnderlyingInstrument` component.
-    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
-    /// `CollAction` (944), INT.
-    pub coll_action: Option<e::CollAction<'b>>,
-}
-impl<'b> UndInstrmtCollGrpNoUnderlyingsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `UndInstrmtGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block UndInstrmtGrp {
+        group no_underlyings(0, 711, "NoUnderlyings", UndInstrmtGrpNoUnderlyings, 47, UND_INSTRMT_GRP_NO_UNDERLYINGS);
     }
 }
-impl t::Build for UndInstrmtCollGrpNoUnderlyingsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.underlying_instrument)?;
-        t::put(enc, 944, &self.coll_action)?;
-        Ok(())
-    }
-}
-/// The `UndInstrmtGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct UndInstrmtGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> UndInstrmtGrp<'v, 'a> {
-    /// The `NoUnderlyings` (711) repeating group: its entries in wire order.
-    pub fn no_underlyings(&self) -> t::Entries<'a, UndInstrmtGrpNoUnderlyings<'a>, 47> {
-        self.0.group(0, &UND_INSTRMT_GRP_NO_UNDERLYINGS)
-    }
-}
-/// Builds the `UndInstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UndInstrmtGrpBuilder<'b> {
-    /// The `NoUnderlyings` (711) group's entries.
-    pub no_underlyings: &'b [UndInstrmtGrpNoUnderlyingsBuilder<'b>],
-}
-impl<'b> UndInstrmtGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for UndInstrmtGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 711, self.no_underlyings)?;
-        Ok(())
+t::builder! {
+    /// Builds the `UndInstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UndInstrmtGrpBuilder() {
+        no_underlyings: &'b [UndInstrmtGrpNoUnderlyingsBuilder<'b>] = group(711, "NoUnderlyings");
     }
 }
 /// The `NoUnderlyings` (711) group's table.
@@ -13408,69 +5583,28 @@ pub static UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoUnderlyings` (711) group.
-#[derive(Clone, Copy, Debug)]
-pub struct UndInstrmtGrpNoUnderlyings<'a>(t::View<'a, 47>);
-impl<'a> From<t::View<'a, 47>> for UndInstrmtGrpNoUnderlyings<'a> {
-    fn from(view: t::View<'a, 47>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoUnderlyings` (711) group.
+    entry UndInstrmtGrpNoUnderlyings[47] {
+        comp underlying_instrument(0, 47, "UnderlyingInstrument", UnderlyingInstrument);
     }
 }
-impl<'a> UndInstrmtGrpNoUnderlyings<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `UnderlyingInstrument` component.
-    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
-        UnderlyingInstrument(self.0.sub(0, 47))
+t::builder! {
+    /// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UndInstrmtGrpNoUnderlyingsBuilder() {
+        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
     }
 }
-/// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UndInstrmtGrpNoUnderlyingsBuilder<'b> {
-    /// The `UnderlyingInstrument` component.
-    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
-}
-impl<'b> UndInstrmtGrpNoUnderlyingsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `UndInstrmtStrkPxGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block UndInstrmtStrkPxGrp {
+        group no_underlyings(0, 711, "NoUnderlyings", UndInstrmtStrkPxGrpNoUnderlyings, 56, UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS);
     }
 }
-impl t::Build for UndInstrmtGrpNoUnderlyingsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.underlying_instrument)?;
-        Ok(())
-    }
-}
-/// The `UndInstrmtStrkPxGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct UndInstrmtStrkPxGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> UndInstrmtStrkPxGrp<'v, 'a> {
-    /// The `NoUnderlyings` (711) repeating group: its entries in wire order.
-    pub fn no_underlyings(
-        &self,
-    ) -> t::Entries<'a, UndInstrmtStrkPxGrpNoUnderlyings<'a>, 56> {
-        self.0.group(0, &UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS)
-    }
-}
-/// Builds the `UndInstrmtStrkPxGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UndInstrmtStrkPxGrpBuilder<'b> {
-    /// The `NoUnderlyings` (711) group's entries.
-    pub no_underlyings: &'b [UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b>],
-}
-impl<'b> UndInstrmtStrkPxGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for UndInstrmtStrkPxGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 711, self.no_underlyings)?;
-        Ok(())
+t::builder! {
+    /// Builds the `UndInstrmtStrkPxGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UndInstrmtStrkPxGrpBuilder() {
+        no_underlyings: &'b [UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b>] = group(711, "NoUnderlyings");
     }
 }
 /// The `NoUnderlyings` (711) group's table.
@@ -13505,130 +5639,45 @@ pub static UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoUnderlyings` (711) group.
-#[derive(Clone, Copy, Debug)]
-pub struct UndInstrmtStrkPxGrpNoUnderlyings<'a>(t::View<'a, 56>);
-impl<'a> From<t::View<'a, 56>> for UndInstrmtStrkPxGrpNoUnderlyings<'a> {
-    fn from(view: t::View<'a, 56>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoUnderlyings` (711) group.
+    entry UndInstrmtStrkPxGrpNoUnderlyings[56] {
+        comp underlying_instrument(0, 47, "UnderlyingInstrument", UnderlyingInstrument);
+        opt prev_close_px(47, 140, "PrevClosePx", PRICE, v::Decimal);
+        opt cl_ord_id(48, 11, "ClOrdID", STRING, v::FixStr<'a>);
+        opt secondary_cl_ord_id(49, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
+        opt side(50, 54, "Side", CHAR, e::Side);
+        req price(51, 44, "Price", PRICE, v::Decimal);
+        opt currency(52, 15, "Currency", CURRENCY, v::Currency);
+        opt text(53, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(54, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(55, 355, "EncodedText", DATA);
     }
 }
-impl<'a> UndInstrmtStrkPxGrpNoUnderlyings<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// The `UnderlyingInstrument` component.
-    pub fn underlying_instrument(&self) -> UnderlyingInstrument<'_, 'a> {
-        UnderlyingInstrument(self.0.sub(0, 47))
-    }
-    /// `PrevClosePx` (140), PRICE.
-    pub fn prev_close_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(47, 140)
-    }
-    /// `ClOrdID` (11), STRING.
-    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(48, 11)
-    }
-    /// `SecondaryClOrdID` (526), STRING.
-    pub fn secondary_cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(49, 526)
-    }
-    /// `Side` (54), CHAR.
-    pub fn side(&self) -> t::Opt<e::Side> {
-        self.0.get(50, 54)
-    }
-    /// `Price` (44), PRICE, required.
-    pub fn price(&self) -> t::Req<v::Decimal> {
-        self.0.req(51, 44)
-    }
-    /// `Currency` (15), CURRENCY.
-    pub fn currency(&self) -> t::Opt<v::Currency> {
-        self.0.get(52, 15)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(53, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(54, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(55)
+t::builder! {
+    /// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UndInstrmtStrkPxGrpNoUnderlyingsBuilder(price: v::Decimal) {
+        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
+        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
+        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
+        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
+        side: Option<e::Side> = opt(54, "Side", CHAR);
+        price: Option<v::Decimal> = req(44, "Price", PRICE);
+        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
     }
 }
-/// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b> {
-    /// The `UnderlyingInstrument` component.
-    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
-    /// `PrevClosePx` (140), PRICE.
-    pub prev_close_px: Option<v::Decimal>,
-    /// `ClOrdID` (11), STRING.
-    pub cl_ord_id: Option<v::FixStr<'b>>,
-    /// `SecondaryClOrdID` (526), STRING.
-    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
-    /// `Side` (54), CHAR.
-    pub side: Option<e::Side>,
-    /// `Price` (44), PRICE, required.
-    pub price: Option<v::Decimal>,
-    /// `Currency` (15), CURRENCY.
-    pub currency: Option<v::Currency>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-}
-impl<'b> UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(price: v::Decimal) -> Self {
-        Self {
-            price: Some(price),
-            ..Self::default()
-        }
+t::view! {
+    /// The `EvntGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block EvntGrp {
+        group no_events(0, 864, "NoEvents", EvntGrpNoEvents, 4, EVNT_GRP_NO_EVENTS);
     }
 }
-impl t::Build for UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_component(enc, &self.underlying_instrument)?;
-        t::put(enc, 140, &self.prev_close_px)?;
-        t::put(enc, 11, &self.cl_ord_id)?;
-        t::put(enc, 526, &self.secondary_cl_ord_id)?;
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 44, &self.price)?;
-        t::put(enc, 15, &self.currency)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        Ok(())
-    }
-}
-/// The `EvntGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct EvntGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> EvntGrp<'v, 'a> {
-    /// The `NoEvents` (864) repeating group: its entries in wire order.
-    pub fn no_events(&self) -> t::Entries<'a, EvntGrpNoEvents<'a>, 4> {
-        self.0.group(0, &EVNT_GRP_NO_EVENTS)
-    }
-}
-/// Builds the `EvntGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct EvntGrpBuilder<'b> {
-    /// The `NoEvents` (864) group's entries.
-    pub no_events: &'b [EvntGrpNoEventsBuilder<'b>],
-}
-impl<'b> EvntGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for EvntGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 864, self.no_events)?;
-        Ok(())
+t::builder! {
+    /// Builds the `EvntGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    EvntGrpBuilder() {
+        no_events: &'b [EvntGrpNoEventsBuilder<'b>] = group(864, "NoEvents");
     }
 }
 /// The `NoEvents` (864) group's table.
@@ -13644,93 +5693,34 @@ pub static EVNT_GRP_NO_EVENTS: t::Group = t::Group {
         index: &[0, 2, 0, 4, 1, 0, 3, 0],
     },
 };
-/// One entry of the `NoEvents` (864) group.
-#[derive(Clone, Copy, Debug)]
-pub struct EvntGrpNoEvents<'a>(t::View<'a, 4>);
-impl<'a> From<t::View<'a, 4>> for EvntGrpNoEvents<'a> {
-    fn from(view: t::View<'a, 4>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoEvents` (864) group.
+    entry EvntGrpNoEvents[4] {
+        opt event_type(0, 865, "EventType", INT, e::EventType<'a>);
+        opt event_date(1, 866, "EventDate", LOCALMKTDATE, v::LocalMktDate);
+        opt event_px(2, 867, "EventPx", PRICE, v::Decimal);
+        opt event_text(3, 868, "EventText", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> EvntGrpNoEvents<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `EventType` (865), INT.
-    pub fn event_type(&self) -> t::Opt<e::EventType<'a>> {
-        self.0.get(0, 865)
-    }
-    /// `EventDate` (866), LOCALMKTDATE.
-    pub fn event_date(&self) -> t::Opt<v::LocalMktDate> {
-        self.0.get(1, 866)
-    }
-    /// `EventPx` (867), PRICE.
-    pub fn event_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(2, 867)
-    }
-    /// `EventText` (868), STRING.
-    pub fn event_text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 868)
+t::builder! {
+    /// Builds one `NoEvents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    EvntGrpNoEventsBuilder(event_type: e::EventType<'b>) {
+        event_type: Option<e::EventType<'b>> = opt(865, "EventType", INT);
+        event_date: Option<v::LocalMktDate> = opt(866, "EventDate", LOCALMKTDATE);
+        event_px: Option<v::Decimal> = opt(867, "EventPx", PRICE);
+        event_text: Option<v::FixStr<'b>> = opt(868, "EventText", STRING);
     }
 }
-/// Builds one `NoEvents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct EvntGrpNoEventsBuilder<'b> {
-    /// `EventType` (865), INT.
-    pub event_type: Option<e::EventType<'b>>,
-    /// `EventDate` (866), LOCALMKTDATE.
-    pub event_date: Option<v::LocalMktDate>,
-    /// `EventPx` (867), PRICE.
-    pub event_px: Option<v::Decimal>,
-    /// `EventText` (868), STRING.
-    pub event_text: Option<v::FixStr<'b>>,
-}
-impl<'b> EvntGrpNoEventsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(event_type: e::EventType<'b>) -> Self {
-        Self {
-            event_type: Some(event_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `SecAltIDGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block SecAltIdGrp {
+        group no_security_alt_id(0, 454, "NoSecurityAltID", SecAltIdGrpNoSecurityAltId, 2, SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID);
     }
 }
-impl t::Build for EvntGrpNoEventsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 865, &self.event_type)?;
-        t::put(enc, 866, &self.event_date)?;
-        t::put(enc, 867, &self.event_px)?;
-        t::put(enc, 868, &self.event_text)?;
-        Ok(())
-    }
-}
-/// The `SecAltIDGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct SecAltIdGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> SecAltIdGrp<'v, 'a> {
-    /// The `NoSecurityAltID` (454) repeating group: its entries in wire order.
-    pub fn no_security_alt_id(
-        &self,
-    ) -> t::Entries<'a, SecAltIdGrpNoSecurityAltId<'a>, 2> {
-        self.0.group(0, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID)
-    }
-}
-/// Builds the `SecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SecAltIdGrpBuilder<'b> {
-    /// The `NoSecurityAltID` (454) group's entries.
-    pub no_security_alt_id: &'b [SecAltIdGrpNoSecurityAltIdBuilder<'b>],
-}
-impl<'b> SecAltIdGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for SecAltIdGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 454, self.no_security_alt_id)?;
-        Ok(())
+t::builder! {
+    /// Builds the `SecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SecAltIdGrpBuilder() {
+        no_security_alt_id: &'b [SecAltIdGrpNoSecurityAltIdBuilder<'b>] = group(454, "NoSecurityAltID");
     }
 }
 /// The `NoSecurityAltID` (454) group's table.
@@ -13746,79 +5736,30 @@ pub static SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID: t::Group = t::Group {
         index: &[1, 0, 0, 2],
     },
 };
-/// One entry of the `NoSecurityAltID` (454) group.
-#[derive(Clone, Copy, Debug)]
-pub struct SecAltIdGrpNoSecurityAltId<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for SecAltIdGrpNoSecurityAltId<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoSecurityAltID` (454) group.
+    entry SecAltIdGrpNoSecurityAltId[2] {
+        opt security_alt_id(0, 455, "SecurityAltID", STRING, v::FixStr<'a>);
+        opt security_alt_id_source(1, 456, "SecurityAltIDSource", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> SecAltIdGrpNoSecurityAltId<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `SecurityAltID` (455), STRING.
-    pub fn security_alt_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 455)
-    }
-    /// `SecurityAltIDSource` (456), STRING.
-    pub fn security_alt_id_source(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 456)
+t::builder! {
+    /// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SecAltIdGrpNoSecurityAltIdBuilder(security_alt_id: v::FixStr<'b>) {
+        security_alt_id: Option<v::FixStr<'b>> = opt(455, "SecurityAltID", STRING);
+        security_alt_id_source: Option<v::FixStr<'b>> = opt(456, "SecurityAltIDSource", STRING);
     }
 }
-/// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SecAltIdGrpNoSecurityAltIdBuilder<'b> {
-    /// `SecurityAltID` (455), STRING.
-    pub security_alt_id: Option<v::FixStr<'b>>,
-    /// `SecurityAltIDSource` (456), STRING.
-    pub security_alt_id_source: Option<v::FixStr<'b>>,
-}
-impl<'b> SecAltIdGrpNoSecurityAltIdBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(security_alt_id: v::FixStr<'b>) -> Self {
-        Self {
-            security_alt_id: Some(security_alt_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `LegSecAltIDGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block LegSecAltIdGrp {
+        group no_leg_security_alt_id(0, 604, "NoLegSecurityAltID", LegSecAltIdGrpNoLegSecurityAltId, 2, LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID);
     }
 }
-impl t::Build for SecAltIdGrpNoSecurityAltIdBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 455, &self.security_alt_id)?;
-        t::put(enc, 456, &self.security_alt_id_source)?;
-        Ok(())
-    }
-}
-/// The `LegSecAltIDGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct LegSecAltIdGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> LegSecAltIdGrp<'v, 'a> {
-    /// The `NoLegSecurityAltID` (604) repeating group: its entries in wire order.
-    pub fn no_leg_security_alt_id(
-        &self,
-    ) -> t::Entries<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>, 2> {
-        self.0.group(0, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID)
-    }
-}
-/// Builds the `LegSecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegSecAltIdGrpBuilder<'b> {
-    /// The `NoLegSecurityAltID` (604) group's entries.
-    pub no_leg_security_alt_id: &'b [LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b>],
-}
-impl<'b> LegSecAltIdGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for LegSecAltIdGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 604, self.no_leg_security_alt_id)?;
-        Ok(())
+t::builder! {
+    /// Builds the `LegSecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegSecAltIdGrpBuilder() {
+        no_leg_security_alt_id: &'b [LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b>] = group(604, "NoLegSecurityAltID");
     }
 }
 /// The `NoLegSecurityAltID` (604) group's table.
@@ -13834,81 +5775,30 @@ pub static LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID: t::Group = t::Group {
         index: &[0, 0, 2, 1],
     },
 };
-/// One entry of the `NoLegSecurityAltID` (604) group.
-#[derive(Clone, Copy, Debug)]
-pub struct LegSecAltIdGrpNoLegSecurityAltId<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for LegSecAltIdGrpNoLegSecurityAltId<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLegSecurityAltID` (604) group.
+    entry LegSecAltIdGrpNoLegSecurityAltId[2] {
+        opt leg_security_alt_id(0, 605, "LegSecurityAltID", STRING, v::FixStr<'a>);
+        opt leg_security_alt_id_source(1, 606, "LegSecurityAltIDSource", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> LegSecAltIdGrpNoLegSecurityAltId<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `LegSecurityAltID` (605), STRING.
-    pub fn leg_security_alt_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 605)
-    }
-    /// `LegSecurityAltIDSource` (606), STRING.
-    pub fn leg_security_alt_id_source(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 606)
+t::builder! {
+    /// Builds one `NoLegSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LegSecAltIdGrpNoLegSecurityAltIdBuilder(leg_security_alt_id: v::FixStr<'b>) {
+        leg_security_alt_id: Option<v::FixStr<'b>> = opt(605, "LegSecurityAltID", STRING);
+        leg_security_alt_id_source: Option<v::FixStr<'b>> = opt(606, "LegSecurityAltIDSource", STRING);
     }
 }
-/// Builds one `NoLegSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b> {
-    /// `LegSecurityAltID` (605), STRING.
-    pub leg_security_alt_id: Option<v::FixStr<'b>>,
-    /// `LegSecurityAltIDSource` (606), STRING.
-    pub leg_security_alt_id_source: Option<v::FixStr<'b>>,
-}
-impl<'b> LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(leg_security_alt_id: v::FixStr<'b>) -> Self {
-        Self {
-            leg_security_alt_id: Some(leg_security_alt_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `UndSecAltIDGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block UndSecAltIdGrp {
+        group no_underlying_security_alt_id(0, 457, "NoUnderlyingSecurityAltID", UndSecAltIdGrpNoUnderlyingSecurityAltId, 2, UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID);
     }
 }
-impl t::Build for LegSecAltIdGrpNoLegSecurityAltIdBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 605, &self.leg_security_alt_id)?;
-        t::put(enc, 606, &self.leg_security_alt_id_source)?;
-        Ok(())
-    }
-}
-/// The `UndSecAltIDGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct UndSecAltIdGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> UndSecAltIdGrp<'v, 'a> {
-    /// The `NoUnderlyingSecurityAltID` (457) repeating group: its entries in wire order.
-    pub fn no_underlying_security_alt_id(
-        &self,
-    ) -> t::Entries<'a, UndSecAltIdGrpNoUnderlyingSecurityAltId<'a>, 2> {
-        self.0.group(0, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID)
-    }
-}
-/// Builds the `UndSecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UndSecAltIdGrpBuilder<'b> {
-    /// The `NoUnderlyingSecurityAltID` (457) group's entries.
-    pub no_underlying_security_alt_id: &'b [UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<
-        'b,
-    >],
-}
-impl<'b> UndSecAltIdGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for UndSecAltIdGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 457, self.no_underlying_security_alt_id)?;
-        Ok(())
+t::builder! {
+    /// Builds the `UndSecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UndSecAltIdGrpBuilder() {
+        no_underlying_security_alt_id: &'b [UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<'b>] = group(457, "NoUnderlyingSecurityAltID");
     }
 }
 /// The `NoUnderlyingSecurityAltID` (457) group's table.
@@ -13924,77 +5814,30 @@ pub static UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID: t::Group = t::Group
         index: &[1, 0, 2, 0],
     },
 };
-/// One entry of the `NoUnderlyingSecurityAltID` (457) group.
-#[derive(Clone, Copy, Debug)]
-pub struct UndSecAltIdGrpNoUnderlyingSecurityAltId<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for UndSecAltIdGrpNoUnderlyingSecurityAltId<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoUnderlyingSecurityAltID` (457) group.
+    entry UndSecAltIdGrpNoUnderlyingSecurityAltId[2] {
+        opt underlying_security_alt_id(0, 458, "UnderlyingSecurityAltID", STRING, v::FixStr<'a>);
+        opt underlying_security_alt_id_source(1, 459, "UnderlyingSecurityAltIDSource", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> UndSecAltIdGrpNoUnderlyingSecurityAltId<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `UnderlyingSecurityAltID` (458), STRING.
-    pub fn underlying_security_alt_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 458)
-    }
-    /// `UnderlyingSecurityAltIDSource` (459), STRING.
-    pub fn underlying_security_alt_id_source(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 459)
+t::builder! {
+    /// Builds one `NoUnderlyingSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder(underlying_security_alt_id: v::FixStr<'b>) {
+        underlying_security_alt_id: Option<v::FixStr<'b>> = opt(458, "UnderlyingSecurityAltID", STRING);
+        underlying_security_alt_id_source: Option<v::FixStr<'b>> = opt(459, "UnderlyingSecurityAltIDSource", STRING);
     }
 }
-/// Builds one `NoUnderlyingSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<'b> {
-    /// `UnderlyingSecurityAltID` (458), STRING.
-    pub underlying_security_alt_id: Option<v::FixStr<'b>>,
-    /// `UnderlyingSecurityAltIDSource` (459), STRING.
-    pub underlying_security_alt_id_source: Option<v::FixStr<'b>>,
-}
-impl<'b> UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(underlying_security_alt_id: v::FixStr<'b>) -> Self {
-        Self {
-            underlying_security_alt_id: Some(underlying_security_alt_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `AttrbGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block AttrbGrp {
+        group no_instr_attrib(0, 870, "NoInstrAttrib", AttrbGrpNoInstrAttrib, 2, ATTRB_GRP_NO_INSTR_ATTRIB);
     }
 }
-impl t::Build for UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 458, &self.underlying_security_alt_id)?;
-        t::put(enc, 459, &self.underlying_security_alt_id_source)?;
-        Ok(())
-    }
-}
-/// The `AttrbGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct AttrbGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> AttrbGrp<'v, 'a> {
-    /// The `NoInstrAttrib` (870) repeating group: its entries in wire order.
-    pub fn no_instr_attrib(&self) -> t::Entries<'a, AttrbGrpNoInstrAttrib<'a>, 2> {
-        self.0.group(0, &ATTRB_GRP_NO_INSTR_ATTRIB)
-    }
-}
-/// Builds the `AttrbGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AttrbGrpBuilder<'b> {
-    /// The `NoInstrAttrib` (870) group's entries.
-    pub no_instr_attrib: &'b [AttrbGrpNoInstrAttribBuilder<'b>],
-}
-impl<'b> AttrbGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for AttrbGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 870, self.no_instr_attrib)?;
-        Ok(())
+t::builder! {
+    /// Builds the `AttrbGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    AttrbGrpBuilder() {
+        no_instr_attrib: &'b [AttrbGrpNoInstrAttribBuilder<'b>] = group(870, "NoInstrAttrib");
     }
 }
 /// The `NoInstrAttrib` (870) group's table.
@@ -14010,77 +5853,30 @@ pub static ATTRB_GRP_NO_INSTR_ATTRIB: t::Group = t::Group {
         index: &[0, 1, 0, 2],
     },
 };
-/// One entry of the `NoInstrAttrib` (870) group.
-#[derive(Clone, Copy, Debug)]
-pub struct AttrbGrpNoInstrAttrib<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for AttrbGrpNoInstrAttrib<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoInstrAttrib` (870) group.
+    entry AttrbGrpNoInstrAttrib[2] {
+        opt instr_attrib_type(0, 871, "InstrAttribType", INT, e::InstrAttribType<'a>);
+        opt instr_attrib_value(1, 872, "InstrAttribValue", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> AttrbGrpNoInstrAttrib<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `InstrAttribType` (871), INT.
-    pub fn instr_attrib_type(&self) -> t::Opt<e::InstrAttribType<'a>> {
-        self.0.get(0, 871)
-    }
-    /// `InstrAttribValue` (872), STRING.
-    pub fn instr_attrib_value(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 872)
+t::builder! {
+    /// Builds one `NoInstrAttrib` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    AttrbGrpNoInstrAttribBuilder(instr_attrib_type: e::InstrAttribType<'b>) {
+        instr_attrib_type: Option<e::InstrAttribType<'b>> = opt(871, "InstrAttribType", INT);
+        instr_attrib_value: Option<v::FixStr<'b>> = opt(872, "InstrAttribValue", STRING);
     }
 }
-/// Builds one `NoInstrAttrib` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct AttrbGrpNoInstrAttribBuilder<'b> {
-    /// `InstrAttribType` (871), INT.
-    pub instr_attrib_type: Option<e::InstrAttribType<'b>>,
-    /// `InstrAttribValue` (872), STRING.
-    pub instr_attrib_value: Option<v::FixStr<'b>>,
-}
-impl<'b> AttrbGrpNoInstrAttribBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(instr_attrib_type: e::InstrAttribType<'b>) -> Self {
-        Self {
-            instr_attrib_type: Some(instr_attrib_type),
-            ..Self::default()
-        }
+t::view! {
+    /// The `DlvyInstGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block DlvyInstGrp {
+        group no_dlvy_inst(0, 85, "NoDlvyInst", DlvyInstGrpNoDlvyInst, 3, DLVY_INST_GRP_NO_DLVY_INST);
     }
 }
-impl t::Build for AttrbGrpNoInstrAttribBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 871, &self.instr_attrib_type)?;
-        t::put(enc, 872, &self.instr_attrib_value)?;
-        Ok(())
-    }
-}
-/// The `DlvyInstGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct DlvyInstGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> DlvyInstGrp<'v, 'a> {
-    /// The `NoDlvyInst` (85) repeating group: its entries in wire order.
-    pub fn no_dlvy_inst(&self) -> t::Entries<'a, DlvyInstGrpNoDlvyInst<'a>, 3> {
-        self.0.group(0, &DLVY_INST_GRP_NO_DLVY_INST)
-    }
-}
-/// Builds the `DlvyInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DlvyInstGrpBuilder<'b> {
-    /// The `NoDlvyInst` (85) group's entries.
-    pub no_dlvy_inst: &'b [DlvyInstGrpNoDlvyInstBuilder<'b>],
-}
-impl<'b> DlvyInstGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for DlvyInstGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 85, self.no_dlvy_inst)?;
-        Ok(())
+t::builder! {
+    /// Builds the `DlvyInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    DlvyInstGrpBuilder() {
+        no_dlvy_inst: &'b [DlvyInstGrpNoDlvyInstBuilder<'b>] = group(85, "NoDlvyInst");
     }
 }
 /// The `NoDlvyInst` (85) group's table.
@@ -14096,86 +5892,32 @@ pub static DLVY_INST_GRP_NO_DLVY_INST: t::Group = t::Group {
         index: &[0, 0, 0, 2, 0, 32771, 0, 1],
     },
 };
-/// One entry of the `NoDlvyInst` (85) group.
-#[derive(Clone, Copy, Debug)]
-pub struct DlvyInstGrpNoDlvyInst<'a>(t::View<'a, 3>);
-impl<'a> From<t::View<'a, 3>> for DlvyInstGrpNoDlvyInst<'a> {
-    fn from(view: t::View<'a, 3>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoDlvyInst` (85) group.
+    entry DlvyInstGrpNoDlvyInst[3] {
+        opt settl_inst_source(0, 165, "SettlInstSource", CHAR, e::SettlInstSource);
+        opt dlvy_inst_type(1, 787, "DlvyInstType", CHAR, e::DlvyInstType);
+        comp settl_parties(2, 1, "SettlParties", SettlParties);
     }
 }
-impl<'a> DlvyInstGrpNoDlvyInst<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `SettlInstSource` (165), CHAR.
-    pub fn settl_inst_source(&self) -> t::Opt<e::SettlInstSource> {
-        self.0.get(0, 165)
-    }
-    /// `DlvyInstType` (787), CHAR.
-    pub fn dlvy_inst_type(&self) -> t::Opt<e::DlvyInstType> {
-        self.0.get(1, 787)
-    }
-    /// The `SettlParties` component.
-    pub fn settl_parties(&self) -> SettlParties<'_, 'a> {
-        SettlParties(self.0.sub(2, 1))
+t::builder! {
+    /// Builds one `NoDlvyInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    DlvyInstGrpNoDlvyInstBuilder(settl_inst_source: e::SettlInstSource) {
+        settl_inst_source: Option<e::SettlInstSource> = opt(165, "SettlInstSource", CHAR);
+        dlvy_inst_type: Option<e::DlvyInstType> = opt(787, "DlvyInstType", CHAR);
+        settl_parties: Option<SettlPartiesBuilder<'b>> = comp("SettlParties");
     }
 }
-/// Builds one `NoDlvyInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct DlvyInstGrpNoDlvyInstBuilder<'b> {
-    /// `SettlInstSource` (165), CHAR.
-    pub settl_inst_source: Option<e::SettlInstSource>,
-    /// `DlvyInstType` (787), CHAR.
-    pub dlvy_inst_type: Option<e::DlvyInstType>,
-    /// The `SettlParties` component.
-    pub settl_parties: Option<SettlPartiesBuilder<'b>>,
-}
-impl<'b> DlvyInstGrpNoDlvyInstBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(settl_inst_source: e::SettlInstSource) -> Self {
-        Self {
-            settl_inst_source: Some(settl_inst_source),
-            ..Self::default()
-        }
+t::view! {
+    /// The `SettlPtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block SettlPtysSubGrp {
+        group no_settl_party_sub_ids(0, 801, "NoSettlPartySubIDs", SettlPtysSubGrpNoSettlPartySubIds, 2, SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS);
     }
 }
-impl t::Build for DlvyInstGrpNoDlvyInstBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 165, &self.settl_inst_source)?;
-        t::put(enc, 787, &self.dlvy_inst_type)?;
-        t::put_component(enc, &self.settl_parties)?;
-        Ok(())
-    }
-}
-/// The `SettlPtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct SettlPtysSubGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> SettlPtysSubGrp<'v, 'a> {
-    /// The `NoSettlPartySubIDs` (801) repeating group: its entries in wire order.
-    pub fn no_settl_party_sub_ids(
-        &self,
-    ) -> t::Entries<'a, SettlPtysSubGrpNoSettlPartySubIds<'a>, 2> {
-        self.0.group(0, &SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS)
-    }
-}
-/// Builds the `SettlPtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SettlPtysSubGrpBuilder<'b> {
-    /// The `NoSettlPartySubIDs` (801) group's entries.
-    pub no_settl_party_sub_ids: &'b [SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b>],
-}
-impl<'b> SettlPtysSubGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for SettlPtysSubGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 801, self.no_settl_party_sub_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `SettlPtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SettlPtysSubGrpBuilder() {
+        no_settl_party_sub_ids: &'b [SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b>] = group(801, "NoSettlPartySubIDs");
     }
 }
 /// The `NoSettlPartySubIDs` (801) group's table.
@@ -14191,77 +5933,30 @@ pub static SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS: t::Group = t::Group {
         index: &[1, 0, 0, 2],
     },
 };
-/// One entry of the `NoSettlPartySubIDs` (801) group.
-#[derive(Clone, Copy, Debug)]
-pub struct SettlPtysSubGrpNoSettlPartySubIds<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for SettlPtysSubGrpNoSettlPartySubIds<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoSettlPartySubIDs` (801) group.
+    entry SettlPtysSubGrpNoSettlPartySubIds[2] {
+        opt settl_party_sub_id(0, 785, "SettlPartySubID", STRING, v::FixStr<'a>);
+        opt settl_party_sub_id_type(1, 786, "SettlPartySubIDType", INT, i64);
     }
 }
-impl<'a> SettlPtysSubGrpNoSettlPartySubIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `SettlPartySubID` (785), STRING.
-    pub fn settl_party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 785)
-    }
-    /// `SettlPartySubIDType` (786), INT.
-    pub fn settl_party_sub_id_type(&self) -> t::Opt<i64> {
-        self.0.get(1, 786)
+t::builder! {
+    /// Builds one `NoSettlPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    SettlPtysSubGrpNoSettlPartySubIdsBuilder(settl_party_sub_id: v::FixStr<'b>) {
+        settl_party_sub_id: Option<v::FixStr<'b>> = opt(785, "SettlPartySubID", STRING);
+        settl_party_sub_id_type: Option<i64> = opt(786, "SettlPartySubIDType", INT);
     }
 }
-/// Builds one `NoSettlPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b> {
-    /// `SettlPartySubID` (785), STRING.
-    pub settl_party_sub_id: Option<v::FixStr<'b>>,
-    /// `SettlPartySubIDType` (786), INT.
-    pub settl_party_sub_id_type: Option<i64>,
-}
-impl<'b> SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(settl_party_sub_id: v::FixStr<'b>) -> Self {
-        Self {
-            settl_party_sub_id: Some(settl_party_sub_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `PtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block PtysSubGrp {
+        group no_party_sub_ids(0, 802, "NoPartySubIDs", PtysSubGrpNoPartySubIds, 2, PTYS_SUB_GRP_NO_PARTY_SUB_IDS);
     }
 }
-impl t::Build for SettlPtysSubGrpNoSettlPartySubIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 785, &self.settl_party_sub_id)?;
-        t::put(enc, 786, &self.settl_party_sub_id_type)?;
-        Ok(())
-    }
-}
-/// The `PtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct PtysSubGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> PtysSubGrp<'v, 'a> {
-    /// The `NoPartySubIDs` (802) repeating group: its entries in wire order.
-    pub fn no_party_sub_ids(&self) -> t::Entries<'a, PtysSubGrpNoPartySubIds<'a>, 2> {
-        self.0.group(0, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)
-    }
-}
-/// Builds the `PtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PtysSubGrpBuilder<'b> {
-    /// The `NoPartySubIDs` (802) group's entries.
-    pub no_party_sub_ids: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>],
-}
-impl<'b> PtysSubGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for PtysSubGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 802, self.no_party_sub_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `PtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PtysSubGrpBuilder() {
+        no_party_sub_ids: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>] = group(802, "NoPartySubIDs");
     }
 }
 /// The `NoPartySubIDs` (802) group's table.
@@ -14277,79 +5972,30 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
         index: &[1, 2, 0, 0],
     },
 };
-/// One entry of the `NoPartySubIDs` (802) group.
-#[derive(Clone, Copy, Debug)]
-pub struct PtysSubGrpNoPartySubIds<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for PtysSubGrpNoPartySubIds<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoPartySubIDs` (802) group.
+    entry PtysSubGrpNoPartySubIds[2] {
+        opt party_sub_id(0, 523, "PartySubID", STRING, v::FixStr<'a>);
+        opt party_sub_id_type(1, 803, "PartySubIDType", INT, e::PartySubIdType<'a>);
     }
 }
-impl<'a> PtysSubGrpNoPartySubIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `PartySubID` (523), STRING.
-    pub fn party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 523)
-    }
-    /// `PartySubIDType` (803), INT.
-    pub fn party_sub_id_type(&self) -> t::Opt<e::PartySubIdType<'a>> {
-        self.0.get(1, 803)
+t::builder! {
+    /// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PtysSubGrpNoPartySubIdsBuilder(party_sub_id: v::FixStr<'b>) {
+        party_sub_id: Option<v::FixStr<'b>> = opt(523, "PartySubID", STRING);
+        party_sub_id_type: Option<e::PartySubIdType<'b>> = opt(803, "PartySubIDType", INT);
     }
 }
-/// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PtysSubGrpNoPartySubIdsBuilder<'b> {
-    /// `PartySubID` (523), STRING.
-    pub party_sub_id: Option<v::FixStr<'b>>,
-    /// `PartySubIDType` (803), INT.
-    pub party_sub_id_type: Option<e::PartySubIdType<'b>>,
-}
-impl<'b> PtysSubGrpNoPartySubIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(party_sub_id: v::FixStr<'b>) -> Self {
-        Self {
-            party_sub_id: Some(party_sub_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `NstdPtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block NstdPtysSubGrp {
+        group no_nested_party_sub_ids(0, 804, "NoNestedPartySubIDs", NstdPtysSubGrpNoNestedPartySubIds, 2, NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS);
     }
 }
-impl t::Build for PtysSubGrpNoPartySubIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 523, &self.party_sub_id)?;
-        t::put(enc, 803, &self.party_sub_id_type)?;
-        Ok(())
-    }
-}
-/// The `NstdPtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct NstdPtysSubGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> NstdPtysSubGrp<'v, 'a> {
-    /// The `NoNestedPartySubIDs` (804) repeating group: its entries in wire order.
-    pub fn no_nested_party_sub_ids(
-        &self,
-    ) -> t::Entries<'a, NstdPtysSubGrpNoNestedPartySubIds<'a>, 2> {
-        self.0.group(0, &NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS)
-    }
-}
-/// Builds the `NstdPtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NstdPtysSubGrpBuilder<'b> {
-    /// The `NoNestedPartySubIDs` (804) group's entries.
-    pub no_nested_party_sub_ids: &'b [NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b>],
-}
-impl<'b> NstdPtysSubGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for NstdPtysSubGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 804, self.no_nested_party_sub_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `NstdPtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NstdPtysSubGrpBuilder() {
+        no_nested_party_sub_ids: &'b [NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b>] = group(804, "NoNestedPartySubIDs");
     }
 }
 /// The `NoNestedPartySubIDs` (804) group's table.
@@ -14365,79 +6011,30 @@ pub static NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS: t::Group = t::Group {
         index: &[0, 0, 2, 1],
     },
 };
-/// One entry of the `NoNestedPartySubIDs` (804) group.
-#[derive(Clone, Copy, Debug)]
-pub struct NstdPtysSubGrpNoNestedPartySubIds<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for NstdPtysSubGrpNoNestedPartySubIds<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoNestedPartySubIDs` (804) group.
+    entry NstdPtysSubGrpNoNestedPartySubIds[2] {
+        opt nested_party_sub_id(0, 545, "NestedPartySubID", STRING, v::FixStr<'a>);
+        opt nested_party_sub_id_type(1, 805, "NestedPartySubIDType", INT, i64);
     }
 }
-impl<'a> NstdPtysSubGrpNoNestedPartySubIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `NestedPartySubID` (545), STRING.
-    pub fn nested_party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 545)
-    }
-    /// `NestedPartySubIDType` (805), INT.
-    pub fn nested_party_sub_id_type(&self) -> t::Opt<i64> {
-        self.0.get(1, 805)
+t::builder! {
+    /// Builds one `NoNestedPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NstdPtysSubGrpNoNestedPartySubIdsBuilder(nested_party_sub_id: v::FixStr<'b>) {
+        nested_party_sub_id: Option<v::FixStr<'b>> = opt(545, "NestedPartySubID", STRING);
+        nested_party_sub_id_type: Option<i64> = opt(805, "NestedPartySubIDType", INT);
     }
 }
-/// Builds one `NoNestedPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b> {
-    /// `NestedPartySubID` (545), STRING.
-    pub nested_party_sub_id: Option<v::FixStr<'b>>,
-    /// `NestedPartySubIDType` (805), INT.
-    pub nested_party_sub_id_type: Option<i64>,
-}
-impl<'b> NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(nested_party_sub_id: v::FixStr<'b>) -> Self {
-        Self {
-            nested_party_sub_id: Some(nested_party_sub_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `NstdPtys2SubGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block NstdPtys2SubGrp {
+        group no_nested2_party_sub_ids(0, 806, "NoNested2PartySubIDs", NstdPtys2SubGrpNoNested2PartySubIds, 2, NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS);
     }
 }
-impl t::Build for NstdPtysSubGrpNoNestedPartySubIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 545, &self.nested_party_sub_id)?;
-        t::put(enc, 805, &self.nested_party_sub_id_type)?;
-        Ok(())
-    }
-}
-/// The `NstdPtys2SubGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct NstdPtys2SubGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> NstdPtys2SubGrp<'v, 'a> {
-    /// The `NoNested2PartySubIDs` (806) repeating group: its entries in wire order.
-    pub fn no_nested2_party_sub_ids(
-        &self,
-    ) -> t::Entries<'a, NstdPtys2SubGrpNoNested2PartySubIds<'a>, 2> {
-        self.0.group(0, &NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS)
-    }
-}
-/// Builds the `NstdPtys2SubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NstdPtys2SubGrpBuilder<'b> {
-    /// The `NoNested2PartySubIDs` (806) group's entries.
-    pub no_nested2_party_sub_ids: &'b [NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b>],
-}
-impl<'b> NstdPtys2SubGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for NstdPtys2SubGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 806, self.no_nested2_party_sub_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `NstdPtys2SubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NstdPtys2SubGrpBuilder() {
+        no_nested2_party_sub_ids: &'b [NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b>] = group(806, "NoNested2PartySubIDs");
     }
 }
 /// The `NoNested2PartySubIDs` (806) group's table.
@@ -14453,79 +6050,30 @@ pub static NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS: t::Group = t::Group {
         index: &[0, 0, 1, 2],
     },
 };
-/// One entry of the `NoNested2PartySubIDs` (806) group.
-#[derive(Clone, Copy, Debug)]
-pub struct NstdPtys2SubGrpNoNested2PartySubIds<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for NstdPtys2SubGrpNoNested2PartySubIds<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoNested2PartySubIDs` (806) group.
+    entry NstdPtys2SubGrpNoNested2PartySubIds[2] {
+        opt nested2_party_sub_id(0, 760, "Nested2PartySubID", STRING, v::FixStr<'a>);
+        opt nested2_party_sub_id_type(1, 807, "Nested2PartySubIDType", INT, i64);
     }
 }
-impl<'a> NstdPtys2SubGrpNoNested2PartySubIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Nested2PartySubID` (760), STRING.
-    pub fn nested2_party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 760)
-    }
-    /// `Nested2PartySubIDType` (807), INT.
-    pub fn nested2_party_sub_id_type(&self) -> t::Opt<i64> {
-        self.0.get(1, 807)
+t::builder! {
+    /// Builds one `NoNested2PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NstdPtys2SubGrpNoNested2PartySubIdsBuilder(nested2_party_sub_id: v::FixStr<'b>) {
+        nested2_party_sub_id: Option<v::FixStr<'b>> = opt(760, "Nested2PartySubID", STRING);
+        nested2_party_sub_id_type: Option<i64> = opt(807, "Nested2PartySubIDType", INT);
     }
 }
-/// Builds one `NoNested2PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b> {
-    /// `Nested2PartySubID` (760), STRING.
-    pub nested2_party_sub_id: Option<v::FixStr<'b>>,
-    /// `Nested2PartySubIDType` (807), INT.
-    pub nested2_party_sub_id_type: Option<i64>,
-}
-impl<'b> NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(nested2_party_sub_id: v::FixStr<'b>) -> Self {
-        Self {
-            nested2_party_sub_id: Some(nested2_party_sub_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `NstdPtys3SubGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block NstdPtys3SubGrp {
+        group no_nested3_party_sub_ids(0, 952, "NoNested3PartySubIDs", NstdPtys3SubGrpNoNested3PartySubIds, 2, NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS);
     }
 }
-impl t::Build for NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 760, &self.nested2_party_sub_id)?;
-        t::put(enc, 807, &self.nested2_party_sub_id_type)?;
-        Ok(())
-    }
-}
-/// The `NstdPtys3SubGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct NstdPtys3SubGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> NstdPtys3SubGrp<'v, 'a> {
-    /// The `NoNested3PartySubIDs` (952) repeating group: its entries in wire order.
-    pub fn no_nested3_party_sub_ids(
-        &self,
-    ) -> t::Entries<'a, NstdPtys3SubGrpNoNested3PartySubIds<'a>, 2> {
-        self.0.group(0, &NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS)
-    }
-}
-/// Builds the `NstdPtys3SubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NstdPtys3SubGrpBuilder<'b> {
-    /// The `NoNested3PartySubIDs` (952) group's entries.
-    pub no_nested3_party_sub_ids: &'b [NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b>],
-}
-impl<'b> NstdPtys3SubGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for NstdPtys3SubGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 952, self.no_nested3_party_sub_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `NstdPtys3SubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NstdPtys3SubGrpBuilder() {
+        no_nested3_party_sub_ids: &'b [NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b>] = group(952, "NoNested3PartySubIDs");
     }
 }
 /// The `NoNested3PartySubIDs` (952) group's table.
@@ -14541,77 +6089,30 @@ pub static NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS: t::Group = t::Group {
         index: &[0, 0, 2, 1],
     },
 };
-/// One entry of the `NoNested3PartySubIDs` (952) group.
-#[derive(Clone, Copy, Debug)]
-pub struct NstdPtys3SubGrpNoNested3PartySubIds<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for NstdPtys3SubGrpNoNested3PartySubIds<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoNested3PartySubIDs` (952) group.
+    entry NstdPtys3SubGrpNoNested3PartySubIds[2] {
+        opt nested3_party_sub_id(0, 953, "Nested3PartySubID", STRING, v::FixStr<'a>);
+        opt nested3_party_sub_id_type(1, 954, "Nested3PartySubIDType", INT, i64);
     }
 }
-impl<'a> NstdPtys3SubGrpNoNested3PartySubIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Nested3PartySubID` (953), STRING.
-    pub fn nested3_party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 953)
-    }
-    /// `Nested3PartySubIDType` (954), INT.
-    pub fn nested3_party_sub_id_type(&self) -> t::Opt<i64> {
-        self.0.get(1, 954)
+t::builder! {
+    /// Builds one `NoNested3PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NstdPtys3SubGrpNoNested3PartySubIdsBuilder(nested3_party_sub_id: v::FixStr<'b>) {
+        nested3_party_sub_id: Option<v::FixStr<'b>> = opt(953, "Nested3PartySubID", STRING);
+        nested3_party_sub_id_type: Option<i64> = opt(954, "Nested3PartySubIDType", INT);
     }
 }
-/// Builds one `NoNested3PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b> {
-    /// `Nested3PartySubID` (953), STRING.
-    pub nested3_party_sub_id: Option<v::FixStr<'b>>,
-    /// `Nested3PartySubIDType` (954), INT.
-    pub nested3_party_sub_id_type: Option<i64>,
-}
-impl<'b> NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(nested3_party_sub_id: v::FixStr<'b>) -> Self {
-        Self {
-            nested3_party_sub_id: Some(nested3_party_sub_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `Hop` component: a view over the slots it fills in the enclosing message or entry.
+    block Hop {
+        group no_hops(0, 627, "NoHops", HopNoHops, 3, HOP_NO_HOPS);
     }
 }
-impl t::Build for NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 953, &self.nested3_party_sub_id)?;
-        t::put(enc, 954, &self.nested3_party_sub_id_type)?;
-        Ok(())
-    }
-}
-/// The `Hop` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct Hop<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Hop<'v, 'a> {
-    /// The `NoHops` (627) repeating group: its entries in wire order.
-    pub fn no_hops(&self) -> t::Entries<'a, HopNoHops<'a>, 3> {
-        self.0.group(0, &HOP_NO_HOPS)
-    }
-}
-/// Builds the `Hop` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HopBuilder<'b> {
-    /// The `NoHops` (627) group's entries.
-    pub no_hops: &'b [HopNoHopsBuilder<'b>],
-}
-impl<'b> HopBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for HopBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 627, self.no_hops)?;
-        Ok(())
+t::builder! {
+    /// Builds the `Hop` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    HopBuilder() {
+        no_hops: &'b [HopNoHopsBuilder<'b>] = group(627, "NoHops");
     }
 }
 /// The `NoHops` (627) group's table.
@@ -14627,56 +6128,19 @@ pub static HOP_NO_HOPS: t::Group = t::Group {
         index: &[0, 1, 3, 0, 0, 2, 0, 0],
     },
 };
-/// One entry of the `NoHops` (627) group.
-#[derive(Clone, Copy, Debug)]
-pub struct HopNoHops<'a>(t::View<'a, 3>);
-impl<'a> From<t::View<'a, 3>> for HopNoHops<'a> {
-    fn from(view: t::View<'a, 3>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoHops` (627) group.
+    entry HopNoHops[3] {
+        opt hop_comp_id(0, 628, "HopCompID", STRING, v::FixStr<'a>);
+        opt hop_sending_time(1, 629, "HopSendingTime", UTCTIMESTAMP, v::UtcTimestamp);
+        opt hop_ref_id(2, 630, "HopRefID", SEQNUM, v::SeqNum);
     }
 }
-impl<'a> HopNoHops<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `HopCompID` (628), STRING.
-    pub fn hop_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 628)
-    }
-    /// `HopSendingTime` (629), UTCTIMESTAMP.
-    pub fn hop_sending_time(&self) -> t::Opt<v::UtcTimestamp> {
-        self.0.get(1, 629)
-    }
-    /// `HopRefID` (630), SEQNUM.
-    pub fn hop_ref_id(&self) -> t::Opt<v::SeqNum> {
-        self.0.get(2, 630)
-    }
-}
-/// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HopNoHopsBuilder<'b> {
-    /// `HopCompID` (628), STRING.
-    pub hop_comp_id: Option<v::FixStr<'b>>,
-    /// `HopSendingTime` (629), UTCTIMESTAMP.
-    pub hop_sending_time: Option<v::UtcTimestamp>,
-    /// `HopRefID` (630), SEQNUM.
-    pub hop_ref_id: Option<v::SeqNum>,
-}
-impl<'b> HopNoHopsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(hop_comp_id: v::FixStr<'b>) -> Self {
-        Self {
-            hop_comp_id: Some(hop_comp_id),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for HopNoHopsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 628, &self.hop_comp_id)?;
-        t::put(enc, 629, &self.hop_sending_time)?;
-        t::put(enc, 630, &self.hop_ref_id)?;
-        Ok(())
+t::builder! {
+    /// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    HopNoHopsBuilder(hop_comp_id: v::FixStr<'b>) {
+        hop_comp_id: Option<v::FixStr<'b>> = opt(628, "HopCompID", STRING);
+        hop_sending_time: Option<v::UtcTimestamp> = opt(629, "HopSendingTime", UTCTIMESTAMP);
+        hop_ref_id: Option<v::SeqNum> = opt(630, "HopRefID", SEQNUM);
     }
 }

@@ -2,13532 +2,4456 @@
 //! An enum per enumerated field.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-/// Values of `AdvSide` (4), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AdvSide {
-    /// `B`: BUY.
-    Buy,
-    /// `S`: SELL.
-    Sell,
-    /// `T`: TRADE.
-    Trade,
-    /// `X`: CROSS.
-    Cross,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl AdvSide {
-    const TABLE: [u8; 256] = t::byte_table(b"BSTX");
-    const VARIANTS: [AdvSide; 4] = [
-        AdvSide::Buy,
-        AdvSide::Sell,
-        AdvSide::Trade,
-        AdvSide::Cross,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Buy => b"B",
-            Self::Sell => b"S",
-            Self::Trade => b"T",
-            Self::Cross => b"X",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AdvSide {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AdvTransType` (5), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AdvTransType<'a> {
-    /// `C`: CANCEL.
-    Cancel,
-    /// `N`: NEW.
-    New,
-    /// `R`: REPLACE.
-    Replace,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AdvTransType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"C" => Self::Cancel,
-                b"N" => Self::New,
-                b"R" => Self::Replace,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Cancel => b"C",
-            Self::New => b"N",
-            Self::Replace => b"R",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AdvTransType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CommType` (13), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CommType {
-    /// `1`: PER_UNIT.
-    PerUnit,
-    /// `2`: PERCENTAGE.
-    Percentage,
-    /// `3`: ABSOLUTE.
-    Absolute,
-    /// `4`: PERCENTAGE_WAIVED_CASH_DISCOUNT.
-    PercentageWaivedCashDiscount,
-    /// `5`: PERCENTAGE_WAIVED_ENHANCED_UNITS.
-    PercentageWaivedEnhancedUnits,
-    /// `6`: POINTS_PER_BOND_OR_CONTRACT.
-    PointsPerBondOrContract,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl CommType {
-    const TABLE: [u8; 256] = t::byte_table(b"123456");
-    const VARIANTS: [CommType; 6] = [
-        CommType::PerUnit,
-        CommType::Percentage,
-        CommType::Absolute,
-        CommType::PercentageWaivedCashDiscount,
-        CommType::PercentageWaivedEnhancedUnits,
-        CommType::PointsPerBondOrContract,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::PerUnit => b"1",
-            Self::Percentage => b"2",
-            Self::Absolute => b"3",
-            Self::PercentageWaivedCashDiscount => b"4",
-            Self::PercentageWaivedEnhancedUnits => b"5",
-            Self::PointsPerBondOrContract => b"6",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CommType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ExecInst` (18), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExecInst<'a> {
-    /// `0`: STAY_ON_OFFERSIDE.
-    StayOnOfferside,
-    /// `1`: NOT_HELD.
-    NotHeld,
-    /// `2`: WORK.
-    Work,
-    /// `3`: GO_ALONG.
-    GoAlong,
-    /// `4`: OVER_THE_DAY.
-    OverTheDay,
-    /// `5`: HELD.
-    Held,
-    /// `6`: PARTICIPATE_DONT_INITIATE.
-    ParticipateDontInitiate,
-    /// `7`: STRICT_SCALE.
-    StrictScale,
-    /// `8`: TRY_TO_SCALE.
-    TryToScale,
-    /// `9`: STAY_ON_BIDSIDE.
-    StayOnBidside,
-    /// `A`: NO_CROSS.
-    NoCross,
-    /// `B`: OK_TO_CROSS.
-    OkToCross,
-    /// `C`: CALL_FIRST.
-    CallFirst,
-    /// `D`: PERCENT_OF_VOLUME.
-    PercentOfVolume,
-    /// `E`: DO_NOT_INCREASE.
-    DoNotIncrease,
-    /// `F`: DO_NOT_REDUCE.
-    DoNotReduce,
-    /// `G`: ALL_OR_NONE.
-    AllOrNone,
-    /// `H`: REINSTATE_ON_SYSTEM_FAILURE.
-    ReinstateOnSystemFailure,
-    /// `I`: INSTITUTIONS_ONLY.
-    InstitutionsOnly,
-    /// `J`: REINSTATE_ON_TRADING_HALT.
-    ReinstateOnTradingHalt,
-    /// `K`: CANCEL_ON_TRADING_HALT.
-    CancelOnTradingHalt,
-    /// `L`: LAST_PEG.
-    LastPeg,
-    /// `M`: MID_PRICE_PEG.
-    MidPricePeg,
-    /// `N`: NON_NEGOTIABLE.
-    NonNegotiable,
-    /// `O`: OPENING_PEG.
-    OpeningPeg,
-    /// `P`: MARKET_PEG.
-    MarketPeg,
-    /// `Q`: CANCEL_ON_SYSTEM_FAILURE.
-    CancelOnSystemFailure,
-    /// `R`: PRIMARY_PEG.
-    PrimaryPeg,
-    /// `S`: SUSPEND.
-    Suspend,
-    /// `U`: CUSTOMER_DISPLAY_INSTRUCTION.
-    CustomerDisplayInstruction,
-    /// `V`: NETTING.
-    Netting,
-    /// `W`: PEG_TO_VWAP.
-    PegToVwap,
-    /// `X`: TRADE_ALONG.
-    TradeAlong,
-    /// `Y`: TRY_TO_STOP.
-    TryToStop,
-    /// `Z`: CANCEL_IF_NOT_BEST.
-    CancelIfNotBest,
-    /// `a`: TRAILING_STOP_PEG.
-    TrailingStopPeg,
-    /// `b`: STRICT_LIMIT.
-    StrictLimit,
-    /// `c`: IGNORE_PRICE_VALIDITY_CHECKS.
-    IgnorePriceValidityChecks,
-    /// `d`: PEG_TO_LIMIT_PRICE.
-    PegToLimitPrice,
-    /// `e`: WORK_TO_TARGET_STRATEGY.
-    WorkToTargetStrategy,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ExecInst<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::StayOnOfferside,
-                b"1" => Self::NotHeld,
-                b"2" => Self::Work,
-                b"3" => Self::GoAlong,
-                b"4" => Self::OverTheDay,
-                b"5" => Self::Held,
-                b"6" => Self::ParticipateDontInitiate,
-                b"7" => Self::StrictScale,
-                b"8" => Self::TryToScale,
-                b"9" => Self::StayOnBidside,
-                b"A" => Self::NoCross,
-                b"B" => Self::OkToCross,
-                b"C" => Self::CallFirst,
-                b"D" => Self::PercentOfVolume,
-                b"E" => Self::DoNotIncrease,
-                b"F" => Self::DoNotReduce,
-                b"G" => Self::AllOrNone,
-                b"H" => Self::ReinstateOnSystemFailure,
-                b"I" => Self::InstitutionsOnly,
-                b"J" => Self::ReinstateOnTradingHalt,
-                b"K" => Self::CancelOnTradingHalt,
-                b"L" => Self::LastPeg,
-                b"M" => Self::MidPricePeg,
-                b"N" => Self::NonNegotiable,
-                b"O" => Self::OpeningPeg,
-                b"P" => Self::MarketPeg,
-                b"Q" => Self::CancelOnSystemFailure,
-                b"R" => Self::PrimaryPeg,
-                b"S" => Self::Suspend,
-                b"U" => Self::CustomerDisplayInstruction,
-                b"V" => Self::Netting,
-                b"W" => Self::PegToVwap,
-                b"X" => Self::TradeAlong,
-                b"Y" => Self::TryToStop,
-                b"Z" => Self::CancelIfNotBest,
-                b"a" => Self::TrailingStopPeg,
-                b"b" => Self::StrictLimit,
-                b"c" => Self::IgnorePriceValidityChecks,
-                b"d" => Self::PegToLimitPrice,
-                b"e" => Self::WorkToTargetStrategy,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::StayOnOfferside => b"0",
-            Self::NotHeld => b"1",
-            Self::Work => b"2",
-            Self::GoAlong => b"3",
-            Self::OverTheDay => b"4",
-            Self::Held => b"5",
-            Self::ParticipateDontInitiate => b"6",
-            Self::StrictScale => b"7",
-            Self::TryToScale => b"8",
-            Self::StayOnBidside => b"9",
-            Self::NoCross => b"A",
-            Self::OkToCross => b"B",
-            Self::CallFirst => b"C",
-            Self::PercentOfVolume => b"D",
-            Self::DoNotIncrease => b"E",
-            Self::DoNotReduce => b"F",
-            Self::AllOrNone => b"G",
-            Self::ReinstateOnSystemFailure => b"H",
-            Self::InstitutionsOnly => b"I",
-            Self::ReinstateOnTradingHalt => b"J",
-            Self::CancelOnTradingHalt => b"K",
-            Self::LastPeg => b"L",
-            Self::MidPricePeg => b"M",
-            Self::NonNegotiable => b"N",
-            Self::OpeningPeg => b"O",
-            Self::MarketPeg => b"P",
-            Self::CancelOnSystemFailure => b"Q",
-            Self::PrimaryPeg => b"R",
-            Self::Suspend => b"S",
-            Self::CustomerDisplayInstruction => b"U",
-            Self::Netting => b"V",
-            Self::PegToVwap => b"W",
-            Self::TradeAlong => b"X",
-            Self::TryToStop => b"Y",
-            Self::CancelIfNotBest => b"Z",
-            Self::TrailingStopPeg => b"a",
-            Self::StrictLimit => b"b",
-            Self::IgnorePriceValidityChecks => b"c",
-            Self::PegToLimitPrice => b"d",
-            Self::WorkToTargetStrategy => b"e",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ExecInst<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `HandlInst` (21), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HandlInst {
-    /// `1`: AUTOMATED_EXECUTION_ORDER_PRIVATE.
-    AutomatedExecutionOrderPrivate,
-    /// `2`: AUTOMATED_EXECUTION_ORDER_PUBLIC.
-    AutomatedExecutionOrderPublic,
-    /// `3`: MANUAL_ORDER.
-    ManualOrder,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl HandlInst {
-    const TABLE: [u8; 256] = t::byte_table(b"123");
-    const VARIANTS: [HandlInst; 3] = [
-        HandlInst::AutomatedExecutionOrderPrivate,
-        HandlInst::AutomatedExecutionOrderPublic,
-        HandlInst::ManualOrder,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::AutomatedExecutionOrderPrivate => b"1",
-            Self::AutomatedExecutionOrderPublic => b"2",
-            Self::ManualOrder => b"3",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for HandlInst {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SecurityIDSource` (22), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SecurityIdSource<'a> {
-    /// `1`: CUSIP.
-    Cusip,
-    /// `2`: SEDOL.
-    Sedol,
-    /// `3`: QUIK.
-    Quik,
-    /// `4`: ISIN_NUMBER.
-    IsinNumber,
-    /// `5`: RIC_CODE.
-    RicCode,
-    /// `6`: ISO_CURRENCY_CODE.
-    IsoCurrencyCode,
-    /// `7`: ISO_COUNTRY_CODE.
-    IsoCountryCode,
-    /// `8`: EXCHANGE_SYMBOL.
-    ExchangeSymbol,
-    /// `9`: CONSOLIDATED_TAPE_ASSOCIATION.
-    ConsolidatedTapeAssociation,
-    /// `A`: BLOOMBERG_SYMBOL.
-    BloombergSymbol,
-    /// `B`: WERTPAPIER.
-    Wertpapier,
-    /// `C`: DUTCH.
-    Dutch,
-    /// `D`: VALOREN.
-    Valoren,
-    /// `E`: SICOVAM.
-    Sicovam,
-    /// `F`: BELGIAN.
-    Belgian,
-    /// `G`: COMMON.
-    Common,
-    /// `H`: CLEARING_HOUSE.
-    ClearingHouse,
-    /// `I`: ISDA_FPML_PRODUCT_SPECIFICATION.
-    IsdaFpmlProductSpecification,
-    /// `J`: OPTIONS_PRICE_REPORTING_AUTHORITY.
-    OptionsPriceReportingAuthority,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SecurityIdSource<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Cusip,
-                b"2" => Self::Sedol,
-                b"3" => Self::Quik,
-                b"4" => Self::IsinNumber,
-                b"5" => Self::RicCode,
-                b"6" => Self::IsoCurrencyCode,
-                b"7" => Self::IsoCountryCode,
-                b"8" => Self::ExchangeSymbol,
-                b"9" => Self::ConsolidatedTapeAssociation,
-                b"A" => Self::BloombergSymbol,
-                b"B" => Self::Wertpapier,
-                b"C" => Self::Dutch,
-                b"D" => Self::Valoren,
-                b"E" => Self::Sicovam,
-                b"F" => Self::Belgian,
-                b"G" => Self::Common,
-                b"H" => Self::ClearingHouse,
-                b"I" => Self::IsdaFpmlProductSpecification,
-                b"J" => Self::OptionsPriceReportingAuthority,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Cusip => b"1",
-            Self::Sedol => b"2",
-            Self::Quik => b"3",
-            Self::IsinNumber => b"4",
-            Self::RicCode => b"5",
-            Self::IsoCurrencyCode => b"6",
-            Self::IsoCountryCode => b"7",
-            Self::ExchangeSymbol => b"8",
-            Self::ConsolidatedTapeAssociation => b"9",
-            Self::BloombergSymbol => b"A",
-            Self::Wertpapier => b"B",
-            Self::Dutch => b"C",
-            Self::Valoren => b"D",
-            Self::Sicovam => b"E",
-            Self::Belgian => b"F",
-            Self::Common => b"G",
-            Self::ClearingHouse => b"H",
-            Self::IsdaFpmlProductSpecification => b"I",
-            Self::OptionsPriceReportingAuthority => b"J",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SecurityIdSource<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `IOIQltyInd` (25), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum IoiQltyInd {
-    /// `H`: HIGH.
-    High,
-    /// `L`: LOW.
-    Low,
-    /// `M`: MEDIUM.
-    Medium,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl IoiQltyInd {
-    const TABLE: [u8; 256] = t::byte_table(b"HLM");
-    const VARIANTS: [IoiQltyInd; 3] = [
-        IoiQltyInd::High,
-        IoiQltyInd::Low,
-        IoiQltyInd::Medium,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::High => b"H",
-            Self::Low => b"L",
-            Self::Medium => b"M",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for IoiQltyInd {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `IOIQty` (27), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum IoiQty<'a> {
-    /// `L`: LARGE.
-    Large,
-    /// `M`: MEDIUM.
-    Medium,
-    /// `S`: SMALL.
-    Small,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> IoiQty<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"L" => Self::Large,
-                b"M" => Self::Medium,
-                b"S" => Self::Small,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Large => b"L",
-            Self::Medium => b"M",
-            Self::Small => b"S",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for IoiQty<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `IOITransType` (28), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum IoiTransType {
-    /// `C`: CANCEL.
-    Cancel,
-    /// `N`: NEW.
-    New,
-    /// `R`: REPLACE.
-    Replace,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl IoiTransType {
-    const TABLE: [u8; 256] = t::byte_table(b"CNR");
-    const VARIANTS: [IoiTransType; 3] = [
-        IoiTransType::Cancel,
-        IoiTransType::New,
-        IoiTransType::Replace,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Cancel => b"C",
-            Self::New => b"N",
-            Self::Replace => b"R",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for IoiTransType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `LastCapacity` (29), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LastCapacity {
-    /// `1`: AGENT.
-    Agent,
-    /// `2`: CROSS_AS_AGENT.
-    CrossAsAgent,
-    /// `3`: CROSS_AS_PRINCIPAL.
-    CrossAsPrincipal,
-    /// `4`: PRINCIPAL.
-    Principal,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl LastCapacity {
-    const TABLE: [u8; 256] = t::byte_table(b"1234");
-    const VARIANTS: [LastCapacity; 4] = [
-        LastCapacity::Agent,
-        LastCapacity::CrossAsAgent,
-        LastCapacity::CrossAsPrincipal,
-        LastCapacity::Principal,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Agent => b"1",
-            Self::CrossAsAgent => b"2",
-            Self::CrossAsPrincipal => b"3",
-            Self::Principal => b"4",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for LastCapacity {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MsgType` (35), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MsgType<'a> {
-    /// `0`: HEARTBEAT.
-    Heartbeat,
-    /// `1`: TEST_REQUEST.
-    TestRequest,
-    /// `2`: RESEND_REQUEST.
-    ResendRequest,
-    /// `3`: REJECT.
-    Reject,
-    /// `4`: SEQUENCE_RESET.
-    SequenceReset,
-    /// `5`: LOGOUT.
-    Logout,
-    /// `6`: IOI.
-    Ioi,
-    /// `7`: ADVERTISEMENT.
-    Advertisement,
-    /// `8`: EXECUTION_REPORT.
-    ExecutionReport,
-    /// `9`: ORDER_CANCEL_REJECT.
-    OrderCancelReject,
-    /// `A`: LOGON.
-    Logon,
-    /// `AA`: DERIVATIVE_SECURITY_LIST.
-    DerivativeSecurityList,
-    /// `AB`: NEW_ORDER_MULTILEG.
-    NewOrderMultileg,
-    /// `AC`: MULTILEG_ORDER_CANCEL_REPLACE.
-    MultilegOrderCancelReplace,
-    /// `AD`: TRADE_CAPTURE_REPORT_REQUEST.
-    TradeCaptureReportRequest,
-    /// `AE`: TRADE_CAPTURE_REPORT.
-    TradeCaptureReport,
-    /// `AF`: ORDER_MASS_STATUS_REQUEST.
-    OrderMassStatusRequest,
-    /// `AG`: QUOTE_REQUEST_REJECT.
-    QuoteRequestReject,
-    /// `AH`: RFQ_REQUEST.
-    RfqRequest,
-    /// `AI`: QUOTE_STATUS_REPORT.
-    QuoteStatusReport,
-    /// `AJ`: QUOTE_RESPONSE.
-    QuoteResponse,
-    /// `AK`: CONFIRMATION.
-    Confirmation,
-    /// `AL`: POSITION_MAINTENANCE_REQUEST.
-    PositionMaintenanceRequest,
-    /// `AM`: POSITION_MAINTENANCE_REPORT.
-    PositionMaintenanceReport,
-    /// `AN`: REQUEST_FOR_POSITIONS.
-    RequestForPositions,
-    /// `AO`: REQUEST_FOR_POSITIONS_ACK.
-    RequestForPositionsAck,
-    /// `AP`: POSITION_REPORT.
-    PositionReport,
-    /// `AQ`: TRADE_CAPTURE_REPORT_REQUEST_ACK.
-    TradeCaptureReportRequestAck,
-    /// `AR`: TRADE_CAPTURE_REPORT_ACK.
-    TradeCaptureReportAck,
-    /// `AS`: ALLOCATION_REPORT.
-    AllocationReport,
-    /// `AT`: ALLOCATION_REPORT_ACK.
-    AllocationReportAck,
-    /// `AU`: CONFIRMATION_ACK.
-    ConfirmationAck,
-    /// `AV`: SETTLEMENT_INSTRUCTION_REQUEST.
-    SettlementInstructionRequest,
-    /// `AW`: ASSIGNMENT_REPORT.
-    AssignmentReport,
-    /// `AX`: COLLATERAL_REQUEST.
-    CollateralRequest,
-    /// `AY`: COLLATERAL_ASSIGNMENT.
-    CollateralAssignment,
-    /// `AZ`: COLLATERAL_RESPONSE.
-    CollateralResponse,
-    /// `B`: NEWS.
-    News,
-    /// `BA`: COLLATERAL_REPORT.
-    CollateralReport,
-    /// `BB`: COLLATERAL_INQUIRY.
-    CollateralInquiry,
-    /// `BC`: NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST.
-    NetworkCounterpartySystemStatusRequest,
-    /// `BD`: NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE.
-    NetworkCounterpartySystemStatusResponse,
-    /// `BE`: USER_REQUEST.
-    UserRequest,
-    /// `BF`: USER_RESPONSE.
-    UserResponse,
-    /// `BG`: COLLATERAL_INQUIRY_ACK.
-    CollateralInquiryAck,
-    /// `BH`: CONFIRMATION_REQUEST.
-    ConfirmationRequest,
-    /// `C`: EMAIL.
-    Email,
-    /// `D`: NEW_ORDER_SINGLE.
-    NewOrderSingle,
-    /// `E`: NEW_ORDER_LIST.
-    NewOrderList,
-    /// `F`: ORDER_CANCEL_REQUEST.
-    OrderCancelRequest,
-    /// `G`: ORDER_CANCEL_REPLACE_REQUEST.
-    OrderCancelReplaceRequest,
-    /// `H`: ORDER_STATUS_REQUEST.
-    OrderStatusRequest,
-    /// `J`: ALLOCATION_INSTRUCTION.
-    AllocationInstruction,
-    /// `K`: LIST_CANCEL_REQUEST.
-    ListCancelRequest,
-    /// `L`: LIST_EXECUTE.
-    ListExecute,
-    /// `M`: LIST_STATUS_REQUEST.
-    ListStatusRequest,
-    /// `N`: LIST_STATUS.
-    ListStatus,
-    /// `P`: ALLOCATION_INSTRUCTION_ACK.
-    AllocationInstructionAck,
-    /// `Q`: DONT_KNOW_TRADE.
-    DontKnowTrade,
-    /// `R`: QUOTE_REQUEST.
-    QuoteRequest,
-    /// `S`: QUOTE.
-    Quote,
-    /// `T`: SETTLEMENT_INSTRUCTIONS.
-    SettlementInstructions,
-    /// `U1`: ACME_RISK_LIMIT_UPDATE.
-    AcmeRiskLimitUpdate,
-    /// `V`: MARKET_DATA_REQUEST.
-    MarketDataRequest,
-    /// `W`: MARKET_DATA_SNAPSHOT_FULL_REFRESH.
-    MarketDataSnapshotFullRefresh,
-    /// `X`: MARKET_DATA_INCREMENTAL_REFRESH.
-    MarketDataIncrementalRefresh,
-    /// `Y`: MARKET_DATA_REQUEST_REJECT.
-    MarketDataRequestReject,
-    /// `Z`: QUOTE_CANCEL.
-    QuoteCancel,
-    /// `a`: QUOTE_STATUS_REQUEST.
-    QuoteStatusRequest,
-    /// `b`: MASS_QUOTE_ACKNOWLEDGEMENT.
-    MassQuoteAcknowledgement,
-    /// `c`: SECURITY_DEFINITION_REQUEST.
-    SecurityDefinitionRequest,
-    /// `d`: SECURITY_DEFINITION.
-    SecurityDefinition,
-    /// `e`: SECURITY_STATUS_REQUEST.
-    SecurityStatusRequest,
-    /// `f`: SECURITY_STATUS.
-    SecurityStatus,
-    /// `g`: TRADING_SESSION_STATUS_REQUEST.
-    TradingSessionStatusRequest,
-    /// `h`: TRADING_SESSION_STATUS.
-    TradingSessionStatus,
-    /// `i`: MASS_QUOTE.
-    MassQuote,
-    /// `j`: BUSINESS_MESSAGE_REJECT.
-    BusinessMessageReject,
-    /// `k`: BID_REQUEST.
-    BidRequest,
-    /// `l`: BID_RESPONSE.
-    BidResponse,
-    /// `m`: LIST_STRIKE_PRICE.
-    ListStrikePrice,
-    /// `n`: XML_NON_FIX.
-    XmlNonFix,
-    /// `o`: REGISTRATION_INSTRUCTIONS.
-    RegistrationInstructions,
-    /// `p`: REGISTRATION_INSTRUCTIONS_RESPONSE.
-    RegistrationInstructionsResponse,
-    /// `q`: ORDER_MASS_CANCEL_REQUEST.
-    OrderMassCancelRequest,
-    /// `r`: ORDER_MASS_CANCEL_REPORT.
-    OrderMassCancelReport,
-    /// `s`: NEW_ORDER_CROSS.
-    NewOrderCross,
-    /// `t`: CROSS_ORDER_CANCEL_REPLACE_REQUEST.
-    CrossOrderCancelReplaceRequest,
-    /// `u`: CROSS_ORDER_CANCEL_REQUEST.
-    CrossOrderCancelRequest,
-    /// `v`: SECURITY_TYPE_REQUEST.
-    SecurityTypeRequest,
-    /// `w`: SECURITY_TYPES.
-    SecurityTypes,
-    /// `x`: SECURITY_LIST_REQUEST.
-    SecurityListRequest,
-    /// `y`: SECURITY_LIST.
-    SecurityList,
-    /// `z`: DERIVATIVE_SECURITY_LIST_REQUEST.
-    DerivativeSecurityListRequest,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> MsgType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Heartbeat,
-                b"1" => Self::TestRequest,
-                b"2" => Self::ResendRequest,
-                b"3" => Self::Reject,
-                b"4" => Self::SequenceReset,
-                b"5" => Self::Logout,
-                b"6" => Self::Ioi,
-                b"7" => Self::Advertisement,
-                b"8" => Self::ExecutionReport,
-                b"9" => Self::OrderCancelReject,
-                b"A" => Self::Logon,
-                b"AA" => Self::DerivativeSecurityList,
-                b"AB" => Self::NewOrderMultileg,
-                b"AC" => Self::MultilegOrderCancelReplace,
-                b"AD" => Self::TradeCaptureReportRequest,
-                b"AE" => Self::TradeCaptureReport,
-                b"AF" => Self::OrderMassStatusRequest,
-                b"AG" => Self::QuoteRequestReject,
-                b"AH" => Self::RfqRequest,
-                b"AI" => Self::QuoteStatusReport,
-                b"AJ" => Self::QuoteResponse,
-                b"AK" => Self::Confirmation,
-                b"AL" => Self::PositionMaintenanceRequest,
-                b"AM" => Self::PositionMaintenanceReport,
-                b"AN" => Self::RequestForPositions,
-                b"AO" => Self::RequestForPositionsAck,
-                b"AP" => Self::PositionReport,
-                b"AQ" => Self::TradeCaptureReportRequestAck,
-                b"AR" => Self::TradeCaptureReportAck,
-                b"AS" => Self::AllocationReport,
-                b"AT" => Self::AllocationReportAck,
-                b"AU" => Self::ConfirmationAck,
-                b"AV" => Self::SettlementInstructionRequest,
-                b"AW" => Self::AssignmentReport,
-                b"AX" => Self::CollateralRequest,
-                b"AY" => Self::CollateralAssignment,
-                b"AZ" => Self::CollateralResponse,
-                b"B" => Self::News,
-                b"BA" => Self::CollateralReport,
-                b"BB" => Self::CollateralInquiry,
-                b"BC" => Self::NetworkCounterpartySystemStatusRequest,
-                b"BD" => Self::NetworkCounterpartySystemStatusResponse,
-                b"BE" => Self::UserRequest,
-                b"BF" => Self::UserResponse,
-                b"BG" => Self::CollateralInquiryAck,
-                b"BH" => Self::ConfirmationRequest,
-                b"C" => Self::Email,
-                b"D" => Self::NewOrderSingle,
-                b"E" => Self::NewOrderList,
-                b"F" => Self::OrderCancelRequest,
-                b"G" => Self::OrderCancelReplaceRequest,
-                b"H" => Self::OrderStatusRequest,
-                b"J" => Self::AllocationInstruction,
-                b"K" => Self::ListCancelRequest,
-                b"L" => Self::ListExecute,
-                b"M" => Self::ListStatusRequest,
-                b"N" => Self::ListStatus,
-                b"P" => Self::AllocationInstructionAck,
-                b"Q" => Self::DontKnowTrade,
-                b"R" => Self::QuoteRequest,
-                b"S" => Self::Quote,
-                b"T" => Self::SettlementInstructions,
-                b"U1" => Self::AcmeRiskLimitUpdate,
-                b"V" => Self::MarketDataRequest,
-                b"W" => Self::MarketDataSnapshotFullRefresh,
-                b"X" => Self::MarketDataIncrementalRefresh,
-                b"Y" => Self::MarketDataRequestReject,
-                b"Z" => Self::QuoteCancel,
-                b"a" => Self::QuoteStatusRequest,
-                b"b" => Self::MassQuoteAcknowledgement,
-                b"c" => Self::SecurityDefinitionRequest,
-                b"d" => Self::SecurityDefinition,
-                b"e" => Self::SecurityStatusRequest,
-                b"f" => Self::SecurityStatus,
-                b"g" => Self::TradingSessionStatusRequest,
-                b"h" => Self::TradingSessionStatus,
-                b"i" => Self::MassQuote,
-                b"j" => Self::BusinessMessageReject,
-                b"k" => Self::BidRequest,
-                b"l" => Self::BidResponse,
-                b"m" => Self::ListStrikePrice,
-                b"n" => Self::XmlNonFix,
-                b"o" => Self::RegistrationInstructions,
-                b"p" => Self::RegistrationInstructionsResponse,
-                b"q" => Self::OrderMassCancelRequest,
-                b"r" => Self::OrderMassCancelReport,
-                b"s" => Self::NewOrderCross,
-                b"t" => Self::CrossOrderCancelReplaceRequest,
-                b"u" => Self::CrossOrderCancelRequest,
-                b"v" => Self::SecurityTypeRequest,
-                b"w" => Self::SecurityTypes,
-                b"x" => Self::SecurityListRequest,
-                b"y" => Self::SecurityList,
-                b"z" => Self::DerivativeSecurityListRequest,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Heartbeat => b"0",
-            Self::TestRequest => b"1",
-            Self::ResendRequest => b"2",
-            Self::Reject => b"3",
-            Self::SequenceReset => b"4",
-            Self::Logout => b"5",
-            Self::Ioi => b"6",
-            Self::Advertisement => b"7",
-            Self::ExecutionReport => b"8",
-            Self::OrderCancelReject => b"9",
-            Self::Logon => b"A",
-            Self::DerivativeSecurityList => b"AA",
-            Self::NewOrderMultileg => b"AB",
-            Self::MultilegOrderCancelReplace => b"AC",
-            Self::TradeCaptureReportRequest => b"AD",
-            Self::TradeCaptureReport => b"AE",
-            Self::OrderMassStatusRequest => b"AF",
-            Self::QuoteRequestReject => b"AG",
-            Self::RfqRequest => b"AH",
-            Self::QuoteStatusReport => b"AI",
-            Self::QuoteResponse => b"AJ",
-            Self::Confirmation => b"AK",
-            Self::PositionMaintenanceRequest => b"AL",
-            Self::PositionMaintenanceReport => b"AM",
-            Self::RequestForPositions => b"AN",
-            Self::RequestForPositionsAck => b"AO",
-            Self::PositionReport => b"AP",
-            Self::TradeCaptureReportRequestAck => b"AQ",
-            Self::TradeCaptureReportAck => b"AR",
-            Self::AllocationReport => b"AS",
-            Self::AllocationReportAck => b"AT",
-            Self::ConfirmationAck => b"AU",
-            Self::SettlementInstructionRequest => b"AV",
-            Self::AssignmentReport => b"AW",
-            Self::CollateralRequest => b"AX",
-            Self::CollateralAssignment => b"AY",
-            Self::CollateralResponse => b"AZ",
-            Self::News => b"B",
-            Self::CollateralReport => b"BA",
-            Self::CollateralInquiry => b"BB",
-            Self::NetworkCounterpartySystemStatusRequest => b"BC",
-            Self::NetworkCounterpartySystemStatusResponse => b"BD",
-            Self::UserRequest => b"BE",
-            Self::UserResponse => b"BF",
-            Self::CollateralInquiryAck => b"BG",
-            Self::ConfirmationRequest => b"BH",
-            Self::Email => b"C",
-            Self::NewOrderSingle => b"D",
-            Self::NewOrderList => b"E",
-            Self::OrderCancelRequest => b"F",
-            Self::OrderCancelReplaceRequest => b"G",
-            Self::OrderStatusRequest => b"H",
-            Self::AllocationInstruction => b"J",
-            Self::ListCancelRequest => b"K",
-            Self::ListExecute => b"L",
-            Self::ListStatusRequest => b"M",
-            Self::ListStatus => b"N",
-            Self::AllocationInstructionAck => b"P",
-            Self::DontKnowTrade => b"Q",
-            Self::QuoteRequest => b"R",
-            Self::Quote => b"S",
-            Self::SettlementInstructions => b"T",
-            Self::AcmeRiskLimitUpdate => b"U1",
-            Self::MarketDataRequest => b"V",
-            Self::MarketDataSnapshotFullRefresh => b"W",
-            Self::MarketDataIncrementalRefresh => b"X",
-            Self::MarketDataRequestReject => b"Y",
-            Self::QuoteCancel => b"Z",
-            Self::QuoteStatusRequest => b"a",
-            Self::MassQuoteAcknowledgement => b"b",
-            Self::SecurityDefinitionRequest => b"c",
-            Self::SecurityDefinition => b"d",
-            Self::SecurityStatusRequest => b"e",
-            Self::SecurityStatus => b"f",
-            Self::TradingSessionStatusRequest => b"g",
-            Self::TradingSessionStatus => b"h",
-            Self::MassQuote => b"i",
-            Self::BusinessMessageReject => b"j",
-            Self::BidRequest => b"k",
-            Self::BidResponse => b"l",
-            Self::ListStrikePrice => b"m",
-            Self::XmlNonFix => b"n",
-            Self::RegistrationInstructions => b"o",
-            Self::RegistrationInstructionsResponse => b"p",
-            Self::OrderMassCancelRequest => b"q",
-            Self::OrderMassCancelReport => b"r",
-            Self::NewOrderCross => b"s",
-            Self::CrossOrderCancelReplaceRequest => b"t",
-            Self::CrossOrderCancelRequest => b"u",
-            Self::SecurityTypeRequest => b"v",
-            Self::SecurityTypes => b"w",
-            Self::SecurityListRequest => b"x",
-            Self::SecurityList => b"y",
-            Self::DerivativeSecurityListRequest => b"z",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MsgType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `OrdStatus` (39), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OrdStatus {
-    /// `0`: NEW.
-    New,
-    /// `1`: PARTIALLY_FILLED.
-    PartiallyFilled,
-    /// `2`: FILLED.
-    Filled,
-    /// `3`: DONE_FOR_DAY.
-    DoneForDay,
-    /// `4`: CANCELED.
-    Canceled,
-    /// `6`: PENDING_CANCEL.
-    PendingCancel,
-    /// `7`: STOPPED.
-    Stopped,
-    /// `8`: REJECTED.
-    Rejected,
-    /// `9`: SUSPENDED.
-    Suspended,
-    /// `A`: PENDING_NEW.
-    PendingNew,
-    /// `B`: CALCULATED.
-    Calculated,
-    /// `C`: EXPIRED.
-    Expired,
-    /// `D`: ACCEPTED_FOR_BIDDING.
-    AcceptedForBidding,
-    /// `E`: PENDING_REPLACE.
-    PendingReplace,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl OrdStatus {
-    const TABLE: [u8; 256] = t::byte_table(b"012346789ABCDE");
-    const VARIANTS: [OrdStatus; 14] = [
-        OrdStatus::New,
-        OrdStatus::PartiallyFilled,
-        OrdStatus::Filled,
-        OrdStatus::DoneForDay,
-        OrdStatus::Canceled,
-        OrdStatus::PendingCancel,
-        OrdStatus::Stopped,
-        OrdStatus::Rejected,
-        OrdStatus::Suspended,
-        OrdStatus::PendingNew,
-        OrdStatus::Calculated,
-        OrdStatus::Expired,
-        OrdStatus::AcceptedForBidding,
-        OrdStatus::PendingReplace,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::New => b"0",
-            Self::PartiallyFilled => b"1",
-            Self::Filled => b"2",
-            Self::DoneForDay => b"3",
-            Self::Canceled => b"4",
-            Self::PendingCancel => b"6",
-            Self::Stopped => b"7",
-            Self::Rejected => b"8",
-            Self::Suspended => b"9",
-            Self::PendingNew => b"A",
-            Self::Calculated => b"B",
-            Self::Expired => b"C",
-            Self::AcceptedForBidding => b"D",
-            Self::PendingReplace => b"E",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for OrdStatus {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `OrdType` (40), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OrdType {
-    /// `1`: MARKET.
-    Market,
-    /// `2`: LIMIT.
-    Limit,
-    /// `3`: STOP.
-    Stop,
-    /// `4`: STOP_LIMIT.
-    StopLimit,
-    /// `6`: WITH_OR_WITHOUT.
-    WithOrWithout,
-    /// `7`: LIMIT_OR_BETTER.
-    LimitOrBetter,
-    /// `8`: LIMIT_WITH_OR_WITHOUT.
-    LimitWithOrWithout,
-    /// `9`: ON_BASIS.
-    OnBasis,
-    /// `D`: PREVIOUSLY_QUOTED.
-    PreviouslyQuoted,
-    /// `E`: PREVIOUSLY_INDICATED.
-    PreviouslyIndicated,
-    /// `G`: FOREX_SWAP.
-    ForexSwap,
-    /// `I`: FUNARI.
-    Funari,
-    /// `J`: MARKET_IF_TOUCHED.
-    MarketIfTouched,
-    /// `K`: MARKET_WITH_LEFTOVER_AS_LIMIT.
-    MarketWithLeftoverAsLimit,
-    /// `L`: PREVIOUS_FUND_VALUATION_POINT.
-    PreviousFundValuationPoint,
-    /// `M`: NEXT_FUND_VALUATION_POINT.
-    NextFundValuationPoint,
-    /// `P`: PEGGED.
-    Pegged,
-    /// `Z`: ACME_MIDPOINT_PEG.
-    AcmeMidpointPeg,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl OrdType {
-    const TABLE: [u8; 256] = t::byte_table(b"12346789DEGIJKLMPZ");
-    const VARIANTS: [OrdType; 18] = [
-        OrdType::Market,
-        OrdType::Limit,
-        OrdType::Stop,
-        OrdType::StopLimit,
-        OrdType::WithOrWithout,
-        OrdType::LimitOrBetter,
-        OrdType::LimitWithOrWithout,
-        OrdType::OnBasis,
-        OrdType::PreviouslyQuoted,
-        OrdType::PreviouslyIndicated,
-        OrdType::ForexSwap,
-        OrdType::Funari,
-        OrdType::MarketIfTouched,
-        OrdType::MarketWithLeftoverAsLimit,
-        OrdType::PreviousFundValuationPoint,
-        OrdType::NextFundValuationPoint,
-        OrdType::Pegged,
-        OrdType::AcmeMidpointPeg,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Market => b"1",
-            Self::Limit => b"2",
-            Self::Stop => b"3",
-            Self::StopLimit => b"4",
-            Self::WithOrWithout => b"6",
-            Self::LimitOrBetter => b"7",
-            Self::LimitWithOrWithout => b"8",
-            Self::OnBasis => b"9",
-            Self::PreviouslyQuoted => b"D",
-            Self::PreviouslyIndicated => b"E",
-            Self::ForexSwap => b"G",
-            Self::Funari => b"I",
-            Self::MarketIfTouched => b"J",
-            Self::MarketWithLeftoverAsLimit => b"K",
-            Self::PreviousFundValuationPoint => b"L",
-            Self::NextFundValuationPoint => b"M",
-            Self::Pegged => b"P",
-            Self::AcmeMidpointPeg => b"Z",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for OrdType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `Side` (54), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// `1`: BUY.
-    Buy,
-    /// `2`: SELL.
-    Sell,
-    /// `3`: BUY_MINUS.
-    BuyMinus,
-    /// `4`: SELL_PLUS.
-    SellPlus,
-    /// `5`: SELL_SHORT.
-    SellShort,
-    /// `6`: SELL_SHORT_EXEMPT.
-    SellShortExempt,
-    /// `7`: UNDISCLOSED.
-    Undisclosed,
-    /// `8`: CROSS.
-    Cross,
-    /// `9`: CROSS_SHORT.
-    CrossShort,
-    /// `A`: CROSS_SHORT_EXEMPT.
-    CrossShortExempt,
-    /// `B`: AS_DEFINED.
-    AsDefined,
-    /// `C`: OPPOSITE.
-    Opposite,
-    /// `D`: SUBSCRIBE.
-    Subscribe,
-    /// `E`: REDEEM.
-    Redeem,
-    /// `F`: LEND.
-    Lend,
-    /// `G`: BORROW.
-    Borrow,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl Side {
-    const TABLE: [u8; 256] = t::byte_table(b"123456789ABCDEFG");
-    const VARIANTS: [Side; 16] = [
-        Side::Buy,
-        Side::Sell,
-        Side::BuyMinus,
-        Side::SellPlus,
-        Side::SellShort,
-        Side::SellShortExempt,
-        Side::Undisclosed,
-        Side::Cross,
-        Side::CrossShort,
-        Side::CrossShortExempt,
-        Side::AsDefined,
-        Side::Opposite,
-        Side::Subscribe,
-        Side::Redeem,
-        Side::Lend,
-        Side::Borrow,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Buy => b"1",
-            Self::Sell => b"2",
-            Self::BuyMinus => b"3",
-            Self::SellPlus => b"4",
-            Self::SellShort => b"5",
-            Self::SellShortExempt => b"6",
-            Self::Undisclosed => b"7",
-            Self::Cross => b"8",
-            Self::CrossShort => b"9",
-            Self::CrossShortExempt => b"A",
-            Self::AsDefined => b"B",
-            Self::Opposite => b"C",
-            Self::Subscribe => b"D",
-            Self::Redeem => b"E",
-            Self::Lend => b"F",
-            Self::Borrow => b"G",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for Side {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TimeInForce` (59), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TimeInForce {
-    /// `0`: DAY.
-    Day,
-    /// `1`: GOOD_TILL_CANCEL.
-    GoodTillCancel,
-    /// `2`: AT_THE_OPENING.
-    AtTheOpening,
-    /// `3`: IMMEDIATE_OR_CANCEL.
-    ImmediateOrCancel,
-    /// `4`: FILL_OR_KILL.
-    FillOrKill,
-    /// `5`: GOOD_TILL_CROSSING.
-    GoodTillCrossing,
-    /// `6`: GOOD_TILL_DATE.
-    GoodTillDate,
-    /// `7`: AT_THE_CLOSE.
-    AtTheClose,
-    /// `Z`: ACME_CLOSING_AUCTION.
-    AcmeClosingAuction,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl TimeInForce {
-    const TABLE: [u8; 256] = t::byte_table(b"01234567Z");
-    const VARIANTS: [TimeInForce; 9] = [
-        TimeInForce::Day,
-        TimeInForce::GoodTillCancel,
-        TimeInForce::AtTheOpening,
-        TimeInForce::ImmediateOrCancel,
-        TimeInForce::FillOrKill,
-        TimeInForce::GoodTillCrossing,
-        TimeInForce::GoodTillDate,
-        TimeInForce::AtTheClose,
-        TimeInForce::AcmeClosingAuction,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Day => b"0",
-            Self::GoodTillCancel => b"1",
-            Self::AtTheOpening => b"2",
-            Self::ImmediateOrCancel => b"3",
-            Self::FillOrKill => b"4",
-            Self::GoodTillCrossing => b"5",
-            Self::GoodTillDate => b"6",
-            Self::AtTheClose => b"7",
-            Self::AcmeClosingAuction => b"Z",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TimeInForce {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `Urgency` (61), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Urgency {
-    /// `0`: NORMAL.
-    Normal,
-    /// `1`: FLASH.
-    Flash,
-    /// `2`: BACKGROUND.
-    Background,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl Urgency {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [Urgency; 3] = [
-        Urgency::Normal,
-        Urgency::Flash,
-        Urgency::Background,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Normal => b"0",
-            Self::Flash => b"1",
-            Self::Background => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for Urgency {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SettlType` (63), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SettlType {
-    /// `0`: REGULAR.
-    Regular,
-    /// `1`: CASH.
-    Cash,
-    /// `2`: NEXT_DAY.
-    NextDay,
-    /// `3`: T_PLUS_2.
-    TPlus2,
-    /// `4`: T_PLUS_3.
-    TPlus3,
-    /// `5`: T_PLUS_4.
-    TPlus4,
-    /// `6`: FUTURE.
-    Future,
-    /// `7`: WHEN_AND_IF_ISSUED.
-    WhenAndIfIssued,
-    /// `8`: SELLERS_OPTION.
-    SellersOption,
-    /// `9`: T_PLUS_5.
-    TPlus5,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl SettlType {
-    const TABLE: [u8; 256] = t::byte_table(b"0123456789");
-    const VARIANTS: [SettlType; 10] = [
-        SettlType::Regular,
-        SettlType::Cash,
-        SettlType::NextDay,
-        SettlType::TPlus2,
-        SettlType::TPlus3,
-        SettlType::TPlus4,
-        SettlType::Future,
-        SettlType::WhenAndIfIssued,
-        SettlType::SellersOption,
-        SettlType::TPlus5,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Regular => b"0",
-            Self::Cash => b"1",
-            Self::NextDay => b"2",
-            Self::TPlus2 => b"3",
-            Self::TPlus3 => b"4",
-            Self::TPlus4 => b"5",
-            Self::Future => b"6",
-            Self::WhenAndIfIssued => b"7",
-            Self::SellersOption => b"8",
-            Self::TPlus5 => b"9",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SettlType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocTransType` (71), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocTransType {
-    /// `0`: NEW.
-    New,
-    /// `1`: REPLACE.
-    Replace,
-    /// `2`: CANCEL.
-    Cancel,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl AllocTransType {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [AllocTransType; 3] = [
-        AllocTransType::New,
-        AllocTransType::Replace,
-        AllocTransType::Cancel,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::New => b"0",
-            Self::Replace => b"1",
-            Self::Cancel => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocTransType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PositionEffect` (77), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PositionEffect {
-    /// `C`: CLOSE.
-    Close,
-    /// `F`: FIFO.
-    Fifo,
-    /// `O`: OPEN.
-    Open,
-    /// `R`: ROLLED.
-    Rolled,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl PositionEffect {
-    const TABLE: [u8; 256] = t::byte_table(b"CFOR");
-    const VARIANTS: [PositionEffect; 4] = [
-        PositionEffect::Close,
-        PositionEffect::Fifo,
-        PositionEffect::Open,
-        PositionEffect::Rolled,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Close => b"C",
-            Self::Fifo => b"F",
-            Self::Open => b"O",
-            Self::Rolled => b"R",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PositionEffect {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ProcessCode` (81), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProcessCode {
-    /// `0`: REGULAR.
-    Regular,
-    /// `1`: SOFT_DOLLAR.
-    SoftDollar,
-    /// `2`: STEP_IN.
-    StepIn,
-    /// `3`: STEP_OUT.
-    StepOut,
-    /// `4`: SOFT_DOLLAR_STEP_IN.
-    SoftDollarStepIn,
-    /// `5`: SOFT_DOLLAR_STEP_OUT.
-    SoftDollarStepOut,
-    /// `6`: PLAN_SPONSOR.
-    PlanSponsor,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl ProcessCode {
-    const TABLE: [u8; 256] = t::byte_table(b"0123456");
-    const VARIANTS: [ProcessCode; 7] = [
-        ProcessCode::Regular,
-        ProcessCode::SoftDollar,
-        ProcessCode::StepIn,
-        ProcessCode::StepOut,
-        ProcessCode::SoftDollarStepIn,
-        ProcessCode::SoftDollarStepOut,
-        ProcessCode::PlanSponsor,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Regular => b"0",
-            Self::SoftDollar => b"1",
-            Self::StepIn => b"2",
-            Self::StepOut => b"3",
-            Self::SoftDollarStepIn => b"4",
-            Self::SoftDollarStepOut => b"5",
-            Self::PlanSponsor => b"6",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ProcessCode {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocStatus` (87), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocStatus<'a> {
-    /// `0`: ACCEPTED.
-    Accepted,
-    /// `1`: BLOCK_LEVEL_REJECT.
-    BlockLevelReject,
-    /// `2`: ACCOUNT_LEVEL_REJECT.
-    AccountLevelReject,
-    /// `3`: RECEIVED.
-    Received,
-    /// `4`: INCOMPLETE.
-    Incomplete,
-    /// `5`: REJECTED_BY_INTERMEDIARY.
-    RejectedByIntermediary,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Accepted,
-                b"1" => Self::BlockLevelReject,
-                b"2" => Self::AccountLevelReject,
-                b"3" => Self::Received,
-                b"4" => Self::Incomplete,
-                b"5" => Self::RejectedByIntermediary,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Accepted => b"0",
-            Self::BlockLevelReject => b"1",
-            Self::AccountLevelReject => b"2",
-            Self::Received => b"3",
-            Self::Incomplete => b"4",
-            Self::RejectedByIntermediary => b"5",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocRejCode` (88), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocRejCode<'a> {
-    /// `0`: UNKNOWN_ACCOUNT.
-    UnknownAccount,
-    /// `1`: INCORRECT_QUANTITY.
-    IncorrectQuantity,
-    /// `10`: UNKNOWN_OR_STALE_EXECID.
-    UnknownOrStaleExecid,
-    /// `11`: MISMATCHED_DATA_VALUE.
-    MismatchedDataValue,
-    /// `12`: UNKNOWN_CLORDID.
-    UnknownClordid,
-    /// `13`: WAREHOUSE_REQUEST_REJECTED.
-    WarehouseRequestRejected,
-    /// `2`: INCORRECT_AVERAGE_PRICE.
-    IncorrectAveragePrice,
-    /// `3`: UNKNOWN_EXECUTING_BROKER_MNEMONIC.
-    UnknownExecutingBrokerMnemonic,
-    /// `4`: COMMISSION_DIFFERENCE.
-    CommissionDifference,
-    /// `5`: UNKNOWN_ORDERID.
-    UnknownOrderid,
-    /// `6`: UNKNOWN_LISTID.
-    UnknownListid,
-    /// `7`: OTHER.
-    Other2,
-    /// `8`: INCORRECT_ALLOCATED_QUANTITY.
-    IncorrectAllocatedQuantity,
-    /// `9`: CALCULATION_DIFFERENCE.
-    CalculationDifference,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocRejCode<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::UnknownAccount,
-                b"1" => Self::IncorrectQuantity,
-                b"10" => Self::UnknownOrStaleExecid,
-                b"11" => Self::MismatchedDataValue,
-                b"12" => Self::UnknownClordid,
-                b"13" => Self::WarehouseRequestRejected,
-                b"2" => Self::IncorrectAveragePrice,
-                b"3" => Self::UnknownExecutingBrokerMnemonic,
-                b"4" => Self::CommissionDifference,
-                b"5" => Self::UnknownOrderid,
-                b"6" => Self::UnknownListid,
-                b"7" => Self::Other2,
-                b"8" => Self::IncorrectAllocatedQuantity,
-                b"9" => Self::CalculationDifference,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::UnknownAccount => b"0",
-            Self::IncorrectQuantity => b"1",
-            Self::UnknownOrStaleExecid => b"10",
-            Self::MismatchedDataValue => b"11",
-            Self::UnknownClordid => b"12",
-            Self::WarehouseRequestRejected => b"13",
-            Self::IncorrectAveragePrice => b"2",
-            Self::UnknownExecutingBrokerMnemonic => b"3",
-            Self::CommissionDifference => b"4",
-            Self::UnknownOrderid => b"5",
-            Self::UnknownListid => b"6",
-            Self::Other2 => b"7",
-            Self::IncorrectAllocatedQuantity => b"8",
-            Self::CalculationDifference => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocRejCode<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `EmailType` (94), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EmailType {
-    /// `0`: NEW.
-    New,
-    /// `1`: REPLY.
-    Reply,
-    /// `2`: ADMIN_REPLY.
-    AdminReply,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl EmailType {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [EmailType; 3] = [
-        EmailType::New,
-        EmailType::Reply,
-        EmailType::AdminReply,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::New => b"0",
-            Self::Reply => b"1",
-            Self::AdminReply => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for EmailType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `EncryptMethod` (98), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EncryptMethod<'a> {
-    /// `0`: NONE_OTHER.
-    NoneOther,
-    /// `1`: PKCS.
-    Pkcs,
-    /// `2`: DES.
-    Des,
-    /// `3`: PKCS_DES.
-    PkcsDes,
-    /// `4`: PGP_DES.
-    PgpDes,
-    /// `5`: PGP_DES_MD5.
-    PgpDesMd5,
-    /// `6`: PEM_DES_MD5.
-    PemDesMd5,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> EncryptMethod<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::NoneOther,
-                b"1" => Self::Pkcs,
-                b"2" => Self::Des,
-                b"3" => Self::PkcsDes,
-                b"4" => Self::PgpDes,
-                b"5" => Self::PgpDesMd5,
-                b"6" => Self::PemDesMd5,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::NoneOther => b"0",
-            Self::Pkcs => b"1",
-            Self::Des => b"2",
-            Self::PkcsDes => b"3",
-            Self::PgpDes => b"4",
-            Self::PgpDesMd5 => b"5",
-            Self::PemDesMd5 => b"6",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for EncryptMethod<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CxlRejReason` (102), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CxlRejReason<'a> {
-    /// `0`: TOO_LATE_TO_CANCEL.
-    TooLateToCancel,
-    /// `1`: UNKNOWN_ORDER.
-    UnknownOrder,
-    /// `2`: BROKER_CREDIT.
-    BrokerCredit,
-    /// `3`: ORDER_ALREADY_IN_PENDING_STATUS.
-    OrderAlreadyInPendingStatus,
-    /// `4`: UNABLE_TO_PROCESS_ORDER_MASS_CANCEL_REQUEST.
-    UnableToProcessOrderMassCancelRequest,
-    /// `5`: ORIGORDMODTIME_DID_NOT_MATCH_LAST_TRANSACTTIME_OF_ORDER.
-    OrigordmodtimeDidNotMatchLastTransacttimeOfOrder,
-    /// `6`: DUPLICATE_CLORDID_RECEIVED.
-    DuplicateClordidReceived,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CxlRejReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::TooLateToCancel,
-                b"1" => Self::UnknownOrder,
-                b"2" => Self::BrokerCredit,
-                b"3" => Self::OrderAlreadyInPendingStatus,
-                b"4" => Self::UnableToProcessOrderMassCancelRequest,
-                b"5" => Self::OrigordmodtimeDidNotMatchLastTransacttimeOfOrder,
-                b"6" => Self::DuplicateClordidReceived,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::TooLateToCancel => b"0",
-            Self::UnknownOrder => b"1",
-            Self::BrokerCredit => b"2",
-            Self::OrderAlreadyInPendingStatus => b"3",
-            Self::UnableToProcessOrderMassCancelRequest => b"4",
-            Self::OrigordmodtimeDidNotMatchLastTransacttimeOfOrder => b"5",
-            Self::DuplicateClordidReceived => b"6",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CxlRejReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `OrdRejReason` (103), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OrdRejReason<'a> {
-    /// `0`: BROKER_CREDIT.
-    BrokerCredit,
-    /// `1`: UNKNOWN_SYMBOL.
-    UnknownSymbol,
-    /// `10`: INVALID_INVESTOR_ID.
-    InvalidInvestorId,
-    /// `11`: UNSUPPORTED_ORDER_CHARACTERISTIC.
-    UnsupportedOrderCharacteristic,
-    /// `13`: INCORRECT_QUANTITY.
-    IncorrectQuantity,
-    /// `14`: INCORRECT_ALLOCATED_QUANTITY.
-    IncorrectAllocatedQuantity,
-    /// `15`: UNKNOWN_ACCOUNT.
-    UnknownAccount,
-    /// `2`: EXCHANGE_CLOSED.
-    ExchangeClosed,
-    /// `3`: ORDER_EXCEEDS_LIMIT.
-    OrderExceedsLimit,
-    /// `4`: TOO_LATE_TO_ENTER.
-    TooLateToEnter,
-    /// `5`: UNKNOWN_ORDER.
-    UnknownOrder,
-    /// `6`: DUPLICATE_ORDER.
-    DuplicateOrder,
-    /// `7`: DUPLICATE_OF_A_VERBALLY_COMMUNICATED_ORDER.
-    DuplicateOfAVerballyCommunicatedOrder,
-    /// `8`: STALE_ORDER.
-    StaleOrder,
-    /// `9`: TRADE_ALONG_REQUIRED.
-    TradeAlongRequired,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> OrdRejReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::BrokerCredit,
-                b"1" => Self::UnknownSymbol,
-                b"10" => Self::InvalidInvestorId,
-                b"11" => Self::UnsupportedOrderCharacteristic,
-                b"13" => Self::IncorrectQuantity,
-                b"14" => Self::IncorrectAllocatedQuantity,
-                b"15" => Self::UnknownAccount,
-                b"2" => Self::ExchangeClosed,
-                b"3" => Self::OrderExceedsLimit,
-                b"4" => Self::TooLateToEnter,
-                b"5" => Self::UnknownOrder,
-                b"6" => Self::DuplicateOrder,
-                b"7" => Self::DuplicateOfAVerballyCommunicatedOrder,
-                b"8" => Self::StaleOrder,
-                b"9" => Self::TradeAlongRequired,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::BrokerCredit => b"0",
-            Self::UnknownSymbol => b"1",
-            Self::InvalidInvestorId => b"10",
-            Self::UnsupportedOrderCharacteristic => b"11",
-            Self::IncorrectQuantity => b"13",
-            Self::IncorrectAllocatedQuantity => b"14",
-            Self::UnknownAccount => b"15",
-            Self::ExchangeClosed => b"2",
-            Self::OrderExceedsLimit => b"3",
-            Self::TooLateToEnter => b"4",
-            Self::UnknownOrder => b"5",
-            Self::DuplicateOrder => b"6",
-            Self::DuplicateOfAVerballyCommunicatedOrder => b"7",
-            Self::StaleOrder => b"8",
-            Self::TradeAlongRequired => b"9",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for OrdRejReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `IOIQualifier` (104), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum IoiQualifier {
-    /// `A`: ALL_OR_NONE.
-    AllOrNone,
-    /// `B`: MARKET_ON_CLOSE.
-    MarketOnClose,
-    /// `C`: AT_THE_CLOSE.
-    AtTheClose,
-    /// `D`: VWAP.
-    Vwap,
-    /// `I`: IN_TOUCH_WITH.
-    InTouchWith,
-    /// `L`: LIMIT.
-    Limit,
-    /// `M`: MORE_BEHIND.
-    MoreBehind,
-    /// `O`: AT_THE_OPEN.
-    AtTheOpen,
-    /// `P`: TAKING_A_POSITION.
-    TakingAPosition,
-    /// `Q`: AT_THE_MARKET.
-    AtTheMarket,
-    /// `R`: READY_TO_TRADE.
-    ReadyToTrade,
-    /// `S`: PORTFOLIO_SHOWN.
-    PortfolioShown,
-    /// `T`: THROUGH_THE_DAY.
-    ThroughTheDay,
-    /// `V`: VERSUS.
-    Versus,
-    /// `W`: INDICATION.
-    Indication,
-    /// `X`: CROSSING_OPPORTUNITY.
-    CrossingOpportunity,
-    /// `Y`: AT_THE_MIDPOINT.
-    AtTheMidpoint,
-    /// `Z`: PRE_OPEN.
-    PreOpen,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl IoiQualifier {
-    const TABLE: [u8; 256] = t::byte_table(b"ABCDILMOPQRSTVWXYZ");
-    const VARIANTS: [IoiQualifier; 18] = [
-        IoiQualifier::AllOrNone,
-        IoiQualifier::MarketOnClose,
-        IoiQualifier::AtTheClose,
-        IoiQualifier::Vwap,
-        IoiQualifier::InTouchWith,
-        IoiQualifier::Limit,
-        IoiQualifier::MoreBehind,
-        IoiQualifier::AtTheOpen,
-        IoiQualifier::TakingAPosition,
-        IoiQualifier::AtTheMarket,
-        IoiQualifier::ReadyToTrade,
-        IoiQualifier::PortfolioShown,
-        IoiQualifier::ThroughTheDay,
-        IoiQualifier::Versus,
-        IoiQualifier::Indication,
-        IoiQualifier::CrossingOpportunity,
-        IoiQualifier::AtTheMidpoint,
-        IoiQualifier::PreOpen,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::AllOrNone => b"A",
-            Self::MarketOnClose => b"B",
-            Self::AtTheClose => b"C",
-            Self::Vwap => b"D",
-            Self::InTouchWith => b"I",
-            Self::Limit => b"L",
-            Self::MoreBehind => b"M",
-            Self::AtTheOpen => b"O",
-            Self::TakingAPosition => b"P",
-            Self::AtTheMarket => b"Q",
-            Self::ReadyToTrade => b"R",
-            Self::PortfolioShown => b"S",
-            Self::ThroughTheDay => b"T",
-            Self::Versus => b"V",
-            Self::Indication => b"W",
-            Self::CrossingOpportunity => b"X",
-            Self::AtTheMidpoint => b"Y",
-            Self::PreOpen => b"Z",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for IoiQualifier {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DKReason` (127), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DkReason {
-    /// `A`: UNKNOWN_SYMBOL.
-    UnknownSymbol,
-    /// `B`: WRONG_SIDE.
-    WrongSide,
-    /// `C`: QUANTITY_EXCEEDS_ORDER.
-    QuantityExceedsOrder,
-    /// `D`: NO_MATCHING_ORDER.
-    NoMatchingOrder,
-    /// `E`: PRICE_EXCEEDS_LIMIT.
-    PriceExceedsLimit,
-    /// `F`: CALCULATION_DIFFERENCE.
-    CalculationDifference,
-    /// `Z`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl DkReason {
-    const TABLE: [u8; 256] = t::byte_table(b"ABCDEFZ");
-    const VARIANTS: [DkReason; 7] = [
-        DkReason::UnknownSymbol,
-        DkReason::WrongSide,
-        DkReason::QuantityExceedsOrder,
-        DkReason::NoMatchingOrder,
-        DkReason::PriceExceedsLimit,
-        DkReason::CalculationDifference,
-        DkReason::Other2,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::UnknownSymbol => b"A",
-            Self::WrongSide => b"B",
-            Self::QuantityExceedsOrder => b"C",
-            Self::NoMatchingOrder => b"D",
-            Self::PriceExceedsLimit => b"E",
-            Self::CalculationDifference => b"F",
-            Self::Other2 => b"Z",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DkReason {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MiscFeeType` (139), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MiscFeeType<'a> {
-    /// `1`: REGULATORY.
-    Regulatory,
-    /// `10`: PER_TRANSACTION.
-    PerTransaction,
-    /// `11`: CONVERSION.
-    Conversion,
-    /// `12`: AGENT.
-    Agent,
-    /// `2`: TAX.
-    Tax,
-    /// `3`: LOCAL_COMMISSION.
-    LocalCommission,
-    /// `4`: EXCHANGE_FEES.
-    ExchangeFees,
-    /// `5`: STAMP.
-    Stamp,
-    /// `6`: LEVY.
-    Levy,
-    /// `7`: OTHER.
-    Other2,
-    /// `8`: MARKUP.
-    Markup,
-    /// `9`: CONSUMPTION_TAX.
-    ConsumptionTax,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> MiscFeeType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Regulatory,
-                b"10" => Self::PerTransaction,
-                b"11" => Self::Conversion,
-                b"12" => Self::Agent,
-                b"2" => Self::Tax,
-                b"3" => Self::LocalCommission,
-                b"4" => Self::ExchangeFees,
-                b"5" => Self::Stamp,
-                b"6" => Self::Levy,
-                b"7" => Self::Other2,
-                b"8" => Self::Markup,
-                b"9" => Self::ConsumptionTax,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Regulatory => b"1",
-            Self::PerTransaction => b"10",
-            Self::Conversion => b"11",
-            Self::Agent => b"12",
-            Self::Tax => b"2",
-            Self::LocalCommission => b"3",
-            Self::ExchangeFees => b"4",
-            Self::Stamp => b"5",
-            Self::Levy => b"6",
-            Self::Other2 => b"7",
-            Self::Markup => b"8",
-            Self::ConsumptionTax => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MiscFeeType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ExecType` (150), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExecType {
-    /// `0`: NEW.
-    New,
-    /// `3`: DONE_FOR_DAY.
-    DoneForDay,
-    /// `4`: CANCELED.
-    Canceled,
-    /// `5`: REPLACE.
-    Replace,
-    /// `6`: PENDING_CANCEL.
-    PendingCancel,
-    /// `7`: STOPPED.
-    Stopped,
-    /// `8`: REJECTED.
-    Rejected,
-    /// `9`: SUSPENDED.
-    Suspended,
-    /// `A`: PENDING_NEW.
-    PendingNew,
-    /// `B`: CALCULATED.
-    Calculated,
-    /// `C`: EXPIRED.
-    Expired,
-    /// `D`: RESTATED.
-    Restated,
-    /// `E`: PENDING_REPLACE.
-    PendingReplace,
-    /// `F`: TRADE.
-    Trade,
-    /// `G`: TRADE_CORRECT.
-    TradeCorrect,
-    /// `H`: TRADE_CANCEL.
-    TradeCancel,
-    /// `I`: ORDER_STATUS.
-    OrderStatus,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl ExecType {
-    const TABLE: [u8; 256] = t::byte_table(b"03456789ABCDEFGHI");
-    const VARIANTS: [ExecType; 17] = [
-        ExecType::New,
-        ExecType::DoneForDay,
-        ExecType::Canceled,
-        ExecType::Replace,
-        ExecType::PendingCancel,
-        ExecType::Stopped,
-        ExecType::Rejected,
-        ExecType::Suspended,
-        ExecType::PendingNew,
-        ExecType::Calculated,
-        ExecType::Expired,
-        ExecType::Restated,
-        ExecType::PendingReplace,
-        ExecType::Trade,
-        ExecType::TradeCorrect,
-        ExecType::TradeCancel,
-        ExecType::OrderStatus,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::New => b"0",
-            Self::DoneForDay => b"3",
-            Self::Canceled => b"4",
-            Self::Replace => b"5",
-            Self::PendingCancel => b"6",
-            Self::Stopped => b"7",
-            Self::Rejected => b"8",
-            Self::Suspended => b"9",
-            Self::PendingNew => b"A",
-            Self::Calculated => b"B",
-            Self::Expired => b"C",
-            Self::Restated => b"D",
-            Self::PendingReplace => b"E",
-            Self::Trade => b"F",
-            Self::TradeCorrect => b"G",
-            Self::TradeCancel => b"H",
-            Self::OrderStatus => b"I",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ExecType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SettlCurrFxRateCalc` (156), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SettlCurrFxRateCalc {
-    /// `D`: DIVIDE.
-    Divide,
-    /// `M`: MULTIPLY.
-    Multiply,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl SettlCurrFxRateCalc {
-    const TABLE: [u8; 256] = t::byte_table(b"DM");
-    const VARIANTS: [SettlCurrFxRateCalc; 2] = [
-        SettlCurrFxRateCalc::Divide,
-        SettlCurrFxRateCalc::Multiply,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Divide => b"D",
-            Self::Multiply => b"M",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SettlCurrFxRateCalc {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SettlInstMode` (160), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SettlInstMode {
-    /// `1`: STANDING_INSTRUCTIONS_PROVIDED.
-    StandingInstructionsProvided,
-    /// `4`: SPECIFIC_ORDER_FOR_A_SINGLE_ACCOUNT.
-    SpecificOrderForASingleAccount,
-    /// `5`: REQUEST_REJECT.
-    RequestReject,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl SettlInstMode {
-    const TABLE: [u8; 256] = t::byte_table(b"145");
-    const VARIANTS: [SettlInstMode; 3] = [
-        SettlInstMode::StandingInstructionsProvided,
-        SettlInstMode::SpecificOrderForASingleAccount,
-        SettlInstMode::RequestReject,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::StandingInstructionsProvided => b"1",
-            Self::SpecificOrderForASingleAccount => b"4",
-            Self::RequestReject => b"5",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SettlInstMode {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SettlInstTransType` (163), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SettlInstTransType {
-    /// `C`: CANCEL.
-    Cancel,
-    /// `N`: NEW.
-    New,
-    /// `R`: REPLACE.
-    Replace,
-    /// `T`: RESTATE.
-    Restate,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl SettlInstTransType {
-    const TABLE: [u8; 256] = t::byte_table(b"CNRT");
-    const VARIANTS: [SettlInstTransType; 4] = [
-        SettlInstTransType::Cancel,
-        SettlInstTransType::New,
-        SettlInstTransType::Replace,
-        SettlInstTransType::Restate,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Cancel => b"C",
-            Self::New => b"N",
-            Self::Replace => b"R",
-            Self::Restate => b"T",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SettlInstTransType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SettlInstSource` (165), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SettlInstSource {
-    /// `1`: BROKERS_INSTRUCTIONS.
-    BrokersInstructions,
-    /// `2`: INSTITUTIONS_INSTRUCTIONS.
-    InstitutionsInstructions,
-    /// `3`: INVESTOR.
-    Investor,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl SettlInstSource {
-    const TABLE: [u8; 256] = t::byte_table(b"123");
-    const VARIANTS: [SettlInstSource; 3] = [
-        SettlInstSource::BrokersInstructions,
-        SettlInstSource::InstitutionsInstructions,
-        SettlInstSource::Investor,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::BrokersInstructions => b"1",
-            Self::InstitutionsInstructions => b"2",
-            Self::Investor => b"3",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SettlInstSource {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SecurityType` (167), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SecurityType<'a> {
-    /// `ABS`: ASSET_BACKED_SECURITIES.
-    AssetBackedSecurities,
-    /// `AMENDED`: AMENDED_AND_RESTATED.
-    AmendedAndRestated,
-    /// `AN`: OTHER_ANTICIPATION_NOTES.
-    OtherAnticipationNotes,
-    /// `BA`: BANKERS_ACCEPTANCE.
-    BankersAcceptance,
-    /// `BN`: BANK_NOTES.
-    BankNotes,
-    /// `BOX`: BILL_OF_EXCHANGES.
-    BillOfExchanges,
-    /// `BRADY`: BRADY_BOND.
-    BradyBond,
-    /// `BRIDGE`: BRIDGE_LOAN.
-    BridgeLoan,
-    /// `BUYSELL`: BUY_SELLBACK.
-    BuySellback,
-    /// `CB`: CONVERTIBLE_BOND.
-    ConvertibleBond,
-    /// `CD`: CERTIFICATE_OF_DEPOSIT.
-    CertificateOfDeposit,
-    /// `CL`: CALL_LOANS.
-    CallLoans,
-    /// `CMBS`: CORP_MORTGAGE_BACKED_SECURITIES.
-    CorpMortgageBackedSecurities,
-    /// `CMO`: COLLATERALIZED_MORTGAGE_OBLIGATION.
-    CollateralizedMortgageObligation,
-    /// `COFO`: CERTIFICATE_OF_OBLIGATION.
-    CertificateOfObligation,
-    /// `COFP`: CERTIFICATE_OF_PARTICIPATION.
-    CertificateOfParticipation,
-    /// `CORP`: CORPORATE_BOND.
-    CorporateBond,
-    /// `CP`: COMMERCIAL_PAPER.
-    CommercialPaper,
-    /// `CPP`: CORPORATE_PRIVATE_PLACEMENT.
-    CorporatePrivatePlacement,
-    /// `CS`: COMMON_STOCK.
-    CommonStock,
-    /// `DEFLTED`: DEFAULTED.
-    Defaulted,
-    /// `DINP`: DEBTOR_IN_POSSESSION.
-    DebtorInPossession,
-    /// `DN`: DEPOSIT_NOTES.
-    DepositNotes,
-    /// `DUAL`: DUAL_CURRENCY.
-    DualCurrency,
-    /// `EUCD`: EURO_CERTIFICATE_OF_DEPOSIT.
-    EuroCertificateOfDeposit,
-    /// `EUCORP`: EURO_CORPORATE_BOND.
-    EuroCorporateBond,
-    /// `EUCP`: EURO_COMMERCIAL_PAPER.
-    EuroCommercialPaper,
-    /// `EUSOV`: EURO_SOVEREIGNS.
-    EuroSovereigns,
-    /// `EUSUPRA`: EURO_SUPRANATIONAL_COUPONS.
-    EuroSupranationalCoupons,
-    /// `FAC`: FEDERAL_AGENCY_COUPON.
-    FederalAgencyCoupon,
-    /// `FADN`: FEDERAL_AGENCY_DISCOUNT_NOTE.
-    FederalAgencyDiscountNote,
-    /// `FOR`: FOREIGN_EXCHANGE_CONTRACT.
-    ForeignExchangeContract,
-    /// `FORWARD`: FORWARD.
-    Forward,
-    /// `FUT`: FUTURE.
-    Future,
-    /// `GO`: GENERAL_OBLIGATION_BONDS.
-    GeneralObligationBonds,
-    /// `IET`: IOETTE_MORTGAGE.
-    IoetteMortgage,
-    /// `LOFC`: LETTER_OF_CREDIT.
-    LetterOfCredit,
-    /// `LQN`: LIQUIDITY_NOTE.
-    LiquidityNote,
-    /// `MATURED`: MATURED.
-    Matured,
-    /// `MBS`: MORTGAGE_BACKED_SECURITIES.
-    MortgageBackedSecurities,
-    /// `MF`: MUTUAL_FUND.
-    MutualFund,
-    /// `MIO`: MORTGAGE_INTEREST_ONLY.
-    MortgageInterestOnly,
-    /// `MLEG`: MULTI_LEG_INSTRUMENT.
-    MultiLegInstrument,
-    /// `MPO`: MORTGAGE_PRINCIPAL_ONLY.
-    MortgagePrincipalOnly,
-    /// `MPP`: MORTGAGE_PRIVATE_PLACEMENT.
-    MortgagePrivatePlacement,
-    /// `MPT`: MISCELLANEOUS_PASS_THROUGH.
-    MiscellaneousPassThrough,
-    /// `MT`: MANDATORY_TENDER.
-    MandatoryTender,
-    /// `MTN`: MEDIUM_TERM_NOTES.
-    MediumTermNotes,
-    /// `NONE`: NO_SECURITY_TYPE.
-    NoSecurityType,
-    /// `ONITE`: OVERNIGHT.
-    Overnight,
-    /// `OPT`: OPTION.
-    Option,
-    /// `PEF`: PRIVATE_EXPORT_FUNDING.
-    PrivateExportFunding,
-    /// `PFAND`: PFANDBRIEFE.
-    Pfandbriefe,
-    /// `PN`: PROMISSORY_NOTE.
-    PromissoryNote,
-    /// `PS`: PREFERRED_STOCK.
-    PreferredStock,
-    /// `PZFJ`: PLAZOS_FIJOS.
-    PlazosFijos,
-    /// `RAN`: REVENUE_ANTICIPATION_NOTE.
-    RevenueAnticipationNote,
-    /// `REPLACD`: REPLACED.
-    Replaced,
-    /// `REPO`: REPURCHASE.
-    Repurchase,
-    /// `RETIRED`: RETIRED.
-    Retired,
-    /// `REV`: REVENUE_BONDS.
-    RevenueBonds,
-    /// `RVLV`: REVOLVER_LOAN.
-    RevolverLoan,
-    /// `RVLVTRM`: REVOLVER_TERM_LOAN.
-    RevolverTermLoan,
-    /// `SECLOAN`: SECURITIES_LOAN.
-    SecuritiesLoan,
-    /// `SECPLEDGE`: SECURITIES_PLEDGE.
-    SecuritiesPledge,
-    /// `SPCLA`: SPECIAL_ASSESSMENT.
-    SpecialAssessment,
-    /// `SPCLO`: SPECIAL_OBLIGATION.
-    SpecialObligation,
-    /// `SPCLT`: SPECIAL_TAX.
-    SpecialTax,
-    /// `STN`: SHORT_TERM_LOAN_NOTE.
-    ShortTermLoanNote,
-    /// `STRUCT`: STRUCTURED_NOTES.
-    StructuredNotes,
-    /// `SUPRA`: USD_SUPRANATIONAL_COUPONS.
-    UsdSupranationalCoupons,
-    /// `SWING`: SWING_LINE_FACILITY.
-    SwingLineFacility,
-    /// `TAN`: TAX_ANTICIPATION_NOTE.
-    TaxAnticipationNote,
-    /// `TAXA`: TAX_ALLOCATION.
-    TaxAllocation,
-    /// `TBA`: TO_BE_ANNOUNCED.
-    ToBeAnnounced,
-    /// `TBILL`: US_TREASURY_BILL.
-    UsTreasuryBill,
-    /// `TBOND`: US_TREASURY_BOND.
-    UsTreasuryBond,
-    /// `TCAL`: PRINCIPAL_STRIP_OF_A_CALLABLE_BOND_OR_NOTE.
-    PrincipalStripOfACallableBondOrNote,
-    /// `TD`: TIME_DEPOSIT.
-    TimeDeposit,
-    /// `TECP`: TAX_EXEMPT_COMMERCIAL_PAPER.
-    TaxExemptCommercialPaper,
-    /// `TERM`: TERM_LOAN.
-    TermLoan,
-    /// `TINT`: INTEREST_STRIP_FROM_ANY_BOND_OR_NOTE.
-    InterestStripFromAnyBondOrNote,
-    /// `TIPS`: TREASURY_INFLATION_PROTECTED_SECURITIES.
-    TreasuryInflationProtectedSecurities,
-    /// `TNOTE`: US_TREASURY_NOTE.
-    UsTreasuryNote,
-    /// `TPRN`: PRINCIPAL_STRIP_FROM_A_NON_CALLABLE_BOND_OR_NOTE.
-    PrincipalStripFromANonCallableBondOrNote,
-    /// `TRAN`: TAX_AND_REVENUE_ANTICIPATION_NOTE.
-    TaxAndRevenueAnticipationNote,
-    /// `UST`: US_TREASURY_NOTE_DEPRECATED.
-    UsTreasuryNoteDeprecated,
-    /// `USTB`: US_TREASURY_BILL_DEPRECATED.
-    UsTreasuryBillDeprecated,
-    /// `VRDN`: VARIABLE_RATE_DEMAND_NOTE.
-    VariableRateDemandNote,
-    /// `WAR`: WARRANT.
-    Warrant,
-    /// `WITHDRN`: WITHDRAWN.
-    Withdrawn,
-    /// `XCN`: EXTENDED_COMM_NOTE.
-    ExtendedCommNote,
-    /// `XLINKD`: INDEXED_LINKED.
-    IndexedLinked,
-    /// `YANK`: YANKEE_CORPORATE_BOND.
-    YankeeCorporateBond,
-    /// `YCD`: YANKEE_CERTIFICATE_OF_DEPOSIT.
-    YankeeCertificateOfDeposit,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SecurityType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"ABS" => Self::AssetBackedSecurities,
-                b"AMENDED" => Self::AmendedAndRestated,
-                b"AN" => Self::OtherAnticipationNotes,
-                b"BA" => Self::BankersAcceptance,
-                b"BN" => Self::BankNotes,
-                b"BOX" => Self::BillOfExchanges,
-                b"BRADY" => Self::BradyBond,
-                b"BRIDGE" => Self::BridgeLoan,
-                b"BUYSELL" => Self::BuySellback,
-                b"CB" => Self::ConvertibleBond,
-                b"CD" => Self::CertificateOfDeposit,
-                b"CL" => Self::CallLoans,
-                b"CMBS" => Self::CorpMortgageBackedSecurities,
-                b"CMO" => Self::CollateralizedMortgageObligation,
-                b"COFO" => Self::CertificateOfObligation,
-                b"COFP" => Self::CertificateOfParticipation,
-                b"CORP" => Self::CorporateBond,
-                b"CP" => Self::CommercialPaper,
-                b"CPP" => Self::CorporatePrivatePlacement,
-                b"CS" => Self::CommonStock,
-                b"DEFLTED" => Self::Defaulted,
-                b"DINP" => Self::DebtorInPossession,
-                b"DN" => Self::DepositNotes,
-                b"DUAL" => Self::DualCurrency,
-                b"EUCD" => Self::EuroCertificateOfDeposit,
-                b"EUCORP" => Self::EuroCorporateBond,
-                b"EUCP" => Self::EuroCommercialPaper,
-                b"EUSOV" => Self::EuroSovereigns,
-                b"EUSUPRA" => Self::EuroSupranationalCoupons,
-                b"FAC" => Self::FederalAgencyCoupon,
-                b"FADN" => Self::FederalAgencyDiscountNote,
-                b"FOR" => Self::ForeignExchangeContract,
-                b"FORWARD" => Self::Forward,
-                b"FUT" => Self::Future,
-                b"GO" => Self::GeneralObligationBonds,
-                b"IET" => Self::IoetteMortgage,
-                b"LOFC" => Self::LetterOfCredit,
-                b"LQN" => Self::LiquidityNote,
-                b"MATURED" => Self::Matured,
-                b"MBS" => Self::MortgageBackedSecurities,
-                b"MF" => Self::MutualFund,
-                b"MIO" => Self::MortgageInterestOnly,
-                b"MLEG" => Self::MultiLegInstrument,
-                b"MPO" => Self::MortgagePrincipalOnly,
-                b"MPP" => Self::MortgagePrivatePlacement,
-                b"MPT" => Self::MiscellaneousPassThrough,
-                b"MT" => Self::MandatoryTender,
-                b"MTN" => Self::MediumTermNotes,
-                b"NONE" => Self::NoSecurityType,
-                b"ONITE" => Self::Overnight,
-                b"OPT" => Self::Option,
-                b"PEF" => Self::PrivateExportFunding,
-                b"PFAND" => Self::Pfandbriefe,
-                b"PN" => Self::PromissoryNote,
-                b"PS" => Self::PreferredStock,
-                b"PZFJ" => Self::PlazosFijos,
-                b"RAN" => Self::RevenueAnticipationNote,
-                b"REPLACD" => Self::Replaced,
-                b"REPO" => Self::Repurchase,
-                b"RETIRED" => Self::Retired,
-                b"REV" => Self::RevenueBonds,
-                b"RVLV" => Self::RevolverLoan,
-                b"RVLVTRM" => Self::RevolverTermLoan,
-                b"SECLOAN" => Self::SecuritiesLoan,
-                b"SECPLEDGE" => Self::SecuritiesPledge,
-                b"SPCLA" => Self::SpecialAssessment,
-                b"SPCLO" => Self::SpecialObligation,
-                b"SPCLT" => Self::SpecialTax,
-                b"STN" => Self::ShortTermLoanNote,
-                b"STRUCT" => Self::StructuredNotes,
-                b"SUPRA" => Self::UsdSupranationalCoupons,
-                b"SWING" => Self::SwingLineFacility,
-                b"TAN" => Self::TaxAnticipationNote,
-                b"TAXA" => Self::TaxAllocation,
-                b"TBA" => Self::ToBeAnnounced,
-                b"TBILL" => Self::UsTreasuryBill,
-                b"TBOND" => Self::UsTreasuryBond,
-                b"TCAL" => Self::PrincipalStripOfACallableBondOrNote,
-                b"TD" => Self::TimeDeposit,
-                b"TECP" => Self::TaxExemptCommercialPaper,
-                b"TERM" => Self::TermLoan,
-                b"TINT" => Self::InterestStripFromAnyBondOrNote,
-                b"TIPS" => Self::TreasuryInflationProtectedSecurities,
-                b"TNOTE" => Self::UsTreasuryNote,
-                b"TPRN" => Self::PrincipalStripFromANonCallableBondOrNote,
-                b"TRAN" => Self::TaxAndRevenueAnticipationNote,
-                b"UST" => Self::UsTreasuryNoteDeprecated,
-                b"USTB" => Self::UsTreasuryBillDeprecated,
-                b"VRDN" => Self::VariableRateDemandNote,
-                b"WAR" => Self::Warrant,
-                b"WITHDRN" => Self::Withdrawn,
-                b"XCN" => Self::ExtendedCommNote,
-                b"XLINKD" => Self::IndexedLinked,
-                b"YANK" => Self::YankeeCorporateBond,
-                b"YCD" => Self::YankeeCertificateOfDeposit,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AssetBackedSecurities => b"ABS",
-            Self::AmendedAndRestated => b"AMENDED",
-            Self::OtherAnticipationNotes => b"AN",
-            Self::BankersAcceptance => b"BA",
-            Self::BankNotes => b"BN",
-            Self::BillOfExchanges => b"BOX",
-            Self::BradyBond => b"BRADY",
-            Self::BridgeLoan => b"BRIDGE",
-            Self::BuySellback => b"BUYSELL",
-            Self::ConvertibleBond => b"CB",
-            Self::CertificateOfDeposit => b"CD",
-            Self::CallLoans => b"CL",
-            Self::CorpMortgageBackedSecurities => b"CMBS",
-            Self::CollateralizedMortgageObligation => b"CMO",
-            Self::CertificateOfObligation => b"COFO",
-            Self::CertificateOfParticipation => b"COFP",
-            Self::CorporateBond => b"CORP",
-            Self::CommercialPaper => b"CP",
-            Self::CorporatePrivatePlacement => b"CPP",
-            Self::CommonStock => b"CS",
-            Self::Defaulted => b"DEFLTED",
-            Self::DebtorInPossession => b"DINP",
-            Self::DepositNotes => b"DN",
-            Self::DualCurrency => b"DUAL",
-            Self::EuroCertificateOfDeposit => b"EUCD",
-            Self::EuroCorporateBond => b"EUCORP",
-            Self::EuroCommercialPaper => b"EUCP",
-            Self::EuroSovereigns => b"EUSOV",
-            Self::EuroSupranationalCoupons => b"EUSUPRA",
-            Self::FederalAgencyCoupon => b"FAC",
-            Self::FederalAgencyDiscountNote => b"FADN",
-            Self::ForeignExchangeContract => b"FOR",
-            Self::Forward => b"FORWARD",
-            Self::Future => b"FUT",
-            Self::GeneralObligationBonds => b"GO",
-            Self::IoetteMortgage => b"IET",
-            Self::LetterOfCredit => b"LOFC",
-            Self::LiquidityNote => b"LQN",
-            Self::Matured => b"MATURED",
-            Self::MortgageBackedSecurities => b"MBS",
-            Self::MutualFund => b"MF",
-            Self::MortgageInterestOnly => b"MIO",
-            Self::MultiLegInstrument => b"MLEG",
-            Self::MortgagePrincipalOnly => b"MPO",
-            Self::MortgagePrivatePlacement => b"MPP",
-            Self::MiscellaneousPassThrough => b"MPT",
-            Self::MandatoryTender => b"MT",
-            Self::MediumTermNotes => b"MTN",
-            Self::NoSecurityType => b"NONE",
-            Self::Overnight => b"ONITE",
-            Self::Option => b"OPT",
-            Self::PrivateExportFunding => b"PEF",
-            Self::Pfandbriefe => b"PFAND",
-            Self::PromissoryNote => b"PN",
-            Self::PreferredStock => b"PS",
-            Self::PlazosFijos => b"PZFJ",
-            Self::RevenueAnticipationNote => b"RAN",
-            Self::Replaced => b"REPLACD",
-            Self::Repurchase => b"REPO",
-            Self::Retired => b"RETIRED",
-            Self::RevenueBonds => b"REV",
-            Self::RevolverLoan => b"RVLV",
-            Self::RevolverTermLoan => b"RVLVTRM",
-            Self::SecuritiesLoan => b"SECLOAN",
-            Self::SecuritiesPledge => b"SECPLEDGE",
-            Self::SpecialAssessment => b"SPCLA",
-            Self::SpecialObligation => b"SPCLO",
-            Self::SpecialTax => b"SPCLT",
-            Self::ShortTermLoanNote => b"STN",
-            Self::StructuredNotes => b"STRUCT",
-            Self::UsdSupranationalCoupons => b"SUPRA",
-            Self::SwingLineFacility => b"SWING",
-            Self::TaxAnticipationNote => b"TAN",
-            Self::TaxAllocation => b"TAXA",
-            Self::ToBeAnnounced => b"TBA",
-            Self::UsTreasuryBill => b"TBILL",
-            Self::UsTreasuryBond => b"TBOND",
-            Self::PrincipalStripOfACallableBondOrNote => b"TCAL",
-            Self::TimeDeposit => b"TD",
-            Self::TaxExemptCommercialPaper => b"TECP",
-            Self::TermLoan => b"TERM",
-            Self::InterestStripFromAnyBondOrNote => b"TINT",
-            Self::TreasuryInflationProtectedSecurities => b"TIPS",
-            Self::UsTreasuryNote => b"TNOTE",
-            Self::PrincipalStripFromANonCallableBondOrNote => b"TPRN",
-            Self::TaxAndRevenueAnticipationNote => b"TRAN",
-            Self::UsTreasuryNoteDeprecated => b"UST",
-            Self::UsTreasuryBillDeprecated => b"USTB",
-            Self::VariableRateDemandNote => b"VRDN",
-            Self::Warrant => b"WAR",
-            Self::Withdrawn => b"WITHDRN",
-            Self::ExtendedCommNote => b"XCN",
-            Self::IndexedLinked => b"XLINKD",
-            Self::YankeeCorporateBond => b"YANK",
-            Self::YankeeCertificateOfDeposit => b"YCD",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SecurityType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `StandInstDbType` (169), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StandInstDbType<'a> {
-    /// `0`: OTHER.
-    Other2,
-    /// `1`: DTC_SID.
-    DtcSid,
-    /// `2`: THOMSON_ALERT.
-    ThomsonAlert,
-    /// `3`: A_GLOBAL_CUSTODIAN.
-    AGlobalCustodian,
-    /// `4`: ACCOUNTNET.
-    Accountnet,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> StandInstDbType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Other2,
-                b"1" => Self::DtcSid,
-                b"2" => Self::ThomsonAlert,
-                b"3" => Self::AGlobalCustodian,
-                b"4" => Self::Accountnet,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Other2 => b"0",
-            Self::DtcSid => b"1",
-            Self::ThomsonAlert => b"2",
-            Self::AGlobalCustodian => b"3",
-            Self::Accountnet => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for StandInstDbType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SettlDeliveryType` (172), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SettlDeliveryType<'a> {
-    /// `0`: VERSUS_PAYMENT.
-    VersusPayment,
-    /// `1`: FREE.
-    Free,
-    /// `2`: TRI_PARTY.
-    TriParty,
-    /// `3`: HOLD_IN_CUSTODY.
-    HoldInCustody,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SettlDeliveryType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::VersusPayment,
-                b"1" => Self::Free,
-                b"2" => Self::TriParty,
-                b"3" => Self::HoldInCustody,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::VersusPayment => b"0",
-            Self::Free => b"1",
-            Self::TriParty => b"2",
-            Self::HoldInCustody => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SettlDeliveryType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocLinkType` (197), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocLinkType<'a> {
-    /// `0`: F_X_NETTING.
-    FXNetting,
-    /// `1`: F_X_SWAP.
-    FXSwap,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocLinkType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::FXNetting,
-                b"1" => Self::FXSwap,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::FXNetting => b"0",
-            Self::FXSwap => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocLinkType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PutOrCall` (201), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PutOrCall<'a> {
-    /// `0`: PUT.
-    Put,
-    /// `1`: CALL.
-    Call,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PutOrCall<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Put,
-                b"1" => Self::Call,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Put => b"0",
-            Self::Call => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PutOrCall<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CoveredOrUncovered` (203), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CoveredOrUncovered<'a> {
-    /// `0`: COVERED.
-    Covered,
-    /// `1`: UNCOVERED.
-    Uncovered,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CoveredOrUncovered<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Covered,
-                b"1" => Self::Uncovered,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Covered => b"0",
-            Self::Uncovered => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CoveredOrUncovered<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocHandlInst` (209), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocHandlInst<'a> {
-    /// `1`: MATCH.
-    Match,
-    /// `2`: FORWARD.
-    Forward,
-    /// `3`: FORWARD_AND_MATCH.
-    ForwardAndMatch,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocHandlInst<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Match,
-                b"2" => Self::Forward,
-                b"3" => Self::ForwardAndMatch,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Match => b"1",
-            Self::Forward => b"2",
-            Self::ForwardAndMatch => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocHandlInst<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `RoutingType` (216), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RoutingType<'a> {
-    /// `1`: TARGET_FIRM.
-    TargetFirm,
-    /// `2`: TARGET_LIST.
-    TargetList,
-    /// `3`: BLOCK_FIRM.
-    BlockFirm,
-    /// `4`: BLOCK_LIST.
-    BlockList,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> RoutingType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::TargetFirm,
-                b"2" => Self::TargetList,
-                b"3" => Self::BlockFirm,
-                b"4" => Self::BlockList,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::TargetFirm => b"1",
-            Self::TargetList => b"2",
-            Self::BlockFirm => b"3",
-            Self::BlockList => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for RoutingType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `StipulationType` (233), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StipulationType<'a> {
-    /// `AMT`: ALTERNATIVE_MINIMUM_TAX.
-    AlternativeMinimumTax,
-    /// `AUTOREINV`: AUTO_REINVESTMENT.
-    AutoReinvestment,
-    /// `BANKQUAL`: BANK_QUALIFIED.
-    BankQualified,
-    /// `BGNCON`: BARGAIN_CONDITIONS.
-    BargainConditions,
-    /// `COUPON`: COUPON_RANGE.
-    CouponRange,
-    /// `CURRENCY`: ISO_CURRENCY_CODE.
-    IsoCurrencyCode,
-    /// `CUSTOMDATE`: CUSTOM_START_END_DATE.
-    CustomStartEndDate,
-    /// `GEOG`: GEOGRAPHICS.
-    Geographics,
-    /// `HAIRCUT`: VALUATION_DISCOUNT.
-    ValuationDiscount,
-    /// `INSURED`: INSURED.
-    Insured,
-    /// `ISSUE`: YEAR_OR_YEAR_MONTH_OF_ISSUE.
-    YearOrYearMonthOfIssue,
-    /// `ISSUER`: ISSUERS_TICKER.
-    IssuersTicker,
-    /// `ISSUESIZE`: ISSUE_SIZE_RANGE.
-    IssueSizeRange,
-    /// `LOOKBACK`: LOOKBACK_DAYS.
-    LookbackDays,
-    /// `LOT`: EXPLICIT_LOT_IDENTIFIER.
-    ExplicitLotIdentifier,
-    /// `LOTVAR`: LOT_VARIANCE.
-    LotVariance,
-    /// `MAT`: MATURITY_YEAR_AND_MONTH.
-    MaturityYearAndMonth,
-    /// `MATURITY`: MATURITY_RANGE.
-    MaturityRange,
-    /// `MAXSUBS`: MAXIMUM_SUBSTITUTIONS.
-    MaximumSubstitutions,
-    /// `MINDNOM`: MINIMUM_DENOMINATION.
-    MinimumDenomination,
-    /// `MININCR`: MINIMUM_INCREMENT.
-    MinimumIncrement,
-    /// `MINQTY`: MINIMUM_QUANTITY.
-    MinimumQuantity,
-    /// `PAYFREQ`: PAYMENT_FREQUENCY_CALENDAR.
-    PaymentFrequencyCalendar,
-    /// `PIECES`: NUMBER_OF_PIECES.
-    NumberOfPieces,
-    /// `PMAX`: POOLS_MAXIMUM.
-    PoolsMaximum,
-    /// `PPL`: POOLS_PER_LOT.
-    PoolsPerLot,
-    /// `PPM`: POOLS_PER_MILLION.
-    PoolsPerMillion,
-    /// `PPT`: POOLS_PER_TRADE.
-    PoolsPerTrade,
-    /// `PRICE`: PRICE_RANGE.
-    PriceRange,
-    /// `PRICEFREQ`: PRICING_FREQUENCY.
-    PricingFrequency,
-    /// `PROD`: PRODUCTION_YEAR.
-    ProductionYear,
-    /// `PROTECT`: CALL_PROTECTION.
-    CallProtection,
-    /// `PURPOSE`: PURPOSE.
-    Purpose,
-    /// `PXSOURCE`: BENCHMARK_PRICE_SOURCE.
-    BenchmarkPriceSource,
-    /// `RATING`: RATING_SOURCE_AND_RANGE.
-    RatingSourceAndRange,
-    /// `REDEMPTION`: TYPE_OF_REDEMPTION.
-    TypeOfRedemption,
-    /// `RESTRICTED`: RESTRICTED.
-    Restricted,
-    /// `SECTOR`: MARKET_SECTOR.
-    MarketSector,
-    /// `SECTYPE`: SECURITYTYPE_INCLUDED_OR_EXCLUDED.
-    SecuritytypeIncludedOrExcluded,
-    /// `STRUCT`: STRUCTURE.
-    Structure,
-    /// `SUBSFREQ`: SUBSTITUTIONS_FREQUENCY.
-    SubstitutionsFrequency,
-    /// `SUBSLEFT`: SUBSTITUTIONS_LEFT.
-    SubstitutionsLeft,
-    /// `TEXT`: FREEFORM_TEXT.
-    FreeformText,
-    /// `TRDVAR`: TRADE_VARIANCE.
-    TradeVariance,
-    /// `WAC`: WEIGHTED_AVERAGE_COUPON.
-    WeightedAverageCoupon,
-    /// `WAL`: WEIGHTED_AVERAGE_LIFE_COUPON.
-    WeightedAverageLifeCoupon,
-    /// `WALA`: WEIGHTED_AVERAGE_LOAN_AGE.
-    WeightedAverageLoanAge,
-    /// `WAM`: WEIGHTED_AVERAGE_MATURITY.
-    WeightedAverageMaturity,
-    /// `WHOLE`: WHOLE_POOL.
-    WholePool,
-    /// `YIELD`: YIELD_RANGE.
-    YieldRange,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> StipulationType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"AMT" => Self::AlternativeMinimumTax,
-                b"AUTOREINV" => Self::AutoReinvestment,
-                b"BANKQUAL" => Self::BankQualified,
-                b"BGNCON" => Self::BargainConditions,
-                b"COUPON" => Self::CouponRange,
-                b"CURRENCY" => Self::IsoCurrencyCode,
-                b"CUSTOMDATE" => Self::CustomStartEndDate,
-                b"GEOG" => Self::Geographics,
-                b"HAIRCUT" => Self::ValuationDiscount,
-                b"INSURED" => Self::Insured,
-                b"ISSUE" => Self::YearOrYearMonthOfIssue,
-                b"ISSUER" => Self::IssuersTicker,
-                b"ISSUESIZE" => Self::IssueSizeRange,
-                b"LOOKBACK" => Self::LookbackDays,
-                b"LOT" => Self::ExplicitLotIdentifier,
-                b"LOTVAR" => Self::LotVariance,
-                b"MAT" => Self::MaturityYearAndMonth,
-                b"MATURITY" => Self::MaturityRange,
-                b"MAXSUBS" => Self::MaximumSubstitutions,
-                b"MINDNOM" => Self::MinimumDenomination,
-                b"MININCR" => Self::MinimumIncrement,
-                b"MINQTY" => Self::MinimumQuantity,
-                b"PAYFREQ" => Self::PaymentFrequencyCalendar,
-                b"PIECES" => Self::NumberOfPieces,
-                b"PMAX" => Self::PoolsMaximum,
-                b"PPL" => Self::PoolsPerLot,
-                b"PPM" => Self::PoolsPerMillion,
-                b"PPT" => Self::PoolsPerTrade,
-                b"PRICE" => Self::PriceRange,
-                b"PRICEFREQ" => Self::PricingFrequency,
-                b"PROD" => Self::ProductionYear,
-                b"PROTECT" => Self::CallProtection,
-                b"PURPOSE" => Self::Purpose,
-                b"PXSOURCE" => Self::BenchmarkPriceSource,
-                b"RATING" => Self::RatingSourceAndRange,
-                b"REDEMPTION" => Self::TypeOfRedemption,
-                b"RESTRICTED" => Self::Restricted,
-                b"SECTOR" => Self::MarketSector,
-                b"SECTYPE" => Self::SecuritytypeIncludedOrExcluded,
-                b"STRUCT" => Self::Structure,
-                b"SUBSFREQ" => Self::SubstitutionsFrequency,
-                b"SUBSLEFT" => Self::SubstitutionsLeft,
-                b"TEXT" => Self::FreeformText,
-                b"TRDVAR" => Self::TradeVariance,
-                b"WAC" => Self::WeightedAverageCoupon,
-                b"WAL" => Self::WeightedAverageLifeCoupon,
-                b"WALA" => Self::WeightedAverageLoanAge,
-                b"WAM" => Self::WeightedAverageMaturity,
-                b"WHOLE" => Self::WholePool,
-                b"YIELD" => Self::YieldRange,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AlternativeMinimumTax => b"AMT",
-            Self::AutoReinvestment => b"AUTOREINV",
-            Self::BankQualified => b"BANKQUAL",
-            Self::BargainConditions => b"BGNCON",
-            Self::CouponRange => b"COUPON",
-            Self::IsoCurrencyCode => b"CURRENCY",
-            Self::CustomStartEndDate => b"CUSTOMDATE",
-            Self::Geographics => b"GEOG",
-            Self::ValuationDiscount => b"HAIRCUT",
-            Self::Insured => b"INSURED",
-            Self::YearOrYearMonthOfIssue => b"ISSUE",
-            Self::IssuersTicker => b"ISSUER",
-            Self::IssueSizeRange => b"ISSUESIZE",
-            Self::LookbackDays => b"LOOKBACK",
-            Self::ExplicitLotIdentifier => b"LOT",
-            Self::LotVariance => b"LOTVAR",
-            Self::MaturityYearAndMonth => b"MAT",
-            Self::MaturityRange => b"MATURITY",
-            Self::MaximumSubstitutions => b"MAXSUBS",
-            Self::MinimumDenomination => b"MINDNOM",
-            Self::MinimumIncrement => b"MININCR",
-            Self::MinimumQuantity => b"MINQTY",
-            Self::PaymentFrequencyCalendar => b"PAYFREQ",
-            Self::NumberOfPieces => b"PIECES",
-            Self::PoolsMaximum => b"PMAX",
-            Self::PoolsPerLot => b"PPL",
-            Self::PoolsPerMillion => b"PPM",
-            Self::PoolsPerTrade => b"PPT",
-            Self::PriceRange => b"PRICE",
-            Self::PricingFrequency => b"PRICEFREQ",
-            Self::ProductionYear => b"PROD",
-            Self::CallProtection => b"PROTECT",
-            Self::Purpose => b"PURPOSE",
-            Self::BenchmarkPriceSource => b"PXSOURCE",
-            Self::RatingSourceAndRange => b"RATING",
-            Self::TypeOfRedemption => b"REDEMPTION",
-            Self::Restricted => b"RESTRICTED",
-            Self::MarketSector => b"SECTOR",
-            Self::SecuritytypeIncludedOrExcluded => b"SECTYPE",
-            Self::Structure => b"STRUCT",
-            Self::SubstitutionsFrequency => b"SUBSFREQ",
-            Self::SubstitutionsLeft => b"SUBSLEFT",
-            Self::FreeformText => b"TEXT",
-            Self::TradeVariance => b"TRDVAR",
-            Self::WeightedAverageCoupon => b"WAC",
-            Self::WeightedAverageLifeCoupon => b"WAL",
-            Self::WeightedAverageLoanAge => b"WALA",
-            Self::WeightedAverageMaturity => b"WAM",
-            Self::WholePool => b"WHOLE",
-            Self::YieldRange => b"YIELD",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for StipulationType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `YieldType` (235), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum YieldType<'a> {
-    /// `AFTERTAX`: AFTER_TAX_YIELD.
-    AfterTaxYield,
-    /// `ANNUAL`: ANNUAL_YIELD.
-    AnnualYield,
-    /// `ATISSUE`: YIELD_AT_ISSUE.
-    YieldAtIssue,
-    /// `AVGMATURITY`: YIELD_TO_AVERAGE_MATURITY.
-    YieldToAverageMaturity,
-    /// `BOOK`: BOOK_YIELD.
-    BookYield,
-    /// `CALL`: YIELD_TO_NEXT_CALL.
-    YieldToNextCall,
-    /// `CHANGE`: YIELD_CHANGE_SINCE_CLOSE.
-    YieldChangeSinceClose,
-    /// `CLOSE`: CLOSING_YIELD.
-    ClosingYield,
-    /// `COMPOUND`: COMPOUND_YIELD.
-    CompoundYield,
-    /// `CURRENT`: CURRENT_YIELD.
-    CurrentYield,
-    /// `GOVTEQUIV`: GOVERNMENT_EQUIVALENT_YIELD.
-    GovernmentEquivalentYield,
-    /// `GROSS`: TRUE_GROSS_YIELD.
-    TrueGrossYield,
-    /// `INFLATION`: YIELD_WITH_INFLATION_ASSUMPTION.
-    YieldWithInflationAssumption,
-    /// `INVERSEFLOATER`: INVERSE_FLOATER_BOND_YIELD.
-    InverseFloaterBondYield,
-    /// `LASTCLOSE`: MOST_RECENT_CLOSING_YIELD.
-    MostRecentClosingYield,
-    /// `LASTMONTH`: CLOSING_YIELD_MOST_RECENT_MONTH.
-    ClosingYieldMostRecentMonth,
-    /// `LASTQUARTER`: CLOSING_YIELD_MOST_RECENT_QUARTER.
-    ClosingYieldMostRecentQuarter,
-    /// `LASTYEAR`: CLOSING_YIELD_MOST_RECENT_YEAR.
-    ClosingYieldMostRecentYear,
-    /// `LONGAVGLIFE`: YIELD_TO_LONGEST_AVERAGE_LIFE.
-    YieldToLongestAverageLife,
-    /// `MARK`: MARK_TO_MARKET_YIELD.
-    MarkToMarketYield,
-    /// `MATURITY`: YIELD_TO_MATURITY.
-    YieldToMaturity,
-    /// `NEXTREFUND`: YIELD_TO_NEXT_REFUND.
-    YieldToNextRefund,
-    /// `OPENAVG`: OPEN_AVERAGE_YIELD.
-    OpenAverageYield,
-    /// `PREVCLOSE`: PREVIOUS_CLOSE_YIELD.
-    PreviousCloseYield,
-    /// `PROCEEDS`: PROCEEDS_YIELD.
-    ProceedsYield,
-    /// `PUT`: YIELD_TO_NEXT_PUT.
-    YieldToNextPut,
-    /// `SEMIANNUAL`: SEMI_ANNUAL_YIELD.
-    SemiAnnualYield,
-    /// `SHORTAVGLIFE`: YIELD_TO_SHORTEST_AVERAGE_LIFE.
-    YieldToShortestAverageLife,
-    /// `SIMPLE`: SIMPLE_YIELD.
-    SimpleYield,
-    /// `TAXEQUIV`: TAX_EQUIVALENT_YIELD.
-    TaxEquivalentYield,
-    /// `TENDER`: YIELD_TO_TENDER_DATE.
-    YieldToTenderDate,
-    /// `TRUE`: TRUE_YIELD.
-    TrueYield,
-    /// `VALUE1/32`: YIELD_VALUE_OF_1_32.
-    YieldValueOf1_32,
-    /// `WORST`: YIELD_TO_WORST.
-    YieldToWorst,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> YieldType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"AFTERTAX" => Self::AfterTaxYield,
-                b"ANNUAL" => Self::AnnualYield,
-                b"ATISSUE" => Self::YieldAtIssue,
-                b"AVGMATURITY" => Self::YieldToAverageMaturity,
-                b"BOOK" => Self::BookYield,
-                b"CALL" => Self::YieldToNextCall,
-                b"CHANGE" => Self::YieldChangeSinceClose,
-                b"CLOSE" => Self::ClosingYield,
-                b"COMPOUND" => Self::CompoundYield,
-                b"CURRENT" => Self::CurrentYield,
-                b"GOVTEQUIV" => Self::GovernmentEquivalentYield,
-                b"GROSS" => Self::TrueGrossYield,
-                b"INFLATION" => Self::YieldWithInflationAssumption,
-                b"INVERSEFLOATER" => Self::InverseFloaterBondYield,
-                b"LASTCLOSE" => Self::MostRecentClosingYield,
-                b"LASTMONTH" => Self::ClosingYieldMostRecentMonth,
-                b"LASTQUARTER" => Self::ClosingYieldMostRecentQuarter,
-                b"LASTYEAR" => Self::ClosingYieldMostRecentYear,
-                b"LONGAVGLIFE" => Self::YieldToLongestAverageLife,
-                b"MARK" => Self::MarkToMarketYield,
-                b"MATURITY" => Self::YieldToMaturity,
-                b"NEXTREFUND" => Self::YieldToNextRefund,
-                b"OPENAVG" => Self::OpenAverageYield,
-                b"PREVCLOSE" => Self::PreviousCloseYield,
-                b"PROCEEDS" => Self::ProceedsYield,
-                b"PUT" => Self::YieldToNextPut,
-                b"SEMIANNUAL" => Self::SemiAnnualYield,
-                b"SHORTAVGLIFE" => Self::YieldToShortestAverageLife,
-                b"SIMPLE" => Self::SimpleYield,
-                b"TAXEQUIV" => Self::TaxEquivalentYield,
-                b"TENDER" => Self::YieldToTenderDate,
-                b"TRUE" => Self::TrueYield,
-                b"VALUE1/32" => Self::YieldValueOf1_32,
-                b"WORST" => Self::YieldToWorst,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AfterTaxYield => b"AFTERTAX",
-            Self::AnnualYield => b"ANNUAL",
-            Self::YieldAtIssue => b"ATISSUE",
-            Self::YieldToAverageMaturity => b"AVGMATURITY",
-            Self::BookYield => b"BOOK",
-            Self::YieldToNextCall => b"CALL",
-            Self::YieldChangeSinceClose => b"CHANGE",
-            Self::ClosingYield => b"CLOSE",
-            Self::CompoundYield => b"COMPOUND",
-            Self::CurrentYield => b"CURRENT",
-            Self::GovernmentEquivalentYield => b"GOVTEQUIV",
-            Self::TrueGrossYield => b"GROSS",
-            Self::YieldWithInflationAssumption => b"INFLATION",
-            Self::InverseFloaterBondYield => b"INVERSEFLOATER",
-            Self::MostRecentClosingYield => b"LASTCLOSE",
-            Self::ClosingYieldMostRecentMonth => b"LASTMONTH",
-            Self::ClosingYieldMostRecentQuarter => b"LASTQUARTER",
-            Self::ClosingYieldMostRecentYear => b"LASTYEAR",
-            Self::YieldToLongestAverageLife => b"LONGAVGLIFE",
-            Self::MarkToMarketYield => b"MARK",
-            Self::YieldToMaturity => b"MATURITY",
-            Self::YieldToNextRefund => b"NEXTREFUND",
-            Self::OpenAverageYield => b"OPENAVG",
-            Self::PreviousCloseYield => b"PREVCLOSE",
-            Self::ProceedsYield => b"PROCEEDS",
-            Self::YieldToNextPut => b"PUT",
-            Self::SemiAnnualYield => b"SEMIANNUAL",
-            Self::YieldToShortestAverageLife => b"SHORTAVGLIFE",
-            Self::SimpleYield => b"SIMPLE",
-            Self::TaxEquivalentYield => b"TAXEQUIV",
-            Self::YieldToTenderDate => b"TENDER",
-            Self::TrueYield => b"TRUE",
-            Self::YieldValueOf1_32 => b"VALUE1/32",
-            Self::YieldToWorst => b"WORST",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for YieldType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SubscriptionRequestType` (263), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SubscriptionRequestType {
-    /// `0`: SNAPSHOT.
-    Snapshot,
-    /// `1`: SNAPSHOT_PLUS_UPDATES.
-    SnapshotPlusUpdates,
-    /// `2`: DISABLE_PREVIOUS_SNAPSHOT_PLUS_UPDATE_REQUEST.
-    DisablePreviousSnapshotPlusUpdateRequest,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl SubscriptionRequestType {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [SubscriptionRequestType; 3] = [
-        SubscriptionRequestType::Snapshot,
-        SubscriptionRequestType::SnapshotPlusUpdates,
-        SubscriptionRequestType::DisablePreviousSnapshotPlusUpdateRequest,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Snapshot => b"0",
-            Self::SnapshotPlusUpdates => b"1",
-            Self::DisablePreviousSnapshotPlusUpdateRequest => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SubscriptionRequestType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MDUpdateType` (265), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MdUpdateType<'a> {
-    /// `0`: FULL_REFRESH.
-    FullRefresh,
-    /// `1`: INCREMENTAL_REFRESH.
-    IncrementalRefresh,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> MdUpdateType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::FullRefresh,
-                b"1" => Self::IncrementalRefresh,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::FullRefresh => b"0",
-            Self::IncrementalRefresh => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MdUpdateType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MDEntryType` (269), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MdEntryType {
-    /// `0`: BID.
-    Bid,
-    /// `1`: OFFER.
-    Offer,
-    /// `2`: TRADE.
-    Trade,
-    /// `3`: INDEX_VALUE.
-    IndexValue,
-    /// `4`: OPENING_PRICE.
-    OpeningPrice,
-    /// `5`: CLOSING_PRICE.
-    ClosingPrice,
-    /// `6`: SETTLEMENT_PRICE.
-    SettlementPrice,
-    /// `7`: TRADING_SESSION_HIGH_PRICE.
-    TradingSessionHighPrice,
-    /// `8`: TRADING_SESSION_LOW_PRICE.
-    TradingSessionLowPrice,
-    /// `9`: TRADING_SESSION_VWAP_PRICE.
-    TradingSessionVwapPrice,
-    /// `A`: IMBALANCE.
-    Imbalance,
-    /// `B`: TRADE_VOLUME.
-    TradeVolume,
-    /// `C`: OPEN_INTEREST.
-    OpenInterest,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MdEntryType {
-    const TABLE: [u8; 256] = t::byte_table(b"0123456789ABC");
-    const VARIANTS: [MdEntryType; 13] = [
-        MdEntryType::Bid,
-        MdEntryType::Offer,
-        MdEntryType::Trade,
-        MdEntryType::IndexValue,
-        MdEntryType::OpeningPrice,
-        MdEntryType::ClosingPrice,
-        MdEntryType::SettlementPrice,
-        MdEntryType::TradingSessionHighPrice,
-        MdEntryType::TradingSessionLowPrice,
-        MdEntryType::TradingSessionVwapPrice,
-        MdEntryType::Imbalance,
-        MdEntryType::TradeVolume,
-        MdEntryType::OpenInterest,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Bid => b"0",
-            Self::Offer => b"1",
-            Self::Trade => b"2",
-            Self::IndexValue => b"3",
-            Self::OpeningPrice => b"4",
-            Self::ClosingPrice => b"5",
-            Self::SettlementPrice => b"6",
-            Self::TradingSessionHighPrice => b"7",
-            Self::TradingSessionLowPrice => b"8",
-            Self::TradingSessionVwapPrice => b"9",
-            Self::Imbalance => b"A",
-            Self::TradeVolume => b"B",
-            Self::OpenInterest => b"C",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MdEntryType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TickDirection` (274), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TickDirection {
-    /// `0`: PLUS_TICK.
-    PlusTick,
-    /// `1`: ZERO_PLUS_TICK.
-    ZeroPlusTick,
-    /// `2`: MINUS_TICK.
-    MinusTick,
-    /// `3`: ZERO_MINUS_TICK.
-    ZeroMinusTick,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl TickDirection {
-    const TABLE: [u8; 256] = t::byte_table(b"0123");
-    const VARIANTS: [TickDirection; 4] = [
-        TickDirection::PlusTick,
-        TickDirection::ZeroPlusTick,
-        TickDirection::MinusTick,
-        TickDirection::ZeroMinusTick,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::PlusTick => b"0",
-            Self::ZeroPlusTick => b"1",
-            Self::MinusTick => b"2",
-            Self::ZeroMinusTick => b"3",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TickDirection {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuoteCondition` (276), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuoteCondition<'a> {
-    /// `A`: OPEN.
-    Open,
-    /// `B`: CLOSED.
-    Closed,
-    /// `C`: EXCHANGE_BEST.
-    ExchangeBest,
-    /// `D`: CONSOLIDATED_BEST.
-    ConsolidatedBest,
-    /// `E`: LOCKED.
-    Locked,
-    /// `F`: CROSSED.
-    Crossed,
-    /// `G`: DEPTH.
-    Depth,
-    /// `H`: FAST_TRADING.
-    FastTrading,
-    /// `I`: NON_FIRM.
-    NonFirm,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuoteCondition<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"A" => Self::Open,
-                b"B" => Self::Closed,
-                b"C" => Self::ExchangeBest,
-                b"D" => Self::ConsolidatedBest,
-                b"E" => Self::Locked,
-                b"F" => Self::Crossed,
-                b"G" => Self::Depth,
-                b"H" => Self::FastTrading,
-                b"I" => Self::NonFirm,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Open => b"A",
-            Self::Closed => b"B",
-            Self::ExchangeBest => b"C",
-            Self::ConsolidatedBest => b"D",
-            Self::Locked => b"E",
-            Self::Crossed => b"F",
-            Self::Depth => b"G",
-            Self::FastTrading => b"H",
-            Self::NonFirm => b"I",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QuoteCondition<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradeCondition` (277), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradeCondition<'a> {
-    /// `A`: CASH.
-    Cash,
-    /// `B`: AVERAGE_PRICE_TRADE.
-    AveragePriceTrade,
-    /// `C`: CASH_TRADE.
-    CashTrade,
-    /// `D`: NEXT_DAY.
-    NextDay,
-    /// `E`: OPENING.
-    Opening,
-    /// `F`: INTRADAY_TRADE_DETAIL.
-    IntradayTradeDetail,
-    /// `G`: RULE_127_TRADE.
-    Rule127Trade,
-    /// `H`: RULE_155_TRADE.
-    Rule155Trade,
-    /// `I`: SOLD_LAST.
-    SoldLast,
-    /// `J`: NEXT_DAY_TRADE.
-    NextDayTrade,
-    /// `K`: OPENED.
-    Opened,
-    /// `L`: SELLER.
-    Seller,
-    /// `M`: SOLD.
-    Sold,
-    /// `N`: STOPPED_STOCK.
-    StoppedStock,
-    /// `P`: IMBALANCE_MORE_BUYERS.
-    ImbalanceMoreBuyers,
-    /// `Q`: IMBALANCE_MORE_SELLERS.
-    ImbalanceMoreSellers,
-    /// `R`: OPENING_PRICE.
-    OpeningPrice,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradeCondition<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"A" => Self::Cash,
-                b"B" => Self::AveragePriceTrade,
-                b"C" => Self::CashTrade,
-                b"D" => Self::NextDay,
-                b"E" => Self::Opening,
-                b"F" => Self::IntradayTradeDetail,
-                b"G" => Self::Rule127Trade,
-                b"H" => Self::Rule155Trade,
-                b"I" => Self::SoldLast,
-                b"J" => Self::NextDayTrade,
-                b"K" => Self::Opened,
-                b"L" => Self::Seller,
-                b"M" => Self::Sold,
-                b"N" => Self::StoppedStock,
-                b"P" => Self::ImbalanceMoreBuyers,
-                b"Q" => Self::ImbalanceMoreSellers,
-                b"R" => Self::OpeningPrice,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Cash => b"A",
-            Self::AveragePriceTrade => b"B",
-            Self::CashTrade => b"C",
-            Self::NextDay => b"D",
-            Self::Opening => b"E",
-            Self::IntradayTradeDetail => b"F",
-            Self::Rule127Trade => b"G",
-            Self::Rule155Trade => b"H",
-            Self::SoldLast => b"I",
-            Self::NextDayTrade => b"J",
-            Self::Opened => b"K",
-            Self::Seller => b"L",
-            Self::Sold => b"M",
-            Self::StoppedStock => b"N",
-            Self::ImbalanceMoreBuyers => b"P",
-            Self::ImbalanceMoreSellers => b"Q",
-            Self::OpeningPrice => b"R",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradeCondition<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MDUpdateAction` (279), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MdUpdateAction {
-    /// `0`: NEW.
-    New,
-    /// `1`: CHANGE.
-    Change,
-    /// `2`: DELETE.
-    Delete,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MdUpdateAction {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [MdUpdateAction; 3] = [
-        MdUpdateAction::New,
-        MdUpdateAction::Change,
-        MdUpdateAction::Delete,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::New => b"0",
-            Self::Change => b"1",
-            Self::Delete => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MdUpdateAction {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MDReqRejReason` (281), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MdReqRejReason {
-    /// `0`: UNKNOWN_SYMBOL.
-    UnknownSymbol,
-    /// `1`: DUPLICATE_MDREQID.
-    DuplicateMdreqid,
-    /// `2`: INSUFFICIENT_BANDWIDTH.
-    InsufficientBandwidth,
-    /// `3`: INSUFFICIENT_PERMISSIONS.
-    InsufficientPermissions,
-    /// `4`: UNSUPPORTED_SUBSCRIPTIONREQUESTTYPE.
-    UnsupportedSubscriptionrequesttype,
-    /// `5`: UNSUPPORTED_MARKETDEPTH.
-    UnsupportedMarketdepth,
-    /// `6`: UNSUPPORTED_MDUPDATETYPE.
-    UnsupportedMdupdatetype,
-    /// `7`: UNSUPPORTED_AGGREGATEDBOOK.
-    UnsupportedAggregatedbook,
-    /// `8`: UNSUPPORTED_MDENTRYTYPE.
-    UnsupportedMdentrytype,
-    /// `9`: UNSUPPORTED_TRADINGSESSIONID.
-    UnsupportedTradingsessionid,
-    /// `A`: UNSUPPORTED_SCOPE.
-    UnsupportedScope,
-    /// `B`: UNSUPPORTED_OPENCLOSESETTLEFLAG.
-    UnsupportedOpenclosesettleflag,
-    /// `C`: UNSUPPORTED_MDIMPLICITDELETE.
-    UnsupportedMdimplicitdelete,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MdReqRejReason {
-    const TABLE: [u8; 256] = t::byte_table(b"0123456789ABC");
-    const VARIANTS: [MdReqRejReason; 13] = [
-        MdReqRejReason::UnknownSymbol,
-        MdReqRejReason::DuplicateMdreqid,
-        MdReqRejReason::InsufficientBandwidth,
-        MdReqRejReason::InsufficientPermissions,
-        MdReqRejReason::UnsupportedSubscriptionrequesttype,
-        MdReqRejReason::UnsupportedMarketdepth,
-        MdReqRejReason::UnsupportedMdupdatetype,
-        MdReqRejReason::UnsupportedAggregatedbook,
-        MdReqRejReason::UnsupportedMdentrytype,
-        MdReqRejReason::UnsupportedTradingsessionid,
-        MdReqRejReason::UnsupportedScope,
-        MdReqRejReason::UnsupportedOpenclosesettleflag,
-        MdReqRejReason::UnsupportedMdimplicitdelete,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::UnknownSymbol => b"0",
-            Self::DuplicateMdreqid => b"1",
-            Self::InsufficientBandwidth => b"2",
-            Self::InsufficientPermissions => b"3",
-            Self::UnsupportedSubscriptionrequesttype => b"4",
-            Self::UnsupportedMarketdepth => b"5",
-            Self::UnsupportedMdupdatetype => b"6",
-            Self::UnsupportedAggregatedbook => b"7",
-            Self::UnsupportedMdentrytype => b"8",
-            Self::UnsupportedTradingsessionid => b"9",
-            Self::UnsupportedScope => b"A",
-            Self::UnsupportedOpenclosesettleflag => b"B",
-            Self::UnsupportedMdimplicitdelete => b"C",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MdReqRejReason {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DeleteReason` (285), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DeleteReason {
-    /// `0`: CANCELATION.
-    Cancelation,
-    /// `1`: ERROR.
-    Error,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl DeleteReason {
-    const TABLE: [u8; 256] = t::byte_table(b"01");
-    const VARIANTS: [DeleteReason; 2] = [DeleteReason::Cancelation, DeleteReason::Error];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Cancelation => b"0",
-            Self::Error => b"1",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DeleteReason {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OpenCloseSettlFlag<'a> {
-    /// `0`: DAILY_OPEN.
-    DailyOpen,
-    /// `1`: SESSION_OPEN.
-    SessionOpen,
-    /// `2`: DELIVERY_SETTLEMENT_ENTRY.
-    DeliverySettlementEntry,
-    /// `3`: EXPECTED_ENTRY.
-    ExpectedEntry,
-    /// `4`: ENTRY_FROM_PREVIOUS_BUSINESS_DAY.
-    EntryFromPreviousBusinessDay,
-    /// `5`: THEORETICAL_PRICE_VALUE.
-    TheoreticalPriceValue,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> OpenCloseSettlFlag<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::DailyOpen,
-                b"1" => Self::SessionOpen,
-                b"2" => Self::DeliverySettlementEntry,
-                b"3" => Self::ExpectedEntry,
-                b"4" => Self::EntryFromPreviousBusinessDay,
-                b"5" => Self::TheoreticalPriceValue,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::DailyOpen => b"0",
-            Self::SessionOpen => b"1",
-            Self::DeliverySettlementEntry => b"2",
-            Self::ExpectedEntry => b"3",
-            Self::EntryFromPreviousBusinessDay => b"4",
-            Self::TheoreticalPriceValue => b"5",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for OpenCloseSettlFlag<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `FinancialStatus` (291), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FinancialStatus<'a> {
-    /// `1`: BANKRUPT.
-    Bankrupt,
-    /// `2`: PENDING_DELISTING.
-    PendingDelisting,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> FinancialStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Bankrupt,
-                b"2" => Self::PendingDelisting,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Bankrupt => b"1",
-            Self::PendingDelisting => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for FinancialStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CorporateAction` (292), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CorporateAction<'a> {
-    /// `A`: EX_DIVIDEND.
-    ExDividend,
-    /// `B`: EX_DISTRIBUTION.
-    ExDistribution,
-    /// `C`: EX_RIGHTS.
-    ExRights,
-    /// `D`: NEW.
-    New,
-    /// `E`: EX_INTEREST.
-    ExInterest,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CorporateAction<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"A" => Self::ExDividend,
-                b"B" => Self::ExDistribution,
-                b"C" => Self::ExRights,
-                b"D" => Self::New,
-                b"E" => Self::ExInterest,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ExDividend => b"A",
-            Self::ExDistribution => b"B",
-            Self::ExRights => b"C",
-            Self::New => b"D",
-            Self::ExInterest => b"E",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CorporateAction<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuoteStatus` (297), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuoteStatus<'a> {
-    /// `0`: ACCEPTED.
-    Accepted,
-    /// `1`: CANCEL_FOR_SYMBOL.
-    CancelForSymbol,
-    /// `10`: PENDING.
-    Pending,
-    /// `11`: PASS.
-    Pass,
-    /// `12`: LOCKED_MARKET_WARNING.
-    LockedMarketWarning,
-    /// `13`: CROSS_MARKET_WARNING.
-    CrossMarketWarning,
-    /// `14`: CANCELED_DUE_TO_LOCK_MARKET.
-    CanceledDueToLockMarket,
-    /// `15`: CANCELED_DUE_TO_CROSS_MARKET.
-    CanceledDueToCrossMarket,
-    /// `2`: CANCELED_FOR_SECURITY_TYPE.
-    CanceledForSecurityType,
-    /// `3`: CANCELED_FOR_UNDERLYING.
-    CanceledForUnderlying,
-    /// `4`: CANCELED_ALL.
-    CanceledAll,
-    /// `5`: REJECTED.
-    Rejected,
-    /// `6`: REMOVED_FROM_MARKET.
-    RemovedFromMarket,
-    /// `7`: EXPIRED.
-    Expired,
-    /// `8`: QUERY.
-    Query,
-    /// `9`: QUOTE_NOT_FOUND.
-    QuoteNotFound,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuoteStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Accepted,
-                b"1" => Self::CancelForSymbol,
-                b"10" => Self::Pending,
-                b"11" => Self::Pass,
-                b"12" => Self::LockedMarketWarning,
-                b"13" => Self::CrossMarketWarning,
-                b"14" => Self::CanceledDueToLockMarket,
-                b"15" => Self::CanceledDueToCrossMarket,
-                b"2" => Self::CanceledForSecurityType,
-                b"3" => Self::CanceledForUnderlying,
-                b"4" => Self::CanceledAll,
-                b"5" => Self::Rejected,
-                b"6" => Self::RemovedFromMarket,
-                b"7" => Self::Expired,
-                b"8" => Self::Query,
-                b"9" => Self::QuoteNotFound,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Accepted => b"0",
-            Self::CancelForSymbol => b"1",
-            Self::Pending => b"10",
-            Self::Pass => b"11",
-            Self::LockedMarketWarning => b"12",
-            Self::CrossMarketWarning => b"13",
-            Self::CanceledDueToLockMarket => b"14",
-            Self::CanceledDueToCrossMarket => b"15",
-            Self::CanceledForSecurityType => b"2",
-            Self::CanceledForUnderlying => b"3",
-            Self::CanceledAll => b"4",
-            Self::Rejected => b"5",
-            Self::RemovedFromMarket => b"6",
-            Self::Expired => b"7",
-            Self::Query => b"8",
-            Self::QuoteNotFound => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QuoteStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuoteCancelType` (298), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuoteCancelType<'a> {
-    /// `1`: CANCEL_FOR_SYMBOL.
-    CancelForSymbol,
-    /// `2`: CANCEL_FOR_SECURITY_TYPE.
-    CancelForSecurityType,
-    /// `3`: CANCEL_FOR_UNDERLYING_SYMBOL.
-    CancelForUnderlyingSymbol,
-    /// `4`: CANCEL_ALL_QUOTES.
-    CancelAllQuotes,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuoteCancelType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::CancelForSymbol,
-                b"2" => Self::CancelForSecurityType,
-                b"3" => Self::CancelForUnderlyingSymbol,
-                b"4" => Self::CancelAllQuotes,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::CancelForSymbol => b"1",
-            Self::CancelForSecurityType => b"2",
-            Self::CancelForUnderlyingSymbol => b"3",
-            Self::CancelAllQuotes => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QuoteCancelType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuoteRejectReason` (300), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuoteRejectReason<'a> {
-    /// `1`: UNKNOWN_SYMBOL.
-    UnknownSymbol,
-    /// `2`: EXCHANGE.
-    Exchange,
-    /// `3`: QUOTE_REQUEST_EXCEEDS_LIMIT.
-    QuoteRequestExceedsLimit,
-    /// `4`: TOO_LATE_TO_ENTER.
-    TooLateToEnter,
-    /// `5`: UNKNOWN_QUOTE.
-    UnknownQuote,
-    /// `6`: DUPLICATE_QUOTE.
-    DuplicateQuote,
-    /// `7`: INVALID_BID_ASK_SPREAD.
-    InvalidBidAskSpread,
-    /// `8`: INVALID_PRICE.
-    InvalidPrice,
-    /// `9`: NOT_AUTHORIZED_TO_QUOTE_SECURITY.
-    NotAuthorizedToQuoteSecurity,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuoteRejectReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::UnknownSymbol,
-                b"2" => Self::Exchange,
-                b"3" => Self::QuoteRequestExceedsLimit,
-                b"4" => Self::TooLateToEnter,
-                b"5" => Self::UnknownQuote,
-                b"6" => Self::DuplicateQuote,
-                b"7" => Self::InvalidBidAskSpread,
-                b"8" => Self::InvalidPrice,
-                b"9" => Self::NotAuthorizedToQuoteSecurity,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::UnknownSymbol => b"1",
-            Self::Exchange => b"2",
-            Self::QuoteRequestExceedsLimit => b"3",
-            Self::TooLateToEnter => b"4",
-            Self::UnknownQuote => b"5",
-            Self::DuplicateQuote => b"6",
-            Self::InvalidBidAskSpread => b"7",
-            Self::InvalidPrice => b"8",
-            Self::NotAuthorizedToQuoteSecurity => b"9",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QuoteRejectReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuoteResponseLevel` (301), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuoteResponseLevel<'a> {
-    /// `0`: NO_ACKNOWLEDGEMENT.
-    NoAcknowledgement,
-    /// `1`: ACKNOWLEDGE_ONLY_NEGATIVE_OR_ERRONEOUS_QUOTES.
-    AcknowledgeOnlyNegativeOrErroneousQuotes,
-    /// `2`: ACKNOWLEDGE_EACH_QUOTE_MESSAGES.
-    AcknowledgeEachQuoteMessages,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuoteResponseLevel<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::NoAcknowledgement,
-                b"1" => Self::AcknowledgeOnlyNegativeOrErroneousQuotes,
-                b"2" => Self::AcknowledgeEachQuoteMessages,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::NoAcknowledgement => b"0",
-            Self::AcknowledgeOnlyNegativeOrErroneousQuotes => b"1",
-            Self::AcknowledgeEachQuoteMessages => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QuoteResponseLevel<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuoteRequestType` (303), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuoteRequestType<'a> {
-    /// `1`: MANUAL.
-    Manual,
-    /// `2`: AUTOMATIC.
-    Automatic,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuoteRequestType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Manual,
-                b"2" => Self::Automatic,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Manual => b"1",
-            Self::Automatic => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QuoteRequestType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SecurityRequestType` (321), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SecurityRequestType<'a> {
-    /// `0`: REQUEST_SECURITY_IDENTITY_AND_SPECIFICATIONS.
-    RequestSecurityIdentityAndSpecifications,
-    /// `1`: REQUEST_SECURITY_IDENTITY_FOR_THE_SPECIFICATIONS_PROVIDED.
-    RequestSecurityIdentityForTheSpecificationsProvided,
-    /// `2`: REQUEST_LIST_SECURITY_TYPES.
-    RequestListSecurityTypes,
-    /// `3`: REQUEST_LIST_SECURITIES.
-    RequestListSecurities,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SecurityRequestType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::RequestSecurityIdentityAndSpecifications,
-                b"1" => Self::RequestSecurityIdentityForTheSpecificationsProvided,
-                b"2" => Self::RequestListSecurityTypes,
-                b"3" => Self::RequestListSecurities,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::RequestSecurityIdentityAndSpecifications => b"0",
-            Self::RequestSecurityIdentityForTheSpecificationsProvided => b"1",
-            Self::RequestListSecurityTypes => b"2",
-            Self::RequestListSecurities => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SecurityRequestType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SecurityResponseType` (323), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SecurityResponseType<'a> {
-    /// `1`: ACCEPT_SECURITY_PROPOSAL_AS_IS.
-    AcceptSecurityProposalAsIs,
-    /// `2`: ACCEPT_SECURITY_PROPOSAL_WITH_REVISIONS_AS_INDICATED_IN_THE_MESSAGE.
-    AcceptSecurityProposalWithRevisionsAsIndicatedInTheMessage,
-    /// `5`: REJECT_SECURITY_PROPOSAL.
-    RejectSecurityProposal,
-    /// `6`: CAN_NOT_MATCH_SELECTION_CRITERIA.
-    CanNotMatchSelectionCriteria,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SecurityResponseType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::AcceptSecurityProposalAsIs,
-                b"2" => Self::AcceptSecurityProposalWithRevisionsAsIndicatedInTheMessage,
-                b"5" => Self::RejectSecurityProposal,
-                b"6" => Self::CanNotMatchSelectionCriteria,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AcceptSecurityProposalAsIs => b"1",
-            Self::AcceptSecurityProposalWithRevisionsAsIndicatedInTheMessage => b"2",
-            Self::RejectSecurityProposal => b"5",
-            Self::CanNotMatchSelectionCriteria => b"6",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SecurityResponseType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SecurityTradingStatus` (326), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SecurityTradingStatus<'a> {
-    /// `1`: OPENING_DELAY.
-    OpeningDelay,
-    /// `10`: MARKET_ON_CLOSE_IMBALANCE_SELL.
-    MarketOnCloseImbalanceSell,
-    /// `12`: NO_MARKET_IMBALANCE.
-    NoMarketImbalance,
-    /// `13`: NO_MARKET_ON_CLOSE_IMBALANCE.
-    NoMarketOnCloseImbalance,
-    /// `14`: ITS_PRE_OPENING.
-    ItsPreOpening,
-    /// `15`: NEW_PRICE_INDICATION.
-    NewPriceIndication,
-    /// `16`: TRADE_DISSEMINATION_TIME.
-    TradeDisseminationTime,
-    /// `17`: READY_TO_TRADE.
-    ReadyToTrade,
-    /// `18`: NOT_AVAILABLE_FOR_TRADING.
-    NotAvailableForTrading,
-    /// `19`: NOT_TRADED_ON_THIS_MARKET.
-    NotTradedOnThisMarket,
-    /// `2`: TRADING_HALT.
-    TradingHalt,
-    /// `20`: UNKNOWN_OR_INVALID.
-    UnknownOrInvalid,
-    /// `21`: PRE_OPEN.
-    PreOpen,
-    /// `22`: OPENING_ROTATION.
-    OpeningRotation,
-    /// `23`: FAST_MARKET.
-    FastMarket,
-    /// `3`: RESUME.
-    Resume,
-    /// `4`: NO_OPEN_NO_RESUME.
-    NoOpenNoResume,
-    /// `5`: PRICE_INDICATION.
-    PriceIndication,
-    /// `6`: TRADING_RANGE_INDICATION.
-    TradingRangeIndication,
-    /// `7`: MARKET_IMBALANCE_BUY.
-    MarketImbalanceBuy,
-    /// `8`: MARKET_IMBALANCE_SELL.
-    MarketImbalanceSell,
-    /// `9`: MARKET_ON_CLOSE_IMBALANCE_BUY.
-    MarketOnCloseImbalanceBuy,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SecurityTradingStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::OpeningDelay,
-                b"10" => Self::MarketOnCloseImbalanceSell,
-                b"12" => Self::NoMarketImbalance,
-                b"13" => Self::NoMarketOnCloseImbalance,
-                b"14" => Self::ItsPreOpening,
-                b"15" => Self::NewPriceIndication,
-                b"16" => Self::TradeDisseminationTime,
-                b"17" => Self::ReadyToTrade,
-                b"18" => Self::NotAvailableForTrading,
-                b"19" => Self::NotTradedOnThisMarket,
-                b"2" => Self::TradingHalt,
-                b"20" => Self::UnknownOrInvalid,
-                b"21" => Self::PreOpen,
-                b"22" => Self::OpeningRotation,
-                b"23" => Self::FastMarket,
-                b"3" => Self::Resume,
-                b"4" => Self::NoOpenNoResume,
-                b"5" => Self::PriceIndication,
-                b"6" => Self::TradingRangeIndication,
-                b"7" => Self::MarketImbalanceBuy,
-                b"8" => Self::MarketImbalanceSell,
-                b"9" => Self::MarketOnCloseImbalanceBuy,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::OpeningDelay => b"1",
-            Self::MarketOnCloseImbalanceSell => b"10",
-            Self::NoMarketImbalance => b"12",
-            Self::NoMarketOnCloseImbalance => b"13",
-            Self::ItsPreOpening => b"14",
-            Self::NewPriceIndication => b"15",
-            Self::TradeDisseminationTime => b"16",
-            Self::ReadyToTrade => b"17",
-            Self::NotAvailableForTrading => b"18",
-            Self::NotTradedOnThisMarket => b"19",
-            Self::TradingHalt => b"2",
-            Self::UnknownOrInvalid => b"20",
-            Self::PreOpen => b"21",
-            Self::OpeningRotation => b"22",
-            Self::FastMarket => b"23",
-            Self::Resume => b"3",
-            Self::NoOpenNoResume => b"4",
-            Self::PriceIndication => b"5",
-            Self::TradingRangeIndication => b"6",
-            Self::MarketImbalanceBuy => b"7",
-            Self::MarketImbalanceSell => b"8",
-            Self::MarketOnCloseImbalanceBuy => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SecurityTradingStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `HaltReasonChar` (327), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HaltReasonChar {
-    /// `D`: NEWS_DISSEMINATION.
-    NewsDissemination,
-    /// `E`: ORDER_INFLUX.
-    OrderInflux,
-    /// `I`: ORDER_IMBALANCE.
-    OrderImbalance,
-    /// `M`: ADDITIONAL_INFORMATION.
-    AdditionalInformation,
-    /// `P`: NEWS_PENDING.
-    NewsPending,
-    /// `X`: EQUIPMENT_CHANGEOVER.
-    EquipmentChangeover,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl HaltReasonChar {
-    const TABLE: [u8; 256] = t::byte_table(b"DEIMPX");
-    const VARIANTS: [HaltReasonChar; 6] = [
-        HaltReasonChar::NewsDissemination,
-        HaltReasonChar::OrderInflux,
-        HaltReasonChar::OrderImbalance,
-        HaltReasonChar::AdditionalInformation,
-        HaltReasonChar::NewsPending,
-        HaltReasonChar::EquipmentChangeover,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::NewsDissemination => b"D",
-            Self::OrderInflux => b"E",
-            Self::OrderImbalance => b"I",
-            Self::AdditionalInformation => b"M",
-            Self::NewsPending => b"P",
-            Self::EquipmentChangeover => b"X",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for HaltReasonChar {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `Adjustment` (334), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Adjustment<'a> {
-    /// `1`: CANCEL.
-    Cancel,
-    /// `2`: ERROR.
-    Error,
-    /// `3`: CORRECTION.
-    Correction,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> Adjustment<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Cancel,
-                b"2" => Self::Error,
-                b"3" => Self::Correction,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Cancel => b"1",
-            Self::Error => b"2",
-            Self::Correction => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for Adjustment<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradSesMethod` (338), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradSesMethod<'a> {
-    /// `1`: ELECTRONIC.
-    Electronic,
-    /// `2`: OPEN_OUTCRY.
-    OpenOutcry,
-    /// `3`: TWO_PARTY.
-    TwoParty,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradSesMethod<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Electronic,
-                b"2" => Self::OpenOutcry,
-                b"3" => Self::TwoParty,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Electronic => b"1",
-            Self::OpenOutcry => b"2",
-            Self::TwoParty => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradSesMethod<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradSesMode` (339), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradSesMode<'a> {
-    /// `1`: TESTING.
-    Testing,
-    /// `2`: SIMULATED.
-    Simulated,
-    /// `3`: PRODUCTION.
-    Production,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradSesMode<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Testing,
-                b"2" => Self::Simulated,
-                b"3" => Self::Production,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Testing => b"1",
-            Self::Simulated => b"2",
-            Self::Production => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradSesMode<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradSesStatus` (340), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradSesStatus<'a> {
-    /// `0`: UNKNOWN.
-    Unknown,
-    /// `1`: HALTED.
-    Halted,
-    /// `2`: OPEN.
-    Open,
-    /// `3`: CLOSED.
-    Closed,
-    /// `4`: PRE_OPEN.
-    PreOpen,
-    /// `5`: PRE_CLOSE.
-    PreClose,
-    /// `6`: REQUEST_REJECTED.
-    RequestRejected,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradSesStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Unknown,
-                b"1" => Self::Halted,
-                b"2" => Self::Open,
-                b"3" => Self::Closed,
-                b"4" => Self::PreOpen,
-                b"5" => Self::PreClose,
-                b"6" => Self::RequestRejected,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Unknown => b"0",
-            Self::Halted => b"1",
-            Self::Open => b"2",
-            Self::Closed => b"3",
-            Self::PreOpen => b"4",
-            Self::PreClose => b"5",
-            Self::RequestRejected => b"6",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradSesStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MessageEncoding` (347), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MessageEncoding<'a> {
-    /// `EUC-JP`: EUC_JP.
-    EucJp,
-    /// `ISO-2022-JP`: ISO_2022_JP.
-    Iso2022Jp,
-    /// `Shift_JIS`: SHIFT_JIS.
-    ShiftJis,
-    /// `UTF-8`: UTF_8.
-    Utf8,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> MessageEncoding<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"EUC-JP" => Self::EucJp,
-                b"ISO-2022-JP" => Self::Iso2022Jp,
-                b"Shift_JIS" => Self::ShiftJis,
-                b"UTF-8" => Self::Utf8,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::EucJp => b"EUC-JP",
-            Self::Iso2022Jp => b"ISO-2022-JP",
-            Self::ShiftJis => b"Shift_JIS",
-            Self::Utf8 => b"UTF-8",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MessageEncoding<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SessionRejectReason` (373), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SessionRejectReason<'a> {
-    /// `0`: INVALID_TAG_NUMBER.
-    InvalidTagNumber,
-    /// `1`: REQUIRED_TAG_MISSING.
-    RequiredTagMissing,
-    /// `10`: SENDINGTIME_ACCURACY_PROBLEM.
-    SendingtimeAccuracyProblem,
-    /// `11`: INVALID_MSGTYPE.
-    InvalidMsgtype,
-    /// `12`: XML_VALIDATION_ERROR.
-    XmlValidationError,
-    /// `13`: TAG_APPEARS_MORE_THAN_ONCE.
-    TagAppearsMoreThanOnce,
-    /// `14`: TAG_SPECIFIED_OUT_OF_REQUIRED_ORDER.
-    TagSpecifiedOutOfRequiredOrder,
-    /// `15`: REPEATING_GROUP_FIELDS_OUT_OF_ORDER.
-    RepeatingGroupFieldsOutOfOrder,
-    /// `16`: INCORRECT_NUMINGROUP_COUNT_FOR_REPEATING_GROUP.
-    IncorrectNumingroupCountForRepeatingGroup,
-    /// `17`: NON_DATA_VALUE_INCLUDES_FIELD_DELIMITER.
-    NonDataValueIncludesFieldDelimiter,
-    /// `2`: TAG_NOT_DEFINED_FOR_THIS_MESSAGE_TYPE.
-    TagNotDefinedForThisMessageType,
-    /// `3`: UNDEFINED_TAG.
-    UndefinedTag,
-    /// `4`: TAG_SPECIFIED_WITHOUT_A_VALUE.
-    TagSpecifiedWithoutAValue,
-    /// `5`: VALUE_IS_INCORRECT.
-    ValueIsIncorrect,
-    /// `6`: INCORRECT_DATA_FORMAT_FOR_VALUE.
-    IncorrectDataFormatForValue,
-    /// `7`: DECRYPTION_PROBLEM.
-    DecryptionProblem,
-    /// `8`: SIGNATURE_PROBLEM.
-    SignatureProblem,
-    /// `9`: COMPID_PROBLEM.
-    CompidProblem,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SessionRejectReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::InvalidTagNumber,
-                b"1" => Self::RequiredTagMissing,
-                b"10" => Self::SendingtimeAccuracyProblem,
-                b"11" => Self::InvalidMsgtype,
-                b"12" => Self::XmlValidationError,
-                b"13" => Self::TagAppearsMoreThanOnce,
-                b"14" => Self::TagSpecifiedOutOfRequiredOrder,
-                b"15" => Self::RepeatingGroupFieldsOutOfOrder,
-                b"16" => Self::IncorrectNumingroupCountForRepeatingGroup,
-                b"17" => Self::NonDataValueIncludesFieldDelimiter,
-                b"2" => Self::TagNotDefinedForThisMessageType,
-                b"3" => Self::UndefinedTag,
-                b"4" => Self::TagSpecifiedWithoutAValue,
-                b"5" => Self::ValueIsIncorrect,
-                b"6" => Self::IncorrectDataFormatForValue,
-                b"7" => Self::DecryptionProblem,
-                b"8" => Self::SignatureProblem,
-                b"9" => Self::CompidProblem,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::InvalidTagNumber => b"0",
-            Self::RequiredTagMissing => b"1",
-            Self::SendingtimeAccuracyProblem => b"10",
-            Self::InvalidMsgtype => b"11",
-            Self::XmlValidationError => b"12",
-            Self::TagAppearsMoreThanOnce => b"13",
-            Self::TagSpecifiedOutOfRequiredOrder => b"14",
-            Self::RepeatingGroupFieldsOutOfOrder => b"15",
-            Self::IncorrectNumingroupCountForRepeatingGroup => b"16",
-            Self::NonDataValueIncludesFieldDelimiter => b"17",
-            Self::TagNotDefinedForThisMessageType => b"2",
-            Self::UndefinedTag => b"3",
-            Self::TagSpecifiedWithoutAValue => b"4",
-            Self::ValueIsIncorrect => b"5",
-            Self::IncorrectDataFormatForValue => b"6",
-            Self::DecryptionProblem => b"7",
-            Self::SignatureProblem => b"8",
-            Self::CompidProblem => b"9",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SessionRejectReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `BidRequestTransType` (374), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BidRequestTransType {
-    /// `C`: CANCEL.
-    Cancel,
-    /// `N`: NEW.
-    New,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl BidRequestTransType {
-    const TABLE: [u8; 256] = t::byte_table(b"CN");
-    const VARIANTS: [BidRequestTransType; 2] = [
-        BidRequestTransType::Cancel,
-        BidRequestTransType::New,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Cancel => b"C",
-            Self::New => b"N",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for BidRequestTransType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ExecRestatementReason` (378), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExecRestatementReason<'a> {
-    /// `0`: GT_CORPORATE_ACTION.
-    GtCorporateAction,
-    /// `1`: GT_RENEWAL.
-    GtRenewal,
-    /// `10`: WAREHOUSE_RECAP.
-    WarehouseRecap,
-    /// `2`: VERBAL_CHANGE.
-    VerbalChange,
-    /// `3`: REPRICING_OF_ORDER.
-    RepricingOfOrder,
-    /// `4`: BROKER_OPTION.
-    BrokerOption,
-    /// `5`: PARTIAL_DECLINE_OF_ORDERQTY.
-    PartialDeclineOfOrderqty,
-    /// `6`: CANCEL_ON_TRADING_HALT.
-    CancelOnTradingHalt,
-    /// `7`: CANCEL_ON_SYSTEM_FAILURE.
-    CancelOnSystemFailure,
-    /// `8`: MARKET.
-    Market,
-    /// `9`: CANCELED_NOT_BEST.
-    CanceledNotBest,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ExecRestatementReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::GtCorporateAction,
-                b"1" => Self::GtRenewal,
-                b"10" => Self::WarehouseRecap,
-                b"2" => Self::VerbalChange,
-                b"3" => Self::RepricingOfOrder,
-                b"4" => Self::BrokerOption,
-                b"5" => Self::PartialDeclineOfOrderqty,
-                b"6" => Self::CancelOnTradingHalt,
-                b"7" => Self::CancelOnSystemFailure,
-                b"8" => Self::Market,
-                b"9" => Self::CanceledNotBest,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::GtCorporateAction => b"0",
-            Self::GtRenewal => b"1",
-            Self::WarehouseRecap => b"10",
-            Self::VerbalChange => b"2",
-            Self::RepricingOfOrder => b"3",
-            Self::BrokerOption => b"4",
-            Self::PartialDeclineOfOrderqty => b"5",
-            Self::CancelOnTradingHalt => b"6",
-            Self::CancelOnSystemFailure => b"7",
-            Self::Market => b"8",
-            Self::CanceledNotBest => b"9",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ExecRestatementReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `BusinessRejectReason` (380), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BusinessRejectReason<'a> {
-    /// `0`: OTHER.
-    Other2,
-    /// `1`: UNKNOWN_ID.
-    UnknownId,
-    /// `2`: UNKNOWN_SECURITY.
-    UnknownSecurity,
-    /// `3`: UNSUPPORTED_MESSAGE_TYPE.
-    UnsupportedMessageType,
-    /// `4`: APPLICATION_NOT_AVAILABLE.
-    ApplicationNotAvailable,
-    /// `5`: CONDITIONALLY_REQUIRED_FIELD_MISSING.
-    ConditionallyRequiredFieldMissing,
-    /// `6`: NOT_AUTHORIZED.
-    NotAuthorized,
-    /// `7`: DELIVERTO_FIRM_NOT_AVAILABLE_AT_THIS_TIME.
-    DelivertoFirmNotAvailableAtThisTime,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> BusinessRejectReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Other2,
-                b"1" => Self::UnknownId,
-                b"2" => Self::UnknownSecurity,
-                b"3" => Self::UnsupportedMessageType,
-                b"4" => Self::ApplicationNotAvailable,
-                b"5" => Self::ConditionallyRequiredFieldMissing,
-                b"6" => Self::NotAuthorized,
-                b"7" => Self::DelivertoFirmNotAvailableAtThisTime,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Other2 => b"0",
-            Self::UnknownId => b"1",
-            Self::UnknownSecurity => b"2",
-            Self::UnsupportedMessageType => b"3",
-            Self::ApplicationNotAvailable => b"4",
-            Self::ConditionallyRequiredFieldMissing => b"5",
-            Self::NotAuthorized => b"6",
-            Self::DelivertoFirmNotAvailableAtThisTime => b"7",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for BusinessRejectReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MsgDirection` (385), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MsgDirection {
-    /// `R`: RECEIVE.
-    Receive,
-    /// `S`: SEND.
-    Send,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MsgDirection {
-    const TABLE: [u8; 256] = t::byte_table(b"RS");
-    const VARIANTS: [MsgDirection; 2] = [MsgDirection::Receive, MsgDirection::Send];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Receive => b"R",
-            Self::Send => b"S",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MsgDirection {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DiscretionInst` (388), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DiscretionInst {
-    /// `0`: RELATED_TO_DISPLAYED_PRICE.
-    RelatedToDisplayedPrice,
-    /// `1`: RELATED_TO_MARKET_PRICE.
-    RelatedToMarketPrice,
-    /// `2`: RELATED_TO_PRIMARY_PRICE.
-    RelatedToPrimaryPrice,
-    /// `3`: RELATED_TO_LOCAL_PRIMARY_PRICE.
-    RelatedToLocalPrimaryPrice,
-    /// `4`: RELATED_TO_MIDPOINT_PRICE.
-    RelatedToMidpointPrice,
-    /// `5`: RELATED_TO_LAST_TRADE_PRICE.
-    RelatedToLastTradePrice,
-    /// `6`: RELATED_TO_VWAP.
-    RelatedToVwap,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl DiscretionInst {
-    const TABLE: [u8; 256] = t::byte_table(b"0123456");
-    const VARIANTS: [DiscretionInst; 7] = [
-        DiscretionInst::RelatedToDisplayedPrice,
-        DiscretionInst::RelatedToMarketPrice,
-        DiscretionInst::RelatedToPrimaryPrice,
-        DiscretionInst::RelatedToLocalPrimaryPrice,
-        DiscretionInst::RelatedToMidpointPrice,
-        DiscretionInst::RelatedToLastTradePrice,
-        DiscretionInst::RelatedToVwap,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::RelatedToDisplayedPrice => b"0",
-            Self::RelatedToMarketPrice => b"1",
-            Self::RelatedToPrimaryPrice => b"2",
-            Self::RelatedToLocalPrimaryPrice => b"3",
-            Self::RelatedToMidpointPrice => b"4",
-            Self::RelatedToLastTradePrice => b"5",
-            Self::RelatedToVwap => b"6",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DiscretionInst {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `BidType` (394), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BidType<'a> {
-    /// `1`: NON_DISCLOSED.
-    NonDisclosed,
-    /// `2`: DISCLOSED_STYLE.
-    DisclosedStyle,
-    /// `3`: NO_BIDDING_PROCESS.
-    NoBiddingProcess,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> BidType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::NonDisclosed,
-                b"2" => Self::DisclosedStyle,
-                b"3" => Self::NoBiddingProcess,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::NonDisclosed => b"1",
-            Self::DisclosedStyle => b"2",
-            Self::NoBiddingProcess => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for BidType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `BidDescriptorType` (399), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BidDescriptorType<'a> {
-    /// `1`: SECTOR.
-    Sector,
-    /// `2`: COUNTRY.
-    Country,
-    /// `3`: INDEX.
-    Index,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> BidDescriptorType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Sector,
-                b"2" => Self::Country,
-                b"3" => Self::Index,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Sector => b"1",
-            Self::Country => b"2",
-            Self::Index => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for BidDescriptorType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SideValueInd` (401), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SideValueInd<'a> {
-    /// `1`: SIDE_VALUE_1.
-    SideValue1,
-    /// `2`: SIDE_VALUE_2.
-    SideValue2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SideValueInd<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::SideValue1,
-                b"2" => Self::SideValue2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::SideValue1 => b"1",
-            Self::SideValue2 => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SideValueInd<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `LiquidityIndType` (409), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LiquidityIndType<'a> {
-    /// `1`: FIVE_DAY_MOVING_AVERAGE.
-    FiveDayMovingAverage,
-    /// `2`: TWENTY_DAY_MOVING_AVERAGE.
-    TwentyDayMovingAverage,
-    /// `3`: NORMAL_MARKET_SIZE.
-    NormalMarketSize,
-    /// `4`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> LiquidityIndType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::FiveDayMovingAverage,
-                b"2" => Self::TwentyDayMovingAverage,
-                b"3" => Self::NormalMarketSize,
-                b"4" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::FiveDayMovingAverage => b"1",
-            Self::TwentyDayMovingAverage => b"2",
-            Self::NormalMarketSize => b"3",
-            Self::Other2 => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for LiquidityIndType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ProgRptReqs` (414), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProgRptReqs<'a> {
-    /// `1`: BUY_SIDE_EXPLICITLY_REQUESTS_STATUS_USING_STATUSREQUEST.
-    BuySideExplicitlyRequestsStatusUsingStatusrequest,
-    /// `2`: SELL_SIDE_PERIODICALLY_SENDS_STATUS_USING_LISTSTATUS.
-    SellSidePeriodicallySendsStatusUsingListstatus,
-    /// `3`: REAL_TIME_EXECUTION_REPORTS.
-    RealTimeExecutionReports,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ProgRptReqs<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::BuySideExplicitlyRequestsStatusUsingStatusrequest,
-                b"2" => Self::SellSidePeriodicallySendsStatusUsingListstatus,
-                b"3" => Self::RealTimeExecutionReports,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::BuySideExplicitlyRequestsStatusUsingStatusrequest => b"1",
-            Self::SellSidePeriodicallySendsStatusUsingListstatus => b"2",
-            Self::RealTimeExecutionReports => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ProgRptReqs<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `IncTaxInd` (416), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum IncTaxInd<'a> {
-    /// `1`: NET.
-    Net,
-    /// `2`: GROSS.
-    Gross,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> IncTaxInd<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Net,
-                b"2" => Self::Gross,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Net => b"1",
-            Self::Gross => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for IncTaxInd<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `BidTradeType` (418), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BidTradeType {
-    /// `A`: AGENCY.
-    Agency,
-    /// `G`: VWAP_GUARANTEE.
-    VwapGuarantee,
-    /// `J`: GUARANTEED_CLOSE.
-    GuaranteedClose,
-    /// `R`: RISK_TRADE.
-    RiskTrade,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl BidTradeType {
-    const TABLE: [u8; 256] = t::byte_table(b"AGJR");
-    const VARIANTS: [BidTradeType; 4] = [
-        BidTradeType::Agency,
-        BidTradeType::VwapGuarantee,
-        BidTradeType::GuaranteedClose,
-        BidTradeType::RiskTrade,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Agency => b"A",
-            Self::VwapGuarantee => b"G",
-            Self::GuaranteedClose => b"J",
-            Self::RiskTrade => b"R",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for BidTradeType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `BasisPxType` (419), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BasisPxType {
-    /// `2`: CLOSING_PRICE_AT_MORNING_SESSION.
-    ClosingPriceAtMorningSession,
-    /// `3`: CLOSING_PRICE.
-    ClosingPrice,
-    /// `4`: CURRENT_PRICE.
-    CurrentPrice,
-    /// `5`: SQ.
-    Sq,
-    /// `6`: VWAP_THROUGH_A_DAY.
-    VwapThroughADay,
-    /// `7`: VWAP_THROUGH_A_MORNING_SESSION.
-    VwapThroughAMorningSession,
-    /// `8`: VWAP_THROUGH_AN_AFTERNOON_SESSION.
-    VwapThroughAnAfternoonSession,
-    /// `9`: VWAP_THROUGH_A_DAY_EXCEPT_YORI.
-    VwapThroughADayExceptYori,
-    /// `A`: VWAP_THROUGH_A_MORNING_SESSION_EXCEPT_YORI.
-    VwapThroughAMorningSessionExceptYori,
-    /// `B`: VWAP_THROUGH_AN_AFTERNOON_SESSION_EXCEPT_YORI.
-    VwapThroughAnAfternoonSessionExceptYori,
-    /// `C`: STRIKE.
-    Strike,
-    /// `D`: OPEN.
-    Open,
-    /// `Z`: OTHERS.
-    Others,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl BasisPxType {
-    const TABLE: [u8; 256] = t::byte_table(b"23456789ABCDZ");
-    const VARIANTS: [BasisPxType; 13] = [
-        BasisPxType::ClosingPriceAtMorningSession,
-        BasisPxType::ClosingPrice,
-        BasisPxType::CurrentPrice,
-        BasisPxType::Sq,
-        BasisPxType::VwapThroughADay,
-        BasisPxType::VwapThroughAMorningSession,
-        BasisPxType::VwapThroughAnAfternoonSession,
-        BasisPxType::VwapThroughADayExceptYori,
-        BasisPxType::VwapThroughAMorningSessionExceptYori,
-        BasisPxType::VwapThroughAnAfternoonSessionExceptYori,
-        BasisPxType::Strike,
-        BasisPxType::Open,
-        BasisPxType::Others,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::ClosingPriceAtMorningSession => b"2",
-            Self::ClosingPrice => b"3",
-            Self::CurrentPrice => b"4",
-            Self::Sq => b"5",
-            Self::VwapThroughADay => b"6",
-            Self::VwapThroughAMorningSession => b"7",
-            Self::VwapThroughAnAfternoonSession => b"8",
-            Self::VwapThroughADayExceptYori => b"9",
-            Self::VwapThroughAMorningSessionExceptYori => b"A",
-            Self::VwapThroughAnAfternoonSessionExceptYori => b"B",
-            Self::Strike => b"C",
-            Self::Open => b"D",
-            Self::Others => b"Z",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for BasisPxType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PriceType` (423), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PriceType<'a> {
-    /// `1`: PERCENTAGE.
-    Percentage,
-    /// `10`: FIXED_CABINET_TRADE_PRICE.
-    FixedCabinetTradePrice,
-    /// `11`: VARIABLE_CABINET_TRADE_PRICE.
-    VariableCabinetTradePrice,
-    /// `2`: PER_UNIT.
-    PerUnit,
-    /// `3`: FIXED_AMOUNT.
-    FixedAmount,
-    /// `4`: DISCOUNT.
-    Discount,
-    /// `5`: PREMIUM.
-    Premium,
-    /// `6`: SPREAD.
-    Spread,
-    /// `7`: TED_PRICE.
-    TedPrice,
-    /// `8`: TED_YIELD.
-    TedYield,
-    /// `9`: YIELD.
-    Yield,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PriceType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Percentage,
-                b"10" => Self::FixedCabinetTradePrice,
-                b"11" => Self::VariableCabinetTradePrice,
-                b"2" => Self::PerUnit,
-                b"3" => Self::FixedAmount,
-                b"4" => Self::Discount,
-                b"5" => Self::Premium,
-                b"6" => Self::Spread,
-                b"7" => Self::TedPrice,
-                b"8" => Self::TedYield,
-                b"9" => Self::Yield,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Percentage => b"1",
-            Self::FixedCabinetTradePrice => b"10",
-            Self::VariableCabinetTradePrice => b"11",
-            Self::PerUnit => b"2",
-            Self::FixedAmount => b"3",
-            Self::Discount => b"4",
-            Self::Premium => b"5",
-            Self::Spread => b"6",
-            Self::TedPrice => b"7",
-            Self::TedYield => b"8",
-            Self::Yield => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PriceType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `GTBookingInst` (427), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GtBookingInst<'a> {
-    /// `0`: BOOK_OUT_ALL_TRADES_ON_DAY_OF_EXECUTION.
-    BookOutAllTradesOnDayOfExecution,
-    /// `1`: ACCUMULATE_EXECUTIONS_UNTIL_ORDER_IS_FILLED_OR_EXPIRES.
-    AccumulateExecutionsUntilOrderIsFilledOrExpires,
-    /// `2`: ACCUMULATE_UNTIL_VERBALLY_NOTIFIED_OTHERWISE.
-    AccumulateUntilVerballyNotifiedOtherwise,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> GtBookingInst<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::BookOutAllTradesOnDayOfExecution,
-                b"1" => Self::AccumulateExecutionsUntilOrderIsFilledOrExpires,
-                b"2" => Self::AccumulateUntilVerballyNotifiedOtherwise,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::BookOutAllTradesOnDayOfExecution => b"0",
-            Self::AccumulateExecutionsUntilOrderIsFilledOrExpires => b"1",
-            Self::AccumulateUntilVerballyNotifiedOtherwise => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for GtBookingInst<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ListStatusType` (429), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ListStatusType<'a> {
-    /// `1`: ACK.
-    Ack,
-    /// `2`: RESPONSE.
-    Response,
-    /// `3`: TIMED.
-    Timed,
-    /// `4`: EXEC_STARTED.
-    ExecStarted,
-    /// `5`: ALL_DONE.
-    AllDone,
-    /// `6`: ALERT.
-    Alert,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ListStatusType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Ack,
-                b"2" => Self::Response,
-                b"3" => Self::Timed,
-                b"4" => Self::ExecStarted,
-                b"5" => Self::AllDone,
-                b"6" => Self::Alert,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Ack => b"1",
-            Self::Response => b"2",
-            Self::Timed => b"3",
-            Self::ExecStarted => b"4",
-            Self::AllDone => b"5",
-            Self::Alert => b"6",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ListStatusType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `NetGrossInd` (430), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NetGrossInd<'a> {
-    /// `1`: NET.
-    Net,
-    /// `2`: GROSS.
-    Gross,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> NetGrossInd<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Net,
-                b"2" => Self::Gross,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Net => b"1",
-            Self::Gross => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for NetGrossInd<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ListOrderStatus` (431), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ListOrderStatus<'a> {
-    /// `1`: IN_BIDDING_PROCESS.
-    InBiddingProcess,
-    /// `2`: RECEIVED_FOR_EXECUTION.
-    ReceivedForExecution,
-    /// `3`: EXECUTING.
-    Executing,
-    /// `4`: CANCELLING.
-    Cancelling,
-    /// `5`: ALERT.
-    Alert,
-    /// `6`: ALL_DONE.
-    AllDone,
-    /// `7`: REJECT.
-    Reject,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ListOrderStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::InBiddingProcess,
-                b"2" => Self::ReceivedForExecution,
-                b"3" => Self::Executing,
-                b"4" => Self::Cancelling,
-                b"5" => Self::Alert,
-                b"6" => Self::AllDone,
-                b"7" => Self::Reject,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::InBiddingProcess => b"1",
-            Self::ReceivedForExecution => b"2",
-            Self::Executing => b"3",
-            Self::Cancelling => b"4",
-            Self::Alert => b"5",
-            Self::AllDone => b"6",
-            Self::Reject => b"7",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ListOrderStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ListExecInstType` (433), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ListExecInstType {
-    /// `1`: IMMEDIATE.
-    Immediate,
-    /// `2`: WAIT_FOR_EXECUTE_INSTRUCTION.
-    WaitForExecuteInstruction,
-    /// `3`: EXCHANGE_SWITCH_CIV_ORDER_SELL_DRIVEN.
-    ExchangeSwitchCivOrderSellDriven,
-    /// `4`: EXCHANGE_SWITCH_CIV_ORDER_BUY_DRIVEN_CASH_TOP_UP.
-    ExchangeSwitchCivOrderBuyDrivenCashTopUp,
-    /// `5`: EXCHANGE_SWITCH_CIV_ORDER_BUY_DRIVEN_CASH_WITHDRAW.
-    ExchangeSwitchCivOrderBuyDrivenCashWithdraw,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl ListExecInstType {
-    const TABLE: [u8; 256] = t::byte_table(b"12345");
-    const VARIANTS: [ListExecInstType; 5] = [
-        ListExecInstType::Immediate,
-        ListExecInstType::WaitForExecuteInstruction,
-        ListExecInstType::ExchangeSwitchCivOrderSellDriven,
-        ListExecInstType::ExchangeSwitchCivOrderBuyDrivenCashTopUp,
-        ListExecInstType::ExchangeSwitchCivOrderBuyDrivenCashWithdraw,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Immediate => b"1",
-            Self::WaitForExecuteInstruction => b"2",
-            Self::ExchangeSwitchCivOrderSellDriven => b"3",
-            Self::ExchangeSwitchCivOrderBuyDrivenCashTopUp => b"4",
-            Self::ExchangeSwitchCivOrderBuyDrivenCashWithdraw => b"5",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ListExecInstType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CxlRejResponseTo` (434), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CxlRejResponseTo {
-    /// `1`: ORDER_CANCEL_REQUEST.
-    OrderCancelRequest,
-    /// `2`: ORDER_CANCEL_REPLACE_REQUEST.
-    OrderCancelReplaceRequest,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl CxlRejResponseTo {
-    const TABLE: [u8; 256] = t::byte_table(b"12");
-    const VARIANTS: [CxlRejResponseTo; 2] = [
-        CxlRejResponseTo::OrderCancelRequest,
-        CxlRejResponseTo::OrderCancelReplaceRequest,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::OrderCancelRequest => b"1",
-            Self::OrderCancelReplaceRequest => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CxlRejResponseTo {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MultiLegReportingType` (442), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MultiLegReportingType {
-    /// `1`: SINGLE_SECURITY.
-    SingleSecurity,
-    /// `2`: INDIVIDUAL_LEG_OF_A_MULTI_LEG_SECURITY.
-    IndividualLegOfAMultiLegSecurity,
-    /// `3`: MULTI_LEG_SECURITY.
-    MultiLegSecurity,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MultiLegReportingType {
-    const TABLE: [u8; 256] = t::byte_table(b"123");
-    const VARIANTS: [MultiLegReportingType; 3] = [
-        MultiLegReportingType::SingleSecurity,
-        MultiLegReportingType::IndividualLegOfAMultiLegSecurity,
-        MultiLegReportingType::MultiLegSecurity,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::SingleSecurity => b"1",
-            Self::IndividualLegOfAMultiLegSecurity => b"2",
-            Self::MultiLegSecurity => b"3",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MultiLegReportingType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PartyIDSource` (447), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PartyIdSource {
-    /// `1`: KOREAN_INVESTOR_ID.
-    KoreanInvestorId,
-    /// `2`: TAIWANESE_QUALIFIED_FOREIGN_INVESTOR_ID.
-    TaiwaneseQualifiedForeignInvestorId,
-    /// `3`: TAIWANESE_TRADING_ACCOUNT.
-    TaiwaneseTradingAccount,
-    /// `4`: MALAYSIAN_CENTRAL_DEPOSITORY_NUMBER.
-    MalaysianCentralDepositoryNumber,
-    /// `5`: CHINESE_B_SHARE.
-    ChineseBShare,
-    /// `6`: UK_NATIONAL_INSURANCE_OR_PENSION_NUMBER.
-    UkNationalInsuranceOrPensionNumber,
-    /// `7`: US_SOCIAL_SECURITY_NUMBER.
-    UsSocialSecurityNumber,
-    /// `8`: US_EMPLOYER_IDENTIFICATION_NUMBER.
-    UsEmployerIdentificationNumber,
-    /// `9`: AUSTRALIAN_BUSINESS_NUMBER.
-    AustralianBusinessNumber,
-    /// `A`: AUSTRALIAN_TAX_FILE_NUMBER.
-    AustralianTaxFileNumber,
-    /// `B`: BIC.
-    Bic,
-    /// `C`: GENERALLY_ACCEPTED_MARKET_PARTICIPANT_IDENTIFIER.
-    GenerallyAcceptedMarketParticipantIdentifier,
-    /// `D`: PROPRIETARY_CUSTOM_CODE.
-    ProprietaryCustomCode,
-    /// `E`: ISO_COUNTRY_CODE.
-    IsoCountryCode,
-    /// `F`: SETTLEMENT_ENTITY_LOCATION.
-    SettlementEntityLocation,
-    /// `G`: MIC.
-    Mic,
-    /// `H`: CSD_PARTICIPANT_MEMBER_CODE.
-    CsdParticipantMemberCode,
-    /// `I`: DIRECTED_BROKER.
-    DirectedBroker,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl PartyIdSource {
-    const TABLE: [u8; 256] = t::byte_table(b"123456789ABCDEFGHI");
-    const VARIANTS: [PartyIdSource; 18] = [
-        PartyIdSource::KoreanInvestorId,
-        PartyIdSource::TaiwaneseQualifiedForeignInvestorId,
-        PartyIdSource::TaiwaneseTradingAccount,
-        PartyIdSource::MalaysianCentralDepositoryNumber,
-        PartyIdSource::ChineseBShare,
-        PartyIdSource::UkNationalInsuranceOrPensionNumber,
-        PartyIdSource::UsSocialSecurityNumber,
-        PartyIdSource::UsEmployerIdentificationNumber,
-        PartyIdSource::AustralianBusinessNumber,
-        PartyIdSource::AustralianTaxFileNumber,
-        PartyIdSource::Bic,
-        PartyIdSource::GenerallyAcceptedMarketParticipantIdentifier,
-        PartyIdSource::ProprietaryCustomCode,
-        PartyIdSource::IsoCountryCode,
-        PartyIdSource::SettlementEntityLocation,
-        PartyIdSource::Mic,
-        PartyIdSource::CsdParticipantMemberCode,
-        PartyIdSource::DirectedBroker,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::KoreanInvestorId => b"1",
-            Self::TaiwaneseQualifiedForeignInvestorId => b"2",
-            Self::TaiwaneseTradingAccount => b"3",
-            Self::MalaysianCentralDepositoryNumber => b"4",
-            Self::ChineseBShare => b"5",
-            Self::UkNationalInsuranceOrPensionNumber => b"6",
-            Self::UsSocialSecurityNumber => b"7",
-            Self::UsEmployerIdentificationNumber => b"8",
-            Self::AustralianBusinessNumber => b"9",
-            Self::AustralianTaxFileNumber => b"A",
-            Self::Bic => b"B",
-            Self::GenerallyAcceptedMarketParticipantIdentifier => b"C",
-            Self::ProprietaryCustomCode => b"D",
-            Self::IsoCountryCode => b"E",
-            Self::SettlementEntityLocation => b"F",
-            Self::Mic => b"G",
-            Self::CsdParticipantMemberCode => b"H",
-            Self::DirectedBroker => b"I",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PartyIdSource {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PartyRole` (452), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PartyRole<'a> {
-    /// `1`: EXECUTING_FIRM.
-    ExecutingFirm,
-    /// `10`: SETTLEMENT_LOCATION.
-    SettlementLocation,
-    /// `11`: ORDER_ORIGINATION_TRADER.
-    OrderOriginationTrader,
-    /// `12`: EXECUTING_TRADER.
-    ExecutingTrader,
-    /// `13`: ORDER_ORIGINATION_FIRM.
-    OrderOriginationFirm,
-    /// `14`: GIVEUP_CLEARING_FIRM.
-    GiveupClearingFirm,
-    /// `15`: CORRESPONDANT_CLEARING_FIRM.
-    CorrespondantClearingFirm,
-    /// `16`: EXECUTING_SYSTEM.
-    ExecutingSystem,
-    /// `17`: CONTRA_FIRM.
-    ContraFirm,
-    /// `18`: CONTRA_CLEARING_FIRM.
-    ContraClearingFirm,
-    /// `19`: SPONSORING_FIRM.
-    SponsoringFirm,
-    /// `2`: BROKER_OF_CREDIT.
-    BrokerOfCredit,
-    /// `20`: UNDERLYING_CONTRA_FIRM.
-    UnderlyingContraFirm,
-    /// `21`: CLEARING_ORGANIZATION.
-    ClearingOrganization,
-    /// `22`: EXCHANGE.
-    Exchange,
-    /// `24`: CUSTOMER_ACCOUNT.
-    CustomerAccount,
-    /// `25`: CORRESPONDENT_CLEARING_ORGANIZATION.
-    CorrespondentClearingOrganization,
-    /// `26`: CORRESPONDENT_BROKER.
-    CorrespondentBroker,
-    /// `27`: BUYER_SELLER.
-    BuyerSeller,
-    /// `28`: CUSTODIAN.
-    Custodian,
-    /// `29`: INTERMEDIARY.
-    Intermediary,
-    /// `3`: CLIENT_ID.
-    ClientId,
-    /// `30`: AGENT.
-    Agent,
-    /// `31`: SUB_CUSTODIAN.
-    SubCustodian,
-    /// `32`: BENEFICIARY.
-    Beneficiary,
-    /// `33`: INTERESTED_PARTY.
-    InterestedParty,
-    /// `34`: REGULATORY_BODY.
-    RegulatoryBody,
-    /// `35`: LIQUIDITY_PROVIDER.
-    LiquidityProvider,
-    /// `36`: ENTERING_TRADER.
-    EnteringTrader,
-    /// `37`: CONTRA_TRADER.
-    ContraTrader,
-    /// `38`: POSITION_ACCOUNT.
-    PositionAccount,
-    /// `4`: CLEARING_FIRM.
-    ClearingFirm,
-    /// `5`: INVESTOR_ID.
-    InvestorId,
-    /// `6`: INTRODUCING_FIRM.
-    IntroducingFirm,
-    /// `7`: ENTERING_FIRM.
-    EnteringFirm,
-    /// `8`: LOCATE.
-    Locate,
-    /// `9`: FUND_MANAGER_CLIENT_ID.
-    FundManagerClientId,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PartyRole<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::ExecutingFirm,
-                b"10" => Self::SettlementLocation,
-                b"11" => Self::OrderOriginationTrader,
-                b"12" => Self::ExecutingTrader,
-                b"13" => Self::OrderOriginationFirm,
-                b"14" => Self::GiveupClearingFirm,
-                b"15" => Self::CorrespondantClearingFirm,
-                b"16" => Self::ExecutingSystem,
-                b"17" => Self::ContraFirm,
-                b"18" => Self::ContraClearingFirm,
-                b"19" => Self::SponsoringFirm,
-                b"2" => Self::BrokerOfCredit,
-                b"20" => Self::UnderlyingContraFirm,
-                b"21" => Self::ClearingOrganization,
-                b"22" => Self::Exchange,
-                b"24" => Self::CustomerAccount,
-                b"25" => Self::CorrespondentClearingOrganization,
-                b"26" => Self::CorrespondentBroker,
-                b"27" => Self::BuyerSeller,
-                b"28" => Self::Custodian,
-                b"29" => Self::Intermediary,
-                b"3" => Self::ClientId,
-                b"30" => Self::Agent,
-                b"31" => Self::SubCustodian,
-                b"32" => Self::Beneficiary,
-                b"33" => Self::InterestedParty,
-                b"34" => Self::RegulatoryBody,
-                b"35" => Self::LiquidityProvider,
-                b"36" => Self::EnteringTrader,
-                b"37" => Self::ContraTrader,
-                b"38" => Self::PositionAccount,
-                b"4" => Self::ClearingFirm,
-                b"5" => Self::InvestorId,
-                b"6" => Self::IntroducingFirm,
-                b"7" => Self::EnteringFirm,
-                b"8" => Self::Locate,
-                b"9" => Self::FundManagerClientId,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ExecutingFirm => b"1",
-            Self::SettlementLocation => b"10",
-            Self::OrderOriginationTrader => b"11",
-            Self::ExecutingTrader => b"12",
-            Self::OrderOriginationFirm => b"13",
-            Self::GiveupClearingFirm => b"14",
-            Self::CorrespondantClearingFirm => b"15",
-            Self::ExecutingSystem => b"16",
-            Self::ContraFirm => b"17",
-            Self::ContraClearingFirm => b"18",
-            Self::SponsoringFirm => b"19",
-            Self::BrokerOfCredit => b"2",
-            Self::UnderlyingContraFirm => b"20",
-            Self::ClearingOrganization => b"21",
-            Self::Exchange => b"22",
-            Self::CustomerAccount => b"24",
-            Self::CorrespondentClearingOrganization => b"25",
-            Self::CorrespondentBroker => b"26",
-            Self::BuyerSeller => b"27",
-            Self::Custodian => b"28",
-            Self::Intermediary => b"29",
-            Self::ClientId => b"3",
-            Self::Agent => b"30",
-            Self::SubCustodian => b"31",
-            Self::Beneficiary => b"32",
-            Self::InterestedParty => b"33",
-            Self::RegulatoryBody => b"34",
-            Self::LiquidityProvider => b"35",
-            Self::EnteringTrader => b"36",
-            Self::ContraTrader => b"37",
-            Self::PositionAccount => b"38",
-            Self::ClearingFirm => b"4",
-            Self::InvestorId => b"5",
-            Self::IntroducingFirm => b"6",
-            Self::EnteringFirm => b"7",
-            Self::Locate => b"8",
-            Self::FundManagerClientId => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PartyRole<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `Product` (460), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Product<'a> {
-    /// `1`: AGENCY.
-    Agency,
-    /// `10`: MORTGAGE.
-    Mortgage,
-    /// `11`: MUNICIPAL.
-    Municipal,
-    /// `12`: OTHER.
-    Other2,
-    /// `13`: FINANCING.
-    Financing,
-    /// `2`: COMMODITY.
-    Commodity,
-    /// `3`: CORPORATE.
-    Corporate,
-    /// `4`: CURRENCY.
-    Currency,
-    /// `5`: EQUITY.
-    Equity,
-    /// `6`: GOVERNMENT.
-    Government,
-    /// `7`: INDEX.
-    Index,
-    /// `8`: LOAN.
-    Loan,
-    /// `9`: MONEYMARKET.
-    Moneymarket,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> Product<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Agency,
-                b"10" => Self::Mortgage,
-                b"11" => Self::Municipal,
-                b"12" => Self::Other2,
-                b"13" => Self::Financing,
-                b"2" => Self::Commodity,
-                b"3" => Self::Corporate,
-                b"4" => Self::Currency,
-                b"5" => Self::Equity,
-                b"6" => Self::Government,
-                b"7" => Self::Index,
-                b"8" => Self::Loan,
-                b"9" => Self::Moneymarket,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Agency => b"1",
-            Self::Mortgage => b"10",
-            Self::Municipal => b"11",
-            Self::Other2 => b"12",
-            Self::Financing => b"13",
-            Self::Commodity => b"2",
-            Self::Corporate => b"3",
-            Self::Currency => b"4",
-            Self::Equity => b"5",
-            Self::Government => b"6",
-            Self::Index => b"7",
-            Self::Loan => b"8",
-            Self::Moneymarket => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for Product<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `RoundingDirection` (468), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RoundingDirection {
-    /// `0`: ROUND_TO_NEAREST.
-    RoundToNearest,
-    /// `1`: ROUND_DOWN.
-    RoundDown,
-    /// `2`: ROUND_UP.
-    RoundUp,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl RoundingDirection {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [RoundingDirection; 3] = [
-        RoundingDirection::RoundToNearest,
-        RoundingDirection::RoundDown,
-        RoundingDirection::RoundUp,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::RoundToNearest => b"0",
-            Self::RoundDown => b"1",
-            Self::RoundUp => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for RoundingDirection {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DistribPaymentMethod` (477), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DistribPaymentMethod<'a> {
-    /// `1`: CREST.
-    Crest,
-    /// `10`: BPAY.
-    Bpay,
-    /// `11`: HIGH_VALUE_CLEARING_SYSTEM.
-    HighValueClearingSystem,
-    /// `12`: REINVEST_IN_FUND.
-    ReinvestInFund,
-    /// `2`: NSCC.
-    Nscc,
-    /// `3`: EUROCLEAR.
-    Euroclear,
-    /// `4`: CLEARSTREAM.
-    Clearstream,
-    /// `5`: CHEQUE.
-    Cheque,
-    /// `6`: TELEGRAPHIC_TRANSFER.
-    TelegraphicTransfer,
-    /// `7`: FED_WIRE.
-    FedWire,
-    /// `8`: DIRECT_CREDIT.
-    DirectCredit,
-    /// `9`: ACH_CREDIT.
-    AchCredit,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> DistribPaymentMethod<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Crest,
-                b"10" => Self::Bpay,
-                b"11" => Self::HighValueClearingSystem,
-                b"12" => Self::ReinvestInFund,
-                b"2" => Self::Nscc,
-                b"3" => Self::Euroclear,
-                b"4" => Self::Clearstream,
-                b"5" => Self::Cheque,
-                b"6" => Self::TelegraphicTransfer,
-                b"7" => Self::FedWire,
-                b"8" => Self::DirectCredit,
-                b"9" => Self::AchCredit,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Crest => b"1",
-            Self::Bpay => b"10",
-            Self::HighValueClearingSystem => b"11",
-            Self::ReinvestInFund => b"12",
-            Self::Nscc => b"2",
-            Self::Euroclear => b"3",
-            Self::Clearstream => b"4",
-            Self::Cheque => b"5",
-            Self::TelegraphicTransfer => b"6",
-            Self::FedWire => b"7",
-            Self::DirectCredit => b"8",
-            Self::AchCredit => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DistribPaymentMethod<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CancellationRights` (480), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CancellationRights {
-    /// `M`: NO_WAIVER_AGREEMENT.
-    NoWaiverAgreement,
-    /// `N`: NO_EXECUTION_ONLY.
-    NoExecutionOnly,
-    /// `O`: NO_INSTITUTIONAL.
-    NoInstitutional,
-    /// `Y`: YES.
-    Yes,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl CancellationRights {
-    const TABLE: [u8; 256] = t::byte_table(b"MNOY");
-    const VARIANTS: [CancellationRights; 4] = [
-        CancellationRights::NoWaiverAgreement,
-        CancellationRights::NoExecutionOnly,
-        CancellationRights::NoInstitutional,
-        CancellationRights::Yes,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::NoWaiverAgreement => b"M",
-            Self::NoExecutionOnly => b"N",
-            Self::NoInstitutional => b"O",
-            Self::Yes => b"Y",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CancellationRights {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MoneyLaunderingStatus` (481), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MoneyLaunderingStatus {
-    /// `1`: EXEMPT_BELOW_THE_LIMIT.
-    ExemptBelowTheLimit,
-    /// `2`: EXEMPT_CLIENT_MONEY_TYPE_EXEMPTION.
-    ExemptClientMoneyTypeExemption,
-    /// `3`: EXEMPT_AUTHORISED_CREDIT_OR_FINANCIAL_INSTITUTION.
-    ExemptAuthorisedCreditOrFinancialInstitution,
-    /// `N`: NOT_CHECKED.
-    NotChecked,
-    /// `Y`: PASSED.
-    Passed,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MoneyLaunderingStatus {
-    const TABLE: [u8; 256] = t::byte_table(b"123NY");
-    const VARIANTS: [MoneyLaunderingStatus; 5] = [
-        MoneyLaunderingStatus::ExemptBelowTheLimit,
-        MoneyLaunderingStatus::ExemptClientMoneyTypeExemption,
-        MoneyLaunderingStatus::ExemptAuthorisedCreditOrFinancialInstitution,
-        MoneyLaunderingStatus::NotChecked,
-        MoneyLaunderingStatus::Passed,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::ExemptBelowTheLimit => b"1",
-            Self::ExemptClientMoneyTypeExemption => b"2",
-            Self::ExemptAuthorisedCreditOrFinancialInstitution => b"3",
-            Self::NotChecked => b"N",
-            Self::Passed => b"Y",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MoneyLaunderingStatus {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ExecPriceType` (484), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExecPriceType {
-    /// `B`: BID_PRICE.
-    BidPrice,
-    /// `C`: CREATION_PRICE.
-    CreationPrice,
-    /// `D`: CREATION_PRICE_PLUS_ADJUSTMENT_PERCENT.
-    CreationPricePlusAdjustmentPercent,
-    /// `E`: CREATION_PRICE_PLUS_ADJUSTMENT_AMOUNT.
-    CreationPricePlusAdjustmentAmount,
-    /// `O`: OFFER_PRICE.
-    OfferPrice,
-    /// `P`: OFFER_PRICE_MINUS_ADJUSTMENT_PERCENT.
-    OfferPriceMinusAdjustmentPercent,
-    /// `Q`: OFFER_PRICE_MINUS_ADJUSTMENT_AMOUNT.
-    OfferPriceMinusAdjustmentAmount,
-    /// `S`: SINGLE_PRICE.
-    SinglePrice,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl ExecPriceType {
-    const TABLE: [u8; 256] = t::byte_table(b"BCDEOPQS");
-    const VARIANTS: [ExecPriceType; 8] = [
-        ExecPriceType::BidPrice,
-        ExecPriceType::CreationPrice,
-        ExecPriceType::CreationPricePlusAdjustmentPercent,
-        ExecPriceType::CreationPricePlusAdjustmentAmount,
-        ExecPriceType::OfferPrice,
-        ExecPriceType::OfferPriceMinusAdjustmentPercent,
-        ExecPriceType::OfferPriceMinusAdjustmentAmount,
-        ExecPriceType::SinglePrice,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::BidPrice => b"B",
-            Self::CreationPrice => b"C",
-            Self::CreationPricePlusAdjustmentPercent => b"D",
-            Self::CreationPricePlusAdjustmentAmount => b"E",
-            Self::OfferPrice => b"O",
-            Self::OfferPriceMinusAdjustmentPercent => b"P",
-            Self::OfferPriceMinusAdjustmentAmount => b"Q",
-            Self::SinglePrice => b"S",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ExecPriceType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PaymentMethod` (492), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PaymentMethod<'a> {
-    /// `1`: CREST.
-    Crest,
-    /// `10`: DIRECT_CREDIT.
-    DirectCredit,
-    /// `11`: CREDIT_CARD.
-    CreditCard,
-    /// `12`: ACH_DEBIT.
-    AchDebit,
-    /// `13`: ACH_CREDIT.
-    AchCredit,
-    /// `14`: BPAY.
-    Bpay,
-    /// `15`: HIGH_VALUE_CLEARING_SYSTEM.
-    HighValueClearingSystem,
-    /// `2`: NSCC.
-    Nscc,
-    /// `3`: EUROCLEAR.
-    Euroclear,
-    /// `4`: CLEARSTREAM.
-    Clearstream,
-    /// `5`: CHEQUE.
-    Cheque,
-    /// `6`: TELEGRAPHIC_TRANSFER.
-    TelegraphicTransfer,
-    /// `7`: FED_WIRE.
-    FedWire,
-    /// `8`: DEBIT_CARD.
-    DebitCard,
-    /// `9`: DIRECT_DEBIT.
-    DirectDebit,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PaymentMethod<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Crest,
-                b"10" => Self::DirectCredit,
-                b"11" => Self::CreditCard,
-                b"12" => Self::AchDebit,
-                b"13" => Self::AchCredit,
-                b"14" => Self::Bpay,
-                b"15" => Self::HighValueClearingSystem,
-                b"2" => Self::Nscc,
-                b"3" => Self::Euroclear,
-                b"4" => Self::Clearstream,
-                b"5" => Self::Cheque,
-                b"6" => Self::TelegraphicTransfer,
-                b"7" => Self::FedWire,
-                b"8" => Self::DebitCard,
-                b"9" => Self::DirectDebit,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Crest => b"1",
-            Self::DirectCredit => b"10",
-            Self::CreditCard => b"11",
-            Self::AchDebit => b"12",
-            Self::AchCredit => b"13",
-            Self::Bpay => b"14",
-            Self::HighValueClearingSystem => b"15",
-            Self::Nscc => b"2",
-            Self::Euroclear => b"3",
-            Self::Clearstream => b"4",
-            Self::Cheque => b"5",
-            Self::TelegraphicTransfer => b"6",
-            Self::FedWire => b"7",
-            Self::DebitCard => b"8",
-            Self::DirectDebit => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PaymentMethod<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TaxAdvantageType` (495), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TaxAdvantageType<'a> {
-    /// `0`: NONE_NOT_APPLICABLE.
-    NoneNotApplicable,
-    /// `1`: MAXI_ISA.
-    MaxiIsa,
-    /// `10`: EMPLOYEE_CURRENT_YEAR.
-    EmployeeCurrentYear,
-    /// `11`: EMPLOYER_PRIOR_YEAR.
-    EmployerPriorYear,
-    /// `12`: EMPLOYER_CURRENT_YEAR.
-    EmployerCurrentYear,
-    /// `13`: NON_FUND_PROTOTYPE_IRA.
-    NonFundPrototypeIra,
-    /// `14`: NON_FUND_QUALIFIED_PLAN.
-    NonFundQualifiedPlan,
-    /// `15`: DEFINED_CONTRIBUTION_PLAN.
-    DefinedContributionPlan,
-    /// `16`: INDIVIDUAL_RETIREMENT_ACCOUNT.
-    IndividualRetirementAccount,
-    /// `17`: INDIVIDUAL_RETIREMENT_ACCOUNT_ROLLOVER.
-    IndividualRetirementAccountRollover,
-    /// `18`: KEOGH.
-    Keogh,
-    /// `19`: PROFIT_SHARING_PLAN.
-    ProfitSharingPlan,
-    /// `2`: TESSA.
-    Tessa,
-    /// `20`: US_401K.
-    Us401K,
-    /// `21`: SELF_DIRECTED_IRA.
-    SelfDirectedIra,
-    /// `22`: US_403B.
-    Us403B,
-    /// `23`: US_457.
-    Us457,
-    /// `24`: ROTH_IRA_FUND_PROTOTYPE.
-    RothIraFundPrototype,
-    /// `25`: ROTH_IRA_NON_PROTOTYPE.
-    RothIraNonPrototype,
-    /// `26`: ROTH_CONVERSION_IRA_FUND_PROTOTYPE.
-    RothConversionIraFundPrototype,
-    /// `27`: ROTH_CONVERSION_IRA_NON_PROTOTYPE.
-    RothConversionIraNonPrototype,
-    /// `28`: EDUCATION_IRA_FUND_PROTOTYPE.
-    EducationIraFundPrototype,
-    /// `29`: EDUCATION_IRA_NON_PROTOTYPE.
-    EducationIraNonPrototype,
-    /// `3`: MINI_CASH_ISA.
-    MiniCashIsa,
-    /// `4`: MINI_STOCKS_AND_SHARES_ISA.
-    MiniStocksAndSharesIsa,
-    /// `5`: MINI_INSURANCE_ISA.
-    MiniInsuranceIsa,
-    /// `6`: CURRENT_YEAR_PAYMENT.
-    CurrentYearPayment,
-    /// `7`: PRIOR_YEAR_PAYMENT.
-    PriorYearPayment,
-    /// `8`: ASSET_TRANSFER.
-    AssetTransfer,
-    /// `9`: EMPLOYEE_PRIOR_YEAR.
-    EmployeePriorYear,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TaxAdvantageType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::NoneNotApplicable,
-                b"1" => Self::MaxiIsa,
-                b"10" => Self::EmployeeCurrentYear,
-                b"11" => Self::EmployerPriorYear,
-                b"12" => Self::EmployerCurrentYear,
-                b"13" => Self::NonFundPrototypeIra,
-                b"14" => Self::NonFundQualifiedPlan,
-                b"15" => Self::DefinedContributionPlan,
-                b"16" => Self::IndividualRetirementAccount,
-                b"17" => Self::IndividualRetirementAccountRollover,
-                b"18" => Self::Keogh,
-                b"19" => Self::ProfitSharingPlan,
-                b"2" => Self::Tessa,
-                b"20" => Self::Us401K,
-                b"21" => Self::SelfDirectedIra,
-                b"22" => Self::Us403B,
-                b"23" => Self::Us457,
-                b"24" => Self::RothIraFundPrototype,
-                b"25" => Self::RothIraNonPrototype,
-                b"26" => Self::RothConversionIraFundPrototype,
-                b"27" => Self::RothConversionIraNonPrototype,
-                b"28" => Self::EducationIraFundPrototype,
-                b"29" => Self::EducationIraNonPrototype,
-                b"3" => Self::MiniCashIsa,
-                b"4" => Self::MiniStocksAndSharesIsa,
-                b"5" => Self::MiniInsuranceIsa,
-                b"6" => Self::CurrentYearPayment,
-                b"7" => Self::PriorYearPayment,
-                b"8" => Self::AssetTransfer,
-                b"9" => Self::EmployeePriorYear,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::NoneNotApplicable => b"0",
-            Self::MaxiIsa => b"1",
-            Self::EmployeeCurrentYear => b"10",
-            Self::EmployerPriorYear => b"11",
-            Self::EmployerCurrentYear => b"12",
-            Self::NonFundPrototypeIra => b"13",
-            Self::NonFundQualifiedPlan => b"14",
-            Self::DefinedContributionPlan => b"15",
-            Self::IndividualRetirementAccount => b"16",
-            Self::IndividualRetirementAccountRollover => b"17",
-            Self::Keogh => b"18",
-            Self::ProfitSharingPlan => b"19",
-            Self::Tessa => b"2",
-            Self::Us401K => b"20",
-            Self::SelfDirectedIra => b"21",
-            Self::Us403B => b"22",
-            Self::Us457 => b"23",
-            Self::RothIraFundPrototype => b"24",
-            Self::RothIraNonPrototype => b"25",
-            Self::RothConversionIraFundPrototype => b"26",
-            Self::RothConversionIraNonPrototype => b"27",
-            Self::EducationIraFundPrototype => b"28",
-            Self::EducationIraNonPrototype => b"29",
-            Self::MiniCashIsa => b"3",
-            Self::MiniStocksAndSharesIsa => b"4",
-            Self::MiniInsuranceIsa => b"5",
-            Self::CurrentYearPayment => b"6",
-            Self::PriorYearPayment => b"7",
-            Self::AssetTransfer => b"8",
-            Self::EmployeePriorYear => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TaxAdvantageType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `FundRenewWaiv` (497), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FundRenewWaiv {
-    /// `N`: NO.
-    No,
-    /// `Y`: YES.
-    Yes,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl FundRenewWaiv {
-    const TABLE: [u8; 256] = t::byte_table(b"NY");
-    const VARIANTS: [FundRenewWaiv; 2] = [FundRenewWaiv::No, FundRenewWaiv::Yes];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::No => b"N",
-            Self::Yes => b"Y",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for FundRenewWaiv {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `RegistStatus` (506), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RegistStatus {
-    /// `A`: ACCEPTED.
-    Accepted,
-    /// `H`: HELD.
-    Held,
-    /// `N`: REMINDER.
-    Reminder,
-    /// `R`: REJECTED.
-    Rejected,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl RegistStatus {
-    const TABLE: [u8; 256] = t::byte_table(b"AHNR");
-    const VARIANTS: [RegistStatus; 4] = [
-        RegistStatus::Accepted,
-        RegistStatus::Held,
-        RegistStatus::Reminder,
-        RegistStatus::Rejected,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Accepted => b"A",
-            Self::Held => b"H",
-            Self::Reminder => b"N",
-            Self::Rejected => b"R",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for RegistStatus {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `RegistRejReasonCode` (507), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RegistRejReasonCode<'a> {
-    /// `1`: INVALID_UNACCEPTABLE_ACCOUNT_TYPE.
-    InvalidUnacceptableAccountType,
-    /// `10`: INVALID_UNACCEPTABLE_INVESTOR_ID_SOURCE.
-    InvalidUnacceptableInvestorIdSource,
-    /// `11`: INVALID_UNACCEPTABLE_DATE_OF_BIRTH.
-    InvalidUnacceptableDateOfBirth,
-    /// `12`: INVALID_UNACCEPTABLE_INVESTOR_COUNTRY_OF_RESIDENCE.
-    InvalidUnacceptableInvestorCountryOfResidence,
-    /// `13`: INVALID_UNACCEPTABLE_NO_DISTRIB_INSTNS.
-    InvalidUnacceptableNoDistribInstns,
-    /// `14`: INVALID_UNACCEPTABLE_DISTRIB_PERCENTAGE.
-    InvalidUnacceptableDistribPercentage,
-    /// `15`: INVALID_UNACCEPTABLE_DISTRIB_PAYMENT_METHOD.
-    InvalidUnacceptableDistribPaymentMethod,
-    /// `16`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_ACCT_NAME.
-    InvalidUnacceptableCashDistribAgentAcctName,
-    /// `17`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_CODE.
-    InvalidUnacceptableCashDistribAgentCode,
-    /// `18`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_ACCT_NUM.
-    InvalidUnacceptableCashDistribAgentAcctNum,
-    /// `2`: INVALID_UNACCEPTABLE_TAX_EXEMPT_TYPE.
-    InvalidUnacceptableTaxExemptType,
-    /// `3`: INVALID_UNACCEPTABLE_OWNERSHIP_TYPE.
-    InvalidUnacceptableOwnershipType,
-    /// `4`: INVALID_UNACCEPTABLE_NO_REG_DETLS.
-    InvalidUnacceptableNoRegDetls,
-    /// `5`: INVALID_UNACCEPTABLE_REG_SEQ_NO.
-    InvalidUnacceptableRegSeqNo,
-    /// `6`: INVALID_UNACCEPTABLE_REG_DTLS.
-    InvalidUnacceptableRegDtls,
-    /// `7`: INVALID_UNACCEPTABLE_MAILING_DTLS.
-    InvalidUnacceptableMailingDtls,
-    /// `8`: INVALID_UNACCEPTABLE_MAILING_INST.
-    InvalidUnacceptableMailingInst,
-    /// `9`: INVALID_UNACCEPTABLE_INVESTOR_ID.
-    InvalidUnacceptableInvestorId,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> RegistRejReasonCode<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::InvalidUnacceptableAccountType,
-                b"10" => Self::InvalidUnacceptableInvestorIdSource,
-                b"11" => Self::InvalidUnacceptableDateOfBirth,
-                b"12" => Self::InvalidUnacceptableInvestorCountryOfResidence,
-                b"13" => Self::InvalidUnacceptableNoDistribInstns,
-                b"14" => Self::InvalidUnacceptableDistribPercentage,
-                b"15" => Self::InvalidUnacceptableDistribPaymentMethod,
-                b"16" => Self::InvalidUnacceptableCashDistribAgentAcctName,
-                b"17" => Self::InvalidUnacceptableCashDistribAgentCode,
-                b"18" => Self::InvalidUnacceptableCashDistribAgentAcctNum,
-                b"2" => Self::InvalidUnacceptableTaxExemptType,
-                b"3" => Self::InvalidUnacceptableOwnershipType,
-                b"4" => Self::InvalidUnacceptableNoRegDetls,
-                b"5" => Self::InvalidUnacceptableRegSeqNo,
-                b"6" => Self::InvalidUnacceptableRegDtls,
-                b"7" => Self::InvalidUnacceptableMailingDtls,
-                b"8" => Self::InvalidUnacceptableMailingInst,
-                b"9" => Self::InvalidUnacceptableInvestorId,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::InvalidUnacceptableAccountType => b"1",
-            Self::InvalidUnacceptableInvestorIdSource => b"10",
-            Self::InvalidUnacceptableDateOfBirth => b"11",
-            Self::InvalidUnacceptableInvestorCountryOfResidence => b"12",
-            Self::InvalidUnacceptableNoDistribInstns => b"13",
-            Self::InvalidUnacceptableDistribPercentage => b"14",
-            Self::InvalidUnacceptableDistribPaymentMethod => b"15",
-            Self::InvalidUnacceptableCashDistribAgentAcctName => b"16",
-            Self::InvalidUnacceptableCashDistribAgentCode => b"17",
-            Self::InvalidUnacceptableCashDistribAgentAcctNum => b"18",
-            Self::InvalidUnacceptableTaxExemptType => b"2",
-            Self::InvalidUnacceptableOwnershipType => b"3",
-            Self::InvalidUnacceptableNoRegDetls => b"4",
-            Self::InvalidUnacceptableRegSeqNo => b"5",
-            Self::InvalidUnacceptableRegDtls => b"6",
-            Self::InvalidUnacceptableMailingDtls => b"7",
-            Self::InvalidUnacceptableMailingInst => b"8",
-            Self::InvalidUnacceptableInvestorId => b"9",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for RegistRejReasonCode<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `RegistTransType` (514), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RegistTransType {
-    /// `0`: NEW.
-    New,
-    /// `1`: REPLACE.
-    Replace,
-    /// `2`: CANCEL.
-    Cancel,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl RegistTransType {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [RegistTransType; 3] = [
-        RegistTransType::New,
-        RegistTransType::Replace,
-        RegistTransType::Cancel,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::New => b"0",
-            Self::Replace => b"1",
-            Self::Cancel => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for RegistTransType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `OwnershipType` (517), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OwnershipType {
-    /// `2`: JOINT_TRUSTEES.
-    JointTrustees,
-    /// `J`: JOINT_INVESTORS.
-    JointInvestors,
-    /// `T`: TENANTS_IN_COMMON.
-    TenantsInCommon,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl OwnershipType {
-    const TABLE: [u8; 256] = t::byte_table(b"2JT");
-    const VARIANTS: [OwnershipType; 3] = [
-        OwnershipType::JointTrustees,
-        OwnershipType::JointInvestors,
-        OwnershipType::TenantsInCommon,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::JointTrustees => b"2",
-            Self::JointInvestors => b"J",
-            Self::TenantsInCommon => b"T",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for OwnershipType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ContAmtType` (519), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ContAmtType<'a> {
-    /// `1`: COMMISSION_AMOUNT.
-    CommissionAmount,
-    /// `10`: EXIT_CHARGE_PERCENT.
-    ExitChargePercent,
-    /// `11`: FUND_BASED_RENEWAL_COMMISSION_PERCENT.
-    FundBasedRenewalCommissionPercent,
-    /// `12`: PROJECTED_FUND_VALUE.
-    ProjectedFundValue,
-    /// `13`: FUND_BASED_RENEWAL_COMMISSION_AMOUNT_13.
-    FundBasedRenewalCommissionAmount13,
-    /// `14`: FUND_BASED_RENEWAL_COMMISSION_AMOUNT_14.
-    FundBasedRenewalCommissionAmount14,
-    /// `15`: NET_SETTLEMENT_AMOUNT.
-    NetSettlementAmount,
-    /// `2`: COMMISSION_PERCENT.
-    CommissionPercent,
-    /// `3`: INITIAL_CHARGE_AMOUNT.
-    InitialChargeAmount,
-    /// `4`: INITIAL_CHARGE_PERCENT.
-    InitialChargePercent,
-    /// `5`: DISCOUNT_AMOUNT.
-    DiscountAmount,
-    /// `6`: DISCOUNT_PERCENT.
-    DiscountPercent,
-    /// `7`: DILUTION_LEVY_AMOUNT.
-    DilutionLevyAmount,
-    /// `8`: DILUTION_LEVY_PERCENT.
-    DilutionLevyPercent,
-    /// `9`: EXIT_CHARGE_AMOUNT.
-    ExitChargeAmount,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ContAmtType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::CommissionAmount,
-                b"10" => Self::ExitChargePercent,
-                b"11" => Self::FundBasedRenewalCommissionPercent,
-                b"12" => Self::ProjectedFundValue,
-                b"13" => Self::FundBasedRenewalCommissionAmount13,
-                b"14" => Self::FundBasedRenewalCommissionAmount14,
-                b"15" => Self::NetSettlementAmount,
-                b"2" => Self::CommissionPercent,
-                b"3" => Self::InitialChargeAmount,
-                b"4" => Self::InitialChargePercent,
-                b"5" => Self::DiscountAmount,
-                b"6" => Self::DiscountPercent,
-                b"7" => Self::DilutionLevyAmount,
-                b"8" => Self::DilutionLevyPercent,
-                b"9" => Self::ExitChargeAmount,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::CommissionAmount => b"1",
-            Self::ExitChargePercent => b"10",
-            Self::FundBasedRenewalCommissionPercent => b"11",
-            Self::ProjectedFundValue => b"12",
-            Self::FundBasedRenewalCommissionAmount13 => b"13",
-            Self::FundBasedRenewalCommissionAmount14 => b"14",
-            Self::NetSettlementAmount => b"15",
-            Self::CommissionPercent => b"2",
-            Self::InitialChargeAmount => b"3",
-            Self::InitialChargePercent => b"4",
-            Self::DiscountAmount => b"5",
-            Self::DiscountPercent => b"6",
-            Self::DilutionLevyAmount => b"7",
-            Self::DilutionLevyPercent => b"8",
-            Self::ExitChargeAmount => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ContAmtType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `OwnerType` (522), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OwnerType<'a> {
-    /// `1`: INDIVIDUAL_INVESTOR.
-    IndividualInvestor,
-    /// `10`: NETWORKING_SUB_ACCOUNT.
-    NetworkingSubAccount,
-    /// `11`: NON_PROFIT_ORGANIZATION.
-    NonProfitOrganization,
-    /// `12`: CORPORATE_BODY.
-    CorporateBody,
-    /// `13`: NOMINEE.
-    Nominee,
-    /// `2`: PUBLIC_COMPANY.
-    PublicCompany,
-    /// `3`: PRIVATE_COMPANY.
-    PrivateCompany,
-    /// `4`: INDIVIDUAL_TRUSTEE.
-    IndividualTrustee,
-    /// `5`: COMPANY_TRUSTEE.
-    CompanyTrustee,
-    /// `6`: PENSION_PLAN.
-    PensionPlan,
-    /// `7`: CUSTODIAN_UNDER_GIFTS_TO_MINORS_ACT.
-    CustodianUnderGiftsToMinorsAct,
-    /// `8`: TRUSTS.
-    Trusts,
-    /// `9`: FIDUCIARIES.
-    Fiduciaries,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> OwnerType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::IndividualInvestor,
-                b"10" => Self::NetworkingSubAccount,
-                b"11" => Self::NonProfitOrganization,
-                b"12" => Self::CorporateBody,
-                b"13" => Self::Nominee,
-                b"2" => Self::PublicCompany,
-                b"3" => Self::PrivateCompany,
-                b"4" => Self::IndividualTrustee,
-                b"5" => Self::CompanyTrustee,
-                b"6" => Self::PensionPlan,
-                b"7" => Self::CustodianUnderGiftsToMinorsAct,
-                b"8" => Self::Trusts,
-                b"9" => Self::Fiduciaries,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::IndividualInvestor => b"1",
-            Self::NetworkingSubAccount => b"10",
-            Self::NonProfitOrganization => b"11",
-            Self::CorporateBody => b"12",
-            Self::Nominee => b"13",
-            Self::PublicCompany => b"2",
-            Self::PrivateCompany => b"3",
-            Self::IndividualTrustee => b"4",
-            Self::CompanyTrustee => b"5",
-            Self::PensionPlan => b"6",
-            Self::CustodianUnderGiftsToMinorsAct => b"7",
-            Self::Trusts => b"8",
-            Self::Fiduciaries => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for OwnerType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `OrderCapacity` (528), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OrderCapacity {
-    /// `A`: AGENCY.
-    Agency,
-    /// `G`: PROPRIETARY.
-    Proprietary,
-    /// `I`: INDIVIDUAL.
-    Individual,
-    /// `P`: PRINCIPAL.
-    Principal,
-    /// `R`: RISKLESS_PRINCIPAL.
-    RisklessPrincipal,
-    /// `W`: AGENT_FOR_OTHER_MEMBER.
-    AgentForOtherMember,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl OrderCapacity {
-    const TABLE: [u8; 256] = t::byte_table(b"AGIPRW");
-    const VARIANTS: [OrderCapacity; 6] = [
-        OrderCapacity::Agency,
-        OrderCapacity::Proprietary,
-        OrderCapacity::Individual,
-        OrderCapacity::Principal,
-        OrderCapacity::RisklessPrincipal,
-        OrderCapacity::AgentForOtherMember,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Agency => b"A",
-            Self::Proprietary => b"G",
-            Self::Individual => b"I",
-            Self::Principal => b"P",
-            Self::RisklessPrincipal => b"R",
-            Self::AgentForOtherMember => b"W",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for OrderCapacity {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `OrderRestrictions` (529), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OrderRestrictions<'a> {
-    /// `1`: PROGRAM_TRADE.
-    ProgramTrade,
-    /// `2`: INDEX_ARBITRAGE.
-    IndexArbitrage,
-    /// `3`: NON_INDEX_ARBITRAGE.
-    NonIndexArbitrage,
-    /// `4`: COMPETING_MARKET_MAKER.
-    CompetingMarketMaker,
-    /// `5`: ACTING_AS_MARKET_MAKER_OR_SPECIALIST_IN_THE_SECURITY.
-    ActingAsMarketMakerOrSpecialistInTheSecurity,
-    /// `6`: ACTING_AS_MARKET_MAKER_OR_SPECIALIST_IN_THE_UNDERLYING_SECURITY_OF_A_DERIVATIVE_SECURITY.
-    ActingAsMarketMakerOrSpecialistInTheUnderlyingSecurityOfADerivativeSecurity,
-    /// `7`: FOREIGN_ENTITY.
-    ForeignEntity,
-    /// `8`: EXTERNAL_MARKET_PARTICIPANT.
-    ExternalMarketParticipant,
-    /// `9`: EXTERNAL_INTER_CONNECTED_MARKET_LINKAGE.
-    ExternalInterConnectedMarketLinkage,
-    /// `A`: RISKLESS_ARBITRAGE.
-    RisklessArbitrage,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> OrderRestrictions<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::ProgramTrade,
-                b"2" => Self::IndexArbitrage,
-                b"3" => Self::NonIndexArbitrage,
-                b"4" => Self::CompetingMarketMaker,
-                b"5" => Self::ActingAsMarketMakerOrSpecialistInTheSecurity,
-                b"6" => {
-                    Self::ActingAsMarketMakerOrSpecialistInTheUnderlyingSecurityOfADerivativeSecurity
-                }
-                b"7" => Self::ForeignEntity,
-                b"8" => Self::ExternalMarketParticipant,
-                b"9" => Self::ExternalInterConnectedMarketLinkage,
-                b"A" => Self::RisklessArbitrage,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ProgramTrade => b"1",
-            Self::IndexArbitrage => b"2",
-            Self::NonIndexArbitrage => b"3",
-            Self::CompetingMarketMaker => b"4",
-            Self::ActingAsMarketMakerOrSpecialistInTheSecurity => b"5",
-            Self::ActingAsMarketMakerOrSpecialistInTheUnderlyingSecurityOfADerivativeSecurity => {
-                b"6"
-            }
-            Self::ForeignEntity => b"7",
-            Self::ExternalMarketParticipant => b"8",
-            Self::ExternalInterConnectedMarketLinkage => b"9",
-            Self::RisklessArbitrage => b"A",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for OrderRestrictions<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MassCancelRequestType` (530), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MassCancelRequestType {
-    /// `1`: CANCEL_ORDERS_FOR_A_SECURITY.
-    CancelOrdersForASecurity,
-    /// `2`: CANCEL_ORDERS_FOR_AN_UNDERLYING_SECURITY.
-    CancelOrdersForAnUnderlyingSecurity,
-    /// `3`: CANCEL_ORDERS_FOR_A_PRODUCT.
-    CancelOrdersForAProduct,
-    /// `4`: CANCEL_ORDERS_FOR_A_CFICODE.
-    CancelOrdersForACficode,
-    /// `5`: CANCEL_ORDERS_FOR_A_SECURITYTYPE.
-    CancelOrdersForASecuritytype,
-    /// `6`: CANCEL_ORDERS_FOR_A_TRADING_SESSION.
-    CancelOrdersForATradingSession,
-    /// `7`: CANCEL_ALL_ORDERS.
-    CancelAllOrders,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MassCancelRequestType {
-    const TABLE: [u8; 256] = t::byte_table(b"1234567");
-    const VARIANTS: [MassCancelRequestType; 7] = [
-        MassCancelRequestType::CancelOrdersForASecurity,
-        MassCancelRequestType::CancelOrdersForAnUnderlyingSecurity,
-        MassCancelRequestType::CancelOrdersForAProduct,
-        MassCancelRequestType::CancelOrdersForACficode,
-        MassCancelRequestType::CancelOrdersForASecuritytype,
-        MassCancelRequestType::CancelOrdersForATradingSession,
-        MassCancelRequestType::CancelAllOrders,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::CancelOrdersForASecurity => b"1",
-            Self::CancelOrdersForAnUnderlyingSecurity => b"2",
-            Self::CancelOrdersForAProduct => b"3",
-            Self::CancelOrdersForACficode => b"4",
-            Self::CancelOrdersForASecuritytype => b"5",
-            Self::CancelOrdersForATradingSession => b"6",
-            Self::CancelAllOrders => b"7",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MassCancelRequestType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MassCancelResponse` (531), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MassCancelResponse {
-    /// `0`: CANCEL_REQUEST_REJECTED.
-    CancelRequestRejected,
-    /// `1`: CANCEL_ORDERS_FOR_A_SECURITY.
-    CancelOrdersForASecurity,
-    /// `2`: CANCEL_ORDERS_FOR_AN_UNDERLYING_SECURITY.
-    CancelOrdersForAnUnderlyingSecurity,
-    /// `3`: CANCEL_ORDERS_FOR_A_PRODUCT.
-    CancelOrdersForAProduct,
-    /// `4`: CANCEL_ORDERS_FOR_A_CFICODE.
-    CancelOrdersForACficode,
-    /// `5`: CANCEL_ORDERS_FOR_A_SECURITYTYPE.
-    CancelOrdersForASecuritytype,
-    /// `6`: CANCEL_ORDERS_FOR_A_TRADING_SESSION.
-    CancelOrdersForATradingSession,
-    /// `7`: CANCEL_ALL_ORDERS.
-    CancelAllOrders,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MassCancelResponse {
-    const TABLE: [u8; 256] = t::byte_table(b"01234567");
-    const VARIANTS: [MassCancelResponse; 8] = [
-        MassCancelResponse::CancelRequestRejected,
-        MassCancelResponse::CancelOrdersForASecurity,
-        MassCancelResponse::CancelOrdersForAnUnderlyingSecurity,
-        MassCancelResponse::CancelOrdersForAProduct,
-        MassCancelResponse::CancelOrdersForACficode,
-        MassCancelResponse::CancelOrdersForASecuritytype,
-        MassCancelResponse::CancelOrdersForATradingSession,
-        MassCancelResponse::CancelAllOrders,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::CancelRequestRejected => b"0",
-            Self::CancelOrdersForASecurity => b"1",
-            Self::CancelOrdersForAnUnderlyingSecurity => b"2",
-            Self::CancelOrdersForAProduct => b"3",
-            Self::CancelOrdersForACficode => b"4",
-            Self::CancelOrdersForASecuritytype => b"5",
-            Self::CancelOrdersForATradingSession => b"6",
-            Self::CancelAllOrders => b"7",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MassCancelResponse {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MassCancelRejectReason` (532), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MassCancelRejectReason<'a> {
-    /// `0`: MASS_CANCEL_NOT_SUPPORTED.
-    MassCancelNotSupported,
-    /// `1`: INVALID_OR_UNKNOWN_SECURITY.
-    InvalidOrUnknownSecurity,
-    /// `2`: INVALID_OR_UNKNOWN_UNDERLYING.
-    InvalidOrUnknownUnderlying,
-    /// `3`: INVALID_OR_UNKNOWN_PRODUCT.
-    InvalidOrUnknownProduct,
-    /// `4`: INVALID_OR_UNKNOWN_CFICODE.
-    InvalidOrUnknownCficode,
-    /// `5`: INVALID_OR_UNKNOWN_SECURITY_TYPE.
-    InvalidOrUnknownSecurityType,
-    /// `6`: INVALID_OR_UNKNOWN_TRADING_SESSION.
-    InvalidOrUnknownTradingSession,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> MassCancelRejectReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::MassCancelNotSupported,
-                b"1" => Self::InvalidOrUnknownSecurity,
-                b"2" => Self::InvalidOrUnknownUnderlying,
-                b"3" => Self::InvalidOrUnknownProduct,
-                b"4" => Self::InvalidOrUnknownCficode,
-                b"5" => Self::InvalidOrUnknownSecurityType,
-                b"6" => Self::InvalidOrUnknownTradingSession,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::MassCancelNotSupported => b"0",
-            Self::InvalidOrUnknownSecurity => b"1",
-            Self::InvalidOrUnknownUnderlying => b"2",
-            Self::InvalidOrUnknownProduct => b"3",
-            Self::InvalidOrUnknownCficode => b"4",
-            Self::InvalidOrUnknownSecurityType => b"5",
-            Self::InvalidOrUnknownTradingSession => b"6",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MassCancelRejectReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuoteType` (537), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuoteType<'a> {
-    /// `0`: INDICATIVE.
-    Indicative,
-    /// `1`: TRADEABLE.
-    Tradeable,
-    /// `2`: RESTRICTED_TRADEABLE.
-    RestrictedTradeable,
-    /// `3`: COUNTER.
-    Counter,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuoteType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Indicative,
-                b"1" => Self::Tradeable,
-                b"2" => Self::RestrictedTradeable,
-                b"3" => Self::Counter,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Indicative => b"0",
-            Self::Tradeable => b"1",
-            Self::RestrictedTradeable => b"2",
-            Self::Counter => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QuoteType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CashMargin` (544), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CashMargin {
-    /// `1`: CASH.
-    Cash,
-    /// `2`: MARGIN_OPEN.
-    MarginOpen,
-    /// `3`: MARGIN_CLOSE.
-    MarginClose,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl CashMargin {
-    const TABLE: [u8; 256] = t::byte_table(b"123");
-    const VARIANTS: [CashMargin; 3] = [
-        CashMargin::Cash,
-        CashMargin::MarginOpen,
-        CashMargin::MarginClose,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Cash => b"1",
-            Self::MarginOpen => b"2",
-            Self::MarginClose => b"3",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CashMargin {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `Scope` (546), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Scope<'a> {
-    /// `1`: LOCAL.
-    Local,
-    /// `2`: NATIONAL.
-    National,
-    /// `3`: GLOBAL.
-    Global,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> Scope<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Local,
-                b"2" => Self::National,
-                b"3" => Self::Global,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Local => b"1",
-            Self::National => b"2",
-            Self::Global => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for Scope<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CrossType` (549), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CrossType<'a> {
-    /// `1`: CROSS_TRADE_WHICH_IS_EXECUTED_COMPLETELY_OR_NOT.
-    CrossTradeWhichIsExecutedCompletelyOrNot,
-    /// `2`: CROSS_TRADE_WHICH_IS_EXECUTED_PARTIALLY_AND_THE_REST_IS_CANCELLED.
-    CrossTradeWhichIsExecutedPartiallyAndTheRestIsCancelled,
-    /// `3`: CROSS_TRADE_WHICH_IS_PARTIALLY_EXECUTED_WITH_THE_UNFILLED_PORTIONS_REMAINING_ACTIVE.
-    CrossTradeWhichIsPartiallyExecutedWithTheUnfilledPortionsRemainingActive,
-    /// `4`: CROSS_TRADE_IS_EXECUTED_WITH_EXISTING_ORDERS_WITH_THE_SAME_PRICE.
-    CrossTradeIsExecutedWithExistingOrdersWithTheSamePrice,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CrossType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::CrossTradeWhichIsExecutedCompletelyOrNot,
-                b"2" => Self::CrossTradeWhichIsExecutedPartiallyAndTheRestIsCancelled,
-                b"3" => {
-                    Self::CrossTradeWhichIsPartiallyExecutedWithTheUnfilledPortionsRemainingActive
-                }
-                b"4" => Self::CrossTradeIsExecutedWithExistingOrdersWithTheSamePrice,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::CrossTradeWhichIsExecutedCompletelyOrNot => b"1",
-            Self::CrossTradeWhichIsExecutedPartiallyAndTheRestIsCancelled => b"2",
-            Self::CrossTradeWhichIsPartiallyExecutedWithTheUnfilledPortionsRemainingActive => {
-                b"3"
-            }
-            Self::CrossTradeIsExecutedWithExistingOrdersWithTheSamePrice => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CrossType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CrossPrioritization` (550), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CrossPrioritization<'a> {
-    /// `0`: NONE.
-    None,
-    /// `1`: BUY_SIDE_IS_PRIORITIZED.
-    BuySideIsPrioritized,
-    /// `2`: SELL_SIDE_IS_PRIORITIZED.
-    SellSideIsPrioritized,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CrossPrioritization<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::None,
-                b"1" => Self::BuySideIsPrioritized,
-                b"2" => Self::SellSideIsPrioritized,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::None => b"0",
-            Self::BuySideIsPrioritized => b"1",
-            Self::SellSideIsPrioritized => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CrossPrioritization<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `NoSides` (552), NUMINGROUP; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NoSides<'a> {
-    /// `1`: ONE_SIDE.
-    OneSide,
-    /// `2`: BOTH_SIDES.
-    BothSides,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> NoSides<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::OneSide,
-                b"2" => Self::BothSides,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::OneSide => b"1",
-            Self::BothSides => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for NoSides<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SecurityListRequestType` (559), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SecurityListRequestType<'a> {
-    /// `0`: SYMBOL.
-    Symbol,
-    /// `1`: SECURITYTYPE_AND_OR_CFICODE.
-    SecuritytypeAndOrCficode,
-    /// `2`: PRODUCT.
-    Product,
-    /// `3`: TRADINGSESSIONID.
-    Tradingsessionid,
-    /// `4`: ALL_SECURITIES.
-    AllSecurities,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SecurityListRequestType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Symbol,
-                b"1" => Self::SecuritytypeAndOrCficode,
-                b"2" => Self::Product,
-                b"3" => Self::Tradingsessionid,
-                b"4" => Self::AllSecurities,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Symbol => b"0",
-            Self::SecuritytypeAndOrCficode => b"1",
-            Self::Product => b"2",
-            Self::Tradingsessionid => b"3",
-            Self::AllSecurities => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SecurityListRequestType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SecurityRequestResult` (560), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SecurityRequestResult<'a> {
-    /// `0`: VALID_REQUEST.
-    ValidRequest,
-    /// `1`: INVALID_OR_UNSUPPORTED_REQUEST.
-    InvalidOrUnsupportedRequest,
-    /// `2`: NO_INSTRUMENTS_FOUND_THAT_MATCH_SELECTION_CRITERIA.
-    NoInstrumentsFoundThatMatchSelectionCriteria,
-    /// `3`: NOT_AUTHORIZED_TO_RETRIEVE_INSTRUMENT_DATA.
-    NotAuthorizedToRetrieveInstrumentData,
-    /// `4`: INSTRUMENT_DATA_TEMPORARILY_UNAVAILABLE.
-    InstrumentDataTemporarilyUnavailable,
-    /// `5`: REQUEST_FOR_INSTRUMENT_DATA_NOT_SUPPORTED.
-    RequestForInstrumentDataNotSupported,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SecurityRequestResult<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::ValidRequest,
-                b"1" => Self::InvalidOrUnsupportedRequest,
-                b"2" => Self::NoInstrumentsFoundThatMatchSelectionCriteria,
-                b"3" => Self::NotAuthorizedToRetrieveInstrumentData,
-                b"4" => Self::InstrumentDataTemporarilyUnavailable,
-                b"5" => Self::RequestForInstrumentDataNotSupported,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ValidRequest => b"0",
-            Self::InvalidOrUnsupportedRequest => b"1",
-            Self::NoInstrumentsFoundThatMatchSelectionCriteria => b"2",
-            Self::NotAuthorizedToRetrieveInstrumentData => b"3",
-            Self::InstrumentDataTemporarilyUnavailable => b"4",
-            Self::RequestForInstrumentDataNotSupported => b"5",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SecurityRequestResult<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MultiLegRptTypeReq` (563), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MultiLegRptTypeReq<'a> {
-    /// `0`: REPORT_BY_MULITLEG_SECURITY_ONLY.
-    ReportByMulitlegSecurityOnly,
-    /// `1`: REPORT_BY_MULTILEG_SECURITY_AND_BY_INSTRUMENT_LEGS_BELONGING_TO_THE_MULTILEG_SECURITY.
-    ReportByMultilegSecurityAndByInstrumentLegsBelongingToTheMultilegSecurity,
-    /// `2`: REPORT_BY_INSTRUMENT_LEGS_BELONGING_TO_THE_MULTILEG_SECURITY_ONLY.
-    ReportByInstrumentLegsBelongingToTheMultilegSecurityOnly,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> MultiLegRptTypeReq<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::ReportByMulitlegSecurityOnly,
-                b"1" => {
-                    Self::ReportByMultilegSecurityAndByInstrumentLegsBelongingToTheMultilegSecurity
-                }
-                b"2" => Self::ReportByInstrumentLegsBelongingToTheMultilegSecurityOnly,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ReportByMulitlegSecurityOnly => b"0",
-            Self::ReportByMultilegSecurityAndByInstrumentLegsBelongingToTheMultilegSecurity => {
-                b"1"
-            }
-            Self::ReportByInstrumentLegsBelongingToTheMultilegSecurityOnly => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MultiLegRptTypeReq<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradSesStatusRejReason` (567), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradSesStatusRejReason<'a> {
-    /// `1`: UNKNOWN_OR_INVALID_TRADINGSESSIONID.
-    UnknownOrInvalidTradingsessionid,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradSesStatusRejReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::UnknownOrInvalidTradingsessionid,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::UnknownOrInvalidTradingsessionid => b"1",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradSesStatusRejReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradeRequestType` (569), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradeRequestType<'a> {
-    /// `0`: ALL_TRADES.
-    AllTrades,
-    /// `1`: MATCHED_TRADES_MATCHING_CRITERIA_PROVIDED_ON_REQUEST.
-    MatchedTradesMatchingCriteriaProvidedOnRequest,
-    /// `2`: UNMATCHED_TRADES_THAT_MATCH_CRITERIA.
-    UnmatchedTradesThatMatchCriteria,
-    /// `3`: UNREPORTED_TRADES_THAT_MATCH_CRITERIA.
-    UnreportedTradesThatMatchCriteria,
-    /// `4`: ADVISORIES_THAT_MATCH_CRITERIA.
-    AdvisoriesThatMatchCriteria,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradeRequestType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::AllTrades,
-                b"1" => Self::MatchedTradesMatchingCriteriaProvidedOnRequest,
-                b"2" => Self::UnmatchedTradesThatMatchCriteria,
-                b"3" => Self::UnreportedTradesThatMatchCriteria,
-                b"4" => Self::AdvisoriesThatMatchCriteria,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AllTrades => b"0",
-            Self::MatchedTradesMatchingCriteriaProvidedOnRequest => b"1",
-            Self::UnmatchedTradesThatMatchCriteria => b"2",
-            Self::UnreportedTradesThatMatchCriteria => b"3",
-            Self::AdvisoriesThatMatchCriteria => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradeRequestType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MatchStatus` (573), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MatchStatus {
-    /// `0`: COMPARED_MATCHED_OR_AFFIRMED.
-    ComparedMatchedOrAffirmed,
-    /// `1`: UNCOMPARED_UNMATCHED_OR_UNAFFIRMED.
-    UncomparedUnmatchedOrUnaffirmed,
-    /// `2`: ADVISORY_OR_ALERT.
-    AdvisoryOrAlert,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MatchStatus {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [MatchStatus; 3] = [
-        MatchStatus::ComparedMatchedOrAffirmed,
-        MatchStatus::UncomparedUnmatchedOrUnaffirmed,
-        MatchStatus::AdvisoryOrAlert,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::ComparedMatchedOrAffirmed => b"0",
-            Self::UncomparedUnmatchedOrUnaffirmed => b"1",
-            Self::AdvisoryOrAlert => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MatchStatus {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MatchType` (574), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MatchType<'a> {
-    /// `A1`: EXACT_MATCH_PLUS_FOUR_BADGES_AND_EXECUTION_TIME.
-    ExactMatchPlusFourBadgesAndExecutionTime,
-    /// `A2`: EXACT_MATCH_PLUS_FOUR_BADGES.
-    ExactMatchPlusFourBadges,
-    /// `A3`: EXACT_MATCH_PLUS_TWO_BADGES_AND_EXECUTION_TIME.
-    ExactMatchPlusTwoBadgesAndExecutionTime,
-    /// `A4`: EXACT_MATCH_PLUS_TWO_BADGES.
-    ExactMatchPlusTwoBadges,
-    /// `A5`: EXACT_MATCH_PLUS_EXECUTION_TIME.
-    ExactMatchPlusExecutionTime,
-    /// `AQ`: COMPARED_RECORDS_RESULTING_FROM_STAMPED_ADVISORIES.
-    ComparedRecordsResultingFromStampedAdvisories,
-    /// `M1`: EXACT_MATCH_MINUS_BADGES_AND_TIMES.
-    ExactMatchMinusBadgesAndTimes,
-    /// `M2`: SUMMARIZED_MATCH_MINUS_BADGES_AND_TIMES.
-    SummarizedMatchMinusBadgesAndTimes,
-    /// `M3`: ACT_ACCEPTED_TRADE_M3.
-    ActAcceptedTradeM3,
-    /// `M4`: ACT_DEFAULT_TRADE_M4.
-    ActDefaultTradeM4,
-    /// `M5`: ACT_DEFAULT_AFTER_M2_M5.
-    ActDefaultAfterM2M5,
-    /// `M6`: ACT_M6_MATCH.
-    ActM6Match,
-    /// `MT`: OCS_LOCKED_IN.
-    OcsLockedIn,
-    /// `S1`: SUMMARIZED_MATCH_USING_A1_EXACT_MATCH_CRITERIA.
-    SummarizedMatchUsingA1ExactMatchCriteria,
-    /// `S2`: SUMMARIZED_MATCH_USING_A2_EXACT_MATCH_CRITERIA.
-    SummarizedMatchUsingA2ExactMatchCriteria,
-    /// `S3`: SUMMARIZED_MATCH_USING_A3_EXACT_MATCH_CRITERIA.
-    SummarizedMatchUsingA3ExactMatchCriteria,
-    /// `S4`: SUMMARIZED_MATCH_USING_A4_EXACT_MATCH_CRITERIA.
-    SummarizedMatchUsingA4ExactMatchCriteria,
-    /// `S5`: SUMMARIZED_MATCH_USING_A5_EXACT_MATCH_CRITERIA.
-    SummarizedMatchUsingA5ExactMatchCriteria,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> MatchType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"A1" => Self::ExactMatchPlusFourBadgesAndExecutionTime,
-                b"A2" => Self::ExactMatchPlusFourBadges,
-                b"A3" => Self::ExactMatchPlusTwoBadgesAndExecutionTime,
-                b"A4" => Self::ExactMatchPlusTwoBadges,
-                b"A5" => Self::ExactMatchPlusExecutionTime,
-                b"AQ" => Self::ComparedRecordsResultingFromStampedAdvisories,
-                b"M1" => Self::ExactMatchMinusBadgesAndTimes,
-                b"M2" => Self::SummarizedMatchMinusBadgesAndTimes,
-                b"M3" => Self::ActAcceptedTradeM3,
-                b"M4" => Self::ActDefaultTradeM4,
-                b"M5" => Self::ActDefaultAfterM2M5,
-                b"M6" => Self::ActM6Match,
-                b"MT" => Self::OcsLockedIn,
-                b"S1" => Self::SummarizedMatchUsingA1ExactMatchCriteria,
-                b"S2" => Self::SummarizedMatchUsingA2ExactMatchCriteria,
-                b"S3" => Self::SummarizedMatchUsingA3ExactMatchCriteria,
-                b"S4" => Self::SummarizedMatchUsingA4ExactMatchCriteria,
-                b"S5" => Self::SummarizedMatchUsingA5ExactMatchCriteria,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ExactMatchPlusFourBadgesAndExecutionTime => b"A1",
-            Self::ExactMatchPlusFourBadges => b"A2",
-            Self::ExactMatchPlusTwoBadgesAndExecutionTime => b"A3",
-            Self::ExactMatchPlusTwoBadges => b"A4",
-            Self::ExactMatchPlusExecutionTime => b"A5",
-            Self::ComparedRecordsResultingFromStampedAdvisories => b"AQ",
-            Self::ExactMatchMinusBadgesAndTimes => b"M1",
-            Self::SummarizedMatchMinusBadgesAndTimes => b"M2",
-            Self::ActAcceptedTradeM3 => b"M3",
-            Self::ActDefaultTradeM4 => b"M4",
-            Self::ActDefaultAfterM2M5 => b"M5",
-            Self::ActM6Match => b"M6",
-            Self::OcsLockedIn => b"MT",
-            Self::SummarizedMatchUsingA1ExactMatchCriteria => b"S1",
-            Self::SummarizedMatchUsingA2ExactMatchCriteria => b"S2",
-            Self::SummarizedMatchUsingA3ExactMatchCriteria => b"S3",
-            Self::SummarizedMatchUsingA4ExactMatchCriteria => b"S4",
-            Self::SummarizedMatchUsingA5ExactMatchCriteria => b"S5",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MatchType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ClearingInstruction` (577), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ClearingInstruction<'a> {
-    /// `0`: PROCESS_NORMALLY.
-    ProcessNormally,
-    /// `1`: EXCLUDE_FROM_ALL_NETTING.
-    ExcludeFromAllNetting,
-    /// `10`: AUTOMATIC_GIVE_UP_MODE.
-    AutomaticGiveUpMode,
-    /// `11`: QUALIFIED_SERVICE_REPRESENTATIVE.
-    QualifiedServiceRepresentative,
-    /// `12`: CUSTOMER_TRADE.
-    CustomerTrade,
-    /// `13`: SELF_CLEARING.
-    SelfClearing,
-    /// `2`: BILATERAL_NETTING_ONLY.
-    BilateralNettingOnly,
-    /// `3`: EX_CLEARING.
-    ExClearing,
-    /// `4`: SPECIAL_TRADE.
-    SpecialTrade,
-    /// `5`: MULTILATERAL_NETTING.
-    MultilateralNetting,
-    /// `6`: CLEAR_AGAINST_CENTRAL_COUNTERPARTY.
-    ClearAgainstCentralCounterparty,
-    /// `7`: EXCLUDE_FROM_CENTRAL_COUNTERPARTY.
-    ExcludeFromCentralCounterparty,
-    /// `8`: MANUAL_MODE.
-    ManualMode,
-    /// `9`: AUTOMATIC_POSTING_MODE.
-    AutomaticPostingMode,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ClearingInstruction<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::ProcessNormally,
-                b"1" => Self::ExcludeFromAllNetting,
-                b"10" => Self::AutomaticGiveUpMode,
-                b"11" => Self::QualifiedServiceRepresentative,
-                b"12" => Self::CustomerTrade,
-                b"13" => Self::SelfClearing,
-                b"2" => Self::BilateralNettingOnly,
-                b"3" => Self::ExClearing,
-                b"4" => Self::SpecialTrade,
-                b"5" => Self::MultilateralNetting,
-                b"6" => Self::ClearAgainstCentralCounterparty,
-                b"7" => Self::ExcludeFromCentralCounterparty,
-                b"8" => Self::ManualMode,
-                b"9" => Self::AutomaticPostingMode,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ProcessNormally => b"0",
-            Self::ExcludeFromAllNetting => b"1",
-            Self::AutomaticGiveUpMode => b"10",
-            Self::QualifiedServiceRepresentative => b"11",
-            Self::CustomerTrade => b"12",
-            Self::SelfClearing => b"13",
-            Self::BilateralNettingOnly => b"2",
-            Self::ExClearing => b"3",
-            Self::SpecialTrade => b"4",
-            Self::MultilateralNetting => b"5",
-            Self::ClearAgainstCentralCounterparty => b"6",
-            Self::ExcludeFromCentralCounterparty => b"7",
-            Self::ManualMode => b"8",
-            Self::AutomaticPostingMode => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ClearingInstruction<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AccountType` (581), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AccountType<'a> {
-    /// `1`: ACCOUNT_IS_CARRIED_ON_CUSTOMER_SIDE_OF_BOOKS.
-    AccountIsCarriedOnCustomerSideOfBooks,
-    /// `2`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS.
-    AccountIsCarriedOnNonCustomerSideOfBooks,
-    /// `3`: HOUSE_TRADER.
-    HouseTrader,
-    /// `4`: FLOOR_TRADER.
-    FloorTrader,
-    /// `6`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS_AND_IS_CROSS_MARGINED.
-    AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined,
-    /// `7`: ACCOUNT_IS_HOUSE_TRADER_AND_IS_CROSS_MARGINED.
-    AccountIsHouseTraderAndIsCrossMargined,
-    /// `8`: JOINT_BACKOFFICE_ACCOUNT.
-    JointBackofficeAccount,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AccountType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::AccountIsCarriedOnCustomerSideOfBooks,
-                b"2" => Self::AccountIsCarriedOnNonCustomerSideOfBooks,
-                b"3" => Self::HouseTrader,
-                b"4" => Self::FloorTrader,
-                b"6" => Self::AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined,
-                b"7" => Self::AccountIsHouseTraderAndIsCrossMargined,
-                b"8" => Self::JointBackofficeAccount,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AccountIsCarriedOnCustomerSideOfBooks => b"1",
-            Self::AccountIsCarriedOnNonCustomerSideOfBooks => b"2",
-            Self::HouseTrader => b"3",
-            Self::FloorTrader => b"4",
-            Self::AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined => b"6",
-            Self::AccountIsHouseTraderAndIsCrossMargined => b"7",
-            Self::JointBackofficeAccount => b"8",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AccountType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CustOrderCapacity` (582), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CustOrderCapacity<'a> {
-    /// `1`: MEMBER_TRADING_FOR_THEIR_OWN_ACCOUNT.
-    MemberTradingForTheirOwnAccount,
-    /// `2`: CLEARING_FIRM_TRADING_FOR_ITS_PROPRIETARY_ACCOUNT.
-    ClearingFirmTradingForItsProprietaryAccount,
-    /// `3`: MEMBER_TRADING_FOR_ANOTHER_MEMBER.
-    MemberTradingForAnotherMember,
-    /// `4`: ALL_OTHER.
-    AllOther,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CustOrderCapacity<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::MemberTradingForTheirOwnAccount,
-                b"2" => Self::ClearingFirmTradingForItsProprietaryAccount,
-                b"3" => Self::MemberTradingForAnotherMember,
-                b"4" => Self::AllOther,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::MemberTradingForTheirOwnAccount => b"1",
-            Self::ClearingFirmTradingForItsProprietaryAccount => b"2",
-            Self::MemberTradingForAnotherMember => b"3",
-            Self::AllOther => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CustOrderCapacity<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MassStatusReqType` (585), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MassStatusReqType<'a> {
-    /// `1`: STATUS_FOR_ORDERS_FOR_A_SECURITY.
-    StatusForOrdersForASecurity,
-    /// `2`: STATUS_FOR_ORDERS_FOR_AN_UNDERLYING_SECURITY.
-    StatusForOrdersForAnUnderlyingSecurity,
-    /// `3`: STATUS_FOR_ORDERS_FOR_A_PRODUCT.
-    StatusForOrdersForAProduct,
-    /// `4`: STATUS_FOR_ORDERS_FOR_A_CFICODE.
-    StatusForOrdersForACficode,
-    /// `5`: STATUS_FOR_ORDERS_FOR_A_SECURITYTYPE.
-    StatusForOrdersForASecuritytype,
-    /// `6`: STATUS_FOR_ORDERS_FOR_A_TRADING_SESSION.
-    StatusForOrdersForATradingSession,
-    /// `7`: STATUS_FOR_ALL_ORDERS.
-    StatusForAllOrders,
-    /// `8`: STATUS_FOR_ORDERS_FOR_A_PARTYID.
-    StatusForOrdersForAPartyid,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> MassStatusReqType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::StatusForOrdersForASecurity,
-                b"2" => Self::StatusForOrdersForAnUnderlyingSecurity,
-                b"3" => Self::StatusForOrdersForAProduct,
-                b"4" => Self::StatusForOrdersForACficode,
-                b"5" => Self::StatusForOrdersForASecuritytype,
-                b"6" => Self::StatusForOrdersForATradingSession,
-                b"7" => Self::StatusForAllOrders,
-                b"8" => Self::StatusForOrdersForAPartyid,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::StatusForOrdersForASecurity => b"1",
-            Self::StatusForOrdersForAnUnderlyingSecurity => b"2",
-            Self::StatusForOrdersForAProduct => b"3",
-            Self::StatusForOrdersForACficode => b"4",
-            Self::StatusForOrdersForASecuritytype => b"5",
-            Self::StatusForOrdersForATradingSession => b"6",
-            Self::StatusForAllOrders => b"7",
-            Self::StatusForOrdersForAPartyid => b"8",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MassStatusReqType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DayBookingInst` (589), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DayBookingInst {
-    /// `0`: CAN_TRIGGER_BOOKING_WITHOUT_REFERENCE_TO_THE_ORDER_INITIATOR.
-    CanTriggerBookingWithoutReferenceToTheOrderInitiator,
-    /// `1`: SPEAK_WITH_ORDER_INITIATOR_BEFORE_BOOKING.
-    SpeakWithOrderInitiatorBeforeBooking,
-    /// `2`: ACCUMULATE.
-    Accumulate,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl DayBookingInst {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [DayBookingInst; 3] = [
-        DayBookingInst::CanTriggerBookingWithoutReferenceToTheOrderInitiator,
-        DayBookingInst::SpeakWithOrderInitiatorBeforeBooking,
-        DayBookingInst::Accumulate,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::CanTriggerBookingWithoutReferenceToTheOrderInitiator => b"0",
-            Self::SpeakWithOrderInitiatorBeforeBooking => b"1",
-            Self::Accumulate => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DayBookingInst {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `BookingUnit` (590), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BookingUnit {
-    /// `0`: EACH_PARTIAL_EXECUTION_IS_A_BOOKABLE_UNIT.
-    EachPartialExecutionIsABookableUnit,
-    /// `1`: AGGREGATE_PARTIAL_EXECUTIONS_ON_THIS_ORDER_AND_BOOK_ONE_TRADE_PER_ORDER.
-    AggregatePartialExecutionsOnThisOrderAndBookOneTradePerOrder,
-    /// `2`: AGGREGATE_EXECUTIONS_FOR_THIS_SYMBOL_SIDE_AND_SETTLEMENT_DATE.
-    AggregateExecutionsForThisSymbolSideAndSettlementDate,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl BookingUnit {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [BookingUnit; 3] = [
-        BookingUnit::EachPartialExecutionIsABookableUnit,
-        BookingUnit::AggregatePartialExecutionsOnThisOrderAndBookOneTradePerOrder,
-        BookingUnit::AggregateExecutionsForThisSymbolSideAndSettlementDate,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::EachPartialExecutionIsABookableUnit => b"0",
-            Self::AggregatePartialExecutionsOnThisOrderAndBookOneTradePerOrder => b"1",
-            Self::AggregateExecutionsForThisSymbolSideAndSettlementDate => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for BookingUnit {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PreallocMethod` (591), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PreallocMethod {
-    /// `0`: PRO_RATA.
-    ProRata,
-    /// `1`: DO_NOT_PRO_RATA.
-    DoNotProRata,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl PreallocMethod {
-    const TABLE: [u8; 256] = t::byte_table(b"01");
-    const VARIANTS: [PreallocMethod; 2] = [
-        PreallocMethod::ProRata,
-        PreallocMethod::DoNotProRata,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::ProRata => b"0",
-            Self::DoNotProRata => b"1",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PreallocMethod {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocType` (626), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocType<'a> {
-    /// `1`: CALCULATED.
-    Calculated,
-    /// `2`: PRELIMINARY.
-    Preliminary,
-    /// `5`: READY_TO_BOOK.
-    ReadyToBook,
-    /// `7`: WAREHOUSE_INSTRUCTION.
-    WarehouseInstruction,
-    /// `8`: REQUEST_TO_INTERMEDIARY.
-    RequestToIntermediary,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Calculated,
-                b"2" => Self::Preliminary,
-                b"5" => Self::ReadyToBook,
-                b"7" => Self::WarehouseInstruction,
-                b"8" => Self::RequestToIntermediary,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Calculated => b"1",
-            Self::Preliminary => b"2",
-            Self::ReadyToBook => b"5",
-            Self::WarehouseInstruction => b"7",
-            Self::RequestToIntermediary => b"8",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ClearingFeeIndicator` (635), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ClearingFeeIndicator<'a> {
-    /// `1`: FIRST_YEAR_DELEGATE.
-    FirstYearDelegate,
-    /// `2`: SECOND_YEAR_DELEGATE.
-    SecondYearDelegate,
-    /// `3`: THIRD_YEAR_DELEGATE.
-    ThirdYearDelegate,
-    /// `4`: FOURTH_YEAR_DELEGATE.
-    FourthYearDelegate,
-    /// `5`: FIFTH_YEAR_DELEGATE.
-    FifthYearDelegate,
-    /// `9`: SIXTH_YEAR_DELEGATE.
-    SixthYearDelegate,
-    /// `B`: CBOE_MEMBER.
-    CboeMember,
-    /// `C`: NON_MEMBER_AND_CUSTOMER.
-    NonMemberAndCustomer,
-    /// `E`: EQUITY_MEMBER_AND_CLEARING_MEMBER.
-    EquityMemberAndClearingMember,
-    /// `F`: FULL_AND_ASSOCIATE_MEMBER.
-    FullAndAssociateMember,
-    /// `H`: FIRMS_106H_AND_106J.
-    Firms106HAnd106J,
-    /// `I`: GIM_IDEM_AND_COM_MEMBERSHIP_INTEREST_HOLDERS.
-    GimIdemAndComMembershipInterestHolders,
-    /// `L`: LESSEE_106F_EMPLOYEES.
-    Lessee106FEmployees,
-    /// `M`: ALL_OTHER_OWNERSHIP_TYPES.
-    AllOtherOwnershipTypes,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ClearingFeeIndicator<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::FirstYearDelegate,
-                b"2" => Self::SecondYearDelegate,
-                b"3" => Self::ThirdYearDelegate,
-                b"4" => Self::FourthYearDelegate,
-                b"5" => Self::FifthYearDelegate,
-                b"9" => Self::SixthYearDelegate,
-                b"B" => Self::CboeMember,
-                b"C" => Self::NonMemberAndCustomer,
-                b"E" => Self::EquityMemberAndClearingMember,
-                b"F" => Self::FullAndAssociateMember,
-                b"H" => Self::Firms106HAnd106J,
-                b"I" => Self::GimIdemAndComMembershipInterestHolders,
-                b"L" => Self::Lessee106FEmployees,
-                b"M" => Self::AllOtherOwnershipTypes,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::FirstYearDelegate => b"1",
-            Self::SecondYearDelegate => b"2",
-            Self::ThirdYearDelegate => b"3",
-            Self::FourthYearDelegate => b"4",
-            Self::FifthYearDelegate => b"5",
-            Self::SixthYearDelegate => b"9",
-            Self::CboeMember => b"B",
-            Self::NonMemberAndCustomer => b"C",
-            Self::EquityMemberAndClearingMember => b"E",
-            Self::FullAndAssociateMember => b"F",
-            Self::Firms106HAnd106J => b"H",
-            Self::GimIdemAndComMembershipInterestHolders => b"I",
-            Self::Lessee106FEmployees => b"L",
-            Self::AllOtherOwnershipTypes => b"M",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ClearingFeeIndicator<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PriorityIndicator` (638), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PriorityIndicator<'a> {
-    /// `0`: PRIORITY_UNCHANGED.
-    PriorityUnchanged,
-    /// `1`: LOST_PRIORITY_AS_RESULT_OF_ORDER_CHANGE.
-    LostPriorityAsResultOfOrderChange,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PriorityIndicator<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::PriorityUnchanged,
-                b"1" => Self::LostPriorityAsResultOfOrderChange,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::PriorityUnchanged => b"0",
-            Self::LostPriorityAsResultOfOrderChange => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PriorityIndicator<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuoteRequestRejectReason` (658), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuoteRequestRejectReason<'a> {
-    /// `1`: UNKNOWN_SYMBOL.
-    UnknownSymbol,
-    /// `10`: PASS.
-    Pass,
-    /// `2`: EXCHANGE.
-    Exchange,
-    /// `3`: QUOTE_REQUEST_EXCEEDS_LIMIT.
-    QuoteRequestExceedsLimit,
-    /// `4`: TOO_LATE_TO_ENTER.
-    TooLateToEnter,
-    /// `5`: INVALID_PRICE.
-    InvalidPrice,
-    /// `6`: NOT_AUTHORIZED_TO_REQUEST_QUOTE.
-    NotAuthorizedToRequestQuote,
-    /// `7`: NO_MATCH_FOR_INQUIRY.
-    NoMatchForInquiry,
-    /// `8`: NO_MARKET_FOR_INSTRUMENT.
-    NoMarketForInstrument,
-    /// `9`: NO_INVENTORY.
-    NoInventory,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuoteRequestRejectReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::UnknownSymbol,
-                b"10" => Self::Pass,
-                b"2" => Self::Exchange,
-                b"3" => Self::QuoteRequestExceedsLimit,
-                b"4" => Self::TooLateToEnter,
-                b"5" => Self::InvalidPrice,
-                b"6" => Self::NotAuthorizedToRequestQuote,
-                b"7" => Self::NoMatchForInquiry,
-                b"8" => Self::NoMarketForInstrument,
-                b"9" => Self::NoInventory,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::UnknownSymbol => b"1",
-            Self::Pass => b"10",
-            Self::Exchange => b"2",
-            Self::QuoteRequestExceedsLimit => b"3",
-            Self::TooLateToEnter => b"4",
-            Self::InvalidPrice => b"5",
-            Self::NotAuthorizedToRequestQuote => b"6",
-            Self::NoMatchForInquiry => b"7",
-            Self::NoMarketForInstrument => b"8",
-            Self::NoInventory => b"9",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QuoteRequestRejectReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AcctIDSource` (660), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AcctIdSource<'a> {
-    /// `1`: BIC.
-    Bic,
-    /// `2`: SID_CODE.
-    SidCode,
-    /// `3`: TFM.
-    Tfm,
-    /// `4`: OMGEO.
-    Omgeo,
-    /// `5`: DTCC_CODE.
-    DtccCode,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AcctIdSource<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Bic,
-                b"2" => Self::SidCode,
-                b"3" => Self::Tfm,
-                b"4" => Self::Omgeo,
-                b"5" => Self::DtccCode,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Bic => b"1",
-            Self::SidCode => b"2",
-            Self::Tfm => b"3",
-            Self::Omgeo => b"4",
-            Self::DtccCode => b"5",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AcctIdSource<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ConfirmStatus` (665), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ConfirmStatus<'a> {
-    /// `1`: RECEIVED.
-    Received,
-    /// `2`: MISMATCHED_ACCOUNT.
-    MismatchedAccount,
-    /// `3`: MISSING_SETTLEMENT_INSTRUCTIONS.
-    MissingSettlementInstructions,
-    /// `4`: CONFIRMED.
-    Confirmed,
-    /// `5`: REQUEST_REJECTED.
-    RequestRejected,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ConfirmStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Received,
-                b"2" => Self::MismatchedAccount,
-                b"3" => Self::MissingSettlementInstructions,
-                b"4" => Self::Confirmed,
-                b"5" => Self::RequestRejected,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Received => b"1",
-            Self::MismatchedAccount => b"2",
-            Self::MissingSettlementInstructions => b"3",
-            Self::Confirmed => b"4",
-            Self::RequestRejected => b"5",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ConfirmStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ConfirmTransType` (666), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ConfirmTransType<'a> {
-    /// `0`: NEW.
-    New,
-    /// `1`: REPLACE.
-    Replace,
-    /// `2`: CANCEL.
-    Cancel,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ConfirmTransType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::New,
-                b"1" => Self::Replace,
-                b"2" => Self::Cancel,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::New => b"0",
-            Self::Replace => b"1",
-            Self::Cancel => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ConfirmTransType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DeliveryForm` (668), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DeliveryForm<'a> {
-    /// `1`: BOOKENTRY.
-    Bookentry,
-    /// `2`: BEARER.
-    Bearer,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> DeliveryForm<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Bookentry,
-                b"2" => Self::Bearer,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Bookentry => b"1",
-            Self::Bearer => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DeliveryForm<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `LegSwapType` (690), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LegSwapType<'a> {
-    /// `1`: PAR_FOR_PAR.
-    ParForPar,
-    /// `2`: MODIFIED_DURATION.
-    ModifiedDuration,
-    /// `4`: RISK.
-    Risk,
-    /// `5`: PROCEEDS.
-    Proceeds,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> LegSwapType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::ParForPar,
-                b"2" => Self::ModifiedDuration,
-                b"4" => Self::Risk,
-                b"5" => Self::Proceeds,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ParForPar => b"1",
-            Self::ModifiedDuration => b"2",
-            Self::Risk => b"4",
-            Self::Proceeds => b"5",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for LegSwapType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuotePriceType` (692), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuotePriceType<'a> {
-    /// `1`: PERCENT.
-    Percent,
-    /// `10`: YIELD.
-    Yield,
-    /// `2`: PER_SHARE.
-    PerShare,
-    /// `3`: FIXED_AMOUNT.
-    FixedAmount,
-    /// `4`: DISCOUNT.
-    Discount,
-    /// `5`: PREMIUM.
-    Premium,
-    /// `6`: SPREAD.
-    Spread,
-    /// `7`: TED_PRICE.
-    TedPrice,
-    /// `8`: TED_YIELD.
-    TedYield,
-    /// `9`: YIELD_SPREAD.
-    YieldSpread,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuotePriceType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Percent,
-                b"10" => Self::Yield,
-                b"2" => Self::PerShare,
-                b"3" => Self::FixedAmount,
-                b"4" => Self::Discount,
-                b"5" => Self::Premium,
-                b"6" => Self::Spread,
-                b"7" => Self::TedPrice,
-                b"8" => Self::TedYield,
-                b"9" => Self::YieldSpread,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Percent => b"1",
-            Self::Yield => b"10",
-            Self::PerShare => b"2",
-            Self::FixedAmount => b"3",
-            Self::Discount => b"4",
-            Self::Premium => b"5",
-            Self::Spread => b"6",
-            Self::TedPrice => b"7",
-            Self::TedYield => b"8",
-            Self::YieldSpread => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QuotePriceType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuoteRespType` (694), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuoteRespType<'a> {
-    /// `1`: HIT_LIFT.
-    HitLift,
-    /// `2`: COUNTER.
-    Counter,
-    /// `3`: EXPIRED.
-    Expired,
-    /// `4`: COVER.
-    Cover,
-    /// `5`: DONE_AWAY.
-    DoneAway,
-    /// `6`: PASS.
-    Pass,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuoteRespType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::HitLift,
-                b"2" => Self::Counter,
-                b"3" => Self::Expired,
-                b"4" => Self::Cover,
-                b"5" => Self::DoneAway,
-                b"6" => Self::Pass,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::HitLift => b"1",
-            Self::Counter => b"2",
-            Self::Expired => b"3",
-            Self::Cover => b"4",
-            Self::DoneAway => b"5",
-            Self::Pass => b"6",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QuoteRespType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PosType` (703), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PosType<'a> {
-    /// `ALC`: ALLOCATION_TRADE_QTY.
-    AllocationTradeQty,
-    /// `AS`: OPTION_ASSIGNMENT.
-    OptionAssignment,
-    /// `ASF`: AS_OF_TRADE_QTY.
-    AsOfTradeQty,
-    /// `DLV`: DELIVERY_QTY.
-    DeliveryQty,
-    /// `ETR`: ELECTRONIC_TRADE_QTY.
-    ElectronicTradeQty,
-    /// `EX`: OPTION_EXERCISE_QTY.
-    OptionExerciseQty,
-    /// `FIN`: END_OF_DAY_QTY.
-    EndOfDayQty,
-    /// `IAS`: INTRA_SPREAD_QTY.
-    IntraSpreadQty,
-    /// `IES`: INTER_SPREAD_QTY.
-    InterSpreadQty,
-    /// `PA`: ADJUSTMENT_QTY.
-    AdjustmentQty,
-    /// `PIT`: PIT_TRADE_QTY.
-    PitTradeQty,
-    /// `SOD`: START_OF_DAY_QTY.
-    StartOfDayQty,
-    /// `SPL`: INTEGRAL_SPLIT.
-    IntegralSplit,
-    /// `TA`: TRANSACTION_FROM_ASSIGNMENT.
-    TransactionFromAssignment,
-    /// `TOT`: TOTAL_TRANSACTION_QTY.
-    TotalTransactionQty,
-    /// `TQ`: TRANSACTION_QUANTITY.
-    TransactionQuantity,
-    /// `TRF`: TRANSFER_TRADE_QTY.
-    TransferTradeQty,
-    /// `TX`: TRANSACTION_FROM_EXERCISE.
-    TransactionFromExercise,
-    /// `XM`: CROSS_MARGIN_QTY.
-    CrossMarginQty,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PosType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"ALC" => Self::AllocationTradeQty,
-                b"AS" => Self::OptionAssignment,
-                b"ASF" => Self::AsOfTradeQty,
-                b"DLV" => Self::DeliveryQty,
-                b"ETR" => Self::ElectronicTradeQty,
-                b"EX" => Self::OptionExerciseQty,
-                b"FIN" => Self::EndOfDayQty,
-                b"IAS" => Self::IntraSpreadQty,
-                b"IES" => Self::InterSpreadQty,
-                b"PA" => Self::AdjustmentQty,
-                b"PIT" => Self::PitTradeQty,
-                b"SOD" => Self::StartOfDayQty,
-                b"SPL" => Self::IntegralSplit,
-                b"TA" => Self::TransactionFromAssignment,
-                b"TOT" => Self::TotalTransactionQty,
-                b"TQ" => Self::TransactionQuantity,
-                b"TRF" => Self::TransferTradeQty,
-                b"TX" => Self::TransactionFromExercise,
-                b"XM" => Self::CrossMarginQty,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AllocationTradeQty => b"ALC",
-            Self::OptionAssignment => b"AS",
-            Self::AsOfTradeQty => b"ASF",
-            Self::DeliveryQty => b"DLV",
-            Self::ElectronicTradeQty => b"ETR",
-            Self::OptionExerciseQty => b"EX",
-            Self::EndOfDayQty => b"FIN",
-            Self::IntraSpreadQty => b"IAS",
-            Self::InterSpreadQty => b"IES",
-            Self::AdjustmentQty => b"PA",
-            Self::PitTradeQty => b"PIT",
-            Self::StartOfDayQty => b"SOD",
-            Self::IntegralSplit => b"SPL",
-            Self::TransactionFromAssignment => b"TA",
-            Self::TotalTransactionQty => b"TOT",
-            Self::TransactionQuantity => b"TQ",
-            Self::TransferTradeQty => b"TRF",
-            Self::TransactionFromExercise => b"TX",
-            Self::CrossMarginQty => b"XM",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PosType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PosQtyStatus` (706), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PosQtyStatus<'a> {
-    /// `0`: SUBMITTED.
-    Submitted,
-    /// `1`: ACCEPTED.
-    Accepted,
-    /// `2`: REJECTED.
-    Rejected,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PosQtyStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Submitted,
-                b"1" => Self::Accepted,
-                b"2" => Self::Rejected,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Submitted => b"0",
-            Self::Accepted => b"1",
-            Self::Rejected => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PosQtyStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PosAmtType` (707), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PosAmtType<'a> {
-    /// `CASH`: CASH_AMOUNT.
-    CashAmount,
-    /// `CRES`: CASH_RESIDUAL_AMOUNT.
-    CashResidualAmount,
-    /// `FMTM`: FINAL_MARK_TO_MARKET_AMOUNT.
-    FinalMarkToMarketAmount,
-    /// `IMTM`: INCREMENTAL_MARK_TO_MARKET_AMOUNT.
-    IncrementalMarkToMarketAmount,
-    /// `PREM`: PREMIUM_AMOUNT.
-    PremiumAmount,
-    /// `SMTM`: START_OF_DAY_MARK_TO_MARKET_AMOUNT.
-    StartOfDayMarkToMarketAmount,
-    /// `TVAR`: TRADE_VARIATION_AMOUNT.
-    TradeVariationAmount,
-    /// `VADJ`: VALUE_ADJUSTED_AMOUNT.
-    ValueAdjustedAmount,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PosAmtType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"CASH" => Self::CashAmount,
-                b"CRES" => Self::CashResidualAmount,
-                b"FMTM" => Self::FinalMarkToMarketAmount,
-                b"IMTM" => Self::IncrementalMarkToMarketAmount,
-                b"PREM" => Self::PremiumAmount,
-                b"SMTM" => Self::StartOfDayMarkToMarketAmount,
-                b"TVAR" => Self::TradeVariationAmount,
-                b"VADJ" => Self::ValueAdjustedAmount,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::CashAmount => b"CASH",
-            Self::CashResidualAmount => b"CRES",
-            Self::FinalMarkToMarketAmount => b"FMTM",
-            Self::IncrementalMarkToMarketAmount => b"IMTM",
-            Self::PremiumAmount => b"PREM",
-            Self::StartOfDayMarkToMarketAmount => b"SMTM",
-            Self::TradeVariationAmount => b"TVAR",
-            Self::ValueAdjustedAmount => b"VADJ",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PosAmtType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PosTransType` (709), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PosTransType<'a> {
-    /// `1`: EXERCISE.
-    Exercise,
-    /// `2`: DO_NOT_EXERCISE.
-    DoNotExercise,
-    /// `3`: POSITION_ADJUSTMENT.
-    PositionAdjustment,
-    /// `4`: POSITION_CHANGE_SUBMISSION_MARGIN_DISPOSITION.
-    PositionChangeSubmissionMarginDisposition,
-    /// `5`: PLEDGE.
-    Pledge,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PosTransType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Exercise,
-                b"2" => Self::DoNotExercise,
-                b"3" => Self::PositionAdjustment,
-                b"4" => Self::PositionChangeSubmissionMarginDisposition,
-                b"5" => Self::Pledge,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Exercise => b"1",
-            Self::DoNotExercise => b"2",
-            Self::PositionAdjustment => b"3",
-            Self::PositionChangeSubmissionMarginDisposition => b"4",
-            Self::Pledge => b"5",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PosTransType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PosMaintAction` (712), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PosMaintAction<'a> {
-    /// `1`: NEW.
-    New,
-    /// `2`: REPLACE.
-    Replace,
-    /// `3`: CANCEL.
-    Cancel,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PosMaintAction<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::New,
-                b"2" => Self::Replace,
-                b"3" => Self::Cancel,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::New => b"1",
-            Self::Replace => b"2",
-            Self::Cancel => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PosMaintAction<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SettlSessID` (716), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SettlSessId<'a> {
-    /// `ETH`: ELECTRONIC_TRADING_HOURS.
-    ElectronicTradingHours,
-    /// `ITD`: INTRADAY.
-    Intraday,
-    /// `RTH`: REGULAR_TRADING_HOURS.
-    RegularTradingHours,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SettlSessId<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"ETH" => Self::ElectronicTradingHours,
-                b"ITD" => Self::Intraday,
-                b"RTH" => Self::RegularTradingHours,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ElectronicTradingHours => b"ETH",
-            Self::Intraday => b"ITD",
-            Self::RegularTradingHours => b"RTH",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SettlSessId<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AdjustmentType` (718), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AdjustmentType<'a> {
-    /// `0`: PROCESS_REQUEST_AS_MARGIN_DISPOSITION.
-    ProcessRequestAsMarginDisposition,
-    /// `1`: DELTA_PLUS.
-    DeltaPlus,
-    /// `2`: DELTA_MINUS.
-    DeltaMinus,
-    /// `3`: FINAL.
-    Final,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AdjustmentType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::ProcessRequestAsMarginDisposition,
-                b"1" => Self::DeltaPlus,
-                b"2" => Self::DeltaMinus,
-                b"3" => Self::Final,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ProcessRequestAsMarginDisposition => b"0",
-            Self::DeltaPlus => b"1",
-            Self::DeltaMinus => b"2",
-            Self::Final => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AdjustmentType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PosMaintStatus` (722), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PosMaintStatus<'a> {
-    /// `0`: ACCEPTED.
-    Accepted,
-    /// `1`: ACCEPTED_WITH_WARNINGS.
-    AcceptedWithWarnings,
-    /// `2`: REJECTED.
-    Rejected,
-    /// `3`: COMPLETED.
-    Completed,
-    /// `4`: COMPLETED_WITH_WARNINGS.
-    CompletedWithWarnings,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PosMaintStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Accepted,
-                b"1" => Self::AcceptedWithWarnings,
-                b"2" => Self::Rejected,
-                b"3" => Self::Completed,
-                b"4" => Self::CompletedWithWarnings,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Accepted => b"0",
-            Self::AcceptedWithWarnings => b"1",
-            Self::Rejected => b"2",
-            Self::Completed => b"3",
-            Self::CompletedWithWarnings => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PosMaintStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PosMaintResult` (723), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PosMaintResult<'a> {
-    /// `0`: SUCCESSFUL_COMPLETION.
-    SuccessfulCompletion,
-    /// `1`: REJECTED.
-    Rejected,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PosMaintResult<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::SuccessfulCompletion,
-                b"1" => Self::Rejected,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::SuccessfulCompletion => b"0",
-            Self::Rejected => b"1",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PosMaintResult<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PosReqType` (724), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PosReqType<'a> {
-    /// `0`: POSITIONS.
-    Positions,
-    /// `1`: TRADES.
-    Trades,
-    /// `2`: EXERCISES.
-    Exercises,
-    /// `3`: ASSIGNMENTS.
-    Assignments,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PosReqType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Positions,
-                b"1" => Self::Trades,
-                b"2" => Self::Exercises,
-                b"3" => Self::Assignments,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Positions => b"0",
-            Self::Trades => b"1",
-            Self::Exercises => b"2",
-            Self::Assignments => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PosReqType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ResponseTransportType` (725), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ResponseTransportType<'a> {
-    /// `0`: INBAND.
-    Inband,
-    /// `1`: OUT_OF_BAND.
-    OutOfBand,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ResponseTransportType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Inband,
-                b"1" => Self::OutOfBand,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Inband => b"0",
-            Self::OutOfBand => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ResponseTransportType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PosReqResult` (728), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PosReqResult<'a> {
-    /// `0`: VALID_REQUEST.
-    ValidRequest,
-    /// `1`: INVALID_OR_UNSUPPORTED_REQUEST.
-    InvalidOrUnsupportedRequest,
-    /// `2`: NO_POSITIONS_FOUND_THAT_MATCH_CRITERIA.
-    NoPositionsFoundThatMatchCriteria,
-    /// `3`: NOT_AUTHORIZED_TO_REQUEST_POSITIONS.
-    NotAuthorizedToRequestPositions,
-    /// `4`: REQUEST_FOR_POSITION_NOT_SUPPORTED.
-    RequestForPositionNotSupported,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PosReqResult<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::ValidRequest,
-                b"1" => Self::InvalidOrUnsupportedRequest,
-                b"2" => Self::NoPositionsFoundThatMatchCriteria,
-                b"3" => Self::NotAuthorizedToRequestPositions,
-                b"4" => Self::RequestForPositionNotSupported,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ValidRequest => b"0",
-            Self::InvalidOrUnsupportedRequest => b"1",
-            Self::NoPositionsFoundThatMatchCriteria => b"2",
-            Self::NotAuthorizedToRequestPositions => b"3",
-            Self::RequestForPositionNotSupported => b"4",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PosReqResult<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PosReqStatus` (729), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PosReqStatus<'a> {
-    /// `0`: COMPLETED.
-    Completed,
-    /// `1`: COMPLETED_WITH_WARNINGS.
-    CompletedWithWarnings,
-    /// `2`: REJECTED.
-    Rejected,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PosReqStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Completed,
-                b"1" => Self::CompletedWithWarnings,
-                b"2" => Self::Rejected,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Completed => b"0",
-            Self::CompletedWithWarnings => b"1",
-            Self::Rejected => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PosReqStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SettlPriceType` (731), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SettlPriceType<'a> {
-    /// `1`: FINAL.
-    Final,
-    /// `2`: THEORETICAL.
-    Theoretical,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SettlPriceType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Final,
-                b"2" => Self::Theoretical,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Final => b"1",
-            Self::Theoretical => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SettlPriceType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AssignmentMethod` (744), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AssignmentMethod {
-    /// `P`: PRORATA.
-    Prorata,
-    /// `R`: RANDOM.
-    Random,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl AssignmentMethod {
-    const TABLE: [u8; 256] = t::byte_table(b"PR");
-    const VARIANTS: [AssignmentMethod; 2] = [
-        AssignmentMethod::Prorata,
-        AssignmentMethod::Random,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Prorata => b"P",
-            Self::Random => b"R",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AssignmentMethod {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ExerciseMethod` (747), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExerciseMethod {
-    /// `A`: AUTOMATIC.
-    Automatic,
-    /// `M`: MANUAL.
-    Manual,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl ExerciseMethod {
-    const TABLE: [u8; 256] = t::byte_table(b"AM");
-    const VARIANTS: [ExerciseMethod; 2] = [
-        ExerciseMethod::Automatic,
-        ExerciseMethod::Manual,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Automatic => b"A",
-            Self::Manual => b"M",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ExerciseMethod {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradeRequestResult` (749), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradeRequestResult<'a> {
-    /// `0`: SUCCESSFUL.
-    Successful,
-    /// `1`: INVALID_OR_UNKNOWN_INSTRUMENT.
-    InvalidOrUnknownInstrument,
-    /// `2`: INVALID_TYPE_OF_TRADE_REQUESTED.
-    InvalidTypeOfTradeRequested,
-    /// `3`: INVALID_PARTIES.
-    InvalidParties,
-    /// `4`: INVALID_TRANSPORT_TYPE_REQUESTED.
-    InvalidTransportTypeRequested,
-    /// `5`: INVALID_DESTINATION_REQUESTED.
-    InvalidDestinationRequested,
-    /// `8`: TRADEREQUESTTYPE_NOT_SUPPORTED.
-    TraderequesttypeNotSupported,
-    /// `9`: UNAUTHORIZED_FOR_TRADE_CAPTURE_REPORT_REQUEST.
-    UnauthorizedForTradeCaptureReportRequest,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradeRequestResult<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Successful,
-                b"1" => Self::InvalidOrUnknownInstrument,
-                b"2" => Self::InvalidTypeOfTradeRequested,
-                b"3" => Self::InvalidParties,
-                b"4" => Self::InvalidTransportTypeRequested,
-                b"5" => Self::InvalidDestinationRequested,
-                b"8" => Self::TraderequesttypeNotSupported,
-                b"9" => Self::UnauthorizedForTradeCaptureReportRequest,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Successful => b"0",
-            Self::InvalidOrUnknownInstrument => b"1",
-            Self::InvalidTypeOfTradeRequested => b"2",
-            Self::InvalidParties => b"3",
-            Self::InvalidTransportTypeRequested => b"4",
-            Self::InvalidDestinationRequested => b"5",
-            Self::TraderequesttypeNotSupported => b"8",
-            Self::UnauthorizedForTradeCaptureReportRequest => b"9",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradeRequestResult<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradeRequestStatus` (750), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradeRequestStatus<'a> {
-    /// `0`: ACCEPTED.
-    Accepted,
-    /// `1`: COMPLETED.
-    Completed,
-    /// `2`: REJECTED.
-    Rejected,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradeRequestStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Accepted,
-                b"1" => Self::Completed,
-                b"2" => Self::Rejected,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Accepted => b"0",
-            Self::Completed => b"1",
-            Self::Rejected => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradeRequestStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradeReportRejectReason` (751), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradeReportRejectReason<'a> {
-    /// `0`: SUCCESSFUL.
-    Successful,
-    /// `1`: INVALID_PARTY_INFORMATION.
-    InvalidPartyInformation,
-    /// `2`: UNKNOWN_INSTRUMENT.
-    UnknownInstrument,
-    /// `3`: UNAUTHORIZED_TO_REPORT_TRADES.
-    UnauthorizedToReportTrades,
-    /// `4`: INVALID_TRADE_TYPE.
-    InvalidTradeType,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradeReportRejectReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Successful,
-                b"1" => Self::InvalidPartyInformation,
-                b"2" => Self::UnknownInstrument,
-                b"3" => Self::UnauthorizedToReportTrades,
-                b"4" => Self::InvalidTradeType,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Successful => b"0",
-            Self::InvalidPartyInformation => b"1",
-            Self::UnknownInstrument => b"2",
-            Self::UnauthorizedToReportTrades => b"3",
-            Self::InvalidTradeType => b"4",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradeReportRejectReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SideMultiLegReportingType` (752), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SideMultiLegReportingType<'a> {
-    /// `1`: SINGLE_SECURITY.
-    SingleSecurity,
-    /// `2`: INDIVIDUAL_LEG_OF_A_MULTI_LEG_SECURITY.
-    IndividualLegOfAMultiLegSecurity,
-    /// `3`: MULTI_LEG_SECURITY.
-    MultiLegSecurity,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SideMultiLegReportingType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::SingleSecurity,
-                b"2" => Self::IndividualLegOfAMultiLegSecurity,
-                b"3" => Self::MultiLegSecurity,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::SingleSecurity => b"1",
-            Self::IndividualLegOfAMultiLegSecurity => b"2",
-            Self::MultiLegSecurity => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SideMultiLegReportingType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TrdRegTimestampType` (770), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TrdRegTimestampType<'a> {
-    /// `1`: EXECUTION_TIME.
-    ExecutionTime,
-    /// `2`: TIME_IN.
-    TimeIn,
-    /// `3`: TIME_OUT.
-    TimeOut,
-    /// `4`: BROKER_RECEIPT.
-    BrokerReceipt,
-    /// `5`: BROKER_EXECUTION.
-    BrokerExecution,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TrdRegTimestampType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::ExecutionTime,
-                b"2" => Self::TimeIn,
-                b"3" => Self::TimeOut,
-                b"4" => Self::BrokerReceipt,
-                b"5" => Self::BrokerExecution,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ExecutionTime => b"1",
-            Self::TimeIn => b"2",
-            Self::TimeOut => b"3",
-            Self::BrokerReceipt => b"4",
-            Self::BrokerExecution => b"5",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TrdRegTimestampType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ConfirmType` (773), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ConfirmType<'a> {
-    /// `1`: STATUS.
-    Status,
-    /// `2`: CONFIRMATION.
-    Confirmation,
-    /// `3`: CONFIRMATION_REQUEST_REJECTED.
-    ConfirmationRequestRejected,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ConfirmType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Status,
-                b"2" => Self::Confirmation,
-                b"3" => Self::ConfirmationRequestRejected,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Status => b"1",
-            Self::Confirmation => b"2",
-            Self::ConfirmationRequestRejected => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ConfirmType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ConfirmRejReason` (774), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ConfirmRejReason<'a> {
-    /// `1`: MISMATCHED_ACCOUNT.
-    MismatchedAccount,
-    /// `2`: MISSING_SETTLEMENT_INSTRUCTIONS.
-    MissingSettlementInstructions,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ConfirmRejReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::MismatchedAccount,
-                b"2" => Self::MissingSettlementInstructions,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::MismatchedAccount => b"1",
-            Self::MissingSettlementInstructions => b"2",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ConfirmRejReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `BookingType` (775), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BookingType<'a> {
-    /// `0`: REGULAR_BOOKING.
-    RegularBooking,
-    /// `1`: CFD.
-    Cfd,
-    /// `2`: TOTAL_RETURN_SWAP.
-    TotalReturnSwap,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> BookingType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::RegularBooking,
-                b"1" => Self::Cfd,
-                b"2" => Self::TotalReturnSwap,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::RegularBooking => b"0",
-            Self::Cfd => b"1",
-            Self::TotalReturnSwap => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for BookingType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocSettlInstType` (780), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocSettlInstType<'a> {
-    /// `0`: USE_DEFAULT_INSTRUCTIONS.
-    UseDefaultInstructions,
-    /// `1`: DERIVE_FROM_PARAMETERS_PROVIDED.
-    DeriveFromParametersProvided,
-    /// `2`: FULL_DETAILS_PROVIDED.
-    FullDetailsProvided,
-    /// `3`: SSI_DB_IDS_PROVIDED.
-    SsiDbIdsProvided,
-    /// `4`: PHONE_FOR_INSTRUCTIONS.
-    PhoneForInstructions,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocSettlInstType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::UseDefaultInstructions,
-                b"1" => Self::DeriveFromParametersProvided,
-                b"2" => Self::FullDetailsProvided,
-                b"3" => Self::SsiDbIdsProvided,
-                b"4" => Self::PhoneForInstructions,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::UseDefaultInstructions => b"0",
-            Self::DeriveFromParametersProvided => b"1",
-            Self::FullDetailsProvided => b"2",
-            Self::SsiDbIdsProvided => b"3",
-            Self::PhoneForInstructions => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocSettlInstType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DlvyInstType` (787), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DlvyInstType {
-    /// `C`: CASH.
-    Cash,
-    /// `S`: SECURITIES.
-    Securities,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl DlvyInstType {
-    const TABLE: [u8; 256] = t::byte_table(b"CS");
-    const VARIANTS: [DlvyInstType; 2] = [DlvyInstType::Cash, DlvyInstType::Securities];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Cash => b"C",
-            Self::Securities => b"S",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DlvyInstType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TerminationType` (788), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TerminationType<'a> {
-    /// `1`: OVERNIGHT.
-    Overnight,
-    /// `2`: TERM.
-    Term,
-    /// `3`: FLEXIBLE.
-    Flexible,
-    /// `4`: OPEN.
-    Open,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TerminationType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Overnight,
-                b"2" => Self::Term,
-                b"3" => Self::Flexible,
-                b"4" => Self::Open,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Overnight => b"1",
-            Self::Term => b"2",
-            Self::Flexible => b"3",
-            Self::Open => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TerminationType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SettlInstReqRejCode` (792), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SettlInstReqRejCode<'a> {
-    /// `0`: UNABLE_TO_PROCESS_REQUEST.
-    UnableToProcessRequest,
-    /// `1`: UNKNOWN_ACCOUNT.
-    UnknownAccount,
-    /// `2`: NO_MATCHING_SETTLEMENT_INSTRUCTIONS_FOUND.
-    NoMatchingSettlementInstructionsFound,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SettlInstReqRejCode<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::UnableToProcessRequest,
-                b"1" => Self::UnknownAccount,
-                b"2" => Self::NoMatchingSettlementInstructionsFound,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::UnableToProcessRequest => b"0",
-            Self::UnknownAccount => b"1",
-            Self::NoMatchingSettlementInstructionsFound => b"2",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for SettlInstReqRejCode<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocReportType` (794), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocReportType<'a> {
-    /// `3`: SELLSIDE_CALCULATED_USING_PRELIMINARY.
-    SellsideCalculatedUsingPreliminary,
-    /// `4`: SELLSIDE_CALCULATED_WITHOUT_PRELIMINARY.
-    SellsideCalculatedWithoutPreliminary,
-    /// `5`: WAREHOUSE_RECAP.
-    WarehouseRecap,
-    /// `8`: REQUEST_TO_INTERMEDIARY.
-    RequestToIntermediary,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocReportType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"3" => Self::SellsideCalculatedUsingPreliminary,
-                b"4" => Self::SellsideCalculatedWithoutPreliminary,
-                b"5" => Self::WarehouseRecap,
-                b"8" => Self::RequestToIntermediary,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::SellsideCalculatedUsingPreliminary => b"3",
-            Self::SellsideCalculatedWithoutPreliminary => b"4",
-            Self::WarehouseRecap => b"5",
-            Self::RequestToIntermediary => b"8",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocReportType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocCancReplaceReason` (796), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocCancReplaceReason<'a> {
-    /// `1`: ORIGINAL_DETAILS_INCOMPLETE_INCORRECT.
-    OriginalDetailsIncompleteIncorrect,
-    /// `2`: CHANGE_IN_UNDERLYING_ORDER_DETAILS.
-    ChangeInUnderlyingOrderDetails,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocCancReplaceReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::OriginalDetailsIncompleteIncorrect,
-                b"2" => Self::ChangeInUnderlyingOrderDetails,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::OriginalDetailsIncompleteIncorrect => b"1",
-            Self::ChangeInUnderlyingOrderDetails => b"2",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocCancReplaceReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocAccountType` (798), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocAccountType<'a> {
-    /// `1`: ACCOUNT_IS_CARRIED_ON_CUSTOMER_SIDE_OF_BOOKS.
-    AccountIsCarriedOnCustomerSideOfBooks,
-    /// `2`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS.
-    AccountIsCarriedOnNonCustomerSideOfBooks,
-    /// `3`: HOUSE_TRADER.
-    HouseTrader,
-    /// `4`: FLOOR_TRADER.
-    FloorTrader,
-    /// `6`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS_AND_IS_CROSS_MARGINED.
-    AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined,
-    /// `7`: ACCOUNT_IS_HOUSE_TRADER_AND_IS_CROSS_MARGINED.
-    AccountIsHouseTraderAndIsCrossMargined,
-    /// `8`: JOINT_BACKOFFICE_ACCOUNT.
-    JointBackofficeAccount,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocAccountType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::AccountIsCarriedOnCustomerSideOfBooks,
-                b"2" => Self::AccountIsCarriedOnNonCustomerSideOfBooks,
-                b"3" => Self::HouseTrader,
-                b"4" => Self::FloorTrader,
-                b"6" => Self::AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined,
-                b"7" => Self::AccountIsHouseTraderAndIsCrossMargined,
-                b"8" => Self::JointBackofficeAccount,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AccountIsCarriedOnCustomerSideOfBooks => b"1",
-            Self::AccountIsCarriedOnNonCustomerSideOfBooks => b"2",
-            Self::HouseTrader => b"3",
-            Self::FloorTrader => b"4",
-            Self::AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined => b"6",
-            Self::AccountIsHouseTraderAndIsCrossMargined => b"7",
-            Self::JointBackofficeAccount => b"8",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocAccountType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PartySubIDType` (803), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PartySubIdType<'a> {
-    /// `1`: FIRM.
-    Firm,
-    /// `10`: SECURITIES_ACCOUNT_NUMBER.
-    SecuritiesAccountNumber,
-    /// `11`: REGISTRATION_NUMBER.
-    RegistrationNumber,
-    /// `12`: REGISTERED_ADDRESS_12.
-    RegisteredAddress12,
-    /// `13`: REGULATORY_STATUS.
-    RegulatoryStatus,
-    /// `14`: REGISTRATION_NAME.
-    RegistrationName,
-    /// `15`: CASH_ACCOUNT_NUMBER.
-    CashAccountNumber,
-    /// `16`: BIC.
-    Bic,
-    /// `17`: CSD_PARTICIPANT_MEMBER_CODE.
-    CsdParticipantMemberCode,
-    /// `18`: REGISTERED_ADDRESS_18.
-    RegisteredAddress18,
-    /// `19`: FUND_ACCOUNT_NAME.
-    FundAccountName,
-    /// `2`: PERSON.
-    Person,
-    /// `20`: TELEX_NUMBER.
-    TelexNumber,
-    /// `21`: FAX_NUMBER.
-    FaxNumber,
-    /// `22`: SECURITIES_ACCOUNT_NAME.
-    SecuritiesAccountName,
-    /// `23`: CASH_ACCOUNT_NAME.
-    CashAccountName,
-    /// `24`: DEPARTMENT.
-    Department,
-    /// `25`: LOCATION.
-    Location,
-    /// `26`: POSITION_ACCOUNT_TYPE.
-    PositionAccountType,
-    /// `3`: SYSTEM.
-    System,
-    /// `4`: APPLICATION.
-    Application,
-    /// `5`: FULL_LEGAL_NAME_OF_FIRM.
-    FullLegalNameOfFirm,
-    /// `6`: POSTAL_ADDRESS.
-    PostalAddress,
-    /// `7`: PHONE_NUMBER.
-    PhoneNumber,
-    /// `8`: EMAIL_ADDRESS.
-    EmailAddress,
-    /// `9`: CONTACT_NAME.
-    ContactName,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PartySubIdType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Firm,
-                b"10" => Self::SecuritiesAccountNumber,
-                b"11" => Self::RegistrationNumber,
-                b"12" => Self::RegisteredAddress12,
-                b"13" => Self::RegulatoryStatus,
-                b"14" => Self::RegistrationName,
-                b"15" => Self::CashAccountNumber,
-                b"16" => Self::Bic,
-                b"17" => Self::CsdParticipantMemberCode,
-                b"18" => Self::RegisteredAddress18,
-                b"19" => Self::FundAccountName,
-                b"2" => Self::Person,
-                b"20" => Self::TelexNumber,
-                b"21" => Self::FaxNumber,
-                b"22" => Self::SecuritiesAccountName,
-                b"23" => Self::CashAccountName,
-                b"24" => Self::Department,
-                b"25" => Self::Location,
-                b"26" => Self::PositionAccountType,
-                b"3" => Self::System,
-                b"4" => Self::Application,
-                b"5" => Self::FullLegalNameOfFirm,
-                b"6" => Self::PostalAddress,
-                b"7" => Self::PhoneNumber,
-                b"8" => Self::EmailAddress,
-                b"9" => Self::ContactName,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Firm => b"1",
-            Self::SecuritiesAccountNumber => b"10",
-            Self::RegistrationNumber => b"11",
-            Self::RegisteredAddress12 => b"12",
-            Self::RegulatoryStatus => b"13",
-            Self::RegistrationName => b"14",
-            Self::CashAccountNumber => b"15",
-            Self::Bic => b"16",
-            Self::CsdParticipantMemberCode => b"17",
-            Self::RegisteredAddress18 => b"18",
-            Self::FundAccountName => b"19",
-            Self::Person => b"2",
-            Self::TelexNumber => b"20",
-            Self::FaxNumber => b"21",
-            Self::SecuritiesAccountName => b"22",
-            Self::CashAccountName => b"23",
-            Self::Department => b"24",
-            Self::Location => b"25",
-            Self::PositionAccountType => b"26",
-            Self::System => b"3",
-            Self::Application => b"4",
-            Self::FullLegalNameOfFirm => b"5",
-            Self::PostalAddress => b"6",
-            Self::PhoneNumber => b"7",
-            Self::EmailAddress => b"8",
-            Self::ContactName => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PartySubIdType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocIntermedReqType` (808), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocIntermedReqType<'a> {
-    /// `1`: PENDING_ACCEPT.
-    PendingAccept,
-    /// `2`: PENDING_RELEASE.
-    PendingRelease,
-    /// `3`: PENDING_REVERSAL.
-    PendingReversal,
-    /// `4`: ACCEPT.
-    Accept,
-    /// `5`: BLOCK_LEVEL_REJECT.
-    BlockLevelReject,
-    /// `6`: ACCOUNT_LEVEL_REJECT.
-    AccountLevelReject,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocIntermedReqType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::PendingAccept,
-                b"2" => Self::PendingRelease,
-                b"3" => Self::PendingReversal,
-                b"4" => Self::Accept,
-                b"5" => Self::BlockLevelReject,
-                b"6" => Self::AccountLevelReject,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::PendingAccept => b"1",
-            Self::PendingRelease => b"2",
-            Self::PendingReversal => b"3",
-            Self::Accept => b"4",
-            Self::BlockLevelReject => b"5",
-            Self::AccountLevelReject => b"6",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocIntermedReqType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ApplQueueResolution` (814), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ApplQueueResolution<'a> {
-    /// `0`: NO_ACTION_TAKEN.
-    NoActionTaken,
-    /// `1`: QUEUE_FLUSHED.
-    QueueFlushed,
-    /// `2`: OVERLAY_LAST.
-    OverlayLast,
-    /// `3`: END_SESSION.
-    EndSession,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ApplQueueResolution<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::NoActionTaken,
-                b"1" => Self::QueueFlushed,
-                b"2" => Self::OverlayLast,
-                b"3" => Self::EndSession,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::NoActionTaken => b"0",
-            Self::QueueFlushed => b"1",
-            Self::OverlayLast => b"2",
-            Self::EndSession => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ApplQueueResolution<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ApplQueueAction` (815), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ApplQueueAction<'a> {
-    /// `0`: NO_ACTION_TAKEN.
-    NoActionTaken,
-    /// `1`: QUEUE_FLUSHED.
-    QueueFlushed,
-    /// `2`: OVERLAY_LAST.
-    OverlayLast,
-    /// `3`: END_SESSION.
-    EndSession,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ApplQueueAction<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::NoActionTaken,
-                b"1" => Self::QueueFlushed,
-                b"2" => Self::OverlayLast,
-                b"3" => Self::EndSession,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::NoActionTaken => b"0",
-            Self::QueueFlushed => b"1",
-            Self::OverlayLast => b"2",
-            Self::EndSession => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ApplQueueAction<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AvgPxIndicator` (819), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AvgPxIndicator<'a> {
-    /// `0`: NO_AVERAGE_PRICING.
-    NoAveragePricing,
-    /// `1`: TRADE_IS_PART_OF_AN_AVERAGE_PRICE_GROUP_IDENTIFIED_BY_THE_TRADELINKID.
-    TradeIsPartOfAnAveragePriceGroupIdentifiedByTheTradelinkid,
-    /// `2`: LAST_TRADE_IN_THE_AVERAGE_PRICE_GROUP_IDENTIFIED_BY_THE_TRADELINKID.
-    LastTradeInTheAveragePriceGroupIdentifiedByTheTradelinkid,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AvgPxIndicator<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::NoAveragePricing,
-                b"1" => Self::TradeIsPartOfAnAveragePriceGroupIdentifiedByTheTradelinkid,
-                b"2" => Self::LastTradeInTheAveragePriceGroupIdentifiedByTheTradelinkid,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::NoAveragePricing => b"0",
-            Self::TradeIsPartOfAnAveragePriceGroupIdentifiedByTheTradelinkid => b"1",
-            Self::LastTradeInTheAveragePriceGroupIdentifiedByTheTradelinkid => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AvgPxIndicator<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradeAllocIndicator` (826), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradeAllocIndicator<'a> {
-    /// `0`: ALLOCATION_NOT_REQUIRED.
-    AllocationNotRequired,
-    /// `1`: ALLOCATION_REQUIRED.
-    AllocationRequired,
-    /// `2`: USE_ALLOCATION_PROVIDED_WITH_THE_TRADE.
-    UseAllocationProvidedWithTheTrade,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradeAllocIndicator<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::AllocationNotRequired,
-                b"1" => Self::AllocationRequired,
-                b"2" => Self::UseAllocationProvidedWithTheTrade,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AllocationNotRequired => b"0",
-            Self::AllocationRequired => b"1",
-            Self::UseAllocationProvidedWithTheTrade => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradeAllocIndicator<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ExpirationCycle` (827), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExpirationCycle<'a> {
-    /// `0`: EXPIRE_ON_TRADING_SESSION_CLOSE.
-    ExpireOnTradingSessionClose,
-    /// `1`: EXPIRE_ON_TRADING_SESSION_OPEN.
-    ExpireOnTradingSessionOpen,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ExpirationCycle<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::ExpireOnTradingSessionClose,
-                b"1" => Self::ExpireOnTradingSessionOpen,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ExpireOnTradingSessionClose => b"0",
-            Self::ExpireOnTradingSessionOpen => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ExpirationCycle<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TrdType` (828), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TrdType<'a> {
-    /// `0`: REGULAR_TRADE.
-    RegularTrade,
-    /// `1`: BLOCK_TRADE.
-    BlockTrade,
-    /// `10`: AFTER_HOURS_TRADE.
-    AfterHoursTrade,
-    /// `2`: EFP.
-    Efp,
-    /// `3`: TRANSFER.
-    Transfer,
-    /// `4`: LATE_TRADE.
-    LateTrade,
-    /// `5`: T_TRADE.
-    TTrade,
-    /// `6`: WEIGHTED_AVERAGE_PRICE_TRADE.
-    WeightedAveragePriceTrade,
-    /// `7`: BUNCHED_TRADE.
-    BunchedTrade,
-    /// `8`: LATE_BUNCHED_TRADE.
-    LateBunchedTrade,
-    /// `9`: PRIOR_REFERENCE_PRICE_TRADE.
-    PriorReferencePriceTrade,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TrdType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::RegularTrade,
-                b"1" => Self::BlockTrade,
-                b"10" => Self::AfterHoursTrade,
-                b"2" => Self::Efp,
-                b"3" => Self::Transfer,
-                b"4" => Self::LateTrade,
-                b"5" => Self::TTrade,
-                b"6" => Self::WeightedAveragePriceTrade,
-                b"7" => Self::BunchedTrade,
-                b"8" => Self::LateBunchedTrade,
-                b"9" => Self::PriorReferencePriceTrade,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::RegularTrade => b"0",
-            Self::BlockTrade => b"1",
-            Self::AfterHoursTrade => b"10",
-            Self::Efp => b"2",
-            Self::Transfer => b"3",
-            Self::LateTrade => b"4",
-            Self::TTrade => b"5",
-            Self::WeightedAveragePriceTrade => b"6",
-            Self::BunchedTrade => b"7",
-            Self::LateBunchedTrade => b"8",
-            Self::PriorReferencePriceTrade => b"9",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TrdType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PegMoveType` (835), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PegMoveType<'a> {
-    /// `0`: FLOATING.
-    Floating,
-    /// `1`: FIXED.
-    Fixed,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PegMoveType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Floating,
-                b"1" => Self::Fixed,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Floating => b"0",
-            Self::Fixed => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PegMoveType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PegOffsetType` (836), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PegOffsetType<'a> {
-    /// `0`: PRICE.
-    Price,
-    /// `1`: BASIS_POINTS.
-    BasisPoints,
-    /// `2`: TICKS.
-    Ticks,
-    /// `3`: PRICE_TIER.
-    PriceTier,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PegOffsetType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Price,
-                b"1" => Self::BasisPoints,
-                b"2" => Self::Ticks,
-                b"3" => Self::PriceTier,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Price => b"0",
-            Self::BasisPoints => b"1",
-            Self::Ticks => b"2",
-            Self::PriceTier => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PegOffsetType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PegLimitType` (837), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PegLimitType<'a> {
-    /// `0`: OR_BETTER.
-    OrBetter,
-    /// `1`: STRICT.
-    Strict,
-    /// `2`: OR_WORSE.
-    OrWorse,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PegLimitType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::OrBetter,
-                b"1" => Self::Strict,
-                b"2" => Self::OrWorse,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::OrBetter => b"0",
-            Self::Strict => b"1",
-            Self::OrWorse => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PegLimitType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PegRoundDirection` (838), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PegRoundDirection<'a> {
-    /// `1`: MORE_AGGRESSIVE.
-    MoreAggressive,
-    /// `2`: MORE_PASSIVE.
-    MorePassive,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PegRoundDirection<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::MoreAggressive,
-                b"2" => Self::MorePassive,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::MoreAggressive => b"1",
-            Self::MorePassive => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PegRoundDirection<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PegScope` (840), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PegScope<'a> {
-    /// `1`: LOCAL.
-    Local,
-    /// `2`: NATIONAL.
-    National,
-    /// `3`: GLOBAL.
-    Global,
-    /// `4`: NATIONAL_EXCLUDING_LOCAL.
-    NationalExcludingLocal,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PegScope<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Local,
-                b"2" => Self::National,
-                b"3" => Self::Global,
-                b"4" => Self::NationalExcludingLocal,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Local => b"1",
-            Self::National => b"2",
-            Self::Global => b"3",
-            Self::NationalExcludingLocal => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PegScope<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DiscretionMoveType` (841), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DiscretionMoveType<'a> {
-    /// `0`: FLOATING.
-    Floating,
-    /// `1`: FIXED.
-    Fixed,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> DiscretionMoveType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Floating,
-                b"1" => Self::Fixed,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Floating => b"0",
-            Self::Fixed => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DiscretionMoveType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DiscretionOffsetType` (842), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DiscretionOffsetType<'a> {
-    /// `0`: PRICE.
-    Price,
-    /// `1`: BASIS_POINTS.
-    BasisPoints,
-    /// `2`: TICKS.
-    Ticks,
-    /// `3`: PRICE_TIER.
-    PriceTier,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> DiscretionOffsetType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Price,
-                b"1" => Self::BasisPoints,
-                b"2" => Self::Ticks,
-                b"3" => Self::PriceTier,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Price => b"0",
-            Self::BasisPoints => b"1",
-            Self::Ticks => b"2",
-            Self::PriceTier => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DiscretionOffsetType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DiscretionLimitType` (843), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DiscretionLimitType<'a> {
-    /// `0`: OR_BETTER.
-    OrBetter,
-    /// `1`: STRICT.
-    Strict,
-    /// `2`: OR_WORSE.
-    OrWorse,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> DiscretionLimitType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::OrBetter,
-                b"1" => Self::Strict,
-                b"2" => Self::OrWorse,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::OrBetter => b"0",
-            Self::Strict => b"1",
-            Self::OrWorse => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DiscretionLimitType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DiscretionRoundDirection` (844), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DiscretionRoundDirection<'a> {
-    /// `1`: MORE_AGGRESSIVE.
-    MoreAggressive,
-    /// `2`: MORE_PASSIVE.
-    MorePassive,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> DiscretionRoundDirection<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::MoreAggressive,
-                b"2" => Self::MorePassive,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::MoreAggressive => b"1",
-            Self::MorePassive => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DiscretionRoundDirection<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DiscretionScope` (846), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DiscretionScope<'a> {
-    /// `1`: LOCAL.
-    Local,
-    /// `2`: NATIONAL.
-    National,
-    /// `3`: GLOBAL.
-    Global,
-    /// `4`: NATIONAL_EXCLUDING_LOCAL.
-    NationalExcludingLocal,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> DiscretionScope<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Local,
-                b"2" => Self::National,
-                b"3" => Self::Global,
-                b"4" => Self::NationalExcludingLocal,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Local => b"1",
-            Self::National => b"2",
-            Self::Global => b"3",
-            Self::NationalExcludingLocal => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DiscretionScope<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TargetStrategy` (847), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TargetStrategy<'a> {
-    /// `1`: VWAP.
-    Vwap,
-    /// `2`: PARTICIPATE.
-    Participate,
-    /// `3`: MININIZE_MARKET_IMPACT.
-    MininizeMarketImpact,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TargetStrategy<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Vwap,
-                b"2" => Self::Participate,
-                b"3" => Self::MininizeMarketImpact,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Vwap => b"1",
-            Self::Participate => b"2",
-            Self::MininizeMarketImpact => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TargetStrategy<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `LastLiquidityInd` (851), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LastLiquidityInd<'a> {
-    /// `1`: ADDED_LIQUIDITY.
-    AddedLiquidity,
-    /// `2`: REMOVED_LIQUIDITY.
-    RemovedLiquidity,
-    /// `3`: LIQUIDITY_ROUTED_OUT.
-    LiquidityRoutedOut,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> LastLiquidityInd<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::AddedLiquidity,
-                b"2" => Self::RemovedLiquidity,
-                b"3" => Self::LiquidityRoutedOut,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AddedLiquidity => b"1",
-            Self::RemovedLiquidity => b"2",
-            Self::LiquidityRoutedOut => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for LastLiquidityInd<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ShortSaleReason` (853), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ShortSaleReason<'a> {
-    /// `0`: DEALER_SOLD_SHORT.
-    DealerSoldShort,
-    /// `1`: DEALER_SOLD_SHORT_EXEMPT.
-    DealerSoldShortExempt,
-    /// `2`: SELLING_CUSTOMER_SOLD_SHORT.
-    SellingCustomerSoldShort,
-    /// `3`: SELLING_CUSTOMER_SOLD_SHORT_EXEMPT.
-    SellingCustomerSoldShortExempt,
-    /// `4`: QUALIFIED_SHORT_SALE.
-    QualifiedShortSale,
-    /// `5`: QUALIFIED_SHORT_SALE_EXEMPT.
-    QualifiedShortSaleExempt,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> ShortSaleReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::DealerSoldShort,
-                b"1" => Self::DealerSoldShortExempt,
-                b"2" => Self::SellingCustomerSoldShort,
-                b"3" => Self::SellingCustomerSoldShortExempt,
-                b"4" => Self::QualifiedShortSale,
-                b"5" => Self::QualifiedShortSaleExempt,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::DealerSoldShort => b"0",
-            Self::DealerSoldShortExempt => b"1",
-            Self::SellingCustomerSoldShort => b"2",
-            Self::SellingCustomerSoldShortExempt => b"3",
-            Self::QualifiedShortSale => b"4",
-            Self::QualifiedShortSaleExempt => b"5",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for ShortSaleReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QtyType` (854), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QtyType<'a> {
-    /// `0`: UNITS.
-    Units,
-    /// `1`: CONTRACTS.
-    Contracts,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QtyType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Units,
-                b"1" => Self::Contracts,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Units => b"0",
-            Self::Contracts => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for QtyType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TradeReportType` (856), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TradeReportType<'a> {
-    /// `0`: SUBMIT.
-    Submit,
-    /// `1`: ALLEGED.
-    Alleged,
-    /// `2`: ACCEPT.
-    Accept,
-    /// `3`: DECLINE.
-    Decline,
-    /// `4`: ADDENDUM.
-    Addendum,
-    /// `5`: NO_WAS.
-    NoWas,
-    /// `6`: TRADE_REPORT_CANCEL.
-    TradeReportCancel,
-    /// `7`: LOCKED_IN_TRADE_BREAK.
-    LockedInTradeBreak,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TradeReportType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Submit,
-                b"1" => Self::Alleged,
-                b"2" => Self::Accept,
-                b"3" => Self::Decline,
-                b"4" => Self::Addendum,
-                b"5" => Self::NoWas,
-                b"6" => Self::TradeReportCancel,
-                b"7" => Self::LockedInTradeBreak,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Submit => b"0",
-            Self::Alleged => b"1",
-            Self::Accept => b"2",
-            Self::Decline => b"3",
-            Self::Addendum => b"4",
-            Self::NoWas => b"5",
-            Self::TradeReportCancel => b"6",
-            Self::LockedInTradeBreak => b"7",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TradeReportType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AllocNoOrdersType` (857), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AllocNoOrdersType<'a> {
-    /// `0`: NOT_SPECIFIED.
-    NotSpecified,
-    /// `1`: EXPLICIT_LIST_PROVIDED.
-    ExplicitListProvided,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AllocNoOrdersType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::NotSpecified,
-                b"1" => Self::ExplicitListProvided,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::NotSpecified => b"0",
-            Self::ExplicitListProvided => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AllocNoOrdersType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `EventType` (865), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EventType<'a> {
-    /// `1`: PUT.
-    Put,
-    /// `2`: CALL.
-    Call,
-    /// `3`: TENDER.
-    Tender,
-    /// `4`: SINKING_FUND_CALL.
-    SinkingFundCall,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> EventType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Put,
-                b"2" => Self::Call,
-                b"3" => Self::Tender,
-                b"4" => Self::SinkingFundCall,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Put => b"1",
-            Self::Call => b"2",
-            Self::Tender => b"3",
-            Self::SinkingFundCall => b"4",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for EventType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `InstrAttribType` (871), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum InstrAttribType<'a> {
-    /// `1`: FLAT.
-    Flat,
-    /// `10`: ORIGINAL_ISSUE_DISCOUNT.
-    OriginalIssueDiscount,
-    /// `11`: CALLABLE_PUTTABLE.
-    CallablePuttable,
-    /// `12`: ESCROWED_TO_MATURITY.
-    EscrowedToMaturity,
-    /// `13`: ESCROWED_TO_REDEMPTION_DATE.
-    EscrowedToRedemptionDate,
-    /// `14`: PRE_REFUNDED.
-    PreRefunded,
-    /// `15`: IN_DEFAULT.
-    InDefault,
-    /// `16`: UNRATED.
-    Unrated,
-    /// `17`: TAXABLE.
-    Taxable,
-    /// `18`: INDEXED.
-    Indexed,
-    /// `19`: SUBJECT_TO_ALTERNATIVE_MINIMUM_TAX.
-    SubjectToAlternativeMinimumTax,
-    /// `2`: ZERO_COUPON.
-    ZeroCoupon,
-    /// `20`: ORIGINAL_ISSUE_DISCOUNT_PRICE.
-    OriginalIssueDiscountPrice,
-    /// `21`: CALLABLE_BELOW_MATURITY_VALUE.
-    CallableBelowMaturityValue,
-    /// `22`: CALLABLE_WITHOUT_NOTICE_BY_MAIL_TO_HOLDER_UNLESS_REGISTERED.
-    CallableWithoutNoticeByMailToHolderUnlessRegistered,
-    /// `3`: INTEREST_BEARING.
-    InterestBearing,
-    /// `4`: NO_PERIODIC_PAYMENTS.
-    NoPeriodicPayments,
-    /// `5`: VARIABLE_RATE.
-    VariableRate,
-    /// `6`: LESS_FEE_FOR_PUT.
-    LessFeeForPut,
-    /// `7`: STEPPED_COUPON.
-    SteppedCoupon,
-    /// `8`: COUPON_PERIOD.
-    CouponPeriod,
-    /// `9`: WHEN_AND_IF_ISSUED.
-    WhenAndIfIssued,
-    /// `99`: TEXT.
-    Text,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> InstrAttribType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Flat,
-                b"10" => Self::OriginalIssueDiscount,
-                b"11" => Self::CallablePuttable,
-                b"12" => Self::EscrowedToMaturity,
-                b"13" => Self::EscrowedToRedemptionDate,
-                b"14" => Self::PreRefunded,
-                b"15" => Self::InDefault,
-                b"16" => Self::Unrated,
-                b"17" => Self::Taxable,
-                b"18" => Self::Indexed,
-                b"19" => Self::SubjectToAlternativeMinimumTax,
-                b"2" => Self::ZeroCoupon,
-                b"20" => Self::OriginalIssueDiscountPrice,
-                b"21" => Self::CallableBelowMaturityValue,
-                b"22" => Self::CallableWithoutNoticeByMailToHolderUnlessRegistered,
-                b"3" => Self::InterestBearing,
-                b"4" => Self::NoPeriodicPayments,
-                b"5" => Self::VariableRate,
-                b"6" => Self::LessFeeForPut,
-                b"7" => Self::SteppedCoupon,
-                b"8" => Self::CouponPeriod,
-                b"9" => Self::WhenAndIfIssued,
-                b"99" => Self::Text,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Flat => b"1",
-            Self::OriginalIssueDiscount => b"10",
-            Self::CallablePuttable => b"11",
-            Self::EscrowedToMaturity => b"12",
-            Self::EscrowedToRedemptionDate => b"13",
-            Self::PreRefunded => b"14",
-            Self::InDefault => b"15",
-            Self::Unrated => b"16",
-            Self::Taxable => b"17",
-            Self::Indexed => b"18",
-            Self::SubjectToAlternativeMinimumTax => b"19",
-            Self::ZeroCoupon => b"2",
-            Self::OriginalIssueDiscountPrice => b"20",
-            Self::CallableBelowMaturityValue => b"21",
-            Self::CallableWithoutNoticeByMailToHolderUnlessRegistered => b"22",
-            Self::InterestBearing => b"3",
-            Self::NoPeriodicPayments => b"4",
-            Self::VariableRate => b"5",
-            Self::LessFeeForPut => b"6",
-            Self::SteppedCoupon => b"7",
-            Self::CouponPeriod => b"8",
-            Self::WhenAndIfIssued => b"9",
-            Self::Text => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for InstrAttribType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CPProgram` (875), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CpProgram<'a> {
-    /// `1`: PROGRAM_3A3.
-    Program3A3,
-    /// `2`: PROGRAM_42.
-    Program42,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CpProgram<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Program3A3,
-                b"2" => Self::Program42,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Program3A3 => b"1",
-            Self::Program42 => b"2",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CpProgram<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MiscFeeBasis` (891), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MiscFeeBasis<'a> {
-    /// `0`: ABSOLUTE.
-    Absolute,
-    /// `1`: PER_UNIT.
-    PerUnit,
-    /// `2`: PERCENTAGE.
-    Percentage,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> MiscFeeBasis<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Absolute,
-                b"1" => Self::PerUnit,
-                b"2" => Self::Percentage,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Absolute => b"0",
-            Self::PerUnit => b"1",
-            Self::Percentage => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for MiscFeeBasis<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CollAsgnReason` (895), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CollAsgnReason<'a> {
-    /// `0`: INITIAL.
-    Initial,
-    /// `1`: SCHEDULED.
-    Scheduled,
-    /// `2`: TIME_WARNING.
-    TimeWarning,
-    /// `3`: MARGIN_DEFICIENCY.
-    MarginDeficiency,
-    /// `4`: MARGIN_EXCESS.
-    MarginExcess,
-    /// `5`: FORWARD_COLLATERAL_DEMAND.
-    ForwardCollateralDemand,
-    /// `6`: EVENT_OF_DEFAULT.
-    EventOfDefault,
-    /// `7`: ADVERSE_TAX_EVENT.
-    AdverseTaxEvent,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CollAsgnReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Initial,
-                b"1" => Self::Scheduled,
-                b"2" => Self::TimeWarning,
-                b"3" => Self::MarginDeficiency,
-                b"4" => Self::MarginExcess,
-                b"5" => Self::ForwardCollateralDemand,
-                b"6" => Self::EventOfDefault,
-                b"7" => Self::AdverseTaxEvent,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Initial => b"0",
-            Self::Scheduled => b"1",
-            Self::TimeWarning => b"2",
-            Self::MarginDeficiency => b"3",
-            Self::MarginExcess => b"4",
-            Self::ForwardCollateralDemand => b"5",
-            Self::EventOfDefault => b"6",
-            Self::AdverseTaxEvent => b"7",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CollAsgnReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CollInquiryQualifier` (896), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CollInquiryQualifier<'a> {
-    /// `0`: TRADE_DATE.
-    TradeDate,
-    /// `1`: GC_INSTRUMENT.
-    GcInstrument,
-    /// `2`: COLLATERAL_INSTRUMENT.
-    CollateralInstrument,
-    /// `3`: SUBSTITUTION_ELIGIBLE.
-    SubstitutionEligible,
-    /// `4`: NOT_ASSIGNED.
-    NotAssigned,
-    /// `5`: PARTIALLY_ASSIGNED.
-    PartiallyAssigned,
-    /// `6`: FULLY_ASSIGNED.
-    FullyAssigned,
-    /// `7`: OUTSTANDING_TRADES.
-    OutstandingTrades,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CollInquiryQualifier<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::TradeDate,
-                b"1" => Self::GcInstrument,
-                b"2" => Self::CollateralInstrument,
-                b"3" => Self::SubstitutionEligible,
-                b"4" => Self::NotAssigned,
-                b"5" => Self::PartiallyAssigned,
-                b"6" => Self::FullyAssigned,
-                b"7" => Self::OutstandingTrades,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::TradeDate => b"0",
-            Self::GcInstrument => b"1",
-            Self::CollateralInstrument => b"2",
-            Self::SubstitutionEligible => b"3",
-            Self::NotAssigned => b"4",
-            Self::PartiallyAssigned => b"5",
-            Self::FullyAssigned => b"6",
-            Self::OutstandingTrades => b"7",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CollInquiryQualifier<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CollAsgnTransType` (903), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CollAsgnTransType<'a> {
-    /// `0`: NEW.
-    New,
-    /// `1`: REPLACE.
-    Replace,
-    /// `2`: CANCEL.
-    Cancel,
-    /// `3`: RELEASE.
-    Release,
-    /// `4`: REVERSE.
-    Reverse,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CollAsgnTransType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::New,
-                b"1" => Self::Replace,
-                b"2" => Self::Cancel,
-                b"3" => Self::Release,
-                b"4" => Self::Reverse,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::New => b"0",
-            Self::Replace => b"1",
-            Self::Cancel => b"2",
-            Self::Release => b"3",
-            Self::Reverse => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CollAsgnTransType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CollAsgnRespType` (905), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CollAsgnRespType<'a> {
-    /// `0`: RECEIVED.
-    Received,
-    /// `1`: ACCEPTED.
-    Accepted,
-    /// `2`: DECLINED.
-    Declined,
-    /// `3`: REJECTED.
-    Rejected,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CollAsgnRespType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Received,
-                b"1" => Self::Accepted,
-                b"2" => Self::Declined,
-                b"3" => Self::Rejected,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Received => b"0",
-            Self::Accepted => b"1",
-            Self::Declined => b"2",
-            Self::Rejected => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CollAsgnRespType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CollAsgnRejectReason` (906), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CollAsgnRejectReason<'a> {
-    /// `0`: UNKNOWN_DEAL.
-    UnknownDeal,
-    /// `1`: UNKNOWN_OR_INVALID_INSTRUMENT.
-    UnknownOrInvalidInstrument,
-    /// `2`: UNAUTHORIZED_TRANSACTION.
-    UnauthorizedTransaction,
-    /// `3`: INSUFFICIENT_COLLATERAL.
-    InsufficientCollateral,
-    /// `4`: INVALID_TYPE_OF_COLLATERAL.
-    InvalidTypeOfCollateral,
-    /// `5`: EXCESSIVE_SUBSTITUTION.
-    ExcessiveSubstitution,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CollAsgnRejectReason<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::UnknownDeal,
-                b"1" => Self::UnknownOrInvalidInstrument,
-                b"2" => Self::UnauthorizedTransaction,
-                b"3" => Self::InsufficientCollateral,
-                b"4" => Self::InvalidTypeOfCollateral,
-                b"5" => Self::ExcessiveSubstitution,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::UnknownDeal => b"0",
-            Self::UnknownOrInvalidInstrument => b"1",
-            Self::UnauthorizedTransaction => b"2",
-            Self::InsufficientCollateral => b"3",
-            Self::InvalidTypeOfCollateral => b"4",
-            Self::ExcessiveSubstitution => b"5",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CollAsgnRejectReason<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CollStatus` (910), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CollStatus<'a> {
-    /// `0`: UNASSIGNED.
-    Unassigned,
-    /// `1`: PARTIALLY_ASSIGNED.
-    PartiallyAssigned,
-    /// `2`: ASSIGNMENT_PROPOSED.
-    AssignmentProposed,
-    /// `3`: ASSIGNED.
-    Assigned,
-    /// `4`: CHALLENGED.
-    Challenged,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CollStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Unassigned,
-                b"1" => Self::PartiallyAssigned,
-                b"2" => Self::AssignmentProposed,
-                b"3" => Self::Assigned,
-                b"4" => Self::Challenged,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Unassigned => b"0",
-            Self::PartiallyAssigned => b"1",
-            Self::AssignmentProposed => b"2",
-            Self::Assigned => b"3",
-            Self::Challenged => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CollStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `DeliveryType` (919), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DeliveryType<'a> {
-    /// `0`: VERSUS_PAYMENT.
-    VersusPayment,
-    /// `1`: FREE.
-    Free,
-    /// `2`: TRI_PARTY.
-    TriParty,
-    /// `3`: HOLD_IN_CUSTODY.
-    HoldInCustody,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> DeliveryType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::VersusPayment,
-                b"1" => Self::Free,
-                b"2" => Self::TriParty,
-                b"3" => Self::HoldInCustody,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::VersusPayment => b"0",
-            Self::Free => b"1",
-            Self::TriParty => b"2",
-            Self::HoldInCustody => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for DeliveryType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `UserRequestType` (924), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UserRequestType<'a> {
-    /// `1`: LOGONUSER.
-    Logonuser,
-    /// `2`: LOGOFFUSER.
-    Logoffuser,
-    /// `3`: CHANGEPASSWORDFORUSER.
-    Changepasswordforuser,
-    /// `4`: REQUEST_INDIVIDUAL_USER_STATUS.
-    RequestIndividualUserStatus,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> UserRequestType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Logonuser,
-                b"2" => Self::Logoffuser,
-                b"3" => Self::Changepasswordforuser,
-                b"4" => Self::RequestIndividualUserStatus,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Logonuser => b"1",
-            Self::Logoffuser => b"2",
-            Self::Changepasswordforuser => b"3",
-            Self::RequestIndividualUserStatus => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for UserRequestType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `UserStatus` (926), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UserStatus<'a> {
-    /// `1`: LOGGED_IN.
-    LoggedIn,
-    /// `2`: NOT_LOGGED_IN.
-    NotLoggedIn,
-    /// `3`: USER_NOT_RECOGNISED.
-    UserNotRecognised,
-    /// `4`: PASSWORD_INCORRECT.
-    PasswordIncorrect,
-    /// `5`: PASSWORD_CHANGED.
-    PasswordChanged,
-    /// `6`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> UserStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::LoggedIn,
-                b"2" => Self::NotLoggedIn,
-                b"3" => Self::UserNotRecognised,
-                b"4" => Self::PasswordIncorrect,
-                b"5" => Self::PasswordChanged,
-                b"6" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::LoggedIn => b"1",
-            Self::NotLoggedIn => b"2",
-            Self::UserNotRecognised => b"3",
-            Self::PasswordIncorrect => b"4",
-            Self::PasswordChanged => b"5",
-            Self::Other2 => b"6",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for UserStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `StatusValue` (928), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StatusValue<'a> {
-    /// `1`: CONNECTED.
-    Connected,
-    /// `2`: NOT_CONNECTED_DOWN_EXPECTED_UP.
-    NotConnectedDownExpectedUp,
-    /// `3`: NOT_CONNECTED_DOWN_EXPECTED_DOWN.
-    NotConnectedDownExpectedDown,
-    /// `4`: IN_PROCESS.
-    InProcess,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> StatusValue<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Connected,
-                b"2" => Self::NotConnectedDownExpectedUp,
-                b"3" => Self::NotConnectedDownExpectedDown,
-                b"4" => Self::InProcess,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Connected => b"1",
-            Self::NotConnectedDownExpectedUp => b"2",
-            Self::NotConnectedDownExpectedDown => b"3",
-            Self::InProcess => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for StatusValue<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `NetworkRequestType` (935), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NetworkRequestType<'a> {
-    /// `1`: SNAPSHOT.
-    Snapshot,
-    /// `2`: SUBSCRIBE.
-    Subscribe,
-    /// `4`: STOP_SUBSCRIBING.
-    StopSubscribing,
-    /// `8`: LEVEL_OF_DETAIL.
-    LevelOfDetail,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> NetworkRequestType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Snapshot,
-                b"2" => Self::Subscribe,
-                b"4" => Self::StopSubscribing,
-                b"8" => Self::LevelOfDetail,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Snapshot => b"1",
-            Self::Subscribe => b"2",
-            Self::StopSubscribing => b"4",
-            Self::LevelOfDetail => b"8",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for NetworkRequestType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `NetworkStatusResponseType` (937), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NetworkStatusResponseType<'a> {
-    /// `1`: FULL.
-    Full,
-    /// `2`: INCREMENTAL_UPDATE.
-    IncrementalUpdate,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> NetworkStatusResponseType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Full,
-                b"2" => Self::IncrementalUpdate,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Full => b"1",
-            Self::IncrementalUpdate => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for NetworkStatusResponseType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TrdRptStatus` (939), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TrdRptStatus<'a> {
-    /// `0`: ACCEPTED.
-    Accepted,
-    /// `1`: REJECTED.
-    Rejected,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> TrdRptStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Accepted,
-                b"1" => Self::Rejected,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Accepted => b"0",
-            Self::Rejected => b"1",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for TrdRptStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AffirmStatus` (940), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AffirmStatus<'a> {
-    /// `1`: RECEIVED.
-    Received,
-    /// `2`: CONFIRM_REJECTED.
-    ConfirmRejected,
-    /// `3`: AFFIRMED.
-    Affirmed,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> AffirmStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Received,
-                b"2" => Self::ConfirmRejected,
-                b"3" => Self::Affirmed,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Received => b"1",
-            Self::ConfirmRejected => b"2",
-            Self::Affirmed => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AffirmStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CollAction` (944), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CollAction<'a> {
-    /// `0`: RETAIN.
-    Retain,
-    /// `1`: ADD.
-    Add,
-    /// `2`: REMOVE.
-    Remove,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CollAction<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Retain,
-                b"1" => Self::Add,
-                b"2" => Self::Remove,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Retain => b"0",
-            Self::Add => b"1",
-            Self::Remove => b"2",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CollAction<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CollInquiryStatus` (945), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CollInquiryStatus<'a> {
-    /// `0`: ACCEPTED.
-    Accepted,
-    /// `1`: ACCEPTED_WITH_WARNINGS.
-    AcceptedWithWarnings,
-    /// `2`: COMPLETED.
-    Completed,
-    /// `3`: COMPLETED_WITH_WARNINGS.
-    CompletedWithWarnings,
-    /// `4`: REJECTED.
-    Rejected,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CollInquiryStatus<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Accepted,
-                b"1" => Self::AcceptedWithWarnings,
-                b"2" => Self::Completed,
-                b"3" => Self::CompletedWithWarnings,
-                b"4" => Self::Rejected,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Accepted => b"0",
-            Self::AcceptedWithWarnings => b"1",
-            Self::Completed => b"2",
-            Self::CompletedWithWarnings => b"3",
-            Self::Rejected => b"4",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CollInquiryStatus<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `CollInquiryResult` (946), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CollInquiryResult<'a> {
-    /// `0`: SUCCESSFUL.
-    Successful,
-    /// `1`: INVALID_OR_UNKNOWN_INSTRUMENT.
-    InvalidOrUnknownInstrument,
-    /// `2`: INVALID_OR_UNKNOWN_COLLATERAL_TYPE.
-    InvalidOrUnknownCollateralType,
-    /// `3`: INVALID_PARTIES.
-    InvalidParties,
-    /// `4`: INVALID_TRANSPORT_TYPE_REQUESTED.
-    InvalidTransportTypeRequested,
-    /// `5`: INVALID_DESTINATION_REQUESTED.
-    InvalidDestinationRequested,
-    /// `6`: NO_COLLATERAL_FOUND_FOR_THE_TRADE_SPECIFIED.
-    NoCollateralFoundForTheTradeSpecified,
-    /// `7`: NO_COLLATERAL_FOUND_FOR_THE_ORDER_SPECIFIED.
-    NoCollateralFoundForTheOrderSpecified,
-    /// `8`: COLLATERAL_INQUIRY_TYPE_NOT_SUPPORTED.
-    CollateralInquiryTypeNotSupported,
-    /// `9`: UNAUTHORIZED_FOR_COLLATERAL_INQUIRY.
-    UnauthorizedForCollateralInquiry,
-    /// `99`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> CollInquiryResult<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Successful,
-                b"1" => Self::InvalidOrUnknownInstrument,
-                b"2" => Self::InvalidOrUnknownCollateralType,
-                b"3" => Self::InvalidParties,
-                b"4" => Self::InvalidTransportTypeRequested,
-                b"5" => Self::InvalidDestinationRequested,
-                b"6" => Self::NoCollateralFoundForTheTradeSpecified,
-                b"7" => Self::NoCollateralFoundForTheOrderSpecified,
-                b"8" => Self::CollateralInquiryTypeNotSupported,
-                b"9" => Self::UnauthorizedForCollateralInquiry,
-                b"99" => Self::Other2,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Successful => b"0",
-            Self::InvalidOrUnknownInstrument => b"1",
-            Self::InvalidOrUnknownCollateralType => b"2",
-            Self::InvalidParties => b"3",
-            Self::InvalidTransportTypeRequested => b"4",
-            Self::InvalidDestinationRequested => b"5",
-            Self::NoCollateralFoundForTheTradeSpecified => b"6",
-            Self::NoCollateralFoundForTheOrderSpecified => b"7",
-            Self::CollateralInquiryTypeNotSupported => b"8",
-            Self::UnauthorizedForCollateralInquiry => b"9",
-            Self::Other2 => b"99",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for CollInquiryResult<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AcmeLiquidityFlag` (5002), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AcmeLiquidityFlag {
-    /// `A`: ADDED_LIQUIDITY.
-    AddedLiquidity,
-    /// `R`: REMOVED_LIQUIDITY.
-    RemovedLiquidity,
-    /// `X`: ROUTED_OUT.
-    RoutedOut,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl AcmeLiquidityFlag {
-    const TABLE: [u8; 256] = t::byte_table(b"ARX");
-    const VARIANTS: [AcmeLiquidityFlag; 3] = [
-        AcmeLiquidityFlag::AddedLiquidity,
-        AcmeLiquidityFlag::RemovedLiquidity,
-        AcmeLiquidityFlag::RoutedOut,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::AddedLiquidity => b"A",
-            Self::RemovedLiquidity => b"R",
-            Self::RoutedOut => b"X",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AcmeLiquidityFlag {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `AcmeFeeType` (5004), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AcmeFeeType {
-    /// `C`: CLEARING.
-    Clearing,
-    /// `E`: EXCHANGE.
-    Exchange,
-    /// `R`: REGULATORY.
-    Regulatory,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl AcmeFeeType {
-    const TABLE: [u8; 256] = t::byte_table(b"CER");
-    const VARIANTS: [AcmeFeeType; 3] = [
-        AcmeFeeType::Clearing,
-        AcmeFeeType::Exchange,
-        AcmeFeeType::Regulatory,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Clearing => b"C",
-            Self::Exchange => b"E",
-            Self::Regulatory => b"R",
-            Self::Other(b) => t::byte_str(*b),
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for AcmeFeeType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
+t::char_enum! {
+    /// Values of `AdvSide` (4), CHAR; `Other` carries a value the dictionary does not list.
+    AdvSide {
+        /// `B`: BUY.
+        Buy = b'B',
+        /// `S`: SELL.
+        Sell = b'S',
+        /// `T`: TRADE.
+        Trade = b'T',
+        /// `X`: CROSS.
+        Cross = b'X',
+    }
+}
+t::bytes_enum! {
+    /// Values of `AdvTransType` (5), STRING; `Other` carries a value the dictionary does not list.
+    AdvTransType(false) {
+        /// `C`: CANCEL.
+        Cancel = b"C",
+        /// `N`: NEW.
+        New = b"N",
+        /// `R`: REPLACE.
+        Replace = b"R",
+    }
+}
+t::char_enum! {
+    /// Values of `CommType` (13), CHAR; `Other` carries a value the dictionary does not list.
+    CommType {
+        /// `1`: PER_UNIT.
+        PerUnit = b'1',
+        /// `2`: PERCENTAGE.
+        Percentage = b'2',
+        /// `3`: ABSOLUTE.
+        Absolute = b'3',
+        /// `4`: PERCENTAGE_WAIVED_CASH_DISCOUNT.
+        PercentageWaivedCashDiscount = b'4',
+        /// `5`: PERCENTAGE_WAIVED_ENHANCED_UNITS.
+        PercentageWaivedEnhancedUnits = b'5',
+        /// `6`: POINTS_PER_BOND_OR_CONTRACT.
+        PointsPerBondOrContract = b'6',
+    }
+}
+t::bytes_enum! {
+    /// Values of `ExecInst` (18), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+    ExecInst(false) {
+        /// `0`: STAY_ON_OFFERSIDE.
+        StayOnOfferside = b"0",
+        /// `1`: NOT_HELD.
+        NotHeld = b"1",
+        /// `2`: WORK.
+        Work = b"2",
+        /// `3`: GO_ALONG.
+        GoAlong = b"3",
+        /// `4`: OVER_THE_DAY.
+        OverTheDay = b"4",
+        /// `5`: HELD.
+        Held = b"5",
+        /// `6`: PARTICIPATE_DONT_INITIATE.
+        ParticipateDontInitiate = b"6",
+        /// `7`: STRICT_SCALE.
+        StrictScale = b"7",
+        /// `8`: TRY_TO_SCALE.
+        TryToScale = b"8",
+        /// `9`: STAY_ON_BIDSIDE.
+        StayOnBidside = b"9",
+        /// `A`: NO_CROSS.
+        NoCross = b"A",
+        /// `B`: OK_TO_CROSS.
+        OkToCross = b"B",
+        /// `C`: CALL_FIRST.
+        CallFirst = b"C",
+        /// `D`: PERCENT_OF_VOLUME.
+        PercentOfVolume = b"D",
+        /// `E`: DO_NOT_INCREASE.
+        DoNotIncrease = b"E",
+        /// `F`: DO_NOT_REDUCE.
+        DoNotReduce = b"F",
+        /// `G`: ALL_OR_NONE.
+        AllOrNone = b"G",
+        /// `H`: REINSTATE_ON_SYSTEM_FAILURE.
+        ReinstateOnSystemFailure = b"H",
+        /// `I`: INSTITUTIONS_ONLY.
+        InstitutionsOnly = b"I",
+        /// `J`: REINSTATE_ON_TRADING_HALT.
+        ReinstateOnTradingHalt = b"J",
+        /// `K`: CANCEL_ON_TRADING_HALT.
+        CancelOnTradingHalt = b"K",
+        /// `L`: LAST_PEG.
+        LastPeg = b"L",
+        /// `M`: MID_PRICE_PEG.
+        MidPricePeg = b"M",
+        /// `N`: NON_NEGOTIABLE.
+        NonNegotiable = b"N",
+        /// `O`: OPENING_PEG.
+        OpeningPeg = b"O",
+        /// `P`: MARKET_PEG.
+        MarketPeg = b"P",
+        /// `Q`: CANCEL_ON_SYSTEM_FAILURE.
+        CancelOnSystemFailure = b"Q",
+        /// `R`: PRIMARY_PEG.
+        PrimaryPeg = b"R",
+        /// `S`: SUSPEND.
+        Suspend = b"S",
+        /// `U`: CUSTOMER_DISPLAY_INSTRUCTION.
+        CustomerDisplayInstruction = b"U",
+        /// `V`: NETTING.
+        Netting = b"V",
+        /// `W`: PEG_TO_VWAP.
+        PegToVwap = b"W",
+        /// `X`: TRADE_ALONG.
+        TradeAlong = b"X",
+        /// `Y`: TRY_TO_STOP.
+        TryToStop = b"Y",
+        /// `Z`: CANCEL_IF_NOT_BEST.
+        CancelIfNotBest = b"Z",
+        /// `a`: TRAILING_STOP_PEG.
+        TrailingStopPeg = b"a",
+        /// `b`: STRICT_LIMIT.
+        StrictLimit = b"b",
+        /// `c`: IGNORE_PRICE_VALIDITY_CHECKS.
+        IgnorePriceValidityChecks = b"c",
+        /// `d`: PEG_TO_LIMIT_PRICE.
+        PegToLimitPrice = b"d",
+        /// `e`: WORK_TO_TARGET_STRATEGY.
+        WorkToTargetStrategy = b"e",
+    }
+}
+t::char_enum! {
+    /// Values of `HandlInst` (21), CHAR; `Other` carries a value the dictionary does not list.
+    HandlInst {
+        /// `1`: AUTOMATED_EXECUTION_ORDER_PRIVATE.
+        AutomatedExecutionOrderPrivate = b'1',
+        /// `2`: AUTOMATED_EXECUTION_ORDER_PUBLIC.
+        AutomatedExecutionOrderPublic = b'2',
+        /// `3`: MANUAL_ORDER.
+        ManualOrder = b'3',
+    }
+}
+t::bytes_enum! {
+    /// Values of `SecurityIDSource` (22), STRING; `Other` carries a value the dictionary does not list.
+    SecurityIdSource(false) {
+        /// `1`: CUSIP.
+        Cusip = b"1",
+        /// `2`: SEDOL.
+        Sedol = b"2",
+        /// `3`: QUIK.
+        Quik = b"3",
+        /// `4`: ISIN_NUMBER.
+        IsinNumber = b"4",
+        /// `5`: RIC_CODE.
+        RicCode = b"5",
+        /// `6`: ISO_CURRENCY_CODE.
+        IsoCurrencyCode = b"6",
+        /// `7`: ISO_COUNTRY_CODE.
+        IsoCountryCode = b"7",
+        /// `8`: EXCHANGE_SYMBOL.
+        ExchangeSymbol = b"8",
+        /// `9`: CONSOLIDATED_TAPE_ASSOCIATION.
+        ConsolidatedTapeAssociation = b"9",
+        /// `A`: BLOOMBERG_SYMBOL.
+        BloombergSymbol = b"A",
+        /// `B`: WERTPAPIER.
+        Wertpapier = b"B",
+        /// `C`: DUTCH.
+        Dutch = b"C",
+        /// `D`: VALOREN.
+        Valoren = b"D",
+        /// `E`: SICOVAM.
+        Sicovam = b"E",
+        /// `F`: BELGIAN.
+        Belgian = b"F",
+        /// `G`: COMMON.
+        Common = b"G",
+        /// `H`: CLEARING_HOUSE.
+        ClearingHouse = b"H",
+        /// `I`: ISDA_FPML_PRODUCT_SPECIFICATION.
+        IsdaFpmlProductSpecification = b"I",
+        /// `J`: OPTIONS_PRICE_REPORTING_AUTHORITY.
+        OptionsPriceReportingAuthority = b"J",
+    }
+}
+t::char_enum! {
+    /// Values of `IOIQltyInd` (25), CHAR; `Other` carries a value the dictionary does not list.
+    IoiQltyInd {
+        /// `H`: HIGH.
+        High = b'H',
+        /// `L`: LOW.
+        Low = b'L',
+        /// `M`: MEDIUM.
+        Medium = b'M',
+    }
+}
+t::bytes_enum! {
+    /// Values of `IOIQty` (27), STRING; `Other` carries a value the dictionary does not list.
+    IoiQty(false) {
+        /// `L`: LARGE.
+        Large = b"L",
+        /// `M`: MEDIUM.
+        Medium = b"M",
+        /// `S`: SMALL.
+        Small = b"S",
+    }
+}
+t::char_enum! {
+    /// Values of `IOITransType` (28), CHAR; `Other` carries a value the dictionary does not list.
+    IoiTransType {
+        /// `C`: CANCEL.
+        Cancel = b'C',
+        /// `N`: NEW.
+        New = b'N',
+        /// `R`: REPLACE.
+        Replace = b'R',
+    }
+}
+t::char_enum! {
+    /// Values of `LastCapacity` (29), CHAR; `Other` carries a value the dictionary does not list.
+    LastCapacity {
+        /// `1`: AGENT.
+        Agent = b'1',
+        /// `2`: CROSS_AS_AGENT.
+        CrossAsAgent = b'2',
+        /// `3`: CROSS_AS_PRINCIPAL.
+        CrossAsPrincipal = b'3',
+        /// `4`: PRINCIPAL.
+        Principal = b'4',
+    }
+}
+t::bytes_enum! {
+    /// Values of `MsgType` (35), STRING; `Other` carries a value the dictionary does not list.
+    MsgType(false) {
+        /// `0`: HEARTBEAT.
+        Heartbeat = b"0",
+        /// `1`: TEST_REQUEST.
+        TestRequest = b"1",
+        /// `2`: RESEND_REQUEST.
+        ResendRequest = b"2",
+        /// `3`: REJECT.
+        Reject = b"3",
+        /// `4`: SEQUENCE_RESET.
+        SequenceReset = b"4",
+        /// `5`: LOGOUT.
+        Logout = b"5",
+        /// `6`: IOI.
+        Ioi = b"6",
+        /// `7`: ADVERTISEMENT.
+        Advertisement = b"7",
+        /// `8`: EXECUTION_REPORT.
+        ExecutionReport = b"8",
+        /// `9`: ORDER_CANCEL_REJECT.
+        OrderCancelReject = b"9",
+        /// `A`: LOGON.
+        Logon = b"A",
+        /// `AA`: DERIVATIVE_SECURITY_LIST.
+        DerivativeSecurityList = b"AA",
+        /// `AB`: NEW_ORDER_MULTILEG.
+        NewOrderMultileg = b"AB",
+        /// `AC`: MULTILEG_ORDER_CANCEL_REPLACE.
+        MultilegOrderCancelReplace = b"AC",
+        /// `AD`: TRADE_CAPTURE_REPORT_REQUEST.
+        TradeCaptureReportRequest = b"AD",
+        /// `AE`: TRADE_CAPTURE_REPORT.
+        TradeCaptureReport = b"AE",
+        /// `AF`: ORDER_MASS_STATUS_REQUEST.
+        OrderMassStatusRequest = b"AF",
+        /// `AG`: QUOTE_REQUEST_REJECT.
+        QuoteRequestReject = b"AG",
+        /// `AH`: RFQ_REQUEST.
+        RfqRequest = b"AH",
+        /// `AI`: QUOTE_STATUS_REPORT.
+        QuoteStatusReport = b"AI",
+        /// `AJ`: QUOTE_RESPONSE.
+        QuoteResponse = b"AJ",
+        /// `AK`: CONFIRMATION.
+        Confirmation = b"AK",
+        /// `AL`: POSITION_MAINTENANCE_REQUEST.
+        PositionMaintenanceRequest = b"AL",
+        /// `AM`: POSITION_MAINTENANCE_REPORT.
+        PositionMaintenanceReport = b"AM",
+        /// `AN`: REQUEST_FOR_POSITIONS.
+        RequestForPositions = b"AN",
+        /// `AO`: REQUEST_FOR_POSITIONS_ACK.
+        RequestForPositionsAck = b"AO",
+        /// `AP`: POSITION_REPORT.
+        PositionReport = b"AP",
+        /// `AQ`: TRADE_CAPTURE_REPORT_REQUEST_ACK.
+        TradeCaptureReportRequestAck = b"AQ",
+        /// `AR`: TRADE_CAPTURE_REPORT_ACK.
+        TradeCaptureReportAck = b"AR",
+        /// `AS`: ALLOCATION_REPORT.
+        AllocationReport = b"AS",
+        /// `AT`: ALLOCATION_REPORT_ACK.
+        AllocationReportAck = b"AT",
+        /// `AU`: CONFIRMATION_ACK.
+        ConfirmationAck = b"AU",
+        /// `AV`: SETTLEMENT_INSTRUCTION_REQUEST.
+        SettlementInstructionRequest = b"AV",
+        /// `AW`: ASSIGNMENT_REPORT.
+        AssignmentReport = b"AW",
+        /// `AX`: COLLATERAL_REQUEST.
+        CollateralRequest = b"AX",
+        /// `AY`: COLLATERAL_ASSIGNMENT.
+        CollateralAssignment = b"AY",
+        /// `AZ`: COLLATERAL_RESPONSE.
+        CollateralResponse = b"AZ",
+        /// `B`: NEWS.
+        News = b"B",
+        /// `BA`: COLLATERAL_REPORT.
+        CollateralReport = b"BA",
+        /// `BB`: COLLATERAL_INQUIRY.
+        CollateralInquiry = b"BB",
+        /// `BC`: NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST.
+        NetworkCounterpartySystemStatusRequest = b"BC",
+        /// `BD`: NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE.
+        NetworkCounterpartySystemStatusResponse = b"BD",
+        /// `BE`: USER_REQUEST.
+        UserRequest = b"BE",
+        /// `BF`: USER_RESPONSE.
+        UserResponse = b"BF",
+        /// `BG`: COLLATERAL_INQUIRY_ACK.
+        CollateralInquiryAck = b"BG",
+        /// `BH`: CONFIRMATION_REQUEST.
+        ConfirmationRequest = b"BH",
+        /// `C`: EMAIL.
+        Email = b"C",
+        /// `D`: NEW_ORDER_SINGLE.
+        NewOrderSingle = b"D",
+        /// `E`: NEW_ORDER_LIST.
+        NewOrderList = b"E",
+        /// `F`: ORDER_CANCEL_REQUEST.
+        OrderCancelRequest = b"F",
+        /// `G`: ORDER_CANCEL_REPLACE_REQUEST.
+        OrderCancelReplaceRequest = b"G",
+        /// `H`: ORDER_STATUS_REQUEST.
+        OrderStatusRequest = b"H",
+        /// `J`: ALLOCATION_INSTRUCTION.
+        AllocationInstruction = b"J",
+        /// `K`: LIST_CANCEL_REQUEST.
+        ListCancelRequest = b"K",
+        /// `L`: LIST_EXECUTE.
+        ListExecute = b"L",
+        /// `M`: LIST_STATUS_REQUEST.
+        ListStatusRequest = b"M",
+        /// `N`: LIST_STATUS.
+        ListStatus = b"N",
+        /// `P`: ALLOCATION_INSTRUCTION_ACK.
+        AllocationInstructionAck = b"P",
+        /// `Q`: DONT_KNOW_TRADE.
+        DontKnowTrade = b"Q",
+        /// `R`: QUOTE_REQUEST.
+        QuoteRequest = b"R",
+        /// `S`: QUOTE.
+        Quote = b"S",
+        /// `T`: SETTLEMENT_INSTRUCTIONS.
+        SettlementInstructions = b"T",
+        /// `U1`: ACME_RISK_LIMIT_UPDATE.
+        AcmeRiskLimitUpdate = b"U1",
+        /// `V`: MARKET_DATA_REQUEST.
+        MarketDataRequest = b"V",
+        /// `W`: MARKET_DATA_SNAPSHOT_FULL_REFRESH.
+        MarketDataSnapshotFullRefresh = b"W",
+        /// `X`: MARKET_DATA_INCREMENTAL_REFRESH.
+        MarketDataIncrementalRefresh = b"X",
+        /// `Y`: MARKET_DATA_REQUEST_REJECT.
+        MarketDataRequestReject = b"Y",
+        /// `Z`: QUOTE_CANCEL.
+        QuoteCancel = b"Z",
+        /// `a`: QUOTE_STATUS_REQUEST.
+        QuoteStatusRequest = b"a",
+        /// `b`: MASS_QUOTE_ACKNOWLEDGEMENT.
+        MassQuoteAcknowledgement = b"b",
+        /// `c`: SECURITY_DEFINITION_REQUEST.
+        SecurityDefinitionRequest = b"c",
+        /// `d`: SECURITY_DEFINITION.
+        SecurityDefinition = b"d",
+        /// `e`: SECURITY_STATUS_REQUEST.
+        SecurityStatusRequest = b"e",
+        /// `f`: SECURITY_STATUS.
+        SecurityStatus = b"f",
+        /// `g`: TRADING_SESSION_STATUS_REQUEST.
+        TradingSessionStatusRequest = b"g",
+        /// `h`: TRADING_SESSION_STATUS.
+        TradingSessionStatus = b"h",
+        /// `i`: MASS_QUOTE.
+        MassQuote = b"i",
+        /// `j`: BUSINESS_MESSAGE_REJECT.
+        BusinessMessageReject = b"j",
+        /// `k`: BID_REQUEST.
+        BidRequest = b"k",
+        /// `l`: BID_RESPONSE.
+        BidResponse = b"l",
+        /// `m`: LIST_STRIKE_PRICE.
+        ListStrikePrice = b"m",
+        /// `n`: XML_NON_FIX.
+        XmlNonFix = b"n",
+        /// `o`: REGISTRATION_INSTRUCTIONS.
+        RegistrationInstructions = b"o",
+        /// `p`: REGISTRATION_INSTRUCTIONS_RESPONSE.
+        RegistrationInstructionsResponse = b"p",
+        /// `q`: ORDER_MASS_CANCEL_REQUEST.
+        OrderMassCancelRequest = b"q",
+        /// `r`: ORDER_MASS_CANCEL_REPORT.
+        OrderMassCancelReport = b"r",
+        /// `s`: NEW_ORDER_CROSS.
+        NewOrderCross = b"s",
+        /// `t`: CROSS_ORDER_CANCEL_REPLACE_REQUEST.
+        CrossOrderCancelReplaceRequest = b"t",
+        /// `u`: CROSS_ORDER_CANCEL_REQUEST.
+        CrossOrderCancelRequest = b"u",
+        /// `v`: SECURITY_TYPE_REQUEST.
+        SecurityTypeRequest = b"v",
+        /// `w`: SECURITY_TYPES.
+        SecurityTypes = b"w",
+        /// `x`: SECURITY_LIST_REQUEST.
+        SecurityListRequest = b"x",
+        /// `y`: SECURITY_LIST.
+        SecurityList = b"y",
+        /// `z`: DERIVATIVE_SECURITY_LIST_REQUEST.
+        DerivativeSecurityListRequest = b"z",
+    }
+}
+t::char_enum! {
+    /// Values of `OrdStatus` (39), CHAR; `Other` carries a value the dictionary does not list.
+    OrdStatus {
+        /// `0`: NEW.
+        New = b'0',
+        /// `1`: PARTIALLY_FILLED.
+        PartiallyFilled = b'1',
+        /// `2`: FILLED.
+        Filled = b'2',
+        /// `3`: DONE_FOR_DAY.
+        DoneForDay = b'3',
+        /// `4`: CANCELED.
+        Canceled = b'4',
+        /// `6`: PENDING_CANCEL.
+        PendingCancel = b'6',
+        /// `7`: STOPPED.
+        Stopped = b'7',
+        /// `8`: REJECTED.
+        Rejected = b'8',
+        /// `9`: SUSPENDED.
+        Suspended = b'9',
+        /// `A`: PENDING_NEW.
+        PendingNew = b'A',
+        /// `B`: CALCULATED.
+        Calculated = b'B',
+        /// `C`: EXPIRED.
+        Expired = b'C',
+        /// `D`: ACCEPTED_FOR_BIDDING.
+        AcceptedForBidding = b'D',
+        /// `E`: PENDING_REPLACE.
+        PendingReplace = b'E',
+    }
+}
+t::char_enum! {
+    /// Values of `OrdType` (40), CHAR; `Other` carries a value the dictionary does not list.
+    OrdType {
+        /// `1`: MARKET.
+        Market = b'1',
+        /// `2`: LIMIT.
+        Limit = b'2',
+        /// `3`: STOP.
+        Stop = b'3',
+        /// `4`: STOP_LIMIT.
+        StopLimit = b'4',
+        /// `6`: WITH_OR_WITHOUT.
+        WithOrWithout = b'6',
+        /// `7`: LIMIT_OR_BETTER.
+        LimitOrBetter = b'7',
+        /// `8`: LIMIT_WITH_OR_WITHOUT.
+        LimitWithOrWithout = b'8',
+        /// `9`: ON_BASIS.
+        OnBasis = b'9',
+        /// `D`: PREVIOUSLY_QUOTED.
+        PreviouslyQuoted = b'D',
+        /// `E`: PREVIOUSLY_INDICATED.
+        PreviouslyIndicated = b'E',
+        /// `G`: FOREX_SWAP.
+        ForexSwap = b'G',
+        /// `I`: FUNARI.
+        Funari = b'I',
+        /// `J`: MARKET_IF_TOUCHED.
+        MarketIfTouched = b'J',
+        /// `K`: MARKET_WITH_LEFTOVER_AS_LIMIT.
+        MarketWithLeftoverAsLimit = b'K',
+        /// `L`: PREVIOUS_FUND_VALUATION_POINT.
+        PreviousFundValuationPoint = b'L',
+        /// `M`: NEXT_FUND_VALUATION_POINT.
+        NextFundValuationPoint = b'M',
+        /// `P`: PEGGED.
+        Pegged = b'P',
+        /// `Z`: ACME_MIDPOINT_PEG.
+        AcmeMidpointPeg = b'Z',
+    }
+}
+t::char_enum! {
+    /// Values of `Side` (54), CHAR; `Other` carries a value the dictionary does not list.
+    Side {
+        /// `1`: BUY.
+        Buy = b'1',
+        /// `2`: SELL.
+        Sell = b'2',
+        /// `3`: BUY_MINUS.
+        BuyMinus = b'3',
+        /// `4`: SELL_PLUS.
+        SellPlus = b'4',
+        /// `5`: SELL_SHORT.
+        SellShort = b'5',
+        /// `6`: SELL_SHORT_EXEMPT.
+        SellShortExempt = b'6',
+        /// `7`: UNDISCLOSED.
+        Undisclosed = b'7',
+        /// `8`: CROSS.
+        Cross = b'8',
+        /// `9`: CROSS_SHORT.
+        CrossShort = b'9',
+        /// `A`: CROSS_SHORT_EXEMPT.
+        CrossShortExempt = b'A',
+        /// `B`: AS_DEFINED.
+        AsDefined = b'B',
+        /// `C`: OPPOSITE.
+        Opposite = b'C',
+        /// `D`: SUBSCRIBE.
+        Subscribe = b'D',
+        /// `E`: REDEEM.
+        Redeem = b'E',
+        /// `F`: LEND.
+        Lend = b'F',
+        /// `G`: BORROW.
+        Borrow = b'G',
+    }
+}
+t::char_enum! {
+    /// Values of `TimeInForce` (59), CHAR; `Other` carries a value the dictionary does not list.
+    TimeInForce {
+        /// `0`: DAY.
+        Day = b'0',
+        /// `1`: GOOD_TILL_CANCEL.
+        GoodTillCancel = b'1',
+        /// `2`: AT_THE_OPENING.
+        AtTheOpening = b'2',
+        /// `3`: IMMEDIATE_OR_CANCEL.
+        ImmediateOrCancel = b'3',
+        /// `4`: FILL_OR_KILL.
+        FillOrKill = b'4',
+        /// `5`: GOOD_TILL_CROSSING.
+        GoodTillCrossing = b'5',
+        /// `6`: GOOD_TILL_DATE.
+        GoodTillDate = b'6',
+        /// `7`: AT_THE_CLOSE.
+        AtTheClose = b'7',
+        /// `Z`: ACME_CLOSING_AUCTION.
+        AcmeClosingAuction = b'Z',
+    }
+}
+t::char_enum! {
+    /// Values of `Urgency` (61), CHAR; `Other` carries a value the dictionary does not list.
+    Urgency {
+        /// `0`: NORMAL.
+        Normal = b'0',
+        /// `1`: FLASH.
+        Flash = b'1',
+        /// `2`: BACKGROUND.
+        Background = b'2',
+    }
+}
+t::char_enum! {
+    /// Values of `SettlType` (63), CHAR; `Other` carries a value the dictionary does not list.
+    SettlType {
+        /// `0`: REGULAR.
+        Regular = b'0',
+        /// `1`: CASH.
+        Cash = b'1',
+        /// `2`: NEXT_DAY.
+        NextDay = b'2',
+        /// `3`: T_PLUS_2.
+        TPlus2 = b'3',
+        /// `4`: T_PLUS_3.
+        TPlus3 = b'4',
+        /// `5`: T_PLUS_4.
+        TPlus4 = b'5',
+        /// `6`: FUTURE.
+        Future = b'6',
+        /// `7`: WHEN_AND_IF_ISSUED.
+        WhenAndIfIssued = b'7',
+        /// `8`: SELLERS_OPTION.
+        SellersOption = b'8',
+        /// `9`: T_PLUS_5.
+        TPlus5 = b'9',
+    }
+}
+t::char_enum! {
+    /// Values of `AllocTransType` (71), CHAR; `Other` carries a value the dictionary does not list.
+    AllocTransType {
+        /// `0`: NEW.
+        New = b'0',
+        /// `1`: REPLACE.
+        Replace = b'1',
+        /// `2`: CANCEL.
+        Cancel = b'2',
+    }
+}
+t::char_enum! {
+    /// Values of `PositionEffect` (77), CHAR; `Other` carries a value the dictionary does not list.
+    PositionEffect {
+        /// `C`: CLOSE.
+        Close = b'C',
+        /// `F`: FIFO.
+        Fifo = b'F',
+        /// `O`: OPEN.
+        Open = b'O',
+        /// `R`: ROLLED.
+        Rolled = b'R',
+    }
+}
+t::char_enum! {
+    /// Values of `ProcessCode` (81), CHAR; `Other` carries a value the dictionary does not list.
+    ProcessCode {
+        /// `0`: REGULAR.
+        Regular = b'0',
+        /// `1`: SOFT_DOLLAR.
+        SoftDollar = b'1',
+        /// `2`: STEP_IN.
+        StepIn = b'2',
+        /// `3`: STEP_OUT.
+        StepOut = b'3',
+        /// `4`: SOFT_DOLLAR_STEP_IN.
+        SoftDollarStepIn = b'4',
+        /// `5`: SOFT_DOLLAR_STEP_OUT.
+        SoftDollarStepOut = b'5',
+        /// `6`: PLAN_SPONSOR.
+        PlanSponsor = b'6',
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocStatus` (87), INT; `Other` carries a value the dictionary does not list.
+    AllocStatus(true) {
+        /// `0`: ACCEPTED.
+        Accepted = b"0",
+        /// `1`: BLOCK_LEVEL_REJECT.
+        BlockLevelReject = b"1",
+        /// `2`: ACCOUNT_LEVEL_REJECT.
+        AccountLevelReject = b"2",
+        /// `3`: RECEIVED.
+        Received = b"3",
+        /// `4`: INCOMPLETE.
+        Incomplete = b"4",
+        /// `5`: REJECTED_BY_INTERMEDIARY.
+        RejectedByIntermediary = b"5",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocRejCode` (88), INT; `Other` carries a value the dictionary does not list.
+    AllocRejCode(true) {
+        /// `0`: UNKNOWN_ACCOUNT.
+        UnknownAccount = b"0",
+        /// `1`: INCORRECT_QUANTITY.
+        IncorrectQuantity = b"1",
+        /// `10`: UNKNOWN_OR_STALE_EXECID.
+        UnknownOrStaleExecid = b"10",
+        /// `11`: MISMATCHED_DATA_VALUE.
+        MismatchedDataValue = b"11",
+        /// `12`: UNKNOWN_CLORDID.
+        UnknownClordid = b"12",
+        /// `13`: WAREHOUSE_REQUEST_REJECTED.
+        WarehouseRequestRejected = b"13",
+        /// `2`: INCORRECT_AVERAGE_PRICE.
+        IncorrectAveragePrice = b"2",
+        /// `3`: UNKNOWN_EXECUTING_BROKER_MNEMONIC.
+        UnknownExecutingBrokerMnemonic = b"3",
+        /// `4`: COMMISSION_DIFFERENCE.
+        CommissionDifference = b"4",
+        /// `5`: UNKNOWN_ORDERID.
+        UnknownOrderid = b"5",
+        /// `6`: UNKNOWN_LISTID.
+        UnknownListid = b"6",
+        /// `7`: OTHER.
+        Other2 = b"7",
+        /// `8`: INCORRECT_ALLOCATED_QUANTITY.
+        IncorrectAllocatedQuantity = b"8",
+        /// `9`: CALCULATION_DIFFERENCE.
+        CalculationDifference = b"9",
+    }
+}
+t::char_enum! {
+    /// Values of `EmailType` (94), CHAR; `Other` carries a value the dictionary does not list.
+    EmailType {
+        /// `0`: NEW.
+        New = b'0',
+        /// `1`: REPLY.
+        Reply = b'1',
+        /// `2`: ADMIN_REPLY.
+        AdminReply = b'2',
+    }
+}
+t::bytes_enum! {
+    /// Values of `EncryptMethod` (98), INT; `Other` carries a value the dictionary does not list.
+    EncryptMethod(true) {
+        /// `0`: NONE_OTHER.
+        NoneOther = b"0",
+        /// `1`: PKCS.
+        Pkcs = b"1",
+        /// `2`: DES.
+        Des = b"2",
+        /// `3`: PKCS_DES.
+        PkcsDes = b"3",
+        /// `4`: PGP_DES.
+        PgpDes = b"4",
+        /// `5`: PGP_DES_MD5.
+        PgpDesMd5 = b"5",
+        /// `6`: PEM_DES_MD5.
+        PemDesMd5 = b"6",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CxlRejReason` (102), INT; `Other` carries a value the dictionary does not list.
+    CxlRejReason(true) {
+        /// `0`: TOO_LATE_TO_CANCEL.
+        TooLateToCancel = b"0",
+        /// `1`: UNKNOWN_ORDER.
+        UnknownOrder = b"1",
+        /// `2`: BROKER_CREDIT.
+        BrokerCredit = b"2",
+        /// `3`: ORDER_ALREADY_IN_PENDING_STATUS.
+        OrderAlreadyInPendingStatus = b"3",
+        /// `4`: UNABLE_TO_PROCESS_ORDER_MASS_CANCEL_REQUEST.
+        UnableToProcessOrderMassCancelRequest = b"4",
+        /// `5`: ORIGORDMODTIME_DID_NOT_MATCH_LAST_TRANSACTTIME_OF_ORDER.
+        OrigordmodtimeDidNotMatchLastTransacttimeOfOrder = b"5",
+        /// `6`: DUPLICATE_CLORDID_RECEIVED.
+        DuplicateClordidReceived = b"6",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `OrdRejReason` (103), INT; `Other` carries a value the dictionary does not list.
+    OrdRejReason(true) {
+        /// `0`: BROKER_CREDIT.
+        BrokerCredit = b"0",
+        /// `1`: UNKNOWN_SYMBOL.
+        UnknownSymbol = b"1",
+        /// `10`: INVALID_INVESTOR_ID.
+        InvalidInvestorId = b"10",
+        /// `11`: UNSUPPORTED_ORDER_CHARACTERISTIC.
+        UnsupportedOrderCharacteristic = b"11",
+        /// `13`: INCORRECT_QUANTITY.
+        IncorrectQuantity = b"13",
+        /// `14`: INCORRECT_ALLOCATED_QUANTITY.
+        IncorrectAllocatedQuantity = b"14",
+        /// `15`: UNKNOWN_ACCOUNT.
+        UnknownAccount = b"15",
+        /// `2`: EXCHANGE_CLOSED.
+        ExchangeClosed = b"2",
+        /// `3`: ORDER_EXCEEDS_LIMIT.
+        OrderExceedsLimit = b"3",
+        /// `4`: TOO_LATE_TO_ENTER.
+        TooLateToEnter = b"4",
+        /// `5`: UNKNOWN_ORDER.
+        UnknownOrder = b"5",
+        /// `6`: DUPLICATE_ORDER.
+        DuplicateOrder = b"6",
+        /// `7`: DUPLICATE_OF_A_VERBALLY_COMMUNICATED_ORDER.
+        DuplicateOfAVerballyCommunicatedOrder = b"7",
+        /// `8`: STALE_ORDER.
+        StaleOrder = b"8",
+        /// `9`: TRADE_ALONG_REQUIRED.
+        TradeAlongRequired = b"9",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::char_enum! {
+    /// Values of `IOIQualifier` (104), CHAR; `Other` carries a value the dictionary does not list.
+    IoiQualifier {
+        /// `A`: ALL_OR_NONE.
+        AllOrNone = b'A',
+        /// `B`: MARKET_ON_CLOSE.
+        MarketOnClose = b'B',
+        /// `C`: AT_THE_CLOSE.
+        AtTheClose = b'C',
+        /// `D`: VWAP.
+        Vwap = b'D',
+        /// `I`: IN_TOUCH_WITH.
+        InTouchWith = b'I',
+        /// `L`: LIMIT.
+        Limit = b'L',
+        /// `M`: MORE_BEHIND.
+        MoreBehind = b'M',
+        /// `O`: AT_THE_OPEN.
+        AtTheOpen = b'O',
+        /// `P`: TAKING_A_POSITION.
+        TakingAPosition = b'P',
+        /// `Q`: AT_THE_MARKET.
+        AtTheMarket = b'Q',
+        /// `R`: READY_TO_TRADE.
+        ReadyToTrade = b'R',
+        /// `S`: PORTFOLIO_SHOWN.
+        PortfolioShown = b'S',
+        /// `T`: THROUGH_THE_DAY.
+        ThroughTheDay = b'T',
+        /// `V`: VERSUS.
+        Versus = b'V',
+        /// `W`: INDICATION.
+        Indication = b'W',
+        /// `X`: CROSSING_OPPORTUNITY.
+        CrossingOpportunity = b'X',
+        /// `Y`: AT_THE_MIDPOINT.
+        AtTheMidpoint = b'Y',
+        /// `Z`: PRE_OPEN.
+        PreOpen = b'Z',
+    }
+}
+t::char_enum! {
+    /// Values of `DKReason` (127), CHAR; `Other` carries a value the dictionary does not list.
+    DkReason {
+        /// `A`: UNKNOWN_SYMBOL.
+        UnknownSymbol = b'A',
+        /// `B`: WRONG_SIDE.
+        WrongSide = b'B',
+        /// `C`: QUANTITY_EXCEEDS_ORDER.
+        QuantityExceedsOrder = b'C',
+        /// `D`: NO_MATCHING_ORDER.
+        NoMatchingOrder = b'D',
+        /// `E`: PRICE_EXCEEDS_LIMIT.
+        PriceExceedsLimit = b'E',
+        /// `F`: CALCULATION_DIFFERENCE.
+        CalculationDifference = b'F',
+        /// `Z`: OTHER.
+        Other2 = b'Z',
+    }
+}
+t::bytes_enum! {
+    /// Values of `MiscFeeType` (139), STRING; `Other` carries a value the dictionary does not list.
+    MiscFeeType(false) {
+        /// `1`: REGULATORY.
+        Regulatory = b"1",
+        /// `10`: PER_TRANSACTION.
+        PerTransaction = b"10",
+        /// `11`: CONVERSION.
+        Conversion = b"11",
+        /// `12`: AGENT.
+        Agent = b"12",
+        /// `2`: TAX.
+        Tax = b"2",
+        /// `3`: LOCAL_COMMISSION.
+        LocalCommission = b"3",
+        /// `4`: EXCHANGE_FEES.
+        ExchangeFees = b"4",
+        /// `5`: STAMP.
+        Stamp = b"5",
+        /// `6`: LEVY.
+        Levy = b"6",
+        /// `7`: OTHER.
+        Other2 = b"7",
+        /// `8`: MARKUP.
+        Markup = b"8",
+        /// `9`: CONSUMPTION_TAX.
+        ConsumptionTax = b"9",
+    }
+}
+t::char_enum! {
+    /// Values of `ExecType` (150), CHAR; `Other` carries a value the dictionary does not list.
+    ExecType {
+        /// `0`: NEW.
+        New = b'0',
+        /// `3`: DONE_FOR_DAY.
+        DoneForDay = b'3',
+        /// `4`: CANCELED.
+        Canceled = b'4',
+        /// `5`: REPLACE.
+        Replace = b'5',
+        /// `6`: PENDING_CANCEL.
+        PendingCancel = b'6',
+        /// `7`: STOPPED.
+        Stopped = b'7',
+        /// `8`: REJECTED.
+        Rejected = b'8',
+        /// `9`: SUSPENDED.
+        Suspended = b'9',
+        /// `A`: PENDING_NEW.
+        PendingNew = b'A',
+        /// `B`: CALCULATED.
+        Calculated = b'B',
+        /// `C`: EXPIRED.
+        Expired = b'C',
+        /// `D`: RESTATED.
+        Restated = b'D',
+        /// `E`: PENDING_REPLACE.
+        PendingReplace = b'E',
+        /// `F`: TRADE.
+        Trade = b'F',
+        /// `G`: TRADE_CORRECT.
+        TradeCorrect = b'G',
+        /// `H`: TRADE_CANCEL.
+        TradeCancel = b'H',
+        /// `I`: ORDER_STATUS.
+        OrderStatus = b'I',
+    }
+}
+t::char_enum! {
+    /// Values of `SettlCurrFxRateCalc` (156), CHAR; `Other` carries a value the dictionary does not list.
+    SettlCurrFxRateCalc {
+        /// `D`: DIVIDE.
+        Divide = b'D',
+        /// `M`: MULTIPLY.
+        Multiply = b'M',
+    }
+}
+t::char_enum! {
+    /// Values of `SettlInstMode` (160), CHAR; `Other` carries a value the dictionary does not list.
+    SettlInstMode {
+        /// `1`: STANDING_INSTRUCTIONS_PROVIDED.
+        StandingInstructionsProvided = b'1',
+        /// `4`: SPECIFIC_ORDER_FOR_A_SINGLE_ACCOUNT.
+        SpecificOrderForASingleAccount = b'4',
+        /// `5`: REQUEST_REJECT.
+        RequestReject = b'5',
+    }
+}
+t::char_enum! {
+    /// Values of `SettlInstTransType` (163), CHAR; `Other` carries a value the dictionary does not list.
+    SettlInstTransType {
+        /// `C`: CANCEL.
+        Cancel = b'C',
+        /// `N`: NEW.
+        New = b'N',
+        /// `R`: REPLACE.
+        Replace = b'R',
+        /// `T`: RESTATE.
+        Restate = b'T',
+    }
+}
+t::char_enum! {
+    /// Values of `SettlInstSource` (165), CHAR; `Other` carries a value the dictionary does not list.
+    SettlInstSource {
+        /// `1`: BROKERS_INSTRUCTIONS.
+        BrokersInstructions = b'1',
+        /// `2`: INSTITUTIONS_INSTRUCTIONS.
+        InstitutionsInstructions = b'2',
+        /// `3`: INVESTOR.
+        Investor = b'3',
+    }
+}
+t::bytes_enum! {
+    /// Values of `SecurityType` (167), STRING; `Other` carries a value the dictionary does not list.
+    SecurityType(false) {
+        /// `ABS`: ASSET_BACKED_SECURITIES.
+        AssetBackedSecurities = b"ABS",
+        /// `AMENDED`: AMENDED_AND_RESTATED.
+        AmendedAndRestated = b"AMENDED",
+        /// `AN`: OTHER_ANTICIPATION_NOTES.
+        OtherAnticipationNotes = b"AN",
+        /// `BA`: BANKERS_ACCEPTANCE.
+        BankersAcceptance = b"BA",
+        /// `BN`: BANK_NOTES.
+        BankNotes = b"BN",
+        /// `BOX`: BILL_OF_EXCHANGES.
+        BillOfExchanges = b"BOX",
+        /// `BRADY`: BRADY_BOND.
+        BradyBond = b"BRADY",
+        /// `BRIDGE`: BRIDGE_LOAN.
+        BridgeLoan = b"BRIDGE",
+        /// `BUYSELL`: BUY_SELLBACK.
+        BuySellback = b"BUYSELL",
+        /// `CB`: CONVERTIBLE_BOND.
+        ConvertibleBond = b"CB",
+        /// `CD`: CERTIFICATE_OF_DEPOSIT.
+        CertificateOfDeposit = b"CD",
+        /// `CL`: CALL_LOANS.
+        CallLoans = b"CL",
+        /// `CMBS`: CORP_MORTGAGE_BACKED_SECURITIES.
+        CorpMortgageBackedSecurities = b"CMBS",
+        /// `CMO`: COLLATERALIZED_MORTGAGE_OBLIGATION.
+        CollateralizedMortgageObligation = b"CMO",
+        /// `COFO`: CERTIFICATE_OF_OBLIGATION.
+        CertificateOfObligation = b"COFO",
+        /// `COFP`: CERTIFICATE_OF_PARTICIPATION.
+        CertificateOfParticipation = b"COFP",
+        /// `CORP`: CORPORATE_BOND.
+        CorporateBond = b"CORP",
+        /// `CP`: COMMERCIAL_PAPER.
+        CommercialPaper = b"CP",
+        /// `CPP`: CORPORATE_PRIVATE_PLACEMENT.
+        CorporatePrivatePlacement = b"CPP",
+        /// `CS`: COMMON_STOCK.
+        CommonStock = b"CS",
+        /// `DEFLTED`: DEFAULTED.
+        Defaulted = b"DEFLTED",
+        /// `DINP`: DEBTOR_IN_POSSESSION.
+        DebtorInPossession = b"DINP",
+        /// `DN`: DEPOSIT_NOTES.
+        DepositNotes = b"DN",
+        /// `DUAL`: DUAL_CURRENCY.
+        DualCurrency = b"DUAL",
+        /// `EUCD`: EURO_CERTIFICATE_OF_DEPOSIT.
+        EuroCertificateOfDeposit = b"EUCD",
+        /// `EUCORP`: EURO_CORPORATE_BOND.
+        EuroCorporateBond = b"EUCORP",
+        /// `EUCP`: EURO_COMMERCIAL_PAPER.
+        EuroCommercialPaper = b"EUCP",
+        /// `EUSOV`: EURO_SOVEREIGNS.
+        EuroSovereigns = b"EUSOV",
+        /// `EUSUPRA`: EURO_SUPRANATIONAL_COUPONS.
+        EuroSupranationalCoupons = b"EUSUPRA",
+        /// `FAC`: FEDERAL_AGENCY_COUPON.
+        FederalAgencyCoupon = b"FAC",
+        /// `FADN`: FEDERAL_AGENCY_DISCOUNT_NOTE.
+        FederalAgencyDiscountNote = b"FADN",
+        /// `FOR`: FOREIGN_EXCHANGE_CONTRACT.
+        ForeignExchangeContract = b"FOR",
+        /// `FORWARD`: FORWARD.
+        Forward = b"FORWARD",
+        /// `FUT`: FUTURE.
+        Future = b"FUT",
+        /// `GO`: GENERAL_OBLIGATION_BONDS.
+        GeneralObligationBonds = b"GO",
+        /// `IET`: IOETTE_MORTGAGE.
+        IoetteMortgage = b"IET",
+        /// `LOFC`: LETTER_OF_CREDIT.
+        LetterOfCredit = b"LOFC",
+        /// `LQN`: LIQUIDITY_NOTE.
+        LiquidityNote = b"LQN",
+        /// `MATURED`: MATURED.
+        Matured = b"MATURED",
+        /// `MBS`: MORTGAGE_BACKED_SECURITIES.
+        MortgageBackedSecurities = b"MBS",
+        /// `MF`: MUTUAL_FUND.
+        MutualFund = b"MF",
+        /// `MIO`: MORTGAGE_INTEREST_ONLY.
+        MortgageInterestOnly = b"MIO",
+        /// `MLEG`: MULTI_LEG_INSTRUMENT.
+        MultiLegInstrument = b"MLEG",
+        /// `MPO`: MORTGAGE_PRINCIPAL_ONLY.
+        MortgagePrincipalOnly = b"MPO",
+        /// `MPP`: MORTGAGE_PRIVATE_PLACEMENT.
+        MortgagePrivatePlacement = b"MPP",
+        /// `MPT`: MISCELLANEOUS_PASS_THROUGH.
+        MiscellaneousPassThrough = b"MPT",
+        /// `MT`: MANDATORY_TENDER.
+        MandatoryTender = b"MT",
+        /// `MTN`: MEDIUM_TERM_NOTES.
+        MediumTermNotes = b"MTN",
+        /// `NONE`: NO_SECURITY_TYPE.
+        NoSecurityType = b"NONE",
+        /// `ONITE`: OVERNIGHT.
+        Overnight = b"ONITE",
+        /// `OPT`: OPTION.
+        Option = b"OPT",
+        /// `PEF`: PRIVATE_EXPORT_FUNDING.
+        PrivateExportFunding = b"PEF",
+        /// `PFAND`: PFANDBRIEFE.
+        Pfandbriefe = b"PFAND",
+        /// `PN`: PROMISSORY_NOTE.
+        PromissoryNote = b"PN",
+        /// `PS`: PREFERRED_STOCK.
+        PreferredStock = b"PS",
+        /// `PZFJ`: PLAZOS_FIJOS.
+        PlazosFijos = b"PZFJ",
+        /// `RAN`: REVENUE_ANTICIPATION_NOTE.
+        RevenueAnticipationNote = b"RAN",
+        /// `REPLACD`: REPLACED.
+        Replaced = b"REPLACD",
+        /// `REPO`: REPURCHASE.
+        Repurchase = b"REPO",
+        /// `RETIRED`: RETIRED.
+        Retired = b"RETIRED",
+        /// `REV`: REVENUE_BONDS.
+        RevenueBonds = b"REV",
+        /// `RVLV`: REVOLVER_LOAN.
+        RevolverLoan = b"RVLV",
+        /// `RVLVTRM`: REVOLVER_TERM_LOAN.
+        RevolverTermLoan = b"RVLVTRM",
+        /// `SECLOAN`: SECURITIES_LOAN.
+        SecuritiesLoan = b"SECLOAN",
+        /// `SECPLEDGE`: SECURITIES_PLEDGE.
+        SecuritiesPledge = b"SECPLEDGE",
+        /// `SPCLA`: SPECIAL_ASSESSMENT.
+        SpecialAssessment = b"SPCLA",
+        /// `SPCLO`: SPECIAL_OBLIGATION.
+        SpecialObligation = b"SPCLO",
+        /// `SPCLT`: SPECIAL_TAX.
+        SpecialTax = b"SPCLT",
+        /// `STN`: SHORT_TERM_LOAN_NOTE.
+        ShortTermLoanNote = b"STN",
+        /// `STRUCT`: STRUCTURED_NOTES.
+        StructuredNotes = b"STRUCT",
+        /// `SUPRA`: USD_SUPRANATIONAL_COUPONS.
+        UsdSupranationalCoupons = b"SUPRA",
+        /// `SWING`: SWING_LINE_FACILITY.
+        SwingLineFacility = b"SWING",
+        /// `TAN`: TAX_ANTICIPATION_NOTE.
+        TaxAnticipationNote = b"TAN",
+        /// `TAXA`: TAX_ALLOCATION.
+        TaxAllocation = b"TAXA",
+        /// `TBA`: TO_BE_ANNOUNCED.
+        ToBeAnnounced = b"TBA",
+        /// `TBILL`: US_TREASURY_BILL.
+        UsTreasuryBill = b"TBILL",
+        /// `TBOND`: US_TREASURY_BOND.
+        UsTreasuryBond = b"TBOND",
+        /// `TCAL`: PRINCIPAL_STRIP_OF_A_CALLABLE_BOND_OR_NOTE.
+        PrincipalStripOfACallableBondOrNote = b"TCAL",
+        /// `TD`: TIME_DEPOSIT.
+        TimeDeposit = b"TD",
+        /// `TECP`: TAX_EXEMPT_COMMERCIAL_PAPER.
+        TaxExemptCommercialPaper = b"TECP",
+        /// `TERM`: TERM_LOAN.
+        TermLoan = b"TERM",
+        /// `TINT`: INTEREST_STRIP_FROM_ANY_BOND_OR_NOTE.
+        InterestStripFromAnyBondOrNote = b"TINT",
+        /// `TIPS`: TREASURY_INFLATION_PROTECTED_SECURITIES.
+        TreasuryInflationProtectedSecurities = b"TIPS",
+        /// `TNOTE`: US_TREASURY_NOTE.
+        UsTreasuryNote = b"TNOTE",
+        /// `TPRN`: PRINCIPAL_STRIP_FROM_A_NON_CALLABLE_BOND_OR_NOTE.
+        PrincipalStripFromANonCallableBondOrNote = b"TPRN",
+        /// `TRAN`: TAX_AND_REVENUE_ANTICIPATION_NOTE.
+        TaxAndRevenueAnticipationNote = b"TRAN",
+        /// `UST`: US_TREASURY_NOTE_DEPRECATED.
+        UsTreasuryNoteDeprecated = b"UST",
+        /// `USTB`: US_TREASURY_BILL_DEPRECATED.
+        UsTreasuryBillDeprecated = b"USTB",
+        /// `VRDN`: VARIABLE_RATE_DEMAND_NOTE.
+        VariableRateDemandNote = b"VRDN",
+        /// `WAR`: WARRANT.
+        Warrant = b"WAR",
+        /// `WITHDRN`: WITHDRAWN.
+        Withdrawn = b"WITHDRN",
+        /// `XCN`: EXTENDED_COMM_NOTE.
+        ExtendedCommNote = b"XCN",
+        /// `XLINKD`: INDEXED_LINKED.
+        IndexedLinked = b"XLINKD",
+        /// `YANK`: YANKEE_CORPORATE_BOND.
+        YankeeCorporateBond = b"YANK",
+        /// `YCD`: YANKEE_CERTIFICATE_OF_DEPOSIT.
+        YankeeCertificateOfDeposit = b"YCD",
+    }
+}
+t::bytes_enum! {
+    /// Values of `StandInstDbType` (169), INT; `Other` carries a value the dictionary does not list.
+    StandInstDbType(true) {
+        /// `0`: OTHER.
+        Other2 = b"0",
+        /// `1`: DTC_SID.
+        DtcSid = b"1",
+        /// `2`: THOMSON_ALERT.
+        ThomsonAlert = b"2",
+        /// `3`: A_GLOBAL_CUSTODIAN.
+        AGlobalCustodian = b"3",
+        /// `4`: ACCOUNTNET.
+        Accountnet = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SettlDeliveryType` (172), INT; `Other` carries a value the dictionary does not list.
+    SettlDeliveryType(true) {
+        /// `0`: VERSUS_PAYMENT.
+        VersusPayment = b"0",
+        /// `1`: FREE.
+        Free = b"1",
+        /// `2`: TRI_PARTY.
+        TriParty = b"2",
+        /// `3`: HOLD_IN_CUSTODY.
+        HoldInCustody = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocLinkType` (197), INT; `Other` carries a value the dictionary does not list.
+    AllocLinkType(true) {
+        /// `0`: F_X_NETTING.
+        FXNetting = b"0",
+        /// `1`: F_X_SWAP.
+        FXSwap = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PutOrCall` (201), INT; `Other` carries a value the dictionary does not list.
+    PutOrCall(true) {
+        /// `0`: PUT.
+        Put = b"0",
+        /// `1`: CALL.
+        Call = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CoveredOrUncovered` (203), INT; `Other` carries a value the dictionary does not list.
+    CoveredOrUncovered(true) {
+        /// `0`: COVERED.
+        Covered = b"0",
+        /// `1`: UNCOVERED.
+        Uncovered = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocHandlInst` (209), INT; `Other` carries a value the dictionary does not list.
+    AllocHandlInst(true) {
+        /// `1`: MATCH.
+        Match = b"1",
+        /// `2`: FORWARD.
+        Forward = b"2",
+        /// `3`: FORWARD_AND_MATCH.
+        ForwardAndMatch = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `RoutingType` (216), INT; `Other` carries a value the dictionary does not list.
+    RoutingType(true) {
+        /// `1`: TARGET_FIRM.
+        TargetFirm = b"1",
+        /// `2`: TARGET_LIST.
+        TargetList = b"2",
+        /// `3`: BLOCK_FIRM.
+        BlockFirm = b"3",
+        /// `4`: BLOCK_LIST.
+        BlockList = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `StipulationType` (233), STRING; `Other` carries a value the dictionary does not list.
+    StipulationType(false) {
+        /// `AMT`: ALTERNATIVE_MINIMUM_TAX.
+        AlternativeMinimumTax = b"AMT",
+        /// `AUTOREINV`: AUTO_REINVESTMENT.
+        AutoReinvestment = b"AUTOREINV",
+        /// `BANKQUAL`: BANK_QUALIFIED.
+        BankQualified = b"BANKQUAL",
+        /// `BGNCON`: BARGAIN_CONDITIONS.
+        BargainConditions = b"BGNCON",
+        /// `COUPON`: COUPON_RANGE.
+        CouponRange = b"COUPON",
+        /// `CURRENCY`: ISO_CURRENCY_CODE.
+        IsoCurrencyCode = b"CURRENCY",
+        /// `CUSTOMDATE`: CUSTOM_START_END_DATE.
+        CustomStartEndDate = b"CUSTOMDATE",
+        /// `GEOG`: GEOGRAPHICS.
+        Geographics = b"GEOG",
+        /// `HAIRCUT`: VALUATION_DISCOUNT.
+        ValuationDiscount = b"HAIRCUT",
+        /// `INSURED`: INSURED.
+        Insured = b"INSURED",
+        /// `ISSUE`: YEAR_OR_YEAR_MONTH_OF_ISSUE.
+        YearOrYearMonthOfIssue = b"ISSUE",
+        /// `ISSUER`: ISSUERS_TICKER.
+        IssuersTicker = b"ISSUER",
+        /// `ISSUESIZE`: ISSUE_SIZE_RANGE.
+        IssueSizeRange = b"ISSUESIZE",
+        /// `LOOKBACK`: LOOKBACK_DAYS.
+        LookbackDays = b"LOOKBACK",
+        /// `LOT`: EXPLICIT_LOT_IDENTIFIER.
+        ExplicitLotIdentifier = b"LOT",
+        /// `LOTVAR`: LOT_VARIANCE.
+        LotVariance = b"LOTVAR",
+        /// `MAT`: MATURITY_YEAR_AND_MONTH.
+        MaturityYearAndMonth = b"MAT",
+        /// `MATURITY`: MATURITY_RANGE.
+        MaturityRange = b"MATURITY",
+        /// `MAXSUBS`: MAXIMUM_SUBSTITUTIONS.
+        MaximumSubstitutions = b"MAXSUBS",
+        /// `MINDNOM`: MINIMUM_DENOMINATION.
+        MinimumDenomination = b"MINDNOM",
+        /// `MININCR`: MINIMUM_INCREMENT.
+        MinimumIncrement = b"MININCR",
+        /// `MINQTY`: MINIMUM_QUANTITY.
+        MinimumQuantity = b"MINQTY",
+        /// `PAYFREQ`: PAYMENT_FREQUENCY_CALENDAR.
+        PaymentFrequencyCalendar = b"PAYFREQ",
+        /// `PIECES`: NUMBER_OF_PIECES.
+        NumberOfPieces = b"PIECES",
+        /// `PMAX`: POOLS_MAXIMUM.
+        PoolsMaximum = b"PMAX",
+        /// `PPL`: POOLS_PER_LOT.
+        PoolsPerLot = b"PPL",
+        /// `PPM`: POOLS_PER_MILLION.
+        PoolsPerMillion = b"PPM",
+        /// `PPT`: POOLS_PER_TRADE.
+        PoolsPerTrade = b"PPT",
+        /// `PRICE`: PRICE_RANGE.
+        PriceRange = b"PRICE",
+        /// `PRICEFREQ`: PRICING_FREQUENCY.
+        PricingFrequency = b"PRICEFREQ",
+        /// `PROD`: PRODUCTION_YEAR.
+        ProductionYear = b"PROD",
+        /// `PROTECT`: CALL_PROTECTION.
+        CallProtection = b"PROTECT",
+        /// `PURPOSE`: PURPOSE.
+        Purpose = b"PURPOSE",
+        /// `PXSOURCE`: BENCHMARK_PRICE_SOURCE.
+        BenchmarkPriceSource = b"PXSOURCE",
+        /// `RATING`: RATING_SOURCE_AND_RANGE.
+        RatingSourceAndRange = b"RATING",
+        /// `REDEMPTION`: TYPE_OF_REDEMPTION.
+        TypeOfRedemption = b"REDEMPTION",
+        /// `RESTRICTED`: RESTRICTED.
+        Restricted = b"RESTRICTED",
+        /// `SECTOR`: MARKET_SECTOR.
+        MarketSector = b"SECTOR",
+        /// `SECTYPE`: SECURITYTYPE_INCLUDED_OR_EXCLUDED.
+        SecuritytypeIncludedOrExcluded = b"SECTYPE",
+        /// `STRUCT`: STRUCTURE.
+        Structure = b"STRUCT",
+        /// `SUBSFREQ`: SUBSTITUTIONS_FREQUENCY.
+        SubstitutionsFrequency = b"SUBSFREQ",
+        /// `SUBSLEFT`: SUBSTITUTIONS_LEFT.
+        SubstitutionsLeft = b"SUBSLEFT",
+        /// `TEXT`: FREEFORM_TEXT.
+        FreeformText = b"TEXT",
+        /// `TRDVAR`: TRADE_VARIANCE.
+        TradeVariance = b"TRDVAR",
+        /// `WAC`: WEIGHTED_AVERAGE_COUPON.
+        WeightedAverageCoupon = b"WAC",
+        /// `WAL`: WEIGHTED_AVERAGE_LIFE_COUPON.
+        WeightedAverageLifeCoupon = b"WAL",
+        /// `WALA`: WEIGHTED_AVERAGE_LOAN_AGE.
+        WeightedAverageLoanAge = b"WALA",
+        /// `WAM`: WEIGHTED_AVERAGE_MATURITY.
+        WeightedAverageMaturity = b"WAM",
+        /// `WHOLE`: WHOLE_POOL.
+        WholePool = b"WHOLE",
+        /// `YIELD`: YIELD_RANGE.
+        YieldRange = b"YIELD",
+    }
+}
+t::bytes_enum! {
+    /// Values of `YieldType` (235), STRING; `Other` carries a value the dictionary does not list.
+    YieldType(false) {
+        /// `AFTERTAX`: AFTER_TAX_YIELD.
+        AfterTaxYield = b"AFTERTAX",
+        /// `ANNUAL`: ANNUAL_YIELD.
+        AnnualYield = b"ANNUAL",
+        /// `ATISSUE`: YIELD_AT_ISSUE.
+        YieldAtIssue = b"ATISSUE",
+        /// `AVGMATURITY`: YIELD_TO_AVERAGE_MATURITY.
+        YieldToAverageMaturity = b"AVGMATURITY",
+        /// `BOOK`: BOOK_YIELD.
+        BookYield = b"BOOK",
+        /// `CALL`: YIELD_TO_NEXT_CALL.
+        YieldToNextCall = b"CALL",
+        /// `CHANGE`: YIELD_CHANGE_SINCE_CLOSE.
+        YieldChangeSinceClose = b"CHANGE",
+        /// `CLOSE`: CLOSING_YIELD.
+        ClosingYield = b"CLOSE",
+        /// `COMPOUND`: COMPOUND_YIELD.
+        CompoundYield = b"COMPOUND",
+        /// `CURRENT`: CURRENT_YIELD.
+        CurrentYield = b"CURRENT",
+        /// `GOVTEQUIV`: GOVERNMENT_EQUIVALENT_YIELD.
+        GovernmentEquivalentYield = b"GOVTEQUIV",
+        /// `GROSS`: TRUE_GROSS_YIELD.
+        TrueGrossYield = b"GROSS",
+        /// `INFLATION`: YIELD_WITH_INFLATION_ASSUMPTION.
+        YieldWithInflationAssumption = b"INFLATION",
+        /// `INVERSEFLOATER`: INVERSE_FLOATER_BOND_YIELD.
+        InverseFloaterBondYield = b"INVERSEFLOATER",
+        /// `LASTCLOSE`: MOST_RECENT_CLOSING_YIELD.
+        MostRecentClosingYield = b"LASTCLOSE",
+        /// `LASTMONTH`: CLOSING_YIELD_MOST_RECENT_MONTH.
+        ClosingYieldMostRecentMonth = b"LASTMONTH",
+        /// `LASTQUARTER`: CLOSING_YIELD_MOST_RECENT_QUARTER.
+        ClosingYieldMostRecentQuarter = b"LASTQUARTER",
+        /// `LASTYEAR`: CLOSING_YIELD_MOST_RECENT_YEAR.
+        ClosingYieldMostRecentYear = b"LASTYEAR",
+        /// `LONGAVGLIFE`: YIELD_TO_LONGEST_AVERAGE_LIFE.
+        YieldToLongestAverageLife = b"LONGAVGLIFE",
+        /// `MARK`: MARK_TO_MARKET_YIELD.
+        MarkToMarketYield = b"MARK",
+        /// `MATURITY`: YIELD_TO_MATURITY.
+        YieldToMaturity = b"MATURITY",
+        /// `NEXTREFUND`: YIELD_TO_NEXT_REFUND.
+        YieldToNextRefund = b"NEXTREFUND",
+        /// `OPENAVG`: OPEN_AVERAGE_YIELD.
+        OpenAverageYield = b"OPENAVG",
+        /// `PREVCLOSE`: PREVIOUS_CLOSE_YIELD.
+        PreviousCloseYield = b"PREVCLOSE",
+        /// `PROCEEDS`: PROCEEDS_YIELD.
+        ProceedsYield = b"PROCEEDS",
+        /// `PUT`: YIELD_TO_NEXT_PUT.
+        YieldToNextPut = b"PUT",
+        /// `SEMIANNUAL`: SEMI_ANNUAL_YIELD.
+        SemiAnnualYield = b"SEMIANNUAL",
+        /// `SHORTAVGLIFE`: YIELD_TO_SHORTEST_AVERAGE_LIFE.
+        YieldToShortestAverageLife = b"SHORTAVGLIFE",
+        /// `SIMPLE`: SIMPLE_YIELD.
+        SimpleYield = b"SIMPLE",
+        /// `TAXEQUIV`: TAX_EQUIVALENT_YIELD.
+        TaxEquivalentYield = b"TAXEQUIV",
+        /// `TENDER`: YIELD_TO_TENDER_DATE.
+        YieldToTenderDate = b"TENDER",
+        /// `TRUE`: TRUE_YIELD.
+        TrueYield = b"TRUE",
+        /// `VALUE1/32`: YIELD_VALUE_OF_1_32.
+        YieldValueOf1_32 = b"VALUE1/32",
+        /// `WORST`: YIELD_TO_WORST.
+        YieldToWorst = b"WORST",
+    }
+}
+t::char_enum! {
+    /// Values of `SubscriptionRequestType` (263), CHAR; `Other` carries a value the dictionary does not list.
+    SubscriptionRequestType {
+        /// `0`: SNAPSHOT.
+        Snapshot = b'0',
+        /// `1`: SNAPSHOT_PLUS_UPDATES.
+        SnapshotPlusUpdates = b'1',
+        /// `2`: DISABLE_PREVIOUS_SNAPSHOT_PLUS_UPDATE_REQUEST.
+        DisablePreviousSnapshotPlusUpdateRequest = b'2',
+    }
+}
+t::bytes_enum! {
+    /// Values of `MDUpdateType` (265), INT; `Other` carries a value the dictionary does not list.
+    MdUpdateType(true) {
+        /// `0`: FULL_REFRESH.
+        FullRefresh = b"0",
+        /// `1`: INCREMENTAL_REFRESH.
+        IncrementalRefresh = b"1",
+    }
+}
+t::char_enum! {
+    /// Values of `MDEntryType` (269), CHAR; `Other` carries a value the dictionary does not list.
+    MdEntryType {
+        /// `0`: BID.
+        Bid = b'0',
+        /// `1`: OFFER.
+        Offer = b'1',
+        /// `2`: TRADE.
+        Trade = b'2',
+        /// `3`: INDEX_VALUE.
+        IndexValue = b'3',
+        /// `4`: OPENING_PRICE.
+        OpeningPrice = b'4',
+        /// `5`: CLOSING_PRICE.
+        ClosingPrice = b'5',
+        /// `6`: SETTLEMENT_PRICE.
+        SettlementPrice = b'6',
+        /// `7`: TRADING_SESSION_HIGH_PRICE.
+        TradingSessionHighPrice = b'7',
+        /// `8`: TRADING_SESSION_LOW_PRICE.
+        TradingSessionLowPrice = b'8',
+        /// `9`: TRADING_SESSION_VWAP_PRICE.
+        TradingSessionVwapPrice = b'9',
+        /// `A`: IMBALANCE.
+        Imbalance = b'A',
+        /// `B`: TRADE_VOLUME.
+        TradeVolume = b'B',
+        /// `C`: OPEN_INTEREST.
+        OpenInterest = b'C',
+    }
+}
+t::char_enum! {
+    /// Values of `TickDirection` (274), CHAR; `Other` carries a value the dictionary does not list.
+    TickDirection {
+        /// `0`: PLUS_TICK.
+        PlusTick = b'0',
+        /// `1`: ZERO_PLUS_TICK.
+        ZeroPlusTick = b'1',
+        /// `2`: MINUS_TICK.
+        MinusTick = b'2',
+        /// `3`: ZERO_MINUS_TICK.
+        ZeroMinusTick = b'3',
+    }
+}
+t::bytes_enum! {
+    /// Values of `QuoteCondition` (276), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+    QuoteCondition(false) {
+        /// `A`: OPEN.
+        Open = b"A",
+        /// `B`: CLOSED.
+        Closed = b"B",
+        /// `C`: EXCHANGE_BEST.
+        ExchangeBest = b"C",
+        /// `D`: CONSOLIDATED_BEST.
+        ConsolidatedBest = b"D",
+        /// `E`: LOCKED.
+        Locked = b"E",
+        /// `F`: CROSSED.
+        Crossed = b"F",
+        /// `G`: DEPTH.
+        Depth = b"G",
+        /// `H`: FAST_TRADING.
+        FastTrading = b"H",
+        /// `I`: NON_FIRM.
+        NonFirm = b"I",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradeCondition` (277), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+    TradeCondition(false) {
+        /// `A`: CASH.
+        Cash = b"A",
+        /// `B`: AVERAGE_PRICE_TRADE.
+        AveragePriceTrade = b"B",
+        /// `C`: CASH_TRADE.
+        CashTrade = b"C",
+        /// `D`: NEXT_DAY.
+        NextDay = b"D",
+        /// `E`: OPENING.
+        Opening = b"E",
+        /// `F`: INTRADAY_TRADE_DETAIL.
+        IntradayTradeDetail = b"F",
+        /// `G`: RULE_127_TRADE.
+        Rule127Trade = b"G",
+        /// `H`: RULE_155_TRADE.
+        Rule155Trade = b"H",
+        /// `I`: SOLD_LAST.
+        SoldLast = b"I",
+        /// `J`: NEXT_DAY_TRADE.
+        NextDayTrade = b"J",
+        /// `K`: OPENED.
+        Opened = b"K",
+        /// `L`: SELLER.
+        Seller = b"L",
+        /// `M`: SOLD.
+        Sold = b"M",
+        /// `N`: STOPPED_STOCK.
+        StoppedStock = b"N",
+        /// `P`: IMBALANCE_MORE_BUYERS.
+        ImbalanceMoreBuyers = b"P",
+        /// `Q`: IMBALANCE_MORE_SELLERS.
+        ImbalanceMoreSellers = b"Q",
+        /// `R`: OPENING_PRICE.
+        OpeningPrice = b"R",
+    }
+}
+t::char_enum! {
+    /// Values of `MDUpdateAction` (279), CHAR; `Other` carries a value the dictionary does not list.
+    MdUpdateAction {
+        /// `0`: NEW.
+        New = b'0',
+        /// `1`: CHANGE.
+        Change = b'1',
+        /// `2`: DELETE.
+        Delete = b'2',
+    }
+}
+t::char_enum! {
+    /// Values of `MDReqRejReason` (281), CHAR; `Other` carries a value the dictionary does not list.
+    MdReqRejReason {
+        /// `0`: UNKNOWN_SYMBOL.
+        UnknownSymbol = b'0',
+        /// `1`: DUPLICATE_MDREQID.
+        DuplicateMdreqid = b'1',
+        /// `2`: INSUFFICIENT_BANDWIDTH.
+        InsufficientBandwidth = b'2',
+        /// `3`: INSUFFICIENT_PERMISSIONS.
+        InsufficientPermissions = b'3',
+        /// `4`: UNSUPPORTED_SUBSCRIPTIONREQUESTTYPE.
+        UnsupportedSubscriptionrequesttype = b'4',
+        /// `5`: UNSUPPORTED_MARKETDEPTH.
+        UnsupportedMarketdepth = b'5',
+        /// `6`: UNSUPPORTED_MDUPDATETYPE.
+        UnsupportedMdupdatetype = b'6',
+        /// `7`: UNSUPPORTED_AGGREGATEDBOOK.
+        UnsupportedAggregatedbook = b'7',
+        /// `8`: UNSUPPORTED_MDENTRYTYPE.
+        UnsupportedMdentrytype = b'8',
+        /// `9`: UNSUPPORTED_TRADINGSESSIONID.
+        UnsupportedTradingsessionid = b'9',
+        /// `A`: UNSUPPORTED_SCOPE.
+        UnsupportedScope = b'A',
+        /// `B`: UNSUPPORTED_OPENCLOSESETTLEFLAG.
+        UnsupportedOpenclosesettleflag = b'B',
+        /// `C`: UNSUPPORTED_MDIMPLICITDELETE.
+        UnsupportedMdimplicitdelete = b'C',
+    }
+}
+t::char_enum! {
+    /// Values of `DeleteReason` (285), CHAR; `Other` carries a value the dictionary does not list.
+    DeleteReason {
+        /// `0`: CANCELATION.
+        Cancelation = b'0',
+        /// `1`: ERROR.
+        Error = b'1',
+    }
+}
+t::bytes_enum! {
+    /// Values of `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+    OpenCloseSettlFlag(false) {
+        /// `0`: DAILY_OPEN.
+        DailyOpen = b"0",
+        /// `1`: SESSION_OPEN.
+        SessionOpen = b"1",
+        /// `2`: DELIVERY_SETTLEMENT_ENTRY.
+        DeliverySettlementEntry = b"2",
+        /// `3`: EXPECTED_ENTRY.
+        ExpectedEntry = b"3",
+        /// `4`: ENTRY_FROM_PREVIOUS_BUSINESS_DAY.
+        EntryFromPreviousBusinessDay = b"4",
+        /// `5`: THEORETICAL_PRICE_VALUE.
+        TheoreticalPriceValue = b"5",
+    }
+}
+t::bytes_enum! {
+    /// Values of `FinancialStatus` (291), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+    FinancialStatus(false) {
+        /// `1`: BANKRUPT.
+        Bankrupt = b"1",
+        /// `2`: PENDING_DELISTING.
+        PendingDelisting = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CorporateAction` (292), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+    CorporateAction(false) {
+        /// `A`: EX_DIVIDEND.
+        ExDividend = b"A",
+        /// `B`: EX_DISTRIBUTION.
+        ExDistribution = b"B",
+        /// `C`: EX_RIGHTS.
+        ExRights = b"C",
+        /// `D`: NEW.
+        New = b"D",
+        /// `E`: EX_INTEREST.
+        ExInterest = b"E",
+    }
+}
+t::bytes_enum! {
+    /// Values of `QuoteStatus` (297), INT; `Other` carries a value the dictionary does not list.
+    QuoteStatus(true) {
+        /// `0`: ACCEPTED.
+        Accepted = b"0",
+        /// `1`: CANCEL_FOR_SYMBOL.
+        CancelForSymbol = b"1",
+        /// `10`: PENDING.
+        Pending = b"10",
+        /// `11`: PASS.
+        Pass = b"11",
+        /// `12`: LOCKED_MARKET_WARNING.
+        LockedMarketWarning = b"12",
+        /// `13`: CROSS_MARKET_WARNING.
+        CrossMarketWarning = b"13",
+        /// `14`: CANCELED_DUE_TO_LOCK_MARKET.
+        CanceledDueToLockMarket = b"14",
+        /// `15`: CANCELED_DUE_TO_CROSS_MARKET.
+        CanceledDueToCrossMarket = b"15",
+        /// `2`: CANCELED_FOR_SECURITY_TYPE.
+        CanceledForSecurityType = b"2",
+        /// `3`: CANCELED_FOR_UNDERLYING.
+        CanceledForUnderlying = b"3",
+        /// `4`: CANCELED_ALL.
+        CanceledAll = b"4",
+        /// `5`: REJECTED.
+        Rejected = b"5",
+        /// `6`: REMOVED_FROM_MARKET.
+        RemovedFromMarket = b"6",
+        /// `7`: EXPIRED.
+        Expired = b"7",
+        /// `8`: QUERY.
+        Query = b"8",
+        /// `9`: QUOTE_NOT_FOUND.
+        QuoteNotFound = b"9",
+    }
+}
+t::bytes_enum! {
+    /// Values of `QuoteCancelType` (298), INT; `Other` carries a value the dictionary does not list.
+    QuoteCancelType(true) {
+        /// `1`: CANCEL_FOR_SYMBOL.
+        CancelForSymbol = b"1",
+        /// `2`: CANCEL_FOR_SECURITY_TYPE.
+        CancelForSecurityType = b"2",
+        /// `3`: CANCEL_FOR_UNDERLYING_SYMBOL.
+        CancelForUnderlyingSymbol = b"3",
+        /// `4`: CANCEL_ALL_QUOTES.
+        CancelAllQuotes = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `QuoteRejectReason` (300), INT; `Other` carries a value the dictionary does not list.
+    QuoteRejectReason(true) {
+        /// `1`: UNKNOWN_SYMBOL.
+        UnknownSymbol = b"1",
+        /// `2`: EXCHANGE.
+        Exchange = b"2",
+        /// `3`: QUOTE_REQUEST_EXCEEDS_LIMIT.
+        QuoteRequestExceedsLimit = b"3",
+        /// `4`: TOO_LATE_TO_ENTER.
+        TooLateToEnter = b"4",
+        /// `5`: UNKNOWN_QUOTE.
+        UnknownQuote = b"5",
+        /// `6`: DUPLICATE_QUOTE.
+        DuplicateQuote = b"6",
+        /// `7`: INVALID_BID_ASK_SPREAD.
+        InvalidBidAskSpread = b"7",
+        /// `8`: INVALID_PRICE.
+        InvalidPrice = b"8",
+        /// `9`: NOT_AUTHORIZED_TO_QUOTE_SECURITY.
+        NotAuthorizedToQuoteSecurity = b"9",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `QuoteResponseLevel` (301), INT; `Other` carries a value the dictionary does not list.
+    QuoteResponseLevel(true) {
+        /// `0`: NO_ACKNOWLEDGEMENT.
+        NoAcknowledgement = b"0",
+        /// `1`: ACKNOWLEDGE_ONLY_NEGATIVE_OR_ERRONEOUS_QUOTES.
+        AcknowledgeOnlyNegativeOrErroneousQuotes = b"1",
+        /// `2`: ACKNOWLEDGE_EACH_QUOTE_MESSAGES.
+        AcknowledgeEachQuoteMessages = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `QuoteRequestType` (303), INT; `Other` carries a value the dictionary does not list.
+    QuoteRequestType(true) {
+        /// `1`: MANUAL.
+        Manual = b"1",
+        /// `2`: AUTOMATIC.
+        Automatic = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SecurityRequestType` (321), INT; `Other` carries a value the dictionary does not list.
+    SecurityRequestType(true) {
+        /// `0`: REQUEST_SECURITY_IDENTITY_AND_SPECIFICATIONS.
+        RequestSecurityIdentityAndSpecifications = b"0",
+        /// `1`: REQUEST_SECURITY_IDENTITY_FOR_THE_SPECIFICATIONS_PROVIDED.
+        RequestSecurityIdentityForTheSpecificationsProvided = b"1",
+        /// `2`: REQUEST_LIST_SECURITY_TYPES.
+        RequestListSecurityTypes = b"2",
+        /// `3`: REQUEST_LIST_SECURITIES.
+        RequestListSecurities = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SecurityResponseType` (323), INT; `Other` carries a value the dictionary does not list.
+    SecurityResponseType(true) {
+        /// `1`: ACCEPT_SECURITY_PROPOSAL_AS_IS.
+        AcceptSecurityProposalAsIs = b"1",
+        /// `2`: ACCEPT_SECURITY_PROPOSAL_WITH_REVISIONS_AS_INDICATED_IN_THE_MESSAGE.
+        AcceptSecurityProposalWithRevisionsAsIndicatedInTheMessage = b"2",
+        /// `5`: REJECT_SECURITY_PROPOSAL.
+        RejectSecurityProposal = b"5",
+        /// `6`: CAN_NOT_MATCH_SELECTION_CRITERIA.
+        CanNotMatchSelectionCriteria = b"6",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SecurityTradingStatus` (326), INT; `Other` carries a value the dictionary does not list.
+    SecurityTradingStatus(true) {
+        /// `1`: OPENING_DELAY.
+        OpeningDelay = b"1",
+        /// `10`: MARKET_ON_CLOSE_IMBALANCE_SELL.
+        MarketOnCloseImbalanceSell = b"10",
+        /// `12`: NO_MARKET_IMBALANCE.
+        NoMarketImbalance = b"12",
+        /// `13`: NO_MARKET_ON_CLOSE_IMBALANCE.
+        NoMarketOnCloseImbalance = b"13",
+        /// `14`: ITS_PRE_OPENING.
+        ItsPreOpening = b"14",
+        /// `15`: NEW_PRICE_INDICATION.
+        NewPriceIndication = b"15",
+        /// `16`: TRADE_DISSEMINATION_TIME.
+        TradeDisseminationTime = b"16",
+        /// `17`: READY_TO_TRADE.
+        ReadyToTrade = b"17",
+        /// `18`: NOT_AVAILABLE_FOR_TRADING.
+        NotAvailableForTrading = b"18",
+        /// `19`: NOT_TRADED_ON_THIS_MARKET.
+        NotTradedOnThisMarket = b"19",
+        /// `2`: TRADING_HALT.
+        TradingHalt = b"2",
+        /// `20`: UNKNOWN_OR_INVALID.
+        UnknownOrInvalid = b"20",
+        /// `21`: PRE_OPEN.
+        PreOpen = b"21",
+        /// `22`: OPENING_ROTATION.
+        OpeningRotation = b"22",
+        /// `23`: FAST_MARKET.
+        FastMarket = b"23",
+        /// `3`: RESUME.
+        Resume = b"3",
+        /// `4`: NO_OPEN_NO_RESUME.
+        NoOpenNoResume = b"4",
+        /// `5`: PRICE_INDICATION.
+        PriceIndication = b"5",
+        /// `6`: TRADING_RANGE_INDICATION.
+        TradingRangeIndication = b"6",
+        /// `7`: MARKET_IMBALANCE_BUY.
+        MarketImbalanceBuy = b"7",
+        /// `8`: MARKET_IMBALANCE_SELL.
+        MarketImbalanceSell = b"8",
+        /// `9`: MARKET_ON_CLOSE_IMBALANCE_BUY.
+        MarketOnCloseImbalanceBuy = b"9",
+    }
+}
+t::char_enum! {
+    /// Values of `HaltReasonChar` (327), CHAR; `Other` carries a value the dictionary does not list.
+    HaltReasonChar {
+        /// `D`: NEWS_DISSEMINATION.
+        NewsDissemination = b'D',
+        /// `E`: ORDER_INFLUX.
+        OrderInflux = b'E',
+        /// `I`: ORDER_IMBALANCE.
+        OrderImbalance = b'I',
+        /// `M`: ADDITIONAL_INFORMATION.
+        AdditionalInformation = b'M',
+        /// `P`: NEWS_PENDING.
+        NewsPending = b'P',
+        /// `X`: EQUIPMENT_CHANGEOVER.
+        EquipmentChangeover = b'X',
+    }
+}
+t::bytes_enum! {
+    /// Values of `Adjustment` (334), INT; `Other` carries a value the dictionary does not list.
+    Adjustment(true) {
+        /// `1`: CANCEL.
+        Cancel = b"1",
+        /// `2`: ERROR.
+        Error = b"2",
+        /// `3`: CORRECTION.
+        Correction = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradSesMethod` (338), INT; `Other` carries a value the dictionary does not list.
+    TradSesMethod(true) {
+        /// `1`: ELECTRONIC.
+        Electronic = b"1",
+        /// `2`: OPEN_OUTCRY.
+        OpenOutcry = b"2",
+        /// `3`: TWO_PARTY.
+        TwoParty = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradSesMode` (339), INT; `Other` carries a value the dictionary does not list.
+    TradSesMode(true) {
+        /// `1`: TESTING.
+        Testing = b"1",
+        /// `2`: SIMULATED.
+        Simulated = b"2",
+        /// `3`: PRODUCTION.
+        Production = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradSesStatus` (340), INT; `Other` carries a value the dictionary does not list.
+    TradSesStatus(true) {
+        /// `0`: UNKNOWN.
+        Unknown = b"0",
+        /// `1`: HALTED.
+        Halted = b"1",
+        /// `2`: OPEN.
+        Open = b"2",
+        /// `3`: CLOSED.
+        Closed = b"3",
+        /// `4`: PRE_OPEN.
+        PreOpen = b"4",
+        /// `5`: PRE_CLOSE.
+        PreClose = b"5",
+        /// `6`: REQUEST_REJECTED.
+        RequestRejected = b"6",
+    }
+}
+t::bytes_enum! {
+    /// Values of `MessageEncoding` (347), STRING; `Other` carries a value the dictionary does not list.
+    MessageEncoding(false) {
+        /// `EUC-JP`: EUC_JP.
+        EucJp = b"EUC-JP",
+        /// `ISO-2022-JP`: ISO_2022_JP.
+        Iso2022Jp = b"ISO-2022-JP",
+        /// `Shift_JIS`: SHIFT_JIS.
+        ShiftJis = b"Shift_JIS",
+        /// `UTF-8`: UTF_8.
+        Utf8 = b"UTF-8",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SessionRejectReason` (373), INT; `Other` carries a value the dictionary does not list.
+    SessionRejectReason(true) {
+        /// `0`: INVALID_TAG_NUMBER.
+        InvalidTagNumber = b"0",
+        /// `1`: REQUIRED_TAG_MISSING.
+        RequiredTagMissing = b"1",
+        /// `10`: SENDINGTIME_ACCURACY_PROBLEM.
+        SendingtimeAccuracyProblem = b"10",
+        /// `11`: INVALID_MSGTYPE.
+        InvalidMsgtype = b"11",
+        /// `12`: XML_VALIDATION_ERROR.
+        XmlValidationError = b"12",
+        /// `13`: TAG_APPEARS_MORE_THAN_ONCE.
+        TagAppearsMoreThanOnce = b"13",
+        /// `14`: TAG_SPECIFIED_OUT_OF_REQUIRED_ORDER.
+        TagSpecifiedOutOfRequiredOrder = b"14",
+        /// `15`: REPEATING_GROUP_FIELDS_OUT_OF_ORDER.
+        RepeatingGroupFieldsOutOfOrder = b"15",
+        /// `16`: INCORRECT_NUMINGROUP_COUNT_FOR_REPEATING_GROUP.
+        IncorrectNumingroupCountForRepeatingGroup = b"16",
+        /// `17`: NON_DATA_VALUE_INCLUDES_FIELD_DELIMITER.
+        NonDataValueIncludesFieldDelimiter = b"17",
+        /// `2`: TAG_NOT_DEFINED_FOR_THIS_MESSAGE_TYPE.
+        TagNotDefinedForThisMessageType = b"2",
+        /// `3`: UNDEFINED_TAG.
+        UndefinedTag = b"3",
+        /// `4`: TAG_SPECIFIED_WITHOUT_A_VALUE.
+        TagSpecifiedWithoutAValue = b"4",
+        /// `5`: VALUE_IS_INCORRECT.
+        ValueIsIncorrect = b"5",
+        /// `6`: INCORRECT_DATA_FORMAT_FOR_VALUE.
+        IncorrectDataFormatForValue = b"6",
+        /// `7`: DECRYPTION_PROBLEM.
+        DecryptionProblem = b"7",
+        /// `8`: SIGNATURE_PROBLEM.
+        SignatureProblem = b"8",
+        /// `9`: COMPID_PROBLEM.
+        CompidProblem = b"9",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::char_enum! {
+    /// Values of `BidRequestTransType` (374), CHAR; `Other` carries a value the dictionary does not list.
+    BidRequestTransType {
+        /// `C`: CANCEL.
+        Cancel = b'C',
+        /// `N`: NEW.
+        New = b'N',
+    }
+}
+t::bytes_enum! {
+    /// Values of `ExecRestatementReason` (378), INT; `Other` carries a value the dictionary does not list.
+    ExecRestatementReason(true) {
+        /// `0`: GT_CORPORATE_ACTION.
+        GtCorporateAction = b"0",
+        /// `1`: GT_RENEWAL.
+        GtRenewal = b"1",
+        /// `10`: WAREHOUSE_RECAP.
+        WarehouseRecap = b"10",
+        /// `2`: VERBAL_CHANGE.
+        VerbalChange = b"2",
+        /// `3`: REPRICING_OF_ORDER.
+        RepricingOfOrder = b"3",
+        /// `4`: BROKER_OPTION.
+        BrokerOption = b"4",
+        /// `5`: PARTIAL_DECLINE_OF_ORDERQTY.
+        PartialDeclineOfOrderqty = b"5",
+        /// `6`: CANCEL_ON_TRADING_HALT.
+        CancelOnTradingHalt = b"6",
+        /// `7`: CANCEL_ON_SYSTEM_FAILURE.
+        CancelOnSystemFailure = b"7",
+        /// `8`: MARKET.
+        Market = b"8",
+        /// `9`: CANCELED_NOT_BEST.
+        CanceledNotBest = b"9",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `BusinessRejectReason` (380), INT; `Other` carries a value the dictionary does not list.
+    BusinessRejectReason(true) {
+        /// `0`: OTHER.
+        Other2 = b"0",
+        /// `1`: UNKNOWN_ID.
+        UnknownId = b"1",
+        /// `2`: UNKNOWN_SECURITY.
+        UnknownSecurity = b"2",
+        /// `3`: UNSUPPORTED_MESSAGE_TYPE.
+        UnsupportedMessageType = b"3",
+        /// `4`: APPLICATION_NOT_AVAILABLE.
+        ApplicationNotAvailable = b"4",
+        /// `5`: CONDITIONALLY_REQUIRED_FIELD_MISSING.
+        ConditionallyRequiredFieldMissing = b"5",
+        /// `6`: NOT_AUTHORIZED.
+        NotAuthorized = b"6",
+        /// `7`: DELIVERTO_FIRM_NOT_AVAILABLE_AT_THIS_TIME.
+        DelivertoFirmNotAvailableAtThisTime = b"7",
+    }
+}
+t::char_enum! {
+    /// Values of `MsgDirection` (385), CHAR; `Other` carries a value the dictionary does not list.
+    MsgDirection {
+        /// `R`: RECEIVE.
+        Receive = b'R',
+        /// `S`: SEND.
+        Send = b'S',
+    }
+}
+t::char_enum! {
+    /// Values of `DiscretionInst` (388), CHAR; `Other` carries a value the dictionary does not list.
+    DiscretionInst {
+        /// `0`: RELATED_TO_DISPLAYED_PRICE.
+        RelatedToDisplayedPrice = b'0',
+        /// `1`: RELATED_TO_MARKET_PRICE.
+        RelatedToMarketPrice = b'1',
+        /// `2`: RELATED_TO_PRIMARY_PRICE.
+        RelatedToPrimaryPrice = b'2',
+        /// `3`: RELATED_TO_LOCAL_PRIMARY_PRICE.
+        RelatedToLocalPrimaryPrice = b'3',
+        /// `4`: RELATED_TO_MIDPOINT_PRICE.
+        RelatedToMidpointPrice = b'4',
+        /// `5`: RELATED_TO_LAST_TRADE_PRICE.
+        RelatedToLastTradePrice = b'5',
+        /// `6`: RELATED_TO_VWAP.
+        RelatedToVwap = b'6',
+    }
+}
+t::bytes_enum! {
+    /// Values of `BidType` (394), INT; `Other` carries a value the dictionary does not list.
+    BidType(true) {
+        /// `1`: NON_DISCLOSED.
+        NonDisclosed = b"1",
+        /// `2`: DISCLOSED_STYLE.
+        DisclosedStyle = b"2",
+        /// `3`: NO_BIDDING_PROCESS.
+        NoBiddingProcess = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `BidDescriptorType` (399), INT; `Other` carries a value the dictionary does not list.
+    BidDescriptorType(true) {
+        /// `1`: SECTOR.
+        Sector = b"1",
+        /// `2`: COUNTRY.
+        Country = b"2",
+        /// `3`: INDEX.
+        Index = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SideValueInd` (401), INT; `Other` carries a value the dictionary does not list.
+    SideValueInd(true) {
+        /// `1`: SIDE_VALUE_1.
+        SideValue1 = b"1",
+        /// `2`: SIDE_VALUE_2.
+        SideValue2 = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `LiquidityIndType` (409), INT; `Other` carries a value the dictionary does not list.
+    LiquidityIndType(true) {
+        /// `1`: FIVE_DAY_MOVING_AVERAGE.
+        FiveDayMovingAverage = b"1",
+        /// `2`: TWENTY_DAY_MOVING_AVERAGE.
+        TwentyDayMovingAverage = b"2",
+        /// `3`: NORMAL_MARKET_SIZE.
+        NormalMarketSize = b"3",
+        /// `4`: OTHER.
+        Other2 = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ProgRptReqs` (414), INT; `Other` carries a value the dictionary does not list.
+    ProgRptReqs(true) {
+        /// `1`: BUY_SIDE_EXPLICITLY_REQUESTS_STATUS_USING_STATUSREQUEST.
+        BuySideExplicitlyRequestsStatusUsingStatusrequest = b"1",
+        /// `2`: SELL_SIDE_PERIODICALLY_SENDS_STATUS_USING_LISTSTATUS.
+        SellSidePeriodicallySendsStatusUsingListstatus = b"2",
+        /// `3`: REAL_TIME_EXECUTION_REPORTS.
+        RealTimeExecutionReports = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `IncTaxInd` (416), INT; `Other` carries a value the dictionary does not list.
+    IncTaxInd(true) {
+        /// `1`: NET.
+        Net = b"1",
+        /// `2`: GROSS.
+        Gross = b"2",
+    }
+}
+t::char_enum! {
+    /// Values of `BidTradeType` (418), CHAR; `Other` carries a value the dictionary does not list.
+    BidTradeType {
+        /// `A`: AGENCY.
+        Agency = b'A',
+        /// `G`: VWAP_GUARANTEE.
+        VwapGuarantee = b'G',
+        /// `J`: GUARANTEED_CLOSE.
+        GuaranteedClose = b'J',
+        /// `R`: RISK_TRADE.
+        RiskTrade = b'R',
+    }
+}
+t::char_enum! {
+    /// Values of `BasisPxType` (419), CHAR; `Other` carries a value the dictionary does not list.
+    BasisPxType {
+        /// `2`: CLOSING_PRICE_AT_MORNING_SESSION.
+        ClosingPriceAtMorningSession = b'2',
+        /// `3`: CLOSING_PRICE.
+        ClosingPrice = b'3',
+        /// `4`: CURRENT_PRICE.
+        CurrentPrice = b'4',
+        /// `5`: SQ.
+        Sq = b'5',
+        /// `6`: VWAP_THROUGH_A_DAY.
+        VwapThroughADay = b'6',
+        /// `7`: VWAP_THROUGH_A_MORNING_SESSION.
+        VwapThroughAMorningSession = b'7',
+        /// `8`: VWAP_THROUGH_AN_AFTERNOON_SESSION.
+        VwapThroughAnAfternoonSession = b'8',
+        /// `9`: VWAP_THROUGH_A_DAY_EXCEPT_YORI.
+        VwapThroughADayExceptYori = b'9',
+        /// `A`: VWAP_THROUGH_A_MORNING_SESSION_EXCEPT_YORI.
+        VwapThroughAMorningSessionExceptYori = b'A',
+        /// `B`: VWAP_THROUGH_AN_AFTERNOON_SESSION_EXCEPT_YORI.
+        VwapThroughAnAfternoonSessionExceptYori = b'B',
+        /// `C`: STRIKE.
+        Strike = b'C',
+        /// `D`: OPEN.
+        Open = b'D',
+        /// `Z`: OTHERS.
+        Others = b'Z',
+    }
+}
+t::bytes_enum! {
+    /// Values of `PriceType` (423), INT; `Other` carries a value the dictionary does not list.
+    PriceType(true) {
+        /// `1`: PERCENTAGE.
+        Percentage = b"1",
+        /// `10`: FIXED_CABINET_TRADE_PRICE.
+        FixedCabinetTradePrice = b"10",
+        /// `11`: VARIABLE_CABINET_TRADE_PRICE.
+        VariableCabinetTradePrice = b"11",
+        /// `2`: PER_UNIT.
+        PerUnit = b"2",
+        /// `3`: FIXED_AMOUNT.
+        FixedAmount = b"3",
+        /// `4`: DISCOUNT.
+        Discount = b"4",
+        /// `5`: PREMIUM.
+        Premium = b"5",
+        /// `6`: SPREAD.
+        Spread = b"6",
+        /// `7`: TED_PRICE.
+        TedPrice = b"7",
+        /// `8`: TED_YIELD.
+        TedYield = b"8",
+        /// `9`: YIELD.
+        Yield = b"9",
+    }
+}
+t::bytes_enum! {
+    /// Values of `GTBookingInst` (427), INT; `Other` carries a value the dictionary does not list.
+    GtBookingInst(true) {
+        /// `0`: BOOK_OUT_ALL_TRADES_ON_DAY_OF_EXECUTION.
+        BookOutAllTradesOnDayOfExecution = b"0",
+        /// `1`: ACCUMULATE_EXECUTIONS_UNTIL_ORDER_IS_FILLED_OR_EXPIRES.
+        AccumulateExecutionsUntilOrderIsFilledOrExpires = b"1",
+        /// `2`: ACCUMULATE_UNTIL_VERBALLY_NOTIFIED_OTHERWISE.
+        AccumulateUntilVerballyNotifiedOtherwise = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ListStatusType` (429), INT; `Other` carries a value the dictionary does not list.
+    ListStatusType(true) {
+        /// `1`: ACK.
+        Ack = b"1",
+        /// `2`: RESPONSE.
+        Response = b"2",
+        /// `3`: TIMED.
+        Timed = b"3",
+        /// `4`: EXEC_STARTED.
+        ExecStarted = b"4",
+        /// `5`: ALL_DONE.
+        AllDone = b"5",
+        /// `6`: ALERT.
+        Alert = b"6",
+    }
+}
+t::bytes_enum! {
+    /// Values of `NetGrossInd` (430), INT; `Other` carries a value the dictionary does not list.
+    NetGrossInd(true) {
+        /// `1`: NET.
+        Net = b"1",
+        /// `2`: GROSS.
+        Gross = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ListOrderStatus` (431), INT; `Other` carries a value the dictionary does not list.
+    ListOrderStatus(true) {
+        /// `1`: IN_BIDDING_PROCESS.
+        InBiddingProcess = b"1",
+        /// `2`: RECEIVED_FOR_EXECUTION.
+        ReceivedForExecution = b"2",
+        /// `3`: EXECUTING.
+        Executing = b"3",
+        /// `4`: CANCELLING.
+        Cancelling = b"4",
+        /// `5`: ALERT.
+        Alert = b"5",
+        /// `6`: ALL_DONE.
+        AllDone = b"6",
+        /// `7`: REJECT.
+        Reject = b"7",
+    }
+}
+t::char_enum! {
+    /// Values of `ListExecInstType` (433), CHAR; `Other` carries a value the dictionary does not list.
+    ListExecInstType {
+        /// `1`: IMMEDIATE.
+        Immediate = b'1',
+        /// `2`: WAIT_FOR_EXECUTE_INSTRUCTION.
+        WaitForExecuteInstruction = b'2',
+        /// `3`: EXCHANGE_SWITCH_CIV_ORDER_SELL_DRIVEN.
+        ExchangeSwitchCivOrderSellDriven = b'3',
+        /// `4`: EXCHANGE_SWITCH_CIV_ORDER_BUY_DRIVEN_CASH_TOP_UP.
+        ExchangeSwitchCivOrderBuyDrivenCashTopUp = b'4',
+        /// `5`: EXCHANGE_SWITCH_CIV_ORDER_BUY_DRIVEN_CASH_WITHDRAW.
+        ExchangeSwitchCivOrderBuyDrivenCashWithdraw = b'5',
+    }
+}
+t::char_enum! {
+    /// Values of `CxlRejResponseTo` (434), CHAR; `Other` carries a value the dictionary does not list.
+    CxlRejResponseTo {
+        /// `1`: ORDER_CANCEL_REQUEST.
+        OrderCancelRequest = b'1',
+        /// `2`: ORDER_CANCEL_REPLACE_REQUEST.
+        OrderCancelReplaceRequest = b'2',
+    }
+}
+t::char_enum! {
+    /// Values of `MultiLegReportingType` (442), CHAR; `Other` carries a value the dictionary does not list.
+    MultiLegReportingType {
+        /// `1`: SINGLE_SECURITY.
+        SingleSecurity = b'1',
+        /// `2`: INDIVIDUAL_LEG_OF_A_MULTI_LEG_SECURITY.
+        IndividualLegOfAMultiLegSecurity = b'2',
+        /// `3`: MULTI_LEG_SECURITY.
+        MultiLegSecurity = b'3',
+    }
+}
+t::char_enum! {
+    /// Values of `PartyIDSource` (447), CHAR; `Other` carries a value the dictionary does not list.
+    PartyIdSource {
+        /// `1`: KOREAN_INVESTOR_ID.
+        KoreanInvestorId = b'1',
+        /// `2`: TAIWANESE_QUALIFIED_FOREIGN_INVESTOR_ID.
+        TaiwaneseQualifiedForeignInvestorId = b'2',
+        /// `3`: TAIWANESE_TRADING_ACCOUNT.
+        TaiwaneseTradingAccount = b'3',
+        /// `4`: MALAYSIAN_CENTRAL_DEPOSITORY_NUMBER.
+        MalaysianCentralDepositoryNumber = b'4',
+        /// `5`: CHINESE_B_SHARE.
+        ChineseBShare = b'5',
+        /// `6`: UK_NATIONAL_INSURANCE_OR_PENSION_NUMBER.
+        UkNationalInsuranceOrPensionNumber = b'6',
+        /// `7`: US_SOCIAL_SECURITY_NUMBER.
+        UsSocialSecurityNumber = b'7',
+        /// `8`: US_EMPLOYER_IDENTIFICATION_NUMBER.
+        UsEmployerIdentificationNumber = b'8',
+        /// `9`: AUSTRALIAN_BUSINESS_NUMBER.
+        AustralianBusinessNumber = b'9',
+        /// `A`: AUSTRALIAN_TAX_FILE_NUMBER.
+        AustralianTaxFileNumber = b'A',
+        /// `B`: BIC.
+        Bic = b'B',
+        /// `C`: GENERALLY_ACCEPTED_MARKET_PARTICIPANT_IDENTIFIER.
+        GenerallyAcceptedMarketParticipantIdentifier = b'C',
+        /// `D`: PROPRIETARY_CUSTOM_CODE.
+        ProprietaryCustomCode = b'D',
+        /// `E`: ISO_COUNTRY_CODE.
+        IsoCountryCode = b'E',
+        /// `F`: SETTLEMENT_ENTITY_LOCATION.
+        SettlementEntityLocation = b'F',
+        /// `G`: MIC.
+        Mic = b'G',
+        /// `H`: CSD_PARTICIPANT_MEMBER_CODE.
+        CsdParticipantMemberCode = b'H',
+        /// `I`: DIRECTED_BROKER.
+        DirectedBroker = b'I',
+    }
+}
+t::bytes_enum! {
+    /// Values of `PartyRole` (452), INT; `Other` carries a value the dictionary does not list.
+    PartyRole(true) {
+        /// `1`: EXECUTING_FIRM.
+        ExecutingFirm = b"1",
+        /// `10`: SETTLEMENT_LOCATION.
+        SettlementLocation = b"10",
+        /// `11`: ORDER_ORIGINATION_TRADER.
+        OrderOriginationTrader = b"11",
+        /// `12`: EXECUTING_TRADER.
+        ExecutingTrader = b"12",
+        /// `13`: ORDER_ORIGINATION_FIRM.
+        OrderOriginationFirm = b"13",
+        /// `14`: GIVEUP_CLEARING_FIRM.
+        GiveupClearingFirm = b"14",
+        /// `15`: CORRESPONDANT_CLEARING_FIRM.
+        CorrespondantClearingFirm = b"15",
+        /// `16`: EXECUTING_SYSTEM.
+        ExecutingSystem = b"16",
+        /// `17`: CONTRA_FIRM.
+        ContraFirm = b"17",
+        /// `18`: CONTRA_CLEARING_FIRM.
+        ContraClearingFirm = b"18",
+        /// `19`: SPONSORING_FIRM.
+        SponsoringFirm = b"19",
+        /// `2`: BROKER_OF_CREDIT.
+        BrokerOfCredit = b"2",
+        /// `20`: UNDERLYING_CONTRA_FIRM.
+        UnderlyingContraFirm = b"20",
+        /// `21`: CLEARING_ORGANIZATION.
+        ClearingOrganization = b"21",
+        /// `22`: EXCHANGE.
+        Exchange = b"22",
+        /// `24`: CUSTOMER_ACCOUNT.
+        CustomerAccount = b"24",
+        /// `25`: CORRESPONDENT_CLEARING_ORGANIZATION.
+        CorrespondentClearingOrganization = b"25",
+        /// `26`: CORRESPONDENT_BROKER.
+        CorrespondentBroker = b"26",
+        /// `27`: BUYER_SELLER.
+        BuyerSeller = b"27",
+        /// `28`: CUSTODIAN.
+        Custodian = b"28",
+        /// `29`: INTERMEDIARY.
+        Intermediary = b"29",
+        /// `3`: CLIENT_ID.
+        ClientId = b"3",
+        /// `30`: AGENT.
+        Agent = b"30",
+        /// `31`: SUB_CUSTODIAN.
+        SubCustodian = b"31",
+        /// `32`: BENEFICIARY.
+        Beneficiary = b"32",
+        /// `33`: INTERESTED_PARTY.
+        InterestedParty = b"33",
+        /// `34`: REGULATORY_BODY.
+        RegulatoryBody = b"34",
+        /// `35`: LIQUIDITY_PROVIDER.
+        LiquidityProvider = b"35",
+        /// `36`: ENTERING_TRADER.
+        EnteringTrader = b"36",
+        /// `37`: CONTRA_TRADER.
+        ContraTrader = b"37",
+        /// `38`: POSITION_ACCOUNT.
+        PositionAccount = b"38",
+        /// `4`: CLEARING_FIRM.
+        ClearingFirm = b"4",
+        /// `5`: INVESTOR_ID.
+        InvestorId = b"5",
+        /// `6`: INTRODUCING_FIRM.
+        IntroducingFirm = b"6",
+        /// `7`: ENTERING_FIRM.
+        EnteringFirm = b"7",
+        /// `8`: LOCATE.
+        Locate = b"8",
+        /// `9`: FUND_MANAGER_CLIENT_ID.
+        FundManagerClientId = b"9",
+    }
+}
+t::bytes_enum! {
+    /// Values of `Product` (460), INT; `Other` carries a value the dictionary does not list.
+    Product(true) {
+        /// `1`: AGENCY.
+        Agency = b"1",
+        /// `10`: MORTGAGE.
+        Mortgage = b"10",
+        /// `11`: MUNICIPAL.
+        Municipal = b"11",
+        /// `12`: OTHER.
+        Other2 = b"12",
+        /// `13`: FINANCING.
+        Financing = b"13",
+        /// `2`: COMMODITY.
+        Commodity = b"2",
+        /// `3`: CORPORATE.
+        Corporate = b"3",
+        /// `4`: CURRENCY.
+        Currency = b"4",
+        /// `5`: EQUITY.
+        Equity = b"5",
+        /// `6`: GOVERNMENT.
+        Government = b"6",
+        /// `7`: INDEX.
+        Index = b"7",
+        /// `8`: LOAN.
+        Loan = b"8",
+        /// `9`: MONEYMARKET.
+        Moneymarket = b"9",
+    }
+}
+t::char_enum! {
+    /// Values of `RoundingDirection` (468), CHAR; `Other` carries a value the dictionary does not list.
+    RoundingDirection {
+        /// `0`: ROUND_TO_NEAREST.
+        RoundToNearest = b'0',
+        /// `1`: ROUND_DOWN.
+        RoundDown = b'1',
+        /// `2`: ROUND_UP.
+        RoundUp = b'2',
+    }
+}
+t::bytes_enum! {
+    /// Values of `DistribPaymentMethod` (477), INT; `Other` carries a value the dictionary does not list.
+    DistribPaymentMethod(true) {
+        /// `1`: CREST.
+        Crest = b"1",
+        /// `10`: BPAY.
+        Bpay = b"10",
+        /// `11`: HIGH_VALUE_CLEARING_SYSTEM.
+        HighValueClearingSystem = b"11",
+        /// `12`: REINVEST_IN_FUND.
+        ReinvestInFund = b"12",
+        /// `2`: NSCC.
+        Nscc = b"2",
+        /// `3`: EUROCLEAR.
+        Euroclear = b"3",
+        /// `4`: CLEARSTREAM.
+        Clearstream = b"4",
+        /// `5`: CHEQUE.
+        Cheque = b"5",
+        /// `6`: TELEGRAPHIC_TRANSFER.
+        TelegraphicTransfer = b"6",
+        /// `7`: FED_WIRE.
+        FedWire = b"7",
+        /// `8`: DIRECT_CREDIT.
+        DirectCredit = b"8",
+        /// `9`: ACH_CREDIT.
+        AchCredit = b"9",
+    }
+}
+t::char_enum! {
+    /// Values of `CancellationRights` (480), CHAR; `Other` carries a value the dictionary does not list.
+    CancellationRights {
+        /// `M`: NO_WAIVER_AGREEMENT.
+        NoWaiverAgreement = b'M',
+        /// `N`: NO_EXECUTION_ONLY.
+        NoExecutionOnly = b'N',
+        /// `O`: NO_INSTITUTIONAL.
+        NoInstitutional = b'O',
+        /// `Y`: YES.
+        Yes = b'Y',
+    }
+}
+t::char_enum! {
+    /// Values of `MoneyLaunderingStatus` (481), CHAR; `Other` carries a value the dictionary does not list.
+    MoneyLaunderingStatus {
+        /// `1`: EXEMPT_BELOW_THE_LIMIT.
+        ExemptBelowTheLimit = b'1',
+        /// `2`: EXEMPT_CLIENT_MONEY_TYPE_EXEMPTION.
+        ExemptClientMoneyTypeExemption = b'2',
+        /// `3`: EXEMPT_AUTHORISED_CREDIT_OR_FINANCIAL_INSTITUTION.
+        ExemptAuthorisedCreditOrFinancialInstitution = b'3',
+        /// `N`: NOT_CHECKED.
+        NotChecked = b'N',
+        /// `Y`: PASSED.
+        Passed = b'Y',
+    }
+}
+t::char_enum! {
+    /// Values of `ExecPriceType` (484), CHAR; `Other` carries a value the dictionary does not list.
+    ExecPriceType {
+        /// `B`: BID_PRICE.
+        BidPrice = b'B',
+        /// `C`: CREATION_PRICE.
+        CreationPrice = b'C',
+        /// `D`: CREATION_PRICE_PLUS_ADJUSTMENT_PERCENT.
+        CreationPricePlusAdjustmentPercent = b'D',
+        /// `E`: CREATION_PRICE_PLUS_ADJUSTMENT_AMOUNT.
+        CreationPricePlusAdjustmentAmount = b'E',
+        /// `O`: OFFER_PRICE.
+        OfferPrice = b'O',
+        /// `P`: OFFER_PRICE_MINUS_ADJUSTMENT_PERCENT.
+        OfferPriceMinusAdjustmentPercent = b'P',
+        /// `Q`: OFFER_PRICE_MINUS_ADJUSTMENT_AMOUNT.
+        OfferPriceMinusAdjustmentAmount = b'Q',
+        /// `S`: SINGLE_PRICE.
+        SinglePrice = b'S',
+    }
+}
+t::bytes_enum! {
+    /// Values of `PaymentMethod` (492), INT; `Other` carries a value the dictionary does not list.
+    PaymentMethod(true) {
+        /// `1`: CREST.
+        Crest = b"1",
+        /// `10`: DIRECT_CREDIT.
+        DirectCredit = b"10",
+        /// `11`: CREDIT_CARD.
+        CreditCard = b"11",
+        /// `12`: ACH_DEBIT.
+        AchDebit = b"12",
+        /// `13`: ACH_CREDIT.
+        AchCredit = b"13",
+        /// `14`: BPAY.
+        Bpay = b"14",
+        /// `15`: HIGH_VALUE_CLEARING_SYSTEM.
+        HighValueClearingSystem = b"15",
+        /// `2`: NSCC.
+        Nscc = b"2",
+        /// `3`: EUROCLEAR.
+        Euroclear = b"3",
+        /// `4`: CLEARSTREAM.
+        Clearstream = b"4",
+        /// `5`: CHEQUE.
+        Cheque = b"5",
+        /// `6`: TELEGRAPHIC_TRANSFER.
+        TelegraphicTransfer = b"6",
+        /// `7`: FED_WIRE.
+        FedWire = b"7",
+        /// `8`: DEBIT_CARD.
+        DebitCard = b"8",
+        /// `9`: DIRECT_DEBIT.
+        DirectDebit = b"9",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TaxAdvantageType` (495), INT; `Other` carries a value the dictionary does not list.
+    TaxAdvantageType(true) {
+        /// `0`: NONE_NOT_APPLICABLE.
+        NoneNotApplicable = b"0",
+        /// `1`: MAXI_ISA.
+        MaxiIsa = b"1",
+        /// `10`: EMPLOYEE_CURRENT_YEAR.
+        EmployeeCurrentYear = b"10",
+        /// `11`: EMPLOYER_PRIOR_YEAR.
+        EmployerPriorYear = b"11",
+        /// `12`: EMPLOYER_CURRENT_YEAR.
+        EmployerCurrentYear = b"12",
+        /// `13`: NON_FUND_PROTOTYPE_IRA.
+        NonFundPrototypeIra = b"13",
+        /// `14`: NON_FUND_QUALIFIED_PLAN.
+        NonFundQualifiedPlan = b"14",
+        /// `15`: DEFINED_CONTRIBUTION_PLAN.
+        DefinedContributionPlan = b"15",
+        /// `16`: INDIVIDUAL_RETIREMENT_ACCOUNT.
+        IndividualRetirementAccount = b"16",
+        /// `17`: INDIVIDUAL_RETIREMENT_ACCOUNT_ROLLOVER.
+        IndividualRetirementAccountRollover = b"17",
+        /// `18`: KEOGH.
+        Keogh = b"18",
+        /// `19`: PROFIT_SHARING_PLAN.
+        ProfitSharingPlan = b"19",
+        /// `2`: TESSA.
+        Tessa = b"2",
+        /// `20`: US_401K.
+        Us401K = b"20",
+        /// `21`: SELF_DIRECTED_IRA.
+        SelfDirectedIra = b"21",
+        /// `22`: US_403B.
+        Us403B = b"22",
+        /// `23`: US_457.
+        Us457 = b"23",
+        /// `24`: ROTH_IRA_FUND_PROTOTYPE.
+        RothIraFundPrototype = b"24",
+        /// `25`: ROTH_IRA_NON_PROTOTYPE.
+        RothIraNonPrototype = b"25",
+        /// `26`: ROTH_CONVERSION_IRA_FUND_PROTOTYPE.
+        RothConversionIraFundPrototype = b"26",
+        /// `27`: ROTH_CONVERSION_IRA_NON_PROTOTYPE.
+        RothConversionIraNonPrototype = b"27",
+        /// `28`: EDUCATION_IRA_FUND_PROTOTYPE.
+        EducationIraFundPrototype = b"28",
+        /// `29`: EDUCATION_IRA_NON_PROTOTYPE.
+        EducationIraNonPrototype = b"29",
+        /// `3`: MINI_CASH_ISA.
+        MiniCashIsa = b"3",
+        /// `4`: MINI_STOCKS_AND_SHARES_ISA.
+        MiniStocksAndSharesIsa = b"4",
+        /// `5`: MINI_INSURANCE_ISA.
+        MiniInsuranceIsa = b"5",
+        /// `6`: CURRENT_YEAR_PAYMENT.
+        CurrentYearPayment = b"6",
+        /// `7`: PRIOR_YEAR_PAYMENT.
+        PriorYearPayment = b"7",
+        /// `8`: ASSET_TRANSFER.
+        AssetTransfer = b"8",
+        /// `9`: EMPLOYEE_PRIOR_YEAR.
+        EmployeePriorYear = b"9",
+    }
+}
+t::char_enum! {
+    /// Values of `FundRenewWaiv` (497), CHAR; `Other` carries a value the dictionary does not list.
+    FundRenewWaiv {
+        /// `N`: NO.
+        No = b'N',
+        /// `Y`: YES.
+        Yes = b'Y',
+    }
+}
+t::char_enum! {
+    /// Values of `RegistStatus` (506), CHAR; `Other` carries a value the dictionary does not list.
+    RegistStatus {
+        /// `A`: ACCEPTED.
+        Accepted = b'A',
+        /// `H`: HELD.
+        Held = b'H',
+        /// `N`: REMINDER.
+        Reminder = b'N',
+        /// `R`: REJECTED.
+        Rejected = b'R',
+    }
+}
+t::bytes_enum! {
+    /// Values of `RegistRejReasonCode` (507), INT; `Other` carries a value the dictionary does not list.
+    RegistRejReasonCode(true) {
+        /// `1`: INVALID_UNACCEPTABLE_ACCOUNT_TYPE.
+        InvalidUnacceptableAccountType = b"1",
+        /// `10`: INVALID_UNACCEPTABLE_INVESTOR_ID_SOURCE.
+        InvalidUnacceptableInvestorIdSource = b"10",
+        /// `11`: INVALID_UNACCEPTABLE_DATE_OF_BIRTH.
+        InvalidUnacceptableDateOfBirth = b"11",
+        /// `12`: INVALID_UNACCEPTABLE_INVESTOR_COUNTRY_OF_RESIDENCE.
+        InvalidUnacceptableInvestorCountryOfResidence = b"12",
+        /// `13`: INVALID_UNACCEPTABLE_NO_DISTRIB_INSTNS.
+        InvalidUnacceptableNoDistribInstns = b"13",
+        /// `14`: INVALID_UNACCEPTABLE_DISTRIB_PERCENTAGE.
+        InvalidUnacceptableDistribPercentage = b"14",
+        /// `15`: INVALID_UNACCEPTABLE_DISTRIB_PAYMENT_METHOD.
+        InvalidUnacceptableDistribPaymentMethod = b"15",
+        /// `16`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_ACCT_NAME.
+        InvalidUnacceptableCashDistribAgentAcctName = b"16",
+        /// `17`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_CODE.
+        InvalidUnacceptableCashDistribAgentCode = b"17",
+        /// `18`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_ACCT_NUM.
+        InvalidUnacceptableCashDistribAgentAcctNum = b"18",
+        /// `2`: INVALID_UNACCEPTABLE_TAX_EXEMPT_TYPE.
+        InvalidUnacceptableTaxExemptType = b"2",
+        /// `3`: INVALID_UNACCEPTABLE_OWNERSHIP_TYPE.
+        InvalidUnacceptableOwnershipType = b"3",
+        /// `4`: INVALID_UNACCEPTABLE_NO_REG_DETLS.
+        InvalidUnacceptableNoRegDetls = b"4",
+        /// `5`: INVALID_UNACCEPTABLE_REG_SEQ_NO.
+        InvalidUnacceptableRegSeqNo = b"5",
+        /// `6`: INVALID_UNACCEPTABLE_REG_DTLS.
+        InvalidUnacceptableRegDtls = b"6",
+        /// `7`: INVALID_UNACCEPTABLE_MAILING_DTLS.
+        InvalidUnacceptableMailingDtls = b"7",
+        /// `8`: INVALID_UNACCEPTABLE_MAILING_INST.
+        InvalidUnacceptableMailingInst = b"8",
+        /// `9`: INVALID_UNACCEPTABLE_INVESTOR_ID.
+        InvalidUnacceptableInvestorId = b"9",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::char_enum! {
+    /// Values of `RegistTransType` (514), CHAR; `Other` carries a value the dictionary does not list.
+    RegistTransType {
+        /// `0`: NEW.
+        New = b'0',
+        /// `1`: REPLACE.
+        Replace = b'1',
+        /// `2`: CANCEL.
+        Cancel = b'2',
+    }
+}
+t::char_enum! {
+    /// Values of `OwnershipType` (517), CHAR; `Other` carries a value the dictionary does not list.
+    OwnershipType {
+        /// `2`: JOINT_TRUSTEES.
+        JointTrustees = b'2',
+        /// `J`: JOINT_INVESTORS.
+        JointInvestors = b'J',
+        /// `T`: TENANTS_IN_COMMON.
+        TenantsInCommon = b'T',
+    }
+}
+t::bytes_enum! {
+    /// Values of `ContAmtType` (519), INT; `Other` carries a value the dictionary does not list.
+    ContAmtType(true) {
+        /// `1`: COMMISSION_AMOUNT.
+        CommissionAmount = b"1",
+        /// `10`: EXIT_CHARGE_PERCENT.
+        ExitChargePercent = b"10",
+        /// `11`: FUND_BASED_RENEWAL_COMMISSION_PERCENT.
+        FundBasedRenewalCommissionPercent = b"11",
+        /// `12`: PROJECTED_FUND_VALUE.
+        ProjectedFundValue = b"12",
+        /// `13`: FUND_BASED_RENEWAL_COMMISSION_AMOUNT_13.
+        FundBasedRenewalCommissionAmount13 = b"13",
+        /// `14`: FUND_BASED_RENEWAL_COMMISSION_AMOUNT_14.
+        FundBasedRenewalCommissionAmount14 = b"14",
+        /// `15`: NET_SETTLEMENT_AMOUNT.
+        NetSettlementAmount = b"15",
+        /// `2`: COMMISSION_PERCENT.
+        CommissionPercent = b"2",
+        /// `3`: INITIAL_CHARGE_AMOUNT.
+        InitialChargeAmount = b"3",
+        /// `4`: INITIAL_CHARGE_PERCENT.
+        InitialChargePercent = b"4",
+        /// `5`: DISCOUNT_AMOUNT.
+        DiscountAmount = b"5",
+        /// `6`: DISCOUNT_PERCENT.
+        DiscountPercent = b"6",
+        /// `7`: DILUTION_LEVY_AMOUNT.
+        DilutionLevyAmount = b"7",
+        /// `8`: DILUTION_LEVY_PERCENT.
+        DilutionLevyPercent = b"8",
+        /// `9`: EXIT_CHARGE_AMOUNT.
+        ExitChargeAmount = b"9",
+    }
+}
+t::bytes_enum! {
+    /// Values of `OwnerType` (522), INT; `Other` carries a value the dictionary does not list.
+    OwnerType(true) {
+        /// `1`: INDIVIDUAL_INVESTOR.
+        IndividualInvestor = b"1",
+        /// `10`: NETWORKING_SUB_ACCOUNT.
+        NetworkingSubAccount = b"10",
+        /// `11`: NON_PROFIT_ORGANIZATION.
+        NonProfitOrganization = b"11",
+        /// `12`: CORPORATE_BODY.
+        CorporateBody = b"12",
+        /// `13`: NOMINEE.
+        Nominee = b"13",
+        /// `2`: PUBLIC_COMPANY.
+        PublicCompany = b"2",
+        /// `3`: PRIVATE_COMPANY.
+        PrivateCompany = b"3",
+        /// `4`: INDIVIDUAL_TRUSTEE.
+        IndividualTrustee = b"4",
+        /// `5`: COMPANY_TRUSTEE.
+        CompanyTrustee = b"5",
+        /// `6`: PENSION_PLAN.
+        PensionPlan = b"6",
+        /// `7`: CUSTODIAN_UNDER_GIFTS_TO_MINORS_ACT.
+        CustodianUnderGiftsToMinorsAct = b"7",
+        /// `8`: TRUSTS.
+        Trusts = b"8",
+        /// `9`: FIDUCIARIES.
+        Fiduciaries = b"9",
+    }
+}
+t::char_enum! {
+    /// Values of `OrderCapacity` (528), CHAR; `Other` carries a value the dictionary does not list.
+    OrderCapacity {
+        /// `A`: AGENCY.
+        Agency = b'A',
+        /// `G`: PROPRIETARY.
+        Proprietary = b'G',
+        /// `I`: INDIVIDUAL.
+        Individual = b'I',
+        /// `P`: PRINCIPAL.
+        Principal = b'P',
+        /// `R`: RISKLESS_PRINCIPAL.
+        RisklessPrincipal = b'R',
+        /// `W`: AGENT_FOR_OTHER_MEMBER.
+        AgentForOtherMember = b'W',
+    }
+}
+t::bytes_enum! {
+    /// Values of `OrderRestrictions` (529), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+    OrderRestrictions(false) {
+        /// `1`: PROGRAM_TRADE.
+        ProgramTrade = b"1",
+        /// `2`: INDEX_ARBITRAGE.
+        IndexArbitrage = b"2",
+        /// `3`: NON_INDEX_ARBITRAGE.
+        NonIndexArbitrage = b"3",
+        /// `4`: COMPETING_MARKET_MAKER.
+        CompetingMarketMaker = b"4",
+        /// `5`: ACTING_AS_MARKET_MAKER_OR_SPECIALIST_IN_THE_SECURITY.
+        ActingAsMarketMakerOrSpecialistInTheSecurity = b"5",
+        /// `6`: ACTING_AS_MARKET_MAKER_OR_SPECIALIST_IN_THE_UNDERLYING_SECURITY_OF_A_DERIVATIVE_SECURITY.
+        ActingAsMarketMakerOrSpecialistInTheUnderlyingSecurityOfADerivativeSecurity = b"6",
+        /// `7`: FOREIGN_ENTITY.
+        ForeignEntity = b"7",
+        /// `8`: EXTERNAL_MARKET_PARTICIPANT.
+        ExternalMarketParticipant = b"8",
+        /// `9`: EXTERNAL_INTER_CONNECTED_MARKET_LINKAGE.
+        ExternalInterConnectedMarketLinkage = b"9",
+        /// `A`: RISKLESS_ARBITRAGE.
+        RisklessArbitrage = b"A",
+    }
+}
+t::char_enum! {
+    /// Values of `MassCancelRequestType` (530), CHAR; `Other` carries a value the dictionary does not list.
+    MassCancelRequestType {
+        /// `1`: CANCEL_ORDERS_FOR_A_SECURITY.
+        CancelOrdersForASecurity = b'1',
+        /// `2`: CANCEL_ORDERS_FOR_AN_UNDERLYING_SECURITY.
+        CancelOrdersForAnUnderlyingSecurity = b'2',
+        /// `3`: CANCEL_ORDERS_FOR_A_PRODUCT.
+        CancelOrdersForAProduct = b'3',
+        /// `4`: CANCEL_ORDERS_FOR_A_CFICODE.
+        CancelOrdersForACficode = b'4',
+        /// `5`: CANCEL_ORDERS_FOR_A_SECURITYTYPE.
+        CancelOrdersForASecuritytype = b'5',
+        /// `6`: CANCEL_ORDERS_FOR_A_TRADING_SESSION.
+        CancelOrdersForATradingSession = b'6',
+        /// `7`: CANCEL_ALL_ORDERS.
+        CancelAllOrders = b'7',
+    }
+}
+t::char_enum! {
+    /// Values of `MassCancelResponse` (531), CHAR; `Other` carries a value the dictionary does not list.
+    MassCancelResponse {
+        /// `0`: CANCEL_REQUEST_REJECTED.
+        CancelRequestRejected = b'0',
+        /// `1`: CANCEL_ORDERS_FOR_A_SECURITY.
+        CancelOrdersForASecurity = b'1',
+        /// `2`: CANCEL_ORDERS_FOR_AN_UNDERLYING_SECURITY.
+        CancelOrdersForAnUnderlyingSecurity = b'2',
+        /// `3`: CANCEL_ORDERS_FOR_A_PRODUCT.
+        CancelOrdersForAProduct = b'3',
+        /// `4`: CANCEL_ORDERS_FOR_A_CFICODE.
+        CancelOrdersForACficode = b'4',
+        /// `5`: CANCEL_ORDERS_FOR_A_SECURITYTYPE.
+        CancelOrdersForASecuritytype = b'5',
+        /// `6`: CANCEL_ORDERS_FOR_A_TRADING_SESSION.
+        CancelOrdersForATradingSession = b'6',
+        /// `7`: CANCEL_ALL_ORDERS.
+        CancelAllOrders = b'7',
+    }
+}
+t::bytes_enum! {
+    /// Values of `MassCancelRejectReason` (532), STRING; `Other` carries a value the dictionary does not list.
+    MassCancelRejectReason(false) {
+        /// `0`: MASS_CANCEL_NOT_SUPPORTED.
+        MassCancelNotSupported = b"0",
+        /// `1`: INVALID_OR_UNKNOWN_SECURITY.
+        InvalidOrUnknownSecurity = b"1",
+        /// `2`: INVALID_OR_UNKNOWN_UNDERLYING.
+        InvalidOrUnknownUnderlying = b"2",
+        /// `3`: INVALID_OR_UNKNOWN_PRODUCT.
+        InvalidOrUnknownProduct = b"3",
+        /// `4`: INVALID_OR_UNKNOWN_CFICODE.
+        InvalidOrUnknownCficode = b"4",
+        /// `5`: INVALID_OR_UNKNOWN_SECURITY_TYPE.
+        InvalidOrUnknownSecurityType = b"5",
+        /// `6`: INVALID_OR_UNKNOWN_TRADING_SESSION.
+        InvalidOrUnknownTradingSession = b"6",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `QuoteType` (537), INT; `Other` carries a value the dictionary does not list.
+    QuoteType(true) {
+        /// `0`: INDICATIVE.
+        Indicative = b"0",
+        /// `1`: TRADEABLE.
+        Tradeable = b"1",
+        /// `2`: RESTRICTED_TRADEABLE.
+        RestrictedTradeable = b"2",
+        /// `3`: COUNTER.
+        Counter = b"3",
+    }
+}
+t::char_enum! {
+    /// Values of `CashMargin` (544), CHAR; `Other` carries a value the dictionary does not list.
+    CashMargin {
+        /// `1`: CASH.
+        Cash = b'1',
+        /// `2`: MARGIN_OPEN.
+        MarginOpen = b'2',
+        /// `3`: MARGIN_CLOSE.
+        MarginClose = b'3',
+    }
+}
+t::bytes_enum! {
+    /// Values of `Scope` (546), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+    Scope(false) {
+        /// `1`: LOCAL.
+        Local = b"1",
+        /// `2`: NATIONAL.
+        National = b"2",
+        /// `3`: GLOBAL.
+        Global = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CrossType` (549), INT; `Other` carries a value the dictionary does not list.
+    CrossType(true) {
+        /// `1`: CROSS_TRADE_WHICH_IS_EXECUTED_COMPLETELY_OR_NOT.
+        CrossTradeWhichIsExecutedCompletelyOrNot = b"1",
+        /// `2`: CROSS_TRADE_WHICH_IS_EXECUTED_PARTIALLY_AND_THE_REST_IS_CANCELLED.
+        CrossTradeWhichIsExecutedPartiallyAndTheRestIsCancelled = b"2",
+        /// `3`: CROSS_TRADE_WHICH_IS_PARTIALLY_EXECUTED_WITH_THE_UNFILLED_PORTIONS_REMAINING_ACTIVE.
+        CrossTradeWhichIsPartiallyExecutedWithTheUnfilledPortionsRemainingActive = b"3",
+        /// `4`: CROSS_TRADE_IS_EXECUTED_WITH_EXISTING_ORDERS_WITH_THE_SAME_PRICE.
+        CrossTradeIsExecutedWithExistingOrdersWithTheSamePrice = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CrossPrioritization` (550), INT; `Other` carries a value the dictionary does not list.
+    CrossPrioritization(true) {
+        /// `0`: NONE.
+        None = b"0",
+        /// `1`: BUY_SIDE_IS_PRIORITIZED.
+        BuySideIsPrioritized = b"1",
+        /// `2`: SELL_SIDE_IS_PRIORITIZED.
+        SellSideIsPrioritized = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `NoSides` (552), NUMINGROUP; `Other` carries a value the dictionary does not list.
+    NoSides(true) {
+        /// `1`: ONE_SIDE.
+        OneSide = b"1",
+        /// `2`: BOTH_SIDES.
+        BothSides = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SecurityListRequestType` (559), INT; `Other` carries a value the dictionary does not list.
+    SecurityListRequestType(true) {
+        /// `0`: SYMBOL.
+        Symbol = b"0",
+        /// `1`: SECURITYTYPE_AND_OR_CFICODE.
+        SecuritytypeAndOrCficode = b"1",
+        /// `2`: PRODUCT.
+        Product = b"2",
+        /// `3`: TRADINGSESSIONID.
+        Tradingsessionid = b"3",
+        /// `4`: ALL_SECURITIES.
+        AllSecurities = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SecurityRequestResult` (560), INT; `Other` carries a value the dictionary does not list.
+    SecurityRequestResult(true) {
+        /// `0`: VALID_REQUEST.
+        ValidRequest = b"0",
+        /// `1`: INVALID_OR_UNSUPPORTED_REQUEST.
+        InvalidOrUnsupportedRequest = b"1",
+        /// `2`: NO_INSTRUMENTS_FOUND_THAT_MATCH_SELECTION_CRITERIA.
+        NoInstrumentsFoundThatMatchSelectionCriteria = b"2",
+        /// `3`: NOT_AUTHORIZED_TO_RETRIEVE_INSTRUMENT_DATA.
+        NotAuthorizedToRetrieveInstrumentData = b"3",
+        /// `4`: INSTRUMENT_DATA_TEMPORARILY_UNAVAILABLE.
+        InstrumentDataTemporarilyUnavailable = b"4",
+        /// `5`: REQUEST_FOR_INSTRUMENT_DATA_NOT_SUPPORTED.
+        RequestForInstrumentDataNotSupported = b"5",
+    }
+}
+t::bytes_enum! {
+    /// Values of `MultiLegRptTypeReq` (563), INT; `Other` carries a value the dictionary does not list.
+    MultiLegRptTypeReq(true) {
+        /// `0`: REPORT_BY_MULITLEG_SECURITY_ONLY.
+        ReportByMulitlegSecurityOnly = b"0",
+        /// `1`: REPORT_BY_MULTILEG_SECURITY_AND_BY_INSTRUMENT_LEGS_BELONGING_TO_THE_MULTILEG_SECURITY.
+        ReportByMultilegSecurityAndByInstrumentLegsBelongingToTheMultilegSecurity = b"1",
+        /// `2`: REPORT_BY_INSTRUMENT_LEGS_BELONGING_TO_THE_MULTILEG_SECURITY_ONLY.
+        ReportByInstrumentLegsBelongingToTheMultilegSecurityOnly = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradSesStatusRejReason` (567), INT; `Other` carries a value the dictionary does not list.
+    TradSesStatusRejReason(true) {
+        /// `1`: UNKNOWN_OR_INVALID_TRADINGSESSIONID.
+        UnknownOrInvalidTradingsessionid = b"1",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradeRequestType` (569), INT; `Other` carries a value the dictionary does not list.
+    TradeRequestType(true) {
+        /// `0`: ALL_TRADES.
+        AllTrades = b"0",
+        /// `1`: MATCHED_TRADES_MATCHING_CRITERIA_PROVIDED_ON_REQUEST.
+        MatchedTradesMatchingCriteriaProvidedOnRequest = b"1",
+        /// `2`: UNMATCHED_TRADES_THAT_MATCH_CRITERIA.
+        UnmatchedTradesThatMatchCriteria = b"2",
+        /// `3`: UNREPORTED_TRADES_THAT_MATCH_CRITERIA.
+        UnreportedTradesThatMatchCriteria = b"3",
+        /// `4`: ADVISORIES_THAT_MATCH_CRITERIA.
+        AdvisoriesThatMatchCriteria = b"4",
+    }
+}
+t::char_enum! {
+    /// Values of `MatchStatus` (573), CHAR; `Other` carries a value the dictionary does not list.
+    MatchStatus {
+        /// `0`: COMPARED_MATCHED_OR_AFFIRMED.
+        ComparedMatchedOrAffirmed = b'0',
+        /// `1`: UNCOMPARED_UNMATCHED_OR_UNAFFIRMED.
+        UncomparedUnmatchedOrUnaffirmed = b'1',
+        /// `2`: ADVISORY_OR_ALERT.
+        AdvisoryOrAlert = b'2',
+    }
+}
+t::bytes_enum! {
+    /// Values of `MatchType` (574), STRING; `Other` carries a value the dictionary does not list.
+    MatchType(false) {
+        /// `A1`: EXACT_MATCH_PLUS_FOUR_BADGES_AND_EXECUTION_TIME.
+        ExactMatchPlusFourBadgesAndExecutionTime = b"A1",
+        /// `A2`: EXACT_MATCH_PLUS_FOUR_BADGES.
+        ExactMatchPlusFourBadges = b"A2",
+        /// `A3`: EXACT_MATCH_PLUS_TWO_BADGES_AND_EXECUTION_TIME.
+        ExactMatchPlusTwoBadgesAndExecutionTime = b"A3",
+        /// `A4`: EXACT_MATCH_PLUS_TWO_BADGES.
+        ExactMatchPlusTwoBadges = b"A4",
+        /// `A5`: EXACT_MATCH_PLUS_EXECUTION_TIME.
+        ExactMatchPlusExecutionTime = b"A5",
+        /// `AQ`: COMPARED_RECORDS_RESULTING_FROM_STAMPED_ADVISORIES.
+        ComparedRecordsResultingFromStampedAdvisories = b"AQ",
+        /// `M1`: EXACT_MATCH_MINUS_BADGES_AND_TIMES.
+        ExactMatchMinusBadgesAndTimes = b"M1",
+        /// `M2`: SUMMARIZED_MATCH_MINUS_BADGES_AND_TIMES.
+        SummarizedMatchMinusBadgesAndTimes = b"M2",
+        /// `M3`: ACT_ACCEPTED_TRADE_M3.
+        ActAcceptedTradeM3 = b"M3",
+        /// `M4`: ACT_DEFAULT_TRADE_M4.
+        ActDefaultTradeM4 = b"M4",
+        /// `M5`: ACT_DEFAULT_AFTER_M2_M5.
+        ActDefaultAfterM2M5 = b"M5",
+        /// `M6`: ACT_M6_MATCH.
+        ActM6Match = b"M6",
+        /// `MT`: OCS_LOCKED_IN.
+        OcsLockedIn = b"MT",
+        /// `S1`: SUMMARIZED_MATCH_USING_A1_EXACT_MATCH_CRITERIA.
+        SummarizedMatchUsingA1ExactMatchCriteria = b"S1",
+        /// `S2`: SUMMARIZED_MATCH_USING_A2_EXACT_MATCH_CRITERIA.
+        SummarizedMatchUsingA2ExactMatchCriteria = b"S2",
+        /// `S3`: SUMMARIZED_MATCH_USING_A3_EXACT_MATCH_CRITERIA.
+        SummarizedMatchUsingA3ExactMatchCriteria = b"S3",
+        /// `S4`: SUMMARIZED_MATCH_USING_A4_EXACT_MATCH_CRITERIA.
+        SummarizedMatchUsingA4ExactMatchCriteria = b"S4",
+        /// `S5`: SUMMARIZED_MATCH_USING_A5_EXACT_MATCH_CRITERIA.
+        SummarizedMatchUsingA5ExactMatchCriteria = b"S5",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ClearingInstruction` (577), INT; `Other` carries a value the dictionary does not list.
+    ClearingInstruction(true) {
+        /// `0`: PROCESS_NORMALLY.
+        ProcessNormally = b"0",
+        /// `1`: EXCLUDE_FROM_ALL_NETTING.
+        ExcludeFromAllNetting = b"1",
+        /// `10`: AUTOMATIC_GIVE_UP_MODE.
+        AutomaticGiveUpMode = b"10",
+        /// `11`: QUALIFIED_SERVICE_REPRESENTATIVE.
+        QualifiedServiceRepresentative = b"11",
+        /// `12`: CUSTOMER_TRADE.
+        CustomerTrade = b"12",
+        /// `13`: SELF_CLEARING.
+        SelfClearing = b"13",
+        /// `2`: BILATERAL_NETTING_ONLY.
+        BilateralNettingOnly = b"2",
+        /// `3`: EX_CLEARING.
+        ExClearing = b"3",
+        /// `4`: SPECIAL_TRADE.
+        SpecialTrade = b"4",
+        /// `5`: MULTILATERAL_NETTING.
+        MultilateralNetting = b"5",
+        /// `6`: CLEAR_AGAINST_CENTRAL_COUNTERPARTY.
+        ClearAgainstCentralCounterparty = b"6",
+        /// `7`: EXCLUDE_FROM_CENTRAL_COUNTERPARTY.
+        ExcludeFromCentralCounterparty = b"7",
+        /// `8`: MANUAL_MODE.
+        ManualMode = b"8",
+        /// `9`: AUTOMATIC_POSTING_MODE.
+        AutomaticPostingMode = b"9",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AccountType` (581), INT; `Other` carries a value the dictionary does not list.
+    AccountType(true) {
+        /// `1`: ACCOUNT_IS_CARRIED_ON_CUSTOMER_SIDE_OF_BOOKS.
+        AccountIsCarriedOnCustomerSideOfBooks = b"1",
+        /// `2`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS.
+        AccountIsCarriedOnNonCustomerSideOfBooks = b"2",
+        /// `3`: HOUSE_TRADER.
+        HouseTrader = b"3",
+        /// `4`: FLOOR_TRADER.
+        FloorTrader = b"4",
+        /// `6`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS_AND_IS_CROSS_MARGINED.
+        AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined = b"6",
+        /// `7`: ACCOUNT_IS_HOUSE_TRADER_AND_IS_CROSS_MARGINED.
+        AccountIsHouseTraderAndIsCrossMargined = b"7",
+        /// `8`: JOINT_BACKOFFICE_ACCOUNT.
+        JointBackofficeAccount = b"8",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CustOrderCapacity` (582), INT; `Other` carries a value the dictionary does not list.
+    CustOrderCapacity(true) {
+        /// `1`: MEMBER_TRADING_FOR_THEIR_OWN_ACCOUNT.
+        MemberTradingForTheirOwnAccount = b"1",
+        /// `2`: CLEARING_FIRM_TRADING_FOR_ITS_PROPRIETARY_ACCOUNT.
+        ClearingFirmTradingForItsProprietaryAccount = b"2",
+        /// `3`: MEMBER_TRADING_FOR_ANOTHER_MEMBER.
+        MemberTradingForAnotherMember = b"3",
+        /// `4`: ALL_OTHER.
+        AllOther = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `MassStatusReqType` (585), INT; `Other` carries a value the dictionary does not list.
+    MassStatusReqType(true) {
+        /// `1`: STATUS_FOR_ORDERS_FOR_A_SECURITY.
+        StatusForOrdersForASecurity = b"1",
+        /// `2`: STATUS_FOR_ORDERS_FOR_AN_UNDERLYING_SECURITY.
+        StatusForOrdersForAnUnderlyingSecurity = b"2",
+        /// `3`: STATUS_FOR_ORDERS_FOR_A_PRODUCT.
+        StatusForOrdersForAProduct = b"3",
+        /// `4`: STATUS_FOR_ORDERS_FOR_A_CFICODE.
+        StatusForOrdersForACficode = b"4",
+        /// `5`: STATUS_FOR_ORDERS_FOR_A_SECURITYTYPE.
+        StatusForOrdersForASecuritytype = b"5",
+        /// `6`: STATUS_FOR_ORDERS_FOR_A_TRADING_SESSION.
+        StatusForOrdersForATradingSession = b"6",
+        /// `7`: STATUS_FOR_ALL_ORDERS.
+        StatusForAllOrders = b"7",
+        /// `8`: STATUS_FOR_ORDERS_FOR_A_PARTYID.
+        StatusForOrdersForAPartyid = b"8",
+    }
+}
+t::char_enum! {
+    /// Values of `DayBookingInst` (589), CHAR; `Other` carries a value the dictionary does not list.
+    DayBookingInst {
+        /// `0`: CAN_TRIGGER_BOOKING_WITHOUT_REFERENCE_TO_THE_ORDER_INITIATOR.
+        CanTriggerBookingWithoutReferenceToTheOrderInitiator = b'0',
+        /// `1`: SPEAK_WITH_ORDER_INITIATOR_BEFORE_BOOKING.
+        SpeakWithOrderInitiatorBeforeBooking = b'1',
+        /// `2`: ACCUMULATE.
+        Accumulate = b'2',
+    }
+}
+t::char_enum! {
+    /// Values of `BookingUnit` (590), CHAR; `Other` carries a value the dictionary does not list.
+    BookingUnit {
+        /// `0`: EACH_PARTIAL_EXECUTION_IS_A_BOOKABLE_UNIT.
+        EachPartialExecutionIsABookableUnit = b'0',
+        /// `1`: AGGREGATE_PARTIAL_EXECUTIONS_ON_THIS_ORDER_AND_BOOK_ONE_TRADE_PER_ORDER.
+        AggregatePartialExecutionsOnThisOrderAndBookOneTradePerOrder = b'1',
+        /// `2`: AGGREGATE_EXECUTIONS_FOR_THIS_SYMBOL_SIDE_AND_SETTLEMENT_DATE.
+        AggregateExecutionsForThisSymbolSideAndSettlementDate = b'2',
+    }
+}
+t::char_enum! {
+    /// Values of `PreallocMethod` (591), CHAR; `Other` carries a value the dictionary does not list.
+    PreallocMethod {
+        /// `0`: PRO_RATA.
+        ProRata = b'0',
+        /// `1`: DO_NOT_PRO_RATA.
+        DoNotProRata = b'1',
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocType` (626), INT; `Other` carries a value the dictionary does not list.
+    AllocType(true) {
+        /// `1`: CALCULATED.
+        Calculated = b"1",
+        /// `2`: PRELIMINARY.
+        Preliminary = b"2",
+        /// `5`: READY_TO_BOOK.
+        ReadyToBook = b"5",
+        /// `7`: WAREHOUSE_INSTRUCTION.
+        WarehouseInstruction = b"7",
+        /// `8`: REQUEST_TO_INTERMEDIARY.
+        RequestToIntermediary = b"8",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ClearingFeeIndicator` (635), STRING; `Other` carries a value the dictionary does not list.
+    ClearingFeeIndicator(false) {
+        /// `1`: FIRST_YEAR_DELEGATE.
+        FirstYearDelegate = b"1",
+        /// `2`: SECOND_YEAR_DELEGATE.
+        SecondYearDelegate = b"2",
+        /// `3`: THIRD_YEAR_DELEGATE.
+        ThirdYearDelegate = b"3",
+        /// `4`: FOURTH_YEAR_DELEGATE.
+        FourthYearDelegate = b"4",
+        /// `5`: FIFTH_YEAR_DELEGATE.
+        FifthYearDelegate = b"5",
+        /// `9`: SIXTH_YEAR_DELEGATE.
+        SixthYearDelegate = b"9",
+        /// `B`: CBOE_MEMBER.
+        CboeMember = b"B",
+        /// `C`: NON_MEMBER_AND_CUSTOMER.
+        NonMemberAndCustomer = b"C",
+        /// `E`: EQUITY_MEMBER_AND_CLEARING_MEMBER.
+        EquityMemberAndClearingMember = b"E",
+        /// `F`: FULL_AND_ASSOCIATE_MEMBER.
+        FullAndAssociateMember = b"F",
+        /// `H`: FIRMS_106H_AND_106J.
+        Firms106HAnd106J = b"H",
+        /// `I`: GIM_IDEM_AND_COM_MEMBERSHIP_INTEREST_HOLDERS.
+        GimIdemAndComMembershipInterestHolders = b"I",
+        /// `L`: LESSEE_106F_EMPLOYEES.
+        Lessee106FEmployees = b"L",
+        /// `M`: ALL_OTHER_OWNERSHIP_TYPES.
+        AllOtherOwnershipTypes = b"M",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PriorityIndicator` (638), INT; `Other` carries a value the dictionary does not list.
+    PriorityIndicator(true) {
+        /// `0`: PRIORITY_UNCHANGED.
+        PriorityUnchanged = b"0",
+        /// `1`: LOST_PRIORITY_AS_RESULT_OF_ORDER_CHANGE.
+        LostPriorityAsResultOfOrderChange = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `QuoteRequestRejectReason` (658), INT; `Other` carries a value the dictionary does not list.
+    QuoteRequestRejectReason(true) {
+        /// `1`: UNKNOWN_SYMBOL.
+        UnknownSymbol = b"1",
+        /// `10`: PASS.
+        Pass = b"10",
+        /// `2`: EXCHANGE.
+        Exchange = b"2",
+        /// `3`: QUOTE_REQUEST_EXCEEDS_LIMIT.
+        QuoteRequestExceedsLimit = b"3",
+        /// `4`: TOO_LATE_TO_ENTER.
+        TooLateToEnter = b"4",
+        /// `5`: INVALID_PRICE.
+        InvalidPrice = b"5",
+        /// `6`: NOT_AUTHORIZED_TO_REQUEST_QUOTE.
+        NotAuthorizedToRequestQuote = b"6",
+        /// `7`: NO_MATCH_FOR_INQUIRY.
+        NoMatchForInquiry = b"7",
+        /// `8`: NO_MARKET_FOR_INSTRUMENT.
+        NoMarketForInstrument = b"8",
+        /// `9`: NO_INVENTORY.
+        NoInventory = b"9",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AcctIDSource` (660), INT; `Other` carries a value the dictionary does not list.
+    AcctIdSource(true) {
+        /// `1`: BIC.
+        Bic = b"1",
+        /// `2`: SID_CODE.
+        SidCode = b"2",
+        /// `3`: TFM.
+        Tfm = b"3",
+        /// `4`: OMGEO.
+        Omgeo = b"4",
+        /// `5`: DTCC_CODE.
+        DtccCode = b"5",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ConfirmStatus` (665), INT; `Other` carries a value the dictionary does not list.
+    ConfirmStatus(true) {
+        /// `1`: RECEIVED.
+        Received = b"1",
+        /// `2`: MISMATCHED_ACCOUNT.
+        MismatchedAccount = b"2",
+        /// `3`: MISSING_SETTLEMENT_INSTRUCTIONS.
+        MissingSettlementInstructions = b"3",
+        /// `4`: CONFIRMED.
+        Confirmed = b"4",
+        /// `5`: REQUEST_REJECTED.
+        RequestRejected = b"5",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ConfirmTransType` (666), INT; `Other` carries a value the dictionary does not list.
+    ConfirmTransType(true) {
+        /// `0`: NEW.
+        New = b"0",
+        /// `1`: REPLACE.
+        Replace = b"1",
+        /// `2`: CANCEL.
+        Cancel = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `DeliveryForm` (668), INT; `Other` carries a value the dictionary does not list.
+    DeliveryForm(true) {
+        /// `1`: BOOKENTRY.
+        Bookentry = b"1",
+        /// `2`: BEARER.
+        Bearer = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `LegSwapType` (690), INT; `Other` carries a value the dictionary does not list.
+    LegSwapType(true) {
+        /// `1`: PAR_FOR_PAR.
+        ParForPar = b"1",
+        /// `2`: MODIFIED_DURATION.
+        ModifiedDuration = b"2",
+        /// `4`: RISK.
+        Risk = b"4",
+        /// `5`: PROCEEDS.
+        Proceeds = b"5",
+    }
+}
+t::bytes_enum! {
+    /// Values of `QuotePriceType` (692), INT; `Other` carries a value the dictionary does not list.
+    QuotePriceType(true) {
+        /// `1`: PERCENT.
+        Percent = b"1",
+        /// `10`: YIELD.
+        Yield = b"10",
+        /// `2`: PER_SHARE.
+        PerShare = b"2",
+        /// `3`: FIXED_AMOUNT.
+        FixedAmount = b"3",
+        /// `4`: DISCOUNT.
+        Discount = b"4",
+        /// `5`: PREMIUM.
+        Premium = b"5",
+        /// `6`: SPREAD.
+        Spread = b"6",
+        /// `7`: TED_PRICE.
+        TedPrice = b"7",
+        /// `8`: TED_YIELD.
+        TedYield = b"8",
+        /// `9`: YIELD_SPREAD.
+        YieldSpread = b"9",
+    }
+}
+t::bytes_enum! {
+    /// Values of `QuoteRespType` (694), INT; `Other` carries a value the dictionary does not list.
+    QuoteRespType(true) {
+        /// `1`: HIT_LIFT.
+        HitLift = b"1",
+        /// `2`: COUNTER.
+        Counter = b"2",
+        /// `3`: EXPIRED.
+        Expired = b"3",
+        /// `4`: COVER.
+        Cover = b"4",
+        /// `5`: DONE_AWAY.
+        DoneAway = b"5",
+        /// `6`: PASS.
+        Pass = b"6",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PosType` (703), STRING; `Other` carries a value the dictionary does not list.
+    PosType(false) {
+        /// `ALC`: ALLOCATION_TRADE_QTY.
+        AllocationTradeQty = b"ALC",
+        /// `AS`: OPTION_ASSIGNMENT.
+        OptionAssignment = b"AS",
+        /// `ASF`: AS_OF_TRADE_QTY.
+        AsOfTradeQty = b"ASF",
+        /// `DLV`: DELIVERY_QTY.
+        DeliveryQty = b"DLV",
+        /// `ETR`: ELECTRONIC_TRADE_QTY.
+        ElectronicTradeQty = b"ETR",
+        /// `EX`: OPTION_EXERCISE_QTY.
+        OptionExerciseQty = b"EX",
+        /// `FIN`: END_OF_DAY_QTY.
+        EndOfDayQty = b"FIN",
+        /// `IAS`: INTRA_SPREAD_QTY.
+        IntraSpreadQty = b"IAS",
+        /// `IES`: INTER_SPREAD_QTY.
+        InterSpreadQty = b"IES",
+        /// `PA`: ADJUSTMENT_QTY.
+        AdjustmentQty = b"PA",
+        /// `PIT`: PIT_TRADE_QTY.
+        PitTradeQty = b"PIT",
+        /// `SOD`: START_OF_DAY_QTY.
+        StartOfDayQty = b"SOD",
+        /// `SPL`: INTEGRAL_SPLIT.
+        IntegralSplit = b"SPL",
+        /// `TA`: TRANSACTION_FROM_ASSIGNMENT.
+        TransactionFromAssignment = b"TA",
+        /// `TOT`: TOTAL_TRANSACTION_QTY.
+        TotalTransactionQty = b"TOT",
+        /// `TQ`: TRANSACTION_QUANTITY.
+        TransactionQuantity = b"TQ",
+        /// `TRF`: TRANSFER_TRADE_QTY.
+        TransferTradeQty = b"TRF",
+        /// `TX`: TRANSACTION_FROM_EXERCISE.
+        TransactionFromExercise = b"TX",
+        /// `XM`: CROSS_MARGIN_QTY.
+        CrossMarginQty = b"XM",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PosQtyStatus` (706), INT; `Other` carries a value the dictionary does not list.
+    PosQtyStatus(true) {
+        /// `0`: SUBMITTED.
+        Submitted = b"0",
+        /// `1`: ACCEPTED.
+        Accepted = b"1",
+        /// `2`: REJECTED.
+        Rejected = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PosAmtType` (707), STRING; `Other` carries a value the dictionary does not list.
+    PosAmtType(false) {
+        /// `CASH`: CASH_AMOUNT.
+        CashAmount = b"CASH",
+        /// `CRES`: CASH_RESIDUAL_AMOUNT.
+        CashResidualAmount = b"CRES",
+        /// `FMTM`: FINAL_MARK_TO_MARKET_AMOUNT.
+        FinalMarkToMarketAmount = b"FMTM",
+        /// `IMTM`: INCREMENTAL_MARK_TO_MARKET_AMOUNT.
+        IncrementalMarkToMarketAmount = b"IMTM",
+        /// `PREM`: PREMIUM_AMOUNT.
+        PremiumAmount = b"PREM",
+        /// `SMTM`: START_OF_DAY_MARK_TO_MARKET_AMOUNT.
+        StartOfDayMarkToMarketAmount = b"SMTM",
+        /// `TVAR`: TRADE_VARIATION_AMOUNT.
+        TradeVariationAmount = b"TVAR",
+        /// `VADJ`: VALUE_ADJUSTED_AMOUNT.
+        ValueAdjustedAmount = b"VADJ",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PosTransType` (709), INT; `Other` carries a value the dictionary does not list.
+    PosTransType(true) {
+        /// `1`: EXERCISE.
+        Exercise = b"1",
+        /// `2`: DO_NOT_EXERCISE.
+        DoNotExercise = b"2",
+        /// `3`: POSITION_ADJUSTMENT.
+        PositionAdjustment = b"3",
+        /// `4`: POSITION_CHANGE_SUBMISSION_MARGIN_DISPOSITION.
+        PositionChangeSubmissionMarginDisposition = b"4",
+        /// `5`: PLEDGE.
+        Pledge = b"5",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PosMaintAction` (712), INT; `Other` carries a value the dictionary does not list.
+    PosMaintAction(true) {
+        /// `1`: NEW.
+        New = b"1",
+        /// `2`: REPLACE.
+        Replace = b"2",
+        /// `3`: CANCEL.
+        Cancel = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SettlSessID` (716), STRING; `Other` carries a value the dictionary does not list.
+    SettlSessId(false) {
+        /// `ETH`: ELECTRONIC_TRADING_HOURS.
+        ElectronicTradingHours = b"ETH",
+        /// `ITD`: INTRADAY.
+        Intraday = b"ITD",
+        /// `RTH`: REGULAR_TRADING_HOURS.
+        RegularTradingHours = b"RTH",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AdjustmentType` (718), INT; `Other` carries a value the dictionary does not list.
+    AdjustmentType(true) {
+        /// `0`: PROCESS_REQUEST_AS_MARGIN_DISPOSITION.
+        ProcessRequestAsMarginDisposition = b"0",
+        /// `1`: DELTA_PLUS.
+        DeltaPlus = b"1",
+        /// `2`: DELTA_MINUS.
+        DeltaMinus = b"2",
+        /// `3`: FINAL.
+        Final = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PosMaintStatus` (722), INT; `Other` carries a value the dictionary does not list.
+    PosMaintStatus(true) {
+        /// `0`: ACCEPTED.
+        Accepted = b"0",
+        /// `1`: ACCEPTED_WITH_WARNINGS.
+        AcceptedWithWarnings = b"1",
+        /// `2`: REJECTED.
+        Rejected = b"2",
+        /// `3`: COMPLETED.
+        Completed = b"3",
+        /// `4`: COMPLETED_WITH_WARNINGS.
+        CompletedWithWarnings = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PosMaintResult` (723), INT; `Other` carries a value the dictionary does not list.
+    PosMaintResult(true) {
+        /// `0`: SUCCESSFUL_COMPLETION.
+        SuccessfulCompletion = b"0",
+        /// `1`: REJECTED.
+        Rejected = b"1",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PosReqType` (724), INT; `Other` carries a value the dictionary does not list.
+    PosReqType(true) {
+        /// `0`: POSITIONS.
+        Positions = b"0",
+        /// `1`: TRADES.
+        Trades = b"1",
+        /// `2`: EXERCISES.
+        Exercises = b"2",
+        /// `3`: ASSIGNMENTS.
+        Assignments = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ResponseTransportType` (725), INT; `Other` carries a value the dictionary does not list.
+    ResponseTransportType(true) {
+        /// `0`: INBAND.
+        Inband = b"0",
+        /// `1`: OUT_OF_BAND.
+        OutOfBand = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PosReqResult` (728), INT; `Other` carries a value the dictionary does not list.
+    PosReqResult(true) {
+        /// `0`: VALID_REQUEST.
+        ValidRequest = b"0",
+        /// `1`: INVALID_OR_UNSUPPORTED_REQUEST.
+        InvalidOrUnsupportedRequest = b"1",
+        /// `2`: NO_POSITIONS_FOUND_THAT_MATCH_CRITERIA.
+        NoPositionsFoundThatMatchCriteria = b"2",
+        /// `3`: NOT_AUTHORIZED_TO_REQUEST_POSITIONS.
+        NotAuthorizedToRequestPositions = b"3",
+        /// `4`: REQUEST_FOR_POSITION_NOT_SUPPORTED.
+        RequestForPositionNotSupported = b"4",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PosReqStatus` (729), INT; `Other` carries a value the dictionary does not list.
+    PosReqStatus(true) {
+        /// `0`: COMPLETED.
+        Completed = b"0",
+        /// `1`: COMPLETED_WITH_WARNINGS.
+        CompletedWithWarnings = b"1",
+        /// `2`: REJECTED.
+        Rejected = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SettlPriceType` (731), INT; `Other` carries a value the dictionary does not list.
+    SettlPriceType(true) {
+        /// `1`: FINAL.
+        Final = b"1",
+        /// `2`: THEORETICAL.
+        Theoretical = b"2",
+    }
+}
+t::char_enum! {
+    /// Values of `AssignmentMethod` (744), CHAR; `Other` carries a value the dictionary does not list.
+    AssignmentMethod {
+        /// `P`: PRORATA.
+        Prorata = b'P',
+        /// `R`: RANDOM.
+        Random = b'R',
+    }
+}
+t::char_enum! {
+    /// Values of `ExerciseMethod` (747), CHAR; `Other` carries a value the dictionary does not list.
+    ExerciseMethod {
+        /// `A`: AUTOMATIC.
+        Automatic = b'A',
+        /// `M`: MANUAL.
+        Manual = b'M',
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradeRequestResult` (749), INT; `Other` carries a value the dictionary does not list.
+    TradeRequestResult(true) {
+        /// `0`: SUCCESSFUL.
+        Successful = b"0",
+        /// `1`: INVALID_OR_UNKNOWN_INSTRUMENT.
+        InvalidOrUnknownInstrument = b"1",
+        /// `2`: INVALID_TYPE_OF_TRADE_REQUESTED.
+        InvalidTypeOfTradeRequested = b"2",
+        /// `3`: INVALID_PARTIES.
+        InvalidParties = b"3",
+        /// `4`: INVALID_TRANSPORT_TYPE_REQUESTED.
+        InvalidTransportTypeRequested = b"4",
+        /// `5`: INVALID_DESTINATION_REQUESTED.
+        InvalidDestinationRequested = b"5",
+        /// `8`: TRADEREQUESTTYPE_NOT_SUPPORTED.
+        TraderequesttypeNotSupported = b"8",
+        /// `9`: UNAUTHORIZED_FOR_TRADE_CAPTURE_REPORT_REQUEST.
+        UnauthorizedForTradeCaptureReportRequest = b"9",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradeRequestStatus` (750), INT; `Other` carries a value the dictionary does not list.
+    TradeRequestStatus(true) {
+        /// `0`: ACCEPTED.
+        Accepted = b"0",
+        /// `1`: COMPLETED.
+        Completed = b"1",
+        /// `2`: REJECTED.
+        Rejected = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradeReportRejectReason` (751), INT; `Other` carries a value the dictionary does not list.
+    TradeReportRejectReason(true) {
+        /// `0`: SUCCESSFUL.
+        Successful = b"0",
+        /// `1`: INVALID_PARTY_INFORMATION.
+        InvalidPartyInformation = b"1",
+        /// `2`: UNKNOWN_INSTRUMENT.
+        UnknownInstrument = b"2",
+        /// `3`: UNAUTHORIZED_TO_REPORT_TRADES.
+        UnauthorizedToReportTrades = b"3",
+        /// `4`: INVALID_TRADE_TYPE.
+        InvalidTradeType = b"4",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SideMultiLegReportingType` (752), INT; `Other` carries a value the dictionary does not list.
+    SideMultiLegReportingType(true) {
+        /// `1`: SINGLE_SECURITY.
+        SingleSecurity = b"1",
+        /// `2`: INDIVIDUAL_LEG_OF_A_MULTI_LEG_SECURITY.
+        IndividualLegOfAMultiLegSecurity = b"2",
+        /// `3`: MULTI_LEG_SECURITY.
+        MultiLegSecurity = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TrdRegTimestampType` (770), INT; `Other` carries a value the dictionary does not list.
+    TrdRegTimestampType(true) {
+        /// `1`: EXECUTION_TIME.
+        ExecutionTime = b"1",
+        /// `2`: TIME_IN.
+        TimeIn = b"2",
+        /// `3`: TIME_OUT.
+        TimeOut = b"3",
+        /// `4`: BROKER_RECEIPT.
+        BrokerReceipt = b"4",
+        /// `5`: BROKER_EXECUTION.
+        BrokerExecution = b"5",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ConfirmType` (773), INT; `Other` carries a value the dictionary does not list.
+    ConfirmType(true) {
+        /// `1`: STATUS.
+        Status = b"1",
+        /// `2`: CONFIRMATION.
+        Confirmation = b"2",
+        /// `3`: CONFIRMATION_REQUEST_REJECTED.
+        ConfirmationRequestRejected = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ConfirmRejReason` (774), INT; `Other` carries a value the dictionary does not list.
+    ConfirmRejReason(true) {
+        /// `1`: MISMATCHED_ACCOUNT.
+        MismatchedAccount = b"1",
+        /// `2`: MISSING_SETTLEMENT_INSTRUCTIONS.
+        MissingSettlementInstructions = b"2",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `BookingType` (775), INT; `Other` carries a value the dictionary does not list.
+    BookingType(true) {
+        /// `0`: REGULAR_BOOKING.
+        RegularBooking = b"0",
+        /// `1`: CFD.
+        Cfd = b"1",
+        /// `2`: TOTAL_RETURN_SWAP.
+        TotalReturnSwap = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocSettlInstType` (780), INT; `Other` carries a value the dictionary does not list.
+    AllocSettlInstType(true) {
+        /// `0`: USE_DEFAULT_INSTRUCTIONS.
+        UseDefaultInstructions = b"0",
+        /// `1`: DERIVE_FROM_PARAMETERS_PROVIDED.
+        DeriveFromParametersProvided = b"1",
+        /// `2`: FULL_DETAILS_PROVIDED.
+        FullDetailsProvided = b"2",
+        /// `3`: SSI_DB_IDS_PROVIDED.
+        SsiDbIdsProvided = b"3",
+        /// `4`: PHONE_FOR_INSTRUCTIONS.
+        PhoneForInstructions = b"4",
+    }
+}
+t::char_enum! {
+    /// Values of `DlvyInstType` (787), CHAR; `Other` carries a value the dictionary does not list.
+    DlvyInstType {
+        /// `C`: CASH.
+        Cash = b'C',
+        /// `S`: SECURITIES.
+        Securities = b'S',
+    }
+}
+t::bytes_enum! {
+    /// Values of `TerminationType` (788), INT; `Other` carries a value the dictionary does not list.
+    TerminationType(true) {
+        /// `1`: OVERNIGHT.
+        Overnight = b"1",
+        /// `2`: TERM.
+        Term = b"2",
+        /// `3`: FLEXIBLE.
+        Flexible = b"3",
+        /// `4`: OPEN.
+        Open = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `SettlInstReqRejCode` (792), INT; `Other` carries a value the dictionary does not list.
+    SettlInstReqRejCode(true) {
+        /// `0`: UNABLE_TO_PROCESS_REQUEST.
+        UnableToProcessRequest = b"0",
+        /// `1`: UNKNOWN_ACCOUNT.
+        UnknownAccount = b"1",
+        /// `2`: NO_MATCHING_SETTLEMENT_INSTRUCTIONS_FOUND.
+        NoMatchingSettlementInstructionsFound = b"2",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocReportType` (794), INT; `Other` carries a value the dictionary does not list.
+    AllocReportType(true) {
+        /// `3`: SELLSIDE_CALCULATED_USING_PRELIMINARY.
+        SellsideCalculatedUsingPreliminary = b"3",
+        /// `4`: SELLSIDE_CALCULATED_WITHOUT_PRELIMINARY.
+        SellsideCalculatedWithoutPreliminary = b"4",
+        /// `5`: WAREHOUSE_RECAP.
+        WarehouseRecap = b"5",
+        /// `8`: REQUEST_TO_INTERMEDIARY.
+        RequestToIntermediary = b"8",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocCancReplaceReason` (796), INT; `Other` carries a value the dictionary does not list.
+    AllocCancReplaceReason(true) {
+        /// `1`: ORIGINAL_DETAILS_INCOMPLETE_INCORRECT.
+        OriginalDetailsIncompleteIncorrect = b"1",
+        /// `2`: CHANGE_IN_UNDERLYING_ORDER_DETAILS.
+        ChangeInUnderlyingOrderDetails = b"2",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocAccountType` (798), INT; `Other` carries a value the dictionary does not list.
+    AllocAccountType(true) {
+        /// `1`: ACCOUNT_IS_CARRIED_ON_CUSTOMER_SIDE_OF_BOOKS.
+        AccountIsCarriedOnCustomerSideOfBooks = b"1",
+        /// `2`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS.
+        AccountIsCarriedOnNonCustomerSideOfBooks = b"2",
+        /// `3`: HOUSE_TRADER.
+        HouseTrader = b"3",
+        /// `4`: FLOOR_TRADER.
+        FloorTrader = b"4",
+        /// `6`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS_AND_IS_CROSS_MARGINED.
+        AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined = b"6",
+        /// `7`: ACCOUNT_IS_HOUSE_TRADER_AND_IS_CROSS_MARGINED.
+        AccountIsHouseTraderAndIsCrossMargined = b"7",
+        /// `8`: JOINT_BACKOFFICE_ACCOUNT.
+        JointBackofficeAccount = b"8",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PartySubIDType` (803), INT; `Other` carries a value the dictionary does not list.
+    PartySubIdType(true) {
+        /// `1`: FIRM.
+        Firm = b"1",
+        /// `10`: SECURITIES_ACCOUNT_NUMBER.
+        SecuritiesAccountNumber = b"10",
+        /// `11`: REGISTRATION_NUMBER.
+        RegistrationNumber = b"11",
+        /// `12`: REGISTERED_ADDRESS_12.
+        RegisteredAddress12 = b"12",
+        /// `13`: REGULATORY_STATUS.
+        RegulatoryStatus = b"13",
+        /// `14`: REGISTRATION_NAME.
+        RegistrationName = b"14",
+        /// `15`: CASH_ACCOUNT_NUMBER.
+        CashAccountNumber = b"15",
+        /// `16`: BIC.
+        Bic = b"16",
+        /// `17`: CSD_PARTICIPANT_MEMBER_CODE.
+        CsdParticipantMemberCode = b"17",
+        /// `18`: REGISTERED_ADDRESS_18.
+        RegisteredAddress18 = b"18",
+        /// `19`: FUND_ACCOUNT_NAME.
+        FundAccountName = b"19",
+        /// `2`: PERSON.
+        Person = b"2",
+        /// `20`: TELEX_NUMBER.
+        TelexNumber = b"20",
+        /// `21`: FAX_NUMBER.
+        FaxNumber = b"21",
+        /// `22`: SECURITIES_ACCOUNT_NAME.
+        SecuritiesAccountName = b"22",
+        /// `23`: CASH_ACCOUNT_NAME.
+        CashAccountName = b"23",
+        /// `24`: DEPARTMENT.
+        Department = b"24",
+        /// `25`: LOCATION.
+        Location = b"25",
+        /// `26`: POSITION_ACCOUNT_TYPE.
+        PositionAccountType = b"26",
+        /// `3`: SYSTEM.
+        System = b"3",
+        /// `4`: APPLICATION.
+        Application = b"4",
+        /// `5`: FULL_LEGAL_NAME_OF_FIRM.
+        FullLegalNameOfFirm = b"5",
+        /// `6`: POSTAL_ADDRESS.
+        PostalAddress = b"6",
+        /// `7`: PHONE_NUMBER.
+        PhoneNumber = b"7",
+        /// `8`: EMAIL_ADDRESS.
+        EmailAddress = b"8",
+        /// `9`: CONTACT_NAME.
+        ContactName = b"9",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocIntermedReqType` (808), INT; `Other` carries a value the dictionary does not list.
+    AllocIntermedReqType(true) {
+        /// `1`: PENDING_ACCEPT.
+        PendingAccept = b"1",
+        /// `2`: PENDING_RELEASE.
+        PendingRelease = b"2",
+        /// `3`: PENDING_REVERSAL.
+        PendingReversal = b"3",
+        /// `4`: ACCEPT.
+        Accept = b"4",
+        /// `5`: BLOCK_LEVEL_REJECT.
+        BlockLevelReject = b"5",
+        /// `6`: ACCOUNT_LEVEL_REJECT.
+        AccountLevelReject = b"6",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ApplQueueResolution` (814), INT; `Other` carries a value the dictionary does not list.
+    ApplQueueResolution(true) {
+        /// `0`: NO_ACTION_TAKEN.
+        NoActionTaken = b"0",
+        /// `1`: QUEUE_FLUSHED.
+        QueueFlushed = b"1",
+        /// `2`: OVERLAY_LAST.
+        OverlayLast = b"2",
+        /// `3`: END_SESSION.
+        EndSession = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ApplQueueAction` (815), INT; `Other` carries a value the dictionary does not list.
+    ApplQueueAction(true) {
+        /// `0`: NO_ACTION_TAKEN.
+        NoActionTaken = b"0",
+        /// `1`: QUEUE_FLUSHED.
+        QueueFlushed = b"1",
+        /// `2`: OVERLAY_LAST.
+        OverlayLast = b"2",
+        /// `3`: END_SESSION.
+        EndSession = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AvgPxIndicator` (819), INT; `Other` carries a value the dictionary does not list.
+    AvgPxIndicator(true) {
+        /// `0`: NO_AVERAGE_PRICING.
+        NoAveragePricing = b"0",
+        /// `1`: TRADE_IS_PART_OF_AN_AVERAGE_PRICE_GROUP_IDENTIFIED_BY_THE_TRADELINKID.
+        TradeIsPartOfAnAveragePriceGroupIdentifiedByTheTradelinkid = b"1",
+        /// `2`: LAST_TRADE_IN_THE_AVERAGE_PRICE_GROUP_IDENTIFIED_BY_THE_TRADELINKID.
+        LastTradeInTheAveragePriceGroupIdentifiedByTheTradelinkid = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradeAllocIndicator` (826), INT; `Other` carries a value the dictionary does not list.
+    TradeAllocIndicator(true) {
+        /// `0`: ALLOCATION_NOT_REQUIRED.
+        AllocationNotRequired = b"0",
+        /// `1`: ALLOCATION_REQUIRED.
+        AllocationRequired = b"1",
+        /// `2`: USE_ALLOCATION_PROVIDED_WITH_THE_TRADE.
+        UseAllocationProvidedWithTheTrade = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ExpirationCycle` (827), INT; `Other` carries a value the dictionary does not list.
+    ExpirationCycle(true) {
+        /// `0`: EXPIRE_ON_TRADING_SESSION_CLOSE.
+        ExpireOnTradingSessionClose = b"0",
+        /// `1`: EXPIRE_ON_TRADING_SESSION_OPEN.
+        ExpireOnTradingSessionOpen = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TrdType` (828), INT; `Other` carries a value the dictionary does not list.
+    TrdType(true) {
+        /// `0`: REGULAR_TRADE.
+        RegularTrade = b"0",
+        /// `1`: BLOCK_TRADE.
+        BlockTrade = b"1",
+        /// `10`: AFTER_HOURS_TRADE.
+        AfterHoursTrade = b"10",
+        /// `2`: EFP.
+        Efp = b"2",
+        /// `3`: TRANSFER.
+        Transfer = b"3",
+        /// `4`: LATE_TRADE.
+        LateTrade = b"4",
+        /// `5`: T_TRADE.
+        TTrade = b"5",
+        /// `6`: WEIGHTED_AVERAGE_PRICE_TRADE.
+        WeightedAveragePriceTrade = b"6",
+        /// `7`: BUNCHED_TRADE.
+        BunchedTrade = b"7",
+        /// `8`: LATE_BUNCHED_TRADE.
+        LateBunchedTrade = b"8",
+        /// `9`: PRIOR_REFERENCE_PRICE_TRADE.
+        PriorReferencePriceTrade = b"9",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PegMoveType` (835), INT; `Other` carries a value the dictionary does not list.
+    PegMoveType(true) {
+        /// `0`: FLOATING.
+        Floating = b"0",
+        /// `1`: FIXED.
+        Fixed = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PegOffsetType` (836), INT; `Other` carries a value the dictionary does not list.
+    PegOffsetType(true) {
+        /// `0`: PRICE.
+        Price = b"0",
+        /// `1`: BASIS_POINTS.
+        BasisPoints = b"1",
+        /// `2`: TICKS.
+        Ticks = b"2",
+        /// `3`: PRICE_TIER.
+        PriceTier = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PegLimitType` (837), INT; `Other` carries a value the dictionary does not list.
+    PegLimitType(true) {
+        /// `0`: OR_BETTER.
+        OrBetter = b"0",
+        /// `1`: STRICT.
+        Strict = b"1",
+        /// `2`: OR_WORSE.
+        OrWorse = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PegRoundDirection` (838), INT; `Other` carries a value the dictionary does not list.
+    PegRoundDirection(true) {
+        /// `1`: MORE_AGGRESSIVE.
+        MoreAggressive = b"1",
+        /// `2`: MORE_PASSIVE.
+        MorePassive = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `PegScope` (840), INT; `Other` carries a value the dictionary does not list.
+    PegScope(true) {
+        /// `1`: LOCAL.
+        Local = b"1",
+        /// `2`: NATIONAL.
+        National = b"2",
+        /// `3`: GLOBAL.
+        Global = b"3",
+        /// `4`: NATIONAL_EXCLUDING_LOCAL.
+        NationalExcludingLocal = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `DiscretionMoveType` (841), INT; `Other` carries a value the dictionary does not list.
+    DiscretionMoveType(true) {
+        /// `0`: FLOATING.
+        Floating = b"0",
+        /// `1`: FIXED.
+        Fixed = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `DiscretionOffsetType` (842), INT; `Other` carries a value the dictionary does not list.
+    DiscretionOffsetType(true) {
+        /// `0`: PRICE.
+        Price = b"0",
+        /// `1`: BASIS_POINTS.
+        BasisPoints = b"1",
+        /// `2`: TICKS.
+        Ticks = b"2",
+        /// `3`: PRICE_TIER.
+        PriceTier = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `DiscretionLimitType` (843), INT; `Other` carries a value the dictionary does not list.
+    DiscretionLimitType(true) {
+        /// `0`: OR_BETTER.
+        OrBetter = b"0",
+        /// `1`: STRICT.
+        Strict = b"1",
+        /// `2`: OR_WORSE.
+        OrWorse = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `DiscretionRoundDirection` (844), INT; `Other` carries a value the dictionary does not list.
+    DiscretionRoundDirection(true) {
+        /// `1`: MORE_AGGRESSIVE.
+        MoreAggressive = b"1",
+        /// `2`: MORE_PASSIVE.
+        MorePassive = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `DiscretionScope` (846), INT; `Other` carries a value the dictionary does not list.
+    DiscretionScope(true) {
+        /// `1`: LOCAL.
+        Local = b"1",
+        /// `2`: NATIONAL.
+        National = b"2",
+        /// `3`: GLOBAL.
+        Global = b"3",
+        /// `4`: NATIONAL_EXCLUDING_LOCAL.
+        NationalExcludingLocal = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TargetStrategy` (847), INT; `Other` carries a value the dictionary does not list.
+    TargetStrategy(true) {
+        /// `1`: VWAP.
+        Vwap = b"1",
+        /// `2`: PARTICIPATE.
+        Participate = b"2",
+        /// `3`: MININIZE_MARKET_IMPACT.
+        MininizeMarketImpact = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `LastLiquidityInd` (851), INT; `Other` carries a value the dictionary does not list.
+    LastLiquidityInd(true) {
+        /// `1`: ADDED_LIQUIDITY.
+        AddedLiquidity = b"1",
+        /// `2`: REMOVED_LIQUIDITY.
+        RemovedLiquidity = b"2",
+        /// `3`: LIQUIDITY_ROUTED_OUT.
+        LiquidityRoutedOut = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `ShortSaleReason` (853), INT; `Other` carries a value the dictionary does not list.
+    ShortSaleReason(true) {
+        /// `0`: DEALER_SOLD_SHORT.
+        DealerSoldShort = b"0",
+        /// `1`: DEALER_SOLD_SHORT_EXEMPT.
+        DealerSoldShortExempt = b"1",
+        /// `2`: SELLING_CUSTOMER_SOLD_SHORT.
+        SellingCustomerSoldShort = b"2",
+        /// `3`: SELLING_CUSTOMER_SOLD_SHORT_EXEMPT.
+        SellingCustomerSoldShortExempt = b"3",
+        /// `4`: QUALIFIED_SHORT_SALE.
+        QualifiedShortSale = b"4",
+        /// `5`: QUALIFIED_SHORT_SALE_EXEMPT.
+        QualifiedShortSaleExempt = b"5",
+    }
+}
+t::bytes_enum! {
+    /// Values of `QtyType` (854), INT; `Other` carries a value the dictionary does not list.
+    QtyType(true) {
+        /// `0`: UNITS.
+        Units = b"0",
+        /// `1`: CONTRACTS.
+        Contracts = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TradeReportType` (856), INT; `Other` carries a value the dictionary does not list.
+    TradeReportType(true) {
+        /// `0`: SUBMIT.
+        Submit = b"0",
+        /// `1`: ALLEGED.
+        Alleged = b"1",
+        /// `2`: ACCEPT.
+        Accept = b"2",
+        /// `3`: DECLINE.
+        Decline = b"3",
+        /// `4`: ADDENDUM.
+        Addendum = b"4",
+        /// `5`: NO_WAS.
+        NoWas = b"5",
+        /// `6`: TRADE_REPORT_CANCEL.
+        TradeReportCancel = b"6",
+        /// `7`: LOCKED_IN_TRADE_BREAK.
+        LockedInTradeBreak = b"7",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AllocNoOrdersType` (857), INT; `Other` carries a value the dictionary does not list.
+    AllocNoOrdersType(true) {
+        /// `0`: NOT_SPECIFIED.
+        NotSpecified = b"0",
+        /// `1`: EXPLICIT_LIST_PROVIDED.
+        ExplicitListProvided = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `EventType` (865), INT; `Other` carries a value the dictionary does not list.
+    EventType(true) {
+        /// `1`: PUT.
+        Put = b"1",
+        /// `2`: CALL.
+        Call = b"2",
+        /// `3`: TENDER.
+        Tender = b"3",
+        /// `4`: SINKING_FUND_CALL.
+        SinkingFundCall = b"4",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `InstrAttribType` (871), INT; `Other` carries a value the dictionary does not list.
+    InstrAttribType(true) {
+        /// `1`: FLAT.
+        Flat = b"1",
+        /// `10`: ORIGINAL_ISSUE_DISCOUNT.
+        OriginalIssueDiscount = b"10",
+        /// `11`: CALLABLE_PUTTABLE.
+        CallablePuttable = b"11",
+        /// `12`: ESCROWED_TO_MATURITY.
+        EscrowedToMaturity = b"12",
+        /// `13`: ESCROWED_TO_REDEMPTION_DATE.
+        EscrowedToRedemptionDate = b"13",
+        /// `14`: PRE_REFUNDED.
+        PreRefunded = b"14",
+        /// `15`: IN_DEFAULT.
+        InDefault = b"15",
+        /// `16`: UNRATED.
+        Unrated = b"16",
+        /// `17`: TAXABLE.
+        Taxable = b"17",
+        /// `18`: INDEXED.
+        Indexed = b"18",
+        /// `19`: SUBJECT_TO_ALTERNATIVE_MINIMUM_TAX.
+        SubjectToAlternativeMinimumTax = b"19",
+        /// `2`: ZERO_COUPON.
+        ZeroCoupon = b"2",
+        /// `20`: ORIGINAL_ISSUE_DISCOUNT_PRICE.
+        OriginalIssueDiscountPrice = b"20",
+        /// `21`: CALLABLE_BELOW_MATURITY_VALUE.
+        CallableBelowMaturityValue = b"21",
+        /// `22`: CALLABLE_WITHOUT_NOTICE_BY_MAIL_TO_HOLDER_UNLESS_REGISTERED.
+        CallableWithoutNoticeByMailToHolderUnlessRegistered = b"22",
+        /// `3`: INTEREST_BEARING.
+        InterestBearing = b"3",
+        /// `4`: NO_PERIODIC_PAYMENTS.
+        NoPeriodicPayments = b"4",
+        /// `5`: VARIABLE_RATE.
+        VariableRate = b"5",
+        /// `6`: LESS_FEE_FOR_PUT.
+        LessFeeForPut = b"6",
+        /// `7`: STEPPED_COUPON.
+        SteppedCoupon = b"7",
+        /// `8`: COUPON_PERIOD.
+        CouponPeriod = b"8",
+        /// `9`: WHEN_AND_IF_ISSUED.
+        WhenAndIfIssued = b"9",
+        /// `99`: TEXT.
+        Text = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CPProgram` (875), INT; `Other` carries a value the dictionary does not list.
+    CpProgram(true) {
+        /// `1`: PROGRAM_3A3.
+        Program3A3 = b"1",
+        /// `2`: PROGRAM_42.
+        Program42 = b"2",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `MiscFeeBasis` (891), INT; `Other` carries a value the dictionary does not list.
+    MiscFeeBasis(true) {
+        /// `0`: ABSOLUTE.
+        Absolute = b"0",
+        /// `1`: PER_UNIT.
+        PerUnit = b"1",
+        /// `2`: PERCENTAGE.
+        Percentage = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CollAsgnReason` (895), INT; `Other` carries a value the dictionary does not list.
+    CollAsgnReason(true) {
+        /// `0`: INITIAL.
+        Initial = b"0",
+        /// `1`: SCHEDULED.
+        Scheduled = b"1",
+        /// `2`: TIME_WARNING.
+        TimeWarning = b"2",
+        /// `3`: MARGIN_DEFICIENCY.
+        MarginDeficiency = b"3",
+        /// `4`: MARGIN_EXCESS.
+        MarginExcess = b"4",
+        /// `5`: FORWARD_COLLATERAL_DEMAND.
+        ForwardCollateralDemand = b"5",
+        /// `6`: EVENT_OF_DEFAULT.
+        EventOfDefault = b"6",
+        /// `7`: ADVERSE_TAX_EVENT.
+        AdverseTaxEvent = b"7",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CollInquiryQualifier` (896), INT; `Other` carries a value the dictionary does not list.
+    CollInquiryQualifier(true) {
+        /// `0`: TRADE_DATE.
+        TradeDate = b"0",
+        /// `1`: GC_INSTRUMENT.
+        GcInstrument = b"1",
+        /// `2`: COLLATERAL_INSTRUMENT.
+        CollateralInstrument = b"2",
+        /// `3`: SUBSTITUTION_ELIGIBLE.
+        SubstitutionEligible = b"3",
+        /// `4`: NOT_ASSIGNED.
+        NotAssigned = b"4",
+        /// `5`: PARTIALLY_ASSIGNED.
+        PartiallyAssigned = b"5",
+        /// `6`: FULLY_ASSIGNED.
+        FullyAssigned = b"6",
+        /// `7`: OUTSTANDING_TRADES.
+        OutstandingTrades = b"7",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CollAsgnTransType` (903), INT; `Other` carries a value the dictionary does not list.
+    CollAsgnTransType(true) {
+        /// `0`: NEW.
+        New = b"0",
+        /// `1`: REPLACE.
+        Replace = b"1",
+        /// `2`: CANCEL.
+        Cancel = b"2",
+        /// `3`: RELEASE.
+        Release = b"3",
+        /// `4`: REVERSE.
+        Reverse = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CollAsgnRespType` (905), INT; `Other` carries a value the dictionary does not list.
+    CollAsgnRespType(true) {
+        /// `0`: RECEIVED.
+        Received = b"0",
+        /// `1`: ACCEPTED.
+        Accepted = b"1",
+        /// `2`: DECLINED.
+        Declined = b"2",
+        /// `3`: REJECTED.
+        Rejected = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CollAsgnRejectReason` (906), INT; `Other` carries a value the dictionary does not list.
+    CollAsgnRejectReason(true) {
+        /// `0`: UNKNOWN_DEAL.
+        UnknownDeal = b"0",
+        /// `1`: UNKNOWN_OR_INVALID_INSTRUMENT.
+        UnknownOrInvalidInstrument = b"1",
+        /// `2`: UNAUTHORIZED_TRANSACTION.
+        UnauthorizedTransaction = b"2",
+        /// `3`: INSUFFICIENT_COLLATERAL.
+        InsufficientCollateral = b"3",
+        /// `4`: INVALID_TYPE_OF_COLLATERAL.
+        InvalidTypeOfCollateral = b"4",
+        /// `5`: EXCESSIVE_SUBSTITUTION.
+        ExcessiveSubstitution = b"5",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CollStatus` (910), INT; `Other` carries a value the dictionary does not list.
+    CollStatus(true) {
+        /// `0`: UNASSIGNED.
+        Unassigned = b"0",
+        /// `1`: PARTIALLY_ASSIGNED.
+        PartiallyAssigned = b"1",
+        /// `2`: ASSIGNMENT_PROPOSED.
+        AssignmentProposed = b"2",
+        /// `3`: ASSIGNED.
+        Assigned = b"3",
+        /// `4`: CHALLENGED.
+        Challenged = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `DeliveryType` (919), INT; `Other` carries a value the dictionary does not list.
+    DeliveryType(true) {
+        /// `0`: VERSUS_PAYMENT.
+        VersusPayment = b"0",
+        /// `1`: FREE.
+        Free = b"1",
+        /// `2`: TRI_PARTY.
+        TriParty = b"2",
+        /// `3`: HOLD_IN_CUSTODY.
+        HoldInCustody = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `UserRequestType` (924), INT; `Other` carries a value the dictionary does not list.
+    UserRequestType(true) {
+        /// `1`: LOGONUSER.
+        Logonuser = b"1",
+        /// `2`: LOGOFFUSER.
+        Logoffuser = b"2",
+        /// `3`: CHANGEPASSWORDFORUSER.
+        Changepasswordforuser = b"3",
+        /// `4`: REQUEST_INDIVIDUAL_USER_STATUS.
+        RequestIndividualUserStatus = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `UserStatus` (926), INT; `Other` carries a value the dictionary does not list.
+    UserStatus(true) {
+        /// `1`: LOGGED_IN.
+        LoggedIn = b"1",
+        /// `2`: NOT_LOGGED_IN.
+        NotLoggedIn = b"2",
+        /// `3`: USER_NOT_RECOGNISED.
+        UserNotRecognised = b"3",
+        /// `4`: PASSWORD_INCORRECT.
+        PasswordIncorrect = b"4",
+        /// `5`: PASSWORD_CHANGED.
+        PasswordChanged = b"5",
+        /// `6`: OTHER.
+        Other2 = b"6",
+    }
+}
+t::bytes_enum! {
+    /// Values of `StatusValue` (928), INT; `Other` carries a value the dictionary does not list.
+    StatusValue(true) {
+        /// `1`: CONNECTED.
+        Connected = b"1",
+        /// `2`: NOT_CONNECTED_DOWN_EXPECTED_UP.
+        NotConnectedDownExpectedUp = b"2",
+        /// `3`: NOT_CONNECTED_DOWN_EXPECTED_DOWN.
+        NotConnectedDownExpectedDown = b"3",
+        /// `4`: IN_PROCESS.
+        InProcess = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `NetworkRequestType` (935), INT; `Other` carries a value the dictionary does not list.
+    NetworkRequestType(true) {
+        /// `1`: SNAPSHOT.
+        Snapshot = b"1",
+        /// `2`: SUBSCRIBE.
+        Subscribe = b"2",
+        /// `4`: STOP_SUBSCRIBING.
+        StopSubscribing = b"4",
+        /// `8`: LEVEL_OF_DETAIL.
+        LevelOfDetail = b"8",
+    }
+}
+t::bytes_enum! {
+    /// Values of `NetworkStatusResponseType` (937), INT; `Other` carries a value the dictionary does not list.
+    NetworkStatusResponseType(true) {
+        /// `1`: FULL.
+        Full = b"1",
+        /// `2`: INCREMENTAL_UPDATE.
+        IncrementalUpdate = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `TrdRptStatus` (939), INT; `Other` carries a value the dictionary does not list.
+    TrdRptStatus(true) {
+        /// `0`: ACCEPTED.
+        Accepted = b"0",
+        /// `1`: REJECTED.
+        Rejected = b"1",
+    }
+}
+t::bytes_enum! {
+    /// Values of `AffirmStatus` (940), INT; `Other` carries a value the dictionary does not list.
+    AffirmStatus(true) {
+        /// `1`: RECEIVED.
+        Received = b"1",
+        /// `2`: CONFIRM_REJECTED.
+        ConfirmRejected = b"2",
+        /// `3`: AFFIRMED.
+        Affirmed = b"3",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CollAction` (944), INT; `Other` carries a value the dictionary does not list.
+    CollAction(true) {
+        /// `0`: RETAIN.
+        Retain = b"0",
+        /// `1`: ADD.
+        Add = b"1",
+        /// `2`: REMOVE.
+        Remove = b"2",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CollInquiryStatus` (945), INT; `Other` carries a value the dictionary does not list.
+    CollInquiryStatus(true) {
+        /// `0`: ACCEPTED.
+        Accepted = b"0",
+        /// `1`: ACCEPTED_WITH_WARNINGS.
+        AcceptedWithWarnings = b"1",
+        /// `2`: COMPLETED.
+        Completed = b"2",
+        /// `3`: COMPLETED_WITH_WARNINGS.
+        CompletedWithWarnings = b"3",
+        /// `4`: REJECTED.
+        Rejected = b"4",
+    }
+}
+t::bytes_enum! {
+    /// Values of `CollInquiryResult` (946), INT; `Other` carries a value the dictionary does not list.
+    CollInquiryResult(true) {
+        /// `0`: SUCCESSFUL.
+        Successful = b"0",
+        /// `1`: INVALID_OR_UNKNOWN_INSTRUMENT.
+        InvalidOrUnknownInstrument = b"1",
+        /// `2`: INVALID_OR_UNKNOWN_COLLATERAL_TYPE.
+        InvalidOrUnknownCollateralType = b"2",
+        /// `3`: INVALID_PARTIES.
+        InvalidParties = b"3",
+        /// `4`: INVALID_TRANSPORT_TYPE_REQUESTED.
+        InvalidTransportTypeRequested = b"4",
+        /// `5`: INVALID_DESTINATION_REQUESTED.
+        InvalidDestinationRequested = b"5",
+        /// `6`: NO_COLLATERAL_FOUND_FOR_THE_TRADE_SPECIFIED.
+        NoCollateralFoundForTheTradeSpecified = b"6",
+        /// `7`: NO_COLLATERAL_FOUND_FOR_THE_ORDER_SPECIFIED.
+        NoCollateralFoundForTheOrderSpecified = b"7",
+        /// `8`: COLLATERAL_INQUIRY_TYPE_NOT_SUPPORTED.
+        CollateralInquiryTypeNotSupported = b"8",
+        /// `9`: UNAUTHORIZED_FOR_COLLATERAL_INQUIRY.
+        UnauthorizedForCollateralInquiry = b"9",
+        /// `99`: OTHER.
+        Other2 = b"99",
+    }
+}
+t::char_enum! {
+    /// Values of `AcmeLiquidityFlag` (5002), CHAR; `Other` carries a value the dictionary does not list.
+    AcmeLiquidityFlag {
+        /// `A`: ADDED_LIQUIDITY.
+        AddedLiquidity = b'A',
+        /// `R`: REMOVED_LIQUIDITY.
+        RemovedLiquidity = b'R',
+        /// `X`: ROUTED_OUT.
+        RoutedOut = b'X',
+    }
+}
+t::char_enum! {
+    /// Values of `AcmeFeeType` (5004), CHAR; `Other` carries a value the dictionary does not list.
+    AcmeFeeType {
+        /// `C`: CLEARING.
+        Clearing = b'C',
+        /// `E`: EXCHANGE.
+        Exchange = b'E',
+        /// `R`: REGULATORY.
+        Regulatory = b'R',
     }
 }

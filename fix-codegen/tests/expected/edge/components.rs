@@ -2,13 +2,10 @@
 //! Component views and builders (shared by every message that includes them), the header and the trailer.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-/// The standard header, in every message.
-#[derive(Clone, Copy, Debug)]
-pub struct Header<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Header<'v, 'a> {
-    /// `MsgType` (35), STRING, required.
-    pub fn msg_type(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 35)
+t::view! {
+    /// The standard header, in every message.
+    block Header {
+        req msg_type(0, 35, "MsgType", STRING, v::FixStr<'a>);
     }
 }
 /// Builds the standard header: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -42,35 +39,21 @@ impl<'b> HeaderBuilder<'b> {
         Ok(enc)
     }
 }
-/// The standard trailer, in every message.
-#[derive(Clone, Copy, Debug)]
-pub struct Trailer<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Trailer<'v, 'a> {}
-/// The `Outer` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct Outer<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Outer<'v, 'a> {
-    /// The `NoLevel1` (5003) repeating group: its entries in wire order.
-    pub fn no_level1(&self) -> t::Entries<'a, OuterNoLevel1<'a>, 3> {
-        self.0.group(0, &OUTER_NO_LEVEL1)
+t::view! {
+    /// The standard trailer, in every message.
+    block Trailer {
     }
 }
-/// Builds the `Outer` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OuterBuilder<'b> {
-    /// The `NoLevel1` (5003) group's entries.
-    pub no_level1: &'b [OuterNoLevel1Builder<'b>],
-}
-impl<'b> OuterBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
+t::view! {
+    /// The `Outer` component: a view over the slots it fills in the enclosing message or entry.
+    block Outer {
+        group no_level1(0, 5003, "NoLevel1", OuterNoLevel1, 3, OUTER_NO_LEVEL1);
     }
 }
-impl t::Build for OuterBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 5003, self.no_level1)?;
-        Ok(())
+t::builder! {
+    /// Builds the `Outer` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    OuterBuilder() {
+        no_level1: &'b [OuterNoLevel1Builder<'b>] = group(5003, "NoLevel1");
     }
 }
 /// The `NoLevel1` (5003) group's table.
@@ -86,84 +69,32 @@ pub static OUTER_NO_LEVEL1: t::Group = t::Group {
         index: &[0, 0, 2, 0, 0, 1, 0, 32771],
     },
 };
-/// One entry of the `NoLevel1` (5003) group.
-#[derive(Clone, Copy, Debug)]
-pub struct OuterNoLevel1<'a>(t::View<'a, 3>);
-impl<'a> From<t::View<'a, 3>> for OuterNoLevel1<'a> {
-    fn from(view: t::View<'a, 3>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLevel1` (5003) group.
+    entry OuterNoLevel1[3] {
+        req name(0, 5004, "Name", STRING, v::FixStr<'a>);
+        comp inner(1, 2, "Inner", Inner);
     }
 }
-impl<'a> OuterNoLevel1<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Name` (5004), STRING, required.
-    pub fn name(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 5004)
-    }
-    /// The `Inner` component.
-    pub fn inner(&self) -> Inner<'_, 'a> {
-        Inner(self.0.sub(1, 2))
+t::builder! {
+    /// Builds one `NoLevel1` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    OuterNoLevel1Builder(name: v::FixStr<'b>) {
+        name: Option<v::FixStr<'b>> = req(5004, "Name", STRING);
+        inner: Option<InnerBuilder<'b>> = comp("Inner");
     }
 }
-/// Builds one `NoLevel1` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OuterNoLevel1Builder<'b> {
-    /// `Name` (5004), STRING, required.
-    pub name: Option<v::FixStr<'b>>,
-    /// The `Inner` component.
-    pub inner: Option<InnerBuilder<'b>>,
-}
-impl<'b> OuterNoLevel1Builder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(name: v::FixStr<'b>) -> Self {
-        Self {
-            name: Some(name),
-            ..Self::default()
-        }
+t::view! {
+    /// The `Inner` component: a view over the slots it fills in the enclosing message or entry.
+    block Inner {
+        opt weird(0, 5005, "Weird", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
+        group no_level2(1, 5006, "NoLevel2", InnerNoLevel2, 2, INNER_NO_LEVEL2);
     }
 }
-impl t::Build for OuterNoLevel1Builder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 5004, &self.name)?;
-        t::put_component(enc, &self.inner)?;
-        Ok(())
-    }
-}
-/// The `Inner` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct Inner<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Inner<'v, 'a> {
-    /// `Weird` (5005), MULTIPLEVALUESTRING.
-    pub fn weird(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(0, 5005)
-    }
-    /// The `NoLevel2` (5006) repeating group: its entries in wire order.
-    pub fn no_level2(&self) -> t::Entries<'a, InnerNoLevel2<'a>, 2> {
-        self.0.group(1, &INNER_NO_LEVEL2)
-    }
-}
-/// Builds the `Inner` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InnerBuilder<'b> {
-    /// `Weird` (5005), MULTIPLEVALUESTRING.
-    pub weird: Option<v::MultipleValueString<'b>>,
-    /// The `NoLevel2` (5006) group's entries.
-    pub no_level2: &'b [InnerNoLevel2Builder<'b>],
-}
-impl<'b> InnerBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for InnerBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 5005, &self.weird)?;
-        t::put_group(enc, 5006, self.no_level2)?;
-        Ok(())
+t::builder! {
+    /// Builds the `Inner` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InnerBuilder() {
+        weird: Option<v::MultipleValueString<'b>> = opt(5005, "Weird", MULTIPLEVALUESTRING);
+        no_level2: &'b [InnerNoLevel2Builder<'b>] = group(5006, "NoLevel2");
     }
 }
 /// The `NoLevel2` (5006) group's table.
@@ -179,50 +110,18 @@ pub static INNER_NO_LEVEL2: t::Group = t::Group {
         index: &[32770, 1, 0, 0],
     },
 };
-/// One entry of the `NoLevel2` (5006) group.
-#[derive(Clone, Copy, Debug)]
-pub struct InnerNoLevel2<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for InnerNoLevel2<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLevel2` (5006) group.
+    entry InnerNoLevel2[2] {
+        opt name2(0, 5007, "Name2", TZTIMESTAMP, v::TzTimestamp);
+        group no_level3(1, 5008, "NoLevel3", InnerNoLevel2NoLevel3, 1, INNER_NO_LEVEL2_NO_LEVEL3);
     }
 }
-impl<'a> InnerNoLevel2<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Name2` (5007), TZTIMESTAMP.
-    pub fn name2(&self) -> t::Opt<v::TzTimestamp> {
-        self.0.get(0, 5007)
-    }
-    /// The `NoLevel3` (5008) repeating group: its entries in wire order.
-    pub fn no_level3(&self) -> t::Entries<'a, InnerNoLevel2NoLevel3<'a>, 1> {
-        self.0.group(1, &INNER_NO_LEVEL2_NO_LEVEL3)
-    }
-}
-/// Builds one `NoLevel2` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InnerNoLevel2Builder<'b> {
-    /// `Name2` (5007), TZTIMESTAMP.
-    pub name2: Option<v::TzTimestamp>,
-    /// The `NoLevel3` (5008) group's entries.
-    pub no_level3: &'b [InnerNoLevel2NoLevel3Builder<'b>],
-}
-impl<'b> InnerNoLevel2Builder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(name2: v::TzTimestamp) -> Self {
-        Self {
-            name2: Some(name2),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for InnerNoLevel2Builder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 5007, &self.name2)?;
-        t::put_group(enc, 5008, self.no_level3)?;
-        Ok(())
+t::builder! {
+    /// Builds one `NoLevel2` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InnerNoLevel2Builder(name2: v::TzTimestamp) {
+        name2: Option<v::TzTimestamp> = opt(5007, "Name2", TZTIMESTAMP);
+        no_level3: &'b [InnerNoLevel2NoLevel3Builder<'b>] = group(5008, "NoLevel3");
     }
 }
 /// The `NoLevel3` (5008) group's table.
@@ -238,44 +137,16 @@ pub static INNER_NO_LEVEL2_NO_LEVEL3: t::Group = t::Group {
         index: &[1, 0],
     },
 };
-/// One entry of the `NoLevel3` (5008) group.
-#[derive(Clone, Copy, Debug)]
-pub struct InnerNoLevel2NoLevel3<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>> for InnerNoLevel2NoLevel3<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoLevel3` (5008) group.
+    entry InnerNoLevel2NoLevel3[1] {
+        opt r#type(0, 5000, "Type", CHAR, e::Type);
     }
 }
-impl<'a> InnerNoLevel2NoLevel3<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `Type` (5000), CHAR.
-    pub fn r#type(&self) -> t::Opt<e::Type> {
-        self.0.get(0, 5000)
-    }
-}
-/// Builds one `NoLevel3` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InnerNoLevel2NoLevel3Builder<'b> {
-    /// `Type` (5000), CHAR.
-    pub r#type: Option<e::Type>,
-    /// Ties the builder's lifetime (leave it `Default`).
-    pub _b: ::core::marker::PhantomData<&'b ()>,
-}
-impl<'b> InnerNoLevel2NoLevel3Builder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(r#type: e::Type) -> Self {
-        Self {
-            r#type: Some(r#type),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for InnerNoLevel2NoLevel3Builder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 5000, &self.r#type)?;
-        Ok(())
+t::builder! {
+    /// Builds one `NoLevel3` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InnerNoLevel2NoLevel3Builder(r#type: e::Type) {
+        r#type: Option<e::Type> = opt(5000, "Type", CHAR);
+        _b: ::core::marker::PhantomData<&'b ()> = phantom();
     }
 }

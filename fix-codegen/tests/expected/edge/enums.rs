@@ -2,135 +2,38 @@
 //! An enum per enumerated field.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-/// Values of `Type` (5000), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Type {
-    /// `+`.
-    ValueX2b,
-    /// `A`: SELF.
-    Self_,
-    /// `B`: self.
-    Self_2,
-    /// `C`.
-    ValueC,
-    /// `O`: OTHER.
-    Other2,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl Type {
-    const TABLE: [u8; 256] = t::byte_table(b"+ABCO");
-    const VARIANTS: [Type; 5] = [
-        Type::ValueX2b,
-        Type::Self_,
-        Type::Self_2,
-        Type::ValueC,
-        Type::Other2,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::ValueX2b => b"+",
-            Self::Self_ => b"A",
-            Self::Self_2 => b"B",
-            Self::ValueC => b"C",
-            Self::Other2 => b"O",
-            Self::Other(b) => t::byte_str(*b),
-        }
+t::char_enum! {
+    /// Values of `Type` (5000), CHAR; `Other` carries a value the dictionary does not list.
+    Type {
+        /// `+`.
+        ValueX2b = b'+',
+        /// `A`: SELF.
+        Self_ = b'A',
+        /// `B`: self.
+        Self_2 = b'B',
+        /// `C`.
+        ValueC = b'C',
+        /// `O`: OTHER.
+        Other2 = b'O',
     }
 }
-impl<'a> v::FieldValue<'a> for Type {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `New` (5001), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum New<'a> {
-    /// `-2`: NEGATIVE.
-    Negative,
-    /// `1`: 1_MINUTE.
-    _1Minute,
-    /// `10`: TYPE.
-    Type,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> New<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"-2" => Self::Negative,
-                b"1" => Self::_1Minute,
-                b"10" => Self::Type,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Negative => b"-2",
-            Self::_1Minute => b"1",
-            Self::Type => b"10",
-            Self::Other(b) => b,
-        }
+t::bytes_enum! {
+    /// Values of `New` (5001), INT; `Other` carries a value the dictionary does not list.
+    New(true) {
+        /// `-2`: NEGATIVE.
+        Negative = b"-2",
+        /// `1`: 1_MINUTE.
+        _1Minute = b"1",
+        /// `10`: TYPE.
+        Type = b"10",
     }
 }
-impl<'a> v::FieldValue<'a> for New<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `Weird` (5005), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Weird<'a> {
-    /// `A-B`: A_B.
-    AB,
-    /// `AB`: A_B.
-    AB2,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> Weird<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"A-B" => Self::AB,
-                b"AB" => Self::AB2,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::AB => b"A-B",
-            Self::AB2 => b"AB",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for Weird<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
+t::bytes_enum! {
+    /// Values of `Weird` (5005), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+    Weird(false) {
+        /// `A-B`: A_B.
+        AB = b"A-B",
+        /// `AB`: A_B.
+        AB2 = b"AB",
     }
 }

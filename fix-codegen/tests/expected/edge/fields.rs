@@ -2,29 +2,18 @@
 //! Field tags (each documented with its type and the Rust type of its getters).
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-/// `MsgType` (35), STRING: getters return `FixStr<'a>`.
-pub const MSG_TYPE: u32 = 35;
-/// `Type` (5000), CHAR: getters return `enums::Type`.
-pub const TYPE: u32 = 5000;
-/// `New` (5001), INT: getters return `enums::New<'a>`.
-pub const NEW: u32 = 5001;
-/// `Message` (5002), STRING: getters return `FixStr<'a>`.
-pub const MESSAGE: u32 = 5002;
-/// `NoLevel1` (5003), NUMINGROUP: getters return `NumInGroup`.
-pub const NO_LEVEL1: u32 = 5003;
-/// `Name` (5004), STRING: getters return `FixStr<'a>`.
-pub const NAME: u32 = 5004;
-/// `Weird` (5005), MULTIPLEVALUESTRING: getters return `MultipleValueString<'a>`.
-pub const WEIRD: u32 = 5005;
-/// `NoLevel2` (5006), NUMINGROUP: getters return `NumInGroup`.
-pub const NO_LEVEL2: u32 = 5006;
-/// `Name2` (5007), TZTIMESTAMP: getters return `TzTimestamp`.
-pub const NAME2: u32 = 5007;
-/// `NoLevel3` (5008), NUMINGROUP: getters return `NumInGroup`.
-pub const NO_LEVEL3: u32 = 5008;
-/// `Flag` (5009), BOOLEAN: getters return `bool`.
-pub const FLAG: u32 = 5009;
-/// `XmlLen` (5010), LENGTH: getters return `Length`.
-pub const XML_LEN: u32 = 5010;
-/// `Xml` (5011), XMLDATA: getters return `&'a[u8]`.
-pub const XML: u32 = 5011;
+t::tags! {
+    MSG_TYPE = 35, "MsgType", STRING, "FixStr<'a>";
+    TYPE = 5000, "Type", CHAR, "enums::Type";
+    NEW = 5001, "New", INT, "enums::New<'a>";
+    MESSAGE = 5002, "Message", STRING, "FixStr<'a>";
+    NO_LEVEL1 = 5003, "NoLevel1", NUMINGROUP, "NumInGroup";
+    NAME = 5004, "Name", STRING, "FixStr<'a>";
+    WEIRD = 5005, "Weird", MULTIPLEVALUESTRING, "MultipleValueString<'a>";
+    NO_LEVEL2 = 5006, "NoLevel2", NUMINGROUP, "NumInGroup";
+    NAME2 = 5007, "Name2", TZTIMESTAMP, "TzTimestamp";
+    NO_LEVEL3 = 5008, "NoLevel3", NUMINGROUP, "NumInGroup";
+    FLAG = 5009, "Flag", BOOLEAN, "bool";
+    XML_LEN = 5010, "XmlLen", LENGTH, "Length";
+    XML = 5011, "Xml", XMLDATA, "&'a [u8]";
+}

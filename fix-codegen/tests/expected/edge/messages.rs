@@ -15,116 +15,28 @@ pub static TYPE: t::MessageDef = t::MessageDef {
         index: &[32772, 0, 1, 0, 0, 6, 3, 0, 0, 0, 0, 5, 2, 0, 0, 7],
     },
 };
-/// `Type` (MsgType `U1`, app): a read view; getters are `O(1)`.
-#[derive(Clone, Copy, Debug)]
-pub struct Type<'a>(t::View<'a, 8>);
-impl<'a> From<t::View<'a, 8>> for Type<'a> {
-    fn from(view: t::View<'a, 8>) -> Self {
-        Self(view)
+t::view! {
+    /// `Type` (MsgType `U1`, app): a read view; getters are `O(1)`.
+    message Type[8] = TYPE(b"U1", 1, 8, 0)
+    builder TypeBuilder(r#type: e::Type) {
+        req r#type(1, 5000, "Type", CHAR, e::Type);
+        opt new_2(2, 5001, "New", INT, e::New<'a>);
+        opt message_2(3, 5002, "Message", STRING, v::FixStr<'a>);
+        comp outer(4, 1, "Outer", c::Outer);
+        opt flag(5, 5009, "Flag", BOOLEAN, bool);
+        opt xml_len(6, 5010, "XmlLen", LENGTH, v::Length);
+        data xml(7, 5011, "Xml", XMLDATA);
     }
 }
-impl<'a> Type<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// MsgType (35).
-    pub const MSG_TYPE: &'static [u8] = b"U1";
-    /// The slot table.
-    pub const DEF: &'static t::MessageDef = &TYPE;
-    /// Reads `msg` (one pass over its fields). Does not check MsgType: see
-    /// [`Message::new`](super::Message::new).
-    pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::sections(msg, &[&super::HEADER, &TYPE.body, &super::TRAILER]))
-    }
-    /// The standard header.
-    pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.0.sub(0, 1))
-    }
-    /// The standard trailer.
-    pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.0.sub(8, 0))
-    }
-    /// A builder, with the required body fields.
-    pub fn builder<'b>(r#type: e::Type) -> TypeBuilder<'b> {
-        TypeBuilder::new(r#type)
-    }
-    /// `Type` (5000), CHAR, required.
-    pub fn r#type(&self) -> t::Req<e::Type> {
-        self.0.req(1, 5000)
-    }
-    /// `New` (5001), INT.
-    pub fn new_2(&self) -> t::Opt<e::New<'a>> {
-        self.0.get(2, 5001)
-    }
-    /// `Message` (5002), STRING.
-    pub fn message_2(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(3, 5002)
-    }
-    /// The `Outer` component.
-    pub fn outer(&self) -> c::Outer<'_, 'a> {
-        c::Outer(self.0.sub(4, 1))
-    }
-    /// `Flag` (5009), BOOLEAN.
-    pub fn flag(&self) -> t::Opt<bool> {
-        self.0.get(5, 5009)
-    }
-    /// `XmlLen` (5010), LENGTH.
-    pub fn xml_len(&self) -> t::Opt<v::Length> {
-        self.0.get(6, 5010)
-    }
-    /// `Xml` (5011), XMLDATA.
-    pub fn xml(&self) -> Option<&'a [u8]> {
-        self.0.data(7)
-    }
-}
-/// Builds a `Type`: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TypeBuilder<'b> {
-    /// `Type` (5000), CHAR, required.
-    pub r#type: Option<e::Type>,
-    /// `New` (5001), INT.
-    pub new_2: Option<e::New<'b>>,
-    /// `Message` (5002), STRING.
-    pub message: Option<v::FixStr<'b>>,
-    /// The `Outer` component.
-    pub outer: Option<c::OuterBuilder<'b>>,
-    /// `Flag` (5009), BOOLEAN.
-    pub flag: Option<bool>,
-    /// `Xml` (5011), XMLDATA.
-    pub xml: Option<&'b [u8]>,
-}
-impl<'b> TypeBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(r#type: e::Type) -> Self {
-        Self {
-            r#type: Some(r#type),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for TypeBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 5000, &self.r#type)?;
-        t::put(enc, 5001, &self.new_2)?;
-        t::put(enc, 5002, &self.message)?;
-        t::put_component(enc, &self.outer)?;
-        t::put(enc, 5009, &self.flag)?;
-        t::put_data(enc, 5010, 5011, self.xml)?;
-        Ok(())
-    }
-}
-impl<'b> TypeBuilder<'b> {
-    /// Encodes the message into `buf`: header (8, 9, 35, then the header
-    /// fields in ascending tag order), body, CheckSum.
-    pub fn encode<'o>(
-        &self,
-        header: &c::HeaderBuilder<'_>,
-        buf: &'o mut [u8],
-    ) -> Result<&'o [u8], fc::EncodeError> {
-        let mut enc = header.start(buf, b"U1")?;
-        t::Build::write(self, &mut enc)?;
-        enc.finish()
+t::builder! {
+    /// Builds a `Type`: `new` takes the required fields; set the others with struct update syntax (`..`).
+    TypeBuilder(r#type: e::Type) message b"U1" {
+        r#type: Option<e::Type> = req(5000, "Type", CHAR);
+        new_2: Option<e::New<'b>> = opt(5001, "New", INT);
+        message: Option<v::FixStr<'b>> = opt(5002, "Message", STRING);
+        outer: Option<c::OuterBuilder<'b>> = comp("Outer");
+        flag: Option<bool> = opt(5009, "Flag", BOOLEAN);
+        xml: Option<&'b [u8]> = data(5010, 5011, "Xml", XMLDATA);
     }
 }
 /// The body table of `Empty` (MsgType `U2`).
@@ -140,68 +52,15 @@ pub static EMPTY: t::MessageDef = t::MessageDef {
         index: &[],
     },
 };
-/// `Empty` (MsgType `U2`, admin): a read view; getters are `O(1)`.
-#[derive(Clone, Copy, Debug)]
-pub struct Empty<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>> for Empty<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// `Empty` (MsgType `U2`, admin): a read view; getters are `O(1)`.
+    message Empty[1] = EMPTY(b"U2", 1, 1, 0)
+    builder EmptyBuilder() {
     }
 }
-impl<'a> Empty<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// MsgType (35).
-    pub const MSG_TYPE: &'static [u8] = b"U2";
-    /// The slot table.
-    pub const DEF: &'static t::MessageDef = &EMPTY;
-    /// Reads `msg` (one pass over its fields). Does not check MsgType: see
-    /// [`Message::new`](super::Message::new).
-    pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::sections(msg, &[&super::HEADER, &EMPTY.body, &super::TRAILER]))
-    }
-    /// The standard header.
-    pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.0.sub(0, 1))
-    }
-    /// The standard trailer.
-    pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.0.sub(1, 0))
-    }
-    /// A builder, with the required body fields.
-    pub fn builder<'b>() -> EmptyBuilder<'b> {
-        EmptyBuilder::new()
-    }
-}
-/// Builds a `Empty`: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct EmptyBuilder<'b> {
-    /// Ties the builder's lifetime (leave it `Default`).
-    pub _b: ::core::marker::PhantomData<&'b ()>,
-}
-impl<'b> EmptyBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for EmptyBuilder<'_> {
-    fn write(&self, _enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        Ok(())
-    }
-}
-impl<'b> EmptyBuilder<'b> {
-    /// Encodes the message into `buf`: header (8, 9, 35, then the header
-    /// fields in ascending tag order), body, CheckSum.
-    pub fn encode<'o>(
-        &self,
-        header: &c::HeaderBuilder<'_>,
-        buf: &'o mut [u8],
-    ) -> Result<&'o [u8], fc::EncodeError> {
-        let mut enc = header.start(buf, b"U2")?;
-        t::Build::write(self, &mut enc)?;
-        enc.finish()
+t::builder! {
+    /// Builds a `Empty`: `new` takes the required fields; set the others with struct update syntax (`..`).
+    EmptyBuilder() message b"U2" {
+        _b: ::core::marker::PhantomData<&'b ()> = phantom();
     }
 }

@@ -2,45 +2,18 @@
 //! Component views and builders (shared by every message that includes them), the header and the trailer.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-/// The standard header, in every message.
-#[derive(Clone, Copy, Debug)]
-pub struct Header<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Header<'v, 'a> {
-    /// `BeginString` (8), STRING, required.
-    pub fn begin_string(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 8)
-    }
-    /// `BodyLength` (9), LENGTH, required.
-    pub fn body_length(&self) -> t::Req<v::Length> {
-        self.0.req(1, 9)
-    }
-    /// `MsgType` (35), STRING, required.
-    pub fn msg_type(&self) -> t::Req<e::MsgType<'a>> {
-        self.0.req(2, 35)
-    }
-    /// `SenderCompID` (49), STRING, required.
-    pub fn sender_comp_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(3, 49)
-    }
-    /// `TargetCompID` (56), STRING, required.
-    pub fn target_comp_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(4, 56)
-    }
-    /// `MsgSeqNum` (34), SEQNUM, required.
-    pub fn msg_seq_num(&self) -> t::Req<v::SeqNum> {
-        self.0.req(5, 34)
-    }
-    /// `PossDupFlag` (43), BOOLEAN.
-    pub fn poss_dup_flag(&self) -> t::Opt<bool> {
-        self.0.get(6, 43)
-    }
-    /// `SendingTime` (52), UTCTIMESTAMP, required.
-    pub fn sending_time(&self) -> t::Req<v::UtcTimestamp> {
-        self.0.req(7, 52)
-    }
-    /// The `NoHops` (627) repeating group: its entries in wire order.
-    pub fn no_hops(&self) -> t::Entries<'a, HeaderNoHops<'a>, 2> {
-        self.0.group(8, &HEADER_NO_HOPS)
+t::view! {
+    /// The standard header, in every message.
+    block Header {
+        req begin_string(0, 8, "BeginString", STRING, v::FixStr<'a>);
+        req body_length(1, 9, "BodyLength", LENGTH, v::Length);
+        req msg_type(2, 35, "MsgType", STRING, e::MsgType<'a>);
+        req sender_comp_id(3, 49, "SenderCompID", STRING, v::FixStr<'a>);
+        req target_comp_id(4, 56, "TargetCompID", STRING, v::FixStr<'a>);
+        req msg_seq_num(5, 34, "MsgSeqNum", SEQNUM, v::SeqNum);
+        opt poss_dup_flag(6, 43, "PossDupFlag", BOOLEAN, bool);
+        req sending_time(7, 52, "SendingTime", UTCTIMESTAMP, v::UtcTimestamp);
+        group no_hops(8, 627, "NoHops", HeaderNoHops, 2, HEADER_NO_HOPS);
     }
 }
 /// Builds the standard header: `new` takes the required fields; set the others with struct update syntax (`..`).
@@ -114,119 +87,44 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
         index: &[1, 0, 2, 0],
     },
 };
-/// One entry of the `NoHops` (627) group.
-#[derive(Clone, Copy, Debug)]
-pub struct HeaderNoHops<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for HeaderNoHops<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoHops` (627) group.
+    entry HeaderNoHops[2] {
+        opt hop_comp_id(0, 628, "HopCompID", STRING, v::FixStr<'a>);
+        opt hop_ref_id(1, 629, "HopRefID", SEQNUM, v::SeqNum);
     }
 }
-impl<'a> HeaderNoHops<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `HopCompID` (628), STRING.
-    pub fn hop_comp_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 628)
-    }
-    /// `HopRefID` (629), SEQNUM.
-    pub fn hop_ref_id(&self) -> t::Opt<v::SeqNum> {
-        self.0.get(1, 629)
+t::builder! {
+    /// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    HeaderNoHopsBuilder(hop_comp_id: v::FixStr<'b>) {
+        hop_comp_id: Option<v::FixStr<'b>> = opt(628, "HopCompID", STRING);
+        hop_ref_id: Option<v::SeqNum> = opt(629, "HopRefID", SEQNUM);
     }
 }
-/// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HeaderNoHopsBuilder<'b> {
-    /// `HopCompID` (628), STRING.
-    pub hop_comp_id: Option<v::FixStr<'b>>,
-    /// `HopRefID` (629), SEQNUM.
-    pub hop_ref_id: Option<v::SeqNum>,
-}
-impl<'b> HeaderNoHopsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(hop_comp_id: v::FixStr<'b>) -> Self {
-        Self {
-            hop_comp_id: Some(hop_comp_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The standard trailer, in every message.
+    block Trailer {
+        req check_sum(0, 10, "CheckSum", STRING, v::FixStr<'a>);
     }
 }
-impl t::Build for HeaderNoHopsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 628, &self.hop_comp_id)?;
-        t::put(enc, 629, &self.hop_ref_id)?;
-        Ok(())
+t::view! {
+    /// The `Instrument` component: a view over the slots it fills in the enclosing message or entry.
+    block Instrument {
+        req symbol(0, 55, "Symbol", STRING, v::FixStr<'a>);
+        opt security_id(1, 48, "SecurityID", STRING, v::FixStr<'a>);
+        opt security_id_source(2, 22, "SecurityIDSource", STRING, e::SecurityIdSource<'a>);
+        group no_security_alt_id(3, 454, "NoSecurityAltID", InstrumentNoSecurityAltId, 2, INSTRUMENT_NO_SECURITY_ALT_ID);
+        opt security_type(4, 167, "SecurityType", STRING, e::SecurityType<'a>);
     }
 }
-/// The standard trailer, in every message.
-#[derive(Clone, Copy, Debug)]
-pub struct Trailer<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Trailer<'v, 'a> {
-    /// `CheckSum` (10), STRING, required.
-    pub fn check_sum(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 10)
-    }
-}
-/// The `Instrument` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct Instrument<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Instrument<'v, 'a> {
-    /// `Symbol` (55), STRING, required.
-    pub fn symbol(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(0, 55)
-    }
-    /// `SecurityID` (48), STRING.
-    pub fn security_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 48)
-    }
-    /// `SecurityIDSource` (22), STRING.
-    pub fn security_id_source(&self) -> t::Opt<e::SecurityIdSource<'a>> {
-        self.0.get(2, 22)
-    }
-    /// The `NoSecurityAltID` (454) repeating group: its entries in wire order.
-    pub fn no_security_alt_id(
-        &self,
-    ) -> t::Entries<'a, InstrumentNoSecurityAltId<'a>, 2> {
-        self.0.group(3, &INSTRUMENT_NO_SECURITY_ALT_ID)
-    }
-    /// `SecurityType` (167), STRING.
-    pub fn security_type(&self) -> t::Opt<e::SecurityType<'a>> {
-        self.0.get(4, 167)
-    }
-}
-/// Builds the `Instrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrumentBuilder<'b> {
-    /// `Symbol` (55), STRING, required.
-    pub symbol: Option<v::FixStr<'b>>,
-    /// `SecurityID` (48), STRING.
-    pub security_id: Option<v::FixStr<'b>>,
-    /// `SecurityIDSource` (22), STRING.
-    pub security_id_source: Option<e::SecurityIdSource<'b>>,
-    /// The `NoSecurityAltID` (454) group's entries.
-    pub no_security_alt_id: &'b [InstrumentNoSecurityAltIdBuilder<'b>],
-    /// `SecurityType` (167), STRING.
-    pub security_type: Option<e::SecurityType<'b>>,
-}
-impl<'b> InstrumentBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(symbol: v::FixStr<'b>) -> Self {
-        Self {
-            symbol: Some(symbol),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for InstrumentBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 55, &self.symbol)?;
-        t::put(enc, 48, &self.security_id)?;
-        t::put(enc, 22, &self.security_id_source)?;
-        t::put_group(enc, 454, self.no_security_alt_id)?;
-        t::put(enc, 167, &self.security_type)?;
-        Ok(())
+t::builder! {
+    /// Builds the `Instrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrumentBuilder(symbol: v::FixStr<'b>) {
+        symbol: Option<v::FixStr<'b>> = req(55, "Symbol", STRING);
+        security_id: Option<v::FixStr<'b>> = opt(48, "SecurityID", STRING);
+        security_id_source: Option<e::SecurityIdSource<'b>> = opt(22, "SecurityIDSource", STRING);
+        no_security_alt_id: &'b [InstrumentNoSecurityAltIdBuilder<'b>] = group(454, "NoSecurityAltID");
+        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
     }
 }
 /// The `NoSecurityAltID` (454) group's table.
@@ -242,77 +140,30 @@ pub static INSTRUMENT_NO_SECURITY_ALT_ID: t::Group = t::Group {
         index: &[1, 0, 0, 2],
     },
 };
-/// One entry of the `NoSecurityAltID` (454) group.
-#[derive(Clone, Copy, Debug)]
-pub struct InstrumentNoSecurityAltId<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for InstrumentNoSecurityAltId<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoSecurityAltID` (454) group.
+    entry InstrumentNoSecurityAltId[2] {
+        opt security_alt_id(0, 455, "SecurityAltID", STRING, v::FixStr<'a>);
+        opt security_alt_id_source(1, 456, "SecurityAltIDSource", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> InstrumentNoSecurityAltId<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `SecurityAltID` (455), STRING.
-    pub fn security_alt_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 455)
-    }
-    /// `SecurityAltIDSource` (456), STRING.
-    pub fn security_alt_id_source(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 456)
+t::builder! {
+    /// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    InstrumentNoSecurityAltIdBuilder(security_alt_id: v::FixStr<'b>) {
+        security_alt_id: Option<v::FixStr<'b>> = opt(455, "SecurityAltID", STRING);
+        security_alt_id_source: Option<v::FixStr<'b>> = opt(456, "SecurityAltIDSource", STRING);
     }
 }
-/// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct InstrumentNoSecurityAltIdBuilder<'b> {
-    /// `SecurityAltID` (455), STRING.
-    pub security_alt_id: Option<v::FixStr<'b>>,
-    /// `SecurityAltIDSource` (456), STRING.
-    pub security_alt_id_source: Option<v::FixStr<'b>>,
-}
-impl<'b> InstrumentNoSecurityAltIdBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(security_alt_id: v::FixStr<'b>) -> Self {
-        Self {
-            security_alt_id: Some(security_alt_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `Parties` component: a view over the slots it fills in the enclosing message or entry.
+    block Parties {
+        group no_party_ids(0, 453, "NoPartyIDs", PartiesNoPartyIds, 4, PARTIES_NO_PARTY_IDS);
     }
 }
-impl t::Build for InstrumentNoSecurityAltIdBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 455, &self.security_alt_id)?;
-        t::put(enc, 456, &self.security_alt_id_source)?;
-        Ok(())
-    }
-}
-/// The `Parties` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct Parties<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> Parties<'v, 'a> {
-    /// The `NoPartyIDs` (453) repeating group: its entries in wire order.
-    pub fn no_party_ids(&self) -> t::Entries<'a, PartiesNoPartyIds<'a>, 4> {
-        self.0.group(0, &PARTIES_NO_PARTY_IDS)
-    }
-}
-/// Builds the `Parties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PartiesBuilder<'b> {
-    /// The `NoPartyIDs` (453) group's entries.
-    pub no_party_ids: &'b [PartiesNoPartyIdsBuilder<'b>],
-}
-impl<'b> PartiesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for PartiesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 453, self.no_party_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `Parties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PartiesBuilder() {
+        no_party_ids: &'b [PartiesNoPartyIdsBuilder<'b>] = group(453, "NoPartyIDs");
     }
 }
 /// The `NoPartyIDs` (453) group's table.
@@ -328,91 +179,34 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
         index: &[0, 0, 2, 3, 0, 32772, 0, 1],
     },
 };
-/// One entry of the `NoPartyIDs` (453) group.
-#[derive(Clone, Copy, Debug)]
-pub struct PartiesNoPartyIds<'a>(t::View<'a, 4>);
-impl<'a> From<t::View<'a, 4>> for PartiesNoPartyIds<'a> {
-    fn from(view: t::View<'a, 4>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoPartyIDs` (453) group.
+    entry PartiesNoPartyIds[4] {
+        opt party_id(0, 448, "PartyID", STRING, v::FixStr<'a>);
+        opt party_id_source(1, 447, "PartyIDSource", CHAR, e::PartyIdSource);
+        opt party_role(2, 452, "PartyRole", INT, e::PartyRole<'a>);
+        comp ptys_sub_grp(3, 1, "PtysSubGrp", PtysSubGrp);
     }
 }
-impl<'a> PartiesNoPartyIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `PartyID` (448), STRING.
-    pub fn party_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 448)
-    }
-    /// `PartyIDSource` (447), CHAR.
-    pub fn party_id_source(&self) -> t::Opt<e::PartyIdSource> {
-        self.0.get(1, 447)
-    }
-    /// `PartyRole` (452), INT.
-    pub fn party_role(&self) -> t::Opt<e::PartyRole<'a>> {
-        self.0.get(2, 452)
-    }
-    /// The `PtysSubGrp` component.
-    pub fn ptys_sub_grp(&self) -> PtysSubGrp<'_, 'a> {
-        PtysSubGrp(self.0.sub(3, 1))
+t::builder! {
+    /// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PartiesNoPartyIdsBuilder(party_id: v::FixStr<'b>) {
+        party_id: Option<v::FixStr<'b>> = opt(448, "PartyID", STRING);
+        party_id_source: Option<e::PartyIdSource> = opt(447, "PartyIDSource", CHAR);
+        party_role: Option<e::PartyRole<'b>> = opt(452, "PartyRole", INT);
+        ptys_sub_grp: Option<PtysSubGrpBuilder<'b>> = comp("PtysSubGrp");
     }
 }
-/// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PartiesNoPartyIdsBuilder<'b> {
-    /// `PartyID` (448), STRING.
-    pub party_id: Option<v::FixStr<'b>>,
-    /// `PartyIDSource` (447), CHAR.
-    pub party_id_source: Option<e::PartyIdSource>,
-    /// `PartyRole` (452), INT.
-    pub party_role: Option<e::PartyRole<'b>>,
-    /// The `PtysSubGrp` component.
-    pub ptys_sub_grp: Option<PtysSubGrpBuilder<'b>>,
-}
-impl<'b> PartiesNoPartyIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(party_id: v::FixStr<'b>) -> Self {
-        Self {
-            party_id: Some(party_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `PtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
+    block PtysSubGrp {
+        group no_party_sub_ids(0, 802, "NoPartySubIDs", PtysSubGrpNoPartySubIds, 2, PTYS_SUB_GRP_NO_PARTY_SUB_IDS);
     }
 }
-impl t::Build for PartiesNoPartyIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 448, &self.party_id)?;
-        t::put(enc, 447, &self.party_id_source)?;
-        t::put(enc, 452, &self.party_role)?;
-        t::put_component(enc, &self.ptys_sub_grp)?;
-        Ok(())
-    }
-}
-/// The `PtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct PtysSubGrp<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> PtysSubGrp<'v, 'a> {
-    /// The `NoPartySubIDs` (802) repeating group: its entries in wire order.
-    pub fn no_party_sub_ids(&self) -> t::Entries<'a, PtysSubGrpNoPartySubIds<'a>, 2> {
-        self.0.group(0, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)
-    }
-}
-/// Builds the `PtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PtysSubGrpBuilder<'b> {
-    /// The `NoPartySubIDs` (802) group's entries.
-    pub no_party_sub_ids: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>],
-}
-impl<'b> PtysSubGrpBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for PtysSubGrpBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put_group(enc, 802, self.no_party_sub_ids)?;
-        Ok(())
+t::builder! {
+    /// Builds the `PtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PtysSubGrpBuilder() {
+        no_party_sub_ids: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>] = group(802, "NoPartySubIDs");
     }
 }
 /// The `NoPartySubIDs` (802) group's table.
@@ -428,85 +222,32 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
         index: &[1, 2, 0, 0],
     },
 };
-/// One entry of the `NoPartySubIDs` (802) group.
-#[derive(Clone, Copy, Debug)]
-pub struct PtysSubGrpNoPartySubIds<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for PtysSubGrpNoPartySubIds<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoPartySubIDs` (802) group.
+    entry PtysSubGrpNoPartySubIds[2] {
+        opt party_sub_id(0, 523, "PartySubID", STRING, v::FixStr<'a>);
+        opt party_sub_id_type(1, 803, "PartySubIDType", INT, i64);
     }
 }
-impl<'a> PtysSubGrpNoPartySubIds<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `PartySubID` (523), STRING.
-    pub fn party_sub_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 523)
-    }
-    /// `PartySubIDType` (803), INT.
-    pub fn party_sub_id_type(&self) -> t::Opt<i64> {
-        self.0.get(1, 803)
+t::builder! {
+    /// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    PtysSubGrpNoPartySubIdsBuilder(party_sub_id: v::FixStr<'b>) {
+        party_sub_id: Option<v::FixStr<'b>> = opt(523, "PartySubID", STRING);
+        party_sub_id_type: Option<i64> = opt(803, "PartySubIDType", INT);
     }
 }
-/// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PtysSubGrpNoPartySubIdsBuilder<'b> {
-    /// `PartySubID` (523), STRING.
-    pub party_sub_id: Option<v::FixStr<'b>>,
-    /// `PartySubIDType` (803), INT.
-    pub party_sub_id_type: Option<i64>,
-}
-impl<'b> PtysSubGrpNoPartySubIdsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(party_sub_id: v::FixStr<'b>) -> Self {
-        Self {
-            party_sub_id: Some(party_sub_id),
-            ..Self::default()
-        }
+t::view! {
+    /// The `OrderQtyData` component: a view over the slots it fills in the enclosing message or entry.
+    block OrderQtyData {
+        opt order_qty(0, 38, "OrderQty", QTY, v::Decimal);
+        opt cash_order_qty(1, 152, "CashOrderQty", QTY, v::Decimal);
     }
 }
-impl t::Build for PtysSubGrpNoPartySubIdsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 523, &self.party_sub_id)?;
-        t::put(enc, 803, &self.party_sub_id_type)?;
-        Ok(())
-    }
-}
-/// The `OrderQtyData` component: a view over the slots it fills in the enclosing message or entry.
-#[derive(Clone, Copy, Debug)]
-pub struct OrderQtyData<'v, 'a>(pub t::Block<'v, 'a>);
-impl<'v, 'a> OrderQtyData<'v, 'a> {
-    /// `OrderQty` (38), QTY.
-    pub fn order_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(0, 38)
-    }
-    /// `CashOrderQty` (152), QTY.
-    pub fn cash_order_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(1, 152)
-    }
-}
-/// Builds the `OrderQtyData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct OrderQtyDataBuilder<'b> {
-    /// `OrderQty` (38), QTY.
-    pub order_qty: Option<v::Decimal>,
-    /// `CashOrderQty` (152), QTY.
-    pub cash_order_qty: Option<v::Decimal>,
-    /// Ties the builder's lifetime (leave it `Default`).
-    pub _b: ::core::marker::PhantomData<&'b ()>,
-}
-impl<'b> OrderQtyDataBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for OrderQtyDataBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 38, &self.order_qty)?;
-        t::put(enc, 152, &self.cash_order_qty)?;
-        Ok(())
+t::builder! {
+    /// Builds the `OrderQtyData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+    OrderQtyDataBuilder() {
+        order_qty: Option<v::Decimal> = opt(38, "OrderQty", QTY);
+        cash_order_qty: Option<v::Decimal> = opt(152, "CashOrderQty", QTY);
+        _b: ::core::marker::PhantomData<&'b ()> = phantom();
     }
 }

@@ -2,578 +2,153 @@
 //! An enum per enumerated field.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-/// Values of `ExecInst` (18), MULTIPLECHARVALUE; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExecInst {
-    /// `1`: NOT_HELD.
-    NotHeld,
-    /// `6`: PARTICIPATE_DONT_INITIATE.
-    ParticipateDontInitiate,
-    /// `G`: ALL_OR_NONE.
-    AllOrNone,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl ExecInst {
-    const TABLE: [u8; 256] = t::byte_table(b"16G");
-    const VARIANTS: [ExecInst; 3] = [
-        ExecInst::NotHeld,
-        ExecInst::ParticipateDontInitiate,
-        ExecInst::AllOrNone,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::NotHeld => b"1",
-            Self::ParticipateDontInitiate => b"6",
-            Self::AllOrNone => b"G",
-            Self::Other(b) => t::byte_str(*b),
-        }
+t::char_enum! {
+    /// Values of `ExecInst` (18), MULTIPLECHARVALUE; `Other` carries a value the dictionary does not list.
+    ExecInst {
+        /// `1`: NOT_HELD.
+        NotHeld = b'1',
+        /// `6`: PARTICIPATE_DONT_INITIATE.
+        ParticipateDontInitiate = b'6',
+        /// `G`: ALL_OR_NONE.
+        AllOrNone = b'G',
     }
 }
-impl<'a> v::FieldValue<'a> for ExecInst {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SecurityIDSource` (22), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SecurityIdSource<'a> {
-    /// `1`: CUSIP.
-    Cusip,
-    /// `4`: ISIN_NUMBER.
-    IsinNumber,
-    /// `8`: EXCHANGE_SYMBOL.
-    ExchangeSymbol,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SecurityIdSource<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::Cusip,
-                b"4" => Self::IsinNumber,
-                b"8" => Self::ExchangeSymbol,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Cusip => b"1",
-            Self::IsinNumber => b"4",
-            Self::ExchangeSymbol => b"8",
-            Self::Other(b) => b,
-        }
+t::bytes_enum! {
+    /// Values of `SecurityIDSource` (22), STRING; `Other` carries a value the dictionary does not list.
+    SecurityIdSource(false) {
+        /// `1`: CUSIP.
+        Cusip = b"1",
+        /// `4`: ISIN_NUMBER.
+        IsinNumber = b"4",
+        /// `8`: EXCHANGE_SYMBOL.
+        ExchangeSymbol = b"8",
     }
 }
-impl<'a> v::FieldValue<'a> for SecurityIdSource<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MsgType` (35), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MsgType<'a> {
-    /// `0`: HEARTBEAT.
-    Heartbeat,
-    /// `8`: EXECUTION_REPORT.
-    ExecutionReport,
-    /// `A`: LOGON.
-    Logon,
-    /// `D`: ORDER_SINGLE.
-    OrderSingle,
-    /// `X`: MARKET_DATA_INCREMENTAL_REFRESH.
-    MarketDataIncrementalRefresh,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> MsgType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"0" => Self::Heartbeat,
-                b"8" => Self::ExecutionReport,
-                b"A" => Self::Logon,
-                b"D" => Self::OrderSingle,
-                b"X" => Self::MarketDataIncrementalRefresh,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Heartbeat => b"0",
-            Self::ExecutionReport => b"8",
-            Self::Logon => b"A",
-            Self::OrderSingle => b"D",
-            Self::MarketDataIncrementalRefresh => b"X",
-            Self::Other(b) => b,
-        }
+t::bytes_enum! {
+    /// Values of `MsgType` (35), STRING; `Other` carries a value the dictionary does not list.
+    MsgType(false) {
+        /// `0`: HEARTBEAT.
+        Heartbeat = b"0",
+        /// `8`: EXECUTION_REPORT.
+        ExecutionReport = b"8",
+        /// `A`: LOGON.
+        Logon = b"A",
+        /// `D`: ORDER_SINGLE.
+        OrderSingle = b"D",
+        /// `X`: MARKET_DATA_INCREMENTAL_REFRESH.
+        MarketDataIncrementalRefresh = b"X",
     }
 }
-impl<'a> v::FieldValue<'a> for MsgType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `OrdStatus` (39), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OrdStatus {
-    /// `0`: NEW.
-    New,
-    /// `1`: PARTIALLY_FILLED.
-    PartiallyFilled,
-    /// `2`: FILLED.
-    Filled,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl OrdStatus {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [OrdStatus; 3] = [
-        OrdStatus::New,
-        OrdStatus::PartiallyFilled,
-        OrdStatus::Filled,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::New => b"0",
-            Self::PartiallyFilled => b"1",
-            Self::Filled => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
+t::char_enum! {
+    /// Values of `OrdStatus` (39), CHAR; `Other` carries a value the dictionary does not list.
+    OrdStatus {
+        /// `0`: NEW.
+        New = b'0',
+        /// `1`: PARTIALLY_FILLED.
+        PartiallyFilled = b'1',
+        /// `2`: FILLED.
+        Filled = b'2',
     }
 }
-impl<'a> v::FieldValue<'a> for OrdStatus {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `OrdType` (40), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OrdType {
-    /// `1`: MARKET.
-    Market,
-    /// `2`: LIMIT.
-    Limit,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl OrdType {
-    const TABLE: [u8; 256] = t::byte_table(b"12");
-    const VARIANTS: [OrdType; 2] = [OrdType::Market, OrdType::Limit];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Market => b"1",
-            Self::Limit => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
+t::char_enum! {
+    /// Values of `OrdType` (40), CHAR; `Other` carries a value the dictionary does not list.
+    OrdType {
+        /// `1`: MARKET.
+        Market = b'1',
+        /// `2`: LIMIT.
+        Limit = b'2',
     }
 }
-impl<'a> v::FieldValue<'a> for OrdType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `Side` (54), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    /// `1`: BUY.
-    Buy,
-    /// `2`: SELL.
-    Sell,
-    /// `5`: SELL_SHORT.
-    SellShort,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl Side {
-    const TABLE: [u8; 256] = t::byte_table(b"125");
-    const VARIANTS: [Side; 3] = [Side::Buy, Side::Sell, Side::SellShort];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Buy => b"1",
-            Self::Sell => b"2",
-            Self::SellShort => b"5",
-            Self::Other(b) => t::byte_str(*b),
-        }
+t::char_enum! {
+    /// Values of `Side` (54), CHAR; `Other` carries a value the dictionary does not list.
+    Side {
+        /// `1`: BUY.
+        Buy = b'1',
+        /// `2`: SELL.
+        Sell = b'2',
+        /// `5`: SELL_SHORT.
+        SellShort = b'5',
     }
 }
-impl<'a> v::FieldValue<'a> for Side {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `TimeInForce` (59), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TimeInForce {
-    /// `0`: DAY.
-    Day,
-    /// `1`: GOOD_TILL_CANCEL.
-    GoodTillCancel,
-    /// `3`: IMMEDIATE_OR_CANCEL.
-    ImmediateOrCancel,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl TimeInForce {
-    const TABLE: [u8; 256] = t::byte_table(b"013");
-    const VARIANTS: [TimeInForce; 3] = [
-        TimeInForce::Day,
-        TimeInForce::GoodTillCancel,
-        TimeInForce::ImmediateOrCancel,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Day => b"0",
-            Self::GoodTillCancel => b"1",
-            Self::ImmediateOrCancel => b"3",
-            Self::Other(b) => t::byte_str(*b),
-        }
+t::char_enum! {
+    /// Values of `TimeInForce` (59), CHAR; `Other` carries a value the dictionary does not list.
+    TimeInForce {
+        /// `0`: DAY.
+        Day = b'0',
+        /// `1`: GOOD_TILL_CANCEL.
+        GoodTillCancel = b'1',
+        /// `3`: IMMEDIATE_OR_CANCEL.
+        ImmediateOrCancel = b'3',
     }
 }
-impl<'a> v::FieldValue<'a> for TimeInForce {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `ExecType` (150), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExecType {
-    /// `0`: NEW.
-    New,
-    /// `F`: TRADE.
-    Trade,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl ExecType {
-    const TABLE: [u8; 256] = t::byte_table(b"0F");
-    const VARIANTS: [ExecType; 2] = [ExecType::New, ExecType::Trade];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::New => b"0",
-            Self::Trade => b"F",
-            Self::Other(b) => t::byte_str(*b),
-        }
+t::char_enum! {
+    /// Values of `ExecType` (150), CHAR; `Other` carries a value the dictionary does not list.
+    ExecType {
+        /// `0`: NEW.
+        New = b'0',
+        /// `F`: TRADE.
+        Trade = b'F',
     }
 }
-impl<'a> v::FieldValue<'a> for ExecType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `SecurityType` (167), STRING; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SecurityType<'a> {
-    /// `CS`: COMMON_STOCK.
-    CommonStock,
-    /// `FUT`: FUTURE.
-    Future,
-    /// `OPT`: OPTION.
-    Option,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> SecurityType<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"CS" => Self::CommonStock,
-                b"FUT" => Self::Future,
-                b"OPT" => Self::Option,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::CommonStock => b"CS",
-            Self::Future => b"FUT",
-            Self::Option => b"OPT",
-            Self::Other(b) => b,
-        }
+t::bytes_enum! {
+    /// Values of `SecurityType` (167), STRING; `Other` carries a value the dictionary does not list.
+    SecurityType(false) {
+        /// `CS`: COMMON_STOCK.
+        CommonStock = b"CS",
+        /// `FUT`: FUTURE.
+        Future = b"FUT",
+        /// `OPT`: OPTION.
+        Option = b"OPT",
     }
 }
-impl<'a> v::FieldValue<'a> for SecurityType<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MDEntryType` (269), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MdEntryType {
-    /// `0`: BID.
-    Bid,
-    /// `1`: OFFER.
-    Offer,
-    /// `2`: TRADE.
-    Trade,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MdEntryType {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [MdEntryType; 3] = [
-        MdEntryType::Bid,
-        MdEntryType::Offer,
-        MdEntryType::Trade,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Bid => b"0",
-            Self::Offer => b"1",
-            Self::Trade => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
+t::char_enum! {
+    /// Values of `MDEntryType` (269), CHAR; `Other` carries a value the dictionary does not list.
+    MdEntryType {
+        /// `0`: BID.
+        Bid = b'0',
+        /// `1`: OFFER.
+        Offer = b'1',
+        /// `2`: TRADE.
+        Trade = b'2',
     }
 }
-impl<'a> v::FieldValue<'a> for MdEntryType {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `QuoteCondition` (276), MULTIPLESTRINGVALUE; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum QuoteCondition<'a> {
-    /// `A`: OPEN.
-    Open,
-    /// `B`: CLOSED.
-    Closed,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> QuoteCondition<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"A" => Self::Open,
-                b"B" => Self::Closed,
-                _ => Self::Other(t::check_other(bytes, false)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::Open => b"A",
-            Self::Closed => b"B",
-            Self::Other(b) => b,
-        }
+t::bytes_enum! {
+    /// Values of `QuoteCondition` (276), MULTIPLESTRINGVALUE; `Other` carries a value the dictionary does not list.
+    QuoteCondition(false) {
+        /// `A`: OPEN.
+        Open = b"A",
+        /// `B`: CLOSED.
+        Closed = b"B",
     }
 }
-impl<'a> v::FieldValue<'a> for QuoteCondition<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `MDUpdateAction` (279), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MdUpdateAction {
-    /// `0`: NEW.
-    New,
-    /// `1`: CHANGE.
-    Change,
-    /// `2`: DELETE.
-    Delete,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl MdUpdateAction {
-    const TABLE: [u8; 256] = t::byte_table(b"012");
-    const VARIANTS: [MdUpdateAction; 3] = [
-        MdUpdateAction::New,
-        MdUpdateAction::Change,
-        MdUpdateAction::Delete,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::New => b"0",
-            Self::Change => b"1",
-            Self::Delete => b"2",
-            Self::Other(b) => t::byte_str(*b),
-        }
+t::char_enum! {
+    /// Values of `MDUpdateAction` (279), CHAR; `Other` carries a value the dictionary does not list.
+    MdUpdateAction {
+        /// `0`: NEW.
+        New = b'0',
+        /// `1`: CHANGE.
+        Change = b'1',
+        /// `2`: DELETE.
+        Delete = b'2',
     }
 }
-impl<'a> v::FieldValue<'a> for MdUpdateAction {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PartyIDSource` (447), CHAR; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PartyIdSource {
-    /// `D`: PROPRIETARY.
-    Proprietary,
-    /// `G`: MIC.
-    Mic,
-    /// A value the dictionary does not list.
-    Other(u8),
-}
-impl PartyIdSource {
-    const TABLE: [u8; 256] = t::byte_table(b"DG");
-    const VARIANTS: [PartyIdSource; 2] = [
-        PartyIdSource::Proprietary,
-        PartyIdSource::Mic,
-    ];
-    /// Decodes wire bytes in `O(1)` (one table load).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, t::EnumError> {
-        t::decode_char(bytes, &Self::TABLE, &Self::VARIANTS, Self::Other)
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'static [u8] {
-        match self {
-            Self::Proprietary => b"D",
-            Self::Mic => b"G",
-            Self::Other(b) => t::byte_str(*b),
-        }
+t::char_enum! {
+    /// Values of `PartyIDSource` (447), CHAR; `Other` carries a value the dictionary does not list.
+    PartyIdSource {
+        /// `D`: PROPRIETARY.
+        Proprietary = b'D',
+        /// `G`: MIC.
+        Mic = b'G',
     }
 }
-impl<'a> v::FieldValue<'a> for PartyIdSource {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
-    }
-}
-/// Values of `PartyRole` (452), INT; `Other` carries a value the dictionary does not list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PartyRole<'a> {
-    /// `1`: EXECUTING_FIRM.
-    ExecutingFirm,
-    /// `11`: ORDER_ORIGINATION_TRADER.
-    OrderOriginationTrader,
-    /// `3`: CLIENT_ID.
-    ClientId,
-    /// A value the dictionary does not list.
-    Other(&'a [u8]),
-}
-impl<'a> PartyRole<'a> {
-    /// Decodes wire bytes (a compiled `match`).
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Ok(
-            match bytes {
-                b"1" => Self::ExecutingFirm,
-                b"11" => Self::OrderOriginationTrader,
-                b"3" => Self::ClientId,
-                _ => Self::Other(t::check_other(bytes, true)?),
-            },
-        )
-    }
-    /// The wire bytes.
-    pub fn as_bytes(&self) -> &'a [u8] {
-        match self {
-            Self::ExecutingFirm => b"1",
-            Self::OrderOriginationTrader => b"11",
-            Self::ClientId => b"3",
-            Self::Other(b) => b,
-        }
-    }
-}
-impl<'a> v::FieldValue<'a> for PartyRole<'a> {
-    type Error = t::EnumError;
-    fn parse_fix(bytes: &'a [u8]) -> Result<Self, t::EnumError> {
-        Self::from_bytes(bytes)
-    }
-    fn write_fix(&self, out: &mut [u8]) -> Result<usize, v::BufferTooSmall> {
-        t::write_bytes(self.as_bytes(), out)
+t::bytes_enum! {
+    /// Values of `PartyRole` (452), INT; `Other` carries a value the dictionary does not list.
+    PartyRole(true) {
+        /// `1`: EXECUTING_FIRM.
+        ExecutingFirm = b"1",
+        /// `11`: ORDER_ORIGINATION_TRADER.
+        OrderOriginationTrader = b"11",
+        /// `3`: CLIENT_ID.
+        ClientId = b"3",
     }
 }

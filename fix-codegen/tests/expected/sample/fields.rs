@@ -2,131 +2,69 @@
 //! Field tags (each documented with its type and the Rust type of its getters).
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-/// `Account` (1), STRING: getters return `FixStr<'a>`.
-pub const ACCOUNT: u32 = 1;
-/// `AvgPx` (6), PRICE: getters return `Decimal`.
-pub const AVG_PX: u32 = 6;
-/// `BeginString` (8), STRING: getters return `FixStr<'a>`.
-pub const BEGIN_STRING: u32 = 8;
-/// `BodyLength` (9), LENGTH: getters return `Length`.
-pub const BODY_LENGTH: u32 = 9;
-/// `CheckSum` (10), STRING: getters return `FixStr<'a>`.
-pub const CHECK_SUM: u32 = 10;
-/// `ClOrdID` (11), STRING: getters return `FixStr<'a>`.
-pub const CL_ORD_ID: u32 = 11;
-/// `CumQty` (14), QTY: getters return `Decimal`.
-pub const CUM_QTY: u32 = 14;
-/// `ExecID` (17), STRING: getters return `FixStr<'a>`.
-pub const EXEC_ID: u32 = 17;
-/// `ExecInst` (18), MULTIPLECHARVALUE: getters return `MultipleCharValue<'a>`.
-pub const EXEC_INST: u32 = 18;
-/// `SecurityIDSource` (22), STRING: getters return `enums::SecurityIdSource<'a>`.
-pub const SECURITY_ID_SOURCE: u32 = 22;
-/// `LastPx` (31), PRICE: getters return `Decimal`.
-pub const LAST_PX: u32 = 31;
-/// `LastQty` (32), QTY: getters return `Decimal`.
-pub const LAST_QTY: u32 = 32;
-/// `MsgSeqNum` (34), SEQNUM: getters return `SeqNum`.
-pub const MSG_SEQ_NUM: u32 = 34;
-/// `MsgType` (35), STRING: getters return `enums::MsgType<'a>`.
-pub const MSG_TYPE: u32 = 35;
-/// `OrderID` (37), STRING: getters return `FixStr<'a>`.
-pub const ORDER_ID: u32 = 37;
-/// `OrderQty` (38), QTY: getters return `Decimal`.
-pub const ORDER_QTY: u32 = 38;
-/// `OrdStatus` (39), CHAR: getters return `enums::OrdStatus`.
-pub const ORD_STATUS: u32 = 39;
-/// `OrdType` (40), CHAR: getters return `enums::OrdType`.
-pub const ORD_TYPE: u32 = 40;
-/// `PossDupFlag` (43), BOOLEAN: getters return `bool`.
-pub const POSS_DUP_FLAG: u32 = 43;
-/// `Price` (44), PRICE: getters return `Decimal`.
-pub const PRICE: u32 = 44;
-/// `SecurityID` (48), STRING: getters return `FixStr<'a>`.
-pub const SECURITY_ID: u32 = 48;
-/// `SenderCompID` (49), STRING: getters return `FixStr<'a>`.
-pub const SENDER_COMP_ID: u32 = 49;
-/// `SendingTime` (52), UTCTIMESTAMP: getters return `UtcTimestamp`.
-pub const SENDING_TIME: u32 = 52;
-/// `Side` (54), CHAR: getters return `enums::Side`.
-pub const SIDE: u32 = 54;
-/// `Symbol` (55), STRING: getters return `FixStr<'a>`.
-pub const SYMBOL: u32 = 55;
-/// `TargetCompID` (56), STRING: getters return `FixStr<'a>`.
-pub const TARGET_COMP_ID: u32 = 56;
-/// `Text` (58), STRING: getters return `FixStr<'a>`.
-pub const TEXT: u32 = 58;
-/// `TimeInForce` (59), CHAR: getters return `enums::TimeInForce`.
-pub const TIME_IN_FORCE: u32 = 59;
-/// `TransactTime` (60), UTCTIMESTAMP: getters return `UtcTimestamp`.
-pub const TRANSACT_TIME: u32 = 60;
-/// `RawDataLength` (95), LENGTH: getters return `Length`.
-pub const RAW_DATA_LENGTH: u32 = 95;
-/// `RawData` (96), DATA: getters return `&'a[u8]`.
-pub const RAW_DATA: u32 = 96;
-/// `HeartBtInt` (108), INT: getters return `i64`.
-pub const HEART_BT_INT: u32 = 108;
-/// `TestReqID` (112), STRING: getters return `FixStr<'a>`.
-pub const TEST_REQ_ID: u32 = 112;
-/// `ExecType` (150), CHAR: getters return `enums::ExecType`.
-pub const EXEC_TYPE: u32 = 150;
-/// `LeavesQty` (151), QTY: getters return `Decimal`.
-pub const LEAVES_QTY: u32 = 151;
-/// `CashOrderQty` (152), QTY: getters return `Decimal`.
-pub const CASH_ORDER_QTY: u32 = 152;
-/// `SecurityType` (167), STRING: getters return `enums::SecurityType<'a>`.
-pub const SECURITY_TYPE: u32 = 167;
-/// `MDReqID` (262), STRING: getters return `FixStr<'a>`.
-pub const MD_REQ_ID: u32 = 262;
-/// `NoQuoteConditions` (267), NUMINGROUP: getters return `NumInGroup`.
-pub const NO_QUOTE_CONDITIONS: u32 = 267;
-/// `NoMDEntries` (268), NUMINGROUP: getters return `NumInGroup`.
-pub const NO_MD_ENTRIES: u32 = 268;
-/// `MDEntryType` (269), CHAR: getters return `enums::MdEntryType`.
-pub const MD_ENTRY_TYPE: u32 = 269;
-/// `MDEntryPx` (270), PRICE: getters return `Decimal`.
-pub const MD_ENTRY_PX: u32 = 270;
-/// `MDEntrySize` (271), QTY: getters return `Decimal`.
-pub const MD_ENTRY_SIZE: u32 = 271;
-/// `QuoteCondition` (276), MULTIPLESTRINGVALUE: getters return `MultipleValueString<'a>`.
-pub const QUOTE_CONDITION: u32 = 276;
-/// `MDEntryID` (278), STRING: getters return `FixStr<'a>`.
-pub const MD_ENTRY_ID: u32 = 278;
-/// `MDUpdateAction` (279), CHAR: getters return `enums::MdUpdateAction`.
-pub const MD_UPDATE_ACTION: u32 = 279;
-/// `ContraTrader` (337), STRING: getters return `FixStr<'a>`.
-pub const CONTRA_TRADER: u32 = 337;
-/// `EncodedTextLen` (354), LENGTH: getters return `Length`.
-pub const ENCODED_TEXT_LEN: u32 = 354;
-/// `EncodedText` (355), DATA: getters return `&'a[u8]`.
-pub const ENCODED_TEXT: u32 = 355;
-/// `ContraBroker` (375), STRING: getters return `FixStr<'a>`.
-pub const CONTRA_BROKER: u32 = 375;
-/// `NoContraBrokers` (382), NUMINGROUP: getters return `NumInGroup`.
-pub const NO_CONTRA_BROKERS: u32 = 382;
-/// `PartyIDSource` (447), CHAR: getters return `enums::PartyIdSource`.
-pub const PARTY_ID_SOURCE: u32 = 447;
-/// `PartyID` (448), STRING: getters return `FixStr<'a>`.
-pub const PARTY_ID: u32 = 448;
-/// `PartyRole` (452), INT: getters return `enums::PartyRole<'a>`.
-pub const PARTY_ROLE: u32 = 452;
-/// `NoPartyIDs` (453), NUMINGROUP: getters return `NumInGroup`.
-pub const NO_PARTY_IDS: u32 = 453;
-/// `NoSecurityAltID` (454), NUMINGROUP: getters return `NumInGroup`.
-pub const NO_SECURITY_ALT_ID: u32 = 454;
-/// `SecurityAltID` (455), STRING: getters return `FixStr<'a>`.
-pub const SECURITY_ALT_ID: u32 = 455;
-/// `SecurityAltIDSource` (456), STRING: getters return `FixStr<'a>`.
-pub const SECURITY_ALT_ID_SOURCE: u32 = 456;
-/// `PartySubID` (523), STRING: getters return `FixStr<'a>`.
-pub const PARTY_SUB_ID: u32 = 523;
-/// `NoHops` (627), NUMINGROUP: getters return `NumInGroup`.
-pub const NO_HOPS: u32 = 627;
-/// `HopCompID` (628), STRING: getters return `FixStr<'a>`.
-pub const HOP_COMP_ID: u32 = 628;
-/// `HopRefID` (629), SEQNUM: getters return `SeqNum`.
-pub const HOP_REF_ID: u32 = 629;
-/// `NoPartySubIDs` (802), NUMINGROUP: getters return `NumInGroup`.
-pub const NO_PARTY_SUB_IDS: u32 = 802;
-/// `PartySubIDType` (803), INT: getters return `i64`.
-pub const PARTY_SUB_ID_TYPE: u32 = 803;
+t::tags! {
+    ACCOUNT = 1, "Account", STRING, "FixStr<'a>";
+    AVG_PX = 6, "AvgPx", PRICE, "Decimal";
+    BEGIN_STRING = 8, "BeginString", STRING, "FixStr<'a>";
+    BODY_LENGTH = 9, "BodyLength", LENGTH, "Length";
+    CHECK_SUM = 10, "CheckSum", STRING, "FixStr<'a>";
+    CL_ORD_ID = 11, "ClOrdID", STRING, "FixStr<'a>";
+    CUM_QTY = 14, "CumQty", QTY, "Decimal";
+    EXEC_ID = 17, "ExecID", STRING, "FixStr<'a>";
+    EXEC_INST = 18, "ExecInst", MULTIPLECHARVALUE, "MultipleCharValue<'a>";
+    SECURITY_ID_SOURCE = 22, "SecurityIDSource", STRING, "enums::SecurityIdSource<'a>";
+    LAST_PX = 31, "LastPx", PRICE, "Decimal";
+    LAST_QTY = 32, "LastQty", QTY, "Decimal";
+    MSG_SEQ_NUM = 34, "MsgSeqNum", SEQNUM, "SeqNum";
+    MSG_TYPE = 35, "MsgType", STRING, "enums::MsgType<'a>";
+    ORDER_ID = 37, "OrderID", STRING, "FixStr<'a>";
+    ORDER_QTY = 38, "OrderQty", QTY, "Decimal";
+    ORD_STATUS = 39, "OrdStatus", CHAR, "enums::OrdStatus";
+    ORD_TYPE = 40, "OrdType", CHAR, "enums::OrdType";
+    POSS_DUP_FLAG = 43, "PossDupFlag", BOOLEAN, "bool";
+    PRICE = 44, "Price", PRICE, "Decimal";
+    SECURITY_ID = 48, "SecurityID", STRING, "FixStr<'a>";
+    SENDER_COMP_ID = 49, "SenderCompID", STRING, "FixStr<'a>";
+    SENDING_TIME = 52, "SendingTime", UTCTIMESTAMP, "UtcTimestamp";
+    SIDE = 54, "Side", CHAR, "enums::Side";
+    SYMBOL = 55, "Symbol", STRING, "FixStr<'a>";
+    TARGET_COMP_ID = 56, "TargetCompID", STRING, "FixStr<'a>";
+    TEXT = 58, "Text", STRING, "FixStr<'a>";
+    TIME_IN_FORCE = 59, "TimeInForce", CHAR, "enums::TimeInForce";
+    TRANSACT_TIME = 60, "TransactTime", UTCTIMESTAMP, "UtcTimestamp";
+    RAW_DATA_LENGTH = 95, "RawDataLength", LENGTH, "Length";
+    RAW_DATA = 96, "RawData", DATA, "&'a [u8]";
+    HEART_BT_INT = 108, "HeartBtInt", INT, "i64";
+    TEST_REQ_ID = 112, "TestReqID", STRING, "FixStr<'a>";
+    EXEC_TYPE = 150, "ExecType", CHAR, "enums::ExecType";
+    LEAVES_QTY = 151, "LeavesQty", QTY, "Decimal";
+    CASH_ORDER_QTY = 152, "CashOrderQty", QTY, "Decimal";
+    SECURITY_TYPE = 167, "SecurityType", STRING, "enums::SecurityType<'a>";
+    MD_REQ_ID = 262, "MDReqID", STRING, "FixStr<'a>";
+    NO_QUOTE_CONDITIONS = 267, "NoQuoteConditions", NUMINGROUP, "NumInGroup";
+    NO_MD_ENTRIES = 268, "NoMDEntries", NUMINGROUP, "NumInGroup";
+    MD_ENTRY_TYPE = 269, "MDEntryType", CHAR, "enums::MdEntryType";
+    MD_ENTRY_PX = 270, "MDEntryPx", PRICE, "Decimal";
+    MD_ENTRY_SIZE = 271, "MDEntrySize", QTY, "Decimal";
+    QUOTE_CONDITION = 276, "QuoteCondition", MULTIPLESTRINGVALUE, "MultipleValueString<'a>";
+    MD_ENTRY_ID = 278, "MDEntryID", STRING, "FixStr<'a>";
+    MD_UPDATE_ACTION = 279, "MDUpdateAction", CHAR, "enums::MdUpdateAction";
+    CONTRA_TRADER = 337, "ContraTrader", STRING, "FixStr<'a>";
+    ENCODED_TEXT_LEN = 354, "EncodedTextLen", LENGTH, "Length";
+    ENCODED_TEXT = 355, "EncodedText", DATA, "&'a [u8]";
+    CONTRA_BROKER = 375, "ContraBroker", STRING, "FixStr<'a>";
+    NO_CONTRA_BROKERS = 382, "NoContraBrokers", NUMINGROUP, "NumInGroup";
+    PARTY_ID_SOURCE = 447, "PartyIDSource", CHAR, "enums::PartyIdSource";
+    PARTY_ID = 448, "PartyID", STRING, "FixStr<'a>";
+    PARTY_ROLE = 452, "PartyRole", INT, "enums::PartyRole<'a>";
+    NO_PARTY_IDS = 453, "NoPartyIDs", NUMINGROUP, "NumInGroup";
+    NO_SECURITY_ALT_ID = 454, "NoSecurityAltID", NUMINGROUP, "NumInGroup";
+    SECURITY_ALT_ID = 455, "SecurityAltID", STRING, "FixStr<'a>";
+    SECURITY_ALT_ID_SOURCE = 456, "SecurityAltIDSource", STRING, "FixStr<'a>";
+    PARTY_SUB_ID = 523, "PartySubID", STRING, "FixStr<'a>";
+    NO_HOPS = 627, "NoHops", NUMINGROUP, "NumInGroup";
+    HOP_COMP_ID = 628, "HopCompID", STRING, "FixStr<'a>";
+    HOP_REF_ID = 629, "HopRefID", SEQNUM, "SeqNum";
+    NO_PARTY_SUB_IDS = 802, "NoPartySubIDs", NUMINGROUP, "NumInGroup";
+    PARTY_SUB_ID_TYPE = 803, "PartySubIDType", INT, "i64";
+}

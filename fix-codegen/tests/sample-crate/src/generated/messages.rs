@@ -15,74 +15,17 @@ pub static HEARTBEAT: t::MessageDef = t::MessageDef {
         index: &[1, 0],
     },
 };
-/// `Heartbeat` (MsgType `0`, admin): a read view; getters are `O(1)`.
-#[derive(Clone, Copy, Debug)]
-pub struct Heartbeat<'a>(t::View<'a, 11>);
-impl<'a> From<t::View<'a, 11>> for Heartbeat<'a> {
-    fn from(view: t::View<'a, 11>) -> Self {
-        Self(view)
+t::view! {
+    /// `Heartbeat` (MsgType `0`, admin): a read view; getters are `O(1)`.
+    message Heartbeat[11] = HEARTBEAT(b"0", 9, 10, 1)
+    builder HeartbeatBuilder() {
+        opt test_req_id(9, 112, "TestReqID", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> Heartbeat<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// MsgType (35).
-    pub const MSG_TYPE: &'static [u8] = b"0";
-    /// The slot table.
-    pub const DEF: &'static t::MessageDef = &HEARTBEAT;
-    /// Reads `msg` (one pass over its fields). Does not check MsgType: see
-    /// [`Message::new`](super::Message::new).
-    pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::sections(msg, &[&super::HEADER, &HEARTBEAT.body, &super::TRAILER]))
-    }
-    /// The standard header.
-    pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.0.sub(0, 9))
-    }
-    /// The standard trailer.
-    pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.0.sub(10, 1))
-    }
-    /// A builder, with the required body fields.
-    pub fn builder<'b>() -> HeartbeatBuilder<'b> {
-        HeartbeatBuilder::new()
-    }
-    /// `TestReqID` (112), STRING.
-    pub fn test_req_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(9, 112)
-    }
-}
-/// Builds a `Heartbeat`: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HeartbeatBuilder<'b> {
-    /// `TestReqID` (112), STRING.
-    pub test_req_id: Option<v::FixStr<'b>>,
-}
-impl<'b> HeartbeatBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for HeartbeatBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 112, &self.test_req_id)?;
-        Ok(())
-    }
-}
-impl<'b> HeartbeatBuilder<'b> {
-    /// Encodes the message into `buf`: header (8, 9, 35, then the header
-    /// fields in ascending tag order), body, CheckSum.
-    pub fn encode<'o>(
-        &self,
-        header: &c::HeaderBuilder<'_>,
-        buf: &'o mut [u8],
-    ) -> Result<&'o [u8], fc::EncodeError> {
-        let mut enc = header.start(buf, b"0")?;
-        t::Build::write(self, &mut enc)?;
-        enc.finish()
+t::builder! {
+    /// Builds a `Heartbeat`: `new` takes the required fields; set the others with struct update syntax (`..`).
+    HeartbeatBuilder() message b"0" {
+        test_req_id: Option<v::FixStr<'b>> = opt(112, "TestReqID", STRING);
     }
 }
 /// The body table of `Logon` (MsgType `A`).
@@ -98,88 +41,20 @@ pub static LOGON: t::MessageDef = t::MessageDef {
         index: &[0, 0, 3, 0, 0, 1, 2, 0],
     },
 };
-/// `Logon` (MsgType `A`, admin): a read view; getters are `O(1)`.
-#[derive(Clone, Copy, Debug)]
-pub struct Logon<'a>(t::View<'a, 13>);
-impl<'a> From<t::View<'a, 13>> for Logon<'a> {
-    fn from(view: t::View<'a, 13>) -> Self {
-        Self(view)
+t::view! {
+    /// `Logon` (MsgType `A`, admin): a read view; getters are `O(1)`.
+    message Logon[13] = LOGON(b"A", 9, 12, 1)
+    builder LogonBuilder(heart_bt_int: i64) {
+        req heart_bt_int(9, 108, "HeartBtInt", INT, i64);
+        opt raw_data_length(10, 95, "RawDataLength", LENGTH, v::Length);
+        data raw_data(11, 96, "RawData", DATA);
     }
 }
-impl<'a> Logon<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// MsgType (35).
-    pub const MSG_TYPE: &'static [u8] = b"A";
-    /// The slot table.
-    pub const DEF: &'static t::MessageDef = &LOGON;
-    /// Reads `msg` (one pass over its fields). Does not check MsgType: see
-    /// [`Message::new`](super::Message::new).
-    pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(t::View::sections(msg, &[&super::HEADER, &LOGON.body, &super::TRAILER]))
-    }
-    /// The standard header.
-    pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.0.sub(0, 9))
-    }
-    /// The standard trailer.
-    pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.0.sub(12, 1))
-    }
-    /// A builder, with the required body fields.
-    pub fn builder<'b>(heart_bt_int: i64) -> LogonBuilder<'b> {
-        LogonBuilder::new(heart_bt_int)
-    }
-    /// `HeartBtInt` (108), INT, required.
-    pub fn heart_bt_int(&self) -> t::Req<i64> {
-        self.0.req(9, 108)
-    }
-    /// `RawDataLength` (95), LENGTH.
-    pub fn raw_data_length(&self) -> t::Opt<v::Length> {
-        self.0.get(10, 95)
-    }
-    /// `RawData` (96), DATA.
-    pub fn raw_data(&self) -> Option<&'a [u8]> {
-        self.0.data(11)
-    }
-}
-/// Builds a `Logon`: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct LogonBuilder<'b> {
-    /// `HeartBtInt` (108), INT, required.
-    pub heart_bt_int: Option<i64>,
-    /// `RawData` (96), DATA.
-    pub raw_data: Option<&'b [u8]>,
-}
-impl<'b> LogonBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(heart_bt_int: i64) -> Self {
-        Self {
-            heart_bt_int: Some(heart_bt_int),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for LogonBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 108, &self.heart_bt_int)?;
-        t::put_data(enc, 95, 96, self.raw_data)?;
-        Ok(())
-    }
-}
-impl<'b> LogonBuilder<'b> {
-    /// Encodes the message into `buf`: header (8, 9, 35, then the header
-    /// fields in ascending tag order), body, CheckSum.
-    pub fn encode<'o>(
-        &self,
-        header: &c::HeaderBuilder<'_>,
-        buf: &'o mut [u8],
-    ) -> Result<&'o [u8], fc::EncodeError> {
-        let mut enc = header.start(buf, b"A")?;
-        t::Build::write(self, &mut enc)?;
-        enc.finish()
+t::builder! {
+    /// Builds a `Logon`: `new` takes the required fields; set the others with struct update syntax (`..`).
+    LogonBuilder(heart_bt_int: i64) message b"A" {
+        heart_bt_int: Option<i64> = req(108, "HeartBtInt", INT);
+        raw_data: Option<&'b [u8]> = data(95, 96, "RawData", DATA);
     }
 }
 /// The body table of `NewOrderSingle` (MsgType `D`).
@@ -198,172 +73,39 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = t::MessageDef {
         ],
     },
 };
-/// `NewOrderSingle` (MsgType `D`, app): a read view; getters are `O(1)`.
-#[derive(Clone, Copy, Debug)]
-pub struct NewOrderSingle<'a>(t::View<'a, 27>);
-impl<'a> From<t::View<'a, 27>> for NewOrderSingle<'a> {
-    fn from(view: t::View<'a, 27>) -> Self {
-        Self(view)
+t::view! {
+    /// `NewOrderSingle` (MsgType `D`, app): a read view; getters are `O(1)`.
+    message NewOrderSingle[27] = NEW_ORDER_SINGLE(b"D", 9, 26, 1)
+    builder NewOrderSingleBuilder(cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) {
+        req cl_ord_id(9, 11, "ClOrdID", STRING, v::FixStr<'a>);
+        comp parties(10, 1, "Parties", c::Parties);
+        opt account(11, 1, "Account", STRING, v::FixStr<'a>);
+        req_comp instrument(12, 5, "Instrument", c::Instrument);
+        req side(17, 54, "Side", CHAR, e::Side);
+        req transact_time(18, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
+        req_comp order_qty_data(19, 2, "OrderQtyData", c::OrderQtyData);
+        req ord_type(21, 40, "OrdType", CHAR, e::OrdType);
+        opt price(22, 44, "Price", PRICE, v::Decimal);
+        opt time_in_force(23, 59, "TimeInForce", CHAR, e::TimeInForce);
+        opt exec_inst(24, 18, "ExecInst", MULTIPLECHARVALUE, v::MultipleCharValue<'a>);
+        opt text(25, 58, "Text", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> NewOrderSingle<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// MsgType (35).
-    pub const MSG_TYPE: &'static [u8] = b"D";
-    /// The slot table.
-    pub const DEF: &'static t::MessageDef = &NEW_ORDER_SINGLE;
-    /// Reads `msg` (one pass over its fields). Does not check MsgType: see
-    /// [`Message::new`](super::Message::new).
-    pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(
-            t::View::sections(
-                msg,
-                &[&super::HEADER, &NEW_ORDER_SINGLE.body, &super::TRAILER],
-            ),
-        )
-    }
-    /// The standard header.
-    pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.0.sub(0, 9))
-    }
-    /// The standard trailer.
-    pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.0.sub(26, 1))
-    }
-    /// A builder, with the required body fields.
-    pub fn builder<'b>(
-        cl_ord_id: v::FixStr<'b>,
-        side: e::Side,
-        transact_time: v::UtcTimestamp,
-        ord_type: e::OrdType,
-    ) -> NewOrderSingleBuilder<'b> {
-        NewOrderSingleBuilder::new(cl_ord_id, side, transact_time, ord_type)
-    }
-    /// `ClOrdID` (11), STRING, required.
-    pub fn cl_ord_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(9, 11)
-    }
-    /// The `Parties` component.
-    pub fn parties(&self) -> c::Parties<'_, 'a> {
-        c::Parties(self.0.sub(10, 1))
-    }
-    /// `Account` (1), STRING.
-    pub fn account(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(11, 1)
-    }
-    /// The `Instrument` component (required).
-    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
-        c::Instrument(self.0.sub(12, 5))
-    }
-    /// `Side` (54), CHAR, required.
-    pub fn side(&self) -> t::Req<e::Side> {
-        self.0.req(17, 54)
-    }
-    /// `TransactTime` (60), UTCTIMESTAMP, required.
-    pub fn transact_time(&self) -> t::Req<v::UtcTimestamp> {
-        self.0.req(18, 60)
-    }
-    /// The `OrderQtyData` component (required).
-    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
-        c::OrderQtyData(self.0.sub(19, 2))
-    }
-    /// `OrdType` (40), CHAR, required.
-    pub fn ord_type(&self) -> t::Req<e::OrdType> {
-        self.0.req(21, 40)
-    }
-    /// `Price` (44), PRICE.
-    pub fn price(&self) -> t::Opt<v::Decimal> {
-        self.0.get(22, 44)
-    }
-    /// `TimeInForce` (59), CHAR.
-    pub fn time_in_force(&self) -> t::Opt<e::TimeInForce> {
-        self.0.get(23, 59)
-    }
-    /// `ExecInst` (18), MULTIPLECHARVALUE.
-    pub fn exec_inst(&self) -> t::Opt<v::MultipleCharValue<'a>> {
-        self.0.get(24, 18)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(25, 58)
-    }
-}
-/// Builds a `NewOrderSingle`: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NewOrderSingleBuilder<'b> {
-    /// `ClOrdID` (11), STRING, required.
-    pub cl_ord_id: Option<v::FixStr<'b>>,
-    /// The `Parties` component.
-    pub parties: Option<c::PartiesBuilder<'b>>,
-    /// `Account` (1), STRING.
-    pub account: Option<v::FixStr<'b>>,
-    /// The `Instrument` component.
-    pub instrument: Option<c::InstrumentBuilder<'b>>,
-    /// `Side` (54), CHAR, required.
-    pub side: Option<e::Side>,
-    /// `TransactTime` (60), UTCTIMESTAMP, required.
-    pub transact_time: Option<v::UtcTimestamp>,
-    /// The `OrderQtyData` component.
-    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
-    /// `OrdType` (40), CHAR, required.
-    pub ord_type: Option<e::OrdType>,
-    /// `Price` (44), PRICE.
-    pub price: Option<v::Decimal>,
-    /// `TimeInForce` (59), CHAR.
-    pub time_in_force: Option<e::TimeInForce>,
-    /// `ExecInst` (18), MULTIPLECHARVALUE.
-    pub exec_inst: Option<v::MultipleCharValue<'b>>,
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-}
-impl<'b> NewOrderSingleBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(
-        cl_ord_id: v::FixStr<'b>,
-        side: e::Side,
-        transact_time: v::UtcTimestamp,
-        ord_type: e::OrdType,
-    ) -> Self {
-        Self {
-            cl_ord_id: Some(cl_ord_id),
-            side: Some(side),
-            transact_time: Some(transact_time),
-            ord_type: Some(ord_type),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for NewOrderSingleBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 11, &self.cl_ord_id)?;
-        t::put_component(enc, &self.parties)?;
-        t::put(enc, 1, &self.account)?;
-        t::put_component(enc, &self.instrument)?;
-        t::put(enc, 54, &self.side)?;
-        t::put(enc, 60, &self.transact_time)?;
-        t::put_component(enc, &self.order_qty_data)?;
-        t::put(enc, 40, &self.ord_type)?;
-        t::put(enc, 44, &self.price)?;
-        t::put(enc, 59, &self.time_in_force)?;
-        t::put(enc, 18, &self.exec_inst)?;
-        t::put(enc, 58, &self.text)?;
-        Ok(())
-    }
-}
-impl<'b> NewOrderSingleBuilder<'b> {
-    /// Encodes the message into `buf`: header (8, 9, 35, then the header
-    /// fields in ascending tag order), body, CheckSum.
-    pub fn encode<'o>(
-        &self,
-        header: &c::HeaderBuilder<'_>,
-        buf: &'o mut [u8],
-    ) -> Result<&'o [u8], fc::EncodeError> {
-        let mut enc = header.start(buf, b"D")?;
-        t::Build::write(self, &mut enc)?;
-        enc.finish()
+t::builder! {
+    /// Builds a `NewOrderSingle`: `new` takes the required fields; set the others with struct update syntax (`..`).
+    NewOrderSingleBuilder(cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) message b"D" {
+        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
+        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
+        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
+        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
+        side: Option<e::Side> = req(54, "Side", CHAR);
+        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
+        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
+        ord_type: Option<e::OrdType> = req(40, "OrdType", CHAR);
+        price: Option<v::Decimal> = opt(44, "Price", PRICE);
+        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
+        exec_inst: Option<v::MultipleCharValue<'b>> = opt(18, "ExecInst", MULTIPLECHARVALUE);
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
     }
 }
 /// The body table of `ExecutionReport` (MsgType `8`).
@@ -393,234 +135,50 @@ pub static EXECUTION_REPORT: t::MessageDef = t::MessageDef {
         ],
     },
 };
-/// `ExecutionReport` (MsgType `8`, app): a read view; getters are `O(1)`.
-#[derive(Clone, Copy, Debug)]
-pub struct ExecutionReport<'a>(t::View<'a, 33>);
-impl<'a> From<t::View<'a, 33>> for ExecutionReport<'a> {
-    fn from(view: t::View<'a, 33>) -> Self {
-        Self(view)
+t::view! {
+    /// `ExecutionReport` (MsgType `8`, app): a read view; getters are `O(1)`.
+    message ExecutionReport[33] = EXECUTION_REPORT(b"8", 9, 32, 1)
+    builder ExecutionReportBuilder(order_id: v::FixStr<'b>, exec_id: v::FixStr<'b>, exec_type: e::ExecType, ord_status: e::OrdStatus, side: e::Side, leaves_qty: v::Decimal, cum_qty: v::Decimal, avg_px: v::Decimal) {
+        req order_id(9, 37, "OrderID", STRING, v::FixStr<'a>);
+        opt cl_ord_id(10, 11, "ClOrdID", STRING, v::FixStr<'a>);
+        req exec_id(11, 17, "ExecID", STRING, v::FixStr<'a>);
+        req exec_type(12, 150, "ExecType", CHAR, e::ExecType);
+        req ord_status(13, 39, "OrdStatus", CHAR, e::OrdStatus);
+        comp parties(14, 1, "Parties", c::Parties);
+        req_comp instrument(15, 5, "Instrument", c::Instrument);
+        req side(20, 54, "Side", CHAR, e::Side);
+        comp order_qty_data(21, 2, "OrderQtyData", c::OrderQtyData);
+        opt last_qty(23, 32, "LastQty", QTY, v::Decimal);
+        opt last_px(24, 31, "LastPx", PRICE, v::Decimal);
+        req leaves_qty(25, 151, "LeavesQty", QTY, v::Decimal);
+        req cum_qty(26, 14, "CumQty", QTY, v::Decimal);
+        req avg_px(27, 6, "AvgPx", PRICE, v::Decimal);
+        group no_contra_brokers(28, 382, "NoContraBrokers", ExecutionReportNoContraBrokers, 2, EXECUTION_REPORT_NO_CONTRA_BROKERS);
+        opt text(29, 58, "Text", STRING, v::FixStr<'a>);
+        opt encoded_text_len(30, 354, "EncodedTextLen", LENGTH, v::Length);
+        data encoded_text(31, 355, "EncodedText", DATA);
     }
 }
-impl<'a> ExecutionReport<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// MsgType (35).
-    pub const MSG_TYPE: &'static [u8] = b"8";
-    /// The slot table.
-    pub const DEF: &'static t::MessageDef = &EXECUTION_REPORT;
-    /// Reads `msg` (one pass over its fields). Does not check MsgType: see
-    /// [`Message::new`](super::Message::new).
-    pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(
-            t::View::sections(
-                msg,
-                &[&super::HEADER, &EXECUTION_REPORT.body, &super::TRAILER],
-            ),
-        )
-    }
-    /// The standard header.
-    pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.0.sub(0, 9))
-    }
-    /// The standard trailer.
-    pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.0.sub(32, 1))
-    }
-    /// A builder, with the required body fields.
-    pub fn builder<'b>(
-        order_id: v::FixStr<'b>,
-        exec_id: v::FixStr<'b>,
-        exec_type: e::ExecType,
-        ord_status: e::OrdStatus,
-        side: e::Side,
-        leaves_qty: v::Decimal,
-        cum_qty: v::Decimal,
-        avg_px: v::Decimal,
-    ) -> ExecutionReportBuilder<'b> {
-        ExecutionReportBuilder::new(
-            order_id,
-            exec_id,
-            exec_type,
-            ord_status,
-            side,
-            leaves_qty,
-            cum_qty,
-            avg_px,
-        )
-    }
-    /// `OrderID` (37), STRING, required.
-    pub fn order_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(9, 37)
-    }
-    /// `ClOrdID` (11), STRING.
-    pub fn cl_ord_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(10, 11)
-    }
-    /// `ExecID` (17), STRING, required.
-    pub fn exec_id(&self) -> t::Req<v::FixStr<'a>> {
-        self.0.req(11, 17)
-    }
-    /// `ExecType` (150), CHAR, required.
-    pub fn exec_type(&self) -> t::Req<e::ExecType> {
-        self.0.req(12, 150)
-    }
-    /// `OrdStatus` (39), CHAR, required.
-    pub fn ord_status(&self) -> t::Req<e::OrdStatus> {
-        self.0.req(13, 39)
-    }
-    /// The `Parties` component.
-    pub fn parties(&self) -> c::Parties<'_, 'a> {
-        c::Parties(self.0.sub(14, 1))
-    }
-    /// The `Instrument` component (required).
-    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
-        c::Instrument(self.0.sub(15, 5))
-    }
-    /// `Side` (54), CHAR, required.
-    pub fn side(&self) -> t::Req<e::Side> {
-        self.0.req(20, 54)
-    }
-    /// The `OrderQtyData` component.
-    pub fn order_qty_data(&self) -> c::OrderQtyData<'_, 'a> {
-        c::OrderQtyData(self.0.sub(21, 2))
-    }
-    /// `LastQty` (32), QTY.
-    pub fn last_qty(&self) -> t::Opt<v::Decimal> {
-        self.0.get(23, 32)
-    }
-    /// `LastPx` (31), PRICE.
-    pub fn last_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(24, 31)
-    }
-    /// `LeavesQty` (151), QTY, required.
-    pub fn leaves_qty(&self) -> t::Req<v::Decimal> {
-        self.0.req(25, 151)
-    }
-    /// `CumQty` (14), QTY, required.
-    pub fn cum_qty(&self) -> t::Req<v::Decimal> {
-        self.0.req(26, 14)
-    }
-    /// `AvgPx` (6), PRICE, required.
-    pub fn avg_px(&self) -> t::Req<v::Decimal> {
-        self.0.req(27, 6)
-    }
-    /// The `NoContraBrokers` (382) repeating group: its entries in wire order.
-    pub fn no_contra_brokers(
-        &self,
-    ) -> t::Entries<'a, ExecutionReportNoContraBrokers<'a>, 2> {
-        self.0.group(28, &EXECUTION_REPORT_NO_CONTRA_BROKERS)
-    }
-    /// `Text` (58), STRING.
-    pub fn text(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(29, 58)
-    }
-    /// `EncodedTextLen` (354), LENGTH.
-    pub fn encoded_text_len(&self) -> t::Opt<v::Length> {
-        self.0.get(30, 354)
-    }
-    /// `EncodedText` (355), DATA.
-    pub fn encoded_text(&self) -> Option<&'a [u8]> {
-        self.0.data(31)
-    }
-}
-/// Builds a `ExecutionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ExecutionReportBuilder<'b> {
-    /// `OrderID` (37), STRING, required.
-    pub order_id: Option<v::FixStr<'b>>,
-    /// `ClOrdID` (11), STRING.
-    pub cl_ord_id: Option<v::FixStr<'b>>,
-    /// `ExecID` (17), STRING, required.
-    pub exec_id: Option<v::FixStr<'b>>,
-    /// `ExecType` (150), CHAR, required.
-    pub exec_type: Option<e::ExecType>,
-    /// `OrdStatus` (39), CHAR, required.
-    pub ord_status: Option<e::OrdStatus>,
-    /// The `Parties` component.
-    pub parties: Option<c::PartiesBuilder<'b>>,
-    /// The `Instrument` component.
-    pub instrument: Option<c::InstrumentBuilder<'b>>,
-    /// `Side` (54), CHAR, required.
-    pub side: Option<e::Side>,
-    /// The `OrderQtyData` component.
-    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
-    /// `LastQty` (32), QTY.
-    pub last_qty: Option<v::Decimal>,
-    /// `LastPx` (31), PRICE.
-    pub last_px: Option<v::Decimal>,
-    /// `LeavesQty` (151), QTY, required.
-    pub leaves_qty: Option<v::Decimal>,
-    /// `CumQty` (14), QTY, required.
-    pub cum_qty: Option<v::Decimal>,
-    /// `AvgPx` (6), PRICE, required.
-    pub avg_px: Option<v::Decimal>,
-    /// The `NoContraBrokers` (382) group's entries.
-    pub no_contra_brokers: &'b [ExecutionReportNoContraBrokersBuilder<'b>],
-    /// `Text` (58), STRING.
-    pub text: Option<v::FixStr<'b>>,
-    /// `EncodedText` (355), DATA.
-    pub encoded_text: Option<&'b [u8]>,
-}
-impl<'b> ExecutionReportBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(
-        order_id: v::FixStr<'b>,
-        exec_id: v::FixStr<'b>,
-        exec_type: e::ExecType,
-        ord_status: e::OrdStatus,
-        side: e::Side,
-        leaves_qty: v::Decimal,
-        cum_qty: v::Decimal,
-        avg_px: v::Decimal,
-    ) -> Self {
-        Self {
-            order_id: Some(order_id),
-            exec_id: Some(exec_id),
-            exec_type: Some(exec_type),
-            ord_status: Some(ord_status),
-            side: Some(side),
-            leaves_qty: Some(leaves_qty),
-            cum_qty: Some(cum_qty),
-            avg_px: Some(avg_px),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for ExecutionReportBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 37, &self.order_id)?;
-        t::put(enc, 11, &self.cl_ord_id)?;
-        t::put(enc, 17, &self.exec_id)?;
-        t::put(enc, 150, &self.exec_type)?;
-        t::put(enc, 39, &self.ord_status)?;
-        t::put_component(enc, &self.parties)?;
-        t::put_component(enc, &self.instrument)?;
-        t::put(enc, 54, &self.side)?;
-        t::put_component(enc, &self.order_qty_data)?;
-        t::put(enc, 32, &self.last_qty)?;
-        t::put(enc, 31, &self.last_px)?;
-        t::put(enc, 151, &self.leaves_qty)?;
-        t::put(enc, 14, &self.cum_qty)?;
-        t::put(enc, 6, &self.avg_px)?;
-        t::put_group(enc, 382, self.no_contra_brokers)?;
-        t::put(enc, 58, &self.text)?;
-        t::put_data(enc, 354, 355, self.encoded_text)?;
-        Ok(())
-    }
-}
-impl<'b> ExecutionReportBuilder<'b> {
-    /// Encodes the message into `buf`: header (8, 9, 35, then the header
-    /// fields in ascending tag order), body, CheckSum.
-    pub fn encode<'o>(
-        &self,
-        header: &c::HeaderBuilder<'_>,
-        buf: &'o mut [u8],
-    ) -> Result<&'o [u8], fc::EncodeError> {
-        let mut enc = header.start(buf, b"8")?;
-        t::Build::write(self, &mut enc)?;
-        enc.finish()
+t::builder! {
+    /// Builds a `ExecutionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ExecutionReportBuilder(order_id: v::FixStr<'b>, exec_id: v::FixStr<'b>, exec_type: e::ExecType, ord_status: e::OrdStatus, side: e::Side, leaves_qty: v::Decimal, cum_qty: v::Decimal, avg_px: v::Decimal) message b"8" {
+        order_id: Option<v::FixStr<'b>> = req(37, "OrderID", STRING);
+        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
+        exec_id: Option<v::FixStr<'b>> = req(17, "ExecID", STRING);
+        exec_type: Option<e::ExecType> = req(150, "ExecType", CHAR);
+        ord_status: Option<e::OrdStatus> = req(39, "OrdStatus", CHAR);
+        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
+        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
+        side: Option<e::Side> = req(54, "Side", CHAR);
+        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
+        last_qty: Option<v::Decimal> = opt(32, "LastQty", QTY);
+        last_px: Option<v::Decimal> = opt(31, "LastPx", PRICE);
+        leaves_qty: Option<v::Decimal> = req(151, "LeavesQty", QTY);
+        cum_qty: Option<v::Decimal> = req(14, "CumQty", QTY);
+        avg_px: Option<v::Decimal> = req(6, "AvgPx", PRICE);
+        no_contra_brokers: &'b [ExecutionReportNoContraBrokersBuilder<'b>] = group(382, "NoContraBrokers");
+        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
     }
 }
 /// The `NoContraBrokers` (382) group's table.
@@ -636,50 +194,18 @@ pub static EXECUTION_REPORT_NO_CONTRA_BROKERS: t::Group = t::Group {
         index: &[0, 2, 0, 1],
     },
 };
-/// One entry of the `NoContraBrokers` (382) group.
-#[derive(Clone, Copy, Debug)]
-pub struct ExecutionReportNoContraBrokers<'a>(t::View<'a, 2>);
-impl<'a> From<t::View<'a, 2>> for ExecutionReportNoContraBrokers<'a> {
-    fn from(view: t::View<'a, 2>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoContraBrokers` (382) group.
+    entry ExecutionReportNoContraBrokers[2] {
+        opt contra_broker(0, 375, "ContraBroker", STRING, v::FixStr<'a>);
+        opt contra_trader(1, 337, "ContraTrader", STRING, v::FixStr<'a>);
     }
 }
-impl<'a> ExecutionReportNoContraBrokers<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `ContraBroker` (375), STRING.
-    pub fn contra_broker(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(0, 375)
-    }
-    /// `ContraTrader` (337), STRING.
-    pub fn contra_trader(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(1, 337)
-    }
-}
-/// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ExecutionReportNoContraBrokersBuilder<'b> {
-    /// `ContraBroker` (375), STRING.
-    pub contra_broker: Option<v::FixStr<'b>>,
-    /// `ContraTrader` (337), STRING.
-    pub contra_trader: Option<v::FixStr<'b>>,
-}
-impl<'b> ExecutionReportNoContraBrokersBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(contra_broker: v::FixStr<'b>) -> Self {
-        Self {
-            contra_broker: Some(contra_broker),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for ExecutionReportNoContraBrokersBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 375, &self.contra_broker)?;
-        t::put(enc, 337, &self.contra_trader)?;
-        Ok(())
+t::builder! {
+    /// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    ExecutionReportNoContraBrokersBuilder(contra_broker: v::FixStr<'b>) {
+        contra_broker: Option<v::FixStr<'b>> = opt(375, "ContraBroker", STRING);
+        contra_trader: Option<v::FixStr<'b>> = opt(337, "ContraTrader", STRING);
     }
 }
 /// The body table of `MarketDataIncrementalRefresh` (MsgType `X`).
@@ -695,88 +221,19 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = t::MessageDef {
         index: &[0, 0, 32770, 1],
     },
 };
-/// `MarketDataIncrementalRefresh` (MsgType `X`, app): a read view; getters are `O(1)`.
-#[derive(Clone, Copy, Debug)]
-pub struct MarketDataIncrementalRefresh<'a>(t::View<'a, 12>);
-impl<'a> From<t::View<'a, 12>> for MarketDataIncrementalRefresh<'a> {
-    fn from(view: t::View<'a, 12>) -> Self {
-        Self(view)
+t::view! {
+    /// `MarketDataIncrementalRefresh` (MsgType `X`, app): a read view; getters are `O(1)`.
+    message MarketDataIncrementalRefresh[12] = MARKET_DATA_INCREMENTAL_REFRESH(b"X", 9, 11, 1)
+    builder MarketDataIncrementalRefreshBuilder() {
+        opt md_req_id(9, 262, "MDReqID", STRING, v::FixStr<'a>);
+        req_group no_md_entries(10, 268, "NoMDEntries", MarketDataIncrementalRefreshNoMdEntries, 12, MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES);
     }
 }
-impl<'a> MarketDataIncrementalRefresh<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// MsgType (35).
-    pub const MSG_TYPE: &'static [u8] = b"X";
-    /// The slot table.
-    pub const DEF: &'static t::MessageDef = &MARKET_DATA_INCREMENTAL_REFRESH;
-    /// Reads `msg` (one pass over its fields). Does not check MsgType: see
-    /// [`Message::new`](super::Message::new).
-    pub fn new(msg: fc::Message<'a>) -> Self {
-        Self(
-            t::View::sections(
-                msg,
-                &[&super::HEADER, &MARKET_DATA_INCREMENTAL_REFRESH.body, &super::TRAILER],
-            ),
-        )
-    }
-    /// The standard header.
-    pub fn header(&self) -> c::Header<'_, 'a> {
-        c::Header(self.0.sub(0, 9))
-    }
-    /// The standard trailer.
-    pub fn trailer(&self) -> c::Trailer<'_, 'a> {
-        c::Trailer(self.0.sub(11, 1))
-    }
-    /// A builder, with the required body fields.
-    pub fn builder<'b>() -> MarketDataIncrementalRefreshBuilder<'b> {
-        MarketDataIncrementalRefreshBuilder::new()
-    }
-    /// `MDReqID` (262), STRING.
-    pub fn md_req_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(9, 262)
-    }
-    /// The `NoMDEntries` (268) repeating group, required: its entries in wire order.
-    pub fn no_md_entries(
-        &self,
-    ) -> t::Entries<'a, MarketDataIncrementalRefreshNoMdEntries<'a>, 12> {
-        self.0.group(10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)
-    }
-}
-/// Builds a `MarketDataIncrementalRefresh`: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MarketDataIncrementalRefreshBuilder<'b> {
-    /// `MDReqID` (262), STRING.
-    pub md_req_id: Option<v::FixStr<'b>>,
-    /// The `NoMDEntries` (268) group's entries.
-    pub no_md_entries: &'b [MarketDataIncrementalRefreshNoMdEntriesBuilder<'b>],
-}
-impl<'b> MarketDataIncrementalRefreshBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-impl t::Build for MarketDataIncrementalRefreshBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 262, &self.md_req_id)?;
-        t::put_group(enc, 268, self.no_md_entries)?;
-        Ok(())
-    }
-}
-impl<'b> MarketDataIncrementalRefreshBuilder<'b> {
-    /// Encodes the message into `buf`: header (8, 9, 35, then the header
-    /// fields in ascending tag order), body, CheckSum.
-    pub fn encode<'o>(
-        &self,
-        header: &c::HeaderBuilder<'_>,
-        buf: &'o mut [u8],
-    ) -> Result<&'o [u8], fc::EncodeError> {
-        let mut enc = header.start(buf, b"X")?;
-        t::Build::write(self, &mut enc)?;
-        enc.finish()
+t::builder! {
+    /// Builds a `MarketDataIncrementalRefresh`: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MarketDataIncrementalRefreshBuilder() message b"X" {
+        md_req_id: Option<v::FixStr<'b>> = opt(262, "MDReqID", STRING);
+        no_md_entries: &'b [MarketDataIncrementalRefreshNoMdEntriesBuilder<'b>] = group(268, "NoMDEntries");
     }
 }
 /// The `NoMDEntries` (268) group's table.
@@ -799,104 +256,30 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES: t::Group = t::Group {
         ],
     },
 };
-/// One entry of the `NoMDEntries` (268) group.
-#[derive(Clone, Copy, Debug)]
-pub struct MarketDataIncrementalRefreshNoMdEntries<'a>(t::View<'a, 12>);
-impl<'a> From<t::View<'a, 12>> for MarketDataIncrementalRefreshNoMdEntries<'a> {
-    fn from(view: t::View<'a, 12>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoMDEntries` (268) group.
+    entry MarketDataIncrementalRefreshNoMdEntries[12] {
+        req md_update_action(0, 279, "MDUpdateAction", CHAR, e::MdUpdateAction);
+        opt md_entry_type(1, 269, "MDEntryType", CHAR, e::MdEntryType);
+        opt md_entry_id(2, 278, "MDEntryID", STRING, v::FixStr<'a>);
+        comp instrument(3, 5, "Instrument", c::Instrument);
+        opt md_entry_px(8, 270, "MDEntryPx", PRICE, v::Decimal);
+        opt md_entry_size(9, 271, "MDEntrySize", QTY, v::Decimal);
+        group no_quote_conditions(10, 267, "NoQuoteConditions", MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions, 1, MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS);
+        comp parties(11, 1, "Parties", c::Parties);
     }
 }
-impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `MDUpdateAction` (279), CHAR, required.
-    pub fn md_update_action(&self) -> t::Req<e::MdUpdateAction> {
-        self.0.req(0, 279)
-    }
-    /// `MDEntryType` (269), CHAR.
-    pub fn md_entry_type(&self) -> t::Opt<e::MdEntryType> {
-        self.0.get(1, 269)
-    }
-    /// `MDEntryID` (278), STRING.
-    pub fn md_entry_id(&self) -> t::Opt<v::FixStr<'a>> {
-        self.0.get(2, 278)
-    }
-    /// The `Instrument` component.
-    pub fn instrument(&self) -> c::Instrument<'_, 'a> {
-        c::Instrument(self.0.sub(3, 5))
-    }
-    /// `MDEntryPx` (270), PRICE.
-    pub fn md_entry_px(&self) -> t::Opt<v::Decimal> {
-        self.0.get(8, 270)
-    }
-    /// `MDEntrySize` (271), QTY.
-    pub fn md_entry_size(&self) -> t::Opt<v::Decimal> {
-        self.0.get(9, 271)
-    }
-    /// The `NoQuoteConditions` (267) repeating group: its entries in wire order.
-    pub fn no_quote_conditions(
-        &self,
-    ) -> t::Entries<
-        'a,
-        MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a>,
-        1,
-    > {
-        self.0
-            .group(
-                10,
-                &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS,
-            )
-    }
-    /// The `Parties` component.
-    pub fn parties(&self) -> c::Parties<'_, 'a> {
-        c::Parties(self.0.sub(11, 1))
-    }
-}
-/// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
-    /// `MDUpdateAction` (279), CHAR, required.
-    pub md_update_action: Option<e::MdUpdateAction>,
-    /// `MDEntryType` (269), CHAR.
-    pub md_entry_type: Option<e::MdEntryType>,
-    /// `MDEntryID` (278), STRING.
-    pub md_entry_id: Option<v::FixStr<'b>>,
-    /// The `Instrument` component.
-    pub instrument: Option<c::InstrumentBuilder<'b>>,
-    /// `MDEntryPx` (270), PRICE.
-    pub md_entry_px: Option<v::Decimal>,
-    /// `MDEntrySize` (271), QTY.
-    pub md_entry_size: Option<v::Decimal>,
-    /// The `NoQuoteConditions` (267) group's entries.
-    pub no_quote_conditions: &'b [MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<
-        'b,
-    >],
-    /// The `Parties` component.
-    pub parties: Option<c::PartiesBuilder<'b>>,
-}
-impl<'b> MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(md_update_action: e::MdUpdateAction) -> Self {
-        Self {
-            md_update_action: Some(md_update_action),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for MarketDataIncrementalRefreshNoMdEntriesBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 279, &self.md_update_action)?;
-        t::put(enc, 269, &self.md_entry_type)?;
-        t::put(enc, 278, &self.md_entry_id)?;
-        t::put_component(enc, &self.instrument)?;
-        t::put(enc, 270, &self.md_entry_px)?;
-        t::put(enc, 271, &self.md_entry_size)?;
-        t::put_group(enc, 267, self.no_quote_conditions)?;
-        t::put_component(enc, &self.parties)?;
-        Ok(())
+t::builder! {
+    /// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MarketDataIncrementalRefreshNoMdEntriesBuilder(md_update_action: e::MdUpdateAction) {
+        md_update_action: Option<e::MdUpdateAction> = req(279, "MDUpdateAction", CHAR);
+        md_entry_type: Option<e::MdEntryType> = opt(269, "MDEntryType", CHAR);
+        md_entry_id: Option<v::FixStr<'b>> = opt(278, "MDEntryID", STRING);
+        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
+        md_entry_px: Option<v::Decimal> = opt(270, "MDEntryPx", PRICE);
+        md_entry_size: Option<v::Decimal> = opt(271, "MDEntrySize", QTY);
+        no_quote_conditions: &'b [MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b>] = group(267, "NoQuoteConditions");
+        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
     }
 }
 /// The `NoQuoteConditions` (267) group's table.
@@ -912,43 +295,15 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS: t:
         index: &[0, 1],
     },
 };
-/// One entry of the `NoQuoteConditions` (267) group.
-#[derive(Clone, Copy, Debug)]
-pub struct MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a>(t::View<'a, 1>);
-impl<'a> From<t::View<'a, 1>>
-for MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a> {
-    fn from(view: t::View<'a, 1>) -> Self {
-        Self(view)
+t::view! {
+    /// One entry of the `NoQuoteConditions` (267) group.
+    entry MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions[1] {
+        opt quote_condition(0, 276, "QuoteCondition", MULTIPLESTRINGVALUE, v::MultipleValueString<'a>);
     }
 }
-impl<'a> MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a> {
-    /// The underlying message.
-    pub fn message(&self) -> &fc::Message<'a> {
-        self.0.message()
-    }
-    /// `QuoteCondition` (276), MULTIPLESTRINGVALUE.
-    pub fn quote_condition(&self) -> t::Opt<v::MultipleValueString<'a>> {
-        self.0.get(0, 276)
-    }
-}
-/// Builds one `NoQuoteConditions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b> {
-    /// `QuoteCondition` (276), MULTIPLESTRINGVALUE.
-    pub quote_condition: Option<v::MultipleValueString<'b>>,
-}
-impl<'b> MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b> {
-    /// A builder with the required fields set.
-    pub fn new(quote_condition: v::MultipleValueString<'b>) -> Self {
-        Self {
-            quote_condition: Some(quote_condition),
-            ..Self::default()
-        }
-    }
-}
-impl t::Build for MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 276, &self.quote_condition)?;
-        Ok(())
+t::builder! {
+    /// Builds one `NoQuoteConditions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+    MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder(quote_condition: v::MultipleValueString<'b>) {
+        quote_condition: Option<v::MultipleValueString<'b>> = opt(276, "QuoteCondition", MULTIPLESTRINGVALUE);
     }
 }
