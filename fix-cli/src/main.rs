@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use fix_codegen::model::Dictionary;
-use fix_core::validate::{Reject, Validator};
+use fix_core::validate::{Reject, ShapeCache, Validator};
 use fix_core::{DataFieldPair, DataFields, Parser};
 
 use crate::args::{Args, Color, Command};
@@ -121,6 +121,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let mut output = Output {
         tables: &tables,
         validator: args.validate.then(Validator::new),
+        shapes: Box::new(ShapeCache::new()),
         types,
         tags,
         json: args.json,
@@ -245,6 +246,9 @@ fn reason(e: &io::Error) -> String {
 struct Output<'d, W: Write> {
     tables: &'d Tables<'d>,
     validator: Option<Validator>,
+    /// Shapes of messages that passed validation: a log repeats a few shapes,
+    /// whose messages then need their values checked only.
+    shapes: Box<ShapeCache<16, 256>>,
     /// `--type`: MsgTypes, any of which matches (empty: all).
     types: Vec<Box<[u8]>>,
     /// `--tag`: every one must match.
@@ -296,7 +300,7 @@ impl<W: Write> Sink for Output<'_, W> {
             (None, Some(Problem::Parse(e))) => Reject::from_parse_error(&e, m.bytes),
             (Some(msg), _) => self
                 .validator
-                .and_then(|v| v.validate(self.tables, &msg).err()),
+                .and_then(|v| v.validate_cached(self.tables, &msg, &mut self.shapes).err()),
             _ => None,
         };
         let problems = Problems {

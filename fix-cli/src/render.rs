@@ -678,6 +678,21 @@ impl validate::Dictionary for Tables<'_> {
     }
 
     #[inline]
+    fn field_info(&self, tag: u32) -> Option<validate::FieldInfo> {
+        match self.info(tag) {
+            Some(info) => Some(validate::FieldInfo {
+                format: info.format,
+                enumerated: !info.enums.is_empty(),
+            }),
+            None => validate::Dictionary::field_info(self.dict, tag),
+        }
+    }
+
+    fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
+        validate::Dictionary::byte_set(self.dict, tag)
+    }
+
+    #[inline]
     fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
         let Some(info) = self.info(tag) else {
             return self.dict.value_allowed(tag, value).unwrap_or(true);
