@@ -7,14 +7,18 @@
 //! cargo build --release -p fix-benches --example probe
 //! valgrind --tool=callgrind target/release/examples/probe parse execution_report 1000
 //! target/release/examples/probe naive execution_report 5000
+//! target/release/examples/probe encode new_order_single 5000
 //! ```
+//!
+//! `encode` writes the corpus message (`new_order_single` or `execution_report`) from
+//! typed values with fix-core's encoder (`fix_benches::NewOrderSingle::encode`).
 //!
 //! With `--features peers`, `probe case <group/lib> <n>` runs one case of
 //! `fix_benches::peers` (ours or a peer, exactly as the `peers` bench times it), e.g.
 //! `probe case "decode+validate/ExecutionReport/fefix" 1000`; `probe case list 0`
 //! prints the names.
 
-use fix_benches::{corpus, naive_split};
+use fix_benches::{ExecutionReport, NewOrderSingle, corpus, naive_split};
 use fix_core::{Fields, Parser};
 use std::hint::black_box;
 use std::time::Instant;
@@ -25,7 +29,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
         eprintln!(
-            "usage: probe <parse|frame|naive|validate> <corpus stem> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+            "usage: probe <parse|frame|naive|validate|encode> <corpus stem> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
         );
         std::process::exit(2);
     };
@@ -48,6 +52,9 @@ fn main() {
         fix_codegen::model::Dictionary::from_path(path).unwrap()
     });
     let validator = fix_core::validate::Validator::new();
+    let nos = NewOrderSingle::corpus();
+    let er = ExecutionReport::corpus();
+    let mut out = [0u8; 512];
     let mut op = |bytes: &[u8]| -> usize {
         match what.as_str() {
             "validate" => {
@@ -69,6 +76,11 @@ fn main() {
                 .len(),
             "frame" => parser.frame(bytes).unwrap().complete().unwrap().len(),
             "naive" => naive_split(bytes, &mut split),
+            "encode" => match stem.as_str() {
+                "new_order_single" => black_box(&nos).encode(&mut out).unwrap().len(),
+                "execution_report" => black_box(&er).encode(&mut out).unwrap().len(),
+                other => panic!("no typed values for {other}"),
+            },
             other => panic!("unknown operation {other}"),
         }
     };

@@ -34,6 +34,43 @@ pub(crate) fn soh_mask_scalar(block: &[u8; 64]) -> u64 {
     mask
 }
 
+/// Nonzero when one of the bytes of `w` is SOH. Exact as a test for "any": a borrow can
+/// only spread upwards from a byte that really is SOH.
+#[inline(always)]
+pub(crate) fn soh_word(w: u64) -> u64 {
+    const ONES: u64 = u64::from_le_bytes([SOH; 8]);
+    let x = w ^ ONES;
+    x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080
+}
+
+/// True when `bytes` holds SOH: 64-byte SIMD blocks for long values, 8-byte words for
+/// short ones (the last block or word overlaps the one before rather than copying the
+/// tail), and no call into `memchr`, which costs more than a short value's scan.
+#[inline]
+pub(crate) fn contains_soh(bytes: &[u8]) -> bool {
+    if let Some(last) = bytes.last_chunk::<64>() {
+        let (blocks, _) = bytes.as_chunks::<64>();
+        let any = blocks
+            .iter()
+            .fold(soh_mask(last), |any, b| any | soh_mask(b));
+        return any != 0;
+    }
+    if let Some(last) = bytes.last_chunk::<8>() {
+        let (words, _) = bytes.as_chunks::<8>();
+        let any = words
+            .iter()
+            .fold(soh_word(u64::from_le_bytes(*last)), |any, w| {
+                any | soh_word(u64::from_le_bytes(*w))
+            });
+        return any != 0;
+    }
+    if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        let w = u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << 32;
+        return soh_word(w) != 0;
+    }
+    bytes.iter().any(|&b| b == SOH)
+}
+
 /// The FIX CheckSum of `bytes`: their sum modulo 256.
 #[inline]
 pub fn checksum(bytes: &[u8]) -> u8 {
@@ -167,6 +204,48 @@ mod tests {
             }
         }
         assert_eq!(checksum(&[0xff; 4096]), checksum_scalar(&[0xff; 4096]));
+    }
+
+    #[test]
+    fn contains_soh_finds_every_soh_for_every_length_and_position() {
+        for len in 0..200usize {
+            let clean: [u8; 200] = core::array::from_fn(|i| (i * 37 + 2) as u8 | 0x02);
+            assert!(!contains_soh(&clean[..len]), "len {len}");
+            for pos in 0..len {
+                for soh_like in [SOH, 0x00, 0x02, 0x81, 0xFF] {
+                    let mut v = clean;
+                    v[pos] = soh_like;
+                    // Neighbours that could confuse a borrow: 0x00 and 0x02 beside it.
+                    if pos > 0 {
+                        v[pos - 1] = 0x00;
+                    }
+                    assert_eq!(
+                        contains_soh(&v[..len]),
+                        soh_like == SOH,
+                        "len {len} pos {pos} byte {soh_like}"
+                    );
+                }
+            }
+        }
+        // Every byte value in every lane of a word.
+        for value in 0..=255u8 {
+            for lane in 0..8 {
+                let mut w = [0x02u8; 8];
+                w[lane] = value;
+                assert_eq!(
+                    soh_word(u64::from_le_bytes(w)) != 0,
+                    value == SOH,
+                    "{value} {lane}"
+                );
+                let mut w = [0x00u8; 8];
+                w[lane] = value;
+                assert_eq!(
+                    soh_word(u64::from_le_bytes(w)) != 0,
+                    value == SOH,
+                    "{value} {lane}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -700,6 +700,8 @@ impl From<i64> for Decimal {
 }
 
 impl<'a> FieldValue<'a> for Decimal {
+    const SOH_FREE: bool = true;
+
     type Error = DecimalError;
 
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, DecimalError> {

@@ -155,6 +155,42 @@ pub(crate) fn digits8(n: u32) -> [u8; 8] {
         .to_le_bytes()
 }
 
+/// The two ASCII digits of `v % 100` as the low bytes of a word, tens first.
+#[inline(always)]
+pub(crate) fn pair_word(v: u32) -> u64 {
+    let i = (v as usize % 100) * 2;
+    u16::from_le_bytes([PAIRS[i], PAIRS[i + 1]]) as u64
+}
+
+/// The digits of `n < 10^8` without leading zeros, in the low bytes of a little-endian
+/// word (most significant first), and their number (1 for zero).
+#[inline(always)]
+pub(crate) fn digits_word(n: u32) -> (u64, usize) {
+    let d = u64::from_le_bytes(digits8(n));
+    // Leading zero digits are the low zero bytes of `d - '0'` (all 8 for n == 0).
+    let zeros = ((d ^ 0x3030_3030_3030_3030).trailing_zeros() / 8) as usize;
+    let len = (8 - zeros).max(1);
+    (d >> (8 * (8 - len)), len)
+}
+
+/// Stores the `out.len()` (1 to 8) low bytes of `word` into `out`, with at most two
+/// fixed-size (possibly overlapping) stores and nothing past the end of `out`.
+#[inline(always)]
+pub(crate) fn store_word(out: &mut [u8], word: u64) {
+    let len = out.len();
+    debug_assert!((1..=8).contains(&len));
+    if len >= 4 {
+        out[..4].copy_from_slice(&(word as u32).to_le_bytes());
+        let tail = (word >> (8 * (len - 4))) as u32;
+        out[len - 4..].copy_from_slice(&tail.to_le_bytes());
+    } else if len > 0 {
+        // 1 to 3 bytes: first, middle and last cover them all.
+        out[0] = word as u8;
+        out[len / 2] = (word >> (8 * (len / 2))) as u8;
+        out[len - 1] = (word >> (8 * (len - 1))) as u8;
+    }
+}
+
 /// The 16 ASCII digits of `n < 10^16`, zero padded, most significant first.
 #[inline]
 pub(crate) fn ascii16(n: u64) -> [u8; 16] {
@@ -282,6 +318,42 @@ mod tests {
             let mut want = [0u8; 16];
             write_u64_fixed_back(&mut want, 16, n, 16);
             assert_eq!(ascii16(n), want);
+        }
+    }
+
+    #[test]
+    fn digit_words_match_naive() {
+        let check = |n: u32| {
+            let (word, len) = digits_word(n);
+            let mut naive = [0u8; 20];
+            let start = write_u64_back(&mut naive, 20, n as u64);
+            let text = &naive[start..];
+            assert_eq!(len, text.len(), "{n}");
+            assert_eq!(&word.to_le_bytes()[..len], text, "{n}");
+            assert!(word.to_le_bytes()[len..].iter().all(|&b| b == 0), "{n}");
+            for extra in 0..3 {
+                let mut out = [0xAAu8; 12];
+                store_word(&mut out[extra..extra + len], word);
+                assert_eq!(&out[extra..extra + len], text, "{n}");
+                assert!(out[..extra].iter().all(|&b| b == 0xAA));
+                assert!(out[extra + len..].iter().all(|&b| b == 0xAA));
+            }
+        };
+        for n in 0..100_000 {
+            check(n);
+        }
+        for k in 0..8 {
+            let p = POW10_U64[k] as u32;
+            for n in [p - 1, p, p + 1, p * 9, 99_999_999] {
+                check(n);
+            }
+        }
+        for v in 0..100 {
+            let w = pair_word(v);
+            assert_eq!(
+                w.to_le_bytes()[..2],
+                [b'0' + v as u8 / 10, b'0' + v as u8 % 10]
+            );
         }
     }
 

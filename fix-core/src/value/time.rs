@@ -12,7 +12,7 @@
 
 use core::fmt;
 
-use super::digits::{POW10_U64, put2, two, write_u64_fixed_back};
+use super::digits::{POW10_U64, copy_small, digits8, pair_word, put2, two, write_u64_fixed_back};
 use super::{BufferTooSmall, FieldValue};
 
 /// Why a byte string is not a valid FIX date or time, or a value is out of range.
@@ -337,6 +337,8 @@ macro_rules! display_via_write {
         }
 
         impl<'a> FieldValue<'a> for $name {
+            const SOH_FREE: bool = true;
+
             type Error = TimeError;
 
             fn parse_fix(bytes: &'a [u8]) -> Result<Self, TimeError> {
@@ -766,9 +768,41 @@ impl UtcTimestamp {
     ) -> Result<usize, BufferTooSmall> {
         let len = 9 + Clock::len(precision);
         let out = check_output(out, len)?;
-        write_ymd(out, self.date.year, self.date.month, self.date.day);
-        out[8] = b'-';
-        self.time.clock.write(precision, &mut out[9..]);
+        // `YYYYMMDD-HH:MM:SS.fffffffff` assembled from whole words in a scratch block,
+        // then copied with two 16-byte moves.
+        let mut tmp = [0u8; 32];
+        let clock = &self.time.clock;
+        let digits = precision.digits();
+        if digits > 0 {
+            // Constant divisors: a multiply each, not a division by `unit()`.
+            let v = match precision {
+                Precision::Seconds => 0,
+                Precision::Millis => clock.nanos / 1_000_000,
+                Precision::Micros => clock.nanos / 1_000,
+                Precision::Nanos => clock.nanos,
+            };
+            // The low 8 digits end where the fraction ends (byte 18 + digits); for 3 and
+            // 6 digits their leading zeros fall on bytes the clock and point overwrite.
+            tmp[10 + digits..18 + digits].copy_from_slice(&digits8(v % 100_000_000));
+            if digits == 9 {
+                tmp[18] = b'0' + (v / 100_000_000) as u8;
+            }
+        }
+        let date = &self.date;
+        let ymd = pair_word(u32::from(date.year / 100))
+            | pair_word(u32::from(date.year % 100)) << 16
+            | pair_word(u32::from(date.month)) << 32
+            | pair_word(u32::from(date.day)) << 48;
+        let hms = pair_word(u32::from(clock.hour))
+            | (b':' as u64) << 16
+            | pair_word(u32::from(clock.minute)) << 24
+            | (b':' as u64) << 40
+            | pair_word(u32::from(clock.second)) << 48;
+        tmp[..8].copy_from_slice(&ymd.to_le_bytes());
+        tmp[8] = b'-';
+        tmp[9..17].copy_from_slice(&hms.to_le_bytes());
+        tmp[17] = b'.';
+        copy_small(out, &tmp[..len]);
         Ok(len)
     }
 }
