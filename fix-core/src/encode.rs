@@ -5,7 +5,7 @@ use core::fmt;
 use core::ops::Range;
 
 use crate::scan::{SOH, checksum, contains_soh, soh_word};
-use crate::value::digits::{digits_word, pair_word};
+use crate::value::digits::{digits_word, pair_word, store_word};
 use crate::value::{BufferTooSmall, FieldValue, write_uint};
 
 /// Why a message could not be encoded.
@@ -147,7 +147,7 @@ impl<'b> Encoder<'b> {
     /// assert!(enc.finish()?.ends_with(b"31=187.2450\x0158=fill\x0110=106\x01"));
     /// # Ok::<(), fix_core::EncodeError>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn field<'v, V: FieldValue<'v>>(&mut self, tag: u32, value: &V) -> Result<(), EncodeError> {
         let start = self.len;
         // The fast path: a tag below 10^7 (its `tag=` fits one word) and at least a
@@ -217,7 +217,7 @@ impl<'b> Encoder<'b> {
     /// assert_eq!(enc.raw(58, b""), Err(fix_core::EncodeError::EmptyValue { tag: 58 }));
     /// assert_eq!(enc.raw(58, b"a\x01b"), Err(fix_core::EncodeError::ValueHasSoh { tag: 58 }));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn raw(&mut self, tag: u32, value: &[u8]) -> Result<(), EncodeError> {
         let start = self.len;
         let n = value.len();
@@ -315,24 +315,30 @@ impl<'b> Encoder<'b> {
             return Err(e);
         }
         let body_len = self.len - self.body_start;
-        let digits = count_digits(body_len);
         let end = self.len + TRAILER_LEN;
         if end > self.buf.len() {
             return Err(EncodeError::BufferTooSmall {
                 needed: needed(self.prefix + 1 + body_len + TRAILER_LEN),
             });
         }
-        // Close the gap left for BodyLength digits this message does not need.
+        // BodyLength's digits, from one word below 10^8 bytes.
+        let (word, digits) = match u32::try_from(body_len) {
+            Ok(n) if n < 100_000_000 => digits_word(n),
+            _ => (0, count_digits(body_len)),
+        };
+        // Close the gap left for BodyLength digits this message does not need. The
+        // reserved digits hold the buffer's length, so they hold `body_len`.
         let start = self.digits - digits;
         if start > 0 {
             self.buf.copy_within(..self.prefix, start);
         }
         let digits_at = start + self.prefix;
-        write_uint(
-            body_len as u64,
-            &mut self.buf[digits_at..digits_at + digits],
-        )
-        .expect("room for BodyLength was reserved");
+        let out = &mut self.buf[digits_at..digits_at + digits];
+        if digits <= 8 {
+            store_word(out, word);
+        } else {
+            write_uint(body_len as u64, out).expect("room for BodyLength was reserved");
+        }
         let sum = checksum(&self.buf[start..self.len]);
         // `10=NNN<SOH>` from one word.
         let trailer = u64::from_le_bytes(*b"10=\0\0\0\x01\0")

@@ -129,9 +129,36 @@ mod x86 {
         }
     }
 
+    /// `[0; 16]` then `[0xFF; 16]`: the 16 bytes at offset `k` keep the last `k` bytes
+    /// of a 16-byte load.
+    const TAIL_MASKS: [u8; 32] = {
+        let mut t = [0u8; 32];
+        let mut i = 16;
+        while i < 32 {
+            t[i] = 0xFF;
+            i += 1;
+        }
+        t
+    };
+
     #[inline]
     pub(super) fn checksum(bytes: &[u8]) -> u8 {
         let (chunks, tail) = bytes.as_chunks::<16>();
+        let last = match bytes.last_chunk::<16>() {
+            // A short tail: the last 16 bytes (overlapping the last chunk), masked to
+            // the tail's bytes, summed as one more chunk.
+            Some(last) if !tail.is_empty() => last,
+            _ => return checksum_chunks(chunks, None).wrapping_add(super::checksum_scalar(tail)),
+        };
+        let mask: &[u8; 16] = TAIL_MASKS[tail.len()..tail.len() + 16]
+            .try_into()
+            .expect("16 bytes");
+        checksum_chunks(chunks, Some((last, mask)))
+    }
+
+    /// The byte sum of `chunks`, plus the bytes of `last` that `mask` keeps.
+    #[inline]
+    fn checksum_chunks(chunks: &[[u8; 16]], last: Option<(&[u8; 16], &[u8; 16])>) -> u8 {
         // SAFETY: SSE2 is part of the x86_64 baseline; each load reads one 16-byte
         // array. `_mm_sad_epu8` against zero sums each 8-byte half into a 64-bit lane,
         // which cannot overflow for any slice that fits in memory.
@@ -142,10 +169,15 @@ mod x86 {
                 let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
                 acc = _mm_add_epi64(acc, _mm_sad_epu8(v, zero));
             }
+            if let Some((last, mask)) = last {
+                let v = _mm_loadu_si128(last.as_ptr().cast::<__m128i>());
+                let m = _mm_loadu_si128(mask.as_ptr().cast::<__m128i>());
+                acc = _mm_add_epi64(acc, _mm_sad_epu8(_mm_and_si128(v, m), zero));
+            }
             let hi = _mm_unpackhi_epi64(acc, acc);
             _mm_cvtsi128_si64(_mm_add_epi64(acc, hi)) as u64
         };
-        (wide as u8).wrapping_add(super::checksum_scalar(tail))
+        wide as u8
     }
 }
 

@@ -155,10 +155,11 @@ pub(crate) fn digits8(n: u32) -> [u8; 8] {
         .to_le_bytes()
 }
 
-/// The two ASCII digits of `v % 100` as the low bytes of a word, tens first.
+/// The two ASCII digits of `v < 100` as the low bytes of a word, tens first (`99` for
+/// larger `v`: a clamp, cheaper than `% 100`, keeps the lookup in bounds).
 #[inline(always)]
 pub(crate) fn pair_word(v: u32) -> u64 {
-    let i = (v as usize % 100) * 2;
+    let i = (v.min(99) as usize) * 2;
     u16::from_le_bytes([PAIRS[i], PAIRS[i + 1]]) as u64
 }
 
