@@ -279,6 +279,13 @@ impl Decimal {
     /// ```
     #[inline]
     pub fn write(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+        // The hot shape without the rounding: `write_scaled` at the value's own scale.
+        let mag = self.mantissa.unsigned_abs();
+        if mag < 10_000_000 && self.scale <= 6 {
+            let neg = self.mantissa < 0;
+            let scale = self.scale as usize;
+            return write_small(neg, mag as u32, scale, 0, scale > 0, out);
+        }
         self.write_scaled(self.scale, out)
     }
 

@@ -163,10 +163,31 @@ pub(crate) fn pair_word(v: u32) -> u64 {
     u16::from_le_bytes([PAIRS[i], PAIRS[i + 1]]) as u64
 }
 
+/// Eight ASCII digits from four two-digit values (each below 100) in the 16-bit lanes
+/// of `lanes`, lowest lane first: tens and ones split in every lane at once (`v * 103 >>
+/// 10` is `v / 10` for `v < 100`, and no lane's product reaches the next lane), no table.
+#[inline(always)]
+pub(crate) fn pairs_ascii(lanes: u64) -> u64 {
+    debug_assert!((0..4).all(|i| (lanes >> (16 * i)) & 0xFFFF < 100));
+    let tens = ((lanes * 103) >> 10) & 0x000F_000F_000F_000F;
+    let ones = lanes - tens * 10;
+    tens | (ones << 8) | 0x3030_3030_3030_3030
+}
+
 /// The digits of `n < 10^8` without leading zeros, in the low bytes of a little-endian
 /// word (most significant first), and their number (1 for zero).
 #[inline(always)]
 pub(crate) fn digits_word(n: u32) -> (u64, usize) {
+    // Short numbers (tags, sequence numbers, body lengths) from one or two pairs.
+    if n < 10_000 {
+        if n < 100 {
+            let (word, len) = (pair_word(n), 1 + (n >= 10) as usize);
+            return (word >> (8 * (2 - len)), len);
+        }
+        let word = pair_word(n / 100) | pair_word(n % 100) << 16;
+        let len = 3 + (n >= 1000) as usize;
+        return (word >> (8 * (4 - len)), len);
+    }
     let d = u64::from_le_bytes(digits8(n));
     // Leading zero digits are the low zero bytes of `d - '0'` (all 8 for n == 0).
     let zeros = ((d ^ 0x3030_3030_3030_3030).trailing_zeros() / 8) as usize;
@@ -304,6 +325,7 @@ mod tests {
         for v in 0..10_000u32 {
             let n = v * 10_001;
             let d = digits8(n);
+
             let mut want = [0u8; 8];
             write_u64_fixed_back(&mut want, 8, n as u64, 8);
             assert_eq!(d, want, "{n}");
@@ -319,6 +341,24 @@ mod tests {
             let mut want = [0u8; 16];
             write_u64_fixed_back(&mut want, 16, n, 16);
             assert_eq!(ascii16(n), want);
+        }
+    }
+
+    #[test]
+    fn pairs_ascii_matches_the_table() {
+        for v in 0..100u64 {
+            for other in [0u64, 9, 10, 55, 99] {
+                for lane in 0..4 {
+                    let mut lanes = [other; 4];
+                    lanes[lane] = v;
+                    let packed = lanes.iter().rev().fold(0u64, |acc, &x| (acc << 16) | x);
+                    let want = lanes
+                        .iter()
+                        .rev()
+                        .fold(0u64, |acc, &x| (acc << 16) | pair_word(x as u32));
+                    assert_eq!(pairs_ascii(packed), want, "{lanes:?}");
+                }
+            }
         }
     }
 

@@ -12,7 +12,7 @@
 
 use core::fmt;
 
-use super::digits::{POW10_U64, copy_small, digits8, pair_word, put2, two, write_u64_fixed_back};
+use super::digits::{POW10_U64, copy_small, digits8, pairs_ascii, put2, two, write_u64_fixed_back};
 use super::{BufferTooSmall, FieldValue};
 
 /// Why a byte string is not a valid FIX date or time, or a value is out of range.
@@ -789,15 +789,22 @@ impl UtcTimestamp {
             }
         }
         let date = &self.date;
-        let ymd = pair_word(u32::from(date.year / 100))
-            | pair_word(u32::from(date.year % 100)) << 16
-            | pair_word(u32::from(date.month)) << 32
-            | pair_word(u32::from(date.day)) << 48;
-        let hms = pair_word(u32::from(clock.hour))
+        // Every field is below 100 (the year is split), as the constructors check.
+        let ymd = pairs_ascii(
+            u64::from(date.year / 100)
+                | u64::from(date.year % 100) << 16
+                | u64::from(date.month) << 32
+                | u64::from(date.day) << 48,
+        );
+        let hm_s = pairs_ascii(
+            u64::from(clock.hour) | u64::from(clock.minute) << 16 | u64::from(clock.second) << 32,
+        );
+        // `HHMMSS00` to `HH:MM:SS`.
+        let hms = (hm_s & 0xFFFF)
+            | (hm_s & 0xFFFF_0000) << 8
+            | (hm_s & 0xFFFF_0000_0000) << 16
             | (b':' as u64) << 16
-            | pair_word(u32::from(clock.minute)) << 24
-            | (b':' as u64) << 40
-            | pair_word(u32::from(clock.second)) << 48;
+            | (b':' as u64) << 40;
         tmp[..8].copy_from_slice(&ymd.to_le_bytes());
         tmp[8] = b'-';
         tmp[9..17].copy_from_slice(&hms.to_le_bytes());
