@@ -93,6 +93,8 @@ proptest! {
     #[test]
     fn decimal_round_trip(d in decimal()) {
         let text = write_all(|b| d.write(b));
+        // The fast paths of `write` agree with the general `write_scaled`.
+        prop_assert_eq!(&text, &write_all(|b| d.write_scaled(d.scale(), b)));
         prop_assert_eq!(Decimal::parse(&text), Ok(d));
         prop_assert_eq!(text.len() <= Decimal::MAX_WRITE_LEN, true);
     }

@@ -4,9 +4,9 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::digits::{
-    POW10_U64, POW10_U128, ascii16, copy_small, count_u64, count_u128, digits8, div_pow10_round,
-    div_pow10_round_u32, write_u64_back, write_u64_fixed_back, write_u128_back,
-    write_u128_fixed_back,
+    POW10_U64, POW10_U128, ascii16, copy_small, count_u64, count_u128, digits_word, digits8,
+    div_pow10_round, div_pow10_round_u32, store_word, write_u64_back, write_u64_fixed_back,
+    write_u128_back, write_u128_fixed_back,
 };
 use super::{BufferTooSmall, FieldValue};
 
@@ -279,8 +279,22 @@ impl Decimal {
     /// ```
     #[inline]
     pub fn write(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
-        // The hot shape without the rounding: `write_scaled` at the value's own scale.
+        // The hot shapes without the rounding: `write_scaled` at the value's own scale.
         let mag = self.mantissa.unsigned_abs();
+        if self.scale == 0 && mag < 10_000_000 {
+            // A whole quantity: an integer of at most 7 digits and a sign, one word.
+            let (digits, n) = digits_word(mag as u32);
+            let (word, len) = if self.mantissa < 0 {
+                (digits << 8 | b'-' as u64, n + 1)
+            } else {
+                (digits, n)
+            };
+            let Some(out) = out.get_mut(..len) else {
+                return Err(BufferTooSmall { needed: len });
+            };
+            store_word(out, word);
+            return Ok(len);
+        }
         if mag < 10_000_000 && self.scale <= 6 {
             let neg = self.mantissa < 0;
             let scale = self.scale as usize;
