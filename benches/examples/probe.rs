@@ -10,6 +10,9 @@
 //! target/release/examples/probe encode new_order_single 5000
 //! ```
 //!
+//! `decimal` writes a decimal given in place of the stem, at its own scale or at
+//! `@dp`: `probe decimal -124.3456@2 5000`.
+//!
 //! `encode` writes the corpus message (`new_order_single` or `execution_report`) from
 //! typed values with fix-core's encoder (`fix_benches::NewOrderSingle::encode`).
 //!
@@ -29,7 +32,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
         eprintln!(
-            "usage: probe <parse|frame|naive|validate|encode> <corpus stem> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+            "usage: probe <parse|frame|naive|validate|encode> <corpus stem>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
         );
         std::process::exit(2);
     };
@@ -42,6 +45,9 @@ fn main() {
             eprintln!("probe: `case` times the peers: build with `--features peers`");
             std::process::exit(2);
         }
+    }
+    if what == "decimal" {
+        return write_decimal(&stem, n);
     }
     let bytes = corpus(&stem);
     let parser = Parser::new();
@@ -94,6 +100,32 @@ fn main() {
         best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
     }
     println!("{what} {stem}: {best:.1} ns per iteration, best of {BATCHES} batches ({check})");
+}
+
+/// `probe decimal <value[@dp]> <n>`: `Decimal::write` (own scale) or `write_scaled`.
+fn write_decimal(spec: &str, n: usize) {
+    let (text, dp) = match spec.split_once('@') {
+        Some((t, dp)) => (t, Some(dp.parse::<u8>().expect("dp is a number"))),
+        None => (spec, None),
+    };
+    let d = fix_core::value::Decimal::parse(text.as_bytes()).expect("a decimal");
+    let mut out = [0u8; 64];
+    let mut best = f64::MAX;
+    let mut check = 0;
+    for _ in 0..BATCHES {
+        let start = Instant::now();
+        for _ in 0..n {
+            let d = black_box(&d);
+            check += match dp {
+                Some(dp) => d.write_scaled(black_box(dp), &mut out),
+                None => d.write(&mut out),
+            }
+            .unwrap();
+            black_box(&mut out);
+        }
+        best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
+    }
+    println!("decimal {spec}: {best:.1} ns per iteration, best of {BATCHES} batches ({check})");
 }
 
 #[cfg(feature = "peers")]

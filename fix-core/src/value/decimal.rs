@@ -279,28 +279,10 @@ impl Decimal {
     /// ```
     #[inline]
     pub fn write(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
-        // The hot shapes without the rounding: `write_scaled` at the value's own scale.
-        let mag = self.mantissa.unsigned_abs();
-        if self.scale == 0 && mag < 10_000_000 {
-            // A whole quantity: an integer of at most 7 digits and a sign, one word.
-            let (digits, n) = digits_word(mag as u32);
-            let (word, len) = if self.mantissa < 0 {
-                (digits << 8 | b'-' as u64, n + 1)
-            } else {
-                (digits, n)
-            };
-            let Some(out) = out.get_mut(..len) else {
-                return Err(BufferTooSmall { needed: len });
-            };
-            store_word(out, word);
-            return Ok(len);
+        if let Some(done) = self.write_short(out) {
+            return done;
         }
-        if mag < 10_000_000 && self.scale <= 6 {
-            let neg = self.mantissa < 0;
-            let scale = self.scale as usize;
-            return write_small(neg, mag as u32, scale, 0, scale > 0, out);
-        }
-        self.write_scaled(self.scale, out)
+        self.write_general(self.scale, out)
     }
 
     /// Writes the value with exactly `dp` digits after the point (none, and no point, for
@@ -324,6 +306,48 @@ impl Decimal {
     /// ```
     #[inline]
     pub fn write_scaled(&self, dp: u8, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+        if dp == self.scale
+            && let Some(done) = self.write_short(out)
+        {
+            return done;
+        }
+        self.write_general(dp, out)
+    }
+
+    /// The hottest shapes at the value's own scale (no rounding, no padding): a whole
+    /// quantity or a price with a mantissa below 10^7; `None` for the others.
+    #[inline(always)]
+    fn write_short(&self, out: &mut [u8]) -> Option<Result<usize, BufferTooSmall>> {
+        let neg = self.mantissa < 0;
+        let mag = self.mantissa.unsigned_abs();
+        if mag >= 10_000_000 {
+            return None;
+        }
+        if self.scale == 0 {
+            // A whole quantity: at most 7 digits and a sign, one word.
+            let (digits, n) = digits_word(mag as u32);
+            let (word, len) = if neg {
+                (digits << 8 | b'-' as u64, n + 1)
+            } else {
+                (digits, n)
+            };
+            let Some(out) = out.get_mut(..len) else {
+                return Some(Err(BufferTooSmall { needed: len }));
+            };
+            store_word(out, word);
+            return Some(Ok(len));
+        }
+        if self.scale <= 6 {
+            // A price.
+            let scale = self.scale as usize;
+            return Some(write_small(neg, mag as u32, scale, 0, true, out));
+        }
+        None
+    }
+
+    /// [`Decimal::write_scaled`] for every value and scale.
+    #[inline]
+    fn write_general(&self, dp: u8, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
         let neg = self.mantissa < 0;
         let mag = self.mantissa.unsigned_abs();
         if mag <= u32::MAX as u128 {
