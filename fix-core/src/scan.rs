@@ -68,7 +68,11 @@ pub(crate) fn contains_soh(bytes: &[u8]) -> bool {
         let w = u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << 32;
         return soh_word(w) != 0;
     }
-    bytes.iter().any(|&b| b == SOH)
+    // 0 to 3 bytes: first, middle and last cover them all.
+    match bytes {
+        [] => false,
+        [.., last] => bytes[0] == SOH || bytes[bytes.len() / 2] == SOH || *last == SOH,
+    }
 }
 
 /// The FIX CheckSum of `bytes`: their sum modulo 256.

@@ -438,11 +438,11 @@ fn apply(enc: &mut Encoder<'_>, op: &Op) -> Result<(), EncodeError> {
     }
 }
 
-/// Encodes `ops` into a buffer of `size` bytes: each op's result, and the message.
-fn encode_ops(
-    ops: &[Op],
-    size: usize,
-) -> (Vec<Result<(), EncodeError>>, Result<Vec<u8>, EncodeError>) {
+/// Each append's result, and the finished message.
+type Encoded = (Vec<Result<(), EncodeError>>, Result<Vec<u8>, EncodeError>);
+
+/// Encodes `ops` into a buffer of `size` bytes.
+fn encode_ops(ops: &[Op], size: usize) -> Encoded {
     let mut buf = vec![0xA5u8; size];
     let mut enc = Encoder::new(&mut buf, b"FIX.4.4", b"D");
     let results = ops.iter().map(|op| apply(&mut enc, op)).collect();

@@ -383,8 +383,8 @@ mod tests {
         for n in 0..100_000 {
             check(n);
         }
-        for k in 0..8 {
-            let p = POW10_U64[k] as u32;
+        for &p in &POW10_U64[..8] {
+            let p = p as u32;
             for n in [p - 1, p, p + 1, p * 9, 99_999_999] {
                 check(n);
             }
