@@ -12,7 +12,7 @@
 
 use core::fmt;
 
-use super::digits::{POW10_U64, copy_small, digits8, pairs_ascii, put2, two, write_u64_fixed_back};
+use super::digits::{POW10_U64, digits8, pairs_ascii, put2, two, write_u64_fixed_back};
 use super::{BufferTooSmall, FieldValue};
 
 /// Why a byte string is not a valid FIX date or time, or a value is out of range.
@@ -768,9 +768,8 @@ impl UtcTimestamp {
     ) -> Result<usize, BufferTooSmall> {
         let len = 9 + Clock::len(precision);
         let out = check_output(out, len)?;
-        // `YYYYMMDD-HH:MM:SS.fffffffff` assembled from whole words in a scratch block,
-        // then copied with two 16-byte moves.
-        let mut tmp = [0u8; 32];
+        // `YYYYMMDD-HH:MM:SS.fffffffff` from whole words stored straight into `out`
+        // (`len` is 17, 21, 24 or 27): the fraction first, then the rest over it.
         let clock = &self.time.clock;
         let digits = precision.digits();
         if digits > 0 {
@@ -781,11 +780,11 @@ impl UtcTimestamp {
                 Precision::Micros => clock.nanos / 1_000,
                 Precision::Nanos => clock.nanos,
             };
-            // The low 8 digits end where the fraction ends (byte 18 + digits); for 3 and
-            // 6 digits their leading zeros fall on bytes the clock and point overwrite.
-            tmp[10 + digits..18 + digits].copy_from_slice(&digits8(v % 100_000_000));
+            // The low 8 digits end where the fraction ends (`len`); for 3 and 6 digits
+            // their leading zeros fall on bytes the clock and point overwrite below.
+            out[len - 8..].copy_from_slice(&digits8(v % 100_000_000));
             if digits == 9 {
-                tmp[18] = b'0' + (v / 100_000_000) as u8;
+                out[18] = b'0' + (v / 100_000_000) as u8;
             }
         }
         let date = &self.date;
@@ -805,11 +804,12 @@ impl UtcTimestamp {
             | (hm_s & 0xFFFF_0000_0000) << 16
             | (b':' as u64) << 16
             | (b':' as u64) << 40;
-        tmp[..8].copy_from_slice(&ymd.to_le_bytes());
-        tmp[8] = b'-';
-        tmp[9..17].copy_from_slice(&hms.to_le_bytes());
-        tmp[17] = b'.';
-        copy_small(out, &tmp[..len]);
+        out[..8].copy_from_slice(&ymd.to_le_bytes());
+        out[8] = b'-';
+        out[9..17].copy_from_slice(&hms.to_le_bytes());
+        if digits > 0 {
+            out[17] = b'.';
+        }
         Ok(len)
     }
 }
