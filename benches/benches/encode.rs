@@ -1,20 +1,38 @@
-//! Encoding the corpus NewOrderSingle from typed values into a caller's buffer.
+//! Encoding the corpus NewOrderSingle and ExecutionReport from typed values into a
+//! caller's buffer, with the naive split of the same messages (`fix_benches::naive_split`,
+//! parsing with no checks at all) in the same group as the floor to compare against.
 //!
 //! `cargo bench -p fix-benches --bench encode`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fix_benches::{NewOrderSingle, corpus};
+use fix_benches::{ExecutionReport, NewOrderSingle, corpus, naive_split};
 use std::hint::black_box;
 
 fn encode(c: &mut Criterion) {
     let nos = NewOrderSingle::corpus();
-    let expected = corpus("new_order_single");
+    let er = ExecutionReport::corpus();
+    let nos_bytes = corpus("new_order_single");
+    let er_bytes = corpus("execution_report");
     let mut buf = [0u8; 512];
-    assert_eq!(nos.encode(&mut buf).unwrap(), &expected[..]);
+    // Each case checks its result once before timing: byte for byte the corpus file.
+    assert_eq!(nos.encode(&mut buf).unwrap(), &nos_bytes[..]);
+    assert_eq!(er.encode(&mut buf).unwrap(), &er_bytes[..]);
+    let mut split = [(0u32, 0u32, 0u32); 64];
+    assert_eq!(naive_split(&nos_bytes, &mut split), 22);
+    assert_eq!(naive_split(&er_bytes, &mut split), 33);
 
     let mut group = c.benchmark_group("encode");
     group.bench_function("NewOrderSingle", |b| {
         b.iter(|| black_box(&nos).encode(&mut buf).unwrap().len())
+    });
+    group.bench_function("NewOrderSingle/floor: naive split", |b| {
+        b.iter(|| naive_split(black_box(&nos_bytes), &mut split))
+    });
+    group.bench_function("ExecutionReport", |b| {
+        b.iter(|| black_box(&er).encode(&mut buf).unwrap().len())
+    });
+    group.bench_function("ExecutionReport/floor: naive split", |b| {
+        b.iter(|| naive_split(black_box(&er_bytes), &mut split))
     });
     group.finish();
 }

@@ -70,6 +70,15 @@ fn decimal_write(c: &mut Criterion) {
             black_box(&mut out);
         })
     });
+    // `write` at the value's own scale, as the encoder calls it: a price and a quantity.
+    for (input, want) in [("187.2500", "187.2500"), ("2500", "2500")] {
+        let ours = Decimal::parse(input.as_bytes()).unwrap();
+        let n = ours.write(&mut out).unwrap();
+        assert_eq!(&out[..n], want.as_bytes());
+        g.bench_function(format!("fix_core/write {input}"), |b| {
+            b.iter(|| black_box(black_box(&ours).write(&mut out)))
+        });
+    }
     for &(name, input, dp, want) in WRITE_CASES {
         let ours = Decimal::parse(input.as_bytes()).unwrap();
         let mut out = [0u8; 64];

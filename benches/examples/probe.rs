@@ -7,14 +7,21 @@
 //! cargo build --release -p fix-benches --example probe
 //! valgrind --tool=callgrind target/release/examples/probe parse execution_report 1000
 //! target/release/examples/probe naive execution_report 5000
+//! target/release/examples/probe encode new_order_single 5000
 //! ```
+//!
+//! `decimal` writes a decimal given in place of the stem, at its own scale or at
+//! `@dp`: `probe decimal -124.3456@2 5000`.
+//!
+//! `encode` writes the corpus message (`new_order_single` or `execution_report`) from
+//! typed values with fix-core's encoder (`fix_benches::NewOrderSingle::encode`).
 //!
 //! With `--features peers`, `probe case <group/lib> <n>` runs one case of
 //! `fix_benches::peers` (ours or a peer, exactly as the `peers` bench times it), e.g.
 //! `probe case "decode+validate/ExecutionReport/fefix" 1000`; `probe case list 0`
 //! prints the names.
 
-use fix_benches::{corpus, naive_split};
+use fix_benches::{ExecutionReport, NewOrderSingle, corpus, naive_split};
 use fix_core::{Fields, Parser};
 use std::hint::black_box;
 use std::time::Instant;
@@ -25,7 +32,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
         eprintln!(
-            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|reads|mdwalk> <corpus stem> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|reads|mdwalk|encode> <corpus stem> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
         );
         std::process::exit(2);
     };
@@ -39,6 +46,9 @@ fn main() {
             std::process::exit(2);
         }
     }
+    if what == "decimal" {
+        return write_decimal(&stem, n);
+    }
     let bytes = corpus(&stem);
     let parser = Parser::new();
     let mut fields = Fields::<256>::new();
@@ -49,6 +59,9 @@ fn main() {
         fix_codegen::model::Dictionary::from_path(path).unwrap()
     });
     let validator = fix_core::validate::Validator::new();
+    let nos = NewOrderSingle::corpus();
+    let er = ExecutionReport::corpus();
+    let mut out = [0u8; 512];
     let mut op = |bytes: &[u8]| -> usize {
         match what.as_str() {
             "validate" => {
@@ -122,6 +135,11 @@ fn main() {
                 .len(),
             "frame" => parser.frame(bytes).unwrap().complete().unwrap().len(),
             "naive" => naive_split(bytes, &mut split),
+            "encode" => match stem.as_str() {
+                "new_order_single" => black_box(&nos).encode(&mut out).unwrap().len(),
+                "execution_report" => black_box(&er).encode(&mut out).unwrap().len(),
+                other => panic!("no typed values for {other}"),
+            },
             other => panic!("unknown operation {other}"),
         }
     };
@@ -143,6 +161,32 @@ fn timed(op: &mut impl FnMut(&[u8]) -> usize, bytes: &[u8], n: usize) -> (f64, u
         best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
     }
     (best, check)
+}
+
+/// `probe decimal <value[@dp]> <n>`: `Decimal::write` (own scale) or `write_scaled`.
+fn write_decimal(spec: &str, n: usize) {
+    let (text, dp) = match spec.split_once('@') {
+        Some((t, dp)) => (t, Some(dp.parse::<u8>().expect("dp is a number"))),
+        None => (spec, None),
+    };
+    let d = fix_core::value::Decimal::parse(text.as_bytes()).expect("a decimal");
+    let mut out = [0u8; 64];
+    let mut best = f64::MAX;
+    let mut check = 0;
+    for _ in 0..BATCHES {
+        let start = Instant::now();
+        for _ in 0..n {
+            let d = black_box(&d);
+            check += match dp {
+                Some(dp) => d.write_scaled(black_box(dp), &mut out),
+                None => d.write(&mut out),
+            }
+            .unwrap();
+            black_box(&mut out);
+        }
+        best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
+    }
+    println!("decimal {spec}: {best:.1} ns per iteration, best of {BATCHES} batches ({check})");
 }
 
 #[cfg(feature = "peers")]

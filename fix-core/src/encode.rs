@@ -4,7 +4,8 @@
 use core::fmt;
 use core::ops::Range;
 
-use crate::scan::{SOH, checksum};
+use crate::scan::{SOH, checksum, contains_soh, soh_word};
+use crate::value::digits::{digits_word, pair_word, store_word};
 use crate::value::{BufferTooSmall, FieldValue, write_uint};
 
 /// Why a message could not be encoded.
@@ -146,8 +147,53 @@ impl<'b> Encoder<'b> {
     /// assert!(enc.finish()?.ends_with(b"31=187.2450\x0158=fill\x0110=106\x01"));
     /// # Ok::<(), fix_core::EncodeError>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn field<'v, V: FieldValue<'v>>(&mut self, tag: u32, value: &V) -> Result<(), EncodeError> {
+        let start = self.len;
+        // The fast path: a tag below 10^7 (its `tag=` fits one word) and at least a
+        // word of room. Everything else, including a full buffer, takes `field_slow`.
+        if let Some((word, tag_len)) = tag_word(tag)
+            && let Some(out) = self.buf.get_mut(start..)
+            && let Some(head) = out.first_chunk_mut::<8>()
+        {
+            // Bytes of the word past `tag=` are overwritten by the value, or lie past
+            // the end of the message.
+            *head = word.to_le_bytes();
+            let rest = &mut out[tag_len..];
+            let n = match value.write_fix(rest) {
+                Ok(n) => n,
+                Err(BufferTooSmall { needed }) => {
+                    // Not written, so not checked: only counted from here on.
+                    self.len = start + tag_len + needed + 1;
+                    return Ok(());
+                }
+            };
+            if n == 0 {
+                return Err(EncodeError::EmptyValue { tag });
+            }
+            // `rest[..n]` was written, so `n <= rest.len()`.
+            let written = &rest[..n.min(rest.len())];
+            if (!V::SOH_FREE || cfg!(debug_assertions)) && contains_soh(written) {
+                debug_assert!(!V::SOH_FREE, "a SOH_FREE value wrote SOH");
+                return Err(EncodeError::ValueHasSoh { tag });
+            }
+            if let Some(soh) = rest.get_mut(n) {
+                *soh = SOH;
+            }
+            self.len = start + tag_len + n + 1;
+            return Ok(());
+        }
+        self.field_slow(tag, value)
+    }
+
+    /// [`Encoder::field`] for any tag and any room left, counting once the buffer is full.
+    #[cold]
+    #[inline(never)]
+    fn field_slow<'v, V: FieldValue<'v>>(
+        &mut self,
+        tag: u32,
+        value: &V,
+    ) -> Result<(), EncodeError> {
         self.tag(tag)?;
         let start = self.len;
         let n = match self.buf.get_mut(start..) {
@@ -171,9 +217,40 @@ impl<'b> Encoder<'b> {
     /// assert_eq!(enc.raw(58, b""), Err(fix_core::EncodeError::EmptyValue { tag: 58 }));
     /// assert_eq!(enc.raw(58, b"a\x01b"), Err(fix_core::EncodeError::ValueHasSoh { tag: 58 }));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn raw(&mut self, tag: u32, value: &[u8]) -> Result<(), EncodeError> {
-        if value.contains(&SOH) {
+        let start = self.len;
+        let n = value.len();
+        // The fast path: a short value (the usual identifiers and codes), a tag below
+        // 10^7, and room for a word of tag, the value and SOH.
+        if n <= 16
+            && let Some((word, tag_len)) = tag_word(tag)
+            && let Some(out) = self.buf.get_mut(start..)
+            && out.len() >= 8
+            && out.len() > tag_len + n
+        {
+            if n == 0 {
+                return Err(EncodeError::EmptyValue { tag });
+            }
+            // Value and SOH are written over the tail of the tag word.
+            out[..8].copy_from_slice(&word.to_le_bytes());
+            let (_, rest) = out[..tag_len + n + 1].split_at_mut(tag_len);
+            let (dst, soh) = rest.split_at_mut(n);
+            if copy_short(dst, value) {
+                return Err(EncodeError::ValueHasSoh { tag });
+            }
+            soh[0] = SOH;
+            self.len = start + tag_len + n + 1;
+            return Ok(());
+        }
+        self.raw_slow(tag, value)
+    }
+
+    /// [`Encoder::raw`] for long values, any tag and any room left.
+    #[cold]
+    #[inline(never)]
+    fn raw_slow(&mut self, tag: u32, value: &[u8]) -> Result<(), EncodeError> {
+        if contains_soh(value) {
             return Err(EncodeError::ValueHasSoh { tag });
         }
         self.tag(tag)?;
@@ -238,28 +315,36 @@ impl<'b> Encoder<'b> {
             return Err(e);
         }
         let body_len = self.len - self.body_start;
-        let digits = count_digits(body_len);
         let end = self.len + TRAILER_LEN;
         if end > self.buf.len() {
             return Err(EncodeError::BufferTooSmall {
                 needed: needed(self.prefix + 1 + body_len + TRAILER_LEN),
             });
         }
-        // Close the gap left for BodyLength digits this message does not need.
+        // BodyLength's digits, from one word below 10^8 bytes.
+        let (word, digits) = match u32::try_from(body_len) {
+            Ok(n) if n < 100_000_000 => digits_word(n),
+            _ => (0, count_digits(body_len)),
+        };
+        // Close the gap left for BodyLength digits this message does not need. The
+        // reserved digits hold the buffer's length, so they hold `body_len`.
         let start = self.digits - digits;
-        self.buf.copy_within(..self.prefix, start);
+        if start > 0 {
+            self.buf.copy_within(..self.prefix, start);
+        }
         let digits_at = start + self.prefix;
-        write_uint(
-            body_len as u64,
-            &mut self.buf[digits_at..digits_at + digits],
-        )
-        .expect("room for BodyLength was reserved");
+        let out = &mut self.buf[digits_at..digits_at + digits];
+        if digits <= 8 {
+            store_word(out, word);
+        } else {
+            write_uint(body_len as u64, out).expect("room for BodyLength was reserved");
+        }
         let sum = checksum(&self.buf[start..self.len]);
-        let trailer = &mut self.buf[self.len..end];
-        trailer.copy_from_slice(b"10=000\x01");
-        trailer[3] = b'0' + sum / 100;
-        trailer[4] = b'0' + sum / 10 % 10;
-        trailer[5] = b'0' + sum % 10;
+        // `10=NNN<SOH>` from one word.
+        let trailer = u64::from_le_bytes(*b"10=\0\0\0\x01\0")
+            | (u64::from(b'0' + sum / 100) << 24)
+            | (pair_word(u32::from(sum % 100)) << 32);
+        self.buf[self.len..end].copy_from_slice(&trailer.to_le_bytes()[..TRAILER_LEN]);
         Ok(start..end)
     }
 
@@ -307,6 +392,63 @@ impl<'b> Encoder<'b> {
 
 /// `10=NNN<SOH>`.
 const TRAILER_LEN: usize = 7;
+
+/// `tag=` in the low bytes of a little-endian word, and its length, for tags 1 to
+/// 9,999,999 (`None` for the others). Folds to constants for a constant tag.
+#[inline(always)]
+fn tag_word(tag: u32) -> Option<(u64, usize)> {
+    const EQ: u64 = b'=' as u64;
+    if tag < 100 {
+        if tag == 0 {
+            return None;
+        }
+        if tag < 10 {
+            return Some((u64::from(b'0' + tag as u8) | EQ << 8, 2));
+        }
+        return Some((pair_word(tag) | EQ << 16, 3));
+    }
+    if tag < 1000 {
+        let word = u64::from(b'0' + (tag / 100) as u8) | pair_word(tag % 100) << 8;
+        return Some((word | EQ << 24, 4));
+    }
+    if tag < 10_000_000 {
+        let (digits, n) = digits_word(tag);
+        return Some((digits | EQ << (8 * n), n + 1));
+    }
+    None
+}
+
+/// Copies `src` into `dst` (same length, at most 16) and tells whether `src` holds
+/// SOH, with a few fixed-size, possibly overlapping moves through registers checked
+/// eight bytes at a time.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) -> bool {
+    debug_assert!(dst.len() == src.len() && src.len() <= 16);
+    let n = src.len();
+    if let (Some(a), Some(b)) = (src.first_chunk::<8>(), src.last_chunk::<8>()) {
+        // 8 to 16 bytes: the first and last eight.
+        let (a, b) = (u64::from_le_bytes(*a), u64::from_le_bytes(*b));
+        dst[..8].copy_from_slice(&a.to_le_bytes());
+        dst[n - 8..].copy_from_slice(&b.to_le_bytes());
+        return (soh_word(a) | soh_word(b)) != 0;
+    }
+    if let (Some(a), Some(b)) = (src.first_chunk::<4>(), src.last_chunk::<4>()) {
+        // 4 to 7 bytes: the first and last four.
+        dst[..4].copy_from_slice(a);
+        dst[n - 4..].copy_from_slice(b);
+        let w = u64::from(u32::from_le_bytes(*a)) | u64::from(u32::from_le_bytes(*b)) << 32;
+        return soh_word(w) != 0;
+    }
+    if n == 0 {
+        return false;
+    }
+    // 1 to 3 bytes: first, middle and last cover them all.
+    let (a, m, b) = (src[0], src[n / 2], src[n - 1]);
+    dst[0] = a;
+    dst[n / 2] = m;
+    dst[n - 1] = b;
+    a == SOH || m == SOH || b == SOH
+}
 
 fn count_digits(n: usize) -> usize {
     n.checked_ilog10().map_or(1, |l| l as usize + 1)

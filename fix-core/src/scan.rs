@@ -34,6 +34,47 @@ pub(crate) fn soh_mask_scalar(block: &[u8; 64]) -> u64 {
     mask
 }
 
+/// Nonzero when one of the bytes of `w` is SOH. Exact as a test for "any": a borrow can
+/// only spread upwards from a byte that really is SOH.
+#[inline(always)]
+pub(crate) fn soh_word(w: u64) -> u64 {
+    const ONES: u64 = u64::from_le_bytes([SOH; 8]);
+    let x = w ^ ONES;
+    x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080
+}
+
+/// True when `bytes` holds SOH: 64-byte SIMD blocks for long values, 8-byte words for
+/// short ones (the last block or word overlaps the one before rather than copying the
+/// tail), and no call into `memchr`, which costs more than a short value's scan.
+#[inline]
+pub(crate) fn contains_soh(bytes: &[u8]) -> bool {
+    if let Some(last) = bytes.last_chunk::<64>() {
+        let (blocks, _) = bytes.as_chunks::<64>();
+        let any = blocks
+            .iter()
+            .fold(soh_mask(last), |any, b| any | soh_mask(b));
+        return any != 0;
+    }
+    if let Some(last) = bytes.last_chunk::<8>() {
+        let (words, _) = bytes.as_chunks::<8>();
+        let any = words
+            .iter()
+            .fold(soh_word(u64::from_le_bytes(*last)), |any, w| {
+                any | soh_word(u64::from_le_bytes(*w))
+            });
+        return any != 0;
+    }
+    if let (Some(first), Some(last)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        let w = u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << 32;
+        return soh_word(w) != 0;
+    }
+    // 0 to 3 bytes: first, middle and last cover them all.
+    match bytes {
+        [] => false,
+        [.., last] => bytes[0] == SOH || bytes[bytes.len() / 2] == SOH || *last == SOH,
+    }
+}
+
 /// The FIX CheckSum of `bytes`: their sum modulo 256.
 #[inline]
 pub fn checksum(bytes: &[u8]) -> u8 {
@@ -92,23 +133,64 @@ mod x86 {
         }
     }
 
+    /// `[0; 16]` then `[0xFF; 16]`: the 16 bytes at offset `k` keep the last `k` bytes
+    /// of a 16-byte load.
+    const TAIL_MASKS: [u8; 32] = {
+        let mut t = [0u8; 32];
+        let mut i = 16;
+        while i < 32 {
+            t[i] = 0xFF;
+            i += 1;
+        }
+        t
+    };
+
     #[inline]
     pub(super) fn checksum(bytes: &[u8]) -> u8 {
         let (chunks, tail) = bytes.as_chunks::<16>();
+        let last = match bytes.last_chunk::<16>() {
+            // A short tail: the last 16 bytes (overlapping the last chunk), masked to
+            // the tail's bytes, summed as one more chunk.
+            Some(last) if !tail.is_empty() => last,
+            _ => return checksum_chunks(chunks, None).wrapping_add(super::checksum_scalar(tail)),
+        };
+        let mask: &[u8; 16] = TAIL_MASKS[tail.len()..tail.len() + 16]
+            .try_into()
+            .expect("16 bytes");
+        checksum_chunks(chunks, Some((last, mask)))
+    }
+
+    /// The byte sum of `chunks`, plus the bytes of `last` that `mask` keeps.
+    #[inline]
+    fn checksum_chunks(chunks: &[[u8; 16]], last: Option<(&[u8; 16], &[u8; 16])>) -> u8 {
         // SAFETY: SSE2 is part of the x86_64 baseline; each load reads one 16-byte
         // array. `_mm_sad_epu8` against zero sums each 8-byte half into a 64-bit lane,
         // which cannot overflow for any slice that fits in memory.
         let wide = unsafe {
             let zero = _mm_setzero_si128();
+            let sad = |chunk: &[u8; 16]| {
+                _mm_sad_epu8(_mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()), zero)
+            };
             let mut acc = _mm_setzero_si128();
-            for chunk in chunks {
-                let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
-                acc = _mm_add_epi64(acc, _mm_sad_epu8(v, zero));
+            // Four chunks per step: four independent sums, one dependent add.
+            let (fours, rest) = chunks.as_chunks::<4>();
+            for [a, b, c, d] in fours {
+                let ab = _mm_add_epi64(sad(a), sad(b));
+                let cd = _mm_add_epi64(sad(c), sad(d));
+                acc = _mm_add_epi64(acc, _mm_add_epi64(ab, cd));
+            }
+            for chunk in rest {
+                acc = _mm_add_epi64(acc, sad(chunk));
+            }
+            if let Some((last, mask)) = last {
+                let v = _mm_loadu_si128(last.as_ptr().cast::<__m128i>());
+                let m = _mm_loadu_si128(mask.as_ptr().cast::<__m128i>());
+                acc = _mm_add_epi64(acc, _mm_sad_epu8(_mm_and_si128(v, m), zero));
             }
             let hi = _mm_unpackhi_epi64(acc, acc);
             _mm_cvtsi128_si64(_mm_add_epi64(acc, hi)) as u64
         };
-        (wide as u8).wrapping_add(super::checksum_scalar(tail))
+        wide as u8
     }
 }
 
@@ -167,6 +249,48 @@ mod tests {
             }
         }
         assert_eq!(checksum(&[0xff; 4096]), checksum_scalar(&[0xff; 4096]));
+    }
+
+    #[test]
+    fn contains_soh_finds_every_soh_for_every_length_and_position() {
+        for len in 0..200usize {
+            let clean: [u8; 200] = core::array::from_fn(|i| (i * 37 + 2) as u8 | 0x02);
+            assert!(!contains_soh(&clean[..len]), "len {len}");
+            for pos in 0..len {
+                for soh_like in [SOH, 0x00, 0x02, 0x81, 0xFF] {
+                    let mut v = clean;
+                    v[pos] = soh_like;
+                    // Neighbours that could confuse a borrow: 0x00 and 0x02 beside it.
+                    if pos > 0 {
+                        v[pos - 1] = 0x00;
+                    }
+                    assert_eq!(
+                        contains_soh(&v[..len]),
+                        soh_like == SOH,
+                        "len {len} pos {pos} byte {soh_like}"
+                    );
+                }
+            }
+        }
+        // Every byte value in every lane of a word.
+        for value in 0..=255u8 {
+            for lane in 0..8 {
+                let mut w = [0x02u8; 8];
+                w[lane] = value;
+                assert_eq!(
+                    soh_word(u64::from_le_bytes(w)) != 0,
+                    value == SOH,
+                    "{value} {lane}"
+                );
+                let mut w = [0x00u8; 8];
+                w[lane] = value;
+                assert_eq!(
+                    soh_word(u64::from_le_bytes(w)) != 0,
+                    value == SOH,
+                    "{value} {lane}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -72,13 +72,15 @@ fn tz_time() -> impl Strategy<Value = TzTimeOnly> {
         .prop_map(|(h, m, s, n, p, o)| TzTimeOnly::new(h, m, s, n, p, o).unwrap())
 }
 
-/// Writes `v` with `write`, then checks every shorter buffer reports the same size needed.
+/// Writes `v` with `write`, checks nothing past the value was touched, then checks every
+/// shorter buffer reports the same size needed.
 fn write_all<F>(write: F) -> Vec<u8>
 where
     F: Fn(&mut [u8]) -> Result<usize, BufferTooSmall>,
 {
-    let mut buf = [0u8; 128];
+    let mut buf = [0xA5u8; 128];
     let n = write(&mut buf).unwrap();
+    assert!(buf[n..].iter().all(|&b| b == 0xA5), "written past {n}");
     for short in 0..n {
         assert_eq!(write(&mut buf[..short]), Err(BufferTooSmall { needed: n }));
     }
@@ -91,6 +93,8 @@ proptest! {
     #[test]
     fn decimal_round_trip(d in decimal()) {
         let text = write_all(|b| d.write(b));
+        // The fast paths of `write` agree with the general `write_scaled`.
+        prop_assert_eq!(&text, &write_all(|b| d.write_scaled(d.scale(), b)));
         prop_assert_eq!(Decimal::parse(&text), Ok(d));
         prop_assert_eq!(text.len() <= Decimal::MAX_WRITE_LEN, true);
     }
@@ -128,6 +132,14 @@ proptest! {
             (Err(_), Err(_)) => {}
             (o, t) => prop_assert!(false, "{:?}: ours {:?}, rust_decimal {:?}", s, o, t),
         }
+    }
+
+    #[test]
+    fn int_writes_match_std(i in prop_oneof![-200_000_000i64..200_000_000, any::<i64>()], shift in 0u32..64) {
+        let i = i >> shift;
+        prop_assert_eq!(write_all(|b| write_int(i, b)), i.to_string().into_bytes());
+        let u = i.unsigned_abs();
+        prop_assert_eq!(write_all(|b| write_uint(u, b)), u.to_string().into_bytes());
     }
 
     #[test]

@@ -4,9 +4,9 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::digits::{
-    POW10_U64, POW10_U128, ascii16, copy_small, count_u64, count_u128, digits8, div_pow10_round,
-    div_pow10_round_u32, write_u64_back, write_u64_fixed_back, write_u128_back,
-    write_u128_fixed_back,
+    POW10_U64, POW10_U128, ascii16, copy_small, count_u64, count_u128, digits_word, digits8,
+    div_pow10_round, div_pow10_round_u32, store_word, write_u64_back, write_u64_fixed_back,
+    write_u128_back, write_u128_fixed_back,
 };
 use super::{BufferTooSmall, FieldValue};
 
@@ -354,7 +354,10 @@ impl Decimal {
     /// ```
     #[inline]
     pub fn write(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
-        self.write_scaled(self.scale, out)
+        if let Some(done) = self.write_short(out) {
+            return done;
+        }
+        self.write_general(self.scale, out)
     }
 
     /// Writes the value with exactly `dp` digits after the point (none, and no point, for
@@ -378,6 +381,48 @@ impl Decimal {
     /// ```
     #[inline]
     pub fn write_scaled(&self, dp: u8, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+        if dp == self.scale
+            && let Some(done) = self.write_short(out)
+        {
+            return done;
+        }
+        self.write_general(dp, out)
+    }
+
+    /// The hottest shapes at the value's own scale (no rounding, no padding): a whole
+    /// quantity or a price with a mantissa below 10^7; `None` for the others.
+    #[inline(always)]
+    fn write_short(&self, out: &mut [u8]) -> Option<Result<usize, BufferTooSmall>> {
+        let neg = self.mantissa < 0;
+        let mag = self.mantissa.unsigned_abs();
+        if mag >= 10_000_000 {
+            return None;
+        }
+        if self.scale == 0 {
+            // A whole quantity: at most 7 digits and a sign, one word.
+            let (digits, n) = digits_word(mag as u32);
+            let (word, len) = if neg {
+                (digits << 8 | b'-' as u64, n + 1)
+            } else {
+                (digits, n)
+            };
+            let Some(out) = out.get_mut(..len) else {
+                return Some(Err(BufferTooSmall { needed: len }));
+            };
+            store_word(out, word);
+            return Some(Ok(len));
+        }
+        if self.scale <= 6 {
+            // A price.
+            let scale = self.scale as usize;
+            return Some(write_small(neg, mag as u32, scale, 0, true, out));
+        }
+        None
+    }
+
+    /// [`Decimal::write_scaled`] for every value and scale.
+    #[inline]
+    fn write_general(&self, dp: u8, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
         let neg = self.mantissa < 0;
         let mag = self.mantissa.unsigned_abs();
         if mag <= u32::MAX as u128 {
@@ -775,6 +820,8 @@ impl From<i64> for Decimal {
 }
 
 impl<'a> FieldValue<'a> for Decimal {
+    const SOH_FREE: bool = true;
+
     type Error = DecimalError;
 
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, DecimalError> {

@@ -155,6 +155,64 @@ pub(crate) fn digits8(n: u32) -> [u8; 8] {
         .to_le_bytes()
 }
 
+/// The two ASCII digits of `v < 100` as the low bytes of a word, tens first (`99` for
+/// larger `v`: a clamp, cheaper than `% 100`, keeps the lookup in bounds).
+#[inline(always)]
+pub(crate) fn pair_word(v: u32) -> u64 {
+    let i = (v.min(99) as usize) * 2;
+    u16::from_le_bytes([PAIRS[i], PAIRS[i + 1]]) as u64
+}
+
+/// Eight ASCII digits from four two-digit values (each below 100) in the 16-bit lanes
+/// of `lanes`, lowest lane first: tens and ones split in every lane at once (`v * 103 >>
+/// 10` is `v / 10` for `v < 100`, and no lane's product reaches the next lane), no table.
+#[inline(always)]
+pub(crate) fn pairs_ascii(lanes: u64) -> u64 {
+    debug_assert!((0..4).all(|i| (lanes >> (16 * i)) & 0xFFFF < 100));
+    let tens = ((lanes * 103) >> 10) & 0x000F_000F_000F_000F;
+    let ones = lanes - tens * 10;
+    tens | (ones << 8) | 0x3030_3030_3030_3030
+}
+
+/// The digits of `n < 10^8` without leading zeros, in the low bytes of a little-endian
+/// word (most significant first), and their number (1 for zero).
+#[inline(always)]
+pub(crate) fn digits_word(n: u32) -> (u64, usize) {
+    // Short numbers (tags, sequence numbers, body lengths) from one or two pairs.
+    if n < 10_000 {
+        if n < 100 {
+            let (word, len) = (pair_word(n), 1 + (n >= 10) as usize);
+            return (word >> (8 * (2 - len)), len);
+        }
+        let word = pair_word(n / 100) | pair_word(n % 100) << 16;
+        let len = 3 + (n >= 1000) as usize;
+        return (word >> (8 * (4 - len)), len);
+    }
+    let d = u64::from_le_bytes(digits8(n));
+    // Leading zero digits are the low zero bytes of `d - '0'` (all 8 for n == 0).
+    let zeros = ((d ^ 0x3030_3030_3030_3030).trailing_zeros() / 8) as usize;
+    let len = (8 - zeros).max(1);
+    (d >> (8 * (8 - len)), len)
+}
+
+/// Stores the `out.len()` (1 to 8) low bytes of `word` into `out`, with at most two
+/// fixed-size (possibly overlapping) stores and nothing past the end of `out`.
+#[inline(always)]
+pub(crate) fn store_word(out: &mut [u8], word: u64) {
+    let len = out.len();
+    debug_assert!((1..=8).contains(&len));
+    if len >= 4 {
+        out[..4].copy_from_slice(&(word as u32).to_le_bytes());
+        let tail = (word >> (8 * (len - 4))) as u32;
+        out[len - 4..].copy_from_slice(&tail.to_le_bytes());
+    } else if len > 0 {
+        // 1 to 3 bytes: first, middle and last cover them all.
+        out[0] = word as u8;
+        out[len / 2] = (word >> (8 * (len / 2))) as u8;
+        out[len - 1] = (word >> (8 * (len - 1))) as u8;
+    }
+}
+
 /// The 16 ASCII digits of `n < 10^16`, zero padded, most significant first.
 #[inline]
 pub(crate) fn ascii16(n: u64) -> [u8; 16] {
@@ -267,6 +325,7 @@ mod tests {
         for v in 0..10_000u32 {
             let n = v * 10_001;
             let d = digits8(n);
+
             let mut want = [0u8; 8];
             write_u64_fixed_back(&mut want, 8, n as u64, 8);
             assert_eq!(d, want, "{n}");
@@ -282,6 +341,60 @@ mod tests {
             let mut want = [0u8; 16];
             write_u64_fixed_back(&mut want, 16, n, 16);
             assert_eq!(ascii16(n), want);
+        }
+    }
+
+    #[test]
+    fn pairs_ascii_matches_the_table() {
+        for v in 0..100u64 {
+            for other in [0u64, 9, 10, 55, 99] {
+                for lane in 0..4 {
+                    let mut lanes = [other; 4];
+                    lanes[lane] = v;
+                    let packed = lanes.iter().rev().fold(0u64, |acc, &x| (acc << 16) | x);
+                    let want = lanes
+                        .iter()
+                        .rev()
+                        .fold(0u64, |acc, &x| (acc << 16) | pair_word(x as u32));
+                    assert_eq!(pairs_ascii(packed), want, "{lanes:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn digit_words_match_naive() {
+        let check = |n: u32| {
+            let (word, len) = digits_word(n);
+            let mut naive = [0u8; 20];
+            let start = write_u64_back(&mut naive, 20, n as u64);
+            let text = &naive[start..];
+            assert_eq!(len, text.len(), "{n}");
+            assert_eq!(&word.to_le_bytes()[..len], text, "{n}");
+            assert!(word.to_le_bytes()[len..].iter().all(|&b| b == 0), "{n}");
+            for extra in 0..3 {
+                let mut out = [0xAAu8; 12];
+                store_word(&mut out[extra..extra + len], word);
+                assert_eq!(&out[extra..extra + len], text, "{n}");
+                assert!(out[..extra].iter().all(|&b| b == 0xAA));
+                assert!(out[extra + len..].iter().all(|&b| b == 0xAA));
+            }
+        };
+        for n in 0..100_000 {
+            check(n);
+        }
+        for &p in &POW10_U64[..8] {
+            let p = p as u32;
+            for n in [p - 1, p, p + 1, p * 9, 99_999_999] {
+                check(n);
+            }
+        }
+        for v in 0..100 {
+            let w = pair_word(v);
+            assert_eq!(
+                w.to_le_bytes()[..2],
+                [b'0' + v as u8 / 10, b'0' + v as u8 % 10]
+            );
         }
     }
 

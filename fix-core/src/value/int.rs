@@ -16,7 +16,7 @@
 
 use core::fmt;
 
-use super::digits::{count_u64, write_u64_back};
+use super::digits::{count_u64, digits_word, store_word, write_u64_back};
 use super::{BufferTooSmall, FieldValue};
 
 /// Why a byte string is not a valid FIX integer of the requested kind.
@@ -155,6 +155,20 @@ pub fn parse_uint(bytes: &[u8]) -> Result<u64, IntError> {
 pub fn write_int(v: i64, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
     let neg = v < 0;
     let m = v.unsigned_abs();
+    if m < 10_000_000 {
+        // At most 7 digits and a sign: one word.
+        let (word, digits) = digits_word(m as u32);
+        let (word, len) = if neg {
+            ((word << 8) | b'-' as u64, digits + 1)
+        } else {
+            (word, digits)
+        };
+        let Some(out) = out.get_mut(..len) else {
+            return Err(BufferTooSmall { needed: len });
+        };
+        store_word(out, word);
+        return Ok(len);
+    }
     let len = neg as usize + count_u64(m);
     let Some(out) = out.get_mut(..len) else {
         return Err(BufferTooSmall { needed: len });
@@ -176,6 +190,15 @@ pub fn write_int(v: i64, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
 /// ```
 #[inline]
 pub fn write_uint(v: u64, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
+    if v < 100_000_000 {
+        // At most 8 digits: one word.
+        let (word, len) = digits_word(v as u32);
+        let Some(out) = out.get_mut(..len) else {
+            return Err(BufferTooSmall { needed: len });
+        };
+        store_word(out, word);
+        return Ok(len);
+    }
     let len = count_u64(v);
     let Some(out) = out.get_mut(..len) else {
         return Err(BufferTooSmall { needed: len });
@@ -185,6 +208,8 @@ pub fn write_uint(v: u64, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
 }
 
 impl<'a> FieldValue<'a> for i64 {
+    const SOH_FREE: bool = true;
+
     type Error = IntError;
 
     /// INT, see [`parse_int`].
@@ -231,6 +256,8 @@ macro_rules! uint_newtype {
         }
 
         impl<'a> FieldValue<'a> for $name {
+            const SOH_FREE: bool = true;
+
             type Error = IntError;
 
             fn parse_fix(bytes: &'a [u8]) -> Result<Self, IntError> {
@@ -337,6 +364,8 @@ impl TagNum {
 }
 
 impl<'a> FieldValue<'a> for TagNum {
+    const SOH_FREE: bool = true;
+
     type Error = IntError;
 
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, IntError> {

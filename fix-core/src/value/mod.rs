@@ -46,7 +46,7 @@
 use core::fmt;
 
 mod decimal;
-mod digits;
+pub(crate) mod digits;
 mod int;
 mod text;
 mod time;
@@ -113,6 +113,21 @@ pub trait FieldValue<'a>: Sized {
 
     /// Writes the FIX representation into `out`, returning the number of bytes written.
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall>;
+
+    /// True when no value of the type can write SOH (0x01), as each of fix-core's value
+    /// types guarantees by construction (their parsers and constructors refuse it). The
+    /// [`Encoder`](crate::Encoder) then skips scanning what was written for SOH.
+    ///
+    /// The default, `false`, is the safe choice for other types: setting it on a type
+    /// that does write SOH gives a message whose fields a receiver splits wrongly (never
+    /// undefined behaviour); debug builds still scan and panic.
+    ///
+    /// ```
+    /// use fix_core::value::{Decimal, FieldValue, FixStr};
+    /// assert!(<Decimal as FieldValue>::SOH_FREE);
+    /// assert!(<FixStr<'_> as FieldValue>::SOH_FREE);
+    /// ```
+    const SOH_FREE: bool = false;
 }
 
 /// Copies `src` into the start of `out`, or reports the size needed.

@@ -128,6 +128,8 @@ impl Char {
 }
 
 impl<'a> FieldValue<'a> for Char {
+    const SOH_FREE: bool = true;
+
     type Error = TextError;
 
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, TextError> {
@@ -146,6 +148,8 @@ impl fmt::Display for Char {
 }
 
 impl<'a> FieldValue<'a> for bool {
+    const SOH_FREE: bool = true;
+
     type Error = TextError;
 
     /// BOOLEAN: exactly `Y` (true) or `N` (false); lower case and other spellings are
@@ -269,6 +273,8 @@ impl<'a> MultipleValueString<'a> {
 }
 
 impl<'a> FieldValue<'a> for MultipleValueString<'a> {
+    const SOH_FREE: bool = true;
+
     type Error = TextError;
 
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, TextError> {
@@ -355,6 +361,8 @@ impl<'a> MultipleCharValue<'a> {
 }
 
 impl<'a> FieldValue<'a> for MultipleCharValue<'a> {
+    const SOH_FREE: bool = true;
+
     type Error = TextError;
 
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, TextError> {
@@ -439,6 +447,8 @@ macro_rules! code_type {
         }
 
         impl<'a> FieldValue<'a> for $name {
+            const SOH_FREE: bool = true;
+
             type Error = TextError;
 
             fn parse_fix(bytes: &'a [u8]) -> Result<Self, TextError> {
@@ -539,6 +549,8 @@ impl<'a> FixStr<'a> {
 }
 
 impl<'a> FieldValue<'a> for FixStr<'a> {
+    const SOH_FREE: bool = true;
+
     type Error = TextError;
 
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, TextError> {

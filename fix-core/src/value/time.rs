@@ -12,7 +12,7 @@
 
 use core::fmt;
 
-use super::digits::{POW10_U64, put2, two, write_u64_fixed_back};
+use super::digits::{POW10_U64, digits8, pairs_ascii, put2, two, write_u64_fixed_back};
 use super::{BufferTooSmall, FieldValue};
 
 /// Why a byte string is not a valid FIX date or time, or a value is out of range.
@@ -337,6 +337,8 @@ macro_rules! display_via_write {
         }
 
         impl<'a> FieldValue<'a> for $name {
+            const SOH_FREE: bool = true;
+
             type Error = TimeError;
 
             fn parse_fix(bytes: &'a [u8]) -> Result<Self, TimeError> {
@@ -766,9 +768,48 @@ impl UtcTimestamp {
     ) -> Result<usize, BufferTooSmall> {
         let len = 9 + Clock::len(precision);
         let out = check_output(out, len)?;
-        write_ymd(out, self.date.year, self.date.month, self.date.day);
+        // `YYYYMMDD-HH:MM:SS.fffffffff` from whole words stored straight into `out`
+        // (`len` is 17, 21, 24 or 27): the fraction first, then the rest over it.
+        let clock = &self.time.clock;
+        let digits = precision.digits();
+        if digits > 0 {
+            // Constant divisors: a multiply each, not a division by `unit()`.
+            let v = match precision {
+                Precision::Seconds => 0,
+                Precision::Millis => clock.nanos / 1_000_000,
+                Precision::Micros => clock.nanos / 1_000,
+                Precision::Nanos => clock.nanos,
+            };
+            // The low 8 digits end where the fraction ends (`len`); for 3 and 6 digits
+            // their leading zeros fall on bytes the clock and point overwrite below.
+            out[len - 8..].copy_from_slice(&digits8(v % 100_000_000));
+            if digits == 9 {
+                out[18] = b'0' + (v / 100_000_000) as u8;
+            }
+        }
+        let date = &self.date;
+        // Every field is below 100 (the year is split), as the constructors check.
+        let ymd = pairs_ascii(
+            u64::from(date.year / 100)
+                | u64::from(date.year % 100) << 16
+                | u64::from(date.month) << 32
+                | u64::from(date.day) << 48,
+        );
+        let hm_s = pairs_ascii(
+            u64::from(clock.hour) | u64::from(clock.minute) << 16 | u64::from(clock.second) << 32,
+        );
+        // `HHMMSS00` to `HH:MM:SS`.
+        let hms = (hm_s & 0xFFFF)
+            | (hm_s & 0xFFFF_0000) << 8
+            | (hm_s & 0xFFFF_0000_0000) << 16
+            | (b':' as u64) << 16
+            | (b':' as u64) << 40;
+        out[..8].copy_from_slice(&ymd.to_le_bytes());
         out[8] = b'-';
-        self.time.clock.write(precision, &mut out[9..]);
+        out[9..17].copy_from_slice(&hms.to_le_bytes());
+        if digits > 0 {
+            out[17] = b'.';
+        }
         Ok(len)
     }
 }
