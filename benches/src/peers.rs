@@ -11,21 +11,16 @@
 //! Each case is a boxed closure: the indirect call costs about a nanosecond, the same
 //! for every library in a group.
 //!
-//! # Adding the typed `fix44` cases
-//!
-//! When the generated `fix44` crate exists, add its cases beside ours in the same
-//! groups, with lib names such as `"ours (typed fix44)"`, in [`cases`]:
-//! `decode+validate/*` (typed decode + validation from the generated const tables),
-//! `decode+5 reads/ExecutionReport` (typed accessors instead of `Message::get` +
-//! value parsing), and `encode/*` (the generated message structs' encoders). Return
-//! the same [`Reads`] / field lists so the existing checks cover them; the ratio
-//! column keeps `"ours"` (run-time dictionary) as its reference unless changed in
-//! `xtask/src/bench_report.rs`.
+//! Beside `"ours"` (validation against the run-time dictionary, the reference of
+//! the ratio column), the decode groups time `"ours, fix44 tables"` (the tables
+//! generated into `fix44`), `"ours, shape cache"` (`Validator::validate_cached`)
+//! and `"ours, parse only"`; the read group times `"ours, typed fix44"` (the
+//! generated view's getters).
 
 use crate::{ExecutionReport, NewOrderSingle, corpus};
 use core::fmt;
 use fix_codegen::model::Dictionary;
-use fix_core::validate::Validator;
+use fix_core::validate::{ShapeCache, Validator};
 use fix_core::value::{Char, Decimal, FixStr};
 use fix_core::{Fields, Parser};
 use std::hint::black_box;
@@ -181,6 +176,23 @@ fn ours_reads(parser: &Parser<'_>, bytes: &[u8], fields: &mut [fix_core::Field])
     )
 }
 
+/// The same five reads through the generated `fix44` view.
+fn typed_reads(
+    parser: &Parser<'_>,
+    bytes: &[u8],
+    fields: &mut [fix_core::Field],
+) -> Reads<Decimal> {
+    let msg = parser.parse(bytes, fields).unwrap().complete().unwrap();
+    let er = fix44::messages::ExecutionReport::new(msg);
+    Reads::new(
+        er.cl_ord_id().unwrap().unwrap().as_bytes(),
+        er.side().unwrap().as_bytes()[0],
+        er.last_px().unwrap().unwrap(),
+        er.last_qty().unwrap().unwrap(),
+        er.order_qty_data().order_qty().unwrap().unwrap(),
+    )
+}
+
 fn fefix_reads(
     decoder: &mut fefix::tagvalue::Decoder,
     bytes: &[u8],
@@ -314,6 +326,39 @@ fn decode_cases(
     let mut fields = Fields::<128>::new();
     out.push(Case::new(
         group,
+        "ours, fix44 tables",
+        "the same, validating against the tables generated into fix44 (fix44::DICTIONARY)",
+        move || {
+            let msg = parser
+                .parse(black_box(&b), &mut fields)
+                .unwrap()
+                .complete()
+                .unwrap();
+            assert!(validator.validate(&fix44::DICTIONARY, &msg).is_ok());
+            msg.fields().len() as u64
+        },
+    ));
+    let (b, d) = (bytes.clone(), dict.clone());
+    let mut fields = Fields::<128>::new();
+    let mut cache = Box::new(ShapeCache::<8, 128>::new());
+    out.push(Case::new(
+        group,
+        "ours, shape cache",
+        "Parser::parse + Validator::validate_cached (run-time dictionary; the shape seen before, so values are checked alone)",
+        move || {
+            let msg = parser
+                .parse(black_box(&b), &mut fields)
+                .unwrap()
+                .complete()
+                .unwrap();
+            assert!(validator.validate_cached(&*d, &msg, &mut cache).is_ok());
+            msg.fields().len() as u64
+        },
+    ));
+    let b = bytes.clone();
+    let mut fields = Fields::<128>::new();
+    out.push(Case::new(
+        group,
         "ours, parse only",
         "Parser::parse, no validation",
         move || {
@@ -428,6 +473,20 @@ fn read_cases(
         "Parser::parse + Message::get + FixStr/Char/Decimal::parse (no validation)",
         move || {
             let r = ours_reads(&parser, black_box(&b), &mut fields);
+            black_box(&r);
+            r.digest()
+        },
+    ));
+    let typed = typed_reads(&parser, &bytes, &mut Fields::<128>::new());
+    assert_eq!(typed.summary(), ours.summary());
+    let b = bytes.clone();
+    let mut typed_fields = Fields::<128>::new();
+    out.push(Case::new(
+        GROUP,
+        "ours, typed fix44",
+        "Parser::parse + fix44::ExecutionReport::new (slot table) + five typed getters",
+        move || {
+            let r = typed_reads(&parser, black_box(&b), &mut typed_fields);
             black_box(&r);
             r.digest()
         },
