@@ -1,5 +1,5 @@
 //! A bare timing loop for the typed paths (`cargo run --release -p fix-sample
-//! --example probe`): parse + view construction, five getters, a 10-entry group
+//! --example sample_probe`): parse + view construction, five getters, a 10-entry group
 //! walk, and a build. Prints nanoseconds per iteration.
 
 use std::hint::black_box;
