@@ -767,33 +767,48 @@ fn declared(value: &[u8]) -> usize {
 /// the level does not hold the tag.
 #[inline(always)]
 fn fill(level: &Level, tag: u32, pos: usize, slots: &mut [u16]) -> Option<Filled> {
+    fill_at(level, tag, pos, slots, 0)
+}
+
+/// [`fill`] for a level whose slots start at `offset` in `slots`.
+#[inline(always)]
+fn fill_at(
+    level: &Level,
+    tag: u32,
+    pos: usize,
+    slots: &mut [u16],
+    offset: usize,
+) -> Option<Filled> {
     let (first, group) = level.probe(tag)?;
-    let filled = |slot, group| Filled { slot, group };
-    match slots.get_mut(first) {
+    let value = u16::try_from(pos).unwrap_or(ABSENT);
+    let filled = |slot, group, taken| Filled { slot, group, taken };
+    match slots.get_mut(offset + first) {
         Some(s) if *s == ABSENT => {
-            *s = u16::try_from(pos).unwrap_or(ABSENT);
-            return Some(filled(first, group));
+            *s = value;
+            return Some(filled(first, group, true));
         }
-        None => return Some(filled(first, group)),
+        None => return Some(filled(first, group, false)),
         Some(_) => {}
     }
     // A tag the level repeats (rare): its later slots fill in turn.
     for slot in level.slots(tag).filter(|&s| s != first) {
-        if let Some(s) = slots.get_mut(slot)
+        if let Some(s) = slots.get_mut(offset + slot)
             && *s == ABSENT
         {
-            *s = u16::try_from(pos).unwrap_or(ABSENT);
-            return Some(filled(slot, level.group_at(slot).is_some()));
+            *s = value;
+            return Some(filled(slot, level.group_at(slot).is_some(), true));
         }
     }
-    Some(filled(first, group))
+    Some(filled(first, group, false))
 }
 
-/// What [`fill`] found: the slot, and whether it is a group counter's.
+/// What [`fill`] found: the slot, whether it is a group counter's, and whether
+/// the field was recorded in it.
 #[derive(Clone, Copy)]
 struct Filled {
     slot: usize,
     group: bool,
+    taken: bool,
 }
 
 /// Walks `msg`'s fields from `pos` against `level`, recording each in `slots`
@@ -843,12 +858,15 @@ fn scan_sections(levels: &[&Level], msg: &Message<'_>, slots: &mut [u16]) {
         let mut matched: Option<(&Level, Filled)> = None;
         let mut offset = 0;
         for level in levels {
-            let rest = slots.get_mut(offset..).unwrap_or_default();
-            let here = rest.get_mut(..level.len()).unwrap_or_default();
-            if let Some(filled) = fill(level, tag, pos, here) {
-                let taken = here.get(filled.slot) == Some(&u16::try_from(pos).unwrap_or(ABSENT));
+            // A level's slots past the end of `slots` are not recorded.
+            let here = if offset + level.len() <= slots.len() {
+                fill_at(level, tag, pos, slots, offset)
+            } else {
+                fill(level, tag, pos, &mut [])
+            };
+            if let Some(filled) = here {
                 matched.get_or_insert((level, filled));
-                if taken {
+                if filled.taken {
                     matched = Some((level, filled));
                     break;
                 }
