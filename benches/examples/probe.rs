@@ -22,7 +22,7 @@
 //! prints the names.
 
 use fix_benches::{ExecutionReport, NewOrderSingle, corpus, naive_split};
-use fix_core::{Fields, Parser};
+use fix_core::{Fields, Message, Parser};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -65,51 +65,31 @@ fn main() {
     let mut op = |bytes: &[u8]| -> usize {
         match what.as_str() {
             "validate" => {
-                let msg = parser
-                    .parse(bytes, &mut fields)
-                    .unwrap()
-                    .complete()
-                    .unwrap();
+                let msg = parse(&parser, bytes, &mut fields);
                 validator
                     .validate(dict.as_ref().unwrap(), &msg)
                     .map_or(0, |()| 1)
             }
             "validate-cached" => {
-                let msg = parser
-                    .parse(bytes, &mut fields)
-                    .unwrap()
-                    .complete()
-                    .unwrap();
+                let msg = parse(&parser, bytes, &mut fields);
                 validator
                     .validate_cached(dict.as_ref().unwrap(), &msg, &mut cache)
                     .map_or(0, |()| 1)
             }
             "validate-gen" => {
-                let msg = parser
-                    .parse(bytes, &mut fields)
-                    .unwrap()
-                    .complete()
-                    .unwrap();
+                let msg = parse(&parser, bytes, &mut fields);
                 validator
                     .validate(&fix44::DICTIONARY, &msg)
                     .map_or(0, |()| 1)
             }
             "view" => {
-                let msg = parser
-                    .parse(bytes, &mut fields)
-                    .unwrap()
-                    .complete()
-                    .unwrap();
+                let msg = parse(&parser, bytes, &mut fields);
                 let er = fix44::messages::ExecutionReport::new(msg);
                 black_box(&er);
                 1
             }
             "reads" => {
-                let msg = parser
-                    .parse(bytes, &mut fields)
-                    .unwrap()
-                    .complete()
-                    .unwrap();
+                let msg = parse(&parser, bytes, &mut fields);
                 let er = fix44::messages::ExecutionReport::new(msg);
                 let mut n = 0;
                 for _ in 0..100 {
@@ -118,21 +98,11 @@ fn main() {
                 n
             }
             "mdwalk" => {
-                let msg = parser
-                    .parse(bytes, &mut fields)
-                    .unwrap()
-                    .complete()
-                    .unwrap();
+                let msg = parse(&parser, bytes, &mut fields);
                 let md = fix44::messages::MarketDataIncrementalRefresh::new(msg);
                 fix_benches::typed::walk(&md) as usize
             }
-            "parse" => parser
-                .parse(bytes, &mut fields)
-                .unwrap()
-                .complete()
-                .unwrap()
-                .fields()
-                .len(),
+            "parse" => parse(&parser, bytes, &mut fields).fields().len(),
             "frame" => parser.frame(bytes).unwrap().complete().unwrap().len(),
             "naive" => naive_split(bytes, &mut split),
             "encode" => match stem.as_str() {
@@ -145,6 +115,15 @@ fn main() {
     };
     let (best, check) = timed(&mut op, &bytes, n);
     println!("{what} {stem}: {best:.1} ns per iteration, best of {BATCHES} batches ({check})");
+}
+
+/// A complete message from `bytes` (corpus messages always are).
+fn parse<'a>(
+    parser: &Parser<'_>,
+    bytes: &'a [u8],
+    fields: &'a mut [fix_core::Field],
+) -> Message<'a> {
+    parser.parse(bytes, fields).unwrap().complete().unwrap()
 }
 
 /// The timed part alone, for `valgrind --tool=callgrind --toggle-collect='*timed*'`

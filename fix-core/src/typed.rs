@@ -274,10 +274,9 @@ impl FieldDef {
         if self.values.is_empty() {
             return true;
         }
-        let listed = |v: &[u8]| match (&self.byte_set, v) {
-            (Some(set), &[b]) => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
-            (Some(_), _) => false,
-            (None, _) => self
+        let listed = |v: &[u8]| match &self.byte_set {
+            Some(set) => validate::byte_set_contains(set, v),
+            None => self
                 .values
                 .binary_search_by(|x| x.iter().cmp(v.iter()))
                 .is_ok(),

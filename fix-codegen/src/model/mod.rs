@@ -1168,9 +1168,8 @@ impl ValueCheck {
         };
         match self {
             ValueCheck::Any => true,
-            ValueCheck::Byte { set, multiple } => each(*multiple, &|v| match v {
-                [b] => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
-                _ => false,
+            ValueCheck::Byte { set, multiple } => each(*multiple, &|v| {
+                fix_core::validate::byte_set_contains(set, v)
             }),
             ValueCheck::Packed { values, multiple } => each(*multiple, &|v| {
                 pack(v).is_some_and(|p| values.binary_search(&p).is_ok())

@@ -197,6 +197,24 @@ pub trait Layout {
     }
 }
 
+/// Whether `value` is one byte that the 256-bit `set` holds (bit `b % 64` of word
+/// `b / 64`): the form [`Member::values`] and [`Dictionary::byte_set`] give.
+///
+/// ```
+/// use fix_core::validate::byte_set_contains;
+/// let mut sides = [0u64; 4];
+/// sides[usize::from(b'1' / 64)] |= 1 << (b'1' % 64);
+/// assert!(byte_set_contains(&sides, b"1") && !byte_set_contains(&sides, b"2"));
+/// assert!(!byte_set_contains(&sides, b"11"));
+/// ```
+#[inline]
+pub fn byte_set_contains(set: &[u64; 4], value: &[u8]) -> bool {
+    match value {
+        &[b] => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
+        _ => false,
+    }
+}
+
 /// What validation checks of a field's value: its data format, and whether it is
 /// enumerated (only then is [`Dictionary::value_allowed`] consulted).
 ///
@@ -258,6 +276,8 @@ impl<L: ?Sized> Copy for Group<'_, L> {}
 /// differential test holds them to that), and `false` for anything it is not sure
 /// of.
 mod shape {
+    use crate::value::all_digits;
+
     /// Up to 18 digits: a non-negative integer below 10^18, valid as INT and UINT.
     #[inline]
     pub(super) fn digits(v: &[u8]) -> bool {
@@ -279,16 +299,6 @@ mod shape {
             other |= !b.is_ascii_digit() && b != b'.';
         }
         !other && points <= 1 && v.len() > points as usize
-    }
-
-    /// Whether the eight bytes of `w` (little-endian) are all ASCII digits.
-    #[inline]
-    fn all_digits(w: u64) -> bool {
-        const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
-        const ZEROS: u64 = 0x3030_3030_3030_3030;
-        const SIXES: u64 = 0x0606_0606_0606_0606;
-        // A digit's high nibble is 3, and adding 6 to it does not carry into it.
-        w & HIGH == ZEROS && w.wrapping_add(SIXES) & HIGH == ZEROS
     }
 
     /// `YYYYMMDD-HH:MM:SS` with an optional `.` and 3, 6 or 9 fraction digits,

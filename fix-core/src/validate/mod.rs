@@ -9,6 +9,6 @@ mod dictionary;
 mod reject;
 mod validator;
 
-pub use dictionary::{Dictionary, FieldInfo, FieldType, Group, Layout, Member};
+pub use dictionary::{Dictionary, FieldInfo, FieldType, Group, Layout, Member, byte_set_contains};
 pub use reject::{Reject, SessionRejectReason};
 pub use validator::{ShapeCache, USER_DEFINED_MIN, Validator};

@@ -1,6 +1,6 @@
 //! The validator: one walk over a parsed message against a [`Dictionary`].
 
-use super::dictionary::{Dictionary, FieldInfo, FieldType, Group, Layout};
+use super::dictionary::{Dictionary, FieldInfo, FieldType, Group, Layout, byte_set_contains};
 use super::reject::{Reject, SessionRejectReason as Reason};
 use crate::value::parse_uint;
 use crate::{Field, Message};
@@ -350,13 +350,9 @@ impl<const F: usize> Shape<F> {
                 [] => !validator.fields_have_values,
                 _ => {
                     check.format.is_none_or(|format| format.accepts(value))
-                        && match (check.set, value) {
-                            (0, _) => !check.ask || dict.value_allowed(f.tag(), value),
-                            (n, &[b]) => {
-                                let set = &self.sets[usize::from(n - 1) % SETS];
-                                set[usize::from(b / 64)] & (1 << (b % 64)) != 0
-                            }
-                            _ => false,
+                        && match check.set {
+                            0 => !check.ask || dict.value_allowed(f.tag(), value),
+                            n => byte_set_contains(&self.sets[usize::from(n - 1) % SETS], value),
                         }
                 }
             };
@@ -640,10 +636,9 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
         info: Option<FieldInfo>,
         values: Option<&[u64; 4]>,
     ) {
-        let listed = || match (values, value) {
-            (Some(set), &[b]) => set[usize::from(b / 64)] & (1 << (b % 64)) != 0,
-            (Some(_), _) => false,
-            (None, _) => self.dict.value_allowed(tag, value),
+        let listed = || match values {
+            Some(set) => byte_set_contains(set, value),
+            None => self.dict.value_allowed(tag, value),
         };
         let good = match info.or_else(|| self.dict.field_info(tag)) {
             Some(info) => {

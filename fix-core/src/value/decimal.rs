@@ -265,9 +265,7 @@ impl Decimal {
             word = ((word & below) << 8) | (word & above) | u64::from(b'0');
             scale = 7 - k as u8;
         }
-        // Every byte a digit: high nibble 3, and adding 6 does not carry into it.
-        const NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
-        if word & NIBBLES != zeros || word.wrapping_add(ONES * 6) & NIBBLES != zeros {
+        if !super::digits::all_digits(word) {
             return None;
         }
         // Eight digits to a number in three multiply steps (pairs, quads, all).

@@ -315,6 +315,16 @@ pub(crate) fn two(b: &[u8], i: usize) -> Option<u8> {
     }
 }
 
+/// Whether the eight bytes of `w` (little-endian) are all ASCII digits: a digit's
+/// high nibble is 3, and adding 6 to it does not carry into it.
+#[inline]
+pub(crate) const fn all_digits(w: u64) -> bool {
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    const SIXES: u64 = 0x0606_0606_0606_0606;
+    w & HIGH == ZEROS && w.wrapping_add(SIXES) & HIGH == ZEROS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,6 +50,7 @@ pub(crate) mod digits;
 mod int;
 mod text;
 mod time;
+pub(crate) use digits::all_digits;
 pub(crate) use time::days_in_month;
 
 pub use decimal::{Decimal, DecimalError};
