@@ -312,18 +312,78 @@ pub struct Level {
     pub required: &'static [u16],
     /// The group counters of this level: `(slot, group)`, by slot.
     pub groups: &'static [(u16, &'static Group)],
-    /// An open-addressing hash table of slots for `O(1)` lookups: a power-of-two
-    /// number of buckets, each holding slot + 1 (0 for an empty bucket), with
-    /// [`GROUP_BIT`] set when the slot is a group counter's; linear probing from
-    /// [`hash_tag`]. Empty means "binary search `by_tag`". Generated levels always
-    /// have one.
-    pub index: &'static [u16],
+    /// An open-addressing hash table for `O(1)` lookups, built by [`hash_index`]:
+    /// a power-of-two number of buckets, linear probing from [`hash_tag`]. Empty
+    /// means "binary search `by_tag`". Generated levels have one unless a tag or
+    /// the slot count is past what a bucket holds ([`INDEX_TAG_LIMIT`],
+    /// [`INDEX_SLOT_LIMIT`]).
+    pub index: &'static [u32],
 }
 
 /// The bit of a [`Level::index`] bucket that marks a group counter's slot, so that
 /// walking a message asks for the group only of fields that have one (a search of
 /// [`Level::groups`] per field costs as much as the rest of the walk).
-pub const GROUP_BIT: u16 = 0x8000;
+///
+/// A bucket is `tag << 12 | GROUP_BIT? | slot + 1`, 0 when empty: the tag sits in
+/// the bucket itself, so a probe is one load and one compare (a bucket holding
+/// only the slot needs a second, dependent load of the slot's tag).
+pub const GROUP_BIT: u32 = 1 << 11;
+
+/// The slot + 1 bits of a [`Level::index`] bucket.
+const SLOT_MASK: u32 = GROUP_BIT - 1;
+
+/// Tags of a level with an index are below this (bucket bits 12..32).
+pub const INDEX_TAG_LIMIT: u32 = 1 << 20;
+
+/// A level with an index has fewer slots than this (bucket bits 0..11 hold slot + 1).
+pub const INDEX_SLOT_LIMIT: usize = (1 << 11) - 1;
+
+/// Builds a [`Level::index`] of `N` buckets (a power of two above `tags.len()`)
+/// for a level's `tags`, marking the slots listed in `groups` as group counters.
+/// Slots go in in order, so a repeated tag probes in ascending slot order. A const
+/// fn, so generated crates compute their indexes at compile time.
+///
+/// # Panics
+///
+/// When `N` is not a power of two larger than `tags.len()`, a tag is not below
+/// [`INDEX_TAG_LIMIT`], or there are [`INDEX_SLOT_LIMIT`] slots or more (at
+/// compile time when evaluated in a `static`).
+///
+/// ```
+/// use fix_core::typed::{Level, hash_index};
+/// static L: Level = Level {
+///     tags: &[55, 48, 146], by_tag: &[2, 1, 0], required: &[], groups: &[],
+///     index: &hash_index::<8>(&[55, 48, 146], &[2]),
+/// };
+/// assert_eq!(L.slot(48), Some(1));
+/// assert_eq!(L.slot(54), None);
+/// ```
+pub const fn hash_index<const N: usize>(tags: &[u32], groups: &[u16]) -> [u32; N] {
+    assert!(N.is_power_of_two() && N > tags.len(), "bucket count");
+    assert!(tags.len() < INDEX_SLOT_LIMIT, "too many slots for an index");
+    let bits = N.trailing_zeros();
+    let mut table = [0u32; N];
+    let mut slot = 0;
+    while slot < tags.len() {
+        let tag = tags[slot];
+        assert!(tag < INDEX_TAG_LIMIT, "tag too large for an index");
+        let mut group = 0;
+        let mut g = 0;
+        while g < groups.len() {
+            if groups[g] as usize == slot {
+                group = GROUP_BIT;
+            }
+            g += 1;
+        }
+        let mut b = hash_tag(tag, bits);
+        while table[b] != 0 {
+            b = (b + 1) & (N - 1);
+        }
+        table[b] = (tag << 12) | group | (slot as u32 + 1);
+        slot += 1;
+    }
+    table
+}
 
 /// The bucket of `tag` in a [`Level::index`] of `2^bits` buckets (Fibonacci hashing).
 ///
@@ -364,13 +424,13 @@ impl Iterator for Slots<'_> {
         let mask = level.index.len().wrapping_sub(1);
         while self.left > 0 {
             self.left -= 1;
-            let s = usize::from(*level.index.get(self.pos)? & !GROUP_BIT);
-            let Some(slot) = s.checked_sub(1) else {
+            let bucket = *level.index.get(self.pos)?;
+            let Some(slot) = ((bucket & SLOT_MASK) as usize).checked_sub(1) else {
                 self.left = 0;
                 return None;
             };
             self.pos = (self.pos + 1) & mask;
-            if level.tags.get(slot) == Some(&self.tag) {
+            if bucket >> 12 == self.tag {
                 return Some(slot);
             }
         }
@@ -437,27 +497,37 @@ impl Level {
         self.probe(tag).map(|(slot, _)| slot)
     }
 
-    /// The first slot holding `tag`, and whether it is a group counter's.
-    #[inline]
+    /// The first slot holding `tag`, and whether it is a group counter's. Inlined
+    /// into the walks, where it runs once per field: a multiply, a shift, one
+    /// load and one compare when the first bucket holds the tag.
+    #[inline(always)]
     fn probe(&self, tag: u32) -> Option<(usize, bool)> {
         let n = self.index.len();
         if !n.is_power_of_two() {
-            let slot = self.slots(tag).next()?;
-            return Some((slot, self.group_at(slot).is_some()));
+            return self.search(tag);
         }
-        // The probe of `Slots::next`, without the iterator's state.
+        // The probe of `Slots::next`, without the iterator's state: the table is
+        // never full, so an empty bucket ends every miss.
         let mask = n - 1;
-        let hash = u64::from(tag.wrapping_mul(0x9E37_79B9)) >> (32 - n.trailing_zeros());
-        let mut pos = hash as usize;
-        for _ in 0..n {
-            let bucket = *self.index.get(pos)?;
-            let slot = usize::from(bucket & !GROUP_BIT).checked_sub(1)?;
-            if self.tags.get(slot) == Some(&tag) {
+        let hash = (u64::from(tag.wrapping_mul(0x9E37_79B9)) >> (32 - n.trailing_zeros())) as usize;
+        for pos in hash..hash + n {
+            let bucket = *self.index.get(pos & mask)?;
+            if bucket >> 12 == tag {
+                let slot = ((bucket & SLOT_MASK) as usize).checked_sub(1)?;
                 return Some((slot, bucket & GROUP_BIT != 0));
             }
-            pos = (pos + 1) & mask;
+            if bucket == 0 {
+                return None;
+            }
         }
         None
+    }
+
+    /// [`Level::probe`] for a level without an index (hand-written tables).
+    #[inline(never)]
+    fn search(&self, tag: u32) -> Option<(usize, bool)> {
+        let slot = self.slots(tag).next()?;
+        Some((slot, self.group_at(slot).is_some()))
     }
 
     /// Whether `tag` belongs to this level.
@@ -814,6 +884,10 @@ struct Filled {
 /// (nothing when `slots` is empty); with a `delimiter`, one group entry: it ends
 /// at the next delimiter or the first tag the level does not hold. Returns where
 /// it stopped.
+///
+/// This loop runs once per field of every group entry (twice: once to skip the
+/// entry while walking the enclosing level, once to fill the entry's view), so
+/// the rare cases (a tag the level repeats, a nested group) are calls out of it.
 fn scan(
     level: &Level,
     msg: &Message<'_>,
@@ -828,21 +902,47 @@ fn scan(
         if delimiter == Some(tag) && pos != start {
             break;
         }
-        let Some(filled) = fill(level, tag, pos, slots) else {
+        let Some((mut slot, mut group)) = level.probe(tag) else {
             if delimiter.is_some() {
                 break;
             }
             pos += 1;
             continue;
         };
+        let value = u16::try_from(pos).unwrap_or(ABSENT);
+        match slots.get_mut(slot) {
+            Some(s) if *s == ABSENT => *s = value,
+            None => {}
+            Some(_) => (slot, group) = refill(level, tag, value, slot, slots),
+        }
         pos += 1;
-        if filled.group
-            && let Some(group) = level.group_at(filled.slot)
-        {
-            pos = skip_group(group, msg, pos, declared(msg.value(field)));
+        if group {
+            pos = enter_group(level, slot, msg, field, pos);
         }
     }
     pos
+}
+
+/// A field whose first slot is taken: the next free slot holding the same tag (a
+/// level that repeats a tag) takes it. Returns the slot and group flag the field
+/// counts for: the one filled, or the first.
+#[cold]
+#[inline(never)]
+fn refill(level: &Level, tag: u32, value: u16, first: usize, slots: &mut [u16]) -> (usize, bool) {
+    match fill(level, tag, usize::from(value), slots) {
+        Some(f) if f.taken => (f.slot, f.group),
+        _ => (first, level.group_at(first).is_some()),
+    }
+}
+
+/// Skips the entries of the group whose counter (`field`, in `slot`) was just
+/// read; returns the position after them.
+#[inline(never)]
+fn enter_group(level: &Level, slot: usize, msg: &Message<'_>, field: &Field, pos: usize) -> usize {
+    match level.group_at(slot) {
+        Some(group) => skip_group(group, msg, pos, declared(msg.value(field))),
+        None => pos,
+    }
 }
 
 /// Walks all of `msg`'s fields against several levels laid end to end in

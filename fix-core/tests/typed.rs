@@ -1,7 +1,7 @@
 //! `fix_core::typed` over hand-written tables: slots, components, nested groups,
 //! repeated tags, and arbitrary field sequences that must never panic.
 
-use fix_core::typed::{Entries, FieldError, Group, Level, View};
+use fix_core::typed::{Entries, FieldError, Group, Level, View, hash_index};
 use fix_core::value::{FixStr, NumInGroup};
 use fix_core::{Fields, Message, Parser};
 use proptest::prelude::*;
@@ -38,6 +38,28 @@ static MSG: Level = Level {
     required: &[0, 1, 5],
     groups: &[(3, &PARTIES)],
     index: &[],
+};
+
+// The same tables with compile-time hash indexes, as generated crates have them.
+static SUB_HASHED: Group = Group {
+    entry: Level {
+        index: &hash_index::<4>(&[523, 803], &[]),
+        ..SUB.entry
+    },
+    ..SUB
+};
+static PARTIES_HASHED: Group = Group {
+    entry: Level {
+        groups: &[(2, &SUB_HASHED)],
+        index: &hash_index::<8>(&[448, 452, 802], &[2]),
+        ..PARTIES.entry
+    },
+    ..PARTIES
+};
+static MSG_HASHED: Level = Level {
+    groups: &[(3, &PARTIES_HASHED)],
+    index: &hash_index::<16>(&[35, 11, 55, 453, 58, 10], &[3]),
+    ..MSG
 };
 
 struct Party<'a>(View<'a, 3>);
@@ -147,6 +169,31 @@ fn level_lookups() {
 
 const TAGS: [u32; 10] = [11, 55, 453, 448, 452, 802, 523, 803, 58, 9999];
 
+/// The slots of every view and entry view of `bytes` over `level`, in walk order.
+fn all_slots(
+    bytes: &[u8],
+    level: &'static Level,
+    parties: &'static Group,
+    sub: &'static Group,
+) -> Vec<Vec<u16>> {
+    let mut fields = Fields::<256>::new();
+    let msg = Parser::new()
+        .with_empty_values(true)
+        .parse(bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let view = View::<6>::new(msg, level);
+    let mut out = vec![view.slots().to_vec()];
+    for p in view.group::<Party<'_>, 3>(3, parties) {
+        out.push(p.0.slots().to_vec());
+        for s in p.0.group::<Sub<'_>, 2>(2, sub) {
+            out.push(s.0.slots().to_vec());
+        }
+    }
+    out
+}
+
 proptest! {
     /// Any sequence of tags and counts: building views and walking every group
     /// never panics, and never yields more entries than fields.
@@ -172,6 +219,41 @@ proptest! {
             }
             Ok(())
         })?;
+    }
+
+    /// Hashed and binary-searched tables fill the same slots, in the message and
+    /// in every (nested) entry.
+    #[test]
+    fn hashed_and_searched_levels_agree(body in proptest::collection::vec((0usize..TAGS.len(), "[0-9]{0,2}"), 0..40)) {
+        let body: Vec<(u32, &str)> = body.iter().map(|(i, v)| (TAGS[*i], v.as_str())).collect();
+        let bytes = message(&body);
+        prop_assert_eq!(
+            all_slots(&bytes, &MSG_HASHED, &PARTIES_HASHED, &SUB_HASHED),
+            all_slots(&bytes, &MSG, &PARTIES, &SUB)
+        );
+    }
+
+    /// Any level: the hash index answers every lookup as the binary search does,
+    /// repeated tags and group counters included.
+    #[test]
+    fn hash_index_matches_binary_search(
+        tags in proptest::collection::vec(prop_oneof![1u32..40, 1u32..(1 << 20)], 1..60),
+        groups in proptest::collection::btree_set(0u16..60, 0..5),
+    ) {
+        let groups: Vec<u16> = groups.into_iter().filter(|&g| usize::from(g) < tags.len()).collect();
+        let mut by_tag: Vec<u16> = (0..tags.len() as u16).collect();
+        by_tag.sort_by_key(|&s| (tags[usize::from(s)], s));
+        let tags: &'static [u32] = Box::leak(tags.into_boxed_slice());
+        let groups: &'static [(u16, &'static Group)] =
+            Box::leak(groups.iter().map(|&g| (g, &SUB)).collect::<Vec<_>>().into_boxed_slice());
+        let searched = Level { tags, by_tag: Box::leak(by_tag.into_boxed_slice()), required: &[], groups, index: &[] };
+        let slots: Vec<u16> = groups.iter().map(|&(s, _)| s).collect();
+        let hashed = Level { index: Box::leak(Box::new(hash_index::<128>(tags, &slots))), ..searched };
+        for &tag in tags.iter().chain(&[0, 41, 1 << 20, u32::MAX]) {
+            prop_assert_eq!(hashed.slot(tag), searched.slot(tag));
+            prop_assert_eq!(hashed.slots(tag).collect::<Vec<_>>(), searched.slots(tag).collect::<Vec<_>>());
+            prop_assert_eq!(hashed.group(tag).is_some(), searched.group(tag).is_some());
+        }
     }
 }
 

@@ -145,12 +145,15 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
     name: "NoHops",
     counter: 627,
     delimiter: 628,
-    entry: t::Level {
-        tags: &[628, 629, 630],
-        by_tag: &[0, 1, 2],
-        required: &[],
-        groups: &[],
-        index: &[0, 1, 3, 0, 0, 2, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[628, 629, 630];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -487,12 +490,15 @@ pub static LEG_STIPULATIONS_NO_LEG_STIPULATIONS: t::Group = t::Group {
     name: "NoLegStipulations",
     counter: 683,
     delimiter: 688,
-    entry: t::Level {
-        tags: &[688, 689],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[1, 0, 0, 2],
+    entry: {
+        const TAGS: &[u32] = &[688, 689];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -526,12 +532,15 @@ pub static NESTED_PARTIES_NO_NESTED_PARTY_IDS: t::Group = t::Group {
     name: "NoNestedPartyIDs",
     counter: 539,
     delimiter: 524,
-    entry: t::Level {
-        tags: &[524, 525, 538, 804],
-        by_tag: &[0, 1, 2, 3],
-        required: &[],
-        groups: &[(3, &NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS)],
-        index: &[0, 0, 0, 2, 3, 0, 1, 32772],
+    entry: {
+        const TAGS: &[u32] = &[524, 525, 538, 804];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2, 3],
+            required: &[],
+            groups: &[(3, &NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS)],
+            index: &t::hash_index::<8>(TAGS, &[3]),
+        }
     },
 };
 t::view! {
@@ -590,12 +599,15 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
     name: "NoPartyIDs",
     counter: 453,
     delimiter: 448,
-    entry: t::Level {
-        tags: &[448, 447, 452, 802],
-        by_tag: &[1, 0, 2, 3],
-        required: &[],
-        groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
-        index: &[0, 0, 2, 3, 0, 32772, 0, 1],
+    entry: {
+        const TAGS: &[u32] = &[448, 447, 452, 802];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[1, 0, 2, 3],
+            required: &[],
+            groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
+            index: &t::hash_index::<8>(TAGS, &[3]),
+        }
     },
 };
 t::view! {
@@ -655,12 +667,15 @@ pub static POSITION_AMOUNT_DATA_NO_POS_AMT: t::Group = t::Group {
     name: "NoPosAmt",
     counter: 753,
     delimiter: 707,
-    entry: t::Level {
-        tags: &[707, 708],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 2, 1],
+    entry: {
+        const TAGS: &[u32] = &[707, 708];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -694,12 +709,15 @@ pub static POSITION_QTY_NO_POSITIONS: t::Group = t::Group {
     name: "NoPositions",
     counter: 702,
     delimiter: 703,
-    entry: t::Level {
-        tags: &[703, 704, 705, 706, 539],
-        by_tag: &[4, 0, 1, 2, 3],
-        required: &[],
-        groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
-        index: &[2, 32773, 4, 1, 0, 3, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[703, 704, 705, 706, 539];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[4, 0, 1, 2, 3],
+            required: &[],
+            groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
+            index: &t::hash_index::<16>(TAGS, &[4]),
+        }
     },
 };
 t::view! {
@@ -759,12 +777,15 @@ pub static SETTL_PARTIES_NO_SETTL_PARTY_IDS: t::Group = t::Group {
     name: "NoSettlPartyIDs",
     counter: 781,
     delimiter: 782,
-    entry: t::Level {
-        tags: &[782, 783, 784, 801],
-        by_tag: &[0, 1, 2, 3],
-        required: &[],
-        groups: &[(3, &SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS)],
-        index: &[32772, 0, 1, 0, 3, 0, 0, 2],
+    entry: {
+        const TAGS: &[u32] = &[782, 783, 784, 801];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2, 3],
+            required: &[],
+            groups: &[(3, &SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS)],
+            index: &t::hash_index::<8>(TAGS, &[3]),
+        }
     },
 };
 t::view! {
@@ -828,12 +849,15 @@ pub static STIPULATIONS_NO_STIPULATIONS: t::Group = t::Group {
     name: "NoStipulations",
     counter: 232,
     delimiter: 233,
-    entry: t::Level {
-        tags: &[233, 234],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[1, 0, 2, 0],
+    entry: {
+        const TAGS: &[u32] = &[233, 234];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -867,12 +891,15 @@ pub static TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS: t::Group = t::Group {
     name: "NoTrdRegTimestamps",
     counter: 768,
     delimiter: 769,
-    entry: t::Level {
-        tags: &[769, 770, 771],
-        by_tag: &[0, 1, 2],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 1, 0, 3, 0, 0, 2],
+    entry: {
+        const TAGS: &[u32] = &[769, 770, 771];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1032,12 +1059,15 @@ pub static UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS: t::Group = t::Group {
     name: "NoUnderlyingStips",
     counter: 887,
     delimiter: 888,
-    entry: t::Level {
-        tags: &[888, 889],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 2, 0, 1],
+    entry: {
+        const TAGS: &[u32] = &[888, 889];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1071,12 +1101,15 @@ pub static NESTED_PARTIES2_NO_NESTED2_PARTY_IDS: t::Group = t::Group {
     name: "NoNested2PartyIDs",
     counter: 756,
     delimiter: 757,
-    entry: t::Level {
-        tags: &[757, 758, 759, 806],
-        by_tag: &[0, 1, 2, 3],
-        required: &[],
-        groups: &[(3, &NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS)],
-        index: &[3, 32772, 0, 2, 0, 0, 1, 0],
+    entry: {
+        const TAGS: &[u32] = &[757, 758, 759, 806];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2, 3],
+            required: &[],
+            groups: &[(3, &NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS)],
+            index: &t::hash_index::<8>(TAGS, &[3]),
+        }
     },
 };
 t::view! {
@@ -1114,12 +1147,15 @@ pub static NESTED_PARTIES3_NO_NESTED3_PARTY_IDS: t::Group = t::Group {
     name: "NoNested3PartyIDs",
     counter: 948,
     delimiter: 949,
-    entry: t::Level {
-        tags: &[949, 950, 951, 952],
-        by_tag: &[0, 1, 2, 3],
-        required: &[],
-        groups: &[(3, &NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS)],
-        index: &[0, 2, 32772, 0, 1, 0, 3, 0],
+    entry: {
+        const TAGS: &[u32] = &[949, 950, 951, 952];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2, 3],
+            required: &[],
+            groups: &[(3, &NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS)],
+            index: &t::hash_index::<8>(TAGS, &[3]),
+        }
     },
 };
 t::view! {
@@ -1157,12 +1193,15 @@ pub static AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS: t::Group = t::Group {
     name: "NoAffectedOrders",
     counter: 534,
     delimiter: 41,
-    entry: t::Level {
-        tags: &[41, 535, 536],
-        by_tag: &[0, 1, 2],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 1, 3, 0, 2, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[41, 535, 536];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1198,12 +1237,15 @@ pub static ALLOC_ACK_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
     counter: 78,
     delimiter: 79,
-    entry: t::Level {
-        tags: &[79, 661, 366, 467, 776, 161, 360, 361],
-        by_tag: &[0, 5, 6, 7, 2, 3, 1, 4],
-        required: &[],
-        groups: &[],
-        index: &[0, 8, 0, 3, 0, 0, 0, 7, 2, 4, 5, 6, 0, 1, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[79, 661, 366, 467, 776, 161, 360, 361];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 5, 6, 7, 2, 3, 1, 4],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<16>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1248,28 +1290,27 @@ pub static ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
     counter: 78,
     delimiter: 79,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             79, 661, 573, 366, 80, 467, 81, 539, 208, 209, 161, 360, 361, 12, 13, 479,
             497, 153, 154, 119, 737, 120, 736, 155, 156, 742, 741, 136, 576, 780, 172,
             169, 170, 171, 85,
-        ],
-        by_tag: &[
-            13, 14, 0, 4, 6, 34, 19, 21, 27, 17, 18, 23, 24, 10, 31, 32, 33, 30, 8, 9,
-            11, 12, 3, 5, 15, 16, 7, 2, 28, 1, 22, 20, 26, 25, 29,
-        ],
-        required: &[],
-        groups: &[
-            (7, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-            (27, &MISC_FEES_GRP_NO_MISC_FEES),
-            (28, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS),
-            (34, &DLVY_INST_GRP_NO_DLVY_INST),
-        ],
-        index: &[
-            0, 0, 15, 7, 16, 32796, 30, 32776, 3, 13, 10, 17, 4, 19, 22, 33, 0, 0, 0, 31,
-            0, 0, 0, 0, 0, 0, 14, 25, 5, 32, 0, 12, 11, 2, 20, 9, 18, 21, 26, 6, 32803,
-            0, 0, 34, 0, 0, 0, 0, 0, 0, 24, 0, 1, 0, 0, 23, 0, 0, 0, 0, 0, 27, 0, 32797,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                13, 14, 0, 4, 6, 34, 19, 21, 27, 17, 18, 23, 24, 10, 31, 32, 33, 30, 8,
+                9, 11, 12, 3, 5, 15, 16, 7, 2, 28, 1, 22, 20, 26, 25, 29,
+            ],
+            required: &[],
+            groups: &[
+                (7, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+                (27, &MISC_FEES_GRP_NO_MISC_FEES),
+                (28, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS),
+                (34, &DLVY_INST_GRP_NO_DLVY_INST),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[7, 27, 28, 34]),
+        }
     },
 };
 t::view! {
@@ -1354,12 +1395,15 @@ pub static BID_COMP_REQ_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
     name: "NoBidComponents",
     counter: 420,
     delimiter: 66,
-    entry: t::Level {
-        tags: &[66, 54, 336, 625, 430, 63, 64, 1, 660],
-        by_tag: &[7, 1, 5, 6, 0, 2, 4, 3, 8],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 0, 0, 4, 2, 0, 0, 7, 8, 3, 0, 1, 5, 6, 9],
+    entry: {
+        const TAGS: &[u32] = &[66, 54, 336, 625, 430, 63, 64, 1, 660];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[7, 1, 5, 6, 0, 2, 4, 3, 8],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<32>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1407,18 +1451,18 @@ pub static BID_COMP_RSP_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
     name: "NoBidComponents",
     counter: 420,
     delimiter: 12,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             12, 13, 479, 497, 66, 421, 54, 44, 423, 406, 430, 63, 64, 336, 625, 58, 354,
             355,
-        ],
-        by_tag: &[0, 1, 7, 6, 15, 11, 12, 4, 13, 16, 17, 9, 5, 8, 10, 2, 3, 14],
-        required: &[],
-        groups: &[],
-        index: &[
-            0, 2, 3, 0, 0, 4, 6, 8, 15, 0, 0, 7, 18, 1, 9, 0, 0, 13, 0, 0, 0, 14, 0, 0,
-            11, 5, 17, 16, 0, 10, 12, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 7, 6, 15, 11, 12, 4, 13, 16, 17, 9, 5, 8, 10, 2, 3, 14],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<64>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1477,15 +1521,15 @@ pub static BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS: t::Group = t::Group {
     name: "NoBidDescriptors",
     counter: 398,
     delimiter: 399,
-    entry: t::Level {
-        tags: &[399, 400, 401, 404, 441, 402, 403, 405, 406, 407, 408],
-        by_tag: &[0, 1, 2, 5, 6, 3, 7, 8, 9, 10, 4],
-        required: &[],
-        groups: &[],
-        index: &[
-            0, 0, 7, 0, 0, 11, 2, 0, 0, 8, 0, 0, 0, 0, 6, 0, 0, 5, 10, 1, 0, 4, 0, 0, 0,
-            0, 3, 0, 0, 9, 0, 0,
-        ],
+    entry: {
+        const TAGS: &[u32] = &[399, 400, 401, 404, 441, 402, 403, 405, 406, 407, 408];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2, 5, 6, 3, 7, 8, 9, 10, 4],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<32>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1537,12 +1581,15 @@ pub static CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS: t::Group = t::Group {
     name: "NoClearingInstructions",
     counter: 576,
     delimiter: 577,
-    entry: t::Level {
-        tags: &[577],
-        by_tag: &[0],
-        required: &[],
-        groups: &[],
-        index: &[0, 1],
+    entry: {
+        const TAGS: &[u32] = &[577];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1574,12 +1621,15 @@ pub static COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER: t::Group = t::Group {
     name: "NoCollInquiryQualifier",
     counter: 938,
     delimiter: 896,
-    entry: t::Level {
-        tags: &[896],
-        by_tag: &[0],
-        required: &[],
-        groups: &[],
-        index: &[0, 1],
+    entry: {
+        const TAGS: &[u32] = &[896];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1611,12 +1661,15 @@ pub static COMP_ID_REQ_GRP_NO_COMP_IDS: t::Group = t::Group {
     name: "NoCompIDs",
     counter: 936,
     delimiter: 930,
-    entry: t::Level {
-        tags: &[930, 931, 283, 284],
-        by_tag: &[2, 3, 0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 0, 2, 4, 0, 1, 3],
+    entry: {
+        const TAGS: &[u32] = &[930, 931, 283, 284];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[2, 3, 0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1654,12 +1707,15 @@ pub static COMP_ID_STAT_GRP_NO_COMP_IDS: t::Group = t::Group {
     name: "NoCompIDs",
     counter: 936,
     delimiter: 930,
-    entry: t::Level {
-        tags: &[930, 931, 283, 284, 928, 929],
-        by_tag: &[2, 3, 4, 5, 0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 6, 0, 0, 0, 2, 0, 4, 5, 0, 0, 1, 0, 3, 0],
+    entry: {
+        const TAGS: &[u32] = &[930, 931, 283, 284, 928, 929];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[2, 3, 4, 5, 0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<16>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1701,12 +1757,15 @@ pub static CONT_AMT_GRP_NO_CONT_AMTS: t::Group = t::Group {
     name: "NoContAmts",
     counter: 518,
     delimiter: 519,
-    entry: t::Level {
-        tags: &[519, 520, 521],
-        by_tag: &[0, 1, 2],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 0, 2, 0, 0, 1, 3],
+    entry: {
+        const TAGS: &[u32] = &[519, 520, 521];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1742,12 +1801,15 @@ pub static CONTRA_GRP_NO_CONTRA_BROKERS: t::Group = t::Group {
     name: "NoContraBrokers",
     counter: 382,
     delimiter: 375,
-    entry: t::Level {
-        tags: &[375, 337, 437, 438, 655],
-        by_tag: &[1, 0, 2, 3, 4],
-        required: &[],
-        groups: &[],
-        index: &[3, 0, 2, 0, 0, 4, 1, 5],
+    entry: {
+        const TAGS: &[u32] = &[375, 337, 437, 438, 655];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[1, 0, 2, 3, 4],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<16>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1787,12 +1849,15 @@ pub static CPCTY_CONF_GRP_NO_CAPACITIES: t::Group = t::Group {
     name: "NoCapacities",
     counter: 862,
     delimiter: 528,
-    entry: t::Level {
-        tags: &[528, 529, 863],
-        by_tag: &[0, 1, 2],
-        required: &[0, 2],
-        groups: &[],
-        index: &[0, 0, 1, 3, 0, 0, 0, 2],
+    entry: {
+        const TAGS: &[u32] = &[528, 529, 863];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2],
+            required: &[0, 2],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1828,12 +1893,15 @@ pub static EXEC_ALLOC_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
     counter: 124,
     delimiter: 32,
-    entry: t::Level {
-        tags: &[32, 17, 527, 31, 669, 29],
-        by_tag: &[1, 5, 3, 0, 2, 4],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 4, 0, 0, 0, 0, 5, 2, 0, 0, 3, 1, 0, 6, 0],
+    entry: {
+        const TAGS: &[u32] = &[32, 17, 527, 31, 669, 29];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[1, 5, 3, 0, 2, 4],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<16>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1875,12 +1943,15 @@ pub static EXEC_COLL_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
     counter: 124,
     delimiter: 17,
-    entry: t::Level {
-        tags: &[17],
-        by_tag: &[0],
-        required: &[],
-        groups: &[],
-        index: &[0, 1],
+    entry: {
+        const TAGS: &[u32] = &[17];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1912,12 +1983,15 @@ pub static EXECS_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
     counter: 124,
     delimiter: 17,
-    entry: t::Level {
-        tags: &[17],
-        by_tag: &[0],
-        required: &[],
-        groups: &[],
-        index: &[0, 1],
+    entry: {
+        const TAGS: &[u32] = &[17];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -1949,27 +2023,26 @@ pub static INSTRMT_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874,
-        ],
-        by_tag: &[
-            3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14, 23,
-            18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 37, 36, 8, 40, 41, 42, 38,
-            39, 25,
-        ],
-        required: &[],
-        groups: &[(4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID), (40, &EVNT_GRP_NO_EVENTS)],
-        index: &[
-            0, 0, 0, 0, 0, 0, 0, 14, 37, 32, 0, 0, 22, 0, 0, 0, 34, 0, 0, 0, 43, 0, 2, 0,
-            0, 0, 0, 8, 12, 38, 0, 0, 0, 0, 0, 26, 0, 6, 17, 35, 27, 0, 24, 0, 0, 11, 0,
-            0, 0, 0, 40, 0, 0, 0, 0, 0, 13, 0, 0, 0, 21, 0, 0, 0, 0, 31, 0, 0, 0, 42, 0,
-            0, 0, 0, 0, 32773, 4, 10, 19, 20, 0, 0, 0, 0, 0, 3, 16, 0, 33, 0, 15, 23, 0,
-            0, 0, 0, 0, 0, 28, 39, 0, 0, 0, 0, 0, 29, 0, 25, 0, 0, 0, 0, 0, 0, 0, 0, 7,
-            18, 0, 30, 9, 36, 0, 0, 0, 32809, 1, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14,
+                23, 18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 37, 36, 8, 40, 41,
+                42, 38, 39, 25,
+            ],
+            required: &[],
+            groups: &[
+                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (40, &EVNT_GRP_NO_EVENTS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 40]),
+        }
     },
 };
 t::view! {
@@ -2001,32 +2074,28 @@ pub static INSTRMT_LEG_EXEC_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 683,
             564, 565, 539, 654, 566, 587, 588, 637,
-        ],
-        by_tag: &[
-            11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 45, 46, 49, 50, 51, 19, 20, 21, 18,
-            0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-            35, 36, 52, 48, 44, 42, 43, 39, 38, 8, 24, 40, 41,
-        ],
-        required: &[],
-        groups: &[
-            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-            (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-            (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-        ],
-        index: &[
-            10, 0, 0, 0, 36, 0, 0, 3, 0, 0, 0, 28, 0, 0, 0, 32813, 15, 32816, 6, 0, 0, 0,
-            9, 33, 25, 19, 47, 49, 41, 0, 24, 0, 0, 0, 12, 0, 0, 32773, 0, 0, 0, 30, 0,
-            0, 20, 39, 17, 0, 8, 0, 0, 52, 0, 35, 0, 0, 2, 44, 0, 0, 27, 0, 0, 0, 0, 14,
-            0, 0, 0, 0, 0, 0, 32, 46, 22, 43, 0, 0, 0, 11, 38, 0, 0, 37, 0, 0, 4, 0, 53,
-            0, 29, 0, 0, 40, 0, 16, 0, 7, 0, 0, 51, 0, 34, 50, 0, 1, 18, 42, 0, 26, 0, 0,
-            0, 13, 0, 0, 0, 0, 0, 0, 31, 0, 0, 21, 0, 23, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 45, 46, 49, 50, 51, 19, 20, 21,
+                18, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32,
+                33, 34, 35, 36, 52, 48, 44, 42, 43, 39, 38, 8, 24, 40, 41,
+            ],
+            required: &[],
+            groups: &[
+                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+                (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+                (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 44, 47]),
+        }
     },
 };
 t::view! {
@@ -2080,24 +2149,23 @@ pub static INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956,
-        ],
-        by_tag: &[
-            11, 12, 13, 14, 15, 16, 22, 17, 37, 19, 20, 21, 18, 0, 1, 2, 3, 4, 5, 6, 7,
-            9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 39, 38, 8, 24, 40,
-            41,
-        ],
-        required: &[],
-        groups: &[(4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID)],
-        index: &[
-            10, 0, 36, 3, 0, 28, 0, 0, 15, 6, 0, 9, 19, 25, 33, 24, 41, 12, 32773, 0, 30,
-            0, 20, 17, 8, 39, 35, 0, 2, 0, 27, 0, 14, 0, 0, 0, 32, 22, 0, 11, 38, 37, 0,
-            4, 0, 29, 40, 16, 7, 0, 0, 34, 1, 18, 26, 42, 13, 0, 0, 0, 31, 21, 23, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                11, 12, 13, 14, 15, 16, 22, 17, 37, 19, 20, 21, 18, 0, 1, 2, 3, 4, 5, 6,
+                7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 39, 38, 8,
+                24, 40, 41,
+            ],
+            required: &[],
+            groups: &[(4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID)],
+            index: &t::hash_index::<128>(TAGS, &[4]),
+        }
     },
 };
 t::view! {
@@ -2129,30 +2197,26 @@ pub static INSTRMT_LEG_IOI_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 682, 683,
-        ],
-        by_tag: &[
-            11, 12, 13, 14, 15, 16, 22, 17, 37, 19, 20, 21, 18, 0, 1, 2, 3, 4, 5, 6, 7,
-            9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 42, 43, 39, 38, 8,
-            24, 40, 41,
-        ],
-        required: &[],
-        groups: &[
-            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-            (43, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-        ],
-        index: &[
-            10, 0, 0, 0, 36, 0, 0, 3, 0, 0, 0, 28, 0, 0, 0, 32812, 15, 0, 6, 0, 0, 0, 9,
-            33, 25, 19, 0, 0, 41, 0, 24, 0, 0, 0, 12, 0, 0, 32773, 0, 0, 0, 30, 0, 0, 20,
-            39, 17, 0, 8, 0, 0, 0, 0, 35, 0, 0, 2, 0, 0, 0, 27, 0, 0, 43, 0, 14, 0, 0, 0,
-            0, 0, 0, 32, 0, 22, 0, 0, 0, 0, 11, 38, 0, 0, 37, 0, 0, 4, 0, 0, 0, 29, 0, 0,
-            40, 0, 16, 0, 7, 0, 0, 0, 0, 34, 0, 0, 1, 18, 42, 0, 26, 0, 0, 0, 13, 0, 0,
-            0, 0, 0, 0, 31, 0, 0, 21, 0, 23, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                11, 12, 13, 14, 15, 16, 22, 17, 37, 19, 20, 21, 18, 0, 1, 2, 3, 4, 5, 6,
+                7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 42, 43, 39,
+                38, 8, 24, 40, 41,
+            ],
+            required: &[],
+            groups: &[
+                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+                (43, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 43]),
+        }
     },
 };
 t::view! {
@@ -2188,31 +2252,27 @@ pub static INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 690, 587, 683,
             676, 677, 678, 679, 680,
-        ],
-        by_tag: &[
-            11, 12, 13, 14, 15, 16, 22, 17, 37, 43, 19, 20, 21, 18, 0, 1, 2, 3, 4, 5, 6,
-            7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 48,
-            49, 44, 42, 39, 38, 8, 24, 40, 41,
-        ],
-        required: &[],
-        groups: &[
-            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-            (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-        ],
-        index: &[
-            10, 0, 0, 48, 36, 0, 0, 3, 0, 0, 0, 28, 0, 0, 0, 32813, 15, 0, 6, 0, 0, 0, 9,
-            33, 25, 19, 0, 0, 41, 0, 24, 0, 0, 50, 12, 0, 0, 32773, 0, 0, 0, 30, 0, 0,
-            20, 39, 17, 0, 8, 0, 0, 0, 47, 35, 0, 0, 2, 43, 0, 0, 27, 0, 0, 0, 0, 14, 0,
-            0, 0, 0, 0, 0, 32, 0, 22, 0, 0, 0, 0, 11, 38, 0, 49, 37, 0, 0, 4, 0, 0, 0,
-            29, 0, 0, 40, 0, 16, 0, 7, 0, 0, 44, 46, 34, 0, 0, 1, 18, 42, 0, 26, 0, 0, 0,
-            13, 0, 0, 0, 0, 0, 0, 31, 0, 0, 21, 0, 23, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                11, 12, 13, 14, 15, 16, 22, 17, 37, 43, 19, 20, 21, 18, 0, 1, 2, 3, 4, 5,
+                6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46,
+                47, 48, 49, 44, 42, 39, 38, 8, 24, 40, 41,
+            ],
+            required: &[],
+            groups: &[
+                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+                (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 44]),
+        }
     },
 };
 t::view! {
@@ -2252,32 +2312,28 @@ pub static INSTRMT_MD_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 711, 555,
-        ],
-        by_tag: &[
-            3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14, 23,
-            18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 44, 37, 36, 43, 8, 40, 41,
-            42, 38, 39, 25,
-        ],
-        required: &[],
-        groups: &[
-            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (40, &EVNT_GRP_NO_EVENTS),
-            (43, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            (44, &INSTRMT_LEG_GRP_NO_LEGS),
-        ],
-        index: &[
-            0, 32813, 0, 0, 0, 0, 0, 14, 37, 32, 0, 0, 22, 0, 0, 0, 34, 0, 0, 0, 43, 0,
-            2, 0, 0, 0, 0, 8, 12, 38, 0, 0, 0, 0, 0, 26, 0, 6, 17, 35, 27, 0, 24, 0, 0,
-            11, 0, 0, 0, 0, 40, 0, 0, 0, 32812, 0, 13, 0, 0, 0, 21, 0, 0, 0, 0, 31, 0, 0,
-            0, 42, 0, 0, 0, 0, 0, 32773, 4, 10, 19, 20, 0, 0, 0, 0, 0, 3, 16, 0, 33, 0,
-            15, 23, 0, 0, 0, 0, 0, 0, 28, 39, 0, 0, 0, 0, 0, 29, 0, 25, 0, 0, 0, 0, 0, 0,
-            0, 0, 7, 18, 0, 30, 9, 36, 0, 0, 0, 32809, 1, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14,
+                23, 18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 44, 37, 36, 43, 8,
+                40, 41, 42, 38, 39, 25,
+            ],
+            required: &[],
+            groups: &[
+                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (40, &EVNT_GRP_NO_EVENTS),
+                (43, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (44, &INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 40, 43, 44]),
+        }
     },
 };
 t::view! {
@@ -2313,27 +2369,26 @@ pub static INSTRMT_STRK_PX_GRP_NO_STRIKES: t::Group = t::Group {
     name: "NoStrikes",
     counter: 428,
     delimiter: 55,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874,
-        ],
-        by_tag: &[
-            3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14, 23,
-            18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 37, 36, 8, 40, 41, 42, 38,
-            39, 25,
-        ],
-        required: &[],
-        groups: &[(4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID), (40, &EVNT_GRP_NO_EVENTS)],
-        index: &[
-            0, 0, 0, 0, 0, 0, 0, 14, 37, 32, 0, 0, 22, 0, 0, 0, 34, 0, 0, 0, 43, 0, 2, 0,
-            0, 0, 0, 8, 12, 38, 0, 0, 0, 0, 0, 26, 0, 6, 17, 35, 27, 0, 24, 0, 0, 11, 0,
-            0, 0, 0, 40, 0, 0, 0, 0, 0, 13, 0, 0, 0, 21, 0, 0, 0, 0, 31, 0, 0, 0, 42, 0,
-            0, 0, 0, 0, 32773, 4, 10, 19, 20, 0, 0, 0, 0, 0, 3, 16, 0, 33, 0, 15, 23, 0,
-            0, 0, 0, 0, 0, 28, 39, 0, 0, 0, 0, 0, 29, 0, 25, 0, 0, 0, 0, 0, 0, 0, 0, 7,
-            18, 0, 30, 9, 36, 0, 0, 0, 32809, 1, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14,
+                23, 18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 37, 36, 8, 40, 41,
+                42, 38, 39, 25,
+            ],
+            required: &[],
+            groups: &[
+                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (40, &EVNT_GRP_NO_EVENTS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 40]),
+        }
     },
 };
 t::view! {
@@ -2365,12 +2420,15 @@ pub static IOI_QUAL_GRP_NO_IOI_QUALIFIERS: t::Group = t::Group {
     name: "NoIOIQualifiers",
     counter: 199,
     delimiter: 104,
-    entry: t::Level {
-        tags: &[104],
-        by_tag: &[0],
-        required: &[],
-        groups: &[],
-        index: &[1, 0],
+    entry: {
+        const TAGS: &[u32] = &[104];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -2403,33 +2461,29 @@ pub static LEG_ORD_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 683,
             670, 564, 565, 539, 654, 566, 587, 588,
-        ],
-        by_tag: &[
-            11, 12, 13, 14, 15, 16, 22, 17, 48, 37, 46, 47, 50, 51, 52, 19, 20, 21, 18,
-            0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-            35, 36, 49, 45, 44, 42, 43, 39, 38, 8, 24, 40, 41,
-        ],
-        required: &[],
-        groups: &[
-            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-            (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-            (45, &LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS),
-            (48, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-        ],
-        index: &[
-            10, 0, 0, 0, 36, 0, 0, 3, 0, 0, 32814, 28, 0, 0, 0, 32813, 15, 32817, 6, 0,
-            0, 0, 9, 33, 25, 19, 48, 50, 41, 0, 24, 0, 0, 0, 12, 0, 0, 32773, 0, 0, 0,
-            30, 0, 0, 20, 39, 17, 0, 8, 0, 0, 53, 0, 35, 0, 0, 2, 44, 0, 0, 27, 0, 0, 0,
-            0, 14, 0, 0, 0, 0, 0, 0, 32, 47, 22, 43, 0, 0, 0, 11, 38, 0, 0, 37, 0, 0, 4,
-            0, 0, 0, 29, 0, 0, 40, 0, 16, 0, 7, 0, 0, 52, 0, 34, 51, 0, 1, 18, 42, 0, 26,
-            0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 31, 0, 0, 21, 0, 23, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                11, 12, 13, 14, 15, 16, 22, 17, 48, 37, 46, 47, 50, 51, 52, 19, 20, 21,
+                18, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32,
+                33, 34, 35, 36, 49, 45, 44, 42, 43, 39, 38, 8, 24, 40, 41,
+            ],
+            required: &[],
+            groups: &[
+                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+                (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+                (45, &LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS),
+                (48, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 44, 45, 48]),
+        }
     },
 };
 t::view! {
@@ -2483,12 +2537,15 @@ pub static LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS: t::Group = t::Group {
     name: "NoLegAllocs",
     counter: 670,
     delimiter: 671,
-    entry: t::Level {
-        tags: &[671, 672, 756, 673, 674, 675],
-        by_tag: &[0, 1, 3, 4, 5, 2],
-        required: &[],
-        groups: &[(2, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
-        index: &[0, 0, 6, 32771, 0, 2, 0, 0, 5, 0, 0, 1, 0, 0, 4, 0],
+    entry: {
+        const TAGS: &[u32] = &[671, 672, 756, 673, 674, 675];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 3, 4, 5, 2],
+            required: &[],
+            groups: &[(2, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
+            index: &t::hash_index::<16>(TAGS, &[2]),
+        }
     },
 };
 t::view! {
@@ -2530,32 +2587,28 @@ pub static LEG_QUOT_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 587,
             588, 683, 539, 686, 681, 684, 676, 677, 678, 679, 680,
-        ],
-        by_tag: &[
-            11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 44, 45, 19, 20, 21, 18, 0, 1, 2, 3,
-            4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 51,
-            52, 53, 54, 55, 49, 46, 50, 48, 42, 43, 39, 38, 8, 24, 40, 41,
-        ],
-        required: &[],
-        groups: &[
-            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-            (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-            (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-        ],
-        index: &[
-            10, 0, 0, 54, 36, 0, 0, 3, 0, 0, 0, 28, 0, 0, 0, 32815, 15, 32816, 6, 0, 0,
-            0, 9, 33, 25, 19, 0, 0, 41, 0, 24, 0, 0, 56, 12, 0, 0, 32773, 0, 0, 0, 30, 0,
-            0, 20, 39, 17, 0, 8, 0, 0, 46, 53, 35, 0, 0, 2, 44, 0, 0, 27, 0, 0, 0, 0, 14,
-            0, 0, 0, 0, 0, 0, 32, 0, 22, 43, 0, 0, 0, 11, 38, 0, 55, 37, 0, 0, 4, 0, 0,
-            0, 29, 0, 0, 40, 51, 16, 0, 7, 0, 0, 45, 52, 34, 0, 0, 1, 18, 42, 0, 26, 0,
-            0, 50, 13, 0, 0, 0, 0, 0, 0, 31, 0, 0, 21, 49, 23, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 44, 45, 19, 20, 21, 18, 0, 1, 2,
+                3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
+                51, 52, 53, 54, 55, 49, 46, 50, 48, 42, 43, 39, 38, 8, 24, 40, 41,
+            ],
+            required: &[],
+            groups: &[
+                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+                (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+                (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 46, 47]),
+        }
     },
 };
 t::view! {
@@ -2607,32 +2660,28 @@ pub static LEG_QUOT_STAT_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 587,
             588, 683, 539,
-        ],
-        by_tag: &[
-            11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 44, 45, 19, 20, 21, 18, 0, 1, 2, 3,
-            4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 46,
-            42, 43, 39, 38, 8, 24, 40, 41,
-        ],
-        required: &[],
-        groups: &[
-            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-            (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-            (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-        ],
-        index: &[
-            10, 0, 0, 0, 36, 0, 0, 3, 0, 0, 0, 28, 0, 0, 0, 32815, 15, 32816, 6, 0, 0, 0,
-            9, 33, 25, 19, 0, 0, 41, 0, 24, 0, 0, 0, 12, 0, 0, 32773, 0, 0, 0, 30, 0, 0,
-            20, 39, 17, 0, 8, 0, 0, 46, 0, 35, 0, 0, 2, 44, 0, 0, 27, 0, 0, 0, 0, 14, 0,
-            0, 0, 0, 0, 0, 32, 0, 22, 43, 0, 0, 0, 11, 38, 0, 0, 37, 0, 0, 4, 0, 0, 0,
-            29, 0, 0, 40, 0, 16, 0, 7, 0, 0, 45, 0, 34, 0, 0, 1, 18, 42, 0, 26, 0, 0, 0,
-            13, 0, 0, 0, 0, 0, 0, 31, 0, 0, 21, 0, 23, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 44, 45, 19, 20, 21, 18, 0, 1, 2,
+                3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
+                46, 42, 43, 39, 38, 8, 24, 40, 41,
+            ],
+            required: &[],
+            groups: &[
+                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+                (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+                (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 46, 47]),
+        }
     },
 };
 t::view! {
@@ -2676,12 +2725,15 @@ pub static LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT: t::Group = t::Group {
     name: "NoLinesOfText",
     counter: 33,
     delimiter: 58,
-    entry: t::Level {
-        tags: &[58, 354, 355],
-        by_tag: &[0, 1, 2],
-        required: &[0],
-        groups: &[],
-        index: &[0, 0, 0, 3, 0, 0, 1, 2],
+    entry: {
+        const TAGS: &[u32] = &[58, 354, 355];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2],
+            required: &[0],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -2716,8 +2768,8 @@ pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
     counter: 73,
     delimiter: 11,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             11, 526, 67, 583, 160, 453, 229, 75, 1, 660, 581, 589, 590, 70, 591, 78, 63,
             64, 544, 635, 21, 18, 110, 111, 100, 386, 81, 55, 65, 48, 22, 454, 460, 461,
             167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471,
@@ -2728,43 +2780,32 @@ pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
             13, 479, 497, 528, 529, 582, 121, 120, 775, 58, 354, 355, 193, 192, 640, 77,
             203, 210, 211, 835, 836, 837, 838, 840, 388, 389, 841, 842, 843, 844, 846,
             847, 848, 849, 494,
-        ],
-        by_tag: &[
-            8, 0, 111, 112, 101, 21, 20, 30, 104, 78, 83, 85, 29, 72, 27, 121, 106, 75,
-            16, 17, 28, 2, 13, 7, 127, 15, 26, 86, 24, 57, 60, 22, 23, 74, 105, 119, 118,
-            109, 71, 79, 4, 34, 107, 125, 124, 36, 38, 51, 128, 53, 56, 129, 130, 87, 88,
-            89, 90, 55, 39, 40, 42, 43, 44, 6, 54, 76, 95, 96, 41, 50, 45, 58, 59, 61,
-            62, 122, 123, 102, 103, 25, 136, 137, 73, 84, 110, 108, 5, 31, 32, 33, 81,
-            82, 47, 48, 49, 113, 146, 114, 80, 1, 115, 116, 37, 46, 18, 10, 117, 3, 11,
-            12, 14, 19, 126, 9, 91, 92, 64, 63, 98, 99, 100, 93, 97, 70, 94, 35, 120,
-            131, 132, 133, 134, 135, 138, 139, 140, 141, 142, 143, 144, 145, 77, 67, 68,
-            69, 65, 66, 52,
-        ],
-        required: &[0, 2, 72],
-        groups: &[
-            (5, &PARTIES_NO_PARTY_IDS),
-            (15, &PRE_ALLOC_GRP_NO_ALLOCS),
-            (25, &TRDG_SES_GRP_NO_TRADING_SESSIONS),
-            (31, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (67, &EVNT_GRP_NO_EVENTS),
-            (70, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            (76, &STIPULATIONS_NO_STIPULATIONS),
-        ],
-        index: &[
-            141, 94, 0, 0, 0, 12, 0, 0, 113, 114, 0, 0, 0, 0, 41, 27, 64, 132, 0, 11, 59,
-            2, 76, 145, 49, 0, 0, 0, 0, 0, 0, 22, 0, 61, 0, 92, 0, 0, 99, 136, 0, 70,
-            115, 120, 29, 0, 0, 87, 0, 86, 0, 0, 32784, 19, 35, 91, 105, 39, 65, 0, 96,
-            82, 98, 0, 0, 0, 15, 14, 0, 102, 0, 53, 125, 0, 0, 33, 44, 134, 0, 62, 4, 54,
-            95, 106, 51, 116, 147, 0, 0, 0, 8, 38, 0, 0, 0, 73, 0, 103, 32845, 101, 140,
-            67, 124, 131, 3, 0, 112, 138, 32839, 85, 0, 0, 40, 0, 0, 20, 75, 129, 107, 0,
-            0, 48, 144, 0, 79, 0, 0, 0, 0, 0, 58, 0, 0, 0, 72, 7, 0, 0, 127, 69, 0, 18,
-            0, 32794, 0, 0, 0, 0, 0, 90, 32800, 47, 31, 46, 24, 37, 128, 0, 9, 142, 0, 0,
-            0, 13, 0, 0, 0, 0, 0, 126, 30, 0, 43, 133, 0, 0, 0, 60, 118, 0, 0, 42, 50,
-            146, 84, 0, 0, 88, 0, 0, 0, 0, 0, 93, 0, 0, 55, 100, 139, 66, 119, 123, 130,
-            0, 1, 25, 78, 137, 0, 0, 56, 0, 74, 108, 0, 52, 122, 0, 0, 83, 97, 143, 0,
-            110, 0, 0, 5, 0, 0, 0, 111, 10, 81, 34, 45, 135, 0, 0, 57, 17, 63, 36, 80,
-            117, 0, 0, 0, 89, 32774, 121, 21, 23, 32836, 28, 109, 104,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                8, 0, 111, 112, 101, 21, 20, 30, 104, 78, 83, 85, 29, 72, 27, 121, 106,
+                75, 16, 17, 28, 2, 13, 7, 127, 15, 26, 86, 24, 57, 60, 22, 23, 74, 105,
+                119, 118, 109, 71, 79, 4, 34, 107, 125, 124, 36, 38, 51, 128, 53, 56,
+                129, 130, 87, 88, 89, 90, 55, 39, 40, 42, 43, 44, 6, 54, 76, 95, 96, 41,
+                50, 45, 58, 59, 61, 62, 122, 123, 102, 103, 25, 136, 137, 73, 84, 110,
+                108, 5, 31, 32, 33, 81, 82, 47, 48, 49, 113, 146, 114, 80, 1, 115, 116,
+                37, 46, 18, 10, 117, 3, 11, 12, 14, 19, 126, 9, 91, 92, 64, 63, 98, 99,
+                100, 93, 97, 70, 94, 35, 120, 131, 132, 133, 134, 135, 138, 139, 140,
+                141, 142, 143, 144, 145, 77, 67, 68, 69, 65, 66, 52,
+            ],
+            required: &[0, 2, 72],
+            groups: &[
+                (5, &PARTIES_NO_PARTY_IDS),
+                (15, &PRE_ALLOC_GRP_NO_ALLOCS),
+                (25, &TRDG_SES_GRP_NO_TRADING_SESSIONS),
+                (31, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (67, &EVNT_GRP_NO_EVENTS),
+                (70, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (76, &STIPULATIONS_NO_STIPULATIONS),
+            ],
+            index: &t::hash_index::<512>(TAGS, &[5, 15, 25, 31, 67, 70, 76]),
+        }
     },
 };
 t::view! {
@@ -2943,23 +2984,22 @@ pub static MD_FULL_GRP_NO_MD_ENTRIES: t::Group = t::Group {
     name: "NoMDEntries",
     counter: 268,
     delimiter: 269,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             269, 270, 15, 271, 272, 273, 274, 275, 336, 625, 276, 277, 282, 283, 284,
             286, 59, 432, 126, 110, 18, 287, 37, 299, 288, 289, 346, 290, 546, 811, 58,
             354, 355,
-        ],
-        by_tag: &[
-            2, 20, 22, 30, 16, 19, 18, 0, 1, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 21,
-            24, 25, 27, 23, 8, 26, 31, 32, 17, 28, 9, 29,
-        ],
-        required: &[0],
-        groups: &[],
-        index: &[
-            25, 0, 0, 0, 0, 0, 5, 21, 0, 0, 0, 0, 12, 0, 28, 30, 1, 3, 10, 13, 0, 7, 0,
-            0, 22, 33, 0, 0, 29, 17, 0, 4, 0, 15, 0, 0, 11, 0, 0, 26, 0, 0, 9, 0, 0, 0,
-            6, 0, 16, 0, 24, 32, 0, 27, 31, 2, 19, 14, 23, 0, 0, 8, 20, 18,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                2, 20, 22, 30, 16, 19, 18, 0, 1, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15,
+                21, 24, 25, 27, 23, 8, 26, 31, 32, 17, 28, 9, 29,
+            ],
+            required: &[0],
+            groups: &[],
+            index: &t::hash_index::<128>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -3054,38 +3094,33 @@ pub static MD_INC_GRP_NO_MD_ENTRIES: t::Group = t::Group {
     name: "NoMDEntries",
     counter: 268,
     delimiter: 279,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             279, 285, 269, 278, 280, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541,
             201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947,
             206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864,
             873, 874, 711, 555, 291, 292, 270, 15, 271, 272, 273, 274, 275, 336, 625,
             276, 277, 282, 283, 284, 286, 59, 432, 126, 110, 18, 287, 37, 299, 288, 289,
             346, 290, 546, 811, 451, 58, 354, 355,
-        ],
-        by_tag: &[
-            53, 71, 8, 73, 7, 5, 82, 67, 6, 35, 38, 70, 69, 12, 14, 16, 29, 31, 34, 33,
-            17, 18, 20, 21, 22, 32, 19, 28, 23, 2, 52, 54, 55, 56, 57, 58, 61, 62, 3, 0,
-            4, 63, 64, 65, 1, 66, 72, 75, 76, 78, 50, 51, 74, 59, 77, 36, 37, 39, 40, 83,
-            84, 68, 81, 9, 10, 11, 25, 26, 27, 15, 24, 79, 49, 60, 42, 41, 48, 13, 80,
-            45, 46, 47, 43, 44, 30,
-        ],
-        required: &[0],
-        groups: &[
-            (9, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (45, &EVNT_GRP_NO_EVENTS),
-            (48, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            (49, &INSTRMT_LEG_GRP_NO_LEGS),
-        ],
-        index: &[
-            71, 32818, 76, 0, 0, 0, 5, 19, 42, 37, 0, 0, 27, 56, 0, 72, 39, 2, 0, 0, 48,
-            0, 7, 0, 0, 63, 0, 13, 17, 43, 79, 81, 3, 0, 54, 31, 61, 11, 22, 40, 32, 64,
-            29, 58, 0, 16, 0, 0, 73, 0, 45, 85, 0, 0, 32817, 1, 18, 80, 0, 52, 26, 68,
-            55, 0, 0, 36, 66, 0, 0, 47, 0, 0, 0, 62, 0, 32778, 9, 15, 24, 25, 77, 0, 0,
-            0, 60, 8, 21, 0, 38, 0, 20, 28, 57, 82, 0, 0, 67, 0, 33, 44, 84, 75, 0, 0, 4,
-            34, 0, 30, 51, 78, 83, 53, 70, 74, 0, 65, 12, 23, 0, 35, 14, 41, 59, 0, 0,
-            32814, 6, 69,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                53, 71, 8, 73, 7, 5, 82, 67, 6, 35, 38, 70, 69, 12, 14, 16, 29, 31, 34,
+                33, 17, 18, 20, 21, 22, 32, 19, 28, 23, 2, 52, 54, 55, 56, 57, 58, 61,
+                62, 3, 0, 4, 63, 64, 65, 1, 66, 72, 75, 76, 78, 50, 51, 74, 59, 77, 36,
+                37, 39, 40, 83, 84, 68, 81, 9, 10, 11, 25, 26, 27, 15, 24, 79, 49, 60,
+                42, 41, 48, 13, 80, 45, 46, 47, 43, 44, 30,
+            ],
+            required: &[0],
+            groups: &[
+                (9, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (45, &EVNT_GRP_NO_EVENTS),
+                (48, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (49, &INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(TAGS, &[9, 45, 48, 49]),
+        }
     },
 };
 t::view! {
@@ -3200,12 +3235,15 @@ pub static MD_REQ_GRP_NO_MD_ENTRY_TYPES: t::Group = t::Group {
     name: "NoMDEntryTypes",
     counter: 267,
     delimiter: 269,
-    entry: t::Level {
-        tags: &[269],
-        by_tag: &[0],
-        required: &[0],
-        groups: &[],
-        index: &[1, 0],
+    entry: {
+        const TAGS: &[u32] = &[269];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[0],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -3238,12 +3276,15 @@ pub static MD_RJCT_GRP_NO_ALT_MD_SOURCE: t::Group = t::Group {
     name: "NoAltMDSource",
     counter: 816,
     delimiter: 817,
-    entry: t::Level {
-        tags: &[817],
-        by_tag: &[0],
-        required: &[],
-        groups: &[],
-        index: &[0, 1],
+    entry: {
+        const TAGS: &[u32] = &[817];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -3275,12 +3316,15 @@ pub static MISC_FEES_GRP_NO_MISC_FEES: t::Group = t::Group {
     name: "NoMiscFees",
     counter: 136,
     delimiter: 137,
-    entry: t::Level {
-        tags: &[137, 138, 139, 891],
-        by_tag: &[0, 1, 2, 3],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 2, 0, 0, 1, 4, 3],
+    entry: {
+        const TAGS: &[u32] = &[137, 138, 139, 891];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2, 3],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -3318,12 +3362,15 @@ pub static ORD_ALLOC_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
     counter: 73,
     delimiter: 11,
-    entry: t::Level {
-        tags: &[11, 37, 198, 526, 66, 756, 38, 799, 800],
-        by_tag: &[0, 1, 6, 4, 2, 3, 5, 7, 8],
-        required: &[],
-        groups: &[(5, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
-        index: &[0, 4, 0, 32774, 0, 3, 9, 7, 0, 0, 0, 0, 1, 2, 5, 8],
+    entry: {
+        const TAGS: &[u32] = &[11, 37, 198, 526, 66, 756, 38, 799, 800];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 6, 4, 2, 3, 5, 7, 8],
+            required: &[],
+            groups: &[(5, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
+            index: &t::hash_index::<32>(TAGS, &[5]),
+        }
     },
 };
 t::view! {
@@ -3371,15 +3418,15 @@ pub static ORD_LIST_STAT_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
     counter: 73,
     delimiter: 11,
-    entry: t::Level {
-        tags: &[11, 526, 14, 39, 636, 151, 84, 6, 103, 58, 354, 355],
-        by_tag: &[7, 0, 2, 3, 9, 6, 8, 5, 10, 11, 1, 4],
-        required: &[0, 2, 3, 5, 6, 7],
-        groups: &[],
-        index: &[
-            0, 0, 2, 4, 5, 0, 0, 0, 0, 0, 6, 0, 12, 0, 0, 0, 0, 0, 0, 0, 3, 9, 8, 0, 0,
-            1, 11, 10, 0, 7, 0, 0,
-        ],
+    entry: {
+        const TAGS: &[u32] = &[11, 526, 14, 39, 636, 151, 84, 6, 103, 58, 354, 355];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[7, 0, 2, 3, 9, 6, 8, 5, 10, 11, 1, 4],
+            required: &[0, 2, 3, 5, 6, 7],
+            groups: &[],
+            index: &t::hash_index::<32>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -3432,31 +3479,27 @@ pub static POS_UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
     counter: 711,
     delimiter: 311,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242, 243,
             244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435, 308,
             306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884, 885,
             886, 887, 732, 733,
-        ],
-        by_tag: &[
-            12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2, 7, 0, 1, 9, 11, 24, 26, 38,
-            31, 32, 34, 35, 28, 27, 4, 5, 6, 10, 20, 21, 22, 19, 47, 48, 8, 40, 36, 37,
-            39, 41, 42, 43, 44, 45, 46, 25,
-        ],
-        required: &[47, 48],
-        groups: &[
-            (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-            (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-        ],
-        index: &[
-            0, 0, 37, 49, 18, 0, 0, 0, 0, 0, 0, 0, 0, 42, 23, 31, 0, 0, 0, 7, 0, 0, 0,
-            15, 0, 32815, 1, 19, 0, 0, 0, 0, 40, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 44, 33,
-            30, 0, 0, 0, 0, 0, 48, 0, 17, 0, 0, 32773, 10, 0, 28, 0, 0, 0, 22, 4, 0, 0,
-            0, 6, 39, 0, 9, 14, 26, 36, 8, 46, 41, 0, 0, 0, 38, 0, 24, 0, 0, 0, 12, 0, 0,
-            0, 0, 43, 20, 32, 34, 0, 0, 0, 0, 0, 0, 16, 0, 0, 2, 0, 0, 29, 0, 0, 0, 21,
-            0, 0, 0, 0, 27, 0, 0, 0, 13, 45, 35, 3, 11, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2, 7, 0, 1, 9, 11, 24, 26,
+                38, 31, 32, 34, 35, 28, 27, 4, 5, 6, 10, 20, 21, 22, 19, 47, 48, 8, 40,
+                36, 37, 39, 41, 42, 43, 44, 45, 46, 25,
+            ],
+            required: &[47, 48],
+            groups: &[
+                (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 46]),
+        }
     },
 };
 t::view! {
@@ -3492,12 +3535,15 @@ pub static PRE_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
     counter: 78,
     delimiter: 79,
-    entry: t::Level {
-        tags: &[79, 661, 736, 467, 539, 80],
-        by_tag: &[0, 5, 3, 4, 1, 2],
-        required: &[],
-        groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
-        index: &[0, 32773, 0, 0, 0, 0, 0, 6, 2, 4, 0, 0, 0, 1, 3, 0],
+    entry: {
+        const TAGS: &[u32] = &[79, 661, 736, 467, 539, 80];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 5, 3, 4, 1, 2],
+            required: &[],
+            groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
+            index: &t::hash_index::<16>(TAGS, &[4]),
+        }
     },
 };
 t::view! {
@@ -3539,12 +3585,15 @@ pub static PRE_ALLOC_MLEG_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
     counter: 78,
     delimiter: 79,
-    entry: t::Level {
-        tags: &[79, 661, 736, 467, 948, 80],
-        by_tag: &[0, 5, 3, 1, 2, 4],
-        required: &[],
-        groups: &[(4, &NESTED_PARTIES3_NO_NESTED3_PARTY_IDS)],
-        index: &[0, 0, 0, 0, 0, 0, 0, 6, 2, 4, 0, 0, 0, 1, 3, 32773],
+    entry: {
+        const TAGS: &[u32] = &[79, 661, 736, 467, 948, 80];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 5, 3, 1, 2, 4],
+            required: &[],
+            groups: &[(4, &NESTED_PARTIES3_NO_NESTED3_PARTY_IDS)],
+            index: &t::hash_index::<16>(TAGS, &[4]),
+        }
     },
 };
 t::view! {
@@ -3586,33 +3635,29 @@ pub static QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
     counter: 295,
     delimiter: 55,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915,
             918, 788, 916, 917, 919, 898, 711, 555,
-        ],
-        by_tag: &[
-            3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14, 23,
-            18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 53, 37, 36, 52, 8, 47, 40,
-            41, 42, 38, 39, 51, 43, 44, 45, 48, 49, 46, 50, 25,
-        ],
-        required: &[],
-        groups: &[
-            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (40, &EVNT_GRP_NO_EVENTS),
-            (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            (53, &INSTRMT_LEG_GRP_NO_LEGS),
-        ],
-        index: &[
-            0, 48, 32822, 0, 0, 0, 0, 14, 37, 32, 0, 0, 22, 0, 0, 49, 34, 0, 0, 0, 43, 0,
-            2, 0, 0, 0, 0, 8, 12, 38, 0, 0, 0, 44, 0, 26, 0, 6, 17, 35, 27, 0, 24, 0, 0,
-            11, 47, 0, 0, 0, 40, 0, 0, 0, 32821, 0, 13, 0, 0, 0, 21, 0, 0, 0, 46, 31, 0,
-            0, 0, 42, 0, 0, 0, 0, 0, 32773, 4, 10, 19, 20, 0, 0, 0, 0, 0, 3, 16, 0, 33,
-            0, 15, 23, 0, 0, 50, 0, 0, 0, 28, 39, 0, 0, 0, 0, 0, 29, 0, 25, 0, 0, 0, 0,
-            0, 45, 0, 0, 7, 18, 0, 30, 9, 36, 0, 0, 51, 32809, 1, 52,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14,
+                23, 18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 53, 37, 36, 52, 8,
+                47, 40, 41, 42, 38, 39, 51, 43, 44, 45, 48, 49, 46, 50, 25,
+            ],
+            required: &[],
+            groups: &[
+                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (40, &EVNT_GRP_NO_EVENTS),
+                (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (53, &INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 40, 52, 53]),
+        }
     },
 };
 t::view! {
@@ -3650,34 +3695,30 @@ pub static QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
     counter: 295,
     delimiter: 299,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             299, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
             226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207,
             106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 555, 132,
             133, 134, 135, 62, 188, 190, 189, 191, 631, 632, 633, 634, 60, 336, 625, 64,
             40, 193, 192, 642, 643, 15, 368,
-        ],
-        by_tag: &[
-            67, 4, 62, 3, 1, 58, 49, 61, 2, 31, 34, 45, 46, 47, 48, 8, 50, 52, 51, 53,
-            64, 63, 10, 12, 25, 27, 30, 29, 13, 14, 16, 17, 18, 28, 15, 24, 19, 0, 59,
-            32, 33, 35, 36, 68, 5, 6, 7, 21, 22, 23, 11, 20, 44, 60, 54, 55, 56, 57, 65,
-            66, 38, 37, 9, 41, 42, 43, 39, 40, 26,
-        ],
-        required: &[],
-        groups: &[
-            (5, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (41, &EVNT_GRP_NO_EVENTS),
-            (44, &INSTRMT_LEG_GRP_NO_LEGS),
-        ],
-        index: &[
-            0, 32813, 0, 0, 0, 54, 0, 15, 38, 33, 59, 0, 23, 0, 0, 0, 35, 0, 0, 0, 44, 0,
-            3, 0, 51, 47, 0, 9, 13, 39, 57, 0, 0, 0, 61, 27, 64, 7, 18, 36, 28, 50, 25,
-            68, 0, 12, 0, 0, 0, 0, 41, 67, 0, 0, 52, 49, 14, 69, 0, 0, 22, 0, 0, 0, 0,
-            32, 0, 0, 0, 43, 62, 0, 0, 0, 46, 32774, 5, 11, 20, 21, 56, 0, 0, 0, 60, 4,
-            17, 65, 34, 0, 16, 24, 63, 0, 0, 0, 0, 0, 29, 40, 66, 1, 0, 53, 48, 30, 58,
-            26, 0, 0, 0, 0, 0, 0, 0, 0, 8, 19, 0, 31, 10, 37, 0, 0, 0, 32810, 2, 55,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                67, 4, 62, 3, 1, 58, 49, 61, 2, 31, 34, 45, 46, 47, 48, 8, 50, 52, 51,
+                53, 64, 63, 10, 12, 25, 27, 30, 29, 13, 14, 16, 17, 18, 28, 15, 24, 19,
+                0, 59, 32, 33, 35, 36, 68, 5, 6, 7, 21, 22, 23, 11, 20, 44, 60, 54, 55,
+                56, 57, 65, 66, 38, 37, 9, 41, 42, 43, 39, 40, 26,
+            ],
+            required: &[],
+            groups: &[
+                (5, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (41, &EVNT_GRP_NO_EVENTS),
+                (44, &INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(TAGS, &[5, 41, 44]),
+        }
     },
 };
 t::view! {
@@ -3761,34 +3802,30 @@ pub static QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
     counter: 295,
     delimiter: 299,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             299, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
             226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207,
             106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 555, 132,
             133, 134, 135, 62, 188, 190, 189, 191, 631, 632, 633, 634, 60, 336, 625, 64,
             40, 193, 192, 642, 643, 15,
-        ],
-        by_tag: &[
-            67, 4, 62, 3, 1, 58, 49, 61, 2, 31, 34, 45, 46, 47, 48, 8, 50, 52, 51, 53,
-            64, 63, 10, 12, 25, 27, 30, 29, 13, 14, 16, 17, 18, 28, 15, 24, 19, 0, 59,
-            32, 33, 35, 36, 5, 6, 7, 21, 22, 23, 11, 20, 44, 60, 54, 55, 56, 57, 65, 66,
-            38, 37, 9, 41, 42, 43, 39, 40, 26,
-        ],
-        required: &[0],
-        groups: &[
-            (5, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (41, &EVNT_GRP_NO_EVENTS),
-            (44, &INSTRMT_LEG_GRP_NO_LEGS),
-        ],
-        index: &[
-            0, 32813, 0, 0, 0, 54, 0, 15, 38, 33, 59, 0, 23, 0, 0, 0, 35, 0, 0, 0, 44, 0,
-            3, 0, 51, 47, 0, 9, 13, 39, 57, 0, 0, 0, 61, 27, 64, 7, 18, 36, 28, 50, 25,
-            68, 0, 12, 0, 0, 0, 0, 41, 67, 0, 0, 52, 49, 14, 0, 0, 0, 22, 0, 0, 0, 0, 32,
-            0, 0, 0, 43, 62, 0, 0, 0, 46, 32774, 5, 11, 20, 21, 56, 0, 0, 0, 60, 4, 17,
-            65, 34, 0, 16, 24, 63, 0, 0, 0, 0, 0, 29, 40, 66, 1, 0, 53, 48, 30, 58, 26,
-            0, 0, 0, 0, 0, 0, 0, 0, 8, 19, 0, 31, 10, 37, 0, 0, 0, 32810, 2, 55,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                67, 4, 62, 3, 1, 58, 49, 61, 2, 31, 34, 45, 46, 47, 48, 8, 50, 52, 51,
+                53, 64, 63, 10, 12, 25, 27, 30, 29, 13, 14, 16, 17, 18, 28, 15, 24, 19,
+                0, 59, 32, 33, 35, 36, 5, 6, 7, 21, 22, 23, 11, 20, 44, 60, 54, 55, 56,
+                57, 65, 66, 38, 37, 9, 41, 42, 43, 39, 40, 26,
+            ],
+            required: &[0],
+            groups: &[
+                (5, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (41, &EVNT_GRP_NO_EVENTS),
+                (44, &INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(TAGS, &[5, 41, 44]),
+        }
     },
 };
 t::view! {
@@ -3870,12 +3907,15 @@ pub static QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS: t::Group = t::Group {
     name: "NoQuoteQualifiers",
     counter: 735,
     delimiter: 695,
-    entry: t::Level {
-        tags: &[695],
-        by_tag: &[0],
-        required: &[],
-        groups: &[],
-        index: &[0, 1],
+    entry: {
+        const TAGS: &[u32] = &[695];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -3908,8 +3948,8 @@ pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915,
@@ -3917,39 +3957,29 @@ pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
             152, 516, 468, 469, 63, 64, 193, 192, 15, 232, 1, 660, 581, 555, 735, 692,
             40, 62, 126, 60, 218, 220, 221, 222, 662, 663, 699, 761, 423, 44, 640, 235,
             236, 701, 696, 697, 698, 453,
-        ],
-        by_tag: &[
-            72, 70, 3, 61, 78, 91, 2, 59, 0, 81, 79, 66, 67, 1, 30, 33, 80, 53, 62, 7,
-            69, 68, 9, 11, 24, 26, 29, 82, 83, 84, 85, 28, 12, 13, 15, 16, 17, 58, 27,
-            71, 93, 94, 14, 23, 18, 54, 56, 31, 32, 34, 35, 90, 99, 4, 5, 6, 64, 65, 20,
-            21, 22, 63, 55, 10, 19, 75, 74, 57, 92, 73, 86, 87, 37, 36, 77, 96, 97, 98,
-            88, 95, 52, 76, 89, 8, 47, 60, 40, 41, 42, 38, 39, 51, 43, 44, 45, 48, 49,
-            46, 50, 25,
-        ],
-        required: &[],
-        groups: &[
-            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (40, &EVNT_GRP_NO_EVENTS),
-            (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            (71, &STIPULATIONS_NO_STIPULATIONS),
-            (75, &QUOT_REQ_LEGS_GRP_NO_LEGS),
-            (76, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
-            (99, &PARTIES_NO_PARTY_IDS),
-        ],
-        index: &[
-            0, 89, 48, 32844, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14, 37, 0, 0, 0, 32, 75, 82,
-            0, 0, 22, 0, 0, 0, 0, 0, 49, 0, 0, 34, 0, 87, 0, 0, 97, 0, 0, 43, 0, 0, 2, 0,
-            0, 0, 0, 92, 0, 0, 86, 0, 8, 0, 0, 12, 38, 0, 94, 65, 96, 0, 0, 32845, 0, 44,
-            55, 58, 71, 26, 69, 0, 0, 6, 17, 0, 0, 35, 27, 80, 90, 0, 24, 0, 0, 0, 0, 0,
-            47, 11, 0, 0, 0, 60, 0, 0, 32840, 99, 0, 40, 0, 0, 0, 0, 0, 0, 32821, 91, 0,
-            0, 13, 0, 0, 0, 0, 0, 0, 0, 0, 21, 0, 0, 62, 0, 0, 0, 46, 0, 31, 0, 0, 0, 54,
-            59, 0, 0, 93, 42, 0, 68, 0, 0, 0, 0, 0, 0, 0, 85, 32773, 20, 4, 19, 0, 10, 0,
-            0, 73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 57, 70, 3, 0, 16, 78, 0, 0, 0, 33, 0, 0, 0,
-            15, 23, 0, 79, 0, 0, 83, 50, 0, 0, 0, 0, 88, 0, 0, 28, 98, 0, 39, 0, 0, 0, 0,
-            0, 61, 0, 0, 0, 0, 29, 0, 0, 0, 0, 25, 0, 0, 0, 66, 95, 0, 0, 81, 0, 0, 45,
-            56, 0, 0, 0, 64, 74, 7, 18, 0, 0, 0, 30, 36, 63, 9, 67, 0, 0, 0, 0, 84,
-            32868, 51, 0, 32809, 0, 1, 52, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                72, 70, 3, 61, 78, 91, 2, 59, 0, 81, 79, 66, 67, 1, 30, 33, 80, 53, 62,
+                7, 69, 68, 9, 11, 24, 26, 29, 82, 83, 84, 85, 28, 12, 13, 15, 16, 17, 58,
+                27, 71, 93, 94, 14, 23, 18, 54, 56, 31, 32, 34, 35, 90, 99, 4, 5, 6, 64,
+                65, 20, 21, 22, 63, 55, 10, 19, 75, 74, 57, 92, 73, 86, 87, 37, 36, 77,
+                96, 97, 98, 88, 95, 52, 76, 89, 8, 47, 60, 40, 41, 42, 38, 39, 51, 43,
+                44, 45, 48, 49, 46, 50, 25,
+            ],
+            required: &[],
+            groups: &[
+                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (40, &EVNT_GRP_NO_EVENTS),
+                (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (71, &STIPULATIONS_NO_STIPULATIONS),
+                (75, &QUOT_REQ_LEGS_GRP_NO_LEGS),
+                (76, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
+                (99, &PARTIES_NO_PARTY_IDS),
+            ],
+            index: &t::hash_index::<256>(TAGS, &[4, 40, 52, 71, 75, 76, 99]),
+        }
     },
 };
 t::view! {
@@ -4047,32 +4077,28 @@ pub static QUOT_REQ_LEGS_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 587,
             588, 683, 539, 676, 677, 678, 679, 680,
-        ],
-        by_tag: &[
-            11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 44, 45, 19, 20, 21, 18, 0, 1, 2, 3,
-            4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 48,
-            49, 50, 51, 52, 46, 42, 43, 39, 38, 8, 24, 40, 41,
-        ],
-        required: &[],
-        groups: &[
-            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-            (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-            (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-        ],
-        index: &[
-            10, 0, 0, 51, 36, 0, 0, 3, 0, 0, 0, 28, 0, 0, 0, 32815, 15, 32816, 6, 0, 0,
-            0, 9, 33, 25, 19, 0, 0, 41, 0, 24, 0, 0, 53, 12, 0, 0, 32773, 0, 0, 0, 30, 0,
-            0, 20, 39, 17, 0, 8, 0, 0, 46, 50, 35, 0, 0, 2, 44, 0, 0, 27, 0, 0, 0, 0, 14,
-            0, 0, 0, 0, 0, 0, 32, 0, 22, 43, 0, 0, 0, 11, 38, 0, 52, 37, 0, 0, 4, 0, 0,
-            0, 29, 0, 0, 40, 0, 16, 0, 7, 0, 0, 45, 49, 34, 0, 0, 1, 18, 42, 0, 26, 0, 0,
-            0, 13, 0, 0, 0, 0, 0, 0, 31, 0, 0, 21, 0, 23, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 44, 45, 19, 20, 21, 18, 0, 1, 2,
+                3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
+                48, 49, 50, 51, 52, 46, 42, 43, 39, 38, 8, 24, 40, 41,
+            ],
+            required: &[],
+            groups: &[
+                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+                (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+                (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 46, 47]),
+        }
     },
 };
 t::view! {
@@ -4118,8 +4144,8 @@ pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915,
@@ -4127,39 +4153,29 @@ pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
             152, 516, 468, 469, 63, 64, 193, 192, 15, 232, 1, 660, 581, 555, 735, 692,
             40, 126, 60, 218, 220, 221, 222, 662, 663, 699, 761, 423, 44, 640, 235, 236,
             701, 696, 697, 698, 453,
-        ],
-        by_tag: &[
-            72, 70, 3, 61, 78, 90, 2, 59, 0, 80, 66, 67, 1, 30, 33, 79, 53, 62, 7, 69,
-            68, 9, 11, 24, 26, 29, 81, 82, 83, 84, 28, 12, 13, 15, 16, 17, 58, 27, 71,
-            92, 93, 14, 23, 18, 54, 56, 31, 32, 34, 35, 89, 98, 4, 5, 6, 64, 65, 20, 21,
-            22, 63, 55, 10, 19, 75, 74, 57, 91, 73, 85, 86, 37, 36, 77, 95, 96, 97, 87,
-            94, 52, 76, 88, 8, 47, 60, 40, 41, 42, 38, 39, 51, 43, 44, 45, 48, 49, 46,
-            50, 25,
-        ],
-        required: &[],
-        groups: &[
-            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (40, &EVNT_GRP_NO_EVENTS),
-            (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            (71, &STIPULATIONS_NO_STIPULATIONS),
-            (75, &QUOT_REQ_LEGS_GRP_NO_LEGS),
-            (76, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
-            (98, &PARTIES_NO_PARTY_IDS),
-        ],
-        index: &[
-            0, 88, 48, 32844, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14, 37, 0, 0, 0, 32, 75, 81,
-            0, 0, 22, 0, 0, 0, 0, 0, 49, 0, 0, 34, 0, 86, 0, 0, 96, 0, 0, 43, 0, 0, 2, 0,
-            0, 0, 0, 91, 0, 0, 85, 0, 8, 0, 0, 12, 38, 0, 93, 65, 95, 0, 0, 32845, 0, 44,
-            55, 58, 71, 26, 69, 0, 0, 6, 17, 0, 0, 35, 27, 0, 89, 0, 24, 0, 0, 0, 0, 0,
-            47, 11, 0, 0, 0, 60, 0, 0, 32840, 98, 0, 40, 0, 0, 0, 0, 0, 0, 32821, 90, 0,
-            0, 13, 0, 0, 0, 0, 0, 0, 0, 0, 21, 0, 0, 62, 0, 0, 0, 46, 0, 31, 0, 0, 0, 54,
-            59, 0, 0, 92, 42, 0, 68, 0, 0, 0, 0, 0, 0, 0, 84, 32773, 20, 4, 19, 0, 10, 0,
-            0, 73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 57, 70, 3, 0, 16, 78, 0, 0, 0, 33, 0, 0, 0,
-            15, 23, 0, 79, 0, 0, 82, 50, 0, 0, 0, 0, 87, 0, 0, 28, 97, 0, 39, 0, 0, 0, 0,
-            0, 61, 0, 0, 0, 0, 29, 0, 0, 0, 0, 25, 0, 0, 0, 66, 94, 0, 0, 80, 0, 0, 45,
-            56, 0, 0, 0, 64, 74, 7, 18, 0, 0, 0, 30, 36, 63, 9, 67, 0, 0, 0, 0, 83,
-            32867, 51, 0, 32809, 0, 1, 52, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                72, 70, 3, 61, 78, 90, 2, 59, 0, 80, 66, 67, 1, 30, 33, 79, 53, 62, 7,
+                69, 68, 9, 11, 24, 26, 29, 81, 82, 83, 84, 28, 12, 13, 15, 16, 17, 58,
+                27, 71, 92, 93, 14, 23, 18, 54, 56, 31, 32, 34, 35, 89, 98, 4, 5, 6, 64,
+                65, 20, 21, 22, 63, 55, 10, 19, 75, 74, 57, 91, 73, 85, 86, 37, 36, 77,
+                95, 96, 97, 87, 94, 52, 76, 88, 8, 47, 60, 40, 41, 42, 38, 39, 51, 43,
+                44, 45, 48, 49, 46, 50, 25,
+            ],
+            required: &[],
+            groups: &[
+                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (40, &EVNT_GRP_NO_EVENTS),
+                (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (71, &STIPULATIONS_NO_STIPULATIONS),
+                (75, &QUOT_REQ_LEGS_GRP_NO_LEGS),
+                (76, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
+                (98, &PARTIES_NO_PARTY_IDS),
+            ],
+            index: &t::hash_index::<256>(TAGS, &[4, 40, 52, 71, 75, 76, 98]),
+        }
     },
 };
 t::view! {
@@ -4255,32 +4271,28 @@ pub static QUOT_SET_ACK_GRP_NO_QUOTE_SETS: t::Group = t::Group {
     name: "NoQuoteSets",
     counter: 296,
     delimiter: 302,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             302, 311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242,
             243, 244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435,
             308, 306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884,
             885, 886, 887, 304, 893, 295,
-        ],
-        by_tag: &[
-            13, 14, 15, 16, 17, 18, 24, 19, 50, 0, 48, 4, 31, 34, 30, 3, 8, 1, 2, 10, 12,
-            25, 27, 39, 32, 33, 35, 36, 29, 28, 5, 6, 7, 11, 21, 22, 23, 20, 9, 41, 37,
-            38, 40, 42, 43, 44, 45, 46, 47, 49, 26,
-        ],
-        required: &[],
-        groups: &[
-            (5, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-            (47, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            (50, &QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES),
-        ],
-        index: &[
-            0, 0, 38, 0, 19, 0, 0, 0, 0, 0, 0, 0, 0, 43, 24, 32, 0, 0, 0, 8, 0, 0, 0, 16,
-            0, 32816, 2, 20, 0, 0, 0, 0, 41, 0, 0, 0, 0, 0, 26, 0, 32819, 0, 0, 45, 34,
-            31, 0, 0, 0, 0, 0, 0, 0, 18, 0, 0, 32774, 11, 0, 29, 0, 0, 0, 23, 5, 0, 0, 0,
-            7, 40, 0, 10, 15, 27, 37, 9, 47, 42, 0, 0, 0, 39, 1, 25, 0, 0, 0, 13, 0, 0,
-            0, 0, 44, 21, 33, 35, 0, 0, 0, 0, 0, 0, 17, 0, 0, 3, 0, 0, 30, 0, 0, 0, 22,
-            49, 0, 50, 0, 28, 0, 0, 0, 14, 46, 36, 4, 12, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                13, 14, 15, 16, 17, 18, 24, 19, 50, 0, 48, 4, 31, 34, 30, 3, 8, 1, 2, 10,
+                12, 25, 27, 39, 32, 33, 35, 36, 29, 28, 5, 6, 7, 11, 21, 22, 23, 20, 9,
+                41, 37, 38, 40, 42, 43, 44, 45, 46, 47, 49, 26,
+            ],
+            required: &[],
+            groups: &[
+                (5, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (47, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+                (50, &QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[5, 47, 50]),
+        }
     },
 };
 t::view! {
@@ -4320,32 +4332,28 @@ pub static QUOT_SET_GRP_NO_QUOTE_SETS: t::Group = t::Group {
     name: "NoQuoteSets",
     counter: 296,
     delimiter: 302,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             302, 311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242,
             243, 244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435,
             308, 306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884,
             885, 886, 887, 367, 304, 893, 295,
-        ],
-        by_tag: &[
-            13, 14, 15, 16, 17, 18, 24, 19, 51, 0, 49, 4, 31, 34, 30, 3, 8, 1, 2, 10, 12,
-            25, 27, 39, 32, 33, 35, 36, 48, 29, 28, 5, 6, 7, 11, 21, 22, 23, 20, 9, 41,
-            37, 38, 40, 42, 43, 44, 45, 46, 47, 50, 26,
-        ],
-        required: &[0, 49, 51],
-        groups: &[
-            (5, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-            (47, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            (51, &QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES),
-        ],
-        index: &[
-            0, 0, 38, 0, 19, 0, 0, 0, 0, 0, 0, 0, 0, 43, 24, 32, 0, 0, 0, 8, 0, 0, 0, 16,
-            0, 32816, 2, 20, 0, 0, 0, 0, 41, 0, 0, 0, 0, 0, 26, 0, 32820, 0, 0, 45, 34,
-            31, 0, 0, 0, 0, 0, 0, 0, 18, 0, 0, 32774, 11, 0, 29, 0, 0, 0, 23, 5, 0, 0, 0,
-            7, 40, 0, 10, 15, 27, 37, 9, 47, 42, 0, 0, 0, 39, 1, 25, 0, 0, 0, 13, 0, 0,
-            0, 0, 44, 21, 33, 35, 0, 0, 0, 0, 0, 0, 17, 0, 49, 3, 0, 0, 30, 0, 0, 0, 22,
-            50, 0, 51, 0, 28, 0, 0, 0, 14, 46, 36, 4, 12, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                13, 14, 15, 16, 17, 18, 24, 19, 51, 0, 49, 4, 31, 34, 30, 3, 8, 1, 2, 10,
+                12, 25, 27, 39, 32, 33, 35, 36, 48, 29, 28, 5, 6, 7, 11, 21, 22, 23, 20,
+                9, 41, 37, 38, 40, 42, 43, 44, 45, 46, 47, 50, 26,
+            ],
+            required: &[0, 49, 51],
+            groups: &[
+                (5, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (47, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+                (51, &QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[5, 47, 51]),
+        }
     },
 };
 t::view! {
@@ -4387,33 +4395,29 @@ pub static REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 15, 827, 668,
             869, 870, 555, 336, 625, 58, 354, 355,
-        ],
-        by_tag: &[
-            43, 3, 2, 0, 51, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27,
-            14, 23, 18, 49, 31, 32, 34, 35, 52, 53, 4, 5, 6, 20, 21, 22, 10, 19, 48, 50,
-            37, 45, 36, 8, 44, 40, 46, 47, 41, 42, 38, 39, 25,
-        ],
-        required: &[],
-        groups: &[
-            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (40, &EVNT_GRP_NO_EVENTS),
-            (47, &ATTRB_GRP_NO_INSTR_ATTRIB),
-            (48, &INSTRMT_LEG_GRP_NO_LEGS),
-        ],
-        index: &[
-            0, 32817, 0, 0, 0, 0, 0, 14, 37, 32, 47, 0, 22, 0, 45, 0, 34, 0, 0, 0, 43, 0,
-            2, 0, 0, 0, 0, 8, 12, 38, 0, 0, 0, 0, 44, 26, 51, 6, 17, 35, 27, 0, 24, 0, 0,
-            11, 0, 0, 0, 0, 40, 54, 0, 0, 0, 0, 13, 0, 0, 0, 21, 0, 0, 0, 0, 31, 0, 0, 0,
-            42, 0, 0, 0, 0, 0, 32773, 4, 10, 19, 20, 0, 0, 0, 0, 50, 3, 16, 0, 33, 32816,
-            15, 23, 0, 0, 0, 0, 0, 0, 28, 39, 53, 0, 0, 0, 0, 29, 0, 25, 46, 52, 0, 0, 0,
-            0, 0, 0, 7, 18, 0, 30, 9, 36, 0, 0, 0, 32809, 1, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                43, 3, 2, 0, 51, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17,
+                27, 14, 23, 18, 49, 31, 32, 34, 35, 52, 53, 4, 5, 6, 20, 21, 22, 10, 19,
+                48, 50, 37, 45, 36, 8, 44, 40, 46, 47, 41, 42, 38, 39, 25,
+            ],
+            required: &[],
+            groups: &[
+                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (40, &EVNT_GRP_NO_EVENTS),
+                (47, &ATTRB_GRP_NO_INSTR_ATTRIB),
+                (48, &INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 40, 47, 48]),
+        }
     },
 };
 t::view! {
@@ -4462,33 +4466,29 @@ pub static RFQ_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 711, 555, 140,
             303, 537, 336, 625,
-        ],
-        by_tag: &[
-            3, 2, 0, 1, 30, 33, 45, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14,
-            23, 18, 46, 48, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 47, 10, 19, 44, 49, 37,
-            36, 43, 8, 40, 41, 42, 38, 39, 25,
-        ],
-        required: &[],
-        groups: &[
-            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (40, &EVNT_GRP_NO_EVENTS),
-            (43, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            (44, &INSTRMT_LEG_GRP_NO_LEGS),
-        ],
-        index: &[
-            0, 32813, 0, 0, 0, 0, 0, 14, 37, 32, 0, 0, 22, 0, 0, 0, 34, 0, 0, 0, 43, 0,
-            2, 0, 0, 0, 0, 8, 12, 38, 0, 0, 0, 47, 50, 26, 0, 6, 17, 35, 27, 0, 24, 0, 0,
-            11, 0, 0, 0, 0, 40, 0, 0, 0, 32812, 0, 13, 0, 0, 0, 21, 0, 0, 0, 0, 31, 0,
-            46, 0, 42, 0, 0, 0, 0, 0, 32773, 4, 10, 19, 20, 0, 0, 0, 0, 49, 3, 16, 0, 33,
-            0, 15, 23, 0, 0, 0, 0, 0, 0, 28, 39, 0, 0, 0, 0, 0, 29, 0, 25, 0, 0, 0, 0, 0,
-            48, 0, 0, 7, 18, 0, 30, 9, 36, 0, 0, 0, 32809, 1, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                3, 2, 0, 1, 30, 33, 45, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27,
+                14, 23, 18, 46, 48, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 47, 10, 19, 44,
+                49, 37, 36, 43, 8, 40, 41, 42, 38, 39, 25,
+            ],
+            required: &[],
+            groups: &[
+                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (40, &EVNT_GRP_NO_EVENTS),
+                (43, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (44, &INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 40, 43, 44]),
+        }
     },
 };
 t::view! {
@@ -4534,12 +4534,15 @@ pub static RGST_DIST_INST_GRP_NO_DISTRIB_INSTS: t::Group = t::Group {
     name: "NoDistribInsts",
     counter: 510,
     delimiter: 477,
-    entry: t::Level {
-        tags: &[477, 512, 478, 498, 499, 500, 501, 502],
-        by_tag: &[0, 2, 3, 4, 5, 6, 7, 1],
-        required: &[],
-        groups: &[],
-        index: &[6, 0, 0, 0, 8, 0, 2, 3, 5, 0, 7, 0, 1, 4, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[477, 512, 478, 498, 499, 500, 501, 502];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 2, 3, 4, 5, 6, 7, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<16>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -4585,12 +4588,15 @@ pub static RGST_DTLS_GRP_NO_REGIST_DTLS: t::Group = t::Group {
     name: "NoRegistDtls",
     counter: 473,
     delimiter: 509,
-    entry: t::Level {
-        tags: &[509, 511, 474, 482, 539, 522, 486, 475],
-        by_tag: &[2, 7, 3, 6, 0, 1, 5, 4],
-        required: &[],
-        groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
-        index: &[0, 32773, 0, 0, 0, 7, 0, 0, 0, 1, 6, 8, 0, 2, 4, 3],
+    entry: {
+        const TAGS: &[u32] = &[509, 511, 474, 482, 539, 522, 486, 475];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[2, 7, 3, 6, 0, 1, 5, 4],
+            required: &[],
+            groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
+            index: &t::hash_index::<16>(TAGS, &[4]),
+        }
     },
 };
 t::view! {
@@ -4636,12 +4642,15 @@ pub static ROUTING_GRP_NO_ROUTING_IDS: t::Group = t::Group {
     name: "NoRoutingIDs",
     counter: 215,
     delimiter: 216,
-    entry: t::Level {
-        tags: &[216, 217],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[2, 1, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[216, 217];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -4675,40 +4684,35 @@ pub static SEC_LIST_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
     counter: 146,
     delimiter: 55,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
             227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
             348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 668, 869, 870,
             913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 15, 232, 555, 218, 220,
             221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698, 561, 562, 336,
             625, 827, 58, 354, 355,
-        ],
-        by_tag: &[
-            56, 3, 2, 0, 78, 1, 30, 33, 7, 9, 11, 24, 26, 29, 59, 60, 61, 62, 28, 12, 13,
-            15, 16, 17, 27, 57, 67, 68, 14, 23, 18, 75, 31, 32, 34, 35, 79, 80, 4, 5, 6,
-            20, 21, 22, 10, 19, 58, 73, 74, 76, 63, 64, 37, 43, 36, 70, 71, 72, 65, 69,
-            55, 66, 8, 50, 77, 40, 44, 45, 41, 42, 38, 39, 54, 46, 47, 48, 51, 52, 49,
-            53, 25,
-        ],
-        required: &[],
-        groups: &[
-            (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-            (40, &EVNT_GRP_NO_EVENTS),
-            (45, &ATTRB_GRP_NO_INSTR_ATTRIB),
-            (55, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            (57, &STIPULATIONS_NO_STIPULATIONS),
-            (58, &INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS),
-        ],
-        index: &[
-            66, 51, 32827, 0, 0, 0, 0, 14, 37, 32, 45, 0, 22, 0, 78, 52, 34, 64, 0, 71,
-            43, 0, 2, 0, 0, 0, 63, 8, 12, 38, 68, 70, 0, 47, 57, 26, 77, 6, 17, 35, 27,
-            67, 24, 75, 0, 11, 50, 0, 0, 32826, 40, 73, 81, 0, 32824, 0, 13, 0, 0, 0, 21,
-            0, 0, 0, 49, 31, 0, 0, 0, 42, 0, 0, 0, 0, 62, 32773, 4, 10, 19, 20, 0, 0, 0,
-            0, 76, 3, 16, 0, 33, 32814, 15, 23, 74, 60, 53, 0, 65, 0, 28, 39, 72, 80, 0,
-            0, 0, 29, 0, 25, 44, 69, 79, 0, 0, 48, 0, 0, 7, 18, 0, 30, 9, 36, 0, 61, 54,
-            32809, 1, 55,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                56, 3, 2, 0, 78, 1, 30, 33, 7, 9, 11, 24, 26, 29, 59, 60, 61, 62, 28, 12,
+                13, 15, 16, 17, 27, 57, 67, 68, 14, 23, 18, 75, 31, 32, 34, 35, 79, 80,
+                4, 5, 6, 20, 21, 22, 10, 19, 58, 73, 74, 76, 63, 64, 37, 43, 36, 70, 71,
+                72, 65, 69, 55, 66, 8, 50, 77, 40, 44, 45, 41, 42, 38, 39, 54, 46, 47,
+                48, 51, 52, 49, 53, 25,
+            ],
+            required: &[],
+            groups: &[
+                (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (40, &EVNT_GRP_NO_EVENTS),
+                (45, &ATTRB_GRP_NO_INSTR_ATTRIB),
+                (55, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (57, &STIPULATIONS_NO_STIPULATIONS),
+                (58, &INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(TAGS, &[4, 40, 45, 55, 57, 58]),
+        }
     },
 };
 t::view! {
@@ -4771,12 +4775,15 @@ pub static SEC_TYPES_GRP_NO_SECURITY_TYPES: t::Group = t::Group {
     name: "NoSecurityTypes",
     counter: 558,
     delimiter: 167,
-    entry: t::Level {
-        tags: &[167, 762, 460, 461],
-        by_tag: &[0, 2, 3, 1],
-        required: &[],
-        groups: &[],
-        index: &[4, 1, 3, 0, 0, 0, 0, 2],
+    entry: {
+        const TAGS: &[u32] = &[167, 762, 460, 461];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 2, 3, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -4814,22 +4821,21 @@ pub static SETTL_INST_GRP_NO_SETTL_INST: t::Group = t::Group {
     name: "NoSettlInst",
     counter: 778,
     delimiter: 162,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             162, 163, 214, 453, 54, 460, 167, 461, 168, 126, 779, 172, 169, 170, 171, 85,
             492, 476, 488, 489, 503, 490, 491, 504, 505,
-        ],
-        by_tag: &[
-            4, 15, 9, 0, 1, 6, 8, 12, 13, 14, 11, 2, 3, 5, 7, 17, 18, 19, 21, 22, 16, 20,
-            23, 24, 10,
-        ],
-        required: &[],
-        groups: &[(3, &PARTIES_NO_PARTY_IDS), (15, &DLVY_INST_GRP_NO_DLVY_INST)],
-        index: &[
-            0, 0, 0, 0, 14, 17, 25, 1, 0, 0, 0, 18, 0, 7, 20, 0, 3, 0, 6, 12, 0, 0, 0, 5,
-            0, 0, 0, 0, 11, 13, 23, 24, 0, 0, 32784, 0, 0, 0, 19, 0, 0, 0, 0, 15, 0, 0,
-            0, 2, 0, 0, 0, 0, 0, 9, 22, 10, 21, 0, 8, 0, 0, 0, 32772, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                4, 15, 9, 0, 1, 6, 8, 12, 13, 14, 11, 2, 3, 5, 7, 17, 18, 19, 21, 22, 16,
+                20, 23, 24, 10,
+            ],
+            required: &[],
+            groups: &[(3, &PARTIES_NO_PARTY_IDS), (15, &DLVY_INST_GRP_NO_DLVY_INST)],
+            index: &t::hash_index::<64>(TAGS, &[3, 15]),
+        }
     },
 };
 t::view! {
@@ -4901,18 +4907,18 @@ pub static SIDE_CROSS_ORD_CXL_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
     counter: 552,
     delimiter: 54,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             54, 41, 11, 526, 583, 586, 453, 229, 75, 38, 152, 516, 468, 469, 376, 58,
             354, 355,
-        ],
-        by_tag: &[2, 9, 1, 0, 15, 8, 10, 7, 16, 17, 14, 6, 12, 13, 11, 3, 4, 5],
-        required: &[0, 1, 2],
-        groups: &[(6, &PARTIES_NO_PARTY_IDS)],
-        index: &[
-            0, 0, 4, 0, 0, 6, 0, 13, 0, 0, 2, 1, 5, 9, 15, 10, 8, 18, 0, 0, 0, 0, 0, 0,
-            0, 3, 17, 14, 12, 16, 11, 32775,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[2, 9, 1, 0, 15, 8, 10, 7, 16, 17, 14, 6, 12, 13, 11, 3, 4, 5],
+            required: &[0, 1, 2],
+            groups: &[(6, &PARTIES_NO_PARTY_IDS)],
+            index: &t::hash_index::<64>(TAGS, &[6]),
+        }
     },
 };
 t::view! {
@@ -4969,23 +4975,23 @@ pub static SIDE_CROSS_ORD_MOD_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
     counter: 552,
     delimiter: 54,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             54, 11, 526, 583, 453, 229, 75, 1, 660, 581, 589, 590, 591, 70, 78, 854, 38,
             152, 516, 468, 469, 12, 13, 479, 497, 528, 529, 582, 121, 120, 775, 58, 354,
             355, 77, 203, 544, 635, 377, 659,
-        ],
-        by_tag: &[
-            7, 1, 21, 22, 16, 0, 31, 13, 6, 34, 14, 29, 28, 17, 35, 5, 32, 33, 38, 4, 19,
-            20, 23, 24, 18, 2, 25, 26, 36, 9, 27, 3, 10, 11, 12, 37, 39, 8, 30, 15,
-        ],
-        required: &[0, 1],
-        groups: &[(4, &PARTIES_NO_PARTY_IDS), (14, &PRE_ALLOC_GRP_NO_ALLOCS)],
-        index: &[
-            39, 11, 23, 24, 10, 3, 0, 0, 0, 0, 25, 30, 0, 32783, 37, 20, 13, 14, 40, 0,
-            4, 26, 7, 1, 0, 34, 22, 0, 38, 36, 0, 17, 0, 6, 0, 0, 0, 35, 0, 8, 12, 0, 0,
-            0, 28, 0, 0, 0, 0, 0, 29, 2, 16, 33, 21, 32, 0, 9, 19, 0, 18, 27, 32773, 31,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                7, 1, 21, 22, 16, 0, 31, 13, 6, 34, 14, 29, 28, 17, 35, 5, 32, 33, 38, 4,
+                19, 20, 23, 24, 18, 2, 25, 26, 36, 9, 27, 3, 10, 11, 12, 37, 39, 8, 30,
+                15,
+            ],
+            required: &[0, 1],
+            groups: &[(4, &PARTIES_NO_PARTY_IDS), (14, &PRE_ALLOC_GRP_NO_ALLOCS)],
+            index: &t::hash_index::<128>(TAGS, &[4, 14]),
+        }
     },
 };
 t::view! {
@@ -5080,12 +5086,15 @@ pub static TRD_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
     counter: 78,
     delimiter: 79,
-    entry: t::Level {
-        tags: &[79, 661, 736, 467, 756, 80],
-        by_tag: &[0, 5, 3, 1, 2, 4],
-        required: &[],
-        groups: &[(4, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
-        index: &[0, 0, 0, 32773, 0, 0, 0, 6, 2, 4, 0, 0, 0, 1, 3, 0],
+    entry: {
+        const TAGS: &[u32] = &[79, 661, 736, 467, 756, 80];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 5, 3, 1, 2, 4],
+            required: &[],
+            groups: &[(4, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
+            index: &t::hash_index::<16>(TAGS, &[4]),
+        }
     },
 };
 t::view! {
@@ -5127,12 +5136,15 @@ pub static TRD_CAP_DT_GRP_NO_DATES: t::Group = t::Group {
     name: "NoDates",
     counter: 580,
     delimiter: 75,
-    entry: t::Level {
-        tags: &[75, 60],
-        by_tag: &[1, 0],
-        required: &[],
-        groups: &[],
-        index: &[2, 1, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[75, 60];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[1, 0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -5167,36 +5179,32 @@ pub static TRD_CAP_RPT_SIDE_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
     counter: 552,
     delimiter: 54,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             54, 37, 198, 11, 526, 66, 453, 1, 660, 581, 81, 575, 576, 578, 579, 821, 15,
             376, 377, 528, 529, 582, 40, 18, 483, 336, 625, 943, 12, 13, 479, 497, 381,
             157, 230, 158, 159, 738, 920, 921, 922, 238, 237, 118, 119, 120, 155, 156,
             77, 58, 354, 355, 752, 518, 232, 136, 825, 826, 591, 70, 78,
-        ],
-        by_tag: &[
-            7, 3, 28, 29, 16, 23, 1, 22, 0, 49, 5, 59, 48, 60, 10, 43, 44, 45, 55, 46,
-            47, 33, 35, 36, 2, 34, 54, 42, 41, 25, 50, 51, 17, 18, 32, 6, 30, 24, 31, 53,
-            4, 19, 20, 11, 12, 13, 14, 9, 21, 58, 26, 8, 37, 52, 15, 56, 57, 38, 39, 40,
-            27,
-        ],
-        required: &[0, 1],
-        groups: &[
-            (6, &PARTIES_NO_PARTY_IDS),
-            (12, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS),
-            (53, &CONT_AMT_GRP_NO_CONT_AMTS),
-            (54, &STIPULATIONS_NO_STIPULATIONS),
-            (55, &MISC_FEES_GRP_NO_MISC_FEES),
-            (60, &TRD_ALLOC_GRP_NO_ALLOCS),
-        ],
-        index: &[
-            0, 0, 0, 0, 30, 31, 34, 11, 32824, 10, 5, 42, 0, 38, 0, 24, 0, 0, 35, 32822,
-            32, 46, 0, 0, 0, 0, 40, 32829, 14, 0, 0, 0, 0, 59, 17, 27, 37, 60, 0, 0, 0,
-            20, 0, 0, 0, 0, 0, 1, 3, 12, 18, 16, 48, 29, 52, 32823, 0, 0, 0, 0, 33, 43,
-            0, 58, 0, 25, 0, 0, 0, 45, 0, 0, 0, 0, 0, 39, 49, 0, 0, 8, 0, 0, 0, 36, 26,
-            0, 0, 0, 0, 22, 0, 0, 23, 0, 0, 0, 0, 53, 0, 0, 51, 6, 4, 28, 47, 41, 0, 15,
-            50, 0, 0, 2, 57, 0, 0, 9, 0, 0, 44, 0, 21, 0, 0, 0, 32775, 0, 32781, 19,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                7, 3, 28, 29, 16, 23, 1, 22, 0, 49, 5, 59, 48, 60, 10, 43, 44, 45, 55,
+                46, 47, 33, 35, 36, 2, 34, 54, 42, 41, 25, 50, 51, 17, 18, 32, 6, 30, 24,
+                31, 53, 4, 19, 20, 11, 12, 13, 14, 9, 21, 58, 26, 8, 37, 52, 15, 56, 57,
+                38, 39, 40, 27,
+            ],
+            required: &[0, 1],
+            groups: &[
+                (6, &PARTIES_NO_PARTY_IDS),
+                (12, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS),
+                (53, &CONT_AMT_GRP_NO_CONT_AMTS),
+                (54, &STIPULATIONS_NO_STIPULATIONS),
+                (55, &MISC_FEES_GRP_NO_MISC_FEES),
+                (60, &TRD_ALLOC_GRP_NO_ALLOCS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[6, 12, 53, 54, 55, 60]),
+        }
     },
 };
 t::view! {
@@ -5341,12 +5349,15 @@ pub static TRD_COLL_GRP_NO_TRADES: t::Group = t::Group {
     name: "NoTrades",
     counter: 897,
     delimiter: 571,
-    entry: t::Level {
-        tags: &[571, 818],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 2, 1],
+    entry: {
+        const TAGS: &[u32] = &[571, 818];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -5380,32 +5391,28 @@ pub static TRD_INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
     counter: 555,
     delimiter: 600,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             600, 601, 602, 603, 604, 607, 608, 609, 764, 610, 611, 248, 249, 250, 251,
             252, 253, 257, 599, 596, 597, 598, 254, 612, 942, 613, 614, 615, 616, 617,
             618, 619, 620, 621, 622, 623, 624, 556, 740, 739, 955, 956, 687, 690, 683,
             564, 565, 539, 654, 566, 587, 588, 637,
-        ],
-        by_tag: &[
-            11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 45, 46, 49, 50, 51, 19, 20, 21, 18,
-            0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-            35, 36, 52, 48, 44, 42, 43, 39, 38, 8, 24, 40, 41,
-        ],
-        required: &[],
-        groups: &[
-            (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
-            (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
-            (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
-        ],
-        index: &[
-            10, 0, 0, 0, 36, 0, 0, 3, 0, 0, 0, 28, 0, 0, 0, 32813, 15, 32816, 6, 0, 0, 0,
-            9, 33, 25, 19, 47, 49, 41, 0, 24, 0, 0, 0, 12, 0, 0, 32773, 0, 0, 0, 30, 0,
-            0, 20, 39, 17, 0, 8, 0, 0, 52, 0, 35, 0, 0, 2, 44, 0, 0, 27, 0, 0, 0, 0, 14,
-            0, 0, 0, 0, 0, 0, 32, 46, 22, 43, 0, 0, 0, 11, 38, 0, 0, 37, 0, 0, 4, 0, 53,
-            0, 29, 0, 0, 40, 0, 16, 0, 7, 0, 0, 51, 0, 34, 50, 0, 1, 18, 42, 0, 26, 0, 0,
-            0, 13, 0, 0, 0, 0, 0, 0, 31, 0, 0, 21, 0, 23, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 45, 46, 49, 50, 51, 19, 20, 21,
+                18, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32,
+                33, 34, 35, 36, 52, 48, 44, 42, 43, 39, 38, 8, 24, 40, 41,
+            ],
+            required: &[],
+            groups: &[
+                (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
+                (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
+                (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 44, 47]),
+        }
     },
 };
 t::view! {
@@ -5459,12 +5466,15 @@ pub static TRDG_SES_GRP_NO_TRADING_SESSIONS: t::Group = t::Group {
     name: "NoTradingSessions",
     counter: 386,
     delimiter: 336,
-    entry: t::Level {
-        tags: &[336, 625],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 2, 1, 0],
+    entry: {
+        const TAGS: &[u32] = &[336, 625];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -5498,31 +5508,27 @@ pub static UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
     counter: 711,
     delimiter: 311,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242, 243,
             244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435, 308,
             306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884, 885,
             886, 887, 944,
-        ],
-        by_tag: &[
-            12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2, 7, 0, 1, 9, 11, 24, 26, 38,
-            31, 32, 34, 35, 28, 27, 4, 5, 6, 10, 20, 21, 22, 19, 8, 40, 36, 37, 39, 41,
-            42, 43, 44, 45, 46, 25, 47,
-        ],
-        required: &[],
-        groups: &[
-            (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-            (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-        ],
-        index: &[
-            0, 0, 37, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 42, 23, 31, 0, 0, 0, 7, 0, 0, 0, 15,
-            0, 32815, 1, 19, 0, 0, 0, 0, 40, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 44, 33, 30,
-            0, 0, 0, 0, 0, 0, 0, 17, 48, 0, 32773, 10, 0, 28, 0, 0, 0, 22, 4, 0, 0, 0, 6,
-            39, 0, 9, 14, 26, 36, 8, 46, 41, 0, 0, 0, 38, 0, 24, 0, 0, 0, 12, 0, 0, 0, 0,
-            43, 20, 32, 34, 0, 0, 0, 0, 0, 0, 16, 0, 0, 2, 0, 0, 29, 0, 0, 0, 21, 0, 0,
-            0, 0, 27, 0, 0, 0, 13, 45, 35, 3, 11, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2, 7, 0, 1, 9, 11, 24, 26,
+                38, 31, 32, 34, 35, 28, 27, 4, 5, 6, 10, 20, 21, 22, 19, 8, 40, 36, 37,
+                39, 41, 42, 43, 44, 45, 46, 25, 47,
+            ],
+            required: &[],
+            groups: &[
+                (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 46]),
+        }
     },
 };
 t::view! {
@@ -5556,31 +5562,27 @@ pub static UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
     counter: 711,
     delimiter: 311,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242, 243,
             244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435, 308,
             306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884, 885,
             886, 887,
-        ],
-        by_tag: &[
-            12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2, 7, 0, 1, 9, 11, 24, 26, 38,
-            31, 32, 34, 35, 28, 27, 4, 5, 6, 10, 20, 21, 22, 19, 8, 40, 36, 37, 39, 41,
-            42, 43, 44, 45, 46, 25,
-        ],
-        required: &[],
-        groups: &[
-            (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-            (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-        ],
-        index: &[
-            0, 0, 37, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 42, 23, 31, 0, 0, 0, 7, 0, 0, 0, 15,
-            0, 32815, 1, 19, 0, 0, 0, 0, 40, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 44, 33, 30,
-            0, 0, 0, 0, 0, 0, 0, 17, 0, 0, 32773, 10, 0, 28, 0, 0, 0, 22, 4, 0, 0, 0, 6,
-            39, 0, 9, 14, 26, 36, 8, 46, 41, 0, 0, 0, 38, 0, 24, 0, 0, 0, 12, 0, 0, 0, 0,
-            43, 20, 32, 34, 0, 0, 0, 0, 0, 0, 16, 0, 0, 2, 0, 0, 29, 0, 0, 0, 21, 0, 0,
-            0, 0, 27, 0, 0, 0, 13, 45, 35, 3, 11, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2, 7, 0, 1, 9, 11, 24, 26,
+                38, 31, 32, 34, 35, 28, 27, 4, 5, 6, 10, 20, 21, 22, 19, 8, 40, 36, 37,
+                39, 41, 42, 43, 44, 45, 46, 25,
+            ],
+            required: &[],
+            groups: &[
+                (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 46]),
+        }
     },
 };
 t::view! {
@@ -5612,31 +5614,27 @@ pub static UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
     counter: 711,
     delimiter: 311,
-    entry: t::Level {
-        tags: &[
+    entry: {
+        const TAGS: &[u32] = &[
             311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241, 242, 243,
             244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436, 435, 308,
             306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883, 884, 885,
             886, 887, 140, 11, 526, 54, 44, 15, 58, 354, 355,
-        ],
-        by_tag: &[
-            48, 52, 51, 50, 53, 47, 12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2, 7,
-            0, 1, 9, 11, 24, 26, 38, 54, 55, 31, 32, 34, 35, 28, 27, 4, 5, 6, 49, 10, 20,
-            21, 22, 19, 8, 40, 36, 37, 39, 41, 42, 43, 44, 45, 46, 25,
-        ],
-        required: &[51],
-        groups: &[
-            (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-            (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-        ],
-        index: &[
-            0, 0, 37, 0, 18, 0, 0, 0, 0, 0, 50, 0, 0, 42, 23, 31, 0, 0, 0, 7, 0, 0, 0,
-            15, 52, 32815, 1, 19, 0, 0, 0, 0, 40, 0, 53, 0, 0, 0, 25, 0, 0, 0, 0, 44, 33,
-            30, 0, 51, 0, 0, 0, 56, 0, 17, 0, 0, 32773, 10, 0, 28, 0, 0, 0, 22, 4, 0, 0,
-            48, 6, 39, 0, 9, 14, 26, 36, 8, 46, 41, 0, 0, 0, 38, 0, 24, 0, 0, 0, 12, 0,
-            0, 0, 0, 43, 20, 32, 34, 0, 0, 0, 0, 55, 0, 16, 49, 0, 2, 0, 0, 29, 54, 0, 0,
-            21, 0, 0, 0, 0, 27, 0, 0, 0, 13, 45, 35, 3, 11, 0, 0,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                48, 52, 51, 50, 53, 47, 12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2,
+                7, 0, 1, 9, 11, 24, 26, 38, 54, 55, 31, 32, 34, 35, 28, 27, 4, 5, 6, 49,
+                10, 20, 21, 22, 19, 8, 40, 36, 37, 39, 41, 42, 43, 44, 45, 46, 25,
+            ],
+            required: &[51],
+            groups: &[
+                (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+            ],
+            index: &t::hash_index::<128>(TAGS, &[4, 46]),
+        }
     },
 };
 t::view! {
@@ -5685,12 +5683,15 @@ pub static EVNT_GRP_NO_EVENTS: t::Group = t::Group {
     name: "NoEvents",
     counter: 864,
     delimiter: 865,
-    entry: t::Level {
-        tags: &[865, 866, 867, 868],
-        by_tag: &[0, 1, 2, 3],
-        required: &[],
-        groups: &[],
-        index: &[0, 2, 0, 4, 1, 0, 3, 0],
+    entry: {
+        const TAGS: &[u32] = &[865, 866, 867, 868];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2, 3],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -5728,12 +5729,15 @@ pub static SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoSecurityAltID",
     counter: 454,
     delimiter: 455,
-    entry: t::Level {
-        tags: &[455, 456],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[1, 0, 0, 2],
+    entry: {
+        const TAGS: &[u32] = &[455, 456];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -5767,12 +5771,15 @@ pub static LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoLegSecurityAltID",
     counter: 604,
     delimiter: 605,
-    entry: t::Level {
-        tags: &[605, 606],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 2, 1],
+    entry: {
+        const TAGS: &[u32] = &[605, 606];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -5806,12 +5813,15 @@ pub static UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID: t::Group = t::Group
     name: "NoUnderlyingSecurityAltID",
     counter: 457,
     delimiter: 458,
-    entry: t::Level {
-        tags: &[458, 459],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[1, 0, 2, 0],
+    entry: {
+        const TAGS: &[u32] = &[458, 459];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -5845,12 +5855,15 @@ pub static ATTRB_GRP_NO_INSTR_ATTRIB: t::Group = t::Group {
     name: "NoInstrAttrib",
     counter: 870,
     delimiter: 871,
-    entry: t::Level {
-        tags: &[871, 872],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 1, 0, 2],
+    entry: {
+        const TAGS: &[u32] = &[871, 872];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -5884,12 +5897,15 @@ pub static DLVY_INST_GRP_NO_DLVY_INST: t::Group = t::Group {
     name: "NoDlvyInst",
     counter: 85,
     delimiter: 165,
-    entry: t::Level {
-        tags: &[165, 787, 781],
-        by_tag: &[0, 2, 1],
-        required: &[],
-        groups: &[(2, &SETTL_PARTIES_NO_SETTL_PARTY_IDS)],
-        index: &[0, 0, 0, 2, 0, 32771, 0, 1],
+    entry: {
+        const TAGS: &[u32] = &[165, 787, 781];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 2, 1],
+            required: &[],
+            groups: &[(2, &SETTL_PARTIES_NO_SETTL_PARTY_IDS)],
+            index: &t::hash_index::<8>(TAGS, &[2]),
+        }
     },
 };
 t::view! {
@@ -5925,12 +5941,15 @@ pub static SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoSettlPartySubIDs",
     counter: 801,
     delimiter: 785,
-    entry: t::Level {
-        tags: &[785, 786],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[1, 0, 0, 2],
+    entry: {
+        const TAGS: &[u32] = &[785, 786];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -5964,12 +5983,15 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoPartySubIDs",
     counter: 802,
     delimiter: 523,
-    entry: t::Level {
-        tags: &[523, 803],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[1, 2, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[523, 803];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -6003,12 +6025,15 @@ pub static NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNestedPartySubIDs",
     counter: 804,
     delimiter: 545,
-    entry: t::Level {
-        tags: &[545, 805],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 2, 1],
+    entry: {
+        const TAGS: &[u32] = &[545, 805];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -6042,12 +6067,15 @@ pub static NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNested2PartySubIDs",
     counter: 806,
     delimiter: 760,
-    entry: t::Level {
-        tags: &[760, 807],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 1, 2],
+    entry: {
+        const TAGS: &[u32] = &[760, 807];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -6081,12 +6109,15 @@ pub static NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNested3PartySubIDs",
     counter: 952,
     delimiter: 953,
-    entry: t::Level {
-        tags: &[953, 954],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[0, 0, 2, 1],
+    entry: {
+        const TAGS: &[u32] = &[953, 954];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -6120,12 +6151,15 @@ pub static HOP_NO_HOPS: t::Group = t::Group {
     name: "NoHops",
     counter: 627,
     delimiter: 628,
-    entry: t::Level {
-        tags: &[628, 629, 630],
-        by_tag: &[0, 1, 2],
-        required: &[],
-        groups: &[],
-        index: &[0, 1, 3, 0, 0, 2, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[628, 629, 630];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {

@@ -2483,30 +2483,32 @@ pub static DATA_FIELD_PAIRS: &[fc::DataFieldPair] = &[
 /// The data fields, for `fix_core::Parser::with_data_fields`.
 pub static DATA_FIELDS: fc::DataFields<'static> = fc::DataFields::new(DATA_FIELD_PAIRS);
 /// The header's slots.
-pub static HEADER: t::Level = t::Level {
-    tags: &[
+pub static HEADER: t::Level = {
+    const TAGS: &[u32] = &[
         8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
         97, 52, 122, 212, 213, 347, 369, 627,
-    ],
-    by_tag: &[
-        0, 1, 9, 2, 18, 3, 10, 20, 4, 12, 7, 8, 19, 5, 14, 21, 6, 16, 11, 13, 15, 17, 22,
-        23, 24, 25, 26,
-    ],
-    required: &[0, 1, 2, 3, 4, 9, 20],
-    groups: &[(26, &c::HEADER_NO_HOPS)],
-    index: &[
-        10, 23, 0, 26, 6, 0, 7, 0, 21, 0, 0, 0, 0, 0, 13, 9, 0, 0, 4, 0, 0, 0, 0, 0, 14,
-        22, 0, 0, 0, 25, 0, 0, 32795, 0, 0, 2, 19, 0, 0, 5, 3, 8, 18, 24, 15, 0, 17, 0,
-        12, 0, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 1, 20, 0, 16,
-    ],
+    ];
+    t::Level {
+        tags: TAGS,
+        by_tag: &[
+            0, 1, 9, 2, 18, 3, 10, 20, 4, 12, 7, 8, 19, 5, 14, 21, 6, 16, 11, 13, 15, 17,
+            22, 23, 24, 25, 26,
+        ],
+        required: &[0, 1, 2, 3, 4, 9, 20],
+        groups: &[(26, &c::HEADER_NO_HOPS)],
+        index: &t::hash_index::<64>(TAGS, &[26]),
+    }
 };
 /// The trailer's slots.
-pub static TRAILER: t::Level = t::Level {
-    tags: &[93, 89, 10],
-    by_tag: &[2, 1, 0],
-    required: &[2],
-    groups: &[],
-    index: &[2, 3, 0, 1, 0, 0, 0, 0],
+pub static TRAILER: t::Level = {
+    const TAGS: &[u32] = &[93, 89, 10];
+    t::Level {
+        tags: TAGS,
+        by_tag: &[2, 1, 0],
+        required: &[2],
+        groups: &[],
+        index: &t::hash_index::<8>(TAGS, &[]),
+    }
 };
 /// Every message's table, sorted by MsgType.
 pub static MESSAGES: &[&t::MessageDef] = &[

@@ -761,16 +761,35 @@ impl<'d> Cx<'d> {
             let i = u16_lit(i);
             Some(quote!((#i, &#g)))
         });
-        let index = hash_index(slots)
-            .into_iter()
-            .map(|s| u16_lit(usize::from(s)));
+        // The index is computed at compile time from the tags (`hash_index`), so
+        // the tags are named once and the source holds no bucket table.
+        let Some(buckets) = index_buckets(slots) else {
+            return quote! {
+                t::Level {
+                    tags: &[#(#tags),*],
+                    by_tag: &[#(#by_tag),*],
+                    required: &[#(#required),*],
+                    groups: &[#(#groups),*],
+                    index: &[],
+                }
+            };
+        };
+        let buckets = Literal::usize_unsuffixed(buckets);
+        let group_slots = slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.group.is_some())
+            .map(|(i, _)| u16_lit(i));
         quote! {
-            t::Level {
-                tags: &[#(#tags),*],
-                by_tag: &[#(#by_tag),*],
-                required: &[#(#required),*],
-                groups: &[#(#groups),*],
-                index: &[#(#index),*],
+            {
+                const TAGS: &[u32] = &[#(#tags),*];
+                t::Level {
+                    tags: TAGS,
+                    by_tag: &[#(#by_tag),*],
+                    required: &[#(#required),*],
+                    groups: &[#(#groups),*],
+                    index: &t::hash_index::<#buckets>(TAGS, &[#(#group_slots),*]),
+                }
             }
         }
     }
@@ -1662,38 +1681,15 @@ impl<'d> Cx<'d> {
     }
 }
 
-/// `fix_core::typed::hash_tag`, mirrored: the bucket of `tag` among `2^bits`.
-fn hash_tag(tag: u32, bits: u32) -> usize {
-    if bits == 0 {
-        return 0;
-    }
-    (tag.wrapping_mul(0x9E37_79B9) >> (32 - bits)) as usize
+/// The bucket count of a level's `fix_core::typed::hash_index`: a power of two at
+/// least twice the slot count, so that a miss (a header probe for every body tag)
+/// ends at an empty bucket after one or two probes. `None` (binary search instead)
+/// for an empty level or one a bucket cannot describe.
+fn index_buckets(slots: &[Slot]) -> Option<usize> {
+    use fix_core::typed::{INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT};
+    let fits = slots.len() < INDEX_SLOT_LIMIT && slots.iter().all(|s| s.tag < INDEX_TAG_LIMIT);
+    (!slots.is_empty() && fits).then(|| (slots.len() * 2).next_power_of_two())
 }
-
-/// A level's open-addressing index (`Level::index`): a power of two of buckets,
-/// at most two thirds full, linear probing, slots inserted in order so repeated
-/// tags probe in ascending slot order. A bucket holds slot + 1, with
-/// `fix_core::typed::GROUP_BIT` set for a group counter's slot; 0 is empty.
-fn hash_index(slots: &[Slot]) -> Vec<u16> {
-    if slots.is_empty() || slots.len() >= usize::from(GROUP_BIT) {
-        return Vec::new();
-    }
-    let len = (slots.len() * 3 / 2 + 1).next_power_of_two().max(2);
-    let bits = len.trailing_zeros();
-    let mut table = vec![0u16; len];
-    for (i, s) in slots.iter().enumerate() {
-        let mut b = hash_tag(s.tag, bits);
-        while table[b] != 0 {
-            b = (b + 1) & (len - 1);
-        }
-        let group = if s.group.is_some() { GROUP_BIT } else { 0 };
-        table[b] = u16::try_from(i + 1).unwrap_or(0) | group;
-    }
-    table
-}
-
-/// `fix_core::typed::GROUP_BIT`, mirrored.
-const GROUP_BIT: u16 = 0x8000;
 
 /// Method names of views that getters must not take.
 const RESERVED: &[&str] = &[

@@ -61,12 +61,15 @@ pub static OUTER_NO_LEVEL1: t::Group = t::Group {
     name: "NoLevel1",
     counter: 5003,
     delimiter: 5004,
-    entry: t::Level {
-        tags: &[5004, 5005, 5006],
-        by_tag: &[0, 1, 2],
-        required: &[0],
-        groups: &[(2, &INNER_NO_LEVEL2)],
-        index: &[0, 0, 2, 0, 0, 1, 0, 32771],
+    entry: {
+        const TAGS: &[u32] = &[5004, 5005, 5006];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2],
+            required: &[0],
+            groups: &[(2, &INNER_NO_LEVEL2)],
+            index: &t::hash_index::<8>(TAGS, &[2]),
+        }
     },
 };
 t::view! {
@@ -102,12 +105,15 @@ pub static INNER_NO_LEVEL2: t::Group = t::Group {
     name: "NoLevel2",
     counter: 5006,
     delimiter: 5007,
-    entry: t::Level {
-        tags: &[5007, 5008],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[(1, &INNER_NO_LEVEL2_NO_LEVEL3)],
-        index: &[32770, 1, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[5007, 5008];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[(1, &INNER_NO_LEVEL2_NO_LEVEL3)],
+            index: &t::hash_index::<4>(TAGS, &[1]),
+        }
     },
 };
 t::view! {
@@ -129,12 +135,15 @@ pub static INNER_NO_LEVEL2_NO_LEVEL3: t::Group = t::Group {
     name: "NoLevel3",
     counter: 5008,
     delimiter: 5000,
-    entry: t::Level {
-        tags: &[5000],
-        by_tag: &[0],
-        required: &[],
-        groups: &[],
-        index: &[1, 0],
+    entry: {
+        const TAGS: &[u32] = &[5000];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {

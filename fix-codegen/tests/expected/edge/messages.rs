@@ -7,12 +7,15 @@ pub static TYPE: t::MessageDef = t::MessageDef {
     name: "Type",
     msg_type: b"U1",
     admin: false,
-    body: t::Level {
-        tags: &[5000, 5001, 5002, 5003, 5009, 5010, 5011],
-        by_tag: &[0, 1, 2, 3, 4, 5, 6],
-        required: &[0],
-        groups: &[(3, &c::OUTER_NO_LEVEL1)],
-        index: &[32772, 0, 1, 0, 0, 6, 3, 0, 0, 0, 0, 5, 2, 0, 0, 7],
+    body: {
+        const TAGS: &[u32] = &[5000, 5001, 5002, 5003, 5009, 5010, 5011];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1, 2, 3, 4, 5, 6],
+            required: &[0],
+            groups: &[(3, &c::OUTER_NO_LEVEL1)],
+            index: &t::hash_index::<16>(TAGS, &[3]),
+        }
     },
 };
 t::view! {

@@ -79,12 +79,15 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
     name: "NoHops",
     counter: 627,
     delimiter: 628,
-    entry: t::Level {
-        tags: &[628, 629],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[1, 0, 2, 0],
+    entry: {
+        const TAGS: &[u32] = &[628, 629];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -132,12 +135,15 @@ pub static INSTRUMENT_NO_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoSecurityAltID",
     counter: 454,
     delimiter: 455,
-    entry: t::Level {
-        tags: &[455, 456],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[1, 0, 0, 2],
+    entry: {
+        const TAGS: &[u32] = &[455, 456];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -171,12 +177,15 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
     name: "NoPartyIDs",
     counter: 453,
     delimiter: 448,
-    entry: t::Level {
-        tags: &[448, 447, 452, 802],
-        by_tag: &[1, 0, 2, 3],
-        required: &[],
-        groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
-        index: &[0, 0, 2, 3, 0, 32772, 0, 1],
+    entry: {
+        const TAGS: &[u32] = &[448, 447, 452, 802];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[1, 0, 2, 3],
+            required: &[],
+            groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
+            index: &t::hash_index::<8>(TAGS, &[3]),
+        }
     },
 };
 t::view! {
@@ -214,12 +223,15 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoPartySubIDs",
     counter: 802,
     delimiter: 523,
-    entry: t::Level {
-        tags: &[523, 803],
-        by_tag: &[0, 1],
-        required: &[],
-        groups: &[],
-        index: &[1, 2, 0, 0],
+    entry: {
+        const TAGS: &[u32] = &[523, 803];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {

@@ -7,12 +7,15 @@ pub static HEARTBEAT: t::MessageDef = t::MessageDef {
     name: "Heartbeat",
     msg_type: b"0",
     admin: true,
-    body: t::Level {
-        tags: &[112],
-        by_tag: &[0],
-        required: &[],
-        groups: &[],
-        index: &[1, 0],
+    body: {
+        const TAGS: &[u32] = &[112];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -33,12 +36,15 @@ pub static LOGON: t::MessageDef = t::MessageDef {
     name: "Logon",
     msg_type: b"A",
     admin: true,
-    body: t::Level {
-        tags: &[108, 95, 96],
-        by_tag: &[1, 2, 0],
-        required: &[0],
-        groups: &[],
-        index: &[0, 0, 3, 0, 0, 1, 2, 0],
+    body: {
+        const TAGS: &[u32] = &[108, 95, 96];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[1, 2, 0],
+            required: &[0],
+            groups: &[],
+            index: &t::hash_index::<8>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -62,15 +68,20 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = t::MessageDef {
     name: "NewOrderSingle",
     msg_type: b"D",
     admin: false,
-    body: t::Level {
-        tags: &[11, 453, 1, 55, 48, 22, 454, 167, 54, 60, 38, 152, 40, 44, 59, 18, 58],
-        by_tag: &[2, 0, 15, 5, 10, 12, 13, 4, 8, 3, 16, 14, 9, 11, 7, 1, 6],
-        required: &[0, 3, 8, 9, 12],
-        groups: &[(1, &c::PARTIES_NO_PARTY_IDS), (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID)],
-        index: &[
-            4, 0, 10, 16, 0, 0, 8, 14, 0, 0, 0, 9, 0, 0, 15, 11, 0, 0, 32775, 3, 6, 5, 0,
-            13, 0, 1, 0, 17, 0, 0, 12, 32770,
-        ],
+    body: {
+        const TAGS: &[u32] = &[
+            11, 453, 1, 55, 48, 22, 454, 167, 54, 60, 38, 152, 40, 44, 59, 18, 58,
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[2, 0, 15, 5, 10, 12, 13, 4, 8, 3, 16, 14, 9, 11, 7, 1, 6],
+            required: &[0, 3, 8, 9, 12],
+            groups: &[
+                (1, &c::PARTIES_NO_PARTY_IDS),
+                (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
+            ],
+            index: &t::hash_index::<64>(TAGS, &[1, 6]),
+        }
     },
 };
 t::view! {
@@ -113,26 +124,25 @@ pub static EXECUTION_REPORT: t::MessageDef = t::MessageDef {
     name: "ExecutionReport",
     msg_type: b"8",
     admin: false,
-    body: t::Level {
-        tags: &[
+    body: {
+        const TAGS: &[u32] = &[
             37, 11, 17, 150, 39, 453, 55, 48, 22, 454, 167, 54, 38, 152, 32, 31, 151, 14,
             6, 382, 58, 354, 355,
-        ],
-        by_tag: &[
-            18, 1, 17, 2, 8, 15, 14, 0, 12, 4, 7, 11, 6, 20, 3, 16, 13, 10, 21, 22, 19,
-            5, 9,
-        ],
-        required: &[0, 2, 3, 4, 6, 11, 16, 17, 18],
-        groups: &[
-            (5, &c::PARTIES_NO_PARTY_IDS),
-            (9, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
-            (19, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
-        ],
-        index: &[
-            0, 0, 0, 0, 0, 32788, 5, 0, 0, 0, 16, 0, 0, 11, 0, 0, 0, 0, 0, 0, 17, 0, 0,
-            12, 0, 23, 0, 0, 0, 0, 0, 13, 3, 0, 0, 0, 0, 32778, 9, 0, 0, 18, 8, 0, 0, 4,
-            19, 0, 0, 15, 22, 2, 0, 0, 21, 1, 0, 0, 0, 0, 14, 0, 32774, 7,
-        ],
+        ];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[
+                18, 1, 17, 2, 8, 15, 14, 0, 12, 4, 7, 11, 6, 20, 3, 16, 13, 10, 21, 22,
+                19, 5, 9,
+            ],
+            required: &[0, 2, 3, 4, 6, 11, 16, 17, 18],
+            groups: &[
+                (5, &c::PARTIES_NO_PARTY_IDS),
+                (9, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
+                (19, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
+            ],
+            index: &t::hash_index::<64>(TAGS, &[5, 9, 19]),
+        }
     },
 };
 t::view! {
@@ -186,12 +196,15 @@ pub static EXECUTION_REPORT_NO_CONTRA_BROKERS: t::Group = t::Group {
     name: "NoContraBrokers",
     counter: 382,
     delimiter: 375,
-    entry: t::Level {
-        tags: &[375, 337],
-        by_tag: &[1, 0],
-        required: &[],
-        groups: &[],
-        index: &[0, 2, 0, 1],
+    entry: {
+        const TAGS: &[u32] = &[375, 337];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[1, 0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<4>(TAGS, &[]),
+        }
     },
 };
 t::view! {
@@ -213,12 +226,15 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = t::MessageDef {
     name: "MarketDataIncrementalRefresh",
     msg_type: b"X",
     admin: false,
-    body: t::Level {
-        tags: &[262, 268],
-        by_tag: &[0, 1],
-        required: &[1],
-        groups: &[(1, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)],
-        index: &[0, 0, 32770, 1],
+    body: {
+        const TAGS: &[u32] = &[262, 268];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0, 1],
+            required: &[1],
+            groups: &[(1, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)],
+            index: &t::hash_index::<4>(TAGS, &[1]),
+        }
     },
 };
 t::view! {
@@ -241,19 +257,19 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES: t::Group = t::Group {
     name: "NoMDEntries",
     counter: 268,
     delimiter: 279,
-    entry: t::Level {
-        tags: &[279, 269, 278, 55, 48, 22, 454, 167, 270, 271, 267, 453],
-        by_tag: &[5, 4, 3, 7, 10, 1, 8, 9, 2, 0, 11, 6],
-        required: &[0],
-        groups: &[
-            (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
-            (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS),
-            (11, &c::PARTIES_NO_PARTY_IDS),
-        ],
-        index: &[
-            32779, 32780, 0, 0, 0, 0, 8, 0, 2, 0, 0, 0, 0, 1, 0, 10, 0, 0, 32775, 6, 0,
-            5, 0, 0, 0, 0, 3, 9, 0, 0, 0, 4,
-        ],
+    entry: {
+        const TAGS: &[u32] = &[279, 269, 278, 55, 48, 22, 454, 167, 270, 271, 267, 453];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[5, 4, 3, 7, 10, 1, 8, 9, 2, 0, 11, 6],
+            required: &[0],
+            groups: &[
+                (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
+                (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS),
+                (11, &c::PARTIES_NO_PARTY_IDS),
+            ],
+            index: &t::hash_index::<32>(TAGS, &[6, 10, 11]),
+        }
     },
 };
 t::view! {
@@ -287,12 +303,15 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS: t:
     name: "NoQuoteConditions",
     counter: 267,
     delimiter: 276,
-    entry: t::Level {
-        tags: &[276],
-        by_tag: &[0],
-        required: &[],
-        groups: &[],
-        index: &[0, 1],
+    entry: {
+        const TAGS: &[u32] = &[276];
+        t::Level {
+            tags: TAGS,
+            by_tag: &[0],
+            required: &[],
+            groups: &[],
+            index: &t::hash_index::<2>(TAGS, &[]),
+        }
     },
 };
 t::view! {
