@@ -305,7 +305,8 @@ impl FieldDef {
 pub struct Level {
     /// Slot to tag, in dictionary order (components expanded in place).
     pub tags: &'static [u32],
-    /// The slots sorted by tag (then by slot).
+    /// The slots sorted by tag (then by slot), for lookups in a level without an
+    /// `index`; generated levels with an index leave it empty.
     pub by_tag: &'static [u16],
     /// The required slots, ascending. A field inside an optional component is not
     /// required at this level.
@@ -587,15 +588,18 @@ pub struct Group {
     pub entry: Level,
 }
 
-/// A message's table: its body (the header and trailer are the dictionary's).
+/// A message's table: its body (the header and trailer are the dictionary's), and
+/// the header, body and trailer laid end to end for its view.
 ///
 /// ```
 /// use fix_core::typed::{Level, MessageDef};
 /// static HB: MessageDef = MessageDef {
 ///     name: "Heartbeat", msg_type: b"0", admin: true,
 ///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
+///     view: Level { tags: &[8, 112, 10], by_tag: &[0, 2, 1], required: &[0, 2], groups: &[], index: &[] },
 /// };
 /// assert!(HB.body.contains(112));
+/// assert_eq!(HB.view.slot(10), Some(2));
 /// ```
 #[derive(Debug)]
 pub struct MessageDef {
@@ -607,6 +611,11 @@ pub struct MessageDef {
     pub admin: bool,
     /// The body's slots.
     pub body: Level,
+    /// The header's, body's and trailer's slots in one level (in that order), so
+    /// that a view finds a field's slot with one probe instead of one per
+    /// section. A tag in more than one section fills the first free slot, in
+    /// that order.
+    pub view: Level,
 }
 
 /// A whole dictionary's tables, as generated into a crate's `DICTIONARY`. It is a
@@ -616,7 +625,8 @@ pub struct MessageDef {
 /// use fix_core::typed::{Dictionary, FieldDef, FieldType, Level, MessageDef};
 /// use fix_core::DataFields;
 /// static HB: MessageDef = MessageDef { name: "Heartbeat", msg_type: b"0", admin: true,
-///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] } };
+///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
+///     view: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] } };
 /// static DICT: Dictionary = Dictionary {
 ///     begin_string: b"FIX.4.4",
 ///     fields: &[FieldDef::new(112, "TestReqID", FieldType::String, &[])],
@@ -1626,10 +1636,7 @@ macro_rules! __fix_view {
             /// [`Message::new`](super::Message::new).
             #[inline]
             pub fn new(msg: $crate::Message<'a>) -> Self {
-                Self($crate::typed::View::sections(
-                    msg,
-                    &[&super::HEADER, &$def.body, &super::TRAILER],
-                ))
+                Self($crate::typed::View::new(msg, &$def.view))
             }
             /// The standard header.
             #[inline]

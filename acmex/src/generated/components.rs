@@ -149,7 +149,7 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
         const TAGS: &[u32] = &[628, 629, 630];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -494,7 +494,7 @@ pub static LEG_STIPULATIONS_NO_LEG_STIPULATIONS: t::Group = t::Group {
         const TAGS: &[u32] = &[688, 689];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -536,7 +536,7 @@ pub static NESTED_PARTIES_NO_NESTED_PARTY_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[524, 525, 538, 804];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2, 3],
+            by_tag: &[],
             required: &[],
             groups: &[(3, &NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS)],
             index: &t::hash_index::<8>(TAGS, &[3]),
@@ -603,7 +603,7 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[448, 447, 452, 802];
         t::Level {
             tags: TAGS,
-            by_tag: &[1, 0, 2, 3],
+            by_tag: &[],
             required: &[],
             groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
             index: &t::hash_index::<8>(TAGS, &[3]),
@@ -671,7 +671,7 @@ pub static POSITION_AMOUNT_DATA_NO_POS_AMT: t::Group = t::Group {
         const TAGS: &[u32] = &[707, 708];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -713,7 +713,7 @@ pub static POSITION_QTY_NO_POSITIONS: t::Group = t::Group {
         const TAGS: &[u32] = &[703, 704, 705, 706, 539];
         t::Level {
             tags: TAGS,
-            by_tag: &[4, 0, 1, 2, 3],
+            by_tag: &[],
             required: &[],
             groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
             index: &t::hash_index::<16>(TAGS, &[4]),
@@ -781,7 +781,7 @@ pub static SETTL_PARTIES_NO_SETTL_PARTY_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[782, 783, 784, 801];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2, 3],
+            by_tag: &[],
             required: &[],
             groups: &[(3, &SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS)],
             index: &t::hash_index::<8>(TAGS, &[3]),
@@ -853,7 +853,7 @@ pub static STIPULATIONS_NO_STIPULATIONS: t::Group = t::Group {
         const TAGS: &[u32] = &[233, 234];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -895,7 +895,7 @@ pub static TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS: t::Group = t::Group {
         const TAGS: &[u32] = &[769, 770, 771];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -1063,7 +1063,7 @@ pub static UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS: t::Group = t::Group {
         const TAGS: &[u32] = &[888, 889];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -1105,7 +1105,7 @@ pub static NESTED_PARTIES2_NO_NESTED2_PARTY_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[757, 758, 759, 806];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2, 3],
+            by_tag: &[],
             required: &[],
             groups: &[(3, &NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS)],
             index: &t::hash_index::<8>(TAGS, &[3]),
@@ -1151,7 +1151,7 @@ pub static NESTED_PARTIES3_NO_NESTED3_PARTY_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[949, 950, 951, 952];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2, 3],
+            by_tag: &[],
             required: &[],
             groups: &[(3, &NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS)],
             index: &t::hash_index::<8>(TAGS, &[3]),
@@ -1197,7 +1197,7 @@ pub static AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS: t::Group = t::Group {
         const TAGS: &[u32] = &[41, 535, 536];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -1241,7 +1241,7 @@ pub static ALLOC_ACK_GRP_NO_ALLOCS: t::Group = t::Group {
         const TAGS: &[u32] = &[79, 661, 366, 467, 776, 161, 360, 361];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 5, 6, 7, 2, 3, 1, 4],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<16>(TAGS, &[]),
@@ -1298,10 +1298,7 @@ pub static ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                13, 14, 0, 4, 6, 34, 19, 21, 27, 17, 18, 23, 24, 10, 31, 32, 33, 30, 8,
-                9, 11, 12, 3, 5, 15, 16, 7, 2, 28, 1, 22, 20, 26, 25, 29,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (7, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
@@ -1399,7 +1396,7 @@ pub static BID_COMP_REQ_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
         const TAGS: &[u32] = &[66, 54, 336, 625, 430, 63, 64, 1, 660];
         t::Level {
             tags: TAGS,
-            by_tag: &[7, 1, 5, 6, 0, 2, 4, 3, 8],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<32>(TAGS, &[]),
@@ -1458,7 +1455,7 @@ pub static BID_COMP_RSP_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 7, 6, 15, 11, 12, 4, 13, 16, 17, 9, 5, 8, 10, 2, 3, 14],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<64>(TAGS, &[]),
@@ -1525,7 +1522,7 @@ pub static BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS: t::Group = t::Group {
         const TAGS: &[u32] = &[399, 400, 401, 404, 441, 402, 403, 405, 406, 407, 408];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2, 5, 6, 3, 7, 8, 9, 10, 4],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<32>(TAGS, &[]),
@@ -1585,7 +1582,7 @@ pub static CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS: t::Group = t::Group {
         const TAGS: &[u32] = &[577];
         t::Level {
             tags: TAGS,
-            by_tag: &[0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<2>(TAGS, &[]),
@@ -1625,7 +1622,7 @@ pub static COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER: t::Group = t::Group {
         const TAGS: &[u32] = &[896];
         t::Level {
             tags: TAGS,
-            by_tag: &[0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<2>(TAGS, &[]),
@@ -1665,7 +1662,7 @@ pub static COMP_ID_REQ_GRP_NO_COMP_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[930, 931, 283, 284];
         t::Level {
             tags: TAGS,
-            by_tag: &[2, 3, 0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -1711,7 +1708,7 @@ pub static COMP_ID_STAT_GRP_NO_COMP_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[930, 931, 283, 284, 928, 929];
         t::Level {
             tags: TAGS,
-            by_tag: &[2, 3, 4, 5, 0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<16>(TAGS, &[]),
@@ -1761,7 +1758,7 @@ pub static CONT_AMT_GRP_NO_CONT_AMTS: t::Group = t::Group {
         const TAGS: &[u32] = &[519, 520, 521];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -1805,7 +1802,7 @@ pub static CONTRA_GRP_NO_CONTRA_BROKERS: t::Group = t::Group {
         const TAGS: &[u32] = &[375, 337, 437, 438, 655];
         t::Level {
             tags: TAGS,
-            by_tag: &[1, 0, 2, 3, 4],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<16>(TAGS, &[]),
@@ -1853,7 +1850,7 @@ pub static CPCTY_CONF_GRP_NO_CAPACITIES: t::Group = t::Group {
         const TAGS: &[u32] = &[528, 529, 863];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2],
+            by_tag: &[],
             required: &[0, 2],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -1897,7 +1894,7 @@ pub static EXEC_ALLOC_GRP_NO_EXECS: t::Group = t::Group {
         const TAGS: &[u32] = &[32, 17, 527, 31, 669, 29];
         t::Level {
             tags: TAGS,
-            by_tag: &[1, 5, 3, 0, 2, 4],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<16>(TAGS, &[]),
@@ -1947,7 +1944,7 @@ pub static EXEC_COLL_GRP_NO_EXECS: t::Group = t::Group {
         const TAGS: &[u32] = &[17];
         t::Level {
             tags: TAGS,
-            by_tag: &[0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<2>(TAGS, &[]),
@@ -1987,7 +1984,7 @@ pub static EXECS_GRP_NO_EXECS: t::Group = t::Group {
         const TAGS: &[u32] = &[17];
         t::Level {
             tags: TAGS,
-            by_tag: &[0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<2>(TAGS, &[]),
@@ -2031,11 +2028,7 @@ pub static INSTRMT_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14,
-                23, 18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 37, 36, 8, 40, 41,
-                42, 38, 39, 25,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -2083,11 +2076,7 @@ pub static INSTRMT_LEG_EXEC_GRP_NO_LEGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 45, 46, 49, 50, 51, 19, 20, 21,
-                18, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32,
-                33, 34, 35, 36, 52, 48, 44, 42, 43, 39, 38, 8, 24, 40, 41,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
@@ -2157,11 +2146,7 @@ pub static INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                11, 12, 13, 14, 15, 16, 22, 17, 37, 19, 20, 21, 18, 0, 1, 2, 3, 4, 5, 6,
-                7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 39, 38, 8,
-                24, 40, 41,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[(4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID)],
             index: &t::hash_index::<128>(TAGS, &[4]),
@@ -2205,11 +2190,7 @@ pub static INSTRMT_LEG_IOI_GRP_NO_LEGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                11, 12, 13, 14, 15, 16, 22, 17, 37, 19, 20, 21, 18, 0, 1, 2, 3, 4, 5, 6,
-                7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 42, 43, 39,
-                38, 8, 24, 40, 41,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
@@ -2261,11 +2242,7 @@ pub static INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                11, 12, 13, 14, 15, 16, 22, 17, 37, 43, 19, 20, 21, 18, 0, 1, 2, 3, 4, 5,
-                6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46,
-                47, 48, 49, 44, 42, 39, 38, 8, 24, 40, 41,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
@@ -2320,11 +2297,7 @@ pub static INSTRMT_MD_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14,
-                23, 18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 44, 37, 36, 43, 8,
-                40, 41, 42, 38, 39, 25,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -2377,11 +2350,7 @@ pub static INSTRMT_STRK_PX_GRP_NO_STRIKES: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14,
-                23, 18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 37, 36, 8, 40, 41,
-                42, 38, 39, 25,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -2424,7 +2393,7 @@ pub static IOI_QUAL_GRP_NO_IOI_QUALIFIERS: t::Group = t::Group {
         const TAGS: &[u32] = &[104];
         t::Level {
             tags: TAGS,
-            by_tag: &[0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<2>(TAGS, &[]),
@@ -2470,11 +2439,7 @@ pub static LEG_ORD_GRP_NO_LEGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                11, 12, 13, 14, 15, 16, 22, 17, 48, 37, 46, 47, 50, 51, 52, 19, 20, 21,
-                18, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32,
-                33, 34, 35, 36, 49, 45, 44, 42, 43, 39, 38, 8, 24, 40, 41,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
@@ -2541,7 +2506,7 @@ pub static LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS: t::Group = t::Group {
         const TAGS: &[u32] = &[671, 672, 756, 673, 674, 675];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 3, 4, 5, 2],
+            by_tag: &[],
             required: &[],
             groups: &[(2, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
             index: &t::hash_index::<16>(TAGS, &[2]),
@@ -2596,11 +2561,7 @@ pub static LEG_QUOT_GRP_NO_LEGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 44, 45, 19, 20, 21, 18, 0, 1, 2,
-                3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
-                51, 52, 53, 54, 55, 49, 46, 50, 48, 42, 43, 39, 38, 8, 24, 40, 41,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
@@ -2669,11 +2630,7 @@ pub static LEG_QUOT_STAT_GRP_NO_LEGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 44, 45, 19, 20, 21, 18, 0, 1, 2,
-                3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
-                46, 42, 43, 39, 38, 8, 24, 40, 41,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
@@ -2729,7 +2686,7 @@ pub static LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT: t::Group = t::Group {
         const TAGS: &[u32] = &[58, 354, 355];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2],
+            by_tag: &[],
             required: &[0],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -2783,17 +2740,7 @@ pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                8, 0, 111, 112, 101, 21, 20, 30, 104, 78, 83, 85, 29, 72, 27, 121, 106,
-                75, 16, 17, 28, 2, 13, 7, 127, 15, 26, 86, 24, 57, 60, 22, 23, 74, 105,
-                119, 118, 109, 71, 79, 4, 34, 107, 125, 124, 36, 38, 51, 128, 53, 56,
-                129, 130, 87, 88, 89, 90, 55, 39, 40, 42, 43, 44, 6, 54, 76, 95, 96, 41,
-                50, 45, 58, 59, 61, 62, 122, 123, 102, 103, 25, 136, 137, 73, 84, 110,
-                108, 5, 31, 32, 33, 81, 82, 47, 48, 49, 113, 146, 114, 80, 1, 115, 116,
-                37, 46, 18, 10, 117, 3, 11, 12, 14, 19, 126, 9, 91, 92, 64, 63, 98, 99,
-                100, 93, 97, 70, 94, 35, 120, 131, 132, 133, 134, 135, 138, 139, 140,
-                141, 142, 143, 144, 145, 77, 67, 68, 69, 65, 66, 52,
-            ],
+            by_tag: &[],
             required: &[0, 2, 72],
             groups: &[
                 (5, &PARTIES_NO_PARTY_IDS),
@@ -2992,10 +2939,7 @@ pub static MD_FULL_GRP_NO_MD_ENTRIES: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                2, 20, 22, 30, 16, 19, 18, 0, 1, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15,
-                21, 24, 25, 27, 23, 8, 26, 31, 32, 17, 28, 9, 29,
-            ],
+            by_tag: &[],
             required: &[0],
             groups: &[],
             index: &t::hash_index::<128>(TAGS, &[]),
@@ -3105,13 +3049,7 @@ pub static MD_INC_GRP_NO_MD_ENTRIES: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                53, 71, 8, 73, 7, 5, 82, 67, 6, 35, 38, 70, 69, 12, 14, 16, 29, 31, 34,
-                33, 17, 18, 20, 21, 22, 32, 19, 28, 23, 2, 52, 54, 55, 56, 57, 58, 61,
-                62, 3, 0, 4, 63, 64, 65, 1, 66, 72, 75, 76, 78, 50, 51, 74, 59, 77, 36,
-                37, 39, 40, 83, 84, 68, 81, 9, 10, 11, 25, 26, 27, 15, 24, 79, 49, 60,
-                42, 41, 48, 13, 80, 45, 46, 47, 43, 44, 30,
-            ],
+            by_tag: &[],
             required: &[0],
             groups: &[
                 (9, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -3239,7 +3177,7 @@ pub static MD_REQ_GRP_NO_MD_ENTRY_TYPES: t::Group = t::Group {
         const TAGS: &[u32] = &[269];
         t::Level {
             tags: TAGS,
-            by_tag: &[0],
+            by_tag: &[],
             required: &[0],
             groups: &[],
             index: &t::hash_index::<2>(TAGS, &[]),
@@ -3280,7 +3218,7 @@ pub static MD_RJCT_GRP_NO_ALT_MD_SOURCE: t::Group = t::Group {
         const TAGS: &[u32] = &[817];
         t::Level {
             tags: TAGS,
-            by_tag: &[0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<2>(TAGS, &[]),
@@ -3320,7 +3258,7 @@ pub static MISC_FEES_GRP_NO_MISC_FEES: t::Group = t::Group {
         const TAGS: &[u32] = &[137, 138, 139, 891];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2, 3],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -3366,7 +3304,7 @@ pub static ORD_ALLOC_GRP_NO_ORDERS: t::Group = t::Group {
         const TAGS: &[u32] = &[11, 37, 198, 526, 66, 756, 38, 799, 800];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 6, 4, 2, 3, 5, 7, 8],
+            by_tag: &[],
             required: &[],
             groups: &[(5, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
             index: &t::hash_index::<32>(TAGS, &[5]),
@@ -3422,7 +3360,7 @@ pub static ORD_LIST_STAT_GRP_NO_ORDERS: t::Group = t::Group {
         const TAGS: &[u32] = &[11, 526, 14, 39, 636, 151, 84, 6, 103, 58, 354, 355];
         t::Level {
             tags: TAGS,
-            by_tag: &[7, 0, 2, 3, 9, 6, 8, 5, 10, 11, 1, 4],
+            by_tag: &[],
             required: &[0, 2, 3, 5, 6, 7],
             groups: &[],
             index: &t::hash_index::<32>(TAGS, &[]),
@@ -3488,11 +3426,7 @@ pub static POS_UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2, 7, 0, 1, 9, 11, 24, 26,
-                38, 31, 32, 34, 35, 28, 27, 4, 5, 6, 10, 20, 21, 22, 19, 47, 48, 8, 40,
-                36, 37, 39, 41, 42, 43, 44, 45, 46, 25,
-            ],
+            by_tag: &[],
             required: &[47, 48],
             groups: &[
                 (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
@@ -3539,7 +3473,7 @@ pub static PRE_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
         const TAGS: &[u32] = &[79, 661, 736, 467, 539, 80];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 5, 3, 4, 1, 2],
+            by_tag: &[],
             required: &[],
             groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
             index: &t::hash_index::<16>(TAGS, &[4]),
@@ -3589,7 +3523,7 @@ pub static PRE_ALLOC_MLEG_GRP_NO_ALLOCS: t::Group = t::Group {
         const TAGS: &[u32] = &[79, 661, 736, 467, 948, 80];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 5, 3, 1, 2, 4],
+            by_tag: &[],
             required: &[],
             groups: &[(4, &NESTED_PARTIES3_NO_NESTED3_PARTY_IDS)],
             index: &t::hash_index::<16>(TAGS, &[4]),
@@ -3644,11 +3578,7 @@ pub static QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                3, 2, 0, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27, 14,
-                23, 18, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 10, 19, 53, 37, 36, 52, 8,
-                47, 40, 41, 42, 38, 39, 51, 43, 44, 45, 48, 49, 46, 50, 25,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -3705,12 +3635,7 @@ pub static QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                67, 4, 62, 3, 1, 58, 49, 61, 2, 31, 34, 45, 46, 47, 48, 8, 50, 52, 51,
-                53, 64, 63, 10, 12, 25, 27, 30, 29, 13, 14, 16, 17, 18, 28, 15, 24, 19,
-                0, 59, 32, 33, 35, 36, 68, 5, 6, 7, 21, 22, 23, 11, 20, 44, 60, 54, 55,
-                56, 57, 65, 66, 38, 37, 9, 41, 42, 43, 39, 40, 26,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (5, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -3812,12 +3737,7 @@ pub static QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                67, 4, 62, 3, 1, 58, 49, 61, 2, 31, 34, 45, 46, 47, 48, 8, 50, 52, 51,
-                53, 64, 63, 10, 12, 25, 27, 30, 29, 13, 14, 16, 17, 18, 28, 15, 24, 19,
-                0, 59, 32, 33, 35, 36, 5, 6, 7, 21, 22, 23, 11, 20, 44, 60, 54, 55, 56,
-                57, 65, 66, 38, 37, 9, 41, 42, 43, 39, 40, 26,
-            ],
+            by_tag: &[],
             required: &[0],
             groups: &[
                 (5, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -3911,7 +3831,7 @@ pub static QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS: t::Group = t::Group {
         const TAGS: &[u32] = &[695];
         t::Level {
             tags: TAGS,
-            by_tag: &[0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<2>(TAGS, &[]),
@@ -3960,14 +3880,7 @@ pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                72, 70, 3, 61, 78, 91, 2, 59, 0, 81, 79, 66, 67, 1, 30, 33, 80, 53, 62,
-                7, 69, 68, 9, 11, 24, 26, 29, 82, 83, 84, 85, 28, 12, 13, 15, 16, 17, 58,
-                27, 71, 93, 94, 14, 23, 18, 54, 56, 31, 32, 34, 35, 90, 99, 4, 5, 6, 64,
-                65, 20, 21, 22, 63, 55, 10, 19, 75, 74, 57, 92, 73, 86, 87, 37, 36, 77,
-                96, 97, 98, 88, 95, 52, 76, 89, 8, 47, 60, 40, 41, 42, 38, 39, 51, 43,
-                44, 45, 48, 49, 46, 50, 25,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -4086,11 +3999,7 @@ pub static QUOT_REQ_LEGS_GRP_NO_LEGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 44, 45, 19, 20, 21, 18, 0, 1, 2,
-                3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
-                48, 49, 50, 51, 52, 46, 42, 43, 39, 38, 8, 24, 40, 41,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
@@ -4156,14 +4065,7 @@ pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                72, 70, 3, 61, 78, 90, 2, 59, 0, 80, 66, 67, 1, 30, 33, 79, 53, 62, 7,
-                69, 68, 9, 11, 24, 26, 29, 81, 82, 83, 84, 28, 12, 13, 15, 16, 17, 58,
-                27, 71, 92, 93, 14, 23, 18, 54, 56, 31, 32, 34, 35, 89, 98, 4, 5, 6, 64,
-                65, 20, 21, 22, 63, 55, 10, 19, 75, 74, 57, 91, 73, 85, 86, 37, 36, 77,
-                95, 96, 97, 87, 94, 52, 76, 88, 8, 47, 60, 40, 41, 42, 38, 39, 51, 43,
-                44, 45, 48, 49, 46, 50, 25,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -4280,11 +4182,7 @@ pub static QUOT_SET_ACK_GRP_NO_QUOTE_SETS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                13, 14, 15, 16, 17, 18, 24, 19, 50, 0, 48, 4, 31, 34, 30, 3, 8, 1, 2, 10,
-                12, 25, 27, 39, 32, 33, 35, 36, 29, 28, 5, 6, 7, 11, 21, 22, 23, 20, 9,
-                41, 37, 38, 40, 42, 43, 44, 45, 46, 47, 49, 26,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (5, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
@@ -4341,11 +4239,7 @@ pub static QUOT_SET_GRP_NO_QUOTE_SETS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                13, 14, 15, 16, 17, 18, 24, 19, 51, 0, 49, 4, 31, 34, 30, 3, 8, 1, 2, 10,
-                12, 25, 27, 39, 32, 33, 35, 36, 48, 29, 28, 5, 6, 7, 11, 21, 22, 23, 20,
-                9, 41, 37, 38, 40, 42, 43, 44, 45, 46, 47, 50, 26,
-            ],
+            by_tag: &[],
             required: &[0, 49, 51],
             groups: &[
                 (5, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
@@ -4404,11 +4298,7 @@ pub static REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                43, 3, 2, 0, 51, 1, 30, 33, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17,
-                27, 14, 23, 18, 49, 31, 32, 34, 35, 52, 53, 4, 5, 6, 20, 21, 22, 10, 19,
-                48, 50, 37, 45, 36, 8, 44, 40, 46, 47, 41, 42, 38, 39, 25,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -4475,11 +4365,7 @@ pub static RFQ_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                3, 2, 0, 1, 30, 33, 45, 7, 9, 11, 24, 26, 29, 28, 12, 13, 15, 16, 17, 27,
-                14, 23, 18, 46, 48, 31, 32, 34, 35, 4, 5, 6, 20, 21, 22, 47, 10, 19, 44,
-                49, 37, 36, 43, 8, 40, 41, 42, 38, 39, 25,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -4538,7 +4424,7 @@ pub static RGST_DIST_INST_GRP_NO_DISTRIB_INSTS: t::Group = t::Group {
         const TAGS: &[u32] = &[477, 512, 478, 498, 499, 500, 501, 502];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 2, 3, 4, 5, 6, 7, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<16>(TAGS, &[]),
@@ -4592,7 +4478,7 @@ pub static RGST_DTLS_GRP_NO_REGIST_DTLS: t::Group = t::Group {
         const TAGS: &[u32] = &[509, 511, 474, 482, 539, 522, 486, 475];
         t::Level {
             tags: TAGS,
-            by_tag: &[2, 7, 3, 6, 0, 1, 5, 4],
+            by_tag: &[],
             required: &[],
             groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
             index: &t::hash_index::<16>(TAGS, &[4]),
@@ -4646,7 +4532,7 @@ pub static ROUTING_GRP_NO_ROUTING_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[216, 217];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -4695,13 +4581,7 @@ pub static SEC_LIST_GRP_NO_RELATED_SYM: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                56, 3, 2, 0, 78, 1, 30, 33, 7, 9, 11, 24, 26, 29, 59, 60, 61, 62, 28, 12,
-                13, 15, 16, 17, 27, 57, 67, 68, 14, 23, 18, 75, 31, 32, 34, 35, 79, 80,
-                4, 5, 6, 20, 21, 22, 10, 19, 58, 73, 74, 76, 63, 64, 37, 43, 36, 70, 71,
-                72, 65, 69, 55, 66, 8, 50, 77, 40, 44, 45, 41, 42, 38, 39, 54, 46, 47,
-                48, 51, 52, 49, 53, 25,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -4779,7 +4659,7 @@ pub static SEC_TYPES_GRP_NO_SECURITY_TYPES: t::Group = t::Group {
         const TAGS: &[u32] = &[167, 762, 460, 461];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 2, 3, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -4828,10 +4708,7 @@ pub static SETTL_INST_GRP_NO_SETTL_INST: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                4, 15, 9, 0, 1, 6, 8, 12, 13, 14, 11, 2, 3, 5, 7, 17, 18, 19, 21, 22, 16,
-                20, 23, 24, 10,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[(3, &PARTIES_NO_PARTY_IDS), (15, &DLVY_INST_GRP_NO_DLVY_INST)],
             index: &t::hash_index::<64>(TAGS, &[3, 15]),
@@ -4914,7 +4791,7 @@ pub static SIDE_CROSS_ORD_CXL_GRP_NO_SIDES: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[2, 9, 1, 0, 15, 8, 10, 7, 16, 17, 14, 6, 12, 13, 11, 3, 4, 5],
+            by_tag: &[],
             required: &[0, 1, 2],
             groups: &[(6, &PARTIES_NO_PARTY_IDS)],
             index: &t::hash_index::<64>(TAGS, &[6]),
@@ -4983,11 +4860,7 @@ pub static SIDE_CROSS_ORD_MOD_GRP_NO_SIDES: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                7, 1, 21, 22, 16, 0, 31, 13, 6, 34, 14, 29, 28, 17, 35, 5, 32, 33, 38, 4,
-                19, 20, 23, 24, 18, 2, 25, 26, 36, 9, 27, 3, 10, 11, 12, 37, 39, 8, 30,
-                15,
-            ],
+            by_tag: &[],
             required: &[0, 1],
             groups: &[(4, &PARTIES_NO_PARTY_IDS), (14, &PRE_ALLOC_GRP_NO_ALLOCS)],
             index: &t::hash_index::<128>(TAGS, &[4, 14]),
@@ -5090,7 +4963,7 @@ pub static TRD_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
         const TAGS: &[u32] = &[79, 661, 736, 467, 756, 80];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 5, 3, 1, 2, 4],
+            by_tag: &[],
             required: &[],
             groups: &[(4, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
             index: &t::hash_index::<16>(TAGS, &[4]),
@@ -5140,7 +5013,7 @@ pub static TRD_CAP_DT_GRP_NO_DATES: t::Group = t::Group {
         const TAGS: &[u32] = &[75, 60];
         t::Level {
             tags: TAGS,
-            by_tag: &[1, 0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -5188,12 +5061,7 @@ pub static TRD_CAP_RPT_SIDE_GRP_NO_SIDES: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                7, 3, 28, 29, 16, 23, 1, 22, 0, 49, 5, 59, 48, 60, 10, 43, 44, 45, 55,
-                46, 47, 33, 35, 36, 2, 34, 54, 42, 41, 25, 50, 51, 17, 18, 32, 6, 30, 24,
-                31, 53, 4, 19, 20, 11, 12, 13, 14, 9, 21, 58, 26, 8, 37, 52, 15, 56, 57,
-                38, 39, 40, 27,
-            ],
+            by_tag: &[],
             required: &[0, 1],
             groups: &[
                 (6, &PARTIES_NO_PARTY_IDS),
@@ -5353,7 +5221,7 @@ pub static TRD_COLL_GRP_NO_TRADES: t::Group = t::Group {
         const TAGS: &[u32] = &[571, 818];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -5400,11 +5268,7 @@ pub static TRD_INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                11, 12, 13, 14, 15, 16, 22, 17, 47, 37, 45, 46, 49, 50, 51, 19, 20, 21,
-                18, 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 23, 25, 26, 27, 28, 29, 30, 31, 32,
-                33, 34, 35, 36, 52, 48, 44, 42, 43, 39, 38, 8, 24, 40, 41,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
@@ -5470,7 +5334,7 @@ pub static TRDG_SES_GRP_NO_TRADING_SESSIONS: t::Group = t::Group {
         const TAGS: &[u32] = &[336, 625];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -5517,11 +5381,7 @@ pub static UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2, 7, 0, 1, 9, 11, 24, 26,
-                38, 31, 32, 34, 35, 28, 27, 4, 5, 6, 10, 20, 21, 22, 19, 8, 40, 36, 37,
-                39, 41, 42, 43, 44, 45, 46, 25, 47,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
@@ -5571,11 +5431,7 @@ pub static UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2, 7, 0, 1, 9, 11, 24, 26,
-                38, 31, 32, 34, 35, 28, 27, 4, 5, 6, 10, 20, 21, 22, 19, 8, 40, 36, 37,
-                39, 41, 42, 43, 44, 45, 46, 25,
-            ],
+            by_tag: &[],
             required: &[],
             groups: &[
                 (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
@@ -5623,11 +5479,7 @@ pub static UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         ];
         t::Level {
             tags: TAGS,
-            by_tag: &[
-                48, 52, 51, 50, 53, 47, 12, 13, 14, 15, 16, 17, 23, 18, 3, 30, 33, 29, 2,
-                7, 0, 1, 9, 11, 24, 26, 38, 54, 55, 31, 32, 34, 35, 28, 27, 4, 5, 6, 49,
-                10, 20, 21, 22, 19, 8, 40, 36, 37, 39, 41, 42, 43, 44, 45, 46, 25,
-            ],
+            by_tag: &[],
             required: &[51],
             groups: &[
                 (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
@@ -5687,7 +5539,7 @@ pub static EVNT_GRP_NO_EVENTS: t::Group = t::Group {
         const TAGS: &[u32] = &[865, 866, 867, 868];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2, 3],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -5733,7 +5585,7 @@ pub static SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID: t::Group = t::Group {
         const TAGS: &[u32] = &[455, 456];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -5775,7 +5627,7 @@ pub static LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID: t::Group = t::Group {
         const TAGS: &[u32] = &[605, 606];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -5817,7 +5669,7 @@ pub static UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID: t::Group = t::Group
         const TAGS: &[u32] = &[458, 459];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -5859,7 +5711,7 @@ pub static ATTRB_GRP_NO_INSTR_ATTRIB: t::Group = t::Group {
         const TAGS: &[u32] = &[871, 872];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -5901,7 +5753,7 @@ pub static DLVY_INST_GRP_NO_DLVY_INST: t::Group = t::Group {
         const TAGS: &[u32] = &[165, 787, 781];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 2, 1],
+            by_tag: &[],
             required: &[],
             groups: &[(2, &SETTL_PARTIES_NO_SETTL_PARTY_IDS)],
             index: &t::hash_index::<8>(TAGS, &[2]),
@@ -5945,7 +5797,7 @@ pub static SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[785, 786];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -5987,7 +5839,7 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[523, 803];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -6029,7 +5881,7 @@ pub static NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[545, 805];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -6071,7 +5923,7 @@ pub static NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[760, 807];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -6113,7 +5965,7 @@ pub static NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[953, 954];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -6155,7 +6007,7 @@ pub static HOP_NO_HOPS: t::Group = t::Group {
         const TAGS: &[u32] = &[628, 629, 630];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),

@@ -3,20 +3,31 @@
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
 /// The body table of `Heartbeat` (MsgType `0`).
-pub static HEARTBEAT: t::MessageDef = t::MessageDef {
-    name: "Heartbeat",
-    msg_type: b"0",
-    admin: true,
-    body: {
-        const TAGS: &[u32] = &[112];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0],
+pub static HEARTBEAT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 112, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(1).0;
+    t::MessageDef {
+        name: "Heartbeat",
+        msg_type: b"0",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<2>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 30],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<64>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `Heartbeat` (MsgType `0`, admin): a read view; getters are `O(1)`.
@@ -32,20 +43,31 @@ t::builder! {
     }
 }
 /// The body table of `TestRequest` (MsgType `1`).
-pub static TEST_REQUEST: t::MessageDef = t::MessageDef {
-    name: "TestRequest",
-    msg_type: b"1",
-    admin: true,
-    body: {
-        const TAGS: &[u32] = &[112];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0],
+pub static TEST_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 112, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(1).0;
+    t::MessageDef {
+        name: "TestRequest",
+        msg_type: b"1",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<2>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 30],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<64>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `TestRequest` (MsgType `1`, admin): a read view; getters are `O(1)`.
@@ -61,20 +83,31 @@ t::builder! {
     }
 }
 /// The body table of `ResendRequest` (MsgType `2`).
-pub static RESEND_REQUEST: t::MessageDef = t::MessageDef {
-    name: "ResendRequest",
-    msg_type: b"2",
-    admin: true,
-    body: {
-        const TAGS: &[u32] = &[7, 16];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0, 1],
+pub static RESEND_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 7, 16, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(2).0;
+    t::MessageDef {
+        name: "ResendRequest",
+        msg_type: b"2",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<4>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 31],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<64>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `ResendRequest` (MsgType `2`, admin): a read view; getters are `O(1)`.
@@ -93,20 +126,31 @@ t::builder! {
     }
 }
 /// The body table of `Reject` (MsgType `3`).
-pub static REJECT: t::MessageDef = t::MessageDef {
-    name: "Reject",
-    msg_type: b"3",
-    admin: true,
-    body: {
-        const TAGS: &[u32] = &[45, 371, 372, 373, 58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0, 4, 5, 6, 1, 2, 3],
+pub static REJECT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 45, 371, 372, 373, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    t::MessageDef {
+        name: "Reject",
+        msg_type: b"3",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 36],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `Reject` (MsgType `3`, admin): a read view; getters are `O(1)`.
@@ -133,20 +177,31 @@ t::builder! {
     }
 }
 /// The body table of `SequenceReset` (MsgType `4`).
-pub static SEQUENCE_RESET: t::MessageDef = t::MessageDef {
-    name: "SequenceReset",
-    msg_type: b"4",
-    admin: true,
-    body: {
-        const TAGS: &[u32] = &[123, 36];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[1, 0],
+pub static SEQUENCE_RESET: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 123, 36, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(2).0;
+    t::MessageDef {
+        name: "SequenceReset",
+        msg_type: b"4",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<4>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 31],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<64>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `SequenceReset` (MsgType `4`, admin): a read view; getters are `O(1)`.
@@ -165,20 +220,31 @@ t::builder! {
     }
 }
 /// The body table of `Logout` (MsgType `5`).
-pub static LOGOUT: t::MessageDef = t::MessageDef {
-    name: "Logout",
-    msg_type: b"5",
-    admin: true,
-    body: {
-        const TAGS: &[u32] = &[58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0, 1, 2],
+pub static LOGOUT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(3).0;
+    t::MessageDef {
+        name: "Logout",
+        msg_type: b"5",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<8>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 32],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `Logout` (MsgType `5`, admin): a read view; getters are `O(1)`.
@@ -197,28 +263,25 @@ t::builder! {
     }
 }
 /// The body table of `IOI` (MsgType `6`).
-pub static IOI: t::MessageDef = t::MessageDef {
-    name: "IOI",
-    msg_type: b"6",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            23, 28, 26, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225,
-            239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223,
-            207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913,
-            914, 915, 918, 788, 916, 917, 919, 898, 711, 54, 854, 38, 152, 516, 468, 469,
-            27, 15, 232, 555, 423, 44, 62, 25, 130, 199, 58, 354, 355, 60, 149, 215, 218,
-            220, 221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                64, 6, 0, 70, 2, 63, 1, 58, 68, 5, 56, 3, 73, 76, 69, 4, 33, 36, 71, 77,
-                59, 10, 72, 12, 14, 27, 29, 32, 78, 79, 80, 81, 82, 31, 15, 16, 18, 19,
-                20, 30, 65, 87, 88, 17, 26, 21, 34, 35, 37, 38, 74, 75, 67, 7, 8, 9, 61,
-                62, 23, 24, 25, 60, 13, 22, 66, 83, 84, 40, 39, 90, 91, 92, 85, 89, 55,
-                86, 11, 50, 57, 43, 44, 45, 41, 42, 54, 46, 47, 48, 51, 52, 49, 53, 28,
-            ],
+pub static IOI: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 23, 28, 26, 55, 65, 48, 22, 454, 460, 461,
+        167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472,
+        240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875,
+        876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 54, 854,
+        38, 152, 516, 468, 469, 27, 15, 232, 555, 423, 44, 62, 25, 130, 199, 58, 354,
+        355, 60, 149, 215, 218, 220, 221, 222, 662, 663, 699, 761, 235, 236, 701, 696,
+        697, 698, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(93).0;
+    t::MessageDef {
+        name: "IOI",
+        msg_type: b"6",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 56, 63],
             groups: &[
                 (7, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -229,9 +292,25 @@ pub static IOI: t::MessageDef = t::MessageDef {
                 (72, &c::IOI_QUAL_GRP_NO_IOI_QUALIFIERS),
                 (78, &c::ROUTING_GRP_NO_ROUTING_IDS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[7, 43, 55, 65, 66, 72, 78]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[7, 43, 55, 65, 66, 72, 78]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 83, 90, 122],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (34, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (70, &c::EVNT_GRP_NO_EVENTS),
+                (82, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (92, &c::STIPULATIONS_NO_STIPULATIONS),
+                (93, &c::INSTRMT_LEG_IOI_GRP_NO_LEGS),
+                (99, &c::IOI_QUAL_GRP_NO_IOI_QUALIFIERS),
+                (105, &c::ROUTING_GRP_NO_ROUTING_IDS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 34, 70, 82, 92, 93, 99, 105]),
+        },
+    }
 };
 t::view! {
     /// `IOI` (MsgType `6`, app): a read view; getters are `O(1)`.
@@ -298,25 +377,23 @@ t::builder! {
     }
 }
 /// The body table of `Advertisement` (MsgType `7`).
-pub static ADVERTISEMENT: t::MessageDef = t::MessageDef {
-    name: "Advertisement",
-    msg_type: b"7",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            2, 5, 3, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225,
-            239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223,
-            207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 555,
-            711, 4, 53, 854, 44, 15, 75, 60, 58, 354, 355, 149, 30, 336, 625,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                0, 2, 48, 1, 52, 6, 59, 51, 5, 49, 3, 55, 54, 4, 53, 33, 36, 58, 10, 12,
-                14, 27, 29, 32, 31, 15, 16, 18, 19, 20, 30, 17, 26, 21, 60, 34, 35, 37,
-                38, 56, 57, 7, 8, 9, 23, 24, 25, 13, 22, 46, 61, 40, 39, 47, 11, 50, 43,
-                44, 45, 41, 42, 28,
-            ],
+pub static ADVERTISEMENT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 2, 5, 3, 55, 65, 48, 22, 454, 460, 461,
+        167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472,
+        240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875,
+        876, 864, 873, 874, 555, 711, 4, 53, 854, 44, 15, 75, 60, 58, 354, 355, 149, 30,
+        336, 625, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(62).0;
+    t::MessageDef {
+        name: "Advertisement",
+        msg_type: b"7",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 48, 49],
             groups: &[
                 (7, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -324,9 +401,22 @@ pub static ADVERTISEMENT: t::MessageDef = t::MessageDef {
                 (46, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[7, 43, 46, 47]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[7, 43, 46, 47]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 75, 76, 91],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (34, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (70, &c::EVNT_GRP_NO_EVENTS),
+                (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 34, 70, 73, 74]),
+        },
+    }
 };
 t::view! {
     /// `Advertisement` (MsgType `7`, app): a read view; getters are `O(1)`.
@@ -379,45 +469,32 @@ t::builder! {
     }
 }
 /// The body table of `ExecutionReport` (MsgType `8`).
-pub static EXECUTION_REPORT: t::MessageDef = t::MessageDef {
-    name: "ExecutionReport",
-    msg_type: b"8",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            37, 198, 526, 527, 11, 41, 583, 693, 790, 584, 911, 912, 453, 229, 382, 66,
-            548, 551, 549, 17, 19, 150, 39, 636, 103, 378, 1, 660, 581, 589, 590, 591,
-            63, 64, 544, 635, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201,
-            224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206,
-            231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873,
-            874, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 54, 232, 854, 38, 152,
-            516, 468, 469, 40, 423, 44, 99, 211, 835, 836, 837, 838, 840, 388, 389, 841,
-            842, 843, 844, 846, 839, 845, 847, 848, 849, 850, 15, 376, 377, 59, 168, 432,
-            126, 18, 528, 529, 582, 32, 652, 31, 651, 669, 194, 195, 30, 336, 625, 943,
-            29, 151, 14, 6, 424, 425, 426, 427, 75, 60, 113, 12, 13, 479, 497, 218, 220,
-            221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698, 381, 157, 230,
-            158, 159, 738, 920, 921, 922, 258, 259, 260, 238, 237, 118, 119, 120, 155,
-            156, 21, 110, 111, 77, 210, 775, 58, 354, 355, 193, 192, 641, 442, 480, 481,
-            513, 494, 483, 515, 484, 485, 638, 639, 851, 518, 555, 797, 136, 5002, 5003,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                26, 145, 4, 153, 154, 144, 120, 19, 127, 20, 190, 39, 142, 138, 133, 131,
-                0, 92, 22, 97, 5, 99, 38, 89, 36, 196, 123, 151, 32, 33, 37, 15, 150,
-                193, 100, 24, 66, 69, 191, 192, 152, 185, 186, 187, 126, 217, 21, 143,
-                93, 188, 189, 172, 174, 175, 43, 124, 200, 199, 136, 137, 1, 45, 47, 60,
-                62, 65, 194, 101, 157, 158, 159, 160, 64, 48, 49, 51, 52, 53, 13, 173,
-                63, 90, 165, 166, 184, 183, 50, 59, 54, 180, 181, 182, 139, 67, 68, 70,
-                71, 197, 198, 121, 122, 25, 171, 14, 107, 108, 98, 146, 147, 148, 149,
-                125, 202, 12, 40, 41, 42, 95, 96, 56, 57, 58, 155, 203, 204, 207, 209,
-                210, 206, 156, 205, 208, 94, 214, 2, 3, 128, 129, 46, 55, 34, 16, 18, 17,
-                215, 28, 130, 6, 9, 29, 30, 31, 140, 35, 23, 211, 212, 201, 134, 132, 27,
-                161, 162, 73, 135, 72, 7, 168, 169, 170, 163, 167, 88, 176, 164, 44, 195,
-                83, 8, 216, 102, 103, 104, 105, 114, 106, 109, 110, 111, 112, 115, 113,
-                116, 117, 118, 119, 213, 91, 76, 77, 78, 74, 75, 87, 10, 11, 79, 80, 81,
-                84, 85, 82, 86, 177, 178, 179, 141, 61, 218, 219,
-            ],
+pub static EXECUTION_REPORT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 37, 198, 526, 527, 11, 41, 583, 693, 790,
+        584, 911, 912, 453, 229, 382, 66, 548, 551, 549, 17, 19, 150, 39, 636, 103, 378,
+        1, 660, 581, 589, 590, 591, 63, 64, 544, 635, 55, 65, 48, 22, 454, 460, 461, 167,
+        762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240,
+        202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876,
+        864, 873, 874, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 54, 232, 854,
+        38, 152, 516, 468, 469, 40, 423, 44, 99, 211, 835, 836, 837, 838, 840, 388, 389,
+        841, 842, 843, 844, 846, 839, 845, 847, 848, 849, 850, 15, 376, 377, 59, 168,
+        432, 126, 18, 528, 529, 582, 32, 652, 31, 651, 669, 194, 195, 30, 336, 625, 943,
+        29, 151, 14, 6, 424, 425, 426, 427, 75, 60, 113, 12, 13, 479, 497, 218, 220, 221,
+        222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698, 381, 157, 230, 158, 159,
+        738, 920, 921, 922, 258, 259, 260, 238, 237, 118, 119, 120, 155, 156, 21, 110,
+        111, 77, 210, 775, 58, 354, 355, 193, 192, 641, 442, 480, 481, 513, 494, 483,
+        515, 484, 485, 638, 639, 851, 518, 555, 797, 136, 5002, 5003, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(220).0;
+    t::MessageDef {
+        name: "ExecutionReport",
+        msg_type: b"8",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 19, 21, 22, 89, 143, 144, 145],
             groups: &[
                 (12, &c::PARTIES_NO_PARTY_IDS),
@@ -433,9 +510,30 @@ pub static EXECUTION_REPORT: t::MessageDef = t::MessageDef {
             ],
             index: &t::hash_index::<
                 512,
-            >(TAGS, &[12, 14, 40, 76, 88, 90, 214, 215, 217, 219]),
-        }
-    },
+            >(BODY, &[12, 14, 40, 76, 88, 90, 214, 215, 217, 219]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 46, 48, 49, 116, 170, 171, 172, 249],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (39, &c::PARTIES_NO_PARTY_IDS),
+                (41, &c::CONTRA_GRP_NO_CONTRA_BROKERS),
+                (67, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (103, &c::EVNT_GRP_NO_EVENTS),
+                (115, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (117, &c::STIPULATIONS_NO_STIPULATIONS),
+                (241, &c::CONT_AMT_GRP_NO_CONT_AMTS),
+                (242, &c::INSTRMT_LEG_EXEC_GRP_NO_LEGS),
+                (244, &c::MISC_FEES_GRP_NO_MISC_FEES),
+                (246, &EXECUTION_REPORT_NO_ACME_FEES),
+            ],
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244, 246]),
+        },
+    }
 };
 t::view! {
     /// `ExecutionReport` (MsgType `8`, app): a read view; getters are `O(1)`.
@@ -736,7 +834,7 @@ pub static EXECUTION_REPORT_NO_ACME_FEES: t::Group = t::Group {
         const TAGS: &[u32] = &[5004, 5005, 5006];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2],
+            by_tag: &[],
             required: &[0, 1],
             groups: &[],
             index: &t::hash_index::<8>(TAGS, &[]),
@@ -761,25 +859,32 @@ t::builder! {
     }
 }
 /// The body table of `OrderCancelReject` (MsgType `9`).
-pub static ORDER_CANCEL_REJECT: t::MessageDef = t::MessageDef {
-    name: "OrderCancelReject",
-    msg_type: b"9",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            37, 198, 526, 11, 583, 41, 39, 636, 586, 66, 1, 660, 581, 229, 75, 60, 434,
-            102, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                10, 3, 0, 6, 5, 18, 15, 9, 14, 17, 1, 13, 19, 20, 16, 2, 12, 4, 8, 7, 11,
-            ],
+pub static ORDER_CANCEL_REJECT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 37, 198, 526, 11, 583, 41, 39, 636, 586,
+        66, 1, 660, 581, 229, 75, 60, 434, 102, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(21).0;
+    t::MessageDef {
+        name: "OrderCancelReject",
+        msg_type: b"9",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 3, 5, 6, 16],
             groups: &[],
-            index: &t::hash_index::<64>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<64>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 30, 32, 33, 43, 50],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `OrderCancelReject` (MsgType `9`, app): a read view; getters are `O(1)`.
@@ -834,20 +939,32 @@ t::builder! {
     }
 }
 /// The body table of `Logon` (MsgType `A`).
-pub static LOGON: t::MessageDef = t::MessageDef {
-    name: "Logon",
-    msg_type: b"A",
-    admin: true,
-    body: {
-        const TAGS: &[u32] = &[98, 108, 95, 96, 141, 789, 383, 384, 464, 553, 554];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[2, 3, 0, 1, 4, 6, 7, 8, 9, 10, 5],
+pub static LOGON: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 98, 108, 95, 96, 141, 789, 383, 384, 464,
+        553, 554, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(11).0;
+    t::MessageDef {
+        name: "Logon",
+        msg_type: b"A",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[(7, &LOGON_NO_MSG_TYPES)],
-            index: &t::hash_index::<32>(TAGS, &[7]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[7]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 40],
+            groups: &[(26, &c::HEADER_NO_HOPS), (34, &LOGON_NO_MSG_TYPES)],
+            index: &t::hash_index::<128>(ALL, &[26, 34]),
+        },
+    }
 };
 t::view! {
     /// `Logon` (MsgType `A`, admin): a read view; getters are `O(1)`.
@@ -890,7 +1007,7 @@ pub static LOGON_NO_MSG_TYPES: t::Group = t::Group {
         const TAGS: &[u32] = &[372, 385];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -912,17 +1029,20 @@ t::builder! {
     }
 }
 /// The body table of `News` (MsgType `B`).
-pub static NEWS: t::MessageDef = t::MessageDef {
-    name: "News",
-    msg_type: b"B",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            42, 61, 148, 358, 359, 215, 146, 555, 711, 33, 149, 95, 96,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[9, 0, 1, 11, 12, 6, 2, 10, 5, 3, 4, 7, 8],
+pub static NEWS: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 42, 61, 148, 358, 359, 215, 146, 555, 711,
+        33, 149, 95, 96, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(13).0;
+    t::MessageDef {
+        name: "News",
+        msg_type: b"B",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[2, 9],
             groups: &[
                 (5, &c::ROUTING_GRP_NO_ROUTING_IDS),
@@ -931,9 +1051,23 @@ pub static NEWS: t::MessageDef = t::MessageDef {
                 (8, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (9, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
             ],
-            index: &t::hash_index::<32>(TAGS, &[5, 6, 7, 8, 9]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[5, 6, 7, 8, 9]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 29, 36, 42],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (32, &c::ROUTING_GRP_NO_ROUTING_IDS),
+                (33, &c::INSTRMT_GRP_NO_RELATED_SYM),
+                (34, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (35, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (36, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 32, 33, 34, 35, 36]),
+        },
+    }
 };
 t::view! {
     /// `News` (MsgType `B`, app): a read view; getters are `O(1)`.
@@ -971,17 +1105,20 @@ t::builder! {
     }
 }
 /// The body table of `Email` (MsgType `C`).
-pub static EMAIL: t::MessageDef = t::MessageDef {
-    name: "Email",
-    msg_type: b"C",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            164, 94, 42, 147, 356, 357, 215, 146, 711, 555, 37, 11, 33, 95, 96,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[11, 12, 10, 2, 1, 13, 14, 7, 3, 0, 6, 4, 5, 9, 8],
+pub static EMAIL: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 164, 94, 42, 147, 356, 357, 215, 146, 711,
+        555, 37, 11, 33, 95, 96, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(15).0;
+    t::MessageDef {
+        name: "Email",
+        msg_type: b"C",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 3, 12],
             groups: &[
                 (6, &c::ROUTING_GRP_NO_ROUTING_IDS),
@@ -990,9 +1127,23 @@ pub static EMAIL: t::MessageDef = t::MessageDef {
                 (9, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (12, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
             ],
-            index: &t::hash_index::<32>(TAGS, &[6, 7, 8, 9, 12]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[6, 7, 8, 9, 12]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 39, 44],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (33, &c::ROUTING_GRP_NO_ROUTING_IDS),
+                (34, &c::INSTRMT_GRP_NO_RELATED_SYM),
+                (35, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (36, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (39, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 33, 34, 35, 36, 39]),
+        },
+    }
 };
 t::view! {
     /// `Email` (MsgType `C`, app): a read view; getters are `O(1)`.
@@ -1034,37 +1185,29 @@ t::builder! {
     }
 }
 /// The body table of `NewOrderSingle` (MsgType `D`).
-pub static NEW_ORDER_SINGLE: t::MessageDef = t::MessageDef {
-    name: "NewOrderSingle",
-    msg_type: b"D",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            11, 526, 583, 453, 229, 75, 1, 660, 581, 589, 590, 591, 70, 78, 63, 64, 544,
-            635, 21, 18, 110, 111, 100, 386, 81, 55, 65, 48, 22, 454, 460, 461, 167, 762,
-            200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240,
-            202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875,
-            876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 140,
-            54, 114, 60, 232, 854, 38, 152, 516, 468, 469, 40, 423, 44, 99, 218, 220,
-            221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698, 15, 376, 377, 23,
-            117, 59, 168, 432, 126, 427, 12, 13, 479, 497, 528, 529, 582, 121, 120, 775,
-            58, 354, 355, 193, 192, 640, 77, 203, 210, 211, 835, 836, 837, 838, 840, 388,
-            389, 841, 842, 843, 844, 846, 847, 848, 849, 480, 481, 513, 494, 5001,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                6, 0, 117, 118, 107, 19, 18, 28, 110, 84, 89, 91, 27, 79, 25, 127, 112,
-                81, 14, 15, 26, 12, 5, 133, 13, 24, 92, 22, 55, 58, 20, 21, 80, 111, 125,
-                124, 115, 78, 85, 32, 113, 131, 130, 34, 36, 49, 134, 51, 54, 135, 136,
-                93, 94, 95, 96, 53, 37, 38, 40, 41, 42, 4, 52, 82, 101, 102, 39, 48, 43,
-                56, 57, 59, 60, 128, 129, 108, 109, 23, 142, 143, 90, 116, 114, 3, 29,
-                30, 31, 87, 88, 45, 46, 47, 119, 152, 153, 155, 120, 154, 86, 1, 121,
-                122, 35, 44, 16, 8, 123, 2, 9, 10, 11, 17, 132, 7, 97, 98, 62, 61, 104,
-                105, 106, 99, 103, 77, 100, 33, 126, 72, 137, 138, 139, 140, 141, 144,
-                145, 146, 147, 148, 149, 150, 151, 83, 65, 66, 67, 63, 64, 76, 68, 69,
-                70, 73, 74, 71, 75, 50, 156,
-            ],
+pub static NEW_ORDER_SINGLE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 11, 526, 583, 453, 229, 75, 1, 660, 581,
+        589, 590, 591, 70, 78, 63, 64, 544, 635, 21, 18, 110, 111, 100, 386, 81, 55, 65,
+        48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
+        255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107,
+        350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917,
+        919, 898, 711, 140, 54, 114, 60, 232, 854, 38, 152, 516, 468, 469, 40, 423, 44,
+        99, 218, 220, 221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698, 15,
+        376, 377, 23, 117, 59, 168, 432, 126, 427, 12, 13, 479, 497, 528, 529, 582, 121,
+        120, 775, 58, 354, 355, 193, 192, 640, 77, 203, 210, 211, 835, 836, 837, 838,
+        840, 388, 389, 841, 842, 843, 844, 846, 847, 848, 849, 480, 481, 513, 494, 5001,
+        93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(157).0;
+    t::MessageDef {
+        name: "NewOrderSingle",
+        msg_type: b"D",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 79, 81, 89],
             groups: &[
                 (3, &c::PARTIES_NO_PARTY_IDS),
@@ -1075,9 +1218,25 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = t::MessageDef {
                 (77, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (82, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<512>(TAGS, &[3, 13, 23, 29, 65, 77, 82]),
-        }
-    },
+            index: &t::hash_index::<512>(BODY, &[3, 13, 23, 29, 65, 77, 82]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 106, 108, 116, 186],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (30, &c::PARTIES_NO_PARTY_IDS),
+                (40, &c::PRE_ALLOC_GRP_NO_ALLOCS),
+                (50, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+                (56, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (92, &c::EVNT_GRP_NO_EVENTS),
+                (104, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (109, &c::STIPULATIONS_NO_STIPULATIONS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 30, 40, 50, 56, 92, 104, 109]),
+        },
+    }
 };
 t::view! {
     /// `NewOrderSingle` (MsgType `D`, app): a read view; getters are `O(1)`.
@@ -1244,23 +1403,32 @@ t::builder! {
     }
 }
 /// The body table of `NewOrderList` (MsgType `E`).
-pub static NEW_ORDER_LIST: t::MessageDef = t::MessageDef {
-    name: "NewOrderList",
-    msg_type: b"E",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            66, 390, 391, 414, 394, 415, 480, 481, 513, 433, 69, 352, 353, 765, 766, 767,
-            68, 893, 73,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0, 16, 10, 18, 11, 12, 1, 2, 4, 3, 5, 9, 6, 7, 8, 13, 14, 15, 17],
+pub static NEW_ORDER_LIST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 66, 390, 391, 414, 394, 415, 480, 481, 513,
+        433, 69, 352, 353, 765, 766, 767, 68, 893, 73, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(19).0;
+    t::MessageDef {
+        name: "NewOrderList",
+        msg_type: b"E",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 4, 16, 18],
             groups: &[(18, &c::LIST_ORD_GRP_NO_ORDERS)],
-            index: &t::hash_index::<64>(TAGS, &[18]),
-        }
-    },
+            index: &t::hash_index::<64>(BODY, &[18]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 43, 45, 48],
+            groups: &[(26, &c::HEADER_NO_HOPS), (45, &c::LIST_ORD_GRP_NO_ORDERS)],
+            index: &t::hash_index::<128>(ALL, &[26, 45]),
+        },
+    }
 };
 t::view! {
     /// `NewOrderList` (MsgType `E`, app): a read view; getters are `O(1)`.
@@ -1311,27 +1479,24 @@ t::builder! {
     }
 }
 /// The body table of `OrderCancelRequest` (MsgType `F`).
-pub static ORDER_CANCEL_REQUEST: t::MessageDef = t::MessageDef {
-    name: "OrderCancelRequest",
-    msg_type: b"F",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            41, 37, 11, 526, 583, 66, 586, 1, 660, 581, 453, 55, 65, 48, 22, 454, 460,
-            461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470,
-            471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351,
-            691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917, 919,
-            898, 711, 54, 60, 38, 152, 516, 468, 469, 376, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                7, 2, 14, 1, 66, 0, 13, 64, 11, 72, 65, 12, 5, 41, 44, 67, 18, 20, 22,
-                35, 37, 40, 39, 23, 24, 26, 27, 28, 38, 25, 34, 29, 42, 43, 45, 46, 73,
-                74, 71, 10, 15, 16, 17, 69, 70, 31, 32, 33, 68, 3, 21, 30, 9, 4, 6, 8,
-                48, 47, 63, 19, 58, 51, 52, 53, 49, 50, 62, 54, 55, 56, 59, 60, 57, 61,
-                36,
-            ],
+pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 41, 37, 11, 526, 583, 66, 586, 1, 660, 581,
+        453, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
+        227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348,
+        349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788,
+        916, 917, 919, 898, 711, 54, 60, 38, 152, 516, 468, 469, 376, 58, 354, 355, 93,
+        89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(75).0;
+    t::MessageDef {
+        name: "OrderCancelRequest",
+        msg_type: b"F",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2, 64, 65],
             groups: &[
                 (10, &c::PARTIES_NO_PARTY_IDS),
@@ -1339,9 +1504,22 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = t::MessageDef {
                 (51, &c::EVNT_GRP_NO_EVENTS),
                 (63, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[10, 15, 51, 63]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[10, 15, 51, 63]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 91, 92, 104],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (37, &c::PARTIES_NO_PARTY_IDS),
+                (42, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (78, &c::EVNT_GRP_NO_EVENTS),
+                (90, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 37, 42, 78, 90]),
+        },
+    }
 };
 t::view! {
     /// `OrderCancelRequest` (MsgType `F`, app): a read view; getters are `O(1)`.
@@ -1396,37 +1574,28 @@ t::builder! {
     }
 }
 /// The body table of `OrderCancelReplaceRequest` (MsgType `G`).
-pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = t::MessageDef {
-    name: "OrderCancelReplaceRequest",
-    msg_type: b"G",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            37, 453, 229, 75, 41, 11, 526, 583, 66, 586, 1, 660, 581, 589, 590, 591, 70,
-            78, 63, 64, 544, 635, 21, 18, 110, 111, 100, 386, 55, 65, 48, 22, 454, 460,
-            461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470,
-            471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351,
-            691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917, 919,
-            898, 711, 54, 60, 854, 38, 152, 516, 468, 469, 40, 423, 44, 99, 218, 220,
-            221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698, 211, 835, 836,
-            837, 838, 840, 388, 389, 841, 842, 843, 844, 846, 847, 848, 849, 376, 377,
-            15, 59, 168, 432, 126, 427, 12, 13, 479, 497, 528, 529, 582, 121, 120, 775,
-            58, 354, 355, 193, 192, 640, 77, 203, 210, 114, 480, 481, 513, 494,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                10, 5, 131, 132, 125, 23, 22, 31, 0, 84, 89, 4, 91, 30, 81, 28, 141, 126,
-                82, 18, 19, 29, 8, 16, 3, 147, 17, 92, 26, 58, 61, 24, 25, 150, 139, 138,
-                129, 85, 35, 127, 145, 144, 37, 39, 52, 148, 54, 57, 149, 107, 93, 94,
-                95, 96, 56, 40, 41, 43, 44, 45, 2, 55, 101, 102, 42, 51, 46, 59, 60, 62,
-                63, 142, 143, 123, 124, 27, 113, 114, 90, 130, 128, 1, 32, 33, 34, 87,
-                88, 48, 49, 50, 133, 151, 152, 154, 134, 153, 86, 6, 135, 136, 38, 47,
-                20, 12, 137, 7, 9, 13, 14, 15, 21, 146, 11, 97, 98, 65, 64, 104, 105,
-                106, 99, 103, 80, 100, 36, 140, 75, 108, 109, 110, 111, 112, 115, 116,
-                117, 118, 119, 120, 121, 122, 83, 68, 69, 70, 66, 67, 79, 71, 72, 73, 76,
-                77, 74, 78, 53,
-            ],
+pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 37, 453, 229, 75, 41, 11, 526, 583, 66,
+        586, 1, 660, 581, 589, 590, 591, 70, 78, 63, 64, 544, 635, 21, 18, 110, 111, 100,
+        386, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
+        227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348,
+        349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788,
+        916, 917, 919, 898, 711, 54, 60, 854, 38, 152, 516, 468, 469, 40, 423, 44, 99,
+        218, 220, 221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698, 211, 835,
+        836, 837, 838, 840, 388, 389, 841, 842, 843, 844, 846, 847, 848, 849, 376, 377,
+        15, 59, 168, 432, 126, 427, 12, 13, 479, 497, 528, 529, 582, 121, 120, 775, 58,
+        354, 355, 193, 192, 640, 77, 203, 210, 114, 480, 481, 513, 494, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(155).0;
+    t::MessageDef {
+        name: "OrderCancelReplaceRequest",
+        msg_type: b"G",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[4, 5, 81, 82, 89],
             groups: &[
                 (1, &c::PARTIES_NO_PARTY_IDS),
@@ -1436,9 +1605,24 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = t::MessageDef {
                 (68, &c::EVNT_GRP_NO_EVENTS),
                 (80, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<512>(TAGS, &[1, 17, 27, 32, 68, 80]),
-        }
-    },
+            index: &t::hash_index::<512>(BODY, &[1, 17, 27, 32, 68, 80]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 31, 32, 108, 109, 116, 184],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (28, &c::PARTIES_NO_PARTY_IDS),
+                (44, &c::PRE_ALLOC_GRP_NO_ALLOCS),
+                (54, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+                (59, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (95, &c::EVNT_GRP_NO_EVENTS),
+                (107, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 28, 44, 54, 59, 95, 107]),
+        },
+    }
 };
 t::view! {
     /// `OrderCancelReplaceRequest` (MsgType `G`, app): a read view; getters are `O(1)`.
@@ -1601,25 +1785,23 @@ t::builder! {
     }
 }
 /// The body table of `OrderStatusRequest` (MsgType `H`).
-pub static ORDER_STATUS_REQUEST: t::MessageDef = t::MessageDef {
-    name: "OrderStatusRequest",
-    msg_type: b"H",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            37, 11, 526, 583, 453, 790, 1, 660, 55, 65, 48, 22, 454, 460, 461, 167, 762,
-            200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240,
-            202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875,
-            876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 54,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                6, 1, 11, 0, 10, 61, 8, 9, 38, 41, 15, 17, 19, 32, 34, 37, 36, 20, 21,
-                23, 24, 25, 35, 22, 31, 26, 39, 40, 42, 43, 4, 12, 13, 14, 28, 29, 30, 2,
-                18, 27, 3, 7, 45, 44, 60, 16, 55, 5, 48, 49, 50, 46, 47, 59, 51, 52, 53,
-                56, 57, 54, 58, 33,
-            ],
+pub static ORDER_STATUS_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 37, 11, 526, 583, 453, 790, 1, 660, 55, 65,
+        48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
+        255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107,
+        350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917,
+        919, 898, 711, 54, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(62).0;
+    t::MessageDef {
+        name: "OrderStatusRequest",
+        msg_type: b"H",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1, 61],
             groups: &[
                 (4, &c::PARTIES_NO_PARTY_IDS),
@@ -1627,9 +1809,22 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = t::MessageDef {
                 (48, &c::EVNT_GRP_NO_EVENTS),
                 (60, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 12, 48, 60]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[4, 12, 48, 60]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 88, 91],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (31, &c::PARTIES_NO_PARTY_IDS),
+                (39, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (75, &c::EVNT_GRP_NO_EVENTS),
+                (87, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 31, 39, 75, 87]),
+        },
+    }
 };
 t::view! {
     /// `OrderStatusRequest` (MsgType `H`, app): a read view; getters are `O(1)`.
@@ -1667,34 +1862,27 @@ t::builder! {
     }
 }
 /// The body table of `AllocationInstruction` (MsgType `J`).
-pub static ALLOCATION_INSTRUCTION: t::MessageDef = t::MessageDef {
-    name: "AllocationInstruction",
-    msg_type: b"J",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            70, 71, 626, 793, 72, 796, 808, 196, 197, 466, 857, 73, 124, 570, 700, 574,
-            54, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
-            226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207,
-            106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 668, 869,
-            870, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 555, 53, 854, 30, 229,
-            336, 625, 423, 6, 860, 218, 220, 221, 222, 662, 663, 699, 761, 15, 74, 453,
-            75, 60, 63, 64, 775, 381, 238, 237, 118, 77, 754, 58, 354, 355, 157, 158,
-            159, 540, 738, 920, 921, 922, 650, 232, 235, 236, 701, 696, 697, 698, 892,
-            893, 78,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                81, 91, 20, 76, 19, 74, 16, 17, 105, 95, 96, 97, 18, 0, 1, 4, 11, 92, 94,
-                103, 126, 47, 50, 102, 12, 108, 109, 110, 24, 7, 8, 26, 28, 41, 43, 46,
-                83, 84, 85, 86, 45, 29, 30, 32, 33, 34, 77, 44, 117, 118, 119, 101, 100,
-                31, 40, 35, 78, 48, 49, 51, 52, 106, 107, 99, 80, 93, 21, 22, 23, 9, 37,
-                38, 39, 111, 27, 36, 73, 13, 15, 79, 2, 116, 87, 88, 54, 60, 53, 121,
-                122, 123, 89, 14, 120, 72, 112, 104, 90, 25, 98, 67, 3, 5, 6, 75, 10, 82,
-                57, 61, 62, 58, 59, 55, 56, 124, 125, 71, 63, 64, 65, 68, 69, 66, 70,
-                113, 114, 115, 42,
-            ],
+pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 70, 71, 626, 793, 72, 796, 808, 196, 197,
+        466, 857, 73, 124, 570, 700, 574, 54, 55, 65, 48, 22, 454, 460, 461, 167, 762,
+        200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202,
+        947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864,
+        873, 874, 668, 869, 870, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 555,
+        53, 854, 30, 229, 336, 625, 423, 6, 860, 218, 220, 221, 222, 662, 663, 699, 761,
+        15, 74, 453, 75, 60, 63, 64, 775, 381, 238, 237, 118, 77, 754, 58, 354, 355, 157,
+        158, 159, 540, 738, 920, 921, 922, 650, 232, 235, 236, 701, 696, 697, 698, 892,
+        893, 78, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(127).0;
+    t::MessageDef {
+        name: "AllocationInstruction",
+        msg_type: b"J",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2, 10, 16, 74, 81, 94],
             groups: &[
                 (11, &c::ORD_ALLOC_GRP_NO_ORDERS),
@@ -1710,9 +1898,30 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = t::MessageDef {
             ],
             index: &t::hash_index::<
                 256,
-            >(TAGS, &[11, 12, 21, 57, 62, 72, 73, 93, 117, 126]),
-        }
-    },
+            >(BODY, &[11, 12, 21, 57, 62, 72, 73, 93, 117, 126]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 37, 43, 101, 108, 121, 156],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (38, &c::ORD_ALLOC_GRP_NO_ORDERS),
+                (39, &c::EXEC_ALLOC_GRP_NO_EXECS),
+                (48, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (84, &c::EVNT_GRP_NO_EVENTS),
+                (89, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+                (99, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (100, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (120, &c::PARTIES_NO_PARTY_IDS),
+                (144, &c::STIPULATIONS_NO_STIPULATIONS),
+                (153, &c::ALLOC_GRP_NO_ALLOCS),
+            ],
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153]),
+        },
+    }
 };
 t::view! {
     /// `AllocationInstruction` (MsgType `J`, app): a read view; getters are `O(1)`.
@@ -1851,20 +2060,31 @@ t::builder! {
     }
 }
 /// The body table of `ListCancelRequest` (MsgType `K`).
-pub static LIST_CANCEL_REQUEST: t::MessageDef = t::MessageDef {
-    name: "ListCancelRequest",
-    msg_type: b"K",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[66, 60, 229, 75, 58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[4, 1, 0, 3, 2, 5, 6],
+pub static LIST_CANCEL_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 66, 60, 229, 75, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    t::MessageDef {
+        name: "ListCancelRequest",
+        msg_type: b"K",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 36],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `ListCancelRequest` (MsgType `K`, app): a read view; getters are `O(1)`.
@@ -1891,20 +2111,31 @@ t::builder! {
     }
 }
 /// The body table of `ListExecute` (MsgType `L`).
-pub static LIST_EXECUTE: t::MessageDef = t::MessageDef {
-    name: "ListExecute",
-    msg_type: b"L",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[66, 391, 390, 60, 58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[4, 3, 0, 5, 6, 2, 1],
+pub static LIST_EXECUTE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 66, 391, 390, 60, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    t::MessageDef {
+        name: "ListExecute",
+        msg_type: b"L",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 3],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 30, 36],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `ListExecute` (MsgType `L`, app): a read view; getters are `O(1)`.
@@ -1931,20 +2162,31 @@ t::builder! {
     }
 }
 /// The body table of `ListStatusRequest` (MsgType `M`).
-pub static LIST_STATUS_REQUEST: t::MessageDef = t::MessageDef {
-    name: "ListStatusRequest",
-    msg_type: b"M",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[66, 58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[1, 0, 2, 3],
+pub static LIST_STATUS_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 66, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(4).0;
+    t::MessageDef {
+        name: "ListStatusRequest",
+        msg_type: b"M",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<8>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 33],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `ListStatusRequest` (MsgType `M`, app): a read view; getters are `O(1)`.
@@ -1965,20 +2207,32 @@ t::builder! {
     }
 }
 /// The body table of `ListStatus` (MsgType `N`).
-pub static LIST_STATUS: t::MessageDef = t::MessageDef {
-    name: "ListStatus",
-    msg_type: b"N",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[66, 429, 82, 431, 83, 444, 445, 446, 60, 68, 893, 73];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[8, 0, 9, 11, 2, 4, 1, 3, 5, 6, 7, 10],
+pub static LIST_STATUS: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 66, 429, 82, 431, 83, 444, 445, 446, 60,
+        68, 893, 73, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(12).0;
+    t::MessageDef {
+        name: "ListStatus",
+        msg_type: b"N",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 11],
             groups: &[(11, &c::ORD_LIST_STAT_GRP_NO_ORDERS)],
-            index: &t::hash_index::<32>(TAGS, &[11]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[11]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 31, 36, 38, 41],
+            groups: &[(26, &c::HEADER_NO_HOPS), (38, &c::ORD_LIST_STAT_GRP_NO_ORDERS)],
+            index: &t::hash_index::<128>(ALL, &[26, 38]),
+        },
+    }
 };
 t::view! {
     /// `ListStatus` (MsgType `N`, app): a read view; getters are `O(1)`.
@@ -2015,22 +2269,36 @@ t::builder! {
     }
 }
 /// The body table of `AllocationInstructionAck` (MsgType `P`).
-pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = t::MessageDef {
-    name: "AllocationInstructionAck",
-    msg_type: b"P",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            70, 453, 793, 75, 60, 87, 88, 626, 808, 573, 460, 167, 58, 354, 355, 78,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[12, 4, 0, 3, 15, 5, 6, 11, 13, 14, 1, 10, 9, 7, 2, 8],
+pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 70, 453, 793, 75, 60, 87, 88, 626, 808,
+        573, 460, 167, 58, 354, 355, 78, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(16).0;
+    t::MessageDef {
+        name: "AllocationInstructionAck",
+        msg_type: b"P",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 4, 5],
             groups: &[(1, &c::PARTIES_NO_PARTY_IDS), (15, &c::ALLOC_ACK_GRP_NO_ALLOCS)],
-            index: &t::hash_index::<32>(TAGS, &[1, 15]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[1, 15]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 32, 45],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (28, &c::PARTIES_NO_PARTY_IDS),
+                (42, &c::ALLOC_ACK_GRP_NO_ALLOCS),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 28, 42]),
+        },
+    }
 };
 t::view! {
     /// `AllocationInstructionAck` (MsgType `P`, app): a read view; getters are `O(1)`.
@@ -2075,25 +2343,23 @@ t::builder! {
     }
 }
 /// The body table of `DontKnowTrade` (MsgType `Q`).
-pub static DONT_KNOW_TRADE: t::MessageDef = t::MessageDef {
-    name: "DontKnowTrade",
-    msg_type: b"Q",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            37, 198, 17, 127, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201,
-            224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206,
-            231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873,
-            874, 711, 555, 54, 38, 152, 516, 468, 469, 32, 31, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                2, 7, 56, 55, 0, 50, 6, 49, 4, 57, 5, 34, 37, 3, 51, 11, 1, 13, 15, 28,
-                30, 33, 32, 16, 17, 19, 20, 21, 31, 18, 27, 22, 35, 36, 38, 39, 58, 59,
-                8, 9, 10, 53, 54, 24, 25, 26, 52, 14, 23, 48, 41, 40, 47, 12, 44, 45, 46,
-                42, 43, 29,
-            ],
+pub static DONT_KNOW_TRADE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 37, 198, 17, 127, 55, 65, 48, 22, 454, 460,
+        461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471,
+        472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667,
+        875, 876, 864, 873, 874, 711, 555, 54, 38, 152, 516, 468, 469, 32, 31, 58, 354,
+        355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(60).0;
+    t::MessageDef {
+        name: "DontKnowTrade",
+        msg_type: b"Q",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2, 3, 49],
             groups: &[
                 (8, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -2101,9 +2367,22 @@ pub static DONT_KNOW_TRADE: t::MessageDef = t::MessageDef {
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[8, 44, 47, 48]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[8, 44, 47, 48]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 76, 89],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (35, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (71, &c::EVNT_GRP_NO_EVENTS),
+                (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 35, 71, 74, 75]),
+        },
+    }
 };
 t::view! {
     /// `DontKnowTrade` (MsgType `Q`, app): a read view; getters are `O(1)`.
@@ -2144,20 +2423,32 @@ t::builder! {
     }
 }
 /// The body table of `QuoteRequest` (MsgType `R`).
-pub static QUOTE_REQUEST: t::MessageDef = t::MessageDef {
-    name: "QuoteRequest",
-    msg_type: b"R",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[131, 644, 11, 528, 146, 58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[2, 5, 0, 4, 6, 7, 3, 1],
+pub static QUOTE_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 131, 644, 11, 528, 146, 58, 354, 355, 93,
+        89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(8).0;
+    t::MessageDef {
+        name: "QuoteRequest",
+        msg_type: b"R",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 4],
             groups: &[(4, &c::QUOT_REQ_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<16>(TAGS, &[4]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[4]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 37],
+            groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::QUOT_REQ_GRP_NO_RELATED_SYM)],
+            index: &t::hash_index::<128>(ALL, &[26, 31]),
+        },
+    }
 };
 t::view! {
     /// `QuoteRequest` (MsgType `R`, app): a read view; getters are `O(1)`.
@@ -2186,33 +2477,27 @@ t::builder! {
     }
 }
 /// The body table of `Quote` (MsgType `S`).
-pub static QUOTE: t::MessageDef = t::MessageDef {
-    name: "Quote",
-    msg_type: b"S",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            131, 117, 693, 537, 735, 301, 453, 336, 625, 55, 65, 48, 22, 454, 460, 461,
-            167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471,
-            472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691,
-            667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917, 919, 898,
-            711, 54, 38, 152, 516, 468, 469, 63, 64, 193, 192, 15, 232, 1, 660, 581, 555,
-            132, 133, 645, 646, 647, 134, 648, 135, 62, 188, 190, 189, 191, 631, 632,
-            633, 634, 60, 40, 642, 643, 656, 657, 156, 13, 12, 582, 100, 528, 423, 218,
-            220, 221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                74, 103, 102, 72, 12, 63, 96, 11, 62, 9, 122, 95, 86, 68, 69, 10, 105,
-                39, 42, 1, 0, 78, 79, 83, 85, 64, 101, 16, 87, 89, 88, 90, 71, 70, 18,
-                20, 33, 35, 38, 108, 109, 110, 111, 37, 21, 22, 24, 25, 26, 36, 73, 116,
-                117, 23, 32, 27, 5, 7, 40, 41, 43, 44, 123, 124, 107, 6, 13, 14, 15, 66,
-                67, 29, 30, 31, 65, 106, 3, 19, 28, 77, 76, 104, 8, 91, 92, 93, 94, 97,
-                98, 80, 81, 82, 84, 99, 100, 75, 112, 113, 46, 45, 2, 119, 120, 121, 114,
-                118, 61, 4, 115, 17, 56, 49, 50, 51, 47, 48, 60, 52, 53, 54, 57, 58, 55,
-                59, 34,
-            ],
+pub static QUOTE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 131, 117, 693, 537, 735, 301, 453, 336,
+        625, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
+        227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348,
+        349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788,
+        916, 917, 919, 898, 711, 54, 38, 152, 516, 468, 469, 63, 64, 193, 192, 15, 232,
+        1, 660, 581, 555, 132, 133, 645, 646, 647, 134, 648, 135, 62, 188, 190, 189, 191,
+        631, 632, 633, 634, 60, 40, 642, 643, 656, 657, 156, 13, 12, 582, 100, 528, 423,
+        218, 220, 221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697, 698, 58, 354,
+        355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(125).0;
+    t::MessageDef {
+        name: "Quote",
+        msg_type: b"S",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1],
             groups: &[
                 (4, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
@@ -2223,9 +2508,25 @@ pub static QUOTE: t::MessageDef = t::MessageDef {
                 (73, &c::STIPULATIONS_NO_STIPULATIONS),
                 (77, &c::LEG_QUOT_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[4, 6, 13, 49, 61, 73, 77]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[4, 6, 13, 49, 61, 73, 77]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 154],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (31, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
+                (33, &c::PARTIES_NO_PARTY_IDS),
+                (40, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (76, &c::EVNT_GRP_NO_EVENTS),
+                (88, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (100, &c::STIPULATIONS_NO_STIPULATIONS),
+                (104, &c::LEG_QUOT_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 31, 33, 40, 76, 88, 100, 104]),
+        },
+    }
 };
 t::view! {
     /// `Quote` (MsgType `S`, app): a read view; getters are `O(1)`.
@@ -2356,20 +2657,32 @@ t::builder! {
     }
 }
 /// The body table of `SettlementInstructions` (MsgType `T`).
-pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = t::MessageDef {
-    name: "SettlementInstructions",
-    msg_type: b"T",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[777, 791, 160, 792, 58, 354, 355, 11, 60, 778];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[7, 4, 8, 2, 5, 6, 0, 9, 1, 3],
+pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 777, 791, 160, 792, 58, 354, 355, 11, 60,
+        778, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(10).0;
+    t::MessageDef {
+        name: "SettlementInstructions",
+        msg_type: b"T",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2, 8],
             groups: &[(9, &c::SETTL_INST_GRP_NO_SETTL_INST)],
-            index: &t::hash_index::<32>(TAGS, &[9]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[9]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 35, 39],
+            groups: &[(26, &c::HEADER_NO_HOPS), (36, &c::SETTL_INST_GRP_NO_SETTL_INST)],
+            index: &t::hash_index::<128>(ALL, &[26, 36]),
+        },
+    }
 };
 t::view! {
     /// `SettlementInstructions` (MsgType `T`, app): a read view; getters are `O(1)`.
@@ -2402,26 +2715,41 @@ t::builder! {
     }
 }
 /// The body table of `MarketDataRequest` (MsgType `V`).
-pub static MARKET_DATA_REQUEST: t::MessageDef = t::MessageDef {
-    name: "MarketDataRequest",
-    msg_type: b"V",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            262, 263, 264, 265, 266, 286, 546, 547, 267, 146, 386, 815, 812,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[9, 0, 1, 2, 3, 4, 8, 5, 10, 6, 7, 12, 11],
+pub static MARKET_DATA_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 262, 263, 264, 265, 266, 286, 546, 547,
+        267, 146, 386, 815, 812, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(13).0;
+    t::MessageDef {
+        name: "MarketDataRequest",
+        msg_type: b"V",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2, 8, 9],
             groups: &[
                 (8, &c::MD_REQ_GRP_NO_MD_ENTRY_TYPES),
                 (9, &c::INSTRMT_MD_REQ_GRP_NO_RELATED_SYM),
                 (10, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
             ],
-            index: &t::hash_index::<32>(TAGS, &[8, 9, 10]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[8, 9, 10]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 35, 36, 42],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (35, &c::MD_REQ_GRP_NO_MD_ENTRY_TYPES),
+                (36, &c::INSTRMT_MD_REQ_GRP_NO_RELATED_SYM),
+                (37, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 35, 36, 37]),
+        },
+    }
 };
 t::view! {
     /// `MarketDataRequest` (MsgType `V`, app): a read view; getters are `O(1)`.
@@ -2461,24 +2789,22 @@ t::builder! {
     }
 }
 /// The body table of `MarketDataSnapshotFullRefresh` (MsgType `W`).
-pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = t::MessageDef {
-    name: "MarketDataSnapshotFullRefresh",
-    msg_type: b"W",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            262, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
-            226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207,
-            106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 711, 555,
-            291, 292, 451, 268, 813, 814,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                4, 3, 1, 2, 31, 34, 8, 10, 12, 25, 27, 30, 29, 13, 14, 16, 17, 18, 28,
-                15, 24, 19, 0, 49, 46, 47, 32, 33, 35, 36, 48, 5, 6, 7, 21, 22, 23, 11,
-                20, 45, 38, 37, 44, 9, 50, 51, 41, 42, 43, 39, 40, 26,
-            ],
+pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 262, 55, 65, 48, 22, 454, 460, 461, 167,
+        762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240,
+        202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876,
+        864, 873, 874, 711, 555, 291, 292, 451, 268, 813, 814, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(52).0;
+    t::MessageDef {
+        name: "MarketDataSnapshotFullRefresh",
+        msg_type: b"W",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[49],
             groups: &[
                 (5, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -2487,9 +2813,23 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = t::MessageDef {
                 (45, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (49, &c::MD_FULL_GRP_NO_MD_ENTRIES),
             ],
-            index: &t::hash_index::<128>(TAGS, &[5, 41, 44, 45, 49]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[5, 41, 44, 45, 49]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 76, 81],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (32, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (68, &c::EVNT_GRP_NO_EVENTS),
+                (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (72, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (76, &c::MD_FULL_GRP_NO_MD_ENTRIES),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 32, 68, 71, 72, 76]),
+        },
+    }
 };
 t::view! {
     /// `MarketDataSnapshotFullRefresh` (MsgType `W`, app): a read view; getters are `O(1)`.
@@ -2523,20 +2863,31 @@ t::builder! {
     }
 }
 /// The body table of `MarketDataIncrementalRefresh` (MsgType `X`).
-pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = t::MessageDef {
-    name: "MarketDataIncrementalRefresh",
-    msg_type: b"X",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[262, 268, 813, 814];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0, 1, 2, 3],
+pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 262, 268, 813, 814, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(4).0;
+    t::MessageDef {
+        name: "MarketDataIncrementalRefresh",
+        msg_type: b"X",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1],
             groups: &[(1, &c::MD_INC_GRP_NO_MD_ENTRIES)],
-            index: &t::hash_index::<8>(TAGS, &[1]),
-        }
-    },
+            index: &t::hash_index::<8>(BODY, &[1]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 33],
+            groups: &[(26, &c::HEADER_NO_HOPS), (28, &c::MD_INC_GRP_NO_MD_ENTRIES)],
+            index: &t::hash_index::<128>(ALL, &[26, 28]),
+        },
+    }
 };
 t::view! {
     /// `MarketDataIncrementalRefresh` (MsgType `X`, app): a read view; getters are `O(1)`.
@@ -2558,20 +2909,31 @@ t::builder! {
     }
 }
 /// The body table of `MarketDataRequestReject` (MsgType `Y`).
-pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = t::MessageDef {
-    name: "MarketDataRequestReject",
-    msg_type: b"Y",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[262, 281, 816, 58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[3, 0, 1, 4, 5, 2],
+pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 262, 281, 816, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(6).0;
+    t::MessageDef {
+        name: "MarketDataRequestReject",
+        msg_type: b"Y",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0],
             groups: &[(2, &c::MD_RJCT_GRP_NO_ALT_MD_SOURCE)],
-            index: &t::hash_index::<16>(TAGS, &[2]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[2]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 35],
+            groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::MD_RJCT_GRP_NO_ALT_MD_SOURCE)],
+            index: &t::hash_index::<128>(ALL, &[26, 29]),
+        },
+    }
 };
 t::view! {
     /// `MarketDataRequestReject` (MsgType `Y`, app): a read view; getters are `O(1)`.
@@ -2596,23 +2958,39 @@ t::builder! {
     }
 }
 /// The body table of `QuoteCancel` (MsgType `Z`).
-pub static QUOTE_CANCEL: t::MessageDef = t::MessageDef {
-    name: "QuoteCancel",
-    msg_type: b"Z",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[131, 117, 298, 301, 453, 1, 660, 581, 336, 625, 295];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[5, 1, 0, 10, 2, 3, 8, 4, 7, 9, 6],
+pub static QUOTE_CANCEL: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 131, 117, 298, 301, 453, 1, 660, 581, 336,
+        625, 295, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(11).0;
+    t::MessageDef {
+        name: "QuoteCancel",
+        msg_type: b"Z",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1, 2],
             groups: &[
                 (4, &c::PARTIES_NO_PARTY_IDS),
                 (10, &c::QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES),
             ],
-            index: &t::hash_index::<32>(TAGS, &[4, 10]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[4, 10]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 40],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (31, &c::PARTIES_NO_PARTY_IDS),
+                (37, &c::QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 31, 37]),
+        },
+    }
 };
 t::view! {
     /// `QuoteCancel` (MsgType `Z`, app): a read view; getters are `O(1)`.
@@ -2648,26 +3026,23 @@ t::builder! {
     }
 }
 /// The body table of `QuoteStatusRequest` (MsgType `a`).
-pub static QUOTE_STATUS_REQUEST: t::MessageDef = t::MessageDef {
-    name: "QuoteStatusRequest",
-    msg_type: b"a",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            649, 117, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225,
-            239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223,
-            207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913,
-            914, 915, 918, 788, 916, 917, 919, 898, 711, 555, 453, 1, 660, 581, 336, 625,
-            263,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                57, 5, 4, 2, 3, 32, 35, 1, 9, 11, 13, 26, 28, 31, 30, 14, 15, 17, 18, 19,
-                29, 16, 25, 20, 62, 60, 33, 34, 36, 37, 56, 6, 7, 8, 22, 23, 24, 12, 21,
-                55, 59, 61, 0, 58, 39, 38, 54, 10, 49, 42, 43, 44, 40, 41, 53, 45, 46,
-                47, 50, 51, 48, 52, 27,
-            ],
+pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 649, 117, 55, 65, 48, 22, 454, 460, 461,
+        167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472,
+        240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875,
+        876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 555, 453,
+        1, 660, 581, 336, 625, 263, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(63).0;
+    t::MessageDef {
+        name: "QuoteStatusRequest",
+        msg_type: b"a",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[],
             groups: &[
                 (6, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -2676,9 +3051,23 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = t::MessageDef {
                 (55, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (56, &c::PARTIES_NO_PARTY_IDS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[6, 42, 54, 55, 56]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[6, 42, 54, 55, 56]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 92],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (33, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (69, &c::EVNT_GRP_NO_EVENTS),
+                (81, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (82, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (83, &c::PARTIES_NO_PARTY_IDS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 33, 69, 81, 82, 83]),
+        },
+    }
 };
 t::view! {
     /// `QuoteStatusRequest` (MsgType `a`, app): a read view; getters are `O(1)`.
@@ -2718,25 +3107,39 @@ t::builder! {
     }
 }
 /// The body table of `MassQuoteAcknowledgement` (MsgType `b`).
-pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = t::MessageDef {
-    name: "MassQuoteAcknowledgement",
-    msg_type: b"b",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            131, 117, 297, 300, 301, 537, 453, 1, 660, 581, 58, 354, 355, 296,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[7, 10, 1, 0, 13, 2, 3, 4, 11, 12, 6, 5, 9, 8],
+pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 131, 117, 297, 300, 301, 537, 453, 1, 660,
+        581, 58, 354, 355, 296, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(14).0;
+    t::MessageDef {
+        name: "MassQuoteAcknowledgement",
+        msg_type: b"b",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[2],
             groups: &[
                 (6, &c::PARTIES_NO_PARTY_IDS),
                 (13, &c::QUOT_SET_ACK_GRP_NO_QUOTE_SETS),
             ],
-            index: &t::hash_index::<32>(TAGS, &[6, 13]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[6, 13]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 29, 43],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (33, &c::PARTIES_NO_PARTY_IDS),
+                (40, &c::QUOT_SET_ACK_GRP_NO_QUOTE_SETS),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 33, 40]),
+        },
+    }
 };
 t::view! {
     /// `MassQuoteAcknowledgement` (MsgType `b`, app): a read view; getters are `O(1)`.
@@ -2777,25 +3180,23 @@ t::builder! {
     }
 }
 /// The body table of `SecurityDefinitionRequest` (MsgType `c`).
-pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = t::MessageDef {
-    name: "SecurityDefinitionRequest",
-    msg_type: b"c",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            320, 321, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225,
-            239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223,
-            207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 668,
-            869, 870, 711, 15, 58, 354, 355, 336, 625, 555, 827, 263,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                49, 5, 4, 2, 50, 3, 32, 35, 9, 11, 13, 26, 28, 31, 30, 14, 15, 17, 18,
-                19, 29, 16, 25, 20, 57, 0, 1, 53, 33, 34, 36, 37, 51, 52, 6, 7, 8, 22,
-                23, 24, 12, 21, 55, 54, 39, 45, 38, 48, 10, 56, 42, 46, 47, 43, 44, 40,
-                41, 27,
-            ],
+pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 320, 321, 55, 65, 48, 22, 454, 460, 461,
+        167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472,
+        240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875,
+        876, 864, 873, 874, 668, 869, 870, 711, 15, 58, 354, 355, 336, 625, 555, 827,
+        263, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(58).0;
+    t::MessageDef {
+        name: "SecurityDefinitionRequest",
+        msg_type: b"c",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[
                 (6, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -2804,9 +3205,23 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = t::MessageDef {
                 (48, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (55, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[6, 42, 47, 48, 55]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[6, 42, 47, 48, 55]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 87],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (33, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (69, &c::EVNT_GRP_NO_EVENTS),
+                (74, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+                (75, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (82, &c::INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 33, 69, 74, 75, 82]),
+        },
+    }
 };
 t::view! {
     /// `SecurityDefinitionRequest` (MsgType `c`, app): a read view; getters are `O(1)`.
@@ -2847,25 +3262,23 @@ t::builder! {
     }
 }
 /// The body table of `SecurityDefinition` (MsgType `d`).
-pub static SECURITY_DEFINITION: t::MessageDef = t::MessageDef {
-    name: "SecurityDefinition",
-    msg_type: b"d",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            320, 322, 323, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224,
-            225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231,
-            223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874,
-            668, 869, 870, 711, 15, 336, 625, 58, 354, 355, 555, 827, 561, 562,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                50, 6, 5, 3, 53, 4, 33, 36, 10, 12, 14, 27, 29, 32, 31, 15, 16, 18, 19,
-                20, 30, 17, 26, 21, 0, 1, 2, 51, 34, 35, 37, 38, 54, 55, 7, 8, 9, 23, 24,
-                25, 13, 22, 56, 58, 59, 52, 40, 46, 39, 49, 11, 57, 43, 47, 48, 44, 45,
-                41, 42, 28,
-            ],
+pub static SECURITY_DEFINITION: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 320, 322, 323, 55, 65, 48, 22, 454, 460,
+        461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471,
+        472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667,
+        875, 876, 864, 873, 874, 668, 869, 870, 711, 15, 336, 625, 58, 354, 355, 555,
+        827, 561, 562, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(60).0;
+    t::MessageDef {
+        name: "SecurityDefinition",
+        msg_type: b"d",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2],
             groups: &[
                 (7, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -2874,9 +3287,23 @@ pub static SECURITY_DEFINITION: t::MessageDef = t::MessageDef {
                 (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (56, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[7, 43, 48, 49, 56]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[7, 43, 48, 49, 56]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 89],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (34, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (70, &c::EVNT_GRP_NO_EVENTS),
+                (75, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+                (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (83, &c::INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 34, 70, 75, 76, 83]),
+        },
+    }
 };
 t::view! {
     /// `SecurityDefinition` (MsgType `d`, app): a read view; getters are `O(1)`.
@@ -2921,24 +3348,22 @@ t::builder! {
     }
 }
 /// The body table of `SecurityStatusRequest` (MsgType `e`).
-pub static SECURITY_STATUS_REQUEST: t::MessageDef = t::MessageDef {
-    name: "SecurityStatusRequest",
-    msg_type: b"e",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            324, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
-            226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207,
-            106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 668, 869,
-            870, 711, 555, 15, 263, 336, 625,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                49, 4, 3, 1, 2, 31, 34, 8, 10, 12, 25, 27, 30, 29, 13, 14, 16, 17, 18,
-                28, 15, 24, 19, 50, 0, 51, 32, 33, 35, 36, 5, 6, 7, 21, 22, 23, 11, 20,
-                48, 52, 38, 44, 37, 47, 9, 41, 45, 46, 42, 43, 39, 40, 26,
-            ],
+pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 324, 55, 65, 48, 22, 454, 460, 461, 167,
+        762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240,
+        202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876,
+        864, 873, 874, 668, 869, 870, 711, 555, 15, 263, 336, 625, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(53).0;
+    t::MessageDef {
+        name: "SecurityStatusRequest",
+        msg_type: b"e",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 50],
             groups: &[
                 (5, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -2947,9 +3372,23 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = t::MessageDef {
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[5, 41, 46, 47, 48]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[5, 41, 46, 47, 48]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 77, 82],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (32, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (68, &c::EVNT_GRP_NO_EVENTS),
+                (73, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+                (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 32, 68, 73, 74, 75]),
+        },
+    }
 };
 t::view! {
     /// `SecurityStatusRequest` (MsgType `e`, app): a read view; getters are `O(1)`.
@@ -2981,26 +3420,23 @@ t::builder! {
     }
 }
 /// The body table of `SecurityStatus` (MsgType `f`).
-pub static SECURITY_STATUS: t::MessageDef = t::MessageDef {
-    name: "SecurityStatus",
-    msg_type: b"f",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            324, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
-            226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207,
-            106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 668, 869,
-            870, 711, 555, 15, 336, 625, 325, 326, 291, 292, 327, 328, 329, 330, 331,
-            332, 333, 31, 60, 334, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                49, 4, 63, 3, 1, 66, 64, 2, 31, 34, 8, 10, 12, 25, 27, 30, 29, 13, 14,
-                16, 17, 18, 28, 15, 24, 19, 54, 55, 0, 52, 53, 56, 57, 58, 59, 60, 61,
-                62, 65, 50, 32, 33, 35, 36, 67, 68, 5, 6, 7, 21, 22, 23, 11, 20, 48, 51,
-                38, 44, 37, 47, 9, 41, 45, 46, 42, 43, 39, 40, 26,
-            ],
+pub static SECURITY_STATUS: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 324, 55, 65, 48, 22, 454, 460, 461, 167,
+        762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240,
+        202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876,
+        864, 873, 874, 668, 869, 870, 711, 555, 15, 336, 625, 325, 326, 291, 292, 327,
+        328, 329, 330, 331, 332, 333, 31, 60, 334, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(69).0;
+    t::MessageDef {
+        name: "SecurityStatus",
+        msg_type: b"f",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[],
             groups: &[
                 (5, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -3009,9 +3445,23 @@ pub static SECURITY_STATUS: t::MessageDef = t::MessageDef {
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[5, 41, 46, 47, 48]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[5, 41, 46, 47, 48]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 98],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (32, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (68, &c::EVNT_GRP_NO_EVENTS),
+                (73, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+                (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 32, 68, 73, 74, 75]),
+        },
+    }
 };
 t::view! {
     /// `SecurityStatus` (MsgType `f`, app): a read view; getters are `O(1)`.
@@ -3074,20 +3524,31 @@ t::builder! {
     }
 }
 /// The body table of `TradingSessionStatusRequest` (MsgType `g`).
-pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = t::MessageDef {
-    name: "TradingSessionStatusRequest",
-    msg_type: b"g",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[335, 336, 625, 338, 339, 263];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[5, 0, 1, 3, 4, 2],
+pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 335, 336, 625, 338, 339, 263, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(6).0;
+    t::MessageDef {
+        name: "TradingSessionStatusRequest",
+        msg_type: b"g",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 5],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 32, 35],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `TradingSessionStatusRequest` (MsgType `g`, app): a read view; getters are `O(1)`.
@@ -3113,23 +3574,32 @@ t::builder! {
     }
 }
 /// The body table of `TradingSessionStatus` (MsgType `h`).
-pub static TRADING_SESSION_STATUS: t::MessageDef = t::MessageDef {
-    name: "TradingSessionStatus",
-    msg_type: b"h",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            335, 336, 625, 338, 339, 325, 340, 567, 341, 342, 343, 344, 345, 387, 58,
-            354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[14, 5, 0, 1, 3, 4, 6, 8, 9, 10, 11, 12, 15, 16, 13, 7, 2],
+pub static TRADING_SESSION_STATUS: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 335, 336, 625, 338, 339, 325, 340, 567,
+        341, 342, 343, 344, 345, 387, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(17).0;
+    t::MessageDef {
+        name: "TradingSessionStatus",
+        msg_type: b"h",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1, 6],
             groups: &[],
-            index: &t::hash_index::<64>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<64>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 33, 46],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `TradingSessionStatus` (MsgType `h`, app): a read view; getters are `O(1)`.
@@ -3176,23 +3646,39 @@ t::builder! {
     }
 }
 /// The body table of `MassQuote` (MsgType `i`).
-pub static MASS_QUOTE: t::MessageDef = t::MessageDef {
-    name: "MassQuote",
-    msg_type: b"i",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[131, 117, 537, 301, 453, 1, 660, 581, 293, 294, 296];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[5, 1, 0, 8, 9, 10, 3, 4, 2, 7, 6],
+pub static MASS_QUOTE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 131, 117, 537, 301, 453, 1, 660, 581, 293,
+        294, 296, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(11).0;
+    t::MessageDef {
+        name: "MassQuote",
+        msg_type: b"i",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1, 10],
             groups: &[
                 (4, &c::PARTIES_NO_PARTY_IDS),
                 (10, &c::QUOT_SET_GRP_NO_QUOTE_SETS),
             ],
-            index: &t::hash_index::<32>(TAGS, &[4, 10]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[4, 10]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 37, 40],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (31, &c::PARTIES_NO_PARTY_IDS),
+                (37, &c::QUOT_SET_GRP_NO_QUOTE_SETS),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 31, 37]),
+        },
+    }
 };
 t::view! {
     /// `MassQuote` (MsgType `i`, app): a read view; getters are `O(1)`.
@@ -3228,20 +3714,31 @@ t::builder! {
     }
 }
 /// The body table of `BusinessMessageReject` (MsgType `j`).
-pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = t::MessageDef {
-    name: "BusinessMessageReject",
-    msg_type: b"j",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[45, 372, 379, 380, 58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0, 4, 5, 6, 1, 2, 3],
+pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 45, 372, 379, 380, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    t::MessageDef {
+        name: "BusinessMessageReject",
+        msg_type: b"j",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1, 3],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 30, 36],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `BusinessMessageReject` (MsgType `j`, app): a read view; getters are `O(1)`.
@@ -3268,29 +3765,40 @@ t::builder! {
     }
 }
 /// The body table of `BidRequest` (MsgType `k`).
-pub static BID_REQUEST: t::MessageDef = t::MessageDef {
-    name: "BidRequest",
-    msg_type: b"k",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            390, 391, 374, 392, 393, 394, 395, 15, 396, 397, 398, 420, 409, 410, 411,
-            412, 413, 414, 415, 416, 121, 417, 75, 418, 419, 443, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                7, 26, 22, 20, 27, 28, 2, 0, 1, 3, 4, 5, 6, 8, 9, 10, 12, 13, 14, 15, 16,
-                17, 18, 19, 21, 23, 24, 11, 25,
-            ],
+pub static BID_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 390, 391, 374, 392, 393, 394, 395, 15, 396,
+        397, 398, 420, 409, 410, 411, 412, 413, 414, 415, 416, 121, 417, 75, 418, 419,
+        443, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(29).0;
+    t::MessageDef {
+        name: "BidRequest",
+        msg_type: b"k",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1, 2, 4, 5, 23, 24],
             groups: &[
                 (10, &c::BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS),
                 (11, &c::BID_COMP_REQ_GRP_NO_BID_COMPONENTS),
             ],
-            index: &t::hash_index::<64>(TAGS, &[10, 11]),
-        }
-    },
+            index: &t::hash_index::<64>(BODY, &[10, 11]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 31, 32, 50, 51, 58],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (37, &c::BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS),
+                (38, &c::BID_COMP_REQ_GRP_NO_BID_COMPONENTS),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 37, 38]),
+        },
+    }
 };
 t::view! {
     /// `BidRequest` (MsgType `k`, app): a read view; getters are `O(1)`.
@@ -3361,20 +3869,34 @@ t::builder! {
     }
 }
 /// The body table of `BidResponse` (MsgType `l`).
-pub static BID_RESPONSE: t::MessageDef = t::MessageDef {
-    name: "BidResponse",
-    msg_type: b"l",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[390, 391, 420];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0, 1, 2],
+pub static BID_RESPONSE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 390, 391, 420, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(3).0;
+    t::MessageDef {
+        name: "BidResponse",
+        msg_type: b"l",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[2],
             groups: &[(2, &c::BID_COMP_RSP_GRP_NO_BID_COMPONENTS)],
-            index: &t::hash_index::<8>(TAGS, &[2]),
-        }
-    },
+            index: &t::hash_index::<8>(BODY, &[2]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 29, 32],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (29, &c::BID_COMP_RSP_GRP_NO_BID_COMPONENTS),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 29]),
+        },
+    }
 };
 t::view! {
     /// `BidResponse` (MsgType `l`, app): a read view; getters are `O(1)`.
@@ -3394,23 +3916,38 @@ t::builder! {
     }
 }
 /// The body table of `ListStrikePrice` (MsgType `m`).
-pub static LIST_STRIKE_PRICE: t::MessageDef = t::MessageDef {
-    name: "ListStrikePrice",
-    msg_type: b"m",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[66, 422, 893, 428, 711];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0, 1, 3, 4, 2],
+pub static LIST_STRIKE_PRICE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 66, 422, 893, 428, 711, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(5).0;
+    t::MessageDef {
+        name: "ListStrikePrice",
+        msg_type: b"m",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 3],
             groups: &[
                 (3, &c::INSTRMT_STRK_PX_GRP_NO_STRIKES),
                 (4, &c::UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<16>(TAGS, &[3, 4]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[3, 4]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 34],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (30, &c::INSTRMT_STRK_PX_GRP_NO_STRIKES),
+                (31, &c::UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 30, 31]),
+        },
+    }
 };
 t::view! {
     /// `ListStrikePrice` (MsgType `m`, app): a read view; getters are `O(1)`.
@@ -3434,17 +3971,31 @@ t::builder! {
     }
 }
 /// The body table of `XMLnonFIX` (MsgType `n`).
-pub static XM_LNON_FIX: t::MessageDef = t::MessageDef {
-    name: "XMLnonFIX",
-    msg_type: b"n",
-    admin: true,
-    body: t::Level {
-        tags: &[],
-        by_tag: &[],
-        required: &[],
-        groups: &[],
-        index: &[],
-    },
+pub static XM_LNON_FIX: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(0).0;
+    t::MessageDef {
+        name: "XMLnonFIX",
+        msg_type: b"n",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
+            required: &[],
+            groups: &[],
+            index: &[],
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 29],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<64>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `XMLnonFIX` (MsgType `n`, admin): a read view; getters are `O(1)`.
@@ -3459,24 +4010,41 @@ t::builder! {
     }
 }
 /// The body table of `RegistrationInstructions` (MsgType `o`).
-pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = t::MessageDef {
-    name: "RegistrationInstructions",
-    msg_type: b"o",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[513, 514, 508, 11, 453, 1, 660, 493, 495, 517, 473, 510];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[5, 3, 4, 10, 7, 8, 2, 11, 0, 1, 9, 6],
+pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 513, 514, 508, 11, 453, 1, 660, 493, 495,
+        517, 473, 510, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(12).0;
+    t::MessageDef {
+        name: "RegistrationInstructions",
+        msg_type: b"o",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2],
             groups: &[
                 (4, &c::PARTIES_NO_PARTY_IDS),
                 (10, &c::RGST_DTLS_GRP_NO_REGIST_DTLS),
                 (11, &c::RGST_DIST_INST_GRP_NO_DISTRIB_INSTS),
             ],
-            index: &t::hash_index::<32>(TAGS, &[4, 10, 11]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[4, 10, 11]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 41],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (31, &c::PARTIES_NO_PARTY_IDS),
+                (37, &c::RGST_DTLS_GRP_NO_REGIST_DTLS),
+                (38, &c::RGST_DIST_INST_GRP_NO_DISTRIB_INSTS),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 31, 37, 38]),
+        },
+    }
 };
 t::view! {
     /// `RegistrationInstructions` (MsgType `o`, app): a read view; getters are `O(1)`.
@@ -3514,20 +4082,32 @@ t::builder! {
     }
 }
 /// The body table of `RegistrationInstructionsResponse` (MsgType `p`).
-pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = t::MessageDef {
-    name: "RegistrationInstructionsResponse",
-    msg_type: b"p",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[513, 514, 508, 11, 453, 1, 660, 506, 507, 496];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[5, 3, 4, 9, 7, 8, 2, 0, 1, 6],
+pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 513, 514, 508, 11, 453, 1, 660, 506, 507,
+        496, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(10).0;
+    t::MessageDef {
+        name: "RegistrationInstructionsResponse",
+        msg_type: b"p",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2, 7],
             groups: &[(4, &c::PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<32>(TAGS, &[4]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[4]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 34, 39],
+            groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::PARTIES_NO_PARTY_IDS)],
+            index: &t::hash_index::<128>(ALL, &[26, 31]),
+        },
+    }
 };
 t::view! {
     /// `RegistrationInstructionsResponse` (MsgType `p`, app): a read view; getters are `O(1)`.
@@ -3561,30 +4141,25 @@ t::builder! {
     }
 }
 /// The body table of `OrderMassCancelRequest` (MsgType `q`).
-pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = t::MessageDef {
-    name: "OrderMassCancelRequest",
-    msg_type: b"q",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            11, 526, 530, 336, 625, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541,
-            201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947,
-            206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864,
-            873, 874, 311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241,
-            242, 243, 244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436,
-            435, 308, 306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883,
-            884, 885, 886, 887, 54, 60, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                0, 8, 7, 95, 5, 97, 96, 6, 35, 38, 12, 14, 16, 29, 31, 34, 33, 17, 18,
-                20, 21, 22, 32, 19, 28, 60, 61, 62, 63, 64, 65, 71, 23, 66, 51, 78, 81,
-                77, 50, 55, 48, 49, 57, 59, 72, 74, 86, 3, 36, 37, 39, 40, 98, 99, 79,
-                80, 82, 83, 76, 75, 9, 52, 10, 11, 53, 54, 25, 26, 27, 1, 2, 15, 58, 24,
-                68, 69, 70, 67, 4, 42, 41, 13, 56, 88, 45, 46, 47, 43, 44, 84, 85, 87,
-                89, 90, 91, 92, 93, 94, 73, 30,
-            ],
+pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 11, 526, 530, 336, 625, 55, 65, 48, 22,
+        454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543,
+        470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351,
+        691, 667, 875, 876, 864, 873, 874, 311, 312, 309, 305, 457, 462, 463, 310, 763,
+        313, 542, 315, 241, 242, 243, 244, 245, 246, 256, 595, 592, 593, 594, 247, 316,
+        941, 317, 436, 435, 308, 306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810,
+        882, 883, 884, 885, 886, 887, 54, 60, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(100).0;
+    t::MessageDef {
+        name: "OrderMassCancelRequest",
+        msg_type: b"q",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2, 96],
             groups: &[
                 (9, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -3592,9 +4167,22 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = t::MessageDef {
                 (52, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (94, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[9, 45, 52, 94]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[9, 45, 52, 94]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 123, 129],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (36, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (72, &c::EVNT_GRP_NO_EVENTS),
+                (79, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (121, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 36, 72, 79, 121]),
+        },
+    }
 };
 t::view! {
     /// `OrderMassCancelRequest` (MsgType `q`, app): a read view; getters are `O(1)`.
@@ -3631,30 +4219,26 @@ t::builder! {
     }
 }
 /// The body table of `OrderMassCancelReport` (MsgType `r`).
-pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = t::MessageDef {
-    name: "OrderMassCancelReport",
-    msg_type: b"r",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            11, 526, 37, 198, 530, 531, 532, 533, 534, 336, 625, 55, 65, 48, 22, 454,
-            460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543,
-            470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350,
-            351, 691, 667, 875, 876, 864, 873, 874, 311, 312, 309, 305, 457, 462, 463,
-            310, 763, 313, 542, 315, 241, 242, 243, 244, 245, 246, 256, 595, 592, 593,
-            594, 247, 316, 941, 317, 436, 435, 308, 306, 362, 363, 307, 364, 365, 877,
-            878, 318, 879, 810, 882, 883, 884, 885, 886, 887, 54, 60, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                0, 14, 2, 13, 101, 11, 103, 102, 12, 41, 44, 18, 3, 20, 22, 35, 37, 40,
-                39, 23, 24, 26, 27, 28, 38, 25, 34, 66, 67, 68, 69, 70, 71, 77, 29, 72,
-                57, 84, 87, 83, 56, 61, 54, 55, 63, 65, 78, 80, 92, 9, 42, 43, 45, 46,
-                104, 105, 85, 86, 88, 89, 82, 81, 15, 58, 16, 17, 59, 60, 31, 32, 33, 1,
-                4, 5, 6, 7, 8, 21, 64, 30, 74, 75, 76, 73, 10, 48, 47, 19, 62, 94, 51,
-                52, 53, 49, 50, 90, 91, 93, 95, 96, 97, 98, 99, 100, 79, 36,
-            ],
+pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 11, 526, 37, 198, 530, 531, 532, 533, 534,
+        336, 625, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
+        226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
+        348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 311, 312, 309, 305,
+        457, 462, 463, 310, 763, 313, 542, 315, 241, 242, 243, 244, 245, 246, 256, 595,
+        592, 593, 594, 247, 316, 941, 317, 436, 435, 308, 306, 362, 363, 307, 364, 365,
+        877, 878, 318, 879, 810, 882, 883, 884, 885, 886, 887, 54, 60, 58, 354, 355, 93,
+        89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(106).0;
+    t::MessageDef {
+        name: "OrderMassCancelReport",
+        msg_type: b"r",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[2, 4, 5],
             groups: &[
                 (8, &c::AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS),
@@ -3663,9 +4247,23 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = t::MessageDef {
                 (58, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (100, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[8, 15, 51, 58, 100]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[8, 15, 51, 58, 100]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 29, 31, 32, 135],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (35, &c::AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS),
+                (42, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (78, &c::EVNT_GRP_NO_EVENTS),
+                (85, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (127, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 35, 42, 78, 85, 127]),
+        },
+    }
 };
 t::view! {
     /// `OrderMassCancelReport` (MsgType `r`, app): a read view; getters are `O(1)`.
@@ -3714,31 +4312,26 @@ t::builder! {
     }
 }
 /// The body table of `NewOrderCross` (MsgType `s`).
-pub static NEW_ORDER_CROSS: t::MessageDef = t::MessageDef {
-    name: "NewOrderCross",
-    msg_type: b"s",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            548, 549, 550, 552, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201,
-            224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206,
-            231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873,
-            874, 711, 555, 63, 64, 21, 18, 110, 111, 100, 386, 81, 140, 114, 60, 232, 40,
-            423, 44, 99, 218, 220, 221, 222, 662, 663, 699, 761, 235, 236, 701, 696, 697,
-            698, 15, 376, 23, 117, 59, 168, 432, 126, 427, 210, 211, 835, 836, 837, 838,
-            840, 388, 389, 841, 842, 843, 844, 846, 847, 848, 849, 480, 481, 513, 494,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                80, 52, 51, 7, 82, 62, 64, 6, 4, 84, 60, 49, 50, 5, 57, 65, 55, 34, 37,
-                53, 54, 59, 83, 87, 58, 11, 85, 13, 15, 28, 30, 33, 89, 90, 66, 67, 68,
-                69, 32, 16, 17, 19, 20, 21, 31, 61, 74, 75, 18, 27, 22, 35, 36, 38, 39,
-                81, 56, 96, 97, 63, 88, 86, 8, 9, 10, 24, 25, 26, 106, 107, 109, 108, 14,
-                23, 0, 1, 2, 3, 48, 70, 71, 41, 40, 77, 78, 79, 72, 76, 47, 73, 12, 91,
-                92, 93, 94, 95, 98, 99, 100, 101, 102, 103, 104, 105, 44, 45, 46, 42, 43,
-                29,
-            ],
+pub static NEW_ORDER_CROSS: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 548, 549, 550, 552, 55, 65, 48, 22, 454,
+        460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470,
+        471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691,
+        667, 875, 876, 864, 873, 874, 711, 555, 63, 64, 21, 18, 110, 111, 100, 386, 81,
+        140, 114, 60, 232, 40, 423, 44, 99, 218, 220, 221, 222, 662, 663, 699, 761, 235,
+        236, 701, 696, 697, 698, 15, 376, 23, 117, 59, 168, 432, 126, 427, 210, 211, 835,
+        836, 837, 838, 840, 388, 389, 841, 842, 843, 844, 846, 847, 848, 849, 480, 481,
+        513, 494, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(110).0;
+    t::MessageDef {
+        name: "NewOrderCross",
+        msg_type: b"s",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2, 3, 60, 62],
             groups: &[
                 (3, &c::SIDE_CROSS_ORD_MOD_GRP_NO_SIDES),
@@ -3749,9 +4342,25 @@ pub static NEW_ORDER_CROSS: t::MessageDef = t::MessageDef {
                 (56, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (61, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[3, 8, 44, 47, 48, 56, 61]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[3, 8, 44, 47, 48, 56, 61]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 87, 89, 139],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (30, &c::SIDE_CROSS_ORD_MOD_GRP_NO_SIDES),
+                (35, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (71, &c::EVNT_GRP_NO_EVENTS),
+                (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (83, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+                (88, &c::STIPULATIONS_NO_STIPULATIONS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 30, 35, 71, 74, 75, 83, 88]),
+        },
+    }
 };
 t::view! {
     /// `NewOrderCross` (MsgType `s`, app): a read view; getters are `O(1)`.
@@ -3855,32 +4464,26 @@ t::builder! {
     }
 }
 /// The body table of `CrossOrderCancelReplaceRequest` (MsgType `t`).
-pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = t::MessageDef {
-    name: "CrossOrderCancelReplaceRequest",
-    msg_type: b"t",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            37, 548, 551, 549, 550, 552, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200,
-            541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202,
-            947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876,
-            864, 873, 874, 711, 555, 63, 64, 21, 18, 110, 111, 100, 386, 81, 140, 114,
-            60, 232, 40, 423, 44, 99, 218, 220, 221, 222, 662, 663, 699, 761, 235, 236,
-            701, 696, 697, 698, 15, 376, 23, 117, 59, 168, 432, 126, 427, 210, 211, 835,
-            836, 837, 838, 840, 388, 389, 841, 842, 843, 844, 846, 847, 848, 849, 480,
-            481, 513, 494,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                82, 54, 53, 9, 84, 0, 64, 66, 8, 6, 86, 62, 51, 52, 7, 59, 67, 57, 36,
-                39, 55, 56, 61, 85, 89, 60, 13, 87, 15, 17, 30, 32, 35, 91, 92, 68, 69,
-                70, 71, 34, 18, 19, 21, 22, 23, 33, 63, 76, 77, 20, 29, 24, 37, 38, 40,
-                41, 83, 58, 98, 99, 65, 90, 88, 10, 11, 12, 26, 27, 28, 108, 109, 111,
-                110, 16, 25, 1, 3, 4, 2, 5, 50, 72, 73, 43, 42, 79, 80, 81, 74, 78, 49,
-                75, 14, 93, 94, 95, 96, 97, 100, 101, 102, 103, 104, 105, 106, 107, 46,
-                47, 48, 44, 45, 31,
-            ],
+pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 37, 548, 551, 549, 550, 552, 55, 65, 48,
+        22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255,
+        543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350,
+        351, 691, 667, 875, 876, 864, 873, 874, 711, 555, 63, 64, 21, 18, 110, 111, 100,
+        386, 81, 140, 114, 60, 232, 40, 423, 44, 99, 218, 220, 221, 222, 662, 663, 699,
+        761, 235, 236, 701, 696, 697, 698, 15, 376, 23, 117, 59, 168, 432, 126, 427, 210,
+        211, 835, 836, 837, 838, 840, 388, 389, 841, 842, 843, 844, 846, 847, 848, 849,
+        480, 481, 513, 494, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(112).0;
+    t::MessageDef {
+        name: "CrossOrderCancelReplaceRequest",
+        msg_type: b"t",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1, 2, 3, 4, 5, 62, 64],
             groups: &[
                 (5, &c::SIDE_CROSS_ORD_MOD_GRP_NO_SIDES),
@@ -3891,9 +4494,25 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = t::MessageDef {
                 (58, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (63, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[5, 10, 46, 49, 50, 58, 63]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[5, 10, 46, 49, 50, 58, 63]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 30, 31, 32, 89, 91, 141],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (32, &c::SIDE_CROSS_ORD_MOD_GRP_NO_SIDES),
+                (37, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (73, &c::EVNT_GRP_NO_EVENTS),
+                (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (85, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+                (90, &c::STIPULATIONS_NO_STIPULATIONS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 32, 37, 73, 76, 77, 85, 90]),
+        },
+    }
 };
 t::view! {
     /// `CrossOrderCancelReplaceRequest` (MsgType `t`, app): a read view; getters are `O(1)`.
@@ -4001,24 +4620,22 @@ t::builder! {
     }
 }
 /// The body table of `CrossOrderCancelRequest` (MsgType `u`).
-pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = t::MessageDef {
-    name: "CrossOrderCancelRequest",
-    msg_type: b"u",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            37, 548, 551, 549, 550, 552, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200,
-            541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202,
-            947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876,
-            864, 873, 874, 711, 555, 60,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                9, 0, 8, 6, 51, 7, 36, 39, 13, 15, 17, 30, 32, 35, 34, 18, 19, 21, 22,
-                23, 33, 20, 29, 24, 37, 38, 40, 41, 10, 11, 12, 26, 27, 28, 16, 25, 1, 3,
-                4, 2, 5, 50, 43, 42, 49, 14, 46, 47, 48, 44, 45, 31,
-            ],
+pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 37, 548, 551, 549, 550, 552, 55, 65, 48,
+        22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255,
+        543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350,
+        351, 691, 667, 875, 876, 864, 873, 874, 711, 555, 60, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(52).0;
+    t::MessageDef {
+        name: "CrossOrderCancelRequest",
+        msg_type: b"u",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1, 2, 3, 4, 5, 51],
             groups: &[
                 (5, &c::SIDE_CROSS_ORD_CXL_GRP_NO_SIDES),
@@ -4027,9 +4644,23 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = t::MessageDef {
                 (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[5, 10, 46, 49, 50]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[5, 10, 46, 49, 50]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 30, 31, 32, 78, 81],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (32, &c::SIDE_CROSS_ORD_CXL_GRP_NO_SIDES),
+                (37, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (73, &c::EVNT_GRP_NO_EVENTS),
+                (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 32, 37, 73, 76, 77]),
+        },
+    }
 };
 t::view! {
     /// `CrossOrderCancelRequest` (MsgType `u`, app): a read view; getters are `O(1)`.
@@ -4063,20 +4694,32 @@ t::builder! {
     }
 }
 /// The body table of `SecurityTypeRequest` (MsgType `v`).
-pub static SECURITY_TYPE_REQUEST: t::MessageDef = t::MessageDef {
-    name: "SecurityTypeRequest",
-    msg_type: b"v",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[320, 58, 354, 355, 336, 625, 460, 167, 762];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[1, 7, 0, 4, 2, 3, 6, 5, 8],
+pub static SECURITY_TYPE_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 320, 58, 354, 355, 336, 625, 460, 167, 762,
+        93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(9).0;
+    t::MessageDef {
+        name: "SecurityTypeRequest",
+        msg_type: b"v",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<32>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 38],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `SecurityTypeRequest` (MsgType `v`, app): a read view; getters are `O(1)`.
@@ -4107,22 +4750,35 @@ t::builder! {
     }
 }
 /// The body table of `SecurityTypes` (MsgType `w`).
-pub static SECURITY_TYPES: t::MessageDef = t::MessageDef {
-    name: "SecurityTypes",
-    msg_type: b"w",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            320, 322, 323, 557, 893, 558, 58, 354, 355, 336, 625, 263,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[6, 11, 0, 1, 2, 9, 7, 8, 3, 5, 10, 4],
+pub static SECURITY_TYPES: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 320, 322, 323, 557, 893, 558, 58, 354, 355,
+        336, 625, 263, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(12).0;
+    t::MessageDef {
+        name: "SecurityTypes",
+        msg_type: b"w",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2],
             groups: &[(5, &c::SEC_TYPES_GRP_NO_SECURITY_TYPES)],
-            index: &t::hash_index::<32>(TAGS, &[5]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[5]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 41],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (32, &c::SEC_TYPES_GRP_NO_SECURITY_TYPES),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 32]),
+        },
+    }
 };
 t::view! {
     /// `SecurityTypes` (MsgType `w`, app): a read view; getters are `O(1)`.
@@ -4159,26 +4815,23 @@ t::builder! {
     }
 }
 /// The body table of `SecurityListRequest` (MsgType `x`).
-pub static SECURITY_LIST_REQUEST: t::MessageDef = t::MessageDef {
-    name: "SecurityListRequest",
-    msg_type: b"x",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            320, 559, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225,
-            239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223,
-            207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 668,
-            869, 870, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 555, 15, 58, 354,
-            355, 336, 625, 263,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                59, 5, 4, 2, 60, 3, 32, 35, 9, 11, 13, 26, 28, 31, 30, 14, 15, 17, 18,
-                19, 29, 16, 25, 20, 65, 0, 63, 33, 34, 36, 37, 61, 62, 6, 7, 8, 22, 23,
-                24, 12, 21, 58, 1, 64, 39, 45, 38, 57, 10, 52, 42, 46, 47, 43, 44, 40,
-                41, 56, 48, 49, 50, 53, 54, 51, 55, 27,
-            ],
+pub static SECURITY_LIST_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 320, 559, 55, 65, 48, 22, 454, 460, 461,
+        167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472,
+        240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875,
+        876, 864, 873, 874, 668, 869, 870, 913, 914, 915, 918, 788, 916, 917, 919, 898,
+        711, 555, 15, 58, 354, 355, 336, 625, 263, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(66).0;
+    t::MessageDef {
+        name: "SecurityListRequest",
+        msg_type: b"x",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[
                 (6, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -4187,9 +4840,23 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = t::MessageDef {
                 (57, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (58, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[6, 42, 47, 57, 58]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[6, 42, 47, 57, 58]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 95],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (33, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (69, &c::EVNT_GRP_NO_EVENTS),
+                (74, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+                (84, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (85, &c::INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 33, 69, 74, 84, 85]),
+        },
+    }
 };
 t::view! {
     /// `SecurityListRequest` (MsgType `x`, app): a read view; getters are `O(1)`.
@@ -4230,20 +4897,31 @@ t::builder! {
     }
 }
 /// The body table of `SecurityList` (MsgType `y`).
-pub static SECURITY_LIST: t::MessageDef = t::MessageDef {
-    name: "SecurityList",
-    msg_type: b"y",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[320, 322, 560, 393, 893, 146];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[5, 0, 1, 3, 2, 4],
+pub static SECURITY_LIST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 320, 322, 560, 393, 893, 146, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(6).0;
+    t::MessageDef {
+        name: "SecurityList",
+        msg_type: b"y",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2],
             groups: &[(5, &c::SEC_LIST_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<16>(TAGS, &[5]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[5]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 35],
+            groups: &[(26, &c::HEADER_NO_HOPS), (32, &c::SEC_LIST_GRP_NO_RELATED_SYM)],
+            index: &t::hash_index::<128>(ALL, &[26, 32]),
+        },
+    }
 };
 t::view! {
     /// `SecurityList` (MsgType `y`, app): a read view; getters are `O(1)`.
@@ -4269,32 +4947,42 @@ t::builder! {
     }
 }
 /// The body table of `DerivativeSecurityListRequest` (MsgType `z`).
-pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = t::MessageDef {
-    name: "DerivativeSecurityListRequest",
-    msg_type: b"z",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            320, 559, 311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315, 241,
-            242, 243, 244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317, 436,
-            435, 308, 306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882, 883,
-            884, 885, 886, 887, 762, 15, 58, 354, 355, 336, 625, 263,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                50, 51, 14, 15, 16, 17, 18, 19, 25, 20, 56, 5, 32, 35, 31, 4, 9, 2, 3,
-                11, 13, 26, 28, 40, 0, 54, 52, 53, 33, 34, 36, 37, 30, 29, 6, 7, 8, 12,
-                1, 22, 23, 24, 21, 55, 49, 10, 42, 38, 39, 41, 43, 44, 45, 46, 47, 48, 27,
-            ],
+pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 320, 559, 311, 312, 309, 305, 457, 462,
+        463, 310, 763, 313, 542, 315, 241, 242, 243, 244, 245, 246, 256, 595, 592, 593,
+        594, 247, 316, 941, 317, 436, 435, 308, 306, 362, 363, 307, 364, 365, 877, 878,
+        318, 879, 810, 882, 883, 884, 885, 886, 887, 762, 15, 58, 354, 355, 336, 625,
+        263, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(57).0;
+    t::MessageDef {
+        name: "DerivativeSecurityListRequest",
+        msg_type: b"z",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[
                 (6, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (48, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[6, 48]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[6, 48]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 86],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (33, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (75, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 33, 75]),
+        },
+    }
 };
 t::view! {
     /// `DerivativeSecurityListRequest` (MsgType `z`, app): a read view; getters are `O(1)`.
@@ -4329,33 +5017,43 @@ t::builder! {
     }
 }
 /// The body table of `DerivativeSecurityList` (MsgType `AA`).
-pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = t::MessageDef {
-    name: "DerivativeSecurityList",
-    msg_type: b"AA",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            320, 322, 560, 311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542, 315,
-            241, 242, 243, 244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941, 317,
-            436, 435, 308, 306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810, 882,
-            883, 884, 885, 886, 887, 393, 893, 146,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                52, 15, 16, 17, 18, 19, 20, 26, 21, 6, 33, 36, 32, 5, 10, 3, 4, 12, 14,
-                27, 29, 41, 0, 1, 34, 35, 37, 38, 50, 31, 30, 7, 8, 9, 13, 2, 23, 24, 25,
-                22, 11, 43, 39, 40, 42, 44, 45, 46, 47, 48, 49, 51, 28,
-            ],
+pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 320, 322, 560, 311, 312, 309, 305, 457,
+        462, 463, 310, 763, 313, 542, 315, 241, 242, 243, 244, 245, 246, 256, 595, 592,
+        593, 594, 247, 316, 941, 317, 436, 435, 308, 306, 362, 363, 307, 364, 365, 877,
+        878, 318, 879, 810, 882, 883, 884, 885, 886, 887, 393, 893, 146, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(53).0;
+    t::MessageDef {
+        name: "DerivativeSecurityList",
+        msg_type: b"AA",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2],
             groups: &[
                 (7, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (49, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
                 (52, &c::REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM),
             ],
-            index: &t::hash_index::<128>(TAGS, &[7, 49, 52]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[7, 49, 52]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 82],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (34, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (76, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+                (79, &c::REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 34, 76, 79]),
+        },
+    }
 };
 t::view! {
     /// `DerivativeSecurityList` (MsgType `AA`, app): a read view; getters are `O(1)`.
@@ -4383,34 +5081,27 @@ t::builder! {
     }
 }
 /// The body table of `NewOrderMultileg` (MsgType `AB`).
-pub static NEW_ORDER_MULTILEG: t::MessageDef = t::MessageDef {
-    name: "NewOrderMultileg",
-    msg_type: b"AB",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            11, 526, 583, 453, 229, 75, 1, 660, 581, 589, 590, 591, 70, 78, 63, 64, 544,
-            635, 21, 18, 110, 111, 100, 386, 81, 54, 55, 65, 48, 22, 454, 460, 461, 167,
-            762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472,
-            240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667,
-            875, 876, 864, 873, 874, 711, 140, 555, 114, 60, 854, 38, 152, 516, 468, 469,
-            40, 423, 44, 99, 15, 376, 377, 23, 117, 59, 168, 432, 126, 427, 12, 13, 479,
-            497, 528, 529, 582, 121, 120, 775, 58, 354, 355, 77, 203, 210, 211, 835, 836,
-            837, 838, 840, 388, 389, 841, 842, 843, 844, 846, 847, 848, 849, 480, 481,
-            513, 494, 563,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                6, 0, 94, 95, 84, 19, 18, 29, 87, 75, 80, 82, 28, 25, 26, 104, 89, 73,
-                14, 15, 27, 12, 5, 107, 13, 24, 83, 22, 56, 59, 20, 21, 72, 88, 102, 101,
-                92, 70, 76, 33, 90, 35, 37, 50, 108, 52, 55, 109, 110, 54, 38, 39, 41,
-                42, 43, 4, 53, 40, 49, 44, 57, 58, 60, 61, 105, 106, 85, 86, 23, 116,
-                117, 81, 93, 91, 3, 30, 31, 32, 78, 79, 46, 47, 48, 96, 126, 127, 129,
-                97, 128, 77, 1, 98, 99, 36, 45, 16, 71, 130, 8, 100, 2, 9, 10, 11, 17, 7,
-                63, 62, 69, 34, 103, 111, 112, 113, 114, 115, 118, 119, 120, 121, 122,
-                123, 124, 125, 74, 66, 67, 68, 64, 65, 51,
-            ],
+pub static NEW_ORDER_MULTILEG: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 11, 526, 583, 453, 229, 75, 1, 660, 581,
+        589, 590, 591, 70, 78, 63, 64, 544, 635, 21, 18, 110, 111, 100, 386, 81, 54, 55,
+        65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
+        255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107,
+        350, 351, 691, 667, 875, 876, 864, 873, 874, 711, 140, 555, 114, 60, 854, 38,
+        152, 516, 468, 469, 40, 423, 44, 99, 15, 376, 377, 23, 117, 59, 168, 432, 126,
+        427, 12, 13, 479, 497, 528, 529, 582, 121, 120, 775, 58, 354, 355, 77, 203, 210,
+        211, 835, 836, 837, 838, 840, 388, 389, 841, 842, 843, 844, 846, 847, 848, 849,
+        480, 481, 513, 494, 563, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(131).0;
+    t::MessageDef {
+        name: "NewOrderMultileg",
+        msg_type: b"AB",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 25, 71, 73, 80],
             groups: &[
                 (3, &c::PARTIES_NO_PARTY_IDS),
@@ -4421,9 +5112,25 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = t::MessageDef {
                 (69, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (71, &c::LEG_ORD_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(TAGS, &[3, 13, 23, 30, 66, 69, 71]),
-        }
-    },
+            index: &t::hash_index::<512>(BODY, &[3, 13, 23, 30, 66, 69, 71]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 52, 98, 100, 107, 160],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (30, &c::PARTIES_NO_PARTY_IDS),
+                (40, &c::PRE_ALLOC_MLEG_GRP_NO_ALLOCS),
+                (50, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+                (57, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (93, &c::EVNT_GRP_NO_EVENTS),
+                (96, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (98, &c::LEG_ORD_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 30, 40, 50, 57, 93, 96, 98]),
+        },
+    }
 };
 t::view! {
     /// `NewOrderMultileg` (MsgType `AB`, app): a read view; getters are `O(1)`.
@@ -4578,34 +5285,27 @@ t::builder! {
     }
 }
 /// The body table of `MultilegOrderCancelReplace` (MsgType `AC`).
-pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = t::MessageDef {
-    name: "MultilegOrderCancelReplace",
-    msg_type: b"AC",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            37, 41, 11, 526, 583, 586, 453, 229, 75, 1, 660, 581, 589, 590, 591, 70, 78,
-            63, 64, 544, 635, 21, 18, 110, 111, 100, 386, 81, 54, 55, 65, 48, 22, 454,
-            460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543,
-            470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350,
-            351, 691, 667, 875, 876, 864, 873, 874, 711, 140, 555, 114, 60, 854, 38, 152,
-            516, 468, 469, 40, 423, 44, 99, 15, 376, 377, 23, 117, 59, 168, 432, 126,
-            427, 12, 13, 479, 497, 528, 529, 582, 121, 120, 775, 58, 354, 355, 77, 203,
-            210, 211, 835, 836, 837, 838, 840, 388, 389, 841, 842, 843, 844, 846, 847,
-            848, 849, 480, 481, 513, 494, 563,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                9, 2, 97, 98, 87, 22, 21, 32, 90, 0, 78, 83, 1, 85, 31, 28, 29, 107, 92,
-                76, 17, 18, 30, 15, 8, 110, 16, 27, 86, 25, 59, 62, 23, 24, 75, 91, 105,
-                104, 95, 73, 79, 36, 93, 38, 40, 53, 111, 55, 58, 112, 113, 57, 41, 42,
-                44, 45, 46, 7, 56, 43, 52, 47, 60, 61, 63, 64, 108, 109, 88, 89, 26, 119,
-                120, 84, 96, 94, 6, 33, 34, 35, 81, 82, 49, 50, 51, 99, 129, 130, 132,
-                100, 131, 80, 3, 101, 102, 39, 48, 19, 74, 133, 11, 103, 4, 5, 12, 13,
-                14, 20, 10, 66, 65, 72, 37, 106, 114, 115, 116, 117, 118, 121, 122, 123,
-                124, 125, 126, 127, 128, 77, 69, 70, 71, 67, 68, 54,
-            ],
+pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 37, 41, 11, 526, 583, 586, 453, 229, 75, 1,
+        660, 581, 589, 590, 591, 70, 78, 63, 64, 544, 635, 21, 18, 110, 111, 100, 386,
+        81, 54, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
+        226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
+        348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 711, 140, 555, 114,
+        60, 854, 38, 152, 516, 468, 469, 40, 423, 44, 99, 15, 376, 377, 23, 117, 59, 168,
+        432, 126, 427, 12, 13, 479, 497, 528, 529, 582, 121, 120, 775, 58, 354, 355, 77,
+        203, 210, 211, 835, 836, 837, 838, 840, 388, 389, 841, 842, 843, 844, 846, 847,
+        848, 849, 480, 481, 513, 494, 563, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(134).0;
+    t::MessageDef {
+        name: "MultilegOrderCancelReplace",
+        msg_type: b"AC",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1, 2, 28, 74, 76, 83],
             groups: &[
                 (6, &c::PARTIES_NO_PARTY_IDS),
@@ -4616,9 +5316,25 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = t::MessageDef {
                 (72, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (74, &c::LEG_ORD_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(TAGS, &[6, 16, 26, 33, 69, 72, 74]),
-        }
-    },
+            index: &t::hash_index::<512>(BODY, &[6, 16, 26, 33, 69, 72, 74]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 55, 101, 103, 110, 163],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (33, &c::PARTIES_NO_PARTY_IDS),
+                (43, &c::PRE_ALLOC_MLEG_GRP_NO_ALLOCS),
+                (53, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+                (60, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (96, &c::EVNT_GRP_NO_EVENTS),
+                (99, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (101, &c::LEG_ORD_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 33, 43, 53, 60, 96, 99, 101]),
+        },
+    }
 };
 t::view! {
     /// `MultilegOrderCancelReplace` (MsgType `AC`, app): a read view; getters are `O(1)`.
@@ -4779,28 +5495,24 @@ t::builder! {
     }
 }
 /// The body table of `TradeCaptureReportRequest` (MsgType `AD`).
-pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = t::MessageDef {
-    name: "TradeCaptureReportRequest",
-    msg_type: b"AD",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            568, 569, 263, 571, 818, 17, 150, 37, 11, 573, 828, 829, 830, 855, 820, 880,
-            453, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
-            226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207,
-            106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 668, 869,
-            870, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 555, 580, 715, 336,
-            625, 943, 54, 442, 578, 579, 725, 726, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                8, 5, 20, 7, 19, 79, 17, 85, 18, 47, 50, 6, 24, 26, 28, 41, 43, 46, 45,
-                29, 30, 32, 33, 34, 44, 31, 40, 35, 2, 76, 48, 49, 51, 52, 86, 87, 80,
-                16, 21, 22, 23, 37, 38, 39, 27, 36, 73, 0, 1, 3, 9, 81, 82, 74, 77, 54,
-                60, 53, 72, 75, 83, 84, 25, 67, 4, 14, 10, 11, 12, 13, 57, 61, 62, 58,
-                59, 55, 56, 15, 71, 63, 64, 65, 68, 69, 66, 70, 78, 42,
-            ],
+pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 568, 569, 263, 571, 818, 17, 150, 37, 11,
+        573, 828, 829, 830, 855, 820, 880, 453, 55, 65, 48, 22, 454, 460, 461, 167, 762,
+        200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202,
+        947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864,
+        873, 874, 668, 869, 870, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 555,
+        580, 715, 336, 625, 943, 54, 442, 578, 579, 725, 726, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(88).0;
+    t::MessageDef {
+        name: "TradeCaptureReportRequest",
+        msg_type: b"AD",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[
                 (16, &c::PARTIES_NO_PARTY_IDS),
@@ -4811,9 +5523,25 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = t::MessageDef {
                 (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (74, &c::TRD_CAP_DT_GRP_NO_DATES),
             ],
-            index: &t::hash_index::<256>(TAGS, &[16, 21, 57, 62, 72, 73, 74]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[16, 21, 57, 62, 72, 73, 74]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 117],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (43, &c::PARTIES_NO_PARTY_IDS),
+                (48, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (84, &c::EVNT_GRP_NO_EVENTS),
+                (89, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+                (99, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (100, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (101, &c::TRD_CAP_DT_GRP_NO_DATES),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 43, 48, 84, 89, 99, 100, 101]),
+        },
+    }
 };
 t::view! {
     /// `TradeCaptureReportRequest` (MsgType `AD`, app): a read view; getters are `O(1)`.
@@ -4898,32 +5626,27 @@ t::builder! {
     }
 }
 /// The body table of `TradeCaptureReport` (MsgType `AE`).
-pub static TRADE_CAPTURE_REPORT: t::MessageDef = t::MessageDef {
-    name: "TradeCaptureReport",
-    msg_type: b"AE",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            571, 487, 856, 568, 828, 829, 855, 830, 150, 748, 912, 325, 263, 572, 881,
-            818, 820, 880, 17, 39, 527, 378, 570, 423, 55, 65, 48, 22, 454, 460, 461,
-            167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471,
-            472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691,
-            667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917, 919, 898,
-            38, 152, 516, 468, 469, 854, 235, 236, 701, 696, 697, 698, 711, 822, 823, 32,
-            31, 669, 194, 195, 30, 75, 715, 6, 218, 220, 221, 222, 662, 663, 699, 761,
-            819, 753, 442, 824, 555, 60, 768, 63, 64, 573, 574, 552, 797, 852, 853,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                99, 18, 27, 96, 92, 91, 76, 19, 26, 24, 113, 115, 116, 25, 97, 54, 57, 8,
-                77, 31, 94, 95, 33, 35, 48, 50, 53, 100, 101, 102, 103, 52, 36, 37, 39,
-                40, 41, 51, 82, 83, 38, 47, 42, 12, 11, 55, 56, 58, 59, 21, 23, 110, 28,
-                29, 30, 79, 80, 44, 45, 46, 1, 78, 20, 34, 43, 119, 112, 3, 22, 0, 13,
-                117, 118, 104, 105, 61, 93, 60, 85, 86, 87, 106, 84, 88, 98, 9, 109, 107,
-                32, 114, 71, 120, 15, 108, 16, 89, 90, 111, 4, 5, 7, 121, 122, 81, 6, 2,
-                64, 65, 66, 62, 63, 17, 14, 75, 10, 67, 68, 69, 72, 73, 70, 74, 49,
-            ],
+pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 571, 487, 856, 568, 828, 829, 855, 830,
+        150, 748, 912, 325, 263, 572, 881, 818, 820, 880, 17, 39, 527, 378, 570, 423, 55,
+        65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
+        255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107,
+        350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917,
+        919, 898, 38, 152, 516, 468, 469, 854, 235, 236, 701, 696, 697, 698, 711, 822,
+        823, 32, 31, 669, 194, 195, 30, 75, 715, 6, 218, 220, 221, 222, 662, 663, 699,
+        761, 819, 753, 442, 824, 555, 60, 768, 63, 64, 573, 574, 552, 797, 852, 853, 93,
+        89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(123).0;
+    t::MessageDef {
+        name: "TradeCaptureReport",
+        msg_type: b"AE",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 22, 91, 92, 97, 113, 119],
             groups: &[
                 (28, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -4934,9 +5657,25 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = t::MessageDef {
                 (114, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
                 (119, &c::TRD_CAP_RPT_SIDE_GRP_NO_SIDES),
             ],
-            index: &t::hash_index::<256>(TAGS, &[28, 64, 88, 109, 112, 114, 119]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[28, 64, 88, 109, 112, 114, 119]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 49, 118, 119, 124, 140, 146, 152],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (55, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (91, &c::EVNT_GRP_NO_EVENTS),
+                (115, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (136, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
+                (139, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
+                (141, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+                (146, &c::TRD_CAP_RPT_SIDE_GRP_NO_SIDES),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 55, 91, 115, 136, 139, 141, 146]),
+        },
+    }
 };
 t::view! {
     /// `TradeCaptureReport` (MsgType `AE`, app): a read view; getters are `O(1)`.
@@ -5064,30 +5803,25 @@ t::builder! {
     }
 }
 /// The body table of `OrderMassStatusRequest` (MsgType `AF`).
-pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = t::MessageDef {
-    name: "OrderMassStatusRequest",
-    msg_type: b"AF",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            584, 585, 453, 1, 660, 336, 625, 55, 65, 48, 22, 454, 460, 461, 167, 762,
-            200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240,
-            202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875,
-            876, 864, 873, 874, 311, 312, 309, 305, 457, 462, 463, 310, 763, 313, 542,
-            315, 241, 242, 243, 244, 245, 246, 256, 595, 592, 593, 594, 247, 316, 941,
-            317, 436, 435, 308, 306, 362, 363, 307, 364, 365, 877, 878, 318, 879, 810,
-            882, 883, 884, 885, 886, 887, 54,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                3, 10, 9, 97, 7, 8, 37, 40, 14, 16, 18, 31, 33, 36, 35, 19, 20, 22, 23,
-                24, 34, 21, 30, 62, 63, 64, 65, 66, 67, 73, 25, 68, 53, 80, 83, 79, 52,
-                57, 50, 51, 59, 61, 74, 76, 88, 5, 38, 39, 41, 42, 81, 82, 84, 85, 78,
-                77, 2, 11, 54, 12, 13, 55, 56, 27, 28, 29, 17, 60, 26, 0, 1, 70, 71, 72,
-                69, 6, 4, 44, 43, 15, 58, 90, 47, 48, 49, 45, 46, 86, 87, 89, 91, 92, 93,
-                94, 95, 96, 75, 32,
-            ],
+pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 584, 585, 453, 1, 660, 336, 625, 55, 65,
+        48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
+        255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107,
+        350, 351, 691, 667, 875, 876, 864, 873, 874, 311, 312, 309, 305, 457, 462, 463,
+        310, 763, 313, 542, 315, 241, 242, 243, 244, 245, 246, 256, 595, 592, 593, 594,
+        247, 316, 941, 317, 436, 435, 308, 306, 362, 363, 307, 364, 365, 877, 878, 318,
+        879, 810, 882, 883, 884, 885, 886, 887, 54, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(98).0;
+    t::MessageDef {
+        name: "OrderMassStatusRequest",
+        msg_type: b"AF",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[
                 (2, &c::PARTIES_NO_PARTY_IDS),
@@ -5096,9 +5830,23 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = t::MessageDef {
                 (54, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (96, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[2, 11, 47, 54, 96]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[2, 11, 47, 54, 96]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 127],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (29, &c::PARTIES_NO_PARTY_IDS),
+                (38, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (74, &c::EVNT_GRP_NO_EVENTS),
+                (81, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+                (123, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 29, 38, 74, 81, 123]),
+        },
+    }
 };
 t::view! {
     /// `OrderMassStatusRequest` (MsgType `AF`, app): a read view; getters are `O(1)`.
@@ -5132,20 +5880,35 @@ t::builder! {
     }
 }
 /// The body table of `QuoteRequestReject` (MsgType `AG`).
-pub static QUOTE_REQUEST_REJECT: t::MessageDef = t::MessageDef {
-    name: "QuoteRequestReject",
-    msg_type: b"AG",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[131, 644, 658, 146, 58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[4, 0, 3, 5, 6, 1, 2],
+pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 131, 644, 658, 146, 58, 354, 355, 93, 89,
+        10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    t::MessageDef {
+        name: "QuoteRequestReject",
+        msg_type: b"AG",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2, 3],
             groups: &[(3, &c::QUOT_REQ_RJCT_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<16>(TAGS, &[3]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[3]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 36],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (30, &c::QUOT_REQ_RJCT_GRP_NO_RELATED_SYM),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 30]),
+        },
+    }
 };
 t::view! {
     /// `QuoteRequestReject` (MsgType `AG`, app): a read view; getters are `O(1)`.
@@ -5172,20 +5935,31 @@ t::builder! {
     }
 }
 /// The body table of `RFQRequest` (MsgType `AH`).
-pub static RFQ_REQUEST: t::MessageDef = t::MessageDef {
-    name: "RFQRequest",
-    msg_type: b"AH",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[644, 146, 263];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[1, 2, 0],
+pub static RFQ_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 644, 146, 263, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(3).0;
+    t::MessageDef {
+        name: "RFQRequest",
+        msg_type: b"AH",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[(1, &c::RFQ_REQ_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<8>(TAGS, &[1]),
-        }
-    },
+            index: &t::hash_index::<8>(BODY, &[1]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
+            groups: &[(26, &c::HEADER_NO_HOPS), (28, &c::RFQ_REQ_GRP_NO_RELATED_SYM)],
+            index: &t::hash_index::<128>(ALL, &[26, 28]),
+        },
+    }
 };
 t::view! {
     /// `RFQRequest` (MsgType `AH`, app): a read view; getters are `O(1)`.
@@ -5205,34 +5979,27 @@ t::builder! {
     }
 }
 /// The body table of `QuoteStatusReport` (MsgType `AI`).
-pub static QUOTE_STATUS_REPORT: t::MessageDef = t::MessageDef {
-    name: "QuoteStatusReport",
-    msg_type: b"AI",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            649, 131, 117, 693, 537, 453, 336, 625, 55, 65, 48, 22, 454, 460, 461, 167,
-            762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472,
-            240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667,
-            875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711,
-            54, 38, 152, 516, 468, 469, 63, 64, 193, 192, 15, 232, 1, 660, 581, 555, 735,
-            126, 44, 423, 218, 220, 221, 222, 662, 663, 699, 761, 235, 236, 701, 696,
-            697, 698, 132, 133, 645, 646, 647, 134, 648, 135, 62, 188, 190, 189, 191,
-            631, 632, 633, 634, 60, 40, 642, 643, 656, 657, 156, 13, 12, 582, 100, 297,
-            58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                73, 120, 119, 71, 11, 62, 113, 79, 10, 61, 8, 124, 112, 103, 67, 68, 9,
-                122, 38, 41, 2, 78, 1, 95, 96, 100, 102, 63, 118, 15, 104, 106, 105, 107,
-                70, 69, 17, 19, 32, 34, 37, 81, 82, 83, 84, 36, 20, 21, 23, 24, 25, 35,
-                72, 89, 90, 22, 31, 26, 123, 6, 39, 40, 42, 43, 125, 126, 80, 5, 12, 13,
-                14, 65, 66, 28, 29, 30, 64, 4, 18, 27, 76, 75, 121, 7, 108, 109, 110,
-                111, 114, 115, 97, 98, 99, 101, 0, 116, 117, 74, 85, 86, 45, 44, 3, 92,
-                93, 94, 87, 91, 60, 77, 88, 16, 55, 48, 49, 50, 46, 47, 59, 51, 52, 53,
-                56, 57, 54, 58, 33,
-            ],
+pub static QUOTE_STATUS_REPORT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 649, 131, 117, 693, 537, 453, 336, 625, 55,
+        65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
+        255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107,
+        350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917,
+        919, 898, 711, 54, 38, 152, 516, 468, 469, 63, 64, 193, 192, 15, 232, 1, 660,
+        581, 555, 735, 126, 44, 423, 218, 220, 221, 222, 662, 663, 699, 761, 235, 236,
+        701, 696, 697, 698, 132, 133, 645, 646, 647, 134, 648, 135, 62, 188, 190, 189,
+        191, 631, 632, 633, 634, 60, 40, 642, 643, 656, 657, 156, 13, 12, 582, 100, 297,
+        58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(127).0;
+    t::MessageDef {
+        name: "QuoteStatusReport",
+        msg_type: b"AI",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[2],
             groups: &[
                 (5, &c::PARTIES_NO_PARTY_IDS),
@@ -5243,9 +6010,25 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = t::MessageDef {
                 (76, &c::LEG_QUOT_STAT_GRP_NO_LEGS),
                 (77, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[5, 12, 48, 60, 72, 76, 77]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[5, 12, 48, 60, 72, 76, 77]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 29, 156],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (32, &c::PARTIES_NO_PARTY_IDS),
+                (39, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (75, &c::EVNT_GRP_NO_EVENTS),
+                (87, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (99, &c::STIPULATIONS_NO_STIPULATIONS),
+                (103, &c::LEG_QUOT_STAT_GRP_NO_LEGS),
+                (104, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 32, 39, 75, 87, 99, 103, 104]),
+        },
+    }
 };
 t::view! {
     /// `QuoteStatusReport` (MsgType `AI`, app): a read view; getters are `O(1)`.
@@ -5380,34 +6163,27 @@ t::builder! {
     }
 }
 /// The body table of `QuoteResponse` (MsgType `AJ`).
-pub static QUOTE_RESPONSE: t::MessageDef = t::MessageDef {
-    name: "QuoteResponse",
-    msg_type: b"AJ",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            693, 117, 694, 11, 528, 23, 537, 735, 453, 336, 625, 55, 65, 48, 22, 454,
-            460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543,
-            470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350,
-            351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916, 917,
-            919, 898, 711, 54, 38, 152, 516, 468, 469, 63, 64, 193, 192, 15, 232, 1, 660,
-            581, 555, 132, 133, 645, 646, 647, 134, 648, 135, 62, 188, 190, 189, 191,
-            631, 632, 633, 634, 60, 40, 642, 643, 656, 657, 156, 12, 13, 582, 100, 58,
-            354, 355, 44, 423, 218, 220, 221, 222, 662, 663, 699, 761, 235, 236, 701,
-            696, 697, 698,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                76, 3, 104, 105, 74, 14, 5, 65, 98, 111, 13, 64, 11, 108, 97, 88, 70, 71,
-                12, 107, 41, 44, 1, 80, 81, 85, 87, 66, 103, 18, 89, 91, 90, 92, 73, 72,
-                20, 22, 35, 37, 40, 113, 114, 115, 116, 39, 23, 24, 26, 27, 28, 38, 75,
-                121, 122, 25, 34, 29, 9, 42, 43, 45, 46, 109, 110, 112, 8, 15, 16, 17,
-                68, 69, 31, 32, 33, 67, 4, 6, 21, 30, 79, 78, 106, 10, 93, 94, 95, 96,
-                99, 100, 82, 83, 84, 86, 101, 102, 77, 117, 118, 48, 47, 0, 2, 124, 125,
-                126, 119, 123, 63, 7, 120, 19, 58, 51, 52, 53, 49, 50, 62, 54, 55, 56,
-                59, 60, 57, 61, 36,
-            ],
+pub static QUOTE_RESPONSE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 693, 117, 694, 11, 528, 23, 537, 735, 453,
+        336, 625, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
+        226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
+        348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918,
+        788, 916, 917, 919, 898, 711, 54, 38, 152, 516, 468, 469, 63, 64, 193, 192, 15,
+        232, 1, 660, 581, 555, 132, 133, 645, 646, 647, 134, 648, 135, 62, 188, 190, 189,
+        191, 631, 632, 633, 634, 60, 40, 642, 643, 656, 657, 156, 12, 13, 582, 100, 58,
+        354, 355, 44, 423, 218, 220, 221, 222, 662, 663, 699, 761, 235, 236, 701, 696,
+        697, 698, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(127).0;
+    t::MessageDef {
+        name: "QuoteResponse",
+        msg_type: b"AJ",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2],
             groups: &[
                 (7, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
@@ -5418,9 +6194,25 @@ pub static QUOTE_RESPONSE: t::MessageDef = t::MessageDef {
                 (75, &c::STIPULATIONS_NO_STIPULATIONS),
                 (79, &c::LEG_QUOT_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[7, 8, 15, 51, 63, 75, 79]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[7, 8, 15, 51, 63, 75, 79]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 156],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (34, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
+                (35, &c::PARTIES_NO_PARTY_IDS),
+                (42, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (78, &c::EVNT_GRP_NO_EVENTS),
+                (90, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (102, &c::STIPULATIONS_NO_STIPULATIONS),
+                (106, &c::LEG_QUOT_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<512>(ALL, &[26, 34, 35, 42, 78, 90, 102, 106]),
+        },
+    }
 };
 t::view! {
     /// `QuoteResponse` (MsgType `AJ`, app): a read view; getters are `O(1)`.
@@ -5555,34 +6347,27 @@ t::builder! {
     }
 }
 /// The body table of `Confirmation` (MsgType `AK`).
-pub static CONFIRMATION: t::MessageDef = t::MessageDef {
-    name: "Confirmation",
-    msg_type: b"AK",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            664, 772, 859, 666, 773, 797, 650, 665, 453, 73, 70, 793, 467, 60, 75, 768,
-            55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
-            227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
-            348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 668, 869, 870,
-            913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 555, 235, 236, 701, 696,
-            697, 698, 80, 854, 54, 15, 30, 862, 79, 661, 798, 6, 74, 423, 860, 218, 220,
-            221, 222, 662, 663, 699, 761, 861, 58, 354, 355, 81, 381, 157, 230, 158, 159,
-            738, 920, 921, 922, 238, 237, 118, 890, 119, 120, 155, 156, 63, 64, 172, 169,
-            170, 171, 85, 12, 13, 479, 497, 858, 232, 136,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                88, 129, 130, 82, 19, 83, 18, 81, 16, 101, 13, 122, 123, 17, 10, 9, 89,
-                14, 85, 79, 104, 128, 46, 49, 116, 118, 119, 135, 120, 121, 106, 108,
-                109, 23, 125, 126, 127, 124, 25, 27, 40, 42, 45, 92, 93, 94, 95, 44, 28,
-                29, 31, 32, 33, 107, 43, 134, 73, 74, 115, 114, 30, 39, 34, 47, 48, 50,
-                51, 102, 103, 105, 90, 8, 20, 21, 22, 12, 36, 37, 38, 131, 132, 26, 35,
-                72, 6, 86, 96, 97, 0, 7, 3, 53, 59, 52, 76, 77, 78, 98, 75, 71, 110, 99,
-                24, 15, 1, 4, 66, 11, 5, 87, 80, 133, 2, 91, 100, 84, 56, 60, 61, 57, 58,
-                54, 55, 117, 70, 62, 63, 64, 67, 68, 65, 69, 111, 112, 113, 41,
-            ],
+pub static CONFIRMATION: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 664, 772, 859, 666, 773, 797, 650, 665,
+        453, 73, 70, 793, 467, 60, 75, 768, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200,
+        541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947,
+        206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873,
+        874, 668, 869, 870, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711, 555, 235,
+        236, 701, 696, 697, 698, 80, 854, 54, 15, 30, 862, 79, 661, 798, 6, 74, 423, 860,
+        218, 220, 221, 222, 662, 663, 699, 761, 861, 58, 354, 355, 81, 381, 157, 230,
+        158, 159, 738, 920, 921, 922, 238, 237, 118, 890, 119, 120, 155, 156, 63, 64,
+        172, 169, 170, 171, 85, 12, 13, 479, 497, 858, 232, 136, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(136).0;
+    t::MessageDef {
+        name: "Confirmation",
+        msg_type: b"AK",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 3, 4, 7, 13, 14, 79, 81, 84, 85, 88, 105, 116],
             groups: &[
                 (8, &c::PARTIES_NO_PARTY_IDS),
@@ -5600,9 +6385,35 @@ pub static CONFIRMATION: t::MessageDef = t::MessageDef {
             ],
             index: &t::hash_index::<
                 512,
-            >(TAGS, &[8, 9, 15, 20, 56, 61, 71, 72, 84, 128, 134, 135]),
-        }
-    },
+            >(BODY, &[8, 9, 15, 20, 56, 61, 71, 72, 84, 128, 134, 135]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[
+                0, 1, 2, 3, 4, 9, 20, 27, 30, 31, 34, 40, 41, 106, 108, 111, 112, 115,
+                132, 143, 165,
+            ],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (35, &c::PARTIES_NO_PARTY_IDS),
+                (36, &c::ORD_ALLOC_GRP_NO_ORDERS),
+                (42, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+                (47, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (83, &c::EVNT_GRP_NO_EVENTS),
+                (88, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+                (98, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (99, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (111, &c::CPCTY_CONF_GRP_NO_CAPACITIES),
+                (155, &c::DLVY_INST_GRP_NO_DLVY_INST),
+                (161, &c::STIPULATIONS_NO_STIPULATIONS),
+                (162, &c::MISC_FEES_GRP_NO_MISC_FEES),
+            ],
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162]),
+        },
+    }
 };
 t::view! {
     /// `Confirmation` (MsgType `AK`, app): a read view; getters are `O(1)`.
@@ -5745,26 +6556,23 @@ t::builder! {
     }
 }
 /// The body table of `PositionMaintenanceRequest` (MsgType `AL`).
-pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = t::MessageDef {
-    name: "PositionMaintenanceRequest",
-    msg_type: b"AL",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            710, 709, 712, 713, 714, 715, 716, 717, 453, 1, 660, 581, 55, 65, 48, 22,
-            454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255,
-            543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107,
-            350, 351, 691, 667, 875, 876, 864, 873, 874, 15, 555, 711, 386, 60, 702, 718,
-            719, 720, 834, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                9, 55, 15, 14, 12, 65, 59, 13, 42, 45, 19, 21, 23, 36, 38, 41, 40, 24,
-                25, 27, 28, 29, 39, 26, 35, 30, 43, 44, 46, 47, 66, 67, 58, 8, 16, 17,
-                18, 32, 33, 34, 22, 31, 56, 11, 10, 49, 48, 60, 1, 0, 57, 2, 3, 4, 5, 6,
-                7, 61, 62, 63, 20, 64, 52, 53, 54, 50, 51, 37,
-            ],
+pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 710, 709, 712, 713, 714, 715, 716, 717,
+        453, 1, 660, 581, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224,
+        225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223,
+        207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 15, 555,
+        711, 386, 60, 702, 718, 719, 720, 834, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(68).0;
+    t::MessageDef {
+        name: "PositionMaintenanceRequest",
+        msg_type: b"AL",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2, 5, 9, 11, 59],
             groups: &[
                 (8, &c::PARTIES_NO_PARTY_IDS),
@@ -5775,9 +6583,25 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = t::MessageDef {
                 (58, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (60, &c::POSITION_QTY_NO_POSITIONS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[8, 16, 52, 56, 57, 58, 60]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[8, 16, 52, 56, 57, 58, 60]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 32, 36, 38, 86, 97],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (35, &c::PARTIES_NO_PARTY_IDS),
+                (43, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (79, &c::EVNT_GRP_NO_EVENTS),
+                (83, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (84, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (85, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+                (87, &c::POSITION_QTY_NO_POSITIONS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 35, 43, 79, 83, 84, 85, 87]),
+        },
+    }
 };
 t::view! {
     /// `PositionMaintenanceRequest` (MsgType `AL`, app): a read view; getters are `O(1)`.
@@ -5842,26 +6666,23 @@ t::builder! {
     }
 }
 /// The body table of `PositionMaintenanceReport` (MsgType `AM`).
-pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = t::MessageDef {
-    name: "PositionMaintenanceReport",
-    msg_type: b"AM",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            721, 709, 710, 712, 713, 722, 723, 715, 716, 717, 453, 1, 660, 581, 55, 65,
-            48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
-            255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349,
-            107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 15, 555, 711, 386, 60, 702,
-            753, 718, 834, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                11, 57, 17, 16, 14, 66, 61, 15, 44, 47, 21, 23, 25, 38, 40, 43, 42, 26,
-                27, 29, 30, 31, 41, 28, 37, 32, 45, 46, 48, 49, 67, 68, 60, 10, 18, 19,
-                20, 34, 35, 36, 24, 33, 58, 13, 12, 51, 50, 62, 1, 2, 59, 3, 4, 7, 8, 9,
-                64, 0, 5, 6, 63, 22, 65, 54, 55, 56, 52, 53, 39,
-            ],
+pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 721, 709, 710, 712, 713, 722, 723, 715,
+        716, 717, 453, 1, 660, 581, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541,
+        201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206,
+        231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874,
+        15, 555, 711, 386, 60, 702, 753, 718, 834, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(69).0;
+    t::MessageDef {
+        name: "PositionMaintenanceReport",
+        msg_type: b"AM",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 3, 4, 5, 7, 11, 13, 61],
             groups: &[
                 (10, &c::PARTIES_NO_PARTY_IDS),
@@ -5873,9 +6694,26 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = t::MessageDef {
                 (62, &c::POSITION_QTY_NO_POSITIONS),
                 (63, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(TAGS, &[10, 18, 54, 58, 59, 60, 62, 63]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[10, 18, 54, 58, 59, 60, 62, 63]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 31, 32, 34, 38, 40, 88, 98],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (37, &c::PARTIES_NO_PARTY_IDS),
+                (45, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (81, &c::EVNT_GRP_NO_EVENTS),
+                (85, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (86, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (87, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+                (89, &c::POSITION_QTY_NO_POSITIONS),
+                (90, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 37, 45, 81, 85, 86, 87, 89, 90]),
+        },
+    }
 };
 t::view! {
     /// `PositionMaintenanceReport` (MsgType `AM`, app): a read view; getters are `O(1)`.
@@ -5942,26 +6780,23 @@ t::builder! {
     }
 }
 /// The body table of `RequestForPositions` (MsgType `AN`).
-pub static REQUEST_FOR_POSITIONS: t::MessageDef = t::MessageDef {
-    name: "RequestForPositions",
-    msg_type: b"AN",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            710, 724, 573, 263, 453, 1, 660, 581, 55, 65, 48, 22, 454, 460, 461, 167,
-            762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472,
-            240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667,
-            875, 876, 864, 873, 874, 15, 555, 711, 715, 716, 717, 386, 60, 725, 726, 58,
-            354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                5, 51, 11, 10, 8, 61, 58, 9, 38, 41, 15, 17, 19, 32, 34, 37, 36, 20, 21,
-                23, 24, 25, 35, 22, 31, 26, 3, 39, 40, 42, 43, 62, 63, 57, 4, 12, 13, 14,
-                28, 29, 30, 18, 27, 52, 2, 7, 6, 45, 44, 0, 53, 54, 55, 56, 1, 59, 60,
-                16, 48, 49, 50, 46, 47, 33,
-            ],
+pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 710, 724, 573, 263, 453, 1, 660, 581, 55,
+        65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
+        255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107,
+        350, 351, 691, 667, 875, 876, 864, 873, 874, 15, 555, 711, 715, 716, 717, 386,
+        60, 725, 726, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(64).0;
+    t::MessageDef {
+        name: "RequestForPositions",
+        msg_type: b"AN",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 5, 7, 54, 58],
             groups: &[
                 (4, &c::PARTIES_NO_PARTY_IDS),
@@ -5971,9 +6806,24 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = t::MessageDef {
                 (53, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (57, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 12, 48, 52, 53, 57]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[4, 12, 48, 52, 53, 57]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32, 34, 81, 85, 93],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (31, &c::PARTIES_NO_PARTY_IDS),
+                (39, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (75, &c::EVNT_GRP_NO_EVENTS),
+                (79, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (80, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (84, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 31, 39, 75, 79, 80, 84]),
+        },
+    }
 };
 t::view! {
     /// `RequestForPositions` (MsgType `AN`, app): a read view; getters are `O(1)`.
@@ -6030,25 +6880,23 @@ t::builder! {
     }
 }
 /// The body table of `RequestForPositionsAck` (MsgType `AO`).
-pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = t::MessageDef {
-    name: "RequestForPositionsAck",
-    msg_type: b"AO",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            721, 710, 727, 325, 728, 729, 453, 1, 660, 581, 55, 65, 48, 22, 454, 460,
-            461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470,
-            471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351,
-            691, 667, 875, 876, 864, 873, 874, 15, 555, 711, 725, 726, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                7, 53, 13, 12, 10, 58, 11, 40, 43, 17, 19, 21, 34, 36, 39, 38, 22, 23,
-                25, 26, 27, 37, 24, 33, 28, 3, 41, 42, 44, 45, 59, 60, 6, 14, 15, 16, 30,
-                31, 32, 20, 29, 54, 9, 8, 47, 46, 1, 55, 0, 56, 57, 2, 4, 5, 18, 50, 51,
-                52, 48, 49, 35,
-            ],
+pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 721, 710, 727, 325, 728, 729, 453, 1, 660,
+        581, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
+        227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348,
+        349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 15, 555, 711, 725, 726,
+        58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(61).0;
+    t::MessageDef {
+        name: "RequestForPositionsAck",
+        msg_type: b"AO",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 4, 5, 7, 9],
             groups: &[
                 (6, &c::PARTIES_NO_PARTY_IDS),
@@ -6057,9 +6905,23 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = t::MessageDef {
                 (54, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (55, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[6, 14, 50, 54, 55]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[6, 14, 50, 54, 55]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 32, 34, 36, 90],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (33, &c::PARTIES_NO_PARTY_IDS),
+                (41, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (77, &c::EVNT_GRP_NO_EVENTS),
+                (81, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (82, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 33, 41, 77, 81, 82]),
+        },
+    }
 };
 t::view! {
     /// `RequestForPositionsAck` (MsgType `AO`, app): a read view; getters are `O(1)`.
@@ -6110,26 +6972,23 @@ t::builder! {
     }
 }
 /// The body table of `PositionReport` (MsgType `AP`).
-pub static POSITION_REPORT: t::MessageDef = t::MessageDef {
-    name: "PositionReport",
-    msg_type: b"AP",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            721, 710, 724, 263, 727, 325, 728, 715, 716, 717, 453, 1, 660, 581, 55, 65,
-            48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
-            255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349,
-            107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 15, 730, 731, 734, 555,
-            711, 702, 753, 506, 743, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                11, 57, 17, 16, 14, 67, 15, 44, 47, 21, 23, 25, 38, 40, 43, 42, 26, 27,
-                29, 30, 31, 41, 28, 37, 32, 3, 5, 45, 46, 48, 49, 68, 69, 10, 18, 19, 20,
-                34, 35, 36, 65, 24, 33, 61, 13, 12, 51, 50, 63, 1, 62, 7, 8, 9, 0, 2, 4,
-                6, 58, 59, 60, 66, 64, 22, 54, 55, 56, 52, 53, 39,
-            ],
+pub static POSITION_REPORT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 721, 710, 724, 263, 727, 325, 728, 715,
+        716, 717, 453, 1, 660, 581, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541,
+        201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206,
+        231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874,
+        15, 730, 731, 734, 555, 711, 702, 753, 506, 743, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(70).0;
+    t::MessageDef {
+        name: "PositionReport",
+        msg_type: b"AP",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 6, 7, 11, 13, 58, 59, 60],
             groups: &[
                 (10, &c::PARTIES_NO_PARTY_IDS),
@@ -6140,9 +6999,25 @@ pub static POSITION_REPORT: t::MessageDef = t::MessageDef {
                 (63, &c::POSITION_QTY_NO_POSITIONS),
                 (64, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(TAGS, &[10, 18, 54, 61, 62, 63, 64]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[10, 18, 54, 61, 62, 63, 64]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 33, 34, 38, 40, 85, 86, 87, 99],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (37, &c::PARTIES_NO_PARTY_IDS),
+                (45, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (81, &c::EVNT_GRP_NO_EVENTS),
+                (88, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (89, &c::POS_UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (90, &c::POSITION_QTY_NO_POSITIONS),
+                (91, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 37, 45, 81, 88, 89, 90, 91]),
+        },
+    }
 };
 t::view! {
     /// `PositionReport` (MsgType `AP`, app): a read view; getters are `O(1)`.
@@ -6211,24 +7086,23 @@ t::builder! {
     }
 }
 /// The body table of `TradeCaptureReportRequestAck` (MsgType `AQ`).
-pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = t::MessageDef {
-    name: "TradeCaptureReportRequestAck",
-    msg_type: b"AQ",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            568, 569, 263, 748, 749, 750, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200,
-            541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202,
-            947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876,
-            864, 873, 874, 711, 555, 442, 725, 726, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                9, 8, 6, 54, 7, 36, 39, 13, 15, 17, 30, 32, 35, 34, 18, 19, 21, 22, 23,
-                33, 20, 29, 24, 2, 37, 38, 40, 41, 55, 56, 51, 10, 11, 12, 26, 27, 28,
-                16, 25, 50, 0, 1, 43, 42, 49, 52, 53, 3, 4, 5, 14, 46, 47, 48, 44, 45, 31,
-            ],
+pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 568, 569, 263, 748, 749, 750, 55, 65, 48,
+        22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255,
+        543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350,
+        351, 691, 667, 875, 876, 864, 873, 874, 711, 555, 442, 725, 726, 58, 354, 355,
+        93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(57).0;
+    t::MessageDef {
+        name: "TradeCaptureReportRequestAck",
+        msg_type: b"AQ",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 4, 5],
             groups: &[
                 (10, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -6236,9 +7110,22 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = t::MessageDef {
                 (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[10, 46, 49, 50]),
-        }
-    },
+            index: &t::hash_index::<128>(BODY, &[10, 46, 49, 50]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 31, 32, 86],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (37, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (73, &c::EVNT_GRP_NO_EVENTS),
+                (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 37, 73, 76, 77]),
+        },
+    }
 };
 t::view! {
     /// `TradeCaptureReportRequestAck` (MsgType `AQ`, app): a read view; getters are `O(1)`.
@@ -6281,28 +7168,24 @@ t::builder! {
     }
 }
 /// The body table of `TradeCaptureReportAck` (MsgType `AR`).
-pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = t::MessageDef {
-    name: "TradeCaptureReportAck",
-    msg_type: b"AR",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            571, 487, 856, 828, 829, 855, 830, 150, 572, 881, 939, 751, 818, 263, 820,
-            880, 17, 527, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224,
-            225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231,
-            223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874,
-            60, 768, 725, 726, 58, 354, 355, 555, 635, 528, 529, 582, 1, 660, 581, 77,
-            591, 78,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                73, 16, 21, 20, 18, 65, 61, 19, 76, 78, 48, 51, 7, 25, 27, 29, 42, 44,
-                47, 46, 30, 31, 33, 34, 35, 45, 32, 41, 36, 13, 49, 50, 52, 53, 66, 67,
-                22, 23, 24, 38, 39, 40, 1, 17, 70, 71, 28, 37, 68, 0, 8, 75, 72, 77, 69,
-                74, 55, 54, 63, 64, 11, 26, 62, 12, 14, 3, 4, 6, 5, 2, 58, 59, 60, 56,
-                57, 15, 9, 10, 43,
-            ],
+pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 571, 487, 856, 828, 829, 855, 830, 150,
+        572, 881, 939, 751, 818, 263, 820, 880, 17, 527, 55, 65, 48, 22, 454, 460, 461,
+        167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472,
+        240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875,
+        876, 864, 873, 874, 60, 768, 725, 726, 58, 354, 355, 555, 635, 528, 529, 582, 1,
+        660, 581, 77, 591, 78, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(79).0;
+    t::MessageDef {
+        name: "TradeCaptureReportAck",
+        msg_type: b"AR",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 7],
             groups: &[
                 (22, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
@@ -6311,9 +7194,23 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = t::MessageDef {
                 (68, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
                 (78, &c::TRD_ALLOC_GRP_NO_ALLOCS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[22, 58, 62, 68, 78]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[22, 58, 62, 68, 78]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 34, 108],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (49, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (85, &c::EVNT_GRP_NO_EVENTS),
+                (89, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+                (95, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
+                (105, &c::TRD_ALLOC_GRP_NO_ALLOCS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 49, 85, 89, 95, 105]),
+        },
+    }
 };
 t::view! {
     /// `TradeCaptureReportAck` (MsgType `AR`, app): a read view; getters are `O(1)`.
@@ -6400,34 +7297,27 @@ t::builder! {
     }
 }
 /// The body table of `AllocationReport` (MsgType `AS`).
-pub static ALLOCATION_REPORT: t::MessageDef = t::MessageDef {
-    name: "AllocationReport",
-    msg_type: b"AS",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            755, 70, 71, 795, 796, 793, 794, 87, 88, 72, 808, 196, 197, 466, 857, 73,
-            124, 570, 700, 574, 54, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541,
-            201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947,
-            206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864,
-            873, 874, 668, 869, 870, 913, 914, 915, 918, 788, 916, 917, 919, 898, 711,
-            555, 53, 854, 30, 229, 336, 625, 423, 6, 860, 218, 220, 221, 222, 662, 663,
-            699, 761, 15, 74, 453, 75, 60, 63, 64, 775, 381, 238, 237, 118, 77, 754, 58,
-            354, 355, 157, 158, 159, 540, 738, 920, 921, 922, 650, 232, 235, 236, 701,
-            696, 697, 698, 892, 893, 78,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                85, 95, 24, 80, 23, 78, 20, 21, 109, 99, 100, 101, 22, 1, 2, 9, 15, 96,
-                98, 107, 130, 7, 8, 51, 54, 106, 16, 112, 113, 114, 28, 11, 12, 30, 32,
-                45, 47, 50, 87, 88, 89, 90, 49, 33, 34, 36, 37, 38, 81, 48, 121, 122,
-                123, 105, 104, 35, 44, 39, 82, 52, 53, 55, 56, 110, 111, 103, 84, 97, 25,
-                26, 27, 13, 41, 42, 43, 115, 31, 40, 77, 17, 19, 83, 120, 91, 92, 58, 64,
-                57, 125, 126, 127, 93, 18, 124, 76, 116, 108, 0, 94, 29, 102, 71, 5, 6,
-                3, 4, 10, 79, 14, 86, 61, 65, 66, 62, 63, 59, 60, 128, 129, 75, 67, 68,
-                69, 72, 73, 70, 74, 117, 118, 119, 46,
-            ],
+pub static ALLOCATION_REPORT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 755, 70, 71, 795, 796, 793, 794, 87, 88,
+        72, 808, 196, 197, 466, 857, 73, 124, 570, 700, 574, 54, 55, 65, 48, 22, 454,
+        460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470,
+        471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691,
+        667, 875, 876, 864, 873, 874, 668, 869, 870, 913, 914, 915, 918, 788, 916, 917,
+        919, 898, 711, 555, 53, 854, 30, 229, 336, 625, 423, 6, 860, 218, 220, 221, 222,
+        662, 663, 699, 761, 15, 74, 453, 75, 60, 63, 64, 775, 381, 238, 237, 118, 77,
+        754, 58, 354, 355, 157, 158, 159, 540, 738, 920, 921, 922, 650, 232, 235, 236,
+        701, 696, 697, 698, 892, 893, 78, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(131).0;
+    t::MessageDef {
+        name: "AllocationReport",
+        msg_type: b"AS",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2, 6, 7, 14, 20, 78, 85, 98],
             groups: &[
                 (15, &c::ORD_ALLOC_GRP_NO_ORDERS),
@@ -6443,9 +7333,32 @@ pub static ALLOCATION_REPORT: t::MessageDef = t::MessageDef {
             ],
             index: &t::hash_index::<
                 512,
-            >(TAGS, &[15, 16, 25, 61, 66, 76, 77, 97, 121, 130]),
-        }
-    },
+            >(BODY, &[15, 16, 25, 61, 66, 76, 77, 97, 121, 130]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[
+                0, 1, 2, 3, 4, 9, 20, 27, 29, 33, 34, 41, 47, 105, 112, 125, 160,
+            ],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (42, &c::ORD_ALLOC_GRP_NO_ORDERS),
+                (43, &c::EXEC_ALLOC_GRP_NO_EXECS),
+                (52, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (88, &c::EVNT_GRP_NO_EVENTS),
+                (93, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+                (103, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (104, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (124, &c::PARTIES_NO_PARTY_IDS),
+                (148, &c::STIPULATIONS_NO_STIPULATIONS),
+                (157, &c::ALLOC_GRP_NO_ALLOCS),
+            ],
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157]),
+        },
+    }
 };
 t::view! {
     /// `AllocationReport` (MsgType `AS`, app): a read view; getters are `O(1)`.
@@ -6592,22 +7505,36 @@ t::builder! {
     }
 }
 /// The body table of `AllocationReportAck` (MsgType `AT`).
-pub static ALLOCATION_REPORT_ACK: t::MessageDef = t::MessageDef {
-    name: "AllocationReportAck",
-    msg_type: b"AT",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            755, 70, 453, 793, 75, 60, 87, 88, 794, 808, 573, 460, 167, 58, 354, 355, 78,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[13, 5, 1, 4, 16, 6, 7, 12, 14, 15, 2, 11, 10, 0, 3, 8, 9],
+pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 755, 70, 453, 793, 75, 60, 87, 88, 794,
+        808, 573, 460, 167, 58, 354, 355, 78, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(17).0;
+    t::MessageDef {
+        name: "AllocationReportAck",
+        msg_type: b"AT",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 5, 6],
             groups: &[(2, &c::PARTIES_NO_PARTY_IDS), (16, &c::ALLOC_ACK_GRP_NO_ALLOCS)],
-            index: &t::hash_index::<64>(TAGS, &[2, 16]),
-        }
-    },
+            index: &t::hash_index::<64>(BODY, &[2, 16]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32, 33, 46],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (29, &c::PARTIES_NO_PARTY_IDS),
+                (43, &c::ALLOC_ACK_GRP_NO_ALLOCS),
+            ],
+            index: &t::hash_index::<128>(ALL, &[26, 29, 43]),
+        },
+    }
 };
 t::view! {
     /// `AllocationReportAck` (MsgType `AT`, app): a read view; getters are `O(1)`.
@@ -6654,20 +7581,32 @@ t::builder! {
     }
 }
 /// The body table of `ConfirmationAck` (MsgType `AU`).
-pub static CONFIRMATION_ACK: t::MessageDef = t::MessageDef {
-    name: "ConfirmationAck",
-    msg_type: b"AU",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[664, 75, 60, 940, 774, 573, 58, 354, 355];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[6, 2, 1, 7, 8, 5, 0, 4, 3],
+pub static CONFIRMATION_ACK: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 664, 75, 60, 940, 774, 573, 58, 354, 355,
+        93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(9).0;
+    t::MessageDef {
+        name: "ConfirmationAck",
+        msg_type: b"AU",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2, 3],
             groups: &[],
-            index: &t::hash_index::<32>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 38],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `ConfirmationAck` (MsgType `AU`, app): a read view; getters are `O(1)`.
@@ -6698,22 +7637,32 @@ t::builder! {
     }
 }
 /// The body table of `SettlementInstructionRequest` (MsgType `AV`).
-pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = t::MessageDef {
-    name: "SettlementInstructionRequest",
-    msg_type: b"AV",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            791, 60, 453, 79, 661, 54, 460, 167, 461, 168, 126, 779, 169, 170, 171,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[5, 1, 3, 10, 7, 9, 12, 13, 14, 2, 6, 8, 4, 11, 0],
+pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 791, 60, 453, 79, 661, 54, 460, 167, 461,
+        168, 126, 779, 169, 170, 171, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(15).0;
+    t::MessageDef {
+        name: "SettlementInstructionRequest",
+        msg_type: b"AV",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[(2, &c::PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<32>(TAGS, &[2]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[2]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 44],
+            groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::PARTIES_NO_PARTY_IDS)],
+            index: &t::hash_index::<128>(ALL, &[26, 29]),
+        },
+    }
 };
 t::view! {
     /// `SettlementInstructionRequest` (MsgType `AV`, app): a read view; getters are `O(1)`.
@@ -6757,26 +7706,23 @@ t::builder! {
     }
 }
 /// The body table of `AssignmentReport` (MsgType `AW`).
-pub static ASSIGNMENT_REPORT: t::MessageDef = t::MessageDef {
-    name: "AssignmentReport",
-    msg_type: b"AW",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            833, 832, 912, 453, 1, 581, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200,
-            541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202,
-            947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876,
-            864, 873, 874, 15, 555, 711, 702, 753, 834, 730, 731, 732, 432, 744, 745,
-            746, 747, 716, 717, 715, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                4, 49, 9, 8, 6, 66, 7, 36, 39, 13, 15, 17, 30, 32, 35, 34, 18, 19, 21,
-                22, 23, 33, 20, 29, 24, 37, 38, 40, 41, 67, 68, 58, 3, 10, 11, 12, 26,
-                27, 28, 16, 25, 50, 5, 43, 42, 52, 51, 65, 63, 64, 55, 56, 57, 59, 60,
-                61, 62, 53, 14, 1, 0, 54, 46, 47, 48, 44, 45, 2, 31,
-            ],
+pub static ASSIGNMENT_REPORT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 833, 832, 912, 453, 1, 581, 55, 65, 48, 22,
+        454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255, 543,
+        470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107, 350, 351,
+        691, 667, 875, 876, 864, 873, 874, 15, 555, 711, 702, 753, 834, 730, 731, 732,
+        432, 744, 745, 746, 747, 716, 717, 715, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(69).0;
+    t::MessageDef {
+        name: "AssignmentReport",
+        msg_type: b"AW",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 5, 55, 56, 57, 59, 61, 62, 63, 64, 65],
             groups: &[
                 (3, &c::PARTIES_NO_PARTY_IDS),
@@ -6787,9 +7733,27 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = t::MessageDef {
                 (52, &c::POSITION_QTY_NO_POSITIONS),
                 (53, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(TAGS, &[3, 10, 46, 50, 51, 52, 53]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[3, 10, 46, 50, 51, 52, 53]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[
+                0, 1, 2, 3, 4, 9, 20, 27, 32, 82, 83, 84, 86, 88, 89, 90, 91, 92, 98,
+            ],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (30, &c::PARTIES_NO_PARTY_IDS),
+                (37, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (73, &c::EVNT_GRP_NO_EVENTS),
+                (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (78, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (79, &c::POSITION_QTY_NO_POSITIONS),
+                (80, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 30, 37, 73, 77, 78, 79, 80]),
+        },
+    }
 };
 t::view! {
     /// `AssignmentReport` (MsgType `AW`, app): a read view; getters are `O(1)`.
@@ -6856,30 +7820,25 @@ t::builder! {
     }
 }
 /// The body table of `CollateralRequest` (MsgType `AX`).
-pub static COLLATERAL_REQUEST: t::MessageDef = t::MessageDef {
-    name: "CollateralRequest",
-    msg_type: b"AX",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            894, 895, 60, 126, 453, 1, 581, 11, 37, 198, 526, 124, 897, 55, 65, 48, 22,
-            454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228, 255,
-            543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349, 107,
-            350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788, 916,
-            917, 919, 898, 64, 53, 854, 15, 555, 711, 899, 900, 901, 768, 54, 136, 44,
-            423, 159, 920, 921, 922, 218, 220, 221, 222, 662, 663, 699, 761, 232, 336,
-            625, 716, 717, 715, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                5, 7, 68, 16, 8, 77, 15, 66, 75, 13, 97, 2, 65, 14, 43, 46, 11, 3, 76,
-                79, 20, 9, 22, 24, 37, 39, 42, 83, 84, 85, 86, 41, 25, 26, 28, 29, 30,
-                40, 91, 27, 36, 31, 92, 44, 45, 47, 48, 98, 99, 78, 4, 17, 18, 19, 33,
-                34, 35, 10, 23, 32, 69, 6, 93, 87, 88, 50, 49, 89, 70, 96, 94, 95, 90,
-                21, 74, 60, 67, 53, 54, 55, 51, 52, 0, 1, 12, 64, 71, 72, 73, 56, 57, 58,
-                61, 62, 59, 63, 80, 81, 82, 38,
-            ],
+pub static COLLATERAL_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 894, 895, 60, 126, 453, 1, 581, 11, 37,
+        198, 526, 124, 897, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224,
+        225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223,
+        207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914,
+        915, 918, 788, 916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 899, 900, 901, 768,
+        54, 136, 44, 423, 159, 920, 921, 922, 218, 220, 221, 222, 662, 663, 699, 761,
+        232, 336, 625, 716, 717, 715, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(100).0;
+    t::MessageDef {
+        name: "CollateralRequest",
+        msg_type: b"AX",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2],
             groups: &[
                 (4, &c::PARTIES_NO_PARTY_IDS),
@@ -6893,9 +7852,30 @@ pub static COLLATERAL_REQUEST: t::MessageDef = t::MessageDef {
                 (76, &c::MISC_FEES_GRP_NO_MISC_FEES),
                 (91, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[4, 11, 12, 17, 53, 69, 70, 74, 76, 91]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[4, 11, 12, 17, 53, 69, 70, 74, 76, 91]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 129],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (31, &c::PARTIES_NO_PARTY_IDS),
+                (38, &c::EXEC_COLL_GRP_NO_EXECS),
+                (39, &c::TRD_COLL_GRP_NO_TRADES),
+                (44, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (80, &c::EVNT_GRP_NO_EVENTS),
+                (96, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (97, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
+                (101, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+                (103, &c::MISC_FEES_GRP_NO_MISC_FEES),
+                (118, &c::STIPULATIONS_NO_STIPULATIONS),
+            ],
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118]),
+        },
+    }
 };
 t::view! {
     /// `CollateralRequest` (MsgType `AX`, app): a read view; getters are `O(1)`.
@@ -6994,30 +7974,26 @@ t::builder! {
     }
 }
 /// The body table of `CollateralAssignment` (MsgType `AY`).
-pub static COLLATERAL_ASSIGNMENT: t::MessageDef = t::MessageDef {
-    name: "CollateralAssignment",
-    msg_type: b"AY",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            902, 894, 895, 903, 907, 60, 126, 453, 1, 581, 11, 37, 198, 526, 124, 897,
-            55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226,
-            227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106,
-            348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915,
-            918, 788, 916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 899, 900, 901, 768,
-            54, 136, 44, 423, 159, 920, 921, 922, 218, 220, 221, 222, 662, 663, 699, 761,
-            232, 172, 169, 170, 171, 85, 336, 625, 716, 717, 715, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                8, 10, 71, 19, 11, 80, 18, 69, 78, 16, 105, 5, 68, 17, 99, 46, 49, 14, 6,
-                79, 82, 23, 96, 97, 98, 95, 12, 25, 27, 40, 42, 45, 86, 87, 88, 89, 44,
-                28, 29, 31, 32, 33, 43, 94, 30, 39, 34, 100, 47, 48, 50, 51, 106, 107,
-                81, 7, 20, 21, 22, 36, 37, 38, 13, 26, 35, 72, 9, 101, 90, 91, 53, 52,
-                92, 73, 104, 102, 103, 93, 24, 77, 63, 70, 56, 57, 58, 54, 55, 1, 2, 15,
-                67, 74, 75, 76, 0, 3, 4, 59, 60, 61, 64, 65, 62, 66, 83, 84, 85, 41,
-            ],
+pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 902, 894, 895, 903, 907, 60, 126, 453, 1,
+        581, 11, 37, 198, 526, 124, 897, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200,
+        541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947,
+        206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873,
+        874, 913, 914, 915, 918, 788, 916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 899,
+        900, 901, 768, 54, 136, 44, 423, 159, 920, 921, 922, 218, 220, 221, 222, 662,
+        663, 699, 761, 232, 172, 169, 170, 171, 85, 336, 625, 716, 717, 715, 58, 354,
+        355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(108).0;
+    t::MessageDef {
+        name: "CollateralAssignment",
+        msg_type: b"AY",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2, 3, 5],
             groups: &[
                 (7, &c::PARTIES_NO_PARTY_IDS),
@@ -7034,9 +8010,31 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = t::MessageDef {
             ],
             index: &t::hash_index::<
                 256,
-            >(TAGS, &[7, 14, 15, 20, 56, 72, 73, 77, 79, 94, 99]),
-        }
-    },
+            >(BODY, &[7, 14, 15, 20, 56, 72, 73, 77, 79, 94, 99]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 32, 137],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (34, &c::PARTIES_NO_PARTY_IDS),
+                (41, &c::EXEC_COLL_GRP_NO_EXECS),
+                (42, &c::TRD_COLL_GRP_NO_TRADES),
+                (47, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (83, &c::EVNT_GRP_NO_EVENTS),
+                (99, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (100, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
+                (104, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+                (106, &c::MISC_FEES_GRP_NO_MISC_FEES),
+                (121, &c::STIPULATIONS_NO_STIPULATIONS),
+                (126, &c::DLVY_INST_GRP_NO_DLVY_INST),
+            ],
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126]),
+        },
+    }
 };
 t::view! {
     /// `CollateralAssignment` (MsgType `AY`, app): a read view; getters are `O(1)`.
@@ -7143,30 +8141,25 @@ t::builder! {
     }
 }
 /// The body table of `CollateralResponse` (MsgType `AZ`).
-pub static COLLATERAL_RESPONSE: t::MessageDef = t::MessageDef {
-    name: "CollateralResponse",
-    msg_type: b"AZ",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            904, 902, 894, 895, 903, 905, 906, 60, 453, 1, 581, 11, 37, 198, 526, 124,
-            897, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239,
-            226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207,
-            106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914,
-            915, 918, 788, 916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 899, 900, 901,
-            768, 54, 136, 44, 423, 159, 920, 921, 922, 218, 220, 221, 222, 662, 663, 699,
-            761, 232, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                9, 11, 72, 20, 12, 81, 19, 70, 79, 17, 96, 7, 69, 18, 47, 50, 15, 80, 83,
-                24, 13, 26, 28, 41, 43, 46, 87, 88, 89, 90, 45, 29, 30, 32, 33, 34, 44,
-                95, 31, 40, 35, 48, 49, 51, 52, 97, 98, 82, 8, 21, 22, 23, 37, 38, 39,
-                14, 27, 36, 73, 10, 91, 92, 54, 53, 93, 74, 94, 25, 78, 64, 71, 57, 58,
-                59, 55, 56, 2, 3, 16, 68, 75, 76, 77, 1, 4, 0, 5, 6, 60, 61, 62, 65, 66,
-                63, 67, 84, 85, 86, 42,
-            ],
+pub static COLLATERAL_RESPONSE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 904, 902, 894, 895, 903, 905, 906, 60, 453,
+        1, 581, 11, 37, 198, 526, 124, 897, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200,
+        541, 201, 224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947,
+        206, 231, 223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873,
+        874, 913, 914, 915, 918, 788, 916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 899,
+        900, 901, 768, 54, 136, 44, 423, 159, 920, 921, 922, 218, 220, 221, 222, 662,
+        663, 699, 761, 232, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(99).0;
+    t::MessageDef {
+        name: "CollateralResponse",
+        msg_type: b"AZ",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 3, 5, 7],
             groups: &[
                 (8, &c::PARTIES_NO_PARTY_IDS),
@@ -7180,9 +8173,30 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = t::MessageDef {
                 (80, &c::MISC_FEES_GRP_NO_MISC_FEES),
                 (95, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[8, 15, 16, 21, 57, 73, 74, 78, 80, 95]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[8, 15, 16, 21, 57, 73, 74, 78, 80, 95]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 32, 34, 128],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (35, &c::PARTIES_NO_PARTY_IDS),
+                (42, &c::EXEC_COLL_GRP_NO_EXECS),
+                (43, &c::TRD_COLL_GRP_NO_TRADES),
+                (48, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (84, &c::EVNT_GRP_NO_EVENTS),
+                (100, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (101, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
+                (105, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+                (107, &c::MISC_FEES_GRP_NO_MISC_FEES),
+                (122, &c::STIPULATIONS_NO_STIPULATIONS),
+            ],
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122]),
+        },
+    }
 };
 t::view! {
     /// `CollateralResponse` (MsgType `AZ`, app): a read view; getters are `O(1)`.
@@ -7279,30 +8293,26 @@ t::builder! {
     }
 }
 /// The body table of `CollateralReport` (MsgType `BA`).
-pub static COLLATERAL_REPORT: t::MessageDef = t::MessageDef {
-    name: "CollateralReport",
-    msg_type: b"BA",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            908, 909, 910, 911, 912, 453, 1, 581, 11, 37, 198, 526, 124, 897, 55, 65, 48,
-            22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
-            255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349,
-            107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788,
-            916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 899, 900, 901, 768, 54, 136,
-            44, 423, 159, 920, 921, 922, 218, 220, 221, 222, 662, 663, 699, 761, 232,
-            172, 169, 170, 171, 85, 336, 625, 716, 717, 715, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                6, 8, 69, 17, 9, 78, 16, 67, 76, 14, 103, 66, 15, 97, 44, 47, 12, 77, 80,
-                21, 94, 95, 96, 93, 10, 23, 25, 38, 40, 43, 84, 85, 86, 87, 42, 26, 27,
-                29, 30, 31, 41, 92, 28, 37, 32, 98, 45, 46, 48, 49, 104, 105, 79, 5, 18,
-                19, 20, 34, 35, 36, 11, 24, 33, 70, 7, 99, 88, 89, 51, 50, 90, 71, 102,
-                100, 101, 91, 22, 75, 61, 68, 54, 55, 56, 52, 53, 13, 65, 72, 73, 74, 0,
-                1, 2, 3, 4, 57, 58, 59, 62, 63, 60, 64, 81, 82, 83, 39,
-            ],
+pub static COLLATERAL_REPORT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 908, 909, 910, 911, 912, 453, 1, 581, 11,
+        37, 198, 526, 124, 897, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201,
+        224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231,
+        223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913,
+        914, 915, 918, 788, 916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 899, 900, 901,
+        768, 54, 136, 44, 423, 159, 920, 921, 922, 218, 220, 221, 222, 662, 663, 699,
+        761, 232, 172, 169, 170, 171, 85, 336, 625, 716, 717, 715, 58, 354, 355, 93, 89,
+        10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(106).0;
+    t::MessageDef {
+        name: "CollateralReport",
+        msg_type: b"BA",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2],
             groups: &[
                 (5, &c::PARTIES_NO_PARTY_IDS),
@@ -7319,9 +8329,31 @@ pub static COLLATERAL_REPORT: t::MessageDef = t::MessageDef {
             ],
             index: &t::hash_index::<
                 256,
-            >(TAGS, &[5, 12, 13, 18, 54, 70, 71, 75, 77, 92, 97]),
-        }
-    },
+            >(BODY, &[5, 12, 13, 18, 54, 70, 71, 75, 77, 92, 97]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 135],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (32, &c::PARTIES_NO_PARTY_IDS),
+                (39, &c::EXEC_COLL_GRP_NO_EXECS),
+                (40, &c::TRD_COLL_GRP_NO_TRADES),
+                (45, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (81, &c::EVNT_GRP_NO_EVENTS),
+                (97, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (98, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (102, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+                (104, &c::MISC_FEES_GRP_NO_MISC_FEES),
+                (119, &c::STIPULATIONS_NO_STIPULATIONS),
+                (124, &c::DLVY_INST_GRP_NO_DLVY_INST),
+            ],
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124]),
+        },
+    }
 };
 t::view! {
     /// `CollateralReport` (MsgType `BA`, app): a read view; getters are `O(1)`.
@@ -7424,30 +8456,25 @@ t::builder! {
     }
 }
 /// The body table of `CollateralInquiry` (MsgType `BB`).
-pub static COLLATERAL_INQUIRY: t::MessageDef = t::MessageDef {
-    name: "CollateralInquiry",
-    msg_type: b"BB",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            909, 938, 263, 725, 726, 453, 1, 581, 11, 37, 198, 526, 124, 897, 55, 65, 48,
-            22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
-            255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349,
-            107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788,
-            916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 899, 900, 901, 768, 54, 44,
-            423, 159, 920, 921, 922, 218, 220, 221, 222, 662, 663, 699, 761, 232, 172,
-            169, 170, 171, 85, 336, 625, 716, 717, 715, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                6, 8, 69, 17, 9, 77, 16, 67, 76, 14, 102, 66, 15, 96, 44, 47, 12, 79, 21,
-                93, 94, 95, 92, 10, 23, 25, 38, 40, 43, 83, 84, 85, 86, 42, 26, 27, 29,
-                30, 31, 41, 91, 28, 37, 32, 2, 97, 45, 46, 48, 49, 103, 104, 78, 5, 18,
-                19, 20, 34, 35, 36, 11, 24, 33, 70, 7, 98, 87, 88, 51, 50, 89, 71, 101,
-                99, 100, 3, 4, 90, 22, 75, 61, 68, 54, 55, 56, 52, 53, 13, 65, 72, 73,
-                74, 0, 57, 58, 59, 62, 63, 60, 64, 80, 81, 82, 1, 39,
-            ],
+pub static COLLATERAL_INQUIRY: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 909, 938, 263, 725, 726, 453, 1, 581, 11,
+        37, 198, 526, 124, 897, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201,
+        224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231,
+        223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913,
+        914, 915, 918, 788, 916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 899, 900, 901,
+        768, 54, 44, 423, 159, 920, 921, 922, 218, 220, 221, 222, 662, 663, 699, 761,
+        232, 172, 169, 170, 171, 85, 336, 625, 716, 717, 715, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(105).0;
+    t::MessageDef {
+        name: "CollateralInquiry",
+        msg_type: b"BB",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[],
             groups: &[
                 (1, &c::COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER),
@@ -7464,9 +8491,31 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = t::MessageDef {
             ],
             index: &t::hash_index::<
                 256,
-            >(TAGS, &[1, 5, 12, 13, 18, 54, 70, 71, 75, 91, 96]),
-        }
-    },
+            >(BODY, &[1, 5, 12, 13, 18, 54, 70, 71, 75, 91, 96]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 134],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (28, &c::COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER),
+                (32, &c::PARTIES_NO_PARTY_IDS),
+                (39, &c::EXEC_COLL_GRP_NO_EXECS),
+                (40, &c::TRD_COLL_GRP_NO_TRADES),
+                (45, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (81, &c::EVNT_GRP_NO_EVENTS),
+                (97, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (98, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+                (102, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+                (118, &c::STIPULATIONS_NO_STIPULATIONS),
+                (123, &c::DLVY_INST_GRP_NO_DLVY_INST),
+            ],
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123]),
+        },
+    }
 };
 t::view! {
     /// `CollateralInquiry` (MsgType `BB`, app): a read view; getters are `O(1)`.
@@ -7567,20 +8616,31 @@ t::builder! {
     }
 }
 /// The body table of `NetworkCounterpartySystemStatusRequest` (MsgType `BC`).
-pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = t::MessageDef {
-    name: "NetworkCounterpartySystemStatusRequest",
-    msg_type: b"BC",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[935, 933, 936];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[1, 0, 2],
+pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 935, 933, 936, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(3).0;
+    t::MessageDef {
+        name: "NetworkCounterpartySystemStatusRequest",
+        msg_type: b"BC",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[(2, &c::COMP_ID_REQ_GRP_NO_COMP_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[2]),
-        }
-    },
+            index: &t::hash_index::<8>(BODY, &[2]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
+            groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::COMP_ID_REQ_GRP_NO_COMP_IDS)],
+            index: &t::hash_index::<128>(ALL, &[26, 29]),
+        },
+    }
 };
 t::view! {
     /// `NetworkCounterpartySystemStatusRequest` (MsgType `BC`, app): a read view; getters are `O(1)`.
@@ -7600,20 +8660,31 @@ t::builder! {
     }
 }
 /// The body table of `NetworkCounterpartySystemStatusResponse` (MsgType `BD`).
-pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = t::MessageDef {
-    name: "NetworkCounterpartySystemStatusResponse",
-    msg_type: b"BD",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[937, 933, 932, 934, 936];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[2, 1, 3, 4, 0],
+pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 937, 933, 932, 934, 936, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(5).0;
+    t::MessageDef {
+        name: "NetworkCounterpartySystemStatusResponse",
+        msg_type: b"BD",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2, 4],
             groups: &[(4, &c::COMP_ID_STAT_GRP_NO_COMP_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[4]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 31, 34],
+            groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::COMP_ID_STAT_GRP_NO_COMP_IDS)],
+            index: &t::hash_index::<128>(ALL, &[26, 31]),
+        },
+    }
 };
 t::view! {
     /// `NetworkCounterpartySystemStatusResponse` (MsgType `BD`, app): a read view; getters are `O(1)`.
@@ -7637,20 +8708,31 @@ t::builder! {
     }
 }
 /// The body table of `UserRequest` (MsgType `BE`).
-pub static USER_REQUEST: t::MessageDef = t::MessageDef {
-    name: "UserRequest",
-    msg_type: b"BE",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[923, 924, 553, 554, 925, 95, 96];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[5, 6, 2, 3, 0, 1, 4],
+pub static USER_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 923, 924, 553, 554, 925, 95, 96, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    t::MessageDef {
+        name: "UserRequest",
+        msg_type: b"BE",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 36],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `UserRequest` (MsgType `BE`, app): a read view; getters are `O(1)`.
@@ -7677,20 +8759,31 @@ t::builder! {
     }
 }
 /// The body table of `UserResponse` (MsgType `BF`).
-pub static USER_RESPONSE: t::MessageDef = t::MessageDef {
-    name: "UserResponse",
-    msg_type: b"BF",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[923, 553, 926, 927];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[1, 0, 2, 3],
+pub static USER_RESPONSE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 923, 553, 926, 927, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(4).0;
+    t::MessageDef {
+        name: "UserResponse",
+        msg_type: b"BF",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<8>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `UserResponse` (MsgType `BF`, app): a read view; getters are `O(1)`.
@@ -7712,28 +8805,24 @@ t::builder! {
     }
 }
 /// The body table of `CollateralInquiryAck` (MsgType `BG`).
-pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = t::MessageDef {
-    name: "CollateralInquiryAck",
-    msg_type: b"BG",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            909, 945, 946, 938, 911, 453, 1, 581, 11, 37, 198, 526, 124, 897, 55, 65, 48,
-            22, 454, 460, 461, 167, 762, 200, 541, 201, 224, 225, 239, 226, 227, 228,
-            255, 543, 470, 471, 472, 240, 202, 947, 206, 231, 223, 207, 106, 348, 349,
-            107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913, 914, 915, 918, 788,
-            916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 336, 625, 716, 717, 715, 725,
-            726, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                6, 8, 69, 17, 9, 16, 67, 14, 79, 66, 15, 44, 47, 12, 21, 10, 23, 25, 38,
-                40, 43, 42, 26, 27, 29, 30, 31, 41, 28, 37, 32, 72, 45, 46, 48, 49, 80,
-                81, 5, 18, 19, 20, 34, 35, 36, 11, 24, 33, 70, 7, 73, 51, 50, 71, 76, 74,
-                75, 77, 78, 22, 61, 68, 54, 55, 56, 52, 53, 13, 65, 0, 4, 57, 58, 59, 62,
-                63, 60, 64, 3, 1, 2, 39,
-            ],
+pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 909, 945, 946, 938, 911, 453, 1, 581, 11,
+        37, 198, 526, 124, 897, 55, 65, 48, 22, 454, 460, 461, 167, 762, 200, 541, 201,
+        224, 225, 239, 226, 227, 228, 255, 543, 470, 471, 472, 240, 202, 947, 206, 231,
+        223, 207, 106, 348, 349, 107, 350, 351, 691, 667, 875, 876, 864, 873, 874, 913,
+        914, 915, 918, 788, 916, 917, 919, 898, 64, 53, 854, 15, 555, 711, 336, 625, 716,
+        717, 715, 725, 726, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(82).0;
+    t::MessageDef {
+        name: "CollateralInquiryAck",
+        msg_type: b"BG",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1],
             groups: &[
                 (3, &c::COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER),
@@ -7745,9 +8834,26 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = t::MessageDef {
                 (70, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[3, 5, 12, 13, 18, 54, 70, 71]),
-        }
-    },
+            index: &t::hash_index::<256>(BODY, &[3, 5, 12, 13, 18, 54, 70, 71]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 111],
+            groups: &[
+                (26, &c::HEADER_NO_HOPS),
+                (30, &c::COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER),
+                (32, &c::PARTIES_NO_PARTY_IDS),
+                (39, &c::EXEC_COLL_GRP_NO_EXECS),
+                (40, &c::TRD_COLL_GRP_NO_TRADES),
+                (45, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+                (81, &c::EVNT_GRP_NO_EVENTS),
+                (97, &c::INSTRMT_LEG_GRP_NO_LEGS),
+                (98, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+            ],
+            index: &t::hash_index::<256>(ALL, &[26, 30, 32, 39, 40, 45, 81, 97, 98]),
+        },
+    }
 };
 t::view! {
     /// `CollateralInquiryAck` (MsgType `BG`, app): a read view; getters are `O(1)`.
@@ -7824,22 +8930,32 @@ t::builder! {
     }
 }
 /// The body table of `ConfirmationRequest` (MsgType `BH`).
-pub static CONFIRMATION_REQUEST: t::MessageDef = t::MessageDef {
-    name: "ConfirmationRequest",
-    msg_type: b"BH",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            859, 773, 73, 70, 793, 467, 60, 79, 661, 798, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[10, 6, 3, 2, 7, 11, 12, 5, 8, 1, 4, 9, 0],
+pub static CONFIRMATION_REQUEST: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 859, 773, 73, 70, 793, 467, 60, 79, 661,
+        798, 58, 354, 355, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(13).0;
+    t::MessageDef {
+        name: "ConfirmationRequest",
+        msg_type: b"BH",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 6],
             groups: &[(2, &c::ORD_ALLOC_GRP_NO_ORDERS)],
-            index: &t::hash_index::<32>(TAGS, &[2]),
-        }
-    },
+            index: &t::hash_index::<32>(BODY, &[2]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33, 42],
+            groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::ORD_ALLOC_GRP_NO_ORDERS)],
+            index: &t::hash_index::<128>(ALL, &[26, 29]),
+        },
+    }
 };
 t::view! {
     /// `ConfirmationRequest` (MsgType `BH`, app): a read view; getters are `O(1)`.
@@ -7878,20 +8994,31 @@ t::builder! {
     }
 }
 /// The body table of `AcmeRiskLimitUpdate` (MsgType `U1`).
-pub static ACME_RISK_LIMIT_UPDATE: t::MessageDef = t::MessageDef {
-    name: "AcmeRiskLimitUpdate",
-    msg_type: b"U1",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[5008, 1, 5007, 58];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[1, 3, 2, 0],
+pub static ACME_RISK_LIMIT_UPDATE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 115, 128, 90, 91, 34, 50, 142, 57, 143, 116, 144, 129, 145, 43,
+        97, 52, 122, 212, 213, 347, 369, 627, 5008, 1, 5007, 58, 93, 89, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(27).1.split_at(4).0;
+    t::MessageDef {
+        name: "AcmeRiskLimitUpdate",
+        msg_type: b"U1",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 1, 2],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<8>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 33],
+            groups: &[(26, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<128>(ALL, &[26]),
+        },
+    }
 };
 t::view! {
     /// `AcmeRiskLimitUpdate` (MsgType `U1`, app): a read view; getters are `O(1)`.

@@ -748,9 +748,24 @@ impl<'d> Cx<'d> {
     /// A `Level { .. }` literal for `slots`.
     fn level(&self, slots: &[Slot], from: Module) -> TokenStream {
         let tags = slots.iter().map(|s| Literal::u32_unsuffixed(s.tag));
-        let mut by_tag: Vec<usize> = (0..slots.len()).collect();
-        by_tag.sort_by_key(|&i| (slots[i].tag, i));
-        let by_tag = by_tag.into_iter().map(u16_lit);
+        if index_buckets(slots).is_none() {
+            return self.level_of(quote!(&[#(#tags),*]), slots, from);
+        }
+        // The index is computed at compile time from the tags (`hash_index`), so
+        // the tags are named once and the source holds no bucket table.
+        let level = self.level_of(quote!(TAGS), slots, from);
+        quote! {
+            {
+                const TAGS: &[u32] = &[#(#tags),*];
+                #level
+            }
+        }
+    }
+
+    /// A `Level { .. }` literal for `slots`, whose tags are the expression `tags`
+    /// (a constant when there is an index, which names them twice). A level with
+    /// an index leaves `by_tag` empty: only lookups without one read it.
+    fn level_of(&self, tags: TokenStream, slots: &[Slot], from: Module) -> TokenStream {
         let required = slots
             .iter()
             .enumerate()
@@ -761,12 +776,13 @@ impl<'d> Cx<'d> {
             let i = u16_lit(i);
             Some(quote!((#i, &#g)))
         });
-        // The index is computed at compile time from the tags (`hash_index`), so
-        // the tags are named once and the source holds no bucket table.
         let Some(buckets) = index_buckets(slots) else {
+            let mut by_tag: Vec<usize> = (0..slots.len()).collect();
+            by_tag.sort_by_key(|&i| (slots[i].tag, i));
+            let by_tag = by_tag.into_iter().map(u16_lit);
             return quote! {
                 t::Level {
-                    tags: &[#(#tags),*],
+                    tags: #tags,
                     by_tag: &[#(#by_tag),*],
                     required: &[#(#required),*],
                     groups: &[#(#groups),*],
@@ -781,15 +797,12 @@ impl<'d> Cx<'d> {
             .filter(|(_, s)| s.group.is_some())
             .map(|(i, _)| u16_lit(i));
         quote! {
-            {
-                const TAGS: &[u32] = &[#(#tags),*];
-                t::Level {
-                    tags: TAGS,
-                    by_tag: &[#(#by_tag),*],
-                    required: &[#(#required),*],
-                    groups: &[#(#groups),*],
-                    index: &t::hash_index::<#buckets>(TAGS, &[#(#group_slots),*]),
-                }
+            t::Level {
+                tags: #tags,
+                by_tag: &[],
+                required: &[#(#required),*],
+                groups: &[#(#groups),*],
+                index: &t::hash_index::<#buckets>(#tags, &[#(#group_slots),*]),
             }
         }
     }
@@ -1489,7 +1502,6 @@ impl<'d> Cx<'d> {
             self.flatten(&m.members, true, &mut body, 0);
             let body_end = hlen + body.len();
             let total = body_end + tlen;
-            let level = self.level(&body, Module::Messages);
             let mname = &m.name;
             let mt = bytes_lit(&m.msg_type);
             let admin = m.category == crate::model::Category::Admin;
@@ -1497,10 +1509,31 @@ impl<'d> Cx<'d> {
                 "The body table of `{}` (MsgType `{}`).",
                 m.name, m.msg_type
             ));
+            // The body's tags are a run of the view's (header, body, trailer), so
+            // they are written once.
+            let all: Vec<Slot> = header_slots
+                .iter()
+                .chain(&body)
+                .chain(&trailer_slots)
+                .cloned()
+                .collect();
+            let tags = all.iter().map(|s| Literal::u32_unsuffixed(s.tag));
+            let (h, b) = (
+                Literal::usize_unsuffixed(hlen),
+                Literal::usize_unsuffixed(body.len()),
+            );
+            let body_level = self.level_of(quote!(BODY), &body, Module::Messages);
+            let view_level = self.level_of(quote!(ALL), &all, Module::Messages);
             items.push(Part::Tokens(quote! {
                 #ds
-                pub static #stat: t::MessageDef = t::MessageDef {
-                    name: #mname, msg_type: #mt, admin: #admin, body: #level,
+                pub static #stat: t::MessageDef = {
+                    const ALL: &[u32] = &[#(#tags),*];
+                    const BODY: &[u32] = ALL.split_at(#h).1.split_at(#b).0;
+                    t::MessageDef {
+                        name: #mname, msg_type: #mt, admin: #admin,
+                        body: #body_level,
+                        view: #view_level,
+                    }
                 };
             }));
             let mut head =

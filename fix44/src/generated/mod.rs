@@ -2480,10 +2480,7 @@ pub static HEADER: t::Level = {
     ];
     t::Level {
         tags: TAGS,
-        by_tag: &[
-            0, 1, 9, 2, 18, 3, 10, 20, 4, 12, 7, 8, 19, 5, 14, 21, 6, 16, 11, 13, 15, 17,
-            22, 23, 24, 25, 26,
-        ],
+        by_tag: &[],
         required: &[0, 1, 2, 3, 4, 9, 20],
         groups: &[(26, &c::HEADER_NO_HOPS)],
         index: &t::hash_index::<64>(TAGS, &[26]),
@@ -2494,7 +2491,7 @@ pub static TRAILER: t::Level = {
     const TAGS: &[u32] = &[93, 89, 10];
     t::Level {
         tags: TAGS,
-        by_tag: &[2, 1, 0],
+        by_tag: &[],
         required: &[2],
         groups: &[],
         index: &t::hash_index::<8>(TAGS, &[]),

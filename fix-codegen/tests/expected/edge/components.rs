@@ -65,7 +65,7 @@ pub static OUTER_NO_LEVEL1: t::Group = t::Group {
         const TAGS: &[u32] = &[5004, 5005, 5006];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1, 2],
+            by_tag: &[],
             required: &[0],
             groups: &[(2, &INNER_NO_LEVEL2)],
             index: &t::hash_index::<8>(TAGS, &[2]),
@@ -109,7 +109,7 @@ pub static INNER_NO_LEVEL2: t::Group = t::Group {
         const TAGS: &[u32] = &[5007, 5008];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[(1, &INNER_NO_LEVEL2_NO_LEVEL3)],
             index: &t::hash_index::<4>(TAGS, &[1]),
@@ -139,7 +139,7 @@ pub static INNER_NO_LEVEL2_NO_LEVEL3: t::Group = t::Group {
         const TAGS: &[u32] = &[5000];
         t::Level {
             tags: TAGS,
-            by_tag: &[0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<2>(TAGS, &[]),

@@ -3,20 +3,28 @@
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
 /// The body table of `Type` (MsgType `U1`).
-pub static TYPE: t::MessageDef = t::MessageDef {
-    name: "Type",
-    msg_type: b"U1",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[5000, 5001, 5002, 5003, 5009, 5010, 5011];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0, 1, 2, 3, 4, 5, 6],
+pub static TYPE: t::MessageDef = {
+    const ALL: &[u32] = &[35, 5000, 5001, 5002, 5003, 5009, 5010, 5011];
+    const BODY: &[u32] = ALL.split_at(1).1.split_at(7).0;
+    t::MessageDef {
+        name: "Type",
+        msg_type: b"U1",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0],
             groups: &[(3, &c::OUTER_NO_LEVEL1)],
-            index: &t::hash_index::<16>(TAGS, &[3]),
-        }
-    },
+            index: &t::hash_index::<16>(BODY, &[3]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1],
+            groups: &[(4, &c::OUTER_NO_LEVEL1)],
+            index: &t::hash_index::<16>(ALL, &[4]),
+        },
+    }
 };
 t::view! {
     /// `Type` (MsgType `U1`, app): a read view; getters are `O(1)`.
@@ -43,17 +51,28 @@ t::builder! {
     }
 }
 /// The body table of `Empty` (MsgType `U2`).
-pub static EMPTY: t::MessageDef = t::MessageDef {
-    name: "Empty",
-    msg_type: b"U2",
-    admin: true,
-    body: t::Level {
-        tags: &[],
-        by_tag: &[],
-        required: &[],
-        groups: &[],
-        index: &[],
-    },
+pub static EMPTY: t::MessageDef = {
+    const ALL: &[u32] = &[35];
+    const BODY: &[u32] = ALL.split_at(1).1.split_at(0).0;
+    t::MessageDef {
+        name: "Empty",
+        msg_type: b"U2",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
+            required: &[],
+            groups: &[],
+            index: &[],
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0],
+            groups: &[],
+            index: &t::hash_index::<2>(ALL, &[]),
+        },
+    }
 };
 t::view! {
     /// `Empty` (MsgType `U2`, admin): a read view; getters are `O(1)`.

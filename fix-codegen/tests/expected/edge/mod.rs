@@ -51,7 +51,7 @@ pub static HEADER: t::Level = {
     const TAGS: &[u32] = &[35];
     t::Level {
         tags: TAGS,
-        by_tag: &[0],
+        by_tag: &[],
         required: &[0],
         groups: &[],
         index: &t::hash_index::<2>(TAGS, &[]),

@@ -126,7 +126,7 @@ pub static HEADER: t::Level = {
     const TAGS: &[u32] = &[8, 9, 35, 49, 56, 34, 43, 52, 627];
     t::Level {
         tags: TAGS,
-        by_tag: &[0, 1, 5, 2, 6, 3, 7, 4, 8],
+        by_tag: &[],
         required: &[0, 1, 2, 3, 4, 5, 7],
         groups: &[(8, &c::HEADER_NO_HOPS)],
         index: &t::hash_index::<32>(TAGS, &[8]),
@@ -137,7 +137,7 @@ pub static TRAILER: t::Level = {
     const TAGS: &[u32] = &[10];
     t::Level {
         tags: TAGS,
-        by_tag: &[0],
+        by_tag: &[],
         required: &[0],
         groups: &[],
         index: &t::hash_index::<2>(TAGS, &[]),

@@ -83,7 +83,7 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
         const TAGS: &[u32] = &[628, 629];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -139,7 +139,7 @@ pub static INSTRUMENT_NO_SECURITY_ALT_ID: t::Group = t::Group {
         const TAGS: &[u32] = &[455, 456];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -181,7 +181,7 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[448, 447, 452, 802];
         t::Level {
             tags: TAGS,
-            by_tag: &[1, 0, 2, 3],
+            by_tag: &[],
             required: &[],
             groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
             index: &t::hash_index::<8>(TAGS, &[3]),
@@ -227,7 +227,7 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
         const TAGS: &[u32] = &[523, 803];
         t::Level {
             tags: TAGS,
-            by_tag: &[0, 1],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),

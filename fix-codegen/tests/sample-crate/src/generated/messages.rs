@@ -3,20 +3,28 @@
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
 /// The body table of `Heartbeat` (MsgType `0`).
-pub static HEARTBEAT: t::MessageDef = t::MessageDef {
-    name: "Heartbeat",
-    msg_type: b"0",
-    admin: true,
-    body: {
-        const TAGS: &[u32] = &[112];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0],
+pub static HEARTBEAT: t::MessageDef = {
+    const ALL: &[u32] = &[8, 9, 35, 49, 56, 34, 43, 52, 627, 112, 10];
+    const BODY: &[u32] = ALL.split_at(9).1.split_at(1).0;
+    t::MessageDef {
+        name: "Heartbeat",
+        msg_type: b"0",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<2>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 5, 7, 10],
+            groups: &[(8, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<32>(ALL, &[8]),
+        },
+    }
 };
 t::view! {
     /// `Heartbeat` (MsgType `0`, admin): a read view; getters are `O(1)`.
@@ -32,20 +40,28 @@ t::builder! {
     }
 }
 /// The body table of `Logon` (MsgType `A`).
-pub static LOGON: t::MessageDef = t::MessageDef {
-    name: "Logon",
-    msg_type: b"A",
-    admin: true,
-    body: {
-        const TAGS: &[u32] = &[108, 95, 96];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[1, 2, 0],
+pub static LOGON: t::MessageDef = {
+    const ALL: &[u32] = &[8, 9, 35, 49, 56, 34, 43, 52, 627, 108, 95, 96, 10];
+    const BODY: &[u32] = ALL.split_at(9).1.split_at(3).0;
+    t::MessageDef {
+        name: "Logon",
+        msg_type: b"A",
+        admin: true,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
-        }
-    },
+            index: &t::hash_index::<8>(BODY, &[]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 5, 7, 9, 12],
+            groups: &[(8, &c::HEADER_NO_HOPS)],
+            index: &t::hash_index::<32>(ALL, &[8]),
+        },
+    }
 };
 t::view! {
     /// `Logon` (MsgType `A`, admin): a read view; getters are `O(1)`.
@@ -64,25 +80,38 @@ t::builder! {
     }
 }
 /// The body table of `NewOrderSingle` (MsgType `D`).
-pub static NEW_ORDER_SINGLE: t::MessageDef = t::MessageDef {
-    name: "NewOrderSingle",
-    msg_type: b"D",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            11, 453, 1, 55, 48, 22, 454, 167, 54, 60, 38, 152, 40, 44, 59, 18, 58,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[2, 0, 15, 5, 10, 12, 13, 4, 8, 3, 16, 14, 9, 11, 7, 1, 6],
+pub static NEW_ORDER_SINGLE: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 34, 43, 52, 627, 11, 453, 1, 55, 48, 22, 454, 167, 54, 60, 38,
+        152, 40, 44, 59, 18, 58, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(9).1.split_at(17).0;
+    t::MessageDef {
+        name: "NewOrderSingle",
+        msg_type: b"D",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 3, 8, 9, 12],
             groups: &[
                 (1, &c::PARTIES_NO_PARTY_IDS),
                 (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
             ],
-            index: &t::hash_index::<64>(TAGS, &[1, 6]),
-        }
-    },
+            index: &t::hash_index::<64>(BODY, &[1, 6]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 5, 7, 9, 12, 17, 18, 21, 26],
+            groups: &[
+                (8, &c::HEADER_NO_HOPS),
+                (10, &c::PARTIES_NO_PARTY_IDS),
+                (15, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
+            ],
+            index: &t::hash_index::<64>(ALL, &[8, 10, 15]),
+        },
+    }
 };
 t::view! {
     /// `NewOrderSingle` (MsgType `D`, app): a read view; getters are `O(1)`.
@@ -120,30 +149,40 @@ t::builder! {
     }
 }
 /// The body table of `ExecutionReport` (MsgType `8`).
-pub static EXECUTION_REPORT: t::MessageDef = t::MessageDef {
-    name: "ExecutionReport",
-    msg_type: b"8",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[
-            37, 11, 17, 150, 39, 453, 55, 48, 22, 454, 167, 54, 38, 152, 32, 31, 151, 14,
-            6, 382, 58, 354, 355,
-        ];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[
-                18, 1, 17, 2, 8, 15, 14, 0, 12, 4, 7, 11, 6, 20, 3, 16, 13, 10, 21, 22,
-                19, 5, 9,
-            ],
+pub static EXECUTION_REPORT: t::MessageDef = {
+    const ALL: &[u32] = &[
+        8, 9, 35, 49, 56, 34, 43, 52, 627, 37, 11, 17, 150, 39, 453, 55, 48, 22, 454,
+        167, 54, 38, 152, 32, 31, 151, 14, 6, 382, 58, 354, 355, 10,
+    ];
+    const BODY: &[u32] = ALL.split_at(9).1.split_at(23).0;
+    t::MessageDef {
+        name: "ExecutionReport",
+        msg_type: b"8",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[0, 2, 3, 4, 6, 11, 16, 17, 18],
             groups: &[
                 (5, &c::PARTIES_NO_PARTY_IDS),
                 (9, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
                 (19, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
             ],
-            index: &t::hash_index::<64>(TAGS, &[5, 9, 19]),
-        }
-    },
+            index: &t::hash_index::<64>(BODY, &[5, 9, 19]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 5, 7, 9, 11, 12, 13, 15, 20, 25, 26, 27, 32],
+            groups: &[
+                (8, &c::HEADER_NO_HOPS),
+                (14, &c::PARTIES_NO_PARTY_IDS),
+                (18, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
+                (28, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
+            ],
+            index: &t::hash_index::<128>(ALL, &[8, 14, 18, 28]),
+        },
+    }
 };
 t::view! {
     /// `ExecutionReport` (MsgType `8`, app): a read view; getters are `O(1)`.
@@ -200,7 +239,7 @@ pub static EXECUTION_REPORT_NO_CONTRA_BROKERS: t::Group = t::Group {
         const TAGS: &[u32] = &[375, 337];
         t::Level {
             tags: TAGS,
-            by_tag: &[1, 0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<4>(TAGS, &[]),
@@ -222,20 +261,31 @@ t::builder! {
     }
 }
 /// The body table of `MarketDataIncrementalRefresh` (MsgType `X`).
-pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = t::MessageDef {
-    name: "MarketDataIncrementalRefresh",
-    msg_type: b"X",
-    admin: false,
-    body: {
-        const TAGS: &[u32] = &[262, 268];
-        t::Level {
-            tags: TAGS,
-            by_tag: &[0, 1],
+pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
+    const ALL: &[u32] = &[8, 9, 35, 49, 56, 34, 43, 52, 627, 262, 268, 10];
+    const BODY: &[u32] = ALL.split_at(9).1.split_at(2).0;
+    t::MessageDef {
+        name: "MarketDataIncrementalRefresh",
+        msg_type: b"X",
+        admin: false,
+        body: t::Level {
+            tags: BODY,
+            by_tag: &[],
             required: &[1],
             groups: &[(1, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)],
-            index: &t::hash_index::<4>(TAGS, &[1]),
-        }
-    },
+            index: &t::hash_index::<4>(BODY, &[1]),
+        },
+        view: t::Level {
+            tags: ALL,
+            by_tag: &[],
+            required: &[0, 1, 2, 3, 4, 5, 7, 10, 11],
+            groups: &[
+                (8, &c::HEADER_NO_HOPS),
+                (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES),
+            ],
+            index: &t::hash_index::<32>(ALL, &[8, 10]),
+        },
+    }
 };
 t::view! {
     /// `MarketDataIncrementalRefresh` (MsgType `X`, app): a read view; getters are `O(1)`.
@@ -261,7 +311,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES: t::Group = t::Group {
         const TAGS: &[u32] = &[279, 269, 278, 55, 48, 22, 454, 167, 270, 271, 267, 453];
         t::Level {
             tags: TAGS,
-            by_tag: &[5, 4, 3, 7, 10, 1, 8, 9, 2, 0, 11, 6],
+            by_tag: &[],
             required: &[0],
             groups: &[
                 (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
@@ -307,7 +357,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS: t:
         const TAGS: &[u32] = &[276];
         t::Level {
             tags: TAGS,
-            by_tag: &[0],
+            by_tag: &[],
             required: &[],
             groups: &[],
             index: &t::hash_index::<2>(TAGS, &[]),
