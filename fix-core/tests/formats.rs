@@ -65,6 +65,14 @@ proptest! {
     }
 
     #[test]
+    fn codes_agree_with_parse(v in prop::collection::vec(prop::sample::select(b"AZaz09 .\x01".to_vec()), 0..6)) {
+        use fix_core::value::{Country, Currency, Exchange};
+        prop_assert_eq!(FieldType::Currency.accepts(&v), Currency::parse(&v).is_ok());
+        prop_assert_eq!(FieldType::Country.accepts(&v), Country::parse(&v).is_ok());
+        prop_assert_eq!(FieldType::Exchange.accepts(&v), Exchange::parse(&v).is_ok());
+    }
+
+    #[test]
     fn char_agrees_with_parse(v in prop::collection::vec(any::<u8>(), 1..3)) {
         prop_assert_eq!(
             FieldType::Char.accepts(&v),

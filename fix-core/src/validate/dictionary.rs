@@ -83,6 +83,19 @@ impl FieldType {
                 shape::digits(value.strip_prefix(b"-").unwrap_or(value)) || self.parses(value)
             }
             FieldType::UtcTimestamp => shape::utc_timestamp(value) || self.parses(value),
+            // The ISO codes are shapes alone (what their parsers check too).
+            FieldType::Currency => {
+                matches!(value, [_, _, _] if value.iter().all(u8::is_ascii_uppercase))
+            }
+            FieldType::Country => {
+                matches!(value, [_, _] if value.iter().all(u8::is_ascii_uppercase))
+            }
+            FieldType::Exchange => {
+                (1..=4).contains(&value.len())
+                    && value
+                        .iter()
+                        .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+            }
             _ => self.parses(value),
         }
     }

@@ -253,6 +253,11 @@ struct Shape<const F: usize> {
     /// Single-byte value sets of enumerated fields, for [`Check::set`].
     sets: [[u64; 4]; SETS],
     sets_used: usize,
+    /// The positions of the fields with something to check beyond emptiness (a
+    /// format, a value set, a group count), ascending: the others cost nothing
+    /// when a message of this shape comes again.
+    todo: [u16; F],
+    todo_len: usize,
 }
 
 const NOT_COUNTER: u32 = u32::MAX;
@@ -291,6 +296,8 @@ impl<const F: usize> Shape<F> {
             counters: [NOT_COUNTER; F],
             sets: [[0; 4]; SETS],
             sets_used: 0,
+            todo: [0; F],
+            todo_len: 0,
         };
         shape.msg_type[..msg_type.len()].copy_from_slice(msg_type);
         for (tag, f) in shape.tags.iter_mut().zip(fields) {
@@ -305,6 +312,15 @@ impl<const F: usize> Shape<F> {
 
     fn checks<D: Dictionary + ?Sized>(&mut self, dict: &D, msg: &Message<'_>) {
         for (i, f) in msg.fields().iter().enumerate().take(F) {
+            if self.counters.get(i).is_some_and(|&c| c != NOT_COUNTER) {
+                self.push_todo(i);
+            }
+            // BeginString, BodyLength and CheckSum are framing's (which checked
+            // them), and MsgType is part of the shape: they cannot differ in a
+            // way that matters here.
+            if i < 3 || f.tag() == 10 {
+                continue;
+            }
             let Some(info) = dict.field_info(f.tag()) else {
                 continue; // an undefined tag let through: only emptiness matters
             };
@@ -327,7 +343,23 @@ impl<const F: usize> Shape<F> {
                     _ => check.ask = true,
                 }
             }
+            if check.format.is_some() || check.set != 0 || check.ask {
+                self.push_todo(i);
+            }
             self.checks[i] = check;
+        }
+    }
+
+    /// Adds field `i` to the fields to check, once.
+    fn push_todo(&mut self, i: usize) {
+        let Ok(i) = u16::try_from(i) else { return };
+        let n = self.todo_len;
+        if n > 0 && self.todo.get(n - 1) == Some(&i) {
+            return;
+        }
+        if let Some(slot) = self.todo.get_mut(n) {
+            *slot = i;
+            self.todo_len += 1;
         }
     }
 
@@ -341,8 +373,19 @@ impl<const F: usize> Shape<F> {
     ) -> bool {
         let bytes = msg.frame().bytes();
         let fields = msg.fields();
+        // Every field may be empty only when values are not required; the fields
+        // without anything else to check are done then.
+        if validator.fields_have_values && fields.iter().any(|f| f.value_range().is_empty()) {
+            return false;
+        }
         // A shape holds at most `F` fields, and `find` matched all of them.
-        for ((f, check), &counter) in fields.iter().zip(&self.checks).zip(&self.counters) {
+        for &i in self.todo.get(..self.todo_len).unwrap_or(&[]) {
+            let i = usize::from(i);
+            let (Some(f), Some(check), Some(&counter)) =
+                (fields.get(i), self.checks.get(i), self.counters.get(i))
+            else {
+                return false;
+            };
             let Some(value) = bytes.get(f.value_range()) else {
                 return false;
             };
