@@ -325,24 +325,37 @@ pub struct Level {
 /// walking a message asks for the group only of fields that have one (a search of
 /// [`Level::groups`] per field costs as much as the rest of the walk).
 ///
-/// A bucket is `tag << 12 | GROUP_BIT? | slot + 1`, 0 when empty: the tag sits in
-/// the bucket itself, so a probe is one load and one compare (a bucket holding
-/// only the slot needs a second, dependent load of the slot's tag).
+/// A bucket is `tag << 13 | DISJOINT_BIT? | GROUP_BIT? | slot + 1`, 0 when empty:
+/// the tag sits in the bucket itself, so a probe is one load and one compare (a
+/// bucket holding only the slot needs a second, dependent load of the slot's tag).
 pub const GROUP_BIT: u32 = 1 << 11;
+
+/// The bit of a [`Level::index`] bucket that marks a group counter whose entries
+/// hold none of the level's tags (nested groups included). A walk of a whole
+/// message need not skip such a group's entries: none of their fields can fill
+/// one of the message's slots anyway, and skipping costs a probe of the entry's
+/// table per field. (A group entry's walk still skips its nested groups: it ends
+/// at the first field it does not hold.)
+pub const DISJOINT_BIT: u32 = 1 << 12;
 
 /// The slot + 1 bits of a [`Level::index`] bucket.
 const SLOT_MASK: u32 = GROUP_BIT - 1;
 
-/// Tags of a level with an index are below this (bucket bits 12..32).
-pub const INDEX_TAG_LIMIT: u32 = 1 << 20;
+/// The bits of a [`Level::index`] bucket below the tag.
+const TAG_SHIFT: u32 = 13;
+
+/// Tags of a level with an index are below this (bucket bits 13..32).
+pub const INDEX_TAG_LIMIT: u32 = 1 << (32 - TAG_SHIFT);
 
 /// A level with an index has fewer slots than this (bucket bits 0..11 hold slot + 1).
 pub const INDEX_SLOT_LIMIT: usize = (1 << 11) - 1;
 
 /// Builds a [`Level::index`] of `N` buckets (a power of two above `tags.len()`)
-/// for a level's `tags`, marking the slots listed in `groups` as group counters.
-/// Slots go in in order, so a repeated tag probes in ascending slot order. A const
-/// fn, so generated crates compute their indexes at compile time.
+/// for a level's `tags`, marking the slots listed in `groups` as group counters
+/// and those of them also in `disjoint` with [`DISJOINT_BIT`] (the caller vouches
+/// that no tag under such a group is one of `tags`). Slots go in in order, so a
+/// repeated tag probes in ascending slot order. A const fn, so generated crates
+/// compute their indexes at compile time.
 ///
 /// # Panics
 ///
@@ -354,12 +367,16 @@ pub const INDEX_SLOT_LIMIT: usize = (1 << 11) - 1;
 /// use fix_core::typed::{Level, hash_index};
 /// static L: Level = Level {
 ///     tags: &[55, 48, 146], by_tag: &[2, 1, 0], required: &[], groups: &[],
-///     index: &hash_index::<8>(&[55, 48, 146], &[2]),
+///     index: &hash_index::<8>(&[55, 48, 146], &[2], &[]),
 /// };
 /// assert_eq!(L.slot(48), Some(1));
 /// assert_eq!(L.slot(54), None);
 /// ```
-pub const fn hash_index<const N: usize>(tags: &[u32], groups: &[u16]) -> [u32; N] {
+pub const fn hash_index<const N: usize>(
+    tags: &[u32],
+    groups: &[u16],
+    disjoint: &[u16],
+) -> [u32; N] {
     assert!(N.is_power_of_two() && N > tags.len(), "bucket count");
     assert!(tags.len() < INDEX_SLOT_LIMIT, "too many slots for an index");
     let bits = N.trailing_zeros();
@@ -368,11 +385,18 @@ pub const fn hash_index<const N: usize>(tags: &[u32], groups: &[u16]) -> [u32; N
     while slot < tags.len() {
         let tag = tags[slot];
         assert!(tag < INDEX_TAG_LIMIT, "tag too large for an index");
-        let mut group = 0;
+        let mut flags = 0;
         let mut g = 0;
         while g < groups.len() {
             if groups[g] as usize == slot {
-                group = GROUP_BIT;
+                flags = GROUP_BIT;
+            }
+            g += 1;
+        }
+        g = 0;
+        while g < disjoint.len() {
+            if disjoint[g] as usize == slot && flags != 0 {
+                flags |= DISJOINT_BIT;
             }
             g += 1;
         }
@@ -380,7 +404,7 @@ pub const fn hash_index<const N: usize>(tags: &[u32], groups: &[u16]) -> [u32; N
         while table[b] != 0 {
             b = (b + 1) & (N - 1);
         }
-        table[b] = (tag << 12) | group | (slot as u32 + 1);
+        table[b] = (tag << TAG_SHIFT) | flags | (slot as u32 + 1);
         slot += 1;
     }
     table
@@ -431,7 +455,7 @@ impl Iterator for Slots<'_> {
                 return None;
             };
             self.pos = (self.pos + 1) & mask;
-            if bucket >> 12 == self.tag {
+            if bucket >> TAG_SHIFT == self.tag {
                 return Some(slot);
             }
         }
@@ -498,11 +522,12 @@ impl Level {
         self.probe(tag).map(|(slot, _)| slot)
     }
 
-    /// The first slot holding `tag`, and whether it is a group counter's. Inlined
-    /// into the walks, where it runs once per field: a multiply, a shift, one
-    /// load and one compare when the first bucket holds the tag.
+    /// The first slot holding `tag`, and its bucket's [`GROUP_BIT`] and
+    /// [`DISJOINT_BIT`]. Inlined into the walks, where it runs once per field: a
+    /// multiply, a shift, one load and one compare when the first bucket holds
+    /// the tag.
     #[inline(always)]
-    fn probe(&self, tag: u32) -> Option<(usize, bool)> {
+    fn probe(&self, tag: u32) -> Option<(usize, u32)> {
         let n = self.index.len();
         if !n.is_power_of_two() {
             return self.search(tag);
@@ -513,9 +538,9 @@ impl Level {
         let hash = (u64::from(tag.wrapping_mul(0x9E37_79B9)) >> (32 - n.trailing_zeros())) as usize;
         for pos in hash..hash + n {
             let bucket = *self.index.get(pos & mask)?;
-            if bucket >> 12 == tag {
+            if bucket >> TAG_SHIFT == tag {
                 let slot = ((bucket & SLOT_MASK) as usize).checked_sub(1)?;
-                return Some((slot, bucket & GROUP_BIT != 0));
+                return Some((slot, bucket & (GROUP_BIT | DISJOINT_BIT)));
             }
             if bucket == 0 {
                 return None;
@@ -524,11 +549,19 @@ impl Level {
         None
     }
 
-    /// [`Level::probe`] for a level without an index (hand-written tables).
+    /// [`Level::probe`] for a level without an index (hand-written tables): no
+    /// group is known to be disjoint.
     #[inline(never)]
-    fn search(&self, tag: u32) -> Option<(usize, bool)> {
+    fn search(&self, tag: u32) -> Option<(usize, u32)> {
         let slot = self.slots(tag).next()?;
-        Some((slot, self.group_at(slot).is_some()))
+        Some((
+            slot,
+            if self.group_at(slot).is_some() {
+                GROUP_BIT
+            } else {
+                0
+            },
+        ))
     }
 
     /// Whether `tag` belongs to this level.
@@ -858,15 +891,15 @@ fn fill_at(
     slots: &mut [u16],
     offset: usize,
 ) -> Option<Filled> {
-    let (first, group) = level.probe(tag)?;
+    let (first, flags) = level.probe(tag)?;
     let value = u16::try_from(pos).unwrap_or(ABSENT);
-    let filled = |slot, group, taken| Filled { slot, group, taken };
+    let filled = |slot, flags, taken| Filled { slot, flags, taken };
     match slots.get_mut(offset + first) {
         Some(s) if *s == ABSENT => {
             *s = value;
-            return Some(filled(first, group, true));
+            return Some(filled(first, flags, true));
         }
-        None => return Some(filled(first, group, false)),
+        None => return Some(filled(first, flags, false)),
         Some(_) => {}
     }
     // A tag the level repeats (rare): its later slots fill in turn.
@@ -875,19 +908,32 @@ fn fill_at(
             && *s == ABSENT
         {
             *s = value;
-            return Some(filled(slot, level.group_at(slot).is_some(), true));
+            let flags = if level.group_at(slot).is_some() {
+                GROUP_BIT
+            } else {
+                0
+            };
+            return Some(filled(slot, flags, true));
         }
     }
-    Some(filled(first, group, false))
+    Some(filled(first, flags, false))
 }
 
-/// What [`fill`] found: the slot, whether it is a group counter's, and whether
-/// the field was recorded in it.
+/// What [`fill`] found: the slot, its [`GROUP_BIT`] and [`DISJOINT_BIT`], and
+/// whether the field was recorded in it.
 #[derive(Clone, Copy)]
 struct Filled {
     slot: usize,
-    group: bool,
+    flags: u32,
     taken: bool,
+}
+
+/// Whether a walk must skip the entries of the group whose counter has `flags`:
+/// always within a group entry (whose walk ends at the first field it does not
+/// hold), and at a message's level unless the group is disjoint from it.
+#[inline(always)]
+fn skips(flags: u32, delimited: bool) -> bool {
+    flags & GROUP_BIT != 0 && (delimited || flags & DISJOINT_BIT == 0)
 }
 
 /// Walks `msg`'s fields from `pos` against `level`, recording each in `slots`
@@ -912,7 +958,7 @@ fn scan(
         if delimiter == Some(tag) && pos != start {
             break;
         }
-        let Some((mut slot, mut group)) = level.probe(tag) else {
+        let Some((mut slot, mut flags)) = level.probe(tag) else {
             if delimiter.is_some() {
                 break;
             }
@@ -923,10 +969,10 @@ fn scan(
         match slots.get_mut(slot) {
             Some(s) if *s == ABSENT => *s = value,
             None => {}
-            Some(_) => (slot, group) = refill(level, tag, value, slot, slots),
+            Some(_) => (slot, flags) = refill(level, tag, value, slot, slots),
         }
         pos += 1;
-        if group {
+        if skips(flags, delimiter.is_some()) {
             pos = enter_group(level, slot, msg, field, pos);
         }
     }
@@ -934,14 +980,21 @@ fn scan(
 }
 
 /// A field whose first slot is taken: the next free slot holding the same tag (a
-/// level that repeats a tag) takes it. Returns the slot and group flag the field
-/// counts for: the one filled, or the first.
+/// level that repeats a tag) takes it. Returns the slot the field counts for (the
+/// one filled, or the first) and its flags (as [`Level::probe`] gives them).
 #[cold]
 #[inline(never)]
-fn refill(level: &Level, tag: u32, value: u16, first: usize, slots: &mut [u16]) -> (usize, bool) {
+fn refill(level: &Level, tag: u32, value: u16, first: usize, slots: &mut [u16]) -> (usize, u32) {
     match fill(level, tag, usize::from(value), slots) {
-        Some(f) if f.taken => (f.slot, f.group),
-        _ => (first, level.group_at(first).is_some()),
+        Some(f) if f.taken => (f.slot, f.flags),
+        _ => (
+            first,
+            if level.group_at(first).is_some() {
+                GROUP_BIT
+            } else {
+                0
+            },
+        ),
     }
 }
 
@@ -984,7 +1037,7 @@ fn scan_sections(levels: &[&Level], msg: &Message<'_>, slots: &mut [u16]) {
         }
         pos += 1;
         if let Some((level, filled)) = matched
-            && filled.group
+            && skips(filled.flags, false)
             && let Some(group) = level.group_at(filled.slot)
         {
             pos = skip_group(group, msg, pos, declared(msg.value(field)));
@@ -1513,8 +1566,12 @@ impl validate::Dictionary for Dictionary {
 
 impl validate::Layout for Level {
     fn member(&self, tag: u32) -> Option<validate::Member<'_, Self>> {
-        let (slot, group) = self.probe(tag)?;
-        let group = if group { self.group_at(slot) } else { None };
+        let (slot, flags) = self.probe(tag)?;
+        let group = if flags & GROUP_BIT != 0 {
+            self.group_at(slot)
+        } else {
+            None
+        };
         Some(validate::Member {
             index: slot,
             group: group.map(|g| validate::Group {

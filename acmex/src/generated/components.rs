@@ -152,7 +152,7 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -497,7 +497,7 @@ pub static LEG_STIPULATIONS_NO_LEG_STIPULATIONS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -539,7 +539,7 @@ pub static NESTED_PARTIES_NO_NESTED_PARTY_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(3, &NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3]),
+            index: &t::hash_index::<8>(TAGS, &[3], &[]),
         }
     },
 };
@@ -606,7 +606,7 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3]),
+            index: &t::hash_index::<8>(TAGS, &[3], &[]),
         }
     },
 };
@@ -674,7 +674,7 @@ pub static POSITION_AMOUNT_DATA_NO_POS_AMT: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -716,7 +716,7 @@ pub static POSITION_QTY_NO_POSITIONS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4]),
+            index: &t::hash_index::<16>(TAGS, &[4], &[]),
         }
     },
 };
@@ -784,7 +784,7 @@ pub static SETTL_PARTIES_NO_SETTL_PARTY_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(3, &SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3]),
+            index: &t::hash_index::<8>(TAGS, &[3], &[]),
         }
     },
 };
@@ -856,7 +856,7 @@ pub static STIPULATIONS_NO_STIPULATIONS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -898,7 +898,7 @@ pub static TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -1066,7 +1066,7 @@ pub static UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -1108,7 +1108,7 @@ pub static NESTED_PARTIES2_NO_NESTED2_PARTY_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(3, &NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3]),
+            index: &t::hash_index::<8>(TAGS, &[3], &[]),
         }
     },
 };
@@ -1154,7 +1154,7 @@ pub static NESTED_PARTIES3_NO_NESTED3_PARTY_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(3, &NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3]),
+            index: &t::hash_index::<8>(TAGS, &[3], &[]),
         }
     },
 };
@@ -1200,7 +1200,7 @@ pub static AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -1244,7 +1244,7 @@ pub static ALLOC_ACK_GRP_NO_ALLOCS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
+            index: &t::hash_index::<16>(TAGS, &[], &[]),
         }
     },
 };
@@ -1306,7 +1306,7 @@ pub static ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
                 (28, &CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS),
                 (34, &DLVY_INST_GRP_NO_DLVY_INST),
             ],
-            index: &t::hash_index::<128>(TAGS, &[7, 27, 28, 34]),
+            index: &t::hash_index::<128>(TAGS, &[7, 27, 28, 34], &[]),
         }
     },
 };
@@ -1399,7 +1399,7 @@ pub static BID_COMP_REQ_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<32>(TAGS, &[]),
+            index: &t::hash_index::<32>(TAGS, &[], &[]),
         }
     },
 };
@@ -1458,7 +1458,7 @@ pub static BID_COMP_RSP_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<64>(TAGS, &[]),
+            index: &t::hash_index::<64>(TAGS, &[], &[]),
         }
     },
 };
@@ -1525,7 +1525,7 @@ pub static BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<32>(TAGS, &[]),
+            index: &t::hash_index::<32>(TAGS, &[], &[]),
         }
     },
 };
@@ -1585,7 +1585,7 @@ pub static CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
+            index: &t::hash_index::<2>(TAGS, &[], &[]),
         }
     },
 };
@@ -1625,7 +1625,7 @@ pub static COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
+            index: &t::hash_index::<2>(TAGS, &[], &[]),
         }
     },
 };
@@ -1665,7 +1665,7 @@ pub static COMP_ID_REQ_GRP_NO_COMP_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -1711,7 +1711,7 @@ pub static COMP_ID_STAT_GRP_NO_COMP_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
+            index: &t::hash_index::<16>(TAGS, &[], &[]),
         }
     },
 };
@@ -1761,7 +1761,7 @@ pub static CONT_AMT_GRP_NO_CONT_AMTS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -1805,7 +1805,7 @@ pub static CONTRA_GRP_NO_CONTRA_BROKERS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
+            index: &t::hash_index::<16>(TAGS, &[], &[]),
         }
     },
 };
@@ -1853,7 +1853,7 @@ pub static CPCTY_CONF_GRP_NO_CAPACITIES: t::Group = t::Group {
             by_tag: &[],
             required: &[0, 2],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -1897,7 +1897,7 @@ pub static EXEC_ALLOC_GRP_NO_EXECS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
+            index: &t::hash_index::<16>(TAGS, &[], &[]),
         }
     },
 };
@@ -1947,7 +1947,7 @@ pub static EXEC_COLL_GRP_NO_EXECS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
+            index: &t::hash_index::<2>(TAGS, &[], &[]),
         }
     },
 };
@@ -1987,7 +1987,7 @@ pub static EXECS_GRP_NO_EXECS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
+            index: &t::hash_index::<2>(TAGS, &[], &[]),
         }
     },
 };
@@ -2034,7 +2034,7 @@ pub static INSTRMT_GRP_NO_RELATED_SYM: t::Group = t::Group {
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
                 (40, &EVNT_GRP_NO_EVENTS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40]),
+            index: &t::hash_index::<128>(TAGS, &[4, 40], &[]),
         }
     },
 };
@@ -2083,7 +2083,7 @@ pub static INSTRMT_LEG_EXEC_GRP_NO_LEGS: t::Group = t::Group {
                 (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
                 (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 44, 47]),
+            index: &t::hash_index::<128>(TAGS, &[4, 44, 47], &[]),
         }
     },
 };
@@ -2149,7 +2149,7 @@ pub static INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID)],
-            index: &t::hash_index::<128>(TAGS, &[4]),
+            index: &t::hash_index::<128>(TAGS, &[4], &[]),
         }
     },
 };
@@ -2196,7 +2196,7 @@ pub static INSTRMT_LEG_IOI_GRP_NO_LEGS: t::Group = t::Group {
                 (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
                 (43, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 43]),
+            index: &t::hash_index::<128>(TAGS, &[4, 43], &[]),
         }
     },
 };
@@ -2248,7 +2248,7 @@ pub static INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS: t::Group = t::Group {
                 (4, &LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID),
                 (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 44]),
+            index: &t::hash_index::<128>(TAGS, &[4, 44], &[]),
         }
     },
 };
@@ -2305,7 +2305,7 @@ pub static INSTRMT_MD_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
                 (43, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (44, &INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40, 43, 44]),
+            index: &t::hash_index::<128>(TAGS, &[4, 40, 43, 44], &[]),
         }
     },
 };
@@ -2356,7 +2356,7 @@ pub static INSTRMT_STRK_PX_GRP_NO_STRIKES: t::Group = t::Group {
                 (4, &SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
                 (40, &EVNT_GRP_NO_EVENTS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40]),
+            index: &t::hash_index::<128>(TAGS, &[4, 40], &[]),
         }
     },
 };
@@ -2396,7 +2396,7 @@ pub static IOI_QUAL_GRP_NO_IOI_QUALIFIERS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
+            index: &t::hash_index::<2>(TAGS, &[], &[]),
         }
     },
 };
@@ -2447,7 +2447,7 @@ pub static LEG_ORD_GRP_NO_LEGS: t::Group = t::Group {
                 (45, &LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS),
                 (48, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 44, 45, 48]),
+            index: &t::hash_index::<128>(TAGS, &[4, 44, 45, 48], &[]),
         }
     },
 };
@@ -2509,7 +2509,7 @@ pub static LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(2, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[2]),
+            index: &t::hash_index::<16>(TAGS, &[2], &[]),
         }
     },
 };
@@ -2568,7 +2568,7 @@ pub static LEG_QUOT_GRP_NO_LEGS: t::Group = t::Group {
                 (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
                 (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46, 47]),
+            index: &t::hash_index::<128>(TAGS, &[4, 46, 47], &[]),
         }
     },
 };
@@ -2637,7 +2637,7 @@ pub static LEG_QUOT_STAT_GRP_NO_LEGS: t::Group = t::Group {
                 (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
                 (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46, 47]),
+            index: &t::hash_index::<128>(TAGS, &[4, 46, 47], &[]),
         }
     },
 };
@@ -2689,7 +2689,7 @@ pub static LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT: t::Group = t::Group {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -2751,7 +2751,7 @@ pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
                 (70, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (76, &STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<512>(TAGS, &[5, 15, 25, 31, 67, 70, 76]),
+            index: &t::hash_index::<512>(TAGS, &[5, 15, 25, 31, 67, 70, 76], &[]),
         }
     },
 };
@@ -2942,7 +2942,7 @@ pub static MD_FULL_GRP_NO_MD_ENTRIES: t::Group = t::Group {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<128>(TAGS, &[]),
+            index: &t::hash_index::<128>(TAGS, &[], &[]),
         }
     },
 };
@@ -3057,7 +3057,7 @@ pub static MD_INC_GRP_NO_MD_ENTRIES: t::Group = t::Group {
                 (48, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (49, &INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[9, 45, 48, 49]),
+            index: &t::hash_index::<256>(TAGS, &[9, 45, 48, 49], &[]),
         }
     },
 };
@@ -3180,7 +3180,7 @@ pub static MD_REQ_GRP_NO_MD_ENTRY_TYPES: t::Group = t::Group {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
+            index: &t::hash_index::<2>(TAGS, &[], &[]),
         }
     },
 };
@@ -3221,7 +3221,7 @@ pub static MD_RJCT_GRP_NO_ALT_MD_SOURCE: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
+            index: &t::hash_index::<2>(TAGS, &[], &[]),
         }
     },
 };
@@ -3261,7 +3261,7 @@ pub static MISC_FEES_GRP_NO_MISC_FEES: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -3307,7 +3307,7 @@ pub static ORD_ALLOC_GRP_NO_ORDERS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(5, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
-            index: &t::hash_index::<32>(TAGS, &[5]),
+            index: &t::hash_index::<32>(TAGS, &[5], &[]),
         }
     },
 };
@@ -3363,7 +3363,7 @@ pub static ORD_LIST_STAT_GRP_NO_ORDERS: t::Group = t::Group {
             by_tag: &[],
             required: &[0, 2, 3, 5, 6, 7],
             groups: &[],
-            index: &t::hash_index::<32>(TAGS, &[]),
+            index: &t::hash_index::<32>(TAGS, &[], &[]),
         }
     },
 };
@@ -3432,7 +3432,7 @@ pub static POS_UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
                 (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46]),
+            index: &t::hash_index::<128>(TAGS, &[4, 46], &[]),
         }
     },
 };
@@ -3476,7 +3476,7 @@ pub static PRE_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4]),
+            index: &t::hash_index::<16>(TAGS, &[4], &[]),
         }
     },
 };
@@ -3526,7 +3526,7 @@ pub static PRE_ALLOC_MLEG_GRP_NO_ALLOCS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(4, &NESTED_PARTIES3_NO_NESTED3_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4]),
+            index: &t::hash_index::<16>(TAGS, &[4], &[]),
         }
     },
 };
@@ -3586,7 +3586,7 @@ pub static QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
                 (52, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (53, &INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40, 52, 53]),
+            index: &t::hash_index::<128>(TAGS, &[4, 40, 52, 53], &[]),
         }
     },
 };
@@ -3642,7 +3642,7 @@ pub static QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
                 (41, &EVNT_GRP_NO_EVENTS),
                 (44, &INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[5, 41, 44]),
+            index: &t::hash_index::<256>(TAGS, &[5, 41, 44], &[]),
         }
     },
 };
@@ -3744,7 +3744,7 @@ pub static QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
                 (41, &EVNT_GRP_NO_EVENTS),
                 (44, &INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[5, 41, 44]),
+            index: &t::hash_index::<256>(TAGS, &[5, 41, 44], &[]),
         }
     },
 };
@@ -3834,7 +3834,7 @@ pub static QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
+            index: &t::hash_index::<2>(TAGS, &[], &[]),
         }
     },
 };
@@ -3891,7 +3891,7 @@ pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
                 (76, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
                 (99, &PARTIES_NO_PARTY_IDS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[4, 40, 52, 71, 75, 76, 99]),
+            index: &t::hash_index::<256>(TAGS, &[4, 40, 52, 71, 75, 76, 99], &[]),
         }
     },
 };
@@ -4006,7 +4006,7 @@ pub static QUOT_REQ_LEGS_GRP_NO_LEGS: t::Group = t::Group {
                 (46, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
                 (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46, 47]),
+            index: &t::hash_index::<128>(TAGS, &[4, 46, 47], &[]),
         }
     },
 };
@@ -4076,7 +4076,7 @@ pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
                 (76, &QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
                 (98, &PARTIES_NO_PARTY_IDS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[4, 40, 52, 71, 75, 76, 98]),
+            index: &t::hash_index::<256>(TAGS, &[4, 40, 52, 71, 75, 76, 98], &[]),
         }
     },
 };
@@ -4189,7 +4189,7 @@ pub static QUOT_SET_ACK_GRP_NO_QUOTE_SETS: t::Group = t::Group {
                 (47, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
                 (50, &QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES),
             ],
-            index: &t::hash_index::<128>(TAGS, &[5, 47, 50]),
+            index: &t::hash_index::<128>(TAGS, &[5, 47, 50], &[]),
         }
     },
 };
@@ -4246,7 +4246,7 @@ pub static QUOT_SET_GRP_NO_QUOTE_SETS: t::Group = t::Group {
                 (47, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
                 (51, &QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES),
             ],
-            index: &t::hash_index::<128>(TAGS, &[5, 47, 51]),
+            index: &t::hash_index::<128>(TAGS, &[5, 47, 51], &[]),
         }
     },
 };
@@ -4306,7 +4306,7 @@ pub static REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM: t::Group = t::Group {
                 (47, &ATTRB_GRP_NO_INSTR_ATTRIB),
                 (48, &INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40, 47, 48]),
+            index: &t::hash_index::<128>(TAGS, &[4, 40, 47, 48], &[]),
         }
     },
 };
@@ -4373,7 +4373,7 @@ pub static RFQ_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
                 (43, &UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (44, &INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 40, 43, 44]),
+            index: &t::hash_index::<128>(TAGS, &[4, 40, 43, 44], &[]),
         }
     },
 };
@@ -4427,7 +4427,7 @@ pub static RGST_DIST_INST_GRP_NO_DISTRIB_INSTS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<16>(TAGS, &[]),
+            index: &t::hash_index::<16>(TAGS, &[], &[]),
         }
     },
 };
@@ -4481,7 +4481,7 @@ pub static RGST_DTLS_GRP_NO_REGIST_DTLS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(4, &NESTED_PARTIES_NO_NESTED_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4]),
+            index: &t::hash_index::<16>(TAGS, &[4], &[]),
         }
     },
 };
@@ -4535,7 +4535,7 @@ pub static ROUTING_GRP_NO_ROUTING_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -4591,7 +4591,7 @@ pub static SEC_LIST_GRP_NO_RELATED_SYM: t::Group = t::Group {
                 (57, &STIPULATIONS_NO_STIPULATIONS),
                 (58, &INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(TAGS, &[4, 40, 45, 55, 57, 58]),
+            index: &t::hash_index::<256>(TAGS, &[4, 40, 45, 55, 57, 58], &[]),
         }
     },
 };
@@ -4662,7 +4662,7 @@ pub static SEC_TYPES_GRP_NO_SECURITY_TYPES: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -4711,7 +4711,7 @@ pub static SETTL_INST_GRP_NO_SETTL_INST: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(3, &PARTIES_NO_PARTY_IDS), (15, &DLVY_INST_GRP_NO_DLVY_INST)],
-            index: &t::hash_index::<64>(TAGS, &[3, 15]),
+            index: &t::hash_index::<64>(TAGS, &[3, 15], &[]),
         }
     },
 };
@@ -4794,7 +4794,7 @@ pub static SIDE_CROSS_ORD_CXL_GRP_NO_SIDES: t::Group = t::Group {
             by_tag: &[],
             required: &[0, 1, 2],
             groups: &[(6, &PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<64>(TAGS, &[6]),
+            index: &t::hash_index::<64>(TAGS, &[6], &[]),
         }
     },
 };
@@ -4863,7 +4863,7 @@ pub static SIDE_CROSS_ORD_MOD_GRP_NO_SIDES: t::Group = t::Group {
             by_tag: &[],
             required: &[0, 1],
             groups: &[(4, &PARTIES_NO_PARTY_IDS), (14, &PRE_ALLOC_GRP_NO_ALLOCS)],
-            index: &t::hash_index::<128>(TAGS, &[4, 14]),
+            index: &t::hash_index::<128>(TAGS, &[4, 14], &[]),
         }
     },
 };
@@ -4966,7 +4966,7 @@ pub static TRD_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(4, &NESTED_PARTIES2_NO_NESTED2_PARTY_IDS)],
-            index: &t::hash_index::<16>(TAGS, &[4]),
+            index: &t::hash_index::<16>(TAGS, &[4], &[]),
         }
     },
 };
@@ -5016,7 +5016,7 @@ pub static TRD_CAP_DT_GRP_NO_DATES: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5071,7 +5071,7 @@ pub static TRD_CAP_RPT_SIDE_GRP_NO_SIDES: t::Group = t::Group {
                 (55, &MISC_FEES_GRP_NO_MISC_FEES),
                 (60, &TRD_ALLOC_GRP_NO_ALLOCS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[6, 12, 53, 54, 55, 60]),
+            index: &t::hash_index::<128>(TAGS, &[6, 12, 53, 54, 55, 60], &[]),
         }
     },
 };
@@ -5224,7 +5224,7 @@ pub static TRD_COLL_GRP_NO_TRADES: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5275,7 +5275,7 @@ pub static TRD_INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
                 (44, &LEG_STIPULATIONS_NO_LEG_STIPULATIONS),
                 (47, &NESTED_PARTIES_NO_NESTED_PARTY_IDS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 44, 47]),
+            index: &t::hash_index::<128>(TAGS, &[4, 44, 47], &[]),
         }
     },
 };
@@ -5337,7 +5337,7 @@ pub static TRDG_SES_GRP_NO_TRADING_SESSIONS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5387,7 +5387,7 @@ pub static UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS: t::Group = t::Group {
                 (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46]),
+            index: &t::hash_index::<128>(TAGS, &[4, 46], &[]),
         }
     },
 };
@@ -5437,7 +5437,7 @@ pub static UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
                 (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46]),
+            index: &t::hash_index::<128>(TAGS, &[4, 46], &[]),
         }
     },
 };
@@ -5485,7 +5485,7 @@ pub static UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS: t::Group = t::Group {
                 (4, &UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (46, &UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<128>(TAGS, &[4, 46]),
+            index: &t::hash_index::<128>(TAGS, &[4, 46], &[]),
         }
     },
 };
@@ -5542,7 +5542,7 @@ pub static EVNT_GRP_NO_EVENTS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -5588,7 +5588,7 @@ pub static SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5630,7 +5630,7 @@ pub static LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5672,7 +5672,7 @@ pub static UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID: t::Group = t::Group
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5714,7 +5714,7 @@ pub static ATTRB_GRP_NO_INSTR_ATTRIB: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5756,7 +5756,7 @@ pub static DLVY_INST_GRP_NO_DLVY_INST: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(2, &SETTL_PARTIES_NO_SETTL_PARTY_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[2]),
+            index: &t::hash_index::<8>(TAGS, &[2], &[]),
         }
     },
 };
@@ -5800,7 +5800,7 @@ pub static SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5842,7 +5842,7 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5884,7 +5884,7 @@ pub static NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5926,7 +5926,7 @@ pub static NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -5968,7 +5968,7 @@ pub static NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -6010,7 +6010,7 @@ pub static HOP_NO_HOPS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };

@@ -18,14 +18,14 @@ pub static HEARTBEAT: t::MessageDef = {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(BODY, &[]),
+            index: &t::hash_index::<2>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 30],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26]),
+            index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
     }
 };
@@ -58,14 +58,14 @@ pub static TEST_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<2>(BODY, &[]),
+            index: &t::hash_index::<2>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 30],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26]),
+            index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
     }
 };
@@ -98,14 +98,14 @@ pub static RESEND_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[],
-            index: &t::hash_index::<4>(BODY, &[]),
+            index: &t::hash_index::<4>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 31],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26]),
+            index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
     }
 };
@@ -141,14 +141,14 @@ pub static REJECT: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 36],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -192,14 +192,14 @@ pub static SEQUENCE_RESET: t::MessageDef = {
             by_tag: &[],
             required: &[1],
             groups: &[],
-            index: &t::hash_index::<4>(BODY, &[]),
+            index: &t::hash_index::<4>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 31],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26]),
+            index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
     }
 };
@@ -235,14 +235,14 @@ pub static LOGOUT: t::MessageDef = {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(BODY, &[]),
+            index: &t::hash_index::<8>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 32],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -292,7 +292,9 @@ pub static IOI: t::MessageDef = {
                 (72, &c::IOI_QUAL_GRP_NO_IOI_QUALIFIERS),
                 (78, &c::ROUTING_GRP_NO_ROUTING_IDS),
             ],
-            index: &t::hash_index::<256>(BODY, &[7, 43, 55, 65, 66, 72, 78]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[7, 43, 55, 65, 66, 72, 78], &[7, 43, 55, 65, 66, 72, 78]),
         },
         view: t::Level {
             tags: ALL,
@@ -308,7 +310,13 @@ pub static IOI: t::MessageDef = {
                 (99, &c::IOI_QUAL_GRP_NO_IOI_QUALIFIERS),
                 (105, &c::ROUTING_GRP_NO_ROUTING_IDS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 34, 70, 82, 92, 93, 99, 105]),
+            index: &t::hash_index::<
+                256,
+            >(
+                ALL,
+                &[26, 34, 70, 82, 92, 93, 99, 105],
+                &[26, 34, 70, 82, 92, 93, 99, 105],
+            ),
         },
     }
 };
@@ -401,7 +409,7 @@ pub static ADVERTISEMENT: t::MessageDef = {
                 (46, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[7, 43, 46, 47]),
+            index: &t::hash_index::<128>(BODY, &[7, 43, 46, 47], &[7, 43, 46, 47]),
         },
         view: t::Level {
             tags: ALL,
@@ -414,7 +422,9 @@ pub static ADVERTISEMENT: t::MessageDef = {
                 (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 34, 70, 73, 74]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 34, 70, 73, 74], &[26, 34, 70, 73, 74]),
         },
     }
 };
@@ -510,7 +520,11 @@ pub static EXECUTION_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(BODY, &[12, 14, 40, 76, 88, 90, 214, 215, 217, 219]),
+            >(
+                BODY,
+                &[12, 14, 40, 76, 88, 90, 214, 215, 217, 219],
+                &[12, 14, 40, 76, 88, 90, 214, 215, 217, 219],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -531,7 +545,11 @@ pub static EXECUTION_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244, 246]),
+            >(
+                ALL,
+                &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244, 246],
+                &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244, 246],
+            ),
         },
     }
 };
@@ -837,7 +855,7 @@ pub static EXECUTION_REPORT_NO_ACME_FEES: t::Group = t::Group {
             by_tag: &[],
             required: &[0, 1],
             groups: &[],
-            index: &t::hash_index::<8>(TAGS, &[]),
+            index: &t::hash_index::<8>(TAGS, &[], &[]),
         }
     },
 };
@@ -875,14 +893,14 @@ pub static ORDER_CANCEL_REJECT: t::MessageDef = {
             by_tag: &[],
             required: &[0, 3, 5, 6, 16],
             groups: &[],
-            index: &t::hash_index::<64>(BODY, &[]),
+            index: &t::hash_index::<64>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 30, 32, 33, 43, 50],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -955,14 +973,14 @@ pub static LOGON: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[(7, &LOGON_NO_MSG_TYPES)],
-            index: &t::hash_index::<32>(BODY, &[7]),
+            index: &t::hash_index::<32>(BODY, &[7], &[7]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 40],
             groups: &[(26, &c::HEADER_NO_HOPS), (34, &LOGON_NO_MSG_TYPES)],
-            index: &t::hash_index::<128>(ALL, &[26, 34]),
+            index: &t::hash_index::<128>(ALL, &[26, 34], &[26, 34]),
         },
     }
 };
@@ -1010,7 +1028,7 @@ pub static LOGON_NO_MSG_TYPES: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -1051,7 +1069,7 @@ pub static NEWS: t::MessageDef = {
                 (8, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (9, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
             ],
-            index: &t::hash_index::<32>(BODY, &[5, 6, 7, 8, 9]),
+            index: &t::hash_index::<32>(BODY, &[5, 6, 7, 8, 9], &[5, 6, 7, 8, 9]),
         },
         view: t::Level {
             tags: ALL,
@@ -1065,7 +1083,9 @@ pub static NEWS: t::MessageDef = {
                 (35, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (36, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 32, 33, 34, 35, 36]),
+            index: &t::hash_index::<
+                128,
+            >(ALL, &[26, 32, 33, 34, 35, 36], &[26, 32, 33, 34, 35, 36]),
         },
     }
 };
@@ -1127,7 +1147,7 @@ pub static EMAIL: t::MessageDef = {
                 (9, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (12, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
             ],
-            index: &t::hash_index::<32>(BODY, &[6, 7, 8, 9, 12]),
+            index: &t::hash_index::<32>(BODY, &[6, 7, 8, 9, 12], &[6, 7, 8, 9, 12]),
         },
         view: t::Level {
             tags: ALL,
@@ -1141,7 +1161,9 @@ pub static EMAIL: t::MessageDef = {
                 (36, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (39, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 33, 34, 35, 36, 39]),
+            index: &t::hash_index::<
+                128,
+            >(ALL, &[26, 33, 34, 35, 36, 39], &[26, 33, 34, 35, 36, 39]),
         },
     }
 };
@@ -1218,7 +1240,9 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
                 (77, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (82, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<512>(BODY, &[3, 13, 23, 29, 65, 77, 82]),
+            index: &t::hash_index::<
+                512,
+            >(BODY, &[3, 13, 23, 29, 65, 77, 82], &[3, 13, 23, 29, 65, 77, 82]),
         },
         view: t::Level {
             tags: ALL,
@@ -1234,7 +1258,13 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
                 (104, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (109, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 30, 40, 50, 56, 92, 104, 109]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 30, 40, 50, 56, 92, 104, 109],
+                &[26, 30, 40, 50, 56, 92, 104, 109],
+            ),
         },
     }
 };
@@ -1419,14 +1449,14 @@ pub static NEW_ORDER_LIST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 4, 16, 18],
             groups: &[(18, &c::LIST_ORD_GRP_NO_ORDERS)],
-            index: &t::hash_index::<64>(BODY, &[18]),
+            index: &t::hash_index::<64>(BODY, &[18], &[18]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 43, 45, 48],
             groups: &[(26, &c::HEADER_NO_HOPS), (45, &c::LIST_ORD_GRP_NO_ORDERS)],
-            index: &t::hash_index::<128>(ALL, &[26, 45]),
+            index: &t::hash_index::<128>(ALL, &[26, 45], &[26, 45]),
         },
     }
 };
@@ -1504,7 +1534,7 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
                 (51, &c::EVNT_GRP_NO_EVENTS),
                 (63, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[10, 15, 51, 63]),
+            index: &t::hash_index::<256>(BODY, &[10, 15, 51, 63], &[10, 15, 51, 63]),
         },
         view: t::Level {
             tags: ALL,
@@ -1517,7 +1547,9 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
                 (78, &c::EVNT_GRP_NO_EVENTS),
                 (90, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 37, 42, 78, 90]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 37, 42, 78, 90], &[26, 37, 42, 78, 90]),
         },
     }
 };
@@ -1605,7 +1637,9 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 (68, &c::EVNT_GRP_NO_EVENTS),
                 (80, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<512>(BODY, &[1, 17, 27, 32, 68, 80]),
+            index: &t::hash_index::<
+                512,
+            >(BODY, &[1, 17, 27, 32, 68, 80], &[1, 17, 27, 32, 68, 80]),
         },
         view: t::Level {
             tags: ALL,
@@ -1620,7 +1654,9 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 (95, &c::EVNT_GRP_NO_EVENTS),
                 (107, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 28, 44, 54, 59, 95, 107]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 28, 44, 54, 59, 95, 107], &[26, 28, 44, 54, 59, 95, 107]),
         },
     }
 };
@@ -1809,7 +1845,7 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
                 (48, &c::EVNT_GRP_NO_EVENTS),
                 (60, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[4, 12, 48, 60]),
+            index: &t::hash_index::<128>(BODY, &[4, 12, 48, 60], &[4, 12, 48, 60]),
         },
         view: t::Level {
             tags: ALL,
@@ -1822,7 +1858,9 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
                 (75, &c::EVNT_GRP_NO_EVENTS),
                 (87, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 31, 39, 75, 87]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 31, 39, 75, 87], &[26, 31, 39, 75, 87]),
         },
     }
 };
@@ -1898,7 +1936,11 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 256,
-            >(BODY, &[11, 12, 21, 57, 62, 72, 73, 93, 117, 126]),
+            >(
+                BODY,
+                &[11, 12, 21, 57, 62, 72, 73, 93, 117, 126],
+                &[11, 12, 21, 57, 62, 72, 73, 93, 117, 126],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -1919,7 +1961,11 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153]),
+            >(
+                ALL,
+                &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153],
+                &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153],
+            ),
         },
     }
 };
@@ -2075,14 +2121,14 @@ pub static LIST_CANCEL_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 36],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -2126,14 +2172,14 @@ pub static LIST_EXECUTE: t::MessageDef = {
             by_tag: &[],
             required: &[0, 3],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 30, 36],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -2177,14 +2223,14 @@ pub static LIST_STATUS_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<8>(BODY, &[]),
+            index: &t::hash_index::<8>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 33],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -2223,14 +2269,14 @@ pub static LIST_STATUS: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 11],
             groups: &[(11, &c::ORD_LIST_STAT_GRP_NO_ORDERS)],
-            index: &t::hash_index::<32>(BODY, &[11]),
+            index: &t::hash_index::<32>(BODY, &[11], &[11]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 31, 36, 38, 41],
             groups: &[(26, &c::HEADER_NO_HOPS), (38, &c::ORD_LIST_STAT_GRP_NO_ORDERS)],
-            index: &t::hash_index::<128>(ALL, &[26, 38]),
+            index: &t::hash_index::<128>(ALL, &[26, 38], &[26, 38]),
         },
     }
 };
@@ -2285,7 +2331,7 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
             by_tag: &[],
             required: &[0, 4, 5],
             groups: &[(1, &c::PARTIES_NO_PARTY_IDS), (15, &c::ALLOC_ACK_GRP_NO_ALLOCS)],
-            index: &t::hash_index::<32>(BODY, &[1, 15]),
+            index: &t::hash_index::<32>(BODY, &[1, 15], &[1, 15]),
         },
         view: t::Level {
             tags: ALL,
@@ -2296,7 +2342,7 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
                 (28, &c::PARTIES_NO_PARTY_IDS),
                 (42, &c::ALLOC_ACK_GRP_NO_ALLOCS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 28, 42]),
+            index: &t::hash_index::<128>(ALL, &[26, 28, 42], &[26, 28, 42]),
         },
     }
 };
@@ -2367,7 +2413,7 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[8, 44, 47, 48]),
+            index: &t::hash_index::<128>(BODY, &[8, 44, 47, 48], &[8, 44, 47, 48]),
         },
         view: t::Level {
             tags: ALL,
@@ -2380,7 +2426,9 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
                 (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 35, 71, 74, 75]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 35, 71, 74, 75], &[26, 35, 71, 74, 75]),
         },
     }
 };
@@ -2439,14 +2487,14 @@ pub static QUOTE_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 4],
             groups: &[(4, &c::QUOT_REQ_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<16>(BODY, &[4]),
+            index: &t::hash_index::<16>(BODY, &[4], &[4]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 37],
             groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::QUOT_REQ_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<128>(ALL, &[26, 31]),
+            index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
     }
 };
@@ -2508,7 +2556,9 @@ pub static QUOTE: t::MessageDef = {
                 (73, &c::STIPULATIONS_NO_STIPULATIONS),
                 (77, &c::LEG_QUOT_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[4, 6, 13, 49, 61, 73, 77]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[4, 6, 13, 49, 61, 73, 77], &[4, 6, 13, 49, 61, 73, 77]),
         },
         view: t::Level {
             tags: ALL,
@@ -2524,7 +2574,13 @@ pub static QUOTE: t::MessageDef = {
                 (100, &c::STIPULATIONS_NO_STIPULATIONS),
                 (104, &c::LEG_QUOT_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 31, 33, 40, 76, 88, 100, 104]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 31, 33, 40, 76, 88, 100, 104],
+                &[26, 31, 33, 40, 76, 88, 100, 104],
+            ),
         },
     }
 };
@@ -2673,14 +2729,14 @@ pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
             by_tag: &[],
             required: &[0, 2, 8],
             groups: &[(9, &c::SETTL_INST_GRP_NO_SETTL_INST)],
-            index: &t::hash_index::<32>(BODY, &[9]),
+            index: &t::hash_index::<32>(BODY, &[9], &[9]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 35, 39],
             groups: &[(26, &c::HEADER_NO_HOPS), (36, &c::SETTL_INST_GRP_NO_SETTL_INST)],
-            index: &t::hash_index::<128>(ALL, &[26, 36]),
+            index: &t::hash_index::<128>(ALL, &[26, 36], &[26, 36]),
         },
     }
 };
@@ -2735,7 +2791,7 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
                 (9, &c::INSTRMT_MD_REQ_GRP_NO_RELATED_SYM),
                 (10, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
             ],
-            index: &t::hash_index::<32>(BODY, &[8, 9, 10]),
+            index: &t::hash_index::<32>(BODY, &[8, 9, 10], &[8, 9, 10]),
         },
         view: t::Level {
             tags: ALL,
@@ -2747,7 +2803,7 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
                 (36, &c::INSTRMT_MD_REQ_GRP_NO_RELATED_SYM),
                 (37, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 35, 36, 37]),
+            index: &t::hash_index::<128>(ALL, &[26, 35, 36, 37], &[26, 35, 36, 37]),
         },
     }
 };
@@ -2813,7 +2869,9 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
                 (45, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (49, &c::MD_FULL_GRP_NO_MD_ENTRIES),
             ],
-            index: &t::hash_index::<128>(BODY, &[5, 41, 44, 45, 49]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[5, 41, 44, 45, 49], &[5, 41, 44, 45, 49]),
         },
         view: t::Level {
             tags: ALL,
@@ -2827,7 +2885,9 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
                 (72, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (76, &c::MD_FULL_GRP_NO_MD_ENTRIES),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 32, 68, 71, 72, 76]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 32, 68, 71, 72, 76], &[26, 32, 68, 71, 72, 76]),
         },
     }
 };
@@ -2878,14 +2938,14 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             by_tag: &[],
             required: &[1],
             groups: &[(1, &c::MD_INC_GRP_NO_MD_ENTRIES)],
-            index: &t::hash_index::<8>(BODY, &[1]),
+            index: &t::hash_index::<8>(BODY, &[1], &[1]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 33],
             groups: &[(26, &c::HEADER_NO_HOPS), (28, &c::MD_INC_GRP_NO_MD_ENTRIES)],
-            index: &t::hash_index::<128>(ALL, &[26, 28]),
+            index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
         },
     }
 };
@@ -2924,14 +2984,14 @@ pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[(2, &c::MD_RJCT_GRP_NO_ALT_MD_SOURCE)],
-            index: &t::hash_index::<16>(BODY, &[2]),
+            index: &t::hash_index::<16>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 35],
             groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::MD_RJCT_GRP_NO_ALT_MD_SOURCE)],
-            index: &t::hash_index::<128>(ALL, &[26, 29]),
+            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
 };
@@ -2977,7 +3037,7 @@ pub static QUOTE_CANCEL: t::MessageDef = {
                 (4, &c::PARTIES_NO_PARTY_IDS),
                 (10, &c::QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES),
             ],
-            index: &t::hash_index::<32>(BODY, &[4, 10]),
+            index: &t::hash_index::<32>(BODY, &[4, 10], &[4, 10]),
         },
         view: t::Level {
             tags: ALL,
@@ -2988,7 +3048,7 @@ pub static QUOTE_CANCEL: t::MessageDef = {
                 (31, &c::PARTIES_NO_PARTY_IDS),
                 (37, &c::QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 31, 37]),
+            index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
         },
     }
 };
@@ -3051,7 +3111,9 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
                 (55, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (56, &c::PARTIES_NO_PARTY_IDS),
             ],
-            index: &t::hash_index::<128>(BODY, &[6, 42, 54, 55, 56]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[6, 42, 54, 55, 56], &[6, 42, 54, 55, 56]),
         },
         view: t::Level {
             tags: ALL,
@@ -3065,7 +3127,9 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
                 (82, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (83, &c::PARTIES_NO_PARTY_IDS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 33, 69, 81, 82, 83]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 33, 69, 81, 82, 83], &[26, 33, 69, 81, 82, 83]),
         },
     }
 };
@@ -3126,7 +3190,7 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
                 (6, &c::PARTIES_NO_PARTY_IDS),
                 (13, &c::QUOT_SET_ACK_GRP_NO_QUOTE_SETS),
             ],
-            index: &t::hash_index::<32>(BODY, &[6, 13]),
+            index: &t::hash_index::<32>(BODY, &[6, 13], &[6, 13]),
         },
         view: t::Level {
             tags: ALL,
@@ -3137,7 +3201,7 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
                 (33, &c::PARTIES_NO_PARTY_IDS),
                 (40, &c::QUOT_SET_ACK_GRP_NO_QUOTE_SETS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 33, 40]),
+            index: &t::hash_index::<128>(ALL, &[26, 33, 40], &[26, 33, 40]),
         },
     }
 };
@@ -3205,7 +3269,9 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
                 (48, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (55, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[6, 42, 47, 48, 55]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[6, 42, 47, 48, 55], &[6, 42, 47, 48, 55]),
         },
         view: t::Level {
             tags: ALL,
@@ -3219,7 +3285,9 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
                 (75, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (82, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 33, 69, 74, 75, 82]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 33, 69, 74, 75, 82], &[26, 33, 69, 74, 75, 82]),
         },
     }
 };
@@ -3287,7 +3355,9 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
                 (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (56, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[7, 43, 48, 49, 56]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[7, 43, 48, 49, 56], &[7, 43, 48, 49, 56]),
         },
         view: t::Level {
             tags: ALL,
@@ -3301,7 +3371,9 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
                 (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (83, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 34, 70, 75, 76, 83]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 34, 70, 75, 76, 83], &[26, 34, 70, 75, 76, 83]),
         },
     }
 };
@@ -3372,7 +3444,9 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[5, 41, 46, 47, 48]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[5, 41, 46, 47, 48], &[5, 41, 46, 47, 48]),
         },
         view: t::Level {
             tags: ALL,
@@ -3386,7 +3460,9 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
                 (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 32, 68, 73, 74, 75]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
         },
     }
 };
@@ -3445,7 +3521,9 @@ pub static SECURITY_STATUS: t::MessageDef = {
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[5, 41, 46, 47, 48]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[5, 41, 46, 47, 48], &[5, 41, 46, 47, 48]),
         },
         view: t::Level {
             tags: ALL,
@@ -3459,7 +3537,9 @@ pub static SECURITY_STATUS: t::MessageDef = {
                 (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 32, 68, 73, 74, 75]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
         },
     }
 };
@@ -3539,14 +3619,14 @@ pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 5],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 32, 35],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -3590,14 +3670,14 @@ pub static TRADING_SESSION_STATUS: t::MessageDef = {
             by_tag: &[],
             required: &[1, 6],
             groups: &[],
-            index: &t::hash_index::<64>(BODY, &[]),
+            index: &t::hash_index::<64>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 33, 46],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -3665,7 +3745,7 @@ pub static MASS_QUOTE: t::MessageDef = {
                 (4, &c::PARTIES_NO_PARTY_IDS),
                 (10, &c::QUOT_SET_GRP_NO_QUOTE_SETS),
             ],
-            index: &t::hash_index::<32>(BODY, &[4, 10]),
+            index: &t::hash_index::<32>(BODY, &[4, 10], &[4, 10]),
         },
         view: t::Level {
             tags: ALL,
@@ -3676,7 +3756,7 @@ pub static MASS_QUOTE: t::MessageDef = {
                 (31, &c::PARTIES_NO_PARTY_IDS),
                 (37, &c::QUOT_SET_GRP_NO_QUOTE_SETS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 31, 37]),
+            index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
         },
     }
 };
@@ -3729,14 +3809,14 @@ pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = {
             by_tag: &[],
             required: &[1, 3],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 30, 36],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -3785,7 +3865,7 @@ pub static BID_REQUEST: t::MessageDef = {
                 (10, &c::BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS),
                 (11, &c::BID_COMP_REQ_GRP_NO_BID_COMPONENTS),
             ],
-            index: &t::hash_index::<64>(BODY, &[10, 11]),
+            index: &t::hash_index::<64>(BODY, &[10, 11], &[10, 11]),
         },
         view: t::Level {
             tags: ALL,
@@ -3796,7 +3876,7 @@ pub static BID_REQUEST: t::MessageDef = {
                 (37, &c::BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS),
                 (38, &c::BID_COMP_REQ_GRP_NO_BID_COMPONENTS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 37, 38]),
+            index: &t::hash_index::<128>(ALL, &[26, 37, 38], &[26, 37, 38]),
         },
     }
 };
@@ -3884,7 +3964,7 @@ pub static BID_RESPONSE: t::MessageDef = {
             by_tag: &[],
             required: &[2],
             groups: &[(2, &c::BID_COMP_RSP_GRP_NO_BID_COMPONENTS)],
-            index: &t::hash_index::<8>(BODY, &[2]),
+            index: &t::hash_index::<8>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
@@ -3894,7 +3974,7 @@ pub static BID_RESPONSE: t::MessageDef = {
                 (26, &c::HEADER_NO_HOPS),
                 (29, &c::BID_COMP_RSP_GRP_NO_BID_COMPONENTS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 29]),
+            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
 };
@@ -3934,7 +4014,7 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
                 (3, &c::INSTRMT_STRK_PX_GRP_NO_STRIKES),
                 (4, &c::UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<16>(BODY, &[3, 4]),
+            index: &t::hash_index::<16>(BODY, &[3, 4], &[3, 4]),
         },
         view: t::Level {
             tags: ALL,
@@ -3945,7 +4025,7 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
                 (30, &c::INSTRMT_STRK_PX_GRP_NO_STRIKES),
                 (31, &c::UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 30, 31]),
+            index: &t::hash_index::<128>(ALL, &[26, 30, 31], &[26, 30, 31]),
         },
     }
 };
@@ -3993,7 +4073,7 @@ pub static XM_LNON_FIX: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 29],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26]),
+            index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
     }
 };
@@ -4030,7 +4110,7 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
                 (10, &c::RGST_DTLS_GRP_NO_REGIST_DTLS),
                 (11, &c::RGST_DIST_INST_GRP_NO_DISTRIB_INSTS),
             ],
-            index: &t::hash_index::<32>(BODY, &[4, 10, 11]),
+            index: &t::hash_index::<32>(BODY, &[4, 10, 11], &[4, 10, 11]),
         },
         view: t::Level {
             tags: ALL,
@@ -4042,7 +4122,7 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
                 (37, &c::RGST_DTLS_GRP_NO_REGIST_DTLS),
                 (38, &c::RGST_DIST_INST_GRP_NO_DISTRIB_INSTS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 31, 37, 38]),
+            index: &t::hash_index::<128>(ALL, &[26, 31, 37, 38], &[26, 31, 37, 38]),
         },
     }
 };
@@ -4098,14 +4178,14 @@ pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2, 7],
             groups: &[(4, &c::PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<32>(BODY, &[4]),
+            index: &t::hash_index::<32>(BODY, &[4], &[4]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 34, 39],
             groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<128>(ALL, &[26, 31]),
+            index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
     }
 };
@@ -4167,7 +4247,7 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
                 (52, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (94, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(BODY, &[9, 45, 52, 94]),
+            index: &t::hash_index::<256>(BODY, &[9, 45, 52, 94], &[9, 45, 52, 94]),
         },
         view: t::Level {
             tags: ALL,
@@ -4180,7 +4260,9 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
                 (79, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (121, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 36, 72, 79, 121]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 36, 72, 79, 121], &[26, 36, 72, 79, 121]),
         },
     }
 };
@@ -4247,7 +4329,9 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
                 (58, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (100, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(BODY, &[8, 15, 51, 58, 100]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[8, 15, 51, 58, 100], &[8, 15, 51, 58, 100]),
         },
         view: t::Level {
             tags: ALL,
@@ -4261,7 +4345,9 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
                 (85, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (127, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 35, 42, 78, 85, 127]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 35, 42, 78, 85, 127], &[26, 35, 42, 78, 85, 127]),
         },
     }
 };
@@ -4342,7 +4428,9 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
                 (56, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (61, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(BODY, &[3, 8, 44, 47, 48, 56, 61]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[3, 8, 44, 47, 48, 56, 61], &[3, 8, 44, 47, 48, 56, 61]),
         },
         view: t::Level {
             tags: ALL,
@@ -4358,7 +4446,9 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
                 (83, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (88, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 30, 35, 71, 74, 75, 83, 88]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 30, 35, 71, 74, 75, 83, 88], &[26, 30, 35, 71, 74, 75, 83, 88]),
         },
     }
 };
@@ -4494,7 +4584,9 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 (58, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (63, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(BODY, &[5, 10, 46, 49, 50, 58, 63]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[5, 10, 46, 49, 50, 58, 63], &[5, 10, 46, 49, 50, 58, 63]),
         },
         view: t::Level {
             tags: ALL,
@@ -4510,7 +4602,9 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 (85, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (90, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 32, 37, 73, 76, 77, 85, 90]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 32, 37, 73, 76, 77, 85, 90], &[26, 32, 37, 73, 76, 77, 85, 90]),
         },
     }
 };
@@ -4644,7 +4738,9 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
                 (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[5, 10, 46, 49, 50]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[5, 10, 46, 49, 50], &[5, 10, 46, 49, 50]),
         },
         view: t::Level {
             tags: ALL,
@@ -4658,7 +4754,9 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
                 (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 32, 37, 73, 76, 77]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 32, 37, 73, 76, 77], &[26, 32, 37, 73, 76, 77]),
         },
     }
 };
@@ -4710,14 +4808,14 @@ pub static SECURITY_TYPE_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<32>(BODY, &[]),
+            index: &t::hash_index::<32>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 38],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -4766,7 +4864,7 @@ pub static SECURITY_TYPES: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2],
             groups: &[(5, &c::SEC_TYPES_GRP_NO_SECURITY_TYPES)],
-            index: &t::hash_index::<32>(BODY, &[5]),
+            index: &t::hash_index::<32>(BODY, &[5], &[5]),
         },
         view: t::Level {
             tags: ALL,
@@ -4776,7 +4874,7 @@ pub static SECURITY_TYPES: t::MessageDef = {
                 (26, &c::HEADER_NO_HOPS),
                 (32, &c::SEC_TYPES_GRP_NO_SECURITY_TYPES),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 32]),
+            index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
         },
     }
 };
@@ -4840,7 +4938,9 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
                 (57, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (58, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[6, 42, 47, 57, 58]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[6, 42, 47, 57, 58], &[6, 42, 47, 57, 58]),
         },
         view: t::Level {
             tags: ALL,
@@ -4854,7 +4954,9 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
                 (84, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (85, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 33, 69, 74, 84, 85]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 33, 69, 74, 84, 85], &[26, 33, 69, 74, 84, 85]),
         },
     }
 };
@@ -4912,14 +5014,14 @@ pub static SECURITY_LIST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2],
             groups: &[(5, &c::SEC_LIST_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<16>(BODY, &[5]),
+            index: &t::hash_index::<16>(BODY, &[5], &[5]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 35],
             groups: &[(26, &c::HEADER_NO_HOPS), (32, &c::SEC_LIST_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<128>(ALL, &[26, 32]),
+            index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
         },
     }
 };
@@ -4969,7 +5071,7 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
                 (6, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (48, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<128>(BODY, &[6, 48]),
+            index: &t::hash_index::<128>(BODY, &[6, 48], &[6, 48]),
         },
         view: t::Level {
             tags: ALL,
@@ -4980,7 +5082,7 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
                 (33, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (75, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 33, 75]),
+            index: &t::hash_index::<256>(ALL, &[26, 33, 75], &[26, 33, 75]),
         },
     }
 };
@@ -5039,7 +5141,7 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
                 (49, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
                 (52, &c::REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM),
             ],
-            index: &t::hash_index::<128>(BODY, &[7, 49, 52]),
+            index: &t::hash_index::<128>(BODY, &[7, 49, 52], &[7, 49, 52]),
         },
         view: t::Level {
             tags: ALL,
@@ -5051,7 +5153,7 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
                 (76, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
                 (79, &c::REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 34, 76, 79]),
+            index: &t::hash_index::<256>(ALL, &[26, 34, 76, 79], &[26, 34, 76, 79]),
         },
     }
 };
@@ -5112,7 +5214,9 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
                 (69, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (71, &c::LEG_ORD_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(BODY, &[3, 13, 23, 30, 66, 69, 71]),
+            index: &t::hash_index::<
+                512,
+            >(BODY, &[3, 13, 23, 30, 66, 69, 71], &[3, 13, 23, 30, 66, 69, 71]),
         },
         view: t::Level {
             tags: ALL,
@@ -5128,7 +5232,9 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
                 (96, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (98, &c::LEG_ORD_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 30, 40, 50, 57, 93, 96, 98]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 30, 40, 50, 57, 93, 96, 98], &[26, 30, 40, 50, 57, 93, 96, 98]),
         },
     }
 };
@@ -5316,7 +5422,9 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
                 (72, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (74, &c::LEG_ORD_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(BODY, &[6, 16, 26, 33, 69, 72, 74]),
+            index: &t::hash_index::<
+                512,
+            >(BODY, &[6, 16, 26, 33, 69, 72, 74], &[6, 16, 26, 33, 69, 72, 74]),
         },
         view: t::Level {
             tags: ALL,
@@ -5332,7 +5440,13 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
                 (99, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (101, &c::LEG_ORD_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 33, 43, 53, 60, 96, 99, 101]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 33, 43, 53, 60, 96, 99, 101],
+                &[26, 33, 43, 53, 60, 96, 99, 101],
+            ),
         },
     }
 };
@@ -5523,7 +5637,9 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
                 (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (74, &c::TRD_CAP_DT_GRP_NO_DATES),
             ],
-            index: &t::hash_index::<256>(BODY, &[16, 21, 57, 62, 72, 73, 74]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[16, 21, 57, 62, 72, 73, 74], &[16, 21, 57, 62, 72, 73, 74]),
         },
         view: t::Level {
             tags: ALL,
@@ -5539,7 +5655,13 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
                 (100, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (101, &c::TRD_CAP_DT_GRP_NO_DATES),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 43, 48, 84, 89, 99, 100, 101]),
+            index: &t::hash_index::<
+                256,
+            >(
+                ALL,
+                &[26, 43, 48, 84, 89, 99, 100, 101],
+                &[26, 43, 48, 84, 89, 99, 100, 101],
+            ),
         },
     }
 };
@@ -5657,7 +5779,9 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
                 (114, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
                 (119, &c::TRD_CAP_RPT_SIDE_GRP_NO_SIDES),
             ],
-            index: &t::hash_index::<256>(BODY, &[28, 64, 88, 109, 112, 114, 119]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[28, 64, 88, 109, 112, 114, 119], &[28, 64, 88, 109, 112, 114, 119]),
         },
         view: t::Level {
             tags: ALL,
@@ -5673,7 +5797,13 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
                 (141, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
                 (146, &c::TRD_CAP_RPT_SIDE_GRP_NO_SIDES),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 55, 91, 115, 136, 139, 141, 146]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 55, 91, 115, 136, 139, 141, 146],
+                &[26, 55, 91, 115, 136, 139, 141, 146],
+            ),
         },
     }
 };
@@ -5830,7 +5960,9 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
                 (54, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (96, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(BODY, &[2, 11, 47, 54, 96]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[2, 11, 47, 54, 96], &[2, 11, 47, 54, 96]),
         },
         view: t::Level {
             tags: ALL,
@@ -5844,7 +5976,9 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
                 (81, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (123, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 29, 38, 74, 81, 123]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 29, 38, 74, 81, 123], &[26, 29, 38, 74, 81, 123]),
         },
     }
 };
@@ -5896,7 +6030,7 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
             by_tag: &[],
             required: &[0, 2, 3],
             groups: &[(3, &c::QUOT_REQ_RJCT_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<16>(BODY, &[3]),
+            index: &t::hash_index::<16>(BODY, &[3], &[3]),
         },
         view: t::Level {
             tags: ALL,
@@ -5906,7 +6040,7 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
                 (26, &c::HEADER_NO_HOPS),
                 (30, &c::QUOT_REQ_RJCT_GRP_NO_RELATED_SYM),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 30]),
+            index: &t::hash_index::<128>(ALL, &[26, 30], &[26, 30]),
         },
     }
 };
@@ -5950,14 +6084,14 @@ pub static RFQ_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[(1, &c::RFQ_REQ_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<8>(BODY, &[1]),
+            index: &t::hash_index::<8>(BODY, &[1], &[1]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
             groups: &[(26, &c::HEADER_NO_HOPS), (28, &c::RFQ_REQ_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<128>(ALL, &[26, 28]),
+            index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
         },
     }
 };
@@ -6010,7 +6144,9 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
                 (76, &c::LEG_QUOT_STAT_GRP_NO_LEGS),
                 (77, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
             ],
-            index: &t::hash_index::<256>(BODY, &[5, 12, 48, 60, 72, 76, 77]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[5, 12, 48, 60, 72, 76, 77], &[5, 12, 48, 60, 72, 76, 77]),
         },
         view: t::Level {
             tags: ALL,
@@ -6026,7 +6162,13 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
                 (103, &c::LEG_QUOT_STAT_GRP_NO_LEGS),
                 (104, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 32, 39, 75, 87, 99, 103, 104]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 32, 39, 75, 87, 99, 103, 104],
+                &[26, 32, 39, 75, 87, 99, 103, 104],
+            ),
         },
     }
 };
@@ -6194,7 +6336,9 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
                 (75, &c::STIPULATIONS_NO_STIPULATIONS),
                 (79, &c::LEG_QUOT_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[7, 8, 15, 51, 63, 75, 79]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[7, 8, 15, 51, 63, 75, 79], &[7, 8, 15, 51, 63, 75, 79]),
         },
         view: t::Level {
             tags: ALL,
@@ -6210,7 +6354,13 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
                 (102, &c::STIPULATIONS_NO_STIPULATIONS),
                 (106, &c::LEG_QUOT_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 34, 35, 42, 78, 90, 102, 106]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 34, 35, 42, 78, 90, 102, 106],
+                &[26, 34, 35, 42, 78, 90, 102, 106],
+            ),
         },
     }
 };
@@ -6385,7 +6535,11 @@ pub static CONFIRMATION: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(BODY, &[8, 9, 15, 20, 56, 61, 71, 72, 84, 128, 134, 135]),
+            >(
+                BODY,
+                &[8, 9, 15, 20, 56, 61, 71, 72, 84, 128, 134, 135],
+                &[8, 9, 15, 20, 56, 61, 71, 72, 84, 128, 134, 135],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -6411,7 +6565,11 @@ pub static CONFIRMATION: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162]),
+            >(
+                ALL,
+                &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162],
+                &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162],
+            ),
         },
     }
 };
@@ -6583,7 +6741,9 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
                 (58, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (60, &c::POSITION_QTY_NO_POSITIONS),
             ],
-            index: &t::hash_index::<256>(BODY, &[8, 16, 52, 56, 57, 58, 60]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[8, 16, 52, 56, 57, 58, 60], &[8, 16, 52, 56, 57, 58, 60]),
         },
         view: t::Level {
             tags: ALL,
@@ -6599,7 +6759,9 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
                 (85, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (87, &c::POSITION_QTY_NO_POSITIONS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 35, 43, 79, 83, 84, 85, 87]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 35, 43, 79, 83, 84, 85, 87], &[26, 35, 43, 79, 83, 84, 85, 87]),
         },
     }
 };
@@ -6694,7 +6856,9 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
                 (62, &c::POSITION_QTY_NO_POSITIONS),
                 (63, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(BODY, &[10, 18, 54, 58, 59, 60, 62, 63]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[10, 18, 54, 58, 59, 60, 62, 63], &[10, 18, 54, 58, 59, 60, 62, 63]),
         },
         view: t::Level {
             tags: ALL,
@@ -6711,7 +6875,13 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
                 (89, &c::POSITION_QTY_NO_POSITIONS),
                 (90, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 37, 45, 81, 85, 86, 87, 89, 90]),
+            index: &t::hash_index::<
+                256,
+            >(
+                ALL,
+                &[26, 37, 45, 81, 85, 86, 87, 89, 90],
+                &[26, 37, 45, 81, 85, 86, 87, 89, 90],
+            ),
         },
     }
 };
@@ -6806,7 +6976,9 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
                 (53, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (57, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
             ],
-            index: &t::hash_index::<128>(BODY, &[4, 12, 48, 52, 53, 57]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[4, 12, 48, 52, 53, 57], &[4, 12, 48, 52, 53, 57]),
         },
         view: t::Level {
             tags: ALL,
@@ -6821,7 +6993,9 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
                 (80, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (84, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 31, 39, 75, 79, 80, 84]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 31, 39, 75, 79, 80, 84], &[26, 31, 39, 75, 79, 80, 84]),
         },
     }
 };
@@ -6905,7 +7079,9 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
                 (54, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (55, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[6, 14, 50, 54, 55]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[6, 14, 50, 54, 55], &[6, 14, 50, 54, 55]),
         },
         view: t::Level {
             tags: ALL,
@@ -6919,7 +7095,9 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
                 (81, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (82, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 33, 41, 77, 81, 82]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 33, 41, 77, 81, 82], &[26, 33, 41, 77, 81, 82]),
         },
     }
 };
@@ -6999,7 +7177,9 @@ pub static POSITION_REPORT: t::MessageDef = {
                 (63, &c::POSITION_QTY_NO_POSITIONS),
                 (64, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(BODY, &[10, 18, 54, 61, 62, 63, 64]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[10, 18, 54, 61, 62, 63, 64], &[10, 18, 54, 61, 62, 63, 64]),
         },
         view: t::Level {
             tags: ALL,
@@ -7015,7 +7195,9 @@ pub static POSITION_REPORT: t::MessageDef = {
                 (90, &c::POSITION_QTY_NO_POSITIONS),
                 (91, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 37, 45, 81, 88, 89, 90, 91]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 37, 45, 81, 88, 89, 90, 91], &[26, 37, 45, 81, 88, 89, 90, 91]),
         },
     }
 };
@@ -7110,7 +7292,7 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
                 (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[10, 46, 49, 50]),
+            index: &t::hash_index::<128>(BODY, &[10, 46, 49, 50], &[10, 46, 49, 50]),
         },
         view: t::Level {
             tags: ALL,
@@ -7123,7 +7305,9 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
                 (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 37, 73, 76, 77]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 37, 73, 76, 77], &[26, 37, 73, 76, 77]),
         },
     }
 };
@@ -7194,7 +7378,9 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
                 (68, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
                 (78, &c::TRD_ALLOC_GRP_NO_ALLOCS),
             ],
-            index: &t::hash_index::<256>(BODY, &[22, 58, 62, 68, 78]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[22, 58, 62, 68, 78], &[22, 58, 62, 68, 78]),
         },
         view: t::Level {
             tags: ALL,
@@ -7208,7 +7394,9 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
                 (95, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
                 (105, &c::TRD_ALLOC_GRP_NO_ALLOCS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 49, 85, 89, 95, 105]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 49, 85, 89, 95, 105], &[26, 49, 85, 89, 95, 105]),
         },
     }
 };
@@ -7333,7 +7521,11 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(BODY, &[15, 16, 25, 61, 66, 76, 77, 97, 121, 130]),
+            >(
+                BODY,
+                &[15, 16, 25, 61, 66, 76, 77, 97, 121, 130],
+                &[15, 16, 25, 61, 66, 76, 77, 97, 121, 130],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -7356,7 +7548,11 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157]),
+            >(
+                ALL,
+                &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157],
+                &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157],
+            ),
         },
     }
 };
@@ -7521,7 +7717,7 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 5, 6],
             groups: &[(2, &c::PARTIES_NO_PARTY_IDS), (16, &c::ALLOC_ACK_GRP_NO_ALLOCS)],
-            index: &t::hash_index::<64>(BODY, &[2, 16]),
+            index: &t::hash_index::<64>(BODY, &[2, 16], &[2, 16]),
         },
         view: t::Level {
             tags: ALL,
@@ -7532,7 +7728,7 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
                 (29, &c::PARTIES_NO_PARTY_IDS),
                 (43, &c::ALLOC_ACK_GRP_NO_ALLOCS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 29, 43]),
+            index: &t::hash_index::<128>(ALL, &[26, 29, 43], &[26, 29, 43]),
         },
     }
 };
@@ -7597,14 +7793,14 @@ pub static CONFIRMATION_ACK: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2, 3],
             groups: &[],
-            index: &t::hash_index::<32>(BODY, &[]),
+            index: &t::hash_index::<32>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 38],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -7653,14 +7849,14 @@ pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[(2, &c::PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<32>(BODY, &[2]),
+            index: &t::hash_index::<32>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 44],
             groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<128>(ALL, &[26, 29]),
+            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
 };
@@ -7733,7 +7929,9 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
                 (52, &c::POSITION_QTY_NO_POSITIONS),
                 (53, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(BODY, &[3, 10, 46, 50, 51, 52, 53]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[3, 10, 46, 50, 51, 52, 53], &[3, 10, 46, 50, 51, 52, 53]),
         },
         view: t::Level {
             tags: ALL,
@@ -7751,7 +7949,9 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
                 (79, &c::POSITION_QTY_NO_POSITIONS),
                 (80, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 30, 37, 73, 77, 78, 79, 80]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 30, 37, 73, 77, 78, 79, 80], &[26, 30, 37, 73, 77, 78, 79, 80]),
         },
     }
 };
@@ -7852,7 +8052,13 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
                 (76, &c::MISC_FEES_GRP_NO_MISC_FEES),
                 (91, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(BODY, &[4, 11, 12, 17, 53, 69, 70, 74, 76, 91]),
+            index: &t::hash_index::<
+                256,
+            >(
+                BODY,
+                &[4, 11, 12, 17, 53, 69, 70, 74, 76, 91],
+                &[4, 11, 12, 17, 53, 69, 70, 74, 76, 91],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -7873,7 +8079,11 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118]),
+            >(
+                ALL,
+                &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118],
+                &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118],
+            ),
         },
     }
 };
@@ -8010,7 +8220,11 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 256,
-            >(BODY, &[7, 14, 15, 20, 56, 72, 73, 77, 79, 94, 99]),
+            >(
+                BODY,
+                &[7, 14, 15, 20, 56, 72, 73, 77, 79, 94, 99],
+                &[7, 14, 15, 20, 56, 72, 73, 77, 79, 94, 99],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -8032,7 +8246,11 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126]),
+            >(
+                ALL,
+                &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126],
+                &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126],
+            ),
         },
     }
 };
@@ -8173,7 +8391,13 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
                 (80, &c::MISC_FEES_GRP_NO_MISC_FEES),
                 (95, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(BODY, &[8, 15, 16, 21, 57, 73, 74, 78, 80, 95]),
+            index: &t::hash_index::<
+                256,
+            >(
+                BODY,
+                &[8, 15, 16, 21, 57, 73, 74, 78, 80, 95],
+                &[8, 15, 16, 21, 57, 73, 74, 78, 80, 95],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -8194,7 +8418,11 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122]),
+            >(
+                ALL,
+                &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122],
+                &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122],
+            ),
         },
     }
 };
@@ -8329,7 +8557,11 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 256,
-            >(BODY, &[5, 12, 13, 18, 54, 70, 71, 75, 77, 92, 97]),
+            >(
+                BODY,
+                &[5, 12, 13, 18, 54, 70, 71, 75, 77, 92, 97],
+                &[5, 12, 13, 18, 54, 70, 71, 75, 77, 92, 97],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -8351,7 +8583,11 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124]),
+            >(
+                ALL,
+                &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124],
+                &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124],
+            ),
         },
     }
 };
@@ -8491,7 +8727,11 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 256,
-            >(BODY, &[1, 5, 12, 13, 18, 54, 70, 71, 75, 91, 96]),
+            >(
+                BODY,
+                &[1, 5, 12, 13, 18, 54, 70, 71, 75, 91, 96],
+                &[1, 5, 12, 13, 18, 54, 70, 71, 75, 91, 96],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -8513,7 +8753,11 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123]),
+            >(
+                ALL,
+                &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123],
+                &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123],
+            ),
         },
     }
 };
@@ -8631,14 +8875,14 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[(2, &c::COMP_ID_REQ_GRP_NO_COMP_IDS)],
-            index: &t::hash_index::<8>(BODY, &[2]),
+            index: &t::hash_index::<8>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
             groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::COMP_ID_REQ_GRP_NO_COMP_IDS)],
-            index: &t::hash_index::<128>(ALL, &[26, 29]),
+            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
 };
@@ -8675,14 +8919,14 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
             by_tag: &[],
             required: &[0, 2, 4],
             groups: &[(4, &c::COMP_ID_STAT_GRP_NO_COMP_IDS)],
-            index: &t::hash_index::<16>(BODY, &[4]),
+            index: &t::hash_index::<16>(BODY, &[4], &[4]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 31, 34],
             groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::COMP_ID_STAT_GRP_NO_COMP_IDS)],
-            index: &t::hash_index::<128>(ALL, &[26, 31]),
+            index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
     }
 };
@@ -8723,14 +8967,14 @@ pub static USER_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 36],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -8774,14 +9018,14 @@ pub static USER_RESPONSE: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[],
-            index: &t::hash_index::<8>(BODY, &[]),
+            index: &t::hash_index::<8>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -8834,7 +9078,9 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
                 (70, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[3, 5, 12, 13, 18, 54, 70, 71]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[3, 5, 12, 13, 18, 54, 70, 71], &[3, 5, 12, 13, 18, 54, 70, 71]),
         },
         view: t::Level {
             tags: ALL,
@@ -8851,7 +9097,13 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
                 (97, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (98, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 30, 32, 39, 40, 45, 81, 97, 98]),
+            index: &t::hash_index::<
+                256,
+            >(
+                ALL,
+                &[26, 30, 32, 39, 40, 45, 81, 97, 98],
+                &[26, 30, 32, 39, 40, 45, 81, 97, 98],
+            ),
         },
     }
 };
@@ -8946,14 +9198,14 @@ pub static CONFIRMATION_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 6],
             groups: &[(2, &c::ORD_ALLOC_GRP_NO_ORDERS)],
-            index: &t::hash_index::<32>(BODY, &[2]),
+            index: &t::hash_index::<32>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33, 42],
             groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::ORD_ALLOC_GRP_NO_ORDERS)],
-            index: &t::hash_index::<128>(ALL, &[26, 29]),
+            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
 };
@@ -9009,14 +9261,14 @@ pub static ACME_RISK_LIMIT_UPDATE: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2],
             groups: &[],
-            index: &t::hash_index::<8>(BODY, &[]),
+            index: &t::hash_index::<8>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 33],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };

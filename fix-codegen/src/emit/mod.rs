@@ -103,7 +103,7 @@
 //! assert!(messages.contains("opt test_req_id("));
 //! ```
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -477,6 +477,17 @@ struct GroupInfo {
     stat: String,
     /// Number of slots of one entry.
     len: usize,
+    /// Every tag under the group: its entries' and, recursively, their nested
+    /// groups'.
+    tags: BTreeSet<u32>,
+}
+
+/// How a level is walked: as a whole message (unknown fields are skipped) or as
+/// one group entry (which ends at the first field it does not hold).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Walk {
+    Message,
+    Entry,
 }
 
 /// One slot of a level.
@@ -637,20 +648,47 @@ impl<'d> Cx<'d> {
                     ty,
                     stat,
                     len: 0,
+                    tags: BTreeSet::new(),
                 },
             );
             i += 1;
         }
         let keys: Vec<(usize, &'d Group)> =
             pending.iter().map(|(_, _, g)| (group_key(g), *g)).collect();
-        for (k, g) in keys {
+        let defs: HashMap<usize, &'d Group> = keys.iter().copied().collect();
+        for &(k, g) in &keys {
             let mut slots = Vec::new();
             cx.flatten(&g.members, true, &mut slots, 0);
+            let mut tags = BTreeSet::new();
+            cx.tags_under(g, &defs, &mut tags, 0);
             if let Some(info) = cx.groups.get_mut(&k) {
                 info.len = slots.len();
+                info.tags = tags;
             }
         }
         cx
+    }
+
+    /// Adds every tag under group `g` to `out`: its entries', and its nested
+    /// groups' (found in `defs`), recursively.
+    fn tags_under(
+        &self,
+        g: &Group,
+        defs: &HashMap<usize, &'d Group>,
+        out: &mut BTreeSet<u32>,
+        depth: usize,
+    ) {
+        if depth > crate::model::MAX_COMPONENT_DEPTH {
+            return;
+        }
+        let mut slots = Vec::new();
+        self.flatten(&g.members, true, &mut slots, 0);
+        for s in slots {
+            out.insert(s.tag);
+            if let Some(inner) = s.group.and_then(|k| defs.get(&k)) {
+                self.tags_under(inner, defs, out, depth + 1);
+            }
+        }
     }
 
     fn component_slots(&self, i: usize, depth: usize) -> usize {
@@ -746,14 +784,14 @@ impl<'d> Cx<'d> {
     }
 
     /// A `Level { .. }` literal for `slots`.
-    fn level(&self, slots: &[Slot], from: Module) -> TokenStream {
+    fn level(&self, slots: &[Slot], from: Module, walk: Walk) -> TokenStream {
         let tags = slots.iter().map(|s| Literal::u32_unsuffixed(s.tag));
         if index_buckets(slots).is_none() {
-            return self.level_of(quote!(&[#(#tags),*]), slots, from);
+            return self.level_of(quote!(&[#(#tags),*]), slots, from, walk);
         }
         // The index is computed at compile time from the tags (`hash_index`), so
         // the tags are named once and the source holds no bucket table.
-        let level = self.level_of(quote!(TAGS), slots, from);
+        let level = self.level_of(quote!(TAGS), slots, from, walk);
         quote! {
             {
                 const TAGS: &[u32] = &[#(#tags),*];
@@ -765,7 +803,7 @@ impl<'d> Cx<'d> {
     /// A `Level { .. }` literal for `slots`, whose tags are the expression `tags`
     /// (a constant when there is an index, which names them twice). A level with
     /// an index leaves `by_tag` empty: only lookups without one read it.
-    fn level_of(&self, tags: TokenStream, slots: &[Slot], from: Module) -> TokenStream {
+    fn level_of(&self, tags: TokenStream, slots: &[Slot], from: Module, walk: Walk) -> TokenStream {
         let required = slots
             .iter()
             .enumerate()
@@ -796,13 +834,20 @@ impl<'d> Cx<'d> {
             .enumerate()
             .filter(|(_, s)| s.group.is_some())
             .map(|(i, _)| u16_lit(i));
+        // At a message's level, a group none of whose tags the level holds needs
+        // no skipping (`fix_core::typed::DISJOINT_BIT`).
+        let own: BTreeSet<u32> = slots.iter().map(|s| s.tag).collect();
+        let disjoint = slots.iter().enumerate().filter_map(|(i, s)| {
+            let info = self.groups.get(&s.group?)?;
+            (walk == Walk::Message && info.tags.is_disjoint(&own)).then(|| u16_lit(i))
+        });
         quote! {
             t::Level {
                 tags: #tags,
                 by_tag: &[],
                 required: &[#(#required),*],
                 groups: &[#(#groups),*],
-                index: &t::hash_index::<#buckets>(#tags, &[#(#group_slots),*]),
+                index: &t::hash_index::<#buckets>(#tags, &[#(#group_slots),*], &[#(#disjoint),*]),
             }
         }
     }
@@ -1380,7 +1425,7 @@ impl<'d> Cx<'d> {
             }
             let mut slots = Vec::new();
             self.flatten(&g.members, true, &mut slots, 0);
-            let level = self.level(&slots, from);
+            let level = self.level(&slots, from, Walk::Entry);
             let stat = id(&info.stat);
             let counter = Literal::u32_unsuffixed(g.counter);
             let delimiter = Literal::u32_unsuffixed(slots.first().map_or(0, |s| s.tag));
@@ -1522,8 +1567,8 @@ impl<'d> Cx<'d> {
                 Literal::usize_unsuffixed(hlen),
                 Literal::usize_unsuffixed(body.len()),
             );
-            let body_level = self.level_of(quote!(BODY), &body, Module::Messages);
-            let view_level = self.level_of(quote!(ALL), &all, Module::Messages);
+            let body_level = self.level_of(quote!(BODY), &body, Module::Messages, Walk::Message);
+            let view_level = self.level_of(quote!(ALL), &all, Module::Messages, Walk::Message);
             items.push(Part::Tokens(quote! {
                 #ds
                 pub static #stat: t::MessageDef = {
@@ -1613,8 +1658,8 @@ impl<'d> Cx<'d> {
         self.flatten(&self.dict.header().members, true, &mut header_slots, 0);
         let mut trailer_slots = Vec::new();
         self.flatten(&self.dict.trailer().members, true, &mut trailer_slots, 0);
-        let header = self.level(&header_slots, Module::Messages);
-        let trailer = self.level(&trailer_slots, Module::Messages);
+        let header = self.level(&header_slots, Module::Messages, Walk::Message);
+        let trailer = self.level(&trailer_slots, Module::Messages, Walk::Message);
         let mut by_type: Vec<(&str, &String)> = self
             .dict
             .messages()

@@ -18,14 +18,14 @@ pub static HEARTBEAT: t::MessageDef = {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(BODY, &[]),
+            index: &t::hash_index::<2>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 30],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26]),
+            index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
     }
 };
@@ -58,14 +58,14 @@ pub static TEST_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<2>(BODY, &[]),
+            index: &t::hash_index::<2>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 30],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26]),
+            index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
     }
 };
@@ -98,14 +98,14 @@ pub static RESEND_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[],
-            index: &t::hash_index::<4>(BODY, &[]),
+            index: &t::hash_index::<4>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 31],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26]),
+            index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
     }
 };
@@ -141,14 +141,14 @@ pub static REJECT: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 36],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -192,14 +192,14 @@ pub static SEQUENCE_RESET: t::MessageDef = {
             by_tag: &[],
             required: &[1],
             groups: &[],
-            index: &t::hash_index::<4>(BODY, &[]),
+            index: &t::hash_index::<4>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 31],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26]),
+            index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
     }
 };
@@ -235,14 +235,14 @@ pub static LOGOUT: t::MessageDef = {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<8>(BODY, &[]),
+            index: &t::hash_index::<8>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 32],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -292,7 +292,9 @@ pub static IOI: t::MessageDef = {
                 (72, &c::IOI_QUAL_GRP_NO_IOI_QUALIFIERS),
                 (78, &c::ROUTING_GRP_NO_ROUTING_IDS),
             ],
-            index: &t::hash_index::<256>(BODY, &[7, 43, 55, 65, 66, 72, 78]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[7, 43, 55, 65, 66, 72, 78], &[7, 43, 55, 65, 66, 72, 78]),
         },
         view: t::Level {
             tags: ALL,
@@ -308,7 +310,13 @@ pub static IOI: t::MessageDef = {
                 (99, &c::IOI_QUAL_GRP_NO_IOI_QUALIFIERS),
                 (105, &c::ROUTING_GRP_NO_ROUTING_IDS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 34, 70, 82, 92, 93, 99, 105]),
+            index: &t::hash_index::<
+                256,
+            >(
+                ALL,
+                &[26, 34, 70, 82, 92, 93, 99, 105],
+                &[26, 34, 70, 82, 92, 93, 99, 105],
+            ),
         },
     }
 };
@@ -401,7 +409,7 @@ pub static ADVERTISEMENT: t::MessageDef = {
                 (46, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[7, 43, 46, 47]),
+            index: &t::hash_index::<128>(BODY, &[7, 43, 46, 47], &[7, 43, 46, 47]),
         },
         view: t::Level {
             tags: ALL,
@@ -414,7 +422,9 @@ pub static ADVERTISEMENT: t::MessageDef = {
                 (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 34, 70, 73, 74]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 34, 70, 73, 74], &[26, 34, 70, 73, 74]),
         },
     }
 };
@@ -507,7 +517,13 @@ pub static EXECUTION_REPORT: t::MessageDef = {
                 (215, &c::INSTRMT_LEG_EXEC_GRP_NO_LEGS),
                 (217, &c::MISC_FEES_GRP_NO_MISC_FEES),
             ],
-            index: &t::hash_index::<512>(BODY, &[12, 14, 40, 76, 88, 90, 214, 215, 217]),
+            index: &t::hash_index::<
+                512,
+            >(
+                BODY,
+                &[12, 14, 40, 76, 88, 90, 214, 215, 217],
+                &[12, 14, 40, 76, 88, 90, 214, 215, 217],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -527,7 +543,11 @@ pub static EXECUTION_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244]),
+            >(
+                ALL,
+                &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244],
+                &[26, 39, 41, 67, 103, 115, 117, 241, 242, 244],
+            ),
         },
     }
 };
@@ -834,14 +854,14 @@ pub static ORDER_CANCEL_REJECT: t::MessageDef = {
             by_tag: &[],
             required: &[0, 3, 5, 6, 16],
             groups: &[],
-            index: &t::hash_index::<64>(BODY, &[]),
+            index: &t::hash_index::<64>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 30, 32, 33, 43, 50],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -914,14 +934,14 @@ pub static LOGON: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[(7, &LOGON_NO_MSG_TYPES)],
-            index: &t::hash_index::<32>(BODY, &[7]),
+            index: &t::hash_index::<32>(BODY, &[7], &[7]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 40],
             groups: &[(26, &c::HEADER_NO_HOPS), (34, &LOGON_NO_MSG_TYPES)],
-            index: &t::hash_index::<128>(ALL, &[26, 34]),
+            index: &t::hash_index::<128>(ALL, &[26, 34], &[26, 34]),
         },
     }
 };
@@ -969,7 +989,7 @@ pub static LOGON_NO_MSG_TYPES: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -1010,7 +1030,7 @@ pub static NEWS: t::MessageDef = {
                 (8, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (9, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
             ],
-            index: &t::hash_index::<32>(BODY, &[5, 6, 7, 8, 9]),
+            index: &t::hash_index::<32>(BODY, &[5, 6, 7, 8, 9], &[5, 6, 7, 8, 9]),
         },
         view: t::Level {
             tags: ALL,
@@ -1024,7 +1044,9 @@ pub static NEWS: t::MessageDef = {
                 (35, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (36, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 32, 33, 34, 35, 36]),
+            index: &t::hash_index::<
+                128,
+            >(ALL, &[26, 32, 33, 34, 35, 36], &[26, 32, 33, 34, 35, 36]),
         },
     }
 };
@@ -1086,7 +1108,7 @@ pub static EMAIL: t::MessageDef = {
                 (9, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (12, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
             ],
-            index: &t::hash_index::<32>(BODY, &[6, 7, 8, 9, 12]),
+            index: &t::hash_index::<32>(BODY, &[6, 7, 8, 9, 12], &[6, 7, 8, 9, 12]),
         },
         view: t::Level {
             tags: ALL,
@@ -1100,7 +1122,9 @@ pub static EMAIL: t::MessageDef = {
                 (36, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (39, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 33, 34, 35, 36, 39]),
+            index: &t::hash_index::<
+                128,
+            >(ALL, &[26, 33, 34, 35, 36, 39], &[26, 33, 34, 35, 36, 39]),
         },
     }
 };
@@ -1177,7 +1201,9 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
                 (77, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (82, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<512>(BODY, &[3, 13, 23, 29, 65, 77, 82]),
+            index: &t::hash_index::<
+                512,
+            >(BODY, &[3, 13, 23, 29, 65, 77, 82], &[3, 13, 23, 29, 65, 77, 82]),
         },
         view: t::Level {
             tags: ALL,
@@ -1193,7 +1219,13 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
                 (104, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (109, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 30, 40, 50, 56, 92, 104, 109]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 30, 40, 50, 56, 92, 104, 109],
+                &[26, 30, 40, 50, 56, 92, 104, 109],
+            ),
         },
     }
 };
@@ -1376,14 +1408,14 @@ pub static NEW_ORDER_LIST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 4, 16, 18],
             groups: &[(18, &c::LIST_ORD_GRP_NO_ORDERS)],
-            index: &t::hash_index::<64>(BODY, &[18]),
+            index: &t::hash_index::<64>(BODY, &[18], &[18]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 43, 45, 48],
             groups: &[(26, &c::HEADER_NO_HOPS), (45, &c::LIST_ORD_GRP_NO_ORDERS)],
-            index: &t::hash_index::<128>(ALL, &[26, 45]),
+            index: &t::hash_index::<128>(ALL, &[26, 45], &[26, 45]),
         },
     }
 };
@@ -1461,7 +1493,7 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
                 (51, &c::EVNT_GRP_NO_EVENTS),
                 (63, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[10, 15, 51, 63]),
+            index: &t::hash_index::<256>(BODY, &[10, 15, 51, 63], &[10, 15, 51, 63]),
         },
         view: t::Level {
             tags: ALL,
@@ -1474,7 +1506,9 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
                 (78, &c::EVNT_GRP_NO_EVENTS),
                 (90, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 37, 42, 78, 90]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 37, 42, 78, 90], &[26, 37, 42, 78, 90]),
         },
     }
 };
@@ -1562,7 +1596,9 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 (68, &c::EVNT_GRP_NO_EVENTS),
                 (80, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<512>(BODY, &[1, 17, 27, 32, 68, 80]),
+            index: &t::hash_index::<
+                512,
+            >(BODY, &[1, 17, 27, 32, 68, 80], &[1, 17, 27, 32, 68, 80]),
         },
         view: t::Level {
             tags: ALL,
@@ -1577,7 +1613,9 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 (95, &c::EVNT_GRP_NO_EVENTS),
                 (107, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 28, 44, 54, 59, 95, 107]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 28, 44, 54, 59, 95, 107], &[26, 28, 44, 54, 59, 95, 107]),
         },
     }
 };
@@ -1766,7 +1804,7 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
                 (48, &c::EVNT_GRP_NO_EVENTS),
                 (60, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[4, 12, 48, 60]),
+            index: &t::hash_index::<128>(BODY, &[4, 12, 48, 60], &[4, 12, 48, 60]),
         },
         view: t::Level {
             tags: ALL,
@@ -1779,7 +1817,9 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
                 (75, &c::EVNT_GRP_NO_EVENTS),
                 (87, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 31, 39, 75, 87]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 31, 39, 75, 87], &[26, 31, 39, 75, 87]),
         },
     }
 };
@@ -1855,7 +1895,11 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 256,
-            >(BODY, &[11, 12, 21, 57, 62, 72, 73, 93, 117, 126]),
+            >(
+                BODY,
+                &[11, 12, 21, 57, 62, 72, 73, 93, 117, 126],
+                &[11, 12, 21, 57, 62, 72, 73, 93, 117, 126],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -1876,7 +1920,11 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153]),
+            >(
+                ALL,
+                &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153],
+                &[26, 38, 39, 48, 84, 89, 99, 100, 120, 144, 153],
+            ),
         },
     }
 };
@@ -2032,14 +2080,14 @@ pub static LIST_CANCEL_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 36],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -2083,14 +2131,14 @@ pub static LIST_EXECUTE: t::MessageDef = {
             by_tag: &[],
             required: &[0, 3],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 30, 36],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -2134,14 +2182,14 @@ pub static LIST_STATUS_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<8>(BODY, &[]),
+            index: &t::hash_index::<8>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 33],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -2180,14 +2228,14 @@ pub static LIST_STATUS: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 11],
             groups: &[(11, &c::ORD_LIST_STAT_GRP_NO_ORDERS)],
-            index: &t::hash_index::<32>(BODY, &[11]),
+            index: &t::hash_index::<32>(BODY, &[11], &[11]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 31, 36, 38, 41],
             groups: &[(26, &c::HEADER_NO_HOPS), (38, &c::ORD_LIST_STAT_GRP_NO_ORDERS)],
-            index: &t::hash_index::<128>(ALL, &[26, 38]),
+            index: &t::hash_index::<128>(ALL, &[26, 38], &[26, 38]),
         },
     }
 };
@@ -2242,7 +2290,7 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
             by_tag: &[],
             required: &[0, 4, 5],
             groups: &[(1, &c::PARTIES_NO_PARTY_IDS), (15, &c::ALLOC_ACK_GRP_NO_ALLOCS)],
-            index: &t::hash_index::<32>(BODY, &[1, 15]),
+            index: &t::hash_index::<32>(BODY, &[1, 15], &[1, 15]),
         },
         view: t::Level {
             tags: ALL,
@@ -2253,7 +2301,7 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
                 (28, &c::PARTIES_NO_PARTY_IDS),
                 (42, &c::ALLOC_ACK_GRP_NO_ALLOCS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 28, 42]),
+            index: &t::hash_index::<128>(ALL, &[26, 28, 42], &[26, 28, 42]),
         },
     }
 };
@@ -2324,7 +2372,7 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[8, 44, 47, 48]),
+            index: &t::hash_index::<128>(BODY, &[8, 44, 47, 48], &[8, 44, 47, 48]),
         },
         view: t::Level {
             tags: ALL,
@@ -2337,7 +2385,9 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
                 (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 35, 71, 74, 75]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 35, 71, 74, 75], &[26, 35, 71, 74, 75]),
         },
     }
 };
@@ -2396,14 +2446,14 @@ pub static QUOTE_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 4],
             groups: &[(4, &c::QUOT_REQ_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<16>(BODY, &[4]),
+            index: &t::hash_index::<16>(BODY, &[4], &[4]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 37],
             groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::QUOT_REQ_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<128>(ALL, &[26, 31]),
+            index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
     }
 };
@@ -2465,7 +2515,9 @@ pub static QUOTE: t::MessageDef = {
                 (73, &c::STIPULATIONS_NO_STIPULATIONS),
                 (77, &c::LEG_QUOT_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[4, 6, 13, 49, 61, 73, 77]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[4, 6, 13, 49, 61, 73, 77], &[4, 6, 13, 49, 61, 73, 77]),
         },
         view: t::Level {
             tags: ALL,
@@ -2481,7 +2533,13 @@ pub static QUOTE: t::MessageDef = {
                 (100, &c::STIPULATIONS_NO_STIPULATIONS),
                 (104, &c::LEG_QUOT_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 31, 33, 40, 76, 88, 100, 104]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 31, 33, 40, 76, 88, 100, 104],
+                &[26, 31, 33, 40, 76, 88, 100, 104],
+            ),
         },
     }
 };
@@ -2630,14 +2688,14 @@ pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
             by_tag: &[],
             required: &[0, 2, 8],
             groups: &[(9, &c::SETTL_INST_GRP_NO_SETTL_INST)],
-            index: &t::hash_index::<32>(BODY, &[9]),
+            index: &t::hash_index::<32>(BODY, &[9], &[9]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 35, 39],
             groups: &[(26, &c::HEADER_NO_HOPS), (36, &c::SETTL_INST_GRP_NO_SETTL_INST)],
-            index: &t::hash_index::<128>(ALL, &[26, 36]),
+            index: &t::hash_index::<128>(ALL, &[26, 36], &[26, 36]),
         },
     }
 };
@@ -2692,7 +2750,7 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
                 (9, &c::INSTRMT_MD_REQ_GRP_NO_RELATED_SYM),
                 (10, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
             ],
-            index: &t::hash_index::<32>(BODY, &[8, 9, 10]),
+            index: &t::hash_index::<32>(BODY, &[8, 9, 10], &[8, 9, 10]),
         },
         view: t::Level {
             tags: ALL,
@@ -2704,7 +2762,7 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
                 (36, &c::INSTRMT_MD_REQ_GRP_NO_RELATED_SYM),
                 (37, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 35, 36, 37]),
+            index: &t::hash_index::<128>(ALL, &[26, 35, 36, 37], &[26, 35, 36, 37]),
         },
     }
 };
@@ -2770,7 +2828,9 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
                 (45, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (49, &c::MD_FULL_GRP_NO_MD_ENTRIES),
             ],
-            index: &t::hash_index::<128>(BODY, &[5, 41, 44, 45, 49]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[5, 41, 44, 45, 49], &[5, 41, 44, 45, 49]),
         },
         view: t::Level {
             tags: ALL,
@@ -2784,7 +2844,9 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
                 (72, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (76, &c::MD_FULL_GRP_NO_MD_ENTRIES),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 32, 68, 71, 72, 76]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 32, 68, 71, 72, 76], &[26, 32, 68, 71, 72, 76]),
         },
     }
 };
@@ -2835,14 +2897,14 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             by_tag: &[],
             required: &[1],
             groups: &[(1, &c::MD_INC_GRP_NO_MD_ENTRIES)],
-            index: &t::hash_index::<8>(BODY, &[1]),
+            index: &t::hash_index::<8>(BODY, &[1], &[1]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 33],
             groups: &[(26, &c::HEADER_NO_HOPS), (28, &c::MD_INC_GRP_NO_MD_ENTRIES)],
-            index: &t::hash_index::<128>(ALL, &[26, 28]),
+            index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
         },
     }
 };
@@ -2881,14 +2943,14 @@ pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[(2, &c::MD_RJCT_GRP_NO_ALT_MD_SOURCE)],
-            index: &t::hash_index::<16>(BODY, &[2]),
+            index: &t::hash_index::<16>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 35],
             groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::MD_RJCT_GRP_NO_ALT_MD_SOURCE)],
-            index: &t::hash_index::<128>(ALL, &[26, 29]),
+            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
 };
@@ -2934,7 +2996,7 @@ pub static QUOTE_CANCEL: t::MessageDef = {
                 (4, &c::PARTIES_NO_PARTY_IDS),
                 (10, &c::QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES),
             ],
-            index: &t::hash_index::<32>(BODY, &[4, 10]),
+            index: &t::hash_index::<32>(BODY, &[4, 10], &[4, 10]),
         },
         view: t::Level {
             tags: ALL,
@@ -2945,7 +3007,7 @@ pub static QUOTE_CANCEL: t::MessageDef = {
                 (31, &c::PARTIES_NO_PARTY_IDS),
                 (37, &c::QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 31, 37]),
+            index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
         },
     }
 };
@@ -3008,7 +3070,9 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
                 (55, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (56, &c::PARTIES_NO_PARTY_IDS),
             ],
-            index: &t::hash_index::<128>(BODY, &[6, 42, 54, 55, 56]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[6, 42, 54, 55, 56], &[6, 42, 54, 55, 56]),
         },
         view: t::Level {
             tags: ALL,
@@ -3022,7 +3086,9 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
                 (82, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (83, &c::PARTIES_NO_PARTY_IDS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 33, 69, 81, 82, 83]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 33, 69, 81, 82, 83], &[26, 33, 69, 81, 82, 83]),
         },
     }
 };
@@ -3083,7 +3149,7 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
                 (6, &c::PARTIES_NO_PARTY_IDS),
                 (13, &c::QUOT_SET_ACK_GRP_NO_QUOTE_SETS),
             ],
-            index: &t::hash_index::<32>(BODY, &[6, 13]),
+            index: &t::hash_index::<32>(BODY, &[6, 13], &[6, 13]),
         },
         view: t::Level {
             tags: ALL,
@@ -3094,7 +3160,7 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
                 (33, &c::PARTIES_NO_PARTY_IDS),
                 (40, &c::QUOT_SET_ACK_GRP_NO_QUOTE_SETS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 33, 40]),
+            index: &t::hash_index::<128>(ALL, &[26, 33, 40], &[26, 33, 40]),
         },
     }
 };
@@ -3162,7 +3228,9 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
                 (48, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (55, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[6, 42, 47, 48, 55]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[6, 42, 47, 48, 55], &[6, 42, 47, 48, 55]),
         },
         view: t::Level {
             tags: ALL,
@@ -3176,7 +3244,9 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
                 (75, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (82, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 33, 69, 74, 75, 82]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 33, 69, 74, 75, 82], &[26, 33, 69, 74, 75, 82]),
         },
     }
 };
@@ -3244,7 +3314,9 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
                 (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (56, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[7, 43, 48, 49, 56]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[7, 43, 48, 49, 56], &[7, 43, 48, 49, 56]),
         },
         view: t::Level {
             tags: ALL,
@@ -3258,7 +3330,9 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
                 (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (83, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 34, 70, 75, 76, 83]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 34, 70, 75, 76, 83], &[26, 34, 70, 75, 76, 83]),
         },
     }
 };
@@ -3329,7 +3403,9 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[5, 41, 46, 47, 48]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[5, 41, 46, 47, 48], &[5, 41, 46, 47, 48]),
         },
         view: t::Level {
             tags: ALL,
@@ -3343,7 +3419,9 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
                 (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 32, 68, 73, 74, 75]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
         },
     }
 };
@@ -3402,7 +3480,9 @@ pub static SECURITY_STATUS: t::MessageDef = {
                 (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[5, 41, 46, 47, 48]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[5, 41, 46, 47, 48], &[5, 41, 46, 47, 48]),
         },
         view: t::Level {
             tags: ALL,
@@ -3416,7 +3496,9 @@ pub static SECURITY_STATUS: t::MessageDef = {
                 (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 32, 68, 73, 74, 75]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
         },
     }
 };
@@ -3496,14 +3578,14 @@ pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 5],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 32, 35],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -3547,14 +3629,14 @@ pub static TRADING_SESSION_STATUS: t::MessageDef = {
             by_tag: &[],
             required: &[1, 6],
             groups: &[],
-            index: &t::hash_index::<64>(BODY, &[]),
+            index: &t::hash_index::<64>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 33, 46],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -3622,7 +3704,7 @@ pub static MASS_QUOTE: t::MessageDef = {
                 (4, &c::PARTIES_NO_PARTY_IDS),
                 (10, &c::QUOT_SET_GRP_NO_QUOTE_SETS),
             ],
-            index: &t::hash_index::<32>(BODY, &[4, 10]),
+            index: &t::hash_index::<32>(BODY, &[4, 10], &[4, 10]),
         },
         view: t::Level {
             tags: ALL,
@@ -3633,7 +3715,7 @@ pub static MASS_QUOTE: t::MessageDef = {
                 (31, &c::PARTIES_NO_PARTY_IDS),
                 (37, &c::QUOT_SET_GRP_NO_QUOTE_SETS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 31, 37]),
+            index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
         },
     }
 };
@@ -3686,14 +3768,14 @@ pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = {
             by_tag: &[],
             required: &[1, 3],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 30, 36],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -3742,7 +3824,7 @@ pub static BID_REQUEST: t::MessageDef = {
                 (10, &c::BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS),
                 (11, &c::BID_COMP_REQ_GRP_NO_BID_COMPONENTS),
             ],
-            index: &t::hash_index::<64>(BODY, &[10, 11]),
+            index: &t::hash_index::<64>(BODY, &[10, 11], &[10, 11]),
         },
         view: t::Level {
             tags: ALL,
@@ -3753,7 +3835,7 @@ pub static BID_REQUEST: t::MessageDef = {
                 (37, &c::BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS),
                 (38, &c::BID_COMP_REQ_GRP_NO_BID_COMPONENTS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 37, 38]),
+            index: &t::hash_index::<128>(ALL, &[26, 37, 38], &[26, 37, 38]),
         },
     }
 };
@@ -3841,7 +3923,7 @@ pub static BID_RESPONSE: t::MessageDef = {
             by_tag: &[],
             required: &[2],
             groups: &[(2, &c::BID_COMP_RSP_GRP_NO_BID_COMPONENTS)],
-            index: &t::hash_index::<8>(BODY, &[2]),
+            index: &t::hash_index::<8>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
@@ -3851,7 +3933,7 @@ pub static BID_RESPONSE: t::MessageDef = {
                 (26, &c::HEADER_NO_HOPS),
                 (29, &c::BID_COMP_RSP_GRP_NO_BID_COMPONENTS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 29]),
+            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
 };
@@ -3891,7 +3973,7 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
                 (3, &c::INSTRMT_STRK_PX_GRP_NO_STRIKES),
                 (4, &c::UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<16>(BODY, &[3, 4]),
+            index: &t::hash_index::<16>(BODY, &[3, 4], &[3, 4]),
         },
         view: t::Level {
             tags: ALL,
@@ -3902,7 +3984,7 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
                 (30, &c::INSTRMT_STRK_PX_GRP_NO_STRIKES),
                 (31, &c::UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 30, 31]),
+            index: &t::hash_index::<128>(ALL, &[26, 30, 31], &[26, 30, 31]),
         },
     }
 };
@@ -3950,7 +4032,7 @@ pub static XM_LNON_FIX: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 29],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<64>(ALL, &[26]),
+            index: &t::hash_index::<64>(ALL, &[26], &[26]),
         },
     }
 };
@@ -3987,7 +4069,7 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
                 (10, &c::RGST_DTLS_GRP_NO_REGIST_DTLS),
                 (11, &c::RGST_DIST_INST_GRP_NO_DISTRIB_INSTS),
             ],
-            index: &t::hash_index::<32>(BODY, &[4, 10, 11]),
+            index: &t::hash_index::<32>(BODY, &[4, 10, 11], &[4, 10, 11]),
         },
         view: t::Level {
             tags: ALL,
@@ -3999,7 +4081,7 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
                 (37, &c::RGST_DTLS_GRP_NO_REGIST_DTLS),
                 (38, &c::RGST_DIST_INST_GRP_NO_DISTRIB_INSTS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 31, 37, 38]),
+            index: &t::hash_index::<128>(ALL, &[26, 31, 37, 38], &[26, 31, 37, 38]),
         },
     }
 };
@@ -4055,14 +4137,14 @@ pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2, 7],
             groups: &[(4, &c::PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<32>(BODY, &[4]),
+            index: &t::hash_index::<32>(BODY, &[4], &[4]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 34, 39],
             groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<128>(ALL, &[26, 31]),
+            index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
     }
 };
@@ -4124,7 +4206,7 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
                 (52, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (94, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(BODY, &[9, 45, 52, 94]),
+            index: &t::hash_index::<256>(BODY, &[9, 45, 52, 94], &[9, 45, 52, 94]),
         },
         view: t::Level {
             tags: ALL,
@@ -4137,7 +4219,9 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
                 (79, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (121, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 36, 72, 79, 121]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 36, 72, 79, 121], &[26, 36, 72, 79, 121]),
         },
     }
 };
@@ -4204,7 +4288,9 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
                 (58, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (100, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(BODY, &[8, 15, 51, 58, 100]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[8, 15, 51, 58, 100], &[8, 15, 51, 58, 100]),
         },
         view: t::Level {
             tags: ALL,
@@ -4218,7 +4304,9 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
                 (85, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (127, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 35, 42, 78, 85, 127]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 35, 42, 78, 85, 127], &[26, 35, 42, 78, 85, 127]),
         },
     }
 };
@@ -4299,7 +4387,9 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
                 (56, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (61, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(BODY, &[3, 8, 44, 47, 48, 56, 61]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[3, 8, 44, 47, 48, 56, 61], &[3, 8, 44, 47, 48, 56, 61]),
         },
         view: t::Level {
             tags: ALL,
@@ -4315,7 +4405,9 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
                 (83, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (88, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 30, 35, 71, 74, 75, 83, 88]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 30, 35, 71, 74, 75, 83, 88], &[26, 30, 35, 71, 74, 75, 83, 88]),
         },
     }
 };
@@ -4451,7 +4543,9 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 (58, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (63, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(BODY, &[5, 10, 46, 49, 50, 58, 63]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[5, 10, 46, 49, 50, 58, 63], &[5, 10, 46, 49, 50, 58, 63]),
         },
         view: t::Level {
             tags: ALL,
@@ -4467,7 +4561,9 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
                 (85, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (90, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 32, 37, 73, 76, 77, 85, 90]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 32, 37, 73, 76, 77, 85, 90], &[26, 32, 37, 73, 76, 77, 85, 90]),
         },
     }
 };
@@ -4601,7 +4697,9 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
                 (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[5, 10, 46, 49, 50]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[5, 10, 46, 49, 50], &[5, 10, 46, 49, 50]),
         },
         view: t::Level {
             tags: ALL,
@@ -4615,7 +4713,9 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
                 (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 32, 37, 73, 76, 77]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 32, 37, 73, 76, 77], &[26, 32, 37, 73, 76, 77]),
         },
     }
 };
@@ -4667,14 +4767,14 @@ pub static SECURITY_TYPE_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<32>(BODY, &[]),
+            index: &t::hash_index::<32>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 38],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -4723,7 +4823,7 @@ pub static SECURITY_TYPES: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2],
             groups: &[(5, &c::SEC_TYPES_GRP_NO_SECURITY_TYPES)],
-            index: &t::hash_index::<32>(BODY, &[5]),
+            index: &t::hash_index::<32>(BODY, &[5], &[5]),
         },
         view: t::Level {
             tags: ALL,
@@ -4733,7 +4833,7 @@ pub static SECURITY_TYPES: t::MessageDef = {
                 (26, &c::HEADER_NO_HOPS),
                 (32, &c::SEC_TYPES_GRP_NO_SECURITY_TYPES),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 32]),
+            index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
         },
     }
 };
@@ -4797,7 +4897,9 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
                 (57, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (58, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[6, 42, 47, 57, 58]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[6, 42, 47, 57, 58], &[6, 42, 47, 57, 58]),
         },
         view: t::Level {
             tags: ALL,
@@ -4811,7 +4913,9 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
                 (84, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (85, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 33, 69, 74, 84, 85]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 33, 69, 74, 84, 85], &[26, 33, 69, 74, 84, 85]),
         },
     }
 };
@@ -4869,14 +4973,14 @@ pub static SECURITY_LIST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2],
             groups: &[(5, &c::SEC_LIST_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<16>(BODY, &[5]),
+            index: &t::hash_index::<16>(BODY, &[5], &[5]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 35],
             groups: &[(26, &c::HEADER_NO_HOPS), (32, &c::SEC_LIST_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<128>(ALL, &[26, 32]),
+            index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
         },
     }
 };
@@ -4926,7 +5030,7 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
                 (6, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (48, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<128>(BODY, &[6, 48]),
+            index: &t::hash_index::<128>(BODY, &[6, 48], &[6, 48]),
         },
         view: t::Level {
             tags: ALL,
@@ -4937,7 +5041,7 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
                 (33, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (75, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 33, 75]),
+            index: &t::hash_index::<256>(ALL, &[26, 33, 75], &[26, 33, 75]),
         },
     }
 };
@@ -4996,7 +5100,7 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
                 (49, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
                 (52, &c::REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM),
             ],
-            index: &t::hash_index::<128>(BODY, &[7, 49, 52]),
+            index: &t::hash_index::<128>(BODY, &[7, 49, 52], &[7, 49, 52]),
         },
         view: t::Level {
             tags: ALL,
@@ -5008,7 +5112,7 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
                 (76, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
                 (79, &c::REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 34, 76, 79]),
+            index: &t::hash_index::<256>(ALL, &[26, 34, 76, 79], &[26, 34, 76, 79]),
         },
     }
 };
@@ -5069,7 +5173,9 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
                 (69, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (71, &c::LEG_ORD_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(BODY, &[3, 13, 23, 30, 66, 69, 71]),
+            index: &t::hash_index::<
+                512,
+            >(BODY, &[3, 13, 23, 30, 66, 69, 71], &[3, 13, 23, 30, 66, 69, 71]),
         },
         view: t::Level {
             tags: ALL,
@@ -5085,7 +5191,9 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
                 (96, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (98, &c::LEG_ORD_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 30, 40, 50, 57, 93, 96, 98]),
+            index: &t::hash_index::<
+                512,
+            >(ALL, &[26, 30, 40, 50, 57, 93, 96, 98], &[26, 30, 40, 50, 57, 93, 96, 98]),
         },
     }
 };
@@ -5273,7 +5381,9 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
                 (72, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (74, &c::LEG_ORD_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(BODY, &[6, 16, 26, 33, 69, 72, 74]),
+            index: &t::hash_index::<
+                512,
+            >(BODY, &[6, 16, 26, 33, 69, 72, 74], &[6, 16, 26, 33, 69, 72, 74]),
         },
         view: t::Level {
             tags: ALL,
@@ -5289,7 +5399,13 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
                 (99, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (101, &c::LEG_ORD_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 33, 43, 53, 60, 96, 99, 101]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 33, 43, 53, 60, 96, 99, 101],
+                &[26, 33, 43, 53, 60, 96, 99, 101],
+            ),
         },
     }
 };
@@ -5480,7 +5596,9 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
                 (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (74, &c::TRD_CAP_DT_GRP_NO_DATES),
             ],
-            index: &t::hash_index::<256>(BODY, &[16, 21, 57, 62, 72, 73, 74]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[16, 21, 57, 62, 72, 73, 74], &[16, 21, 57, 62, 72, 73, 74]),
         },
         view: t::Level {
             tags: ALL,
@@ -5496,7 +5614,13 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
                 (100, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (101, &c::TRD_CAP_DT_GRP_NO_DATES),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 43, 48, 84, 89, 99, 100, 101]),
+            index: &t::hash_index::<
+                256,
+            >(
+                ALL,
+                &[26, 43, 48, 84, 89, 99, 100, 101],
+                &[26, 43, 48, 84, 89, 99, 100, 101],
+            ),
         },
     }
 };
@@ -5614,7 +5738,9 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
                 (114, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
                 (119, &c::TRD_CAP_RPT_SIDE_GRP_NO_SIDES),
             ],
-            index: &t::hash_index::<256>(BODY, &[28, 64, 88, 109, 112, 114, 119]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[28, 64, 88, 109, 112, 114, 119], &[28, 64, 88, 109, 112, 114, 119]),
         },
         view: t::Level {
             tags: ALL,
@@ -5630,7 +5756,13 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
                 (141, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
                 (146, &c::TRD_CAP_RPT_SIDE_GRP_NO_SIDES),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 55, 91, 115, 136, 139, 141, 146]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 55, 91, 115, 136, 139, 141, 146],
+                &[26, 55, 91, 115, 136, 139, 141, 146],
+            ),
         },
     }
 };
@@ -5787,7 +5919,9 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
                 (54, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (96, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(BODY, &[2, 11, 47, 54, 96]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[2, 11, 47, 54, 96], &[2, 11, 47, 54, 96]),
         },
         view: t::Level {
             tags: ALL,
@@ -5801,7 +5935,9 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
                 (81, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
                 (123, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 29, 38, 74, 81, 123]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 29, 38, 74, 81, 123], &[26, 29, 38, 74, 81, 123]),
         },
     }
 };
@@ -5853,7 +5989,7 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
             by_tag: &[],
             required: &[0, 2, 3],
             groups: &[(3, &c::QUOT_REQ_RJCT_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<16>(BODY, &[3]),
+            index: &t::hash_index::<16>(BODY, &[3], &[3]),
         },
         view: t::Level {
             tags: ALL,
@@ -5863,7 +5999,7 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
                 (26, &c::HEADER_NO_HOPS),
                 (30, &c::QUOT_REQ_RJCT_GRP_NO_RELATED_SYM),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 30]),
+            index: &t::hash_index::<128>(ALL, &[26, 30], &[26, 30]),
         },
     }
 };
@@ -5907,14 +6043,14 @@ pub static RFQ_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[(1, &c::RFQ_REQ_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<8>(BODY, &[1]),
+            index: &t::hash_index::<8>(BODY, &[1], &[1]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
             groups: &[(26, &c::HEADER_NO_HOPS), (28, &c::RFQ_REQ_GRP_NO_RELATED_SYM)],
-            index: &t::hash_index::<128>(ALL, &[26, 28]),
+            index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
         },
     }
 };
@@ -5967,7 +6103,9 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
                 (76, &c::LEG_QUOT_STAT_GRP_NO_LEGS),
                 (77, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
             ],
-            index: &t::hash_index::<256>(BODY, &[5, 12, 48, 60, 72, 76, 77]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[5, 12, 48, 60, 72, 76, 77], &[5, 12, 48, 60, 72, 76, 77]),
         },
         view: t::Level {
             tags: ALL,
@@ -5983,7 +6121,13 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
                 (103, &c::LEG_QUOT_STAT_GRP_NO_LEGS),
                 (104, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 32, 39, 75, 87, 99, 103, 104]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 32, 39, 75, 87, 99, 103, 104],
+                &[26, 32, 39, 75, 87, 99, 103, 104],
+            ),
         },
     }
 };
@@ -6151,7 +6295,9 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
                 (75, &c::STIPULATIONS_NO_STIPULATIONS),
                 (79, &c::LEG_QUOT_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[7, 8, 15, 51, 63, 75, 79]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[7, 8, 15, 51, 63, 75, 79], &[7, 8, 15, 51, 63, 75, 79]),
         },
         view: t::Level {
             tags: ALL,
@@ -6167,7 +6313,13 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
                 (102, &c::STIPULATIONS_NO_STIPULATIONS),
                 (106, &c::LEG_QUOT_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<512>(ALL, &[26, 34, 35, 42, 78, 90, 102, 106]),
+            index: &t::hash_index::<
+                512,
+            >(
+                ALL,
+                &[26, 34, 35, 42, 78, 90, 102, 106],
+                &[26, 34, 35, 42, 78, 90, 102, 106],
+            ),
         },
     }
 };
@@ -6342,7 +6494,11 @@ pub static CONFIRMATION: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(BODY, &[8, 9, 15, 20, 56, 61, 71, 72, 84, 128, 134, 135]),
+            >(
+                BODY,
+                &[8, 9, 15, 20, 56, 61, 71, 72, 84, 128, 134, 135],
+                &[8, 9, 15, 20, 56, 61, 71, 72, 84, 128, 134, 135],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -6368,7 +6524,11 @@ pub static CONFIRMATION: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162]),
+            >(
+                ALL,
+                &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162],
+                &[26, 35, 36, 42, 47, 83, 88, 98, 99, 111, 155, 161, 162],
+            ),
         },
     }
 };
@@ -6540,7 +6700,9 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
                 (58, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (60, &c::POSITION_QTY_NO_POSITIONS),
             ],
-            index: &t::hash_index::<256>(BODY, &[8, 16, 52, 56, 57, 58, 60]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[8, 16, 52, 56, 57, 58, 60], &[8, 16, 52, 56, 57, 58, 60]),
         },
         view: t::Level {
             tags: ALL,
@@ -6556,7 +6718,9 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
                 (85, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
                 (87, &c::POSITION_QTY_NO_POSITIONS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 35, 43, 79, 83, 84, 85, 87]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 35, 43, 79, 83, 84, 85, 87], &[26, 35, 43, 79, 83, 84, 85, 87]),
         },
     }
 };
@@ -6651,7 +6815,9 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
                 (62, &c::POSITION_QTY_NO_POSITIONS),
                 (63, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(BODY, &[10, 18, 54, 58, 59, 60, 62, 63]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[10, 18, 54, 58, 59, 60, 62, 63], &[10, 18, 54, 58, 59, 60, 62, 63]),
         },
         view: t::Level {
             tags: ALL,
@@ -6668,7 +6834,13 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
                 (89, &c::POSITION_QTY_NO_POSITIONS),
                 (90, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 37, 45, 81, 85, 86, 87, 89, 90]),
+            index: &t::hash_index::<
+                256,
+            >(
+                ALL,
+                &[26, 37, 45, 81, 85, 86, 87, 89, 90],
+                &[26, 37, 45, 81, 85, 86, 87, 89, 90],
+            ),
         },
     }
 };
@@ -6763,7 +6935,9 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
                 (53, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (57, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
             ],
-            index: &t::hash_index::<128>(BODY, &[4, 12, 48, 52, 53, 57]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[4, 12, 48, 52, 53, 57], &[4, 12, 48, 52, 53, 57]),
         },
         view: t::Level {
             tags: ALL,
@@ -6778,7 +6952,9 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
                 (80, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (84, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 31, 39, 75, 79, 80, 84]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 31, 39, 75, 79, 80, 84], &[26, 31, 39, 75, 79, 80, 84]),
         },
     }
 };
@@ -6862,7 +7038,9 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
                 (54, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (55, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[6, 14, 50, 54, 55]),
+            index: &t::hash_index::<
+                128,
+            >(BODY, &[6, 14, 50, 54, 55], &[6, 14, 50, 54, 55]),
         },
         view: t::Level {
             tags: ALL,
@@ -6876,7 +7054,9 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
                 (81, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (82, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 33, 41, 77, 81, 82]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 33, 41, 77, 81, 82], &[26, 33, 41, 77, 81, 82]),
         },
     }
 };
@@ -6956,7 +7136,9 @@ pub static POSITION_REPORT: t::MessageDef = {
                 (63, &c::POSITION_QTY_NO_POSITIONS),
                 (64, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(BODY, &[10, 18, 54, 61, 62, 63, 64]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[10, 18, 54, 61, 62, 63, 64], &[10, 18, 54, 61, 62, 63, 64]),
         },
         view: t::Level {
             tags: ALL,
@@ -6972,7 +7154,9 @@ pub static POSITION_REPORT: t::MessageDef = {
                 (90, &c::POSITION_QTY_NO_POSITIONS),
                 (91, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 37, 45, 81, 88, 89, 90, 91]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 37, 45, 81, 88, 89, 90, 91], &[26, 37, 45, 81, 88, 89, 90, 91]),
         },
     }
 };
@@ -7067,7 +7251,7 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
                 (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<128>(BODY, &[10, 46, 49, 50]),
+            index: &t::hash_index::<128>(BODY, &[10, 46, 49, 50], &[10, 46, 49, 50]),
         },
         view: t::Level {
             tags: ALL,
@@ -7080,7 +7264,9 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
                 (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
                 (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 37, 73, 76, 77]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 37, 73, 76, 77], &[26, 37, 73, 76, 77]),
         },
     }
 };
@@ -7151,7 +7337,9 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
                 (68, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
                 (78, &c::TRD_ALLOC_GRP_NO_ALLOCS),
             ],
-            index: &t::hash_index::<256>(BODY, &[22, 58, 62, 68, 78]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[22, 58, 62, 68, 78], &[22, 58, 62, 68, 78]),
         },
         view: t::Level {
             tags: ALL,
@@ -7165,7 +7353,9 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
                 (95, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
                 (105, &c::TRD_ALLOC_GRP_NO_ALLOCS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 49, 85, 89, 95, 105]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 49, 85, 89, 95, 105], &[26, 49, 85, 89, 95, 105]),
         },
     }
 };
@@ -7290,7 +7480,11 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(BODY, &[15, 16, 25, 61, 66, 76, 77, 97, 121, 130]),
+            >(
+                BODY,
+                &[15, 16, 25, 61, 66, 76, 77, 97, 121, 130],
+                &[15, 16, 25, 61, 66, 76, 77, 97, 121, 130],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -7313,7 +7507,11 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157]),
+            >(
+                ALL,
+                &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157],
+                &[26, 42, 43, 52, 88, 93, 103, 104, 124, 148, 157],
+            ),
         },
     }
 };
@@ -7478,7 +7676,7 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 5, 6],
             groups: &[(2, &c::PARTIES_NO_PARTY_IDS), (16, &c::ALLOC_ACK_GRP_NO_ALLOCS)],
-            index: &t::hash_index::<64>(BODY, &[2, 16]),
+            index: &t::hash_index::<64>(BODY, &[2, 16], &[2, 16]),
         },
         view: t::Level {
             tags: ALL,
@@ -7489,7 +7687,7 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
                 (29, &c::PARTIES_NO_PARTY_IDS),
                 (43, &c::ALLOC_ACK_GRP_NO_ALLOCS),
             ],
-            index: &t::hash_index::<128>(ALL, &[26, 29, 43]),
+            index: &t::hash_index::<128>(ALL, &[26, 29, 43], &[26, 29, 43]),
         },
     }
 };
@@ -7554,14 +7752,14 @@ pub static CONFIRMATION_ACK: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2, 3],
             groups: &[],
-            index: &t::hash_index::<32>(BODY, &[]),
+            index: &t::hash_index::<32>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 38],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -7610,14 +7808,14 @@ pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[(2, &c::PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<32>(BODY, &[2]),
+            index: &t::hash_index::<32>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 44],
             groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::PARTIES_NO_PARTY_IDS)],
-            index: &t::hash_index::<128>(ALL, &[26, 29]),
+            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
 };
@@ -7690,7 +7888,9 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
                 (52, &c::POSITION_QTY_NO_POSITIONS),
                 (53, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(BODY, &[3, 10, 46, 50, 51, 52, 53]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[3, 10, 46, 50, 51, 52, 53], &[3, 10, 46, 50, 51, 52, 53]),
         },
         view: t::Level {
             tags: ALL,
@@ -7708,7 +7908,9 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
                 (79, &c::POSITION_QTY_NO_POSITIONS),
                 (80, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 30, 37, 73, 77, 78, 79, 80]),
+            index: &t::hash_index::<
+                256,
+            >(ALL, &[26, 30, 37, 73, 77, 78, 79, 80], &[26, 30, 37, 73, 77, 78, 79, 80]),
         },
     }
 };
@@ -7809,7 +8011,13 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
                 (76, &c::MISC_FEES_GRP_NO_MISC_FEES),
                 (91, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(BODY, &[4, 11, 12, 17, 53, 69, 70, 74, 76, 91]),
+            index: &t::hash_index::<
+                256,
+            >(
+                BODY,
+                &[4, 11, 12, 17, 53, 69, 70, 74, 76, 91],
+                &[4, 11, 12, 17, 53, 69, 70, 74, 76, 91],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -7830,7 +8038,11 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118]),
+            >(
+                ALL,
+                &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118],
+                &[26, 31, 38, 39, 44, 80, 96, 97, 101, 103, 118],
+            ),
         },
     }
 };
@@ -7967,7 +8179,11 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 256,
-            >(BODY, &[7, 14, 15, 20, 56, 72, 73, 77, 79, 94, 99]),
+            >(
+                BODY,
+                &[7, 14, 15, 20, 56, 72, 73, 77, 79, 94, 99],
+                &[7, 14, 15, 20, 56, 72, 73, 77, 79, 94, 99],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -7989,7 +8205,11 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126]),
+            >(
+                ALL,
+                &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126],
+                &[26, 34, 41, 42, 47, 83, 99, 100, 104, 106, 121, 126],
+            ),
         },
     }
 };
@@ -8130,7 +8350,13 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
                 (80, &c::MISC_FEES_GRP_NO_MISC_FEES),
                 (95, &c::STIPULATIONS_NO_STIPULATIONS),
             ],
-            index: &t::hash_index::<256>(BODY, &[8, 15, 16, 21, 57, 73, 74, 78, 80, 95]),
+            index: &t::hash_index::<
+                256,
+            >(
+                BODY,
+                &[8, 15, 16, 21, 57, 73, 74, 78, 80, 95],
+                &[8, 15, 16, 21, 57, 73, 74, 78, 80, 95],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -8151,7 +8377,11 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122]),
+            >(
+                ALL,
+                &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122],
+                &[26, 35, 42, 43, 48, 84, 100, 101, 105, 107, 122],
+            ),
         },
     }
 };
@@ -8286,7 +8516,11 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 256,
-            >(BODY, &[5, 12, 13, 18, 54, 70, 71, 75, 77, 92, 97]),
+            >(
+                BODY,
+                &[5, 12, 13, 18, 54, 70, 71, 75, 77, 92, 97],
+                &[5, 12, 13, 18, 54, 70, 71, 75, 77, 92, 97],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -8308,7 +8542,11 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124]),
+            >(
+                ALL,
+                &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124],
+                &[26, 32, 39, 40, 45, 81, 97, 98, 102, 104, 119, 124],
+            ),
         },
     }
 };
@@ -8448,7 +8686,11 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 256,
-            >(BODY, &[1, 5, 12, 13, 18, 54, 70, 71, 75, 91, 96]),
+            >(
+                BODY,
+                &[1, 5, 12, 13, 18, 54, 70, 71, 75, 91, 96],
+                &[1, 5, 12, 13, 18, 54, 70, 71, 75, 91, 96],
+            ),
         },
         view: t::Level {
             tags: ALL,
@@ -8470,7 +8712,11 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
             ],
             index: &t::hash_index::<
                 512,
-            >(ALL, &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123]),
+            >(
+                ALL,
+                &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123],
+                &[26, 28, 32, 39, 40, 45, 81, 97, 98, 102, 118, 123],
+            ),
         },
     }
 };
@@ -8588,14 +8834,14 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[(2, &c::COMP_ID_REQ_GRP_NO_COMP_IDS)],
-            index: &t::hash_index::<8>(BODY, &[2]),
+            index: &t::hash_index::<8>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
             groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::COMP_ID_REQ_GRP_NO_COMP_IDS)],
-            index: &t::hash_index::<128>(ALL, &[26, 29]),
+            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
 };
@@ -8632,14 +8878,14 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
             by_tag: &[],
             required: &[0, 2, 4],
             groups: &[(4, &c::COMP_ID_STAT_GRP_NO_COMP_IDS)],
-            index: &t::hash_index::<16>(BODY, &[4]),
+            index: &t::hash_index::<16>(BODY, &[4], &[4]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 31, 34],
             groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::COMP_ID_STAT_GRP_NO_COMP_IDS)],
-            index: &t::hash_index::<128>(ALL, &[26, 31]),
+            index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
     }
 };
@@ -8680,14 +8926,14 @@ pub static USER_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 2],
             groups: &[],
-            index: &t::hash_index::<16>(BODY, &[]),
+            index: &t::hash_index::<16>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 36],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -8731,14 +8977,14 @@ pub static USER_RESPONSE: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1],
             groups: &[],
-            index: &t::hash_index::<8>(BODY, &[]),
+            index: &t::hash_index::<8>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33],
             groups: &[(26, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<128>(ALL, &[26]),
+            index: &t::hash_index::<128>(ALL, &[26], &[26]),
         },
     }
 };
@@ -8791,7 +9037,9 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
                 (70, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(BODY, &[3, 5, 12, 13, 18, 54, 70, 71]),
+            index: &t::hash_index::<
+                256,
+            >(BODY, &[3, 5, 12, 13, 18, 54, 70, 71], &[3, 5, 12, 13, 18, 54, 70, 71]),
         },
         view: t::Level {
             tags: ALL,
@@ -8808,7 +9056,13 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
                 (97, &c::INSTRMT_LEG_GRP_NO_LEGS),
                 (98, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
             ],
-            index: &t::hash_index::<256>(ALL, &[26, 30, 32, 39, 40, 45, 81, 97, 98]),
+            index: &t::hash_index::<
+                256,
+            >(
+                ALL,
+                &[26, 30, 32, 39, 40, 45, 81, 97, 98],
+                &[26, 30, 32, 39, 40, 45, 81, 97, 98],
+            ),
         },
     }
 };
@@ -8903,14 +9157,14 @@ pub static CONFIRMATION_REQUEST: t::MessageDef = {
             by_tag: &[],
             required: &[0, 1, 6],
             groups: &[(2, &c::ORD_ALLOC_GRP_NO_ORDERS)],
-            index: &t::hash_index::<32>(BODY, &[2]),
+            index: &t::hash_index::<32>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33, 42],
             groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::ORD_ALLOC_GRP_NO_ORDERS)],
-            index: &t::hash_index::<128>(ALL, &[26, 29]),
+            index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
 };

@@ -2483,7 +2483,7 @@ pub static HEADER: t::Level = {
         by_tag: &[],
         required: &[0, 1, 2, 3, 4, 9, 20],
         groups: &[(26, &c::HEADER_NO_HOPS)],
-        index: &t::hash_index::<64>(TAGS, &[26]),
+        index: &t::hash_index::<64>(TAGS, &[26], &[26]),
     }
 };
 /// The trailer's slots.
@@ -2494,7 +2494,7 @@ pub static TRAILER: t::Level = {
         by_tag: &[],
         required: &[2],
         groups: &[],
-        index: &t::hash_index::<8>(TAGS, &[]),
+        index: &t::hash_index::<8>(TAGS, &[], &[]),
     }
 };
 /// Every message's table, sorted by MsgType.

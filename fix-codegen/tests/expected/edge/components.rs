@@ -68,7 +68,7 @@ pub static OUTER_NO_LEVEL1: t::Group = t::Group {
             by_tag: &[],
             required: &[0],
             groups: &[(2, &INNER_NO_LEVEL2)],
-            index: &t::hash_index::<8>(TAGS, &[2]),
+            index: &t::hash_index::<8>(TAGS, &[2], &[]),
         }
     },
 };
@@ -112,7 +112,7 @@ pub static INNER_NO_LEVEL2: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(1, &INNER_NO_LEVEL2_NO_LEVEL3)],
-            index: &t::hash_index::<4>(TAGS, &[1]),
+            index: &t::hash_index::<4>(TAGS, &[1], &[]),
         }
     },
 };
@@ -142,7 +142,7 @@ pub static INNER_NO_LEVEL2_NO_LEVEL3: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
+            index: &t::hash_index::<2>(TAGS, &[], &[]),
         }
     },
 };

@@ -15,14 +15,14 @@ pub static TYPE: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[(3, &c::OUTER_NO_LEVEL1)],
-            index: &t::hash_index::<16>(BODY, &[3]),
+            index: &t::hash_index::<16>(BODY, &[3], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1],
             groups: &[(4, &c::OUTER_NO_LEVEL1)],
-            index: &t::hash_index::<16>(ALL, &[4]),
+            index: &t::hash_index::<16>(ALL, &[4], &[]),
         },
     }
 };
@@ -70,7 +70,7 @@ pub static EMPTY: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<2>(ALL, &[]),
+            index: &t::hash_index::<2>(ALL, &[], &[]),
         },
     }
 };

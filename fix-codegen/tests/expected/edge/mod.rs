@@ -54,7 +54,7 @@ pub static HEADER: t::Level = {
         by_tag: &[],
         required: &[0],
         groups: &[],
-        index: &t::hash_index::<2>(TAGS, &[]),
+        index: &t::hash_index::<2>(TAGS, &[], &[]),
     }
 };
 /// The trailer's slots.

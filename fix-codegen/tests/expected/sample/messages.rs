@@ -15,14 +15,14 @@ pub static HEARTBEAT: t::MessageDef = {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(BODY, &[]),
+            index: &t::hash_index::<2>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 5, 7, 10],
             groups: &[(8, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<32>(ALL, &[8]),
+            index: &t::hash_index::<32>(ALL, &[8], &[8]),
         },
     }
 };
@@ -52,14 +52,14 @@ pub static LOGON: t::MessageDef = {
             by_tag: &[],
             required: &[0],
             groups: &[],
-            index: &t::hash_index::<8>(BODY, &[]),
+            index: &t::hash_index::<8>(BODY, &[], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 5, 7, 9, 12],
             groups: &[(8, &c::HEADER_NO_HOPS)],
-            index: &t::hash_index::<32>(ALL, &[8]),
+            index: &t::hash_index::<32>(ALL, &[8], &[8]),
         },
     }
 };
@@ -98,7 +98,7 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
                 (1, &c::PARTIES_NO_PARTY_IDS),
                 (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
             ],
-            index: &t::hash_index::<64>(BODY, &[1, 6]),
+            index: &t::hash_index::<64>(BODY, &[1, 6], &[1, 6]),
         },
         view: t::Level {
             tags: ALL,
@@ -109,7 +109,7 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
                 (10, &c::PARTIES_NO_PARTY_IDS),
                 (15, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
             ],
-            index: &t::hash_index::<64>(ALL, &[8, 10, 15]),
+            index: &t::hash_index::<64>(ALL, &[8, 10, 15], &[8, 10, 15]),
         },
     }
 };
@@ -168,7 +168,7 @@ pub static EXECUTION_REPORT: t::MessageDef = {
                 (9, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
                 (19, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
             ],
-            index: &t::hash_index::<64>(BODY, &[5, 9, 19]),
+            index: &t::hash_index::<64>(BODY, &[5, 9, 19], &[5, 9, 19]),
         },
         view: t::Level {
             tags: ALL,
@@ -180,7 +180,7 @@ pub static EXECUTION_REPORT: t::MessageDef = {
                 (18, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
                 (28, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
             ],
-            index: &t::hash_index::<128>(ALL, &[8, 14, 18, 28]),
+            index: &t::hash_index::<128>(ALL, &[8, 14, 18, 28], &[8, 14, 18, 28]),
         },
     }
 };
@@ -242,7 +242,7 @@ pub static EXECUTION_REPORT_NO_CONTRA_BROKERS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -273,7 +273,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             by_tag: &[],
             required: &[1],
             groups: &[(1, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)],
-            index: &t::hash_index::<4>(BODY, &[1]),
+            index: &t::hash_index::<4>(BODY, &[1], &[1]),
         },
         view: t::Level {
             tags: ALL,
@@ -283,7 +283,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
                 (8, &c::HEADER_NO_HOPS),
                 (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES),
             ],
-            index: &t::hash_index::<32>(ALL, &[8, 10]),
+            index: &t::hash_index::<32>(ALL, &[8, 10], &[8, 10]),
         },
     }
 };
@@ -318,7 +318,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES: t::Group = t::Group {
                 (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS),
                 (11, &c::PARTIES_NO_PARTY_IDS),
             ],
-            index: &t::hash_index::<32>(TAGS, &[6, 10, 11]),
+            index: &t::hash_index::<32>(TAGS, &[6, 10, 11], &[]),
         }
     },
 };
@@ -360,7 +360,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS: t:
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<2>(TAGS, &[]),
+            index: &t::hash_index::<2>(TAGS, &[], &[]),
         }
     },
 };

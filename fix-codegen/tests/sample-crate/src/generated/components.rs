@@ -86,7 +86,7 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -142,7 +142,7 @@ pub static INSTRUMENT_NO_SECURITY_ALT_ID: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };
@@ -184,7 +184,7 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[(3, &PTYS_SUB_GRP_NO_PARTY_SUB_IDS)],
-            index: &t::hash_index::<8>(TAGS, &[3]),
+            index: &t::hash_index::<8>(TAGS, &[3], &[]),
         }
     },
 };
@@ -230,7 +230,7 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
             by_tag: &[],
             required: &[],
             groups: &[],
-            index: &t::hash_index::<4>(TAGS, &[]),
+            index: &t::hash_index::<4>(TAGS, &[], &[]),
         }
     },
 };

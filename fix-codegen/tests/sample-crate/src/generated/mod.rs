@@ -129,7 +129,7 @@ pub static HEADER: t::Level = {
         by_tag: &[],
         required: &[0, 1, 2, 3, 4, 5, 7],
         groups: &[(8, &c::HEADER_NO_HOPS)],
-        index: &t::hash_index::<32>(TAGS, &[8]),
+        index: &t::hash_index::<32>(TAGS, &[8], &[8]),
     }
 };
 /// The trailer's slots.
@@ -140,7 +140,7 @@ pub static TRAILER: t::Level = {
         by_tag: &[],
         required: &[0],
         groups: &[],
-        index: &t::hash_index::<2>(TAGS, &[]),
+        index: &t::hash_index::<2>(TAGS, &[], &[]),
     }
 };
 /// Every message's table, sorted by MsgType.
