@@ -1530,6 +1530,7 @@ impl validate::Dictionary for Dictionary {
         self.field(tag).map(|f| f.ty.format())
     }
 
+    #[inline]
     fn field_info(&self, tag: u32) -> Option<validate::FieldInfo> {
         self.field(tag).map(|f| validate::FieldInfo {
             format: f.ty.format(),
@@ -1537,6 +1538,7 @@ impl validate::Dictionary for Dictionary {
         })
     }
 
+    #[inline]
     fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
         self.field(tag).is_none_or(|f| f.accepts(value))
     }
@@ -1565,6 +1567,7 @@ impl validate::Dictionary for Dictionary {
 }
 
 impl validate::Layout for Level {
+    #[inline]
     fn member(&self, tag: u32) -> Option<validate::Member<'_, Self>> {
         let (slot, flags) = self.probe(tag)?;
         let group = if flags & GROUP_BIT != 0 {
