@@ -40,6 +40,19 @@ impl Field {
     pub const fn value_range(&self) -> core::ops::Range<usize> {
         self.start as usize..(self.start + self.len) as usize
     }
+
+    /// Whether the value is empty (`58=` followed by SOH; only a parser that
+    /// allows empty values records such a field).
+    ///
+    /// ```
+    /// use fix_core::Field;
+    /// assert!(Field::new(58, 10, 0).is_empty());
+    /// assert!(!Field::new(58, 10, 3).is_empty());
+    /// ```
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 /// Caller-owned, fixed-capacity storage for a message's fields: `N` slots, reused

@@ -220,13 +220,16 @@ impl<const S: usize, const F: usize> ShapeCache<S, F> {
     fn find(&self, msg: &Message<'_>) -> Option<&Shape<F>> {
         let fields = msg.fields();
         self.shapes.iter().flatten().find(|shape| {
+            // One pass without early exits over the tags: a message of a cached
+            // shape matches all of them anyway, and the loop stays branch-free.
             shape.len == fields.len()
                 && shape.msg_type() == msg.msg_type()
                 && shape
                     .tags
                     .iter()
                     .zip(fields)
-                    .all(|(&tag, f)| tag == f.tag())
+                    .fold(0, |diff, (&tag, f)| diff | (tag ^ f.tag()))
+                    == 0
         })
     }
 
@@ -246,17 +249,16 @@ struct Shape<const F: usize> {
     msg_type_len: u8,
     len: usize,
     tags: [u32; F],
-    checks: [Check; F],
     /// For a group counter, the number of entries that followed it; else
     /// `NOT_COUNTER`.
     counters: [u32; F],
     /// Single-byte value sets of enumerated fields, for [`Check::set`].
     sets: [[u64; 4]; SETS],
     sets_used: usize,
-    /// The positions of the fields with something to check beyond emptiness (a
-    /// format, a value set, a group count), ascending: the others cost nothing
-    /// when a message of this shape comes again.
-    todo: [u16; F],
+    /// The fields with something to check beyond emptiness (a format, a value
+    /// set, a group count), ascending: the others cost nothing when a message of
+    /// this shape comes again.
+    todo: [Check; F],
     todo_len: usize,
 }
 
@@ -267,15 +269,30 @@ const NOT_COUNTER: u32 = u32::MAX;
 const SETS: usize = 16;
 
 /// What a field's value is checked against, precomputed for a shape.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Check {
+    /// The field's position.
+    index: u16,
     /// The format to check, when it is one that needs checking (free text
-    /// only has to be non-empty).
+    /// only has to be non-empty, and a value set of valid values settles it).
     format: Option<FieldType>,
     /// One plus the index of the field's single-byte value set in `sets`.
     set: u8,
     /// Enumerated without a set here: ask the dictionary.
     ask: bool,
+    /// For a group counter, the number of entries that followed it; else
+    /// `NOT_COUNTER`.
+    counter: u32,
+}
+
+impl Check {
+    const NONE: Check = Check {
+        index: 0,
+        format: None,
+        set: 0,
+        ask: false,
+        counter: NOT_COUNTER,
+    };
 }
 
 impl<const F: usize> Shape<F> {
@@ -292,11 +309,10 @@ impl<const F: usize> Shape<F> {
             msg_type_len: msg_type.len() as u8,
             len: fields.len(),
             tags: [0; F],
-            checks: [Check::default(); F],
             counters: [NOT_COUNTER; F],
             sets: [[0; 4]; SETS],
             sets_used: 0,
-            todo: [0; F],
+            todo: [Check::NONE; F],
             todo_len: 0,
         };
         shape.msg_type[..msg_type.len()].copy_from_slice(msg_type);
@@ -312,54 +328,49 @@ impl<const F: usize> Shape<F> {
 
     fn checks<D: Dictionary + ?Sized>(&mut self, dict: &D, msg: &Message<'_>) {
         for (i, f) in msg.fields().iter().enumerate().take(F) {
-            if self.counters.get(i).is_some_and(|&c| c != NOT_COUNTER) {
-                self.push_todo(i);
-            }
+            let Ok(index) = u16::try_from(i) else { break };
+            let mut check = Check {
+                index,
+                counter: self.counters.get(i).copied().unwrap_or(NOT_COUNTER),
+                ..Check::NONE
+            };
             // BeginString, BodyLength and CheckSum are framing's (which checked
             // them), and MsgType is part of the shape: they cannot differ in a
-            // way that matters here.
-            if i < 3 || f.tag() == 10 {
-                continue;
-            }
-            let Some(info) = dict.field_info(f.tag()) else {
-                continue; // an undefined tag let through: only emptiness matters
-            };
-            let mut check = Check {
-                format: (!matches!(
+            // way that matters here. An undefined tag let through only has to
+            // be non-empty.
+            if let Some(info) = dict.field_info(f.tag()).filter(|_| i >= 3 && f.tag() != 10) {
+                if !matches!(
                     info.format,
                     FieldType::String | FieldType::Data | FieldType::Unchecked
-                ))
-                .then_some(info.format),
-                set: 0,
-                ask: false,
-            };
-            if info.enumerated {
-                match dict.byte_set(f.tag()) {
-                    Some(set) if self.sets_used < SETS => {
-                        self.sets[self.sets_used] = set;
-                        self.sets_used += 1;
-                        check.set = self.sets_used as u8;
+                ) {
+                    check.format = Some(info.format);
+                }
+                if info.enumerated {
+                    match dict.byte_set(f.tag()) {
+                        Some(set) if self.sets_used < SETS => {
+                            // A set of values that all have the format settles
+                            // the format too.
+                            if check.format.is_some_and(|format| {
+                                (0..=255u8)
+                                    .all(|b| !byte_set_contains(&set, &[b]) || format.accepts(&[b]))
+                            }) {
+                                check.format = None;
+                            }
+                            self.sets[self.sets_used] = set;
+                            self.sets_used += 1;
+                            check.set = self.sets_used as u8;
+                        }
+                        _ => check.ask = true,
                     }
-                    _ => check.ask = true,
                 }
             }
-            if check.format.is_some() || check.set != 0 || check.ask {
-                self.push_todo(i);
+            let needed = check.format.is_some() || check.set != 0 || check.ask;
+            if (needed || check.counter != NOT_COUNTER)
+                && let Some(slot) = self.todo.get_mut(self.todo_len)
+            {
+                *slot = check;
+                self.todo_len += 1;
             }
-            self.checks[i] = check;
-        }
-    }
-
-    /// Adds field `i` to the fields to check, once.
-    fn push_todo(&mut self, i: usize) {
-        let Ok(i) = u16::try_from(i) else { return };
-        let n = self.todo_len;
-        if n > 0 && self.todo.get(n - 1) == Some(&i) {
-            return;
-        }
-        if let Some(slot) = self.todo.get_mut(n) {
-            *slot = i;
-            self.todo_len += 1;
         }
     }
 
@@ -375,15 +386,12 @@ impl<const F: usize> Shape<F> {
         let fields = msg.fields();
         // Every field may be empty only when values are not required; the fields
         // without anything else to check are done then.
-        if validator.fields_have_values && fields.iter().any(|f| f.value_range().is_empty()) {
+        if validator.fields_have_values && fields.iter().fold(false, |e, f| e | f.is_empty()) {
             return false;
         }
         // A shape holds at most `F` fields, and `find` matched all of them.
-        for &i in self.todo.get(..self.todo_len).unwrap_or(&[]) {
-            let i = usize::from(i);
-            let (Some(f), Some(check), Some(&counter)) =
-                (fields.get(i), self.checks.get(i), self.counters.get(i))
-            else {
+        for check in self.todo.get(..self.todo_len).unwrap_or(&[]) {
+            let Some(f) = fields.get(usize::from(check.index)) else {
                 return false;
             };
             let Some(value) = bytes.get(f.value_range()) else {
@@ -400,8 +408,8 @@ impl<const F: usize> Shape<F> {
                 }
             };
             if !good
-                || (counter != NOT_COUNTER
-                    && !parse_uint(value).is_ok_and(|n| n == u64::from(counter)))
+                || (check.counter != NOT_COUNTER
+                    && !parse_uint(value).is_ok_and(|n| n == u64::from(check.counter)))
             {
                 return false;
             }
