@@ -289,7 +289,7 @@ impl<L: ?Sized> Copy for Group<'_, L> {}
 /// differential test holds them to that), and `false` for anything it is not sure
 /// of.
 mod shape {
-    use crate::value::all_digits;
+    use crate::value::{all_digits, bytes_equal, load_padded};
 
     /// Up to 18 digits: a non-negative integer below 10^18, valid as INT and UINT.
     #[inline]
@@ -302,6 +302,15 @@ mod shape {
     #[inline]
     pub(super) fn decimal(v: &[u8]) -> bool {
         let v = v.strip_prefix(b"-").unwrap_or(v);
+        if let Some(word) = load_padded(v) {
+            // Up to eight bytes at once: at most one `.` and a digit besides it;
+            // with the `.` made a `0`, all digits.
+            let dots = bytes_equal(word, b'.');
+            let digits = word ^ ((dots >> 7) * u64::from(b'.' ^ b'0'));
+            return dots & dots.wrapping_sub(1) == 0
+                && v.len() > usize::from(dots != 0)
+                && all_digits(digits);
+        }
         if v.is_empty() || v.len() > 18 {
             return false;
         }

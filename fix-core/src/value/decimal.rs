@@ -227,31 +227,8 @@ impl Decimal {
             _ => (false, bytes),
         };
         let n = digits.len();
-        if n == 0 || n > 8 {
-            return None;
-        }
-        // Right-aligned behind leading zeros, which change nothing: byte i of the
-        // little-endian word is the i-th character.
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        let zeros = ONES * u64::from(b'0');
-        let mut word = match (digits.first_chunk::<4>(), digits.last_chunk::<4>()) {
-            (Some(first), Some(last)) => {
-                // Two overlapping loads: the last four characters fill bytes 4..8,
-                // the first four end at byte 8 - n + 4, the rest is zeros.
-                let pad = 8 * (8 - n as u32);
-                let first = (u64::from(u32::from_le_bytes(*first)) << pad) & 0xFFFF_FFFF;
-                let padding = zeros & ((1u64 << pad) - 1);
-                (u64::from(u32::from_le_bytes(*last)) << 32) | first | padding
-            }
-            _ => digits
-                .iter()
-                .fold(zeros, |w, &b| (w >> 8) | (u64::from(b) << 56)),
-        };
-        const HIGHS: u64 = 0x8080_8080_8080_8080;
-        let dots = {
-            let x = word ^ (ONES * u64::from(b'.'));
-            x.wrapping_sub(ONES) & !x & HIGHS
-        };
+        let mut word = super::load_padded(digits)?;
+        let dots = super::bytes_equal(word, b'.');
         let mut scale = 0;
         if dots != 0 {
             // The first `.` (there must be no second): drop it, moving the characters
@@ -265,11 +242,11 @@ impl Decimal {
             word = ((word & below) << 8) | (word & above) | u64::from(b'0');
             scale = 7 - k as u8;
         }
-        if !super::digits::all_digits(word) {
+        if !super::all_digits(word) {
             return None;
         }
         // Eight digits to a number in three multiply steps (pairs, quads, all).
-        let v = word - zeros;
+        let v = word - 0x3030_3030_3030_3030;
         let v = (v * 10 + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
         let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
         let v = (v * 10_000 + (v >> 32)) & 0xFFFF_FFFF;

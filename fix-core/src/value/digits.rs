@@ -325,9 +325,57 @@ pub(crate) const fn all_digits(w: u64) -> bool {
     w & HIGH == ZEROS && w.wrapping_add(SIXES) & HIGH == ZEROS
 }
 
+/// One to eight bytes in one little-endian word, right-aligned behind `0`s
+/// (`b"12"` → `"00000012"`): leading zeros change no number, so a short value is
+/// checked and converted as eight digits. `None` for an empty or longer input.
+#[inline]
+pub(crate) fn load_padded(bytes: &[u8]) -> Option<u64> {
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    let n = bytes.len();
+    match (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        _ if n == 0 || n > 8 => None,
+        (Some(first), Some(last)) => {
+            // Two overlapping loads: the last four bytes fill bytes 4..8 of the
+            // word, the first four end at byte 8 - n + 4, the rest is padding.
+            let pad = 8 * (8 - n as u32);
+            let first = (u64::from(u32::from_le_bytes(*first)) << pad) & 0xFFFF_FFFF;
+            let padding = ZEROS & ((1u64 << pad) - 1);
+            Some((u64::from(u32::from_le_bytes(*last)) << 32) | first | padding)
+        }
+        _ => Some(
+            bytes
+                .iter()
+                .fold(ZEROS, |w, &b| (w >> 8) | (u64::from(b) << 56)),
+        ),
+    }
+}
+
+/// The bytes of `w` equal to `b`, flagged by their high bit: the classic zero-byte
+/// test on `w ^ b`. The lowest flag is exact; a byte `b ^ 1` just above a match
+/// may be flagged too, so callers accept only a single flag (and a `b ^ 1` byte
+/// is never a digit, `.` or `=`, the bytes this looks for).
+#[inline]
+pub(crate) const fn bytes_equal(w: u64, b: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let x = w ^ (ONES * b as u64);
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn load_padded_right_aligns() {
+        for v in [&b"1"[..], b"12", b"123", b"1234", b"12345", b"1234567", b"12345678"] {
+            let w = load_padded(v).unwrap().to_le_bytes();
+            assert_eq!(&w[8 - v.len()..], v);
+            assert!(w[..8 - v.len()].iter().all(|&b| b == b'0'));
+        }
+        assert_eq!(load_padded(b""), None);
+        assert_eq!(load_padded(b"123456789"), None);
+    }
 
     #[test]
     fn digits8_matches_naive() {

@@ -50,7 +50,7 @@ pub(crate) mod digits;
 mod int;
 mod text;
 mod time;
-pub(crate) use digits::all_digits;
+pub(crate) use digits::{all_digits, bytes_equal, load_padded};
 pub(crate) use time::days_in_month;
 
 pub use decimal::{Decimal, DecimalError};
