@@ -335,9 +335,13 @@ mod shape {
         };
         let fraction = match v.get(17..) {
             Some([]) => true,
-            Some([b'.', f @ ..]) => {
-                matches!(f.len(), 3 | 6 | 9) && f.iter().all(u8::is_ascii_digit)
-            }
+            Some([b'.', f @ ..]) => match f.len() {
+                3 | 6 => load_padded(f).is_some_and(all_digits),
+                9 => f.split_first().is_some_and(|(&b, rest)| {
+                    b.is_ascii_digit() && load_padded(rest).is_some_and(all_digits)
+                }),
+                _ => false,
+            },
             _ => false,
         };
         let date = u64::from_le_bytes(*date);
@@ -345,21 +349,25 @@ mod shape {
         // `HH:MM:SS`: colons at bytes 2 and 5; with them turned into `0`s, all digits.
         const COLONS: u64 = 0x0000_3A00_003A_0000;
         const COLON_TO_ZERO: u64 = 0x0000_0A00_000A_0000;
+        let clock = clock ^ COLON_TO_ZERO;
         let shape = fraction
             && v.get(8) == Some(&b'-')
             && all_digits(date)
-            && clock & 0x0000_FF00_00FF_0000 == COLONS
-            && all_digits(clock ^ COLON_TO_ZERO);
+            && clock & 0x0000_FF00_00FF_0000 == COLONS ^ COLON_TO_ZERO
+            && all_digits(clock);
         if !shape {
             return false;
         }
-        let two = |b: &[u8], i: usize| (b[i] - b'0') * 10 + (b[i + 1] - b'0');
-        let (month, day) = (two(v, 4), two(v, 6));
-        let (hour, minute, second) = (two(v, 9), two(v, 12), two(v, 15));
-        let year = || u16::from(two(v, 0)) * 100 + u16::from(two(v, 2));
+        // Two digits from byte `i` of a word of digit values.
+        const ZEROS: u64 = 0x3030_3030_3030_3030;
+        let (date, clock) = (date - ZEROS, clock - ZEROS);
+        let two = |w: u64, i: u32| ((w >> (8 * i)) & 0xff) * 10 + ((w >> (8 * i + 8)) & 0xff);
+        let (month, day) = (two(date, 4), two(date, 6));
+        let (hour, minute, second) = (two(clock, 0), two(clock, 3), two(clock, 6));
+        let year = || (two(date, 0) * 100 + two(date, 2)) as u16;
         (1..=12).contains(&month)
             && day >= 1
-            && (day <= 28 || day <= crate::value::days_in_month(year(), month))
+            && (day <= 28 || day <= u64::from(crate::value::days_in_month(year(), month as u8)))
             && hour < 24
             && minute < 60
             && second <= 60
