@@ -135,7 +135,8 @@ impl Validator {
             *cache = ShapeCache::new();
             cache.validator = Some(*self);
         }
-        if let Some(shape) = cache.find(msg)
+        if let Some((shape, any_empty)) = cache.find(msg)
+            && !(any_empty && self.fields_have_values)
             && shape.values_ok(self, dict, msg)
         {
             return Ok(());
@@ -216,20 +217,24 @@ impl<const S: usize, const F: usize> ShapeCache<S, F> {
         self.len() == 0
     }
 
-    /// The remembered shape `msg` has, if any. (Use one cache per dictionary.)
-    fn find(&self, msg: &Message<'_>) -> Option<&Shape<F>> {
+    /// The remembered shape `msg` has, if any, and whether any of its values is
+    /// empty. (Use one cache per dictionary.)
+    fn find(&self, msg: &Message<'_>) -> Option<(&Shape<F>, bool)> {
         let fields = msg.fields();
-        self.shapes.iter().flatten().find(|shape| {
+        self.shapes.iter().flatten().find_map(|shape| {
+            if shape.len != fields.len() || shape.msg_type() != msg.msg_type() {
+                return None;
+            }
             // One pass without early exits over the tags: a message of a cached
             // shape matches all of them anyway, and the loop stays branch-free.
-            shape.len == fields.len()
-                && shape.msg_type() == msg.msg_type()
-                && shape
-                    .tags
-                    .iter()
-                    .zip(fields)
-                    .fold(0, |diff, (&tag, f)| diff | (tag ^ f.tag()))
-                    == 0
+            let (diff, empty) = shape
+                .tags
+                .iter()
+                .zip(fields)
+                .fold((0, false), |(diff, empty), (&tag, f)| {
+                    (diff | (tag ^ f.tag()), empty | f.is_empty())
+                });
+            (diff == 0).then_some((shape, empty))
         })
     }
 
@@ -374,8 +379,9 @@ impl<const F: usize> Shape<F> {
         }
     }
 
-    /// The value checks the walk made of a message of this shape, in one pass:
-    /// true when every value would pass them again (then so does the message).
+    /// The value checks the walk made of a message of this shape (found by
+    /// [`ShapeCache::find`], which checks for empty values), in one pass: true
+    /// when every value would pass them again (then so does the message).
     fn values_ok<D: Dictionary + ?Sized>(
         &self,
         validator: &Validator,
@@ -384,11 +390,8 @@ impl<const F: usize> Shape<F> {
     ) -> bool {
         let bytes = msg.frame().bytes();
         let fields = msg.fields();
-        // Every field may be empty only when values are not required; the fields
-        // without anything else to check are done then.
-        if validator.fields_have_values && fields.iter().fold(false, |e, f| e | f.is_empty()) {
-            return false;
-        }
+        // Empty values were ruled out by `find` when values are required; the
+        // fields without anything else to check are done then.
         // A shape holds at most `F` fields, and `find` matched all of them.
         for check in self.todo.get(..self.todo_len).unwrap_or(&[]) {
             let Some(f) = fields.get(usize::from(check.index)) else {
