@@ -87,6 +87,15 @@ fn message(body: &[(u32, &str)]) -> Vec<u8> {
 }
 
 fn with_view<R>(bytes: &[u8], f: impl FnOnce(Message<'_>, View<'_, 6>) -> R) -> R {
+    with_view_over(bytes, &MSG, f)
+}
+
+/// Parses `bytes` (empty values allowed) and views it over `level`.
+fn with_view_over<R>(
+    bytes: &[u8],
+    level: &'static Level,
+    f: impl FnOnce(Message<'_>, View<'_, 6>) -> R,
+) -> R {
     let mut fields = Fields::<256>::new();
     let msg = Parser::new()
         .with_empty_values(true)
@@ -94,7 +103,7 @@ fn with_view<R>(bytes: &[u8], f: impl FnOnce(Message<'_>, View<'_, 6>) -> R) -> 
         .unwrap()
         .complete()
         .unwrap();
-    f(msg, View::new(msg, &MSG))
+    f(msg, View::new(msg, level))
 }
 
 #[test]
@@ -177,22 +186,16 @@ fn all_slots(
     parties: &'static Group,
     sub: &'static Group,
 ) -> Vec<Vec<u16>> {
-    let mut fields = Fields::<256>::new();
-    let msg = Parser::new()
-        .with_empty_values(true)
-        .parse(bytes, &mut fields)
-        .unwrap()
-        .complete()
-        .unwrap();
-    let view = View::<6>::new(msg, level);
-    let mut out = vec![view.slots().to_vec()];
-    for p in view.group::<Party<'_>, 3>(3, parties) {
-        out.push(p.0.slots().to_vec());
-        for s in p.0.group::<Sub<'_>, 2>(2, sub) {
-            out.push(s.0.slots().to_vec());
+    with_view_over(bytes, level, |_, view| {
+        let mut out = vec![view.slots().to_vec()];
+        for p in view.group::<Party<'_>, 3>(3, parties) {
+            out.push(p.0.slots().to_vec());
+            for s in p.0.group::<Sub<'_>, 2>(2, sub) {
+                out.push(s.0.slots().to_vec());
+            }
         }
-    }
-    out
+        out
+    })
 }
 
 proptest! {
