@@ -265,6 +265,14 @@ struct Shape<const F: usize> {
     /// this shape comes again.
     todo: [Check; F],
     todo_len: usize,
+    /// The fields whose one check is a single-byte value set (most enumerated
+    /// fields): `(position, set)`, checked in a loop of their own.
+    by_set: [(u16, u8); F],
+    by_set_len: usize,
+    /// The fields whose one check is the decimal format (prices, quantities):
+    /// their positions, checked in a loop of their own.
+    decimals: [u16; F],
+    decimals_len: usize,
 }
 
 const NOT_COUNTER: u32 = u32::MAX;
@@ -319,6 +327,10 @@ impl<const F: usize> Shape<F> {
             sets_used: 0,
             todo: [Check::NONE; F],
             todo_len: 0,
+            by_set: [(0, 0); F],
+            by_set_len: 0,
+            decimals: [0; F],
+            decimals_len: 0,
         };
         shape.msg_type[..msg_type.len()].copy_from_slice(msg_type);
         for (tag, f) in shape.tags.iter_mut().zip(fields) {
@@ -369,8 +381,19 @@ impl<const F: usize> Shape<F> {
                     }
                 }
             }
+            let set_only = check.set != 0 && check.format.is_none() && check.counter == NOT_COUNTER;
             let needed = check.format.is_some() || check.set != 0 || check.ask;
-            if (needed || check.counter != NOT_COUNTER)
+            let decimal_only = check.format == Some(FieldType::Decimal)
+                && check.set == 0
+                && !check.ask
+                && check.counter == NOT_COUNTER;
+            if set_only && let Some(slot) = self.by_set.get_mut(self.by_set_len) {
+                *slot = (index, check.set);
+                self.by_set_len += 1;
+            } else if decimal_only && let Some(slot) = self.decimals.get_mut(self.decimals_len) {
+                *slot = index;
+                self.decimals_len += 1;
+            } else if (needed || check.counter != NOT_COUNTER)
                 && let Some(slot) = self.todo.get_mut(self.todo_len)
             {
                 *slot = check;
@@ -393,6 +416,31 @@ impl<const F: usize> Shape<F> {
         // Empty values were ruled out by `find` when values are required; the
         // fields without anything else to check are done then.
         // A shape holds at most `F` fields, and `find` matched all of them.
+        let empty_ok = !validator.fields_have_values;
+        for &(index, set) in self.by_set.get(..self.by_set_len).unwrap_or(&[]) {
+            let value = fields
+                .get(usize::from(index))
+                .and_then(|f| bytes.get(f.value_range()))
+                .unwrap_or_default();
+            let Some(set) = usize::from(set)
+                .checked_sub(1)
+                .and_then(|i| self.sets.get(i))
+            else {
+                return false;
+            };
+            if !(byte_set_contains(set, value) || (value.is_empty() && empty_ok)) {
+                return false;
+            }
+        }
+        for &index in self.decimals.get(..self.decimals_len).unwrap_or(&[]) {
+            let value = fields
+                .get(usize::from(index))
+                .and_then(|f| bytes.get(f.value_range()))
+                .unwrap_or_default();
+            if !(FieldType::Decimal.accepts(value) || (value.is_empty() && empty_ok)) {
+                return false;
+            }
+        }
         for check in self.todo.get(..self.todo_len).unwrap_or(&[]) {
             let Some(f) = fields.get(usize::from(check.index)) else {
                 return false;

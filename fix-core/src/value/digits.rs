@@ -368,7 +368,15 @@ mod tests {
 
     #[test]
     fn load_padded_right_aligns() {
-        for v in [&b"1"[..], b"12", b"123", b"1234", b"12345", b"1234567", b"12345678"] {
+        for v in [
+            &b"1"[..],
+            b"12",
+            b"123",
+            b"1234",
+            b"12345",
+            b"1234567",
+            b"12345678",
+        ] {
             let w = load_padded(v).unwrap().to_le_bytes();
             assert_eq!(&w[8 - v.len()..], v);
             assert!(w[..8 - v.len()].iter().all(|&b| b == b'0'));
