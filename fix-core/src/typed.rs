@@ -1567,7 +1567,7 @@ impl validate::Dictionary for Dictionary {
 }
 
 impl validate::Layout for Level {
-    #[inline]
+    #[inline(always)]
     fn member(&self, tag: u32) -> Option<validate::Member<'_, Self>> {
         let (slot, flags) = self.probe(tag)?;
         let group = if flags & GROUP_BIT != 0 {
