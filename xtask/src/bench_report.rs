@@ -419,9 +419,9 @@ fn render(
         let _ = writeln!(w, "### {group}\n");
         let _ = writeln!(
             w,
-            "| library | median | peer / ours | allocations per op | bytes per op | what is timed |"
+            "| library | median | peer / ours | instructions per op | instruction ratio | allocations per op | bytes per op | what is timed |"
         );
-        let _ = writeln!(w, "|---|---|---|---|---|---|");
+        let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
         for c in cases.iter().filter(|c| c.group == group) {
             let m = median(group, &c.lib)?;
             let _ = writeln!(
