@@ -442,7 +442,7 @@ fn render(
     );
 
     if quickfix {
-        quickfix_table(w, cases, &median)?;
+        quickfix_table(w, cases, &median, &instr)?;
     }
 
     let _ = writeln!(w, "\n## All cases\n");
@@ -483,24 +483,30 @@ fn quickfix_table(
     w: &mut String,
     cases: &[Case],
     median: &dyn Fn(&str, &str) -> Result<f64, String>,
+    instr: &dyn Fn(&str, &str) -> Option<f64>,
 ) -> Result<(), String> {
+    const PARSE_ONLY: &str = "ours, parse only";
     let _ = writeln!(w, "\n## QuickFIX C++ (issue 6)\n");
     let _ = writeln!(
         w,
-        "| group | QuickFIX C++ | / ours | / ours, parse only | allocations per op | bytes per op |"
+        "| group | QuickFIX C++ | time / ours | time / ours, parse only | instructions / ours | instructions / ours, parse only | allocations per op | bytes per op |"
     );
-    let _ = writeln!(w, "|---|---|---|---|---|---|");
+    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
     for c in cases.iter().filter(|c| c.lib == QUICKFIX) {
-        let qf = median(&c.group, QUICKFIX)?;
-        let ours = median(&c.group, crate_ours())?;
-        let parse_only = median(&c.group, "ours, parse only")?;
+        let g = c.group.as_str();
+        let qf = median(g, QUICKFIX)?;
+        let ratio = |other: &str| match (instr(g, QUICKFIX), instr(g, other)) {
+            (Some(q), Some(o)) => format!("{:.2}×", q / o),
+            _ => "–".to_owned(),
+        };
         let _ = writeln!(
             w,
-            "| {} | {} | {:.2}× | {:.2}× | {} | {} |",
-            c.group,
+            "| {g} | {} | {:.2}× | {:.2}× | {} | {} | {} | {} |",
             format_ns(qf),
-            qf / ours,
-            qf / parse_only,
+            qf / median(g, crate_ours())?,
+            qf / median(g, PARSE_ONLY)?,
+            ratio(crate_ours()),
+            ratio(PARSE_ONLY),
             c.allocs,
             c.bytes
         );

@@ -50,13 +50,25 @@ pub(super) fn decode_case(
         .try_build_message(&text)
         .unwrap_or_else(|e| panic!("QuickFIX {stem}: {e:?}"));
     check(stem, &bytes, &msg);
+    // The note says QuickFIX checks the CheckSum here: one off must be rejected.
+    // The text ends `10=NNN<SOH>`; change the last digit.
+    let last = text.len() - 2;
+    let wrong = match text.as_bytes()[last] {
+        b'9' => '0',
+        d => char::from(d + 1),
+    };
+    let corrupt = format!("{}{wrong}\x01", &text[..last]);
+    assert!(
+        dict.try_build_message(&corrupt).is_err(),
+        "QuickFIX {stem}: accepted a wrong CheckSum"
+    );
 
     let d = dict.clone();
     out.push(Case::new(
         group,
         LIB,
-        "quickfix 0.2 DataDictionary::try_build_message: the &str copied into a CString, then QuickFIX's \
-         Message(text, spec/FIX44.xml dictionary, validate = true): every field parsed into the message's \
+        "quickfix 0.2 DataDictionary::try_build_message: the &str copied into a CString and then a \
+         std::string, QuickFIX's Message(text, spec/FIX44.xml dictionary, validate = true): every field parsed into the message's \
          field maps, groups and RawData placed by the dictionary, the first tags 8, 9, 35 and BodyLength \
          and CheckSum checked; then the Message freed. The crate does not expose DataDictionary::validate, \
          so no required-field, format or value checks: compare with \"ours, parse only\"",
