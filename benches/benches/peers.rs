@@ -1,11 +1,12 @@
 //! Ours beside fefix 0.7, rustyfix 0.7 and rust_decimal on the same corpus messages,
 //! in one run: decode + validate, decode + 5 reads, encode, decimal write. Every case
 //! is checked against the others of its group before anything is timed (see
-//! `fix_benches::peers`).
+//! `fix_benches::peers`). With `--features quickfix` (cmake and a C++ compiler), the
+//! decode + validate groups also time QuickFIX C++.
 //!
 //! `cargo bench -p fix-benches --features peers --bench peers -- --warm-up-time 1 --measurement-time 3`
-//! (or `cargo xtask bench-report`, which also counts allocations and writes
-//! `benches/RESULTS.md`).
+//! (or `cargo xtask bench-report [--quickfix]`, which also counts allocations and
+//! writes `benches/RESULTS.md`).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use fix_benches::peers::cases;

@@ -4,9 +4,15 @@
 //! the case includes.
 //!
 //! `cargo run --release -p fix-benches --features peers --example allocs [iterations]`
+//! (`--features quickfix` adds QuickFIX C++).
 //!
 //! Each case has already run a few times (the checks in `cases()`), so buffers a
 //! library keeps between messages are warm: this counts the steady state.
+//!
+//! With the `quickfix` feature, C++ allocations count too: QuickFIX allocates through
+//! C++'s `operator new`, which never reaches Rust's global allocator, so this program
+//! replaces the global `operator new` (as C++ lets a program do) with one that counts
+//! into the same totals.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -42,11 +48,55 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// C++'s global `operator new`, replaced to count QuickFIX's allocations.
+///
+/// Only `operator new(std::size_t)` is replaced: libstdc++'s `operator new[]` and
+/// nothrow forms call it, and its `operator delete` calls `free`, which matches the
+/// `malloc` below. Aligned `new` (over-aligned types, which QuickFIX does not use)
+/// goes uncounted.
+#[cfg(feature = "quickfix")]
+mod cpp_new {
+    use super::{ALLOCS, BYTES};
+    use core::ffi::c_void;
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+    /// C++ allocations alone, so `main` can tell that the replacement is linked in.
+    pub(crate) static CPP_ALLOCS: AtomicU64 = AtomicU64::new(0);
+
+    unsafe extern "C" {
+        fn malloc(size: usize) -> *mut c_void;
+    }
+
+    /// `operator new(std::size_t)` (Itanium C++ ABI name `_Znwm`).
+    // SAFETY: no other item of the program defines `_Znwm`; the one in libstdc++ is
+    // replaceable by definition, so the linker takes this one for the whole program.
+    #[unsafe(no_mangle)]
+    #[allow(non_snake_case)] // the C++ ABI's name
+    extern "C" fn _Znwm(size: usize) -> *mut c_void {
+        ALLOCS.fetch_add(1, Relaxed);
+        CPP_ALLOCS.fetch_add(1, Relaxed);
+        BYTES.fetch_add(size as u64, Relaxed);
+        // SAFETY: `malloc` accepts any size; `new` of 0 bytes must still return a
+        // unique pointer, hence at least 1.
+        let p = unsafe { malloc(size.max(1)) };
+        if p.is_null() {
+            // C++ would throw `std::bad_alloc`, which cannot cross this function.
+            std::process::abort();
+        }
+        p
+    }
+}
+
 fn main() {
     let n: u64 = std::env::args()
         .nth(1)
         .map_or(1000, |s| s.parse().expect("iterations is a number"));
     let mut cases = fix_benches::peers::cases();
+    #[cfg(feature = "quickfix")]
+    assert!(
+        cpp_new::CPP_ALLOCS.load(Relaxed) > 0,
+        "QuickFIX loaded its dictionary without one counted `operator new`: the replacement is not linked in"
+    );
     println!("# group\tlib\tallocations per op\tbytes per op\tnote ({n} iterations)");
     for case in &mut cases {
         let (a0, b0) = (ALLOCS.load(Relaxed), BYTES.load(Relaxed));

@@ -19,7 +19,8 @@
 //! With `--features peers`, `probe case <group/lib> <n>` runs one case of
 //! `fix_benches::peers` (ours or a peer, exactly as the `peers` bench times it), e.g.
 //! `probe case "decode+validate/ExecutionReport/fefix" 1000`; `probe case list 0`
-//! prints the names.
+//! prints the names. `--features quickfix` adds the QuickFIX C++ cases, e.g.
+//! `probe case "decode+validate/ExecutionReport/QuickFIX C++" 1000`.
 
 use fix_benches::{ExecutionReport, NewOrderSingle, corpus, naive_split};
 use fix_core::{Fields, Message, Parser};

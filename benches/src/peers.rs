@@ -16,6 +16,9 @@
 //! generated into `fix44`), `"ours, shape cache"` (`Validator::validate_cached`)
 //! and `"ours, parse only"`; the read group times `"ours, typed fix44"` (the
 //! generated view's getters).
+//!
+//! With the `quickfix` feature, the decode groups also time QuickFIX C++ (module
+//! `quickfix_cpp`, which says what its case includes).
 
 use crate::{ExecutionReport, NewOrderSingle, corpus};
 use core::fmt;
@@ -26,6 +29,9 @@ use fix_core::{Fields, Parser};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::rc::Rc;
+
+#[cfg(feature = "quickfix")]
+mod quickfix_cpp;
 
 /// The lib name of our reference case in every group; ratios are peer / this.
 pub const OURS: &str = "ours";
@@ -268,9 +274,13 @@ pub fn cases() -> Vec<Case> {
     let dict = Rc::new(spec_dictionary());
     let fefix_dict = fefix::Dictionary::fix44();
     let rustyfix_dict = Rc::new(rustyfix::Dictionary::fix44().unwrap());
+    #[cfg(feature = "quickfix")]
+    let quickfix_dict = quickfix_cpp::dictionary();
 
     for (group, stem) in DECODE {
         decode_cases(&mut out, group, stem, &dict, &fefix_dict, &rustyfix_dict);
+        #[cfg(feature = "quickfix")]
+        quickfix_cpp::decode_case(&mut out, group, stem, &quickfix_dict);
     }
     read_cases(&mut out, &fefix_dict, &rustyfix_dict);
     encode_cases(&mut out);

@@ -1,8 +1,13 @@
-//! `cargo xtask bench-report [-- <criterion args>]`: times ours beside the peers
-//! (`cargo bench -p fix-benches --features peers --bench peers`), counts allocations per operation
-//! (`cargo run --release -p fix-benches --features peers --example allocs`), and writes
-//! `benches/RESULTS.md` with criterion's medians, peer/ours ratios, allocations, the
-//! CPU model and the date.
+//! `cargo xtask bench-report [--quickfix] [-- <criterion args>]`: times ours beside the
+//! peers (`cargo bench -p fix-benches --features peers --bench peers`), counts
+//! allocations per operation (`cargo run --release -p fix-benches --features peers
+//! --example allocs`), and writes `benches/RESULTS.md` with criterion's medians,
+//! peer/ours ratios, allocations, the CPU model and the date.
+//!
+//! `--quickfix` builds every step with the features `peers,quickfix` instead, which adds
+//! QuickFIX C++ to the decode + validate groups. It is a flag, not detected, because
+//! building QuickFIX needs cmake and a C++ compiler and takes minutes: the default
+//! report must not depend on them.
 //!
 //! If `valgrind` is on the PATH it also counts instructions per operation of every
 //! case (`probe case all` under callgrind, one dump per case): unlike times, these
@@ -43,15 +48,26 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         .parent()
         .ok_or("xtask has no parent directory")?
         .to_path_buf();
-    let criterion_args: Vec<String> = match args.iter().position(|a| a == "--") {
-        Some(i) => args[i + 1..].to_vec(),
-        None if args.is_empty() => DEFAULT_CRITERION_ARGS.map(String::from).to_vec(),
-        None => {
-            return Err(format!(
-                "unexpected arguments {args:?}; criterion's go after `--`"
-            ));
-        }
+    let (ours, criterion) = match args.iter().position(|a| a == "--") {
+        Some(i) => (&args[..i], Some(&args[i + 1..])),
+        None => (args, None),
     };
+    let mut quickfix = false;
+    for arg in ours {
+        match arg.as_str() {
+            "--quickfix" => quickfix = true,
+            _ => {
+                return Err(format!(
+                    "unexpected argument `{arg}`; criterion's go after `--`"
+                ));
+            }
+        }
+    }
+    let criterion_args: Vec<String> = criterion.map_or_else(
+        || DEFAULT_CRITERION_ARGS.map(String::from).to_vec(),
+        <[String]>::to_vec,
+    );
+    let features = if quickfix { "peers,quickfix" } else { "peers" };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let started = SystemTime::now();
 
@@ -60,7 +76,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         "-p",
         "fix-benches",
         "--features",
-        "peers",
+        features,
         "--bench",
         "peers",
         "--",
@@ -84,7 +100,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         "-p",
         "fix-benches",
         "--features",
-        "peers",
+        features,
         "--example",
         "allocs",
         "--",
@@ -110,7 +126,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let mut medians = HashMap::new();
     collect_medians(&target.join("criterion"), started, &mut medians)?;
-    let instructions = count_instructions(&cargo, &root, &target)?;
+    let instructions = count_instructions(&cargo, &root, &target, features)?;
 
     let report = render(
         &cases,
@@ -118,6 +134,7 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         instructions.as_ref(),
         &bench_cmd,
         &allocs_cmd,
+        quickfix,
     )?;
     let out = root.join("benches/RESULTS.md");
     std::fs::write(&out, report).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -131,6 +148,7 @@ fn count_instructions(
     cargo: &str,
     root: &Path,
     target: &Path,
+    features: &str,
 ) -> Result<Option<Instructions>, String> {
     let has_valgrind = Command::new("valgrind")
         .arg("--version")
@@ -147,7 +165,7 @@ fn count_instructions(
         "-p",
         "fix-benches",
         "--features",
-        "peers",
+        features,
         "--example",
         "probe",
     ];
@@ -304,6 +322,7 @@ fn render(
     instructions: Option<&Instructions>,
     bench_cmd: &str,
     allocs_cmd: &str,
+    quickfix: bool,
 ) -> Result<String, String> {
     let median = |group: &str, lib: &str| {
         medians
@@ -359,6 +378,17 @@ fn render(
     }
     let _ = writeln!(
         w,
+        "- QuickFIX C++: {}",
+        if quickfix {
+            "included (`--quickfix`); it parses with the dictionary but does not validate, so \
+             compare it with \"ours, parse only\" too (see its rows' notes)"
+        } else {
+            "not in this run (`cargo xtask bench-report --quickfix` adds it; needs cmake and a \
+             C++ compiler)"
+        }
+    );
+    let _ = writeln!(
+        w,
         "\nThe machine is shared and noisy: compare within this run, and quote the ratios \
          (peer / ours; above 1 means ours is faster), not the absolute times. The \
          instruction-count ratios repeat exactly from run to run; the time ratios do not \
@@ -411,6 +441,10 @@ fn render(
         if ours_a == "0" { "yes" } else { "**no**" }
     );
 
+    if quickfix {
+        quickfix_table(w, cases, &median, &instr)?;
+    }
+
     let _ = writeln!(w, "\n## All cases\n");
     let mut groups: Vec<&str> = cases.iter().map(|c| c.group.as_str()).collect();
     groups.dedup();
@@ -419,9 +453,9 @@ fn render(
         let _ = writeln!(w, "### {group}\n");
         let _ = writeln!(
             w,
-            "| library | median | peer / ours | allocations per op | bytes per op | what is timed |"
+            "| library | median | peer / ours | instructions per op | instruction ratio | allocations per op | bytes per op | what is timed |"
         );
-        let _ = writeln!(w, "|---|---|---|---|---|---|");
+        let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
         for c in cases.iter().filter(|c| c.group == group) {
             let m = median(group, &c.lib)?;
             let _ = writeln!(
@@ -441,6 +475,47 @@ fn render(
     }
     Ok(s)
 }
+
+/// QuickFIX beside ours in each group it joins: against `"ours"` (parse + validate)
+/// and against `"ours, parse only"`, the closer match to what QuickFIX's case does
+/// (it parses with the dictionary; the `quickfix` crate exposes no validation).
+fn quickfix_table(
+    w: &mut String,
+    cases: &[Case],
+    median: &dyn Fn(&str, &str) -> Result<f64, String>,
+    instr: &dyn Fn(&str, &str) -> Option<f64>,
+) -> Result<(), String> {
+    const PARSE_ONLY: &str = "ours, parse only";
+    let _ = writeln!(w, "\n## QuickFIX C++ (issue 6)\n");
+    let _ = writeln!(
+        w,
+        "| group | QuickFIX C++ | time / ours | time / ours, parse only | instructions / ours | instructions / ours, parse only | allocations per op | bytes per op |"
+    );
+    let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
+    for c in cases.iter().filter(|c| c.lib == QUICKFIX) {
+        let g = c.group.as_str();
+        let qf = median(g, QUICKFIX)?;
+        let ratio = |other: &str| match (instr(g, QUICKFIX), instr(g, other)) {
+            (Some(q), Some(o)) => format!("{:.2}×", q / o),
+            _ => "–".to_owned(),
+        };
+        let _ = writeln!(
+            w,
+            "| {g} | {} | {:.2}× | {:.2}× | {} | {} | {} | {} |",
+            format_ns(qf),
+            qf / median(g, crate_ours())?,
+            qf / median(g, PARSE_ONLY)?,
+            ratio(crate_ours()),
+            ratio(PARSE_ONLY),
+            c.allocs,
+            c.bytes
+        );
+    }
+    Ok(())
+}
+
+/// QuickFIX's lib name (`fix_benches::peers`'s `quickfix_cpp::LIB`).
+const QUICKFIX: &str = "QuickFIX C++";
 
 /// The reference lib name of every group (`fix_benches::peers::OURS`).
 fn crate_ours() -> &'static str {

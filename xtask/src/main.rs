@@ -149,7 +149,7 @@ fn main() -> ExitCode {
                 "  new-crate spec/NAME.xml\n                   create the typed crate name/ for a dictionary and generate it"
             );
             println!(
-                "  bench-report [-- <criterion args>]\n                   time ours beside the peers, count allocations, write benches/RESULTS.md"
+                "  bench-report [--quickfix] [-- <criterion args>]\n                   time ours beside the peers, count allocations, write benches/RESULTS.md\n                   (--quickfix: QuickFIX C++ too; needs cmake and a C++ compiler)"
             );
             ExitCode::SUCCESS
         }
