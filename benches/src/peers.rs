@@ -101,13 +101,18 @@ fn body_only(it: impl IntoIterator<Item = (u32, Vec<u8>)>) -> FieldList {
 }
 
 fn ours_fields(bytes: &[u8]) -> FieldList {
+    body_only(all_fields(bytes))
+}
+
+/// Every field of a complete message as we parse it, in wire order.
+fn all_fields(bytes: &[u8]) -> FieldList {
     let mut fields = Fields::<128>::new();
     let msg = Parser::new()
         .parse(bytes, &mut fields)
         .unwrap()
         .complete()
         .unwrap();
-    body_only(msg.iter().map(|(t, v)| (t, v.to_vec())))
+    msg.iter().map(|(t, v)| (t, v.to_vec())).collect()
 }
 
 fn fefix_fields(msg: &fefix::tagvalue::Message<'_, &[u8]>) -> FieldList {

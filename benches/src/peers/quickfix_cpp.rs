@@ -13,9 +13,8 @@
 //! The dictionary QuickFIX loads is ours, `spec/FIX44.xml` (QuickFIX's own XML
 //! format), so both libraries read the same definitions.
 
-use super::{Case, body_only, corpus};
+use super::{Case, all_fields, body_only, corpus};
 use fix_core::typed::{Group as GroupDef, Level};
-use fix_core::{Fields, Parser};
 use quickfix::{DataDictionary, FieldMap, Group, Message};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -170,16 +169,15 @@ fn check_nodes(stem: &str, map: &dyn Lookup, nodes: &[Node]) {
 /// fix44 puts it in (header, body, trailer), group entries through QuickFIX's group
 /// API, and QuickFIX's own serialization of the message holding the same fields.
 fn check(stem: &str, bytes: &[u8], msg: &Message) {
-    let mut fields = Fields::<128>::new();
-    let ours = Parser::new()
-        .parse(bytes, &mut fields)
-        .unwrap()
-        .complete()
-        .unwrap();
-    let def = fix44::DICTIONARY
-        .message(ours.msg_type())
+    let all = all_fields(bytes);
+    let msg_type = all
+        .iter()
+        .find(|(t, _)| *t == 35)
+        .map(|(_, v)| v.as_slice());
+    let def = msg_type
+        .and_then(|mt| fix44::DICTIONARY.message(mt))
         .unwrap_or_else(|| panic!("{stem}: MsgType not in fix44"));
-    let list = body_only(ours.iter().map(|(t, v)| (t, v.to_vec())));
+    let list = body_only(all);
     let mut i = 0;
     let nodes = nest(&list, &mut i, &def.view, None);
     assert_eq!(i, list.len(), "{stem}: nested every field");
@@ -208,13 +206,7 @@ fn check(stem: &str, bytes: &[u8], msg: &Message) {
     let mut written = msg.to_fix_raw_bytes().unwrap();
     assert_eq!(written.pop(), Some(0), "QuickFIX {stem}: NUL-terminated");
     let sorted = |b: &[u8]| {
-        let mut fields = Fields::<128>::new();
-        let msg = Parser::new()
-            .parse(b, &mut fields)
-            .unwrap()
-            .complete()
-            .unwrap();
-        let mut all: Vec<(u32, Vec<u8>)> = msg.iter().map(|(t, v)| (t, v.to_vec())).collect();
+        let mut all = all_fields(b);
         all.sort();
         all
     };
