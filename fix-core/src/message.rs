@@ -38,7 +38,9 @@ impl Field {
     /// Where the value lies in the message's bytes.
     #[inline]
     pub const fn value_range(&self) -> core::ops::Range<usize> {
-        self.start as usize..(self.start + self.len) as usize
+        // Added as `usize`, so the end is never below the start and a slice
+        // indexed by the range checks one bound, not two.
+        self.start as usize..self.start as usize + self.len as usize
     }
 
     /// Whether the value is empty (`58=` followed by SOH; only a parser that

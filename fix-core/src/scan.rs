@@ -55,6 +55,15 @@ pub(crate) fn contains_soh(bytes: &[u8]) -> bool {
             .fold(soh_mask(last), |any, b| any | soh_mask(b));
         return any != 0;
     }
+    if let (Some(first), Some(last), true) = (
+        bytes.first_chunk::<8>(),
+        bytes.last_chunk::<8>(),
+        bytes.len() <= 16,
+    ) {
+        // Identifiers and prices: two overlapping words, no loop.
+        let w = soh_word(u64::from_le_bytes(*first)) | soh_word(u64::from_le_bytes(*last));
+        return w != 0;
+    }
     if let Some(last) = bytes.last_chunk::<8>() {
         let (words, _) = bytes.as_chunks::<8>();
         let any = words

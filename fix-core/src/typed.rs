@@ -1207,7 +1207,7 @@ impl<'v, 'a> Block<'v, 'a> {
     }
 
     /// The field recorded in `slot`.
-    #[inline]
+    #[inline(always)]
     pub fn field(&self, slot: usize) -> Option<&'a Field> {
         let i = *self.slots.get(slot)?;
         self.msg.fields().get(usize::from(i))
@@ -1227,7 +1227,7 @@ impl<'v, 'a> Block<'v, 'a> {
     }
 
     /// The optional field `tag` in `slot`, parsed as `T`.
-    #[inline]
+    #[inline(always)]
     pub fn get<T: FieldValue<'a>>(&self, slot: usize, tag: u32) -> Result<Option<T>, FieldError> {
         let Some(f) = self.field(slot) else {
             return Ok(None);
@@ -1241,7 +1241,7 @@ impl<'v, 'a> Block<'v, 'a> {
     }
 
     /// The required field `tag` in `slot`, parsed as `T`.
-    #[inline]
+    #[inline(always)]
     pub fn req<T: FieldValue<'a>>(&self, slot: usize, tag: u32) -> Result<T, FieldError> {
         self.get(slot, tag)?.ok_or(FieldError::Missing { tag })
     }

@@ -219,8 +219,9 @@ impl Decimal {
     /// The common case of [`Decimal::parse`] without a loop: an optional `-`, then
     /// up to eight bytes of digits with at most one `.` and at least one digit, all
     /// converted in one 64-bit word. `None` for anything else (the general parser
-    /// then decides, and names the error).
-    #[inline]
+    /// then decides, and names the error). Always inlined: a typed getter's caller
+    /// then keeps the result in registers instead of receiving it through memory.
+    #[inline(always)]
     fn parse_short(bytes: &[u8]) -> Option<Self> {
         let (neg, digits) = match bytes.split_first() {
             Some((b'-', rest)) => (true, rest),
@@ -250,14 +251,17 @@ impl Decimal {
         let v = (v * 10 + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
         let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
         let v = (v * 10_000 + (v >> 32)) & 0xFFFF_FFFF;
-        let m = i128::from(v);
+        // Below 10^8: the sign is applied in 64 bits, then widened.
+        let m = v as i64;
         Some(Decimal {
-            mantissa: if neg { -m } else { m },
+            mantissa: i128::from(if neg { -m } else { m }),
             scale,
         })
     }
 
-    /// [`Decimal::parse`] for any input.
+    /// [`Decimal::parse`] for any input. Kept out of line so that the short path
+    /// inlined into typed getters stays small.
+    #[inline(never)]
     fn parse_long(bytes: &[u8]) -> Result<Self, DecimalError> {
         let (neg, start) = match bytes.first() {
             None => return Err(DecimalError::Empty),
@@ -799,6 +803,7 @@ impl<'a> FieldValue<'a> for Decimal {
 
     type Error = DecimalError;
 
+    #[inline]
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, DecimalError> {
         Decimal::parse(bytes)
     }

@@ -513,10 +513,13 @@ impl<'a> FixStr<'a> {
         if bytes.is_empty() {
             return Err(TextError::Empty);
         }
-        match bytes.iter().position(|&b| b == 0x01) {
-            Some(offset) => Err(TextError::InvalidByte { offset }),
-            None => Ok(FixStr(bytes)),
+        // Word-at-a-time: a value read through a typed view is usually a short id,
+        // where a byte loop costs more than the rest of the read.
+        if !crate::scan::contains_soh(bytes) {
+            return Ok(FixStr(bytes));
         }
+        let offset = bytes.iter().position(|&b| b == 0x01).unwrap_or_default();
+        Err(TextError::InvalidByte { offset })
     }
 
     /// The bytes.
