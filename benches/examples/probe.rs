@@ -15,6 +15,11 @@
 //! machine whose speed drifts from minute to minute, that ratio holds steadier
 //! than two benchmarks run one after the other.
 //!
+//! The stem `stream` times `parse` and `naive` over 64 messages drawn at random
+//! (fixed seed) from four corpus messages, per message:
+//! `probe parse/naive stream 200` is the ratio without a branch predictor that has
+//! learnt a single message.
+//!
 //! `decimal` writes a decimal given in place of the stem, at its own scale or at
 //! `@dp`: `probe decimal -124.3456@2 5000`.
 //!
@@ -38,7 +43,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
         eprintln!(
-            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|reads|mdwalk|encode>[/<another>] <corpus stem> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|reads|mdwalk|encode>[/<another>] <corpus stem | stream> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
         );
         std::process::exit(2);
     };
@@ -55,7 +60,13 @@ fn main() {
     if what == "decimal" {
         return write_decimal(&stem, n);
     }
-    let bytes = corpus(&stem);
+    // `stream`: a fixed pseudo-random sequence of the four plain corpus messages, so
+    // that branchy code is timed without a predictor that has learnt one message.
+    let stream = (stem == "stream").then(random_stream);
+    let bytes = match &stream {
+        Some(_) => Vec::new(),
+        None => corpus(&stem),
+    };
     let parser = Parser::new();
     let mut fields = Fields::<256>::new();
     let mut split = [(0u32, 0u32, 0u32); 256];
@@ -69,6 +80,19 @@ fn main() {
     let er = ExecutionReport::corpus();
     let mut out = [0u8; 512];
     let mut op = |what: &str, bytes: &[u8]| -> usize {
+        if let Some(messages) = &stream {
+            return match what {
+                "parse" => messages
+                    .iter()
+                    .map(|m| parse(&parser, black_box(m), &mut fields).fields().len())
+                    .sum(),
+                "naive" => messages
+                    .iter()
+                    .map(|m| naive_split(black_box(m), &mut split))
+                    .sum(),
+                other => panic!("`stream` times parse and naive, not {other}"),
+            };
+        }
         match what {
             "validate" => {
                 let msg = parse(&parser, bytes, &mut fields);
@@ -153,6 +177,27 @@ fn interleaved(
     }
     black_box(check);
     (best[0], best[1])
+}
+
+/// 64 messages drawn from ExecutionReport, NewOrderSingle,
+/// MarketDataIncrementalRefresh and Heartbeat by a fixed xorshift sequence.
+fn random_stream() -> Vec<Vec<u8>> {
+    let stems = [
+        "execution_report",
+        "new_order_single",
+        "md_incremental_refresh",
+        "heartbeat",
+    ];
+    let messages: Vec<Vec<u8>> = stems.iter().map(|s| corpus(s)).collect();
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    (0..64)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            messages[(x % 4) as usize].clone()
+        })
+        .collect()
 }
 
 /// A complete message from `bytes` (corpus messages always are).
