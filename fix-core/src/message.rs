@@ -217,15 +217,11 @@ pub(crate) fn index<'a>(
             if data_fields.is_length_tag(tag) {
                 let length = Field::new(tag, (eq + 1) as u32, (soh - eq - 1) as u32);
                 let body_end = frame.body_end();
-                let next = data_field(
-                    bytes,
-                    body_end,
-                    data_fields,
-                    length,
-                    field_start,
-                    slots,
-                    &mut n,
-                )?;
+                // `n` goes in and out by value: behind a reference it would live
+                // in memory for the whole loop.
+                let next;
+                (next, n) =
+                    data_field(bytes, body_end, data_fields, length, field_start, slots, n)?;
                 if next != field_start {
                     field_start = next;
                     if next >= base + 64 {
@@ -264,7 +260,8 @@ fn store(
 }
 
 /// After the LENGTH field `length`, reads the DATA field it announces, when that is
-/// the next field (at `pos`), by length. Returns where the next field starts.
+/// the next field (at `pos`), by length. Returns where the next field starts and
+/// the new number of fields.
 #[cold]
 #[inline(never)]
 fn data_field(
@@ -274,10 +271,10 @@ fn data_field(
     length: Field,
     pos: usize,
     slots: &mut [Field],
-    n: &mut usize,
-) -> Result<usize, Error> {
+    mut n: usize,
+) -> Result<(usize, usize), Error> {
     let Some(data_tag) = data_fields.data_tag(length.tag) else {
-        return Ok(pos); // the filter matched another tag with the same low bits
+        return Ok((pos, n)); // the filter matched another tag with the same low bits
     };
     let value = length.value_range();
     let len = parse_length(&bytes[value.clone()]).ok_or(Error::InvalidDataLength {
@@ -285,19 +282,19 @@ fn data_field(
         offset: value.start,
     })?;
     if pos >= body_end {
-        return Ok(pos); // the length was the last body field: validation's concern
+        return Ok((pos, n)); // the length was the last body field: validation's concern
     }
     let (tag, eq) = parse_tag(bytes, pos)?;
     if tag != data_tag {
-        return Ok(pos); // not followed by its data: validation's concern
+        return Ok((pos, n)); // not followed by its data: validation's concern
     }
     let start = eq + 1;
     let end = start + len;
     if end >= body_end || bytes[end] != SOH {
         return Err(Error::DataLengthOutOfBounds { tag, offset: start });
     }
-    store(slots, n, tag, start, end, false)?;
-    Ok(end + 1)
+    store(slots, &mut n, tag, start, end, false)?;
+    Ok((end + 1, n))
 }
 
 /// Parses the tag at `pos`; returns it and the offset of its `=`.
@@ -311,7 +308,10 @@ fn data_field(
 /// sees again and again.
 #[inline(always)]
 fn parse_tag(bytes: &[u8], pos: usize) -> Result<(u32, usize), Error> {
-    if let Some(&[b0, b1, b2, b3]) = bytes.get(pos..).and_then(<[u8]>::first_chunk::<4>) {
+    if let Some(&[b0, b1, b2, b3]) = bytes
+        .get(pos..pos.wrapping_add(4))
+        .and_then(|w| <&[u8; 4]>::try_from(w).ok())
+    {
         let d0 = u32::from(b0.wrapping_sub(b'1'));
         if d0 < 9 {
             let d0 = d0 + 1;
