@@ -327,49 +327,125 @@ mod shape {
     /// month 1–12, a day of that month, hour below 24, minute below 60, second at most 60.
     #[inline]
     pub(super) fn utc_timestamp(v: &[u8]) -> bool {
-        let (Some(date), Some(clock)) = (v.first_chunk::<8>(), v.get(9..17)) else {
+        const ZEROS: u64 = 0x3030_3030_3030_3030;
+        let (Some(date), Some(clock), Some(tail)) = (
+            v.first_chunk::<8>(),
+            v.get(9..).and_then(<[u8]>::first_chunk::<8>),
+            v.last_chunk::<8>(),
+        ) else {
             return false;
         };
-        let Some(clock) = clock.first_chunk::<8>() else {
-            return false;
-        };
-        let fraction = match v.get(17..) {
-            Some([]) => true,
-            Some([b'.', f @ ..]) => match f.len() {
-                3 | 6 => load_padded(f).is_some_and(all_digits),
-                9 => f.split_first().is_some_and(|(&b, rest)| {
-                    b.is_ascii_digit() && load_padded(rest).is_some_and(all_digits)
-                }),
-                _ => false,
-            },
+        // The fraction's digits are the last 3, 6 or 9 bytes, after a `.`: in the
+        // last eight bytes, the fraction's are digits once the others are `0`s.
+        let fraction = match v.len() {
+            17 => true,
+            21 | 24 | 27 => {
+                let n = v.len() - 18;
+                let keep = if n >= 8 { !0 } else { !0u64 << (8 * (8 - n)) };
+                v[17] == b'.'
+                    && all_digits((u64::from_le_bytes(*tail) & keep) | (ZEROS & !keep))
+                    && (n < 9 || v[18].is_ascii_digit())
+            }
             _ => false,
         };
         let date = u64::from_le_bytes(*date);
-        let clock = u64::from_le_bytes(*clock);
         // `HH:MM:SS`: colons at bytes 2 and 5; with them turned into `0`s, all digits.
         const COLONS: u64 = 0x0000_3A00_003A_0000;
         const COLON_TO_ZERO: u64 = 0x0000_0A00_000A_0000;
-        let clock = clock ^ COLON_TO_ZERO;
-        let shape = fraction
-            && v.get(8) == Some(&b'-')
+        let clock = u64::from_le_bytes(*clock) ^ COLON_TO_ZERO;
+        if !(fraction
+            && v[8] == b'-'
             && all_digits(date)
             && clock & 0x0000_FF00_00FF_0000 == COLONS ^ COLON_TO_ZERO
-            && all_digits(clock);
-        if !shape {
+            && all_digits(clock))
+        {
             return false;
         }
-        // Two digits from byte `i` of a word of digit values.
-        const ZEROS: u64 = 0x3030_3030_3030_3030;
-        let (date, clock) = (date - ZEROS, clock - ZEROS);
-        let two = |w: u64, i: u32| ((w >> (8 * i)) & 0xff) * 10 + ((w >> (8 * i + 8)) & 0xff);
-        let (month, day) = (two(date, 4), two(date, 6));
-        let (hour, minute, second) = (two(clock, 0), two(clock, 3), two(clock, 6));
-        let year = || (two(date, 0) * 100 + two(date, 2)) as u16;
-        (1..=12).contains(&month)
-            && day >= 1
-            && (day <= 28 || day <= u64::from(crate::value::days_in_month(year(), month as u8)))
-            && hour < 24
-            && minute < 60
-            && second <= 60
+        // Byte `i` of `pairs(w)` is the two-digit number at bytes `i` and `i + 1`
+        // (at most 99: no byte carries into the next).
+        let pairs = |w: u64| {
+            let d = w - ZEROS;
+            d * 10 + (d >> 8)
+        };
+        let (date, clock) = (pairs(date), pairs(clock));
+        // Hour (byte 0) below 24, minute (byte 3) below 60, second (byte 6) at
+        // most 60: adding 128 - limit to a byte sets its top bit when it reaches
+        // the limit, without a carry out (99 + 104 < 256).
+        const LIMITS: u64 = (128 - 24) | (128 - 60) << 24 | (128 - 61) << 48;
+        const TOPS: u64 = 0x80 | 0x80 << 24 | 0x80 << 48;
+        let (month, day) = ((date >> 32) & 0xff, (date >> 48) & 0xff);
+        let year = || ((date & 0xff) * 100 + ((date >> 16) & 0xff)) as u16;
+        clock.wrapping_add(LIMITS) & TOPS == 0
+            && month.wrapping_sub(1) < 12
+            && day.wrapping_sub(1)
+                < if day <= 28 {
+                    28
+                } else {
+                    u64::from(crate::value::days_in_month(year(), month as u8))
+                }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shape;
+    use crate::value::UtcTimestamp;
+    use std::format;
+
+    /// The timestamp shape is exact: it accepts what `UtcTimestamp::parse` accepts
+    /// and nothing else, on every calendar and clock edge, every fraction length,
+    /// and every single-byte damage of a valid value.
+    #[test]
+    fn timestamp_shape_is_the_parser() {
+        let check = |v: &[u8]| {
+            assert_eq!(
+                shape::utc_timestamp(v),
+                UtcTimestamp::parse(v).is_ok(),
+                "{}",
+                v.escape_ascii()
+            );
+        };
+        let fractions = [
+            "",
+            ".",
+            ".1",
+            ".12",
+            ".123",
+            ".1234",
+            ".123456",
+            ".12345678",
+            ".123456789",
+            ".1234567890",
+        ];
+        for year in [0, 1900, 2000, 2023, 2024, 9999] {
+            for month in 0..=13 {
+                for day in 0..=32 {
+                    for frac in [fractions[0], fractions[4]] {
+                        check(format!("{year:04}{month:02}{day:02}-12:30:30{frac}").as_bytes());
+                    }
+                }
+            }
+        }
+        for hour in 0..=25 {
+            for minute in [0, 9, 10, 59, 60, 61, 99] {
+                for second in [0, 59, 60, 61, 99] {
+                    check(format!("20261130-{hour:02}:{minute:02}:{second:02}").as_bytes());
+                }
+            }
+        }
+        for frac in fractions {
+            let v = format!("20261130-14:03:27{frac}").into_bytes();
+            check(&v);
+            for at in 0..v.len() {
+                for b in [b'0', b'9', b'/', b':', b'-', b'.', b' ', 0x01, 0xFF] {
+                    let mut damaged = v.clone();
+                    damaged[at] = b;
+                    check(&damaged);
+                }
+            }
+            for cut in 0..v.len() {
+                check(&v[..cut]);
+            }
+        }
     }
 }
