@@ -103,6 +103,46 @@ pub(crate) fn checksum_scalar(bytes: &[u8]) -> u8 {
     bytes.iter().fold(0u8, |sum, &b| sum.wrapping_add(b))
 }
 
+/// Which bytes of a 16-byte block are digits, `.` and `-`: bit `i` of each mask
+/// stands for `block[i]`. The decimal check of validation reads a value's bytes
+/// this way, whatever its length up to sixteen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NumberMasks {
+    pub(crate) digits: u16,
+    pub(crate) dots: u16,
+    pub(crate) minus: u16,
+}
+
+/// The [`NumberMasks`] of `block`.
+#[inline(always)]
+pub(crate) fn number_masks(block: &[u8; 16]) -> NumberMasks {
+    #[cfg(all(target_arch = "x86_64", not(fix_core_force_scalar)))]
+    {
+        x86::number_masks(block)
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(fix_core_force_scalar))))]
+    {
+        number_masks_scalar(block)
+    }
+}
+
+/// Portable [`number_masks`].
+#[cfg(any(test, not(all(target_arch = "x86_64", not(fix_core_force_scalar)))))]
+#[inline]
+pub(crate) fn number_masks_scalar(block: &[u8; 16]) -> NumberMasks {
+    let mask = |f: fn(u8) -> bool| {
+        block
+            .iter()
+            .enumerate()
+            .fold(0u16, |m, (i, &b)| m | u16::from(f(b)) << i)
+    };
+    NumberMasks {
+        digits: mask(|b| b.is_ascii_digit()),
+        dots: mask(|b| b == b'.'),
+        minus: mask(|b| b == b'-'),
+    }
+}
+
 #[cfg(all(target_arch = "x86_64", not(fix_core_force_scalar)))]
 mod x86 {
     //! SSE2 (the x86_64 baseline, so no run-time detection is needed) and, when the
@@ -139,6 +179,25 @@ mod x86 {
                 u64::from(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, soh)) as u32)
             };
             m(0) | (m(1) << 32)
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn number_masks(block: &[u8; 16]) -> super::NumberMasks {
+        // SAFETY: SSE2 is part of the x86_64 baseline; the one unaligned load reads
+        // the 16 bytes of a 16-byte array.
+        unsafe {
+            let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+            // A digit is a byte whose distance above `0` is at most 9.
+            let d = _mm_sub_epi8(v, _mm_set1_epi8(b'0' as i8));
+            let digits = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
+            let dots = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8));
+            let minus = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'-' as i8));
+            super::NumberMasks {
+                digits: _mm_movemask_epi8(digits) as u16,
+                dots: _mm_movemask_epi8(dots) as u16,
+                minus: _mm_movemask_epi8(minus) as u16,
+            }
         }
     }
 
@@ -298,6 +357,23 @@ mod tests {
                     value == SOH,
                     "{value} {lane}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn number_masks_match_scalar_for_every_byte_at_every_position() {
+        for value in 0..=255u8 {
+            for pos in 0..16 {
+                for fill in [b'0', b'.', b'-', b'a', 0x80] {
+                    let mut block = [fill; 16];
+                    block[pos] = value;
+                    assert_eq!(
+                        number_masks(&block),
+                        number_masks_scalar(&block),
+                        "{value} at {pos} in {fill}"
+                    );
+                }
             }
         }
     }

@@ -100,6 +100,20 @@ impl FieldType {
         }
     }
 
+    /// [`Self::accepts`] for the value at `range` of a message's `bytes`. Decimals,
+    /// the most common checked format, are read from the sixteen bytes that end
+    /// where the value ends.
+    #[inline(always)]
+    pub(crate) fn accepts_in(self, bytes: &[u8], range: core::ops::Range<usize>) -> bool {
+        match self {
+            FieldType::Decimal => {
+                shape::decimal_in(bytes, range.start, range.end)
+                    || bytes.get(range).is_some_and(|v| self.parses(v))
+            }
+            _ => bytes.get(range).is_some_and(|v| self.accepts(v)),
+        }
+    }
+
     /// Whether `value` parses as this format: the full check behind [`Self::accepts`].
     #[cold]
     #[inline(never)]
@@ -323,6 +337,31 @@ mod shape {
         !other && points <= 1 && v.len() > points as usize
     }
 
+    /// [`decimal`] of `bytes[start..end]`, a value inside a message. A value of one
+    /// to sixteen bytes is read as the sixteen bytes that end where it ends (in a
+    /// message, the bytes before a value are its tag and the fields before it):
+    /// one vector compare gives its digits, points and minus signs at once.
+    #[inline(always)]
+    pub(super) fn decimal_in(bytes: &[u8], start: usize, end: usize) -> bool {
+        let n = end.wrapping_sub(start);
+        let block = end
+            .checked_sub(16)
+            .and_then(|at| bytes.get(at..end))
+            .and_then(|b| <&[u8; 16]>::try_from(b).ok());
+        let (Some(block), 1..=16) = (block, n) else {
+            return bytes.get(start..end).is_some_and(decimal);
+        };
+        let m = crate::scan::number_masks(block);
+        let value = !0u16 << (16 - n);
+        let first = 1u16 << (16 - n);
+        let (digits, dots, minus) = (m.digits & value, m.dots & value, m.minus & value);
+        // Only digits, one `.` at most, a `-` only first, and a digit somewhere.
+        digits | dots | minus == value
+            && dots & dots.wrapping_sub(1) == 0
+            && (minus == 0 || minus == first)
+            && digits != 0
+    }
+
     /// `YYYYMMDD-HH:MM:SS` with an optional `.` and 3, 6 or 9 fraction digits,
     /// month 1–12, a day of that month, hour below 24, minute below 60, second at most 60.
     #[inline]
@@ -391,6 +430,72 @@ mod tests {
     use super::shape;
     use crate::value::UtcTimestamp;
     use std::format;
+
+    /// Reading a decimal from the block that ends with it answers as the plain
+    /// shape check does: every value of up to four bytes over an alphabet where
+    /// almost everything is nearly a number, behind prefixes of every length, and
+    /// long values near the sixteen-byte edge.
+    #[test]
+    fn decimal_in_is_decimal() {
+        let alphabet = b"0123456789.-+e/,";
+        let mut buf = std::vec::Vec::new();
+        let mut check = |prefix: &[u8], v: &[u8]| {
+            buf.clear();
+            buf.extend_from_slice(prefix);
+            buf.extend_from_slice(v);
+            buf.push(0x01);
+            let (start, end) = (prefix.len(), prefix.len() + v.len());
+            assert_eq!(
+                shape::decimal_in(&buf, start, end),
+                shape::decimal(v),
+                "{} after {}",
+                v.escape_ascii(),
+                prefix.escape_ascii()
+            );
+        };
+        let prefixes = [
+            &b""[..],
+            b"1",
+            b"44=",
+            b"0123456789=",
+            b"-.-.-.-.-.-.-.-.-.-.",
+            b"8=FIX.4.4\x019=316\x0144=",
+        ];
+        let mut value = [0u8; 4];
+        for n in 1..=4usize {
+            for code in 0..alphabet.len().pow(n as u32) {
+                let mut c = code;
+                for b in &mut value[..n] {
+                    *b = alphabet[c % alphabet.len()];
+                    c /= alphabet.len();
+                }
+                for prefix in prefixes {
+                    check(prefix, &value[..n]);
+                }
+            }
+        }
+        for v in [
+            &b"187.2450"[..],
+            b"-87.2450",
+            b"1234567890123456",
+            b"123456789012345.6",
+            b"-12345678901234.5",
+            b"-123456789012345",
+            b"1234567890123456789",
+            b"12345678.90123456",
+            b"-",
+            b"--1",
+            b"1-",
+            b".5.",
+            b"-.5",
+            b"5.",
+            b"0000000000000000",
+        ] {
+            for prefix in prefixes {
+                check(prefix, v);
+            }
+        }
+    }
 
     /// The timestamp shape is exact: it accepts what `UtcTimestamp::parse` accepts
     /// and nothing else, on every calendar and clock edge, every fraction length,

@@ -428,16 +428,18 @@ impl<const F: usize> Shape<F> {
             else {
                 return false;
             };
-            if !(byte_set_contains(set, value) || (value.is_empty() && empty_ok)) {
+            if !byte_set_contains(set, value) && !(empty_ok && value.is_empty()) {
                 return false;
             }
         }
         for &index in self.decimals.get(..self.decimals_len).unwrap_or(&[]) {
-            let value = fields
-                .get(usize::from(index))
-                .and_then(|f| bytes.get(f.value_range()))
-                .unwrap_or_default();
-            if !(FieldType::Decimal.accepts(value) || (value.is_empty() && empty_ok)) {
+            let Some(f) = fields.get(usize::from(index)) else {
+                return false;
+            };
+            // Checked once the value fails: with values required, `find` has
+            // already refused empty ones.
+            if !FieldType::Decimal.accepts_in(bytes, f.value_range()) && !(empty_ok && f.is_empty())
+            {
                 return false;
             }
         }
