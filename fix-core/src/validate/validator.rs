@@ -428,7 +428,7 @@ impl<const F: usize> Shape<F> {
             else {
                 return false;
             };
-            if !byte_set_contains(set, value) && !(empty_ok && value.is_empty()) {
+            if !(byte_set_contains(set, value) || empty_ok && value.is_empty()) {
                 return false;
             }
         }
@@ -438,7 +438,7 @@ impl<const F: usize> Shape<F> {
             };
             // Checked once the value fails: with values required, `find` has
             // already refused empty ones.
-            if !FieldType::Decimal.accepts_in(bytes, f.value_range()) && !(empty_ok && f.is_empty())
+            if !(FieldType::Decimal.accepts_in(bytes, f.value_range()) || empty_ok && f.is_empty())
             {
                 return false;
             }
