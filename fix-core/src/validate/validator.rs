@@ -273,6 +273,10 @@ struct Shape<const F: usize> {
     /// their positions, checked in a loop of their own.
     decimals: [u16; F],
     decimals_len: usize,
+    /// The fields whose one check is another format (timestamps, integers,
+    /// codes): `(position, format)`, checked in a loop of their own.
+    formats: [(u16, FieldType); F],
+    formats_len: usize,
 }
 
 const NOT_COUNTER: u32 = u32::MAX;
@@ -331,6 +335,8 @@ impl<const F: usize> Shape<F> {
             by_set_len: 0,
             decimals: [0; F],
             decimals_len: 0,
+            formats: [(0, FieldType::String); F],
+            formats_len: 0,
         };
         shape.msg_type[..msg_type.len()].copy_from_slice(msg_type);
         for (tag, f) in shape.tags.iter_mut().zip(fields) {
@@ -383,16 +389,24 @@ impl<const F: usize> Shape<F> {
             }
             let set_only = check.set != 0 && check.format.is_none() && check.counter == NOT_COUNTER;
             let needed = check.format.is_some() || check.set != 0 || check.ask;
-            let decimal_only = check.format == Some(FieldType::Decimal)
-                && check.set == 0
-                && !check.ask
-                && check.counter == NOT_COUNTER;
+            let format_only = match check.format {
+                Some(format) if check.set == 0 && !check.ask && check.counter == NOT_COUNTER => {
+                    Some(format)
+                }
+                _ => None,
+            };
+            let decimal_only = format_only == Some(FieldType::Decimal);
             if set_only && let Some(slot) = self.by_set.get_mut(self.by_set_len) {
                 *slot = (index, check.set);
                 self.by_set_len += 1;
             } else if decimal_only && let Some(slot) = self.decimals.get_mut(self.decimals_len) {
                 *slot = index;
                 self.decimals_len += 1;
+            } else if let Some(format) = format_only
+                && let Some(slot) = self.formats.get_mut(self.formats_len)
+            {
+                *slot = (index, format);
+                self.formats_len += 1;
             } else if (needed || check.counter != NOT_COUNTER)
                 && let Some(slot) = self.todo.get_mut(self.todo_len)
             {
@@ -440,6 +454,15 @@ impl<const F: usize> Shape<F> {
             // already refused empty ones.
             if !(FieldType::Decimal.accepts_in(bytes, f.value_range()) || empty_ok && f.is_empty())
             {
+                return false;
+            }
+        }
+        for &(index, format) in self.formats.get(..self.formats_len).unwrap_or(&[]) {
+            let value = fields
+                .get(usize::from(index))
+                .and_then(|f| bytes.get(f.value_range()))
+                .unwrap_or_default();
+            if !(format.accepts(value) || empty_ok && value.is_empty()) {
                 return false;
             }
         }
