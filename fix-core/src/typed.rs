@@ -947,19 +947,35 @@ fn skips(flags: u32, delimited: bool) -> bool {
 fn scan(
     level: &Level,
     msg: &Message<'_>,
-    mut pos: usize,
+    pos: usize,
     delimiter: Option<u32>,
+    slots: &mut [u16],
+) -> usize {
+    match delimiter {
+        Some(delimiter) => scan_from::<true>(level, msg, pos, delimiter, slots),
+        None => scan_from::<false>(level, msg, pos, 0, slots),
+    }
+}
+
+/// [`scan`], compiled once for a whole message (`DELIMITED` false: no delimiter
+/// to test, nothing ends the walk early) and once for group entries.
+#[inline(always)]
+fn scan_from<const DELIMITED: bool>(
+    level: &Level,
+    msg: &Message<'_>,
+    mut pos: usize,
+    delimiter: u32,
     slots: &mut [u16],
 ) -> usize {
     let fields = msg.fields();
     let start = pos;
     while let Some(field) = fields.get(pos) {
         let tag = field.tag();
-        if delimiter == Some(tag) && pos != start {
+        if DELIMITED && tag == delimiter && pos != start {
             break;
         }
         let Some((mut slot, mut flags)) = level.probe(tag) else {
-            if delimiter.is_some() {
+            if DELIMITED {
                 break;
             }
             pos += 1;
@@ -972,7 +988,7 @@ fn scan(
             Some(_) => (slot, flags) = refill(level, tag, value, slot, slots),
         }
         pos += 1;
-        if skips(flags, delimiter.is_some()) {
+        if skips(flags, DELIMITED) {
             pos = enter_group(level, slot, msg, field, pos);
         }
     }
