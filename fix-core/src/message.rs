@@ -308,9 +308,8 @@ fn data_field(
 /// sees again and again.
 #[inline(always)]
 fn parse_tag(bytes: &[u8], pos: usize) -> Result<(u32, usize), Error> {
-    if let Some(&[b0, b1, b2, b3]) = bytes
-        .get(pos..pos.wrapping_add(4))
-        .and_then(|w| <&[u8; 4]>::try_from(w).ok())
+    if pos < bytes.len().saturating_sub(3)
+        && let [b0, b1, b2, b3] = bytes[pos..pos + 4]
     {
         let d0 = u32::from(b0.wrapping_sub(b'1'));
         if d0 < 9 {
