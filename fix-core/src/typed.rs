@@ -536,11 +536,23 @@ impl Level {
         // never full, so an empty bucket ends every miss.
         let mask = n - 1;
         let hash = (u64::from(tag.wrapping_mul(0x9E37_79B9)) >> (32 - n.trailing_zeros())) as usize;
-        for pos in hash..hash + n {
+        let hit = |bucket: u32| {
+            let slot = ((bucket & SLOT_MASK) as usize).checked_sub(1)?;
+            Some((slot, bucket & (GROUP_BIT | DISJOINT_BIT)))
+        };
+        // The first bucket settles nearly every probe (the table is at most half
+        // full): it is tested outside the loop, which then runs only on a collision.
+        let bucket = *self.index.get(hash & mask)?;
+        if bucket >> TAG_SHIFT == tag {
+            return hit(bucket);
+        }
+        if bucket == 0 {
+            return None;
+        }
+        for pos in hash + 1..hash + n {
             let bucket = *self.index.get(pos & mask)?;
             if bucket >> TAG_SHIFT == tag {
-                let slot = ((bucket & SLOT_MASK) as usize).checked_sub(1)?;
-                return Some((slot, bucket & (GROUP_BIT | DISJOINT_BIT)));
+                return hit(bucket);
             }
             if bucket == 0 {
                 return None;
