@@ -100,18 +100,14 @@ impl FieldType {
         }
     }
 
-    /// [`Self::accepts`] for the value at `range` of a message's `bytes`. Decimals,
-    /// the most common checked format, are read from the sixteen bytes that end
-    /// where the value ends.
+    /// `FieldType::Decimal.accepts` for the value at `range` of a message's
+    /// `bytes`, read from the sixteen bytes that end where the value ends.
     #[inline(always)]
-    pub(crate) fn accepts_in(self, bytes: &[u8], range: core::ops::Range<usize>) -> bool {
-        match self {
-            FieldType::Decimal => {
-                shape::decimal_in(bytes, range.start, range.end)
-                    || bytes.get(range).is_some_and(|v| self.parses(v))
-            }
-            _ => bytes.get(range).is_some_and(|v| self.accepts(v)),
-        }
+    pub(crate) fn accepts_decimal_in(bytes: &[u8], range: core::ops::Range<usize>) -> bool {
+        shape::decimal_in(bytes, range.start, range.end)
+            || bytes
+                .get(range)
+                .is_some_and(|v| FieldType::Decimal.parses(v))
     }
 
     /// Whether `value` parses as this format: the full check behind [`Self::accepts`].

@@ -452,7 +452,7 @@ impl<const F: usize> Shape<F> {
             };
             // Checked once the value fails: with values required, `find` has
             // already refused empty ones.
-            if !(FieldType::Decimal.accepts_in(bytes, f.value_range()) || empty_ok && f.is_empty())
+            if !(FieldType::accepts_decimal_in(bytes, f.value_range()) || empty_ok && f.is_empty())
             {
                 return false;
             }
