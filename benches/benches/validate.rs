@@ -6,9 +6,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use fix_benches::{MESSAGES, corpus};
-use fix_codegen::model::Dictionary;
 use fix_core::validate::{ShapeCache, Validator};
 use fix_core::{Fields, Parser};
+use fix_dict::Dictionary;
 use std::hint::black_box;
 use std::path::PathBuf;
 

@@ -73,7 +73,7 @@ fn main() {
     let mut cache = fix_core::validate::ShapeCache::<8, 128>::new();
     let dict = what.contains("validate").then(|| {
         let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec/FIX44.xml");
-        fix_codegen::model::Dictionary::from_path(path).unwrap()
+        fix_dict::Dictionary::from_path(path).unwrap()
     });
     let validator = fix_core::validate::Validator::new();
     let nos = NewOrderSingle::corpus();

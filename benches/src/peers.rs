@@ -22,10 +22,10 @@
 
 use crate::{ExecutionReport, NewOrderSingle, corpus};
 use core::fmt;
-use fix_codegen::model::Dictionary;
 use fix_core::validate::{ShapeCache, Validator};
 use fix_core::value::{Char, Decimal, FixStr};
 use fix_core::{Fields, Parser};
+use fix_dict::Dictionary;
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::rc::Rc;

@@ -22,9 +22,9 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use fix_codegen::model::Dictionary;
 use fix_core::validate::{Reject, ShapeCache, Validator};
 use fix_core::{DataFieldPair, DataFields, Parser};
+use fix_dict::Dictionary;
 
 use crate::args::{Args, Color, Command};
 use crate::render::{Problems, Style, Tables, Writer};

@@ -5,8 +5,8 @@
 //! codes included) and JSON prefix are built once, and a message is a run of
 //! `extend_from_slice` calls into one reused output buffer.
 
-use fix_codegen::model::{Dictionary, FieldType, GroupLayout, Layout, Message, validate_format_of};
 use fix_core::validate::{self, Reject};
+use fix_dict::{Dictionary, FieldType, GroupLayout, Layout, Message, validate_format_of};
 
 use std::ops::Range;
 

@@ -9,7 +9,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = args.next().ok_or("usage: generate DICT.xml [OUT_DIR]")?;
     let out = args.next();
     let start = Instant::now();
-    let dict = fix_codegen::model::Dictionary::from_path(&path)?;
+    let dict = fix_dict::Dictionary::from_path(&path)?;
     let read = start.elapsed();
     let name = std::path::Path::new(&path)
         .file_name()

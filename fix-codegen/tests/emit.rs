@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use fix_codegen::emit::{Config, generate};
-use fix_codegen::model::Dictionary;
+use fix_dict::Dictionary;
 
 fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

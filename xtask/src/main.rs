@@ -15,7 +15,7 @@ use fix_codegen::emit::{self, Config};
 
 mod bench_report;
 mod new_crate;
-use fix_codegen::model::Dictionary;
+use fix_dict::Dictionary;
 
 /// One generated module: the dictionary (relative to the workspace root) and the
 /// directory the module is written to.

@@ -81,7 +81,7 @@
 //!
 //! ```
 //! use fix_codegen::emit::{Config, generate};
-//! use fix_codegen::model::Dictionary;
+//! use fix_dict::Dictionary;
 //!
 //! let dict = Dictionary::from_xml("MINI.xml", r#"
 //! <fix type="FIX" major="4" minor="4">
@@ -112,7 +112,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use crate::ident;
-use crate::model::{Dictionary, Field, FieldType, Group, Member, Protocol};
+use fix_dict::{Dictionary, Field, FieldType, Group, Member, Protocol};
 
 /// Options of [`generate`].
 ///
@@ -175,7 +175,7 @@ impl Config {
 ///
 /// ```
 /// use fix_codegen::emit::{Config, EmitError, generate};
-/// let dict = fix_codegen::model::Dictionary::from_xml("e.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+/// let dict = fix_dict::Dictionary::from_xml("e.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
 /// let err = generate(&dict, &Config::new("e.xml").fix_core_path("not a path")).unwrap_err();
 /// assert!(matches!(err, EmitError::Config(_)));
 /// ```
@@ -203,7 +203,7 @@ impl std::error::Error for EmitError {}
 ///
 /// ```
 /// # use fix_codegen::emit::{Config, generate};
-/// let dict = fix_codegen::model::Dictionary::from_xml("e.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+/// let dict = fix_dict::Dictionary::from_xml("e.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
 /// let files = generate(&dict, &Config::new("e.xml")).unwrap();
 /// assert_eq!(files.keys().map(|p| p.to_str().unwrap()).collect::<Vec<_>>(),
 ///            ["components.rs", "enums.rs", "fields.rs", "messages.rs", "mod.rs"]);
@@ -678,7 +678,7 @@ impl<'d> Cx<'d> {
         out: &mut BTreeSet<u32>,
         depth: usize,
     ) {
-        if depth > crate::model::MAX_COMPONENT_DEPTH {
+        if depth > fix_dict::MAX_COMPONENT_DEPTH {
             return;
         }
         let mut slots = Vec::new();
@@ -695,7 +695,7 @@ impl<'d> Cx<'d> {
         let Some(c) = self.dict.components().get(i) else {
             return 0;
         };
-        if depth > crate::model::MAX_COMPONENT_DEPTH {
+        if depth > fix_dict::MAX_COMPONENT_DEPTH {
             return 0;
         }
         c.members
@@ -709,7 +709,7 @@ impl<'d> Cx<'d> {
 
     /// Appends the slots of `members` (components expanded in place).
     fn flatten(&self, members: &[Member], required: bool, out: &mut Vec<Slot>, depth: usize) {
-        if depth > crate::model::MAX_COMPONENT_DEPTH {
+        if depth > fix_dict::MAX_COMPONENT_DEPTH {
             return;
         }
         for m in members {
@@ -900,10 +900,7 @@ impl<'d> Cx<'d> {
     /// The `fix_core::typed::FieldType` variant of `ty`: its name, since the two
     /// enums share their variants.
     fn type_variant(ty: FieldType) -> Ident {
-        Ident::new(
-            &format!("{:?}", crate::model::core_type(ty)),
-            Span::call_site(),
-        )
+        Ident::new(&format!("{:?}", fix_dict::core_type(ty)), Span::call_site())
     }
 
     fn field_doc(&self, f: &Field, required: Option<bool>) -> String {
@@ -1549,7 +1546,7 @@ impl<'d> Cx<'d> {
             let total = body_end + tlen;
             let mname = &m.name;
             let mt = bytes_lit(&m.msg_type);
-            let admin = m.category == crate::model::Category::Admin;
+            let admin = m.category == fix_dict::Category::Admin;
             let ds = doc(format!(
                 "The body table of `{}` (MsgType `{}`).",
                 m.name, m.msg_type

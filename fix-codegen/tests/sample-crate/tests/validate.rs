@@ -1,9 +1,9 @@
 //! The generated tables are a validation dictionary, and answer like the run-time
 //! dictionary loaded from the same XML.
 
-use fix_codegen::model::Dictionary;
 use fix_core::validate::Validator;
 use fix_core::{Fields, Parser};
+use fix_dict::Dictionary;
 
 fn frame(body: &str) -> Vec<u8> {
     let head = format!("8=FIX.4.4\x019={}\x01", body.len());

@@ -9,17 +9,17 @@ use super::{
     LayoutField, Member, Message, Protocol, Section, Version,
 };
 use crate::diagnostic::{Definition, Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
-use crate::model::Group;
+use crate::dictionary::Group;
 use crate::xml::{Document, MemberDef};
 
 /// The result of [`resolve`]: a best-effort dictionary (definitions with
 /// errors are left out) and every diagnostic, sorted by position.
 ///
 /// ```
-/// use fix_codegen::{model, xml};
+/// use fix_dict::{resolve, xml};
 /// let doc = xml::parse("r.xml", "<fix type='FIX' major='4' minor='4'><fields>\
 ///     <field number='1' name='A' type='INT'/><field number='1' name='B' type='INT'/></fields></fix>").unwrap();
-/// let resolved = model::resolve(&doc);
+/// let resolved = resolve(&doc);
 /// assert!(resolved.has_errors());
 /// assert_eq!(resolved.dictionary.fields().len(), 1);
 /// ```
@@ -36,8 +36,8 @@ impl Resolved {
     /// Whether any diagnostic is an error.
     ///
     /// ```
-    /// # let doc = fix_codegen::xml::parse("r.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
-    /// assert!(!fix_codegen::model::resolve(&doc).has_errors());
+    /// # let doc = fix_dict::xml::parse("r.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// assert!(!fix_dict::resolve(&doc).has_errors());
     /// ```
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
@@ -47,8 +47,8 @@ impl Resolved {
     /// otherwise every diagnostic.
     ///
     /// ```
-    /// # let doc = fix_codegen::xml::parse("r.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
-    /// let dict = fix_codegen::model::resolve(&doc).into_result().unwrap();
+    /// # let doc = fix_dict::xml::parse("r.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// let dict = fix_dict::resolve(&doc).into_result().unwrap();
     /// assert_eq!(dict.version().to_string(), "FIX.4.4");
     /// ```
     pub fn into_result(self) -> Result<Dictionary, Diagnostics> {
@@ -65,11 +65,11 @@ impl Resolved {
 /// Resolves and validates `doc`, reporting every problem.
 ///
 /// ```
-/// use fix_codegen::{model, xml, DiagnosticKind};
+/// use fix_dict::{resolve, xml, DiagnosticKind};
 /// let doc = xml::parse("r.xml", "<fix type='FIX' major='4' minor='4'><messages>\
 ///     <message name='M' msgtype='Z' msgcat='app'><field name='A' required='Y'/><field name='B' required='Y'/></message>\
 ///     </messages></fix>").unwrap();
-/// let r = model::resolve(&doc);
+/// let r = resolve(&doc);
 /// let kinds: Vec<_> = r.diagnostics.iter().map(|d| d.kind.clone()).collect();
 /// assert_eq!(kinds, [DiagnosticKind::UndefinedField("A".into()), DiagnosticKind::UndefinedField("B".into())]);
 /// ```

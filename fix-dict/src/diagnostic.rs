@@ -7,7 +7,7 @@
 //! what is wrong. `Display` renders the usual compiler form:
 //!
 //! ```
-//! use fix_codegen::model::Dictionary;
+//! use fix_dict::Dictionary;
 //!
 //! let xml = "<fix type='FIX' major='4' minor='4'>\n<fields>\n  <field number='x' name='A' type='INT'/>\n</fields>\n</fix>";
 //! let err = Dictionary::from_xml("tiny.xml", xml).unwrap_err();
@@ -20,14 +20,14 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::model::FieldType;
+use crate::dictionary::FieldType;
 
 /// A 1-based line and column in a dictionary file (the column counts
 /// characters, not bytes). `Pos::NONE` (line 0) marks a problem with the file
 /// as a whole, such as an I/O error.
 ///
 /// ```
-/// use fix_codegen::Pos;
+/// use fix_dict::Pos;
 /// assert_eq!(Pos::new(3, 7).to_string(), "3:7");
 /// assert!(Pos::NONE < Pos::new(1, 1));
 /// ```
@@ -43,7 +43,7 @@ impl Pos {
     /// No position: the diagnostic is about the whole file.
     ///
     /// ```
-    /// # use fix_codegen::Pos;
+    /// # use fix_dict::Pos;
     /// assert_eq!(Pos::NONE, Pos::default());
     /// ```
     pub const NONE: Pos = Pos { line: 0, column: 0 };
@@ -51,7 +51,7 @@ impl Pos {
     /// A position from a 1-based line and column.
     ///
     /// ```
-    /// # use fix_codegen::Pos;
+    /// # use fix_dict::Pos;
     /// let p = Pos::new(2, 5);
     /// assert_eq!((p.line, p.column), (2, 5));
     /// ```
@@ -68,12 +68,12 @@ impl fmt::Display for Pos {
 
 /// How bad a [`Diagnostic`] is.
 ///
-/// Errors make [`Dictionary::from_xml`](crate::model::Dictionary::from_xml)
+/// Errors make [`Dictionary::from_xml`](crate::dictionary::Dictionary::from_xml)
 /// fail; warnings are kept on the dictionary
-/// ([`Dictionary::warnings`](crate::model::Dictionary::warnings)).
+/// ([`Dictionary::warnings`](crate::dictionary::Dictionary::warnings)).
 ///
 /// ```
-/// use fix_codegen::Severity;
+/// use fix_dict::Severity;
 /// assert!(Severity::Warning < Severity::Error);
 /// assert_eq!(Severity::Error.to_string(), "error");
 /// ```
@@ -97,7 +97,7 @@ impl fmt::Display for Severity {
 /// What kind of definition a duplicate name belongs to.
 ///
 /// ```
-/// use fix_codegen::diagnostic::Definition;
+/// use fix_dict::diagnostic::Definition;
 /// assert_eq!(Definition::Component.to_string(), "component");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,7 +123,7 @@ impl fmt::Display for Definition {
 /// Why an enumerated value does not fit its field's type.
 ///
 /// ```
-/// use fix_codegen::diagnostic::ValueProblem;
+/// use fix_dict::diagnostic::ValueProblem;
 /// assert_eq!(ValueProblem::NotOneChar.to_string(), "is not a single character");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -161,7 +161,7 @@ impl fmt::Display for ValueProblem {
 /// [`model`](crate::model) resolver (which reports every problem it finds).
 ///
 /// ```
-/// use fix_codegen::DiagnosticKind;
+/// use fix_dict::DiagnosticKind;
 /// let k = DiagnosticKind::UndefinedField("Foo".into());
 /// assert_eq!(k.to_string(), "field `Foo` is not defined in <fields>");
 /// ```
@@ -191,7 +191,7 @@ pub enum DiagnosticKind {
     /// Elements are nested deeper than the reader allows
     /// ([`xml::MAX_DEPTH`](crate::xml::MAX_DEPTH)), or components include
     /// each other deeper than
-    /// [`model::MAX_COMPONENT_DEPTH`](crate::model::MAX_COMPONENT_DEPTH).
+    /// [`MAX_COMPONENT_DEPTH`](crate::MAX_COMPONENT_DEPTH).
     TooDeep(usize),
 
     // ---- model ----
@@ -352,7 +352,7 @@ impl fmt::Display for DiagnosticKind {
 /// One problem in a dictionary, with its place.
 ///
 /// ```
-/// use fix_codegen::{Diagnostic, DiagnosticKind, Pos, Severity};
+/// use fix_dict::{Diagnostic, DiagnosticKind, Pos, Severity};
 /// let d = Diagnostic {
 ///     severity: Severity::Error,
 ///     file: "x.xml".into(),
@@ -383,7 +383,7 @@ impl Diagnostic {
     /// Whether this is an error (as opposed to a warning).
     ///
     /// ```
-    /// # use fix_codegen::{Diagnostic, DiagnosticKind, Pos, Severity};
+    /// # use fix_dict::{Diagnostic, DiagnosticKind, Pos, Severity};
     /// # let d = Diagnostic { severity: Severity::Warning, file: "x".into(), pos: Pos::NONE,
     /// #     element: "field".into(), name: None, kind: DiagnosticKind::UnpairedDataField };
     /// assert!(!d.is_error());
@@ -418,7 +418,7 @@ impl std::error::Error for Diagnostic {}
 /// `Display` prints one per line.
 ///
 /// ```
-/// use fix_codegen::model::Dictionary;
+/// use fix_dict::Dictionary;
 /// let xml = "<fix type='FIX' major='4' minor='2'><messages>\
 ///            <message name='A' msgtype='A' msgcat='admin'><field name='X' required='Y'/>\
 ///            <component name='C' required='N'/></message></messages></fix>";
@@ -432,7 +432,7 @@ impl Diagnostics {
     /// The error-severity diagnostics.
     ///
     /// ```
-    /// # use fix_codegen::Diagnostics;
+    /// # use fix_dict::Diagnostics;
     /// assert_eq!(Diagnostics::default().errors().count(), 0);
     /// ```
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
@@ -442,7 +442,7 @@ impl Diagnostics {
     /// The warning-severity diagnostics.
     ///
     /// ```
-    /// # use fix_codegen::Diagnostics;
+    /// # use fix_dict::Diagnostics;
     /// assert_eq!(Diagnostics::default().warnings().count(), 0);
     /// ```
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {

@@ -9,9 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use fix_codegen::model::Dictionary;
 use fix_core::validate::{Reject, Validator};
 use fix_core::{Fields, Parser, Status};
+use fix_dict::Dictionary;
 
 fn shared() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/quickfix")

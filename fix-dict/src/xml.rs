@@ -23,7 +23,7 @@
 //! ```
 //!
 //! ```
-//! use fix_codegen::xml::{self, MemberDef};
+//! use fix_dict::xml::{self, MemberDef};
 //!
 //! let doc = xml::parse("tiny.xml", r#"<fix type="FIX" major="4" minor="4">
 //!   <messages>
@@ -53,16 +53,16 @@ use crate::diagnostic::{Diagnostic, DiagnosticKind, Pos, Severity};
 /// real dictionary comes near this).
 ///
 /// ```
-/// use fix_codegen::xml::{parse, MAX_DEPTH};
+/// use fix_dict::xml::{parse, MAX_DEPTH};
 /// let deep = format!("<fix type='FIX' major='4' minor='4'><header>{}", "<group name='G'>".repeat(MAX_DEPTH));
-/// assert_eq!(parse("d.xml", &deep).unwrap_err().kind, fix_codegen::DiagnosticKind::TooDeep(MAX_DEPTH));
+/// assert_eq!(parse("d.xml", &deep).unwrap_err().kind, fix_dict::DiagnosticKind::TooDeep(MAX_DEPTH));
 /// ```
 pub const MAX_DEPTH: usize = 128;
 
 /// A whole dictionary file as written, with positions.
 ///
 /// ```
-/// let doc = fix_codegen::xml::parse("f.xml", "<fix type='FIXT' major='1' minor='1' servicepack='0'/>").unwrap();
+/// let doc = fix_dict::xml::parse("f.xml", "<fix type='FIXT' major='1' minor='1' servicepack='0'/>").unwrap();
 /// assert_eq!((doc.fix_type.as_str(), doc.servicepack.as_deref()), ("FIXT", Some("0")));
 /// assert!(doc.header.is_none() && doc.fields.is_empty());
 /// ```
@@ -95,7 +95,7 @@ pub struct Document {
 /// `<header>` or `<trailer>`.
 ///
 /// ```
-/// let doc = fix_codegen::xml::parse("f.xml",
+/// let doc = fix_dict::xml::parse("f.xml",
 ///     "<fix type='FIX' major='4' minor='4'><trailer><field name='CheckSum' required='Y'/></trailer></fix>").unwrap();
 /// assert_eq!(doc.trailer.unwrap().members.len(), 1);
 /// ```
@@ -110,8 +110,8 @@ pub struct Section {
 /// One member of a message, component, group, header or trailer.
 ///
 /// ```
-/// use fix_codegen::xml::MemberDef;
-/// let doc = fix_codegen::xml::parse("f.xml", "<fix type='FIX' major='4' minor='4'><components>\
+/// use fix_dict::xml::MemberDef;
+/// let doc = fix_dict::xml::parse("f.xml", "<fix type='FIX' major='4' minor='4'><components>\
 ///     <component name='Parties'><group name='NoPartyIDs' required='N'><field name='PartyID' required='N'/></group></component>\
 ///     </components></fix>").unwrap();
 /// let MemberDef::Group(g) = &doc.components[0].members[0] else { panic!() };
@@ -131,8 +131,8 @@ impl MemberDef {
     /// The referenced name.
     ///
     /// ```
-    /// # use fix_codegen::xml::{MemberDef, RefDef};
-    /// # use fix_codegen::Pos;
+    /// # use fix_dict::xml::{MemberDef, RefDef};
+    /// # use fix_dict::Pos;
     /// let m = MemberDef::Field(RefDef { name: "Symbol".into(), required: None, pos: Pos::NONE });
     /// assert_eq!(m.name(), "Symbol");
     /// ```
@@ -146,8 +146,8 @@ impl MemberDef {
     /// The member's position.
     ///
     /// ```
-    /// # use fix_codegen::xml::{MemberDef, RefDef};
-    /// # use fix_codegen::Pos;
+    /// # use fix_dict::xml::{MemberDef, RefDef};
+    /// # use fix_dict::Pos;
     /// let m = MemberDef::Component(RefDef { name: "C".into(), required: None, pos: Pos::new(1, 2) });
     /// assert_eq!(m.pos(), Pos::new(1, 2));
     /// ```
@@ -162,8 +162,8 @@ impl MemberDef {
 /// A reference to a field or component by name.
 ///
 /// ```
-/// # use fix_codegen::xml::RefDef;
-/// # use fix_codegen::Pos;
+/// # use fix_dict::xml::RefDef;
+/// # use fix_dict::Pos;
 /// let r = RefDef { name: "Side".into(), required: Some("Y".into()), pos: Pos::new(9, 3) };
 /// assert_eq!(r.required.as_deref(), Some("Y"));
 /// ```
@@ -180,8 +180,8 @@ pub struct RefDef {
 /// A repeating group: its name is its NUMINGROUP counter field.
 ///
 /// ```
-/// # use fix_codegen::xml::GroupDef;
-/// # use fix_codegen::Pos;
+/// # use fix_dict::xml::GroupDef;
+/// # use fix_dict::Pos;
 /// let g = GroupDef { name: "NoHops".into(), required: None, members: vec![], pos: Pos::NONE };
 /// assert!(g.members.is_empty());
 /// ```
@@ -200,7 +200,7 @@ pub struct GroupDef {
 /// A `<message>` definition.
 ///
 /// ```
-/// let doc = fix_codegen::xml::parse("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
+/// let doc = fix_dict::xml::parse("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
 ///     <message name='Logon' msgtype='A' msgcat='admin'/></messages></fix>").unwrap();
 /// assert_eq!(doc.messages[0].msg_cat.as_deref(), Some("admin"));
 /// ```
@@ -221,7 +221,7 @@ pub struct MessageDef {
 /// A `<component>` definition.
 ///
 /// ```
-/// let doc = fix_codegen::xml::parse("f.xml", "<fix type='FIX' major='4' minor='4'><components>\
+/// let doc = fix_dict::xml::parse("f.xml", "<fix type='FIX' major='4' minor='4'><components>\
 ///     <component name='Instrument'><field name='Symbol' required='Y'/></component></components></fix>").unwrap();
 /// assert_eq!(doc.components[0].name, "Instrument");
 /// ```
@@ -238,7 +238,7 @@ pub struct ComponentDef {
 /// A `<fields><field>` definition.
 ///
 /// ```
-/// let doc = fix_codegen::xml::parse("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+/// let doc = fix_dict::xml::parse("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
 ///     <field number='54' name='Side' type='CHAR'><value enum='1' description='BUY'/></field></fields></fix>").unwrap();
 /// let side = &doc.fields[0];
 /// assert_eq!((side.number.as_str(), side.ty.as_str(), side.values[0].value.as_str()), ("54", "CHAR", "1"));
@@ -260,8 +260,8 @@ pub struct FieldDef {
 /// A `<value enum= description=/>`.
 ///
 /// ```
-/// # use fix_codegen::xml::ValueDef;
-/// # use fix_codegen::Pos;
+/// # use fix_dict::xml::ValueDef;
+/// # use fix_dict::Pos;
 /// let v = ValueDef { value: "2".into(), description: Some("LIMIT".into()), pos: Pos::NONE };
 /// assert_eq!(v.description.as_deref(), Some("LIMIT"));
 /// ```
@@ -279,9 +279,9 @@ pub struct ValueDef {
 /// the file name, not an absolute path, to keep messages reproducible).
 ///
 /// ```
-/// let err = fix_codegen::xml::parse("x.xml", "<fix type='FIX' major='4' minor='4'>\n<header>\n</fix>").unwrap_err();
-/// assert_eq!(err.pos, fix_codegen::Pos::new(3, 1));
-/// assert!(matches!(err.kind, fix_codegen::DiagnosticKind::Syntax(_)));
+/// let err = fix_dict::xml::parse("x.xml", "<fix type='FIX' major='4' minor='4'>\n<header>\n</fix>").unwrap_err();
+/// assert_eq!(err.pos, fix_dict::Pos::new(3, 1));
+/// assert!(matches!(err.kind, fix_dict::DiagnosticKind::Syntax(_)));
 /// ```
 pub fn parse(file: &str, text: &str) -> Result<Document, Diagnostic> {
     // quick-xml skips a byte-order mark without counting it in its offsets;

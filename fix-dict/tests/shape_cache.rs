@@ -3,9 +3,9 @@
 //! and group counts are mutated at random, and every mutant gets the same verdict
 //! both ways, against our `spec/FIX44.xml`.
 
-use fix_codegen::model::Dictionary;
 use fix_core::validate::{ShapeCache, Validator};
 use fix_core::{Fields, Parser, Status};
+use fix_dict::Dictionary;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;

@@ -1,78 +1,8 @@
-//! The resolved, validated dictionary: a run-time lookup structure and the
-//! input of the emitter.
-//!
-//! [`resolve`] turns a raw [`xml::Document`](crate::xml::Document) into a
-//! [`Dictionary`], collecting every problem as a [`Diagnostic`] (it never
-//! stops at the first, and never panics). [`Dictionary::from_xml`] and
-//! [`Dictionary::from_path`] read and resolve in one call and fail when any
-//! diagnostic is an error; warnings stay available on the dictionary.
-//!
-//! The dictionary keeps two views of every message, component, group, header
-//! and trailer:
-//!
-//! - the tree of [`Member`]s as written (components referenced, not
-//!   expanded), for the emitter's shared component views;
-//! - a flattened [`Layout`] (components expanded, groups nested) for
-//!   validation: "is tag T allowed here", "which tags are required", "is T a
-//!   group counter, and what is the group's delimiter and entry layout".
-//!
-//! Lookups are `O(1)` (hash maps for names and MsgTypes) or `O(log n)`
-//! (binary search by tag).
-//!
-//! ```
-//! use fix_codegen::model::{Category, Dictionary, FieldType};
-//!
-//! let dict = Dictionary::from_xml("mini.xml", r#"
-//! <fix type="FIX" major="4" minor="4" servicepack="0">
-//!   <header><field name="MsgType" required="Y"/></header>
-//!   <trailer/>
-//!   <messages>
-//!     <message name="NewOrderSingle" msgtype="D" msgcat="app">
-//!       <field name="ClOrdID" required="Y"/>
-//!       <component name="Parties" required="N"/>
-//!       <field name="Side" required="Y"/>
-//!     </message>
-//!   </messages>
-//!   <components>
-//!     <component name="Parties">
-//!       <group name="NoPartyIDs" required="N">
-//!         <field name="PartyID" required="N"/>
-//!         <field name="PartyRole" required="N"/>
-//!       </group>
-//!     </component>
-//!   </components>
-//!   <fields>
-//!     <field number="11" name="ClOrdID" type="STRING"/>
-//!     <field number="35" name="MsgType" type="STRING"/>
-//!     <field number="54" name="Side" type="CHAR">
-//!       <value enum="1" description="BUY"/>
-//!       <value enum="2" description="SELL"/>
-//!     </field>
-//!     <field number="448" name="PartyID" type="STRING"/>
-//!     <field number="452" name="PartyRole" type="INT"/>
-//!     <field number="453" name="NoPartyIDs" type="NUMINGROUP"/>
-//!   </fields>
-//! </fix>"#).unwrap();
-//!
-//! assert_eq!(dict.version().to_string(), "FIX.4.4");
-//! assert_eq!(dict.field_type(54), Some(FieldType::Char));
-//! assert_eq!(dict.field_by_name("Side").map(|f| f.tag), Some(54));
-//! assert_eq!(dict.value_allowed(54, b"2"), Some(true));
-//! assert_eq!(dict.value_allowed(54, b"9"), Some(false));
-//! assert!(dict.is_header_tag(35));
-//!
-//! let nos = dict.message(b"D").unwrap();
-//! assert_eq!(nos.category, Category::App);
-//! let body = nos.layout();
-//! assert!(body.contains(11) && body.contains(453) && !body.contains(448));
-//! assert_eq!(body.required_tags().collect::<Vec<_>>(), [11, 54]);
-//! let parties = body.group(453).unwrap();
-//! assert_eq!((parties.delimiter, parties.entry.tags().collect::<Vec<_>>()), (448, vec![448, 452]));
-//! ```
+//! The resolved, validated dictionary and its run-time lookups.
 
 mod resolve;
+mod schema;
 mod types;
-mod validate;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -80,8 +10,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use resolve::{MAX_COMPONENT_DEPTH, Resolved, resolve};
+pub use schema::{core_type, format_of as validate_format_of};
 pub use types::{FieldType, UnknownFieldType};
-pub use validate::{core_type, format_of as validate_format_of};
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
 
@@ -89,7 +19,7 @@ use crate::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
 /// (`FIX`) or the FIXT transport (`FIXT`).
 ///
 /// ```
-/// use fix_codegen::model::Protocol;
+/// use fix_dict::Protocol;
 /// assert_eq!(Protocol::Fixt.to_string(), "FIXT");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -113,7 +43,7 @@ impl fmt::Display for Protocol {
 /// the conventional name: `FIX.4.4`, `FIX.5.0SP2`, `FIXT.1.1`.
 ///
 /// ```
-/// use fix_codegen::model::{Protocol, Version};
+/// use fix_dict::{Protocol, Version};
 /// let v = Version { protocol: Protocol::Fix, major: 5, minor: 0, servicepack: 2 };
 /// assert_eq!(v.to_string(), "FIX.5.0SP2");
 /// ```
@@ -142,7 +72,7 @@ impl fmt::Display for Version {
 /// A message's `msgcat`.
 ///
 /// ```
-/// use fix_codegen::model::Category;
+/// use fix_dict::Category;
 /// assert_eq!(Category::Admin.to_string(), "admin");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -165,8 +95,8 @@ impl fmt::Display for Category {
 /// One `<value enum= description=/>` of an enumerated field.
 ///
 /// ```
-/// # use fix_codegen::model::FieldValue;
-/// # use fix_codegen::Pos;
+/// # use fix_dict::FieldValue;
+/// # use fix_dict::Pos;
 /// let v = FieldValue { value: "1".into(), description: "BUY".into(), pos: Pos::NONE };
 /// assert_eq!(v.value, "1");
 /// ```
@@ -183,7 +113,7 @@ pub struct FieldValue {
 /// A field definition.
 ///
 /// ```
-/// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+/// # let dict = fix_dict::Dictionary::from_xml("f.xml",
 /// #   "<fix type='FIX' major='4' minor='4'><fields><field number='18' name='ExecInst' type='MULTIPLEVALUESTRING'>\
 /// #    <value enum='1' description='NOT_HELD'/><value enum='G' description='ALL_OR_NONE'/></field></fields></fix>").unwrap();
 /// let exec_inst = dict.field(18).unwrap();
@@ -209,7 +139,7 @@ impl Field {
     /// Whether the dictionary lists values for this field.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml",
     /// #   "<fix type='FIX' major='4' minor='4'><fields><field number='58' name='Text' type='STRING'/></fields></fix>").unwrap();
     /// assert!(!dict.field(58).unwrap().is_enumerated());
     /// ```
@@ -220,7 +150,7 @@ impl Field {
     /// The listed value `v` (`O(log n)`).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml",
     /// #   "<fix type='FIX' major='4' minor='4'><fields><field number='54' name='Side' type='CHAR'>\
     /// #    <value enum='1' description='BUY'/></field></fields></fix>").unwrap();
     /// assert_eq!(dict.field(54).unwrap().value(b"1").map(|v| v.description.as_str()), Some("BUY"));
@@ -237,7 +167,7 @@ impl Field {
     /// every space-separated element must be listed.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml",
     /// #   "<fix type='FIX' major='4' minor='4'><fields><field number='54' name='Side' type='CHAR'>\
     /// #    <value enum='1' description='BUY'/></field></fields></fix>").unwrap();
     /// let side = dict.field(54).unwrap();
@@ -259,8 +189,8 @@ impl Field {
 /// (references resolved, components not expanded).
 ///
 /// ```
-/// # use fix_codegen::model::Member;
-/// # use fix_codegen::Pos;
+/// # use fix_dict::Member;
+/// # use fix_dict::Pos;
 /// let m = Member::Field { tag: 55, required: true, pos: Pos::NONE };
 /// assert!(m.required());
 /// ```
@@ -292,8 +222,8 @@ impl Member {
     /// Whether the member is `required="Y"` where it is written.
     ///
     /// ```
-    /// # use fix_codegen::model::Member;
-    /// # use fix_codegen::Pos;
+    /// # use fix_dict::Member;
+    /// # use fix_dict::Pos;
     /// assert!(!Member::Component { component: 0, required: false, pos: Pos::NONE }.required());
     /// ```
     pub fn required(&self) -> bool {
@@ -307,8 +237,8 @@ impl Member {
 /// A repeating group as written.
 ///
 /// ```
-/// # use fix_codegen::model::{Group, Member};
-/// # use fix_codegen::Pos;
+/// # use fix_dict::{Group, Member};
+/// # use fix_dict::Pos;
 /// let g = Group { counter: 453, required: false, members: vec![
 ///     Member::Field { tag: 448, required: false, pos: Pos::NONE }], pos: Pos::NONE };
 /// assert_eq!(g.counter, 453);
@@ -328,7 +258,7 @@ pub struct Group {
 /// A field of a [`Layout`].
 ///
 /// ```
-/// # use fix_codegen::model::LayoutField;
+/// # use fix_dict::LayoutField;
 /// let f = LayoutField { tag: 453, required: false, group: Some(0) };
 /// assert!(f.group.is_some());
 /// ```
@@ -349,7 +279,7 @@ pub struct LayoutField {
 /// and the nested groups (whose members are not tags of this level).
 ///
 /// ```
-/// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+/// # let dict = fix_dict::Dictionary::from_xml("f.xml",
 /// #   "<fix type='FIX' major='4' minor='4'><header><field name='A' required='Y'/><field name='B' required='N'/></header>\
 /// #    <fields><field number='1' name='A' type='INT'/><field number='2' name='B' type='INT'/></fields></fix>").unwrap();
 /// let header = dict.header().layout();
@@ -437,7 +367,7 @@ impl Layout {
     /// The fields of this level in dictionary order.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml",
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml",
     /// #   "<fix type='FIX' major='4' minor='4'><trailer><field name='A' required='Y'/></trailer>\
     /// #    <fields><field number='10' name='A' type='STRING'/></fields></fix>").unwrap();
     /// assert_eq!(dict.trailer().layout().fields()[0].tag, 10);
@@ -449,7 +379,7 @@ impl Layout {
     /// The tags of this level in dictionary order.
     ///
     /// ```
-    /// # let l = fix_codegen::model::Layout::default();
+    /// # let l = fix_dict::Layout::default();
     /// assert_eq!(l.tags().count(), 0);
     /// ```
     pub fn tags(&self) -> impl ExactSizeIterator<Item = u32> + '_ {
@@ -459,7 +389,7 @@ impl Layout {
     /// The required tags of this level in dictionary order.
     ///
     /// ```
-    /// # let l = fix_codegen::model::Layout::default();
+    /// # let l = fix_dict::Layout::default();
     /// assert_eq!(l.required_tags().count(), 0);
     /// ```
     pub fn required_tags(&self) -> impl Iterator<Item = u32> + '_ {
@@ -469,7 +399,7 @@ impl Layout {
     /// Number of tags at this level.
     ///
     /// ```
-    /// # let l = fix_codegen::model::Layout::default();
+    /// # let l = fix_dict::Layout::default();
     /// assert_eq!(l.len(), 0);
     /// ```
     pub fn len(&self) -> usize {
@@ -479,7 +409,7 @@ impl Layout {
     /// Whether this level has no tags.
     ///
     /// ```
-    /// # let l = fix_codegen::model::Layout::default();
+    /// # let l = fix_dict::Layout::default();
     /// assert!(l.is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
@@ -489,7 +419,7 @@ impl Layout {
     /// The field `tag` of this level (`O(log n)`).
     ///
     /// ```
-    /// # let l = fix_codegen::model::Layout::default();
+    /// # let l = fix_dict::Layout::default();
     /// assert!(l.get(55).is_none());
     /// ```
     pub fn get(&self, tag: u32) -> Option<&LayoutField> {
@@ -499,7 +429,7 @@ impl Layout {
     /// Whether `tag` is allowed at this level (`O(log n)`).
     ///
     /// ```
-    /// # let l = fix_codegen::model::Layout::default();
+    /// # let l = fix_dict::Layout::default();
     /// assert!(!l.contains(55));
     /// ```
     pub fn contains(&self, tag: u32) -> bool {
@@ -509,7 +439,7 @@ impl Layout {
     /// Whether `tag` is required at this level.
     ///
     /// ```
-    /// # let l = fix_codegen::model::Layout::default();
+    /// # let l = fix_dict::Layout::default();
     /// assert!(!l.is_required(55));
     /// ```
     pub fn is_required(&self, tag: u32) -> bool {
@@ -519,7 +449,7 @@ impl Layout {
     /// The group whose counter is `tag` at this level, if `tag` is one.
     ///
     /// ```
-    /// # let l = fix_codegen::model::Layout::default();
+    /// # let l = fix_dict::Layout::default();
     /// assert!(l.group(453).is_none());
     /// ```
     pub fn group(&self, tag: u32) -> Option<&GroupLayout> {
@@ -529,7 +459,7 @@ impl Layout {
     /// The groups of this level in dictionary order.
     ///
     /// ```
-    /// # let l = fix_codegen::model::Layout::default();
+    /// # let l = fix_dict::Layout::default();
     /// assert!(l.groups().is_empty());
     /// ```
     pub fn groups(&self) -> &[GroupLayout] {
@@ -540,7 +470,7 @@ impl Layout {
 /// The flattened layout of a repeating group.
 ///
 /// ```
-/// # use fix_codegen::model::{GroupLayout, Layout};
+/// # use fix_dict::{GroupLayout, Layout};
 /// let g = GroupLayout { counter: 453, delimiter: 448, required: false, entry: Layout::default() };
 /// assert_eq!(g.delimiter, 448);
 /// ```
@@ -560,7 +490,7 @@ pub struct GroupLayout {
 /// `<header>` or `<trailer>`.
 ///
 /// ```
-/// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='5' minor='0'><header/></fix>").unwrap();
+/// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='5' minor='0'><header/></fix>").unwrap();
 /// assert!(dict.header().members.is_empty() && dict.header().layout().is_empty());
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -576,7 +506,7 @@ impl Section {
     /// The flattened layout.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='5' minor='0'/>").unwrap();
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='5' minor='0'/>").unwrap();
     /// assert!(dict.trailer().layout().is_empty());
     /// ```
     pub fn layout(&self) -> &Layout {
@@ -587,7 +517,7 @@ impl Section {
 /// A component definition.
 ///
 /// ```
-/// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
+/// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
 /// #   <components><component name='Instrument'><field name='Symbol' required='Y'/></component></components>\
 /// #   <fields><field number='55' name='Symbol' type='STRING'/></fields></fix>").unwrap();
 /// let (index, instrument) = dict.component_by_name("Instrument").unwrap();
@@ -609,7 +539,7 @@ impl Component {
     /// The flattened layout (as if the component were required).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
     /// #   <components><component name='C'/></components></fix>").unwrap();
     /// assert!(dict.components()[0].layout().is_empty());
     /// ```
@@ -621,10 +551,10 @@ impl Component {
 /// A message definition.
 ///
 /// ```
-/// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
+/// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
 /// #   <message name='Heartbeat' msgtype='0' msgcat='admin'/></messages></fix>").unwrap();
 /// let hb = dict.message(b"0").unwrap();
-/// assert_eq!((hb.name.as_str(), hb.category), ("Heartbeat", fix_codegen::model::Category::Admin));
+/// assert_eq!((hb.name.as_str(), hb.category), ("Heartbeat", fix_dict::Category::Admin));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
@@ -645,7 +575,7 @@ impl Message {
     /// The flattened body layout (header and trailer not included).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
     /// #   <message name='Heartbeat' msgtype='0' msgcat='admin'/></messages></fix>").unwrap();
     /// assert!(dict.message(b"0").unwrap().layout().is_empty());
     /// ```
@@ -658,7 +588,7 @@ impl Message {
 /// carries.
 ///
 /// ```
-/// # use fix_codegen::model::DataPair;
+/// # use fix_dict::DataPair;
 /// let p = DataPair { length: 95, data: 96 };
 /// assert_eq!(p.data, 96);
 /// ```
@@ -675,7 +605,7 @@ pub struct DataPair {
 /// [module docs](self) for a fuller example.
 ///
 /// ```
-/// use fix_codegen::model::Dictionary;
+/// use fix_dict::Dictionary;
 /// let dict = Dictionary::from_xml("logon.xml", "<fix type='FIX' major='4' minor='2'>\
 ///     <messages><message name='Logon' msgtype='A' msgcat='admin'>\
 ///     <field name='HeartBtInt' required='Y'/></message></messages>\
@@ -714,8 +644,8 @@ impl Dictionary {
     /// only names the text in diagnostics.
     ///
     /// ```
-    /// use fix_codegen::model::Dictionary;
-    /// use fix_codegen::DiagnosticKind;
+    /// use fix_dict::Dictionary;
+    /// use fix_dict::DiagnosticKind;
     /// let err = Dictionary::from_xml("d.xml", "<fix type='FIX' major='4' minor='4'>\n<header>\n  <field name='Nope' required='Y'/>\n</header></fix>").unwrap_err();
     /// let d = &err.0[0];
     /// assert_eq!((d.pos.line, d.pos.column), (3, 3));
@@ -730,9 +660,9 @@ impl Dictionary {
     /// diagnostics name the file by `path` as given.
     ///
     /// ```
-    /// use fix_codegen::model::Dictionary;
+    /// use fix_dict::Dictionary;
     /// let err = Dictionary::from_path("does/not/exist.xml").unwrap_err();
-    /// assert!(matches!(err.0[0].kind, fix_codegen::DiagnosticKind::Io(_)));
+    /// assert!(matches!(err.0[0].kind, fix_dict::DiagnosticKind::Io(_)));
     /// ```
     pub fn from_path(path: impl AsRef<Path>) -> Result<Dictionary, Diagnostics> {
         let path = path.as_ref();
@@ -751,7 +681,7 @@ impl Dictionary {
     /// The file name given when reading.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
     /// assert_eq!(dict.file(), "f.xml");
     /// ```
     pub fn file(&self) -> &str {
@@ -762,7 +692,7 @@ impl Dictionary {
     /// version falls back to FIX 0.0.)
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIXT' major='1' minor='1' servicepack='0'/>").unwrap();
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIXT' major='1' minor='1' servicepack='0'/>").unwrap();
     /// assert_eq!(dict.version().to_string(), "FIXT.1.1");
     /// ```
     pub fn version(&self) -> Version {
@@ -778,7 +708,7 @@ impl Dictionary {
     /// code generation).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
     /// assert!(dict.warnings().is_empty());
     /// ```
     pub fn warnings(&self) -> &[Diagnostic] {
@@ -788,7 +718,7 @@ impl Dictionary {
     /// All fields, sorted by tag.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
     /// #   <field number='2' name='B' type='INT'/><field number='1' name='A' type='INT'/></fields></fix>").unwrap();
     /// assert_eq!(dict.fields().iter().map(|f| f.tag).collect::<Vec<_>>(), [1, 2]);
     /// ```
@@ -799,7 +729,7 @@ impl Dictionary {
     /// The field with tag `tag` (`O(log n)`).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
     /// #   <field number='55' name='Symbol' type='STRING'/></fields></fix>").unwrap();
     /// assert_eq!(dict.field(55).unwrap().name, "Symbol");
     /// assert!(dict.field(56).is_none());
@@ -811,7 +741,7 @@ impl Dictionary {
     /// Whether tag `tag` is defined.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
     /// assert!(!dict.is_defined(55));
     /// ```
     pub fn is_defined(&self, tag: u32) -> bool {
@@ -821,9 +751,9 @@ impl Dictionary {
     /// The type of field `tag`.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
     /// #   <field number='55' name='Symbol' type='STRING'/></fields></fix>").unwrap();
-    /// assert_eq!(dict.field_type(55), Some(fix_codegen::model::FieldType::String));
+    /// assert_eq!(dict.field_type(55), Some(fix_dict::FieldType::String));
     /// ```
     pub fn field_type(&self, tag: u32) -> Option<FieldType> {
         self.field(tag).map(|f| f.ty)
@@ -832,7 +762,7 @@ impl Dictionary {
     /// The field named `name` (`O(1)`).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
     /// #   <field number='55' name='Symbol' type='STRING'/></fields></fix>").unwrap();
     /// assert_eq!(dict.field_by_name("Symbol").unwrap().tag, 55);
     /// ```
@@ -844,7 +774,7 @@ impl Dictionary {
     /// goes ([`Field::accepts`]); `None` if the tag is not defined.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
     /// #   <field number='54' name='Side' type='CHAR'><value enum='1' description='BUY'/></field></fields></fix>").unwrap();
     /// assert_eq!(dict.value_allowed(54, b"1"), Some(true));
     /// assert_eq!(dict.value_allowed(9999, b"1"), None);
@@ -921,7 +851,7 @@ impl Dictionary {
     /// this slice.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
     /// assert!(dict.components().is_empty());
     /// ```
     pub fn components(&self) -> &[Component] {
@@ -931,7 +861,7 @@ impl Dictionary {
     /// The component named `name` and its index (`O(1)`).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
     /// assert!(dict.component_by_name("Instrument").is_none());
     /// ```
     pub fn component_by_name(&self, name: &str) -> Option<(usize, &Component)> {
@@ -942,7 +872,7 @@ impl Dictionary {
     /// All messages in dictionary order.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
     /// assert!(dict.messages().is_empty());
     /// ```
     pub fn messages(&self) -> &[Message] {
@@ -952,7 +882,7 @@ impl Dictionary {
     /// The message with MsgType `msg_type` (`O(1)`).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
     /// #   <message name='Logon' msgtype='A' msgcat='admin'/></messages></fix>").unwrap();
     /// assert_eq!(dict.message(b"A").unwrap().name, "Logon");
     /// ```
@@ -963,7 +893,7 @@ impl Dictionary {
     /// The message named `name` (`O(1)`).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><messages>\
     /// #   <message name='Logon' msgtype='A' msgcat='admin'/></messages></fix>").unwrap();
     /// assert_eq!(dict.message_by_name("Logon").unwrap().msg_type, "A");
     /// ```
@@ -975,7 +905,7 @@ impl Dictionary {
     /// dictionaries whose header lives in FIXT11).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
     /// assert!(dict.header().layout().is_empty());
     /// ```
     pub fn header(&self) -> &Section {
@@ -985,7 +915,7 @@ impl Dictionary {
     /// `<trailer>` (empty when absent).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'/>").unwrap();
     /// assert!(dict.trailer().members.is_empty());
     /// ```
     pub fn trailer(&self) -> &Section {
@@ -995,7 +925,7 @@ impl Dictionary {
     /// Whether `tag` is a top-level header field (`O(log n)`).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
     /// #  <header><field name='MsgType' required='Y'/></header><fields><field number='35' name='MsgType' type='STRING'/></fields></fix>").unwrap();
     /// assert!(dict.is_header_tag(35) && !dict.is_trailer_tag(35));
     /// ```
@@ -1006,7 +936,7 @@ impl Dictionary {
     /// Whether `tag` is a top-level trailer field (`O(log n)`).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'>\
     /// #  <trailer><field name='CheckSum' required='Y'/></trailer><fields><field number='10' name='CheckSum' type='STRING'/></fields></fix>").unwrap();
     /// assert!(dict.is_trailer_tag(10));
     /// ```
@@ -1017,9 +947,9 @@ impl Dictionary {
     /// The length/data field pairs, sorted by length tag.
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
     /// #   <field number='95' name='RawDataLength' type='LENGTH'/><field number='96' name='RawData' type='DATA'/></fields></fix>").unwrap();
-    /// assert_eq!(dict.data_pairs(), [fix_codegen::model::DataPair { length: 95, data: 96 }]);
+    /// assert_eq!(dict.data_pairs(), [fix_dict::DataPair { length: 95, data: 96 }]);
     /// ```
     pub fn data_pairs(&self) -> &[DataPair] {
         &self.data_pairs
@@ -1028,7 +958,7 @@ impl Dictionary {
     /// The data tag whose length `length_tag` carries (`O(log n)`).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
     /// #   <field number='95' name='RawDataLength' type='LENGTH'/><field number='96' name='RawData' type='DATA'/></fields></fix>").unwrap();
     /// assert_eq!(dict.data_tag_for_length(95), Some(96));
     /// ```
@@ -1043,7 +973,7 @@ impl Dictionary {
     /// The length tag of data field `data_tag` (`O(log n)`).
     ///
     /// ```
-    /// # let dict = fix_codegen::model::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
+    /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
     /// #   <field number='95' name='RawDataLength' type='LENGTH'/><field number='96' name='RawData' type='DATA'/></fields></fix>").unwrap();
     /// assert_eq!(dict.length_tag_for_data(96), Some(95));
     /// ```
@@ -1114,7 +1044,7 @@ impl TagIndex {
         }
         let checks = fields
             .iter()
-            .map(|f| (validate::format_of(f.ty), ValueCheck::of(f)))
+            .map(|f| (schema::format_of(f.ty), ValueCheck::of(f)))
             .collect();
         TagIndex { dense, checks }
     }

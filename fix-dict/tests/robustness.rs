@@ -2,7 +2,7 @@
 //! diagnostics, never a panic, and every diagnostic has a position inside the
 //! text.
 
-use fix_codegen::{Pos, model, xml};
+use fix_dict::{Pos, resolve, xml};
 
 fn spec(name: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,7 +21,7 @@ fn check(text: &str) {
             assert!(!d.to_string().is_empty());
         }
         Ok(doc) => {
-            for d in model::resolve(&doc).diagnostics {
+            for d in resolve(&doc).diagnostics {
                 assert!(d.pos > Pos::NONE && d.pos.line <= lines, "{d}");
             }
         }
@@ -94,7 +94,7 @@ fn swapped_names_make_model_errors_not_panics() {
     ] {
         let broken = text.replacen(from, to, 1);
         let doc = xml::parse("FIX44.xml", &broken).unwrap();
-        let r = model::resolve(&doc);
+        let r = resolve(&doc);
         assert!(r.has_errors(), "{from} -> {to}");
     }
 }

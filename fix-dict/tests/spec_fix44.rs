@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use fix_codegen::model::{Dictionary, Member};
+use fix_dict::{Dictionary, Member};
 
 fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -371,8 +371,8 @@ fn compare(ours: &Dictionary, reference: &Dictionary) -> (Report, Report) {
 fn our_fix44_loads_without_diagnostics() {
     let path = ours_path();
     let text = std::fs::read_to_string(&path).expect("spec/FIX44.xml is readable");
-    let doc = fix_codegen::xml::parse("spec/FIX44.xml", &text).expect("well-formed XML");
-    let resolved = fix_codegen::model::resolve(&doc);
+    let doc = fix_dict::xml::parse("spec/FIX44.xml", &text).expect("well-formed XML");
+    let resolved = fix_dict::resolve(&doc);
     let errors: Vec<_> = resolved
         .diagnostics
         .iter()

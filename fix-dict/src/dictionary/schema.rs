@@ -81,7 +81,7 @@ impl validate::Layout for Layout {
 /// ([`fix_core::typed::FieldType::format`]), the one generated tables use too.
 ///
 /// ```
-/// use fix_codegen::model::{FieldType, validate_format_of};
+/// use fix_dict::{FieldType, validate_format_of};
 /// assert_eq!(validate_format_of(FieldType::Qty), fix_core::validate::FieldType::Decimal);
 /// ```
 pub fn format_of(ty: FieldType) -> validate::FieldType {
@@ -92,7 +92,7 @@ pub fn format_of(ty: FieldType) -> validate::FieldType {
 /// which generated tables carry (the two enums have the same variants).
 ///
 /// ```
-/// use fix_codegen::model::{FieldType, core_type};
+/// use fix_dict::{FieldType, core_type};
 /// assert_eq!(core_type(FieldType::Price), fix_core::typed::FieldType::Price);
 /// ```
 pub fn core_type(ty: FieldType) -> fix_core::typed::FieldType {

@@ -6,9 +6,8 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use fix_codegen::DiagnosticKind;
-use fix_codegen::ident::{snake_case, upper_camel};
-use fix_codegen::model::{Category, DataPair, Dictionary, FieldType, Layout, Protocol};
+use fix_dict::DiagnosticKind;
+use fix_dict::{Category, DataPair, Dictionary, FieldType, Layout, Protocol};
 
 fn spec_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/quickfix/spec")
@@ -224,30 +223,4 @@ fn old_dictionaries_report_int_counters_with_positions() {
     assert_eq!(w.name.as_deref(), Some("NoIOIQualifiers"));
     let er = d.message(b"8").unwrap();
     assert!(er.layout().group(382).is_some(), "NoContraBrokers");
-}
-
-/// Field names map to distinct snake_case getters and UpperCamel types in
-/// every dictionary (a collision would need `ident::dedup`).
-#[test]
-fn identifiers_of_reference_names_are_distinct() {
-    for &(name, _, _) in DICTIONARIES {
-        let d = load(name);
-        let mut snakes = HashSet::new();
-        let mut camels = HashSet::new();
-        for f in d.fields() {
-            assert!(
-                snakes.insert(snake_case(&f.name)),
-                "{name}: {} collides",
-                f.name
-            );
-            assert!(
-                camels.insert(upper_camel(&f.name)),
-                "{name}: {} collides",
-                f.name
-            );
-        }
-        if ("FIX43"..="FIX50SP2").contains(&name) {
-            assert!(snakes.contains("no_party_ids"), "{name}");
-        }
-    }
 }

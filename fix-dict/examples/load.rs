@@ -2,14 +2,14 @@
 //! time.
 //!
 //! ```text
-//! cargo run --release -p fix-codegen --example load               # the nine reference dictionaries
-//! cargo run --release -p fix-codegen --example load -- FILE.xml   # your own
+//! cargo run --release -p fix-dict --example load               # the nine reference dictionaries
+//! cargo run --release -p fix-dict --example load -- FILE.xml   # your own
 //! ```
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use fix_codegen::{model, xml};
+use fix_dict::{resolve, xml};
 
 fn main() {
     let mut files: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
@@ -44,7 +44,7 @@ fn main() {
             let start = Instant::now();
             let doc = xml::parse(&name, &text);
             let read = start.elapsed();
-            let result = doc.map(|doc| model::resolve(&doc));
+            let result = doc.map(|doc| resolve(&doc));
             let total = start.elapsed();
             best_read = best_read.min(read);
             best_total = best_total.min(total);

@@ -11,7 +11,7 @@ macro_rules! field_types {
         /// use).
         ///
         /// ```
-        /// use fix_codegen::model::FieldType;
+        /// use fix_dict::FieldType;
         /// let t: FieldType = "NUMINGROUP".parse().unwrap();
         /// assert_eq!(t, FieldType::NumInGroup);
         /// assert_eq!(t.as_str(), "NUMINGROUP");
@@ -28,7 +28,7 @@ macro_rules! field_types {
             /// Every type, in declaration order.
             ///
             /// ```
-            /// # use fix_codegen::model::FieldType;
+            /// # use fix_dict::FieldType;
             /// assert!(FieldType::ALL.contains(&FieldType::Data));
             /// ```
             pub const ALL: &'static [FieldType] = &[$(FieldType::$variant,)*];
@@ -36,7 +36,7 @@ macro_rules! field_types {
             /// The spelling used in dictionaries.
             ///
             /// ```
-            /// # use fix_codegen::model::FieldType;
+            /// # use fix_dict::FieldType;
             /// assert_eq!(FieldType::UtcTimestamp.as_str(), "UTCTIMESTAMP");
             /// ```
             pub const fn as_str(self) -> &'static str {
@@ -106,7 +106,7 @@ field_types! {
 /// The error of parsing an unknown [`FieldType`] name.
 ///
 /// ```
-/// use fix_codegen::model::{FieldType, UnknownFieldType};
+/// use fix_dict::{FieldType, UnknownFieldType};
 /// assert_eq!("X".parse::<FieldType>(), Err(UnknownFieldType));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,7 +131,7 @@ impl FieldType {
     /// `NUMINGROUP`, `DAYOFMONTH`, `RESERVED*PLUS`).
     ///
     /// ```
-    /// # use fix_codegen::model::FieldType;
+    /// # use fix_dict::FieldType;
     /// assert!(FieldType::SeqNum.is_integer() && !FieldType::Qty.is_integer());
     /// ```
     pub const fn is_integer(self) -> bool {
@@ -153,7 +153,7 @@ impl FieldType {
     /// `PERCENTAGE`).
     ///
     /// ```
-    /// # use fix_codegen::model::FieldType;
+    /// # use fix_dict::FieldType;
     /// assert!(FieldType::Price.is_decimal() && !FieldType::Int.is_decimal());
     /// ```
     pub const fn is_decimal(self) -> bool {
@@ -172,7 +172,7 @@ impl FieldType {
     /// (`MULTIPLECHARVALUE`, `MULTIPLESTRINGVALUE`, `MULTIPLEVALUESTRING`).
     ///
     /// ```
-    /// # use fix_codegen::model::FieldType;
+    /// # use fix_dict::FieldType;
     /// assert!(FieldType::MultipleCharValue.is_multiple() && !FieldType::String.is_multiple());
     /// ```
     pub const fn is_multiple(self) -> bool {
@@ -188,7 +188,7 @@ impl FieldType {
     /// (`DATA`, `XMLDATA`).
     ///
     /// ```
-    /// # use fix_codegen::model::FieldType;
+    /// # use fix_dict::FieldType;
     /// assert!(FieldType::XmlData.is_data() && !FieldType::Length.is_data());
     /// ```
     pub const fn is_data(self) -> bool {
@@ -199,8 +199,8 @@ impl FieldType {
     /// element of a multi-value list) against this type.
     ///
     /// ```
-    /// use fix_codegen::model::FieldType;
-    /// use fix_codegen::diagnostic::ValueProblem;
+    /// use fix_dict::FieldType;
+    /// use fix_dict::diagnostic::ValueProblem;
     /// assert_eq!(FieldType::Char.check_enum_value("1"), Ok(()));
     /// assert_eq!(FieldType::Char.check_enum_value("10"), Err(ValueProblem::NotOneChar));
     /// assert_eq!(FieldType::Int.check_enum_value("-7"), Ok(()));

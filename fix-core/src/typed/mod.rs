@@ -1,0 +1,83 @@
+//! The run-time half of generated dictionary crates: const tables and the generic
+//! views over them.
+//!
+//! `fix-codegen` turns a QuickFIX XML dictionary into plain declarations — a
+//! [`Level`] per message and per group entry, a [`Group`] per repeating group, a
+//! [`MessageDef`] per message, a [`Dictionary`] tying them together — and thin typed
+//! wrappers around [`View`], [`Block`] and [`Entries`]. All logic lives here, once.
+//!
+//! # Slots
+//!
+//! A [`Level`] lists the tags of one level (a message's header, body and trailer
+//! with components expanded in place, or one group entry) in dictionary order: tag
+//! number `i` is *slot* `i`. A component therefore occupies a contiguous run of
+//! slots, which is what lets one generated component view type serve every message
+//! that includes it ([`Block::sub`]).
+//!
+//! [`View::new`] walks the message's fields once and records, for every slot, the
+//! index of the field that filled it. After that every getter is one array load:
+//! `O(1)`. A group counter's slot points at the counter; the group's entries are
+//! found by walking the fields after it with the group's [`Group`] table (delimiter
+//! and member tags), and are skipped by the walk of the enclosing level.
+//!
+//! # Errors
+//!
+//! Getters return [`FieldError`]: `Missing` for an absent required field,
+//! `Invalid` for a value that does not parse as the field's type. Optional fields
+//! give `Ok(None)` when absent. Structural problems (a field in the wrong place, a
+//! group count that does not match) are validation's concern: views read what is
+//! there, first occurrence wins, and never panic.
+//!
+//! ```
+//! use fix_core::typed::{Level, View};
+//! use fix_core::value::FixStr;
+//! use fix_core::{Fields, Parser};
+//!
+//! // A level with header tags 8, 9, 35, body tags 11 and 58, trailer tag 10.
+//! static LEVEL: Level = Level {
+//!     tags: &[8, 9, 35, 11, 58, 10],
+//!     by_tag: &[0, 1, 5, 3, 2, 4],
+//!     required: &[0, 1, 2, 3, 5],
+//!     groups: &[],
+//!     index: &[],
+//! };
+//!
+//! let bytes = b"8=FIX.4.4\x019=13\x0135=D\x0111=ORD1\x0110=156\x01";
+//! let mut fields = Fields::<16>::new();
+//! let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+//! let view = View::<6>::new(msg, &LEVEL);
+//! let body = view.block();
+//! assert_eq!(body.req::<FixStr>(3, 11).unwrap().as_bytes(), b"ORD1");
+//! assert_eq!(body.get::<FixStr>(4, 58), Ok(None));
+//! # Ok::<(), fix_core::Error>(())
+//! ```
+
+mod build;
+mod enums;
+mod errors;
+mod index;
+mod macros;
+mod schema;
+mod tables;
+mod view;
+mod walk;
+
+pub use build::{Build, put, put_component, put_data, put_group};
+pub use enums::{byte_str, byte_table, check_other, decode_char, parse_char, write_bytes};
+pub use errors::{EnumError, FieldError};
+pub use index::{
+    DISJOINT_BIT, GROUP_BIT, INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, Slots, hash_index, hash_tag,
+};
+pub use tables::{Dictionary, FieldDef, FieldType, Group, Level, MessageDef, field_index};
+pub use view::{ABSENT, Block, Entries, Opt, Req, View};
+
+#[doc(inline)]
+pub use crate::__fix_builder as builder;
+#[doc(inline)]
+pub use crate::__fix_bytes_enum as bytes_enum;
+#[doc(inline)]
+pub use crate::__fix_char_enum as char_enum;
+#[doc(inline)]
+pub use crate::__fix_tags as tags;
+#[doc(inline)]
+pub use crate::__fix_view as view;

@@ -1,0 +1,86 @@
+//! Generated tables as a validation schema: [`validate::Dictionary`] for
+//! [`Dictionary`] and [`validate::Layout`] for [`Level`].
+
+use super::index::GROUP_BIT;
+use super::tables::{Dictionary, FieldType, Level};
+use crate::validate;
+
+/// Generated tables are a validation dictionary: `Validator::validate(&DICTIONARY, &msg)`.
+impl validate::Dictionary for Dictionary {
+    type Layout = Level;
+
+    fn field_type(&self, tag: u32) -> Option<validate::FieldType> {
+        self.field(tag).map(|f| f.ty.format())
+    }
+
+    #[inline]
+    fn field_info(&self, tag: u32) -> Option<validate::FieldInfo> {
+        self.field(tag).map(|f| validate::FieldInfo {
+            format: f.ty.format(),
+            enumerated: !f.values.is_empty(),
+        })
+    }
+
+    #[inline]
+    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
+        self.field(tag).is_none_or(|f| f.accepts(value))
+    }
+
+    fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
+        let f = self.field(tag)?;
+        match f.ty {
+            FieldType::MultipleCharValue
+            | FieldType::MultipleStringValue
+            | FieldType::MultipleValueString => None,
+            _ => f.byte_set,
+        }
+    }
+
+    fn header(&self) -> &Level {
+        self.header
+    }
+
+    fn trailer(&self) -> &Level {
+        self.trailer
+    }
+
+    fn message(&self, msg_type: &[u8]) -> Option<&Level> {
+        Dictionary::message(self, msg_type).map(|m| &m.body)
+    }
+}
+
+impl validate::Layout for Level {
+    #[inline(always)]
+    fn member(&self, tag: u32) -> Option<validate::Member<'_, Self>> {
+        let (slot, flags) = self.probe(tag)?;
+        let group = if flags & GROUP_BIT != 0 {
+            self.group_at(slot)
+        } else {
+            None
+        };
+        Some(validate::Member {
+            index: slot,
+            group: group.map(|g| validate::Group {
+                delimiter: g.delimiter,
+                entry: &g.entry,
+            }),
+            info: None,
+            values: None,
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.tags.len()
+    }
+
+    fn for_each_required(&self, f: &mut dyn FnMut(u32, usize) -> bool) {
+        for &slot in self.required {
+            let slot = usize::from(slot);
+            if let Some(&tag) = self.tags.get(slot)
+                && !f(tag, slot)
+            {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! The generic read views generated types wrap: [`View`], [`Block`] and the group
+//! iterator [`Entries`].
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use super::errors::FieldError;
+use super::tables::{Group, Level};
+use super::walk::{declared, scan, scan_sections};
+use crate::value::FieldValue;
+use crate::{Field, Message};
+
+/// The slot value of a tag that did not occur (also used for fields past index
+/// `u16::MAX - 1`, which a view does not record).
+pub const ABSENT: u16 = u16::MAX;
+
+/// What a getter of a required field returns.
+pub type Req<T> = Result<T, FieldError>;
+
+/// What a getter of an optional field returns: `Ok(None)` when absent.
+pub type Opt<T> = Result<Option<T>, FieldError>;
+
+/// A message or group entry with its slots filled: `N` is its [`Level`]'s length.
+///
+/// Generated message and entry types wrap one. Building it is one pass over the
+/// fields; every lookup after that is `O(1)`.
+///
+/// ```
+/// use fix_core::typed::{Level, View};
+/// use fix_core::{Fields, Parser};
+/// static HB: Level = Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] };
+/// let bytes = b"8=FIX.4.4\x019=12\x0135=0\x01112=T1\x0110=040\x01";
+/// let mut fields = Fields::<8>::new();
+/// let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+/// let view = View::<1>::new(msg, &HB);
+/// assert_eq!(view.block().raw(0), Some(&b"T1"[..]));
+/// # Ok::<(), fix_core::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a, const N: usize> {
+    msg: Message<'a>,
+    slots: [u16; N],
+}
+
+impl<'a, const N: usize> View<'a, N> {
+    /// Walks all of `msg`'s fields against `level` (whose length should be `N`;
+    /// extra slots stay empty, missing ones are not recorded).
+    pub fn new(msg: Message<'a>, level: &'static Level) -> Self {
+        let mut slots = [ABSENT; N];
+        scan(level, &msg, 0, None, &mut slots);
+        View { msg, slots }
+    }
+
+    /// Walks all of `msg`'s fields against `levels` laid end to end (a message's
+    /// header, body and trailer; their lengths should add up to `N`).
+    pub fn sections(msg: Message<'a>, levels: &[&'static Level]) -> Self {
+        let mut slots = [ABSENT; N];
+        scan_sections(levels, &msg, &mut slots);
+        View { msg, slots }
+    }
+
+    /// The group entry of `group` starting at field `pos`, and where it ends.
+    fn entry(msg: Message<'a>, group: &'static Group, pos: usize) -> (Self, usize) {
+        let mut slots = [ABSENT; N];
+        let end = scan(&group.entry, &msg, pos, Some(group.delimiter), &mut slots);
+        (View { msg, slots }, end)
+    }
+
+    /// The underlying message.
+    pub fn message(&self) -> &Message<'a> {
+        &self.msg
+    }
+
+    /// The field index recorded for each slot ([`ABSENT`] when none).
+    pub fn slots(&self) -> &[u16; N] {
+        &self.slots
+    }
+
+    /// All slots, for the getters.
+    #[inline]
+    pub fn block(&self) -> Block<'_, 'a> {
+        Block {
+            msg: &self.msg,
+            slots: &self.slots,
+        }
+    }
+
+    /// The slots `offset..offset + len` (a component's run).
+    #[inline]
+    pub fn sub(&self, offset: usize, len: usize) -> Block<'_, 'a> {
+        self.block().sub(offset, len)
+    }
+
+    /// [`Block::get`] over all slots.
+    #[inline]
+    pub fn get<T: FieldValue<'a>>(&self, slot: usize, tag: u32) -> Opt<T> {
+        self.block().get(slot, tag)
+    }
+
+    /// [`Block::req`] over all slots.
+    #[inline]
+    pub fn req<T: FieldValue<'a>>(&self, slot: usize, tag: u32) -> Req<T> {
+        self.block().req(slot, tag)
+    }
+
+    /// [`Block::data`] over all slots.
+    #[inline]
+    pub fn data(&self, slot: usize) -> Option<&'a [u8]> {
+        self.block().data(slot)
+    }
+
+    /// [`Block::req_data`] over all slots.
+    #[inline]
+    pub fn req_data(&self, slot: usize, tag: u32) -> Req<&'a [u8]> {
+        self.block().req_data(slot, tag)
+    }
+
+    /// [`Block::group`] over all slots.
+    #[inline]
+    pub fn group<E: From<View<'a, M>>, const M: usize>(
+        &self,
+        slot: usize,
+        group: &'static Group,
+    ) -> Entries<'a, E, M> {
+        self.block().group(slot, group)
+    }
+}
+
+/// A run of a view's slots: a whole message or entry, or one component in it.
+/// Generated component view types wrap one, so one type serves every message.
+///
+/// ```
+/// use fix_core::typed::{Level, View};
+/// use fix_core::value::FixStr;
+/// use fix_core::{Fields, Parser};
+/// // Body: 11, then a two-slot component (55, 48).
+/// static L: Level = Level { tags: &[11, 55, 48], by_tag: &[0, 2, 1], required: &[0], groups: &[], index: &[] };
+/// let bytes = b"8=FIX.4.4\x019=17\x0135=D\x0111=A\x0155=IBM\x0110=075\x01";
+/// let mut fields = Fields::<8>::new();
+/// let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+/// let view = View::<3>::new(msg, &L);
+/// let instrument = view.sub(1, 2);
+/// assert_eq!(instrument.req::<FixStr>(0, 55).unwrap().as_bytes(), b"IBM");
+/// assert_eq!(instrument.get::<FixStr>(1, 48), Ok(None));
+/// assert!(!instrument.has(1) && instrument.has(0));
+/// # Ok::<(), fix_core::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Block<'v, 'a> {
+    msg: &'v Message<'a>,
+    slots: &'v [u16],
+}
+
+impl<'v, 'a> Block<'v, 'a> {
+    /// The slots `offset..offset + len` of this block (empty when out of range).
+    #[inline]
+    pub fn sub(&self, offset: usize, len: usize) -> Block<'v, 'a> {
+        Block {
+            msg: self.msg,
+            slots: self.slots.get(offset..offset + len).unwrap_or(&[]),
+        }
+    }
+
+    /// The underlying message.
+    pub fn message(&self) -> &'v Message<'a> {
+        self.msg
+    }
+
+    /// The field recorded in `slot`.
+    #[inline(always)]
+    pub fn field(&self, slot: usize) -> Option<&'a Field> {
+        let i = *self.slots.get(slot)?;
+        self.msg.fields().get(usize::from(i))
+    }
+
+    /// The raw value in `slot`.
+    #[inline]
+    pub fn raw(&self, slot: usize) -> Option<&'a [u8]> {
+        let f = self.field(slot)?;
+        self.msg.bytes().get(f.value_range())
+    }
+
+    /// Whether `slot` holds a field.
+    #[inline]
+    pub fn has(&self, slot: usize) -> bool {
+        self.field(slot).is_some()
+    }
+
+    /// The optional field `tag` in `slot`, parsed as `T`.
+    #[inline(always)]
+    pub fn get<T: FieldValue<'a>>(&self, slot: usize, tag: u32) -> Result<Option<T>, FieldError> {
+        let Some(f) = self.field(slot) else {
+            return Ok(None);
+        };
+        let range = f.value_range();
+        let offset = range.start;
+        let bytes = self.msg.bytes().get(range).unwrap_or(&[]);
+        T::parse_fix(bytes)
+            .map(Some)
+            .map_err(|_| FieldError::Invalid { tag, offset })
+    }
+
+    /// The required field `tag` in `slot`, parsed as `T`.
+    #[inline(always)]
+    pub fn req<T: FieldValue<'a>>(&self, slot: usize, tag: u32) -> Result<T, FieldError> {
+        self.get(slot, tag)?.ok_or(FieldError::Missing { tag })
+    }
+
+    /// The optional DATA field in `slot`, as bytes.
+    #[inline]
+    pub fn data(&self, slot: usize) -> Option<&'a [u8]> {
+        self.raw(slot)
+    }
+
+    /// The required DATA field `tag` in `slot`, as bytes.
+    #[inline]
+    pub fn req_data(&self, slot: usize, tag: u32) -> Result<&'a [u8], FieldError> {
+        self.raw(slot).ok_or(FieldError::Missing { tag })
+    }
+
+    /// The entries of `group`, whose counter sits in `slot`. `M` is the length of
+    /// the entry's level; `E` is the generated entry type.
+    pub fn group<E: From<View<'a, M>>, const M: usize>(
+        &self,
+        slot: usize,
+        group: &'static Group,
+    ) -> Entries<'a, E, M> {
+        let (pos, remaining) = match self.field(slot) {
+            Some(f) => {
+                let i = usize::from(self.slots.get(slot).copied().unwrap_or(ABSENT));
+                (i + 1, declared(self.msg.value(f)))
+            }
+            None => (0, 0),
+        };
+        Entries {
+            msg: *self.msg,
+            group,
+            pos,
+            remaining,
+            entry: PhantomData,
+        }
+    }
+}
+
+/// The entries of a repeating group, in wire order: an iterator of generated entry
+/// types. It stops at the count the NUMINGROUP field declares or at the first field
+/// that does not start an entry, whichever comes first; never allocates.
+///
+/// ```
+/// use fix_core::typed::{Group, Level, View};
+/// use fix_core::{Fields, Parser};
+/// static PARTIES: Group = Group { name: "NoPartyIDs", counter: 453, delimiter: 448,
+///     entry: Level { tags: &[448, 452], by_tag: &[0, 1], required: &[], groups: &[], index: &[] } };
+/// static BODY: Level = Level { tags: &[453], by_tag: &[0], required: &[], groups: &[(0, &PARTIES)], index: &[] };
+/// struct Party<'a>(View<'a, 2>);
+/// impl<'a> From<View<'a, 2>> for Party<'a> { fn from(v: View<'a, 2>) -> Self { Party(v) } }
+///
+/// let bytes = b"8=FIX.4.4\x019=29\x0135=D\x01453=2\x01448=A\x01452=3\x01448=B\x0110=068\x01";
+/// let mut fields = Fields::<16>::new();
+/// let msg = Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+/// let view = View::<1>::new(msg, &BODY);
+/// let ids: Vec<_> = view.group::<Party, 2>(0, &PARTIES).map(|p| p.0.block().raw(0)).collect();
+/// assert_eq!(ids, [Some(&b"A"[..]), Some(&b"B"[..])]);
+/// # Ok::<(), fix_core::Error>(())
+/// ```
+pub struct Entries<'a, E, const M: usize> {
+    msg: Message<'a>,
+    group: &'static Group,
+    pos: usize,
+    remaining: usize,
+    entry: PhantomData<fn() -> E>,
+}
+
+impl<E, const M: usize> fmt::Debug for Entries<'_, E, M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Entries")
+            .field("group", &self.group.name)
+            .field("pos", &self.pos)
+            .finish()
+    }
+}
+
+impl<E, const M: usize> Clone for Entries<'_, E, M> {
+    fn clone(&self) -> Self {
+        Entries {
+            msg: self.msg,
+            group: self.group,
+            pos: self.pos,
+            remaining: self.remaining,
+            entry: PhantomData,
+        }
+    }
+}
+
+impl<'a, E: From<View<'a, M>>, const M: usize> Iterator for Entries<'a, E, M> {
+    type Item = E;
+
+    fn next(&mut self) -> Option<E> {
+        if self.remaining == 0 {
+            return None;
+        }
+        let f = self.msg.fields().get(self.pos)?;
+        if f.tag() != self.group.delimiter {
+            self.remaining = 0;
+            return None;
+        }
+        let (view, end) = View::entry(self.msg, self.group, self.pos);
+        self.pos = end;
+        self.remaining -= 1;
+        Some(E::from(view))
+    }
+}
