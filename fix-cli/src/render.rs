@@ -6,7 +6,7 @@
 //! `extend_from_slice` calls into one reused output buffer.
 
 use fix_core::validate::{self, Reject};
-use fix_dict::{Dictionary, FieldType, GroupLayout, Layout, Message, validate_format_of};
+use fix_dict::{Dictionary, FieldType, GroupLayout, Layout, Message};
 
 use std::ops::Range;
 
@@ -129,7 +129,7 @@ struct TagInfo {
     /// For one-byte values: `1 + index` into `enums` by byte, 0 for none.
     byte_index: Option<Box<[u8; 256]>>,
     /// The data format validation checks.
-    format: validate::FieldType,
+    format: validate::ValueFormat,
     /// A multiple-value type: the value is a space-separated list.
     multiple: bool,
     /// NUMINGROUP (or an INT counter of an old dictionary): may open a group.
@@ -210,7 +210,7 @@ impl<'d> Tables<'d> {
                 enum_keys: enums.iter().map(|e| enum_key(&e.value)).collect(),
                 enums: enums.into(),
                 byte_index: any.then_some(byte_index),
-                format: validate_format_of(f.ty),
+                format: f.ty.format(),
                 multiple: f.ty.is_multiple(),
                 counter: f.ty == FieldType::NumInGroup
                     || counters.get(f.tag as usize).copied().unwrap_or(false),
@@ -666,14 +666,14 @@ fn find_enum<'i>(info: &'i TagInfo, value: &[u8]) -> Option<&'i EnumValue> {
 
 /// Validation runs against the tables: field formats, enumerations and one-byte
 /// MsgTypes without hashing or string comparison; layouts are the dictionary's.
-impl validate::Dictionary for Tables<'_> {
+impl validate::Schema for Tables<'_> {
     type Layout = Layout;
 
     #[inline]
-    fn field_type(&self, tag: u32) -> Option<validate::FieldType> {
+    fn field_format(&self, tag: u32) -> Option<validate::ValueFormat> {
         match self.info(tag) {
             Some(info) => Some(info.format),
-            None => self.dict.field(tag).map(|f| validate_format_of(f.ty)),
+            None => self.dict.field(tag).map(|f| f.ty.format()),
         }
     }
 
@@ -684,12 +684,12 @@ impl validate::Dictionary for Tables<'_> {
                 format: info.format,
                 enumerated: !info.enums.is_empty(),
             }),
-            None => validate::Dictionary::field_info(self.dict, tag),
+            None => validate::Schema::field_info(self.dict, tag),
         }
     }
 
     fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
-        validate::Dictionary::byte_set(self.dict, tag)
+        validate::Schema::byte_set(self.dict, tag)
     }
 
     #[inline]
@@ -709,16 +709,16 @@ impl validate::Dictionary for Tables<'_> {
         }
     }
 
-    fn header(&self) -> &Layout {
+    fn header_layout(&self) -> &Layout {
         self.dict.header().layout()
     }
 
-    fn trailer(&self) -> &Layout {
+    fn trailer_layout(&self) -> &Layout {
         self.dict.trailer().layout()
     }
 
     #[inline]
-    fn message(&self, msg_type: &[u8]) -> Option<&Layout> {
+    fn body_layout(&self, msg_type: &[u8]) -> Option<&Layout> {
         Tables::message(self, msg_type).map(|m| m.layout())
     }
 }

@@ -11,7 +11,7 @@
 /// const RAW: DataFieldPair = DataFieldPair { length: 95, data: 96 };
 /// assert_eq!(RAW.data, 96);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DataFieldPair {
     /// The LENGTH field's tag, e.g. RawDataLength (95).
     pub length: u32,

@@ -1,8 +1,8 @@
-//! `FieldType::accepts` settles common values by shape alone; these properties hold
+//! `ValueFormat::accepts` settles common values by shape alone; these properties hold
 //! it to the answer of each type's full parser, on values built to sit near the
 //! edges (lengths, signs, points, calendar limits).
 
-use fix_core::validate::FieldType;
+use fix_core::validate::ValueFormat;
 use fix_core::value::{Decimal, UtcTimestamp, parse_int, parse_uint};
 use proptest::prelude::*;
 
@@ -49,33 +49,33 @@ proptest! {
     #[test]
     fn decimal_agrees_with_parse(v in numberish()) {
         prop_assume!(!v.is_empty());
-        prop_assert_eq!(FieldType::Decimal.accepts(&v), Decimal::parse(&v).is_ok());
+        prop_assert_eq!(ValueFormat::Decimal.accepts(&v), Decimal::parse(&v).is_ok());
     }
 
     #[test]
     fn integers_agree_with_parse(v in numberish()) {
         prop_assume!(!v.is_empty());
-        prop_assert_eq!(FieldType::Int.accepts(&v), parse_int(&v).is_ok());
-        prop_assert_eq!(FieldType::UInt.accepts(&v), parse_uint(&v).is_ok());
+        prop_assert_eq!(ValueFormat::Int.accepts(&v), parse_int(&v).is_ok());
+        prop_assert_eq!(ValueFormat::UInt.accepts(&v), parse_uint(&v).is_ok());
     }
 
     #[test]
     fn timestamp_agrees_with_parse(v in timestamp_like()) {
-        prop_assert_eq!(FieldType::UtcTimestamp.accepts(&v), UtcTimestamp::parse(&v).is_ok());
+        prop_assert_eq!(ValueFormat::UtcTimestamp.accepts(&v), UtcTimestamp::parse(&v).is_ok());
     }
 
     #[test]
     fn codes_agree_with_parse(v in prop::collection::vec(prop::sample::select(b"AZaz09 .\x01".to_vec()), 0..6)) {
         use fix_core::value::{Country, Currency, Exchange};
-        prop_assert_eq!(FieldType::Currency.accepts(&v), Currency::parse(&v).is_ok());
-        prop_assert_eq!(FieldType::Country.accepts(&v), Country::parse(&v).is_ok());
-        prop_assert_eq!(FieldType::Exchange.accepts(&v), Exchange::parse(&v).is_ok());
+        prop_assert_eq!(ValueFormat::Currency.accepts(&v), Currency::parse(&v).is_ok());
+        prop_assert_eq!(ValueFormat::Country.accepts(&v), Country::parse(&v).is_ok());
+        prop_assert_eq!(ValueFormat::Exchange.accepts(&v), Exchange::parse(&v).is_ok());
     }
 
     #[test]
     fn char_agrees_with_parse(v in prop::collection::vec(any::<u8>(), 1..3)) {
         prop_assert_eq!(
-            FieldType::Char.accepts(&v),
+            ValueFormat::Char.accepts(&v),
             fix_core::value::Char::parse(&v).is_ok()
         );
     }
@@ -92,7 +92,7 @@ fn edges() {
         (b"20261130-14:03:27.", false),
     ] {
         assert_eq!(
-            FieldType::UtcTimestamp.accepts(v),
+            ValueFormat::UtcTimestamp.accepts(v),
             ok,
             "{}",
             v.escape_ascii()
@@ -106,7 +106,7 @@ fn edges() {
         (b"-.5", true),
         (b"1.2.3", false),
     ] {
-        assert_eq!(FieldType::Decimal.accepts(v), ok, "{}", v.escape_ascii());
+        assert_eq!(ValueFormat::Decimal.accepts(v), ok, "{}", v.escape_ascii());
     }
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use common::soh;
 use fix_core::validate::{
-    Dictionary, FieldType, Group, Layout, Member, Reject, SessionRejectReason as R, Validator,
+    Group, Layout, Member, Reject, Schema, SessionRejectReason as R, Validator, ValueFormat,
 };
 use fix_core::{Fields, Parser};
 
@@ -71,18 +71,18 @@ static HEARTBEAT: Level = Level(&[(112, false, None)]);
 
 struct Dict;
 
-impl Dictionary for Dict {
+impl Schema for Dict {
     type Layout = Level;
 
-    fn field_type(&self, tag: u32) -> Option<FieldType> {
+    fn field_format(&self, tag: u32) -> Option<ValueFormat> {
         Some(match tag {
-            8 | 11 | 49 | 56 | 55 | 112 | 448 | 523 | 628 | 89 | 58 | 10 => FieldType::String,
-            9 | 34 | 453 | 802 | 627 | 93 => FieldType::UInt,
-            35 | 54 | 447 => FieldType::Char,
-            52 | 629 => FieldType::UtcTimestamp,
-            38 => FieldType::Decimal,
-            452 | 803 => FieldType::Int,
-            18 => FieldType::MultipleCharValue,
+            8 | 11 | 49 | 56 | 55 | 112 | 448 | 523 | 628 | 89 | 58 | 10 => ValueFormat::String,
+            9 | 34 | 453 | 802 | 627 | 93 => ValueFormat::UInt,
+            35 | 54 | 447 => ValueFormat::Char,
+            52 | 629 => ValueFormat::UtcTimestamp,
+            38 => ValueFormat::Decimal,
+            452 | 803 => ValueFormat::Int,
+            18 => ValueFormat::MultipleCharValue,
             _ => return None,
         })
     }
@@ -97,15 +97,15 @@ impl Dictionary for Dict {
         }
     }
 
-    fn header(&self) -> &Level {
+    fn header_layout(&self) -> &Level {
         &HEADER
     }
 
-    fn trailer(&self) -> &Level {
+    fn trailer_layout(&self) -> &Level {
         &TRAILER
     }
 
-    fn message(&self, msg_type: &[u8]) -> Option<&Level> {
+    fn body_layout(&self, msg_type: &[u8]) -> Option<&Level> {
         match msg_type {
             b"D" => Some(&ORDER),
             b"0" => Some(&HEARTBEAT),

@@ -23,7 +23,7 @@
 //! ```
 //!
 //! ```
-//! use fix_dict::xml::{self, MemberDef};
+//! use fix_dict::xml::{self, MemberElement};
 //!
 //! let doc = xml::parse("tiny.xml", r#"<fix type="FIX" major="4" minor="4">
 //!   <messages>
@@ -35,7 +35,7 @@
 //! let hb = &doc.messages[0];
 //! assert_eq!((hb.name.as_str(), hb.msg_type.as_str()), ("Heartbeat", "0"));
 //! assert_eq!(hb.pos.line, 3);
-//! assert!(matches!(&hb.members[0], MemberDef::Field(f) if f.name == "TestReqID"));
+//! assert!(matches!(&hb.members[0], MemberElement::Field(f) if f.name == "TestReqID"));
 //!
 //! let err = xml::parse("bad.xml", "<fix type='FIX' major='4' minor='4'>\n  <header><field/></header></fix>").unwrap_err();
 //! assert_eq!(err.to_string(), "bad.xml:2:11: error: <field>: missing attribute `name`");
@@ -81,15 +81,15 @@ pub struct Document {
     /// `servicepack`, if present.
     pub servicepack: Option<String>,
     /// `<header>`, if present.
-    pub header: Option<Section>,
+    pub header: Option<SectionElement>,
     /// `<trailer>`, if present.
-    pub trailer: Option<Section>,
+    pub trailer: Option<SectionElement>,
     /// `<messages>` children in file order.
-    pub messages: Vec<MessageDef>,
+    pub messages: Vec<MessageElement>,
     /// `<components>` children in file order.
-    pub components: Vec<ComponentDef>,
+    pub components: Vec<ComponentElement>,
     /// `<fields>` children in file order.
-    pub fields: Vec<FieldDef>,
+    pub fields: Vec<FieldElement>,
 }
 
 /// `<header>` or `<trailer>`.
@@ -100,61 +100,61 @@ pub struct Document {
 /// assert_eq!(doc.trailer.unwrap().members.len(), 1);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Section {
+pub struct SectionElement {
     /// Position of the section element.
     pub pos: Pos,
     /// Its members in order.
-    pub members: Vec<MemberDef>,
+    pub members: Vec<MemberElement>,
 }
 
 /// One member of a message, component, group, header or trailer.
 ///
 /// ```
-/// use fix_dict::xml::MemberDef;
+/// use fix_dict::xml::MemberElement;
 /// let doc = fix_dict::xml::parse("f.xml", "<fix type='FIX' major='4' minor='4'><components>\
 ///     <component name='Parties'><group name='NoPartyIDs' required='N'><field name='PartyID' required='N'/></group></component>\
 ///     </components></fix>").unwrap();
-/// let MemberDef::Group(g) = &doc.components[0].members[0] else { panic!() };
+/// let MemberElement::Group(g) = &doc.components[0].members[0] else { panic!() };
 /// assert_eq!((g.name.as_str(), g.required.as_deref(), g.members.len()), ("NoPartyIDs", Some("N"), 1));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MemberDef {
+pub enum MemberElement {
     /// `<field name= required=/>`.
-    Field(RefDef),
+    Field(RefElement),
     /// `<component name= required=/>`.
-    Component(RefDef),
+    Component(RefElement),
     /// `<group name= required=> ... </group>`.
-    Group(GroupDef),
+    Group(GroupElement),
 }
 
-impl MemberDef {
+impl MemberElement {
     /// The referenced name.
     ///
     /// ```
-    /// # use fix_dict::xml::{MemberDef, RefDef};
+    /// # use fix_dict::xml::{MemberElement, RefElement};
     /// # use fix_dict::Pos;
-    /// let m = MemberDef::Field(RefDef { name: "Symbol".into(), required: None, pos: Pos::NONE });
+    /// let m = MemberElement::Field(RefElement { name: "Symbol".into(), required: None, pos: Pos::NONE });
     /// assert_eq!(m.name(), "Symbol");
     /// ```
     pub fn name(&self) -> &str {
         match self {
-            MemberDef::Field(r) | MemberDef::Component(r) => &r.name,
-            MemberDef::Group(g) => &g.name,
+            MemberElement::Field(r) | MemberElement::Component(r) => &r.name,
+            MemberElement::Group(g) => &g.name,
         }
     }
 
     /// The member's position.
     ///
     /// ```
-    /// # use fix_dict::xml::{MemberDef, RefDef};
+    /// # use fix_dict::xml::{MemberElement, RefElement};
     /// # use fix_dict::Pos;
-    /// let m = MemberDef::Component(RefDef { name: "C".into(), required: None, pos: Pos::new(1, 2) });
+    /// let m = MemberElement::Component(RefElement { name: "C".into(), required: None, pos: Pos::new(1, 2) });
     /// assert_eq!(m.pos(), Pos::new(1, 2));
     /// ```
     pub fn pos(&self) -> Pos {
         match self {
-            MemberDef::Field(r) | MemberDef::Component(r) => r.pos,
-            MemberDef::Group(g) => g.pos,
+            MemberElement::Field(r) | MemberElement::Component(r) => r.pos,
+            MemberElement::Group(g) => g.pos,
         }
     }
 }
@@ -162,13 +162,13 @@ impl MemberDef {
 /// A reference to a field or component by name.
 ///
 /// ```
-/// # use fix_dict::xml::RefDef;
+/// # use fix_dict::xml::RefElement;
 /// # use fix_dict::Pos;
-/// let r = RefDef { name: "Side".into(), required: Some("Y".into()), pos: Pos::new(9, 3) };
+/// let r = RefElement { name: "Side".into(), required: Some("Y".into()), pos: Pos::new(9, 3) };
 /// assert_eq!(r.required.as_deref(), Some("Y"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RefDef {
+pub struct RefElement {
     /// `name`.
     pub name: String,
     /// `required`, as written (QuickFIX treats a missing one as `N`).
@@ -180,19 +180,19 @@ pub struct RefDef {
 /// A repeating group: its name is its NUMINGROUP counter field.
 ///
 /// ```
-/// # use fix_dict::xml::GroupDef;
+/// # use fix_dict::xml::GroupElement;
 /// # use fix_dict::Pos;
-/// let g = GroupDef { name: "NoHops".into(), required: None, members: vec![], pos: Pos::NONE };
+/// let g = GroupElement { name: "NoHops".into(), required: None, members: vec![], pos: Pos::NONE };
 /// assert!(g.members.is_empty());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GroupDef {
+pub struct GroupElement {
     /// `name` (the counter field).
     pub name: String,
     /// `required`, as written.
     pub required: Option<String>,
     /// The members of one entry, in order.
-    pub members: Vec<MemberDef>,
+    pub members: Vec<MemberElement>,
     /// Position of the element.
     pub pos: Pos,
 }
@@ -205,7 +205,7 @@ pub struct GroupDef {
 /// assert_eq!(doc.messages[0].msg_cat.as_deref(), Some("admin"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MessageDef {
+pub struct MessageElement {
     /// `name`.
     pub name: String,
     /// `msgtype`.
@@ -213,7 +213,7 @@ pub struct MessageDef {
     /// `msgcat`, as written.
     pub msg_cat: Option<String>,
     /// The body members in order.
-    pub members: Vec<MemberDef>,
+    pub members: Vec<MemberElement>,
     /// Position of the element.
     pub pos: Pos,
 }
@@ -226,11 +226,11 @@ pub struct MessageDef {
 /// assert_eq!(doc.components[0].name, "Instrument");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ComponentDef {
+pub struct ComponentElement {
     /// `name`.
     pub name: String,
     /// The members in order.
-    pub members: Vec<MemberDef>,
+    pub members: Vec<MemberElement>,
     /// Position of the element.
     pub pos: Pos,
 }
@@ -244,7 +244,7 @@ pub struct ComponentDef {
 /// assert_eq!((side.number.as_str(), side.ty.as_str(), side.values[0].value.as_str()), ("54", "CHAR", "1"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FieldDef {
+pub struct FieldElement {
     /// `number`, as written.
     pub number: String,
     /// `name`.
@@ -252,7 +252,7 @@ pub struct FieldDef {
     /// `type`, as written.
     pub ty: String,
     /// The `<value>` children in order.
-    pub values: Vec<ValueDef>,
+    pub values: Vec<ValueElement>,
     /// Position of the element.
     pub pos: Pos,
 }
@@ -260,13 +260,13 @@ pub struct FieldDef {
 /// A `<value enum= description=/>`.
 ///
 /// ```
-/// # use fix_dict::xml::ValueDef;
+/// # use fix_dict::xml::ValueElement;
 /// # use fix_dict::Pos;
-/// let v = ValueDef { value: "2".into(), description: Some("LIMIT".into()), pos: Pos::NONE };
+/// let v = ValueElement { value: "2".into(), description: Some("LIMIT".into()), pos: Pos::NONE };
 /// assert_eq!(v.description.as_deref(), Some("LIMIT"));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ValueDef {
+pub struct ValueElement {
     /// `enum`: the wire value.
     pub value: String,
     /// `description`.
@@ -547,13 +547,13 @@ impl<'a> Parser<'a> {
             seen.push(section);
             match section {
                 "header" => {
-                    doc.header = Some(Section {
+                    doc.header = Some(SectionElement {
                         pos: child.pos,
                         members: p.members(&child)?,
                     });
                 }
                 "trailer" => {
-                    doc.trailer = Some(Section {
+                    doc.trailer = Some(SectionElement {
                         pos: child.pos,
                         members: p.members(&child)?,
                     });
@@ -562,7 +562,7 @@ impl<'a> Parser<'a> {
                     if m.name != "message" {
                         return Err(p.unexpected(&m, "messages"));
                     }
-                    let def = MessageDef {
+                    let def = MessageElement {
                         name: p.required(&m, "name")?,
                         msg_type: p.required(&m, "msgtype")?,
                         msg_cat: m.get("msgcat").map(str::to_owned),
@@ -576,7 +576,7 @@ impl<'a> Parser<'a> {
                     if c.name != "component" {
                         return Err(p.unexpected(&c, "components"));
                     }
-                    let def = ComponentDef {
+                    let def = ComponentElement {
                         name: p.required(&c, "name")?,
                         members: p.members(&c)?,
                         pos: c.pos,
@@ -608,8 +608,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn field_def(&mut self, f: &Elem) -> Result<FieldDef, Diagnostic> {
-        let mut def = FieldDef {
+    fn field_def(&mut self, f: &Elem) -> Result<FieldElement, Diagnostic> {
+        let mut def = FieldElement {
             number: self.required(f, "number")?,
             name: self.required(f, "name")?,
             ty: self.required(f, "type")?,
@@ -620,7 +620,7 @@ impl<'a> Parser<'a> {
             if v.name != "value" {
                 return Err(p.unexpected(&v, "field"));
             }
-            let value = ValueDef {
+            let value = ValueElement {
                 value: p.required(&v, "enum")?,
                 description: v.get("description").map(str::to_owned),
                 pos: v.pos,
@@ -632,25 +632,25 @@ impl<'a> Parser<'a> {
         Ok(def)
     }
 
-    fn members(&mut self, parent: &Elem) -> Result<Vec<MemberDef>, Diagnostic> {
+    fn members(&mut self, parent: &Elem) -> Result<Vec<MemberElement>, Diagnostic> {
         let mut out = Vec::new();
         let parent_name = parent.name.clone();
         self.children(parent, |p, m| {
             let member = match m.name.as_str() {
                 "field" | "component" => {
-                    let r = RefDef {
+                    let r = RefElement {
                         name: p.required(&m, "name")?,
                         required: m.get("required").map(str::to_owned),
                         pos: m.pos,
                     };
                     p.leaf(&m)?;
                     if m.name == "field" {
-                        MemberDef::Field(r)
+                        MemberElement::Field(r)
                     } else {
-                        MemberDef::Component(r)
+                        MemberElement::Component(r)
                     }
                 }
-                "group" => MemberDef::Group(GroupDef {
+                "group" => MemberElement::Group(GroupElement {
                     name: p.required(&m, "name")?,
                     required: m.get("required").map(str::to_owned),
                     members: p.members(&m)?,
@@ -697,16 +697,16 @@ mod tests {
         assert_eq!(doc.trailer.as_ref().unwrap().members[0].name(), "CheckSum");
         let news = &doc.messages[0];
         assert_eq!(news.pos, Pos::new(6, 12));
-        let MemberDef::Group(g) = &news.members[0] else {
+        let MemberElement::Group(g) = &news.members[0] else {
             panic!("group expected")
         };
         assert_eq!(g.pos, Pos::new(7, 3));
         assert_eq!(g.required.as_deref(), Some("Y"));
-        let MemberDef::Group(inner) = &g.members[1] else {
+        let MemberElement::Group(inner) = &g.members[1] else {
             panic!("nested group expected")
         };
         assert_eq!(inner.required, None);
-        assert!(matches!(&inner.members[0], MemberDef::Component(c) if c.name == "C"));
+        assert!(matches!(&inner.members[0], MemberElement::Component(c) if c.name == "C"));
         assert_eq!(doc.components[0].members.len(), 1);
         assert_eq!(doc.fields.len(), 2);
         let side = &doc.fields[1];

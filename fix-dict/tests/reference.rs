@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use fix_dict::DiagnosticKind;
-use fix_dict::{Category, DataPair, Dictionary, FieldType, Layout, Protocol};
+use fix_dict::{Category, DataFieldPair, Dictionary, FieldType, Layout, Protocol};
 
 fn spec_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/quickfix/spec")
@@ -172,7 +172,7 @@ fn fix44_facts() {
     assert!(d.is_trailer_tag(10) && d.is_trailer_tag(93) && d.is_trailer_tag(89));
     assert!(!d.is_header_tag(55));
 
-    let expected: Vec<DataPair> = [
+    let expected: Vec<DataFieldPair> = [
         (90, 91),
         (93, 89),
         (95, 96),
@@ -190,7 +190,7 @@ fn fix44_facts() {
         (618, 619),
         (621, 622),
     ]
-    .map(|(length, data)| DataPair { length, data })
+    .map(|(length, data)| DataFieldPair { length, data })
     .to_vec();
     assert_eq!(d.data_pairs(), expected);
     assert_eq!(d.length_tag_for_data(89), Some(93));

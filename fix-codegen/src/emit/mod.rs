@@ -112,7 +112,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use crate::ident;
-use fix_dict::{Dictionary, Field, FieldType, Group, Member, Protocol};
+use fix_dict::{Dictionary, Field, FieldType, GroupDecl, Member, Protocol};
 
 /// Options of [`generate`].
 ///
@@ -525,7 +525,7 @@ enum EnumKind {
 struct Cx<'d> {
     dict: &'d Dictionary,
     fields: HashMap<u32, FieldInfo>,
-    /// Group key: address of the `Group` as written.
+    /// GroupDecl key: address of the `GroupDecl` as written.
     groups: HashMap<usize, GroupInfo>,
     /// Component index to its type name.
     components: Vec<String>,
@@ -537,8 +537,8 @@ struct Cx<'d> {
     builders: bool,
 }
 
-fn group_key(g: &Group) -> usize {
-    std::ptr::from_ref(g) as usize
+fn group_key(g: &GroupDecl) -> usize {
+    g.id
 }
 
 impl<'d> Cx<'d> {
@@ -591,7 +591,7 @@ impl<'d> Cx<'d> {
             .collect();
         // Name every group where it is written, then size its entry.
         let mut used: Vec<String> = Vec::new();
-        let mut pending: Vec<(Module, String, &'d Group)> = Vec::new();
+        let mut pending: Vec<(Module, String, &'d GroupDecl)> = Vec::new();
         let collect = |module: Module, owner: &str, members: &'d [Member], pending: &mut Vec<_>| {
             for m in members {
                 if let Member::Group(g) = m {
@@ -623,7 +623,7 @@ impl<'d> Cx<'d> {
             let counter = dict
                 .field(g.counter)
                 .map(|f| ident::upper_camel(&f.name))
-                .unwrap_or_else(|| format!("Group{}", g.counter));
+                .unwrap_or_else(|| format!("GroupDecl{}", g.counter));
             let mut ty = format!("{owner}{counter}");
             let base = ty.clone();
             let mut n = 2;
@@ -653,9 +653,9 @@ impl<'d> Cx<'d> {
             );
             i += 1;
         }
-        let keys: Vec<(usize, &'d Group)> =
+        let keys: Vec<(usize, &'d GroupDecl)> =
             pending.iter().map(|(_, _, g)| (group_key(g), *g)).collect();
-        let defs: HashMap<usize, &'d Group> = keys.iter().copied().collect();
+        let defs: HashMap<usize, &'d GroupDecl> = keys.iter().copied().collect();
         for &(k, g) in &keys {
             let mut slots = Vec::new();
             cx.flatten(&g.members, true, &mut slots, 0);
@@ -673,8 +673,8 @@ impl<'d> Cx<'d> {
     /// groups' (found in `defs`), recursively.
     fn tags_under(
         &self,
-        g: &Group,
-        defs: &HashMap<usize, &'d Group>,
+        g: &GroupDecl,
+        defs: &HashMap<usize, &'d GroupDecl>,
         out: &mut BTreeSet<u32>,
         depth: usize,
     ) {
@@ -739,7 +739,7 @@ impl<'d> Cx<'d> {
         }
     }
 
-    fn group_has_entry(&self, g: &Group) -> bool {
+    fn group_has_entry(&self, g: &GroupDecl) -> bool {
         let mut slots = Vec::new();
         self.flatten(&g.members, true, &mut slots, 0);
         !slots.is_empty()
@@ -897,10 +897,9 @@ impl<'d> Cx<'d> {
         }
     }
 
-    /// The `fix_core::typed::FieldType` variant of `ty`: its name, since the two
-    /// enums share their variants.
+    /// The `FieldType` variant of `ty`, as generated tables name it.
     fn type_variant(ty: FieldType) -> Ident {
-        Ident::new(&format!("{:?}", fix_dict::core_type(ty)), Span::call_site())
+        Ident::new(&format!("{ty:?}"), Span::call_site())
     }
 
     fn field_doc(&self, f: &Field, required: Option<bool>) -> String {
@@ -1408,7 +1407,7 @@ impl<'d> Cx<'d> {
         out
     }
 
-    /// Group tables, entry views and entry builders for every group written in
+    /// GroupDecl tables, entry views and entry builders for every group written in
     /// `members` (recursively), owned by module `from`.
     fn groups_in(&self, members: &[Member], from: Module, out: &mut Vec<Part>) {
         for m in members {
@@ -1716,7 +1715,7 @@ impl<'d> Cx<'d> {
             pub static MESSAGES: &[&t::MessageDef] = &[#(#defs),*];
 
             /// The whole dictionary, for validation.
-            pub static DICTIONARY: t::Dictionary = t::Dictionary {
+            pub static DICTIONARY: t::Tables = t::Tables {
                 begin_string: BEGIN_STRING,
                 fields: FIELDS,
                 messages: MESSAGES,

@@ -3,7 +3,7 @@
 //!
 //! `fix-codegen` turns a QuickFIX XML dictionary into plain declarations — a
 //! [`Level`] per message and per group entry, a [`Group`] per repeating group, a
-//! [`MessageDef`] per message, a [`Dictionary`] tying them together — and thin typed
+//! [`MessageDef`] per message, a [`Tables`] tying them together — and thin typed
 //! wrappers around [`View`], [`Block`] and [`Entries`]. All logic lives here, once.
 //!
 //! # Slots
@@ -62,13 +62,14 @@ mod tables;
 mod view;
 mod walk;
 
+pub use crate::FieldType;
 pub use build::{Build, put, put_component, put_data, put_group};
 pub use enums::{byte_str, byte_table, check_other, decode_char, parse_char, write_bytes};
 pub use errors::{EnumError, FieldError};
 pub use index::{
     DISJOINT_BIT, GROUP_BIT, INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, Slots, hash_index, hash_tag,
 };
-pub use tables::{Dictionary, FieldDef, FieldType, Group, Level, MessageDef, field_index};
+pub use tables::{FieldDef, Group, Level, MessageDef, Tables, field_index};
 pub use view::{ABSENT, Block, Entries, Opt, Req, View};
 
 #[doc(inline)]

@@ -1,15 +1,16 @@
-//! Generated tables as a validation schema: [`validate::Dictionary`] for
-//! [`Dictionary`] and [`validate::Layout`] for [`Level`].
+//! Generated tables as a validation schema: [`validate::Schema`] for
+//! [`Tables`] and [`validate::Layout`] for [`Level`].
 
 use super::index::GROUP_BIT;
-use super::tables::{Dictionary, FieldType, Level};
+use super::tables::{Level, Tables};
+use crate::FieldType;
 use crate::validate;
 
-/// Generated tables are a validation dictionary: `Validator::validate(&DICTIONARY, &msg)`.
-impl validate::Dictionary for Dictionary {
+/// Generated tables are a validation schema: `Validator::validate(&DICTIONARY, &msg)`.
+impl validate::Schema for Tables {
     type Layout = Level;
 
-    fn field_type(&self, tag: u32) -> Option<validate::FieldType> {
+    fn field_format(&self, tag: u32) -> Option<validate::ValueFormat> {
         self.field(tag).map(|f| f.ty.format())
     }
 
@@ -36,16 +37,16 @@ impl validate::Dictionary for Dictionary {
         }
     }
 
-    fn header(&self) -> &Level {
+    fn header_layout(&self) -> &Level {
         self.header
     }
 
-    fn trailer(&self) -> &Level {
+    fn trailer_layout(&self) -> &Level {
         self.trailer
     }
 
-    fn message(&self, msg_type: &[u8]) -> Option<&Level> {
-        Dictionary::message(self, msg_type).map(|m| &m.body)
+    fn body_layout(&self, msg_type: &[u8]) -> Option<&Level> {
+        Tables::message(self, msg_type).map(|m| &m.body)
     }
 }
 

@@ -3,68 +3,13 @@
 
 #[cfg(doc)]
 use super::index::{INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, hash_index, hash_tag};
-use crate::DataFields;
 use crate::validate;
-
-/// The type of a field, as the dictionary gives it (the validator's "incorrect data
-/// format" check dispatches on it).
-///
-/// ```
-/// use fix_core::typed::FieldType;
-/// assert_ne!(FieldType::Price, FieldType::Qty);
-/// ```
-#[allow(missing_docs)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum FieldType {
-    Int,
-    Length,
-    TagNum,
-    SeqNum,
-    NumInGroup,
-    DayOfMonth,
-    Float,
-    Qty,
-    Price,
-    PriceOffset,
-    Amt,
-    Percentage,
-    Char,
-    Boolean,
-    String,
-    MultipleCharValue,
-    MultipleStringValue,
-    MultipleValueString,
-    Country,
-    Currency,
-    Exchange,
-    MonthYear,
-    UtcTimestamp,
-    UtcTimeOnly,
-    UtcDateOnly,
-    UtcDate,
-    LocalMktDate,
-    LocalMktTime,
-    TzTimeOnly,
-    TzTimestamp,
-    Date,
-    Time,
-    Data,
-    XmlData,
-    Language,
-    Pattern,
-    Tenor,
-    Reserved100Plus,
-    Reserved1000Plus,
-    Reserved4000Plus,
-    Xid,
-    XidRef,
-}
+use crate::{DataFields, FieldType};
 
 /// One field of a dictionary: tag, name, type and listed values.
 ///
 /// ```
-/// use fix_core::typed::{FieldDef, FieldType};
+/// use fix_core::{FieldType, typed::FieldDef};
 /// static SIDE: FieldDef = FieldDef::new(54, "Side", FieldType::Char, &[b"1", b"2"]);
 /// assert!(SIDE.accepts(b"2") && !SIDE.accepts(b"3"));
 /// ```
@@ -88,7 +33,7 @@ impl FieldDef {
     /// A field definition (what generated `FIELDS` tables are made of).
     ///
     /// ```
-    /// use fix_core::typed::{FieldDef, FieldType};
+    /// use fix_core::{FieldType, typed::FieldDef};
     /// static TEXT: FieldDef = FieldDef::new(58, "Text", FieldType::String, &[]);
     /// assert!(TEXT.accepts(b"anything"));
     /// ```
@@ -122,7 +67,7 @@ impl FieldDef {
     /// listed.
     ///
     /// ```
-    /// use fix_core::typed::{FieldDef, FieldType};
+    /// use fix_core::{FieldType, typed::FieldDef};
     /// static EXEC_INST: FieldDef = FieldDef::new(18, "ExecInst", FieldType::MultipleCharValue, &[b"1", b"G"]);
     /// assert!(EXEC_INST.accepts(b"1 G") && !EXEC_INST.accepts(b"1 X"));
     /// ```
@@ -231,15 +176,16 @@ pub struct MessageDef {
 }
 
 /// A whole dictionary's tables, as generated into a crate's `DICTIONARY`. It is a
-/// [`validate::Dictionary`], so generated crates validate without loading XML.
+/// [`validate::Schema`], so generated crates validate without loading XML.
 ///
 /// ```
-/// use fix_core::typed::{Dictionary, FieldDef, FieldType, Level, MessageDef};
+/// use fix_core::FieldType;
+/// use fix_core::typed::{FieldDef, Level, MessageDef, Tables};
 /// use fix_core::DataFields;
 /// static HB: MessageDef = MessageDef { name: "Heartbeat", msg_type: b"0", admin: true,
 ///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
 ///     view: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] } };
-/// static DICT: Dictionary = Dictionary {
+/// static DICT: Tables = Tables {
 ///     begin_string: b"FIX.4.4",
 ///     fields: &[FieldDef::new(112, "TestReqID", FieldType::String, &[])],
 ///     messages: &[&HB],
@@ -252,7 +198,7 @@ pub struct MessageDef {
 /// assert_eq!(DICT.field(112).map(|f| f.name), Some("TestReqID"));
 /// ```
 #[derive(Debug)]
-pub struct Dictionary {
+pub struct Tables {
     /// BeginString (8) of the dictionary's messages, e.g. `FIX.4.4`.
     pub begin_string: &'static [u8],
     /// Every field, sorted by tag.
@@ -271,11 +217,12 @@ pub struct Dictionary {
     pub by_tag: &'static [u16],
 }
 
-/// Builds a [`Dictionary::by_tag`] index of `N` entries from `fields` at compile
+/// Builds a [`Tables::by_tag`] index of `N` entries from `fields` at compile
 /// time: the position plus one of each field whose tag is below `N`.
 ///
 /// ```
-/// use fix_core::typed::{FieldDef, FieldType, field_index};
+/// use fix_core::typed::{FieldDef, field_index};
+/// use fix_core::FieldType;
 /// static FIELDS: &[FieldDef] = &[
 ///     FieldDef::new(11, "ClOrdID", FieldType::String, &[]),
 ///     FieldDef::new(55, "Symbol", FieldType::String, &[]),
@@ -297,7 +244,7 @@ pub const fn field_index<const N: usize>(fields: &[FieldDef]) -> [u16; N] {
     index
 }
 
-impl Dictionary {
+impl Tables {
     /// The field with tag `tag` (`O(1)` through [`by_tag`](Self::by_tag), `O(log n)`
     /// past it).
     #[inline]
@@ -317,52 +264,5 @@ impl Dictionary {
             .binary_search_by(|m| m.msg_type.iter().cmp(msg_type.iter()))
             .ok()?;
         self.messages.get(i).copied()
-    }
-}
-
-impl FieldType {
-    /// The data format validation checks for this type (the same mapping as the
-    /// run-time dictionary's).
-    ///
-    /// ```
-    /// use fix_core::typed::FieldType;
-    /// assert_eq!(FieldType::Qty.format(), fix_core::validate::FieldType::Decimal);
-    /// ```
-    pub const fn format(self) -> validate::FieldType {
-        use validate::FieldType as V;
-        match self {
-            FieldType::Int
-            | FieldType::Reserved100Plus
-            | FieldType::Reserved1000Plus
-            | FieldType::Reserved4000Plus => V::Int,
-            FieldType::Length | FieldType::TagNum | FieldType::SeqNum | FieldType::NumInGroup => {
-                V::UInt
-            }
-            FieldType::DayOfMonth => V::DayOfMonth,
-            FieldType::Float
-            | FieldType::Qty
-            | FieldType::Price
-            | FieldType::PriceOffset
-            | FieldType::Amt
-            | FieldType::Percentage => V::Decimal,
-            FieldType::Char => V::Char,
-            FieldType::Boolean => V::Boolean,
-            FieldType::MultipleCharValue => V::MultipleCharValue,
-            FieldType::MultipleStringValue | FieldType::MultipleValueString => {
-                V::MultipleValueString
-            }
-            FieldType::Country => V::Country,
-            FieldType::Currency => V::Currency,
-            FieldType::Exchange => V::Exchange,
-            FieldType::MonthYear => V::MonthYear,
-            FieldType::UtcTimestamp => V::UtcTimestamp,
-            FieldType::UtcTimeOnly => V::UtcTimeOnly,
-            FieldType::UtcDateOnly | FieldType::UtcDate => V::UtcDateOnly,
-            FieldType::LocalMktDate => V::LocalMktDate,
-            FieldType::TzTimeOnly => V::TzTimeOnly,
-            FieldType::TzTimestamp => V::TzTimestamp,
-            FieldType::Data | FieldType::XmlData => V::Data,
-            _ => V::Unchecked,
-        }
     }
 }

@@ -1,7 +1,7 @@
-//! The validator: one walk over a parsed message against a [`Dictionary`].
+//! The validator: one walk over a parsed message against a [`Schema`].
 
-use super::dictionary::{Dictionary, FieldInfo, FieldType, Group, Layout, byte_set_contains};
 use super::reject::{Reject, SessionRejectReason as Reason};
+use super::schema::{FieldInfo, Group, Layout, Schema, ValueFormat, byte_set_contains};
 use crate::value::parse_uint;
 use crate::{Field, Message};
 
@@ -101,7 +101,7 @@ impl Validator {
     }
 
     /// Validates `msg` against `dict`.
-    pub fn validate<'a, D: Dictionary + ?Sized>(
+    pub fn validate<'a, D: Schema + ?Sized>(
         &self,
         dict: &D,
         msg: &Message<'a>,
@@ -118,14 +118,14 @@ impl Validator {
     ///
     /// ```
     /// use fix_core::validate::{ShapeCache, Validator};
-    /// # fn check<D: fix_core::validate::Dictionary>(dict: &D, msg: &fix_core::Message<'_>) {
+    /// # fn check<D: fix_core::validate::Schema>(dict: &D, msg: &fix_core::Message<'_>) {
     /// let mut cache = ShapeCache::<4, 64>::new();
     /// let first = Validator::new().validate_cached(dict, msg, &mut cache);
     /// let again = Validator::new().validate_cached(dict, msg, &mut cache); // by values only
     /// assert_eq!(first.is_ok(), again.is_ok());
     /// # }
     /// ```
-    pub fn validate_cached<'a, D: Dictionary + ?Sized, const S: usize, const F: usize>(
+    pub fn validate_cached<'a, D: Schema + ?Sized, const S: usize, const F: usize>(
         &self,
         dict: &D,
         msg: &Message<'a>,
@@ -155,7 +155,7 @@ impl Validator {
 
     /// The full walk; `counters`, when given, receives each group counter's
     /// number of entries by field.
-    fn walk<'a, D: Dictionary + ?Sized>(
+    fn walk<'a, D: Schema + ?Sized>(
         &self,
         dict: &D,
         msg: &Message<'a>,
@@ -275,7 +275,7 @@ struct Shape<const F: usize> {
     decimals_len: usize,
     /// The fields whose one check is another format (timestamps, integers,
     /// codes): `(position, format)`, checked in a loop of their own.
-    formats: [(u16, FieldType); F],
+    formats: [(u16, ValueFormat); F],
     formats_len: usize,
 }
 
@@ -292,7 +292,7 @@ struct Check {
     index: u16,
     /// The format to check, when it is one that needs checking (free text
     /// only has to be non-empty, and a value set of valid values settles it).
-    format: Option<FieldType>,
+    format: Option<ValueFormat>,
     /// One plus the index of the field's single-byte value set in `sets`.
     set: u8,
     /// Enumerated without a set here: ask the dictionary.
@@ -335,7 +335,7 @@ impl<const F: usize> Shape<F> {
             by_set_len: 0,
             decimals: [0; F],
             decimals_len: 0,
-            formats: [(0, FieldType::String); F],
+            formats: [(0, ValueFormat::String); F],
             formats_len: 0,
         };
         shape.msg_type[..msg_type.len()].copy_from_slice(msg_type);
@@ -349,7 +349,7 @@ impl<const F: usize> Shape<F> {
         &self.msg_type[..usize::from(self.msg_type_len)]
     }
 
-    fn checks<D: Dictionary + ?Sized>(&mut self, dict: &D, msg: &Message<'_>) {
+    fn checks<D: Schema + ?Sized>(&mut self, dict: &D, msg: &Message<'_>) {
         for (i, f) in msg.fields().iter().enumerate().take(F) {
             let Ok(index) = u16::try_from(i) else { break };
             let mut check = Check {
@@ -364,7 +364,7 @@ impl<const F: usize> Shape<F> {
             if let Some(info) = dict.field_info(f.tag()).filter(|_| i >= 3 && f.tag() != 10) {
                 if !matches!(
                     info.format,
-                    FieldType::String | FieldType::Data | FieldType::Unchecked
+                    ValueFormat::String | ValueFormat::Data | ValueFormat::Unchecked
                 ) {
                     check.format = Some(info.format);
                 }
@@ -395,7 +395,7 @@ impl<const F: usize> Shape<F> {
                 }
                 _ => None,
             };
-            let decimal_only = format_only == Some(FieldType::Decimal);
+            let decimal_only = format_only == Some(ValueFormat::Decimal);
             if set_only && let Some(slot) = self.by_set.get_mut(self.by_set_len) {
                 *slot = (index, check.set);
                 self.by_set_len += 1;
@@ -419,7 +419,7 @@ impl<const F: usize> Shape<F> {
     /// The value checks the walk made of a message of this shape (found by
     /// [`ShapeCache::find`], which checks for empty values), in one pass: true
     /// when every value would pass them again (then so does the message).
-    fn values_ok<D: Dictionary + ?Sized>(
+    fn values_ok<D: Schema + ?Sized>(
         &self,
         validator: &Validator,
         dict: &D,
@@ -452,7 +452,8 @@ impl<const F: usize> Shape<F> {
             };
             // Checked once the value fails: with values required, `find` has
             // already refused empty ones.
-            if !(FieldType::accepts_decimal_in(bytes, f.value_range()) || empty_ok && f.is_empty())
+            if !(ValueFormat::accepts_decimal_in(bytes, f.value_range())
+                || empty_ok && f.is_empty())
             {
                 return false;
             }
@@ -565,20 +566,20 @@ impl Seen {
     }
 }
 
-impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
+impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
     fn run(&mut self) -> Result<(), Reject<'a>> {
         let msg_type = self.msg.msg_type();
         let dict = self.dict;
-        let header = self.level(dict.header(), Section::Header, None, 0);
+        let header = self.level(dict.header_layout(), Section::Header, None, 0);
         self.header_seen = header.seen;
-        let body = dict.message(msg_type);
+        let body = dict.body_layout(msg_type);
         if let Some(body) = body {
             let level = self.level(body, Section::Body, None, 0);
             // The header's required tags, found in the header or (when order is not
             // checked) anywhere in the body.
             let header_seen = core::mem::replace(&mut self.header_seen, Seen::new());
             self.required(
-                dict.header(),
+                dict.header_layout(),
                 &header_seen,
                 header.range,
                 Section::Header,
@@ -588,9 +589,9 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
         } else {
             self.skip_to_trailer();
         }
-        let trailer = self.level(dict.trailer(), Section::Trailer, None, 0);
+        let trailer = self.level(dict.trailer_layout(), Section::Trailer, None, 0);
         self.required(
-            dict.trailer(),
+            dict.trailer_layout(),
             &trailer.seen,
             trailer.range,
             Section::Trailer,
@@ -624,7 +625,7 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
 
     /// With no body layout, the body is every field before the trailer's.
     fn skip_to_trailer(&mut self) {
-        let trailer = self.dict.trailer();
+        let trailer = self.dict.trailer_layout();
         while self
             .fields
             .get(self.pos)
@@ -692,10 +693,10 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
             // The header ends at the first field that is not its own.
             Section::Header => false,
             Section::Body => {
-                if dict.trailer().member(tag).is_some() {
+                if dict.trailer_layout().member(tag).is_some() {
                     return false;
                 }
-                if let Some(member) = dict.header().member(tag) {
+                if let Some(member) = dict.header_layout().member(tag) {
                     if self.validator.fields_out_of_order {
                         self.structure(Reason::TagSpecifiedOutOfRequiredOrder, tag);
                     } else {
@@ -706,7 +707,7 @@ impl<'a, D: Dictionary + ?Sized> Walk<'_, 'a, '_, D> {
                     return true;
                 }
                 self.check_value(section, at, tag, value, None, None);
-                if self.checks_tag(tag) && dict.field_type(tag).is_some() {
+                if self.checks_tag(tag) && dict.field_format(tag).is_some() {
                     self.field_problem(section, at, Reason::TagNotDefinedForMessageType, tag);
                 }
                 self.pos += 1;

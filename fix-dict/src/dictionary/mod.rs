@@ -1,17 +1,17 @@
 //! The resolved, validated dictionary and its run-time lookups.
 
+mod enum_values;
 mod resolve;
 mod schema;
-mod types;
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
+pub use enum_values::check_enum_value;
+pub use fix_core::{DataFieldPair, FieldType, UnknownFieldType};
 pub use resolve::{MAX_COMPONENT_DEPTH, Resolved, resolve};
-pub use schema::{core_type, format_of as validate_format_of};
-pub use types::{FieldType, UnknownFieldType};
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
 
@@ -95,13 +95,13 @@ impl fmt::Display for Category {
 /// One `<value enum= description=/>` of an enumerated field.
 ///
 /// ```
-/// # use fix_dict::FieldValue;
+/// # use fix_dict::EnumValue;
 /// # use fix_dict::Pos;
-/// let v = FieldValue { value: "1".into(), description: "BUY".into(), pos: Pos::NONE };
+/// let v = EnumValue { value: "1".into(), description: "BUY".into(), pos: Pos::NONE };
 /// assert_eq!(v.value, "1");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FieldValue {
+pub struct EnumValue {
     /// The wire value.
     pub value: String,
     /// The `description` (empty when absent).
@@ -130,7 +130,7 @@ pub struct Field {
     /// Type.
     pub ty: FieldType,
     /// Enumerated values, sorted by wire value (empty when not enumerated).
-    pub values: Vec<FieldValue>,
+    pub values: Vec<EnumValue>,
     /// Position of the definition.
     pub pos: Pos,
 }
@@ -155,7 +155,7 @@ impl Field {
     /// #    <value enum='1' description='BUY'/></field></fields></fix>").unwrap();
     /// assert_eq!(dict.field(54).unwrap().value(b"1").map(|v| v.description.as_str()), Some("BUY"));
     /// ```
-    pub fn value(&self, v: &[u8]) -> Option<&FieldValue> {
+    pub fn value(&self, v: &[u8]) -> Option<&EnumValue> {
         self.values
             .binary_search_by(|x| x.value.as_bytes().cmp(v))
             .ok()
@@ -215,7 +215,7 @@ pub enum Member {
         pos: Pos,
     },
     /// A repeating group.
-    Group(Group),
+    Group(GroupDecl),
 }
 
 impl Member {
@@ -237,14 +237,17 @@ impl Member {
 /// A repeating group as written.
 ///
 /// ```
-/// # use fix_dict::{Group, Member};
+/// # use fix_dict::{GroupDecl, Member};
 /// # use fix_dict::Pos;
-/// let g = Group { counter: 453, required: false, members: vec![
+/// let g = GroupDecl { id: 0, counter: 453, required: false, members: vec![
 ///     Member::Field { tag: 448, required: false, pos: Pos::NONE }], pos: Pos::NONE };
 /// assert_eq!(g.counter, 453);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Group {
+pub struct GroupDecl {
+    /// The group's number, unique in its dictionary and the same on every
+    /// reading of the same file (groups are numbered as they are resolved).
+    pub id: usize,
     /// The NUMINGROUP counter tag (the group's name).
     pub counter: u32,
     /// `required="Y"`.
@@ -584,22 +587,6 @@ impl Message {
     }
 }
 
-/// A `LENGTH` field and the `DATA`/`XMLDATA` field whose byte count it
-/// carries.
-///
-/// ```
-/// # use fix_dict::DataPair;
-/// let p = DataPair { length: 95, data: 96 };
-/// assert_eq!(p.data, 96);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct DataPair {
-    /// The `LENGTH` tag.
-    pub length: u32,
-    /// The data tag.
-    pub data: u32,
-}
-
 /// A resolved dictionary: fields, components, messages, header and trailer
 /// with their flattened layouts, and the length/data pairs. See the
 /// [module docs](self) for a fuller example.
@@ -631,9 +618,9 @@ pub struct Dictionary {
     header: Section,
     trailer: Section,
     /// Sorted by length tag.
-    data_pairs: Vec<DataPair>,
+    data_pairs: Vec<DataFieldPair>,
     /// Sorted by data tag.
-    data_by_data: Vec<DataPair>,
+    data_by_data: Vec<DataFieldPair>,
     warnings: Vec<Diagnostic>,
 }
 
@@ -817,7 +804,7 @@ impl Dictionary {
     }
 
     /// The data format validation checks for field `tag` (O(1)).
-    fn format(&self, tag: u32) -> Option<fix_core::validate::FieldType> {
+    fn format(&self, tag: u32) -> Option<fix_core::validate::ValueFormat> {
         self.field_info(tag).map(|info| info.format)
     }
 
@@ -949,9 +936,9 @@ impl Dictionary {
     /// ```
     /// # let dict = fix_dict::Dictionary::from_xml("f.xml", "<fix type='FIX' major='4' minor='4'><fields>\
     /// #   <field number='95' name='RawDataLength' type='LENGTH'/><field number='96' name='RawData' type='DATA'/></fields></fix>").unwrap();
-    /// assert_eq!(dict.data_pairs(), [fix_dict::DataPair { length: 95, data: 96 }]);
+    /// assert_eq!(dict.data_pairs(), [fix_dict::DataFieldPair { length: 95, data: 96 }]);
     /// ```
-    pub fn data_pairs(&self) -> &[DataPair] {
+    pub fn data_pairs(&self) -> &[DataFieldPair] {
         &self.data_pairs
     }
 
@@ -998,7 +985,7 @@ struct TagIndex {
     /// `dense[tag]` is the position of `tag`, or `u32::MAX`.
     dense: Vec<u32>,
     /// Per field (by position): its data format and how to check its values.
-    checks: Vec<(fix_core::validate::FieldType, ValueCheck)>,
+    checks: Vec<(fix_core::validate::ValueFormat, ValueCheck)>,
 }
 
 /// How a field's value is checked against its enumeration. Multiple-value types
@@ -1044,7 +1031,7 @@ impl TagIndex {
         }
         let checks = fields
             .iter()
-            .map(|f| (schema::format_of(f.ty), ValueCheck::of(f)))
+            .map(|f| (f.ty.format(), ValueCheck::of(f)))
             .collect();
         TagIndex { dense, checks }
     }

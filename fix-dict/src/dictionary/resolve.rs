@@ -5,12 +5,13 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::{
-    Category, Component, DataPair, Dictionary, Field, FieldType, FieldValue, GroupLayout, Layout,
-    LayoutField, Member, Message, Protocol, Section, Version,
+    Category, Component, DataFieldPair, Dictionary, EnumValue, Field, FieldType, GroupLayout,
+    Layout, LayoutField, Member, Message, Protocol, Section, Version,
 };
 use crate::diagnostic::{Definition, Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
-use crate::dictionary::Group;
-use crate::xml::{Document, MemberDef};
+use crate::dictionary::GroupDecl;
+use crate::dictionary::enum_values::check_enum_value;
+use crate::xml::{Document, MemberElement};
 
 /// The result of [`resolve`]: a best-effort dictionary (definitions with
 /// errors are left out) and every diagnostic, sorted by position.
@@ -82,6 +83,7 @@ pub fn resolve(doc: &Document) -> Resolved {
         field_tags: HashMap::new(),
         broken_fields: HashSet::new(),
         component_names: HashMap::new(),
+        groups: 0,
     };
     let version = r.version(doc);
     r.fields(doc);
@@ -174,6 +176,8 @@ struct Resolver {
     /// reported again as undefined.
     broken_fields: HashSet<String>,
     component_names: HashMap<String, usize>,
+    /// Groups resolved so far: the next group's [`GroupDecl::id`].
+    groups: usize,
 }
 
 impl Resolver {
@@ -294,7 +298,7 @@ impl Resolver {
                 continue;
             };
             // Values: checked against the type, duplicates dropped.
-            let mut values: Vec<FieldValue> = Vec::with_capacity(def.values.len());
+            let mut values: Vec<EnumValue> = Vec::with_capacity(def.values.len());
             let mut firsts: HashMap<&str, Pos> = HashMap::new();
             for v in &def.values {
                 let vname = Some(v.value.as_str());
@@ -307,7 +311,7 @@ impl Resolver {
                     continue;
                 }
                 firsts.insert(&v.value, v.pos);
-                if let Err(problem) = ty.check_enum_value(&v.value) {
+                if let Err(problem) = check_enum_value(ty, &v.value) {
                     let kind = DiagnosticKind::BadEnumValue {
                         value: v.value.clone(),
                         ty,
@@ -316,7 +320,7 @@ impl Resolver {
                     self.error(v.pos, "value", vname, kind);
                     continue;
                 }
-                values.push(FieldValue {
+                values.push(EnumValue {
                     value: v.value.clone(),
                     description: v.description.clone().unwrap_or_default(),
                     pos: v.pos,
@@ -374,11 +378,11 @@ impl Resolver {
         }
     }
 
-    fn members(&mut self, defs: &[MemberDef]) -> Vec<Member> {
+    fn members(&mut self, defs: &[MemberElement]) -> Vec<Member> {
         let mut out = Vec::with_capacity(defs.len());
         for def in defs {
             match def {
-                MemberDef::Field(r) => {
+                MemberElement::Field(r) => {
                     let required = self.required(r.required.as_deref(), r.pos, "field", &r.name);
                     match self.field_names.get(&r.name) {
                         Some(&i) => {
@@ -397,7 +401,7 @@ impl Resolver {
                         }
                     }
                 }
-                MemberDef::Component(r) => {
+                MemberElement::Component(r) => {
                     let required =
                         self.required(r.required.as_deref(), r.pos, "component", &r.name);
                     match self.component_names.get(&r.name) {
@@ -412,7 +416,7 @@ impl Resolver {
                         }
                     }
                 }
-                MemberDef::Group(g) => {
+                MemberElement::Group(g) => {
                     let required = self.required(g.required.as_deref(), g.pos, "group", &g.name);
                     let counter = match self.field_names.get(&g.name) {
                         Some(&i) => self.fields.get(i).map(|f| (f.tag, f.ty)),
@@ -440,7 +444,10 @@ impl Resolver {
                     // Members are resolved (and checked) even when the counter is bad.
                     let members = self.members(&g.members);
                     if let Some((counter, _)) = counter {
-                        out.push(Member::Group(Group {
+                        let id = self.groups;
+                        self.groups += 1;
+                        out.push(Member::Group(GroupDecl {
+                            id,
                             counter,
                             required,
                             members,
@@ -686,7 +693,7 @@ impl Resolver {
         trailer: &Section,
         messages: &[Message],
         components: &[Component],
-    ) -> Vec<DataPair> {
+    ) -> Vec<DataFieldPair> {
         // By layout: a LENGTH field immediately followed by a data field.
         let mut by_layout: HashMap<u32, u32> = HashMap::new();
         let mut lists: Vec<&[Member]> = vec![&header.members, &trailer.members];
@@ -738,7 +745,7 @@ impl Resolver {
                     continue;
                 }
             };
-            pairs.push(DataPair { length, data });
+            pairs.push(DataFieldPair { length, data });
         }
         pairs.sort();
         pairs

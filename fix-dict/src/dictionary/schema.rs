@@ -1,14 +1,14 @@
-//! The run-time dictionary as fix-core's validation [`Dictionary`]: validate
+//! The run-time dictionary as fix-core's validation [`Schema`](validate::Schema): validate
 //! messages against any QuickFIX XML file without generating code.
 
 use fix_core::validate::{self, Group, Member};
 
-use super::{Dictionary, FieldType, Layout};
+use super::{Dictionary, Layout};
 
-impl validate::Dictionary for Dictionary {
+impl validate::Schema for Dictionary {
     type Layout = Layout;
 
-    fn field_type(&self, tag: u32) -> Option<validate::FieldType> {
+    fn field_format(&self, tag: u32) -> Option<validate::ValueFormat> {
         self.format(tag)
     }
 
@@ -26,15 +26,15 @@ impl validate::Dictionary for Dictionary {
         self.value_allowed(tag, value).unwrap_or(true)
     }
 
-    fn header(&self) -> &Layout {
+    fn header_layout(&self) -> &Layout {
         self.header.layout()
     }
 
-    fn trailer(&self) -> &Layout {
+    fn trailer_layout(&self) -> &Layout {
         self.trailer.layout()
     }
 
-    fn message(&self, msg_type: &[u8]) -> Option<&Layout> {
+    fn body_layout(&self, msg_type: &[u8]) -> Option<&Layout> {
         Dictionary::message(self, msg_type).map(|m| m.layout())
     }
 }
@@ -74,71 +74,5 @@ impl validate::Layout for Layout {
 
     fn required_bits(&self) -> Option<&[u64; 4]> {
         self.required_bits.as_ref()
-    }
-}
-
-/// The data format validation checks for a dictionary type: fix-core's mapping
-/// ([`fix_core::typed::FieldType::format`]), the one generated tables use too.
-///
-/// ```
-/// use fix_dict::{FieldType, validate_format_of};
-/// assert_eq!(validate_format_of(FieldType::Qty), fix_core::validate::FieldType::Decimal);
-/// ```
-pub fn format_of(ty: FieldType) -> validate::FieldType {
-    core_type(ty).format()
-}
-
-/// The dictionary type as fix-core's [`typed::FieldType`](fix_core::typed::FieldType),
-/// which generated tables carry (the two enums have the same variants).
-///
-/// ```
-/// use fix_dict::{FieldType, core_type};
-/// assert_eq!(core_type(FieldType::Price), fix_core::typed::FieldType::Price);
-/// ```
-pub fn core_type(ty: FieldType) -> fix_core::typed::FieldType {
-    use fix_core::typed::FieldType as T;
-    match ty {
-        FieldType::Amt => T::Amt,
-        FieldType::Boolean => T::Boolean,
-        FieldType::Char => T::Char,
-        FieldType::Country => T::Country,
-        FieldType::Currency => T::Currency,
-        FieldType::Data => T::Data,
-        FieldType::Date => T::Date,
-        FieldType::DayOfMonth => T::DayOfMonth,
-        FieldType::Exchange => T::Exchange,
-        FieldType::Float => T::Float,
-        FieldType::Int => T::Int,
-        FieldType::Language => T::Language,
-        FieldType::Length => T::Length,
-        FieldType::LocalMktDate => T::LocalMktDate,
-        FieldType::LocalMktTime => T::LocalMktTime,
-        FieldType::MonthYear => T::MonthYear,
-        FieldType::MultipleCharValue => T::MultipleCharValue,
-        FieldType::MultipleStringValue => T::MultipleStringValue,
-        FieldType::MultipleValueString => T::MultipleValueString,
-        FieldType::NumInGroup => T::NumInGroup,
-        FieldType::Pattern => T::Pattern,
-        FieldType::Percentage => T::Percentage,
-        FieldType::Price => T::Price,
-        FieldType::PriceOffset => T::PriceOffset,
-        FieldType::Qty => T::Qty,
-        FieldType::Reserved1000Plus => T::Reserved1000Plus,
-        FieldType::Reserved100Plus => T::Reserved100Plus,
-        FieldType::Reserved4000Plus => T::Reserved4000Plus,
-        FieldType::SeqNum => T::SeqNum,
-        FieldType::String => T::String,
-        FieldType::TagNum => T::TagNum,
-        FieldType::Tenor => T::Tenor,
-        FieldType::Time => T::Time,
-        FieldType::TzTimeOnly => T::TzTimeOnly,
-        FieldType::TzTimestamp => T::TzTimestamp,
-        FieldType::UtcDate => T::UtcDate,
-        FieldType::UtcDateOnly => T::UtcDateOnly,
-        FieldType::UtcTimeOnly => T::UtcTimeOnly,
-        FieldType::UtcTimestamp => T::UtcTimestamp,
-        FieldType::Xid => T::Xid,
-        FieldType::XidRef => T::XidRef,
-        FieldType::XmlData => T::XmlData,
     }
 }

@@ -770,15 +770,15 @@ fn data_pairs_by_layout_and_by_name() {
     assert_eq!(
         d.data_pairs(),
         [
-            DataPair {
+            DataFieldPair {
                 length: 93,
                 data: 89
             },
-            DataPair {
+            DataFieldPair {
                 length: 95,
                 data: 96
             },
-            DataPair {
+            DataFieldPair {
                 length: 3001,
                 data: 3002
             },

@@ -2594,7 +2594,7 @@ pub static MESSAGES: &[&t::MessageDef] = &[
     &messages::DERIVATIVE_SECURITY_LIST_REQUEST,
 ];
 /// The whole dictionary, for validation.
-pub static DICTIONARY: t::Dictionary = t::Dictionary {
+pub static DICTIONARY: t::Tables = t::Tables {
     begin_string: BEGIN_STRING,
     fields: FIELDS,
     messages: MESSAGES,

@@ -68,7 +68,7 @@ pub static TRAILER: t::Level = t::Level {
 /// Every message's table, sorted by MsgType.
 pub static MESSAGES: &[&t::MessageDef] = &[&messages::TYPE, &messages::EMPTY];
 /// The whole dictionary, for validation.
-pub static DICTIONARY: t::Dictionary = t::Dictionary {
+pub static DICTIONARY: t::Tables = t::Tables {
     begin_string: BEGIN_STRING,
     fields: FIELDS,
     messages: MESSAGES,

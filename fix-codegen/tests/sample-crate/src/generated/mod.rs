@@ -152,7 +152,7 @@ pub static MESSAGES: &[&t::MessageDef] = &[
     &messages::MARKET_DATA_INCREMENTAL_REFRESH,
 ];
 /// The whole dictionary, for validation.
-pub static DICTIONARY: t::Dictionary = t::Dictionary {
+pub static DICTIONARY: t::Tables = t::Tables {
     begin_string: BEGIN_STRING,
     fields: FIELDS,
     messages: MESSAGES,

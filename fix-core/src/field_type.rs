@@ -1,17 +1,18 @@
-//! FIX field types and the checks of enumerated values against them.
+//! The type of a field, as a QuickFIX dictionary spells it.
 
-use std::fmt;
+use core::fmt;
 
-use crate::diagnostic::ValueProblem;
+use crate::validate::ValueFormat;
 
 macro_rules! field_types {
     ($($variant:ident = $name:literal, $doc:literal;)*) => {
         /// A field's `type` in a QuickFIX dictionary (all FIX 4.0–5.0SP2
         /// types, including the legacy spellings the reference dictionaries
-        /// use).
+        /// use): what the run-time dictionary reads, the emitter writes into
+        /// generated tables and validation maps to a [`ValueFormat`].
         ///
         /// ```
-        /// use fix_dict::FieldType;
+        /// use fix_core::FieldType;
         /// let t: FieldType = "NUMINGROUP".parse().unwrap();
         /// assert_eq!(t, FieldType::NumInGroup);
         /// assert_eq!(t.as_str(), "NUMINGROUP");
@@ -28,7 +29,7 @@ macro_rules! field_types {
             /// Every type, in declaration order.
             ///
             /// ```
-            /// # use fix_dict::FieldType;
+            /// # use fix_core::FieldType;
             /// assert!(FieldType::ALL.contains(&FieldType::Data));
             /// ```
             pub const ALL: &'static [FieldType] = &[$(FieldType::$variant,)*];
@@ -36,7 +37,7 @@ macro_rules! field_types {
             /// The spelling used in dictionaries.
             ///
             /// ```
-            /// # use fix_dict::FieldType;
+            /// # use fix_core::FieldType;
             /// assert_eq!(FieldType::UtcTimestamp.as_str(), "UTCTIMESTAMP");
             /// ```
             pub const fn as_str(self) -> &'static str {
@@ -46,7 +47,7 @@ macro_rules! field_types {
             }
         }
 
-        impl std::str::FromStr for FieldType {
+        impl core::str::FromStr for FieldType {
             type Err = UnknownFieldType;
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 match s {
@@ -106,7 +107,7 @@ field_types! {
 /// The error of parsing an unknown [`FieldType`] name.
 ///
 /// ```
-/// use fix_dict::{FieldType, UnknownFieldType};
+/// use fix_core::{FieldType, UnknownFieldType};
 /// assert_eq!("X".parse::<FieldType>(), Err(UnknownFieldType));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +119,7 @@ impl fmt::Display for UnknownFieldType {
     }
 }
 
+#[cfg(feature = "std")]
 impl std::error::Error for UnknownFieldType {}
 
 impl fmt::Display for FieldType {
@@ -131,7 +133,7 @@ impl FieldType {
     /// `NUMINGROUP`, `DAYOFMONTH`, `RESERVED*PLUS`).
     ///
     /// ```
-    /// # use fix_dict::FieldType;
+    /// # use fix_core::FieldType;
     /// assert!(FieldType::SeqNum.is_integer() && !FieldType::Qty.is_integer());
     /// ```
     pub const fn is_integer(self) -> bool {
@@ -153,7 +155,7 @@ impl FieldType {
     /// `PERCENTAGE`).
     ///
     /// ```
-    /// # use fix_dict::FieldType;
+    /// # use fix_core::FieldType;
     /// assert!(FieldType::Price.is_decimal() && !FieldType::Int.is_decimal());
     /// ```
     pub const fn is_decimal(self) -> bool {
@@ -172,7 +174,7 @@ impl FieldType {
     /// (`MULTIPLECHARVALUE`, `MULTIPLESTRINGVALUE`, `MULTIPLEVALUESTRING`).
     ///
     /// ```
-    /// # use fix_dict::FieldType;
+    /// # use fix_core::FieldType;
     /// assert!(FieldType::MultipleCharValue.is_multiple() && !FieldType::String.is_multiple());
     /// ```
     pub const fn is_multiple(self) -> bool {
@@ -188,67 +190,58 @@ impl FieldType {
     /// (`DATA`, `XMLDATA`).
     ///
     /// ```
-    /// # use fix_dict::FieldType;
+    /// # use fix_core::FieldType;
     /// assert!(FieldType::XmlData.is_data() && !FieldType::Length.is_data());
     /// ```
     pub const fn is_data(self) -> bool {
         matches!(self, FieldType::Data | FieldType::XmlData)
     }
 
-    /// Checks one enumerated value (as listed in `<value enum=...>`, i.e. one
-    /// element of a multi-value list) against this type.
+    /// The value format validation checks for this type (SessionRejectReason 6,
+    /// "incorrect data format"): generated tables and the run-time dictionary both
+    /// map through here.
     ///
     /// ```
-    /// use fix_dict::FieldType;
-    /// use fix_dict::diagnostic::ValueProblem;
-    /// assert_eq!(FieldType::Char.check_enum_value("1"), Ok(()));
-    /// assert_eq!(FieldType::Char.check_enum_value("10"), Err(ValueProblem::NotOneChar));
-    /// assert_eq!(FieldType::Int.check_enum_value("-7"), Ok(()));
-    /// assert_eq!(FieldType::Int.check_enum_value("1.5"), Err(ValueProblem::NotInteger));
-    /// assert_eq!(FieldType::Boolean.check_enum_value("T"), Err(ValueProblem::NotBoolean));
-    /// assert_eq!(FieldType::Price.check_enum_value("0.5"), Ok(()));
-    /// assert_eq!(FieldType::MultipleStringValue.check_enum_value("A B"), Err(ValueProblem::BadCharacter));
+    /// use fix_core::{FieldType, validate::ValueFormat};
+    /// assert_eq!(FieldType::Qty.format(), ValueFormat::Decimal);
     /// ```
-    pub fn check_enum_value(self, value: &str) -> Result<(), ValueProblem> {
-        let b = value.as_bytes();
-        if b.is_empty() {
-            return Err(ValueProblem::Empty);
-        }
-        // Printable ASCII only: FIX values never carry control characters,
-        // and the generated code matches on bytes.
-        if b.iter().any(|&c| !(0x20..0x7f).contains(&c)) {
-            return Err(ValueProblem::BadCharacter);
-        }
+    pub const fn format(self) -> ValueFormat {
+        use ValueFormat as V;
         match self {
-            FieldType::Char | FieldType::MultipleCharValue if b.len() != 1 => {
-                Err(ValueProblem::NotOneChar)
+            FieldType::Int
+            | FieldType::Reserved100Plus
+            | FieldType::Reserved1000Plus
+            | FieldType::Reserved4000Plus => V::Int,
+            FieldType::Length | FieldType::TagNum | FieldType::SeqNum | FieldType::NumInGroup => {
+                V::UInt
             }
-            FieldType::Char | FieldType::MultipleCharValue if b[0] == b' ' => {
-                Err(ValueProblem::BadCharacter)
+            FieldType::DayOfMonth => V::DayOfMonth,
+            FieldType::Float
+            | FieldType::Qty
+            | FieldType::Price
+            | FieldType::PriceOffset
+            | FieldType::Amt
+            | FieldType::Percentage => V::Decimal,
+            FieldType::Char => V::Char,
+            FieldType::Boolean => V::Boolean,
+            FieldType::MultipleCharValue => V::MultipleCharValue,
+            FieldType::MultipleStringValue | FieldType::MultipleValueString => {
+                V::MultipleValueString
             }
-            FieldType::Boolean if b != b"Y" && b != b"N" => Err(ValueProblem::NotBoolean),
-            t if t.is_integer() && !is_integer(b) => Err(ValueProblem::NotInteger),
-            t if t.is_decimal() && !is_decimal(b) => Err(ValueProblem::NotDecimal),
-            t if t.is_multiple() && b.contains(&b' ') => Err(ValueProblem::BadCharacter),
-            _ => Ok(()),
+            FieldType::Country => V::Country,
+            FieldType::Currency => V::Currency,
+            FieldType::Exchange => V::Exchange,
+            FieldType::MonthYear => V::MonthYear,
+            FieldType::UtcTimestamp => V::UtcTimestamp,
+            FieldType::UtcTimeOnly => V::UtcTimeOnly,
+            FieldType::UtcDateOnly | FieldType::UtcDate => V::UtcDateOnly,
+            FieldType::LocalMktDate => V::LocalMktDate,
+            FieldType::TzTimeOnly => V::TzTimeOnly,
+            FieldType::TzTimestamp => V::TzTimestamp,
+            FieldType::Data | FieldType::XmlData => V::Data,
+            _ => V::Unchecked,
         }
     }
-}
-
-fn is_integer(b: &[u8]) -> bool {
-    let digits = b.strip_prefix(b"-").unwrap_or(b);
-    !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
-}
-
-fn is_decimal(b: &[u8]) -> bool {
-    let b = b.strip_prefix(b"-").unwrap_or(b);
-    let (int, frac) = match b.iter().position(|&c| c == b'.') {
-        Some(dot) => (&b[..dot], &b[dot + 1..]),
-        None => (b, &b""[..]),
-    };
-    (!int.is_empty() || !frac.is_empty())
-        && int.iter().all(u8::is_ascii_digit)
-        && frac.iter().all(u8::is_ascii_digit)
 }
 
 #[cfg(test)]
@@ -259,40 +252,6 @@ mod tests {
     fn names_round_trip() {
         for &t in FieldType::ALL {
             assert_eq!(t.as_str().parse::<FieldType>(), Ok(t));
-        }
-    }
-
-    #[test]
-    fn enum_value_checks() {
-        use FieldType as T;
-        use ValueProblem as P;
-        let table: &[(FieldType, &str, Result<(), ValueProblem>)] = &[
-            (T::Char, "A", Ok(())),
-            (T::Char, "AB", Err(P::NotOneChar)),
-            (T::Char, " ", Err(P::BadCharacter)),
-            (T::Char, "", Err(P::Empty)),
-            (T::MultipleCharValue, "AB", Err(P::NotOneChar)),
-            (T::Int, "12", Ok(())),
-            (T::Int, "-3", Ok(())),
-            (T::Int, "-", Err(P::NotInteger)),
-            (T::Int, "A", Err(P::NotInteger)),
-            (T::NumInGroup, "1x", Err(P::NotInteger)),
-            (T::Boolean, "Y", Ok(())),
-            (T::Boolean, "N", Ok(())),
-            (T::Boolean, "y", Err(P::NotBoolean)),
-            (T::Boolean, "YES", Err(P::NotBoolean)),
-            (T::Float, "1.", Ok(())),
-            (T::Float, ".5", Ok(())),
-            (T::Float, ".", Err(P::NotDecimal)),
-            (T::Float, "1e5", Err(P::NotDecimal)),
-            (T::String, "ANY thing", Ok(())),
-            (T::String, "tab\there", Err(P::BadCharacter)),
-            (T::String, "é", Err(P::BadCharacter)),
-            (T::MultipleValueString, "A B", Err(P::BadCharacter)),
-            (T::MultipleValueString, "AB", Ok(())),
-        ];
-        for (t, v, expected) in table {
-            assert_eq!(t.check_enum_value(v), *expected, "{t} {v:?}");
         }
     }
 }

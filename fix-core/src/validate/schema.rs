@@ -1,8 +1,10 @@
-//! The dictionary interface validation runs against.
+//! The interface validation runs against: a [`Schema`] of [`Layout`]s, and the
+//! [`ValueFormat`] of each field.
 //!
 //! Two kinds of dictionary implement it: the const tables generated into a crate
-//! like `fix44`, and a dictionary loaded at run time from any QuickFIX XML file
-//! (`fix-codegen`'s model). Validation is written once, here, against this trait.
+//! like `fix44` (`typed::Tables`), and a dictionary loaded at run time from any
+//! QuickFIX XML file (`fix_dict::Dictionary`). Validation is written once, here,
+//! against these traits.
 
 use crate::value::{
     Char, Country, Currency, Decimal, Exchange, LocalMktDate, MonthYear, MultipleCharValue,
@@ -10,18 +12,19 @@ use crate::value::{
     parse_int, parse_uint,
 };
 
-/// A field's data format, as far as validation checks it (SessionRejectReason 6).
+/// A field's value format, as far as validation checks it (SessionRejectReason 6):
+/// what a dictionary's [`FieldType`](crate::FieldType) maps to.
 ///
 /// ```
-/// use fix_core::validate::FieldType;
-/// assert!(FieldType::Decimal.accepts(b"200.00"));
-/// assert!(!FieldType::Decimal.accepts(b"+200.00"));
-/// assert!(FieldType::UtcTimestamp.accepts(b"20261130-14:03:27.123"));
-/// assert!(!FieldType::Boolean.accepts(b"y"));
+/// use fix_core::validate::ValueFormat;
+/// assert!(ValueFormat::Decimal.accepts(b"200.00"));
+/// assert!(!ValueFormat::Decimal.accepts(b"+200.00"));
+/// assert!(ValueFormat::UtcTimestamp.accepts(b"20261130-14:03:27.123"));
+/// assert!(!ValueFormat::Boolean.accepts(b"y"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum FieldType {
+pub enum ValueFormat {
     /// INT: a signed integer.
     Int,
     /// SEQNUM, NUMINGROUP, LENGTH, TAGNUM: a non-negative integer.
@@ -66,7 +69,7 @@ pub enum FieldType {
     Unchecked,
 }
 
-impl FieldType {
+impl ValueFormat {
     /// Whether `value` (non-empty) has this data format.
     ///
     /// The common formats are checked here by shape alone when the shape settles it
@@ -75,22 +78,22 @@ impl FieldType {
     #[inline(always)]
     pub fn accepts(self, value: &[u8]) -> bool {
         match self {
-            FieldType::String | FieldType::Data | FieldType::Unchecked => true,
-            FieldType::Char => matches!(value, [b] if Char::new(*b).is_some()),
-            FieldType::Decimal => shape::decimal(value) || self.parses(value),
-            FieldType::UInt => shape::digits(value) || self.parses(value),
-            FieldType::Int => {
+            ValueFormat::String | ValueFormat::Data | ValueFormat::Unchecked => true,
+            ValueFormat::Char => matches!(value, [b] if Char::new(*b).is_some()),
+            ValueFormat::Decimal => shape::decimal(value) || self.parses(value),
+            ValueFormat::UInt => shape::digits(value) || self.parses(value),
+            ValueFormat::Int => {
                 shape::digits(value.strip_prefix(b"-").unwrap_or(value)) || self.parses(value)
             }
-            FieldType::UtcTimestamp => shape::utc_timestamp(value) || self.parses(value),
+            ValueFormat::UtcTimestamp => shape::utc_timestamp(value) || self.parses(value),
             // The ISO codes are shapes alone (what their parsers check too).
-            FieldType::Currency => {
+            ValueFormat::Currency => {
                 matches!(value, [_, _, _] if value.iter().all(u8::is_ascii_uppercase))
             }
-            FieldType::Country => {
+            ValueFormat::Country => {
                 matches!(value, [_, _] if value.iter().all(u8::is_ascii_uppercase))
             }
-            FieldType::Exchange => {
+            ValueFormat::Exchange => {
                 (1..=4).contains(&value.len())
                     && value
                         .iter()
@@ -100,14 +103,14 @@ impl FieldType {
         }
     }
 
-    /// `FieldType::Decimal.accepts` for the value at `range` of a message's
+    /// `ValueFormat::Decimal.accepts` for the value at `range` of a message's
     /// `bytes`, read from the sixteen bytes that end where the value ends.
     #[inline(always)]
     pub(crate) fn accepts_decimal_in(bytes: &[u8], range: core::ops::Range<usize>) -> bool {
         shape::decimal_in(bytes, range.start, range.end)
             || bytes
                 .get(range)
-                .is_some_and(|v| FieldType::Decimal.parses(v))
+                .is_some_and(|v| ValueFormat::Decimal.parses(v))
     }
 
     /// Whether `value` parses as this format: the full check behind [`Self::accepts`].
@@ -115,55 +118,56 @@ impl FieldType {
     #[inline(never)]
     fn parses(self, value: &[u8]) -> bool {
         match self {
-            FieldType::Int => parse_int(value).is_ok(),
-            FieldType::UInt => parse_uint(value).is_ok(),
-            FieldType::DayOfMonth => parse_uint(value).is_ok_and(|d| (1..=31).contains(&d)),
-            FieldType::Decimal => Decimal::parse(value).is_ok(),
-            FieldType::Char => Char::parse(value).is_ok(),
-            FieldType::Boolean => matches!(value, b"Y" | b"N"),
-            FieldType::String | FieldType::Data | FieldType::Unchecked => true,
-            FieldType::MultipleCharValue => MultipleCharValue::parse(value).is_ok(),
-            FieldType::MultipleValueString => MultipleValueString::parse(value).is_ok(),
-            FieldType::Country => Country::parse(value).is_ok(),
-            FieldType::Currency => Currency::parse(value).is_ok(),
-            FieldType::Exchange => Exchange::parse(value).is_ok(),
-            FieldType::MonthYear => MonthYear::parse(value).is_ok(),
-            FieldType::UtcTimestamp => UtcTimestamp::parse(value).is_ok(),
-            FieldType::UtcTimeOnly => UtcTimeOnly::parse(value).is_ok(),
-            FieldType::UtcDateOnly => UtcDateOnly::parse(value).is_ok(),
-            FieldType::LocalMktDate => LocalMktDate::parse(value).is_ok(),
-            FieldType::TzTimeOnly => TzTimeOnly::parse(value).is_ok(),
-            FieldType::TzTimestamp => TzTimestamp::parse(value).is_ok(),
+            ValueFormat::Int => parse_int(value).is_ok(),
+            ValueFormat::UInt => parse_uint(value).is_ok(),
+            ValueFormat::DayOfMonth => parse_uint(value).is_ok_and(|d| (1..=31).contains(&d)),
+            ValueFormat::Decimal => Decimal::parse(value).is_ok(),
+            ValueFormat::Char => Char::parse(value).is_ok(),
+            ValueFormat::Boolean => matches!(value, b"Y" | b"N"),
+            ValueFormat::String | ValueFormat::Data | ValueFormat::Unchecked => true,
+            ValueFormat::MultipleCharValue => MultipleCharValue::parse(value).is_ok(),
+            ValueFormat::MultipleValueString => MultipleValueString::parse(value).is_ok(),
+            ValueFormat::Country => Country::parse(value).is_ok(),
+            ValueFormat::Currency => Currency::parse(value).is_ok(),
+            ValueFormat::Exchange => Exchange::parse(value).is_ok(),
+            ValueFormat::MonthYear => MonthYear::parse(value).is_ok(),
+            ValueFormat::UtcTimestamp => UtcTimestamp::parse(value).is_ok(),
+            ValueFormat::UtcTimeOnly => UtcTimeOnly::parse(value).is_ok(),
+            ValueFormat::UtcDateOnly => UtcDateOnly::parse(value).is_ok(),
+            ValueFormat::LocalMktDate => LocalMktDate::parse(value).is_ok(),
+            ValueFormat::TzTimeOnly => TzTimeOnly::parse(value).is_ok(),
+            ValueFormat::TzTimestamp => TzTimestamp::parse(value).is_ok(),
         }
     }
 }
 
-/// A data dictionary, as validation sees it.
+/// A data dictionary, as validation sees it: each field's format and values, and
+/// the layouts of the header, the trailer and each message's body.
 ///
 /// ```
-/// use fix_core::validate::{Dictionary, FieldType, Layout};
-/// fn header_requires<D: Dictionary>(dict: &D, tag: u32) -> bool {
+/// use fix_core::validate::{Layout, Schema};
+/// fn header_requires<S: Schema>(schema: &S, tag: u32) -> bool {
 ///     let mut required = false;
-///     dict.header().for_each_required(&mut |t, _| {
+///     schema.header_layout().for_each_required(&mut |t, _| {
 ///         required |= t == tag;
 ///         !required
 ///     });
 ///     required
 /// }
 /// ```
-pub trait Dictionary {
+pub trait Schema {
     /// One level of a message: header, trailer, body, or a group entry.
     type Layout: Layout + ?Sized;
 
     /// The type of field `tag`, or `None` when the dictionary does not define it.
-    fn field_type(&self, tag: u32) -> Option<FieldType>;
+    fn field_format(&self, tag: u32) -> Option<ValueFormat>;
 
     /// What validation checks of field `tag` (`None` when the dictionary does not
-    /// define it), in one lookup. The default asks [`field_type`](Self::field_type)
+    /// define it), in one lookup. The default asks [`field_format`](Self::field_format)
     /// and treats every field as enumerated, so [`value_allowed`](Self::value_allowed)
     /// is always consulted; dictionaries that know better say so.
     fn field_info(&self, tag: u32) -> Option<FieldInfo> {
-        self.field_type(tag).map(|format| FieldInfo {
+        self.field_format(tag).map(|format| FieldInfo {
             format,
             enumerated: true,
         })
@@ -183,13 +187,13 @@ pub trait Dictionary {
     }
 
     /// The standard header.
-    fn header(&self) -> &Self::Layout;
+    fn header_layout(&self) -> &Self::Layout;
 
     /// The standard trailer.
-    fn trailer(&self) -> &Self::Layout;
+    fn trailer_layout(&self) -> &Self::Layout;
 
     /// The body of the message with this MsgType, if the dictionary defines it.
-    fn message(&self, msg_type: &[u8]) -> Option<&Self::Layout>;
+    fn body_layout(&self, msg_type: &[u8]) -> Option<&Self::Layout>;
 }
 
 /// One level of a message (components expanded): which tags it holds, which are
@@ -221,7 +225,7 @@ pub trait Layout {
 }
 
 /// Whether `value` is one byte that the 256-bit `set` holds (bit `b % 64` of word
-/// `b / 64`): the form [`Member::values`] and [`Dictionary::byte_set`] give.
+/// `b / 64`): the form [`Member::values`] and [`Schema::byte_set`] give.
 ///
 /// ```
 /// use fix_core::validate::byte_set_contains;
@@ -239,17 +243,17 @@ pub fn byte_set_contains(set: &[u64; 4], value: &[u8]) -> bool {
 }
 
 /// What validation checks of a field's value: its data format, and whether it is
-/// enumerated (only then is [`Dictionary::value_allowed`] consulted).
+/// enumerated (only then is [`Schema::value_allowed`] consulted).
 ///
 /// ```
-/// use fix_core::validate::{FieldInfo, FieldType};
-/// let side = FieldInfo { format: FieldType::Char, enumerated: true };
+/// use fix_core::validate::{FieldInfo, ValueFormat};
+/// let side = FieldInfo { format: ValueFormat::Char, enumerated: true };
 /// assert!(side.format.accepts(b"1"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldInfo {
     /// The field's data format.
-    pub format: FieldType,
+    pub format: ValueFormat,
     /// Whether the dictionary lists the field's values.
     pub enumerated: bool,
 }
@@ -262,12 +266,12 @@ pub struct Member<'l, L: ?Sized> {
     /// For a NUMINGROUP counter, the group it counts.
     pub group: Option<Group<'l, L>>,
     /// The field's [`FieldInfo`], when the layout carries it (saving the validator a
-    /// [`Dictionary::field_info`] lookup); `None` to ask the dictionary.
+    /// [`Schema::field_info`] lookup); `None` to ask the dictionary.
     pub info: Option<FieldInfo>,
     /// When the field's listed values are all one byte (and it is not a
     /// multiple-value type), those bytes as a 256-bit set (bit `b % 64` of word
     /// `b / 64`): the validator checks the value here instead of calling
-    /// [`Dictionary::value_allowed`]. `None` to ask the dictionary.
+    /// [`Schema::value_allowed`]. `None` to ask the dictionary.
     pub values: Option<&'l [u64; 4]>,
 }
 
@@ -294,7 +298,7 @@ impl<L: ?Sized> Clone for Group<'_, L> {
 }
 impl<L: ?Sized> Copy for Group<'_, L> {}
 
-/// Shape checks that settle the common cases of [`FieldType::accepts`] without
+/// Shape checks that settle the common cases of [`ValueFormat::accepts`] without
 /// parsing: each returns `true` only for values the full parser accepts (a
 /// differential test holds them to that), and `false` for anything it is not sure
 /// of.
