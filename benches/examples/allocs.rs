@@ -1,5 +1,6 @@
 //! Heap allocations per operation of every case in `fix_benches::peers`, counted
-//! with a counting global allocator. Prints one tab-separated line per case:
+//! with the workspace's counting global allocator (`fix_test_support::alloc`, which
+//! counts the main thread, where every case runs). Prints one tab-separated line per case:
 //! `group`, `lib`, allocations per operation, bytes allocated per operation, and what
 //! the case includes.
 //!
@@ -14,36 +15,7 @@
 //! replaces the global `operator new` (as C++ lets a program do) with one that counts
 //! into the same totals.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-
-struct Counting;
-
-static ALLOCS: AtomicU64 = AtomicU64::new(0);
-static BYTES: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every call is forwarded unchanged to `System`, which upholds the
-// `GlobalAlloc` contract; the counters have no effect on the memory handed out.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Relaxed);
-        BYTES.fetch_add(layout.size() as u64, Relaxed);
-        // SAFETY: the caller's contract for `alloc` is the one `System::alloc` needs.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System` through `alloc`/`realloc` above.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCS.fetch_add(1, Relaxed);
-        BYTES.fetch_add(new_size as u64, Relaxed);
-        // SAFETY: forwarded with the caller's guarantees for `realloc`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use fix_test_support::alloc::{Counting, count};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -56,7 +28,6 @@ static GLOBAL: Counting = Counting;
 /// goes uncounted.
 #[cfg(feature = "quickfix")]
 mod cpp_new {
-    use super::{ALLOCS, BYTES};
     use core::ffi::c_void;
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -73,9 +44,8 @@ mod cpp_new {
     #[unsafe(no_mangle)]
     #[allow(non_snake_case)] // the C++ ABI's name
     extern "C" fn _Znwm(size: usize) -> *mut c_void {
-        ALLOCS.fetch_add(1, Relaxed);
+        fix_test_support::alloc::record(size);
         CPP_ALLOCS.fetch_add(1, Relaxed);
-        BYTES.fetch_add(size as u64, Relaxed);
         // SAFETY: `malloc` accepts any size; `new` of 0 bytes must still return a
         // unique pointer, hence at least 1.
         let p = unsafe { malloc(size.max(1)) };
@@ -94,17 +64,19 @@ fn main() {
     let mut cases = fix_benches::peers::cases();
     #[cfg(feature = "quickfix")]
     assert!(
-        cpp_new::CPP_ALLOCS.load(Relaxed) > 0,
+        cpp_new::CPP_ALLOCS.load(std::sync::atomic::Ordering::Relaxed) > 0,
         "QuickFIX loaded its dictionary without one counted `operator new`: the replacement is not linked in"
     );
     println!("# group\tlib\tallocations per op\tbytes per op\tnote ({n} iterations)");
     for case in &mut cases {
-        let (a0, b0) = (ALLOCS.load(Relaxed), BYTES.load(Relaxed));
-        let mut check = 0u64;
-        for _ in 0..n {
-            check = check.wrapping_add(std::hint::black_box(case.run()));
-        }
-        let (a, b) = (ALLOCS.load(Relaxed) - a0, BYTES.load(Relaxed) - b0);
+        let (check, counts) = count(|| {
+            let mut check = 0u64;
+            for _ in 0..n {
+                check = check.wrapping_add(std::hint::black_box(case.run()));
+            }
+            check
+        });
+        let (a, b) = (counts.allocations, counts.bytes);
         std::hint::black_box(check);
         println!(
             "{}\t{}\t{}\t{}\t{}",

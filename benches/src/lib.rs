@@ -1,8 +1,6 @@
 //! Shared by the criterion benchmarks: the corpus, and the floors our parser is
 //! measured against in the same run.
 
-use std::path::PathBuf;
-
 #[cfg(feature = "peers")]
 pub mod peers;
 
@@ -21,10 +19,7 @@ pub const MESSAGES: [(&str, &str); 4] = [
 /// assert_eq!(er.len(), 339);
 /// ```
 pub fn corpus(stem: &str) -> Vec<u8> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus")
-        .join(format!("{stem}.fix"));
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    fix_test_support::files::corpus_message(stem)
 }
 
 /// The `memchr` floor: count the SOH bytes of a message.

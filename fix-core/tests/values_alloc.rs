@@ -1,59 +1,12 @@
 //! Parsing and writing every value type allocates nothing: a counting global allocator
 //! watches the test thread while it parses and writes one value of each type.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use fix_test_support::alloc::{Counting, allocations_during as allocations};
 
 use fix_core::value::*;
 
-struct Counting;
-
-thread_local! {
-    static TRACKING: Cell<bool> = const { Cell::new(false) };
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn note() {
-    // `try_with`: the thread-locals may be gone while a thread shuts down.
-    let _ = TRACKING.try_with(|t| {
-        if t.get() {
-            let _ = ALLOCATIONS.try_with(|a| a.set(a.get() + 1));
-        }
-    });
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the counting only
-// touches const-initialised thread-locals, which do not allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        note();
-        // SAFETY: same contract as our caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as our caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        note();
-        // SAFETY: same contract as our caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-/// Runs `f` and returns how many allocations it made on this thread.
-fn allocations(f: impl FnOnce()) -> usize {
-    ALLOCATIONS.with(|a| a.set(0));
-    TRACKING.with(|t| t.set(true));
-    f();
-    TRACKING.with(|t| t.set(false));
-    ALLOCATIONS.with(|a| a.get())
-}
 
 /// Parses `input` as `T`, writes it back and checks the bytes are the same.
 fn round_trip<'a, T: FieldValue<'a>>(input: &'a [u8], out: &mut [u8]) {

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use fix_core::validate::{Reject, Validator};
 use fix_core::{Fields, Parser, Status};
 use fix_dict::Dictionary;
+use fix_test_support::alloc::{Counting, allocations_during};
 
 fn shared() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/quickfix")
@@ -191,35 +192,14 @@ fn validation_matches_the_acceptance_scripts() {
     );
 }
 
+// Counts only inside `allocations_during`, on its own thread: the other tests of
+// this binary run beside it.
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
 #[test]
 fn validation_allocates_nothing() {
-    use std::alloc::{GlobalAlloc, Layout, System};
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    // Counting per test binary would see other tests' threads: count only while
-    // this test's thread holds the flag.
-    thread_local!(static COUNTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
-    static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-    struct Counting;
-    // SAFETY: defers to the system allocator; the thread-local is const-initialised
-    // without a destructor, so reading it never allocates.
-    unsafe impl GlobalAlloc for Counting {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            if COUNTING.with(|c| c.get()) {
-                ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-            }
-            // SAFETY: same contract as our caller's.
-            unsafe { System.alloc(layout) }
-        }
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            // SAFETY: same contract as our caller's.
-            unsafe { System.dealloc(ptr, layout) }
-        }
-    }
-    #[global_allocator]
-    static GLOBAL: Counting = Counting;
-
     let dict = dictionary(b"FIX.4.4");
-    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
     let messages: Vec<Vec<u8>> = [
         "execution_report",
         "new_order_single",
@@ -228,21 +208,21 @@ fn validation_allocates_nothing() {
         "logon_rawdata",
     ]
     .iter()
-    .map(|m| std::fs::read(corpus.join(format!("{m}.fix"))).unwrap())
+    .map(|m| fix_test_support::files::corpus_message(m))
     .collect();
     let mut fields = Fields::<128>::new();
     let validator = Validator::new();
-    COUNTING.with(|c| c.set(true));
-    for _ in 0..10 {
-        for m in &messages {
-            let msg = Parser::new()
-                .parse(m, &mut fields)
-                .unwrap()
-                .complete()
-                .unwrap();
-            assert_eq!(validator.validate(&dict, &msg), Ok(()));
+    let allocations = allocations_during(|| {
+        for _ in 0..10 {
+            for m in &messages {
+                let msg = Parser::new()
+                    .parse(m, &mut fields)
+                    .unwrap()
+                    .complete()
+                    .unwrap();
+                assert_eq!(validator.validate(&dict, &msg), Ok(()));
+            }
         }
-    }
-    COUNTING.with(|c| c.set(false));
-    assert_eq!(ALLOCATIONS.load(Ordering::Relaxed), 0);
+    });
+    assert_eq!(allocations, 0);
 }

@@ -35,8 +35,7 @@ fn corpus() -> &'static [Fieldset] {
         ]
         .iter()
         .map(|stem| {
-            let bytes = std::fs::read(root().join(format!("../shared/corpus/{stem}.fix")))
-                .unwrap_or_else(|e| panic!("{stem}: {e}"));
+            let bytes = fix_test_support::files::corpus_message(stem);
             let mut fields = Fields::<256>::new();
             let msg = Parser::new()
                 .parse(&bytes, &mut fields)

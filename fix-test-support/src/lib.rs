@@ -1,0 +1,17 @@
+//! What the workspace's tests and benchmarks share, written once: a counting global
+//! allocator ([`alloc`]), the shared corpus and reference files beside the
+//! repository ([`files`]), and a naive reference parser and message builders that
+//! the fast code is compared against ([`naive`]).
+//!
+//! Unpublished; a dev-dependency only (and a dependency of the benchmark crate).
+//! It depends on nothing, so every crate of the workspace can use it.
+//!
+//! ```
+//! let er = fix_test_support::files::corpus_message("execution_report");
+//! let fields = fix_test_support::naive::naive_parse(&er, &[], usize::MAX).unwrap();
+//! assert_eq!(fields[2], (35, b"8".to_vec()));
+//! ```
+
+pub mod alloc;
+pub mod files;
+pub mod naive;
