@@ -298,9 +298,10 @@ impl<W: Write> Sink for Output<'_, W> {
         }
         let reject = match (m.message, m.problem) {
             (None, Some(Problem::Parse(e))) => Reject::from_parse_error(&e, m.bytes),
-            (Some(msg), _) => self
-                .validator
-                .and_then(|v| v.validate_cached(self.tables, &msg, &mut self.shapes).err()),
+            (Some(msg), _) => self.validator.and_then(|v| {
+                v.validate_cached(self.tables.dictionary(), &msg, &mut self.shapes)
+                    .err()
+            }),
             _ => None,
         };
         let problems = Problems {

@@ -5,15 +5,13 @@
 //! codes included) and JSON prefix are built once, and a message is a run of
 //! `extend_from_slice` calls into one reused output buffer.
 
-use fix_core::validate::{self, Reject};
+use fix_core::validate::Reject;
 use fix_dict::{Dictionary, FieldType, GroupLayout, Layout, Message};
 
 use std::ops::Range;
 
 use crate::scan::{Decoded, Problem};
 
-/// Tags up to this one get a precomputed entry; larger ones are looked up.
-const DENSE_TAGS: u32 = 1 << 20;
 /// The width of the name column in text output.
 const NAME_WIDTH: usize = 24;
 /// Spaces for indentation; deeper nesting is capped.
@@ -89,24 +87,9 @@ impl Prefix {
     }
 }
 
-/// An enumerated value of up to seven bytes as one integer (length in the top
-/// byte), so that finding it is a search over integers; `u64::MAX` for longer ones.
-#[inline]
-fn enum_key(v: &[u8]) -> u64 {
-    if v.len() > 7 {
-        return u64::MAX;
-    }
-    let mut k = (v.len() as u64) << 56;
-    for (i, &b) in v.iter().enumerate() {
-        k |= u64::from(b) << (8 * i);
-    }
-    k
-}
-
-/// One enumerated value and its meaning, ready to write.
+/// One enumerated value's meaning, ready to write.
 #[derive(Debug)]
 struct EnumValue {
-    value: Box<[u8]>,
     description: Box<str>,
     /// ` (BUY)`, coloured.
     text: Prefix,
@@ -114,142 +97,112 @@ struct EnumValue {
     json: Box<[u8]>,
 }
 
-/// What is precomputed for one defined tag.
+/// What is precomputed for one defined field, kept by its position in the
+/// dictionary's fields (the dictionary's own tag index finds it).
 #[derive(Debug)]
 struct TagInfo {
-    name: Box<str>,
+    /// The field's position in the dictionary.
+    position: usize,
     /// `   54 Side                     `, coloured.
     text: Prefix,
     /// `{"tag":54,"name":"Side","value":"`.
     json: Prefix,
-    /// [`enum_key`] of each of `enums`, sorted.
-    enum_keys: Box<[u64]>,
-    /// In the order of `enum_keys`.
+    /// Each listed value's meaning, in the dictionary's order of the values.
     enums: Box<[EnumValue]>,
-    /// For one-byte values: `1 + index` into `enums` by byte, 0 for none.
-    byte_index: Option<Box<[u8; 256]>>,
-    /// The data format validation checks.
-    format: validate::ValueFormat,
     /// A multiple-value type: the value is a space-separated list.
     multiple: bool,
     /// NUMINGROUP (or an INT counter of an old dictionary): may open a group.
     counter: bool,
 }
 
-/// The dictionary, as the writers use it.
+/// The dictionary, with what the writers add to each field for display.
 #[derive(Debug)]
 pub(crate) struct Tables<'d> {
     dict: &'d Dictionary,
-    tags: Vec<Option<TagInfo>>,
-    /// Messages by one-byte MsgType (nearly all of them).
-    by_type: Vec<Option<&'d Message>>,
+    /// By the field's position in the dictionary.
+    tags: Vec<TagInfo>,
     style: Style,
 }
 
 impl<'d> Tables<'d> {
     /// Builds the tables for `dict` in `style`.
     pub(crate) fn new(dict: &'d Dictionary, style: Style) -> Tables<'d> {
-        let mut counters = vec![false; 0];
-        let mark = |layout: &Layout, counters: &mut Vec<bool>| {
-            mark_counters(layout, counters);
-        };
-        mark(dict.header().layout(), &mut counters);
-        mark(dict.trailer().layout(), &mut counters);
+        // Group counters by field position: NUMINGROUP fields, and the INT
+        // counters of old dictionaries that a layout uses as one.
+        let mut counters = vec![false; dict.fields().len()];
+        mark_counters(dict, dict.header().layout(), &mut counters);
+        mark_counters(dict, dict.trailer().layout(), &mut counters);
         for m in dict.messages() {
-            mark(m.layout(), &mut counters);
+            mark_counters(dict, m.layout(), &mut counters);
         }
-        let max = dict
+        let s = style;
+        let tags = dict
             .fields()
             .iter()
-            .map(|f| f.tag)
-            .filter(|&t| t < DENSE_TAGS)
-            .max()
-            .unwrap_or(0);
-        let mut tags: Vec<Option<TagInfo>> = (0..=max).map(|_| None).collect();
-        for f in dict.fields() {
-            if f.tag >= DENSE_TAGS {
-                continue;
-            }
-            let s = style;
-            let text = format!(
-                "{}{:>5}{} {}{:<NAME_WIDTH$}{} ",
-                s.tag, f.tag, s.reset, s.name, f.name, s.reset
-            );
-            let mut json = format!("{{\"tag\":{},\"name\":", f.tag).into_bytes();
-            json_str(&mut json, f.name.as_bytes());
-            json.extend_from_slice(b",\"value\":\"");
-            let mut enums: Vec<EnumValue> = f
-                .values
-                .iter()
-                .map(|v| {
-                    let mut j = b",\"enum\":".to_vec();
-                    json_str(&mut j, v.description.as_bytes());
-                    EnumValue {
-                        value: v.value.as_bytes().into(),
-                        description: v.description.as_str().into(),
-                        text: Prefix::new(
-                            format!(" {}({}){}", s.meaning, v.description, s.reset).as_bytes(),
-                        ),
-                        json: j.into(),
-                    }
-                })
-                .collect();
-            enums.sort_by_key(|e| enum_key(&e.value));
-            let mut byte_index = Box::new([0u8; 256]);
-            let mut any = false;
-            for (i, e) in enums.iter().enumerate() {
-                if let ([b], Ok(i)) = (&*e.value, u8::try_from(i + 1)) {
-                    byte_index[usize::from(*b)] = i;
-                    any = true;
+            .zip(counters)
+            .enumerate()
+            .map(|(position, (f, counter))| {
+                let text = format!(
+                    "{}{:>5}{} {}{:<NAME_WIDTH$}{} ",
+                    s.tag, f.tag, s.reset, s.name, f.name, s.reset
+                );
+                let mut json = format!("{{\"tag\":{},\"name\":", f.tag).into_bytes();
+                json_str(&mut json, f.name.as_bytes());
+                json.extend_from_slice(b",\"value\":\"");
+                let enums = f
+                    .values
+                    .iter()
+                    .map(|v| {
+                        let mut j = b",\"enum\":".to_vec();
+                        json_str(&mut j, v.description.as_bytes());
+                        EnumValue {
+                            description: v.description.as_str().into(),
+                            text: Prefix::new(
+                                format!(" {}({}){}", s.meaning, v.description, s.reset).as_bytes(),
+                            ),
+                            json: j.into(),
+                        }
+                    })
+                    .collect();
+                TagInfo {
+                    position,
+                    text: Prefix::new(text.as_bytes()),
+                    json: Prefix::new(&json),
+                    enums,
+                    multiple: f.ty.is_multiple(),
+                    counter: counter || f.ty == FieldType::NumInGroup,
                 }
-            }
-            tags[f.tag as usize] = Some(TagInfo {
-                name: f.name.as_str().into(),
-                text: Prefix::new(text.as_bytes()),
-                json: Prefix::new(&json),
-                enum_keys: enums.iter().map(|e| enum_key(&e.value)).collect(),
-                enums: enums.into(),
-                byte_index: any.then_some(byte_index),
-                format: f.ty.format(),
-                multiple: f.ty.is_multiple(),
-                counter: f.ty == FieldType::NumInGroup
-                    || counters.get(f.tag as usize).copied().unwrap_or(false),
-            });
-        }
-        let mut by_type = vec![None; 256];
-        for m in dict.messages() {
-            if let [b] = m.msg_type.as_bytes() {
-                by_type[usize::from(*b)] = Some(m);
-            }
-        }
-        Tables {
-            dict,
-            tags,
-            by_type,
-            style,
-        }
+            })
+            .collect();
+        Tables { dict, tags, style }
+    }
+
+    /// The dictionary (what messages are validated against).
+    pub(crate) fn dictionary(&self) -> &'d Dictionary {
+        self.dict
     }
 
     /// The message with this MsgType, if the dictionary defines it.
     #[inline]
     fn message(&self, msg_type: &[u8]) -> Option<&'d Message> {
-        match msg_type {
-            [b] => self.by_type[usize::from(*b)],
-            _ => self.dict.message(msg_type),
-        }
+        self.dict.message(msg_type)
     }
 
     #[inline]
     fn info(&self, tag: u32) -> Option<&TagInfo> {
-        self.tags.get(tag as usize)?.as_ref()
+        self.tags.get(self.dict.field_position(tag)?)
     }
 
     /// The field's name, if the dictionary defines it.
-    pub(crate) fn name(&self, tag: u32) -> Option<&str> {
-        match self.info(tag) {
-            Some(i) => Some(&i.name),
-            None => self.dict.field(tag).map(|f| f.name.as_str()),
-        }
+    pub(crate) fn name(&self, tag: u32) -> Option<&'d str> {
+        self.dict.field(tag).map(|f| f.name.as_str())
+    }
+
+    /// The meaning of one listed `value` of the field `info` describes.
+    #[inline(always)]
+    fn find_enum<'i>(&self, info: &'i TagInfo, value: &[u8]) -> Option<&'i EnumValue> {
+        info.enums
+            .get(self.dict.value_position(info.position, value)?)
     }
 
     /// The message name for a MsgType, if the dictionary defines it.
@@ -265,17 +218,16 @@ impl<'d> Tables<'d> {
     }
 }
 
-/// Marks every group counter of `layout` and its nested groups.
-fn mark_counters(layout: &Layout, counters: &mut Vec<bool>) {
+/// Marks every group counter of `layout` and its nested groups, by field position.
+fn mark_counters(dict: &Dictionary, layout: &Layout, counters: &mut [bool]) {
     for g in layout.groups() {
-        let i = g.counter as usize;
-        if g.counter < DENSE_TAGS {
-            if counters.len() <= i {
-                counters.resize(i + 1, false);
-            }
-            counters[i] = true;
+        if let Some(c) = dict
+            .field_position(g.counter)
+            .and_then(|p| counters.get_mut(p))
+        {
+            *c = true;
         }
-        mark_counters(&g.entry, counters);
+        mark_counters(dict, &g.entry, counters);
     }
 }
 
@@ -592,7 +544,7 @@ impl Emit for TextEmit {
         if let Some(info) = info
             && !info.enums.is_empty()
         {
-            enum_text(out, tables.style, info, value);
+            enum_text(out, tables, info, value);
         }
         if marked {
             let s = tables.style;
@@ -629,8 +581,9 @@ fn unknown_text(out: &mut Vec<u8>, tables: &Tables<'_>, tag: u32) {
 
 /// The meaning of an enumerated value (each item's, for a multiple-value field).
 #[inline]
-fn enum_text(out: &mut Vec<u8>, s: Style, info: &TagInfo, value: &[u8]) {
-    if let Some(e) = find_enum(info, value) {
+fn enum_text(out: &mut Vec<u8>, tables: &Tables<'_>, info: &TagInfo, value: &[u8]) {
+    let s = tables.style;
+    if let Some(e) = tables.find_enum(info, value) {
         e.text.put(out);
     } else if info.multiple && value.contains(&b' ') {
         out.extend_from_slice(b" ");
@@ -640,86 +593,13 @@ fn enum_text(out: &mut Vec<u8>, s: Style, info: &TagInfo, value: &[u8]) {
             if i > 0 {
                 out.extend_from_slice(b", ");
             }
-            match find_enum(info, item) {
+            match tables.find_enum(info, item) {
                 Some(e) => out.extend_from_slice(e.description.as_bytes()),
                 None => out.push(b'?'),
             }
         }
         out.push(b')');
         out.extend_from_slice(s.reset.as_bytes());
-    }
-}
-
-#[inline(always)]
-fn find_enum<'i>(info: &'i TagInfo, value: &[u8]) -> Option<&'i EnumValue> {
-    if let ([b], Some(index)) = (value, &info.byte_index) {
-        let i = index[usize::from(*b)];
-        return info.enums.get(usize::from(i).checked_sub(1)?);
-    }
-    let key = enum_key(value);
-    if key == u64::MAX {
-        return info.enums.iter().find(|e| *e.value == *value);
-    }
-    let i = info.enum_keys.binary_search(&key).ok()?;
-    info.enums.get(i)
-}
-
-/// Validation runs against the tables: field formats, enumerations and one-byte
-/// MsgTypes without hashing or string comparison; layouts are the dictionary's.
-impl validate::Schema for Tables<'_> {
-    type Layout = Layout;
-
-    #[inline]
-    fn field_format(&self, tag: u32) -> Option<validate::ValueFormat> {
-        match self.info(tag) {
-            Some(info) => Some(info.format),
-            None => self.dict.field(tag).map(|f| f.ty.format()),
-        }
-    }
-
-    #[inline]
-    fn field_info(&self, tag: u32) -> Option<validate::FieldInfo> {
-        match self.info(tag) {
-            Some(info) => Some(validate::FieldInfo {
-                format: info.format,
-                enumerated: !info.enums.is_empty(),
-            }),
-            None => validate::Schema::field_info(self.dict, tag),
-        }
-    }
-
-    fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
-        validate::Schema::byte_set(self.dict, tag)
-    }
-
-    #[inline]
-    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
-        let Some(info) = self.info(tag) else {
-            return self.dict.value_allowed(tag, value).unwrap_or(true);
-        };
-        if info.enums.is_empty() {
-            true
-        } else if info.multiple {
-            !value.is_empty()
-                && value
-                    .split(|&b| b == b' ')
-                    .all(|item| find_enum(info, item).is_some())
-        } else {
-            find_enum(info, value).is_some()
-        }
-    }
-
-    fn header_layout(&self) -> &Layout {
-        self.dict.header().layout()
-    }
-
-    fn trailer_layout(&self) -> &Layout {
-        self.dict.trailer().layout()
-    }
-
-    #[inline]
-    fn body_layout(&self, msg_type: &[u8]) -> Option<&Layout> {
-        Tables::message(self, msg_type).map(|m| m.layout())
     }
 }
 
@@ -767,7 +647,7 @@ impl Emit for JsonEmit {
         if let Some(info) = info
             && !info.enums.is_empty()
         {
-            if let Some(e) = find_enum(info, value) {
+            if let Some(e) = tables.find_enum(info, value) {
                 out.extend_from_slice(&e.json);
             } else if info.multiple && value.contains(&b' ') {
                 out.extend_from_slice(b",\"enum\":[");
@@ -775,7 +655,7 @@ impl Emit for JsonEmit {
                     if i > 0 {
                         out.push(b',');
                     }
-                    match find_enum(info, item) {
+                    match tables.find_enum(info, item) {
                         Some(e) => json_str(out, e.description.as_bytes()),
                         None => out.extend_from_slice(b"null"),
                     }
@@ -984,51 +864,6 @@ pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fix_core::validate::Validator;
-    use fix_core::{Fields, Parser};
-
-    /// Validation through the tables gives what validation through the dictionary
-    /// gives, on the samples' messages and on copies with each value replaced.
-    #[test]
-    fn tables_validate_like_the_dictionary() {
-        let dict = Dictionary::from_xml("FIX44.xml", crate::FIX44_XML).unwrap();
-        let tables = Tables::new(&dict, Style::new(false));
-        let v = Validator::new();
-        let log = include_str!("../../samples/session.log");
-        let mut checked = 0;
-        for line in log.lines().filter_map(|l| l.split_once(" : 8=")) {
-            let msg = format!("8={}", line.1);
-            let fields: Vec<&str> = msg.split('\x01').filter(|f| !f.is_empty()).collect();
-            for i in 3..fields.len() - 1 {
-                for bad in ["Z", "99", "1 2", "-1", "abc", "20261130", "1.5"] {
-                    let (tag, _) = fields[i].split_once('=').unwrap();
-                    let mut body: Vec<String> = fields[2..fields.len() - 1]
-                        .iter()
-                        .map(|f| f.to_string())
-                        .collect();
-                    body[i - 2] = format!("{tag}={bad}");
-                    let body = body.join("\x01") + "\x01";
-                    let mut m = format!("8=FIX.4.4\x019={}\x01{body}", body.len()).into_bytes();
-                    let sum = fix_core::checksum(&m);
-                    m.extend_from_slice(format!("10={sum:03}\x01").as_bytes());
-                    let mut slots = Fields::<64>::new();
-                    let parsed = Parser::new()
-                        .parse(&m, &mut slots)
-                        .unwrap()
-                        .complete()
-                        .unwrap();
-                    assert_eq!(
-                        v.validate(&tables, &parsed),
-                        v.validate(&dict, &parsed),
-                        "{}",
-                        String::from_utf8_lossy(&m)
-                    );
-                    checked += 1;
-                }
-            }
-        }
-        assert!(checked > 500, "{checked}");
-    }
 
     #[test]
     fn json_escapes_and_latin1() {

@@ -224,3 +224,40 @@ fn old_dictionaries_report_int_counters_with_positions() {
     let er = d.message(b"8").unwrap();
     assert!(er.layout().group(382).is_some(), "NoContraBrokers");
 }
+
+/// Every listed value of every field of every reference dictionary is found at its
+/// own position by `value_position` (one-byte sets, packed values and long ones
+/// alike), and values that are not listed are not found.
+#[test]
+fn listed_values_are_found_at_their_positions() {
+    for &(name, _, _) in DICTIONARIES {
+        let d = load(name);
+        for (position, f) in d.fields().iter().enumerate() {
+            assert_eq!(d.field_position(f.tag), Some(position), "{name} {}", f.tag);
+            for (i, v) in f.values.iter().enumerate() {
+                let bytes = v.value.as_bytes();
+                assert_eq!(
+                    d.value_position(position, bytes),
+                    Some(i),
+                    "{name} {} {}",
+                    f.tag,
+                    v.value
+                );
+                assert_eq!(d.value_allowed(f.tag, bytes), Some(true));
+                let mut unlisted = bytes.to_vec();
+                unlisted.push(b'~');
+                assert_eq!(
+                    d.value_position(position, &unlisted),
+                    None,
+                    "{name} {}",
+                    f.tag
+                );
+            }
+            if f.values.is_empty() {
+                assert_eq!(d.value_position(position, b"1"), None);
+            } else {
+                assert_eq!(d.value_position(position, b"~"), None, "{name} {}", f.tag);
+            }
+        }
+    }
+}

@@ -3,7 +3,6 @@
 
 use super::index::GROUP_BIT;
 use super::tables::{Level, Tables};
-use crate::FieldType;
 use crate::validate;
 
 /// Generated tables are a validation schema: `Validator::validate(&DICTIONARY, &msg)`.
@@ -29,12 +28,7 @@ impl validate::Schema for Tables {
 
     fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
         let f = self.field(tag)?;
-        match f.ty {
-            FieldType::MultipleCharValue
-            | FieldType::MultipleStringValue
-            | FieldType::MultipleValueString => None,
-            _ => f.byte_set,
-        }
+        if f.ty.is_multiple() { None } else { f.byte_set }
     }
 
     fn header_layout(&self) -> &Level {

@@ -83,14 +83,7 @@ impl FieldDef {
                 .binary_search_by(|x| x.iter().cmp(v.iter()))
                 .is_ok(),
         };
-        match self.ty {
-            FieldType::MultipleCharValue
-            | FieldType::MultipleStringValue
-            | FieldType::MultipleValueString => {
-                !value.is_empty() && value.split(|&b| b == b' ').all(listed)
-            }
-            _ => listed(value),
-        }
+        validate::value_listed(self.ty.is_multiple(), value, listed)
     }
 }
 

@@ -10,5 +10,7 @@ mod schema;
 mod validator;
 
 pub use reject::{Reject, SessionRejectReason};
-pub use schema::{FieldInfo, Group, Layout, Member, Schema, ValueFormat, byte_set_contains};
+pub use schema::{
+    FieldInfo, Group, Layout, Member, Schema, ValueFormat, byte_set_contains, value_listed,
+};
 pub use validator::{ShapeCache, USER_DEFINED_MIN, Validator};

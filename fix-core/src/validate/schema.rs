@@ -242,6 +242,27 @@ pub fn byte_set_contains(set: &[u64; 4], value: &[u8]) -> bool {
     }
 }
 
+/// Whether an enumerated field's `value` is allowed, given `listed`, which says
+/// whether one value is among the field's listed values: for a multiple-value
+/// field every space-separated item must be listed (and the value not be empty).
+/// The one rule every dictionary applies, however it stores its values.
+///
+/// ```
+/// use fix_core::validate::value_listed;
+/// let listed = |v: &[u8]| v == b"1" || v == b"G";
+/// assert!(value_listed(false, b"G", listed) && !value_listed(false, b"1 G", listed));
+/// assert!(value_listed(true, b"1 G", listed) && !value_listed(true, b"1 X", listed));
+/// assert!(!value_listed(true, b"", listed));
+/// ```
+#[inline(always)]
+pub fn value_listed(multiple: bool, value: &[u8], listed: impl Fn(&[u8]) -> bool) -> bool {
+    if multiple {
+        !value.is_empty() && value.split(|&b| b == b' ').all(listed)
+    } else {
+        listed(value)
+    }
+}
+
 /// What validation checks of a field's value: its data format, and whether it is
 /// enumerated (only then is [`Schema::value_allowed`] consulted).
 ///

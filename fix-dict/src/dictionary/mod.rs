@@ -1,6 +1,7 @@
 //! The resolved, validated dictionary and its run-time lookups.
 
 mod enum_values;
+mod lookup;
 mod resolve;
 mod schema;
 
@@ -14,6 +15,8 @@ pub use fix_core::{DataFieldPair, FieldType, UnknownFieldType};
 pub use resolve::{MAX_COMPONENT_DEPTH, Resolved, resolve};
 
 use crate::diagnostic::{Diagnostic, DiagnosticKind, Diagnostics, Pos, Severity};
+use fix_core::validate::FieldInfo;
+use lookup::{Bucket, MsgTypeIndex, TagIndex, TagTable, ValueCheck};
 
 /// Whether a dictionary describes a FIX session+application protocol
 /// (`FIX`) or the FIXT transport (`FIXT`).
@@ -174,14 +177,10 @@ impl Field {
     /// assert!(side.accepts(b"1") && !side.accepts(b"2"));
     /// ```
     pub fn accepts(&self, v: &[u8]) -> bool {
-        if !self.is_enumerated() {
-            return true;
-        }
-        if self.ty.is_multiple() {
-            !v.is_empty() && v.split(|&b| b == b' ').all(|x| self.value(x).is_some())
-        } else {
-            self.value(v).is_some()
-        }
+        !self.is_enumerated()
+            || fix_core::validate::value_listed(self.ty.is_multiple(), v, |x| {
+                self.value(x).is_some()
+            })
     }
 }
 
@@ -773,6 +772,42 @@ impl Dictionary {
         Some(check.allows(self.fields.get(position)?, value))
     }
 
+    /// The position of field `tag` in [`fields`](Self::fields), in `O(1)` (a dense
+    /// table for tags below 65536): what a tool keeps its own per-field data by.
+    ///
+    /// ```
+    /// let dict = fix_dict::Dictionary::from_xml("d.xml", r#"<fix type="FIX" major="4" minor="4">
+    ///   <fields><field number="11" name="ClOrdID" type="STRING"/>
+    ///   <field number="54" name="Side" type="CHAR"/></fields></fix>"#).unwrap();
+    /// assert_eq!(dict.field_position(54), Some(1));
+    /// assert_eq!(dict.field_position(55), None);
+    /// ```
+    #[inline(always)]
+    pub fn field_position(&self, tag: u32) -> Option<usize> {
+        self.by_tag.position(tag, &self.fields)
+    }
+
+    /// The position of `value` among the listed values of the field at
+    /// `position` ([`field_position`](Self::field_position)), as one value (not
+    /// a multiple-value list): a bit count for one-byte values, a search over
+    /// integers for values of up to seven bytes, a binary search beyond.
+    ///
+    /// ```
+    /// let dict = fix_dict::Dictionary::from_xml("d.xml", r#"<fix type="FIX" major="4" minor="4">
+    ///   <fields><field number="54" name="Side" type="CHAR">
+    ///     <value enum="1" description="BUY"/><value enum="2" description="SELL"/>
+    ///   </field></fields></fix>"#).unwrap();
+    /// let side = dict.field_position(54).unwrap();
+    /// let sell = dict.value_position(side, b"2").unwrap();
+    /// assert_eq!(dict.fields()[side].values[sell].description, "SELL");
+    /// assert_eq!(dict.value_position(side, b"3"), None);
+    /// ```
+    #[inline(always)]
+    pub fn value_position(&self, position: usize, value: &[u8]) -> Option<usize> {
+        let (_, check) = self.by_tag.checks.get(position)?;
+        check.position(|| self.fields.get(position), value)
+    }
+
     /// Puts each field's validation facts into every layout's tag table.
     fn annotate_layouts(&mut self) {
         let by_tag = std::mem::take(&mut self.by_tag);
@@ -787,6 +822,7 @@ impl Dictionary {
                 ValueCheck::Byte {
                     set,
                     multiple: false,
+                    ..
                 } => Some(*set),
                 _ => None,
             };
@@ -818,6 +854,7 @@ impl Dictionary {
                 ValueCheck::Byte {
                     set,
                     multiple: false,
+                    ..
                 },
             ) => Some(*set),
             _ => None,
@@ -975,258 +1012,3 @@ impl Dictionary {
 
 #[cfg(test)]
 mod tests;
-
-/// Positions in [`Dictionary::fields`] by tag: a dense table for tags below
-/// [`TagIndex::DENSE_LIMIT`] (every standard tag and most venues'), binary search
-/// above it; and, by position, what validation needs of each field. Validation asks
-/// for every field of every message, so all of this is O(1).
-#[derive(Clone, Debug, Default)]
-struct TagIndex {
-    /// `dense[tag]` is the position of `tag`, or `u32::MAX`.
-    dense: Vec<u32>,
-    /// Per field (by position): its data format and how to check its values.
-    checks: Vec<(fix_core::validate::ValueFormat, ValueCheck)>,
-}
-
-/// How a field's value is checked against its enumeration. Multiple-value types
-/// check each space-separated item the same way.
-#[derive(Clone, Debug)]
-enum ValueCheck {
-    /// Not enumerated: any value.
-    Any,
-    /// Every listed value is one byte: a 256-bit set (most CHAR enums).
-    Byte { set: [u64; 4], multiple: bool },
-    /// Every listed value is at most seven bytes: their [`pack`]s, sorted, searched
-    /// as integers.
-    Packed { values: Vec<u64>, multiple: bool },
-    /// Search the listed values ([`Field::accepts`]).
-    Search,
-}
-
-/// Up to seven bytes and their length in one integer (`None` when longer), so
-/// that short values compare as integers.
-fn pack(v: &[u8]) -> Option<u64> {
-    let mut word = [0u8; 8];
-    word.get_mut(..v.len())?.copy_from_slice(v);
-    let len = u8::try_from(v.len()).ok().filter(|&n| n < 8)?;
-    word[7] = len;
-    Some(u64::from_le_bytes(word))
-}
-
-impl TagIndex {
-    const DENSE_LIMIT: u32 = 1 << 16;
-
-    fn new(fields: &[Field]) -> TagIndex {
-        let len = fields
-            .iter()
-            .map(|f| f.tag)
-            .filter(|&t| t < Self::DENSE_LIMIT)
-            .max()
-            .map_or(0, |t| t as usize + 1);
-        let mut dense = vec![u32::MAX; len];
-        for (i, f) in fields.iter().enumerate() {
-            if let Some(slot) = dense.get_mut(f.tag as usize) {
-                *slot = u32::try_from(i).unwrap_or(u32::MAX);
-            }
-        }
-        let checks = fields
-            .iter()
-            .map(|f| (f.ty.format(), ValueCheck::of(f)))
-            .collect();
-        TagIndex { dense, checks }
-    }
-
-    #[inline]
-    fn position(&self, tag: u32, fields: &[Field]) -> Option<usize> {
-        if tag < Self::DENSE_LIMIT {
-            let i = *self.dense.get(tag as usize)?;
-            return (i != u32::MAX).then_some(i as usize);
-        }
-        fields.binary_search_by_key(&tag, |f| f.tag).ok()
-    }
-}
-
-impl ValueCheck {
-    fn of(field: &Field) -> ValueCheck {
-        if !field.is_enumerated() {
-            return ValueCheck::Any;
-        }
-        let multiple = field.ty.is_multiple();
-        if field.values.iter().all(|v| v.value.len() == 1) {
-            let mut set = [0u64; 4];
-            for v in &field.values {
-                let b = v.value.as_bytes()[0];
-                set[usize::from(b / 64)] |= 1 << (b % 64);
-            }
-            return ValueCheck::Byte { set, multiple };
-        }
-        let packed: Option<Vec<u64>> = field
-            .values
-            .iter()
-            .map(|v| pack(v.value.as_bytes()))
-            .collect();
-        match packed {
-            Some(mut values) => {
-                values.sort_unstable();
-                ValueCheck::Packed { values, multiple }
-            }
-            None => ValueCheck::Search,
-        }
-    }
-
-    #[inline]
-    fn allows(&self, field: &Field, value: &[u8]) -> bool {
-        let each = |multiple: bool, item: &dyn Fn(&[u8]) -> bool| {
-            if multiple {
-                !value.is_empty() && value.split(|&b| b == b' ').all(item)
-            } else {
-                item(value)
-            }
-        };
-        match self {
-            ValueCheck::Any => true,
-            ValueCheck::Byte { set, multiple } => each(*multiple, &|v| {
-                fix_core::validate::byte_set_contains(set, v)
-            }),
-            ValueCheck::Packed { values, multiple } => each(*multiple, &|v| {
-                pack(v).is_some_and(|p| values.binary_search(&p).is_ok())
-            }),
-            ValueCheck::Search => field.accepts(value),
-        }
-    }
-}
-
-use fix_core::validate::FieldInfo;
-
-/// Message positions by MsgType: one- and two-byte types (every standard one) in
-/// tables searched without hashing the bytes, longer ones in a map. Validation
-/// looks up every message's type.
-#[derive(Clone, Debug, Default)]
-struct MsgTypeIndex {
-    /// By the single byte: position + 1 (0: none).
-    one: Vec<u32>,
-    /// `(b0 << 8 | b1, position)`, sorted.
-    two: Vec<(u16, usize)>,
-    longer: HashMap<Box<[u8]>, usize>,
-}
-
-impl MsgTypeIndex {
-    fn new(types: HashMap<Box<[u8]>, usize>) -> MsgTypeIndex {
-        let mut index = MsgTypeIndex {
-            one: vec![0; 256],
-            ..MsgTypeIndex::default()
-        };
-        for (msg_type, position) in types {
-            match *msg_type {
-                [b] => index.one[usize::from(b)] = u32::try_from(position + 1).unwrap_or(0),
-                [b0, b1] => index.two.push((u16::from_be_bytes([b0, b1]), position)),
-                _ => {
-                    index.longer.insert(msg_type, position);
-                }
-            }
-        }
-        index.two.sort_unstable();
-        index
-    }
-
-    #[inline]
-    fn get(&self, msg_type: &[u8]) -> Option<usize> {
-        match *msg_type {
-            [b] => (*self.one.get(usize::from(b))? as usize).checked_sub(1),
-            [b0, b1] => {
-                let key = u16::from_be_bytes([b0, b1]);
-                let i = self.two.binary_search_by_key(&key, |&(k, _)| k).ok()?;
-                self.two.get(i).map(|&(_, p)| p)
-            }
-            _ => self.longer.get(msg_type).copied(),
-        }
-    }
-}
-
-/// A small open-addressing hash table from tag to a level's member: one or two
-/// probes per lookup, where a binary search costs a chain of dependent loads.
-/// Validation looks up every field of every message in its level, so each bucket
-/// also carries what validation asks next (required, group, format), sparing it
-/// further dependent loads.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct TagTable {
-    /// Tag 0 (never a FIX tag) marks an empty bucket. The length is a power of two
-    /// at least twice the number of tags.
-    slots: Vec<Bucket>,
-}
-
-/// One member of a level in its [`TagTable`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Bucket {
-    tag: u32,
-    /// Position in the level's fields.
-    pub(crate) position: u32,
-    /// Whether the member is a group counter.
-    pub(crate) group: bool,
-    /// Filled in by [`Layout::annotate`] once the dictionary's fields are known.
-    pub(crate) info: Option<fix_core::validate::FieldInfo>,
-    /// One plus the index in the level's `byte_sets` of the field's values, when
-    /// each is one byte (not a multiple-value type); 0 otherwise. (The sets live
-    /// apart to keep buckets small: the table of a large message stays in L1.)
-    pub(crate) set: u16,
-}
-
-impl TagTable {
-    /// Positions are the order of `fields`; a repeated tag keeps its first position.
-    fn new(fields: &[LayoutField]) -> TagTable {
-        let len = (fields.len() * 2).next_power_of_two().max(4);
-        let mut table = TagTable {
-            slots: vec![Bucket::default(); len],
-        };
-        let mask = len - 1;
-        for (position, f) in fields.iter().enumerate() {
-            let mut i = Self::hash(f.tag) & mask;
-            loop {
-                let slot = &mut table.slots[i];
-                if slot.tag == 0 {
-                    *slot = Bucket {
-                        tag: f.tag,
-                        position: u32::try_from(position).unwrap_or(u32::MAX),
-                        group: f.group.is_some(),
-                        info: None,
-                        set: 0,
-                    };
-                    break;
-                }
-                if slot.tag == f.tag {
-                    break;
-                }
-                i = (i + 1) & mask;
-            }
-        }
-        table
-    }
-
-    #[inline]
-    fn hash(tag: u32) -> usize {
-        (tag.wrapping_mul(0x9e37_79b9) >> 7) as usize
-    }
-
-    #[inline]
-    pub(crate) fn bucket(&self, tag: u32) -> Option<&Bucket> {
-        if tag == 0 || self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = Self::hash(tag) & mask;
-        loop {
-            let slot = self.slots.get(i)?;
-            if slot.tag == tag {
-                return Some(slot);
-            }
-            if slot.tag == 0 {
-                return None;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn get(&self, tag: u32) -> Option<usize> {
-        self.bucket(tag).map(|b| b.position as usize)
-    }
-}
