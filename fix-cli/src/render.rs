@@ -847,18 +847,11 @@ fn json_slow(out: &mut Vec<u8>, value: &[u8]) {
 
 /// Writes `n` in decimal.
 #[inline]
-pub(crate) fn push_u64(out: &mut Vec<u8>, mut n: u64) {
+pub(crate) fn push_u64(out: &mut Vec<u8>, n: u64) {
     let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
+    // Twenty bytes hold every u64.
+    let len = fix_core::value::write_uint(n, &mut buf).unwrap_or(0);
+    out.extend_from_slice(&buf[..len]);
 }
 
 #[cfg(test)]

@@ -439,10 +439,8 @@ fn naive_split(bytes: &[u8], out: &mut Vec<Field>) {
 }
 
 fn parse_tag(digits: &[u8]) -> Option<u32> {
-    if digits.is_empty() || digits.len() > 9 || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(digits.iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0')))
+    // Nine digits: below 10^9, so the value fits a u32.
+    fix_core::value::parse_digits(digits, 9).map(|n| n as u32)
 }
 
 /// Whether `bytes` hold anything but whitespace (and stray SOH).

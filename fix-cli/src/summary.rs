@@ -279,8 +279,5 @@ impl Summary {
 }
 
 fn parse_u64(v: &[u8]) -> Option<u64> {
-    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(v.iter().fold(0, |n, &d| n * 10 + u64::from(d - b'0')))
+    fix_core::value::parse_digits(v, 19)
 }

@@ -371,10 +371,5 @@ fn parse_tag_slow(bytes: &[u8], pos: usize) -> Result<(u32, usize), Error> {
 
 /// A LENGTH value: one or more digits, no sign.
 fn parse_length(value: &[u8]) -> Option<usize> {
-    if value.is_empty() || value.len() > 10 {
-        return None;
-    }
-    value.iter().try_fold(0usize, |n, &b| {
-        b.is_ascii_digit().then(|| n * 10 + (b - b'0') as usize)
-    })
+    crate::value::parse_digits(value, 10).and_then(|n| usize::try_from(n).ok())
 }

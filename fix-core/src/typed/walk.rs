@@ -9,15 +9,7 @@ use crate::{Field, Message};
 /// The number a NUMINGROUP value announces, or `usize::MAX` if it is not a number
 /// (then entries are found by their delimiters alone).
 pub(super) fn declared(value: &[u8]) -> usize {
-    if value.is_empty() || value.len() > 9 {
-        return usize::MAX;
-    }
-    value
-        .iter()
-        .try_fold(0usize, |n, &b| {
-            b.is_ascii_digit().then(|| n * 10 + usize::from(b - b'0'))
-        })
-        .unwrap_or(usize::MAX)
+    crate::value::parse_digits(value, 9).map_or(usize::MAX, |n| n as usize)
 }
 
 /// Records field `pos` (tag `tag`) in the first free slot of `level` holding the

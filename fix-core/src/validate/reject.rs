@@ -271,12 +271,8 @@ fn parse_signed(digits: &[u8]) -> Option<i64> {
         [b'-', rest @ ..] => (true, rest),
         _ => (false, digits),
     };
-    if digits.is_empty() || digits.len() > 18 || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let n = digits
-        .iter()
-        .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
+    // 18 digits: below 10^18, so the value and its negation fit an i64.
+    let n = crate::value::parse_digits(digits, 18)? as i64;
     Some(if negative { -n } else { n })
 }
 

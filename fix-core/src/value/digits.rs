@@ -362,6 +362,29 @@ pub(crate) const fn bytes_equal(w: u64, b: u8) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGHS
 }
 
+/// The value of `bytes` when they are one to `max_len` ASCII digits, no sign;
+/// `None` otherwise. `max_len` of at most 19 keeps the value below 10^19, so it
+/// cannot overflow. The one short-number parse the workspace's length, count, tag
+/// and sequence-number fields share (typed values use [`parse_uint`](super::parse_uint),
+/// which reports why a value is not a number).
+///
+/// ```
+/// use fix_core::value::parse_digits;
+/// assert_eq!(parse_digits(b"0042", 9), Some(42));
+/// assert_eq!(parse_digits(b"1234567890", 9), None);
+/// assert_eq!(parse_digits(b"", 9), None);
+/// assert_eq!(parse_digits(b"-1", 9), None);
+/// ```
+#[inline]
+pub fn parse_digits(bytes: &[u8], max_len: usize) -> Option<u64> {
+    if bytes.is_empty() || bytes.len() > max_len.min(19) {
+        return None;
+    }
+    bytes.iter().try_fold(0u64, |n, &b| {
+        b.is_ascii_digit().then(|| n * 10 + u64::from(b - b'0'))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,6 +54,7 @@ pub(crate) use digits::{all_digits, bytes_equal, load_padded};
 pub(crate) use time::days_in_month;
 
 pub use decimal::{Decimal, DecimalError};
+pub use digits::parse_digits;
 pub use int::{
     IntError, Length, NumInGroup, SeqNum, TagNum, parse_int, parse_uint, write_int, write_uint,
 };
