@@ -1,5 +1,5 @@
 //! Generates Rust from a dictionary and prints the file sizes and the time taken:
-//! `cargo run -p fix-codegen --features emit --release --example generate -- DICT.xml [OUT_DIR] [--no-builders]`.
+//! `cargo run -p fix-codegen --release --example generate -- DICT.xml [OUT_DIR] [--no-builders]`.
 
 use std::time::Instant;
 

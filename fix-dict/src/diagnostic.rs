@@ -1,5 +1,5 @@
 //! Positioned, typed diagnostics shared by the [`xml`](crate::xml) reader and
-//! the [`model`](crate::model) resolver.
+//! the [`resolve`](crate::resolve) step.
 //!
 //! Every problem found in a dictionary is a [`Diagnostic`]: the file, the
 //! 1-based line and column of the element's `<`, the element (and its `name`
@@ -158,7 +158,7 @@ impl fmt::Display for ValueProblem {
 
 /// What is wrong. The first group comes from the [`xml`](crate::xml) reader
 /// (and is fatal: reading stops), the rest from the
-/// [`model`](crate::model) resolver (which reports every problem it finds).
+/// [`resolve`](crate::resolve) step (which reports every problem it finds).
 ///
 /// ```
 /// use fix_dict::DiagnosticKind;

@@ -30,7 +30,7 @@
 //!
 //! # The dictionary
 //!
-//! [`resolve`] turns a raw [`xml::Document`](crate::xml::Document) into a
+//! [`resolve`] turns a raw [`xml::Document`] into a
 //! [`Dictionary`], collecting every problem as a [`Diagnostic`] (it never
 //! stops at the first, and never panics). [`Dictionary::from_xml`] and
 //! [`Dictionary::from_path`] read and resolve in one call and fail when any

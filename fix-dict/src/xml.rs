@@ -4,7 +4,7 @@
 //! shape — which element may appear where, and that required attributes are
 //! present — and keeps every element's position. It does not interpret
 //! attribute values (tag numbers, types, `required`, `msgcat`, enum values):
-//! the [`model`](crate::model) does that, so it can report every such problem
+//! [`resolve`](crate::resolve) does that, so it can report every such problem
 //! at once. A reader error is fatal and comes back as one [`Diagnostic`]
 //! naming the file, line, column and element.
 //!

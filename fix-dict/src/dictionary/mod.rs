@@ -588,7 +588,7 @@ impl Message {
 
 /// A resolved dictionary: fields, components, messages, header and trailer
 /// with their flattened layouts, and the length/data pairs. See the
-/// [module docs](self) for a fuller example.
+/// [crate docs](crate) for a fuller example.
 ///
 /// ```
 /// use fix_dict::Dictionary;
