@@ -200,16 +200,11 @@ static GLOBAL: Counting = Counting;
 #[test]
 fn validation_allocates_nothing() {
     let dict = dictionary(b"FIX.4.4");
-    let messages: Vec<Vec<u8>> = [
-        "execution_report",
-        "new_order_single",
-        "md_incremental_refresh",
-        "heartbeat",
-        "logon_rawdata",
-    ]
-    .iter()
-    .map(|m| fix_test_support::files::corpus_message(m))
-    .collect();
+    let messages: Vec<Vec<u8>> = fix_test_support::files::corpus()
+        .into_iter()
+        .map(|(_, bytes)| bytes)
+        .collect();
+    assert_eq!(messages.len(), 5, "the corpus has five messages");
     let mut fields = Fields::<128>::new();
     let validator = Validator::new();
     let allocations = allocations_during(|| {
