@@ -100,7 +100,7 @@ struct EnumValue {
 /// What is precomputed for one defined field, kept by its position in the
 /// dictionary's fields (the dictionary's own tag index finds it).
 #[derive(Debug)]
-struct TagInfo {
+struct TagInfo<'d> {
     /// The field's position in the dictionary.
     position: usize,
     /// `   54 Side                     `, coloured.
@@ -109,6 +109,9 @@ struct TagInfo {
     json: Prefix,
     /// Each listed value's meaning, in the dictionary's order of the values.
     enums: Box<[EnumValue]>,
+    /// The dictionary's positions of one-byte listed values
+    /// ([`Dictionary::byte_positions`]), when all of them are one byte.
+    byte_positions: Option<&'d [u8; 256]>,
     /// A multiple-value type: the value is a space-separated list.
     multiple: bool,
     /// NUMINGROUP (or an INT counter of an old dictionary): may open a group.
@@ -120,7 +123,10 @@ struct TagInfo {
 pub(crate) struct Tables<'d> {
     dict: &'d Dictionary,
     /// By the field's position in the dictionary.
-    tags: Vec<TagInfo>,
+    tags: Vec<TagInfo<'d>>,
+    /// The dictionary's positions by tag ([`Dictionary::positions_by_tag`]),
+    /// borrowed here so that a lookup is one load.
+    positions: &'d [u32],
     style: Style,
 }
 
@@ -165,6 +171,7 @@ impl<'d> Tables<'d> {
                     })
                     .collect();
                 TagInfo {
+                    byte_positions: dict.byte_positions(position),
                     position,
                     text: Prefix::new(text.as_bytes()),
                     json: Prefix::new(&json),
@@ -174,7 +181,12 @@ impl<'d> Tables<'d> {
                 }
             })
             .collect();
-        Tables { dict, tags, style }
+        Tables {
+            dict,
+            tags,
+            positions: dict.positions_by_tag(),
+            style,
+        }
     }
 
     /// The dictionary (what messages are validated against).
@@ -189,8 +201,8 @@ impl<'d> Tables<'d> {
     }
 
     #[inline]
-    fn info(&self, tag: u32) -> Option<&TagInfo> {
-        self.tags.get(self.dict.field_position(tag)?)
+    fn info(&self, tag: u32) -> Option<&TagInfo<'d>> {
+        self.tags.get(*self.positions.get(tag as usize)? as usize)
     }
 
     /// The field's name, if the dictionary defines it.
@@ -200,7 +212,12 @@ impl<'d> Tables<'d> {
 
     /// The meaning of one listed `value` of the field `info` describes.
     #[inline(always)]
-    fn find_enum<'i>(&self, info: &'i TagInfo, value: &[u8]) -> Option<&'i EnumValue> {
+    fn find_enum<'i>(&self, info: &'i TagInfo<'_>, value: &[u8]) -> Option<&'i EnumValue> {
+        if let ([b], Some(positions)) = (value, info.byte_positions) {
+            return info
+                .enums
+                .get(usize::from(positions[usize::from(*b)]).checked_sub(1)?);
+        }
         info.enums
             .get(self.dict.value_position(info.position, value)?)
     }
@@ -239,7 +256,7 @@ struct FieldOut<'x> {
     /// Whether it starts a group entry.
     delimiter: bool,
     tag: u32,
-    info: Option<&'x TagInfo>,
+    info: Option<&'x TagInfo<'x>>,
     /// The message's bytes and where the value lies in them.
     bytes: &'x [u8],
     range: Range<usize>,

@@ -29,7 +29,7 @@ pub(super) enum ValueCheck {
     /// byte's position among the listed values plus one (0: not listed).
     Byte {
         set: [u64; 4],
-        positions: Box<[u16; 256]>,
+        positions: Box<[u8; 256]>,
         multiple: bool,
     },
     /// Every listed value is at most seven bytes: their [`pack`]s, sorted and
@@ -54,7 +54,7 @@ fn pack(v: &[u8]) -> Option<u64> {
 }
 
 impl TagIndex {
-    const DENSE_LIMIT: u32 = 1 << 16;
+    pub(super) const DENSE_LIMIT: u32 = 1 << 16;
 
     pub(super) fn new(fields: &[Field]) -> TagIndex {
         let len = fields
@@ -76,6 +76,11 @@ impl TagIndex {
         TagIndex { dense, checks }
     }
 
+    /// The dense part: position by tag for tags below [`Self::DENSE_LIMIT`].
+    pub(super) fn dense(&self) -> &[u32] {
+        &self.dense
+    }
+
     #[inline(always)]
     pub(super) fn position(&self, tag: u32, fields: &[Field]) -> Option<usize> {
         if tag < Self::DENSE_LIMIT {
@@ -92,10 +97,12 @@ impl ValueCheck {
         if !field.is_enumerated() {
             return ValueCheck::Any;
         }
-        if field.values.iter().all(|v| v.value.len() == 1) {
+        // One-byte values are printable ASCII (the resolver checks), so fewer
+        // than 255 of them: each position plus one fits a byte.
+        if field.values.len() < 256 && field.values.iter().all(|v| v.value.len() == 1) {
             let mut set = [0u64; 4];
-            let mut positions = Box::new([0u16; 256]);
-            for (v, i) in field.values.iter().zip(1u16..) {
+            let mut positions = Box::new([0u8; 256]);
+            for (v, i) in field.values.iter().zip(1u8..) {
                 let b = v.value.as_bytes()[0];
                 set[usize::from(b / 64)] |= 1 << (b % 64);
                 positions[usize::from(b)] = i;

@@ -787,6 +787,42 @@ impl Dictionary {
         self.by_tag.position(tag, &self.fields)
     }
 
+    /// The table behind [`field_position`](Self::field_position) for tags below
+    /// 65536: entry `tag` is the field's position, `u32::MAX` when the dictionary
+    /// does not define it (tags past the table's end are not defined either, or are
+    /// 65536 and up). For a tool that keeps its own data by field position and
+    /// looks up every field of every message: one load per lookup.
+    ///
+    /// ```
+    /// let dict = fix_dict::Dictionary::from_xml("d.xml", r#"<fix type="FIX" major="4" minor="4">
+    ///   <fields><field number="54" name="Side" type="CHAR"/></fields></fix>"#).unwrap();
+    /// assert_eq!(dict.positions_by_tag().get(54), Some(&0));
+    /// assert_eq!(dict.positions_by_tag().get(53), Some(&u32::MAX));
+    /// ```
+    pub fn positions_by_tag(&self) -> &[u32] {
+        self.by_tag.dense()
+    }
+
+    /// For the field at `position` when every listed value is one byte (and it
+    /// is enumerated): each byte's position among the listed values plus one, 0
+    /// when the byte is not listed. The table behind
+    /// [`value_position`](Self::value_position) for such fields.
+    ///
+    /// ```
+    /// let dict = fix_dict::Dictionary::from_xml("d.xml", r#"<fix type="FIX" major="4" minor="4">
+    ///   <fields><field number="54" name="Side" type="CHAR">
+    ///     <value enum="1" description="BUY"/><value enum="2" description="SELL"/>
+    ///   </field></fields></fix>"#).unwrap();
+    /// let positions = dict.byte_positions(0).unwrap();
+    /// assert_eq!((positions[usize::from(b'2')], positions[usize::from(b'3')]), (2, 0));
+    /// ```
+    pub fn byte_positions(&self, position: usize) -> Option<&[u8; 256]> {
+        match self.by_tag.checks.get(position)? {
+            (_, ValueCheck::Byte { positions, .. }) => Some(positions),
+            _ => None,
+        }
+    }
+
     /// The position of `value` among the listed values of the field at
     /// `position` ([`field_position`](Self::field_position)), as one value (not
     /// a multiple-value list): a bit count for one-byte values, a search over
