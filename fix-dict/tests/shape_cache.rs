@@ -3,12 +3,13 @@
 //! and group counts are mutated at random, and every mutant gets the same verdict
 //! both ways, against our `spec/FIX44.xml`.
 
-use fix_core::validate::{ShapeCache, Validator};
+use fix_core::validate::{SessionRejectReason, ShapeCache, Validator};
 use fix_core::{Fields, Parser, Status};
 use fix_dict::Dictionary;
 use proptest::prelude::*;
 use std::path::PathBuf;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -64,23 +65,40 @@ fn wire(fields: &[(u32, Vec<u8>)]) -> Vec<u8> {
 }
 
 /// Both verdicts on `bytes`, through one warm cache.
-fn both(bytes: &[u8], cache: &mut ShapeCache<8, 128>, v: Validator) {
+/// Mutants validated, and those that did not parse (so never reached validation).
+static TRIED: AtomicUsize = AtomicUsize::new(0);
+static UNPARSED: AtomicUsize = AtomicUsize::new(0);
+
+/// Validates `bytes` plainly and through `cache`, asserts the verdicts agree and
+/// returns it (`None` when the message does not parse: framing and parse errors
+/// never reach validation).
+fn both(
+    bytes: &[u8],
+    cache: &mut ShapeCache<8, 128>,
+    v: Validator,
+) -> Option<Option<(SessionRejectReason, Option<i64>)>> {
     let mut fields = Fields::<256>::new();
     let parser = Parser::new().with_empty_values(true);
+    TRIED.fetch_add(1, Ordering::Relaxed);
     let Ok(Status::Complete(msg)) = parser.parse(bytes, &mut fields) else {
-        return; // a framing or parse error never reaches validation
+        UNPARSED.fetch_add(1, Ordering::Relaxed);
+        return None;
     };
     let plain = v.validate(dict(), &msg);
     let cached = v.validate_cached(dict(), &msg, cache);
     assert_eq!(plain, cached, "{}", bytes.escape_ascii());
     // And again, now that a passing shape is remembered.
     assert_eq!(plain, v.validate_cached(dict(), &msg, cache));
+    Some(plain.err().map(|r| (r.reason, r.ref_tag)))
 }
 
 fn warm(v: Validator) -> ShapeCache<8, 128> {
     let mut cache = ShapeCache::new();
     for fields in corpus() {
-        both(&wire(fields), &mut cache, v);
+        assert!(
+            both(&wire(fields), &mut cache, v).is_some(),
+            "the corpus parses"
+        );
     }
     cache
 }
@@ -151,8 +169,11 @@ proptest! {
                     }
                 }
             }
-            both(&wire(&fields), &mut cache, v);
+            let _ = both(&wire(&fields), &mut cache, v);
         }
+        // Mutants that do not parse test nothing here: they must stay few.
+        let (tried, unparsed) = (TRIED.load(Ordering::Relaxed), UNPARSED.load(Ordering::Relaxed));
+        prop_assert!(tried < 200 || unparsed * 4 < tried, "{unparsed} of {tried} mutants did not parse");
     }
 }
 
@@ -163,5 +184,11 @@ fn a_group_count_that_no_longer_matches_is_caught() {
     let mut fields = corpus()[2].clone();
     let counter = fields.iter().position(|(t, _)| *t == 268).unwrap();
     fields[counter].1 = b"9".to_vec();
-    both(&wire(&fields), &mut cache, v);
+    assert_eq!(
+        both(&wire(&fields), &mut cache, v),
+        Some(Some((
+            SessionRejectReason::IncorrectNumInGroupCount,
+            Some(268)
+        )))
+    );
 }
