@@ -11,6 +11,9 @@ fn frame(body: &str) -> Vec<u8> {
     format!("{head}{body}10={sum:03}\x01").into_bytes()
 }
 
+/// A message's expected reject: reason and RefTagID, or `None` when it passes.
+type Verdict = Option<(R, Option<i64>)>;
+
 const HEAD: &str = "49=A\x0156=B\x0134=1\x0152=20261130-12:00:00\x01";
 
 #[test]
@@ -18,7 +21,7 @@ fn generated_and_runtime_dictionaries_agree() {
     let runtime =
         Dictionary::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../dicts/sample.xml")).unwrap();
     // Each message with the reject QuickFIX gives it (reason and RefTagID), or none.
-    let cases: [(String, Option<(R, Option<i64>)>); 10] = [
+    let cases: [(String, Verdict); 10] = [
         // valid
         (
             format!("35=D\x01{HEAD}11=X\x0155=S\x0154=1\x0160=20261130-12:00:00\x0140=2\x01"),
