@@ -356,30 +356,215 @@ fn too_many_fields_is_an_error_not_a_drop() {
 
 #[test]
 fn leniency_is_explicit() {
+    // CheckSum: strict rejects a wrong one, lenient reads it as it is.
     let mut msg = corpus_message("heartbeat");
     let n = msg.len();
     msg[n - 4..n - 1].copy_from_slice(b"999");
+    assert!(matches!(
+        Parser::new().frame(&msg),
+        Err(Error::CheckSumMismatch { declared: 999, .. })
+    ));
     let lenient = Parser::new().with_checksum_validation(false);
     let frame = lenient.frame(&msg).unwrap().complete().unwrap();
     assert_eq!(frame.checksum(), 999);
+
+    // Empty values: an error by default, a field of zero bytes when allowed.
+    let msg = build(b"35=0\x0158=\x01");
+    let mut fields = Fields::<16>::new();
+    assert_eq!(
+        Parser::new().parse(&msg, &mut fields).err(),
+        Some(Error::EmptyValue {
+            tag: 58,
+            offset: 22
+        })
+    );
+    let parsed = Parser::new()
+        .with_empty_values(true)
+        .parse(&msg, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    assert_eq!(parsed.get(58), Some(&b""[..]));
+
+    // Size: the default maximum admits this message, a smaller one refuses it,
+    // one byte more admits it again.
+    let msg = build(&[b"35=0\x01112=".as_slice(), &[b'x'; 100], b"\x01"].concat());
+    assert!(Parser::new().frame(&msg).is_ok());
+    assert_eq!(
+        Parser::new()
+            .with_max_message_size(msg.len() - 1)
+            .frame(&msg)
+            .err(),
+        Some(Error::MessageTooLarge {
+            size: msg.len(),
+            max: msg.len() - 1
+        })
+    );
+    assert!(
+        Parser::new()
+            .with_max_message_size(msg.len())
+            .frame(&msg)
+            .is_ok()
+    );
+
+    // Data fields: without the pair, a SOH inside RawData (96) splits it; with it,
+    // the field is read by its length.
+    let msg = build(b"35=A\x0195=3\x0196=a\x01b\x01");
+    assert!(
+        Parser::new()
+            .with_data_fields(fix_core::DataFields::NONE)
+            .parse(&msg, &mut fields)
+            .is_err()
+    );
+    let parsed = Parser::new()
+        .parse(&msg, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    assert_eq!(parsed.get(96), Some(&b"a\x01b"[..]));
 }
 
 #[test]
 fn every_error_displays_its_tag_or_offset() {
-    let e = Error::EmptyValue {
-        tag: 58,
-        offset: 22,
-    };
-    assert_eq!(e.to_string(), "tag 58 has an empty value, at byte 22");
-    let e = Error::CheckSumMismatch {
-        offset: 3,
-        declared: 7,
-        computed: 9,
-    };
-    assert_eq!(
-        e.to_string(),
-        "CheckSum (10) is 007 but the bytes sum to 009"
-    );
-    let boxed: Box<dyn std::error::Error> = Box::new(e);
+    // Every variant of `Error` (all seventeen), with the text a reader sees written
+    // out by hand, and its tag and offset.
+    let cases: [(Error, &str, Option<u32>, Option<usize>); 18] = [
+        (
+            Error::Garbage { skip: 5 },
+            "5 bytes before the next `8=FIX`",
+            None,
+            None,
+        ),
+        (
+            Error::InvalidBeginString { offset: 2 },
+            "invalid BeginString (8) at byte 2",
+            Some(8),
+            Some(2),
+        ),
+        (
+            Error::BodyLengthMissing { offset: 10 },
+            "BodyLength (9) expected as the second field, at byte 10",
+            Some(9),
+            Some(10),
+        ),
+        (
+            Error::InvalidBodyLength { offset: 12 },
+            "BodyLength (9) is not a number, at byte 12",
+            Some(9),
+            Some(12),
+        ),
+        (
+            Error::MessageTooLarge {
+                size: 70000,
+                max: 65536,
+            },
+            "message of 70000 bytes exceeds the maximum of 65536",
+            Some(9),
+            None,
+        ),
+        (
+            Error::MsgTypeMissing { offset: 15 },
+            "MsgType (35) expected as the third field, at byte 15",
+            Some(35),
+            Some(15),
+        ),
+        (
+            Error::BodyLengthMismatch { offset: 40 },
+            "BodyLength (9) does not match: no CheckSum (10) at byte 40",
+            Some(9),
+            Some(40),
+        ),
+        (
+            Error::InvalidCheckSum { offset: 43 },
+            "CheckSum (10) is not three digits, at byte 43",
+            Some(10),
+            Some(43),
+        ),
+        (
+            Error::CheckSumMismatch {
+                offset: 3,
+                declared: 7,
+                computed: 9,
+            },
+            "CheckSum (10) is 007 but the bytes sum to 009",
+            Some(10),
+            Some(3),
+        ),
+        (
+            Error::InvalidTag { offset: 20 },
+            "invalid tag at byte 20",
+            None,
+            Some(20),
+        ),
+        (
+            Error::TagZero { offset: 21 },
+            "tag 0 at byte 21",
+            None,
+            Some(21),
+        ),
+        (
+            Error::TagOverflow { offset: 22 },
+            "tag too large at byte 22",
+            None,
+            Some(22),
+        ),
+        (
+            Error::MissingEquals {
+                tag: 55,
+                offset: 30,
+            },
+            "tag 55 has no `=`, at byte 30",
+            Some(55),
+            Some(30),
+        ),
+        (
+            Error::EmptyValue {
+                tag: 58,
+                offset: 22,
+            },
+            "tag 58 has an empty value, at byte 22",
+            Some(58),
+            Some(22),
+        ),
+        (
+            Error::InvalidDataLength {
+                tag: 95,
+                offset: 50,
+            },
+            "length field 95 is not a number, at byte 50",
+            Some(95),
+            Some(50),
+        ),
+        (
+            Error::DataLengthOutOfBounds {
+                tag: 96,
+                offset: 55,
+            },
+            "data field 96 does not fit its announced length in the body, at byte 55",
+            Some(96),
+            Some(55),
+        ),
+        (
+            Error::TooManyFields { capacity: 8 },
+            "more than 8 fields",
+            None,
+            None,
+        ),
+        (
+            Error::CheckSumMismatch {
+                offset: 100,
+                declared: 255,
+                computed: 0,
+            },
+            "CheckSum (10) is 255 but the bytes sum to 000",
+            Some(10),
+            Some(100),
+        ),
+    ];
+    for (e, text, tag, offset) in cases {
+        assert_eq!(e.to_string(), text);
+        assert_eq!((e.tag(), e.offset()), (tag, offset), "{e:?}");
+    }
+    let boxed: Box<dyn std::error::Error> = Box::new(cases[8].0);
     assert!(boxed.to_string().contains("CheckSum"));
 }

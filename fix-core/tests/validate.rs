@@ -296,10 +296,63 @@ fn every_switch_does_what_quickfix_s_setting_does() {
 
 #[test]
 fn reject_texts_and_codes() {
-    for code in (0..=17).chain([99]) {
-        let reason = R::from_code(code).unwrap();
-        assert_eq!(reason.code(), code);
-        assert!(!reason.text().is_empty());
+    // SessionRejectReason (373): each code, its variant and the Text (58) QuickFIX
+    // sends with it, written out here from the FIX specification's table.
+    let table = [
+        (0, R::InvalidTagNumber, "Invalid tag number"),
+        (1, R::RequiredTagMissing, "Required tag missing"),
+        (
+            2,
+            R::TagNotDefinedForMessageType,
+            "Tag not defined for this message type",
+        ),
+        (3, R::UndefinedTag, "Undefined Tag"),
+        (
+            4,
+            R::TagSpecifiedWithoutValue,
+            "Tag specified without a value",
+        ),
+        (
+            5,
+            R::ValueIncorrect,
+            "Value is incorrect (out of range) for this tag",
+        ),
+        (6, R::IncorrectDataFormat, "Incorrect data format for value"),
+        (7, R::DecryptionProblem, "Decryption problem"),
+        (8, R::SignatureProblem, "Signature problem"),
+        (9, R::CompIdProblem, "CompID problem"),
+        (
+            10,
+            R::SendingTimeAccuracyProblem,
+            "SendingTime accuracy problem",
+        ),
+        (11, R::InvalidMsgType, "Invalid MsgType"),
+        (12, R::XmlValidationError, "XML Validation error"),
+        (13, R::TagAppearsMoreThanOnce, "Tag appears more than once"),
+        (
+            14,
+            R::TagSpecifiedOutOfRequiredOrder,
+            "Tag specified out of required order",
+        ),
+        (
+            15,
+            R::RepeatingGroupFieldsOutOfOrder,
+            "Out of order repeating group members",
+        ),
+        (
+            16,
+            R::IncorrectNumInGroupCount,
+            "Incorrect NumInGroup count for repeating group",
+        ),
+        (17, R::NonDataValueIncludesFieldDelimiter, "Embedded SOH"),
+        (99, R::Other, "Other"),
+    ];
+    for (code, reason, text) in table {
+        assert_eq!(R::from_code(code), Some(reason), "{code}");
+        assert_eq!(reason.code(), code, "{reason:?}");
+        assert_eq!(reason.text(), text, "{reason:?}");
     }
-    assert_eq!(R::from_code(18), None);
+    for code in [18, 19, 98, 100, u32::MAX] {
+        assert_eq!(R::from_code(code), None, "{code}");
+    }
 }
