@@ -10,6 +10,19 @@
 /// The FIX field delimiter, SOH (0x01).
 pub const SOH: u8 = 0x01;
 
+/// Which implementation this build compiled: `"avx2"`, `"sse2"` or `"scalar"` (the
+/// SIMD paths are chosen at compile time, so a test reports which one it checked).
+#[cfg(test)]
+const PATH: &str = if cfg!(all(target_arch = "x86_64", not(fix_core_force_scalar))) {
+    if cfg!(target_feature = "avx2") {
+        "avx2"
+    } else {
+        "sse2"
+    }
+} else {
+    "scalar"
+};
+
 /// Bit `i` of the result is set when `block[i]` is SOH.
 #[inline]
 pub(crate) fn soh_mask(block: &[u8; 64]) -> u64 {
@@ -284,6 +297,17 @@ pub(crate) fn block_mask(bytes: &[u8], base: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Says which path the comparisons below checked, and fails when CI asked for
+    /// another one (`FIX_CORE_EXPECT_SIMD=avx2|sse2|scalar`): a build flag that did
+    /// not take would otherwise test the same path twice.
+    #[test]
+    fn the_path_under_test_is_the_one_asked_for() {
+        std::eprintln!("fix-core scan path: {PATH}");
+        if let Some(expected) = option_env!("FIX_CORE_EXPECT_SIMD") {
+            assert_eq!(PATH, expected);
+        }
+    }
 
     #[test]
     fn soh_mask_matches_scalar_for_every_byte_at_every_position() {
