@@ -233,6 +233,15 @@ mod tests {
     fn generated_code_is_fresh() {
         let report = regen(&root(), true);
         assert!(report.errors.is_empty(), "{:#?}", report.errors);
+        // A missing dictionary or crate would be skipped, and pass unchecked.
+        assert!(report.skipped.is_empty(), "{:#?}", report.skipped);
+        let dirs: Vec<_> = targets(&root()).into_iter().map(|t| t.dir).collect();
+        for dir in ["fix44/src/generated", "acmex/src/generated"] {
+            assert!(
+                dirs.iter().any(|d| d.ends_with(dir)),
+                "{dir} is not a target: {dirs:?}"
+            );
+        }
         assert!(
             report.changed.is_empty(),
             "stale generated files, run `cargo xtask regen` and commit: {:#?}",
