@@ -192,3 +192,72 @@ fn a_group_count_that_no_longer_matches_is_caught() {
         )))
     );
 }
+
+/// A cache smaller than the set of shapes evicts the oldest, keeps giving the plain
+/// walk's verdicts, and remembers an evicted shape again when it comes back.
+#[test]
+fn a_full_cache_evicts_and_still_agrees() {
+    let v = Validator::new();
+    let mut cache = ShapeCache::<2, 128>::new();
+    let mut fields = Fields::<256>::new();
+    let mut verdicts = |cache: &mut ShapeCache<2, 128>, which: usize, side: &[u8]| {
+        let mut set = corpus()[which].clone();
+        if let Some(f) = set.iter_mut().find(|(t, _)| *t == 54) {
+            f.1 = side.to_vec();
+        }
+        let bytes = wire(&set);
+        let msg = Parser::new()
+            .parse(&bytes, &mut fields)
+            .unwrap()
+            .complete()
+            .unwrap();
+        let plain = v
+            .validate(dict(), &msg)
+            .err()
+            .map(|r| (r.reason, r.ref_tag));
+        let cached = v
+            .validate_cached(dict(), &msg, cache)
+            .err()
+            .map(|r| (r.reason, r.ref_tag));
+        assert_eq!(plain, cached);
+        plain
+    };
+    // ExecutionReport, NewOrderSingle, then MarketDataIncrementalRefresh: the
+    // third shape evicts the first.
+    for which in [0, 1, 2] {
+        assert_eq!(verdicts(&mut cache, which, b"1"), None);
+    }
+    assert_eq!(cache.len(), 2);
+    // The evicted ExecutionReport is walked in full again: a bad Side is caught,
+    // then a good one is remembered again.
+    let bad = Some((SessionRejectReason::ValueIncorrect, Some(54)));
+    assert_eq!(verdicts(&mut cache, 0, b"Z"), bad);
+    assert_eq!(verdicts(&mut cache, 0, b"2"), None);
+    assert_eq!(cache.len(), 2);
+    // And through the remembered shape, the bad value is still caught.
+    assert_eq!(verdicts(&mut cache, 0, b"Z"), bad);
+}
+
+/// A message of more fields than a shape holds is validated by the full walk and
+/// not remembered; more fields than the parser's storage is a typed error.
+#[test]
+fn messages_past_the_limits() {
+    let v = Validator::new();
+    let er = wire(&corpus()[0]);
+    let mut fields = Fields::<256>::new();
+    let msg = Parser::new()
+        .parse(&er, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let mut small = ShapeCache::<4, 8>::new();
+    assert!(msg.fields().len() > 8);
+    assert_eq!(v.validate_cached(dict(), &msg, &mut small), Ok(()));
+    assert_eq!(small.len(), 0, "a shape past F fields is not kept");
+
+    let mut few = Fields::<8>::new();
+    assert_eq!(
+        Parser::new().parse(&er, &mut few).err(),
+        Some(fix_core::Error::TooManyFields { capacity: 8 })
+    );
+}
