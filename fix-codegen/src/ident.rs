@@ -370,7 +370,9 @@ mod tests {
             dedup(input.clone()),
             ["Buy", "Sell", "Buy2", "Buy4", "Buy3"]
         );
-        assert_eq!(dedup(input.clone()), dedup(input));
+        // A name that comes first keeps it; a later duplicate skips it.
+        let taken_first = ["Buy2", "Buy", "Buy"].map(String::from);
+        assert_eq!(dedup(taken_first), ["Buy2", "Buy", "Buy3"]);
         let snake = ["md_entry", "md_entry"].map(String::from);
         assert_eq!(dedup(snake), ["md_entry", "md_entry_2"]);
         let digits = ["Version4_4", "Version4_4"].map(String::from);
