@@ -465,3 +465,81 @@ fn broken_messages_are_shown_with_their_problem() {
         "3 messages shown of 3 read, 2 with problems, 1 line without a FIX message skipped",
     );
 }
+
+/// Runs `fixdump` with its stdout (and stderr) on a terminal: util-linux's `script`
+/// gives it a pseudo-terminal; `shell` is the command line after the binary.
+fn run_on_terminal(shell: &str, no_color: Option<&str>) -> String {
+    let cmd = format!("{} {shell}", env!("CARGO_BIN_EXE_fixdump"));
+    let mut command = Command::new("script");
+    command
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(root())
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::null());
+    if let Some(v) = no_color {
+        command.env("NO_COLOR", v);
+    }
+    let out = command
+        .output()
+        .expect("util-linux `script` runs fixdump on a pseudo-terminal");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn colour_on_a_terminal_unless_no_color() {
+    let coloured = run_on_terminal("samples/session.log", None);
+    assert_contains(&coloured, "\x1b[36mSide");
+    let plain = run_on_terminal("samples/session.log", Some("1"));
+    assert!(!plain.contains("\x1b["), "NO_COLOR=1 on a terminal");
+    assert_contains(&plain, "Side");
+    // An empty NO_COLOR is no request (no-color.org).
+    assert!(run_on_terminal("samples/session.log", Some("")).contains("\x1b[36m"));
+    assert!(!run_on_terminal("--color=never samples/session.log", None).contains("\x1b["));
+}
+
+#[test]
+fn no_validate_shows_framing_problems_only() {
+    let validated = run(&["samples/session.log"]);
+    assert_contains(
+        &validated,
+        "!! Value is incorrect (out of range) for this tag: 54 Side",
+    );
+    let unvalidated = run(&["--no-validate", "samples/session.log"]);
+    assert!(!unvalidated.contains("Value is incorrect"));
+    assert_contains(
+        &unvalidated,
+        "!! CheckSum (10) is 110 but the bytes sum to 109",
+    );
+}
+
+#[test]
+fn a_large_file_shows_progress_on_a_terminal_only_when_stdout_is_not_one() {
+    // 16 MiB or more of the sample log, the size from which progress is shown.
+    let sample = std::fs::read(root().join("samples/session.log")).unwrap();
+    let dir = std::env::temp_dir().join(format!("fixdump-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.log");
+    let copies = (16 << 20) / sample.len() + 1;
+    std::fs::write(&big, sample.repeat(copies)).unwrap();
+    let path = big.display().to_string();
+    // stdout to /dev/null, stderr on the terminal: the progress line appears.
+    let shown = run_on_terminal(&format!("--no-validate {path} > /dev/null"), None);
+    let shown_too = shown.contains("% (") && shown.contains(" MB)");
+    // --no-progress silences it.
+    let silent = run_on_terminal(
+        &format!("--no-progress --no-validate {path} > /dev/null"),
+        None,
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        shown_too,
+        "no progress line: {:?}",
+        &shown[..shown.len().min(200)]
+    );
+    assert!(!silent.contains("% ("), "{silent:?}");
+}
