@@ -78,9 +78,11 @@ fn with_member(manifest: &str, name: &str) -> Option<String> {
     if list.contains(&format!("\"{name}\"")) {
         return Some(manifest.to_string());
     }
+    let empty = list["members = [".len()..].trim().is_empty();
+    let separator = if empty { "" } else { ", " };
     Some(format!(
-        "{}, \"{name}\"{}",
-        &manifest[..end],
+        "{}{separator}\"{name}\"{}",
+        manifest[..end].trim_end(),
         &manifest[end..]
     ))
 }
@@ -98,6 +100,67 @@ mod tests {
             "[workspace]\nmembers = [\"fix-core\", \"fix44\", \"acmex\"]\n"
         );
         assert_eq!(with_member(&once, "acmex").unwrap(), once);
+        assert_eq!(
+            with_member("members = []\n", "acmex").unwrap(),
+            "members = [\"acmex\"]\n"
+        );
+    }
+
+    /// `new-crate` end to end, in a workspace of its own: the crate is written,
+    /// added to the members, generated, and builds against fix-core.
+    #[test]
+    fn a_new_crate_is_created_generated_and_builds() {
+        let real = crate::root();
+        let dir = std::env::temp_dir().join(format!("xtask-new-crate-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("spec")).unwrap();
+        std::fs::copy(real.join("spec/ACMEX.xml"), dir.join("spec/VENUE.xml")).unwrap();
+        // The real workspace manifest, with no members yet and fix-core where it is.
+        let manifest = std::fs::read_to_string(real.join("Cargo.toml")).unwrap();
+        let start = manifest.find("members = [").unwrap();
+        let end = start + manifest[start..].find(']').unwrap() + 1;
+        let fix_core = real.join("fix-core").display().to_string();
+        let manifest = format!("{}members = []{}", &manifest[..start], &manifest[end..])
+            .replace("path = \"fix-core\"", &format!("path = {fix_core:?}"));
+        std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+        // The real lockfile: the same versions, resolved without the network.
+        std::fs::copy(real.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+
+        assert_eq!(run(&dir, "spec/VENUE.xml"), Ok("venue".to_string()));
+        assert!(
+            run(&dir, "spec/VENUE.xml")
+                .unwrap_err()
+                .contains("exists already")
+        );
+        let report = crate::regen(&dir, false);
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let root_manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        assert!(root_manifest.contains("members = [\"venue\"]"));
+        for file in [
+            "Cargo.toml",
+            "src/lib.rs",
+            "src/generated/mod.rs",
+            "src/generated/messages.rs",
+        ] {
+            assert!(dir.join("venue").join(file).is_file(), "venue/{file}");
+        }
+        assert!(
+            crate::regen(&dir, true).changed.is_empty(),
+            "fresh after generation"
+        );
+
+        let check = std::process::Command::new(env!("CARGO"))
+            .args(["check", "--quiet", "--offline", "--manifest-path"])
+            .arg(dir.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", real.join("target/new-crate-check"))
+            .output()
+            .unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stderr)
+        );
     }
 
     #[test]
