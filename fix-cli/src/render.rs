@@ -387,8 +387,8 @@ impl<'d> Writer<'d> {
         out.push(b'#');
         push_u64(out, n);
         out.push(b' ');
-        let name = tables.message_name(msg_type);
-        if let Some(name) = name {
+        let message = tables.message(msg_type);
+        if let Some(name) = message.map(|m| m.name.as_str()) {
             out.extend_from_slice(name.as_bytes());
             out.push(b' ');
         }
@@ -426,7 +426,7 @@ impl<'d> Writer<'d> {
             line.push_str(&format!(" (SessionRejectReason {})", r.reason.code()));
             problem_line(out, s, &line);
         }
-        let body = tables.message(msg_type).map(|m| m.layout());
+        let body = message.map(|m| m.layout());
         let mut stack = std::mem::take(&mut self.stack);
         walk(
             tables,
@@ -461,7 +461,8 @@ impl<'d> Writer<'d> {
         }
         out.extend_from_slice(b",\"msg_type\":");
         json_str(out, msg_type);
-        if let Some(name) = tables.message_name(msg_type) {
+        let message = tables.message(msg_type);
+        if let Some(name) = message.map(|m| m.name.as_str()) {
             out.extend_from_slice(b",\"msg_name\":");
             json_str(out, name.as_bytes());
         }
@@ -503,7 +504,7 @@ impl<'d> Writer<'d> {
             out.push(b']');
         }
         out.extend_from_slice(b",\"fields\":[");
-        let body = tables.message(msg_type).map(|m| m.layout());
+        let body = message.map(|m| m.layout());
         let mut stack = std::mem::take(&mut self.stack);
         let mut emit = JsonEmit {
             first: true,
