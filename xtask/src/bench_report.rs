@@ -71,6 +71,29 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let started = SystemTime::now();
 
+    // The peers' own checks first: a peer that reads or writes differently from
+    // ours fails here, before anything is timed (CI does not build the peers).
+    let test = [
+        "test",
+        "--release",
+        "-p",
+        "fix-benches",
+        "--features",
+        features,
+        "--test",
+        "peers",
+    ];
+    let test_cmd = format!("cargo {}", test.join(" "));
+    eprintln!("bench-report: {test_cmd}");
+    let status = Command::new(&cargo)
+        .args(test)
+        .current_dir(&root)
+        .status()
+        .map_err(|e| format!("{test_cmd}: {e}"))?;
+    if !status.success() {
+        return Err(format!("{test_cmd}: {status}"));
+    }
+
     let mut bench = vec![
         "bench",
         "-p",
