@@ -2,37 +2,46 @@
 //! Component views and builders (shared by every message that includes them), the header and the trailer.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-t::view! {
-    /// The standard header, in every message.
-    block Header {
-        req begin_string(0, 8, "BeginString", STRING, v::FixStr<'a>);
-        req body_length(1, 9, "BodyLength", LENGTH, v::Length);
-        req msg_type(2, 35, "MsgType", STRING, e::MsgType<'a>);
-        req sender_comp_id(3, 49, "SenderCompID", STRING, v::FixStr<'a>);
-        req target_comp_id(4, 56, "TargetCompID", STRING, v::FixStr<'a>);
-        opt on_behalf_of_comp_id(5, 115, "OnBehalfOfCompID", STRING, v::FixStr<'a>);
-        opt deliver_to_comp_id(6, 128, "DeliverToCompID", STRING, v::FixStr<'a>);
-        opt secure_data_len(7, 90, "SecureDataLen", LENGTH, v::Length);
-        data secure_data(8, 91, "SecureData", DATA);
-        req msg_seq_num(9, 34, "MsgSeqNum", SEQNUM, v::SeqNum);
-        opt sender_sub_id(10, 50, "SenderSubID", STRING, v::FixStr<'a>);
-        opt sender_location_id(11, 142, "SenderLocationID", STRING, v::FixStr<'a>);
-        opt target_sub_id(12, 57, "TargetSubID", STRING, v::FixStr<'a>);
-        opt target_location_id(13, 143, "TargetLocationID", STRING, v::FixStr<'a>);
-        opt on_behalf_of_sub_id(14, 116, "OnBehalfOfSubID", STRING, v::FixStr<'a>);
-        opt on_behalf_of_location_id(15, 144, "OnBehalfOfLocationID", STRING, v::FixStr<'a>);
-        opt deliver_to_sub_id(16, 129, "DeliverToSubID", STRING, v::FixStr<'a>);
-        opt deliver_to_location_id(17, 145, "DeliverToLocationID", STRING, v::FixStr<'a>);
-        opt poss_dup_flag(18, 43, "PossDupFlag", BOOLEAN, bool);
-        opt poss_resend(19, 97, "PossResend", BOOLEAN, bool);
-        req sending_time(20, 52, "SendingTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt orig_sending_time(21, 122, "OrigSendingTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt xml_data_len(22, 212, "XmlDataLen", LENGTH, v::Length);
-        data xml_data(23, 213, "XmlData", DATA);
-        opt message_encoding(24, 347, "MessageEncoding", STRING, e::MessageEncoding<'a>);
-        opt last_msg_seq_num_processed(25, 369, "LastMsgSeqNumProcessed", SEQNUM, v::SeqNum);
-        group no_hops(26, 627, "NoHops", HeaderNoHops, 3, HEADER_NO_HOPS);
-    }
+t::block!(Header, doc = " The standard header, in every message.");
+impl<'v, 'a> Header<'v, 'a> {
+    t::req!(begin_string, slot = 0, tag = 8, "BeginString", STRING);
+    t::req!(body_length, slot = 1, tag = 9, "BodyLength", LENGTH);
+    t::req!(msg_type, slot = 2, tag = 35, "MsgType", STRING, e::MsgType);
+    t::req!(sender_comp_id, slot = 3, tag = 49, "SenderCompID", STRING);
+    t::req!(target_comp_id, slot = 4, tag = 56, "TargetCompID", STRING);
+    t::opt!(on_behalf_of_comp_id, slot = 5, tag = 115, "OnBehalfOfCompID", STRING);
+    t::opt!(deliver_to_comp_id, slot = 6, tag = 128, "DeliverToCompID", STRING);
+    t::opt!(secure_data_len, slot = 7, tag = 90, "SecureDataLen", LENGTH);
+    t::opt!(secure_data, slot = 8, tag = 91, "SecureData", DATA);
+    t::req!(msg_seq_num, slot = 9, tag = 34, "MsgSeqNum", SEQNUM);
+    t::opt!(sender_sub_id, slot = 10, tag = 50, "SenderSubID", STRING);
+    t::opt!(sender_location_id, slot = 11, tag = 142, "SenderLocationID", STRING);
+    t::opt!(target_sub_id, slot = 12, tag = 57, "TargetSubID", STRING);
+    t::opt!(target_location_id, slot = 13, tag = 143, "TargetLocationID", STRING);
+    t::opt!(on_behalf_of_sub_id, slot = 14, tag = 116, "OnBehalfOfSubID", STRING);
+    t::opt!(
+        on_behalf_of_location_id, slot = 15, tag = 144, "OnBehalfOfLocationID", STRING
+    );
+    t::opt!(deliver_to_sub_id, slot = 16, tag = 129, "DeliverToSubID", STRING);
+    t::opt!(deliver_to_location_id, slot = 17, tag = 145, "DeliverToLocationID", STRING);
+    t::opt!(poss_dup_flag, slot = 18, tag = 43, "PossDupFlag", BOOLEAN);
+    t::opt!(poss_resend, slot = 19, tag = 97, "PossResend", BOOLEAN);
+    t::req!(sending_time, slot = 20, tag = 52, "SendingTime", UTCTIMESTAMP);
+    t::opt!(orig_sending_time, slot = 21, tag = 122, "OrigSendingTime", UTCTIMESTAMP);
+    t::opt!(xml_data_len, slot = 22, tag = 212, "XmlDataLen", LENGTH);
+    t::opt!(xml_data, slot = 23, tag = 213, "XmlData", DATA);
+    t::opt!(
+        message_encoding, slot = 24, tag = 347, "MessageEncoding", STRING,
+        e::MessageEncoding
+    );
+    t::opt!(
+        last_msg_seq_num_processed, slot = 25, tag = 369, "LastMsgSeqNumProcessed",
+        SEQNUM
+    );
+    t::group!(
+        no_hops, slot = 26, tag = 627, "NoHops", entry = HeaderNoHops, slots = 3, table =
+        HEADER_NO_HOPS
+    );
 }
 /// Builds the standard header: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -84,6 +93,7 @@ pub struct HeaderBuilder<'b> {
 }
 impl<'b> HeaderBuilder<'b> {
     /// A builder with the required fields set.
+    #[inline]
     pub fn new(
         sender_comp_id: v::FixStr<'b>,
         target_comp_id: v::FixStr<'b>,
@@ -99,34 +109,17 @@ impl<'b> HeaderBuilder<'b> {
         }
     }
 }
-impl t::Build for HeaderBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 34, &self.msg_seq_num)?;
-        t::put(enc, 43, &self.poss_dup_flag)?;
-        t::put(enc, 49, &self.sender_comp_id)?;
-        t::put(enc, 50, &self.sender_sub_id)?;
-        t::put(enc, 52, &self.sending_time)?;
-        t::put(enc, 56, &self.target_comp_id)?;
-        t::put(enc, 57, &self.target_sub_id)?;
-        t::put_data(enc, 90, 91, self.secure_data)?;
-        t::put(enc, 97, &self.poss_resend)?;
-        t::put(enc, 115, &self.on_behalf_of_comp_id)?;
-        t::put(enc, 116, &self.on_behalf_of_sub_id)?;
-        t::put(enc, 122, &self.orig_sending_time)?;
-        t::put(enc, 128, &self.deliver_to_comp_id)?;
-        t::put(enc, 129, &self.deliver_to_sub_id)?;
-        t::put(enc, 142, &self.sender_location_id)?;
-        t::put(enc, 143, &self.target_location_id)?;
-        t::put(enc, 144, &self.on_behalf_of_location_id)?;
-        t::put(enc, 145, &self.deliver_to_location_id)?;
-        t::put_data(enc, 212, 213, self.xml_data)?;
-        t::put(enc, 347, &self.message_encoding)?;
-        t::put(enc, 369, &self.last_msg_seq_num_processed)?;
-        t::put_group(enc, 627, self.no_hops)?;
-        Ok(())
-    }
-}
-impl<'b> HeaderBuilder<'b> {
+t::build!(
+    HeaderBuilder { msg_seq_num(34), poss_dup_flag(43), sender_comp_id(49),
+    sender_sub_id(50), sending_time(52), target_comp_id(56), target_sub_id(57),
+    secure_data(data = 91, length = 90), poss_resend(97), on_behalf_of_comp_id(115),
+    on_behalf_of_sub_id(116), orig_sending_time(122), deliver_to_comp_id(128),
+    deliver_to_sub_id(129), sender_location_id(142), target_location_id(143),
+    on_behalf_of_location_id(144), deliver_to_location_id(145), xml_data(data = 213,
+    length = 212), message_encoding(347), last_msg_seq_num_processed(369), no_hops(group
+    627) }
+);
+impl HeaderBuilder<'_> {
     /// Starts a message of type `msg_type` in `buf` with BeginString
     /// [`BEGIN_STRING`](super::BEGIN_STRING): writes 8, 9 and 35, then the header
     /// fields in ascending tag order.
@@ -156,335 +149,622 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoHops` (627) group.
-    entry HeaderNoHops[3] {
-        opt hop_comp_id(0, 628, "HopCompID", STRING, v::FixStr<'a>);
-        opt hop_sending_time(1, 629, "HopSendingTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt hop_ref_id(2, 630, "HopRefID", SEQNUM, v::SeqNum);
+t::entry!(HeaderNoHops, slots = 3, group = "NoHops", tag = 627);
+impl<'a> HeaderNoHops<'a> {
+    t::opt!(hop_comp_id, slot = 0, tag = 628, "HopCompID", STRING);
+    t::opt!(hop_sending_time, slot = 1, tag = 629, "HopSendingTime", UTCTIMESTAMP);
+    t::opt!(hop_ref_id, slot = 2, tag = 630, "HopRefID", SEQNUM);
+}
+/// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeaderNoHopsBuilder<'b> {
+    /// `HopCompID` (628), STRING.
+    pub hop_comp_id: Option<v::FixStr<'b>>,
+    /// `HopSendingTime` (629), UTCTIMESTAMP.
+    pub hop_sending_time: Option<v::UtcTimestamp>,
+    /// `HopRefID` (630), SEQNUM.
+    pub hop_ref_id: Option<v::SeqNum>,
+}
+impl<'b> HeaderNoHopsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(hop_comp_id: v::FixStr<'b>) -> Self {
+        Self {
+            hop_comp_id: Some(hop_comp_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    HeaderNoHopsBuilder(hop_comp_id: v::FixStr<'b>) {
-        hop_comp_id: Option<v::FixStr<'b>> = opt(628, "HopCompID", STRING);
-        hop_sending_time: Option<v::UtcTimestamp> = opt(629, "HopSendingTime", UTCTIMESTAMP);
-        hop_ref_id: Option<v::SeqNum> = opt(630, "HopRefID", SEQNUM);
+t::build!(
+    HeaderNoHopsBuilder { hop_comp_id(628), hop_sending_time(629), hop_ref_id(630) }
+);
+t::block!(Trailer, doc = " The standard trailer, in every message.");
+impl<'v, 'a> Trailer<'v, 'a> {
+    t::opt!(signature_length, slot = 0, tag = 93, "SignatureLength", LENGTH);
+    t::opt!(signature, slot = 1, tag = 89, "Signature", DATA);
+    t::req!(check_sum, slot = 2, tag = 10, "CheckSum", STRING);
+}
+t::block!(CommissionData, component = "CommissionData");
+impl<'v, 'a> CommissionData<'v, 'a> {
+    t::opt!(commission, slot = 0, tag = 12, "Commission", AMT);
+    t::opt!(comm_type, slot = 1, tag = 13, "CommType", CHAR, e::CommType);
+    t::opt!(comm_currency, slot = 2, tag = 479, "CommCurrency", CURRENCY);
+    t::opt!(
+        fund_renew_waiv, slot = 3, tag = 497, "FundRenewWaiv", CHAR, e::FundRenewWaiv
+    );
+}
+/// Builds the `CommissionData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CommissionDataBuilder<'b> {
+    /// `Commission` (12), AMT.
+    pub commission: Option<v::Decimal>,
+    /// `CommType` (13), CHAR.
+    pub comm_type: Option<e::CommType>,
+    /// `CommCurrency` (479), CURRENCY.
+    pub comm_currency: Option<v::Currency>,
+    /// `FundRenewWaiv` (497), CHAR.
+    pub fund_renew_waiv: Option<e::FundRenewWaiv>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> CommissionDataBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The standard trailer, in every message.
-    block Trailer {
-        opt signature_length(0, 93, "SignatureLength", LENGTH, v::Length);
-        data signature(1, 89, "Signature", DATA);
-        req check_sum(2, 10, "CheckSum", STRING, v::FixStr<'a>);
+t::build!(
+    CommissionDataBuilder { commission(12), comm_type(13), comm_currency(479),
+    fund_renew_waiv(497) }
+);
+t::block!(DiscretionInstructions, component = "DiscretionInstructions");
+impl<'v, 'a> DiscretionInstructions<'v, 'a> {
+    t::opt!(
+        discretion_inst, slot = 0, tag = 388, "DiscretionInst", CHAR, e::DiscretionInst
+    );
+    t::opt!(
+        discretion_offset_value, slot = 1, tag = 389, "DiscretionOffsetValue", FLOAT
+    );
+    t::opt!(
+        discretion_move_type, slot = 2, tag = 841, "DiscretionMoveType", INT,
+        e::DiscretionMoveType
+    );
+    t::opt!(
+        discretion_offset_type, slot = 3, tag = 842, "DiscretionOffsetType", INT,
+        e::DiscretionOffsetType
+    );
+    t::opt!(
+        discretion_limit_type, slot = 4, tag = 843, "DiscretionLimitType", INT,
+        e::DiscretionLimitType
+    );
+    t::opt!(
+        discretion_round_direction, slot = 5, tag = 844, "DiscretionRoundDirection", INT,
+        e::DiscretionRoundDirection
+    );
+    t::opt!(
+        discretion_scope, slot = 6, tag = 846, "DiscretionScope", INT, e::DiscretionScope
+    );
+}
+/// Builds the `DiscretionInstructions` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DiscretionInstructionsBuilder<'b> {
+    /// `DiscretionInst` (388), CHAR.
+    pub discretion_inst: Option<e::DiscretionInst>,
+    /// `DiscretionOffsetValue` (389), FLOAT.
+    pub discretion_offset_value: Option<v::Decimal>,
+    /// `DiscretionMoveType` (841), INT.
+    pub discretion_move_type: Option<e::DiscretionMoveType<'b>>,
+    /// `DiscretionOffsetType` (842), INT.
+    pub discretion_offset_type: Option<e::DiscretionOffsetType<'b>>,
+    /// `DiscretionLimitType` (843), INT.
+    pub discretion_limit_type: Option<e::DiscretionLimitType<'b>>,
+    /// `DiscretionRoundDirection` (844), INT.
+    pub discretion_round_direction: Option<e::DiscretionRoundDirection<'b>>,
+    /// `DiscretionScope` (846), INT.
+    pub discretion_scope: Option<e::DiscretionScope<'b>>,
+}
+impl<'b> DiscretionInstructionsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `CommissionData` component: a view over the slots it fills in the enclosing message or entry.
-    block CommissionData {
-        opt commission(0, 12, "Commission", AMT, v::Decimal);
-        opt comm_type(1, 13, "CommType", CHAR, e::CommType);
-        opt comm_currency(2, 479, "CommCurrency", CURRENCY, v::Currency);
-        opt fund_renew_waiv(3, 497, "FundRenewWaiv", CHAR, e::FundRenewWaiv);
+t::build!(
+    DiscretionInstructionsBuilder { discretion_inst(388), discretion_offset_value(389),
+    discretion_move_type(841), discretion_offset_type(842), discretion_limit_type(843),
+    discretion_round_direction(844), discretion_scope(846) }
+);
+t::block!(FinancingDetails, component = "FinancingDetails");
+impl<'v, 'a> FinancingDetails<'v, 'a> {
+    t::opt!(agreement_desc, slot = 0, tag = 913, "AgreementDesc", STRING);
+    t::opt!(agreement_id, slot = 1, tag = 914, "AgreementID", STRING);
+    t::opt!(agreement_date, slot = 2, tag = 915, "AgreementDate", LOCALMKTDATE);
+    t::opt!(agreement_currency, slot = 3, tag = 918, "AgreementCurrency", CURRENCY);
+    t::opt!(
+        termination_type, slot = 4, tag = 788, "TerminationType", INT, e::TerminationType
+    );
+    t::opt!(start_date, slot = 5, tag = 916, "StartDate", LOCALMKTDATE);
+    t::opt!(end_date, slot = 6, tag = 917, "EndDate", LOCALMKTDATE);
+    t::opt!(delivery_type, slot = 7, tag = 919, "DeliveryType", INT, e::DeliveryType);
+    t::opt!(margin_ratio, slot = 8, tag = 898, "MarginRatio", PERCENTAGE);
+}
+/// Builds the `FinancingDetails` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FinancingDetailsBuilder<'b> {
+    /// `AgreementDesc` (913), STRING.
+    pub agreement_desc: Option<v::FixStr<'b>>,
+    /// `AgreementID` (914), STRING.
+    pub agreement_id: Option<v::FixStr<'b>>,
+    /// `AgreementDate` (915), LOCALMKTDATE.
+    pub agreement_date: Option<v::LocalMktDate>,
+    /// `AgreementCurrency` (918), CURRENCY.
+    pub agreement_currency: Option<v::Currency>,
+    /// `TerminationType` (788), INT.
+    pub termination_type: Option<e::TerminationType<'b>>,
+    /// `StartDate` (916), LOCALMKTDATE.
+    pub start_date: Option<v::LocalMktDate>,
+    /// `EndDate` (917), LOCALMKTDATE.
+    pub end_date: Option<v::LocalMktDate>,
+    /// `DeliveryType` (919), INT.
+    pub delivery_type: Option<e::DeliveryType<'b>>,
+    /// `MarginRatio` (898), PERCENTAGE.
+    pub margin_ratio: Option<v::Decimal>,
+}
+impl<'b> FinancingDetailsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds the `CommissionData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CommissionDataBuilder() {
-        commission: Option<v::Decimal> = opt(12, "Commission", AMT);
-        comm_type: Option<e::CommType> = opt(13, "CommType", CHAR);
-        comm_currency: Option<v::Currency> = opt(479, "CommCurrency", CURRENCY);
-        fund_renew_waiv: Option<e::FundRenewWaiv> = opt(497, "FundRenewWaiv", CHAR);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
+t::build!(
+    FinancingDetailsBuilder { agreement_desc(913), agreement_id(914),
+    agreement_date(915), agreement_currency(918), termination_type(788), start_date(916),
+    end_date(917), delivery_type(919), margin_ratio(898) }
+);
+t::block!(Instrument, component = "Instrument");
+impl<'v, 'a> Instrument<'v, 'a> {
+    t::opt!(symbol, slot = 0, tag = 55, "Symbol", STRING);
+    t::opt!(symbol_sfx, slot = 1, tag = 65, "SymbolSfx", STRING);
+    t::opt!(security_id, slot = 2, tag = 48, "SecurityID", STRING);
+    t::opt!(
+        security_id_source, slot = 3, tag = 22, "SecurityIDSource", STRING,
+        e::SecurityIdSource
+    );
+    t::comp!(sec_alt_id_grp, slot = 4, slots = 1, "SecAltIDGrp", SecAltIdGrp, view = 'v);
+    t::opt!(product, slot = 5, tag = 460, "Product", INT, e::Product);
+    t::opt!(cfi_code, slot = 6, tag = 461, "CFICode", STRING);
+    t::opt!(security_type, slot = 7, tag = 167, "SecurityType", STRING, e::SecurityType);
+    t::opt!(security_sub_type, slot = 8, tag = 762, "SecuritySubType", STRING);
+    t::opt!(maturity_month_year, slot = 9, tag = 200, "MaturityMonthYear", MONTHYEAR);
+    t::opt!(maturity_date, slot = 10, tag = 541, "MaturityDate", LOCALMKTDATE);
+    t::opt!(put_or_call, slot = 11, tag = 201, "PutOrCall", INT, e::PutOrCall);
+    t::opt!(
+        coupon_payment_date, slot = 12, tag = 224, "CouponPaymentDate", LOCALMKTDATE
+    );
+    t::opt!(issue_date, slot = 13, tag = 225, "IssueDate", LOCALMKTDATE);
+    t::opt!(
+        repo_collateral_security_type, slot = 14, tag = 239,
+        "RepoCollateralSecurityType", STRING
+    );
+    t::opt!(repurchase_term, slot = 15, tag = 226, "RepurchaseTerm", INT);
+    t::opt!(repurchase_rate, slot = 16, tag = 227, "RepurchaseRate", PERCENTAGE);
+    t::opt!(factor, slot = 17, tag = 228, "Factor", FLOAT);
+    t::opt!(credit_rating, slot = 18, tag = 255, "CreditRating", STRING);
+    t::opt!(instr_registry, slot = 19, tag = 543, "InstrRegistry", STRING);
+    t::opt!(country_of_issue, slot = 20, tag = 470, "CountryOfIssue", COUNTRY);
+    t::opt!(
+        state_or_province_of_issue, slot = 21, tag = 471, "StateOrProvinceOfIssue",
+        STRING
+    );
+    t::opt!(locale_of_issue, slot = 22, tag = 472, "LocaleOfIssue", STRING);
+    t::opt!(redemption_date, slot = 23, tag = 240, "RedemptionDate", LOCALMKTDATE);
+    t::opt!(strike_price, slot = 24, tag = 202, "StrikePrice", PRICE);
+    t::opt!(strike_currency, slot = 25, tag = 947, "StrikeCurrency", CURRENCY);
+    t::opt!(opt_attribute, slot = 26, tag = 206, "OptAttribute", CHAR);
+    t::opt!(contract_multiplier, slot = 27, tag = 231, "ContractMultiplier", FLOAT);
+    t::opt!(coupon_rate, slot = 28, tag = 223, "CouponRate", PERCENTAGE);
+    t::opt!(security_exchange, slot = 29, tag = 207, "SecurityExchange", EXCHANGE);
+    t::opt!(issuer, slot = 30, tag = 106, "Issuer", STRING);
+    t::opt!(encoded_issuer_len, slot = 31, tag = 348, "EncodedIssuerLen", LENGTH);
+    t::opt!(encoded_issuer, slot = 32, tag = 349, "EncodedIssuer", DATA);
+    t::opt!(security_desc, slot = 33, tag = 107, "SecurityDesc", STRING);
+    t::opt!(
+        encoded_security_desc_len, slot = 34, tag = 350, "EncodedSecurityDescLen", LENGTH
+    );
+    t::opt!(encoded_security_desc, slot = 35, tag = 351, "EncodedSecurityDesc", DATA);
+    t::opt!(pool, slot = 36, tag = 691, "Pool", STRING);
+    t::opt!(contract_settl_month, slot = 37, tag = 667, "ContractSettlMonth", MONTHYEAR);
+    t::opt!(cp_program, slot = 38, tag = 875, "CPProgram", INT, e::CpProgram);
+    t::opt!(cp_reg_type, slot = 39, tag = 876, "CPRegType", STRING);
+    t::comp!(evnt_grp, slot = 40, slots = 1, "EvntGrp", EvntGrp, view = 'v);
+    t::opt!(dated_date, slot = 41, tag = 873, "DatedDate", LOCALMKTDATE);
+    t::opt!(
+        interest_accrual_date, slot = 42, tag = 874, "InterestAccrualDate", LOCALMKTDATE
+    );
+}
+/// Builds the `Instrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrumentBuilder<'b> {
+    /// `Symbol` (55), STRING.
+    pub symbol: Option<v::FixStr<'b>>,
+    /// `SymbolSfx` (65), STRING.
+    pub symbol_sfx: Option<v::FixStr<'b>>,
+    /// `SecurityID` (48), STRING.
+    pub security_id: Option<v::FixStr<'b>>,
+    /// `SecurityIDSource` (22), STRING.
+    pub security_id_source: Option<e::SecurityIdSource<'b>>,
+    /// The `SecAltIDGrp` component.
+    pub sec_alt_id_grp: Option<SecAltIdGrpBuilder<'b>>,
+    /// `Product` (460), INT.
+    pub product: Option<e::Product<'b>>,
+    /// `CFICode` (461), STRING.
+    pub cfi_code: Option<v::FixStr<'b>>,
+    /// `SecurityType` (167), STRING.
+    pub security_type: Option<e::SecurityType<'b>>,
+    /// `SecuritySubType` (762), STRING.
+    pub security_sub_type: Option<v::FixStr<'b>>,
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    pub maturity_month_year: Option<v::MonthYear>,
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    pub maturity_date: Option<v::LocalMktDate>,
+    /// `PutOrCall` (201), INT.
+    pub put_or_call: Option<e::PutOrCall<'b>>,
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    pub coupon_payment_date: Option<v::LocalMktDate>,
+    /// `IssueDate` (225), LOCALMKTDATE.
+    pub issue_date: Option<v::LocalMktDate>,
+    /// `RepoCollateralSecurityType` (239), STRING.
+    pub repo_collateral_security_type: Option<v::FixStr<'b>>,
+    /// `RepurchaseTerm` (226), INT.
+    pub repurchase_term: Option<i64>,
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    pub repurchase_rate: Option<v::Decimal>,
+    /// `Factor` (228), FLOAT.
+    pub factor: Option<v::Decimal>,
+    /// `CreditRating` (255), STRING.
+    pub credit_rating: Option<v::FixStr<'b>>,
+    /// `InstrRegistry` (543), STRING.
+    pub instr_registry: Option<v::FixStr<'b>>,
+    /// `CountryOfIssue` (470), COUNTRY.
+    pub country_of_issue: Option<v::Country>,
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    pub state_or_province_of_issue: Option<v::FixStr<'b>>,
+    /// `LocaleOfIssue` (472), STRING.
+    pub locale_of_issue: Option<v::FixStr<'b>>,
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    pub redemption_date: Option<v::LocalMktDate>,
+    /// `StrikePrice` (202), PRICE.
+    pub strike_price: Option<v::Decimal>,
+    /// `StrikeCurrency` (947), CURRENCY.
+    pub strike_currency: Option<v::Currency>,
+    /// `OptAttribute` (206), CHAR.
+    pub opt_attribute: Option<v::Char>,
+    /// `ContractMultiplier` (231), FLOAT.
+    pub contract_multiplier: Option<v::Decimal>,
+    /// `CouponRate` (223), PERCENTAGE.
+    pub coupon_rate: Option<v::Decimal>,
+    /// `SecurityExchange` (207), EXCHANGE.
+    pub security_exchange: Option<v::Exchange>,
+    /// `Issuer` (106), STRING.
+    pub issuer: Option<v::FixStr<'b>>,
+    /// `EncodedIssuer` (349), DATA.
+    pub encoded_issuer: Option<&'b [u8]>,
+    /// `SecurityDesc` (107), STRING.
+    pub security_desc: Option<v::FixStr<'b>>,
+    /// `EncodedSecurityDesc` (351), DATA.
+    pub encoded_security_desc: Option<&'b [u8]>,
+    /// `Pool` (691), STRING.
+    pub pool: Option<v::FixStr<'b>>,
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    pub contract_settl_month: Option<v::MonthYear>,
+    /// `CPProgram` (875), INT.
+    pub cp_program: Option<e::CpProgram<'b>>,
+    /// `CPRegType` (876), STRING.
+    pub cp_reg_type: Option<v::FixStr<'b>>,
+    /// The `EvntGrp` component.
+    pub evnt_grp: Option<EvntGrpBuilder<'b>>,
+    /// `DatedDate` (873), LOCALMKTDATE.
+    pub dated_date: Option<v::LocalMktDate>,
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    pub interest_accrual_date: Option<v::LocalMktDate>,
+}
+impl<'b> InstrumentBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `DiscretionInstructions` component: a view over the slots it fills in the enclosing message or entry.
-    block DiscretionInstructions {
-        opt discretion_inst(0, 388, "DiscretionInst", CHAR, e::DiscretionInst);
-        opt discretion_offset_value(1, 389, "DiscretionOffsetValue", FLOAT, v::Decimal);
-        opt discretion_move_type(2, 841, "DiscretionMoveType", INT, e::DiscretionMoveType<'a>);
-        opt discretion_offset_type(3, 842, "DiscretionOffsetType", INT, e::DiscretionOffsetType<'a>);
-        opt discretion_limit_type(4, 843, "DiscretionLimitType", INT, e::DiscretionLimitType<'a>);
-        opt discretion_round_direction(5, 844, "DiscretionRoundDirection", INT, e::DiscretionRoundDirection<'a>);
-        opt discretion_scope(6, 846, "DiscretionScope", INT, e::DiscretionScope<'a>);
+t::build!(
+    InstrumentBuilder { symbol(55), symbol_sfx(65), security_id(48),
+    security_id_source(22), sec_alt_id_grp(comp), product(460), cfi_code(461),
+    security_type(167), security_sub_type(762), maturity_month_year(200),
+    maturity_date(541), put_or_call(201), coupon_payment_date(224), issue_date(225),
+    repo_collateral_security_type(239), repurchase_term(226), repurchase_rate(227),
+    factor(228), credit_rating(255), instr_registry(543), country_of_issue(470),
+    state_or_province_of_issue(471), locale_of_issue(472), redemption_date(240),
+    strike_price(202), strike_currency(947), opt_attribute(206),
+    contract_multiplier(231), coupon_rate(223), security_exchange(207), issuer(106),
+    encoded_issuer(data = 349, length = 348), security_desc(107),
+    encoded_security_desc(data = 351, length = 350), pool(691),
+    contract_settl_month(667), cp_program(875), cp_reg_type(876), evnt_grp(comp),
+    dated_date(873), interest_accrual_date(874) }
+);
+t::block!(InstrumentExtension, component = "InstrumentExtension");
+impl<'v, 'a> InstrumentExtension<'v, 'a> {
+    t::opt!(delivery_form, slot = 0, tag = 668, "DeliveryForm", INT, e::DeliveryForm);
+    t::opt!(pct_at_risk, slot = 1, tag = 869, "PctAtRisk", PERCENTAGE);
+    t::comp!(attrb_grp, slot = 2, slots = 1, "AttrbGrp", AttrbGrp, view = 'v);
+}
+/// Builds the `InstrumentExtension` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrumentExtensionBuilder<'b> {
+    /// `DeliveryForm` (668), INT.
+    pub delivery_form: Option<e::DeliveryForm<'b>>,
+    /// `PctAtRisk` (869), PERCENTAGE.
+    pub pct_at_risk: Option<v::Decimal>,
+    /// The `AttrbGrp` component.
+    pub attrb_grp: Option<AttrbGrpBuilder<'b>>,
+}
+impl<'b> InstrumentExtensionBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds the `DiscretionInstructions` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    DiscretionInstructionsBuilder() {
-        discretion_inst: Option<e::DiscretionInst> = opt(388, "DiscretionInst", CHAR);
-        discretion_offset_value: Option<v::Decimal> = opt(389, "DiscretionOffsetValue", FLOAT);
-        discretion_move_type: Option<e::DiscretionMoveType<'b>> = opt(841, "DiscretionMoveType", INT);
-        discretion_offset_type: Option<e::DiscretionOffsetType<'b>> = opt(842, "DiscretionOffsetType", INT);
-        discretion_limit_type: Option<e::DiscretionLimitType<'b>> = opt(843, "DiscretionLimitType", INT);
-        discretion_round_direction: Option<e::DiscretionRoundDirection<'b>> = opt(844, "DiscretionRoundDirection", INT);
-        discretion_scope: Option<e::DiscretionScope<'b>> = opt(846, "DiscretionScope", INT);
+t::build!(
+    InstrumentExtensionBuilder { delivery_form(668), pct_at_risk(869), attrb_grp(comp) }
+);
+t::block!(InstrumentLeg, component = "InstrumentLeg");
+impl<'v, 'a> InstrumentLeg<'v, 'a> {
+    t::opt!(leg_symbol, slot = 0, tag = 600, "LegSymbol", STRING);
+    t::opt!(leg_symbol_sfx, slot = 1, tag = 601, "LegSymbolSfx", STRING);
+    t::opt!(leg_security_id, slot = 2, tag = 602, "LegSecurityID", STRING);
+    t::opt!(leg_security_id_source, slot = 3, tag = 603, "LegSecurityIDSource", STRING);
+    t::comp!(
+        leg_sec_alt_id_grp, slot = 4, slots = 1, "LegSecAltIDGrp", LegSecAltIdGrp, view =
+        'v
+    );
+    t::opt!(leg_product, slot = 5, tag = 607, "LegProduct", INT);
+    t::opt!(leg_cfi_code, slot = 6, tag = 608, "LegCFICode", STRING);
+    t::opt!(leg_security_type, slot = 7, tag = 609, "LegSecurityType", STRING);
+    t::opt!(leg_security_sub_type, slot = 8, tag = 764, "LegSecuritySubType", STRING);
+    t::opt!(
+        leg_maturity_month_year, slot = 9, tag = 610, "LegMaturityMonthYear", MONTHYEAR
+    );
+    t::opt!(leg_maturity_date, slot = 10, tag = 611, "LegMaturityDate", LOCALMKTDATE);
+    t::opt!(
+        leg_coupon_payment_date, slot = 11, tag = 248, "LegCouponPaymentDate",
+        LOCALMKTDATE
+    );
+    t::opt!(leg_issue_date, slot = 12, tag = 249, "LegIssueDate", LOCALMKTDATE);
+    t::opt!(
+        leg_repo_collateral_security_type, slot = 13, tag = 250,
+        "LegRepoCollateralSecurityType", STRING
+    );
+    t::opt!(leg_repurchase_term, slot = 14, tag = 251, "LegRepurchaseTerm", INT);
+    t::opt!(leg_repurchase_rate, slot = 15, tag = 252, "LegRepurchaseRate", PERCENTAGE);
+    t::opt!(leg_factor, slot = 16, tag = 253, "LegFactor", FLOAT);
+    t::opt!(leg_credit_rating, slot = 17, tag = 257, "LegCreditRating", STRING);
+    t::opt!(leg_instr_registry, slot = 18, tag = 599, "LegInstrRegistry", STRING);
+    t::opt!(leg_country_of_issue, slot = 19, tag = 596, "LegCountryOfIssue", COUNTRY);
+    t::opt!(
+        leg_state_or_province_of_issue, slot = 20, tag = 597,
+        "LegStateOrProvinceOfIssue", STRING
+    );
+    t::opt!(leg_locale_of_issue, slot = 21, tag = 598, "LegLocaleOfIssue", STRING);
+    t::opt!(
+        leg_redemption_date, slot = 22, tag = 254, "LegRedemptionDate", LOCALMKTDATE
+    );
+    t::opt!(leg_strike_price, slot = 23, tag = 612, "LegStrikePrice", PRICE);
+    t::opt!(leg_strike_currency, slot = 24, tag = 942, "LegStrikeCurrency", CURRENCY);
+    t::opt!(leg_opt_attribute, slot = 25, tag = 613, "LegOptAttribute", CHAR);
+    t::opt!(
+        leg_contract_multiplier, slot = 26, tag = 614, "LegContractMultiplier", FLOAT
+    );
+    t::opt!(leg_coupon_rate, slot = 27, tag = 615, "LegCouponRate", PERCENTAGE);
+    t::opt!(
+        leg_security_exchange, slot = 28, tag = 616, "LegSecurityExchange", EXCHANGE
+    );
+    t::opt!(leg_issuer, slot = 29, tag = 617, "LegIssuer", STRING);
+    t::opt!(encoded_leg_issuer_len, slot = 30, tag = 618, "EncodedLegIssuerLen", LENGTH);
+    t::opt!(encoded_leg_issuer, slot = 31, tag = 619, "EncodedLegIssuer", DATA);
+    t::opt!(leg_security_desc, slot = 32, tag = 620, "LegSecurityDesc", STRING);
+    t::opt!(
+        encoded_leg_security_desc_len, slot = 33, tag = 621, "EncodedLegSecurityDescLen",
+        LENGTH
+    );
+    t::opt!(
+        encoded_leg_security_desc, slot = 34, tag = 622, "EncodedLegSecurityDesc", DATA
+    );
+    t::opt!(leg_ratio_qty, slot = 35, tag = 623, "LegRatioQty", FLOAT);
+    t::opt!(leg_side, slot = 36, tag = 624, "LegSide", CHAR);
+    t::opt!(leg_currency, slot = 37, tag = 556, "LegCurrency", CURRENCY);
+    t::opt!(leg_pool, slot = 38, tag = 740, "LegPool", STRING);
+    t::opt!(leg_dated_date, slot = 39, tag = 739, "LegDatedDate", LOCALMKTDATE);
+    t::opt!(
+        leg_contract_settl_month, slot = 40, tag = 955, "LegContractSettlMonth",
+        MONTHYEAR
+    );
+    t::opt!(
+        leg_interest_accrual_date, slot = 41, tag = 956, "LegInterestAccrualDate",
+        LOCALMKTDATE
+    );
+}
+/// Builds the `InstrumentLeg` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrumentLegBuilder<'b> {
+    /// `LegSymbol` (600), STRING.
+    pub leg_symbol: Option<v::FixStr<'b>>,
+    /// `LegSymbolSfx` (601), STRING.
+    pub leg_symbol_sfx: Option<v::FixStr<'b>>,
+    /// `LegSecurityID` (602), STRING.
+    pub leg_security_id: Option<v::FixStr<'b>>,
+    /// `LegSecurityIDSource` (603), STRING.
+    pub leg_security_id_source: Option<v::FixStr<'b>>,
+    /// The `LegSecAltIDGrp` component.
+    pub leg_sec_alt_id_grp: Option<LegSecAltIdGrpBuilder<'b>>,
+    /// `LegProduct` (607), INT.
+    pub leg_product: Option<i64>,
+    /// `LegCFICode` (608), STRING.
+    pub leg_cfi_code: Option<v::FixStr<'b>>,
+    /// `LegSecurityType` (609), STRING.
+    pub leg_security_type: Option<v::FixStr<'b>>,
+    /// `LegSecuritySubType` (764), STRING.
+    pub leg_security_sub_type: Option<v::FixStr<'b>>,
+    /// `LegMaturityMonthYear` (610), MONTHYEAR.
+    pub leg_maturity_month_year: Option<v::MonthYear>,
+    /// `LegMaturityDate` (611), LOCALMKTDATE.
+    pub leg_maturity_date: Option<v::LocalMktDate>,
+    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
+    pub leg_coupon_payment_date: Option<v::LocalMktDate>,
+    /// `LegIssueDate` (249), LOCALMKTDATE.
+    pub leg_issue_date: Option<v::LocalMktDate>,
+    /// `LegRepoCollateralSecurityType` (250), STRING.
+    pub leg_repo_collateral_security_type: Option<v::FixStr<'b>>,
+    /// `LegRepurchaseTerm` (251), INT.
+    pub leg_repurchase_term: Option<i64>,
+    /// `LegRepurchaseRate` (252), PERCENTAGE.
+    pub leg_repurchase_rate: Option<v::Decimal>,
+    /// `LegFactor` (253), FLOAT.
+    pub leg_factor: Option<v::Decimal>,
+    /// `LegCreditRating` (257), STRING.
+    pub leg_credit_rating: Option<v::FixStr<'b>>,
+    /// `LegInstrRegistry` (599), STRING.
+    pub leg_instr_registry: Option<v::FixStr<'b>>,
+    /// `LegCountryOfIssue` (596), COUNTRY.
+    pub leg_country_of_issue: Option<v::Country>,
+    /// `LegStateOrProvinceOfIssue` (597), STRING.
+    pub leg_state_or_province_of_issue: Option<v::FixStr<'b>>,
+    /// `LegLocaleOfIssue` (598), STRING.
+    pub leg_locale_of_issue: Option<v::FixStr<'b>>,
+    /// `LegRedemptionDate` (254), LOCALMKTDATE.
+    pub leg_redemption_date: Option<v::LocalMktDate>,
+    /// `LegStrikePrice` (612), PRICE.
+    pub leg_strike_price: Option<v::Decimal>,
+    /// `LegStrikeCurrency` (942), CURRENCY.
+    pub leg_strike_currency: Option<v::Currency>,
+    /// `LegOptAttribute` (613), CHAR.
+    pub leg_opt_attribute: Option<v::Char>,
+    /// `LegContractMultiplier` (614), FLOAT.
+    pub leg_contract_multiplier: Option<v::Decimal>,
+    /// `LegCouponRate` (615), PERCENTAGE.
+    pub leg_coupon_rate: Option<v::Decimal>,
+    /// `LegSecurityExchange` (616), EXCHANGE.
+    pub leg_security_exchange: Option<v::Exchange>,
+    /// `LegIssuer` (617), STRING.
+    pub leg_issuer: Option<v::FixStr<'b>>,
+    /// `EncodedLegIssuer` (619), DATA.
+    pub encoded_leg_issuer: Option<&'b [u8]>,
+    /// `LegSecurityDesc` (620), STRING.
+    pub leg_security_desc: Option<v::FixStr<'b>>,
+    /// `EncodedLegSecurityDesc` (622), DATA.
+    pub encoded_leg_security_desc: Option<&'b [u8]>,
+    /// `LegRatioQty` (623), FLOAT.
+    pub leg_ratio_qty: Option<v::Decimal>,
+    /// `LegSide` (624), CHAR.
+    pub leg_side: Option<v::Char>,
+    /// `LegCurrency` (556), CURRENCY.
+    pub leg_currency: Option<v::Currency>,
+    /// `LegPool` (740), STRING.
+    pub leg_pool: Option<v::FixStr<'b>>,
+    /// `LegDatedDate` (739), LOCALMKTDATE.
+    pub leg_dated_date: Option<v::LocalMktDate>,
+    /// `LegContractSettlMonth` (955), MONTHYEAR.
+    pub leg_contract_settl_month: Option<v::MonthYear>,
+    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
+    pub leg_interest_accrual_date: Option<v::LocalMktDate>,
+}
+impl<'b> InstrumentLegBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `FinancingDetails` component: a view over the slots it fills in the enclosing message or entry.
-    block FinancingDetails {
-        opt agreement_desc(0, 913, "AgreementDesc", STRING, v::FixStr<'a>);
-        opt agreement_id(1, 914, "AgreementID", STRING, v::FixStr<'a>);
-        opt agreement_date(2, 915, "AgreementDate", LOCALMKTDATE, v::LocalMktDate);
-        opt agreement_currency(3, 918, "AgreementCurrency", CURRENCY, v::Currency);
-        opt termination_type(4, 788, "TerminationType", INT, e::TerminationType<'a>);
-        opt start_date(5, 916, "StartDate", LOCALMKTDATE, v::LocalMktDate);
-        opt end_date(6, 917, "EndDate", LOCALMKTDATE, v::LocalMktDate);
-        opt delivery_type(7, 919, "DeliveryType", INT, e::DeliveryType<'a>);
-        opt margin_ratio(8, 898, "MarginRatio", PERCENTAGE, v::Decimal);
+t::build!(
+    InstrumentLegBuilder { leg_symbol(600), leg_symbol_sfx(601), leg_security_id(602),
+    leg_security_id_source(603), leg_sec_alt_id_grp(comp), leg_product(607),
+    leg_cfi_code(608), leg_security_type(609), leg_security_sub_type(764),
+    leg_maturity_month_year(610), leg_maturity_date(611), leg_coupon_payment_date(248),
+    leg_issue_date(249), leg_repo_collateral_security_type(250),
+    leg_repurchase_term(251), leg_repurchase_rate(252), leg_factor(253),
+    leg_credit_rating(257), leg_instr_registry(599), leg_country_of_issue(596),
+    leg_state_or_province_of_issue(597), leg_locale_of_issue(598),
+    leg_redemption_date(254), leg_strike_price(612), leg_strike_currency(942),
+    leg_opt_attribute(613), leg_contract_multiplier(614), leg_coupon_rate(615),
+    leg_security_exchange(616), leg_issuer(617), encoded_leg_issuer(data = 619, length =
+    618), leg_security_desc(620), encoded_leg_security_desc(data = 622, length = 621),
+    leg_ratio_qty(623), leg_side(624), leg_currency(556), leg_pool(740),
+    leg_dated_date(739), leg_contract_settl_month(955), leg_interest_accrual_date(956) }
+);
+t::block!(LegBenchmarkCurveData, component = "LegBenchmarkCurveData");
+impl<'v, 'a> LegBenchmarkCurveData<'v, 'a> {
+    t::opt!(
+        leg_benchmark_curve_currency, slot = 0, tag = 676, "LegBenchmarkCurveCurrency",
+        CURRENCY
+    );
+    t::opt!(
+        leg_benchmark_curve_name, slot = 1, tag = 677, "LegBenchmarkCurveName", STRING
+    );
+    t::opt!(
+        leg_benchmark_curve_point, slot = 2, tag = 678, "LegBenchmarkCurvePoint", STRING
+    );
+    t::opt!(leg_benchmark_price, slot = 3, tag = 679, "LegBenchmarkPrice", PRICE);
+    t::opt!(leg_benchmark_price_type, slot = 4, tag = 680, "LegBenchmarkPriceType", INT);
+}
+/// Builds the `LegBenchmarkCurveData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegBenchmarkCurveDataBuilder<'b> {
+    /// `LegBenchmarkCurveCurrency` (676), CURRENCY.
+    pub leg_benchmark_curve_currency: Option<v::Currency>,
+    /// `LegBenchmarkCurveName` (677), STRING.
+    pub leg_benchmark_curve_name: Option<v::FixStr<'b>>,
+    /// `LegBenchmarkCurvePoint` (678), STRING.
+    pub leg_benchmark_curve_point: Option<v::FixStr<'b>>,
+    /// `LegBenchmarkPrice` (679), PRICE.
+    pub leg_benchmark_price: Option<v::Decimal>,
+    /// `LegBenchmarkPriceType` (680), INT.
+    pub leg_benchmark_price_type: Option<i64>,
+}
+impl<'b> LegBenchmarkCurveDataBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds the `FinancingDetails` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    FinancingDetailsBuilder() {
-        agreement_desc: Option<v::FixStr<'b>> = opt(913, "AgreementDesc", STRING);
-        agreement_id: Option<v::FixStr<'b>> = opt(914, "AgreementID", STRING);
-        agreement_date: Option<v::LocalMktDate> = opt(915, "AgreementDate", LOCALMKTDATE);
-        agreement_currency: Option<v::Currency> = opt(918, "AgreementCurrency", CURRENCY);
-        termination_type: Option<e::TerminationType<'b>> = opt(788, "TerminationType", INT);
-        start_date: Option<v::LocalMktDate> = opt(916, "StartDate", LOCALMKTDATE);
-        end_date: Option<v::LocalMktDate> = opt(917, "EndDate", LOCALMKTDATE);
-        delivery_type: Option<e::DeliveryType<'b>> = opt(919, "DeliveryType", INT);
-        margin_ratio: Option<v::Decimal> = opt(898, "MarginRatio", PERCENTAGE);
+t::build!(
+    LegBenchmarkCurveDataBuilder { leg_benchmark_curve_currency(676),
+    leg_benchmark_curve_name(677), leg_benchmark_curve_point(678),
+    leg_benchmark_price(679), leg_benchmark_price_type(680) }
+);
+t::block!(LegStipulations, component = "LegStipulations");
+impl<'v, 'a> LegStipulations<'v, 'a> {
+    t::group!(
+        no_leg_stipulations, slot = 0, tag = 683, "NoLegStipulations", entry =
+        LegStipulationsNoLegStipulations, slots = 2, table =
+        LEG_STIPULATIONS_NO_LEG_STIPULATIONS
+    );
+}
+/// Builds the `LegStipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegStipulationsBuilder<'b> {
+    /// The `NoLegStipulations` (683) group's entries.
+    pub no_leg_stipulations: &'b [LegStipulationsNoLegStipulationsBuilder<'b>],
+}
+impl<'b> LegStipulationsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `Instrument` component: a view over the slots it fills in the enclosing message or entry.
-    block Instrument {
-        opt symbol(0, 55, "Symbol", STRING, v::FixStr<'a>);
-        opt symbol_sfx(1, 65, "SymbolSfx", STRING, v::FixStr<'a>);
-        opt security_id(2, 48, "SecurityID", STRING, v::FixStr<'a>);
-        opt security_id_source(3, 22, "SecurityIDSource", STRING, e::SecurityIdSource<'a>);
-        comp sec_alt_id_grp(4, 1, "SecAltIDGrp", SecAltIdGrp);
-        opt product(5, 460, "Product", INT, e::Product<'a>);
-        opt cfi_code(6, 461, "CFICode", STRING, v::FixStr<'a>);
-        opt security_type(7, 167, "SecurityType", STRING, e::SecurityType<'a>);
-        opt security_sub_type(8, 762, "SecuritySubType", STRING, v::FixStr<'a>);
-        opt maturity_month_year(9, 200, "MaturityMonthYear", MONTHYEAR, v::MonthYear);
-        opt maturity_date(10, 541, "MaturityDate", LOCALMKTDATE, v::LocalMktDate);
-        opt put_or_call(11, 201, "PutOrCall", INT, e::PutOrCall<'a>);
-        opt coupon_payment_date(12, 224, "CouponPaymentDate", LOCALMKTDATE, v::LocalMktDate);
-        opt issue_date(13, 225, "IssueDate", LOCALMKTDATE, v::LocalMktDate);
-        opt repo_collateral_security_type(14, 239, "RepoCollateralSecurityType", STRING, v::FixStr<'a>);
-        opt repurchase_term(15, 226, "RepurchaseTerm", INT, i64);
-        opt repurchase_rate(16, 227, "RepurchaseRate", PERCENTAGE, v::Decimal);
-        opt factor(17, 228, "Factor", FLOAT, v::Decimal);
-        opt credit_rating(18, 255, "CreditRating", STRING, v::FixStr<'a>);
-        opt instr_registry(19, 543, "InstrRegistry", STRING, v::FixStr<'a>);
-        opt country_of_issue(20, 470, "CountryOfIssue", COUNTRY, v::Country);
-        opt state_or_province_of_issue(21, 471, "StateOrProvinceOfIssue", STRING, v::FixStr<'a>);
-        opt locale_of_issue(22, 472, "LocaleOfIssue", STRING, v::FixStr<'a>);
-        opt redemption_date(23, 240, "RedemptionDate", LOCALMKTDATE, v::LocalMktDate);
-        opt strike_price(24, 202, "StrikePrice", PRICE, v::Decimal);
-        opt strike_currency(25, 947, "StrikeCurrency", CURRENCY, v::Currency);
-        opt opt_attribute(26, 206, "OptAttribute", CHAR, v::Char);
-        opt contract_multiplier(27, 231, "ContractMultiplier", FLOAT, v::Decimal);
-        opt coupon_rate(28, 223, "CouponRate", PERCENTAGE, v::Decimal);
-        opt security_exchange(29, 207, "SecurityExchange", EXCHANGE, v::Exchange);
-        opt issuer(30, 106, "Issuer", STRING, v::FixStr<'a>);
-        opt encoded_issuer_len(31, 348, "EncodedIssuerLen", LENGTH, v::Length);
-        data encoded_issuer(32, 349, "EncodedIssuer", DATA);
-        opt security_desc(33, 107, "SecurityDesc", STRING, v::FixStr<'a>);
-        opt encoded_security_desc_len(34, 350, "EncodedSecurityDescLen", LENGTH, v::Length);
-        data encoded_security_desc(35, 351, "EncodedSecurityDesc", DATA);
-        opt pool(36, 691, "Pool", STRING, v::FixStr<'a>);
-        opt contract_settl_month(37, 667, "ContractSettlMonth", MONTHYEAR, v::MonthYear);
-        opt cp_program(38, 875, "CPProgram", INT, e::CpProgram<'a>);
-        opt cp_reg_type(39, 876, "CPRegType", STRING, v::FixStr<'a>);
-        comp evnt_grp(40, 1, "EvntGrp", EvntGrp);
-        opt dated_date(41, 873, "DatedDate", LOCALMKTDATE, v::LocalMktDate);
-        opt interest_accrual_date(42, 874, "InterestAccrualDate", LOCALMKTDATE, v::LocalMktDate);
-    }
-}
-t::builder! {
-    /// Builds the `Instrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrumentBuilder() {
-        symbol: Option<v::FixStr<'b>> = opt(55, "Symbol", STRING);
-        symbol_sfx: Option<v::FixStr<'b>> = opt(65, "SymbolSfx", STRING);
-        security_id: Option<v::FixStr<'b>> = opt(48, "SecurityID", STRING);
-        security_id_source: Option<e::SecurityIdSource<'b>> = opt(22, "SecurityIDSource", STRING);
-        sec_alt_id_grp: Option<SecAltIdGrpBuilder<'b>> = comp("SecAltIDGrp");
-        product: Option<e::Product<'b>> = opt(460, "Product", INT);
-        cfi_code: Option<v::FixStr<'b>> = opt(461, "CFICode", STRING);
-        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
-        security_sub_type: Option<v::FixStr<'b>> = opt(762, "SecuritySubType", STRING);
-        maturity_month_year: Option<v::MonthYear> = opt(200, "MaturityMonthYear", MONTHYEAR);
-        maturity_date: Option<v::LocalMktDate> = opt(541, "MaturityDate", LOCALMKTDATE);
-        put_or_call: Option<e::PutOrCall<'b>> = opt(201, "PutOrCall", INT);
-        coupon_payment_date: Option<v::LocalMktDate> = opt(224, "CouponPaymentDate", LOCALMKTDATE);
-        issue_date: Option<v::LocalMktDate> = opt(225, "IssueDate", LOCALMKTDATE);
-        repo_collateral_security_type: Option<v::FixStr<'b>> = opt(239, "RepoCollateralSecurityType", STRING);
-        repurchase_term: Option<i64> = opt(226, "RepurchaseTerm", INT);
-        repurchase_rate: Option<v::Decimal> = opt(227, "RepurchaseRate", PERCENTAGE);
-        factor: Option<v::Decimal> = opt(228, "Factor", FLOAT);
-        credit_rating: Option<v::FixStr<'b>> = opt(255, "CreditRating", STRING);
-        instr_registry: Option<v::FixStr<'b>> = opt(543, "InstrRegistry", STRING);
-        country_of_issue: Option<v::Country> = opt(470, "CountryOfIssue", COUNTRY);
-        state_or_province_of_issue: Option<v::FixStr<'b>> = opt(471, "StateOrProvinceOfIssue", STRING);
-        locale_of_issue: Option<v::FixStr<'b>> = opt(472, "LocaleOfIssue", STRING);
-        redemption_date: Option<v::LocalMktDate> = opt(240, "RedemptionDate", LOCALMKTDATE);
-        strike_price: Option<v::Decimal> = opt(202, "StrikePrice", PRICE);
-        strike_currency: Option<v::Currency> = opt(947, "StrikeCurrency", CURRENCY);
-        opt_attribute: Option<v::Char> = opt(206, "OptAttribute", CHAR);
-        contract_multiplier: Option<v::Decimal> = opt(231, "ContractMultiplier", FLOAT);
-        coupon_rate: Option<v::Decimal> = opt(223, "CouponRate", PERCENTAGE);
-        security_exchange: Option<v::Exchange> = opt(207, "SecurityExchange", EXCHANGE);
-        issuer: Option<v::FixStr<'b>> = opt(106, "Issuer", STRING);
-        encoded_issuer: Option<&'b [u8]> = data(348, 349, "EncodedIssuer", DATA);
-        security_desc: Option<v::FixStr<'b>> = opt(107, "SecurityDesc", STRING);
-        encoded_security_desc: Option<&'b [u8]> = data(350, 351, "EncodedSecurityDesc", DATA);
-        pool: Option<v::FixStr<'b>> = opt(691, "Pool", STRING);
-        contract_settl_month: Option<v::MonthYear> = opt(667, "ContractSettlMonth", MONTHYEAR);
-        cp_program: Option<e::CpProgram<'b>> = opt(875, "CPProgram", INT);
-        cp_reg_type: Option<v::FixStr<'b>> = opt(876, "CPRegType", STRING);
-        evnt_grp: Option<EvntGrpBuilder<'b>> = comp("EvntGrp");
-        dated_date: Option<v::LocalMktDate> = opt(873, "DatedDate", LOCALMKTDATE);
-        interest_accrual_date: Option<v::LocalMktDate> = opt(874, "InterestAccrualDate", LOCALMKTDATE);
-    }
-}
-t::view! {
-    /// The `InstrumentExtension` component: a view over the slots it fills in the enclosing message or entry.
-    block InstrumentExtension {
-        opt delivery_form(0, 668, "DeliveryForm", INT, e::DeliveryForm<'a>);
-        opt pct_at_risk(1, 869, "PctAtRisk", PERCENTAGE, v::Decimal);
-        comp attrb_grp(2, 1, "AttrbGrp", AttrbGrp);
-    }
-}
-t::builder! {
-    /// Builds the `InstrumentExtension` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrumentExtensionBuilder() {
-        delivery_form: Option<e::DeliveryForm<'b>> = opt(668, "DeliveryForm", INT);
-        pct_at_risk: Option<v::Decimal> = opt(869, "PctAtRisk", PERCENTAGE);
-        attrb_grp: Option<AttrbGrpBuilder<'b>> = comp("AttrbGrp");
-    }
-}
-t::view! {
-    /// The `InstrumentLeg` component: a view over the slots it fills in the enclosing message or entry.
-    block InstrumentLeg {
-        opt leg_symbol(0, 600, "LegSymbol", STRING, v::FixStr<'a>);
-        opt leg_symbol_sfx(1, 601, "LegSymbolSfx", STRING, v::FixStr<'a>);
-        opt leg_security_id(2, 602, "LegSecurityID", STRING, v::FixStr<'a>);
-        opt leg_security_id_source(3, 603, "LegSecurityIDSource", STRING, v::FixStr<'a>);
-        comp leg_sec_alt_id_grp(4, 1, "LegSecAltIDGrp", LegSecAltIdGrp);
-        opt leg_product(5, 607, "LegProduct", INT, i64);
-        opt leg_cfi_code(6, 608, "LegCFICode", STRING, v::FixStr<'a>);
-        opt leg_security_type(7, 609, "LegSecurityType", STRING, v::FixStr<'a>);
-        opt leg_security_sub_type(8, 764, "LegSecuritySubType", STRING, v::FixStr<'a>);
-        opt leg_maturity_month_year(9, 610, "LegMaturityMonthYear", MONTHYEAR, v::MonthYear);
-        opt leg_maturity_date(10, 611, "LegMaturityDate", LOCALMKTDATE, v::LocalMktDate);
-        opt leg_coupon_payment_date(11, 248, "LegCouponPaymentDate", LOCALMKTDATE, v::LocalMktDate);
-        opt leg_issue_date(12, 249, "LegIssueDate", LOCALMKTDATE, v::LocalMktDate);
-        opt leg_repo_collateral_security_type(13, 250, "LegRepoCollateralSecurityType", STRING, v::FixStr<'a>);
-        opt leg_repurchase_term(14, 251, "LegRepurchaseTerm", INT, i64);
-        opt leg_repurchase_rate(15, 252, "LegRepurchaseRate", PERCENTAGE, v::Decimal);
-        opt leg_factor(16, 253, "LegFactor", FLOAT, v::Decimal);
-        opt leg_credit_rating(17, 257, "LegCreditRating", STRING, v::FixStr<'a>);
-        opt leg_instr_registry(18, 599, "LegInstrRegistry", STRING, v::FixStr<'a>);
-        opt leg_country_of_issue(19, 596, "LegCountryOfIssue", COUNTRY, v::Country);
-        opt leg_state_or_province_of_issue(20, 597, "LegStateOrProvinceOfIssue", STRING, v::FixStr<'a>);
-        opt leg_locale_of_issue(21, 598, "LegLocaleOfIssue", STRING, v::FixStr<'a>);
-        opt leg_redemption_date(22, 254, "LegRedemptionDate", LOCALMKTDATE, v::LocalMktDate);
-        opt leg_strike_price(23, 612, "LegStrikePrice", PRICE, v::Decimal);
-        opt leg_strike_currency(24, 942, "LegStrikeCurrency", CURRENCY, v::Currency);
-        opt leg_opt_attribute(25, 613, "LegOptAttribute", CHAR, v::Char);
-        opt leg_contract_multiplier(26, 614, "LegContractMultiplier", FLOAT, v::Decimal);
-        opt leg_coupon_rate(27, 615, "LegCouponRate", PERCENTAGE, v::Decimal);
-        opt leg_security_exchange(28, 616, "LegSecurityExchange", EXCHANGE, v::Exchange);
-        opt leg_issuer(29, 617, "LegIssuer", STRING, v::FixStr<'a>);
-        opt encoded_leg_issuer_len(30, 618, "EncodedLegIssuerLen", LENGTH, v::Length);
-        data encoded_leg_issuer(31, 619, "EncodedLegIssuer", DATA);
-        opt leg_security_desc(32, 620, "LegSecurityDesc", STRING, v::FixStr<'a>);
-        opt encoded_leg_security_desc_len(33, 621, "EncodedLegSecurityDescLen", LENGTH, v::Length);
-        data encoded_leg_security_desc(34, 622, "EncodedLegSecurityDesc", DATA);
-        opt leg_ratio_qty(35, 623, "LegRatioQty", FLOAT, v::Decimal);
-        opt leg_side(36, 624, "LegSide", CHAR, v::Char);
-        opt leg_currency(37, 556, "LegCurrency", CURRENCY, v::Currency);
-        opt leg_pool(38, 740, "LegPool", STRING, v::FixStr<'a>);
-        opt leg_dated_date(39, 739, "LegDatedDate", LOCALMKTDATE, v::LocalMktDate);
-        opt leg_contract_settl_month(40, 955, "LegContractSettlMonth", MONTHYEAR, v::MonthYear);
-        opt leg_interest_accrual_date(41, 956, "LegInterestAccrualDate", LOCALMKTDATE, v::LocalMktDate);
-    }
-}
-t::builder! {
-    /// Builds the `InstrumentLeg` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrumentLegBuilder() {
-        leg_symbol: Option<v::FixStr<'b>> = opt(600, "LegSymbol", STRING);
-        leg_symbol_sfx: Option<v::FixStr<'b>> = opt(601, "LegSymbolSfx", STRING);
-        leg_security_id: Option<v::FixStr<'b>> = opt(602, "LegSecurityID", STRING);
-        leg_security_id_source: Option<v::FixStr<'b>> = opt(603, "LegSecurityIDSource", STRING);
-        leg_sec_alt_id_grp: Option<LegSecAltIdGrpBuilder<'b>> = comp("LegSecAltIDGrp");
-        leg_product: Option<i64> = opt(607, "LegProduct", INT);
-        leg_cfi_code: Option<v::FixStr<'b>> = opt(608, "LegCFICode", STRING);
-        leg_security_type: Option<v::FixStr<'b>> = opt(609, "LegSecurityType", STRING);
-        leg_security_sub_type: Option<v::FixStr<'b>> = opt(764, "LegSecuritySubType", STRING);
-        leg_maturity_month_year: Option<v::MonthYear> = opt(610, "LegMaturityMonthYear", MONTHYEAR);
-        leg_maturity_date: Option<v::LocalMktDate> = opt(611, "LegMaturityDate", LOCALMKTDATE);
-        leg_coupon_payment_date: Option<v::LocalMktDate> = opt(248, "LegCouponPaymentDate", LOCALMKTDATE);
-        leg_issue_date: Option<v::LocalMktDate> = opt(249, "LegIssueDate", LOCALMKTDATE);
-        leg_repo_collateral_security_type: Option<v::FixStr<'b>> = opt(250, "LegRepoCollateralSecurityType", STRING);
-        leg_repurchase_term: Option<i64> = opt(251, "LegRepurchaseTerm", INT);
-        leg_repurchase_rate: Option<v::Decimal> = opt(252, "LegRepurchaseRate", PERCENTAGE);
-        leg_factor: Option<v::Decimal> = opt(253, "LegFactor", FLOAT);
-        leg_credit_rating: Option<v::FixStr<'b>> = opt(257, "LegCreditRating", STRING);
-        leg_instr_registry: Option<v::FixStr<'b>> = opt(599, "LegInstrRegistry", STRING);
-        leg_country_of_issue: Option<v::Country> = opt(596, "LegCountryOfIssue", COUNTRY);
-        leg_state_or_province_of_issue: Option<v::FixStr<'b>> = opt(597, "LegStateOrProvinceOfIssue", STRING);
-        leg_locale_of_issue: Option<v::FixStr<'b>> = opt(598, "LegLocaleOfIssue", STRING);
-        leg_redemption_date: Option<v::LocalMktDate> = opt(254, "LegRedemptionDate", LOCALMKTDATE);
-        leg_strike_price: Option<v::Decimal> = opt(612, "LegStrikePrice", PRICE);
-        leg_strike_currency: Option<v::Currency> = opt(942, "LegStrikeCurrency", CURRENCY);
-        leg_opt_attribute: Option<v::Char> = opt(613, "LegOptAttribute", CHAR);
-        leg_contract_multiplier: Option<v::Decimal> = opt(614, "LegContractMultiplier", FLOAT);
-        leg_coupon_rate: Option<v::Decimal> = opt(615, "LegCouponRate", PERCENTAGE);
-        leg_security_exchange: Option<v::Exchange> = opt(616, "LegSecurityExchange", EXCHANGE);
-        leg_issuer: Option<v::FixStr<'b>> = opt(617, "LegIssuer", STRING);
-        encoded_leg_issuer: Option<&'b [u8]> = data(618, 619, "EncodedLegIssuer", DATA);
-        leg_security_desc: Option<v::FixStr<'b>> = opt(620, "LegSecurityDesc", STRING);
-        encoded_leg_security_desc: Option<&'b [u8]> = data(621, 622, "EncodedLegSecurityDesc", DATA);
-        leg_ratio_qty: Option<v::Decimal> = opt(623, "LegRatioQty", FLOAT);
-        leg_side: Option<v::Char> = opt(624, "LegSide", CHAR);
-        leg_currency: Option<v::Currency> = opt(556, "LegCurrency", CURRENCY);
-        leg_pool: Option<v::FixStr<'b>> = opt(740, "LegPool", STRING);
-        leg_dated_date: Option<v::LocalMktDate> = opt(739, "LegDatedDate", LOCALMKTDATE);
-        leg_contract_settl_month: Option<v::MonthYear> = opt(955, "LegContractSettlMonth", MONTHYEAR);
-        leg_interest_accrual_date: Option<v::LocalMktDate> = opt(956, "LegInterestAccrualDate", LOCALMKTDATE);
-    }
-}
-t::view! {
-    /// The `LegBenchmarkCurveData` component: a view over the slots it fills in the enclosing message or entry.
-    block LegBenchmarkCurveData {
-        opt leg_benchmark_curve_currency(0, 676, "LegBenchmarkCurveCurrency", CURRENCY, v::Currency);
-        opt leg_benchmark_curve_name(1, 677, "LegBenchmarkCurveName", STRING, v::FixStr<'a>);
-        opt leg_benchmark_curve_point(2, 678, "LegBenchmarkCurvePoint", STRING, v::FixStr<'a>);
-        opt leg_benchmark_price(3, 679, "LegBenchmarkPrice", PRICE, v::Decimal);
-        opt leg_benchmark_price_type(4, 680, "LegBenchmarkPriceType", INT, i64);
-    }
-}
-t::builder! {
-    /// Builds the `LegBenchmarkCurveData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegBenchmarkCurveDataBuilder() {
-        leg_benchmark_curve_currency: Option<v::Currency> = opt(676, "LegBenchmarkCurveCurrency", CURRENCY);
-        leg_benchmark_curve_name: Option<v::FixStr<'b>> = opt(677, "LegBenchmarkCurveName", STRING);
-        leg_benchmark_curve_point: Option<v::FixStr<'b>> = opt(678, "LegBenchmarkCurvePoint", STRING);
-        leg_benchmark_price: Option<v::Decimal> = opt(679, "LegBenchmarkPrice", PRICE);
-        leg_benchmark_price_type: Option<i64> = opt(680, "LegBenchmarkPriceType", INT);
-    }
-}
-t::view! {
-    /// The `LegStipulations` component: a view over the slots it fills in the enclosing message or entry.
-    block LegStipulations {
-        group no_leg_stipulations(0, 683, "NoLegStipulations", LegStipulationsNoLegStipulations, 2, LEG_STIPULATIONS_NO_LEG_STIPULATIONS);
-    }
-}
-t::builder! {
-    /// Builds the `LegStipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegStipulationsBuilder() {
-        no_leg_stipulations: &'b [LegStipulationsNoLegStipulationsBuilder<'b>] = group(683, "NoLegStipulations");
-    }
-}
+t::build!(LegStipulationsBuilder { no_leg_stipulations(group 683) });
 /// The `NoLegStipulations` (683) group's table.
 pub static LEG_STIPULATIONS_NO_LEG_STIPULATIONS: t::Group = t::Group {
     name: "NoLegStipulations",
@@ -501,32 +781,57 @@ pub static LEG_STIPULATIONS_NO_LEG_STIPULATIONS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegStipulations` (683) group.
-    entry LegStipulationsNoLegStipulations[2] {
-        opt leg_stipulation_type(0, 688, "LegStipulationType", STRING, v::FixStr<'a>);
-        opt leg_stipulation_value(1, 689, "LegStipulationValue", STRING, v::FixStr<'a>);
+t::entry!(
+    LegStipulationsNoLegStipulations, slots = 2, group = "NoLegStipulations", tag = 683
+);
+impl<'a> LegStipulationsNoLegStipulations<'a> {
+    t::opt!(leg_stipulation_type, slot = 0, tag = 688, "LegStipulationType", STRING);
+    t::opt!(leg_stipulation_value, slot = 1, tag = 689, "LegStipulationValue", STRING);
+}
+/// Builds one `NoLegStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegStipulationsNoLegStipulationsBuilder<'b> {
+    /// `LegStipulationType` (688), STRING.
+    pub leg_stipulation_type: Option<v::FixStr<'b>>,
+    /// `LegStipulationValue` (689), STRING.
+    pub leg_stipulation_value: Option<v::FixStr<'b>>,
+}
+impl<'b> LegStipulationsNoLegStipulationsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(leg_stipulation_type: v::FixStr<'b>) -> Self {
+        Self {
+            leg_stipulation_type: Some(leg_stipulation_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoLegStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegStipulationsNoLegStipulationsBuilder(leg_stipulation_type: v::FixStr<'b>) {
-        leg_stipulation_type: Option<v::FixStr<'b>> = opt(688, "LegStipulationType", STRING);
-        leg_stipulation_value: Option<v::FixStr<'b>> = opt(689, "LegStipulationValue", STRING);
+t::build!(
+    LegStipulationsNoLegStipulationsBuilder { leg_stipulation_type(688),
+    leg_stipulation_value(689) }
+);
+t::block!(NestedParties, component = "NestedParties");
+impl<'v, 'a> NestedParties<'v, 'a> {
+    t::group!(
+        no_nested_party_ids, slot = 0, tag = 539, "NoNestedPartyIDs", entry =
+        NestedPartiesNoNestedPartyIds, slots = 4, table =
+        NESTED_PARTIES_NO_NESTED_PARTY_IDS
+    );
+}
+/// Builds the `NestedParties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NestedPartiesBuilder<'b> {
+    /// The `NoNestedPartyIDs` (539) group's entries.
+    pub no_nested_party_ids: &'b [NestedPartiesNoNestedPartyIdsBuilder<'b>],
+}
+impl<'b> NestedPartiesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `NestedParties` component: a view over the slots it fills in the enclosing message or entry.
-    block NestedParties {
-        group no_nested_party_ids(0, 539, "NoNestedPartyIDs", NestedPartiesNoNestedPartyIds, 4, NESTED_PARTIES_NO_NESTED_PARTY_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `NestedParties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NestedPartiesBuilder() {
-        no_nested_party_ids: &'b [NestedPartiesNoNestedPartyIdsBuilder<'b>] = group(539, "NoNestedPartyIDs");
-    }
-}
+t::build!(NestedPartiesBuilder { no_nested_party_ids(group 539) });
 /// The `NoNestedPartyIDs` (539) group's table.
 pub static NESTED_PARTIES_NO_NESTED_PARTY_IDS: t::Group = t::Group {
     name: "NoNestedPartyIDs",
@@ -543,57 +848,100 @@ pub static NESTED_PARTIES_NO_NESTED_PARTY_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoNestedPartyIDs` (539) group.
-    entry NestedPartiesNoNestedPartyIds[4] {
-        opt nested_party_id(0, 524, "NestedPartyID", STRING, v::FixStr<'a>);
-        opt nested_party_id_source(1, 525, "NestedPartyIDSource", CHAR, v::Char);
-        opt nested_party_role(2, 538, "NestedPartyRole", INT, i64);
-        comp nstd_ptys_sub_grp(3, 1, "NstdPtysSubGrp", NstdPtysSubGrp);
+t::entry!(
+    NestedPartiesNoNestedPartyIds, slots = 4, group = "NoNestedPartyIDs", tag = 539
+);
+impl<'a> NestedPartiesNoNestedPartyIds<'a> {
+    t::opt!(nested_party_id, slot = 0, tag = 524, "NestedPartyID", STRING);
+    t::opt!(nested_party_id_source, slot = 1, tag = 525, "NestedPartyIDSource", CHAR);
+    t::opt!(nested_party_role, slot = 2, tag = 538, "NestedPartyRole", INT);
+    t::comp!(nstd_ptys_sub_grp, slot = 3, slots = 1, "NstdPtysSubGrp", NstdPtysSubGrp);
+}
+/// Builds one `NoNestedPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NestedPartiesNoNestedPartyIdsBuilder<'b> {
+    /// `NestedPartyID` (524), STRING.
+    pub nested_party_id: Option<v::FixStr<'b>>,
+    /// `NestedPartyIDSource` (525), CHAR.
+    pub nested_party_id_source: Option<v::Char>,
+    /// `NestedPartyRole` (538), INT.
+    pub nested_party_role: Option<i64>,
+    /// The `NstdPtysSubGrp` component.
+    pub nstd_ptys_sub_grp: Option<NstdPtysSubGrpBuilder<'b>>,
+}
+impl<'b> NestedPartiesNoNestedPartyIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(nested_party_id: v::FixStr<'b>) -> Self {
+        Self {
+            nested_party_id: Some(nested_party_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoNestedPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NestedPartiesNoNestedPartyIdsBuilder(nested_party_id: v::FixStr<'b>) {
-        nested_party_id: Option<v::FixStr<'b>> = opt(524, "NestedPartyID", STRING);
-        nested_party_id_source: Option<v::Char> = opt(525, "NestedPartyIDSource", CHAR);
-        nested_party_role: Option<i64> = opt(538, "NestedPartyRole", INT);
-        nstd_ptys_sub_grp: Option<NstdPtysSubGrpBuilder<'b>> = comp("NstdPtysSubGrp");
+t::build!(
+    NestedPartiesNoNestedPartyIdsBuilder { nested_party_id(524),
+    nested_party_id_source(525), nested_party_role(538), nstd_ptys_sub_grp(comp) }
+);
+t::block!(OrderQtyData, component = "OrderQtyData");
+impl<'v, 'a> OrderQtyData<'v, 'a> {
+    t::opt!(order_qty, slot = 0, tag = 38, "OrderQty", QTY);
+    t::opt!(cash_order_qty, slot = 1, tag = 152, "CashOrderQty", QTY);
+    t::opt!(order_percent, slot = 2, tag = 516, "OrderPercent", PERCENTAGE);
+    t::opt!(
+        rounding_direction, slot = 3, tag = 468, "RoundingDirection", CHAR,
+        e::RoundingDirection
+    );
+    t::opt!(rounding_modulus, slot = 4, tag = 469, "RoundingModulus", FLOAT);
+}
+/// Builds the `OrderQtyData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderQtyDataBuilder<'b> {
+    /// `OrderQty` (38), QTY.
+    pub order_qty: Option<v::Decimal>,
+    /// `CashOrderQty` (152), QTY.
+    pub cash_order_qty: Option<v::Decimal>,
+    /// `OrderPercent` (516), PERCENTAGE.
+    pub order_percent: Option<v::Decimal>,
+    /// `RoundingDirection` (468), CHAR.
+    pub rounding_direction: Option<e::RoundingDirection>,
+    /// `RoundingModulus` (469), FLOAT.
+    pub rounding_modulus: Option<v::Decimal>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> OrderQtyDataBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `OrderQtyData` component: a view over the slots it fills in the enclosing message or entry.
-    block OrderQtyData {
-        opt order_qty(0, 38, "OrderQty", QTY, v::Decimal);
-        opt cash_order_qty(1, 152, "CashOrderQty", QTY, v::Decimal);
-        opt order_percent(2, 516, "OrderPercent", PERCENTAGE, v::Decimal);
-        opt rounding_direction(3, 468, "RoundingDirection", CHAR, e::RoundingDirection);
-        opt rounding_modulus(4, 469, "RoundingModulus", FLOAT, v::Decimal);
+t::build!(
+    OrderQtyDataBuilder { order_qty(38), cash_order_qty(152), order_percent(516),
+    rounding_direction(468), rounding_modulus(469) }
+);
+t::block!(Parties, component = "Parties");
+impl<'v, 'a> Parties<'v, 'a> {
+    t::group!(
+        no_party_ids, slot = 0, tag = 453, "NoPartyIDs", entry = PartiesNoPartyIds, slots
+        = 4, table = PARTIES_NO_PARTY_IDS
+    );
+}
+/// Builds the `Parties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PartiesBuilder<'b> {
+    /// The `NoPartyIDs` (453) group's entries.
+    pub no_party_ids: &'b [PartiesNoPartyIdsBuilder<'b>],
+}
+impl<'b> PartiesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds the `OrderQtyData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrderQtyDataBuilder() {
-        order_qty: Option<v::Decimal> = opt(38, "OrderQty", QTY);
-        cash_order_qty: Option<v::Decimal> = opt(152, "CashOrderQty", QTY);
-        order_percent: Option<v::Decimal> = opt(516, "OrderPercent", PERCENTAGE);
-        rounding_direction: Option<e::RoundingDirection> = opt(468, "RoundingDirection", CHAR);
-        rounding_modulus: Option<v::Decimal> = opt(469, "RoundingModulus", FLOAT);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
-    }
-}
-t::view! {
-    /// The `Parties` component: a view over the slots it fills in the enclosing message or entry.
-    block Parties {
-        group no_party_ids(0, 453, "NoPartyIDs", PartiesNoPartyIds, 4, PARTIES_NO_PARTY_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `Parties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PartiesBuilder() {
-        no_party_ids: &'b [PartiesNoPartyIdsBuilder<'b>] = group(453, "NoPartyIDs");
-    }
-}
+t::build!(PartiesBuilder { no_party_ids(group 453) });
 /// The `NoPartyIDs` (453) group's table.
 pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
     name: "NoPartyIDs",
@@ -610,58 +958,103 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoPartyIDs` (453) group.
-    entry PartiesNoPartyIds[4] {
-        opt party_id(0, 448, "PartyID", STRING, v::FixStr<'a>);
-        opt party_id_source(1, 447, "PartyIDSource", CHAR, e::PartyIdSource);
-        opt party_role(2, 452, "PartyRole", INT, e::PartyRole<'a>);
-        comp ptys_sub_grp(3, 1, "PtysSubGrp", PtysSubGrp);
+t::entry!(PartiesNoPartyIds, slots = 4, group = "NoPartyIDs", tag = 453);
+impl<'a> PartiesNoPartyIds<'a> {
+    t::opt!(party_id, slot = 0, tag = 448, "PartyID", STRING);
+    t::opt!(
+        party_id_source, slot = 1, tag = 447, "PartyIDSource", CHAR, e::PartyIdSource
+    );
+    t::opt!(party_role, slot = 2, tag = 452, "PartyRole", INT, e::PartyRole);
+    t::comp!(ptys_sub_grp, slot = 3, slots = 1, "PtysSubGrp", PtysSubGrp);
+}
+/// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PartiesNoPartyIdsBuilder<'b> {
+    /// `PartyID` (448), STRING.
+    pub party_id: Option<v::FixStr<'b>>,
+    /// `PartyIDSource` (447), CHAR.
+    pub party_id_source: Option<e::PartyIdSource>,
+    /// `PartyRole` (452), INT.
+    pub party_role: Option<e::PartyRole<'b>>,
+    /// The `PtysSubGrp` component.
+    pub ptys_sub_grp: Option<PtysSubGrpBuilder<'b>>,
+}
+impl<'b> PartiesNoPartyIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(party_id: v::FixStr<'b>) -> Self {
+        Self {
+            party_id: Some(party_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PartiesNoPartyIdsBuilder(party_id: v::FixStr<'b>) {
-        party_id: Option<v::FixStr<'b>> = opt(448, "PartyID", STRING);
-        party_id_source: Option<e::PartyIdSource> = opt(447, "PartyIDSource", CHAR);
-        party_role: Option<e::PartyRole<'b>> = opt(452, "PartyRole", INT);
-        ptys_sub_grp: Option<PtysSubGrpBuilder<'b>> = comp("PtysSubGrp");
+t::build!(
+    PartiesNoPartyIdsBuilder { party_id(448), party_id_source(447), party_role(452),
+    ptys_sub_grp(comp) }
+);
+t::block!(PegInstructions, component = "PegInstructions");
+impl<'v, 'a> PegInstructions<'v, 'a> {
+    t::opt!(peg_offset_value, slot = 0, tag = 211, "PegOffsetValue", FLOAT);
+    t::opt!(peg_move_type, slot = 1, tag = 835, "PegMoveType", INT, e::PegMoveType);
+    t::opt!(
+        peg_offset_type, slot = 2, tag = 836, "PegOffsetType", INT, e::PegOffsetType
+    );
+    t::opt!(peg_limit_type, slot = 3, tag = 837, "PegLimitType", INT, e::PegLimitType);
+    t::opt!(
+        peg_round_direction, slot = 4, tag = 838, "PegRoundDirection", INT,
+        e::PegRoundDirection
+    );
+    t::opt!(peg_scope, slot = 5, tag = 840, "PegScope", INT, e::PegScope);
+}
+/// Builds the `PegInstructions` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PegInstructionsBuilder<'b> {
+    /// `PegOffsetValue` (211), FLOAT.
+    pub peg_offset_value: Option<v::Decimal>,
+    /// `PegMoveType` (835), INT.
+    pub peg_move_type: Option<e::PegMoveType<'b>>,
+    /// `PegOffsetType` (836), INT.
+    pub peg_offset_type: Option<e::PegOffsetType<'b>>,
+    /// `PegLimitType` (837), INT.
+    pub peg_limit_type: Option<e::PegLimitType<'b>>,
+    /// `PegRoundDirection` (838), INT.
+    pub peg_round_direction: Option<e::PegRoundDirection<'b>>,
+    /// `PegScope` (840), INT.
+    pub peg_scope: Option<e::PegScope<'b>>,
+}
+impl<'b> PegInstructionsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `PegInstructions` component: a view over the slots it fills in the enclosing message or entry.
-    block PegInstructions {
-        opt peg_offset_value(0, 211, "PegOffsetValue", FLOAT, v::Decimal);
-        opt peg_move_type(1, 835, "PegMoveType", INT, e::PegMoveType<'a>);
-        opt peg_offset_type(2, 836, "PegOffsetType", INT, e::PegOffsetType<'a>);
-        opt peg_limit_type(3, 837, "PegLimitType", INT, e::PegLimitType<'a>);
-        opt peg_round_direction(4, 838, "PegRoundDirection", INT, e::PegRoundDirection<'a>);
-        opt peg_scope(5, 840, "PegScope", INT, e::PegScope<'a>);
+t::build!(
+    PegInstructionsBuilder { peg_offset_value(211), peg_move_type(835),
+    peg_offset_type(836), peg_limit_type(837), peg_round_direction(838), peg_scope(840) }
+);
+t::block!(PositionAmountData, component = "PositionAmountData");
+impl<'v, 'a> PositionAmountData<'v, 'a> {
+    t::group!(
+        no_pos_amt, slot = 0, tag = 753, "NoPosAmt", entry = PositionAmountDataNoPosAmt,
+        slots = 2, table = POSITION_AMOUNT_DATA_NO_POS_AMT
+    );
+}
+/// Builds the `PositionAmountData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PositionAmountDataBuilder<'b> {
+    /// The `NoPosAmt` (753) group's entries.
+    pub no_pos_amt: &'b [PositionAmountDataNoPosAmtBuilder<'b>],
+}
+impl<'b> PositionAmountDataBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds the `PegInstructions` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PegInstructionsBuilder() {
-        peg_offset_value: Option<v::Decimal> = opt(211, "PegOffsetValue", FLOAT);
-        peg_move_type: Option<e::PegMoveType<'b>> = opt(835, "PegMoveType", INT);
-        peg_offset_type: Option<e::PegOffsetType<'b>> = opt(836, "PegOffsetType", INT);
-        peg_limit_type: Option<e::PegLimitType<'b>> = opt(837, "PegLimitType", INT);
-        peg_round_direction: Option<e::PegRoundDirection<'b>> = opt(838, "PegRoundDirection", INT);
-        peg_scope: Option<e::PegScope<'b>> = opt(840, "PegScope", INT);
-    }
-}
-t::view! {
-    /// The `PositionAmountData` component: a view over the slots it fills in the enclosing message or entry.
-    block PositionAmountData {
-        group no_pos_amt(0, 753, "NoPosAmt", PositionAmountDataNoPosAmt, 2, POSITION_AMOUNT_DATA_NO_POS_AMT);
-    }
-}
-t::builder! {
-    /// Builds the `PositionAmountData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PositionAmountDataBuilder() {
-        no_pos_amt: &'b [PositionAmountDataNoPosAmtBuilder<'b>] = group(753, "NoPosAmt");
-    }
-}
+t::build!(PositionAmountDataBuilder { no_pos_amt(group 753) });
 /// The `NoPosAmt` (753) group's table.
 pub static POSITION_AMOUNT_DATA_NO_POS_AMT: t::Group = t::Group {
     name: "NoPosAmt",
@@ -678,32 +1071,51 @@ pub static POSITION_AMOUNT_DATA_NO_POS_AMT: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoPosAmt` (753) group.
-    entry PositionAmountDataNoPosAmt[2] {
-        opt pos_amt_type(0, 707, "PosAmtType", STRING, e::PosAmtType<'a>);
-        opt pos_amt(1, 708, "PosAmt", AMT, v::Decimal);
+t::entry!(PositionAmountDataNoPosAmt, slots = 2, group = "NoPosAmt", tag = 753);
+impl<'a> PositionAmountDataNoPosAmt<'a> {
+    t::opt!(pos_amt_type, slot = 0, tag = 707, "PosAmtType", STRING, e::PosAmtType);
+    t::opt!(pos_amt, slot = 1, tag = 708, "PosAmt", AMT);
+}
+/// Builds one `NoPosAmt` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PositionAmountDataNoPosAmtBuilder<'b> {
+    /// `PosAmtType` (707), STRING.
+    pub pos_amt_type: Option<e::PosAmtType<'b>>,
+    /// `PosAmt` (708), AMT.
+    pub pos_amt: Option<v::Decimal>,
+}
+impl<'b> PositionAmountDataNoPosAmtBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(pos_amt_type: e::PosAmtType<'b>) -> Self {
+        Self {
+            pos_amt_type: Some(pos_amt_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoPosAmt` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PositionAmountDataNoPosAmtBuilder(pos_amt_type: e::PosAmtType<'b>) {
-        pos_amt_type: Option<e::PosAmtType<'b>> = opt(707, "PosAmtType", STRING);
-        pos_amt: Option<v::Decimal> = opt(708, "PosAmt", AMT);
+t::build!(PositionAmountDataNoPosAmtBuilder { pos_amt_type(707), pos_amt(708) });
+t::block!(PositionQty, component = "PositionQty");
+impl<'v, 'a> PositionQty<'v, 'a> {
+    t::group!(
+        no_positions, slot = 0, tag = 702, "NoPositions", entry = PositionQtyNoPositions,
+        slots = 5, table = POSITION_QTY_NO_POSITIONS
+    );
+}
+/// Builds the `PositionQty` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PositionQtyBuilder<'b> {
+    /// The `NoPositions` (702) group's entries.
+    pub no_positions: &'b [PositionQtyNoPositionsBuilder<'b>],
+}
+impl<'b> PositionQtyBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `PositionQty` component: a view over the slots it fills in the enclosing message or entry.
-    block PositionQty {
-        group no_positions(0, 702, "NoPositions", PositionQtyNoPositions, 5, POSITION_QTY_NO_POSITIONS);
-    }
-}
-t::builder! {
-    /// Builds the `PositionQty` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PositionQtyBuilder() {
-        no_positions: &'b [PositionQtyNoPositionsBuilder<'b>] = group(702, "NoPositions");
-    }
-}
+t::build!(PositionQtyBuilder { no_positions(group 702) });
 /// The `NoPositions` (702) group's table.
 pub static POSITION_QTY_NO_POSITIONS: t::Group = t::Group {
     name: "NoPositions",
@@ -720,58 +1132,102 @@ pub static POSITION_QTY_NO_POSITIONS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoPositions` (702) group.
-    entry PositionQtyNoPositions[5] {
-        opt pos_type(0, 703, "PosType", STRING, e::PosType<'a>);
-        opt long_qty(1, 704, "LongQty", QTY, v::Decimal);
-        opt short_qty(2, 705, "ShortQty", QTY, v::Decimal);
-        opt pos_qty_status(3, 706, "PosQtyStatus", INT, e::PosQtyStatus<'a>);
-        comp nested_parties(4, 1, "NestedParties", NestedParties);
+t::entry!(PositionQtyNoPositions, slots = 5, group = "NoPositions", tag = 702);
+impl<'a> PositionQtyNoPositions<'a> {
+    t::opt!(pos_type, slot = 0, tag = 703, "PosType", STRING, e::PosType);
+    t::opt!(long_qty, slot = 1, tag = 704, "LongQty", QTY);
+    t::opt!(short_qty, slot = 2, tag = 705, "ShortQty", QTY);
+    t::opt!(pos_qty_status, slot = 3, tag = 706, "PosQtyStatus", INT, e::PosQtyStatus);
+    t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
+}
+/// Builds one `NoPositions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PositionQtyNoPositionsBuilder<'b> {
+    /// `PosType` (703), STRING.
+    pub pos_type: Option<e::PosType<'b>>,
+    /// `LongQty` (704), QTY.
+    pub long_qty: Option<v::Decimal>,
+    /// `ShortQty` (705), QTY.
+    pub short_qty: Option<v::Decimal>,
+    /// `PosQtyStatus` (706), INT.
+    pub pos_qty_status: Option<e::PosQtyStatus<'b>>,
+    /// The `NestedParties` component.
+    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
+}
+impl<'b> PositionQtyNoPositionsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(pos_type: e::PosType<'b>) -> Self {
+        Self {
+            pos_type: Some(pos_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoPositions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PositionQtyNoPositionsBuilder(pos_type: e::PosType<'b>) {
-        pos_type: Option<e::PosType<'b>> = opt(703, "PosType", STRING);
-        long_qty: Option<v::Decimal> = opt(704, "LongQty", QTY);
-        short_qty: Option<v::Decimal> = opt(705, "ShortQty", QTY);
-        pos_qty_status: Option<e::PosQtyStatus<'b>> = opt(706, "PosQtyStatus", INT);
-        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
+t::build!(
+    PositionQtyNoPositionsBuilder { pos_type(703), long_qty(704), short_qty(705),
+    pos_qty_status(706), nested_parties(comp) }
+);
+t::block!(SettlInstructionsData, component = "SettlInstructionsData");
+impl<'v, 'a> SettlInstructionsData<'v, 'a> {
+    t::opt!(
+        settl_delivery_type, slot = 0, tag = 172, "SettlDeliveryType", INT,
+        e::SettlDeliveryType
+    );
+    t::opt!(
+        stand_inst_db_type, slot = 1, tag = 169, "StandInstDbType", INT,
+        e::StandInstDbType
+    );
+    t::opt!(stand_inst_db_name, slot = 2, tag = 170, "StandInstDbName", STRING);
+    t::opt!(stand_inst_db_id, slot = 3, tag = 171, "StandInstDbID", STRING);
+    t::comp!(dlvy_inst_grp, slot = 4, slots = 1, "DlvyInstGrp", DlvyInstGrp, view = 'v);
+}
+/// Builds the `SettlInstructionsData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SettlInstructionsDataBuilder<'b> {
+    /// `SettlDeliveryType` (172), INT.
+    pub settl_delivery_type: Option<e::SettlDeliveryType<'b>>,
+    /// `StandInstDbType` (169), INT.
+    pub stand_inst_db_type: Option<e::StandInstDbType<'b>>,
+    /// `StandInstDbName` (170), STRING.
+    pub stand_inst_db_name: Option<v::FixStr<'b>>,
+    /// `StandInstDbID` (171), STRING.
+    pub stand_inst_db_id: Option<v::FixStr<'b>>,
+    /// The `DlvyInstGrp` component.
+    pub dlvy_inst_grp: Option<DlvyInstGrpBuilder<'b>>,
+}
+impl<'b> SettlInstructionsDataBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `SettlInstructionsData` component: a view over the slots it fills in the enclosing message or entry.
-    block SettlInstructionsData {
-        opt settl_delivery_type(0, 172, "SettlDeliveryType", INT, e::SettlDeliveryType<'a>);
-        opt stand_inst_db_type(1, 169, "StandInstDbType", INT, e::StandInstDbType<'a>);
-        opt stand_inst_db_name(2, 170, "StandInstDbName", STRING, v::FixStr<'a>);
-        opt stand_inst_db_id(3, 171, "StandInstDbID", STRING, v::FixStr<'a>);
-        comp dlvy_inst_grp(4, 1, "DlvyInstGrp", DlvyInstGrp);
+t::build!(
+    SettlInstructionsDataBuilder { settl_delivery_type(172), stand_inst_db_type(169),
+    stand_inst_db_name(170), stand_inst_db_id(171), dlvy_inst_grp(comp) }
+);
+t::block!(SettlParties, component = "SettlParties");
+impl<'v, 'a> SettlParties<'v, 'a> {
+    t::group!(
+        no_settl_party_ids, slot = 0, tag = 781, "NoSettlPartyIDs", entry =
+        SettlPartiesNoSettlPartyIds, slots = 4, table = SETTL_PARTIES_NO_SETTL_PARTY_IDS
+    );
+}
+/// Builds the `SettlParties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SettlPartiesBuilder<'b> {
+    /// The `NoSettlPartyIDs` (781) group's entries.
+    pub no_settl_party_ids: &'b [SettlPartiesNoSettlPartyIdsBuilder<'b>],
+}
+impl<'b> SettlPartiesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds the `SettlInstructionsData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SettlInstructionsDataBuilder() {
-        settl_delivery_type: Option<e::SettlDeliveryType<'b>> = opt(172, "SettlDeliveryType", INT);
-        stand_inst_db_type: Option<e::StandInstDbType<'b>> = opt(169, "StandInstDbType", INT);
-        stand_inst_db_name: Option<v::FixStr<'b>> = opt(170, "StandInstDbName", STRING);
-        stand_inst_db_id: Option<v::FixStr<'b>> = opt(171, "StandInstDbID", STRING);
-        dlvy_inst_grp: Option<DlvyInstGrpBuilder<'b>> = comp("DlvyInstGrp");
-    }
-}
-t::view! {
-    /// The `SettlParties` component: a view over the slots it fills in the enclosing message or entry.
-    block SettlParties {
-        group no_settl_party_ids(0, 781, "NoSettlPartyIDs", SettlPartiesNoSettlPartyIds, 4, SETTL_PARTIES_NO_SETTL_PARTY_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `SettlParties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SettlPartiesBuilder() {
-        no_settl_party_ids: &'b [SettlPartiesNoSettlPartyIdsBuilder<'b>] = group(781, "NoSettlPartyIDs");
-    }
-}
+t::build!(SettlPartiesBuilder { no_settl_party_ids(group 781) });
 /// The `NoSettlPartyIDs` (781) group's table.
 pub static SETTL_PARTIES_NO_SETTL_PARTY_IDS: t::Group = t::Group {
     name: "NoSettlPartyIDs",
@@ -788,62 +1244,111 @@ pub static SETTL_PARTIES_NO_SETTL_PARTY_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoSettlPartyIDs` (781) group.
-    entry SettlPartiesNoSettlPartyIds[4] {
-        opt settl_party_id(0, 782, "SettlPartyID", STRING, v::FixStr<'a>);
-        opt settl_party_id_source(1, 783, "SettlPartyIDSource", CHAR, v::Char);
-        opt settl_party_role(2, 784, "SettlPartyRole", INT, i64);
-        comp settl_ptys_sub_grp(3, 1, "SettlPtysSubGrp", SettlPtysSubGrp);
+t::entry!(SettlPartiesNoSettlPartyIds, slots = 4, group = "NoSettlPartyIDs", tag = 781);
+impl<'a> SettlPartiesNoSettlPartyIds<'a> {
+    t::opt!(settl_party_id, slot = 0, tag = 782, "SettlPartyID", STRING);
+    t::opt!(settl_party_id_source, slot = 1, tag = 783, "SettlPartyIDSource", CHAR);
+    t::opt!(settl_party_role, slot = 2, tag = 784, "SettlPartyRole", INT);
+    t::comp!(
+        settl_ptys_sub_grp, slot = 3, slots = 1, "SettlPtysSubGrp", SettlPtysSubGrp
+    );
+}
+/// Builds one `NoSettlPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SettlPartiesNoSettlPartyIdsBuilder<'b> {
+    /// `SettlPartyID` (782), STRING.
+    pub settl_party_id: Option<v::FixStr<'b>>,
+    /// `SettlPartyIDSource` (783), CHAR.
+    pub settl_party_id_source: Option<v::Char>,
+    /// `SettlPartyRole` (784), INT.
+    pub settl_party_role: Option<i64>,
+    /// The `SettlPtysSubGrp` component.
+    pub settl_ptys_sub_grp: Option<SettlPtysSubGrpBuilder<'b>>,
+}
+impl<'b> SettlPartiesNoSettlPartyIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(settl_party_id: v::FixStr<'b>) -> Self {
+        Self {
+            settl_party_id: Some(settl_party_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoSettlPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SettlPartiesNoSettlPartyIdsBuilder(settl_party_id: v::FixStr<'b>) {
-        settl_party_id: Option<v::FixStr<'b>> = opt(782, "SettlPartyID", STRING);
-        settl_party_id_source: Option<v::Char> = opt(783, "SettlPartyIDSource", CHAR);
-        settl_party_role: Option<i64> = opt(784, "SettlPartyRole", INT);
-        settl_ptys_sub_grp: Option<SettlPtysSubGrpBuilder<'b>> = comp("SettlPtysSubGrp");
+t::build!(
+    SettlPartiesNoSettlPartyIdsBuilder { settl_party_id(782), settl_party_id_source(783),
+    settl_party_role(784), settl_ptys_sub_grp(comp) }
+);
+t::block!(SpreadOrBenchmarkCurveData, component = "SpreadOrBenchmarkCurveData");
+impl<'v, 'a> SpreadOrBenchmarkCurveData<'v, 'a> {
+    t::opt!(spread, slot = 0, tag = 218, "Spread", PRICEOFFSET);
+    t::opt!(
+        benchmark_curve_currency, slot = 1, tag = 220, "BenchmarkCurveCurrency", CURRENCY
+    );
+    t::opt!(benchmark_curve_name, slot = 2, tag = 221, "BenchmarkCurveName", STRING);
+    t::opt!(benchmark_curve_point, slot = 3, tag = 222, "BenchmarkCurvePoint", STRING);
+    t::opt!(benchmark_price, slot = 4, tag = 662, "BenchmarkPrice", PRICE);
+    t::opt!(benchmark_price_type, slot = 5, tag = 663, "BenchmarkPriceType", INT);
+    t::opt!(benchmark_security_id, slot = 6, tag = 699, "BenchmarkSecurityID", STRING);
+    t::opt!(
+        benchmark_security_id_source, slot = 7, tag = 761, "BenchmarkSecurityIDSource",
+        STRING
+    );
+}
+/// Builds the `SpreadOrBenchmarkCurveData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SpreadOrBenchmarkCurveDataBuilder<'b> {
+    /// `Spread` (218), PRICEOFFSET.
+    pub spread: Option<v::Decimal>,
+    /// `BenchmarkCurveCurrency` (220), CURRENCY.
+    pub benchmark_curve_currency: Option<v::Currency>,
+    /// `BenchmarkCurveName` (221), STRING.
+    pub benchmark_curve_name: Option<v::FixStr<'b>>,
+    /// `BenchmarkCurvePoint` (222), STRING.
+    pub benchmark_curve_point: Option<v::FixStr<'b>>,
+    /// `BenchmarkPrice` (662), PRICE.
+    pub benchmark_price: Option<v::Decimal>,
+    /// `BenchmarkPriceType` (663), INT.
+    pub benchmark_price_type: Option<i64>,
+    /// `BenchmarkSecurityID` (699), STRING.
+    pub benchmark_security_id: Option<v::FixStr<'b>>,
+    /// `BenchmarkSecurityIDSource` (761), STRING.
+    pub benchmark_security_id_source: Option<v::FixStr<'b>>,
+}
+impl<'b> SpreadOrBenchmarkCurveDataBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `SpreadOrBenchmarkCurveData` component: a view over the slots it fills in the enclosing message or entry.
-    block SpreadOrBenchmarkCurveData {
-        opt spread(0, 218, "Spread", PRICEOFFSET, v::Decimal);
-        opt benchmark_curve_currency(1, 220, "BenchmarkCurveCurrency", CURRENCY, v::Currency);
-        opt benchmark_curve_name(2, 221, "BenchmarkCurveName", STRING, v::FixStr<'a>);
-        opt benchmark_curve_point(3, 222, "BenchmarkCurvePoint", STRING, v::FixStr<'a>);
-        opt benchmark_price(4, 662, "BenchmarkPrice", PRICE, v::Decimal);
-        opt benchmark_price_type(5, 663, "BenchmarkPriceType", INT, i64);
-        opt benchmark_security_id(6, 699, "BenchmarkSecurityID", STRING, v::FixStr<'a>);
-        opt benchmark_security_id_source(7, 761, "BenchmarkSecurityIDSource", STRING, v::FixStr<'a>);
+t::build!(
+    SpreadOrBenchmarkCurveDataBuilder { spread(218), benchmark_curve_currency(220),
+    benchmark_curve_name(221), benchmark_curve_point(222), benchmark_price(662),
+    benchmark_price_type(663), benchmark_security_id(699),
+    benchmark_security_id_source(761) }
+);
+t::block!(Stipulations, component = "Stipulations");
+impl<'v, 'a> Stipulations<'v, 'a> {
+    t::group!(
+        no_stipulations, slot = 0, tag = 232, "NoStipulations", entry =
+        StipulationsNoStipulations, slots = 2, table = STIPULATIONS_NO_STIPULATIONS
+    );
+}
+/// Builds the `Stipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StipulationsBuilder<'b> {
+    /// The `NoStipulations` (232) group's entries.
+    pub no_stipulations: &'b [StipulationsNoStipulationsBuilder<'b>],
+}
+impl<'b> StipulationsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds the `SpreadOrBenchmarkCurveData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SpreadOrBenchmarkCurveDataBuilder() {
-        spread: Option<v::Decimal> = opt(218, "Spread", PRICEOFFSET);
-        benchmark_curve_currency: Option<v::Currency> = opt(220, "BenchmarkCurveCurrency", CURRENCY);
-        benchmark_curve_name: Option<v::FixStr<'b>> = opt(221, "BenchmarkCurveName", STRING);
-        benchmark_curve_point: Option<v::FixStr<'b>> = opt(222, "BenchmarkCurvePoint", STRING);
-        benchmark_price: Option<v::Decimal> = opt(662, "BenchmarkPrice", PRICE);
-        benchmark_price_type: Option<i64> = opt(663, "BenchmarkPriceType", INT);
-        benchmark_security_id: Option<v::FixStr<'b>> = opt(699, "BenchmarkSecurityID", STRING);
-        benchmark_security_id_source: Option<v::FixStr<'b>> = opt(761, "BenchmarkSecurityIDSource", STRING);
-    }
-}
-t::view! {
-    /// The `Stipulations` component: a view over the slots it fills in the enclosing message or entry.
-    block Stipulations {
-        group no_stipulations(0, 232, "NoStipulations", StipulationsNoStipulations, 2, STIPULATIONS_NO_STIPULATIONS);
-    }
-}
-t::builder! {
-    /// Builds the `Stipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    StipulationsBuilder() {
-        no_stipulations: &'b [StipulationsNoStipulationsBuilder<'b>] = group(232, "NoStipulations");
-    }
-}
+t::build!(StipulationsBuilder { no_stipulations(group 232) });
 /// The `NoStipulations` (232) group's table.
 pub static STIPULATIONS_NO_STIPULATIONS: t::Group = t::Group {
     name: "NoStipulations",
@@ -860,32 +1365,57 @@ pub static STIPULATIONS_NO_STIPULATIONS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoStipulations` (232) group.
-    entry StipulationsNoStipulations[2] {
-        opt stipulation_type(0, 233, "StipulationType", STRING, e::StipulationType<'a>);
-        opt stipulation_value(1, 234, "StipulationValue", STRING, v::FixStr<'a>);
+t::entry!(StipulationsNoStipulations, slots = 2, group = "NoStipulations", tag = 232);
+impl<'a> StipulationsNoStipulations<'a> {
+    t::opt!(
+        stipulation_type, slot = 0, tag = 233, "StipulationType", STRING,
+        e::StipulationType
+    );
+    t::opt!(stipulation_value, slot = 1, tag = 234, "StipulationValue", STRING);
+}
+/// Builds one `NoStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StipulationsNoStipulationsBuilder<'b> {
+    /// `StipulationType` (233), STRING.
+    pub stipulation_type: Option<e::StipulationType<'b>>,
+    /// `StipulationValue` (234), STRING.
+    pub stipulation_value: Option<v::FixStr<'b>>,
+}
+impl<'b> StipulationsNoStipulationsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(stipulation_type: e::StipulationType<'b>) -> Self {
+        Self {
+            stipulation_type: Some(stipulation_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    StipulationsNoStipulationsBuilder(stipulation_type: e::StipulationType<'b>) {
-        stipulation_type: Option<e::StipulationType<'b>> = opt(233, "StipulationType", STRING);
-        stipulation_value: Option<v::FixStr<'b>> = opt(234, "StipulationValue", STRING);
+t::build!(
+    StipulationsNoStipulationsBuilder { stipulation_type(233), stipulation_value(234) }
+);
+t::block!(TrdRegTimestamps, component = "TrdRegTimestamps");
+impl<'v, 'a> TrdRegTimestamps<'v, 'a> {
+    t::group!(
+        no_trd_reg_timestamps, slot = 0, tag = 768, "NoTrdRegTimestamps", entry =
+        TrdRegTimestampsNoTrdRegTimestamps, slots = 3, table =
+        TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS
+    );
+}
+/// Builds the `TrdRegTimestamps` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdRegTimestampsBuilder<'b> {
+    /// The `NoTrdRegTimestamps` (768) group's entries.
+    pub no_trd_reg_timestamps: &'b [TrdRegTimestampsNoTrdRegTimestampsBuilder<'b>],
+}
+impl<'b> TrdRegTimestampsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `TrdRegTimestamps` component: a view over the slots it fills in the enclosing message or entry.
-    block TrdRegTimestamps {
-        group no_trd_reg_timestamps(0, 768, "NoTrdRegTimestamps", TrdRegTimestampsNoTrdRegTimestamps, 3, TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS);
-    }
-}
-t::builder! {
-    /// Builds the `TrdRegTimestamps` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdRegTimestampsBuilder() {
-        no_trd_reg_timestamps: &'b [TrdRegTimestampsNoTrdRegTimestampsBuilder<'b>] = group(768, "NoTrdRegTimestamps");
-    }
-}
+t::build!(TrdRegTimestampsBuilder { no_trd_reg_timestamps(group 768) });
 /// The `NoTrdRegTimestamps` (768) group's table.
 pub static TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS: t::Group = t::Group {
     name: "NoTrdRegTimestamps",
@@ -902,158 +1432,362 @@ pub static TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoTrdRegTimestamps` (768) group.
-    entry TrdRegTimestampsNoTrdRegTimestamps[3] {
-        opt trd_reg_timestamp(0, 769, "TrdRegTimestamp", UTCTIMESTAMP, v::UtcTimestamp);
-        opt trd_reg_timestamp_type(1, 770, "TrdRegTimestampType", INT, e::TrdRegTimestampType<'a>);
-        opt trd_reg_timestamp_origin(2, 771, "TrdRegTimestampOrigin", STRING, v::FixStr<'a>);
+t::entry!(
+    TrdRegTimestampsNoTrdRegTimestamps, slots = 3, group = "NoTrdRegTimestamps", tag =
+    768
+);
+impl<'a> TrdRegTimestampsNoTrdRegTimestamps<'a> {
+    t::opt!(trd_reg_timestamp, slot = 0, tag = 769, "TrdRegTimestamp", UTCTIMESTAMP);
+    t::opt!(
+        trd_reg_timestamp_type, slot = 1, tag = 770, "TrdRegTimestampType", INT,
+        e::TrdRegTimestampType
+    );
+    t::opt!(
+        trd_reg_timestamp_origin, slot = 2, tag = 771, "TrdRegTimestampOrigin", STRING
+    );
+}
+/// Builds one `NoTrdRegTimestamps` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdRegTimestampsNoTrdRegTimestampsBuilder<'b> {
+    /// `TrdRegTimestamp` (769), UTCTIMESTAMP.
+    pub trd_reg_timestamp: Option<v::UtcTimestamp>,
+    /// `TrdRegTimestampType` (770), INT.
+    pub trd_reg_timestamp_type: Option<e::TrdRegTimestampType<'b>>,
+    /// `TrdRegTimestampOrigin` (771), STRING.
+    pub trd_reg_timestamp_origin: Option<v::FixStr<'b>>,
+}
+impl<'b> TrdRegTimestampsNoTrdRegTimestampsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(trd_reg_timestamp: v::UtcTimestamp) -> Self {
+        Self {
+            trd_reg_timestamp: Some(trd_reg_timestamp),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoTrdRegTimestamps` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdRegTimestampsNoTrdRegTimestampsBuilder(trd_reg_timestamp: v::UtcTimestamp) {
-        trd_reg_timestamp: Option<v::UtcTimestamp> = opt(769, "TrdRegTimestamp", UTCTIMESTAMP);
-        trd_reg_timestamp_type: Option<e::TrdRegTimestampType<'b>> = opt(770, "TrdRegTimestampType", INT);
-        trd_reg_timestamp_origin: Option<v::FixStr<'b>> = opt(771, "TrdRegTimestampOrigin", STRING);
+t::build!(
+    TrdRegTimestampsNoTrdRegTimestampsBuilder { trd_reg_timestamp(769),
+    trd_reg_timestamp_type(770), trd_reg_timestamp_origin(771) }
+);
+t::block!(UnderlyingInstrument, component = "UnderlyingInstrument");
+impl<'v, 'a> UnderlyingInstrument<'v, 'a> {
+    t::opt!(underlying_symbol, slot = 0, tag = 311, "UnderlyingSymbol", STRING);
+    t::opt!(underlying_symbol_sfx, slot = 1, tag = 312, "UnderlyingSymbolSfx", STRING);
+    t::opt!(underlying_security_id, slot = 2, tag = 309, "UnderlyingSecurityID", STRING);
+    t::opt!(
+        underlying_security_id_source, slot = 3, tag = 305, "UnderlyingSecurityIDSource",
+        STRING
+    );
+    t::comp!(
+        und_sec_alt_id_grp, slot = 4, slots = 1, "UndSecAltIDGrp", UndSecAltIdGrp, view =
+        'v
+    );
+    t::opt!(underlying_product, slot = 5, tag = 462, "UnderlyingProduct", INT);
+    t::opt!(underlying_cfi_code, slot = 6, tag = 463, "UnderlyingCFICode", STRING);
+    t::opt!(
+        underlying_security_type, slot = 7, tag = 310, "UnderlyingSecurityType", STRING
+    );
+    t::opt!(
+        underlying_security_sub_type, slot = 8, tag = 763, "UnderlyingSecuritySubType",
+        STRING
+    );
+    t::opt!(
+        underlying_maturity_month_year, slot = 9, tag = 313,
+        "UnderlyingMaturityMonthYear", MONTHYEAR
+    );
+    t::opt!(
+        underlying_maturity_date, slot = 10, tag = 542, "UnderlyingMaturityDate",
+        LOCALMKTDATE
+    );
+    t::opt!(underlying_put_or_call, slot = 11, tag = 315, "UnderlyingPutOrCall", INT);
+    t::opt!(
+        underlying_coupon_payment_date, slot = 12, tag = 241,
+        "UnderlyingCouponPaymentDate", LOCALMKTDATE
+    );
+    t::opt!(
+        underlying_issue_date, slot = 13, tag = 242, "UnderlyingIssueDate", LOCALMKTDATE
+    );
+    t::opt!(
+        underlying_repo_collateral_security_type, slot = 14, tag = 243,
+        "UnderlyingRepoCollateralSecurityType", STRING
+    );
+    t::opt!(
+        underlying_repurchase_term, slot = 15, tag = 244, "UnderlyingRepurchaseTerm", INT
+    );
+    t::opt!(
+        underlying_repurchase_rate, slot = 16, tag = 245, "UnderlyingRepurchaseRate",
+        PERCENTAGE
+    );
+    t::opt!(underlying_factor, slot = 17, tag = 246, "UnderlyingFactor", FLOAT);
+    t::opt!(
+        underlying_credit_rating, slot = 18, tag = 256, "UnderlyingCreditRating", STRING
+    );
+    t::opt!(
+        underlying_instr_registry, slot = 19, tag = 595, "UnderlyingInstrRegistry",
+        STRING
+    );
+    t::opt!(
+        underlying_country_of_issue, slot = 20, tag = 592, "UnderlyingCountryOfIssue",
+        COUNTRY
+    );
+    t::opt!(
+        underlying_state_or_province_of_issue, slot = 21, tag = 593,
+        "UnderlyingStateOrProvinceOfIssue", STRING
+    );
+    t::opt!(
+        underlying_locale_of_issue, slot = 22, tag = 594, "UnderlyingLocaleOfIssue",
+        STRING
+    );
+    t::opt!(
+        underlying_redemption_date, slot = 23, tag = 247, "UnderlyingRedemptionDate",
+        LOCALMKTDATE
+    );
+    t::opt!(
+        underlying_strike_price, slot = 24, tag = 316, "UnderlyingStrikePrice", PRICE
+    );
+    t::opt!(
+        underlying_strike_currency, slot = 25, tag = 941, "UnderlyingStrikeCurrency",
+        CURRENCY
+    );
+    t::opt!(
+        underlying_opt_attribute, slot = 26, tag = 317, "UnderlyingOptAttribute", CHAR
+    );
+    t::opt!(
+        underlying_contract_multiplier, slot = 27, tag = 436,
+        "UnderlyingContractMultiplier", FLOAT
+    );
+    t::opt!(
+        underlying_coupon_rate, slot = 28, tag = 435, "UnderlyingCouponRate", PERCENTAGE
+    );
+    t::opt!(
+        underlying_security_exchange, slot = 29, tag = 308, "UnderlyingSecurityExchange",
+        EXCHANGE
+    );
+    t::opt!(underlying_issuer, slot = 30, tag = 306, "UnderlyingIssuer", STRING);
+    t::opt!(
+        encoded_underlying_issuer_len, slot = 31, tag = 362,
+        "EncodedUnderlyingIssuerLen", LENGTH
+    );
+    t::opt!(
+        encoded_underlying_issuer, slot = 32, tag = 363, "EncodedUnderlyingIssuer", DATA
+    );
+    t::opt!(
+        underlying_security_desc, slot = 33, tag = 307, "UnderlyingSecurityDesc", STRING
+    );
+    t::opt!(
+        encoded_underlying_security_desc_len, slot = 34, tag = 364,
+        "EncodedUnderlyingSecurityDescLen", LENGTH
+    );
+    t::opt!(
+        encoded_underlying_security_desc, slot = 35, tag = 365,
+        "EncodedUnderlyingSecurityDesc", DATA
+    );
+    t::opt!(underlying_cp_program, slot = 36, tag = 877, "UnderlyingCPProgram", STRING);
+    t::opt!(underlying_cp_reg_type, slot = 37, tag = 878, "UnderlyingCPRegType", STRING);
+    t::opt!(underlying_currency, slot = 38, tag = 318, "UnderlyingCurrency", CURRENCY);
+    t::opt!(underlying_qty, slot = 39, tag = 879, "UnderlyingQty", QTY);
+    t::opt!(underlying_px, slot = 40, tag = 810, "UnderlyingPx", PRICE);
+    t::opt!(underlying_dirty_price, slot = 41, tag = 882, "UnderlyingDirtyPrice", PRICE);
+    t::opt!(underlying_end_price, slot = 42, tag = 883, "UnderlyingEndPrice", PRICE);
+    t::opt!(underlying_start_value, slot = 43, tag = 884, "UnderlyingStartValue", AMT);
+    t::opt!(
+        underlying_current_value, slot = 44, tag = 885, "UnderlyingCurrentValue", AMT
+    );
+    t::opt!(underlying_end_value, slot = 45, tag = 886, "UnderlyingEndValue", AMT);
+    t::comp!(
+        underlying_stipulations, slot = 46, slots = 1, "UnderlyingStipulations",
+        UnderlyingStipulations, view = 'v
+    );
+}
+/// Builds the `UnderlyingInstrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UnderlyingInstrumentBuilder<'b> {
+    /// `UnderlyingSymbol` (311), STRING.
+    pub underlying_symbol: Option<v::FixStr<'b>>,
+    /// `UnderlyingSymbolSfx` (312), STRING.
+    pub underlying_symbol_sfx: Option<v::FixStr<'b>>,
+    /// `UnderlyingSecurityID` (309), STRING.
+    pub underlying_security_id: Option<v::FixStr<'b>>,
+    /// `UnderlyingSecurityIDSource` (305), STRING.
+    pub underlying_security_id_source: Option<v::FixStr<'b>>,
+    /// The `UndSecAltIDGrp` component.
+    pub und_sec_alt_id_grp: Option<UndSecAltIdGrpBuilder<'b>>,
+    /// `UnderlyingProduct` (462), INT.
+    pub underlying_product: Option<i64>,
+    /// `UnderlyingCFICode` (463), STRING.
+    pub underlying_cfi_code: Option<v::FixStr<'b>>,
+    /// `UnderlyingSecurityType` (310), STRING.
+    pub underlying_security_type: Option<v::FixStr<'b>>,
+    /// `UnderlyingSecuritySubType` (763), STRING.
+    pub underlying_security_sub_type: Option<v::FixStr<'b>>,
+    /// `UnderlyingMaturityMonthYear` (313), MONTHYEAR.
+    pub underlying_maturity_month_year: Option<v::MonthYear>,
+    /// `UnderlyingMaturityDate` (542), LOCALMKTDATE.
+    pub underlying_maturity_date: Option<v::LocalMktDate>,
+    /// `UnderlyingPutOrCall` (315), INT.
+    pub underlying_put_or_call: Option<i64>,
+    /// `UnderlyingCouponPaymentDate` (241), LOCALMKTDATE.
+    pub underlying_coupon_payment_date: Option<v::LocalMktDate>,
+    /// `UnderlyingIssueDate` (242), LOCALMKTDATE.
+    pub underlying_issue_date: Option<v::LocalMktDate>,
+    /// `UnderlyingRepoCollateralSecurityType` (243), STRING.
+    pub underlying_repo_collateral_security_type: Option<v::FixStr<'b>>,
+    /// `UnderlyingRepurchaseTerm` (244), INT.
+    pub underlying_repurchase_term: Option<i64>,
+    /// `UnderlyingRepurchaseRate` (245), PERCENTAGE.
+    pub underlying_repurchase_rate: Option<v::Decimal>,
+    /// `UnderlyingFactor` (246), FLOAT.
+    pub underlying_factor: Option<v::Decimal>,
+    /// `UnderlyingCreditRating` (256), STRING.
+    pub underlying_credit_rating: Option<v::FixStr<'b>>,
+    /// `UnderlyingInstrRegistry` (595), STRING.
+    pub underlying_instr_registry: Option<v::FixStr<'b>>,
+    /// `UnderlyingCountryOfIssue` (592), COUNTRY.
+    pub underlying_country_of_issue: Option<v::Country>,
+    /// `UnderlyingStateOrProvinceOfIssue` (593), STRING.
+    pub underlying_state_or_province_of_issue: Option<v::FixStr<'b>>,
+    /// `UnderlyingLocaleOfIssue` (594), STRING.
+    pub underlying_locale_of_issue: Option<v::FixStr<'b>>,
+    /// `UnderlyingRedemptionDate` (247), LOCALMKTDATE.
+    pub underlying_redemption_date: Option<v::LocalMktDate>,
+    /// `UnderlyingStrikePrice` (316), PRICE.
+    pub underlying_strike_price: Option<v::Decimal>,
+    /// `UnderlyingStrikeCurrency` (941), CURRENCY.
+    pub underlying_strike_currency: Option<v::Currency>,
+    /// `UnderlyingOptAttribute` (317), CHAR.
+    pub underlying_opt_attribute: Option<v::Char>,
+    /// `UnderlyingContractMultiplier` (436), FLOAT.
+    pub underlying_contract_multiplier: Option<v::Decimal>,
+    /// `UnderlyingCouponRate` (435), PERCENTAGE.
+    pub underlying_coupon_rate: Option<v::Decimal>,
+    /// `UnderlyingSecurityExchange` (308), EXCHANGE.
+    pub underlying_security_exchange: Option<v::Exchange>,
+    /// `UnderlyingIssuer` (306), STRING.
+    pub underlying_issuer: Option<v::FixStr<'b>>,
+    /// `EncodedUnderlyingIssuer` (363), DATA.
+    pub encoded_underlying_issuer: Option<&'b [u8]>,
+    /// `UnderlyingSecurityDesc` (307), STRING.
+    pub underlying_security_desc: Option<v::FixStr<'b>>,
+    /// `EncodedUnderlyingSecurityDesc` (365), DATA.
+    pub encoded_underlying_security_desc: Option<&'b [u8]>,
+    /// `UnderlyingCPProgram` (877), STRING.
+    pub underlying_cp_program: Option<v::FixStr<'b>>,
+    /// `UnderlyingCPRegType` (878), STRING.
+    pub underlying_cp_reg_type: Option<v::FixStr<'b>>,
+    /// `UnderlyingCurrency` (318), CURRENCY.
+    pub underlying_currency: Option<v::Currency>,
+    /// `UnderlyingQty` (879), QTY.
+    pub underlying_qty: Option<v::Decimal>,
+    /// `UnderlyingPx` (810), PRICE.
+    pub underlying_px: Option<v::Decimal>,
+    /// `UnderlyingDirtyPrice` (882), PRICE.
+    pub underlying_dirty_price: Option<v::Decimal>,
+    /// `UnderlyingEndPrice` (883), PRICE.
+    pub underlying_end_price: Option<v::Decimal>,
+    /// `UnderlyingStartValue` (884), AMT.
+    pub underlying_start_value: Option<v::Decimal>,
+    /// `UnderlyingCurrentValue` (885), AMT.
+    pub underlying_current_value: Option<v::Decimal>,
+    /// `UnderlyingEndValue` (886), AMT.
+    pub underlying_end_value: Option<v::Decimal>,
+    /// The `UnderlyingStipulations` component.
+    pub underlying_stipulations: Option<UnderlyingStipulationsBuilder<'b>>,
+}
+impl<'b> UnderlyingInstrumentBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `UnderlyingInstrument` component: a view over the slots it fills in the enclosing message or entry.
-    block UnderlyingInstrument {
-        opt underlying_symbol(0, 311, "UnderlyingSymbol", STRING, v::FixStr<'a>);
-        opt underlying_symbol_sfx(1, 312, "UnderlyingSymbolSfx", STRING, v::FixStr<'a>);
-        opt underlying_security_id(2, 309, "UnderlyingSecurityID", STRING, v::FixStr<'a>);
-        opt underlying_security_id_source(3, 305, "UnderlyingSecurityIDSource", STRING, v::FixStr<'a>);
-        comp und_sec_alt_id_grp(4, 1, "UndSecAltIDGrp", UndSecAltIdGrp);
-        opt underlying_product(5, 462, "UnderlyingProduct", INT, i64);
-        opt underlying_cfi_code(6, 463, "UnderlyingCFICode", STRING, v::FixStr<'a>);
-        opt underlying_security_type(7, 310, "UnderlyingSecurityType", STRING, v::FixStr<'a>);
-        opt underlying_security_sub_type(8, 763, "UnderlyingSecuritySubType", STRING, v::FixStr<'a>);
-        opt underlying_maturity_month_year(9, 313, "UnderlyingMaturityMonthYear", MONTHYEAR, v::MonthYear);
-        opt underlying_maturity_date(10, 542, "UnderlyingMaturityDate", LOCALMKTDATE, v::LocalMktDate);
-        opt underlying_put_or_call(11, 315, "UnderlyingPutOrCall", INT, i64);
-        opt underlying_coupon_payment_date(12, 241, "UnderlyingCouponPaymentDate", LOCALMKTDATE, v::LocalMktDate);
-        opt underlying_issue_date(13, 242, "UnderlyingIssueDate", LOCALMKTDATE, v::LocalMktDate);
-        opt underlying_repo_collateral_security_type(14, 243, "UnderlyingRepoCollateralSecurityType", STRING, v::FixStr<'a>);
-        opt underlying_repurchase_term(15, 244, "UnderlyingRepurchaseTerm", INT, i64);
-        opt underlying_repurchase_rate(16, 245, "UnderlyingRepurchaseRate", PERCENTAGE, v::Decimal);
-        opt underlying_factor(17, 246, "UnderlyingFactor", FLOAT, v::Decimal);
-        opt underlying_credit_rating(18, 256, "UnderlyingCreditRating", STRING, v::FixStr<'a>);
-        opt underlying_instr_registry(19, 595, "UnderlyingInstrRegistry", STRING, v::FixStr<'a>);
-        opt underlying_country_of_issue(20, 592, "UnderlyingCountryOfIssue", COUNTRY, v::Country);
-        opt underlying_state_or_province_of_issue(21, 593, "UnderlyingStateOrProvinceOfIssue", STRING, v::FixStr<'a>);
-        opt underlying_locale_of_issue(22, 594, "UnderlyingLocaleOfIssue", STRING, v::FixStr<'a>);
-        opt underlying_redemption_date(23, 247, "UnderlyingRedemptionDate", LOCALMKTDATE, v::LocalMktDate);
-        opt underlying_strike_price(24, 316, "UnderlyingStrikePrice", PRICE, v::Decimal);
-        opt underlying_strike_currency(25, 941, "UnderlyingStrikeCurrency", CURRENCY, v::Currency);
-        opt underlying_opt_attribute(26, 317, "UnderlyingOptAttribute", CHAR, v::Char);
-        opt underlying_contract_multiplier(27, 436, "UnderlyingContractMultiplier", FLOAT, v::Decimal);
-        opt underlying_coupon_rate(28, 435, "UnderlyingCouponRate", PERCENTAGE, v::Decimal);
-        opt underlying_security_exchange(29, 308, "UnderlyingSecurityExchange", EXCHANGE, v::Exchange);
-        opt underlying_issuer(30, 306, "UnderlyingIssuer", STRING, v::FixStr<'a>);
-        opt encoded_underlying_issuer_len(31, 362, "EncodedUnderlyingIssuerLen", LENGTH, v::Length);
-        data encoded_underlying_issuer(32, 363, "EncodedUnderlyingIssuer", DATA);
-        opt underlying_security_desc(33, 307, "UnderlyingSecurityDesc", STRING, v::FixStr<'a>);
-        opt encoded_underlying_security_desc_len(34, 364, "EncodedUnderlyingSecurityDescLen", LENGTH, v::Length);
-        data encoded_underlying_security_desc(35, 365, "EncodedUnderlyingSecurityDesc", DATA);
-        opt underlying_cp_program(36, 877, "UnderlyingCPProgram", STRING, v::FixStr<'a>);
-        opt underlying_cp_reg_type(37, 878, "UnderlyingCPRegType", STRING, v::FixStr<'a>);
-        opt underlying_currency(38, 318, "UnderlyingCurrency", CURRENCY, v::Currency);
-        opt underlying_qty(39, 879, "UnderlyingQty", QTY, v::Decimal);
-        opt underlying_px(40, 810, "UnderlyingPx", PRICE, v::Decimal);
-        opt underlying_dirty_price(41, 882, "UnderlyingDirtyPrice", PRICE, v::Decimal);
-        opt underlying_end_price(42, 883, "UnderlyingEndPrice", PRICE, v::Decimal);
-        opt underlying_start_value(43, 884, "UnderlyingStartValue", AMT, v::Decimal);
-        opt underlying_current_value(44, 885, "UnderlyingCurrentValue", AMT, v::Decimal);
-        opt underlying_end_value(45, 886, "UnderlyingEndValue", AMT, v::Decimal);
-        comp underlying_stipulations(46, 1, "UnderlyingStipulations", UnderlyingStipulations);
+t::build!(
+    UnderlyingInstrumentBuilder { underlying_symbol(311), underlying_symbol_sfx(312),
+    underlying_security_id(309), underlying_security_id_source(305),
+    und_sec_alt_id_grp(comp), underlying_product(462), underlying_cfi_code(463),
+    underlying_security_type(310), underlying_security_sub_type(763),
+    underlying_maturity_month_year(313), underlying_maturity_date(542),
+    underlying_put_or_call(315), underlying_coupon_payment_date(241),
+    underlying_issue_date(242), underlying_repo_collateral_security_type(243),
+    underlying_repurchase_term(244), underlying_repurchase_rate(245),
+    underlying_factor(246), underlying_credit_rating(256),
+    underlying_instr_registry(595), underlying_country_of_issue(592),
+    underlying_state_or_province_of_issue(593), underlying_locale_of_issue(594),
+    underlying_redemption_date(247), underlying_strike_price(316),
+    underlying_strike_currency(941), underlying_opt_attribute(317),
+    underlying_contract_multiplier(436), underlying_coupon_rate(435),
+    underlying_security_exchange(308), underlying_issuer(306),
+    encoded_underlying_issuer(data = 363, length = 362), underlying_security_desc(307),
+    encoded_underlying_security_desc(data = 365, length = 364),
+    underlying_cp_program(877), underlying_cp_reg_type(878), underlying_currency(318),
+    underlying_qty(879), underlying_px(810), underlying_dirty_price(882),
+    underlying_end_price(883), underlying_start_value(884),
+    underlying_current_value(885), underlying_end_value(886),
+    underlying_stipulations(comp) }
+);
+t::block!(YieldData, component = "YieldData");
+impl<'v, 'a> YieldData<'v, 'a> {
+    t::opt!(yield_type, slot = 0, tag = 235, "YieldType", STRING, e::YieldType);
+    t::opt!(r#yield, slot = 1, tag = 236, "Yield", PERCENTAGE);
+    t::opt!(yield_calc_date, slot = 2, tag = 701, "YieldCalcDate", LOCALMKTDATE);
+    t::opt!(
+        yield_redemption_date, slot = 3, tag = 696, "YieldRedemptionDate", LOCALMKTDATE
+    );
+    t::opt!(yield_redemption_price, slot = 4, tag = 697, "YieldRedemptionPrice", PRICE);
+    t::opt!(
+        yield_redemption_price_type, slot = 5, tag = 698, "YieldRedemptionPriceType", INT
+    );
+}
+/// Builds the `YieldData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct YieldDataBuilder<'b> {
+    /// `YieldType` (235), STRING.
+    pub yield_type: Option<e::YieldType<'b>>,
+    /// `Yield` (236), PERCENTAGE.
+    pub r#yield: Option<v::Decimal>,
+    /// `YieldCalcDate` (701), LOCALMKTDATE.
+    pub yield_calc_date: Option<v::LocalMktDate>,
+    /// `YieldRedemptionDate` (696), LOCALMKTDATE.
+    pub yield_redemption_date: Option<v::LocalMktDate>,
+    /// `YieldRedemptionPrice` (697), PRICE.
+    pub yield_redemption_price: Option<v::Decimal>,
+    /// `YieldRedemptionPriceType` (698), INT.
+    pub yield_redemption_price_type: Option<i64>,
+}
+impl<'b> YieldDataBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds the `UnderlyingInstrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UnderlyingInstrumentBuilder() {
-        underlying_symbol: Option<v::FixStr<'b>> = opt(311, "UnderlyingSymbol", STRING);
-        underlying_symbol_sfx: Option<v::FixStr<'b>> = opt(312, "UnderlyingSymbolSfx", STRING);
-        underlying_security_id: Option<v::FixStr<'b>> = opt(309, "UnderlyingSecurityID", STRING);
-        underlying_security_id_source: Option<v::FixStr<'b>> = opt(305, "UnderlyingSecurityIDSource", STRING);
-        und_sec_alt_id_grp: Option<UndSecAltIdGrpBuilder<'b>> = comp("UndSecAltIDGrp");
-        underlying_product: Option<i64> = opt(462, "UnderlyingProduct", INT);
-        underlying_cfi_code: Option<v::FixStr<'b>> = opt(463, "UnderlyingCFICode", STRING);
-        underlying_security_type: Option<v::FixStr<'b>> = opt(310, "UnderlyingSecurityType", STRING);
-        underlying_security_sub_type: Option<v::FixStr<'b>> = opt(763, "UnderlyingSecuritySubType", STRING);
-        underlying_maturity_month_year: Option<v::MonthYear> = opt(313, "UnderlyingMaturityMonthYear", MONTHYEAR);
-        underlying_maturity_date: Option<v::LocalMktDate> = opt(542, "UnderlyingMaturityDate", LOCALMKTDATE);
-        underlying_put_or_call: Option<i64> = opt(315, "UnderlyingPutOrCall", INT);
-        underlying_coupon_payment_date: Option<v::LocalMktDate> = opt(241, "UnderlyingCouponPaymentDate", LOCALMKTDATE);
-        underlying_issue_date: Option<v::LocalMktDate> = opt(242, "UnderlyingIssueDate", LOCALMKTDATE);
-        underlying_repo_collateral_security_type: Option<v::FixStr<'b>> = opt(243, "UnderlyingRepoCollateralSecurityType", STRING);
-        underlying_repurchase_term: Option<i64> = opt(244, "UnderlyingRepurchaseTerm", INT);
-        underlying_repurchase_rate: Option<v::Decimal> = opt(245, "UnderlyingRepurchaseRate", PERCENTAGE);
-        underlying_factor: Option<v::Decimal> = opt(246, "UnderlyingFactor", FLOAT);
-        underlying_credit_rating: Option<v::FixStr<'b>> = opt(256, "UnderlyingCreditRating", STRING);
-        underlying_instr_registry: Option<v::FixStr<'b>> = opt(595, "UnderlyingInstrRegistry", STRING);
-        underlying_country_of_issue: Option<v::Country> = opt(592, "UnderlyingCountryOfIssue", COUNTRY);
-        underlying_state_or_province_of_issue: Option<v::FixStr<'b>> = opt(593, "UnderlyingStateOrProvinceOfIssue", STRING);
-        underlying_locale_of_issue: Option<v::FixStr<'b>> = opt(594, "UnderlyingLocaleOfIssue", STRING);
-        underlying_redemption_date: Option<v::LocalMktDate> = opt(247, "UnderlyingRedemptionDate", LOCALMKTDATE);
-        underlying_strike_price: Option<v::Decimal> = opt(316, "UnderlyingStrikePrice", PRICE);
-        underlying_strike_currency: Option<v::Currency> = opt(941, "UnderlyingStrikeCurrency", CURRENCY);
-        underlying_opt_attribute: Option<v::Char> = opt(317, "UnderlyingOptAttribute", CHAR);
-        underlying_contract_multiplier: Option<v::Decimal> = opt(436, "UnderlyingContractMultiplier", FLOAT);
-        underlying_coupon_rate: Option<v::Decimal> = opt(435, "UnderlyingCouponRate", PERCENTAGE);
-        underlying_security_exchange: Option<v::Exchange> = opt(308, "UnderlyingSecurityExchange", EXCHANGE);
-        underlying_issuer: Option<v::FixStr<'b>> = opt(306, "UnderlyingIssuer", STRING);
-        encoded_underlying_issuer: Option<&'b [u8]> = data(362, 363, "EncodedUnderlyingIssuer", DATA);
-        underlying_security_desc: Option<v::FixStr<'b>> = opt(307, "UnderlyingSecurityDesc", STRING);
-        encoded_underlying_security_desc: Option<&'b [u8]> = data(364, 365, "EncodedUnderlyingSecurityDesc", DATA);
-        underlying_cp_program: Option<v::FixStr<'b>> = opt(877, "UnderlyingCPProgram", STRING);
-        underlying_cp_reg_type: Option<v::FixStr<'b>> = opt(878, "UnderlyingCPRegType", STRING);
-        underlying_currency: Option<v::Currency> = opt(318, "UnderlyingCurrency", CURRENCY);
-        underlying_qty: Option<v::Decimal> = opt(879, "UnderlyingQty", QTY);
-        underlying_px: Option<v::Decimal> = opt(810, "UnderlyingPx", PRICE);
-        underlying_dirty_price: Option<v::Decimal> = opt(882, "UnderlyingDirtyPrice", PRICE);
-        underlying_end_price: Option<v::Decimal> = opt(883, "UnderlyingEndPrice", PRICE);
-        underlying_start_value: Option<v::Decimal> = opt(884, "UnderlyingStartValue", AMT);
-        underlying_current_value: Option<v::Decimal> = opt(885, "UnderlyingCurrentValue", AMT);
-        underlying_end_value: Option<v::Decimal> = opt(886, "UnderlyingEndValue", AMT);
-        underlying_stipulations: Option<UnderlyingStipulationsBuilder<'b>> = comp("UnderlyingStipulations");
+t::build!(
+    YieldDataBuilder { yield_type(235), r#yield(236), yield_calc_date(701),
+    yield_redemption_date(696), yield_redemption_price(697),
+    yield_redemption_price_type(698) }
+);
+t::block!(UnderlyingStipulations, component = "UnderlyingStipulations");
+impl<'v, 'a> UnderlyingStipulations<'v, 'a> {
+    t::group!(
+        no_underlying_stips, slot = 0, tag = 887, "NoUnderlyingStips", entry =
+        UnderlyingStipulationsNoUnderlyingStips, slots = 2, table =
+        UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS
+    );
+}
+/// Builds the `UnderlyingStipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UnderlyingStipulationsBuilder<'b> {
+    /// The `NoUnderlyingStips` (887) group's entries.
+    pub no_underlying_stips: &'b [UnderlyingStipulationsNoUnderlyingStipsBuilder<'b>],
+}
+impl<'b> UnderlyingStipulationsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `YieldData` component: a view over the slots it fills in the enclosing message or entry.
-    block YieldData {
-        opt yield_type(0, 235, "YieldType", STRING, e::YieldType<'a>);
-        opt r#yield(1, 236, "Yield", PERCENTAGE, v::Decimal);
-        opt yield_calc_date(2, 701, "YieldCalcDate", LOCALMKTDATE, v::LocalMktDate);
-        opt yield_redemption_date(3, 696, "YieldRedemptionDate", LOCALMKTDATE, v::LocalMktDate);
-        opt yield_redemption_price(4, 697, "YieldRedemptionPrice", PRICE, v::Decimal);
-        opt yield_redemption_price_type(5, 698, "YieldRedemptionPriceType", INT, i64);
-    }
-}
-t::builder! {
-    /// Builds the `YieldData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    YieldDataBuilder() {
-        yield_type: Option<e::YieldType<'b>> = opt(235, "YieldType", STRING);
-        r#yield: Option<v::Decimal> = opt(236, "Yield", PERCENTAGE);
-        yield_calc_date: Option<v::LocalMktDate> = opt(701, "YieldCalcDate", LOCALMKTDATE);
-        yield_redemption_date: Option<v::LocalMktDate> = opt(696, "YieldRedemptionDate", LOCALMKTDATE);
-        yield_redemption_price: Option<v::Decimal> = opt(697, "YieldRedemptionPrice", PRICE);
-        yield_redemption_price_type: Option<i64> = opt(698, "YieldRedemptionPriceType", INT);
-    }
-}
-t::view! {
-    /// The `UnderlyingStipulations` component: a view over the slots it fills in the enclosing message or entry.
-    block UnderlyingStipulations {
-        group no_underlying_stips(0, 887, "NoUnderlyingStips", UnderlyingStipulationsNoUnderlyingStips, 2, UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS);
-    }
-}
-t::builder! {
-    /// Builds the `UnderlyingStipulations` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UnderlyingStipulationsBuilder() {
-        no_underlying_stips: &'b [UnderlyingStipulationsNoUnderlyingStipsBuilder<'b>] = group(887, "NoUnderlyingStips");
-    }
-}
+t::build!(UnderlyingStipulationsBuilder { no_underlying_stips(group 887) });
 /// The `NoUnderlyingStips` (887) group's table.
 pub static UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS: t::Group = t::Group {
     name: "NoUnderlyingStips",
@@ -1070,32 +1804,58 @@ pub static UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoUnderlyingStips` (887) group.
-    entry UnderlyingStipulationsNoUnderlyingStips[2] {
-        opt underlying_stip_type(0, 888, "UnderlyingStipType", STRING, v::FixStr<'a>);
-        opt underlying_stip_value(1, 889, "UnderlyingStipValue", STRING, v::FixStr<'a>);
+t::entry!(
+    UnderlyingStipulationsNoUnderlyingStips, slots = 2, group = "NoUnderlyingStips", tag
+    = 887
+);
+impl<'a> UnderlyingStipulationsNoUnderlyingStips<'a> {
+    t::opt!(underlying_stip_type, slot = 0, tag = 888, "UnderlyingStipType", STRING);
+    t::opt!(underlying_stip_value, slot = 1, tag = 889, "UnderlyingStipValue", STRING);
+}
+/// Builds one `NoUnderlyingStips` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UnderlyingStipulationsNoUnderlyingStipsBuilder<'b> {
+    /// `UnderlyingStipType` (888), STRING.
+    pub underlying_stip_type: Option<v::FixStr<'b>>,
+    /// `UnderlyingStipValue` (889), STRING.
+    pub underlying_stip_value: Option<v::FixStr<'b>>,
+}
+impl<'b> UnderlyingStipulationsNoUnderlyingStipsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(underlying_stip_type: v::FixStr<'b>) -> Self {
+        Self {
+            underlying_stip_type: Some(underlying_stip_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoUnderlyingStips` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UnderlyingStipulationsNoUnderlyingStipsBuilder(underlying_stip_type: v::FixStr<'b>) {
-        underlying_stip_type: Option<v::FixStr<'b>> = opt(888, "UnderlyingStipType", STRING);
-        underlying_stip_value: Option<v::FixStr<'b>> = opt(889, "UnderlyingStipValue", STRING);
+t::build!(
+    UnderlyingStipulationsNoUnderlyingStipsBuilder { underlying_stip_type(888),
+    underlying_stip_value(889) }
+);
+t::block!(NestedParties2, component = "NestedParties2");
+impl<'v, 'a> NestedParties2<'v, 'a> {
+    t::group!(
+        no_nested2_party_ids, slot = 0, tag = 756, "NoNested2PartyIDs", entry =
+        NestedParties2NoNested2PartyIds, slots = 4, table =
+        NESTED_PARTIES2_NO_NESTED2_PARTY_IDS
+    );
+}
+/// Builds the `NestedParties2` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NestedParties2Builder<'b> {
+    /// The `NoNested2PartyIDs` (756) group's entries.
+    pub no_nested2_party_ids: &'b [NestedParties2NoNested2PartyIdsBuilder<'b>],
+}
+impl<'b> NestedParties2Builder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `NestedParties2` component: a view over the slots it fills in the enclosing message or entry.
-    block NestedParties2 {
-        group no_nested2_party_ids(0, 756, "NoNested2PartyIDs", NestedParties2NoNested2PartyIds, 4, NESTED_PARTIES2_NO_NESTED2_PARTY_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `NestedParties2` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NestedParties2Builder() {
-        no_nested2_party_ids: &'b [NestedParties2NoNested2PartyIdsBuilder<'b>] = group(756, "NoNested2PartyIDs");
-    }
-}
+t::build!(NestedParties2Builder { no_nested2_party_ids(group 756) });
 /// The `NoNested2PartyIDs` (756) group's table.
 pub static NESTED_PARTIES2_NO_NESTED2_PARTY_IDS: t::Group = t::Group {
     name: "NoNested2PartyIDs",
@@ -1112,36 +1872,65 @@ pub static NESTED_PARTIES2_NO_NESTED2_PARTY_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoNested2PartyIDs` (756) group.
-    entry NestedParties2NoNested2PartyIds[4] {
-        opt nested2_party_id(0, 757, "Nested2PartyID", STRING, v::FixStr<'a>);
-        opt nested2_party_id_source(1, 758, "Nested2PartyIDSource", CHAR, v::Char);
-        opt nested2_party_role(2, 759, "Nested2PartyRole", INT, i64);
-        comp nstd_ptys2_sub_grp(3, 1, "NstdPtys2SubGrp", NstdPtys2SubGrp);
+t::entry!(
+    NestedParties2NoNested2PartyIds, slots = 4, group = "NoNested2PartyIDs", tag = 756
+);
+impl<'a> NestedParties2NoNested2PartyIds<'a> {
+    t::opt!(nested2_party_id, slot = 0, tag = 757, "Nested2PartyID", STRING);
+    t::opt!(nested2_party_id_source, slot = 1, tag = 758, "Nested2PartyIDSource", CHAR);
+    t::opt!(nested2_party_role, slot = 2, tag = 759, "Nested2PartyRole", INT);
+    t::comp!(
+        nstd_ptys2_sub_grp, slot = 3, slots = 1, "NstdPtys2SubGrp", NstdPtys2SubGrp
+    );
+}
+/// Builds one `NoNested2PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NestedParties2NoNested2PartyIdsBuilder<'b> {
+    /// `Nested2PartyID` (757), STRING.
+    pub nested2_party_id: Option<v::FixStr<'b>>,
+    /// `Nested2PartyIDSource` (758), CHAR.
+    pub nested2_party_id_source: Option<v::Char>,
+    /// `Nested2PartyRole` (759), INT.
+    pub nested2_party_role: Option<i64>,
+    /// The `NstdPtys2SubGrp` component.
+    pub nstd_ptys2_sub_grp: Option<NstdPtys2SubGrpBuilder<'b>>,
+}
+impl<'b> NestedParties2NoNested2PartyIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(nested2_party_id: v::FixStr<'b>) -> Self {
+        Self {
+            nested2_party_id: Some(nested2_party_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoNested2PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NestedParties2NoNested2PartyIdsBuilder(nested2_party_id: v::FixStr<'b>) {
-        nested2_party_id: Option<v::FixStr<'b>> = opt(757, "Nested2PartyID", STRING);
-        nested2_party_id_source: Option<v::Char> = opt(758, "Nested2PartyIDSource", CHAR);
-        nested2_party_role: Option<i64> = opt(759, "Nested2PartyRole", INT);
-        nstd_ptys2_sub_grp: Option<NstdPtys2SubGrpBuilder<'b>> = comp("NstdPtys2SubGrp");
+t::build!(
+    NestedParties2NoNested2PartyIdsBuilder { nested2_party_id(757),
+    nested2_party_id_source(758), nested2_party_role(759), nstd_ptys2_sub_grp(comp) }
+);
+t::block!(NestedParties3, component = "NestedParties3");
+impl<'v, 'a> NestedParties3<'v, 'a> {
+    t::group!(
+        no_nested3_party_ids, slot = 0, tag = 948, "NoNested3PartyIDs", entry =
+        NestedParties3NoNested3PartyIds, slots = 4, table =
+        NESTED_PARTIES3_NO_NESTED3_PARTY_IDS
+    );
+}
+/// Builds the `NestedParties3` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NestedParties3Builder<'b> {
+    /// The `NoNested3PartyIDs` (948) group's entries.
+    pub no_nested3_party_ids: &'b [NestedParties3NoNested3PartyIdsBuilder<'b>],
+}
+impl<'b> NestedParties3Builder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `NestedParties3` component: a view over the slots it fills in the enclosing message or entry.
-    block NestedParties3 {
-        group no_nested3_party_ids(0, 948, "NoNested3PartyIDs", NestedParties3NoNested3PartyIds, 4, NESTED_PARTIES3_NO_NESTED3_PARTY_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `NestedParties3` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NestedParties3Builder() {
-        no_nested3_party_ids: &'b [NestedParties3NoNested3PartyIdsBuilder<'b>] = group(948, "NoNested3PartyIDs");
-    }
-}
+t::build!(NestedParties3Builder { no_nested3_party_ids(group 948) });
 /// The `NoNested3PartyIDs` (948) group's table.
 pub static NESTED_PARTIES3_NO_NESTED3_PARTY_IDS: t::Group = t::Group {
     name: "NoNested3PartyIDs",
@@ -1158,36 +1947,65 @@ pub static NESTED_PARTIES3_NO_NESTED3_PARTY_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoNested3PartyIDs` (948) group.
-    entry NestedParties3NoNested3PartyIds[4] {
-        opt nested3_party_id(0, 949, "Nested3PartyID", STRING, v::FixStr<'a>);
-        opt nested3_party_id_source(1, 950, "Nested3PartyIDSource", CHAR, v::Char);
-        opt nested3_party_role(2, 951, "Nested3PartyRole", INT, i64);
-        comp nstd_ptys3_sub_grp(3, 1, "NstdPtys3SubGrp", NstdPtys3SubGrp);
+t::entry!(
+    NestedParties3NoNested3PartyIds, slots = 4, group = "NoNested3PartyIDs", tag = 948
+);
+impl<'a> NestedParties3NoNested3PartyIds<'a> {
+    t::opt!(nested3_party_id, slot = 0, tag = 949, "Nested3PartyID", STRING);
+    t::opt!(nested3_party_id_source, slot = 1, tag = 950, "Nested3PartyIDSource", CHAR);
+    t::opt!(nested3_party_role, slot = 2, tag = 951, "Nested3PartyRole", INT);
+    t::comp!(
+        nstd_ptys3_sub_grp, slot = 3, slots = 1, "NstdPtys3SubGrp", NstdPtys3SubGrp
+    );
+}
+/// Builds one `NoNested3PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NestedParties3NoNested3PartyIdsBuilder<'b> {
+    /// `Nested3PartyID` (949), STRING.
+    pub nested3_party_id: Option<v::FixStr<'b>>,
+    /// `Nested3PartyIDSource` (950), CHAR.
+    pub nested3_party_id_source: Option<v::Char>,
+    /// `Nested3PartyRole` (951), INT.
+    pub nested3_party_role: Option<i64>,
+    /// The `NstdPtys3SubGrp` component.
+    pub nstd_ptys3_sub_grp: Option<NstdPtys3SubGrpBuilder<'b>>,
+}
+impl<'b> NestedParties3NoNested3PartyIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(nested3_party_id: v::FixStr<'b>) -> Self {
+        Self {
+            nested3_party_id: Some(nested3_party_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoNested3PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NestedParties3NoNested3PartyIdsBuilder(nested3_party_id: v::FixStr<'b>) {
-        nested3_party_id: Option<v::FixStr<'b>> = opt(949, "Nested3PartyID", STRING);
-        nested3_party_id_source: Option<v::Char> = opt(950, "Nested3PartyIDSource", CHAR);
-        nested3_party_role: Option<i64> = opt(951, "Nested3PartyRole", INT);
-        nstd_ptys3_sub_grp: Option<NstdPtys3SubGrpBuilder<'b>> = comp("NstdPtys3SubGrp");
+t::build!(
+    NestedParties3NoNested3PartyIdsBuilder { nested3_party_id(949),
+    nested3_party_id_source(950), nested3_party_role(951), nstd_ptys3_sub_grp(comp) }
+);
+t::block!(AffectedOrdGrp, component = "AffectedOrdGrp");
+impl<'v, 'a> AffectedOrdGrp<'v, 'a> {
+    t::group!(
+        no_affected_orders, slot = 0, tag = 534, "NoAffectedOrders", entry =
+        AffectedOrdGrpNoAffectedOrders, slots = 3, table =
+        AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS
+    );
+}
+/// Builds the `AffectedOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AffectedOrdGrpBuilder<'b> {
+    /// The `NoAffectedOrders` (534) group's entries.
+    pub no_affected_orders: &'b [AffectedOrdGrpNoAffectedOrdersBuilder<'b>],
+}
+impl<'b> AffectedOrdGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `AffectedOrdGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block AffectedOrdGrp {
-        group no_affected_orders(0, 534, "NoAffectedOrders", AffectedOrdGrpNoAffectedOrders, 3, AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS);
-    }
-}
-t::builder! {
-    /// Builds the `AffectedOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AffectedOrdGrpBuilder() {
-        no_affected_orders: &'b [AffectedOrdGrpNoAffectedOrdersBuilder<'b>] = group(534, "NoAffectedOrders");
-    }
-}
+t::build!(AffectedOrdGrpBuilder { no_affected_orders(group 534) });
 /// The `NoAffectedOrders` (534) group's table.
 pub static AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS: t::Group = t::Group {
     name: "NoAffectedOrders",
@@ -1204,34 +2022,62 @@ pub static AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoAffectedOrders` (534) group.
-    entry AffectedOrdGrpNoAffectedOrders[3] {
-        opt orig_cl_ord_id(0, 41, "OrigClOrdID", STRING, v::FixStr<'a>);
-        opt affected_order_id(1, 535, "AffectedOrderID", STRING, v::FixStr<'a>);
-        opt affected_secondary_order_id(2, 536, "AffectedSecondaryOrderID", STRING, v::FixStr<'a>);
+t::entry!(
+    AffectedOrdGrpNoAffectedOrders, slots = 3, group = "NoAffectedOrders", tag = 534
+);
+impl<'a> AffectedOrdGrpNoAffectedOrders<'a> {
+    t::opt!(orig_cl_ord_id, slot = 0, tag = 41, "OrigClOrdID", STRING);
+    t::opt!(affected_order_id, slot = 1, tag = 535, "AffectedOrderID", STRING);
+    t::opt!(
+        affected_secondary_order_id, slot = 2, tag = 536, "AffectedSecondaryOrderID",
+        STRING
+    );
+}
+/// Builds one `NoAffectedOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AffectedOrdGrpNoAffectedOrdersBuilder<'b> {
+    /// `OrigClOrdID` (41), STRING.
+    pub orig_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `AffectedOrderID` (535), STRING.
+    pub affected_order_id: Option<v::FixStr<'b>>,
+    /// `AffectedSecondaryOrderID` (536), STRING.
+    pub affected_secondary_order_id: Option<v::FixStr<'b>>,
+}
+impl<'b> AffectedOrdGrpNoAffectedOrdersBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(orig_cl_ord_id: v::FixStr<'b>) -> Self {
+        Self {
+            orig_cl_ord_id: Some(orig_cl_ord_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoAffectedOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AffectedOrdGrpNoAffectedOrdersBuilder(orig_cl_ord_id: v::FixStr<'b>) {
-        orig_cl_ord_id: Option<v::FixStr<'b>> = opt(41, "OrigClOrdID", STRING);
-        affected_order_id: Option<v::FixStr<'b>> = opt(535, "AffectedOrderID", STRING);
-        affected_secondary_order_id: Option<v::FixStr<'b>> = opt(536, "AffectedSecondaryOrderID", STRING);
+t::build!(
+    AffectedOrdGrpNoAffectedOrdersBuilder { orig_cl_ord_id(41), affected_order_id(535),
+    affected_secondary_order_id(536) }
+);
+t::block!(AllocAckGrp, component = "AllocAckGrp");
+impl<'v, 'a> AllocAckGrp<'v, 'a> {
+    t::group!(
+        no_allocs, slot = 0, tag = 78, "NoAllocs", entry = AllocAckGrpNoAllocs, slots =
+        8, table = ALLOC_ACK_GRP_NO_ALLOCS
+    );
+}
+/// Builds the `AllocAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AllocAckGrpBuilder<'b> {
+    /// The `NoAllocs` (78) group's entries.
+    pub no_allocs: &'b [AllocAckGrpNoAllocsBuilder<'b>],
+}
+impl<'b> AllocAckGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `AllocAckGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block AllocAckGrp {
-        group no_allocs(0, 78, "NoAllocs", AllocAckGrpNoAllocs, 8, ALLOC_ACK_GRP_NO_ALLOCS);
-    }
-}
-t::builder! {
-    /// Builds the `AllocAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AllocAckGrpBuilder() {
-        no_allocs: &'b [AllocAckGrpNoAllocsBuilder<'b>] = group(78, "NoAllocs");
-    }
-}
+t::build!(AllocAckGrpBuilder { no_allocs(group 78) });
 /// The `NoAllocs` (78) group's table.
 pub static ALLOC_ACK_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
@@ -1248,43 +2094,73 @@ pub static ALLOC_ACK_GRP_NO_ALLOCS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoAllocs` (78) group.
-    entry AllocAckGrpNoAllocs[8] {
-        opt alloc_account(0, 79, "AllocAccount", STRING, v::FixStr<'a>);
-        opt alloc_acct_id_source(1, 661, "AllocAcctIDSource", INT, i64);
-        opt alloc_price(2, 366, "AllocPrice", PRICE, v::Decimal);
-        opt individual_alloc_id(3, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
-        opt individual_alloc_rej_code(4, 776, "IndividualAllocRejCode", INT, i64);
-        opt alloc_text(5, 161, "AllocText", STRING, v::FixStr<'a>);
-        opt encoded_alloc_text_len(6, 360, "EncodedAllocTextLen", LENGTH, v::Length);
-        data encoded_alloc_text(7, 361, "EncodedAllocText", DATA);
+t::entry!(AllocAckGrpNoAllocs, slots = 8, group = "NoAllocs", tag = 78);
+impl<'a> AllocAckGrpNoAllocs<'a> {
+    t::opt!(alloc_account, slot = 0, tag = 79, "AllocAccount", STRING);
+    t::opt!(alloc_acct_id_source, slot = 1, tag = 661, "AllocAcctIDSource", INT);
+    t::opt!(alloc_price, slot = 2, tag = 366, "AllocPrice", PRICE);
+    t::opt!(individual_alloc_id, slot = 3, tag = 467, "IndividualAllocID", STRING);
+    t::opt!(
+        individual_alloc_rej_code, slot = 4, tag = 776, "IndividualAllocRejCode", INT
+    );
+    t::opt!(alloc_text, slot = 5, tag = 161, "AllocText", STRING);
+    t::opt!(encoded_alloc_text_len, slot = 6, tag = 360, "EncodedAllocTextLen", LENGTH);
+    t::opt!(encoded_alloc_text, slot = 7, tag = 361, "EncodedAllocText", DATA);
+}
+/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AllocAckGrpNoAllocsBuilder<'b> {
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: Option<v::FixStr<'b>>,
+    /// `AllocAcctIDSource` (661), INT.
+    pub alloc_acct_id_source: Option<i64>,
+    /// `AllocPrice` (366), PRICE.
+    pub alloc_price: Option<v::Decimal>,
+    /// `IndividualAllocID` (467), STRING.
+    pub individual_alloc_id: Option<v::FixStr<'b>>,
+    /// `IndividualAllocRejCode` (776), INT.
+    pub individual_alloc_rej_code: Option<i64>,
+    /// `AllocText` (161), STRING.
+    pub alloc_text: Option<v::FixStr<'b>>,
+    /// `EncodedAllocText` (361), DATA.
+    pub encoded_alloc_text: Option<&'b [u8]>,
+}
+impl<'b> AllocAckGrpNoAllocsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(alloc_account: v::FixStr<'b>) -> Self {
+        Self {
+            alloc_account: Some(alloc_account),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AllocAckGrpNoAllocsBuilder(alloc_account: v::FixStr<'b>) {
-        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
-        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
-        alloc_price: Option<v::Decimal> = opt(366, "AllocPrice", PRICE);
-        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
-        individual_alloc_rej_code: Option<i64> = opt(776, "IndividualAllocRejCode", INT);
-        alloc_text: Option<v::FixStr<'b>> = opt(161, "AllocText", STRING);
-        encoded_alloc_text: Option<&'b [u8]> = data(360, 361, "EncodedAllocText", DATA);
+t::build!(
+    AllocAckGrpNoAllocsBuilder { alloc_account(79), alloc_acct_id_source(661),
+    alloc_price(366), individual_alloc_id(467), individual_alloc_rej_code(776),
+    alloc_text(161), encoded_alloc_text(data = 361, length = 360) }
+);
+t::block!(AllocGrp, component = "AllocGrp");
+impl<'v, 'a> AllocGrp<'v, 'a> {
+    t::group!(
+        no_allocs, slot = 0, tag = 78, "NoAllocs", entry = AllocGrpNoAllocs, slots = 35,
+        table = ALLOC_GRP_NO_ALLOCS
+    );
+}
+/// Builds the `AllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AllocGrpBuilder<'b> {
+    /// The `NoAllocs` (78) group's entries.
+    pub no_allocs: &'b [AllocGrpNoAllocsBuilder<'b>],
+}
+impl<'b> AllocGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `AllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block AllocGrp {
-        group no_allocs(0, 78, "NoAllocs", AllocGrpNoAllocs, 35, ALLOC_GRP_NO_ALLOCS);
-    }
-}
-t::builder! {
-    /// Builds the `AllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AllocGrpBuilder() {
-        no_allocs: &'b [AllocGrpNoAllocsBuilder<'b>] = group(78, "NoAllocs");
-    }
-}
+t::build!(AllocGrpBuilder { no_allocs(group 78) });
 /// The `NoAllocs` (78) group's table.
 pub static ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
@@ -1310,83 +2186,156 @@ pub static ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoAllocs` (78) group.
-    entry AllocGrpNoAllocs[35] {
-        opt alloc_account(0, 79, "AllocAccount", STRING, v::FixStr<'a>);
-        opt alloc_acct_id_source(1, 661, "AllocAcctIDSource", INT, i64);
-        opt match_status(2, 573, "MatchStatus", CHAR, e::MatchStatus);
-        opt alloc_price(3, 366, "AllocPrice", PRICE, v::Decimal);
-        opt alloc_qty(4, 80, "AllocQty", QTY, v::Decimal);
-        opt individual_alloc_id(5, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
-        opt process_code(6, 81, "ProcessCode", CHAR, e::ProcessCode);
-        comp nested_parties(7, 1, "NestedParties", NestedParties);
-        opt notify_broker_of_credit(8, 208, "NotifyBrokerOfCredit", BOOLEAN, bool);
-        opt alloc_handl_inst(9, 209, "AllocHandlInst", INT, e::AllocHandlInst<'a>);
-        opt alloc_text(10, 161, "AllocText", STRING, v::FixStr<'a>);
-        opt encoded_alloc_text_len(11, 360, "EncodedAllocTextLen", LENGTH, v::Length);
-        data encoded_alloc_text(12, 361, "EncodedAllocText", DATA);
-        comp commission_data(13, 4, "CommissionData", CommissionData);
-        opt alloc_avg_px(17, 153, "AllocAvgPx", PRICE, v::Decimal);
-        opt alloc_net_money(18, 154, "AllocNetMoney", AMT, v::Decimal);
-        opt settl_curr_amt(19, 119, "SettlCurrAmt", AMT, v::Decimal);
-        opt alloc_settl_curr_amt(20, 737, "AllocSettlCurrAmt", AMT, v::Decimal);
-        opt settl_currency(21, 120, "SettlCurrency", CURRENCY, v::Currency);
-        opt alloc_settl_currency(22, 736, "AllocSettlCurrency", CURRENCY, v::Currency);
-        opt settl_curr_fx_rate(23, 155, "SettlCurrFxRate", FLOAT, v::Decimal);
-        opt settl_curr_fx_rate_calc(24, 156, "SettlCurrFxRateCalc", CHAR, e::SettlCurrFxRateCalc);
-        opt alloc_accrued_interest_amt(25, 742, "AllocAccruedInterestAmt", AMT, v::Decimal);
-        opt alloc_interest_at_maturity(26, 741, "AllocInterestAtMaturity", AMT, v::Decimal);
-        comp misc_fees_grp(27, 1, "MiscFeesGrp", MiscFeesGrp);
-        comp clr_inst_grp(28, 1, "ClrInstGrp", ClrInstGrp);
-        opt alloc_settl_inst_type(29, 780, "AllocSettlInstType", INT, e::AllocSettlInstType<'a>);
-        comp settl_instructions_data(30, 5, "SettlInstructionsData", SettlInstructionsData);
+t::entry!(AllocGrpNoAllocs, slots = 35, group = "NoAllocs", tag = 78);
+impl<'a> AllocGrpNoAllocs<'a> {
+    t::opt!(alloc_account, slot = 0, tag = 79, "AllocAccount", STRING);
+    t::opt!(alloc_acct_id_source, slot = 1, tag = 661, "AllocAcctIDSource", INT);
+    t::opt!(match_status, slot = 2, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
+    t::opt!(alloc_price, slot = 3, tag = 366, "AllocPrice", PRICE);
+    t::opt!(alloc_qty, slot = 4, tag = 80, "AllocQty", QTY);
+    t::opt!(individual_alloc_id, slot = 5, tag = 467, "IndividualAllocID", STRING);
+    t::opt!(process_code, slot = 6, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    t::comp!(nested_parties, slot = 7, slots = 1, "NestedParties", NestedParties);
+    t::opt!(
+        notify_broker_of_credit, slot = 8, tag = 208, "NotifyBrokerOfCredit", BOOLEAN
+    );
+    t::opt!(
+        alloc_handl_inst, slot = 9, tag = 209, "AllocHandlInst", INT, e::AllocHandlInst
+    );
+    t::opt!(alloc_text, slot = 10, tag = 161, "AllocText", STRING);
+    t::opt!(encoded_alloc_text_len, slot = 11, tag = 360, "EncodedAllocTextLen", LENGTH);
+    t::opt!(encoded_alloc_text, slot = 12, tag = 361, "EncodedAllocText", DATA);
+    t::comp!(commission_data, slot = 13, slots = 4, "CommissionData", CommissionData);
+    t::opt!(alloc_avg_px, slot = 17, tag = 153, "AllocAvgPx", PRICE);
+    t::opt!(alloc_net_money, slot = 18, tag = 154, "AllocNetMoney", AMT);
+    t::opt!(settl_curr_amt, slot = 19, tag = 119, "SettlCurrAmt", AMT);
+    t::opt!(alloc_settl_curr_amt, slot = 20, tag = 737, "AllocSettlCurrAmt", AMT);
+    t::opt!(settl_currency, slot = 21, tag = 120, "SettlCurrency", CURRENCY);
+    t::opt!(alloc_settl_currency, slot = 22, tag = 736, "AllocSettlCurrency", CURRENCY);
+    t::opt!(settl_curr_fx_rate, slot = 23, tag = 155, "SettlCurrFxRate", FLOAT);
+    t::opt!(
+        settl_curr_fx_rate_calc, slot = 24, tag = 156, "SettlCurrFxRateCalc", CHAR,
+        e::SettlCurrFxRateCalc
+    );
+    t::opt!(
+        alloc_accrued_interest_amt, slot = 25, tag = 742, "AllocAccruedInterestAmt", AMT
+    );
+    t::opt!(
+        alloc_interest_at_maturity, slot = 26, tag = 741, "AllocInterestAtMaturity", AMT
+    );
+    t::comp!(misc_fees_grp, slot = 27, slots = 1, "MiscFeesGrp", MiscFeesGrp);
+    t::comp!(clr_inst_grp, slot = 28, slots = 1, "ClrInstGrp", ClrInstGrp);
+    t::opt!(
+        alloc_settl_inst_type, slot = 29, tag = 780, "AllocSettlInstType", INT,
+        e::AllocSettlInstType
+    );
+    t::comp!(
+        settl_instructions_data, slot = 30, slots = 5, "SettlInstructionsData",
+        SettlInstructionsData
+    );
+}
+/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AllocGrpNoAllocsBuilder<'b> {
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: Option<v::FixStr<'b>>,
+    /// `AllocAcctIDSource` (661), INT.
+    pub alloc_acct_id_source: Option<i64>,
+    /// `MatchStatus` (573), CHAR.
+    pub match_status: Option<e::MatchStatus>,
+    /// `AllocPrice` (366), PRICE.
+    pub alloc_price: Option<v::Decimal>,
+    /// `AllocQty` (80), QTY.
+    pub alloc_qty: Option<v::Decimal>,
+    /// `IndividualAllocID` (467), STRING.
+    pub individual_alloc_id: Option<v::FixStr<'b>>,
+    /// `ProcessCode` (81), CHAR.
+    pub process_code: Option<e::ProcessCode>,
+    /// The `NestedParties` component.
+    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
+    /// `NotifyBrokerOfCredit` (208), BOOLEAN.
+    pub notify_broker_of_credit: Option<bool>,
+    /// `AllocHandlInst` (209), INT.
+    pub alloc_handl_inst: Option<e::AllocHandlInst<'b>>,
+    /// `AllocText` (161), STRING.
+    pub alloc_text: Option<v::FixStr<'b>>,
+    /// `EncodedAllocText` (361), DATA.
+    pub encoded_alloc_text: Option<&'b [u8]>,
+    /// The `CommissionData` component.
+    pub commission_data: Option<CommissionDataBuilder<'b>>,
+    /// `AllocAvgPx` (153), PRICE.
+    pub alloc_avg_px: Option<v::Decimal>,
+    /// `AllocNetMoney` (154), AMT.
+    pub alloc_net_money: Option<v::Decimal>,
+    /// `SettlCurrAmt` (119), AMT.
+    pub settl_curr_amt: Option<v::Decimal>,
+    /// `AllocSettlCurrAmt` (737), AMT.
+    pub alloc_settl_curr_amt: Option<v::Decimal>,
+    /// `SettlCurrency` (120), CURRENCY.
+    pub settl_currency: Option<v::Currency>,
+    /// `AllocSettlCurrency` (736), CURRENCY.
+    pub alloc_settl_currency: Option<v::Currency>,
+    /// `SettlCurrFxRate` (155), FLOAT.
+    pub settl_curr_fx_rate: Option<v::Decimal>,
+    /// `SettlCurrFxRateCalc` (156), CHAR.
+    pub settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc>,
+    /// `AllocAccruedInterestAmt` (742), AMT.
+    pub alloc_accrued_interest_amt: Option<v::Decimal>,
+    /// `AllocInterestAtMaturity` (741), AMT.
+    pub alloc_interest_at_maturity: Option<v::Decimal>,
+    /// The `MiscFeesGrp` component.
+    pub misc_fees_grp: Option<MiscFeesGrpBuilder<'b>>,
+    /// The `ClrInstGrp` component.
+    pub clr_inst_grp: Option<ClrInstGrpBuilder<'b>>,
+    /// `AllocSettlInstType` (780), INT.
+    pub alloc_settl_inst_type: Option<e::AllocSettlInstType<'b>>,
+    /// The `SettlInstructionsData` component.
+    pub settl_instructions_data: Option<SettlInstructionsDataBuilder<'b>>,
+}
+impl<'b> AllocGrpNoAllocsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(alloc_account: v::FixStr<'b>) -> Self {
+        Self {
+            alloc_account: Some(alloc_account),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AllocGrpNoAllocsBuilder(alloc_account: v::FixStr<'b>) {
-        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
-        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
-        match_status: Option<e::MatchStatus> = opt(573, "MatchStatus", CHAR);
-        alloc_price: Option<v::Decimal> = opt(366, "AllocPrice", PRICE);
-        alloc_qty: Option<v::Decimal> = opt(80, "AllocQty", QTY);
-        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
-        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
-        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
-        notify_broker_of_credit: Option<bool> = opt(208, "NotifyBrokerOfCredit", BOOLEAN);
-        alloc_handl_inst: Option<e::AllocHandlInst<'b>> = opt(209, "AllocHandlInst", INT);
-        alloc_text: Option<v::FixStr<'b>> = opt(161, "AllocText", STRING);
-        encoded_alloc_text: Option<&'b [u8]> = data(360, 361, "EncodedAllocText", DATA);
-        commission_data: Option<CommissionDataBuilder<'b>> = comp("CommissionData");
-        alloc_avg_px: Option<v::Decimal> = opt(153, "AllocAvgPx", PRICE);
-        alloc_net_money: Option<v::Decimal> = opt(154, "AllocNetMoney", AMT);
-        settl_curr_amt: Option<v::Decimal> = opt(119, "SettlCurrAmt", AMT);
-        alloc_settl_curr_amt: Option<v::Decimal> = opt(737, "AllocSettlCurrAmt", AMT);
-        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
-        alloc_settl_currency: Option<v::Currency> = opt(736, "AllocSettlCurrency", CURRENCY);
-        settl_curr_fx_rate: Option<v::Decimal> = opt(155, "SettlCurrFxRate", FLOAT);
-        settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc> = opt(156, "SettlCurrFxRateCalc", CHAR);
-        alloc_accrued_interest_amt: Option<v::Decimal> = opt(742, "AllocAccruedInterestAmt", AMT);
-        alloc_interest_at_maturity: Option<v::Decimal> = opt(741, "AllocInterestAtMaturity", AMT);
-        misc_fees_grp: Option<MiscFeesGrpBuilder<'b>> = comp("MiscFeesGrp");
-        clr_inst_grp: Option<ClrInstGrpBuilder<'b>> = comp("ClrInstGrp");
-        alloc_settl_inst_type: Option<e::AllocSettlInstType<'b>> = opt(780, "AllocSettlInstType", INT);
-        settl_instructions_data: Option<SettlInstructionsDataBuilder<'b>> = comp("SettlInstructionsData");
+t::build!(
+    AllocGrpNoAllocsBuilder { alloc_account(79), alloc_acct_id_source(661),
+    match_status(573), alloc_price(366), alloc_qty(80), individual_alloc_id(467),
+    process_code(81), nested_parties(comp), notify_broker_of_credit(208),
+    alloc_handl_inst(209), alloc_text(161), encoded_alloc_text(data = 361, length = 360),
+    commission_data(comp), alloc_avg_px(153), alloc_net_money(154), settl_curr_amt(119),
+    alloc_settl_curr_amt(737), settl_currency(120), alloc_settl_currency(736),
+    settl_curr_fx_rate(155), settl_curr_fx_rate_calc(156),
+    alloc_accrued_interest_amt(742), alloc_interest_at_maturity(741),
+    misc_fees_grp(comp), clr_inst_grp(comp), alloc_settl_inst_type(780),
+    settl_instructions_data(comp) }
+);
+t::block!(BidCompReqGrp, component = "BidCompReqGrp");
+impl<'v, 'a> BidCompReqGrp<'v, 'a> {
+    t::group!(
+        no_bid_components, slot = 0, tag = 420, "NoBidComponents", entry =
+        BidCompReqGrpNoBidComponents, slots = 9, table =
+        BID_COMP_REQ_GRP_NO_BID_COMPONENTS
+    );
+}
+/// Builds the `BidCompReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BidCompReqGrpBuilder<'b> {
+    /// The `NoBidComponents` (420) group's entries.
+    pub no_bid_components: &'b [BidCompReqGrpNoBidComponentsBuilder<'b>],
+}
+impl<'b> BidCompReqGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `BidCompReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block BidCompReqGrp {
-        group no_bid_components(0, 420, "NoBidComponents", BidCompReqGrpNoBidComponents, 9, BID_COMP_REQ_GRP_NO_BID_COMPONENTS);
-    }
-}
-t::builder! {
-    /// Builds the `BidCompReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    BidCompReqGrpBuilder() {
-        no_bid_components: &'b [BidCompReqGrpNoBidComponentsBuilder<'b>] = group(420, "NoBidComponents");
-    }
-}
+t::build!(BidCompReqGrpBuilder { no_bid_components(group 420) });
 /// The `NoBidComponents` (420) group's table.
 pub static BID_COMP_REQ_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
     name: "NoBidComponents",
@@ -1403,46 +2352,77 @@ pub static BID_COMP_REQ_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoBidComponents` (420) group.
-    entry BidCompReqGrpNoBidComponents[9] {
-        opt list_id(0, 66, "ListID", STRING, v::FixStr<'a>);
-        opt side(1, 54, "Side", CHAR, e::Side);
-        opt trading_session_id(2, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(3, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt net_gross_ind(4, 430, "NetGrossInd", INT, e::NetGrossInd<'a>);
-        opt settl_type(5, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(6, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt account(7, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(8, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
+t::entry!(BidCompReqGrpNoBidComponents, slots = 9, group = "NoBidComponents", tag = 420);
+impl<'a> BidCompReqGrpNoBidComponents<'a> {
+    t::opt!(list_id, slot = 0, tag = 66, "ListID", STRING);
+    t::opt!(side, slot = 1, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(trading_session_id, slot = 2, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 3, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(net_gross_ind, slot = 4, tag = 430, "NetGrossInd", INT, e::NetGrossInd);
+    t::opt!(settl_type, slot = 5, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 6, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(account, slot = 7, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 8, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+}
+/// Builds one `NoBidComponents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BidCompReqGrpNoBidComponentsBuilder<'b> {
+    /// `ListID` (66), STRING.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `NetGrossInd` (430), INT.
+    pub net_gross_ind: Option<e::NetGrossInd<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+}
+impl<'b> BidCompReqGrpNoBidComponentsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(list_id: v::FixStr<'b>) -> Self {
+        Self {
+            list_id: Some(list_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoBidComponents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    BidCompReqGrpNoBidComponentsBuilder(list_id: v::FixStr<'b>) {
-        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        net_gross_ind: Option<e::NetGrossInd<'b>> = opt(430, "NetGrossInd", INT);
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
+t::build!(
+    BidCompReqGrpNoBidComponentsBuilder { list_id(66), side(54), trading_session_id(336),
+    trading_session_sub_id(625), net_gross_ind(430), settl_type(63), settl_date(64),
+    account(1), acct_id_source(660) }
+);
+t::block!(BidCompRspGrp, component = "BidCompRspGrp");
+impl<'v, 'a> BidCompRspGrp<'v, 'a> {
+    t::req_group!(
+        no_bid_components, slot = 0, tag = 420, "NoBidComponents", entry =
+        BidCompRspGrpNoBidComponents, slots = 18, table =
+        BID_COMP_RSP_GRP_NO_BID_COMPONENTS
+    );
+}
+/// Builds the `BidCompRspGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BidCompRspGrpBuilder<'b> {
+    /// The `NoBidComponents` (420) group's entries.
+    pub no_bid_components: &'b [BidCompRspGrpNoBidComponentsBuilder<'b>],
+}
+impl<'b> BidCompRspGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `BidCompRspGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block BidCompRspGrp {
-        req_group no_bid_components(0, 420, "NoBidComponents", BidCompRspGrpNoBidComponents, 18, BID_COMP_RSP_GRP_NO_BID_COMPONENTS);
-    }
-}
-t::builder! {
-    /// Builds the `BidCompRspGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    BidCompRspGrpBuilder() {
-        no_bid_components: &'b [BidCompRspGrpNoBidComponentsBuilder<'b>] = group(420, "NoBidComponents");
-    }
-}
+t::build!(BidCompRspGrpBuilder { no_bid_components(group 420) });
 /// The `NoBidComponents` (420) group's table.
 pub static BID_COMP_RSP_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
     name: "NoBidComponents",
@@ -1462,57 +2442,93 @@ pub static BID_COMP_RSP_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoBidComponents` (420) group.
-    entry BidCompRspGrpNoBidComponents[18] {
-        req_comp commission_data(0, 4, "CommissionData", CommissionData);
-        opt list_id(4, 66, "ListID", STRING, v::FixStr<'a>);
-        opt country(5, 421, "Country", COUNTRY, v::Country);
-        opt side(6, 54, "Side", CHAR, e::Side);
-        opt price(7, 44, "Price", PRICE, v::Decimal);
-        opt price_type(8, 423, "PriceType", INT, e::PriceType<'a>);
-        opt fair_value(9, 406, "FairValue", AMT, v::Decimal);
-        opt net_gross_ind(10, 430, "NetGrossInd", INT, e::NetGrossInd<'a>);
-        opt settl_type(11, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(12, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trading_session_id(13, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(14, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt text(15, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(16, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(17, 355, "EncodedText", DATA);
+t::entry!(
+    BidCompRspGrpNoBidComponents, slots = 18, group = "NoBidComponents", tag = 420
+);
+impl<'a> BidCompRspGrpNoBidComponents<'a> {
+    t::req_comp!(commission_data, slot = 0, slots = 4, "CommissionData", CommissionData);
+    t::opt!(list_id, slot = 4, tag = 66, "ListID", STRING);
+    t::opt!(country, slot = 5, tag = 421, "Country", COUNTRY);
+    t::opt!(side, slot = 6, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(price, slot = 7, tag = 44, "Price", PRICE);
+    t::opt!(price_type, slot = 8, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(fair_value, slot = 9, tag = 406, "FairValue", AMT);
+    t::opt!(net_gross_ind, slot = 10, tag = 430, "NetGrossInd", INT, e::NetGrossInd);
+    t::opt!(settl_type, slot = 11, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 12, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(trading_session_id, slot = 13, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 14, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(text, slot = 15, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 16, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 17, tag = 355, "EncodedText", DATA);
+}
+/// Builds one `NoBidComponents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BidCompRspGrpNoBidComponentsBuilder<'b> {
+    /// The `CommissionData` component.
+    pub commission_data: Option<CommissionDataBuilder<'b>>,
+    /// `ListID` (66), STRING.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `Country` (421), COUNTRY.
+    pub country: Option<v::Country>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `FairValue` (406), AMT.
+    pub fair_value: Option<v::Decimal>,
+    /// `NetGrossInd` (430), INT.
+    pub net_gross_ind: Option<e::NetGrossInd<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> BidCompRspGrpNoBidComponentsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoBidComponents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    BidCompRspGrpNoBidComponentsBuilder() {
-        commission_data: Option<CommissionDataBuilder<'b>> = comp("CommissionData");
-        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
-        country: Option<v::Country> = opt(421, "Country", COUNTRY);
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        fair_value: Option<v::Decimal> = opt(406, "FairValue", AMT);
-        net_gross_ind: Option<e::NetGrossInd<'b>> = opt(430, "NetGrossInd", INT);
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    BidCompRspGrpNoBidComponentsBuilder { commission_data(comp), list_id(66),
+    country(421), side(54), price(44), price_type(423), fair_value(406),
+    net_gross_ind(430), settl_type(63), settl_date(64), trading_session_id(336),
+    trading_session_sub_id(625), text(58), encoded_text(data = 355, length = 354) }
+);
+t::block!(BidDescReqGrp, component = "BidDescReqGrp");
+impl<'v, 'a> BidDescReqGrp<'v, 'a> {
+    t::group!(
+        no_bid_descriptors, slot = 0, tag = 398, "NoBidDescriptors", entry =
+        BidDescReqGrpNoBidDescriptors, slots = 11, table =
+        BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS
+    );
+}
+/// Builds the `BidDescReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BidDescReqGrpBuilder<'b> {
+    /// The `NoBidDescriptors` (398) group's entries.
+    pub no_bid_descriptors: &'b [BidDescReqGrpNoBidDescriptorsBuilder<'b>],
+}
+impl<'b> BidDescReqGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `BidDescReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block BidDescReqGrp {
-        group no_bid_descriptors(0, 398, "NoBidDescriptors", BidDescReqGrpNoBidDescriptors, 11, BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS);
-    }
-}
-t::builder! {
-    /// Builds the `BidDescReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    BidDescReqGrpBuilder() {
-        no_bid_descriptors: &'b [BidDescReqGrpNoBidDescriptorsBuilder<'b>] = group(398, "NoBidDescriptors");
-    }
-}
+t::build!(BidDescReqGrpBuilder { no_bid_descriptors(group 398) });
 /// The `NoBidDescriptors` (398) group's table.
 pub static BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS: t::Group = t::Group {
     name: "NoBidDescriptors",
@@ -1529,50 +2545,91 @@ pub static BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoBidDescriptors` (398) group.
-    entry BidDescReqGrpNoBidDescriptors[11] {
-        opt bid_descriptor_type(0, 399, "BidDescriptorType", INT, e::BidDescriptorType<'a>);
-        opt bid_descriptor(1, 400, "BidDescriptor", STRING, v::FixStr<'a>);
-        opt side_value_ind(2, 401, "SideValueInd", INT, e::SideValueInd<'a>);
-        opt liquidity_value(3, 404, "LiquidityValue", AMT, v::Decimal);
-        opt liquidity_num_securities(4, 441, "LiquidityNumSecurities", INT, i64);
-        opt liquidity_pct_low(5, 402, "LiquidityPctLow", PERCENTAGE, v::Decimal);
-        opt liquidity_pct_high(6, 403, "LiquidityPctHigh", PERCENTAGE, v::Decimal);
-        opt efp_tracking_error(7, 405, "EFPTrackingError", PERCENTAGE, v::Decimal);
-        opt fair_value(8, 406, "FairValue", AMT, v::Decimal);
-        opt outside_index_pct(9, 407, "OutsideIndexPct", PERCENTAGE, v::Decimal);
-        opt value_of_futures(10, 408, "ValueOfFutures", AMT, v::Decimal);
+t::entry!(
+    BidDescReqGrpNoBidDescriptors, slots = 11, group = "NoBidDescriptors", tag = 398
+);
+impl<'a> BidDescReqGrpNoBidDescriptors<'a> {
+    t::opt!(
+        bid_descriptor_type, slot = 0, tag = 399, "BidDescriptorType", INT,
+        e::BidDescriptorType
+    );
+    t::opt!(bid_descriptor, slot = 1, tag = 400, "BidDescriptor", STRING);
+    t::opt!(side_value_ind, slot = 2, tag = 401, "SideValueInd", INT, e::SideValueInd);
+    t::opt!(liquidity_value, slot = 3, tag = 404, "LiquidityValue", AMT);
+    t::opt!(
+        liquidity_num_securities, slot = 4, tag = 441, "LiquidityNumSecurities", INT
+    );
+    t::opt!(liquidity_pct_low, slot = 5, tag = 402, "LiquidityPctLow", PERCENTAGE);
+    t::opt!(liquidity_pct_high, slot = 6, tag = 403, "LiquidityPctHigh", PERCENTAGE);
+    t::opt!(efp_tracking_error, slot = 7, tag = 405, "EFPTrackingError", PERCENTAGE);
+    t::opt!(fair_value, slot = 8, tag = 406, "FairValue", AMT);
+    t::opt!(outside_index_pct, slot = 9, tag = 407, "OutsideIndexPct", PERCENTAGE);
+    t::opt!(value_of_futures, slot = 10, tag = 408, "ValueOfFutures", AMT);
+}
+/// Builds one `NoBidDescriptors` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BidDescReqGrpNoBidDescriptorsBuilder<'b> {
+    /// `BidDescriptorType` (399), INT.
+    pub bid_descriptor_type: Option<e::BidDescriptorType<'b>>,
+    /// `BidDescriptor` (400), STRING.
+    pub bid_descriptor: Option<v::FixStr<'b>>,
+    /// `SideValueInd` (401), INT.
+    pub side_value_ind: Option<e::SideValueInd<'b>>,
+    /// `LiquidityValue` (404), AMT.
+    pub liquidity_value: Option<v::Decimal>,
+    /// `LiquidityNumSecurities` (441), INT.
+    pub liquidity_num_securities: Option<i64>,
+    /// `LiquidityPctLow` (402), PERCENTAGE.
+    pub liquidity_pct_low: Option<v::Decimal>,
+    /// `LiquidityPctHigh` (403), PERCENTAGE.
+    pub liquidity_pct_high: Option<v::Decimal>,
+    /// `EFPTrackingError` (405), PERCENTAGE.
+    pub efp_tracking_error: Option<v::Decimal>,
+    /// `FairValue` (406), AMT.
+    pub fair_value: Option<v::Decimal>,
+    /// `OutsideIndexPct` (407), PERCENTAGE.
+    pub outside_index_pct: Option<v::Decimal>,
+    /// `ValueOfFutures` (408), AMT.
+    pub value_of_futures: Option<v::Decimal>,
+}
+impl<'b> BidDescReqGrpNoBidDescriptorsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(bid_descriptor_type: e::BidDescriptorType<'b>) -> Self {
+        Self {
+            bid_descriptor_type: Some(bid_descriptor_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoBidDescriptors` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    BidDescReqGrpNoBidDescriptorsBuilder(bid_descriptor_type: e::BidDescriptorType<'b>) {
-        bid_descriptor_type: Option<e::BidDescriptorType<'b>> = opt(399, "BidDescriptorType", INT);
-        bid_descriptor: Option<v::FixStr<'b>> = opt(400, "BidDescriptor", STRING);
-        side_value_ind: Option<e::SideValueInd<'b>> = opt(401, "SideValueInd", INT);
-        liquidity_value: Option<v::Decimal> = opt(404, "LiquidityValue", AMT);
-        liquidity_num_securities: Option<i64> = opt(441, "LiquidityNumSecurities", INT);
-        liquidity_pct_low: Option<v::Decimal> = opt(402, "LiquidityPctLow", PERCENTAGE);
-        liquidity_pct_high: Option<v::Decimal> = opt(403, "LiquidityPctHigh", PERCENTAGE);
-        efp_tracking_error: Option<v::Decimal> = opt(405, "EFPTrackingError", PERCENTAGE);
-        fair_value: Option<v::Decimal> = opt(406, "FairValue", AMT);
-        outside_index_pct: Option<v::Decimal> = opt(407, "OutsideIndexPct", PERCENTAGE);
-        value_of_futures: Option<v::Decimal> = opt(408, "ValueOfFutures", AMT);
+t::build!(
+    BidDescReqGrpNoBidDescriptorsBuilder { bid_descriptor_type(399), bid_descriptor(400),
+    side_value_ind(401), liquidity_value(404), liquidity_num_securities(441),
+    liquidity_pct_low(402), liquidity_pct_high(403), efp_tracking_error(405),
+    fair_value(406), outside_index_pct(407), value_of_futures(408) }
+);
+t::block!(ClrInstGrp, component = "ClrInstGrp");
+impl<'v, 'a> ClrInstGrp<'v, 'a> {
+    t::group!(
+        no_clearing_instructions, slot = 0, tag = 576, "NoClearingInstructions", entry =
+        ClrInstGrpNoClearingInstructions, slots = 1, table =
+        CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS
+    );
+}
+/// Builds the `ClrInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClrInstGrpBuilder<'b> {
+    /// The `NoClearingInstructions` (576) group's entries.
+    pub no_clearing_instructions: &'b [ClrInstGrpNoClearingInstructionsBuilder<'b>],
+}
+impl<'b> ClrInstGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `ClrInstGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block ClrInstGrp {
-        group no_clearing_instructions(0, 576, "NoClearingInstructions", ClrInstGrpNoClearingInstructions, 1, CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS);
-    }
-}
-t::builder! {
-    /// Builds the `ClrInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ClrInstGrpBuilder() {
-        no_clearing_instructions: &'b [ClrInstGrpNoClearingInstructionsBuilder<'b>] = group(576, "NoClearingInstructions");
-    }
-}
+t::build!(ClrInstGrpBuilder { no_clearing_instructions(group 576) });
 /// The `NoClearingInstructions` (576) group's table.
 pub static CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS: t::Group = t::Group {
     name: "NoClearingInstructions",
@@ -1589,30 +2646,55 @@ pub static CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoClearingInstructions` (576) group.
-    entry ClrInstGrpNoClearingInstructions[1] {
-        opt clearing_instruction(0, 577, "ClearingInstruction", INT, e::ClearingInstruction<'a>);
+t::entry!(
+    ClrInstGrpNoClearingInstructions, slots = 1, group = "NoClearingInstructions", tag =
+    576
+);
+impl<'a> ClrInstGrpNoClearingInstructions<'a> {
+    t::opt!(
+        clearing_instruction, slot = 0, tag = 577, "ClearingInstruction", INT,
+        e::ClearingInstruction
+    );
+}
+/// Builds one `NoClearingInstructions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClrInstGrpNoClearingInstructionsBuilder<'b> {
+    /// `ClearingInstruction` (577), INT.
+    pub clearing_instruction: Option<e::ClearingInstruction<'b>>,
+}
+impl<'b> ClrInstGrpNoClearingInstructionsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(clearing_instruction: e::ClearingInstruction<'b>) -> Self {
+        Self {
+            clearing_instruction: Some(clearing_instruction),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoClearingInstructions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ClrInstGrpNoClearingInstructionsBuilder(clearing_instruction: e::ClearingInstruction<'b>) {
-        clearing_instruction: Option<e::ClearingInstruction<'b>> = opt(577, "ClearingInstruction", INT);
+t::build!(ClrInstGrpNoClearingInstructionsBuilder { clearing_instruction(577) });
+t::block!(CollInqQualGrp, component = "CollInqQualGrp");
+impl<'v, 'a> CollInqQualGrp<'v, 'a> {
+    t::group!(
+        no_coll_inquiry_qualifier, slot = 0, tag = 938, "NoCollInquiryQualifier", entry =
+        CollInqQualGrpNoCollInquiryQualifier, slots = 1, table =
+        COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER
+    );
+}
+/// Builds the `CollInqQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CollInqQualGrpBuilder<'b> {
+    /// The `NoCollInquiryQualifier` (938) group's entries.
+    pub no_coll_inquiry_qualifier: &'b [CollInqQualGrpNoCollInquiryQualifierBuilder<'b>],
+}
+impl<'b> CollInqQualGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `CollInqQualGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block CollInqQualGrp {
-        group no_coll_inquiry_qualifier(0, 938, "NoCollInquiryQualifier", CollInqQualGrpNoCollInquiryQualifier, 1, COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER);
-    }
-}
-t::builder! {
-    /// Builds the `CollInqQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CollInqQualGrpBuilder() {
-        no_coll_inquiry_qualifier: &'b [CollInqQualGrpNoCollInquiryQualifierBuilder<'b>] = group(938, "NoCollInquiryQualifier");
-    }
-}
+t::build!(CollInqQualGrpBuilder { no_coll_inquiry_qualifier(group 938) });
 /// The `NoCollInquiryQualifier` (938) group's table.
 pub static COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER: t::Group = t::Group {
     name: "NoCollInquiryQualifier",
@@ -1629,30 +2711,54 @@ pub static COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoCollInquiryQualifier` (938) group.
-    entry CollInqQualGrpNoCollInquiryQualifier[1] {
-        opt coll_inquiry_qualifier(0, 896, "CollInquiryQualifier", INT, e::CollInquiryQualifier<'a>);
+t::entry!(
+    CollInqQualGrpNoCollInquiryQualifier, slots = 1, group = "NoCollInquiryQualifier",
+    tag = 938
+);
+impl<'a> CollInqQualGrpNoCollInquiryQualifier<'a> {
+    t::opt!(
+        coll_inquiry_qualifier, slot = 0, tag = 896, "CollInquiryQualifier", INT,
+        e::CollInquiryQualifier
+    );
+}
+/// Builds one `NoCollInquiryQualifier` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CollInqQualGrpNoCollInquiryQualifierBuilder<'b> {
+    /// `CollInquiryQualifier` (896), INT.
+    pub coll_inquiry_qualifier: Option<e::CollInquiryQualifier<'b>>,
+}
+impl<'b> CollInqQualGrpNoCollInquiryQualifierBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(coll_inquiry_qualifier: e::CollInquiryQualifier<'b>) -> Self {
+        Self {
+            coll_inquiry_qualifier: Some(coll_inquiry_qualifier),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoCollInquiryQualifier` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CollInqQualGrpNoCollInquiryQualifierBuilder(coll_inquiry_qualifier: e::CollInquiryQualifier<'b>) {
-        coll_inquiry_qualifier: Option<e::CollInquiryQualifier<'b>> = opt(896, "CollInquiryQualifier", INT);
+t::build!(CollInqQualGrpNoCollInquiryQualifierBuilder { coll_inquiry_qualifier(896) });
+t::block!(CompIdReqGrp, component = "CompIDReqGrp");
+impl<'v, 'a> CompIdReqGrp<'v, 'a> {
+    t::group!(
+        no_comp_ids, slot = 0, tag = 936, "NoCompIDs", entry = CompIdReqGrpNoCompIds,
+        slots = 4, table = COMP_ID_REQ_GRP_NO_COMP_IDS
+    );
+}
+/// Builds the `CompIDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CompIdReqGrpBuilder<'b> {
+    /// The `NoCompIDs` (936) group's entries.
+    pub no_comp_ids: &'b [CompIdReqGrpNoCompIdsBuilder<'b>],
+}
+impl<'b> CompIdReqGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `CompIDReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block CompIdReqGrp {
-        group no_comp_ids(0, 936, "NoCompIDs", CompIdReqGrpNoCompIds, 4, COMP_ID_REQ_GRP_NO_COMP_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `CompIDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CompIdReqGrpBuilder() {
-        no_comp_ids: &'b [CompIdReqGrpNoCompIdsBuilder<'b>] = group(936, "NoCompIDs");
-    }
-}
+t::build!(CompIdReqGrpBuilder { no_comp_ids(group 936) });
 /// The `NoCompIDs` (936) group's table.
 pub static COMP_ID_REQ_GRP_NO_COMP_IDS: t::Group = t::Group {
     name: "NoCompIDs",
@@ -1669,36 +2775,60 @@ pub static COMP_ID_REQ_GRP_NO_COMP_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoCompIDs` (936) group.
-    entry CompIdReqGrpNoCompIds[4] {
-        opt ref_comp_id(0, 930, "RefCompID", STRING, v::FixStr<'a>);
-        opt ref_sub_id(1, 931, "RefSubID", STRING, v::FixStr<'a>);
-        opt location_id(2, 283, "LocationID", STRING, v::FixStr<'a>);
-        opt desk_id(3, 284, "DeskID", STRING, v::FixStr<'a>);
+t::entry!(CompIdReqGrpNoCompIds, slots = 4, group = "NoCompIDs", tag = 936);
+impl<'a> CompIdReqGrpNoCompIds<'a> {
+    t::opt!(ref_comp_id, slot = 0, tag = 930, "RefCompID", STRING);
+    t::opt!(ref_sub_id, slot = 1, tag = 931, "RefSubID", STRING);
+    t::opt!(location_id, slot = 2, tag = 283, "LocationID", STRING);
+    t::opt!(desk_id, slot = 3, tag = 284, "DeskID", STRING);
+}
+/// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CompIdReqGrpNoCompIdsBuilder<'b> {
+    /// `RefCompID` (930), STRING.
+    pub ref_comp_id: Option<v::FixStr<'b>>,
+    /// `RefSubID` (931), STRING.
+    pub ref_sub_id: Option<v::FixStr<'b>>,
+    /// `LocationID` (283), STRING.
+    pub location_id: Option<v::FixStr<'b>>,
+    /// `DeskID` (284), STRING.
+    pub desk_id: Option<v::FixStr<'b>>,
+}
+impl<'b> CompIdReqGrpNoCompIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(ref_comp_id: v::FixStr<'b>) -> Self {
+        Self {
+            ref_comp_id: Some(ref_comp_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CompIdReqGrpNoCompIdsBuilder(ref_comp_id: v::FixStr<'b>) {
-        ref_comp_id: Option<v::FixStr<'b>> = opt(930, "RefCompID", STRING);
-        ref_sub_id: Option<v::FixStr<'b>> = opt(931, "RefSubID", STRING);
-        location_id: Option<v::FixStr<'b>> = opt(283, "LocationID", STRING);
-        desk_id: Option<v::FixStr<'b>> = opt(284, "DeskID", STRING);
+t::build!(
+    CompIdReqGrpNoCompIdsBuilder { ref_comp_id(930), ref_sub_id(931), location_id(283),
+    desk_id(284) }
+);
+t::block!(CompIdStatGrp, component = "CompIDStatGrp");
+impl<'v, 'a> CompIdStatGrp<'v, 'a> {
+    t::req_group!(
+        no_comp_ids, slot = 0, tag = 936, "NoCompIDs", entry = CompIdStatGrpNoCompIds,
+        slots = 6, table = COMP_ID_STAT_GRP_NO_COMP_IDS
+    );
+}
+/// Builds the `CompIDStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CompIdStatGrpBuilder<'b> {
+    /// The `NoCompIDs` (936) group's entries.
+    pub no_comp_ids: &'b [CompIdStatGrpNoCompIdsBuilder<'b>],
+}
+impl<'b> CompIdStatGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `CompIDStatGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block CompIdStatGrp {
-        req_group no_comp_ids(0, 936, "NoCompIDs", CompIdStatGrpNoCompIds, 6, COMP_ID_STAT_GRP_NO_COMP_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `CompIDStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CompIdStatGrpBuilder() {
-        no_comp_ids: &'b [CompIdStatGrpNoCompIdsBuilder<'b>] = group(936, "NoCompIDs");
-    }
-}
+t::build!(CompIdStatGrpBuilder { no_comp_ids(group 936) });
 /// The `NoCompIDs` (936) group's table.
 pub static COMP_ID_STAT_GRP_NO_COMP_IDS: t::Group = t::Group {
     name: "NoCompIDs",
@@ -1715,40 +2845,66 @@ pub static COMP_ID_STAT_GRP_NO_COMP_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoCompIDs` (936) group.
-    entry CompIdStatGrpNoCompIds[6] {
-        opt ref_comp_id(0, 930, "RefCompID", STRING, v::FixStr<'a>);
-        opt ref_sub_id(1, 931, "RefSubID", STRING, v::FixStr<'a>);
-        opt location_id(2, 283, "LocationID", STRING, v::FixStr<'a>);
-        opt desk_id(3, 284, "DeskID", STRING, v::FixStr<'a>);
-        opt status_value(4, 928, "StatusValue", INT, e::StatusValue<'a>);
-        opt status_text(5, 929, "StatusText", STRING, v::FixStr<'a>);
+t::entry!(CompIdStatGrpNoCompIds, slots = 6, group = "NoCompIDs", tag = 936);
+impl<'a> CompIdStatGrpNoCompIds<'a> {
+    t::opt!(ref_comp_id, slot = 0, tag = 930, "RefCompID", STRING);
+    t::opt!(ref_sub_id, slot = 1, tag = 931, "RefSubID", STRING);
+    t::opt!(location_id, slot = 2, tag = 283, "LocationID", STRING);
+    t::opt!(desk_id, slot = 3, tag = 284, "DeskID", STRING);
+    t::opt!(status_value, slot = 4, tag = 928, "StatusValue", INT, e::StatusValue);
+    t::opt!(status_text, slot = 5, tag = 929, "StatusText", STRING);
+}
+/// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CompIdStatGrpNoCompIdsBuilder<'b> {
+    /// `RefCompID` (930), STRING.
+    pub ref_comp_id: Option<v::FixStr<'b>>,
+    /// `RefSubID` (931), STRING.
+    pub ref_sub_id: Option<v::FixStr<'b>>,
+    /// `LocationID` (283), STRING.
+    pub location_id: Option<v::FixStr<'b>>,
+    /// `DeskID` (284), STRING.
+    pub desk_id: Option<v::FixStr<'b>>,
+    /// `StatusValue` (928), INT.
+    pub status_value: Option<e::StatusValue<'b>>,
+    /// `StatusText` (929), STRING.
+    pub status_text: Option<v::FixStr<'b>>,
+}
+impl<'b> CompIdStatGrpNoCompIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(ref_comp_id: v::FixStr<'b>) -> Self {
+        Self {
+            ref_comp_id: Some(ref_comp_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CompIdStatGrpNoCompIdsBuilder(ref_comp_id: v::FixStr<'b>) {
-        ref_comp_id: Option<v::FixStr<'b>> = opt(930, "RefCompID", STRING);
-        ref_sub_id: Option<v::FixStr<'b>> = opt(931, "RefSubID", STRING);
-        location_id: Option<v::FixStr<'b>> = opt(283, "LocationID", STRING);
-        desk_id: Option<v::FixStr<'b>> = opt(284, "DeskID", STRING);
-        status_value: Option<e::StatusValue<'b>> = opt(928, "StatusValue", INT);
-        status_text: Option<v::FixStr<'b>> = opt(929, "StatusText", STRING);
+t::build!(
+    CompIdStatGrpNoCompIdsBuilder { ref_comp_id(930), ref_sub_id(931), location_id(283),
+    desk_id(284), status_value(928), status_text(929) }
+);
+t::block!(ContAmtGrp, component = "ContAmtGrp");
+impl<'v, 'a> ContAmtGrp<'v, 'a> {
+    t::group!(
+        no_cont_amts, slot = 0, tag = 518, "NoContAmts", entry = ContAmtGrpNoContAmts,
+        slots = 3, table = CONT_AMT_GRP_NO_CONT_AMTS
+    );
+}
+/// Builds the `ContAmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContAmtGrpBuilder<'b> {
+    /// The `NoContAmts` (518) group's entries.
+    pub no_cont_amts: &'b [ContAmtGrpNoContAmtsBuilder<'b>],
+}
+impl<'b> ContAmtGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `ContAmtGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block ContAmtGrp {
-        group no_cont_amts(0, 518, "NoContAmts", ContAmtGrpNoContAmts, 3, CONT_AMT_GRP_NO_CONT_AMTS);
-    }
-}
-t::builder! {
-    /// Builds the `ContAmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ContAmtGrpBuilder() {
-        no_cont_amts: &'b [ContAmtGrpNoContAmtsBuilder<'b>] = group(518, "NoContAmts");
-    }
-}
+t::build!(ContAmtGrpBuilder { no_cont_amts(group 518) });
 /// The `NoContAmts` (518) group's table.
 pub static CONT_AMT_GRP_NO_CONT_AMTS: t::Group = t::Group {
     name: "NoContAmts",
@@ -1765,34 +2921,57 @@ pub static CONT_AMT_GRP_NO_CONT_AMTS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoContAmts` (518) group.
-    entry ContAmtGrpNoContAmts[3] {
-        opt cont_amt_type(0, 519, "ContAmtType", INT, e::ContAmtType<'a>);
-        opt cont_amt_value(1, 520, "ContAmtValue", FLOAT, v::Decimal);
-        opt cont_amt_curr(2, 521, "ContAmtCurr", CURRENCY, v::Currency);
+t::entry!(ContAmtGrpNoContAmts, slots = 3, group = "NoContAmts", tag = 518);
+impl<'a> ContAmtGrpNoContAmts<'a> {
+    t::opt!(cont_amt_type, slot = 0, tag = 519, "ContAmtType", INT, e::ContAmtType);
+    t::opt!(cont_amt_value, slot = 1, tag = 520, "ContAmtValue", FLOAT);
+    t::opt!(cont_amt_curr, slot = 2, tag = 521, "ContAmtCurr", CURRENCY);
+}
+/// Builds one `NoContAmts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContAmtGrpNoContAmtsBuilder<'b> {
+    /// `ContAmtType` (519), INT.
+    pub cont_amt_type: Option<e::ContAmtType<'b>>,
+    /// `ContAmtValue` (520), FLOAT.
+    pub cont_amt_value: Option<v::Decimal>,
+    /// `ContAmtCurr` (521), CURRENCY.
+    pub cont_amt_curr: Option<v::Currency>,
+}
+impl<'b> ContAmtGrpNoContAmtsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(cont_amt_type: e::ContAmtType<'b>) -> Self {
+        Self {
+            cont_amt_type: Some(cont_amt_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoContAmts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ContAmtGrpNoContAmtsBuilder(cont_amt_type: e::ContAmtType<'b>) {
-        cont_amt_type: Option<e::ContAmtType<'b>> = opt(519, "ContAmtType", INT);
-        cont_amt_value: Option<v::Decimal> = opt(520, "ContAmtValue", FLOAT);
-        cont_amt_curr: Option<v::Currency> = opt(521, "ContAmtCurr", CURRENCY);
+t::build!(
+    ContAmtGrpNoContAmtsBuilder { cont_amt_type(519), cont_amt_value(520),
+    cont_amt_curr(521) }
+);
+t::block!(ContraGrp, component = "ContraGrp");
+impl<'v, 'a> ContraGrp<'v, 'a> {
+    t::group!(
+        no_contra_brokers, slot = 0, tag = 382, "NoContraBrokers", entry =
+        ContraGrpNoContraBrokers, slots = 5, table = CONTRA_GRP_NO_CONTRA_BROKERS
+    );
+}
+/// Builds the `ContraGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContraGrpBuilder<'b> {
+    /// The `NoContraBrokers` (382) group's entries.
+    pub no_contra_brokers: &'b [ContraGrpNoContraBrokersBuilder<'b>],
+}
+impl<'b> ContraGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `ContraGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block ContraGrp {
-        group no_contra_brokers(0, 382, "NoContraBrokers", ContraGrpNoContraBrokers, 5, CONTRA_GRP_NO_CONTRA_BROKERS);
-    }
-}
-t::builder! {
-    /// Builds the `ContraGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ContraGrpBuilder() {
-        no_contra_brokers: &'b [ContraGrpNoContraBrokersBuilder<'b>] = group(382, "NoContraBrokers");
-    }
-}
+t::build!(ContraGrpBuilder { no_contra_brokers(group 382) });
 /// The `NoContraBrokers` (382) group's table.
 pub static CONTRA_GRP_NO_CONTRA_BROKERS: t::Group = t::Group {
     name: "NoContraBrokers",
@@ -1809,38 +2988,63 @@ pub static CONTRA_GRP_NO_CONTRA_BROKERS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoContraBrokers` (382) group.
-    entry ContraGrpNoContraBrokers[5] {
-        opt contra_broker(0, 375, "ContraBroker", STRING, v::FixStr<'a>);
-        opt contra_trader(1, 337, "ContraTrader", STRING, v::FixStr<'a>);
-        opt contra_trade_qty(2, 437, "ContraTradeQty", QTY, v::Decimal);
-        opt contra_trade_time(3, 438, "ContraTradeTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt contra_leg_ref_id(4, 655, "ContraLegRefID", STRING, v::FixStr<'a>);
+t::entry!(ContraGrpNoContraBrokers, slots = 5, group = "NoContraBrokers", tag = 382);
+impl<'a> ContraGrpNoContraBrokers<'a> {
+    t::opt!(contra_broker, slot = 0, tag = 375, "ContraBroker", STRING);
+    t::opt!(contra_trader, slot = 1, tag = 337, "ContraTrader", STRING);
+    t::opt!(contra_trade_qty, slot = 2, tag = 437, "ContraTradeQty", QTY);
+    t::opt!(contra_trade_time, slot = 3, tag = 438, "ContraTradeTime", UTCTIMESTAMP);
+    t::opt!(contra_leg_ref_id, slot = 4, tag = 655, "ContraLegRefID", STRING);
+}
+/// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ContraGrpNoContraBrokersBuilder<'b> {
+    /// `ContraBroker` (375), STRING.
+    pub contra_broker: Option<v::FixStr<'b>>,
+    /// `ContraTrader` (337), STRING.
+    pub contra_trader: Option<v::FixStr<'b>>,
+    /// `ContraTradeQty` (437), QTY.
+    pub contra_trade_qty: Option<v::Decimal>,
+    /// `ContraTradeTime` (438), UTCTIMESTAMP.
+    pub contra_trade_time: Option<v::UtcTimestamp>,
+    /// `ContraLegRefID` (655), STRING.
+    pub contra_leg_ref_id: Option<v::FixStr<'b>>,
+}
+impl<'b> ContraGrpNoContraBrokersBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(contra_broker: v::FixStr<'b>) -> Self {
+        Self {
+            contra_broker: Some(contra_broker),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ContraGrpNoContraBrokersBuilder(contra_broker: v::FixStr<'b>) {
-        contra_broker: Option<v::FixStr<'b>> = opt(375, "ContraBroker", STRING);
-        contra_trader: Option<v::FixStr<'b>> = opt(337, "ContraTrader", STRING);
-        contra_trade_qty: Option<v::Decimal> = opt(437, "ContraTradeQty", QTY);
-        contra_trade_time: Option<v::UtcTimestamp> = opt(438, "ContraTradeTime", UTCTIMESTAMP);
-        contra_leg_ref_id: Option<v::FixStr<'b>> = opt(655, "ContraLegRefID", STRING);
+t::build!(
+    ContraGrpNoContraBrokersBuilder { contra_broker(375), contra_trader(337),
+    contra_trade_qty(437), contra_trade_time(438), contra_leg_ref_id(655) }
+);
+t::block!(CpctyConfGrp, component = "CpctyConfGrp");
+impl<'v, 'a> CpctyConfGrp<'v, 'a> {
+    t::req_group!(
+        no_capacities, slot = 0, tag = 862, "NoCapacities", entry =
+        CpctyConfGrpNoCapacities, slots = 3, table = CPCTY_CONF_GRP_NO_CAPACITIES
+    );
+}
+/// Builds the `CpctyConfGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CpctyConfGrpBuilder<'b> {
+    /// The `NoCapacities` (862) group's entries.
+    pub no_capacities: &'b [CpctyConfGrpNoCapacitiesBuilder<'b>],
+}
+impl<'b> CpctyConfGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `CpctyConfGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block CpctyConfGrp {
-        req_group no_capacities(0, 862, "NoCapacities", CpctyConfGrpNoCapacities, 3, CPCTY_CONF_GRP_NO_CAPACITIES);
-    }
-}
-t::builder! {
-    /// Builds the `CpctyConfGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CpctyConfGrpBuilder() {
-        no_capacities: &'b [CpctyConfGrpNoCapacitiesBuilder<'b>] = group(862, "NoCapacities");
-    }
-}
+t::build!(CpctyConfGrpBuilder { no_capacities(group 862) });
 /// The `NoCapacities` (862) group's table.
 pub static CPCTY_CONF_GRP_NO_CAPACITIES: t::Group = t::Group {
     name: "NoCapacities",
@@ -1857,34 +3061,65 @@ pub static CPCTY_CONF_GRP_NO_CAPACITIES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoCapacities` (862) group.
-    entry CpctyConfGrpNoCapacities[3] {
-        req order_capacity(0, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt order_restrictions(1, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        req order_capacity_qty(2, 863, "OrderCapacityQty", QTY, v::Decimal);
+t::entry!(CpctyConfGrpNoCapacities, slots = 3, group = "NoCapacities", tag = 862);
+impl<'a> CpctyConfGrpNoCapacities<'a> {
+    t::req!(
+        order_capacity, slot = 0, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(
+        order_restrictions, slot = 1, tag = 529, "OrderRestrictions", MULTIPLEVALUESTRING
+    );
+    t::req!(order_capacity_qty, slot = 2, tag = 863, "OrderCapacityQty", QTY);
+}
+/// Builds one `NoCapacities` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CpctyConfGrpNoCapacitiesBuilder<'b> {
+    /// `OrderCapacity` (528), CHAR, required.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    pub order_restrictions: Option<v::MultipleValueString<'b>>,
+    /// `OrderCapacityQty` (863), QTY, required.
+    pub order_capacity_qty: Option<v::Decimal>,
+}
+impl<'b> CpctyConfGrpNoCapacitiesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        order_capacity: e::OrderCapacity,
+        order_capacity_qty: v::Decimal,
+    ) -> Self {
+        Self {
+            order_capacity: Some(order_capacity),
+            order_capacity_qty: Some(order_capacity_qty),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoCapacities` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CpctyConfGrpNoCapacitiesBuilder(order_capacity: e::OrderCapacity, order_capacity_qty: v::Decimal) {
-        order_capacity: Option<e::OrderCapacity> = req(528, "OrderCapacity", CHAR);
-        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
-        order_capacity_qty: Option<v::Decimal> = req(863, "OrderCapacityQty", QTY);
+t::build!(
+    CpctyConfGrpNoCapacitiesBuilder { order_capacity(528), order_restrictions(529),
+    order_capacity_qty(863) }
+);
+t::block!(ExecAllocGrp, component = "ExecAllocGrp");
+impl<'v, 'a> ExecAllocGrp<'v, 'a> {
+    t::group!(
+        no_execs, slot = 0, tag = 124, "NoExecs", entry = ExecAllocGrpNoExecs, slots = 6,
+        table = EXEC_ALLOC_GRP_NO_EXECS
+    );
+}
+/// Builds the `ExecAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExecAllocGrpBuilder<'b> {
+    /// The `NoExecs` (124) group's entries.
+    pub no_execs: &'b [ExecAllocGrpNoExecsBuilder<'b>],
+}
+impl<'b> ExecAllocGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `ExecAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block ExecAllocGrp {
-        group no_execs(0, 124, "NoExecs", ExecAllocGrpNoExecs, 6, EXEC_ALLOC_GRP_NO_EXECS);
-    }
-}
-t::builder! {
-    /// Builds the `ExecAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ExecAllocGrpBuilder() {
-        no_execs: &'b [ExecAllocGrpNoExecsBuilder<'b>] = group(124, "NoExecs");
-    }
-}
+t::build!(ExecAllocGrpBuilder { no_execs(group 124) });
 /// The `NoExecs` (124) group's table.
 pub static EXEC_ALLOC_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
@@ -1901,40 +3136,66 @@ pub static EXEC_ALLOC_GRP_NO_EXECS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoExecs` (124) group.
-    entry ExecAllocGrpNoExecs[6] {
-        opt last_qty(0, 32, "LastQty", QTY, v::Decimal);
-        opt exec_id(1, 17, "ExecID", STRING, v::FixStr<'a>);
-        opt secondary_exec_id(2, 527, "SecondaryExecID", STRING, v::FixStr<'a>);
-        opt last_px(3, 31, "LastPx", PRICE, v::Decimal);
-        opt last_par_px(4, 669, "LastParPx", PRICE, v::Decimal);
-        opt last_capacity(5, 29, "LastCapacity", CHAR, e::LastCapacity);
+t::entry!(ExecAllocGrpNoExecs, slots = 6, group = "NoExecs", tag = 124);
+impl<'a> ExecAllocGrpNoExecs<'a> {
+    t::opt!(last_qty, slot = 0, tag = 32, "LastQty", QTY);
+    t::opt!(exec_id, slot = 1, tag = 17, "ExecID", STRING);
+    t::opt!(secondary_exec_id, slot = 2, tag = 527, "SecondaryExecID", STRING);
+    t::opt!(last_px, slot = 3, tag = 31, "LastPx", PRICE);
+    t::opt!(last_par_px, slot = 4, tag = 669, "LastParPx", PRICE);
+    t::opt!(last_capacity, slot = 5, tag = 29, "LastCapacity", CHAR, e::LastCapacity);
+}
+/// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExecAllocGrpNoExecsBuilder<'b> {
+    /// `LastQty` (32), QTY.
+    pub last_qty: Option<v::Decimal>,
+    /// `ExecID` (17), STRING.
+    pub exec_id: Option<v::FixStr<'b>>,
+    /// `SecondaryExecID` (527), STRING.
+    pub secondary_exec_id: Option<v::FixStr<'b>>,
+    /// `LastPx` (31), PRICE.
+    pub last_px: Option<v::Decimal>,
+    /// `LastParPx` (669), PRICE.
+    pub last_par_px: Option<v::Decimal>,
+    /// `LastCapacity` (29), CHAR.
+    pub last_capacity: Option<e::LastCapacity>,
+}
+impl<'b> ExecAllocGrpNoExecsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(last_qty: v::Decimal) -> Self {
+        Self {
+            last_qty: Some(last_qty),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ExecAllocGrpNoExecsBuilder(last_qty: v::Decimal) {
-        last_qty: Option<v::Decimal> = opt(32, "LastQty", QTY);
-        exec_id: Option<v::FixStr<'b>> = opt(17, "ExecID", STRING);
-        secondary_exec_id: Option<v::FixStr<'b>> = opt(527, "SecondaryExecID", STRING);
-        last_px: Option<v::Decimal> = opt(31, "LastPx", PRICE);
-        last_par_px: Option<v::Decimal> = opt(669, "LastParPx", PRICE);
-        last_capacity: Option<e::LastCapacity> = opt(29, "LastCapacity", CHAR);
+t::build!(
+    ExecAllocGrpNoExecsBuilder { last_qty(32), exec_id(17), secondary_exec_id(527),
+    last_px(31), last_par_px(669), last_capacity(29) }
+);
+t::block!(ExecCollGrp, component = "ExecCollGrp");
+impl<'v, 'a> ExecCollGrp<'v, 'a> {
+    t::group!(
+        no_execs, slot = 0, tag = 124, "NoExecs", entry = ExecCollGrpNoExecs, slots = 1,
+        table = EXEC_COLL_GRP_NO_EXECS
+    );
+}
+/// Builds the `ExecCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExecCollGrpBuilder<'b> {
+    /// The `NoExecs` (124) group's entries.
+    pub no_execs: &'b [ExecCollGrpNoExecsBuilder<'b>],
+}
+impl<'b> ExecCollGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `ExecCollGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block ExecCollGrp {
-        group no_execs(0, 124, "NoExecs", ExecCollGrpNoExecs, 1, EXEC_COLL_GRP_NO_EXECS);
-    }
-}
-t::builder! {
-    /// Builds the `ExecCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ExecCollGrpBuilder() {
-        no_execs: &'b [ExecCollGrpNoExecsBuilder<'b>] = group(124, "NoExecs");
-    }
-}
+t::build!(ExecCollGrpBuilder { no_execs(group 124) });
 /// The `NoExecs` (124) group's table.
 pub static EXEC_COLL_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
@@ -1951,30 +3212,48 @@ pub static EXEC_COLL_GRP_NO_EXECS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoExecs` (124) group.
-    entry ExecCollGrpNoExecs[1] {
-        opt exec_id(0, 17, "ExecID", STRING, v::FixStr<'a>);
+t::entry!(ExecCollGrpNoExecs, slots = 1, group = "NoExecs", tag = 124);
+impl<'a> ExecCollGrpNoExecs<'a> {
+    t::opt!(exec_id, slot = 0, tag = 17, "ExecID", STRING);
+}
+/// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExecCollGrpNoExecsBuilder<'b> {
+    /// `ExecID` (17), STRING.
+    pub exec_id: Option<v::FixStr<'b>>,
+}
+impl<'b> ExecCollGrpNoExecsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(exec_id: v::FixStr<'b>) -> Self {
+        Self {
+            exec_id: Some(exec_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ExecCollGrpNoExecsBuilder(exec_id: v::FixStr<'b>) {
-        exec_id: Option<v::FixStr<'b>> = opt(17, "ExecID", STRING);
+t::build!(ExecCollGrpNoExecsBuilder { exec_id(17) });
+t::block!(ExecsGrp, component = "ExecsGrp");
+impl<'v, 'a> ExecsGrp<'v, 'a> {
+    t::group!(
+        no_execs, slot = 0, tag = 124, "NoExecs", entry = ExecsGrpNoExecs, slots = 1,
+        table = EXECS_GRP_NO_EXECS
+    );
+}
+/// Builds the `ExecsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExecsGrpBuilder<'b> {
+    /// The `NoExecs` (124) group's entries.
+    pub no_execs: &'b [ExecsGrpNoExecsBuilder<'b>],
+}
+impl<'b> ExecsGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `ExecsGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block ExecsGrp {
-        group no_execs(0, 124, "NoExecs", ExecsGrpNoExecs, 1, EXECS_GRP_NO_EXECS);
-    }
-}
-t::builder! {
-    /// Builds the `ExecsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ExecsGrpBuilder() {
-        no_execs: &'b [ExecsGrpNoExecsBuilder<'b>] = group(124, "NoExecs");
-    }
-}
+t::build!(ExecsGrpBuilder { no_execs(group 124) });
 /// The `NoExecs` (124) group's table.
 pub static EXECS_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
@@ -1991,30 +3270,48 @@ pub static EXECS_GRP_NO_EXECS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoExecs` (124) group.
-    entry ExecsGrpNoExecs[1] {
-        opt exec_id(0, 17, "ExecID", STRING, v::FixStr<'a>);
+t::entry!(ExecsGrpNoExecs, slots = 1, group = "NoExecs", tag = 124);
+impl<'a> ExecsGrpNoExecs<'a> {
+    t::opt!(exec_id, slot = 0, tag = 17, "ExecID", STRING);
+}
+/// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExecsGrpNoExecsBuilder<'b> {
+    /// `ExecID` (17), STRING.
+    pub exec_id: Option<v::FixStr<'b>>,
+}
+impl<'b> ExecsGrpNoExecsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(exec_id: v::FixStr<'b>) -> Self {
+        Self {
+            exec_id: Some(exec_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ExecsGrpNoExecsBuilder(exec_id: v::FixStr<'b>) {
-        exec_id: Option<v::FixStr<'b>> = opt(17, "ExecID", STRING);
+t::build!(ExecsGrpNoExecsBuilder { exec_id(17) });
+t::block!(InstrmtGrp, component = "InstrmtGrp");
+impl<'v, 'a> InstrmtGrp<'v, 'a> {
+    t::group!(
+        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
+        InstrmtGrpNoRelatedSym, slots = 43, table = INSTRMT_GRP_NO_RELATED_SYM
+    );
+}
+/// Builds the `InstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtGrpBuilder<'b> {
+    /// The `NoRelatedSym` (146) group's entries.
+    pub no_related_sym: &'b [InstrmtGrpNoRelatedSymBuilder<'b>],
+}
+impl<'b> InstrmtGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `InstrmtGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block InstrmtGrp {
-        group no_related_sym(0, 146, "NoRelatedSym", InstrmtGrpNoRelatedSym, 43, INSTRMT_GRP_NO_RELATED_SYM);
-    }
-}
-t::builder! {
-    /// Builds the `InstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtGrpBuilder() {
-        no_related_sym: &'b [InstrmtGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
-    }
-}
+t::build!(InstrmtGrpBuilder { no_related_sym(group 146) });
 /// The `NoRelatedSym` (146) group's table.
 pub static INSTRMT_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -2038,30 +3335,45 @@ pub static INSTRMT_GRP_NO_RELATED_SYM: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoRelatedSym` (146) group.
-    entry InstrmtGrpNoRelatedSym[43] {
-        comp instrument(0, 43, "Instrument", Instrument);
+t::entry!(InstrmtGrpNoRelatedSym, slots = 43, group = "NoRelatedSym", tag = 146);
+impl<'a> InstrmtGrpNoRelatedSym<'a> {
+    t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+}
+/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtGrpNoRelatedSymBuilder<'b> {
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+}
+impl<'b> InstrmtGrpNoRelatedSymBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtGrpNoRelatedSymBuilder() {
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+t::build!(InstrmtGrpNoRelatedSymBuilder { instrument(comp) });
+t::block!(InstrmtLegExecGrp, component = "InstrmtLegExecGrp");
+impl<'v, 'a> InstrmtLegExecGrp<'v, 'a> {
+    t::group!(
+        no_legs, slot = 0, tag = 555, "NoLegs", entry = InstrmtLegExecGrpNoLegs, slots =
+        53, table = INSTRMT_LEG_EXEC_GRP_NO_LEGS
+    );
+}
+/// Builds the `InstrmtLegExecGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtLegExecGrpBuilder<'b> {
+    /// The `NoLegs` (555) group's entries.
+    pub no_legs: &'b [InstrmtLegExecGrpNoLegsBuilder<'b>],
+}
+impl<'b> InstrmtLegExecGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `InstrmtLegExecGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block InstrmtLegExecGrp {
-        group no_legs(0, 555, "NoLegs", InstrmtLegExecGrpNoLegs, 53, INSTRMT_LEG_EXEC_GRP_NO_LEGS);
-    }
-}
-t::builder! {
-    /// Builds the `InstrmtLegExecGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtLegExecGrpBuilder() {
-        no_legs: &'b [InstrmtLegExecGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
-    }
-}
+t::build!(InstrmtLegExecGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static INSTRMT_LEG_EXEC_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -2087,52 +3399,85 @@ pub static INSTRMT_LEG_EXEC_GRP_NO_LEGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegs` (555) group.
-    entry InstrmtLegExecGrpNoLegs[53] {
-        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
-        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
-        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
-        comp leg_stipulations(44, 1, "LegStipulations", LegStipulations);
-        opt leg_position_effect(45, 564, "LegPositionEffect", CHAR, v::Char);
-        opt leg_covered_or_uncovered(46, 565, "LegCoveredOrUncovered", INT, i64);
-        comp nested_parties(47, 1, "NestedParties", NestedParties);
-        opt leg_ref_id(48, 654, "LegRefID", STRING, v::FixStr<'a>);
-        opt leg_price(49, 566, "LegPrice", PRICE, v::Decimal);
-        opt leg_settl_type(50, 587, "LegSettlType", CHAR, v::Char);
-        opt leg_settl_date(51, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt leg_last_px(52, 637, "LegLastPx", PRICE, v::Decimal);
+t::entry!(InstrmtLegExecGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
+impl<'a> InstrmtLegExecGrpNoLegs<'a> {
+    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
+    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
+    t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
+    t::opt!(leg_position_effect, slot = 45, tag = 564, "LegPositionEffect", CHAR);
+    t::opt!(
+        leg_covered_or_uncovered, slot = 46, tag = 565, "LegCoveredOrUncovered", INT
+    );
+    t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
+    t::opt!(leg_ref_id, slot = 48, tag = 654, "LegRefID", STRING);
+    t::opt!(leg_price, slot = 49, tag = 566, "LegPrice", PRICE);
+    t::opt!(leg_settl_type, slot = 50, tag = 587, "LegSettlType", CHAR);
+    t::opt!(leg_settl_date, slot = 51, tag = 588, "LegSettlDate", LOCALMKTDATE);
+    t::opt!(leg_last_px, slot = 52, tag = 637, "LegLastPx", PRICE);
+}
+/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtLegExecGrpNoLegsBuilder<'b> {
+    /// The `InstrumentLeg` component.
+    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
+    /// `LegQty` (687), QTY.
+    pub leg_qty: Option<v::Decimal>,
+    /// `LegSwapType` (690), INT.
+    pub leg_swap_type: Option<e::LegSwapType<'b>>,
+    /// The `LegStipulations` component.
+    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
+    /// `LegPositionEffect` (564), CHAR.
+    pub leg_position_effect: Option<v::Char>,
+    /// `LegCoveredOrUncovered` (565), INT.
+    pub leg_covered_or_uncovered: Option<i64>,
+    /// The `NestedParties` component.
+    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
+    /// `LegRefID` (654), STRING.
+    pub leg_ref_id: Option<v::FixStr<'b>>,
+    /// `LegPrice` (566), PRICE.
+    pub leg_price: Option<v::Decimal>,
+    /// `LegSettlType` (587), CHAR.
+    pub leg_settl_type: Option<v::Char>,
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    pub leg_settl_date: Option<v::LocalMktDate>,
+    /// `LegLastPx` (637), PRICE.
+    pub leg_last_px: Option<v::Decimal>,
+}
+impl<'b> InstrmtLegExecGrpNoLegsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtLegExecGrpNoLegsBuilder() {
-        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
-        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
-        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
-        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
-        leg_position_effect: Option<v::Char> = opt(564, "LegPositionEffect", CHAR);
-        leg_covered_or_uncovered: Option<i64> = opt(565, "LegCoveredOrUncovered", INT);
-        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
-        leg_ref_id: Option<v::FixStr<'b>> = opt(654, "LegRefID", STRING);
-        leg_price: Option<v::Decimal> = opt(566, "LegPrice", PRICE);
-        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
-        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
-        leg_last_px: Option<v::Decimal> = opt(637, "LegLastPx", PRICE);
+t::build!(
+    InstrmtLegExecGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687),
+    leg_swap_type(690), leg_stipulations(comp), leg_position_effect(564),
+    leg_covered_or_uncovered(565), nested_parties(comp), leg_ref_id(654), leg_price(566),
+    leg_settl_type(587), leg_settl_date(588), leg_last_px(637) }
+);
+t::block!(InstrmtLegGrp, component = "InstrmtLegGrp");
+impl<'v, 'a> InstrmtLegGrp<'v, 'a> {
+    t::group!(
+        no_legs, slot = 0, tag = 555, "NoLegs", entry = InstrmtLegGrpNoLegs, slots = 42,
+        table = INSTRMT_LEG_GRP_NO_LEGS
+    );
+}
+/// Builds the `InstrmtLegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtLegGrpBuilder<'b> {
+    /// The `NoLegs` (555) group's entries.
+    pub no_legs: &'b [InstrmtLegGrpNoLegsBuilder<'b>],
+}
+impl<'b> InstrmtLegGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `InstrmtLegGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block InstrmtLegGrp {
-        group no_legs(0, 555, "NoLegs", InstrmtLegGrpNoLegs, 42, INSTRMT_LEG_GRP_NO_LEGS);
-    }
-}
-t::builder! {
-    /// Builds the `InstrmtLegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtLegGrpBuilder() {
-        no_legs: &'b [InstrmtLegGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
-    }
-}
+t::build!(InstrmtLegGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -2153,30 +3498,45 @@ pub static INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegs` (555) group.
-    entry InstrmtLegGrpNoLegs[42] {
-        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
+t::entry!(InstrmtLegGrpNoLegs, slots = 42, group = "NoLegs", tag = 555);
+impl<'a> InstrmtLegGrpNoLegs<'a> {
+    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+}
+/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtLegGrpNoLegsBuilder<'b> {
+    /// The `InstrumentLeg` component.
+    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
+}
+impl<'b> InstrmtLegGrpNoLegsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtLegGrpNoLegsBuilder() {
-        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
+t::build!(InstrmtLegGrpNoLegsBuilder { instrument_leg(comp) });
+t::block!(InstrmtLegIoiGrp, component = "InstrmtLegIOIGrp");
+impl<'v, 'a> InstrmtLegIoiGrp<'v, 'a> {
+    t::group!(
+        no_legs, slot = 0, tag = 555, "NoLegs", entry = InstrmtLegIoiGrpNoLegs, slots =
+        44, table = INSTRMT_LEG_IOI_GRP_NO_LEGS
+    );
+}
+/// Builds the `InstrmtLegIOIGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtLegIoiGrpBuilder<'b> {
+    /// The `NoLegs` (555) group's entries.
+    pub no_legs: &'b [InstrmtLegIoiGrpNoLegsBuilder<'b>],
+}
+impl<'b> InstrmtLegIoiGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `InstrmtLegIOIGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block InstrmtLegIoiGrp {
-        group no_legs(0, 555, "NoLegs", InstrmtLegIoiGrpNoLegs, 44, INSTRMT_LEG_IOI_GRP_NO_LEGS);
-    }
-}
-t::builder! {
-    /// Builds the `InstrmtLegIOIGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtLegIoiGrpBuilder() {
-        no_legs: &'b [InstrmtLegIoiGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
-    }
-}
+t::build!(InstrmtLegIoiGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static INSTRMT_LEG_IOI_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -2200,34 +3560,54 @@ pub static INSTRMT_LEG_IOI_GRP_NO_LEGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegs` (555) group.
-    entry InstrmtLegIoiGrpNoLegs[44] {
-        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
-        opt leg_ioi_qty(42, 682, "LegIOIQty", STRING, v::FixStr<'a>);
-        comp leg_stipulations(43, 1, "LegStipulations", LegStipulations);
+t::entry!(InstrmtLegIoiGrpNoLegs, slots = 44, group = "NoLegs", tag = 555);
+impl<'a> InstrmtLegIoiGrpNoLegs<'a> {
+    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    t::opt!(leg_ioi_qty, slot = 42, tag = 682, "LegIOIQty", STRING);
+    t::comp!(leg_stipulations, slot = 43, slots = 1, "LegStipulations", LegStipulations);
+}
+/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtLegIoiGrpNoLegsBuilder<'b> {
+    /// The `InstrumentLeg` component.
+    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
+    /// `LegIOIQty` (682), STRING.
+    pub leg_ioi_qty: Option<v::FixStr<'b>>,
+    /// The `LegStipulations` component.
+    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
+}
+impl<'b> InstrmtLegIoiGrpNoLegsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtLegIoiGrpNoLegsBuilder() {
-        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
-        leg_ioi_qty: Option<v::FixStr<'b>> = opt(682, "LegIOIQty", STRING);
-        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
+t::build!(
+    InstrmtLegIoiGrpNoLegsBuilder { instrument_leg(comp), leg_ioi_qty(682),
+    leg_stipulations(comp) }
+);
+t::block!(InstrmtLegSecListGrp, component = "InstrmtLegSecListGrp");
+impl<'v, 'a> InstrmtLegSecListGrp<'v, 'a> {
+    t::group!(
+        no_legs, slot = 0, tag = 555, "NoLegs", entry = InstrmtLegSecListGrpNoLegs, slots
+        = 50, table = INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS
+    );
+}
+/// Builds the `InstrmtLegSecListGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtLegSecListGrpBuilder<'b> {
+    /// The `NoLegs` (555) group's entries.
+    pub no_legs: &'b [InstrmtLegSecListGrpNoLegsBuilder<'b>],
+}
+impl<'b> InstrmtLegSecListGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `InstrmtLegSecListGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block InstrmtLegSecListGrp {
-        group no_legs(0, 555, "NoLegs", InstrmtLegSecListGrpNoLegs, 50, INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS);
-    }
-}
-t::builder! {
-    /// Builds the `InstrmtLegSecListGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtLegSecListGrpBuilder() {
-        no_legs: &'b [InstrmtLegSecListGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
-    }
-}
+t::build!(InstrmtLegSecListGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -2252,38 +3632,64 @@ pub static INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegs` (555) group.
-    entry InstrmtLegSecListGrpNoLegs[50] {
-        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
-        opt leg_swap_type(42, 690, "LegSwapType", INT, e::LegSwapType<'a>);
-        opt leg_settl_type(43, 587, "LegSettlType", CHAR, v::Char);
-        comp leg_stipulations(44, 1, "LegStipulations", LegStipulations);
-        comp leg_benchmark_curve_data(45, 5, "LegBenchmarkCurveData", LegBenchmarkCurveData);
+t::entry!(InstrmtLegSecListGrpNoLegs, slots = 50, group = "NoLegs", tag = 555);
+impl<'a> InstrmtLegSecListGrpNoLegs<'a> {
+    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    t::opt!(leg_swap_type, slot = 42, tag = 690, "LegSwapType", INT, e::LegSwapType);
+    t::opt!(leg_settl_type, slot = 43, tag = 587, "LegSettlType", CHAR);
+    t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
+    t::comp!(
+        leg_benchmark_curve_data, slot = 45, slots = 5, "LegBenchmarkCurveData",
+        LegBenchmarkCurveData
+    );
+}
+/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtLegSecListGrpNoLegsBuilder<'b> {
+    /// The `InstrumentLeg` component.
+    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
+    /// `LegSwapType` (690), INT.
+    pub leg_swap_type: Option<e::LegSwapType<'b>>,
+    /// `LegSettlType` (587), CHAR.
+    pub leg_settl_type: Option<v::Char>,
+    /// The `LegStipulations` component.
+    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
+    /// The `LegBenchmarkCurveData` component.
+    pub leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>>,
+}
+impl<'b> InstrmtLegSecListGrpNoLegsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtLegSecListGrpNoLegsBuilder() {
-        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
-        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
-        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
-        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
-        leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>> = comp("LegBenchmarkCurveData");
+t::build!(
+    InstrmtLegSecListGrpNoLegsBuilder { instrument_leg(comp), leg_swap_type(690),
+    leg_settl_type(587), leg_stipulations(comp), leg_benchmark_curve_data(comp) }
+);
+t::block!(InstrmtMdReqGrp, component = "InstrmtMDReqGrp");
+impl<'v, 'a> InstrmtMdReqGrp<'v, 'a> {
+    t::req_group!(
+        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
+        InstrmtMdReqGrpNoRelatedSym, slots = 45, table =
+        INSTRMT_MD_REQ_GRP_NO_RELATED_SYM
+    );
+}
+/// Builds the `InstrmtMDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtMdReqGrpBuilder<'b> {
+    /// The `NoRelatedSym` (146) group's entries.
+    pub no_related_sym: &'b [InstrmtMdReqGrpNoRelatedSymBuilder<'b>],
+}
+impl<'b> InstrmtMdReqGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `InstrmtMDReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block InstrmtMdReqGrp {
-        req_group no_related_sym(0, 146, "NoRelatedSym", InstrmtMdReqGrpNoRelatedSym, 45, INSTRMT_MD_REQ_GRP_NO_RELATED_SYM);
-    }
-}
-t::builder! {
-    /// Builds the `InstrmtMDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtMdReqGrpBuilder() {
-        no_related_sym: &'b [InstrmtMdReqGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
-    }
-}
+t::build!(InstrmtMdReqGrpBuilder { no_related_sym(group 146) });
 /// The `NoRelatedSym` (146) group's table.
 pub static INSTRMT_MD_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -2309,34 +3715,54 @@ pub static INSTRMT_MD_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoRelatedSym` (146) group.
-    entry InstrmtMdReqGrpNoRelatedSym[45] {
-        req_comp instrument(0, 43, "Instrument", Instrument);
-        comp und_instrmt_grp(43, 1, "UndInstrmtGrp", UndInstrmtGrp);
-        comp instrmt_leg_grp(44, 1, "InstrmtLegGrp", InstrmtLegGrp);
+t::entry!(InstrmtMdReqGrpNoRelatedSym, slots = 45, group = "NoRelatedSym", tag = 146);
+impl<'a> InstrmtMdReqGrpNoRelatedSym<'a> {
+    t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+    t::comp!(und_instrmt_grp, slot = 43, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+}
+/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtMdReqGrpNoRelatedSymBuilder<'b> {
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
+}
+impl<'b> InstrmtMdReqGrpNoRelatedSymBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtMdReqGrpNoRelatedSymBuilder() {
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
+t::build!(
+    InstrmtMdReqGrpNoRelatedSymBuilder { instrument(comp), und_instrmt_grp(comp),
+    instrmt_leg_grp(comp) }
+);
+t::block!(InstrmtStrkPxGrp, component = "InstrmtStrkPxGrp");
+impl<'v, 'a> InstrmtStrkPxGrp<'v, 'a> {
+    t::req_group!(
+        no_strikes, slot = 0, tag = 428, "NoStrikes", entry = InstrmtStrkPxGrpNoStrikes,
+        slots = 43, table = INSTRMT_STRK_PX_GRP_NO_STRIKES
+    );
+}
+/// Builds the `InstrmtStrkPxGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtStrkPxGrpBuilder<'b> {
+    /// The `NoStrikes` (428) group's entries.
+    pub no_strikes: &'b [InstrmtStrkPxGrpNoStrikesBuilder<'b>],
+}
+impl<'b> InstrmtStrkPxGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `InstrmtStrkPxGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block InstrmtStrkPxGrp {
-        req_group no_strikes(0, 428, "NoStrikes", InstrmtStrkPxGrpNoStrikes, 43, INSTRMT_STRK_PX_GRP_NO_STRIKES);
-    }
-}
-t::builder! {
-    /// Builds the `InstrmtStrkPxGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtStrkPxGrpBuilder() {
-        no_strikes: &'b [InstrmtStrkPxGrpNoStrikesBuilder<'b>] = group(428, "NoStrikes");
-    }
-}
+t::build!(InstrmtStrkPxGrpBuilder { no_strikes(group 428) });
 /// The `NoStrikes` (428) group's table.
 pub static INSTRMT_STRK_PX_GRP_NO_STRIKES: t::Group = t::Group {
     name: "NoStrikes",
@@ -2360,30 +3786,45 @@ pub static INSTRMT_STRK_PX_GRP_NO_STRIKES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoStrikes` (428) group.
-    entry InstrmtStrkPxGrpNoStrikes[43] {
-        req_comp instrument(0, 43, "Instrument", Instrument);
+t::entry!(InstrmtStrkPxGrpNoStrikes, slots = 43, group = "NoStrikes", tag = 428);
+impl<'a> InstrmtStrkPxGrpNoStrikes<'a> {
+    t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+}
+/// Builds one `NoStrikes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrmtStrkPxGrpNoStrikesBuilder<'b> {
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+}
+impl<'b> InstrmtStrkPxGrpNoStrikesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoStrikes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrmtStrkPxGrpNoStrikesBuilder() {
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
+t::build!(InstrmtStrkPxGrpNoStrikesBuilder { instrument(comp) });
+t::block!(IoiQualGrp, component = "IOIQualGrp");
+impl<'v, 'a> IoiQualGrp<'v, 'a> {
+    t::group!(
+        no_ioi_qualifiers, slot = 0, tag = 199, "NoIOIQualifiers", entry =
+        IoiQualGrpNoIoiQualifiers, slots = 1, table = IOI_QUAL_GRP_NO_IOI_QUALIFIERS
+    );
+}
+/// Builds the `IOIQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IoiQualGrpBuilder<'b> {
+    /// The `NoIOIQualifiers` (199) group's entries.
+    pub no_ioi_qualifiers: &'b [IoiQualGrpNoIoiQualifiersBuilder<'b>],
+}
+impl<'b> IoiQualGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `IOIQualGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block IoiQualGrp {
-        group no_ioi_qualifiers(0, 199, "NoIOIQualifiers", IoiQualGrpNoIoiQualifiers, 1, IOI_QUAL_GRP_NO_IOI_QUALIFIERS);
-    }
-}
-t::builder! {
-    /// Builds the `IOIQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    IoiQualGrpBuilder() {
-        no_ioi_qualifiers: &'b [IoiQualGrpNoIoiQualifiersBuilder<'b>] = group(199, "NoIOIQualifiers");
-    }
-}
+t::build!(IoiQualGrpBuilder { no_ioi_qualifiers(group 199) });
 /// The `NoIOIQualifiers` (199) group's table.
 pub static IOI_QUAL_GRP_NO_IOI_QUALIFIERS: t::Group = t::Group {
     name: "NoIOIQualifiers",
@@ -2400,31 +3841,50 @@ pub static IOI_QUAL_GRP_NO_IOI_QUALIFIERS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoIOIQualifiers` (199) group.
-    entry IoiQualGrpNoIoiQualifiers[1] {
-        opt ioi_qualifier(0, 104, "IOIQualifier", CHAR, e::IoiQualifier);
+t::entry!(IoiQualGrpNoIoiQualifiers, slots = 1, group = "NoIOIQualifiers", tag = 199);
+impl<'a> IoiQualGrpNoIoiQualifiers<'a> {
+    t::opt!(ioi_qualifier, slot = 0, tag = 104, "IOIQualifier", CHAR, e::IoiQualifier);
+}
+/// Builds one `NoIOIQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IoiQualGrpNoIoiQualifiersBuilder<'b> {
+    /// `IOIQualifier` (104), CHAR.
+    pub ioi_qualifier: Option<e::IoiQualifier>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> IoiQualGrpNoIoiQualifiersBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(ioi_qualifier: e::IoiQualifier) -> Self {
+        Self {
+            ioi_qualifier: Some(ioi_qualifier),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoIOIQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    IoiQualGrpNoIoiQualifiersBuilder(ioi_qualifier: e::IoiQualifier) {
-        ioi_qualifier: Option<e::IoiQualifier> = opt(104, "IOIQualifier", CHAR);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
+t::build!(IoiQualGrpNoIoiQualifiersBuilder { ioi_qualifier(104) });
+t::block!(LegOrdGrp, component = "LegOrdGrp");
+impl<'v, 'a> LegOrdGrp<'v, 'a> {
+    t::req_group!(
+        no_legs, slot = 0, tag = 555, "NoLegs", entry = LegOrdGrpNoLegs, slots = 53,
+        table = LEG_ORD_GRP_NO_LEGS
+    );
+}
+/// Builds the `LegOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegOrdGrpBuilder<'b> {
+    /// The `NoLegs` (555) group's entries.
+    pub no_legs: &'b [LegOrdGrpNoLegsBuilder<'b>],
+}
+impl<'b> LegOrdGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `LegOrdGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block LegOrdGrp {
-        req_group no_legs(0, 555, "NoLegs", LegOrdGrpNoLegs, 53, LEG_ORD_GRP_NO_LEGS);
-    }
-}
-t::builder! {
-    /// Builds the `LegOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegOrdGrpBuilder() {
-        no_legs: &'b [LegOrdGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
-    }
-}
+t::build!(LegOrdGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static LEG_ORD_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -2451,52 +3911,85 @@ pub static LEG_ORD_GRP_NO_LEGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegs` (555) group.
-    entry LegOrdGrpNoLegs[53] {
-        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
-        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
-        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
-        comp leg_stipulations(44, 1, "LegStipulations", LegStipulations);
-        comp leg_pre_alloc_grp(45, 1, "LegPreAllocGrp", LegPreAllocGrp);
-        opt leg_position_effect(46, 564, "LegPositionEffect", CHAR, v::Char);
-        opt leg_covered_or_uncovered(47, 565, "LegCoveredOrUncovered", INT, i64);
-        comp nested_parties(48, 1, "NestedParties", NestedParties);
-        opt leg_ref_id(49, 654, "LegRefID", STRING, v::FixStr<'a>);
-        opt leg_price(50, 566, "LegPrice", PRICE, v::Decimal);
-        opt leg_settl_type(51, 587, "LegSettlType", CHAR, v::Char);
-        opt leg_settl_date(52, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
+t::entry!(LegOrdGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
+impl<'a> LegOrdGrpNoLegs<'a> {
+    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
+    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
+    t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
+    t::comp!(leg_pre_alloc_grp, slot = 45, slots = 1, "LegPreAllocGrp", LegPreAllocGrp);
+    t::opt!(leg_position_effect, slot = 46, tag = 564, "LegPositionEffect", CHAR);
+    t::opt!(
+        leg_covered_or_uncovered, slot = 47, tag = 565, "LegCoveredOrUncovered", INT
+    );
+    t::comp!(nested_parties, slot = 48, slots = 1, "NestedParties", NestedParties);
+    t::opt!(leg_ref_id, slot = 49, tag = 654, "LegRefID", STRING);
+    t::opt!(leg_price, slot = 50, tag = 566, "LegPrice", PRICE);
+    t::opt!(leg_settl_type, slot = 51, tag = 587, "LegSettlType", CHAR);
+    t::opt!(leg_settl_date, slot = 52, tag = 588, "LegSettlDate", LOCALMKTDATE);
+}
+/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegOrdGrpNoLegsBuilder<'b> {
+    /// The `InstrumentLeg` component.
+    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
+    /// `LegQty` (687), QTY.
+    pub leg_qty: Option<v::Decimal>,
+    /// `LegSwapType` (690), INT.
+    pub leg_swap_type: Option<e::LegSwapType<'b>>,
+    /// The `LegStipulations` component.
+    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
+    /// The `LegPreAllocGrp` component.
+    pub leg_pre_alloc_grp: Option<LegPreAllocGrpBuilder<'b>>,
+    /// `LegPositionEffect` (564), CHAR.
+    pub leg_position_effect: Option<v::Char>,
+    /// `LegCoveredOrUncovered` (565), INT.
+    pub leg_covered_or_uncovered: Option<i64>,
+    /// The `NestedParties` component.
+    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
+    /// `LegRefID` (654), STRING.
+    pub leg_ref_id: Option<v::FixStr<'b>>,
+    /// `LegPrice` (566), PRICE.
+    pub leg_price: Option<v::Decimal>,
+    /// `LegSettlType` (587), CHAR.
+    pub leg_settl_type: Option<v::Char>,
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    pub leg_settl_date: Option<v::LocalMktDate>,
+}
+impl<'b> LegOrdGrpNoLegsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegOrdGrpNoLegsBuilder() {
-        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
-        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
-        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
-        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
-        leg_pre_alloc_grp: Option<LegPreAllocGrpBuilder<'b>> = comp("LegPreAllocGrp");
-        leg_position_effect: Option<v::Char> = opt(564, "LegPositionEffect", CHAR);
-        leg_covered_or_uncovered: Option<i64> = opt(565, "LegCoveredOrUncovered", INT);
-        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
-        leg_ref_id: Option<v::FixStr<'b>> = opt(654, "LegRefID", STRING);
-        leg_price: Option<v::Decimal> = opt(566, "LegPrice", PRICE);
-        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
-        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
+t::build!(
+    LegOrdGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687), leg_swap_type(690),
+    leg_stipulations(comp), leg_pre_alloc_grp(comp), leg_position_effect(564),
+    leg_covered_or_uncovered(565), nested_parties(comp), leg_ref_id(654), leg_price(566),
+    leg_settl_type(587), leg_settl_date(588) }
+);
+t::block!(LegPreAllocGrp, component = "LegPreAllocGrp");
+impl<'v, 'a> LegPreAllocGrp<'v, 'a> {
+    t::group!(
+        no_leg_allocs, slot = 0, tag = 670, "NoLegAllocs", entry =
+        LegPreAllocGrpNoLegAllocs, slots = 6, table = LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS
+    );
+}
+/// Builds the `LegPreAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegPreAllocGrpBuilder<'b> {
+    /// The `NoLegAllocs` (670) group's entries.
+    pub no_leg_allocs: &'b [LegPreAllocGrpNoLegAllocsBuilder<'b>],
+}
+impl<'b> LegPreAllocGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `LegPreAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block LegPreAllocGrp {
-        group no_leg_allocs(0, 670, "NoLegAllocs", LegPreAllocGrpNoLegAllocs, 6, LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS);
-    }
-}
-t::builder! {
-    /// Builds the `LegPreAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegPreAllocGrpBuilder() {
-        no_leg_allocs: &'b [LegPreAllocGrpNoLegAllocsBuilder<'b>] = group(670, "NoLegAllocs");
-    }
-}
+t::build!(LegPreAllocGrpBuilder { no_leg_allocs(group 670) });
 /// The `NoLegAllocs` (670) group's table.
 pub static LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS: t::Group = t::Group {
     name: "NoLegAllocs",
@@ -2513,40 +4006,71 @@ pub static LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegAllocs` (670) group.
-    entry LegPreAllocGrpNoLegAllocs[6] {
-        opt leg_alloc_account(0, 671, "LegAllocAccount", STRING, v::FixStr<'a>);
-        opt leg_individual_alloc_id(1, 672, "LegIndividualAllocID", STRING, v::FixStr<'a>);
-        comp nested_parties2(2, 1, "NestedParties2", NestedParties2);
-        opt leg_alloc_qty(3, 673, "LegAllocQty", QTY, v::Decimal);
-        opt leg_alloc_acct_id_source(4, 674, "LegAllocAcctIDSource", STRING, v::FixStr<'a>);
-        opt leg_settl_currency(5, 675, "LegSettlCurrency", CURRENCY, v::Currency);
+t::entry!(LegPreAllocGrpNoLegAllocs, slots = 6, group = "NoLegAllocs", tag = 670);
+impl<'a> LegPreAllocGrpNoLegAllocs<'a> {
+    t::opt!(leg_alloc_account, slot = 0, tag = 671, "LegAllocAccount", STRING);
+    t::opt!(
+        leg_individual_alloc_id, slot = 1, tag = 672, "LegIndividualAllocID", STRING
+    );
+    t::comp!(nested_parties2, slot = 2, slots = 1, "NestedParties2", NestedParties2);
+    t::opt!(leg_alloc_qty, slot = 3, tag = 673, "LegAllocQty", QTY);
+    t::opt!(
+        leg_alloc_acct_id_source, slot = 4, tag = 674, "LegAllocAcctIDSource", STRING
+    );
+    t::opt!(leg_settl_currency, slot = 5, tag = 675, "LegSettlCurrency", CURRENCY);
+}
+/// Builds one `NoLegAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegPreAllocGrpNoLegAllocsBuilder<'b> {
+    /// `LegAllocAccount` (671), STRING.
+    pub leg_alloc_account: Option<v::FixStr<'b>>,
+    /// `LegIndividualAllocID` (672), STRING.
+    pub leg_individual_alloc_id: Option<v::FixStr<'b>>,
+    /// The `NestedParties2` component.
+    pub nested_parties2: Option<NestedParties2Builder<'b>>,
+    /// `LegAllocQty` (673), QTY.
+    pub leg_alloc_qty: Option<v::Decimal>,
+    /// `LegAllocAcctIDSource` (674), STRING.
+    pub leg_alloc_acct_id_source: Option<v::FixStr<'b>>,
+    /// `LegSettlCurrency` (675), CURRENCY.
+    pub leg_settl_currency: Option<v::Currency>,
+}
+impl<'b> LegPreAllocGrpNoLegAllocsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(leg_alloc_account: v::FixStr<'b>) -> Self {
+        Self {
+            leg_alloc_account: Some(leg_alloc_account),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoLegAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegPreAllocGrpNoLegAllocsBuilder(leg_alloc_account: v::FixStr<'b>) {
-        leg_alloc_account: Option<v::FixStr<'b>> = opt(671, "LegAllocAccount", STRING);
-        leg_individual_alloc_id: Option<v::FixStr<'b>> = opt(672, "LegIndividualAllocID", STRING);
-        nested_parties2: Option<NestedParties2Builder<'b>> = comp("NestedParties2");
-        leg_alloc_qty: Option<v::Decimal> = opt(673, "LegAllocQty", QTY);
-        leg_alloc_acct_id_source: Option<v::FixStr<'b>> = opt(674, "LegAllocAcctIDSource", STRING);
-        leg_settl_currency: Option<v::Currency> = opt(675, "LegSettlCurrency", CURRENCY);
+t::build!(
+    LegPreAllocGrpNoLegAllocsBuilder { leg_alloc_account(671),
+    leg_individual_alloc_id(672), nested_parties2(comp), leg_alloc_qty(673),
+    leg_alloc_acct_id_source(674), leg_settl_currency(675) }
+);
+t::block!(LegQuotGrp, component = "LegQuotGrp");
+impl<'v, 'a> LegQuotGrp<'v, 'a> {
+    t::group!(
+        no_legs, slot = 0, tag = 555, "NoLegs", entry = LegQuotGrpNoLegs, slots = 56,
+        table = LEG_QUOT_GRP_NO_LEGS
+    );
+}
+/// Builds the `LegQuotGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegQuotGrpBuilder<'b> {
+    /// The `NoLegs` (555) group's entries.
+    pub no_legs: &'b [LegQuotGrpNoLegsBuilder<'b>],
+}
+impl<'b> LegQuotGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `LegQuotGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block LegQuotGrp {
-        group no_legs(0, 555, "NoLegs", LegQuotGrpNoLegs, 56, LEG_QUOT_GRP_NO_LEGS);
-    }
-}
-t::builder! {
-    /// Builds the `LegQuotGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegQuotGrpBuilder() {
-        no_legs: &'b [LegQuotGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
-    }
-}
+t::build!(LegQuotGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static LEG_QUOT_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -2572,50 +4096,83 @@ pub static LEG_QUOT_GRP_NO_LEGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegs` (555) group.
-    entry LegQuotGrpNoLegs[56] {
-        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
-        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
-        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
-        opt leg_settl_type(44, 587, "LegSettlType", CHAR, v::Char);
-        opt leg_settl_date(45, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
-        comp leg_stipulations(46, 1, "LegStipulations", LegStipulations);
-        comp nested_parties(47, 1, "NestedParties", NestedParties);
-        opt leg_price_type(48, 686, "LegPriceType", INT, i64);
-        opt leg_bid_px(49, 681, "LegBidPx", PRICE, v::Decimal);
-        opt leg_offer_px(50, 684, "LegOfferPx", PRICE, v::Decimal);
-        comp leg_benchmark_curve_data(51, 5, "LegBenchmarkCurveData", LegBenchmarkCurveData);
+t::entry!(LegQuotGrpNoLegs, slots = 56, group = "NoLegs", tag = 555);
+impl<'a> LegQuotGrpNoLegs<'a> {
+    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
+    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
+    t::opt!(leg_settl_type, slot = 44, tag = 587, "LegSettlType", CHAR);
+    t::opt!(leg_settl_date, slot = 45, tag = 588, "LegSettlDate", LOCALMKTDATE);
+    t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
+    t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
+    t::opt!(leg_price_type, slot = 48, tag = 686, "LegPriceType", INT);
+    t::opt!(leg_bid_px, slot = 49, tag = 681, "LegBidPx", PRICE);
+    t::opt!(leg_offer_px, slot = 50, tag = 684, "LegOfferPx", PRICE);
+    t::comp!(
+        leg_benchmark_curve_data, slot = 51, slots = 5, "LegBenchmarkCurveData",
+        LegBenchmarkCurveData
+    );
+}
+/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegQuotGrpNoLegsBuilder<'b> {
+    /// The `InstrumentLeg` component.
+    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
+    /// `LegQty` (687), QTY.
+    pub leg_qty: Option<v::Decimal>,
+    /// `LegSwapType` (690), INT.
+    pub leg_swap_type: Option<e::LegSwapType<'b>>,
+    /// `LegSettlType` (587), CHAR.
+    pub leg_settl_type: Option<v::Char>,
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    pub leg_settl_date: Option<v::LocalMktDate>,
+    /// The `LegStipulations` component.
+    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
+    /// The `NestedParties` component.
+    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
+    /// `LegPriceType` (686), INT.
+    pub leg_price_type: Option<i64>,
+    /// `LegBidPx` (681), PRICE.
+    pub leg_bid_px: Option<v::Decimal>,
+    /// `LegOfferPx` (684), PRICE.
+    pub leg_offer_px: Option<v::Decimal>,
+    /// The `LegBenchmarkCurveData` component.
+    pub leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>>,
+}
+impl<'b> LegQuotGrpNoLegsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegQuotGrpNoLegsBuilder() {
-        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
-        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
-        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
-        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
-        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
-        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
-        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
-        leg_price_type: Option<i64> = opt(686, "LegPriceType", INT);
-        leg_bid_px: Option<v::Decimal> = opt(681, "LegBidPx", PRICE);
-        leg_offer_px: Option<v::Decimal> = opt(684, "LegOfferPx", PRICE);
-        leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>> = comp("LegBenchmarkCurveData");
+t::build!(
+    LegQuotGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687), leg_swap_type(690),
+    leg_settl_type(587), leg_settl_date(588), leg_stipulations(comp),
+    nested_parties(comp), leg_price_type(686), leg_bid_px(681), leg_offer_px(684),
+    leg_benchmark_curve_data(comp) }
+);
+t::block!(LegQuotStatGrp, component = "LegQuotStatGrp");
+impl<'v, 'a> LegQuotStatGrp<'v, 'a> {
+    t::group!(
+        no_legs, slot = 0, tag = 555, "NoLegs", entry = LegQuotStatGrpNoLegs, slots = 48,
+        table = LEG_QUOT_STAT_GRP_NO_LEGS
+    );
+}
+/// Builds the `LegQuotStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegQuotStatGrpBuilder<'b> {
+    /// The `NoLegs` (555) group's entries.
+    pub no_legs: &'b [LegQuotStatGrpNoLegsBuilder<'b>],
+}
+impl<'b> LegQuotStatGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `LegQuotStatGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block LegQuotStatGrp {
-        group no_legs(0, 555, "NoLegs", LegQuotStatGrpNoLegs, 48, LEG_QUOT_STAT_GRP_NO_LEGS);
-    }
-}
-t::builder! {
-    /// Builds the `LegQuotStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegQuotStatGrpBuilder() {
-        no_legs: &'b [LegQuotStatGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
-    }
-}
+t::build!(LegQuotStatGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static LEG_QUOT_STAT_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -2641,42 +4198,68 @@ pub static LEG_QUOT_STAT_GRP_NO_LEGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegs` (555) group.
-    entry LegQuotStatGrpNoLegs[48] {
-        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
-        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
-        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
-        opt leg_settl_type(44, 587, "LegSettlType", CHAR, v::Char);
-        opt leg_settl_date(45, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
-        comp leg_stipulations(46, 1, "LegStipulations", LegStipulations);
-        comp nested_parties(47, 1, "NestedParties", NestedParties);
+t::entry!(LegQuotStatGrpNoLegs, slots = 48, group = "NoLegs", tag = 555);
+impl<'a> LegQuotStatGrpNoLegs<'a> {
+    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
+    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
+    t::opt!(leg_settl_type, slot = 44, tag = 587, "LegSettlType", CHAR);
+    t::opt!(leg_settl_date, slot = 45, tag = 588, "LegSettlDate", LOCALMKTDATE);
+    t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
+    t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
+}
+/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegQuotStatGrpNoLegsBuilder<'b> {
+    /// The `InstrumentLeg` component.
+    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
+    /// `LegQty` (687), QTY.
+    pub leg_qty: Option<v::Decimal>,
+    /// `LegSwapType` (690), INT.
+    pub leg_swap_type: Option<e::LegSwapType<'b>>,
+    /// `LegSettlType` (587), CHAR.
+    pub leg_settl_type: Option<v::Char>,
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    pub leg_settl_date: Option<v::LocalMktDate>,
+    /// The `LegStipulations` component.
+    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
+    /// The `NestedParties` component.
+    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
+}
+impl<'b> LegQuotStatGrpNoLegsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegQuotStatGrpNoLegsBuilder() {
-        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
-        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
-        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
-        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
-        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
-        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
-        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
+t::build!(
+    LegQuotStatGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687), leg_swap_type(690),
+    leg_settl_type(587), leg_settl_date(588), leg_stipulations(comp),
+    nested_parties(comp) }
+);
+t::block!(LinesOfTextGrp, component = "LinesOfTextGrp");
+impl<'v, 'a> LinesOfTextGrp<'v, 'a> {
+    t::req_group!(
+        no_lines_of_text, slot = 0, tag = 33, "NoLinesOfText", entry =
+        LinesOfTextGrpNoLinesOfText, slots = 3, table =
+        LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT
+    );
+}
+/// Builds the `LinesOfTextGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LinesOfTextGrpBuilder<'b> {
+    /// The `NoLinesOfText` (33) group's entries.
+    pub no_lines_of_text: &'b [LinesOfTextGrpNoLinesOfTextBuilder<'b>],
+}
+impl<'b> LinesOfTextGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `LinesOfTextGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block LinesOfTextGrp {
-        req_group no_lines_of_text(0, 33, "NoLinesOfText", LinesOfTextGrpNoLinesOfText, 3, LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT);
-    }
-}
-t::builder! {
-    /// Builds the `LinesOfTextGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LinesOfTextGrpBuilder() {
-        no_lines_of_text: &'b [LinesOfTextGrpNoLinesOfTextBuilder<'b>] = group(33, "NoLinesOfText");
-    }
-}
+t::build!(LinesOfTextGrpBuilder { no_lines_of_text(group 33) });
 /// The `NoLinesOfText` (33) group's table.
 pub static LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT: t::Group = t::Group {
     name: "NoLinesOfText",
@@ -2693,33 +4276,55 @@ pub static LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLinesOfText` (33) group.
-    entry LinesOfTextGrpNoLinesOfText[3] {
-        req text(0, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(1, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(2, 355, "EncodedText", DATA);
+t::entry!(LinesOfTextGrpNoLinesOfText, slots = 3, group = "NoLinesOfText", tag = 33);
+impl<'a> LinesOfTextGrpNoLinesOfText<'a> {
+    t::req!(text, slot = 0, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 1, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 2, tag = 355, "EncodedText", DATA);
+}
+/// Builds one `NoLinesOfText` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LinesOfTextGrpNoLinesOfTextBuilder<'b> {
+    /// `Text` (58), STRING, required.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> LinesOfTextGrpNoLinesOfTextBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(text: v::FixStr<'b>) -> Self {
+        Self {
+            text: Some(text),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoLinesOfText` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LinesOfTextGrpNoLinesOfTextBuilder(text: v::FixStr<'b>) {
-        text: Option<v::FixStr<'b>> = req(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    LinesOfTextGrpNoLinesOfTextBuilder { text(58), encoded_text(data = 355, length = 354)
+    }
+);
+t::block!(ListOrdGrp, component = "ListOrdGrp");
+impl<'v, 'a> ListOrdGrp<'v, 'a> {
+    t::req_group!(
+        no_orders, slot = 0, tag = 73, "NoOrders", entry = ListOrdGrpNoOrders, slots =
+        147, table = LIST_ORD_GRP_NO_ORDERS
+    );
+}
+/// Builds the `ListOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListOrdGrpBuilder<'b> {
+    /// The `NoOrders` (73) group's entries.
+    pub no_orders: &'b [ListOrdGrpNoOrdersBuilder<'b>],
+}
+impl<'b> ListOrdGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `ListOrdGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block ListOrdGrp {
-        req_group no_orders(0, 73, "NoOrders", ListOrdGrpNoOrders, 147, LIST_ORD_GRP_NO_ORDERS);
-    }
-}
-t::builder! {
-    /// Builds the `ListOrdGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ListOrdGrpBuilder() {
-        no_orders: &'b [ListOrdGrpNoOrdersBuilder<'b>] = group(73, "NoOrders");
-    }
-}
+t::build!(ListOrdGrpBuilder { no_orders(group 73) });
 /// The `NoOrders` (73) group's table.
 pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
@@ -2755,177 +4360,330 @@ pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoOrders` (73) group.
-    entry ListOrdGrpNoOrders[147] {
-        req cl_ord_id(0, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(1, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        req list_seq_no(2, 67, "ListSeqNo", INT, i64);
-        opt cl_ord_link_id(3, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        opt settl_inst_mode(4, 160, "SettlInstMode", CHAR, e::SettlInstMode);
-        comp parties(5, 1, "Parties", Parties);
-        opt trade_origination_date(6, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trade_date(7, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt account(8, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(9, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(10, 581, "AccountType", INT, e::AccountType<'a>);
-        opt day_booking_inst(11, 589, "DayBookingInst", CHAR, e::DayBookingInst);
-        opt booking_unit(12, 590, "BookingUnit", CHAR, e::BookingUnit);
-        opt alloc_id(13, 70, "AllocID", STRING, v::FixStr<'a>);
-        opt prealloc_method(14, 591, "PreallocMethod", CHAR, e::PreallocMethod);
-        comp pre_alloc_grp(15, 1, "PreAllocGrp", PreAllocGrp);
-        opt settl_type(16, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(17, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt cash_margin(18, 544, "CashMargin", CHAR, e::CashMargin);
-        opt clearing_fee_indicator(19, 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator<'a>);
-        opt handl_inst(20, 21, "HandlInst", CHAR, e::HandlInst);
-        opt exec_inst(21, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt min_qty(22, 110, "MinQty", QTY, v::Decimal);
-        opt max_floor(23, 111, "MaxFloor", QTY, v::Decimal);
-        opt ex_destination(24, 100, "ExDestination", EXCHANGE, v::Exchange);
-        comp trdg_ses_grp(25, 1, "TrdgSesGrp", TrdgSesGrp);
-        opt process_code(26, 81, "ProcessCode", CHAR, e::ProcessCode);
-        req_comp instrument(27, 43, "Instrument", Instrument);
-        comp und_instrmt_grp(70, 1, "UndInstrmtGrp", UndInstrmtGrp);
-        opt prev_close_px(71, 140, "PrevClosePx", PRICE, v::Decimal);
-        req side(72, 54, "Side", CHAR, e::Side);
-        opt side_value_ind(73, 401, "SideValueInd", INT, e::SideValueInd<'a>);
-        opt locate_reqd(74, 114, "LocateReqd", BOOLEAN, bool);
-        opt transact_time(75, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp stipulations(76, 1, "Stipulations", Stipulations);
-        opt qty_type(77, 854, "QtyType", INT, e::QtyType<'a>);
-        req_comp order_qty_data(78, 5, "OrderQtyData", OrderQtyData);
-        opt ord_type(83, 40, "OrdType", CHAR, e::OrdType);
-        opt price_type(84, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(85, 44, "Price", PRICE, v::Decimal);
-        opt stop_px(86, 99, "StopPx", PRICE, v::Decimal);
-        comp spread_or_benchmark_curve_data(87, 8, "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData);
-        comp yield_data(95, 6, "YieldData", YieldData);
-        opt currency(101, 15, "Currency", CURRENCY, v::Currency);
-        opt compliance_id(102, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt solicited_flag(103, 377, "SolicitedFlag", BOOLEAN, bool);
-        opt ioiid(104, 23, "IOIID", STRING, v::FixStr<'a>);
-        opt quote_id(105, 117, "QuoteID", STRING, v::FixStr<'a>);
-        opt time_in_force(106, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt effective_time(107, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_date(108, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        opt expire_time(109, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt gt_booking_inst(110, 427, "GTBookingInst", INT, e::GtBookingInst<'a>);
-        comp commission_data(111, 4, "CommissionData", CommissionData);
-        opt order_capacity(115, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt order_restrictions(116, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt cust_order_capacity(117, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt forex_req(118, 121, "ForexReq", BOOLEAN, bool);
-        opt settl_currency(119, 120, "SettlCurrency", CURRENCY, v::Currency);
-        opt booking_type(120, 775, "BookingType", INT, e::BookingType<'a>);
-        opt text(121, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(122, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(123, 355, "EncodedText", DATA);
-        opt settl_date2(124, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(125, 192, "OrderQty2", QTY, v::Decimal);
-        opt price2(126, 640, "Price2", PRICE, v::Decimal);
-        opt position_effect(127, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt covered_or_uncovered(128, 203, "CoveredOrUncovered", INT, e::CoveredOrUncovered<'a>);
-        opt max_show(129, 210, "MaxShow", QTY, v::Decimal);
-        comp peg_instructions(130, 6, "PegInstructions", PegInstructions);
-        comp discretion_instructions(136, 7, "DiscretionInstructions", DiscretionInstructions);
-        opt target_strategy(143, 847, "TargetStrategy", INT, e::TargetStrategy<'a>);
-        opt target_strategy_parameters(144, 848, "TargetStrategyParameters", STRING, v::FixStr<'a>);
-        opt participation_rate(145, 849, "ParticipationRate", PERCENTAGE, v::Decimal);
-        opt designation(146, 494, "Designation", STRING, v::FixStr<'a>);
+t::entry!(ListOrdGrpNoOrders, slots = 147, group = "NoOrders", tag = 73);
+impl<'a> ListOrdGrpNoOrders<'a> {
+    t::req!(cl_ord_id, slot = 0, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 1, tag = 526, "SecondaryClOrdID", STRING);
+    t::req!(list_seq_no, slot = 2, tag = 67, "ListSeqNo", INT);
+    t::opt!(cl_ord_link_id, slot = 3, tag = 583, "ClOrdLinkID", STRING);
+    t::opt!(
+        settl_inst_mode, slot = 4, tag = 160, "SettlInstMode", CHAR, e::SettlInstMode
+    );
+    t::comp!(parties, slot = 5, slots = 1, "Parties", Parties);
+    t::opt!(
+        trade_origination_date, slot = 6, tag = 229, "TradeOriginationDate", LOCALMKTDATE
+    );
+    t::opt!(trade_date, slot = 7, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(account, slot = 8, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 9, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 10, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(
+        day_booking_inst, slot = 11, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
+    );
+    t::opt!(booking_unit, slot = 12, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
+    t::opt!(alloc_id, slot = 13, tag = 70, "AllocID", STRING);
+    t::opt!(
+        prealloc_method, slot = 14, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
+    );
+    t::comp!(pre_alloc_grp, slot = 15, slots = 1, "PreAllocGrp", PreAllocGrp);
+    t::opt!(settl_type, slot = 16, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 17, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(cash_margin, slot = 18, tag = 544, "CashMargin", CHAR, e::CashMargin);
+    t::opt!(
+        clearing_fee_indicator, slot = 19, tag = 635, "ClearingFeeIndicator", STRING,
+        e::ClearingFeeIndicator
+    );
+    t::opt!(handl_inst, slot = 20, tag = 21, "HandlInst", CHAR, e::HandlInst);
+    t::opt!(exec_inst, slot = 21, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(min_qty, slot = 22, tag = 110, "MinQty", QTY);
+    t::opt!(max_floor, slot = 23, tag = 111, "MaxFloor", QTY);
+    t::opt!(ex_destination, slot = 24, tag = 100, "ExDestination", EXCHANGE);
+    t::comp!(trdg_ses_grp, slot = 25, slots = 1, "TrdgSesGrp", TrdgSesGrp);
+    t::opt!(process_code, slot = 26, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    t::req_comp!(instrument, slot = 27, slots = 43, "Instrument", Instrument);
+    t::comp!(und_instrmt_grp, slot = 70, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    t::opt!(prev_close_px, slot = 71, tag = 140, "PrevClosePx", PRICE);
+    t::req!(side, slot = 72, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(side_value_ind, slot = 73, tag = 401, "SideValueInd", INT, e::SideValueInd);
+    t::opt!(locate_reqd, slot = 74, tag = 114, "LocateReqd", BOOLEAN);
+    t::opt!(transact_time, slot = 75, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(stipulations, slot = 76, slots = 1, "Stipulations", Stipulations);
+    t::opt!(qty_type, slot = 77, tag = 854, "QtyType", INT, e::QtyType);
+    t::req_comp!(order_qty_data, slot = 78, slots = 5, "OrderQtyData", OrderQtyData);
+    t::opt!(ord_type, slot = 83, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(price_type, slot = 84, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 85, tag = 44, "Price", PRICE);
+    t::opt!(stop_px, slot = 86, tag = 99, "StopPx", PRICE);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 87, slots = 8,
+        "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 95, slots = 6, "YieldData", YieldData);
+    t::opt!(currency, slot = 101, tag = 15, "Currency", CURRENCY);
+    t::opt!(compliance_id, slot = 102, tag = 376, "ComplianceID", STRING);
+    t::opt!(solicited_flag, slot = 103, tag = 377, "SolicitedFlag", BOOLEAN);
+    t::opt!(ioiid, slot = 104, tag = 23, "IOIID", STRING);
+    t::opt!(quote_id, slot = 105, tag = 117, "QuoteID", STRING);
+    t::opt!(time_in_force, slot = 106, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(effective_time, slot = 107, tag = 168, "EffectiveTime", UTCTIMESTAMP);
+    t::opt!(expire_date, slot = 108, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::opt!(expire_time, slot = 109, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(
+        gt_booking_inst, slot = 110, tag = 427, "GTBookingInst", INT, e::GtBookingInst
+    );
+    t::comp!(commission_data, slot = 111, slots = 4, "CommissionData", CommissionData);
+    t::opt!(
+        order_capacity, slot = 115, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(
+        order_restrictions, slot = 116, tag = 529, "OrderRestrictions",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        cust_order_capacity, slot = 117, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(forex_req, slot = 118, tag = 121, "ForexReq", BOOLEAN);
+    t::opt!(settl_currency, slot = 119, tag = 120, "SettlCurrency", CURRENCY);
+    t::opt!(booking_type, slot = 120, tag = 775, "BookingType", INT, e::BookingType);
+    t::opt!(text, slot = 121, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 122, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 123, tag = 355, "EncodedText", DATA);
+    t::opt!(settl_date2, slot = 124, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 125, tag = 192, "OrderQty2", QTY);
+    t::opt!(price2, slot = 126, tag = 640, "Price2", PRICE);
+    t::opt!(
+        position_effect, slot = 127, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(
+        covered_or_uncovered, slot = 128, tag = 203, "CoveredOrUncovered", INT,
+        e::CoveredOrUncovered
+    );
+    t::opt!(max_show, slot = 129, tag = 210, "MaxShow", QTY);
+    t::comp!(
+        peg_instructions, slot = 130, slots = 6, "PegInstructions", PegInstructions
+    );
+    t::comp!(
+        discretion_instructions, slot = 136, slots = 7, "DiscretionInstructions",
+        DiscretionInstructions
+    );
+    t::opt!(
+        target_strategy, slot = 143, tag = 847, "TargetStrategy", INT, e::TargetStrategy
+    );
+    t::opt!(
+        target_strategy_parameters, slot = 144, tag = 848, "TargetStrategyParameters",
+        STRING
+    );
+    t::opt!(participation_rate, slot = 145, tag = 849, "ParticipationRate", PERCENTAGE);
+    t::opt!(designation, slot = 146, tag = 494, "Designation", STRING);
+}
+/// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListOrdGrpNoOrdersBuilder<'b> {
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ListSeqNo` (67), INT, required.
+    pub list_seq_no: Option<i64>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// `SettlInstMode` (160), CHAR.
+    pub settl_inst_mode: Option<e::SettlInstMode>,
+    /// The `Parties` component.
+    pub parties: Option<PartiesBuilder<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `DayBookingInst` (589), CHAR.
+    pub day_booking_inst: Option<e::DayBookingInst>,
+    /// `BookingUnit` (590), CHAR.
+    pub booking_unit: Option<e::BookingUnit>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// `PreallocMethod` (591), CHAR.
+    pub prealloc_method: Option<e::PreallocMethod>,
+    /// The `PreAllocGrp` component.
+    pub pre_alloc_grp: Option<PreAllocGrpBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `CashMargin` (544), CHAR.
+    pub cash_margin: Option<e::CashMargin>,
+    /// `ClearingFeeIndicator` (635), STRING.
+    pub clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>>,
+    /// `HandlInst` (21), CHAR.
+    pub handl_inst: Option<e::HandlInst>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `MinQty` (110), QTY.
+    pub min_qty: Option<v::Decimal>,
+    /// `MaxFloor` (111), QTY.
+    pub max_floor: Option<v::Decimal>,
+    /// `ExDestination` (100), EXCHANGE.
+    pub ex_destination: Option<v::Exchange>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<TrdgSesGrpBuilder<'b>>,
+    /// `ProcessCode` (81), CHAR.
+    pub process_code: Option<e::ProcessCode>,
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
+    /// `PrevClosePx` (140), PRICE.
+    pub prev_close_px: Option<v::Decimal>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// `SideValueInd` (401), INT.
+    pub side_value_ind: Option<e::SideValueInd<'b>>,
+    /// `LocateReqd` (114), BOOLEAN.
+    pub locate_reqd: Option<bool>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<StipulationsBuilder<'b>>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<OrderQtyDataBuilder<'b>>,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: Option<e::OrdType>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `StopPx` (99), PRICE.
+    pub stop_px: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<YieldDataBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `SolicitedFlag` (377), BOOLEAN.
+    pub solicited_flag: Option<bool>,
+    /// `IOIID` (23), STRING.
+    pub ioiid: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    pub effective_time: Option<v::UtcTimestamp>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `GTBookingInst` (427), INT.
+    pub gt_booking_inst: Option<e::GtBookingInst<'b>>,
+    /// The `CommissionData` component.
+    pub commission_data: Option<CommissionDataBuilder<'b>>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    pub order_restrictions: Option<v::MultipleValueString<'b>>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `ForexReq` (121), BOOLEAN.
+    pub forex_req: Option<bool>,
+    /// `SettlCurrency` (120), CURRENCY.
+    pub settl_currency: Option<v::Currency>,
+    /// `BookingType` (775), INT.
+    pub booking_type: Option<e::BookingType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `Price2` (640), PRICE.
+    pub price2: Option<v::Decimal>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `CoveredOrUncovered` (203), INT.
+    pub covered_or_uncovered: Option<e::CoveredOrUncovered<'b>>,
+    /// `MaxShow` (210), QTY.
+    pub max_show: Option<v::Decimal>,
+    /// The `PegInstructions` component.
+    pub peg_instructions: Option<PegInstructionsBuilder<'b>>,
+    /// The `DiscretionInstructions` component.
+    pub discretion_instructions: Option<DiscretionInstructionsBuilder<'b>>,
+    /// `TargetStrategy` (847), INT.
+    pub target_strategy: Option<e::TargetStrategy<'b>>,
+    /// `TargetStrategyParameters` (848), STRING.
+    pub target_strategy_parameters: Option<v::FixStr<'b>>,
+    /// `ParticipationRate` (849), PERCENTAGE.
+    pub participation_rate: Option<v::Decimal>,
+    /// `Designation` (494), STRING.
+    pub designation: Option<v::FixStr<'b>>,
+}
+impl<'b> ListOrdGrpNoOrdersBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(cl_ord_id: v::FixStr<'b>, list_seq_no: i64, side: e::Side) -> Self {
+        Self {
+            cl_ord_id: Some(cl_ord_id),
+            list_seq_no: Some(list_seq_no),
+            side: Some(side),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ListOrdGrpNoOrdersBuilder(cl_ord_id: v::FixStr<'b>, list_seq_no: i64, side: e::Side) {
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        list_seq_no: Option<i64> = req(67, "ListSeqNo", INT);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        settl_inst_mode: Option<e::SettlInstMode> = opt(160, "SettlInstMode", CHAR);
-        parties: Option<PartiesBuilder<'b>> = comp("Parties");
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        day_booking_inst: Option<e::DayBookingInst> = opt(589, "DayBookingInst", CHAR);
-        booking_unit: Option<e::BookingUnit> = opt(590, "BookingUnit", CHAR);
-        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
-        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
-        pre_alloc_grp: Option<PreAllocGrpBuilder<'b>> = comp("PreAllocGrp");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        cash_margin: Option<e::CashMargin> = opt(544, "CashMargin", CHAR);
-        clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>> = opt(635, "ClearingFeeIndicator", STRING);
-        handl_inst: Option<e::HandlInst> = opt(21, "HandlInst", CHAR);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
-        max_floor: Option<v::Decimal> = opt(111, "MaxFloor", QTY);
-        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
-        trdg_ses_grp: Option<TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        side_value_ind: Option<e::SideValueInd<'b>> = opt(401, "SideValueInd", INT);
-        locate_reqd: Option<bool> = opt(114, "LocateReqd", BOOLEAN);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        stipulations: Option<StipulationsBuilder<'b>> = comp("Stipulations");
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        order_qty_data: Option<OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        stop_px: Option<v::Decimal> = opt(99, "StopPx", PRICE);
-        spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<YieldDataBuilder<'b>> = comp("YieldData");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
-        ioiid: Option<v::FixStr<'b>> = opt(23, "IOIID", STRING);
-        quote_id: Option<v::FixStr<'b>> = opt(117, "QuoteID", STRING);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        gt_booking_inst: Option<e::GtBookingInst<'b>> = opt(427, "GTBookingInst", INT);
-        commission_data: Option<CommissionDataBuilder<'b>> = comp("CommissionData");
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        forex_req: Option<bool> = opt(121, "ForexReq", BOOLEAN);
-        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
-        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        price2: Option<v::Decimal> = opt(640, "Price2", PRICE);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        covered_or_uncovered: Option<e::CoveredOrUncovered<'b>> = opt(203, "CoveredOrUncovered", INT);
-        max_show: Option<v::Decimal> = opt(210, "MaxShow", QTY);
-        peg_instructions: Option<PegInstructionsBuilder<'b>> = comp("PegInstructions");
-        discretion_instructions: Option<DiscretionInstructionsBuilder<'b>> = comp("DiscretionInstructions");
-        target_strategy: Option<e::TargetStrategy<'b>> = opt(847, "TargetStrategy", INT);
-        target_strategy_parameters: Option<v::FixStr<'b>> = opt(848, "TargetStrategyParameters", STRING);
-        participation_rate: Option<v::Decimal> = opt(849, "ParticipationRate", PERCENTAGE);
-        designation: Option<v::FixStr<'b>> = opt(494, "Designation", STRING);
+t::build!(
+    ListOrdGrpNoOrdersBuilder { cl_ord_id(11), secondary_cl_ord_id(526), list_seq_no(67),
+    cl_ord_link_id(583), settl_inst_mode(160), parties(comp),
+    trade_origination_date(229), trade_date(75), account(1), acct_id_source(660),
+    account_type(581), day_booking_inst(589), booking_unit(590), alloc_id(70),
+    prealloc_method(591), pre_alloc_grp(comp), settl_type(63), settl_date(64),
+    cash_margin(544), clearing_fee_indicator(635), handl_inst(21), exec_inst(18),
+    min_qty(110), max_floor(111), ex_destination(100), trdg_ses_grp(comp),
+    process_code(81), instrument(comp), und_instrmt_grp(comp), prev_close_px(140),
+    side(54), side_value_ind(401), locate_reqd(114), transact_time(60),
+    stipulations(comp), qty_type(854), order_qty_data(comp), ord_type(40),
+    price_type(423), price(44), stop_px(99), spread_or_benchmark_curve_data(comp),
+    yield_data(comp), currency(15), compliance_id(376), solicited_flag(377), ioiid(23),
+    quote_id(117), time_in_force(59), effective_time(168), expire_date(432),
+    expire_time(126), gt_booking_inst(427), commission_data(comp), order_capacity(528),
+    order_restrictions(529), cust_order_capacity(582), forex_req(121),
+    settl_currency(120), booking_type(775), text(58), encoded_text(data = 355, length =
+    354), settl_date2(193), order_qty2(192), price2(640), position_effect(77),
+    covered_or_uncovered(203), max_show(210), peg_instructions(comp),
+    discretion_instructions(comp), target_strategy(847), target_strategy_parameters(848),
+    participation_rate(849), designation(494) }
+);
+t::block!(MdFullGrp, component = "MDFullGrp");
+impl<'v, 'a> MdFullGrp<'v, 'a> {
+    t::req_group!(
+        no_md_entries, slot = 0, tag = 268, "NoMDEntries", entry = MdFullGrpNoMdEntries,
+        slots = 33, table = MD_FULL_GRP_NO_MD_ENTRIES
+    );
+}
+/// Builds the `MDFullGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MdFullGrpBuilder<'b> {
+    /// The `NoMDEntries` (268) group's entries.
+    pub no_md_entries: &'b [MdFullGrpNoMdEntriesBuilder<'b>],
+}
+impl<'b> MdFullGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `MDFullGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block MdFullGrp {
-        req_group no_md_entries(0, 268, "NoMDEntries", MdFullGrpNoMdEntries, 33, MD_FULL_GRP_NO_MD_ENTRIES);
-    }
-}
-t::builder! {
-    /// Builds the `MDFullGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MdFullGrpBuilder() {
-        no_md_entries: &'b [MdFullGrpNoMdEntriesBuilder<'b>] = group(268, "NoMDEntries");
-    }
-}
+t::build!(MdFullGrpBuilder { no_md_entries(group 268) });
 /// The `NoMDEntries` (268) group's table.
 pub static MD_FULL_GRP_NO_MD_ENTRIES: t::Group = t::Group {
     name: "NoMDEntries",
@@ -2946,93 +4704,161 @@ pub static MD_FULL_GRP_NO_MD_ENTRIES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoMDEntries` (268) group.
-    entry MdFullGrpNoMdEntries[33] {
-        req md_entry_type(0, 269, "MDEntryType", CHAR, e::MdEntryType);
-        opt md_entry_px(1, 270, "MDEntryPx", PRICE, v::Decimal);
-        opt currency(2, 15, "Currency", CURRENCY, v::Currency);
-        opt md_entry_size(3, 271, "MDEntrySize", QTY, v::Decimal);
-        opt md_entry_date(4, 272, "MDEntryDate", UTCDATEONLY, v::UtcDateOnly);
-        opt md_entry_time(5, 273, "MDEntryTime", UTCTIMEONLY, v::UtcTimeOnly);
-        opt tick_direction(6, 274, "TickDirection", CHAR, e::TickDirection);
-        opt md_mkt(7, 275, "MDMkt", EXCHANGE, v::Exchange);
-        opt trading_session_id(8, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(9, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt quote_condition(10, 276, "QuoteCondition", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt trade_condition(11, 277, "TradeCondition", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt md_entry_originator(12, 282, "MDEntryOriginator", STRING, v::FixStr<'a>);
-        opt location_id(13, 283, "LocationID", STRING, v::FixStr<'a>);
-        opt desk_id(14, 284, "DeskID", STRING, v::FixStr<'a>);
-        opt open_close_settl_flag(15, 286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt time_in_force(16, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt expire_date(17, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        opt expire_time(18, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt min_qty(19, 110, "MinQty", QTY, v::Decimal);
-        opt exec_inst(20, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt seller_days(21, 287, "SellerDays", INT, i64);
-        opt order_id(22, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt quote_entry_id(23, 299, "QuoteEntryID", STRING, v::FixStr<'a>);
-        opt md_entry_buyer(24, 288, "MDEntryBuyer", STRING, v::FixStr<'a>);
-        opt md_entry_seller(25, 289, "MDEntrySeller", STRING, v::FixStr<'a>);
-        opt number_of_orders(26, 346, "NumberOfOrders", INT, i64);
-        opt md_entry_position_no(27, 290, "MDEntryPositionNo", INT, i64);
-        opt scope(28, 546, "Scope", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt price_delta(29, 811, "PriceDelta", FLOAT, v::Decimal);
-        opt text(30, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(31, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(32, 355, "EncodedText", DATA);
+t::entry!(MdFullGrpNoMdEntries, slots = 33, group = "NoMDEntries", tag = 268);
+impl<'a> MdFullGrpNoMdEntries<'a> {
+    t::req!(md_entry_type, slot = 0, tag = 269, "MDEntryType", CHAR, e::MdEntryType);
+    t::opt!(md_entry_px, slot = 1, tag = 270, "MDEntryPx", PRICE);
+    t::opt!(currency, slot = 2, tag = 15, "Currency", CURRENCY);
+    t::opt!(md_entry_size, slot = 3, tag = 271, "MDEntrySize", QTY);
+    t::opt!(md_entry_date, slot = 4, tag = 272, "MDEntryDate", UTCDATEONLY);
+    t::opt!(md_entry_time, slot = 5, tag = 273, "MDEntryTime", UTCTIMEONLY);
+    t::opt!(
+        tick_direction, slot = 6, tag = 274, "TickDirection", CHAR, e::TickDirection
+    );
+    t::opt!(md_mkt, slot = 7, tag = 275, "MDMkt", EXCHANGE);
+    t::opt!(trading_session_id, slot = 8, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 9, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        quote_condition, slot = 10, tag = 276, "QuoteCondition", MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        trade_condition, slot = 11, tag = 277, "TradeCondition", MULTIPLEVALUESTRING
+    );
+    t::opt!(md_entry_originator, slot = 12, tag = 282, "MDEntryOriginator", STRING);
+    t::opt!(location_id, slot = 13, tag = 283, "LocationID", STRING);
+    t::opt!(desk_id, slot = 14, tag = 284, "DeskID", STRING);
+    t::opt!(
+        open_close_settl_flag, slot = 15, tag = 286, "OpenCloseSettlFlag",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(time_in_force, slot = 16, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(expire_date, slot = 17, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::opt!(expire_time, slot = 18, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(min_qty, slot = 19, tag = 110, "MinQty", QTY);
+    t::opt!(exec_inst, slot = 20, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(seller_days, slot = 21, tag = 287, "SellerDays", INT);
+    t::opt!(order_id, slot = 22, tag = 37, "OrderID", STRING);
+    t::opt!(quote_entry_id, slot = 23, tag = 299, "QuoteEntryID", STRING);
+    t::opt!(md_entry_buyer, slot = 24, tag = 288, "MDEntryBuyer", STRING);
+    t::opt!(md_entry_seller, slot = 25, tag = 289, "MDEntrySeller", STRING);
+    t::opt!(number_of_orders, slot = 26, tag = 346, "NumberOfOrders", INT);
+    t::opt!(md_entry_position_no, slot = 27, tag = 290, "MDEntryPositionNo", INT);
+    t::opt!(scope, slot = 28, tag = 546, "Scope", MULTIPLEVALUESTRING);
+    t::opt!(price_delta, slot = 29, tag = 811, "PriceDelta", FLOAT);
+    t::opt!(text, slot = 30, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 31, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 32, tag = 355, "EncodedText", DATA);
+}
+/// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MdFullGrpNoMdEntriesBuilder<'b> {
+    /// `MDEntryType` (269), CHAR, required.
+    pub md_entry_type: Option<e::MdEntryType>,
+    /// `MDEntryPx` (270), PRICE.
+    pub md_entry_px: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `MDEntrySize` (271), QTY.
+    pub md_entry_size: Option<v::Decimal>,
+    /// `MDEntryDate` (272), UTCDATEONLY.
+    pub md_entry_date: Option<v::UtcDateOnly>,
+    /// `MDEntryTime` (273), UTCTIMEONLY.
+    pub md_entry_time: Option<v::UtcTimeOnly>,
+    /// `TickDirection` (274), CHAR.
+    pub tick_direction: Option<e::TickDirection>,
+    /// `MDMkt` (275), EXCHANGE.
+    pub md_mkt: Option<v::Exchange>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `QuoteCondition` (276), MULTIPLEVALUESTRING.
+    pub quote_condition: Option<v::MultipleValueString<'b>>,
+    /// `TradeCondition` (277), MULTIPLEVALUESTRING.
+    pub trade_condition: Option<v::MultipleValueString<'b>>,
+    /// `MDEntryOriginator` (282), STRING.
+    pub md_entry_originator: Option<v::FixStr<'b>>,
+    /// `LocationID` (283), STRING.
+    pub location_id: Option<v::FixStr<'b>>,
+    /// `DeskID` (284), STRING.
+    pub desk_id: Option<v::FixStr<'b>>,
+    /// `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
+    pub open_close_settl_flag: Option<v::MultipleValueString<'b>>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `MinQty` (110), QTY.
+    pub min_qty: Option<v::Decimal>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `SellerDays` (287), INT.
+    pub seller_days: Option<i64>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `QuoteEntryID` (299), STRING.
+    pub quote_entry_id: Option<v::FixStr<'b>>,
+    /// `MDEntryBuyer` (288), STRING.
+    pub md_entry_buyer: Option<v::FixStr<'b>>,
+    /// `MDEntrySeller` (289), STRING.
+    pub md_entry_seller: Option<v::FixStr<'b>>,
+    /// `NumberOfOrders` (346), INT.
+    pub number_of_orders: Option<i64>,
+    /// `MDEntryPositionNo` (290), INT.
+    pub md_entry_position_no: Option<i64>,
+    /// `Scope` (546), MULTIPLEVALUESTRING.
+    pub scope: Option<v::MultipleValueString<'b>>,
+    /// `PriceDelta` (811), FLOAT.
+    pub price_delta: Option<v::Decimal>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> MdFullGrpNoMdEntriesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(md_entry_type: e::MdEntryType) -> Self {
+        Self {
+            md_entry_type: Some(md_entry_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MdFullGrpNoMdEntriesBuilder(md_entry_type: e::MdEntryType) {
-        md_entry_type: Option<e::MdEntryType> = req(269, "MDEntryType", CHAR);
-        md_entry_px: Option<v::Decimal> = opt(270, "MDEntryPx", PRICE);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        md_entry_size: Option<v::Decimal> = opt(271, "MDEntrySize", QTY);
-        md_entry_date: Option<v::UtcDateOnly> = opt(272, "MDEntryDate", UTCDATEONLY);
-        md_entry_time: Option<v::UtcTimeOnly> = opt(273, "MDEntryTime", UTCTIMEONLY);
-        tick_direction: Option<e::TickDirection> = opt(274, "TickDirection", CHAR);
-        md_mkt: Option<v::Exchange> = opt(275, "MDMkt", EXCHANGE);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        quote_condition: Option<v::MultipleValueString<'b>> = opt(276, "QuoteCondition", MULTIPLEVALUESTRING);
-        trade_condition: Option<v::MultipleValueString<'b>> = opt(277, "TradeCondition", MULTIPLEVALUESTRING);
-        md_entry_originator: Option<v::FixStr<'b>> = opt(282, "MDEntryOriginator", STRING);
-        location_id: Option<v::FixStr<'b>> = opt(283, "LocationID", STRING);
-        desk_id: Option<v::FixStr<'b>> = opt(284, "DeskID", STRING);
-        open_close_settl_flag: Option<v::MultipleValueString<'b>> = opt(286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        seller_days: Option<i64> = opt(287, "SellerDays", INT);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        quote_entry_id: Option<v::FixStr<'b>> = opt(299, "QuoteEntryID", STRING);
-        md_entry_buyer: Option<v::FixStr<'b>> = opt(288, "MDEntryBuyer", STRING);
-        md_entry_seller: Option<v::FixStr<'b>> = opt(289, "MDEntrySeller", STRING);
-        number_of_orders: Option<i64> = opt(346, "NumberOfOrders", INT);
-        md_entry_position_no: Option<i64> = opt(290, "MDEntryPositionNo", INT);
-        scope: Option<v::MultipleValueString<'b>> = opt(546, "Scope", MULTIPLEVALUESTRING);
-        price_delta: Option<v::Decimal> = opt(811, "PriceDelta", FLOAT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    MdFullGrpNoMdEntriesBuilder { md_entry_type(269), md_entry_px(270), currency(15),
+    md_entry_size(271), md_entry_date(272), md_entry_time(273), tick_direction(274),
+    md_mkt(275), trading_session_id(336), trading_session_sub_id(625),
+    quote_condition(276), trade_condition(277), md_entry_originator(282),
+    location_id(283), desk_id(284), open_close_settl_flag(286), time_in_force(59),
+    expire_date(432), expire_time(126), min_qty(110), exec_inst(18), seller_days(287),
+    order_id(37), quote_entry_id(299), md_entry_buyer(288), md_entry_seller(289),
+    number_of_orders(346), md_entry_position_no(290), scope(546), price_delta(811),
+    text(58), encoded_text(data = 355, length = 354) }
+);
+t::block!(MdIncGrp, component = "MDIncGrp");
+impl<'v, 'a> MdIncGrp<'v, 'a> {
+    t::req_group!(
+        no_md_entries, slot = 0, tag = 268, "NoMDEntries", entry = MdIncGrpNoMdEntries,
+        slots = 85, table = MD_INC_GRP_NO_MD_ENTRIES
+    );
+}
+/// Builds the `MDIncGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MdIncGrpBuilder<'b> {
+    /// The `NoMDEntries` (268) group's entries.
+    pub no_md_entries: &'b [MdIncGrpNoMdEntriesBuilder<'b>],
+}
+impl<'b> MdIncGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `MDIncGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block MdIncGrp {
-        req_group no_md_entries(0, 268, "NoMDEntries", MdIncGrpNoMdEntries, 85, MD_INC_GRP_NO_MD_ENTRIES);
-    }
-}
-t::builder! {
-    /// Builds the `MDIncGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MdIncGrpBuilder() {
-        no_md_entries: &'b [MdIncGrpNoMdEntriesBuilder<'b>] = group(268, "NoMDEntries");
-    }
-}
+t::build!(MdIncGrpBuilder { no_md_entries(group 268) });
 /// The `NoMDEntries` (268) group's table.
 pub static MD_INC_GRP_NO_MD_ENTRIES: t::Group = t::Group {
     name: "NoMDEntries",
@@ -3061,113 +4887,200 @@ pub static MD_INC_GRP_NO_MD_ENTRIES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoMDEntries` (268) group.
-    entry MdIncGrpNoMdEntries[85] {
-        req md_update_action(0, 279, "MDUpdateAction", CHAR, e::MdUpdateAction);
-        opt delete_reason(1, 285, "DeleteReason", CHAR, e::DeleteReason);
-        opt md_entry_type(2, 269, "MDEntryType", CHAR, e::MdEntryType);
-        opt md_entry_id(3, 278, "MDEntryID", STRING, v::FixStr<'a>);
-        opt md_entry_ref_id(4, 280, "MDEntryRefID", STRING, v::FixStr<'a>);
-        comp instrument(5, 43, "Instrument", Instrument);
-        comp und_instrmt_grp(48, 1, "UndInstrmtGrp", UndInstrmtGrp);
-        comp instrmt_leg_grp(49, 1, "InstrmtLegGrp", InstrmtLegGrp);
-        opt financial_status(50, 291, "FinancialStatus", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt corporate_action(51, 292, "CorporateAction", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt md_entry_px(52, 270, "MDEntryPx", PRICE, v::Decimal);
-        opt currency(53, 15, "Currency", CURRENCY, v::Currency);
-        opt md_entry_size(54, 271, "MDEntrySize", QTY, v::Decimal);
-        opt md_entry_date(55, 272, "MDEntryDate", UTCDATEONLY, v::UtcDateOnly);
-        opt md_entry_time(56, 273, "MDEntryTime", UTCTIMEONLY, v::UtcTimeOnly);
-        opt tick_direction(57, 274, "TickDirection", CHAR, e::TickDirection);
-        opt md_mkt(58, 275, "MDMkt", EXCHANGE, v::Exchange);
-        opt trading_session_id(59, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(60, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt quote_condition(61, 276, "QuoteCondition", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt trade_condition(62, 277, "TradeCondition", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt md_entry_originator(63, 282, "MDEntryOriginator", STRING, v::FixStr<'a>);
-        opt location_id(64, 283, "LocationID", STRING, v::FixStr<'a>);
-        opt desk_id(65, 284, "DeskID", STRING, v::FixStr<'a>);
-        opt open_close_settl_flag(66, 286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt time_in_force(67, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt expire_date(68, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        opt expire_time(69, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt min_qty(70, 110, "MinQty", QTY, v::Decimal);
-        opt exec_inst(71, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt seller_days(72, 287, "SellerDays", INT, i64);
-        opt order_id(73, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt quote_entry_id(74, 299, "QuoteEntryID", STRING, v::FixStr<'a>);
-        opt md_entry_buyer(75, 288, "MDEntryBuyer", STRING, v::FixStr<'a>);
-        opt md_entry_seller(76, 289, "MDEntrySeller", STRING, v::FixStr<'a>);
-        opt number_of_orders(77, 346, "NumberOfOrders", INT, i64);
-        opt md_entry_position_no(78, 290, "MDEntryPositionNo", INT, i64);
-        opt scope(79, 546, "Scope", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt price_delta(80, 811, "PriceDelta", FLOAT, v::Decimal);
-        opt net_chg_prev_day(81, 451, "NetChgPrevDay", PRICEOFFSET, v::Decimal);
-        opt text(82, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(83, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(84, 355, "EncodedText", DATA);
+t::entry!(MdIncGrpNoMdEntries, slots = 85, group = "NoMDEntries", tag = 268);
+impl<'a> MdIncGrpNoMdEntries<'a> {
+    t::req!(
+        md_update_action, slot = 0, tag = 279, "MDUpdateAction", CHAR, e::MdUpdateAction
+    );
+    t::opt!(delete_reason, slot = 1, tag = 285, "DeleteReason", CHAR, e::DeleteReason);
+    t::opt!(md_entry_type, slot = 2, tag = 269, "MDEntryType", CHAR, e::MdEntryType);
+    t::opt!(md_entry_id, slot = 3, tag = 278, "MDEntryID", STRING);
+    t::opt!(md_entry_ref_id, slot = 4, tag = 280, "MDEntryRefID", STRING);
+    t::comp!(instrument, slot = 5, slots = 43, "Instrument", Instrument);
+    t::comp!(und_instrmt_grp, slot = 48, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 49, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    t::opt!(
+        financial_status, slot = 50, tag = 291, "FinancialStatus", MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        corporate_action, slot = 51, tag = 292, "CorporateAction", MULTIPLEVALUESTRING
+    );
+    t::opt!(md_entry_px, slot = 52, tag = 270, "MDEntryPx", PRICE);
+    t::opt!(currency, slot = 53, tag = 15, "Currency", CURRENCY);
+    t::opt!(md_entry_size, slot = 54, tag = 271, "MDEntrySize", QTY);
+    t::opt!(md_entry_date, slot = 55, tag = 272, "MDEntryDate", UTCDATEONLY);
+    t::opt!(md_entry_time, slot = 56, tag = 273, "MDEntryTime", UTCTIMEONLY);
+    t::opt!(
+        tick_direction, slot = 57, tag = 274, "TickDirection", CHAR, e::TickDirection
+    );
+    t::opt!(md_mkt, slot = 58, tag = 275, "MDMkt", EXCHANGE);
+    t::opt!(trading_session_id, slot = 59, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 60, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        quote_condition, slot = 61, tag = 276, "QuoteCondition", MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        trade_condition, slot = 62, tag = 277, "TradeCondition", MULTIPLEVALUESTRING
+    );
+    t::opt!(md_entry_originator, slot = 63, tag = 282, "MDEntryOriginator", STRING);
+    t::opt!(location_id, slot = 64, tag = 283, "LocationID", STRING);
+    t::opt!(desk_id, slot = 65, tag = 284, "DeskID", STRING);
+    t::opt!(
+        open_close_settl_flag, slot = 66, tag = 286, "OpenCloseSettlFlag",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(time_in_force, slot = 67, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(expire_date, slot = 68, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::opt!(expire_time, slot = 69, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(min_qty, slot = 70, tag = 110, "MinQty", QTY);
+    t::opt!(exec_inst, slot = 71, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(seller_days, slot = 72, tag = 287, "SellerDays", INT);
+    t::opt!(order_id, slot = 73, tag = 37, "OrderID", STRING);
+    t::opt!(quote_entry_id, slot = 74, tag = 299, "QuoteEntryID", STRING);
+    t::opt!(md_entry_buyer, slot = 75, tag = 288, "MDEntryBuyer", STRING);
+    t::opt!(md_entry_seller, slot = 76, tag = 289, "MDEntrySeller", STRING);
+    t::opt!(number_of_orders, slot = 77, tag = 346, "NumberOfOrders", INT);
+    t::opt!(md_entry_position_no, slot = 78, tag = 290, "MDEntryPositionNo", INT);
+    t::opt!(scope, slot = 79, tag = 546, "Scope", MULTIPLEVALUESTRING);
+    t::opt!(price_delta, slot = 80, tag = 811, "PriceDelta", FLOAT);
+    t::opt!(net_chg_prev_day, slot = 81, tag = 451, "NetChgPrevDay", PRICEOFFSET);
+    t::opt!(text, slot = 82, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 83, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 84, tag = 355, "EncodedText", DATA);
+}
+/// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MdIncGrpNoMdEntriesBuilder<'b> {
+    /// `MDUpdateAction` (279), CHAR, required.
+    pub md_update_action: Option<e::MdUpdateAction>,
+    /// `DeleteReason` (285), CHAR.
+    pub delete_reason: Option<e::DeleteReason>,
+    /// `MDEntryType` (269), CHAR.
+    pub md_entry_type: Option<e::MdEntryType>,
+    /// `MDEntryID` (278), STRING.
+    pub md_entry_id: Option<v::FixStr<'b>>,
+    /// `MDEntryRefID` (280), STRING.
+    pub md_entry_ref_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
+    /// `FinancialStatus` (291), MULTIPLEVALUESTRING.
+    pub financial_status: Option<v::MultipleValueString<'b>>,
+    /// `CorporateAction` (292), MULTIPLEVALUESTRING.
+    pub corporate_action: Option<v::MultipleValueString<'b>>,
+    /// `MDEntryPx` (270), PRICE.
+    pub md_entry_px: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `MDEntrySize` (271), QTY.
+    pub md_entry_size: Option<v::Decimal>,
+    /// `MDEntryDate` (272), UTCDATEONLY.
+    pub md_entry_date: Option<v::UtcDateOnly>,
+    /// `MDEntryTime` (273), UTCTIMEONLY.
+    pub md_entry_time: Option<v::UtcTimeOnly>,
+    /// `TickDirection` (274), CHAR.
+    pub tick_direction: Option<e::TickDirection>,
+    /// `MDMkt` (275), EXCHANGE.
+    pub md_mkt: Option<v::Exchange>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `QuoteCondition` (276), MULTIPLEVALUESTRING.
+    pub quote_condition: Option<v::MultipleValueString<'b>>,
+    /// `TradeCondition` (277), MULTIPLEVALUESTRING.
+    pub trade_condition: Option<v::MultipleValueString<'b>>,
+    /// `MDEntryOriginator` (282), STRING.
+    pub md_entry_originator: Option<v::FixStr<'b>>,
+    /// `LocationID` (283), STRING.
+    pub location_id: Option<v::FixStr<'b>>,
+    /// `DeskID` (284), STRING.
+    pub desk_id: Option<v::FixStr<'b>>,
+    /// `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
+    pub open_close_settl_flag: Option<v::MultipleValueString<'b>>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `MinQty` (110), QTY.
+    pub min_qty: Option<v::Decimal>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `SellerDays` (287), INT.
+    pub seller_days: Option<i64>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `QuoteEntryID` (299), STRING.
+    pub quote_entry_id: Option<v::FixStr<'b>>,
+    /// `MDEntryBuyer` (288), STRING.
+    pub md_entry_buyer: Option<v::FixStr<'b>>,
+    /// `MDEntrySeller` (289), STRING.
+    pub md_entry_seller: Option<v::FixStr<'b>>,
+    /// `NumberOfOrders` (346), INT.
+    pub number_of_orders: Option<i64>,
+    /// `MDEntryPositionNo` (290), INT.
+    pub md_entry_position_no: Option<i64>,
+    /// `Scope` (546), MULTIPLEVALUESTRING.
+    pub scope: Option<v::MultipleValueString<'b>>,
+    /// `PriceDelta` (811), FLOAT.
+    pub price_delta: Option<v::Decimal>,
+    /// `NetChgPrevDay` (451), PRICEOFFSET.
+    pub net_chg_prev_day: Option<v::Decimal>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> MdIncGrpNoMdEntriesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(md_update_action: e::MdUpdateAction) -> Self {
+        Self {
+            md_update_action: Some(md_update_action),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MdIncGrpNoMdEntriesBuilder(md_update_action: e::MdUpdateAction) {
-        md_update_action: Option<e::MdUpdateAction> = req(279, "MDUpdateAction", CHAR);
-        delete_reason: Option<e::DeleteReason> = opt(285, "DeleteReason", CHAR);
-        md_entry_type: Option<e::MdEntryType> = opt(269, "MDEntryType", CHAR);
-        md_entry_id: Option<v::FixStr<'b>> = opt(278, "MDEntryID", STRING);
-        md_entry_ref_id: Option<v::FixStr<'b>> = opt(280, "MDEntryRefID", STRING);
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        financial_status: Option<v::MultipleValueString<'b>> = opt(291, "FinancialStatus", MULTIPLEVALUESTRING);
-        corporate_action: Option<v::MultipleValueString<'b>> = opt(292, "CorporateAction", MULTIPLEVALUESTRING);
-        md_entry_px: Option<v::Decimal> = opt(270, "MDEntryPx", PRICE);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        md_entry_size: Option<v::Decimal> = opt(271, "MDEntrySize", QTY);
-        md_entry_date: Option<v::UtcDateOnly> = opt(272, "MDEntryDate", UTCDATEONLY);
-        md_entry_time: Option<v::UtcTimeOnly> = opt(273, "MDEntryTime", UTCTIMEONLY);
-        tick_direction: Option<e::TickDirection> = opt(274, "TickDirection", CHAR);
-        md_mkt: Option<v::Exchange> = opt(275, "MDMkt", EXCHANGE);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        quote_condition: Option<v::MultipleValueString<'b>> = opt(276, "QuoteCondition", MULTIPLEVALUESTRING);
-        trade_condition: Option<v::MultipleValueString<'b>> = opt(277, "TradeCondition", MULTIPLEVALUESTRING);
-        md_entry_originator: Option<v::FixStr<'b>> = opt(282, "MDEntryOriginator", STRING);
-        location_id: Option<v::FixStr<'b>> = opt(283, "LocationID", STRING);
-        desk_id: Option<v::FixStr<'b>> = opt(284, "DeskID", STRING);
-        open_close_settl_flag: Option<v::MultipleValueString<'b>> = opt(286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        seller_days: Option<i64> = opt(287, "SellerDays", INT);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        quote_entry_id: Option<v::FixStr<'b>> = opt(299, "QuoteEntryID", STRING);
-        md_entry_buyer: Option<v::FixStr<'b>> = opt(288, "MDEntryBuyer", STRING);
-        md_entry_seller: Option<v::FixStr<'b>> = opt(289, "MDEntrySeller", STRING);
-        number_of_orders: Option<i64> = opt(346, "NumberOfOrders", INT);
-        md_entry_position_no: Option<i64> = opt(290, "MDEntryPositionNo", INT);
-        scope: Option<v::MultipleValueString<'b>> = opt(546, "Scope", MULTIPLEVALUESTRING);
-        price_delta: Option<v::Decimal> = opt(811, "PriceDelta", FLOAT);
-        net_chg_prev_day: Option<v::Decimal> = opt(451, "NetChgPrevDay", PRICEOFFSET);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    MdIncGrpNoMdEntriesBuilder { md_update_action(279), delete_reason(285),
+    md_entry_type(269), md_entry_id(278), md_entry_ref_id(280), instrument(comp),
+    und_instrmt_grp(comp), instrmt_leg_grp(comp), financial_status(291),
+    corporate_action(292), md_entry_px(270), currency(15), md_entry_size(271),
+    md_entry_date(272), md_entry_time(273), tick_direction(274), md_mkt(275),
+    trading_session_id(336), trading_session_sub_id(625), quote_condition(276),
+    trade_condition(277), md_entry_originator(282), location_id(283), desk_id(284),
+    open_close_settl_flag(286), time_in_force(59), expire_date(432), expire_time(126),
+    min_qty(110), exec_inst(18), seller_days(287), order_id(37), quote_entry_id(299),
+    md_entry_buyer(288), md_entry_seller(289), number_of_orders(346),
+    md_entry_position_no(290), scope(546), price_delta(811), net_chg_prev_day(451),
+    text(58), encoded_text(data = 355, length = 354) }
+);
+t::block!(MdReqGrp, component = "MDReqGrp");
+impl<'v, 'a> MdReqGrp<'v, 'a> {
+    t::req_group!(
+        no_md_entry_types, slot = 0, tag = 267, "NoMDEntryTypes", entry =
+        MdReqGrpNoMdEntryTypes, slots = 1, table = MD_REQ_GRP_NO_MD_ENTRY_TYPES
+    );
+}
+/// Builds the `MDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MdReqGrpBuilder<'b> {
+    /// The `NoMDEntryTypes` (267) group's entries.
+    pub no_md_entry_types: &'b [MdReqGrpNoMdEntryTypesBuilder<'b>],
+}
+impl<'b> MdReqGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `MDReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block MdReqGrp {
-        req_group no_md_entry_types(0, 267, "NoMDEntryTypes", MdReqGrpNoMdEntryTypes, 1, MD_REQ_GRP_NO_MD_ENTRY_TYPES);
-    }
-}
-t::builder! {
-    /// Builds the `MDReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MdReqGrpBuilder() {
-        no_md_entry_types: &'b [MdReqGrpNoMdEntryTypesBuilder<'b>] = group(267, "NoMDEntryTypes");
-    }
-}
+t::build!(MdReqGrpBuilder { no_md_entry_types(group 267) });
 /// The `NoMDEntryTypes` (267) group's table.
 pub static MD_REQ_GRP_NO_MD_ENTRY_TYPES: t::Group = t::Group {
     name: "NoMDEntryTypes",
@@ -3184,31 +5097,50 @@ pub static MD_REQ_GRP_NO_MD_ENTRY_TYPES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoMDEntryTypes` (267) group.
-    entry MdReqGrpNoMdEntryTypes[1] {
-        req md_entry_type(0, 269, "MDEntryType", CHAR, e::MdEntryType);
+t::entry!(MdReqGrpNoMdEntryTypes, slots = 1, group = "NoMDEntryTypes", tag = 267);
+impl<'a> MdReqGrpNoMdEntryTypes<'a> {
+    t::req!(md_entry_type, slot = 0, tag = 269, "MDEntryType", CHAR, e::MdEntryType);
+}
+/// Builds one `NoMDEntryTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MdReqGrpNoMdEntryTypesBuilder<'b> {
+    /// `MDEntryType` (269), CHAR, required.
+    pub md_entry_type: Option<e::MdEntryType>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> MdReqGrpNoMdEntryTypesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(md_entry_type: e::MdEntryType) -> Self {
+        Self {
+            md_entry_type: Some(md_entry_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoMDEntryTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MdReqGrpNoMdEntryTypesBuilder(md_entry_type: e::MdEntryType) {
-        md_entry_type: Option<e::MdEntryType> = req(269, "MDEntryType", CHAR);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
+t::build!(MdReqGrpNoMdEntryTypesBuilder { md_entry_type(269) });
+t::block!(MdRjctGrp, component = "MDRjctGrp");
+impl<'v, 'a> MdRjctGrp<'v, 'a> {
+    t::group!(
+        no_alt_md_source, slot = 0, tag = 816, "NoAltMDSource", entry =
+        MdRjctGrpNoAltMdSource, slots = 1, table = MD_RJCT_GRP_NO_ALT_MD_SOURCE
+    );
+}
+/// Builds the `MDRjctGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MdRjctGrpBuilder<'b> {
+    /// The `NoAltMDSource` (816) group's entries.
+    pub no_alt_md_source: &'b [MdRjctGrpNoAltMdSourceBuilder<'b>],
+}
+impl<'b> MdRjctGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `MDRjctGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block MdRjctGrp {
-        group no_alt_md_source(0, 816, "NoAltMDSource", MdRjctGrpNoAltMdSource, 1, MD_RJCT_GRP_NO_ALT_MD_SOURCE);
-    }
-}
-t::builder! {
-    /// Builds the `MDRjctGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MdRjctGrpBuilder() {
-        no_alt_md_source: &'b [MdRjctGrpNoAltMdSourceBuilder<'b>] = group(816, "NoAltMDSource");
-    }
-}
+t::build!(MdRjctGrpBuilder { no_alt_md_source(group 816) });
 /// The `NoAltMDSource` (816) group's table.
 pub static MD_RJCT_GRP_NO_ALT_MD_SOURCE: t::Group = t::Group {
     name: "NoAltMDSource",
@@ -3225,30 +5157,48 @@ pub static MD_RJCT_GRP_NO_ALT_MD_SOURCE: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoAltMDSource` (816) group.
-    entry MdRjctGrpNoAltMdSource[1] {
-        opt alt_md_source_id(0, 817, "AltMDSourceID", STRING, v::FixStr<'a>);
+t::entry!(MdRjctGrpNoAltMdSource, slots = 1, group = "NoAltMDSource", tag = 816);
+impl<'a> MdRjctGrpNoAltMdSource<'a> {
+    t::opt!(alt_md_source_id, slot = 0, tag = 817, "AltMDSourceID", STRING);
+}
+/// Builds one `NoAltMDSource` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MdRjctGrpNoAltMdSourceBuilder<'b> {
+    /// `AltMDSourceID` (817), STRING.
+    pub alt_md_source_id: Option<v::FixStr<'b>>,
+}
+impl<'b> MdRjctGrpNoAltMdSourceBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(alt_md_source_id: v::FixStr<'b>) -> Self {
+        Self {
+            alt_md_source_id: Some(alt_md_source_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoAltMDSource` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MdRjctGrpNoAltMdSourceBuilder(alt_md_source_id: v::FixStr<'b>) {
-        alt_md_source_id: Option<v::FixStr<'b>> = opt(817, "AltMDSourceID", STRING);
+t::build!(MdRjctGrpNoAltMdSourceBuilder { alt_md_source_id(817) });
+t::block!(MiscFeesGrp, component = "MiscFeesGrp");
+impl<'v, 'a> MiscFeesGrp<'v, 'a> {
+    t::group!(
+        no_misc_fees, slot = 0, tag = 136, "NoMiscFees", entry = MiscFeesGrpNoMiscFees,
+        slots = 4, table = MISC_FEES_GRP_NO_MISC_FEES
+    );
+}
+/// Builds the `MiscFeesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MiscFeesGrpBuilder<'b> {
+    /// The `NoMiscFees` (136) group's entries.
+    pub no_misc_fees: &'b [MiscFeesGrpNoMiscFeesBuilder<'b>],
+}
+impl<'b> MiscFeesGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `MiscFeesGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block MiscFeesGrp {
-        group no_misc_fees(0, 136, "NoMiscFees", MiscFeesGrpNoMiscFees, 4, MISC_FEES_GRP_NO_MISC_FEES);
-    }
-}
-t::builder! {
-    /// Builds the `MiscFeesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MiscFeesGrpBuilder() {
-        no_misc_fees: &'b [MiscFeesGrpNoMiscFeesBuilder<'b>] = group(136, "NoMiscFees");
-    }
-}
+t::build!(MiscFeesGrpBuilder { no_misc_fees(group 136) });
 /// The `NoMiscFees` (136) group's table.
 pub static MISC_FEES_GRP_NO_MISC_FEES: t::Group = t::Group {
     name: "NoMiscFees",
@@ -3265,36 +5215,60 @@ pub static MISC_FEES_GRP_NO_MISC_FEES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoMiscFees` (136) group.
-    entry MiscFeesGrpNoMiscFees[4] {
-        opt misc_fee_amt(0, 137, "MiscFeeAmt", AMT, v::Decimal);
-        opt misc_fee_curr(1, 138, "MiscFeeCurr", CURRENCY, v::Currency);
-        opt misc_fee_type(2, 139, "MiscFeeType", STRING, e::MiscFeeType<'a>);
-        opt misc_fee_basis(3, 891, "MiscFeeBasis", INT, e::MiscFeeBasis<'a>);
+t::entry!(MiscFeesGrpNoMiscFees, slots = 4, group = "NoMiscFees", tag = 136);
+impl<'a> MiscFeesGrpNoMiscFees<'a> {
+    t::opt!(misc_fee_amt, slot = 0, tag = 137, "MiscFeeAmt", AMT);
+    t::opt!(misc_fee_curr, slot = 1, tag = 138, "MiscFeeCurr", CURRENCY);
+    t::opt!(misc_fee_type, slot = 2, tag = 139, "MiscFeeType", STRING, e::MiscFeeType);
+    t::opt!(misc_fee_basis, slot = 3, tag = 891, "MiscFeeBasis", INT, e::MiscFeeBasis);
+}
+/// Builds one `NoMiscFees` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MiscFeesGrpNoMiscFeesBuilder<'b> {
+    /// `MiscFeeAmt` (137), AMT.
+    pub misc_fee_amt: Option<v::Decimal>,
+    /// `MiscFeeCurr` (138), CURRENCY.
+    pub misc_fee_curr: Option<v::Currency>,
+    /// `MiscFeeType` (139), STRING.
+    pub misc_fee_type: Option<e::MiscFeeType<'b>>,
+    /// `MiscFeeBasis` (891), INT.
+    pub misc_fee_basis: Option<e::MiscFeeBasis<'b>>,
+}
+impl<'b> MiscFeesGrpNoMiscFeesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(misc_fee_amt: v::Decimal) -> Self {
+        Self {
+            misc_fee_amt: Some(misc_fee_amt),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoMiscFees` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MiscFeesGrpNoMiscFeesBuilder(misc_fee_amt: v::Decimal) {
-        misc_fee_amt: Option<v::Decimal> = opt(137, "MiscFeeAmt", AMT);
-        misc_fee_curr: Option<v::Currency> = opt(138, "MiscFeeCurr", CURRENCY);
-        misc_fee_type: Option<e::MiscFeeType<'b>> = opt(139, "MiscFeeType", STRING);
-        misc_fee_basis: Option<e::MiscFeeBasis<'b>> = opt(891, "MiscFeeBasis", INT);
+t::build!(
+    MiscFeesGrpNoMiscFeesBuilder { misc_fee_amt(137), misc_fee_curr(138),
+    misc_fee_type(139), misc_fee_basis(891) }
+);
+t::block!(OrdAllocGrp, component = "OrdAllocGrp");
+impl<'v, 'a> OrdAllocGrp<'v, 'a> {
+    t::group!(
+        no_orders, slot = 0, tag = 73, "NoOrders", entry = OrdAllocGrpNoOrders, slots =
+        9, table = ORD_ALLOC_GRP_NO_ORDERS
+    );
+}
+/// Builds the `OrdAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrdAllocGrpBuilder<'b> {
+    /// The `NoOrders` (73) group's entries.
+    pub no_orders: &'b [OrdAllocGrpNoOrdersBuilder<'b>],
+}
+impl<'b> OrdAllocGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `OrdAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block OrdAllocGrp {
-        group no_orders(0, 73, "NoOrders", OrdAllocGrpNoOrders, 9, ORD_ALLOC_GRP_NO_ORDERS);
-    }
-}
-t::builder! {
-    /// Builds the `OrdAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrdAllocGrpBuilder() {
-        no_orders: &'b [OrdAllocGrpNoOrdersBuilder<'b>] = group(73, "NoOrders");
-    }
-}
+t::build!(OrdAllocGrpBuilder { no_orders(group 73) });
 /// The `NoOrders` (73) group's table.
 pub static ORD_ALLOC_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
@@ -3311,46 +5285,76 @@ pub static ORD_ALLOC_GRP_NO_ORDERS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoOrders` (73) group.
-    entry OrdAllocGrpNoOrders[9] {
-        opt cl_ord_id(0, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt order_id(1, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(2, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(3, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt list_id(4, 66, "ListID", STRING, v::FixStr<'a>);
-        comp nested_parties2(5, 1, "NestedParties2", NestedParties2);
-        opt order_qty(6, 38, "OrderQty", QTY, v::Decimal);
-        opt order_avg_px(7, 799, "OrderAvgPx", PRICE, v::Decimal);
-        opt order_booking_qty(8, 800, "OrderBookingQty", QTY, v::Decimal);
+t::entry!(OrdAllocGrpNoOrders, slots = 9, group = "NoOrders", tag = 73);
+impl<'a> OrdAllocGrpNoOrders<'a> {
+    t::opt!(cl_ord_id, slot = 0, tag = 11, "ClOrdID", STRING);
+    t::opt!(order_id, slot = 1, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 2, tag = 198, "SecondaryOrderID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 3, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(list_id, slot = 4, tag = 66, "ListID", STRING);
+    t::comp!(nested_parties2, slot = 5, slots = 1, "NestedParties2", NestedParties2);
+    t::opt!(order_qty, slot = 6, tag = 38, "OrderQty", QTY);
+    t::opt!(order_avg_px, slot = 7, tag = 799, "OrderAvgPx", PRICE);
+    t::opt!(order_booking_qty, slot = 8, tag = 800, "OrderBookingQty", QTY);
+}
+/// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrdAllocGrpNoOrdersBuilder<'b> {
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ListID` (66), STRING.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// The `NestedParties2` component.
+    pub nested_parties2: Option<NestedParties2Builder<'b>>,
+    /// `OrderQty` (38), QTY.
+    pub order_qty: Option<v::Decimal>,
+    /// `OrderAvgPx` (799), PRICE.
+    pub order_avg_px: Option<v::Decimal>,
+    /// `OrderBookingQty` (800), QTY.
+    pub order_booking_qty: Option<v::Decimal>,
+}
+impl<'b> OrdAllocGrpNoOrdersBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(cl_ord_id: v::FixStr<'b>) -> Self {
+        Self {
+            cl_ord_id: Some(cl_ord_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrdAllocGrpNoOrdersBuilder(cl_ord_id: v::FixStr<'b>) {
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
-        nested_parties2: Option<NestedParties2Builder<'b>> = comp("NestedParties2");
-        order_qty: Option<v::Decimal> = opt(38, "OrderQty", QTY);
-        order_avg_px: Option<v::Decimal> = opt(799, "OrderAvgPx", PRICE);
-        order_booking_qty: Option<v::Decimal> = opt(800, "OrderBookingQty", QTY);
+t::build!(
+    OrdAllocGrpNoOrdersBuilder { cl_ord_id(11), order_id(37), secondary_order_id(198),
+    secondary_cl_ord_id(526), list_id(66), nested_parties2(comp), order_qty(38),
+    order_avg_px(799), order_booking_qty(800) }
+);
+t::block!(OrdListStatGrp, component = "OrdListStatGrp");
+impl<'v, 'a> OrdListStatGrp<'v, 'a> {
+    t::req_group!(
+        no_orders, slot = 0, tag = 73, "NoOrders", entry = OrdListStatGrpNoOrders, slots
+        = 12, table = ORD_LIST_STAT_GRP_NO_ORDERS
+    );
+}
+/// Builds the `OrdListStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrdListStatGrpBuilder<'b> {
+    /// The `NoOrders` (73) group's entries.
+    pub no_orders: &'b [OrdListStatGrpNoOrdersBuilder<'b>],
+}
+impl<'b> OrdListStatGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `OrdListStatGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block OrdListStatGrp {
-        req_group no_orders(0, 73, "NoOrders", OrdListStatGrpNoOrders, 12, ORD_LIST_STAT_GRP_NO_ORDERS);
-    }
-}
-t::builder! {
-    /// Builds the `OrdListStatGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrdListStatGrpBuilder() {
-        no_orders: &'b [OrdListStatGrpNoOrdersBuilder<'b>] = group(73, "NoOrders");
-    }
-}
+t::build!(OrdListStatGrpBuilder { no_orders(group 73) });
 /// The `NoOrders` (73) group's table.
 pub static ORD_LIST_STAT_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
@@ -3367,51 +5371,96 @@ pub static ORD_LIST_STAT_GRP_NO_ORDERS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoOrders` (73) group.
-    entry OrdListStatGrpNoOrders[12] {
-        req cl_ord_id(0, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(1, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        req cum_qty(2, 14, "CumQty", QTY, v::Decimal);
-        req ord_status(3, 39, "OrdStatus", CHAR, e::OrdStatus);
-        opt working_indicator(4, 636, "WorkingIndicator", BOOLEAN, bool);
-        req leaves_qty(5, 151, "LeavesQty", QTY, v::Decimal);
-        req cxl_qty(6, 84, "CxlQty", QTY, v::Decimal);
-        req avg_px(7, 6, "AvgPx", PRICE, v::Decimal);
-        opt ord_rej_reason(8, 103, "OrdRejReason", INT, e::OrdRejReason<'a>);
-        opt text(9, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(10, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(11, 355, "EncodedText", DATA);
+t::entry!(OrdListStatGrpNoOrders, slots = 12, group = "NoOrders", tag = 73);
+impl<'a> OrdListStatGrpNoOrders<'a> {
+    t::req!(cl_ord_id, slot = 0, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 1, tag = 526, "SecondaryClOrdID", STRING);
+    t::req!(cum_qty, slot = 2, tag = 14, "CumQty", QTY);
+    t::req!(ord_status, slot = 3, tag = 39, "OrdStatus", CHAR, e::OrdStatus);
+    t::opt!(working_indicator, slot = 4, tag = 636, "WorkingIndicator", BOOLEAN);
+    t::req!(leaves_qty, slot = 5, tag = 151, "LeavesQty", QTY);
+    t::req!(cxl_qty, slot = 6, tag = 84, "CxlQty", QTY);
+    t::req!(avg_px, slot = 7, tag = 6, "AvgPx", PRICE);
+    t::opt!(ord_rej_reason, slot = 8, tag = 103, "OrdRejReason", INT, e::OrdRejReason);
+    t::opt!(text, slot = 9, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 10, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 11, tag = 355, "EncodedText", DATA);
+}
+/// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrdListStatGrpNoOrdersBuilder<'b> {
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `CumQty` (14), QTY, required.
+    pub cum_qty: Option<v::Decimal>,
+    /// `OrdStatus` (39), CHAR, required.
+    pub ord_status: Option<e::OrdStatus>,
+    /// `WorkingIndicator` (636), BOOLEAN.
+    pub working_indicator: Option<bool>,
+    /// `LeavesQty` (151), QTY, required.
+    pub leaves_qty: Option<v::Decimal>,
+    /// `CxlQty` (84), QTY, required.
+    pub cxl_qty: Option<v::Decimal>,
+    /// `AvgPx` (6), PRICE, required.
+    pub avg_px: Option<v::Decimal>,
+    /// `OrdRejReason` (103), INT.
+    pub ord_rej_reason: Option<e::OrdRejReason<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> OrdListStatGrpNoOrdersBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        cl_ord_id: v::FixStr<'b>,
+        cum_qty: v::Decimal,
+        ord_status: e::OrdStatus,
+        leaves_qty: v::Decimal,
+        cxl_qty: v::Decimal,
+        avg_px: v::Decimal,
+    ) -> Self {
+        Self {
+            cl_ord_id: Some(cl_ord_id),
+            cum_qty: Some(cum_qty),
+            ord_status: Some(ord_status),
+            leaves_qty: Some(leaves_qty),
+            cxl_qty: Some(cxl_qty),
+            avg_px: Some(avg_px),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrdListStatGrpNoOrdersBuilder(cl_ord_id: v::FixStr<'b>, cum_qty: v::Decimal, ord_status: e::OrdStatus, leaves_qty: v::Decimal, cxl_qty: v::Decimal, avg_px: v::Decimal) {
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        cum_qty: Option<v::Decimal> = req(14, "CumQty", QTY);
-        ord_status: Option<e::OrdStatus> = req(39, "OrdStatus", CHAR);
-        working_indicator: Option<bool> = opt(636, "WorkingIndicator", BOOLEAN);
-        leaves_qty: Option<v::Decimal> = req(151, "LeavesQty", QTY);
-        cxl_qty: Option<v::Decimal> = req(84, "CxlQty", QTY);
-        avg_px: Option<v::Decimal> = req(6, "AvgPx", PRICE);
-        ord_rej_reason: Option<e::OrdRejReason<'b>> = opt(103, "OrdRejReason", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    OrdListStatGrpNoOrdersBuilder { cl_ord_id(11), secondary_cl_ord_id(526), cum_qty(14),
+    ord_status(39), working_indicator(636), leaves_qty(151), cxl_qty(84), avg_px(6),
+    ord_rej_reason(103), text(58), encoded_text(data = 355, length = 354) }
+);
+t::block!(PosUndInstrmtGrp, component = "PosUndInstrmtGrp");
+impl<'v, 'a> PosUndInstrmtGrp<'v, 'a> {
+    t::group!(
+        no_underlyings, slot = 0, tag = 711, "NoUnderlyings", entry =
+        PosUndInstrmtGrpNoUnderlyings, slots = 49, table =
+        POS_UND_INSTRMT_GRP_NO_UNDERLYINGS
+    );
+}
+/// Builds the `PosUndInstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PosUndInstrmtGrpBuilder<'b> {
+    /// The `NoUnderlyings` (711) group's entries.
+    pub no_underlyings: &'b [PosUndInstrmtGrpNoUnderlyingsBuilder<'b>],
+}
+impl<'b> PosUndInstrmtGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `PosUndInstrmtGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block PosUndInstrmtGrp {
-        group no_underlyings(0, 711, "NoUnderlyings", PosUndInstrmtGrpNoUnderlyings, 49, POS_UND_INSTRMT_GRP_NO_UNDERLYINGS);
-    }
-}
-t::builder! {
-    /// Builds the `PosUndInstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PosUndInstrmtGrpBuilder() {
-        no_underlyings: &'b [PosUndInstrmtGrpNoUnderlyingsBuilder<'b>] = group(711, "NoUnderlyings");
-    }
-}
+t::build!(PosUndInstrmtGrpBuilder { no_underlyings(group 711) });
 /// The `NoUnderlyings` (711) group's table.
 pub static POS_UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
@@ -3436,34 +5485,67 @@ pub static POS_UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoUnderlyings` (711) group.
-    entry PosUndInstrmtGrpNoUnderlyings[49] {
-        comp underlying_instrument(0, 47, "UnderlyingInstrument", UnderlyingInstrument);
-        req underlying_settl_price(47, 732, "UnderlyingSettlPrice", PRICE, v::Decimal);
-        req underlying_settl_price_type(48, 733, "UnderlyingSettlPriceType", INT, i64);
+t::entry!(PosUndInstrmtGrpNoUnderlyings, slots = 49, group = "NoUnderlyings", tag = 711);
+impl<'a> PosUndInstrmtGrpNoUnderlyings<'a> {
+    t::comp!(
+        underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
+        UnderlyingInstrument
+    );
+    t::req!(underlying_settl_price, slot = 47, tag = 732, "UnderlyingSettlPrice", PRICE);
+    t::req!(
+        underlying_settl_price_type, slot = 48, tag = 733, "UnderlyingSettlPriceType",
+        INT
+    );
+}
+/// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PosUndInstrmtGrpNoUnderlyingsBuilder<'b> {
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
+    /// `UnderlyingSettlPrice` (732), PRICE, required.
+    pub underlying_settl_price: Option<v::Decimal>,
+    /// `UnderlyingSettlPriceType` (733), INT, required.
+    pub underlying_settl_price_type: Option<i64>,
+}
+impl<'b> PosUndInstrmtGrpNoUnderlyingsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        underlying_settl_price: v::Decimal,
+        underlying_settl_price_type: i64,
+    ) -> Self {
+        Self {
+            underlying_settl_price: Some(underlying_settl_price),
+            underlying_settl_price_type: Some(underlying_settl_price_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PosUndInstrmtGrpNoUnderlyingsBuilder(underlying_settl_price: v::Decimal, underlying_settl_price_type: i64) {
-        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
-        underlying_settl_price: Option<v::Decimal> = req(732, "UnderlyingSettlPrice", PRICE);
-        underlying_settl_price_type: Option<i64> = req(733, "UnderlyingSettlPriceType", INT);
+t::build!(
+    PosUndInstrmtGrpNoUnderlyingsBuilder { underlying_instrument(comp),
+    underlying_settl_price(732), underlying_settl_price_type(733) }
+);
+t::block!(PreAllocGrp, component = "PreAllocGrp");
+impl<'v, 'a> PreAllocGrp<'v, 'a> {
+    t::group!(
+        no_allocs, slot = 0, tag = 78, "NoAllocs", entry = PreAllocGrpNoAllocs, slots =
+        6, table = PRE_ALLOC_GRP_NO_ALLOCS
+    );
+}
+/// Builds the `PreAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PreAllocGrpBuilder<'b> {
+    /// The `NoAllocs` (78) group's entries.
+    pub no_allocs: &'b [PreAllocGrpNoAllocsBuilder<'b>],
+}
+impl<'b> PreAllocGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `PreAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block PreAllocGrp {
-        group no_allocs(0, 78, "NoAllocs", PreAllocGrpNoAllocs, 6, PRE_ALLOC_GRP_NO_ALLOCS);
-    }
-}
-t::builder! {
-    /// Builds the `PreAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PreAllocGrpBuilder() {
-        no_allocs: &'b [PreAllocGrpNoAllocsBuilder<'b>] = group(78, "NoAllocs");
-    }
-}
+t::build!(PreAllocGrpBuilder { no_allocs(group 78) });
 /// The `NoAllocs` (78) group's table.
 pub static PRE_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
@@ -3480,40 +5562,67 @@ pub static PRE_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoAllocs` (78) group.
-    entry PreAllocGrpNoAllocs[6] {
-        opt alloc_account(0, 79, "AllocAccount", STRING, v::FixStr<'a>);
-        opt alloc_acct_id_source(1, 661, "AllocAcctIDSource", INT, i64);
-        opt alloc_settl_currency(2, 736, "AllocSettlCurrency", CURRENCY, v::Currency);
-        opt individual_alloc_id(3, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
-        comp nested_parties(4, 1, "NestedParties", NestedParties);
-        opt alloc_qty(5, 80, "AllocQty", QTY, v::Decimal);
+t::entry!(PreAllocGrpNoAllocs, slots = 6, group = "NoAllocs", tag = 78);
+impl<'a> PreAllocGrpNoAllocs<'a> {
+    t::opt!(alloc_account, slot = 0, tag = 79, "AllocAccount", STRING);
+    t::opt!(alloc_acct_id_source, slot = 1, tag = 661, "AllocAcctIDSource", INT);
+    t::opt!(alloc_settl_currency, slot = 2, tag = 736, "AllocSettlCurrency", CURRENCY);
+    t::opt!(individual_alloc_id, slot = 3, tag = 467, "IndividualAllocID", STRING);
+    t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
+    t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
+}
+/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PreAllocGrpNoAllocsBuilder<'b> {
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: Option<v::FixStr<'b>>,
+    /// `AllocAcctIDSource` (661), INT.
+    pub alloc_acct_id_source: Option<i64>,
+    /// `AllocSettlCurrency` (736), CURRENCY.
+    pub alloc_settl_currency: Option<v::Currency>,
+    /// `IndividualAllocID` (467), STRING.
+    pub individual_alloc_id: Option<v::FixStr<'b>>,
+    /// The `NestedParties` component.
+    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
+    /// `AllocQty` (80), QTY.
+    pub alloc_qty: Option<v::Decimal>,
+}
+impl<'b> PreAllocGrpNoAllocsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(alloc_account: v::FixStr<'b>) -> Self {
+        Self {
+            alloc_account: Some(alloc_account),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PreAllocGrpNoAllocsBuilder(alloc_account: v::FixStr<'b>) {
-        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
-        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
-        alloc_settl_currency: Option<v::Currency> = opt(736, "AllocSettlCurrency", CURRENCY);
-        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
-        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
-        alloc_qty: Option<v::Decimal> = opt(80, "AllocQty", QTY);
+t::build!(
+    PreAllocGrpNoAllocsBuilder { alloc_account(79), alloc_acct_id_source(661),
+    alloc_settl_currency(736), individual_alloc_id(467), nested_parties(comp),
+    alloc_qty(80) }
+);
+t::block!(PreAllocMlegGrp, component = "PreAllocMlegGrp");
+impl<'v, 'a> PreAllocMlegGrp<'v, 'a> {
+    t::group!(
+        no_allocs, slot = 0, tag = 78, "NoAllocs", entry = PreAllocMlegGrpNoAllocs, slots
+        = 6, table = PRE_ALLOC_MLEG_GRP_NO_ALLOCS
+    );
+}
+/// Builds the `PreAllocMlegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PreAllocMlegGrpBuilder<'b> {
+    /// The `NoAllocs` (78) group's entries.
+    pub no_allocs: &'b [PreAllocMlegGrpNoAllocsBuilder<'b>],
+}
+impl<'b> PreAllocMlegGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `PreAllocMlegGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block PreAllocMlegGrp {
-        group no_allocs(0, 78, "NoAllocs", PreAllocMlegGrpNoAllocs, 6, PRE_ALLOC_MLEG_GRP_NO_ALLOCS);
-    }
-}
-t::builder! {
-    /// Builds the `PreAllocMlegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PreAllocMlegGrpBuilder() {
-        no_allocs: &'b [PreAllocMlegGrpNoAllocsBuilder<'b>] = group(78, "NoAllocs");
-    }
-}
+t::build!(PreAllocMlegGrpBuilder { no_allocs(group 78) });
 /// The `NoAllocs` (78) group's table.
 pub static PRE_ALLOC_MLEG_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
@@ -3530,40 +5639,68 @@ pub static PRE_ALLOC_MLEG_GRP_NO_ALLOCS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoAllocs` (78) group.
-    entry PreAllocMlegGrpNoAllocs[6] {
-        opt alloc_account(0, 79, "AllocAccount", STRING, v::FixStr<'a>);
-        opt alloc_acct_id_source(1, 661, "AllocAcctIDSource", INT, i64);
-        opt alloc_settl_currency(2, 736, "AllocSettlCurrency", CURRENCY, v::Currency);
-        opt individual_alloc_id(3, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
-        comp nested_parties3(4, 1, "NestedParties3", NestedParties3);
-        opt alloc_qty(5, 80, "AllocQty", QTY, v::Decimal);
+t::entry!(PreAllocMlegGrpNoAllocs, slots = 6, group = "NoAllocs", tag = 78);
+impl<'a> PreAllocMlegGrpNoAllocs<'a> {
+    t::opt!(alloc_account, slot = 0, tag = 79, "AllocAccount", STRING);
+    t::opt!(alloc_acct_id_source, slot = 1, tag = 661, "AllocAcctIDSource", INT);
+    t::opt!(alloc_settl_currency, slot = 2, tag = 736, "AllocSettlCurrency", CURRENCY);
+    t::opt!(individual_alloc_id, slot = 3, tag = 467, "IndividualAllocID", STRING);
+    t::comp!(nested_parties3, slot = 4, slots = 1, "NestedParties3", NestedParties3);
+    t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
+}
+/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PreAllocMlegGrpNoAllocsBuilder<'b> {
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: Option<v::FixStr<'b>>,
+    /// `AllocAcctIDSource` (661), INT.
+    pub alloc_acct_id_source: Option<i64>,
+    /// `AllocSettlCurrency` (736), CURRENCY.
+    pub alloc_settl_currency: Option<v::Currency>,
+    /// `IndividualAllocID` (467), STRING.
+    pub individual_alloc_id: Option<v::FixStr<'b>>,
+    /// The `NestedParties3` component.
+    pub nested_parties3: Option<NestedParties3Builder<'b>>,
+    /// `AllocQty` (80), QTY.
+    pub alloc_qty: Option<v::Decimal>,
+}
+impl<'b> PreAllocMlegGrpNoAllocsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(alloc_account: v::FixStr<'b>) -> Self {
+        Self {
+            alloc_account: Some(alloc_account),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PreAllocMlegGrpNoAllocsBuilder(alloc_account: v::FixStr<'b>) {
-        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
-        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
-        alloc_settl_currency: Option<v::Currency> = opt(736, "AllocSettlCurrency", CURRENCY);
-        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
-        nested_parties3: Option<NestedParties3Builder<'b>> = comp("NestedParties3");
-        alloc_qty: Option<v::Decimal> = opt(80, "AllocQty", QTY);
+t::build!(
+    PreAllocMlegGrpNoAllocsBuilder { alloc_account(79), alloc_acct_id_source(661),
+    alloc_settl_currency(736), individual_alloc_id(467), nested_parties3(comp),
+    alloc_qty(80) }
+);
+t::block!(QuotCxlEntriesGrp, component = "QuotCxlEntriesGrp");
+impl<'v, 'a> QuotCxlEntriesGrp<'v, 'a> {
+    t::group!(
+        no_quote_entries, slot = 0, tag = 295, "NoQuoteEntries", entry =
+        QuotCxlEntriesGrpNoQuoteEntries, slots = 54, table =
+        QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES
+    );
+}
+/// Builds the `QuotCxlEntriesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotCxlEntriesGrpBuilder<'b> {
+    /// The `NoQuoteEntries` (295) group's entries.
+    pub no_quote_entries: &'b [QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b>],
+}
+impl<'b> QuotCxlEntriesGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `QuotCxlEntriesGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block QuotCxlEntriesGrp {
-        group no_quote_entries(0, 295, "NoQuoteEntries", QuotCxlEntriesGrpNoQuoteEntries, 54, QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES);
-    }
-}
-t::builder! {
-    /// Builds the `QuotCxlEntriesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotCxlEntriesGrpBuilder() {
-        no_quote_entries: &'b [QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b>] = group(295, "NoQuoteEntries");
-    }
-}
+t::build!(QuotCxlEntriesGrpBuilder { no_quote_entries(group 295) });
 /// The `NoQuoteEntries` (295) group's table.
 pub static QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
@@ -3590,36 +5727,62 @@ pub static QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoQuoteEntries` (295) group.
-    entry QuotCxlEntriesGrpNoQuoteEntries[54] {
-        comp instrument(0, 43, "Instrument", Instrument);
-        comp financing_details(43, 9, "FinancingDetails", FinancingDetails);
-        comp und_instrmt_grp(52, 1, "UndInstrmtGrp", UndInstrmtGrp);
-        comp instrmt_leg_grp(53, 1, "InstrmtLegGrp", InstrmtLegGrp);
+t::entry!(
+    QuotCxlEntriesGrpNoQuoteEntries, slots = 54, group = "NoQuoteEntries", tag = 295
+);
+impl<'a> QuotCxlEntriesGrpNoQuoteEntries<'a> {
+    t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+    t::comp!(
+        financing_details, slot = 43, slots = 9, "FinancingDetails", FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 52, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 53, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+}
+/// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b> {
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
+}
+impl<'b> QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotCxlEntriesGrpNoQuoteEntriesBuilder() {
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
+t::build!(
+    QuotCxlEntriesGrpNoQuoteEntriesBuilder { instrument(comp), financing_details(comp),
+    und_instrmt_grp(comp), instrmt_leg_grp(comp) }
+);
+t::block!(QuotEntryAckGrp, component = "QuotEntryAckGrp");
+impl<'v, 'a> QuotEntryAckGrp<'v, 'a> {
+    t::group!(
+        no_quote_entries, slot = 0, tag = 295, "NoQuoteEntries", entry =
+        QuotEntryAckGrpNoQuoteEntries, slots = 69, table =
+        QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES
+    );
+}
+/// Builds the `QuotEntryAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotEntryAckGrpBuilder<'b> {
+    /// The `NoQuoteEntries` (295) group's entries.
+    pub no_quote_entries: &'b [QuotEntryAckGrpNoQuoteEntriesBuilder<'b>],
+}
+impl<'b> QuotEntryAckGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `QuotEntryAckGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block QuotEntryAckGrp {
-        group no_quote_entries(0, 295, "NoQuoteEntries", QuotEntryAckGrpNoQuoteEntries, 69, QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES);
-    }
-}
-t::builder! {
-    /// Builds the `QuotEntryAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotEntryAckGrpBuilder() {
-        no_quote_entries: &'b [QuotEntryAckGrpNoQuoteEntriesBuilder<'b>] = group(295, "NoQuoteEntries");
-    }
-}
+t::build!(QuotEntryAckGrpBuilder { no_quote_entries(group 295) });
 /// The `NoQuoteEntries` (295) group's table.
 pub static QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
@@ -3646,82 +5809,143 @@ pub static QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoQuoteEntries` (295) group.
-    entry QuotEntryAckGrpNoQuoteEntries[69] {
-        opt quote_entry_id(0, 299, "QuoteEntryID", STRING, v::FixStr<'a>);
-        comp instrument(1, 43, "Instrument", Instrument);
-        comp instrmt_leg_grp(44, 1, "InstrmtLegGrp", InstrmtLegGrp);
-        opt bid_px(45, 132, "BidPx", PRICE, v::Decimal);
-        opt offer_px(46, 133, "OfferPx", PRICE, v::Decimal);
-        opt bid_size(47, 134, "BidSize", QTY, v::Decimal);
-        opt offer_size(48, 135, "OfferSize", QTY, v::Decimal);
-        opt valid_until_time(49, 62, "ValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt bid_spot_rate(50, 188, "BidSpotRate", PRICE, v::Decimal);
-        opt offer_spot_rate(51, 190, "OfferSpotRate", PRICE, v::Decimal);
-        opt bid_forward_points(52, 189, "BidForwardPoints", PRICEOFFSET, v::Decimal);
-        opt offer_forward_points(53, 191, "OfferForwardPoints", PRICEOFFSET, v::Decimal);
-        opt mid_px(54, 631, "MidPx", PRICE, v::Decimal);
-        opt bid_yield(55, 632, "BidYield", PERCENTAGE, v::Decimal);
-        opt mid_yield(56, 633, "MidYield", PERCENTAGE, v::Decimal);
-        opt offer_yield(57, 634, "OfferYield", PERCENTAGE, v::Decimal);
-        opt transact_time(58, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt trading_session_id(59, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(60, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt settl_date(61, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt ord_type(62, 40, "OrdType", CHAR, e::OrdType);
-        opt settl_date2(63, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(64, 192, "OrderQty2", QTY, v::Decimal);
-        opt bid_forward_points2(65, 642, "BidForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt offer_forward_points2(66, 643, "OfferForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt currency(67, 15, "Currency", CURRENCY, v::Currency);
-        opt quote_entry_reject_reason(68, 368, "QuoteEntryRejectReason", INT, i64);
+t::entry!(
+    QuotEntryAckGrpNoQuoteEntries, slots = 69, group = "NoQuoteEntries", tag = 295
+);
+impl<'a> QuotEntryAckGrpNoQuoteEntries<'a> {
+    t::opt!(quote_entry_id, slot = 0, tag = 299, "QuoteEntryID", STRING);
+    t::comp!(instrument, slot = 1, slots = 43, "Instrument", Instrument);
+    t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    t::opt!(bid_px, slot = 45, tag = 132, "BidPx", PRICE);
+    t::opt!(offer_px, slot = 46, tag = 133, "OfferPx", PRICE);
+    t::opt!(bid_size, slot = 47, tag = 134, "BidSize", QTY);
+    t::opt!(offer_size, slot = 48, tag = 135, "OfferSize", QTY);
+    t::opt!(valid_until_time, slot = 49, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
+    t::opt!(bid_spot_rate, slot = 50, tag = 188, "BidSpotRate", PRICE);
+    t::opt!(offer_spot_rate, slot = 51, tag = 190, "OfferSpotRate", PRICE);
+    t::opt!(bid_forward_points, slot = 52, tag = 189, "BidForwardPoints", PRICEOFFSET);
+    t::opt!(
+        offer_forward_points, slot = 53, tag = 191, "OfferForwardPoints", PRICEOFFSET
+    );
+    t::opt!(mid_px, slot = 54, tag = 631, "MidPx", PRICE);
+    t::opt!(bid_yield, slot = 55, tag = 632, "BidYield", PERCENTAGE);
+    t::opt!(mid_yield, slot = 56, tag = 633, "MidYield", PERCENTAGE);
+    t::opt!(offer_yield, slot = 57, tag = 634, "OfferYield", PERCENTAGE);
+    t::opt!(transact_time, slot = 58, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(trading_session_id, slot = 59, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 60, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(settl_date, slot = 61, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(ord_type, slot = 62, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(settl_date2, slot = 63, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 64, tag = 192, "OrderQty2", QTY);
+    t::opt!(bid_forward_points2, slot = 65, tag = 642, "BidForwardPoints2", PRICEOFFSET);
+    t::opt!(
+        offer_forward_points2, slot = 66, tag = 643, "OfferForwardPoints2", PRICEOFFSET
+    );
+    t::opt!(currency, slot = 67, tag = 15, "Currency", CURRENCY);
+    t::opt!(
+        quote_entry_reject_reason, slot = 68, tag = 368, "QuoteEntryRejectReason", INT
+    );
+}
+/// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotEntryAckGrpNoQuoteEntriesBuilder<'b> {
+    /// `QuoteEntryID` (299), STRING.
+    pub quote_entry_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
+    /// `BidPx` (132), PRICE.
+    pub bid_px: Option<v::Decimal>,
+    /// `OfferPx` (133), PRICE.
+    pub offer_px: Option<v::Decimal>,
+    /// `BidSize` (134), QTY.
+    pub bid_size: Option<v::Decimal>,
+    /// `OfferSize` (135), QTY.
+    pub offer_size: Option<v::Decimal>,
+    /// `ValidUntilTime` (62), UTCTIMESTAMP.
+    pub valid_until_time: Option<v::UtcTimestamp>,
+    /// `BidSpotRate` (188), PRICE.
+    pub bid_spot_rate: Option<v::Decimal>,
+    /// `OfferSpotRate` (190), PRICE.
+    pub offer_spot_rate: Option<v::Decimal>,
+    /// `BidForwardPoints` (189), PRICEOFFSET.
+    pub bid_forward_points: Option<v::Decimal>,
+    /// `OfferForwardPoints` (191), PRICEOFFSET.
+    pub offer_forward_points: Option<v::Decimal>,
+    /// `MidPx` (631), PRICE.
+    pub mid_px: Option<v::Decimal>,
+    /// `BidYield` (632), PERCENTAGE.
+    pub bid_yield: Option<v::Decimal>,
+    /// `MidYield` (633), PERCENTAGE.
+    pub mid_yield: Option<v::Decimal>,
+    /// `OfferYield` (634), PERCENTAGE.
+    pub offer_yield: Option<v::Decimal>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: Option<e::OrdType>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `BidForwardPoints2` (642), PRICEOFFSET.
+    pub bid_forward_points2: Option<v::Decimal>,
+    /// `OfferForwardPoints2` (643), PRICEOFFSET.
+    pub offer_forward_points2: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `QuoteEntryRejectReason` (368), INT.
+    pub quote_entry_reject_reason: Option<i64>,
+}
+impl<'b> QuotEntryAckGrpNoQuoteEntriesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_entry_id: v::FixStr<'b>) -> Self {
+        Self {
+            quote_entry_id: Some(quote_entry_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotEntryAckGrpNoQuoteEntriesBuilder(quote_entry_id: v::FixStr<'b>) {
-        quote_entry_id: Option<v::FixStr<'b>> = opt(299, "QuoteEntryID", STRING);
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        bid_px: Option<v::Decimal> = opt(132, "BidPx", PRICE);
-        offer_px: Option<v::Decimal> = opt(133, "OfferPx", PRICE);
-        bid_size: Option<v::Decimal> = opt(134, "BidSize", QTY);
-        offer_size: Option<v::Decimal> = opt(135, "OfferSize", QTY);
-        valid_until_time: Option<v::UtcTimestamp> = opt(62, "ValidUntilTime", UTCTIMESTAMP);
-        bid_spot_rate: Option<v::Decimal> = opt(188, "BidSpotRate", PRICE);
-        offer_spot_rate: Option<v::Decimal> = opt(190, "OfferSpotRate", PRICE);
-        bid_forward_points: Option<v::Decimal> = opt(189, "BidForwardPoints", PRICEOFFSET);
-        offer_forward_points: Option<v::Decimal> = opt(191, "OfferForwardPoints", PRICEOFFSET);
-        mid_px: Option<v::Decimal> = opt(631, "MidPx", PRICE);
-        bid_yield: Option<v::Decimal> = opt(632, "BidYield", PERCENTAGE);
-        mid_yield: Option<v::Decimal> = opt(633, "MidYield", PERCENTAGE);
-        offer_yield: Option<v::Decimal> = opt(634, "OfferYield", PERCENTAGE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        bid_forward_points2: Option<v::Decimal> = opt(642, "BidForwardPoints2", PRICEOFFSET);
-        offer_forward_points2: Option<v::Decimal> = opt(643, "OfferForwardPoints2", PRICEOFFSET);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        quote_entry_reject_reason: Option<i64> = opt(368, "QuoteEntryRejectReason", INT);
+t::build!(
+    QuotEntryAckGrpNoQuoteEntriesBuilder { quote_entry_id(299), instrument(comp),
+    instrmt_leg_grp(comp), bid_px(132), offer_px(133), bid_size(134), offer_size(135),
+    valid_until_time(62), bid_spot_rate(188), offer_spot_rate(190),
+    bid_forward_points(189), offer_forward_points(191), mid_px(631), bid_yield(632),
+    mid_yield(633), offer_yield(634), transact_time(60), trading_session_id(336),
+    trading_session_sub_id(625), settl_date(64), ord_type(40), settl_date2(193),
+    order_qty2(192), bid_forward_points2(642), offer_forward_points2(643), currency(15),
+    quote_entry_reject_reason(368) }
+);
+t::block!(QuotEntryGrp, component = "QuotEntryGrp");
+impl<'v, 'a> QuotEntryGrp<'v, 'a> {
+    t::req_group!(
+        no_quote_entries, slot = 0, tag = 295, "NoQuoteEntries", entry =
+        QuotEntryGrpNoQuoteEntries, slots = 68, table = QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES
+    );
+}
+/// Builds the `QuotEntryGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotEntryGrpBuilder<'b> {
+    /// The `NoQuoteEntries` (295) group's entries.
+    pub no_quote_entries: &'b [QuotEntryGrpNoQuoteEntriesBuilder<'b>],
+}
+impl<'b> QuotEntryGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `QuotEntryGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block QuotEntryGrp {
-        req_group no_quote_entries(0, 295, "NoQuoteEntries", QuotEntryGrpNoQuoteEntries, 68, QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES);
-    }
-}
-t::builder! {
-    /// Builds the `QuotEntryGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotEntryGrpBuilder() {
-        no_quote_entries: &'b [QuotEntryGrpNoQuoteEntriesBuilder<'b>] = group(295, "NoQuoteEntries");
-    }
-}
+t::build!(QuotEntryGrpBuilder { no_quote_entries(group 295) });
 /// The `NoQuoteEntries` (295) group's table.
 pub static QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
@@ -3748,80 +5972,136 @@ pub static QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoQuoteEntries` (295) group.
-    entry QuotEntryGrpNoQuoteEntries[68] {
-        req quote_entry_id(0, 299, "QuoteEntryID", STRING, v::FixStr<'a>);
-        comp instrument(1, 43, "Instrument", Instrument);
-        comp instrmt_leg_grp(44, 1, "InstrmtLegGrp", InstrmtLegGrp);
-        opt bid_px(45, 132, "BidPx", PRICE, v::Decimal);
-        opt offer_px(46, 133, "OfferPx", PRICE, v::Decimal);
-        opt bid_size(47, 134, "BidSize", QTY, v::Decimal);
-        opt offer_size(48, 135, "OfferSize", QTY, v::Decimal);
-        opt valid_until_time(49, 62, "ValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt bid_spot_rate(50, 188, "BidSpotRate", PRICE, v::Decimal);
-        opt offer_spot_rate(51, 190, "OfferSpotRate", PRICE, v::Decimal);
-        opt bid_forward_points(52, 189, "BidForwardPoints", PRICEOFFSET, v::Decimal);
-        opt offer_forward_points(53, 191, "OfferForwardPoints", PRICEOFFSET, v::Decimal);
-        opt mid_px(54, 631, "MidPx", PRICE, v::Decimal);
-        opt bid_yield(55, 632, "BidYield", PERCENTAGE, v::Decimal);
-        opt mid_yield(56, 633, "MidYield", PERCENTAGE, v::Decimal);
-        opt offer_yield(57, 634, "OfferYield", PERCENTAGE, v::Decimal);
-        opt transact_time(58, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt trading_session_id(59, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(60, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt settl_date(61, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt ord_type(62, 40, "OrdType", CHAR, e::OrdType);
-        opt settl_date2(63, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(64, 192, "OrderQty2", QTY, v::Decimal);
-        opt bid_forward_points2(65, 642, "BidForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt offer_forward_points2(66, 643, "OfferForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt currency(67, 15, "Currency", CURRENCY, v::Currency);
+t::entry!(QuotEntryGrpNoQuoteEntries, slots = 68, group = "NoQuoteEntries", tag = 295);
+impl<'a> QuotEntryGrpNoQuoteEntries<'a> {
+    t::req!(quote_entry_id, slot = 0, tag = 299, "QuoteEntryID", STRING);
+    t::comp!(instrument, slot = 1, slots = 43, "Instrument", Instrument);
+    t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    t::opt!(bid_px, slot = 45, tag = 132, "BidPx", PRICE);
+    t::opt!(offer_px, slot = 46, tag = 133, "OfferPx", PRICE);
+    t::opt!(bid_size, slot = 47, tag = 134, "BidSize", QTY);
+    t::opt!(offer_size, slot = 48, tag = 135, "OfferSize", QTY);
+    t::opt!(valid_until_time, slot = 49, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
+    t::opt!(bid_spot_rate, slot = 50, tag = 188, "BidSpotRate", PRICE);
+    t::opt!(offer_spot_rate, slot = 51, tag = 190, "OfferSpotRate", PRICE);
+    t::opt!(bid_forward_points, slot = 52, tag = 189, "BidForwardPoints", PRICEOFFSET);
+    t::opt!(
+        offer_forward_points, slot = 53, tag = 191, "OfferForwardPoints", PRICEOFFSET
+    );
+    t::opt!(mid_px, slot = 54, tag = 631, "MidPx", PRICE);
+    t::opt!(bid_yield, slot = 55, tag = 632, "BidYield", PERCENTAGE);
+    t::opt!(mid_yield, slot = 56, tag = 633, "MidYield", PERCENTAGE);
+    t::opt!(offer_yield, slot = 57, tag = 634, "OfferYield", PERCENTAGE);
+    t::opt!(transact_time, slot = 58, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(trading_session_id, slot = 59, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 60, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(settl_date, slot = 61, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(ord_type, slot = 62, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(settl_date2, slot = 63, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 64, tag = 192, "OrderQty2", QTY);
+    t::opt!(bid_forward_points2, slot = 65, tag = 642, "BidForwardPoints2", PRICEOFFSET);
+    t::opt!(
+        offer_forward_points2, slot = 66, tag = 643, "OfferForwardPoints2", PRICEOFFSET
+    );
+    t::opt!(currency, slot = 67, tag = 15, "Currency", CURRENCY);
+}
+/// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotEntryGrpNoQuoteEntriesBuilder<'b> {
+    /// `QuoteEntryID` (299), STRING, required.
+    pub quote_entry_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
+    /// `BidPx` (132), PRICE.
+    pub bid_px: Option<v::Decimal>,
+    /// `OfferPx` (133), PRICE.
+    pub offer_px: Option<v::Decimal>,
+    /// `BidSize` (134), QTY.
+    pub bid_size: Option<v::Decimal>,
+    /// `OfferSize` (135), QTY.
+    pub offer_size: Option<v::Decimal>,
+    /// `ValidUntilTime` (62), UTCTIMESTAMP.
+    pub valid_until_time: Option<v::UtcTimestamp>,
+    /// `BidSpotRate` (188), PRICE.
+    pub bid_spot_rate: Option<v::Decimal>,
+    /// `OfferSpotRate` (190), PRICE.
+    pub offer_spot_rate: Option<v::Decimal>,
+    /// `BidForwardPoints` (189), PRICEOFFSET.
+    pub bid_forward_points: Option<v::Decimal>,
+    /// `OfferForwardPoints` (191), PRICEOFFSET.
+    pub offer_forward_points: Option<v::Decimal>,
+    /// `MidPx` (631), PRICE.
+    pub mid_px: Option<v::Decimal>,
+    /// `BidYield` (632), PERCENTAGE.
+    pub bid_yield: Option<v::Decimal>,
+    /// `MidYield` (633), PERCENTAGE.
+    pub mid_yield: Option<v::Decimal>,
+    /// `OfferYield` (634), PERCENTAGE.
+    pub offer_yield: Option<v::Decimal>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: Option<e::OrdType>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `BidForwardPoints2` (642), PRICEOFFSET.
+    pub bid_forward_points2: Option<v::Decimal>,
+    /// `OfferForwardPoints2` (643), PRICEOFFSET.
+    pub offer_forward_points2: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+}
+impl<'b> QuotEntryGrpNoQuoteEntriesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_entry_id: v::FixStr<'b>) -> Self {
+        Self {
+            quote_entry_id: Some(quote_entry_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotEntryGrpNoQuoteEntriesBuilder(quote_entry_id: v::FixStr<'b>) {
-        quote_entry_id: Option<v::FixStr<'b>> = req(299, "QuoteEntryID", STRING);
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        bid_px: Option<v::Decimal> = opt(132, "BidPx", PRICE);
-        offer_px: Option<v::Decimal> = opt(133, "OfferPx", PRICE);
-        bid_size: Option<v::Decimal> = opt(134, "BidSize", QTY);
-        offer_size: Option<v::Decimal> = opt(135, "OfferSize", QTY);
-        valid_until_time: Option<v::UtcTimestamp> = opt(62, "ValidUntilTime", UTCTIMESTAMP);
-        bid_spot_rate: Option<v::Decimal> = opt(188, "BidSpotRate", PRICE);
-        offer_spot_rate: Option<v::Decimal> = opt(190, "OfferSpotRate", PRICE);
-        bid_forward_points: Option<v::Decimal> = opt(189, "BidForwardPoints", PRICEOFFSET);
-        offer_forward_points: Option<v::Decimal> = opt(191, "OfferForwardPoints", PRICEOFFSET);
-        mid_px: Option<v::Decimal> = opt(631, "MidPx", PRICE);
-        bid_yield: Option<v::Decimal> = opt(632, "BidYield", PERCENTAGE);
-        mid_yield: Option<v::Decimal> = opt(633, "MidYield", PERCENTAGE);
-        offer_yield: Option<v::Decimal> = opt(634, "OfferYield", PERCENTAGE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        bid_forward_points2: Option<v::Decimal> = opt(642, "BidForwardPoints2", PRICEOFFSET);
-        offer_forward_points2: Option<v::Decimal> = opt(643, "OfferForwardPoints2", PRICEOFFSET);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
+t::build!(
+    QuotEntryGrpNoQuoteEntriesBuilder { quote_entry_id(299), instrument(comp),
+    instrmt_leg_grp(comp), bid_px(132), offer_px(133), bid_size(134), offer_size(135),
+    valid_until_time(62), bid_spot_rate(188), offer_spot_rate(190),
+    bid_forward_points(189), offer_forward_points(191), mid_px(631), bid_yield(632),
+    mid_yield(633), offer_yield(634), transact_time(60), trading_session_id(336),
+    trading_session_sub_id(625), settl_date(64), ord_type(40), settl_date2(193),
+    order_qty2(192), bid_forward_points2(642), offer_forward_points2(643), currency(15) }
+);
+t::block!(QuotQualGrp, component = "QuotQualGrp");
+impl<'v, 'a> QuotQualGrp<'v, 'a> {
+    t::group!(
+        no_quote_qualifiers, slot = 0, tag = 735, "NoQuoteQualifiers", entry =
+        QuotQualGrpNoQuoteQualifiers, slots = 1, table =
+        QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS
+    );
+}
+/// Builds the `QuotQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotQualGrpBuilder<'b> {
+    /// The `NoQuoteQualifiers` (735) group's entries.
+    pub no_quote_qualifiers: &'b [QuotQualGrpNoQuoteQualifiersBuilder<'b>],
+}
+impl<'b> QuotQualGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `QuotQualGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block QuotQualGrp {
-        group no_quote_qualifiers(0, 735, "NoQuoteQualifiers", QuotQualGrpNoQuoteQualifiers, 1, QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS);
-    }
-}
-t::builder! {
-    /// Builds the `QuotQualGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotQualGrpBuilder() {
-        no_quote_qualifiers: &'b [QuotQualGrpNoQuoteQualifiersBuilder<'b>] = group(735, "NoQuoteQualifiers");
-    }
-}
+t::build!(QuotQualGrpBuilder { no_quote_qualifiers(group 735) });
 /// The `NoQuoteQualifiers` (735) group's table.
 pub static QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS: t::Group = t::Group {
     name: "NoQuoteQualifiers",
@@ -3838,31 +6118,52 @@ pub static QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoQuoteQualifiers` (735) group.
-    entry QuotQualGrpNoQuoteQualifiers[1] {
-        opt quote_qualifier(0, 695, "QuoteQualifier", CHAR, v::Char);
+t::entry!(
+    QuotQualGrpNoQuoteQualifiers, slots = 1, group = "NoQuoteQualifiers", tag = 735
+);
+impl<'a> QuotQualGrpNoQuoteQualifiers<'a> {
+    t::opt!(quote_qualifier, slot = 0, tag = 695, "QuoteQualifier", CHAR);
+}
+/// Builds one `NoQuoteQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotQualGrpNoQuoteQualifiersBuilder<'b> {
+    /// `QuoteQualifier` (695), CHAR.
+    pub quote_qualifier: Option<v::Char>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> QuotQualGrpNoQuoteQualifiersBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_qualifier: v::Char) -> Self {
+        Self {
+            quote_qualifier: Some(quote_qualifier),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoQuoteQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotQualGrpNoQuoteQualifiersBuilder(quote_qualifier: v::Char) {
-        quote_qualifier: Option<v::Char> = opt(695, "QuoteQualifier", CHAR);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
+t::build!(QuotQualGrpNoQuoteQualifiersBuilder { quote_qualifier(695) });
+t::block!(QuotReqGrp, component = "QuotReqGrp");
+impl<'v, 'a> QuotReqGrp<'v, 'a> {
+    t::req_group!(
+        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
+        QuotReqGrpNoRelatedSym, slots = 100, table = QUOT_REQ_GRP_NO_RELATED_SYM
+    );
+}
+/// Builds the `QuotReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotReqGrpBuilder<'b> {
+    /// The `NoRelatedSym` (146) group's entries.
+    pub no_related_sym: &'b [QuotReqGrpNoRelatedSymBuilder<'b>],
+}
+impl<'b> QuotReqGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `QuotReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block QuotReqGrp {
-        req_group no_related_sym(0, 146, "NoRelatedSym", QuotReqGrpNoRelatedSym, 100, QUOT_REQ_GRP_NO_RELATED_SYM);
-    }
-}
-t::builder! {
-    /// Builds the `QuotReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotReqGrpBuilder() {
-        no_related_sym: &'b [QuotReqGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
-    }
-}
+t::build!(QuotReqGrpBuilder { no_related_sym(group 146) });
 /// The `NoRelatedSym` (146) group's table.
 pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -3895,96 +6196,167 @@ pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoRelatedSym` (146) group.
-    entry QuotReqGrpNoRelatedSym[100] {
-        req_comp instrument(0, 43, "Instrument", Instrument);
-        comp financing_details(43, 9, "FinancingDetails", FinancingDetails);
-        comp und_instrmt_grp(52, 1, "UndInstrmtGrp", UndInstrmtGrp);
-        opt prev_close_px(53, 140, "PrevClosePx", PRICE, v::Decimal);
-        opt quote_request_type(54, 303, "QuoteRequestType", INT, e::QuoteRequestType<'a>);
-        opt quote_type(55, 537, "QuoteType", INT, e::QuoteType<'a>);
-        opt trading_session_id(56, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(57, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt trade_origination_date(58, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt side(59, 54, "Side", CHAR, e::Side);
-        opt qty_type(60, 854, "QtyType", INT, e::QtyType<'a>);
-        comp order_qty_data(61, 5, "OrderQtyData", OrderQtyData);
-        opt settl_type(66, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(67, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt settl_date2(68, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(69, 192, "OrderQty2", QTY, v::Decimal);
-        opt currency(70, 15, "Currency", CURRENCY, v::Currency);
-        comp stipulations(71, 1, "Stipulations", Stipulations);
-        opt account(72, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(73, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(74, 581, "AccountType", INT, e::AccountType<'a>);
-        comp quot_req_legs_grp(75, 1, "QuotReqLegsGrp", QuotReqLegsGrp);
-        comp quot_qual_grp(76, 1, "QuotQualGrp", QuotQualGrp);
-        opt quote_price_type(77, 692, "QuotePriceType", INT, e::QuotePriceType<'a>);
-        opt ord_type(78, 40, "OrdType", CHAR, e::OrdType);
-        opt valid_until_time(79, 62, "ValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_time(80, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt transact_time(81, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp spread_or_benchmark_curve_data(82, 8, "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData);
-        opt price_type(90, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(91, 44, "Price", PRICE, v::Decimal);
-        opt price2(92, 640, "Price2", PRICE, v::Decimal);
-        comp yield_data(93, 6, "YieldData", YieldData);
-        comp parties(99, 1, "Parties", Parties);
+t::entry!(QuotReqGrpNoRelatedSym, slots = 100, group = "NoRelatedSym", tag = 146);
+impl<'a> QuotReqGrpNoRelatedSym<'a> {
+    t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+    t::comp!(
+        financing_details, slot = 43, slots = 9, "FinancingDetails", FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 52, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    t::opt!(prev_close_px, slot = 53, tag = 140, "PrevClosePx", PRICE);
+    t::opt!(
+        quote_request_type, slot = 54, tag = 303, "QuoteRequestType", INT,
+        e::QuoteRequestType
+    );
+    t::opt!(quote_type, slot = 55, tag = 537, "QuoteType", INT, e::QuoteType);
+    t::opt!(trading_session_id, slot = 56, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 57, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        trade_origination_date, slot = 58, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::opt!(side, slot = 59, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(qty_type, slot = 60, tag = 854, "QtyType", INT, e::QtyType);
+    t::comp!(order_qty_data, slot = 61, slots = 5, "OrderQtyData", OrderQtyData);
+    t::opt!(settl_type, slot = 66, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 67, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(settl_date2, slot = 68, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 69, tag = 192, "OrderQty2", QTY);
+    t::opt!(currency, slot = 70, tag = 15, "Currency", CURRENCY);
+    t::comp!(stipulations, slot = 71, slots = 1, "Stipulations", Stipulations);
+    t::opt!(account, slot = 72, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 73, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 74, tag = 581, "AccountType", INT, e::AccountType);
+    t::comp!(quot_req_legs_grp, slot = 75, slots = 1, "QuotReqLegsGrp", QuotReqLegsGrp);
+    t::comp!(quot_qual_grp, slot = 76, slots = 1, "QuotQualGrp", QuotQualGrp);
+    t::opt!(
+        quote_price_type, slot = 77, tag = 692, "QuotePriceType", INT, e::QuotePriceType
+    );
+    t::opt!(ord_type, slot = 78, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(valid_until_time, slot = 79, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
+    t::opt!(expire_time, slot = 80, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(transact_time, slot = 81, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 82, slots = 8,
+        "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
+    );
+    t::opt!(price_type, slot = 90, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 91, tag = 44, "Price", PRICE);
+    t::opt!(price2, slot = 92, tag = 640, "Price2", PRICE);
+    t::comp!(yield_data, slot = 93, slots = 6, "YieldData", YieldData);
+    t::comp!(parties, slot = 99, slots = 1, "Parties", Parties);
+}
+/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotReqGrpNoRelatedSymBuilder<'b> {
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
+    /// `PrevClosePx` (140), PRICE.
+    pub prev_close_px: Option<v::Decimal>,
+    /// `QuoteRequestType` (303), INT.
+    pub quote_request_type: Option<e::QuoteRequestType<'b>>,
+    /// `QuoteType` (537), INT.
+    pub quote_type: Option<e::QuoteType<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<OrderQtyDataBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<StipulationsBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `QuotReqLegsGrp` component.
+    pub quot_req_legs_grp: Option<QuotReqLegsGrpBuilder<'b>>,
+    /// The `QuotQualGrp` component.
+    pub quot_qual_grp: Option<QuotQualGrpBuilder<'b>>,
+    /// `QuotePriceType` (692), INT.
+    pub quote_price_type: Option<e::QuotePriceType<'b>>,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: Option<e::OrdType>,
+    /// `ValidUntilTime` (62), UTCTIMESTAMP.
+    pub valid_until_time: Option<v::UtcTimestamp>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `Price2` (640), PRICE.
+    pub price2: Option<v::Decimal>,
+    /// The `YieldData` component.
+    pub yield_data: Option<YieldDataBuilder<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<PartiesBuilder<'b>>,
+}
+impl<'b> QuotReqGrpNoRelatedSymBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotReqGrpNoRelatedSymBuilder() {
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
-        quote_request_type: Option<e::QuoteRequestType<'b>> = opt(303, "QuoteRequestType", INT);
-        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        order_qty_data: Option<OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        stipulations: Option<StipulationsBuilder<'b>> = comp("Stipulations");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        quot_req_legs_grp: Option<QuotReqLegsGrpBuilder<'b>> = comp("QuotReqLegsGrp");
-        quot_qual_grp: Option<QuotQualGrpBuilder<'b>> = comp("QuotQualGrp");
-        quote_price_type: Option<e::QuotePriceType<'b>> = opt(692, "QuotePriceType", INT);
-        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
-        valid_until_time: Option<v::UtcTimestamp> = opt(62, "ValidUntilTime", UTCTIMESTAMP);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        price2: Option<v::Decimal> = opt(640, "Price2", PRICE);
-        yield_data: Option<YieldDataBuilder<'b>> = comp("YieldData");
-        parties: Option<PartiesBuilder<'b>> = comp("Parties");
+t::build!(
+    QuotReqGrpNoRelatedSymBuilder { instrument(comp), financing_details(comp),
+    und_instrmt_grp(comp), prev_close_px(140), quote_request_type(303), quote_type(537),
+    trading_session_id(336), trading_session_sub_id(625), trade_origination_date(229),
+    side(54), qty_type(854), order_qty_data(comp), settl_type(63), settl_date(64),
+    settl_date2(193), order_qty2(192), currency(15), stipulations(comp), account(1),
+    acct_id_source(660), account_type(581), quot_req_legs_grp(comp), quot_qual_grp(comp),
+    quote_price_type(692), ord_type(40), valid_until_time(62), expire_time(126),
+    transact_time(60), spread_or_benchmark_curve_data(comp), price_type(423), price(44),
+    price2(640), yield_data(comp), parties(comp) }
+);
+t::block!(QuotReqLegsGrp, component = "QuotReqLegsGrp");
+impl<'v, 'a> QuotReqLegsGrp<'v, 'a> {
+    t::group!(
+        no_legs, slot = 0, tag = 555, "NoLegs", entry = QuotReqLegsGrpNoLegs, slots = 53,
+        table = QUOT_REQ_LEGS_GRP_NO_LEGS
+    );
+}
+/// Builds the `QuotReqLegsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotReqLegsGrpBuilder<'b> {
+    /// The `NoLegs` (555) group's entries.
+    pub no_legs: &'b [QuotReqLegsGrpNoLegsBuilder<'b>],
+}
+impl<'b> QuotReqLegsGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `QuotReqLegsGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block QuotReqLegsGrp {
-        group no_legs(0, 555, "NoLegs", QuotReqLegsGrpNoLegs, 53, QUOT_REQ_LEGS_GRP_NO_LEGS);
-    }
-}
-t::builder! {
-    /// Builds the `QuotReqLegsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotReqLegsGrpBuilder() {
-        no_legs: &'b [QuotReqLegsGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
-    }
-}
+t::build!(QuotReqLegsGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static QUOT_REQ_LEGS_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -4010,44 +6382,73 @@ pub static QUOT_REQ_LEGS_GRP_NO_LEGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegs` (555) group.
-    entry QuotReqLegsGrpNoLegs[53] {
-        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
-        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
-        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
-        opt leg_settl_type(44, 587, "LegSettlType", CHAR, v::Char);
-        opt leg_settl_date(45, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
-        comp leg_stipulations(46, 1, "LegStipulations", LegStipulations);
-        comp nested_parties(47, 1, "NestedParties", NestedParties);
-        comp leg_benchmark_curve_data(48, 5, "LegBenchmarkCurveData", LegBenchmarkCurveData);
+t::entry!(QuotReqLegsGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
+impl<'a> QuotReqLegsGrpNoLegs<'a> {
+    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
+    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
+    t::opt!(leg_settl_type, slot = 44, tag = 587, "LegSettlType", CHAR);
+    t::opt!(leg_settl_date, slot = 45, tag = 588, "LegSettlDate", LOCALMKTDATE);
+    t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
+    t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
+    t::comp!(
+        leg_benchmark_curve_data, slot = 48, slots = 5, "LegBenchmarkCurveData",
+        LegBenchmarkCurveData
+    );
+}
+/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotReqLegsGrpNoLegsBuilder<'b> {
+    /// The `InstrumentLeg` component.
+    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
+    /// `LegQty` (687), QTY.
+    pub leg_qty: Option<v::Decimal>,
+    /// `LegSwapType` (690), INT.
+    pub leg_swap_type: Option<e::LegSwapType<'b>>,
+    /// `LegSettlType` (587), CHAR.
+    pub leg_settl_type: Option<v::Char>,
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    pub leg_settl_date: Option<v::LocalMktDate>,
+    /// The `LegStipulations` component.
+    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
+    /// The `NestedParties` component.
+    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
+    /// The `LegBenchmarkCurveData` component.
+    pub leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>>,
+}
+impl<'b> QuotReqLegsGrpNoLegsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotReqLegsGrpNoLegsBuilder() {
-        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
-        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
-        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
-        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
-        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
-        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
-        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
-        leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>> = comp("LegBenchmarkCurveData");
+t::build!(
+    QuotReqLegsGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687), leg_swap_type(690),
+    leg_settl_type(587), leg_settl_date(588), leg_stipulations(comp),
+    nested_parties(comp), leg_benchmark_curve_data(comp) }
+);
+t::block!(QuotReqRjctGrp, component = "QuotReqRjctGrp");
+impl<'v, 'a> QuotReqRjctGrp<'v, 'a> {
+    t::req_group!(
+        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
+        QuotReqRjctGrpNoRelatedSym, slots = 99, table = QUOT_REQ_RJCT_GRP_NO_RELATED_SYM
+    );
+}
+/// Builds the `QuotReqRjctGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotReqRjctGrpBuilder<'b> {
+    /// The `NoRelatedSym` (146) group's entries.
+    pub no_related_sym: &'b [QuotReqRjctGrpNoRelatedSymBuilder<'b>],
+}
+impl<'b> QuotReqRjctGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `QuotReqRjctGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block QuotReqRjctGrp {
-        req_group no_related_sym(0, 146, "NoRelatedSym", QuotReqRjctGrpNoRelatedSym, 99, QUOT_REQ_RJCT_GRP_NO_RELATED_SYM);
-    }
-}
-t::builder! {
-    /// Builds the `QuotReqRjctGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotReqRjctGrpBuilder() {
-        no_related_sym: &'b [QuotReqRjctGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
-    }
-}
+t::build!(QuotReqRjctGrpBuilder { no_related_sym(group 146) });
 /// The `NoRelatedSym` (146) group's table.
 pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -4080,94 +6481,164 @@ pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoRelatedSym` (146) group.
-    entry QuotReqRjctGrpNoRelatedSym[99] {
-        req_comp instrument(0, 43, "Instrument", Instrument);
-        comp financing_details(43, 9, "FinancingDetails", FinancingDetails);
-        comp und_instrmt_grp(52, 1, "UndInstrmtGrp", UndInstrmtGrp);
-        opt prev_close_px(53, 140, "PrevClosePx", PRICE, v::Decimal);
-        opt quote_request_type(54, 303, "QuoteRequestType", INT, e::QuoteRequestType<'a>);
-        opt quote_type(55, 537, "QuoteType", INT, e::QuoteType<'a>);
-        opt trading_session_id(56, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(57, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt trade_origination_date(58, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt side(59, 54, "Side", CHAR, e::Side);
-        opt qty_type(60, 854, "QtyType", INT, e::QtyType<'a>);
-        comp order_qty_data(61, 5, "OrderQtyData", OrderQtyData);
-        opt settl_type(66, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(67, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt settl_date2(68, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(69, 192, "OrderQty2", QTY, v::Decimal);
-        opt currency(70, 15, "Currency", CURRENCY, v::Currency);
-        comp stipulations(71, 1, "Stipulations", Stipulations);
-        opt account(72, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(73, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(74, 581, "AccountType", INT, e::AccountType<'a>);
-        comp quot_req_legs_grp(75, 1, "QuotReqLegsGrp", QuotReqLegsGrp);
-        comp quot_qual_grp(76, 1, "QuotQualGrp", QuotQualGrp);
-        opt quote_price_type(77, 692, "QuotePriceType", INT, e::QuotePriceType<'a>);
-        opt ord_type(78, 40, "OrdType", CHAR, e::OrdType);
-        opt expire_time(79, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt transact_time(80, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp spread_or_benchmark_curve_data(81, 8, "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData);
-        opt price_type(89, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(90, 44, "Price", PRICE, v::Decimal);
-        opt price2(91, 640, "Price2", PRICE, v::Decimal);
-        comp yield_data(92, 6, "YieldData", YieldData);
-        comp parties(98, 1, "Parties", Parties);
+t::entry!(QuotReqRjctGrpNoRelatedSym, slots = 99, group = "NoRelatedSym", tag = 146);
+impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
+    t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+    t::comp!(
+        financing_details, slot = 43, slots = 9, "FinancingDetails", FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 52, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    t::opt!(prev_close_px, slot = 53, tag = 140, "PrevClosePx", PRICE);
+    t::opt!(
+        quote_request_type, slot = 54, tag = 303, "QuoteRequestType", INT,
+        e::QuoteRequestType
+    );
+    t::opt!(quote_type, slot = 55, tag = 537, "QuoteType", INT, e::QuoteType);
+    t::opt!(trading_session_id, slot = 56, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 57, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        trade_origination_date, slot = 58, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::opt!(side, slot = 59, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(qty_type, slot = 60, tag = 854, "QtyType", INT, e::QtyType);
+    t::comp!(order_qty_data, slot = 61, slots = 5, "OrderQtyData", OrderQtyData);
+    t::opt!(settl_type, slot = 66, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 67, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(settl_date2, slot = 68, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 69, tag = 192, "OrderQty2", QTY);
+    t::opt!(currency, slot = 70, tag = 15, "Currency", CURRENCY);
+    t::comp!(stipulations, slot = 71, slots = 1, "Stipulations", Stipulations);
+    t::opt!(account, slot = 72, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 73, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 74, tag = 581, "AccountType", INT, e::AccountType);
+    t::comp!(quot_req_legs_grp, slot = 75, slots = 1, "QuotReqLegsGrp", QuotReqLegsGrp);
+    t::comp!(quot_qual_grp, slot = 76, slots = 1, "QuotQualGrp", QuotQualGrp);
+    t::opt!(
+        quote_price_type, slot = 77, tag = 692, "QuotePriceType", INT, e::QuotePriceType
+    );
+    t::opt!(ord_type, slot = 78, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(expire_time, slot = 79, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(transact_time, slot = 80, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 81, slots = 8,
+        "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
+    );
+    t::opt!(price_type, slot = 89, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 90, tag = 44, "Price", PRICE);
+    t::opt!(price2, slot = 91, tag = 640, "Price2", PRICE);
+    t::comp!(yield_data, slot = 92, slots = 6, "YieldData", YieldData);
+    t::comp!(parties, slot = 98, slots = 1, "Parties", Parties);
+}
+/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotReqRjctGrpNoRelatedSymBuilder<'b> {
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
+    /// `PrevClosePx` (140), PRICE.
+    pub prev_close_px: Option<v::Decimal>,
+    /// `QuoteRequestType` (303), INT.
+    pub quote_request_type: Option<e::QuoteRequestType<'b>>,
+    /// `QuoteType` (537), INT.
+    pub quote_type: Option<e::QuoteType<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<OrderQtyDataBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<StipulationsBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `QuotReqLegsGrp` component.
+    pub quot_req_legs_grp: Option<QuotReqLegsGrpBuilder<'b>>,
+    /// The `QuotQualGrp` component.
+    pub quot_qual_grp: Option<QuotQualGrpBuilder<'b>>,
+    /// `QuotePriceType` (692), INT.
+    pub quote_price_type: Option<e::QuotePriceType<'b>>,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: Option<e::OrdType>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `Price2` (640), PRICE.
+    pub price2: Option<v::Decimal>,
+    /// The `YieldData` component.
+    pub yield_data: Option<YieldDataBuilder<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<PartiesBuilder<'b>>,
+}
+impl<'b> QuotReqRjctGrpNoRelatedSymBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotReqRjctGrpNoRelatedSymBuilder() {
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
-        quote_request_type: Option<e::QuoteRequestType<'b>> = opt(303, "QuoteRequestType", INT);
-        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        order_qty_data: Option<OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        stipulations: Option<StipulationsBuilder<'b>> = comp("Stipulations");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        quot_req_legs_grp: Option<QuotReqLegsGrpBuilder<'b>> = comp("QuotReqLegsGrp");
-        quot_qual_grp: Option<QuotQualGrpBuilder<'b>> = comp("QuotQualGrp");
-        quote_price_type: Option<e::QuotePriceType<'b>> = opt(692, "QuotePriceType", INT);
-        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        price2: Option<v::Decimal> = opt(640, "Price2", PRICE);
-        yield_data: Option<YieldDataBuilder<'b>> = comp("YieldData");
-        parties: Option<PartiesBuilder<'b>> = comp("Parties");
+t::build!(
+    QuotReqRjctGrpNoRelatedSymBuilder { instrument(comp), financing_details(comp),
+    und_instrmt_grp(comp), prev_close_px(140), quote_request_type(303), quote_type(537),
+    trading_session_id(336), trading_session_sub_id(625), trade_origination_date(229),
+    side(54), qty_type(854), order_qty_data(comp), settl_type(63), settl_date(64),
+    settl_date2(193), order_qty2(192), currency(15), stipulations(comp), account(1),
+    acct_id_source(660), account_type(581), quot_req_legs_grp(comp), quot_qual_grp(comp),
+    quote_price_type(692), ord_type(40), expire_time(126), transact_time(60),
+    spread_or_benchmark_curve_data(comp), price_type(423), price(44), price2(640),
+    yield_data(comp), parties(comp) }
+);
+t::block!(QuotSetAckGrp, component = "QuotSetAckGrp");
+impl<'v, 'a> QuotSetAckGrp<'v, 'a> {
+    t::group!(
+        no_quote_sets, slot = 0, tag = 296, "NoQuoteSets", entry =
+        QuotSetAckGrpNoQuoteSets, slots = 51, table = QUOT_SET_ACK_GRP_NO_QUOTE_SETS
+    );
+}
+/// Builds the `QuotSetAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotSetAckGrpBuilder<'b> {
+    /// The `NoQuoteSets` (296) group's entries.
+    pub no_quote_sets: &'b [QuotSetAckGrpNoQuoteSetsBuilder<'b>],
+}
+impl<'b> QuotSetAckGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `QuotSetAckGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block QuotSetAckGrp {
-        group no_quote_sets(0, 296, "NoQuoteSets", QuotSetAckGrpNoQuoteSets, 51, QUOT_SET_ACK_GRP_NO_QUOTE_SETS);
-    }
-}
-t::builder! {
-    /// Builds the `QuotSetAckGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotSetAckGrpBuilder() {
-        no_quote_sets: &'b [QuotSetAckGrpNoQuoteSetsBuilder<'b>] = group(296, "NoQuoteSets");
-    }
-}
+t::build!(QuotSetAckGrpBuilder { no_quote_sets(group 296) });
 /// The `NoQuoteSets` (296) group's table.
 pub static QUOT_SET_ACK_GRP_NO_QUOTE_SETS: t::Group = t::Group {
     name: "NoQuoteSets",
@@ -4193,38 +6664,68 @@ pub static QUOT_SET_ACK_GRP_NO_QUOTE_SETS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoQuoteSets` (296) group.
-    entry QuotSetAckGrpNoQuoteSets[51] {
-        opt quote_set_id(0, 302, "QuoteSetID", STRING, v::FixStr<'a>);
-        comp underlying_instrument(1, 47, "UnderlyingInstrument", UnderlyingInstrument);
-        opt tot_no_quote_entries(48, 304, "TotNoQuoteEntries", INT, i64);
-        opt last_fragment(49, 893, "LastFragment", BOOLEAN, bool);
-        comp quot_entry_ack_grp(50, 1, "QuotEntryAckGrp", QuotEntryAckGrp);
+t::entry!(QuotSetAckGrpNoQuoteSets, slots = 51, group = "NoQuoteSets", tag = 296);
+impl<'a> QuotSetAckGrpNoQuoteSets<'a> {
+    t::opt!(quote_set_id, slot = 0, tag = 302, "QuoteSetID", STRING);
+    t::comp!(
+        underlying_instrument, slot = 1, slots = 47, "UnderlyingInstrument",
+        UnderlyingInstrument
+    );
+    t::opt!(tot_no_quote_entries, slot = 48, tag = 304, "TotNoQuoteEntries", INT);
+    t::opt!(last_fragment, slot = 49, tag = 893, "LastFragment", BOOLEAN);
+    t::comp!(
+        quot_entry_ack_grp, slot = 50, slots = 1, "QuotEntryAckGrp", QuotEntryAckGrp
+    );
+}
+/// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotSetAckGrpNoQuoteSetsBuilder<'b> {
+    /// `QuoteSetID` (302), STRING.
+    pub quote_set_id: Option<v::FixStr<'b>>,
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
+    /// `TotNoQuoteEntries` (304), INT.
+    pub tot_no_quote_entries: Option<i64>,
+    /// `LastFragment` (893), BOOLEAN.
+    pub last_fragment: Option<bool>,
+    /// The `QuotEntryAckGrp` component.
+    pub quot_entry_ack_grp: Option<QuotEntryAckGrpBuilder<'b>>,
+}
+impl<'b> QuotSetAckGrpNoQuoteSetsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_set_id: v::FixStr<'b>) -> Self {
+        Self {
+            quote_set_id: Some(quote_set_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotSetAckGrpNoQuoteSetsBuilder(quote_set_id: v::FixStr<'b>) {
-        quote_set_id: Option<v::FixStr<'b>> = opt(302, "QuoteSetID", STRING);
-        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
-        tot_no_quote_entries: Option<i64> = opt(304, "TotNoQuoteEntries", INT);
-        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
-        quot_entry_ack_grp: Option<QuotEntryAckGrpBuilder<'b>> = comp("QuotEntryAckGrp");
+t::build!(
+    QuotSetAckGrpNoQuoteSetsBuilder { quote_set_id(302), underlying_instrument(comp),
+    tot_no_quote_entries(304), last_fragment(893), quot_entry_ack_grp(comp) }
+);
+t::block!(QuotSetGrp, component = "QuotSetGrp");
+impl<'v, 'a> QuotSetGrp<'v, 'a> {
+    t::req_group!(
+        no_quote_sets, slot = 0, tag = 296, "NoQuoteSets", entry = QuotSetGrpNoQuoteSets,
+        slots = 52, table = QUOT_SET_GRP_NO_QUOTE_SETS
+    );
+}
+/// Builds the `QuotSetGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotSetGrpBuilder<'b> {
+    /// The `NoQuoteSets` (296) group's entries.
+    pub no_quote_sets: &'b [QuotSetGrpNoQuoteSetsBuilder<'b>],
+}
+impl<'b> QuotSetGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `QuotSetGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block QuotSetGrp {
-        req_group no_quote_sets(0, 296, "NoQuoteSets", QuotSetGrpNoQuoteSets, 52, QUOT_SET_GRP_NO_QUOTE_SETS);
-    }
-}
-t::builder! {
-    /// Builds the `QuotSetGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotSetGrpBuilder() {
-        no_quote_sets: &'b [QuotSetGrpNoQuoteSetsBuilder<'b>] = group(296, "NoQuoteSets");
-    }
-}
+t::build!(QuotSetGrpBuilder { no_quote_sets(group 296) });
 /// The `NoQuoteSets` (296) group's table.
 pub static QUOT_SET_GRP_NO_QUOTE_SETS: t::Group = t::Group {
     name: "NoQuoteSets",
@@ -4250,40 +6751,75 @@ pub static QUOT_SET_GRP_NO_QUOTE_SETS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoQuoteSets` (296) group.
-    entry QuotSetGrpNoQuoteSets[52] {
-        req quote_set_id(0, 302, "QuoteSetID", STRING, v::FixStr<'a>);
-        comp underlying_instrument(1, 47, "UnderlyingInstrument", UnderlyingInstrument);
-        opt quote_set_valid_until_time(48, 367, "QuoteSetValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req tot_no_quote_entries(49, 304, "TotNoQuoteEntries", INT, i64);
-        opt last_fragment(50, 893, "LastFragment", BOOLEAN, bool);
-        req_comp quot_entry_grp(51, 1, "QuotEntryGrp", QuotEntryGrp);
+t::entry!(QuotSetGrpNoQuoteSets, slots = 52, group = "NoQuoteSets", tag = 296);
+impl<'a> QuotSetGrpNoQuoteSets<'a> {
+    t::req!(quote_set_id, slot = 0, tag = 302, "QuoteSetID", STRING);
+    t::comp!(
+        underlying_instrument, slot = 1, slots = 47, "UnderlyingInstrument",
+        UnderlyingInstrument
+    );
+    t::opt!(
+        quote_set_valid_until_time, slot = 48, tag = 367, "QuoteSetValidUntilTime",
+        UTCTIMESTAMP
+    );
+    t::req!(tot_no_quote_entries, slot = 49, tag = 304, "TotNoQuoteEntries", INT);
+    t::opt!(last_fragment, slot = 50, tag = 893, "LastFragment", BOOLEAN);
+    t::req_comp!(quot_entry_grp, slot = 51, slots = 1, "QuotEntryGrp", QuotEntryGrp);
+}
+/// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuotSetGrpNoQuoteSetsBuilder<'b> {
+    /// `QuoteSetID` (302), STRING, required.
+    pub quote_set_id: Option<v::FixStr<'b>>,
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
+    /// `QuoteSetValidUntilTime` (367), UTCTIMESTAMP.
+    pub quote_set_valid_until_time: Option<v::UtcTimestamp>,
+    /// `TotNoQuoteEntries` (304), INT, required.
+    pub tot_no_quote_entries: Option<i64>,
+    /// `LastFragment` (893), BOOLEAN.
+    pub last_fragment: Option<bool>,
+    /// The `QuotEntryGrp` component.
+    pub quot_entry_grp: Option<QuotEntryGrpBuilder<'b>>,
+}
+impl<'b> QuotSetGrpNoQuoteSetsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_set_id: v::FixStr<'b>, tot_no_quote_entries: i64) -> Self {
+        Self {
+            quote_set_id: Some(quote_set_id),
+            tot_no_quote_entries: Some(tot_no_quote_entries),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuotSetGrpNoQuoteSetsBuilder(quote_set_id: v::FixStr<'b>, tot_no_quote_entries: i64) {
-        quote_set_id: Option<v::FixStr<'b>> = req(302, "QuoteSetID", STRING);
-        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
-        quote_set_valid_until_time: Option<v::UtcTimestamp> = opt(367, "QuoteSetValidUntilTime", UTCTIMESTAMP);
-        tot_no_quote_entries: Option<i64> = req(304, "TotNoQuoteEntries", INT);
-        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
-        quot_entry_grp: Option<QuotEntryGrpBuilder<'b>> = comp("QuotEntryGrp");
+t::build!(
+    QuotSetGrpNoQuoteSetsBuilder { quote_set_id(302), underlying_instrument(comp),
+    quote_set_valid_until_time(367), tot_no_quote_entries(304), last_fragment(893),
+    quot_entry_grp(comp) }
+);
+t::block!(RelSymDerivSecGrp, component = "RelSymDerivSecGrp");
+impl<'v, 'a> RelSymDerivSecGrp<'v, 'a> {
+    t::group!(
+        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
+        RelSymDerivSecGrpNoRelatedSym, slots = 54, table =
+        REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM
+    );
+}
+/// Builds the `RelSymDerivSecGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RelSymDerivSecGrpBuilder<'b> {
+    /// The `NoRelatedSym` (146) group's entries.
+    pub no_related_sym: &'b [RelSymDerivSecGrpNoRelatedSymBuilder<'b>],
+}
+impl<'b> RelSymDerivSecGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `RelSymDerivSecGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block RelSymDerivSecGrp {
-        group no_related_sym(0, 146, "NoRelatedSym", RelSymDerivSecGrpNoRelatedSym, 54, REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM);
-    }
-}
-t::builder! {
-    /// Builds the `RelSymDerivSecGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RelSymDerivSecGrpBuilder() {
-        no_related_sym: &'b [RelSymDerivSecGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
-    }
-}
+t::build!(RelSymDerivSecGrpBuilder { no_related_sym(group 146) });
 /// The `NoRelatedSym` (146) group's table.
 pub static REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -4310,47 +6846,81 @@ pub static REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoRelatedSym` (146) group.
-    entry RelSymDerivSecGrpNoRelatedSym[54] {
-        comp instrument(0, 43, "Instrument", Instrument);
-        opt currency(43, 15, "Currency", CURRENCY, v::Currency);
-        opt expiration_cycle(44, 827, "ExpirationCycle", INT, e::ExpirationCycle<'a>);
-        comp instrument_extension(45, 3, "InstrumentExtension", InstrumentExtension);
-        comp instrmt_leg_grp(48, 1, "InstrmtLegGrp", InstrmtLegGrp);
-        opt trading_session_id(49, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(50, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt text(51, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(52, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(53, 355, "EncodedText", DATA);
+t::entry!(RelSymDerivSecGrpNoRelatedSym, slots = 54, group = "NoRelatedSym", tag = 146);
+impl<'a> RelSymDerivSecGrpNoRelatedSym<'a> {
+    t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+    t::opt!(currency, slot = 43, tag = 15, "Currency", CURRENCY);
+    t::opt!(
+        expiration_cycle, slot = 44, tag = 827, "ExpirationCycle", INT,
+        e::ExpirationCycle
+    );
+    t::comp!(
+        instrument_extension, slot = 45, slots = 3, "InstrumentExtension",
+        InstrumentExtension
+    );
+    t::comp!(instrmt_leg_grp, slot = 48, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    t::opt!(trading_session_id, slot = 49, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 50, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(text, slot = 51, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 52, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 53, tag = 355, "EncodedText", DATA);
+}
+/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RelSymDerivSecGrpNoRelatedSymBuilder<'b> {
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `ExpirationCycle` (827), INT.
+    pub expiration_cycle: Option<e::ExpirationCycle<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<InstrumentExtensionBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> RelSymDerivSecGrpNoRelatedSymBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RelSymDerivSecGrpNoRelatedSymBuilder() {
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        expiration_cycle: Option<e::ExpirationCycle<'b>> = opt(827, "ExpirationCycle", INT);
-        instrument_extension: Option<InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    RelSymDerivSecGrpNoRelatedSymBuilder { instrument(comp), currency(15),
+    expiration_cycle(827), instrument_extension(comp), instrmt_leg_grp(comp),
+    trading_session_id(336), trading_session_sub_id(625), text(58), encoded_text(data =
+    355, length = 354) }
+);
+t::block!(RfqReqGrp, component = "RFQReqGrp");
+impl<'v, 'a> RfqReqGrp<'v, 'a> {
+    t::req_group!(
+        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
+        RfqReqGrpNoRelatedSym, slots = 50, table = RFQ_REQ_GRP_NO_RELATED_SYM
+    );
+}
+/// Builds the `RFQReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RfqReqGrpBuilder<'b> {
+    /// The `NoRelatedSym` (146) group's entries.
+    pub no_related_sym: &'b [RfqReqGrpNoRelatedSymBuilder<'b>],
+}
+impl<'b> RfqReqGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `RFQReqGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block RfqReqGrp {
-        req_group no_related_sym(0, 146, "NoRelatedSym", RfqReqGrpNoRelatedSym, 50, RFQ_REQ_GRP_NO_RELATED_SYM);
-    }
-}
-t::builder! {
-    /// Builds the `RFQReqGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RfqReqGrpBuilder() {
-        no_related_sym: &'b [RfqReqGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
-    }
-}
+t::build!(RfqReqGrpBuilder { no_related_sym(group 146) });
 /// The `NoRelatedSym` (146) group's table.
 pub static RFQ_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -4377,44 +6947,74 @@ pub static RFQ_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoRelatedSym` (146) group.
-    entry RfqReqGrpNoRelatedSym[50] {
-        req_comp instrument(0, 43, "Instrument", Instrument);
-        comp und_instrmt_grp(43, 1, "UndInstrmtGrp", UndInstrmtGrp);
-        comp instrmt_leg_grp(44, 1, "InstrmtLegGrp", InstrmtLegGrp);
-        opt prev_close_px(45, 140, "PrevClosePx", PRICE, v::Decimal);
-        opt quote_request_type(46, 303, "QuoteRequestType", INT, e::QuoteRequestType<'a>);
-        opt quote_type(47, 537, "QuoteType", INT, e::QuoteType<'a>);
-        opt trading_session_id(48, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(49, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+t::entry!(RfqReqGrpNoRelatedSym, slots = 50, group = "NoRelatedSym", tag = 146);
+impl<'a> RfqReqGrpNoRelatedSym<'a> {
+    t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+    t::comp!(und_instrmt_grp, slot = 43, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
+    t::opt!(prev_close_px, slot = 45, tag = 140, "PrevClosePx", PRICE);
+    t::opt!(
+        quote_request_type, slot = 46, tag = 303, "QuoteRequestType", INT,
+        e::QuoteRequestType
+    );
+    t::opt!(quote_type, slot = 47, tag = 537, "QuoteType", INT, e::QuoteType);
+    t::opt!(trading_session_id, slot = 48, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 49, tag = 625, "TradingSessionSubID", STRING);
+}
+/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RfqReqGrpNoRelatedSymBuilder<'b> {
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
+    /// `PrevClosePx` (140), PRICE.
+    pub prev_close_px: Option<v::Decimal>,
+    /// `QuoteRequestType` (303), INT.
+    pub quote_request_type: Option<e::QuoteRequestType<'b>>,
+    /// `QuoteType` (537), INT.
+    pub quote_type: Option<e::QuoteType<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+}
+impl<'b> RfqReqGrpNoRelatedSymBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RfqReqGrpNoRelatedSymBuilder() {
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
-        quote_request_type: Option<e::QuoteRequestType<'b>> = opt(303, "QuoteRequestType", INT);
-        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+t::build!(
+    RfqReqGrpNoRelatedSymBuilder { instrument(comp), und_instrmt_grp(comp),
+    instrmt_leg_grp(comp), prev_close_px(140), quote_request_type(303), quote_type(537),
+    trading_session_id(336), trading_session_sub_id(625) }
+);
+t::block!(RgstDistInstGrp, component = "RgstDistInstGrp");
+impl<'v, 'a> RgstDistInstGrp<'v, 'a> {
+    t::group!(
+        no_distrib_insts, slot = 0, tag = 510, "NoDistribInsts", entry =
+        RgstDistInstGrpNoDistribInsts, slots = 8, table =
+        RGST_DIST_INST_GRP_NO_DISTRIB_INSTS
+    );
+}
+/// Builds the `RgstDistInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RgstDistInstGrpBuilder<'b> {
+    /// The `NoDistribInsts` (510) group's entries.
+    pub no_distrib_insts: &'b [RgstDistInstGrpNoDistribInstsBuilder<'b>],
+}
+impl<'b> RgstDistInstGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `RgstDistInstGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block RgstDistInstGrp {
-        group no_distrib_insts(0, 510, "NoDistribInsts", RgstDistInstGrpNoDistribInsts, 8, RGST_DIST_INST_GRP_NO_DISTRIB_INSTS);
-    }
-}
-t::builder! {
-    /// Builds the `RgstDistInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RgstDistInstGrpBuilder() {
-        no_distrib_insts: &'b [RgstDistInstGrpNoDistribInstsBuilder<'b>] = group(510, "NoDistribInsts");
-    }
-}
+t::build!(RgstDistInstGrpBuilder { no_distrib_insts(group 510) });
 /// The `NoDistribInsts` (510) group's table.
 pub static RGST_DIST_INST_GRP_NO_DISTRIB_INSTS: t::Group = t::Group {
     name: "NoDistribInsts",
@@ -4431,44 +7031,87 @@ pub static RGST_DIST_INST_GRP_NO_DISTRIB_INSTS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoDistribInsts` (510) group.
-    entry RgstDistInstGrpNoDistribInsts[8] {
-        opt distrib_payment_method(0, 477, "DistribPaymentMethod", INT, e::DistribPaymentMethod<'a>);
-        opt distrib_percentage(1, 512, "DistribPercentage", PERCENTAGE, v::Decimal);
-        opt cash_distrib_curr(2, 478, "CashDistribCurr", CURRENCY, v::Currency);
-        opt cash_distrib_agent_name(3, 498, "CashDistribAgentName", STRING, v::FixStr<'a>);
-        opt cash_distrib_agent_code(4, 499, "CashDistribAgentCode", STRING, v::FixStr<'a>);
-        opt cash_distrib_agent_acct_number(5, 500, "CashDistribAgentAcctNumber", STRING, v::FixStr<'a>);
-        opt cash_distrib_pay_ref(6, 501, "CashDistribPayRef", STRING, v::FixStr<'a>);
-        opt cash_distrib_agent_acct_name(7, 502, "CashDistribAgentAcctName", STRING, v::FixStr<'a>);
+t::entry!(RgstDistInstGrpNoDistribInsts, slots = 8, group = "NoDistribInsts", tag = 510);
+impl<'a> RgstDistInstGrpNoDistribInsts<'a> {
+    t::opt!(
+        distrib_payment_method, slot = 0, tag = 477, "DistribPaymentMethod", INT,
+        e::DistribPaymentMethod
+    );
+    t::opt!(distrib_percentage, slot = 1, tag = 512, "DistribPercentage", PERCENTAGE);
+    t::opt!(cash_distrib_curr, slot = 2, tag = 478, "CashDistribCurr", CURRENCY);
+    t::opt!(
+        cash_distrib_agent_name, slot = 3, tag = 498, "CashDistribAgentName", STRING
+    );
+    t::opt!(
+        cash_distrib_agent_code, slot = 4, tag = 499, "CashDistribAgentCode", STRING
+    );
+    t::opt!(
+        cash_distrib_agent_acct_number, slot = 5, tag = 500,
+        "CashDistribAgentAcctNumber", STRING
+    );
+    t::opt!(cash_distrib_pay_ref, slot = 6, tag = 501, "CashDistribPayRef", STRING);
+    t::opt!(
+        cash_distrib_agent_acct_name, slot = 7, tag = 502, "CashDistribAgentAcctName",
+        STRING
+    );
+}
+/// Builds one `NoDistribInsts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RgstDistInstGrpNoDistribInstsBuilder<'b> {
+    /// `DistribPaymentMethod` (477), INT.
+    pub distrib_payment_method: Option<e::DistribPaymentMethod<'b>>,
+    /// `DistribPercentage` (512), PERCENTAGE.
+    pub distrib_percentage: Option<v::Decimal>,
+    /// `CashDistribCurr` (478), CURRENCY.
+    pub cash_distrib_curr: Option<v::Currency>,
+    /// `CashDistribAgentName` (498), STRING.
+    pub cash_distrib_agent_name: Option<v::FixStr<'b>>,
+    /// `CashDistribAgentCode` (499), STRING.
+    pub cash_distrib_agent_code: Option<v::FixStr<'b>>,
+    /// `CashDistribAgentAcctNumber` (500), STRING.
+    pub cash_distrib_agent_acct_number: Option<v::FixStr<'b>>,
+    /// `CashDistribPayRef` (501), STRING.
+    pub cash_distrib_pay_ref: Option<v::FixStr<'b>>,
+    /// `CashDistribAgentAcctName` (502), STRING.
+    pub cash_distrib_agent_acct_name: Option<v::FixStr<'b>>,
+}
+impl<'b> RgstDistInstGrpNoDistribInstsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(distrib_payment_method: e::DistribPaymentMethod<'b>) -> Self {
+        Self {
+            distrib_payment_method: Some(distrib_payment_method),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoDistribInsts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RgstDistInstGrpNoDistribInstsBuilder(distrib_payment_method: e::DistribPaymentMethod<'b>) {
-        distrib_payment_method: Option<e::DistribPaymentMethod<'b>> = opt(477, "DistribPaymentMethod", INT);
-        distrib_percentage: Option<v::Decimal> = opt(512, "DistribPercentage", PERCENTAGE);
-        cash_distrib_curr: Option<v::Currency> = opt(478, "CashDistribCurr", CURRENCY);
-        cash_distrib_agent_name: Option<v::FixStr<'b>> = opt(498, "CashDistribAgentName", STRING);
-        cash_distrib_agent_code: Option<v::FixStr<'b>> = opt(499, "CashDistribAgentCode", STRING);
-        cash_distrib_agent_acct_number: Option<v::FixStr<'b>> = opt(500, "CashDistribAgentAcctNumber", STRING);
-        cash_distrib_pay_ref: Option<v::FixStr<'b>> = opt(501, "CashDistribPayRef", STRING);
-        cash_distrib_agent_acct_name: Option<v::FixStr<'b>> = opt(502, "CashDistribAgentAcctName", STRING);
+t::build!(
+    RgstDistInstGrpNoDistribInstsBuilder { distrib_payment_method(477),
+    distrib_percentage(512), cash_distrib_curr(478), cash_distrib_agent_name(498),
+    cash_distrib_agent_code(499), cash_distrib_agent_acct_number(500),
+    cash_distrib_pay_ref(501), cash_distrib_agent_acct_name(502) }
+);
+t::block!(RgstDtlsGrp, component = "RgstDtlsGrp");
+impl<'v, 'a> RgstDtlsGrp<'v, 'a> {
+    t::group!(
+        no_regist_dtls, slot = 0, tag = 473, "NoRegistDtls", entry =
+        RgstDtlsGrpNoRegistDtls, slots = 8, table = RGST_DTLS_GRP_NO_REGIST_DTLS
+    );
+}
+/// Builds the `RgstDtlsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RgstDtlsGrpBuilder<'b> {
+    /// The `NoRegistDtls` (473) group's entries.
+    pub no_regist_dtls: &'b [RgstDtlsGrpNoRegistDtlsBuilder<'b>],
+}
+impl<'b> RgstDtlsGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `RgstDtlsGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block RgstDtlsGrp {
-        group no_regist_dtls(0, 473, "NoRegistDtls", RgstDtlsGrpNoRegistDtls, 8, RGST_DTLS_GRP_NO_REGIST_DTLS);
-    }
-}
-t::builder! {
-    /// Builds the `RgstDtlsGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RgstDtlsGrpBuilder() {
-        no_regist_dtls: &'b [RgstDtlsGrpNoRegistDtlsBuilder<'b>] = group(473, "NoRegistDtls");
-    }
-}
+t::build!(RgstDtlsGrpBuilder { no_regist_dtls(group 473) });
 /// The `NoRegistDtls` (473) group's table.
 pub static RGST_DTLS_GRP_NO_REGIST_DTLS: t::Group = t::Group {
     name: "NoRegistDtls",
@@ -4485,44 +7128,76 @@ pub static RGST_DTLS_GRP_NO_REGIST_DTLS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoRegistDtls` (473) group.
-    entry RgstDtlsGrpNoRegistDtls[8] {
-        opt regist_dtls(0, 509, "RegistDtls", STRING, v::FixStr<'a>);
-        opt regist_email(1, 511, "RegistEmail", STRING, v::FixStr<'a>);
-        opt mailing_dtls(2, 474, "MailingDtls", STRING, v::FixStr<'a>);
-        opt mailing_inst(3, 482, "MailingInst", STRING, v::FixStr<'a>);
-        comp nested_parties(4, 1, "NestedParties", NestedParties);
-        opt owner_type(5, 522, "OwnerType", INT, e::OwnerType<'a>);
-        opt date_of_birth(6, 486, "DateOfBirth", LOCALMKTDATE, v::LocalMktDate);
-        opt investor_country_of_residence(7, 475, "InvestorCountryOfResidence", COUNTRY, v::Country);
+t::entry!(RgstDtlsGrpNoRegistDtls, slots = 8, group = "NoRegistDtls", tag = 473);
+impl<'a> RgstDtlsGrpNoRegistDtls<'a> {
+    t::opt!(regist_dtls, slot = 0, tag = 509, "RegistDtls", STRING);
+    t::opt!(regist_email, slot = 1, tag = 511, "RegistEmail", STRING);
+    t::opt!(mailing_dtls, slot = 2, tag = 474, "MailingDtls", STRING);
+    t::opt!(mailing_inst, slot = 3, tag = 482, "MailingInst", STRING);
+    t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
+    t::opt!(owner_type, slot = 5, tag = 522, "OwnerType", INT, e::OwnerType);
+    t::opt!(date_of_birth, slot = 6, tag = 486, "DateOfBirth", LOCALMKTDATE);
+    t::opt!(
+        investor_country_of_residence, slot = 7, tag = 475, "InvestorCountryOfResidence",
+        COUNTRY
+    );
+}
+/// Builds one `NoRegistDtls` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RgstDtlsGrpNoRegistDtlsBuilder<'b> {
+    /// `RegistDtls` (509), STRING.
+    pub regist_dtls: Option<v::FixStr<'b>>,
+    /// `RegistEmail` (511), STRING.
+    pub regist_email: Option<v::FixStr<'b>>,
+    /// `MailingDtls` (474), STRING.
+    pub mailing_dtls: Option<v::FixStr<'b>>,
+    /// `MailingInst` (482), STRING.
+    pub mailing_inst: Option<v::FixStr<'b>>,
+    /// The `NestedParties` component.
+    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
+    /// `OwnerType` (522), INT.
+    pub owner_type: Option<e::OwnerType<'b>>,
+    /// `DateOfBirth` (486), LOCALMKTDATE.
+    pub date_of_birth: Option<v::LocalMktDate>,
+    /// `InvestorCountryOfResidence` (475), COUNTRY.
+    pub investor_country_of_residence: Option<v::Country>,
+}
+impl<'b> RgstDtlsGrpNoRegistDtlsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(regist_dtls: v::FixStr<'b>) -> Self {
+        Self {
+            regist_dtls: Some(regist_dtls),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoRegistDtls` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RgstDtlsGrpNoRegistDtlsBuilder(regist_dtls: v::FixStr<'b>) {
-        regist_dtls: Option<v::FixStr<'b>> = opt(509, "RegistDtls", STRING);
-        regist_email: Option<v::FixStr<'b>> = opt(511, "RegistEmail", STRING);
-        mailing_dtls: Option<v::FixStr<'b>> = opt(474, "MailingDtls", STRING);
-        mailing_inst: Option<v::FixStr<'b>> = opt(482, "MailingInst", STRING);
-        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
-        owner_type: Option<e::OwnerType<'b>> = opt(522, "OwnerType", INT);
-        date_of_birth: Option<v::LocalMktDate> = opt(486, "DateOfBirth", LOCALMKTDATE);
-        investor_country_of_residence: Option<v::Country> = opt(475, "InvestorCountryOfResidence", COUNTRY);
+t::build!(
+    RgstDtlsGrpNoRegistDtlsBuilder { regist_dtls(509), regist_email(511),
+    mailing_dtls(474), mailing_inst(482), nested_parties(comp), owner_type(522),
+    date_of_birth(486), investor_country_of_residence(475) }
+);
+t::block!(RoutingGrp, component = "RoutingGrp");
+impl<'v, 'a> RoutingGrp<'v, 'a> {
+    t::group!(
+        no_routing_ids, slot = 0, tag = 215, "NoRoutingIDs", entry =
+        RoutingGrpNoRoutingIds, slots = 2, table = ROUTING_GRP_NO_ROUTING_IDS
+    );
+}
+/// Builds the `RoutingGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RoutingGrpBuilder<'b> {
+    /// The `NoRoutingIDs` (215) group's entries.
+    pub no_routing_ids: &'b [RoutingGrpNoRoutingIdsBuilder<'b>],
+}
+impl<'b> RoutingGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `RoutingGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block RoutingGrp {
-        group no_routing_ids(0, 215, "NoRoutingIDs", RoutingGrpNoRoutingIds, 2, ROUTING_GRP_NO_ROUTING_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `RoutingGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RoutingGrpBuilder() {
-        no_routing_ids: &'b [RoutingGrpNoRoutingIdsBuilder<'b>] = group(215, "NoRoutingIDs");
-    }
-}
+t::build!(RoutingGrpBuilder { no_routing_ids(group 215) });
 /// The `NoRoutingIDs` (215) group's table.
 pub static ROUTING_GRP_NO_ROUTING_IDS: t::Group = t::Group {
     name: "NoRoutingIDs",
@@ -4539,32 +7214,51 @@ pub static ROUTING_GRP_NO_ROUTING_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoRoutingIDs` (215) group.
-    entry RoutingGrpNoRoutingIds[2] {
-        opt routing_type(0, 216, "RoutingType", INT, e::RoutingType<'a>);
-        opt routing_id(1, 217, "RoutingID", STRING, v::FixStr<'a>);
+t::entry!(RoutingGrpNoRoutingIds, slots = 2, group = "NoRoutingIDs", tag = 215);
+impl<'a> RoutingGrpNoRoutingIds<'a> {
+    t::opt!(routing_type, slot = 0, tag = 216, "RoutingType", INT, e::RoutingType);
+    t::opt!(routing_id, slot = 1, tag = 217, "RoutingID", STRING);
+}
+/// Builds one `NoRoutingIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RoutingGrpNoRoutingIdsBuilder<'b> {
+    /// `RoutingType` (216), INT.
+    pub routing_type: Option<e::RoutingType<'b>>,
+    /// `RoutingID` (217), STRING.
+    pub routing_id: Option<v::FixStr<'b>>,
+}
+impl<'b> RoutingGrpNoRoutingIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(routing_type: e::RoutingType<'b>) -> Self {
+        Self {
+            routing_type: Some(routing_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoRoutingIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RoutingGrpNoRoutingIdsBuilder(routing_type: e::RoutingType<'b>) {
-        routing_type: Option<e::RoutingType<'b>> = opt(216, "RoutingType", INT);
-        routing_id: Option<v::FixStr<'b>> = opt(217, "RoutingID", STRING);
+t::build!(RoutingGrpNoRoutingIdsBuilder { routing_type(216), routing_id(217) });
+t::block!(SecListGrp, component = "SecListGrp");
+impl<'v, 'a> SecListGrp<'v, 'a> {
+    t::group!(
+        no_related_sym, slot = 0, tag = 146, "NoRelatedSym", entry =
+        SecListGrpNoRelatedSym, slots = 81, table = SEC_LIST_GRP_NO_RELATED_SYM
+    );
+}
+/// Builds the `SecListGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecListGrpBuilder<'b> {
+    /// The `NoRelatedSym` (146) group's entries.
+    pub no_related_sym: &'b [SecListGrpNoRelatedSymBuilder<'b>],
+}
+impl<'b> SecListGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `SecListGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block SecListGrp {
-        group no_related_sym(0, 146, "NoRelatedSym", SecListGrpNoRelatedSym, 81, SEC_LIST_GRP_NO_RELATED_SYM);
-    }
-}
-t::builder! {
-    /// Builds the `SecListGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecListGrpBuilder() {
-        no_related_sym: &'b [SecListGrpNoRelatedSymBuilder<'b>] = group(146, "NoRelatedSym");
-    }
-}
+t::build!(SecListGrpBuilder { no_related_sym(group 146) });
 /// The `NoRelatedSym` (146) group's table.
 pub static SEC_LIST_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -4595,61 +7289,112 @@ pub static SEC_LIST_GRP_NO_RELATED_SYM: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoRelatedSym` (146) group.
-    entry SecListGrpNoRelatedSym[81] {
-        comp instrument(0, 43, "Instrument", Instrument);
-        comp instrument_extension(43, 3, "InstrumentExtension", InstrumentExtension);
-        comp financing_details(46, 9, "FinancingDetails", FinancingDetails);
-        comp und_instrmt_grp(55, 1, "UndInstrmtGrp", UndInstrmtGrp);
-        opt currency(56, 15, "Currency", CURRENCY, v::Currency);
-        comp stipulations(57, 1, "Stipulations", Stipulations);
-        comp instrmt_leg_sec_list_grp(58, 1, "InstrmtLegSecListGrp", InstrmtLegSecListGrp);
-        comp spread_or_benchmark_curve_data(59, 8, "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData);
-        comp yield_data(67, 6, "YieldData", YieldData);
-        opt round_lot(73, 561, "RoundLot", QTY, v::Decimal);
-        opt min_trade_vol(74, 562, "MinTradeVol", QTY, v::Decimal);
-        opt trading_session_id(75, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(76, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt expiration_cycle(77, 827, "ExpirationCycle", INT, e::ExpirationCycle<'a>);
-        opt text(78, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(79, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(80, 355, "EncodedText", DATA);
+t::entry!(SecListGrpNoRelatedSym, slots = 81, group = "NoRelatedSym", tag = 146);
+impl<'a> SecListGrpNoRelatedSym<'a> {
+    t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
+    t::comp!(
+        instrument_extension, slot = 43, slots = 3, "InstrumentExtension",
+        InstrumentExtension
+    );
+    t::comp!(
+        financing_details, slot = 46, slots = 9, "FinancingDetails", FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 55, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
+    t::opt!(currency, slot = 56, tag = 15, "Currency", CURRENCY);
+    t::comp!(stipulations, slot = 57, slots = 1, "Stipulations", Stipulations);
+    t::comp!(
+        instrmt_leg_sec_list_grp, slot = 58, slots = 1, "InstrmtLegSecListGrp",
+        InstrmtLegSecListGrp
+    );
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 59, slots = 8,
+        "SpreadOrBenchmarkCurveData", SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 67, slots = 6, "YieldData", YieldData);
+    t::opt!(round_lot, slot = 73, tag = 561, "RoundLot", QTY);
+    t::opt!(min_trade_vol, slot = 74, tag = 562, "MinTradeVol", QTY);
+    t::opt!(trading_session_id, slot = 75, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 76, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        expiration_cycle, slot = 77, tag = 827, "ExpirationCycle", INT,
+        e::ExpirationCycle
+    );
+    t::opt!(text, slot = 78, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 79, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 80, tag = 355, "EncodedText", DATA);
+}
+/// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecListGrpNoRelatedSymBuilder<'b> {
+    /// The `Instrument` component.
+    pub instrument: Option<InstrumentBuilder<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<InstrumentExtensionBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<StipulationsBuilder<'b>>,
+    /// The `InstrmtLegSecListGrp` component.
+    pub instrmt_leg_sec_list_grp: Option<InstrmtLegSecListGrpBuilder<'b>>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<YieldDataBuilder<'b>>,
+    /// `RoundLot` (561), QTY.
+    pub round_lot: Option<v::Decimal>,
+    /// `MinTradeVol` (562), QTY.
+    pub min_trade_vol: Option<v::Decimal>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `ExpirationCycle` (827), INT.
+    pub expiration_cycle: Option<e::ExpirationCycle<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> SecListGrpNoRelatedSymBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoRelatedSym` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecListGrpNoRelatedSymBuilder() {
-        instrument: Option<InstrumentBuilder<'b>> = comp("Instrument");
-        instrument_extension: Option<InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        financing_details: Option<FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        stipulations: Option<StipulationsBuilder<'b>> = comp("Stipulations");
-        instrmt_leg_sec_list_grp: Option<InstrmtLegSecListGrpBuilder<'b>> = comp("InstrmtLegSecListGrp");
-        spread_or_benchmark_curve_data: Option<SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<YieldDataBuilder<'b>> = comp("YieldData");
-        round_lot: Option<v::Decimal> = opt(561, "RoundLot", QTY);
-        min_trade_vol: Option<v::Decimal> = opt(562, "MinTradeVol", QTY);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        expiration_cycle: Option<e::ExpirationCycle<'b>> = opt(827, "ExpirationCycle", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    SecListGrpNoRelatedSymBuilder { instrument(comp), instrument_extension(comp),
+    financing_details(comp), und_instrmt_grp(comp), currency(15), stipulations(comp),
+    instrmt_leg_sec_list_grp(comp), spread_or_benchmark_curve_data(comp),
+    yield_data(comp), round_lot(561), min_trade_vol(562), trading_session_id(336),
+    trading_session_sub_id(625), expiration_cycle(827), text(58), encoded_text(data =
+    355, length = 354) }
+);
+t::block!(SecTypesGrp, component = "SecTypesGrp");
+impl<'v, 'a> SecTypesGrp<'v, 'a> {
+    t::group!(
+        no_security_types, slot = 0, tag = 558, "NoSecurityTypes", entry =
+        SecTypesGrpNoSecurityTypes, slots = 4, table = SEC_TYPES_GRP_NO_SECURITY_TYPES
+    );
+}
+/// Builds the `SecTypesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecTypesGrpBuilder<'b> {
+    /// The `NoSecurityTypes` (558) group's entries.
+    pub no_security_types: &'b [SecTypesGrpNoSecurityTypesBuilder<'b>],
+}
+impl<'b> SecTypesGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `SecTypesGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block SecTypesGrp {
-        group no_security_types(0, 558, "NoSecurityTypes", SecTypesGrpNoSecurityTypes, 4, SEC_TYPES_GRP_NO_SECURITY_TYPES);
-    }
-}
-t::builder! {
-    /// Builds the `SecTypesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecTypesGrpBuilder() {
-        no_security_types: &'b [SecTypesGrpNoSecurityTypesBuilder<'b>] = group(558, "NoSecurityTypes");
-    }
-}
+t::build!(SecTypesGrpBuilder { no_security_types(group 558) });
 /// The `NoSecurityTypes` (558) group's table.
 pub static SEC_TYPES_GRP_NO_SECURITY_TYPES: t::Group = t::Group {
     name: "NoSecurityTypes",
@@ -4666,36 +7411,60 @@ pub static SEC_TYPES_GRP_NO_SECURITY_TYPES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoSecurityTypes` (558) group.
-    entry SecTypesGrpNoSecurityTypes[4] {
-        opt security_type(0, 167, "SecurityType", STRING, e::SecurityType<'a>);
-        opt security_sub_type(1, 762, "SecuritySubType", STRING, v::FixStr<'a>);
-        opt product(2, 460, "Product", INT, e::Product<'a>);
-        opt cfi_code(3, 461, "CFICode", STRING, v::FixStr<'a>);
+t::entry!(SecTypesGrpNoSecurityTypes, slots = 4, group = "NoSecurityTypes", tag = 558);
+impl<'a> SecTypesGrpNoSecurityTypes<'a> {
+    t::opt!(security_type, slot = 0, tag = 167, "SecurityType", STRING, e::SecurityType);
+    t::opt!(security_sub_type, slot = 1, tag = 762, "SecuritySubType", STRING);
+    t::opt!(product, slot = 2, tag = 460, "Product", INT, e::Product);
+    t::opt!(cfi_code, slot = 3, tag = 461, "CFICode", STRING);
+}
+/// Builds one `NoSecurityTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecTypesGrpNoSecurityTypesBuilder<'b> {
+    /// `SecurityType` (167), STRING.
+    pub security_type: Option<e::SecurityType<'b>>,
+    /// `SecuritySubType` (762), STRING.
+    pub security_sub_type: Option<v::FixStr<'b>>,
+    /// `Product` (460), INT.
+    pub product: Option<e::Product<'b>>,
+    /// `CFICode` (461), STRING.
+    pub cfi_code: Option<v::FixStr<'b>>,
+}
+impl<'b> SecTypesGrpNoSecurityTypesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(security_type: e::SecurityType<'b>) -> Self {
+        Self {
+            security_type: Some(security_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoSecurityTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecTypesGrpNoSecurityTypesBuilder(security_type: e::SecurityType<'b>) {
-        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
-        security_sub_type: Option<v::FixStr<'b>> = opt(762, "SecuritySubType", STRING);
-        product: Option<e::Product<'b>> = opt(460, "Product", INT);
-        cfi_code: Option<v::FixStr<'b>> = opt(461, "CFICode", STRING);
+t::build!(
+    SecTypesGrpNoSecurityTypesBuilder { security_type(167), security_sub_type(762),
+    product(460), cfi_code(461) }
+);
+t::block!(SettlInstGrp, component = "SettlInstGrp");
+impl<'v, 'a> SettlInstGrp<'v, 'a> {
+    t::group!(
+        no_settl_inst, slot = 0, tag = 778, "NoSettlInst", entry =
+        SettlInstGrpNoSettlInst, slots = 25, table = SETTL_INST_GRP_NO_SETTL_INST
+    );
+}
+/// Builds the `SettlInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SettlInstGrpBuilder<'b> {
+    /// The `NoSettlInst` (778) group's entries.
+    pub no_settl_inst: &'b [SettlInstGrpNoSettlInstBuilder<'b>],
+}
+impl<'b> SettlInstGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `SettlInstGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block SettlInstGrp {
-        group no_settl_inst(0, 778, "NoSettlInst", SettlInstGrpNoSettlInst, 25, SETTL_INST_GRP_NO_SETTL_INST);
-    }
-}
-t::builder! {
-    /// Builds the `SettlInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SettlInstGrpBuilder() {
-        no_settl_inst: &'b [SettlInstGrpNoSettlInstBuilder<'b>] = group(778, "NoSettlInst");
-    }
-}
+t::build!(SettlInstGrpBuilder { no_settl_inst(group 778) });
 /// The `NoSettlInst` (778) group's table.
 pub static SETTL_INST_GRP_NO_SETTL_INST: t::Group = t::Group {
     name: "NoSettlInst",
@@ -4715,70 +7484,123 @@ pub static SETTL_INST_GRP_NO_SETTL_INST: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoSettlInst` (778) group.
-    entry SettlInstGrpNoSettlInst[25] {
-        opt settl_inst_id(0, 162, "SettlInstID", STRING, v::FixStr<'a>);
-        opt settl_inst_trans_type(1, 163, "SettlInstTransType", CHAR, e::SettlInstTransType);
-        opt settl_inst_ref_id(2, 214, "SettlInstRefID", STRING, v::FixStr<'a>);
-        comp parties(3, 1, "Parties", Parties);
-        opt side(4, 54, "Side", CHAR, e::Side);
-        opt product(5, 460, "Product", INT, e::Product<'a>);
-        opt security_type(6, 167, "SecurityType", STRING, e::SecurityType<'a>);
-        opt cfi_code(7, 461, "CFICode", STRING, v::FixStr<'a>);
-        opt effective_time(8, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_time(9, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt last_update_time(10, 779, "LastUpdateTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp settl_instructions_data(11, 5, "SettlInstructionsData", SettlInstructionsData);
-        opt payment_method(16, 492, "PaymentMethod", INT, e::PaymentMethod<'a>);
-        opt payment_ref(17, 476, "PaymentRef", STRING, v::FixStr<'a>);
-        opt card_holder_name(18, 488, "CardHolderName", STRING, v::FixStr<'a>);
-        opt card_number(19, 489, "CardNumber", STRING, v::FixStr<'a>);
-        opt card_start_date(20, 503, "CardStartDate", LOCALMKTDATE, v::LocalMktDate);
-        opt card_exp_date(21, 490, "CardExpDate", LOCALMKTDATE, v::LocalMktDate);
-        opt card_iss_num(22, 491, "CardIssNum", STRING, v::FixStr<'a>);
-        opt payment_date(23, 504, "PaymentDate", LOCALMKTDATE, v::LocalMktDate);
-        opt payment_remitter_id(24, 505, "PaymentRemitterID", STRING, v::FixStr<'a>);
+t::entry!(SettlInstGrpNoSettlInst, slots = 25, group = "NoSettlInst", tag = 778);
+impl<'a> SettlInstGrpNoSettlInst<'a> {
+    t::opt!(settl_inst_id, slot = 0, tag = 162, "SettlInstID", STRING);
+    t::opt!(
+        settl_inst_trans_type, slot = 1, tag = 163, "SettlInstTransType", CHAR,
+        e::SettlInstTransType
+    );
+    t::opt!(settl_inst_ref_id, slot = 2, tag = 214, "SettlInstRefID", STRING);
+    t::comp!(parties, slot = 3, slots = 1, "Parties", Parties);
+    t::opt!(side, slot = 4, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(product, slot = 5, tag = 460, "Product", INT, e::Product);
+    t::opt!(security_type, slot = 6, tag = 167, "SecurityType", STRING, e::SecurityType);
+    t::opt!(cfi_code, slot = 7, tag = 461, "CFICode", STRING);
+    t::opt!(effective_time, slot = 8, tag = 168, "EffectiveTime", UTCTIMESTAMP);
+    t::opt!(expire_time, slot = 9, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(last_update_time, slot = 10, tag = 779, "LastUpdateTime", UTCTIMESTAMP);
+    t::comp!(
+        settl_instructions_data, slot = 11, slots = 5, "SettlInstructionsData",
+        SettlInstructionsData
+    );
+    t::opt!(
+        payment_method, slot = 16, tag = 492, "PaymentMethod", INT, e::PaymentMethod
+    );
+    t::opt!(payment_ref, slot = 17, tag = 476, "PaymentRef", STRING);
+    t::opt!(card_holder_name, slot = 18, tag = 488, "CardHolderName", STRING);
+    t::opt!(card_number, slot = 19, tag = 489, "CardNumber", STRING);
+    t::opt!(card_start_date, slot = 20, tag = 503, "CardStartDate", LOCALMKTDATE);
+    t::opt!(card_exp_date, slot = 21, tag = 490, "CardExpDate", LOCALMKTDATE);
+    t::opt!(card_iss_num, slot = 22, tag = 491, "CardIssNum", STRING);
+    t::opt!(payment_date, slot = 23, tag = 504, "PaymentDate", LOCALMKTDATE);
+    t::opt!(payment_remitter_id, slot = 24, tag = 505, "PaymentRemitterID", STRING);
+}
+/// Builds one `NoSettlInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SettlInstGrpNoSettlInstBuilder<'b> {
+    /// `SettlInstID` (162), STRING.
+    pub settl_inst_id: Option<v::FixStr<'b>>,
+    /// `SettlInstTransType` (163), CHAR.
+    pub settl_inst_trans_type: Option<e::SettlInstTransType>,
+    /// `SettlInstRefID` (214), STRING.
+    pub settl_inst_ref_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<PartiesBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `Product` (460), INT.
+    pub product: Option<e::Product<'b>>,
+    /// `SecurityType` (167), STRING.
+    pub security_type: Option<e::SecurityType<'b>>,
+    /// `CFICode` (461), STRING.
+    pub cfi_code: Option<v::FixStr<'b>>,
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    pub effective_time: Option<v::UtcTimestamp>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `LastUpdateTime` (779), UTCTIMESTAMP.
+    pub last_update_time: Option<v::UtcTimestamp>,
+    /// The `SettlInstructionsData` component.
+    pub settl_instructions_data: Option<SettlInstructionsDataBuilder<'b>>,
+    /// `PaymentMethod` (492), INT.
+    pub payment_method: Option<e::PaymentMethod<'b>>,
+    /// `PaymentRef` (476), STRING.
+    pub payment_ref: Option<v::FixStr<'b>>,
+    /// `CardHolderName` (488), STRING.
+    pub card_holder_name: Option<v::FixStr<'b>>,
+    /// `CardNumber` (489), STRING.
+    pub card_number: Option<v::FixStr<'b>>,
+    /// `CardStartDate` (503), LOCALMKTDATE.
+    pub card_start_date: Option<v::LocalMktDate>,
+    /// `CardExpDate` (490), LOCALMKTDATE.
+    pub card_exp_date: Option<v::LocalMktDate>,
+    /// `CardIssNum` (491), STRING.
+    pub card_iss_num: Option<v::FixStr<'b>>,
+    /// `PaymentDate` (504), LOCALMKTDATE.
+    pub payment_date: Option<v::LocalMktDate>,
+    /// `PaymentRemitterID` (505), STRING.
+    pub payment_remitter_id: Option<v::FixStr<'b>>,
+}
+impl<'b> SettlInstGrpNoSettlInstBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(settl_inst_id: v::FixStr<'b>) -> Self {
+        Self {
+            settl_inst_id: Some(settl_inst_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoSettlInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SettlInstGrpNoSettlInstBuilder(settl_inst_id: v::FixStr<'b>) {
-        settl_inst_id: Option<v::FixStr<'b>> = opt(162, "SettlInstID", STRING);
-        settl_inst_trans_type: Option<e::SettlInstTransType> = opt(163, "SettlInstTransType", CHAR);
-        settl_inst_ref_id: Option<v::FixStr<'b>> = opt(214, "SettlInstRefID", STRING);
-        parties: Option<PartiesBuilder<'b>> = comp("Parties");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        product: Option<e::Product<'b>> = opt(460, "Product", INT);
-        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
-        cfi_code: Option<v::FixStr<'b>> = opt(461, "CFICode", STRING);
-        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        last_update_time: Option<v::UtcTimestamp> = opt(779, "LastUpdateTime", UTCTIMESTAMP);
-        settl_instructions_data: Option<SettlInstructionsDataBuilder<'b>> = comp("SettlInstructionsData");
-        payment_method: Option<e::PaymentMethod<'b>> = opt(492, "PaymentMethod", INT);
-        payment_ref: Option<v::FixStr<'b>> = opt(476, "PaymentRef", STRING);
-        card_holder_name: Option<v::FixStr<'b>> = opt(488, "CardHolderName", STRING);
-        card_number: Option<v::FixStr<'b>> = opt(489, "CardNumber", STRING);
-        card_start_date: Option<v::LocalMktDate> = opt(503, "CardStartDate", LOCALMKTDATE);
-        card_exp_date: Option<v::LocalMktDate> = opt(490, "CardExpDate", LOCALMKTDATE);
-        card_iss_num: Option<v::FixStr<'b>> = opt(491, "CardIssNum", STRING);
-        payment_date: Option<v::LocalMktDate> = opt(504, "PaymentDate", LOCALMKTDATE);
-        payment_remitter_id: Option<v::FixStr<'b>> = opt(505, "PaymentRemitterID", STRING);
+t::build!(
+    SettlInstGrpNoSettlInstBuilder { settl_inst_id(162), settl_inst_trans_type(163),
+    settl_inst_ref_id(214), parties(comp), side(54), product(460), security_type(167),
+    cfi_code(461), effective_time(168), expire_time(126), last_update_time(779),
+    settl_instructions_data(comp), payment_method(492), payment_ref(476),
+    card_holder_name(488), card_number(489), card_start_date(503), card_exp_date(490),
+    card_iss_num(491), payment_date(504), payment_remitter_id(505) }
+);
+t::block!(SideCrossOrdCxlGrp, component = "SideCrossOrdCxlGrp");
+impl<'v, 'a> SideCrossOrdCxlGrp<'v, 'a> {
+    t::req_group!(
+        no_sides, slot = 0, tag = 552, "NoSides", entry = SideCrossOrdCxlGrpNoSides,
+        slots = 18, table = SIDE_CROSS_ORD_CXL_GRP_NO_SIDES
+    );
+}
+/// Builds the `SideCrossOrdCxlGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideCrossOrdCxlGrpBuilder<'b> {
+    /// The `NoSides` (552) group's entries.
+    pub no_sides: &'b [SideCrossOrdCxlGrpNoSidesBuilder<'b>],
+}
+impl<'b> SideCrossOrdCxlGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `SideCrossOrdCxlGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block SideCrossOrdCxlGrp {
-        req_group no_sides(0, 552, "NoSides", SideCrossOrdCxlGrpNoSides, 18, SIDE_CROSS_ORD_CXL_GRP_NO_SIDES);
-    }
-}
-t::builder! {
-    /// Builds the `SideCrossOrdCxlGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SideCrossOrdCxlGrpBuilder() {
-        no_sides: &'b [SideCrossOrdCxlGrpNoSidesBuilder<'b>] = group(552, "NoSides");
-    }
-}
+t::build!(SideCrossOrdCxlGrpBuilder { no_sides(group 552) });
 /// The `NoSides` (552) group's table.
 pub static SIDE_CROSS_ORD_CXL_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
@@ -4798,55 +7620,98 @@ pub static SIDE_CROSS_ORD_CXL_GRP_NO_SIDES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoSides` (552) group.
-    entry SideCrossOrdCxlGrpNoSides[18] {
-        req side(0, 54, "Side", CHAR, e::Side);
-        req orig_cl_ord_id(1, 41, "OrigClOrdID", STRING, v::FixStr<'a>);
-        req cl_ord_id(2, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(3, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt cl_ord_link_id(4, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        opt orig_ord_mod_time(5, 586, "OrigOrdModTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp parties(6, 1, "Parties", Parties);
-        opt trade_origination_date(7, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trade_date(8, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        req_comp order_qty_data(9, 5, "OrderQtyData", OrderQtyData);
-        opt compliance_id(14, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt text(15, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(16, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(17, 355, "EncodedText", DATA);
+t::entry!(SideCrossOrdCxlGrpNoSides, slots = 18, group = "NoSides", tag = 552);
+impl<'a> SideCrossOrdCxlGrpNoSides<'a> {
+    t::req!(side, slot = 0, tag = 54, "Side", CHAR, e::Side);
+    t::req!(orig_cl_ord_id, slot = 1, tag = 41, "OrigClOrdID", STRING);
+    t::req!(cl_ord_id, slot = 2, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 3, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(cl_ord_link_id, slot = 4, tag = 583, "ClOrdLinkID", STRING);
+    t::opt!(orig_ord_mod_time, slot = 5, tag = 586, "OrigOrdModTime", UTCTIMESTAMP);
+    t::comp!(parties, slot = 6, slots = 1, "Parties", Parties);
+    t::opt!(
+        trade_origination_date, slot = 7, tag = 229, "TradeOriginationDate", LOCALMKTDATE
+    );
+    t::opt!(trade_date, slot = 8, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::req_comp!(order_qty_data, slot = 9, slots = 5, "OrderQtyData", OrderQtyData);
+    t::opt!(compliance_id, slot = 14, tag = 376, "ComplianceID", STRING);
+    t::opt!(text, slot = 15, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 16, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 17, tag = 355, "EncodedText", DATA);
+}
+/// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideCrossOrdCxlGrpNoSidesBuilder<'b> {
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// `OrigClOrdID` (41), STRING, required.
+    pub orig_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// `OrigOrdModTime` (586), UTCTIMESTAMP.
+    pub orig_ord_mod_time: Option<v::UtcTimestamp>,
+    /// The `Parties` component.
+    pub parties: Option<PartiesBuilder<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<OrderQtyDataBuilder<'b>>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> SideCrossOrdCxlGrpNoSidesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        side: e::Side,
+        orig_cl_ord_id: v::FixStr<'b>,
+        cl_ord_id: v::FixStr<'b>,
+    ) -> Self {
+        Self {
+            side: Some(side),
+            orig_cl_ord_id: Some(orig_cl_ord_id),
+            cl_ord_id: Some(cl_ord_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SideCrossOrdCxlGrpNoSidesBuilder(side: e::Side, orig_cl_ord_id: v::FixStr<'b>, cl_ord_id: v::FixStr<'b>) {
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        orig_cl_ord_id: Option<v::FixStr<'b>> = req(41, "OrigClOrdID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        orig_ord_mod_time: Option<v::UtcTimestamp> = opt(586, "OrigOrdModTime", UTCTIMESTAMP);
-        parties: Option<PartiesBuilder<'b>> = comp("Parties");
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        order_qty_data: Option<OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    SideCrossOrdCxlGrpNoSidesBuilder { side(54), orig_cl_ord_id(41), cl_ord_id(11),
+    secondary_cl_ord_id(526), cl_ord_link_id(583), orig_ord_mod_time(586), parties(comp),
+    trade_origination_date(229), trade_date(75), order_qty_data(comp),
+    compliance_id(376), text(58), encoded_text(data = 355, length = 354) }
+);
+t::block!(SideCrossOrdModGrp, component = "SideCrossOrdModGrp");
+impl<'v, 'a> SideCrossOrdModGrp<'v, 'a> {
+    t::req_group!(
+        no_sides, slot = 0, tag = 552, "NoSides", entry = SideCrossOrdModGrpNoSides,
+        slots = 40, table = SIDE_CROSS_ORD_MOD_GRP_NO_SIDES
+    );
+}
+/// Builds the `SideCrossOrdModGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideCrossOrdModGrpBuilder<'b> {
+    /// The `NoSides` (552) group's entries.
+    pub no_sides: &'b [SideCrossOrdModGrpNoSidesBuilder<'b>],
+}
+impl<'b> SideCrossOrdModGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `SideCrossOrdModGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block SideCrossOrdModGrp {
-        req_group no_sides(0, 552, "NoSides", SideCrossOrdModGrpNoSides, 40, SIDE_CROSS_ORD_MOD_GRP_NO_SIDES);
-    }
-}
-t::builder! {
-    /// Builds the `SideCrossOrdModGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SideCrossOrdModGrpBuilder() {
-        no_sides: &'b [SideCrossOrdModGrpNoSidesBuilder<'b>] = group(552, "NoSides");
-    }
-}
+t::build!(SideCrossOrdModGrpBuilder { no_sides(group 552) });
 /// The `NoSides` (552) group's table.
 pub static SIDE_CROSS_ORD_MOD_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
@@ -4867,93 +7732,175 @@ pub static SIDE_CROSS_ORD_MOD_GRP_NO_SIDES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoSides` (552) group.
-    entry SideCrossOrdModGrpNoSides[40] {
-        req side(0, 54, "Side", CHAR, e::Side);
-        req cl_ord_id(1, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(2, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt cl_ord_link_id(3, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        comp parties(4, 1, "Parties", Parties);
-        opt trade_origination_date(5, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trade_date(6, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt account(7, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(8, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(9, 581, "AccountType", INT, e::AccountType<'a>);
-        opt day_booking_inst(10, 589, "DayBookingInst", CHAR, e::DayBookingInst);
-        opt booking_unit(11, 590, "BookingUnit", CHAR, e::BookingUnit);
-        opt prealloc_method(12, 591, "PreallocMethod", CHAR, e::PreallocMethod);
-        opt alloc_id(13, 70, "AllocID", STRING, v::FixStr<'a>);
-        comp pre_alloc_grp(14, 1, "PreAllocGrp", PreAllocGrp);
-        opt qty_type(15, 854, "QtyType", INT, e::QtyType<'a>);
-        req_comp order_qty_data(16, 5, "OrderQtyData", OrderQtyData);
-        comp commission_data(21, 4, "CommissionData", CommissionData);
-        opt order_capacity(25, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt order_restrictions(26, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt cust_order_capacity(27, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt forex_req(28, 121, "ForexReq", BOOLEAN, bool);
-        opt settl_currency(29, 120, "SettlCurrency", CURRENCY, v::Currency);
-        opt booking_type(30, 775, "BookingType", INT, e::BookingType<'a>);
-        opt text(31, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(32, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(33, 355, "EncodedText", DATA);
-        opt position_effect(34, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt covered_or_uncovered(35, 203, "CoveredOrUncovered", INT, e::CoveredOrUncovered<'a>);
-        opt cash_margin(36, 544, "CashMargin", CHAR, e::CashMargin);
-        opt clearing_fee_indicator(37, 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator<'a>);
-        opt solicited_flag(38, 377, "SolicitedFlag", BOOLEAN, bool);
-        opt side_compliance_id(39, 659, "SideComplianceID", STRING, v::FixStr<'a>);
+t::entry!(SideCrossOrdModGrpNoSides, slots = 40, group = "NoSides", tag = 552);
+impl<'a> SideCrossOrdModGrpNoSides<'a> {
+    t::req!(side, slot = 0, tag = 54, "Side", CHAR, e::Side);
+    t::req!(cl_ord_id, slot = 1, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 2, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(cl_ord_link_id, slot = 3, tag = 583, "ClOrdLinkID", STRING);
+    t::comp!(parties, slot = 4, slots = 1, "Parties", Parties);
+    t::opt!(
+        trade_origination_date, slot = 5, tag = 229, "TradeOriginationDate", LOCALMKTDATE
+    );
+    t::opt!(trade_date, slot = 6, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(account, slot = 7, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 8, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 9, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(
+        day_booking_inst, slot = 10, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
+    );
+    t::opt!(booking_unit, slot = 11, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
+    t::opt!(
+        prealloc_method, slot = 12, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
+    );
+    t::opt!(alloc_id, slot = 13, tag = 70, "AllocID", STRING);
+    t::comp!(pre_alloc_grp, slot = 14, slots = 1, "PreAllocGrp", PreAllocGrp);
+    t::opt!(qty_type, slot = 15, tag = 854, "QtyType", INT, e::QtyType);
+    t::req_comp!(order_qty_data, slot = 16, slots = 5, "OrderQtyData", OrderQtyData);
+    t::comp!(commission_data, slot = 21, slots = 4, "CommissionData", CommissionData);
+    t::opt!(
+        order_capacity, slot = 25, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(
+        order_restrictions, slot = 26, tag = 529, "OrderRestrictions",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        cust_order_capacity, slot = 27, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(forex_req, slot = 28, tag = 121, "ForexReq", BOOLEAN);
+    t::opt!(settl_currency, slot = 29, tag = 120, "SettlCurrency", CURRENCY);
+    t::opt!(booking_type, slot = 30, tag = 775, "BookingType", INT, e::BookingType);
+    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+    t::opt!(
+        position_effect, slot = 34, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(
+        covered_or_uncovered, slot = 35, tag = 203, "CoveredOrUncovered", INT,
+        e::CoveredOrUncovered
+    );
+    t::opt!(cash_margin, slot = 36, tag = 544, "CashMargin", CHAR, e::CashMargin);
+    t::opt!(
+        clearing_fee_indicator, slot = 37, tag = 635, "ClearingFeeIndicator", STRING,
+        e::ClearingFeeIndicator
+    );
+    t::opt!(solicited_flag, slot = 38, tag = 377, "SolicitedFlag", BOOLEAN);
+    t::opt!(side_compliance_id, slot = 39, tag = 659, "SideComplianceID", STRING);
+}
+/// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideCrossOrdModGrpNoSidesBuilder<'b> {
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<PartiesBuilder<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `DayBookingInst` (589), CHAR.
+    pub day_booking_inst: Option<e::DayBookingInst>,
+    /// `BookingUnit` (590), CHAR.
+    pub booking_unit: Option<e::BookingUnit>,
+    /// `PreallocMethod` (591), CHAR.
+    pub prealloc_method: Option<e::PreallocMethod>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// The `PreAllocGrp` component.
+    pub pre_alloc_grp: Option<PreAllocGrpBuilder<'b>>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<OrderQtyDataBuilder<'b>>,
+    /// The `CommissionData` component.
+    pub commission_data: Option<CommissionDataBuilder<'b>>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    pub order_restrictions: Option<v::MultipleValueString<'b>>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `ForexReq` (121), BOOLEAN.
+    pub forex_req: Option<bool>,
+    /// `SettlCurrency` (120), CURRENCY.
+    pub settl_currency: Option<v::Currency>,
+    /// `BookingType` (775), INT.
+    pub booking_type: Option<e::BookingType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `CoveredOrUncovered` (203), INT.
+    pub covered_or_uncovered: Option<e::CoveredOrUncovered<'b>>,
+    /// `CashMargin` (544), CHAR.
+    pub cash_margin: Option<e::CashMargin>,
+    /// `ClearingFeeIndicator` (635), STRING.
+    pub clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>>,
+    /// `SolicitedFlag` (377), BOOLEAN.
+    pub solicited_flag: Option<bool>,
+    /// `SideComplianceID` (659), STRING.
+    pub side_compliance_id: Option<v::FixStr<'b>>,
+}
+impl<'b> SideCrossOrdModGrpNoSidesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(side: e::Side, cl_ord_id: v::FixStr<'b>) -> Self {
+        Self {
+            side: Some(side),
+            cl_ord_id: Some(cl_ord_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SideCrossOrdModGrpNoSidesBuilder(side: e::Side, cl_ord_id: v::FixStr<'b>) {
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        parties: Option<PartiesBuilder<'b>> = comp("Parties");
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        day_booking_inst: Option<e::DayBookingInst> = opt(589, "DayBookingInst", CHAR);
-        booking_unit: Option<e::BookingUnit> = opt(590, "BookingUnit", CHAR);
-        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
-        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
-        pre_alloc_grp: Option<PreAllocGrpBuilder<'b>> = comp("PreAllocGrp");
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        order_qty_data: Option<OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        commission_data: Option<CommissionDataBuilder<'b>> = comp("CommissionData");
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        forex_req: Option<bool> = opt(121, "ForexReq", BOOLEAN);
-        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
-        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        covered_or_uncovered: Option<e::CoveredOrUncovered<'b>> = opt(203, "CoveredOrUncovered", INT);
-        cash_margin: Option<e::CashMargin> = opt(544, "CashMargin", CHAR);
-        clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>> = opt(635, "ClearingFeeIndicator", STRING);
-        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
-        side_compliance_id: Option<v::FixStr<'b>> = opt(659, "SideComplianceID", STRING);
+t::build!(
+    SideCrossOrdModGrpNoSidesBuilder { side(54), cl_ord_id(11), secondary_cl_ord_id(526),
+    cl_ord_link_id(583), parties(comp), trade_origination_date(229), trade_date(75),
+    account(1), acct_id_source(660), account_type(581), day_booking_inst(589),
+    booking_unit(590), prealloc_method(591), alloc_id(70), pre_alloc_grp(comp),
+    qty_type(854), order_qty_data(comp), commission_data(comp), order_capacity(528),
+    order_restrictions(529), cust_order_capacity(582), forex_req(121),
+    settl_currency(120), booking_type(775), text(58), encoded_text(data = 355, length =
+    354), position_effect(77), covered_or_uncovered(203), cash_margin(544),
+    clearing_fee_indicator(635), solicited_flag(377), side_compliance_id(659) }
+);
+t::block!(TrdAllocGrp, component = "TrdAllocGrp");
+impl<'v, 'a> TrdAllocGrp<'v, 'a> {
+    t::group!(
+        no_allocs, slot = 0, tag = 78, "NoAllocs", entry = TrdAllocGrpNoAllocs, slots =
+        6, table = TRD_ALLOC_GRP_NO_ALLOCS
+    );
+}
+/// Builds the `TrdAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdAllocGrpBuilder<'b> {
+    /// The `NoAllocs` (78) group's entries.
+    pub no_allocs: &'b [TrdAllocGrpNoAllocsBuilder<'b>],
+}
+impl<'b> TrdAllocGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `TrdAllocGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block TrdAllocGrp {
-        group no_allocs(0, 78, "NoAllocs", TrdAllocGrpNoAllocs, 6, TRD_ALLOC_GRP_NO_ALLOCS);
-    }
-}
-t::builder! {
-    /// Builds the `TrdAllocGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdAllocGrpBuilder() {
-        no_allocs: &'b [TrdAllocGrpNoAllocsBuilder<'b>] = group(78, "NoAllocs");
-    }
-}
+t::build!(TrdAllocGrpBuilder { no_allocs(group 78) });
 /// The `NoAllocs` (78) group's table.
 pub static TRD_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
@@ -4970,40 +7917,67 @@ pub static TRD_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoAllocs` (78) group.
-    entry TrdAllocGrpNoAllocs[6] {
-        opt alloc_account(0, 79, "AllocAccount", STRING, v::FixStr<'a>);
-        opt alloc_acct_id_source(1, 661, "AllocAcctIDSource", INT, i64);
-        opt alloc_settl_currency(2, 736, "AllocSettlCurrency", CURRENCY, v::Currency);
-        opt individual_alloc_id(3, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
-        comp nested_parties2(4, 1, "NestedParties2", NestedParties2);
-        opt alloc_qty(5, 80, "AllocQty", QTY, v::Decimal);
+t::entry!(TrdAllocGrpNoAllocs, slots = 6, group = "NoAllocs", tag = 78);
+impl<'a> TrdAllocGrpNoAllocs<'a> {
+    t::opt!(alloc_account, slot = 0, tag = 79, "AllocAccount", STRING);
+    t::opt!(alloc_acct_id_source, slot = 1, tag = 661, "AllocAcctIDSource", INT);
+    t::opt!(alloc_settl_currency, slot = 2, tag = 736, "AllocSettlCurrency", CURRENCY);
+    t::opt!(individual_alloc_id, slot = 3, tag = 467, "IndividualAllocID", STRING);
+    t::comp!(nested_parties2, slot = 4, slots = 1, "NestedParties2", NestedParties2);
+    t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
+}
+/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdAllocGrpNoAllocsBuilder<'b> {
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: Option<v::FixStr<'b>>,
+    /// `AllocAcctIDSource` (661), INT.
+    pub alloc_acct_id_source: Option<i64>,
+    /// `AllocSettlCurrency` (736), CURRENCY.
+    pub alloc_settl_currency: Option<v::Currency>,
+    /// `IndividualAllocID` (467), STRING.
+    pub individual_alloc_id: Option<v::FixStr<'b>>,
+    /// The `NestedParties2` component.
+    pub nested_parties2: Option<NestedParties2Builder<'b>>,
+    /// `AllocQty` (80), QTY.
+    pub alloc_qty: Option<v::Decimal>,
+}
+impl<'b> TrdAllocGrpNoAllocsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(alloc_account: v::FixStr<'b>) -> Self {
+        Self {
+            alloc_account: Some(alloc_account),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdAllocGrpNoAllocsBuilder(alloc_account: v::FixStr<'b>) {
-        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
-        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
-        alloc_settl_currency: Option<v::Currency> = opt(736, "AllocSettlCurrency", CURRENCY);
-        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
-        nested_parties2: Option<NestedParties2Builder<'b>> = comp("NestedParties2");
-        alloc_qty: Option<v::Decimal> = opt(80, "AllocQty", QTY);
+t::build!(
+    TrdAllocGrpNoAllocsBuilder { alloc_account(79), alloc_acct_id_source(661),
+    alloc_settl_currency(736), individual_alloc_id(467), nested_parties2(comp),
+    alloc_qty(80) }
+);
+t::block!(TrdCapDtGrp, component = "TrdCapDtGrp");
+impl<'v, 'a> TrdCapDtGrp<'v, 'a> {
+    t::group!(
+        no_dates, slot = 0, tag = 580, "NoDates", entry = TrdCapDtGrpNoDates, slots = 2,
+        table = TRD_CAP_DT_GRP_NO_DATES
+    );
+}
+/// Builds the `TrdCapDtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdCapDtGrpBuilder<'b> {
+    /// The `NoDates` (580) group's entries.
+    pub no_dates: &'b [TrdCapDtGrpNoDatesBuilder<'b>],
+}
+impl<'b> TrdCapDtGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `TrdCapDtGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block TrdCapDtGrp {
-        group no_dates(0, 580, "NoDates", TrdCapDtGrpNoDates, 2, TRD_CAP_DT_GRP_NO_DATES);
-    }
-}
-t::builder! {
-    /// Builds the `TrdCapDtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdCapDtGrpBuilder() {
-        no_dates: &'b [TrdCapDtGrpNoDatesBuilder<'b>] = group(580, "NoDates");
-    }
-}
+t::build!(TrdCapDtGrpBuilder { no_dates(group 580) });
 /// The `NoDates` (580) group's table.
 pub static TRD_CAP_DT_GRP_NO_DATES: t::Group = t::Group {
     name: "NoDates",
@@ -5020,33 +7994,53 @@ pub static TRD_CAP_DT_GRP_NO_DATES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoDates` (580) group.
-    entry TrdCapDtGrpNoDates[2] {
-        opt trade_date(0, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt transact_time(1, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
+t::entry!(TrdCapDtGrpNoDates, slots = 2, group = "NoDates", tag = 580);
+impl<'a> TrdCapDtGrpNoDates<'a> {
+    t::opt!(trade_date, slot = 0, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(transact_time, slot = 1, tag = 60, "TransactTime", UTCTIMESTAMP);
+}
+/// Builds one `NoDates` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdCapDtGrpNoDatesBuilder<'b> {
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> TrdCapDtGrpNoDatesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(trade_date: v::LocalMktDate) -> Self {
+        Self {
+            trade_date: Some(trade_date),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoDates` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdCapDtGrpNoDatesBuilder(trade_date: v::LocalMktDate) {
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
+t::build!(TrdCapDtGrpNoDatesBuilder { trade_date(75), transact_time(60) });
+t::block!(TrdCapRptSideGrp, component = "TrdCapRptSideGrp");
+impl<'v, 'a> TrdCapRptSideGrp<'v, 'a> {
+    t::req_group!(
+        no_sides, slot = 0, tag = 552, "NoSides", entry = TrdCapRptSideGrpNoSides, slots
+        = 61, table = TRD_CAP_RPT_SIDE_GRP_NO_SIDES
+    );
+}
+/// Builds the `TrdCapRptSideGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdCapRptSideGrpBuilder<'b> {
+    /// The `NoSides` (552) group's entries.
+    pub no_sides: &'b [TrdCapRptSideGrpNoSidesBuilder<'b>],
+}
+impl<'b> TrdCapRptSideGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `TrdCapRptSideGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block TrdCapRptSideGrp {
-        req_group no_sides(0, 552, "NoSides", TrdCapRptSideGrpNoSides, 61, TRD_CAP_RPT_SIDE_GRP_NO_SIDES);
-    }
-}
-t::builder! {
-    /// Builds the `TrdCapRptSideGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdCapRptSideGrpBuilder() {
-        no_sides: &'b [TrdCapRptSideGrpNoSidesBuilder<'b>] = group(552, "NoSides");
-    }
-}
+t::build!(TrdCapRptSideGrpBuilder { no_sides(group 552) });
 /// The `NoSides` (552) group's table.
 pub static TRD_CAP_RPT_SIDE_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
@@ -5075,143 +8069,260 @@ pub static TRD_CAP_RPT_SIDE_GRP_NO_SIDES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoSides` (552) group.
-    entry TrdCapRptSideGrpNoSides[61] {
-        req side(0, 54, "Side", CHAR, e::Side);
-        req order_id(1, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(2, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        opt cl_ord_id(3, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(4, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt list_id(5, 66, "ListID", STRING, v::FixStr<'a>);
-        comp parties(6, 1, "Parties", Parties);
-        opt account(7, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(8, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(9, 581, "AccountType", INT, e::AccountType<'a>);
-        opt process_code(10, 81, "ProcessCode", CHAR, e::ProcessCode);
-        opt odd_lot(11, 575, "OddLot", BOOLEAN, bool);
-        comp clr_inst_grp(12, 1, "ClrInstGrp", ClrInstGrp);
-        opt trade_input_source(13, 578, "TradeInputSource", STRING, v::FixStr<'a>);
-        opt trade_input_device(14, 579, "TradeInputDevice", STRING, v::FixStr<'a>);
-        opt order_input_device(15, 821, "OrderInputDevice", STRING, v::FixStr<'a>);
-        opt currency(16, 15, "Currency", CURRENCY, v::Currency);
-        opt compliance_id(17, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt solicited_flag(18, 377, "SolicitedFlag", BOOLEAN, bool);
-        opt order_capacity(19, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt order_restrictions(20, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt cust_order_capacity(21, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt ord_type(22, 40, "OrdType", CHAR, e::OrdType);
-        opt exec_inst(23, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt trans_bkd_time(24, 483, "TransBkdTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt trading_session_id(25, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(26, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt time_bracket(27, 943, "TimeBracket", STRING, v::FixStr<'a>);
-        comp commission_data(28, 4, "CommissionData", CommissionData);
-        opt gross_trade_amt(32, 381, "GrossTradeAmt", AMT, v::Decimal);
-        opt num_days_interest(33, 157, "NumDaysInterest", INT, i64);
-        opt ex_date(34, 230, "ExDate", LOCALMKTDATE, v::LocalMktDate);
-        opt accrued_interest_rate(35, 158, "AccruedInterestRate", PERCENTAGE, v::Decimal);
-        opt accrued_interest_amt(36, 159, "AccruedInterestAmt", AMT, v::Decimal);
-        opt interest_at_maturity(37, 738, "InterestAtMaturity", AMT, v::Decimal);
-        opt end_accrued_interest_amt(38, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
-        opt start_cash(39, 921, "StartCash", AMT, v::Decimal);
-        opt end_cash(40, 922, "EndCash", AMT, v::Decimal);
-        opt concession(41, 238, "Concession", AMT, v::Decimal);
-        opt total_takedown(42, 237, "TotalTakedown", AMT, v::Decimal);
-        opt net_money(43, 118, "NetMoney", AMT, v::Decimal);
-        opt settl_curr_amt(44, 119, "SettlCurrAmt", AMT, v::Decimal);
-        opt settl_currency(45, 120, "SettlCurrency", CURRENCY, v::Currency);
-        opt settl_curr_fx_rate(46, 155, "SettlCurrFxRate", FLOAT, v::Decimal);
-        opt settl_curr_fx_rate_calc(47, 156, "SettlCurrFxRateCalc", CHAR, e::SettlCurrFxRateCalc);
-        opt position_effect(48, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt text(49, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(50, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(51, 355, "EncodedText", DATA);
-        opt side_multi_leg_reporting_type(52, 752, "SideMultiLegReportingType", INT, e::SideMultiLegReportingType<'a>);
-        comp cont_amt_grp(53, 1, "ContAmtGrp", ContAmtGrp);
-        comp stipulations(54, 1, "Stipulations", Stipulations);
-        comp misc_fees_grp(55, 1, "MiscFeesGrp", MiscFeesGrp);
-        opt exchange_rule(56, 825, "ExchangeRule", STRING, v::FixStr<'a>);
-        opt trade_alloc_indicator(57, 826, "TradeAllocIndicator", INT, e::TradeAllocIndicator<'a>);
-        opt prealloc_method(58, 591, "PreallocMethod", CHAR, e::PreallocMethod);
-        opt alloc_id(59, 70, "AllocID", STRING, v::FixStr<'a>);
-        comp trd_alloc_grp(60, 1, "TrdAllocGrp", TrdAllocGrp);
+t::entry!(TrdCapRptSideGrpNoSides, slots = 61, group = "NoSides", tag = 552);
+impl<'a> TrdCapRptSideGrpNoSides<'a> {
+    t::req!(side, slot = 0, tag = 54, "Side", CHAR, e::Side);
+    t::req!(order_id, slot = 1, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 2, tag = 198, "SecondaryOrderID", STRING);
+    t::opt!(cl_ord_id, slot = 3, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 4, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(list_id, slot = 5, tag = 66, "ListID", STRING);
+    t::comp!(parties, slot = 6, slots = 1, "Parties", Parties);
+    t::opt!(account, slot = 7, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 8, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 9, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(process_code, slot = 10, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    t::opt!(odd_lot, slot = 11, tag = 575, "OddLot", BOOLEAN);
+    t::comp!(clr_inst_grp, slot = 12, slots = 1, "ClrInstGrp", ClrInstGrp);
+    t::opt!(trade_input_source, slot = 13, tag = 578, "TradeInputSource", STRING);
+    t::opt!(trade_input_device, slot = 14, tag = 579, "TradeInputDevice", STRING);
+    t::opt!(order_input_device, slot = 15, tag = 821, "OrderInputDevice", STRING);
+    t::opt!(currency, slot = 16, tag = 15, "Currency", CURRENCY);
+    t::opt!(compliance_id, slot = 17, tag = 376, "ComplianceID", STRING);
+    t::opt!(solicited_flag, slot = 18, tag = 377, "SolicitedFlag", BOOLEAN);
+    t::opt!(
+        order_capacity, slot = 19, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(
+        order_restrictions, slot = 20, tag = 529, "OrderRestrictions",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        cust_order_capacity, slot = 21, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(ord_type, slot = 22, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(exec_inst, slot = 23, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(trans_bkd_time, slot = 24, tag = 483, "TransBkdTime", UTCTIMESTAMP);
+    t::opt!(trading_session_id, slot = 25, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 26, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(time_bracket, slot = 27, tag = 943, "TimeBracket", STRING);
+    t::comp!(commission_data, slot = 28, slots = 4, "CommissionData", CommissionData);
+    t::opt!(gross_trade_amt, slot = 32, tag = 381, "GrossTradeAmt", AMT);
+    t::opt!(num_days_interest, slot = 33, tag = 157, "NumDaysInterest", INT);
+    t::opt!(ex_date, slot = 34, tag = 230, "ExDate", LOCALMKTDATE);
+    t::opt!(
+        accrued_interest_rate, slot = 35, tag = 158, "AccruedInterestRate", PERCENTAGE
+    );
+    t::opt!(accrued_interest_amt, slot = 36, tag = 159, "AccruedInterestAmt", AMT);
+    t::opt!(interest_at_maturity, slot = 37, tag = 738, "InterestAtMaturity", AMT);
+    t::opt!(
+        end_accrued_interest_amt, slot = 38, tag = 920, "EndAccruedInterestAmt", AMT
+    );
+    t::opt!(start_cash, slot = 39, tag = 921, "StartCash", AMT);
+    t::opt!(end_cash, slot = 40, tag = 922, "EndCash", AMT);
+    t::opt!(concession, slot = 41, tag = 238, "Concession", AMT);
+    t::opt!(total_takedown, slot = 42, tag = 237, "TotalTakedown", AMT);
+    t::opt!(net_money, slot = 43, tag = 118, "NetMoney", AMT);
+    t::opt!(settl_curr_amt, slot = 44, tag = 119, "SettlCurrAmt", AMT);
+    t::opt!(settl_currency, slot = 45, tag = 120, "SettlCurrency", CURRENCY);
+    t::opt!(settl_curr_fx_rate, slot = 46, tag = 155, "SettlCurrFxRate", FLOAT);
+    t::opt!(
+        settl_curr_fx_rate_calc, slot = 47, tag = 156, "SettlCurrFxRateCalc", CHAR,
+        e::SettlCurrFxRateCalc
+    );
+    t::opt!(
+        position_effect, slot = 48, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(text, slot = 49, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 50, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 51, tag = 355, "EncodedText", DATA);
+    t::opt!(
+        side_multi_leg_reporting_type, slot = 52, tag = 752, "SideMultiLegReportingType",
+        INT, e::SideMultiLegReportingType
+    );
+    t::comp!(cont_amt_grp, slot = 53, slots = 1, "ContAmtGrp", ContAmtGrp);
+    t::comp!(stipulations, slot = 54, slots = 1, "Stipulations", Stipulations);
+    t::comp!(misc_fees_grp, slot = 55, slots = 1, "MiscFeesGrp", MiscFeesGrp);
+    t::opt!(exchange_rule, slot = 56, tag = 825, "ExchangeRule", STRING);
+    t::opt!(
+        trade_alloc_indicator, slot = 57, tag = 826, "TradeAllocIndicator", INT,
+        e::TradeAllocIndicator
+    );
+    t::opt!(
+        prealloc_method, slot = 58, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
+    );
+    t::opt!(alloc_id, slot = 59, tag = 70, "AllocID", STRING);
+    t::comp!(trd_alloc_grp, slot = 60, slots = 1, "TrdAllocGrp", TrdAllocGrp);
+}
+/// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdCapRptSideGrpNoSidesBuilder<'b> {
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// `OrderID` (37), STRING, required.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ListID` (66), STRING.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `ProcessCode` (81), CHAR.
+    pub process_code: Option<e::ProcessCode>,
+    /// `OddLot` (575), BOOLEAN.
+    pub odd_lot: Option<bool>,
+    /// The `ClrInstGrp` component.
+    pub clr_inst_grp: Option<ClrInstGrpBuilder<'b>>,
+    /// `TradeInputSource` (578), STRING.
+    pub trade_input_source: Option<v::FixStr<'b>>,
+    /// `TradeInputDevice` (579), STRING.
+    pub trade_input_device: Option<v::FixStr<'b>>,
+    /// `OrderInputDevice` (821), STRING.
+    pub order_input_device: Option<v::FixStr<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `SolicitedFlag` (377), BOOLEAN.
+    pub solicited_flag: Option<bool>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    pub order_restrictions: Option<v::MultipleValueString<'b>>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: Option<e::OrdType>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `TransBkdTime` (483), UTCTIMESTAMP.
+    pub trans_bkd_time: Option<v::UtcTimestamp>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `TimeBracket` (943), STRING.
+    pub time_bracket: Option<v::FixStr<'b>>,
+    /// The `CommissionData` component.
+    pub commission_data: Option<CommissionDataBuilder<'b>>,
+    /// `GrossTradeAmt` (381), AMT.
+    pub gross_trade_amt: Option<v::Decimal>,
+    /// `NumDaysInterest` (157), INT.
+    pub num_days_interest: Option<i64>,
+    /// `ExDate` (230), LOCALMKTDATE.
+    pub ex_date: Option<v::LocalMktDate>,
+    /// `AccruedInterestRate` (158), PERCENTAGE.
+    pub accrued_interest_rate: Option<v::Decimal>,
+    /// `AccruedInterestAmt` (159), AMT.
+    pub accrued_interest_amt: Option<v::Decimal>,
+    /// `InterestAtMaturity` (738), AMT.
+    pub interest_at_maturity: Option<v::Decimal>,
+    /// `EndAccruedInterestAmt` (920), AMT.
+    pub end_accrued_interest_amt: Option<v::Decimal>,
+    /// `StartCash` (921), AMT.
+    pub start_cash: Option<v::Decimal>,
+    /// `EndCash` (922), AMT.
+    pub end_cash: Option<v::Decimal>,
+    /// `Concession` (238), AMT.
+    pub concession: Option<v::Decimal>,
+    /// `TotalTakedown` (237), AMT.
+    pub total_takedown: Option<v::Decimal>,
+    /// `NetMoney` (118), AMT.
+    pub net_money: Option<v::Decimal>,
+    /// `SettlCurrAmt` (119), AMT.
+    pub settl_curr_amt: Option<v::Decimal>,
+    /// `SettlCurrency` (120), CURRENCY.
+    pub settl_currency: Option<v::Currency>,
+    /// `SettlCurrFxRate` (155), FLOAT.
+    pub settl_curr_fx_rate: Option<v::Decimal>,
+    /// `SettlCurrFxRateCalc` (156), CHAR.
+    pub settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `SideMultiLegReportingType` (752), INT.
+    pub side_multi_leg_reporting_type: Option<e::SideMultiLegReportingType<'b>>,
+    /// The `ContAmtGrp` component.
+    pub cont_amt_grp: Option<ContAmtGrpBuilder<'b>>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<StipulationsBuilder<'b>>,
+    /// The `MiscFeesGrp` component.
+    pub misc_fees_grp: Option<MiscFeesGrpBuilder<'b>>,
+    /// `ExchangeRule` (825), STRING.
+    pub exchange_rule: Option<v::FixStr<'b>>,
+    /// `TradeAllocIndicator` (826), INT.
+    pub trade_alloc_indicator: Option<e::TradeAllocIndicator<'b>>,
+    /// `PreallocMethod` (591), CHAR.
+    pub prealloc_method: Option<e::PreallocMethod>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// The `TrdAllocGrp` component.
+    pub trd_alloc_grp: Option<TrdAllocGrpBuilder<'b>>,
+}
+impl<'b> TrdCapRptSideGrpNoSidesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(side: e::Side, order_id: v::FixStr<'b>) -> Self {
+        Self {
+            side: Some(side),
+            order_id: Some(order_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdCapRptSideGrpNoSidesBuilder(side: e::Side, order_id: v::FixStr<'b>) {
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        order_id: Option<v::FixStr<'b>> = req(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
-        parties: Option<PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
-        odd_lot: Option<bool> = opt(575, "OddLot", BOOLEAN);
-        clr_inst_grp: Option<ClrInstGrpBuilder<'b>> = comp("ClrInstGrp");
-        trade_input_source: Option<v::FixStr<'b>> = opt(578, "TradeInputSource", STRING);
-        trade_input_device: Option<v::FixStr<'b>> = opt(579, "TradeInputDevice", STRING);
-        order_input_device: Option<v::FixStr<'b>> = opt(821, "OrderInputDevice", STRING);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        trans_bkd_time: Option<v::UtcTimestamp> = opt(483, "TransBkdTime", UTCTIMESTAMP);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        time_bracket: Option<v::FixStr<'b>> = opt(943, "TimeBracket", STRING);
-        commission_data: Option<CommissionDataBuilder<'b>> = comp("CommissionData");
-        gross_trade_amt: Option<v::Decimal> = opt(381, "GrossTradeAmt", AMT);
-        num_days_interest: Option<i64> = opt(157, "NumDaysInterest", INT);
-        ex_date: Option<v::LocalMktDate> = opt(230, "ExDate", LOCALMKTDATE);
-        accrued_interest_rate: Option<v::Decimal> = opt(158, "AccruedInterestRate", PERCENTAGE);
-        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
-        interest_at_maturity: Option<v::Decimal> = opt(738, "InterestAtMaturity", AMT);
-        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
-        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
-        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
-        concession: Option<v::Decimal> = opt(238, "Concession", AMT);
-        total_takedown: Option<v::Decimal> = opt(237, "TotalTakedown", AMT);
-        net_money: Option<v::Decimal> = opt(118, "NetMoney", AMT);
-        settl_curr_amt: Option<v::Decimal> = opt(119, "SettlCurrAmt", AMT);
-        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
-        settl_curr_fx_rate: Option<v::Decimal> = opt(155, "SettlCurrFxRate", FLOAT);
-        settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc> = opt(156, "SettlCurrFxRateCalc", CHAR);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        side_multi_leg_reporting_type: Option<e::SideMultiLegReportingType<'b>> = opt(752, "SideMultiLegReportingType", INT);
-        cont_amt_grp: Option<ContAmtGrpBuilder<'b>> = comp("ContAmtGrp");
-        stipulations: Option<StipulationsBuilder<'b>> = comp("Stipulations");
-        misc_fees_grp: Option<MiscFeesGrpBuilder<'b>> = comp("MiscFeesGrp");
-        exchange_rule: Option<v::FixStr<'b>> = opt(825, "ExchangeRule", STRING);
-        trade_alloc_indicator: Option<e::TradeAllocIndicator<'b>> = opt(826, "TradeAllocIndicator", INT);
-        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
-        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
-        trd_alloc_grp: Option<TrdAllocGrpBuilder<'b>> = comp("TrdAllocGrp");
+t::build!(
+    TrdCapRptSideGrpNoSidesBuilder { side(54), order_id(37), secondary_order_id(198),
+    cl_ord_id(11), secondary_cl_ord_id(526), list_id(66), parties(comp), account(1),
+    acct_id_source(660), account_type(581), process_code(81), odd_lot(575),
+    clr_inst_grp(comp), trade_input_source(578), trade_input_device(579),
+    order_input_device(821), currency(15), compliance_id(376), solicited_flag(377),
+    order_capacity(528), order_restrictions(529), cust_order_capacity(582), ord_type(40),
+    exec_inst(18), trans_bkd_time(483), trading_session_id(336),
+    trading_session_sub_id(625), time_bracket(943), commission_data(comp),
+    gross_trade_amt(381), num_days_interest(157), ex_date(230),
+    accrued_interest_rate(158), accrued_interest_amt(159), interest_at_maturity(738),
+    end_accrued_interest_amt(920), start_cash(921), end_cash(922), concession(238),
+    total_takedown(237), net_money(118), settl_curr_amt(119), settl_currency(120),
+    settl_curr_fx_rate(155), settl_curr_fx_rate_calc(156), position_effect(77), text(58),
+    encoded_text(data = 355, length = 354), side_multi_leg_reporting_type(752),
+    cont_amt_grp(comp), stipulations(comp), misc_fees_grp(comp), exchange_rule(825),
+    trade_alloc_indicator(826), prealloc_method(591), alloc_id(70), trd_alloc_grp(comp) }
+);
+t::block!(TrdCollGrp, component = "TrdCollGrp");
+impl<'v, 'a> TrdCollGrp<'v, 'a> {
+    t::group!(
+        no_trades, slot = 0, tag = 897, "NoTrades", entry = TrdCollGrpNoTrades, slots =
+        2, table = TRD_COLL_GRP_NO_TRADES
+    );
+}
+/// Builds the `TrdCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdCollGrpBuilder<'b> {
+    /// The `NoTrades` (897) group's entries.
+    pub no_trades: &'b [TrdCollGrpNoTradesBuilder<'b>],
+}
+impl<'b> TrdCollGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `TrdCollGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block TrdCollGrp {
-        group no_trades(0, 897, "NoTrades", TrdCollGrpNoTrades, 2, TRD_COLL_GRP_NO_TRADES);
-    }
-}
-t::builder! {
-    /// Builds the `TrdCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdCollGrpBuilder() {
-        no_trades: &'b [TrdCollGrpNoTradesBuilder<'b>] = group(897, "NoTrades");
-    }
-}
+t::build!(TrdCollGrpBuilder { no_trades(group 897) });
 /// The `NoTrades` (897) group's table.
 pub static TRD_COLL_GRP_NO_TRADES: t::Group = t::Group {
     name: "NoTrades",
@@ -5228,32 +8339,55 @@ pub static TRD_COLL_GRP_NO_TRADES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoTrades` (897) group.
-    entry TrdCollGrpNoTrades[2] {
-        opt trade_report_id(0, 571, "TradeReportID", STRING, v::FixStr<'a>);
-        opt secondary_trade_report_id(1, 818, "SecondaryTradeReportID", STRING, v::FixStr<'a>);
+t::entry!(TrdCollGrpNoTrades, slots = 2, group = "NoTrades", tag = 897);
+impl<'a> TrdCollGrpNoTrades<'a> {
+    t::opt!(trade_report_id, slot = 0, tag = 571, "TradeReportID", STRING);
+    t::opt!(
+        secondary_trade_report_id, slot = 1, tag = 818, "SecondaryTradeReportID", STRING
+    );
+}
+/// Builds one `NoTrades` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdCollGrpNoTradesBuilder<'b> {
+    /// `TradeReportID` (571), STRING.
+    pub trade_report_id: Option<v::FixStr<'b>>,
+    /// `SecondaryTradeReportID` (818), STRING.
+    pub secondary_trade_report_id: Option<v::FixStr<'b>>,
+}
+impl<'b> TrdCollGrpNoTradesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(trade_report_id: v::FixStr<'b>) -> Self {
+        Self {
+            trade_report_id: Some(trade_report_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoTrades` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdCollGrpNoTradesBuilder(trade_report_id: v::FixStr<'b>) {
-        trade_report_id: Option<v::FixStr<'b>> = opt(571, "TradeReportID", STRING);
-        secondary_trade_report_id: Option<v::FixStr<'b>> = opt(818, "SecondaryTradeReportID", STRING);
+t::build!(
+    TrdCollGrpNoTradesBuilder { trade_report_id(571), secondary_trade_report_id(818) }
+);
+t::block!(TrdInstrmtLegGrp, component = "TrdInstrmtLegGrp");
+impl<'v, 'a> TrdInstrmtLegGrp<'v, 'a> {
+    t::group!(
+        no_legs, slot = 0, tag = 555, "NoLegs", entry = TrdInstrmtLegGrpNoLegs, slots =
+        53, table = TRD_INSTRMT_LEG_GRP_NO_LEGS
+    );
+}
+/// Builds the `TrdInstrmtLegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdInstrmtLegGrpBuilder<'b> {
+    /// The `NoLegs` (555) group's entries.
+    pub no_legs: &'b [TrdInstrmtLegGrpNoLegsBuilder<'b>],
+}
+impl<'b> TrdInstrmtLegGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `TrdInstrmtLegGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block TrdInstrmtLegGrp {
-        group no_legs(0, 555, "NoLegs", TrdInstrmtLegGrpNoLegs, 53, TRD_INSTRMT_LEG_GRP_NO_LEGS);
-    }
-}
-t::builder! {
-    /// Builds the `TrdInstrmtLegGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdInstrmtLegGrpBuilder() {
-        no_legs: &'b [TrdInstrmtLegGrpNoLegsBuilder<'b>] = group(555, "NoLegs");
-    }
-}
+t::build!(TrdInstrmtLegGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static TRD_INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -5279,52 +8413,85 @@ pub static TRD_INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegs` (555) group.
-    entry TrdInstrmtLegGrpNoLegs[53] {
-        comp instrument_leg(0, 42, "InstrumentLeg", InstrumentLeg);
-        opt leg_qty(42, 687, "LegQty", QTY, v::Decimal);
-        opt leg_swap_type(43, 690, "LegSwapType", INT, e::LegSwapType<'a>);
-        comp leg_stipulations(44, 1, "LegStipulations", LegStipulations);
-        opt leg_position_effect(45, 564, "LegPositionEffect", CHAR, v::Char);
-        opt leg_covered_or_uncovered(46, 565, "LegCoveredOrUncovered", INT, i64);
-        comp nested_parties(47, 1, "NestedParties", NestedParties);
-        opt leg_ref_id(48, 654, "LegRefID", STRING, v::FixStr<'a>);
-        opt leg_price(49, 566, "LegPrice", PRICE, v::Decimal);
-        opt leg_settl_type(50, 587, "LegSettlType", CHAR, v::Char);
-        opt leg_settl_date(51, 588, "LegSettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt leg_last_px(52, 637, "LegLastPx", PRICE, v::Decimal);
+t::entry!(TrdInstrmtLegGrpNoLegs, slots = 53, group = "NoLegs", tag = 555);
+impl<'a> TrdInstrmtLegGrpNoLegs<'a> {
+    t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
+    t::opt!(leg_qty, slot = 42, tag = 687, "LegQty", QTY);
+    t::opt!(leg_swap_type, slot = 43, tag = 690, "LegSwapType", INT, e::LegSwapType);
+    t::comp!(leg_stipulations, slot = 44, slots = 1, "LegStipulations", LegStipulations);
+    t::opt!(leg_position_effect, slot = 45, tag = 564, "LegPositionEffect", CHAR);
+    t::opt!(
+        leg_covered_or_uncovered, slot = 46, tag = 565, "LegCoveredOrUncovered", INT
+    );
+    t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
+    t::opt!(leg_ref_id, slot = 48, tag = 654, "LegRefID", STRING);
+    t::opt!(leg_price, slot = 49, tag = 566, "LegPrice", PRICE);
+    t::opt!(leg_settl_type, slot = 50, tag = 587, "LegSettlType", CHAR);
+    t::opt!(leg_settl_date, slot = 51, tag = 588, "LegSettlDate", LOCALMKTDATE);
+    t::opt!(leg_last_px, slot = 52, tag = 637, "LegLastPx", PRICE);
+}
+/// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdInstrmtLegGrpNoLegsBuilder<'b> {
+    /// The `InstrumentLeg` component.
+    pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
+    /// `LegQty` (687), QTY.
+    pub leg_qty: Option<v::Decimal>,
+    /// `LegSwapType` (690), INT.
+    pub leg_swap_type: Option<e::LegSwapType<'b>>,
+    /// The `LegStipulations` component.
+    pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
+    /// `LegPositionEffect` (564), CHAR.
+    pub leg_position_effect: Option<v::Char>,
+    /// `LegCoveredOrUncovered` (565), INT.
+    pub leg_covered_or_uncovered: Option<i64>,
+    /// The `NestedParties` component.
+    pub nested_parties: Option<NestedPartiesBuilder<'b>>,
+    /// `LegRefID` (654), STRING.
+    pub leg_ref_id: Option<v::FixStr<'b>>,
+    /// `LegPrice` (566), PRICE.
+    pub leg_price: Option<v::Decimal>,
+    /// `LegSettlType` (587), CHAR.
+    pub leg_settl_type: Option<v::Char>,
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    pub leg_settl_date: Option<v::LocalMktDate>,
+    /// `LegLastPx` (637), PRICE.
+    pub leg_last_px: Option<v::Decimal>,
+}
+impl<'b> TrdInstrmtLegGrpNoLegsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoLegs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdInstrmtLegGrpNoLegsBuilder() {
-        instrument_leg: Option<InstrumentLegBuilder<'b>> = comp("InstrumentLeg");
-        leg_qty: Option<v::Decimal> = opt(687, "LegQty", QTY);
-        leg_swap_type: Option<e::LegSwapType<'b>> = opt(690, "LegSwapType", INT);
-        leg_stipulations: Option<LegStipulationsBuilder<'b>> = comp("LegStipulations");
-        leg_position_effect: Option<v::Char> = opt(564, "LegPositionEffect", CHAR);
-        leg_covered_or_uncovered: Option<i64> = opt(565, "LegCoveredOrUncovered", INT);
-        nested_parties: Option<NestedPartiesBuilder<'b>> = comp("NestedParties");
-        leg_ref_id: Option<v::FixStr<'b>> = opt(654, "LegRefID", STRING);
-        leg_price: Option<v::Decimal> = opt(566, "LegPrice", PRICE);
-        leg_settl_type: Option<v::Char> = opt(587, "LegSettlType", CHAR);
-        leg_settl_date: Option<v::LocalMktDate> = opt(588, "LegSettlDate", LOCALMKTDATE);
-        leg_last_px: Option<v::Decimal> = opt(637, "LegLastPx", PRICE);
+t::build!(
+    TrdInstrmtLegGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687),
+    leg_swap_type(690), leg_stipulations(comp), leg_position_effect(564),
+    leg_covered_or_uncovered(565), nested_parties(comp), leg_ref_id(654), leg_price(566),
+    leg_settl_type(587), leg_settl_date(588), leg_last_px(637) }
+);
+t::block!(TrdgSesGrp, component = "TrdgSesGrp");
+impl<'v, 'a> TrdgSesGrp<'v, 'a> {
+    t::group!(
+        no_trading_sessions, slot = 0, tag = 386, "NoTradingSessions", entry =
+        TrdgSesGrpNoTradingSessions, slots = 2, table = TRDG_SES_GRP_NO_TRADING_SESSIONS
+    );
+}
+/// Builds the `TrdgSesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdgSesGrpBuilder<'b> {
+    /// The `NoTradingSessions` (386) group's entries.
+    pub no_trading_sessions: &'b [TrdgSesGrpNoTradingSessionsBuilder<'b>],
+}
+impl<'b> TrdgSesGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `TrdgSesGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block TrdgSesGrp {
-        group no_trading_sessions(0, 386, "NoTradingSessions", TrdgSesGrpNoTradingSessions, 2, TRDG_SES_GRP_NO_TRADING_SESSIONS);
-    }
-}
-t::builder! {
-    /// Builds the `TrdgSesGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdgSesGrpBuilder() {
-        no_trading_sessions: &'b [TrdgSesGrpNoTradingSessionsBuilder<'b>] = group(386, "NoTradingSessions");
-    }
-}
+t::build!(TrdgSesGrpBuilder { no_trading_sessions(group 386) });
 /// The `NoTradingSessions` (386) group's table.
 pub static TRDG_SES_GRP_NO_TRADING_SESSIONS: t::Group = t::Group {
     name: "NoTradingSessions",
@@ -5341,32 +8508,57 @@ pub static TRDG_SES_GRP_NO_TRADING_SESSIONS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoTradingSessions` (386) group.
-    entry TrdgSesGrpNoTradingSessions[2] {
-        opt trading_session_id(0, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(1, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+t::entry!(
+    TrdgSesGrpNoTradingSessions, slots = 2, group = "NoTradingSessions", tag = 386
+);
+impl<'a> TrdgSesGrpNoTradingSessions<'a> {
+    t::opt!(trading_session_id, slot = 0, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 1, tag = 625, "TradingSessionSubID", STRING);
+}
+/// Builds one `NoTradingSessions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrdgSesGrpNoTradingSessionsBuilder<'b> {
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+}
+impl<'b> TrdgSesGrpNoTradingSessionsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(trading_session_id: v::FixStr<'b>) -> Self {
+        Self {
+            trading_session_id: Some(trading_session_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoTradingSessions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TrdgSesGrpNoTradingSessionsBuilder(trading_session_id: v::FixStr<'b>) {
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+t::build!(
+    TrdgSesGrpNoTradingSessionsBuilder { trading_session_id(336),
+    trading_session_sub_id(625) }
+);
+t::block!(UndInstrmtCollGrp, component = "UndInstrmtCollGrp");
+impl<'v, 'a> UndInstrmtCollGrp<'v, 'a> {
+    t::group!(
+        no_underlyings, slot = 0, tag = 711, "NoUnderlyings", entry =
+        UndInstrmtCollGrpNoUnderlyings, slots = 48, table =
+        UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS
+    );
+}
+/// Builds the `UndInstrmtCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UndInstrmtCollGrpBuilder<'b> {
+    /// The `NoUnderlyings` (711) group's entries.
+    pub no_underlyings: &'b [UndInstrmtCollGrpNoUnderlyingsBuilder<'b>],
+}
+impl<'b> UndInstrmtCollGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `UndInstrmtCollGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block UndInstrmtCollGrp {
-        group no_underlyings(0, 711, "NoUnderlyings", UndInstrmtCollGrpNoUnderlyings, 48, UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS);
-    }
-}
-t::builder! {
-    /// Builds the `UndInstrmtCollGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UndInstrmtCollGrpBuilder() {
-        no_underlyings: &'b [UndInstrmtCollGrpNoUnderlyingsBuilder<'b>] = group(711, "NoUnderlyings");
-    }
-}
+t::build!(UndInstrmtCollGrpBuilder { no_underlyings(group 711) });
 /// The `NoUnderlyings` (711) group's table.
 pub static UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
@@ -5391,32 +8583,56 @@ pub static UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoUnderlyings` (711) group.
-    entry UndInstrmtCollGrpNoUnderlyings[48] {
-        comp underlying_instrument(0, 47, "UnderlyingInstrument", UnderlyingInstrument);
-        opt coll_action(47, 944, "CollAction", INT, e::CollAction<'a>);
+t::entry!(
+    UndInstrmtCollGrpNoUnderlyings, slots = 48, group = "NoUnderlyings", tag = 711
+);
+impl<'a> UndInstrmtCollGrpNoUnderlyings<'a> {
+    t::comp!(
+        underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
+        UnderlyingInstrument
+    );
+    t::opt!(coll_action, slot = 47, tag = 944, "CollAction", INT, e::CollAction);
+}
+/// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UndInstrmtCollGrpNoUnderlyingsBuilder<'b> {
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
+    /// `CollAction` (944), INT.
+    pub coll_action: Option<e::CollAction<'b>>,
+}
+impl<'b> UndInstrmtCollGrpNoUnderlyingsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UndInstrmtCollGrpNoUnderlyingsBuilder() {
-        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
-        coll_action: Option<e::CollAction<'b>> = opt(944, "CollAction", INT);
+t::build!(
+    UndInstrmtCollGrpNoUnderlyingsBuilder { underlying_instrument(comp), coll_action(944)
+    }
+);
+t::block!(UndInstrmtGrp, component = "UndInstrmtGrp");
+impl<'v, 'a> UndInstrmtGrp<'v, 'a> {
+    t::group!(
+        no_underlyings, slot = 0, tag = 711, "NoUnderlyings", entry =
+        UndInstrmtGrpNoUnderlyings, slots = 47, table = UND_INSTRMT_GRP_NO_UNDERLYINGS
+    );
+}
+/// Builds the `UndInstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UndInstrmtGrpBuilder<'b> {
+    /// The `NoUnderlyings` (711) group's entries.
+    pub no_underlyings: &'b [UndInstrmtGrpNoUnderlyingsBuilder<'b>],
+}
+impl<'b> UndInstrmtGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `UndInstrmtGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block UndInstrmtGrp {
-        group no_underlyings(0, 711, "NoUnderlyings", UndInstrmtGrpNoUnderlyings, 47, UND_INSTRMT_GRP_NO_UNDERLYINGS);
-    }
-}
-t::builder! {
-    /// Builds the `UndInstrmtGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UndInstrmtGrpBuilder() {
-        no_underlyings: &'b [UndInstrmtGrpNoUnderlyingsBuilder<'b>] = group(711, "NoUnderlyings");
-    }
-}
+t::build!(UndInstrmtGrpBuilder { no_underlyings(group 711) });
 /// The `NoUnderlyings` (711) group's table.
 pub static UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
@@ -5441,30 +8657,49 @@ pub static UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoUnderlyings` (711) group.
-    entry UndInstrmtGrpNoUnderlyings[47] {
-        comp underlying_instrument(0, 47, "UnderlyingInstrument", UnderlyingInstrument);
+t::entry!(UndInstrmtGrpNoUnderlyings, slots = 47, group = "NoUnderlyings", tag = 711);
+impl<'a> UndInstrmtGrpNoUnderlyings<'a> {
+    t::comp!(
+        underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
+        UnderlyingInstrument
+    );
+}
+/// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UndInstrmtGrpNoUnderlyingsBuilder<'b> {
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
+}
+impl<'b> UndInstrmtGrpNoUnderlyingsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UndInstrmtGrpNoUnderlyingsBuilder() {
-        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
+t::build!(UndInstrmtGrpNoUnderlyingsBuilder { underlying_instrument(comp) });
+t::block!(UndInstrmtStrkPxGrp, component = "UndInstrmtStrkPxGrp");
+impl<'v, 'a> UndInstrmtStrkPxGrp<'v, 'a> {
+    t::group!(
+        no_underlyings, slot = 0, tag = 711, "NoUnderlyings", entry =
+        UndInstrmtStrkPxGrpNoUnderlyings, slots = 56, table =
+        UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS
+    );
+}
+/// Builds the `UndInstrmtStrkPxGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UndInstrmtStrkPxGrpBuilder<'b> {
+    /// The `NoUnderlyings` (711) group's entries.
+    pub no_underlyings: &'b [UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b>],
+}
+impl<'b> UndInstrmtStrkPxGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `UndInstrmtStrkPxGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block UndInstrmtStrkPxGrp {
-        group no_underlyings(0, 711, "NoUnderlyings", UndInstrmtStrkPxGrpNoUnderlyings, 56, UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS);
-    }
-}
-t::builder! {
-    /// Builds the `UndInstrmtStrkPxGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UndInstrmtStrkPxGrpBuilder() {
-        no_underlyings: &'b [UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b>] = group(711, "NoUnderlyings");
-    }
-}
+t::build!(UndInstrmtStrkPxGrpBuilder { no_underlyings(group 711) });
 /// The `NoUnderlyings` (711) group's table.
 pub static UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
@@ -5489,47 +8724,82 @@ pub static UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoUnderlyings` (711) group.
-    entry UndInstrmtStrkPxGrpNoUnderlyings[56] {
-        comp underlying_instrument(0, 47, "UnderlyingInstrument", UnderlyingInstrument);
-        opt prev_close_px(47, 140, "PrevClosePx", PRICE, v::Decimal);
-        opt cl_ord_id(48, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(49, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt side(50, 54, "Side", CHAR, e::Side);
-        req price(51, 44, "Price", PRICE, v::Decimal);
-        opt currency(52, 15, "Currency", CURRENCY, v::Currency);
-        opt text(53, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(54, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(55, 355, "EncodedText", DATA);
+t::entry!(
+    UndInstrmtStrkPxGrpNoUnderlyings, slots = 56, group = "NoUnderlyings", tag = 711
+);
+impl<'a> UndInstrmtStrkPxGrpNoUnderlyings<'a> {
+    t::comp!(
+        underlying_instrument, slot = 0, slots = 47, "UnderlyingInstrument",
+        UnderlyingInstrument
+    );
+    t::opt!(prev_close_px, slot = 47, tag = 140, "PrevClosePx", PRICE);
+    t::opt!(cl_ord_id, slot = 48, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 49, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(side, slot = 50, tag = 54, "Side", CHAR, e::Side);
+    t::req!(price, slot = 51, tag = 44, "Price", PRICE);
+    t::opt!(currency, slot = 52, tag = 15, "Currency", CURRENCY);
+    t::opt!(text, slot = 53, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 54, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 55, tag = 355, "EncodedText", DATA);
+}
+/// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b> {
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
+    /// `PrevClosePx` (140), PRICE.
+    pub prev_close_px: Option<v::Decimal>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `Price` (44), PRICE, required.
+    pub price: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(price: v::Decimal) -> Self {
+        Self {
+            price: Some(price),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UndInstrmtStrkPxGrpNoUnderlyingsBuilder(price: v::Decimal) {
-        underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
-        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        price: Option<v::Decimal> = req(44, "Price", PRICE);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    UndInstrmtStrkPxGrpNoUnderlyingsBuilder { underlying_instrument(comp),
+    prev_close_px(140), cl_ord_id(11), secondary_cl_ord_id(526), side(54), price(44),
+    currency(15), text(58), encoded_text(data = 355, length = 354) }
+);
+t::block!(EvntGrp, component = "EvntGrp");
+impl<'v, 'a> EvntGrp<'v, 'a> {
+    t::group!(
+        no_events, slot = 0, tag = 864, "NoEvents", entry = EvntGrpNoEvents, slots = 4,
+        table = EVNT_GRP_NO_EVENTS
+    );
+}
+/// Builds the `EvntGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EvntGrpBuilder<'b> {
+    /// The `NoEvents` (864) group's entries.
+    pub no_events: &'b [EvntGrpNoEventsBuilder<'b>],
+}
+impl<'b> EvntGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `EvntGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block EvntGrp {
-        group no_events(0, 864, "NoEvents", EvntGrpNoEvents, 4, EVNT_GRP_NO_EVENTS);
-    }
-}
-t::builder! {
-    /// Builds the `EvntGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    EvntGrpBuilder() {
-        no_events: &'b [EvntGrpNoEventsBuilder<'b>] = group(864, "NoEvents");
-    }
-}
+t::build!(EvntGrpBuilder { no_events(group 864) });
 /// The `NoEvents` (864) group's table.
 pub static EVNT_GRP_NO_EVENTS: t::Group = t::Group {
     name: "NoEvents",
@@ -5546,36 +8816,60 @@ pub static EVNT_GRP_NO_EVENTS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoEvents` (864) group.
-    entry EvntGrpNoEvents[4] {
-        opt event_type(0, 865, "EventType", INT, e::EventType<'a>);
-        opt event_date(1, 866, "EventDate", LOCALMKTDATE, v::LocalMktDate);
-        opt event_px(2, 867, "EventPx", PRICE, v::Decimal);
-        opt event_text(3, 868, "EventText", STRING, v::FixStr<'a>);
+t::entry!(EvntGrpNoEvents, slots = 4, group = "NoEvents", tag = 864);
+impl<'a> EvntGrpNoEvents<'a> {
+    t::opt!(event_type, slot = 0, tag = 865, "EventType", INT, e::EventType);
+    t::opt!(event_date, slot = 1, tag = 866, "EventDate", LOCALMKTDATE);
+    t::opt!(event_px, slot = 2, tag = 867, "EventPx", PRICE);
+    t::opt!(event_text, slot = 3, tag = 868, "EventText", STRING);
+}
+/// Builds one `NoEvents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EvntGrpNoEventsBuilder<'b> {
+    /// `EventType` (865), INT.
+    pub event_type: Option<e::EventType<'b>>,
+    /// `EventDate` (866), LOCALMKTDATE.
+    pub event_date: Option<v::LocalMktDate>,
+    /// `EventPx` (867), PRICE.
+    pub event_px: Option<v::Decimal>,
+    /// `EventText` (868), STRING.
+    pub event_text: Option<v::FixStr<'b>>,
+}
+impl<'b> EvntGrpNoEventsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(event_type: e::EventType<'b>) -> Self {
+        Self {
+            event_type: Some(event_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoEvents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    EvntGrpNoEventsBuilder(event_type: e::EventType<'b>) {
-        event_type: Option<e::EventType<'b>> = opt(865, "EventType", INT);
-        event_date: Option<v::LocalMktDate> = opt(866, "EventDate", LOCALMKTDATE);
-        event_px: Option<v::Decimal> = opt(867, "EventPx", PRICE);
-        event_text: Option<v::FixStr<'b>> = opt(868, "EventText", STRING);
+t::build!(
+    EvntGrpNoEventsBuilder { event_type(865), event_date(866), event_px(867),
+    event_text(868) }
+);
+t::block!(SecAltIdGrp, component = "SecAltIDGrp");
+impl<'v, 'a> SecAltIdGrp<'v, 'a> {
+    t::group!(
+        no_security_alt_id, slot = 0, tag = 454, "NoSecurityAltID", entry =
+        SecAltIdGrpNoSecurityAltId, slots = 2, table = SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID
+    );
+}
+/// Builds the `SecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecAltIdGrpBuilder<'b> {
+    /// The `NoSecurityAltID` (454) group's entries.
+    pub no_security_alt_id: &'b [SecAltIdGrpNoSecurityAltIdBuilder<'b>],
+}
+impl<'b> SecAltIdGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `SecAltIDGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block SecAltIdGrp {
-        group no_security_alt_id(0, 454, "NoSecurityAltID", SecAltIdGrpNoSecurityAltId, 2, SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID);
-    }
-}
-t::builder! {
-    /// Builds the `SecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecAltIdGrpBuilder() {
-        no_security_alt_id: &'b [SecAltIdGrpNoSecurityAltIdBuilder<'b>] = group(454, "NoSecurityAltID");
-    }
-}
+t::build!(SecAltIdGrpBuilder { no_security_alt_id(group 454) });
 /// The `NoSecurityAltID` (454) group's table.
 pub static SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoSecurityAltID",
@@ -5592,32 +8886,55 @@ pub static SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoSecurityAltID` (454) group.
-    entry SecAltIdGrpNoSecurityAltId[2] {
-        opt security_alt_id(0, 455, "SecurityAltID", STRING, v::FixStr<'a>);
-        opt security_alt_id_source(1, 456, "SecurityAltIDSource", STRING, v::FixStr<'a>);
+t::entry!(SecAltIdGrpNoSecurityAltId, slots = 2, group = "NoSecurityAltID", tag = 454);
+impl<'a> SecAltIdGrpNoSecurityAltId<'a> {
+    t::opt!(security_alt_id, slot = 0, tag = 455, "SecurityAltID", STRING);
+    t::opt!(security_alt_id_source, slot = 1, tag = 456, "SecurityAltIDSource", STRING);
+}
+/// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecAltIdGrpNoSecurityAltIdBuilder<'b> {
+    /// `SecurityAltID` (455), STRING.
+    pub security_alt_id: Option<v::FixStr<'b>>,
+    /// `SecurityAltIDSource` (456), STRING.
+    pub security_alt_id_source: Option<v::FixStr<'b>>,
+}
+impl<'b> SecAltIdGrpNoSecurityAltIdBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(security_alt_id: v::FixStr<'b>) -> Self {
+        Self {
+            security_alt_id: Some(security_alt_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecAltIdGrpNoSecurityAltIdBuilder(security_alt_id: v::FixStr<'b>) {
-        security_alt_id: Option<v::FixStr<'b>> = opt(455, "SecurityAltID", STRING);
-        security_alt_id_source: Option<v::FixStr<'b>> = opt(456, "SecurityAltIDSource", STRING);
+t::build!(
+    SecAltIdGrpNoSecurityAltIdBuilder { security_alt_id(455), security_alt_id_source(456)
+    }
+);
+t::block!(LegSecAltIdGrp, component = "LegSecAltIDGrp");
+impl<'v, 'a> LegSecAltIdGrp<'v, 'a> {
+    t::group!(
+        no_leg_security_alt_id, slot = 0, tag = 604, "NoLegSecurityAltID", entry =
+        LegSecAltIdGrpNoLegSecurityAltId, slots = 2, table =
+        LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID
+    );
+}
+/// Builds the `LegSecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegSecAltIdGrpBuilder<'b> {
+    /// The `NoLegSecurityAltID` (604) group's entries.
+    pub no_leg_security_alt_id: &'b [LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b>],
+}
+impl<'b> LegSecAltIdGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `LegSecAltIDGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block LegSecAltIdGrp {
-        group no_leg_security_alt_id(0, 604, "NoLegSecurityAltID", LegSecAltIdGrpNoLegSecurityAltId, 2, LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID);
-    }
-}
-t::builder! {
-    /// Builds the `LegSecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegSecAltIdGrpBuilder() {
-        no_leg_security_alt_id: &'b [LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b>] = group(604, "NoLegSecurityAltID");
-    }
-}
+t::build!(LegSecAltIdGrpBuilder { no_leg_security_alt_id(group 604) });
 /// The `NoLegSecurityAltID` (604) group's table.
 pub static LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoLegSecurityAltID",
@@ -5634,32 +8951,61 @@ pub static LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLegSecurityAltID` (604) group.
-    entry LegSecAltIdGrpNoLegSecurityAltId[2] {
-        opt leg_security_alt_id(0, 605, "LegSecurityAltID", STRING, v::FixStr<'a>);
-        opt leg_security_alt_id_source(1, 606, "LegSecurityAltIDSource", STRING, v::FixStr<'a>);
+t::entry!(
+    LegSecAltIdGrpNoLegSecurityAltId, slots = 2, group = "NoLegSecurityAltID", tag = 604
+);
+impl<'a> LegSecAltIdGrpNoLegSecurityAltId<'a> {
+    t::opt!(leg_security_alt_id, slot = 0, tag = 605, "LegSecurityAltID", STRING);
+    t::opt!(
+        leg_security_alt_id_source, slot = 1, tag = 606, "LegSecurityAltIDSource", STRING
+    );
+}
+/// Builds one `NoLegSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b> {
+    /// `LegSecurityAltID` (605), STRING.
+    pub leg_security_alt_id: Option<v::FixStr<'b>>,
+    /// `LegSecurityAltIDSource` (606), STRING.
+    pub leg_security_alt_id_source: Option<v::FixStr<'b>>,
+}
+impl<'b> LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(leg_security_alt_id: v::FixStr<'b>) -> Self {
+        Self {
+            leg_security_alt_id: Some(leg_security_alt_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoLegSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LegSecAltIdGrpNoLegSecurityAltIdBuilder(leg_security_alt_id: v::FixStr<'b>) {
-        leg_security_alt_id: Option<v::FixStr<'b>> = opt(605, "LegSecurityAltID", STRING);
-        leg_security_alt_id_source: Option<v::FixStr<'b>> = opt(606, "LegSecurityAltIDSource", STRING);
+t::build!(
+    LegSecAltIdGrpNoLegSecurityAltIdBuilder { leg_security_alt_id(605),
+    leg_security_alt_id_source(606) }
+);
+t::block!(UndSecAltIdGrp, component = "UndSecAltIDGrp");
+impl<'v, 'a> UndSecAltIdGrp<'v, 'a> {
+    t::group!(
+        no_underlying_security_alt_id, slot = 0, tag = 457, "NoUnderlyingSecurityAltID",
+        entry = UndSecAltIdGrpNoUnderlyingSecurityAltId, slots = 2, table =
+        UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID
+    );
+}
+/// Builds the `UndSecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UndSecAltIdGrpBuilder<'b> {
+    /// The `NoUnderlyingSecurityAltID` (457) group's entries.
+    pub no_underlying_security_alt_id: &'b [UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<
+        'b,
+    >],
+}
+impl<'b> UndSecAltIdGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `UndSecAltIDGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block UndSecAltIdGrp {
-        group no_underlying_security_alt_id(0, 457, "NoUnderlyingSecurityAltID", UndSecAltIdGrpNoUnderlyingSecurityAltId, 2, UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID);
-    }
-}
-t::builder! {
-    /// Builds the `UndSecAltIDGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UndSecAltIdGrpBuilder() {
-        no_underlying_security_alt_id: &'b [UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<'b>] = group(457, "NoUnderlyingSecurityAltID");
-    }
-}
+t::build!(UndSecAltIdGrpBuilder { no_underlying_security_alt_id(group 457) });
 /// The `NoUnderlyingSecurityAltID` (457) group's table.
 pub static UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoUnderlyingSecurityAltID",
@@ -5676,32 +9022,63 @@ pub static UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID: t::Group = t::Group
         }
     },
 };
-t::view! {
-    /// One entry of the `NoUnderlyingSecurityAltID` (457) group.
-    entry UndSecAltIdGrpNoUnderlyingSecurityAltId[2] {
-        opt underlying_security_alt_id(0, 458, "UnderlyingSecurityAltID", STRING, v::FixStr<'a>);
-        opt underlying_security_alt_id_source(1, 459, "UnderlyingSecurityAltIDSource", STRING, v::FixStr<'a>);
+t::entry!(
+    UndSecAltIdGrpNoUnderlyingSecurityAltId, slots = 2, group =
+    "NoUnderlyingSecurityAltID", tag = 457
+);
+impl<'a> UndSecAltIdGrpNoUnderlyingSecurityAltId<'a> {
+    t::opt!(
+        underlying_security_alt_id, slot = 0, tag = 458, "UnderlyingSecurityAltID",
+        STRING
+    );
+    t::opt!(
+        underlying_security_alt_id_source, slot = 1, tag = 459,
+        "UnderlyingSecurityAltIDSource", STRING
+    );
+}
+/// Builds one `NoUnderlyingSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<'b> {
+    /// `UnderlyingSecurityAltID` (458), STRING.
+    pub underlying_security_alt_id: Option<v::FixStr<'b>>,
+    /// `UnderlyingSecurityAltIDSource` (459), STRING.
+    pub underlying_security_alt_id_source: Option<v::FixStr<'b>>,
+}
+impl<'b> UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(underlying_security_alt_id: v::FixStr<'b>) -> Self {
+        Self {
+            underlying_security_alt_id: Some(underlying_security_alt_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoUnderlyingSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder(underlying_security_alt_id: v::FixStr<'b>) {
-        underlying_security_alt_id: Option<v::FixStr<'b>> = opt(458, "UnderlyingSecurityAltID", STRING);
-        underlying_security_alt_id_source: Option<v::FixStr<'b>> = opt(459, "UnderlyingSecurityAltIDSource", STRING);
+t::build!(
+    UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder { underlying_security_alt_id(458),
+    underlying_security_alt_id_source(459) }
+);
+t::block!(AttrbGrp, component = "AttrbGrp");
+impl<'v, 'a> AttrbGrp<'v, 'a> {
+    t::group!(
+        no_instr_attrib, slot = 0, tag = 870, "NoInstrAttrib", entry =
+        AttrbGrpNoInstrAttrib, slots = 2, table = ATTRB_GRP_NO_INSTR_ATTRIB
+    );
+}
+/// Builds the `AttrbGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AttrbGrpBuilder<'b> {
+    /// The `NoInstrAttrib` (870) group's entries.
+    pub no_instr_attrib: &'b [AttrbGrpNoInstrAttribBuilder<'b>],
+}
+impl<'b> AttrbGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `AttrbGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block AttrbGrp {
-        group no_instr_attrib(0, 870, "NoInstrAttrib", AttrbGrpNoInstrAttrib, 2, ATTRB_GRP_NO_INSTR_ATTRIB);
-    }
-}
-t::builder! {
-    /// Builds the `AttrbGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AttrbGrpBuilder() {
-        no_instr_attrib: &'b [AttrbGrpNoInstrAttribBuilder<'b>] = group(870, "NoInstrAttrib");
-    }
-}
+t::build!(AttrbGrpBuilder { no_instr_attrib(group 870) });
 /// The `NoInstrAttrib` (870) group's table.
 pub static ATTRB_GRP_NO_INSTR_ATTRIB: t::Group = t::Group {
     name: "NoInstrAttrib",
@@ -5718,32 +9095,56 @@ pub static ATTRB_GRP_NO_INSTR_ATTRIB: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoInstrAttrib` (870) group.
-    entry AttrbGrpNoInstrAttrib[2] {
-        opt instr_attrib_type(0, 871, "InstrAttribType", INT, e::InstrAttribType<'a>);
-        opt instr_attrib_value(1, 872, "InstrAttribValue", STRING, v::FixStr<'a>);
+t::entry!(AttrbGrpNoInstrAttrib, slots = 2, group = "NoInstrAttrib", tag = 870);
+impl<'a> AttrbGrpNoInstrAttrib<'a> {
+    t::opt!(
+        instr_attrib_type, slot = 0, tag = 871, "InstrAttribType", INT,
+        e::InstrAttribType
+    );
+    t::opt!(instr_attrib_value, slot = 1, tag = 872, "InstrAttribValue", STRING);
+}
+/// Builds one `NoInstrAttrib` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AttrbGrpNoInstrAttribBuilder<'b> {
+    /// `InstrAttribType` (871), INT.
+    pub instr_attrib_type: Option<e::InstrAttribType<'b>>,
+    /// `InstrAttribValue` (872), STRING.
+    pub instr_attrib_value: Option<v::FixStr<'b>>,
+}
+impl<'b> AttrbGrpNoInstrAttribBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(instr_attrib_type: e::InstrAttribType<'b>) -> Self {
+        Self {
+            instr_attrib_type: Some(instr_attrib_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoInstrAttrib` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AttrbGrpNoInstrAttribBuilder(instr_attrib_type: e::InstrAttribType<'b>) {
-        instr_attrib_type: Option<e::InstrAttribType<'b>> = opt(871, "InstrAttribType", INT);
-        instr_attrib_value: Option<v::FixStr<'b>> = opt(872, "InstrAttribValue", STRING);
+t::build!(
+    AttrbGrpNoInstrAttribBuilder { instr_attrib_type(871), instr_attrib_value(872) }
+);
+t::block!(DlvyInstGrp, component = "DlvyInstGrp");
+impl<'v, 'a> DlvyInstGrp<'v, 'a> {
+    t::group!(
+        no_dlvy_inst, slot = 0, tag = 85, "NoDlvyInst", entry = DlvyInstGrpNoDlvyInst,
+        slots = 3, table = DLVY_INST_GRP_NO_DLVY_INST
+    );
+}
+/// Builds the `DlvyInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DlvyInstGrpBuilder<'b> {
+    /// The `NoDlvyInst` (85) group's entries.
+    pub no_dlvy_inst: &'b [DlvyInstGrpNoDlvyInstBuilder<'b>],
+}
+impl<'b> DlvyInstGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `DlvyInstGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block DlvyInstGrp {
-        group no_dlvy_inst(0, 85, "NoDlvyInst", DlvyInstGrpNoDlvyInst, 3, DLVY_INST_GRP_NO_DLVY_INST);
-    }
-}
-t::builder! {
-    /// Builds the `DlvyInstGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    DlvyInstGrpBuilder() {
-        no_dlvy_inst: &'b [DlvyInstGrpNoDlvyInstBuilder<'b>] = group(85, "NoDlvyInst");
-    }
-}
+t::build!(DlvyInstGrpBuilder { no_dlvy_inst(group 85) });
 /// The `NoDlvyInst` (85) group's table.
 pub static DLVY_INST_GRP_NO_DLVY_INST: t::Group = t::Group {
     name: "NoDlvyInst",
@@ -5760,34 +9161,61 @@ pub static DLVY_INST_GRP_NO_DLVY_INST: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoDlvyInst` (85) group.
-    entry DlvyInstGrpNoDlvyInst[3] {
-        opt settl_inst_source(0, 165, "SettlInstSource", CHAR, e::SettlInstSource);
-        opt dlvy_inst_type(1, 787, "DlvyInstType", CHAR, e::DlvyInstType);
-        comp settl_parties(2, 1, "SettlParties", SettlParties);
+t::entry!(DlvyInstGrpNoDlvyInst, slots = 3, group = "NoDlvyInst", tag = 85);
+impl<'a> DlvyInstGrpNoDlvyInst<'a> {
+    t::opt!(
+        settl_inst_source, slot = 0, tag = 165, "SettlInstSource", CHAR,
+        e::SettlInstSource
+    );
+    t::opt!(dlvy_inst_type, slot = 1, tag = 787, "DlvyInstType", CHAR, e::DlvyInstType);
+    t::comp!(settl_parties, slot = 2, slots = 1, "SettlParties", SettlParties);
+}
+/// Builds one `NoDlvyInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DlvyInstGrpNoDlvyInstBuilder<'b> {
+    /// `SettlInstSource` (165), CHAR.
+    pub settl_inst_source: Option<e::SettlInstSource>,
+    /// `DlvyInstType` (787), CHAR.
+    pub dlvy_inst_type: Option<e::DlvyInstType>,
+    /// The `SettlParties` component.
+    pub settl_parties: Option<SettlPartiesBuilder<'b>>,
+}
+impl<'b> DlvyInstGrpNoDlvyInstBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(settl_inst_source: e::SettlInstSource) -> Self {
+        Self {
+            settl_inst_source: Some(settl_inst_source),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoDlvyInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    DlvyInstGrpNoDlvyInstBuilder(settl_inst_source: e::SettlInstSource) {
-        settl_inst_source: Option<e::SettlInstSource> = opt(165, "SettlInstSource", CHAR);
-        dlvy_inst_type: Option<e::DlvyInstType> = opt(787, "DlvyInstType", CHAR);
-        settl_parties: Option<SettlPartiesBuilder<'b>> = comp("SettlParties");
+t::build!(
+    DlvyInstGrpNoDlvyInstBuilder { settl_inst_source(165), dlvy_inst_type(787),
+    settl_parties(comp) }
+);
+t::block!(SettlPtysSubGrp, component = "SettlPtysSubGrp");
+impl<'v, 'a> SettlPtysSubGrp<'v, 'a> {
+    t::group!(
+        no_settl_party_sub_ids, slot = 0, tag = 801, "NoSettlPartySubIDs", entry =
+        SettlPtysSubGrpNoSettlPartySubIds, slots = 2, table =
+        SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS
+    );
+}
+/// Builds the `SettlPtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SettlPtysSubGrpBuilder<'b> {
+    /// The `NoSettlPartySubIDs` (801) group's entries.
+    pub no_settl_party_sub_ids: &'b [SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b>],
+}
+impl<'b> SettlPtysSubGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `SettlPtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block SettlPtysSubGrp {
-        group no_settl_party_sub_ids(0, 801, "NoSettlPartySubIDs", SettlPtysSubGrpNoSettlPartySubIds, 2, SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `SettlPtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SettlPtysSubGrpBuilder() {
-        no_settl_party_sub_ids: &'b [SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b>] = group(801, "NoSettlPartySubIDs");
-    }
-}
+t::build!(SettlPtysSubGrpBuilder { no_settl_party_sub_ids(group 801) });
 /// The `NoSettlPartySubIDs` (801) group's table.
 pub static SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoSettlPartySubIDs",
@@ -5804,32 +9232,56 @@ pub static SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoSettlPartySubIDs` (801) group.
-    entry SettlPtysSubGrpNoSettlPartySubIds[2] {
-        opt settl_party_sub_id(0, 785, "SettlPartySubID", STRING, v::FixStr<'a>);
-        opt settl_party_sub_id_type(1, 786, "SettlPartySubIDType", INT, i64);
+t::entry!(
+    SettlPtysSubGrpNoSettlPartySubIds, slots = 2, group = "NoSettlPartySubIDs", tag = 801
+);
+impl<'a> SettlPtysSubGrpNoSettlPartySubIds<'a> {
+    t::opt!(settl_party_sub_id, slot = 0, tag = 785, "SettlPartySubID", STRING);
+    t::opt!(settl_party_sub_id_type, slot = 1, tag = 786, "SettlPartySubIDType", INT);
+}
+/// Builds one `NoSettlPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b> {
+    /// `SettlPartySubID` (785), STRING.
+    pub settl_party_sub_id: Option<v::FixStr<'b>>,
+    /// `SettlPartySubIDType` (786), INT.
+    pub settl_party_sub_id_type: Option<i64>,
+}
+impl<'b> SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(settl_party_sub_id: v::FixStr<'b>) -> Self {
+        Self {
+            settl_party_sub_id: Some(settl_party_sub_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoSettlPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SettlPtysSubGrpNoSettlPartySubIdsBuilder(settl_party_sub_id: v::FixStr<'b>) {
-        settl_party_sub_id: Option<v::FixStr<'b>> = opt(785, "SettlPartySubID", STRING);
-        settl_party_sub_id_type: Option<i64> = opt(786, "SettlPartySubIDType", INT);
+t::build!(
+    SettlPtysSubGrpNoSettlPartySubIdsBuilder { settl_party_sub_id(785),
+    settl_party_sub_id_type(786) }
+);
+t::block!(PtysSubGrp, component = "PtysSubGrp");
+impl<'v, 'a> PtysSubGrp<'v, 'a> {
+    t::group!(
+        no_party_sub_ids, slot = 0, tag = 802, "NoPartySubIDs", entry =
+        PtysSubGrpNoPartySubIds, slots = 2, table = PTYS_SUB_GRP_NO_PARTY_SUB_IDS
+    );
+}
+/// Builds the `PtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PtysSubGrpBuilder<'b> {
+    /// The `NoPartySubIDs` (802) group's entries.
+    pub no_party_sub_ids: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>],
+}
+impl<'b> PtysSubGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `PtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block PtysSubGrp {
-        group no_party_sub_ids(0, 802, "NoPartySubIDs", PtysSubGrpNoPartySubIds, 2, PTYS_SUB_GRP_NO_PARTY_SUB_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `PtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PtysSubGrpBuilder() {
-        no_party_sub_ids: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>] = group(802, "NoPartySubIDs");
-    }
-}
+t::build!(PtysSubGrpBuilder { no_party_sub_ids(group 802) });
 /// The `NoPartySubIDs` (802) group's table.
 pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoPartySubIDs",
@@ -5846,32 +9298,54 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoPartySubIDs` (802) group.
-    entry PtysSubGrpNoPartySubIds[2] {
-        opt party_sub_id(0, 523, "PartySubID", STRING, v::FixStr<'a>);
-        opt party_sub_id_type(1, 803, "PartySubIDType", INT, e::PartySubIdType<'a>);
+t::entry!(PtysSubGrpNoPartySubIds, slots = 2, group = "NoPartySubIDs", tag = 802);
+impl<'a> PtysSubGrpNoPartySubIds<'a> {
+    t::opt!(party_sub_id, slot = 0, tag = 523, "PartySubID", STRING);
+    t::opt!(
+        party_sub_id_type, slot = 1, tag = 803, "PartySubIDType", INT, e::PartySubIdType
+    );
+}
+/// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PtysSubGrpNoPartySubIdsBuilder<'b> {
+    /// `PartySubID` (523), STRING.
+    pub party_sub_id: Option<v::FixStr<'b>>,
+    /// `PartySubIDType` (803), INT.
+    pub party_sub_id_type: Option<e::PartySubIdType<'b>>,
+}
+impl<'b> PtysSubGrpNoPartySubIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(party_sub_id: v::FixStr<'b>) -> Self {
+        Self {
+            party_sub_id: Some(party_sub_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PtysSubGrpNoPartySubIdsBuilder(party_sub_id: v::FixStr<'b>) {
-        party_sub_id: Option<v::FixStr<'b>> = opt(523, "PartySubID", STRING);
-        party_sub_id_type: Option<e::PartySubIdType<'b>> = opt(803, "PartySubIDType", INT);
+t::build!(PtysSubGrpNoPartySubIdsBuilder { party_sub_id(523), party_sub_id_type(803) });
+t::block!(NstdPtysSubGrp, component = "NstdPtysSubGrp");
+impl<'v, 'a> NstdPtysSubGrp<'v, 'a> {
+    t::group!(
+        no_nested_party_sub_ids, slot = 0, tag = 804, "NoNestedPartySubIDs", entry =
+        NstdPtysSubGrpNoNestedPartySubIds, slots = 2, table =
+        NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS
+    );
+}
+/// Builds the `NstdPtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NstdPtysSubGrpBuilder<'b> {
+    /// The `NoNestedPartySubIDs` (804) group's entries.
+    pub no_nested_party_sub_ids: &'b [NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b>],
+}
+impl<'b> NstdPtysSubGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `NstdPtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block NstdPtysSubGrp {
-        group no_nested_party_sub_ids(0, 804, "NoNestedPartySubIDs", NstdPtysSubGrpNoNestedPartySubIds, 2, NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `NstdPtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NstdPtysSubGrpBuilder() {
-        no_nested_party_sub_ids: &'b [NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b>] = group(804, "NoNestedPartySubIDs");
-    }
-}
+t::build!(NstdPtysSubGrpBuilder { no_nested_party_sub_ids(group 804) });
 /// The `NoNestedPartySubIDs` (804) group's table.
 pub static NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNestedPartySubIDs",
@@ -5888,32 +9362,58 @@ pub static NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoNestedPartySubIDs` (804) group.
-    entry NstdPtysSubGrpNoNestedPartySubIds[2] {
-        opt nested_party_sub_id(0, 545, "NestedPartySubID", STRING, v::FixStr<'a>);
-        opt nested_party_sub_id_type(1, 805, "NestedPartySubIDType", INT, i64);
+t::entry!(
+    NstdPtysSubGrpNoNestedPartySubIds, slots = 2, group = "NoNestedPartySubIDs", tag =
+    804
+);
+impl<'a> NstdPtysSubGrpNoNestedPartySubIds<'a> {
+    t::opt!(nested_party_sub_id, slot = 0, tag = 545, "NestedPartySubID", STRING);
+    t::opt!(nested_party_sub_id_type, slot = 1, tag = 805, "NestedPartySubIDType", INT);
+}
+/// Builds one `NoNestedPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b> {
+    /// `NestedPartySubID` (545), STRING.
+    pub nested_party_sub_id: Option<v::FixStr<'b>>,
+    /// `NestedPartySubIDType` (805), INT.
+    pub nested_party_sub_id_type: Option<i64>,
+}
+impl<'b> NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(nested_party_sub_id: v::FixStr<'b>) -> Self {
+        Self {
+            nested_party_sub_id: Some(nested_party_sub_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoNestedPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NstdPtysSubGrpNoNestedPartySubIdsBuilder(nested_party_sub_id: v::FixStr<'b>) {
-        nested_party_sub_id: Option<v::FixStr<'b>> = opt(545, "NestedPartySubID", STRING);
-        nested_party_sub_id_type: Option<i64> = opt(805, "NestedPartySubIDType", INT);
+t::build!(
+    NstdPtysSubGrpNoNestedPartySubIdsBuilder { nested_party_sub_id(545),
+    nested_party_sub_id_type(805) }
+);
+t::block!(NstdPtys2SubGrp, component = "NstdPtys2SubGrp");
+impl<'v, 'a> NstdPtys2SubGrp<'v, 'a> {
+    t::group!(
+        no_nested2_party_sub_ids, slot = 0, tag = 806, "NoNested2PartySubIDs", entry =
+        NstdPtys2SubGrpNoNested2PartySubIds, slots = 2, table =
+        NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS
+    );
+}
+/// Builds the `NstdPtys2SubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NstdPtys2SubGrpBuilder<'b> {
+    /// The `NoNested2PartySubIDs` (806) group's entries.
+    pub no_nested2_party_sub_ids: &'b [NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b>],
+}
+impl<'b> NstdPtys2SubGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `NstdPtys2SubGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block NstdPtys2SubGrp {
-        group no_nested2_party_sub_ids(0, 806, "NoNested2PartySubIDs", NstdPtys2SubGrpNoNested2PartySubIds, 2, NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `NstdPtys2SubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NstdPtys2SubGrpBuilder() {
-        no_nested2_party_sub_ids: &'b [NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b>] = group(806, "NoNested2PartySubIDs");
-    }
-}
+t::build!(NstdPtys2SubGrpBuilder { no_nested2_party_sub_ids(group 806) });
 /// The `NoNested2PartySubIDs` (806) group's table.
 pub static NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNested2PartySubIDs",
@@ -5930,32 +9430,60 @@ pub static NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoNested2PartySubIDs` (806) group.
-    entry NstdPtys2SubGrpNoNested2PartySubIds[2] {
-        opt nested2_party_sub_id(0, 760, "Nested2PartySubID", STRING, v::FixStr<'a>);
-        opt nested2_party_sub_id_type(1, 807, "Nested2PartySubIDType", INT, i64);
+t::entry!(
+    NstdPtys2SubGrpNoNested2PartySubIds, slots = 2, group = "NoNested2PartySubIDs", tag =
+    806
+);
+impl<'a> NstdPtys2SubGrpNoNested2PartySubIds<'a> {
+    t::opt!(nested2_party_sub_id, slot = 0, tag = 760, "Nested2PartySubID", STRING);
+    t::opt!(
+        nested2_party_sub_id_type, slot = 1, tag = 807, "Nested2PartySubIDType", INT
+    );
+}
+/// Builds one `NoNested2PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b> {
+    /// `Nested2PartySubID` (760), STRING.
+    pub nested2_party_sub_id: Option<v::FixStr<'b>>,
+    /// `Nested2PartySubIDType` (807), INT.
+    pub nested2_party_sub_id_type: Option<i64>,
+}
+impl<'b> NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(nested2_party_sub_id: v::FixStr<'b>) -> Self {
+        Self {
+            nested2_party_sub_id: Some(nested2_party_sub_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoNested2PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NstdPtys2SubGrpNoNested2PartySubIdsBuilder(nested2_party_sub_id: v::FixStr<'b>) {
-        nested2_party_sub_id: Option<v::FixStr<'b>> = opt(760, "Nested2PartySubID", STRING);
-        nested2_party_sub_id_type: Option<i64> = opt(807, "Nested2PartySubIDType", INT);
+t::build!(
+    NstdPtys2SubGrpNoNested2PartySubIdsBuilder { nested2_party_sub_id(760),
+    nested2_party_sub_id_type(807) }
+);
+t::block!(NstdPtys3SubGrp, component = "NstdPtys3SubGrp");
+impl<'v, 'a> NstdPtys3SubGrp<'v, 'a> {
+    t::group!(
+        no_nested3_party_sub_ids, slot = 0, tag = 952, "NoNested3PartySubIDs", entry =
+        NstdPtys3SubGrpNoNested3PartySubIds, slots = 2, table =
+        NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS
+    );
+}
+/// Builds the `NstdPtys3SubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NstdPtys3SubGrpBuilder<'b> {
+    /// The `NoNested3PartySubIDs` (952) group's entries.
+    pub no_nested3_party_sub_ids: &'b [NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b>],
+}
+impl<'b> NstdPtys3SubGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `NstdPtys3SubGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block NstdPtys3SubGrp {
-        group no_nested3_party_sub_ids(0, 952, "NoNested3PartySubIDs", NstdPtys3SubGrpNoNested3PartySubIds, 2, NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `NstdPtys3SubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NstdPtys3SubGrpBuilder() {
-        no_nested3_party_sub_ids: &'b [NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b>] = group(952, "NoNested3PartySubIDs");
-    }
-}
+t::build!(NstdPtys3SubGrpBuilder { no_nested3_party_sub_ids(group 952) });
 /// The `NoNested3PartySubIDs` (952) group's table.
 pub static NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNested3PartySubIDs",
@@ -5972,32 +9500,59 @@ pub static NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoNested3PartySubIDs` (952) group.
-    entry NstdPtys3SubGrpNoNested3PartySubIds[2] {
-        opt nested3_party_sub_id(0, 953, "Nested3PartySubID", STRING, v::FixStr<'a>);
-        opt nested3_party_sub_id_type(1, 954, "Nested3PartySubIDType", INT, i64);
+t::entry!(
+    NstdPtys3SubGrpNoNested3PartySubIds, slots = 2, group = "NoNested3PartySubIDs", tag =
+    952
+);
+impl<'a> NstdPtys3SubGrpNoNested3PartySubIds<'a> {
+    t::opt!(nested3_party_sub_id, slot = 0, tag = 953, "Nested3PartySubID", STRING);
+    t::opt!(
+        nested3_party_sub_id_type, slot = 1, tag = 954, "Nested3PartySubIDType", INT
+    );
+}
+/// Builds one `NoNested3PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b> {
+    /// `Nested3PartySubID` (953), STRING.
+    pub nested3_party_sub_id: Option<v::FixStr<'b>>,
+    /// `Nested3PartySubIDType` (954), INT.
+    pub nested3_party_sub_id_type: Option<i64>,
+}
+impl<'b> NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(nested3_party_sub_id: v::FixStr<'b>) -> Self {
+        Self {
+            nested3_party_sub_id: Some(nested3_party_sub_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoNested3PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NstdPtys3SubGrpNoNested3PartySubIdsBuilder(nested3_party_sub_id: v::FixStr<'b>) {
-        nested3_party_sub_id: Option<v::FixStr<'b>> = opt(953, "Nested3PartySubID", STRING);
-        nested3_party_sub_id_type: Option<i64> = opt(954, "Nested3PartySubIDType", INT);
+t::build!(
+    NstdPtys3SubGrpNoNested3PartySubIdsBuilder { nested3_party_sub_id(953),
+    nested3_party_sub_id_type(954) }
+);
+t::block!(Hop, component = "Hop");
+impl<'v, 'a> Hop<'v, 'a> {
+    t::group!(
+        no_hops, slot = 0, tag = 627, "NoHops", entry = HopNoHops, slots = 3, table =
+        HOP_NO_HOPS
+    );
+}
+/// Builds the `Hop` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HopBuilder<'b> {
+    /// The `NoHops` (627) group's entries.
+    pub no_hops: &'b [HopNoHopsBuilder<'b>],
+}
+impl<'b> HopBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `Hop` component: a view over the slots it fills in the enclosing message or entry.
-    block Hop {
-        group no_hops(0, 627, "NoHops", HopNoHops, 3, HOP_NO_HOPS);
-    }
-}
-t::builder! {
-    /// Builds the `Hop` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    HopBuilder() {
-        no_hops: &'b [HopNoHopsBuilder<'b>] = group(627, "NoHops");
-    }
-}
+t::build!(HopBuilder { no_hops(group 627) });
 /// The `NoHops` (627) group's table.
 pub static HOP_NO_HOPS: t::Group = t::Group {
     name: "NoHops",
@@ -6014,19 +9569,30 @@ pub static HOP_NO_HOPS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoHops` (627) group.
-    entry HopNoHops[3] {
-        opt hop_comp_id(0, 628, "HopCompID", STRING, v::FixStr<'a>);
-        opt hop_sending_time(1, 629, "HopSendingTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt hop_ref_id(2, 630, "HopRefID", SEQNUM, v::SeqNum);
+t::entry!(HopNoHops, slots = 3, group = "NoHops", tag = 627);
+impl<'a> HopNoHops<'a> {
+    t::opt!(hop_comp_id, slot = 0, tag = 628, "HopCompID", STRING);
+    t::opt!(hop_sending_time, slot = 1, tag = 629, "HopSendingTime", UTCTIMESTAMP);
+    t::opt!(hop_ref_id, slot = 2, tag = 630, "HopRefID", SEQNUM);
+}
+/// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HopNoHopsBuilder<'b> {
+    /// `HopCompID` (628), STRING.
+    pub hop_comp_id: Option<v::FixStr<'b>>,
+    /// `HopSendingTime` (629), UTCTIMESTAMP.
+    pub hop_sending_time: Option<v::UtcTimestamp>,
+    /// `HopRefID` (630), SEQNUM.
+    pub hop_ref_id: Option<v::SeqNum>,
+}
+impl<'b> HopNoHopsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(hop_comp_id: v::FixStr<'b>) -> Self {
+        Self {
+            hop_comp_id: Some(hop_comp_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    HopNoHopsBuilder(hop_comp_id: v::FixStr<'b>) {
-        hop_comp_id: Option<v::FixStr<'b>> = opt(628, "HopCompID", STRING);
-        hop_sending_time: Option<v::UtcTimestamp> = opt(629, "HopSendingTime", UTCTIMESTAMP);
-        hop_ref_id: Option<v::SeqNum> = opt(630, "HopRefID", SEQNUM);
-    }
-}
+t::build!(HopNoHopsBuilder { hop_comp_id(628), hop_sending_time(629), hop_ref_id(630) });

@@ -2,4456 +2,5762 @@
 //! An enum per enumerated field.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-t::char_enum! {
-    /// Values of `AdvSide` (4), CHAR; `Other` carries a value the dictionary does not list.
-    AdvSide {
-        /// `B`: BUY.
-        Buy = b'B',
-        /// `S`: SELL.
-        Sell = b'S',
-        /// `T`: TRADE.
-        Trade = b'T',
-        /// `X`: CROSS.
-        Cross = b'X',
-    }
-}
-t::bytes_enum! {
-    /// Values of `AdvTransType` (5), STRING; `Other` carries a value the dictionary does not list.
-    AdvTransType(false) {
-        /// `C`: CANCEL.
-        Cancel = b"C",
-        /// `N`: NEW.
-        New = b"N",
-        /// `R`: REPLACE.
-        Replace = b"R",
-    }
-}
-t::char_enum! {
-    /// Values of `CommType` (13), CHAR; `Other` carries a value the dictionary does not list.
-    CommType {
-        /// `1`: PER_UNIT.
-        PerUnit = b'1',
-        /// `2`: PERCENTAGE.
-        Percentage = b'2',
-        /// `3`: ABSOLUTE.
-        Absolute = b'3',
-        /// `4`: PERCENTAGE_WAIVED_CASH_DISCOUNT.
-        PercentageWaivedCashDiscount = b'4',
-        /// `5`: PERCENTAGE_WAIVED_ENHANCED_UNITS.
-        PercentageWaivedEnhancedUnits = b'5',
-        /// `6`: POINTS_PER_BOND_OR_CONTRACT.
-        PointsPerBondOrContract = b'6',
-    }
-}
-t::bytes_enum! {
-    /// Values of `ExecInst` (18), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-    ExecInst(false) {
-        /// `0`: STAY_ON_OFFERSIDE.
-        StayOnOfferside = b"0",
-        /// `1`: NOT_HELD.
-        NotHeld = b"1",
-        /// `2`: WORK.
-        Work = b"2",
-        /// `3`: GO_ALONG.
-        GoAlong = b"3",
-        /// `4`: OVER_THE_DAY.
-        OverTheDay = b"4",
-        /// `5`: HELD.
-        Held = b"5",
-        /// `6`: PARTICIPATE_DONT_INITIATE.
-        ParticipateDontInitiate = b"6",
-        /// `7`: STRICT_SCALE.
-        StrictScale = b"7",
-        /// `8`: TRY_TO_SCALE.
-        TryToScale = b"8",
-        /// `9`: STAY_ON_BIDSIDE.
-        StayOnBidside = b"9",
-        /// `A`: NO_CROSS.
-        NoCross = b"A",
-        /// `B`: OK_TO_CROSS.
-        OkToCross = b"B",
-        /// `C`: CALL_FIRST.
-        CallFirst = b"C",
-        /// `D`: PERCENT_OF_VOLUME.
-        PercentOfVolume = b"D",
-        /// `E`: DO_NOT_INCREASE.
-        DoNotIncrease = b"E",
-        /// `F`: DO_NOT_REDUCE.
-        DoNotReduce = b"F",
-        /// `G`: ALL_OR_NONE.
-        AllOrNone = b"G",
-        /// `H`: REINSTATE_ON_SYSTEM_FAILURE.
-        ReinstateOnSystemFailure = b"H",
-        /// `I`: INSTITUTIONS_ONLY.
-        InstitutionsOnly = b"I",
-        /// `J`: REINSTATE_ON_TRADING_HALT.
-        ReinstateOnTradingHalt = b"J",
-        /// `K`: CANCEL_ON_TRADING_HALT.
-        CancelOnTradingHalt = b"K",
-        /// `L`: LAST_PEG.
-        LastPeg = b"L",
-        /// `M`: MID_PRICE_PEG.
-        MidPricePeg = b"M",
-        /// `N`: NON_NEGOTIABLE.
-        NonNegotiable = b"N",
-        /// `O`: OPENING_PEG.
-        OpeningPeg = b"O",
-        /// `P`: MARKET_PEG.
-        MarketPeg = b"P",
-        /// `Q`: CANCEL_ON_SYSTEM_FAILURE.
-        CancelOnSystemFailure = b"Q",
-        /// `R`: PRIMARY_PEG.
-        PrimaryPeg = b"R",
-        /// `S`: SUSPEND.
-        Suspend = b"S",
-        /// `U`: CUSTOMER_DISPLAY_INSTRUCTION.
-        CustomerDisplayInstruction = b"U",
-        /// `V`: NETTING.
-        Netting = b"V",
-        /// `W`: PEG_TO_VWAP.
-        PegToVwap = b"W",
-        /// `X`: TRADE_ALONG.
-        TradeAlong = b"X",
-        /// `Y`: TRY_TO_STOP.
-        TryToStop = b"Y",
-        /// `Z`: CANCEL_IF_NOT_BEST.
-        CancelIfNotBest = b"Z",
-        /// `a`: TRAILING_STOP_PEG.
-        TrailingStopPeg = b"a",
-        /// `b`: STRICT_LIMIT.
-        StrictLimit = b"b",
-        /// `c`: IGNORE_PRICE_VALIDITY_CHECKS.
-        IgnorePriceValidityChecks = b"c",
-        /// `d`: PEG_TO_LIMIT_PRICE.
-        PegToLimitPrice = b"d",
-        /// `e`: WORK_TO_TARGET_STRATEGY.
-        WorkToTargetStrategy = b"e",
-    }
-}
-t::char_enum! {
-    /// Values of `HandlInst` (21), CHAR; `Other` carries a value the dictionary does not list.
-    HandlInst {
-        /// `1`: AUTOMATED_EXECUTION_ORDER_PRIVATE.
-        AutomatedExecutionOrderPrivate = b'1',
-        /// `2`: AUTOMATED_EXECUTION_ORDER_PUBLIC.
-        AutomatedExecutionOrderPublic = b'2',
-        /// `3`: MANUAL_ORDER.
-        ManualOrder = b'3',
-    }
-}
-t::bytes_enum! {
-    /// Values of `SecurityIDSource` (22), STRING; `Other` carries a value the dictionary does not list.
-    SecurityIdSource(false) {
-        /// `1`: CUSIP.
-        Cusip = b"1",
-        /// `2`: SEDOL.
-        Sedol = b"2",
-        /// `3`: QUIK.
-        Quik = b"3",
-        /// `4`: ISIN_NUMBER.
-        IsinNumber = b"4",
-        /// `5`: RIC_CODE.
-        RicCode = b"5",
-        /// `6`: ISO_CURRENCY_CODE.
-        IsoCurrencyCode = b"6",
-        /// `7`: ISO_COUNTRY_CODE.
-        IsoCountryCode = b"7",
-        /// `8`: EXCHANGE_SYMBOL.
-        ExchangeSymbol = b"8",
-        /// `9`: CONSOLIDATED_TAPE_ASSOCIATION.
-        ConsolidatedTapeAssociation = b"9",
-        /// `A`: BLOOMBERG_SYMBOL.
-        BloombergSymbol = b"A",
-        /// `B`: WERTPAPIER.
-        Wertpapier = b"B",
-        /// `C`: DUTCH.
-        Dutch = b"C",
-        /// `D`: VALOREN.
-        Valoren = b"D",
-        /// `E`: SICOVAM.
-        Sicovam = b"E",
-        /// `F`: BELGIAN.
-        Belgian = b"F",
-        /// `G`: COMMON.
-        Common = b"G",
-        /// `H`: CLEARING_HOUSE.
-        ClearingHouse = b"H",
-        /// `I`: ISDA_FPML_PRODUCT_SPECIFICATION.
-        IsdaFpmlProductSpecification = b"I",
-        /// `J`: OPTIONS_PRICE_REPORTING_AUTHORITY.
-        OptionsPriceReportingAuthority = b"J",
-    }
-}
-t::char_enum! {
-    /// Values of `IOIQltyInd` (25), CHAR; `Other` carries a value the dictionary does not list.
-    IoiQltyInd {
-        /// `H`: HIGH.
-        High = b'H',
-        /// `L`: LOW.
-        Low = b'L',
-        /// `M`: MEDIUM.
-        Medium = b'M',
-    }
-}
-t::bytes_enum! {
-    /// Values of `IOIQty` (27), STRING; `Other` carries a value the dictionary does not list.
-    IoiQty(false) {
-        /// `L`: LARGE.
-        Large = b"L",
-        /// `M`: MEDIUM.
-        Medium = b"M",
-        /// `S`: SMALL.
-        Small = b"S",
-    }
-}
-t::char_enum! {
-    /// Values of `IOITransType` (28), CHAR; `Other` carries a value the dictionary does not list.
-    IoiTransType {
-        /// `C`: CANCEL.
-        Cancel = b'C',
-        /// `N`: NEW.
-        New = b'N',
-        /// `R`: REPLACE.
-        Replace = b'R',
-    }
-}
-t::char_enum! {
-    /// Values of `LastCapacity` (29), CHAR; `Other` carries a value the dictionary does not list.
-    LastCapacity {
-        /// `1`: AGENT.
-        Agent = b'1',
-        /// `2`: CROSS_AS_AGENT.
-        CrossAsAgent = b'2',
-        /// `3`: CROSS_AS_PRINCIPAL.
-        CrossAsPrincipal = b'3',
-        /// `4`: PRINCIPAL.
-        Principal = b'4',
-    }
-}
-t::bytes_enum! {
-    /// Values of `MsgType` (35), STRING; `Other` carries a value the dictionary does not list.
-    MsgType(false) {
-        /// `0`: HEARTBEAT.
-        Heartbeat = b"0",
-        /// `1`: TEST_REQUEST.
-        TestRequest = b"1",
-        /// `2`: RESEND_REQUEST.
-        ResendRequest = b"2",
-        /// `3`: REJECT.
-        Reject = b"3",
-        /// `4`: SEQUENCE_RESET.
-        SequenceReset = b"4",
-        /// `5`: LOGOUT.
-        Logout = b"5",
-        /// `6`: IOI.
-        Ioi = b"6",
-        /// `7`: ADVERTISEMENT.
-        Advertisement = b"7",
-        /// `8`: EXECUTION_REPORT.
-        ExecutionReport = b"8",
-        /// `9`: ORDER_CANCEL_REJECT.
-        OrderCancelReject = b"9",
-        /// `A`: LOGON.
-        Logon = b"A",
-        /// `AA`: DERIVATIVE_SECURITY_LIST.
-        DerivativeSecurityList = b"AA",
-        /// `AB`: NEW_ORDER_MULTILEG.
-        NewOrderMultileg = b"AB",
-        /// `AC`: MULTILEG_ORDER_CANCEL_REPLACE.
-        MultilegOrderCancelReplace = b"AC",
-        /// `AD`: TRADE_CAPTURE_REPORT_REQUEST.
-        TradeCaptureReportRequest = b"AD",
-        /// `AE`: TRADE_CAPTURE_REPORT.
-        TradeCaptureReport = b"AE",
-        /// `AF`: ORDER_MASS_STATUS_REQUEST.
-        OrderMassStatusRequest = b"AF",
-        /// `AG`: QUOTE_REQUEST_REJECT.
-        QuoteRequestReject = b"AG",
-        /// `AH`: RFQ_REQUEST.
-        RfqRequest = b"AH",
-        /// `AI`: QUOTE_STATUS_REPORT.
-        QuoteStatusReport = b"AI",
-        /// `AJ`: QUOTE_RESPONSE.
-        QuoteResponse = b"AJ",
-        /// `AK`: CONFIRMATION.
-        Confirmation = b"AK",
-        /// `AL`: POSITION_MAINTENANCE_REQUEST.
-        PositionMaintenanceRequest = b"AL",
-        /// `AM`: POSITION_MAINTENANCE_REPORT.
-        PositionMaintenanceReport = b"AM",
-        /// `AN`: REQUEST_FOR_POSITIONS.
-        RequestForPositions = b"AN",
-        /// `AO`: REQUEST_FOR_POSITIONS_ACK.
-        RequestForPositionsAck = b"AO",
-        /// `AP`: POSITION_REPORT.
-        PositionReport = b"AP",
-        /// `AQ`: TRADE_CAPTURE_REPORT_REQUEST_ACK.
-        TradeCaptureReportRequestAck = b"AQ",
-        /// `AR`: TRADE_CAPTURE_REPORT_ACK.
-        TradeCaptureReportAck = b"AR",
-        /// `AS`: ALLOCATION_REPORT.
-        AllocationReport = b"AS",
-        /// `AT`: ALLOCATION_REPORT_ACK.
-        AllocationReportAck = b"AT",
-        /// `AU`: CONFIRMATION_ACK.
-        ConfirmationAck = b"AU",
-        /// `AV`: SETTLEMENT_INSTRUCTION_REQUEST.
-        SettlementInstructionRequest = b"AV",
-        /// `AW`: ASSIGNMENT_REPORT.
-        AssignmentReport = b"AW",
-        /// `AX`: COLLATERAL_REQUEST.
-        CollateralRequest = b"AX",
-        /// `AY`: COLLATERAL_ASSIGNMENT.
-        CollateralAssignment = b"AY",
-        /// `AZ`: COLLATERAL_RESPONSE.
-        CollateralResponse = b"AZ",
-        /// `B`: NEWS.
-        News = b"B",
-        /// `BA`: COLLATERAL_REPORT.
-        CollateralReport = b"BA",
-        /// `BB`: COLLATERAL_INQUIRY.
-        CollateralInquiry = b"BB",
-        /// `BC`: NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST.
-        NetworkCounterpartySystemStatusRequest = b"BC",
-        /// `BD`: NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE.
-        NetworkCounterpartySystemStatusResponse = b"BD",
-        /// `BE`: USER_REQUEST.
-        UserRequest = b"BE",
-        /// `BF`: USER_RESPONSE.
-        UserResponse = b"BF",
-        /// `BG`: COLLATERAL_INQUIRY_ACK.
-        CollateralInquiryAck = b"BG",
-        /// `BH`: CONFIRMATION_REQUEST.
-        ConfirmationRequest = b"BH",
-        /// `C`: EMAIL.
-        Email = b"C",
-        /// `D`: NEW_ORDER_SINGLE.
-        NewOrderSingle = b"D",
-        /// `E`: NEW_ORDER_LIST.
-        NewOrderList = b"E",
-        /// `F`: ORDER_CANCEL_REQUEST.
-        OrderCancelRequest = b"F",
-        /// `G`: ORDER_CANCEL_REPLACE_REQUEST.
-        OrderCancelReplaceRequest = b"G",
-        /// `H`: ORDER_STATUS_REQUEST.
-        OrderStatusRequest = b"H",
-        /// `J`: ALLOCATION_INSTRUCTION.
-        AllocationInstruction = b"J",
-        /// `K`: LIST_CANCEL_REQUEST.
-        ListCancelRequest = b"K",
-        /// `L`: LIST_EXECUTE.
-        ListExecute = b"L",
-        /// `M`: LIST_STATUS_REQUEST.
-        ListStatusRequest = b"M",
-        /// `N`: LIST_STATUS.
-        ListStatus = b"N",
-        /// `P`: ALLOCATION_INSTRUCTION_ACK.
-        AllocationInstructionAck = b"P",
-        /// `Q`: DONT_KNOW_TRADE.
-        DontKnowTrade = b"Q",
-        /// `R`: QUOTE_REQUEST.
-        QuoteRequest = b"R",
-        /// `S`: QUOTE.
-        Quote = b"S",
-        /// `T`: SETTLEMENT_INSTRUCTIONS.
-        SettlementInstructions = b"T",
-        /// `U1`: ACME_RISK_LIMIT_UPDATE.
-        AcmeRiskLimitUpdate = b"U1",
-        /// `V`: MARKET_DATA_REQUEST.
-        MarketDataRequest = b"V",
-        /// `W`: MARKET_DATA_SNAPSHOT_FULL_REFRESH.
-        MarketDataSnapshotFullRefresh = b"W",
-        /// `X`: MARKET_DATA_INCREMENTAL_REFRESH.
-        MarketDataIncrementalRefresh = b"X",
-        /// `Y`: MARKET_DATA_REQUEST_REJECT.
-        MarketDataRequestReject = b"Y",
-        /// `Z`: QUOTE_CANCEL.
-        QuoteCancel = b"Z",
-        /// `a`: QUOTE_STATUS_REQUEST.
-        QuoteStatusRequest = b"a",
-        /// `b`: MASS_QUOTE_ACKNOWLEDGEMENT.
-        MassQuoteAcknowledgement = b"b",
-        /// `c`: SECURITY_DEFINITION_REQUEST.
-        SecurityDefinitionRequest = b"c",
-        /// `d`: SECURITY_DEFINITION.
-        SecurityDefinition = b"d",
-        /// `e`: SECURITY_STATUS_REQUEST.
-        SecurityStatusRequest = b"e",
-        /// `f`: SECURITY_STATUS.
-        SecurityStatus = b"f",
-        /// `g`: TRADING_SESSION_STATUS_REQUEST.
-        TradingSessionStatusRequest = b"g",
-        /// `h`: TRADING_SESSION_STATUS.
-        TradingSessionStatus = b"h",
-        /// `i`: MASS_QUOTE.
-        MassQuote = b"i",
-        /// `j`: BUSINESS_MESSAGE_REJECT.
-        BusinessMessageReject = b"j",
-        /// `k`: BID_REQUEST.
-        BidRequest = b"k",
-        /// `l`: BID_RESPONSE.
-        BidResponse = b"l",
-        /// `m`: LIST_STRIKE_PRICE.
-        ListStrikePrice = b"m",
-        /// `n`: XML_NON_FIX.
-        XmlNonFix = b"n",
-        /// `o`: REGISTRATION_INSTRUCTIONS.
-        RegistrationInstructions = b"o",
-        /// `p`: REGISTRATION_INSTRUCTIONS_RESPONSE.
-        RegistrationInstructionsResponse = b"p",
-        /// `q`: ORDER_MASS_CANCEL_REQUEST.
-        OrderMassCancelRequest = b"q",
-        /// `r`: ORDER_MASS_CANCEL_REPORT.
-        OrderMassCancelReport = b"r",
-        /// `s`: NEW_ORDER_CROSS.
-        NewOrderCross = b"s",
-        /// `t`: CROSS_ORDER_CANCEL_REPLACE_REQUEST.
-        CrossOrderCancelReplaceRequest = b"t",
-        /// `u`: CROSS_ORDER_CANCEL_REQUEST.
-        CrossOrderCancelRequest = b"u",
-        /// `v`: SECURITY_TYPE_REQUEST.
-        SecurityTypeRequest = b"v",
-        /// `w`: SECURITY_TYPES.
-        SecurityTypes = b"w",
-        /// `x`: SECURITY_LIST_REQUEST.
-        SecurityListRequest = b"x",
-        /// `y`: SECURITY_LIST.
-        SecurityList = b"y",
-        /// `z`: DERIVATIVE_SECURITY_LIST_REQUEST.
-        DerivativeSecurityListRequest = b"z",
-    }
-}
-t::char_enum! {
-    /// Values of `OrdStatus` (39), CHAR; `Other` carries a value the dictionary does not list.
-    OrdStatus {
-        /// `0`: NEW.
-        New = b'0',
-        /// `1`: PARTIALLY_FILLED.
-        PartiallyFilled = b'1',
-        /// `2`: FILLED.
-        Filled = b'2',
-        /// `3`: DONE_FOR_DAY.
-        DoneForDay = b'3',
-        /// `4`: CANCELED.
-        Canceled = b'4',
-        /// `6`: PENDING_CANCEL.
-        PendingCancel = b'6',
-        /// `7`: STOPPED.
-        Stopped = b'7',
-        /// `8`: REJECTED.
-        Rejected = b'8',
-        /// `9`: SUSPENDED.
-        Suspended = b'9',
-        /// `A`: PENDING_NEW.
-        PendingNew = b'A',
-        /// `B`: CALCULATED.
-        Calculated = b'B',
-        /// `C`: EXPIRED.
-        Expired = b'C',
-        /// `D`: ACCEPTED_FOR_BIDDING.
-        AcceptedForBidding = b'D',
-        /// `E`: PENDING_REPLACE.
-        PendingReplace = b'E',
-    }
-}
-t::char_enum! {
-    /// Values of `OrdType` (40), CHAR; `Other` carries a value the dictionary does not list.
-    OrdType {
-        /// `1`: MARKET.
-        Market = b'1',
-        /// `2`: LIMIT.
-        Limit = b'2',
-        /// `3`: STOP.
-        Stop = b'3',
-        /// `4`: STOP_LIMIT.
-        StopLimit = b'4',
-        /// `6`: WITH_OR_WITHOUT.
-        WithOrWithout = b'6',
-        /// `7`: LIMIT_OR_BETTER.
-        LimitOrBetter = b'7',
-        /// `8`: LIMIT_WITH_OR_WITHOUT.
-        LimitWithOrWithout = b'8',
-        /// `9`: ON_BASIS.
-        OnBasis = b'9',
-        /// `D`: PREVIOUSLY_QUOTED.
-        PreviouslyQuoted = b'D',
-        /// `E`: PREVIOUSLY_INDICATED.
-        PreviouslyIndicated = b'E',
-        /// `G`: FOREX_SWAP.
-        ForexSwap = b'G',
-        /// `I`: FUNARI.
-        Funari = b'I',
-        /// `J`: MARKET_IF_TOUCHED.
-        MarketIfTouched = b'J',
-        /// `K`: MARKET_WITH_LEFTOVER_AS_LIMIT.
-        MarketWithLeftoverAsLimit = b'K',
-        /// `L`: PREVIOUS_FUND_VALUATION_POINT.
-        PreviousFundValuationPoint = b'L',
-        /// `M`: NEXT_FUND_VALUATION_POINT.
-        NextFundValuationPoint = b'M',
-        /// `P`: PEGGED.
-        Pegged = b'P',
-        /// `Z`: ACME_MIDPOINT_PEG.
-        AcmeMidpointPeg = b'Z',
-    }
-}
-t::char_enum! {
-    /// Values of `Side` (54), CHAR; `Other` carries a value the dictionary does not list.
-    Side {
-        /// `1`: BUY.
-        Buy = b'1',
-        /// `2`: SELL.
-        Sell = b'2',
-        /// `3`: BUY_MINUS.
-        BuyMinus = b'3',
-        /// `4`: SELL_PLUS.
-        SellPlus = b'4',
-        /// `5`: SELL_SHORT.
-        SellShort = b'5',
-        /// `6`: SELL_SHORT_EXEMPT.
-        SellShortExempt = b'6',
-        /// `7`: UNDISCLOSED.
-        Undisclosed = b'7',
-        /// `8`: CROSS.
-        Cross = b'8',
-        /// `9`: CROSS_SHORT.
-        CrossShort = b'9',
-        /// `A`: CROSS_SHORT_EXEMPT.
-        CrossShortExempt = b'A',
-        /// `B`: AS_DEFINED.
-        AsDefined = b'B',
-        /// `C`: OPPOSITE.
-        Opposite = b'C',
-        /// `D`: SUBSCRIBE.
-        Subscribe = b'D',
-        /// `E`: REDEEM.
-        Redeem = b'E',
-        /// `F`: LEND.
-        Lend = b'F',
-        /// `G`: BORROW.
-        Borrow = b'G',
-    }
-}
-t::char_enum! {
-    /// Values of `TimeInForce` (59), CHAR; `Other` carries a value the dictionary does not list.
-    TimeInForce {
-        /// `0`: DAY.
-        Day = b'0',
-        /// `1`: GOOD_TILL_CANCEL.
-        GoodTillCancel = b'1',
-        /// `2`: AT_THE_OPENING.
-        AtTheOpening = b'2',
-        /// `3`: IMMEDIATE_OR_CANCEL.
-        ImmediateOrCancel = b'3',
-        /// `4`: FILL_OR_KILL.
-        FillOrKill = b'4',
-        /// `5`: GOOD_TILL_CROSSING.
-        GoodTillCrossing = b'5',
-        /// `6`: GOOD_TILL_DATE.
-        GoodTillDate = b'6',
-        /// `7`: AT_THE_CLOSE.
-        AtTheClose = b'7',
-        /// `Z`: ACME_CLOSING_AUCTION.
-        AcmeClosingAuction = b'Z',
-    }
-}
-t::char_enum! {
-    /// Values of `Urgency` (61), CHAR; `Other` carries a value the dictionary does not list.
-    Urgency {
-        /// `0`: NORMAL.
-        Normal = b'0',
-        /// `1`: FLASH.
-        Flash = b'1',
-        /// `2`: BACKGROUND.
-        Background = b'2',
-    }
-}
-t::char_enum! {
-    /// Values of `SettlType` (63), CHAR; `Other` carries a value the dictionary does not list.
-    SettlType {
-        /// `0`: REGULAR.
-        Regular = b'0',
-        /// `1`: CASH.
-        Cash = b'1',
-        /// `2`: NEXT_DAY.
-        NextDay = b'2',
-        /// `3`: T_PLUS_2.
-        TPlus2 = b'3',
-        /// `4`: T_PLUS_3.
-        TPlus3 = b'4',
-        /// `5`: T_PLUS_4.
-        TPlus4 = b'5',
-        /// `6`: FUTURE.
-        Future = b'6',
-        /// `7`: WHEN_AND_IF_ISSUED.
-        WhenAndIfIssued = b'7',
-        /// `8`: SELLERS_OPTION.
-        SellersOption = b'8',
-        /// `9`: T_PLUS_5.
-        TPlus5 = b'9',
-    }
-}
-t::char_enum! {
-    /// Values of `AllocTransType` (71), CHAR; `Other` carries a value the dictionary does not list.
-    AllocTransType {
-        /// `0`: NEW.
-        New = b'0',
-        /// `1`: REPLACE.
-        Replace = b'1',
-        /// `2`: CANCEL.
-        Cancel = b'2',
-    }
-}
-t::char_enum! {
-    /// Values of `PositionEffect` (77), CHAR; `Other` carries a value the dictionary does not list.
-    PositionEffect {
-        /// `C`: CLOSE.
-        Close = b'C',
-        /// `F`: FIFO.
-        Fifo = b'F',
-        /// `O`: OPEN.
-        Open = b'O',
-        /// `R`: ROLLED.
-        Rolled = b'R',
-    }
-}
-t::char_enum! {
-    /// Values of `ProcessCode` (81), CHAR; `Other` carries a value the dictionary does not list.
-    ProcessCode {
-        /// `0`: REGULAR.
-        Regular = b'0',
-        /// `1`: SOFT_DOLLAR.
-        SoftDollar = b'1',
-        /// `2`: STEP_IN.
-        StepIn = b'2',
-        /// `3`: STEP_OUT.
-        StepOut = b'3',
-        /// `4`: SOFT_DOLLAR_STEP_IN.
-        SoftDollarStepIn = b'4',
-        /// `5`: SOFT_DOLLAR_STEP_OUT.
-        SoftDollarStepOut = b'5',
-        /// `6`: PLAN_SPONSOR.
-        PlanSponsor = b'6',
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocStatus` (87), INT; `Other` carries a value the dictionary does not list.
-    AllocStatus(true) {
-        /// `0`: ACCEPTED.
-        Accepted = b"0",
-        /// `1`: BLOCK_LEVEL_REJECT.
-        BlockLevelReject = b"1",
-        /// `2`: ACCOUNT_LEVEL_REJECT.
-        AccountLevelReject = b"2",
-        /// `3`: RECEIVED.
-        Received = b"3",
-        /// `4`: INCOMPLETE.
-        Incomplete = b"4",
-        /// `5`: REJECTED_BY_INTERMEDIARY.
-        RejectedByIntermediary = b"5",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocRejCode` (88), INT; `Other` carries a value the dictionary does not list.
-    AllocRejCode(true) {
-        /// `0`: UNKNOWN_ACCOUNT.
-        UnknownAccount = b"0",
-        /// `1`: INCORRECT_QUANTITY.
-        IncorrectQuantity = b"1",
-        /// `10`: UNKNOWN_OR_STALE_EXECID.
-        UnknownOrStaleExecid = b"10",
-        /// `11`: MISMATCHED_DATA_VALUE.
-        MismatchedDataValue = b"11",
-        /// `12`: UNKNOWN_CLORDID.
-        UnknownClordid = b"12",
-        /// `13`: WAREHOUSE_REQUEST_REJECTED.
-        WarehouseRequestRejected = b"13",
-        /// `2`: INCORRECT_AVERAGE_PRICE.
-        IncorrectAveragePrice = b"2",
-        /// `3`: UNKNOWN_EXECUTING_BROKER_MNEMONIC.
-        UnknownExecutingBrokerMnemonic = b"3",
-        /// `4`: COMMISSION_DIFFERENCE.
-        CommissionDifference = b"4",
-        /// `5`: UNKNOWN_ORDERID.
-        UnknownOrderid = b"5",
-        /// `6`: UNKNOWN_LISTID.
-        UnknownListid = b"6",
-        /// `7`: OTHER.
-        Other2 = b"7",
-        /// `8`: INCORRECT_ALLOCATED_QUANTITY.
-        IncorrectAllocatedQuantity = b"8",
-        /// `9`: CALCULATION_DIFFERENCE.
-        CalculationDifference = b"9",
-    }
-}
-t::char_enum! {
-    /// Values of `EmailType` (94), CHAR; `Other` carries a value the dictionary does not list.
-    EmailType {
-        /// `0`: NEW.
-        New = b'0',
-        /// `1`: REPLY.
-        Reply = b'1',
-        /// `2`: ADMIN_REPLY.
-        AdminReply = b'2',
-    }
-}
-t::bytes_enum! {
-    /// Values of `EncryptMethod` (98), INT; `Other` carries a value the dictionary does not list.
-    EncryptMethod(true) {
-        /// `0`: NONE_OTHER.
-        NoneOther = b"0",
-        /// `1`: PKCS.
-        Pkcs = b"1",
-        /// `2`: DES.
-        Des = b"2",
-        /// `3`: PKCS_DES.
-        PkcsDes = b"3",
-        /// `4`: PGP_DES.
-        PgpDes = b"4",
-        /// `5`: PGP_DES_MD5.
-        PgpDesMd5 = b"5",
-        /// `6`: PEM_DES_MD5.
-        PemDesMd5 = b"6",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CxlRejReason` (102), INT; `Other` carries a value the dictionary does not list.
-    CxlRejReason(true) {
-        /// `0`: TOO_LATE_TO_CANCEL.
-        TooLateToCancel = b"0",
-        /// `1`: UNKNOWN_ORDER.
-        UnknownOrder = b"1",
-        /// `2`: BROKER_CREDIT.
-        BrokerCredit = b"2",
-        /// `3`: ORDER_ALREADY_IN_PENDING_STATUS.
-        OrderAlreadyInPendingStatus = b"3",
-        /// `4`: UNABLE_TO_PROCESS_ORDER_MASS_CANCEL_REQUEST.
-        UnableToProcessOrderMassCancelRequest = b"4",
-        /// `5`: ORIGORDMODTIME_DID_NOT_MATCH_LAST_TRANSACTTIME_OF_ORDER.
-        OrigordmodtimeDidNotMatchLastTransacttimeOfOrder = b"5",
-        /// `6`: DUPLICATE_CLORDID_RECEIVED.
-        DuplicateClordidReceived = b"6",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `OrdRejReason` (103), INT; `Other` carries a value the dictionary does not list.
-    OrdRejReason(true) {
-        /// `0`: BROKER_CREDIT.
-        BrokerCredit = b"0",
-        /// `1`: UNKNOWN_SYMBOL.
-        UnknownSymbol = b"1",
-        /// `10`: INVALID_INVESTOR_ID.
-        InvalidInvestorId = b"10",
-        /// `11`: UNSUPPORTED_ORDER_CHARACTERISTIC.
-        UnsupportedOrderCharacteristic = b"11",
-        /// `13`: INCORRECT_QUANTITY.
-        IncorrectQuantity = b"13",
-        /// `14`: INCORRECT_ALLOCATED_QUANTITY.
-        IncorrectAllocatedQuantity = b"14",
-        /// `15`: UNKNOWN_ACCOUNT.
-        UnknownAccount = b"15",
-        /// `2`: EXCHANGE_CLOSED.
-        ExchangeClosed = b"2",
-        /// `3`: ORDER_EXCEEDS_LIMIT.
-        OrderExceedsLimit = b"3",
-        /// `4`: TOO_LATE_TO_ENTER.
-        TooLateToEnter = b"4",
-        /// `5`: UNKNOWN_ORDER.
-        UnknownOrder = b"5",
-        /// `6`: DUPLICATE_ORDER.
-        DuplicateOrder = b"6",
-        /// `7`: DUPLICATE_OF_A_VERBALLY_COMMUNICATED_ORDER.
-        DuplicateOfAVerballyCommunicatedOrder = b"7",
-        /// `8`: STALE_ORDER.
-        StaleOrder = b"8",
-        /// `9`: TRADE_ALONG_REQUIRED.
-        TradeAlongRequired = b"9",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::char_enum! {
-    /// Values of `IOIQualifier` (104), CHAR; `Other` carries a value the dictionary does not list.
-    IoiQualifier {
-        /// `A`: ALL_OR_NONE.
-        AllOrNone = b'A',
-        /// `B`: MARKET_ON_CLOSE.
-        MarketOnClose = b'B',
-        /// `C`: AT_THE_CLOSE.
-        AtTheClose = b'C',
-        /// `D`: VWAP.
-        Vwap = b'D',
-        /// `I`: IN_TOUCH_WITH.
-        InTouchWith = b'I',
-        /// `L`: LIMIT.
-        Limit = b'L',
-        /// `M`: MORE_BEHIND.
-        MoreBehind = b'M',
-        /// `O`: AT_THE_OPEN.
-        AtTheOpen = b'O',
-        /// `P`: TAKING_A_POSITION.
-        TakingAPosition = b'P',
-        /// `Q`: AT_THE_MARKET.
-        AtTheMarket = b'Q',
-        /// `R`: READY_TO_TRADE.
-        ReadyToTrade = b'R',
-        /// `S`: PORTFOLIO_SHOWN.
-        PortfolioShown = b'S',
-        /// `T`: THROUGH_THE_DAY.
-        ThroughTheDay = b'T',
-        /// `V`: VERSUS.
-        Versus = b'V',
-        /// `W`: INDICATION.
-        Indication = b'W',
-        /// `X`: CROSSING_OPPORTUNITY.
-        CrossingOpportunity = b'X',
-        /// `Y`: AT_THE_MIDPOINT.
-        AtTheMidpoint = b'Y',
-        /// `Z`: PRE_OPEN.
-        PreOpen = b'Z',
-    }
-}
-t::char_enum! {
-    /// Values of `DKReason` (127), CHAR; `Other` carries a value the dictionary does not list.
-    DkReason {
-        /// `A`: UNKNOWN_SYMBOL.
-        UnknownSymbol = b'A',
-        /// `B`: WRONG_SIDE.
-        WrongSide = b'B',
-        /// `C`: QUANTITY_EXCEEDS_ORDER.
-        QuantityExceedsOrder = b'C',
-        /// `D`: NO_MATCHING_ORDER.
-        NoMatchingOrder = b'D',
-        /// `E`: PRICE_EXCEEDS_LIMIT.
-        PriceExceedsLimit = b'E',
-        /// `F`: CALCULATION_DIFFERENCE.
-        CalculationDifference = b'F',
-        /// `Z`: OTHER.
-        Other2 = b'Z',
-    }
-}
-t::bytes_enum! {
-    /// Values of `MiscFeeType` (139), STRING; `Other` carries a value the dictionary does not list.
-    MiscFeeType(false) {
-        /// `1`: REGULATORY.
-        Regulatory = b"1",
-        /// `10`: PER_TRANSACTION.
-        PerTransaction = b"10",
-        /// `11`: CONVERSION.
-        Conversion = b"11",
-        /// `12`: AGENT.
-        Agent = b"12",
-        /// `2`: TAX.
-        Tax = b"2",
-        /// `3`: LOCAL_COMMISSION.
-        LocalCommission = b"3",
-        /// `4`: EXCHANGE_FEES.
-        ExchangeFees = b"4",
-        /// `5`: STAMP.
-        Stamp = b"5",
-        /// `6`: LEVY.
-        Levy = b"6",
-        /// `7`: OTHER.
-        Other2 = b"7",
-        /// `8`: MARKUP.
-        Markup = b"8",
-        /// `9`: CONSUMPTION_TAX.
-        ConsumptionTax = b"9",
-    }
-}
-t::char_enum! {
-    /// Values of `ExecType` (150), CHAR; `Other` carries a value the dictionary does not list.
-    ExecType {
-        /// `0`: NEW.
-        New = b'0',
-        /// `3`: DONE_FOR_DAY.
-        DoneForDay = b'3',
-        /// `4`: CANCELED.
-        Canceled = b'4',
-        /// `5`: REPLACE.
-        Replace = b'5',
-        /// `6`: PENDING_CANCEL.
-        PendingCancel = b'6',
-        /// `7`: STOPPED.
-        Stopped = b'7',
-        /// `8`: REJECTED.
-        Rejected = b'8',
-        /// `9`: SUSPENDED.
-        Suspended = b'9',
-        /// `A`: PENDING_NEW.
-        PendingNew = b'A',
-        /// `B`: CALCULATED.
-        Calculated = b'B',
-        /// `C`: EXPIRED.
-        Expired = b'C',
-        /// `D`: RESTATED.
-        Restated = b'D',
-        /// `E`: PENDING_REPLACE.
-        PendingReplace = b'E',
-        /// `F`: TRADE.
-        Trade = b'F',
-        /// `G`: TRADE_CORRECT.
-        TradeCorrect = b'G',
-        /// `H`: TRADE_CANCEL.
-        TradeCancel = b'H',
-        /// `I`: ORDER_STATUS.
-        OrderStatus = b'I',
-    }
-}
-t::char_enum! {
-    /// Values of `SettlCurrFxRateCalc` (156), CHAR; `Other` carries a value the dictionary does not list.
-    SettlCurrFxRateCalc {
-        /// `D`: DIVIDE.
-        Divide = b'D',
-        /// `M`: MULTIPLY.
-        Multiply = b'M',
-    }
-}
-t::char_enum! {
-    /// Values of `SettlInstMode` (160), CHAR; `Other` carries a value the dictionary does not list.
-    SettlInstMode {
-        /// `1`: STANDING_INSTRUCTIONS_PROVIDED.
-        StandingInstructionsProvided = b'1',
-        /// `4`: SPECIFIC_ORDER_FOR_A_SINGLE_ACCOUNT.
-        SpecificOrderForASingleAccount = b'4',
-        /// `5`: REQUEST_REJECT.
-        RequestReject = b'5',
-    }
-}
-t::char_enum! {
-    /// Values of `SettlInstTransType` (163), CHAR; `Other` carries a value the dictionary does not list.
-    SettlInstTransType {
-        /// `C`: CANCEL.
-        Cancel = b'C',
-        /// `N`: NEW.
-        New = b'N',
-        /// `R`: REPLACE.
-        Replace = b'R',
-        /// `T`: RESTATE.
-        Restate = b'T',
-    }
-}
-t::char_enum! {
-    /// Values of `SettlInstSource` (165), CHAR; `Other` carries a value the dictionary does not list.
-    SettlInstSource {
-        /// `1`: BROKERS_INSTRUCTIONS.
-        BrokersInstructions = b'1',
-        /// `2`: INSTITUTIONS_INSTRUCTIONS.
-        InstitutionsInstructions = b'2',
-        /// `3`: INVESTOR.
-        Investor = b'3',
-    }
-}
-t::bytes_enum! {
-    /// Values of `SecurityType` (167), STRING; `Other` carries a value the dictionary does not list.
-    SecurityType(false) {
-        /// `ABS`: ASSET_BACKED_SECURITIES.
-        AssetBackedSecurities = b"ABS",
-        /// `AMENDED`: AMENDED_AND_RESTATED.
-        AmendedAndRestated = b"AMENDED",
-        /// `AN`: OTHER_ANTICIPATION_NOTES.
-        OtherAnticipationNotes = b"AN",
-        /// `BA`: BANKERS_ACCEPTANCE.
-        BankersAcceptance = b"BA",
-        /// `BN`: BANK_NOTES.
-        BankNotes = b"BN",
-        /// `BOX`: BILL_OF_EXCHANGES.
-        BillOfExchanges = b"BOX",
-        /// `BRADY`: BRADY_BOND.
-        BradyBond = b"BRADY",
-        /// `BRIDGE`: BRIDGE_LOAN.
-        BridgeLoan = b"BRIDGE",
-        /// `BUYSELL`: BUY_SELLBACK.
-        BuySellback = b"BUYSELL",
-        /// `CB`: CONVERTIBLE_BOND.
-        ConvertibleBond = b"CB",
-        /// `CD`: CERTIFICATE_OF_DEPOSIT.
-        CertificateOfDeposit = b"CD",
-        /// `CL`: CALL_LOANS.
-        CallLoans = b"CL",
-        /// `CMBS`: CORP_MORTGAGE_BACKED_SECURITIES.
-        CorpMortgageBackedSecurities = b"CMBS",
-        /// `CMO`: COLLATERALIZED_MORTGAGE_OBLIGATION.
-        CollateralizedMortgageObligation = b"CMO",
-        /// `COFO`: CERTIFICATE_OF_OBLIGATION.
-        CertificateOfObligation = b"COFO",
-        /// `COFP`: CERTIFICATE_OF_PARTICIPATION.
-        CertificateOfParticipation = b"COFP",
-        /// `CORP`: CORPORATE_BOND.
-        CorporateBond = b"CORP",
-        /// `CP`: COMMERCIAL_PAPER.
-        CommercialPaper = b"CP",
-        /// `CPP`: CORPORATE_PRIVATE_PLACEMENT.
-        CorporatePrivatePlacement = b"CPP",
-        /// `CS`: COMMON_STOCK.
-        CommonStock = b"CS",
-        /// `DEFLTED`: DEFAULTED.
-        Defaulted = b"DEFLTED",
-        /// `DINP`: DEBTOR_IN_POSSESSION.
-        DebtorInPossession = b"DINP",
-        /// `DN`: DEPOSIT_NOTES.
-        DepositNotes = b"DN",
-        /// `DUAL`: DUAL_CURRENCY.
-        DualCurrency = b"DUAL",
-        /// `EUCD`: EURO_CERTIFICATE_OF_DEPOSIT.
-        EuroCertificateOfDeposit = b"EUCD",
-        /// `EUCORP`: EURO_CORPORATE_BOND.
-        EuroCorporateBond = b"EUCORP",
-        /// `EUCP`: EURO_COMMERCIAL_PAPER.
-        EuroCommercialPaper = b"EUCP",
-        /// `EUSOV`: EURO_SOVEREIGNS.
-        EuroSovereigns = b"EUSOV",
-        /// `EUSUPRA`: EURO_SUPRANATIONAL_COUPONS.
-        EuroSupranationalCoupons = b"EUSUPRA",
-        /// `FAC`: FEDERAL_AGENCY_COUPON.
-        FederalAgencyCoupon = b"FAC",
-        /// `FADN`: FEDERAL_AGENCY_DISCOUNT_NOTE.
-        FederalAgencyDiscountNote = b"FADN",
-        /// `FOR`: FOREIGN_EXCHANGE_CONTRACT.
-        ForeignExchangeContract = b"FOR",
-        /// `FORWARD`: FORWARD.
-        Forward = b"FORWARD",
-        /// `FUT`: FUTURE.
-        Future = b"FUT",
-        /// `GO`: GENERAL_OBLIGATION_BONDS.
-        GeneralObligationBonds = b"GO",
-        /// `IET`: IOETTE_MORTGAGE.
-        IoetteMortgage = b"IET",
-        /// `LOFC`: LETTER_OF_CREDIT.
-        LetterOfCredit = b"LOFC",
-        /// `LQN`: LIQUIDITY_NOTE.
-        LiquidityNote = b"LQN",
-        /// `MATURED`: MATURED.
-        Matured = b"MATURED",
-        /// `MBS`: MORTGAGE_BACKED_SECURITIES.
-        MortgageBackedSecurities = b"MBS",
-        /// `MF`: MUTUAL_FUND.
-        MutualFund = b"MF",
-        /// `MIO`: MORTGAGE_INTEREST_ONLY.
-        MortgageInterestOnly = b"MIO",
-        /// `MLEG`: MULTI_LEG_INSTRUMENT.
-        MultiLegInstrument = b"MLEG",
-        /// `MPO`: MORTGAGE_PRINCIPAL_ONLY.
-        MortgagePrincipalOnly = b"MPO",
-        /// `MPP`: MORTGAGE_PRIVATE_PLACEMENT.
-        MortgagePrivatePlacement = b"MPP",
-        /// `MPT`: MISCELLANEOUS_PASS_THROUGH.
-        MiscellaneousPassThrough = b"MPT",
-        /// `MT`: MANDATORY_TENDER.
-        MandatoryTender = b"MT",
-        /// `MTN`: MEDIUM_TERM_NOTES.
-        MediumTermNotes = b"MTN",
-        /// `NONE`: NO_SECURITY_TYPE.
-        NoSecurityType = b"NONE",
-        /// `ONITE`: OVERNIGHT.
-        Overnight = b"ONITE",
-        /// `OPT`: OPTION.
-        Option = b"OPT",
-        /// `PEF`: PRIVATE_EXPORT_FUNDING.
-        PrivateExportFunding = b"PEF",
-        /// `PFAND`: PFANDBRIEFE.
-        Pfandbriefe = b"PFAND",
-        /// `PN`: PROMISSORY_NOTE.
-        PromissoryNote = b"PN",
-        /// `PS`: PREFERRED_STOCK.
-        PreferredStock = b"PS",
-        /// `PZFJ`: PLAZOS_FIJOS.
-        PlazosFijos = b"PZFJ",
-        /// `RAN`: REVENUE_ANTICIPATION_NOTE.
-        RevenueAnticipationNote = b"RAN",
-        /// `REPLACD`: REPLACED.
-        Replaced = b"REPLACD",
-        /// `REPO`: REPURCHASE.
-        Repurchase = b"REPO",
-        /// `RETIRED`: RETIRED.
-        Retired = b"RETIRED",
-        /// `REV`: REVENUE_BONDS.
-        RevenueBonds = b"REV",
-        /// `RVLV`: REVOLVER_LOAN.
-        RevolverLoan = b"RVLV",
-        /// `RVLVTRM`: REVOLVER_TERM_LOAN.
-        RevolverTermLoan = b"RVLVTRM",
-        /// `SECLOAN`: SECURITIES_LOAN.
-        SecuritiesLoan = b"SECLOAN",
-        /// `SECPLEDGE`: SECURITIES_PLEDGE.
-        SecuritiesPledge = b"SECPLEDGE",
-        /// `SPCLA`: SPECIAL_ASSESSMENT.
-        SpecialAssessment = b"SPCLA",
-        /// `SPCLO`: SPECIAL_OBLIGATION.
-        SpecialObligation = b"SPCLO",
-        /// `SPCLT`: SPECIAL_TAX.
-        SpecialTax = b"SPCLT",
-        /// `STN`: SHORT_TERM_LOAN_NOTE.
-        ShortTermLoanNote = b"STN",
-        /// `STRUCT`: STRUCTURED_NOTES.
-        StructuredNotes = b"STRUCT",
-        /// `SUPRA`: USD_SUPRANATIONAL_COUPONS.
-        UsdSupranationalCoupons = b"SUPRA",
-        /// `SWING`: SWING_LINE_FACILITY.
-        SwingLineFacility = b"SWING",
-        /// `TAN`: TAX_ANTICIPATION_NOTE.
-        TaxAnticipationNote = b"TAN",
-        /// `TAXA`: TAX_ALLOCATION.
-        TaxAllocation = b"TAXA",
-        /// `TBA`: TO_BE_ANNOUNCED.
-        ToBeAnnounced = b"TBA",
-        /// `TBILL`: US_TREASURY_BILL.
-        UsTreasuryBill = b"TBILL",
-        /// `TBOND`: US_TREASURY_BOND.
-        UsTreasuryBond = b"TBOND",
-        /// `TCAL`: PRINCIPAL_STRIP_OF_A_CALLABLE_BOND_OR_NOTE.
-        PrincipalStripOfACallableBondOrNote = b"TCAL",
-        /// `TD`: TIME_DEPOSIT.
-        TimeDeposit = b"TD",
-        /// `TECP`: TAX_EXEMPT_COMMERCIAL_PAPER.
-        TaxExemptCommercialPaper = b"TECP",
-        /// `TERM`: TERM_LOAN.
-        TermLoan = b"TERM",
-        /// `TINT`: INTEREST_STRIP_FROM_ANY_BOND_OR_NOTE.
-        InterestStripFromAnyBondOrNote = b"TINT",
-        /// `TIPS`: TREASURY_INFLATION_PROTECTED_SECURITIES.
-        TreasuryInflationProtectedSecurities = b"TIPS",
-        /// `TNOTE`: US_TREASURY_NOTE.
-        UsTreasuryNote = b"TNOTE",
-        /// `TPRN`: PRINCIPAL_STRIP_FROM_A_NON_CALLABLE_BOND_OR_NOTE.
-        PrincipalStripFromANonCallableBondOrNote = b"TPRN",
-        /// `TRAN`: TAX_AND_REVENUE_ANTICIPATION_NOTE.
-        TaxAndRevenueAnticipationNote = b"TRAN",
-        /// `UST`: US_TREASURY_NOTE_DEPRECATED.
-        UsTreasuryNoteDeprecated = b"UST",
-        /// `USTB`: US_TREASURY_BILL_DEPRECATED.
-        UsTreasuryBillDeprecated = b"USTB",
-        /// `VRDN`: VARIABLE_RATE_DEMAND_NOTE.
-        VariableRateDemandNote = b"VRDN",
-        /// `WAR`: WARRANT.
-        Warrant = b"WAR",
-        /// `WITHDRN`: WITHDRAWN.
-        Withdrawn = b"WITHDRN",
-        /// `XCN`: EXTENDED_COMM_NOTE.
-        ExtendedCommNote = b"XCN",
-        /// `XLINKD`: INDEXED_LINKED.
-        IndexedLinked = b"XLINKD",
-        /// `YANK`: YANKEE_CORPORATE_BOND.
-        YankeeCorporateBond = b"YANK",
-        /// `YCD`: YANKEE_CERTIFICATE_OF_DEPOSIT.
-        YankeeCertificateOfDeposit = b"YCD",
-    }
-}
-t::bytes_enum! {
-    /// Values of `StandInstDbType` (169), INT; `Other` carries a value the dictionary does not list.
-    StandInstDbType(true) {
-        /// `0`: OTHER.
-        Other2 = b"0",
-        /// `1`: DTC_SID.
-        DtcSid = b"1",
-        /// `2`: THOMSON_ALERT.
-        ThomsonAlert = b"2",
-        /// `3`: A_GLOBAL_CUSTODIAN.
-        AGlobalCustodian = b"3",
-        /// `4`: ACCOUNTNET.
-        Accountnet = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SettlDeliveryType` (172), INT; `Other` carries a value the dictionary does not list.
-    SettlDeliveryType(true) {
-        /// `0`: VERSUS_PAYMENT.
-        VersusPayment = b"0",
-        /// `1`: FREE.
-        Free = b"1",
-        /// `2`: TRI_PARTY.
-        TriParty = b"2",
-        /// `3`: HOLD_IN_CUSTODY.
-        HoldInCustody = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocLinkType` (197), INT; `Other` carries a value the dictionary does not list.
-    AllocLinkType(true) {
-        /// `0`: F_X_NETTING.
-        FXNetting = b"0",
-        /// `1`: F_X_SWAP.
-        FXSwap = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PutOrCall` (201), INT; `Other` carries a value the dictionary does not list.
-    PutOrCall(true) {
-        /// `0`: PUT.
-        Put = b"0",
-        /// `1`: CALL.
-        Call = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CoveredOrUncovered` (203), INT; `Other` carries a value the dictionary does not list.
-    CoveredOrUncovered(true) {
-        /// `0`: COVERED.
-        Covered = b"0",
-        /// `1`: UNCOVERED.
-        Uncovered = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocHandlInst` (209), INT; `Other` carries a value the dictionary does not list.
-    AllocHandlInst(true) {
-        /// `1`: MATCH.
-        Match = b"1",
-        /// `2`: FORWARD.
-        Forward = b"2",
-        /// `3`: FORWARD_AND_MATCH.
-        ForwardAndMatch = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `RoutingType` (216), INT; `Other` carries a value the dictionary does not list.
-    RoutingType(true) {
-        /// `1`: TARGET_FIRM.
-        TargetFirm = b"1",
-        /// `2`: TARGET_LIST.
-        TargetList = b"2",
-        /// `3`: BLOCK_FIRM.
-        BlockFirm = b"3",
-        /// `4`: BLOCK_LIST.
-        BlockList = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `StipulationType` (233), STRING; `Other` carries a value the dictionary does not list.
-    StipulationType(false) {
-        /// `AMT`: ALTERNATIVE_MINIMUM_TAX.
-        AlternativeMinimumTax = b"AMT",
-        /// `AUTOREINV`: AUTO_REINVESTMENT.
-        AutoReinvestment = b"AUTOREINV",
-        /// `BANKQUAL`: BANK_QUALIFIED.
-        BankQualified = b"BANKQUAL",
-        /// `BGNCON`: BARGAIN_CONDITIONS.
-        BargainConditions = b"BGNCON",
-        /// `COUPON`: COUPON_RANGE.
-        CouponRange = b"COUPON",
-        /// `CURRENCY`: ISO_CURRENCY_CODE.
-        IsoCurrencyCode = b"CURRENCY",
-        /// `CUSTOMDATE`: CUSTOM_START_END_DATE.
-        CustomStartEndDate = b"CUSTOMDATE",
-        /// `GEOG`: GEOGRAPHICS.
-        Geographics = b"GEOG",
-        /// `HAIRCUT`: VALUATION_DISCOUNT.
-        ValuationDiscount = b"HAIRCUT",
-        /// `INSURED`: INSURED.
-        Insured = b"INSURED",
-        /// `ISSUE`: YEAR_OR_YEAR_MONTH_OF_ISSUE.
-        YearOrYearMonthOfIssue = b"ISSUE",
-        /// `ISSUER`: ISSUERS_TICKER.
-        IssuersTicker = b"ISSUER",
-        /// `ISSUESIZE`: ISSUE_SIZE_RANGE.
-        IssueSizeRange = b"ISSUESIZE",
-        /// `LOOKBACK`: LOOKBACK_DAYS.
-        LookbackDays = b"LOOKBACK",
-        /// `LOT`: EXPLICIT_LOT_IDENTIFIER.
-        ExplicitLotIdentifier = b"LOT",
-        /// `LOTVAR`: LOT_VARIANCE.
-        LotVariance = b"LOTVAR",
-        /// `MAT`: MATURITY_YEAR_AND_MONTH.
-        MaturityYearAndMonth = b"MAT",
-        /// `MATURITY`: MATURITY_RANGE.
-        MaturityRange = b"MATURITY",
-        /// `MAXSUBS`: MAXIMUM_SUBSTITUTIONS.
-        MaximumSubstitutions = b"MAXSUBS",
-        /// `MINDNOM`: MINIMUM_DENOMINATION.
-        MinimumDenomination = b"MINDNOM",
-        /// `MININCR`: MINIMUM_INCREMENT.
-        MinimumIncrement = b"MININCR",
-        /// `MINQTY`: MINIMUM_QUANTITY.
-        MinimumQuantity = b"MINQTY",
-        /// `PAYFREQ`: PAYMENT_FREQUENCY_CALENDAR.
-        PaymentFrequencyCalendar = b"PAYFREQ",
-        /// `PIECES`: NUMBER_OF_PIECES.
-        NumberOfPieces = b"PIECES",
-        /// `PMAX`: POOLS_MAXIMUM.
-        PoolsMaximum = b"PMAX",
-        /// `PPL`: POOLS_PER_LOT.
-        PoolsPerLot = b"PPL",
-        /// `PPM`: POOLS_PER_MILLION.
-        PoolsPerMillion = b"PPM",
-        /// `PPT`: POOLS_PER_TRADE.
-        PoolsPerTrade = b"PPT",
-        /// `PRICE`: PRICE_RANGE.
-        PriceRange = b"PRICE",
-        /// `PRICEFREQ`: PRICING_FREQUENCY.
-        PricingFrequency = b"PRICEFREQ",
-        /// `PROD`: PRODUCTION_YEAR.
-        ProductionYear = b"PROD",
-        /// `PROTECT`: CALL_PROTECTION.
-        CallProtection = b"PROTECT",
-        /// `PURPOSE`: PURPOSE.
-        Purpose = b"PURPOSE",
-        /// `PXSOURCE`: BENCHMARK_PRICE_SOURCE.
-        BenchmarkPriceSource = b"PXSOURCE",
-        /// `RATING`: RATING_SOURCE_AND_RANGE.
-        RatingSourceAndRange = b"RATING",
-        /// `REDEMPTION`: TYPE_OF_REDEMPTION.
-        TypeOfRedemption = b"REDEMPTION",
-        /// `RESTRICTED`: RESTRICTED.
-        Restricted = b"RESTRICTED",
-        /// `SECTOR`: MARKET_SECTOR.
-        MarketSector = b"SECTOR",
-        /// `SECTYPE`: SECURITYTYPE_INCLUDED_OR_EXCLUDED.
-        SecuritytypeIncludedOrExcluded = b"SECTYPE",
-        /// `STRUCT`: STRUCTURE.
-        Structure = b"STRUCT",
-        /// `SUBSFREQ`: SUBSTITUTIONS_FREQUENCY.
-        SubstitutionsFrequency = b"SUBSFREQ",
-        /// `SUBSLEFT`: SUBSTITUTIONS_LEFT.
-        SubstitutionsLeft = b"SUBSLEFT",
-        /// `TEXT`: FREEFORM_TEXT.
-        FreeformText = b"TEXT",
-        /// `TRDVAR`: TRADE_VARIANCE.
-        TradeVariance = b"TRDVAR",
-        /// `WAC`: WEIGHTED_AVERAGE_COUPON.
-        WeightedAverageCoupon = b"WAC",
-        /// `WAL`: WEIGHTED_AVERAGE_LIFE_COUPON.
-        WeightedAverageLifeCoupon = b"WAL",
-        /// `WALA`: WEIGHTED_AVERAGE_LOAN_AGE.
-        WeightedAverageLoanAge = b"WALA",
-        /// `WAM`: WEIGHTED_AVERAGE_MATURITY.
-        WeightedAverageMaturity = b"WAM",
-        /// `WHOLE`: WHOLE_POOL.
-        WholePool = b"WHOLE",
-        /// `YIELD`: YIELD_RANGE.
-        YieldRange = b"YIELD",
-    }
-}
-t::bytes_enum! {
-    /// Values of `YieldType` (235), STRING; `Other` carries a value the dictionary does not list.
-    YieldType(false) {
-        /// `AFTERTAX`: AFTER_TAX_YIELD.
-        AfterTaxYield = b"AFTERTAX",
-        /// `ANNUAL`: ANNUAL_YIELD.
-        AnnualYield = b"ANNUAL",
-        /// `ATISSUE`: YIELD_AT_ISSUE.
-        YieldAtIssue = b"ATISSUE",
-        /// `AVGMATURITY`: YIELD_TO_AVERAGE_MATURITY.
-        YieldToAverageMaturity = b"AVGMATURITY",
-        /// `BOOK`: BOOK_YIELD.
-        BookYield = b"BOOK",
-        /// `CALL`: YIELD_TO_NEXT_CALL.
-        YieldToNextCall = b"CALL",
-        /// `CHANGE`: YIELD_CHANGE_SINCE_CLOSE.
-        YieldChangeSinceClose = b"CHANGE",
-        /// `CLOSE`: CLOSING_YIELD.
-        ClosingYield = b"CLOSE",
-        /// `COMPOUND`: COMPOUND_YIELD.
-        CompoundYield = b"COMPOUND",
-        /// `CURRENT`: CURRENT_YIELD.
-        CurrentYield = b"CURRENT",
-        /// `GOVTEQUIV`: GOVERNMENT_EQUIVALENT_YIELD.
-        GovernmentEquivalentYield = b"GOVTEQUIV",
-        /// `GROSS`: TRUE_GROSS_YIELD.
-        TrueGrossYield = b"GROSS",
-        /// `INFLATION`: YIELD_WITH_INFLATION_ASSUMPTION.
-        YieldWithInflationAssumption = b"INFLATION",
-        /// `INVERSEFLOATER`: INVERSE_FLOATER_BOND_YIELD.
-        InverseFloaterBondYield = b"INVERSEFLOATER",
-        /// `LASTCLOSE`: MOST_RECENT_CLOSING_YIELD.
-        MostRecentClosingYield = b"LASTCLOSE",
-        /// `LASTMONTH`: CLOSING_YIELD_MOST_RECENT_MONTH.
-        ClosingYieldMostRecentMonth = b"LASTMONTH",
-        /// `LASTQUARTER`: CLOSING_YIELD_MOST_RECENT_QUARTER.
-        ClosingYieldMostRecentQuarter = b"LASTQUARTER",
-        /// `LASTYEAR`: CLOSING_YIELD_MOST_RECENT_YEAR.
-        ClosingYieldMostRecentYear = b"LASTYEAR",
-        /// `LONGAVGLIFE`: YIELD_TO_LONGEST_AVERAGE_LIFE.
-        YieldToLongestAverageLife = b"LONGAVGLIFE",
-        /// `MARK`: MARK_TO_MARKET_YIELD.
-        MarkToMarketYield = b"MARK",
-        /// `MATURITY`: YIELD_TO_MATURITY.
-        YieldToMaturity = b"MATURITY",
-        /// `NEXTREFUND`: YIELD_TO_NEXT_REFUND.
-        YieldToNextRefund = b"NEXTREFUND",
-        /// `OPENAVG`: OPEN_AVERAGE_YIELD.
-        OpenAverageYield = b"OPENAVG",
-        /// `PREVCLOSE`: PREVIOUS_CLOSE_YIELD.
-        PreviousCloseYield = b"PREVCLOSE",
-        /// `PROCEEDS`: PROCEEDS_YIELD.
-        ProceedsYield = b"PROCEEDS",
-        /// `PUT`: YIELD_TO_NEXT_PUT.
-        YieldToNextPut = b"PUT",
-        /// `SEMIANNUAL`: SEMI_ANNUAL_YIELD.
-        SemiAnnualYield = b"SEMIANNUAL",
-        /// `SHORTAVGLIFE`: YIELD_TO_SHORTEST_AVERAGE_LIFE.
-        YieldToShortestAverageLife = b"SHORTAVGLIFE",
-        /// `SIMPLE`: SIMPLE_YIELD.
-        SimpleYield = b"SIMPLE",
-        /// `TAXEQUIV`: TAX_EQUIVALENT_YIELD.
-        TaxEquivalentYield = b"TAXEQUIV",
-        /// `TENDER`: YIELD_TO_TENDER_DATE.
-        YieldToTenderDate = b"TENDER",
-        /// `TRUE`: TRUE_YIELD.
-        TrueYield = b"TRUE",
-        /// `VALUE1/32`: YIELD_VALUE_OF_1_32.
-        YieldValueOf1_32 = b"VALUE1/32",
-        /// `WORST`: YIELD_TO_WORST.
-        YieldToWorst = b"WORST",
-    }
-}
-t::char_enum! {
-    /// Values of `SubscriptionRequestType` (263), CHAR; `Other` carries a value the dictionary does not list.
-    SubscriptionRequestType {
-        /// `0`: SNAPSHOT.
-        Snapshot = b'0',
-        /// `1`: SNAPSHOT_PLUS_UPDATES.
-        SnapshotPlusUpdates = b'1',
-        /// `2`: DISABLE_PREVIOUS_SNAPSHOT_PLUS_UPDATE_REQUEST.
-        DisablePreviousSnapshotPlusUpdateRequest = b'2',
-    }
-}
-t::bytes_enum! {
-    /// Values of `MDUpdateType` (265), INT; `Other` carries a value the dictionary does not list.
-    MdUpdateType(true) {
-        /// `0`: FULL_REFRESH.
-        FullRefresh = b"0",
-        /// `1`: INCREMENTAL_REFRESH.
-        IncrementalRefresh = b"1",
-    }
-}
-t::char_enum! {
-    /// Values of `MDEntryType` (269), CHAR; `Other` carries a value the dictionary does not list.
-    MdEntryType {
-        /// `0`: BID.
-        Bid = b'0',
-        /// `1`: OFFER.
-        Offer = b'1',
-        /// `2`: TRADE.
-        Trade = b'2',
-        /// `3`: INDEX_VALUE.
-        IndexValue = b'3',
-        /// `4`: OPENING_PRICE.
-        OpeningPrice = b'4',
-        /// `5`: CLOSING_PRICE.
-        ClosingPrice = b'5',
-        /// `6`: SETTLEMENT_PRICE.
-        SettlementPrice = b'6',
-        /// `7`: TRADING_SESSION_HIGH_PRICE.
-        TradingSessionHighPrice = b'7',
-        /// `8`: TRADING_SESSION_LOW_PRICE.
-        TradingSessionLowPrice = b'8',
-        /// `9`: TRADING_SESSION_VWAP_PRICE.
-        TradingSessionVwapPrice = b'9',
-        /// `A`: IMBALANCE.
-        Imbalance = b'A',
-        /// `B`: TRADE_VOLUME.
-        TradeVolume = b'B',
-        /// `C`: OPEN_INTEREST.
-        OpenInterest = b'C',
-    }
-}
-t::char_enum! {
-    /// Values of `TickDirection` (274), CHAR; `Other` carries a value the dictionary does not list.
-    TickDirection {
-        /// `0`: PLUS_TICK.
-        PlusTick = b'0',
-        /// `1`: ZERO_PLUS_TICK.
-        ZeroPlusTick = b'1',
-        /// `2`: MINUS_TICK.
-        MinusTick = b'2',
-        /// `3`: ZERO_MINUS_TICK.
-        ZeroMinusTick = b'3',
-    }
-}
-t::bytes_enum! {
-    /// Values of `QuoteCondition` (276), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-    QuoteCondition(false) {
-        /// `A`: OPEN.
-        Open = b"A",
-        /// `B`: CLOSED.
-        Closed = b"B",
-        /// `C`: EXCHANGE_BEST.
-        ExchangeBest = b"C",
-        /// `D`: CONSOLIDATED_BEST.
-        ConsolidatedBest = b"D",
-        /// `E`: LOCKED.
-        Locked = b"E",
-        /// `F`: CROSSED.
-        Crossed = b"F",
-        /// `G`: DEPTH.
-        Depth = b"G",
-        /// `H`: FAST_TRADING.
-        FastTrading = b"H",
-        /// `I`: NON_FIRM.
-        NonFirm = b"I",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradeCondition` (277), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-    TradeCondition(false) {
-        /// `A`: CASH.
-        Cash = b"A",
-        /// `B`: AVERAGE_PRICE_TRADE.
-        AveragePriceTrade = b"B",
-        /// `C`: CASH_TRADE.
-        CashTrade = b"C",
-        /// `D`: NEXT_DAY.
-        NextDay = b"D",
-        /// `E`: OPENING.
-        Opening = b"E",
-        /// `F`: INTRADAY_TRADE_DETAIL.
-        IntradayTradeDetail = b"F",
-        /// `G`: RULE_127_TRADE.
-        Rule127Trade = b"G",
-        /// `H`: RULE_155_TRADE.
-        Rule155Trade = b"H",
-        /// `I`: SOLD_LAST.
-        SoldLast = b"I",
-        /// `J`: NEXT_DAY_TRADE.
-        NextDayTrade = b"J",
-        /// `K`: OPENED.
-        Opened = b"K",
-        /// `L`: SELLER.
-        Seller = b"L",
-        /// `M`: SOLD.
-        Sold = b"M",
-        /// `N`: STOPPED_STOCK.
-        StoppedStock = b"N",
-        /// `P`: IMBALANCE_MORE_BUYERS.
-        ImbalanceMoreBuyers = b"P",
-        /// `Q`: IMBALANCE_MORE_SELLERS.
-        ImbalanceMoreSellers = b"Q",
-        /// `R`: OPENING_PRICE.
-        OpeningPrice = b"R",
-    }
-}
-t::char_enum! {
-    /// Values of `MDUpdateAction` (279), CHAR; `Other` carries a value the dictionary does not list.
-    MdUpdateAction {
-        /// `0`: NEW.
-        New = b'0',
-        /// `1`: CHANGE.
-        Change = b'1',
-        /// `2`: DELETE.
-        Delete = b'2',
-    }
-}
-t::char_enum! {
-    /// Values of `MDReqRejReason` (281), CHAR; `Other` carries a value the dictionary does not list.
-    MdReqRejReason {
-        /// `0`: UNKNOWN_SYMBOL.
-        UnknownSymbol = b'0',
-        /// `1`: DUPLICATE_MDREQID.
-        DuplicateMdreqid = b'1',
-        /// `2`: INSUFFICIENT_BANDWIDTH.
-        InsufficientBandwidth = b'2',
-        /// `3`: INSUFFICIENT_PERMISSIONS.
-        InsufficientPermissions = b'3',
-        /// `4`: UNSUPPORTED_SUBSCRIPTIONREQUESTTYPE.
-        UnsupportedSubscriptionrequesttype = b'4',
-        /// `5`: UNSUPPORTED_MARKETDEPTH.
-        UnsupportedMarketdepth = b'5',
-        /// `6`: UNSUPPORTED_MDUPDATETYPE.
-        UnsupportedMdupdatetype = b'6',
-        /// `7`: UNSUPPORTED_AGGREGATEDBOOK.
-        UnsupportedAggregatedbook = b'7',
-        /// `8`: UNSUPPORTED_MDENTRYTYPE.
-        UnsupportedMdentrytype = b'8',
-        /// `9`: UNSUPPORTED_TRADINGSESSIONID.
-        UnsupportedTradingsessionid = b'9',
-        /// `A`: UNSUPPORTED_SCOPE.
-        UnsupportedScope = b'A',
-        /// `B`: UNSUPPORTED_OPENCLOSESETTLEFLAG.
-        UnsupportedOpenclosesettleflag = b'B',
-        /// `C`: UNSUPPORTED_MDIMPLICITDELETE.
-        UnsupportedMdimplicitdelete = b'C',
-    }
-}
-t::char_enum! {
-    /// Values of `DeleteReason` (285), CHAR; `Other` carries a value the dictionary does not list.
-    DeleteReason {
-        /// `0`: CANCELATION.
-        Cancelation = b'0',
-        /// `1`: ERROR.
-        Error = b'1',
-    }
-}
-t::bytes_enum! {
-    /// Values of `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-    OpenCloseSettlFlag(false) {
-        /// `0`: DAILY_OPEN.
-        DailyOpen = b"0",
-        /// `1`: SESSION_OPEN.
-        SessionOpen = b"1",
-        /// `2`: DELIVERY_SETTLEMENT_ENTRY.
-        DeliverySettlementEntry = b"2",
-        /// `3`: EXPECTED_ENTRY.
-        ExpectedEntry = b"3",
-        /// `4`: ENTRY_FROM_PREVIOUS_BUSINESS_DAY.
-        EntryFromPreviousBusinessDay = b"4",
-        /// `5`: THEORETICAL_PRICE_VALUE.
-        TheoreticalPriceValue = b"5",
-    }
-}
-t::bytes_enum! {
-    /// Values of `FinancialStatus` (291), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-    FinancialStatus(false) {
-        /// `1`: BANKRUPT.
-        Bankrupt = b"1",
-        /// `2`: PENDING_DELISTING.
-        PendingDelisting = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CorporateAction` (292), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-    CorporateAction(false) {
-        /// `A`: EX_DIVIDEND.
-        ExDividend = b"A",
-        /// `B`: EX_DISTRIBUTION.
-        ExDistribution = b"B",
-        /// `C`: EX_RIGHTS.
-        ExRights = b"C",
-        /// `D`: NEW.
-        New = b"D",
-        /// `E`: EX_INTEREST.
-        ExInterest = b"E",
-    }
-}
-t::bytes_enum! {
-    /// Values of `QuoteStatus` (297), INT; `Other` carries a value the dictionary does not list.
-    QuoteStatus(true) {
-        /// `0`: ACCEPTED.
-        Accepted = b"0",
-        /// `1`: CANCEL_FOR_SYMBOL.
-        CancelForSymbol = b"1",
-        /// `10`: PENDING.
-        Pending = b"10",
-        /// `11`: PASS.
-        Pass = b"11",
-        /// `12`: LOCKED_MARKET_WARNING.
-        LockedMarketWarning = b"12",
-        /// `13`: CROSS_MARKET_WARNING.
-        CrossMarketWarning = b"13",
-        /// `14`: CANCELED_DUE_TO_LOCK_MARKET.
-        CanceledDueToLockMarket = b"14",
-        /// `15`: CANCELED_DUE_TO_CROSS_MARKET.
-        CanceledDueToCrossMarket = b"15",
-        /// `2`: CANCELED_FOR_SECURITY_TYPE.
-        CanceledForSecurityType = b"2",
-        /// `3`: CANCELED_FOR_UNDERLYING.
-        CanceledForUnderlying = b"3",
-        /// `4`: CANCELED_ALL.
-        CanceledAll = b"4",
-        /// `5`: REJECTED.
-        Rejected = b"5",
-        /// `6`: REMOVED_FROM_MARKET.
-        RemovedFromMarket = b"6",
-        /// `7`: EXPIRED.
-        Expired = b"7",
-        /// `8`: QUERY.
-        Query = b"8",
-        /// `9`: QUOTE_NOT_FOUND.
-        QuoteNotFound = b"9",
-    }
-}
-t::bytes_enum! {
-    /// Values of `QuoteCancelType` (298), INT; `Other` carries a value the dictionary does not list.
-    QuoteCancelType(true) {
-        /// `1`: CANCEL_FOR_SYMBOL.
-        CancelForSymbol = b"1",
-        /// `2`: CANCEL_FOR_SECURITY_TYPE.
-        CancelForSecurityType = b"2",
-        /// `3`: CANCEL_FOR_UNDERLYING_SYMBOL.
-        CancelForUnderlyingSymbol = b"3",
-        /// `4`: CANCEL_ALL_QUOTES.
-        CancelAllQuotes = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `QuoteRejectReason` (300), INT; `Other` carries a value the dictionary does not list.
-    QuoteRejectReason(true) {
-        /// `1`: UNKNOWN_SYMBOL.
-        UnknownSymbol = b"1",
-        /// `2`: EXCHANGE.
-        Exchange = b"2",
-        /// `3`: QUOTE_REQUEST_EXCEEDS_LIMIT.
-        QuoteRequestExceedsLimit = b"3",
-        /// `4`: TOO_LATE_TO_ENTER.
-        TooLateToEnter = b"4",
-        /// `5`: UNKNOWN_QUOTE.
-        UnknownQuote = b"5",
-        /// `6`: DUPLICATE_QUOTE.
-        DuplicateQuote = b"6",
-        /// `7`: INVALID_BID_ASK_SPREAD.
-        InvalidBidAskSpread = b"7",
-        /// `8`: INVALID_PRICE.
-        InvalidPrice = b"8",
-        /// `9`: NOT_AUTHORIZED_TO_QUOTE_SECURITY.
-        NotAuthorizedToQuoteSecurity = b"9",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `QuoteResponseLevel` (301), INT; `Other` carries a value the dictionary does not list.
-    QuoteResponseLevel(true) {
-        /// `0`: NO_ACKNOWLEDGEMENT.
-        NoAcknowledgement = b"0",
-        /// `1`: ACKNOWLEDGE_ONLY_NEGATIVE_OR_ERRONEOUS_QUOTES.
-        AcknowledgeOnlyNegativeOrErroneousQuotes = b"1",
-        /// `2`: ACKNOWLEDGE_EACH_QUOTE_MESSAGES.
-        AcknowledgeEachQuoteMessages = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `QuoteRequestType` (303), INT; `Other` carries a value the dictionary does not list.
-    QuoteRequestType(true) {
-        /// `1`: MANUAL.
-        Manual = b"1",
-        /// `2`: AUTOMATIC.
-        Automatic = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SecurityRequestType` (321), INT; `Other` carries a value the dictionary does not list.
-    SecurityRequestType(true) {
-        /// `0`: REQUEST_SECURITY_IDENTITY_AND_SPECIFICATIONS.
-        RequestSecurityIdentityAndSpecifications = b"0",
-        /// `1`: REQUEST_SECURITY_IDENTITY_FOR_THE_SPECIFICATIONS_PROVIDED.
-        RequestSecurityIdentityForTheSpecificationsProvided = b"1",
-        /// `2`: REQUEST_LIST_SECURITY_TYPES.
-        RequestListSecurityTypes = b"2",
-        /// `3`: REQUEST_LIST_SECURITIES.
-        RequestListSecurities = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SecurityResponseType` (323), INT; `Other` carries a value the dictionary does not list.
-    SecurityResponseType(true) {
-        /// `1`: ACCEPT_SECURITY_PROPOSAL_AS_IS.
-        AcceptSecurityProposalAsIs = b"1",
-        /// `2`: ACCEPT_SECURITY_PROPOSAL_WITH_REVISIONS_AS_INDICATED_IN_THE_MESSAGE.
-        AcceptSecurityProposalWithRevisionsAsIndicatedInTheMessage = b"2",
-        /// `5`: REJECT_SECURITY_PROPOSAL.
-        RejectSecurityProposal = b"5",
-        /// `6`: CAN_NOT_MATCH_SELECTION_CRITERIA.
-        CanNotMatchSelectionCriteria = b"6",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SecurityTradingStatus` (326), INT; `Other` carries a value the dictionary does not list.
-    SecurityTradingStatus(true) {
-        /// `1`: OPENING_DELAY.
-        OpeningDelay = b"1",
-        /// `10`: MARKET_ON_CLOSE_IMBALANCE_SELL.
-        MarketOnCloseImbalanceSell = b"10",
-        /// `12`: NO_MARKET_IMBALANCE.
-        NoMarketImbalance = b"12",
-        /// `13`: NO_MARKET_ON_CLOSE_IMBALANCE.
-        NoMarketOnCloseImbalance = b"13",
-        /// `14`: ITS_PRE_OPENING.
-        ItsPreOpening = b"14",
-        /// `15`: NEW_PRICE_INDICATION.
-        NewPriceIndication = b"15",
-        /// `16`: TRADE_DISSEMINATION_TIME.
-        TradeDisseminationTime = b"16",
-        /// `17`: READY_TO_TRADE.
-        ReadyToTrade = b"17",
-        /// `18`: NOT_AVAILABLE_FOR_TRADING.
-        NotAvailableForTrading = b"18",
-        /// `19`: NOT_TRADED_ON_THIS_MARKET.
-        NotTradedOnThisMarket = b"19",
-        /// `2`: TRADING_HALT.
-        TradingHalt = b"2",
-        /// `20`: UNKNOWN_OR_INVALID.
-        UnknownOrInvalid = b"20",
-        /// `21`: PRE_OPEN.
-        PreOpen = b"21",
-        /// `22`: OPENING_ROTATION.
-        OpeningRotation = b"22",
-        /// `23`: FAST_MARKET.
-        FastMarket = b"23",
-        /// `3`: RESUME.
-        Resume = b"3",
-        /// `4`: NO_OPEN_NO_RESUME.
-        NoOpenNoResume = b"4",
-        /// `5`: PRICE_INDICATION.
-        PriceIndication = b"5",
-        /// `6`: TRADING_RANGE_INDICATION.
-        TradingRangeIndication = b"6",
-        /// `7`: MARKET_IMBALANCE_BUY.
-        MarketImbalanceBuy = b"7",
-        /// `8`: MARKET_IMBALANCE_SELL.
-        MarketImbalanceSell = b"8",
-        /// `9`: MARKET_ON_CLOSE_IMBALANCE_BUY.
-        MarketOnCloseImbalanceBuy = b"9",
-    }
-}
-t::char_enum! {
-    /// Values of `HaltReasonChar` (327), CHAR; `Other` carries a value the dictionary does not list.
-    HaltReasonChar {
-        /// `D`: NEWS_DISSEMINATION.
-        NewsDissemination = b'D',
-        /// `E`: ORDER_INFLUX.
-        OrderInflux = b'E',
-        /// `I`: ORDER_IMBALANCE.
-        OrderImbalance = b'I',
-        /// `M`: ADDITIONAL_INFORMATION.
-        AdditionalInformation = b'M',
-        /// `P`: NEWS_PENDING.
-        NewsPending = b'P',
-        /// `X`: EQUIPMENT_CHANGEOVER.
-        EquipmentChangeover = b'X',
-    }
-}
-t::bytes_enum! {
-    /// Values of `Adjustment` (334), INT; `Other` carries a value the dictionary does not list.
-    Adjustment(true) {
-        /// `1`: CANCEL.
-        Cancel = b"1",
-        /// `2`: ERROR.
-        Error = b"2",
-        /// `3`: CORRECTION.
-        Correction = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradSesMethod` (338), INT; `Other` carries a value the dictionary does not list.
-    TradSesMethod(true) {
-        /// `1`: ELECTRONIC.
-        Electronic = b"1",
-        /// `2`: OPEN_OUTCRY.
-        OpenOutcry = b"2",
-        /// `3`: TWO_PARTY.
-        TwoParty = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradSesMode` (339), INT; `Other` carries a value the dictionary does not list.
-    TradSesMode(true) {
-        /// `1`: TESTING.
-        Testing = b"1",
-        /// `2`: SIMULATED.
-        Simulated = b"2",
-        /// `3`: PRODUCTION.
-        Production = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradSesStatus` (340), INT; `Other` carries a value the dictionary does not list.
-    TradSesStatus(true) {
-        /// `0`: UNKNOWN.
-        Unknown = b"0",
-        /// `1`: HALTED.
-        Halted = b"1",
-        /// `2`: OPEN.
-        Open = b"2",
-        /// `3`: CLOSED.
-        Closed = b"3",
-        /// `4`: PRE_OPEN.
-        PreOpen = b"4",
-        /// `5`: PRE_CLOSE.
-        PreClose = b"5",
-        /// `6`: REQUEST_REJECTED.
-        RequestRejected = b"6",
-    }
-}
-t::bytes_enum! {
-    /// Values of `MessageEncoding` (347), STRING; `Other` carries a value the dictionary does not list.
-    MessageEncoding(false) {
-        /// `EUC-JP`: EUC_JP.
-        EucJp = b"EUC-JP",
-        /// `ISO-2022-JP`: ISO_2022_JP.
-        Iso2022Jp = b"ISO-2022-JP",
-        /// `Shift_JIS`: SHIFT_JIS.
-        ShiftJis = b"Shift_JIS",
-        /// `UTF-8`: UTF_8.
-        Utf8 = b"UTF-8",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SessionRejectReason` (373), INT; `Other` carries a value the dictionary does not list.
-    SessionRejectReason(true) {
-        /// `0`: INVALID_TAG_NUMBER.
-        InvalidTagNumber = b"0",
-        /// `1`: REQUIRED_TAG_MISSING.
-        RequiredTagMissing = b"1",
-        /// `10`: SENDINGTIME_ACCURACY_PROBLEM.
-        SendingtimeAccuracyProblem = b"10",
-        /// `11`: INVALID_MSGTYPE.
-        InvalidMsgtype = b"11",
-        /// `12`: XML_VALIDATION_ERROR.
-        XmlValidationError = b"12",
-        /// `13`: TAG_APPEARS_MORE_THAN_ONCE.
-        TagAppearsMoreThanOnce = b"13",
-        /// `14`: TAG_SPECIFIED_OUT_OF_REQUIRED_ORDER.
-        TagSpecifiedOutOfRequiredOrder = b"14",
-        /// `15`: REPEATING_GROUP_FIELDS_OUT_OF_ORDER.
-        RepeatingGroupFieldsOutOfOrder = b"15",
-        /// `16`: INCORRECT_NUMINGROUP_COUNT_FOR_REPEATING_GROUP.
-        IncorrectNumingroupCountForRepeatingGroup = b"16",
-        /// `17`: NON_DATA_VALUE_INCLUDES_FIELD_DELIMITER.
-        NonDataValueIncludesFieldDelimiter = b"17",
-        /// `2`: TAG_NOT_DEFINED_FOR_THIS_MESSAGE_TYPE.
-        TagNotDefinedForThisMessageType = b"2",
-        /// `3`: UNDEFINED_TAG.
-        UndefinedTag = b"3",
-        /// `4`: TAG_SPECIFIED_WITHOUT_A_VALUE.
-        TagSpecifiedWithoutAValue = b"4",
-        /// `5`: VALUE_IS_INCORRECT.
-        ValueIsIncorrect = b"5",
-        /// `6`: INCORRECT_DATA_FORMAT_FOR_VALUE.
-        IncorrectDataFormatForValue = b"6",
-        /// `7`: DECRYPTION_PROBLEM.
-        DecryptionProblem = b"7",
-        /// `8`: SIGNATURE_PROBLEM.
-        SignatureProblem = b"8",
-        /// `9`: COMPID_PROBLEM.
-        CompidProblem = b"9",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::char_enum! {
-    /// Values of `BidRequestTransType` (374), CHAR; `Other` carries a value the dictionary does not list.
-    BidRequestTransType {
-        /// `C`: CANCEL.
-        Cancel = b'C',
-        /// `N`: NEW.
-        New = b'N',
-    }
-}
-t::bytes_enum! {
-    /// Values of `ExecRestatementReason` (378), INT; `Other` carries a value the dictionary does not list.
-    ExecRestatementReason(true) {
-        /// `0`: GT_CORPORATE_ACTION.
-        GtCorporateAction = b"0",
-        /// `1`: GT_RENEWAL.
-        GtRenewal = b"1",
-        /// `10`: WAREHOUSE_RECAP.
-        WarehouseRecap = b"10",
-        /// `2`: VERBAL_CHANGE.
-        VerbalChange = b"2",
-        /// `3`: REPRICING_OF_ORDER.
-        RepricingOfOrder = b"3",
-        /// `4`: BROKER_OPTION.
-        BrokerOption = b"4",
-        /// `5`: PARTIAL_DECLINE_OF_ORDERQTY.
-        PartialDeclineOfOrderqty = b"5",
-        /// `6`: CANCEL_ON_TRADING_HALT.
-        CancelOnTradingHalt = b"6",
-        /// `7`: CANCEL_ON_SYSTEM_FAILURE.
-        CancelOnSystemFailure = b"7",
-        /// `8`: MARKET.
-        Market = b"8",
-        /// `9`: CANCELED_NOT_BEST.
-        CanceledNotBest = b"9",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `BusinessRejectReason` (380), INT; `Other` carries a value the dictionary does not list.
-    BusinessRejectReason(true) {
-        /// `0`: OTHER.
-        Other2 = b"0",
-        /// `1`: UNKNOWN_ID.
-        UnknownId = b"1",
-        /// `2`: UNKNOWN_SECURITY.
-        UnknownSecurity = b"2",
-        /// `3`: UNSUPPORTED_MESSAGE_TYPE.
-        UnsupportedMessageType = b"3",
-        /// `4`: APPLICATION_NOT_AVAILABLE.
-        ApplicationNotAvailable = b"4",
-        /// `5`: CONDITIONALLY_REQUIRED_FIELD_MISSING.
-        ConditionallyRequiredFieldMissing = b"5",
-        /// `6`: NOT_AUTHORIZED.
-        NotAuthorized = b"6",
-        /// `7`: DELIVERTO_FIRM_NOT_AVAILABLE_AT_THIS_TIME.
-        DelivertoFirmNotAvailableAtThisTime = b"7",
-    }
-}
-t::char_enum! {
-    /// Values of `MsgDirection` (385), CHAR; `Other` carries a value the dictionary does not list.
-    MsgDirection {
-        /// `R`: RECEIVE.
-        Receive = b'R',
-        /// `S`: SEND.
-        Send = b'S',
-    }
-}
-t::char_enum! {
-    /// Values of `DiscretionInst` (388), CHAR; `Other` carries a value the dictionary does not list.
-    DiscretionInst {
-        /// `0`: RELATED_TO_DISPLAYED_PRICE.
-        RelatedToDisplayedPrice = b'0',
-        /// `1`: RELATED_TO_MARKET_PRICE.
-        RelatedToMarketPrice = b'1',
-        /// `2`: RELATED_TO_PRIMARY_PRICE.
-        RelatedToPrimaryPrice = b'2',
-        /// `3`: RELATED_TO_LOCAL_PRIMARY_PRICE.
-        RelatedToLocalPrimaryPrice = b'3',
-        /// `4`: RELATED_TO_MIDPOINT_PRICE.
-        RelatedToMidpointPrice = b'4',
-        /// `5`: RELATED_TO_LAST_TRADE_PRICE.
-        RelatedToLastTradePrice = b'5',
-        /// `6`: RELATED_TO_VWAP.
-        RelatedToVwap = b'6',
-    }
-}
-t::bytes_enum! {
-    /// Values of `BidType` (394), INT; `Other` carries a value the dictionary does not list.
-    BidType(true) {
-        /// `1`: NON_DISCLOSED.
-        NonDisclosed = b"1",
-        /// `2`: DISCLOSED_STYLE.
-        DisclosedStyle = b"2",
-        /// `3`: NO_BIDDING_PROCESS.
-        NoBiddingProcess = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `BidDescriptorType` (399), INT; `Other` carries a value the dictionary does not list.
-    BidDescriptorType(true) {
-        /// `1`: SECTOR.
-        Sector = b"1",
-        /// `2`: COUNTRY.
-        Country = b"2",
-        /// `3`: INDEX.
-        Index = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SideValueInd` (401), INT; `Other` carries a value the dictionary does not list.
-    SideValueInd(true) {
-        /// `1`: SIDE_VALUE_1.
-        SideValue1 = b"1",
-        /// `2`: SIDE_VALUE_2.
-        SideValue2 = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `LiquidityIndType` (409), INT; `Other` carries a value the dictionary does not list.
-    LiquidityIndType(true) {
-        /// `1`: FIVE_DAY_MOVING_AVERAGE.
-        FiveDayMovingAverage = b"1",
-        /// `2`: TWENTY_DAY_MOVING_AVERAGE.
-        TwentyDayMovingAverage = b"2",
-        /// `3`: NORMAL_MARKET_SIZE.
-        NormalMarketSize = b"3",
-        /// `4`: OTHER.
-        Other2 = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ProgRptReqs` (414), INT; `Other` carries a value the dictionary does not list.
-    ProgRptReqs(true) {
-        /// `1`: BUY_SIDE_EXPLICITLY_REQUESTS_STATUS_USING_STATUSREQUEST.
-        BuySideExplicitlyRequestsStatusUsingStatusrequest = b"1",
-        /// `2`: SELL_SIDE_PERIODICALLY_SENDS_STATUS_USING_LISTSTATUS.
-        SellSidePeriodicallySendsStatusUsingListstatus = b"2",
-        /// `3`: REAL_TIME_EXECUTION_REPORTS.
-        RealTimeExecutionReports = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `IncTaxInd` (416), INT; `Other` carries a value the dictionary does not list.
-    IncTaxInd(true) {
-        /// `1`: NET.
-        Net = b"1",
-        /// `2`: GROSS.
-        Gross = b"2",
-    }
-}
-t::char_enum! {
-    /// Values of `BidTradeType` (418), CHAR; `Other` carries a value the dictionary does not list.
-    BidTradeType {
-        /// `A`: AGENCY.
-        Agency = b'A',
-        /// `G`: VWAP_GUARANTEE.
-        VwapGuarantee = b'G',
-        /// `J`: GUARANTEED_CLOSE.
-        GuaranteedClose = b'J',
-        /// `R`: RISK_TRADE.
-        RiskTrade = b'R',
-    }
-}
-t::char_enum! {
-    /// Values of `BasisPxType` (419), CHAR; `Other` carries a value the dictionary does not list.
-    BasisPxType {
-        /// `2`: CLOSING_PRICE_AT_MORNING_SESSION.
-        ClosingPriceAtMorningSession = b'2',
-        /// `3`: CLOSING_PRICE.
-        ClosingPrice = b'3',
-        /// `4`: CURRENT_PRICE.
-        CurrentPrice = b'4',
-        /// `5`: SQ.
-        Sq = b'5',
-        /// `6`: VWAP_THROUGH_A_DAY.
-        VwapThroughADay = b'6',
-        /// `7`: VWAP_THROUGH_A_MORNING_SESSION.
-        VwapThroughAMorningSession = b'7',
-        /// `8`: VWAP_THROUGH_AN_AFTERNOON_SESSION.
-        VwapThroughAnAfternoonSession = b'8',
-        /// `9`: VWAP_THROUGH_A_DAY_EXCEPT_YORI.
-        VwapThroughADayExceptYori = b'9',
-        /// `A`: VWAP_THROUGH_A_MORNING_SESSION_EXCEPT_YORI.
-        VwapThroughAMorningSessionExceptYori = b'A',
-        /// `B`: VWAP_THROUGH_AN_AFTERNOON_SESSION_EXCEPT_YORI.
-        VwapThroughAnAfternoonSessionExceptYori = b'B',
-        /// `C`: STRIKE.
-        Strike = b'C',
-        /// `D`: OPEN.
-        Open = b'D',
-        /// `Z`: OTHERS.
-        Others = b'Z',
-    }
-}
-t::bytes_enum! {
-    /// Values of `PriceType` (423), INT; `Other` carries a value the dictionary does not list.
-    PriceType(true) {
-        /// `1`: PERCENTAGE.
-        Percentage = b"1",
-        /// `10`: FIXED_CABINET_TRADE_PRICE.
-        FixedCabinetTradePrice = b"10",
-        /// `11`: VARIABLE_CABINET_TRADE_PRICE.
-        VariableCabinetTradePrice = b"11",
-        /// `2`: PER_UNIT.
-        PerUnit = b"2",
-        /// `3`: FIXED_AMOUNT.
-        FixedAmount = b"3",
-        /// `4`: DISCOUNT.
-        Discount = b"4",
-        /// `5`: PREMIUM.
-        Premium = b"5",
-        /// `6`: SPREAD.
-        Spread = b"6",
-        /// `7`: TED_PRICE.
-        TedPrice = b"7",
-        /// `8`: TED_YIELD.
-        TedYield = b"8",
-        /// `9`: YIELD.
-        Yield = b"9",
-    }
-}
-t::bytes_enum! {
-    /// Values of `GTBookingInst` (427), INT; `Other` carries a value the dictionary does not list.
-    GtBookingInst(true) {
-        /// `0`: BOOK_OUT_ALL_TRADES_ON_DAY_OF_EXECUTION.
-        BookOutAllTradesOnDayOfExecution = b"0",
-        /// `1`: ACCUMULATE_EXECUTIONS_UNTIL_ORDER_IS_FILLED_OR_EXPIRES.
-        AccumulateExecutionsUntilOrderIsFilledOrExpires = b"1",
-        /// `2`: ACCUMULATE_UNTIL_VERBALLY_NOTIFIED_OTHERWISE.
-        AccumulateUntilVerballyNotifiedOtherwise = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ListStatusType` (429), INT; `Other` carries a value the dictionary does not list.
-    ListStatusType(true) {
-        /// `1`: ACK.
-        Ack = b"1",
-        /// `2`: RESPONSE.
-        Response = b"2",
-        /// `3`: TIMED.
-        Timed = b"3",
-        /// `4`: EXEC_STARTED.
-        ExecStarted = b"4",
-        /// `5`: ALL_DONE.
-        AllDone = b"5",
-        /// `6`: ALERT.
-        Alert = b"6",
-    }
-}
-t::bytes_enum! {
-    /// Values of `NetGrossInd` (430), INT; `Other` carries a value the dictionary does not list.
-    NetGrossInd(true) {
-        /// `1`: NET.
-        Net = b"1",
-        /// `2`: GROSS.
-        Gross = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ListOrderStatus` (431), INT; `Other` carries a value the dictionary does not list.
-    ListOrderStatus(true) {
-        /// `1`: IN_BIDDING_PROCESS.
-        InBiddingProcess = b"1",
-        /// `2`: RECEIVED_FOR_EXECUTION.
-        ReceivedForExecution = b"2",
-        /// `3`: EXECUTING.
-        Executing = b"3",
-        /// `4`: CANCELLING.
-        Cancelling = b"4",
-        /// `5`: ALERT.
-        Alert = b"5",
-        /// `6`: ALL_DONE.
-        AllDone = b"6",
-        /// `7`: REJECT.
-        Reject = b"7",
-    }
-}
-t::char_enum! {
-    /// Values of `ListExecInstType` (433), CHAR; `Other` carries a value the dictionary does not list.
-    ListExecInstType {
-        /// `1`: IMMEDIATE.
-        Immediate = b'1',
-        /// `2`: WAIT_FOR_EXECUTE_INSTRUCTION.
-        WaitForExecuteInstruction = b'2',
-        /// `3`: EXCHANGE_SWITCH_CIV_ORDER_SELL_DRIVEN.
-        ExchangeSwitchCivOrderSellDriven = b'3',
-        /// `4`: EXCHANGE_SWITCH_CIV_ORDER_BUY_DRIVEN_CASH_TOP_UP.
-        ExchangeSwitchCivOrderBuyDrivenCashTopUp = b'4',
-        /// `5`: EXCHANGE_SWITCH_CIV_ORDER_BUY_DRIVEN_CASH_WITHDRAW.
-        ExchangeSwitchCivOrderBuyDrivenCashWithdraw = b'5',
-    }
-}
-t::char_enum! {
-    /// Values of `CxlRejResponseTo` (434), CHAR; `Other` carries a value the dictionary does not list.
-    CxlRejResponseTo {
-        /// `1`: ORDER_CANCEL_REQUEST.
-        OrderCancelRequest = b'1',
-        /// `2`: ORDER_CANCEL_REPLACE_REQUEST.
-        OrderCancelReplaceRequest = b'2',
-    }
-}
-t::char_enum! {
-    /// Values of `MultiLegReportingType` (442), CHAR; `Other` carries a value the dictionary does not list.
-    MultiLegReportingType {
-        /// `1`: SINGLE_SECURITY.
-        SingleSecurity = b'1',
-        /// `2`: INDIVIDUAL_LEG_OF_A_MULTI_LEG_SECURITY.
-        IndividualLegOfAMultiLegSecurity = b'2',
-        /// `3`: MULTI_LEG_SECURITY.
-        MultiLegSecurity = b'3',
-    }
-}
-t::char_enum! {
-    /// Values of `PartyIDSource` (447), CHAR; `Other` carries a value the dictionary does not list.
-    PartyIdSource {
-        /// `1`: KOREAN_INVESTOR_ID.
-        KoreanInvestorId = b'1',
-        /// `2`: TAIWANESE_QUALIFIED_FOREIGN_INVESTOR_ID.
-        TaiwaneseQualifiedForeignInvestorId = b'2',
-        /// `3`: TAIWANESE_TRADING_ACCOUNT.
-        TaiwaneseTradingAccount = b'3',
-        /// `4`: MALAYSIAN_CENTRAL_DEPOSITORY_NUMBER.
-        MalaysianCentralDepositoryNumber = b'4',
-        /// `5`: CHINESE_B_SHARE.
-        ChineseBShare = b'5',
-        /// `6`: UK_NATIONAL_INSURANCE_OR_PENSION_NUMBER.
-        UkNationalInsuranceOrPensionNumber = b'6',
-        /// `7`: US_SOCIAL_SECURITY_NUMBER.
-        UsSocialSecurityNumber = b'7',
-        /// `8`: US_EMPLOYER_IDENTIFICATION_NUMBER.
-        UsEmployerIdentificationNumber = b'8',
-        /// `9`: AUSTRALIAN_BUSINESS_NUMBER.
-        AustralianBusinessNumber = b'9',
-        /// `A`: AUSTRALIAN_TAX_FILE_NUMBER.
-        AustralianTaxFileNumber = b'A',
-        /// `B`: BIC.
-        Bic = b'B',
-        /// `C`: GENERALLY_ACCEPTED_MARKET_PARTICIPANT_IDENTIFIER.
-        GenerallyAcceptedMarketParticipantIdentifier = b'C',
-        /// `D`: PROPRIETARY_CUSTOM_CODE.
-        ProprietaryCustomCode = b'D',
-        /// `E`: ISO_COUNTRY_CODE.
-        IsoCountryCode = b'E',
-        /// `F`: SETTLEMENT_ENTITY_LOCATION.
-        SettlementEntityLocation = b'F',
-        /// `G`: MIC.
-        Mic = b'G',
-        /// `H`: CSD_PARTICIPANT_MEMBER_CODE.
-        CsdParticipantMemberCode = b'H',
-        /// `I`: DIRECTED_BROKER.
-        DirectedBroker = b'I',
-    }
-}
-t::bytes_enum! {
-    /// Values of `PartyRole` (452), INT; `Other` carries a value the dictionary does not list.
-    PartyRole(true) {
-        /// `1`: EXECUTING_FIRM.
-        ExecutingFirm = b"1",
-        /// `10`: SETTLEMENT_LOCATION.
-        SettlementLocation = b"10",
-        /// `11`: ORDER_ORIGINATION_TRADER.
-        OrderOriginationTrader = b"11",
-        /// `12`: EXECUTING_TRADER.
-        ExecutingTrader = b"12",
-        /// `13`: ORDER_ORIGINATION_FIRM.
-        OrderOriginationFirm = b"13",
-        /// `14`: GIVEUP_CLEARING_FIRM.
-        GiveupClearingFirm = b"14",
-        /// `15`: CORRESPONDANT_CLEARING_FIRM.
-        CorrespondantClearingFirm = b"15",
-        /// `16`: EXECUTING_SYSTEM.
-        ExecutingSystem = b"16",
-        /// `17`: CONTRA_FIRM.
-        ContraFirm = b"17",
-        /// `18`: CONTRA_CLEARING_FIRM.
-        ContraClearingFirm = b"18",
-        /// `19`: SPONSORING_FIRM.
-        SponsoringFirm = b"19",
-        /// `2`: BROKER_OF_CREDIT.
-        BrokerOfCredit = b"2",
-        /// `20`: UNDERLYING_CONTRA_FIRM.
-        UnderlyingContraFirm = b"20",
-        /// `21`: CLEARING_ORGANIZATION.
-        ClearingOrganization = b"21",
-        /// `22`: EXCHANGE.
-        Exchange = b"22",
-        /// `24`: CUSTOMER_ACCOUNT.
-        CustomerAccount = b"24",
-        /// `25`: CORRESPONDENT_CLEARING_ORGANIZATION.
-        CorrespondentClearingOrganization = b"25",
-        /// `26`: CORRESPONDENT_BROKER.
-        CorrespondentBroker = b"26",
-        /// `27`: BUYER_SELLER.
-        BuyerSeller = b"27",
-        /// `28`: CUSTODIAN.
-        Custodian = b"28",
-        /// `29`: INTERMEDIARY.
-        Intermediary = b"29",
-        /// `3`: CLIENT_ID.
-        ClientId = b"3",
-        /// `30`: AGENT.
-        Agent = b"30",
-        /// `31`: SUB_CUSTODIAN.
-        SubCustodian = b"31",
-        /// `32`: BENEFICIARY.
-        Beneficiary = b"32",
-        /// `33`: INTERESTED_PARTY.
-        InterestedParty = b"33",
-        /// `34`: REGULATORY_BODY.
-        RegulatoryBody = b"34",
-        /// `35`: LIQUIDITY_PROVIDER.
-        LiquidityProvider = b"35",
-        /// `36`: ENTERING_TRADER.
-        EnteringTrader = b"36",
-        /// `37`: CONTRA_TRADER.
-        ContraTrader = b"37",
-        /// `38`: POSITION_ACCOUNT.
-        PositionAccount = b"38",
-        /// `4`: CLEARING_FIRM.
-        ClearingFirm = b"4",
-        /// `5`: INVESTOR_ID.
-        InvestorId = b"5",
-        /// `6`: INTRODUCING_FIRM.
-        IntroducingFirm = b"6",
-        /// `7`: ENTERING_FIRM.
-        EnteringFirm = b"7",
-        /// `8`: LOCATE.
-        Locate = b"8",
-        /// `9`: FUND_MANAGER_CLIENT_ID.
-        FundManagerClientId = b"9",
-    }
-}
-t::bytes_enum! {
-    /// Values of `Product` (460), INT; `Other` carries a value the dictionary does not list.
-    Product(true) {
-        /// `1`: AGENCY.
-        Agency = b"1",
-        /// `10`: MORTGAGE.
-        Mortgage = b"10",
-        /// `11`: MUNICIPAL.
-        Municipal = b"11",
-        /// `12`: OTHER.
-        Other2 = b"12",
-        /// `13`: FINANCING.
-        Financing = b"13",
-        /// `2`: COMMODITY.
-        Commodity = b"2",
-        /// `3`: CORPORATE.
-        Corporate = b"3",
-        /// `4`: CURRENCY.
-        Currency = b"4",
-        /// `5`: EQUITY.
-        Equity = b"5",
-        /// `6`: GOVERNMENT.
-        Government = b"6",
-        /// `7`: INDEX.
-        Index = b"7",
-        /// `8`: LOAN.
-        Loan = b"8",
-        /// `9`: MONEYMARKET.
-        Moneymarket = b"9",
-    }
-}
-t::char_enum! {
-    /// Values of `RoundingDirection` (468), CHAR; `Other` carries a value the dictionary does not list.
-    RoundingDirection {
-        /// `0`: ROUND_TO_NEAREST.
-        RoundToNearest = b'0',
-        /// `1`: ROUND_DOWN.
-        RoundDown = b'1',
-        /// `2`: ROUND_UP.
-        RoundUp = b'2',
-    }
-}
-t::bytes_enum! {
-    /// Values of `DistribPaymentMethod` (477), INT; `Other` carries a value the dictionary does not list.
-    DistribPaymentMethod(true) {
-        /// `1`: CREST.
-        Crest = b"1",
-        /// `10`: BPAY.
-        Bpay = b"10",
-        /// `11`: HIGH_VALUE_CLEARING_SYSTEM.
-        HighValueClearingSystem = b"11",
-        /// `12`: REINVEST_IN_FUND.
-        ReinvestInFund = b"12",
-        /// `2`: NSCC.
-        Nscc = b"2",
-        /// `3`: EUROCLEAR.
-        Euroclear = b"3",
-        /// `4`: CLEARSTREAM.
-        Clearstream = b"4",
-        /// `5`: CHEQUE.
-        Cheque = b"5",
-        /// `6`: TELEGRAPHIC_TRANSFER.
-        TelegraphicTransfer = b"6",
-        /// `7`: FED_WIRE.
-        FedWire = b"7",
-        /// `8`: DIRECT_CREDIT.
-        DirectCredit = b"8",
-        /// `9`: ACH_CREDIT.
-        AchCredit = b"9",
-    }
-}
-t::char_enum! {
-    /// Values of `CancellationRights` (480), CHAR; `Other` carries a value the dictionary does not list.
-    CancellationRights {
-        /// `M`: NO_WAIVER_AGREEMENT.
-        NoWaiverAgreement = b'M',
-        /// `N`: NO_EXECUTION_ONLY.
-        NoExecutionOnly = b'N',
-        /// `O`: NO_INSTITUTIONAL.
-        NoInstitutional = b'O',
-        /// `Y`: YES.
-        Yes = b'Y',
-    }
-}
-t::char_enum! {
-    /// Values of `MoneyLaunderingStatus` (481), CHAR; `Other` carries a value the dictionary does not list.
-    MoneyLaunderingStatus {
-        /// `1`: EXEMPT_BELOW_THE_LIMIT.
-        ExemptBelowTheLimit = b'1',
-        /// `2`: EXEMPT_CLIENT_MONEY_TYPE_EXEMPTION.
-        ExemptClientMoneyTypeExemption = b'2',
-        /// `3`: EXEMPT_AUTHORISED_CREDIT_OR_FINANCIAL_INSTITUTION.
-        ExemptAuthorisedCreditOrFinancialInstitution = b'3',
-        /// `N`: NOT_CHECKED.
-        NotChecked = b'N',
-        /// `Y`: PASSED.
-        Passed = b'Y',
-    }
-}
-t::char_enum! {
-    /// Values of `ExecPriceType` (484), CHAR; `Other` carries a value the dictionary does not list.
-    ExecPriceType {
-        /// `B`: BID_PRICE.
-        BidPrice = b'B',
-        /// `C`: CREATION_PRICE.
-        CreationPrice = b'C',
-        /// `D`: CREATION_PRICE_PLUS_ADJUSTMENT_PERCENT.
-        CreationPricePlusAdjustmentPercent = b'D',
-        /// `E`: CREATION_PRICE_PLUS_ADJUSTMENT_AMOUNT.
-        CreationPricePlusAdjustmentAmount = b'E',
-        /// `O`: OFFER_PRICE.
-        OfferPrice = b'O',
-        /// `P`: OFFER_PRICE_MINUS_ADJUSTMENT_PERCENT.
-        OfferPriceMinusAdjustmentPercent = b'P',
-        /// `Q`: OFFER_PRICE_MINUS_ADJUSTMENT_AMOUNT.
-        OfferPriceMinusAdjustmentAmount = b'Q',
-        /// `S`: SINGLE_PRICE.
-        SinglePrice = b'S',
-    }
-}
-t::bytes_enum! {
-    /// Values of `PaymentMethod` (492), INT; `Other` carries a value the dictionary does not list.
-    PaymentMethod(true) {
-        /// `1`: CREST.
-        Crest = b"1",
-        /// `10`: DIRECT_CREDIT.
-        DirectCredit = b"10",
-        /// `11`: CREDIT_CARD.
-        CreditCard = b"11",
-        /// `12`: ACH_DEBIT.
-        AchDebit = b"12",
-        /// `13`: ACH_CREDIT.
-        AchCredit = b"13",
-        /// `14`: BPAY.
-        Bpay = b"14",
-        /// `15`: HIGH_VALUE_CLEARING_SYSTEM.
-        HighValueClearingSystem = b"15",
-        /// `2`: NSCC.
-        Nscc = b"2",
-        /// `3`: EUROCLEAR.
-        Euroclear = b"3",
-        /// `4`: CLEARSTREAM.
-        Clearstream = b"4",
-        /// `5`: CHEQUE.
-        Cheque = b"5",
-        /// `6`: TELEGRAPHIC_TRANSFER.
-        TelegraphicTransfer = b"6",
-        /// `7`: FED_WIRE.
-        FedWire = b"7",
-        /// `8`: DEBIT_CARD.
-        DebitCard = b"8",
-        /// `9`: DIRECT_DEBIT.
-        DirectDebit = b"9",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TaxAdvantageType` (495), INT; `Other` carries a value the dictionary does not list.
-    TaxAdvantageType(true) {
-        /// `0`: NONE_NOT_APPLICABLE.
-        NoneNotApplicable = b"0",
-        /// `1`: MAXI_ISA.
-        MaxiIsa = b"1",
-        /// `10`: EMPLOYEE_CURRENT_YEAR.
-        EmployeeCurrentYear = b"10",
-        /// `11`: EMPLOYER_PRIOR_YEAR.
-        EmployerPriorYear = b"11",
-        /// `12`: EMPLOYER_CURRENT_YEAR.
-        EmployerCurrentYear = b"12",
-        /// `13`: NON_FUND_PROTOTYPE_IRA.
-        NonFundPrototypeIra = b"13",
-        /// `14`: NON_FUND_QUALIFIED_PLAN.
-        NonFundQualifiedPlan = b"14",
-        /// `15`: DEFINED_CONTRIBUTION_PLAN.
-        DefinedContributionPlan = b"15",
-        /// `16`: INDIVIDUAL_RETIREMENT_ACCOUNT.
-        IndividualRetirementAccount = b"16",
-        /// `17`: INDIVIDUAL_RETIREMENT_ACCOUNT_ROLLOVER.
-        IndividualRetirementAccountRollover = b"17",
-        /// `18`: KEOGH.
-        Keogh = b"18",
-        /// `19`: PROFIT_SHARING_PLAN.
-        ProfitSharingPlan = b"19",
-        /// `2`: TESSA.
-        Tessa = b"2",
-        /// `20`: US_401K.
-        Us401K = b"20",
-        /// `21`: SELF_DIRECTED_IRA.
-        SelfDirectedIra = b"21",
-        /// `22`: US_403B.
-        Us403B = b"22",
-        /// `23`: US_457.
-        Us457 = b"23",
-        /// `24`: ROTH_IRA_FUND_PROTOTYPE.
-        RothIraFundPrototype = b"24",
-        /// `25`: ROTH_IRA_NON_PROTOTYPE.
-        RothIraNonPrototype = b"25",
-        /// `26`: ROTH_CONVERSION_IRA_FUND_PROTOTYPE.
-        RothConversionIraFundPrototype = b"26",
-        /// `27`: ROTH_CONVERSION_IRA_NON_PROTOTYPE.
-        RothConversionIraNonPrototype = b"27",
-        /// `28`: EDUCATION_IRA_FUND_PROTOTYPE.
-        EducationIraFundPrototype = b"28",
-        /// `29`: EDUCATION_IRA_NON_PROTOTYPE.
-        EducationIraNonPrototype = b"29",
-        /// `3`: MINI_CASH_ISA.
-        MiniCashIsa = b"3",
-        /// `4`: MINI_STOCKS_AND_SHARES_ISA.
-        MiniStocksAndSharesIsa = b"4",
-        /// `5`: MINI_INSURANCE_ISA.
-        MiniInsuranceIsa = b"5",
-        /// `6`: CURRENT_YEAR_PAYMENT.
-        CurrentYearPayment = b"6",
-        /// `7`: PRIOR_YEAR_PAYMENT.
-        PriorYearPayment = b"7",
-        /// `8`: ASSET_TRANSFER.
-        AssetTransfer = b"8",
-        /// `9`: EMPLOYEE_PRIOR_YEAR.
-        EmployeePriorYear = b"9",
-    }
-}
-t::char_enum! {
-    /// Values of `FundRenewWaiv` (497), CHAR; `Other` carries a value the dictionary does not list.
-    FundRenewWaiv {
-        /// `N`: NO.
-        No = b'N',
-        /// `Y`: YES.
-        Yes = b'Y',
-    }
-}
-t::char_enum! {
-    /// Values of `RegistStatus` (506), CHAR; `Other` carries a value the dictionary does not list.
-    RegistStatus {
-        /// `A`: ACCEPTED.
-        Accepted = b'A',
-        /// `H`: HELD.
-        Held = b'H',
-        /// `N`: REMINDER.
-        Reminder = b'N',
-        /// `R`: REJECTED.
-        Rejected = b'R',
-    }
-}
-t::bytes_enum! {
-    /// Values of `RegistRejReasonCode` (507), INT; `Other` carries a value the dictionary does not list.
-    RegistRejReasonCode(true) {
-        /// `1`: INVALID_UNACCEPTABLE_ACCOUNT_TYPE.
-        InvalidUnacceptableAccountType = b"1",
-        /// `10`: INVALID_UNACCEPTABLE_INVESTOR_ID_SOURCE.
-        InvalidUnacceptableInvestorIdSource = b"10",
-        /// `11`: INVALID_UNACCEPTABLE_DATE_OF_BIRTH.
-        InvalidUnacceptableDateOfBirth = b"11",
-        /// `12`: INVALID_UNACCEPTABLE_INVESTOR_COUNTRY_OF_RESIDENCE.
-        InvalidUnacceptableInvestorCountryOfResidence = b"12",
-        /// `13`: INVALID_UNACCEPTABLE_NO_DISTRIB_INSTNS.
-        InvalidUnacceptableNoDistribInstns = b"13",
-        /// `14`: INVALID_UNACCEPTABLE_DISTRIB_PERCENTAGE.
-        InvalidUnacceptableDistribPercentage = b"14",
-        /// `15`: INVALID_UNACCEPTABLE_DISTRIB_PAYMENT_METHOD.
-        InvalidUnacceptableDistribPaymentMethod = b"15",
-        /// `16`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_ACCT_NAME.
-        InvalidUnacceptableCashDistribAgentAcctName = b"16",
-        /// `17`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_CODE.
-        InvalidUnacceptableCashDistribAgentCode = b"17",
-        /// `18`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_ACCT_NUM.
-        InvalidUnacceptableCashDistribAgentAcctNum = b"18",
-        /// `2`: INVALID_UNACCEPTABLE_TAX_EXEMPT_TYPE.
-        InvalidUnacceptableTaxExemptType = b"2",
-        /// `3`: INVALID_UNACCEPTABLE_OWNERSHIP_TYPE.
-        InvalidUnacceptableOwnershipType = b"3",
-        /// `4`: INVALID_UNACCEPTABLE_NO_REG_DETLS.
-        InvalidUnacceptableNoRegDetls = b"4",
-        /// `5`: INVALID_UNACCEPTABLE_REG_SEQ_NO.
-        InvalidUnacceptableRegSeqNo = b"5",
-        /// `6`: INVALID_UNACCEPTABLE_REG_DTLS.
-        InvalidUnacceptableRegDtls = b"6",
-        /// `7`: INVALID_UNACCEPTABLE_MAILING_DTLS.
-        InvalidUnacceptableMailingDtls = b"7",
-        /// `8`: INVALID_UNACCEPTABLE_MAILING_INST.
-        InvalidUnacceptableMailingInst = b"8",
-        /// `9`: INVALID_UNACCEPTABLE_INVESTOR_ID.
-        InvalidUnacceptableInvestorId = b"9",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::char_enum! {
-    /// Values of `RegistTransType` (514), CHAR; `Other` carries a value the dictionary does not list.
-    RegistTransType {
-        /// `0`: NEW.
-        New = b'0',
-        /// `1`: REPLACE.
-        Replace = b'1',
-        /// `2`: CANCEL.
-        Cancel = b'2',
-    }
-}
-t::char_enum! {
-    /// Values of `OwnershipType` (517), CHAR; `Other` carries a value the dictionary does not list.
-    OwnershipType {
-        /// `2`: JOINT_TRUSTEES.
-        JointTrustees = b'2',
-        /// `J`: JOINT_INVESTORS.
-        JointInvestors = b'J',
-        /// `T`: TENANTS_IN_COMMON.
-        TenantsInCommon = b'T',
-    }
-}
-t::bytes_enum! {
-    /// Values of `ContAmtType` (519), INT; `Other` carries a value the dictionary does not list.
-    ContAmtType(true) {
-        /// `1`: COMMISSION_AMOUNT.
-        CommissionAmount = b"1",
-        /// `10`: EXIT_CHARGE_PERCENT.
-        ExitChargePercent = b"10",
-        /// `11`: FUND_BASED_RENEWAL_COMMISSION_PERCENT.
-        FundBasedRenewalCommissionPercent = b"11",
-        /// `12`: PROJECTED_FUND_VALUE.
-        ProjectedFundValue = b"12",
-        /// `13`: FUND_BASED_RENEWAL_COMMISSION_AMOUNT_13.
-        FundBasedRenewalCommissionAmount13 = b"13",
-        /// `14`: FUND_BASED_RENEWAL_COMMISSION_AMOUNT_14.
-        FundBasedRenewalCommissionAmount14 = b"14",
-        /// `15`: NET_SETTLEMENT_AMOUNT.
-        NetSettlementAmount = b"15",
-        /// `2`: COMMISSION_PERCENT.
-        CommissionPercent = b"2",
-        /// `3`: INITIAL_CHARGE_AMOUNT.
-        InitialChargeAmount = b"3",
-        /// `4`: INITIAL_CHARGE_PERCENT.
-        InitialChargePercent = b"4",
-        /// `5`: DISCOUNT_AMOUNT.
-        DiscountAmount = b"5",
-        /// `6`: DISCOUNT_PERCENT.
-        DiscountPercent = b"6",
-        /// `7`: DILUTION_LEVY_AMOUNT.
-        DilutionLevyAmount = b"7",
-        /// `8`: DILUTION_LEVY_PERCENT.
-        DilutionLevyPercent = b"8",
-        /// `9`: EXIT_CHARGE_AMOUNT.
-        ExitChargeAmount = b"9",
-    }
-}
-t::bytes_enum! {
-    /// Values of `OwnerType` (522), INT; `Other` carries a value the dictionary does not list.
-    OwnerType(true) {
-        /// `1`: INDIVIDUAL_INVESTOR.
-        IndividualInvestor = b"1",
-        /// `10`: NETWORKING_SUB_ACCOUNT.
-        NetworkingSubAccount = b"10",
-        /// `11`: NON_PROFIT_ORGANIZATION.
-        NonProfitOrganization = b"11",
-        /// `12`: CORPORATE_BODY.
-        CorporateBody = b"12",
-        /// `13`: NOMINEE.
-        Nominee = b"13",
-        /// `2`: PUBLIC_COMPANY.
-        PublicCompany = b"2",
-        /// `3`: PRIVATE_COMPANY.
-        PrivateCompany = b"3",
-        /// `4`: INDIVIDUAL_TRUSTEE.
-        IndividualTrustee = b"4",
-        /// `5`: COMPANY_TRUSTEE.
-        CompanyTrustee = b"5",
-        /// `6`: PENSION_PLAN.
-        PensionPlan = b"6",
-        /// `7`: CUSTODIAN_UNDER_GIFTS_TO_MINORS_ACT.
-        CustodianUnderGiftsToMinorsAct = b"7",
-        /// `8`: TRUSTS.
-        Trusts = b"8",
-        /// `9`: FIDUCIARIES.
-        Fiduciaries = b"9",
-    }
-}
-t::char_enum! {
-    /// Values of `OrderCapacity` (528), CHAR; `Other` carries a value the dictionary does not list.
-    OrderCapacity {
-        /// `A`: AGENCY.
-        Agency = b'A',
-        /// `G`: PROPRIETARY.
-        Proprietary = b'G',
-        /// `I`: INDIVIDUAL.
-        Individual = b'I',
-        /// `P`: PRINCIPAL.
-        Principal = b'P',
-        /// `R`: RISKLESS_PRINCIPAL.
-        RisklessPrincipal = b'R',
-        /// `W`: AGENT_FOR_OTHER_MEMBER.
-        AgentForOtherMember = b'W',
-    }
-}
-t::bytes_enum! {
-    /// Values of `OrderRestrictions` (529), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-    OrderRestrictions(false) {
-        /// `1`: PROGRAM_TRADE.
-        ProgramTrade = b"1",
-        /// `2`: INDEX_ARBITRAGE.
-        IndexArbitrage = b"2",
-        /// `3`: NON_INDEX_ARBITRAGE.
-        NonIndexArbitrage = b"3",
-        /// `4`: COMPETING_MARKET_MAKER.
-        CompetingMarketMaker = b"4",
-        /// `5`: ACTING_AS_MARKET_MAKER_OR_SPECIALIST_IN_THE_SECURITY.
-        ActingAsMarketMakerOrSpecialistInTheSecurity = b"5",
-        /// `6`: ACTING_AS_MARKET_MAKER_OR_SPECIALIST_IN_THE_UNDERLYING_SECURITY_OF_A_DERIVATIVE_SECURITY.
-        ActingAsMarketMakerOrSpecialistInTheUnderlyingSecurityOfADerivativeSecurity = b"6",
-        /// `7`: FOREIGN_ENTITY.
-        ForeignEntity = b"7",
-        /// `8`: EXTERNAL_MARKET_PARTICIPANT.
-        ExternalMarketParticipant = b"8",
-        /// `9`: EXTERNAL_INTER_CONNECTED_MARKET_LINKAGE.
-        ExternalInterConnectedMarketLinkage = b"9",
-        /// `A`: RISKLESS_ARBITRAGE.
-        RisklessArbitrage = b"A",
-    }
-}
-t::char_enum! {
-    /// Values of `MassCancelRequestType` (530), CHAR; `Other` carries a value the dictionary does not list.
-    MassCancelRequestType {
-        /// `1`: CANCEL_ORDERS_FOR_A_SECURITY.
-        CancelOrdersForASecurity = b'1',
-        /// `2`: CANCEL_ORDERS_FOR_AN_UNDERLYING_SECURITY.
-        CancelOrdersForAnUnderlyingSecurity = b'2',
-        /// `3`: CANCEL_ORDERS_FOR_A_PRODUCT.
-        CancelOrdersForAProduct = b'3',
-        /// `4`: CANCEL_ORDERS_FOR_A_CFICODE.
-        CancelOrdersForACficode = b'4',
-        /// `5`: CANCEL_ORDERS_FOR_A_SECURITYTYPE.
-        CancelOrdersForASecuritytype = b'5',
-        /// `6`: CANCEL_ORDERS_FOR_A_TRADING_SESSION.
-        CancelOrdersForATradingSession = b'6',
-        /// `7`: CANCEL_ALL_ORDERS.
-        CancelAllOrders = b'7',
-    }
-}
-t::char_enum! {
-    /// Values of `MassCancelResponse` (531), CHAR; `Other` carries a value the dictionary does not list.
-    MassCancelResponse {
-        /// `0`: CANCEL_REQUEST_REJECTED.
-        CancelRequestRejected = b'0',
-        /// `1`: CANCEL_ORDERS_FOR_A_SECURITY.
-        CancelOrdersForASecurity = b'1',
-        /// `2`: CANCEL_ORDERS_FOR_AN_UNDERLYING_SECURITY.
-        CancelOrdersForAnUnderlyingSecurity = b'2',
-        /// `3`: CANCEL_ORDERS_FOR_A_PRODUCT.
-        CancelOrdersForAProduct = b'3',
-        /// `4`: CANCEL_ORDERS_FOR_A_CFICODE.
-        CancelOrdersForACficode = b'4',
-        /// `5`: CANCEL_ORDERS_FOR_A_SECURITYTYPE.
-        CancelOrdersForASecuritytype = b'5',
-        /// `6`: CANCEL_ORDERS_FOR_A_TRADING_SESSION.
-        CancelOrdersForATradingSession = b'6',
-        /// `7`: CANCEL_ALL_ORDERS.
-        CancelAllOrders = b'7',
-    }
-}
-t::bytes_enum! {
-    /// Values of `MassCancelRejectReason` (532), STRING; `Other` carries a value the dictionary does not list.
-    MassCancelRejectReason(false) {
-        /// `0`: MASS_CANCEL_NOT_SUPPORTED.
-        MassCancelNotSupported = b"0",
-        /// `1`: INVALID_OR_UNKNOWN_SECURITY.
-        InvalidOrUnknownSecurity = b"1",
-        /// `2`: INVALID_OR_UNKNOWN_UNDERLYING.
-        InvalidOrUnknownUnderlying = b"2",
-        /// `3`: INVALID_OR_UNKNOWN_PRODUCT.
-        InvalidOrUnknownProduct = b"3",
-        /// `4`: INVALID_OR_UNKNOWN_CFICODE.
-        InvalidOrUnknownCficode = b"4",
-        /// `5`: INVALID_OR_UNKNOWN_SECURITY_TYPE.
-        InvalidOrUnknownSecurityType = b"5",
-        /// `6`: INVALID_OR_UNKNOWN_TRADING_SESSION.
-        InvalidOrUnknownTradingSession = b"6",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `QuoteType` (537), INT; `Other` carries a value the dictionary does not list.
-    QuoteType(true) {
-        /// `0`: INDICATIVE.
-        Indicative = b"0",
-        /// `1`: TRADEABLE.
-        Tradeable = b"1",
-        /// `2`: RESTRICTED_TRADEABLE.
-        RestrictedTradeable = b"2",
-        /// `3`: COUNTER.
-        Counter = b"3",
-    }
-}
-t::char_enum! {
-    /// Values of `CashMargin` (544), CHAR; `Other` carries a value the dictionary does not list.
-    CashMargin {
-        /// `1`: CASH.
-        Cash = b'1',
-        /// `2`: MARGIN_OPEN.
-        MarginOpen = b'2',
-        /// `3`: MARGIN_CLOSE.
-        MarginClose = b'3',
-    }
-}
-t::bytes_enum! {
-    /// Values of `Scope` (546), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-    Scope(false) {
-        /// `1`: LOCAL.
-        Local = b"1",
-        /// `2`: NATIONAL.
-        National = b"2",
-        /// `3`: GLOBAL.
-        Global = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CrossType` (549), INT; `Other` carries a value the dictionary does not list.
-    CrossType(true) {
-        /// `1`: CROSS_TRADE_WHICH_IS_EXECUTED_COMPLETELY_OR_NOT.
-        CrossTradeWhichIsExecutedCompletelyOrNot = b"1",
-        /// `2`: CROSS_TRADE_WHICH_IS_EXECUTED_PARTIALLY_AND_THE_REST_IS_CANCELLED.
-        CrossTradeWhichIsExecutedPartiallyAndTheRestIsCancelled = b"2",
-        /// `3`: CROSS_TRADE_WHICH_IS_PARTIALLY_EXECUTED_WITH_THE_UNFILLED_PORTIONS_REMAINING_ACTIVE.
-        CrossTradeWhichIsPartiallyExecutedWithTheUnfilledPortionsRemainingActive = b"3",
-        /// `4`: CROSS_TRADE_IS_EXECUTED_WITH_EXISTING_ORDERS_WITH_THE_SAME_PRICE.
-        CrossTradeIsExecutedWithExistingOrdersWithTheSamePrice = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CrossPrioritization` (550), INT; `Other` carries a value the dictionary does not list.
-    CrossPrioritization(true) {
-        /// `0`: NONE.
-        None = b"0",
-        /// `1`: BUY_SIDE_IS_PRIORITIZED.
-        BuySideIsPrioritized = b"1",
-        /// `2`: SELL_SIDE_IS_PRIORITIZED.
-        SellSideIsPrioritized = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `NoSides` (552), NUMINGROUP; `Other` carries a value the dictionary does not list.
-    NoSides(true) {
-        /// `1`: ONE_SIDE.
-        OneSide = b"1",
-        /// `2`: BOTH_SIDES.
-        BothSides = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SecurityListRequestType` (559), INT; `Other` carries a value the dictionary does not list.
-    SecurityListRequestType(true) {
-        /// `0`: SYMBOL.
-        Symbol = b"0",
-        /// `1`: SECURITYTYPE_AND_OR_CFICODE.
-        SecuritytypeAndOrCficode = b"1",
-        /// `2`: PRODUCT.
-        Product = b"2",
-        /// `3`: TRADINGSESSIONID.
-        Tradingsessionid = b"3",
-        /// `4`: ALL_SECURITIES.
-        AllSecurities = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SecurityRequestResult` (560), INT; `Other` carries a value the dictionary does not list.
-    SecurityRequestResult(true) {
-        /// `0`: VALID_REQUEST.
-        ValidRequest = b"0",
-        /// `1`: INVALID_OR_UNSUPPORTED_REQUEST.
-        InvalidOrUnsupportedRequest = b"1",
-        /// `2`: NO_INSTRUMENTS_FOUND_THAT_MATCH_SELECTION_CRITERIA.
-        NoInstrumentsFoundThatMatchSelectionCriteria = b"2",
-        /// `3`: NOT_AUTHORIZED_TO_RETRIEVE_INSTRUMENT_DATA.
-        NotAuthorizedToRetrieveInstrumentData = b"3",
-        /// `4`: INSTRUMENT_DATA_TEMPORARILY_UNAVAILABLE.
-        InstrumentDataTemporarilyUnavailable = b"4",
-        /// `5`: REQUEST_FOR_INSTRUMENT_DATA_NOT_SUPPORTED.
-        RequestForInstrumentDataNotSupported = b"5",
-    }
-}
-t::bytes_enum! {
-    /// Values of `MultiLegRptTypeReq` (563), INT; `Other` carries a value the dictionary does not list.
-    MultiLegRptTypeReq(true) {
-        /// `0`: REPORT_BY_MULITLEG_SECURITY_ONLY.
-        ReportByMulitlegSecurityOnly = b"0",
-        /// `1`: REPORT_BY_MULTILEG_SECURITY_AND_BY_INSTRUMENT_LEGS_BELONGING_TO_THE_MULTILEG_SECURITY.
-        ReportByMultilegSecurityAndByInstrumentLegsBelongingToTheMultilegSecurity = b"1",
-        /// `2`: REPORT_BY_INSTRUMENT_LEGS_BELONGING_TO_THE_MULTILEG_SECURITY_ONLY.
-        ReportByInstrumentLegsBelongingToTheMultilegSecurityOnly = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradSesStatusRejReason` (567), INT; `Other` carries a value the dictionary does not list.
-    TradSesStatusRejReason(true) {
-        /// `1`: UNKNOWN_OR_INVALID_TRADINGSESSIONID.
-        UnknownOrInvalidTradingsessionid = b"1",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradeRequestType` (569), INT; `Other` carries a value the dictionary does not list.
-    TradeRequestType(true) {
-        /// `0`: ALL_TRADES.
-        AllTrades = b"0",
-        /// `1`: MATCHED_TRADES_MATCHING_CRITERIA_PROVIDED_ON_REQUEST.
-        MatchedTradesMatchingCriteriaProvidedOnRequest = b"1",
-        /// `2`: UNMATCHED_TRADES_THAT_MATCH_CRITERIA.
-        UnmatchedTradesThatMatchCriteria = b"2",
-        /// `3`: UNREPORTED_TRADES_THAT_MATCH_CRITERIA.
-        UnreportedTradesThatMatchCriteria = b"3",
-        /// `4`: ADVISORIES_THAT_MATCH_CRITERIA.
-        AdvisoriesThatMatchCriteria = b"4",
-    }
-}
-t::char_enum! {
-    /// Values of `MatchStatus` (573), CHAR; `Other` carries a value the dictionary does not list.
-    MatchStatus {
-        /// `0`: COMPARED_MATCHED_OR_AFFIRMED.
-        ComparedMatchedOrAffirmed = b'0',
-        /// `1`: UNCOMPARED_UNMATCHED_OR_UNAFFIRMED.
-        UncomparedUnmatchedOrUnaffirmed = b'1',
-        /// `2`: ADVISORY_OR_ALERT.
-        AdvisoryOrAlert = b'2',
-    }
-}
-t::bytes_enum! {
-    /// Values of `MatchType` (574), STRING; `Other` carries a value the dictionary does not list.
-    MatchType(false) {
-        /// `A1`: EXACT_MATCH_PLUS_FOUR_BADGES_AND_EXECUTION_TIME.
-        ExactMatchPlusFourBadgesAndExecutionTime = b"A1",
-        /// `A2`: EXACT_MATCH_PLUS_FOUR_BADGES.
-        ExactMatchPlusFourBadges = b"A2",
-        /// `A3`: EXACT_MATCH_PLUS_TWO_BADGES_AND_EXECUTION_TIME.
-        ExactMatchPlusTwoBadgesAndExecutionTime = b"A3",
-        /// `A4`: EXACT_MATCH_PLUS_TWO_BADGES.
-        ExactMatchPlusTwoBadges = b"A4",
-        /// `A5`: EXACT_MATCH_PLUS_EXECUTION_TIME.
-        ExactMatchPlusExecutionTime = b"A5",
-        /// `AQ`: COMPARED_RECORDS_RESULTING_FROM_STAMPED_ADVISORIES.
-        ComparedRecordsResultingFromStampedAdvisories = b"AQ",
-        /// `M1`: EXACT_MATCH_MINUS_BADGES_AND_TIMES.
-        ExactMatchMinusBadgesAndTimes = b"M1",
-        /// `M2`: SUMMARIZED_MATCH_MINUS_BADGES_AND_TIMES.
-        SummarizedMatchMinusBadgesAndTimes = b"M2",
-        /// `M3`: ACT_ACCEPTED_TRADE_M3.
-        ActAcceptedTradeM3 = b"M3",
-        /// `M4`: ACT_DEFAULT_TRADE_M4.
-        ActDefaultTradeM4 = b"M4",
-        /// `M5`: ACT_DEFAULT_AFTER_M2_M5.
-        ActDefaultAfterM2M5 = b"M5",
-        /// `M6`: ACT_M6_MATCH.
-        ActM6Match = b"M6",
-        /// `MT`: OCS_LOCKED_IN.
-        OcsLockedIn = b"MT",
-        /// `S1`: SUMMARIZED_MATCH_USING_A1_EXACT_MATCH_CRITERIA.
-        SummarizedMatchUsingA1ExactMatchCriteria = b"S1",
-        /// `S2`: SUMMARIZED_MATCH_USING_A2_EXACT_MATCH_CRITERIA.
-        SummarizedMatchUsingA2ExactMatchCriteria = b"S2",
-        /// `S3`: SUMMARIZED_MATCH_USING_A3_EXACT_MATCH_CRITERIA.
-        SummarizedMatchUsingA3ExactMatchCriteria = b"S3",
-        /// `S4`: SUMMARIZED_MATCH_USING_A4_EXACT_MATCH_CRITERIA.
-        SummarizedMatchUsingA4ExactMatchCriteria = b"S4",
-        /// `S5`: SUMMARIZED_MATCH_USING_A5_EXACT_MATCH_CRITERIA.
-        SummarizedMatchUsingA5ExactMatchCriteria = b"S5",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ClearingInstruction` (577), INT; `Other` carries a value the dictionary does not list.
-    ClearingInstruction(true) {
-        /// `0`: PROCESS_NORMALLY.
-        ProcessNormally = b"0",
-        /// `1`: EXCLUDE_FROM_ALL_NETTING.
-        ExcludeFromAllNetting = b"1",
-        /// `10`: AUTOMATIC_GIVE_UP_MODE.
-        AutomaticGiveUpMode = b"10",
-        /// `11`: QUALIFIED_SERVICE_REPRESENTATIVE.
-        QualifiedServiceRepresentative = b"11",
-        /// `12`: CUSTOMER_TRADE.
-        CustomerTrade = b"12",
-        /// `13`: SELF_CLEARING.
-        SelfClearing = b"13",
-        /// `2`: BILATERAL_NETTING_ONLY.
-        BilateralNettingOnly = b"2",
-        /// `3`: EX_CLEARING.
-        ExClearing = b"3",
-        /// `4`: SPECIAL_TRADE.
-        SpecialTrade = b"4",
-        /// `5`: MULTILATERAL_NETTING.
-        MultilateralNetting = b"5",
-        /// `6`: CLEAR_AGAINST_CENTRAL_COUNTERPARTY.
-        ClearAgainstCentralCounterparty = b"6",
-        /// `7`: EXCLUDE_FROM_CENTRAL_COUNTERPARTY.
-        ExcludeFromCentralCounterparty = b"7",
-        /// `8`: MANUAL_MODE.
-        ManualMode = b"8",
-        /// `9`: AUTOMATIC_POSTING_MODE.
-        AutomaticPostingMode = b"9",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AccountType` (581), INT; `Other` carries a value the dictionary does not list.
-    AccountType(true) {
-        /// `1`: ACCOUNT_IS_CARRIED_ON_CUSTOMER_SIDE_OF_BOOKS.
-        AccountIsCarriedOnCustomerSideOfBooks = b"1",
-        /// `2`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS.
-        AccountIsCarriedOnNonCustomerSideOfBooks = b"2",
-        /// `3`: HOUSE_TRADER.
-        HouseTrader = b"3",
-        /// `4`: FLOOR_TRADER.
-        FloorTrader = b"4",
-        /// `6`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS_AND_IS_CROSS_MARGINED.
-        AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined = b"6",
-        /// `7`: ACCOUNT_IS_HOUSE_TRADER_AND_IS_CROSS_MARGINED.
-        AccountIsHouseTraderAndIsCrossMargined = b"7",
-        /// `8`: JOINT_BACKOFFICE_ACCOUNT.
-        JointBackofficeAccount = b"8",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CustOrderCapacity` (582), INT; `Other` carries a value the dictionary does not list.
-    CustOrderCapacity(true) {
-        /// `1`: MEMBER_TRADING_FOR_THEIR_OWN_ACCOUNT.
-        MemberTradingForTheirOwnAccount = b"1",
-        /// `2`: CLEARING_FIRM_TRADING_FOR_ITS_PROPRIETARY_ACCOUNT.
-        ClearingFirmTradingForItsProprietaryAccount = b"2",
-        /// `3`: MEMBER_TRADING_FOR_ANOTHER_MEMBER.
-        MemberTradingForAnotherMember = b"3",
-        /// `4`: ALL_OTHER.
-        AllOther = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `MassStatusReqType` (585), INT; `Other` carries a value the dictionary does not list.
-    MassStatusReqType(true) {
-        /// `1`: STATUS_FOR_ORDERS_FOR_A_SECURITY.
-        StatusForOrdersForASecurity = b"1",
-        /// `2`: STATUS_FOR_ORDERS_FOR_AN_UNDERLYING_SECURITY.
-        StatusForOrdersForAnUnderlyingSecurity = b"2",
-        /// `3`: STATUS_FOR_ORDERS_FOR_A_PRODUCT.
-        StatusForOrdersForAProduct = b"3",
-        /// `4`: STATUS_FOR_ORDERS_FOR_A_CFICODE.
-        StatusForOrdersForACficode = b"4",
-        /// `5`: STATUS_FOR_ORDERS_FOR_A_SECURITYTYPE.
-        StatusForOrdersForASecuritytype = b"5",
-        /// `6`: STATUS_FOR_ORDERS_FOR_A_TRADING_SESSION.
-        StatusForOrdersForATradingSession = b"6",
-        /// `7`: STATUS_FOR_ALL_ORDERS.
-        StatusForAllOrders = b"7",
-        /// `8`: STATUS_FOR_ORDERS_FOR_A_PARTYID.
-        StatusForOrdersForAPartyid = b"8",
-    }
-}
-t::char_enum! {
-    /// Values of `DayBookingInst` (589), CHAR; `Other` carries a value the dictionary does not list.
-    DayBookingInst {
-        /// `0`: CAN_TRIGGER_BOOKING_WITHOUT_REFERENCE_TO_THE_ORDER_INITIATOR.
-        CanTriggerBookingWithoutReferenceToTheOrderInitiator = b'0',
-        /// `1`: SPEAK_WITH_ORDER_INITIATOR_BEFORE_BOOKING.
-        SpeakWithOrderInitiatorBeforeBooking = b'1',
-        /// `2`: ACCUMULATE.
-        Accumulate = b'2',
-    }
-}
-t::char_enum! {
-    /// Values of `BookingUnit` (590), CHAR; `Other` carries a value the dictionary does not list.
-    BookingUnit {
-        /// `0`: EACH_PARTIAL_EXECUTION_IS_A_BOOKABLE_UNIT.
-        EachPartialExecutionIsABookableUnit = b'0',
-        /// `1`: AGGREGATE_PARTIAL_EXECUTIONS_ON_THIS_ORDER_AND_BOOK_ONE_TRADE_PER_ORDER.
-        AggregatePartialExecutionsOnThisOrderAndBookOneTradePerOrder = b'1',
-        /// `2`: AGGREGATE_EXECUTIONS_FOR_THIS_SYMBOL_SIDE_AND_SETTLEMENT_DATE.
-        AggregateExecutionsForThisSymbolSideAndSettlementDate = b'2',
-    }
-}
-t::char_enum! {
-    /// Values of `PreallocMethod` (591), CHAR; `Other` carries a value the dictionary does not list.
-    PreallocMethod {
-        /// `0`: PRO_RATA.
-        ProRata = b'0',
-        /// `1`: DO_NOT_PRO_RATA.
-        DoNotProRata = b'1',
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocType` (626), INT; `Other` carries a value the dictionary does not list.
-    AllocType(true) {
-        /// `1`: CALCULATED.
-        Calculated = b"1",
-        /// `2`: PRELIMINARY.
-        Preliminary = b"2",
-        /// `5`: READY_TO_BOOK.
-        ReadyToBook = b"5",
-        /// `7`: WAREHOUSE_INSTRUCTION.
-        WarehouseInstruction = b"7",
-        /// `8`: REQUEST_TO_INTERMEDIARY.
-        RequestToIntermediary = b"8",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ClearingFeeIndicator` (635), STRING; `Other` carries a value the dictionary does not list.
-    ClearingFeeIndicator(false) {
-        /// `1`: FIRST_YEAR_DELEGATE.
-        FirstYearDelegate = b"1",
-        /// `2`: SECOND_YEAR_DELEGATE.
-        SecondYearDelegate = b"2",
-        /// `3`: THIRD_YEAR_DELEGATE.
-        ThirdYearDelegate = b"3",
-        /// `4`: FOURTH_YEAR_DELEGATE.
-        FourthYearDelegate = b"4",
-        /// `5`: FIFTH_YEAR_DELEGATE.
-        FifthYearDelegate = b"5",
-        /// `9`: SIXTH_YEAR_DELEGATE.
-        SixthYearDelegate = b"9",
-        /// `B`: CBOE_MEMBER.
-        CboeMember = b"B",
-        /// `C`: NON_MEMBER_AND_CUSTOMER.
-        NonMemberAndCustomer = b"C",
-        /// `E`: EQUITY_MEMBER_AND_CLEARING_MEMBER.
-        EquityMemberAndClearingMember = b"E",
-        /// `F`: FULL_AND_ASSOCIATE_MEMBER.
-        FullAndAssociateMember = b"F",
-        /// `H`: FIRMS_106H_AND_106J.
-        Firms106HAnd106J = b"H",
-        /// `I`: GIM_IDEM_AND_COM_MEMBERSHIP_INTEREST_HOLDERS.
-        GimIdemAndComMembershipInterestHolders = b"I",
-        /// `L`: LESSEE_106F_EMPLOYEES.
-        Lessee106FEmployees = b"L",
-        /// `M`: ALL_OTHER_OWNERSHIP_TYPES.
-        AllOtherOwnershipTypes = b"M",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PriorityIndicator` (638), INT; `Other` carries a value the dictionary does not list.
-    PriorityIndicator(true) {
-        /// `0`: PRIORITY_UNCHANGED.
-        PriorityUnchanged = b"0",
-        /// `1`: LOST_PRIORITY_AS_RESULT_OF_ORDER_CHANGE.
-        LostPriorityAsResultOfOrderChange = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `QuoteRequestRejectReason` (658), INT; `Other` carries a value the dictionary does not list.
-    QuoteRequestRejectReason(true) {
-        /// `1`: UNKNOWN_SYMBOL.
-        UnknownSymbol = b"1",
-        /// `10`: PASS.
-        Pass = b"10",
-        /// `2`: EXCHANGE.
-        Exchange = b"2",
-        /// `3`: QUOTE_REQUEST_EXCEEDS_LIMIT.
-        QuoteRequestExceedsLimit = b"3",
-        /// `4`: TOO_LATE_TO_ENTER.
-        TooLateToEnter = b"4",
-        /// `5`: INVALID_PRICE.
-        InvalidPrice = b"5",
-        /// `6`: NOT_AUTHORIZED_TO_REQUEST_QUOTE.
-        NotAuthorizedToRequestQuote = b"6",
-        /// `7`: NO_MATCH_FOR_INQUIRY.
-        NoMatchForInquiry = b"7",
-        /// `8`: NO_MARKET_FOR_INSTRUMENT.
-        NoMarketForInstrument = b"8",
-        /// `9`: NO_INVENTORY.
-        NoInventory = b"9",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AcctIDSource` (660), INT; `Other` carries a value the dictionary does not list.
-    AcctIdSource(true) {
-        /// `1`: BIC.
-        Bic = b"1",
-        /// `2`: SID_CODE.
-        SidCode = b"2",
-        /// `3`: TFM.
-        Tfm = b"3",
-        /// `4`: OMGEO.
-        Omgeo = b"4",
-        /// `5`: DTCC_CODE.
-        DtccCode = b"5",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ConfirmStatus` (665), INT; `Other` carries a value the dictionary does not list.
-    ConfirmStatus(true) {
-        /// `1`: RECEIVED.
-        Received = b"1",
-        /// `2`: MISMATCHED_ACCOUNT.
-        MismatchedAccount = b"2",
-        /// `3`: MISSING_SETTLEMENT_INSTRUCTIONS.
-        MissingSettlementInstructions = b"3",
-        /// `4`: CONFIRMED.
-        Confirmed = b"4",
-        /// `5`: REQUEST_REJECTED.
-        RequestRejected = b"5",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ConfirmTransType` (666), INT; `Other` carries a value the dictionary does not list.
-    ConfirmTransType(true) {
-        /// `0`: NEW.
-        New = b"0",
-        /// `1`: REPLACE.
-        Replace = b"1",
-        /// `2`: CANCEL.
-        Cancel = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `DeliveryForm` (668), INT; `Other` carries a value the dictionary does not list.
-    DeliveryForm(true) {
-        /// `1`: BOOKENTRY.
-        Bookentry = b"1",
-        /// `2`: BEARER.
-        Bearer = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `LegSwapType` (690), INT; `Other` carries a value the dictionary does not list.
-    LegSwapType(true) {
-        /// `1`: PAR_FOR_PAR.
-        ParForPar = b"1",
-        /// `2`: MODIFIED_DURATION.
-        ModifiedDuration = b"2",
-        /// `4`: RISK.
-        Risk = b"4",
-        /// `5`: PROCEEDS.
-        Proceeds = b"5",
-    }
-}
-t::bytes_enum! {
-    /// Values of `QuotePriceType` (692), INT; `Other` carries a value the dictionary does not list.
-    QuotePriceType(true) {
-        /// `1`: PERCENT.
-        Percent = b"1",
-        /// `10`: YIELD.
-        Yield = b"10",
-        /// `2`: PER_SHARE.
-        PerShare = b"2",
-        /// `3`: FIXED_AMOUNT.
-        FixedAmount = b"3",
-        /// `4`: DISCOUNT.
-        Discount = b"4",
-        /// `5`: PREMIUM.
-        Premium = b"5",
-        /// `6`: SPREAD.
-        Spread = b"6",
-        /// `7`: TED_PRICE.
-        TedPrice = b"7",
-        /// `8`: TED_YIELD.
-        TedYield = b"8",
-        /// `9`: YIELD_SPREAD.
-        YieldSpread = b"9",
-    }
-}
-t::bytes_enum! {
-    /// Values of `QuoteRespType` (694), INT; `Other` carries a value the dictionary does not list.
-    QuoteRespType(true) {
-        /// `1`: HIT_LIFT.
-        HitLift = b"1",
-        /// `2`: COUNTER.
-        Counter = b"2",
-        /// `3`: EXPIRED.
-        Expired = b"3",
-        /// `4`: COVER.
-        Cover = b"4",
-        /// `5`: DONE_AWAY.
-        DoneAway = b"5",
-        /// `6`: PASS.
-        Pass = b"6",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PosType` (703), STRING; `Other` carries a value the dictionary does not list.
-    PosType(false) {
-        /// `ALC`: ALLOCATION_TRADE_QTY.
-        AllocationTradeQty = b"ALC",
-        /// `AS`: OPTION_ASSIGNMENT.
-        OptionAssignment = b"AS",
-        /// `ASF`: AS_OF_TRADE_QTY.
-        AsOfTradeQty = b"ASF",
-        /// `DLV`: DELIVERY_QTY.
-        DeliveryQty = b"DLV",
-        /// `ETR`: ELECTRONIC_TRADE_QTY.
-        ElectronicTradeQty = b"ETR",
-        /// `EX`: OPTION_EXERCISE_QTY.
-        OptionExerciseQty = b"EX",
-        /// `FIN`: END_OF_DAY_QTY.
-        EndOfDayQty = b"FIN",
-        /// `IAS`: INTRA_SPREAD_QTY.
-        IntraSpreadQty = b"IAS",
-        /// `IES`: INTER_SPREAD_QTY.
-        InterSpreadQty = b"IES",
-        /// `PA`: ADJUSTMENT_QTY.
-        AdjustmentQty = b"PA",
-        /// `PIT`: PIT_TRADE_QTY.
-        PitTradeQty = b"PIT",
-        /// `SOD`: START_OF_DAY_QTY.
-        StartOfDayQty = b"SOD",
-        /// `SPL`: INTEGRAL_SPLIT.
-        IntegralSplit = b"SPL",
-        /// `TA`: TRANSACTION_FROM_ASSIGNMENT.
-        TransactionFromAssignment = b"TA",
-        /// `TOT`: TOTAL_TRANSACTION_QTY.
-        TotalTransactionQty = b"TOT",
-        /// `TQ`: TRANSACTION_QUANTITY.
-        TransactionQuantity = b"TQ",
-        /// `TRF`: TRANSFER_TRADE_QTY.
-        TransferTradeQty = b"TRF",
-        /// `TX`: TRANSACTION_FROM_EXERCISE.
-        TransactionFromExercise = b"TX",
-        /// `XM`: CROSS_MARGIN_QTY.
-        CrossMarginQty = b"XM",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PosQtyStatus` (706), INT; `Other` carries a value the dictionary does not list.
-    PosQtyStatus(true) {
-        /// `0`: SUBMITTED.
-        Submitted = b"0",
-        /// `1`: ACCEPTED.
-        Accepted = b"1",
-        /// `2`: REJECTED.
-        Rejected = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PosAmtType` (707), STRING; `Other` carries a value the dictionary does not list.
-    PosAmtType(false) {
-        /// `CASH`: CASH_AMOUNT.
-        CashAmount = b"CASH",
-        /// `CRES`: CASH_RESIDUAL_AMOUNT.
-        CashResidualAmount = b"CRES",
-        /// `FMTM`: FINAL_MARK_TO_MARKET_AMOUNT.
-        FinalMarkToMarketAmount = b"FMTM",
-        /// `IMTM`: INCREMENTAL_MARK_TO_MARKET_AMOUNT.
-        IncrementalMarkToMarketAmount = b"IMTM",
-        /// `PREM`: PREMIUM_AMOUNT.
-        PremiumAmount = b"PREM",
-        /// `SMTM`: START_OF_DAY_MARK_TO_MARKET_AMOUNT.
-        StartOfDayMarkToMarketAmount = b"SMTM",
-        /// `TVAR`: TRADE_VARIATION_AMOUNT.
-        TradeVariationAmount = b"TVAR",
-        /// `VADJ`: VALUE_ADJUSTED_AMOUNT.
-        ValueAdjustedAmount = b"VADJ",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PosTransType` (709), INT; `Other` carries a value the dictionary does not list.
-    PosTransType(true) {
-        /// `1`: EXERCISE.
-        Exercise = b"1",
-        /// `2`: DO_NOT_EXERCISE.
-        DoNotExercise = b"2",
-        /// `3`: POSITION_ADJUSTMENT.
-        PositionAdjustment = b"3",
-        /// `4`: POSITION_CHANGE_SUBMISSION_MARGIN_DISPOSITION.
-        PositionChangeSubmissionMarginDisposition = b"4",
-        /// `5`: PLEDGE.
-        Pledge = b"5",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PosMaintAction` (712), INT; `Other` carries a value the dictionary does not list.
-    PosMaintAction(true) {
-        /// `1`: NEW.
-        New = b"1",
-        /// `2`: REPLACE.
-        Replace = b"2",
-        /// `3`: CANCEL.
-        Cancel = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SettlSessID` (716), STRING; `Other` carries a value the dictionary does not list.
-    SettlSessId(false) {
-        /// `ETH`: ELECTRONIC_TRADING_HOURS.
-        ElectronicTradingHours = b"ETH",
-        /// `ITD`: INTRADAY.
-        Intraday = b"ITD",
-        /// `RTH`: REGULAR_TRADING_HOURS.
-        RegularTradingHours = b"RTH",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AdjustmentType` (718), INT; `Other` carries a value the dictionary does not list.
-    AdjustmentType(true) {
-        /// `0`: PROCESS_REQUEST_AS_MARGIN_DISPOSITION.
-        ProcessRequestAsMarginDisposition = b"0",
-        /// `1`: DELTA_PLUS.
-        DeltaPlus = b"1",
-        /// `2`: DELTA_MINUS.
-        DeltaMinus = b"2",
-        /// `3`: FINAL.
-        Final = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PosMaintStatus` (722), INT; `Other` carries a value the dictionary does not list.
-    PosMaintStatus(true) {
-        /// `0`: ACCEPTED.
-        Accepted = b"0",
-        /// `1`: ACCEPTED_WITH_WARNINGS.
-        AcceptedWithWarnings = b"1",
-        /// `2`: REJECTED.
-        Rejected = b"2",
-        /// `3`: COMPLETED.
-        Completed = b"3",
-        /// `4`: COMPLETED_WITH_WARNINGS.
-        CompletedWithWarnings = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PosMaintResult` (723), INT; `Other` carries a value the dictionary does not list.
-    PosMaintResult(true) {
-        /// `0`: SUCCESSFUL_COMPLETION.
-        SuccessfulCompletion = b"0",
-        /// `1`: REJECTED.
-        Rejected = b"1",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PosReqType` (724), INT; `Other` carries a value the dictionary does not list.
-    PosReqType(true) {
-        /// `0`: POSITIONS.
-        Positions = b"0",
-        /// `1`: TRADES.
-        Trades = b"1",
-        /// `2`: EXERCISES.
-        Exercises = b"2",
-        /// `3`: ASSIGNMENTS.
-        Assignments = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ResponseTransportType` (725), INT; `Other` carries a value the dictionary does not list.
-    ResponseTransportType(true) {
-        /// `0`: INBAND.
-        Inband = b"0",
-        /// `1`: OUT_OF_BAND.
-        OutOfBand = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PosReqResult` (728), INT; `Other` carries a value the dictionary does not list.
-    PosReqResult(true) {
-        /// `0`: VALID_REQUEST.
-        ValidRequest = b"0",
-        /// `1`: INVALID_OR_UNSUPPORTED_REQUEST.
-        InvalidOrUnsupportedRequest = b"1",
-        /// `2`: NO_POSITIONS_FOUND_THAT_MATCH_CRITERIA.
-        NoPositionsFoundThatMatchCriteria = b"2",
-        /// `3`: NOT_AUTHORIZED_TO_REQUEST_POSITIONS.
-        NotAuthorizedToRequestPositions = b"3",
-        /// `4`: REQUEST_FOR_POSITION_NOT_SUPPORTED.
-        RequestForPositionNotSupported = b"4",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PosReqStatus` (729), INT; `Other` carries a value the dictionary does not list.
-    PosReqStatus(true) {
-        /// `0`: COMPLETED.
-        Completed = b"0",
-        /// `1`: COMPLETED_WITH_WARNINGS.
-        CompletedWithWarnings = b"1",
-        /// `2`: REJECTED.
-        Rejected = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SettlPriceType` (731), INT; `Other` carries a value the dictionary does not list.
-    SettlPriceType(true) {
-        /// `1`: FINAL.
-        Final = b"1",
-        /// `2`: THEORETICAL.
-        Theoretical = b"2",
-    }
-}
-t::char_enum! {
-    /// Values of `AssignmentMethod` (744), CHAR; `Other` carries a value the dictionary does not list.
-    AssignmentMethod {
-        /// `P`: PRORATA.
-        Prorata = b'P',
-        /// `R`: RANDOM.
-        Random = b'R',
-    }
-}
-t::char_enum! {
-    /// Values of `ExerciseMethod` (747), CHAR; `Other` carries a value the dictionary does not list.
-    ExerciseMethod {
-        /// `A`: AUTOMATIC.
-        Automatic = b'A',
-        /// `M`: MANUAL.
-        Manual = b'M',
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradeRequestResult` (749), INT; `Other` carries a value the dictionary does not list.
-    TradeRequestResult(true) {
-        /// `0`: SUCCESSFUL.
-        Successful = b"0",
-        /// `1`: INVALID_OR_UNKNOWN_INSTRUMENT.
-        InvalidOrUnknownInstrument = b"1",
-        /// `2`: INVALID_TYPE_OF_TRADE_REQUESTED.
-        InvalidTypeOfTradeRequested = b"2",
-        /// `3`: INVALID_PARTIES.
-        InvalidParties = b"3",
-        /// `4`: INVALID_TRANSPORT_TYPE_REQUESTED.
-        InvalidTransportTypeRequested = b"4",
-        /// `5`: INVALID_DESTINATION_REQUESTED.
-        InvalidDestinationRequested = b"5",
-        /// `8`: TRADEREQUESTTYPE_NOT_SUPPORTED.
-        TraderequesttypeNotSupported = b"8",
-        /// `9`: UNAUTHORIZED_FOR_TRADE_CAPTURE_REPORT_REQUEST.
-        UnauthorizedForTradeCaptureReportRequest = b"9",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradeRequestStatus` (750), INT; `Other` carries a value the dictionary does not list.
-    TradeRequestStatus(true) {
-        /// `0`: ACCEPTED.
-        Accepted = b"0",
-        /// `1`: COMPLETED.
-        Completed = b"1",
-        /// `2`: REJECTED.
-        Rejected = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradeReportRejectReason` (751), INT; `Other` carries a value the dictionary does not list.
-    TradeReportRejectReason(true) {
-        /// `0`: SUCCESSFUL.
-        Successful = b"0",
-        /// `1`: INVALID_PARTY_INFORMATION.
-        InvalidPartyInformation = b"1",
-        /// `2`: UNKNOWN_INSTRUMENT.
-        UnknownInstrument = b"2",
-        /// `3`: UNAUTHORIZED_TO_REPORT_TRADES.
-        UnauthorizedToReportTrades = b"3",
-        /// `4`: INVALID_TRADE_TYPE.
-        InvalidTradeType = b"4",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SideMultiLegReportingType` (752), INT; `Other` carries a value the dictionary does not list.
-    SideMultiLegReportingType(true) {
-        /// `1`: SINGLE_SECURITY.
-        SingleSecurity = b"1",
-        /// `2`: INDIVIDUAL_LEG_OF_A_MULTI_LEG_SECURITY.
-        IndividualLegOfAMultiLegSecurity = b"2",
-        /// `3`: MULTI_LEG_SECURITY.
-        MultiLegSecurity = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TrdRegTimestampType` (770), INT; `Other` carries a value the dictionary does not list.
-    TrdRegTimestampType(true) {
-        /// `1`: EXECUTION_TIME.
-        ExecutionTime = b"1",
-        /// `2`: TIME_IN.
-        TimeIn = b"2",
-        /// `3`: TIME_OUT.
-        TimeOut = b"3",
-        /// `4`: BROKER_RECEIPT.
-        BrokerReceipt = b"4",
-        /// `5`: BROKER_EXECUTION.
-        BrokerExecution = b"5",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ConfirmType` (773), INT; `Other` carries a value the dictionary does not list.
-    ConfirmType(true) {
-        /// `1`: STATUS.
-        Status = b"1",
-        /// `2`: CONFIRMATION.
-        Confirmation = b"2",
-        /// `3`: CONFIRMATION_REQUEST_REJECTED.
-        ConfirmationRequestRejected = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ConfirmRejReason` (774), INT; `Other` carries a value the dictionary does not list.
-    ConfirmRejReason(true) {
-        /// `1`: MISMATCHED_ACCOUNT.
-        MismatchedAccount = b"1",
-        /// `2`: MISSING_SETTLEMENT_INSTRUCTIONS.
-        MissingSettlementInstructions = b"2",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `BookingType` (775), INT; `Other` carries a value the dictionary does not list.
-    BookingType(true) {
-        /// `0`: REGULAR_BOOKING.
-        RegularBooking = b"0",
-        /// `1`: CFD.
-        Cfd = b"1",
-        /// `2`: TOTAL_RETURN_SWAP.
-        TotalReturnSwap = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocSettlInstType` (780), INT; `Other` carries a value the dictionary does not list.
-    AllocSettlInstType(true) {
-        /// `0`: USE_DEFAULT_INSTRUCTIONS.
-        UseDefaultInstructions = b"0",
-        /// `1`: DERIVE_FROM_PARAMETERS_PROVIDED.
-        DeriveFromParametersProvided = b"1",
-        /// `2`: FULL_DETAILS_PROVIDED.
-        FullDetailsProvided = b"2",
-        /// `3`: SSI_DB_IDS_PROVIDED.
-        SsiDbIdsProvided = b"3",
-        /// `4`: PHONE_FOR_INSTRUCTIONS.
-        PhoneForInstructions = b"4",
-    }
-}
-t::char_enum! {
-    /// Values of `DlvyInstType` (787), CHAR; `Other` carries a value the dictionary does not list.
-    DlvyInstType {
-        /// `C`: CASH.
-        Cash = b'C',
-        /// `S`: SECURITIES.
-        Securities = b'S',
-    }
-}
-t::bytes_enum! {
-    /// Values of `TerminationType` (788), INT; `Other` carries a value the dictionary does not list.
-    TerminationType(true) {
-        /// `1`: OVERNIGHT.
-        Overnight = b"1",
-        /// `2`: TERM.
-        Term = b"2",
-        /// `3`: FLEXIBLE.
-        Flexible = b"3",
-        /// `4`: OPEN.
-        Open = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `SettlInstReqRejCode` (792), INT; `Other` carries a value the dictionary does not list.
-    SettlInstReqRejCode(true) {
-        /// `0`: UNABLE_TO_PROCESS_REQUEST.
-        UnableToProcessRequest = b"0",
-        /// `1`: UNKNOWN_ACCOUNT.
-        UnknownAccount = b"1",
-        /// `2`: NO_MATCHING_SETTLEMENT_INSTRUCTIONS_FOUND.
-        NoMatchingSettlementInstructionsFound = b"2",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocReportType` (794), INT; `Other` carries a value the dictionary does not list.
-    AllocReportType(true) {
-        /// `3`: SELLSIDE_CALCULATED_USING_PRELIMINARY.
-        SellsideCalculatedUsingPreliminary = b"3",
-        /// `4`: SELLSIDE_CALCULATED_WITHOUT_PRELIMINARY.
-        SellsideCalculatedWithoutPreliminary = b"4",
-        /// `5`: WAREHOUSE_RECAP.
-        WarehouseRecap = b"5",
-        /// `8`: REQUEST_TO_INTERMEDIARY.
-        RequestToIntermediary = b"8",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocCancReplaceReason` (796), INT; `Other` carries a value the dictionary does not list.
-    AllocCancReplaceReason(true) {
-        /// `1`: ORIGINAL_DETAILS_INCOMPLETE_INCORRECT.
-        OriginalDetailsIncompleteIncorrect = b"1",
-        /// `2`: CHANGE_IN_UNDERLYING_ORDER_DETAILS.
-        ChangeInUnderlyingOrderDetails = b"2",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocAccountType` (798), INT; `Other` carries a value the dictionary does not list.
-    AllocAccountType(true) {
-        /// `1`: ACCOUNT_IS_CARRIED_ON_CUSTOMER_SIDE_OF_BOOKS.
-        AccountIsCarriedOnCustomerSideOfBooks = b"1",
-        /// `2`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS.
-        AccountIsCarriedOnNonCustomerSideOfBooks = b"2",
-        /// `3`: HOUSE_TRADER.
-        HouseTrader = b"3",
-        /// `4`: FLOOR_TRADER.
-        FloorTrader = b"4",
-        /// `6`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS_AND_IS_CROSS_MARGINED.
-        AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined = b"6",
-        /// `7`: ACCOUNT_IS_HOUSE_TRADER_AND_IS_CROSS_MARGINED.
-        AccountIsHouseTraderAndIsCrossMargined = b"7",
-        /// `8`: JOINT_BACKOFFICE_ACCOUNT.
-        JointBackofficeAccount = b"8",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PartySubIDType` (803), INT; `Other` carries a value the dictionary does not list.
-    PartySubIdType(true) {
-        /// `1`: FIRM.
-        Firm = b"1",
-        /// `10`: SECURITIES_ACCOUNT_NUMBER.
-        SecuritiesAccountNumber = b"10",
-        /// `11`: REGISTRATION_NUMBER.
-        RegistrationNumber = b"11",
-        /// `12`: REGISTERED_ADDRESS_12.
-        RegisteredAddress12 = b"12",
-        /// `13`: REGULATORY_STATUS.
-        RegulatoryStatus = b"13",
-        /// `14`: REGISTRATION_NAME.
-        RegistrationName = b"14",
-        /// `15`: CASH_ACCOUNT_NUMBER.
-        CashAccountNumber = b"15",
-        /// `16`: BIC.
-        Bic = b"16",
-        /// `17`: CSD_PARTICIPANT_MEMBER_CODE.
-        CsdParticipantMemberCode = b"17",
-        /// `18`: REGISTERED_ADDRESS_18.
-        RegisteredAddress18 = b"18",
-        /// `19`: FUND_ACCOUNT_NAME.
-        FundAccountName = b"19",
-        /// `2`: PERSON.
-        Person = b"2",
-        /// `20`: TELEX_NUMBER.
-        TelexNumber = b"20",
-        /// `21`: FAX_NUMBER.
-        FaxNumber = b"21",
-        /// `22`: SECURITIES_ACCOUNT_NAME.
-        SecuritiesAccountName = b"22",
-        /// `23`: CASH_ACCOUNT_NAME.
-        CashAccountName = b"23",
-        /// `24`: DEPARTMENT.
-        Department = b"24",
-        /// `25`: LOCATION.
-        Location = b"25",
-        /// `26`: POSITION_ACCOUNT_TYPE.
-        PositionAccountType = b"26",
-        /// `3`: SYSTEM.
-        System = b"3",
-        /// `4`: APPLICATION.
-        Application = b"4",
-        /// `5`: FULL_LEGAL_NAME_OF_FIRM.
-        FullLegalNameOfFirm = b"5",
-        /// `6`: POSTAL_ADDRESS.
-        PostalAddress = b"6",
-        /// `7`: PHONE_NUMBER.
-        PhoneNumber = b"7",
-        /// `8`: EMAIL_ADDRESS.
-        EmailAddress = b"8",
-        /// `9`: CONTACT_NAME.
-        ContactName = b"9",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocIntermedReqType` (808), INT; `Other` carries a value the dictionary does not list.
-    AllocIntermedReqType(true) {
-        /// `1`: PENDING_ACCEPT.
-        PendingAccept = b"1",
-        /// `2`: PENDING_RELEASE.
-        PendingRelease = b"2",
-        /// `3`: PENDING_REVERSAL.
-        PendingReversal = b"3",
-        /// `4`: ACCEPT.
-        Accept = b"4",
-        /// `5`: BLOCK_LEVEL_REJECT.
-        BlockLevelReject = b"5",
-        /// `6`: ACCOUNT_LEVEL_REJECT.
-        AccountLevelReject = b"6",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ApplQueueResolution` (814), INT; `Other` carries a value the dictionary does not list.
-    ApplQueueResolution(true) {
-        /// `0`: NO_ACTION_TAKEN.
-        NoActionTaken = b"0",
-        /// `1`: QUEUE_FLUSHED.
-        QueueFlushed = b"1",
-        /// `2`: OVERLAY_LAST.
-        OverlayLast = b"2",
-        /// `3`: END_SESSION.
-        EndSession = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ApplQueueAction` (815), INT; `Other` carries a value the dictionary does not list.
-    ApplQueueAction(true) {
-        /// `0`: NO_ACTION_TAKEN.
-        NoActionTaken = b"0",
-        /// `1`: QUEUE_FLUSHED.
-        QueueFlushed = b"1",
-        /// `2`: OVERLAY_LAST.
-        OverlayLast = b"2",
-        /// `3`: END_SESSION.
-        EndSession = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AvgPxIndicator` (819), INT; `Other` carries a value the dictionary does not list.
-    AvgPxIndicator(true) {
-        /// `0`: NO_AVERAGE_PRICING.
-        NoAveragePricing = b"0",
-        /// `1`: TRADE_IS_PART_OF_AN_AVERAGE_PRICE_GROUP_IDENTIFIED_BY_THE_TRADELINKID.
-        TradeIsPartOfAnAveragePriceGroupIdentifiedByTheTradelinkid = b"1",
-        /// `2`: LAST_TRADE_IN_THE_AVERAGE_PRICE_GROUP_IDENTIFIED_BY_THE_TRADELINKID.
-        LastTradeInTheAveragePriceGroupIdentifiedByTheTradelinkid = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradeAllocIndicator` (826), INT; `Other` carries a value the dictionary does not list.
-    TradeAllocIndicator(true) {
-        /// `0`: ALLOCATION_NOT_REQUIRED.
-        AllocationNotRequired = b"0",
-        /// `1`: ALLOCATION_REQUIRED.
-        AllocationRequired = b"1",
-        /// `2`: USE_ALLOCATION_PROVIDED_WITH_THE_TRADE.
-        UseAllocationProvidedWithTheTrade = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ExpirationCycle` (827), INT; `Other` carries a value the dictionary does not list.
-    ExpirationCycle(true) {
-        /// `0`: EXPIRE_ON_TRADING_SESSION_CLOSE.
-        ExpireOnTradingSessionClose = b"0",
-        /// `1`: EXPIRE_ON_TRADING_SESSION_OPEN.
-        ExpireOnTradingSessionOpen = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TrdType` (828), INT; `Other` carries a value the dictionary does not list.
-    TrdType(true) {
-        /// `0`: REGULAR_TRADE.
-        RegularTrade = b"0",
-        /// `1`: BLOCK_TRADE.
-        BlockTrade = b"1",
-        /// `10`: AFTER_HOURS_TRADE.
-        AfterHoursTrade = b"10",
-        /// `2`: EFP.
-        Efp = b"2",
-        /// `3`: TRANSFER.
-        Transfer = b"3",
-        /// `4`: LATE_TRADE.
-        LateTrade = b"4",
-        /// `5`: T_TRADE.
-        TTrade = b"5",
-        /// `6`: WEIGHTED_AVERAGE_PRICE_TRADE.
-        WeightedAveragePriceTrade = b"6",
-        /// `7`: BUNCHED_TRADE.
-        BunchedTrade = b"7",
-        /// `8`: LATE_BUNCHED_TRADE.
-        LateBunchedTrade = b"8",
-        /// `9`: PRIOR_REFERENCE_PRICE_TRADE.
-        PriorReferencePriceTrade = b"9",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PegMoveType` (835), INT; `Other` carries a value the dictionary does not list.
-    PegMoveType(true) {
-        /// `0`: FLOATING.
-        Floating = b"0",
-        /// `1`: FIXED.
-        Fixed = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PegOffsetType` (836), INT; `Other` carries a value the dictionary does not list.
-    PegOffsetType(true) {
-        /// `0`: PRICE.
-        Price = b"0",
-        /// `1`: BASIS_POINTS.
-        BasisPoints = b"1",
-        /// `2`: TICKS.
-        Ticks = b"2",
-        /// `3`: PRICE_TIER.
-        PriceTier = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PegLimitType` (837), INT; `Other` carries a value the dictionary does not list.
-    PegLimitType(true) {
-        /// `0`: OR_BETTER.
-        OrBetter = b"0",
-        /// `1`: STRICT.
-        Strict = b"1",
-        /// `2`: OR_WORSE.
-        OrWorse = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PegRoundDirection` (838), INT; `Other` carries a value the dictionary does not list.
-    PegRoundDirection(true) {
-        /// `1`: MORE_AGGRESSIVE.
-        MoreAggressive = b"1",
-        /// `2`: MORE_PASSIVE.
-        MorePassive = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `PegScope` (840), INT; `Other` carries a value the dictionary does not list.
-    PegScope(true) {
-        /// `1`: LOCAL.
-        Local = b"1",
-        /// `2`: NATIONAL.
-        National = b"2",
-        /// `3`: GLOBAL.
-        Global = b"3",
-        /// `4`: NATIONAL_EXCLUDING_LOCAL.
-        NationalExcludingLocal = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `DiscretionMoveType` (841), INT; `Other` carries a value the dictionary does not list.
-    DiscretionMoveType(true) {
-        /// `0`: FLOATING.
-        Floating = b"0",
-        /// `1`: FIXED.
-        Fixed = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `DiscretionOffsetType` (842), INT; `Other` carries a value the dictionary does not list.
-    DiscretionOffsetType(true) {
-        /// `0`: PRICE.
-        Price = b"0",
-        /// `1`: BASIS_POINTS.
-        BasisPoints = b"1",
-        /// `2`: TICKS.
-        Ticks = b"2",
-        /// `3`: PRICE_TIER.
-        PriceTier = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `DiscretionLimitType` (843), INT; `Other` carries a value the dictionary does not list.
-    DiscretionLimitType(true) {
-        /// `0`: OR_BETTER.
-        OrBetter = b"0",
-        /// `1`: STRICT.
-        Strict = b"1",
-        /// `2`: OR_WORSE.
-        OrWorse = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `DiscretionRoundDirection` (844), INT; `Other` carries a value the dictionary does not list.
-    DiscretionRoundDirection(true) {
-        /// `1`: MORE_AGGRESSIVE.
-        MoreAggressive = b"1",
-        /// `2`: MORE_PASSIVE.
-        MorePassive = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `DiscretionScope` (846), INT; `Other` carries a value the dictionary does not list.
-    DiscretionScope(true) {
-        /// `1`: LOCAL.
-        Local = b"1",
-        /// `2`: NATIONAL.
-        National = b"2",
-        /// `3`: GLOBAL.
-        Global = b"3",
-        /// `4`: NATIONAL_EXCLUDING_LOCAL.
-        NationalExcludingLocal = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TargetStrategy` (847), INT; `Other` carries a value the dictionary does not list.
-    TargetStrategy(true) {
-        /// `1`: VWAP.
-        Vwap = b"1",
-        /// `2`: PARTICIPATE.
-        Participate = b"2",
-        /// `3`: MININIZE_MARKET_IMPACT.
-        MininizeMarketImpact = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `LastLiquidityInd` (851), INT; `Other` carries a value the dictionary does not list.
-    LastLiquidityInd(true) {
-        /// `1`: ADDED_LIQUIDITY.
-        AddedLiquidity = b"1",
-        /// `2`: REMOVED_LIQUIDITY.
-        RemovedLiquidity = b"2",
-        /// `3`: LIQUIDITY_ROUTED_OUT.
-        LiquidityRoutedOut = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `ShortSaleReason` (853), INT; `Other` carries a value the dictionary does not list.
-    ShortSaleReason(true) {
-        /// `0`: DEALER_SOLD_SHORT.
-        DealerSoldShort = b"0",
-        /// `1`: DEALER_SOLD_SHORT_EXEMPT.
-        DealerSoldShortExempt = b"1",
-        /// `2`: SELLING_CUSTOMER_SOLD_SHORT.
-        SellingCustomerSoldShort = b"2",
-        /// `3`: SELLING_CUSTOMER_SOLD_SHORT_EXEMPT.
-        SellingCustomerSoldShortExempt = b"3",
-        /// `4`: QUALIFIED_SHORT_SALE.
-        QualifiedShortSale = b"4",
-        /// `5`: QUALIFIED_SHORT_SALE_EXEMPT.
-        QualifiedShortSaleExempt = b"5",
-    }
-}
-t::bytes_enum! {
-    /// Values of `QtyType` (854), INT; `Other` carries a value the dictionary does not list.
-    QtyType(true) {
-        /// `0`: UNITS.
-        Units = b"0",
-        /// `1`: CONTRACTS.
-        Contracts = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TradeReportType` (856), INT; `Other` carries a value the dictionary does not list.
-    TradeReportType(true) {
-        /// `0`: SUBMIT.
-        Submit = b"0",
-        /// `1`: ALLEGED.
-        Alleged = b"1",
-        /// `2`: ACCEPT.
-        Accept = b"2",
-        /// `3`: DECLINE.
-        Decline = b"3",
-        /// `4`: ADDENDUM.
-        Addendum = b"4",
-        /// `5`: NO_WAS.
-        NoWas = b"5",
-        /// `6`: TRADE_REPORT_CANCEL.
-        TradeReportCancel = b"6",
-        /// `7`: LOCKED_IN_TRADE_BREAK.
-        LockedInTradeBreak = b"7",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AllocNoOrdersType` (857), INT; `Other` carries a value the dictionary does not list.
-    AllocNoOrdersType(true) {
-        /// `0`: NOT_SPECIFIED.
-        NotSpecified = b"0",
-        /// `1`: EXPLICIT_LIST_PROVIDED.
-        ExplicitListProvided = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `EventType` (865), INT; `Other` carries a value the dictionary does not list.
-    EventType(true) {
-        /// `1`: PUT.
-        Put = b"1",
-        /// `2`: CALL.
-        Call = b"2",
-        /// `3`: TENDER.
-        Tender = b"3",
-        /// `4`: SINKING_FUND_CALL.
-        SinkingFundCall = b"4",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `InstrAttribType` (871), INT; `Other` carries a value the dictionary does not list.
-    InstrAttribType(true) {
-        /// `1`: FLAT.
-        Flat = b"1",
-        /// `10`: ORIGINAL_ISSUE_DISCOUNT.
-        OriginalIssueDiscount = b"10",
-        /// `11`: CALLABLE_PUTTABLE.
-        CallablePuttable = b"11",
-        /// `12`: ESCROWED_TO_MATURITY.
-        EscrowedToMaturity = b"12",
-        /// `13`: ESCROWED_TO_REDEMPTION_DATE.
-        EscrowedToRedemptionDate = b"13",
-        /// `14`: PRE_REFUNDED.
-        PreRefunded = b"14",
-        /// `15`: IN_DEFAULT.
-        InDefault = b"15",
-        /// `16`: UNRATED.
-        Unrated = b"16",
-        /// `17`: TAXABLE.
-        Taxable = b"17",
-        /// `18`: INDEXED.
-        Indexed = b"18",
-        /// `19`: SUBJECT_TO_ALTERNATIVE_MINIMUM_TAX.
-        SubjectToAlternativeMinimumTax = b"19",
-        /// `2`: ZERO_COUPON.
-        ZeroCoupon = b"2",
-        /// `20`: ORIGINAL_ISSUE_DISCOUNT_PRICE.
-        OriginalIssueDiscountPrice = b"20",
-        /// `21`: CALLABLE_BELOW_MATURITY_VALUE.
-        CallableBelowMaturityValue = b"21",
-        /// `22`: CALLABLE_WITHOUT_NOTICE_BY_MAIL_TO_HOLDER_UNLESS_REGISTERED.
-        CallableWithoutNoticeByMailToHolderUnlessRegistered = b"22",
-        /// `3`: INTEREST_BEARING.
-        InterestBearing = b"3",
-        /// `4`: NO_PERIODIC_PAYMENTS.
-        NoPeriodicPayments = b"4",
-        /// `5`: VARIABLE_RATE.
-        VariableRate = b"5",
-        /// `6`: LESS_FEE_FOR_PUT.
-        LessFeeForPut = b"6",
-        /// `7`: STEPPED_COUPON.
-        SteppedCoupon = b"7",
-        /// `8`: COUPON_PERIOD.
-        CouponPeriod = b"8",
-        /// `9`: WHEN_AND_IF_ISSUED.
-        WhenAndIfIssued = b"9",
-        /// `99`: TEXT.
-        Text = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CPProgram` (875), INT; `Other` carries a value the dictionary does not list.
-    CpProgram(true) {
-        /// `1`: PROGRAM_3A3.
-        Program3A3 = b"1",
-        /// `2`: PROGRAM_42.
-        Program42 = b"2",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `MiscFeeBasis` (891), INT; `Other` carries a value the dictionary does not list.
-    MiscFeeBasis(true) {
-        /// `0`: ABSOLUTE.
-        Absolute = b"0",
-        /// `1`: PER_UNIT.
-        PerUnit = b"1",
-        /// `2`: PERCENTAGE.
-        Percentage = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CollAsgnReason` (895), INT; `Other` carries a value the dictionary does not list.
-    CollAsgnReason(true) {
-        /// `0`: INITIAL.
-        Initial = b"0",
-        /// `1`: SCHEDULED.
-        Scheduled = b"1",
-        /// `2`: TIME_WARNING.
-        TimeWarning = b"2",
-        /// `3`: MARGIN_DEFICIENCY.
-        MarginDeficiency = b"3",
-        /// `4`: MARGIN_EXCESS.
-        MarginExcess = b"4",
-        /// `5`: FORWARD_COLLATERAL_DEMAND.
-        ForwardCollateralDemand = b"5",
-        /// `6`: EVENT_OF_DEFAULT.
-        EventOfDefault = b"6",
-        /// `7`: ADVERSE_TAX_EVENT.
-        AdverseTaxEvent = b"7",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CollInquiryQualifier` (896), INT; `Other` carries a value the dictionary does not list.
-    CollInquiryQualifier(true) {
-        /// `0`: TRADE_DATE.
-        TradeDate = b"0",
-        /// `1`: GC_INSTRUMENT.
-        GcInstrument = b"1",
-        /// `2`: COLLATERAL_INSTRUMENT.
-        CollateralInstrument = b"2",
-        /// `3`: SUBSTITUTION_ELIGIBLE.
-        SubstitutionEligible = b"3",
-        /// `4`: NOT_ASSIGNED.
-        NotAssigned = b"4",
-        /// `5`: PARTIALLY_ASSIGNED.
-        PartiallyAssigned = b"5",
-        /// `6`: FULLY_ASSIGNED.
-        FullyAssigned = b"6",
-        /// `7`: OUTSTANDING_TRADES.
-        OutstandingTrades = b"7",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CollAsgnTransType` (903), INT; `Other` carries a value the dictionary does not list.
-    CollAsgnTransType(true) {
-        /// `0`: NEW.
-        New = b"0",
-        /// `1`: REPLACE.
-        Replace = b"1",
-        /// `2`: CANCEL.
-        Cancel = b"2",
-        /// `3`: RELEASE.
-        Release = b"3",
-        /// `4`: REVERSE.
-        Reverse = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CollAsgnRespType` (905), INT; `Other` carries a value the dictionary does not list.
-    CollAsgnRespType(true) {
-        /// `0`: RECEIVED.
-        Received = b"0",
-        /// `1`: ACCEPTED.
-        Accepted = b"1",
-        /// `2`: DECLINED.
-        Declined = b"2",
-        /// `3`: REJECTED.
-        Rejected = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CollAsgnRejectReason` (906), INT; `Other` carries a value the dictionary does not list.
-    CollAsgnRejectReason(true) {
-        /// `0`: UNKNOWN_DEAL.
-        UnknownDeal = b"0",
-        /// `1`: UNKNOWN_OR_INVALID_INSTRUMENT.
-        UnknownOrInvalidInstrument = b"1",
-        /// `2`: UNAUTHORIZED_TRANSACTION.
-        UnauthorizedTransaction = b"2",
-        /// `3`: INSUFFICIENT_COLLATERAL.
-        InsufficientCollateral = b"3",
-        /// `4`: INVALID_TYPE_OF_COLLATERAL.
-        InvalidTypeOfCollateral = b"4",
-        /// `5`: EXCESSIVE_SUBSTITUTION.
-        ExcessiveSubstitution = b"5",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CollStatus` (910), INT; `Other` carries a value the dictionary does not list.
-    CollStatus(true) {
-        /// `0`: UNASSIGNED.
-        Unassigned = b"0",
-        /// `1`: PARTIALLY_ASSIGNED.
-        PartiallyAssigned = b"1",
-        /// `2`: ASSIGNMENT_PROPOSED.
-        AssignmentProposed = b"2",
-        /// `3`: ASSIGNED.
-        Assigned = b"3",
-        /// `4`: CHALLENGED.
-        Challenged = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `DeliveryType` (919), INT; `Other` carries a value the dictionary does not list.
-    DeliveryType(true) {
-        /// `0`: VERSUS_PAYMENT.
-        VersusPayment = b"0",
-        /// `1`: FREE.
-        Free = b"1",
-        /// `2`: TRI_PARTY.
-        TriParty = b"2",
-        /// `3`: HOLD_IN_CUSTODY.
-        HoldInCustody = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `UserRequestType` (924), INT; `Other` carries a value the dictionary does not list.
-    UserRequestType(true) {
-        /// `1`: LOGONUSER.
-        Logonuser = b"1",
-        /// `2`: LOGOFFUSER.
-        Logoffuser = b"2",
-        /// `3`: CHANGEPASSWORDFORUSER.
-        Changepasswordforuser = b"3",
-        /// `4`: REQUEST_INDIVIDUAL_USER_STATUS.
-        RequestIndividualUserStatus = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `UserStatus` (926), INT; `Other` carries a value the dictionary does not list.
-    UserStatus(true) {
-        /// `1`: LOGGED_IN.
-        LoggedIn = b"1",
-        /// `2`: NOT_LOGGED_IN.
-        NotLoggedIn = b"2",
-        /// `3`: USER_NOT_RECOGNISED.
-        UserNotRecognised = b"3",
-        /// `4`: PASSWORD_INCORRECT.
-        PasswordIncorrect = b"4",
-        /// `5`: PASSWORD_CHANGED.
-        PasswordChanged = b"5",
-        /// `6`: OTHER.
-        Other2 = b"6",
-    }
-}
-t::bytes_enum! {
-    /// Values of `StatusValue` (928), INT; `Other` carries a value the dictionary does not list.
-    StatusValue(true) {
-        /// `1`: CONNECTED.
-        Connected = b"1",
-        /// `2`: NOT_CONNECTED_DOWN_EXPECTED_UP.
-        NotConnectedDownExpectedUp = b"2",
-        /// `3`: NOT_CONNECTED_DOWN_EXPECTED_DOWN.
-        NotConnectedDownExpectedDown = b"3",
-        /// `4`: IN_PROCESS.
-        InProcess = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `NetworkRequestType` (935), INT; `Other` carries a value the dictionary does not list.
-    NetworkRequestType(true) {
-        /// `1`: SNAPSHOT.
-        Snapshot = b"1",
-        /// `2`: SUBSCRIBE.
-        Subscribe = b"2",
-        /// `4`: STOP_SUBSCRIBING.
-        StopSubscribing = b"4",
-        /// `8`: LEVEL_OF_DETAIL.
-        LevelOfDetail = b"8",
-    }
-}
-t::bytes_enum! {
-    /// Values of `NetworkStatusResponseType` (937), INT; `Other` carries a value the dictionary does not list.
-    NetworkStatusResponseType(true) {
-        /// `1`: FULL.
-        Full = b"1",
-        /// `2`: INCREMENTAL_UPDATE.
-        IncrementalUpdate = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `TrdRptStatus` (939), INT; `Other` carries a value the dictionary does not list.
-    TrdRptStatus(true) {
-        /// `0`: ACCEPTED.
-        Accepted = b"0",
-        /// `1`: REJECTED.
-        Rejected = b"1",
-    }
-}
-t::bytes_enum! {
-    /// Values of `AffirmStatus` (940), INT; `Other` carries a value the dictionary does not list.
-    AffirmStatus(true) {
-        /// `1`: RECEIVED.
-        Received = b"1",
-        /// `2`: CONFIRM_REJECTED.
-        ConfirmRejected = b"2",
-        /// `3`: AFFIRMED.
-        Affirmed = b"3",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CollAction` (944), INT; `Other` carries a value the dictionary does not list.
-    CollAction(true) {
-        /// `0`: RETAIN.
-        Retain = b"0",
-        /// `1`: ADD.
-        Add = b"1",
-        /// `2`: REMOVE.
-        Remove = b"2",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CollInquiryStatus` (945), INT; `Other` carries a value the dictionary does not list.
-    CollInquiryStatus(true) {
-        /// `0`: ACCEPTED.
-        Accepted = b"0",
-        /// `1`: ACCEPTED_WITH_WARNINGS.
-        AcceptedWithWarnings = b"1",
-        /// `2`: COMPLETED.
-        Completed = b"2",
-        /// `3`: COMPLETED_WITH_WARNINGS.
-        CompletedWithWarnings = b"3",
-        /// `4`: REJECTED.
-        Rejected = b"4",
-    }
-}
-t::bytes_enum! {
-    /// Values of `CollInquiryResult` (946), INT; `Other` carries a value the dictionary does not list.
-    CollInquiryResult(true) {
-        /// `0`: SUCCESSFUL.
-        Successful = b"0",
-        /// `1`: INVALID_OR_UNKNOWN_INSTRUMENT.
-        InvalidOrUnknownInstrument = b"1",
-        /// `2`: INVALID_OR_UNKNOWN_COLLATERAL_TYPE.
-        InvalidOrUnknownCollateralType = b"2",
-        /// `3`: INVALID_PARTIES.
-        InvalidParties = b"3",
-        /// `4`: INVALID_TRANSPORT_TYPE_REQUESTED.
-        InvalidTransportTypeRequested = b"4",
-        /// `5`: INVALID_DESTINATION_REQUESTED.
-        InvalidDestinationRequested = b"5",
-        /// `6`: NO_COLLATERAL_FOUND_FOR_THE_TRADE_SPECIFIED.
-        NoCollateralFoundForTheTradeSpecified = b"6",
-        /// `7`: NO_COLLATERAL_FOUND_FOR_THE_ORDER_SPECIFIED.
-        NoCollateralFoundForTheOrderSpecified = b"7",
-        /// `8`: COLLATERAL_INQUIRY_TYPE_NOT_SUPPORTED.
-        CollateralInquiryTypeNotSupported = b"8",
-        /// `9`: UNAUTHORIZED_FOR_COLLATERAL_INQUIRY.
-        UnauthorizedForCollateralInquiry = b"9",
-        /// `99`: OTHER.
-        Other2 = b"99",
-    }
-}
-t::char_enum! {
-    /// Values of `AcmeLiquidityFlag` (5002), CHAR; `Other` carries a value the dictionary does not list.
-    AcmeLiquidityFlag {
-        /// `A`: ADDED_LIQUIDITY.
-        AddedLiquidity = b'A',
-        /// `R`: REMOVED_LIQUIDITY.
-        RemovedLiquidity = b'R',
-        /// `X`: ROUTED_OUT.
-        RoutedOut = b'X',
-    }
-}
-t::char_enum! {
-    /// Values of `AcmeFeeType` (5004), CHAR; `Other` carries a value the dictionary does not list.
-    AcmeFeeType {
-        /// `C`: CLEARING.
-        Clearing = b'C',
-        /// `E`: EXCHANGE.
-        Exchange = b'E',
-        /// `R`: REGULATORY.
-        Regulatory = b'R',
-    }
-}
+/// Values of `AdvSide` (4), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AdvSide {
+    /// `B`: BUY.
+    Buy,
+    /// `S`: SELL.
+    Sell,
+    /// `T`: TRADE.
+    Trade,
+    /// `X`: CROSS.
+    Cross,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(AdvSide { Buy = b'B', Sell = b'S', Trade = b'T', Cross = b'X' });
+/// Values of `AdvTransType` (5), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AdvTransType<'a> {
+    /// `C`: CANCEL.
+    Cancel,
+    /// `N`: NEW.
+    New,
+    /// `R`: REPLACE.
+    Replace,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AdvTransType { Cancel = b"C", New = b"N", Replace = b"R" }, integer = false
+);
+/// Values of `CommType` (13), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CommType {
+    /// `1`: PER_UNIT.
+    PerUnit,
+    /// `2`: PERCENTAGE.
+    Percentage,
+    /// `3`: ABSOLUTE.
+    Absolute,
+    /// `4`: PERCENTAGE_WAIVED_CASH_DISCOUNT.
+    PercentageWaivedCashDiscount,
+    /// `5`: PERCENTAGE_WAIVED_ENHANCED_UNITS.
+    PercentageWaivedEnhancedUnits,
+    /// `6`: POINTS_PER_BOND_OR_CONTRACT.
+    PointsPerBondOrContract,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    CommType { PerUnit = b'1', Percentage = b'2', Absolute = b'3',
+    PercentageWaivedCashDiscount = b'4', PercentageWaivedEnhancedUnits = b'5',
+    PointsPerBondOrContract = b'6' }
+);
+/// Values of `ExecInst` (18), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExecInst<'a> {
+    /// `0`: STAY_ON_OFFERSIDE.
+    StayOnOfferside,
+    /// `1`: NOT_HELD.
+    NotHeld,
+    /// `2`: WORK.
+    Work,
+    /// `3`: GO_ALONG.
+    GoAlong,
+    /// `4`: OVER_THE_DAY.
+    OverTheDay,
+    /// `5`: HELD.
+    Held,
+    /// `6`: PARTICIPATE_DONT_INITIATE.
+    ParticipateDontInitiate,
+    /// `7`: STRICT_SCALE.
+    StrictScale,
+    /// `8`: TRY_TO_SCALE.
+    TryToScale,
+    /// `9`: STAY_ON_BIDSIDE.
+    StayOnBidside,
+    /// `A`: NO_CROSS.
+    NoCross,
+    /// `B`: OK_TO_CROSS.
+    OkToCross,
+    /// `C`: CALL_FIRST.
+    CallFirst,
+    /// `D`: PERCENT_OF_VOLUME.
+    PercentOfVolume,
+    /// `E`: DO_NOT_INCREASE.
+    DoNotIncrease,
+    /// `F`: DO_NOT_REDUCE.
+    DoNotReduce,
+    /// `G`: ALL_OR_NONE.
+    AllOrNone,
+    /// `H`: REINSTATE_ON_SYSTEM_FAILURE.
+    ReinstateOnSystemFailure,
+    /// `I`: INSTITUTIONS_ONLY.
+    InstitutionsOnly,
+    /// `J`: REINSTATE_ON_TRADING_HALT.
+    ReinstateOnTradingHalt,
+    /// `K`: CANCEL_ON_TRADING_HALT.
+    CancelOnTradingHalt,
+    /// `L`: LAST_PEG.
+    LastPeg,
+    /// `M`: MID_PRICE_PEG.
+    MidPricePeg,
+    /// `N`: NON_NEGOTIABLE.
+    NonNegotiable,
+    /// `O`: OPENING_PEG.
+    OpeningPeg,
+    /// `P`: MARKET_PEG.
+    MarketPeg,
+    /// `Q`: CANCEL_ON_SYSTEM_FAILURE.
+    CancelOnSystemFailure,
+    /// `R`: PRIMARY_PEG.
+    PrimaryPeg,
+    /// `S`: SUSPEND.
+    Suspend,
+    /// `U`: CUSTOMER_DISPLAY_INSTRUCTION.
+    CustomerDisplayInstruction,
+    /// `V`: NETTING.
+    Netting,
+    /// `W`: PEG_TO_VWAP.
+    PegToVwap,
+    /// `X`: TRADE_ALONG.
+    TradeAlong,
+    /// `Y`: TRY_TO_STOP.
+    TryToStop,
+    /// `Z`: CANCEL_IF_NOT_BEST.
+    CancelIfNotBest,
+    /// `a`: TRAILING_STOP_PEG.
+    TrailingStopPeg,
+    /// `b`: STRICT_LIMIT.
+    StrictLimit,
+    /// `c`: IGNORE_PRICE_VALIDITY_CHECKS.
+    IgnorePriceValidityChecks,
+    /// `d`: PEG_TO_LIMIT_PRICE.
+    PegToLimitPrice,
+    /// `e`: WORK_TO_TARGET_STRATEGY.
+    WorkToTargetStrategy,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ExecInst { StayOnOfferside = b"0", NotHeld = b"1", Work = b"2", GoAlong = b"3",
+    OverTheDay = b"4", Held = b"5", ParticipateDontInitiate = b"6", StrictScale = b"7",
+    TryToScale = b"8", StayOnBidside = b"9", NoCross = b"A", OkToCross = b"B", CallFirst
+    = b"C", PercentOfVolume = b"D", DoNotIncrease = b"E", DoNotReduce = b"F", AllOrNone =
+    b"G", ReinstateOnSystemFailure = b"H", InstitutionsOnly = b"I",
+    ReinstateOnTradingHalt = b"J", CancelOnTradingHalt = b"K", LastPeg = b"L",
+    MidPricePeg = b"M", NonNegotiable = b"N", OpeningPeg = b"O", MarketPeg = b"P",
+    CancelOnSystemFailure = b"Q", PrimaryPeg = b"R", Suspend = b"S",
+    CustomerDisplayInstruction = b"U", Netting = b"V", PegToVwap = b"W", TradeAlong =
+    b"X", TryToStop = b"Y", CancelIfNotBest = b"Z", TrailingStopPeg = b"a", StrictLimit =
+    b"b", IgnorePriceValidityChecks = b"c", PegToLimitPrice = b"d", WorkToTargetStrategy
+    = b"e" }, integer = false
+);
+/// Values of `HandlInst` (21), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HandlInst {
+    /// `1`: AUTOMATED_EXECUTION_ORDER_PRIVATE.
+    AutomatedExecutionOrderPrivate,
+    /// `2`: AUTOMATED_EXECUTION_ORDER_PUBLIC.
+    AutomatedExecutionOrderPublic,
+    /// `3`: MANUAL_ORDER.
+    ManualOrder,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    HandlInst { AutomatedExecutionOrderPrivate = b'1', AutomatedExecutionOrderPublic =
+    b'2', ManualOrder = b'3' }
+);
+/// Values of `SecurityIDSource` (22), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecurityIdSource<'a> {
+    /// `1`: CUSIP.
+    Cusip,
+    /// `2`: SEDOL.
+    Sedol,
+    /// `3`: QUIK.
+    Quik,
+    /// `4`: ISIN_NUMBER.
+    IsinNumber,
+    /// `5`: RIC_CODE.
+    RicCode,
+    /// `6`: ISO_CURRENCY_CODE.
+    IsoCurrencyCode,
+    /// `7`: ISO_COUNTRY_CODE.
+    IsoCountryCode,
+    /// `8`: EXCHANGE_SYMBOL.
+    ExchangeSymbol,
+    /// `9`: CONSOLIDATED_TAPE_ASSOCIATION.
+    ConsolidatedTapeAssociation,
+    /// `A`: BLOOMBERG_SYMBOL.
+    BloombergSymbol,
+    /// `B`: WERTPAPIER.
+    Wertpapier,
+    /// `C`: DUTCH.
+    Dutch,
+    /// `D`: VALOREN.
+    Valoren,
+    /// `E`: SICOVAM.
+    Sicovam,
+    /// `F`: BELGIAN.
+    Belgian,
+    /// `G`: COMMON.
+    Common,
+    /// `H`: CLEARING_HOUSE.
+    ClearingHouse,
+    /// `I`: ISDA_FPML_PRODUCT_SPECIFICATION.
+    IsdaFpmlProductSpecification,
+    /// `J`: OPTIONS_PRICE_REPORTING_AUTHORITY.
+    OptionsPriceReportingAuthority,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SecurityIdSource { Cusip = b"1", Sedol = b"2", Quik = b"3", IsinNumber = b"4",
+    RicCode = b"5", IsoCurrencyCode = b"6", IsoCountryCode = b"7", ExchangeSymbol = b"8",
+    ConsolidatedTapeAssociation = b"9", BloombergSymbol = b"A", Wertpapier = b"B", Dutch
+    = b"C", Valoren = b"D", Sicovam = b"E", Belgian = b"F", Common = b"G", ClearingHouse
+    = b"H", IsdaFpmlProductSpecification = b"I", OptionsPriceReportingAuthority = b"J" },
+    integer = false
+);
+/// Values of `IOIQltyInd` (25), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IoiQltyInd {
+    /// `H`: HIGH.
+    High,
+    /// `L`: LOW.
+    Low,
+    /// `M`: MEDIUM.
+    Medium,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(IoiQltyInd { High = b'H', Low = b'L', Medium = b'M' });
+/// Values of `IOIQty` (27), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IoiQty<'a> {
+    /// `L`: LARGE.
+    Large,
+    /// `M`: MEDIUM.
+    Medium,
+    /// `S`: SMALL.
+    Small,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(IoiQty { Large = b"L", Medium = b"M", Small = b"S" }, integer = false);
+/// Values of `IOITransType` (28), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IoiTransType {
+    /// `C`: CANCEL.
+    Cancel,
+    /// `N`: NEW.
+    New,
+    /// `R`: REPLACE.
+    Replace,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(IoiTransType { Cancel = b'C', New = b'N', Replace = b'R' });
+/// Values of `LastCapacity` (29), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LastCapacity {
+    /// `1`: AGENT.
+    Agent,
+    /// `2`: CROSS_AS_AGENT.
+    CrossAsAgent,
+    /// `3`: CROSS_AS_PRINCIPAL.
+    CrossAsPrincipal,
+    /// `4`: PRINCIPAL.
+    Principal,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    LastCapacity { Agent = b'1', CrossAsAgent = b'2', CrossAsPrincipal = b'3', Principal
+    = b'4' }
+);
+/// Values of `MsgType` (35), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MsgType<'a> {
+    /// `0`: HEARTBEAT.
+    Heartbeat,
+    /// `1`: TEST_REQUEST.
+    TestRequest,
+    /// `2`: RESEND_REQUEST.
+    ResendRequest,
+    /// `3`: REJECT.
+    Reject,
+    /// `4`: SEQUENCE_RESET.
+    SequenceReset,
+    /// `5`: LOGOUT.
+    Logout,
+    /// `6`: IOI.
+    Ioi,
+    /// `7`: ADVERTISEMENT.
+    Advertisement,
+    /// `8`: EXECUTION_REPORT.
+    ExecutionReport,
+    /// `9`: ORDER_CANCEL_REJECT.
+    OrderCancelReject,
+    /// `A`: LOGON.
+    Logon,
+    /// `AA`: DERIVATIVE_SECURITY_LIST.
+    DerivativeSecurityList,
+    /// `AB`: NEW_ORDER_MULTILEG.
+    NewOrderMultileg,
+    /// `AC`: MULTILEG_ORDER_CANCEL_REPLACE.
+    MultilegOrderCancelReplace,
+    /// `AD`: TRADE_CAPTURE_REPORT_REQUEST.
+    TradeCaptureReportRequest,
+    /// `AE`: TRADE_CAPTURE_REPORT.
+    TradeCaptureReport,
+    /// `AF`: ORDER_MASS_STATUS_REQUEST.
+    OrderMassStatusRequest,
+    /// `AG`: QUOTE_REQUEST_REJECT.
+    QuoteRequestReject,
+    /// `AH`: RFQ_REQUEST.
+    RfqRequest,
+    /// `AI`: QUOTE_STATUS_REPORT.
+    QuoteStatusReport,
+    /// `AJ`: QUOTE_RESPONSE.
+    QuoteResponse,
+    /// `AK`: CONFIRMATION.
+    Confirmation,
+    /// `AL`: POSITION_MAINTENANCE_REQUEST.
+    PositionMaintenanceRequest,
+    /// `AM`: POSITION_MAINTENANCE_REPORT.
+    PositionMaintenanceReport,
+    /// `AN`: REQUEST_FOR_POSITIONS.
+    RequestForPositions,
+    /// `AO`: REQUEST_FOR_POSITIONS_ACK.
+    RequestForPositionsAck,
+    /// `AP`: POSITION_REPORT.
+    PositionReport,
+    /// `AQ`: TRADE_CAPTURE_REPORT_REQUEST_ACK.
+    TradeCaptureReportRequestAck,
+    /// `AR`: TRADE_CAPTURE_REPORT_ACK.
+    TradeCaptureReportAck,
+    /// `AS`: ALLOCATION_REPORT.
+    AllocationReport,
+    /// `AT`: ALLOCATION_REPORT_ACK.
+    AllocationReportAck,
+    /// `AU`: CONFIRMATION_ACK.
+    ConfirmationAck,
+    /// `AV`: SETTLEMENT_INSTRUCTION_REQUEST.
+    SettlementInstructionRequest,
+    /// `AW`: ASSIGNMENT_REPORT.
+    AssignmentReport,
+    /// `AX`: COLLATERAL_REQUEST.
+    CollateralRequest,
+    /// `AY`: COLLATERAL_ASSIGNMENT.
+    CollateralAssignment,
+    /// `AZ`: COLLATERAL_RESPONSE.
+    CollateralResponse,
+    /// `B`: NEWS.
+    News,
+    /// `BA`: COLLATERAL_REPORT.
+    CollateralReport,
+    /// `BB`: COLLATERAL_INQUIRY.
+    CollateralInquiry,
+    /// `BC`: NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST.
+    NetworkCounterpartySystemStatusRequest,
+    /// `BD`: NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE.
+    NetworkCounterpartySystemStatusResponse,
+    /// `BE`: USER_REQUEST.
+    UserRequest,
+    /// `BF`: USER_RESPONSE.
+    UserResponse,
+    /// `BG`: COLLATERAL_INQUIRY_ACK.
+    CollateralInquiryAck,
+    /// `BH`: CONFIRMATION_REQUEST.
+    ConfirmationRequest,
+    /// `C`: EMAIL.
+    Email,
+    /// `D`: NEW_ORDER_SINGLE.
+    NewOrderSingle,
+    /// `E`: NEW_ORDER_LIST.
+    NewOrderList,
+    /// `F`: ORDER_CANCEL_REQUEST.
+    OrderCancelRequest,
+    /// `G`: ORDER_CANCEL_REPLACE_REQUEST.
+    OrderCancelReplaceRequest,
+    /// `H`: ORDER_STATUS_REQUEST.
+    OrderStatusRequest,
+    /// `J`: ALLOCATION_INSTRUCTION.
+    AllocationInstruction,
+    /// `K`: LIST_CANCEL_REQUEST.
+    ListCancelRequest,
+    /// `L`: LIST_EXECUTE.
+    ListExecute,
+    /// `M`: LIST_STATUS_REQUEST.
+    ListStatusRequest,
+    /// `N`: LIST_STATUS.
+    ListStatus,
+    /// `P`: ALLOCATION_INSTRUCTION_ACK.
+    AllocationInstructionAck,
+    /// `Q`: DONT_KNOW_TRADE.
+    DontKnowTrade,
+    /// `R`: QUOTE_REQUEST.
+    QuoteRequest,
+    /// `S`: QUOTE.
+    Quote,
+    /// `T`: SETTLEMENT_INSTRUCTIONS.
+    SettlementInstructions,
+    /// `U1`: ACME_RISK_LIMIT_UPDATE.
+    AcmeRiskLimitUpdate,
+    /// `V`: MARKET_DATA_REQUEST.
+    MarketDataRequest,
+    /// `W`: MARKET_DATA_SNAPSHOT_FULL_REFRESH.
+    MarketDataSnapshotFullRefresh,
+    /// `X`: MARKET_DATA_INCREMENTAL_REFRESH.
+    MarketDataIncrementalRefresh,
+    /// `Y`: MARKET_DATA_REQUEST_REJECT.
+    MarketDataRequestReject,
+    /// `Z`: QUOTE_CANCEL.
+    QuoteCancel,
+    /// `a`: QUOTE_STATUS_REQUEST.
+    QuoteStatusRequest,
+    /// `b`: MASS_QUOTE_ACKNOWLEDGEMENT.
+    MassQuoteAcknowledgement,
+    /// `c`: SECURITY_DEFINITION_REQUEST.
+    SecurityDefinitionRequest,
+    /// `d`: SECURITY_DEFINITION.
+    SecurityDefinition,
+    /// `e`: SECURITY_STATUS_REQUEST.
+    SecurityStatusRequest,
+    /// `f`: SECURITY_STATUS.
+    SecurityStatus,
+    /// `g`: TRADING_SESSION_STATUS_REQUEST.
+    TradingSessionStatusRequest,
+    /// `h`: TRADING_SESSION_STATUS.
+    TradingSessionStatus,
+    /// `i`: MASS_QUOTE.
+    MassQuote,
+    /// `j`: BUSINESS_MESSAGE_REJECT.
+    BusinessMessageReject,
+    /// `k`: BID_REQUEST.
+    BidRequest,
+    /// `l`: BID_RESPONSE.
+    BidResponse,
+    /// `m`: LIST_STRIKE_PRICE.
+    ListStrikePrice,
+    /// `n`: XML_NON_FIX.
+    XmlNonFix,
+    /// `o`: REGISTRATION_INSTRUCTIONS.
+    RegistrationInstructions,
+    /// `p`: REGISTRATION_INSTRUCTIONS_RESPONSE.
+    RegistrationInstructionsResponse,
+    /// `q`: ORDER_MASS_CANCEL_REQUEST.
+    OrderMassCancelRequest,
+    /// `r`: ORDER_MASS_CANCEL_REPORT.
+    OrderMassCancelReport,
+    /// `s`: NEW_ORDER_CROSS.
+    NewOrderCross,
+    /// `t`: CROSS_ORDER_CANCEL_REPLACE_REQUEST.
+    CrossOrderCancelReplaceRequest,
+    /// `u`: CROSS_ORDER_CANCEL_REQUEST.
+    CrossOrderCancelRequest,
+    /// `v`: SECURITY_TYPE_REQUEST.
+    SecurityTypeRequest,
+    /// `w`: SECURITY_TYPES.
+    SecurityTypes,
+    /// `x`: SECURITY_LIST_REQUEST.
+    SecurityListRequest,
+    /// `y`: SECURITY_LIST.
+    SecurityList,
+    /// `z`: DERIVATIVE_SECURITY_LIST_REQUEST.
+    DerivativeSecurityListRequest,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    MsgType { Heartbeat = b"0", TestRequest = b"1", ResendRequest = b"2", Reject = b"3",
+    SequenceReset = b"4", Logout = b"5", Ioi = b"6", Advertisement = b"7",
+    ExecutionReport = b"8", OrderCancelReject = b"9", Logon = b"A",
+    DerivativeSecurityList = b"AA", NewOrderMultileg = b"AB", MultilegOrderCancelReplace
+    = b"AC", TradeCaptureReportRequest = b"AD", TradeCaptureReport = b"AE",
+    OrderMassStatusRequest = b"AF", QuoteRequestReject = b"AG", RfqRequest = b"AH",
+    QuoteStatusReport = b"AI", QuoteResponse = b"AJ", Confirmation = b"AK",
+    PositionMaintenanceRequest = b"AL", PositionMaintenanceReport = b"AM",
+    RequestForPositions = b"AN", RequestForPositionsAck = b"AO", PositionReport = b"AP",
+    TradeCaptureReportRequestAck = b"AQ", TradeCaptureReportAck = b"AR", AllocationReport
+    = b"AS", AllocationReportAck = b"AT", ConfirmationAck = b"AU",
+    SettlementInstructionRequest = b"AV", AssignmentReport = b"AW", CollateralRequest =
+    b"AX", CollateralAssignment = b"AY", CollateralResponse = b"AZ", News = b"B",
+    CollateralReport = b"BA", CollateralInquiry = b"BB",
+    NetworkCounterpartySystemStatusRequest = b"BC",
+    NetworkCounterpartySystemStatusResponse = b"BD", UserRequest = b"BE", UserResponse =
+    b"BF", CollateralInquiryAck = b"BG", ConfirmationRequest = b"BH", Email = b"C",
+    NewOrderSingle = b"D", NewOrderList = b"E", OrderCancelRequest = b"F",
+    OrderCancelReplaceRequest = b"G", OrderStatusRequest = b"H", AllocationInstruction =
+    b"J", ListCancelRequest = b"K", ListExecute = b"L", ListStatusRequest = b"M",
+    ListStatus = b"N", AllocationInstructionAck = b"P", DontKnowTrade = b"Q",
+    QuoteRequest = b"R", Quote = b"S", SettlementInstructions = b"T", AcmeRiskLimitUpdate
+    = b"U1", MarketDataRequest = b"V", MarketDataSnapshotFullRefresh = b"W",
+    MarketDataIncrementalRefresh = b"X", MarketDataRequestReject = b"Y", QuoteCancel =
+    b"Z", QuoteStatusRequest = b"a", MassQuoteAcknowledgement = b"b",
+    SecurityDefinitionRequest = b"c", SecurityDefinition = b"d", SecurityStatusRequest =
+    b"e", SecurityStatus = b"f", TradingSessionStatusRequest = b"g", TradingSessionStatus
+    = b"h", MassQuote = b"i", BusinessMessageReject = b"j", BidRequest = b"k",
+    BidResponse = b"l", ListStrikePrice = b"m", XmlNonFix = b"n",
+    RegistrationInstructions = b"o", RegistrationInstructionsResponse = b"p",
+    OrderMassCancelRequest = b"q", OrderMassCancelReport = b"r", NewOrderCross = b"s",
+    CrossOrderCancelReplaceRequest = b"t", CrossOrderCancelRequest = b"u",
+    SecurityTypeRequest = b"v", SecurityTypes = b"w", SecurityListRequest = b"x",
+    SecurityList = b"y", DerivativeSecurityListRequest = b"z" }, integer = false
+);
+/// Values of `OrdStatus` (39), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrdStatus {
+    /// `0`: NEW.
+    New,
+    /// `1`: PARTIALLY_FILLED.
+    PartiallyFilled,
+    /// `2`: FILLED.
+    Filled,
+    /// `3`: DONE_FOR_DAY.
+    DoneForDay,
+    /// `4`: CANCELED.
+    Canceled,
+    /// `6`: PENDING_CANCEL.
+    PendingCancel,
+    /// `7`: STOPPED.
+    Stopped,
+    /// `8`: REJECTED.
+    Rejected,
+    /// `9`: SUSPENDED.
+    Suspended,
+    /// `A`: PENDING_NEW.
+    PendingNew,
+    /// `B`: CALCULATED.
+    Calculated,
+    /// `C`: EXPIRED.
+    Expired,
+    /// `D`: ACCEPTED_FOR_BIDDING.
+    AcceptedForBidding,
+    /// `E`: PENDING_REPLACE.
+    PendingReplace,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    OrdStatus { New = b'0', PartiallyFilled = b'1', Filled = b'2', DoneForDay = b'3',
+    Canceled = b'4', PendingCancel = b'6', Stopped = b'7', Rejected = b'8', Suspended =
+    b'9', PendingNew = b'A', Calculated = b'B', Expired = b'C', AcceptedForBidding =
+    b'D', PendingReplace = b'E' }
+);
+/// Values of `OrdType` (40), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrdType {
+    /// `1`: MARKET.
+    Market,
+    /// `2`: LIMIT.
+    Limit,
+    /// `3`: STOP.
+    Stop,
+    /// `4`: STOP_LIMIT.
+    StopLimit,
+    /// `6`: WITH_OR_WITHOUT.
+    WithOrWithout,
+    /// `7`: LIMIT_OR_BETTER.
+    LimitOrBetter,
+    /// `8`: LIMIT_WITH_OR_WITHOUT.
+    LimitWithOrWithout,
+    /// `9`: ON_BASIS.
+    OnBasis,
+    /// `D`: PREVIOUSLY_QUOTED.
+    PreviouslyQuoted,
+    /// `E`: PREVIOUSLY_INDICATED.
+    PreviouslyIndicated,
+    /// `G`: FOREX_SWAP.
+    ForexSwap,
+    /// `I`: FUNARI.
+    Funari,
+    /// `J`: MARKET_IF_TOUCHED.
+    MarketIfTouched,
+    /// `K`: MARKET_WITH_LEFTOVER_AS_LIMIT.
+    MarketWithLeftoverAsLimit,
+    /// `L`: PREVIOUS_FUND_VALUATION_POINT.
+    PreviousFundValuationPoint,
+    /// `M`: NEXT_FUND_VALUATION_POINT.
+    NextFundValuationPoint,
+    /// `P`: PEGGED.
+    Pegged,
+    /// `Z`: ACME_MIDPOINT_PEG.
+    AcmeMidpointPeg,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    OrdType { Market = b'1', Limit = b'2', Stop = b'3', StopLimit = b'4', WithOrWithout =
+    b'6', LimitOrBetter = b'7', LimitWithOrWithout = b'8', OnBasis = b'9',
+    PreviouslyQuoted = b'D', PreviouslyIndicated = b'E', ForexSwap = b'G', Funari = b'I',
+    MarketIfTouched = b'J', MarketWithLeftoverAsLimit = b'K', PreviousFundValuationPoint
+    = b'L', NextFundValuationPoint = b'M', Pegged = b'P', AcmeMidpointPeg = b'Z' }
+);
+/// Values of `Side` (54), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// `1`: BUY.
+    Buy,
+    /// `2`: SELL.
+    Sell,
+    /// `3`: BUY_MINUS.
+    BuyMinus,
+    /// `4`: SELL_PLUS.
+    SellPlus,
+    /// `5`: SELL_SHORT.
+    SellShort,
+    /// `6`: SELL_SHORT_EXEMPT.
+    SellShortExempt,
+    /// `7`: UNDISCLOSED.
+    Undisclosed,
+    /// `8`: CROSS.
+    Cross,
+    /// `9`: CROSS_SHORT.
+    CrossShort,
+    /// `A`: CROSS_SHORT_EXEMPT.
+    CrossShortExempt,
+    /// `B`: AS_DEFINED.
+    AsDefined,
+    /// `C`: OPPOSITE.
+    Opposite,
+    /// `D`: SUBSCRIBE.
+    Subscribe,
+    /// `E`: REDEEM.
+    Redeem,
+    /// `F`: LEND.
+    Lend,
+    /// `G`: BORROW.
+    Borrow,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    Side { Buy = b'1', Sell = b'2', BuyMinus = b'3', SellPlus = b'4', SellShort = b'5',
+    SellShortExempt = b'6', Undisclosed = b'7', Cross = b'8', CrossShort = b'9',
+    CrossShortExempt = b'A', AsDefined = b'B', Opposite = b'C', Subscribe = b'D', Redeem
+    = b'E', Lend = b'F', Borrow = b'G' }
+);
+/// Values of `TimeInForce` (59), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimeInForce {
+    /// `0`: DAY.
+    Day,
+    /// `1`: GOOD_TILL_CANCEL.
+    GoodTillCancel,
+    /// `2`: AT_THE_OPENING.
+    AtTheOpening,
+    /// `3`: IMMEDIATE_OR_CANCEL.
+    ImmediateOrCancel,
+    /// `4`: FILL_OR_KILL.
+    FillOrKill,
+    /// `5`: GOOD_TILL_CROSSING.
+    GoodTillCrossing,
+    /// `6`: GOOD_TILL_DATE.
+    GoodTillDate,
+    /// `7`: AT_THE_CLOSE.
+    AtTheClose,
+    /// `Z`: ACME_CLOSING_AUCTION.
+    AcmeClosingAuction,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    TimeInForce { Day = b'0', GoodTillCancel = b'1', AtTheOpening = b'2',
+    ImmediateOrCancel = b'3', FillOrKill = b'4', GoodTillCrossing = b'5', GoodTillDate =
+    b'6', AtTheClose = b'7', AcmeClosingAuction = b'Z' }
+);
+/// Values of `Urgency` (61), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Urgency {
+    /// `0`: NORMAL.
+    Normal,
+    /// `1`: FLASH.
+    Flash,
+    /// `2`: BACKGROUND.
+    Background,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(Urgency { Normal = b'0', Flash = b'1', Background = b'2' });
+/// Values of `SettlType` (63), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SettlType {
+    /// `0`: REGULAR.
+    Regular,
+    /// `1`: CASH.
+    Cash,
+    /// `2`: NEXT_DAY.
+    NextDay,
+    /// `3`: T_PLUS_2.
+    TPlus2,
+    /// `4`: T_PLUS_3.
+    TPlus3,
+    /// `5`: T_PLUS_4.
+    TPlus4,
+    /// `6`: FUTURE.
+    Future,
+    /// `7`: WHEN_AND_IF_ISSUED.
+    WhenAndIfIssued,
+    /// `8`: SELLERS_OPTION.
+    SellersOption,
+    /// `9`: T_PLUS_5.
+    TPlus5,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    SettlType { Regular = b'0', Cash = b'1', NextDay = b'2', TPlus2 = b'3', TPlus3 =
+    b'4', TPlus4 = b'5', Future = b'6', WhenAndIfIssued = b'7', SellersOption = b'8',
+    TPlus5 = b'9' }
+);
+/// Values of `AllocTransType` (71), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocTransType {
+    /// `0`: NEW.
+    New,
+    /// `1`: REPLACE.
+    Replace,
+    /// `2`: CANCEL.
+    Cancel,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(AllocTransType { New = b'0', Replace = b'1', Cancel = b'2' });
+/// Values of `PositionEffect` (77), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PositionEffect {
+    /// `C`: CLOSE.
+    Close,
+    /// `F`: FIFO.
+    Fifo,
+    /// `O`: OPEN.
+    Open,
+    /// `R`: ROLLED.
+    Rolled,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(PositionEffect { Close = b'C', Fifo = b'F', Open = b'O', Rolled = b'R' });
+/// Values of `ProcessCode` (81), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProcessCode {
+    /// `0`: REGULAR.
+    Regular,
+    /// `1`: SOFT_DOLLAR.
+    SoftDollar,
+    /// `2`: STEP_IN.
+    StepIn,
+    /// `3`: STEP_OUT.
+    StepOut,
+    /// `4`: SOFT_DOLLAR_STEP_IN.
+    SoftDollarStepIn,
+    /// `5`: SOFT_DOLLAR_STEP_OUT.
+    SoftDollarStepOut,
+    /// `6`: PLAN_SPONSOR.
+    PlanSponsor,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    ProcessCode { Regular = b'0', SoftDollar = b'1', StepIn = b'2', StepOut = b'3',
+    SoftDollarStepIn = b'4', SoftDollarStepOut = b'5', PlanSponsor = b'6' }
+);
+/// Values of `AllocStatus` (87), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocStatus<'a> {
+    /// `0`: ACCEPTED.
+    Accepted,
+    /// `1`: BLOCK_LEVEL_REJECT.
+    BlockLevelReject,
+    /// `2`: ACCOUNT_LEVEL_REJECT.
+    AccountLevelReject,
+    /// `3`: RECEIVED.
+    Received,
+    /// `4`: INCOMPLETE.
+    Incomplete,
+    /// `5`: REJECTED_BY_INTERMEDIARY.
+    RejectedByIntermediary,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AllocStatus { Accepted = b"0", BlockLevelReject = b"1", AccountLevelReject = b"2",
+    Received = b"3", Incomplete = b"4", RejectedByIntermediary = b"5" }, integer = true
+);
+/// Values of `AllocRejCode` (88), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocRejCode<'a> {
+    /// `0`: UNKNOWN_ACCOUNT.
+    UnknownAccount,
+    /// `1`: INCORRECT_QUANTITY.
+    IncorrectQuantity,
+    /// `10`: UNKNOWN_OR_STALE_EXECID.
+    UnknownOrStaleExecid,
+    /// `11`: MISMATCHED_DATA_VALUE.
+    MismatchedDataValue,
+    /// `12`: UNKNOWN_CLORDID.
+    UnknownClordid,
+    /// `13`: WAREHOUSE_REQUEST_REJECTED.
+    WarehouseRequestRejected,
+    /// `2`: INCORRECT_AVERAGE_PRICE.
+    IncorrectAveragePrice,
+    /// `3`: UNKNOWN_EXECUTING_BROKER_MNEMONIC.
+    UnknownExecutingBrokerMnemonic,
+    /// `4`: COMMISSION_DIFFERENCE.
+    CommissionDifference,
+    /// `5`: UNKNOWN_ORDERID.
+    UnknownOrderid,
+    /// `6`: UNKNOWN_LISTID.
+    UnknownListid,
+    /// `7`: OTHER.
+    Other2,
+    /// `8`: INCORRECT_ALLOCATED_QUANTITY.
+    IncorrectAllocatedQuantity,
+    /// `9`: CALCULATION_DIFFERENCE.
+    CalculationDifference,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AllocRejCode { UnknownAccount = b"0", IncorrectQuantity = b"1", UnknownOrStaleExecid
+    = b"10", MismatchedDataValue = b"11", UnknownClordid = b"12",
+    WarehouseRequestRejected = b"13", IncorrectAveragePrice = b"2",
+    UnknownExecutingBrokerMnemonic = b"3", CommissionDifference = b"4", UnknownOrderid =
+    b"5", UnknownListid = b"6", Other2 = b"7", IncorrectAllocatedQuantity = b"8",
+    CalculationDifference = b"9" }, integer = true
+);
+/// Values of `EmailType` (94), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EmailType {
+    /// `0`: NEW.
+    New,
+    /// `1`: REPLY.
+    Reply,
+    /// `2`: ADMIN_REPLY.
+    AdminReply,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(EmailType { New = b'0', Reply = b'1', AdminReply = b'2' });
+/// Values of `EncryptMethod` (98), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EncryptMethod<'a> {
+    /// `0`: NONE_OTHER.
+    NoneOther,
+    /// `1`: PKCS.
+    Pkcs,
+    /// `2`: DES.
+    Des,
+    /// `3`: PKCS_DES.
+    PkcsDes,
+    /// `4`: PGP_DES.
+    PgpDes,
+    /// `5`: PGP_DES_MD5.
+    PgpDesMd5,
+    /// `6`: PEM_DES_MD5.
+    PemDesMd5,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    EncryptMethod { NoneOther = b"0", Pkcs = b"1", Des = b"2", PkcsDes = b"3", PgpDes =
+    b"4", PgpDesMd5 = b"5", PemDesMd5 = b"6" }, integer = true
+);
+/// Values of `CxlRejReason` (102), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CxlRejReason<'a> {
+    /// `0`: TOO_LATE_TO_CANCEL.
+    TooLateToCancel,
+    /// `1`: UNKNOWN_ORDER.
+    UnknownOrder,
+    /// `2`: BROKER_CREDIT.
+    BrokerCredit,
+    /// `3`: ORDER_ALREADY_IN_PENDING_STATUS.
+    OrderAlreadyInPendingStatus,
+    /// `4`: UNABLE_TO_PROCESS_ORDER_MASS_CANCEL_REQUEST.
+    UnableToProcessOrderMassCancelRequest,
+    /// `5`: ORIGORDMODTIME_DID_NOT_MATCH_LAST_TRANSACTTIME_OF_ORDER.
+    OrigordmodtimeDidNotMatchLastTransacttimeOfOrder,
+    /// `6`: DUPLICATE_CLORDID_RECEIVED.
+    DuplicateClordidReceived,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CxlRejReason { TooLateToCancel = b"0", UnknownOrder = b"1", BrokerCredit = b"2",
+    OrderAlreadyInPendingStatus = b"3", UnableToProcessOrderMassCancelRequest = b"4",
+    OrigordmodtimeDidNotMatchLastTransacttimeOfOrder = b"5", DuplicateClordidReceived =
+    b"6", Other2 = b"99" }, integer = true
+);
+/// Values of `OrdRejReason` (103), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrdRejReason<'a> {
+    /// `0`: BROKER_CREDIT.
+    BrokerCredit,
+    /// `1`: UNKNOWN_SYMBOL.
+    UnknownSymbol,
+    /// `10`: INVALID_INVESTOR_ID.
+    InvalidInvestorId,
+    /// `11`: UNSUPPORTED_ORDER_CHARACTERISTIC.
+    UnsupportedOrderCharacteristic,
+    /// `13`: INCORRECT_QUANTITY.
+    IncorrectQuantity,
+    /// `14`: INCORRECT_ALLOCATED_QUANTITY.
+    IncorrectAllocatedQuantity,
+    /// `15`: UNKNOWN_ACCOUNT.
+    UnknownAccount,
+    /// `2`: EXCHANGE_CLOSED.
+    ExchangeClosed,
+    /// `3`: ORDER_EXCEEDS_LIMIT.
+    OrderExceedsLimit,
+    /// `4`: TOO_LATE_TO_ENTER.
+    TooLateToEnter,
+    /// `5`: UNKNOWN_ORDER.
+    UnknownOrder,
+    /// `6`: DUPLICATE_ORDER.
+    DuplicateOrder,
+    /// `7`: DUPLICATE_OF_A_VERBALLY_COMMUNICATED_ORDER.
+    DuplicateOfAVerballyCommunicatedOrder,
+    /// `8`: STALE_ORDER.
+    StaleOrder,
+    /// `9`: TRADE_ALONG_REQUIRED.
+    TradeAlongRequired,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    OrdRejReason { BrokerCredit = b"0", UnknownSymbol = b"1", InvalidInvestorId = b"10",
+    UnsupportedOrderCharacteristic = b"11", IncorrectQuantity = b"13",
+    IncorrectAllocatedQuantity = b"14", UnknownAccount = b"15", ExchangeClosed = b"2",
+    OrderExceedsLimit = b"3", TooLateToEnter = b"4", UnknownOrder = b"5", DuplicateOrder
+    = b"6", DuplicateOfAVerballyCommunicatedOrder = b"7", StaleOrder = b"8",
+    TradeAlongRequired = b"9", Other2 = b"99" }, integer = true
+);
+/// Values of `IOIQualifier` (104), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IoiQualifier {
+    /// `A`: ALL_OR_NONE.
+    AllOrNone,
+    /// `B`: MARKET_ON_CLOSE.
+    MarketOnClose,
+    /// `C`: AT_THE_CLOSE.
+    AtTheClose,
+    /// `D`: VWAP.
+    Vwap,
+    /// `I`: IN_TOUCH_WITH.
+    InTouchWith,
+    /// `L`: LIMIT.
+    Limit,
+    /// `M`: MORE_BEHIND.
+    MoreBehind,
+    /// `O`: AT_THE_OPEN.
+    AtTheOpen,
+    /// `P`: TAKING_A_POSITION.
+    TakingAPosition,
+    /// `Q`: AT_THE_MARKET.
+    AtTheMarket,
+    /// `R`: READY_TO_TRADE.
+    ReadyToTrade,
+    /// `S`: PORTFOLIO_SHOWN.
+    PortfolioShown,
+    /// `T`: THROUGH_THE_DAY.
+    ThroughTheDay,
+    /// `V`: VERSUS.
+    Versus,
+    /// `W`: INDICATION.
+    Indication,
+    /// `X`: CROSSING_OPPORTUNITY.
+    CrossingOpportunity,
+    /// `Y`: AT_THE_MIDPOINT.
+    AtTheMidpoint,
+    /// `Z`: PRE_OPEN.
+    PreOpen,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    IoiQualifier { AllOrNone = b'A', MarketOnClose = b'B', AtTheClose = b'C', Vwap =
+    b'D', InTouchWith = b'I', Limit = b'L', MoreBehind = b'M', AtTheOpen = b'O',
+    TakingAPosition = b'P', AtTheMarket = b'Q', ReadyToTrade = b'R', PortfolioShown =
+    b'S', ThroughTheDay = b'T', Versus = b'V', Indication = b'W', CrossingOpportunity =
+    b'X', AtTheMidpoint = b'Y', PreOpen = b'Z' }
+);
+/// Values of `DKReason` (127), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DkReason {
+    /// `A`: UNKNOWN_SYMBOL.
+    UnknownSymbol,
+    /// `B`: WRONG_SIDE.
+    WrongSide,
+    /// `C`: QUANTITY_EXCEEDS_ORDER.
+    QuantityExceedsOrder,
+    /// `D`: NO_MATCHING_ORDER.
+    NoMatchingOrder,
+    /// `E`: PRICE_EXCEEDS_LIMIT.
+    PriceExceedsLimit,
+    /// `F`: CALCULATION_DIFFERENCE.
+    CalculationDifference,
+    /// `Z`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    DkReason { UnknownSymbol = b'A', WrongSide = b'B', QuantityExceedsOrder = b'C',
+    NoMatchingOrder = b'D', PriceExceedsLimit = b'E', CalculationDifference = b'F',
+    Other2 = b'Z' }
+);
+/// Values of `MiscFeeType` (139), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MiscFeeType<'a> {
+    /// `1`: REGULATORY.
+    Regulatory,
+    /// `10`: PER_TRANSACTION.
+    PerTransaction,
+    /// `11`: CONVERSION.
+    Conversion,
+    /// `12`: AGENT.
+    Agent,
+    /// `2`: TAX.
+    Tax,
+    /// `3`: LOCAL_COMMISSION.
+    LocalCommission,
+    /// `4`: EXCHANGE_FEES.
+    ExchangeFees,
+    /// `5`: STAMP.
+    Stamp,
+    /// `6`: LEVY.
+    Levy,
+    /// `7`: OTHER.
+    Other2,
+    /// `8`: MARKUP.
+    Markup,
+    /// `9`: CONSUMPTION_TAX.
+    ConsumptionTax,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    MiscFeeType { Regulatory = b"1", PerTransaction = b"10", Conversion = b"11", Agent =
+    b"12", Tax = b"2", LocalCommission = b"3", ExchangeFees = b"4", Stamp = b"5", Levy =
+    b"6", Other2 = b"7", Markup = b"8", ConsumptionTax = b"9" }, integer = false
+);
+/// Values of `ExecType` (150), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExecType {
+    /// `0`: NEW.
+    New,
+    /// `3`: DONE_FOR_DAY.
+    DoneForDay,
+    /// `4`: CANCELED.
+    Canceled,
+    /// `5`: REPLACE.
+    Replace,
+    /// `6`: PENDING_CANCEL.
+    PendingCancel,
+    /// `7`: STOPPED.
+    Stopped,
+    /// `8`: REJECTED.
+    Rejected,
+    /// `9`: SUSPENDED.
+    Suspended,
+    /// `A`: PENDING_NEW.
+    PendingNew,
+    /// `B`: CALCULATED.
+    Calculated,
+    /// `C`: EXPIRED.
+    Expired,
+    /// `D`: RESTATED.
+    Restated,
+    /// `E`: PENDING_REPLACE.
+    PendingReplace,
+    /// `F`: TRADE.
+    Trade,
+    /// `G`: TRADE_CORRECT.
+    TradeCorrect,
+    /// `H`: TRADE_CANCEL.
+    TradeCancel,
+    /// `I`: ORDER_STATUS.
+    OrderStatus,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    ExecType { New = b'0', DoneForDay = b'3', Canceled = b'4', Replace = b'5',
+    PendingCancel = b'6', Stopped = b'7', Rejected = b'8', Suspended = b'9', PendingNew =
+    b'A', Calculated = b'B', Expired = b'C', Restated = b'D', PendingReplace = b'E',
+    Trade = b'F', TradeCorrect = b'G', TradeCancel = b'H', OrderStatus = b'I' }
+);
+/// Values of `SettlCurrFxRateCalc` (156), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SettlCurrFxRateCalc {
+    /// `D`: DIVIDE.
+    Divide,
+    /// `M`: MULTIPLY.
+    Multiply,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(SettlCurrFxRateCalc { Divide = b'D', Multiply = b'M' });
+/// Values of `SettlInstMode` (160), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SettlInstMode {
+    /// `1`: STANDING_INSTRUCTIONS_PROVIDED.
+    StandingInstructionsProvided,
+    /// `4`: SPECIFIC_ORDER_FOR_A_SINGLE_ACCOUNT.
+    SpecificOrderForASingleAccount,
+    /// `5`: REQUEST_REJECT.
+    RequestReject,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    SettlInstMode { StandingInstructionsProvided = b'1', SpecificOrderForASingleAccount =
+    b'4', RequestReject = b'5' }
+);
+/// Values of `SettlInstTransType` (163), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SettlInstTransType {
+    /// `C`: CANCEL.
+    Cancel,
+    /// `N`: NEW.
+    New,
+    /// `R`: REPLACE.
+    Replace,
+    /// `T`: RESTATE.
+    Restate,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    SettlInstTransType { Cancel = b'C', New = b'N', Replace = b'R', Restate = b'T' }
+);
+/// Values of `SettlInstSource` (165), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SettlInstSource {
+    /// `1`: BROKERS_INSTRUCTIONS.
+    BrokersInstructions,
+    /// `2`: INSTITUTIONS_INSTRUCTIONS.
+    InstitutionsInstructions,
+    /// `3`: INVESTOR.
+    Investor,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    SettlInstSource { BrokersInstructions = b'1', InstitutionsInstructions = b'2',
+    Investor = b'3' }
+);
+/// Values of `SecurityType` (167), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecurityType<'a> {
+    /// `ABS`: ASSET_BACKED_SECURITIES.
+    AssetBackedSecurities,
+    /// `AMENDED`: AMENDED_AND_RESTATED.
+    AmendedAndRestated,
+    /// `AN`: OTHER_ANTICIPATION_NOTES.
+    OtherAnticipationNotes,
+    /// `BA`: BANKERS_ACCEPTANCE.
+    BankersAcceptance,
+    /// `BN`: BANK_NOTES.
+    BankNotes,
+    /// `BOX`: BILL_OF_EXCHANGES.
+    BillOfExchanges,
+    /// `BRADY`: BRADY_BOND.
+    BradyBond,
+    /// `BRIDGE`: BRIDGE_LOAN.
+    BridgeLoan,
+    /// `BUYSELL`: BUY_SELLBACK.
+    BuySellback,
+    /// `CB`: CONVERTIBLE_BOND.
+    ConvertibleBond,
+    /// `CD`: CERTIFICATE_OF_DEPOSIT.
+    CertificateOfDeposit,
+    /// `CL`: CALL_LOANS.
+    CallLoans,
+    /// `CMBS`: CORP_MORTGAGE_BACKED_SECURITIES.
+    CorpMortgageBackedSecurities,
+    /// `CMO`: COLLATERALIZED_MORTGAGE_OBLIGATION.
+    CollateralizedMortgageObligation,
+    /// `COFO`: CERTIFICATE_OF_OBLIGATION.
+    CertificateOfObligation,
+    /// `COFP`: CERTIFICATE_OF_PARTICIPATION.
+    CertificateOfParticipation,
+    /// `CORP`: CORPORATE_BOND.
+    CorporateBond,
+    /// `CP`: COMMERCIAL_PAPER.
+    CommercialPaper,
+    /// `CPP`: CORPORATE_PRIVATE_PLACEMENT.
+    CorporatePrivatePlacement,
+    /// `CS`: COMMON_STOCK.
+    CommonStock,
+    /// `DEFLTED`: DEFAULTED.
+    Defaulted,
+    /// `DINP`: DEBTOR_IN_POSSESSION.
+    DebtorInPossession,
+    /// `DN`: DEPOSIT_NOTES.
+    DepositNotes,
+    /// `DUAL`: DUAL_CURRENCY.
+    DualCurrency,
+    /// `EUCD`: EURO_CERTIFICATE_OF_DEPOSIT.
+    EuroCertificateOfDeposit,
+    /// `EUCORP`: EURO_CORPORATE_BOND.
+    EuroCorporateBond,
+    /// `EUCP`: EURO_COMMERCIAL_PAPER.
+    EuroCommercialPaper,
+    /// `EUSOV`: EURO_SOVEREIGNS.
+    EuroSovereigns,
+    /// `EUSUPRA`: EURO_SUPRANATIONAL_COUPONS.
+    EuroSupranationalCoupons,
+    /// `FAC`: FEDERAL_AGENCY_COUPON.
+    FederalAgencyCoupon,
+    /// `FADN`: FEDERAL_AGENCY_DISCOUNT_NOTE.
+    FederalAgencyDiscountNote,
+    /// `FOR`: FOREIGN_EXCHANGE_CONTRACT.
+    ForeignExchangeContract,
+    /// `FORWARD`: FORWARD.
+    Forward,
+    /// `FUT`: FUTURE.
+    Future,
+    /// `GO`: GENERAL_OBLIGATION_BONDS.
+    GeneralObligationBonds,
+    /// `IET`: IOETTE_MORTGAGE.
+    IoetteMortgage,
+    /// `LOFC`: LETTER_OF_CREDIT.
+    LetterOfCredit,
+    /// `LQN`: LIQUIDITY_NOTE.
+    LiquidityNote,
+    /// `MATURED`: MATURED.
+    Matured,
+    /// `MBS`: MORTGAGE_BACKED_SECURITIES.
+    MortgageBackedSecurities,
+    /// `MF`: MUTUAL_FUND.
+    MutualFund,
+    /// `MIO`: MORTGAGE_INTEREST_ONLY.
+    MortgageInterestOnly,
+    /// `MLEG`: MULTI_LEG_INSTRUMENT.
+    MultiLegInstrument,
+    /// `MPO`: MORTGAGE_PRINCIPAL_ONLY.
+    MortgagePrincipalOnly,
+    /// `MPP`: MORTGAGE_PRIVATE_PLACEMENT.
+    MortgagePrivatePlacement,
+    /// `MPT`: MISCELLANEOUS_PASS_THROUGH.
+    MiscellaneousPassThrough,
+    /// `MT`: MANDATORY_TENDER.
+    MandatoryTender,
+    /// `MTN`: MEDIUM_TERM_NOTES.
+    MediumTermNotes,
+    /// `NONE`: NO_SECURITY_TYPE.
+    NoSecurityType,
+    /// `ONITE`: OVERNIGHT.
+    Overnight,
+    /// `OPT`: OPTION.
+    Option,
+    /// `PEF`: PRIVATE_EXPORT_FUNDING.
+    PrivateExportFunding,
+    /// `PFAND`: PFANDBRIEFE.
+    Pfandbriefe,
+    /// `PN`: PROMISSORY_NOTE.
+    PromissoryNote,
+    /// `PS`: PREFERRED_STOCK.
+    PreferredStock,
+    /// `PZFJ`: PLAZOS_FIJOS.
+    PlazosFijos,
+    /// `RAN`: REVENUE_ANTICIPATION_NOTE.
+    RevenueAnticipationNote,
+    /// `REPLACD`: REPLACED.
+    Replaced,
+    /// `REPO`: REPURCHASE.
+    Repurchase,
+    /// `RETIRED`: RETIRED.
+    Retired,
+    /// `REV`: REVENUE_BONDS.
+    RevenueBonds,
+    /// `RVLV`: REVOLVER_LOAN.
+    RevolverLoan,
+    /// `RVLVTRM`: REVOLVER_TERM_LOAN.
+    RevolverTermLoan,
+    /// `SECLOAN`: SECURITIES_LOAN.
+    SecuritiesLoan,
+    /// `SECPLEDGE`: SECURITIES_PLEDGE.
+    SecuritiesPledge,
+    /// `SPCLA`: SPECIAL_ASSESSMENT.
+    SpecialAssessment,
+    /// `SPCLO`: SPECIAL_OBLIGATION.
+    SpecialObligation,
+    /// `SPCLT`: SPECIAL_TAX.
+    SpecialTax,
+    /// `STN`: SHORT_TERM_LOAN_NOTE.
+    ShortTermLoanNote,
+    /// `STRUCT`: STRUCTURED_NOTES.
+    StructuredNotes,
+    /// `SUPRA`: USD_SUPRANATIONAL_COUPONS.
+    UsdSupranationalCoupons,
+    /// `SWING`: SWING_LINE_FACILITY.
+    SwingLineFacility,
+    /// `TAN`: TAX_ANTICIPATION_NOTE.
+    TaxAnticipationNote,
+    /// `TAXA`: TAX_ALLOCATION.
+    TaxAllocation,
+    /// `TBA`: TO_BE_ANNOUNCED.
+    ToBeAnnounced,
+    /// `TBILL`: US_TREASURY_BILL.
+    UsTreasuryBill,
+    /// `TBOND`: US_TREASURY_BOND.
+    UsTreasuryBond,
+    /// `TCAL`: PRINCIPAL_STRIP_OF_A_CALLABLE_BOND_OR_NOTE.
+    PrincipalStripOfACallableBondOrNote,
+    /// `TD`: TIME_DEPOSIT.
+    TimeDeposit,
+    /// `TECP`: TAX_EXEMPT_COMMERCIAL_PAPER.
+    TaxExemptCommercialPaper,
+    /// `TERM`: TERM_LOAN.
+    TermLoan,
+    /// `TINT`: INTEREST_STRIP_FROM_ANY_BOND_OR_NOTE.
+    InterestStripFromAnyBondOrNote,
+    /// `TIPS`: TREASURY_INFLATION_PROTECTED_SECURITIES.
+    TreasuryInflationProtectedSecurities,
+    /// `TNOTE`: US_TREASURY_NOTE.
+    UsTreasuryNote,
+    /// `TPRN`: PRINCIPAL_STRIP_FROM_A_NON_CALLABLE_BOND_OR_NOTE.
+    PrincipalStripFromANonCallableBondOrNote,
+    /// `TRAN`: TAX_AND_REVENUE_ANTICIPATION_NOTE.
+    TaxAndRevenueAnticipationNote,
+    /// `UST`: US_TREASURY_NOTE_DEPRECATED.
+    UsTreasuryNoteDeprecated,
+    /// `USTB`: US_TREASURY_BILL_DEPRECATED.
+    UsTreasuryBillDeprecated,
+    /// `VRDN`: VARIABLE_RATE_DEMAND_NOTE.
+    VariableRateDemandNote,
+    /// `WAR`: WARRANT.
+    Warrant,
+    /// `WITHDRN`: WITHDRAWN.
+    Withdrawn,
+    /// `XCN`: EXTENDED_COMM_NOTE.
+    ExtendedCommNote,
+    /// `XLINKD`: INDEXED_LINKED.
+    IndexedLinked,
+    /// `YANK`: YANKEE_CORPORATE_BOND.
+    YankeeCorporateBond,
+    /// `YCD`: YANKEE_CERTIFICATE_OF_DEPOSIT.
+    YankeeCertificateOfDeposit,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SecurityType { AssetBackedSecurities = b"ABS", AmendedAndRestated = b"AMENDED",
+    OtherAnticipationNotes = b"AN", BankersAcceptance = b"BA", BankNotes = b"BN",
+    BillOfExchanges = b"BOX", BradyBond = b"BRADY", BridgeLoan = b"BRIDGE", BuySellback =
+    b"BUYSELL", ConvertibleBond = b"CB", CertificateOfDeposit = b"CD", CallLoans = b"CL",
+    CorpMortgageBackedSecurities = b"CMBS", CollateralizedMortgageObligation = b"CMO",
+    CertificateOfObligation = b"COFO", CertificateOfParticipation = b"COFP",
+    CorporateBond = b"CORP", CommercialPaper = b"CP", CorporatePrivatePlacement = b"CPP",
+    CommonStock = b"CS", Defaulted = b"DEFLTED", DebtorInPossession = b"DINP",
+    DepositNotes = b"DN", DualCurrency = b"DUAL", EuroCertificateOfDeposit = b"EUCD",
+    EuroCorporateBond = b"EUCORP", EuroCommercialPaper = b"EUCP", EuroSovereigns =
+    b"EUSOV", EuroSupranationalCoupons = b"EUSUPRA", FederalAgencyCoupon = b"FAC",
+    FederalAgencyDiscountNote = b"FADN", ForeignExchangeContract = b"FOR", Forward =
+    b"FORWARD", Future = b"FUT", GeneralObligationBonds = b"GO", IoetteMortgage = b"IET",
+    LetterOfCredit = b"LOFC", LiquidityNote = b"LQN", Matured = b"MATURED",
+    MortgageBackedSecurities = b"MBS", MutualFund = b"MF", MortgageInterestOnly = b"MIO",
+    MultiLegInstrument = b"MLEG", MortgagePrincipalOnly = b"MPO",
+    MortgagePrivatePlacement = b"MPP", MiscellaneousPassThrough = b"MPT", MandatoryTender
+    = b"MT", MediumTermNotes = b"MTN", NoSecurityType = b"NONE", Overnight = b"ONITE",
+    Option = b"OPT", PrivateExportFunding = b"PEF", Pfandbriefe = b"PFAND",
+    PromissoryNote = b"PN", PreferredStock = b"PS", PlazosFijos = b"PZFJ",
+    RevenueAnticipationNote = b"RAN", Replaced = b"REPLACD", Repurchase = b"REPO",
+    Retired = b"RETIRED", RevenueBonds = b"REV", RevolverLoan = b"RVLV", RevolverTermLoan
+    = b"RVLVTRM", SecuritiesLoan = b"SECLOAN", SecuritiesPledge = b"SECPLEDGE",
+    SpecialAssessment = b"SPCLA", SpecialObligation = b"SPCLO", SpecialTax = b"SPCLT",
+    ShortTermLoanNote = b"STN", StructuredNotes = b"STRUCT", UsdSupranationalCoupons =
+    b"SUPRA", SwingLineFacility = b"SWING", TaxAnticipationNote = b"TAN", TaxAllocation =
+    b"TAXA", ToBeAnnounced = b"TBA", UsTreasuryBill = b"TBILL", UsTreasuryBond =
+    b"TBOND", PrincipalStripOfACallableBondOrNote = b"TCAL", TimeDeposit = b"TD",
+    TaxExemptCommercialPaper = b"TECP", TermLoan = b"TERM",
+    InterestStripFromAnyBondOrNote = b"TINT", TreasuryInflationProtectedSecurities =
+    b"TIPS", UsTreasuryNote = b"TNOTE", PrincipalStripFromANonCallableBondOrNote =
+    b"TPRN", TaxAndRevenueAnticipationNote = b"TRAN", UsTreasuryNoteDeprecated = b"UST",
+    UsTreasuryBillDeprecated = b"USTB", VariableRateDemandNote = b"VRDN", Warrant =
+    b"WAR", Withdrawn = b"WITHDRN", ExtendedCommNote = b"XCN", IndexedLinked = b"XLINKD",
+    YankeeCorporateBond = b"YANK", YankeeCertificateOfDeposit = b"YCD" }, integer = false
+);
+/// Values of `StandInstDbType` (169), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StandInstDbType<'a> {
+    /// `0`: OTHER.
+    Other2,
+    /// `1`: DTC_SID.
+    DtcSid,
+    /// `2`: THOMSON_ALERT.
+    ThomsonAlert,
+    /// `3`: A_GLOBAL_CUSTODIAN.
+    AGlobalCustodian,
+    /// `4`: ACCOUNTNET.
+    Accountnet,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    StandInstDbType { Other2 = b"0", DtcSid = b"1", ThomsonAlert = b"2", AGlobalCustodian
+    = b"3", Accountnet = b"4" }, integer = true
+);
+/// Values of `SettlDeliveryType` (172), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SettlDeliveryType<'a> {
+    /// `0`: VERSUS_PAYMENT.
+    VersusPayment,
+    /// `1`: FREE.
+    Free,
+    /// `2`: TRI_PARTY.
+    TriParty,
+    /// `3`: HOLD_IN_CUSTODY.
+    HoldInCustody,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SettlDeliveryType { VersusPayment = b"0", Free = b"1", TriParty = b"2", HoldInCustody
+    = b"3" }, integer = true
+);
+/// Values of `AllocLinkType` (197), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocLinkType<'a> {
+    /// `0`: F_X_NETTING.
+    FXNetting,
+    /// `1`: F_X_SWAP.
+    FXSwap,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(AllocLinkType { FXNetting = b"0", FXSwap = b"1" }, integer = true);
+/// Values of `PutOrCall` (201), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PutOrCall<'a> {
+    /// `0`: PUT.
+    Put,
+    /// `1`: CALL.
+    Call,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(PutOrCall { Put = b"0", Call = b"1" }, integer = true);
+/// Values of `CoveredOrUncovered` (203), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CoveredOrUncovered<'a> {
+    /// `0`: COVERED.
+    Covered,
+    /// `1`: UNCOVERED.
+    Uncovered,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(CoveredOrUncovered { Covered = b"0", Uncovered = b"1" }, integer = true);
+/// Values of `AllocHandlInst` (209), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocHandlInst<'a> {
+    /// `1`: MATCH.
+    Match,
+    /// `2`: FORWARD.
+    Forward,
+    /// `3`: FORWARD_AND_MATCH.
+    ForwardAndMatch,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AllocHandlInst { Match = b"1", Forward = b"2", ForwardAndMatch = b"3" }, integer =
+    true
+);
+/// Values of `RoutingType` (216), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoutingType<'a> {
+    /// `1`: TARGET_FIRM.
+    TargetFirm,
+    /// `2`: TARGET_LIST.
+    TargetList,
+    /// `3`: BLOCK_FIRM.
+    BlockFirm,
+    /// `4`: BLOCK_LIST.
+    BlockList,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    RoutingType { TargetFirm = b"1", TargetList = b"2", BlockFirm = b"3", BlockList =
+    b"4" }, integer = true
+);
+/// Values of `StipulationType` (233), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StipulationType<'a> {
+    /// `AMT`: ALTERNATIVE_MINIMUM_TAX.
+    AlternativeMinimumTax,
+    /// `AUTOREINV`: AUTO_REINVESTMENT.
+    AutoReinvestment,
+    /// `BANKQUAL`: BANK_QUALIFIED.
+    BankQualified,
+    /// `BGNCON`: BARGAIN_CONDITIONS.
+    BargainConditions,
+    /// `COUPON`: COUPON_RANGE.
+    CouponRange,
+    /// `CURRENCY`: ISO_CURRENCY_CODE.
+    IsoCurrencyCode,
+    /// `CUSTOMDATE`: CUSTOM_START_END_DATE.
+    CustomStartEndDate,
+    /// `GEOG`: GEOGRAPHICS.
+    Geographics,
+    /// `HAIRCUT`: VALUATION_DISCOUNT.
+    ValuationDiscount,
+    /// `INSURED`: INSURED.
+    Insured,
+    /// `ISSUE`: YEAR_OR_YEAR_MONTH_OF_ISSUE.
+    YearOrYearMonthOfIssue,
+    /// `ISSUER`: ISSUERS_TICKER.
+    IssuersTicker,
+    /// `ISSUESIZE`: ISSUE_SIZE_RANGE.
+    IssueSizeRange,
+    /// `LOOKBACK`: LOOKBACK_DAYS.
+    LookbackDays,
+    /// `LOT`: EXPLICIT_LOT_IDENTIFIER.
+    ExplicitLotIdentifier,
+    /// `LOTVAR`: LOT_VARIANCE.
+    LotVariance,
+    /// `MAT`: MATURITY_YEAR_AND_MONTH.
+    MaturityYearAndMonth,
+    /// `MATURITY`: MATURITY_RANGE.
+    MaturityRange,
+    /// `MAXSUBS`: MAXIMUM_SUBSTITUTIONS.
+    MaximumSubstitutions,
+    /// `MINDNOM`: MINIMUM_DENOMINATION.
+    MinimumDenomination,
+    /// `MININCR`: MINIMUM_INCREMENT.
+    MinimumIncrement,
+    /// `MINQTY`: MINIMUM_QUANTITY.
+    MinimumQuantity,
+    /// `PAYFREQ`: PAYMENT_FREQUENCY_CALENDAR.
+    PaymentFrequencyCalendar,
+    /// `PIECES`: NUMBER_OF_PIECES.
+    NumberOfPieces,
+    /// `PMAX`: POOLS_MAXIMUM.
+    PoolsMaximum,
+    /// `PPL`: POOLS_PER_LOT.
+    PoolsPerLot,
+    /// `PPM`: POOLS_PER_MILLION.
+    PoolsPerMillion,
+    /// `PPT`: POOLS_PER_TRADE.
+    PoolsPerTrade,
+    /// `PRICE`: PRICE_RANGE.
+    PriceRange,
+    /// `PRICEFREQ`: PRICING_FREQUENCY.
+    PricingFrequency,
+    /// `PROD`: PRODUCTION_YEAR.
+    ProductionYear,
+    /// `PROTECT`: CALL_PROTECTION.
+    CallProtection,
+    /// `PURPOSE`: PURPOSE.
+    Purpose,
+    /// `PXSOURCE`: BENCHMARK_PRICE_SOURCE.
+    BenchmarkPriceSource,
+    /// `RATING`: RATING_SOURCE_AND_RANGE.
+    RatingSourceAndRange,
+    /// `REDEMPTION`: TYPE_OF_REDEMPTION.
+    TypeOfRedemption,
+    /// `RESTRICTED`: RESTRICTED.
+    Restricted,
+    /// `SECTOR`: MARKET_SECTOR.
+    MarketSector,
+    /// `SECTYPE`: SECURITYTYPE_INCLUDED_OR_EXCLUDED.
+    SecuritytypeIncludedOrExcluded,
+    /// `STRUCT`: STRUCTURE.
+    Structure,
+    /// `SUBSFREQ`: SUBSTITUTIONS_FREQUENCY.
+    SubstitutionsFrequency,
+    /// `SUBSLEFT`: SUBSTITUTIONS_LEFT.
+    SubstitutionsLeft,
+    /// `TEXT`: FREEFORM_TEXT.
+    FreeformText,
+    /// `TRDVAR`: TRADE_VARIANCE.
+    TradeVariance,
+    /// `WAC`: WEIGHTED_AVERAGE_COUPON.
+    WeightedAverageCoupon,
+    /// `WAL`: WEIGHTED_AVERAGE_LIFE_COUPON.
+    WeightedAverageLifeCoupon,
+    /// `WALA`: WEIGHTED_AVERAGE_LOAN_AGE.
+    WeightedAverageLoanAge,
+    /// `WAM`: WEIGHTED_AVERAGE_MATURITY.
+    WeightedAverageMaturity,
+    /// `WHOLE`: WHOLE_POOL.
+    WholePool,
+    /// `YIELD`: YIELD_RANGE.
+    YieldRange,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    StipulationType { AlternativeMinimumTax = b"AMT", AutoReinvestment = b"AUTOREINV",
+    BankQualified = b"BANKQUAL", BargainConditions = b"BGNCON", CouponRange = b"COUPON",
+    IsoCurrencyCode = b"CURRENCY", CustomStartEndDate = b"CUSTOMDATE", Geographics =
+    b"GEOG", ValuationDiscount = b"HAIRCUT", Insured = b"INSURED", YearOrYearMonthOfIssue
+    = b"ISSUE", IssuersTicker = b"ISSUER", IssueSizeRange = b"ISSUESIZE", LookbackDays =
+    b"LOOKBACK", ExplicitLotIdentifier = b"LOT", LotVariance = b"LOTVAR",
+    MaturityYearAndMonth = b"MAT", MaturityRange = b"MATURITY", MaximumSubstitutions =
+    b"MAXSUBS", MinimumDenomination = b"MINDNOM", MinimumIncrement = b"MININCR",
+    MinimumQuantity = b"MINQTY", PaymentFrequencyCalendar = b"PAYFREQ", NumberOfPieces =
+    b"PIECES", PoolsMaximum = b"PMAX", PoolsPerLot = b"PPL", PoolsPerMillion = b"PPM",
+    PoolsPerTrade = b"PPT", PriceRange = b"PRICE", PricingFrequency = b"PRICEFREQ",
+    ProductionYear = b"PROD", CallProtection = b"PROTECT", Purpose = b"PURPOSE",
+    BenchmarkPriceSource = b"PXSOURCE", RatingSourceAndRange = b"RATING",
+    TypeOfRedemption = b"REDEMPTION", Restricted = b"RESTRICTED", MarketSector =
+    b"SECTOR", SecuritytypeIncludedOrExcluded = b"SECTYPE", Structure = b"STRUCT",
+    SubstitutionsFrequency = b"SUBSFREQ", SubstitutionsLeft = b"SUBSLEFT", FreeformText =
+    b"TEXT", TradeVariance = b"TRDVAR", WeightedAverageCoupon = b"WAC",
+    WeightedAverageLifeCoupon = b"WAL", WeightedAverageLoanAge = b"WALA",
+    WeightedAverageMaturity = b"WAM", WholePool = b"WHOLE", YieldRange = b"YIELD" },
+    integer = false
+);
+/// Values of `YieldType` (235), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum YieldType<'a> {
+    /// `AFTERTAX`: AFTER_TAX_YIELD.
+    AfterTaxYield,
+    /// `ANNUAL`: ANNUAL_YIELD.
+    AnnualYield,
+    /// `ATISSUE`: YIELD_AT_ISSUE.
+    YieldAtIssue,
+    /// `AVGMATURITY`: YIELD_TO_AVERAGE_MATURITY.
+    YieldToAverageMaturity,
+    /// `BOOK`: BOOK_YIELD.
+    BookYield,
+    /// `CALL`: YIELD_TO_NEXT_CALL.
+    YieldToNextCall,
+    /// `CHANGE`: YIELD_CHANGE_SINCE_CLOSE.
+    YieldChangeSinceClose,
+    /// `CLOSE`: CLOSING_YIELD.
+    ClosingYield,
+    /// `COMPOUND`: COMPOUND_YIELD.
+    CompoundYield,
+    /// `CURRENT`: CURRENT_YIELD.
+    CurrentYield,
+    /// `GOVTEQUIV`: GOVERNMENT_EQUIVALENT_YIELD.
+    GovernmentEquivalentYield,
+    /// `GROSS`: TRUE_GROSS_YIELD.
+    TrueGrossYield,
+    /// `INFLATION`: YIELD_WITH_INFLATION_ASSUMPTION.
+    YieldWithInflationAssumption,
+    /// `INVERSEFLOATER`: INVERSE_FLOATER_BOND_YIELD.
+    InverseFloaterBondYield,
+    /// `LASTCLOSE`: MOST_RECENT_CLOSING_YIELD.
+    MostRecentClosingYield,
+    /// `LASTMONTH`: CLOSING_YIELD_MOST_RECENT_MONTH.
+    ClosingYieldMostRecentMonth,
+    /// `LASTQUARTER`: CLOSING_YIELD_MOST_RECENT_QUARTER.
+    ClosingYieldMostRecentQuarter,
+    /// `LASTYEAR`: CLOSING_YIELD_MOST_RECENT_YEAR.
+    ClosingYieldMostRecentYear,
+    /// `LONGAVGLIFE`: YIELD_TO_LONGEST_AVERAGE_LIFE.
+    YieldToLongestAverageLife,
+    /// `MARK`: MARK_TO_MARKET_YIELD.
+    MarkToMarketYield,
+    /// `MATURITY`: YIELD_TO_MATURITY.
+    YieldToMaturity,
+    /// `NEXTREFUND`: YIELD_TO_NEXT_REFUND.
+    YieldToNextRefund,
+    /// `OPENAVG`: OPEN_AVERAGE_YIELD.
+    OpenAverageYield,
+    /// `PREVCLOSE`: PREVIOUS_CLOSE_YIELD.
+    PreviousCloseYield,
+    /// `PROCEEDS`: PROCEEDS_YIELD.
+    ProceedsYield,
+    /// `PUT`: YIELD_TO_NEXT_PUT.
+    YieldToNextPut,
+    /// `SEMIANNUAL`: SEMI_ANNUAL_YIELD.
+    SemiAnnualYield,
+    /// `SHORTAVGLIFE`: YIELD_TO_SHORTEST_AVERAGE_LIFE.
+    YieldToShortestAverageLife,
+    /// `SIMPLE`: SIMPLE_YIELD.
+    SimpleYield,
+    /// `TAXEQUIV`: TAX_EQUIVALENT_YIELD.
+    TaxEquivalentYield,
+    /// `TENDER`: YIELD_TO_TENDER_DATE.
+    YieldToTenderDate,
+    /// `TRUE`: TRUE_YIELD.
+    TrueYield,
+    /// `VALUE1/32`: YIELD_VALUE_OF_1_32.
+    YieldValueOf1_32,
+    /// `WORST`: YIELD_TO_WORST.
+    YieldToWorst,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    YieldType { AfterTaxYield = b"AFTERTAX", AnnualYield = b"ANNUAL", YieldAtIssue =
+    b"ATISSUE", YieldToAverageMaturity = b"AVGMATURITY", BookYield = b"BOOK",
+    YieldToNextCall = b"CALL", YieldChangeSinceClose = b"CHANGE", ClosingYield =
+    b"CLOSE", CompoundYield = b"COMPOUND", CurrentYield = b"CURRENT",
+    GovernmentEquivalentYield = b"GOVTEQUIV", TrueGrossYield = b"GROSS",
+    YieldWithInflationAssumption = b"INFLATION", InverseFloaterBondYield =
+    b"INVERSEFLOATER", MostRecentClosingYield = b"LASTCLOSE", ClosingYieldMostRecentMonth
+    = b"LASTMONTH", ClosingYieldMostRecentQuarter = b"LASTQUARTER",
+    ClosingYieldMostRecentYear = b"LASTYEAR", YieldToLongestAverageLife = b"LONGAVGLIFE",
+    MarkToMarketYield = b"MARK", YieldToMaturity = b"MATURITY", YieldToNextRefund =
+    b"NEXTREFUND", OpenAverageYield = b"OPENAVG", PreviousCloseYield = b"PREVCLOSE",
+    ProceedsYield = b"PROCEEDS", YieldToNextPut = b"PUT", SemiAnnualYield =
+    b"SEMIANNUAL", YieldToShortestAverageLife = b"SHORTAVGLIFE", SimpleYield = b"SIMPLE",
+    TaxEquivalentYield = b"TAXEQUIV", YieldToTenderDate = b"TENDER", TrueYield = b"TRUE",
+    YieldValueOf1_32 = b"VALUE1/32", YieldToWorst = b"WORST" }, integer = false
+);
+/// Values of `SubscriptionRequestType` (263), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SubscriptionRequestType {
+    /// `0`: SNAPSHOT.
+    Snapshot,
+    /// `1`: SNAPSHOT_PLUS_UPDATES.
+    SnapshotPlusUpdates,
+    /// `2`: DISABLE_PREVIOUS_SNAPSHOT_PLUS_UPDATE_REQUEST.
+    DisablePreviousSnapshotPlusUpdateRequest,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    SubscriptionRequestType { Snapshot = b'0', SnapshotPlusUpdates = b'1',
+    DisablePreviousSnapshotPlusUpdateRequest = b'2' }
+);
+/// Values of `MDUpdateType` (265), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MdUpdateType<'a> {
+    /// `0`: FULL_REFRESH.
+    FullRefresh,
+    /// `1`: INCREMENTAL_REFRESH.
+    IncrementalRefresh,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    MdUpdateType { FullRefresh = b"0", IncrementalRefresh = b"1" }, integer = true
+);
+/// Values of `MDEntryType` (269), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MdEntryType {
+    /// `0`: BID.
+    Bid,
+    /// `1`: OFFER.
+    Offer,
+    /// `2`: TRADE.
+    Trade,
+    /// `3`: INDEX_VALUE.
+    IndexValue,
+    /// `4`: OPENING_PRICE.
+    OpeningPrice,
+    /// `5`: CLOSING_PRICE.
+    ClosingPrice,
+    /// `6`: SETTLEMENT_PRICE.
+    SettlementPrice,
+    /// `7`: TRADING_SESSION_HIGH_PRICE.
+    TradingSessionHighPrice,
+    /// `8`: TRADING_SESSION_LOW_PRICE.
+    TradingSessionLowPrice,
+    /// `9`: TRADING_SESSION_VWAP_PRICE.
+    TradingSessionVwapPrice,
+    /// `A`: IMBALANCE.
+    Imbalance,
+    /// `B`: TRADE_VOLUME.
+    TradeVolume,
+    /// `C`: OPEN_INTEREST.
+    OpenInterest,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    MdEntryType { Bid = b'0', Offer = b'1', Trade = b'2', IndexValue = b'3', OpeningPrice
+    = b'4', ClosingPrice = b'5', SettlementPrice = b'6', TradingSessionHighPrice = b'7',
+    TradingSessionLowPrice = b'8', TradingSessionVwapPrice = b'9', Imbalance = b'A',
+    TradeVolume = b'B', OpenInterest = b'C' }
+);
+/// Values of `TickDirection` (274), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TickDirection {
+    /// `0`: PLUS_TICK.
+    PlusTick,
+    /// `1`: ZERO_PLUS_TICK.
+    ZeroPlusTick,
+    /// `2`: MINUS_TICK.
+    MinusTick,
+    /// `3`: ZERO_MINUS_TICK.
+    ZeroMinusTick,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    TickDirection { PlusTick = b'0', ZeroPlusTick = b'1', MinusTick = b'2', ZeroMinusTick
+    = b'3' }
+);
+/// Values of `QuoteCondition` (276), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuoteCondition<'a> {
+    /// `A`: OPEN.
+    Open,
+    /// `B`: CLOSED.
+    Closed,
+    /// `C`: EXCHANGE_BEST.
+    ExchangeBest,
+    /// `D`: CONSOLIDATED_BEST.
+    ConsolidatedBest,
+    /// `E`: LOCKED.
+    Locked,
+    /// `F`: CROSSED.
+    Crossed,
+    /// `G`: DEPTH.
+    Depth,
+    /// `H`: FAST_TRADING.
+    FastTrading,
+    /// `I`: NON_FIRM.
+    NonFirm,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    QuoteCondition { Open = b"A", Closed = b"B", ExchangeBest = b"C", ConsolidatedBest =
+    b"D", Locked = b"E", Crossed = b"F", Depth = b"G", FastTrading = b"H", NonFirm = b"I"
+    }, integer = false
+);
+/// Values of `TradeCondition` (277), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradeCondition<'a> {
+    /// `A`: CASH.
+    Cash,
+    /// `B`: AVERAGE_PRICE_TRADE.
+    AveragePriceTrade,
+    /// `C`: CASH_TRADE.
+    CashTrade,
+    /// `D`: NEXT_DAY.
+    NextDay,
+    /// `E`: OPENING.
+    Opening,
+    /// `F`: INTRADAY_TRADE_DETAIL.
+    IntradayTradeDetail,
+    /// `G`: RULE_127_TRADE.
+    Rule127Trade,
+    /// `H`: RULE_155_TRADE.
+    Rule155Trade,
+    /// `I`: SOLD_LAST.
+    SoldLast,
+    /// `J`: NEXT_DAY_TRADE.
+    NextDayTrade,
+    /// `K`: OPENED.
+    Opened,
+    /// `L`: SELLER.
+    Seller,
+    /// `M`: SOLD.
+    Sold,
+    /// `N`: STOPPED_STOCK.
+    StoppedStock,
+    /// `P`: IMBALANCE_MORE_BUYERS.
+    ImbalanceMoreBuyers,
+    /// `Q`: IMBALANCE_MORE_SELLERS.
+    ImbalanceMoreSellers,
+    /// `R`: OPENING_PRICE.
+    OpeningPrice,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradeCondition { Cash = b"A", AveragePriceTrade = b"B", CashTrade = b"C", NextDay =
+    b"D", Opening = b"E", IntradayTradeDetail = b"F", Rule127Trade = b"G", Rule155Trade =
+    b"H", SoldLast = b"I", NextDayTrade = b"J", Opened = b"K", Seller = b"L", Sold =
+    b"M", StoppedStock = b"N", ImbalanceMoreBuyers = b"P", ImbalanceMoreSellers = b"Q",
+    OpeningPrice = b"R" }, integer = false
+);
+/// Values of `MDUpdateAction` (279), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MdUpdateAction {
+    /// `0`: NEW.
+    New,
+    /// `1`: CHANGE.
+    Change,
+    /// `2`: DELETE.
+    Delete,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(MdUpdateAction { New = b'0', Change = b'1', Delete = b'2' });
+/// Values of `MDReqRejReason` (281), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MdReqRejReason {
+    /// `0`: UNKNOWN_SYMBOL.
+    UnknownSymbol,
+    /// `1`: DUPLICATE_MDREQID.
+    DuplicateMdreqid,
+    /// `2`: INSUFFICIENT_BANDWIDTH.
+    InsufficientBandwidth,
+    /// `3`: INSUFFICIENT_PERMISSIONS.
+    InsufficientPermissions,
+    /// `4`: UNSUPPORTED_SUBSCRIPTIONREQUESTTYPE.
+    UnsupportedSubscriptionrequesttype,
+    /// `5`: UNSUPPORTED_MARKETDEPTH.
+    UnsupportedMarketdepth,
+    /// `6`: UNSUPPORTED_MDUPDATETYPE.
+    UnsupportedMdupdatetype,
+    /// `7`: UNSUPPORTED_AGGREGATEDBOOK.
+    UnsupportedAggregatedbook,
+    /// `8`: UNSUPPORTED_MDENTRYTYPE.
+    UnsupportedMdentrytype,
+    /// `9`: UNSUPPORTED_TRADINGSESSIONID.
+    UnsupportedTradingsessionid,
+    /// `A`: UNSUPPORTED_SCOPE.
+    UnsupportedScope,
+    /// `B`: UNSUPPORTED_OPENCLOSESETTLEFLAG.
+    UnsupportedOpenclosesettleflag,
+    /// `C`: UNSUPPORTED_MDIMPLICITDELETE.
+    UnsupportedMdimplicitdelete,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    MdReqRejReason { UnknownSymbol = b'0', DuplicateMdreqid = b'1', InsufficientBandwidth
+    = b'2', InsufficientPermissions = b'3', UnsupportedSubscriptionrequesttype = b'4',
+    UnsupportedMarketdepth = b'5', UnsupportedMdupdatetype = b'6',
+    UnsupportedAggregatedbook = b'7', UnsupportedMdentrytype = b'8',
+    UnsupportedTradingsessionid = b'9', UnsupportedScope = b'A',
+    UnsupportedOpenclosesettleflag = b'B', UnsupportedMdimplicitdelete = b'C' }
+);
+/// Values of `DeleteReason` (285), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeleteReason {
+    /// `0`: CANCELATION.
+    Cancelation,
+    /// `1`: ERROR.
+    Error,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(DeleteReason { Cancelation = b'0', Error = b'1' });
+/// Values of `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpenCloseSettlFlag<'a> {
+    /// `0`: DAILY_OPEN.
+    DailyOpen,
+    /// `1`: SESSION_OPEN.
+    SessionOpen,
+    /// `2`: DELIVERY_SETTLEMENT_ENTRY.
+    DeliverySettlementEntry,
+    /// `3`: EXPECTED_ENTRY.
+    ExpectedEntry,
+    /// `4`: ENTRY_FROM_PREVIOUS_BUSINESS_DAY.
+    EntryFromPreviousBusinessDay,
+    /// `5`: THEORETICAL_PRICE_VALUE.
+    TheoreticalPriceValue,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    OpenCloseSettlFlag { DailyOpen = b"0", SessionOpen = b"1", DeliverySettlementEntry =
+    b"2", ExpectedEntry = b"3", EntryFromPreviousBusinessDay = b"4",
+    TheoreticalPriceValue = b"5" }, integer = false
+);
+/// Values of `FinancialStatus` (291), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FinancialStatus<'a> {
+    /// `1`: BANKRUPT.
+    Bankrupt,
+    /// `2`: PENDING_DELISTING.
+    PendingDelisting,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    FinancialStatus { Bankrupt = b"1", PendingDelisting = b"2" }, integer = false
+);
+/// Values of `CorporateAction` (292), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CorporateAction<'a> {
+    /// `A`: EX_DIVIDEND.
+    ExDividend,
+    /// `B`: EX_DISTRIBUTION.
+    ExDistribution,
+    /// `C`: EX_RIGHTS.
+    ExRights,
+    /// `D`: NEW.
+    New,
+    /// `E`: EX_INTEREST.
+    ExInterest,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CorporateAction { ExDividend = b"A", ExDistribution = b"B", ExRights = b"C", New =
+    b"D", ExInterest = b"E" }, integer = false
+);
+/// Values of `QuoteStatus` (297), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuoteStatus<'a> {
+    /// `0`: ACCEPTED.
+    Accepted,
+    /// `1`: CANCEL_FOR_SYMBOL.
+    CancelForSymbol,
+    /// `10`: PENDING.
+    Pending,
+    /// `11`: PASS.
+    Pass,
+    /// `12`: LOCKED_MARKET_WARNING.
+    LockedMarketWarning,
+    /// `13`: CROSS_MARKET_WARNING.
+    CrossMarketWarning,
+    /// `14`: CANCELED_DUE_TO_LOCK_MARKET.
+    CanceledDueToLockMarket,
+    /// `15`: CANCELED_DUE_TO_CROSS_MARKET.
+    CanceledDueToCrossMarket,
+    /// `2`: CANCELED_FOR_SECURITY_TYPE.
+    CanceledForSecurityType,
+    /// `3`: CANCELED_FOR_UNDERLYING.
+    CanceledForUnderlying,
+    /// `4`: CANCELED_ALL.
+    CanceledAll,
+    /// `5`: REJECTED.
+    Rejected,
+    /// `6`: REMOVED_FROM_MARKET.
+    RemovedFromMarket,
+    /// `7`: EXPIRED.
+    Expired,
+    /// `8`: QUERY.
+    Query,
+    /// `9`: QUOTE_NOT_FOUND.
+    QuoteNotFound,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    QuoteStatus { Accepted = b"0", CancelForSymbol = b"1", Pending = b"10", Pass = b"11",
+    LockedMarketWarning = b"12", CrossMarketWarning = b"13", CanceledDueToLockMarket =
+    b"14", CanceledDueToCrossMarket = b"15", CanceledForSecurityType = b"2",
+    CanceledForUnderlying = b"3", CanceledAll = b"4", Rejected = b"5", RemovedFromMarket
+    = b"6", Expired = b"7", Query = b"8", QuoteNotFound = b"9" }, integer = true
+);
+/// Values of `QuoteCancelType` (298), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuoteCancelType<'a> {
+    /// `1`: CANCEL_FOR_SYMBOL.
+    CancelForSymbol,
+    /// `2`: CANCEL_FOR_SECURITY_TYPE.
+    CancelForSecurityType,
+    /// `3`: CANCEL_FOR_UNDERLYING_SYMBOL.
+    CancelForUnderlyingSymbol,
+    /// `4`: CANCEL_ALL_QUOTES.
+    CancelAllQuotes,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    QuoteCancelType { CancelForSymbol = b"1", CancelForSecurityType = b"2",
+    CancelForUnderlyingSymbol = b"3", CancelAllQuotes = b"4" }, integer = true
+);
+/// Values of `QuoteRejectReason` (300), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuoteRejectReason<'a> {
+    /// `1`: UNKNOWN_SYMBOL.
+    UnknownSymbol,
+    /// `2`: EXCHANGE.
+    Exchange,
+    /// `3`: QUOTE_REQUEST_EXCEEDS_LIMIT.
+    QuoteRequestExceedsLimit,
+    /// `4`: TOO_LATE_TO_ENTER.
+    TooLateToEnter,
+    /// `5`: UNKNOWN_QUOTE.
+    UnknownQuote,
+    /// `6`: DUPLICATE_QUOTE.
+    DuplicateQuote,
+    /// `7`: INVALID_BID_ASK_SPREAD.
+    InvalidBidAskSpread,
+    /// `8`: INVALID_PRICE.
+    InvalidPrice,
+    /// `9`: NOT_AUTHORIZED_TO_QUOTE_SECURITY.
+    NotAuthorizedToQuoteSecurity,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    QuoteRejectReason { UnknownSymbol = b"1", Exchange = b"2", QuoteRequestExceedsLimit =
+    b"3", TooLateToEnter = b"4", UnknownQuote = b"5", DuplicateQuote = b"6",
+    InvalidBidAskSpread = b"7", InvalidPrice = b"8", NotAuthorizedToQuoteSecurity = b"9",
+    Other2 = b"99" }, integer = true
+);
+/// Values of `QuoteResponseLevel` (301), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuoteResponseLevel<'a> {
+    /// `0`: NO_ACKNOWLEDGEMENT.
+    NoAcknowledgement,
+    /// `1`: ACKNOWLEDGE_ONLY_NEGATIVE_OR_ERRONEOUS_QUOTES.
+    AcknowledgeOnlyNegativeOrErroneousQuotes,
+    /// `2`: ACKNOWLEDGE_EACH_QUOTE_MESSAGES.
+    AcknowledgeEachQuoteMessages,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    QuoteResponseLevel { NoAcknowledgement = b"0",
+    AcknowledgeOnlyNegativeOrErroneousQuotes = b"1", AcknowledgeEachQuoteMessages = b"2"
+    }, integer = true
+);
+/// Values of `QuoteRequestType` (303), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuoteRequestType<'a> {
+    /// `1`: MANUAL.
+    Manual,
+    /// `2`: AUTOMATIC.
+    Automatic,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(QuoteRequestType { Manual = b"1", Automatic = b"2" }, integer = true);
+/// Values of `SecurityRequestType` (321), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecurityRequestType<'a> {
+    /// `0`: REQUEST_SECURITY_IDENTITY_AND_SPECIFICATIONS.
+    RequestSecurityIdentityAndSpecifications,
+    /// `1`: REQUEST_SECURITY_IDENTITY_FOR_THE_SPECIFICATIONS_PROVIDED.
+    RequestSecurityIdentityForTheSpecificationsProvided,
+    /// `2`: REQUEST_LIST_SECURITY_TYPES.
+    RequestListSecurityTypes,
+    /// `3`: REQUEST_LIST_SECURITIES.
+    RequestListSecurities,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SecurityRequestType { RequestSecurityIdentityAndSpecifications = b"0",
+    RequestSecurityIdentityForTheSpecificationsProvided = b"1", RequestListSecurityTypes
+    = b"2", RequestListSecurities = b"3" }, integer = true
+);
+/// Values of `SecurityResponseType` (323), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecurityResponseType<'a> {
+    /// `1`: ACCEPT_SECURITY_PROPOSAL_AS_IS.
+    AcceptSecurityProposalAsIs,
+    /// `2`: ACCEPT_SECURITY_PROPOSAL_WITH_REVISIONS_AS_INDICATED_IN_THE_MESSAGE.
+    AcceptSecurityProposalWithRevisionsAsIndicatedInTheMessage,
+    /// `5`: REJECT_SECURITY_PROPOSAL.
+    RejectSecurityProposal,
+    /// `6`: CAN_NOT_MATCH_SELECTION_CRITERIA.
+    CanNotMatchSelectionCriteria,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SecurityResponseType { AcceptSecurityProposalAsIs = b"1",
+    AcceptSecurityProposalWithRevisionsAsIndicatedInTheMessage = b"2",
+    RejectSecurityProposal = b"5", CanNotMatchSelectionCriteria = b"6" }, integer = true
+);
+/// Values of `SecurityTradingStatus` (326), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecurityTradingStatus<'a> {
+    /// `1`: OPENING_DELAY.
+    OpeningDelay,
+    /// `10`: MARKET_ON_CLOSE_IMBALANCE_SELL.
+    MarketOnCloseImbalanceSell,
+    /// `12`: NO_MARKET_IMBALANCE.
+    NoMarketImbalance,
+    /// `13`: NO_MARKET_ON_CLOSE_IMBALANCE.
+    NoMarketOnCloseImbalance,
+    /// `14`: ITS_PRE_OPENING.
+    ItsPreOpening,
+    /// `15`: NEW_PRICE_INDICATION.
+    NewPriceIndication,
+    /// `16`: TRADE_DISSEMINATION_TIME.
+    TradeDisseminationTime,
+    /// `17`: READY_TO_TRADE.
+    ReadyToTrade,
+    /// `18`: NOT_AVAILABLE_FOR_TRADING.
+    NotAvailableForTrading,
+    /// `19`: NOT_TRADED_ON_THIS_MARKET.
+    NotTradedOnThisMarket,
+    /// `2`: TRADING_HALT.
+    TradingHalt,
+    /// `20`: UNKNOWN_OR_INVALID.
+    UnknownOrInvalid,
+    /// `21`: PRE_OPEN.
+    PreOpen,
+    /// `22`: OPENING_ROTATION.
+    OpeningRotation,
+    /// `23`: FAST_MARKET.
+    FastMarket,
+    /// `3`: RESUME.
+    Resume,
+    /// `4`: NO_OPEN_NO_RESUME.
+    NoOpenNoResume,
+    /// `5`: PRICE_INDICATION.
+    PriceIndication,
+    /// `6`: TRADING_RANGE_INDICATION.
+    TradingRangeIndication,
+    /// `7`: MARKET_IMBALANCE_BUY.
+    MarketImbalanceBuy,
+    /// `8`: MARKET_IMBALANCE_SELL.
+    MarketImbalanceSell,
+    /// `9`: MARKET_ON_CLOSE_IMBALANCE_BUY.
+    MarketOnCloseImbalanceBuy,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SecurityTradingStatus { OpeningDelay = b"1", MarketOnCloseImbalanceSell = b"10",
+    NoMarketImbalance = b"12", NoMarketOnCloseImbalance = b"13", ItsPreOpening = b"14",
+    NewPriceIndication = b"15", TradeDisseminationTime = b"16", ReadyToTrade = b"17",
+    NotAvailableForTrading = b"18", NotTradedOnThisMarket = b"19", TradingHalt = b"2",
+    UnknownOrInvalid = b"20", PreOpen = b"21", OpeningRotation = b"22", FastMarket =
+    b"23", Resume = b"3", NoOpenNoResume = b"4", PriceIndication = b"5",
+    TradingRangeIndication = b"6", MarketImbalanceBuy = b"7", MarketImbalanceSell = b"8",
+    MarketOnCloseImbalanceBuy = b"9" }, integer = true
+);
+/// Values of `HaltReasonChar` (327), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HaltReasonChar {
+    /// `D`: NEWS_DISSEMINATION.
+    NewsDissemination,
+    /// `E`: ORDER_INFLUX.
+    OrderInflux,
+    /// `I`: ORDER_IMBALANCE.
+    OrderImbalance,
+    /// `M`: ADDITIONAL_INFORMATION.
+    AdditionalInformation,
+    /// `P`: NEWS_PENDING.
+    NewsPending,
+    /// `X`: EQUIPMENT_CHANGEOVER.
+    EquipmentChangeover,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    HaltReasonChar { NewsDissemination = b'D', OrderInflux = b'E', OrderImbalance = b'I',
+    AdditionalInformation = b'M', NewsPending = b'P', EquipmentChangeover = b'X' }
+);
+/// Values of `Adjustment` (334), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Adjustment<'a> {
+    /// `1`: CANCEL.
+    Cancel,
+    /// `2`: ERROR.
+    Error,
+    /// `3`: CORRECTION.
+    Correction,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    Adjustment { Cancel = b"1", Error = b"2", Correction = b"3" }, integer = true
+);
+/// Values of `TradSesMethod` (338), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradSesMethod<'a> {
+    /// `1`: ELECTRONIC.
+    Electronic,
+    /// `2`: OPEN_OUTCRY.
+    OpenOutcry,
+    /// `3`: TWO_PARTY.
+    TwoParty,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradSesMethod { Electronic = b"1", OpenOutcry = b"2", TwoParty = b"3" }, integer =
+    true
+);
+/// Values of `TradSesMode` (339), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradSesMode<'a> {
+    /// `1`: TESTING.
+    Testing,
+    /// `2`: SIMULATED.
+    Simulated,
+    /// `3`: PRODUCTION.
+    Production,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradSesMode { Testing = b"1", Simulated = b"2", Production = b"3" }, integer = true
+);
+/// Values of `TradSesStatus` (340), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradSesStatus<'a> {
+    /// `0`: UNKNOWN.
+    Unknown,
+    /// `1`: HALTED.
+    Halted,
+    /// `2`: OPEN.
+    Open,
+    /// `3`: CLOSED.
+    Closed,
+    /// `4`: PRE_OPEN.
+    PreOpen,
+    /// `5`: PRE_CLOSE.
+    PreClose,
+    /// `6`: REQUEST_REJECTED.
+    RequestRejected,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradSesStatus { Unknown = b"0", Halted = b"1", Open = b"2", Closed = b"3", PreOpen =
+    b"4", PreClose = b"5", RequestRejected = b"6" }, integer = true
+);
+/// Values of `MessageEncoding` (347), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MessageEncoding<'a> {
+    /// `EUC-JP`: EUC_JP.
+    EucJp,
+    /// `ISO-2022-JP`: ISO_2022_JP.
+    Iso2022Jp,
+    /// `Shift_JIS`: SHIFT_JIS.
+    ShiftJis,
+    /// `UTF-8`: UTF_8.
+    Utf8,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    MessageEncoding { EucJp = b"EUC-JP", Iso2022Jp = b"ISO-2022-JP", ShiftJis =
+    b"Shift_JIS", Utf8 = b"UTF-8" }, integer = false
+);
+/// Values of `SessionRejectReason` (373), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SessionRejectReason<'a> {
+    /// `0`: INVALID_TAG_NUMBER.
+    InvalidTagNumber,
+    /// `1`: REQUIRED_TAG_MISSING.
+    RequiredTagMissing,
+    /// `10`: SENDINGTIME_ACCURACY_PROBLEM.
+    SendingtimeAccuracyProblem,
+    /// `11`: INVALID_MSGTYPE.
+    InvalidMsgtype,
+    /// `12`: XML_VALIDATION_ERROR.
+    XmlValidationError,
+    /// `13`: TAG_APPEARS_MORE_THAN_ONCE.
+    TagAppearsMoreThanOnce,
+    /// `14`: TAG_SPECIFIED_OUT_OF_REQUIRED_ORDER.
+    TagSpecifiedOutOfRequiredOrder,
+    /// `15`: REPEATING_GROUP_FIELDS_OUT_OF_ORDER.
+    RepeatingGroupFieldsOutOfOrder,
+    /// `16`: INCORRECT_NUMINGROUP_COUNT_FOR_REPEATING_GROUP.
+    IncorrectNumingroupCountForRepeatingGroup,
+    /// `17`: NON_DATA_VALUE_INCLUDES_FIELD_DELIMITER.
+    NonDataValueIncludesFieldDelimiter,
+    /// `2`: TAG_NOT_DEFINED_FOR_THIS_MESSAGE_TYPE.
+    TagNotDefinedForThisMessageType,
+    /// `3`: UNDEFINED_TAG.
+    UndefinedTag,
+    /// `4`: TAG_SPECIFIED_WITHOUT_A_VALUE.
+    TagSpecifiedWithoutAValue,
+    /// `5`: VALUE_IS_INCORRECT.
+    ValueIsIncorrect,
+    /// `6`: INCORRECT_DATA_FORMAT_FOR_VALUE.
+    IncorrectDataFormatForValue,
+    /// `7`: DECRYPTION_PROBLEM.
+    DecryptionProblem,
+    /// `8`: SIGNATURE_PROBLEM.
+    SignatureProblem,
+    /// `9`: COMPID_PROBLEM.
+    CompidProblem,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SessionRejectReason { InvalidTagNumber = b"0", RequiredTagMissing = b"1",
+    SendingtimeAccuracyProblem = b"10", InvalidMsgtype = b"11", XmlValidationError =
+    b"12", TagAppearsMoreThanOnce = b"13", TagSpecifiedOutOfRequiredOrder = b"14",
+    RepeatingGroupFieldsOutOfOrder = b"15", IncorrectNumingroupCountForRepeatingGroup =
+    b"16", NonDataValueIncludesFieldDelimiter = b"17", TagNotDefinedForThisMessageType =
+    b"2", UndefinedTag = b"3", TagSpecifiedWithoutAValue = b"4", ValueIsIncorrect = b"5",
+    IncorrectDataFormatForValue = b"6", DecryptionProblem = b"7", SignatureProblem =
+    b"8", CompidProblem = b"9", Other2 = b"99" }, integer = true
+);
+/// Values of `BidRequestTransType` (374), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BidRequestTransType {
+    /// `C`: CANCEL.
+    Cancel,
+    /// `N`: NEW.
+    New,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(BidRequestTransType { Cancel = b'C', New = b'N' });
+/// Values of `ExecRestatementReason` (378), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExecRestatementReason<'a> {
+    /// `0`: GT_CORPORATE_ACTION.
+    GtCorporateAction,
+    /// `1`: GT_RENEWAL.
+    GtRenewal,
+    /// `10`: WAREHOUSE_RECAP.
+    WarehouseRecap,
+    /// `2`: VERBAL_CHANGE.
+    VerbalChange,
+    /// `3`: REPRICING_OF_ORDER.
+    RepricingOfOrder,
+    /// `4`: BROKER_OPTION.
+    BrokerOption,
+    /// `5`: PARTIAL_DECLINE_OF_ORDERQTY.
+    PartialDeclineOfOrderqty,
+    /// `6`: CANCEL_ON_TRADING_HALT.
+    CancelOnTradingHalt,
+    /// `7`: CANCEL_ON_SYSTEM_FAILURE.
+    CancelOnSystemFailure,
+    /// `8`: MARKET.
+    Market,
+    /// `9`: CANCELED_NOT_BEST.
+    CanceledNotBest,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ExecRestatementReason { GtCorporateAction = b"0", GtRenewal = b"1", WarehouseRecap =
+    b"10", VerbalChange = b"2", RepricingOfOrder = b"3", BrokerOption = b"4",
+    PartialDeclineOfOrderqty = b"5", CancelOnTradingHalt = b"6", CancelOnSystemFailure =
+    b"7", Market = b"8", CanceledNotBest = b"9", Other2 = b"99" }, integer = true
+);
+/// Values of `BusinessRejectReason` (380), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BusinessRejectReason<'a> {
+    /// `0`: OTHER.
+    Other2,
+    /// `1`: UNKNOWN_ID.
+    UnknownId,
+    /// `2`: UNKNOWN_SECURITY.
+    UnknownSecurity,
+    /// `3`: UNSUPPORTED_MESSAGE_TYPE.
+    UnsupportedMessageType,
+    /// `4`: APPLICATION_NOT_AVAILABLE.
+    ApplicationNotAvailable,
+    /// `5`: CONDITIONALLY_REQUIRED_FIELD_MISSING.
+    ConditionallyRequiredFieldMissing,
+    /// `6`: NOT_AUTHORIZED.
+    NotAuthorized,
+    /// `7`: DELIVERTO_FIRM_NOT_AVAILABLE_AT_THIS_TIME.
+    DelivertoFirmNotAvailableAtThisTime,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    BusinessRejectReason { Other2 = b"0", UnknownId = b"1", UnknownSecurity = b"2",
+    UnsupportedMessageType = b"3", ApplicationNotAvailable = b"4",
+    ConditionallyRequiredFieldMissing = b"5", NotAuthorized = b"6",
+    DelivertoFirmNotAvailableAtThisTime = b"7" }, integer = true
+);
+/// Values of `MsgDirection` (385), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MsgDirection {
+    /// `R`: RECEIVE.
+    Receive,
+    /// `S`: SEND.
+    Send,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(MsgDirection { Receive = b'R', Send = b'S' });
+/// Values of `DiscretionInst` (388), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiscretionInst {
+    /// `0`: RELATED_TO_DISPLAYED_PRICE.
+    RelatedToDisplayedPrice,
+    /// `1`: RELATED_TO_MARKET_PRICE.
+    RelatedToMarketPrice,
+    /// `2`: RELATED_TO_PRIMARY_PRICE.
+    RelatedToPrimaryPrice,
+    /// `3`: RELATED_TO_LOCAL_PRIMARY_PRICE.
+    RelatedToLocalPrimaryPrice,
+    /// `4`: RELATED_TO_MIDPOINT_PRICE.
+    RelatedToMidpointPrice,
+    /// `5`: RELATED_TO_LAST_TRADE_PRICE.
+    RelatedToLastTradePrice,
+    /// `6`: RELATED_TO_VWAP.
+    RelatedToVwap,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    DiscretionInst { RelatedToDisplayedPrice = b'0', RelatedToMarketPrice = b'1',
+    RelatedToPrimaryPrice = b'2', RelatedToLocalPrimaryPrice = b'3',
+    RelatedToMidpointPrice = b'4', RelatedToLastTradePrice = b'5', RelatedToVwap = b'6' }
+);
+/// Values of `BidType` (394), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BidType<'a> {
+    /// `1`: NON_DISCLOSED.
+    NonDisclosed,
+    /// `2`: DISCLOSED_STYLE.
+    DisclosedStyle,
+    /// `3`: NO_BIDDING_PROCESS.
+    NoBiddingProcess,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    BidType { NonDisclosed = b"1", DisclosedStyle = b"2", NoBiddingProcess = b"3" },
+    integer = true
+);
+/// Values of `BidDescriptorType` (399), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BidDescriptorType<'a> {
+    /// `1`: SECTOR.
+    Sector,
+    /// `2`: COUNTRY.
+    Country,
+    /// `3`: INDEX.
+    Index,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    BidDescriptorType { Sector = b"1", Country = b"2", Index = b"3" }, integer = true
+);
+/// Values of `SideValueInd` (401), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SideValueInd<'a> {
+    /// `1`: SIDE_VALUE_1.
+    SideValue1,
+    /// `2`: SIDE_VALUE_2.
+    SideValue2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(SideValueInd { SideValue1 = b"1", SideValue2 = b"2" }, integer = true);
+/// Values of `LiquidityIndType` (409), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LiquidityIndType<'a> {
+    /// `1`: FIVE_DAY_MOVING_AVERAGE.
+    FiveDayMovingAverage,
+    /// `2`: TWENTY_DAY_MOVING_AVERAGE.
+    TwentyDayMovingAverage,
+    /// `3`: NORMAL_MARKET_SIZE.
+    NormalMarketSize,
+    /// `4`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    LiquidityIndType { FiveDayMovingAverage = b"1", TwentyDayMovingAverage = b"2",
+    NormalMarketSize = b"3", Other2 = b"4" }, integer = true
+);
+/// Values of `ProgRptReqs` (414), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProgRptReqs<'a> {
+    /// `1`: BUY_SIDE_EXPLICITLY_REQUESTS_STATUS_USING_STATUSREQUEST.
+    BuySideExplicitlyRequestsStatusUsingStatusrequest,
+    /// `2`: SELL_SIDE_PERIODICALLY_SENDS_STATUS_USING_LISTSTATUS.
+    SellSidePeriodicallySendsStatusUsingListstatus,
+    /// `3`: REAL_TIME_EXECUTION_REPORTS.
+    RealTimeExecutionReports,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ProgRptReqs { BuySideExplicitlyRequestsStatusUsingStatusrequest = b"1",
+    SellSidePeriodicallySendsStatusUsingListstatus = b"2", RealTimeExecutionReports =
+    b"3" }, integer = true
+);
+/// Values of `IncTaxInd` (416), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IncTaxInd<'a> {
+    /// `1`: NET.
+    Net,
+    /// `2`: GROSS.
+    Gross,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(IncTaxInd { Net = b"1", Gross = b"2" }, integer = true);
+/// Values of `BidTradeType` (418), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BidTradeType {
+    /// `A`: AGENCY.
+    Agency,
+    /// `G`: VWAP_GUARANTEE.
+    VwapGuarantee,
+    /// `J`: GUARANTEED_CLOSE.
+    GuaranteedClose,
+    /// `R`: RISK_TRADE.
+    RiskTrade,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    BidTradeType { Agency = b'A', VwapGuarantee = b'G', GuaranteedClose = b'J', RiskTrade
+    = b'R' }
+);
+/// Values of `BasisPxType` (419), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BasisPxType {
+    /// `2`: CLOSING_PRICE_AT_MORNING_SESSION.
+    ClosingPriceAtMorningSession,
+    /// `3`: CLOSING_PRICE.
+    ClosingPrice,
+    /// `4`: CURRENT_PRICE.
+    CurrentPrice,
+    /// `5`: SQ.
+    Sq,
+    /// `6`: VWAP_THROUGH_A_DAY.
+    VwapThroughADay,
+    /// `7`: VWAP_THROUGH_A_MORNING_SESSION.
+    VwapThroughAMorningSession,
+    /// `8`: VWAP_THROUGH_AN_AFTERNOON_SESSION.
+    VwapThroughAnAfternoonSession,
+    /// `9`: VWAP_THROUGH_A_DAY_EXCEPT_YORI.
+    VwapThroughADayExceptYori,
+    /// `A`: VWAP_THROUGH_A_MORNING_SESSION_EXCEPT_YORI.
+    VwapThroughAMorningSessionExceptYori,
+    /// `B`: VWAP_THROUGH_AN_AFTERNOON_SESSION_EXCEPT_YORI.
+    VwapThroughAnAfternoonSessionExceptYori,
+    /// `C`: STRIKE.
+    Strike,
+    /// `D`: OPEN.
+    Open,
+    /// `Z`: OTHERS.
+    Others,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    BasisPxType { ClosingPriceAtMorningSession = b'2', ClosingPrice = b'3', CurrentPrice
+    = b'4', Sq = b'5', VwapThroughADay = b'6', VwapThroughAMorningSession = b'7',
+    VwapThroughAnAfternoonSession = b'8', VwapThroughADayExceptYori = b'9',
+    VwapThroughAMorningSessionExceptYori = b'A', VwapThroughAnAfternoonSessionExceptYori
+    = b'B', Strike = b'C', Open = b'D', Others = b'Z' }
+);
+/// Values of `PriceType` (423), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PriceType<'a> {
+    /// `1`: PERCENTAGE.
+    Percentage,
+    /// `10`: FIXED_CABINET_TRADE_PRICE.
+    FixedCabinetTradePrice,
+    /// `11`: VARIABLE_CABINET_TRADE_PRICE.
+    VariableCabinetTradePrice,
+    /// `2`: PER_UNIT.
+    PerUnit,
+    /// `3`: FIXED_AMOUNT.
+    FixedAmount,
+    /// `4`: DISCOUNT.
+    Discount,
+    /// `5`: PREMIUM.
+    Premium,
+    /// `6`: SPREAD.
+    Spread,
+    /// `7`: TED_PRICE.
+    TedPrice,
+    /// `8`: TED_YIELD.
+    TedYield,
+    /// `9`: YIELD.
+    Yield,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PriceType { Percentage = b"1", FixedCabinetTradePrice = b"10",
+    VariableCabinetTradePrice = b"11", PerUnit = b"2", FixedAmount = b"3", Discount =
+    b"4", Premium = b"5", Spread = b"6", TedPrice = b"7", TedYield = b"8", Yield = b"9"
+    }, integer = true
+);
+/// Values of `GTBookingInst` (427), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GtBookingInst<'a> {
+    /// `0`: BOOK_OUT_ALL_TRADES_ON_DAY_OF_EXECUTION.
+    BookOutAllTradesOnDayOfExecution,
+    /// `1`: ACCUMULATE_EXECUTIONS_UNTIL_ORDER_IS_FILLED_OR_EXPIRES.
+    AccumulateExecutionsUntilOrderIsFilledOrExpires,
+    /// `2`: ACCUMULATE_UNTIL_VERBALLY_NOTIFIED_OTHERWISE.
+    AccumulateUntilVerballyNotifiedOtherwise,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    GtBookingInst { BookOutAllTradesOnDayOfExecution = b"0",
+    AccumulateExecutionsUntilOrderIsFilledOrExpires = b"1",
+    AccumulateUntilVerballyNotifiedOtherwise = b"2" }, integer = true
+);
+/// Values of `ListStatusType` (429), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ListStatusType<'a> {
+    /// `1`: ACK.
+    Ack,
+    /// `2`: RESPONSE.
+    Response,
+    /// `3`: TIMED.
+    Timed,
+    /// `4`: EXEC_STARTED.
+    ExecStarted,
+    /// `5`: ALL_DONE.
+    AllDone,
+    /// `6`: ALERT.
+    Alert,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ListStatusType { Ack = b"1", Response = b"2", Timed = b"3", ExecStarted = b"4",
+    AllDone = b"5", Alert = b"6" }, integer = true
+);
+/// Values of `NetGrossInd` (430), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NetGrossInd<'a> {
+    /// `1`: NET.
+    Net,
+    /// `2`: GROSS.
+    Gross,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(NetGrossInd { Net = b"1", Gross = b"2" }, integer = true);
+/// Values of `ListOrderStatus` (431), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ListOrderStatus<'a> {
+    /// `1`: IN_BIDDING_PROCESS.
+    InBiddingProcess,
+    /// `2`: RECEIVED_FOR_EXECUTION.
+    ReceivedForExecution,
+    /// `3`: EXECUTING.
+    Executing,
+    /// `4`: CANCELLING.
+    Cancelling,
+    /// `5`: ALERT.
+    Alert,
+    /// `6`: ALL_DONE.
+    AllDone,
+    /// `7`: REJECT.
+    Reject,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ListOrderStatus { InBiddingProcess = b"1", ReceivedForExecution = b"2", Executing =
+    b"3", Cancelling = b"4", Alert = b"5", AllDone = b"6", Reject = b"7" }, integer =
+    true
+);
+/// Values of `ListExecInstType` (433), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ListExecInstType {
+    /// `1`: IMMEDIATE.
+    Immediate,
+    /// `2`: WAIT_FOR_EXECUTE_INSTRUCTION.
+    WaitForExecuteInstruction,
+    /// `3`: EXCHANGE_SWITCH_CIV_ORDER_SELL_DRIVEN.
+    ExchangeSwitchCivOrderSellDriven,
+    /// `4`: EXCHANGE_SWITCH_CIV_ORDER_BUY_DRIVEN_CASH_TOP_UP.
+    ExchangeSwitchCivOrderBuyDrivenCashTopUp,
+    /// `5`: EXCHANGE_SWITCH_CIV_ORDER_BUY_DRIVEN_CASH_WITHDRAW.
+    ExchangeSwitchCivOrderBuyDrivenCashWithdraw,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    ListExecInstType { Immediate = b'1', WaitForExecuteInstruction = b'2',
+    ExchangeSwitchCivOrderSellDriven = b'3', ExchangeSwitchCivOrderBuyDrivenCashTopUp =
+    b'4', ExchangeSwitchCivOrderBuyDrivenCashWithdraw = b'5' }
+);
+/// Values of `CxlRejResponseTo` (434), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CxlRejResponseTo {
+    /// `1`: ORDER_CANCEL_REQUEST.
+    OrderCancelRequest,
+    /// `2`: ORDER_CANCEL_REPLACE_REQUEST.
+    OrderCancelReplaceRequest,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    CxlRejResponseTo { OrderCancelRequest = b'1', OrderCancelReplaceRequest = b'2' }
+);
+/// Values of `MultiLegReportingType` (442), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MultiLegReportingType {
+    /// `1`: SINGLE_SECURITY.
+    SingleSecurity,
+    /// `2`: INDIVIDUAL_LEG_OF_A_MULTI_LEG_SECURITY.
+    IndividualLegOfAMultiLegSecurity,
+    /// `3`: MULTI_LEG_SECURITY.
+    MultiLegSecurity,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    MultiLegReportingType { SingleSecurity = b'1', IndividualLegOfAMultiLegSecurity =
+    b'2', MultiLegSecurity = b'3' }
+);
+/// Values of `PartyIDSource` (447), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PartyIdSource {
+    /// `1`: KOREAN_INVESTOR_ID.
+    KoreanInvestorId,
+    /// `2`: TAIWANESE_QUALIFIED_FOREIGN_INVESTOR_ID.
+    TaiwaneseQualifiedForeignInvestorId,
+    /// `3`: TAIWANESE_TRADING_ACCOUNT.
+    TaiwaneseTradingAccount,
+    /// `4`: MALAYSIAN_CENTRAL_DEPOSITORY_NUMBER.
+    MalaysianCentralDepositoryNumber,
+    /// `5`: CHINESE_B_SHARE.
+    ChineseBShare,
+    /// `6`: UK_NATIONAL_INSURANCE_OR_PENSION_NUMBER.
+    UkNationalInsuranceOrPensionNumber,
+    /// `7`: US_SOCIAL_SECURITY_NUMBER.
+    UsSocialSecurityNumber,
+    /// `8`: US_EMPLOYER_IDENTIFICATION_NUMBER.
+    UsEmployerIdentificationNumber,
+    /// `9`: AUSTRALIAN_BUSINESS_NUMBER.
+    AustralianBusinessNumber,
+    /// `A`: AUSTRALIAN_TAX_FILE_NUMBER.
+    AustralianTaxFileNumber,
+    /// `B`: BIC.
+    Bic,
+    /// `C`: GENERALLY_ACCEPTED_MARKET_PARTICIPANT_IDENTIFIER.
+    GenerallyAcceptedMarketParticipantIdentifier,
+    /// `D`: PROPRIETARY_CUSTOM_CODE.
+    ProprietaryCustomCode,
+    /// `E`: ISO_COUNTRY_CODE.
+    IsoCountryCode,
+    /// `F`: SETTLEMENT_ENTITY_LOCATION.
+    SettlementEntityLocation,
+    /// `G`: MIC.
+    Mic,
+    /// `H`: CSD_PARTICIPANT_MEMBER_CODE.
+    CsdParticipantMemberCode,
+    /// `I`: DIRECTED_BROKER.
+    DirectedBroker,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    PartyIdSource { KoreanInvestorId = b'1', TaiwaneseQualifiedForeignInvestorId = b'2',
+    TaiwaneseTradingAccount = b'3', MalaysianCentralDepositoryNumber = b'4',
+    ChineseBShare = b'5', UkNationalInsuranceOrPensionNumber = b'6',
+    UsSocialSecurityNumber = b'7', UsEmployerIdentificationNumber = b'8',
+    AustralianBusinessNumber = b'9', AustralianTaxFileNumber = b'A', Bic = b'B',
+    GenerallyAcceptedMarketParticipantIdentifier = b'C', ProprietaryCustomCode = b'D',
+    IsoCountryCode = b'E', SettlementEntityLocation = b'F', Mic = b'G',
+    CsdParticipantMemberCode = b'H', DirectedBroker = b'I' }
+);
+/// Values of `PartyRole` (452), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PartyRole<'a> {
+    /// `1`: EXECUTING_FIRM.
+    ExecutingFirm,
+    /// `10`: SETTLEMENT_LOCATION.
+    SettlementLocation,
+    /// `11`: ORDER_ORIGINATION_TRADER.
+    OrderOriginationTrader,
+    /// `12`: EXECUTING_TRADER.
+    ExecutingTrader,
+    /// `13`: ORDER_ORIGINATION_FIRM.
+    OrderOriginationFirm,
+    /// `14`: GIVEUP_CLEARING_FIRM.
+    GiveupClearingFirm,
+    /// `15`: CORRESPONDANT_CLEARING_FIRM.
+    CorrespondantClearingFirm,
+    /// `16`: EXECUTING_SYSTEM.
+    ExecutingSystem,
+    /// `17`: CONTRA_FIRM.
+    ContraFirm,
+    /// `18`: CONTRA_CLEARING_FIRM.
+    ContraClearingFirm,
+    /// `19`: SPONSORING_FIRM.
+    SponsoringFirm,
+    /// `2`: BROKER_OF_CREDIT.
+    BrokerOfCredit,
+    /// `20`: UNDERLYING_CONTRA_FIRM.
+    UnderlyingContraFirm,
+    /// `21`: CLEARING_ORGANIZATION.
+    ClearingOrganization,
+    /// `22`: EXCHANGE.
+    Exchange,
+    /// `24`: CUSTOMER_ACCOUNT.
+    CustomerAccount,
+    /// `25`: CORRESPONDENT_CLEARING_ORGANIZATION.
+    CorrespondentClearingOrganization,
+    /// `26`: CORRESPONDENT_BROKER.
+    CorrespondentBroker,
+    /// `27`: BUYER_SELLER.
+    BuyerSeller,
+    /// `28`: CUSTODIAN.
+    Custodian,
+    /// `29`: INTERMEDIARY.
+    Intermediary,
+    /// `3`: CLIENT_ID.
+    ClientId,
+    /// `30`: AGENT.
+    Agent,
+    /// `31`: SUB_CUSTODIAN.
+    SubCustodian,
+    /// `32`: BENEFICIARY.
+    Beneficiary,
+    /// `33`: INTERESTED_PARTY.
+    InterestedParty,
+    /// `34`: REGULATORY_BODY.
+    RegulatoryBody,
+    /// `35`: LIQUIDITY_PROVIDER.
+    LiquidityProvider,
+    /// `36`: ENTERING_TRADER.
+    EnteringTrader,
+    /// `37`: CONTRA_TRADER.
+    ContraTrader,
+    /// `38`: POSITION_ACCOUNT.
+    PositionAccount,
+    /// `4`: CLEARING_FIRM.
+    ClearingFirm,
+    /// `5`: INVESTOR_ID.
+    InvestorId,
+    /// `6`: INTRODUCING_FIRM.
+    IntroducingFirm,
+    /// `7`: ENTERING_FIRM.
+    EnteringFirm,
+    /// `8`: LOCATE.
+    Locate,
+    /// `9`: FUND_MANAGER_CLIENT_ID.
+    FundManagerClientId,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PartyRole { ExecutingFirm = b"1", SettlementLocation = b"10", OrderOriginationTrader
+    = b"11", ExecutingTrader = b"12", OrderOriginationFirm = b"13", GiveupClearingFirm =
+    b"14", CorrespondantClearingFirm = b"15", ExecutingSystem = b"16", ContraFirm =
+    b"17", ContraClearingFirm = b"18", SponsoringFirm = b"19", BrokerOfCredit = b"2",
+    UnderlyingContraFirm = b"20", ClearingOrganization = b"21", Exchange = b"22",
+    CustomerAccount = b"24", CorrespondentClearingOrganization = b"25",
+    CorrespondentBroker = b"26", BuyerSeller = b"27", Custodian = b"28", Intermediary =
+    b"29", ClientId = b"3", Agent = b"30", SubCustodian = b"31", Beneficiary = b"32",
+    InterestedParty = b"33", RegulatoryBody = b"34", LiquidityProvider = b"35",
+    EnteringTrader = b"36", ContraTrader = b"37", PositionAccount = b"38", ClearingFirm =
+    b"4", InvestorId = b"5", IntroducingFirm = b"6", EnteringFirm = b"7", Locate = b"8",
+    FundManagerClientId = b"9" }, integer = true
+);
+/// Values of `Product` (460), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Product<'a> {
+    /// `1`: AGENCY.
+    Agency,
+    /// `10`: MORTGAGE.
+    Mortgage,
+    /// `11`: MUNICIPAL.
+    Municipal,
+    /// `12`: OTHER.
+    Other2,
+    /// `13`: FINANCING.
+    Financing,
+    /// `2`: COMMODITY.
+    Commodity,
+    /// `3`: CORPORATE.
+    Corporate,
+    /// `4`: CURRENCY.
+    Currency,
+    /// `5`: EQUITY.
+    Equity,
+    /// `6`: GOVERNMENT.
+    Government,
+    /// `7`: INDEX.
+    Index,
+    /// `8`: LOAN.
+    Loan,
+    /// `9`: MONEYMARKET.
+    Moneymarket,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    Product { Agency = b"1", Mortgage = b"10", Municipal = b"11", Other2 = b"12",
+    Financing = b"13", Commodity = b"2", Corporate = b"3", Currency = b"4", Equity =
+    b"5", Government = b"6", Index = b"7", Loan = b"8", Moneymarket = b"9" }, integer =
+    true
+);
+/// Values of `RoundingDirection` (468), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundingDirection {
+    /// `0`: ROUND_TO_NEAREST.
+    RoundToNearest,
+    /// `1`: ROUND_DOWN.
+    RoundDown,
+    /// `2`: ROUND_UP.
+    RoundUp,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    RoundingDirection { RoundToNearest = b'0', RoundDown = b'1', RoundUp = b'2' }
+);
+/// Values of `DistribPaymentMethod` (477), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DistribPaymentMethod<'a> {
+    /// `1`: CREST.
+    Crest,
+    /// `10`: BPAY.
+    Bpay,
+    /// `11`: HIGH_VALUE_CLEARING_SYSTEM.
+    HighValueClearingSystem,
+    /// `12`: REINVEST_IN_FUND.
+    ReinvestInFund,
+    /// `2`: NSCC.
+    Nscc,
+    /// `3`: EUROCLEAR.
+    Euroclear,
+    /// `4`: CLEARSTREAM.
+    Clearstream,
+    /// `5`: CHEQUE.
+    Cheque,
+    /// `6`: TELEGRAPHIC_TRANSFER.
+    TelegraphicTransfer,
+    /// `7`: FED_WIRE.
+    FedWire,
+    /// `8`: DIRECT_CREDIT.
+    DirectCredit,
+    /// `9`: ACH_CREDIT.
+    AchCredit,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    DistribPaymentMethod { Crest = b"1", Bpay = b"10", HighValueClearingSystem = b"11",
+    ReinvestInFund = b"12", Nscc = b"2", Euroclear = b"3", Clearstream = b"4", Cheque =
+    b"5", TelegraphicTransfer = b"6", FedWire = b"7", DirectCredit = b"8", AchCredit =
+    b"9" }, integer = true
+);
+/// Values of `CancellationRights` (480), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CancellationRights {
+    /// `M`: NO_WAIVER_AGREEMENT.
+    NoWaiverAgreement,
+    /// `N`: NO_EXECUTION_ONLY.
+    NoExecutionOnly,
+    /// `O`: NO_INSTITUTIONAL.
+    NoInstitutional,
+    /// `Y`: YES.
+    Yes,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    CancellationRights { NoWaiverAgreement = b'M', NoExecutionOnly = b'N',
+    NoInstitutional = b'O', Yes = b'Y' }
+);
+/// Values of `MoneyLaunderingStatus` (481), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoneyLaunderingStatus {
+    /// `1`: EXEMPT_BELOW_THE_LIMIT.
+    ExemptBelowTheLimit,
+    /// `2`: EXEMPT_CLIENT_MONEY_TYPE_EXEMPTION.
+    ExemptClientMoneyTypeExemption,
+    /// `3`: EXEMPT_AUTHORISED_CREDIT_OR_FINANCIAL_INSTITUTION.
+    ExemptAuthorisedCreditOrFinancialInstitution,
+    /// `N`: NOT_CHECKED.
+    NotChecked,
+    /// `Y`: PASSED.
+    Passed,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    MoneyLaunderingStatus { ExemptBelowTheLimit = b'1', ExemptClientMoneyTypeExemption =
+    b'2', ExemptAuthorisedCreditOrFinancialInstitution = b'3', NotChecked = b'N', Passed
+    = b'Y' }
+);
+/// Values of `ExecPriceType` (484), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExecPriceType {
+    /// `B`: BID_PRICE.
+    BidPrice,
+    /// `C`: CREATION_PRICE.
+    CreationPrice,
+    /// `D`: CREATION_PRICE_PLUS_ADJUSTMENT_PERCENT.
+    CreationPricePlusAdjustmentPercent,
+    /// `E`: CREATION_PRICE_PLUS_ADJUSTMENT_AMOUNT.
+    CreationPricePlusAdjustmentAmount,
+    /// `O`: OFFER_PRICE.
+    OfferPrice,
+    /// `P`: OFFER_PRICE_MINUS_ADJUSTMENT_PERCENT.
+    OfferPriceMinusAdjustmentPercent,
+    /// `Q`: OFFER_PRICE_MINUS_ADJUSTMENT_AMOUNT.
+    OfferPriceMinusAdjustmentAmount,
+    /// `S`: SINGLE_PRICE.
+    SinglePrice,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    ExecPriceType { BidPrice = b'B', CreationPrice = b'C',
+    CreationPricePlusAdjustmentPercent = b'D', CreationPricePlusAdjustmentAmount = b'E',
+    OfferPrice = b'O', OfferPriceMinusAdjustmentPercent = b'P',
+    OfferPriceMinusAdjustmentAmount = b'Q', SinglePrice = b'S' }
+);
+/// Values of `PaymentMethod` (492), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PaymentMethod<'a> {
+    /// `1`: CREST.
+    Crest,
+    /// `10`: DIRECT_CREDIT.
+    DirectCredit,
+    /// `11`: CREDIT_CARD.
+    CreditCard,
+    /// `12`: ACH_DEBIT.
+    AchDebit,
+    /// `13`: ACH_CREDIT.
+    AchCredit,
+    /// `14`: BPAY.
+    Bpay,
+    /// `15`: HIGH_VALUE_CLEARING_SYSTEM.
+    HighValueClearingSystem,
+    /// `2`: NSCC.
+    Nscc,
+    /// `3`: EUROCLEAR.
+    Euroclear,
+    /// `4`: CLEARSTREAM.
+    Clearstream,
+    /// `5`: CHEQUE.
+    Cheque,
+    /// `6`: TELEGRAPHIC_TRANSFER.
+    TelegraphicTransfer,
+    /// `7`: FED_WIRE.
+    FedWire,
+    /// `8`: DEBIT_CARD.
+    DebitCard,
+    /// `9`: DIRECT_DEBIT.
+    DirectDebit,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PaymentMethod { Crest = b"1", DirectCredit = b"10", CreditCard = b"11", AchDebit =
+    b"12", AchCredit = b"13", Bpay = b"14", HighValueClearingSystem = b"15", Nscc = b"2",
+    Euroclear = b"3", Clearstream = b"4", Cheque = b"5", TelegraphicTransfer = b"6",
+    FedWire = b"7", DebitCard = b"8", DirectDebit = b"9" }, integer = true
+);
+/// Values of `TaxAdvantageType` (495), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TaxAdvantageType<'a> {
+    /// `0`: NONE_NOT_APPLICABLE.
+    NoneNotApplicable,
+    /// `1`: MAXI_ISA.
+    MaxiIsa,
+    /// `10`: EMPLOYEE_CURRENT_YEAR.
+    EmployeeCurrentYear,
+    /// `11`: EMPLOYER_PRIOR_YEAR.
+    EmployerPriorYear,
+    /// `12`: EMPLOYER_CURRENT_YEAR.
+    EmployerCurrentYear,
+    /// `13`: NON_FUND_PROTOTYPE_IRA.
+    NonFundPrototypeIra,
+    /// `14`: NON_FUND_QUALIFIED_PLAN.
+    NonFundQualifiedPlan,
+    /// `15`: DEFINED_CONTRIBUTION_PLAN.
+    DefinedContributionPlan,
+    /// `16`: INDIVIDUAL_RETIREMENT_ACCOUNT.
+    IndividualRetirementAccount,
+    /// `17`: INDIVIDUAL_RETIREMENT_ACCOUNT_ROLLOVER.
+    IndividualRetirementAccountRollover,
+    /// `18`: KEOGH.
+    Keogh,
+    /// `19`: PROFIT_SHARING_PLAN.
+    ProfitSharingPlan,
+    /// `2`: TESSA.
+    Tessa,
+    /// `20`: US_401K.
+    Us401K,
+    /// `21`: SELF_DIRECTED_IRA.
+    SelfDirectedIra,
+    /// `22`: US_403B.
+    Us403B,
+    /// `23`: US_457.
+    Us457,
+    /// `24`: ROTH_IRA_FUND_PROTOTYPE.
+    RothIraFundPrototype,
+    /// `25`: ROTH_IRA_NON_PROTOTYPE.
+    RothIraNonPrototype,
+    /// `26`: ROTH_CONVERSION_IRA_FUND_PROTOTYPE.
+    RothConversionIraFundPrototype,
+    /// `27`: ROTH_CONVERSION_IRA_NON_PROTOTYPE.
+    RothConversionIraNonPrototype,
+    /// `28`: EDUCATION_IRA_FUND_PROTOTYPE.
+    EducationIraFundPrototype,
+    /// `29`: EDUCATION_IRA_NON_PROTOTYPE.
+    EducationIraNonPrototype,
+    /// `3`: MINI_CASH_ISA.
+    MiniCashIsa,
+    /// `4`: MINI_STOCKS_AND_SHARES_ISA.
+    MiniStocksAndSharesIsa,
+    /// `5`: MINI_INSURANCE_ISA.
+    MiniInsuranceIsa,
+    /// `6`: CURRENT_YEAR_PAYMENT.
+    CurrentYearPayment,
+    /// `7`: PRIOR_YEAR_PAYMENT.
+    PriorYearPayment,
+    /// `8`: ASSET_TRANSFER.
+    AssetTransfer,
+    /// `9`: EMPLOYEE_PRIOR_YEAR.
+    EmployeePriorYear,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TaxAdvantageType { NoneNotApplicable = b"0", MaxiIsa = b"1", EmployeeCurrentYear =
+    b"10", EmployerPriorYear = b"11", EmployerCurrentYear = b"12", NonFundPrototypeIra =
+    b"13", NonFundQualifiedPlan = b"14", DefinedContributionPlan = b"15",
+    IndividualRetirementAccount = b"16", IndividualRetirementAccountRollover = b"17",
+    Keogh = b"18", ProfitSharingPlan = b"19", Tessa = b"2", Us401K = b"20",
+    SelfDirectedIra = b"21", Us403B = b"22", Us457 = b"23", RothIraFundPrototype = b"24",
+    RothIraNonPrototype = b"25", RothConversionIraFundPrototype = b"26",
+    RothConversionIraNonPrototype = b"27", EducationIraFundPrototype = b"28",
+    EducationIraNonPrototype = b"29", MiniCashIsa = b"3", MiniStocksAndSharesIsa = b"4",
+    MiniInsuranceIsa = b"5", CurrentYearPayment = b"6", PriorYearPayment = b"7",
+    AssetTransfer = b"8", EmployeePriorYear = b"9" }, integer = true
+);
+/// Values of `FundRenewWaiv` (497), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FundRenewWaiv {
+    /// `N`: NO.
+    No,
+    /// `Y`: YES.
+    Yes,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(FundRenewWaiv { No = b'N', Yes = b'Y' });
+/// Values of `RegistStatus` (506), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegistStatus {
+    /// `A`: ACCEPTED.
+    Accepted,
+    /// `H`: HELD.
+    Held,
+    /// `N`: REMINDER.
+    Reminder,
+    /// `R`: REJECTED.
+    Rejected,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    RegistStatus { Accepted = b'A', Held = b'H', Reminder = b'N', Rejected = b'R' }
+);
+/// Values of `RegistRejReasonCode` (507), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegistRejReasonCode<'a> {
+    /// `1`: INVALID_UNACCEPTABLE_ACCOUNT_TYPE.
+    InvalidUnacceptableAccountType,
+    /// `10`: INVALID_UNACCEPTABLE_INVESTOR_ID_SOURCE.
+    InvalidUnacceptableInvestorIdSource,
+    /// `11`: INVALID_UNACCEPTABLE_DATE_OF_BIRTH.
+    InvalidUnacceptableDateOfBirth,
+    /// `12`: INVALID_UNACCEPTABLE_INVESTOR_COUNTRY_OF_RESIDENCE.
+    InvalidUnacceptableInvestorCountryOfResidence,
+    /// `13`: INVALID_UNACCEPTABLE_NO_DISTRIB_INSTNS.
+    InvalidUnacceptableNoDistribInstns,
+    /// `14`: INVALID_UNACCEPTABLE_DISTRIB_PERCENTAGE.
+    InvalidUnacceptableDistribPercentage,
+    /// `15`: INVALID_UNACCEPTABLE_DISTRIB_PAYMENT_METHOD.
+    InvalidUnacceptableDistribPaymentMethod,
+    /// `16`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_ACCT_NAME.
+    InvalidUnacceptableCashDistribAgentAcctName,
+    /// `17`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_CODE.
+    InvalidUnacceptableCashDistribAgentCode,
+    /// `18`: INVALID_UNACCEPTABLE_CASH_DISTRIB_AGENT_ACCT_NUM.
+    InvalidUnacceptableCashDistribAgentAcctNum,
+    /// `2`: INVALID_UNACCEPTABLE_TAX_EXEMPT_TYPE.
+    InvalidUnacceptableTaxExemptType,
+    /// `3`: INVALID_UNACCEPTABLE_OWNERSHIP_TYPE.
+    InvalidUnacceptableOwnershipType,
+    /// `4`: INVALID_UNACCEPTABLE_NO_REG_DETLS.
+    InvalidUnacceptableNoRegDetls,
+    /// `5`: INVALID_UNACCEPTABLE_REG_SEQ_NO.
+    InvalidUnacceptableRegSeqNo,
+    /// `6`: INVALID_UNACCEPTABLE_REG_DTLS.
+    InvalidUnacceptableRegDtls,
+    /// `7`: INVALID_UNACCEPTABLE_MAILING_DTLS.
+    InvalidUnacceptableMailingDtls,
+    /// `8`: INVALID_UNACCEPTABLE_MAILING_INST.
+    InvalidUnacceptableMailingInst,
+    /// `9`: INVALID_UNACCEPTABLE_INVESTOR_ID.
+    InvalidUnacceptableInvestorId,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    RegistRejReasonCode { InvalidUnacceptableAccountType = b"1",
+    InvalidUnacceptableInvestorIdSource = b"10", InvalidUnacceptableDateOfBirth = b"11",
+    InvalidUnacceptableInvestorCountryOfResidence = b"12",
+    InvalidUnacceptableNoDistribInstns = b"13", InvalidUnacceptableDistribPercentage =
+    b"14", InvalidUnacceptableDistribPaymentMethod = b"15",
+    InvalidUnacceptableCashDistribAgentAcctName = b"16",
+    InvalidUnacceptableCashDistribAgentCode = b"17",
+    InvalidUnacceptableCashDistribAgentAcctNum = b"18", InvalidUnacceptableTaxExemptType
+    = b"2", InvalidUnacceptableOwnershipType = b"3", InvalidUnacceptableNoRegDetls =
+    b"4", InvalidUnacceptableRegSeqNo = b"5", InvalidUnacceptableRegDtls = b"6",
+    InvalidUnacceptableMailingDtls = b"7", InvalidUnacceptableMailingInst = b"8",
+    InvalidUnacceptableInvestorId = b"9", Other2 = b"99" }, integer = true
+);
+/// Values of `RegistTransType` (514), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegistTransType {
+    /// `0`: NEW.
+    New,
+    /// `1`: REPLACE.
+    Replace,
+    /// `2`: CANCEL.
+    Cancel,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(RegistTransType { New = b'0', Replace = b'1', Cancel = b'2' });
+/// Values of `OwnershipType` (517), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OwnershipType {
+    /// `2`: JOINT_TRUSTEES.
+    JointTrustees,
+    /// `J`: JOINT_INVESTORS.
+    JointInvestors,
+    /// `T`: TENANTS_IN_COMMON.
+    TenantsInCommon,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    OwnershipType { JointTrustees = b'2', JointInvestors = b'J', TenantsInCommon = b'T' }
+);
+/// Values of `ContAmtType` (519), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ContAmtType<'a> {
+    /// `1`: COMMISSION_AMOUNT.
+    CommissionAmount,
+    /// `10`: EXIT_CHARGE_PERCENT.
+    ExitChargePercent,
+    /// `11`: FUND_BASED_RENEWAL_COMMISSION_PERCENT.
+    FundBasedRenewalCommissionPercent,
+    /// `12`: PROJECTED_FUND_VALUE.
+    ProjectedFundValue,
+    /// `13`: FUND_BASED_RENEWAL_COMMISSION_AMOUNT_13.
+    FundBasedRenewalCommissionAmount13,
+    /// `14`: FUND_BASED_RENEWAL_COMMISSION_AMOUNT_14.
+    FundBasedRenewalCommissionAmount14,
+    /// `15`: NET_SETTLEMENT_AMOUNT.
+    NetSettlementAmount,
+    /// `2`: COMMISSION_PERCENT.
+    CommissionPercent,
+    /// `3`: INITIAL_CHARGE_AMOUNT.
+    InitialChargeAmount,
+    /// `4`: INITIAL_CHARGE_PERCENT.
+    InitialChargePercent,
+    /// `5`: DISCOUNT_AMOUNT.
+    DiscountAmount,
+    /// `6`: DISCOUNT_PERCENT.
+    DiscountPercent,
+    /// `7`: DILUTION_LEVY_AMOUNT.
+    DilutionLevyAmount,
+    /// `8`: DILUTION_LEVY_PERCENT.
+    DilutionLevyPercent,
+    /// `9`: EXIT_CHARGE_AMOUNT.
+    ExitChargeAmount,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ContAmtType { CommissionAmount = b"1", ExitChargePercent = b"10",
+    FundBasedRenewalCommissionPercent = b"11", ProjectedFundValue = b"12",
+    FundBasedRenewalCommissionAmount13 = b"13", FundBasedRenewalCommissionAmount14 =
+    b"14", NetSettlementAmount = b"15", CommissionPercent = b"2", InitialChargeAmount =
+    b"3", InitialChargePercent = b"4", DiscountAmount = b"5", DiscountPercent = b"6",
+    DilutionLevyAmount = b"7", DilutionLevyPercent = b"8", ExitChargeAmount = b"9" },
+    integer = true
+);
+/// Values of `OwnerType` (522), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OwnerType<'a> {
+    /// `1`: INDIVIDUAL_INVESTOR.
+    IndividualInvestor,
+    /// `10`: NETWORKING_SUB_ACCOUNT.
+    NetworkingSubAccount,
+    /// `11`: NON_PROFIT_ORGANIZATION.
+    NonProfitOrganization,
+    /// `12`: CORPORATE_BODY.
+    CorporateBody,
+    /// `13`: NOMINEE.
+    Nominee,
+    /// `2`: PUBLIC_COMPANY.
+    PublicCompany,
+    /// `3`: PRIVATE_COMPANY.
+    PrivateCompany,
+    /// `4`: INDIVIDUAL_TRUSTEE.
+    IndividualTrustee,
+    /// `5`: COMPANY_TRUSTEE.
+    CompanyTrustee,
+    /// `6`: PENSION_PLAN.
+    PensionPlan,
+    /// `7`: CUSTODIAN_UNDER_GIFTS_TO_MINORS_ACT.
+    CustodianUnderGiftsToMinorsAct,
+    /// `8`: TRUSTS.
+    Trusts,
+    /// `9`: FIDUCIARIES.
+    Fiduciaries,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    OwnerType { IndividualInvestor = b"1", NetworkingSubAccount = b"10",
+    NonProfitOrganization = b"11", CorporateBody = b"12", Nominee = b"13", PublicCompany
+    = b"2", PrivateCompany = b"3", IndividualTrustee = b"4", CompanyTrustee = b"5",
+    PensionPlan = b"6", CustodianUnderGiftsToMinorsAct = b"7", Trusts = b"8", Fiduciaries
+    = b"9" }, integer = true
+);
+/// Values of `OrderCapacity` (528), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrderCapacity {
+    /// `A`: AGENCY.
+    Agency,
+    /// `G`: PROPRIETARY.
+    Proprietary,
+    /// `I`: INDIVIDUAL.
+    Individual,
+    /// `P`: PRINCIPAL.
+    Principal,
+    /// `R`: RISKLESS_PRINCIPAL.
+    RisklessPrincipal,
+    /// `W`: AGENT_FOR_OTHER_MEMBER.
+    AgentForOtherMember,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    OrderCapacity { Agency = b'A', Proprietary = b'G', Individual = b'I', Principal =
+    b'P', RisklessPrincipal = b'R', AgentForOtherMember = b'W' }
+);
+/// Values of `OrderRestrictions` (529), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrderRestrictions<'a> {
+    /// `1`: PROGRAM_TRADE.
+    ProgramTrade,
+    /// `2`: INDEX_ARBITRAGE.
+    IndexArbitrage,
+    /// `3`: NON_INDEX_ARBITRAGE.
+    NonIndexArbitrage,
+    /// `4`: COMPETING_MARKET_MAKER.
+    CompetingMarketMaker,
+    /// `5`: ACTING_AS_MARKET_MAKER_OR_SPECIALIST_IN_THE_SECURITY.
+    ActingAsMarketMakerOrSpecialistInTheSecurity,
+    /// `6`: ACTING_AS_MARKET_MAKER_OR_SPECIALIST_IN_THE_UNDERLYING_SECURITY_OF_A_DERIVATIVE_SECURITY.
+    ActingAsMarketMakerOrSpecialistInTheUnderlyingSecurityOfADerivativeSecurity,
+    /// `7`: FOREIGN_ENTITY.
+    ForeignEntity,
+    /// `8`: EXTERNAL_MARKET_PARTICIPANT.
+    ExternalMarketParticipant,
+    /// `9`: EXTERNAL_INTER_CONNECTED_MARKET_LINKAGE.
+    ExternalInterConnectedMarketLinkage,
+    /// `A`: RISKLESS_ARBITRAGE.
+    RisklessArbitrage,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    OrderRestrictions { ProgramTrade = b"1", IndexArbitrage = b"2", NonIndexArbitrage =
+    b"3", CompetingMarketMaker = b"4", ActingAsMarketMakerOrSpecialistInTheSecurity =
+    b"5", ActingAsMarketMakerOrSpecialistInTheUnderlyingSecurityOfADerivativeSecurity =
+    b"6", ForeignEntity = b"7", ExternalMarketParticipant = b"8",
+    ExternalInterConnectedMarketLinkage = b"9", RisklessArbitrage = b"A" }, integer =
+    false
+);
+/// Values of `MassCancelRequestType` (530), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MassCancelRequestType {
+    /// `1`: CANCEL_ORDERS_FOR_A_SECURITY.
+    CancelOrdersForASecurity,
+    /// `2`: CANCEL_ORDERS_FOR_AN_UNDERLYING_SECURITY.
+    CancelOrdersForAnUnderlyingSecurity,
+    /// `3`: CANCEL_ORDERS_FOR_A_PRODUCT.
+    CancelOrdersForAProduct,
+    /// `4`: CANCEL_ORDERS_FOR_A_CFICODE.
+    CancelOrdersForACficode,
+    /// `5`: CANCEL_ORDERS_FOR_A_SECURITYTYPE.
+    CancelOrdersForASecuritytype,
+    /// `6`: CANCEL_ORDERS_FOR_A_TRADING_SESSION.
+    CancelOrdersForATradingSession,
+    /// `7`: CANCEL_ALL_ORDERS.
+    CancelAllOrders,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    MassCancelRequestType { CancelOrdersForASecurity = b'1',
+    CancelOrdersForAnUnderlyingSecurity = b'2', CancelOrdersForAProduct = b'3',
+    CancelOrdersForACficode = b'4', CancelOrdersForASecuritytype = b'5',
+    CancelOrdersForATradingSession = b'6', CancelAllOrders = b'7' }
+);
+/// Values of `MassCancelResponse` (531), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MassCancelResponse {
+    /// `0`: CANCEL_REQUEST_REJECTED.
+    CancelRequestRejected,
+    /// `1`: CANCEL_ORDERS_FOR_A_SECURITY.
+    CancelOrdersForASecurity,
+    /// `2`: CANCEL_ORDERS_FOR_AN_UNDERLYING_SECURITY.
+    CancelOrdersForAnUnderlyingSecurity,
+    /// `3`: CANCEL_ORDERS_FOR_A_PRODUCT.
+    CancelOrdersForAProduct,
+    /// `4`: CANCEL_ORDERS_FOR_A_CFICODE.
+    CancelOrdersForACficode,
+    /// `5`: CANCEL_ORDERS_FOR_A_SECURITYTYPE.
+    CancelOrdersForASecuritytype,
+    /// `6`: CANCEL_ORDERS_FOR_A_TRADING_SESSION.
+    CancelOrdersForATradingSession,
+    /// `7`: CANCEL_ALL_ORDERS.
+    CancelAllOrders,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    MassCancelResponse { CancelRequestRejected = b'0', CancelOrdersForASecurity = b'1',
+    CancelOrdersForAnUnderlyingSecurity = b'2', CancelOrdersForAProduct = b'3',
+    CancelOrdersForACficode = b'4', CancelOrdersForASecuritytype = b'5',
+    CancelOrdersForATradingSession = b'6', CancelAllOrders = b'7' }
+);
+/// Values of `MassCancelRejectReason` (532), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MassCancelRejectReason<'a> {
+    /// `0`: MASS_CANCEL_NOT_SUPPORTED.
+    MassCancelNotSupported,
+    /// `1`: INVALID_OR_UNKNOWN_SECURITY.
+    InvalidOrUnknownSecurity,
+    /// `2`: INVALID_OR_UNKNOWN_UNDERLYING.
+    InvalidOrUnknownUnderlying,
+    /// `3`: INVALID_OR_UNKNOWN_PRODUCT.
+    InvalidOrUnknownProduct,
+    /// `4`: INVALID_OR_UNKNOWN_CFICODE.
+    InvalidOrUnknownCficode,
+    /// `5`: INVALID_OR_UNKNOWN_SECURITY_TYPE.
+    InvalidOrUnknownSecurityType,
+    /// `6`: INVALID_OR_UNKNOWN_TRADING_SESSION.
+    InvalidOrUnknownTradingSession,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    MassCancelRejectReason { MassCancelNotSupported = b"0", InvalidOrUnknownSecurity =
+    b"1", InvalidOrUnknownUnderlying = b"2", InvalidOrUnknownProduct = b"3",
+    InvalidOrUnknownCficode = b"4", InvalidOrUnknownSecurityType = b"5",
+    InvalidOrUnknownTradingSession = b"6", Other2 = b"99" }, integer = false
+);
+/// Values of `QuoteType` (537), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuoteType<'a> {
+    /// `0`: INDICATIVE.
+    Indicative,
+    /// `1`: TRADEABLE.
+    Tradeable,
+    /// `2`: RESTRICTED_TRADEABLE.
+    RestrictedTradeable,
+    /// `3`: COUNTER.
+    Counter,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    QuoteType { Indicative = b"0", Tradeable = b"1", RestrictedTradeable = b"2", Counter
+    = b"3" }, integer = true
+);
+/// Values of `CashMargin` (544), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CashMargin {
+    /// `1`: CASH.
+    Cash,
+    /// `2`: MARGIN_OPEN.
+    MarginOpen,
+    /// `3`: MARGIN_CLOSE.
+    MarginClose,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(CashMargin { Cash = b'1', MarginOpen = b'2', MarginClose = b'3' });
+/// Values of `Scope` (546), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope<'a> {
+    /// `1`: LOCAL.
+    Local,
+    /// `2`: NATIONAL.
+    National,
+    /// `3`: GLOBAL.
+    Global,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(Scope { Local = b"1", National = b"2", Global = b"3" }, integer = false);
+/// Values of `CrossType` (549), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CrossType<'a> {
+    /// `1`: CROSS_TRADE_WHICH_IS_EXECUTED_COMPLETELY_OR_NOT.
+    CrossTradeWhichIsExecutedCompletelyOrNot,
+    /// `2`: CROSS_TRADE_WHICH_IS_EXECUTED_PARTIALLY_AND_THE_REST_IS_CANCELLED.
+    CrossTradeWhichIsExecutedPartiallyAndTheRestIsCancelled,
+    /// `3`: CROSS_TRADE_WHICH_IS_PARTIALLY_EXECUTED_WITH_THE_UNFILLED_PORTIONS_REMAINING_ACTIVE.
+    CrossTradeWhichIsPartiallyExecutedWithTheUnfilledPortionsRemainingActive,
+    /// `4`: CROSS_TRADE_IS_EXECUTED_WITH_EXISTING_ORDERS_WITH_THE_SAME_PRICE.
+    CrossTradeIsExecutedWithExistingOrdersWithTheSamePrice,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CrossType { CrossTradeWhichIsExecutedCompletelyOrNot = b"1",
+    CrossTradeWhichIsExecutedPartiallyAndTheRestIsCancelled = b"2",
+    CrossTradeWhichIsPartiallyExecutedWithTheUnfilledPortionsRemainingActive = b"3",
+    CrossTradeIsExecutedWithExistingOrdersWithTheSamePrice = b"4" }, integer = true
+);
+/// Values of `CrossPrioritization` (550), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CrossPrioritization<'a> {
+    /// `0`: NONE.
+    None,
+    /// `1`: BUY_SIDE_IS_PRIORITIZED.
+    BuySideIsPrioritized,
+    /// `2`: SELL_SIDE_IS_PRIORITIZED.
+    SellSideIsPrioritized,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CrossPrioritization { None = b"0", BuySideIsPrioritized = b"1", SellSideIsPrioritized
+    = b"2" }, integer = true
+);
+/// Values of `NoSides` (552), NUMINGROUP; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoSides<'a> {
+    /// `1`: ONE_SIDE.
+    OneSide,
+    /// `2`: BOTH_SIDES.
+    BothSides,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(NoSides { OneSide = b"1", BothSides = b"2" }, integer = true);
+/// Values of `SecurityListRequestType` (559), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecurityListRequestType<'a> {
+    /// `0`: SYMBOL.
+    Symbol,
+    /// `1`: SECURITYTYPE_AND_OR_CFICODE.
+    SecuritytypeAndOrCficode,
+    /// `2`: PRODUCT.
+    Product,
+    /// `3`: TRADINGSESSIONID.
+    Tradingsessionid,
+    /// `4`: ALL_SECURITIES.
+    AllSecurities,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SecurityListRequestType { Symbol = b"0", SecuritytypeAndOrCficode = b"1", Product =
+    b"2", Tradingsessionid = b"3", AllSecurities = b"4" }, integer = true
+);
+/// Values of `SecurityRequestResult` (560), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecurityRequestResult<'a> {
+    /// `0`: VALID_REQUEST.
+    ValidRequest,
+    /// `1`: INVALID_OR_UNSUPPORTED_REQUEST.
+    InvalidOrUnsupportedRequest,
+    /// `2`: NO_INSTRUMENTS_FOUND_THAT_MATCH_SELECTION_CRITERIA.
+    NoInstrumentsFoundThatMatchSelectionCriteria,
+    /// `3`: NOT_AUTHORIZED_TO_RETRIEVE_INSTRUMENT_DATA.
+    NotAuthorizedToRetrieveInstrumentData,
+    /// `4`: INSTRUMENT_DATA_TEMPORARILY_UNAVAILABLE.
+    InstrumentDataTemporarilyUnavailable,
+    /// `5`: REQUEST_FOR_INSTRUMENT_DATA_NOT_SUPPORTED.
+    RequestForInstrumentDataNotSupported,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SecurityRequestResult { ValidRequest = b"0", InvalidOrUnsupportedRequest = b"1",
+    NoInstrumentsFoundThatMatchSelectionCriteria = b"2",
+    NotAuthorizedToRetrieveInstrumentData = b"3", InstrumentDataTemporarilyUnavailable =
+    b"4", RequestForInstrumentDataNotSupported = b"5" }, integer = true
+);
+/// Values of `MultiLegRptTypeReq` (563), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MultiLegRptTypeReq<'a> {
+    /// `0`: REPORT_BY_MULITLEG_SECURITY_ONLY.
+    ReportByMulitlegSecurityOnly,
+    /// `1`: REPORT_BY_MULTILEG_SECURITY_AND_BY_INSTRUMENT_LEGS_BELONGING_TO_THE_MULTILEG_SECURITY.
+    ReportByMultilegSecurityAndByInstrumentLegsBelongingToTheMultilegSecurity,
+    /// `2`: REPORT_BY_INSTRUMENT_LEGS_BELONGING_TO_THE_MULTILEG_SECURITY_ONLY.
+    ReportByInstrumentLegsBelongingToTheMultilegSecurityOnly,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    MultiLegRptTypeReq { ReportByMulitlegSecurityOnly = b"0",
+    ReportByMultilegSecurityAndByInstrumentLegsBelongingToTheMultilegSecurity = b"1",
+    ReportByInstrumentLegsBelongingToTheMultilegSecurityOnly = b"2" }, integer = true
+);
+/// Values of `TradSesStatusRejReason` (567), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradSesStatusRejReason<'a> {
+    /// `1`: UNKNOWN_OR_INVALID_TRADINGSESSIONID.
+    UnknownOrInvalidTradingsessionid,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradSesStatusRejReason { UnknownOrInvalidTradingsessionid = b"1", Other2 = b"99" },
+    integer = true
+);
+/// Values of `TradeRequestType` (569), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradeRequestType<'a> {
+    /// `0`: ALL_TRADES.
+    AllTrades,
+    /// `1`: MATCHED_TRADES_MATCHING_CRITERIA_PROVIDED_ON_REQUEST.
+    MatchedTradesMatchingCriteriaProvidedOnRequest,
+    /// `2`: UNMATCHED_TRADES_THAT_MATCH_CRITERIA.
+    UnmatchedTradesThatMatchCriteria,
+    /// `3`: UNREPORTED_TRADES_THAT_MATCH_CRITERIA.
+    UnreportedTradesThatMatchCriteria,
+    /// `4`: ADVISORIES_THAT_MATCH_CRITERIA.
+    AdvisoriesThatMatchCriteria,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradeRequestType { AllTrades = b"0", MatchedTradesMatchingCriteriaProvidedOnRequest =
+    b"1", UnmatchedTradesThatMatchCriteria = b"2", UnreportedTradesThatMatchCriteria =
+    b"3", AdvisoriesThatMatchCriteria = b"4" }, integer = true
+);
+/// Values of `MatchStatus` (573), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatchStatus {
+    /// `0`: COMPARED_MATCHED_OR_AFFIRMED.
+    ComparedMatchedOrAffirmed,
+    /// `1`: UNCOMPARED_UNMATCHED_OR_UNAFFIRMED.
+    UncomparedUnmatchedOrUnaffirmed,
+    /// `2`: ADVISORY_OR_ALERT.
+    AdvisoryOrAlert,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    MatchStatus { ComparedMatchedOrAffirmed = b'0', UncomparedUnmatchedOrUnaffirmed =
+    b'1', AdvisoryOrAlert = b'2' }
+);
+/// Values of `MatchType` (574), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatchType<'a> {
+    /// `A1`: EXACT_MATCH_PLUS_FOUR_BADGES_AND_EXECUTION_TIME.
+    ExactMatchPlusFourBadgesAndExecutionTime,
+    /// `A2`: EXACT_MATCH_PLUS_FOUR_BADGES.
+    ExactMatchPlusFourBadges,
+    /// `A3`: EXACT_MATCH_PLUS_TWO_BADGES_AND_EXECUTION_TIME.
+    ExactMatchPlusTwoBadgesAndExecutionTime,
+    /// `A4`: EXACT_MATCH_PLUS_TWO_BADGES.
+    ExactMatchPlusTwoBadges,
+    /// `A5`: EXACT_MATCH_PLUS_EXECUTION_TIME.
+    ExactMatchPlusExecutionTime,
+    /// `AQ`: COMPARED_RECORDS_RESULTING_FROM_STAMPED_ADVISORIES.
+    ComparedRecordsResultingFromStampedAdvisories,
+    /// `M1`: EXACT_MATCH_MINUS_BADGES_AND_TIMES.
+    ExactMatchMinusBadgesAndTimes,
+    /// `M2`: SUMMARIZED_MATCH_MINUS_BADGES_AND_TIMES.
+    SummarizedMatchMinusBadgesAndTimes,
+    /// `M3`: ACT_ACCEPTED_TRADE_M3.
+    ActAcceptedTradeM3,
+    /// `M4`: ACT_DEFAULT_TRADE_M4.
+    ActDefaultTradeM4,
+    /// `M5`: ACT_DEFAULT_AFTER_M2_M5.
+    ActDefaultAfterM2M5,
+    /// `M6`: ACT_M6_MATCH.
+    ActM6Match,
+    /// `MT`: OCS_LOCKED_IN.
+    OcsLockedIn,
+    /// `S1`: SUMMARIZED_MATCH_USING_A1_EXACT_MATCH_CRITERIA.
+    SummarizedMatchUsingA1ExactMatchCriteria,
+    /// `S2`: SUMMARIZED_MATCH_USING_A2_EXACT_MATCH_CRITERIA.
+    SummarizedMatchUsingA2ExactMatchCriteria,
+    /// `S3`: SUMMARIZED_MATCH_USING_A3_EXACT_MATCH_CRITERIA.
+    SummarizedMatchUsingA3ExactMatchCriteria,
+    /// `S4`: SUMMARIZED_MATCH_USING_A4_EXACT_MATCH_CRITERIA.
+    SummarizedMatchUsingA4ExactMatchCriteria,
+    /// `S5`: SUMMARIZED_MATCH_USING_A5_EXACT_MATCH_CRITERIA.
+    SummarizedMatchUsingA5ExactMatchCriteria,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    MatchType { ExactMatchPlusFourBadgesAndExecutionTime = b"A1",
+    ExactMatchPlusFourBadges = b"A2", ExactMatchPlusTwoBadgesAndExecutionTime = b"A3",
+    ExactMatchPlusTwoBadges = b"A4", ExactMatchPlusExecutionTime = b"A5",
+    ComparedRecordsResultingFromStampedAdvisories = b"AQ", ExactMatchMinusBadgesAndTimes
+    = b"M1", SummarizedMatchMinusBadgesAndTimes = b"M2", ActAcceptedTradeM3 = b"M3",
+    ActDefaultTradeM4 = b"M4", ActDefaultAfterM2M5 = b"M5", ActM6Match = b"M6",
+    OcsLockedIn = b"MT", SummarizedMatchUsingA1ExactMatchCriteria = b"S1",
+    SummarizedMatchUsingA2ExactMatchCriteria = b"S2",
+    SummarizedMatchUsingA3ExactMatchCriteria = b"S3",
+    SummarizedMatchUsingA4ExactMatchCriteria = b"S4",
+    SummarizedMatchUsingA5ExactMatchCriteria = b"S5" }, integer = false
+);
+/// Values of `ClearingInstruction` (577), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClearingInstruction<'a> {
+    /// `0`: PROCESS_NORMALLY.
+    ProcessNormally,
+    /// `1`: EXCLUDE_FROM_ALL_NETTING.
+    ExcludeFromAllNetting,
+    /// `10`: AUTOMATIC_GIVE_UP_MODE.
+    AutomaticGiveUpMode,
+    /// `11`: QUALIFIED_SERVICE_REPRESENTATIVE.
+    QualifiedServiceRepresentative,
+    /// `12`: CUSTOMER_TRADE.
+    CustomerTrade,
+    /// `13`: SELF_CLEARING.
+    SelfClearing,
+    /// `2`: BILATERAL_NETTING_ONLY.
+    BilateralNettingOnly,
+    /// `3`: EX_CLEARING.
+    ExClearing,
+    /// `4`: SPECIAL_TRADE.
+    SpecialTrade,
+    /// `5`: MULTILATERAL_NETTING.
+    MultilateralNetting,
+    /// `6`: CLEAR_AGAINST_CENTRAL_COUNTERPARTY.
+    ClearAgainstCentralCounterparty,
+    /// `7`: EXCLUDE_FROM_CENTRAL_COUNTERPARTY.
+    ExcludeFromCentralCounterparty,
+    /// `8`: MANUAL_MODE.
+    ManualMode,
+    /// `9`: AUTOMATIC_POSTING_MODE.
+    AutomaticPostingMode,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ClearingInstruction { ProcessNormally = b"0", ExcludeFromAllNetting = b"1",
+    AutomaticGiveUpMode = b"10", QualifiedServiceRepresentative = b"11", CustomerTrade =
+    b"12", SelfClearing = b"13", BilateralNettingOnly = b"2", ExClearing = b"3",
+    SpecialTrade = b"4", MultilateralNetting = b"5", ClearAgainstCentralCounterparty =
+    b"6", ExcludeFromCentralCounterparty = b"7", ManualMode = b"8", AutomaticPostingMode
+    = b"9" }, integer = true
+);
+/// Values of `AccountType` (581), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AccountType<'a> {
+    /// `1`: ACCOUNT_IS_CARRIED_ON_CUSTOMER_SIDE_OF_BOOKS.
+    AccountIsCarriedOnCustomerSideOfBooks,
+    /// `2`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS.
+    AccountIsCarriedOnNonCustomerSideOfBooks,
+    /// `3`: HOUSE_TRADER.
+    HouseTrader,
+    /// `4`: FLOOR_TRADER.
+    FloorTrader,
+    /// `6`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS_AND_IS_CROSS_MARGINED.
+    AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined,
+    /// `7`: ACCOUNT_IS_HOUSE_TRADER_AND_IS_CROSS_MARGINED.
+    AccountIsHouseTraderAndIsCrossMargined,
+    /// `8`: JOINT_BACKOFFICE_ACCOUNT.
+    JointBackofficeAccount,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AccountType { AccountIsCarriedOnCustomerSideOfBooks = b"1",
+    AccountIsCarriedOnNonCustomerSideOfBooks = b"2", HouseTrader = b"3", FloorTrader =
+    b"4", AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined = b"6",
+    AccountIsHouseTraderAndIsCrossMargined = b"7", JointBackofficeAccount = b"8" },
+    integer = true
+);
+/// Values of `CustOrderCapacity` (582), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CustOrderCapacity<'a> {
+    /// `1`: MEMBER_TRADING_FOR_THEIR_OWN_ACCOUNT.
+    MemberTradingForTheirOwnAccount,
+    /// `2`: CLEARING_FIRM_TRADING_FOR_ITS_PROPRIETARY_ACCOUNT.
+    ClearingFirmTradingForItsProprietaryAccount,
+    /// `3`: MEMBER_TRADING_FOR_ANOTHER_MEMBER.
+    MemberTradingForAnotherMember,
+    /// `4`: ALL_OTHER.
+    AllOther,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CustOrderCapacity { MemberTradingForTheirOwnAccount = b"1",
+    ClearingFirmTradingForItsProprietaryAccount = b"2", MemberTradingForAnotherMember =
+    b"3", AllOther = b"4" }, integer = true
+);
+/// Values of `MassStatusReqType` (585), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MassStatusReqType<'a> {
+    /// `1`: STATUS_FOR_ORDERS_FOR_A_SECURITY.
+    StatusForOrdersForASecurity,
+    /// `2`: STATUS_FOR_ORDERS_FOR_AN_UNDERLYING_SECURITY.
+    StatusForOrdersForAnUnderlyingSecurity,
+    /// `3`: STATUS_FOR_ORDERS_FOR_A_PRODUCT.
+    StatusForOrdersForAProduct,
+    /// `4`: STATUS_FOR_ORDERS_FOR_A_CFICODE.
+    StatusForOrdersForACficode,
+    /// `5`: STATUS_FOR_ORDERS_FOR_A_SECURITYTYPE.
+    StatusForOrdersForASecuritytype,
+    /// `6`: STATUS_FOR_ORDERS_FOR_A_TRADING_SESSION.
+    StatusForOrdersForATradingSession,
+    /// `7`: STATUS_FOR_ALL_ORDERS.
+    StatusForAllOrders,
+    /// `8`: STATUS_FOR_ORDERS_FOR_A_PARTYID.
+    StatusForOrdersForAPartyid,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    MassStatusReqType { StatusForOrdersForASecurity = b"1",
+    StatusForOrdersForAnUnderlyingSecurity = b"2", StatusForOrdersForAProduct = b"3",
+    StatusForOrdersForACficode = b"4", StatusForOrdersForASecuritytype = b"5",
+    StatusForOrdersForATradingSession = b"6", StatusForAllOrders = b"7",
+    StatusForOrdersForAPartyid = b"8" }, integer = true
+);
+/// Values of `DayBookingInst` (589), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DayBookingInst {
+    /// `0`: CAN_TRIGGER_BOOKING_WITHOUT_REFERENCE_TO_THE_ORDER_INITIATOR.
+    CanTriggerBookingWithoutReferenceToTheOrderInitiator,
+    /// `1`: SPEAK_WITH_ORDER_INITIATOR_BEFORE_BOOKING.
+    SpeakWithOrderInitiatorBeforeBooking,
+    /// `2`: ACCUMULATE.
+    Accumulate,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    DayBookingInst { CanTriggerBookingWithoutReferenceToTheOrderInitiator = b'0',
+    SpeakWithOrderInitiatorBeforeBooking = b'1', Accumulate = b'2' }
+);
+/// Values of `BookingUnit` (590), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BookingUnit {
+    /// `0`: EACH_PARTIAL_EXECUTION_IS_A_BOOKABLE_UNIT.
+    EachPartialExecutionIsABookableUnit,
+    /// `1`: AGGREGATE_PARTIAL_EXECUTIONS_ON_THIS_ORDER_AND_BOOK_ONE_TRADE_PER_ORDER.
+    AggregatePartialExecutionsOnThisOrderAndBookOneTradePerOrder,
+    /// `2`: AGGREGATE_EXECUTIONS_FOR_THIS_SYMBOL_SIDE_AND_SETTLEMENT_DATE.
+    AggregateExecutionsForThisSymbolSideAndSettlementDate,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    BookingUnit { EachPartialExecutionIsABookableUnit = b'0',
+    AggregatePartialExecutionsOnThisOrderAndBookOneTradePerOrder = b'1',
+    AggregateExecutionsForThisSymbolSideAndSettlementDate = b'2' }
+);
+/// Values of `PreallocMethod` (591), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PreallocMethod {
+    /// `0`: PRO_RATA.
+    ProRata,
+    /// `1`: DO_NOT_PRO_RATA.
+    DoNotProRata,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(PreallocMethod { ProRata = b'0', DoNotProRata = b'1' });
+/// Values of `AllocType` (626), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocType<'a> {
+    /// `1`: CALCULATED.
+    Calculated,
+    /// `2`: PRELIMINARY.
+    Preliminary,
+    /// `5`: READY_TO_BOOK.
+    ReadyToBook,
+    /// `7`: WAREHOUSE_INSTRUCTION.
+    WarehouseInstruction,
+    /// `8`: REQUEST_TO_INTERMEDIARY.
+    RequestToIntermediary,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AllocType { Calculated = b"1", Preliminary = b"2", ReadyToBook = b"5",
+    WarehouseInstruction = b"7", RequestToIntermediary = b"8" }, integer = true
+);
+/// Values of `ClearingFeeIndicator` (635), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClearingFeeIndicator<'a> {
+    /// `1`: FIRST_YEAR_DELEGATE.
+    FirstYearDelegate,
+    /// `2`: SECOND_YEAR_DELEGATE.
+    SecondYearDelegate,
+    /// `3`: THIRD_YEAR_DELEGATE.
+    ThirdYearDelegate,
+    /// `4`: FOURTH_YEAR_DELEGATE.
+    FourthYearDelegate,
+    /// `5`: FIFTH_YEAR_DELEGATE.
+    FifthYearDelegate,
+    /// `9`: SIXTH_YEAR_DELEGATE.
+    SixthYearDelegate,
+    /// `B`: CBOE_MEMBER.
+    CboeMember,
+    /// `C`: NON_MEMBER_AND_CUSTOMER.
+    NonMemberAndCustomer,
+    /// `E`: EQUITY_MEMBER_AND_CLEARING_MEMBER.
+    EquityMemberAndClearingMember,
+    /// `F`: FULL_AND_ASSOCIATE_MEMBER.
+    FullAndAssociateMember,
+    /// `H`: FIRMS_106H_AND_106J.
+    Firms106HAnd106J,
+    /// `I`: GIM_IDEM_AND_COM_MEMBERSHIP_INTEREST_HOLDERS.
+    GimIdemAndComMembershipInterestHolders,
+    /// `L`: LESSEE_106F_EMPLOYEES.
+    Lessee106FEmployees,
+    /// `M`: ALL_OTHER_OWNERSHIP_TYPES.
+    AllOtherOwnershipTypes,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ClearingFeeIndicator { FirstYearDelegate = b"1", SecondYearDelegate = b"2",
+    ThirdYearDelegate = b"3", FourthYearDelegate = b"4", FifthYearDelegate = b"5",
+    SixthYearDelegate = b"9", CboeMember = b"B", NonMemberAndCustomer = b"C",
+    EquityMemberAndClearingMember = b"E", FullAndAssociateMember = b"F", Firms106HAnd106J
+    = b"H", GimIdemAndComMembershipInterestHolders = b"I", Lessee106FEmployees = b"L",
+    AllOtherOwnershipTypes = b"M" }, integer = false
+);
+/// Values of `PriorityIndicator` (638), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PriorityIndicator<'a> {
+    /// `0`: PRIORITY_UNCHANGED.
+    PriorityUnchanged,
+    /// `1`: LOST_PRIORITY_AS_RESULT_OF_ORDER_CHANGE.
+    LostPriorityAsResultOfOrderChange,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PriorityIndicator { PriorityUnchanged = b"0", LostPriorityAsResultOfOrderChange =
+    b"1" }, integer = true
+);
+/// Values of `QuoteRequestRejectReason` (658), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuoteRequestRejectReason<'a> {
+    /// `1`: UNKNOWN_SYMBOL.
+    UnknownSymbol,
+    /// `10`: PASS.
+    Pass,
+    /// `2`: EXCHANGE.
+    Exchange,
+    /// `3`: QUOTE_REQUEST_EXCEEDS_LIMIT.
+    QuoteRequestExceedsLimit,
+    /// `4`: TOO_LATE_TO_ENTER.
+    TooLateToEnter,
+    /// `5`: INVALID_PRICE.
+    InvalidPrice,
+    /// `6`: NOT_AUTHORIZED_TO_REQUEST_QUOTE.
+    NotAuthorizedToRequestQuote,
+    /// `7`: NO_MATCH_FOR_INQUIRY.
+    NoMatchForInquiry,
+    /// `8`: NO_MARKET_FOR_INSTRUMENT.
+    NoMarketForInstrument,
+    /// `9`: NO_INVENTORY.
+    NoInventory,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    QuoteRequestRejectReason { UnknownSymbol = b"1", Pass = b"10", Exchange = b"2",
+    QuoteRequestExceedsLimit = b"3", TooLateToEnter = b"4", InvalidPrice = b"5",
+    NotAuthorizedToRequestQuote = b"6", NoMatchForInquiry = b"7", NoMarketForInstrument =
+    b"8", NoInventory = b"9", Other2 = b"99" }, integer = true
+);
+/// Values of `AcctIDSource` (660), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AcctIdSource<'a> {
+    /// `1`: BIC.
+    Bic,
+    /// `2`: SID_CODE.
+    SidCode,
+    /// `3`: TFM.
+    Tfm,
+    /// `4`: OMGEO.
+    Omgeo,
+    /// `5`: DTCC_CODE.
+    DtccCode,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AcctIdSource { Bic = b"1", SidCode = b"2", Tfm = b"3", Omgeo = b"4", DtccCode = b"5",
+    Other2 = b"99" }, integer = true
+);
+/// Values of `ConfirmStatus` (665), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConfirmStatus<'a> {
+    /// `1`: RECEIVED.
+    Received,
+    /// `2`: MISMATCHED_ACCOUNT.
+    MismatchedAccount,
+    /// `3`: MISSING_SETTLEMENT_INSTRUCTIONS.
+    MissingSettlementInstructions,
+    /// `4`: CONFIRMED.
+    Confirmed,
+    /// `5`: REQUEST_REJECTED.
+    RequestRejected,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ConfirmStatus { Received = b"1", MismatchedAccount = b"2",
+    MissingSettlementInstructions = b"3", Confirmed = b"4", RequestRejected = b"5" },
+    integer = true
+);
+/// Values of `ConfirmTransType` (666), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConfirmTransType<'a> {
+    /// `0`: NEW.
+    New,
+    /// `1`: REPLACE.
+    Replace,
+    /// `2`: CANCEL.
+    Cancel,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ConfirmTransType { New = b"0", Replace = b"1", Cancel = b"2" }, integer = true
+);
+/// Values of `DeliveryForm` (668), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeliveryForm<'a> {
+    /// `1`: BOOKENTRY.
+    Bookentry,
+    /// `2`: BEARER.
+    Bearer,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(DeliveryForm { Bookentry = b"1", Bearer = b"2" }, integer = true);
+/// Values of `LegSwapType` (690), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LegSwapType<'a> {
+    /// `1`: PAR_FOR_PAR.
+    ParForPar,
+    /// `2`: MODIFIED_DURATION.
+    ModifiedDuration,
+    /// `4`: RISK.
+    Risk,
+    /// `5`: PROCEEDS.
+    Proceeds,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    LegSwapType { ParForPar = b"1", ModifiedDuration = b"2", Risk = b"4", Proceeds = b"5"
+    }, integer = true
+);
+/// Values of `QuotePriceType` (692), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuotePriceType<'a> {
+    /// `1`: PERCENT.
+    Percent,
+    /// `10`: YIELD.
+    Yield,
+    /// `2`: PER_SHARE.
+    PerShare,
+    /// `3`: FIXED_AMOUNT.
+    FixedAmount,
+    /// `4`: DISCOUNT.
+    Discount,
+    /// `5`: PREMIUM.
+    Premium,
+    /// `6`: SPREAD.
+    Spread,
+    /// `7`: TED_PRICE.
+    TedPrice,
+    /// `8`: TED_YIELD.
+    TedYield,
+    /// `9`: YIELD_SPREAD.
+    YieldSpread,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    QuotePriceType { Percent = b"1", Yield = b"10", PerShare = b"2", FixedAmount = b"3",
+    Discount = b"4", Premium = b"5", Spread = b"6", TedPrice = b"7", TedYield = b"8",
+    YieldSpread = b"9" }, integer = true
+);
+/// Values of `QuoteRespType` (694), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuoteRespType<'a> {
+    /// `1`: HIT_LIFT.
+    HitLift,
+    /// `2`: COUNTER.
+    Counter,
+    /// `3`: EXPIRED.
+    Expired,
+    /// `4`: COVER.
+    Cover,
+    /// `5`: DONE_AWAY.
+    DoneAway,
+    /// `6`: PASS.
+    Pass,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    QuoteRespType { HitLift = b"1", Counter = b"2", Expired = b"3", Cover = b"4",
+    DoneAway = b"5", Pass = b"6" }, integer = true
+);
+/// Values of `PosType` (703), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PosType<'a> {
+    /// `ALC`: ALLOCATION_TRADE_QTY.
+    AllocationTradeQty,
+    /// `AS`: OPTION_ASSIGNMENT.
+    OptionAssignment,
+    /// `ASF`: AS_OF_TRADE_QTY.
+    AsOfTradeQty,
+    /// `DLV`: DELIVERY_QTY.
+    DeliveryQty,
+    /// `ETR`: ELECTRONIC_TRADE_QTY.
+    ElectronicTradeQty,
+    /// `EX`: OPTION_EXERCISE_QTY.
+    OptionExerciseQty,
+    /// `FIN`: END_OF_DAY_QTY.
+    EndOfDayQty,
+    /// `IAS`: INTRA_SPREAD_QTY.
+    IntraSpreadQty,
+    /// `IES`: INTER_SPREAD_QTY.
+    InterSpreadQty,
+    /// `PA`: ADJUSTMENT_QTY.
+    AdjustmentQty,
+    /// `PIT`: PIT_TRADE_QTY.
+    PitTradeQty,
+    /// `SOD`: START_OF_DAY_QTY.
+    StartOfDayQty,
+    /// `SPL`: INTEGRAL_SPLIT.
+    IntegralSplit,
+    /// `TA`: TRANSACTION_FROM_ASSIGNMENT.
+    TransactionFromAssignment,
+    /// `TOT`: TOTAL_TRANSACTION_QTY.
+    TotalTransactionQty,
+    /// `TQ`: TRANSACTION_QUANTITY.
+    TransactionQuantity,
+    /// `TRF`: TRANSFER_TRADE_QTY.
+    TransferTradeQty,
+    /// `TX`: TRANSACTION_FROM_EXERCISE.
+    TransactionFromExercise,
+    /// `XM`: CROSS_MARGIN_QTY.
+    CrossMarginQty,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PosType { AllocationTradeQty = b"ALC", OptionAssignment = b"AS", AsOfTradeQty =
+    b"ASF", DeliveryQty = b"DLV", ElectronicTradeQty = b"ETR", OptionExerciseQty = b"EX",
+    EndOfDayQty = b"FIN", IntraSpreadQty = b"IAS", InterSpreadQty = b"IES", AdjustmentQty
+    = b"PA", PitTradeQty = b"PIT", StartOfDayQty = b"SOD", IntegralSplit = b"SPL",
+    TransactionFromAssignment = b"TA", TotalTransactionQty = b"TOT", TransactionQuantity
+    = b"TQ", TransferTradeQty = b"TRF", TransactionFromExercise = b"TX", CrossMarginQty =
+    b"XM" }, integer = false
+);
+/// Values of `PosQtyStatus` (706), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PosQtyStatus<'a> {
+    /// `0`: SUBMITTED.
+    Submitted,
+    /// `1`: ACCEPTED.
+    Accepted,
+    /// `2`: REJECTED.
+    Rejected,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PosQtyStatus { Submitted = b"0", Accepted = b"1", Rejected = b"2" }, integer = true
+);
+/// Values of `PosAmtType` (707), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PosAmtType<'a> {
+    /// `CASH`: CASH_AMOUNT.
+    CashAmount,
+    /// `CRES`: CASH_RESIDUAL_AMOUNT.
+    CashResidualAmount,
+    /// `FMTM`: FINAL_MARK_TO_MARKET_AMOUNT.
+    FinalMarkToMarketAmount,
+    /// `IMTM`: INCREMENTAL_MARK_TO_MARKET_AMOUNT.
+    IncrementalMarkToMarketAmount,
+    /// `PREM`: PREMIUM_AMOUNT.
+    PremiumAmount,
+    /// `SMTM`: START_OF_DAY_MARK_TO_MARKET_AMOUNT.
+    StartOfDayMarkToMarketAmount,
+    /// `TVAR`: TRADE_VARIATION_AMOUNT.
+    TradeVariationAmount,
+    /// `VADJ`: VALUE_ADJUSTED_AMOUNT.
+    ValueAdjustedAmount,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PosAmtType { CashAmount = b"CASH", CashResidualAmount = b"CRES",
+    FinalMarkToMarketAmount = b"FMTM", IncrementalMarkToMarketAmount = b"IMTM",
+    PremiumAmount = b"PREM", StartOfDayMarkToMarketAmount = b"SMTM", TradeVariationAmount
+    = b"TVAR", ValueAdjustedAmount = b"VADJ" }, integer = false
+);
+/// Values of `PosTransType` (709), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PosTransType<'a> {
+    /// `1`: EXERCISE.
+    Exercise,
+    /// `2`: DO_NOT_EXERCISE.
+    DoNotExercise,
+    /// `3`: POSITION_ADJUSTMENT.
+    PositionAdjustment,
+    /// `4`: POSITION_CHANGE_SUBMISSION_MARGIN_DISPOSITION.
+    PositionChangeSubmissionMarginDisposition,
+    /// `5`: PLEDGE.
+    Pledge,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PosTransType { Exercise = b"1", DoNotExercise = b"2", PositionAdjustment = b"3",
+    PositionChangeSubmissionMarginDisposition = b"4", Pledge = b"5" }, integer = true
+);
+/// Values of `PosMaintAction` (712), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PosMaintAction<'a> {
+    /// `1`: NEW.
+    New,
+    /// `2`: REPLACE.
+    Replace,
+    /// `3`: CANCEL.
+    Cancel,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PosMaintAction { New = b"1", Replace = b"2", Cancel = b"3" }, integer = true
+);
+/// Values of `SettlSessID` (716), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SettlSessId<'a> {
+    /// `ETH`: ELECTRONIC_TRADING_HOURS.
+    ElectronicTradingHours,
+    /// `ITD`: INTRADAY.
+    Intraday,
+    /// `RTH`: REGULAR_TRADING_HOURS.
+    RegularTradingHours,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SettlSessId { ElectronicTradingHours = b"ETH", Intraday = b"ITD", RegularTradingHours
+    = b"RTH" }, integer = false
+);
+/// Values of `AdjustmentType` (718), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AdjustmentType<'a> {
+    /// `0`: PROCESS_REQUEST_AS_MARGIN_DISPOSITION.
+    ProcessRequestAsMarginDisposition,
+    /// `1`: DELTA_PLUS.
+    DeltaPlus,
+    /// `2`: DELTA_MINUS.
+    DeltaMinus,
+    /// `3`: FINAL.
+    Final,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AdjustmentType { ProcessRequestAsMarginDisposition = b"0", DeltaPlus = b"1",
+    DeltaMinus = b"2", Final = b"3" }, integer = true
+);
+/// Values of `PosMaintStatus` (722), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PosMaintStatus<'a> {
+    /// `0`: ACCEPTED.
+    Accepted,
+    /// `1`: ACCEPTED_WITH_WARNINGS.
+    AcceptedWithWarnings,
+    /// `2`: REJECTED.
+    Rejected,
+    /// `3`: COMPLETED.
+    Completed,
+    /// `4`: COMPLETED_WITH_WARNINGS.
+    CompletedWithWarnings,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PosMaintStatus { Accepted = b"0", AcceptedWithWarnings = b"1", Rejected = b"2",
+    Completed = b"3", CompletedWithWarnings = b"4" }, integer = true
+);
+/// Values of `PosMaintResult` (723), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PosMaintResult<'a> {
+    /// `0`: SUCCESSFUL_COMPLETION.
+    SuccessfulCompletion,
+    /// `1`: REJECTED.
+    Rejected,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PosMaintResult { SuccessfulCompletion = b"0", Rejected = b"1", Other2 = b"99" },
+    integer = true
+);
+/// Values of `PosReqType` (724), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PosReqType<'a> {
+    /// `0`: POSITIONS.
+    Positions,
+    /// `1`: TRADES.
+    Trades,
+    /// `2`: EXERCISES.
+    Exercises,
+    /// `3`: ASSIGNMENTS.
+    Assignments,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PosReqType { Positions = b"0", Trades = b"1", Exercises = b"2", Assignments = b"3" },
+    integer = true
+);
+/// Values of `ResponseTransportType` (725), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResponseTransportType<'a> {
+    /// `0`: INBAND.
+    Inband,
+    /// `1`: OUT_OF_BAND.
+    OutOfBand,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ResponseTransportType { Inband = b"0", OutOfBand = b"1" }, integer = true
+);
+/// Values of `PosReqResult` (728), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PosReqResult<'a> {
+    /// `0`: VALID_REQUEST.
+    ValidRequest,
+    /// `1`: INVALID_OR_UNSUPPORTED_REQUEST.
+    InvalidOrUnsupportedRequest,
+    /// `2`: NO_POSITIONS_FOUND_THAT_MATCH_CRITERIA.
+    NoPositionsFoundThatMatchCriteria,
+    /// `3`: NOT_AUTHORIZED_TO_REQUEST_POSITIONS.
+    NotAuthorizedToRequestPositions,
+    /// `4`: REQUEST_FOR_POSITION_NOT_SUPPORTED.
+    RequestForPositionNotSupported,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PosReqResult { ValidRequest = b"0", InvalidOrUnsupportedRequest = b"1",
+    NoPositionsFoundThatMatchCriteria = b"2", NotAuthorizedToRequestPositions = b"3",
+    RequestForPositionNotSupported = b"4", Other2 = b"99" }, integer = true
+);
+/// Values of `PosReqStatus` (729), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PosReqStatus<'a> {
+    /// `0`: COMPLETED.
+    Completed,
+    /// `1`: COMPLETED_WITH_WARNINGS.
+    CompletedWithWarnings,
+    /// `2`: REJECTED.
+    Rejected,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PosReqStatus { Completed = b"0", CompletedWithWarnings = b"1", Rejected = b"2" },
+    integer = true
+);
+/// Values of `SettlPriceType` (731), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SettlPriceType<'a> {
+    /// `1`: FINAL.
+    Final,
+    /// `2`: THEORETICAL.
+    Theoretical,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(SettlPriceType { Final = b"1", Theoretical = b"2" }, integer = true);
+/// Values of `AssignmentMethod` (744), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AssignmentMethod {
+    /// `P`: PRORATA.
+    Prorata,
+    /// `R`: RANDOM.
+    Random,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(AssignmentMethod { Prorata = b'P', Random = b'R' });
+/// Values of `ExerciseMethod` (747), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExerciseMethod {
+    /// `A`: AUTOMATIC.
+    Automatic,
+    /// `M`: MANUAL.
+    Manual,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(ExerciseMethod { Automatic = b'A', Manual = b'M' });
+/// Values of `TradeRequestResult` (749), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradeRequestResult<'a> {
+    /// `0`: SUCCESSFUL.
+    Successful,
+    /// `1`: INVALID_OR_UNKNOWN_INSTRUMENT.
+    InvalidOrUnknownInstrument,
+    /// `2`: INVALID_TYPE_OF_TRADE_REQUESTED.
+    InvalidTypeOfTradeRequested,
+    /// `3`: INVALID_PARTIES.
+    InvalidParties,
+    /// `4`: INVALID_TRANSPORT_TYPE_REQUESTED.
+    InvalidTransportTypeRequested,
+    /// `5`: INVALID_DESTINATION_REQUESTED.
+    InvalidDestinationRequested,
+    /// `8`: TRADEREQUESTTYPE_NOT_SUPPORTED.
+    TraderequesttypeNotSupported,
+    /// `9`: UNAUTHORIZED_FOR_TRADE_CAPTURE_REPORT_REQUEST.
+    UnauthorizedForTradeCaptureReportRequest,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradeRequestResult { Successful = b"0", InvalidOrUnknownInstrument = b"1",
+    InvalidTypeOfTradeRequested = b"2", InvalidParties = b"3",
+    InvalidTransportTypeRequested = b"4", InvalidDestinationRequested = b"5",
+    TraderequesttypeNotSupported = b"8", UnauthorizedForTradeCaptureReportRequest = b"9",
+    Other2 = b"99" }, integer = true
+);
+/// Values of `TradeRequestStatus` (750), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradeRequestStatus<'a> {
+    /// `0`: ACCEPTED.
+    Accepted,
+    /// `1`: COMPLETED.
+    Completed,
+    /// `2`: REJECTED.
+    Rejected,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradeRequestStatus { Accepted = b"0", Completed = b"1", Rejected = b"2" }, integer =
+    true
+);
+/// Values of `TradeReportRejectReason` (751), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradeReportRejectReason<'a> {
+    /// `0`: SUCCESSFUL.
+    Successful,
+    /// `1`: INVALID_PARTY_INFORMATION.
+    InvalidPartyInformation,
+    /// `2`: UNKNOWN_INSTRUMENT.
+    UnknownInstrument,
+    /// `3`: UNAUTHORIZED_TO_REPORT_TRADES.
+    UnauthorizedToReportTrades,
+    /// `4`: INVALID_TRADE_TYPE.
+    InvalidTradeType,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradeReportRejectReason { Successful = b"0", InvalidPartyInformation = b"1",
+    UnknownInstrument = b"2", UnauthorizedToReportTrades = b"3", InvalidTradeType = b"4",
+    Other2 = b"99" }, integer = true
+);
+/// Values of `SideMultiLegReportingType` (752), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SideMultiLegReportingType<'a> {
+    /// `1`: SINGLE_SECURITY.
+    SingleSecurity,
+    /// `2`: INDIVIDUAL_LEG_OF_A_MULTI_LEG_SECURITY.
+    IndividualLegOfAMultiLegSecurity,
+    /// `3`: MULTI_LEG_SECURITY.
+    MultiLegSecurity,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SideMultiLegReportingType { SingleSecurity = b"1", IndividualLegOfAMultiLegSecurity =
+    b"2", MultiLegSecurity = b"3" }, integer = true
+);
+/// Values of `TrdRegTimestampType` (770), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TrdRegTimestampType<'a> {
+    /// `1`: EXECUTION_TIME.
+    ExecutionTime,
+    /// `2`: TIME_IN.
+    TimeIn,
+    /// `3`: TIME_OUT.
+    TimeOut,
+    /// `4`: BROKER_RECEIPT.
+    BrokerReceipt,
+    /// `5`: BROKER_EXECUTION.
+    BrokerExecution,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TrdRegTimestampType { ExecutionTime = b"1", TimeIn = b"2", TimeOut = b"3",
+    BrokerReceipt = b"4", BrokerExecution = b"5" }, integer = true
+);
+/// Values of `ConfirmType` (773), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConfirmType<'a> {
+    /// `1`: STATUS.
+    Status,
+    /// `2`: CONFIRMATION.
+    Confirmation,
+    /// `3`: CONFIRMATION_REQUEST_REJECTED.
+    ConfirmationRequestRejected,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ConfirmType { Status = b"1", Confirmation = b"2", ConfirmationRequestRejected = b"3"
+    }, integer = true
+);
+/// Values of `ConfirmRejReason` (774), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConfirmRejReason<'a> {
+    /// `1`: MISMATCHED_ACCOUNT.
+    MismatchedAccount,
+    /// `2`: MISSING_SETTLEMENT_INSTRUCTIONS.
+    MissingSettlementInstructions,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ConfirmRejReason { MismatchedAccount = b"1", MissingSettlementInstructions = b"2",
+    Other2 = b"99" }, integer = true
+);
+/// Values of `BookingType` (775), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BookingType<'a> {
+    /// `0`: REGULAR_BOOKING.
+    RegularBooking,
+    /// `1`: CFD.
+    Cfd,
+    /// `2`: TOTAL_RETURN_SWAP.
+    TotalReturnSwap,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    BookingType { RegularBooking = b"0", Cfd = b"1", TotalReturnSwap = b"2" }, integer =
+    true
+);
+/// Values of `AllocSettlInstType` (780), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocSettlInstType<'a> {
+    /// `0`: USE_DEFAULT_INSTRUCTIONS.
+    UseDefaultInstructions,
+    /// `1`: DERIVE_FROM_PARAMETERS_PROVIDED.
+    DeriveFromParametersProvided,
+    /// `2`: FULL_DETAILS_PROVIDED.
+    FullDetailsProvided,
+    /// `3`: SSI_DB_IDS_PROVIDED.
+    SsiDbIdsProvided,
+    /// `4`: PHONE_FOR_INSTRUCTIONS.
+    PhoneForInstructions,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AllocSettlInstType { UseDefaultInstructions = b"0", DeriveFromParametersProvided =
+    b"1", FullDetailsProvided = b"2", SsiDbIdsProvided = b"3", PhoneForInstructions =
+    b"4" }, integer = true
+);
+/// Values of `DlvyInstType` (787), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DlvyInstType {
+    /// `C`: CASH.
+    Cash,
+    /// `S`: SECURITIES.
+    Securities,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(DlvyInstType { Cash = b'C', Securities = b'S' });
+/// Values of `TerminationType` (788), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TerminationType<'a> {
+    /// `1`: OVERNIGHT.
+    Overnight,
+    /// `2`: TERM.
+    Term,
+    /// `3`: FLEXIBLE.
+    Flexible,
+    /// `4`: OPEN.
+    Open,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TerminationType { Overnight = b"1", Term = b"2", Flexible = b"3", Open = b"4" },
+    integer = true
+);
+/// Values of `SettlInstReqRejCode` (792), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SettlInstReqRejCode<'a> {
+    /// `0`: UNABLE_TO_PROCESS_REQUEST.
+    UnableToProcessRequest,
+    /// `1`: UNKNOWN_ACCOUNT.
+    UnknownAccount,
+    /// `2`: NO_MATCHING_SETTLEMENT_INSTRUCTIONS_FOUND.
+    NoMatchingSettlementInstructionsFound,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    SettlInstReqRejCode { UnableToProcessRequest = b"0", UnknownAccount = b"1",
+    NoMatchingSettlementInstructionsFound = b"2", Other2 = b"99" }, integer = true
+);
+/// Values of `AllocReportType` (794), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocReportType<'a> {
+    /// `3`: SELLSIDE_CALCULATED_USING_PRELIMINARY.
+    SellsideCalculatedUsingPreliminary,
+    /// `4`: SELLSIDE_CALCULATED_WITHOUT_PRELIMINARY.
+    SellsideCalculatedWithoutPreliminary,
+    /// `5`: WAREHOUSE_RECAP.
+    WarehouseRecap,
+    /// `8`: REQUEST_TO_INTERMEDIARY.
+    RequestToIntermediary,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AllocReportType { SellsideCalculatedUsingPreliminary = b"3",
+    SellsideCalculatedWithoutPreliminary = b"4", WarehouseRecap = b"5",
+    RequestToIntermediary = b"8" }, integer = true
+);
+/// Values of `AllocCancReplaceReason` (796), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocCancReplaceReason<'a> {
+    /// `1`: ORIGINAL_DETAILS_INCOMPLETE_INCORRECT.
+    OriginalDetailsIncompleteIncorrect,
+    /// `2`: CHANGE_IN_UNDERLYING_ORDER_DETAILS.
+    ChangeInUnderlyingOrderDetails,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AllocCancReplaceReason { OriginalDetailsIncompleteIncorrect = b"1",
+    ChangeInUnderlyingOrderDetails = b"2", Other2 = b"99" }, integer = true
+);
+/// Values of `AllocAccountType` (798), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocAccountType<'a> {
+    /// `1`: ACCOUNT_IS_CARRIED_ON_CUSTOMER_SIDE_OF_BOOKS.
+    AccountIsCarriedOnCustomerSideOfBooks,
+    /// `2`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS.
+    AccountIsCarriedOnNonCustomerSideOfBooks,
+    /// `3`: HOUSE_TRADER.
+    HouseTrader,
+    /// `4`: FLOOR_TRADER.
+    FloorTrader,
+    /// `6`: ACCOUNT_IS_CARRIED_ON_NON_CUSTOMER_SIDE_OF_BOOKS_AND_IS_CROSS_MARGINED.
+    AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined,
+    /// `7`: ACCOUNT_IS_HOUSE_TRADER_AND_IS_CROSS_MARGINED.
+    AccountIsHouseTraderAndIsCrossMargined,
+    /// `8`: JOINT_BACKOFFICE_ACCOUNT.
+    JointBackofficeAccount,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AllocAccountType { AccountIsCarriedOnCustomerSideOfBooks = b"1",
+    AccountIsCarriedOnNonCustomerSideOfBooks = b"2", HouseTrader = b"3", FloorTrader =
+    b"4", AccountIsCarriedOnNonCustomerSideOfBooksAndIsCrossMargined = b"6",
+    AccountIsHouseTraderAndIsCrossMargined = b"7", JointBackofficeAccount = b"8" },
+    integer = true
+);
+/// Values of `PartySubIDType` (803), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PartySubIdType<'a> {
+    /// `1`: FIRM.
+    Firm,
+    /// `10`: SECURITIES_ACCOUNT_NUMBER.
+    SecuritiesAccountNumber,
+    /// `11`: REGISTRATION_NUMBER.
+    RegistrationNumber,
+    /// `12`: REGISTERED_ADDRESS_12.
+    RegisteredAddress12,
+    /// `13`: REGULATORY_STATUS.
+    RegulatoryStatus,
+    /// `14`: REGISTRATION_NAME.
+    RegistrationName,
+    /// `15`: CASH_ACCOUNT_NUMBER.
+    CashAccountNumber,
+    /// `16`: BIC.
+    Bic,
+    /// `17`: CSD_PARTICIPANT_MEMBER_CODE.
+    CsdParticipantMemberCode,
+    /// `18`: REGISTERED_ADDRESS_18.
+    RegisteredAddress18,
+    /// `19`: FUND_ACCOUNT_NAME.
+    FundAccountName,
+    /// `2`: PERSON.
+    Person,
+    /// `20`: TELEX_NUMBER.
+    TelexNumber,
+    /// `21`: FAX_NUMBER.
+    FaxNumber,
+    /// `22`: SECURITIES_ACCOUNT_NAME.
+    SecuritiesAccountName,
+    /// `23`: CASH_ACCOUNT_NAME.
+    CashAccountName,
+    /// `24`: DEPARTMENT.
+    Department,
+    /// `25`: LOCATION.
+    Location,
+    /// `26`: POSITION_ACCOUNT_TYPE.
+    PositionAccountType,
+    /// `3`: SYSTEM.
+    System,
+    /// `4`: APPLICATION.
+    Application,
+    /// `5`: FULL_LEGAL_NAME_OF_FIRM.
+    FullLegalNameOfFirm,
+    /// `6`: POSTAL_ADDRESS.
+    PostalAddress,
+    /// `7`: PHONE_NUMBER.
+    PhoneNumber,
+    /// `8`: EMAIL_ADDRESS.
+    EmailAddress,
+    /// `9`: CONTACT_NAME.
+    ContactName,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PartySubIdType { Firm = b"1", SecuritiesAccountNumber = b"10", RegistrationNumber =
+    b"11", RegisteredAddress12 = b"12", RegulatoryStatus = b"13", RegistrationName =
+    b"14", CashAccountNumber = b"15", Bic = b"16", CsdParticipantMemberCode = b"17",
+    RegisteredAddress18 = b"18", FundAccountName = b"19", Person = b"2", TelexNumber =
+    b"20", FaxNumber = b"21", SecuritiesAccountName = b"22", CashAccountName = b"23",
+    Department = b"24", Location = b"25", PositionAccountType = b"26", System = b"3",
+    Application = b"4", FullLegalNameOfFirm = b"5", PostalAddress = b"6", PhoneNumber =
+    b"7", EmailAddress = b"8", ContactName = b"9" }, integer = true
+);
+/// Values of `AllocIntermedReqType` (808), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocIntermedReqType<'a> {
+    /// `1`: PENDING_ACCEPT.
+    PendingAccept,
+    /// `2`: PENDING_RELEASE.
+    PendingRelease,
+    /// `3`: PENDING_REVERSAL.
+    PendingReversal,
+    /// `4`: ACCEPT.
+    Accept,
+    /// `5`: BLOCK_LEVEL_REJECT.
+    BlockLevelReject,
+    /// `6`: ACCOUNT_LEVEL_REJECT.
+    AccountLevelReject,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AllocIntermedReqType { PendingAccept = b"1", PendingRelease = b"2", PendingReversal =
+    b"3", Accept = b"4", BlockLevelReject = b"5", AccountLevelReject = b"6" }, integer =
+    true
+);
+/// Values of `ApplQueueResolution` (814), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ApplQueueResolution<'a> {
+    /// `0`: NO_ACTION_TAKEN.
+    NoActionTaken,
+    /// `1`: QUEUE_FLUSHED.
+    QueueFlushed,
+    /// `2`: OVERLAY_LAST.
+    OverlayLast,
+    /// `3`: END_SESSION.
+    EndSession,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ApplQueueResolution { NoActionTaken = b"0", QueueFlushed = b"1", OverlayLast = b"2",
+    EndSession = b"3" }, integer = true
+);
+/// Values of `ApplQueueAction` (815), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ApplQueueAction<'a> {
+    /// `0`: NO_ACTION_TAKEN.
+    NoActionTaken,
+    /// `1`: QUEUE_FLUSHED.
+    QueueFlushed,
+    /// `2`: OVERLAY_LAST.
+    OverlayLast,
+    /// `3`: END_SESSION.
+    EndSession,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ApplQueueAction { NoActionTaken = b"0", QueueFlushed = b"1", OverlayLast = b"2",
+    EndSession = b"3" }, integer = true
+);
+/// Values of `AvgPxIndicator` (819), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AvgPxIndicator<'a> {
+    /// `0`: NO_AVERAGE_PRICING.
+    NoAveragePricing,
+    /// `1`: TRADE_IS_PART_OF_AN_AVERAGE_PRICE_GROUP_IDENTIFIED_BY_THE_TRADELINKID.
+    TradeIsPartOfAnAveragePriceGroupIdentifiedByTheTradelinkid,
+    /// `2`: LAST_TRADE_IN_THE_AVERAGE_PRICE_GROUP_IDENTIFIED_BY_THE_TRADELINKID.
+    LastTradeInTheAveragePriceGroupIdentifiedByTheTradelinkid,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AvgPxIndicator { NoAveragePricing = b"0",
+    TradeIsPartOfAnAveragePriceGroupIdentifiedByTheTradelinkid = b"1",
+    LastTradeInTheAveragePriceGroupIdentifiedByTheTradelinkid = b"2" }, integer = true
+);
+/// Values of `TradeAllocIndicator` (826), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradeAllocIndicator<'a> {
+    /// `0`: ALLOCATION_NOT_REQUIRED.
+    AllocationNotRequired,
+    /// `1`: ALLOCATION_REQUIRED.
+    AllocationRequired,
+    /// `2`: USE_ALLOCATION_PROVIDED_WITH_THE_TRADE.
+    UseAllocationProvidedWithTheTrade,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradeAllocIndicator { AllocationNotRequired = b"0", AllocationRequired = b"1",
+    UseAllocationProvidedWithTheTrade = b"2" }, integer = true
+);
+/// Values of `ExpirationCycle` (827), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExpirationCycle<'a> {
+    /// `0`: EXPIRE_ON_TRADING_SESSION_CLOSE.
+    ExpireOnTradingSessionClose,
+    /// `1`: EXPIRE_ON_TRADING_SESSION_OPEN.
+    ExpireOnTradingSessionOpen,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ExpirationCycle { ExpireOnTradingSessionClose = b"0", ExpireOnTradingSessionOpen =
+    b"1" }, integer = true
+);
+/// Values of `TrdType` (828), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TrdType<'a> {
+    /// `0`: REGULAR_TRADE.
+    RegularTrade,
+    /// `1`: BLOCK_TRADE.
+    BlockTrade,
+    /// `10`: AFTER_HOURS_TRADE.
+    AfterHoursTrade,
+    /// `2`: EFP.
+    Efp,
+    /// `3`: TRANSFER.
+    Transfer,
+    /// `4`: LATE_TRADE.
+    LateTrade,
+    /// `5`: T_TRADE.
+    TTrade,
+    /// `6`: WEIGHTED_AVERAGE_PRICE_TRADE.
+    WeightedAveragePriceTrade,
+    /// `7`: BUNCHED_TRADE.
+    BunchedTrade,
+    /// `8`: LATE_BUNCHED_TRADE.
+    LateBunchedTrade,
+    /// `9`: PRIOR_REFERENCE_PRICE_TRADE.
+    PriorReferencePriceTrade,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TrdType { RegularTrade = b"0", BlockTrade = b"1", AfterHoursTrade = b"10", Efp =
+    b"2", Transfer = b"3", LateTrade = b"4", TTrade = b"5", WeightedAveragePriceTrade =
+    b"6", BunchedTrade = b"7", LateBunchedTrade = b"8", PriorReferencePriceTrade = b"9"
+    }, integer = true
+);
+/// Values of `PegMoveType` (835), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PegMoveType<'a> {
+    /// `0`: FLOATING.
+    Floating,
+    /// `1`: FIXED.
+    Fixed,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(PegMoveType { Floating = b"0", Fixed = b"1" }, integer = true);
+/// Values of `PegOffsetType` (836), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PegOffsetType<'a> {
+    /// `0`: PRICE.
+    Price,
+    /// `1`: BASIS_POINTS.
+    BasisPoints,
+    /// `2`: TICKS.
+    Ticks,
+    /// `3`: PRICE_TIER.
+    PriceTier,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PegOffsetType { Price = b"0", BasisPoints = b"1", Ticks = b"2", PriceTier = b"3" },
+    integer = true
+);
+/// Values of `PegLimitType` (837), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PegLimitType<'a> {
+    /// `0`: OR_BETTER.
+    OrBetter,
+    /// `1`: STRICT.
+    Strict,
+    /// `2`: OR_WORSE.
+    OrWorse,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PegLimitType { OrBetter = b"0", Strict = b"1", OrWorse = b"2" }, integer = true
+);
+/// Values of `PegRoundDirection` (838), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PegRoundDirection<'a> {
+    /// `1`: MORE_AGGRESSIVE.
+    MoreAggressive,
+    /// `2`: MORE_PASSIVE.
+    MorePassive,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PegRoundDirection { MoreAggressive = b"1", MorePassive = b"2" }, integer = true
+);
+/// Values of `PegScope` (840), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PegScope<'a> {
+    /// `1`: LOCAL.
+    Local,
+    /// `2`: NATIONAL.
+    National,
+    /// `3`: GLOBAL.
+    Global,
+    /// `4`: NATIONAL_EXCLUDING_LOCAL.
+    NationalExcludingLocal,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    PegScope { Local = b"1", National = b"2", Global = b"3", NationalExcludingLocal =
+    b"4" }, integer = true
+);
+/// Values of `DiscretionMoveType` (841), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiscretionMoveType<'a> {
+    /// `0`: FLOATING.
+    Floating,
+    /// `1`: FIXED.
+    Fixed,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(DiscretionMoveType { Floating = b"0", Fixed = b"1" }, integer = true);
+/// Values of `DiscretionOffsetType` (842), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiscretionOffsetType<'a> {
+    /// `0`: PRICE.
+    Price,
+    /// `1`: BASIS_POINTS.
+    BasisPoints,
+    /// `2`: TICKS.
+    Ticks,
+    /// `3`: PRICE_TIER.
+    PriceTier,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    DiscretionOffsetType { Price = b"0", BasisPoints = b"1", Ticks = b"2", PriceTier =
+    b"3" }, integer = true
+);
+/// Values of `DiscretionLimitType` (843), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiscretionLimitType<'a> {
+    /// `0`: OR_BETTER.
+    OrBetter,
+    /// `1`: STRICT.
+    Strict,
+    /// `2`: OR_WORSE.
+    OrWorse,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    DiscretionLimitType { OrBetter = b"0", Strict = b"1", OrWorse = b"2" }, integer =
+    true
+);
+/// Values of `DiscretionRoundDirection` (844), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiscretionRoundDirection<'a> {
+    /// `1`: MORE_AGGRESSIVE.
+    MoreAggressive,
+    /// `2`: MORE_PASSIVE.
+    MorePassive,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    DiscretionRoundDirection { MoreAggressive = b"1", MorePassive = b"2" }, integer =
+    true
+);
+/// Values of `DiscretionScope` (846), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiscretionScope<'a> {
+    /// `1`: LOCAL.
+    Local,
+    /// `2`: NATIONAL.
+    National,
+    /// `3`: GLOBAL.
+    Global,
+    /// `4`: NATIONAL_EXCLUDING_LOCAL.
+    NationalExcludingLocal,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    DiscretionScope { Local = b"1", National = b"2", Global = b"3",
+    NationalExcludingLocal = b"4" }, integer = true
+);
+/// Values of `TargetStrategy` (847), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TargetStrategy<'a> {
+    /// `1`: VWAP.
+    Vwap,
+    /// `2`: PARTICIPATE.
+    Participate,
+    /// `3`: MININIZE_MARKET_IMPACT.
+    MininizeMarketImpact,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TargetStrategy { Vwap = b"1", Participate = b"2", MininizeMarketImpact = b"3" },
+    integer = true
+);
+/// Values of `LastLiquidityInd` (851), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LastLiquidityInd<'a> {
+    /// `1`: ADDED_LIQUIDITY.
+    AddedLiquidity,
+    /// `2`: REMOVED_LIQUIDITY.
+    RemovedLiquidity,
+    /// `3`: LIQUIDITY_ROUTED_OUT.
+    LiquidityRoutedOut,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    LastLiquidityInd { AddedLiquidity = b"1", RemovedLiquidity = b"2", LiquidityRoutedOut
+    = b"3" }, integer = true
+);
+/// Values of `ShortSaleReason` (853), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShortSaleReason<'a> {
+    /// `0`: DEALER_SOLD_SHORT.
+    DealerSoldShort,
+    /// `1`: DEALER_SOLD_SHORT_EXEMPT.
+    DealerSoldShortExempt,
+    /// `2`: SELLING_CUSTOMER_SOLD_SHORT.
+    SellingCustomerSoldShort,
+    /// `3`: SELLING_CUSTOMER_SOLD_SHORT_EXEMPT.
+    SellingCustomerSoldShortExempt,
+    /// `4`: QUALIFIED_SHORT_SALE.
+    QualifiedShortSale,
+    /// `5`: QUALIFIED_SHORT_SALE_EXEMPT.
+    QualifiedShortSaleExempt,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    ShortSaleReason { DealerSoldShort = b"0", DealerSoldShortExempt = b"1",
+    SellingCustomerSoldShort = b"2", SellingCustomerSoldShortExempt = b"3",
+    QualifiedShortSale = b"4", QualifiedShortSaleExempt = b"5" }, integer = true
+);
+/// Values of `QtyType` (854), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QtyType<'a> {
+    /// `0`: UNITS.
+    Units,
+    /// `1`: CONTRACTS.
+    Contracts,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(QtyType { Units = b"0", Contracts = b"1" }, integer = true);
+/// Values of `TradeReportType` (856), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TradeReportType<'a> {
+    /// `0`: SUBMIT.
+    Submit,
+    /// `1`: ALLEGED.
+    Alleged,
+    /// `2`: ACCEPT.
+    Accept,
+    /// `3`: DECLINE.
+    Decline,
+    /// `4`: ADDENDUM.
+    Addendum,
+    /// `5`: NO_WAS.
+    NoWas,
+    /// `6`: TRADE_REPORT_CANCEL.
+    TradeReportCancel,
+    /// `7`: LOCKED_IN_TRADE_BREAK.
+    LockedInTradeBreak,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    TradeReportType { Submit = b"0", Alleged = b"1", Accept = b"2", Decline = b"3",
+    Addendum = b"4", NoWas = b"5", TradeReportCancel = b"6", LockedInTradeBreak = b"7" },
+    integer = true
+);
+/// Values of `AllocNoOrdersType` (857), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AllocNoOrdersType<'a> {
+    /// `0`: NOT_SPECIFIED.
+    NotSpecified,
+    /// `1`: EXPLICIT_LIST_PROVIDED.
+    ExplicitListProvided,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AllocNoOrdersType { NotSpecified = b"0", ExplicitListProvided = b"1" }, integer =
+    true
+);
+/// Values of `EventType` (865), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventType<'a> {
+    /// `1`: PUT.
+    Put,
+    /// `2`: CALL.
+    Call,
+    /// `3`: TENDER.
+    Tender,
+    /// `4`: SINKING_FUND_CALL.
+    SinkingFundCall,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    EventType { Put = b"1", Call = b"2", Tender = b"3", SinkingFundCall = b"4", Other2 =
+    b"99" }, integer = true
+);
+/// Values of `InstrAttribType` (871), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InstrAttribType<'a> {
+    /// `1`: FLAT.
+    Flat,
+    /// `10`: ORIGINAL_ISSUE_DISCOUNT.
+    OriginalIssueDiscount,
+    /// `11`: CALLABLE_PUTTABLE.
+    CallablePuttable,
+    /// `12`: ESCROWED_TO_MATURITY.
+    EscrowedToMaturity,
+    /// `13`: ESCROWED_TO_REDEMPTION_DATE.
+    EscrowedToRedemptionDate,
+    /// `14`: PRE_REFUNDED.
+    PreRefunded,
+    /// `15`: IN_DEFAULT.
+    InDefault,
+    /// `16`: UNRATED.
+    Unrated,
+    /// `17`: TAXABLE.
+    Taxable,
+    /// `18`: INDEXED.
+    Indexed,
+    /// `19`: SUBJECT_TO_ALTERNATIVE_MINIMUM_TAX.
+    SubjectToAlternativeMinimumTax,
+    /// `2`: ZERO_COUPON.
+    ZeroCoupon,
+    /// `20`: ORIGINAL_ISSUE_DISCOUNT_PRICE.
+    OriginalIssueDiscountPrice,
+    /// `21`: CALLABLE_BELOW_MATURITY_VALUE.
+    CallableBelowMaturityValue,
+    /// `22`: CALLABLE_WITHOUT_NOTICE_BY_MAIL_TO_HOLDER_UNLESS_REGISTERED.
+    CallableWithoutNoticeByMailToHolderUnlessRegistered,
+    /// `3`: INTEREST_BEARING.
+    InterestBearing,
+    /// `4`: NO_PERIODIC_PAYMENTS.
+    NoPeriodicPayments,
+    /// `5`: VARIABLE_RATE.
+    VariableRate,
+    /// `6`: LESS_FEE_FOR_PUT.
+    LessFeeForPut,
+    /// `7`: STEPPED_COUPON.
+    SteppedCoupon,
+    /// `8`: COUPON_PERIOD.
+    CouponPeriod,
+    /// `9`: WHEN_AND_IF_ISSUED.
+    WhenAndIfIssued,
+    /// `99`: TEXT.
+    Text,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    InstrAttribType { Flat = b"1", OriginalIssueDiscount = b"10", CallablePuttable =
+    b"11", EscrowedToMaturity = b"12", EscrowedToRedemptionDate = b"13", PreRefunded =
+    b"14", InDefault = b"15", Unrated = b"16", Taxable = b"17", Indexed = b"18",
+    SubjectToAlternativeMinimumTax = b"19", ZeroCoupon = b"2", OriginalIssueDiscountPrice
+    = b"20", CallableBelowMaturityValue = b"21",
+    CallableWithoutNoticeByMailToHolderUnlessRegistered = b"22", InterestBearing = b"3",
+    NoPeriodicPayments = b"4", VariableRate = b"5", LessFeeForPut = b"6", SteppedCoupon =
+    b"7", CouponPeriod = b"8", WhenAndIfIssued = b"9", Text = b"99" }, integer = true
+);
+/// Values of `CPProgram` (875), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CpProgram<'a> {
+    /// `1`: PROGRAM_3A3.
+    Program3A3,
+    /// `2`: PROGRAM_42.
+    Program42,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CpProgram { Program3A3 = b"1", Program42 = b"2", Other2 = b"99" }, integer = true
+);
+/// Values of `MiscFeeBasis` (891), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MiscFeeBasis<'a> {
+    /// `0`: ABSOLUTE.
+    Absolute,
+    /// `1`: PER_UNIT.
+    PerUnit,
+    /// `2`: PERCENTAGE.
+    Percentage,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    MiscFeeBasis { Absolute = b"0", PerUnit = b"1", Percentage = b"2" }, integer = true
+);
+/// Values of `CollAsgnReason` (895), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollAsgnReason<'a> {
+    /// `0`: INITIAL.
+    Initial,
+    /// `1`: SCHEDULED.
+    Scheduled,
+    /// `2`: TIME_WARNING.
+    TimeWarning,
+    /// `3`: MARGIN_DEFICIENCY.
+    MarginDeficiency,
+    /// `4`: MARGIN_EXCESS.
+    MarginExcess,
+    /// `5`: FORWARD_COLLATERAL_DEMAND.
+    ForwardCollateralDemand,
+    /// `6`: EVENT_OF_DEFAULT.
+    EventOfDefault,
+    /// `7`: ADVERSE_TAX_EVENT.
+    AdverseTaxEvent,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CollAsgnReason { Initial = b"0", Scheduled = b"1", TimeWarning = b"2",
+    MarginDeficiency = b"3", MarginExcess = b"4", ForwardCollateralDemand = b"5",
+    EventOfDefault = b"6", AdverseTaxEvent = b"7" }, integer = true
+);
+/// Values of `CollInquiryQualifier` (896), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollInquiryQualifier<'a> {
+    /// `0`: TRADE_DATE.
+    TradeDate,
+    /// `1`: GC_INSTRUMENT.
+    GcInstrument,
+    /// `2`: COLLATERAL_INSTRUMENT.
+    CollateralInstrument,
+    /// `3`: SUBSTITUTION_ELIGIBLE.
+    SubstitutionEligible,
+    /// `4`: NOT_ASSIGNED.
+    NotAssigned,
+    /// `5`: PARTIALLY_ASSIGNED.
+    PartiallyAssigned,
+    /// `6`: FULLY_ASSIGNED.
+    FullyAssigned,
+    /// `7`: OUTSTANDING_TRADES.
+    OutstandingTrades,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CollInquiryQualifier { TradeDate = b"0", GcInstrument = b"1", CollateralInstrument =
+    b"2", SubstitutionEligible = b"3", NotAssigned = b"4", PartiallyAssigned = b"5",
+    FullyAssigned = b"6", OutstandingTrades = b"7" }, integer = true
+);
+/// Values of `CollAsgnTransType` (903), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollAsgnTransType<'a> {
+    /// `0`: NEW.
+    New,
+    /// `1`: REPLACE.
+    Replace,
+    /// `2`: CANCEL.
+    Cancel,
+    /// `3`: RELEASE.
+    Release,
+    /// `4`: REVERSE.
+    Reverse,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CollAsgnTransType { New = b"0", Replace = b"1", Cancel = b"2", Release = b"3",
+    Reverse = b"4" }, integer = true
+);
+/// Values of `CollAsgnRespType` (905), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollAsgnRespType<'a> {
+    /// `0`: RECEIVED.
+    Received,
+    /// `1`: ACCEPTED.
+    Accepted,
+    /// `2`: DECLINED.
+    Declined,
+    /// `3`: REJECTED.
+    Rejected,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CollAsgnRespType { Received = b"0", Accepted = b"1", Declined = b"2", Rejected = b"3"
+    }, integer = true
+);
+/// Values of `CollAsgnRejectReason` (906), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollAsgnRejectReason<'a> {
+    /// `0`: UNKNOWN_DEAL.
+    UnknownDeal,
+    /// `1`: UNKNOWN_OR_INVALID_INSTRUMENT.
+    UnknownOrInvalidInstrument,
+    /// `2`: UNAUTHORIZED_TRANSACTION.
+    UnauthorizedTransaction,
+    /// `3`: INSUFFICIENT_COLLATERAL.
+    InsufficientCollateral,
+    /// `4`: INVALID_TYPE_OF_COLLATERAL.
+    InvalidTypeOfCollateral,
+    /// `5`: EXCESSIVE_SUBSTITUTION.
+    ExcessiveSubstitution,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CollAsgnRejectReason { UnknownDeal = b"0", UnknownOrInvalidInstrument = b"1",
+    UnauthorizedTransaction = b"2", InsufficientCollateral = b"3",
+    InvalidTypeOfCollateral = b"4", ExcessiveSubstitution = b"5", Other2 = b"99" },
+    integer = true
+);
+/// Values of `CollStatus` (910), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollStatus<'a> {
+    /// `0`: UNASSIGNED.
+    Unassigned,
+    /// `1`: PARTIALLY_ASSIGNED.
+    PartiallyAssigned,
+    /// `2`: ASSIGNMENT_PROPOSED.
+    AssignmentProposed,
+    /// `3`: ASSIGNED.
+    Assigned,
+    /// `4`: CHALLENGED.
+    Challenged,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CollStatus { Unassigned = b"0", PartiallyAssigned = b"1", AssignmentProposed = b"2",
+    Assigned = b"3", Challenged = b"4" }, integer = true
+);
+/// Values of `DeliveryType` (919), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DeliveryType<'a> {
+    /// `0`: VERSUS_PAYMENT.
+    VersusPayment,
+    /// `1`: FREE.
+    Free,
+    /// `2`: TRI_PARTY.
+    TriParty,
+    /// `3`: HOLD_IN_CUSTODY.
+    HoldInCustody,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    DeliveryType { VersusPayment = b"0", Free = b"1", TriParty = b"2", HoldInCustody =
+    b"3" }, integer = true
+);
+/// Values of `UserRequestType` (924), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UserRequestType<'a> {
+    /// `1`: LOGONUSER.
+    Logonuser,
+    /// `2`: LOGOFFUSER.
+    Logoffuser,
+    /// `3`: CHANGEPASSWORDFORUSER.
+    Changepasswordforuser,
+    /// `4`: REQUEST_INDIVIDUAL_USER_STATUS.
+    RequestIndividualUserStatus,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    UserRequestType { Logonuser = b"1", Logoffuser = b"2", Changepasswordforuser = b"3",
+    RequestIndividualUserStatus = b"4" }, integer = true
+);
+/// Values of `UserStatus` (926), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UserStatus<'a> {
+    /// `1`: LOGGED_IN.
+    LoggedIn,
+    /// `2`: NOT_LOGGED_IN.
+    NotLoggedIn,
+    /// `3`: USER_NOT_RECOGNISED.
+    UserNotRecognised,
+    /// `4`: PASSWORD_INCORRECT.
+    PasswordIncorrect,
+    /// `5`: PASSWORD_CHANGED.
+    PasswordChanged,
+    /// `6`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    UserStatus { LoggedIn = b"1", NotLoggedIn = b"2", UserNotRecognised = b"3",
+    PasswordIncorrect = b"4", PasswordChanged = b"5", Other2 = b"6" }, integer = true
+);
+/// Values of `StatusValue` (928), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StatusValue<'a> {
+    /// `1`: CONNECTED.
+    Connected,
+    /// `2`: NOT_CONNECTED_DOWN_EXPECTED_UP.
+    NotConnectedDownExpectedUp,
+    /// `3`: NOT_CONNECTED_DOWN_EXPECTED_DOWN.
+    NotConnectedDownExpectedDown,
+    /// `4`: IN_PROCESS.
+    InProcess,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    StatusValue { Connected = b"1", NotConnectedDownExpectedUp = b"2",
+    NotConnectedDownExpectedDown = b"3", InProcess = b"4" }, integer = true
+);
+/// Values of `NetworkRequestType` (935), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NetworkRequestType<'a> {
+    /// `1`: SNAPSHOT.
+    Snapshot,
+    /// `2`: SUBSCRIBE.
+    Subscribe,
+    /// `4`: STOP_SUBSCRIBING.
+    StopSubscribing,
+    /// `8`: LEVEL_OF_DETAIL.
+    LevelOfDetail,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    NetworkRequestType { Snapshot = b"1", Subscribe = b"2", StopSubscribing = b"4",
+    LevelOfDetail = b"8" }, integer = true
+);
+/// Values of `NetworkStatusResponseType` (937), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NetworkStatusResponseType<'a> {
+    /// `1`: FULL.
+    Full,
+    /// `2`: INCREMENTAL_UPDATE.
+    IncrementalUpdate,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    NetworkStatusResponseType { Full = b"1", IncrementalUpdate = b"2" }, integer = true
+);
+/// Values of `TrdRptStatus` (939), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TrdRptStatus<'a> {
+    /// `0`: ACCEPTED.
+    Accepted,
+    /// `1`: REJECTED.
+    Rejected,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(TrdRptStatus { Accepted = b"0", Rejected = b"1" }, integer = true);
+/// Values of `AffirmStatus` (940), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AffirmStatus<'a> {
+    /// `1`: RECEIVED.
+    Received,
+    /// `2`: CONFIRM_REJECTED.
+    ConfirmRejected,
+    /// `3`: AFFIRMED.
+    Affirmed,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    AffirmStatus { Received = b"1", ConfirmRejected = b"2", Affirmed = b"3" }, integer =
+    true
+);
+/// Values of `CollAction` (944), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollAction<'a> {
+    /// `0`: RETAIN.
+    Retain,
+    /// `1`: ADD.
+    Add,
+    /// `2`: REMOVE.
+    Remove,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(CollAction { Retain = b"0", Add = b"1", Remove = b"2" }, integer = true);
+/// Values of `CollInquiryStatus` (945), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollInquiryStatus<'a> {
+    /// `0`: ACCEPTED.
+    Accepted,
+    /// `1`: ACCEPTED_WITH_WARNINGS.
+    AcceptedWithWarnings,
+    /// `2`: COMPLETED.
+    Completed,
+    /// `3`: COMPLETED_WITH_WARNINGS.
+    CompletedWithWarnings,
+    /// `4`: REJECTED.
+    Rejected,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CollInquiryStatus { Accepted = b"0", AcceptedWithWarnings = b"1", Completed = b"2",
+    CompletedWithWarnings = b"3", Rejected = b"4" }, integer = true
+);
+/// Values of `CollInquiryResult` (946), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CollInquiryResult<'a> {
+    /// `0`: SUCCESSFUL.
+    Successful,
+    /// `1`: INVALID_OR_UNKNOWN_INSTRUMENT.
+    InvalidOrUnknownInstrument,
+    /// `2`: INVALID_OR_UNKNOWN_COLLATERAL_TYPE.
+    InvalidOrUnknownCollateralType,
+    /// `3`: INVALID_PARTIES.
+    InvalidParties,
+    /// `4`: INVALID_TRANSPORT_TYPE_REQUESTED.
+    InvalidTransportTypeRequested,
+    /// `5`: INVALID_DESTINATION_REQUESTED.
+    InvalidDestinationRequested,
+    /// `6`: NO_COLLATERAL_FOUND_FOR_THE_TRADE_SPECIFIED.
+    NoCollateralFoundForTheTradeSpecified,
+    /// `7`: NO_COLLATERAL_FOUND_FOR_THE_ORDER_SPECIFIED.
+    NoCollateralFoundForTheOrderSpecified,
+    /// `8`: COLLATERAL_INQUIRY_TYPE_NOT_SUPPORTED.
+    CollateralInquiryTypeNotSupported,
+    /// `9`: UNAUTHORIZED_FOR_COLLATERAL_INQUIRY.
+    UnauthorizedForCollateralInquiry,
+    /// `99`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
+}
+t::bytes_enum!(
+    CollInquiryResult { Successful = b"0", InvalidOrUnknownInstrument = b"1",
+    InvalidOrUnknownCollateralType = b"2", InvalidParties = b"3",
+    InvalidTransportTypeRequested = b"4", InvalidDestinationRequested = b"5",
+    NoCollateralFoundForTheTradeSpecified = b"6", NoCollateralFoundForTheOrderSpecified =
+    b"7", CollateralInquiryTypeNotSupported = b"8", UnauthorizedForCollateralInquiry =
+    b"9", Other2 = b"99" }, integer = true
+);
+/// Values of `AcmeLiquidityFlag` (5002), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AcmeLiquidityFlag {
+    /// `A`: ADDED_LIQUIDITY.
+    AddedLiquidity,
+    /// `R`: REMOVED_LIQUIDITY.
+    RemovedLiquidity,
+    /// `X`: ROUTED_OUT.
+    RoutedOut,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(
+    AcmeLiquidityFlag { AddedLiquidity = b'A', RemovedLiquidity = b'R', RoutedOut = b'X'
+    }
+);
+/// Values of `AcmeFeeType` (5004), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AcmeFeeType {
+    /// `C`: CLEARING.
+    Clearing,
+    /// `E`: EXCHANGE.
+    Exchange,
+    /// `R`: REGULATORY.
+    Regulatory,
+    /// A value the dictionary does not list.
+    Other(u8),
+}
+t::char_enum!(AcmeFeeType { Clearing = b'C', Exchange = b'E', Regulatory = b'R' });

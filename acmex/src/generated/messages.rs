@@ -29,17 +29,34 @@ pub static HEARTBEAT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Heartbeat` (MsgType `0`, admin): a read view; getters are `O(1)`.
-    message Heartbeat[31] = HEARTBEAT(b"0", 27, 28, 3)
-    builder HeartbeatBuilder() {
-        opt test_req_id(27, 112, "TestReqID", STRING, v::FixStr<'a>);
+t::message!(
+    Heartbeat, "Heartbeat", admin, msg_type = "0", slots = 31, def = HEARTBEAT, header =
+    c::Header(0..27), trailer = c::Trailer(28..31),
+);
+impl<'a> Heartbeat<'a> {
+    t::opt!(test_req_id, slot = 27, tag = 112, "TestReqID", STRING);
+}
+/// Builds a `Heartbeat`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeartbeatBuilder<'b> {
+    /// `TestReqID` (112), STRING.
+    pub test_req_id: Option<v::FixStr<'b>>,
+}
+impl<'b> HeartbeatBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `Heartbeat`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    HeartbeatBuilder() message b"0" {
-        test_req_id: Option<v::FixStr<'b>> = opt(112, "TestReqID", STRING);
+t::build!(
+    HeartbeatBuilder { test_req_id(112) }, msg_type = b"0", header = c::HeaderBuilder
+);
+impl Heartbeat<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> HeartbeatBuilder<'b> {
+        HeartbeatBuilder::new()
     }
 }
 /// The body table of `TestRequest` (MsgType `1`).
@@ -69,17 +86,37 @@ pub static TEST_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `TestRequest` (MsgType `1`, admin): a read view; getters are `O(1)`.
-    message TestRequest[31] = TEST_REQUEST(b"1", 27, 28, 3)
-    builder TestRequestBuilder(test_req_id: v::FixStr<'b>) {
-        req test_req_id(27, 112, "TestReqID", STRING, v::FixStr<'a>);
+t::message!(
+    TestRequest, "TestRequest", admin, msg_type = "1", slots = 31, def = TEST_REQUEST,
+    header = c::Header(0..27), trailer = c::Trailer(28..31),
+);
+impl<'a> TestRequest<'a> {
+    t::req!(test_req_id, slot = 27, tag = 112, "TestReqID", STRING);
+}
+/// Builds a `TestRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TestRequestBuilder<'b> {
+    /// `TestReqID` (112), STRING, required.
+    pub test_req_id: Option<v::FixStr<'b>>,
+}
+impl<'b> TestRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(test_req_id: v::FixStr<'b>) -> Self {
+        Self {
+            test_req_id: Some(test_req_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `TestRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TestRequestBuilder(test_req_id: v::FixStr<'b>) message b"1" {
-        test_req_id: Option<v::FixStr<'b>> = req(112, "TestReqID", STRING);
+t::build!(
+    TestRequestBuilder { test_req_id(112) }, msg_type = b"1", header = c::HeaderBuilder
+);
+impl TestRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(test_req_id: v::FixStr<'b>) -> TestRequestBuilder<'b> {
+        TestRequestBuilder::new(test_req_id)
     }
 }
 /// The body table of `ResendRequest` (MsgType `2`).
@@ -109,20 +146,47 @@ pub static RESEND_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `ResendRequest` (MsgType `2`, admin): a read view; getters are `O(1)`.
-    message ResendRequest[32] = RESEND_REQUEST(b"2", 27, 29, 3)
-    builder ResendRequestBuilder(begin_seq_no: v::SeqNum, end_seq_no: v::SeqNum) {
-        req begin_seq_no(27, 7, "BeginSeqNo", SEQNUM, v::SeqNum);
-        req end_seq_no(28, 16, "EndSeqNo", SEQNUM, v::SeqNum);
+t::message!(
+    ResendRequest, "ResendRequest", admin, msg_type = "2", slots = 32, def =
+    RESEND_REQUEST, header = c::Header(0..27), trailer = c::Trailer(29..32),
+);
+impl<'a> ResendRequest<'a> {
+    t::req!(begin_seq_no, slot = 27, tag = 7, "BeginSeqNo", SEQNUM);
+    t::req!(end_seq_no, slot = 28, tag = 16, "EndSeqNo", SEQNUM);
+}
+/// Builds a `ResendRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ResendRequestBuilder<'b> {
+    /// `BeginSeqNo` (7), SEQNUM, required.
+    pub begin_seq_no: Option<v::SeqNum>,
+    /// `EndSeqNo` (16), SEQNUM, required.
+    pub end_seq_no: Option<v::SeqNum>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> ResendRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(begin_seq_no: v::SeqNum, end_seq_no: v::SeqNum) -> Self {
+        Self {
+            begin_seq_no: Some(begin_seq_no),
+            end_seq_no: Some(end_seq_no),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `ResendRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ResendRequestBuilder(begin_seq_no: v::SeqNum, end_seq_no: v::SeqNum) message b"2" {
-        begin_seq_no: Option<v::SeqNum> = req(7, "BeginSeqNo", SEQNUM);
-        end_seq_no: Option<v::SeqNum> = req(16, "EndSeqNo", SEQNUM);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
+t::build!(
+    ResendRequestBuilder { begin_seq_no(7), end_seq_no(16) }, msg_type = b"2", header =
+    c::HeaderBuilder
+);
+impl ResendRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        begin_seq_no: v::SeqNum,
+        end_seq_no: v::SeqNum,
+    ) -> ResendRequestBuilder<'b> {
+        ResendRequestBuilder::new(begin_seq_no, end_seq_no)
     }
 }
 /// The body table of `Reject` (MsgType `3`).
@@ -152,28 +216,58 @@ pub static REJECT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Reject` (MsgType `3`, admin): a read view; getters are `O(1)`.
-    message Reject[37] = REJECT(b"3", 27, 34, 3)
-    builder RejectBuilder(ref_seq_num: v::SeqNum) {
-        req ref_seq_num(27, 45, "RefSeqNum", SEQNUM, v::SeqNum);
-        opt ref_tag_id(28, 371, "RefTagID", INT, i64);
-        opt ref_msg_type(29, 372, "RefMsgType", STRING, v::FixStr<'a>);
-        opt session_reject_reason(30, 373, "SessionRejectReason", INT, e::SessionRejectReason<'a>);
-        opt text(31, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(32, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(33, 355, "EncodedText", DATA);
+t::message!(
+    Reject, "Reject", admin, msg_type = "3", slots = 37, def = REJECT, header =
+    c::Header(0..27), trailer = c::Trailer(34..37),
+);
+impl<'a> Reject<'a> {
+    t::req!(ref_seq_num, slot = 27, tag = 45, "RefSeqNum", SEQNUM);
+    t::opt!(ref_tag_id, slot = 28, tag = 371, "RefTagID", INT);
+    t::opt!(ref_msg_type, slot = 29, tag = 372, "RefMsgType", STRING);
+    t::opt!(
+        session_reject_reason, slot = 30, tag = 373, "SessionRejectReason", INT,
+        e::SessionRejectReason
+    );
+    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `Reject`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RejectBuilder<'b> {
+    /// `RefSeqNum` (45), SEQNUM, required.
+    pub ref_seq_num: Option<v::SeqNum>,
+    /// `RefTagID` (371), INT.
+    pub ref_tag_id: Option<i64>,
+    /// `RefMsgType` (372), STRING.
+    pub ref_msg_type: Option<v::FixStr<'b>>,
+    /// `SessionRejectReason` (373), INT.
+    pub session_reject_reason: Option<e::SessionRejectReason<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> RejectBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(ref_seq_num: v::SeqNum) -> Self {
+        Self {
+            ref_seq_num: Some(ref_seq_num),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `Reject`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RejectBuilder(ref_seq_num: v::SeqNum) message b"3" {
-        ref_seq_num: Option<v::SeqNum> = req(45, "RefSeqNum", SEQNUM);
-        ref_tag_id: Option<i64> = opt(371, "RefTagID", INT);
-        ref_msg_type: Option<v::FixStr<'b>> = opt(372, "RefMsgType", STRING);
-        session_reject_reason: Option<e::SessionRejectReason<'b>> = opt(373, "SessionRejectReason", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    RejectBuilder { ref_seq_num(45), ref_tag_id(371), ref_msg_type(372),
+    session_reject_reason(373), text(58), encoded_text(data = 355, length = 354) },
+    msg_type = b"3", header = c::HeaderBuilder
+);
+impl Reject<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(ref_seq_num: v::SeqNum) -> RejectBuilder<'b> {
+        RejectBuilder::new(ref_seq_num)
     }
 }
 /// The body table of `SequenceReset` (MsgType `4`).
@@ -203,20 +297,43 @@ pub static SEQUENCE_RESET: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SequenceReset` (MsgType `4`, admin): a read view; getters are `O(1)`.
-    message SequenceReset[32] = SEQUENCE_RESET(b"4", 27, 29, 3)
-    builder SequenceResetBuilder(new_seq_no: v::SeqNum) {
-        opt gap_fill_flag(27, 123, "GapFillFlag", BOOLEAN, bool);
-        req new_seq_no(28, 36, "NewSeqNo", SEQNUM, v::SeqNum);
+t::message!(
+    SequenceReset, "SequenceReset", admin, msg_type = "4", slots = 32, def =
+    SEQUENCE_RESET, header = c::Header(0..27), trailer = c::Trailer(29..32),
+);
+impl<'a> SequenceReset<'a> {
+    t::opt!(gap_fill_flag, slot = 27, tag = 123, "GapFillFlag", BOOLEAN);
+    t::req!(new_seq_no, slot = 28, tag = 36, "NewSeqNo", SEQNUM);
+}
+/// Builds a `SequenceReset`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SequenceResetBuilder<'b> {
+    /// `GapFillFlag` (123), BOOLEAN.
+    pub gap_fill_flag: Option<bool>,
+    /// `NewSeqNo` (36), SEQNUM, required.
+    pub new_seq_no: Option<v::SeqNum>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> SequenceResetBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(new_seq_no: v::SeqNum) -> Self {
+        Self {
+            new_seq_no: Some(new_seq_no),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `SequenceReset`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SequenceResetBuilder(new_seq_no: v::SeqNum) message b"4" {
-        gap_fill_flag: Option<bool> = opt(123, "GapFillFlag", BOOLEAN);
-        new_seq_no: Option<v::SeqNum> = req(36, "NewSeqNo", SEQNUM);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
+t::build!(
+    SequenceResetBuilder { gap_fill_flag(123), new_seq_no(36) }, msg_type = b"4", header
+    = c::HeaderBuilder
+);
+impl SequenceReset<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(new_seq_no: v::SeqNum) -> SequenceResetBuilder<'b> {
+        SequenceResetBuilder::new(new_seq_no)
     }
 }
 /// The body table of `Logout` (MsgType `5`).
@@ -246,20 +363,39 @@ pub static LOGOUT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Logout` (MsgType `5`, admin): a read view; getters are `O(1)`.
-    message Logout[33] = LOGOUT(b"5", 27, 30, 3)
-    builder LogoutBuilder() {
-        opt text(27, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(28, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(29, 355, "EncodedText", DATA);
+t::message!(
+    Logout, "Logout", admin, msg_type = "5", slots = 33, def = LOGOUT, header =
+    c::Header(0..27), trailer = c::Trailer(30..33),
+);
+impl<'a> Logout<'a> {
+    t::opt!(text, slot = 27, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 28, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 29, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `Logout`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LogoutBuilder<'b> {
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> LogoutBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `Logout`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LogoutBuilder() message b"5" {
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    LogoutBuilder { text(58), encoded_text(data = 355, length = 354) }, msg_type = b"5",
+    header = c::HeaderBuilder
+);
+impl Logout<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> LogoutBuilder<'b> {
+        LogoutBuilder::new()
     }
 }
 /// The body table of `IOI` (MsgType `6`).
@@ -320,68 +456,141 @@ pub static IOI: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `IOI` (MsgType `6`, app): a read view; getters are `O(1)`.
-    message Ioi[123] = IOI(b"6", 27, 120, 3)
-    builder IoiBuilder(ioiid: v::FixStr<'b>, ioi_trans_type: e::IoiTransType, side: e::Side, ioi_qty: e::IoiQty<'b>) {
-        req ioiid(27, 23, "IOIID", STRING, v::FixStr<'a>);
-        req ioi_trans_type(28, 28, "IOITransType", CHAR, e::IoiTransType);
-        opt ioi_ref_id(29, 26, "IOIRefID", STRING, v::FixStr<'a>);
-        req_comp instrument(30, 43, "Instrument", c::Instrument);
-        comp financing_details(73, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(82, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        req side(83, 54, "Side", CHAR, e::Side);
-        opt qty_type(84, 854, "QtyType", INT, e::QtyType<'a>);
-        comp order_qty_data(85, 5, "OrderQtyData", c::OrderQtyData);
-        req ioi_qty(90, 27, "IOIQty", STRING, e::IoiQty<'a>);
-        opt currency(91, 15, "Currency", CURRENCY, v::Currency);
-        comp stipulations(92, 1, "Stipulations", c::Stipulations);
-        comp instrmt_leg_ioi_grp(93, 1, "InstrmtLegIOIGrp", c::InstrmtLegIoiGrp);
-        opt price_type(94, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(95, 44, "Price", PRICE, v::Decimal);
-        opt valid_until_time(96, 62, "ValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt ioi_qlty_ind(97, 25, "IOIQltyInd", CHAR, e::IoiQltyInd);
-        opt ioi_natural_flag(98, 130, "IOINaturalFlag", BOOLEAN, bool);
-        comp ioi_qual_grp(99, 1, "IOIQualGrp", c::IoiQualGrp);
-        opt text(100, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(101, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(102, 355, "EncodedText", DATA);
-        opt transact_time(103, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt url_link(104, 149, "URLLink", STRING, v::FixStr<'a>);
-        comp routing_grp(105, 1, "RoutingGrp", c::RoutingGrp);
-        comp spread_or_benchmark_curve_data(106, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp yield_data(114, 6, "YieldData", c::YieldData);
+t::message!(
+    Ioi, "IOI", app, msg_type = "6", slots = 123, def = IOI, header = c::Header(0..27),
+    trailer = c::Trailer(120..123),
+);
+impl<'a> Ioi<'a> {
+    t::req!(ioiid, slot = 27, tag = 23, "IOIID", STRING);
+    t::req!(ioi_trans_type, slot = 28, tag = 28, "IOITransType", CHAR, e::IoiTransType);
+    t::opt!(ioi_ref_id, slot = 29, tag = 26, "IOIRefID", STRING);
+    t::req_comp!(instrument, slot = 30, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 73, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 82, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::req!(side, slot = 83, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(qty_type, slot = 84, tag = 854, "QtyType", INT, e::QtyType);
+    t::comp!(order_qty_data, slot = 85, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::req!(ioi_qty, slot = 90, tag = 27, "IOIQty", STRING, e::IoiQty);
+    t::opt!(currency, slot = 91, tag = 15, "Currency", CURRENCY);
+    t::comp!(stipulations, slot = 92, slots = 1, "Stipulations", c::Stipulations);
+    t::comp!(
+        instrmt_leg_ioi_grp, slot = 93, slots = 1, "InstrmtLegIOIGrp",
+        c::InstrmtLegIoiGrp
+    );
+    t::opt!(price_type, slot = 94, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 95, tag = 44, "Price", PRICE);
+    t::opt!(valid_until_time, slot = 96, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
+    t::opt!(ioi_qlty_ind, slot = 97, tag = 25, "IOIQltyInd", CHAR, e::IoiQltyInd);
+    t::opt!(ioi_natural_flag, slot = 98, tag = 130, "IOINaturalFlag", BOOLEAN);
+    t::comp!(ioi_qual_grp, slot = 99, slots = 1, "IOIQualGrp", c::IoiQualGrp);
+    t::opt!(text, slot = 100, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 101, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 102, tag = 355, "EncodedText", DATA);
+    t::opt!(transact_time, slot = 103, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(url_link, slot = 104, tag = 149, "URLLink", STRING);
+    t::comp!(routing_grp, slot = 105, slots = 1, "RoutingGrp", c::RoutingGrp);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 106, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 114, slots = 6, "YieldData", c::YieldData);
+}
+/// Builds a `IOI`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IoiBuilder<'b> {
+    /// `IOIID` (23), STRING, required.
+    pub ioiid: Option<v::FixStr<'b>>,
+    /// `IOITransType` (28), CHAR, required.
+    pub ioi_trans_type: Option<e::IoiTransType>,
+    /// `IOIRefID` (26), STRING.
+    pub ioi_ref_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `IOIQty` (27), STRING, required.
+    pub ioi_qty: Option<e::IoiQty<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// The `InstrmtLegIOIGrp` component.
+    pub instrmt_leg_ioi_grp: Option<c::InstrmtLegIoiGrpBuilder<'b>>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `ValidUntilTime` (62), UTCTIMESTAMP.
+    pub valid_until_time: Option<v::UtcTimestamp>,
+    /// `IOIQltyInd` (25), CHAR.
+    pub ioi_qlty_ind: Option<e::IoiQltyInd>,
+    /// `IOINaturalFlag` (130), BOOLEAN.
+    pub ioi_natural_flag: Option<bool>,
+    /// The `IOIQualGrp` component.
+    pub ioi_qual_grp: Option<c::IoiQualGrpBuilder<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `URLLink` (149), STRING.
+    pub url_link: Option<v::FixStr<'b>>,
+    /// The `RoutingGrp` component.
+    pub routing_grp: Option<c::RoutingGrpBuilder<'b>>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+}
+impl<'b> IoiBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        ioiid: v::FixStr<'b>,
+        ioi_trans_type: e::IoiTransType,
+        side: e::Side,
+        ioi_qty: e::IoiQty<'b>,
+    ) -> Self {
+        Self {
+            ioiid: Some(ioiid),
+            ioi_trans_type: Some(ioi_trans_type),
+            side: Some(side),
+            ioi_qty: Some(ioi_qty),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `IOI`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    IoiBuilder(ioiid: v::FixStr<'b>, ioi_trans_type: e::IoiTransType, side: e::Side, ioi_qty: e::IoiQty<'b>) message b"6" {
-        ioiid: Option<v::FixStr<'b>> = req(23, "IOIID", STRING);
-        ioi_trans_type: Option<e::IoiTransType> = req(28, "IOITransType", CHAR);
-        ioi_ref_id: Option<v::FixStr<'b>> = opt(26, "IOIRefID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        ioi_qty: Option<e::IoiQty<'b>> = req(27, "IOIQty", STRING);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        instrmt_leg_ioi_grp: Option<c::InstrmtLegIoiGrpBuilder<'b>> = comp("InstrmtLegIOIGrp");
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        valid_until_time: Option<v::UtcTimestamp> = opt(62, "ValidUntilTime", UTCTIMESTAMP);
-        ioi_qlty_ind: Option<e::IoiQltyInd> = opt(25, "IOIQltyInd", CHAR);
-        ioi_natural_flag: Option<bool> = opt(130, "IOINaturalFlag", BOOLEAN);
-        ioi_qual_grp: Option<c::IoiQualGrpBuilder<'b>> = comp("IOIQualGrp");
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        url_link: Option<v::FixStr<'b>> = opt(149, "URLLink", STRING);
-        routing_grp: Option<c::RoutingGrpBuilder<'b>> = comp("RoutingGrp");
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
+t::build!(
+    IoiBuilder { ioiid(23), ioi_trans_type(28), ioi_ref_id(26), instrument(comp),
+    financing_details(comp), und_instrmt_grp(comp), side(54), qty_type(854),
+    order_qty_data(comp), ioi_qty(27), currency(15), stipulations(comp),
+    instrmt_leg_ioi_grp(comp), price_type(423), price(44), valid_until_time(62),
+    ioi_qlty_ind(25), ioi_natural_flag(130), ioi_qual_grp(comp), text(58),
+    encoded_text(data = 355, length = 354), transact_time(60), url_link(149),
+    routing_grp(comp), spread_or_benchmark_curve_data(comp), yield_data(comp) }, msg_type
+    = b"6", header = c::HeaderBuilder
+);
+impl Ioi<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        ioiid: v::FixStr<'b>,
+        ioi_trans_type: e::IoiTransType,
+        side: e::Side,
+        ioi_qty: e::IoiQty<'b>,
+    ) -> IoiBuilder<'b> {
+        IoiBuilder::new(ioiid, ioi_trans_type, side, ioi_qty)
     }
 }
 /// The body table of `Advertisement` (MsgType `7`).
@@ -428,54 +637,110 @@ pub static ADVERTISEMENT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Advertisement` (MsgType `7`, app): a read view; getters are `O(1)`.
-    message Advertisement[92] = ADVERTISEMENT(b"7", 27, 89, 3)
-    builder AdvertisementBuilder(adv_id: v::FixStr<'b>, adv_trans_type: e::AdvTransType<'b>, adv_side: e::AdvSide, quantity: v::Decimal) {
-        req adv_id(27, 2, "AdvId", STRING, v::FixStr<'a>);
-        req adv_trans_type(28, 5, "AdvTransType", STRING, e::AdvTransType<'a>);
-        opt adv_ref_id(29, 3, "AdvRefID", STRING, v::FixStr<'a>);
-        req_comp instrument(30, 43, "Instrument", c::Instrument);
-        comp instrmt_leg_grp(73, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_grp(74, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        req adv_side(75, 4, "AdvSide", CHAR, e::AdvSide);
-        req quantity(76, 53, "Quantity", QTY, v::Decimal);
-        opt qty_type(77, 854, "QtyType", INT, e::QtyType<'a>);
-        opt price(78, 44, "Price", PRICE, v::Decimal);
-        opt currency(79, 15, "Currency", CURRENCY, v::Currency);
-        opt trade_date(80, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt transact_time(81, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt text(82, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(83, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(84, 355, "EncodedText", DATA);
-        opt url_link(85, 149, "URLLink", STRING, v::FixStr<'a>);
-        opt last_mkt(86, 30, "LastMkt", EXCHANGE, v::Exchange);
-        opt trading_session_id(87, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(88, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+t::message!(
+    Advertisement, "Advertisement", app, msg_type = "7", slots = 92, def = ADVERTISEMENT,
+    header = c::Header(0..27), trailer = c::Trailer(89..92),
+);
+impl<'a> Advertisement<'a> {
+    t::req!(adv_id, slot = 27, tag = 2, "AdvId", STRING);
+    t::req!(adv_trans_type, slot = 28, tag = 5, "AdvTransType", STRING, e::AdvTransType);
+    t::opt!(adv_ref_id, slot = 29, tag = 3, "AdvRefID", STRING);
+    t::req_comp!(instrument, slot = 30, slots = 43, "Instrument", c::Instrument);
+    t::comp!(instrmt_leg_grp, slot = 73, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::req!(adv_side, slot = 75, tag = 4, "AdvSide", CHAR, e::AdvSide);
+    t::req!(quantity, slot = 76, tag = 53, "Quantity", QTY);
+    t::opt!(qty_type, slot = 77, tag = 854, "QtyType", INT, e::QtyType);
+    t::opt!(price, slot = 78, tag = 44, "Price", PRICE);
+    t::opt!(currency, slot = 79, tag = 15, "Currency", CURRENCY);
+    t::opt!(trade_date, slot = 80, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(transact_time, slot = 81, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(text, slot = 82, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 83, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 84, tag = 355, "EncodedText", DATA);
+    t::opt!(url_link, slot = 85, tag = 149, "URLLink", STRING);
+    t::opt!(last_mkt, slot = 86, tag = 30, "LastMkt", EXCHANGE);
+    t::opt!(trading_session_id, slot = 87, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 88, tag = 625, "TradingSessionSubID", STRING);
+}
+/// Builds a `Advertisement`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AdvertisementBuilder<'b> {
+    /// `AdvId` (2), STRING, required.
+    pub adv_id: Option<v::FixStr<'b>>,
+    /// `AdvTransType` (5), STRING, required.
+    pub adv_trans_type: Option<e::AdvTransType<'b>>,
+    /// `AdvRefID` (3), STRING.
+    pub adv_ref_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `AdvSide` (4), CHAR, required.
+    pub adv_side: Option<e::AdvSide>,
+    /// `Quantity` (53), QTY, required.
+    pub quantity: Option<v::Decimal>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `URLLink` (149), STRING.
+    pub url_link: Option<v::FixStr<'b>>,
+    /// `LastMkt` (30), EXCHANGE.
+    pub last_mkt: Option<v::Exchange>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+}
+impl<'b> AdvertisementBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        adv_id: v::FixStr<'b>,
+        adv_trans_type: e::AdvTransType<'b>,
+        adv_side: e::AdvSide,
+        quantity: v::Decimal,
+    ) -> Self {
+        Self {
+            adv_id: Some(adv_id),
+            adv_trans_type: Some(adv_trans_type),
+            adv_side: Some(adv_side),
+            quantity: Some(quantity),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `Advertisement`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AdvertisementBuilder(adv_id: v::FixStr<'b>, adv_trans_type: e::AdvTransType<'b>, adv_side: e::AdvSide, quantity: v::Decimal) message b"7" {
-        adv_id: Option<v::FixStr<'b>> = req(2, "AdvId", STRING);
-        adv_trans_type: Option<e::AdvTransType<'b>> = req(5, "AdvTransType", STRING);
-        adv_ref_id: Option<v::FixStr<'b>> = opt(3, "AdvRefID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        adv_side: Option<e::AdvSide> = req(4, "AdvSide", CHAR);
-        quantity: Option<v::Decimal> = req(53, "Quantity", QTY);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        url_link: Option<v::FixStr<'b>> = opt(149, "URLLink", STRING);
-        last_mkt: Option<v::Exchange> = opt(30, "LastMkt", EXCHANGE);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+t::build!(
+    AdvertisementBuilder { adv_id(2), adv_trans_type(5), adv_ref_id(3), instrument(comp),
+    instrmt_leg_grp(comp), und_instrmt_grp(comp), adv_side(4), quantity(53),
+    qty_type(854), price(44), currency(15), trade_date(75), transact_time(60), text(58),
+    encoded_text(data = 355, length = 354), url_link(149), last_mkt(30),
+    trading_session_id(336), trading_session_sub_id(625) }, msg_type = b"7", header =
+    c::HeaderBuilder
+);
+impl Advertisement<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        adv_id: v::FixStr<'b>,
+        adv_trans_type: e::AdvTransType<'b>,
+        adv_side: e::AdvSide,
+        quantity: v::Decimal,
+    ) -> AdvertisementBuilder<'b> {
+        AdvertisementBuilder::new(adv_id, adv_trans_type, adv_side, quantity)
     }
 }
 /// The body table of `ExecutionReport` (MsgType `8`).
@@ -553,294 +818,612 @@ pub static EXECUTION_REPORT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `ExecutionReport` (MsgType `8`, app): a read view; getters are `O(1)`.
-    message ExecutionReport[250] = EXECUTION_REPORT(b"8", 27, 247, 3)
-    builder ExecutionReportBuilder(order_id: v::FixStr<'b>, exec_id: v::FixStr<'b>, exec_type: e::ExecType, ord_status: e::OrdStatus, side: e::Side, leaves_qty: v::Decimal, cum_qty: v::Decimal, avg_px: v::Decimal) {
-        req order_id(27, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(28, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(29, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_exec_id(30, 527, "SecondaryExecID", STRING, v::FixStr<'a>);
-        opt cl_ord_id(31, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt orig_cl_ord_id(32, 41, "OrigClOrdID", STRING, v::FixStr<'a>);
-        opt cl_ord_link_id(33, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        opt quote_resp_id(34, 693, "QuoteRespID", STRING, v::FixStr<'a>);
-        opt ord_status_req_id(35, 790, "OrdStatusReqID", STRING, v::FixStr<'a>);
-        opt mass_status_req_id(36, 584, "MassStatusReqID", STRING, v::FixStr<'a>);
-        opt tot_num_reports(37, 911, "TotNumReports", INT, i64);
-        opt last_rpt_requested(38, 912, "LastRptRequested", BOOLEAN, bool);
-        comp parties(39, 1, "Parties", c::Parties);
-        opt trade_origination_date(40, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        comp contra_grp(41, 1, "ContraGrp", c::ContraGrp);
-        opt list_id(42, 66, "ListID", STRING, v::FixStr<'a>);
-        opt cross_id(43, 548, "CrossID", STRING, v::FixStr<'a>);
-        opt orig_cross_id(44, 551, "OrigCrossID", STRING, v::FixStr<'a>);
-        opt cross_type(45, 549, "CrossType", INT, e::CrossType<'a>);
-        req exec_id(46, 17, "ExecID", STRING, v::FixStr<'a>);
-        opt exec_ref_id(47, 19, "ExecRefID", STRING, v::FixStr<'a>);
-        req exec_type(48, 150, "ExecType", CHAR, e::ExecType);
-        req ord_status(49, 39, "OrdStatus", CHAR, e::OrdStatus);
-        opt working_indicator(50, 636, "WorkingIndicator", BOOLEAN, bool);
-        opt ord_rej_reason(51, 103, "OrdRejReason", INT, e::OrdRejReason<'a>);
-        opt exec_restatement_reason(52, 378, "ExecRestatementReason", INT, e::ExecRestatementReason<'a>);
-        opt account(53, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(54, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(55, 581, "AccountType", INT, e::AccountType<'a>);
-        opt day_booking_inst(56, 589, "DayBookingInst", CHAR, e::DayBookingInst);
-        opt booking_unit(57, 590, "BookingUnit", CHAR, e::BookingUnit);
-        opt prealloc_method(58, 591, "PreallocMethod", CHAR, e::PreallocMethod);
-        opt settl_type(59, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(60, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt cash_margin(61, 544, "CashMargin", CHAR, e::CashMargin);
-        opt clearing_fee_indicator(62, 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator<'a>);
-        req_comp instrument(63, 43, "Instrument", c::Instrument);
-        comp financing_details(106, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(115, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        req side(116, 54, "Side", CHAR, e::Side);
-        comp stipulations(117, 1, "Stipulations", c::Stipulations);
-        opt qty_type(118, 854, "QtyType", INT, e::QtyType<'a>);
-        comp order_qty_data(119, 5, "OrderQtyData", c::OrderQtyData);
-        opt ord_type(124, 40, "OrdType", CHAR, e::OrdType);
-        opt price_type(125, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(126, 44, "Price", PRICE, v::Decimal);
-        opt stop_px(127, 99, "StopPx", PRICE, v::Decimal);
-        comp peg_instructions(128, 6, "PegInstructions", c::PegInstructions);
-        comp discretion_instructions(134, 7, "DiscretionInstructions", c::DiscretionInstructions);
-        opt pegged_price(141, 839, "PeggedPrice", PRICE, v::Decimal);
-        opt discretion_price(142, 845, "DiscretionPrice", PRICE, v::Decimal);
-        opt target_strategy(143, 847, "TargetStrategy", INT, e::TargetStrategy<'a>);
-        opt target_strategy_parameters(144, 848, "TargetStrategyParameters", STRING, v::FixStr<'a>);
-        opt participation_rate(145, 849, "ParticipationRate", PERCENTAGE, v::Decimal);
-        opt target_strategy_performance(146, 850, "TargetStrategyPerformance", FLOAT, v::Decimal);
-        opt currency(147, 15, "Currency", CURRENCY, v::Currency);
-        opt compliance_id(148, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt solicited_flag(149, 377, "SolicitedFlag", BOOLEAN, bool);
-        opt time_in_force(150, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt effective_time(151, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_date(152, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        opt expire_time(153, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt exec_inst(154, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt order_capacity(155, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt order_restrictions(156, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt cust_order_capacity(157, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt last_qty(158, 32, "LastQty", QTY, v::Decimal);
-        opt underlying_last_qty(159, 652, "UnderlyingLastQty", QTY, v::Decimal);
-        opt last_px(160, 31, "LastPx", PRICE, v::Decimal);
-        opt underlying_last_px(161, 651, "UnderlyingLastPx", PRICE, v::Decimal);
-        opt last_par_px(162, 669, "LastParPx", PRICE, v::Decimal);
-        opt last_spot_rate(163, 194, "LastSpotRate", PRICE, v::Decimal);
-        opt last_forward_points(164, 195, "LastForwardPoints", PRICEOFFSET, v::Decimal);
-        opt last_mkt(165, 30, "LastMkt", EXCHANGE, v::Exchange);
-        opt trading_session_id(166, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(167, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt time_bracket(168, 943, "TimeBracket", STRING, v::FixStr<'a>);
-        opt last_capacity(169, 29, "LastCapacity", CHAR, e::LastCapacity);
-        req leaves_qty(170, 151, "LeavesQty", QTY, v::Decimal);
-        req cum_qty(171, 14, "CumQty", QTY, v::Decimal);
-        req avg_px(172, 6, "AvgPx", PRICE, v::Decimal);
-        opt day_order_qty(173, 424, "DayOrderQty", QTY, v::Decimal);
-        opt day_cum_qty(174, 425, "DayCumQty", QTY, v::Decimal);
-        opt day_avg_px(175, 426, "DayAvgPx", PRICE, v::Decimal);
-        opt gt_booking_inst(176, 427, "GTBookingInst", INT, e::GtBookingInst<'a>);
-        opt trade_date(177, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt transact_time(178, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt report_to_exch(179, 113, "ReportToExch", BOOLEAN, bool);
-        comp commission_data(180, 4, "CommissionData", c::CommissionData);
-        comp spread_or_benchmark_curve_data(184, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp yield_data(192, 6, "YieldData", c::YieldData);
-        opt gross_trade_amt(198, 381, "GrossTradeAmt", AMT, v::Decimal);
-        opt num_days_interest(199, 157, "NumDaysInterest", INT, i64);
-        opt ex_date(200, 230, "ExDate", LOCALMKTDATE, v::LocalMktDate);
-        opt accrued_interest_rate(201, 158, "AccruedInterestRate", PERCENTAGE, v::Decimal);
-        opt accrued_interest_amt(202, 159, "AccruedInterestAmt", AMT, v::Decimal);
-        opt interest_at_maturity(203, 738, "InterestAtMaturity", AMT, v::Decimal);
-        opt end_accrued_interest_amt(204, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
-        opt start_cash(205, 921, "StartCash", AMT, v::Decimal);
-        opt end_cash(206, 922, "EndCash", AMT, v::Decimal);
-        opt traded_flat_switch(207, 258, "TradedFlatSwitch", BOOLEAN, bool);
-        opt basis_feature_date(208, 259, "BasisFeatureDate", LOCALMKTDATE, v::LocalMktDate);
-        opt basis_feature_price(209, 260, "BasisFeaturePrice", PRICE, v::Decimal);
-        opt concession(210, 238, "Concession", AMT, v::Decimal);
-        opt total_takedown(211, 237, "TotalTakedown", AMT, v::Decimal);
-        opt net_money(212, 118, "NetMoney", AMT, v::Decimal);
-        opt settl_curr_amt(213, 119, "SettlCurrAmt", AMT, v::Decimal);
-        opt settl_currency(214, 120, "SettlCurrency", CURRENCY, v::Currency);
-        opt settl_curr_fx_rate(215, 155, "SettlCurrFxRate", FLOAT, v::Decimal);
-        opt settl_curr_fx_rate_calc(216, 156, "SettlCurrFxRateCalc", CHAR, e::SettlCurrFxRateCalc);
-        opt handl_inst(217, 21, "HandlInst", CHAR, e::HandlInst);
-        opt min_qty(218, 110, "MinQty", QTY, v::Decimal);
-        opt max_floor(219, 111, "MaxFloor", QTY, v::Decimal);
-        opt position_effect(220, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt max_show(221, 210, "MaxShow", QTY, v::Decimal);
-        opt booking_type(222, 775, "BookingType", INT, e::BookingType<'a>);
-        opt text(223, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(224, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(225, 355, "EncodedText", DATA);
-        opt settl_date2(226, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(227, 192, "OrderQty2", QTY, v::Decimal);
-        opt last_forward_points2(228, 641, "LastForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt multi_leg_reporting_type(229, 442, "MultiLegReportingType", CHAR, e::MultiLegReportingType);
-        opt cancellation_rights(230, 480, "CancellationRights", CHAR, e::CancellationRights);
-        opt money_laundering_status(231, 481, "MoneyLaunderingStatus", CHAR, e::MoneyLaunderingStatus);
-        opt regist_id(232, 513, "RegistID", STRING, v::FixStr<'a>);
-        opt designation(233, 494, "Designation", STRING, v::FixStr<'a>);
-        opt trans_bkd_time(234, 483, "TransBkdTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt exec_valuation_point(235, 515, "ExecValuationPoint", UTCTIMESTAMP, v::UtcTimestamp);
-        opt exec_price_type(236, 484, "ExecPriceType", CHAR, e::ExecPriceType);
-        opt exec_price_adjustment(237, 485, "ExecPriceAdjustment", FLOAT, v::Decimal);
-        opt priority_indicator(238, 638, "PriorityIndicator", INT, e::PriorityIndicator<'a>);
-        opt price_improvement(239, 639, "PriceImprovement", PRICEOFFSET, v::Decimal);
-        opt last_liquidity_ind(240, 851, "LastLiquidityInd", INT, e::LastLiquidityInd<'a>);
-        comp cont_amt_grp(241, 1, "ContAmtGrp", c::ContAmtGrp);
-        comp instrmt_leg_exec_grp(242, 1, "InstrmtLegExecGrp", c::InstrmtLegExecGrp);
-        opt copy_msg_indicator(243, 797, "CopyMsgIndicator", BOOLEAN, bool);
-        comp misc_fees_grp(244, 1, "MiscFeesGrp", c::MiscFeesGrp);
-        opt acme_liquidity_flag(245, 5002, "AcmeLiquidityFlag", CHAR, e::AcmeLiquidityFlag);
-        group no_acme_fees(246, 5003, "NoAcmeFees", ExecutionReportNoAcmeFees, 3, EXECUTION_REPORT_NO_ACME_FEES);
+t::message!(
+    ExecutionReport, "ExecutionReport", app, msg_type = "8", slots = 250, def =
+    EXECUTION_REPORT, header = c::Header(0..27), trailer = c::Trailer(247..250),
+);
+impl<'a> ExecutionReport<'a> {
+    t::req!(order_id, slot = 27, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 28, tag = 198, "SecondaryOrderID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 29, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(secondary_exec_id, slot = 30, tag = 527, "SecondaryExecID", STRING);
+    t::opt!(cl_ord_id, slot = 31, tag = 11, "ClOrdID", STRING);
+    t::opt!(orig_cl_ord_id, slot = 32, tag = 41, "OrigClOrdID", STRING);
+    t::opt!(cl_ord_link_id, slot = 33, tag = 583, "ClOrdLinkID", STRING);
+    t::opt!(quote_resp_id, slot = 34, tag = 693, "QuoteRespID", STRING);
+    t::opt!(ord_status_req_id, slot = 35, tag = 790, "OrdStatusReqID", STRING);
+    t::opt!(mass_status_req_id, slot = 36, tag = 584, "MassStatusReqID", STRING);
+    t::opt!(tot_num_reports, slot = 37, tag = 911, "TotNumReports", INT);
+    t::opt!(last_rpt_requested, slot = 38, tag = 912, "LastRptRequested", BOOLEAN);
+    t::comp!(parties, slot = 39, slots = 1, "Parties", c::Parties);
+    t::opt!(
+        trade_origination_date, slot = 40, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::comp!(contra_grp, slot = 41, slots = 1, "ContraGrp", c::ContraGrp);
+    t::opt!(list_id, slot = 42, tag = 66, "ListID", STRING);
+    t::opt!(cross_id, slot = 43, tag = 548, "CrossID", STRING);
+    t::opt!(orig_cross_id, slot = 44, tag = 551, "OrigCrossID", STRING);
+    t::opt!(cross_type, slot = 45, tag = 549, "CrossType", INT, e::CrossType);
+    t::req!(exec_id, slot = 46, tag = 17, "ExecID", STRING);
+    t::opt!(exec_ref_id, slot = 47, tag = 19, "ExecRefID", STRING);
+    t::req!(exec_type, slot = 48, tag = 150, "ExecType", CHAR, e::ExecType);
+    t::req!(ord_status, slot = 49, tag = 39, "OrdStatus", CHAR, e::OrdStatus);
+    t::opt!(working_indicator, slot = 50, tag = 636, "WorkingIndicator", BOOLEAN);
+    t::opt!(ord_rej_reason, slot = 51, tag = 103, "OrdRejReason", INT, e::OrdRejReason);
+    t::opt!(
+        exec_restatement_reason, slot = 52, tag = 378, "ExecRestatementReason", INT,
+        e::ExecRestatementReason
+    );
+    t::opt!(account, slot = 53, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 54, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 55, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(
+        day_booking_inst, slot = 56, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
+    );
+    t::opt!(booking_unit, slot = 57, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
+    t::opt!(
+        prealloc_method, slot = 58, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
+    );
+    t::opt!(settl_type, slot = 59, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 60, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(cash_margin, slot = 61, tag = 544, "CashMargin", CHAR, e::CashMargin);
+    t::opt!(
+        clearing_fee_indicator, slot = 62, tag = 635, "ClearingFeeIndicator", STRING,
+        e::ClearingFeeIndicator
+    );
+    t::req_comp!(instrument, slot = 63, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 106, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 115, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::req!(side, slot = 116, tag = 54, "Side", CHAR, e::Side);
+    t::comp!(stipulations, slot = 117, slots = 1, "Stipulations", c::Stipulations);
+    t::opt!(qty_type, slot = 118, tag = 854, "QtyType", INT, e::QtyType);
+    t::comp!(order_qty_data, slot = 119, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::opt!(ord_type, slot = 124, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(price_type, slot = 125, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 126, tag = 44, "Price", PRICE);
+    t::opt!(stop_px, slot = 127, tag = 99, "StopPx", PRICE);
+    t::comp!(
+        peg_instructions, slot = 128, slots = 6, "PegInstructions", c::PegInstructions
+    );
+    t::comp!(
+        discretion_instructions, slot = 134, slots = 7, "DiscretionInstructions",
+        c::DiscretionInstructions
+    );
+    t::opt!(pegged_price, slot = 141, tag = 839, "PeggedPrice", PRICE);
+    t::opt!(discretion_price, slot = 142, tag = 845, "DiscretionPrice", PRICE);
+    t::opt!(
+        target_strategy, slot = 143, tag = 847, "TargetStrategy", INT, e::TargetStrategy
+    );
+    t::opt!(
+        target_strategy_parameters, slot = 144, tag = 848, "TargetStrategyParameters",
+        STRING
+    );
+    t::opt!(participation_rate, slot = 145, tag = 849, "ParticipationRate", PERCENTAGE);
+    t::opt!(
+        target_strategy_performance, slot = 146, tag = 850, "TargetStrategyPerformance",
+        FLOAT
+    );
+    t::opt!(currency, slot = 147, tag = 15, "Currency", CURRENCY);
+    t::opt!(compliance_id, slot = 148, tag = 376, "ComplianceID", STRING);
+    t::opt!(solicited_flag, slot = 149, tag = 377, "SolicitedFlag", BOOLEAN);
+    t::opt!(time_in_force, slot = 150, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(effective_time, slot = 151, tag = 168, "EffectiveTime", UTCTIMESTAMP);
+    t::opt!(expire_date, slot = 152, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::opt!(expire_time, slot = 153, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(exec_inst, slot = 154, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(
+        order_capacity, slot = 155, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(
+        order_restrictions, slot = 156, tag = 529, "OrderRestrictions",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        cust_order_capacity, slot = 157, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(last_qty, slot = 158, tag = 32, "LastQty", QTY);
+    t::opt!(underlying_last_qty, slot = 159, tag = 652, "UnderlyingLastQty", QTY);
+    t::opt!(last_px, slot = 160, tag = 31, "LastPx", PRICE);
+    t::opt!(underlying_last_px, slot = 161, tag = 651, "UnderlyingLastPx", PRICE);
+    t::opt!(last_par_px, slot = 162, tag = 669, "LastParPx", PRICE);
+    t::opt!(last_spot_rate, slot = 163, tag = 194, "LastSpotRate", PRICE);
+    t::opt!(
+        last_forward_points, slot = 164, tag = 195, "LastForwardPoints", PRICEOFFSET
+    );
+    t::opt!(last_mkt, slot = 165, tag = 30, "LastMkt", EXCHANGE);
+    t::opt!(trading_session_id, slot = 166, tag = 336, "TradingSessionID", STRING);
+    t::opt!(
+        trading_session_sub_id, slot = 167, tag = 625, "TradingSessionSubID", STRING
+    );
+    t::opt!(time_bracket, slot = 168, tag = 943, "TimeBracket", STRING);
+    t::opt!(last_capacity, slot = 169, tag = 29, "LastCapacity", CHAR, e::LastCapacity);
+    t::req!(leaves_qty, slot = 170, tag = 151, "LeavesQty", QTY);
+    t::req!(cum_qty, slot = 171, tag = 14, "CumQty", QTY);
+    t::req!(avg_px, slot = 172, tag = 6, "AvgPx", PRICE);
+    t::opt!(day_order_qty, slot = 173, tag = 424, "DayOrderQty", QTY);
+    t::opt!(day_cum_qty, slot = 174, tag = 425, "DayCumQty", QTY);
+    t::opt!(day_avg_px, slot = 175, tag = 426, "DayAvgPx", PRICE);
+    t::opt!(
+        gt_booking_inst, slot = 176, tag = 427, "GTBookingInst", INT, e::GtBookingInst
+    );
+    t::opt!(trade_date, slot = 177, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(transact_time, slot = 178, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(report_to_exch, slot = 179, tag = 113, "ReportToExch", BOOLEAN);
+    t::comp!(
+        commission_data, slot = 180, slots = 4, "CommissionData", c::CommissionData
+    );
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 184, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 192, slots = 6, "YieldData", c::YieldData);
+    t::opt!(gross_trade_amt, slot = 198, tag = 381, "GrossTradeAmt", AMT);
+    t::opt!(num_days_interest, slot = 199, tag = 157, "NumDaysInterest", INT);
+    t::opt!(ex_date, slot = 200, tag = 230, "ExDate", LOCALMKTDATE);
+    t::opt!(
+        accrued_interest_rate, slot = 201, tag = 158, "AccruedInterestRate", PERCENTAGE
+    );
+    t::opt!(accrued_interest_amt, slot = 202, tag = 159, "AccruedInterestAmt", AMT);
+    t::opt!(interest_at_maturity, slot = 203, tag = 738, "InterestAtMaturity", AMT);
+    t::opt!(
+        end_accrued_interest_amt, slot = 204, tag = 920, "EndAccruedInterestAmt", AMT
+    );
+    t::opt!(start_cash, slot = 205, tag = 921, "StartCash", AMT);
+    t::opt!(end_cash, slot = 206, tag = 922, "EndCash", AMT);
+    t::opt!(traded_flat_switch, slot = 207, tag = 258, "TradedFlatSwitch", BOOLEAN);
+    t::opt!(basis_feature_date, slot = 208, tag = 259, "BasisFeatureDate", LOCALMKTDATE);
+    t::opt!(basis_feature_price, slot = 209, tag = 260, "BasisFeaturePrice", PRICE);
+    t::opt!(concession, slot = 210, tag = 238, "Concession", AMT);
+    t::opt!(total_takedown, slot = 211, tag = 237, "TotalTakedown", AMT);
+    t::opt!(net_money, slot = 212, tag = 118, "NetMoney", AMT);
+    t::opt!(settl_curr_amt, slot = 213, tag = 119, "SettlCurrAmt", AMT);
+    t::opt!(settl_currency, slot = 214, tag = 120, "SettlCurrency", CURRENCY);
+    t::opt!(settl_curr_fx_rate, slot = 215, tag = 155, "SettlCurrFxRate", FLOAT);
+    t::opt!(
+        settl_curr_fx_rate_calc, slot = 216, tag = 156, "SettlCurrFxRateCalc", CHAR,
+        e::SettlCurrFxRateCalc
+    );
+    t::opt!(handl_inst, slot = 217, tag = 21, "HandlInst", CHAR, e::HandlInst);
+    t::opt!(min_qty, slot = 218, tag = 110, "MinQty", QTY);
+    t::opt!(max_floor, slot = 219, tag = 111, "MaxFloor", QTY);
+    t::opt!(
+        position_effect, slot = 220, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(max_show, slot = 221, tag = 210, "MaxShow", QTY);
+    t::opt!(booking_type, slot = 222, tag = 775, "BookingType", INT, e::BookingType);
+    t::opt!(text, slot = 223, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 224, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 225, tag = 355, "EncodedText", DATA);
+    t::opt!(settl_date2, slot = 226, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 227, tag = 192, "OrderQty2", QTY);
+    t::opt!(
+        last_forward_points2, slot = 228, tag = 641, "LastForwardPoints2", PRICEOFFSET
+    );
+    t::opt!(
+        multi_leg_reporting_type, slot = 229, tag = 442, "MultiLegReportingType", CHAR,
+        e::MultiLegReportingType
+    );
+    t::opt!(
+        cancellation_rights, slot = 230, tag = 480, "CancellationRights", CHAR,
+        e::CancellationRights
+    );
+    t::opt!(
+        money_laundering_status, slot = 231, tag = 481, "MoneyLaunderingStatus", CHAR,
+        e::MoneyLaunderingStatus
+    );
+    t::opt!(regist_id, slot = 232, tag = 513, "RegistID", STRING);
+    t::opt!(designation, slot = 233, tag = 494, "Designation", STRING);
+    t::opt!(trans_bkd_time, slot = 234, tag = 483, "TransBkdTime", UTCTIMESTAMP);
+    t::opt!(
+        exec_valuation_point, slot = 235, tag = 515, "ExecValuationPoint", UTCTIMESTAMP
+    );
+    t::opt!(
+        exec_price_type, slot = 236, tag = 484, "ExecPriceType", CHAR, e::ExecPriceType
+    );
+    t::opt!(exec_price_adjustment, slot = 237, tag = 485, "ExecPriceAdjustment", FLOAT);
+    t::opt!(
+        priority_indicator, slot = 238, tag = 638, "PriorityIndicator", INT,
+        e::PriorityIndicator
+    );
+    t::opt!(price_improvement, slot = 239, tag = 639, "PriceImprovement", PRICEOFFSET);
+    t::opt!(
+        last_liquidity_ind, slot = 240, tag = 851, "LastLiquidityInd", INT,
+        e::LastLiquidityInd
+    );
+    t::comp!(cont_amt_grp, slot = 241, slots = 1, "ContAmtGrp", c::ContAmtGrp);
+    t::comp!(
+        instrmt_leg_exec_grp, slot = 242, slots = 1, "InstrmtLegExecGrp",
+        c::InstrmtLegExecGrp
+    );
+    t::opt!(copy_msg_indicator, slot = 243, tag = 797, "CopyMsgIndicator", BOOLEAN);
+    t::comp!(misc_fees_grp, slot = 244, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    t::opt!(
+        acme_liquidity_flag, slot = 245, tag = 5002, "AcmeLiquidityFlag", CHAR,
+        e::AcmeLiquidityFlag
+    );
+    t::group!(
+        no_acme_fees, slot = 246, tag = 5003, "NoAcmeFees", entry =
+        ExecutionReportNoAcmeFees, slots = 3, table = EXECUTION_REPORT_NO_ACME_FEES
+    );
+}
+/// Builds a `ExecutionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExecutionReportBuilder<'b> {
+    /// `OrderID` (37), STRING, required.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryExecID` (527), STRING.
+    pub secondary_exec_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrigClOrdID` (41), STRING.
+    pub orig_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// `QuoteRespID` (693), STRING.
+    pub quote_resp_id: Option<v::FixStr<'b>>,
+    /// `OrdStatusReqID` (790), STRING.
+    pub ord_status_req_id: Option<v::FixStr<'b>>,
+    /// `MassStatusReqID` (584), STRING.
+    pub mass_status_req_id: Option<v::FixStr<'b>>,
+    /// `TotNumReports` (911), INT.
+    pub tot_num_reports: Option<i64>,
+    /// `LastRptRequested` (912), BOOLEAN.
+    pub last_rpt_requested: Option<bool>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// The `ContraGrp` component.
+    pub contra_grp: Option<c::ContraGrpBuilder<'b>>,
+    /// `ListID` (66), STRING.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `CrossID` (548), STRING.
+    pub cross_id: Option<v::FixStr<'b>>,
+    /// `OrigCrossID` (551), STRING.
+    pub orig_cross_id: Option<v::FixStr<'b>>,
+    /// `CrossType` (549), INT.
+    pub cross_type: Option<e::CrossType<'b>>,
+    /// `ExecID` (17), STRING, required.
+    pub exec_id: Option<v::FixStr<'b>>,
+    /// `ExecRefID` (19), STRING.
+    pub exec_ref_id: Option<v::FixStr<'b>>,
+    /// `ExecType` (150), CHAR, required.
+    pub exec_type: Option<e::ExecType>,
+    /// `OrdStatus` (39), CHAR, required.
+    pub ord_status: Option<e::OrdStatus>,
+    /// `WorkingIndicator` (636), BOOLEAN.
+    pub working_indicator: Option<bool>,
+    /// `OrdRejReason` (103), INT.
+    pub ord_rej_reason: Option<e::OrdRejReason<'b>>,
+    /// `ExecRestatementReason` (378), INT.
+    pub exec_restatement_reason: Option<e::ExecRestatementReason<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `DayBookingInst` (589), CHAR.
+    pub day_booking_inst: Option<e::DayBookingInst>,
+    /// `BookingUnit` (590), CHAR.
+    pub booking_unit: Option<e::BookingUnit>,
+    /// `PreallocMethod` (591), CHAR.
+    pub prealloc_method: Option<e::PreallocMethod>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `CashMargin` (544), CHAR.
+    pub cash_margin: Option<e::CashMargin>,
+    /// `ClearingFeeIndicator` (635), STRING.
+    pub clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: Option<e::OrdType>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `StopPx` (99), PRICE.
+    pub stop_px: Option<v::Decimal>,
+    /// The `PegInstructions` component.
+    pub peg_instructions: Option<c::PegInstructionsBuilder<'b>>,
+    /// The `DiscretionInstructions` component.
+    pub discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>>,
+    /// `PeggedPrice` (839), PRICE.
+    pub pegged_price: Option<v::Decimal>,
+    /// `DiscretionPrice` (845), PRICE.
+    pub discretion_price: Option<v::Decimal>,
+    /// `TargetStrategy` (847), INT.
+    pub target_strategy: Option<e::TargetStrategy<'b>>,
+    /// `TargetStrategyParameters` (848), STRING.
+    pub target_strategy_parameters: Option<v::FixStr<'b>>,
+    /// `ParticipationRate` (849), PERCENTAGE.
+    pub participation_rate: Option<v::Decimal>,
+    /// `TargetStrategyPerformance` (850), FLOAT.
+    pub target_strategy_performance: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `SolicitedFlag` (377), BOOLEAN.
+    pub solicited_flag: Option<bool>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    pub effective_time: Option<v::UtcTimestamp>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    pub order_restrictions: Option<v::MultipleValueString<'b>>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `LastQty` (32), QTY.
+    pub last_qty: Option<v::Decimal>,
+    /// `UnderlyingLastQty` (652), QTY.
+    pub underlying_last_qty: Option<v::Decimal>,
+    /// `LastPx` (31), PRICE.
+    pub last_px: Option<v::Decimal>,
+    /// `UnderlyingLastPx` (651), PRICE.
+    pub underlying_last_px: Option<v::Decimal>,
+    /// `LastParPx` (669), PRICE.
+    pub last_par_px: Option<v::Decimal>,
+    /// `LastSpotRate` (194), PRICE.
+    pub last_spot_rate: Option<v::Decimal>,
+    /// `LastForwardPoints` (195), PRICEOFFSET.
+    pub last_forward_points: Option<v::Decimal>,
+    /// `LastMkt` (30), EXCHANGE.
+    pub last_mkt: Option<v::Exchange>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `TimeBracket` (943), STRING.
+    pub time_bracket: Option<v::FixStr<'b>>,
+    /// `LastCapacity` (29), CHAR.
+    pub last_capacity: Option<e::LastCapacity>,
+    /// `LeavesQty` (151), QTY, required.
+    pub leaves_qty: Option<v::Decimal>,
+    /// `CumQty` (14), QTY, required.
+    pub cum_qty: Option<v::Decimal>,
+    /// `AvgPx` (6), PRICE, required.
+    pub avg_px: Option<v::Decimal>,
+    /// `DayOrderQty` (424), QTY.
+    pub day_order_qty: Option<v::Decimal>,
+    /// `DayCumQty` (425), QTY.
+    pub day_cum_qty: Option<v::Decimal>,
+    /// `DayAvgPx` (426), PRICE.
+    pub day_avg_px: Option<v::Decimal>,
+    /// `GTBookingInst` (427), INT.
+    pub gt_booking_inst: Option<e::GtBookingInst<'b>>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `ReportToExch` (113), BOOLEAN.
+    pub report_to_exch: Option<bool>,
+    /// The `CommissionData` component.
+    pub commission_data: Option<c::CommissionDataBuilder<'b>>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// `GrossTradeAmt` (381), AMT.
+    pub gross_trade_amt: Option<v::Decimal>,
+    /// `NumDaysInterest` (157), INT.
+    pub num_days_interest: Option<i64>,
+    /// `ExDate` (230), LOCALMKTDATE.
+    pub ex_date: Option<v::LocalMktDate>,
+    /// `AccruedInterestRate` (158), PERCENTAGE.
+    pub accrued_interest_rate: Option<v::Decimal>,
+    /// `AccruedInterestAmt` (159), AMT.
+    pub accrued_interest_amt: Option<v::Decimal>,
+    /// `InterestAtMaturity` (738), AMT.
+    pub interest_at_maturity: Option<v::Decimal>,
+    /// `EndAccruedInterestAmt` (920), AMT.
+    pub end_accrued_interest_amt: Option<v::Decimal>,
+    /// `StartCash` (921), AMT.
+    pub start_cash: Option<v::Decimal>,
+    /// `EndCash` (922), AMT.
+    pub end_cash: Option<v::Decimal>,
+    /// `TradedFlatSwitch` (258), BOOLEAN.
+    pub traded_flat_switch: Option<bool>,
+    /// `BasisFeatureDate` (259), LOCALMKTDATE.
+    pub basis_feature_date: Option<v::LocalMktDate>,
+    /// `BasisFeaturePrice` (260), PRICE.
+    pub basis_feature_price: Option<v::Decimal>,
+    /// `Concession` (238), AMT.
+    pub concession: Option<v::Decimal>,
+    /// `TotalTakedown` (237), AMT.
+    pub total_takedown: Option<v::Decimal>,
+    /// `NetMoney` (118), AMT.
+    pub net_money: Option<v::Decimal>,
+    /// `SettlCurrAmt` (119), AMT.
+    pub settl_curr_amt: Option<v::Decimal>,
+    /// `SettlCurrency` (120), CURRENCY.
+    pub settl_currency: Option<v::Currency>,
+    /// `SettlCurrFxRate` (155), FLOAT.
+    pub settl_curr_fx_rate: Option<v::Decimal>,
+    /// `SettlCurrFxRateCalc` (156), CHAR.
+    pub settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc>,
+    /// `HandlInst` (21), CHAR.
+    pub handl_inst: Option<e::HandlInst>,
+    /// `MinQty` (110), QTY.
+    pub min_qty: Option<v::Decimal>,
+    /// `MaxFloor` (111), QTY.
+    pub max_floor: Option<v::Decimal>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `MaxShow` (210), QTY.
+    pub max_show: Option<v::Decimal>,
+    /// `BookingType` (775), INT.
+    pub booking_type: Option<e::BookingType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `LastForwardPoints2` (641), PRICEOFFSET.
+    pub last_forward_points2: Option<v::Decimal>,
+    /// `MultiLegReportingType` (442), CHAR.
+    pub multi_leg_reporting_type: Option<e::MultiLegReportingType>,
+    /// `CancellationRights` (480), CHAR.
+    pub cancellation_rights: Option<e::CancellationRights>,
+    /// `MoneyLaunderingStatus` (481), CHAR.
+    pub money_laundering_status: Option<e::MoneyLaunderingStatus>,
+    /// `RegistID` (513), STRING.
+    pub regist_id: Option<v::FixStr<'b>>,
+    /// `Designation` (494), STRING.
+    pub designation: Option<v::FixStr<'b>>,
+    /// `TransBkdTime` (483), UTCTIMESTAMP.
+    pub trans_bkd_time: Option<v::UtcTimestamp>,
+    /// `ExecValuationPoint` (515), UTCTIMESTAMP.
+    pub exec_valuation_point: Option<v::UtcTimestamp>,
+    /// `ExecPriceType` (484), CHAR.
+    pub exec_price_type: Option<e::ExecPriceType>,
+    /// `ExecPriceAdjustment` (485), FLOAT.
+    pub exec_price_adjustment: Option<v::Decimal>,
+    /// `PriorityIndicator` (638), INT.
+    pub priority_indicator: Option<e::PriorityIndicator<'b>>,
+    /// `PriceImprovement` (639), PRICEOFFSET.
+    pub price_improvement: Option<v::Decimal>,
+    /// `LastLiquidityInd` (851), INT.
+    pub last_liquidity_ind: Option<e::LastLiquidityInd<'b>>,
+    /// The `ContAmtGrp` component.
+    pub cont_amt_grp: Option<c::ContAmtGrpBuilder<'b>>,
+    /// The `InstrmtLegExecGrp` component.
+    pub instrmt_leg_exec_grp: Option<c::InstrmtLegExecGrpBuilder<'b>>,
+    /// `CopyMsgIndicator` (797), BOOLEAN.
+    pub copy_msg_indicator: Option<bool>,
+    /// The `MiscFeesGrp` component.
+    pub misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>>,
+    /// `AcmeLiquidityFlag` (5002), CHAR.
+    pub acme_liquidity_flag: Option<e::AcmeLiquidityFlag>,
+    /// The `NoAcmeFees` (5003) group's entries.
+    pub no_acme_fees: &'b [ExecutionReportNoAcmeFeesBuilder<'b>],
+}
+impl<'b> ExecutionReportBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        order_id: v::FixStr<'b>,
+        exec_id: v::FixStr<'b>,
+        exec_type: e::ExecType,
+        ord_status: e::OrdStatus,
+        side: e::Side,
+        leaves_qty: v::Decimal,
+        cum_qty: v::Decimal,
+        avg_px: v::Decimal,
+    ) -> Self {
+        Self {
+            order_id: Some(order_id),
+            exec_id: Some(exec_id),
+            exec_type: Some(exec_type),
+            ord_status: Some(ord_status),
+            side: Some(side),
+            leaves_qty: Some(leaves_qty),
+            cum_qty: Some(cum_qty),
+            avg_px: Some(avg_px),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `ExecutionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ExecutionReportBuilder(order_id: v::FixStr<'b>, exec_id: v::FixStr<'b>, exec_type: e::ExecType, ord_status: e::OrdStatus, side: e::Side, leaves_qty: v::Decimal, cum_qty: v::Decimal, avg_px: v::Decimal) message b"8" {
-        order_id: Option<v::FixStr<'b>> = req(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        secondary_exec_id: Option<v::FixStr<'b>> = opt(527, "SecondaryExecID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        orig_cl_ord_id: Option<v::FixStr<'b>> = opt(41, "OrigClOrdID", STRING);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        quote_resp_id: Option<v::FixStr<'b>> = opt(693, "QuoteRespID", STRING);
-        ord_status_req_id: Option<v::FixStr<'b>> = opt(790, "OrdStatusReqID", STRING);
-        mass_status_req_id: Option<v::FixStr<'b>> = opt(584, "MassStatusReqID", STRING);
-        tot_num_reports: Option<i64> = opt(911, "TotNumReports", INT);
-        last_rpt_requested: Option<bool> = opt(912, "LastRptRequested", BOOLEAN);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        contra_grp: Option<c::ContraGrpBuilder<'b>> = comp("ContraGrp");
-        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
-        cross_id: Option<v::FixStr<'b>> = opt(548, "CrossID", STRING);
-        orig_cross_id: Option<v::FixStr<'b>> = opt(551, "OrigCrossID", STRING);
-        cross_type: Option<e::CrossType<'b>> = opt(549, "CrossType", INT);
-        exec_id: Option<v::FixStr<'b>> = req(17, "ExecID", STRING);
-        exec_ref_id: Option<v::FixStr<'b>> = opt(19, "ExecRefID", STRING);
-        exec_type: Option<e::ExecType> = req(150, "ExecType", CHAR);
-        ord_status: Option<e::OrdStatus> = req(39, "OrdStatus", CHAR);
-        working_indicator: Option<bool> = opt(636, "WorkingIndicator", BOOLEAN);
-        ord_rej_reason: Option<e::OrdRejReason<'b>> = opt(103, "OrdRejReason", INT);
-        exec_restatement_reason: Option<e::ExecRestatementReason<'b>> = opt(378, "ExecRestatementReason", INT);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        day_booking_inst: Option<e::DayBookingInst> = opt(589, "DayBookingInst", CHAR);
-        booking_unit: Option<e::BookingUnit> = opt(590, "BookingUnit", CHAR);
-        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        cash_margin: Option<e::CashMargin> = opt(544, "CashMargin", CHAR);
-        clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>> = opt(635, "ClearingFeeIndicator", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        stop_px: Option<v::Decimal> = opt(99, "StopPx", PRICE);
-        peg_instructions: Option<c::PegInstructionsBuilder<'b>> = comp("PegInstructions");
-        discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>> = comp("DiscretionInstructions");
-        pegged_price: Option<v::Decimal> = opt(839, "PeggedPrice", PRICE);
-        discretion_price: Option<v::Decimal> = opt(845, "DiscretionPrice", PRICE);
-        target_strategy: Option<e::TargetStrategy<'b>> = opt(847, "TargetStrategy", INT);
-        target_strategy_parameters: Option<v::FixStr<'b>> = opt(848, "TargetStrategyParameters", STRING);
-        participation_rate: Option<v::Decimal> = opt(849, "ParticipationRate", PERCENTAGE);
-        target_strategy_performance: Option<v::Decimal> = opt(850, "TargetStrategyPerformance", FLOAT);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        last_qty: Option<v::Decimal> = opt(32, "LastQty", QTY);
-        underlying_last_qty: Option<v::Decimal> = opt(652, "UnderlyingLastQty", QTY);
-        last_px: Option<v::Decimal> = opt(31, "LastPx", PRICE);
-        underlying_last_px: Option<v::Decimal> = opt(651, "UnderlyingLastPx", PRICE);
-        last_par_px: Option<v::Decimal> = opt(669, "LastParPx", PRICE);
-        last_spot_rate: Option<v::Decimal> = opt(194, "LastSpotRate", PRICE);
-        last_forward_points: Option<v::Decimal> = opt(195, "LastForwardPoints", PRICEOFFSET);
-        last_mkt: Option<v::Exchange> = opt(30, "LastMkt", EXCHANGE);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        time_bracket: Option<v::FixStr<'b>> = opt(943, "TimeBracket", STRING);
-        last_capacity: Option<e::LastCapacity> = opt(29, "LastCapacity", CHAR);
-        leaves_qty: Option<v::Decimal> = req(151, "LeavesQty", QTY);
-        cum_qty: Option<v::Decimal> = req(14, "CumQty", QTY);
-        avg_px: Option<v::Decimal> = req(6, "AvgPx", PRICE);
-        day_order_qty: Option<v::Decimal> = opt(424, "DayOrderQty", QTY);
-        day_cum_qty: Option<v::Decimal> = opt(425, "DayCumQty", QTY);
-        day_avg_px: Option<v::Decimal> = opt(426, "DayAvgPx", PRICE);
-        gt_booking_inst: Option<e::GtBookingInst<'b>> = opt(427, "GTBookingInst", INT);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        report_to_exch: Option<bool> = opt(113, "ReportToExch", BOOLEAN);
-        commission_data: Option<c::CommissionDataBuilder<'b>> = comp("CommissionData");
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        gross_trade_amt: Option<v::Decimal> = opt(381, "GrossTradeAmt", AMT);
-        num_days_interest: Option<i64> = opt(157, "NumDaysInterest", INT);
-        ex_date: Option<v::LocalMktDate> = opt(230, "ExDate", LOCALMKTDATE);
-        accrued_interest_rate: Option<v::Decimal> = opt(158, "AccruedInterestRate", PERCENTAGE);
-        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
-        interest_at_maturity: Option<v::Decimal> = opt(738, "InterestAtMaturity", AMT);
-        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
-        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
-        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
-        traded_flat_switch: Option<bool> = opt(258, "TradedFlatSwitch", BOOLEAN);
-        basis_feature_date: Option<v::LocalMktDate> = opt(259, "BasisFeatureDate", LOCALMKTDATE);
-        basis_feature_price: Option<v::Decimal> = opt(260, "BasisFeaturePrice", PRICE);
-        concession: Option<v::Decimal> = opt(238, "Concession", AMT);
-        total_takedown: Option<v::Decimal> = opt(237, "TotalTakedown", AMT);
-        net_money: Option<v::Decimal> = opt(118, "NetMoney", AMT);
-        settl_curr_amt: Option<v::Decimal> = opt(119, "SettlCurrAmt", AMT);
-        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
-        settl_curr_fx_rate: Option<v::Decimal> = opt(155, "SettlCurrFxRate", FLOAT);
-        settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc> = opt(156, "SettlCurrFxRateCalc", CHAR);
-        handl_inst: Option<e::HandlInst> = opt(21, "HandlInst", CHAR);
-        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
-        max_floor: Option<v::Decimal> = opt(111, "MaxFloor", QTY);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        max_show: Option<v::Decimal> = opt(210, "MaxShow", QTY);
-        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        last_forward_points2: Option<v::Decimal> = opt(641, "LastForwardPoints2", PRICEOFFSET);
-        multi_leg_reporting_type: Option<e::MultiLegReportingType> = opt(442, "MultiLegReportingType", CHAR);
-        cancellation_rights: Option<e::CancellationRights> = opt(480, "CancellationRights", CHAR);
-        money_laundering_status: Option<e::MoneyLaunderingStatus> = opt(481, "MoneyLaunderingStatus", CHAR);
-        regist_id: Option<v::FixStr<'b>> = opt(513, "RegistID", STRING);
-        designation: Option<v::FixStr<'b>> = opt(494, "Designation", STRING);
-        trans_bkd_time: Option<v::UtcTimestamp> = opt(483, "TransBkdTime", UTCTIMESTAMP);
-        exec_valuation_point: Option<v::UtcTimestamp> = opt(515, "ExecValuationPoint", UTCTIMESTAMP);
-        exec_price_type: Option<e::ExecPriceType> = opt(484, "ExecPriceType", CHAR);
-        exec_price_adjustment: Option<v::Decimal> = opt(485, "ExecPriceAdjustment", FLOAT);
-        priority_indicator: Option<e::PriorityIndicator<'b>> = opt(638, "PriorityIndicator", INT);
-        price_improvement: Option<v::Decimal> = opt(639, "PriceImprovement", PRICEOFFSET);
-        last_liquidity_ind: Option<e::LastLiquidityInd<'b>> = opt(851, "LastLiquidityInd", INT);
-        cont_amt_grp: Option<c::ContAmtGrpBuilder<'b>> = comp("ContAmtGrp");
-        instrmt_leg_exec_grp: Option<c::InstrmtLegExecGrpBuilder<'b>> = comp("InstrmtLegExecGrp");
-        copy_msg_indicator: Option<bool> = opt(797, "CopyMsgIndicator", BOOLEAN);
-        misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>> = comp("MiscFeesGrp");
-        acme_liquidity_flag: Option<e::AcmeLiquidityFlag> = opt(5002, "AcmeLiquidityFlag", CHAR);
-        no_acme_fees: &'b [ExecutionReportNoAcmeFeesBuilder<'b>] = group(5003, "NoAcmeFees");
+t::build!(
+    ExecutionReportBuilder { order_id(37), secondary_order_id(198),
+    secondary_cl_ord_id(526), secondary_exec_id(527), cl_ord_id(11), orig_cl_ord_id(41),
+    cl_ord_link_id(583), quote_resp_id(693), ord_status_req_id(790),
+    mass_status_req_id(584), tot_num_reports(911), last_rpt_requested(912),
+    parties(comp), trade_origination_date(229), contra_grp(comp), list_id(66),
+    cross_id(548), orig_cross_id(551), cross_type(549), exec_id(17), exec_ref_id(19),
+    exec_type(150), ord_status(39), working_indicator(636), ord_rej_reason(103),
+    exec_restatement_reason(378), account(1), acct_id_source(660), account_type(581),
+    day_booking_inst(589), booking_unit(590), prealloc_method(591), settl_type(63),
+    settl_date(64), cash_margin(544), clearing_fee_indicator(635), instrument(comp),
+    financing_details(comp), und_instrmt_grp(comp), side(54), stipulations(comp),
+    qty_type(854), order_qty_data(comp), ord_type(40), price_type(423), price(44),
+    stop_px(99), peg_instructions(comp), discretion_instructions(comp),
+    pegged_price(839), discretion_price(845), target_strategy(847),
+    target_strategy_parameters(848), participation_rate(849),
+    target_strategy_performance(850), currency(15), compliance_id(376),
+    solicited_flag(377), time_in_force(59), effective_time(168), expire_date(432),
+    expire_time(126), exec_inst(18), order_capacity(528), order_restrictions(529),
+    cust_order_capacity(582), last_qty(32), underlying_last_qty(652), last_px(31),
+    underlying_last_px(651), last_par_px(669), last_spot_rate(194),
+    last_forward_points(195), last_mkt(30), trading_session_id(336),
+    trading_session_sub_id(625), time_bracket(943), last_capacity(29), leaves_qty(151),
+    cum_qty(14), avg_px(6), day_order_qty(424), day_cum_qty(425), day_avg_px(426),
+    gt_booking_inst(427), trade_date(75), transact_time(60), report_to_exch(113),
+    commission_data(comp), spread_or_benchmark_curve_data(comp), yield_data(comp),
+    gross_trade_amt(381), num_days_interest(157), ex_date(230),
+    accrued_interest_rate(158), accrued_interest_amt(159), interest_at_maturity(738),
+    end_accrued_interest_amt(920), start_cash(921), end_cash(922),
+    traded_flat_switch(258), basis_feature_date(259), basis_feature_price(260),
+    concession(238), total_takedown(237), net_money(118), settl_curr_amt(119),
+    settl_currency(120), settl_curr_fx_rate(155), settl_curr_fx_rate_calc(156),
+    handl_inst(21), min_qty(110), max_floor(111), position_effect(77), max_show(210),
+    booking_type(775), text(58), encoded_text(data = 355, length = 354),
+    settl_date2(193), order_qty2(192), last_forward_points2(641),
+    multi_leg_reporting_type(442), cancellation_rights(480),
+    money_laundering_status(481), regist_id(513), designation(494), trans_bkd_time(483),
+    exec_valuation_point(515), exec_price_type(484), exec_price_adjustment(485),
+    priority_indicator(638), price_improvement(639), last_liquidity_ind(851),
+    cont_amt_grp(comp), instrmt_leg_exec_grp(comp), copy_msg_indicator(797),
+    misc_fees_grp(comp), acme_liquidity_flag(5002), no_acme_fees(group 5003) }, msg_type
+    = b"8", header = c::HeaderBuilder
+);
+impl ExecutionReport<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        order_id: v::FixStr<'b>,
+        exec_id: v::FixStr<'b>,
+        exec_type: e::ExecType,
+        ord_status: e::OrdStatus,
+        side: e::Side,
+        leaves_qty: v::Decimal,
+        cum_qty: v::Decimal,
+        avg_px: v::Decimal,
+    ) -> ExecutionReportBuilder<'b> {
+        ExecutionReportBuilder::new(
+            order_id,
+            exec_id,
+            exec_type,
+            ord_status,
+            side,
+            leaves_qty,
+            cum_qty,
+            avg_px,
+        )
     }
 }
 /// The `NoAcmeFees` (5003) group's table.
@@ -859,23 +1442,39 @@ pub static EXECUTION_REPORT_NO_ACME_FEES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoAcmeFees` (5003) group.
-    entry ExecutionReportNoAcmeFees[3] {
-        req acme_fee_type(0, 5004, "AcmeFeeType", CHAR, e::AcmeFeeType);
-        req acme_fee_amt(1, 5005, "AcmeFeeAmt", AMT, v::Decimal);
-        opt acme_fee_currency(2, 5006, "AcmeFeeCurrency", CURRENCY, v::Currency);
+t::entry!(ExecutionReportNoAcmeFees, slots = 3, group = "NoAcmeFees", tag = 5003);
+impl<'a> ExecutionReportNoAcmeFees<'a> {
+    t::req!(acme_fee_type, slot = 0, tag = 5004, "AcmeFeeType", CHAR, e::AcmeFeeType);
+    t::req!(acme_fee_amt, slot = 1, tag = 5005, "AcmeFeeAmt", AMT);
+    t::opt!(acme_fee_currency, slot = 2, tag = 5006, "AcmeFeeCurrency", CURRENCY);
+}
+/// Builds one `NoAcmeFees` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExecutionReportNoAcmeFeesBuilder<'b> {
+    /// `AcmeFeeType` (5004), CHAR, required.
+    pub acme_fee_type: Option<e::AcmeFeeType>,
+    /// `AcmeFeeAmt` (5005), AMT, required.
+    pub acme_fee_amt: Option<v::Decimal>,
+    /// `AcmeFeeCurrency` (5006), CURRENCY.
+    pub acme_fee_currency: Option<v::Currency>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> ExecutionReportNoAcmeFeesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(acme_fee_type: e::AcmeFeeType, acme_fee_amt: v::Decimal) -> Self {
+        Self {
+            acme_fee_type: Some(acme_fee_type),
+            acme_fee_amt: Some(acme_fee_amt),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoAcmeFees` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ExecutionReportNoAcmeFeesBuilder(acme_fee_type: e::AcmeFeeType, acme_fee_amt: v::Decimal) {
-        acme_fee_type: Option<e::AcmeFeeType> = req(5004, "AcmeFeeType", CHAR);
-        acme_fee_amt: Option<v::Decimal> = req(5005, "AcmeFeeAmt", AMT);
-        acme_fee_currency: Option<v::Currency> = opt(5006, "AcmeFeeCurrency", CURRENCY);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
-    }
-}
+t::build!(
+    ExecutionReportNoAcmeFeesBuilder { acme_fee_type(5004), acme_fee_amt(5005),
+    acme_fee_currency(5006) }
+);
 /// The body table of `OrderCancelReject` (MsgType `9`).
 pub static ORDER_CANCEL_REJECT: t::MessageDef = {
     const ALL: &[u32] = &[
@@ -904,56 +1503,129 @@ pub static ORDER_CANCEL_REJECT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `OrderCancelReject` (MsgType `9`, app): a read view; getters are `O(1)`.
-    message OrderCancelReject[51] = ORDER_CANCEL_REJECT(b"9", 27, 48, 3)
-    builder OrderCancelRejectBuilder(order_id: v::FixStr<'b>, cl_ord_id: v::FixStr<'b>, orig_cl_ord_id: v::FixStr<'b>, ord_status: e::OrdStatus, cxl_rej_response_to: e::CxlRejResponseTo) {
-        req order_id(27, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(28, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(29, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        req cl_ord_id(30, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt cl_ord_link_id(31, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        req orig_cl_ord_id(32, 41, "OrigClOrdID", STRING, v::FixStr<'a>);
-        req ord_status(33, 39, "OrdStatus", CHAR, e::OrdStatus);
-        opt working_indicator(34, 636, "WorkingIndicator", BOOLEAN, bool);
-        opt orig_ord_mod_time(35, 586, "OrigOrdModTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt list_id(36, 66, "ListID", STRING, v::FixStr<'a>);
-        opt account(37, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(38, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(39, 581, "AccountType", INT, e::AccountType<'a>);
-        opt trade_origination_date(40, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trade_date(41, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt transact_time(42, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req cxl_rej_response_to(43, 434, "CxlRejResponseTo", CHAR, e::CxlRejResponseTo);
-        opt cxl_rej_reason(44, 102, "CxlRejReason", INT, e::CxlRejReason<'a>);
-        opt text(45, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(46, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(47, 355, "EncodedText", DATA);
+t::message!(
+    OrderCancelReject, "OrderCancelReject", app, msg_type = "9", slots = 51, def =
+    ORDER_CANCEL_REJECT, header = c::Header(0..27), trailer = c::Trailer(48..51),
+);
+impl<'a> OrderCancelReject<'a> {
+    t::req!(order_id, slot = 27, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 28, tag = 198, "SecondaryOrderID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 29, tag = 526, "SecondaryClOrdID", STRING);
+    t::req!(cl_ord_id, slot = 30, tag = 11, "ClOrdID", STRING);
+    t::opt!(cl_ord_link_id, slot = 31, tag = 583, "ClOrdLinkID", STRING);
+    t::req!(orig_cl_ord_id, slot = 32, tag = 41, "OrigClOrdID", STRING);
+    t::req!(ord_status, slot = 33, tag = 39, "OrdStatus", CHAR, e::OrdStatus);
+    t::opt!(working_indicator, slot = 34, tag = 636, "WorkingIndicator", BOOLEAN);
+    t::opt!(orig_ord_mod_time, slot = 35, tag = 586, "OrigOrdModTime", UTCTIMESTAMP);
+    t::opt!(list_id, slot = 36, tag = 66, "ListID", STRING);
+    t::opt!(account, slot = 37, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 38, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 39, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(
+        trade_origination_date, slot = 40, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::opt!(trade_date, slot = 41, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(transact_time, slot = 42, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::req!(
+        cxl_rej_response_to, slot = 43, tag = 434, "CxlRejResponseTo", CHAR,
+        e::CxlRejResponseTo
+    );
+    t::opt!(cxl_rej_reason, slot = 44, tag = 102, "CxlRejReason", INT, e::CxlRejReason);
+    t::opt!(text, slot = 45, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 46, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 47, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `OrderCancelReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderCancelRejectBuilder<'b> {
+    /// `OrderID` (37), STRING, required.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// `OrigClOrdID` (41), STRING, required.
+    pub orig_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrdStatus` (39), CHAR, required.
+    pub ord_status: Option<e::OrdStatus>,
+    /// `WorkingIndicator` (636), BOOLEAN.
+    pub working_indicator: Option<bool>,
+    /// `OrigOrdModTime` (586), UTCTIMESTAMP.
+    pub orig_ord_mod_time: Option<v::UtcTimestamp>,
+    /// `ListID` (66), STRING.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `CxlRejResponseTo` (434), CHAR, required.
+    pub cxl_rej_response_to: Option<e::CxlRejResponseTo>,
+    /// `CxlRejReason` (102), INT.
+    pub cxl_rej_reason: Option<e::CxlRejReason<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> OrderCancelRejectBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        order_id: v::FixStr<'b>,
+        cl_ord_id: v::FixStr<'b>,
+        orig_cl_ord_id: v::FixStr<'b>,
+        ord_status: e::OrdStatus,
+        cxl_rej_response_to: e::CxlRejResponseTo,
+    ) -> Self {
+        Self {
+            order_id: Some(order_id),
+            cl_ord_id: Some(cl_ord_id),
+            orig_cl_ord_id: Some(orig_cl_ord_id),
+            ord_status: Some(ord_status),
+            cxl_rej_response_to: Some(cxl_rej_response_to),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `OrderCancelReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrderCancelRejectBuilder(order_id: v::FixStr<'b>, cl_ord_id: v::FixStr<'b>, orig_cl_ord_id: v::FixStr<'b>, ord_status: e::OrdStatus, cxl_rej_response_to: e::CxlRejResponseTo) message b"9" {
-        order_id: Option<v::FixStr<'b>> = req(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        orig_cl_ord_id: Option<v::FixStr<'b>> = req(41, "OrigClOrdID", STRING);
-        ord_status: Option<e::OrdStatus> = req(39, "OrdStatus", CHAR);
-        working_indicator: Option<bool> = opt(636, "WorkingIndicator", BOOLEAN);
-        orig_ord_mod_time: Option<v::UtcTimestamp> = opt(586, "OrigOrdModTime", UTCTIMESTAMP);
-        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        cxl_rej_response_to: Option<e::CxlRejResponseTo> = req(434, "CxlRejResponseTo", CHAR);
-        cxl_rej_reason: Option<e::CxlRejReason<'b>> = opt(102, "CxlRejReason", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    OrderCancelRejectBuilder { order_id(37), secondary_order_id(198),
+    secondary_cl_ord_id(526), cl_ord_id(11), cl_ord_link_id(583), orig_cl_ord_id(41),
+    ord_status(39), working_indicator(636), orig_ord_mod_time(586), list_id(66),
+    account(1), acct_id_source(660), account_type(581), trade_origination_date(229),
+    trade_date(75), transact_time(60), cxl_rej_response_to(434), cxl_rej_reason(102),
+    text(58), encoded_text(data = 355, length = 354) }, msg_type = b"9", header =
+    c::HeaderBuilder
+);
+impl OrderCancelReject<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        order_id: v::FixStr<'b>,
+        cl_ord_id: v::FixStr<'b>,
+        orig_cl_ord_id: v::FixStr<'b>,
+        ord_status: e::OrdStatus,
+        cxl_rej_response_to: e::CxlRejResponseTo,
+    ) -> OrderCancelRejectBuilder<'b> {
+        OrderCancelRejectBuilder::new(
+            order_id,
+            cl_ord_id,
+            orig_cl_ord_id,
+            ord_status,
+            cxl_rej_response_to,
+        )
     }
 }
 /// The body table of `Logon` (MsgType `A`).
@@ -984,36 +1656,79 @@ pub static LOGON: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Logon` (MsgType `A`, admin): a read view; getters are `O(1)`.
-    message Logon[41] = LOGON(b"A", 27, 38, 3)
-    builder LogonBuilder(encrypt_method: e::EncryptMethod<'b>, heart_bt_int: i64) {
-        req encrypt_method(27, 98, "EncryptMethod", INT, e::EncryptMethod<'a>);
-        req heart_bt_int(28, 108, "HeartBtInt", INT, i64);
-        opt raw_data_length(29, 95, "RawDataLength", LENGTH, v::Length);
-        data raw_data(30, 96, "RawData", DATA);
-        opt reset_seq_num_flag(31, 141, "ResetSeqNumFlag", BOOLEAN, bool);
-        opt next_expected_msg_seq_num(32, 789, "NextExpectedMsgSeqNum", SEQNUM, v::SeqNum);
-        opt max_message_size(33, 383, "MaxMessageSize", LENGTH, v::Length);
-        group no_msg_types(34, 384, "NoMsgTypes", LogonNoMsgTypes, 2, LOGON_NO_MSG_TYPES);
-        opt test_message_indicator(35, 464, "TestMessageIndicator", BOOLEAN, bool);
-        opt username(36, 553, "Username", STRING, v::FixStr<'a>);
-        opt password(37, 554, "Password", STRING, v::FixStr<'a>);
+t::message!(
+    Logon, "Logon", admin, msg_type = "A", slots = 41, def = LOGON, header = c::Header(0
+    ..27), trailer = c::Trailer(38..41),
+);
+impl<'a> Logon<'a> {
+    t::req!(encrypt_method, slot = 27, tag = 98, "EncryptMethod", INT, e::EncryptMethod);
+    t::req!(heart_bt_int, slot = 28, tag = 108, "HeartBtInt", INT);
+    t::opt!(raw_data_length, slot = 29, tag = 95, "RawDataLength", LENGTH);
+    t::opt!(raw_data, slot = 30, tag = 96, "RawData", DATA);
+    t::opt!(reset_seq_num_flag, slot = 31, tag = 141, "ResetSeqNumFlag", BOOLEAN);
+    t::opt!(
+        next_expected_msg_seq_num, slot = 32, tag = 789, "NextExpectedMsgSeqNum", SEQNUM
+    );
+    t::opt!(max_message_size, slot = 33, tag = 383, "MaxMessageSize", LENGTH);
+    t::group!(
+        no_msg_types, slot = 34, tag = 384, "NoMsgTypes", entry = LogonNoMsgTypes, slots
+        = 2, table = LOGON_NO_MSG_TYPES
+    );
+    t::opt!(
+        test_message_indicator, slot = 35, tag = 464, "TestMessageIndicator", BOOLEAN
+    );
+    t::opt!(username, slot = 36, tag = 553, "Username", STRING);
+    t::opt!(password, slot = 37, tag = 554, "Password", STRING);
+}
+/// Builds a `Logon`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LogonBuilder<'b> {
+    /// `EncryptMethod` (98), INT, required.
+    pub encrypt_method: Option<e::EncryptMethod<'b>>,
+    /// `HeartBtInt` (108), INT, required.
+    pub heart_bt_int: Option<i64>,
+    /// `RawData` (96), DATA.
+    pub raw_data: Option<&'b [u8]>,
+    /// `ResetSeqNumFlag` (141), BOOLEAN.
+    pub reset_seq_num_flag: Option<bool>,
+    /// `NextExpectedMsgSeqNum` (789), SEQNUM.
+    pub next_expected_msg_seq_num: Option<v::SeqNum>,
+    /// `MaxMessageSize` (383), LENGTH.
+    pub max_message_size: Option<v::Length>,
+    /// The `NoMsgTypes` (384) group's entries.
+    pub no_msg_types: &'b [LogonNoMsgTypesBuilder<'b>],
+    /// `TestMessageIndicator` (464), BOOLEAN.
+    pub test_message_indicator: Option<bool>,
+    /// `Username` (553), STRING.
+    pub username: Option<v::FixStr<'b>>,
+    /// `Password` (554), STRING.
+    pub password: Option<v::FixStr<'b>>,
+}
+impl<'b> LogonBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(encrypt_method: e::EncryptMethod<'b>, heart_bt_int: i64) -> Self {
+        Self {
+            encrypt_method: Some(encrypt_method),
+            heart_bt_int: Some(heart_bt_int),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `Logon`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LogonBuilder(encrypt_method: e::EncryptMethod<'b>, heart_bt_int: i64) message b"A" {
-        encrypt_method: Option<e::EncryptMethod<'b>> = req(98, "EncryptMethod", INT);
-        heart_bt_int: Option<i64> = req(108, "HeartBtInt", INT);
-        raw_data: Option<&'b [u8]> = data(95, 96, "RawData", DATA);
-        reset_seq_num_flag: Option<bool> = opt(141, "ResetSeqNumFlag", BOOLEAN);
-        next_expected_msg_seq_num: Option<v::SeqNum> = opt(789, "NextExpectedMsgSeqNum", SEQNUM);
-        max_message_size: Option<v::Length> = opt(383, "MaxMessageSize", LENGTH);
-        no_msg_types: &'b [LogonNoMsgTypesBuilder<'b>] = group(384, "NoMsgTypes");
-        test_message_indicator: Option<bool> = opt(464, "TestMessageIndicator", BOOLEAN);
-        username: Option<v::FixStr<'b>> = opt(553, "Username", STRING);
-        password: Option<v::FixStr<'b>> = opt(554, "Password", STRING);
+t::build!(
+    LogonBuilder { encrypt_method(98), heart_bt_int(108), raw_data(data = 96, length =
+    95), reset_seq_num_flag(141), next_expected_msg_seq_num(789), max_message_size(383),
+    no_msg_types(group 384), test_message_indicator(464), username(553), password(554) },
+    msg_type = b"A", header = c::HeaderBuilder
+);
+impl Logon<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        encrypt_method: e::EncryptMethod<'b>,
+        heart_bt_int: i64,
+    ) -> LogonBuilder<'b> {
+        LogonBuilder::new(encrypt_method, heart_bt_int)
     }
 }
 /// The `NoMsgTypes` (384) group's table.
@@ -1032,20 +1747,30 @@ pub static LOGON_NO_MSG_TYPES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoMsgTypes` (384) group.
-    entry LogonNoMsgTypes[2] {
-        opt ref_msg_type(0, 372, "RefMsgType", STRING, v::FixStr<'a>);
-        opt msg_direction(1, 385, "MsgDirection", CHAR, e::MsgDirection);
+t::entry!(LogonNoMsgTypes, slots = 2, group = "NoMsgTypes", tag = 384);
+impl<'a> LogonNoMsgTypes<'a> {
+    t::opt!(ref_msg_type, slot = 0, tag = 372, "RefMsgType", STRING);
+    t::opt!(msg_direction, slot = 1, tag = 385, "MsgDirection", CHAR, e::MsgDirection);
+}
+/// Builds one `NoMsgTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LogonNoMsgTypesBuilder<'b> {
+    /// `RefMsgType` (372), STRING.
+    pub ref_msg_type: Option<v::FixStr<'b>>,
+    /// `MsgDirection` (385), CHAR.
+    pub msg_direction: Option<e::MsgDirection>,
+}
+impl<'b> LogonNoMsgTypesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(ref_msg_type: v::FixStr<'b>) -> Self {
+        Self {
+            ref_msg_type: Some(ref_msg_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoMsgTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LogonNoMsgTypesBuilder(ref_msg_type: v::FixStr<'b>) {
-        ref_msg_type: Option<v::FixStr<'b>> = opt(372, "RefMsgType", STRING);
-        msg_direction: Option<e::MsgDirection> = opt(385, "MsgDirection", CHAR);
-    }
-}
+t::build!(LogonNoMsgTypesBuilder { ref_msg_type(372), msg_direction(385) });
 /// The body table of `News` (MsgType `B`).
 pub static NEWS: t::MessageDef = {
     const ALL: &[u32] = &[
@@ -1089,39 +1814,74 @@ pub static NEWS: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `News` (MsgType `B`, app): a read view; getters are `O(1)`.
-    message News[43] = NEWS(b"B", 27, 40, 3)
-    builder NewsBuilder(headline: v::FixStr<'b>) {
-        opt orig_time(27, 42, "OrigTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt urgency(28, 61, "Urgency", CHAR, e::Urgency);
-        req headline(29, 148, "Headline", STRING, v::FixStr<'a>);
-        opt encoded_headline_len(30, 358, "EncodedHeadlineLen", LENGTH, v::Length);
-        data encoded_headline(31, 359, "EncodedHeadline", DATA);
-        comp routing_grp(32, 1, "RoutingGrp", c::RoutingGrp);
-        comp instrmt_grp(33, 1, "InstrmtGrp", c::InstrmtGrp);
-        comp instrmt_leg_grp(34, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_grp(35, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        req_comp lines_of_text_grp(36, 1, "LinesOfTextGrp", c::LinesOfTextGrp);
-        opt url_link(37, 149, "URLLink", STRING, v::FixStr<'a>);
-        opt raw_data_length(38, 95, "RawDataLength", LENGTH, v::Length);
-        data raw_data(39, 96, "RawData", DATA);
+t::message!(
+    News, "News", app, msg_type = "B", slots = 43, def = NEWS, header = c::Header(0..27),
+    trailer = c::Trailer(40..43),
+);
+impl<'a> News<'a> {
+    t::opt!(orig_time, slot = 27, tag = 42, "OrigTime", UTCTIMESTAMP);
+    t::opt!(urgency, slot = 28, tag = 61, "Urgency", CHAR, e::Urgency);
+    t::req!(headline, slot = 29, tag = 148, "Headline", STRING);
+    t::opt!(encoded_headline_len, slot = 30, tag = 358, "EncodedHeadlineLen", LENGTH);
+    t::opt!(encoded_headline, slot = 31, tag = 359, "EncodedHeadline", DATA);
+    t::comp!(routing_grp, slot = 32, slots = 1, "RoutingGrp", c::RoutingGrp);
+    t::comp!(instrmt_grp, slot = 33, slots = 1, "InstrmtGrp", c::InstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 34, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(und_instrmt_grp, slot = 35, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::req_comp!(
+        lines_of_text_grp, slot = 36, slots = 1, "LinesOfTextGrp", c::LinesOfTextGrp
+    );
+    t::opt!(url_link, slot = 37, tag = 149, "URLLink", STRING);
+    t::opt!(raw_data_length, slot = 38, tag = 95, "RawDataLength", LENGTH);
+    t::opt!(raw_data, slot = 39, tag = 96, "RawData", DATA);
+}
+/// Builds a `News`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NewsBuilder<'b> {
+    /// `OrigTime` (42), UTCTIMESTAMP.
+    pub orig_time: Option<v::UtcTimestamp>,
+    /// `Urgency` (61), CHAR.
+    pub urgency: Option<e::Urgency>,
+    /// `Headline` (148), STRING, required.
+    pub headline: Option<v::FixStr<'b>>,
+    /// `EncodedHeadline` (359), DATA.
+    pub encoded_headline: Option<&'b [u8]>,
+    /// The `RoutingGrp` component.
+    pub routing_grp: Option<c::RoutingGrpBuilder<'b>>,
+    /// The `InstrmtGrp` component.
+    pub instrmt_grp: Option<c::InstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `LinesOfTextGrp` component.
+    pub lines_of_text_grp: Option<c::LinesOfTextGrpBuilder<'b>>,
+    /// `URLLink` (149), STRING.
+    pub url_link: Option<v::FixStr<'b>>,
+    /// `RawData` (96), DATA.
+    pub raw_data: Option<&'b [u8]>,
+}
+impl<'b> NewsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(headline: v::FixStr<'b>) -> Self {
+        Self {
+            headline: Some(headline),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `News`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NewsBuilder(headline: v::FixStr<'b>) message b"B" {
-        orig_time: Option<v::UtcTimestamp> = opt(42, "OrigTime", UTCTIMESTAMP);
-        urgency: Option<e::Urgency> = opt(61, "Urgency", CHAR);
-        headline: Option<v::FixStr<'b>> = req(148, "Headline", STRING);
-        encoded_headline: Option<&'b [u8]> = data(358, 359, "EncodedHeadline", DATA);
-        routing_grp: Option<c::RoutingGrpBuilder<'b>> = comp("RoutingGrp");
-        instrmt_grp: Option<c::InstrmtGrpBuilder<'b>> = comp("InstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        lines_of_text_grp: Option<c::LinesOfTextGrpBuilder<'b>> = comp("LinesOfTextGrp");
-        url_link: Option<v::FixStr<'b>> = opt(149, "URLLink", STRING);
-        raw_data: Option<&'b [u8]> = data(95, 96, "RawData", DATA);
+t::build!(
+    NewsBuilder { orig_time(42), urgency(61), headline(148), encoded_headline(data = 359,
+    length = 358), routing_grp(comp), instrmt_grp(comp), instrmt_leg_grp(comp),
+    und_instrmt_grp(comp), lines_of_text_grp(comp), url_link(149), raw_data(data = 96,
+    length = 95) }, msg_type = b"B", header = c::HeaderBuilder
+);
+impl News<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(headline: v::FixStr<'b>) -> NewsBuilder<'b> {
+        NewsBuilder::new(headline)
     }
 }
 /// The body table of `Email` (MsgType `C`).
@@ -1167,43 +1927,91 @@ pub static EMAIL: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Email` (MsgType `C`, app): a read view; getters are `O(1)`.
-    message Email[45] = EMAIL(b"C", 27, 42, 3)
-    builder EmailBuilder(email_thread_id: v::FixStr<'b>, email_type: e::EmailType, subject: v::FixStr<'b>) {
-        req email_thread_id(27, 164, "EmailThreadID", STRING, v::FixStr<'a>);
-        req email_type(28, 94, "EmailType", CHAR, e::EmailType);
-        opt orig_time(29, 42, "OrigTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req subject(30, 147, "Subject", STRING, v::FixStr<'a>);
-        opt encoded_subject_len(31, 356, "EncodedSubjectLen", LENGTH, v::Length);
-        data encoded_subject(32, 357, "EncodedSubject", DATA);
-        comp routing_grp(33, 1, "RoutingGrp", c::RoutingGrp);
-        comp instrmt_grp(34, 1, "InstrmtGrp", c::InstrmtGrp);
-        comp und_instrmt_grp(35, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(36, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        opt order_id(37, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt cl_ord_id(38, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        req_comp lines_of_text_grp(39, 1, "LinesOfTextGrp", c::LinesOfTextGrp);
-        opt raw_data_length(40, 95, "RawDataLength", LENGTH, v::Length);
-        data raw_data(41, 96, "RawData", DATA);
+t::message!(
+    Email, "Email", app, msg_type = "C", slots = 45, def = EMAIL, header = c::Header(0
+    ..27), trailer = c::Trailer(42..45),
+);
+impl<'a> Email<'a> {
+    t::req!(email_thread_id, slot = 27, tag = 164, "EmailThreadID", STRING);
+    t::req!(email_type, slot = 28, tag = 94, "EmailType", CHAR, e::EmailType);
+    t::opt!(orig_time, slot = 29, tag = 42, "OrigTime", UTCTIMESTAMP);
+    t::req!(subject, slot = 30, tag = 147, "Subject", STRING);
+    t::opt!(encoded_subject_len, slot = 31, tag = 356, "EncodedSubjectLen", LENGTH);
+    t::opt!(encoded_subject, slot = 32, tag = 357, "EncodedSubject", DATA);
+    t::comp!(routing_grp, slot = 33, slots = 1, "RoutingGrp", c::RoutingGrp);
+    t::comp!(instrmt_grp, slot = 34, slots = 1, "InstrmtGrp", c::InstrmtGrp);
+    t::comp!(und_instrmt_grp, slot = 35, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 36, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::opt!(order_id, slot = 37, tag = 37, "OrderID", STRING);
+    t::opt!(cl_ord_id, slot = 38, tag = 11, "ClOrdID", STRING);
+    t::req_comp!(
+        lines_of_text_grp, slot = 39, slots = 1, "LinesOfTextGrp", c::LinesOfTextGrp
+    );
+    t::opt!(raw_data_length, slot = 40, tag = 95, "RawDataLength", LENGTH);
+    t::opt!(raw_data, slot = 41, tag = 96, "RawData", DATA);
+}
+/// Builds a `Email`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EmailBuilder<'b> {
+    /// `EmailThreadID` (164), STRING, required.
+    pub email_thread_id: Option<v::FixStr<'b>>,
+    /// `EmailType` (94), CHAR, required.
+    pub email_type: Option<e::EmailType>,
+    /// `OrigTime` (42), UTCTIMESTAMP.
+    pub orig_time: Option<v::UtcTimestamp>,
+    /// `Subject` (147), STRING, required.
+    pub subject: Option<v::FixStr<'b>>,
+    /// `EncodedSubject` (357), DATA.
+    pub encoded_subject: Option<&'b [u8]>,
+    /// The `RoutingGrp` component.
+    pub routing_grp: Option<c::RoutingGrpBuilder<'b>>,
+    /// The `InstrmtGrp` component.
+    pub instrmt_grp: Option<c::InstrmtGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// The `LinesOfTextGrp` component.
+    pub lines_of_text_grp: Option<c::LinesOfTextGrpBuilder<'b>>,
+    /// `RawData` (96), DATA.
+    pub raw_data: Option<&'b [u8]>,
+}
+impl<'b> EmailBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        email_thread_id: v::FixStr<'b>,
+        email_type: e::EmailType,
+        subject: v::FixStr<'b>,
+    ) -> Self {
+        Self {
+            email_thread_id: Some(email_thread_id),
+            email_type: Some(email_type),
+            subject: Some(subject),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `Email`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    EmailBuilder(email_thread_id: v::FixStr<'b>, email_type: e::EmailType, subject: v::FixStr<'b>) message b"C" {
-        email_thread_id: Option<v::FixStr<'b>> = req(164, "EmailThreadID", STRING);
-        email_type: Option<e::EmailType> = req(94, "EmailType", CHAR);
-        orig_time: Option<v::UtcTimestamp> = opt(42, "OrigTime", UTCTIMESTAMP);
-        subject: Option<v::FixStr<'b>> = req(147, "Subject", STRING);
-        encoded_subject: Option<&'b [u8]> = data(356, 357, "EncodedSubject", DATA);
-        routing_grp: Option<c::RoutingGrpBuilder<'b>> = comp("RoutingGrp");
-        instrmt_grp: Option<c::InstrmtGrpBuilder<'b>> = comp("InstrmtGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        lines_of_text_grp: Option<c::LinesOfTextGrpBuilder<'b>> = comp("LinesOfTextGrp");
-        raw_data: Option<&'b [u8]> = data(95, 96, "RawData", DATA);
+t::build!(
+    EmailBuilder { email_thread_id(164), email_type(94), orig_time(42), subject(147),
+    encoded_subject(data = 357, length = 356), routing_grp(comp), instrmt_grp(comp),
+    und_instrmt_grp(comp), instrmt_leg_grp(comp), order_id(37), cl_ord_id(11),
+    lines_of_text_grp(comp), raw_data(data = 96, length = 95) }, msg_type = b"C", header
+    = c::HeaderBuilder
+);
+impl Email<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        email_thread_id: v::FixStr<'b>,
+        email_type: e::EmailType,
+        subject: v::FixStr<'b>,
+    ) -> EmailBuilder<'b> {
+        EmailBuilder::new(email_thread_id, email_type, subject)
     }
 }
 /// The body table of `NewOrderSingle` (MsgType `D`).
@@ -1268,168 +2076,344 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `NewOrderSingle` (MsgType `D`, app): a read view; getters are `O(1)`.
-    message NewOrderSingle[187] = NEW_ORDER_SINGLE(b"D", 27, 184, 3)
-    builder NewOrderSingleBuilder(cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) {
-        req cl_ord_id(27, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(28, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt cl_ord_link_id(29, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        comp parties(30, 1, "Parties", c::Parties);
-        opt trade_origination_date(31, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trade_date(32, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt account(33, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(34, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(35, 581, "AccountType", INT, e::AccountType<'a>);
-        opt day_booking_inst(36, 589, "DayBookingInst", CHAR, e::DayBookingInst);
-        opt booking_unit(37, 590, "BookingUnit", CHAR, e::BookingUnit);
-        opt prealloc_method(38, 591, "PreallocMethod", CHAR, e::PreallocMethod);
-        opt alloc_id(39, 70, "AllocID", STRING, v::FixStr<'a>);
-        comp pre_alloc_grp(40, 1, "PreAllocGrp", c::PreAllocGrp);
-        opt settl_type(41, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(42, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt cash_margin(43, 544, "CashMargin", CHAR, e::CashMargin);
-        opt clearing_fee_indicator(44, 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator<'a>);
-        opt handl_inst(45, 21, "HandlInst", CHAR, e::HandlInst);
-        opt exec_inst(46, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt min_qty(47, 110, "MinQty", QTY, v::Decimal);
-        opt max_floor(48, 111, "MaxFloor", QTY, v::Decimal);
-        opt ex_destination(49, 100, "ExDestination", EXCHANGE, v::Exchange);
-        comp trdg_ses_grp(50, 1, "TrdgSesGrp", c::TrdgSesGrp);
-        opt process_code(51, 81, "ProcessCode", CHAR, e::ProcessCode);
-        req_comp instrument(52, 43, "Instrument", c::Instrument);
-        comp financing_details(95, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(104, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt prev_close_px(105, 140, "PrevClosePx", PRICE, v::Decimal);
-        req side(106, 54, "Side", CHAR, e::Side);
-        opt locate_reqd(107, 114, "LocateReqd", BOOLEAN, bool);
-        req transact_time(108, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp stipulations(109, 1, "Stipulations", c::Stipulations);
-        opt qty_type(110, 854, "QtyType", INT, e::QtyType<'a>);
-        req_comp order_qty_data(111, 5, "OrderQtyData", c::OrderQtyData);
-        req ord_type(116, 40, "OrdType", CHAR, e::OrdType);
-        opt price_type(117, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(118, 44, "Price", PRICE, v::Decimal);
-        opt stop_px(119, 99, "StopPx", PRICE, v::Decimal);
-        comp spread_or_benchmark_curve_data(120, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp yield_data(128, 6, "YieldData", c::YieldData);
-        opt currency(134, 15, "Currency", CURRENCY, v::Currency);
-        opt compliance_id(135, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt solicited_flag(136, 377, "SolicitedFlag", BOOLEAN, bool);
-        opt ioiid(137, 23, "IOIID", STRING, v::FixStr<'a>);
-        opt quote_id(138, 117, "QuoteID", STRING, v::FixStr<'a>);
-        opt time_in_force(139, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt effective_time(140, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_date(141, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        opt expire_time(142, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt gt_booking_inst(143, 427, "GTBookingInst", INT, e::GtBookingInst<'a>);
-        comp commission_data(144, 4, "CommissionData", c::CommissionData);
-        opt order_capacity(148, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt order_restrictions(149, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt cust_order_capacity(150, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt forex_req(151, 121, "ForexReq", BOOLEAN, bool);
-        opt settl_currency(152, 120, "SettlCurrency", CURRENCY, v::Currency);
-        opt booking_type(153, 775, "BookingType", INT, e::BookingType<'a>);
-        opt text(154, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(155, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(156, 355, "EncodedText", DATA);
-        opt settl_date2(157, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(158, 192, "OrderQty2", QTY, v::Decimal);
-        opt price2(159, 640, "Price2", PRICE, v::Decimal);
-        opt position_effect(160, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt covered_or_uncovered(161, 203, "CoveredOrUncovered", INT, e::CoveredOrUncovered<'a>);
-        opt max_show(162, 210, "MaxShow", QTY, v::Decimal);
-        comp peg_instructions(163, 6, "PegInstructions", c::PegInstructions);
-        comp discretion_instructions(169, 7, "DiscretionInstructions", c::DiscretionInstructions);
-        opt target_strategy(176, 847, "TargetStrategy", INT, e::TargetStrategy<'a>);
-        opt target_strategy_parameters(177, 848, "TargetStrategyParameters", STRING, v::FixStr<'a>);
-        opt participation_rate(178, 849, "ParticipationRate", PERCENTAGE, v::Decimal);
-        opt cancellation_rights(179, 480, "CancellationRights", CHAR, e::CancellationRights);
-        opt money_laundering_status(180, 481, "MoneyLaunderingStatus", CHAR, e::MoneyLaunderingStatus);
-        opt regist_id(181, 513, "RegistID", STRING, v::FixStr<'a>);
-        opt designation(182, 494, "Designation", STRING, v::FixStr<'a>);
-        opt acme_strategy_tag(183, 5001, "AcmeStrategyTag", STRING, v::FixStr<'a>);
+t::message!(
+    NewOrderSingle, "NewOrderSingle", app, msg_type = "D", slots = 187, def =
+    NEW_ORDER_SINGLE, header = c::Header(0..27), trailer = c::Trailer(184..187),
+);
+impl<'a> NewOrderSingle<'a> {
+    t::req!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 28, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(cl_ord_link_id, slot = 29, tag = 583, "ClOrdLinkID", STRING);
+    t::comp!(parties, slot = 30, slots = 1, "Parties", c::Parties);
+    t::opt!(
+        trade_origination_date, slot = 31, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::opt!(trade_date, slot = 32, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 34, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 35, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(
+        day_booking_inst, slot = 36, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
+    );
+    t::opt!(booking_unit, slot = 37, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
+    t::opt!(
+        prealloc_method, slot = 38, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
+    );
+    t::opt!(alloc_id, slot = 39, tag = 70, "AllocID", STRING);
+    t::comp!(pre_alloc_grp, slot = 40, slots = 1, "PreAllocGrp", c::PreAllocGrp);
+    t::opt!(settl_type, slot = 41, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 42, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(cash_margin, slot = 43, tag = 544, "CashMargin", CHAR, e::CashMargin);
+    t::opt!(
+        clearing_fee_indicator, slot = 44, tag = 635, "ClearingFeeIndicator", STRING,
+        e::ClearingFeeIndicator
+    );
+    t::opt!(handl_inst, slot = 45, tag = 21, "HandlInst", CHAR, e::HandlInst);
+    t::opt!(exec_inst, slot = 46, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(min_qty, slot = 47, tag = 110, "MinQty", QTY);
+    t::opt!(max_floor, slot = 48, tag = 111, "MaxFloor", QTY);
+    t::opt!(ex_destination, slot = 49, tag = 100, "ExDestination", EXCHANGE);
+    t::comp!(trdg_ses_grp, slot = 50, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    t::opt!(process_code, slot = 51, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    t::req_comp!(instrument, slot = 52, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 95, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 104, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(prev_close_px, slot = 105, tag = 140, "PrevClosePx", PRICE);
+    t::req!(side, slot = 106, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(locate_reqd, slot = 107, tag = 114, "LocateReqd", BOOLEAN);
+    t::req!(transact_time, slot = 108, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(stipulations, slot = 109, slots = 1, "Stipulations", c::Stipulations);
+    t::opt!(qty_type, slot = 110, tag = 854, "QtyType", INT, e::QtyType);
+    t::req_comp!(order_qty_data, slot = 111, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::req!(ord_type, slot = 116, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(price_type, slot = 117, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 118, tag = 44, "Price", PRICE);
+    t::opt!(stop_px, slot = 119, tag = 99, "StopPx", PRICE);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 120, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 128, slots = 6, "YieldData", c::YieldData);
+    t::opt!(currency, slot = 134, tag = 15, "Currency", CURRENCY);
+    t::opt!(compliance_id, slot = 135, tag = 376, "ComplianceID", STRING);
+    t::opt!(solicited_flag, slot = 136, tag = 377, "SolicitedFlag", BOOLEAN);
+    t::opt!(ioiid, slot = 137, tag = 23, "IOIID", STRING);
+    t::opt!(quote_id, slot = 138, tag = 117, "QuoteID", STRING);
+    t::opt!(time_in_force, slot = 139, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(effective_time, slot = 140, tag = 168, "EffectiveTime", UTCTIMESTAMP);
+    t::opt!(expire_date, slot = 141, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::opt!(expire_time, slot = 142, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(
+        gt_booking_inst, slot = 143, tag = 427, "GTBookingInst", INT, e::GtBookingInst
+    );
+    t::comp!(
+        commission_data, slot = 144, slots = 4, "CommissionData", c::CommissionData
+    );
+    t::opt!(
+        order_capacity, slot = 148, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(
+        order_restrictions, slot = 149, tag = 529, "OrderRestrictions",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        cust_order_capacity, slot = 150, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(forex_req, slot = 151, tag = 121, "ForexReq", BOOLEAN);
+    t::opt!(settl_currency, slot = 152, tag = 120, "SettlCurrency", CURRENCY);
+    t::opt!(booking_type, slot = 153, tag = 775, "BookingType", INT, e::BookingType);
+    t::opt!(text, slot = 154, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 155, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 156, tag = 355, "EncodedText", DATA);
+    t::opt!(settl_date2, slot = 157, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 158, tag = 192, "OrderQty2", QTY);
+    t::opt!(price2, slot = 159, tag = 640, "Price2", PRICE);
+    t::opt!(
+        position_effect, slot = 160, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(
+        covered_or_uncovered, slot = 161, tag = 203, "CoveredOrUncovered", INT,
+        e::CoveredOrUncovered
+    );
+    t::opt!(max_show, slot = 162, tag = 210, "MaxShow", QTY);
+    t::comp!(
+        peg_instructions, slot = 163, slots = 6, "PegInstructions", c::PegInstructions
+    );
+    t::comp!(
+        discretion_instructions, slot = 169, slots = 7, "DiscretionInstructions",
+        c::DiscretionInstructions
+    );
+    t::opt!(
+        target_strategy, slot = 176, tag = 847, "TargetStrategy", INT, e::TargetStrategy
+    );
+    t::opt!(
+        target_strategy_parameters, slot = 177, tag = 848, "TargetStrategyParameters",
+        STRING
+    );
+    t::opt!(participation_rate, slot = 178, tag = 849, "ParticipationRate", PERCENTAGE);
+    t::opt!(
+        cancellation_rights, slot = 179, tag = 480, "CancellationRights", CHAR,
+        e::CancellationRights
+    );
+    t::opt!(
+        money_laundering_status, slot = 180, tag = 481, "MoneyLaunderingStatus", CHAR,
+        e::MoneyLaunderingStatus
+    );
+    t::opt!(regist_id, slot = 181, tag = 513, "RegistID", STRING);
+    t::opt!(designation, slot = 182, tag = 494, "Designation", STRING);
+    t::opt!(acme_strategy_tag, slot = 183, tag = 5001, "AcmeStrategyTag", STRING);
+}
+/// Builds a `NewOrderSingle`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NewOrderSingleBuilder<'b> {
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `DayBookingInst` (589), CHAR.
+    pub day_booking_inst: Option<e::DayBookingInst>,
+    /// `BookingUnit` (590), CHAR.
+    pub booking_unit: Option<e::BookingUnit>,
+    /// `PreallocMethod` (591), CHAR.
+    pub prealloc_method: Option<e::PreallocMethod>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// The `PreAllocGrp` component.
+    pub pre_alloc_grp: Option<c::PreAllocGrpBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `CashMargin` (544), CHAR.
+    pub cash_margin: Option<e::CashMargin>,
+    /// `ClearingFeeIndicator` (635), STRING.
+    pub clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>>,
+    /// `HandlInst` (21), CHAR.
+    pub handl_inst: Option<e::HandlInst>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `MinQty` (110), QTY.
+    pub min_qty: Option<v::Decimal>,
+    /// `MaxFloor` (111), QTY.
+    pub max_floor: Option<v::Decimal>,
+    /// `ExDestination` (100), EXCHANGE.
+    pub ex_destination: Option<v::Exchange>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
+    /// `ProcessCode` (81), CHAR.
+    pub process_code: Option<e::ProcessCode>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `PrevClosePx` (140), PRICE.
+    pub prev_close_px: Option<v::Decimal>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// `LocateReqd` (114), BOOLEAN.
+    pub locate_reqd: Option<bool>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `OrdType` (40), CHAR, required.
+    pub ord_type: Option<e::OrdType>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `StopPx` (99), PRICE.
+    pub stop_px: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `SolicitedFlag` (377), BOOLEAN.
+    pub solicited_flag: Option<bool>,
+    /// `IOIID` (23), STRING.
+    pub ioiid: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    pub effective_time: Option<v::UtcTimestamp>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `GTBookingInst` (427), INT.
+    pub gt_booking_inst: Option<e::GtBookingInst<'b>>,
+    /// The `CommissionData` component.
+    pub commission_data: Option<c::CommissionDataBuilder<'b>>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    pub order_restrictions: Option<v::MultipleValueString<'b>>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `ForexReq` (121), BOOLEAN.
+    pub forex_req: Option<bool>,
+    /// `SettlCurrency` (120), CURRENCY.
+    pub settl_currency: Option<v::Currency>,
+    /// `BookingType` (775), INT.
+    pub booking_type: Option<e::BookingType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `Price2` (640), PRICE.
+    pub price2: Option<v::Decimal>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `CoveredOrUncovered` (203), INT.
+    pub covered_or_uncovered: Option<e::CoveredOrUncovered<'b>>,
+    /// `MaxShow` (210), QTY.
+    pub max_show: Option<v::Decimal>,
+    /// The `PegInstructions` component.
+    pub peg_instructions: Option<c::PegInstructionsBuilder<'b>>,
+    /// The `DiscretionInstructions` component.
+    pub discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>>,
+    /// `TargetStrategy` (847), INT.
+    pub target_strategy: Option<e::TargetStrategy<'b>>,
+    /// `TargetStrategyParameters` (848), STRING.
+    pub target_strategy_parameters: Option<v::FixStr<'b>>,
+    /// `ParticipationRate` (849), PERCENTAGE.
+    pub participation_rate: Option<v::Decimal>,
+    /// `CancellationRights` (480), CHAR.
+    pub cancellation_rights: Option<e::CancellationRights>,
+    /// `MoneyLaunderingStatus` (481), CHAR.
+    pub money_laundering_status: Option<e::MoneyLaunderingStatus>,
+    /// `RegistID` (513), STRING.
+    pub regist_id: Option<v::FixStr<'b>>,
+    /// `Designation` (494), STRING.
+    pub designation: Option<v::FixStr<'b>>,
+    /// `AcmeStrategyTag` (5001), STRING.
+    pub acme_strategy_tag: Option<v::FixStr<'b>>,
+}
+impl<'b> NewOrderSingleBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> Self {
+        Self {
+            cl_ord_id: Some(cl_ord_id),
+            side: Some(side),
+            transact_time: Some(transact_time),
+            ord_type: Some(ord_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `NewOrderSingle`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NewOrderSingleBuilder(cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) message b"D" {
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        day_booking_inst: Option<e::DayBookingInst> = opt(589, "DayBookingInst", CHAR);
-        booking_unit: Option<e::BookingUnit> = opt(590, "BookingUnit", CHAR);
-        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
-        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
-        pre_alloc_grp: Option<c::PreAllocGrpBuilder<'b>> = comp("PreAllocGrp");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        cash_margin: Option<e::CashMargin> = opt(544, "CashMargin", CHAR);
-        clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>> = opt(635, "ClearingFeeIndicator", STRING);
-        handl_inst: Option<e::HandlInst> = opt(21, "HandlInst", CHAR);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
-        max_floor: Option<v::Decimal> = opt(111, "MaxFloor", QTY);
-        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
-        trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        locate_reqd: Option<bool> = opt(114, "LocateReqd", BOOLEAN);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        ord_type: Option<e::OrdType> = req(40, "OrdType", CHAR);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        stop_px: Option<v::Decimal> = opt(99, "StopPx", PRICE);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
-        ioiid: Option<v::FixStr<'b>> = opt(23, "IOIID", STRING);
-        quote_id: Option<v::FixStr<'b>> = opt(117, "QuoteID", STRING);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        gt_booking_inst: Option<e::GtBookingInst<'b>> = opt(427, "GTBookingInst", INT);
-        commission_data: Option<c::CommissionDataBuilder<'b>> = comp("CommissionData");
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        forex_req: Option<bool> = opt(121, "ForexReq", BOOLEAN);
-        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
-        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        price2: Option<v::Decimal> = opt(640, "Price2", PRICE);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        covered_or_uncovered: Option<e::CoveredOrUncovered<'b>> = opt(203, "CoveredOrUncovered", INT);
-        max_show: Option<v::Decimal> = opt(210, "MaxShow", QTY);
-        peg_instructions: Option<c::PegInstructionsBuilder<'b>> = comp("PegInstructions");
-        discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>> = comp("DiscretionInstructions");
-        target_strategy: Option<e::TargetStrategy<'b>> = opt(847, "TargetStrategy", INT);
-        target_strategy_parameters: Option<v::FixStr<'b>> = opt(848, "TargetStrategyParameters", STRING);
-        participation_rate: Option<v::Decimal> = opt(849, "ParticipationRate", PERCENTAGE);
-        cancellation_rights: Option<e::CancellationRights> = opt(480, "CancellationRights", CHAR);
-        money_laundering_status: Option<e::MoneyLaunderingStatus> = opt(481, "MoneyLaunderingStatus", CHAR);
-        regist_id: Option<v::FixStr<'b>> = opt(513, "RegistID", STRING);
-        designation: Option<v::FixStr<'b>> = opt(494, "Designation", STRING);
-        acme_strategy_tag: Option<v::FixStr<'b>> = opt(5001, "AcmeStrategyTag", STRING);
+t::build!(
+    NewOrderSingleBuilder { cl_ord_id(11), secondary_cl_ord_id(526), cl_ord_link_id(583),
+    parties(comp), trade_origination_date(229), trade_date(75), account(1),
+    acct_id_source(660), account_type(581), day_booking_inst(589), booking_unit(590),
+    prealloc_method(591), alloc_id(70), pre_alloc_grp(comp), settl_type(63),
+    settl_date(64), cash_margin(544), clearing_fee_indicator(635), handl_inst(21),
+    exec_inst(18), min_qty(110), max_floor(111), ex_destination(100), trdg_ses_grp(comp),
+    process_code(81), instrument(comp), financing_details(comp), und_instrmt_grp(comp),
+    prev_close_px(140), side(54), locate_reqd(114), transact_time(60),
+    stipulations(comp), qty_type(854), order_qty_data(comp), ord_type(40),
+    price_type(423), price(44), stop_px(99), spread_or_benchmark_curve_data(comp),
+    yield_data(comp), currency(15), compliance_id(376), solicited_flag(377), ioiid(23),
+    quote_id(117), time_in_force(59), effective_time(168), expire_date(432),
+    expire_time(126), gt_booking_inst(427), commission_data(comp), order_capacity(528),
+    order_restrictions(529), cust_order_capacity(582), forex_req(121),
+    settl_currency(120), booking_type(775), text(58), encoded_text(data = 355, length =
+    354), settl_date2(193), order_qty2(192), price2(640), position_effect(77),
+    covered_or_uncovered(203), max_show(210), peg_instructions(comp),
+    discretion_instructions(comp), target_strategy(847), target_strategy_parameters(848),
+    participation_rate(849), cancellation_rights(480), money_laundering_status(481),
+    regist_id(513), designation(494), acme_strategy_tag(5001) }, msg_type = b"D", header
+    = c::HeaderBuilder
+);
+impl NewOrderSingle<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> NewOrderSingleBuilder<'b> {
+        NewOrderSingleBuilder::new(cl_ord_id, side, transact_time, ord_type)
     }
 }
 /// The body table of `NewOrderList` (MsgType `E`).
@@ -1460,52 +2444,126 @@ pub static NEW_ORDER_LIST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `NewOrderList` (MsgType `E`, app): a read view; getters are `O(1)`.
-    message NewOrderList[49] = NEW_ORDER_LIST(b"E", 27, 46, 3)
-    builder NewOrderListBuilder(list_id: v::FixStr<'b>, bid_type: e::BidType<'b>, tot_no_orders: i64) {
-        req list_id(27, 66, "ListID", STRING, v::FixStr<'a>);
-        opt bid_id(28, 390, "BidID", STRING, v::FixStr<'a>);
-        opt client_bid_id(29, 391, "ClientBidID", STRING, v::FixStr<'a>);
-        opt prog_rpt_reqs(30, 414, "ProgRptReqs", INT, e::ProgRptReqs<'a>);
-        req bid_type(31, 394, "BidType", INT, e::BidType<'a>);
-        opt prog_period_interval(32, 415, "ProgPeriodInterval", INT, i64);
-        opt cancellation_rights(33, 480, "CancellationRights", CHAR, e::CancellationRights);
-        opt money_laundering_status(34, 481, "MoneyLaunderingStatus", CHAR, e::MoneyLaunderingStatus);
-        opt regist_id(35, 513, "RegistID", STRING, v::FixStr<'a>);
-        opt list_exec_inst_type(36, 433, "ListExecInstType", CHAR, e::ListExecInstType);
-        opt list_exec_inst(37, 69, "ListExecInst", STRING, v::FixStr<'a>);
-        opt encoded_list_exec_inst_len(38, 352, "EncodedListExecInstLen", LENGTH, v::Length);
-        data encoded_list_exec_inst(39, 353, "EncodedListExecInst", DATA);
-        opt allowable_one_sidedness_pct(40, 765, "AllowableOneSidednessPct", PERCENTAGE, v::Decimal);
-        opt allowable_one_sidedness_value(41, 766, "AllowableOneSidednessValue", AMT, v::Decimal);
-        opt allowable_one_sidedness_curr(42, 767, "AllowableOneSidednessCurr", CURRENCY, v::Currency);
-        req tot_no_orders(43, 68, "TotNoOrders", INT, i64);
-        opt last_fragment(44, 893, "LastFragment", BOOLEAN, bool);
-        req_comp list_ord_grp(45, 1, "ListOrdGrp", c::ListOrdGrp);
+t::message!(
+    NewOrderList, "NewOrderList", app, msg_type = "E", slots = 49, def = NEW_ORDER_LIST,
+    header = c::Header(0..27), trailer = c::Trailer(46..49),
+);
+impl<'a> NewOrderList<'a> {
+    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
+    t::opt!(bid_id, slot = 28, tag = 390, "BidID", STRING);
+    t::opt!(client_bid_id, slot = 29, tag = 391, "ClientBidID", STRING);
+    t::opt!(prog_rpt_reqs, slot = 30, tag = 414, "ProgRptReqs", INT, e::ProgRptReqs);
+    t::req!(bid_type, slot = 31, tag = 394, "BidType", INT, e::BidType);
+    t::opt!(prog_period_interval, slot = 32, tag = 415, "ProgPeriodInterval", INT);
+    t::opt!(
+        cancellation_rights, slot = 33, tag = 480, "CancellationRights", CHAR,
+        e::CancellationRights
+    );
+    t::opt!(
+        money_laundering_status, slot = 34, tag = 481, "MoneyLaunderingStatus", CHAR,
+        e::MoneyLaunderingStatus
+    );
+    t::opt!(regist_id, slot = 35, tag = 513, "RegistID", STRING);
+    t::opt!(
+        list_exec_inst_type, slot = 36, tag = 433, "ListExecInstType", CHAR,
+        e::ListExecInstType
+    );
+    t::opt!(list_exec_inst, slot = 37, tag = 69, "ListExecInst", STRING);
+    t::opt!(
+        encoded_list_exec_inst_len, slot = 38, tag = 352, "EncodedListExecInstLen",
+        LENGTH
+    );
+    t::opt!(encoded_list_exec_inst, slot = 39, tag = 353, "EncodedListExecInst", DATA);
+    t::opt!(
+        allowable_one_sidedness_pct, slot = 40, tag = 765, "AllowableOneSidednessPct",
+        PERCENTAGE
+    );
+    t::opt!(
+        allowable_one_sidedness_value, slot = 41, tag = 766,
+        "AllowableOneSidednessValue", AMT
+    );
+    t::opt!(
+        allowable_one_sidedness_curr, slot = 42, tag = 767, "AllowableOneSidednessCurr",
+        CURRENCY
+    );
+    t::req!(tot_no_orders, slot = 43, tag = 68, "TotNoOrders", INT);
+    t::opt!(last_fragment, slot = 44, tag = 893, "LastFragment", BOOLEAN);
+    t::req_comp!(list_ord_grp, slot = 45, slots = 1, "ListOrdGrp", c::ListOrdGrp);
+}
+/// Builds a `NewOrderList`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NewOrderListBuilder<'b> {
+    /// `ListID` (66), STRING, required.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `BidID` (390), STRING.
+    pub bid_id: Option<v::FixStr<'b>>,
+    /// `ClientBidID` (391), STRING.
+    pub client_bid_id: Option<v::FixStr<'b>>,
+    /// `ProgRptReqs` (414), INT.
+    pub prog_rpt_reqs: Option<e::ProgRptReqs<'b>>,
+    /// `BidType` (394), INT, required.
+    pub bid_type: Option<e::BidType<'b>>,
+    /// `ProgPeriodInterval` (415), INT.
+    pub prog_period_interval: Option<i64>,
+    /// `CancellationRights` (480), CHAR.
+    pub cancellation_rights: Option<e::CancellationRights>,
+    /// `MoneyLaunderingStatus` (481), CHAR.
+    pub money_laundering_status: Option<e::MoneyLaunderingStatus>,
+    /// `RegistID` (513), STRING.
+    pub regist_id: Option<v::FixStr<'b>>,
+    /// `ListExecInstType` (433), CHAR.
+    pub list_exec_inst_type: Option<e::ListExecInstType>,
+    /// `ListExecInst` (69), STRING.
+    pub list_exec_inst: Option<v::FixStr<'b>>,
+    /// `EncodedListExecInst` (353), DATA.
+    pub encoded_list_exec_inst: Option<&'b [u8]>,
+    /// `AllowableOneSidednessPct` (765), PERCENTAGE.
+    pub allowable_one_sidedness_pct: Option<v::Decimal>,
+    /// `AllowableOneSidednessValue` (766), AMT.
+    pub allowable_one_sidedness_value: Option<v::Decimal>,
+    /// `AllowableOneSidednessCurr` (767), CURRENCY.
+    pub allowable_one_sidedness_curr: Option<v::Currency>,
+    /// `TotNoOrders` (68), INT, required.
+    pub tot_no_orders: Option<i64>,
+    /// `LastFragment` (893), BOOLEAN.
+    pub last_fragment: Option<bool>,
+    /// The `ListOrdGrp` component.
+    pub list_ord_grp: Option<c::ListOrdGrpBuilder<'b>>,
+}
+impl<'b> NewOrderListBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        list_id: v::FixStr<'b>,
+        bid_type: e::BidType<'b>,
+        tot_no_orders: i64,
+    ) -> Self {
+        Self {
+            list_id: Some(list_id),
+            bid_type: Some(bid_type),
+            tot_no_orders: Some(tot_no_orders),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `NewOrderList`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NewOrderListBuilder(list_id: v::FixStr<'b>, bid_type: e::BidType<'b>, tot_no_orders: i64) message b"E" {
-        list_id: Option<v::FixStr<'b>> = req(66, "ListID", STRING);
-        bid_id: Option<v::FixStr<'b>> = opt(390, "BidID", STRING);
-        client_bid_id: Option<v::FixStr<'b>> = opt(391, "ClientBidID", STRING);
-        prog_rpt_reqs: Option<e::ProgRptReqs<'b>> = opt(414, "ProgRptReqs", INT);
-        bid_type: Option<e::BidType<'b>> = req(394, "BidType", INT);
-        prog_period_interval: Option<i64> = opt(415, "ProgPeriodInterval", INT);
-        cancellation_rights: Option<e::CancellationRights> = opt(480, "CancellationRights", CHAR);
-        money_laundering_status: Option<e::MoneyLaunderingStatus> = opt(481, "MoneyLaunderingStatus", CHAR);
-        regist_id: Option<v::FixStr<'b>> = opt(513, "RegistID", STRING);
-        list_exec_inst_type: Option<e::ListExecInstType> = opt(433, "ListExecInstType", CHAR);
-        list_exec_inst: Option<v::FixStr<'b>> = opt(69, "ListExecInst", STRING);
-        encoded_list_exec_inst: Option<&'b [u8]> = data(352, 353, "EncodedListExecInst", DATA);
-        allowable_one_sidedness_pct: Option<v::Decimal> = opt(765, "AllowableOneSidednessPct", PERCENTAGE);
-        allowable_one_sidedness_value: Option<v::Decimal> = opt(766, "AllowableOneSidednessValue", AMT);
-        allowable_one_sidedness_curr: Option<v::Currency> = opt(767, "AllowableOneSidednessCurr", CURRENCY);
-        tot_no_orders: Option<i64> = req(68, "TotNoOrders", INT);
-        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
-        list_ord_grp: Option<c::ListOrdGrpBuilder<'b>> = comp("ListOrdGrp");
+t::build!(
+    NewOrderListBuilder { list_id(66), bid_id(390), client_bid_id(391),
+    prog_rpt_reqs(414), bid_type(394), prog_period_interval(415),
+    cancellation_rights(480), money_laundering_status(481), regist_id(513),
+    list_exec_inst_type(433), list_exec_inst(69), encoded_list_exec_inst(data = 353,
+    length = 352), allowable_one_sidedness_pct(765), allowable_one_sidedness_value(766),
+    allowable_one_sidedness_curr(767), tot_no_orders(68), last_fragment(893),
+    list_ord_grp(comp) }, msg_type = b"E", header = c::HeaderBuilder
+);
+impl NewOrderList<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        list_id: v::FixStr<'b>,
+        bid_type: e::BidType<'b>,
+        tot_no_orders: i64,
+    ) -> NewOrderListBuilder<'b> {
+        NewOrderListBuilder::new(list_id, bid_type, tot_no_orders)
     }
 }
 /// The body table of `OrderCancelRequest` (MsgType `F`).
@@ -1553,56 +2611,115 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `OrderCancelRequest` (MsgType `F`, app): a read view; getters are `O(1)`.
-    message OrderCancelRequest[105] = ORDER_CANCEL_REQUEST(b"F", 27, 102, 3)
-    builder OrderCancelRequestBuilder(orig_cl_ord_id: v::FixStr<'b>, cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp) {
-        req orig_cl_ord_id(27, 41, "OrigClOrdID", STRING, v::FixStr<'a>);
-        opt order_id(28, 37, "OrderID", STRING, v::FixStr<'a>);
-        req cl_ord_id(29, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(30, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt cl_ord_link_id(31, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        opt list_id(32, 66, "ListID", STRING, v::FixStr<'a>);
-        opt orig_ord_mod_time(33, 586, "OrigOrdModTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt account(34, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(35, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(36, 581, "AccountType", INT, e::AccountType<'a>);
-        comp parties(37, 1, "Parties", c::Parties);
-        req_comp instrument(38, 43, "Instrument", c::Instrument);
-        comp financing_details(81, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(90, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        req side(91, 54, "Side", CHAR, e::Side);
-        req transact_time(92, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req_comp order_qty_data(93, 5, "OrderQtyData", c::OrderQtyData);
-        opt compliance_id(98, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt text(99, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(100, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(101, 355, "EncodedText", DATA);
+t::message!(
+    OrderCancelRequest, "OrderCancelRequest", app, msg_type = "F", slots = 105, def =
+    ORDER_CANCEL_REQUEST, header = c::Header(0..27), trailer = c::Trailer(102..105),
+);
+impl<'a> OrderCancelRequest<'a> {
+    t::req!(orig_cl_ord_id, slot = 27, tag = 41, "OrigClOrdID", STRING);
+    t::opt!(order_id, slot = 28, tag = 37, "OrderID", STRING);
+    t::req!(cl_ord_id, slot = 29, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 30, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(cl_ord_link_id, slot = 31, tag = 583, "ClOrdLinkID", STRING);
+    t::opt!(list_id, slot = 32, tag = 66, "ListID", STRING);
+    t::opt!(orig_ord_mod_time, slot = 33, tag = 586, "OrigOrdModTime", UTCTIMESTAMP);
+    t::opt!(account, slot = 34, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 35, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 36, tag = 581, "AccountType", INT, e::AccountType);
+    t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
+    t::req_comp!(instrument, slot = 38, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 81, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 90, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::req!(side, slot = 91, tag = 54, "Side", CHAR, e::Side);
+    t::req!(transact_time, slot = 92, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::req_comp!(order_qty_data, slot = 93, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::opt!(compliance_id, slot = 98, tag = 376, "ComplianceID", STRING);
+    t::opt!(text, slot = 99, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 100, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 101, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `OrderCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderCancelRequestBuilder<'b> {
+    /// `OrigClOrdID` (41), STRING, required.
+    pub orig_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// `ListID` (66), STRING.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `OrigOrdModTime` (586), UTCTIMESTAMP.
+    pub orig_ord_mod_time: Option<v::UtcTimestamp>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> OrderCancelRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        orig_cl_ord_id: v::FixStr<'b>,
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            orig_cl_ord_id: Some(orig_cl_ord_id),
+            cl_ord_id: Some(cl_ord_id),
+            side: Some(side),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `OrderCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrderCancelRequestBuilder(orig_cl_ord_id: v::FixStr<'b>, cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp) message b"F" {
-        orig_cl_ord_id: Option<v::FixStr<'b>> = req(41, "OrigClOrdID", STRING);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
-        orig_ord_mod_time: Option<v::UtcTimestamp> = opt(586, "OrigOrdModTime", UTCTIMESTAMP);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    OrderCancelRequestBuilder { orig_cl_ord_id(41), order_id(37), cl_ord_id(11),
+    secondary_cl_ord_id(526), cl_ord_link_id(583), list_id(66), orig_ord_mod_time(586),
+    account(1), acct_id_source(660), account_type(581), parties(comp), instrument(comp),
+    financing_details(comp), und_instrmt_grp(comp), side(54), transact_time(60),
+    order_qty_data(comp), compliance_id(376), text(58), encoded_text(data = 355, length =
+    354) }, msg_type = b"F", header = c::HeaderBuilder
+);
+impl OrderCancelRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        orig_cl_ord_id: v::FixStr<'b>,
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+    ) -> OrderCancelRequestBuilder<'b> {
+        OrderCancelRequestBuilder::new(orig_cl_ord_id, cl_ord_id, side, transact_time)
     }
 }
 /// The body table of `OrderCancelReplaceRequest` (MsgType `G`).
@@ -1660,164 +2777,347 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `OrderCancelReplaceRequest` (MsgType `G`, app): a read view; getters are `O(1)`.
-    message OrderCancelReplaceRequest[185] = ORDER_CANCEL_REPLACE_REQUEST(b"G", 27, 182, 3)
-    builder OrderCancelReplaceRequestBuilder(orig_cl_ord_id: v::FixStr<'b>, cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) {
-        opt order_id(27, 37, "OrderID", STRING, v::FixStr<'a>);
-        comp parties(28, 1, "Parties", c::Parties);
-        opt trade_origination_date(29, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trade_date(30, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        req orig_cl_ord_id(31, 41, "OrigClOrdID", STRING, v::FixStr<'a>);
-        req cl_ord_id(32, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(33, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt cl_ord_link_id(34, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        opt list_id(35, 66, "ListID", STRING, v::FixStr<'a>);
-        opt orig_ord_mod_time(36, 586, "OrigOrdModTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt account(37, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(38, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(39, 581, "AccountType", INT, e::AccountType<'a>);
-        opt day_booking_inst(40, 589, "DayBookingInst", CHAR, e::DayBookingInst);
-        opt booking_unit(41, 590, "BookingUnit", CHAR, e::BookingUnit);
-        opt prealloc_method(42, 591, "PreallocMethod", CHAR, e::PreallocMethod);
-        opt alloc_id(43, 70, "AllocID", STRING, v::FixStr<'a>);
-        comp pre_alloc_grp(44, 1, "PreAllocGrp", c::PreAllocGrp);
-        opt settl_type(45, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(46, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt cash_margin(47, 544, "CashMargin", CHAR, e::CashMargin);
-        opt clearing_fee_indicator(48, 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator<'a>);
-        opt handl_inst(49, 21, "HandlInst", CHAR, e::HandlInst);
-        opt exec_inst(50, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt min_qty(51, 110, "MinQty", QTY, v::Decimal);
-        opt max_floor(52, 111, "MaxFloor", QTY, v::Decimal);
-        opt ex_destination(53, 100, "ExDestination", EXCHANGE, v::Exchange);
-        comp trdg_ses_grp(54, 1, "TrdgSesGrp", c::TrdgSesGrp);
-        req_comp instrument(55, 43, "Instrument", c::Instrument);
-        comp financing_details(98, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(107, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        req side(108, 54, "Side", CHAR, e::Side);
-        req transact_time(109, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt qty_type(110, 854, "QtyType", INT, e::QtyType<'a>);
-        req_comp order_qty_data(111, 5, "OrderQtyData", c::OrderQtyData);
-        req ord_type(116, 40, "OrdType", CHAR, e::OrdType);
-        opt price_type(117, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(118, 44, "Price", PRICE, v::Decimal);
-        opt stop_px(119, 99, "StopPx", PRICE, v::Decimal);
-        comp spread_or_benchmark_curve_data(120, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp yield_data(128, 6, "YieldData", c::YieldData);
-        comp peg_instructions(134, 6, "PegInstructions", c::PegInstructions);
-        comp discretion_instructions(140, 7, "DiscretionInstructions", c::DiscretionInstructions);
-        opt target_strategy(147, 847, "TargetStrategy", INT, e::TargetStrategy<'a>);
-        opt target_strategy_parameters(148, 848, "TargetStrategyParameters", STRING, v::FixStr<'a>);
-        opt participation_rate(149, 849, "ParticipationRate", PERCENTAGE, v::Decimal);
-        opt compliance_id(150, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt solicited_flag(151, 377, "SolicitedFlag", BOOLEAN, bool);
-        opt currency(152, 15, "Currency", CURRENCY, v::Currency);
-        opt time_in_force(153, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt effective_time(154, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_date(155, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        opt expire_time(156, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt gt_booking_inst(157, 427, "GTBookingInst", INT, e::GtBookingInst<'a>);
-        comp commission_data(158, 4, "CommissionData", c::CommissionData);
-        opt order_capacity(162, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt order_restrictions(163, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt cust_order_capacity(164, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt forex_req(165, 121, "ForexReq", BOOLEAN, bool);
-        opt settl_currency(166, 120, "SettlCurrency", CURRENCY, v::Currency);
-        opt booking_type(167, 775, "BookingType", INT, e::BookingType<'a>);
-        opt text(168, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(169, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(170, 355, "EncodedText", DATA);
-        opt settl_date2(171, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(172, 192, "OrderQty2", QTY, v::Decimal);
-        opt price2(173, 640, "Price2", PRICE, v::Decimal);
-        opt position_effect(174, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt covered_or_uncovered(175, 203, "CoveredOrUncovered", INT, e::CoveredOrUncovered<'a>);
-        opt max_show(176, 210, "MaxShow", QTY, v::Decimal);
-        opt locate_reqd(177, 114, "LocateReqd", BOOLEAN, bool);
-        opt cancellation_rights(178, 480, "CancellationRights", CHAR, e::CancellationRights);
-        opt money_laundering_status(179, 481, "MoneyLaunderingStatus", CHAR, e::MoneyLaunderingStatus);
-        opt regist_id(180, 513, "RegistID", STRING, v::FixStr<'a>);
-        opt designation(181, 494, "Designation", STRING, v::FixStr<'a>);
+t::message!(
+    OrderCancelReplaceRequest, "OrderCancelReplaceRequest", app, msg_type = "G", slots =
+    185, def = ORDER_CANCEL_REPLACE_REQUEST, header = c::Header(0..27), trailer =
+    c::Trailer(182..185),
+);
+impl<'a> OrderCancelReplaceRequest<'a> {
+    t::opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
+    t::comp!(parties, slot = 28, slots = 1, "Parties", c::Parties);
+    t::opt!(
+        trade_origination_date, slot = 29, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::opt!(trade_date, slot = 30, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::req!(orig_cl_ord_id, slot = 31, tag = 41, "OrigClOrdID", STRING);
+    t::req!(cl_ord_id, slot = 32, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 33, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(cl_ord_link_id, slot = 34, tag = 583, "ClOrdLinkID", STRING);
+    t::opt!(list_id, slot = 35, tag = 66, "ListID", STRING);
+    t::opt!(orig_ord_mod_time, slot = 36, tag = 586, "OrigOrdModTime", UTCTIMESTAMP);
+    t::opt!(account, slot = 37, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 38, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 39, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(
+        day_booking_inst, slot = 40, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
+    );
+    t::opt!(booking_unit, slot = 41, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
+    t::opt!(
+        prealloc_method, slot = 42, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
+    );
+    t::opt!(alloc_id, slot = 43, tag = 70, "AllocID", STRING);
+    t::comp!(pre_alloc_grp, slot = 44, slots = 1, "PreAllocGrp", c::PreAllocGrp);
+    t::opt!(settl_type, slot = 45, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 46, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(cash_margin, slot = 47, tag = 544, "CashMargin", CHAR, e::CashMargin);
+    t::opt!(
+        clearing_fee_indicator, slot = 48, tag = 635, "ClearingFeeIndicator", STRING,
+        e::ClearingFeeIndicator
+    );
+    t::opt!(handl_inst, slot = 49, tag = 21, "HandlInst", CHAR, e::HandlInst);
+    t::opt!(exec_inst, slot = 50, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(min_qty, slot = 51, tag = 110, "MinQty", QTY);
+    t::opt!(max_floor, slot = 52, tag = 111, "MaxFloor", QTY);
+    t::opt!(ex_destination, slot = 53, tag = 100, "ExDestination", EXCHANGE);
+    t::comp!(trdg_ses_grp, slot = 54, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    t::req_comp!(instrument, slot = 55, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 98, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 107, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::req!(side, slot = 108, tag = 54, "Side", CHAR, e::Side);
+    t::req!(transact_time, slot = 109, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(qty_type, slot = 110, tag = 854, "QtyType", INT, e::QtyType);
+    t::req_comp!(order_qty_data, slot = 111, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::req!(ord_type, slot = 116, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(price_type, slot = 117, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 118, tag = 44, "Price", PRICE);
+    t::opt!(stop_px, slot = 119, tag = 99, "StopPx", PRICE);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 120, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 128, slots = 6, "YieldData", c::YieldData);
+    t::comp!(
+        peg_instructions, slot = 134, slots = 6, "PegInstructions", c::PegInstructions
+    );
+    t::comp!(
+        discretion_instructions, slot = 140, slots = 7, "DiscretionInstructions",
+        c::DiscretionInstructions
+    );
+    t::opt!(
+        target_strategy, slot = 147, tag = 847, "TargetStrategy", INT, e::TargetStrategy
+    );
+    t::opt!(
+        target_strategy_parameters, slot = 148, tag = 848, "TargetStrategyParameters",
+        STRING
+    );
+    t::opt!(participation_rate, slot = 149, tag = 849, "ParticipationRate", PERCENTAGE);
+    t::opt!(compliance_id, slot = 150, tag = 376, "ComplianceID", STRING);
+    t::opt!(solicited_flag, slot = 151, tag = 377, "SolicitedFlag", BOOLEAN);
+    t::opt!(currency, slot = 152, tag = 15, "Currency", CURRENCY);
+    t::opt!(time_in_force, slot = 153, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(effective_time, slot = 154, tag = 168, "EffectiveTime", UTCTIMESTAMP);
+    t::opt!(expire_date, slot = 155, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::opt!(expire_time, slot = 156, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(
+        gt_booking_inst, slot = 157, tag = 427, "GTBookingInst", INT, e::GtBookingInst
+    );
+    t::comp!(
+        commission_data, slot = 158, slots = 4, "CommissionData", c::CommissionData
+    );
+    t::opt!(
+        order_capacity, slot = 162, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(
+        order_restrictions, slot = 163, tag = 529, "OrderRestrictions",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        cust_order_capacity, slot = 164, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(forex_req, slot = 165, tag = 121, "ForexReq", BOOLEAN);
+    t::opt!(settl_currency, slot = 166, tag = 120, "SettlCurrency", CURRENCY);
+    t::opt!(booking_type, slot = 167, tag = 775, "BookingType", INT, e::BookingType);
+    t::opt!(text, slot = 168, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 169, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 170, tag = 355, "EncodedText", DATA);
+    t::opt!(settl_date2, slot = 171, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 172, tag = 192, "OrderQty2", QTY);
+    t::opt!(price2, slot = 173, tag = 640, "Price2", PRICE);
+    t::opt!(
+        position_effect, slot = 174, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(
+        covered_or_uncovered, slot = 175, tag = 203, "CoveredOrUncovered", INT,
+        e::CoveredOrUncovered
+    );
+    t::opt!(max_show, slot = 176, tag = 210, "MaxShow", QTY);
+    t::opt!(locate_reqd, slot = 177, tag = 114, "LocateReqd", BOOLEAN);
+    t::opt!(
+        cancellation_rights, slot = 178, tag = 480, "CancellationRights", CHAR,
+        e::CancellationRights
+    );
+    t::opt!(
+        money_laundering_status, slot = 179, tag = 481, "MoneyLaunderingStatus", CHAR,
+        e::MoneyLaunderingStatus
+    );
+    t::opt!(regist_id, slot = 180, tag = 513, "RegistID", STRING);
+    t::opt!(designation, slot = 181, tag = 494, "Designation", STRING);
+}
+/// Builds a `OrderCancelReplaceRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderCancelReplaceRequestBuilder<'b> {
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `OrigClOrdID` (41), STRING, required.
+    pub orig_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// `ListID` (66), STRING.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `OrigOrdModTime` (586), UTCTIMESTAMP.
+    pub orig_ord_mod_time: Option<v::UtcTimestamp>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `DayBookingInst` (589), CHAR.
+    pub day_booking_inst: Option<e::DayBookingInst>,
+    /// `BookingUnit` (590), CHAR.
+    pub booking_unit: Option<e::BookingUnit>,
+    /// `PreallocMethod` (591), CHAR.
+    pub prealloc_method: Option<e::PreallocMethod>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// The `PreAllocGrp` component.
+    pub pre_alloc_grp: Option<c::PreAllocGrpBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `CashMargin` (544), CHAR.
+    pub cash_margin: Option<e::CashMargin>,
+    /// `ClearingFeeIndicator` (635), STRING.
+    pub clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>>,
+    /// `HandlInst` (21), CHAR.
+    pub handl_inst: Option<e::HandlInst>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `MinQty` (110), QTY.
+    pub min_qty: Option<v::Decimal>,
+    /// `MaxFloor` (111), QTY.
+    pub max_floor: Option<v::Decimal>,
+    /// `ExDestination` (100), EXCHANGE.
+    pub ex_destination: Option<v::Exchange>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `OrdType` (40), CHAR, required.
+    pub ord_type: Option<e::OrdType>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `StopPx` (99), PRICE.
+    pub stop_px: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// The `PegInstructions` component.
+    pub peg_instructions: Option<c::PegInstructionsBuilder<'b>>,
+    /// The `DiscretionInstructions` component.
+    pub discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>>,
+    /// `TargetStrategy` (847), INT.
+    pub target_strategy: Option<e::TargetStrategy<'b>>,
+    /// `TargetStrategyParameters` (848), STRING.
+    pub target_strategy_parameters: Option<v::FixStr<'b>>,
+    /// `ParticipationRate` (849), PERCENTAGE.
+    pub participation_rate: Option<v::Decimal>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `SolicitedFlag` (377), BOOLEAN.
+    pub solicited_flag: Option<bool>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    pub effective_time: Option<v::UtcTimestamp>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `GTBookingInst` (427), INT.
+    pub gt_booking_inst: Option<e::GtBookingInst<'b>>,
+    /// The `CommissionData` component.
+    pub commission_data: Option<c::CommissionDataBuilder<'b>>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    pub order_restrictions: Option<v::MultipleValueString<'b>>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `ForexReq` (121), BOOLEAN.
+    pub forex_req: Option<bool>,
+    /// `SettlCurrency` (120), CURRENCY.
+    pub settl_currency: Option<v::Currency>,
+    /// `BookingType` (775), INT.
+    pub booking_type: Option<e::BookingType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `Price2` (640), PRICE.
+    pub price2: Option<v::Decimal>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `CoveredOrUncovered` (203), INT.
+    pub covered_or_uncovered: Option<e::CoveredOrUncovered<'b>>,
+    /// `MaxShow` (210), QTY.
+    pub max_show: Option<v::Decimal>,
+    /// `LocateReqd` (114), BOOLEAN.
+    pub locate_reqd: Option<bool>,
+    /// `CancellationRights` (480), CHAR.
+    pub cancellation_rights: Option<e::CancellationRights>,
+    /// `MoneyLaunderingStatus` (481), CHAR.
+    pub money_laundering_status: Option<e::MoneyLaunderingStatus>,
+    /// `RegistID` (513), STRING.
+    pub regist_id: Option<v::FixStr<'b>>,
+    /// `Designation` (494), STRING.
+    pub designation: Option<v::FixStr<'b>>,
+}
+impl<'b> OrderCancelReplaceRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        orig_cl_ord_id: v::FixStr<'b>,
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> Self {
+        Self {
+            orig_cl_ord_id: Some(orig_cl_ord_id),
+            cl_ord_id: Some(cl_ord_id),
+            side: Some(side),
+            transact_time: Some(transact_time),
+            ord_type: Some(ord_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `OrderCancelReplaceRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrderCancelReplaceRequestBuilder(orig_cl_ord_id: v::FixStr<'b>, cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) message b"G" {
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        orig_cl_ord_id: Option<v::FixStr<'b>> = req(41, "OrigClOrdID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        list_id: Option<v::FixStr<'b>> = opt(66, "ListID", STRING);
-        orig_ord_mod_time: Option<v::UtcTimestamp> = opt(586, "OrigOrdModTime", UTCTIMESTAMP);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        day_booking_inst: Option<e::DayBookingInst> = opt(589, "DayBookingInst", CHAR);
-        booking_unit: Option<e::BookingUnit> = opt(590, "BookingUnit", CHAR);
-        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
-        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
-        pre_alloc_grp: Option<c::PreAllocGrpBuilder<'b>> = comp("PreAllocGrp");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        cash_margin: Option<e::CashMargin> = opt(544, "CashMargin", CHAR);
-        clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>> = opt(635, "ClearingFeeIndicator", STRING);
-        handl_inst: Option<e::HandlInst> = opt(21, "HandlInst", CHAR);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
-        max_floor: Option<v::Decimal> = opt(111, "MaxFloor", QTY);
-        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
-        trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        ord_type: Option<e::OrdType> = req(40, "OrdType", CHAR);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        stop_px: Option<v::Decimal> = opt(99, "StopPx", PRICE);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        peg_instructions: Option<c::PegInstructionsBuilder<'b>> = comp("PegInstructions");
-        discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>> = comp("DiscretionInstructions");
-        target_strategy: Option<e::TargetStrategy<'b>> = opt(847, "TargetStrategy", INT);
-        target_strategy_parameters: Option<v::FixStr<'b>> = opt(848, "TargetStrategyParameters", STRING);
-        participation_rate: Option<v::Decimal> = opt(849, "ParticipationRate", PERCENTAGE);
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        gt_booking_inst: Option<e::GtBookingInst<'b>> = opt(427, "GTBookingInst", INT);
-        commission_data: Option<c::CommissionDataBuilder<'b>> = comp("CommissionData");
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        forex_req: Option<bool> = opt(121, "ForexReq", BOOLEAN);
-        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
-        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        price2: Option<v::Decimal> = opt(640, "Price2", PRICE);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        covered_or_uncovered: Option<e::CoveredOrUncovered<'b>> = opt(203, "CoveredOrUncovered", INT);
-        max_show: Option<v::Decimal> = opt(210, "MaxShow", QTY);
-        locate_reqd: Option<bool> = opt(114, "LocateReqd", BOOLEAN);
-        cancellation_rights: Option<e::CancellationRights> = opt(480, "CancellationRights", CHAR);
-        money_laundering_status: Option<e::MoneyLaunderingStatus> = opt(481, "MoneyLaunderingStatus", CHAR);
-        regist_id: Option<v::FixStr<'b>> = opt(513, "RegistID", STRING);
-        designation: Option<v::FixStr<'b>> = opt(494, "Designation", STRING);
+t::build!(
+    OrderCancelReplaceRequestBuilder { order_id(37), parties(comp),
+    trade_origination_date(229), trade_date(75), orig_cl_ord_id(41), cl_ord_id(11),
+    secondary_cl_ord_id(526), cl_ord_link_id(583), list_id(66), orig_ord_mod_time(586),
+    account(1), acct_id_source(660), account_type(581), day_booking_inst(589),
+    booking_unit(590), prealloc_method(591), alloc_id(70), pre_alloc_grp(comp),
+    settl_type(63), settl_date(64), cash_margin(544), clearing_fee_indicator(635),
+    handl_inst(21), exec_inst(18), min_qty(110), max_floor(111), ex_destination(100),
+    trdg_ses_grp(comp), instrument(comp), financing_details(comp), und_instrmt_grp(comp),
+    side(54), transact_time(60), qty_type(854), order_qty_data(comp), ord_type(40),
+    price_type(423), price(44), stop_px(99), spread_or_benchmark_curve_data(comp),
+    yield_data(comp), peg_instructions(comp), discretion_instructions(comp),
+    target_strategy(847), target_strategy_parameters(848), participation_rate(849),
+    compliance_id(376), solicited_flag(377), currency(15), time_in_force(59),
+    effective_time(168), expire_date(432), expire_time(126), gt_booking_inst(427),
+    commission_data(comp), order_capacity(528), order_restrictions(529),
+    cust_order_capacity(582), forex_req(121), settl_currency(120), booking_type(775),
+    text(58), encoded_text(data = 355, length = 354), settl_date2(193), order_qty2(192),
+    price2(640), position_effect(77), covered_or_uncovered(203), max_show(210),
+    locate_reqd(114), cancellation_rights(480), money_laundering_status(481),
+    regist_id(513), designation(494) }, msg_type = b"G", header = c::HeaderBuilder
+);
+impl OrderCancelReplaceRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        orig_cl_ord_id: v::FixStr<'b>,
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> OrderCancelReplaceRequestBuilder<'b> {
+        OrderCancelReplaceRequestBuilder::new(
+            orig_cl_ord_id,
+            cl_ord_id,
+            side,
+            transact_time,
+            ord_type,
+        )
     }
 }
 /// The body table of `OrderStatusRequest` (MsgType `H`).
@@ -1864,39 +3164,79 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `OrderStatusRequest` (MsgType `H`, app): a read view; getters are `O(1)`.
-    message OrderStatusRequest[92] = ORDER_STATUS_REQUEST(b"H", 27, 89, 3)
-    builder OrderStatusRequestBuilder(cl_ord_id: v::FixStr<'b>, side: e::Side) {
-        opt order_id(27, 37, "OrderID", STRING, v::FixStr<'a>);
-        req cl_ord_id(28, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(29, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt cl_ord_link_id(30, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        comp parties(31, 1, "Parties", c::Parties);
-        opt ord_status_req_id(32, 790, "OrdStatusReqID", STRING, v::FixStr<'a>);
-        opt account(33, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(34, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        req_comp instrument(35, 43, "Instrument", c::Instrument);
-        comp financing_details(78, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(87, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        req side(88, 54, "Side", CHAR, e::Side);
+t::message!(
+    OrderStatusRequest, "OrderStatusRequest", app, msg_type = "H", slots = 92, def =
+    ORDER_STATUS_REQUEST, header = c::Header(0..27), trailer = c::Trailer(89..92),
+);
+impl<'a> OrderStatusRequest<'a> {
+    t::opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
+    t::req!(cl_ord_id, slot = 28, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 29, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(cl_ord_link_id, slot = 30, tag = 583, "ClOrdLinkID", STRING);
+    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    t::opt!(ord_status_req_id, slot = 32, tag = 790, "OrdStatusReqID", STRING);
+    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 34, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::req_comp!(instrument, slot = 35, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 78, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 87, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::req!(side, slot = 88, tag = 54, "Side", CHAR, e::Side);
+}
+/// Builds a `OrderStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderStatusRequestBuilder<'b> {
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `OrdStatusReqID` (790), STRING.
+    pub ord_status_req_id: Option<v::FixStr<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+}
+impl<'b> OrderStatusRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(cl_ord_id: v::FixStr<'b>, side: e::Side) -> Self {
+        Self {
+            cl_ord_id: Some(cl_ord_id),
+            side: Some(side),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `OrderStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrderStatusRequestBuilder(cl_ord_id: v::FixStr<'b>, side: e::Side) message b"H" {
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        ord_status_req_id: Option<v::FixStr<'b>> = opt(790, "OrdStatusReqID", STRING);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        side: Option<e::Side> = req(54, "Side", CHAR);
+t::build!(
+    OrderStatusRequestBuilder { order_id(37), cl_ord_id(11), secondary_cl_ord_id(526),
+    cl_ord_link_id(583), parties(comp), ord_status_req_id(790), account(1),
+    acct_id_source(660), instrument(comp), financing_details(comp),
+    und_instrmt_grp(comp), side(54) }, msg_type = b"H", header = c::HeaderBuilder
+);
+impl OrderStatusRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+    ) -> OrderStatusRequestBuilder<'b> {
+        OrderStatusRequestBuilder::new(cl_ord_id, side)
     }
 }
 /// The body table of `AllocationInstruction` (MsgType `J`).
@@ -1969,140 +3309,309 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `AllocationInstruction` (MsgType `J`, app): a read view; getters are `O(1)`.
-    message AllocationInstruction[157] = ALLOCATION_INSTRUCTION(b"J", 27, 154, 3)
-    builder AllocationInstructionBuilder(alloc_id: v::FixStr<'b>, alloc_trans_type: e::AllocTransType, alloc_type: e::AllocType<'b>, alloc_no_orders_type: e::AllocNoOrdersType<'b>, side: e::Side, quantity: v::Decimal, avg_px: v::Decimal, trade_date: v::LocalMktDate) {
-        req alloc_id(27, 70, "AllocID", STRING, v::FixStr<'a>);
-        req alloc_trans_type(28, 71, "AllocTransType", CHAR, e::AllocTransType);
-        req alloc_type(29, 626, "AllocType", INT, e::AllocType<'a>);
-        opt secondary_alloc_id(30, 793, "SecondaryAllocID", STRING, v::FixStr<'a>);
-        opt ref_alloc_id(31, 72, "RefAllocID", STRING, v::FixStr<'a>);
-        opt alloc_canc_replace_reason(32, 796, "AllocCancReplaceReason", INT, e::AllocCancReplaceReason<'a>);
-        opt alloc_intermed_req_type(33, 808, "AllocIntermedReqType", INT, e::AllocIntermedReqType<'a>);
-        opt alloc_link_id(34, 196, "AllocLinkID", STRING, v::FixStr<'a>);
-        opt alloc_link_type(35, 197, "AllocLinkType", INT, e::AllocLinkType<'a>);
-        opt booking_ref_id(36, 466, "BookingRefID", STRING, v::FixStr<'a>);
-        req alloc_no_orders_type(37, 857, "AllocNoOrdersType", INT, e::AllocNoOrdersType<'a>);
-        comp ord_alloc_grp(38, 1, "OrdAllocGrp", c::OrdAllocGrp);
-        comp exec_alloc_grp(39, 1, "ExecAllocGrp", c::ExecAllocGrp);
-        opt previously_reported(40, 570, "PreviouslyReported", BOOLEAN, bool);
-        opt reversal_indicator(41, 700, "ReversalIndicator", BOOLEAN, bool);
-        opt match_type(42, 574, "MatchType", STRING, e::MatchType<'a>);
-        req side(43, 54, "Side", CHAR, e::Side);
-        req_comp instrument(44, 43, "Instrument", c::Instrument);
-        comp instrument_extension(87, 3, "InstrumentExtension", c::InstrumentExtension);
-        comp financing_details(90, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(99, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(100, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        req quantity(101, 53, "Quantity", QTY, v::Decimal);
-        opt qty_type(102, 854, "QtyType", INT, e::QtyType<'a>);
-        opt last_mkt(103, 30, "LastMkt", EXCHANGE, v::Exchange);
-        opt trade_origination_date(104, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trading_session_id(105, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(106, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt price_type(107, 423, "PriceType", INT, e::PriceType<'a>);
-        req avg_px(108, 6, "AvgPx", PRICE, v::Decimal);
-        opt avg_par_px(109, 860, "AvgParPx", PRICE, v::Decimal);
-        comp spread_or_benchmark_curve_data(110, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        opt currency(118, 15, "Currency", CURRENCY, v::Currency);
-        opt avg_px_precision(119, 74, "AvgPxPrecision", INT, i64);
-        comp parties(120, 1, "Parties", c::Parties);
-        req trade_date(121, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt transact_time(122, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt settl_type(123, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(124, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt booking_type(125, 775, "BookingType", INT, e::BookingType<'a>);
-        opt gross_trade_amt(126, 381, "GrossTradeAmt", AMT, v::Decimal);
-        opt concession(127, 238, "Concession", AMT, v::Decimal);
-        opt total_takedown(128, 237, "TotalTakedown", AMT, v::Decimal);
-        opt net_money(129, 118, "NetMoney", AMT, v::Decimal);
-        opt position_effect(130, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt auto_accept_indicator(131, 754, "AutoAcceptIndicator", BOOLEAN, bool);
-        opt text(132, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(133, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(134, 355, "EncodedText", DATA);
-        opt num_days_interest(135, 157, "NumDaysInterest", INT, i64);
-        opt accrued_interest_rate(136, 158, "AccruedInterestRate", PERCENTAGE, v::Decimal);
-        opt accrued_interest_amt(137, 159, "AccruedInterestAmt", AMT, v::Decimal);
-        opt total_accrued_interest_amt(138, 540, "TotalAccruedInterestAmt", AMT, v::Decimal);
-        opt interest_at_maturity(139, 738, "InterestAtMaturity", AMT, v::Decimal);
-        opt end_accrued_interest_amt(140, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
-        opt start_cash(141, 921, "StartCash", AMT, v::Decimal);
-        opt end_cash(142, 922, "EndCash", AMT, v::Decimal);
-        opt legal_confirm(143, 650, "LegalConfirm", BOOLEAN, bool);
-        comp stipulations(144, 1, "Stipulations", c::Stipulations);
-        comp yield_data(145, 6, "YieldData", c::YieldData);
-        opt tot_no_allocs(151, 892, "TotNoAllocs", INT, i64);
-        opt last_fragment(152, 893, "LastFragment", BOOLEAN, bool);
-        comp alloc_grp(153, 1, "AllocGrp", c::AllocGrp);
+t::message!(
+    AllocationInstruction, "AllocationInstruction", app, msg_type = "J", slots = 157, def
+    = ALLOCATION_INSTRUCTION, header = c::Header(0..27), trailer = c::Trailer(154..157),
+);
+impl<'a> AllocationInstruction<'a> {
+    t::req!(alloc_id, slot = 27, tag = 70, "AllocID", STRING);
+    t::req!(
+        alloc_trans_type, slot = 28, tag = 71, "AllocTransType", CHAR, e::AllocTransType
+    );
+    t::req!(alloc_type, slot = 29, tag = 626, "AllocType", INT, e::AllocType);
+    t::opt!(secondary_alloc_id, slot = 30, tag = 793, "SecondaryAllocID", STRING);
+    t::opt!(ref_alloc_id, slot = 31, tag = 72, "RefAllocID", STRING);
+    t::opt!(
+        alloc_canc_replace_reason, slot = 32, tag = 796, "AllocCancReplaceReason", INT,
+        e::AllocCancReplaceReason
+    );
+    t::opt!(
+        alloc_intermed_req_type, slot = 33, tag = 808, "AllocIntermedReqType", INT,
+        e::AllocIntermedReqType
+    );
+    t::opt!(alloc_link_id, slot = 34, tag = 196, "AllocLinkID", STRING);
+    t::opt!(
+        alloc_link_type, slot = 35, tag = 197, "AllocLinkType", INT, e::AllocLinkType
+    );
+    t::opt!(booking_ref_id, slot = 36, tag = 466, "BookingRefID", STRING);
+    t::req!(
+        alloc_no_orders_type, slot = 37, tag = 857, "AllocNoOrdersType", INT,
+        e::AllocNoOrdersType
+    );
+    t::comp!(ord_alloc_grp, slot = 38, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
+    t::comp!(exec_alloc_grp, slot = 39, slots = 1, "ExecAllocGrp", c::ExecAllocGrp);
+    t::opt!(previously_reported, slot = 40, tag = 570, "PreviouslyReported", BOOLEAN);
+    t::opt!(reversal_indicator, slot = 41, tag = 700, "ReversalIndicator", BOOLEAN);
+    t::opt!(match_type, slot = 42, tag = 574, "MatchType", STRING, e::MatchType);
+    t::req!(side, slot = 43, tag = 54, "Side", CHAR, e::Side);
+    t::req_comp!(instrument, slot = 44, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        instrument_extension, slot = 87, slots = 3, "InstrumentExtension",
+        c::InstrumentExtension
+    );
+    t::comp!(
+        financing_details, slot = 90, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 99, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 100, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::req!(quantity, slot = 101, tag = 53, "Quantity", QTY);
+    t::opt!(qty_type, slot = 102, tag = 854, "QtyType", INT, e::QtyType);
+    t::opt!(last_mkt, slot = 103, tag = 30, "LastMkt", EXCHANGE);
+    t::opt!(
+        trade_origination_date, slot = 104, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::opt!(trading_session_id, slot = 105, tag = 336, "TradingSessionID", STRING);
+    t::opt!(
+        trading_session_sub_id, slot = 106, tag = 625, "TradingSessionSubID", STRING
+    );
+    t::opt!(price_type, slot = 107, tag = 423, "PriceType", INT, e::PriceType);
+    t::req!(avg_px, slot = 108, tag = 6, "AvgPx", PRICE);
+    t::opt!(avg_par_px, slot = 109, tag = 860, "AvgParPx", PRICE);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 110, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::opt!(currency, slot = 118, tag = 15, "Currency", CURRENCY);
+    t::opt!(avg_px_precision, slot = 119, tag = 74, "AvgPxPrecision", INT);
+    t::comp!(parties, slot = 120, slots = 1, "Parties", c::Parties);
+    t::req!(trade_date, slot = 121, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(transact_time, slot = 122, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(settl_type, slot = 123, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 124, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(booking_type, slot = 125, tag = 775, "BookingType", INT, e::BookingType);
+    t::opt!(gross_trade_amt, slot = 126, tag = 381, "GrossTradeAmt", AMT);
+    t::opt!(concession, slot = 127, tag = 238, "Concession", AMT);
+    t::opt!(total_takedown, slot = 128, tag = 237, "TotalTakedown", AMT);
+    t::opt!(net_money, slot = 129, tag = 118, "NetMoney", AMT);
+    t::opt!(
+        position_effect, slot = 130, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(
+        auto_accept_indicator, slot = 131, tag = 754, "AutoAcceptIndicator", BOOLEAN
+    );
+    t::opt!(text, slot = 132, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 133, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 134, tag = 355, "EncodedText", DATA);
+    t::opt!(num_days_interest, slot = 135, tag = 157, "NumDaysInterest", INT);
+    t::opt!(
+        accrued_interest_rate, slot = 136, tag = 158, "AccruedInterestRate", PERCENTAGE
+    );
+    t::opt!(accrued_interest_amt, slot = 137, tag = 159, "AccruedInterestAmt", AMT);
+    t::opt!(
+        total_accrued_interest_amt, slot = 138, tag = 540, "TotalAccruedInterestAmt", AMT
+    );
+    t::opt!(interest_at_maturity, slot = 139, tag = 738, "InterestAtMaturity", AMT);
+    t::opt!(
+        end_accrued_interest_amt, slot = 140, tag = 920, "EndAccruedInterestAmt", AMT
+    );
+    t::opt!(start_cash, slot = 141, tag = 921, "StartCash", AMT);
+    t::opt!(end_cash, slot = 142, tag = 922, "EndCash", AMT);
+    t::opt!(legal_confirm, slot = 143, tag = 650, "LegalConfirm", BOOLEAN);
+    t::comp!(stipulations, slot = 144, slots = 1, "Stipulations", c::Stipulations);
+    t::comp!(yield_data, slot = 145, slots = 6, "YieldData", c::YieldData);
+    t::opt!(tot_no_allocs, slot = 151, tag = 892, "TotNoAllocs", INT);
+    t::opt!(last_fragment, slot = 152, tag = 893, "LastFragment", BOOLEAN);
+    t::comp!(alloc_grp, slot = 153, slots = 1, "AllocGrp", c::AllocGrp);
+}
+/// Builds a `AllocationInstruction`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AllocationInstructionBuilder<'b> {
+    /// `AllocID` (70), STRING, required.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// `AllocTransType` (71), CHAR, required.
+    pub alloc_trans_type: Option<e::AllocTransType>,
+    /// `AllocType` (626), INT, required.
+    pub alloc_type: Option<e::AllocType<'b>>,
+    /// `SecondaryAllocID` (793), STRING.
+    pub secondary_alloc_id: Option<v::FixStr<'b>>,
+    /// `RefAllocID` (72), STRING.
+    pub ref_alloc_id: Option<v::FixStr<'b>>,
+    /// `AllocCancReplaceReason` (796), INT.
+    pub alloc_canc_replace_reason: Option<e::AllocCancReplaceReason<'b>>,
+    /// `AllocIntermedReqType` (808), INT.
+    pub alloc_intermed_req_type: Option<e::AllocIntermedReqType<'b>>,
+    /// `AllocLinkID` (196), STRING.
+    pub alloc_link_id: Option<v::FixStr<'b>>,
+    /// `AllocLinkType` (197), INT.
+    pub alloc_link_type: Option<e::AllocLinkType<'b>>,
+    /// `BookingRefID` (466), STRING.
+    pub booking_ref_id: Option<v::FixStr<'b>>,
+    /// `AllocNoOrdersType` (857), INT, required.
+    pub alloc_no_orders_type: Option<e::AllocNoOrdersType<'b>>,
+    /// The `OrdAllocGrp` component.
+    pub ord_alloc_grp: Option<c::OrdAllocGrpBuilder<'b>>,
+    /// The `ExecAllocGrp` component.
+    pub exec_alloc_grp: Option<c::ExecAllocGrpBuilder<'b>>,
+    /// `PreviouslyReported` (570), BOOLEAN.
+    pub previously_reported: Option<bool>,
+    /// `ReversalIndicator` (700), BOOLEAN.
+    pub reversal_indicator: Option<bool>,
+    /// `MatchType` (574), STRING.
+    pub match_type: Option<e::MatchType<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<c::InstrumentExtensionBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `Quantity` (53), QTY, required.
+    pub quantity: Option<v::Decimal>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// `LastMkt` (30), EXCHANGE.
+    pub last_mkt: Option<v::Exchange>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `AvgPx` (6), PRICE, required.
+    pub avg_px: Option<v::Decimal>,
+    /// `AvgParPx` (860), PRICE.
+    pub avg_par_px: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `AvgPxPrecision` (74), INT.
+    pub avg_px_precision: Option<i64>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `TradeDate` (75), LOCALMKTDATE, required.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `BookingType` (775), INT.
+    pub booking_type: Option<e::BookingType<'b>>,
+    /// `GrossTradeAmt` (381), AMT.
+    pub gross_trade_amt: Option<v::Decimal>,
+    /// `Concession` (238), AMT.
+    pub concession: Option<v::Decimal>,
+    /// `TotalTakedown` (237), AMT.
+    pub total_takedown: Option<v::Decimal>,
+    /// `NetMoney` (118), AMT.
+    pub net_money: Option<v::Decimal>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `AutoAcceptIndicator` (754), BOOLEAN.
+    pub auto_accept_indicator: Option<bool>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `NumDaysInterest` (157), INT.
+    pub num_days_interest: Option<i64>,
+    /// `AccruedInterestRate` (158), PERCENTAGE.
+    pub accrued_interest_rate: Option<v::Decimal>,
+    /// `AccruedInterestAmt` (159), AMT.
+    pub accrued_interest_amt: Option<v::Decimal>,
+    /// `TotalAccruedInterestAmt` (540), AMT.
+    pub total_accrued_interest_amt: Option<v::Decimal>,
+    /// `InterestAtMaturity` (738), AMT.
+    pub interest_at_maturity: Option<v::Decimal>,
+    /// `EndAccruedInterestAmt` (920), AMT.
+    pub end_accrued_interest_amt: Option<v::Decimal>,
+    /// `StartCash` (921), AMT.
+    pub start_cash: Option<v::Decimal>,
+    /// `EndCash` (922), AMT.
+    pub end_cash: Option<v::Decimal>,
+    /// `LegalConfirm` (650), BOOLEAN.
+    pub legal_confirm: Option<bool>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// `TotNoAllocs` (892), INT.
+    pub tot_no_allocs: Option<i64>,
+    /// `LastFragment` (893), BOOLEAN.
+    pub last_fragment: Option<bool>,
+    /// The `AllocGrp` component.
+    pub alloc_grp: Option<c::AllocGrpBuilder<'b>>,
+}
+impl<'b> AllocationInstructionBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        alloc_id: v::FixStr<'b>,
+        alloc_trans_type: e::AllocTransType,
+        alloc_type: e::AllocType<'b>,
+        alloc_no_orders_type: e::AllocNoOrdersType<'b>,
+        side: e::Side,
+        quantity: v::Decimal,
+        avg_px: v::Decimal,
+        trade_date: v::LocalMktDate,
+    ) -> Self {
+        Self {
+            alloc_id: Some(alloc_id),
+            alloc_trans_type: Some(alloc_trans_type),
+            alloc_type: Some(alloc_type),
+            alloc_no_orders_type: Some(alloc_no_orders_type),
+            side: Some(side),
+            quantity: Some(quantity),
+            avg_px: Some(avg_px),
+            trade_date: Some(trade_date),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `AllocationInstruction`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AllocationInstructionBuilder(alloc_id: v::FixStr<'b>, alloc_trans_type: e::AllocTransType, alloc_type: e::AllocType<'b>, alloc_no_orders_type: e::AllocNoOrdersType<'b>, side: e::Side, quantity: v::Decimal, avg_px: v::Decimal, trade_date: v::LocalMktDate) message b"J" {
-        alloc_id: Option<v::FixStr<'b>> = req(70, "AllocID", STRING);
-        alloc_trans_type: Option<e::AllocTransType> = req(71, "AllocTransType", CHAR);
-        alloc_type: Option<e::AllocType<'b>> = req(626, "AllocType", INT);
-        secondary_alloc_id: Option<v::FixStr<'b>> = opt(793, "SecondaryAllocID", STRING);
-        ref_alloc_id: Option<v::FixStr<'b>> = opt(72, "RefAllocID", STRING);
-        alloc_canc_replace_reason: Option<e::AllocCancReplaceReason<'b>> = opt(796, "AllocCancReplaceReason", INT);
-        alloc_intermed_req_type: Option<e::AllocIntermedReqType<'b>> = opt(808, "AllocIntermedReqType", INT);
-        alloc_link_id: Option<v::FixStr<'b>> = opt(196, "AllocLinkID", STRING);
-        alloc_link_type: Option<e::AllocLinkType<'b>> = opt(197, "AllocLinkType", INT);
-        booking_ref_id: Option<v::FixStr<'b>> = opt(466, "BookingRefID", STRING);
-        alloc_no_orders_type: Option<e::AllocNoOrdersType<'b>> = req(857, "AllocNoOrdersType", INT);
-        ord_alloc_grp: Option<c::OrdAllocGrpBuilder<'b>> = comp("OrdAllocGrp");
-        exec_alloc_grp: Option<c::ExecAllocGrpBuilder<'b>> = comp("ExecAllocGrp");
-        previously_reported: Option<bool> = opt(570, "PreviouslyReported", BOOLEAN);
-        reversal_indicator: Option<bool> = opt(700, "ReversalIndicator", BOOLEAN);
-        match_type: Option<e::MatchType<'b>> = opt(574, "MatchType", STRING);
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        instrument_extension: Option<c::InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        quantity: Option<v::Decimal> = req(53, "Quantity", QTY);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        last_mkt: Option<v::Exchange> = opt(30, "LastMkt", EXCHANGE);
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        avg_px: Option<v::Decimal> = req(6, "AvgPx", PRICE);
-        avg_par_px: Option<v::Decimal> = opt(860, "AvgParPx", PRICE);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        avg_px_precision: Option<i64> = opt(74, "AvgPxPrecision", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        trade_date: Option<v::LocalMktDate> = req(75, "TradeDate", LOCALMKTDATE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
-        gross_trade_amt: Option<v::Decimal> = opt(381, "GrossTradeAmt", AMT);
-        concession: Option<v::Decimal> = opt(238, "Concession", AMT);
-        total_takedown: Option<v::Decimal> = opt(237, "TotalTakedown", AMT);
-        net_money: Option<v::Decimal> = opt(118, "NetMoney", AMT);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        auto_accept_indicator: Option<bool> = opt(754, "AutoAcceptIndicator", BOOLEAN);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        num_days_interest: Option<i64> = opt(157, "NumDaysInterest", INT);
-        accrued_interest_rate: Option<v::Decimal> = opt(158, "AccruedInterestRate", PERCENTAGE);
-        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
-        total_accrued_interest_amt: Option<v::Decimal> = opt(540, "TotalAccruedInterestAmt", AMT);
-        interest_at_maturity: Option<v::Decimal> = opt(738, "InterestAtMaturity", AMT);
-        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
-        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
-        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
-        legal_confirm: Option<bool> = opt(650, "LegalConfirm", BOOLEAN);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        tot_no_allocs: Option<i64> = opt(892, "TotNoAllocs", INT);
-        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
-        alloc_grp: Option<c::AllocGrpBuilder<'b>> = comp("AllocGrp");
+t::build!(
+    AllocationInstructionBuilder { alloc_id(70), alloc_trans_type(71), alloc_type(626),
+    secondary_alloc_id(793), ref_alloc_id(72), alloc_canc_replace_reason(796),
+    alloc_intermed_req_type(808), alloc_link_id(196), alloc_link_type(197),
+    booking_ref_id(466), alloc_no_orders_type(857), ord_alloc_grp(comp),
+    exec_alloc_grp(comp), previously_reported(570), reversal_indicator(700),
+    match_type(574), side(54), instrument(comp), instrument_extension(comp),
+    financing_details(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp), quantity(53),
+    qty_type(854), last_mkt(30), trade_origination_date(229), trading_session_id(336),
+    trading_session_sub_id(625), price_type(423), avg_px(6), avg_par_px(860),
+    spread_or_benchmark_curve_data(comp), currency(15), avg_px_precision(74),
+    parties(comp), trade_date(75), transact_time(60), settl_type(63), settl_date(64),
+    booking_type(775), gross_trade_amt(381), concession(238), total_takedown(237),
+    net_money(118), position_effect(77), auto_accept_indicator(754), text(58),
+    encoded_text(data = 355, length = 354), num_days_interest(157),
+    accrued_interest_rate(158), accrued_interest_amt(159),
+    total_accrued_interest_amt(540), interest_at_maturity(738),
+    end_accrued_interest_amt(920), start_cash(921), end_cash(922), legal_confirm(650),
+    stipulations(comp), yield_data(comp), tot_no_allocs(892), last_fragment(893),
+    alloc_grp(comp) }, msg_type = b"J", header = c::HeaderBuilder
+);
+impl AllocationInstruction<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        alloc_id: v::FixStr<'b>,
+        alloc_trans_type: e::AllocTransType,
+        alloc_type: e::AllocType<'b>,
+        alloc_no_orders_type: e::AllocNoOrdersType<'b>,
+        side: e::Side,
+        quantity: v::Decimal,
+        avg_px: v::Decimal,
+        trade_date: v::LocalMktDate,
+    ) -> AllocationInstructionBuilder<'b> {
+        AllocationInstructionBuilder::new(
+            alloc_id,
+            alloc_trans_type,
+            alloc_type,
+            alloc_no_orders_type,
+            side,
+            quantity,
+            avg_px,
+            trade_date,
+        )
     }
 }
 /// The body table of `ListCancelRequest` (MsgType `K`).
@@ -2132,28 +3641,62 @@ pub static LIST_CANCEL_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `ListCancelRequest` (MsgType `K`, app): a read view; getters are `O(1)`.
-    message ListCancelRequest[37] = LIST_CANCEL_REQUEST(b"K", 27, 34, 3)
-    builder ListCancelRequestBuilder(list_id: v::FixStr<'b>, transact_time: v::UtcTimestamp) {
-        req list_id(27, 66, "ListID", STRING, v::FixStr<'a>);
-        req transact_time(28, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt trade_origination_date(29, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trade_date(30, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt text(31, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(32, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(33, 355, "EncodedText", DATA);
+t::message!(
+    ListCancelRequest, "ListCancelRequest", app, msg_type = "K", slots = 37, def =
+    LIST_CANCEL_REQUEST, header = c::Header(0..27), trailer = c::Trailer(34..37),
+);
+impl<'a> ListCancelRequest<'a> {
+    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
+    t::req!(transact_time, slot = 28, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(
+        trade_origination_date, slot = 29, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::opt!(trade_date, slot = 30, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `ListCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListCancelRequestBuilder<'b> {
+    /// `ListID` (66), STRING, required.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> ListCancelRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(list_id: v::FixStr<'b>, transact_time: v::UtcTimestamp) -> Self {
+        Self {
+            list_id: Some(list_id),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `ListCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ListCancelRequestBuilder(list_id: v::FixStr<'b>, transact_time: v::UtcTimestamp) message b"K" {
-        list_id: Option<v::FixStr<'b>> = req(66, "ListID", STRING);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    ListCancelRequestBuilder { list_id(66), transact_time(60),
+    trade_origination_date(229), trade_date(75), text(58), encoded_text(data = 355,
+    length = 354) }, msg_type = b"K", header = c::HeaderBuilder
+);
+impl ListCancelRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        list_id: v::FixStr<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> ListCancelRequestBuilder<'b> {
+        ListCancelRequestBuilder::new(list_id, transact_time)
     }
 }
 /// The body table of `ListExecute` (MsgType `L`).
@@ -2183,28 +3726,59 @@ pub static LIST_EXECUTE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `ListExecute` (MsgType `L`, app): a read view; getters are `O(1)`.
-    message ListExecute[37] = LIST_EXECUTE(b"L", 27, 34, 3)
-    builder ListExecuteBuilder(list_id: v::FixStr<'b>, transact_time: v::UtcTimestamp) {
-        req list_id(27, 66, "ListID", STRING, v::FixStr<'a>);
-        opt client_bid_id(28, 391, "ClientBidID", STRING, v::FixStr<'a>);
-        opt bid_id(29, 390, "BidID", STRING, v::FixStr<'a>);
-        req transact_time(30, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt text(31, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(32, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(33, 355, "EncodedText", DATA);
+t::message!(
+    ListExecute, "ListExecute", app, msg_type = "L", slots = 37, def = LIST_EXECUTE,
+    header = c::Header(0..27), trailer = c::Trailer(34..37),
+);
+impl<'a> ListExecute<'a> {
+    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
+    t::opt!(client_bid_id, slot = 28, tag = 391, "ClientBidID", STRING);
+    t::opt!(bid_id, slot = 29, tag = 390, "BidID", STRING);
+    t::req!(transact_time, slot = 30, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `ListExecute`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListExecuteBuilder<'b> {
+    /// `ListID` (66), STRING, required.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `ClientBidID` (391), STRING.
+    pub client_bid_id: Option<v::FixStr<'b>>,
+    /// `BidID` (390), STRING.
+    pub bid_id: Option<v::FixStr<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> ListExecuteBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(list_id: v::FixStr<'b>, transact_time: v::UtcTimestamp) -> Self {
+        Self {
+            list_id: Some(list_id),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `ListExecute`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ListExecuteBuilder(list_id: v::FixStr<'b>, transact_time: v::UtcTimestamp) message b"L" {
-        list_id: Option<v::FixStr<'b>> = req(66, "ListID", STRING);
-        client_bid_id: Option<v::FixStr<'b>> = opt(391, "ClientBidID", STRING);
-        bid_id: Option<v::FixStr<'b>> = opt(390, "BidID", STRING);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    ListExecuteBuilder { list_id(66), client_bid_id(391), bid_id(390), transact_time(60),
+    text(58), encoded_text(data = 355, length = 354) }, msg_type = b"L", header =
+    c::HeaderBuilder
+);
+impl ListExecute<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        list_id: v::FixStr<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> ListExecuteBuilder<'b> {
+        ListExecuteBuilder::new(list_id, transact_time)
     }
 }
 /// The body table of `ListStatusRequest` (MsgType `M`).
@@ -2234,22 +3808,45 @@ pub static LIST_STATUS_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `ListStatusRequest` (MsgType `M`, app): a read view; getters are `O(1)`.
-    message ListStatusRequest[34] = LIST_STATUS_REQUEST(b"M", 27, 31, 3)
-    builder ListStatusRequestBuilder(list_id: v::FixStr<'b>) {
-        req list_id(27, 66, "ListID", STRING, v::FixStr<'a>);
-        opt text(28, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(29, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(30, 355, "EncodedText", DATA);
+t::message!(
+    ListStatusRequest, "ListStatusRequest", app, msg_type = "M", slots = 34, def =
+    LIST_STATUS_REQUEST, header = c::Header(0..27), trailer = c::Trailer(31..34),
+);
+impl<'a> ListStatusRequest<'a> {
+    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
+    t::opt!(text, slot = 28, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 29, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 30, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `ListStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListStatusRequestBuilder<'b> {
+    /// `ListID` (66), STRING, required.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> ListStatusRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(list_id: v::FixStr<'b>) -> Self {
+        Self {
+            list_id: Some(list_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `ListStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ListStatusRequestBuilder(list_id: v::FixStr<'b>) message b"M" {
-        list_id: Option<v::FixStr<'b>> = req(66, "ListID", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    ListStatusRequestBuilder { list_id(66), text(58), encoded_text(data = 355, length =
+    354) }, msg_type = b"M", header = c::HeaderBuilder
+);
+impl ListStatusRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(list_id: v::FixStr<'b>) -> ListStatusRequestBuilder<'b> {
+        ListStatusRequestBuilder::new(list_id)
     }
 }
 /// The body table of `ListStatus` (MsgType `N`).
@@ -2280,38 +3877,110 @@ pub static LIST_STATUS: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `ListStatus` (MsgType `N`, app): a read view; getters are `O(1)`.
-    message ListStatus[42] = LIST_STATUS(b"N", 27, 39, 3)
-    builder ListStatusBuilder(list_id: v::FixStr<'b>, list_status_type: e::ListStatusType<'b>, no_rpts: i64, list_order_status: e::ListOrderStatus<'b>, rpt_seq: i64, tot_no_orders: i64) {
-        req list_id(27, 66, "ListID", STRING, v::FixStr<'a>);
-        req list_status_type(28, 429, "ListStatusType", INT, e::ListStatusType<'a>);
-        req no_rpts(29, 82, "NoRpts", INT, i64);
-        req list_order_status(30, 431, "ListOrderStatus", INT, e::ListOrderStatus<'a>);
-        req rpt_seq(31, 83, "RptSeq", INT, i64);
-        opt list_status_text(32, 444, "ListStatusText", STRING, v::FixStr<'a>);
-        opt encoded_list_status_text_len(33, 445, "EncodedListStatusTextLen", LENGTH, v::Length);
-        data encoded_list_status_text(34, 446, "EncodedListStatusText", DATA);
-        opt transact_time(35, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req tot_no_orders(36, 68, "TotNoOrders", INT, i64);
-        opt last_fragment(37, 893, "LastFragment", BOOLEAN, bool);
-        req_comp ord_list_stat_grp(38, 1, "OrdListStatGrp", c::OrdListStatGrp);
+t::message!(
+    ListStatus, "ListStatus", app, msg_type = "N", slots = 42, def = LIST_STATUS, header
+    = c::Header(0..27), trailer = c::Trailer(39..42),
+);
+impl<'a> ListStatus<'a> {
+    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
+    t::req!(
+        list_status_type, slot = 28, tag = 429, "ListStatusType", INT, e::ListStatusType
+    );
+    t::req!(no_rpts, slot = 29, tag = 82, "NoRpts", INT);
+    t::req!(
+        list_order_status, slot = 30, tag = 431, "ListOrderStatus", INT,
+        e::ListOrderStatus
+    );
+    t::req!(rpt_seq, slot = 31, tag = 83, "RptSeq", INT);
+    t::opt!(list_status_text, slot = 32, tag = 444, "ListStatusText", STRING);
+    t::opt!(
+        encoded_list_status_text_len, slot = 33, tag = 445, "EncodedListStatusTextLen",
+        LENGTH
+    );
+    t::opt!(
+        encoded_list_status_text, slot = 34, tag = 446, "EncodedListStatusText", DATA
+    );
+    t::opt!(transact_time, slot = 35, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::req!(tot_no_orders, slot = 36, tag = 68, "TotNoOrders", INT);
+    t::opt!(last_fragment, slot = 37, tag = 893, "LastFragment", BOOLEAN);
+    t::req_comp!(
+        ord_list_stat_grp, slot = 38, slots = 1, "OrdListStatGrp", c::OrdListStatGrp
+    );
+}
+/// Builds a `ListStatus`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListStatusBuilder<'b> {
+    /// `ListID` (66), STRING, required.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `ListStatusType` (429), INT, required.
+    pub list_status_type: Option<e::ListStatusType<'b>>,
+    /// `NoRpts` (82), INT, required.
+    pub no_rpts: Option<i64>,
+    /// `ListOrderStatus` (431), INT, required.
+    pub list_order_status: Option<e::ListOrderStatus<'b>>,
+    /// `RptSeq` (83), INT, required.
+    pub rpt_seq: Option<i64>,
+    /// `ListStatusText` (444), STRING.
+    pub list_status_text: Option<v::FixStr<'b>>,
+    /// `EncodedListStatusText` (446), DATA.
+    pub encoded_list_status_text: Option<&'b [u8]>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `TotNoOrders` (68), INT, required.
+    pub tot_no_orders: Option<i64>,
+    /// `LastFragment` (893), BOOLEAN.
+    pub last_fragment: Option<bool>,
+    /// The `OrdListStatGrp` component.
+    pub ord_list_stat_grp: Option<c::OrdListStatGrpBuilder<'b>>,
+}
+impl<'b> ListStatusBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        list_id: v::FixStr<'b>,
+        list_status_type: e::ListStatusType<'b>,
+        no_rpts: i64,
+        list_order_status: e::ListOrderStatus<'b>,
+        rpt_seq: i64,
+        tot_no_orders: i64,
+    ) -> Self {
+        Self {
+            list_id: Some(list_id),
+            list_status_type: Some(list_status_type),
+            no_rpts: Some(no_rpts),
+            list_order_status: Some(list_order_status),
+            rpt_seq: Some(rpt_seq),
+            tot_no_orders: Some(tot_no_orders),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `ListStatus`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ListStatusBuilder(list_id: v::FixStr<'b>, list_status_type: e::ListStatusType<'b>, no_rpts: i64, list_order_status: e::ListOrderStatus<'b>, rpt_seq: i64, tot_no_orders: i64) message b"N" {
-        list_id: Option<v::FixStr<'b>> = req(66, "ListID", STRING);
-        list_status_type: Option<e::ListStatusType<'b>> = req(429, "ListStatusType", INT);
-        no_rpts: Option<i64> = req(82, "NoRpts", INT);
-        list_order_status: Option<e::ListOrderStatus<'b>> = req(431, "ListOrderStatus", INT);
-        rpt_seq: Option<i64> = req(83, "RptSeq", INT);
-        list_status_text: Option<v::FixStr<'b>> = opt(444, "ListStatusText", STRING);
-        encoded_list_status_text: Option<&'b [u8]> = data(445, 446, "EncodedListStatusText", DATA);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        tot_no_orders: Option<i64> = req(68, "TotNoOrders", INT);
-        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
-        ord_list_stat_grp: Option<c::OrdListStatGrpBuilder<'b>> = comp("OrdListStatGrp");
+t::build!(
+    ListStatusBuilder { list_id(66), list_status_type(429), no_rpts(82),
+    list_order_status(431), rpt_seq(83), list_status_text(444),
+    encoded_list_status_text(data = 446, length = 445), transact_time(60),
+    tot_no_orders(68), last_fragment(893), ord_list_stat_grp(comp) }, msg_type = b"N",
+    header = c::HeaderBuilder
+);
+impl ListStatus<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        list_id: v::FixStr<'b>,
+        list_status_type: e::ListStatusType<'b>,
+        no_rpts: i64,
+        list_order_status: e::ListOrderStatus<'b>,
+        rpt_seq: i64,
+        tot_no_orders: i64,
+    ) -> ListStatusBuilder<'b> {
+        ListStatusBuilder::new(
+            list_id,
+            list_status_type,
+            no_rpts,
+            list_order_status,
+            rpt_seq,
+            tot_no_orders,
+        )
     }
 }
 /// The body table of `AllocationInstructionAck` (MsgType `P`).
@@ -2346,46 +4015,100 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `AllocationInstructionAck` (MsgType `P`, app): a read view; getters are `O(1)`.
-    message AllocationInstructionAck[46] = ALLOCATION_INSTRUCTION_ACK(b"P", 27, 43, 3)
-    builder AllocationInstructionAckBuilder(alloc_id: v::FixStr<'b>, transact_time: v::UtcTimestamp, alloc_status: e::AllocStatus<'b>) {
-        req alloc_id(27, 70, "AllocID", STRING, v::FixStr<'a>);
-        comp parties(28, 1, "Parties", c::Parties);
-        opt secondary_alloc_id(29, 793, "SecondaryAllocID", STRING, v::FixStr<'a>);
-        opt trade_date(30, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        req transact_time(31, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req alloc_status(32, 87, "AllocStatus", INT, e::AllocStatus<'a>);
-        opt alloc_rej_code(33, 88, "AllocRejCode", INT, e::AllocRejCode<'a>);
-        opt alloc_type(34, 626, "AllocType", INT, e::AllocType<'a>);
-        opt alloc_intermed_req_type(35, 808, "AllocIntermedReqType", INT, e::AllocIntermedReqType<'a>);
-        opt match_status(36, 573, "MatchStatus", CHAR, e::MatchStatus);
-        opt product(37, 460, "Product", INT, e::Product<'a>);
-        opt security_type(38, 167, "SecurityType", STRING, e::SecurityType<'a>);
-        opt text(39, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(40, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(41, 355, "EncodedText", DATA);
-        comp alloc_ack_grp(42, 1, "AllocAckGrp", c::AllocAckGrp);
+t::message!(
+    AllocationInstructionAck, "AllocationInstructionAck", app, msg_type = "P", slots =
+    46, def = ALLOCATION_INSTRUCTION_ACK, header = c::Header(0..27), trailer =
+    c::Trailer(43..46),
+);
+impl<'a> AllocationInstructionAck<'a> {
+    t::req!(alloc_id, slot = 27, tag = 70, "AllocID", STRING);
+    t::comp!(parties, slot = 28, slots = 1, "Parties", c::Parties);
+    t::opt!(secondary_alloc_id, slot = 29, tag = 793, "SecondaryAllocID", STRING);
+    t::opt!(trade_date, slot = 30, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::req!(transact_time, slot = 31, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::req!(alloc_status, slot = 32, tag = 87, "AllocStatus", INT, e::AllocStatus);
+    t::opt!(alloc_rej_code, slot = 33, tag = 88, "AllocRejCode", INT, e::AllocRejCode);
+    t::opt!(alloc_type, slot = 34, tag = 626, "AllocType", INT, e::AllocType);
+    t::opt!(
+        alloc_intermed_req_type, slot = 35, tag = 808, "AllocIntermedReqType", INT,
+        e::AllocIntermedReqType
+    );
+    t::opt!(match_status, slot = 36, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
+    t::opt!(product, slot = 37, tag = 460, "Product", INT, e::Product);
+    t::opt!(
+        security_type, slot = 38, tag = 167, "SecurityType", STRING, e::SecurityType
+    );
+    t::opt!(text, slot = 39, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 40, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 41, tag = 355, "EncodedText", DATA);
+    t::comp!(alloc_ack_grp, slot = 42, slots = 1, "AllocAckGrp", c::AllocAckGrp);
+}
+/// Builds a `AllocationInstructionAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AllocationInstructionAckBuilder<'b> {
+    /// `AllocID` (70), STRING, required.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `SecondaryAllocID` (793), STRING.
+    pub secondary_alloc_id: Option<v::FixStr<'b>>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `AllocStatus` (87), INT, required.
+    pub alloc_status: Option<e::AllocStatus<'b>>,
+    /// `AllocRejCode` (88), INT.
+    pub alloc_rej_code: Option<e::AllocRejCode<'b>>,
+    /// `AllocType` (626), INT.
+    pub alloc_type: Option<e::AllocType<'b>>,
+    /// `AllocIntermedReqType` (808), INT.
+    pub alloc_intermed_req_type: Option<e::AllocIntermedReqType<'b>>,
+    /// `MatchStatus` (573), CHAR.
+    pub match_status: Option<e::MatchStatus>,
+    /// `Product` (460), INT.
+    pub product: Option<e::Product<'b>>,
+    /// `SecurityType` (167), STRING.
+    pub security_type: Option<e::SecurityType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// The `AllocAckGrp` component.
+    pub alloc_ack_grp: Option<c::AllocAckGrpBuilder<'b>>,
+}
+impl<'b> AllocationInstructionAckBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        alloc_id: v::FixStr<'b>,
+        transact_time: v::UtcTimestamp,
+        alloc_status: e::AllocStatus<'b>,
+    ) -> Self {
+        Self {
+            alloc_id: Some(alloc_id),
+            transact_time: Some(transact_time),
+            alloc_status: Some(alloc_status),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `AllocationInstructionAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AllocationInstructionAckBuilder(alloc_id: v::FixStr<'b>, transact_time: v::UtcTimestamp, alloc_status: e::AllocStatus<'b>) message b"P" {
-        alloc_id: Option<v::FixStr<'b>> = req(70, "AllocID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        secondary_alloc_id: Option<v::FixStr<'b>> = opt(793, "SecondaryAllocID", STRING);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        alloc_status: Option<e::AllocStatus<'b>> = req(87, "AllocStatus", INT);
-        alloc_rej_code: Option<e::AllocRejCode<'b>> = opt(88, "AllocRejCode", INT);
-        alloc_type: Option<e::AllocType<'b>> = opt(626, "AllocType", INT);
-        alloc_intermed_req_type: Option<e::AllocIntermedReqType<'b>> = opt(808, "AllocIntermedReqType", INT);
-        match_status: Option<e::MatchStatus> = opt(573, "MatchStatus", CHAR);
-        product: Option<e::Product<'b>> = opt(460, "Product", INT);
-        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        alloc_ack_grp: Option<c::AllocAckGrpBuilder<'b>> = comp("AllocAckGrp");
+t::build!(
+    AllocationInstructionAckBuilder { alloc_id(70), parties(comp),
+    secondary_alloc_id(793), trade_date(75), transact_time(60), alloc_status(87),
+    alloc_rej_code(88), alloc_type(626), alloc_intermed_req_type(808), match_status(573),
+    product(460), security_type(167), text(58), encoded_text(data = 355, length = 354),
+    alloc_ack_grp(comp) }, msg_type = b"P", header = c::HeaderBuilder
+);
+impl AllocationInstructionAck<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        alloc_id: v::FixStr<'b>,
+        transact_time: v::UtcTimestamp,
+        alloc_status: e::AllocStatus<'b>,
+    ) -> AllocationInstructionAckBuilder<'b> {
+        AllocationInstructionAckBuilder::new(alloc_id, transact_time, alloc_status)
     }
 }
 /// The body table of `DontKnowTrade` (MsgType `Q`).
@@ -2432,42 +4155,90 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `DontKnowTrade` (MsgType `Q`, app): a read view; getters are `O(1)`.
-    message DontKnowTrade[90] = DONT_KNOW_TRADE(b"Q", 27, 87, 3)
-    builder DontKnowTradeBuilder(order_id: v::FixStr<'b>, exec_id: v::FixStr<'b>, dk_reason: e::DkReason, side: e::Side) {
-        req order_id(27, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(28, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        req exec_id(29, 17, "ExecID", STRING, v::FixStr<'a>);
-        req dk_reason(30, 127, "DKReason", CHAR, e::DkReason);
-        req_comp instrument(31, 43, "Instrument", c::Instrument);
-        comp und_instrmt_grp(74, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(75, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        req side(76, 54, "Side", CHAR, e::Side);
-        req_comp order_qty_data(77, 5, "OrderQtyData", c::OrderQtyData);
-        opt last_qty(82, 32, "LastQty", QTY, v::Decimal);
-        opt last_px(83, 31, "LastPx", PRICE, v::Decimal);
-        opt text(84, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(85, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(86, 355, "EncodedText", DATA);
+t::message!(
+    DontKnowTrade, "DontKnowTrade", app, msg_type = "Q", slots = 90, def =
+    DONT_KNOW_TRADE, header = c::Header(0..27), trailer = c::Trailer(87..90),
+);
+impl<'a> DontKnowTrade<'a> {
+    t::req!(order_id, slot = 27, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 28, tag = 198, "SecondaryOrderID", STRING);
+    t::req!(exec_id, slot = 29, tag = 17, "ExecID", STRING);
+    t::req!(dk_reason, slot = 30, tag = 127, "DKReason", CHAR, e::DkReason);
+    t::req_comp!(instrument, slot = 31, slots = 43, "Instrument", c::Instrument);
+    t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::req!(side, slot = 76, tag = 54, "Side", CHAR, e::Side);
+    t::req_comp!(order_qty_data, slot = 77, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::opt!(last_qty, slot = 82, tag = 32, "LastQty", QTY);
+    t::opt!(last_px, slot = 83, tag = 31, "LastPx", PRICE);
+    t::opt!(text, slot = 84, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 85, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 86, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `DontKnowTrade`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DontKnowTradeBuilder<'b> {
+    /// `OrderID` (37), STRING, required.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `ExecID` (17), STRING, required.
+    pub exec_id: Option<v::FixStr<'b>>,
+    /// `DKReason` (127), CHAR, required.
+    pub dk_reason: Option<e::DkReason>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `LastQty` (32), QTY.
+    pub last_qty: Option<v::Decimal>,
+    /// `LastPx` (31), PRICE.
+    pub last_px: Option<v::Decimal>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> DontKnowTradeBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        order_id: v::FixStr<'b>,
+        exec_id: v::FixStr<'b>,
+        dk_reason: e::DkReason,
+        side: e::Side,
+    ) -> Self {
+        Self {
+            order_id: Some(order_id),
+            exec_id: Some(exec_id),
+            dk_reason: Some(dk_reason),
+            side: Some(side),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `DontKnowTrade`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    DontKnowTradeBuilder(order_id: v::FixStr<'b>, exec_id: v::FixStr<'b>, dk_reason: e::DkReason, side: e::Side) message b"Q" {
-        order_id: Option<v::FixStr<'b>> = req(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        exec_id: Option<v::FixStr<'b>> = req(17, "ExecID", STRING);
-        dk_reason: Option<e::DkReason> = req(127, "DKReason", CHAR);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        last_qty: Option<v::Decimal> = opt(32, "LastQty", QTY);
-        last_px: Option<v::Decimal> = opt(31, "LastPx", PRICE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    DontKnowTradeBuilder { order_id(37), secondary_order_id(198), exec_id(17),
+    dk_reason(127), instrument(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp),
+    side(54), order_qty_data(comp), last_qty(32), last_px(31), text(58),
+    encoded_text(data = 355, length = 354) }, msg_type = b"Q", header = c::HeaderBuilder
+);
+impl DontKnowTrade<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        order_id: v::FixStr<'b>,
+        exec_id: v::FixStr<'b>,
+        dk_reason: e::DkReason,
+        side: e::Side,
+    ) -> DontKnowTradeBuilder<'b> {
+        DontKnowTradeBuilder::new(order_id, exec_id, dk_reason, side)
     }
 }
 /// The body table of `QuoteRequest` (MsgType `R`).
@@ -2498,30 +4269,60 @@ pub static QUOTE_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `QuoteRequest` (MsgType `R`, app): a read view; getters are `O(1)`.
-    message QuoteRequest[38] = QUOTE_REQUEST(b"R", 27, 35, 3)
-    builder QuoteRequestBuilder(quote_req_id: v::FixStr<'b>) {
-        req quote_req_id(27, 131, "QuoteReqID", STRING, v::FixStr<'a>);
-        opt rfq_req_id(28, 644, "RFQReqID", STRING, v::FixStr<'a>);
-        opt cl_ord_id(29, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt order_capacity(30, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        req_comp quot_req_grp(31, 1, "QuotReqGrp", c::QuotReqGrp);
-        opt text(32, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(33, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(34, 355, "EncodedText", DATA);
+t::message!(
+    QuoteRequest, "QuoteRequest", app, msg_type = "R", slots = 38, def = QUOTE_REQUEST,
+    header = c::Header(0..27), trailer = c::Trailer(35..38),
+);
+impl<'a> QuoteRequest<'a> {
+    t::req!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
+    t::opt!(rfq_req_id, slot = 28, tag = 644, "RFQReqID", STRING);
+    t::opt!(cl_ord_id, slot = 29, tag = 11, "ClOrdID", STRING);
+    t::opt!(
+        order_capacity, slot = 30, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::req_comp!(quot_req_grp, slot = 31, slots = 1, "QuotReqGrp", c::QuotReqGrp);
+    t::opt!(text, slot = 32, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 33, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 34, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `QuoteRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuoteRequestBuilder<'b> {
+    /// `QuoteReqID` (131), STRING, required.
+    pub quote_req_id: Option<v::FixStr<'b>>,
+    /// `RFQReqID` (644), STRING.
+    pub rfq_req_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// The `QuotReqGrp` component.
+    pub quot_req_grp: Option<c::QuotReqGrpBuilder<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> QuoteRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_req_id: v::FixStr<'b>) -> Self {
+        Self {
+            quote_req_id: Some(quote_req_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `QuoteRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuoteRequestBuilder(quote_req_id: v::FixStr<'b>) message b"R" {
-        quote_req_id: Option<v::FixStr<'b>> = req(131, "QuoteReqID", STRING);
-        rfq_req_id: Option<v::FixStr<'b>> = opt(644, "RFQReqID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        quot_req_grp: Option<c::QuotReqGrpBuilder<'b>> = comp("QuotReqGrp");
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    QuoteRequestBuilder { quote_req_id(131), rfq_req_id(644), cl_ord_id(11),
+    order_capacity(528), quot_req_grp(comp), text(58), encoded_text(data = 355, length =
+    354) }, msg_type = b"R", header = c::HeaderBuilder
+);
+impl QuoteRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(quote_req_id: v::FixStr<'b>) -> QuoteRequestBuilder<'b> {
+        QuoteRequestBuilder::new(quote_req_id)
     }
 }
 /// The body table of `Quote` (MsgType `S`).
@@ -2584,132 +4385,248 @@ pub static QUOTE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Quote` (MsgType `S`, app): a read view; getters are `O(1)`.
-    message Quote[155] = QUOTE(b"S", 27, 152, 3)
-    builder QuoteBuilder(quote_id: v::FixStr<'b>) {
-        opt quote_req_id(27, 131, "QuoteReqID", STRING, v::FixStr<'a>);
-        req quote_id(28, 117, "QuoteID", STRING, v::FixStr<'a>);
-        opt quote_resp_id(29, 693, "QuoteRespID", STRING, v::FixStr<'a>);
-        opt quote_type(30, 537, "QuoteType", INT, e::QuoteType<'a>);
-        comp quot_qual_grp(31, 1, "QuotQualGrp", c::QuotQualGrp);
-        opt quote_response_level(32, 301, "QuoteResponseLevel", INT, e::QuoteResponseLevel<'a>);
-        comp parties(33, 1, "Parties", c::Parties);
-        opt trading_session_id(34, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(35, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        req_comp instrument(36, 43, "Instrument", c::Instrument);
-        comp financing_details(79, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(88, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt side(89, 54, "Side", CHAR, e::Side);
-        comp order_qty_data(90, 5, "OrderQtyData", c::OrderQtyData);
-        opt settl_type(95, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(96, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt settl_date2(97, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(98, 192, "OrderQty2", QTY, v::Decimal);
-        opt currency(99, 15, "Currency", CURRENCY, v::Currency);
-        comp stipulations(100, 1, "Stipulations", c::Stipulations);
-        opt account(101, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(102, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(103, 581, "AccountType", INT, e::AccountType<'a>);
-        comp leg_quot_grp(104, 1, "LegQuotGrp", c::LegQuotGrp);
-        opt bid_px(105, 132, "BidPx", PRICE, v::Decimal);
-        opt offer_px(106, 133, "OfferPx", PRICE, v::Decimal);
-        opt mkt_bid_px(107, 645, "MktBidPx", PRICE, v::Decimal);
-        opt mkt_offer_px(108, 646, "MktOfferPx", PRICE, v::Decimal);
-        opt min_bid_size(109, 647, "MinBidSize", QTY, v::Decimal);
-        opt bid_size(110, 134, "BidSize", QTY, v::Decimal);
-        opt min_offer_size(111, 648, "MinOfferSize", QTY, v::Decimal);
-        opt offer_size(112, 135, "OfferSize", QTY, v::Decimal);
-        opt valid_until_time(113, 62, "ValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt bid_spot_rate(114, 188, "BidSpotRate", PRICE, v::Decimal);
-        opt offer_spot_rate(115, 190, "OfferSpotRate", PRICE, v::Decimal);
-        opt bid_forward_points(116, 189, "BidForwardPoints", PRICEOFFSET, v::Decimal);
-        opt offer_forward_points(117, 191, "OfferForwardPoints", PRICEOFFSET, v::Decimal);
-        opt mid_px(118, 631, "MidPx", PRICE, v::Decimal);
-        opt bid_yield(119, 632, "BidYield", PERCENTAGE, v::Decimal);
-        opt mid_yield(120, 633, "MidYield", PERCENTAGE, v::Decimal);
-        opt offer_yield(121, 634, "OfferYield", PERCENTAGE, v::Decimal);
-        opt transact_time(122, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt ord_type(123, 40, "OrdType", CHAR, e::OrdType);
-        opt bid_forward_points2(124, 642, "BidForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt offer_forward_points2(125, 643, "OfferForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt settl_curr_bid_fx_rate(126, 656, "SettlCurrBidFxRate", FLOAT, v::Decimal);
-        opt settl_curr_offer_fx_rate(127, 657, "SettlCurrOfferFxRate", FLOAT, v::Decimal);
-        opt settl_curr_fx_rate_calc(128, 156, "SettlCurrFxRateCalc", CHAR, e::SettlCurrFxRateCalc);
-        opt comm_type(129, 13, "CommType", CHAR, e::CommType);
-        opt commission(130, 12, "Commission", AMT, v::Decimal);
-        opt cust_order_capacity(131, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt ex_destination(132, 100, "ExDestination", EXCHANGE, v::Exchange);
-        opt order_capacity(133, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt price_type(134, 423, "PriceType", INT, e::PriceType<'a>);
-        comp spread_or_benchmark_curve_data(135, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp yield_data(143, 6, "YieldData", c::YieldData);
-        opt text(149, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(150, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(151, 355, "EncodedText", DATA);
+t::message!(
+    Quote, "Quote", app, msg_type = "S", slots = 155, def = QUOTE, header = c::Header(0
+    ..27), trailer = c::Trailer(152..155),
+);
+impl<'a> Quote<'a> {
+    t::opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
+    t::req!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
+    t::opt!(quote_resp_id, slot = 29, tag = 693, "QuoteRespID", STRING);
+    t::opt!(quote_type, slot = 30, tag = 537, "QuoteType", INT, e::QuoteType);
+    t::comp!(quot_qual_grp, slot = 31, slots = 1, "QuotQualGrp", c::QuotQualGrp);
+    t::opt!(
+        quote_response_level, slot = 32, tag = 301, "QuoteResponseLevel", INT,
+        e::QuoteResponseLevel
+    );
+    t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
+    t::opt!(trading_session_id, slot = 34, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 35, tag = 625, "TradingSessionSubID", STRING);
+    t::req_comp!(instrument, slot = 36, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 79, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 88, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(side, slot = 89, tag = 54, "Side", CHAR, e::Side);
+    t::comp!(order_qty_data, slot = 90, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::opt!(settl_type, slot = 95, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 96, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(settl_date2, slot = 97, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 98, tag = 192, "OrderQty2", QTY);
+    t::opt!(currency, slot = 99, tag = 15, "Currency", CURRENCY);
+    t::comp!(stipulations, slot = 100, slots = 1, "Stipulations", c::Stipulations);
+    t::opt!(account, slot = 101, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 102, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 103, tag = 581, "AccountType", INT, e::AccountType);
+    t::comp!(leg_quot_grp, slot = 104, slots = 1, "LegQuotGrp", c::LegQuotGrp);
+    t::opt!(bid_px, slot = 105, tag = 132, "BidPx", PRICE);
+    t::opt!(offer_px, slot = 106, tag = 133, "OfferPx", PRICE);
+    t::opt!(mkt_bid_px, slot = 107, tag = 645, "MktBidPx", PRICE);
+    t::opt!(mkt_offer_px, slot = 108, tag = 646, "MktOfferPx", PRICE);
+    t::opt!(min_bid_size, slot = 109, tag = 647, "MinBidSize", QTY);
+    t::opt!(bid_size, slot = 110, tag = 134, "BidSize", QTY);
+    t::opt!(min_offer_size, slot = 111, tag = 648, "MinOfferSize", QTY);
+    t::opt!(offer_size, slot = 112, tag = 135, "OfferSize", QTY);
+    t::opt!(valid_until_time, slot = 113, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
+    t::opt!(bid_spot_rate, slot = 114, tag = 188, "BidSpotRate", PRICE);
+    t::opt!(offer_spot_rate, slot = 115, tag = 190, "OfferSpotRate", PRICE);
+    t::opt!(bid_forward_points, slot = 116, tag = 189, "BidForwardPoints", PRICEOFFSET);
+    t::opt!(
+        offer_forward_points, slot = 117, tag = 191, "OfferForwardPoints", PRICEOFFSET
+    );
+    t::opt!(mid_px, slot = 118, tag = 631, "MidPx", PRICE);
+    t::opt!(bid_yield, slot = 119, tag = 632, "BidYield", PERCENTAGE);
+    t::opt!(mid_yield, slot = 120, tag = 633, "MidYield", PERCENTAGE);
+    t::opt!(offer_yield, slot = 121, tag = 634, "OfferYield", PERCENTAGE);
+    t::opt!(transact_time, slot = 122, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(ord_type, slot = 123, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(
+        bid_forward_points2, slot = 124, tag = 642, "BidForwardPoints2", PRICEOFFSET
+    );
+    t::opt!(
+        offer_forward_points2, slot = 125, tag = 643, "OfferForwardPoints2", PRICEOFFSET
+    );
+    t::opt!(settl_curr_bid_fx_rate, slot = 126, tag = 656, "SettlCurrBidFxRate", FLOAT);
+    t::opt!(
+        settl_curr_offer_fx_rate, slot = 127, tag = 657, "SettlCurrOfferFxRate", FLOAT
+    );
+    t::opt!(
+        settl_curr_fx_rate_calc, slot = 128, tag = 156, "SettlCurrFxRateCalc", CHAR,
+        e::SettlCurrFxRateCalc
+    );
+    t::opt!(comm_type, slot = 129, tag = 13, "CommType", CHAR, e::CommType);
+    t::opt!(commission, slot = 130, tag = 12, "Commission", AMT);
+    t::opt!(
+        cust_order_capacity, slot = 131, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(ex_destination, slot = 132, tag = 100, "ExDestination", EXCHANGE);
+    t::opt!(
+        order_capacity, slot = 133, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(price_type, slot = 134, tag = 423, "PriceType", INT, e::PriceType);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 135, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 143, slots = 6, "YieldData", c::YieldData);
+    t::opt!(text, slot = 149, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 150, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 151, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `Quote`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuoteBuilder<'b> {
+    /// `QuoteReqID` (131), STRING.
+    pub quote_req_id: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING, required.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `QuoteRespID` (693), STRING.
+    pub quote_resp_id: Option<v::FixStr<'b>>,
+    /// `QuoteType` (537), INT.
+    pub quote_type: Option<e::QuoteType<'b>>,
+    /// The `QuotQualGrp` component.
+    pub quot_qual_grp: Option<c::QuotQualGrpBuilder<'b>>,
+    /// `QuoteResponseLevel` (301), INT.
+    pub quote_response_level: Option<e::QuoteResponseLevel<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `LegQuotGrp` component.
+    pub leg_quot_grp: Option<c::LegQuotGrpBuilder<'b>>,
+    /// `BidPx` (132), PRICE.
+    pub bid_px: Option<v::Decimal>,
+    /// `OfferPx` (133), PRICE.
+    pub offer_px: Option<v::Decimal>,
+    /// `MktBidPx` (645), PRICE.
+    pub mkt_bid_px: Option<v::Decimal>,
+    /// `MktOfferPx` (646), PRICE.
+    pub mkt_offer_px: Option<v::Decimal>,
+    /// `MinBidSize` (647), QTY.
+    pub min_bid_size: Option<v::Decimal>,
+    /// `BidSize` (134), QTY.
+    pub bid_size: Option<v::Decimal>,
+    /// `MinOfferSize` (648), QTY.
+    pub min_offer_size: Option<v::Decimal>,
+    /// `OfferSize` (135), QTY.
+    pub offer_size: Option<v::Decimal>,
+    /// `ValidUntilTime` (62), UTCTIMESTAMP.
+    pub valid_until_time: Option<v::UtcTimestamp>,
+    /// `BidSpotRate` (188), PRICE.
+    pub bid_spot_rate: Option<v::Decimal>,
+    /// `OfferSpotRate` (190), PRICE.
+    pub offer_spot_rate: Option<v::Decimal>,
+    /// `BidForwardPoints` (189), PRICEOFFSET.
+    pub bid_forward_points: Option<v::Decimal>,
+    /// `OfferForwardPoints` (191), PRICEOFFSET.
+    pub offer_forward_points: Option<v::Decimal>,
+    /// `MidPx` (631), PRICE.
+    pub mid_px: Option<v::Decimal>,
+    /// `BidYield` (632), PERCENTAGE.
+    pub bid_yield: Option<v::Decimal>,
+    /// `MidYield` (633), PERCENTAGE.
+    pub mid_yield: Option<v::Decimal>,
+    /// `OfferYield` (634), PERCENTAGE.
+    pub offer_yield: Option<v::Decimal>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: Option<e::OrdType>,
+    /// `BidForwardPoints2` (642), PRICEOFFSET.
+    pub bid_forward_points2: Option<v::Decimal>,
+    /// `OfferForwardPoints2` (643), PRICEOFFSET.
+    pub offer_forward_points2: Option<v::Decimal>,
+    /// `SettlCurrBidFxRate` (656), FLOAT.
+    pub settl_curr_bid_fx_rate: Option<v::Decimal>,
+    /// `SettlCurrOfferFxRate` (657), FLOAT.
+    pub settl_curr_offer_fx_rate: Option<v::Decimal>,
+    /// `SettlCurrFxRateCalc` (156), CHAR.
+    pub settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc>,
+    /// `CommType` (13), CHAR.
+    pub comm_type: Option<e::CommType>,
+    /// `Commission` (12), AMT.
+    pub commission: Option<v::Decimal>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `ExDestination` (100), EXCHANGE.
+    pub ex_destination: Option<v::Exchange>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> QuoteBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_id: v::FixStr<'b>) -> Self {
+        Self {
+            quote_id: Some(quote_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `Quote`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuoteBuilder(quote_id: v::FixStr<'b>) message b"S" {
-        quote_req_id: Option<v::FixStr<'b>> = opt(131, "QuoteReqID", STRING);
-        quote_id: Option<v::FixStr<'b>> = req(117, "QuoteID", STRING);
-        quote_resp_id: Option<v::FixStr<'b>> = opt(693, "QuoteRespID", STRING);
-        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
-        quot_qual_grp: Option<c::QuotQualGrpBuilder<'b>> = comp("QuotQualGrp");
-        quote_response_level: Option<e::QuoteResponseLevel<'b>> = opt(301, "QuoteResponseLevel", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        leg_quot_grp: Option<c::LegQuotGrpBuilder<'b>> = comp("LegQuotGrp");
-        bid_px: Option<v::Decimal> = opt(132, "BidPx", PRICE);
-        offer_px: Option<v::Decimal> = opt(133, "OfferPx", PRICE);
-        mkt_bid_px: Option<v::Decimal> = opt(645, "MktBidPx", PRICE);
-        mkt_offer_px: Option<v::Decimal> = opt(646, "MktOfferPx", PRICE);
-        min_bid_size: Option<v::Decimal> = opt(647, "MinBidSize", QTY);
-        bid_size: Option<v::Decimal> = opt(134, "BidSize", QTY);
-        min_offer_size: Option<v::Decimal> = opt(648, "MinOfferSize", QTY);
-        offer_size: Option<v::Decimal> = opt(135, "OfferSize", QTY);
-        valid_until_time: Option<v::UtcTimestamp> = opt(62, "ValidUntilTime", UTCTIMESTAMP);
-        bid_spot_rate: Option<v::Decimal> = opt(188, "BidSpotRate", PRICE);
-        offer_spot_rate: Option<v::Decimal> = opt(190, "OfferSpotRate", PRICE);
-        bid_forward_points: Option<v::Decimal> = opt(189, "BidForwardPoints", PRICEOFFSET);
-        offer_forward_points: Option<v::Decimal> = opt(191, "OfferForwardPoints", PRICEOFFSET);
-        mid_px: Option<v::Decimal> = opt(631, "MidPx", PRICE);
-        bid_yield: Option<v::Decimal> = opt(632, "BidYield", PERCENTAGE);
-        mid_yield: Option<v::Decimal> = opt(633, "MidYield", PERCENTAGE);
-        offer_yield: Option<v::Decimal> = opt(634, "OfferYield", PERCENTAGE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
-        bid_forward_points2: Option<v::Decimal> = opt(642, "BidForwardPoints2", PRICEOFFSET);
-        offer_forward_points2: Option<v::Decimal> = opt(643, "OfferForwardPoints2", PRICEOFFSET);
-        settl_curr_bid_fx_rate: Option<v::Decimal> = opt(656, "SettlCurrBidFxRate", FLOAT);
-        settl_curr_offer_fx_rate: Option<v::Decimal> = opt(657, "SettlCurrOfferFxRate", FLOAT);
-        settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc> = opt(156, "SettlCurrFxRateCalc", CHAR);
-        comm_type: Option<e::CommType> = opt(13, "CommType", CHAR);
-        commission: Option<v::Decimal> = opt(12, "Commission", AMT);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    QuoteBuilder { quote_req_id(131), quote_id(117), quote_resp_id(693), quote_type(537),
+    quot_qual_grp(comp), quote_response_level(301), parties(comp),
+    trading_session_id(336), trading_session_sub_id(625), instrument(comp),
+    financing_details(comp), und_instrmt_grp(comp), side(54), order_qty_data(comp),
+    settl_type(63), settl_date(64), settl_date2(193), order_qty2(192), currency(15),
+    stipulations(comp), account(1), acct_id_source(660), account_type(581),
+    leg_quot_grp(comp), bid_px(132), offer_px(133), mkt_bid_px(645), mkt_offer_px(646),
+    min_bid_size(647), bid_size(134), min_offer_size(648), offer_size(135),
+    valid_until_time(62), bid_spot_rate(188), offer_spot_rate(190),
+    bid_forward_points(189), offer_forward_points(191), mid_px(631), bid_yield(632),
+    mid_yield(633), offer_yield(634), transact_time(60), ord_type(40),
+    bid_forward_points2(642), offer_forward_points2(643), settl_curr_bid_fx_rate(656),
+    settl_curr_offer_fx_rate(657), settl_curr_fx_rate_calc(156), comm_type(13),
+    commission(12), cust_order_capacity(582), ex_destination(100), order_capacity(528),
+    price_type(423), spread_or_benchmark_curve_data(comp), yield_data(comp), text(58),
+    encoded_text(data = 355, length = 354) }, msg_type = b"S", header = c::HeaderBuilder
+);
+impl Quote<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(quote_id: v::FixStr<'b>) -> QuoteBuilder<'b> {
+        QuoteBuilder::new(quote_id)
     }
 }
 /// The body table of `SettlementInstructions` (MsgType `T`).
@@ -2740,34 +4657,85 @@ pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SettlementInstructions` (MsgType `T`, app): a read view; getters are `O(1)`.
-    message SettlementInstructions[40] = SETTLEMENT_INSTRUCTIONS(b"T", 27, 37, 3)
-    builder SettlementInstructionsBuilder(settl_inst_msg_id: v::FixStr<'b>, settl_inst_mode: e::SettlInstMode, transact_time: v::UtcTimestamp) {
-        req settl_inst_msg_id(27, 777, "SettlInstMsgID", STRING, v::FixStr<'a>);
-        opt settl_inst_req_id(28, 791, "SettlInstReqID", STRING, v::FixStr<'a>);
-        req settl_inst_mode(29, 160, "SettlInstMode", CHAR, e::SettlInstMode);
-        opt settl_inst_req_rej_code(30, 792, "SettlInstReqRejCode", INT, e::SettlInstReqRejCode<'a>);
-        opt text(31, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(32, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(33, 355, "EncodedText", DATA);
-        opt cl_ord_id(34, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        req transact_time(35, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp settl_inst_grp(36, 1, "SettlInstGrp", c::SettlInstGrp);
+t::message!(
+    SettlementInstructions, "SettlementInstructions", app, msg_type = "T", slots = 40,
+    def = SETTLEMENT_INSTRUCTIONS, header = c::Header(0..27), trailer = c::Trailer(37
+    ..40),
+);
+impl<'a> SettlementInstructions<'a> {
+    t::req!(settl_inst_msg_id, slot = 27, tag = 777, "SettlInstMsgID", STRING);
+    t::opt!(settl_inst_req_id, slot = 28, tag = 791, "SettlInstReqID", STRING);
+    t::req!(
+        settl_inst_mode, slot = 29, tag = 160, "SettlInstMode", CHAR, e::SettlInstMode
+    );
+    t::opt!(
+        settl_inst_req_rej_code, slot = 30, tag = 792, "SettlInstReqRejCode", INT,
+        e::SettlInstReqRejCode
+    );
+    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+    t::opt!(cl_ord_id, slot = 34, tag = 11, "ClOrdID", STRING);
+    t::req!(transact_time, slot = 35, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(settl_inst_grp, slot = 36, slots = 1, "SettlInstGrp", c::SettlInstGrp);
+}
+/// Builds a `SettlementInstructions`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SettlementInstructionsBuilder<'b> {
+    /// `SettlInstMsgID` (777), STRING, required.
+    pub settl_inst_msg_id: Option<v::FixStr<'b>>,
+    /// `SettlInstReqID` (791), STRING.
+    pub settl_inst_req_id: Option<v::FixStr<'b>>,
+    /// `SettlInstMode` (160), CHAR, required.
+    pub settl_inst_mode: Option<e::SettlInstMode>,
+    /// `SettlInstReqRejCode` (792), INT.
+    pub settl_inst_req_rej_code: Option<e::SettlInstReqRejCode<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `SettlInstGrp` component.
+    pub settl_inst_grp: Option<c::SettlInstGrpBuilder<'b>>,
+}
+impl<'b> SettlementInstructionsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        settl_inst_msg_id: v::FixStr<'b>,
+        settl_inst_mode: e::SettlInstMode,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            settl_inst_msg_id: Some(settl_inst_msg_id),
+            settl_inst_mode: Some(settl_inst_mode),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `SettlementInstructions`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SettlementInstructionsBuilder(settl_inst_msg_id: v::FixStr<'b>, settl_inst_mode: e::SettlInstMode, transact_time: v::UtcTimestamp) message b"T" {
-        settl_inst_msg_id: Option<v::FixStr<'b>> = req(777, "SettlInstMsgID", STRING);
-        settl_inst_req_id: Option<v::FixStr<'b>> = opt(791, "SettlInstReqID", STRING);
-        settl_inst_mode: Option<e::SettlInstMode> = req(160, "SettlInstMode", CHAR);
-        settl_inst_req_rej_code: Option<e::SettlInstReqRejCode<'b>> = opt(792, "SettlInstReqRejCode", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        settl_inst_grp: Option<c::SettlInstGrpBuilder<'b>> = comp("SettlInstGrp");
+t::build!(
+    SettlementInstructionsBuilder { settl_inst_msg_id(777), settl_inst_req_id(791),
+    settl_inst_mode(160), settl_inst_req_rej_code(792), text(58), encoded_text(data =
+    355, length = 354), cl_ord_id(11), transact_time(60), settl_inst_grp(comp) },
+    msg_type = b"T", header = c::HeaderBuilder
+);
+impl SettlementInstructions<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        settl_inst_msg_id: v::FixStr<'b>,
+        settl_inst_mode: e::SettlInstMode,
+        transact_time: v::UtcTimestamp,
+    ) -> SettlementInstructionsBuilder<'b> {
+        SettlementInstructionsBuilder::new(
+            settl_inst_msg_id,
+            settl_inst_mode,
+            transact_time,
+        )
     }
 }
 /// The body table of `MarketDataRequest` (MsgType `V`).
@@ -2807,41 +4775,98 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `MarketDataRequest` (MsgType `V`, app): a read view; getters are `O(1)`.
-    message MarketDataRequest[43] = MARKET_DATA_REQUEST(b"V", 27, 40, 3)
-    builder MarketDataRequestBuilder(md_req_id: v::FixStr<'b>, subscription_request_type: e::SubscriptionRequestType, market_depth: i64) {
-        req md_req_id(27, 262, "MDReqID", STRING, v::FixStr<'a>);
-        req subscription_request_type(28, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
-        req market_depth(29, 264, "MarketDepth", INT, i64);
-        opt md_update_type(30, 265, "MDUpdateType", INT, e::MdUpdateType<'a>);
-        opt aggregated_book(31, 266, "AggregatedBook", BOOLEAN, bool);
-        opt open_close_settl_flag(32, 286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt scope(33, 546, "Scope", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt md_implicit_delete(34, 547, "MDImplicitDelete", BOOLEAN, bool);
-        req_comp md_req_grp(35, 1, "MDReqGrp", c::MdReqGrp);
-        req_comp instrmt_md_req_grp(36, 1, "InstrmtMDReqGrp", c::InstrmtMdReqGrp);
-        comp trdg_ses_grp(37, 1, "TrdgSesGrp", c::TrdgSesGrp);
-        opt appl_queue_action(38, 815, "ApplQueueAction", INT, e::ApplQueueAction<'a>);
-        opt appl_queue_max(39, 812, "ApplQueueMax", INT, i64);
+t::message!(
+    MarketDataRequest, "MarketDataRequest", app, msg_type = "V", slots = 43, def =
+    MARKET_DATA_REQUEST, header = c::Header(0..27), trailer = c::Trailer(40..43),
+);
+impl<'a> MarketDataRequest<'a> {
+    t::req!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
+    t::req!(
+        subscription_request_type, slot = 28, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+    t::req!(market_depth, slot = 29, tag = 264, "MarketDepth", INT);
+    t::opt!(md_update_type, slot = 30, tag = 265, "MDUpdateType", INT, e::MdUpdateType);
+    t::opt!(aggregated_book, slot = 31, tag = 266, "AggregatedBook", BOOLEAN);
+    t::opt!(
+        open_close_settl_flag, slot = 32, tag = 286, "OpenCloseSettlFlag",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(scope, slot = 33, tag = 546, "Scope", MULTIPLEVALUESTRING);
+    t::opt!(md_implicit_delete, slot = 34, tag = 547, "MDImplicitDelete", BOOLEAN);
+    t::req_comp!(md_req_grp, slot = 35, slots = 1, "MDReqGrp", c::MdReqGrp);
+    t::req_comp!(
+        instrmt_md_req_grp, slot = 36, slots = 1, "InstrmtMDReqGrp", c::InstrmtMdReqGrp
+    );
+    t::comp!(trdg_ses_grp, slot = 37, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    t::opt!(
+        appl_queue_action, slot = 38, tag = 815, "ApplQueueAction", INT,
+        e::ApplQueueAction
+    );
+    t::opt!(appl_queue_max, slot = 39, tag = 812, "ApplQueueMax", INT);
+}
+/// Builds a `MarketDataRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarketDataRequestBuilder<'b> {
+    /// `MDReqID` (262), STRING, required.
+    pub md_req_id: Option<v::FixStr<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR, required.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+    /// `MarketDepth` (264), INT, required.
+    pub market_depth: Option<i64>,
+    /// `MDUpdateType` (265), INT.
+    pub md_update_type: Option<e::MdUpdateType<'b>>,
+    /// `AggregatedBook` (266), BOOLEAN.
+    pub aggregated_book: Option<bool>,
+    /// `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
+    pub open_close_settl_flag: Option<v::MultipleValueString<'b>>,
+    /// `Scope` (546), MULTIPLEVALUESTRING.
+    pub scope: Option<v::MultipleValueString<'b>>,
+    /// `MDImplicitDelete` (547), BOOLEAN.
+    pub md_implicit_delete: Option<bool>,
+    /// The `MDReqGrp` component.
+    pub md_req_grp: Option<c::MdReqGrpBuilder<'b>>,
+    /// The `InstrmtMDReqGrp` component.
+    pub instrmt_md_req_grp: Option<c::InstrmtMdReqGrpBuilder<'b>>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
+    /// `ApplQueueAction` (815), INT.
+    pub appl_queue_action: Option<e::ApplQueueAction<'b>>,
+    /// `ApplQueueMax` (812), INT.
+    pub appl_queue_max: Option<i64>,
+}
+impl<'b> MarketDataRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        md_req_id: v::FixStr<'b>,
+        subscription_request_type: e::SubscriptionRequestType,
+        market_depth: i64,
+    ) -> Self {
+        Self {
+            md_req_id: Some(md_req_id),
+            subscription_request_type: Some(subscription_request_type),
+            market_depth: Some(market_depth),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `MarketDataRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MarketDataRequestBuilder(md_req_id: v::FixStr<'b>, subscription_request_type: e::SubscriptionRequestType, market_depth: i64) message b"V" {
-        md_req_id: Option<v::FixStr<'b>> = req(262, "MDReqID", STRING);
-        subscription_request_type: Option<e::SubscriptionRequestType> = req(263, "SubscriptionRequestType", CHAR);
-        market_depth: Option<i64> = req(264, "MarketDepth", INT);
-        md_update_type: Option<e::MdUpdateType<'b>> = opt(265, "MDUpdateType", INT);
-        aggregated_book: Option<bool> = opt(266, "AggregatedBook", BOOLEAN);
-        open_close_settl_flag: Option<v::MultipleValueString<'b>> = opt(286, "OpenCloseSettlFlag", MULTIPLEVALUESTRING);
-        scope: Option<v::MultipleValueString<'b>> = opt(546, "Scope", MULTIPLEVALUESTRING);
-        md_implicit_delete: Option<bool> = opt(547, "MDImplicitDelete", BOOLEAN);
-        md_req_grp: Option<c::MdReqGrpBuilder<'b>> = comp("MDReqGrp");
-        instrmt_md_req_grp: Option<c::InstrmtMdReqGrpBuilder<'b>> = comp("InstrmtMDReqGrp");
-        trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        appl_queue_action: Option<e::ApplQueueAction<'b>> = opt(815, "ApplQueueAction", INT);
-        appl_queue_max: Option<i64> = opt(812, "ApplQueueMax", INT);
+t::build!(
+    MarketDataRequestBuilder { md_req_id(262), subscription_request_type(263),
+    market_depth(264), md_update_type(265), aggregated_book(266),
+    open_close_settl_flag(286), scope(546), md_implicit_delete(547), md_req_grp(comp),
+    instrmt_md_req_grp(comp), trdg_ses_grp(comp), appl_queue_action(815),
+    appl_queue_max(812) }, msg_type = b"V", header = c::HeaderBuilder
+);
+impl MarketDataRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        md_req_id: v::FixStr<'b>,
+        subscription_request_type: e::SubscriptionRequestType,
+        market_depth: i64,
+    ) -> MarketDataRequestBuilder<'b> {
+        MarketDataRequestBuilder::new(md_req_id, subscription_request_type, market_depth)
     }
 }
 /// The body table of `MarketDataSnapshotFullRefresh` (MsgType `W`).
@@ -2891,35 +4916,73 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `MarketDataSnapshotFullRefresh` (MsgType `W`, app): a read view; getters are `O(1)`.
-    message MarketDataSnapshotFullRefresh[82] = MARKET_DATA_SNAPSHOT_FULL_REFRESH(b"W", 27, 79, 3)
-    builder MarketDataSnapshotFullRefreshBuilder() {
-        opt md_req_id(27, 262, "MDReqID", STRING, v::FixStr<'a>);
-        req_comp instrument(28, 43, "Instrument", c::Instrument);
-        comp und_instrmt_grp(71, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(72, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        opt financial_status(73, 291, "FinancialStatus", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt corporate_action(74, 292, "CorporateAction", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt net_chg_prev_day(75, 451, "NetChgPrevDay", PRICEOFFSET, v::Decimal);
-        req_comp md_full_grp(76, 1, "MDFullGrp", c::MdFullGrp);
-        opt appl_queue_depth(77, 813, "ApplQueueDepth", INT, i64);
-        opt appl_queue_resolution(78, 814, "ApplQueueResolution", INT, e::ApplQueueResolution<'a>);
+t::message!(
+    MarketDataSnapshotFullRefresh, "MarketDataSnapshotFullRefresh", app, msg_type = "W",
+    slots = 82, def = MARKET_DATA_SNAPSHOT_FULL_REFRESH, header = c::Header(0..27),
+    trailer = c::Trailer(79..82),
+);
+impl<'a> MarketDataSnapshotFullRefresh<'a> {
+    t::opt!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
+    t::req_comp!(instrument, slot = 28, slots = 43, "Instrument", c::Instrument);
+    t::comp!(und_instrmt_grp, slot = 71, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 72, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::opt!(
+        financial_status, slot = 73, tag = 291, "FinancialStatus", MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        corporate_action, slot = 74, tag = 292, "CorporateAction", MULTIPLEVALUESTRING
+    );
+    t::opt!(net_chg_prev_day, slot = 75, tag = 451, "NetChgPrevDay", PRICEOFFSET);
+    t::req_comp!(md_full_grp, slot = 76, slots = 1, "MDFullGrp", c::MdFullGrp);
+    t::opt!(appl_queue_depth, slot = 77, tag = 813, "ApplQueueDepth", INT);
+    t::opt!(
+        appl_queue_resolution, slot = 78, tag = 814, "ApplQueueResolution", INT,
+        e::ApplQueueResolution
+    );
+}
+/// Builds a `MarketDataSnapshotFullRefresh`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarketDataSnapshotFullRefreshBuilder<'b> {
+    /// `MDReqID` (262), STRING.
+    pub md_req_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `FinancialStatus` (291), MULTIPLEVALUESTRING.
+    pub financial_status: Option<v::MultipleValueString<'b>>,
+    /// `CorporateAction` (292), MULTIPLEVALUESTRING.
+    pub corporate_action: Option<v::MultipleValueString<'b>>,
+    /// `NetChgPrevDay` (451), PRICEOFFSET.
+    pub net_chg_prev_day: Option<v::Decimal>,
+    /// The `MDFullGrp` component.
+    pub md_full_grp: Option<c::MdFullGrpBuilder<'b>>,
+    /// `ApplQueueDepth` (813), INT.
+    pub appl_queue_depth: Option<i64>,
+    /// `ApplQueueResolution` (814), INT.
+    pub appl_queue_resolution: Option<e::ApplQueueResolution<'b>>,
+}
+impl<'b> MarketDataSnapshotFullRefreshBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `MarketDataSnapshotFullRefresh`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MarketDataSnapshotFullRefreshBuilder() message b"W" {
-        md_req_id: Option<v::FixStr<'b>> = opt(262, "MDReqID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        financial_status: Option<v::MultipleValueString<'b>> = opt(291, "FinancialStatus", MULTIPLEVALUESTRING);
-        corporate_action: Option<v::MultipleValueString<'b>> = opt(292, "CorporateAction", MULTIPLEVALUESTRING);
-        net_chg_prev_day: Option<v::Decimal> = opt(451, "NetChgPrevDay", PRICEOFFSET);
-        md_full_grp: Option<c::MdFullGrpBuilder<'b>> = comp("MDFullGrp");
-        appl_queue_depth: Option<i64> = opt(813, "ApplQueueDepth", INT);
-        appl_queue_resolution: Option<e::ApplQueueResolution<'b>> = opt(814, "ApplQueueResolution", INT);
+t::build!(
+    MarketDataSnapshotFullRefreshBuilder { md_req_id(262), instrument(comp),
+    und_instrmt_grp(comp), instrmt_leg_grp(comp), financial_status(291),
+    corporate_action(292), net_chg_prev_day(451), md_full_grp(comp),
+    appl_queue_depth(813), appl_queue_resolution(814) }, msg_type = b"W", header =
+    c::HeaderBuilder
+);
+impl MarketDataSnapshotFullRefresh<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> MarketDataSnapshotFullRefreshBuilder<'b> {
+        MarketDataSnapshotFullRefreshBuilder::new()
     }
 }
 /// The body table of `MarketDataIncrementalRefresh` (MsgType `X`).
@@ -2949,23 +5012,49 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `MarketDataIncrementalRefresh` (MsgType `X`, app): a read view; getters are `O(1)`.
-    message MarketDataIncrementalRefresh[34] = MARKET_DATA_INCREMENTAL_REFRESH(b"X", 27, 31, 3)
-    builder MarketDataIncrementalRefreshBuilder() {
-        opt md_req_id(27, 262, "MDReqID", STRING, v::FixStr<'a>);
-        req_comp md_inc_grp(28, 1, "MDIncGrp", c::MdIncGrp);
-        opt appl_queue_depth(29, 813, "ApplQueueDepth", INT, i64);
-        opt appl_queue_resolution(30, 814, "ApplQueueResolution", INT, e::ApplQueueResolution<'a>);
+t::message!(
+    MarketDataIncrementalRefresh, "MarketDataIncrementalRefresh", app, msg_type = "X",
+    slots = 34, def = MARKET_DATA_INCREMENTAL_REFRESH, header = c::Header(0..27), trailer
+    = c::Trailer(31..34),
+);
+impl<'a> MarketDataIncrementalRefresh<'a> {
+    t::opt!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
+    t::req_comp!(md_inc_grp, slot = 28, slots = 1, "MDIncGrp", c::MdIncGrp);
+    t::opt!(appl_queue_depth, slot = 29, tag = 813, "ApplQueueDepth", INT);
+    t::opt!(
+        appl_queue_resolution, slot = 30, tag = 814, "ApplQueueResolution", INT,
+        e::ApplQueueResolution
+    );
+}
+/// Builds a `MarketDataIncrementalRefresh`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarketDataIncrementalRefreshBuilder<'b> {
+    /// `MDReqID` (262), STRING.
+    pub md_req_id: Option<v::FixStr<'b>>,
+    /// The `MDIncGrp` component.
+    pub md_inc_grp: Option<c::MdIncGrpBuilder<'b>>,
+    /// `ApplQueueDepth` (813), INT.
+    pub appl_queue_depth: Option<i64>,
+    /// `ApplQueueResolution` (814), INT.
+    pub appl_queue_resolution: Option<e::ApplQueueResolution<'b>>,
+}
+impl<'b> MarketDataIncrementalRefreshBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `MarketDataIncrementalRefresh`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MarketDataIncrementalRefreshBuilder() message b"X" {
-        md_req_id: Option<v::FixStr<'b>> = opt(262, "MDReqID", STRING);
-        md_inc_grp: Option<c::MdIncGrpBuilder<'b>> = comp("MDIncGrp");
-        appl_queue_depth: Option<i64> = opt(813, "ApplQueueDepth", INT);
-        appl_queue_resolution: Option<e::ApplQueueResolution<'b>> = opt(814, "ApplQueueResolution", INT);
+t::build!(
+    MarketDataIncrementalRefreshBuilder { md_req_id(262), md_inc_grp(comp),
+    appl_queue_depth(813), appl_queue_resolution(814) }, msg_type = b"X", header =
+    c::HeaderBuilder
+);
+impl MarketDataIncrementalRefresh<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> MarketDataIncrementalRefreshBuilder<'b> {
+        MarketDataIncrementalRefreshBuilder::new()
     }
 }
 /// The body table of `MarketDataRequestReject` (MsgType `Y`).
@@ -2995,26 +5084,56 @@ pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `MarketDataRequestReject` (MsgType `Y`, app): a read view; getters are `O(1)`.
-    message MarketDataRequestReject[36] = MARKET_DATA_REQUEST_REJECT(b"Y", 27, 33, 3)
-    builder MarketDataRequestRejectBuilder(md_req_id: v::FixStr<'b>) {
-        req md_req_id(27, 262, "MDReqID", STRING, v::FixStr<'a>);
-        opt md_req_rej_reason(28, 281, "MDReqRejReason", CHAR, e::MdReqRejReason);
-        comp md_rjct_grp(29, 1, "MDRjctGrp", c::MdRjctGrp);
-        opt text(30, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(31, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(32, 355, "EncodedText", DATA);
+t::message!(
+    MarketDataRequestReject, "MarketDataRequestReject", app, msg_type = "Y", slots = 36,
+    def = MARKET_DATA_REQUEST_REJECT, header = c::Header(0..27), trailer = c::Trailer(33
+    ..36),
+);
+impl<'a> MarketDataRequestReject<'a> {
+    t::req!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
+    t::opt!(
+        md_req_rej_reason, slot = 28, tag = 281, "MDReqRejReason", CHAR,
+        e::MdReqRejReason
+    );
+    t::comp!(md_rjct_grp, slot = 29, slots = 1, "MDRjctGrp", c::MdRjctGrp);
+    t::opt!(text, slot = 30, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 31, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 32, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `MarketDataRequestReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarketDataRequestRejectBuilder<'b> {
+    /// `MDReqID` (262), STRING, required.
+    pub md_req_id: Option<v::FixStr<'b>>,
+    /// `MDReqRejReason` (281), CHAR.
+    pub md_req_rej_reason: Option<e::MdReqRejReason>,
+    /// The `MDRjctGrp` component.
+    pub md_rjct_grp: Option<c::MdRjctGrpBuilder<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> MarketDataRequestRejectBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(md_req_id: v::FixStr<'b>) -> Self {
+        Self {
+            md_req_id: Some(md_req_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `MarketDataRequestReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MarketDataRequestRejectBuilder(md_req_id: v::FixStr<'b>) message b"Y" {
-        md_req_id: Option<v::FixStr<'b>> = req(262, "MDReqID", STRING);
-        md_req_rej_reason: Option<e::MdReqRejReason> = opt(281, "MDReqRejReason", CHAR);
-        md_rjct_grp: Option<c::MdRjctGrpBuilder<'b>> = comp("MDRjctGrp");
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    MarketDataRequestRejectBuilder { md_req_id(262), md_req_rej_reason(281),
+    md_rjct_grp(comp), text(58), encoded_text(data = 355, length = 354) }, msg_type =
+    b"Y", header = c::HeaderBuilder
+);
+impl MarketDataRequestReject<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(md_req_id: v::FixStr<'b>) -> MarketDataRequestRejectBuilder<'b> {
+        MarketDataRequestRejectBuilder::new(md_req_id)
     }
 }
 /// The body table of `QuoteCancel` (MsgType `Z`).
@@ -3052,37 +5171,86 @@ pub static QUOTE_CANCEL: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `QuoteCancel` (MsgType `Z`, app): a read view; getters are `O(1)`.
-    message QuoteCancel[41] = QUOTE_CANCEL(b"Z", 27, 38, 3)
-    builder QuoteCancelBuilder(quote_id: v::FixStr<'b>, quote_cancel_type: e::QuoteCancelType<'b>) {
-        opt quote_req_id(27, 131, "QuoteReqID", STRING, v::FixStr<'a>);
-        req quote_id(28, 117, "QuoteID", STRING, v::FixStr<'a>);
-        req quote_cancel_type(29, 298, "QuoteCancelType", INT, e::QuoteCancelType<'a>);
-        opt quote_response_level(30, 301, "QuoteResponseLevel", INT, e::QuoteResponseLevel<'a>);
-        comp parties(31, 1, "Parties", c::Parties);
-        opt account(32, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(33, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(34, 581, "AccountType", INT, e::AccountType<'a>);
-        opt trading_session_id(35, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(36, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        comp quot_cxl_entries_grp(37, 1, "QuotCxlEntriesGrp", c::QuotCxlEntriesGrp);
+t::message!(
+    QuoteCancel, "QuoteCancel", app, msg_type = "Z", slots = 41, def = QUOTE_CANCEL,
+    header = c::Header(0..27), trailer = c::Trailer(38..41),
+);
+impl<'a> QuoteCancel<'a> {
+    t::opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
+    t::req!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
+    t::req!(
+        quote_cancel_type, slot = 29, tag = 298, "QuoteCancelType", INT,
+        e::QuoteCancelType
+    );
+    t::opt!(
+        quote_response_level, slot = 30, tag = 301, "QuoteResponseLevel", INT,
+        e::QuoteResponseLevel
+    );
+    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 32, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 33, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(trading_session_id, slot = 35, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 36, tag = 625, "TradingSessionSubID", STRING);
+    t::comp!(
+        quot_cxl_entries_grp, slot = 37, slots = 1, "QuotCxlEntriesGrp",
+        c::QuotCxlEntriesGrp
+    );
+}
+/// Builds a `QuoteCancel`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuoteCancelBuilder<'b> {
+    /// `QuoteReqID` (131), STRING.
+    pub quote_req_id: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING, required.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `QuoteCancelType` (298), INT, required.
+    pub quote_cancel_type: Option<e::QuoteCancelType<'b>>,
+    /// `QuoteResponseLevel` (301), INT.
+    pub quote_response_level: Option<e::QuoteResponseLevel<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// The `QuotCxlEntriesGrp` component.
+    pub quot_cxl_entries_grp: Option<c::QuotCxlEntriesGrpBuilder<'b>>,
+}
+impl<'b> QuoteCancelBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        quote_id: v::FixStr<'b>,
+        quote_cancel_type: e::QuoteCancelType<'b>,
+    ) -> Self {
+        Self {
+            quote_id: Some(quote_id),
+            quote_cancel_type: Some(quote_cancel_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `QuoteCancel`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuoteCancelBuilder(quote_id: v::FixStr<'b>, quote_cancel_type: e::QuoteCancelType<'b>) message b"Z" {
-        quote_req_id: Option<v::FixStr<'b>> = opt(131, "QuoteReqID", STRING);
-        quote_id: Option<v::FixStr<'b>> = req(117, "QuoteID", STRING);
-        quote_cancel_type: Option<e::QuoteCancelType<'b>> = req(298, "QuoteCancelType", INT);
-        quote_response_level: Option<e::QuoteResponseLevel<'b>> = opt(301, "QuoteResponseLevel", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        quot_cxl_entries_grp: Option<c::QuotCxlEntriesGrpBuilder<'b>> = comp("QuotCxlEntriesGrp");
+t::build!(
+    QuoteCancelBuilder { quote_req_id(131), quote_id(117), quote_cancel_type(298),
+    quote_response_level(301), parties(comp), account(1), acct_id_source(660),
+    account_type(581), trading_session_id(336), trading_session_sub_id(625),
+    quot_cxl_entries_grp(comp) }, msg_type = b"Z", header = c::HeaderBuilder
+);
+impl QuoteCancel<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        quote_id: v::FixStr<'b>,
+        quote_cancel_type: e::QuoteCancelType<'b>,
+    ) -> QuoteCancelBuilder<'b> {
+        QuoteCancelBuilder::new(quote_id, quote_cancel_type)
     }
 }
 /// The body table of `QuoteStatusRequest` (MsgType `a`).
@@ -3133,41 +5301,79 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `QuoteStatusRequest` (MsgType `a`, app): a read view; getters are `O(1)`.
-    message QuoteStatusRequest[93] = QUOTE_STATUS_REQUEST(b"a", 27, 90, 3)
-    builder QuoteStatusRequestBuilder() {
-        opt quote_status_req_id(27, 649, "QuoteStatusReqID", STRING, v::FixStr<'a>);
-        opt quote_id(28, 117, "QuoteID", STRING, v::FixStr<'a>);
-        req_comp instrument(29, 43, "Instrument", c::Instrument);
-        comp financing_details(72, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(81, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(82, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp parties(83, 1, "Parties", c::Parties);
-        opt account(84, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(85, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(86, 581, "AccountType", INT, e::AccountType<'a>);
-        opt trading_session_id(87, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(88, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt subscription_request_type(89, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
+t::message!(
+    QuoteStatusRequest, "QuoteStatusRequest", app, msg_type = "a", slots = 93, def =
+    QUOTE_STATUS_REQUEST, header = c::Header(0..27), trailer = c::Trailer(90..93),
+);
+impl<'a> QuoteStatusRequest<'a> {
+    t::opt!(quote_status_req_id, slot = 27, tag = 649, "QuoteStatusReqID", STRING);
+    t::opt!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
+    t::req_comp!(instrument, slot = 29, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 72, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 81, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 82, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(parties, slot = 83, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 84, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 85, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 86, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(trading_session_id, slot = 87, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 88, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        subscription_request_type, slot = 89, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+}
+/// Builds a `QuoteStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuoteStatusRequestBuilder<'b> {
+    /// `QuoteStatusReqID` (649), STRING.
+    pub quote_status_req_id: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+}
+impl<'b> QuoteStatusRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `QuoteStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuoteStatusRequestBuilder() message b"a" {
-        quote_status_req_id: Option<v::FixStr<'b>> = opt(649, "QuoteStatusReqID", STRING);
-        quote_id: Option<v::FixStr<'b>> = opt(117, "QuoteID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
+t::build!(
+    QuoteStatusRequestBuilder { quote_status_req_id(649), quote_id(117),
+    instrument(comp), financing_details(comp), und_instrmt_grp(comp),
+    instrmt_leg_grp(comp), parties(comp), account(1), acct_id_source(660),
+    account_type(581), trading_session_id(336), trading_session_sub_id(625),
+    subscription_request_type(263) }, msg_type = b"a", header = c::HeaderBuilder
+);
+impl QuoteStatusRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> QuoteStatusRequestBuilder<'b> {
+        QuoteStatusRequestBuilder::new()
     }
 }
 /// The body table of `MassQuoteAcknowledgement` (MsgType `b`).
@@ -3205,42 +5411,87 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `MassQuoteAcknowledgement` (MsgType `b`, app): a read view; getters are `O(1)`.
-    message MassQuoteAcknowledgement[44] = MASS_QUOTE_ACKNOWLEDGEMENT(b"b", 27, 41, 3)
-    builder MassQuoteAcknowledgementBuilder(quote_status: e::QuoteStatus<'b>) {
-        opt quote_req_id(27, 131, "QuoteReqID", STRING, v::FixStr<'a>);
-        opt quote_id(28, 117, "QuoteID", STRING, v::FixStr<'a>);
-        req quote_status(29, 297, "QuoteStatus", INT, e::QuoteStatus<'a>);
-        opt quote_reject_reason(30, 300, "QuoteRejectReason", INT, e::QuoteRejectReason<'a>);
-        opt quote_response_level(31, 301, "QuoteResponseLevel", INT, e::QuoteResponseLevel<'a>);
-        opt quote_type(32, 537, "QuoteType", INT, e::QuoteType<'a>);
-        comp parties(33, 1, "Parties", c::Parties);
-        opt account(34, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(35, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(36, 581, "AccountType", INT, e::AccountType<'a>);
-        opt text(37, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(38, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(39, 355, "EncodedText", DATA);
-        comp quot_set_ack_grp(40, 1, "QuotSetAckGrp", c::QuotSetAckGrp);
+t::message!(
+    MassQuoteAcknowledgement, "MassQuoteAcknowledgement", app, msg_type = "b", slots =
+    44, def = MASS_QUOTE_ACKNOWLEDGEMENT, header = c::Header(0..27), trailer =
+    c::Trailer(41..44),
+);
+impl<'a> MassQuoteAcknowledgement<'a> {
+    t::opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
+    t::opt!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
+    t::req!(quote_status, slot = 29, tag = 297, "QuoteStatus", INT, e::QuoteStatus);
+    t::opt!(
+        quote_reject_reason, slot = 30, tag = 300, "QuoteRejectReason", INT,
+        e::QuoteRejectReason
+    );
+    t::opt!(
+        quote_response_level, slot = 31, tag = 301, "QuoteResponseLevel", INT,
+        e::QuoteResponseLevel
+    );
+    t::opt!(quote_type, slot = 32, tag = 537, "QuoteType", INT, e::QuoteType);
+    t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 34, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 35, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 36, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(text, slot = 37, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 38, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 39, tag = 355, "EncodedText", DATA);
+    t::comp!(quot_set_ack_grp, slot = 40, slots = 1, "QuotSetAckGrp", c::QuotSetAckGrp);
+}
+/// Builds a `MassQuoteAcknowledgement`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MassQuoteAcknowledgementBuilder<'b> {
+    /// `QuoteReqID` (131), STRING.
+    pub quote_req_id: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `QuoteStatus` (297), INT, required.
+    pub quote_status: Option<e::QuoteStatus<'b>>,
+    /// `QuoteRejectReason` (300), INT.
+    pub quote_reject_reason: Option<e::QuoteRejectReason<'b>>,
+    /// `QuoteResponseLevel` (301), INT.
+    pub quote_response_level: Option<e::QuoteResponseLevel<'b>>,
+    /// `QuoteType` (537), INT.
+    pub quote_type: Option<e::QuoteType<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// The `QuotSetAckGrp` component.
+    pub quot_set_ack_grp: Option<c::QuotSetAckGrpBuilder<'b>>,
+}
+impl<'b> MassQuoteAcknowledgementBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_status: e::QuoteStatus<'b>) -> Self {
+        Self {
+            quote_status: Some(quote_status),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `MassQuoteAcknowledgement`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MassQuoteAcknowledgementBuilder(quote_status: e::QuoteStatus<'b>) message b"b" {
-        quote_req_id: Option<v::FixStr<'b>> = opt(131, "QuoteReqID", STRING);
-        quote_id: Option<v::FixStr<'b>> = opt(117, "QuoteID", STRING);
-        quote_status: Option<e::QuoteStatus<'b>> = req(297, "QuoteStatus", INT);
-        quote_reject_reason: Option<e::QuoteRejectReason<'b>> = opt(300, "QuoteRejectReason", INT);
-        quote_response_level: Option<e::QuoteResponseLevel<'b>> = opt(301, "QuoteResponseLevel", INT);
-        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        quot_set_ack_grp: Option<c::QuotSetAckGrpBuilder<'b>> = comp("QuotSetAckGrp");
+t::build!(
+    MassQuoteAcknowledgementBuilder { quote_req_id(131), quote_id(117),
+    quote_status(297), quote_reject_reason(300), quote_response_level(301),
+    quote_type(537), parties(comp), account(1), acct_id_source(660), account_type(581),
+    text(58), encoded_text(data = 355, length = 354), quot_set_ack_grp(comp) }, msg_type
+    = b"b", header = c::HeaderBuilder
+);
+impl MassQuoteAcknowledgement<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        quote_status: e::QuoteStatus<'b>,
+    ) -> MassQuoteAcknowledgementBuilder<'b> {
+        MassQuoteAcknowledgementBuilder::new(quote_status)
     }
 }
 /// The body table of `SecurityDefinitionRequest` (MsgType `c`).
@@ -3291,42 +5542,98 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SecurityDefinitionRequest` (MsgType `c`, app): a read view; getters are `O(1)`.
-    message SecurityDefinitionRequest[88] = SECURITY_DEFINITION_REQUEST(b"c", 27, 85, 3)
-    builder SecurityDefinitionRequestBuilder(security_req_id: v::FixStr<'b>, security_request_type: e::SecurityRequestType<'b>) {
-        req security_req_id(27, 320, "SecurityReqID", STRING, v::FixStr<'a>);
-        req security_request_type(28, 321, "SecurityRequestType", INT, e::SecurityRequestType<'a>);
-        comp instrument(29, 43, "Instrument", c::Instrument);
-        comp instrument_extension(72, 3, "InstrumentExtension", c::InstrumentExtension);
-        comp und_instrmt_grp(75, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt currency(76, 15, "Currency", CURRENCY, v::Currency);
-        opt text(77, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(78, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(79, 355, "EncodedText", DATA);
-        opt trading_session_id(80, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(81, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        comp instrmt_leg_grp(82, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        opt expiration_cycle(83, 827, "ExpirationCycle", INT, e::ExpirationCycle<'a>);
-        opt subscription_request_type(84, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
+t::message!(
+    SecurityDefinitionRequest, "SecurityDefinitionRequest", app, msg_type = "c", slots =
+    88, def = SECURITY_DEFINITION_REQUEST, header = c::Header(0..27), trailer =
+    c::Trailer(85..88),
+);
+impl<'a> SecurityDefinitionRequest<'a> {
+    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
+    t::req!(
+        security_request_type, slot = 28, tag = 321, "SecurityRequestType", INT,
+        e::SecurityRequestType
+    );
+    t::comp!(instrument, slot = 29, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        instrument_extension, slot = 72, slots = 3, "InstrumentExtension",
+        c::InstrumentExtension
+    );
+    t::comp!(und_instrmt_grp, slot = 75, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(currency, slot = 76, tag = 15, "Currency", CURRENCY);
+    t::opt!(text, slot = 77, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 78, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 79, tag = 355, "EncodedText", DATA);
+    t::opt!(trading_session_id, slot = 80, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 81, tag = 625, "TradingSessionSubID", STRING);
+    t::comp!(instrmt_leg_grp, slot = 82, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::opt!(
+        expiration_cycle, slot = 83, tag = 827, "ExpirationCycle", INT,
+        e::ExpirationCycle
+    );
+    t::opt!(
+        subscription_request_type, slot = 84, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+}
+/// Builds a `SecurityDefinitionRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecurityDefinitionRequestBuilder<'b> {
+    /// `SecurityReqID` (320), STRING, required.
+    pub security_req_id: Option<v::FixStr<'b>>,
+    /// `SecurityRequestType` (321), INT, required.
+    pub security_request_type: Option<e::SecurityRequestType<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<c::InstrumentExtensionBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `ExpirationCycle` (827), INT.
+    pub expiration_cycle: Option<e::ExpirationCycle<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+}
+impl<'b> SecurityDefinitionRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        security_req_id: v::FixStr<'b>,
+        security_request_type: e::SecurityRequestType<'b>,
+    ) -> Self {
+        Self {
+            security_req_id: Some(security_req_id),
+            security_request_type: Some(security_request_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `SecurityDefinitionRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecurityDefinitionRequestBuilder(security_req_id: v::FixStr<'b>, security_request_type: e::SecurityRequestType<'b>) message b"c" {
-        security_req_id: Option<v::FixStr<'b>> = req(320, "SecurityReqID", STRING);
-        security_request_type: Option<e::SecurityRequestType<'b>> = req(321, "SecurityRequestType", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        instrument_extension: Option<c::InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        expiration_cycle: Option<e::ExpirationCycle<'b>> = opt(827, "ExpirationCycle", INT);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
+t::build!(
+    SecurityDefinitionRequestBuilder { security_req_id(320), security_request_type(321),
+    instrument(comp), instrument_extension(comp), und_instrmt_grp(comp), currency(15),
+    text(58), encoded_text(data = 355, length = 354), trading_session_id(336),
+    trading_session_sub_id(625), instrmt_leg_grp(comp), expiration_cycle(827),
+    subscription_request_type(263) }, msg_type = b"c", header = c::HeaderBuilder
+);
+impl SecurityDefinitionRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        security_req_id: v::FixStr<'b>,
+        security_request_type: e::SecurityRequestType<'b>,
+    ) -> SecurityDefinitionRequestBuilder<'b> {
+        SecurityDefinitionRequestBuilder::new(security_req_id, security_request_type)
     }
 }
 /// The body table of `SecurityDefinition` (MsgType `d`).
@@ -3377,46 +5684,108 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SecurityDefinition` (MsgType `d`, app): a read view; getters are `O(1)`.
-    message SecurityDefinition[90] = SECURITY_DEFINITION(b"d", 27, 87, 3)
-    builder SecurityDefinitionBuilder(security_req_id: v::FixStr<'b>, security_response_id: v::FixStr<'b>, security_response_type: e::SecurityResponseType<'b>) {
-        req security_req_id(27, 320, "SecurityReqID", STRING, v::FixStr<'a>);
-        req security_response_id(28, 322, "SecurityResponseID", STRING, v::FixStr<'a>);
-        req security_response_type(29, 323, "SecurityResponseType", INT, e::SecurityResponseType<'a>);
-        comp instrument(30, 43, "Instrument", c::Instrument);
-        comp instrument_extension(73, 3, "InstrumentExtension", c::InstrumentExtension);
-        comp und_instrmt_grp(76, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt currency(77, 15, "Currency", CURRENCY, v::Currency);
-        opt trading_session_id(78, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(79, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt text(80, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(81, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(82, 355, "EncodedText", DATA);
-        comp instrmt_leg_grp(83, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        opt expiration_cycle(84, 827, "ExpirationCycle", INT, e::ExpirationCycle<'a>);
-        opt round_lot(85, 561, "RoundLot", QTY, v::Decimal);
-        opt min_trade_vol(86, 562, "MinTradeVol", QTY, v::Decimal);
+t::message!(
+    SecurityDefinition, "SecurityDefinition", app, msg_type = "d", slots = 90, def =
+    SECURITY_DEFINITION, header = c::Header(0..27), trailer = c::Trailer(87..90),
+);
+impl<'a> SecurityDefinition<'a> {
+    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
+    t::req!(security_response_id, slot = 28, tag = 322, "SecurityResponseID", STRING);
+    t::req!(
+        security_response_type, slot = 29, tag = 323, "SecurityResponseType", INT,
+        e::SecurityResponseType
+    );
+    t::comp!(instrument, slot = 30, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        instrument_extension, slot = 73, slots = 3, "InstrumentExtension",
+        c::InstrumentExtension
+    );
+    t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(currency, slot = 77, tag = 15, "Currency", CURRENCY);
+    t::opt!(trading_session_id, slot = 78, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 79, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(text, slot = 80, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 81, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 82, tag = 355, "EncodedText", DATA);
+    t::comp!(instrmt_leg_grp, slot = 83, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::opt!(
+        expiration_cycle, slot = 84, tag = 827, "ExpirationCycle", INT,
+        e::ExpirationCycle
+    );
+    t::opt!(round_lot, slot = 85, tag = 561, "RoundLot", QTY);
+    t::opt!(min_trade_vol, slot = 86, tag = 562, "MinTradeVol", QTY);
+}
+/// Builds a `SecurityDefinition`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecurityDefinitionBuilder<'b> {
+    /// `SecurityReqID` (320), STRING, required.
+    pub security_req_id: Option<v::FixStr<'b>>,
+    /// `SecurityResponseID` (322), STRING, required.
+    pub security_response_id: Option<v::FixStr<'b>>,
+    /// `SecurityResponseType` (323), INT, required.
+    pub security_response_type: Option<e::SecurityResponseType<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<c::InstrumentExtensionBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `ExpirationCycle` (827), INT.
+    pub expiration_cycle: Option<e::ExpirationCycle<'b>>,
+    /// `RoundLot` (561), QTY.
+    pub round_lot: Option<v::Decimal>,
+    /// `MinTradeVol` (562), QTY.
+    pub min_trade_vol: Option<v::Decimal>,
+}
+impl<'b> SecurityDefinitionBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        security_req_id: v::FixStr<'b>,
+        security_response_id: v::FixStr<'b>,
+        security_response_type: e::SecurityResponseType<'b>,
+    ) -> Self {
+        Self {
+            security_req_id: Some(security_req_id),
+            security_response_id: Some(security_response_id),
+            security_response_type: Some(security_response_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `SecurityDefinition`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecurityDefinitionBuilder(security_req_id: v::FixStr<'b>, security_response_id: v::FixStr<'b>, security_response_type: e::SecurityResponseType<'b>) message b"d" {
-        security_req_id: Option<v::FixStr<'b>> = req(320, "SecurityReqID", STRING);
-        security_response_id: Option<v::FixStr<'b>> = req(322, "SecurityResponseID", STRING);
-        security_response_type: Option<e::SecurityResponseType<'b>> = req(323, "SecurityResponseType", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        instrument_extension: Option<c::InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        expiration_cycle: Option<e::ExpirationCycle<'b>> = opt(827, "ExpirationCycle", INT);
-        round_lot: Option<v::Decimal> = opt(561, "RoundLot", QTY);
-        min_trade_vol: Option<v::Decimal> = opt(562, "MinTradeVol", QTY);
+t::build!(
+    SecurityDefinitionBuilder { security_req_id(320), security_response_id(322),
+    security_response_type(323), instrument(comp), instrument_extension(comp),
+    und_instrmt_grp(comp), currency(15), trading_session_id(336),
+    trading_session_sub_id(625), text(58), encoded_text(data = 355, length = 354),
+    instrmt_leg_grp(comp), expiration_cycle(827), round_lot(561), min_trade_vol(562) },
+    msg_type = b"d", header = c::HeaderBuilder
+);
+impl SecurityDefinition<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        security_req_id: v::FixStr<'b>,
+        security_response_id: v::FixStr<'b>,
+        security_response_type: e::SecurityResponseType<'b>,
+    ) -> SecurityDefinitionBuilder<'b> {
+        SecurityDefinitionBuilder::new(
+            security_req_id,
+            security_response_id,
+            security_response_type,
+        )
     }
 }
 /// The body table of `SecurityStatusRequest` (MsgType `e`).
@@ -3466,33 +5835,80 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SecurityStatusRequest` (MsgType `e`, app): a read view; getters are `O(1)`.
-    message SecurityStatusRequest[83] = SECURITY_STATUS_REQUEST(b"e", 27, 80, 3)
-    builder SecurityStatusRequestBuilder(security_status_req_id: v::FixStr<'b>, subscription_request_type: e::SubscriptionRequestType) {
-        req security_status_req_id(27, 324, "SecurityStatusReqID", STRING, v::FixStr<'a>);
-        req_comp instrument(28, 43, "Instrument", c::Instrument);
-        comp instrument_extension(71, 3, "InstrumentExtension", c::InstrumentExtension);
-        comp und_instrmt_grp(74, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(75, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        opt currency(76, 15, "Currency", CURRENCY, v::Currency);
-        req subscription_request_type(77, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
-        opt trading_session_id(78, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(79, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
+t::message!(
+    SecurityStatusRequest, "SecurityStatusRequest", app, msg_type = "e", slots = 83, def
+    = SECURITY_STATUS_REQUEST, header = c::Header(0..27), trailer = c::Trailer(80..83),
+);
+impl<'a> SecurityStatusRequest<'a> {
+    t::req!(security_status_req_id, slot = 27, tag = 324, "SecurityStatusReqID", STRING);
+    t::req_comp!(instrument, slot = 28, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        instrument_extension, slot = 71, slots = 3, "InstrumentExtension",
+        c::InstrumentExtension
+    );
+    t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::opt!(currency, slot = 76, tag = 15, "Currency", CURRENCY);
+    t::req!(
+        subscription_request_type, slot = 77, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+    t::opt!(trading_session_id, slot = 78, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 79, tag = 625, "TradingSessionSubID", STRING);
+}
+/// Builds a `SecurityStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecurityStatusRequestBuilder<'b> {
+    /// `SecurityStatusReqID` (324), STRING, required.
+    pub security_status_req_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<c::InstrumentExtensionBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `SubscriptionRequestType` (263), CHAR, required.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+}
+impl<'b> SecurityStatusRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        security_status_req_id: v::FixStr<'b>,
+        subscription_request_type: e::SubscriptionRequestType,
+    ) -> Self {
+        Self {
+            security_status_req_id: Some(security_status_req_id),
+            subscription_request_type: Some(subscription_request_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `SecurityStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecurityStatusRequestBuilder(security_status_req_id: v::FixStr<'b>, subscription_request_type: e::SubscriptionRequestType) message b"e" {
-        security_status_req_id: Option<v::FixStr<'b>> = req(324, "SecurityStatusReqID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        instrument_extension: Option<c::InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        subscription_request_type: Option<e::SubscriptionRequestType> = req(263, "SubscriptionRequestType", CHAR);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
+t::build!(
+    SecurityStatusRequestBuilder { security_status_req_id(324), instrument(comp),
+    instrument_extension(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp),
+    currency(15), subscription_request_type(263), trading_session_id(336),
+    trading_session_sub_id(625) }, msg_type = b"e", header = c::HeaderBuilder
+);
+impl SecurityStatusRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        security_status_req_id: v::FixStr<'b>,
+        subscription_request_type: e::SubscriptionRequestType,
+    ) -> SecurityStatusRequestBuilder<'b> {
+        SecurityStatusRequestBuilder::new(
+            security_status_req_id,
+            subscription_request_type,
+        )
     }
 }
 /// The body table of `SecurityStatus` (MsgType `f`).
@@ -3543,64 +5959,125 @@ pub static SECURITY_STATUS: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SecurityStatus` (MsgType `f`, app): a read view; getters are `O(1)`.
-    message SecurityStatus[99] = SECURITY_STATUS(b"f", 27, 96, 3)
-    builder SecurityStatusBuilder() {
-        opt security_status_req_id(27, 324, "SecurityStatusReqID", STRING, v::FixStr<'a>);
-        req_comp instrument(28, 43, "Instrument", c::Instrument);
-        comp instrument_extension(71, 3, "InstrumentExtension", c::InstrumentExtension);
-        comp und_instrmt_grp(74, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(75, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        opt currency(76, 15, "Currency", CURRENCY, v::Currency);
-        opt trading_session_id(77, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(78, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt unsolicited_indicator(79, 325, "UnsolicitedIndicator", BOOLEAN, bool);
-        opt security_trading_status(80, 326, "SecurityTradingStatus", INT, e::SecurityTradingStatus<'a>);
-        opt financial_status(81, 291, "FinancialStatus", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt corporate_action(82, 292, "CorporateAction", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt halt_reason_char(83, 327, "HaltReasonChar", CHAR, e::HaltReasonChar);
-        opt in_view_of_common(84, 328, "InViewOfCommon", BOOLEAN, bool);
-        opt due_to_related(85, 329, "DueToRelated", BOOLEAN, bool);
-        opt buy_volume(86, 330, "BuyVolume", QTY, v::Decimal);
-        opt sell_volume(87, 331, "SellVolume", QTY, v::Decimal);
-        opt high_px(88, 332, "HighPx", PRICE, v::Decimal);
-        opt low_px(89, 333, "LowPx", PRICE, v::Decimal);
-        opt last_px(90, 31, "LastPx", PRICE, v::Decimal);
-        opt transact_time(91, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt adjustment(92, 334, "Adjustment", INT, e::Adjustment<'a>);
-        opt text(93, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(94, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(95, 355, "EncodedText", DATA);
+t::message!(
+    SecurityStatus, "SecurityStatus", app, msg_type = "f", slots = 99, def =
+    SECURITY_STATUS, header = c::Header(0..27), trailer = c::Trailer(96..99),
+);
+impl<'a> SecurityStatus<'a> {
+    t::opt!(security_status_req_id, slot = 27, tag = 324, "SecurityStatusReqID", STRING);
+    t::req_comp!(instrument, slot = 28, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        instrument_extension, slot = 71, slots = 3, "InstrumentExtension",
+        c::InstrumentExtension
+    );
+    t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::opt!(currency, slot = 76, tag = 15, "Currency", CURRENCY);
+    t::opt!(trading_session_id, slot = 77, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 78, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        unsolicited_indicator, slot = 79, tag = 325, "UnsolicitedIndicator", BOOLEAN
+    );
+    t::opt!(
+        security_trading_status, slot = 80, tag = 326, "SecurityTradingStatus", INT,
+        e::SecurityTradingStatus
+    );
+    t::opt!(
+        financial_status, slot = 81, tag = 291, "FinancialStatus", MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        corporate_action, slot = 82, tag = 292, "CorporateAction", MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        halt_reason_char, slot = 83, tag = 327, "HaltReasonChar", CHAR, e::HaltReasonChar
+    );
+    t::opt!(in_view_of_common, slot = 84, tag = 328, "InViewOfCommon", BOOLEAN);
+    t::opt!(due_to_related, slot = 85, tag = 329, "DueToRelated", BOOLEAN);
+    t::opt!(buy_volume, slot = 86, tag = 330, "BuyVolume", QTY);
+    t::opt!(sell_volume, slot = 87, tag = 331, "SellVolume", QTY);
+    t::opt!(high_px, slot = 88, tag = 332, "HighPx", PRICE);
+    t::opt!(low_px, slot = 89, tag = 333, "LowPx", PRICE);
+    t::opt!(last_px, slot = 90, tag = 31, "LastPx", PRICE);
+    t::opt!(transact_time, slot = 91, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(adjustment, slot = 92, tag = 334, "Adjustment", INT, e::Adjustment);
+    t::opt!(text, slot = 93, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 94, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 95, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `SecurityStatus`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecurityStatusBuilder<'b> {
+    /// `SecurityStatusReqID` (324), STRING.
+    pub security_status_req_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<c::InstrumentExtensionBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `UnsolicitedIndicator` (325), BOOLEAN.
+    pub unsolicited_indicator: Option<bool>,
+    /// `SecurityTradingStatus` (326), INT.
+    pub security_trading_status: Option<e::SecurityTradingStatus<'b>>,
+    /// `FinancialStatus` (291), MULTIPLEVALUESTRING.
+    pub financial_status: Option<v::MultipleValueString<'b>>,
+    /// `CorporateAction` (292), MULTIPLEVALUESTRING.
+    pub corporate_action: Option<v::MultipleValueString<'b>>,
+    /// `HaltReasonChar` (327), CHAR.
+    pub halt_reason_char: Option<e::HaltReasonChar>,
+    /// `InViewOfCommon` (328), BOOLEAN.
+    pub in_view_of_common: Option<bool>,
+    /// `DueToRelated` (329), BOOLEAN.
+    pub due_to_related: Option<bool>,
+    /// `BuyVolume` (330), QTY.
+    pub buy_volume: Option<v::Decimal>,
+    /// `SellVolume` (331), QTY.
+    pub sell_volume: Option<v::Decimal>,
+    /// `HighPx` (332), PRICE.
+    pub high_px: Option<v::Decimal>,
+    /// `LowPx` (333), PRICE.
+    pub low_px: Option<v::Decimal>,
+    /// `LastPx` (31), PRICE.
+    pub last_px: Option<v::Decimal>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `Adjustment` (334), INT.
+    pub adjustment: Option<e::Adjustment<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> SecurityStatusBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `SecurityStatus`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecurityStatusBuilder() message b"f" {
-        security_status_req_id: Option<v::FixStr<'b>> = opt(324, "SecurityStatusReqID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        instrument_extension: Option<c::InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        unsolicited_indicator: Option<bool> = opt(325, "UnsolicitedIndicator", BOOLEAN);
-        security_trading_status: Option<e::SecurityTradingStatus<'b>> = opt(326, "SecurityTradingStatus", INT);
-        financial_status: Option<v::MultipleValueString<'b>> = opt(291, "FinancialStatus", MULTIPLEVALUESTRING);
-        corporate_action: Option<v::MultipleValueString<'b>> = opt(292, "CorporateAction", MULTIPLEVALUESTRING);
-        halt_reason_char: Option<e::HaltReasonChar> = opt(327, "HaltReasonChar", CHAR);
-        in_view_of_common: Option<bool> = opt(328, "InViewOfCommon", BOOLEAN);
-        due_to_related: Option<bool> = opt(329, "DueToRelated", BOOLEAN);
-        buy_volume: Option<v::Decimal> = opt(330, "BuyVolume", QTY);
-        sell_volume: Option<v::Decimal> = opt(331, "SellVolume", QTY);
-        high_px: Option<v::Decimal> = opt(332, "HighPx", PRICE);
-        low_px: Option<v::Decimal> = opt(333, "LowPx", PRICE);
-        last_px: Option<v::Decimal> = opt(31, "LastPx", PRICE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        adjustment: Option<e::Adjustment<'b>> = opt(334, "Adjustment", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    SecurityStatusBuilder { security_status_req_id(324), instrument(comp),
+    instrument_extension(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp),
+    currency(15), trading_session_id(336), trading_session_sub_id(625),
+    unsolicited_indicator(325), security_trading_status(326), financial_status(291),
+    corporate_action(292), halt_reason_char(327), in_view_of_common(328),
+    due_to_related(329), buy_volume(330), sell_volume(331), high_px(332), low_px(333),
+    last_px(31), transact_time(60), adjustment(334), text(58), encoded_text(data = 355,
+    length = 354) }, msg_type = b"f", header = c::HeaderBuilder
+);
+impl SecurityStatus<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> SecurityStatusBuilder<'b> {
+        SecurityStatusBuilder::new()
     }
 }
 /// The body table of `TradingSessionStatusRequest` (MsgType `g`).
@@ -3630,27 +6107,70 @@ pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `TradingSessionStatusRequest` (MsgType `g`, app): a read view; getters are `O(1)`.
-    message TradingSessionStatusRequest[36] = TRADING_SESSION_STATUS_REQUEST(b"g", 27, 33, 3)
-    builder TradingSessionStatusRequestBuilder(trad_ses_req_id: v::FixStr<'b>, subscription_request_type: e::SubscriptionRequestType) {
-        req trad_ses_req_id(27, 335, "TradSesReqID", STRING, v::FixStr<'a>);
-        opt trading_session_id(28, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(29, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt trad_ses_method(30, 338, "TradSesMethod", INT, e::TradSesMethod<'a>);
-        opt trad_ses_mode(31, 339, "TradSesMode", INT, e::TradSesMode<'a>);
-        req subscription_request_type(32, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
+t::message!(
+    TradingSessionStatusRequest, "TradingSessionStatusRequest", app, msg_type = "g",
+    slots = 36, def = TRADING_SESSION_STATUS_REQUEST, header = c::Header(0..27), trailer
+    = c::Trailer(33..36),
+);
+impl<'a> TradingSessionStatusRequest<'a> {
+    t::req!(trad_ses_req_id, slot = 27, tag = 335, "TradSesReqID", STRING);
+    t::opt!(trading_session_id, slot = 28, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 29, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        trad_ses_method, slot = 30, tag = 338, "TradSesMethod", INT, e::TradSesMethod
+    );
+    t::opt!(trad_ses_mode, slot = 31, tag = 339, "TradSesMode", INT, e::TradSesMode);
+    t::req!(
+        subscription_request_type, slot = 32, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+}
+/// Builds a `TradingSessionStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TradingSessionStatusRequestBuilder<'b> {
+    /// `TradSesReqID` (335), STRING, required.
+    pub trad_ses_req_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `TradSesMethod` (338), INT.
+    pub trad_ses_method: Option<e::TradSesMethod<'b>>,
+    /// `TradSesMode` (339), INT.
+    pub trad_ses_mode: Option<e::TradSesMode<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR, required.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+}
+impl<'b> TradingSessionStatusRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        trad_ses_req_id: v::FixStr<'b>,
+        subscription_request_type: e::SubscriptionRequestType,
+    ) -> Self {
+        Self {
+            trad_ses_req_id: Some(trad_ses_req_id),
+            subscription_request_type: Some(subscription_request_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `TradingSessionStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TradingSessionStatusRequestBuilder(trad_ses_req_id: v::FixStr<'b>, subscription_request_type: e::SubscriptionRequestType) message b"g" {
-        trad_ses_req_id: Option<v::FixStr<'b>> = req(335, "TradSesReqID", STRING);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        trad_ses_method: Option<e::TradSesMethod<'b>> = opt(338, "TradSesMethod", INT);
-        trad_ses_mode: Option<e::TradSesMode<'b>> = opt(339, "TradSesMode", INT);
-        subscription_request_type: Option<e::SubscriptionRequestType> = req(263, "SubscriptionRequestType", CHAR);
+t::build!(
+    TradingSessionStatusRequestBuilder { trad_ses_req_id(335), trading_session_id(336),
+    trading_session_sub_id(625), trad_ses_method(338), trad_ses_mode(339),
+    subscription_request_type(263) }, msg_type = b"g", header = c::HeaderBuilder
+);
+impl TradingSessionStatusRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        trad_ses_req_id: v::FixStr<'b>,
+        subscription_request_type: e::SubscriptionRequestType,
+    ) -> TradingSessionStatusRequestBuilder<'b> {
+        TradingSessionStatusRequestBuilder::new(
+            trad_ses_req_id,
+            subscription_request_type,
+        )
     }
 }
 /// The body table of `TradingSessionStatus` (MsgType `h`).
@@ -3681,48 +6201,107 @@ pub static TRADING_SESSION_STATUS: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `TradingSessionStatus` (MsgType `h`, app): a read view; getters are `O(1)`.
-    message TradingSessionStatus[47] = TRADING_SESSION_STATUS(b"h", 27, 44, 3)
-    builder TradingSessionStatusBuilder(trading_session_id: v::FixStr<'b>, trad_ses_status: e::TradSesStatus<'b>) {
-        opt trad_ses_req_id(27, 335, "TradSesReqID", STRING, v::FixStr<'a>);
-        req trading_session_id(28, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(29, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt trad_ses_method(30, 338, "TradSesMethod", INT, e::TradSesMethod<'a>);
-        opt trad_ses_mode(31, 339, "TradSesMode", INT, e::TradSesMode<'a>);
-        opt unsolicited_indicator(32, 325, "UnsolicitedIndicator", BOOLEAN, bool);
-        req trad_ses_status(33, 340, "TradSesStatus", INT, e::TradSesStatus<'a>);
-        opt trad_ses_status_rej_reason(34, 567, "TradSesStatusRejReason", INT, e::TradSesStatusRejReason<'a>);
-        opt trad_ses_start_time(35, 341, "TradSesStartTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt trad_ses_open_time(36, 342, "TradSesOpenTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt trad_ses_pre_close_time(37, 343, "TradSesPreCloseTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt trad_ses_close_time(38, 344, "TradSesCloseTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt trad_ses_end_time(39, 345, "TradSesEndTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt total_volume_traded(40, 387, "TotalVolumeTraded", QTY, v::Decimal);
-        opt text(41, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(42, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(43, 355, "EncodedText", DATA);
+t::message!(
+    TradingSessionStatus, "TradingSessionStatus", app, msg_type = "h", slots = 47, def =
+    TRADING_SESSION_STATUS, header = c::Header(0..27), trailer = c::Trailer(44..47),
+);
+impl<'a> TradingSessionStatus<'a> {
+    t::opt!(trad_ses_req_id, slot = 27, tag = 335, "TradSesReqID", STRING);
+    t::req!(trading_session_id, slot = 28, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 29, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        trad_ses_method, slot = 30, tag = 338, "TradSesMethod", INT, e::TradSesMethod
+    );
+    t::opt!(trad_ses_mode, slot = 31, tag = 339, "TradSesMode", INT, e::TradSesMode);
+    t::opt!(
+        unsolicited_indicator, slot = 32, tag = 325, "UnsolicitedIndicator", BOOLEAN
+    );
+    t::req!(
+        trad_ses_status, slot = 33, tag = 340, "TradSesStatus", INT, e::TradSesStatus
+    );
+    t::opt!(
+        trad_ses_status_rej_reason, slot = 34, tag = 567, "TradSesStatusRejReason", INT,
+        e::TradSesStatusRejReason
+    );
+    t::opt!(trad_ses_start_time, slot = 35, tag = 341, "TradSesStartTime", UTCTIMESTAMP);
+    t::opt!(trad_ses_open_time, slot = 36, tag = 342, "TradSesOpenTime", UTCTIMESTAMP);
+    t::opt!(
+        trad_ses_pre_close_time, slot = 37, tag = 343, "TradSesPreCloseTime",
+        UTCTIMESTAMP
+    );
+    t::opt!(trad_ses_close_time, slot = 38, tag = 344, "TradSesCloseTime", UTCTIMESTAMP);
+    t::opt!(trad_ses_end_time, slot = 39, tag = 345, "TradSesEndTime", UTCTIMESTAMP);
+    t::opt!(total_volume_traded, slot = 40, tag = 387, "TotalVolumeTraded", QTY);
+    t::opt!(text, slot = 41, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 42, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 43, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `TradingSessionStatus`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TradingSessionStatusBuilder<'b> {
+    /// `TradSesReqID` (335), STRING.
+    pub trad_ses_req_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionID` (336), STRING, required.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `TradSesMethod` (338), INT.
+    pub trad_ses_method: Option<e::TradSesMethod<'b>>,
+    /// `TradSesMode` (339), INT.
+    pub trad_ses_mode: Option<e::TradSesMode<'b>>,
+    /// `UnsolicitedIndicator` (325), BOOLEAN.
+    pub unsolicited_indicator: Option<bool>,
+    /// `TradSesStatus` (340), INT, required.
+    pub trad_ses_status: Option<e::TradSesStatus<'b>>,
+    /// `TradSesStatusRejReason` (567), INT.
+    pub trad_ses_status_rej_reason: Option<e::TradSesStatusRejReason<'b>>,
+    /// `TradSesStartTime` (341), UTCTIMESTAMP.
+    pub trad_ses_start_time: Option<v::UtcTimestamp>,
+    /// `TradSesOpenTime` (342), UTCTIMESTAMP.
+    pub trad_ses_open_time: Option<v::UtcTimestamp>,
+    /// `TradSesPreCloseTime` (343), UTCTIMESTAMP.
+    pub trad_ses_pre_close_time: Option<v::UtcTimestamp>,
+    /// `TradSesCloseTime` (344), UTCTIMESTAMP.
+    pub trad_ses_close_time: Option<v::UtcTimestamp>,
+    /// `TradSesEndTime` (345), UTCTIMESTAMP.
+    pub trad_ses_end_time: Option<v::UtcTimestamp>,
+    /// `TotalVolumeTraded` (387), QTY.
+    pub total_volume_traded: Option<v::Decimal>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> TradingSessionStatusBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        trading_session_id: v::FixStr<'b>,
+        trad_ses_status: e::TradSesStatus<'b>,
+    ) -> Self {
+        Self {
+            trading_session_id: Some(trading_session_id),
+            trad_ses_status: Some(trad_ses_status),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `TradingSessionStatus`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TradingSessionStatusBuilder(trading_session_id: v::FixStr<'b>, trad_ses_status: e::TradSesStatus<'b>) message b"h" {
-        trad_ses_req_id: Option<v::FixStr<'b>> = opt(335, "TradSesReqID", STRING);
-        trading_session_id: Option<v::FixStr<'b>> = req(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        trad_ses_method: Option<e::TradSesMethod<'b>> = opt(338, "TradSesMethod", INT);
-        trad_ses_mode: Option<e::TradSesMode<'b>> = opt(339, "TradSesMode", INT);
-        unsolicited_indicator: Option<bool> = opt(325, "UnsolicitedIndicator", BOOLEAN);
-        trad_ses_status: Option<e::TradSesStatus<'b>> = req(340, "TradSesStatus", INT);
-        trad_ses_status_rej_reason: Option<e::TradSesStatusRejReason<'b>> = opt(567, "TradSesStatusRejReason", INT);
-        trad_ses_start_time: Option<v::UtcTimestamp> = opt(341, "TradSesStartTime", UTCTIMESTAMP);
-        trad_ses_open_time: Option<v::UtcTimestamp> = opt(342, "TradSesOpenTime", UTCTIMESTAMP);
-        trad_ses_pre_close_time: Option<v::UtcTimestamp> = opt(343, "TradSesPreCloseTime", UTCTIMESTAMP);
-        trad_ses_close_time: Option<v::UtcTimestamp> = opt(344, "TradSesCloseTime", UTCTIMESTAMP);
-        trad_ses_end_time: Option<v::UtcTimestamp> = opt(345, "TradSesEndTime", UTCTIMESTAMP);
-        total_volume_traded: Option<v::Decimal> = opt(387, "TotalVolumeTraded", QTY);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    TradingSessionStatusBuilder { trad_ses_req_id(335), trading_session_id(336),
+    trading_session_sub_id(625), trad_ses_method(338), trad_ses_mode(339),
+    unsolicited_indicator(325), trad_ses_status(340), trad_ses_status_rej_reason(567),
+    trad_ses_start_time(341), trad_ses_open_time(342), trad_ses_pre_close_time(343),
+    trad_ses_close_time(344), trad_ses_end_time(345), total_volume_traded(387), text(58),
+    encoded_text(data = 355, length = 354) }, msg_type = b"h", header = c::HeaderBuilder
+);
+impl TradingSessionStatus<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        trading_session_id: v::FixStr<'b>,
+        trad_ses_status: e::TradSesStatus<'b>,
+    ) -> TradingSessionStatusBuilder<'b> {
+        TradingSessionStatusBuilder::new(trading_session_id, trad_ses_status)
     }
 }
 /// The body table of `MassQuote` (MsgType `i`).
@@ -3760,37 +6339,73 @@ pub static MASS_QUOTE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `MassQuote` (MsgType `i`, app): a read view; getters are `O(1)`.
-    message MassQuote[41] = MASS_QUOTE(b"i", 27, 38, 3)
-    builder MassQuoteBuilder(quote_id: v::FixStr<'b>) {
-        opt quote_req_id(27, 131, "QuoteReqID", STRING, v::FixStr<'a>);
-        req quote_id(28, 117, "QuoteID", STRING, v::FixStr<'a>);
-        opt quote_type(29, 537, "QuoteType", INT, e::QuoteType<'a>);
-        opt quote_response_level(30, 301, "QuoteResponseLevel", INT, e::QuoteResponseLevel<'a>);
-        comp parties(31, 1, "Parties", c::Parties);
-        opt account(32, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(33, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(34, 581, "AccountType", INT, e::AccountType<'a>);
-        opt def_bid_size(35, 293, "DefBidSize", QTY, v::Decimal);
-        opt def_offer_size(36, 294, "DefOfferSize", QTY, v::Decimal);
-        req_comp quot_set_grp(37, 1, "QuotSetGrp", c::QuotSetGrp);
+t::message!(
+    MassQuote, "MassQuote", app, msg_type = "i", slots = 41, def = MASS_QUOTE, header =
+    c::Header(0..27), trailer = c::Trailer(38..41),
+);
+impl<'a> MassQuote<'a> {
+    t::opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
+    t::req!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
+    t::opt!(quote_type, slot = 29, tag = 537, "QuoteType", INT, e::QuoteType);
+    t::opt!(
+        quote_response_level, slot = 30, tag = 301, "QuoteResponseLevel", INT,
+        e::QuoteResponseLevel
+    );
+    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 32, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 33, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(def_bid_size, slot = 35, tag = 293, "DefBidSize", QTY);
+    t::opt!(def_offer_size, slot = 36, tag = 294, "DefOfferSize", QTY);
+    t::req_comp!(quot_set_grp, slot = 37, slots = 1, "QuotSetGrp", c::QuotSetGrp);
+}
+/// Builds a `MassQuote`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MassQuoteBuilder<'b> {
+    /// `QuoteReqID` (131), STRING.
+    pub quote_req_id: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING, required.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `QuoteType` (537), INT.
+    pub quote_type: Option<e::QuoteType<'b>>,
+    /// `QuoteResponseLevel` (301), INT.
+    pub quote_response_level: Option<e::QuoteResponseLevel<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `DefBidSize` (293), QTY.
+    pub def_bid_size: Option<v::Decimal>,
+    /// `DefOfferSize` (294), QTY.
+    pub def_offer_size: Option<v::Decimal>,
+    /// The `QuotSetGrp` component.
+    pub quot_set_grp: Option<c::QuotSetGrpBuilder<'b>>,
+}
+impl<'b> MassQuoteBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_id: v::FixStr<'b>) -> Self {
+        Self {
+            quote_id: Some(quote_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `MassQuote`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MassQuoteBuilder(quote_id: v::FixStr<'b>) message b"i" {
-        quote_req_id: Option<v::FixStr<'b>> = opt(131, "QuoteReqID", STRING);
-        quote_id: Option<v::FixStr<'b>> = req(117, "QuoteID", STRING);
-        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
-        quote_response_level: Option<e::QuoteResponseLevel<'b>> = opt(301, "QuoteResponseLevel", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        def_bid_size: Option<v::Decimal> = opt(293, "DefBidSize", QTY);
-        def_offer_size: Option<v::Decimal> = opt(294, "DefOfferSize", QTY);
-        quot_set_grp: Option<c::QuotSetGrpBuilder<'b>> = comp("QuotSetGrp");
+t::build!(
+    MassQuoteBuilder { quote_req_id(131), quote_id(117), quote_type(537),
+    quote_response_level(301), parties(comp), account(1), acct_id_source(660),
+    account_type(581), def_bid_size(293), def_offer_size(294), quot_set_grp(comp) },
+    msg_type = b"i", header = c::HeaderBuilder
+);
+impl MassQuote<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(quote_id: v::FixStr<'b>) -> MassQuoteBuilder<'b> {
+        MassQuoteBuilder::new(quote_id)
     }
 }
 /// The body table of `BusinessMessageReject` (MsgType `j`).
@@ -3820,28 +6435,65 @@ pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `BusinessMessageReject` (MsgType `j`, app): a read view; getters are `O(1)`.
-    message BusinessMessageReject[37] = BUSINESS_MESSAGE_REJECT(b"j", 27, 34, 3)
-    builder BusinessMessageRejectBuilder(ref_msg_type: v::FixStr<'b>, business_reject_reason: e::BusinessRejectReason<'b>) {
-        opt ref_seq_num(27, 45, "RefSeqNum", SEQNUM, v::SeqNum);
-        req ref_msg_type(28, 372, "RefMsgType", STRING, v::FixStr<'a>);
-        opt business_reject_ref_id(29, 379, "BusinessRejectRefID", STRING, v::FixStr<'a>);
-        req business_reject_reason(30, 380, "BusinessRejectReason", INT, e::BusinessRejectReason<'a>);
-        opt text(31, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(32, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(33, 355, "EncodedText", DATA);
+t::message!(
+    BusinessMessageReject, "BusinessMessageReject", app, msg_type = "j", slots = 37, def
+    = BUSINESS_MESSAGE_REJECT, header = c::Header(0..27), trailer = c::Trailer(34..37),
+);
+impl<'a> BusinessMessageReject<'a> {
+    t::opt!(ref_seq_num, slot = 27, tag = 45, "RefSeqNum", SEQNUM);
+    t::req!(ref_msg_type, slot = 28, tag = 372, "RefMsgType", STRING);
+    t::opt!(business_reject_ref_id, slot = 29, tag = 379, "BusinessRejectRefID", STRING);
+    t::req!(
+        business_reject_reason, slot = 30, tag = 380, "BusinessRejectReason", INT,
+        e::BusinessRejectReason
+    );
+    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `BusinessMessageReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BusinessMessageRejectBuilder<'b> {
+    /// `RefSeqNum` (45), SEQNUM.
+    pub ref_seq_num: Option<v::SeqNum>,
+    /// `RefMsgType` (372), STRING, required.
+    pub ref_msg_type: Option<v::FixStr<'b>>,
+    /// `BusinessRejectRefID` (379), STRING.
+    pub business_reject_ref_id: Option<v::FixStr<'b>>,
+    /// `BusinessRejectReason` (380), INT, required.
+    pub business_reject_reason: Option<e::BusinessRejectReason<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> BusinessMessageRejectBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        ref_msg_type: v::FixStr<'b>,
+        business_reject_reason: e::BusinessRejectReason<'b>,
+    ) -> Self {
+        Self {
+            ref_msg_type: Some(ref_msg_type),
+            business_reject_reason: Some(business_reject_reason),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `BusinessMessageReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    BusinessMessageRejectBuilder(ref_msg_type: v::FixStr<'b>, business_reject_reason: e::BusinessRejectReason<'b>) message b"j" {
-        ref_seq_num: Option<v::SeqNum> = opt(45, "RefSeqNum", SEQNUM);
-        ref_msg_type: Option<v::FixStr<'b>> = req(372, "RefMsgType", STRING);
-        business_reject_ref_id: Option<v::FixStr<'b>> = opt(379, "BusinessRejectRefID", STRING);
-        business_reject_reason: Option<e::BusinessRejectReason<'b>> = req(380, "BusinessRejectReason", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    BusinessMessageRejectBuilder { ref_seq_num(45), ref_msg_type(372),
+    business_reject_ref_id(379), business_reject_reason(380), text(58), encoded_text(data
+    = 355, length = 354) }, msg_type = b"j", header = c::HeaderBuilder
+);
+impl BusinessMessageReject<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        ref_msg_type: v::FixStr<'b>,
+        business_reject_reason: e::BusinessRejectReason<'b>,
+    ) -> BusinessMessageRejectBuilder<'b> {
+        BusinessMessageRejectBuilder::new(ref_msg_type, business_reject_reason)
     }
 }
 /// The body table of `BidRequest` (MsgType `k`).
@@ -3880,72 +6532,161 @@ pub static BID_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `BidRequest` (MsgType `k`, app): a read view; getters are `O(1)`.
-    message BidRequest[59] = BID_REQUEST(b"k", 27, 56, 3)
-    builder BidRequestBuilder(client_bid_id: v::FixStr<'b>, bid_request_trans_type: e::BidRequestTransType, tot_no_related_sym: i64, bid_type: e::BidType<'b>, bid_trade_type: e::BidTradeType, basis_px_type: e::BasisPxType) {
-        opt bid_id(27, 390, "BidID", STRING, v::FixStr<'a>);
-        req client_bid_id(28, 391, "ClientBidID", STRING, v::FixStr<'a>);
-        req bid_request_trans_type(29, 374, "BidRequestTransType", CHAR, e::BidRequestTransType);
-        opt list_name(30, 392, "ListName", STRING, v::FixStr<'a>);
-        req tot_no_related_sym(31, 393, "TotNoRelatedSym", INT, i64);
-        req bid_type(32, 394, "BidType", INT, e::BidType<'a>);
-        opt num_tickets(33, 395, "NumTickets", INT, i64);
-        opt currency(34, 15, "Currency", CURRENCY, v::Currency);
-        opt side_value1(35, 396, "SideValue1", AMT, v::Decimal);
-        opt side_value2(36, 397, "SideValue2", AMT, v::Decimal);
-        comp bid_desc_req_grp(37, 1, "BidDescReqGrp", c::BidDescReqGrp);
-        comp bid_comp_req_grp(38, 1, "BidCompReqGrp", c::BidCompReqGrp);
-        opt liquidity_ind_type(39, 409, "LiquidityIndType", INT, e::LiquidityIndType<'a>);
-        opt wt_average_liquidity(40, 410, "WtAverageLiquidity", PERCENTAGE, v::Decimal);
-        opt exchange_for_physical(41, 411, "ExchangeForPhysical", BOOLEAN, bool);
-        opt out_main_cntry_u_index(42, 412, "OutMainCntryUIndex", AMT, v::Decimal);
-        opt cross_percent(43, 413, "CrossPercent", PERCENTAGE, v::Decimal);
-        opt prog_rpt_reqs(44, 414, "ProgRptReqs", INT, e::ProgRptReqs<'a>);
-        opt prog_period_interval(45, 415, "ProgPeriodInterval", INT, i64);
-        opt inc_tax_ind(46, 416, "IncTaxInd", INT, e::IncTaxInd<'a>);
-        opt forex_req(47, 121, "ForexReq", BOOLEAN, bool);
-        opt num_bidders(48, 417, "NumBidders", INT, i64);
-        opt trade_date(49, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        req bid_trade_type(50, 418, "BidTradeType", CHAR, e::BidTradeType);
-        req basis_px_type(51, 419, "BasisPxType", CHAR, e::BasisPxType);
-        opt strike_time(52, 443, "StrikeTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt text(53, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(54, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(55, 355, "EncodedText", DATA);
+t::message!(
+    BidRequest, "BidRequest", app, msg_type = "k", slots = 59, def = BID_REQUEST, header
+    = c::Header(0..27), trailer = c::Trailer(56..59),
+);
+impl<'a> BidRequest<'a> {
+    t::opt!(bid_id, slot = 27, tag = 390, "BidID", STRING);
+    t::req!(client_bid_id, slot = 28, tag = 391, "ClientBidID", STRING);
+    t::req!(
+        bid_request_trans_type, slot = 29, tag = 374, "BidRequestTransType", CHAR,
+        e::BidRequestTransType
+    );
+    t::opt!(list_name, slot = 30, tag = 392, "ListName", STRING);
+    t::req!(tot_no_related_sym, slot = 31, tag = 393, "TotNoRelatedSym", INT);
+    t::req!(bid_type, slot = 32, tag = 394, "BidType", INT, e::BidType);
+    t::opt!(num_tickets, slot = 33, tag = 395, "NumTickets", INT);
+    t::opt!(currency, slot = 34, tag = 15, "Currency", CURRENCY);
+    t::opt!(side_value1, slot = 35, tag = 396, "SideValue1", AMT);
+    t::opt!(side_value2, slot = 36, tag = 397, "SideValue2", AMT);
+    t::comp!(bid_desc_req_grp, slot = 37, slots = 1, "BidDescReqGrp", c::BidDescReqGrp);
+    t::comp!(bid_comp_req_grp, slot = 38, slots = 1, "BidCompReqGrp", c::BidCompReqGrp);
+    t::opt!(
+        liquidity_ind_type, slot = 39, tag = 409, "LiquidityIndType", INT,
+        e::LiquidityIndType
+    );
+    t::opt!(
+        wt_average_liquidity, slot = 40, tag = 410, "WtAverageLiquidity", PERCENTAGE
+    );
+    t::opt!(exchange_for_physical, slot = 41, tag = 411, "ExchangeForPhysical", BOOLEAN);
+    t::opt!(out_main_cntry_u_index, slot = 42, tag = 412, "OutMainCntryUIndex", AMT);
+    t::opt!(cross_percent, slot = 43, tag = 413, "CrossPercent", PERCENTAGE);
+    t::opt!(prog_rpt_reqs, slot = 44, tag = 414, "ProgRptReqs", INT, e::ProgRptReqs);
+    t::opt!(prog_period_interval, slot = 45, tag = 415, "ProgPeriodInterval", INT);
+    t::opt!(inc_tax_ind, slot = 46, tag = 416, "IncTaxInd", INT, e::IncTaxInd);
+    t::opt!(forex_req, slot = 47, tag = 121, "ForexReq", BOOLEAN);
+    t::opt!(num_bidders, slot = 48, tag = 417, "NumBidders", INT);
+    t::opt!(trade_date, slot = 49, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::req!(bid_trade_type, slot = 50, tag = 418, "BidTradeType", CHAR, e::BidTradeType);
+    t::req!(basis_px_type, slot = 51, tag = 419, "BasisPxType", CHAR, e::BasisPxType);
+    t::opt!(strike_time, slot = 52, tag = 443, "StrikeTime", UTCTIMESTAMP);
+    t::opt!(text, slot = 53, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 54, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 55, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `BidRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BidRequestBuilder<'b> {
+    /// `BidID` (390), STRING.
+    pub bid_id: Option<v::FixStr<'b>>,
+    /// `ClientBidID` (391), STRING, required.
+    pub client_bid_id: Option<v::FixStr<'b>>,
+    /// `BidRequestTransType` (374), CHAR, required.
+    pub bid_request_trans_type: Option<e::BidRequestTransType>,
+    /// `ListName` (392), STRING.
+    pub list_name: Option<v::FixStr<'b>>,
+    /// `TotNoRelatedSym` (393), INT, required.
+    pub tot_no_related_sym: Option<i64>,
+    /// `BidType` (394), INT, required.
+    pub bid_type: Option<e::BidType<'b>>,
+    /// `NumTickets` (395), INT.
+    pub num_tickets: Option<i64>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `SideValue1` (396), AMT.
+    pub side_value1: Option<v::Decimal>,
+    /// `SideValue2` (397), AMT.
+    pub side_value2: Option<v::Decimal>,
+    /// The `BidDescReqGrp` component.
+    pub bid_desc_req_grp: Option<c::BidDescReqGrpBuilder<'b>>,
+    /// The `BidCompReqGrp` component.
+    pub bid_comp_req_grp: Option<c::BidCompReqGrpBuilder<'b>>,
+    /// `LiquidityIndType` (409), INT.
+    pub liquidity_ind_type: Option<e::LiquidityIndType<'b>>,
+    /// `WtAverageLiquidity` (410), PERCENTAGE.
+    pub wt_average_liquidity: Option<v::Decimal>,
+    /// `ExchangeForPhysical` (411), BOOLEAN.
+    pub exchange_for_physical: Option<bool>,
+    /// `OutMainCntryUIndex` (412), AMT.
+    pub out_main_cntry_u_index: Option<v::Decimal>,
+    /// `CrossPercent` (413), PERCENTAGE.
+    pub cross_percent: Option<v::Decimal>,
+    /// `ProgRptReqs` (414), INT.
+    pub prog_rpt_reqs: Option<e::ProgRptReqs<'b>>,
+    /// `ProgPeriodInterval` (415), INT.
+    pub prog_period_interval: Option<i64>,
+    /// `IncTaxInd` (416), INT.
+    pub inc_tax_ind: Option<e::IncTaxInd<'b>>,
+    /// `ForexReq` (121), BOOLEAN.
+    pub forex_req: Option<bool>,
+    /// `NumBidders` (417), INT.
+    pub num_bidders: Option<i64>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `BidTradeType` (418), CHAR, required.
+    pub bid_trade_type: Option<e::BidTradeType>,
+    /// `BasisPxType` (419), CHAR, required.
+    pub basis_px_type: Option<e::BasisPxType>,
+    /// `StrikeTime` (443), UTCTIMESTAMP.
+    pub strike_time: Option<v::UtcTimestamp>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> BidRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        client_bid_id: v::FixStr<'b>,
+        bid_request_trans_type: e::BidRequestTransType,
+        tot_no_related_sym: i64,
+        bid_type: e::BidType<'b>,
+        bid_trade_type: e::BidTradeType,
+        basis_px_type: e::BasisPxType,
+    ) -> Self {
+        Self {
+            client_bid_id: Some(client_bid_id),
+            bid_request_trans_type: Some(bid_request_trans_type),
+            tot_no_related_sym: Some(tot_no_related_sym),
+            bid_type: Some(bid_type),
+            bid_trade_type: Some(bid_trade_type),
+            basis_px_type: Some(basis_px_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `BidRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    BidRequestBuilder(client_bid_id: v::FixStr<'b>, bid_request_trans_type: e::BidRequestTransType, tot_no_related_sym: i64, bid_type: e::BidType<'b>, bid_trade_type: e::BidTradeType, basis_px_type: e::BasisPxType) message b"k" {
-        bid_id: Option<v::FixStr<'b>> = opt(390, "BidID", STRING);
-        client_bid_id: Option<v::FixStr<'b>> = req(391, "ClientBidID", STRING);
-        bid_request_trans_type: Option<e::BidRequestTransType> = req(374, "BidRequestTransType", CHAR);
-        list_name: Option<v::FixStr<'b>> = opt(392, "ListName", STRING);
-        tot_no_related_sym: Option<i64> = req(393, "TotNoRelatedSym", INT);
-        bid_type: Option<e::BidType<'b>> = req(394, "BidType", INT);
-        num_tickets: Option<i64> = opt(395, "NumTickets", INT);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        side_value1: Option<v::Decimal> = opt(396, "SideValue1", AMT);
-        side_value2: Option<v::Decimal> = opt(397, "SideValue2", AMT);
-        bid_desc_req_grp: Option<c::BidDescReqGrpBuilder<'b>> = comp("BidDescReqGrp");
-        bid_comp_req_grp: Option<c::BidCompReqGrpBuilder<'b>> = comp("BidCompReqGrp");
-        liquidity_ind_type: Option<e::LiquidityIndType<'b>> = opt(409, "LiquidityIndType", INT);
-        wt_average_liquidity: Option<v::Decimal> = opt(410, "WtAverageLiquidity", PERCENTAGE);
-        exchange_for_physical: Option<bool> = opt(411, "ExchangeForPhysical", BOOLEAN);
-        out_main_cntry_u_index: Option<v::Decimal> = opt(412, "OutMainCntryUIndex", AMT);
-        cross_percent: Option<v::Decimal> = opt(413, "CrossPercent", PERCENTAGE);
-        prog_rpt_reqs: Option<e::ProgRptReqs<'b>> = opt(414, "ProgRptReqs", INT);
-        prog_period_interval: Option<i64> = opt(415, "ProgPeriodInterval", INT);
-        inc_tax_ind: Option<e::IncTaxInd<'b>> = opt(416, "IncTaxInd", INT);
-        forex_req: Option<bool> = opt(121, "ForexReq", BOOLEAN);
-        num_bidders: Option<i64> = opt(417, "NumBidders", INT);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        bid_trade_type: Option<e::BidTradeType> = req(418, "BidTradeType", CHAR);
-        basis_px_type: Option<e::BasisPxType> = req(419, "BasisPxType", CHAR);
-        strike_time: Option<v::UtcTimestamp> = opt(443, "StrikeTime", UTCTIMESTAMP);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    BidRequestBuilder { bid_id(390), client_bid_id(391), bid_request_trans_type(374),
+    list_name(392), tot_no_related_sym(393), bid_type(394), num_tickets(395),
+    currency(15), side_value1(396), side_value2(397), bid_desc_req_grp(comp),
+    bid_comp_req_grp(comp), liquidity_ind_type(409), wt_average_liquidity(410),
+    exchange_for_physical(411), out_main_cntry_u_index(412), cross_percent(413),
+    prog_rpt_reqs(414), prog_period_interval(415), inc_tax_ind(416), forex_req(121),
+    num_bidders(417), trade_date(75), bid_trade_type(418), basis_px_type(419),
+    strike_time(443), text(58), encoded_text(data = 355, length = 354) }, msg_type =
+    b"k", header = c::HeaderBuilder
+);
+impl BidRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        client_bid_id: v::FixStr<'b>,
+        bid_request_trans_type: e::BidRequestTransType,
+        tot_no_related_sym: i64,
+        bid_type: e::BidType<'b>,
+        bid_trade_type: e::BidTradeType,
+        basis_px_type: e::BasisPxType,
+    ) -> BidRequestBuilder<'b> {
+        BidRequestBuilder::new(
+            client_bid_id,
+            bid_request_trans_type,
+            tot_no_related_sym,
+            bid_type,
+            bid_trade_type,
+            basis_px_type,
+        )
     }
 }
 /// The body table of `BidResponse` (MsgType `l`).
@@ -3978,21 +6719,43 @@ pub static BID_RESPONSE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `BidResponse` (MsgType `l`, app): a read view; getters are `O(1)`.
-    message BidResponse[33] = BID_RESPONSE(b"l", 27, 30, 3)
-    builder BidResponseBuilder() {
-        opt bid_id(27, 390, "BidID", STRING, v::FixStr<'a>);
-        opt client_bid_id(28, 391, "ClientBidID", STRING, v::FixStr<'a>);
-        req_comp bid_comp_rsp_grp(29, 1, "BidCompRspGrp", c::BidCompRspGrp);
+t::message!(
+    BidResponse, "BidResponse", app, msg_type = "l", slots = 33, def = BID_RESPONSE,
+    header = c::Header(0..27), trailer = c::Trailer(30..33),
+);
+impl<'a> BidResponse<'a> {
+    t::opt!(bid_id, slot = 27, tag = 390, "BidID", STRING);
+    t::opt!(client_bid_id, slot = 28, tag = 391, "ClientBidID", STRING);
+    t::req_comp!(
+        bid_comp_rsp_grp, slot = 29, slots = 1, "BidCompRspGrp", c::BidCompRspGrp
+    );
+}
+/// Builds a `BidResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BidResponseBuilder<'b> {
+    /// `BidID` (390), STRING.
+    pub bid_id: Option<v::FixStr<'b>>,
+    /// `ClientBidID` (391), STRING.
+    pub client_bid_id: Option<v::FixStr<'b>>,
+    /// The `BidCompRspGrp` component.
+    pub bid_comp_rsp_grp: Option<c::BidCompRspGrpBuilder<'b>>,
+}
+impl<'b> BidResponseBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `BidResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    BidResponseBuilder() message b"l" {
-        bid_id: Option<v::FixStr<'b>> = opt(390, "BidID", STRING);
-        client_bid_id: Option<v::FixStr<'b>> = opt(391, "ClientBidID", STRING);
-        bid_comp_rsp_grp: Option<c::BidCompRspGrpBuilder<'b>> = comp("BidCompRspGrp");
+t::build!(
+    BidResponseBuilder { bid_id(390), client_bid_id(391), bid_comp_rsp_grp(comp) },
+    msg_type = b"l", header = c::HeaderBuilder
+);
+impl BidResponse<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> BidResponseBuilder<'b> {
+        BidResponseBuilder::new()
     }
 }
 /// The body table of `ListStrikePrice` (MsgType `m`).
@@ -4029,25 +6792,61 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `ListStrikePrice` (MsgType `m`, app): a read view; getters are `O(1)`.
-    message ListStrikePrice[35] = LIST_STRIKE_PRICE(b"m", 27, 32, 3)
-    builder ListStrikePriceBuilder(list_id: v::FixStr<'b>, tot_no_strikes: i64) {
-        req list_id(27, 66, "ListID", STRING, v::FixStr<'a>);
-        req tot_no_strikes(28, 422, "TotNoStrikes", INT, i64);
-        opt last_fragment(29, 893, "LastFragment", BOOLEAN, bool);
-        req_comp instrmt_strk_px_grp(30, 1, "InstrmtStrkPxGrp", c::InstrmtStrkPxGrp);
-        comp und_instrmt_strk_px_grp(31, 1, "UndInstrmtStrkPxGrp", c::UndInstrmtStrkPxGrp);
+t::message!(
+    ListStrikePrice, "ListStrikePrice", app, msg_type = "m", slots = 35, def =
+    LIST_STRIKE_PRICE, header = c::Header(0..27), trailer = c::Trailer(32..35),
+);
+impl<'a> ListStrikePrice<'a> {
+    t::req!(list_id, slot = 27, tag = 66, "ListID", STRING);
+    t::req!(tot_no_strikes, slot = 28, tag = 422, "TotNoStrikes", INT);
+    t::opt!(last_fragment, slot = 29, tag = 893, "LastFragment", BOOLEAN);
+    t::req_comp!(
+        instrmt_strk_px_grp, slot = 30, slots = 1, "InstrmtStrkPxGrp",
+        c::InstrmtStrkPxGrp
+    );
+    t::comp!(
+        und_instrmt_strk_px_grp, slot = 31, slots = 1, "UndInstrmtStrkPxGrp",
+        c::UndInstrmtStrkPxGrp
+    );
+}
+/// Builds a `ListStrikePrice`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListStrikePriceBuilder<'b> {
+    /// `ListID` (66), STRING, required.
+    pub list_id: Option<v::FixStr<'b>>,
+    /// `TotNoStrikes` (422), INT, required.
+    pub tot_no_strikes: Option<i64>,
+    /// `LastFragment` (893), BOOLEAN.
+    pub last_fragment: Option<bool>,
+    /// The `InstrmtStrkPxGrp` component.
+    pub instrmt_strk_px_grp: Option<c::InstrmtStrkPxGrpBuilder<'b>>,
+    /// The `UndInstrmtStrkPxGrp` component.
+    pub und_instrmt_strk_px_grp: Option<c::UndInstrmtStrkPxGrpBuilder<'b>>,
+}
+impl<'b> ListStrikePriceBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(list_id: v::FixStr<'b>, tot_no_strikes: i64) -> Self {
+        Self {
+            list_id: Some(list_id),
+            tot_no_strikes: Some(tot_no_strikes),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `ListStrikePrice`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ListStrikePriceBuilder(list_id: v::FixStr<'b>, tot_no_strikes: i64) message b"m" {
-        list_id: Option<v::FixStr<'b>> = req(66, "ListID", STRING);
-        tot_no_strikes: Option<i64> = req(422, "TotNoStrikes", INT);
-        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
-        instrmt_strk_px_grp: Option<c::InstrmtStrkPxGrpBuilder<'b>> = comp("InstrmtStrkPxGrp");
-        und_instrmt_strk_px_grp: Option<c::UndInstrmtStrkPxGrpBuilder<'b>> = comp("UndInstrmtStrkPxGrp");
+t::build!(
+    ListStrikePriceBuilder { list_id(66), tot_no_strikes(422), last_fragment(893),
+    instrmt_strk_px_grp(comp), und_instrmt_strk_px_grp(comp) }, msg_type = b"m", header =
+    c::HeaderBuilder
+);
+impl ListStrikePrice<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        list_id: v::FixStr<'b>,
+        tot_no_strikes: i64,
+    ) -> ListStrikePriceBuilder<'b> {
+        ListStrikePriceBuilder::new(list_id, tot_no_strikes)
     }
 }
 /// The body table of `XMLnonFIX` (MsgType `n`).
@@ -4077,16 +6876,29 @@ pub static XM_LNON_FIX: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `XMLnonFIX` (MsgType `n`, admin): a read view; getters are `O(1)`.
-    message XmLnonFix[30] = XM_LNON_FIX(b"n", 27, 27, 3)
-    builder XmLnonFixBuilder() {
+t::message!(
+    XmLnonFix, "XMLnonFIX", admin, msg_type = "n", slots = 30, def = XM_LNON_FIX, header
+    = c::Header(0..27), trailer = c::Trailer(27..30),
+);
+/// Builds a `XMLnonFIX`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct XmLnonFixBuilder<'b> {
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> XmLnonFixBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `XMLnonFIX`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    XmLnonFixBuilder() message b"n" {
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
+t::build!(XmLnonFixBuilder {}, msg_type = b"n", header = c::HeaderBuilder);
+impl XmLnonFix<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> XmLnonFixBuilder<'b> {
+        XmLnonFixBuilder::new()
     }
 }
 /// The body table of `RegistrationInstructions` (MsgType `o`).
@@ -4126,39 +6938,95 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `RegistrationInstructions` (MsgType `o`, app): a read view; getters are `O(1)`.
-    message RegistrationInstructions[42] = REGISTRATION_INSTRUCTIONS(b"o", 27, 39, 3)
-    builder RegistrationInstructionsBuilder(regist_id: v::FixStr<'b>, regist_trans_type: e::RegistTransType, regist_ref_id: v::FixStr<'b>) {
-        req regist_id(27, 513, "RegistID", STRING, v::FixStr<'a>);
-        req regist_trans_type(28, 514, "RegistTransType", CHAR, e::RegistTransType);
-        req regist_ref_id(29, 508, "RegistRefID", STRING, v::FixStr<'a>);
-        opt cl_ord_id(30, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        comp parties(31, 1, "Parties", c::Parties);
-        opt account(32, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(33, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt regist_acct_type(34, 493, "RegistAcctType", STRING, v::FixStr<'a>);
-        opt tax_advantage_type(35, 495, "TaxAdvantageType", INT, e::TaxAdvantageType<'a>);
-        opt ownership_type(36, 517, "OwnershipType", CHAR, e::OwnershipType);
-        comp rgst_dtls_grp(37, 1, "RgstDtlsGrp", c::RgstDtlsGrp);
-        comp rgst_dist_inst_grp(38, 1, "RgstDistInstGrp", c::RgstDistInstGrp);
+t::message!(
+    RegistrationInstructions, "RegistrationInstructions", app, msg_type = "o", slots =
+    42, def = REGISTRATION_INSTRUCTIONS, header = c::Header(0..27), trailer =
+    c::Trailer(39..42),
+);
+impl<'a> RegistrationInstructions<'a> {
+    t::req!(regist_id, slot = 27, tag = 513, "RegistID", STRING);
+    t::req!(
+        regist_trans_type, slot = 28, tag = 514, "RegistTransType", CHAR,
+        e::RegistTransType
+    );
+    t::req!(regist_ref_id, slot = 29, tag = 508, "RegistRefID", STRING);
+    t::opt!(cl_ord_id, slot = 30, tag = 11, "ClOrdID", STRING);
+    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 32, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 33, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(regist_acct_type, slot = 34, tag = 493, "RegistAcctType", STRING);
+    t::opt!(
+        tax_advantage_type, slot = 35, tag = 495, "TaxAdvantageType", INT,
+        e::TaxAdvantageType
+    );
+    t::opt!(
+        ownership_type, slot = 36, tag = 517, "OwnershipType", CHAR, e::OwnershipType
+    );
+    t::comp!(rgst_dtls_grp, slot = 37, slots = 1, "RgstDtlsGrp", c::RgstDtlsGrp);
+    t::comp!(
+        rgst_dist_inst_grp, slot = 38, slots = 1, "RgstDistInstGrp", c::RgstDistInstGrp
+    );
+}
+/// Builds a `RegistrationInstructions`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RegistrationInstructionsBuilder<'b> {
+    /// `RegistID` (513), STRING, required.
+    pub regist_id: Option<v::FixStr<'b>>,
+    /// `RegistTransType` (514), CHAR, required.
+    pub regist_trans_type: Option<e::RegistTransType>,
+    /// `RegistRefID` (508), STRING, required.
+    pub regist_ref_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `RegistAcctType` (493), STRING.
+    pub regist_acct_type: Option<v::FixStr<'b>>,
+    /// `TaxAdvantageType` (495), INT.
+    pub tax_advantage_type: Option<e::TaxAdvantageType<'b>>,
+    /// `OwnershipType` (517), CHAR.
+    pub ownership_type: Option<e::OwnershipType>,
+    /// The `RgstDtlsGrp` component.
+    pub rgst_dtls_grp: Option<c::RgstDtlsGrpBuilder<'b>>,
+    /// The `RgstDistInstGrp` component.
+    pub rgst_dist_inst_grp: Option<c::RgstDistInstGrpBuilder<'b>>,
+}
+impl<'b> RegistrationInstructionsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        regist_id: v::FixStr<'b>,
+        regist_trans_type: e::RegistTransType,
+        regist_ref_id: v::FixStr<'b>,
+    ) -> Self {
+        Self {
+            regist_id: Some(regist_id),
+            regist_trans_type: Some(regist_trans_type),
+            regist_ref_id: Some(regist_ref_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `RegistrationInstructions`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RegistrationInstructionsBuilder(regist_id: v::FixStr<'b>, regist_trans_type: e::RegistTransType, regist_ref_id: v::FixStr<'b>) message b"o" {
-        regist_id: Option<v::FixStr<'b>> = req(513, "RegistID", STRING);
-        regist_trans_type: Option<e::RegistTransType> = req(514, "RegistTransType", CHAR);
-        regist_ref_id: Option<v::FixStr<'b>> = req(508, "RegistRefID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        regist_acct_type: Option<v::FixStr<'b>> = opt(493, "RegistAcctType", STRING);
-        tax_advantage_type: Option<e::TaxAdvantageType<'b>> = opt(495, "TaxAdvantageType", INT);
-        ownership_type: Option<e::OwnershipType> = opt(517, "OwnershipType", CHAR);
-        rgst_dtls_grp: Option<c::RgstDtlsGrpBuilder<'b>> = comp("RgstDtlsGrp");
-        rgst_dist_inst_grp: Option<c::RgstDistInstGrpBuilder<'b>> = comp("RgstDistInstGrp");
+t::build!(
+    RegistrationInstructionsBuilder { regist_id(513), regist_trans_type(514),
+    regist_ref_id(508), cl_ord_id(11), parties(comp), account(1), acct_id_source(660),
+    regist_acct_type(493), tax_advantage_type(495), ownership_type(517),
+    rgst_dtls_grp(comp), rgst_dist_inst_grp(comp) }, msg_type = b"o", header =
+    c::HeaderBuilder
+);
+impl RegistrationInstructions<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        regist_id: v::FixStr<'b>,
+        regist_trans_type: e::RegistTransType,
+        regist_ref_id: v::FixStr<'b>,
+    ) -> RegistrationInstructionsBuilder<'b> {
+        RegistrationInstructionsBuilder::new(regist_id, regist_trans_type, regist_ref_id)
     }
 }
 /// The body table of `RegistrationInstructionsResponse` (MsgType `p`).
@@ -4189,35 +7057,92 @@ pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `RegistrationInstructionsResponse` (MsgType `p`, app): a read view; getters are `O(1)`.
-    message RegistrationInstructionsResponse[40] = REGISTRATION_INSTRUCTIONS_RESPONSE(b"p", 27, 37, 3)
-    builder RegistrationInstructionsResponseBuilder(regist_id: v::FixStr<'b>, regist_trans_type: e::RegistTransType, regist_ref_id: v::FixStr<'b>, regist_status: e::RegistStatus) {
-        req regist_id(27, 513, "RegistID", STRING, v::FixStr<'a>);
-        req regist_trans_type(28, 514, "RegistTransType", CHAR, e::RegistTransType);
-        req regist_ref_id(29, 508, "RegistRefID", STRING, v::FixStr<'a>);
-        opt cl_ord_id(30, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        comp parties(31, 1, "Parties", c::Parties);
-        opt account(32, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(33, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        req regist_status(34, 506, "RegistStatus", CHAR, e::RegistStatus);
-        opt regist_rej_reason_code(35, 507, "RegistRejReasonCode", INT, e::RegistRejReasonCode<'a>);
-        opt regist_rej_reason_text(36, 496, "RegistRejReasonText", STRING, v::FixStr<'a>);
+t::message!(
+    RegistrationInstructionsResponse, "RegistrationInstructionsResponse", app, msg_type =
+    "p", slots = 40, def = REGISTRATION_INSTRUCTIONS_RESPONSE, header = c::Header(0..27),
+    trailer = c::Trailer(37..40),
+);
+impl<'a> RegistrationInstructionsResponse<'a> {
+    t::req!(regist_id, slot = 27, tag = 513, "RegistID", STRING);
+    t::req!(
+        regist_trans_type, slot = 28, tag = 514, "RegistTransType", CHAR,
+        e::RegistTransType
+    );
+    t::req!(regist_ref_id, slot = 29, tag = 508, "RegistRefID", STRING);
+    t::opt!(cl_ord_id, slot = 30, tag = 11, "ClOrdID", STRING);
+    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 32, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 33, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::req!(regist_status, slot = 34, tag = 506, "RegistStatus", CHAR, e::RegistStatus);
+    t::opt!(
+        regist_rej_reason_code, slot = 35, tag = 507, "RegistRejReasonCode", INT,
+        e::RegistRejReasonCode
+    );
+    t::opt!(regist_rej_reason_text, slot = 36, tag = 496, "RegistRejReasonText", STRING);
+}
+/// Builds a `RegistrationInstructionsResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RegistrationInstructionsResponseBuilder<'b> {
+    /// `RegistID` (513), STRING, required.
+    pub regist_id: Option<v::FixStr<'b>>,
+    /// `RegistTransType` (514), CHAR, required.
+    pub regist_trans_type: Option<e::RegistTransType>,
+    /// `RegistRefID` (508), STRING, required.
+    pub regist_ref_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `RegistStatus` (506), CHAR, required.
+    pub regist_status: Option<e::RegistStatus>,
+    /// `RegistRejReasonCode` (507), INT.
+    pub regist_rej_reason_code: Option<e::RegistRejReasonCode<'b>>,
+    /// `RegistRejReasonText` (496), STRING.
+    pub regist_rej_reason_text: Option<v::FixStr<'b>>,
+}
+impl<'b> RegistrationInstructionsResponseBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        regist_id: v::FixStr<'b>,
+        regist_trans_type: e::RegistTransType,
+        regist_ref_id: v::FixStr<'b>,
+        regist_status: e::RegistStatus,
+    ) -> Self {
+        Self {
+            regist_id: Some(regist_id),
+            regist_trans_type: Some(regist_trans_type),
+            regist_ref_id: Some(regist_ref_id),
+            regist_status: Some(regist_status),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `RegistrationInstructionsResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RegistrationInstructionsResponseBuilder(regist_id: v::FixStr<'b>, regist_trans_type: e::RegistTransType, regist_ref_id: v::FixStr<'b>, regist_status: e::RegistStatus) message b"p" {
-        regist_id: Option<v::FixStr<'b>> = req(513, "RegistID", STRING);
-        regist_trans_type: Option<e::RegistTransType> = req(514, "RegistTransType", CHAR);
-        regist_ref_id: Option<v::FixStr<'b>> = req(508, "RegistRefID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        regist_status: Option<e::RegistStatus> = req(506, "RegistStatus", CHAR);
-        regist_rej_reason_code: Option<e::RegistRejReasonCode<'b>> = opt(507, "RegistRejReasonCode", INT);
-        regist_rej_reason_text: Option<v::FixStr<'b>> = opt(496, "RegistRejReasonText", STRING);
+t::build!(
+    RegistrationInstructionsResponseBuilder { regist_id(513), regist_trans_type(514),
+    regist_ref_id(508), cl_ord_id(11), parties(comp), account(1), acct_id_source(660),
+    regist_status(506), regist_rej_reason_code(507), regist_rej_reason_text(496) },
+    msg_type = b"p", header = c::HeaderBuilder
+);
+impl RegistrationInstructionsResponse<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        regist_id: v::FixStr<'b>,
+        regist_trans_type: e::RegistTransType,
+        regist_ref_id: v::FixStr<'b>,
+        regist_status: e::RegistStatus,
+    ) -> RegistrationInstructionsResponseBuilder<'b> {
+        RegistrationInstructionsResponseBuilder::new(
+            regist_id,
+            regist_trans_type,
+            regist_ref_id,
+            regist_status,
+        )
     }
 }
 /// The body table of `OrderMassCancelRequest` (MsgType `q`).
@@ -4266,38 +7191,92 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `OrderMassCancelRequest` (MsgType `q`, app): a read view; getters are `O(1)`.
-    message OrderMassCancelRequest[130] = ORDER_MASS_CANCEL_REQUEST(b"q", 27, 127, 3)
-    builder OrderMassCancelRequestBuilder(cl_ord_id: v::FixStr<'b>, mass_cancel_request_type: e::MassCancelRequestType, transact_time: v::UtcTimestamp) {
-        req cl_ord_id(27, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(28, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        req mass_cancel_request_type(29, 530, "MassCancelRequestType", CHAR, e::MassCancelRequestType);
-        opt trading_session_id(30, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(31, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        comp instrument(32, 43, "Instrument", c::Instrument);
-        comp underlying_instrument(75, 47, "UnderlyingInstrument", c::UnderlyingInstrument);
-        opt side(122, 54, "Side", CHAR, e::Side);
-        req transact_time(123, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt text(124, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(125, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(126, 355, "EncodedText", DATA);
+t::message!(
+    OrderMassCancelRequest, "OrderMassCancelRequest", app, msg_type = "q", slots = 130,
+    def = ORDER_MASS_CANCEL_REQUEST, header = c::Header(0..27), trailer = c::Trailer(127
+    ..130),
+);
+impl<'a> OrderMassCancelRequest<'a> {
+    t::req!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 28, tag = 526, "SecondaryClOrdID", STRING);
+    t::req!(
+        mass_cancel_request_type, slot = 29, tag = 530, "MassCancelRequestType", CHAR,
+        e::MassCancelRequestType
+    );
+    t::opt!(trading_session_id, slot = 30, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 31, tag = 625, "TradingSessionSubID", STRING);
+    t::comp!(instrument, slot = 32, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        underlying_instrument, slot = 75, slots = 47, "UnderlyingInstrument",
+        c::UnderlyingInstrument
+    );
+    t::opt!(side, slot = 122, tag = 54, "Side", CHAR, e::Side);
+    t::req!(transact_time, slot = 123, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(text, slot = 124, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 125, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 126, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `OrderMassCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderMassCancelRequestBuilder<'b> {
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `MassCancelRequestType` (530), CHAR, required.
+    pub mass_cancel_request_type: Option<e::MassCancelRequestType>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<c::UnderlyingInstrumentBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> OrderMassCancelRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        cl_ord_id: v::FixStr<'b>,
+        mass_cancel_request_type: e::MassCancelRequestType,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            cl_ord_id: Some(cl_ord_id),
+            mass_cancel_request_type: Some(mass_cancel_request_type),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `OrderMassCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrderMassCancelRequestBuilder(cl_ord_id: v::FixStr<'b>, mass_cancel_request_type: e::MassCancelRequestType, transact_time: v::UtcTimestamp) message b"q" {
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        mass_cancel_request_type: Option<e::MassCancelRequestType> = req(530, "MassCancelRequestType", CHAR);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        underlying_instrument: Option<c::UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    OrderMassCancelRequestBuilder { cl_ord_id(11), secondary_cl_ord_id(526),
+    mass_cancel_request_type(530), trading_session_id(336), trading_session_sub_id(625),
+    instrument(comp), underlying_instrument(comp), side(54), transact_time(60), text(58),
+    encoded_text(data = 355, length = 354) }, msg_type = b"q", header = c::HeaderBuilder
+);
+impl OrderMassCancelRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        cl_ord_id: v::FixStr<'b>,
+        mass_cancel_request_type: e::MassCancelRequestType,
+        transact_time: v::UtcTimestamp,
+    ) -> OrderMassCancelRequestBuilder<'b> {
+        OrderMassCancelRequestBuilder::new(
+            cl_ord_id,
+            mass_cancel_request_type,
+            transact_time,
+        )
     }
 }
 /// The body table of `OrderMassCancelReport` (MsgType `r`).
@@ -4351,50 +7330,120 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `OrderMassCancelReport` (MsgType `r`, app): a read view; getters are `O(1)`.
-    message OrderMassCancelReport[136] = ORDER_MASS_CANCEL_REPORT(b"r", 27, 133, 3)
-    builder OrderMassCancelReportBuilder(order_id: v::FixStr<'b>, mass_cancel_request_type: e::MassCancelRequestType, mass_cancel_response: e::MassCancelResponse) {
-        opt cl_ord_id(27, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(28, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        req order_id(29, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(30, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        req mass_cancel_request_type(31, 530, "MassCancelRequestType", CHAR, e::MassCancelRequestType);
-        req mass_cancel_response(32, 531, "MassCancelResponse", CHAR, e::MassCancelResponse);
-        opt mass_cancel_reject_reason(33, 532, "MassCancelRejectReason", STRING, e::MassCancelRejectReason<'a>);
-        opt total_affected_orders(34, 533, "TotalAffectedOrders", INT, i64);
-        comp affected_ord_grp(35, 1, "AffectedOrdGrp", c::AffectedOrdGrp);
-        opt trading_session_id(36, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(37, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        comp instrument(38, 43, "Instrument", c::Instrument);
-        comp underlying_instrument(81, 47, "UnderlyingInstrument", c::UnderlyingInstrument);
-        opt side(128, 54, "Side", CHAR, e::Side);
-        opt transact_time(129, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt text(130, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(131, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(132, 355, "EncodedText", DATA);
+t::message!(
+    OrderMassCancelReport, "OrderMassCancelReport", app, msg_type = "r", slots = 136, def
+    = ORDER_MASS_CANCEL_REPORT, header = c::Header(0..27), trailer = c::Trailer(133
+    ..136),
+);
+impl<'a> OrderMassCancelReport<'a> {
+    t::opt!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 28, tag = 526, "SecondaryClOrdID", STRING);
+    t::req!(order_id, slot = 29, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 30, tag = 198, "SecondaryOrderID", STRING);
+    t::req!(
+        mass_cancel_request_type, slot = 31, tag = 530, "MassCancelRequestType", CHAR,
+        e::MassCancelRequestType
+    );
+    t::req!(
+        mass_cancel_response, slot = 32, tag = 531, "MassCancelResponse", CHAR,
+        e::MassCancelResponse
+    );
+    t::opt!(
+        mass_cancel_reject_reason, slot = 33, tag = 532, "MassCancelRejectReason",
+        STRING, e::MassCancelRejectReason
+    );
+    t::opt!(total_affected_orders, slot = 34, tag = 533, "TotalAffectedOrders", INT);
+    t::comp!(
+        affected_ord_grp, slot = 35, slots = 1, "AffectedOrdGrp", c::AffectedOrdGrp
+    );
+    t::opt!(trading_session_id, slot = 36, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 37, tag = 625, "TradingSessionSubID", STRING);
+    t::comp!(instrument, slot = 38, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        underlying_instrument, slot = 81, slots = 47, "UnderlyingInstrument",
+        c::UnderlyingInstrument
+    );
+    t::opt!(side, slot = 128, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(transact_time, slot = 129, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(text, slot = 130, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 131, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 132, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `OrderMassCancelReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderMassCancelReportBuilder<'b> {
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderID` (37), STRING, required.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `MassCancelRequestType` (530), CHAR, required.
+    pub mass_cancel_request_type: Option<e::MassCancelRequestType>,
+    /// `MassCancelResponse` (531), CHAR, required.
+    pub mass_cancel_response: Option<e::MassCancelResponse>,
+    /// `MassCancelRejectReason` (532), STRING.
+    pub mass_cancel_reject_reason: Option<e::MassCancelRejectReason<'b>>,
+    /// `TotalAffectedOrders` (533), INT.
+    pub total_affected_orders: Option<i64>,
+    /// The `AffectedOrdGrp` component.
+    pub affected_ord_grp: Option<c::AffectedOrdGrpBuilder<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<c::UnderlyingInstrumentBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> OrderMassCancelReportBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        order_id: v::FixStr<'b>,
+        mass_cancel_request_type: e::MassCancelRequestType,
+        mass_cancel_response: e::MassCancelResponse,
+    ) -> Self {
+        Self {
+            order_id: Some(order_id),
+            mass_cancel_request_type: Some(mass_cancel_request_type),
+            mass_cancel_response: Some(mass_cancel_response),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `OrderMassCancelReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrderMassCancelReportBuilder(order_id: v::FixStr<'b>, mass_cancel_request_type: e::MassCancelRequestType, mass_cancel_response: e::MassCancelResponse) message b"r" {
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        order_id: Option<v::FixStr<'b>> = req(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        mass_cancel_request_type: Option<e::MassCancelRequestType> = req(530, "MassCancelRequestType", CHAR);
-        mass_cancel_response: Option<e::MassCancelResponse> = req(531, "MassCancelResponse", CHAR);
-        mass_cancel_reject_reason: Option<e::MassCancelRejectReason<'b>> = opt(532, "MassCancelRejectReason", STRING);
-        total_affected_orders: Option<i64> = opt(533, "TotalAffectedOrders", INT);
-        affected_ord_grp: Option<c::AffectedOrdGrpBuilder<'b>> = comp("AffectedOrdGrp");
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        underlying_instrument: Option<c::UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    OrderMassCancelReportBuilder { cl_ord_id(11), secondary_cl_ord_id(526), order_id(37),
+    secondary_order_id(198), mass_cancel_request_type(530), mass_cancel_response(531),
+    mass_cancel_reject_reason(532), total_affected_orders(533), affected_ord_grp(comp),
+    trading_session_id(336), trading_session_sub_id(625), instrument(comp),
+    underlying_instrument(comp), side(54), transact_time(60), text(58), encoded_text(data
+    = 355, length = 354) }, msg_type = b"r", header = c::HeaderBuilder
+);
+impl OrderMassCancelReport<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        order_id: v::FixStr<'b>,
+        mass_cancel_request_type: e::MassCancelRequestType,
+        mass_cancel_response: e::MassCancelResponse,
+    ) -> OrderMassCancelReportBuilder<'b> {
+        OrderMassCancelReportBuilder::new(
+            order_id,
+            mass_cancel_request_type,
+            mass_cancel_response,
+        )
     }
 }
 /// The body table of `NewOrderCross` (MsgType `s`).
@@ -4452,105 +7501,230 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `NewOrderCross` (MsgType `s`, app): a read view; getters are `O(1)`.
-    message NewOrderCross[140] = NEW_ORDER_CROSS(b"s", 27, 137, 3)
-    builder NewOrderCrossBuilder(cross_id: v::FixStr<'b>, cross_type: e::CrossType<'b>, cross_prioritization: e::CrossPrioritization<'b>, transact_time: v::UtcTimestamp, ord_type: e::OrdType) {
-        req cross_id(27, 548, "CrossID", STRING, v::FixStr<'a>);
-        req cross_type(28, 549, "CrossType", INT, e::CrossType<'a>);
-        req cross_prioritization(29, 550, "CrossPrioritization", INT, e::CrossPrioritization<'a>);
-        req_comp side_cross_ord_mod_grp(30, 1, "SideCrossOrdModGrp", c::SideCrossOrdModGrp);
-        req_comp instrument(31, 43, "Instrument", c::Instrument);
-        comp und_instrmt_grp(74, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(75, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        opt settl_type(76, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(77, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt handl_inst(78, 21, "HandlInst", CHAR, e::HandlInst);
-        opt exec_inst(79, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt min_qty(80, 110, "MinQty", QTY, v::Decimal);
-        opt max_floor(81, 111, "MaxFloor", QTY, v::Decimal);
-        opt ex_destination(82, 100, "ExDestination", EXCHANGE, v::Exchange);
-        comp trdg_ses_grp(83, 1, "TrdgSesGrp", c::TrdgSesGrp);
-        opt process_code(84, 81, "ProcessCode", CHAR, e::ProcessCode);
-        opt prev_close_px(85, 140, "PrevClosePx", PRICE, v::Decimal);
-        opt locate_reqd(86, 114, "LocateReqd", BOOLEAN, bool);
-        req transact_time(87, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp stipulations(88, 1, "Stipulations", c::Stipulations);
-        req ord_type(89, 40, "OrdType", CHAR, e::OrdType);
-        opt price_type(90, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(91, 44, "Price", PRICE, v::Decimal);
-        opt stop_px(92, 99, "StopPx", PRICE, v::Decimal);
-        comp spread_or_benchmark_curve_data(93, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp yield_data(101, 6, "YieldData", c::YieldData);
-        opt currency(107, 15, "Currency", CURRENCY, v::Currency);
-        opt compliance_id(108, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt ioiid(109, 23, "IOIID", STRING, v::FixStr<'a>);
-        opt quote_id(110, 117, "QuoteID", STRING, v::FixStr<'a>);
-        opt time_in_force(111, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt effective_time(112, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_date(113, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        opt expire_time(114, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt gt_booking_inst(115, 427, "GTBookingInst", INT, e::GtBookingInst<'a>);
-        opt max_show(116, 210, "MaxShow", QTY, v::Decimal);
-        comp peg_instructions(117, 6, "PegInstructions", c::PegInstructions);
-        comp discretion_instructions(123, 7, "DiscretionInstructions", c::DiscretionInstructions);
-        opt target_strategy(130, 847, "TargetStrategy", INT, e::TargetStrategy<'a>);
-        opt target_strategy_parameters(131, 848, "TargetStrategyParameters", STRING, v::FixStr<'a>);
-        opt participation_rate(132, 849, "ParticipationRate", PERCENTAGE, v::Decimal);
-        opt cancellation_rights(133, 480, "CancellationRights", CHAR, e::CancellationRights);
-        opt money_laundering_status(134, 481, "MoneyLaunderingStatus", CHAR, e::MoneyLaunderingStatus);
-        opt regist_id(135, 513, "RegistID", STRING, v::FixStr<'a>);
-        opt designation(136, 494, "Designation", STRING, v::FixStr<'a>);
+t::message!(
+    NewOrderCross, "NewOrderCross", app, msg_type = "s", slots = 140, def =
+    NEW_ORDER_CROSS, header = c::Header(0..27), trailer = c::Trailer(137..140),
+);
+impl<'a> NewOrderCross<'a> {
+    t::req!(cross_id, slot = 27, tag = 548, "CrossID", STRING);
+    t::req!(cross_type, slot = 28, tag = 549, "CrossType", INT, e::CrossType);
+    t::req!(
+        cross_prioritization, slot = 29, tag = 550, "CrossPrioritization", INT,
+        e::CrossPrioritization
+    );
+    t::req_comp!(
+        side_cross_ord_mod_grp, slot = 30, slots = 1, "SideCrossOrdModGrp",
+        c::SideCrossOrdModGrp
+    );
+    t::req_comp!(instrument, slot = 31, slots = 43, "Instrument", c::Instrument);
+    t::comp!(und_instrmt_grp, slot = 74, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 75, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::opt!(settl_type, slot = 76, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 77, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(handl_inst, slot = 78, tag = 21, "HandlInst", CHAR, e::HandlInst);
+    t::opt!(exec_inst, slot = 79, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(min_qty, slot = 80, tag = 110, "MinQty", QTY);
+    t::opt!(max_floor, slot = 81, tag = 111, "MaxFloor", QTY);
+    t::opt!(ex_destination, slot = 82, tag = 100, "ExDestination", EXCHANGE);
+    t::comp!(trdg_ses_grp, slot = 83, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    t::opt!(process_code, slot = 84, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    t::opt!(prev_close_px, slot = 85, tag = 140, "PrevClosePx", PRICE);
+    t::opt!(locate_reqd, slot = 86, tag = 114, "LocateReqd", BOOLEAN);
+    t::req!(transact_time, slot = 87, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(stipulations, slot = 88, slots = 1, "Stipulations", c::Stipulations);
+    t::req!(ord_type, slot = 89, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(price_type, slot = 90, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 91, tag = 44, "Price", PRICE);
+    t::opt!(stop_px, slot = 92, tag = 99, "StopPx", PRICE);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 93, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 101, slots = 6, "YieldData", c::YieldData);
+    t::opt!(currency, slot = 107, tag = 15, "Currency", CURRENCY);
+    t::opt!(compliance_id, slot = 108, tag = 376, "ComplianceID", STRING);
+    t::opt!(ioiid, slot = 109, tag = 23, "IOIID", STRING);
+    t::opt!(quote_id, slot = 110, tag = 117, "QuoteID", STRING);
+    t::opt!(time_in_force, slot = 111, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(effective_time, slot = 112, tag = 168, "EffectiveTime", UTCTIMESTAMP);
+    t::opt!(expire_date, slot = 113, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::opt!(expire_time, slot = 114, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(
+        gt_booking_inst, slot = 115, tag = 427, "GTBookingInst", INT, e::GtBookingInst
+    );
+    t::opt!(max_show, slot = 116, tag = 210, "MaxShow", QTY);
+    t::comp!(
+        peg_instructions, slot = 117, slots = 6, "PegInstructions", c::PegInstructions
+    );
+    t::comp!(
+        discretion_instructions, slot = 123, slots = 7, "DiscretionInstructions",
+        c::DiscretionInstructions
+    );
+    t::opt!(
+        target_strategy, slot = 130, tag = 847, "TargetStrategy", INT, e::TargetStrategy
+    );
+    t::opt!(
+        target_strategy_parameters, slot = 131, tag = 848, "TargetStrategyParameters",
+        STRING
+    );
+    t::opt!(participation_rate, slot = 132, tag = 849, "ParticipationRate", PERCENTAGE);
+    t::opt!(
+        cancellation_rights, slot = 133, tag = 480, "CancellationRights", CHAR,
+        e::CancellationRights
+    );
+    t::opt!(
+        money_laundering_status, slot = 134, tag = 481, "MoneyLaunderingStatus", CHAR,
+        e::MoneyLaunderingStatus
+    );
+    t::opt!(regist_id, slot = 135, tag = 513, "RegistID", STRING);
+    t::opt!(designation, slot = 136, tag = 494, "Designation", STRING);
+}
+/// Builds a `NewOrderCross`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NewOrderCrossBuilder<'b> {
+    /// `CrossID` (548), STRING, required.
+    pub cross_id: Option<v::FixStr<'b>>,
+    /// `CrossType` (549), INT, required.
+    pub cross_type: Option<e::CrossType<'b>>,
+    /// `CrossPrioritization` (550), INT, required.
+    pub cross_prioritization: Option<e::CrossPrioritization<'b>>,
+    /// The `SideCrossOrdModGrp` component.
+    pub side_cross_ord_mod_grp: Option<c::SideCrossOrdModGrpBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `HandlInst` (21), CHAR.
+    pub handl_inst: Option<e::HandlInst>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `MinQty` (110), QTY.
+    pub min_qty: Option<v::Decimal>,
+    /// `MaxFloor` (111), QTY.
+    pub max_floor: Option<v::Decimal>,
+    /// `ExDestination` (100), EXCHANGE.
+    pub ex_destination: Option<v::Exchange>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
+    /// `ProcessCode` (81), CHAR.
+    pub process_code: Option<e::ProcessCode>,
+    /// `PrevClosePx` (140), PRICE.
+    pub prev_close_px: Option<v::Decimal>,
+    /// `LocateReqd` (114), BOOLEAN.
+    pub locate_reqd: Option<bool>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// `OrdType` (40), CHAR, required.
+    pub ord_type: Option<e::OrdType>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `StopPx` (99), PRICE.
+    pub stop_px: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `IOIID` (23), STRING.
+    pub ioiid: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    pub effective_time: Option<v::UtcTimestamp>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `GTBookingInst` (427), INT.
+    pub gt_booking_inst: Option<e::GtBookingInst<'b>>,
+    /// `MaxShow` (210), QTY.
+    pub max_show: Option<v::Decimal>,
+    /// The `PegInstructions` component.
+    pub peg_instructions: Option<c::PegInstructionsBuilder<'b>>,
+    /// The `DiscretionInstructions` component.
+    pub discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>>,
+    /// `TargetStrategy` (847), INT.
+    pub target_strategy: Option<e::TargetStrategy<'b>>,
+    /// `TargetStrategyParameters` (848), STRING.
+    pub target_strategy_parameters: Option<v::FixStr<'b>>,
+    /// `ParticipationRate` (849), PERCENTAGE.
+    pub participation_rate: Option<v::Decimal>,
+    /// `CancellationRights` (480), CHAR.
+    pub cancellation_rights: Option<e::CancellationRights>,
+    /// `MoneyLaunderingStatus` (481), CHAR.
+    pub money_laundering_status: Option<e::MoneyLaunderingStatus>,
+    /// `RegistID` (513), STRING.
+    pub regist_id: Option<v::FixStr<'b>>,
+    /// `Designation` (494), STRING.
+    pub designation: Option<v::FixStr<'b>>,
+}
+impl<'b> NewOrderCrossBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        cross_id: v::FixStr<'b>,
+        cross_type: e::CrossType<'b>,
+        cross_prioritization: e::CrossPrioritization<'b>,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> Self {
+        Self {
+            cross_id: Some(cross_id),
+            cross_type: Some(cross_type),
+            cross_prioritization: Some(cross_prioritization),
+            transact_time: Some(transact_time),
+            ord_type: Some(ord_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `NewOrderCross`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NewOrderCrossBuilder(cross_id: v::FixStr<'b>, cross_type: e::CrossType<'b>, cross_prioritization: e::CrossPrioritization<'b>, transact_time: v::UtcTimestamp, ord_type: e::OrdType) message b"s" {
-        cross_id: Option<v::FixStr<'b>> = req(548, "CrossID", STRING);
-        cross_type: Option<e::CrossType<'b>> = req(549, "CrossType", INT);
-        cross_prioritization: Option<e::CrossPrioritization<'b>> = req(550, "CrossPrioritization", INT);
-        side_cross_ord_mod_grp: Option<c::SideCrossOrdModGrpBuilder<'b>> = comp("SideCrossOrdModGrp");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        handl_inst: Option<e::HandlInst> = opt(21, "HandlInst", CHAR);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
-        max_floor: Option<v::Decimal> = opt(111, "MaxFloor", QTY);
-        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
-        trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
-        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
-        locate_reqd: Option<bool> = opt(114, "LocateReqd", BOOLEAN);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        ord_type: Option<e::OrdType> = req(40, "OrdType", CHAR);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        stop_px: Option<v::Decimal> = opt(99, "StopPx", PRICE);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        ioiid: Option<v::FixStr<'b>> = opt(23, "IOIID", STRING);
-        quote_id: Option<v::FixStr<'b>> = opt(117, "QuoteID", STRING);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        gt_booking_inst: Option<e::GtBookingInst<'b>> = opt(427, "GTBookingInst", INT);
-        max_show: Option<v::Decimal> = opt(210, "MaxShow", QTY);
-        peg_instructions: Option<c::PegInstructionsBuilder<'b>> = comp("PegInstructions");
-        discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>> = comp("DiscretionInstructions");
-        target_strategy: Option<e::TargetStrategy<'b>> = opt(847, "TargetStrategy", INT);
-        target_strategy_parameters: Option<v::FixStr<'b>> = opt(848, "TargetStrategyParameters", STRING);
-        participation_rate: Option<v::Decimal> = opt(849, "ParticipationRate", PERCENTAGE);
-        cancellation_rights: Option<e::CancellationRights> = opt(480, "CancellationRights", CHAR);
-        money_laundering_status: Option<e::MoneyLaunderingStatus> = opt(481, "MoneyLaunderingStatus", CHAR);
-        regist_id: Option<v::FixStr<'b>> = opt(513, "RegistID", STRING);
-        designation: Option<v::FixStr<'b>> = opt(494, "Designation", STRING);
+t::build!(
+    NewOrderCrossBuilder { cross_id(548), cross_type(549), cross_prioritization(550),
+    side_cross_ord_mod_grp(comp), instrument(comp), und_instrmt_grp(comp),
+    instrmt_leg_grp(comp), settl_type(63), settl_date(64), handl_inst(21), exec_inst(18),
+    min_qty(110), max_floor(111), ex_destination(100), trdg_ses_grp(comp),
+    process_code(81), prev_close_px(140), locate_reqd(114), transact_time(60),
+    stipulations(comp), ord_type(40), price_type(423), price(44), stop_px(99),
+    spread_or_benchmark_curve_data(comp), yield_data(comp), currency(15),
+    compliance_id(376), ioiid(23), quote_id(117), time_in_force(59), effective_time(168),
+    expire_date(432), expire_time(126), gt_booking_inst(427), max_show(210),
+    peg_instructions(comp), discretion_instructions(comp), target_strategy(847),
+    target_strategy_parameters(848), participation_rate(849), cancellation_rights(480),
+    money_laundering_status(481), regist_id(513), designation(494) }, msg_type = b"s",
+    header = c::HeaderBuilder
+);
+impl NewOrderCross<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        cross_id: v::FixStr<'b>,
+        cross_type: e::CrossType<'b>,
+        cross_prioritization: e::CrossPrioritization<'b>,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> NewOrderCrossBuilder<'b> {
+        NewOrderCrossBuilder::new(
+            cross_id,
+            cross_type,
+            cross_prioritization,
+            transact_time,
+            ord_type,
+        )
     }
 }
 /// The body table of `CrossOrderCancelReplaceRequest` (MsgType `t`).
@@ -4608,109 +7782,242 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `CrossOrderCancelReplaceRequest` (MsgType `t`, app): a read view; getters are `O(1)`.
-    message CrossOrderCancelReplaceRequest[142] = CROSS_ORDER_CANCEL_REPLACE_REQUEST(b"t", 27, 139, 3)
-    builder CrossOrderCancelReplaceRequestBuilder(cross_id: v::FixStr<'b>, orig_cross_id: v::FixStr<'b>, cross_type: e::CrossType<'b>, cross_prioritization: e::CrossPrioritization<'b>, transact_time: v::UtcTimestamp, ord_type: e::OrdType) {
-        opt order_id(27, 37, "OrderID", STRING, v::FixStr<'a>);
-        req cross_id(28, 548, "CrossID", STRING, v::FixStr<'a>);
-        req orig_cross_id(29, 551, "OrigCrossID", STRING, v::FixStr<'a>);
-        req cross_type(30, 549, "CrossType", INT, e::CrossType<'a>);
-        req cross_prioritization(31, 550, "CrossPrioritization", INT, e::CrossPrioritization<'a>);
-        req_comp side_cross_ord_mod_grp(32, 1, "SideCrossOrdModGrp", c::SideCrossOrdModGrp);
-        req_comp instrument(33, 43, "Instrument", c::Instrument);
-        comp und_instrmt_grp(76, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(77, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        opt settl_type(78, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(79, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt handl_inst(80, 21, "HandlInst", CHAR, e::HandlInst);
-        opt exec_inst(81, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt min_qty(82, 110, "MinQty", QTY, v::Decimal);
-        opt max_floor(83, 111, "MaxFloor", QTY, v::Decimal);
-        opt ex_destination(84, 100, "ExDestination", EXCHANGE, v::Exchange);
-        comp trdg_ses_grp(85, 1, "TrdgSesGrp", c::TrdgSesGrp);
-        opt process_code(86, 81, "ProcessCode", CHAR, e::ProcessCode);
-        opt prev_close_px(87, 140, "PrevClosePx", PRICE, v::Decimal);
-        opt locate_reqd(88, 114, "LocateReqd", BOOLEAN, bool);
-        req transact_time(89, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp stipulations(90, 1, "Stipulations", c::Stipulations);
-        req ord_type(91, 40, "OrdType", CHAR, e::OrdType);
-        opt price_type(92, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(93, 44, "Price", PRICE, v::Decimal);
-        opt stop_px(94, 99, "StopPx", PRICE, v::Decimal);
-        comp spread_or_benchmark_curve_data(95, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp yield_data(103, 6, "YieldData", c::YieldData);
-        opt currency(109, 15, "Currency", CURRENCY, v::Currency);
-        opt compliance_id(110, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt ioiid(111, 23, "IOIID", STRING, v::FixStr<'a>);
-        opt quote_id(112, 117, "QuoteID", STRING, v::FixStr<'a>);
-        opt time_in_force(113, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt effective_time(114, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_date(115, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        opt expire_time(116, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt gt_booking_inst(117, 427, "GTBookingInst", INT, e::GtBookingInst<'a>);
-        opt max_show(118, 210, "MaxShow", QTY, v::Decimal);
-        comp peg_instructions(119, 6, "PegInstructions", c::PegInstructions);
-        comp discretion_instructions(125, 7, "DiscretionInstructions", c::DiscretionInstructions);
-        opt target_strategy(132, 847, "TargetStrategy", INT, e::TargetStrategy<'a>);
-        opt target_strategy_parameters(133, 848, "TargetStrategyParameters", STRING, v::FixStr<'a>);
-        opt participation_rate(134, 849, "ParticipationRate", PERCENTAGE, v::Decimal);
-        opt cancellation_rights(135, 480, "CancellationRights", CHAR, e::CancellationRights);
-        opt money_laundering_status(136, 481, "MoneyLaunderingStatus", CHAR, e::MoneyLaunderingStatus);
-        opt regist_id(137, 513, "RegistID", STRING, v::FixStr<'a>);
-        opt designation(138, 494, "Designation", STRING, v::FixStr<'a>);
+t::message!(
+    CrossOrderCancelReplaceRequest, "CrossOrderCancelReplaceRequest", app, msg_type =
+    "t", slots = 142, def = CROSS_ORDER_CANCEL_REPLACE_REQUEST, header = c::Header(0
+    ..27), trailer = c::Trailer(139..142),
+);
+impl<'a> CrossOrderCancelReplaceRequest<'a> {
+    t::opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
+    t::req!(cross_id, slot = 28, tag = 548, "CrossID", STRING);
+    t::req!(orig_cross_id, slot = 29, tag = 551, "OrigCrossID", STRING);
+    t::req!(cross_type, slot = 30, tag = 549, "CrossType", INT, e::CrossType);
+    t::req!(
+        cross_prioritization, slot = 31, tag = 550, "CrossPrioritization", INT,
+        e::CrossPrioritization
+    );
+    t::req_comp!(
+        side_cross_ord_mod_grp, slot = 32, slots = 1, "SideCrossOrdModGrp",
+        c::SideCrossOrdModGrp
+    );
+    t::req_comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
+    t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::opt!(settl_type, slot = 78, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 79, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(handl_inst, slot = 80, tag = 21, "HandlInst", CHAR, e::HandlInst);
+    t::opt!(exec_inst, slot = 81, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(min_qty, slot = 82, tag = 110, "MinQty", QTY);
+    t::opt!(max_floor, slot = 83, tag = 111, "MaxFloor", QTY);
+    t::opt!(ex_destination, slot = 84, tag = 100, "ExDestination", EXCHANGE);
+    t::comp!(trdg_ses_grp, slot = 85, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    t::opt!(process_code, slot = 86, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    t::opt!(prev_close_px, slot = 87, tag = 140, "PrevClosePx", PRICE);
+    t::opt!(locate_reqd, slot = 88, tag = 114, "LocateReqd", BOOLEAN);
+    t::req!(transact_time, slot = 89, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(stipulations, slot = 90, slots = 1, "Stipulations", c::Stipulations);
+    t::req!(ord_type, slot = 91, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(price_type, slot = 92, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 93, tag = 44, "Price", PRICE);
+    t::opt!(stop_px, slot = 94, tag = 99, "StopPx", PRICE);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 95, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 103, slots = 6, "YieldData", c::YieldData);
+    t::opt!(currency, slot = 109, tag = 15, "Currency", CURRENCY);
+    t::opt!(compliance_id, slot = 110, tag = 376, "ComplianceID", STRING);
+    t::opt!(ioiid, slot = 111, tag = 23, "IOIID", STRING);
+    t::opt!(quote_id, slot = 112, tag = 117, "QuoteID", STRING);
+    t::opt!(time_in_force, slot = 113, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(effective_time, slot = 114, tag = 168, "EffectiveTime", UTCTIMESTAMP);
+    t::opt!(expire_date, slot = 115, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::opt!(expire_time, slot = 116, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(
+        gt_booking_inst, slot = 117, tag = 427, "GTBookingInst", INT, e::GtBookingInst
+    );
+    t::opt!(max_show, slot = 118, tag = 210, "MaxShow", QTY);
+    t::comp!(
+        peg_instructions, slot = 119, slots = 6, "PegInstructions", c::PegInstructions
+    );
+    t::comp!(
+        discretion_instructions, slot = 125, slots = 7, "DiscretionInstructions",
+        c::DiscretionInstructions
+    );
+    t::opt!(
+        target_strategy, slot = 132, tag = 847, "TargetStrategy", INT, e::TargetStrategy
+    );
+    t::opt!(
+        target_strategy_parameters, slot = 133, tag = 848, "TargetStrategyParameters",
+        STRING
+    );
+    t::opt!(participation_rate, slot = 134, tag = 849, "ParticipationRate", PERCENTAGE);
+    t::opt!(
+        cancellation_rights, slot = 135, tag = 480, "CancellationRights", CHAR,
+        e::CancellationRights
+    );
+    t::opt!(
+        money_laundering_status, slot = 136, tag = 481, "MoneyLaunderingStatus", CHAR,
+        e::MoneyLaunderingStatus
+    );
+    t::opt!(regist_id, slot = 137, tag = 513, "RegistID", STRING);
+    t::opt!(designation, slot = 138, tag = 494, "Designation", STRING);
+}
+/// Builds a `CrossOrderCancelReplaceRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CrossOrderCancelReplaceRequestBuilder<'b> {
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `CrossID` (548), STRING, required.
+    pub cross_id: Option<v::FixStr<'b>>,
+    /// `OrigCrossID` (551), STRING, required.
+    pub orig_cross_id: Option<v::FixStr<'b>>,
+    /// `CrossType` (549), INT, required.
+    pub cross_type: Option<e::CrossType<'b>>,
+    /// `CrossPrioritization` (550), INT, required.
+    pub cross_prioritization: Option<e::CrossPrioritization<'b>>,
+    /// The `SideCrossOrdModGrp` component.
+    pub side_cross_ord_mod_grp: Option<c::SideCrossOrdModGrpBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `HandlInst` (21), CHAR.
+    pub handl_inst: Option<e::HandlInst>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `MinQty` (110), QTY.
+    pub min_qty: Option<v::Decimal>,
+    /// `MaxFloor` (111), QTY.
+    pub max_floor: Option<v::Decimal>,
+    /// `ExDestination` (100), EXCHANGE.
+    pub ex_destination: Option<v::Exchange>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
+    /// `ProcessCode` (81), CHAR.
+    pub process_code: Option<e::ProcessCode>,
+    /// `PrevClosePx` (140), PRICE.
+    pub prev_close_px: Option<v::Decimal>,
+    /// `LocateReqd` (114), BOOLEAN.
+    pub locate_reqd: Option<bool>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// `OrdType` (40), CHAR, required.
+    pub ord_type: Option<e::OrdType>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `StopPx` (99), PRICE.
+    pub stop_px: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `IOIID` (23), STRING.
+    pub ioiid: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    pub effective_time: Option<v::UtcTimestamp>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `GTBookingInst` (427), INT.
+    pub gt_booking_inst: Option<e::GtBookingInst<'b>>,
+    /// `MaxShow` (210), QTY.
+    pub max_show: Option<v::Decimal>,
+    /// The `PegInstructions` component.
+    pub peg_instructions: Option<c::PegInstructionsBuilder<'b>>,
+    /// The `DiscretionInstructions` component.
+    pub discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>>,
+    /// `TargetStrategy` (847), INT.
+    pub target_strategy: Option<e::TargetStrategy<'b>>,
+    /// `TargetStrategyParameters` (848), STRING.
+    pub target_strategy_parameters: Option<v::FixStr<'b>>,
+    /// `ParticipationRate` (849), PERCENTAGE.
+    pub participation_rate: Option<v::Decimal>,
+    /// `CancellationRights` (480), CHAR.
+    pub cancellation_rights: Option<e::CancellationRights>,
+    /// `MoneyLaunderingStatus` (481), CHAR.
+    pub money_laundering_status: Option<e::MoneyLaunderingStatus>,
+    /// `RegistID` (513), STRING.
+    pub regist_id: Option<v::FixStr<'b>>,
+    /// `Designation` (494), STRING.
+    pub designation: Option<v::FixStr<'b>>,
+}
+impl<'b> CrossOrderCancelReplaceRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        cross_id: v::FixStr<'b>,
+        orig_cross_id: v::FixStr<'b>,
+        cross_type: e::CrossType<'b>,
+        cross_prioritization: e::CrossPrioritization<'b>,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> Self {
+        Self {
+            cross_id: Some(cross_id),
+            orig_cross_id: Some(orig_cross_id),
+            cross_type: Some(cross_type),
+            cross_prioritization: Some(cross_prioritization),
+            transact_time: Some(transact_time),
+            ord_type: Some(ord_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `CrossOrderCancelReplaceRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CrossOrderCancelReplaceRequestBuilder(cross_id: v::FixStr<'b>, orig_cross_id: v::FixStr<'b>, cross_type: e::CrossType<'b>, cross_prioritization: e::CrossPrioritization<'b>, transact_time: v::UtcTimestamp, ord_type: e::OrdType) message b"t" {
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        cross_id: Option<v::FixStr<'b>> = req(548, "CrossID", STRING);
-        orig_cross_id: Option<v::FixStr<'b>> = req(551, "OrigCrossID", STRING);
-        cross_type: Option<e::CrossType<'b>> = req(549, "CrossType", INT);
-        cross_prioritization: Option<e::CrossPrioritization<'b>> = req(550, "CrossPrioritization", INT);
-        side_cross_ord_mod_grp: Option<c::SideCrossOrdModGrpBuilder<'b>> = comp("SideCrossOrdModGrp");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        handl_inst: Option<e::HandlInst> = opt(21, "HandlInst", CHAR);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
-        max_floor: Option<v::Decimal> = opt(111, "MaxFloor", QTY);
-        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
-        trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
-        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
-        locate_reqd: Option<bool> = opt(114, "LocateReqd", BOOLEAN);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        ord_type: Option<e::OrdType> = req(40, "OrdType", CHAR);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        stop_px: Option<v::Decimal> = opt(99, "StopPx", PRICE);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        ioiid: Option<v::FixStr<'b>> = opt(23, "IOIID", STRING);
-        quote_id: Option<v::FixStr<'b>> = opt(117, "QuoteID", STRING);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        gt_booking_inst: Option<e::GtBookingInst<'b>> = opt(427, "GTBookingInst", INT);
-        max_show: Option<v::Decimal> = opt(210, "MaxShow", QTY);
-        peg_instructions: Option<c::PegInstructionsBuilder<'b>> = comp("PegInstructions");
-        discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>> = comp("DiscretionInstructions");
-        target_strategy: Option<e::TargetStrategy<'b>> = opt(847, "TargetStrategy", INT);
-        target_strategy_parameters: Option<v::FixStr<'b>> = opt(848, "TargetStrategyParameters", STRING);
-        participation_rate: Option<v::Decimal> = opt(849, "ParticipationRate", PERCENTAGE);
-        cancellation_rights: Option<e::CancellationRights> = opt(480, "CancellationRights", CHAR);
-        money_laundering_status: Option<e::MoneyLaunderingStatus> = opt(481, "MoneyLaunderingStatus", CHAR);
-        regist_id: Option<v::FixStr<'b>> = opt(513, "RegistID", STRING);
-        designation: Option<v::FixStr<'b>> = opt(494, "Designation", STRING);
+t::build!(
+    CrossOrderCancelReplaceRequestBuilder { order_id(37), cross_id(548),
+    orig_cross_id(551), cross_type(549), cross_prioritization(550),
+    side_cross_ord_mod_grp(comp), instrument(comp), und_instrmt_grp(comp),
+    instrmt_leg_grp(comp), settl_type(63), settl_date(64), handl_inst(21), exec_inst(18),
+    min_qty(110), max_floor(111), ex_destination(100), trdg_ses_grp(comp),
+    process_code(81), prev_close_px(140), locate_reqd(114), transact_time(60),
+    stipulations(comp), ord_type(40), price_type(423), price(44), stop_px(99),
+    spread_or_benchmark_curve_data(comp), yield_data(comp), currency(15),
+    compliance_id(376), ioiid(23), quote_id(117), time_in_force(59), effective_time(168),
+    expire_date(432), expire_time(126), gt_booking_inst(427), max_show(210),
+    peg_instructions(comp), discretion_instructions(comp), target_strategy(847),
+    target_strategy_parameters(848), participation_rate(849), cancellation_rights(480),
+    money_laundering_status(481), regist_id(513), designation(494) }, msg_type = b"t",
+    header = c::HeaderBuilder
+);
+impl CrossOrderCancelReplaceRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        cross_id: v::FixStr<'b>,
+        orig_cross_id: v::FixStr<'b>,
+        cross_type: e::CrossType<'b>,
+        cross_prioritization: e::CrossPrioritization<'b>,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> CrossOrderCancelReplaceRequestBuilder<'b> {
+        CrossOrderCancelReplaceRequestBuilder::new(
+            cross_id,
+            orig_cross_id,
+            cross_type,
+            cross_prioritization,
+            transact_time,
+            ord_type,
+        )
     }
 }
 /// The body table of `CrossOrderCancelRequest` (MsgType `u`).
@@ -4760,35 +8067,96 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `CrossOrderCancelRequest` (MsgType `u`, app): a read view; getters are `O(1)`.
-    message CrossOrderCancelRequest[82] = CROSS_ORDER_CANCEL_REQUEST(b"u", 27, 79, 3)
-    builder CrossOrderCancelRequestBuilder(cross_id: v::FixStr<'b>, orig_cross_id: v::FixStr<'b>, cross_type: e::CrossType<'b>, cross_prioritization: e::CrossPrioritization<'b>, transact_time: v::UtcTimestamp) {
-        opt order_id(27, 37, "OrderID", STRING, v::FixStr<'a>);
-        req cross_id(28, 548, "CrossID", STRING, v::FixStr<'a>);
-        req orig_cross_id(29, 551, "OrigCrossID", STRING, v::FixStr<'a>);
-        req cross_type(30, 549, "CrossType", INT, e::CrossType<'a>);
-        req cross_prioritization(31, 550, "CrossPrioritization", INT, e::CrossPrioritization<'a>);
-        req_comp side_cross_ord_cxl_grp(32, 1, "SideCrossOrdCxlGrp", c::SideCrossOrdCxlGrp);
-        req_comp instrument(33, 43, "Instrument", c::Instrument);
-        comp und_instrmt_grp(76, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(77, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        req transact_time(78, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
+t::message!(
+    CrossOrderCancelRequest, "CrossOrderCancelRequest", app, msg_type = "u", slots = 82,
+    def = CROSS_ORDER_CANCEL_REQUEST, header = c::Header(0..27), trailer = c::Trailer(79
+    ..82),
+);
+impl<'a> CrossOrderCancelRequest<'a> {
+    t::opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
+    t::req!(cross_id, slot = 28, tag = 548, "CrossID", STRING);
+    t::req!(orig_cross_id, slot = 29, tag = 551, "OrigCrossID", STRING);
+    t::req!(cross_type, slot = 30, tag = 549, "CrossType", INT, e::CrossType);
+    t::req!(
+        cross_prioritization, slot = 31, tag = 550, "CrossPrioritization", INT,
+        e::CrossPrioritization
+    );
+    t::req_comp!(
+        side_cross_ord_cxl_grp, slot = 32, slots = 1, "SideCrossOrdCxlGrp",
+        c::SideCrossOrdCxlGrp
+    );
+    t::req_comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
+    t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::req!(transact_time, slot = 78, tag = 60, "TransactTime", UTCTIMESTAMP);
+}
+/// Builds a `CrossOrderCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CrossOrderCancelRequestBuilder<'b> {
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `CrossID` (548), STRING, required.
+    pub cross_id: Option<v::FixStr<'b>>,
+    /// `OrigCrossID` (551), STRING, required.
+    pub orig_cross_id: Option<v::FixStr<'b>>,
+    /// `CrossType` (549), INT, required.
+    pub cross_type: Option<e::CrossType<'b>>,
+    /// `CrossPrioritization` (550), INT, required.
+    pub cross_prioritization: Option<e::CrossPrioritization<'b>>,
+    /// The `SideCrossOrdCxlGrp` component.
+    pub side_cross_ord_cxl_grp: Option<c::SideCrossOrdCxlGrpBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+}
+impl<'b> CrossOrderCancelRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        cross_id: v::FixStr<'b>,
+        orig_cross_id: v::FixStr<'b>,
+        cross_type: e::CrossType<'b>,
+        cross_prioritization: e::CrossPrioritization<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            cross_id: Some(cross_id),
+            orig_cross_id: Some(orig_cross_id),
+            cross_type: Some(cross_type),
+            cross_prioritization: Some(cross_prioritization),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `CrossOrderCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CrossOrderCancelRequestBuilder(cross_id: v::FixStr<'b>, orig_cross_id: v::FixStr<'b>, cross_type: e::CrossType<'b>, cross_prioritization: e::CrossPrioritization<'b>, transact_time: v::UtcTimestamp) message b"u" {
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        cross_id: Option<v::FixStr<'b>> = req(548, "CrossID", STRING);
-        orig_cross_id: Option<v::FixStr<'b>> = req(551, "OrigCrossID", STRING);
-        cross_type: Option<e::CrossType<'b>> = req(549, "CrossType", INT);
-        cross_prioritization: Option<e::CrossPrioritization<'b>> = req(550, "CrossPrioritization", INT);
-        side_cross_ord_cxl_grp: Option<c::SideCrossOrdCxlGrpBuilder<'b>> = comp("SideCrossOrdCxlGrp");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
+t::build!(
+    CrossOrderCancelRequestBuilder { order_id(37), cross_id(548), orig_cross_id(551),
+    cross_type(549), cross_prioritization(550), side_cross_ord_cxl_grp(comp),
+    instrument(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp), transact_time(60) },
+    msg_type = b"u", header = c::HeaderBuilder
+);
+impl CrossOrderCancelRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        cross_id: v::FixStr<'b>,
+        orig_cross_id: v::FixStr<'b>,
+        cross_type: e::CrossType<'b>,
+        cross_prioritization: e::CrossPrioritization<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> CrossOrderCancelRequestBuilder<'b> {
+        CrossOrderCancelRequestBuilder::new(
+            cross_id,
+            orig_cross_id,
+            cross_type,
+            cross_prioritization,
+            transact_time,
+        )
     }
 }
 /// The body table of `SecurityTypeRequest` (MsgType `v`).
@@ -4819,32 +8187,66 @@ pub static SECURITY_TYPE_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SecurityTypeRequest` (MsgType `v`, app): a read view; getters are `O(1)`.
-    message SecurityTypeRequest[39] = SECURITY_TYPE_REQUEST(b"v", 27, 36, 3)
-    builder SecurityTypeRequestBuilder(security_req_id: v::FixStr<'b>) {
-        req security_req_id(27, 320, "SecurityReqID", STRING, v::FixStr<'a>);
-        opt text(28, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(29, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(30, 355, "EncodedText", DATA);
-        opt trading_session_id(31, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(32, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt product(33, 460, "Product", INT, e::Product<'a>);
-        opt security_type(34, 167, "SecurityType", STRING, e::SecurityType<'a>);
-        opt security_sub_type(35, 762, "SecuritySubType", STRING, v::FixStr<'a>);
+t::message!(
+    SecurityTypeRequest, "SecurityTypeRequest", app, msg_type = "v", slots = 39, def =
+    SECURITY_TYPE_REQUEST, header = c::Header(0..27), trailer = c::Trailer(36..39),
+);
+impl<'a> SecurityTypeRequest<'a> {
+    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
+    t::opt!(text, slot = 28, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 29, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 30, tag = 355, "EncodedText", DATA);
+    t::opt!(trading_session_id, slot = 31, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 32, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(product, slot = 33, tag = 460, "Product", INT, e::Product);
+    t::opt!(
+        security_type, slot = 34, tag = 167, "SecurityType", STRING, e::SecurityType
+    );
+    t::opt!(security_sub_type, slot = 35, tag = 762, "SecuritySubType", STRING);
+}
+/// Builds a `SecurityTypeRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecurityTypeRequestBuilder<'b> {
+    /// `SecurityReqID` (320), STRING, required.
+    pub security_req_id: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `Product` (460), INT.
+    pub product: Option<e::Product<'b>>,
+    /// `SecurityType` (167), STRING.
+    pub security_type: Option<e::SecurityType<'b>>,
+    /// `SecuritySubType` (762), STRING.
+    pub security_sub_type: Option<v::FixStr<'b>>,
+}
+impl<'b> SecurityTypeRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(security_req_id: v::FixStr<'b>) -> Self {
+        Self {
+            security_req_id: Some(security_req_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `SecurityTypeRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecurityTypeRequestBuilder(security_req_id: v::FixStr<'b>) message b"v" {
-        security_req_id: Option<v::FixStr<'b>> = req(320, "SecurityReqID", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        product: Option<e::Product<'b>> = opt(460, "Product", INT);
-        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
-        security_sub_type: Option<v::FixStr<'b>> = opt(762, "SecuritySubType", STRING);
+t::build!(
+    SecurityTypeRequestBuilder { security_req_id(320), text(58), encoded_text(data = 355,
+    length = 354), trading_session_id(336), trading_session_sub_id(625), product(460),
+    security_type(167), security_sub_type(762) }, msg_type = b"v", header =
+    c::HeaderBuilder
+);
+impl SecurityTypeRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        security_req_id: v::FixStr<'b>,
+    ) -> SecurityTypeRequestBuilder<'b> {
+        SecurityTypeRequestBuilder::new(security_req_id)
     }
 }
 /// The body table of `SecurityTypes` (MsgType `w`).
@@ -4878,38 +8280,92 @@ pub static SECURITY_TYPES: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SecurityTypes` (MsgType `w`, app): a read view; getters are `O(1)`.
-    message SecurityTypes[42] = SECURITY_TYPES(b"w", 27, 39, 3)
-    builder SecurityTypesBuilder(security_req_id: v::FixStr<'b>, security_response_id: v::FixStr<'b>, security_response_type: e::SecurityResponseType<'b>) {
-        req security_req_id(27, 320, "SecurityReqID", STRING, v::FixStr<'a>);
-        req security_response_id(28, 322, "SecurityResponseID", STRING, v::FixStr<'a>);
-        req security_response_type(29, 323, "SecurityResponseType", INT, e::SecurityResponseType<'a>);
-        opt tot_no_security_types(30, 557, "TotNoSecurityTypes", INT, i64);
-        opt last_fragment(31, 893, "LastFragment", BOOLEAN, bool);
-        comp sec_types_grp(32, 1, "SecTypesGrp", c::SecTypesGrp);
-        opt text(33, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(34, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(35, 355, "EncodedText", DATA);
-        opt trading_session_id(36, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(37, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt subscription_request_type(38, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
+t::message!(
+    SecurityTypes, "SecurityTypes", app, msg_type = "w", slots = 42, def =
+    SECURITY_TYPES, header = c::Header(0..27), trailer = c::Trailer(39..42),
+);
+impl<'a> SecurityTypes<'a> {
+    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
+    t::req!(security_response_id, slot = 28, tag = 322, "SecurityResponseID", STRING);
+    t::req!(
+        security_response_type, slot = 29, tag = 323, "SecurityResponseType", INT,
+        e::SecurityResponseType
+    );
+    t::opt!(tot_no_security_types, slot = 30, tag = 557, "TotNoSecurityTypes", INT);
+    t::opt!(last_fragment, slot = 31, tag = 893, "LastFragment", BOOLEAN);
+    t::comp!(sec_types_grp, slot = 32, slots = 1, "SecTypesGrp", c::SecTypesGrp);
+    t::opt!(text, slot = 33, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 34, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 35, tag = 355, "EncodedText", DATA);
+    t::opt!(trading_session_id, slot = 36, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 37, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        subscription_request_type, slot = 38, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+}
+/// Builds a `SecurityTypes`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecurityTypesBuilder<'b> {
+    /// `SecurityReqID` (320), STRING, required.
+    pub security_req_id: Option<v::FixStr<'b>>,
+    /// `SecurityResponseID` (322), STRING, required.
+    pub security_response_id: Option<v::FixStr<'b>>,
+    /// `SecurityResponseType` (323), INT, required.
+    pub security_response_type: Option<e::SecurityResponseType<'b>>,
+    /// `TotNoSecurityTypes` (557), INT.
+    pub tot_no_security_types: Option<i64>,
+    /// `LastFragment` (893), BOOLEAN.
+    pub last_fragment: Option<bool>,
+    /// The `SecTypesGrp` component.
+    pub sec_types_grp: Option<c::SecTypesGrpBuilder<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+}
+impl<'b> SecurityTypesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        security_req_id: v::FixStr<'b>,
+        security_response_id: v::FixStr<'b>,
+        security_response_type: e::SecurityResponseType<'b>,
+    ) -> Self {
+        Self {
+            security_req_id: Some(security_req_id),
+            security_response_id: Some(security_response_id),
+            security_response_type: Some(security_response_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `SecurityTypes`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecurityTypesBuilder(security_req_id: v::FixStr<'b>, security_response_id: v::FixStr<'b>, security_response_type: e::SecurityResponseType<'b>) message b"w" {
-        security_req_id: Option<v::FixStr<'b>> = req(320, "SecurityReqID", STRING);
-        security_response_id: Option<v::FixStr<'b>> = req(322, "SecurityResponseID", STRING);
-        security_response_type: Option<e::SecurityResponseType<'b>> = req(323, "SecurityResponseType", INT);
-        tot_no_security_types: Option<i64> = opt(557, "TotNoSecurityTypes", INT);
-        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
-        sec_types_grp: Option<c::SecTypesGrpBuilder<'b>> = comp("SecTypesGrp");
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
+t::build!(
+    SecurityTypesBuilder { security_req_id(320), security_response_id(322),
+    security_response_type(323), tot_no_security_types(557), last_fragment(893),
+    sec_types_grp(comp), text(58), encoded_text(data = 355, length = 354),
+    trading_session_id(336), trading_session_sub_id(625), subscription_request_type(263)
+    }, msg_type = b"w", header = c::HeaderBuilder
+);
+impl SecurityTypes<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        security_req_id: v::FixStr<'b>,
+        security_response_id: v::FixStr<'b>,
+        security_response_type: e::SecurityResponseType<'b>,
+    ) -> SecurityTypesBuilder<'b> {
+        SecurityTypesBuilder::new(
+            security_req_id,
+            security_response_id,
+            security_response_type,
+        )
     }
 }
 /// The body table of `SecurityListRequest` (MsgType `x`).
@@ -4960,42 +8416,97 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SecurityListRequest` (MsgType `x`, app): a read view; getters are `O(1)`.
-    message SecurityListRequest[96] = SECURITY_LIST_REQUEST(b"x", 27, 93, 3)
-    builder SecurityListRequestBuilder(security_req_id: v::FixStr<'b>, security_list_request_type: e::SecurityListRequestType<'b>) {
-        req security_req_id(27, 320, "SecurityReqID", STRING, v::FixStr<'a>);
-        req security_list_request_type(28, 559, "SecurityListRequestType", INT, e::SecurityListRequestType<'a>);
-        comp instrument(29, 43, "Instrument", c::Instrument);
-        comp instrument_extension(72, 3, "InstrumentExtension", c::InstrumentExtension);
-        comp financing_details(75, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(84, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(85, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        opt currency(86, 15, "Currency", CURRENCY, v::Currency);
-        opt text(87, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(88, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(89, 355, "EncodedText", DATA);
-        opt trading_session_id(90, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(91, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt subscription_request_type(92, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
+t::message!(
+    SecurityListRequest, "SecurityListRequest", app, msg_type = "x", slots = 96, def =
+    SECURITY_LIST_REQUEST, header = c::Header(0..27), trailer = c::Trailer(93..96),
+);
+impl<'a> SecurityListRequest<'a> {
+    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
+    t::req!(
+        security_list_request_type, slot = 28, tag = 559, "SecurityListRequestType", INT,
+        e::SecurityListRequestType
+    );
+    t::comp!(instrument, slot = 29, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        instrument_extension, slot = 72, slots = 3, "InstrumentExtension",
+        c::InstrumentExtension
+    );
+    t::comp!(
+        financing_details, slot = 75, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 84, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 85, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::opt!(currency, slot = 86, tag = 15, "Currency", CURRENCY);
+    t::opt!(text, slot = 87, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 88, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 89, tag = 355, "EncodedText", DATA);
+    t::opt!(trading_session_id, slot = 90, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 91, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        subscription_request_type, slot = 92, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+}
+/// Builds a `SecurityListRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecurityListRequestBuilder<'b> {
+    /// `SecurityReqID` (320), STRING, required.
+    pub security_req_id: Option<v::FixStr<'b>>,
+    /// `SecurityListRequestType` (559), INT, required.
+    pub security_list_request_type: Option<e::SecurityListRequestType<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<c::InstrumentExtensionBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+}
+impl<'b> SecurityListRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        security_req_id: v::FixStr<'b>,
+        security_list_request_type: e::SecurityListRequestType<'b>,
+    ) -> Self {
+        Self {
+            security_req_id: Some(security_req_id),
+            security_list_request_type: Some(security_list_request_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `SecurityListRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecurityListRequestBuilder(security_req_id: v::FixStr<'b>, security_list_request_type: e::SecurityListRequestType<'b>) message b"x" {
-        security_req_id: Option<v::FixStr<'b>> = req(320, "SecurityReqID", STRING);
-        security_list_request_type: Option<e::SecurityListRequestType<'b>> = req(559, "SecurityListRequestType", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        instrument_extension: Option<c::InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
+t::build!(
+    SecurityListRequestBuilder { security_req_id(320), security_list_request_type(559),
+    instrument(comp), instrument_extension(comp), financing_details(comp),
+    und_instrmt_grp(comp), instrmt_leg_grp(comp), currency(15), text(58),
+    encoded_text(data = 355, length = 354), trading_session_id(336),
+    trading_session_sub_id(625), subscription_request_type(263) }, msg_type = b"x",
+    header = c::HeaderBuilder
+);
+impl SecurityListRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        security_req_id: v::FixStr<'b>,
+        security_list_request_type: e::SecurityListRequestType<'b>,
+    ) -> SecurityListRequestBuilder<'b> {
+        SecurityListRequestBuilder::new(security_req_id, security_list_request_type)
     }
 }
 /// The body table of `SecurityList` (MsgType `y`).
@@ -5025,27 +8536,71 @@ pub static SECURITY_LIST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SecurityList` (MsgType `y`, app): a read view; getters are `O(1)`.
-    message SecurityList[36] = SECURITY_LIST(b"y", 27, 33, 3)
-    builder SecurityListBuilder(security_req_id: v::FixStr<'b>, security_response_id: v::FixStr<'b>, security_request_result: e::SecurityRequestResult<'b>) {
-        req security_req_id(27, 320, "SecurityReqID", STRING, v::FixStr<'a>);
-        req security_response_id(28, 322, "SecurityResponseID", STRING, v::FixStr<'a>);
-        req security_request_result(29, 560, "SecurityRequestResult", INT, e::SecurityRequestResult<'a>);
-        opt tot_no_related_sym(30, 393, "TotNoRelatedSym", INT, i64);
-        opt last_fragment(31, 893, "LastFragment", BOOLEAN, bool);
-        comp sec_list_grp(32, 1, "SecListGrp", c::SecListGrp);
+t::message!(
+    SecurityList, "SecurityList", app, msg_type = "y", slots = 36, def = SECURITY_LIST,
+    header = c::Header(0..27), trailer = c::Trailer(33..36),
+);
+impl<'a> SecurityList<'a> {
+    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
+    t::req!(security_response_id, slot = 28, tag = 322, "SecurityResponseID", STRING);
+    t::req!(
+        security_request_result, slot = 29, tag = 560, "SecurityRequestResult", INT,
+        e::SecurityRequestResult
+    );
+    t::opt!(tot_no_related_sym, slot = 30, tag = 393, "TotNoRelatedSym", INT);
+    t::opt!(last_fragment, slot = 31, tag = 893, "LastFragment", BOOLEAN);
+    t::comp!(sec_list_grp, slot = 32, slots = 1, "SecListGrp", c::SecListGrp);
+}
+/// Builds a `SecurityList`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SecurityListBuilder<'b> {
+    /// `SecurityReqID` (320), STRING, required.
+    pub security_req_id: Option<v::FixStr<'b>>,
+    /// `SecurityResponseID` (322), STRING, required.
+    pub security_response_id: Option<v::FixStr<'b>>,
+    /// `SecurityRequestResult` (560), INT, required.
+    pub security_request_result: Option<e::SecurityRequestResult<'b>>,
+    /// `TotNoRelatedSym` (393), INT.
+    pub tot_no_related_sym: Option<i64>,
+    /// `LastFragment` (893), BOOLEAN.
+    pub last_fragment: Option<bool>,
+    /// The `SecListGrp` component.
+    pub sec_list_grp: Option<c::SecListGrpBuilder<'b>>,
+}
+impl<'b> SecurityListBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        security_req_id: v::FixStr<'b>,
+        security_response_id: v::FixStr<'b>,
+        security_request_result: e::SecurityRequestResult<'b>,
+    ) -> Self {
+        Self {
+            security_req_id: Some(security_req_id),
+            security_response_id: Some(security_response_id),
+            security_request_result: Some(security_request_result),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `SecurityList`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SecurityListBuilder(security_req_id: v::FixStr<'b>, security_response_id: v::FixStr<'b>, security_request_result: e::SecurityRequestResult<'b>) message b"y" {
-        security_req_id: Option<v::FixStr<'b>> = req(320, "SecurityReqID", STRING);
-        security_response_id: Option<v::FixStr<'b>> = req(322, "SecurityResponseID", STRING);
-        security_request_result: Option<e::SecurityRequestResult<'b>> = req(560, "SecurityRequestResult", INT);
-        tot_no_related_sym: Option<i64> = opt(393, "TotNoRelatedSym", INT);
-        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
-        sec_list_grp: Option<c::SecListGrpBuilder<'b>> = comp("SecListGrp");
+t::build!(
+    SecurityListBuilder { security_req_id(320), security_response_id(322),
+    security_request_result(560), tot_no_related_sym(393), last_fragment(893),
+    sec_list_grp(comp) }, msg_type = b"y", header = c::HeaderBuilder
+);
+impl SecurityList<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        security_req_id: v::FixStr<'b>,
+        security_response_id: v::FixStr<'b>,
+        security_request_result: e::SecurityRequestResult<'b>,
+    ) -> SecurityListBuilder<'b> {
+        SecurityListBuilder::new(
+            security_req_id,
+            security_response_id,
+            security_request_result,
+        )
     }
 }
 /// The body table of `DerivativeSecurityListRequest` (MsgType `z`).
@@ -5086,36 +8641,89 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `DerivativeSecurityListRequest` (MsgType `z`, app): a read view; getters are `O(1)`.
-    message DerivativeSecurityListRequest[87] = DERIVATIVE_SECURITY_LIST_REQUEST(b"z", 27, 84, 3)
-    builder DerivativeSecurityListRequestBuilder(security_req_id: v::FixStr<'b>, security_list_request_type: e::SecurityListRequestType<'b>) {
-        req security_req_id(27, 320, "SecurityReqID", STRING, v::FixStr<'a>);
-        req security_list_request_type(28, 559, "SecurityListRequestType", INT, e::SecurityListRequestType<'a>);
-        comp underlying_instrument(29, 47, "UnderlyingInstrument", c::UnderlyingInstrument);
-        opt security_sub_type(76, 762, "SecuritySubType", STRING, v::FixStr<'a>);
-        opt currency(77, 15, "Currency", CURRENCY, v::Currency);
-        opt text(78, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(79, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(80, 355, "EncodedText", DATA);
-        opt trading_session_id(81, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(82, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt subscription_request_type(83, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
+t::message!(
+    DerivativeSecurityListRequest, "DerivativeSecurityListRequest", app, msg_type = "z",
+    slots = 87, def = DERIVATIVE_SECURITY_LIST_REQUEST, header = c::Header(0..27),
+    trailer = c::Trailer(84..87),
+);
+impl<'a> DerivativeSecurityListRequest<'a> {
+    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
+    t::req!(
+        security_list_request_type, slot = 28, tag = 559, "SecurityListRequestType", INT,
+        e::SecurityListRequestType
+    );
+    t::comp!(
+        underlying_instrument, slot = 29, slots = 47, "UnderlyingInstrument",
+        c::UnderlyingInstrument
+    );
+    t::opt!(security_sub_type, slot = 76, tag = 762, "SecuritySubType", STRING);
+    t::opt!(currency, slot = 77, tag = 15, "Currency", CURRENCY);
+    t::opt!(text, slot = 78, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 79, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 80, tag = 355, "EncodedText", DATA);
+    t::opt!(trading_session_id, slot = 81, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 82, tag = 625, "TradingSessionSubID", STRING);
+    t::opt!(
+        subscription_request_type, slot = 83, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+}
+/// Builds a `DerivativeSecurityListRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DerivativeSecurityListRequestBuilder<'b> {
+    /// `SecurityReqID` (320), STRING, required.
+    pub security_req_id: Option<v::FixStr<'b>>,
+    /// `SecurityListRequestType` (559), INT, required.
+    pub security_list_request_type: Option<e::SecurityListRequestType<'b>>,
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<c::UnderlyingInstrumentBuilder<'b>>,
+    /// `SecuritySubType` (762), STRING.
+    pub security_sub_type: Option<v::FixStr<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+}
+impl<'b> DerivativeSecurityListRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        security_req_id: v::FixStr<'b>,
+        security_list_request_type: e::SecurityListRequestType<'b>,
+    ) -> Self {
+        Self {
+            security_req_id: Some(security_req_id),
+            security_list_request_type: Some(security_list_request_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `DerivativeSecurityListRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    DerivativeSecurityListRequestBuilder(security_req_id: v::FixStr<'b>, security_list_request_type: e::SecurityListRequestType<'b>) message b"z" {
-        security_req_id: Option<v::FixStr<'b>> = req(320, "SecurityReqID", STRING);
-        security_list_request_type: Option<e::SecurityListRequestType<'b>> = req(559, "SecurityListRequestType", INT);
-        underlying_instrument: Option<c::UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
-        security_sub_type: Option<v::FixStr<'b>> = opt(762, "SecuritySubType", STRING);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
+t::build!(
+    DerivativeSecurityListRequestBuilder { security_req_id(320),
+    security_list_request_type(559), underlying_instrument(comp), security_sub_type(762),
+    currency(15), text(58), encoded_text(data = 355, length = 354),
+    trading_session_id(336), trading_session_sub_id(625), subscription_request_type(263)
+    }, msg_type = b"z", header = c::HeaderBuilder
+);
+impl DerivativeSecurityListRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        security_req_id: v::FixStr<'b>,
+        security_list_request_type: e::SecurityListRequestType<'b>,
+    ) -> DerivativeSecurityListRequestBuilder<'b> {
+        DerivativeSecurityListRequestBuilder::new(
+            security_req_id,
+            security_list_request_type,
+        )
     }
 }
 /// The body table of `DerivativeSecurityList` (MsgType `AA`).
@@ -5157,29 +8765,82 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `DerivativeSecurityList` (MsgType `AA`, app): a read view; getters are `O(1)`.
-    message DerivativeSecurityList[83] = DERIVATIVE_SECURITY_LIST(b"AA", 27, 80, 3)
-    builder DerivativeSecurityListBuilder(security_req_id: v::FixStr<'b>, security_response_id: v::FixStr<'b>, security_request_result: e::SecurityRequestResult<'b>) {
-        req security_req_id(27, 320, "SecurityReqID", STRING, v::FixStr<'a>);
-        req security_response_id(28, 322, "SecurityResponseID", STRING, v::FixStr<'a>);
-        req security_request_result(29, 560, "SecurityRequestResult", INT, e::SecurityRequestResult<'a>);
-        comp underlying_instrument(30, 47, "UnderlyingInstrument", c::UnderlyingInstrument);
-        opt tot_no_related_sym(77, 393, "TotNoRelatedSym", INT, i64);
-        opt last_fragment(78, 893, "LastFragment", BOOLEAN, bool);
-        comp rel_sym_deriv_sec_grp(79, 1, "RelSymDerivSecGrp", c::RelSymDerivSecGrp);
+t::message!(
+    DerivativeSecurityList, "DerivativeSecurityList", app, msg_type = "AA", slots = 83,
+    def = DERIVATIVE_SECURITY_LIST, header = c::Header(0..27), trailer = c::Trailer(80
+    ..83),
+);
+impl<'a> DerivativeSecurityList<'a> {
+    t::req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
+    t::req!(security_response_id, slot = 28, tag = 322, "SecurityResponseID", STRING);
+    t::req!(
+        security_request_result, slot = 29, tag = 560, "SecurityRequestResult", INT,
+        e::SecurityRequestResult
+    );
+    t::comp!(
+        underlying_instrument, slot = 30, slots = 47, "UnderlyingInstrument",
+        c::UnderlyingInstrument
+    );
+    t::opt!(tot_no_related_sym, slot = 77, tag = 393, "TotNoRelatedSym", INT);
+    t::opt!(last_fragment, slot = 78, tag = 893, "LastFragment", BOOLEAN);
+    t::comp!(
+        rel_sym_deriv_sec_grp, slot = 79, slots = 1, "RelSymDerivSecGrp",
+        c::RelSymDerivSecGrp
+    );
+}
+/// Builds a `DerivativeSecurityList`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DerivativeSecurityListBuilder<'b> {
+    /// `SecurityReqID` (320), STRING, required.
+    pub security_req_id: Option<v::FixStr<'b>>,
+    /// `SecurityResponseID` (322), STRING, required.
+    pub security_response_id: Option<v::FixStr<'b>>,
+    /// `SecurityRequestResult` (560), INT, required.
+    pub security_request_result: Option<e::SecurityRequestResult<'b>>,
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<c::UnderlyingInstrumentBuilder<'b>>,
+    /// `TotNoRelatedSym` (393), INT.
+    pub tot_no_related_sym: Option<i64>,
+    /// `LastFragment` (893), BOOLEAN.
+    pub last_fragment: Option<bool>,
+    /// The `RelSymDerivSecGrp` component.
+    pub rel_sym_deriv_sec_grp: Option<c::RelSymDerivSecGrpBuilder<'b>>,
+}
+impl<'b> DerivativeSecurityListBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        security_req_id: v::FixStr<'b>,
+        security_response_id: v::FixStr<'b>,
+        security_request_result: e::SecurityRequestResult<'b>,
+    ) -> Self {
+        Self {
+            security_req_id: Some(security_req_id),
+            security_response_id: Some(security_response_id),
+            security_request_result: Some(security_request_result),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `DerivativeSecurityList`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    DerivativeSecurityListBuilder(security_req_id: v::FixStr<'b>, security_response_id: v::FixStr<'b>, security_request_result: e::SecurityRequestResult<'b>) message b"AA" {
-        security_req_id: Option<v::FixStr<'b>> = req(320, "SecurityReqID", STRING);
-        security_response_id: Option<v::FixStr<'b>> = req(322, "SecurityResponseID", STRING);
-        security_request_result: Option<e::SecurityRequestResult<'b>> = req(560, "SecurityRequestResult", INT);
-        underlying_instrument: Option<c::UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
-        tot_no_related_sym: Option<i64> = opt(393, "TotNoRelatedSym", INT);
-        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
-        rel_sym_deriv_sec_grp: Option<c::RelSymDerivSecGrpBuilder<'b>> = comp("RelSymDerivSecGrp");
+t::build!(
+    DerivativeSecurityListBuilder { security_req_id(320), security_response_id(322),
+    security_request_result(560), underlying_instrument(comp), tot_no_related_sym(393),
+    last_fragment(893), rel_sym_deriv_sec_grp(comp) }, msg_type = b"AA", header =
+    c::HeaderBuilder
+);
+impl DerivativeSecurityList<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        security_req_id: v::FixStr<'b>,
+        security_response_id: v::FixStr<'b>,
+        security_request_result: e::SecurityRequestResult<'b>,
+    ) -> DerivativeSecurityListBuilder<'b> {
+        DerivativeSecurityListBuilder::new(
+            security_req_id,
+            security_response_id,
+            security_request_result,
+        )
     }
 }
 /// The body table of `NewOrderMultileg` (MsgType `AB`).
@@ -5238,156 +8899,325 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `NewOrderMultileg` (MsgType `AB`, app): a read view; getters are `O(1)`.
-    message NewOrderMultileg[161] = NEW_ORDER_MULTILEG(b"AB", 27, 158, 3)
-    builder NewOrderMultilegBuilder(cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) {
-        req cl_ord_id(27, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(28, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt cl_ord_link_id(29, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        comp parties(30, 1, "Parties", c::Parties);
-        opt trade_origination_date(31, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trade_date(32, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt account(33, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(34, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(35, 581, "AccountType", INT, e::AccountType<'a>);
-        opt day_booking_inst(36, 589, "DayBookingInst", CHAR, e::DayBookingInst);
-        opt booking_unit(37, 590, "BookingUnit", CHAR, e::BookingUnit);
-        opt prealloc_method(38, 591, "PreallocMethod", CHAR, e::PreallocMethod);
-        opt alloc_id(39, 70, "AllocID", STRING, v::FixStr<'a>);
-        comp pre_alloc_mleg_grp(40, 1, "PreAllocMlegGrp", c::PreAllocMlegGrp);
-        opt settl_type(41, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(42, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt cash_margin(43, 544, "CashMargin", CHAR, e::CashMargin);
-        opt clearing_fee_indicator(44, 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator<'a>);
-        opt handl_inst(45, 21, "HandlInst", CHAR, e::HandlInst);
-        opt exec_inst(46, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt min_qty(47, 110, "MinQty", QTY, v::Decimal);
-        opt max_floor(48, 111, "MaxFloor", QTY, v::Decimal);
-        opt ex_destination(49, 100, "ExDestination", EXCHANGE, v::Exchange);
-        comp trdg_ses_grp(50, 1, "TrdgSesGrp", c::TrdgSesGrp);
-        opt process_code(51, 81, "ProcessCode", CHAR, e::ProcessCode);
-        req side(52, 54, "Side", CHAR, e::Side);
-        req_comp instrument(53, 43, "Instrument", c::Instrument);
-        comp und_instrmt_grp(96, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt prev_close_px(97, 140, "PrevClosePx", PRICE, v::Decimal);
-        req_comp leg_ord_grp(98, 1, "LegOrdGrp", c::LegOrdGrp);
-        opt locate_reqd(99, 114, "LocateReqd", BOOLEAN, bool);
-        req transact_time(100, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt qty_type(101, 854, "QtyType", INT, e::QtyType<'a>);
-        req_comp order_qty_data(102, 5, "OrderQtyData", c::OrderQtyData);
-        req ord_type(107, 40, "OrdType", CHAR, e::OrdType);
-        opt price_type(108, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(109, 44, "Price", PRICE, v::Decimal);
-        opt stop_px(110, 99, "StopPx", PRICE, v::Decimal);
-        opt currency(111, 15, "Currency", CURRENCY, v::Currency);
-        opt compliance_id(112, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt solicited_flag(113, 377, "SolicitedFlag", BOOLEAN, bool);
-        opt ioiid(114, 23, "IOIID", STRING, v::FixStr<'a>);
-        opt quote_id(115, 117, "QuoteID", STRING, v::FixStr<'a>);
-        opt time_in_force(116, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt effective_time(117, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_date(118, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        opt expire_time(119, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt gt_booking_inst(120, 427, "GTBookingInst", INT, e::GtBookingInst<'a>);
-        comp commission_data(121, 4, "CommissionData", c::CommissionData);
-        opt order_capacity(125, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt order_restrictions(126, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt cust_order_capacity(127, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt forex_req(128, 121, "ForexReq", BOOLEAN, bool);
-        opt settl_currency(129, 120, "SettlCurrency", CURRENCY, v::Currency);
-        opt booking_type(130, 775, "BookingType", INT, e::BookingType<'a>);
-        opt text(131, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(132, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(133, 355, "EncodedText", DATA);
-        opt position_effect(134, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt covered_or_uncovered(135, 203, "CoveredOrUncovered", INT, e::CoveredOrUncovered<'a>);
-        opt max_show(136, 210, "MaxShow", QTY, v::Decimal);
-        comp peg_instructions(137, 6, "PegInstructions", c::PegInstructions);
-        comp discretion_instructions(143, 7, "DiscretionInstructions", c::DiscretionInstructions);
-        opt target_strategy(150, 847, "TargetStrategy", INT, e::TargetStrategy<'a>);
-        opt target_strategy_parameters(151, 848, "TargetStrategyParameters", STRING, v::FixStr<'a>);
-        opt participation_rate(152, 849, "ParticipationRate", PERCENTAGE, v::Decimal);
-        opt cancellation_rights(153, 480, "CancellationRights", CHAR, e::CancellationRights);
-        opt money_laundering_status(154, 481, "MoneyLaunderingStatus", CHAR, e::MoneyLaunderingStatus);
-        opt regist_id(155, 513, "RegistID", STRING, v::FixStr<'a>);
-        opt designation(156, 494, "Designation", STRING, v::FixStr<'a>);
-        opt multi_leg_rpt_type_req(157, 563, "MultiLegRptTypeReq", INT, e::MultiLegRptTypeReq<'a>);
+t::message!(
+    NewOrderMultileg, "NewOrderMultileg", app, msg_type = "AB", slots = 161, def =
+    NEW_ORDER_MULTILEG, header = c::Header(0..27), trailer = c::Trailer(158..161),
+);
+impl<'a> NewOrderMultileg<'a> {
+    t::req!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 28, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(cl_ord_link_id, slot = 29, tag = 583, "ClOrdLinkID", STRING);
+    t::comp!(parties, slot = 30, slots = 1, "Parties", c::Parties);
+    t::opt!(
+        trade_origination_date, slot = 31, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::opt!(trade_date, slot = 32, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 34, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 35, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(
+        day_booking_inst, slot = 36, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
+    );
+    t::opt!(booking_unit, slot = 37, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
+    t::opt!(
+        prealloc_method, slot = 38, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
+    );
+    t::opt!(alloc_id, slot = 39, tag = 70, "AllocID", STRING);
+    t::comp!(
+        pre_alloc_mleg_grp, slot = 40, slots = 1, "PreAllocMlegGrp", c::PreAllocMlegGrp
+    );
+    t::opt!(settl_type, slot = 41, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 42, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(cash_margin, slot = 43, tag = 544, "CashMargin", CHAR, e::CashMargin);
+    t::opt!(
+        clearing_fee_indicator, slot = 44, tag = 635, "ClearingFeeIndicator", STRING,
+        e::ClearingFeeIndicator
+    );
+    t::opt!(handl_inst, slot = 45, tag = 21, "HandlInst", CHAR, e::HandlInst);
+    t::opt!(exec_inst, slot = 46, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(min_qty, slot = 47, tag = 110, "MinQty", QTY);
+    t::opt!(max_floor, slot = 48, tag = 111, "MaxFloor", QTY);
+    t::opt!(ex_destination, slot = 49, tag = 100, "ExDestination", EXCHANGE);
+    t::comp!(trdg_ses_grp, slot = 50, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    t::opt!(process_code, slot = 51, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    t::req!(side, slot = 52, tag = 54, "Side", CHAR, e::Side);
+    t::req_comp!(instrument, slot = 53, slots = 43, "Instrument", c::Instrument);
+    t::comp!(und_instrmt_grp, slot = 96, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(prev_close_px, slot = 97, tag = 140, "PrevClosePx", PRICE);
+    t::req_comp!(leg_ord_grp, slot = 98, slots = 1, "LegOrdGrp", c::LegOrdGrp);
+    t::opt!(locate_reqd, slot = 99, tag = 114, "LocateReqd", BOOLEAN);
+    t::req!(transact_time, slot = 100, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(qty_type, slot = 101, tag = 854, "QtyType", INT, e::QtyType);
+    t::req_comp!(order_qty_data, slot = 102, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::req!(ord_type, slot = 107, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(price_type, slot = 108, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 109, tag = 44, "Price", PRICE);
+    t::opt!(stop_px, slot = 110, tag = 99, "StopPx", PRICE);
+    t::opt!(currency, slot = 111, tag = 15, "Currency", CURRENCY);
+    t::opt!(compliance_id, slot = 112, tag = 376, "ComplianceID", STRING);
+    t::opt!(solicited_flag, slot = 113, tag = 377, "SolicitedFlag", BOOLEAN);
+    t::opt!(ioiid, slot = 114, tag = 23, "IOIID", STRING);
+    t::opt!(quote_id, slot = 115, tag = 117, "QuoteID", STRING);
+    t::opt!(time_in_force, slot = 116, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(effective_time, slot = 117, tag = 168, "EffectiveTime", UTCTIMESTAMP);
+    t::opt!(expire_date, slot = 118, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::opt!(expire_time, slot = 119, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(
+        gt_booking_inst, slot = 120, tag = 427, "GTBookingInst", INT, e::GtBookingInst
+    );
+    t::comp!(
+        commission_data, slot = 121, slots = 4, "CommissionData", c::CommissionData
+    );
+    t::opt!(
+        order_capacity, slot = 125, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(
+        order_restrictions, slot = 126, tag = 529, "OrderRestrictions",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        cust_order_capacity, slot = 127, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(forex_req, slot = 128, tag = 121, "ForexReq", BOOLEAN);
+    t::opt!(settl_currency, slot = 129, tag = 120, "SettlCurrency", CURRENCY);
+    t::opt!(booking_type, slot = 130, tag = 775, "BookingType", INT, e::BookingType);
+    t::opt!(text, slot = 131, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 132, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 133, tag = 355, "EncodedText", DATA);
+    t::opt!(
+        position_effect, slot = 134, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(
+        covered_or_uncovered, slot = 135, tag = 203, "CoveredOrUncovered", INT,
+        e::CoveredOrUncovered
+    );
+    t::opt!(max_show, slot = 136, tag = 210, "MaxShow", QTY);
+    t::comp!(
+        peg_instructions, slot = 137, slots = 6, "PegInstructions", c::PegInstructions
+    );
+    t::comp!(
+        discretion_instructions, slot = 143, slots = 7, "DiscretionInstructions",
+        c::DiscretionInstructions
+    );
+    t::opt!(
+        target_strategy, slot = 150, tag = 847, "TargetStrategy", INT, e::TargetStrategy
+    );
+    t::opt!(
+        target_strategy_parameters, slot = 151, tag = 848, "TargetStrategyParameters",
+        STRING
+    );
+    t::opt!(participation_rate, slot = 152, tag = 849, "ParticipationRate", PERCENTAGE);
+    t::opt!(
+        cancellation_rights, slot = 153, tag = 480, "CancellationRights", CHAR,
+        e::CancellationRights
+    );
+    t::opt!(
+        money_laundering_status, slot = 154, tag = 481, "MoneyLaunderingStatus", CHAR,
+        e::MoneyLaunderingStatus
+    );
+    t::opt!(regist_id, slot = 155, tag = 513, "RegistID", STRING);
+    t::opt!(designation, slot = 156, tag = 494, "Designation", STRING);
+    t::opt!(
+        multi_leg_rpt_type_req, slot = 157, tag = 563, "MultiLegRptTypeReq", INT,
+        e::MultiLegRptTypeReq
+    );
+}
+/// Builds a `NewOrderMultileg`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NewOrderMultilegBuilder<'b> {
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `DayBookingInst` (589), CHAR.
+    pub day_booking_inst: Option<e::DayBookingInst>,
+    /// `BookingUnit` (590), CHAR.
+    pub booking_unit: Option<e::BookingUnit>,
+    /// `PreallocMethod` (591), CHAR.
+    pub prealloc_method: Option<e::PreallocMethod>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// The `PreAllocMlegGrp` component.
+    pub pre_alloc_mleg_grp: Option<c::PreAllocMlegGrpBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `CashMargin` (544), CHAR.
+    pub cash_margin: Option<e::CashMargin>,
+    /// `ClearingFeeIndicator` (635), STRING.
+    pub clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>>,
+    /// `HandlInst` (21), CHAR.
+    pub handl_inst: Option<e::HandlInst>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `MinQty` (110), QTY.
+    pub min_qty: Option<v::Decimal>,
+    /// `MaxFloor` (111), QTY.
+    pub max_floor: Option<v::Decimal>,
+    /// `ExDestination` (100), EXCHANGE.
+    pub ex_destination: Option<v::Exchange>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
+    /// `ProcessCode` (81), CHAR.
+    pub process_code: Option<e::ProcessCode>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `PrevClosePx` (140), PRICE.
+    pub prev_close_px: Option<v::Decimal>,
+    /// The `LegOrdGrp` component.
+    pub leg_ord_grp: Option<c::LegOrdGrpBuilder<'b>>,
+    /// `LocateReqd` (114), BOOLEAN.
+    pub locate_reqd: Option<bool>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `OrdType` (40), CHAR, required.
+    pub ord_type: Option<e::OrdType>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `StopPx` (99), PRICE.
+    pub stop_px: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `SolicitedFlag` (377), BOOLEAN.
+    pub solicited_flag: Option<bool>,
+    /// `IOIID` (23), STRING.
+    pub ioiid: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    pub effective_time: Option<v::UtcTimestamp>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `GTBookingInst` (427), INT.
+    pub gt_booking_inst: Option<e::GtBookingInst<'b>>,
+    /// The `CommissionData` component.
+    pub commission_data: Option<c::CommissionDataBuilder<'b>>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    pub order_restrictions: Option<v::MultipleValueString<'b>>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `ForexReq` (121), BOOLEAN.
+    pub forex_req: Option<bool>,
+    /// `SettlCurrency` (120), CURRENCY.
+    pub settl_currency: Option<v::Currency>,
+    /// `BookingType` (775), INT.
+    pub booking_type: Option<e::BookingType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `CoveredOrUncovered` (203), INT.
+    pub covered_or_uncovered: Option<e::CoveredOrUncovered<'b>>,
+    /// `MaxShow` (210), QTY.
+    pub max_show: Option<v::Decimal>,
+    /// The `PegInstructions` component.
+    pub peg_instructions: Option<c::PegInstructionsBuilder<'b>>,
+    /// The `DiscretionInstructions` component.
+    pub discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>>,
+    /// `TargetStrategy` (847), INT.
+    pub target_strategy: Option<e::TargetStrategy<'b>>,
+    /// `TargetStrategyParameters` (848), STRING.
+    pub target_strategy_parameters: Option<v::FixStr<'b>>,
+    /// `ParticipationRate` (849), PERCENTAGE.
+    pub participation_rate: Option<v::Decimal>,
+    /// `CancellationRights` (480), CHAR.
+    pub cancellation_rights: Option<e::CancellationRights>,
+    /// `MoneyLaunderingStatus` (481), CHAR.
+    pub money_laundering_status: Option<e::MoneyLaunderingStatus>,
+    /// `RegistID` (513), STRING.
+    pub regist_id: Option<v::FixStr<'b>>,
+    /// `Designation` (494), STRING.
+    pub designation: Option<v::FixStr<'b>>,
+    /// `MultiLegRptTypeReq` (563), INT.
+    pub multi_leg_rpt_type_req: Option<e::MultiLegRptTypeReq<'b>>,
+}
+impl<'b> NewOrderMultilegBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> Self {
+        Self {
+            cl_ord_id: Some(cl_ord_id),
+            side: Some(side),
+            transact_time: Some(transact_time),
+            ord_type: Some(ord_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `NewOrderMultileg`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NewOrderMultilegBuilder(cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) message b"AB" {
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        day_booking_inst: Option<e::DayBookingInst> = opt(589, "DayBookingInst", CHAR);
-        booking_unit: Option<e::BookingUnit> = opt(590, "BookingUnit", CHAR);
-        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
-        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
-        pre_alloc_mleg_grp: Option<c::PreAllocMlegGrpBuilder<'b>> = comp("PreAllocMlegGrp");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        cash_margin: Option<e::CashMargin> = opt(544, "CashMargin", CHAR);
-        clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>> = opt(635, "ClearingFeeIndicator", STRING);
-        handl_inst: Option<e::HandlInst> = opt(21, "HandlInst", CHAR);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
-        max_floor: Option<v::Decimal> = opt(111, "MaxFloor", QTY);
-        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
-        trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
-        leg_ord_grp: Option<c::LegOrdGrpBuilder<'b>> = comp("LegOrdGrp");
-        locate_reqd: Option<bool> = opt(114, "LocateReqd", BOOLEAN);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        ord_type: Option<e::OrdType> = req(40, "OrdType", CHAR);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        stop_px: Option<v::Decimal> = opt(99, "StopPx", PRICE);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
-        ioiid: Option<v::FixStr<'b>> = opt(23, "IOIID", STRING);
-        quote_id: Option<v::FixStr<'b>> = opt(117, "QuoteID", STRING);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        gt_booking_inst: Option<e::GtBookingInst<'b>> = opt(427, "GTBookingInst", INT);
-        commission_data: Option<c::CommissionDataBuilder<'b>> = comp("CommissionData");
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        forex_req: Option<bool> = opt(121, "ForexReq", BOOLEAN);
-        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
-        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        covered_or_uncovered: Option<e::CoveredOrUncovered<'b>> = opt(203, "CoveredOrUncovered", INT);
-        max_show: Option<v::Decimal> = opt(210, "MaxShow", QTY);
-        peg_instructions: Option<c::PegInstructionsBuilder<'b>> = comp("PegInstructions");
-        discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>> = comp("DiscretionInstructions");
-        target_strategy: Option<e::TargetStrategy<'b>> = opt(847, "TargetStrategy", INT);
-        target_strategy_parameters: Option<v::FixStr<'b>> = opt(848, "TargetStrategyParameters", STRING);
-        participation_rate: Option<v::Decimal> = opt(849, "ParticipationRate", PERCENTAGE);
-        cancellation_rights: Option<e::CancellationRights> = opt(480, "CancellationRights", CHAR);
-        money_laundering_status: Option<e::MoneyLaunderingStatus> = opt(481, "MoneyLaunderingStatus", CHAR);
-        regist_id: Option<v::FixStr<'b>> = opt(513, "RegistID", STRING);
-        designation: Option<v::FixStr<'b>> = opt(494, "Designation", STRING);
-        multi_leg_rpt_type_req: Option<e::MultiLegRptTypeReq<'b>> = opt(563, "MultiLegRptTypeReq", INT);
+t::build!(
+    NewOrderMultilegBuilder { cl_ord_id(11), secondary_cl_ord_id(526),
+    cl_ord_link_id(583), parties(comp), trade_origination_date(229), trade_date(75),
+    account(1), acct_id_source(660), account_type(581), day_booking_inst(589),
+    booking_unit(590), prealloc_method(591), alloc_id(70), pre_alloc_mleg_grp(comp),
+    settl_type(63), settl_date(64), cash_margin(544), clearing_fee_indicator(635),
+    handl_inst(21), exec_inst(18), min_qty(110), max_floor(111), ex_destination(100),
+    trdg_ses_grp(comp), process_code(81), side(54), instrument(comp),
+    und_instrmt_grp(comp), prev_close_px(140), leg_ord_grp(comp), locate_reqd(114),
+    transact_time(60), qty_type(854), order_qty_data(comp), ord_type(40),
+    price_type(423), price(44), stop_px(99), currency(15), compliance_id(376),
+    solicited_flag(377), ioiid(23), quote_id(117), time_in_force(59),
+    effective_time(168), expire_date(432), expire_time(126), gt_booking_inst(427),
+    commission_data(comp), order_capacity(528), order_restrictions(529),
+    cust_order_capacity(582), forex_req(121), settl_currency(120), booking_type(775),
+    text(58), encoded_text(data = 355, length = 354), position_effect(77),
+    covered_or_uncovered(203), max_show(210), peg_instructions(comp),
+    discretion_instructions(comp), target_strategy(847), target_strategy_parameters(848),
+    participation_rate(849), cancellation_rights(480), money_laundering_status(481),
+    regist_id(513), designation(494), multi_leg_rpt_type_req(563) }, msg_type = b"AB",
+    header = c::HeaderBuilder
+);
+impl NewOrderMultileg<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> NewOrderMultilegBuilder<'b> {
+        NewOrderMultilegBuilder::new(cl_ord_id, side, transact_time, ord_type)
     }
 }
 /// The body table of `MultilegOrderCancelReplace` (MsgType `AC`).
@@ -5450,162 +9280,344 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `MultilegOrderCancelReplace` (MsgType `AC`, app): a read view; getters are `O(1)`.
-    message MultilegOrderCancelReplace[164] = MULTILEG_ORDER_CANCEL_REPLACE(b"AC", 27, 161, 3)
-    builder MultilegOrderCancelReplaceBuilder(orig_cl_ord_id: v::FixStr<'b>, cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) {
-        opt order_id(27, 37, "OrderID", STRING, v::FixStr<'a>);
-        req orig_cl_ord_id(28, 41, "OrigClOrdID", STRING, v::FixStr<'a>);
-        req cl_ord_id(29, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(30, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        opt cl_ord_link_id(31, 583, "ClOrdLinkID", STRING, v::FixStr<'a>);
-        opt orig_ord_mod_time(32, 586, "OrigOrdModTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp parties(33, 1, "Parties", c::Parties);
-        opt trade_origination_date(34, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trade_date(35, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt account(36, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(37, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(38, 581, "AccountType", INT, e::AccountType<'a>);
-        opt day_booking_inst(39, 589, "DayBookingInst", CHAR, e::DayBookingInst);
-        opt booking_unit(40, 590, "BookingUnit", CHAR, e::BookingUnit);
-        opt prealloc_method(41, 591, "PreallocMethod", CHAR, e::PreallocMethod);
-        opt alloc_id(42, 70, "AllocID", STRING, v::FixStr<'a>);
-        comp pre_alloc_mleg_grp(43, 1, "PreAllocMlegGrp", c::PreAllocMlegGrp);
-        opt settl_type(44, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(45, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt cash_margin(46, 544, "CashMargin", CHAR, e::CashMargin);
-        opt clearing_fee_indicator(47, 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator<'a>);
-        opt handl_inst(48, 21, "HandlInst", CHAR, e::HandlInst);
-        opt exec_inst(49, 18, "ExecInst", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt min_qty(50, 110, "MinQty", QTY, v::Decimal);
-        opt max_floor(51, 111, "MaxFloor", QTY, v::Decimal);
-        opt ex_destination(52, 100, "ExDestination", EXCHANGE, v::Exchange);
-        comp trdg_ses_grp(53, 1, "TrdgSesGrp", c::TrdgSesGrp);
-        opt process_code(54, 81, "ProcessCode", CHAR, e::ProcessCode);
-        req side(55, 54, "Side", CHAR, e::Side);
-        req_comp instrument(56, 43, "Instrument", c::Instrument);
-        comp und_instrmt_grp(99, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt prev_close_px(100, 140, "PrevClosePx", PRICE, v::Decimal);
-        req_comp leg_ord_grp(101, 1, "LegOrdGrp", c::LegOrdGrp);
-        opt locate_reqd(102, 114, "LocateReqd", BOOLEAN, bool);
-        req transact_time(103, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt qty_type(104, 854, "QtyType", INT, e::QtyType<'a>);
-        req_comp order_qty_data(105, 5, "OrderQtyData", c::OrderQtyData);
-        req ord_type(110, 40, "OrdType", CHAR, e::OrdType);
-        opt price_type(111, 423, "PriceType", INT, e::PriceType<'a>);
-        opt price(112, 44, "Price", PRICE, v::Decimal);
-        opt stop_px(113, 99, "StopPx", PRICE, v::Decimal);
-        opt currency(114, 15, "Currency", CURRENCY, v::Currency);
-        opt compliance_id(115, 376, "ComplianceID", STRING, v::FixStr<'a>);
-        opt solicited_flag(116, 377, "SolicitedFlag", BOOLEAN, bool);
-        opt ioiid(117, 23, "IOIID", STRING, v::FixStr<'a>);
-        opt quote_id(118, 117, "QuoteID", STRING, v::FixStr<'a>);
-        opt time_in_force(119, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt effective_time(120, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_date(121, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        opt expire_time(122, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt gt_booking_inst(123, 427, "GTBookingInst", INT, e::GtBookingInst<'a>);
-        comp commission_data(124, 4, "CommissionData", c::CommissionData);
-        opt order_capacity(128, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt order_restrictions(129, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt cust_order_capacity(130, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt forex_req(131, 121, "ForexReq", BOOLEAN, bool);
-        opt settl_currency(132, 120, "SettlCurrency", CURRENCY, v::Currency);
-        opt booking_type(133, 775, "BookingType", INT, e::BookingType<'a>);
-        opt text(134, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(135, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(136, 355, "EncodedText", DATA);
-        opt position_effect(137, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt covered_or_uncovered(138, 203, "CoveredOrUncovered", INT, e::CoveredOrUncovered<'a>);
-        opt max_show(139, 210, "MaxShow", QTY, v::Decimal);
-        comp peg_instructions(140, 6, "PegInstructions", c::PegInstructions);
-        comp discretion_instructions(146, 7, "DiscretionInstructions", c::DiscretionInstructions);
-        opt target_strategy(153, 847, "TargetStrategy", INT, e::TargetStrategy<'a>);
-        opt target_strategy_parameters(154, 848, "TargetStrategyParameters", STRING, v::FixStr<'a>);
-        opt participation_rate(155, 849, "ParticipationRate", PERCENTAGE, v::Decimal);
-        opt cancellation_rights(156, 480, "CancellationRights", CHAR, e::CancellationRights);
-        opt money_laundering_status(157, 481, "MoneyLaunderingStatus", CHAR, e::MoneyLaunderingStatus);
-        opt regist_id(158, 513, "RegistID", STRING, v::FixStr<'a>);
-        opt designation(159, 494, "Designation", STRING, v::FixStr<'a>);
-        opt multi_leg_rpt_type_req(160, 563, "MultiLegRptTypeReq", INT, e::MultiLegRptTypeReq<'a>);
+t::message!(
+    MultilegOrderCancelReplace, "MultilegOrderCancelReplace", app, msg_type = "AC", slots
+    = 164, def = MULTILEG_ORDER_CANCEL_REPLACE, header = c::Header(0..27), trailer =
+    c::Trailer(161..164),
+);
+impl<'a> MultilegOrderCancelReplace<'a> {
+    t::opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
+    t::req!(orig_cl_ord_id, slot = 28, tag = 41, "OrigClOrdID", STRING);
+    t::req!(cl_ord_id, slot = 29, tag = 11, "ClOrdID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 30, tag = 526, "SecondaryClOrdID", STRING);
+    t::opt!(cl_ord_link_id, slot = 31, tag = 583, "ClOrdLinkID", STRING);
+    t::opt!(orig_ord_mod_time, slot = 32, tag = 586, "OrigOrdModTime", UTCTIMESTAMP);
+    t::comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
+    t::opt!(
+        trade_origination_date, slot = 34, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::opt!(trade_date, slot = 35, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(account, slot = 36, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 37, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 38, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(
+        day_booking_inst, slot = 39, tag = 589, "DayBookingInst", CHAR, e::DayBookingInst
+    );
+    t::opt!(booking_unit, slot = 40, tag = 590, "BookingUnit", CHAR, e::BookingUnit);
+    t::opt!(
+        prealloc_method, slot = 41, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
+    );
+    t::opt!(alloc_id, slot = 42, tag = 70, "AllocID", STRING);
+    t::comp!(
+        pre_alloc_mleg_grp, slot = 43, slots = 1, "PreAllocMlegGrp", c::PreAllocMlegGrp
+    );
+    t::opt!(settl_type, slot = 44, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 45, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(cash_margin, slot = 46, tag = 544, "CashMargin", CHAR, e::CashMargin);
+    t::opt!(
+        clearing_fee_indicator, slot = 47, tag = 635, "ClearingFeeIndicator", STRING,
+        e::ClearingFeeIndicator
+    );
+    t::opt!(handl_inst, slot = 48, tag = 21, "HandlInst", CHAR, e::HandlInst);
+    t::opt!(exec_inst, slot = 49, tag = 18, "ExecInst", MULTIPLEVALUESTRING);
+    t::opt!(min_qty, slot = 50, tag = 110, "MinQty", QTY);
+    t::opt!(max_floor, slot = 51, tag = 111, "MaxFloor", QTY);
+    t::opt!(ex_destination, slot = 52, tag = 100, "ExDestination", EXCHANGE);
+    t::comp!(trdg_ses_grp, slot = 53, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    t::opt!(process_code, slot = 54, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    t::req!(side, slot = 55, tag = 54, "Side", CHAR, e::Side);
+    t::req_comp!(instrument, slot = 56, slots = 43, "Instrument", c::Instrument);
+    t::comp!(und_instrmt_grp, slot = 99, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(prev_close_px, slot = 100, tag = 140, "PrevClosePx", PRICE);
+    t::req_comp!(leg_ord_grp, slot = 101, slots = 1, "LegOrdGrp", c::LegOrdGrp);
+    t::opt!(locate_reqd, slot = 102, tag = 114, "LocateReqd", BOOLEAN);
+    t::req!(transact_time, slot = 103, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(qty_type, slot = 104, tag = 854, "QtyType", INT, e::QtyType);
+    t::req_comp!(order_qty_data, slot = 105, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::req!(ord_type, slot = 110, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(price_type, slot = 111, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(price, slot = 112, tag = 44, "Price", PRICE);
+    t::opt!(stop_px, slot = 113, tag = 99, "StopPx", PRICE);
+    t::opt!(currency, slot = 114, tag = 15, "Currency", CURRENCY);
+    t::opt!(compliance_id, slot = 115, tag = 376, "ComplianceID", STRING);
+    t::opt!(solicited_flag, slot = 116, tag = 377, "SolicitedFlag", BOOLEAN);
+    t::opt!(ioiid, slot = 117, tag = 23, "IOIID", STRING);
+    t::opt!(quote_id, slot = 118, tag = 117, "QuoteID", STRING);
+    t::opt!(time_in_force, slot = 119, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(effective_time, slot = 120, tag = 168, "EffectiveTime", UTCTIMESTAMP);
+    t::opt!(expire_date, slot = 121, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::opt!(expire_time, slot = 122, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(
+        gt_booking_inst, slot = 123, tag = 427, "GTBookingInst", INT, e::GtBookingInst
+    );
+    t::comp!(
+        commission_data, slot = 124, slots = 4, "CommissionData", c::CommissionData
+    );
+    t::opt!(
+        order_capacity, slot = 128, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(
+        order_restrictions, slot = 129, tag = 529, "OrderRestrictions",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        cust_order_capacity, slot = 130, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(forex_req, slot = 131, tag = 121, "ForexReq", BOOLEAN);
+    t::opt!(settl_currency, slot = 132, tag = 120, "SettlCurrency", CURRENCY);
+    t::opt!(booking_type, slot = 133, tag = 775, "BookingType", INT, e::BookingType);
+    t::opt!(text, slot = 134, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 135, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 136, tag = 355, "EncodedText", DATA);
+    t::opt!(
+        position_effect, slot = 137, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(
+        covered_or_uncovered, slot = 138, tag = 203, "CoveredOrUncovered", INT,
+        e::CoveredOrUncovered
+    );
+    t::opt!(max_show, slot = 139, tag = 210, "MaxShow", QTY);
+    t::comp!(
+        peg_instructions, slot = 140, slots = 6, "PegInstructions", c::PegInstructions
+    );
+    t::comp!(
+        discretion_instructions, slot = 146, slots = 7, "DiscretionInstructions",
+        c::DiscretionInstructions
+    );
+    t::opt!(
+        target_strategy, slot = 153, tag = 847, "TargetStrategy", INT, e::TargetStrategy
+    );
+    t::opt!(
+        target_strategy_parameters, slot = 154, tag = 848, "TargetStrategyParameters",
+        STRING
+    );
+    t::opt!(participation_rate, slot = 155, tag = 849, "ParticipationRate", PERCENTAGE);
+    t::opt!(
+        cancellation_rights, slot = 156, tag = 480, "CancellationRights", CHAR,
+        e::CancellationRights
+    );
+    t::opt!(
+        money_laundering_status, slot = 157, tag = 481, "MoneyLaunderingStatus", CHAR,
+        e::MoneyLaunderingStatus
+    );
+    t::opt!(regist_id, slot = 158, tag = 513, "RegistID", STRING);
+    t::opt!(designation, slot = 159, tag = 494, "Designation", STRING);
+    t::opt!(
+        multi_leg_rpt_type_req, slot = 160, tag = 563, "MultiLegRptTypeReq", INT,
+        e::MultiLegRptTypeReq
+    );
+}
+/// Builds a `MultilegOrderCancelReplace`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MultilegOrderCancelReplaceBuilder<'b> {
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `OrigClOrdID` (41), STRING, required.
+    pub orig_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ClOrdLinkID` (583), STRING.
+    pub cl_ord_link_id: Option<v::FixStr<'b>>,
+    /// `OrigOrdModTime` (586), UTCTIMESTAMP.
+    pub orig_ord_mod_time: Option<v::UtcTimestamp>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `DayBookingInst` (589), CHAR.
+    pub day_booking_inst: Option<e::DayBookingInst>,
+    /// `BookingUnit` (590), CHAR.
+    pub booking_unit: Option<e::BookingUnit>,
+    /// `PreallocMethod` (591), CHAR.
+    pub prealloc_method: Option<e::PreallocMethod>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// The `PreAllocMlegGrp` component.
+    pub pre_alloc_mleg_grp: Option<c::PreAllocMlegGrpBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `CashMargin` (544), CHAR.
+    pub cash_margin: Option<e::CashMargin>,
+    /// `ClearingFeeIndicator` (635), STRING.
+    pub clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>>,
+    /// `HandlInst` (21), CHAR.
+    pub handl_inst: Option<e::HandlInst>,
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    pub exec_inst: Option<v::MultipleValueString<'b>>,
+    /// `MinQty` (110), QTY.
+    pub min_qty: Option<v::Decimal>,
+    /// `MaxFloor` (111), QTY.
+    pub max_floor: Option<v::Decimal>,
+    /// `ExDestination` (100), EXCHANGE.
+    pub ex_destination: Option<v::Exchange>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
+    /// `ProcessCode` (81), CHAR.
+    pub process_code: Option<e::ProcessCode>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `PrevClosePx` (140), PRICE.
+    pub prev_close_px: Option<v::Decimal>,
+    /// The `LegOrdGrp` component.
+    pub leg_ord_grp: Option<c::LegOrdGrpBuilder<'b>>,
+    /// `LocateReqd` (114), BOOLEAN.
+    pub locate_reqd: Option<bool>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `OrdType` (40), CHAR, required.
+    pub ord_type: Option<e::OrdType>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `StopPx` (99), PRICE.
+    pub stop_px: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `ComplianceID` (376), STRING.
+    pub compliance_id: Option<v::FixStr<'b>>,
+    /// `SolicitedFlag` (377), BOOLEAN.
+    pub solicited_flag: Option<bool>,
+    /// `IOIID` (23), STRING.
+    pub ioiid: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    pub effective_time: Option<v::UtcTimestamp>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `GTBookingInst` (427), INT.
+    pub gt_booking_inst: Option<e::GtBookingInst<'b>>,
+    /// The `CommissionData` component.
+    pub commission_data: Option<c::CommissionDataBuilder<'b>>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    pub order_restrictions: Option<v::MultipleValueString<'b>>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `ForexReq` (121), BOOLEAN.
+    pub forex_req: Option<bool>,
+    /// `SettlCurrency` (120), CURRENCY.
+    pub settl_currency: Option<v::Currency>,
+    /// `BookingType` (775), INT.
+    pub booking_type: Option<e::BookingType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `CoveredOrUncovered` (203), INT.
+    pub covered_or_uncovered: Option<e::CoveredOrUncovered<'b>>,
+    /// `MaxShow` (210), QTY.
+    pub max_show: Option<v::Decimal>,
+    /// The `PegInstructions` component.
+    pub peg_instructions: Option<c::PegInstructionsBuilder<'b>>,
+    /// The `DiscretionInstructions` component.
+    pub discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>>,
+    /// `TargetStrategy` (847), INT.
+    pub target_strategy: Option<e::TargetStrategy<'b>>,
+    /// `TargetStrategyParameters` (848), STRING.
+    pub target_strategy_parameters: Option<v::FixStr<'b>>,
+    /// `ParticipationRate` (849), PERCENTAGE.
+    pub participation_rate: Option<v::Decimal>,
+    /// `CancellationRights` (480), CHAR.
+    pub cancellation_rights: Option<e::CancellationRights>,
+    /// `MoneyLaunderingStatus` (481), CHAR.
+    pub money_laundering_status: Option<e::MoneyLaunderingStatus>,
+    /// `RegistID` (513), STRING.
+    pub regist_id: Option<v::FixStr<'b>>,
+    /// `Designation` (494), STRING.
+    pub designation: Option<v::FixStr<'b>>,
+    /// `MultiLegRptTypeReq` (563), INT.
+    pub multi_leg_rpt_type_req: Option<e::MultiLegRptTypeReq<'b>>,
+}
+impl<'b> MultilegOrderCancelReplaceBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        orig_cl_ord_id: v::FixStr<'b>,
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> Self {
+        Self {
+            orig_cl_ord_id: Some(orig_cl_ord_id),
+            cl_ord_id: Some(cl_ord_id),
+            side: Some(side),
+            transact_time: Some(transact_time),
+            ord_type: Some(ord_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `MultilegOrderCancelReplace`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MultilegOrderCancelReplaceBuilder(orig_cl_ord_id: v::FixStr<'b>, cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) message b"AC" {
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        orig_cl_ord_id: Option<v::FixStr<'b>> = req(41, "OrigClOrdID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        cl_ord_link_id: Option<v::FixStr<'b>> = opt(583, "ClOrdLinkID", STRING);
-        orig_ord_mod_time: Option<v::UtcTimestamp> = opt(586, "OrigOrdModTime", UTCTIMESTAMP);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        day_booking_inst: Option<e::DayBookingInst> = opt(589, "DayBookingInst", CHAR);
-        booking_unit: Option<e::BookingUnit> = opt(590, "BookingUnit", CHAR);
-        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
-        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
-        pre_alloc_mleg_grp: Option<c::PreAllocMlegGrpBuilder<'b>> = comp("PreAllocMlegGrp");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        cash_margin: Option<e::CashMargin> = opt(544, "CashMargin", CHAR);
-        clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>> = opt(635, "ClearingFeeIndicator", STRING);
-        handl_inst: Option<e::HandlInst> = opt(21, "HandlInst", CHAR);
-        exec_inst: Option<v::MultipleValueString<'b>> = opt(18, "ExecInst", MULTIPLEVALUESTRING);
-        min_qty: Option<v::Decimal> = opt(110, "MinQty", QTY);
-        max_floor: Option<v::Decimal> = opt(111, "MaxFloor", QTY);
-        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
-        trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        prev_close_px: Option<v::Decimal> = opt(140, "PrevClosePx", PRICE);
-        leg_ord_grp: Option<c::LegOrdGrpBuilder<'b>> = comp("LegOrdGrp");
-        locate_reqd: Option<bool> = opt(114, "LocateReqd", BOOLEAN);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        ord_type: Option<e::OrdType> = req(40, "OrdType", CHAR);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        stop_px: Option<v::Decimal> = opt(99, "StopPx", PRICE);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        compliance_id: Option<v::FixStr<'b>> = opt(376, "ComplianceID", STRING);
-        solicited_flag: Option<bool> = opt(377, "SolicitedFlag", BOOLEAN);
-        ioiid: Option<v::FixStr<'b>> = opt(23, "IOIID", STRING);
-        quote_id: Option<v::FixStr<'b>> = opt(117, "QuoteID", STRING);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        gt_booking_inst: Option<e::GtBookingInst<'b>> = opt(427, "GTBookingInst", INT);
-        commission_data: Option<c::CommissionDataBuilder<'b>> = comp("CommissionData");
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        forex_req: Option<bool> = opt(121, "ForexReq", BOOLEAN);
-        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
-        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        covered_or_uncovered: Option<e::CoveredOrUncovered<'b>> = opt(203, "CoveredOrUncovered", INT);
-        max_show: Option<v::Decimal> = opt(210, "MaxShow", QTY);
-        peg_instructions: Option<c::PegInstructionsBuilder<'b>> = comp("PegInstructions");
-        discretion_instructions: Option<c::DiscretionInstructionsBuilder<'b>> = comp("DiscretionInstructions");
-        target_strategy: Option<e::TargetStrategy<'b>> = opt(847, "TargetStrategy", INT);
-        target_strategy_parameters: Option<v::FixStr<'b>> = opt(848, "TargetStrategyParameters", STRING);
-        participation_rate: Option<v::Decimal> = opt(849, "ParticipationRate", PERCENTAGE);
-        cancellation_rights: Option<e::CancellationRights> = opt(480, "CancellationRights", CHAR);
-        money_laundering_status: Option<e::MoneyLaunderingStatus> = opt(481, "MoneyLaunderingStatus", CHAR);
-        regist_id: Option<v::FixStr<'b>> = opt(513, "RegistID", STRING);
-        designation: Option<v::FixStr<'b>> = opt(494, "Designation", STRING);
-        multi_leg_rpt_type_req: Option<e::MultiLegRptTypeReq<'b>> = opt(563, "MultiLegRptTypeReq", INT);
+t::build!(
+    MultilegOrderCancelReplaceBuilder { order_id(37), orig_cl_ord_id(41), cl_ord_id(11),
+    secondary_cl_ord_id(526), cl_ord_link_id(583), orig_ord_mod_time(586), parties(comp),
+    trade_origination_date(229), trade_date(75), account(1), acct_id_source(660),
+    account_type(581), day_booking_inst(589), booking_unit(590), prealloc_method(591),
+    alloc_id(70), pre_alloc_mleg_grp(comp), settl_type(63), settl_date(64),
+    cash_margin(544), clearing_fee_indicator(635), handl_inst(21), exec_inst(18),
+    min_qty(110), max_floor(111), ex_destination(100), trdg_ses_grp(comp),
+    process_code(81), side(54), instrument(comp), und_instrmt_grp(comp),
+    prev_close_px(140), leg_ord_grp(comp), locate_reqd(114), transact_time(60),
+    qty_type(854), order_qty_data(comp), ord_type(40), price_type(423), price(44),
+    stop_px(99), currency(15), compliance_id(376), solicited_flag(377), ioiid(23),
+    quote_id(117), time_in_force(59), effective_time(168), expire_date(432),
+    expire_time(126), gt_booking_inst(427), commission_data(comp), order_capacity(528),
+    order_restrictions(529), cust_order_capacity(582), forex_req(121),
+    settl_currency(120), booking_type(775), text(58), encoded_text(data = 355, length =
+    354), position_effect(77), covered_or_uncovered(203), max_show(210),
+    peg_instructions(comp), discretion_instructions(comp), target_strategy(847),
+    target_strategy_parameters(848), participation_rate(849), cancellation_rights(480),
+    money_laundering_status(481), regist_id(513), designation(494),
+    multi_leg_rpt_type_req(563) }, msg_type = b"AC", header = c::HeaderBuilder
+);
+impl MultilegOrderCancelReplace<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        orig_cl_ord_id: v::FixStr<'b>,
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> MultilegOrderCancelReplaceBuilder<'b> {
+        MultilegOrderCancelReplaceBuilder::new(
+            orig_cl_ord_id,
+            cl_ord_id,
+            side,
+            transact_time,
+            ord_type,
+        )
     }
 }
 /// The body table of `TradeCaptureReportRequest` (MsgType `AD`).
@@ -5665,86 +9677,182 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `TradeCaptureReportRequest` (MsgType `AD`, app): a read view; getters are `O(1)`.
-    message TradeCaptureReportRequest[118] = TRADE_CAPTURE_REPORT_REQUEST(b"AD", 27, 115, 3)
-    builder TradeCaptureReportRequestBuilder(trade_request_id: v::FixStr<'b>, trade_request_type: e::TradeRequestType<'b>) {
-        req trade_request_id(27, 568, "TradeRequestID", STRING, v::FixStr<'a>);
-        req trade_request_type(28, 569, "TradeRequestType", INT, e::TradeRequestType<'a>);
-        opt subscription_request_type(29, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
-        opt trade_report_id(30, 571, "TradeReportID", STRING, v::FixStr<'a>);
-        opt secondary_trade_report_id(31, 818, "SecondaryTradeReportID", STRING, v::FixStr<'a>);
-        opt exec_id(32, 17, "ExecID", STRING, v::FixStr<'a>);
-        opt exec_type(33, 150, "ExecType", CHAR, e::ExecType);
-        opt order_id(34, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt cl_ord_id(35, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt match_status(36, 573, "MatchStatus", CHAR, e::MatchStatus);
-        opt trd_type(37, 828, "TrdType", INT, e::TrdType<'a>);
-        opt trd_sub_type(38, 829, "TrdSubType", INT, i64);
-        opt transfer_reason(39, 830, "TransferReason", STRING, v::FixStr<'a>);
-        opt secondary_trd_type(40, 855, "SecondaryTrdType", INT, i64);
-        opt trade_link_id(41, 820, "TradeLinkID", STRING, v::FixStr<'a>);
-        opt trd_match_id(42, 880, "TrdMatchID", STRING, v::FixStr<'a>);
-        comp parties(43, 1, "Parties", c::Parties);
-        comp instrument(44, 43, "Instrument", c::Instrument);
-        comp instrument_extension(87, 3, "InstrumentExtension", c::InstrumentExtension);
-        comp financing_details(90, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(99, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(100, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp trd_cap_dt_grp(101, 1, "TrdCapDtGrp", c::TrdCapDtGrp);
-        opt clearing_business_date(102, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trading_session_id(103, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(104, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt time_bracket(105, 943, "TimeBracket", STRING, v::FixStr<'a>);
-        opt side(106, 54, "Side", CHAR, e::Side);
-        opt multi_leg_reporting_type(107, 442, "MultiLegReportingType", CHAR, e::MultiLegReportingType);
-        opt trade_input_source(108, 578, "TradeInputSource", STRING, v::FixStr<'a>);
-        opt trade_input_device(109, 579, "TradeInputDevice", STRING, v::FixStr<'a>);
-        opt response_transport_type(110, 725, "ResponseTransportType", INT, e::ResponseTransportType<'a>);
-        opt response_destination(111, 726, "ResponseDestination", STRING, v::FixStr<'a>);
-        opt text(112, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(113, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(114, 355, "EncodedText", DATA);
+t::message!(
+    TradeCaptureReportRequest, "TradeCaptureReportRequest", app, msg_type = "AD", slots =
+    118, def = TRADE_CAPTURE_REPORT_REQUEST, header = c::Header(0..27), trailer =
+    c::Trailer(115..118),
+);
+impl<'a> TradeCaptureReportRequest<'a> {
+    t::req!(trade_request_id, slot = 27, tag = 568, "TradeRequestID", STRING);
+    t::req!(
+        trade_request_type, slot = 28, tag = 569, "TradeRequestType", INT,
+        e::TradeRequestType
+    );
+    t::opt!(
+        subscription_request_type, slot = 29, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+    t::opt!(trade_report_id, slot = 30, tag = 571, "TradeReportID", STRING);
+    t::opt!(
+        secondary_trade_report_id, slot = 31, tag = 818, "SecondaryTradeReportID", STRING
+    );
+    t::opt!(exec_id, slot = 32, tag = 17, "ExecID", STRING);
+    t::opt!(exec_type, slot = 33, tag = 150, "ExecType", CHAR, e::ExecType);
+    t::opt!(order_id, slot = 34, tag = 37, "OrderID", STRING);
+    t::opt!(cl_ord_id, slot = 35, tag = 11, "ClOrdID", STRING);
+    t::opt!(match_status, slot = 36, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
+    t::opt!(trd_type, slot = 37, tag = 828, "TrdType", INT, e::TrdType);
+    t::opt!(trd_sub_type, slot = 38, tag = 829, "TrdSubType", INT);
+    t::opt!(transfer_reason, slot = 39, tag = 830, "TransferReason", STRING);
+    t::opt!(secondary_trd_type, slot = 40, tag = 855, "SecondaryTrdType", INT);
+    t::opt!(trade_link_id, slot = 41, tag = 820, "TradeLinkID", STRING);
+    t::opt!(trd_match_id, slot = 42, tag = 880, "TrdMatchID", STRING);
+    t::comp!(parties, slot = 43, slots = 1, "Parties", c::Parties);
+    t::comp!(instrument, slot = 44, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        instrument_extension, slot = 87, slots = 3, "InstrumentExtension",
+        c::InstrumentExtension
+    );
+    t::comp!(
+        financing_details, slot = 90, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 99, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 100, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(trd_cap_dt_grp, slot = 101, slots = 1, "TrdCapDtGrp", c::TrdCapDtGrp);
+    t::opt!(
+        clearing_business_date, slot = 102, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(trading_session_id, slot = 103, tag = 336, "TradingSessionID", STRING);
+    t::opt!(
+        trading_session_sub_id, slot = 104, tag = 625, "TradingSessionSubID", STRING
+    );
+    t::opt!(time_bracket, slot = 105, tag = 943, "TimeBracket", STRING);
+    t::opt!(side, slot = 106, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(
+        multi_leg_reporting_type, slot = 107, tag = 442, "MultiLegReportingType", CHAR,
+        e::MultiLegReportingType
+    );
+    t::opt!(trade_input_source, slot = 108, tag = 578, "TradeInputSource", STRING);
+    t::opt!(trade_input_device, slot = 109, tag = 579, "TradeInputDevice", STRING);
+    t::opt!(
+        response_transport_type, slot = 110, tag = 725, "ResponseTransportType", INT,
+        e::ResponseTransportType
+    );
+    t::opt!(response_destination, slot = 111, tag = 726, "ResponseDestination", STRING);
+    t::opt!(text, slot = 112, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 113, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 114, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `TradeCaptureReportRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TradeCaptureReportRequestBuilder<'b> {
+    /// `TradeRequestID` (568), STRING, required.
+    pub trade_request_id: Option<v::FixStr<'b>>,
+    /// `TradeRequestType` (569), INT, required.
+    pub trade_request_type: Option<e::TradeRequestType<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+    /// `TradeReportID` (571), STRING.
+    pub trade_report_id: Option<v::FixStr<'b>>,
+    /// `SecondaryTradeReportID` (818), STRING.
+    pub secondary_trade_report_id: Option<v::FixStr<'b>>,
+    /// `ExecID` (17), STRING.
+    pub exec_id: Option<v::FixStr<'b>>,
+    /// `ExecType` (150), CHAR.
+    pub exec_type: Option<e::ExecType>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `MatchStatus` (573), CHAR.
+    pub match_status: Option<e::MatchStatus>,
+    /// `TrdType` (828), INT.
+    pub trd_type: Option<e::TrdType<'b>>,
+    /// `TrdSubType` (829), INT.
+    pub trd_sub_type: Option<i64>,
+    /// `TransferReason` (830), STRING.
+    pub transfer_reason: Option<v::FixStr<'b>>,
+    /// `SecondaryTrdType` (855), INT.
+    pub secondary_trd_type: Option<i64>,
+    /// `TradeLinkID` (820), STRING.
+    pub trade_link_id: Option<v::FixStr<'b>>,
+    /// `TrdMatchID` (880), STRING.
+    pub trd_match_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<c::InstrumentExtensionBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `TrdCapDtGrp` component.
+    pub trd_cap_dt_grp: Option<c::TrdCapDtGrpBuilder<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `TimeBracket` (943), STRING.
+    pub time_bracket: Option<v::FixStr<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `MultiLegReportingType` (442), CHAR.
+    pub multi_leg_reporting_type: Option<e::MultiLegReportingType>,
+    /// `TradeInputSource` (578), STRING.
+    pub trade_input_source: Option<v::FixStr<'b>>,
+    /// `TradeInputDevice` (579), STRING.
+    pub trade_input_device: Option<v::FixStr<'b>>,
+    /// `ResponseTransportType` (725), INT.
+    pub response_transport_type: Option<e::ResponseTransportType<'b>>,
+    /// `ResponseDestination` (726), STRING.
+    pub response_destination: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> TradeCaptureReportRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        trade_request_id: v::FixStr<'b>,
+        trade_request_type: e::TradeRequestType<'b>,
+    ) -> Self {
+        Self {
+            trade_request_id: Some(trade_request_id),
+            trade_request_type: Some(trade_request_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `TradeCaptureReportRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TradeCaptureReportRequestBuilder(trade_request_id: v::FixStr<'b>, trade_request_type: e::TradeRequestType<'b>) message b"AD" {
-        trade_request_id: Option<v::FixStr<'b>> = req(568, "TradeRequestID", STRING);
-        trade_request_type: Option<e::TradeRequestType<'b>> = req(569, "TradeRequestType", INT);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
-        trade_report_id: Option<v::FixStr<'b>> = opt(571, "TradeReportID", STRING);
-        secondary_trade_report_id: Option<v::FixStr<'b>> = opt(818, "SecondaryTradeReportID", STRING);
-        exec_id: Option<v::FixStr<'b>> = opt(17, "ExecID", STRING);
-        exec_type: Option<e::ExecType> = opt(150, "ExecType", CHAR);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        match_status: Option<e::MatchStatus> = opt(573, "MatchStatus", CHAR);
-        trd_type: Option<e::TrdType<'b>> = opt(828, "TrdType", INT);
-        trd_sub_type: Option<i64> = opt(829, "TrdSubType", INT);
-        transfer_reason: Option<v::FixStr<'b>> = opt(830, "TransferReason", STRING);
-        secondary_trd_type: Option<i64> = opt(855, "SecondaryTrdType", INT);
-        trade_link_id: Option<v::FixStr<'b>> = opt(820, "TradeLinkID", STRING);
-        trd_match_id: Option<v::FixStr<'b>> = opt(880, "TrdMatchID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        instrument_extension: Option<c::InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        trd_cap_dt_grp: Option<c::TrdCapDtGrpBuilder<'b>> = comp("TrdCapDtGrp");
-        clearing_business_date: Option<v::LocalMktDate> = opt(715, "ClearingBusinessDate", LOCALMKTDATE);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        time_bracket: Option<v::FixStr<'b>> = opt(943, "TimeBracket", STRING);
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        multi_leg_reporting_type: Option<e::MultiLegReportingType> = opt(442, "MultiLegReportingType", CHAR);
-        trade_input_source: Option<v::FixStr<'b>> = opt(578, "TradeInputSource", STRING);
-        trade_input_device: Option<v::FixStr<'b>> = opt(579, "TradeInputDevice", STRING);
-        response_transport_type: Option<e::ResponseTransportType<'b>> = opt(725, "ResponseTransportType", INT);
-        response_destination: Option<v::FixStr<'b>> = opt(726, "ResponseDestination", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    TradeCaptureReportRequestBuilder { trade_request_id(568), trade_request_type(569),
+    subscription_request_type(263), trade_report_id(571), secondary_trade_report_id(818),
+    exec_id(17), exec_type(150), order_id(37), cl_ord_id(11), match_status(573),
+    trd_type(828), trd_sub_type(829), transfer_reason(830), secondary_trd_type(855),
+    trade_link_id(820), trd_match_id(880), parties(comp), instrument(comp),
+    instrument_extension(comp), financing_details(comp), und_instrmt_grp(comp),
+    instrmt_leg_grp(comp), trd_cap_dt_grp(comp), clearing_business_date(715),
+    trading_session_id(336), trading_session_sub_id(625), time_bracket(943), side(54),
+    multi_leg_reporting_type(442), trade_input_source(578), trade_input_device(579),
+    response_transport_type(725), response_destination(726), text(58), encoded_text(data
+    = 355, length = 354) }, msg_type = b"AD", header = c::HeaderBuilder
+);
+impl TradeCaptureReportRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        trade_request_id: v::FixStr<'b>,
+        trade_request_type: e::TradeRequestType<'b>,
+    ) -> TradeCaptureReportRequestBuilder<'b> {
+        TradeCaptureReportRequestBuilder::new(trade_request_id, trade_request_type)
     }
 }
 /// The body table of `TradeCaptureReport` (MsgType `AE`).
@@ -5807,129 +9915,303 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `TradeCaptureReport` (MsgType `AE`, app): a read view; getters are `O(1)`.
-    message TradeCaptureReport[153] = TRADE_CAPTURE_REPORT(b"AE", 27, 150, 3)
-    builder TradeCaptureReportBuilder(trade_report_id: v::FixStr<'b>, previously_reported: bool, last_qty: v::Decimal, last_px: v::Decimal, trade_date: v::LocalMktDate, transact_time: v::UtcTimestamp) {
-        req trade_report_id(27, 571, "TradeReportID", STRING, v::FixStr<'a>);
-        opt trade_report_trans_type(28, 487, "TradeReportTransType", INT, i64);
-        opt trade_report_type(29, 856, "TradeReportType", INT, e::TradeReportType<'a>);
-        opt trade_request_id(30, 568, "TradeRequestID", STRING, v::FixStr<'a>);
-        opt trd_type(31, 828, "TrdType", INT, e::TrdType<'a>);
-        opt trd_sub_type(32, 829, "TrdSubType", INT, i64);
-        opt secondary_trd_type(33, 855, "SecondaryTrdType", INT, i64);
-        opt transfer_reason(34, 830, "TransferReason", STRING, v::FixStr<'a>);
-        opt exec_type(35, 150, "ExecType", CHAR, e::ExecType);
-        opt tot_num_trade_reports(36, 748, "TotNumTradeReports", INT, i64);
-        opt last_rpt_requested(37, 912, "LastRptRequested", BOOLEAN, bool);
-        opt unsolicited_indicator(38, 325, "UnsolicitedIndicator", BOOLEAN, bool);
-        opt subscription_request_type(39, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
-        opt trade_report_ref_id(40, 572, "TradeReportRefID", STRING, v::FixStr<'a>);
-        opt secondary_trade_report_ref_id(41, 881, "SecondaryTradeReportRefID", STRING, v::FixStr<'a>);
-        opt secondary_trade_report_id(42, 818, "SecondaryTradeReportID", STRING, v::FixStr<'a>);
-        opt trade_link_id(43, 820, "TradeLinkID", STRING, v::FixStr<'a>);
-        opt trd_match_id(44, 880, "TrdMatchID", STRING, v::FixStr<'a>);
-        opt exec_id(45, 17, "ExecID", STRING, v::FixStr<'a>);
-        opt ord_status(46, 39, "OrdStatus", CHAR, e::OrdStatus);
-        opt secondary_exec_id(47, 527, "SecondaryExecID", STRING, v::FixStr<'a>);
-        opt exec_restatement_reason(48, 378, "ExecRestatementReason", INT, e::ExecRestatementReason<'a>);
-        req previously_reported(49, 570, "PreviouslyReported", BOOLEAN, bool);
-        opt price_type(50, 423, "PriceType", INT, e::PriceType<'a>);
-        req_comp instrument(51, 43, "Instrument", c::Instrument);
-        comp financing_details(94, 9, "FinancingDetails", c::FinancingDetails);
-        comp order_qty_data(103, 5, "OrderQtyData", c::OrderQtyData);
-        opt qty_type(108, 854, "QtyType", INT, e::QtyType<'a>);
-        comp yield_data(109, 6, "YieldData", c::YieldData);
-        comp und_instrmt_grp(115, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt underlying_trading_session_id(116, 822, "UnderlyingTradingSessionID", STRING, v::FixStr<'a>);
-        opt underlying_trading_session_sub_id(117, 823, "UnderlyingTradingSessionSubID", STRING, v::FixStr<'a>);
-        req last_qty(118, 32, "LastQty", QTY, v::Decimal);
-        req last_px(119, 31, "LastPx", PRICE, v::Decimal);
-        opt last_par_px(120, 669, "LastParPx", PRICE, v::Decimal);
-        opt last_spot_rate(121, 194, "LastSpotRate", PRICE, v::Decimal);
-        opt last_forward_points(122, 195, "LastForwardPoints", PRICEOFFSET, v::Decimal);
-        opt last_mkt(123, 30, "LastMkt", EXCHANGE, v::Exchange);
-        req trade_date(124, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt clearing_business_date(125, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt avg_px(126, 6, "AvgPx", PRICE, v::Decimal);
-        comp spread_or_benchmark_curve_data(127, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        opt avg_px_indicator(135, 819, "AvgPxIndicator", INT, e::AvgPxIndicator<'a>);
-        comp position_amount_data(136, 1, "PositionAmountData", c::PositionAmountData);
-        opt multi_leg_reporting_type(137, 442, "MultiLegReportingType", CHAR, e::MultiLegReportingType);
-        opt trade_leg_ref_id(138, 824, "TradeLegRefID", STRING, v::FixStr<'a>);
-        comp trd_instrmt_leg_grp(139, 1, "TrdInstrmtLegGrp", c::TrdInstrmtLegGrp);
-        req transact_time(140, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp trd_reg_timestamps(141, 1, "TrdRegTimestamps", c::TrdRegTimestamps);
-        opt settl_type(142, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(143, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt match_status(144, 573, "MatchStatus", CHAR, e::MatchStatus);
-        opt match_type(145, 574, "MatchType", STRING, e::MatchType<'a>);
-        req_comp trd_cap_rpt_side_grp(146, 1, "TrdCapRptSideGrp", c::TrdCapRptSideGrp);
-        opt copy_msg_indicator(147, 797, "CopyMsgIndicator", BOOLEAN, bool);
-        opt publish_trd_indicator(148, 852, "PublishTrdIndicator", BOOLEAN, bool);
-        opt short_sale_reason(149, 853, "ShortSaleReason", INT, e::ShortSaleReason<'a>);
+t::message!(
+    TradeCaptureReport, "TradeCaptureReport", app, msg_type = "AE", slots = 153, def =
+    TRADE_CAPTURE_REPORT, header = c::Header(0..27), trailer = c::Trailer(150..153),
+);
+impl<'a> TradeCaptureReport<'a> {
+    t::req!(trade_report_id, slot = 27, tag = 571, "TradeReportID", STRING);
+    t::opt!(trade_report_trans_type, slot = 28, tag = 487, "TradeReportTransType", INT);
+    t::opt!(
+        trade_report_type, slot = 29, tag = 856, "TradeReportType", INT,
+        e::TradeReportType
+    );
+    t::opt!(trade_request_id, slot = 30, tag = 568, "TradeRequestID", STRING);
+    t::opt!(trd_type, slot = 31, tag = 828, "TrdType", INT, e::TrdType);
+    t::opt!(trd_sub_type, slot = 32, tag = 829, "TrdSubType", INT);
+    t::opt!(secondary_trd_type, slot = 33, tag = 855, "SecondaryTrdType", INT);
+    t::opt!(transfer_reason, slot = 34, tag = 830, "TransferReason", STRING);
+    t::opt!(exec_type, slot = 35, tag = 150, "ExecType", CHAR, e::ExecType);
+    t::opt!(tot_num_trade_reports, slot = 36, tag = 748, "TotNumTradeReports", INT);
+    t::opt!(last_rpt_requested, slot = 37, tag = 912, "LastRptRequested", BOOLEAN);
+    t::opt!(
+        unsolicited_indicator, slot = 38, tag = 325, "UnsolicitedIndicator", BOOLEAN
+    );
+    t::opt!(
+        subscription_request_type, slot = 39, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+    t::opt!(trade_report_ref_id, slot = 40, tag = 572, "TradeReportRefID", STRING);
+    t::opt!(
+        secondary_trade_report_ref_id, slot = 41, tag = 881, "SecondaryTradeReportRefID",
+        STRING
+    );
+    t::opt!(
+        secondary_trade_report_id, slot = 42, tag = 818, "SecondaryTradeReportID", STRING
+    );
+    t::opt!(trade_link_id, slot = 43, tag = 820, "TradeLinkID", STRING);
+    t::opt!(trd_match_id, slot = 44, tag = 880, "TrdMatchID", STRING);
+    t::opt!(exec_id, slot = 45, tag = 17, "ExecID", STRING);
+    t::opt!(ord_status, slot = 46, tag = 39, "OrdStatus", CHAR, e::OrdStatus);
+    t::opt!(secondary_exec_id, slot = 47, tag = 527, "SecondaryExecID", STRING);
+    t::opt!(
+        exec_restatement_reason, slot = 48, tag = 378, "ExecRestatementReason", INT,
+        e::ExecRestatementReason
+    );
+    t::req!(previously_reported, slot = 49, tag = 570, "PreviouslyReported", BOOLEAN);
+    t::opt!(price_type, slot = 50, tag = 423, "PriceType", INT, e::PriceType);
+    t::req_comp!(instrument, slot = 51, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 94, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(order_qty_data, slot = 103, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::opt!(qty_type, slot = 108, tag = 854, "QtyType", INT, e::QtyType);
+    t::comp!(yield_data, slot = 109, slots = 6, "YieldData", c::YieldData);
+    t::comp!(und_instrmt_grp, slot = 115, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(
+        underlying_trading_session_id, slot = 116, tag = 822,
+        "UnderlyingTradingSessionID", STRING
+    );
+    t::opt!(
+        underlying_trading_session_sub_id, slot = 117, tag = 823,
+        "UnderlyingTradingSessionSubID", STRING
+    );
+    t::req!(last_qty, slot = 118, tag = 32, "LastQty", QTY);
+    t::req!(last_px, slot = 119, tag = 31, "LastPx", PRICE);
+    t::opt!(last_par_px, slot = 120, tag = 669, "LastParPx", PRICE);
+    t::opt!(last_spot_rate, slot = 121, tag = 194, "LastSpotRate", PRICE);
+    t::opt!(
+        last_forward_points, slot = 122, tag = 195, "LastForwardPoints", PRICEOFFSET
+    );
+    t::opt!(last_mkt, slot = 123, tag = 30, "LastMkt", EXCHANGE);
+    t::req!(trade_date, slot = 124, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(
+        clearing_business_date, slot = 125, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(avg_px, slot = 126, tag = 6, "AvgPx", PRICE);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 127, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::opt!(
+        avg_px_indicator, slot = 135, tag = 819, "AvgPxIndicator", INT, e::AvgPxIndicator
+    );
+    t::comp!(
+        position_amount_data, slot = 136, slots = 1, "PositionAmountData",
+        c::PositionAmountData
+    );
+    t::opt!(
+        multi_leg_reporting_type, slot = 137, tag = 442, "MultiLegReportingType", CHAR,
+        e::MultiLegReportingType
+    );
+    t::opt!(trade_leg_ref_id, slot = 138, tag = 824, "TradeLegRefID", STRING);
+    t::comp!(
+        trd_instrmt_leg_grp, slot = 139, slots = 1, "TrdInstrmtLegGrp",
+        c::TrdInstrmtLegGrp
+    );
+    t::req!(transact_time, slot = 140, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(
+        trd_reg_timestamps, slot = 141, slots = 1, "TrdRegTimestamps",
+        c::TrdRegTimestamps
+    );
+    t::opt!(settl_type, slot = 142, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 143, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(match_status, slot = 144, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
+    t::opt!(match_type, slot = 145, tag = 574, "MatchType", STRING, e::MatchType);
+    t::req_comp!(
+        trd_cap_rpt_side_grp, slot = 146, slots = 1, "TrdCapRptSideGrp",
+        c::TrdCapRptSideGrp
+    );
+    t::opt!(copy_msg_indicator, slot = 147, tag = 797, "CopyMsgIndicator", BOOLEAN);
+    t::opt!(
+        publish_trd_indicator, slot = 148, tag = 852, "PublishTrdIndicator", BOOLEAN
+    );
+    t::opt!(
+        short_sale_reason, slot = 149, tag = 853, "ShortSaleReason", INT,
+        e::ShortSaleReason
+    );
+}
+/// Builds a `TradeCaptureReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TradeCaptureReportBuilder<'b> {
+    /// `TradeReportID` (571), STRING, required.
+    pub trade_report_id: Option<v::FixStr<'b>>,
+    /// `TradeReportTransType` (487), INT.
+    pub trade_report_trans_type: Option<i64>,
+    /// `TradeReportType` (856), INT.
+    pub trade_report_type: Option<e::TradeReportType<'b>>,
+    /// `TradeRequestID` (568), STRING.
+    pub trade_request_id: Option<v::FixStr<'b>>,
+    /// `TrdType` (828), INT.
+    pub trd_type: Option<e::TrdType<'b>>,
+    /// `TrdSubType` (829), INT.
+    pub trd_sub_type: Option<i64>,
+    /// `SecondaryTrdType` (855), INT.
+    pub secondary_trd_type: Option<i64>,
+    /// `TransferReason` (830), STRING.
+    pub transfer_reason: Option<v::FixStr<'b>>,
+    /// `ExecType` (150), CHAR.
+    pub exec_type: Option<e::ExecType>,
+    /// `TotNumTradeReports` (748), INT.
+    pub tot_num_trade_reports: Option<i64>,
+    /// `LastRptRequested` (912), BOOLEAN.
+    pub last_rpt_requested: Option<bool>,
+    /// `UnsolicitedIndicator` (325), BOOLEAN.
+    pub unsolicited_indicator: Option<bool>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+    /// `TradeReportRefID` (572), STRING.
+    pub trade_report_ref_id: Option<v::FixStr<'b>>,
+    /// `SecondaryTradeReportRefID` (881), STRING.
+    pub secondary_trade_report_ref_id: Option<v::FixStr<'b>>,
+    /// `SecondaryTradeReportID` (818), STRING.
+    pub secondary_trade_report_id: Option<v::FixStr<'b>>,
+    /// `TradeLinkID` (820), STRING.
+    pub trade_link_id: Option<v::FixStr<'b>>,
+    /// `TrdMatchID` (880), STRING.
+    pub trd_match_id: Option<v::FixStr<'b>>,
+    /// `ExecID` (17), STRING.
+    pub exec_id: Option<v::FixStr<'b>>,
+    /// `OrdStatus` (39), CHAR.
+    pub ord_status: Option<e::OrdStatus>,
+    /// `SecondaryExecID` (527), STRING.
+    pub secondary_exec_id: Option<v::FixStr<'b>>,
+    /// `ExecRestatementReason` (378), INT.
+    pub exec_restatement_reason: Option<e::ExecRestatementReason<'b>>,
+    /// `PreviouslyReported` (570), BOOLEAN, required.
+    pub previously_reported: Option<bool>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `UnderlyingTradingSessionID` (822), STRING.
+    pub underlying_trading_session_id: Option<v::FixStr<'b>>,
+    /// `UnderlyingTradingSessionSubID` (823), STRING.
+    pub underlying_trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `LastQty` (32), QTY, required.
+    pub last_qty: Option<v::Decimal>,
+    /// `LastPx` (31), PRICE, required.
+    pub last_px: Option<v::Decimal>,
+    /// `LastParPx` (669), PRICE.
+    pub last_par_px: Option<v::Decimal>,
+    /// `LastSpotRate` (194), PRICE.
+    pub last_spot_rate: Option<v::Decimal>,
+    /// `LastForwardPoints` (195), PRICEOFFSET.
+    pub last_forward_points: Option<v::Decimal>,
+    /// `LastMkt` (30), EXCHANGE.
+    pub last_mkt: Option<v::Exchange>,
+    /// `TradeDate` (75), LOCALMKTDATE, required.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `AvgPx` (6), PRICE.
+    pub avg_px: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// `AvgPxIndicator` (819), INT.
+    pub avg_px_indicator: Option<e::AvgPxIndicator<'b>>,
+    /// The `PositionAmountData` component.
+    pub position_amount_data: Option<c::PositionAmountDataBuilder<'b>>,
+    /// `MultiLegReportingType` (442), CHAR.
+    pub multi_leg_reporting_type: Option<e::MultiLegReportingType>,
+    /// `TradeLegRefID` (824), STRING.
+    pub trade_leg_ref_id: Option<v::FixStr<'b>>,
+    /// The `TrdInstrmtLegGrp` component.
+    pub trd_instrmt_leg_grp: Option<c::TrdInstrmtLegGrpBuilder<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `TrdRegTimestamps` component.
+    pub trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `MatchStatus` (573), CHAR.
+    pub match_status: Option<e::MatchStatus>,
+    /// `MatchType` (574), STRING.
+    pub match_type: Option<e::MatchType<'b>>,
+    /// The `TrdCapRptSideGrp` component.
+    pub trd_cap_rpt_side_grp: Option<c::TrdCapRptSideGrpBuilder<'b>>,
+    /// `CopyMsgIndicator` (797), BOOLEAN.
+    pub copy_msg_indicator: Option<bool>,
+    /// `PublishTrdIndicator` (852), BOOLEAN.
+    pub publish_trd_indicator: Option<bool>,
+    /// `ShortSaleReason` (853), INT.
+    pub short_sale_reason: Option<e::ShortSaleReason<'b>>,
+}
+impl<'b> TradeCaptureReportBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        trade_report_id: v::FixStr<'b>,
+        previously_reported: bool,
+        last_qty: v::Decimal,
+        last_px: v::Decimal,
+        trade_date: v::LocalMktDate,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            trade_report_id: Some(trade_report_id),
+            previously_reported: Some(previously_reported),
+            last_qty: Some(last_qty),
+            last_px: Some(last_px),
+            trade_date: Some(trade_date),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `TradeCaptureReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TradeCaptureReportBuilder(trade_report_id: v::FixStr<'b>, previously_reported: bool, last_qty: v::Decimal, last_px: v::Decimal, trade_date: v::LocalMktDate, transact_time: v::UtcTimestamp) message b"AE" {
-        trade_report_id: Option<v::FixStr<'b>> = req(571, "TradeReportID", STRING);
-        trade_report_trans_type: Option<i64> = opt(487, "TradeReportTransType", INT);
-        trade_report_type: Option<e::TradeReportType<'b>> = opt(856, "TradeReportType", INT);
-        trade_request_id: Option<v::FixStr<'b>> = opt(568, "TradeRequestID", STRING);
-        trd_type: Option<e::TrdType<'b>> = opt(828, "TrdType", INT);
-        trd_sub_type: Option<i64> = opt(829, "TrdSubType", INT);
-        secondary_trd_type: Option<i64> = opt(855, "SecondaryTrdType", INT);
-        transfer_reason: Option<v::FixStr<'b>> = opt(830, "TransferReason", STRING);
-        exec_type: Option<e::ExecType> = opt(150, "ExecType", CHAR);
-        tot_num_trade_reports: Option<i64> = opt(748, "TotNumTradeReports", INT);
-        last_rpt_requested: Option<bool> = opt(912, "LastRptRequested", BOOLEAN);
-        unsolicited_indicator: Option<bool> = opt(325, "UnsolicitedIndicator", BOOLEAN);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
-        trade_report_ref_id: Option<v::FixStr<'b>> = opt(572, "TradeReportRefID", STRING);
-        secondary_trade_report_ref_id: Option<v::FixStr<'b>> = opt(881, "SecondaryTradeReportRefID", STRING);
-        secondary_trade_report_id: Option<v::FixStr<'b>> = opt(818, "SecondaryTradeReportID", STRING);
-        trade_link_id: Option<v::FixStr<'b>> = opt(820, "TradeLinkID", STRING);
-        trd_match_id: Option<v::FixStr<'b>> = opt(880, "TrdMatchID", STRING);
-        exec_id: Option<v::FixStr<'b>> = opt(17, "ExecID", STRING);
-        ord_status: Option<e::OrdStatus> = opt(39, "OrdStatus", CHAR);
-        secondary_exec_id: Option<v::FixStr<'b>> = opt(527, "SecondaryExecID", STRING);
-        exec_restatement_reason: Option<e::ExecRestatementReason<'b>> = opt(378, "ExecRestatementReason", INT);
-        previously_reported: Option<bool> = req(570, "PreviouslyReported", BOOLEAN);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        underlying_trading_session_id: Option<v::FixStr<'b>> = opt(822, "UnderlyingTradingSessionID", STRING);
-        underlying_trading_session_sub_id: Option<v::FixStr<'b>> = opt(823, "UnderlyingTradingSessionSubID", STRING);
-        last_qty: Option<v::Decimal> = req(32, "LastQty", QTY);
-        last_px: Option<v::Decimal> = req(31, "LastPx", PRICE);
-        last_par_px: Option<v::Decimal> = opt(669, "LastParPx", PRICE);
-        last_spot_rate: Option<v::Decimal> = opt(194, "LastSpotRate", PRICE);
-        last_forward_points: Option<v::Decimal> = opt(195, "LastForwardPoints", PRICEOFFSET);
-        last_mkt: Option<v::Exchange> = opt(30, "LastMkt", EXCHANGE);
-        trade_date: Option<v::LocalMktDate> = req(75, "TradeDate", LOCALMKTDATE);
-        clearing_business_date: Option<v::LocalMktDate> = opt(715, "ClearingBusinessDate", LOCALMKTDATE);
-        avg_px: Option<v::Decimal> = opt(6, "AvgPx", PRICE);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        avg_px_indicator: Option<e::AvgPxIndicator<'b>> = opt(819, "AvgPxIndicator", INT);
-        position_amount_data: Option<c::PositionAmountDataBuilder<'b>> = comp("PositionAmountData");
-        multi_leg_reporting_type: Option<e::MultiLegReportingType> = opt(442, "MultiLegReportingType", CHAR);
-        trade_leg_ref_id: Option<v::FixStr<'b>> = opt(824, "TradeLegRefID", STRING);
-        trd_instrmt_leg_grp: Option<c::TrdInstrmtLegGrpBuilder<'b>> = comp("TrdInstrmtLegGrp");
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>> = comp("TrdRegTimestamps");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        match_status: Option<e::MatchStatus> = opt(573, "MatchStatus", CHAR);
-        match_type: Option<e::MatchType<'b>> = opt(574, "MatchType", STRING);
-        trd_cap_rpt_side_grp: Option<c::TrdCapRptSideGrpBuilder<'b>> = comp("TrdCapRptSideGrp");
-        copy_msg_indicator: Option<bool> = opt(797, "CopyMsgIndicator", BOOLEAN);
-        publish_trd_indicator: Option<bool> = opt(852, "PublishTrdIndicator", BOOLEAN);
-        short_sale_reason: Option<e::ShortSaleReason<'b>> = opt(853, "ShortSaleReason", INT);
+t::build!(
+    TradeCaptureReportBuilder { trade_report_id(571), trade_report_trans_type(487),
+    trade_report_type(856), trade_request_id(568), trd_type(828), trd_sub_type(829),
+    secondary_trd_type(855), transfer_reason(830), exec_type(150),
+    tot_num_trade_reports(748), last_rpt_requested(912), unsolicited_indicator(325),
+    subscription_request_type(263), trade_report_ref_id(572),
+    secondary_trade_report_ref_id(881), secondary_trade_report_id(818),
+    trade_link_id(820), trd_match_id(880), exec_id(17), ord_status(39),
+    secondary_exec_id(527), exec_restatement_reason(378), previously_reported(570),
+    price_type(423), instrument(comp), financing_details(comp), order_qty_data(comp),
+    qty_type(854), yield_data(comp), und_instrmt_grp(comp),
+    underlying_trading_session_id(822), underlying_trading_session_sub_id(823),
+    last_qty(32), last_px(31), last_par_px(669), last_spot_rate(194),
+    last_forward_points(195), last_mkt(30), trade_date(75), clearing_business_date(715),
+    avg_px(6), spread_or_benchmark_curve_data(comp), avg_px_indicator(819),
+    position_amount_data(comp), multi_leg_reporting_type(442), trade_leg_ref_id(824),
+    trd_instrmt_leg_grp(comp), transact_time(60), trd_reg_timestamps(comp),
+    settl_type(63), settl_date(64), match_status(573), match_type(574),
+    trd_cap_rpt_side_grp(comp), copy_msg_indicator(797), publish_trd_indicator(852),
+    short_sale_reason(853) }, msg_type = b"AE", header = c::HeaderBuilder
+);
+impl TradeCaptureReport<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        trade_report_id: v::FixStr<'b>,
+        previously_reported: bool,
+        last_qty: v::Decimal,
+        last_px: v::Decimal,
+        trade_date: v::LocalMktDate,
+        transact_time: v::UtcTimestamp,
+    ) -> TradeCaptureReportBuilder<'b> {
+        TradeCaptureReportBuilder::new(
+            trade_report_id,
+            previously_reported,
+            last_qty,
+            last_px,
+            trade_date,
+            transact_time,
+        )
     }
 }
 /// The body table of `OrderMassStatusRequest` (MsgType `AF`).
@@ -5982,35 +10264,81 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `OrderMassStatusRequest` (MsgType `AF`, app): a read view; getters are `O(1)`.
-    message OrderMassStatusRequest[128] = ORDER_MASS_STATUS_REQUEST(b"AF", 27, 125, 3)
-    builder OrderMassStatusRequestBuilder(mass_status_req_id: v::FixStr<'b>, mass_status_req_type: e::MassStatusReqType<'b>) {
-        req mass_status_req_id(27, 584, "MassStatusReqID", STRING, v::FixStr<'a>);
-        req mass_status_req_type(28, 585, "MassStatusReqType", INT, e::MassStatusReqType<'a>);
-        comp parties(29, 1, "Parties", c::Parties);
-        opt account(30, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(31, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt trading_session_id(32, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(33, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        comp instrument(34, 43, "Instrument", c::Instrument);
-        comp underlying_instrument(77, 47, "UnderlyingInstrument", c::UnderlyingInstrument);
-        opt side(124, 54, "Side", CHAR, e::Side);
+t::message!(
+    OrderMassStatusRequest, "OrderMassStatusRequest", app, msg_type = "AF", slots = 128,
+    def = ORDER_MASS_STATUS_REQUEST, header = c::Header(0..27), trailer = c::Trailer(125
+    ..128),
+);
+impl<'a> OrderMassStatusRequest<'a> {
+    t::req!(mass_status_req_id, slot = 27, tag = 584, "MassStatusReqID", STRING);
+    t::req!(
+        mass_status_req_type, slot = 28, tag = 585, "MassStatusReqType", INT,
+        e::MassStatusReqType
+    );
+    t::comp!(parties, slot = 29, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 30, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 31, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(trading_session_id, slot = 32, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 33, tag = 625, "TradingSessionSubID", STRING);
+    t::comp!(instrument, slot = 34, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        underlying_instrument, slot = 77, slots = 47, "UnderlyingInstrument",
+        c::UnderlyingInstrument
+    );
+    t::opt!(side, slot = 124, tag = 54, "Side", CHAR, e::Side);
+}
+/// Builds a `OrderMassStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderMassStatusRequestBuilder<'b> {
+    /// `MassStatusReqID` (584), STRING, required.
+    pub mass_status_req_id: Option<v::FixStr<'b>>,
+    /// `MassStatusReqType` (585), INT, required.
+    pub mass_status_req_type: Option<e::MassStatusReqType<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UnderlyingInstrument` component.
+    pub underlying_instrument: Option<c::UnderlyingInstrumentBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+}
+impl<'b> OrderMassStatusRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        mass_status_req_id: v::FixStr<'b>,
+        mass_status_req_type: e::MassStatusReqType<'b>,
+    ) -> Self {
+        Self {
+            mass_status_req_id: Some(mass_status_req_id),
+            mass_status_req_type: Some(mass_status_req_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `OrderMassStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrderMassStatusRequestBuilder(mass_status_req_id: v::FixStr<'b>, mass_status_req_type: e::MassStatusReqType<'b>) message b"AF" {
-        mass_status_req_id: Option<v::FixStr<'b>> = req(584, "MassStatusReqID", STRING);
-        mass_status_req_type: Option<e::MassStatusReqType<'b>> = req(585, "MassStatusReqType", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        underlying_instrument: Option<c::UnderlyingInstrumentBuilder<'b>> = comp("UnderlyingInstrument");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
+t::build!(
+    OrderMassStatusRequestBuilder { mass_status_req_id(584), mass_status_req_type(585),
+    parties(comp), account(1), acct_id_source(660), trading_session_id(336),
+    trading_session_sub_id(625), instrument(comp), underlying_instrument(comp), side(54)
+    }, msg_type = b"AF", header = c::HeaderBuilder
+);
+impl OrderMassStatusRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        mass_status_req_id: v::FixStr<'b>,
+        mass_status_req_type: e::MassStatusReqType<'b>,
+    ) -> OrderMassStatusRequestBuilder<'b> {
+        OrderMassStatusRequestBuilder::new(mass_status_req_id, mass_status_req_type)
     }
 }
 /// The body table of `QuoteRequestReject` (MsgType `AG`).
@@ -6044,28 +10372,67 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `QuoteRequestReject` (MsgType `AG`, app): a read view; getters are `O(1)`.
-    message QuoteRequestReject[37] = QUOTE_REQUEST_REJECT(b"AG", 27, 34, 3)
-    builder QuoteRequestRejectBuilder(quote_req_id: v::FixStr<'b>, quote_request_reject_reason: e::QuoteRequestRejectReason<'b>) {
-        req quote_req_id(27, 131, "QuoteReqID", STRING, v::FixStr<'a>);
-        opt rfq_req_id(28, 644, "RFQReqID", STRING, v::FixStr<'a>);
-        req quote_request_reject_reason(29, 658, "QuoteRequestRejectReason", INT, e::QuoteRequestRejectReason<'a>);
-        req_comp quot_req_rjct_grp(30, 1, "QuotReqRjctGrp", c::QuotReqRjctGrp);
-        opt text(31, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(32, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(33, 355, "EncodedText", DATA);
+t::message!(
+    QuoteRequestReject, "QuoteRequestReject", app, msg_type = "AG", slots = 37, def =
+    QUOTE_REQUEST_REJECT, header = c::Header(0..27), trailer = c::Trailer(34..37),
+);
+impl<'a> QuoteRequestReject<'a> {
+    t::req!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
+    t::opt!(rfq_req_id, slot = 28, tag = 644, "RFQReqID", STRING);
+    t::req!(
+        quote_request_reject_reason, slot = 29, tag = 658, "QuoteRequestRejectReason",
+        INT, e::QuoteRequestRejectReason
+    );
+    t::req_comp!(
+        quot_req_rjct_grp, slot = 30, slots = 1, "QuotReqRjctGrp", c::QuotReqRjctGrp
+    );
+    t::opt!(text, slot = 31, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `QuoteRequestReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuoteRequestRejectBuilder<'b> {
+    /// `QuoteReqID` (131), STRING, required.
+    pub quote_req_id: Option<v::FixStr<'b>>,
+    /// `RFQReqID` (644), STRING.
+    pub rfq_req_id: Option<v::FixStr<'b>>,
+    /// `QuoteRequestRejectReason` (658), INT, required.
+    pub quote_request_reject_reason: Option<e::QuoteRequestRejectReason<'b>>,
+    /// The `QuotReqRjctGrp` component.
+    pub quot_req_rjct_grp: Option<c::QuotReqRjctGrpBuilder<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> QuoteRequestRejectBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        quote_req_id: v::FixStr<'b>,
+        quote_request_reject_reason: e::QuoteRequestRejectReason<'b>,
+    ) -> Self {
+        Self {
+            quote_req_id: Some(quote_req_id),
+            quote_request_reject_reason: Some(quote_request_reject_reason),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `QuoteRequestReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuoteRequestRejectBuilder(quote_req_id: v::FixStr<'b>, quote_request_reject_reason: e::QuoteRequestRejectReason<'b>) message b"AG" {
-        quote_req_id: Option<v::FixStr<'b>> = req(131, "QuoteReqID", STRING);
-        rfq_req_id: Option<v::FixStr<'b>> = opt(644, "RFQReqID", STRING);
-        quote_request_reject_reason: Option<e::QuoteRequestRejectReason<'b>> = req(658, "QuoteRequestRejectReason", INT);
-        quot_req_rjct_grp: Option<c::QuotReqRjctGrpBuilder<'b>> = comp("QuotReqRjctGrp");
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    QuoteRequestRejectBuilder { quote_req_id(131), rfq_req_id(644),
+    quote_request_reject_reason(658), quot_req_rjct_grp(comp), text(58),
+    encoded_text(data = 355, length = 354) }, msg_type = b"AG", header = c::HeaderBuilder
+);
+impl QuoteRequestReject<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        quote_req_id: v::FixStr<'b>,
+        quote_request_reject_reason: e::QuoteRequestRejectReason<'b>,
+    ) -> QuoteRequestRejectBuilder<'b> {
+        QuoteRequestRejectBuilder::new(quote_req_id, quote_request_reject_reason)
     }
 }
 /// The body table of `RFQRequest` (MsgType `AH`).
@@ -6095,21 +10462,47 @@ pub static RFQ_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `RFQRequest` (MsgType `AH`, app): a read view; getters are `O(1)`.
-    message RfqRequest[33] = RFQ_REQUEST(b"AH", 27, 30, 3)
-    builder RfqRequestBuilder(rfq_req_id: v::FixStr<'b>) {
-        req rfq_req_id(27, 644, "RFQReqID", STRING, v::FixStr<'a>);
-        req_comp rfq_req_grp(28, 1, "RFQReqGrp", c::RfqReqGrp);
-        opt subscription_request_type(29, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
+t::message!(
+    RfqRequest, "RFQRequest", app, msg_type = "AH", slots = 33, def = RFQ_REQUEST, header
+    = c::Header(0..27), trailer = c::Trailer(30..33),
+);
+impl<'a> RfqRequest<'a> {
+    t::req!(rfq_req_id, slot = 27, tag = 644, "RFQReqID", STRING);
+    t::req_comp!(rfq_req_grp, slot = 28, slots = 1, "RFQReqGrp", c::RfqReqGrp);
+    t::opt!(
+        subscription_request_type, slot = 29, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+}
+/// Builds a `RFQRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RfqRequestBuilder<'b> {
+    /// `RFQReqID` (644), STRING, required.
+    pub rfq_req_id: Option<v::FixStr<'b>>,
+    /// The `RFQReqGrp` component.
+    pub rfq_req_grp: Option<c::RfqReqGrpBuilder<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+}
+impl<'b> RfqRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(rfq_req_id: v::FixStr<'b>) -> Self {
+        Self {
+            rfq_req_id: Some(rfq_req_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `RFQRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RfqRequestBuilder(rfq_req_id: v::FixStr<'b>) message b"AH" {
-        rfq_req_id: Option<v::FixStr<'b>> = req(644, "RFQReqID", STRING);
-        rfq_req_grp: Option<c::RfqReqGrpBuilder<'b>> = comp("RFQReqGrp");
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
+t::build!(
+    RfqRequestBuilder { rfq_req_id(644), rfq_req_grp(comp),
+    subscription_request_type(263) }, msg_type = b"AH", header = c::HeaderBuilder
+);
+impl RfqRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(rfq_req_id: v::FixStr<'b>) -> RfqRequestBuilder<'b> {
+        RfqRequestBuilder::new(rfq_req_id)
     }
 }
 /// The body table of `QuoteStatusReport` (MsgType `AI`).
@@ -6172,136 +10565,252 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `QuoteStatusReport` (MsgType `AI`, app): a read view; getters are `O(1)`.
-    message QuoteStatusReport[157] = QUOTE_STATUS_REPORT(b"AI", 27, 154, 3)
-    builder QuoteStatusReportBuilder(quote_id: v::FixStr<'b>) {
-        opt quote_status_req_id(27, 649, "QuoteStatusReqID", STRING, v::FixStr<'a>);
-        opt quote_req_id(28, 131, "QuoteReqID", STRING, v::FixStr<'a>);
-        req quote_id(29, 117, "QuoteID", STRING, v::FixStr<'a>);
-        opt quote_resp_id(30, 693, "QuoteRespID", STRING, v::FixStr<'a>);
-        opt quote_type(31, 537, "QuoteType", INT, e::QuoteType<'a>);
-        comp parties(32, 1, "Parties", c::Parties);
-        opt trading_session_id(33, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(34, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        req_comp instrument(35, 43, "Instrument", c::Instrument);
-        comp financing_details(78, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(87, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt side(88, 54, "Side", CHAR, e::Side);
-        comp order_qty_data(89, 5, "OrderQtyData", c::OrderQtyData);
-        opt settl_type(94, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(95, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt settl_date2(96, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(97, 192, "OrderQty2", QTY, v::Decimal);
-        opt currency(98, 15, "Currency", CURRENCY, v::Currency);
-        comp stipulations(99, 1, "Stipulations", c::Stipulations);
-        opt account(100, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(101, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(102, 581, "AccountType", INT, e::AccountType<'a>);
-        comp leg_quot_stat_grp(103, 1, "LegQuotStatGrp", c::LegQuotStatGrp);
-        comp quot_qual_grp(104, 1, "QuotQualGrp", c::QuotQualGrp);
-        opt expire_time(105, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt price(106, 44, "Price", PRICE, v::Decimal);
-        opt price_type(107, 423, "PriceType", INT, e::PriceType<'a>);
-        comp spread_or_benchmark_curve_data(108, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp yield_data(116, 6, "YieldData", c::YieldData);
-        opt bid_px(122, 132, "BidPx", PRICE, v::Decimal);
-        opt offer_px(123, 133, "OfferPx", PRICE, v::Decimal);
-        opt mkt_bid_px(124, 645, "MktBidPx", PRICE, v::Decimal);
-        opt mkt_offer_px(125, 646, "MktOfferPx", PRICE, v::Decimal);
-        opt min_bid_size(126, 647, "MinBidSize", QTY, v::Decimal);
-        opt bid_size(127, 134, "BidSize", QTY, v::Decimal);
-        opt min_offer_size(128, 648, "MinOfferSize", QTY, v::Decimal);
-        opt offer_size(129, 135, "OfferSize", QTY, v::Decimal);
-        opt valid_until_time(130, 62, "ValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt bid_spot_rate(131, 188, "BidSpotRate", PRICE, v::Decimal);
-        opt offer_spot_rate(132, 190, "OfferSpotRate", PRICE, v::Decimal);
-        opt bid_forward_points(133, 189, "BidForwardPoints", PRICEOFFSET, v::Decimal);
-        opt offer_forward_points(134, 191, "OfferForwardPoints", PRICEOFFSET, v::Decimal);
-        opt mid_px(135, 631, "MidPx", PRICE, v::Decimal);
-        opt bid_yield(136, 632, "BidYield", PERCENTAGE, v::Decimal);
-        opt mid_yield(137, 633, "MidYield", PERCENTAGE, v::Decimal);
-        opt offer_yield(138, 634, "OfferYield", PERCENTAGE, v::Decimal);
-        opt transact_time(139, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt ord_type(140, 40, "OrdType", CHAR, e::OrdType);
-        opt bid_forward_points2(141, 642, "BidForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt offer_forward_points2(142, 643, "OfferForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt settl_curr_bid_fx_rate(143, 656, "SettlCurrBidFxRate", FLOAT, v::Decimal);
-        opt settl_curr_offer_fx_rate(144, 657, "SettlCurrOfferFxRate", FLOAT, v::Decimal);
-        opt settl_curr_fx_rate_calc(145, 156, "SettlCurrFxRateCalc", CHAR, e::SettlCurrFxRateCalc);
-        opt comm_type(146, 13, "CommType", CHAR, e::CommType);
-        opt commission(147, 12, "Commission", AMT, v::Decimal);
-        opt cust_order_capacity(148, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt ex_destination(149, 100, "ExDestination", EXCHANGE, v::Exchange);
-        opt quote_status(150, 297, "QuoteStatus", INT, e::QuoteStatus<'a>);
-        opt text(151, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(152, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(153, 355, "EncodedText", DATA);
+t::message!(
+    QuoteStatusReport, "QuoteStatusReport", app, msg_type = "AI", slots = 157, def =
+    QUOTE_STATUS_REPORT, header = c::Header(0..27), trailer = c::Trailer(154..157),
+);
+impl<'a> QuoteStatusReport<'a> {
+    t::opt!(quote_status_req_id, slot = 27, tag = 649, "QuoteStatusReqID", STRING);
+    t::opt!(quote_req_id, slot = 28, tag = 131, "QuoteReqID", STRING);
+    t::req!(quote_id, slot = 29, tag = 117, "QuoteID", STRING);
+    t::opt!(quote_resp_id, slot = 30, tag = 693, "QuoteRespID", STRING);
+    t::opt!(quote_type, slot = 31, tag = 537, "QuoteType", INT, e::QuoteType);
+    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    t::opt!(trading_session_id, slot = 33, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 34, tag = 625, "TradingSessionSubID", STRING);
+    t::req_comp!(instrument, slot = 35, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 78, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 87, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(side, slot = 88, tag = 54, "Side", CHAR, e::Side);
+    t::comp!(order_qty_data, slot = 89, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::opt!(settl_type, slot = 94, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 95, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(settl_date2, slot = 96, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 97, tag = 192, "OrderQty2", QTY);
+    t::opt!(currency, slot = 98, tag = 15, "Currency", CURRENCY);
+    t::comp!(stipulations, slot = 99, slots = 1, "Stipulations", c::Stipulations);
+    t::opt!(account, slot = 100, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 101, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 102, tag = 581, "AccountType", INT, e::AccountType);
+    t::comp!(
+        leg_quot_stat_grp, slot = 103, slots = 1, "LegQuotStatGrp", c::LegQuotStatGrp
+    );
+    t::comp!(quot_qual_grp, slot = 104, slots = 1, "QuotQualGrp", c::QuotQualGrp);
+    t::opt!(expire_time, slot = 105, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(price, slot = 106, tag = 44, "Price", PRICE);
+    t::opt!(price_type, slot = 107, tag = 423, "PriceType", INT, e::PriceType);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 108, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 116, slots = 6, "YieldData", c::YieldData);
+    t::opt!(bid_px, slot = 122, tag = 132, "BidPx", PRICE);
+    t::opt!(offer_px, slot = 123, tag = 133, "OfferPx", PRICE);
+    t::opt!(mkt_bid_px, slot = 124, tag = 645, "MktBidPx", PRICE);
+    t::opt!(mkt_offer_px, slot = 125, tag = 646, "MktOfferPx", PRICE);
+    t::opt!(min_bid_size, slot = 126, tag = 647, "MinBidSize", QTY);
+    t::opt!(bid_size, slot = 127, tag = 134, "BidSize", QTY);
+    t::opt!(min_offer_size, slot = 128, tag = 648, "MinOfferSize", QTY);
+    t::opt!(offer_size, slot = 129, tag = 135, "OfferSize", QTY);
+    t::opt!(valid_until_time, slot = 130, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
+    t::opt!(bid_spot_rate, slot = 131, tag = 188, "BidSpotRate", PRICE);
+    t::opt!(offer_spot_rate, slot = 132, tag = 190, "OfferSpotRate", PRICE);
+    t::opt!(bid_forward_points, slot = 133, tag = 189, "BidForwardPoints", PRICEOFFSET);
+    t::opt!(
+        offer_forward_points, slot = 134, tag = 191, "OfferForwardPoints", PRICEOFFSET
+    );
+    t::opt!(mid_px, slot = 135, tag = 631, "MidPx", PRICE);
+    t::opt!(bid_yield, slot = 136, tag = 632, "BidYield", PERCENTAGE);
+    t::opt!(mid_yield, slot = 137, tag = 633, "MidYield", PERCENTAGE);
+    t::opt!(offer_yield, slot = 138, tag = 634, "OfferYield", PERCENTAGE);
+    t::opt!(transact_time, slot = 139, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(ord_type, slot = 140, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(
+        bid_forward_points2, slot = 141, tag = 642, "BidForwardPoints2", PRICEOFFSET
+    );
+    t::opt!(
+        offer_forward_points2, slot = 142, tag = 643, "OfferForwardPoints2", PRICEOFFSET
+    );
+    t::opt!(settl_curr_bid_fx_rate, slot = 143, tag = 656, "SettlCurrBidFxRate", FLOAT);
+    t::opt!(
+        settl_curr_offer_fx_rate, slot = 144, tag = 657, "SettlCurrOfferFxRate", FLOAT
+    );
+    t::opt!(
+        settl_curr_fx_rate_calc, slot = 145, tag = 156, "SettlCurrFxRateCalc", CHAR,
+        e::SettlCurrFxRateCalc
+    );
+    t::opt!(comm_type, slot = 146, tag = 13, "CommType", CHAR, e::CommType);
+    t::opt!(commission, slot = 147, tag = 12, "Commission", AMT);
+    t::opt!(
+        cust_order_capacity, slot = 148, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(ex_destination, slot = 149, tag = 100, "ExDestination", EXCHANGE);
+    t::opt!(quote_status, slot = 150, tag = 297, "QuoteStatus", INT, e::QuoteStatus);
+    t::opt!(text, slot = 151, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 152, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 153, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `QuoteStatusReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuoteStatusReportBuilder<'b> {
+    /// `QuoteStatusReqID` (649), STRING.
+    pub quote_status_req_id: Option<v::FixStr<'b>>,
+    /// `QuoteReqID` (131), STRING.
+    pub quote_req_id: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING, required.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `QuoteRespID` (693), STRING.
+    pub quote_resp_id: Option<v::FixStr<'b>>,
+    /// `QuoteType` (537), INT.
+    pub quote_type: Option<e::QuoteType<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `LegQuotStatGrp` component.
+    pub leg_quot_stat_grp: Option<c::LegQuotStatGrpBuilder<'b>>,
+    /// The `QuotQualGrp` component.
+    pub quot_qual_grp: Option<c::QuotQualGrpBuilder<'b>>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// `BidPx` (132), PRICE.
+    pub bid_px: Option<v::Decimal>,
+    /// `OfferPx` (133), PRICE.
+    pub offer_px: Option<v::Decimal>,
+    /// `MktBidPx` (645), PRICE.
+    pub mkt_bid_px: Option<v::Decimal>,
+    /// `MktOfferPx` (646), PRICE.
+    pub mkt_offer_px: Option<v::Decimal>,
+    /// `MinBidSize` (647), QTY.
+    pub min_bid_size: Option<v::Decimal>,
+    /// `BidSize` (134), QTY.
+    pub bid_size: Option<v::Decimal>,
+    /// `MinOfferSize` (648), QTY.
+    pub min_offer_size: Option<v::Decimal>,
+    /// `OfferSize` (135), QTY.
+    pub offer_size: Option<v::Decimal>,
+    /// `ValidUntilTime` (62), UTCTIMESTAMP.
+    pub valid_until_time: Option<v::UtcTimestamp>,
+    /// `BidSpotRate` (188), PRICE.
+    pub bid_spot_rate: Option<v::Decimal>,
+    /// `OfferSpotRate` (190), PRICE.
+    pub offer_spot_rate: Option<v::Decimal>,
+    /// `BidForwardPoints` (189), PRICEOFFSET.
+    pub bid_forward_points: Option<v::Decimal>,
+    /// `OfferForwardPoints` (191), PRICEOFFSET.
+    pub offer_forward_points: Option<v::Decimal>,
+    /// `MidPx` (631), PRICE.
+    pub mid_px: Option<v::Decimal>,
+    /// `BidYield` (632), PERCENTAGE.
+    pub bid_yield: Option<v::Decimal>,
+    /// `MidYield` (633), PERCENTAGE.
+    pub mid_yield: Option<v::Decimal>,
+    /// `OfferYield` (634), PERCENTAGE.
+    pub offer_yield: Option<v::Decimal>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: Option<e::OrdType>,
+    /// `BidForwardPoints2` (642), PRICEOFFSET.
+    pub bid_forward_points2: Option<v::Decimal>,
+    /// `OfferForwardPoints2` (643), PRICEOFFSET.
+    pub offer_forward_points2: Option<v::Decimal>,
+    /// `SettlCurrBidFxRate` (656), FLOAT.
+    pub settl_curr_bid_fx_rate: Option<v::Decimal>,
+    /// `SettlCurrOfferFxRate` (657), FLOAT.
+    pub settl_curr_offer_fx_rate: Option<v::Decimal>,
+    /// `SettlCurrFxRateCalc` (156), CHAR.
+    pub settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc>,
+    /// `CommType` (13), CHAR.
+    pub comm_type: Option<e::CommType>,
+    /// `Commission` (12), AMT.
+    pub commission: Option<v::Decimal>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `ExDestination` (100), EXCHANGE.
+    pub ex_destination: Option<v::Exchange>,
+    /// `QuoteStatus` (297), INT.
+    pub quote_status: Option<e::QuoteStatus<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> QuoteStatusReportBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_id: v::FixStr<'b>) -> Self {
+        Self {
+            quote_id: Some(quote_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `QuoteStatusReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuoteStatusReportBuilder(quote_id: v::FixStr<'b>) message b"AI" {
-        quote_status_req_id: Option<v::FixStr<'b>> = opt(649, "QuoteStatusReqID", STRING);
-        quote_req_id: Option<v::FixStr<'b>> = opt(131, "QuoteReqID", STRING);
-        quote_id: Option<v::FixStr<'b>> = req(117, "QuoteID", STRING);
-        quote_resp_id: Option<v::FixStr<'b>> = opt(693, "QuoteRespID", STRING);
-        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        leg_quot_stat_grp: Option<c::LegQuotStatGrpBuilder<'b>> = comp("LegQuotStatGrp");
-        quot_qual_grp: Option<c::QuotQualGrpBuilder<'b>> = comp("QuotQualGrp");
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        bid_px: Option<v::Decimal> = opt(132, "BidPx", PRICE);
-        offer_px: Option<v::Decimal> = opt(133, "OfferPx", PRICE);
-        mkt_bid_px: Option<v::Decimal> = opt(645, "MktBidPx", PRICE);
-        mkt_offer_px: Option<v::Decimal> = opt(646, "MktOfferPx", PRICE);
-        min_bid_size: Option<v::Decimal> = opt(647, "MinBidSize", QTY);
-        bid_size: Option<v::Decimal> = opt(134, "BidSize", QTY);
-        min_offer_size: Option<v::Decimal> = opt(648, "MinOfferSize", QTY);
-        offer_size: Option<v::Decimal> = opt(135, "OfferSize", QTY);
-        valid_until_time: Option<v::UtcTimestamp> = opt(62, "ValidUntilTime", UTCTIMESTAMP);
-        bid_spot_rate: Option<v::Decimal> = opt(188, "BidSpotRate", PRICE);
-        offer_spot_rate: Option<v::Decimal> = opt(190, "OfferSpotRate", PRICE);
-        bid_forward_points: Option<v::Decimal> = opt(189, "BidForwardPoints", PRICEOFFSET);
-        offer_forward_points: Option<v::Decimal> = opt(191, "OfferForwardPoints", PRICEOFFSET);
-        mid_px: Option<v::Decimal> = opt(631, "MidPx", PRICE);
-        bid_yield: Option<v::Decimal> = opt(632, "BidYield", PERCENTAGE);
-        mid_yield: Option<v::Decimal> = opt(633, "MidYield", PERCENTAGE);
-        offer_yield: Option<v::Decimal> = opt(634, "OfferYield", PERCENTAGE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
-        bid_forward_points2: Option<v::Decimal> = opt(642, "BidForwardPoints2", PRICEOFFSET);
-        offer_forward_points2: Option<v::Decimal> = opt(643, "OfferForwardPoints2", PRICEOFFSET);
-        settl_curr_bid_fx_rate: Option<v::Decimal> = opt(656, "SettlCurrBidFxRate", FLOAT);
-        settl_curr_offer_fx_rate: Option<v::Decimal> = opt(657, "SettlCurrOfferFxRate", FLOAT);
-        settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc> = opt(156, "SettlCurrFxRateCalc", CHAR);
-        comm_type: Option<e::CommType> = opt(13, "CommType", CHAR);
-        commission: Option<v::Decimal> = opt(12, "Commission", AMT);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
-        quote_status: Option<e::QuoteStatus<'b>> = opt(297, "QuoteStatus", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    QuoteStatusReportBuilder { quote_status_req_id(649), quote_req_id(131),
+    quote_id(117), quote_resp_id(693), quote_type(537), parties(comp),
+    trading_session_id(336), trading_session_sub_id(625), instrument(comp),
+    financing_details(comp), und_instrmt_grp(comp), side(54), order_qty_data(comp),
+    settl_type(63), settl_date(64), settl_date2(193), order_qty2(192), currency(15),
+    stipulations(comp), account(1), acct_id_source(660), account_type(581),
+    leg_quot_stat_grp(comp), quot_qual_grp(comp), expire_time(126), price(44),
+    price_type(423), spread_or_benchmark_curve_data(comp), yield_data(comp), bid_px(132),
+    offer_px(133), mkt_bid_px(645), mkt_offer_px(646), min_bid_size(647), bid_size(134),
+    min_offer_size(648), offer_size(135), valid_until_time(62), bid_spot_rate(188),
+    offer_spot_rate(190), bid_forward_points(189), offer_forward_points(191),
+    mid_px(631), bid_yield(632), mid_yield(633), offer_yield(634), transact_time(60),
+    ord_type(40), bid_forward_points2(642), offer_forward_points2(643),
+    settl_curr_bid_fx_rate(656), settl_curr_offer_fx_rate(657),
+    settl_curr_fx_rate_calc(156), comm_type(13), commission(12),
+    cust_order_capacity(582), ex_destination(100), quote_status(297), text(58),
+    encoded_text(data = 355, length = 354) }, msg_type = b"AI", header = c::HeaderBuilder
+);
+impl QuoteStatusReport<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(quote_id: v::FixStr<'b>) -> QuoteStatusReportBuilder<'b> {
+        QuoteStatusReportBuilder::new(quote_id)
     }
 }
 /// The body table of `QuoteResponse` (MsgType `AJ`).
@@ -6364,136 +10873,261 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `QuoteResponse` (MsgType `AJ`, app): a read view; getters are `O(1)`.
-    message QuoteResponse[157] = QUOTE_RESPONSE(b"AJ", 27, 154, 3)
-    builder QuoteResponseBuilder(quote_resp_id: v::FixStr<'b>, quote_resp_type: e::QuoteRespType<'b>) {
-        req quote_resp_id(27, 693, "QuoteRespID", STRING, v::FixStr<'a>);
-        opt quote_id(28, 117, "QuoteID", STRING, v::FixStr<'a>);
-        req quote_resp_type(29, 694, "QuoteRespType", INT, e::QuoteRespType<'a>);
-        opt cl_ord_id(30, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt order_capacity(31, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt ioiid(32, 23, "IOIID", STRING, v::FixStr<'a>);
-        opt quote_type(33, 537, "QuoteType", INT, e::QuoteType<'a>);
-        comp quot_qual_grp(34, 1, "QuotQualGrp", c::QuotQualGrp);
-        comp parties(35, 1, "Parties", c::Parties);
-        opt trading_session_id(36, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(37, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        req_comp instrument(38, 43, "Instrument", c::Instrument);
-        comp financing_details(81, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(90, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt side(91, 54, "Side", CHAR, e::Side);
-        comp order_qty_data(92, 5, "OrderQtyData", c::OrderQtyData);
-        opt settl_type(97, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(98, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt settl_date2(99, 193, "SettlDate2", LOCALMKTDATE, v::LocalMktDate);
-        opt order_qty2(100, 192, "OrderQty2", QTY, v::Decimal);
-        opt currency(101, 15, "Currency", CURRENCY, v::Currency);
-        comp stipulations(102, 1, "Stipulations", c::Stipulations);
-        opt account(103, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(104, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(105, 581, "AccountType", INT, e::AccountType<'a>);
-        comp leg_quot_grp(106, 1, "LegQuotGrp", c::LegQuotGrp);
-        opt bid_px(107, 132, "BidPx", PRICE, v::Decimal);
-        opt offer_px(108, 133, "OfferPx", PRICE, v::Decimal);
-        opt mkt_bid_px(109, 645, "MktBidPx", PRICE, v::Decimal);
-        opt mkt_offer_px(110, 646, "MktOfferPx", PRICE, v::Decimal);
-        opt min_bid_size(111, 647, "MinBidSize", QTY, v::Decimal);
-        opt bid_size(112, 134, "BidSize", QTY, v::Decimal);
-        opt min_offer_size(113, 648, "MinOfferSize", QTY, v::Decimal);
-        opt offer_size(114, 135, "OfferSize", QTY, v::Decimal);
-        opt valid_until_time(115, 62, "ValidUntilTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt bid_spot_rate(116, 188, "BidSpotRate", PRICE, v::Decimal);
-        opt offer_spot_rate(117, 190, "OfferSpotRate", PRICE, v::Decimal);
-        opt bid_forward_points(118, 189, "BidForwardPoints", PRICEOFFSET, v::Decimal);
-        opt offer_forward_points(119, 191, "OfferForwardPoints", PRICEOFFSET, v::Decimal);
-        opt mid_px(120, 631, "MidPx", PRICE, v::Decimal);
-        opt bid_yield(121, 632, "BidYield", PERCENTAGE, v::Decimal);
-        opt mid_yield(122, 633, "MidYield", PERCENTAGE, v::Decimal);
-        opt offer_yield(123, 634, "OfferYield", PERCENTAGE, v::Decimal);
-        opt transact_time(124, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt ord_type(125, 40, "OrdType", CHAR, e::OrdType);
-        opt bid_forward_points2(126, 642, "BidForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt offer_forward_points2(127, 643, "OfferForwardPoints2", PRICEOFFSET, v::Decimal);
-        opt settl_curr_bid_fx_rate(128, 656, "SettlCurrBidFxRate", FLOAT, v::Decimal);
-        opt settl_curr_offer_fx_rate(129, 657, "SettlCurrOfferFxRate", FLOAT, v::Decimal);
-        opt settl_curr_fx_rate_calc(130, 156, "SettlCurrFxRateCalc", CHAR, e::SettlCurrFxRateCalc);
-        opt commission(131, 12, "Commission", AMT, v::Decimal);
-        opt comm_type(132, 13, "CommType", CHAR, e::CommType);
-        opt cust_order_capacity(133, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt ex_destination(134, 100, "ExDestination", EXCHANGE, v::Exchange);
-        opt text(135, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(136, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(137, 355, "EncodedText", DATA);
-        opt price(138, 44, "Price", PRICE, v::Decimal);
-        opt price_type(139, 423, "PriceType", INT, e::PriceType<'a>);
-        comp spread_or_benchmark_curve_data(140, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp yield_data(148, 6, "YieldData", c::YieldData);
+t::message!(
+    QuoteResponse, "QuoteResponse", app, msg_type = "AJ", slots = 157, def =
+    QUOTE_RESPONSE, header = c::Header(0..27), trailer = c::Trailer(154..157),
+);
+impl<'a> QuoteResponse<'a> {
+    t::req!(quote_resp_id, slot = 27, tag = 693, "QuoteRespID", STRING);
+    t::opt!(quote_id, slot = 28, tag = 117, "QuoteID", STRING);
+    t::req!(
+        quote_resp_type, slot = 29, tag = 694, "QuoteRespType", INT, e::QuoteRespType
+    );
+    t::opt!(cl_ord_id, slot = 30, tag = 11, "ClOrdID", STRING);
+    t::opt!(
+        order_capacity, slot = 31, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(ioiid, slot = 32, tag = 23, "IOIID", STRING);
+    t::opt!(quote_type, slot = 33, tag = 537, "QuoteType", INT, e::QuoteType);
+    t::comp!(quot_qual_grp, slot = 34, slots = 1, "QuotQualGrp", c::QuotQualGrp);
+    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    t::opt!(trading_session_id, slot = 36, tag = 336, "TradingSessionID", STRING);
+    t::opt!(trading_session_sub_id, slot = 37, tag = 625, "TradingSessionSubID", STRING);
+    t::req_comp!(instrument, slot = 38, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 81, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 90, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(side, slot = 91, tag = 54, "Side", CHAR, e::Side);
+    t::comp!(order_qty_data, slot = 92, slots = 5, "OrderQtyData", c::OrderQtyData);
+    t::opt!(settl_type, slot = 97, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 98, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(settl_date2, slot = 99, tag = 193, "SettlDate2", LOCALMKTDATE);
+    t::opt!(order_qty2, slot = 100, tag = 192, "OrderQty2", QTY);
+    t::opt!(currency, slot = 101, tag = 15, "Currency", CURRENCY);
+    t::comp!(stipulations, slot = 102, slots = 1, "Stipulations", c::Stipulations);
+    t::opt!(account, slot = 103, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 104, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 105, tag = 581, "AccountType", INT, e::AccountType);
+    t::comp!(leg_quot_grp, slot = 106, slots = 1, "LegQuotGrp", c::LegQuotGrp);
+    t::opt!(bid_px, slot = 107, tag = 132, "BidPx", PRICE);
+    t::opt!(offer_px, slot = 108, tag = 133, "OfferPx", PRICE);
+    t::opt!(mkt_bid_px, slot = 109, tag = 645, "MktBidPx", PRICE);
+    t::opt!(mkt_offer_px, slot = 110, tag = 646, "MktOfferPx", PRICE);
+    t::opt!(min_bid_size, slot = 111, tag = 647, "MinBidSize", QTY);
+    t::opt!(bid_size, slot = 112, tag = 134, "BidSize", QTY);
+    t::opt!(min_offer_size, slot = 113, tag = 648, "MinOfferSize", QTY);
+    t::opt!(offer_size, slot = 114, tag = 135, "OfferSize", QTY);
+    t::opt!(valid_until_time, slot = 115, tag = 62, "ValidUntilTime", UTCTIMESTAMP);
+    t::opt!(bid_spot_rate, slot = 116, tag = 188, "BidSpotRate", PRICE);
+    t::opt!(offer_spot_rate, slot = 117, tag = 190, "OfferSpotRate", PRICE);
+    t::opt!(bid_forward_points, slot = 118, tag = 189, "BidForwardPoints", PRICEOFFSET);
+    t::opt!(
+        offer_forward_points, slot = 119, tag = 191, "OfferForwardPoints", PRICEOFFSET
+    );
+    t::opt!(mid_px, slot = 120, tag = 631, "MidPx", PRICE);
+    t::opt!(bid_yield, slot = 121, tag = 632, "BidYield", PERCENTAGE);
+    t::opt!(mid_yield, slot = 122, tag = 633, "MidYield", PERCENTAGE);
+    t::opt!(offer_yield, slot = 123, tag = 634, "OfferYield", PERCENTAGE);
+    t::opt!(transact_time, slot = 124, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(ord_type, slot = 125, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(
+        bid_forward_points2, slot = 126, tag = 642, "BidForwardPoints2", PRICEOFFSET
+    );
+    t::opt!(
+        offer_forward_points2, slot = 127, tag = 643, "OfferForwardPoints2", PRICEOFFSET
+    );
+    t::opt!(settl_curr_bid_fx_rate, slot = 128, tag = 656, "SettlCurrBidFxRate", FLOAT);
+    t::opt!(
+        settl_curr_offer_fx_rate, slot = 129, tag = 657, "SettlCurrOfferFxRate", FLOAT
+    );
+    t::opt!(
+        settl_curr_fx_rate_calc, slot = 130, tag = 156, "SettlCurrFxRateCalc", CHAR,
+        e::SettlCurrFxRateCalc
+    );
+    t::opt!(commission, slot = 131, tag = 12, "Commission", AMT);
+    t::opt!(comm_type, slot = 132, tag = 13, "CommType", CHAR, e::CommType);
+    t::opt!(
+        cust_order_capacity, slot = 133, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(ex_destination, slot = 134, tag = 100, "ExDestination", EXCHANGE);
+    t::opt!(text, slot = 135, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 136, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 137, tag = 355, "EncodedText", DATA);
+    t::opt!(price, slot = 138, tag = 44, "Price", PRICE);
+    t::opt!(price_type, slot = 139, tag = 423, "PriceType", INT, e::PriceType);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 140, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(yield_data, slot = 148, slots = 6, "YieldData", c::YieldData);
+}
+/// Builds a `QuoteResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuoteResponseBuilder<'b> {
+    /// `QuoteRespID` (693), STRING, required.
+    pub quote_resp_id: Option<v::FixStr<'b>>,
+    /// `QuoteID` (117), STRING.
+    pub quote_id: Option<v::FixStr<'b>>,
+    /// `QuoteRespType` (694), INT, required.
+    pub quote_resp_type: Option<e::QuoteRespType<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `IOIID` (23), STRING.
+    pub ioiid: Option<v::FixStr<'b>>,
+    /// `QuoteType` (537), INT.
+    pub quote_type: Option<e::QuoteType<'b>>,
+    /// The `QuotQualGrp` component.
+    pub quot_qual_grp: Option<c::QuotQualGrpBuilder<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    pub settl_date2: Option<v::LocalMktDate>,
+    /// `OrderQty2` (192), QTY.
+    pub order_qty2: Option<v::Decimal>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `LegQuotGrp` component.
+    pub leg_quot_grp: Option<c::LegQuotGrpBuilder<'b>>,
+    /// `BidPx` (132), PRICE.
+    pub bid_px: Option<v::Decimal>,
+    /// `OfferPx` (133), PRICE.
+    pub offer_px: Option<v::Decimal>,
+    /// `MktBidPx` (645), PRICE.
+    pub mkt_bid_px: Option<v::Decimal>,
+    /// `MktOfferPx` (646), PRICE.
+    pub mkt_offer_px: Option<v::Decimal>,
+    /// `MinBidSize` (647), QTY.
+    pub min_bid_size: Option<v::Decimal>,
+    /// `BidSize` (134), QTY.
+    pub bid_size: Option<v::Decimal>,
+    /// `MinOfferSize` (648), QTY.
+    pub min_offer_size: Option<v::Decimal>,
+    /// `OfferSize` (135), QTY.
+    pub offer_size: Option<v::Decimal>,
+    /// `ValidUntilTime` (62), UTCTIMESTAMP.
+    pub valid_until_time: Option<v::UtcTimestamp>,
+    /// `BidSpotRate` (188), PRICE.
+    pub bid_spot_rate: Option<v::Decimal>,
+    /// `OfferSpotRate` (190), PRICE.
+    pub offer_spot_rate: Option<v::Decimal>,
+    /// `BidForwardPoints` (189), PRICEOFFSET.
+    pub bid_forward_points: Option<v::Decimal>,
+    /// `OfferForwardPoints` (191), PRICEOFFSET.
+    pub offer_forward_points: Option<v::Decimal>,
+    /// `MidPx` (631), PRICE.
+    pub mid_px: Option<v::Decimal>,
+    /// `BidYield` (632), PERCENTAGE.
+    pub bid_yield: Option<v::Decimal>,
+    /// `MidYield` (633), PERCENTAGE.
+    pub mid_yield: Option<v::Decimal>,
+    /// `OfferYield` (634), PERCENTAGE.
+    pub offer_yield: Option<v::Decimal>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: Option<e::OrdType>,
+    /// `BidForwardPoints2` (642), PRICEOFFSET.
+    pub bid_forward_points2: Option<v::Decimal>,
+    /// `OfferForwardPoints2` (643), PRICEOFFSET.
+    pub offer_forward_points2: Option<v::Decimal>,
+    /// `SettlCurrBidFxRate` (656), FLOAT.
+    pub settl_curr_bid_fx_rate: Option<v::Decimal>,
+    /// `SettlCurrOfferFxRate` (657), FLOAT.
+    pub settl_curr_offer_fx_rate: Option<v::Decimal>,
+    /// `SettlCurrFxRateCalc` (156), CHAR.
+    pub settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc>,
+    /// `Commission` (12), AMT.
+    pub commission: Option<v::Decimal>,
+    /// `CommType` (13), CHAR.
+    pub comm_type: Option<e::CommType>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `ExDestination` (100), EXCHANGE.
+    pub ex_destination: Option<v::Exchange>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+}
+impl<'b> QuoteResponseBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        quote_resp_id: v::FixStr<'b>,
+        quote_resp_type: e::QuoteRespType<'b>,
+    ) -> Self {
+        Self {
+            quote_resp_id: Some(quote_resp_id),
+            quote_resp_type: Some(quote_resp_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `QuoteResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    QuoteResponseBuilder(quote_resp_id: v::FixStr<'b>, quote_resp_type: e::QuoteRespType<'b>) message b"AJ" {
-        quote_resp_id: Option<v::FixStr<'b>> = req(693, "QuoteRespID", STRING);
-        quote_id: Option<v::FixStr<'b>> = opt(117, "QuoteID", STRING);
-        quote_resp_type: Option<e::QuoteRespType<'b>> = req(694, "QuoteRespType", INT);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        ioiid: Option<v::FixStr<'b>> = opt(23, "IOIID", STRING);
-        quote_type: Option<e::QuoteType<'b>> = opt(537, "QuoteType", INT);
-        quot_qual_grp: Option<c::QuotQualGrpBuilder<'b>> = comp("QuotQualGrp");
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        settl_date2: Option<v::LocalMktDate> = opt(193, "SettlDate2", LOCALMKTDATE);
-        order_qty2: Option<v::Decimal> = opt(192, "OrderQty2", QTY);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        leg_quot_grp: Option<c::LegQuotGrpBuilder<'b>> = comp("LegQuotGrp");
-        bid_px: Option<v::Decimal> = opt(132, "BidPx", PRICE);
-        offer_px: Option<v::Decimal> = opt(133, "OfferPx", PRICE);
-        mkt_bid_px: Option<v::Decimal> = opt(645, "MktBidPx", PRICE);
-        mkt_offer_px: Option<v::Decimal> = opt(646, "MktOfferPx", PRICE);
-        min_bid_size: Option<v::Decimal> = opt(647, "MinBidSize", QTY);
-        bid_size: Option<v::Decimal> = opt(134, "BidSize", QTY);
-        min_offer_size: Option<v::Decimal> = opt(648, "MinOfferSize", QTY);
-        offer_size: Option<v::Decimal> = opt(135, "OfferSize", QTY);
-        valid_until_time: Option<v::UtcTimestamp> = opt(62, "ValidUntilTime", UTCTIMESTAMP);
-        bid_spot_rate: Option<v::Decimal> = opt(188, "BidSpotRate", PRICE);
-        offer_spot_rate: Option<v::Decimal> = opt(190, "OfferSpotRate", PRICE);
-        bid_forward_points: Option<v::Decimal> = opt(189, "BidForwardPoints", PRICEOFFSET);
-        offer_forward_points: Option<v::Decimal> = opt(191, "OfferForwardPoints", PRICEOFFSET);
-        mid_px: Option<v::Decimal> = opt(631, "MidPx", PRICE);
-        bid_yield: Option<v::Decimal> = opt(632, "BidYield", PERCENTAGE);
-        mid_yield: Option<v::Decimal> = opt(633, "MidYield", PERCENTAGE);
-        offer_yield: Option<v::Decimal> = opt(634, "OfferYield", PERCENTAGE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        ord_type: Option<e::OrdType> = opt(40, "OrdType", CHAR);
-        bid_forward_points2: Option<v::Decimal> = opt(642, "BidForwardPoints2", PRICEOFFSET);
-        offer_forward_points2: Option<v::Decimal> = opt(643, "OfferForwardPoints2", PRICEOFFSET);
-        settl_curr_bid_fx_rate: Option<v::Decimal> = opt(656, "SettlCurrBidFxRate", FLOAT);
-        settl_curr_offer_fx_rate: Option<v::Decimal> = opt(657, "SettlCurrOfferFxRate", FLOAT);
-        settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc> = opt(156, "SettlCurrFxRateCalc", CHAR);
-        commission: Option<v::Decimal> = opt(12, "Commission", AMT);
-        comm_type: Option<e::CommType> = opt(13, "CommType", CHAR);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        ex_destination: Option<v::Exchange> = opt(100, "ExDestination", EXCHANGE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
+t::build!(
+    QuoteResponseBuilder { quote_resp_id(693), quote_id(117), quote_resp_type(694),
+    cl_ord_id(11), order_capacity(528), ioiid(23), quote_type(537), quot_qual_grp(comp),
+    parties(comp), trading_session_id(336), trading_session_sub_id(625),
+    instrument(comp), financing_details(comp), und_instrmt_grp(comp), side(54),
+    order_qty_data(comp), settl_type(63), settl_date(64), settl_date2(193),
+    order_qty2(192), currency(15), stipulations(comp), account(1), acct_id_source(660),
+    account_type(581), leg_quot_grp(comp), bid_px(132), offer_px(133), mkt_bid_px(645),
+    mkt_offer_px(646), min_bid_size(647), bid_size(134), min_offer_size(648),
+    offer_size(135), valid_until_time(62), bid_spot_rate(188), offer_spot_rate(190),
+    bid_forward_points(189), offer_forward_points(191), mid_px(631), bid_yield(632),
+    mid_yield(633), offer_yield(634), transact_time(60), ord_type(40),
+    bid_forward_points2(642), offer_forward_points2(643), settl_curr_bid_fx_rate(656),
+    settl_curr_offer_fx_rate(657), settl_curr_fx_rate_calc(156), commission(12),
+    comm_type(13), cust_order_capacity(582), ex_destination(100), text(58),
+    encoded_text(data = 355, length = 354), price(44), price_type(423),
+    spread_or_benchmark_curve_data(comp), yield_data(comp) }, msg_type = b"AJ", header =
+    c::HeaderBuilder
+);
+impl QuoteResponse<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        quote_resp_id: v::FixStr<'b>,
+        quote_resp_type: e::QuoteRespType<'b>,
+    ) -> QuoteResponseBuilder<'b> {
+        QuoteResponseBuilder::new(quote_resp_id, quote_resp_type)
     }
 }
 /// The body table of `Confirmation` (MsgType `AK`).
@@ -6573,144 +11207,329 @@ pub static CONFIRMATION: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Confirmation` (MsgType `AK`, app): a read view; getters are `O(1)`.
-    message Confirmation[166] = CONFIRMATION(b"AK", 27, 163, 3)
-    builder ConfirmationBuilder(confirm_id: v::FixStr<'b>, confirm_trans_type: e::ConfirmTransType<'b>, confirm_type: e::ConfirmType<'b>, confirm_status: e::ConfirmStatus<'b>, transact_time: v::UtcTimestamp, trade_date: v::LocalMktDate, alloc_qty: v::Decimal, side: e::Side, alloc_account: v::FixStr<'b>, avg_px: v::Decimal, gross_trade_amt: v::Decimal, net_money: v::Decimal) {
-        req confirm_id(27, 664, "ConfirmID", STRING, v::FixStr<'a>);
-        opt confirm_ref_id(28, 772, "ConfirmRefID", STRING, v::FixStr<'a>);
-        opt confirm_req_id(29, 859, "ConfirmReqID", STRING, v::FixStr<'a>);
-        req confirm_trans_type(30, 666, "ConfirmTransType", INT, e::ConfirmTransType<'a>);
-        req confirm_type(31, 773, "ConfirmType", INT, e::ConfirmType<'a>);
-        opt copy_msg_indicator(32, 797, "CopyMsgIndicator", BOOLEAN, bool);
-        opt legal_confirm(33, 650, "LegalConfirm", BOOLEAN, bool);
-        req confirm_status(34, 665, "ConfirmStatus", INT, e::ConfirmStatus<'a>);
-        comp parties(35, 1, "Parties", c::Parties);
-        comp ord_alloc_grp(36, 1, "OrdAllocGrp", c::OrdAllocGrp);
-        opt alloc_id(37, 70, "AllocID", STRING, v::FixStr<'a>);
-        opt secondary_alloc_id(38, 793, "SecondaryAllocID", STRING, v::FixStr<'a>);
-        opt individual_alloc_id(39, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
-        req transact_time(40, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req trade_date(41, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        comp trd_reg_timestamps(42, 1, "TrdRegTimestamps", c::TrdRegTimestamps);
-        req_comp instrument(43, 43, "Instrument", c::Instrument);
-        comp instrument_extension(86, 3, "InstrumentExtension", c::InstrumentExtension);
-        comp financing_details(89, 9, "FinancingDetails", c::FinancingDetails);
-        req_comp und_instrmt_grp(98, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        req_comp instrmt_leg_grp(99, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp yield_data(100, 6, "YieldData", c::YieldData);
-        req alloc_qty(106, 80, "AllocQty", QTY, v::Decimal);
-        opt qty_type(107, 854, "QtyType", INT, e::QtyType<'a>);
-        req side(108, 54, "Side", CHAR, e::Side);
-        opt currency(109, 15, "Currency", CURRENCY, v::Currency);
-        opt last_mkt(110, 30, "LastMkt", EXCHANGE, v::Exchange);
-        req_comp cpcty_conf_grp(111, 1, "CpctyConfGrp", c::CpctyConfGrp);
-        req alloc_account(112, 79, "AllocAccount", STRING, v::FixStr<'a>);
-        opt alloc_acct_id_source(113, 661, "AllocAcctIDSource", INT, i64);
-        opt alloc_account_type(114, 798, "AllocAccountType", INT, e::AllocAccountType<'a>);
-        req avg_px(115, 6, "AvgPx", PRICE, v::Decimal);
-        opt avg_px_precision(116, 74, "AvgPxPrecision", INT, i64);
-        opt price_type(117, 423, "PriceType", INT, e::PriceType<'a>);
-        opt avg_par_px(118, 860, "AvgParPx", PRICE, v::Decimal);
-        comp spread_or_benchmark_curve_data(119, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        opt reported_px(127, 861, "ReportedPx", PRICE, v::Decimal);
-        opt text(128, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(129, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(130, 355, "EncodedText", DATA);
-        opt process_code(131, 81, "ProcessCode", CHAR, e::ProcessCode);
-        req gross_trade_amt(132, 381, "GrossTradeAmt", AMT, v::Decimal);
-        opt num_days_interest(133, 157, "NumDaysInterest", INT, i64);
-        opt ex_date(134, 230, "ExDate", LOCALMKTDATE, v::LocalMktDate);
-        opt accrued_interest_rate(135, 158, "AccruedInterestRate", PERCENTAGE, v::Decimal);
-        opt accrued_interest_amt(136, 159, "AccruedInterestAmt", AMT, v::Decimal);
-        opt interest_at_maturity(137, 738, "InterestAtMaturity", AMT, v::Decimal);
-        opt end_accrued_interest_amt(138, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
-        opt start_cash(139, 921, "StartCash", AMT, v::Decimal);
-        opt end_cash(140, 922, "EndCash", AMT, v::Decimal);
-        opt concession(141, 238, "Concession", AMT, v::Decimal);
-        opt total_takedown(142, 237, "TotalTakedown", AMT, v::Decimal);
-        req net_money(143, 118, "NetMoney", AMT, v::Decimal);
-        opt maturity_net_money(144, 890, "MaturityNetMoney", AMT, v::Decimal);
-        opt settl_curr_amt(145, 119, "SettlCurrAmt", AMT, v::Decimal);
-        opt settl_currency(146, 120, "SettlCurrency", CURRENCY, v::Currency);
-        opt settl_curr_fx_rate(147, 155, "SettlCurrFxRate", FLOAT, v::Decimal);
-        opt settl_curr_fx_rate_calc(148, 156, "SettlCurrFxRateCalc", CHAR, e::SettlCurrFxRateCalc);
-        opt settl_type(149, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(150, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        comp settl_instructions_data(151, 5, "SettlInstructionsData", c::SettlInstructionsData);
-        comp commission_data(156, 4, "CommissionData", c::CommissionData);
-        opt shared_commission(160, 858, "SharedCommission", AMT, v::Decimal);
-        comp stipulations(161, 1, "Stipulations", c::Stipulations);
-        comp misc_fees_grp(162, 1, "MiscFeesGrp", c::MiscFeesGrp);
+t::message!(
+    Confirmation, "Confirmation", app, msg_type = "AK", slots = 166, def = CONFIRMATION,
+    header = c::Header(0..27), trailer = c::Trailer(163..166),
+);
+impl<'a> Confirmation<'a> {
+    t::req!(confirm_id, slot = 27, tag = 664, "ConfirmID", STRING);
+    t::opt!(confirm_ref_id, slot = 28, tag = 772, "ConfirmRefID", STRING);
+    t::opt!(confirm_req_id, slot = 29, tag = 859, "ConfirmReqID", STRING);
+    t::req!(
+        confirm_trans_type, slot = 30, tag = 666, "ConfirmTransType", INT,
+        e::ConfirmTransType
+    );
+    t::req!(confirm_type, slot = 31, tag = 773, "ConfirmType", INT, e::ConfirmType);
+    t::opt!(copy_msg_indicator, slot = 32, tag = 797, "CopyMsgIndicator", BOOLEAN);
+    t::opt!(legal_confirm, slot = 33, tag = 650, "LegalConfirm", BOOLEAN);
+    t::req!(
+        confirm_status, slot = 34, tag = 665, "ConfirmStatus", INT, e::ConfirmStatus
+    );
+    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    t::comp!(ord_alloc_grp, slot = 36, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
+    t::opt!(alloc_id, slot = 37, tag = 70, "AllocID", STRING);
+    t::opt!(secondary_alloc_id, slot = 38, tag = 793, "SecondaryAllocID", STRING);
+    t::opt!(individual_alloc_id, slot = 39, tag = 467, "IndividualAllocID", STRING);
+    t::req!(transact_time, slot = 40, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::req!(trade_date, slot = 41, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::comp!(
+        trd_reg_timestamps, slot = 42, slots = 1, "TrdRegTimestamps", c::TrdRegTimestamps
+    );
+    t::req_comp!(instrument, slot = 43, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        instrument_extension, slot = 86, slots = 3, "InstrumentExtension",
+        c::InstrumentExtension
+    );
+    t::comp!(
+        financing_details, slot = 89, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::req_comp!(
+        und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp
+    );
+    t::req_comp!(
+        instrmt_leg_grp, slot = 99, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp
+    );
+    t::comp!(yield_data, slot = 100, slots = 6, "YieldData", c::YieldData);
+    t::req!(alloc_qty, slot = 106, tag = 80, "AllocQty", QTY);
+    t::opt!(qty_type, slot = 107, tag = 854, "QtyType", INT, e::QtyType);
+    t::req!(side, slot = 108, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(currency, slot = 109, tag = 15, "Currency", CURRENCY);
+    t::opt!(last_mkt, slot = 110, tag = 30, "LastMkt", EXCHANGE);
+    t::req_comp!(cpcty_conf_grp, slot = 111, slots = 1, "CpctyConfGrp", c::CpctyConfGrp);
+    t::req!(alloc_account, slot = 112, tag = 79, "AllocAccount", STRING);
+    t::opt!(alloc_acct_id_source, slot = 113, tag = 661, "AllocAcctIDSource", INT);
+    t::opt!(
+        alloc_account_type, slot = 114, tag = 798, "AllocAccountType", INT,
+        e::AllocAccountType
+    );
+    t::req!(avg_px, slot = 115, tag = 6, "AvgPx", PRICE);
+    t::opt!(avg_px_precision, slot = 116, tag = 74, "AvgPxPrecision", INT);
+    t::opt!(price_type, slot = 117, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(avg_par_px, slot = 118, tag = 860, "AvgParPx", PRICE);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 119, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::opt!(reported_px, slot = 127, tag = 861, "ReportedPx", PRICE);
+    t::opt!(text, slot = 128, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 129, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 130, tag = 355, "EncodedText", DATA);
+    t::opt!(process_code, slot = 131, tag = 81, "ProcessCode", CHAR, e::ProcessCode);
+    t::req!(gross_trade_amt, slot = 132, tag = 381, "GrossTradeAmt", AMT);
+    t::opt!(num_days_interest, slot = 133, tag = 157, "NumDaysInterest", INT);
+    t::opt!(ex_date, slot = 134, tag = 230, "ExDate", LOCALMKTDATE);
+    t::opt!(
+        accrued_interest_rate, slot = 135, tag = 158, "AccruedInterestRate", PERCENTAGE
+    );
+    t::opt!(accrued_interest_amt, slot = 136, tag = 159, "AccruedInterestAmt", AMT);
+    t::opt!(interest_at_maturity, slot = 137, tag = 738, "InterestAtMaturity", AMT);
+    t::opt!(
+        end_accrued_interest_amt, slot = 138, tag = 920, "EndAccruedInterestAmt", AMT
+    );
+    t::opt!(start_cash, slot = 139, tag = 921, "StartCash", AMT);
+    t::opt!(end_cash, slot = 140, tag = 922, "EndCash", AMT);
+    t::opt!(concession, slot = 141, tag = 238, "Concession", AMT);
+    t::opt!(total_takedown, slot = 142, tag = 237, "TotalTakedown", AMT);
+    t::req!(net_money, slot = 143, tag = 118, "NetMoney", AMT);
+    t::opt!(maturity_net_money, slot = 144, tag = 890, "MaturityNetMoney", AMT);
+    t::opt!(settl_curr_amt, slot = 145, tag = 119, "SettlCurrAmt", AMT);
+    t::opt!(settl_currency, slot = 146, tag = 120, "SettlCurrency", CURRENCY);
+    t::opt!(settl_curr_fx_rate, slot = 147, tag = 155, "SettlCurrFxRate", FLOAT);
+    t::opt!(
+        settl_curr_fx_rate_calc, slot = 148, tag = 156, "SettlCurrFxRateCalc", CHAR,
+        e::SettlCurrFxRateCalc
+    );
+    t::opt!(settl_type, slot = 149, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 150, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::comp!(
+        settl_instructions_data, slot = 151, slots = 5, "SettlInstructionsData",
+        c::SettlInstructionsData
+    );
+    t::comp!(
+        commission_data, slot = 156, slots = 4, "CommissionData", c::CommissionData
+    );
+    t::opt!(shared_commission, slot = 160, tag = 858, "SharedCommission", AMT);
+    t::comp!(stipulations, slot = 161, slots = 1, "Stipulations", c::Stipulations);
+    t::comp!(misc_fees_grp, slot = 162, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+}
+/// Builds a `Confirmation`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConfirmationBuilder<'b> {
+    /// `ConfirmID` (664), STRING, required.
+    pub confirm_id: Option<v::FixStr<'b>>,
+    /// `ConfirmRefID` (772), STRING.
+    pub confirm_ref_id: Option<v::FixStr<'b>>,
+    /// `ConfirmReqID` (859), STRING.
+    pub confirm_req_id: Option<v::FixStr<'b>>,
+    /// `ConfirmTransType` (666), INT, required.
+    pub confirm_trans_type: Option<e::ConfirmTransType<'b>>,
+    /// `ConfirmType` (773), INT, required.
+    pub confirm_type: Option<e::ConfirmType<'b>>,
+    /// `CopyMsgIndicator` (797), BOOLEAN.
+    pub copy_msg_indicator: Option<bool>,
+    /// `LegalConfirm` (650), BOOLEAN.
+    pub legal_confirm: Option<bool>,
+    /// `ConfirmStatus` (665), INT, required.
+    pub confirm_status: Option<e::ConfirmStatus<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// The `OrdAllocGrp` component.
+    pub ord_alloc_grp: Option<c::OrdAllocGrpBuilder<'b>>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// `SecondaryAllocID` (793), STRING.
+    pub secondary_alloc_id: Option<v::FixStr<'b>>,
+    /// `IndividualAllocID` (467), STRING.
+    pub individual_alloc_id: Option<v::FixStr<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `TradeDate` (75), LOCALMKTDATE, required.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// The `TrdRegTimestamps` component.
+    pub trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<c::InstrumentExtensionBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// `AllocQty` (80), QTY, required.
+    pub alloc_qty: Option<v::Decimal>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `LastMkt` (30), EXCHANGE.
+    pub last_mkt: Option<v::Exchange>,
+    /// The `CpctyConfGrp` component.
+    pub cpcty_conf_grp: Option<c::CpctyConfGrpBuilder<'b>>,
+    /// `AllocAccount` (79), STRING, required.
+    pub alloc_account: Option<v::FixStr<'b>>,
+    /// `AllocAcctIDSource` (661), INT.
+    pub alloc_acct_id_source: Option<i64>,
+    /// `AllocAccountType` (798), INT.
+    pub alloc_account_type: Option<e::AllocAccountType<'b>>,
+    /// `AvgPx` (6), PRICE, required.
+    pub avg_px: Option<v::Decimal>,
+    /// `AvgPxPrecision` (74), INT.
+    pub avg_px_precision: Option<i64>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `AvgParPx` (860), PRICE.
+    pub avg_par_px: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// `ReportedPx` (861), PRICE.
+    pub reported_px: Option<v::Decimal>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `ProcessCode` (81), CHAR.
+    pub process_code: Option<e::ProcessCode>,
+    /// `GrossTradeAmt` (381), AMT, required.
+    pub gross_trade_amt: Option<v::Decimal>,
+    /// `NumDaysInterest` (157), INT.
+    pub num_days_interest: Option<i64>,
+    /// `ExDate` (230), LOCALMKTDATE.
+    pub ex_date: Option<v::LocalMktDate>,
+    /// `AccruedInterestRate` (158), PERCENTAGE.
+    pub accrued_interest_rate: Option<v::Decimal>,
+    /// `AccruedInterestAmt` (159), AMT.
+    pub accrued_interest_amt: Option<v::Decimal>,
+    /// `InterestAtMaturity` (738), AMT.
+    pub interest_at_maturity: Option<v::Decimal>,
+    /// `EndAccruedInterestAmt` (920), AMT.
+    pub end_accrued_interest_amt: Option<v::Decimal>,
+    /// `StartCash` (921), AMT.
+    pub start_cash: Option<v::Decimal>,
+    /// `EndCash` (922), AMT.
+    pub end_cash: Option<v::Decimal>,
+    /// `Concession` (238), AMT.
+    pub concession: Option<v::Decimal>,
+    /// `TotalTakedown` (237), AMT.
+    pub total_takedown: Option<v::Decimal>,
+    /// `NetMoney` (118), AMT, required.
+    pub net_money: Option<v::Decimal>,
+    /// `MaturityNetMoney` (890), AMT.
+    pub maturity_net_money: Option<v::Decimal>,
+    /// `SettlCurrAmt` (119), AMT.
+    pub settl_curr_amt: Option<v::Decimal>,
+    /// `SettlCurrency` (120), CURRENCY.
+    pub settl_currency: Option<v::Currency>,
+    /// `SettlCurrFxRate` (155), FLOAT.
+    pub settl_curr_fx_rate: Option<v::Decimal>,
+    /// `SettlCurrFxRateCalc` (156), CHAR.
+    pub settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// The `SettlInstructionsData` component.
+    pub settl_instructions_data: Option<c::SettlInstructionsDataBuilder<'b>>,
+    /// The `CommissionData` component.
+    pub commission_data: Option<c::CommissionDataBuilder<'b>>,
+    /// `SharedCommission` (858), AMT.
+    pub shared_commission: Option<v::Decimal>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// The `MiscFeesGrp` component.
+    pub misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>>,
+}
+impl<'b> ConfirmationBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        confirm_id: v::FixStr<'b>,
+        confirm_trans_type: e::ConfirmTransType<'b>,
+        confirm_type: e::ConfirmType<'b>,
+        confirm_status: e::ConfirmStatus<'b>,
+        transact_time: v::UtcTimestamp,
+        trade_date: v::LocalMktDate,
+        alloc_qty: v::Decimal,
+        side: e::Side,
+        alloc_account: v::FixStr<'b>,
+        avg_px: v::Decimal,
+        gross_trade_amt: v::Decimal,
+        net_money: v::Decimal,
+    ) -> Self {
+        Self {
+            confirm_id: Some(confirm_id),
+            confirm_trans_type: Some(confirm_trans_type),
+            confirm_type: Some(confirm_type),
+            confirm_status: Some(confirm_status),
+            transact_time: Some(transact_time),
+            trade_date: Some(trade_date),
+            alloc_qty: Some(alloc_qty),
+            side: Some(side),
+            alloc_account: Some(alloc_account),
+            avg_px: Some(avg_px),
+            gross_trade_amt: Some(gross_trade_amt),
+            net_money: Some(net_money),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `Confirmation`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ConfirmationBuilder(confirm_id: v::FixStr<'b>, confirm_trans_type: e::ConfirmTransType<'b>, confirm_type: e::ConfirmType<'b>, confirm_status: e::ConfirmStatus<'b>, transact_time: v::UtcTimestamp, trade_date: v::LocalMktDate, alloc_qty: v::Decimal, side: e::Side, alloc_account: v::FixStr<'b>, avg_px: v::Decimal, gross_trade_amt: v::Decimal, net_money: v::Decimal) message b"AK" {
-        confirm_id: Option<v::FixStr<'b>> = req(664, "ConfirmID", STRING);
-        confirm_ref_id: Option<v::FixStr<'b>> = opt(772, "ConfirmRefID", STRING);
-        confirm_req_id: Option<v::FixStr<'b>> = opt(859, "ConfirmReqID", STRING);
-        confirm_trans_type: Option<e::ConfirmTransType<'b>> = req(666, "ConfirmTransType", INT);
-        confirm_type: Option<e::ConfirmType<'b>> = req(773, "ConfirmType", INT);
-        copy_msg_indicator: Option<bool> = opt(797, "CopyMsgIndicator", BOOLEAN);
-        legal_confirm: Option<bool> = opt(650, "LegalConfirm", BOOLEAN);
-        confirm_status: Option<e::ConfirmStatus<'b>> = req(665, "ConfirmStatus", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        ord_alloc_grp: Option<c::OrdAllocGrpBuilder<'b>> = comp("OrdAllocGrp");
-        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
-        secondary_alloc_id: Option<v::FixStr<'b>> = opt(793, "SecondaryAllocID", STRING);
-        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        trade_date: Option<v::LocalMktDate> = req(75, "TradeDate", LOCALMKTDATE);
-        trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>> = comp("TrdRegTimestamps");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        instrument_extension: Option<c::InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        alloc_qty: Option<v::Decimal> = req(80, "AllocQty", QTY);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        last_mkt: Option<v::Exchange> = opt(30, "LastMkt", EXCHANGE);
-        cpcty_conf_grp: Option<c::CpctyConfGrpBuilder<'b>> = comp("CpctyConfGrp");
-        alloc_account: Option<v::FixStr<'b>> = req(79, "AllocAccount", STRING);
-        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
-        alloc_account_type: Option<e::AllocAccountType<'b>> = opt(798, "AllocAccountType", INT);
-        avg_px: Option<v::Decimal> = req(6, "AvgPx", PRICE);
-        avg_px_precision: Option<i64> = opt(74, "AvgPxPrecision", INT);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        avg_par_px: Option<v::Decimal> = opt(860, "AvgParPx", PRICE);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        reported_px: Option<v::Decimal> = opt(861, "ReportedPx", PRICE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        process_code: Option<e::ProcessCode> = opt(81, "ProcessCode", CHAR);
-        gross_trade_amt: Option<v::Decimal> = req(381, "GrossTradeAmt", AMT);
-        num_days_interest: Option<i64> = opt(157, "NumDaysInterest", INT);
-        ex_date: Option<v::LocalMktDate> = opt(230, "ExDate", LOCALMKTDATE);
-        accrued_interest_rate: Option<v::Decimal> = opt(158, "AccruedInterestRate", PERCENTAGE);
-        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
-        interest_at_maturity: Option<v::Decimal> = opt(738, "InterestAtMaturity", AMT);
-        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
-        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
-        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
-        concession: Option<v::Decimal> = opt(238, "Concession", AMT);
-        total_takedown: Option<v::Decimal> = opt(237, "TotalTakedown", AMT);
-        net_money: Option<v::Decimal> = req(118, "NetMoney", AMT);
-        maturity_net_money: Option<v::Decimal> = opt(890, "MaturityNetMoney", AMT);
-        settl_curr_amt: Option<v::Decimal> = opt(119, "SettlCurrAmt", AMT);
-        settl_currency: Option<v::Currency> = opt(120, "SettlCurrency", CURRENCY);
-        settl_curr_fx_rate: Option<v::Decimal> = opt(155, "SettlCurrFxRate", FLOAT);
-        settl_curr_fx_rate_calc: Option<e::SettlCurrFxRateCalc> = opt(156, "SettlCurrFxRateCalc", CHAR);
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        settl_instructions_data: Option<c::SettlInstructionsDataBuilder<'b>> = comp("SettlInstructionsData");
-        commission_data: Option<c::CommissionDataBuilder<'b>> = comp("CommissionData");
-        shared_commission: Option<v::Decimal> = opt(858, "SharedCommission", AMT);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>> = comp("MiscFeesGrp");
+t::build!(
+    ConfirmationBuilder { confirm_id(664), confirm_ref_id(772), confirm_req_id(859),
+    confirm_trans_type(666), confirm_type(773), copy_msg_indicator(797),
+    legal_confirm(650), confirm_status(665), parties(comp), ord_alloc_grp(comp),
+    alloc_id(70), secondary_alloc_id(793), individual_alloc_id(467), transact_time(60),
+    trade_date(75), trd_reg_timestamps(comp), instrument(comp),
+    instrument_extension(comp), financing_details(comp), und_instrmt_grp(comp),
+    instrmt_leg_grp(comp), yield_data(comp), alloc_qty(80), qty_type(854), side(54),
+    currency(15), last_mkt(30), cpcty_conf_grp(comp), alloc_account(79),
+    alloc_acct_id_source(661), alloc_account_type(798), avg_px(6), avg_px_precision(74),
+    price_type(423), avg_par_px(860), spread_or_benchmark_curve_data(comp),
+    reported_px(861), text(58), encoded_text(data = 355, length = 354), process_code(81),
+    gross_trade_amt(381), num_days_interest(157), ex_date(230),
+    accrued_interest_rate(158), accrued_interest_amt(159), interest_at_maturity(738),
+    end_accrued_interest_amt(920), start_cash(921), end_cash(922), concession(238),
+    total_takedown(237), net_money(118), maturity_net_money(890), settl_curr_amt(119),
+    settl_currency(120), settl_curr_fx_rate(155), settl_curr_fx_rate_calc(156),
+    settl_type(63), settl_date(64), settl_instructions_data(comp), commission_data(comp),
+    shared_commission(858), stipulations(comp), misc_fees_grp(comp) }, msg_type = b"AK",
+    header = c::HeaderBuilder
+);
+impl Confirmation<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        confirm_id: v::FixStr<'b>,
+        confirm_trans_type: e::ConfirmTransType<'b>,
+        confirm_type: e::ConfirmType<'b>,
+        confirm_status: e::ConfirmStatus<'b>,
+        transact_time: v::UtcTimestamp,
+        trade_date: v::LocalMktDate,
+        alloc_qty: v::Decimal,
+        side: e::Side,
+        alloc_account: v::FixStr<'b>,
+        avg_px: v::Decimal,
+        gross_trade_amt: v::Decimal,
+        net_money: v::Decimal,
+    ) -> ConfirmationBuilder<'b> {
+        ConfirmationBuilder::new(
+            confirm_id,
+            confirm_trans_type,
+            confirm_type,
+            confirm_status,
+            transact_time,
+            trade_date,
+            alloc_qty,
+            side,
+            alloc_account,
+            avg_px,
+            gross_trade_amt,
+            net_money,
+        )
     }
 }
 /// The body table of `PositionMaintenanceRequest` (MsgType `AL`).
@@ -6765,66 +11584,161 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `PositionMaintenanceRequest` (MsgType `AL`, app): a read view; getters are `O(1)`.
-    message PositionMaintenanceRequest[98] = POSITION_MAINTENANCE_REQUEST(b"AL", 27, 95, 3)
-    builder PositionMaintenanceRequestBuilder(pos_req_id: v::FixStr<'b>, pos_trans_type: e::PosTransType<'b>, pos_maint_action: e::PosMaintAction<'b>, clearing_business_date: v::LocalMktDate, account: v::FixStr<'b>, account_type: e::AccountType<'b>, transact_time: v::UtcTimestamp) {
-        req pos_req_id(27, 710, "PosReqID", STRING, v::FixStr<'a>);
-        req pos_trans_type(28, 709, "PosTransType", INT, e::PosTransType<'a>);
-        req pos_maint_action(29, 712, "PosMaintAction", INT, e::PosMaintAction<'a>);
-        opt orig_pos_req_ref_id(30, 713, "OrigPosReqRefID", STRING, v::FixStr<'a>);
-        opt pos_maint_rpt_ref_id(31, 714, "PosMaintRptRefID", STRING, v::FixStr<'a>);
-        req clearing_business_date(32, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt settl_sess_id(33, 716, "SettlSessID", STRING, e::SettlSessId<'a>);
-        opt settl_sess_sub_id(34, 717, "SettlSessSubID", STRING, v::FixStr<'a>);
-        req_comp parties(35, 1, "Parties", c::Parties);
-        req account(36, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(37, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        req account_type(38, 581, "AccountType", INT, e::AccountType<'a>);
-        req_comp instrument(39, 43, "Instrument", c::Instrument);
-        opt currency(82, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(83, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_grp(84, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp trdg_ses_grp(85, 1, "TrdgSesGrp", c::TrdgSesGrp);
-        req transact_time(86, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req_comp position_qty(87, 1, "PositionQty", c::PositionQty);
-        opt adjustment_type(88, 718, "AdjustmentType", INT, e::AdjustmentType<'a>);
-        opt contrary_instruction_indicator(89, 719, "ContraryInstructionIndicator", BOOLEAN, bool);
-        opt prior_spread_indicator(90, 720, "PriorSpreadIndicator", BOOLEAN, bool);
-        opt threshold_amount(91, 834, "ThresholdAmount", PRICEOFFSET, v::Decimal);
-        opt text(92, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(93, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(94, 355, "EncodedText", DATA);
+t::message!(
+    PositionMaintenanceRequest, "PositionMaintenanceRequest", app, msg_type = "AL", slots
+    = 98, def = POSITION_MAINTENANCE_REQUEST, header = c::Header(0..27), trailer =
+    c::Trailer(95..98),
+);
+impl<'a> PositionMaintenanceRequest<'a> {
+    t::req!(pos_req_id, slot = 27, tag = 710, "PosReqID", STRING);
+    t::req!(pos_trans_type, slot = 28, tag = 709, "PosTransType", INT, e::PosTransType);
+    t::req!(
+        pos_maint_action, slot = 29, tag = 712, "PosMaintAction", INT, e::PosMaintAction
+    );
+    t::opt!(orig_pos_req_ref_id, slot = 30, tag = 713, "OrigPosReqRefID", STRING);
+    t::opt!(pos_maint_rpt_ref_id, slot = 31, tag = 714, "PosMaintRptRefID", STRING);
+    t::req!(
+        clearing_business_date, slot = 32, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(settl_sess_id, slot = 33, tag = 716, "SettlSessID", STRING, e::SettlSessId);
+    t::opt!(settl_sess_sub_id, slot = 34, tag = 717, "SettlSessSubID", STRING);
+    t::req_comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    t::req!(account, slot = 36, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 37, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::req!(account_type, slot = 38, tag = 581, "AccountType", INT, e::AccountType);
+    t::req_comp!(instrument, slot = 39, slots = 43, "Instrument", c::Instrument);
+    t::opt!(currency, slot = 82, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 83, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(und_instrmt_grp, slot = 84, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(trdg_ses_grp, slot = 85, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    t::req!(transact_time, slot = 86, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::req_comp!(position_qty, slot = 87, slots = 1, "PositionQty", c::PositionQty);
+    t::opt!(
+        adjustment_type, slot = 88, tag = 718, "AdjustmentType", INT, e::AdjustmentType
+    );
+    t::opt!(
+        contrary_instruction_indicator, slot = 89, tag = 719,
+        "ContraryInstructionIndicator", BOOLEAN
+    );
+    t::opt!(
+        prior_spread_indicator, slot = 90, tag = 720, "PriorSpreadIndicator", BOOLEAN
+    );
+    t::opt!(threshold_amount, slot = 91, tag = 834, "ThresholdAmount", PRICEOFFSET);
+    t::opt!(text, slot = 92, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 93, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 94, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `PositionMaintenanceRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PositionMaintenanceRequestBuilder<'b> {
+    /// `PosReqID` (710), STRING, required.
+    pub pos_req_id: Option<v::FixStr<'b>>,
+    /// `PosTransType` (709), INT, required.
+    pub pos_trans_type: Option<e::PosTransType<'b>>,
+    /// `PosMaintAction` (712), INT, required.
+    pub pos_maint_action: Option<e::PosMaintAction<'b>>,
+    /// `OrigPosReqRefID` (713), STRING.
+    pub orig_pos_req_ref_id: Option<v::FixStr<'b>>,
+    /// `PosMaintRptRefID` (714), STRING.
+    pub pos_maint_rpt_ref_id: Option<v::FixStr<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE, required.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `SettlSessID` (716), STRING.
+    pub settl_sess_id: Option<e::SettlSessId<'b>>,
+    /// `SettlSessSubID` (717), STRING.
+    pub settl_sess_sub_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING, required.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT, required.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `PositionQty` component.
+    pub position_qty: Option<c::PositionQtyBuilder<'b>>,
+    /// `AdjustmentType` (718), INT.
+    pub adjustment_type: Option<e::AdjustmentType<'b>>,
+    /// `ContraryInstructionIndicator` (719), BOOLEAN.
+    pub contrary_instruction_indicator: Option<bool>,
+    /// `PriorSpreadIndicator` (720), BOOLEAN.
+    pub prior_spread_indicator: Option<bool>,
+    /// `ThresholdAmount` (834), PRICEOFFSET.
+    pub threshold_amount: Option<v::Decimal>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> PositionMaintenanceRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        pos_req_id: v::FixStr<'b>,
+        pos_trans_type: e::PosTransType<'b>,
+        pos_maint_action: e::PosMaintAction<'b>,
+        clearing_business_date: v::LocalMktDate,
+        account: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            pos_req_id: Some(pos_req_id),
+            pos_trans_type: Some(pos_trans_type),
+            pos_maint_action: Some(pos_maint_action),
+            clearing_business_date: Some(clearing_business_date),
+            account: Some(account),
+            account_type: Some(account_type),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `PositionMaintenanceRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PositionMaintenanceRequestBuilder(pos_req_id: v::FixStr<'b>, pos_trans_type: e::PosTransType<'b>, pos_maint_action: e::PosMaintAction<'b>, clearing_business_date: v::LocalMktDate, account: v::FixStr<'b>, account_type: e::AccountType<'b>, transact_time: v::UtcTimestamp) message b"AL" {
-        pos_req_id: Option<v::FixStr<'b>> = req(710, "PosReqID", STRING);
-        pos_trans_type: Option<e::PosTransType<'b>> = req(709, "PosTransType", INT);
-        pos_maint_action: Option<e::PosMaintAction<'b>> = req(712, "PosMaintAction", INT);
-        orig_pos_req_ref_id: Option<v::FixStr<'b>> = opt(713, "OrigPosReqRefID", STRING);
-        pos_maint_rpt_ref_id: Option<v::FixStr<'b>> = opt(714, "PosMaintRptRefID", STRING);
-        clearing_business_date: Option<v::LocalMktDate> = req(715, "ClearingBusinessDate", LOCALMKTDATE);
-        settl_sess_id: Option<e::SettlSessId<'b>> = opt(716, "SettlSessID", STRING);
-        settl_sess_sub_id: Option<v::FixStr<'b>> = opt(717, "SettlSessSubID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = req(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = req(581, "AccountType", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        position_qty: Option<c::PositionQtyBuilder<'b>> = comp("PositionQty");
-        adjustment_type: Option<e::AdjustmentType<'b>> = opt(718, "AdjustmentType", INT);
-        contrary_instruction_indicator: Option<bool> = opt(719, "ContraryInstructionIndicator", BOOLEAN);
-        prior_spread_indicator: Option<bool> = opt(720, "PriorSpreadIndicator", BOOLEAN);
-        threshold_amount: Option<v::Decimal> = opt(834, "ThresholdAmount", PRICEOFFSET);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    PositionMaintenanceRequestBuilder { pos_req_id(710), pos_trans_type(709),
+    pos_maint_action(712), orig_pos_req_ref_id(713), pos_maint_rpt_ref_id(714),
+    clearing_business_date(715), settl_sess_id(716), settl_sess_sub_id(717),
+    parties(comp), account(1), acct_id_source(660), account_type(581), instrument(comp),
+    currency(15), instrmt_leg_grp(comp), und_instrmt_grp(comp), trdg_ses_grp(comp),
+    transact_time(60), position_qty(comp), adjustment_type(718),
+    contrary_instruction_indicator(719), prior_spread_indicator(720),
+    threshold_amount(834), text(58), encoded_text(data = 355, length = 354) }, msg_type =
+    b"AL", header = c::HeaderBuilder
+);
+impl PositionMaintenanceRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        pos_req_id: v::FixStr<'b>,
+        pos_trans_type: e::PosTransType<'b>,
+        pos_maint_action: e::PosMaintAction<'b>,
+        clearing_business_date: v::LocalMktDate,
+        account: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> PositionMaintenanceRequestBuilder<'b> {
+        PositionMaintenanceRequestBuilder::new(
+            pos_req_id,
+            pos_trans_type,
+            pos_maint_action,
+            clearing_business_date,
+            account,
+            account_type,
+            transact_time,
+        )
     }
 }
 /// The body table of `PositionMaintenanceReport` (MsgType `AM`).
@@ -6885,68 +11799,174 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `PositionMaintenanceReport` (MsgType `AM`, app): a read view; getters are `O(1)`.
-    message PositionMaintenanceReport[99] = POSITION_MAINTENANCE_REPORT(b"AM", 27, 96, 3)
-    builder PositionMaintenanceReportBuilder(pos_maint_rpt_id: v::FixStr<'b>, pos_trans_type: e::PosTransType<'b>, pos_maint_action: e::PosMaintAction<'b>, orig_pos_req_ref_id: v::FixStr<'b>, pos_maint_status: e::PosMaintStatus<'b>, clearing_business_date: v::LocalMktDate, account: v::FixStr<'b>, account_type: e::AccountType<'b>, transact_time: v::UtcTimestamp) {
-        req pos_maint_rpt_id(27, 721, "PosMaintRptID", STRING, v::FixStr<'a>);
-        req pos_trans_type(28, 709, "PosTransType", INT, e::PosTransType<'a>);
-        opt pos_req_id(29, 710, "PosReqID", STRING, v::FixStr<'a>);
-        req pos_maint_action(30, 712, "PosMaintAction", INT, e::PosMaintAction<'a>);
-        req orig_pos_req_ref_id(31, 713, "OrigPosReqRefID", STRING, v::FixStr<'a>);
-        req pos_maint_status(32, 722, "PosMaintStatus", INT, e::PosMaintStatus<'a>);
-        opt pos_maint_result(33, 723, "PosMaintResult", INT, e::PosMaintResult<'a>);
-        req clearing_business_date(34, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt settl_sess_id(35, 716, "SettlSessID", STRING, e::SettlSessId<'a>);
-        opt settl_sess_sub_id(36, 717, "SettlSessSubID", STRING, v::FixStr<'a>);
-        comp parties(37, 1, "Parties", c::Parties);
-        req account(38, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(39, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        req account_type(40, 581, "AccountType", INT, e::AccountType<'a>);
-        req_comp instrument(41, 43, "Instrument", c::Instrument);
-        opt currency(84, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(85, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_grp(86, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp trdg_ses_grp(87, 1, "TrdgSesGrp", c::TrdgSesGrp);
-        req transact_time(88, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req_comp position_qty(89, 1, "PositionQty", c::PositionQty);
-        req_comp position_amount_data(90, 1, "PositionAmountData", c::PositionAmountData);
-        opt adjustment_type(91, 718, "AdjustmentType", INT, e::AdjustmentType<'a>);
-        opt threshold_amount(92, 834, "ThresholdAmount", PRICEOFFSET, v::Decimal);
-        opt text(93, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(94, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(95, 355, "EncodedText", DATA);
+t::message!(
+    PositionMaintenanceReport, "PositionMaintenanceReport", app, msg_type = "AM", slots =
+    99, def = POSITION_MAINTENANCE_REPORT, header = c::Header(0..27), trailer =
+    c::Trailer(96..99),
+);
+impl<'a> PositionMaintenanceReport<'a> {
+    t::req!(pos_maint_rpt_id, slot = 27, tag = 721, "PosMaintRptID", STRING);
+    t::req!(pos_trans_type, slot = 28, tag = 709, "PosTransType", INT, e::PosTransType);
+    t::opt!(pos_req_id, slot = 29, tag = 710, "PosReqID", STRING);
+    t::req!(
+        pos_maint_action, slot = 30, tag = 712, "PosMaintAction", INT, e::PosMaintAction
+    );
+    t::req!(orig_pos_req_ref_id, slot = 31, tag = 713, "OrigPosReqRefID", STRING);
+    t::req!(
+        pos_maint_status, slot = 32, tag = 722, "PosMaintStatus", INT, e::PosMaintStatus
+    );
+    t::opt!(
+        pos_maint_result, slot = 33, tag = 723, "PosMaintResult", INT, e::PosMaintResult
+    );
+    t::req!(
+        clearing_business_date, slot = 34, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(settl_sess_id, slot = 35, tag = 716, "SettlSessID", STRING, e::SettlSessId);
+    t::opt!(settl_sess_sub_id, slot = 36, tag = 717, "SettlSessSubID", STRING);
+    t::comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
+    t::req!(account, slot = 38, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 39, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::req!(account_type, slot = 40, tag = 581, "AccountType", INT, e::AccountType);
+    t::req_comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
+    t::opt!(currency, slot = 84, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 85, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(und_instrmt_grp, slot = 86, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(trdg_ses_grp, slot = 87, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    t::req!(transact_time, slot = 88, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::req_comp!(position_qty, slot = 89, slots = 1, "PositionQty", c::PositionQty);
+    t::req_comp!(
+        position_amount_data, slot = 90, slots = 1, "PositionAmountData",
+        c::PositionAmountData
+    );
+    t::opt!(
+        adjustment_type, slot = 91, tag = 718, "AdjustmentType", INT, e::AdjustmentType
+    );
+    t::opt!(threshold_amount, slot = 92, tag = 834, "ThresholdAmount", PRICEOFFSET);
+    t::opt!(text, slot = 93, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 94, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 95, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `PositionMaintenanceReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PositionMaintenanceReportBuilder<'b> {
+    /// `PosMaintRptID` (721), STRING, required.
+    pub pos_maint_rpt_id: Option<v::FixStr<'b>>,
+    /// `PosTransType` (709), INT, required.
+    pub pos_trans_type: Option<e::PosTransType<'b>>,
+    /// `PosReqID` (710), STRING.
+    pub pos_req_id: Option<v::FixStr<'b>>,
+    /// `PosMaintAction` (712), INT, required.
+    pub pos_maint_action: Option<e::PosMaintAction<'b>>,
+    /// `OrigPosReqRefID` (713), STRING, required.
+    pub orig_pos_req_ref_id: Option<v::FixStr<'b>>,
+    /// `PosMaintStatus` (722), INT, required.
+    pub pos_maint_status: Option<e::PosMaintStatus<'b>>,
+    /// `PosMaintResult` (723), INT.
+    pub pos_maint_result: Option<e::PosMaintResult<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE, required.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `SettlSessID` (716), STRING.
+    pub settl_sess_id: Option<e::SettlSessId<'b>>,
+    /// `SettlSessSubID` (717), STRING.
+    pub settl_sess_sub_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING, required.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT, required.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `PositionQty` component.
+    pub position_qty: Option<c::PositionQtyBuilder<'b>>,
+    /// The `PositionAmountData` component.
+    pub position_amount_data: Option<c::PositionAmountDataBuilder<'b>>,
+    /// `AdjustmentType` (718), INT.
+    pub adjustment_type: Option<e::AdjustmentType<'b>>,
+    /// `ThresholdAmount` (834), PRICEOFFSET.
+    pub threshold_amount: Option<v::Decimal>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> PositionMaintenanceReportBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        pos_maint_rpt_id: v::FixStr<'b>,
+        pos_trans_type: e::PosTransType<'b>,
+        pos_maint_action: e::PosMaintAction<'b>,
+        orig_pos_req_ref_id: v::FixStr<'b>,
+        pos_maint_status: e::PosMaintStatus<'b>,
+        clearing_business_date: v::LocalMktDate,
+        account: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            pos_maint_rpt_id: Some(pos_maint_rpt_id),
+            pos_trans_type: Some(pos_trans_type),
+            pos_maint_action: Some(pos_maint_action),
+            orig_pos_req_ref_id: Some(orig_pos_req_ref_id),
+            pos_maint_status: Some(pos_maint_status),
+            clearing_business_date: Some(clearing_business_date),
+            account: Some(account),
+            account_type: Some(account_type),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `PositionMaintenanceReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PositionMaintenanceReportBuilder(pos_maint_rpt_id: v::FixStr<'b>, pos_trans_type: e::PosTransType<'b>, pos_maint_action: e::PosMaintAction<'b>, orig_pos_req_ref_id: v::FixStr<'b>, pos_maint_status: e::PosMaintStatus<'b>, clearing_business_date: v::LocalMktDate, account: v::FixStr<'b>, account_type: e::AccountType<'b>, transact_time: v::UtcTimestamp) message b"AM" {
-        pos_maint_rpt_id: Option<v::FixStr<'b>> = req(721, "PosMaintRptID", STRING);
-        pos_trans_type: Option<e::PosTransType<'b>> = req(709, "PosTransType", INT);
-        pos_req_id: Option<v::FixStr<'b>> = opt(710, "PosReqID", STRING);
-        pos_maint_action: Option<e::PosMaintAction<'b>> = req(712, "PosMaintAction", INT);
-        orig_pos_req_ref_id: Option<v::FixStr<'b>> = req(713, "OrigPosReqRefID", STRING);
-        pos_maint_status: Option<e::PosMaintStatus<'b>> = req(722, "PosMaintStatus", INT);
-        pos_maint_result: Option<e::PosMaintResult<'b>> = opt(723, "PosMaintResult", INT);
-        clearing_business_date: Option<v::LocalMktDate> = req(715, "ClearingBusinessDate", LOCALMKTDATE);
-        settl_sess_id: Option<e::SettlSessId<'b>> = opt(716, "SettlSessID", STRING);
-        settl_sess_sub_id: Option<v::FixStr<'b>> = opt(717, "SettlSessSubID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = req(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = req(581, "AccountType", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        position_qty: Option<c::PositionQtyBuilder<'b>> = comp("PositionQty");
-        position_amount_data: Option<c::PositionAmountDataBuilder<'b>> = comp("PositionAmountData");
-        adjustment_type: Option<e::AdjustmentType<'b>> = opt(718, "AdjustmentType", INT);
-        threshold_amount: Option<v::Decimal> = opt(834, "ThresholdAmount", PRICEOFFSET);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    PositionMaintenanceReportBuilder { pos_maint_rpt_id(721), pos_trans_type(709),
+    pos_req_id(710), pos_maint_action(712), orig_pos_req_ref_id(713),
+    pos_maint_status(722), pos_maint_result(723), clearing_business_date(715),
+    settl_sess_id(716), settl_sess_sub_id(717), parties(comp), account(1),
+    acct_id_source(660), account_type(581), instrument(comp), currency(15),
+    instrmt_leg_grp(comp), und_instrmt_grp(comp), trdg_ses_grp(comp), transact_time(60),
+    position_qty(comp), position_amount_data(comp), adjustment_type(718),
+    threshold_amount(834), text(58), encoded_text(data = 355, length = 354) }, msg_type =
+    b"AM", header = c::HeaderBuilder
+);
+impl PositionMaintenanceReport<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        pos_maint_rpt_id: v::FixStr<'b>,
+        pos_trans_type: e::PosTransType<'b>,
+        pos_maint_action: e::PosMaintAction<'b>,
+        orig_pos_req_ref_id: v::FixStr<'b>,
+        pos_maint_status: e::PosMaintStatus<'b>,
+        clearing_business_date: v::LocalMktDate,
+        account: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> PositionMaintenanceReportBuilder<'b> {
+        PositionMaintenanceReportBuilder::new(
+            pos_maint_rpt_id,
+            pos_trans_type,
+            pos_maint_action,
+            orig_pos_req_ref_id,
+            pos_maint_status,
+            clearing_business_date,
+            account,
+            account_type,
+            transact_time,
+        )
     }
 }
 /// The body table of `RequestForPositions` (MsgType `AN`).
@@ -6999,58 +12019,139 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `RequestForPositions` (MsgType `AN`, app): a read view; getters are `O(1)`.
-    message RequestForPositions[94] = REQUEST_FOR_POSITIONS(b"AN", 27, 91, 3)
-    builder RequestForPositionsBuilder(pos_req_id: v::FixStr<'b>, pos_req_type: e::PosReqType<'b>, account: v::FixStr<'b>, account_type: e::AccountType<'b>, clearing_business_date: v::LocalMktDate, transact_time: v::UtcTimestamp) {
-        req pos_req_id(27, 710, "PosReqID", STRING, v::FixStr<'a>);
-        req pos_req_type(28, 724, "PosReqType", INT, e::PosReqType<'a>);
-        opt match_status(29, 573, "MatchStatus", CHAR, e::MatchStatus);
-        opt subscription_request_type(30, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
-        req_comp parties(31, 1, "Parties", c::Parties);
-        req account(32, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(33, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        req account_type(34, 581, "AccountType", INT, e::AccountType<'a>);
-        comp instrument(35, 43, "Instrument", c::Instrument);
-        opt currency(78, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(79, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_grp(80, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        req clearing_business_date(81, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt settl_sess_id(82, 716, "SettlSessID", STRING, e::SettlSessId<'a>);
-        opt settl_sess_sub_id(83, 717, "SettlSessSubID", STRING, v::FixStr<'a>);
-        comp trdg_ses_grp(84, 1, "TrdgSesGrp", c::TrdgSesGrp);
-        req transact_time(85, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt response_transport_type(86, 725, "ResponseTransportType", INT, e::ResponseTransportType<'a>);
-        opt response_destination(87, 726, "ResponseDestination", STRING, v::FixStr<'a>);
-        opt text(88, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(89, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(90, 355, "EncodedText", DATA);
+t::message!(
+    RequestForPositions, "RequestForPositions", app, msg_type = "AN", slots = 94, def =
+    REQUEST_FOR_POSITIONS, header = c::Header(0..27), trailer = c::Trailer(91..94),
+);
+impl<'a> RequestForPositions<'a> {
+    t::req!(pos_req_id, slot = 27, tag = 710, "PosReqID", STRING);
+    t::req!(pos_req_type, slot = 28, tag = 724, "PosReqType", INT, e::PosReqType);
+    t::opt!(match_status, slot = 29, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
+    t::opt!(
+        subscription_request_type, slot = 30, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+    t::req_comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    t::req!(account, slot = 32, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 33, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::req!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
+    t::comp!(instrument, slot = 35, slots = 43, "Instrument", c::Instrument);
+    t::opt!(currency, slot = 78, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 79, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(und_instrmt_grp, slot = 80, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::req!(
+        clearing_business_date, slot = 81, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(settl_sess_id, slot = 82, tag = 716, "SettlSessID", STRING, e::SettlSessId);
+    t::opt!(settl_sess_sub_id, slot = 83, tag = 717, "SettlSessSubID", STRING);
+    t::comp!(trdg_ses_grp, slot = 84, slots = 1, "TrdgSesGrp", c::TrdgSesGrp);
+    t::req!(transact_time, slot = 85, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(
+        response_transport_type, slot = 86, tag = 725, "ResponseTransportType", INT,
+        e::ResponseTransportType
+    );
+    t::opt!(response_destination, slot = 87, tag = 726, "ResponseDestination", STRING);
+    t::opt!(text, slot = 88, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 89, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 90, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `RequestForPositions`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RequestForPositionsBuilder<'b> {
+    /// `PosReqID` (710), STRING, required.
+    pub pos_req_id: Option<v::FixStr<'b>>,
+    /// `PosReqType` (724), INT, required.
+    pub pos_req_type: Option<e::PosReqType<'b>>,
+    /// `MatchStatus` (573), CHAR.
+    pub match_status: Option<e::MatchStatus>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING, required.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT, required.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE, required.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `SettlSessID` (716), STRING.
+    pub settl_sess_id: Option<e::SettlSessId<'b>>,
+    /// `SettlSessSubID` (717), STRING.
+    pub settl_sess_sub_id: Option<v::FixStr<'b>>,
+    /// The `TrdgSesGrp` component.
+    pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `ResponseTransportType` (725), INT.
+    pub response_transport_type: Option<e::ResponseTransportType<'b>>,
+    /// `ResponseDestination` (726), STRING.
+    pub response_destination: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> RequestForPositionsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        pos_req_id: v::FixStr<'b>,
+        pos_req_type: e::PosReqType<'b>,
+        account: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+        clearing_business_date: v::LocalMktDate,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            pos_req_id: Some(pos_req_id),
+            pos_req_type: Some(pos_req_type),
+            account: Some(account),
+            account_type: Some(account_type),
+            clearing_business_date: Some(clearing_business_date),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `RequestForPositions`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RequestForPositionsBuilder(pos_req_id: v::FixStr<'b>, pos_req_type: e::PosReqType<'b>, account: v::FixStr<'b>, account_type: e::AccountType<'b>, clearing_business_date: v::LocalMktDate, transact_time: v::UtcTimestamp) message b"AN" {
-        pos_req_id: Option<v::FixStr<'b>> = req(710, "PosReqID", STRING);
-        pos_req_type: Option<e::PosReqType<'b>> = req(724, "PosReqType", INT);
-        match_status: Option<e::MatchStatus> = opt(573, "MatchStatus", CHAR);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = req(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = req(581, "AccountType", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        clearing_business_date: Option<v::LocalMktDate> = req(715, "ClearingBusinessDate", LOCALMKTDATE);
-        settl_sess_id: Option<e::SettlSessId<'b>> = opt(716, "SettlSessID", STRING);
-        settl_sess_sub_id: Option<v::FixStr<'b>> = opt(717, "SettlSessSubID", STRING);
-        trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>> = comp("TrdgSesGrp");
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        response_transport_type: Option<e::ResponseTransportType<'b>> = opt(725, "ResponseTransportType", INT);
-        response_destination: Option<v::FixStr<'b>> = opt(726, "ResponseDestination", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    RequestForPositionsBuilder { pos_req_id(710), pos_req_type(724), match_status(573),
+    subscription_request_type(263), parties(comp), account(1), acct_id_source(660),
+    account_type(581), instrument(comp), currency(15), instrmt_leg_grp(comp),
+    und_instrmt_grp(comp), clearing_business_date(715), settl_sess_id(716),
+    settl_sess_sub_id(717), trdg_ses_grp(comp), transact_time(60),
+    response_transport_type(725), response_destination(726), text(58), encoded_text(data
+    = 355, length = 354) }, msg_type = b"AN", header = c::HeaderBuilder
+);
+impl RequestForPositions<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        pos_req_id: v::FixStr<'b>,
+        pos_req_type: e::PosReqType<'b>,
+        account: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+        clearing_business_date: v::LocalMktDate,
+        transact_time: v::UtcTimestamp,
+    ) -> RequestForPositionsBuilder<'b> {
+        RequestForPositionsBuilder::new(
+            pos_req_id,
+            pos_req_type,
+            account,
+            account_type,
+            clearing_business_date,
+            transact_time,
+        )
     }
 }
 /// The body table of `RequestForPositionsAck` (MsgType `AO`).
@@ -7101,52 +12202,123 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `RequestForPositionsAck` (MsgType `AO`, app): a read view; getters are `O(1)`.
-    message RequestForPositionsAck[91] = REQUEST_FOR_POSITIONS_ACK(b"AO", 27, 88, 3)
-    builder RequestForPositionsAckBuilder(pos_maint_rpt_id: v::FixStr<'b>, pos_req_result: e::PosReqResult<'b>, pos_req_status: e::PosReqStatus<'b>, account: v::FixStr<'b>, account_type: e::AccountType<'b>) {
-        req pos_maint_rpt_id(27, 721, "PosMaintRptID", STRING, v::FixStr<'a>);
-        opt pos_req_id(28, 710, "PosReqID", STRING, v::FixStr<'a>);
-        opt total_num_pos_reports(29, 727, "TotalNumPosReports", INT, i64);
-        opt unsolicited_indicator(30, 325, "UnsolicitedIndicator", BOOLEAN, bool);
-        req pos_req_result(31, 728, "PosReqResult", INT, e::PosReqResult<'a>);
-        req pos_req_status(32, 729, "PosReqStatus", INT, e::PosReqStatus<'a>);
-        req_comp parties(33, 1, "Parties", c::Parties);
-        req account(34, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(35, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        req account_type(36, 581, "AccountType", INT, e::AccountType<'a>);
-        comp instrument(37, 43, "Instrument", c::Instrument);
-        opt currency(80, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(81, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_grp(82, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt response_transport_type(83, 725, "ResponseTransportType", INT, e::ResponseTransportType<'a>);
-        opt response_destination(84, 726, "ResponseDestination", STRING, v::FixStr<'a>);
-        opt text(85, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(86, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(87, 355, "EncodedText", DATA);
+t::message!(
+    RequestForPositionsAck, "RequestForPositionsAck", app, msg_type = "AO", slots = 91,
+    def = REQUEST_FOR_POSITIONS_ACK, header = c::Header(0..27), trailer = c::Trailer(88
+    ..91),
+);
+impl<'a> RequestForPositionsAck<'a> {
+    t::req!(pos_maint_rpt_id, slot = 27, tag = 721, "PosMaintRptID", STRING);
+    t::opt!(pos_req_id, slot = 28, tag = 710, "PosReqID", STRING);
+    t::opt!(total_num_pos_reports, slot = 29, tag = 727, "TotalNumPosReports", INT);
+    t::opt!(
+        unsolicited_indicator, slot = 30, tag = 325, "UnsolicitedIndicator", BOOLEAN
+    );
+    t::req!(pos_req_result, slot = 31, tag = 728, "PosReqResult", INT, e::PosReqResult);
+    t::req!(pos_req_status, slot = 32, tag = 729, "PosReqStatus", INT, e::PosReqStatus);
+    t::req_comp!(parties, slot = 33, slots = 1, "Parties", c::Parties);
+    t::req!(account, slot = 34, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 35, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::req!(account_type, slot = 36, tag = 581, "AccountType", INT, e::AccountType);
+    t::comp!(instrument, slot = 37, slots = 43, "Instrument", c::Instrument);
+    t::opt!(currency, slot = 80, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 81, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(und_instrmt_grp, slot = 82, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(
+        response_transport_type, slot = 83, tag = 725, "ResponseTransportType", INT,
+        e::ResponseTransportType
+    );
+    t::opt!(response_destination, slot = 84, tag = 726, "ResponseDestination", STRING);
+    t::opt!(text, slot = 85, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 86, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 87, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `RequestForPositionsAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RequestForPositionsAckBuilder<'b> {
+    /// `PosMaintRptID` (721), STRING, required.
+    pub pos_maint_rpt_id: Option<v::FixStr<'b>>,
+    /// `PosReqID` (710), STRING.
+    pub pos_req_id: Option<v::FixStr<'b>>,
+    /// `TotalNumPosReports` (727), INT.
+    pub total_num_pos_reports: Option<i64>,
+    /// `UnsolicitedIndicator` (325), BOOLEAN.
+    pub unsolicited_indicator: Option<bool>,
+    /// `PosReqResult` (728), INT, required.
+    pub pos_req_result: Option<e::PosReqResult<'b>>,
+    /// `PosReqStatus` (729), INT, required.
+    pub pos_req_status: Option<e::PosReqStatus<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING, required.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT, required.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `ResponseTransportType` (725), INT.
+    pub response_transport_type: Option<e::ResponseTransportType<'b>>,
+    /// `ResponseDestination` (726), STRING.
+    pub response_destination: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> RequestForPositionsAckBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        pos_maint_rpt_id: v::FixStr<'b>,
+        pos_req_result: e::PosReqResult<'b>,
+        pos_req_status: e::PosReqStatus<'b>,
+        account: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+    ) -> Self {
+        Self {
+            pos_maint_rpt_id: Some(pos_maint_rpt_id),
+            pos_req_result: Some(pos_req_result),
+            pos_req_status: Some(pos_req_status),
+            account: Some(account),
+            account_type: Some(account_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `RequestForPositionsAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    RequestForPositionsAckBuilder(pos_maint_rpt_id: v::FixStr<'b>, pos_req_result: e::PosReqResult<'b>, pos_req_status: e::PosReqStatus<'b>, account: v::FixStr<'b>, account_type: e::AccountType<'b>) message b"AO" {
-        pos_maint_rpt_id: Option<v::FixStr<'b>> = req(721, "PosMaintRptID", STRING);
-        pos_req_id: Option<v::FixStr<'b>> = opt(710, "PosReqID", STRING);
-        total_num_pos_reports: Option<i64> = opt(727, "TotalNumPosReports", INT);
-        unsolicited_indicator: Option<bool> = opt(325, "UnsolicitedIndicator", BOOLEAN);
-        pos_req_result: Option<e::PosReqResult<'b>> = req(728, "PosReqResult", INT);
-        pos_req_status: Option<e::PosReqStatus<'b>> = req(729, "PosReqStatus", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = req(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = req(581, "AccountType", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        response_transport_type: Option<e::ResponseTransportType<'b>> = opt(725, "ResponseTransportType", INT);
-        response_destination: Option<v::FixStr<'b>> = opt(726, "ResponseDestination", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    RequestForPositionsAckBuilder { pos_maint_rpt_id(721), pos_req_id(710),
+    total_num_pos_reports(727), unsolicited_indicator(325), pos_req_result(728),
+    pos_req_status(729), parties(comp), account(1), acct_id_source(660),
+    account_type(581), instrument(comp), currency(15), instrmt_leg_grp(comp),
+    und_instrmt_grp(comp), response_transport_type(725), response_destination(726),
+    text(58), encoded_text(data = 355, length = 354) }, msg_type = b"AO", header =
+    c::HeaderBuilder
+);
+impl RequestForPositionsAck<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        pos_maint_rpt_id: v::FixStr<'b>,
+        pos_req_result: e::PosReqResult<'b>,
+        pos_req_status: e::PosReqStatus<'b>,
+        account: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+    ) -> RequestForPositionsAckBuilder<'b> {
+        RequestForPositionsAckBuilder::new(
+            pos_maint_rpt_id,
+            pos_req_result,
+            pos_req_status,
+            account,
+            account_type,
+        )
     }
 }
 /// The body table of `PositionReport` (MsgType `AP`).
@@ -7201,70 +12373,174 @@ pub static POSITION_REPORT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `PositionReport` (MsgType `AP`, app): a read view; getters are `O(1)`.
-    message PositionReport[100] = POSITION_REPORT(b"AP", 27, 97, 3)
-    builder PositionReportBuilder(pos_maint_rpt_id: v::FixStr<'b>, pos_req_result: e::PosReqResult<'b>, clearing_business_date: v::LocalMktDate, account: v::FixStr<'b>, account_type: e::AccountType<'b>, settl_price: v::Decimal, settl_price_type: e::SettlPriceType<'b>, prior_settl_price: v::Decimal) {
-        req pos_maint_rpt_id(27, 721, "PosMaintRptID", STRING, v::FixStr<'a>);
-        opt pos_req_id(28, 710, "PosReqID", STRING, v::FixStr<'a>);
-        opt pos_req_type(29, 724, "PosReqType", INT, e::PosReqType<'a>);
-        opt subscription_request_type(30, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
-        opt total_num_pos_reports(31, 727, "TotalNumPosReports", INT, i64);
-        opt unsolicited_indicator(32, 325, "UnsolicitedIndicator", BOOLEAN, bool);
-        req pos_req_result(33, 728, "PosReqResult", INT, e::PosReqResult<'a>);
-        req clearing_business_date(34, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt settl_sess_id(35, 716, "SettlSessID", STRING, e::SettlSessId<'a>);
-        opt settl_sess_sub_id(36, 717, "SettlSessSubID", STRING, v::FixStr<'a>);
-        req_comp parties(37, 1, "Parties", c::Parties);
-        req account(38, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(39, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        req account_type(40, 581, "AccountType", INT, e::AccountType<'a>);
-        comp instrument(41, 43, "Instrument", c::Instrument);
-        opt currency(84, 15, "Currency", CURRENCY, v::Currency);
-        req settl_price(85, 730, "SettlPrice", PRICE, v::Decimal);
-        req settl_price_type(86, 731, "SettlPriceType", INT, e::SettlPriceType<'a>);
-        req prior_settl_price(87, 734, "PriorSettlPrice", PRICE, v::Decimal);
-        comp instrmt_leg_grp(88, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp pos_und_instrmt_grp(89, 1, "PosUndInstrmtGrp", c::PosUndInstrmtGrp);
-        req_comp position_qty(90, 1, "PositionQty", c::PositionQty);
-        req_comp position_amount_data(91, 1, "PositionAmountData", c::PositionAmountData);
-        opt regist_status(92, 506, "RegistStatus", CHAR, e::RegistStatus);
-        opt delivery_date(93, 743, "DeliveryDate", LOCALMKTDATE, v::LocalMktDate);
-        opt text(94, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(95, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(96, 355, "EncodedText", DATA);
+t::message!(
+    PositionReport, "PositionReport", app, msg_type = "AP", slots = 100, def =
+    POSITION_REPORT, header = c::Header(0..27), trailer = c::Trailer(97..100),
+);
+impl<'a> PositionReport<'a> {
+    t::req!(pos_maint_rpt_id, slot = 27, tag = 721, "PosMaintRptID", STRING);
+    t::opt!(pos_req_id, slot = 28, tag = 710, "PosReqID", STRING);
+    t::opt!(pos_req_type, slot = 29, tag = 724, "PosReqType", INT, e::PosReqType);
+    t::opt!(
+        subscription_request_type, slot = 30, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+    t::opt!(total_num_pos_reports, slot = 31, tag = 727, "TotalNumPosReports", INT);
+    t::opt!(
+        unsolicited_indicator, slot = 32, tag = 325, "UnsolicitedIndicator", BOOLEAN
+    );
+    t::req!(pos_req_result, slot = 33, tag = 728, "PosReqResult", INT, e::PosReqResult);
+    t::req!(
+        clearing_business_date, slot = 34, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(settl_sess_id, slot = 35, tag = 716, "SettlSessID", STRING, e::SettlSessId);
+    t::opt!(settl_sess_sub_id, slot = 36, tag = 717, "SettlSessSubID", STRING);
+    t::req_comp!(parties, slot = 37, slots = 1, "Parties", c::Parties);
+    t::req!(account, slot = 38, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 39, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::req!(account_type, slot = 40, tag = 581, "AccountType", INT, e::AccountType);
+    t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
+    t::opt!(currency, slot = 84, tag = 15, "Currency", CURRENCY);
+    t::req!(settl_price, slot = 85, tag = 730, "SettlPrice", PRICE);
+    t::req!(
+        settl_price_type, slot = 86, tag = 731, "SettlPriceType", INT, e::SettlPriceType
+    );
+    t::req!(prior_settl_price, slot = 87, tag = 734, "PriorSettlPrice", PRICE);
+    t::comp!(instrmt_leg_grp, slot = 88, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(
+        pos_und_instrmt_grp, slot = 89, slots = 1, "PosUndInstrmtGrp",
+        c::PosUndInstrmtGrp
+    );
+    t::req_comp!(position_qty, slot = 90, slots = 1, "PositionQty", c::PositionQty);
+    t::req_comp!(
+        position_amount_data, slot = 91, slots = 1, "PositionAmountData",
+        c::PositionAmountData
+    );
+    t::opt!(regist_status, slot = 92, tag = 506, "RegistStatus", CHAR, e::RegistStatus);
+    t::opt!(delivery_date, slot = 93, tag = 743, "DeliveryDate", LOCALMKTDATE);
+    t::opt!(text, slot = 94, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 95, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 96, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `PositionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PositionReportBuilder<'b> {
+    /// `PosMaintRptID` (721), STRING, required.
+    pub pos_maint_rpt_id: Option<v::FixStr<'b>>,
+    /// `PosReqID` (710), STRING.
+    pub pos_req_id: Option<v::FixStr<'b>>,
+    /// `PosReqType` (724), INT.
+    pub pos_req_type: Option<e::PosReqType<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+    /// `TotalNumPosReports` (727), INT.
+    pub total_num_pos_reports: Option<i64>,
+    /// `UnsolicitedIndicator` (325), BOOLEAN.
+    pub unsolicited_indicator: Option<bool>,
+    /// `PosReqResult` (728), INT, required.
+    pub pos_req_result: Option<e::PosReqResult<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE, required.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `SettlSessID` (716), STRING.
+    pub settl_sess_id: Option<e::SettlSessId<'b>>,
+    /// `SettlSessSubID` (717), STRING.
+    pub settl_sess_sub_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING, required.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT, required.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `SettlPrice` (730), PRICE, required.
+    pub settl_price: Option<v::Decimal>,
+    /// `SettlPriceType` (731), INT, required.
+    pub settl_price_type: Option<e::SettlPriceType<'b>>,
+    /// `PriorSettlPrice` (734), PRICE, required.
+    pub prior_settl_price: Option<v::Decimal>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `PosUndInstrmtGrp` component.
+    pub pos_und_instrmt_grp: Option<c::PosUndInstrmtGrpBuilder<'b>>,
+    /// The `PositionQty` component.
+    pub position_qty: Option<c::PositionQtyBuilder<'b>>,
+    /// The `PositionAmountData` component.
+    pub position_amount_data: Option<c::PositionAmountDataBuilder<'b>>,
+    /// `RegistStatus` (506), CHAR.
+    pub regist_status: Option<e::RegistStatus>,
+    /// `DeliveryDate` (743), LOCALMKTDATE.
+    pub delivery_date: Option<v::LocalMktDate>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> PositionReportBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        pos_maint_rpt_id: v::FixStr<'b>,
+        pos_req_result: e::PosReqResult<'b>,
+        clearing_business_date: v::LocalMktDate,
+        account: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+        settl_price: v::Decimal,
+        settl_price_type: e::SettlPriceType<'b>,
+        prior_settl_price: v::Decimal,
+    ) -> Self {
+        Self {
+            pos_maint_rpt_id: Some(pos_maint_rpt_id),
+            pos_req_result: Some(pos_req_result),
+            clearing_business_date: Some(clearing_business_date),
+            account: Some(account),
+            account_type: Some(account_type),
+            settl_price: Some(settl_price),
+            settl_price_type: Some(settl_price_type),
+            prior_settl_price: Some(prior_settl_price),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `PositionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PositionReportBuilder(pos_maint_rpt_id: v::FixStr<'b>, pos_req_result: e::PosReqResult<'b>, clearing_business_date: v::LocalMktDate, account: v::FixStr<'b>, account_type: e::AccountType<'b>, settl_price: v::Decimal, settl_price_type: e::SettlPriceType<'b>, prior_settl_price: v::Decimal) message b"AP" {
-        pos_maint_rpt_id: Option<v::FixStr<'b>> = req(721, "PosMaintRptID", STRING);
-        pos_req_id: Option<v::FixStr<'b>> = opt(710, "PosReqID", STRING);
-        pos_req_type: Option<e::PosReqType<'b>> = opt(724, "PosReqType", INT);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
-        total_num_pos_reports: Option<i64> = opt(727, "TotalNumPosReports", INT);
-        unsolicited_indicator: Option<bool> = opt(325, "UnsolicitedIndicator", BOOLEAN);
-        pos_req_result: Option<e::PosReqResult<'b>> = req(728, "PosReqResult", INT);
-        clearing_business_date: Option<v::LocalMktDate> = req(715, "ClearingBusinessDate", LOCALMKTDATE);
-        settl_sess_id: Option<e::SettlSessId<'b>> = opt(716, "SettlSessID", STRING);
-        settl_sess_sub_id: Option<v::FixStr<'b>> = opt(717, "SettlSessSubID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = req(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = req(581, "AccountType", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        settl_price: Option<v::Decimal> = req(730, "SettlPrice", PRICE);
-        settl_price_type: Option<e::SettlPriceType<'b>> = req(731, "SettlPriceType", INT);
-        prior_settl_price: Option<v::Decimal> = req(734, "PriorSettlPrice", PRICE);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        pos_und_instrmt_grp: Option<c::PosUndInstrmtGrpBuilder<'b>> = comp("PosUndInstrmtGrp");
-        position_qty: Option<c::PositionQtyBuilder<'b>> = comp("PositionQty");
-        position_amount_data: Option<c::PositionAmountDataBuilder<'b>> = comp("PositionAmountData");
-        regist_status: Option<e::RegistStatus> = opt(506, "RegistStatus", CHAR);
-        delivery_date: Option<v::LocalMktDate> = opt(743, "DeliveryDate", LOCALMKTDATE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    PositionReportBuilder { pos_maint_rpt_id(721), pos_req_id(710), pos_req_type(724),
+    subscription_request_type(263), total_num_pos_reports(727),
+    unsolicited_indicator(325), pos_req_result(728), clearing_business_date(715),
+    settl_sess_id(716), settl_sess_sub_id(717), parties(comp), account(1),
+    acct_id_source(660), account_type(581), instrument(comp), currency(15),
+    settl_price(730), settl_price_type(731), prior_settl_price(734),
+    instrmt_leg_grp(comp), pos_und_instrmt_grp(comp), position_qty(comp),
+    position_amount_data(comp), regist_status(506), delivery_date(743), text(58),
+    encoded_text(data = 355, length = 354) }, msg_type = b"AP", header = c::HeaderBuilder
+);
+impl PositionReport<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        pos_maint_rpt_id: v::FixStr<'b>,
+        pos_req_result: e::PosReqResult<'b>,
+        clearing_business_date: v::LocalMktDate,
+        account: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+        settl_price: v::Decimal,
+        settl_price_type: e::SettlPriceType<'b>,
+        prior_settl_price: v::Decimal,
+    ) -> PositionReportBuilder<'b> {
+        PositionReportBuilder::new(
+            pos_maint_rpt_id,
+            pos_req_result,
+            clearing_business_date,
+            account,
+            account_type,
+            settl_price,
+            settl_price_type,
+            prior_settl_price,
+        )
     }
 }
 /// The body table of `TradeCaptureReportRequestAck` (MsgType `AQ`).
@@ -7311,44 +12587,119 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `TradeCaptureReportRequestAck` (MsgType `AQ`, app): a read view; getters are `O(1)`.
-    message TradeCaptureReportRequestAck[87] = TRADE_CAPTURE_REPORT_REQUEST_ACK(b"AQ", 27, 84, 3)
-    builder TradeCaptureReportRequestAckBuilder(trade_request_id: v::FixStr<'b>, trade_request_type: e::TradeRequestType<'b>, trade_request_result: e::TradeRequestResult<'b>, trade_request_status: e::TradeRequestStatus<'b>) {
-        req trade_request_id(27, 568, "TradeRequestID", STRING, v::FixStr<'a>);
-        req trade_request_type(28, 569, "TradeRequestType", INT, e::TradeRequestType<'a>);
-        opt subscription_request_type(29, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
-        opt tot_num_trade_reports(30, 748, "TotNumTradeReports", INT, i64);
-        req trade_request_result(31, 749, "TradeRequestResult", INT, e::TradeRequestResult<'a>);
-        req trade_request_status(32, 750, "TradeRequestStatus", INT, e::TradeRequestStatus<'a>);
-        req_comp instrument(33, 43, "Instrument", c::Instrument);
-        comp und_instrmt_grp(76, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(77, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        opt multi_leg_reporting_type(78, 442, "MultiLegReportingType", CHAR, e::MultiLegReportingType);
-        opt response_transport_type(79, 725, "ResponseTransportType", INT, e::ResponseTransportType<'a>);
-        opt response_destination(80, 726, "ResponseDestination", STRING, v::FixStr<'a>);
-        opt text(81, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(82, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(83, 355, "EncodedText", DATA);
+t::message!(
+    TradeCaptureReportRequestAck, "TradeCaptureReportRequestAck", app, msg_type = "AQ",
+    slots = 87, def = TRADE_CAPTURE_REPORT_REQUEST_ACK, header = c::Header(0..27),
+    trailer = c::Trailer(84..87),
+);
+impl<'a> TradeCaptureReportRequestAck<'a> {
+    t::req!(trade_request_id, slot = 27, tag = 568, "TradeRequestID", STRING);
+    t::req!(
+        trade_request_type, slot = 28, tag = 569, "TradeRequestType", INT,
+        e::TradeRequestType
+    );
+    t::opt!(
+        subscription_request_type, slot = 29, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+    t::opt!(tot_num_trade_reports, slot = 30, tag = 748, "TotNumTradeReports", INT);
+    t::req!(
+        trade_request_result, slot = 31, tag = 749, "TradeRequestResult", INT,
+        e::TradeRequestResult
+    );
+    t::req!(
+        trade_request_status, slot = 32, tag = 750, "TradeRequestStatus", INT,
+        e::TradeRequestStatus
+    );
+    t::req_comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
+    t::comp!(und_instrmt_grp, slot = 76, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::opt!(
+        multi_leg_reporting_type, slot = 78, tag = 442, "MultiLegReportingType", CHAR,
+        e::MultiLegReportingType
+    );
+    t::opt!(
+        response_transport_type, slot = 79, tag = 725, "ResponseTransportType", INT,
+        e::ResponseTransportType
+    );
+    t::opt!(response_destination, slot = 80, tag = 726, "ResponseDestination", STRING);
+    t::opt!(text, slot = 81, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 82, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 83, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `TradeCaptureReportRequestAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TradeCaptureReportRequestAckBuilder<'b> {
+    /// `TradeRequestID` (568), STRING, required.
+    pub trade_request_id: Option<v::FixStr<'b>>,
+    /// `TradeRequestType` (569), INT, required.
+    pub trade_request_type: Option<e::TradeRequestType<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+    /// `TotNumTradeReports` (748), INT.
+    pub tot_num_trade_reports: Option<i64>,
+    /// `TradeRequestResult` (749), INT, required.
+    pub trade_request_result: Option<e::TradeRequestResult<'b>>,
+    /// `TradeRequestStatus` (750), INT, required.
+    pub trade_request_status: Option<e::TradeRequestStatus<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `MultiLegReportingType` (442), CHAR.
+    pub multi_leg_reporting_type: Option<e::MultiLegReportingType>,
+    /// `ResponseTransportType` (725), INT.
+    pub response_transport_type: Option<e::ResponseTransportType<'b>>,
+    /// `ResponseDestination` (726), STRING.
+    pub response_destination: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> TradeCaptureReportRequestAckBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        trade_request_id: v::FixStr<'b>,
+        trade_request_type: e::TradeRequestType<'b>,
+        trade_request_result: e::TradeRequestResult<'b>,
+        trade_request_status: e::TradeRequestStatus<'b>,
+    ) -> Self {
+        Self {
+            trade_request_id: Some(trade_request_id),
+            trade_request_type: Some(trade_request_type),
+            trade_request_result: Some(trade_request_result),
+            trade_request_status: Some(trade_request_status),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `TradeCaptureReportRequestAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TradeCaptureReportRequestAckBuilder(trade_request_id: v::FixStr<'b>, trade_request_type: e::TradeRequestType<'b>, trade_request_result: e::TradeRequestResult<'b>, trade_request_status: e::TradeRequestStatus<'b>) message b"AQ" {
-        trade_request_id: Option<v::FixStr<'b>> = req(568, "TradeRequestID", STRING);
-        trade_request_type: Option<e::TradeRequestType<'b>> = req(569, "TradeRequestType", INT);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
-        tot_num_trade_reports: Option<i64> = opt(748, "TotNumTradeReports", INT);
-        trade_request_result: Option<e::TradeRequestResult<'b>> = req(749, "TradeRequestResult", INT);
-        trade_request_status: Option<e::TradeRequestStatus<'b>> = req(750, "TradeRequestStatus", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        multi_leg_reporting_type: Option<e::MultiLegReportingType> = opt(442, "MultiLegReportingType", CHAR);
-        response_transport_type: Option<e::ResponseTransportType<'b>> = opt(725, "ResponseTransportType", INT);
-        response_destination: Option<v::FixStr<'b>> = opt(726, "ResponseDestination", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    TradeCaptureReportRequestAckBuilder { trade_request_id(568), trade_request_type(569),
+    subscription_request_type(263), tot_num_trade_reports(748),
+    trade_request_result(749), trade_request_status(750), instrument(comp),
+    und_instrmt_grp(comp), instrmt_leg_grp(comp), multi_leg_reporting_type(442),
+    response_transport_type(725), response_destination(726), text(58), encoded_text(data
+    = 355, length = 354) }, msg_type = b"AQ", header = c::HeaderBuilder
+);
+impl TradeCaptureReportRequestAck<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        trade_request_id: v::FixStr<'b>,
+        trade_request_type: e::TradeRequestType<'b>,
+        trade_request_result: e::TradeRequestResult<'b>,
+        trade_request_status: e::TradeRequestStatus<'b>,
+    ) -> TradeCaptureReportRequestAckBuilder<'b> {
+        TradeCaptureReportRequestAckBuilder::new(
+            trade_request_id,
+            trade_request_type,
+            trade_request_result,
+            trade_request_status,
+        )
     }
 }
 /// The body table of `TradeCaptureReportAck` (MsgType `AR`).
@@ -7400,88 +12751,197 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `TradeCaptureReportAck` (MsgType `AR`, app): a read view; getters are `O(1)`.
-    message TradeCaptureReportAck[109] = TRADE_CAPTURE_REPORT_ACK(b"AR", 27, 106, 3)
-    builder TradeCaptureReportAckBuilder(trade_report_id: v::FixStr<'b>, exec_type: e::ExecType) {
-        req trade_report_id(27, 571, "TradeReportID", STRING, v::FixStr<'a>);
-        opt trade_report_trans_type(28, 487, "TradeReportTransType", INT, i64);
-        opt trade_report_type(29, 856, "TradeReportType", INT, e::TradeReportType<'a>);
-        opt trd_type(30, 828, "TrdType", INT, e::TrdType<'a>);
-        opt trd_sub_type(31, 829, "TrdSubType", INT, i64);
-        opt secondary_trd_type(32, 855, "SecondaryTrdType", INT, i64);
-        opt transfer_reason(33, 830, "TransferReason", STRING, v::FixStr<'a>);
-        req exec_type(34, 150, "ExecType", CHAR, e::ExecType);
-        opt trade_report_ref_id(35, 572, "TradeReportRefID", STRING, v::FixStr<'a>);
-        opt secondary_trade_report_ref_id(36, 881, "SecondaryTradeReportRefID", STRING, v::FixStr<'a>);
-        opt trd_rpt_status(37, 939, "TrdRptStatus", INT, e::TrdRptStatus<'a>);
-        opt trade_report_reject_reason(38, 751, "TradeReportRejectReason", INT, e::TradeReportRejectReason<'a>);
-        opt secondary_trade_report_id(39, 818, "SecondaryTradeReportID", STRING, v::FixStr<'a>);
-        opt subscription_request_type(40, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
-        opt trade_link_id(41, 820, "TradeLinkID", STRING, v::FixStr<'a>);
-        opt trd_match_id(42, 880, "TrdMatchID", STRING, v::FixStr<'a>);
-        opt exec_id(43, 17, "ExecID", STRING, v::FixStr<'a>);
-        opt secondary_exec_id(44, 527, "SecondaryExecID", STRING, v::FixStr<'a>);
-        req_comp instrument(45, 43, "Instrument", c::Instrument);
-        opt transact_time(88, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp trd_reg_timestamps(89, 1, "TrdRegTimestamps", c::TrdRegTimestamps);
-        opt response_transport_type(90, 725, "ResponseTransportType", INT, e::ResponseTransportType<'a>);
-        opt response_destination(91, 726, "ResponseDestination", STRING, v::FixStr<'a>);
-        opt text(92, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(93, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(94, 355, "EncodedText", DATA);
-        comp trd_instrmt_leg_grp(95, 1, "TrdInstrmtLegGrp", c::TrdInstrmtLegGrp);
-        opt clearing_fee_indicator(96, 635, "ClearingFeeIndicator", STRING, e::ClearingFeeIndicator<'a>);
-        opt order_capacity(97, 528, "OrderCapacity", CHAR, e::OrderCapacity);
-        opt order_restrictions(98, 529, "OrderRestrictions", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        opt cust_order_capacity(99, 582, "CustOrderCapacity", INT, e::CustOrderCapacity<'a>);
-        opt account(100, 1, "Account", STRING, v::FixStr<'a>);
-        opt acct_id_source(101, 660, "AcctIDSource", INT, e::AcctIdSource<'a>);
-        opt account_type(102, 581, "AccountType", INT, e::AccountType<'a>);
-        opt position_effect(103, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt prealloc_method(104, 591, "PreallocMethod", CHAR, e::PreallocMethod);
-        comp trd_alloc_grp(105, 1, "TrdAllocGrp", c::TrdAllocGrp);
+t::message!(
+    TradeCaptureReportAck, "TradeCaptureReportAck", app, msg_type = "AR", slots = 109,
+    def = TRADE_CAPTURE_REPORT_ACK, header = c::Header(0..27), trailer = c::Trailer(106
+    ..109),
+);
+impl<'a> TradeCaptureReportAck<'a> {
+    t::req!(trade_report_id, slot = 27, tag = 571, "TradeReportID", STRING);
+    t::opt!(trade_report_trans_type, slot = 28, tag = 487, "TradeReportTransType", INT);
+    t::opt!(
+        trade_report_type, slot = 29, tag = 856, "TradeReportType", INT,
+        e::TradeReportType
+    );
+    t::opt!(trd_type, slot = 30, tag = 828, "TrdType", INT, e::TrdType);
+    t::opt!(trd_sub_type, slot = 31, tag = 829, "TrdSubType", INT);
+    t::opt!(secondary_trd_type, slot = 32, tag = 855, "SecondaryTrdType", INT);
+    t::opt!(transfer_reason, slot = 33, tag = 830, "TransferReason", STRING);
+    t::req!(exec_type, slot = 34, tag = 150, "ExecType", CHAR, e::ExecType);
+    t::opt!(trade_report_ref_id, slot = 35, tag = 572, "TradeReportRefID", STRING);
+    t::opt!(
+        secondary_trade_report_ref_id, slot = 36, tag = 881, "SecondaryTradeReportRefID",
+        STRING
+    );
+    t::opt!(trd_rpt_status, slot = 37, tag = 939, "TrdRptStatus", INT, e::TrdRptStatus);
+    t::opt!(
+        trade_report_reject_reason, slot = 38, tag = 751, "TradeReportRejectReason", INT,
+        e::TradeReportRejectReason
+    );
+    t::opt!(
+        secondary_trade_report_id, slot = 39, tag = 818, "SecondaryTradeReportID", STRING
+    );
+    t::opt!(
+        subscription_request_type, slot = 40, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+    t::opt!(trade_link_id, slot = 41, tag = 820, "TradeLinkID", STRING);
+    t::opt!(trd_match_id, slot = 42, tag = 880, "TrdMatchID", STRING);
+    t::opt!(exec_id, slot = 43, tag = 17, "ExecID", STRING);
+    t::opt!(secondary_exec_id, slot = 44, tag = 527, "SecondaryExecID", STRING);
+    t::req_comp!(instrument, slot = 45, slots = 43, "Instrument", c::Instrument);
+    t::opt!(transact_time, slot = 88, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(
+        trd_reg_timestamps, slot = 89, slots = 1, "TrdRegTimestamps", c::TrdRegTimestamps
+    );
+    t::opt!(
+        response_transport_type, slot = 90, tag = 725, "ResponseTransportType", INT,
+        e::ResponseTransportType
+    );
+    t::opt!(response_destination, slot = 91, tag = 726, "ResponseDestination", STRING);
+    t::opt!(text, slot = 92, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 93, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 94, tag = 355, "EncodedText", DATA);
+    t::comp!(
+        trd_instrmt_leg_grp, slot = 95, slots = 1, "TrdInstrmtLegGrp",
+        c::TrdInstrmtLegGrp
+    );
+    t::opt!(
+        clearing_fee_indicator, slot = 96, tag = 635, "ClearingFeeIndicator", STRING,
+        e::ClearingFeeIndicator
+    );
+    t::opt!(
+        order_capacity, slot = 97, tag = 528, "OrderCapacity", CHAR, e::OrderCapacity
+    );
+    t::opt!(
+        order_restrictions, slot = 98, tag = 529, "OrderRestrictions",
+        MULTIPLEVALUESTRING
+    );
+    t::opt!(
+        cust_order_capacity, slot = 99, tag = 582, "CustOrderCapacity", INT,
+        e::CustOrderCapacity
+    );
+    t::opt!(account, slot = 100, tag = 1, "Account", STRING);
+    t::opt!(acct_id_source, slot = 101, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
+    t::opt!(account_type, slot = 102, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(
+        position_effect, slot = 103, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(
+        prealloc_method, slot = 104, tag = 591, "PreallocMethod", CHAR, e::PreallocMethod
+    );
+    t::comp!(trd_alloc_grp, slot = 105, slots = 1, "TrdAllocGrp", c::TrdAllocGrp);
+}
+/// Builds a `TradeCaptureReportAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TradeCaptureReportAckBuilder<'b> {
+    /// `TradeReportID` (571), STRING, required.
+    pub trade_report_id: Option<v::FixStr<'b>>,
+    /// `TradeReportTransType` (487), INT.
+    pub trade_report_trans_type: Option<i64>,
+    /// `TradeReportType` (856), INT.
+    pub trade_report_type: Option<e::TradeReportType<'b>>,
+    /// `TrdType` (828), INT.
+    pub trd_type: Option<e::TrdType<'b>>,
+    /// `TrdSubType` (829), INT.
+    pub trd_sub_type: Option<i64>,
+    /// `SecondaryTrdType` (855), INT.
+    pub secondary_trd_type: Option<i64>,
+    /// `TransferReason` (830), STRING.
+    pub transfer_reason: Option<v::FixStr<'b>>,
+    /// `ExecType` (150), CHAR, required.
+    pub exec_type: Option<e::ExecType>,
+    /// `TradeReportRefID` (572), STRING.
+    pub trade_report_ref_id: Option<v::FixStr<'b>>,
+    /// `SecondaryTradeReportRefID` (881), STRING.
+    pub secondary_trade_report_ref_id: Option<v::FixStr<'b>>,
+    /// `TrdRptStatus` (939), INT.
+    pub trd_rpt_status: Option<e::TrdRptStatus<'b>>,
+    /// `TradeReportRejectReason` (751), INT.
+    pub trade_report_reject_reason: Option<e::TradeReportRejectReason<'b>>,
+    /// `SecondaryTradeReportID` (818), STRING.
+    pub secondary_trade_report_id: Option<v::FixStr<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+    /// `TradeLinkID` (820), STRING.
+    pub trade_link_id: Option<v::FixStr<'b>>,
+    /// `TrdMatchID` (880), STRING.
+    pub trd_match_id: Option<v::FixStr<'b>>,
+    /// `ExecID` (17), STRING.
+    pub exec_id: Option<v::FixStr<'b>>,
+    /// `SecondaryExecID` (527), STRING.
+    pub secondary_exec_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `TrdRegTimestamps` component.
+    pub trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>>,
+    /// `ResponseTransportType` (725), INT.
+    pub response_transport_type: Option<e::ResponseTransportType<'b>>,
+    /// `ResponseDestination` (726), STRING.
+    pub response_destination: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// The `TrdInstrmtLegGrp` component.
+    pub trd_instrmt_leg_grp: Option<c::TrdInstrmtLegGrpBuilder<'b>>,
+    /// `ClearingFeeIndicator` (635), STRING.
+    pub clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>>,
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: Option<e::OrderCapacity>,
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    pub order_restrictions: Option<v::MultipleValueString<'b>>,
+    /// `CustOrderCapacity` (582), INT.
+    pub cust_order_capacity: Option<e::CustOrderCapacity<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcctIDSource` (660), INT.
+    pub acct_id_source: Option<e::AcctIdSource<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `PreallocMethod` (591), CHAR.
+    pub prealloc_method: Option<e::PreallocMethod>,
+    /// The `TrdAllocGrp` component.
+    pub trd_alloc_grp: Option<c::TrdAllocGrpBuilder<'b>>,
+}
+impl<'b> TradeCaptureReportAckBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(trade_report_id: v::FixStr<'b>, exec_type: e::ExecType) -> Self {
+        Self {
+            trade_report_id: Some(trade_report_id),
+            exec_type: Some(exec_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `TradeCaptureReportAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TradeCaptureReportAckBuilder(trade_report_id: v::FixStr<'b>, exec_type: e::ExecType) message b"AR" {
-        trade_report_id: Option<v::FixStr<'b>> = req(571, "TradeReportID", STRING);
-        trade_report_trans_type: Option<i64> = opt(487, "TradeReportTransType", INT);
-        trade_report_type: Option<e::TradeReportType<'b>> = opt(856, "TradeReportType", INT);
-        trd_type: Option<e::TrdType<'b>> = opt(828, "TrdType", INT);
-        trd_sub_type: Option<i64> = opt(829, "TrdSubType", INT);
-        secondary_trd_type: Option<i64> = opt(855, "SecondaryTrdType", INT);
-        transfer_reason: Option<v::FixStr<'b>> = opt(830, "TransferReason", STRING);
-        exec_type: Option<e::ExecType> = req(150, "ExecType", CHAR);
-        trade_report_ref_id: Option<v::FixStr<'b>> = opt(572, "TradeReportRefID", STRING);
-        secondary_trade_report_ref_id: Option<v::FixStr<'b>> = opt(881, "SecondaryTradeReportRefID", STRING);
-        trd_rpt_status: Option<e::TrdRptStatus<'b>> = opt(939, "TrdRptStatus", INT);
-        trade_report_reject_reason: Option<e::TradeReportRejectReason<'b>> = opt(751, "TradeReportRejectReason", INT);
-        secondary_trade_report_id: Option<v::FixStr<'b>> = opt(818, "SecondaryTradeReportID", STRING);
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
-        trade_link_id: Option<v::FixStr<'b>> = opt(820, "TradeLinkID", STRING);
-        trd_match_id: Option<v::FixStr<'b>> = opt(880, "TrdMatchID", STRING);
-        exec_id: Option<v::FixStr<'b>> = opt(17, "ExecID", STRING);
-        secondary_exec_id: Option<v::FixStr<'b>> = opt(527, "SecondaryExecID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>> = comp("TrdRegTimestamps");
-        response_transport_type: Option<e::ResponseTransportType<'b>> = opt(725, "ResponseTransportType", INT);
-        response_destination: Option<v::FixStr<'b>> = opt(726, "ResponseDestination", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        trd_instrmt_leg_grp: Option<c::TrdInstrmtLegGrpBuilder<'b>> = comp("TrdInstrmtLegGrp");
-        clearing_fee_indicator: Option<e::ClearingFeeIndicator<'b>> = opt(635, "ClearingFeeIndicator", STRING);
-        order_capacity: Option<e::OrderCapacity> = opt(528, "OrderCapacity", CHAR);
-        order_restrictions: Option<v::MultipleValueString<'b>> = opt(529, "OrderRestrictions", MULTIPLEVALUESTRING);
-        cust_order_capacity: Option<e::CustOrderCapacity<'b>> = opt(582, "CustOrderCapacity", INT);
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        acct_id_source: Option<e::AcctIdSource<'b>> = opt(660, "AcctIDSource", INT);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        prealloc_method: Option<e::PreallocMethod> = opt(591, "PreallocMethod", CHAR);
-        trd_alloc_grp: Option<c::TrdAllocGrpBuilder<'b>> = comp("TrdAllocGrp");
+t::build!(
+    TradeCaptureReportAckBuilder { trade_report_id(571), trade_report_trans_type(487),
+    trade_report_type(856), trd_type(828), trd_sub_type(829), secondary_trd_type(855),
+    transfer_reason(830), exec_type(150), trade_report_ref_id(572),
+    secondary_trade_report_ref_id(881), trd_rpt_status(939),
+    trade_report_reject_reason(751), secondary_trade_report_id(818),
+    subscription_request_type(263), trade_link_id(820), trd_match_id(880), exec_id(17),
+    secondary_exec_id(527), instrument(comp), transact_time(60),
+    trd_reg_timestamps(comp), response_transport_type(725), response_destination(726),
+    text(58), encoded_text(data = 355, length = 354), trd_instrmt_leg_grp(comp),
+    clearing_fee_indicator(635), order_capacity(528), order_restrictions(529),
+    cust_order_capacity(582), account(1), acct_id_source(660), account_type(581),
+    position_effect(77), prealloc_method(591), trd_alloc_grp(comp) }, msg_type = b"AR",
+    header = c::HeaderBuilder
+);
+impl TradeCaptureReportAck<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        trade_report_id: v::FixStr<'b>,
+        exec_type: e::ExecType,
+    ) -> TradeCaptureReportAckBuilder<'b> {
+        TradeCaptureReportAckBuilder::new(trade_report_id, exec_type)
     }
 }
 /// The body table of `AllocationReport` (MsgType `AS`).
@@ -7556,148 +13016,329 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `AllocationReport` (MsgType `AS`, app): a read view; getters are `O(1)`.
-    message AllocationReport[161] = ALLOCATION_REPORT(b"AS", 27, 158, 3)
-    builder AllocationReportBuilder(alloc_report_id: v::FixStr<'b>, alloc_trans_type: e::AllocTransType, alloc_report_type: e::AllocReportType<'b>, alloc_status: e::AllocStatus<'b>, alloc_no_orders_type: e::AllocNoOrdersType<'b>, side: e::Side, quantity: v::Decimal, avg_px: v::Decimal, trade_date: v::LocalMktDate) {
-        req alloc_report_id(27, 755, "AllocReportID", STRING, v::FixStr<'a>);
-        opt alloc_id(28, 70, "AllocID", STRING, v::FixStr<'a>);
-        req alloc_trans_type(29, 71, "AllocTransType", CHAR, e::AllocTransType);
-        opt alloc_report_ref_id(30, 795, "AllocReportRefID", STRING, v::FixStr<'a>);
-        opt alloc_canc_replace_reason(31, 796, "AllocCancReplaceReason", INT, e::AllocCancReplaceReason<'a>);
-        opt secondary_alloc_id(32, 793, "SecondaryAllocID", STRING, v::FixStr<'a>);
-        req alloc_report_type(33, 794, "AllocReportType", INT, e::AllocReportType<'a>);
-        req alloc_status(34, 87, "AllocStatus", INT, e::AllocStatus<'a>);
-        opt alloc_rej_code(35, 88, "AllocRejCode", INT, e::AllocRejCode<'a>);
-        opt ref_alloc_id(36, 72, "RefAllocID", STRING, v::FixStr<'a>);
-        opt alloc_intermed_req_type(37, 808, "AllocIntermedReqType", INT, e::AllocIntermedReqType<'a>);
-        opt alloc_link_id(38, 196, "AllocLinkID", STRING, v::FixStr<'a>);
-        opt alloc_link_type(39, 197, "AllocLinkType", INT, e::AllocLinkType<'a>);
-        opt booking_ref_id(40, 466, "BookingRefID", STRING, v::FixStr<'a>);
-        req alloc_no_orders_type(41, 857, "AllocNoOrdersType", INT, e::AllocNoOrdersType<'a>);
-        comp ord_alloc_grp(42, 1, "OrdAllocGrp", c::OrdAllocGrp);
-        comp exec_alloc_grp(43, 1, "ExecAllocGrp", c::ExecAllocGrp);
-        opt previously_reported(44, 570, "PreviouslyReported", BOOLEAN, bool);
-        opt reversal_indicator(45, 700, "ReversalIndicator", BOOLEAN, bool);
-        opt match_type(46, 574, "MatchType", STRING, e::MatchType<'a>);
-        req side(47, 54, "Side", CHAR, e::Side);
-        req_comp instrument(48, 43, "Instrument", c::Instrument);
-        comp instrument_extension(91, 3, "InstrumentExtension", c::InstrumentExtension);
-        comp financing_details(94, 9, "FinancingDetails", c::FinancingDetails);
-        comp und_instrmt_grp(103, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        comp instrmt_leg_grp(104, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        req quantity(105, 53, "Quantity", QTY, v::Decimal);
-        opt qty_type(106, 854, "QtyType", INT, e::QtyType<'a>);
-        opt last_mkt(107, 30, "LastMkt", EXCHANGE, v::Exchange);
-        opt trade_origination_date(108, 229, "TradeOriginationDate", LOCALMKTDATE, v::LocalMktDate);
-        opt trading_session_id(109, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(110, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt price_type(111, 423, "PriceType", INT, e::PriceType<'a>);
-        req avg_px(112, 6, "AvgPx", PRICE, v::Decimal);
-        opt avg_par_px(113, 860, "AvgParPx", PRICE, v::Decimal);
-        comp spread_or_benchmark_curve_data(114, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        opt currency(122, 15, "Currency", CURRENCY, v::Currency);
-        opt avg_px_precision(123, 74, "AvgPxPrecision", INT, i64);
-        comp parties(124, 1, "Parties", c::Parties);
-        req trade_date(125, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        opt transact_time(126, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt settl_type(127, 63, "SettlType", CHAR, e::SettlType);
-        opt settl_date(128, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt booking_type(129, 775, "BookingType", INT, e::BookingType<'a>);
-        opt gross_trade_amt(130, 381, "GrossTradeAmt", AMT, v::Decimal);
-        opt concession(131, 238, "Concession", AMT, v::Decimal);
-        opt total_takedown(132, 237, "TotalTakedown", AMT, v::Decimal);
-        opt net_money(133, 118, "NetMoney", AMT, v::Decimal);
-        opt position_effect(134, 77, "PositionEffect", CHAR, e::PositionEffect);
-        opt auto_accept_indicator(135, 754, "AutoAcceptIndicator", BOOLEAN, bool);
-        opt text(136, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(137, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(138, 355, "EncodedText", DATA);
-        opt num_days_interest(139, 157, "NumDaysInterest", INT, i64);
-        opt accrued_interest_rate(140, 158, "AccruedInterestRate", PERCENTAGE, v::Decimal);
-        opt accrued_interest_amt(141, 159, "AccruedInterestAmt", AMT, v::Decimal);
-        opt total_accrued_interest_amt(142, 540, "TotalAccruedInterestAmt", AMT, v::Decimal);
-        opt interest_at_maturity(143, 738, "InterestAtMaturity", AMT, v::Decimal);
-        opt end_accrued_interest_amt(144, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
-        opt start_cash(145, 921, "StartCash", AMT, v::Decimal);
-        opt end_cash(146, 922, "EndCash", AMT, v::Decimal);
-        opt legal_confirm(147, 650, "LegalConfirm", BOOLEAN, bool);
-        comp stipulations(148, 1, "Stipulations", c::Stipulations);
-        comp yield_data(149, 6, "YieldData", c::YieldData);
-        opt tot_no_allocs(155, 892, "TotNoAllocs", INT, i64);
-        opt last_fragment(156, 893, "LastFragment", BOOLEAN, bool);
-        comp alloc_grp(157, 1, "AllocGrp", c::AllocGrp);
+t::message!(
+    AllocationReport, "AllocationReport", app, msg_type = "AS", slots = 161, def =
+    ALLOCATION_REPORT, header = c::Header(0..27), trailer = c::Trailer(158..161),
+);
+impl<'a> AllocationReport<'a> {
+    t::req!(alloc_report_id, slot = 27, tag = 755, "AllocReportID", STRING);
+    t::opt!(alloc_id, slot = 28, tag = 70, "AllocID", STRING);
+    t::req!(
+        alloc_trans_type, slot = 29, tag = 71, "AllocTransType", CHAR, e::AllocTransType
+    );
+    t::opt!(alloc_report_ref_id, slot = 30, tag = 795, "AllocReportRefID", STRING);
+    t::opt!(
+        alloc_canc_replace_reason, slot = 31, tag = 796, "AllocCancReplaceReason", INT,
+        e::AllocCancReplaceReason
+    );
+    t::opt!(secondary_alloc_id, slot = 32, tag = 793, "SecondaryAllocID", STRING);
+    t::req!(
+        alloc_report_type, slot = 33, tag = 794, "AllocReportType", INT,
+        e::AllocReportType
+    );
+    t::req!(alloc_status, slot = 34, tag = 87, "AllocStatus", INT, e::AllocStatus);
+    t::opt!(alloc_rej_code, slot = 35, tag = 88, "AllocRejCode", INT, e::AllocRejCode);
+    t::opt!(ref_alloc_id, slot = 36, tag = 72, "RefAllocID", STRING);
+    t::opt!(
+        alloc_intermed_req_type, slot = 37, tag = 808, "AllocIntermedReqType", INT,
+        e::AllocIntermedReqType
+    );
+    t::opt!(alloc_link_id, slot = 38, tag = 196, "AllocLinkID", STRING);
+    t::opt!(
+        alloc_link_type, slot = 39, tag = 197, "AllocLinkType", INT, e::AllocLinkType
+    );
+    t::opt!(booking_ref_id, slot = 40, tag = 466, "BookingRefID", STRING);
+    t::req!(
+        alloc_no_orders_type, slot = 41, tag = 857, "AllocNoOrdersType", INT,
+        e::AllocNoOrdersType
+    );
+    t::comp!(ord_alloc_grp, slot = 42, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
+    t::comp!(exec_alloc_grp, slot = 43, slots = 1, "ExecAllocGrp", c::ExecAllocGrp);
+    t::opt!(previously_reported, slot = 44, tag = 570, "PreviouslyReported", BOOLEAN);
+    t::opt!(reversal_indicator, slot = 45, tag = 700, "ReversalIndicator", BOOLEAN);
+    t::opt!(match_type, slot = 46, tag = 574, "MatchType", STRING, e::MatchType);
+    t::req!(side, slot = 47, tag = 54, "Side", CHAR, e::Side);
+    t::req_comp!(instrument, slot = 48, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        instrument_extension, slot = 91, slots = 3, "InstrumentExtension",
+        c::InstrumentExtension
+    );
+    t::comp!(
+        financing_details, slot = 94, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::comp!(und_instrmt_grp, slot = 103, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::comp!(instrmt_leg_grp, slot = 104, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::req!(quantity, slot = 105, tag = 53, "Quantity", QTY);
+    t::opt!(qty_type, slot = 106, tag = 854, "QtyType", INT, e::QtyType);
+    t::opt!(last_mkt, slot = 107, tag = 30, "LastMkt", EXCHANGE);
+    t::opt!(
+        trade_origination_date, slot = 108, tag = 229, "TradeOriginationDate",
+        LOCALMKTDATE
+    );
+    t::opt!(trading_session_id, slot = 109, tag = 336, "TradingSessionID", STRING);
+    t::opt!(
+        trading_session_sub_id, slot = 110, tag = 625, "TradingSessionSubID", STRING
+    );
+    t::opt!(price_type, slot = 111, tag = 423, "PriceType", INT, e::PriceType);
+    t::req!(avg_px, slot = 112, tag = 6, "AvgPx", PRICE);
+    t::opt!(avg_par_px, slot = 113, tag = 860, "AvgParPx", PRICE);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 114, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::opt!(currency, slot = 122, tag = 15, "Currency", CURRENCY);
+    t::opt!(avg_px_precision, slot = 123, tag = 74, "AvgPxPrecision", INT);
+    t::comp!(parties, slot = 124, slots = 1, "Parties", c::Parties);
+    t::req!(trade_date, slot = 125, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::opt!(transact_time, slot = 126, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(settl_type, slot = 127, tag = 63, "SettlType", CHAR, e::SettlType);
+    t::opt!(settl_date, slot = 128, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(booking_type, slot = 129, tag = 775, "BookingType", INT, e::BookingType);
+    t::opt!(gross_trade_amt, slot = 130, tag = 381, "GrossTradeAmt", AMT);
+    t::opt!(concession, slot = 131, tag = 238, "Concession", AMT);
+    t::opt!(total_takedown, slot = 132, tag = 237, "TotalTakedown", AMT);
+    t::opt!(net_money, slot = 133, tag = 118, "NetMoney", AMT);
+    t::opt!(
+        position_effect, slot = 134, tag = 77, "PositionEffect", CHAR, e::PositionEffect
+    );
+    t::opt!(
+        auto_accept_indicator, slot = 135, tag = 754, "AutoAcceptIndicator", BOOLEAN
+    );
+    t::opt!(text, slot = 136, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 137, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 138, tag = 355, "EncodedText", DATA);
+    t::opt!(num_days_interest, slot = 139, tag = 157, "NumDaysInterest", INT);
+    t::opt!(
+        accrued_interest_rate, slot = 140, tag = 158, "AccruedInterestRate", PERCENTAGE
+    );
+    t::opt!(accrued_interest_amt, slot = 141, tag = 159, "AccruedInterestAmt", AMT);
+    t::opt!(
+        total_accrued_interest_amt, slot = 142, tag = 540, "TotalAccruedInterestAmt", AMT
+    );
+    t::opt!(interest_at_maturity, slot = 143, tag = 738, "InterestAtMaturity", AMT);
+    t::opt!(
+        end_accrued_interest_amt, slot = 144, tag = 920, "EndAccruedInterestAmt", AMT
+    );
+    t::opt!(start_cash, slot = 145, tag = 921, "StartCash", AMT);
+    t::opt!(end_cash, slot = 146, tag = 922, "EndCash", AMT);
+    t::opt!(legal_confirm, slot = 147, tag = 650, "LegalConfirm", BOOLEAN);
+    t::comp!(stipulations, slot = 148, slots = 1, "Stipulations", c::Stipulations);
+    t::comp!(yield_data, slot = 149, slots = 6, "YieldData", c::YieldData);
+    t::opt!(tot_no_allocs, slot = 155, tag = 892, "TotNoAllocs", INT);
+    t::opt!(last_fragment, slot = 156, tag = 893, "LastFragment", BOOLEAN);
+    t::comp!(alloc_grp, slot = 157, slots = 1, "AllocGrp", c::AllocGrp);
+}
+/// Builds a `AllocationReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AllocationReportBuilder<'b> {
+    /// `AllocReportID` (755), STRING, required.
+    pub alloc_report_id: Option<v::FixStr<'b>>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// `AllocTransType` (71), CHAR, required.
+    pub alloc_trans_type: Option<e::AllocTransType>,
+    /// `AllocReportRefID` (795), STRING.
+    pub alloc_report_ref_id: Option<v::FixStr<'b>>,
+    /// `AllocCancReplaceReason` (796), INT.
+    pub alloc_canc_replace_reason: Option<e::AllocCancReplaceReason<'b>>,
+    /// `SecondaryAllocID` (793), STRING.
+    pub secondary_alloc_id: Option<v::FixStr<'b>>,
+    /// `AllocReportType` (794), INT, required.
+    pub alloc_report_type: Option<e::AllocReportType<'b>>,
+    /// `AllocStatus` (87), INT, required.
+    pub alloc_status: Option<e::AllocStatus<'b>>,
+    /// `AllocRejCode` (88), INT.
+    pub alloc_rej_code: Option<e::AllocRejCode<'b>>,
+    /// `RefAllocID` (72), STRING.
+    pub ref_alloc_id: Option<v::FixStr<'b>>,
+    /// `AllocIntermedReqType` (808), INT.
+    pub alloc_intermed_req_type: Option<e::AllocIntermedReqType<'b>>,
+    /// `AllocLinkID` (196), STRING.
+    pub alloc_link_id: Option<v::FixStr<'b>>,
+    /// `AllocLinkType` (197), INT.
+    pub alloc_link_type: Option<e::AllocLinkType<'b>>,
+    /// `BookingRefID` (466), STRING.
+    pub booking_ref_id: Option<v::FixStr<'b>>,
+    /// `AllocNoOrdersType` (857), INT, required.
+    pub alloc_no_orders_type: Option<e::AllocNoOrdersType<'b>>,
+    /// The `OrdAllocGrp` component.
+    pub ord_alloc_grp: Option<c::OrdAllocGrpBuilder<'b>>,
+    /// The `ExecAllocGrp` component.
+    pub exec_alloc_grp: Option<c::ExecAllocGrpBuilder<'b>>,
+    /// `PreviouslyReported` (570), BOOLEAN.
+    pub previously_reported: Option<bool>,
+    /// `ReversalIndicator` (700), BOOLEAN.
+    pub reversal_indicator: Option<bool>,
+    /// `MatchType` (574), STRING.
+    pub match_type: Option<e::MatchType<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `InstrumentExtension` component.
+    pub instrument_extension: Option<c::InstrumentExtensionBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// `Quantity` (53), QTY, required.
+    pub quantity: Option<v::Decimal>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// `LastMkt` (30), EXCHANGE.
+    pub last_mkt: Option<v::Exchange>,
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    pub trade_origination_date: Option<v::LocalMktDate>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `AvgPx` (6), PRICE, required.
+    pub avg_px: Option<v::Decimal>,
+    /// `AvgParPx` (860), PRICE.
+    pub avg_par_px: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// `AvgPxPrecision` (74), INT.
+    pub avg_px_precision: Option<i64>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `TradeDate` (75), LOCALMKTDATE, required.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `SettlType` (63), CHAR.
+    pub settl_type: Option<e::SettlType>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `BookingType` (775), INT.
+    pub booking_type: Option<e::BookingType<'b>>,
+    /// `GrossTradeAmt` (381), AMT.
+    pub gross_trade_amt: Option<v::Decimal>,
+    /// `Concession` (238), AMT.
+    pub concession: Option<v::Decimal>,
+    /// `TotalTakedown` (237), AMT.
+    pub total_takedown: Option<v::Decimal>,
+    /// `NetMoney` (118), AMT.
+    pub net_money: Option<v::Decimal>,
+    /// `PositionEffect` (77), CHAR.
+    pub position_effect: Option<e::PositionEffect>,
+    /// `AutoAcceptIndicator` (754), BOOLEAN.
+    pub auto_accept_indicator: Option<bool>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// `NumDaysInterest` (157), INT.
+    pub num_days_interest: Option<i64>,
+    /// `AccruedInterestRate` (158), PERCENTAGE.
+    pub accrued_interest_rate: Option<v::Decimal>,
+    /// `AccruedInterestAmt` (159), AMT.
+    pub accrued_interest_amt: Option<v::Decimal>,
+    /// `TotalAccruedInterestAmt` (540), AMT.
+    pub total_accrued_interest_amt: Option<v::Decimal>,
+    /// `InterestAtMaturity` (738), AMT.
+    pub interest_at_maturity: Option<v::Decimal>,
+    /// `EndAccruedInterestAmt` (920), AMT.
+    pub end_accrued_interest_amt: Option<v::Decimal>,
+    /// `StartCash` (921), AMT.
+    pub start_cash: Option<v::Decimal>,
+    /// `EndCash` (922), AMT.
+    pub end_cash: Option<v::Decimal>,
+    /// `LegalConfirm` (650), BOOLEAN.
+    pub legal_confirm: Option<bool>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// The `YieldData` component.
+    pub yield_data: Option<c::YieldDataBuilder<'b>>,
+    /// `TotNoAllocs` (892), INT.
+    pub tot_no_allocs: Option<i64>,
+    /// `LastFragment` (893), BOOLEAN.
+    pub last_fragment: Option<bool>,
+    /// The `AllocGrp` component.
+    pub alloc_grp: Option<c::AllocGrpBuilder<'b>>,
+}
+impl<'b> AllocationReportBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        alloc_report_id: v::FixStr<'b>,
+        alloc_trans_type: e::AllocTransType,
+        alloc_report_type: e::AllocReportType<'b>,
+        alloc_status: e::AllocStatus<'b>,
+        alloc_no_orders_type: e::AllocNoOrdersType<'b>,
+        side: e::Side,
+        quantity: v::Decimal,
+        avg_px: v::Decimal,
+        trade_date: v::LocalMktDate,
+    ) -> Self {
+        Self {
+            alloc_report_id: Some(alloc_report_id),
+            alloc_trans_type: Some(alloc_trans_type),
+            alloc_report_type: Some(alloc_report_type),
+            alloc_status: Some(alloc_status),
+            alloc_no_orders_type: Some(alloc_no_orders_type),
+            side: Some(side),
+            quantity: Some(quantity),
+            avg_px: Some(avg_px),
+            trade_date: Some(trade_date),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `AllocationReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AllocationReportBuilder(alloc_report_id: v::FixStr<'b>, alloc_trans_type: e::AllocTransType, alloc_report_type: e::AllocReportType<'b>, alloc_status: e::AllocStatus<'b>, alloc_no_orders_type: e::AllocNoOrdersType<'b>, side: e::Side, quantity: v::Decimal, avg_px: v::Decimal, trade_date: v::LocalMktDate) message b"AS" {
-        alloc_report_id: Option<v::FixStr<'b>> = req(755, "AllocReportID", STRING);
-        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
-        alloc_trans_type: Option<e::AllocTransType> = req(71, "AllocTransType", CHAR);
-        alloc_report_ref_id: Option<v::FixStr<'b>> = opt(795, "AllocReportRefID", STRING);
-        alloc_canc_replace_reason: Option<e::AllocCancReplaceReason<'b>> = opt(796, "AllocCancReplaceReason", INT);
-        secondary_alloc_id: Option<v::FixStr<'b>> = opt(793, "SecondaryAllocID", STRING);
-        alloc_report_type: Option<e::AllocReportType<'b>> = req(794, "AllocReportType", INT);
-        alloc_status: Option<e::AllocStatus<'b>> = req(87, "AllocStatus", INT);
-        alloc_rej_code: Option<e::AllocRejCode<'b>> = opt(88, "AllocRejCode", INT);
-        ref_alloc_id: Option<v::FixStr<'b>> = opt(72, "RefAllocID", STRING);
-        alloc_intermed_req_type: Option<e::AllocIntermedReqType<'b>> = opt(808, "AllocIntermedReqType", INT);
-        alloc_link_id: Option<v::FixStr<'b>> = opt(196, "AllocLinkID", STRING);
-        alloc_link_type: Option<e::AllocLinkType<'b>> = opt(197, "AllocLinkType", INT);
-        booking_ref_id: Option<v::FixStr<'b>> = opt(466, "BookingRefID", STRING);
-        alloc_no_orders_type: Option<e::AllocNoOrdersType<'b>> = req(857, "AllocNoOrdersType", INT);
-        ord_alloc_grp: Option<c::OrdAllocGrpBuilder<'b>> = comp("OrdAllocGrp");
-        exec_alloc_grp: Option<c::ExecAllocGrpBuilder<'b>> = comp("ExecAllocGrp");
-        previously_reported: Option<bool> = opt(570, "PreviouslyReported", BOOLEAN);
-        reversal_indicator: Option<bool> = opt(700, "ReversalIndicator", BOOLEAN);
-        match_type: Option<e::MatchType<'b>> = opt(574, "MatchType", STRING);
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        instrument_extension: Option<c::InstrumentExtensionBuilder<'b>> = comp("InstrumentExtension");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        quantity: Option<v::Decimal> = req(53, "Quantity", QTY);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        last_mkt: Option<v::Exchange> = opt(30, "LastMkt", EXCHANGE);
-        trade_origination_date: Option<v::LocalMktDate> = opt(229, "TradeOriginationDate", LOCALMKTDATE);
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        avg_px: Option<v::Decimal> = req(6, "AvgPx", PRICE);
-        avg_par_px: Option<v::Decimal> = opt(860, "AvgParPx", PRICE);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        avg_px_precision: Option<i64> = opt(74, "AvgPxPrecision", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        trade_date: Option<v::LocalMktDate> = req(75, "TradeDate", LOCALMKTDATE);
-        transact_time: Option<v::UtcTimestamp> = opt(60, "TransactTime", UTCTIMESTAMP);
-        settl_type: Option<e::SettlType> = opt(63, "SettlType", CHAR);
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        booking_type: Option<e::BookingType<'b>> = opt(775, "BookingType", INT);
-        gross_trade_amt: Option<v::Decimal> = opt(381, "GrossTradeAmt", AMT);
-        concession: Option<v::Decimal> = opt(238, "Concession", AMT);
-        total_takedown: Option<v::Decimal> = opt(237, "TotalTakedown", AMT);
-        net_money: Option<v::Decimal> = opt(118, "NetMoney", AMT);
-        position_effect: Option<e::PositionEffect> = opt(77, "PositionEffect", CHAR);
-        auto_accept_indicator: Option<bool> = opt(754, "AutoAcceptIndicator", BOOLEAN);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        num_days_interest: Option<i64> = opt(157, "NumDaysInterest", INT);
-        accrued_interest_rate: Option<v::Decimal> = opt(158, "AccruedInterestRate", PERCENTAGE);
-        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
-        total_accrued_interest_amt: Option<v::Decimal> = opt(540, "TotalAccruedInterestAmt", AMT);
-        interest_at_maturity: Option<v::Decimal> = opt(738, "InterestAtMaturity", AMT);
-        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
-        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
-        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
-        legal_confirm: Option<bool> = opt(650, "LegalConfirm", BOOLEAN);
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        yield_data: Option<c::YieldDataBuilder<'b>> = comp("YieldData");
-        tot_no_allocs: Option<i64> = opt(892, "TotNoAllocs", INT);
-        last_fragment: Option<bool> = opt(893, "LastFragment", BOOLEAN);
-        alloc_grp: Option<c::AllocGrpBuilder<'b>> = comp("AllocGrp");
+t::build!(
+    AllocationReportBuilder { alloc_report_id(755), alloc_id(70), alloc_trans_type(71),
+    alloc_report_ref_id(795), alloc_canc_replace_reason(796), secondary_alloc_id(793),
+    alloc_report_type(794), alloc_status(87), alloc_rej_code(88), ref_alloc_id(72),
+    alloc_intermed_req_type(808), alloc_link_id(196), alloc_link_type(197),
+    booking_ref_id(466), alloc_no_orders_type(857), ord_alloc_grp(comp),
+    exec_alloc_grp(comp), previously_reported(570), reversal_indicator(700),
+    match_type(574), side(54), instrument(comp), instrument_extension(comp),
+    financing_details(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp), quantity(53),
+    qty_type(854), last_mkt(30), trade_origination_date(229), trading_session_id(336),
+    trading_session_sub_id(625), price_type(423), avg_px(6), avg_par_px(860),
+    spread_or_benchmark_curve_data(comp), currency(15), avg_px_precision(74),
+    parties(comp), trade_date(75), transact_time(60), settl_type(63), settl_date(64),
+    booking_type(775), gross_trade_amt(381), concession(238), total_takedown(237),
+    net_money(118), position_effect(77), auto_accept_indicator(754), text(58),
+    encoded_text(data = 355, length = 354), num_days_interest(157),
+    accrued_interest_rate(158), accrued_interest_amt(159),
+    total_accrued_interest_amt(540), interest_at_maturity(738),
+    end_accrued_interest_amt(920), start_cash(921), end_cash(922), legal_confirm(650),
+    stipulations(comp), yield_data(comp), tot_no_allocs(892), last_fragment(893),
+    alloc_grp(comp) }, msg_type = b"AS", header = c::HeaderBuilder
+);
+impl AllocationReport<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        alloc_report_id: v::FixStr<'b>,
+        alloc_trans_type: e::AllocTransType,
+        alloc_report_type: e::AllocReportType<'b>,
+        alloc_status: e::AllocStatus<'b>,
+        alloc_no_orders_type: e::AllocNoOrdersType<'b>,
+        side: e::Side,
+        quantity: v::Decimal,
+        avg_px: v::Decimal,
+        trade_date: v::LocalMktDate,
+    ) -> AllocationReportBuilder<'b> {
+        AllocationReportBuilder::new(
+            alloc_report_id,
+            alloc_trans_type,
+            alloc_report_type,
+            alloc_status,
+            alloc_no_orders_type,
+            side,
+            quantity,
+            avg_px,
+            trade_date,
+        )
     }
 }
 /// The body table of `AllocationReportAck` (MsgType `AT`).
@@ -7732,48 +13373,114 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `AllocationReportAck` (MsgType `AT`, app): a read view; getters are `O(1)`.
-    message AllocationReportAck[47] = ALLOCATION_REPORT_ACK(b"AT", 27, 44, 3)
-    builder AllocationReportAckBuilder(alloc_report_id: v::FixStr<'b>, alloc_id: v::FixStr<'b>, transact_time: v::UtcTimestamp, alloc_status: e::AllocStatus<'b>) {
-        req alloc_report_id(27, 755, "AllocReportID", STRING, v::FixStr<'a>);
-        req alloc_id(28, 70, "AllocID", STRING, v::FixStr<'a>);
-        comp parties(29, 1, "Parties", c::Parties);
-        opt secondary_alloc_id(30, 793, "SecondaryAllocID", STRING, v::FixStr<'a>);
-        opt trade_date(31, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        req transact_time(32, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req alloc_status(33, 87, "AllocStatus", INT, e::AllocStatus<'a>);
-        opt alloc_rej_code(34, 88, "AllocRejCode", INT, e::AllocRejCode<'a>);
-        opt alloc_report_type(35, 794, "AllocReportType", INT, e::AllocReportType<'a>);
-        opt alloc_intermed_req_type(36, 808, "AllocIntermedReqType", INT, e::AllocIntermedReqType<'a>);
-        opt match_status(37, 573, "MatchStatus", CHAR, e::MatchStatus);
-        opt product(38, 460, "Product", INT, e::Product<'a>);
-        opt security_type(39, 167, "SecurityType", STRING, e::SecurityType<'a>);
-        opt text(40, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(41, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(42, 355, "EncodedText", DATA);
-        comp alloc_ack_grp(43, 1, "AllocAckGrp", c::AllocAckGrp);
+t::message!(
+    AllocationReportAck, "AllocationReportAck", app, msg_type = "AT", slots = 47, def =
+    ALLOCATION_REPORT_ACK, header = c::Header(0..27), trailer = c::Trailer(44..47),
+);
+impl<'a> AllocationReportAck<'a> {
+    t::req!(alloc_report_id, slot = 27, tag = 755, "AllocReportID", STRING);
+    t::req!(alloc_id, slot = 28, tag = 70, "AllocID", STRING);
+    t::comp!(parties, slot = 29, slots = 1, "Parties", c::Parties);
+    t::opt!(secondary_alloc_id, slot = 30, tag = 793, "SecondaryAllocID", STRING);
+    t::opt!(trade_date, slot = 31, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::req!(transact_time, slot = 32, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::req!(alloc_status, slot = 33, tag = 87, "AllocStatus", INT, e::AllocStatus);
+    t::opt!(alloc_rej_code, slot = 34, tag = 88, "AllocRejCode", INT, e::AllocRejCode);
+    t::opt!(
+        alloc_report_type, slot = 35, tag = 794, "AllocReportType", INT,
+        e::AllocReportType
+    );
+    t::opt!(
+        alloc_intermed_req_type, slot = 36, tag = 808, "AllocIntermedReqType", INT,
+        e::AllocIntermedReqType
+    );
+    t::opt!(match_status, slot = 37, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
+    t::opt!(product, slot = 38, tag = 460, "Product", INT, e::Product);
+    t::opt!(
+        security_type, slot = 39, tag = 167, "SecurityType", STRING, e::SecurityType
+    );
+    t::opt!(text, slot = 40, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 41, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 42, tag = 355, "EncodedText", DATA);
+    t::comp!(alloc_ack_grp, slot = 43, slots = 1, "AllocAckGrp", c::AllocAckGrp);
+}
+/// Builds a `AllocationReportAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AllocationReportAckBuilder<'b> {
+    /// `AllocReportID` (755), STRING, required.
+    pub alloc_report_id: Option<v::FixStr<'b>>,
+    /// `AllocID` (70), STRING, required.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `SecondaryAllocID` (793), STRING.
+    pub secondary_alloc_id: Option<v::FixStr<'b>>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `AllocStatus` (87), INT, required.
+    pub alloc_status: Option<e::AllocStatus<'b>>,
+    /// `AllocRejCode` (88), INT.
+    pub alloc_rej_code: Option<e::AllocRejCode<'b>>,
+    /// `AllocReportType` (794), INT.
+    pub alloc_report_type: Option<e::AllocReportType<'b>>,
+    /// `AllocIntermedReqType` (808), INT.
+    pub alloc_intermed_req_type: Option<e::AllocIntermedReqType<'b>>,
+    /// `MatchStatus` (573), CHAR.
+    pub match_status: Option<e::MatchStatus>,
+    /// `Product` (460), INT.
+    pub product: Option<e::Product<'b>>,
+    /// `SecurityType` (167), STRING.
+    pub security_type: Option<e::SecurityType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+    /// The `AllocAckGrp` component.
+    pub alloc_ack_grp: Option<c::AllocAckGrpBuilder<'b>>,
+}
+impl<'b> AllocationReportAckBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        alloc_report_id: v::FixStr<'b>,
+        alloc_id: v::FixStr<'b>,
+        transact_time: v::UtcTimestamp,
+        alloc_status: e::AllocStatus<'b>,
+    ) -> Self {
+        Self {
+            alloc_report_id: Some(alloc_report_id),
+            alloc_id: Some(alloc_id),
+            transact_time: Some(transact_time),
+            alloc_status: Some(alloc_status),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `AllocationReportAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AllocationReportAckBuilder(alloc_report_id: v::FixStr<'b>, alloc_id: v::FixStr<'b>, transact_time: v::UtcTimestamp, alloc_status: e::AllocStatus<'b>) message b"AT" {
-        alloc_report_id: Option<v::FixStr<'b>> = req(755, "AllocReportID", STRING);
-        alloc_id: Option<v::FixStr<'b>> = req(70, "AllocID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        secondary_alloc_id: Option<v::FixStr<'b>> = opt(793, "SecondaryAllocID", STRING);
-        trade_date: Option<v::LocalMktDate> = opt(75, "TradeDate", LOCALMKTDATE);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        alloc_status: Option<e::AllocStatus<'b>> = req(87, "AllocStatus", INT);
-        alloc_rej_code: Option<e::AllocRejCode<'b>> = opt(88, "AllocRejCode", INT);
-        alloc_report_type: Option<e::AllocReportType<'b>> = opt(794, "AllocReportType", INT);
-        alloc_intermed_req_type: Option<e::AllocIntermedReqType<'b>> = opt(808, "AllocIntermedReqType", INT);
-        match_status: Option<e::MatchStatus> = opt(573, "MatchStatus", CHAR);
-        product: Option<e::Product<'b>> = opt(460, "Product", INT);
-        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
-        alloc_ack_grp: Option<c::AllocAckGrpBuilder<'b>> = comp("AllocAckGrp");
+t::build!(
+    AllocationReportAckBuilder { alloc_report_id(755), alloc_id(70), parties(comp),
+    secondary_alloc_id(793), trade_date(75), transact_time(60), alloc_status(87),
+    alloc_rej_code(88), alloc_report_type(794), alloc_intermed_req_type(808),
+    match_status(573), product(460), security_type(167), text(58), encoded_text(data =
+    355, length = 354), alloc_ack_grp(comp) }, msg_type = b"AT", header =
+    c::HeaderBuilder
+);
+impl AllocationReportAck<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        alloc_report_id: v::FixStr<'b>,
+        alloc_id: v::FixStr<'b>,
+        transact_time: v::UtcTimestamp,
+        alloc_status: e::AllocStatus<'b>,
+    ) -> AllocationReportAckBuilder<'b> {
+        AllocationReportAckBuilder::new(
+            alloc_report_id,
+            alloc_id,
+            transact_time,
+            alloc_status,
+        )
     }
 }
 /// The body table of `ConfirmationAck` (MsgType `AU`).
@@ -7804,32 +13511,77 @@ pub static CONFIRMATION_ACK: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `ConfirmationAck` (MsgType `AU`, app): a read view; getters are `O(1)`.
-    message ConfirmationAck[39] = CONFIRMATION_ACK(b"AU", 27, 36, 3)
-    builder ConfirmationAckBuilder(confirm_id: v::FixStr<'b>, trade_date: v::LocalMktDate, transact_time: v::UtcTimestamp, affirm_status: e::AffirmStatus<'b>) {
-        req confirm_id(27, 664, "ConfirmID", STRING, v::FixStr<'a>);
-        req trade_date(28, 75, "TradeDate", LOCALMKTDATE, v::LocalMktDate);
-        req transact_time(29, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req affirm_status(30, 940, "AffirmStatus", INT, e::AffirmStatus<'a>);
-        opt confirm_rej_reason(31, 774, "ConfirmRejReason", INT, e::ConfirmRejReason<'a>);
-        opt match_status(32, 573, "MatchStatus", CHAR, e::MatchStatus);
-        opt text(33, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(34, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(35, 355, "EncodedText", DATA);
+t::message!(
+    ConfirmationAck, "ConfirmationAck", app, msg_type = "AU", slots = 39, def =
+    CONFIRMATION_ACK, header = c::Header(0..27), trailer = c::Trailer(36..39),
+);
+impl<'a> ConfirmationAck<'a> {
+    t::req!(confirm_id, slot = 27, tag = 664, "ConfirmID", STRING);
+    t::req!(trade_date, slot = 28, tag = 75, "TradeDate", LOCALMKTDATE);
+    t::req!(transact_time, slot = 29, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::req!(affirm_status, slot = 30, tag = 940, "AffirmStatus", INT, e::AffirmStatus);
+    t::opt!(
+        confirm_rej_reason, slot = 31, tag = 774, "ConfirmRejReason", INT,
+        e::ConfirmRejReason
+    );
+    t::opt!(match_status, slot = 32, tag = 573, "MatchStatus", CHAR, e::MatchStatus);
+    t::opt!(text, slot = 33, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 34, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 35, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `ConfirmationAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConfirmationAckBuilder<'b> {
+    /// `ConfirmID` (664), STRING, required.
+    pub confirm_id: Option<v::FixStr<'b>>,
+    /// `TradeDate` (75), LOCALMKTDATE, required.
+    pub trade_date: Option<v::LocalMktDate>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `AffirmStatus` (940), INT, required.
+    pub affirm_status: Option<e::AffirmStatus<'b>>,
+    /// `ConfirmRejReason` (774), INT.
+    pub confirm_rej_reason: Option<e::ConfirmRejReason<'b>>,
+    /// `MatchStatus` (573), CHAR.
+    pub match_status: Option<e::MatchStatus>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> ConfirmationAckBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        confirm_id: v::FixStr<'b>,
+        trade_date: v::LocalMktDate,
+        transact_time: v::UtcTimestamp,
+        affirm_status: e::AffirmStatus<'b>,
+    ) -> Self {
+        Self {
+            confirm_id: Some(confirm_id),
+            trade_date: Some(trade_date),
+            transact_time: Some(transact_time),
+            affirm_status: Some(affirm_status),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `ConfirmationAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ConfirmationAckBuilder(confirm_id: v::FixStr<'b>, trade_date: v::LocalMktDate, transact_time: v::UtcTimestamp, affirm_status: e::AffirmStatus<'b>) message b"AU" {
-        confirm_id: Option<v::FixStr<'b>> = req(664, "ConfirmID", STRING);
-        trade_date: Option<v::LocalMktDate> = req(75, "TradeDate", LOCALMKTDATE);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        affirm_status: Option<e::AffirmStatus<'b>> = req(940, "AffirmStatus", INT);
-        confirm_rej_reason: Option<e::ConfirmRejReason<'b>> = opt(774, "ConfirmRejReason", INT);
-        match_status: Option<e::MatchStatus> = opt(573, "MatchStatus", CHAR);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    ConfirmationAckBuilder { confirm_id(664), trade_date(75), transact_time(60),
+    affirm_status(940), confirm_rej_reason(774), match_status(573), text(58),
+    encoded_text(data = 355, length = 354) }, msg_type = b"AU", header = c::HeaderBuilder
+);
+impl ConfirmationAck<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        confirm_id: v::FixStr<'b>,
+        trade_date: v::LocalMktDate,
+        transact_time: v::UtcTimestamp,
+        affirm_status: e::AffirmStatus<'b>,
+    ) -> ConfirmationAckBuilder<'b> {
+        ConfirmationAckBuilder::new(confirm_id, trade_date, transact_time, affirm_status)
     }
 }
 /// The body table of `SettlementInstructionRequest` (MsgType `AV`).
@@ -7860,45 +13612,96 @@ pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `SettlementInstructionRequest` (MsgType `AV`, app): a read view; getters are `O(1)`.
-    message SettlementInstructionRequest[45] = SETTLEMENT_INSTRUCTION_REQUEST(b"AV", 27, 42, 3)
-    builder SettlementInstructionRequestBuilder(settl_inst_req_id: v::FixStr<'b>, transact_time: v::UtcTimestamp) {
-        req settl_inst_req_id(27, 791, "SettlInstReqID", STRING, v::FixStr<'a>);
-        req transact_time(28, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp parties(29, 1, "Parties", c::Parties);
-        opt alloc_account(30, 79, "AllocAccount", STRING, v::FixStr<'a>);
-        opt alloc_acct_id_source(31, 661, "AllocAcctIDSource", INT, i64);
-        opt side(32, 54, "Side", CHAR, e::Side);
-        opt product(33, 460, "Product", INT, e::Product<'a>);
-        opt security_type(34, 167, "SecurityType", STRING, e::SecurityType<'a>);
-        opt cfi_code(35, 461, "CFICode", STRING, v::FixStr<'a>);
-        opt effective_time(36, 168, "EffectiveTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_time(37, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt last_update_time(38, 779, "LastUpdateTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt stand_inst_db_type(39, 169, "StandInstDbType", INT, e::StandInstDbType<'a>);
-        opt stand_inst_db_name(40, 170, "StandInstDbName", STRING, v::FixStr<'a>);
-        opt stand_inst_db_id(41, 171, "StandInstDbID", STRING, v::FixStr<'a>);
+t::message!(
+    SettlementInstructionRequest, "SettlementInstructionRequest", app, msg_type = "AV",
+    slots = 45, def = SETTLEMENT_INSTRUCTION_REQUEST, header = c::Header(0..27), trailer
+    = c::Trailer(42..45),
+);
+impl<'a> SettlementInstructionRequest<'a> {
+    t::req!(settl_inst_req_id, slot = 27, tag = 791, "SettlInstReqID", STRING);
+    t::req!(transact_time, slot = 28, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(parties, slot = 29, slots = 1, "Parties", c::Parties);
+    t::opt!(alloc_account, slot = 30, tag = 79, "AllocAccount", STRING);
+    t::opt!(alloc_acct_id_source, slot = 31, tag = 661, "AllocAcctIDSource", INT);
+    t::opt!(side, slot = 32, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(product, slot = 33, tag = 460, "Product", INT, e::Product);
+    t::opt!(
+        security_type, slot = 34, tag = 167, "SecurityType", STRING, e::SecurityType
+    );
+    t::opt!(cfi_code, slot = 35, tag = 461, "CFICode", STRING);
+    t::opt!(effective_time, slot = 36, tag = 168, "EffectiveTime", UTCTIMESTAMP);
+    t::opt!(expire_time, slot = 37, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::opt!(last_update_time, slot = 38, tag = 779, "LastUpdateTime", UTCTIMESTAMP);
+    t::opt!(
+        stand_inst_db_type, slot = 39, tag = 169, "StandInstDbType", INT,
+        e::StandInstDbType
+    );
+    t::opt!(stand_inst_db_name, slot = 40, tag = 170, "StandInstDbName", STRING);
+    t::opt!(stand_inst_db_id, slot = 41, tag = 171, "StandInstDbID", STRING);
+}
+/// Builds a `SettlementInstructionRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SettlementInstructionRequestBuilder<'b> {
+    /// `SettlInstReqID` (791), STRING, required.
+    pub settl_inst_req_id: Option<v::FixStr<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: Option<v::FixStr<'b>>,
+    /// `AllocAcctIDSource` (661), INT.
+    pub alloc_acct_id_source: Option<i64>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `Product` (460), INT.
+    pub product: Option<e::Product<'b>>,
+    /// `SecurityType` (167), STRING.
+    pub security_type: Option<e::SecurityType<'b>>,
+    /// `CFICode` (461), STRING.
+    pub cfi_code: Option<v::FixStr<'b>>,
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    pub effective_time: Option<v::UtcTimestamp>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// `LastUpdateTime` (779), UTCTIMESTAMP.
+    pub last_update_time: Option<v::UtcTimestamp>,
+    /// `StandInstDbType` (169), INT.
+    pub stand_inst_db_type: Option<e::StandInstDbType<'b>>,
+    /// `StandInstDbName` (170), STRING.
+    pub stand_inst_db_name: Option<v::FixStr<'b>>,
+    /// `StandInstDbID` (171), STRING.
+    pub stand_inst_db_id: Option<v::FixStr<'b>>,
+}
+impl<'b> SettlementInstructionRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        settl_inst_req_id: v::FixStr<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            settl_inst_req_id: Some(settl_inst_req_id),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `SettlementInstructionRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    SettlementInstructionRequestBuilder(settl_inst_req_id: v::FixStr<'b>, transact_time: v::UtcTimestamp) message b"AV" {
-        settl_inst_req_id: Option<v::FixStr<'b>> = req(791, "SettlInstReqID", STRING);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
-        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        product: Option<e::Product<'b>> = opt(460, "Product", INT);
-        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
-        cfi_code: Option<v::FixStr<'b>> = opt(461, "CFICode", STRING);
-        effective_time: Option<v::UtcTimestamp> = opt(168, "EffectiveTime", UTCTIMESTAMP);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        last_update_time: Option<v::UtcTimestamp> = opt(779, "LastUpdateTime", UTCTIMESTAMP);
-        stand_inst_db_type: Option<e::StandInstDbType<'b>> = opt(169, "StandInstDbType", INT);
-        stand_inst_db_name: Option<v::FixStr<'b>> = opt(170, "StandInstDbName", STRING);
-        stand_inst_db_id: Option<v::FixStr<'b>> = opt(171, "StandInstDbID", STRING);
+t::build!(
+    SettlementInstructionRequestBuilder { settl_inst_req_id(791), transact_time(60),
+    parties(comp), alloc_account(79), alloc_acct_id_source(661), side(54), product(460),
+    security_type(167), cfi_code(461), effective_time(168), expire_time(126),
+    last_update_time(779), stand_inst_db_type(169), stand_inst_db_name(170),
+    stand_inst_db_id(171) }, msg_type = b"AV", header = c::HeaderBuilder
+);
+impl SettlementInstructionRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        settl_inst_req_id: v::FixStr<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> SettlementInstructionRequestBuilder<'b> {
+        SettlementInstructionRequestBuilder::new(settl_inst_req_id, transact_time)
     }
 }
 /// The body table of `AssignmentReport` (MsgType `AW`).
@@ -7955,68 +13758,182 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `AssignmentReport` (MsgType `AW`, app): a read view; getters are `O(1)`.
-    message AssignmentReport[99] = ASSIGNMENT_REPORT(b"AW", 27, 96, 3)
-    builder AssignmentReportBuilder(asgn_rpt_id: v::FixStr<'b>, account_type: e::AccountType<'b>, settl_price: v::Decimal, settl_price_type: e::SettlPriceType<'b>, underlying_settl_price: v::Decimal, assignment_method: e::AssignmentMethod, open_interest: v::Decimal, exercise_method: e::ExerciseMethod, settl_sess_id: e::SettlSessId<'b>, settl_sess_sub_id: v::FixStr<'b>, clearing_business_date: v::LocalMktDate) {
-        req asgn_rpt_id(27, 833, "AsgnRptID", STRING, v::FixStr<'a>);
-        opt tot_num_assignment_reports(28, 832, "TotNumAssignmentReports", INT, i64);
-        opt last_rpt_requested(29, 912, "LastRptRequested", BOOLEAN, bool);
-        req_comp parties(30, 1, "Parties", c::Parties);
-        opt account(31, 1, "Account", STRING, v::FixStr<'a>);
-        req account_type(32, 581, "AccountType", INT, e::AccountType<'a>);
-        comp instrument(33, 43, "Instrument", c::Instrument);
-        opt currency(76, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(77, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_grp(78, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        req_comp position_qty(79, 1, "PositionQty", c::PositionQty);
-        req_comp position_amount_data(80, 1, "PositionAmountData", c::PositionAmountData);
-        opt threshold_amount(81, 834, "ThresholdAmount", PRICEOFFSET, v::Decimal);
-        req settl_price(82, 730, "SettlPrice", PRICE, v::Decimal);
-        req settl_price_type(83, 731, "SettlPriceType", INT, e::SettlPriceType<'a>);
-        req underlying_settl_price(84, 732, "UnderlyingSettlPrice", PRICE, v::Decimal);
-        opt expire_date(85, 432, "ExpireDate", LOCALMKTDATE, v::LocalMktDate);
-        req assignment_method(86, 744, "AssignmentMethod", CHAR, e::AssignmentMethod);
-        opt assignment_unit(87, 745, "AssignmentUnit", QTY, v::Decimal);
-        req open_interest(88, 746, "OpenInterest", AMT, v::Decimal);
-        req exercise_method(89, 747, "ExerciseMethod", CHAR, e::ExerciseMethod);
-        req settl_sess_id(90, 716, "SettlSessID", STRING, e::SettlSessId<'a>);
-        req settl_sess_sub_id(91, 717, "SettlSessSubID", STRING, v::FixStr<'a>);
-        req clearing_business_date(92, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt text(93, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(94, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(95, 355, "EncodedText", DATA);
+t::message!(
+    AssignmentReport, "AssignmentReport", app, msg_type = "AW", slots = 99, def =
+    ASSIGNMENT_REPORT, header = c::Header(0..27), trailer = c::Trailer(96..99),
+);
+impl<'a> AssignmentReport<'a> {
+    t::req!(asgn_rpt_id, slot = 27, tag = 833, "AsgnRptID", STRING);
+    t::opt!(
+        tot_num_assignment_reports, slot = 28, tag = 832, "TotNumAssignmentReports", INT
+    );
+    t::opt!(last_rpt_requested, slot = 29, tag = 912, "LastRptRequested", BOOLEAN);
+    t::req_comp!(parties, slot = 30, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 31, tag = 1, "Account", STRING);
+    t::req!(account_type, slot = 32, tag = 581, "AccountType", INT, e::AccountType);
+    t::comp!(instrument, slot = 33, slots = 43, "Instrument", c::Instrument);
+    t::opt!(currency, slot = 76, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(und_instrmt_grp, slot = 78, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::req_comp!(position_qty, slot = 79, slots = 1, "PositionQty", c::PositionQty);
+    t::req_comp!(
+        position_amount_data, slot = 80, slots = 1, "PositionAmountData",
+        c::PositionAmountData
+    );
+    t::opt!(threshold_amount, slot = 81, tag = 834, "ThresholdAmount", PRICEOFFSET);
+    t::req!(settl_price, slot = 82, tag = 730, "SettlPrice", PRICE);
+    t::req!(
+        settl_price_type, slot = 83, tag = 731, "SettlPriceType", INT, e::SettlPriceType
+    );
+    t::req!(underlying_settl_price, slot = 84, tag = 732, "UnderlyingSettlPrice", PRICE);
+    t::opt!(expire_date, slot = 85, tag = 432, "ExpireDate", LOCALMKTDATE);
+    t::req!(
+        assignment_method, slot = 86, tag = 744, "AssignmentMethod", CHAR,
+        e::AssignmentMethod
+    );
+    t::opt!(assignment_unit, slot = 87, tag = 745, "AssignmentUnit", QTY);
+    t::req!(open_interest, slot = 88, tag = 746, "OpenInterest", AMT);
+    t::req!(
+        exercise_method, slot = 89, tag = 747, "ExerciseMethod", CHAR, e::ExerciseMethod
+    );
+    t::req!(settl_sess_id, slot = 90, tag = 716, "SettlSessID", STRING, e::SettlSessId);
+    t::req!(settl_sess_sub_id, slot = 91, tag = 717, "SettlSessSubID", STRING);
+    t::req!(
+        clearing_business_date, slot = 92, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(text, slot = 93, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 94, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 95, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `AssignmentReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AssignmentReportBuilder<'b> {
+    /// `AsgnRptID` (833), STRING, required.
+    pub asgn_rpt_id: Option<v::FixStr<'b>>,
+    /// `TotNumAssignmentReports` (832), INT.
+    pub tot_num_assignment_reports: Option<i64>,
+    /// `LastRptRequested` (912), BOOLEAN.
+    pub last_rpt_requested: Option<bool>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AccountType` (581), INT, required.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// The `PositionQty` component.
+    pub position_qty: Option<c::PositionQtyBuilder<'b>>,
+    /// The `PositionAmountData` component.
+    pub position_amount_data: Option<c::PositionAmountDataBuilder<'b>>,
+    /// `ThresholdAmount` (834), PRICEOFFSET.
+    pub threshold_amount: Option<v::Decimal>,
+    /// `SettlPrice` (730), PRICE, required.
+    pub settl_price: Option<v::Decimal>,
+    /// `SettlPriceType` (731), INT, required.
+    pub settl_price_type: Option<e::SettlPriceType<'b>>,
+    /// `UnderlyingSettlPrice` (732), PRICE, required.
+    pub underlying_settl_price: Option<v::Decimal>,
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    pub expire_date: Option<v::LocalMktDate>,
+    /// `AssignmentMethod` (744), CHAR, required.
+    pub assignment_method: Option<e::AssignmentMethod>,
+    /// `AssignmentUnit` (745), QTY.
+    pub assignment_unit: Option<v::Decimal>,
+    /// `OpenInterest` (746), AMT, required.
+    pub open_interest: Option<v::Decimal>,
+    /// `ExerciseMethod` (747), CHAR, required.
+    pub exercise_method: Option<e::ExerciseMethod>,
+    /// `SettlSessID` (716), STRING, required.
+    pub settl_sess_id: Option<e::SettlSessId<'b>>,
+    /// `SettlSessSubID` (717), STRING, required.
+    pub settl_sess_sub_id: Option<v::FixStr<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE, required.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> AssignmentReportBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        asgn_rpt_id: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+        settl_price: v::Decimal,
+        settl_price_type: e::SettlPriceType<'b>,
+        underlying_settl_price: v::Decimal,
+        assignment_method: e::AssignmentMethod,
+        open_interest: v::Decimal,
+        exercise_method: e::ExerciseMethod,
+        settl_sess_id: e::SettlSessId<'b>,
+        settl_sess_sub_id: v::FixStr<'b>,
+        clearing_business_date: v::LocalMktDate,
+    ) -> Self {
+        Self {
+            asgn_rpt_id: Some(asgn_rpt_id),
+            account_type: Some(account_type),
+            settl_price: Some(settl_price),
+            settl_price_type: Some(settl_price_type),
+            underlying_settl_price: Some(underlying_settl_price),
+            assignment_method: Some(assignment_method),
+            open_interest: Some(open_interest),
+            exercise_method: Some(exercise_method),
+            settl_sess_id: Some(settl_sess_id),
+            settl_sess_sub_id: Some(settl_sess_sub_id),
+            clearing_business_date: Some(clearing_business_date),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `AssignmentReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AssignmentReportBuilder(asgn_rpt_id: v::FixStr<'b>, account_type: e::AccountType<'b>, settl_price: v::Decimal, settl_price_type: e::SettlPriceType<'b>, underlying_settl_price: v::Decimal, assignment_method: e::AssignmentMethod, open_interest: v::Decimal, exercise_method: e::ExerciseMethod, settl_sess_id: e::SettlSessId<'b>, settl_sess_sub_id: v::FixStr<'b>, clearing_business_date: v::LocalMktDate) message b"AW" {
-        asgn_rpt_id: Option<v::FixStr<'b>> = req(833, "AsgnRptID", STRING);
-        tot_num_assignment_reports: Option<i64> = opt(832, "TotNumAssignmentReports", INT);
-        last_rpt_requested: Option<bool> = opt(912, "LastRptRequested", BOOLEAN);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        account_type: Option<e::AccountType<'b>> = req(581, "AccountType", INT);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        position_qty: Option<c::PositionQtyBuilder<'b>> = comp("PositionQty");
-        position_amount_data: Option<c::PositionAmountDataBuilder<'b>> = comp("PositionAmountData");
-        threshold_amount: Option<v::Decimal> = opt(834, "ThresholdAmount", PRICEOFFSET);
-        settl_price: Option<v::Decimal> = req(730, "SettlPrice", PRICE);
-        settl_price_type: Option<e::SettlPriceType<'b>> = req(731, "SettlPriceType", INT);
-        underlying_settl_price: Option<v::Decimal> = req(732, "UnderlyingSettlPrice", PRICE);
-        expire_date: Option<v::LocalMktDate> = opt(432, "ExpireDate", LOCALMKTDATE);
-        assignment_method: Option<e::AssignmentMethod> = req(744, "AssignmentMethod", CHAR);
-        assignment_unit: Option<v::Decimal> = opt(745, "AssignmentUnit", QTY);
-        open_interest: Option<v::Decimal> = req(746, "OpenInterest", AMT);
-        exercise_method: Option<e::ExerciseMethod> = req(747, "ExerciseMethod", CHAR);
-        settl_sess_id: Option<e::SettlSessId<'b>> = req(716, "SettlSessID", STRING);
-        settl_sess_sub_id: Option<v::FixStr<'b>> = req(717, "SettlSessSubID", STRING);
-        clearing_business_date: Option<v::LocalMktDate> = req(715, "ClearingBusinessDate", LOCALMKTDATE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    AssignmentReportBuilder { asgn_rpt_id(833), tot_num_assignment_reports(832),
+    last_rpt_requested(912), parties(comp), account(1), account_type(581),
+    instrument(comp), currency(15), instrmt_leg_grp(comp), und_instrmt_grp(comp),
+    position_qty(comp), position_amount_data(comp), threshold_amount(834),
+    settl_price(730), settl_price_type(731), underlying_settl_price(732),
+    expire_date(432), assignment_method(744), assignment_unit(745), open_interest(746),
+    exercise_method(747), settl_sess_id(716), settl_sess_sub_id(717),
+    clearing_business_date(715), text(58), encoded_text(data = 355, length = 354) },
+    msg_type = b"AW", header = c::HeaderBuilder
+);
+impl AssignmentReport<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        asgn_rpt_id: v::FixStr<'b>,
+        account_type: e::AccountType<'b>,
+        settl_price: v::Decimal,
+        settl_price_type: e::SettlPriceType<'b>,
+        underlying_settl_price: v::Decimal,
+        assignment_method: e::AssignmentMethod,
+        open_interest: v::Decimal,
+        exercise_method: e::ExerciseMethod,
+        settl_sess_id: e::SettlSessId<'b>,
+        settl_sess_sub_id: v::FixStr<'b>,
+        clearing_business_date: v::LocalMktDate,
+    ) -> AssignmentReportBuilder<'b> {
+        AssignmentReportBuilder::new(
+            asgn_rpt_id,
+            account_type,
+            settl_price,
+            settl_price_type,
+            underlying_settl_price,
+            assignment_method,
+            open_interest,
+            exercise_method,
+            settl_sess_id,
+            settl_sess_sub_id,
+            clearing_business_date,
+        )
     }
 }
 /// The body table of `CollateralRequest` (MsgType `AX`).
@@ -8087,100 +14004,202 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `CollateralRequest` (MsgType `AX`, app): a read view; getters are `O(1)`.
-    message CollateralRequest[130] = COLLATERAL_REQUEST(b"AX", 27, 127, 3)
-    builder CollateralRequestBuilder(coll_req_id: v::FixStr<'b>, coll_asgn_reason: e::CollAsgnReason<'b>, transact_time: v::UtcTimestamp) {
-        req coll_req_id(27, 894, "CollReqID", STRING, v::FixStr<'a>);
-        req coll_asgn_reason(28, 895, "CollAsgnReason", INT, e::CollAsgnReason<'a>);
-        req transact_time(29, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_time(30, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp parties(31, 1, "Parties", c::Parties);
-        opt account(32, 1, "Account", STRING, v::FixStr<'a>);
-        opt account_type(33, 581, "AccountType", INT, e::AccountType<'a>);
-        opt cl_ord_id(34, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt order_id(35, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(36, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(37, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        comp exec_coll_grp(38, 1, "ExecCollGrp", c::ExecCollGrp);
-        comp trd_coll_grp(39, 1, "TrdCollGrp", c::TrdCollGrp);
-        comp instrument(40, 43, "Instrument", c::Instrument);
-        comp financing_details(83, 9, "FinancingDetails", c::FinancingDetails);
-        opt settl_date(92, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt quantity(93, 53, "Quantity", QTY, v::Decimal);
-        opt qty_type(94, 854, "QtyType", INT, e::QtyType<'a>);
-        opt currency(95, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(96, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_coll_grp(97, 1, "UndInstrmtCollGrp", c::UndInstrmtCollGrp);
-        opt margin_excess(98, 899, "MarginExcess", AMT, v::Decimal);
-        opt total_net_value(99, 900, "TotalNetValue", AMT, v::Decimal);
-        opt cash_outstanding(100, 901, "CashOutstanding", AMT, v::Decimal);
-        comp trd_reg_timestamps(101, 1, "TrdRegTimestamps", c::TrdRegTimestamps);
-        opt side(102, 54, "Side", CHAR, e::Side);
-        comp misc_fees_grp(103, 1, "MiscFeesGrp", c::MiscFeesGrp);
-        opt price(104, 44, "Price", PRICE, v::Decimal);
-        opt price_type(105, 423, "PriceType", INT, e::PriceType<'a>);
-        opt accrued_interest_amt(106, 159, "AccruedInterestAmt", AMT, v::Decimal);
-        opt end_accrued_interest_amt(107, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
-        opt start_cash(108, 921, "StartCash", AMT, v::Decimal);
-        opt end_cash(109, 922, "EndCash", AMT, v::Decimal);
-        comp spread_or_benchmark_curve_data(110, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp stipulations(118, 1, "Stipulations", c::Stipulations);
-        opt trading_session_id(119, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(120, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt settl_sess_id(121, 716, "SettlSessID", STRING, e::SettlSessId<'a>);
-        opt settl_sess_sub_id(122, 717, "SettlSessSubID", STRING, v::FixStr<'a>);
-        opt clearing_business_date(123, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt text(124, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(125, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(126, 355, "EncodedText", DATA);
+t::message!(
+    CollateralRequest, "CollateralRequest", app, msg_type = "AX", slots = 130, def =
+    COLLATERAL_REQUEST, header = c::Header(0..27), trailer = c::Trailer(127..130),
+);
+impl<'a> CollateralRequest<'a> {
+    t::req!(coll_req_id, slot = 27, tag = 894, "CollReqID", STRING);
+    t::req!(
+        coll_asgn_reason, slot = 28, tag = 895, "CollAsgnReason", INT, e::CollAsgnReason
+    );
+    t::req!(transact_time, slot = 29, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(expire_time, slot = 30, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::comp!(parties, slot = 31, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 32, tag = 1, "Account", STRING);
+    t::opt!(account_type, slot = 33, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(cl_ord_id, slot = 34, tag = 11, "ClOrdID", STRING);
+    t::opt!(order_id, slot = 35, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 36, tag = 198, "SecondaryOrderID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 37, tag = 526, "SecondaryClOrdID", STRING);
+    t::comp!(exec_coll_grp, slot = 38, slots = 1, "ExecCollGrp", c::ExecCollGrp);
+    t::comp!(trd_coll_grp, slot = 39, slots = 1, "TrdCollGrp", c::TrdCollGrp);
+    t::comp!(instrument, slot = 40, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 83, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::opt!(settl_date, slot = 92, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(quantity, slot = 93, tag = 53, "Quantity", QTY);
+    t::opt!(qty_type, slot = 94, tag = 854, "QtyType", INT, e::QtyType);
+    t::opt!(currency, slot = 95, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 96, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(
+        und_instrmt_coll_grp, slot = 97, slots = 1, "UndInstrmtCollGrp",
+        c::UndInstrmtCollGrp
+    );
+    t::opt!(margin_excess, slot = 98, tag = 899, "MarginExcess", AMT);
+    t::opt!(total_net_value, slot = 99, tag = 900, "TotalNetValue", AMT);
+    t::opt!(cash_outstanding, slot = 100, tag = 901, "CashOutstanding", AMT);
+    t::comp!(
+        trd_reg_timestamps, slot = 101, slots = 1, "TrdRegTimestamps",
+        c::TrdRegTimestamps
+    );
+    t::opt!(side, slot = 102, tag = 54, "Side", CHAR, e::Side);
+    t::comp!(misc_fees_grp, slot = 103, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    t::opt!(price, slot = 104, tag = 44, "Price", PRICE);
+    t::opt!(price_type, slot = 105, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(accrued_interest_amt, slot = 106, tag = 159, "AccruedInterestAmt", AMT);
+    t::opt!(
+        end_accrued_interest_amt, slot = 107, tag = 920, "EndAccruedInterestAmt", AMT
+    );
+    t::opt!(start_cash, slot = 108, tag = 921, "StartCash", AMT);
+    t::opt!(end_cash, slot = 109, tag = 922, "EndCash", AMT);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 110, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(stipulations, slot = 118, slots = 1, "Stipulations", c::Stipulations);
+    t::opt!(trading_session_id, slot = 119, tag = 336, "TradingSessionID", STRING);
+    t::opt!(
+        trading_session_sub_id, slot = 120, tag = 625, "TradingSessionSubID", STRING
+    );
+    t::opt!(settl_sess_id, slot = 121, tag = 716, "SettlSessID", STRING, e::SettlSessId);
+    t::opt!(settl_sess_sub_id, slot = 122, tag = 717, "SettlSessSubID", STRING);
+    t::opt!(
+        clearing_business_date, slot = 123, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(text, slot = 124, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 125, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 126, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `CollateralRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CollateralRequestBuilder<'b> {
+    /// `CollReqID` (894), STRING, required.
+    pub coll_req_id: Option<v::FixStr<'b>>,
+    /// `CollAsgnReason` (895), INT, required.
+    pub coll_asgn_reason: Option<e::CollAsgnReason<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// The `ExecCollGrp` component.
+    pub exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>>,
+    /// The `TrdCollGrp` component.
+    pub trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `Quantity` (53), QTY.
+    pub quantity: Option<v::Decimal>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtCollGrp` component.
+    pub und_instrmt_coll_grp: Option<c::UndInstrmtCollGrpBuilder<'b>>,
+    /// `MarginExcess` (899), AMT.
+    pub margin_excess: Option<v::Decimal>,
+    /// `TotalNetValue` (900), AMT.
+    pub total_net_value: Option<v::Decimal>,
+    /// `CashOutstanding` (901), AMT.
+    pub cash_outstanding: Option<v::Decimal>,
+    /// The `TrdRegTimestamps` component.
+    pub trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// The `MiscFeesGrp` component.
+    pub misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `AccruedInterestAmt` (159), AMT.
+    pub accrued_interest_amt: Option<v::Decimal>,
+    /// `EndAccruedInterestAmt` (920), AMT.
+    pub end_accrued_interest_amt: Option<v::Decimal>,
+    /// `StartCash` (921), AMT.
+    pub start_cash: Option<v::Decimal>,
+    /// `EndCash` (922), AMT.
+    pub end_cash: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SettlSessID` (716), STRING.
+    pub settl_sess_id: Option<e::SettlSessId<'b>>,
+    /// `SettlSessSubID` (717), STRING.
+    pub settl_sess_sub_id: Option<v::FixStr<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> CollateralRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        coll_req_id: v::FixStr<'b>,
+        coll_asgn_reason: e::CollAsgnReason<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            coll_req_id: Some(coll_req_id),
+            coll_asgn_reason: Some(coll_asgn_reason),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `CollateralRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CollateralRequestBuilder(coll_req_id: v::FixStr<'b>, coll_asgn_reason: e::CollAsgnReason<'b>, transact_time: v::UtcTimestamp) message b"AX" {
-        coll_req_id: Option<v::FixStr<'b>> = req(894, "CollReqID", STRING);
-        coll_asgn_reason: Option<e::CollAsgnReason<'b>> = req(895, "CollAsgnReason", INT);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>> = comp("ExecCollGrp");
-        trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>> = comp("TrdCollGrp");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        quantity: Option<v::Decimal> = opt(53, "Quantity", QTY);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_coll_grp: Option<c::UndInstrmtCollGrpBuilder<'b>> = comp("UndInstrmtCollGrp");
-        margin_excess: Option<v::Decimal> = opt(899, "MarginExcess", AMT);
-        total_net_value: Option<v::Decimal> = opt(900, "TotalNetValue", AMT);
-        cash_outstanding: Option<v::Decimal> = opt(901, "CashOutstanding", AMT);
-        trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>> = comp("TrdRegTimestamps");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>> = comp("MiscFeesGrp");
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
-        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
-        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
-        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        settl_sess_id: Option<e::SettlSessId<'b>> = opt(716, "SettlSessID", STRING);
-        settl_sess_sub_id: Option<v::FixStr<'b>> = opt(717, "SettlSessSubID", STRING);
-        clearing_business_date: Option<v::LocalMktDate> = opt(715, "ClearingBusinessDate", LOCALMKTDATE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    CollateralRequestBuilder { coll_req_id(894), coll_asgn_reason(895),
+    transact_time(60), expire_time(126), parties(comp), account(1), account_type(581),
+    cl_ord_id(11), order_id(37), secondary_order_id(198), secondary_cl_ord_id(526),
+    exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp), financing_details(comp),
+    settl_date(64), quantity(53), qty_type(854), currency(15), instrmt_leg_grp(comp),
+    und_instrmt_coll_grp(comp), margin_excess(899), total_net_value(900),
+    cash_outstanding(901), trd_reg_timestamps(comp), side(54), misc_fees_grp(comp),
+    price(44), price_type(423), accrued_interest_amt(159), end_accrued_interest_amt(920),
+    start_cash(921), end_cash(922), spread_or_benchmark_curve_data(comp),
+    stipulations(comp), trading_session_id(336), trading_session_sub_id(625),
+    settl_sess_id(716), settl_sess_sub_id(717), clearing_business_date(715), text(58),
+    encoded_text(data = 355, length = 354) }, msg_type = b"AX", header = c::HeaderBuilder
+);
+impl CollateralRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        coll_req_id: v::FixStr<'b>,
+        coll_asgn_reason: e::CollAsgnReason<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> CollateralRequestBuilder<'b> {
+        CollateralRequestBuilder::new(coll_req_id, coll_asgn_reason, transact_time)
     }
 }
 /// The body table of `CollateralAssignment` (MsgType `AY`).
@@ -8254,108 +14273,230 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `CollateralAssignment` (MsgType `AY`, app): a read view; getters are `O(1)`.
-    message CollateralAssignment[138] = COLLATERAL_ASSIGNMENT(b"AY", 27, 135, 3)
-    builder CollateralAssignmentBuilder(coll_asgn_id: v::FixStr<'b>, coll_asgn_reason: e::CollAsgnReason<'b>, coll_asgn_trans_type: e::CollAsgnTransType<'b>, transact_time: v::UtcTimestamp) {
-        req coll_asgn_id(27, 902, "CollAsgnID", STRING, v::FixStr<'a>);
-        opt coll_req_id(28, 894, "CollReqID", STRING, v::FixStr<'a>);
-        req coll_asgn_reason(29, 895, "CollAsgnReason", INT, e::CollAsgnReason<'a>);
-        req coll_asgn_trans_type(30, 903, "CollAsgnTransType", INT, e::CollAsgnTransType<'a>);
-        opt coll_asgn_ref_id(31, 907, "CollAsgnRefID", STRING, v::FixStr<'a>);
-        req transact_time(32, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt expire_time(33, 126, "ExpireTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp parties(34, 1, "Parties", c::Parties);
-        opt account(35, 1, "Account", STRING, v::FixStr<'a>);
-        opt account_type(36, 581, "AccountType", INT, e::AccountType<'a>);
-        opt cl_ord_id(37, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt order_id(38, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(39, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(40, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        comp exec_coll_grp(41, 1, "ExecCollGrp", c::ExecCollGrp);
-        comp trd_coll_grp(42, 1, "TrdCollGrp", c::TrdCollGrp);
-        comp instrument(43, 43, "Instrument", c::Instrument);
-        comp financing_details(86, 9, "FinancingDetails", c::FinancingDetails);
-        opt settl_date(95, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt quantity(96, 53, "Quantity", QTY, v::Decimal);
-        opt qty_type(97, 854, "QtyType", INT, e::QtyType<'a>);
-        opt currency(98, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(99, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_coll_grp(100, 1, "UndInstrmtCollGrp", c::UndInstrmtCollGrp);
-        opt margin_excess(101, 899, "MarginExcess", AMT, v::Decimal);
-        opt total_net_value(102, 900, "TotalNetValue", AMT, v::Decimal);
-        opt cash_outstanding(103, 901, "CashOutstanding", AMT, v::Decimal);
-        comp trd_reg_timestamps(104, 1, "TrdRegTimestamps", c::TrdRegTimestamps);
-        opt side(105, 54, "Side", CHAR, e::Side);
-        comp misc_fees_grp(106, 1, "MiscFeesGrp", c::MiscFeesGrp);
-        opt price(107, 44, "Price", PRICE, v::Decimal);
-        opt price_type(108, 423, "PriceType", INT, e::PriceType<'a>);
-        opt accrued_interest_amt(109, 159, "AccruedInterestAmt", AMT, v::Decimal);
-        opt end_accrued_interest_amt(110, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
-        opt start_cash(111, 921, "StartCash", AMT, v::Decimal);
-        opt end_cash(112, 922, "EndCash", AMT, v::Decimal);
-        comp spread_or_benchmark_curve_data(113, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp stipulations(121, 1, "Stipulations", c::Stipulations);
-        comp settl_instructions_data(122, 5, "SettlInstructionsData", c::SettlInstructionsData);
-        opt trading_session_id(127, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(128, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt settl_sess_id(129, 716, "SettlSessID", STRING, e::SettlSessId<'a>);
-        opt settl_sess_sub_id(130, 717, "SettlSessSubID", STRING, v::FixStr<'a>);
-        opt clearing_business_date(131, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt text(132, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(133, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(134, 355, "EncodedText", DATA);
+t::message!(
+    CollateralAssignment, "CollateralAssignment", app, msg_type = "AY", slots = 138, def
+    = COLLATERAL_ASSIGNMENT, header = c::Header(0..27), trailer = c::Trailer(135..138),
+);
+impl<'a> CollateralAssignment<'a> {
+    t::req!(coll_asgn_id, slot = 27, tag = 902, "CollAsgnID", STRING);
+    t::opt!(coll_req_id, slot = 28, tag = 894, "CollReqID", STRING);
+    t::req!(
+        coll_asgn_reason, slot = 29, tag = 895, "CollAsgnReason", INT, e::CollAsgnReason
+    );
+    t::req!(
+        coll_asgn_trans_type, slot = 30, tag = 903, "CollAsgnTransType", INT,
+        e::CollAsgnTransType
+    );
+    t::opt!(coll_asgn_ref_id, slot = 31, tag = 907, "CollAsgnRefID", STRING);
+    t::req!(transact_time, slot = 32, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(expire_time, slot = 33, tag = 126, "ExpireTime", UTCTIMESTAMP);
+    t::comp!(parties, slot = 34, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 35, tag = 1, "Account", STRING);
+    t::opt!(account_type, slot = 36, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(cl_ord_id, slot = 37, tag = 11, "ClOrdID", STRING);
+    t::opt!(order_id, slot = 38, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 39, tag = 198, "SecondaryOrderID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 40, tag = 526, "SecondaryClOrdID", STRING);
+    t::comp!(exec_coll_grp, slot = 41, slots = 1, "ExecCollGrp", c::ExecCollGrp);
+    t::comp!(trd_coll_grp, slot = 42, slots = 1, "TrdCollGrp", c::TrdCollGrp);
+    t::comp!(instrument, slot = 43, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 86, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::opt!(settl_date, slot = 95, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(quantity, slot = 96, tag = 53, "Quantity", QTY);
+    t::opt!(qty_type, slot = 97, tag = 854, "QtyType", INT, e::QtyType);
+    t::opt!(currency, slot = 98, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 99, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(
+        und_instrmt_coll_grp, slot = 100, slots = 1, "UndInstrmtCollGrp",
+        c::UndInstrmtCollGrp
+    );
+    t::opt!(margin_excess, slot = 101, tag = 899, "MarginExcess", AMT);
+    t::opt!(total_net_value, slot = 102, tag = 900, "TotalNetValue", AMT);
+    t::opt!(cash_outstanding, slot = 103, tag = 901, "CashOutstanding", AMT);
+    t::comp!(
+        trd_reg_timestamps, slot = 104, slots = 1, "TrdRegTimestamps",
+        c::TrdRegTimestamps
+    );
+    t::opt!(side, slot = 105, tag = 54, "Side", CHAR, e::Side);
+    t::comp!(misc_fees_grp, slot = 106, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    t::opt!(price, slot = 107, tag = 44, "Price", PRICE);
+    t::opt!(price_type, slot = 108, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(accrued_interest_amt, slot = 109, tag = 159, "AccruedInterestAmt", AMT);
+    t::opt!(
+        end_accrued_interest_amt, slot = 110, tag = 920, "EndAccruedInterestAmt", AMT
+    );
+    t::opt!(start_cash, slot = 111, tag = 921, "StartCash", AMT);
+    t::opt!(end_cash, slot = 112, tag = 922, "EndCash", AMT);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 113, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(stipulations, slot = 121, slots = 1, "Stipulations", c::Stipulations);
+    t::comp!(
+        settl_instructions_data, slot = 122, slots = 5, "SettlInstructionsData",
+        c::SettlInstructionsData
+    );
+    t::opt!(trading_session_id, slot = 127, tag = 336, "TradingSessionID", STRING);
+    t::opt!(
+        trading_session_sub_id, slot = 128, tag = 625, "TradingSessionSubID", STRING
+    );
+    t::opt!(settl_sess_id, slot = 129, tag = 716, "SettlSessID", STRING, e::SettlSessId);
+    t::opt!(settl_sess_sub_id, slot = 130, tag = 717, "SettlSessSubID", STRING);
+    t::opt!(
+        clearing_business_date, slot = 131, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(text, slot = 132, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 133, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 134, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `CollateralAssignment`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CollateralAssignmentBuilder<'b> {
+    /// `CollAsgnID` (902), STRING, required.
+    pub coll_asgn_id: Option<v::FixStr<'b>>,
+    /// `CollReqID` (894), STRING.
+    pub coll_req_id: Option<v::FixStr<'b>>,
+    /// `CollAsgnReason` (895), INT, required.
+    pub coll_asgn_reason: Option<e::CollAsgnReason<'b>>,
+    /// `CollAsgnTransType` (903), INT, required.
+    pub coll_asgn_trans_type: Option<e::CollAsgnTransType<'b>>,
+    /// `CollAsgnRefID` (907), STRING.
+    pub coll_asgn_ref_id: Option<v::FixStr<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    pub expire_time: Option<v::UtcTimestamp>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// The `ExecCollGrp` component.
+    pub exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>>,
+    /// The `TrdCollGrp` component.
+    pub trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `Quantity` (53), QTY.
+    pub quantity: Option<v::Decimal>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtCollGrp` component.
+    pub und_instrmt_coll_grp: Option<c::UndInstrmtCollGrpBuilder<'b>>,
+    /// `MarginExcess` (899), AMT.
+    pub margin_excess: Option<v::Decimal>,
+    /// `TotalNetValue` (900), AMT.
+    pub total_net_value: Option<v::Decimal>,
+    /// `CashOutstanding` (901), AMT.
+    pub cash_outstanding: Option<v::Decimal>,
+    /// The `TrdRegTimestamps` component.
+    pub trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// The `MiscFeesGrp` component.
+    pub misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `AccruedInterestAmt` (159), AMT.
+    pub accrued_interest_amt: Option<v::Decimal>,
+    /// `EndAccruedInterestAmt` (920), AMT.
+    pub end_accrued_interest_amt: Option<v::Decimal>,
+    /// `StartCash` (921), AMT.
+    pub start_cash: Option<v::Decimal>,
+    /// `EndCash` (922), AMT.
+    pub end_cash: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// The `SettlInstructionsData` component.
+    pub settl_instructions_data: Option<c::SettlInstructionsDataBuilder<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SettlSessID` (716), STRING.
+    pub settl_sess_id: Option<e::SettlSessId<'b>>,
+    /// `SettlSessSubID` (717), STRING.
+    pub settl_sess_sub_id: Option<v::FixStr<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> CollateralAssignmentBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        coll_asgn_id: v::FixStr<'b>,
+        coll_asgn_reason: e::CollAsgnReason<'b>,
+        coll_asgn_trans_type: e::CollAsgnTransType<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            coll_asgn_id: Some(coll_asgn_id),
+            coll_asgn_reason: Some(coll_asgn_reason),
+            coll_asgn_trans_type: Some(coll_asgn_trans_type),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `CollateralAssignment`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CollateralAssignmentBuilder(coll_asgn_id: v::FixStr<'b>, coll_asgn_reason: e::CollAsgnReason<'b>, coll_asgn_trans_type: e::CollAsgnTransType<'b>, transact_time: v::UtcTimestamp) message b"AY" {
-        coll_asgn_id: Option<v::FixStr<'b>> = req(902, "CollAsgnID", STRING);
-        coll_req_id: Option<v::FixStr<'b>> = opt(894, "CollReqID", STRING);
-        coll_asgn_reason: Option<e::CollAsgnReason<'b>> = req(895, "CollAsgnReason", INT);
-        coll_asgn_trans_type: Option<e::CollAsgnTransType<'b>> = req(903, "CollAsgnTransType", INT);
-        coll_asgn_ref_id: Option<v::FixStr<'b>> = opt(907, "CollAsgnRefID", STRING);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        expire_time: Option<v::UtcTimestamp> = opt(126, "ExpireTime", UTCTIMESTAMP);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>> = comp("ExecCollGrp");
-        trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>> = comp("TrdCollGrp");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        quantity: Option<v::Decimal> = opt(53, "Quantity", QTY);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_coll_grp: Option<c::UndInstrmtCollGrpBuilder<'b>> = comp("UndInstrmtCollGrp");
-        margin_excess: Option<v::Decimal> = opt(899, "MarginExcess", AMT);
-        total_net_value: Option<v::Decimal> = opt(900, "TotalNetValue", AMT);
-        cash_outstanding: Option<v::Decimal> = opt(901, "CashOutstanding", AMT);
-        trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>> = comp("TrdRegTimestamps");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>> = comp("MiscFeesGrp");
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
-        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
-        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
-        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        settl_instructions_data: Option<c::SettlInstructionsDataBuilder<'b>> = comp("SettlInstructionsData");
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        settl_sess_id: Option<e::SettlSessId<'b>> = opt(716, "SettlSessID", STRING);
-        settl_sess_sub_id: Option<v::FixStr<'b>> = opt(717, "SettlSessSubID", STRING);
-        clearing_business_date: Option<v::LocalMktDate> = opt(715, "ClearingBusinessDate", LOCALMKTDATE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    CollateralAssignmentBuilder { coll_asgn_id(902), coll_req_id(894),
+    coll_asgn_reason(895), coll_asgn_trans_type(903), coll_asgn_ref_id(907),
+    transact_time(60), expire_time(126), parties(comp), account(1), account_type(581),
+    cl_ord_id(11), order_id(37), secondary_order_id(198), secondary_cl_ord_id(526),
+    exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp), financing_details(comp),
+    settl_date(64), quantity(53), qty_type(854), currency(15), instrmt_leg_grp(comp),
+    und_instrmt_coll_grp(comp), margin_excess(899), total_net_value(900),
+    cash_outstanding(901), trd_reg_timestamps(comp), side(54), misc_fees_grp(comp),
+    price(44), price_type(423), accrued_interest_amt(159), end_accrued_interest_amt(920),
+    start_cash(921), end_cash(922), spread_or_benchmark_curve_data(comp),
+    stipulations(comp), settl_instructions_data(comp), trading_session_id(336),
+    trading_session_sub_id(625), settl_sess_id(716), settl_sess_sub_id(717),
+    clearing_business_date(715), text(58), encoded_text(data = 355, length = 354) },
+    msg_type = b"AY", header = c::HeaderBuilder
+);
+impl CollateralAssignment<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        coll_asgn_id: v::FixStr<'b>,
+        coll_asgn_reason: e::CollAsgnReason<'b>,
+        coll_asgn_trans_type: e::CollAsgnTransType<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> CollateralAssignmentBuilder<'b> {
+        CollateralAssignmentBuilder::new(
+            coll_asgn_id,
+            coll_asgn_reason,
+            coll_asgn_trans_type,
+            transact_time,
+        )
     }
 }
 /// The body table of `CollateralResponse` (MsgType `AZ`).
@@ -8426,98 +14567,215 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `CollateralResponse` (MsgType `AZ`, app): a read view; getters are `O(1)`.
-    message CollateralResponse[129] = COLLATERAL_RESPONSE(b"AZ", 27, 126, 3)
-    builder CollateralResponseBuilder(coll_resp_id: v::FixStr<'b>, coll_asgn_id: v::FixStr<'b>, coll_asgn_reason: e::CollAsgnReason<'b>, coll_asgn_resp_type: e::CollAsgnRespType<'b>, transact_time: v::UtcTimestamp) {
-        req coll_resp_id(27, 904, "CollRespID", STRING, v::FixStr<'a>);
-        req coll_asgn_id(28, 902, "CollAsgnID", STRING, v::FixStr<'a>);
-        opt coll_req_id(29, 894, "CollReqID", STRING, v::FixStr<'a>);
-        req coll_asgn_reason(30, 895, "CollAsgnReason", INT, e::CollAsgnReason<'a>);
-        opt coll_asgn_trans_type(31, 903, "CollAsgnTransType", INT, e::CollAsgnTransType<'a>);
-        req coll_asgn_resp_type(32, 905, "CollAsgnRespType", INT, e::CollAsgnRespType<'a>);
-        opt coll_asgn_reject_reason(33, 906, "CollAsgnRejectReason", INT, e::CollAsgnRejectReason<'a>);
-        req transact_time(34, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        comp parties(35, 1, "Parties", c::Parties);
-        opt account(36, 1, "Account", STRING, v::FixStr<'a>);
-        opt account_type(37, 581, "AccountType", INT, e::AccountType<'a>);
-        opt cl_ord_id(38, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt order_id(39, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(40, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(41, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        comp exec_coll_grp(42, 1, "ExecCollGrp", c::ExecCollGrp);
-        comp trd_coll_grp(43, 1, "TrdCollGrp", c::TrdCollGrp);
-        comp instrument(44, 43, "Instrument", c::Instrument);
-        comp financing_details(87, 9, "FinancingDetails", c::FinancingDetails);
-        opt settl_date(96, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt quantity(97, 53, "Quantity", QTY, v::Decimal);
-        opt qty_type(98, 854, "QtyType", INT, e::QtyType<'a>);
-        opt currency(99, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(100, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_coll_grp(101, 1, "UndInstrmtCollGrp", c::UndInstrmtCollGrp);
-        opt margin_excess(102, 899, "MarginExcess", AMT, v::Decimal);
-        opt total_net_value(103, 900, "TotalNetValue", AMT, v::Decimal);
-        opt cash_outstanding(104, 901, "CashOutstanding", AMT, v::Decimal);
-        comp trd_reg_timestamps(105, 1, "TrdRegTimestamps", c::TrdRegTimestamps);
-        opt side(106, 54, "Side", CHAR, e::Side);
-        comp misc_fees_grp(107, 1, "MiscFeesGrp", c::MiscFeesGrp);
-        opt price(108, 44, "Price", PRICE, v::Decimal);
-        opt price_type(109, 423, "PriceType", INT, e::PriceType<'a>);
-        opt accrued_interest_amt(110, 159, "AccruedInterestAmt", AMT, v::Decimal);
-        opt end_accrued_interest_amt(111, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
-        opt start_cash(112, 921, "StartCash", AMT, v::Decimal);
-        opt end_cash(113, 922, "EndCash", AMT, v::Decimal);
-        comp spread_or_benchmark_curve_data(114, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp stipulations(122, 1, "Stipulations", c::Stipulations);
-        opt text(123, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(124, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(125, 355, "EncodedText", DATA);
+t::message!(
+    CollateralResponse, "CollateralResponse", app, msg_type = "AZ", slots = 129, def =
+    COLLATERAL_RESPONSE, header = c::Header(0..27), trailer = c::Trailer(126..129),
+);
+impl<'a> CollateralResponse<'a> {
+    t::req!(coll_resp_id, slot = 27, tag = 904, "CollRespID", STRING);
+    t::req!(coll_asgn_id, slot = 28, tag = 902, "CollAsgnID", STRING);
+    t::opt!(coll_req_id, slot = 29, tag = 894, "CollReqID", STRING);
+    t::req!(
+        coll_asgn_reason, slot = 30, tag = 895, "CollAsgnReason", INT, e::CollAsgnReason
+    );
+    t::opt!(
+        coll_asgn_trans_type, slot = 31, tag = 903, "CollAsgnTransType", INT,
+        e::CollAsgnTransType
+    );
+    t::req!(
+        coll_asgn_resp_type, slot = 32, tag = 905, "CollAsgnRespType", INT,
+        e::CollAsgnRespType
+    );
+    t::opt!(
+        coll_asgn_reject_reason, slot = 33, tag = 906, "CollAsgnRejectReason", INT,
+        e::CollAsgnRejectReason
+    );
+    t::req!(transact_time, slot = 34, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::comp!(parties, slot = 35, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 36, tag = 1, "Account", STRING);
+    t::opt!(account_type, slot = 37, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(cl_ord_id, slot = 38, tag = 11, "ClOrdID", STRING);
+    t::opt!(order_id, slot = 39, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 40, tag = 198, "SecondaryOrderID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 41, tag = 526, "SecondaryClOrdID", STRING);
+    t::comp!(exec_coll_grp, slot = 42, slots = 1, "ExecCollGrp", c::ExecCollGrp);
+    t::comp!(trd_coll_grp, slot = 43, slots = 1, "TrdCollGrp", c::TrdCollGrp);
+    t::comp!(instrument, slot = 44, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 87, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::opt!(settl_date, slot = 96, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(quantity, slot = 97, tag = 53, "Quantity", QTY);
+    t::opt!(qty_type, slot = 98, tag = 854, "QtyType", INT, e::QtyType);
+    t::opt!(currency, slot = 99, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 100, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(
+        und_instrmt_coll_grp, slot = 101, slots = 1, "UndInstrmtCollGrp",
+        c::UndInstrmtCollGrp
+    );
+    t::opt!(margin_excess, slot = 102, tag = 899, "MarginExcess", AMT);
+    t::opt!(total_net_value, slot = 103, tag = 900, "TotalNetValue", AMT);
+    t::opt!(cash_outstanding, slot = 104, tag = 901, "CashOutstanding", AMT);
+    t::comp!(
+        trd_reg_timestamps, slot = 105, slots = 1, "TrdRegTimestamps",
+        c::TrdRegTimestamps
+    );
+    t::opt!(side, slot = 106, tag = 54, "Side", CHAR, e::Side);
+    t::comp!(misc_fees_grp, slot = 107, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    t::opt!(price, slot = 108, tag = 44, "Price", PRICE);
+    t::opt!(price_type, slot = 109, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(accrued_interest_amt, slot = 110, tag = 159, "AccruedInterestAmt", AMT);
+    t::opt!(
+        end_accrued_interest_amt, slot = 111, tag = 920, "EndAccruedInterestAmt", AMT
+    );
+    t::opt!(start_cash, slot = 112, tag = 921, "StartCash", AMT);
+    t::opt!(end_cash, slot = 113, tag = 922, "EndCash", AMT);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 114, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(stipulations, slot = 122, slots = 1, "Stipulations", c::Stipulations);
+    t::opt!(text, slot = 123, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 124, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 125, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `CollateralResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CollateralResponseBuilder<'b> {
+    /// `CollRespID` (904), STRING, required.
+    pub coll_resp_id: Option<v::FixStr<'b>>,
+    /// `CollAsgnID` (902), STRING, required.
+    pub coll_asgn_id: Option<v::FixStr<'b>>,
+    /// `CollReqID` (894), STRING.
+    pub coll_req_id: Option<v::FixStr<'b>>,
+    /// `CollAsgnReason` (895), INT, required.
+    pub coll_asgn_reason: Option<e::CollAsgnReason<'b>>,
+    /// `CollAsgnTransType` (903), INT.
+    pub coll_asgn_trans_type: Option<e::CollAsgnTransType<'b>>,
+    /// `CollAsgnRespType` (905), INT, required.
+    pub coll_asgn_resp_type: Option<e::CollAsgnRespType<'b>>,
+    /// `CollAsgnRejectReason` (906), INT.
+    pub coll_asgn_reject_reason: Option<e::CollAsgnRejectReason<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// The `ExecCollGrp` component.
+    pub exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>>,
+    /// The `TrdCollGrp` component.
+    pub trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `Quantity` (53), QTY.
+    pub quantity: Option<v::Decimal>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtCollGrp` component.
+    pub und_instrmt_coll_grp: Option<c::UndInstrmtCollGrpBuilder<'b>>,
+    /// `MarginExcess` (899), AMT.
+    pub margin_excess: Option<v::Decimal>,
+    /// `TotalNetValue` (900), AMT.
+    pub total_net_value: Option<v::Decimal>,
+    /// `CashOutstanding` (901), AMT.
+    pub cash_outstanding: Option<v::Decimal>,
+    /// The `TrdRegTimestamps` component.
+    pub trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// The `MiscFeesGrp` component.
+    pub misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `AccruedInterestAmt` (159), AMT.
+    pub accrued_interest_amt: Option<v::Decimal>,
+    /// `EndAccruedInterestAmt` (920), AMT.
+    pub end_accrued_interest_amt: Option<v::Decimal>,
+    /// `StartCash` (921), AMT.
+    pub start_cash: Option<v::Decimal>,
+    /// `EndCash` (922), AMT.
+    pub end_cash: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> CollateralResponseBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        coll_resp_id: v::FixStr<'b>,
+        coll_asgn_id: v::FixStr<'b>,
+        coll_asgn_reason: e::CollAsgnReason<'b>,
+        coll_asgn_resp_type: e::CollAsgnRespType<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            coll_resp_id: Some(coll_resp_id),
+            coll_asgn_id: Some(coll_asgn_id),
+            coll_asgn_reason: Some(coll_asgn_reason),
+            coll_asgn_resp_type: Some(coll_asgn_resp_type),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `CollateralResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CollateralResponseBuilder(coll_resp_id: v::FixStr<'b>, coll_asgn_id: v::FixStr<'b>, coll_asgn_reason: e::CollAsgnReason<'b>, coll_asgn_resp_type: e::CollAsgnRespType<'b>, transact_time: v::UtcTimestamp) message b"AZ" {
-        coll_resp_id: Option<v::FixStr<'b>> = req(904, "CollRespID", STRING);
-        coll_asgn_id: Option<v::FixStr<'b>> = req(902, "CollAsgnID", STRING);
-        coll_req_id: Option<v::FixStr<'b>> = opt(894, "CollReqID", STRING);
-        coll_asgn_reason: Option<e::CollAsgnReason<'b>> = req(895, "CollAsgnReason", INT);
-        coll_asgn_trans_type: Option<e::CollAsgnTransType<'b>> = opt(903, "CollAsgnTransType", INT);
-        coll_asgn_resp_type: Option<e::CollAsgnRespType<'b>> = req(905, "CollAsgnRespType", INT);
-        coll_asgn_reject_reason: Option<e::CollAsgnRejectReason<'b>> = opt(906, "CollAsgnRejectReason", INT);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>> = comp("ExecCollGrp");
-        trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>> = comp("TrdCollGrp");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        quantity: Option<v::Decimal> = opt(53, "Quantity", QTY);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_coll_grp: Option<c::UndInstrmtCollGrpBuilder<'b>> = comp("UndInstrmtCollGrp");
-        margin_excess: Option<v::Decimal> = opt(899, "MarginExcess", AMT);
-        total_net_value: Option<v::Decimal> = opt(900, "TotalNetValue", AMT);
-        cash_outstanding: Option<v::Decimal> = opt(901, "CashOutstanding", AMT);
-        trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>> = comp("TrdRegTimestamps");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>> = comp("MiscFeesGrp");
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
-        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
-        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
-        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    CollateralResponseBuilder { coll_resp_id(904), coll_asgn_id(902), coll_req_id(894),
+    coll_asgn_reason(895), coll_asgn_trans_type(903), coll_asgn_resp_type(905),
+    coll_asgn_reject_reason(906), transact_time(60), parties(comp), account(1),
+    account_type(581), cl_ord_id(11), order_id(37), secondary_order_id(198),
+    secondary_cl_ord_id(526), exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp),
+    financing_details(comp), settl_date(64), quantity(53), qty_type(854), currency(15),
+    instrmt_leg_grp(comp), und_instrmt_coll_grp(comp), margin_excess(899),
+    total_net_value(900), cash_outstanding(901), trd_reg_timestamps(comp), side(54),
+    misc_fees_grp(comp), price(44), price_type(423), accrued_interest_amt(159),
+    end_accrued_interest_amt(920), start_cash(921), end_cash(922),
+    spread_or_benchmark_curve_data(comp), stipulations(comp), text(58), encoded_text(data
+    = 355, length = 354) }, msg_type = b"AZ", header = c::HeaderBuilder
+);
+impl CollateralResponse<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        coll_resp_id: v::FixStr<'b>,
+        coll_asgn_id: v::FixStr<'b>,
+        coll_asgn_reason: e::CollAsgnReason<'b>,
+        coll_asgn_resp_type: e::CollAsgnRespType<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> CollateralResponseBuilder<'b> {
+        CollateralResponseBuilder::new(
+            coll_resp_id,
+            coll_asgn_id,
+            coll_asgn_reason,
+            coll_asgn_resp_type,
+            transact_time,
+        )
     }
 }
 /// The body table of `CollateralReport` (MsgType `BA`).
@@ -8591,104 +14849,201 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `CollateralReport` (MsgType `BA`, app): a read view; getters are `O(1)`.
-    message CollateralReport[136] = COLLATERAL_REPORT(b"BA", 27, 133, 3)
-    builder CollateralReportBuilder(coll_rpt_id: v::FixStr<'b>, coll_status: e::CollStatus<'b>) {
-        req coll_rpt_id(27, 908, "CollRptID", STRING, v::FixStr<'a>);
-        opt coll_inquiry_id(28, 909, "CollInquiryID", STRING, v::FixStr<'a>);
-        req coll_status(29, 910, "CollStatus", INT, e::CollStatus<'a>);
-        opt tot_num_reports(30, 911, "TotNumReports", INT, i64);
-        opt last_rpt_requested(31, 912, "LastRptRequested", BOOLEAN, bool);
-        comp parties(32, 1, "Parties", c::Parties);
-        opt account(33, 1, "Account", STRING, v::FixStr<'a>);
-        opt account_type(34, 581, "AccountType", INT, e::AccountType<'a>);
-        opt cl_ord_id(35, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt order_id(36, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(37, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(38, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        comp exec_coll_grp(39, 1, "ExecCollGrp", c::ExecCollGrp);
-        comp trd_coll_grp(40, 1, "TrdCollGrp", c::TrdCollGrp);
-        comp instrument(41, 43, "Instrument", c::Instrument);
-        comp financing_details(84, 9, "FinancingDetails", c::FinancingDetails);
-        opt settl_date(93, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt quantity(94, 53, "Quantity", QTY, v::Decimal);
-        opt qty_type(95, 854, "QtyType", INT, e::QtyType<'a>);
-        opt currency(96, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(97, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_grp(98, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt margin_excess(99, 899, "MarginExcess", AMT, v::Decimal);
-        opt total_net_value(100, 900, "TotalNetValue", AMT, v::Decimal);
-        opt cash_outstanding(101, 901, "CashOutstanding", AMT, v::Decimal);
-        comp trd_reg_timestamps(102, 1, "TrdRegTimestamps", c::TrdRegTimestamps);
-        opt side(103, 54, "Side", CHAR, e::Side);
-        comp misc_fees_grp(104, 1, "MiscFeesGrp", c::MiscFeesGrp);
-        opt price(105, 44, "Price", PRICE, v::Decimal);
-        opt price_type(106, 423, "PriceType", INT, e::PriceType<'a>);
-        opt accrued_interest_amt(107, 159, "AccruedInterestAmt", AMT, v::Decimal);
-        opt end_accrued_interest_amt(108, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
-        opt start_cash(109, 921, "StartCash", AMT, v::Decimal);
-        opt end_cash(110, 922, "EndCash", AMT, v::Decimal);
-        comp spread_or_benchmark_curve_data(111, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp stipulations(119, 1, "Stipulations", c::Stipulations);
-        comp settl_instructions_data(120, 5, "SettlInstructionsData", c::SettlInstructionsData);
-        opt trading_session_id(125, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(126, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt settl_sess_id(127, 716, "SettlSessID", STRING, e::SettlSessId<'a>);
-        opt settl_sess_sub_id(128, 717, "SettlSessSubID", STRING, v::FixStr<'a>);
-        opt clearing_business_date(129, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt text(130, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(131, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(132, 355, "EncodedText", DATA);
+t::message!(
+    CollateralReport, "CollateralReport", app, msg_type = "BA", slots = 136, def =
+    COLLATERAL_REPORT, header = c::Header(0..27), trailer = c::Trailer(133..136),
+);
+impl<'a> CollateralReport<'a> {
+    t::req!(coll_rpt_id, slot = 27, tag = 908, "CollRptID", STRING);
+    t::opt!(coll_inquiry_id, slot = 28, tag = 909, "CollInquiryID", STRING);
+    t::req!(coll_status, slot = 29, tag = 910, "CollStatus", INT, e::CollStatus);
+    t::opt!(tot_num_reports, slot = 30, tag = 911, "TotNumReports", INT);
+    t::opt!(last_rpt_requested, slot = 31, tag = 912, "LastRptRequested", BOOLEAN);
+    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
+    t::opt!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(cl_ord_id, slot = 35, tag = 11, "ClOrdID", STRING);
+    t::opt!(order_id, slot = 36, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 37, tag = 198, "SecondaryOrderID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 38, tag = 526, "SecondaryClOrdID", STRING);
+    t::comp!(exec_coll_grp, slot = 39, slots = 1, "ExecCollGrp", c::ExecCollGrp);
+    t::comp!(trd_coll_grp, slot = 40, slots = 1, "TrdCollGrp", c::TrdCollGrp);
+    t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 84, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::opt!(settl_date, slot = 93, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(quantity, slot = 94, tag = 53, "Quantity", QTY);
+    t::opt!(qty_type, slot = 95, tag = 854, "QtyType", INT, e::QtyType);
+    t::opt!(currency, slot = 96, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 97, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(margin_excess, slot = 99, tag = 899, "MarginExcess", AMT);
+    t::opt!(total_net_value, slot = 100, tag = 900, "TotalNetValue", AMT);
+    t::opt!(cash_outstanding, slot = 101, tag = 901, "CashOutstanding", AMT);
+    t::comp!(
+        trd_reg_timestamps, slot = 102, slots = 1, "TrdRegTimestamps",
+        c::TrdRegTimestamps
+    );
+    t::opt!(side, slot = 103, tag = 54, "Side", CHAR, e::Side);
+    t::comp!(misc_fees_grp, slot = 104, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
+    t::opt!(price, slot = 105, tag = 44, "Price", PRICE);
+    t::opt!(price_type, slot = 106, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(accrued_interest_amt, slot = 107, tag = 159, "AccruedInterestAmt", AMT);
+    t::opt!(
+        end_accrued_interest_amt, slot = 108, tag = 920, "EndAccruedInterestAmt", AMT
+    );
+    t::opt!(start_cash, slot = 109, tag = 921, "StartCash", AMT);
+    t::opt!(end_cash, slot = 110, tag = 922, "EndCash", AMT);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 111, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(stipulations, slot = 119, slots = 1, "Stipulations", c::Stipulations);
+    t::comp!(
+        settl_instructions_data, slot = 120, slots = 5, "SettlInstructionsData",
+        c::SettlInstructionsData
+    );
+    t::opt!(trading_session_id, slot = 125, tag = 336, "TradingSessionID", STRING);
+    t::opt!(
+        trading_session_sub_id, slot = 126, tag = 625, "TradingSessionSubID", STRING
+    );
+    t::opt!(settl_sess_id, slot = 127, tag = 716, "SettlSessID", STRING, e::SettlSessId);
+    t::opt!(settl_sess_sub_id, slot = 128, tag = 717, "SettlSessSubID", STRING);
+    t::opt!(
+        clearing_business_date, slot = 129, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(text, slot = 130, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 131, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 132, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `CollateralReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CollateralReportBuilder<'b> {
+    /// `CollRptID` (908), STRING, required.
+    pub coll_rpt_id: Option<v::FixStr<'b>>,
+    /// `CollInquiryID` (909), STRING.
+    pub coll_inquiry_id: Option<v::FixStr<'b>>,
+    /// `CollStatus` (910), INT, required.
+    pub coll_status: Option<e::CollStatus<'b>>,
+    /// `TotNumReports` (911), INT.
+    pub tot_num_reports: Option<i64>,
+    /// `LastRptRequested` (912), BOOLEAN.
+    pub last_rpt_requested: Option<bool>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// The `ExecCollGrp` component.
+    pub exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>>,
+    /// The `TrdCollGrp` component.
+    pub trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `Quantity` (53), QTY.
+    pub quantity: Option<v::Decimal>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `MarginExcess` (899), AMT.
+    pub margin_excess: Option<v::Decimal>,
+    /// `TotalNetValue` (900), AMT.
+    pub total_net_value: Option<v::Decimal>,
+    /// `CashOutstanding` (901), AMT.
+    pub cash_outstanding: Option<v::Decimal>,
+    /// The `TrdRegTimestamps` component.
+    pub trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// The `MiscFeesGrp` component.
+    pub misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `AccruedInterestAmt` (159), AMT.
+    pub accrued_interest_amt: Option<v::Decimal>,
+    /// `EndAccruedInterestAmt` (920), AMT.
+    pub end_accrued_interest_amt: Option<v::Decimal>,
+    /// `StartCash` (921), AMT.
+    pub start_cash: Option<v::Decimal>,
+    /// `EndCash` (922), AMT.
+    pub end_cash: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// The `SettlInstructionsData` component.
+    pub settl_instructions_data: Option<c::SettlInstructionsDataBuilder<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SettlSessID` (716), STRING.
+    pub settl_sess_id: Option<e::SettlSessId<'b>>,
+    /// `SettlSessSubID` (717), STRING.
+    pub settl_sess_sub_id: Option<v::FixStr<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> CollateralReportBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(coll_rpt_id: v::FixStr<'b>, coll_status: e::CollStatus<'b>) -> Self {
+        Self {
+            coll_rpt_id: Some(coll_rpt_id),
+            coll_status: Some(coll_status),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `CollateralReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CollateralReportBuilder(coll_rpt_id: v::FixStr<'b>, coll_status: e::CollStatus<'b>) message b"BA" {
-        coll_rpt_id: Option<v::FixStr<'b>> = req(908, "CollRptID", STRING);
-        coll_inquiry_id: Option<v::FixStr<'b>> = opt(909, "CollInquiryID", STRING);
-        coll_status: Option<e::CollStatus<'b>> = req(910, "CollStatus", INT);
-        tot_num_reports: Option<i64> = opt(911, "TotNumReports", INT);
-        last_rpt_requested: Option<bool> = opt(912, "LastRptRequested", BOOLEAN);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>> = comp("ExecCollGrp");
-        trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>> = comp("TrdCollGrp");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        quantity: Option<v::Decimal> = opt(53, "Quantity", QTY);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        margin_excess: Option<v::Decimal> = opt(899, "MarginExcess", AMT);
-        total_net_value: Option<v::Decimal> = opt(900, "TotalNetValue", AMT);
-        cash_outstanding: Option<v::Decimal> = opt(901, "CashOutstanding", AMT);
-        trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>> = comp("TrdRegTimestamps");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>> = comp("MiscFeesGrp");
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
-        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
-        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
-        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        settl_instructions_data: Option<c::SettlInstructionsDataBuilder<'b>> = comp("SettlInstructionsData");
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        settl_sess_id: Option<e::SettlSessId<'b>> = opt(716, "SettlSessID", STRING);
-        settl_sess_sub_id: Option<v::FixStr<'b>> = opt(717, "SettlSessSubID", STRING);
-        clearing_business_date: Option<v::LocalMktDate> = opt(715, "ClearingBusinessDate", LOCALMKTDATE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    CollateralReportBuilder { coll_rpt_id(908), coll_inquiry_id(909), coll_status(910),
+    tot_num_reports(911), last_rpt_requested(912), parties(comp), account(1),
+    account_type(581), cl_ord_id(11), order_id(37), secondary_order_id(198),
+    secondary_cl_ord_id(526), exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp),
+    financing_details(comp), settl_date(64), quantity(53), qty_type(854), currency(15),
+    instrmt_leg_grp(comp), und_instrmt_grp(comp), margin_excess(899),
+    total_net_value(900), cash_outstanding(901), trd_reg_timestamps(comp), side(54),
+    misc_fees_grp(comp), price(44), price_type(423), accrued_interest_amt(159),
+    end_accrued_interest_amt(920), start_cash(921), end_cash(922),
+    spread_or_benchmark_curve_data(comp), stipulations(comp),
+    settl_instructions_data(comp), trading_session_id(336), trading_session_sub_id(625),
+    settl_sess_id(716), settl_sess_sub_id(717), clearing_business_date(715), text(58),
+    encoded_text(data = 355, length = 354) }, msg_type = b"BA", header = c::HeaderBuilder
+);
+impl CollateralReport<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        coll_rpt_id: v::FixStr<'b>,
+        coll_status: e::CollStatus<'b>,
+    ) -> CollateralReportBuilder<'b> {
+        CollateralReportBuilder::new(coll_rpt_id, coll_status)
     }
 }
 /// The body table of `CollateralInquiry` (MsgType `BB`).
@@ -8761,102 +15116,200 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `CollateralInquiry` (MsgType `BB`, app): a read view; getters are `O(1)`.
-    message CollateralInquiry[135] = COLLATERAL_INQUIRY(b"BB", 27, 132, 3)
-    builder CollateralInquiryBuilder() {
-        opt coll_inquiry_id(27, 909, "CollInquiryID", STRING, v::FixStr<'a>);
-        comp coll_inq_qual_grp(28, 1, "CollInqQualGrp", c::CollInqQualGrp);
-        opt subscription_request_type(29, 263, "SubscriptionRequestType", CHAR, e::SubscriptionRequestType);
-        opt response_transport_type(30, 725, "ResponseTransportType", INT, e::ResponseTransportType<'a>);
-        opt response_destination(31, 726, "ResponseDestination", STRING, v::FixStr<'a>);
-        comp parties(32, 1, "Parties", c::Parties);
-        opt account(33, 1, "Account", STRING, v::FixStr<'a>);
-        opt account_type(34, 581, "AccountType", INT, e::AccountType<'a>);
-        opt cl_ord_id(35, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt order_id(36, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(37, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(38, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        comp exec_coll_grp(39, 1, "ExecCollGrp", c::ExecCollGrp);
-        comp trd_coll_grp(40, 1, "TrdCollGrp", c::TrdCollGrp);
-        comp instrument(41, 43, "Instrument", c::Instrument);
-        comp financing_details(84, 9, "FinancingDetails", c::FinancingDetails);
-        opt settl_date(93, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt quantity(94, 53, "Quantity", QTY, v::Decimal);
-        opt qty_type(95, 854, "QtyType", INT, e::QtyType<'a>);
-        opt currency(96, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(97, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_grp(98, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt margin_excess(99, 899, "MarginExcess", AMT, v::Decimal);
-        opt total_net_value(100, 900, "TotalNetValue", AMT, v::Decimal);
-        opt cash_outstanding(101, 901, "CashOutstanding", AMT, v::Decimal);
-        comp trd_reg_timestamps(102, 1, "TrdRegTimestamps", c::TrdRegTimestamps);
-        opt side(103, 54, "Side", CHAR, e::Side);
-        opt price(104, 44, "Price", PRICE, v::Decimal);
-        opt price_type(105, 423, "PriceType", INT, e::PriceType<'a>);
-        opt accrued_interest_amt(106, 159, "AccruedInterestAmt", AMT, v::Decimal);
-        opt end_accrued_interest_amt(107, 920, "EndAccruedInterestAmt", AMT, v::Decimal);
-        opt start_cash(108, 921, "StartCash", AMT, v::Decimal);
-        opt end_cash(109, 922, "EndCash", AMT, v::Decimal);
-        comp spread_or_benchmark_curve_data(110, 8, "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData);
-        comp stipulations(118, 1, "Stipulations", c::Stipulations);
-        comp settl_instructions_data(119, 5, "SettlInstructionsData", c::SettlInstructionsData);
-        opt trading_session_id(124, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(125, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt settl_sess_id(126, 716, "SettlSessID", STRING, e::SettlSessId<'a>);
-        opt settl_sess_sub_id(127, 717, "SettlSessSubID", STRING, v::FixStr<'a>);
-        opt clearing_business_date(128, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt text(129, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(130, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(131, 355, "EncodedText", DATA);
+t::message!(
+    CollateralInquiry, "CollateralInquiry", app, msg_type = "BB", slots = 135, def =
+    COLLATERAL_INQUIRY, header = c::Header(0..27), trailer = c::Trailer(132..135),
+);
+impl<'a> CollateralInquiry<'a> {
+    t::opt!(coll_inquiry_id, slot = 27, tag = 909, "CollInquiryID", STRING);
+    t::comp!(
+        coll_inq_qual_grp, slot = 28, slots = 1, "CollInqQualGrp", c::CollInqQualGrp
+    );
+    t::opt!(
+        subscription_request_type, slot = 29, tag = 263, "SubscriptionRequestType", CHAR,
+        e::SubscriptionRequestType
+    );
+    t::opt!(
+        response_transport_type, slot = 30, tag = 725, "ResponseTransportType", INT,
+        e::ResponseTransportType
+    );
+    t::opt!(response_destination, slot = 31, tag = 726, "ResponseDestination", STRING);
+    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
+    t::opt!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(cl_ord_id, slot = 35, tag = 11, "ClOrdID", STRING);
+    t::opt!(order_id, slot = 36, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 37, tag = 198, "SecondaryOrderID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 38, tag = 526, "SecondaryClOrdID", STRING);
+    t::comp!(exec_coll_grp, slot = 39, slots = 1, "ExecCollGrp", c::ExecCollGrp);
+    t::comp!(trd_coll_grp, slot = 40, slots = 1, "TrdCollGrp", c::TrdCollGrp);
+    t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 84, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::opt!(settl_date, slot = 93, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(quantity, slot = 94, tag = 53, "Quantity", QTY);
+    t::opt!(qty_type, slot = 95, tag = 854, "QtyType", INT, e::QtyType);
+    t::opt!(currency, slot = 96, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 97, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(margin_excess, slot = 99, tag = 899, "MarginExcess", AMT);
+    t::opt!(total_net_value, slot = 100, tag = 900, "TotalNetValue", AMT);
+    t::opt!(cash_outstanding, slot = 101, tag = 901, "CashOutstanding", AMT);
+    t::comp!(
+        trd_reg_timestamps, slot = 102, slots = 1, "TrdRegTimestamps",
+        c::TrdRegTimestamps
+    );
+    t::opt!(side, slot = 103, tag = 54, "Side", CHAR, e::Side);
+    t::opt!(price, slot = 104, tag = 44, "Price", PRICE);
+    t::opt!(price_type, slot = 105, tag = 423, "PriceType", INT, e::PriceType);
+    t::opt!(accrued_interest_amt, slot = 106, tag = 159, "AccruedInterestAmt", AMT);
+    t::opt!(
+        end_accrued_interest_amt, slot = 107, tag = 920, "EndAccruedInterestAmt", AMT
+    );
+    t::opt!(start_cash, slot = 108, tag = 921, "StartCash", AMT);
+    t::opt!(end_cash, slot = 109, tag = 922, "EndCash", AMT);
+    t::comp!(
+        spread_or_benchmark_curve_data, slot = 110, slots = 8,
+        "SpreadOrBenchmarkCurveData", c::SpreadOrBenchmarkCurveData
+    );
+    t::comp!(stipulations, slot = 118, slots = 1, "Stipulations", c::Stipulations);
+    t::comp!(
+        settl_instructions_data, slot = 119, slots = 5, "SettlInstructionsData",
+        c::SettlInstructionsData
+    );
+    t::opt!(trading_session_id, slot = 124, tag = 336, "TradingSessionID", STRING);
+    t::opt!(
+        trading_session_sub_id, slot = 125, tag = 625, "TradingSessionSubID", STRING
+    );
+    t::opt!(settl_sess_id, slot = 126, tag = 716, "SettlSessID", STRING, e::SettlSessId);
+    t::opt!(settl_sess_sub_id, slot = 127, tag = 717, "SettlSessSubID", STRING);
+    t::opt!(
+        clearing_business_date, slot = 128, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(text, slot = 129, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 130, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 131, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `CollateralInquiry`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CollateralInquiryBuilder<'b> {
+    /// `CollInquiryID` (909), STRING.
+    pub coll_inquiry_id: Option<v::FixStr<'b>>,
+    /// The `CollInqQualGrp` component.
+    pub coll_inq_qual_grp: Option<c::CollInqQualGrpBuilder<'b>>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: Option<e::SubscriptionRequestType>,
+    /// `ResponseTransportType` (725), INT.
+    pub response_transport_type: Option<e::ResponseTransportType<'b>>,
+    /// `ResponseDestination` (726), STRING.
+    pub response_destination: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// The `ExecCollGrp` component.
+    pub exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>>,
+    /// The `TrdCollGrp` component.
+    pub trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `Quantity` (53), QTY.
+    pub quantity: Option<v::Decimal>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `MarginExcess` (899), AMT.
+    pub margin_excess: Option<v::Decimal>,
+    /// `TotalNetValue` (900), AMT.
+    pub total_net_value: Option<v::Decimal>,
+    /// `CashOutstanding` (901), AMT.
+    pub cash_outstanding: Option<v::Decimal>,
+    /// The `TrdRegTimestamps` component.
+    pub trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>>,
+    /// `Side` (54), CHAR.
+    pub side: Option<e::Side>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `PriceType` (423), INT.
+    pub price_type: Option<e::PriceType<'b>>,
+    /// `AccruedInterestAmt` (159), AMT.
+    pub accrued_interest_amt: Option<v::Decimal>,
+    /// `EndAccruedInterestAmt` (920), AMT.
+    pub end_accrued_interest_amt: Option<v::Decimal>,
+    /// `StartCash` (921), AMT.
+    pub start_cash: Option<v::Decimal>,
+    /// `EndCash` (922), AMT.
+    pub end_cash: Option<v::Decimal>,
+    /// The `SpreadOrBenchmarkCurveData` component.
+    pub spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>>,
+    /// The `Stipulations` component.
+    pub stipulations: Option<c::StipulationsBuilder<'b>>,
+    /// The `SettlInstructionsData` component.
+    pub settl_instructions_data: Option<c::SettlInstructionsDataBuilder<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SettlSessID` (716), STRING.
+    pub settl_sess_id: Option<e::SettlSessId<'b>>,
+    /// `SettlSessSubID` (717), STRING.
+    pub settl_sess_sub_id: Option<v::FixStr<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> CollateralInquiryBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `CollateralInquiry`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CollateralInquiryBuilder() message b"BB" {
-        coll_inquiry_id: Option<v::FixStr<'b>> = opt(909, "CollInquiryID", STRING);
-        coll_inq_qual_grp: Option<c::CollInqQualGrpBuilder<'b>> = comp("CollInqQualGrp");
-        subscription_request_type: Option<e::SubscriptionRequestType> = opt(263, "SubscriptionRequestType", CHAR);
-        response_transport_type: Option<e::ResponseTransportType<'b>> = opt(725, "ResponseTransportType", INT);
-        response_destination: Option<v::FixStr<'b>> = opt(726, "ResponseDestination", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>> = comp("ExecCollGrp");
-        trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>> = comp("TrdCollGrp");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        quantity: Option<v::Decimal> = opt(53, "Quantity", QTY);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        margin_excess: Option<v::Decimal> = opt(899, "MarginExcess", AMT);
-        total_net_value: Option<v::Decimal> = opt(900, "TotalNetValue", AMT);
-        cash_outstanding: Option<v::Decimal> = opt(901, "CashOutstanding", AMT);
-        trd_reg_timestamps: Option<c::TrdRegTimestampsBuilder<'b>> = comp("TrdRegTimestamps");
-        side: Option<e::Side> = opt(54, "Side", CHAR);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        price_type: Option<e::PriceType<'b>> = opt(423, "PriceType", INT);
-        accrued_interest_amt: Option<v::Decimal> = opt(159, "AccruedInterestAmt", AMT);
-        end_accrued_interest_amt: Option<v::Decimal> = opt(920, "EndAccruedInterestAmt", AMT);
-        start_cash: Option<v::Decimal> = opt(921, "StartCash", AMT);
-        end_cash: Option<v::Decimal> = opt(922, "EndCash", AMT);
-        spread_or_benchmark_curve_data: Option<c::SpreadOrBenchmarkCurveDataBuilder<'b>> = comp("SpreadOrBenchmarkCurveData");
-        stipulations: Option<c::StipulationsBuilder<'b>> = comp("Stipulations");
-        settl_instructions_data: Option<c::SettlInstructionsDataBuilder<'b>> = comp("SettlInstructionsData");
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        settl_sess_id: Option<e::SettlSessId<'b>> = opt(716, "SettlSessID", STRING);
-        settl_sess_sub_id: Option<v::FixStr<'b>> = opt(717, "SettlSessSubID", STRING);
-        clearing_business_date: Option<v::LocalMktDate> = opt(715, "ClearingBusinessDate", LOCALMKTDATE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    CollateralInquiryBuilder { coll_inquiry_id(909), coll_inq_qual_grp(comp),
+    subscription_request_type(263), response_transport_type(725),
+    response_destination(726), parties(comp), account(1), account_type(581),
+    cl_ord_id(11), order_id(37), secondary_order_id(198), secondary_cl_ord_id(526),
+    exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp), financing_details(comp),
+    settl_date(64), quantity(53), qty_type(854), currency(15), instrmt_leg_grp(comp),
+    und_instrmt_grp(comp), margin_excess(899), total_net_value(900),
+    cash_outstanding(901), trd_reg_timestamps(comp), side(54), price(44),
+    price_type(423), accrued_interest_amt(159), end_accrued_interest_amt(920),
+    start_cash(921), end_cash(922), spread_or_benchmark_curve_data(comp),
+    stipulations(comp), settl_instructions_data(comp), trading_session_id(336),
+    trading_session_sub_id(625), settl_sess_id(716), settl_sess_sub_id(717),
+    clearing_business_date(715), text(58), encoded_text(data = 355, length = 354) },
+    msg_type = b"BB", header = c::HeaderBuilder
+);
+impl CollateralInquiry<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> CollateralInquiryBuilder<'b> {
+        CollateralInquiryBuilder::new()
     }
 }
 /// The body table of `NetworkCounterpartySystemStatusRequest` (MsgType `BC`).
@@ -8886,21 +15339,59 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `NetworkCounterpartySystemStatusRequest` (MsgType `BC`, app): a read view; getters are `O(1)`.
-    message NetworkCounterpartySystemStatusRequest[33] = NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST(b"BC", 27, 30, 3)
-    builder NetworkCounterpartySystemStatusRequestBuilder(network_request_type: e::NetworkRequestType<'b>, network_request_id: v::FixStr<'b>) {
-        req network_request_type(27, 935, "NetworkRequestType", INT, e::NetworkRequestType<'a>);
-        req network_request_id(28, 933, "NetworkRequestID", STRING, v::FixStr<'a>);
-        comp comp_id_req_grp(29, 1, "CompIDReqGrp", c::CompIdReqGrp);
+t::message!(
+    NetworkCounterpartySystemStatusRequest, "NetworkCounterpartySystemStatusRequest",
+    app, msg_type = "BC", slots = 33, def = NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST,
+    header = c::Header(0..27), trailer = c::Trailer(30..33),
+);
+impl<'a> NetworkCounterpartySystemStatusRequest<'a> {
+    t::req!(
+        network_request_type, slot = 27, tag = 935, "NetworkRequestType", INT,
+        e::NetworkRequestType
+    );
+    t::req!(network_request_id, slot = 28, tag = 933, "NetworkRequestID", STRING);
+    t::comp!(comp_id_req_grp, slot = 29, slots = 1, "CompIDReqGrp", c::CompIdReqGrp);
+}
+/// Builds a `NetworkCounterpartySystemStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NetworkCounterpartySystemStatusRequestBuilder<'b> {
+    /// `NetworkRequestType` (935), INT, required.
+    pub network_request_type: Option<e::NetworkRequestType<'b>>,
+    /// `NetworkRequestID` (933), STRING, required.
+    pub network_request_id: Option<v::FixStr<'b>>,
+    /// The `CompIDReqGrp` component.
+    pub comp_id_req_grp: Option<c::CompIdReqGrpBuilder<'b>>,
+}
+impl<'b> NetworkCounterpartySystemStatusRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        network_request_type: e::NetworkRequestType<'b>,
+        network_request_id: v::FixStr<'b>,
+    ) -> Self {
+        Self {
+            network_request_type: Some(network_request_type),
+            network_request_id: Some(network_request_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `NetworkCounterpartySystemStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NetworkCounterpartySystemStatusRequestBuilder(network_request_type: e::NetworkRequestType<'b>, network_request_id: v::FixStr<'b>) message b"BC" {
-        network_request_type: Option<e::NetworkRequestType<'b>> = req(935, "NetworkRequestType", INT);
-        network_request_id: Option<v::FixStr<'b>> = req(933, "NetworkRequestID", STRING);
-        comp_id_req_grp: Option<c::CompIdReqGrpBuilder<'b>> = comp("CompIDReqGrp");
+t::build!(
+    NetworkCounterpartySystemStatusRequestBuilder { network_request_type(935),
+    network_request_id(933), comp_id_req_grp(comp) }, msg_type = b"BC", header =
+    c::HeaderBuilder
+);
+impl NetworkCounterpartySystemStatusRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        network_request_type: e::NetworkRequestType<'b>,
+        network_request_id: v::FixStr<'b>,
+    ) -> NetworkCounterpartySystemStatusRequestBuilder<'b> {
+        NetworkCounterpartySystemStatusRequestBuilder::new(
+            network_request_type,
+            network_request_id,
+        )
     }
 }
 /// The body table of `NetworkCounterpartySystemStatusResponse` (MsgType `BD`).
@@ -8930,25 +15421,69 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `NetworkCounterpartySystemStatusResponse` (MsgType `BD`, app): a read view; getters are `O(1)`.
-    message NetworkCounterpartySystemStatusResponse[35] = NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE(b"BD", 27, 32, 3)
-    builder NetworkCounterpartySystemStatusResponseBuilder(network_status_response_type: e::NetworkStatusResponseType<'b>, network_response_id: v::FixStr<'b>) {
-        req network_status_response_type(27, 937, "NetworkStatusResponseType", INT, e::NetworkStatusResponseType<'a>);
-        opt network_request_id(28, 933, "NetworkRequestID", STRING, v::FixStr<'a>);
-        req network_response_id(29, 932, "NetworkResponseID", STRING, v::FixStr<'a>);
-        opt last_network_response_id(30, 934, "LastNetworkResponseID", STRING, v::FixStr<'a>);
-        req_comp comp_id_stat_grp(31, 1, "CompIDStatGrp", c::CompIdStatGrp);
+t::message!(
+    NetworkCounterpartySystemStatusResponse, "NetworkCounterpartySystemStatusResponse",
+    app, msg_type = "BD", slots = 35, def = NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE,
+    header = c::Header(0..27), trailer = c::Trailer(32..35),
+);
+impl<'a> NetworkCounterpartySystemStatusResponse<'a> {
+    t::req!(
+        network_status_response_type, slot = 27, tag = 937, "NetworkStatusResponseType",
+        INT, e::NetworkStatusResponseType
+    );
+    t::opt!(network_request_id, slot = 28, tag = 933, "NetworkRequestID", STRING);
+    t::req!(network_response_id, slot = 29, tag = 932, "NetworkResponseID", STRING);
+    t::opt!(
+        last_network_response_id, slot = 30, tag = 934, "LastNetworkResponseID", STRING
+    );
+    t::req_comp!(
+        comp_id_stat_grp, slot = 31, slots = 1, "CompIDStatGrp", c::CompIdStatGrp
+    );
+}
+/// Builds a `NetworkCounterpartySystemStatusResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NetworkCounterpartySystemStatusResponseBuilder<'b> {
+    /// `NetworkStatusResponseType` (937), INT, required.
+    pub network_status_response_type: Option<e::NetworkStatusResponseType<'b>>,
+    /// `NetworkRequestID` (933), STRING.
+    pub network_request_id: Option<v::FixStr<'b>>,
+    /// `NetworkResponseID` (932), STRING, required.
+    pub network_response_id: Option<v::FixStr<'b>>,
+    /// `LastNetworkResponseID` (934), STRING.
+    pub last_network_response_id: Option<v::FixStr<'b>>,
+    /// The `CompIDStatGrp` component.
+    pub comp_id_stat_grp: Option<c::CompIdStatGrpBuilder<'b>>,
+}
+impl<'b> NetworkCounterpartySystemStatusResponseBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        network_status_response_type: e::NetworkStatusResponseType<'b>,
+        network_response_id: v::FixStr<'b>,
+    ) -> Self {
+        Self {
+            network_status_response_type: Some(network_status_response_type),
+            network_response_id: Some(network_response_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `NetworkCounterpartySystemStatusResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NetworkCounterpartySystemStatusResponseBuilder(network_status_response_type: e::NetworkStatusResponseType<'b>, network_response_id: v::FixStr<'b>) message b"BD" {
-        network_status_response_type: Option<e::NetworkStatusResponseType<'b>> = req(937, "NetworkStatusResponseType", INT);
-        network_request_id: Option<v::FixStr<'b>> = opt(933, "NetworkRequestID", STRING);
-        network_response_id: Option<v::FixStr<'b>> = req(932, "NetworkResponseID", STRING);
-        last_network_response_id: Option<v::FixStr<'b>> = opt(934, "LastNetworkResponseID", STRING);
-        comp_id_stat_grp: Option<c::CompIdStatGrpBuilder<'b>> = comp("CompIDStatGrp");
+t::build!(
+    NetworkCounterpartySystemStatusResponseBuilder { network_status_response_type(937),
+    network_request_id(933), network_response_id(932), last_network_response_id(934),
+    comp_id_stat_grp(comp) }, msg_type = b"BD", header = c::HeaderBuilder
+);
+impl NetworkCounterpartySystemStatusResponse<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        network_status_response_type: e::NetworkStatusResponseType<'b>,
+        network_response_id: v::FixStr<'b>,
+    ) -> NetworkCounterpartySystemStatusResponseBuilder<'b> {
+        NetworkCounterpartySystemStatusResponseBuilder::new(
+            network_status_response_type,
+            network_response_id,
+        )
     }
 }
 /// The body table of `UserRequest` (MsgType `BE`).
@@ -8978,28 +15513,68 @@ pub static USER_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `UserRequest` (MsgType `BE`, app): a read view; getters are `O(1)`.
-    message UserRequest[37] = USER_REQUEST(b"BE", 27, 34, 3)
-    builder UserRequestBuilder(user_request_id: v::FixStr<'b>, user_request_type: e::UserRequestType<'b>, username: v::FixStr<'b>) {
-        req user_request_id(27, 923, "UserRequestID", STRING, v::FixStr<'a>);
-        req user_request_type(28, 924, "UserRequestType", INT, e::UserRequestType<'a>);
-        req username(29, 553, "Username", STRING, v::FixStr<'a>);
-        opt password(30, 554, "Password", STRING, v::FixStr<'a>);
-        opt new_password(31, 925, "NewPassword", STRING, v::FixStr<'a>);
-        opt raw_data_length(32, 95, "RawDataLength", LENGTH, v::Length);
-        data raw_data(33, 96, "RawData", DATA);
+t::message!(
+    UserRequest, "UserRequest", app, msg_type = "BE", slots = 37, def = USER_REQUEST,
+    header = c::Header(0..27), trailer = c::Trailer(34..37),
+);
+impl<'a> UserRequest<'a> {
+    t::req!(user_request_id, slot = 27, tag = 923, "UserRequestID", STRING);
+    t::req!(
+        user_request_type, slot = 28, tag = 924, "UserRequestType", INT,
+        e::UserRequestType
+    );
+    t::req!(username, slot = 29, tag = 553, "Username", STRING);
+    t::opt!(password, slot = 30, tag = 554, "Password", STRING);
+    t::opt!(new_password, slot = 31, tag = 925, "NewPassword", STRING);
+    t::opt!(raw_data_length, slot = 32, tag = 95, "RawDataLength", LENGTH);
+    t::opt!(raw_data, slot = 33, tag = 96, "RawData", DATA);
+}
+/// Builds a `UserRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UserRequestBuilder<'b> {
+    /// `UserRequestID` (923), STRING, required.
+    pub user_request_id: Option<v::FixStr<'b>>,
+    /// `UserRequestType` (924), INT, required.
+    pub user_request_type: Option<e::UserRequestType<'b>>,
+    /// `Username` (553), STRING, required.
+    pub username: Option<v::FixStr<'b>>,
+    /// `Password` (554), STRING.
+    pub password: Option<v::FixStr<'b>>,
+    /// `NewPassword` (925), STRING.
+    pub new_password: Option<v::FixStr<'b>>,
+    /// `RawData` (96), DATA.
+    pub raw_data: Option<&'b [u8]>,
+}
+impl<'b> UserRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        user_request_id: v::FixStr<'b>,
+        user_request_type: e::UserRequestType<'b>,
+        username: v::FixStr<'b>,
+    ) -> Self {
+        Self {
+            user_request_id: Some(user_request_id),
+            user_request_type: Some(user_request_type),
+            username: Some(username),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `UserRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UserRequestBuilder(user_request_id: v::FixStr<'b>, user_request_type: e::UserRequestType<'b>, username: v::FixStr<'b>) message b"BE" {
-        user_request_id: Option<v::FixStr<'b>> = req(923, "UserRequestID", STRING);
-        user_request_type: Option<e::UserRequestType<'b>> = req(924, "UserRequestType", INT);
-        username: Option<v::FixStr<'b>> = req(553, "Username", STRING);
-        password: Option<v::FixStr<'b>> = opt(554, "Password", STRING);
-        new_password: Option<v::FixStr<'b>> = opt(925, "NewPassword", STRING);
-        raw_data: Option<&'b [u8]> = data(95, 96, "RawData", DATA);
+t::build!(
+    UserRequestBuilder { user_request_id(923), user_request_type(924), username(553),
+    password(554), new_password(925), raw_data(data = 96, length = 95) }, msg_type =
+    b"BE", header = c::HeaderBuilder
+);
+impl UserRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        user_request_id: v::FixStr<'b>,
+        user_request_type: e::UserRequestType<'b>,
+        username: v::FixStr<'b>,
+    ) -> UserRequestBuilder<'b> {
+        UserRequestBuilder::new(user_request_id, user_request_type, username)
     }
 }
 /// The body table of `UserResponse` (MsgType `BF`).
@@ -9029,23 +15604,51 @@ pub static USER_RESPONSE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `UserResponse` (MsgType `BF`, app): a read view; getters are `O(1)`.
-    message UserResponse[34] = USER_RESPONSE(b"BF", 27, 31, 3)
-    builder UserResponseBuilder(user_request_id: v::FixStr<'b>, username: v::FixStr<'b>) {
-        req user_request_id(27, 923, "UserRequestID", STRING, v::FixStr<'a>);
-        req username(28, 553, "Username", STRING, v::FixStr<'a>);
-        opt user_status(29, 926, "UserStatus", INT, e::UserStatus<'a>);
-        opt user_status_text(30, 927, "UserStatusText", STRING, v::FixStr<'a>);
+t::message!(
+    UserResponse, "UserResponse", app, msg_type = "BF", slots = 34, def = USER_RESPONSE,
+    header = c::Header(0..27), trailer = c::Trailer(31..34),
+);
+impl<'a> UserResponse<'a> {
+    t::req!(user_request_id, slot = 27, tag = 923, "UserRequestID", STRING);
+    t::req!(username, slot = 28, tag = 553, "Username", STRING);
+    t::opt!(user_status, slot = 29, tag = 926, "UserStatus", INT, e::UserStatus);
+    t::opt!(user_status_text, slot = 30, tag = 927, "UserStatusText", STRING);
+}
+/// Builds a `UserResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UserResponseBuilder<'b> {
+    /// `UserRequestID` (923), STRING, required.
+    pub user_request_id: Option<v::FixStr<'b>>,
+    /// `Username` (553), STRING, required.
+    pub username: Option<v::FixStr<'b>>,
+    /// `UserStatus` (926), INT.
+    pub user_status: Option<e::UserStatus<'b>>,
+    /// `UserStatusText` (927), STRING.
+    pub user_status_text: Option<v::FixStr<'b>>,
+}
+impl<'b> UserResponseBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(user_request_id: v::FixStr<'b>, username: v::FixStr<'b>) -> Self {
+        Self {
+            user_request_id: Some(user_request_id),
+            username: Some(username),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `UserResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    UserResponseBuilder(user_request_id: v::FixStr<'b>, username: v::FixStr<'b>) message b"BF" {
-        user_request_id: Option<v::FixStr<'b>> = req(923, "UserRequestID", STRING);
-        username: Option<v::FixStr<'b>> = req(553, "Username", STRING);
-        user_status: Option<e::UserStatus<'b>> = opt(926, "UserStatus", INT);
-        user_status_text: Option<v::FixStr<'b>> = opt(927, "UserStatusText", STRING);
+t::build!(
+    UserResponseBuilder { user_request_id(923), username(553), user_status(926),
+    user_status_text(927) }, msg_type = b"BF", header = c::HeaderBuilder
+);
+impl UserResponse<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        user_request_id: v::FixStr<'b>,
+        username: v::FixStr<'b>,
+    ) -> UserResponseBuilder<'b> {
+        UserResponseBuilder::new(user_request_id, username)
     }
 }
 /// The body table of `CollateralInquiryAck` (MsgType `BG`).
@@ -9107,78 +15710,162 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `CollateralInquiryAck` (MsgType `BG`, app): a read view; getters are `O(1)`.
-    message CollateralInquiryAck[112] = COLLATERAL_INQUIRY_ACK(b"BG", 27, 109, 3)
-    builder CollateralInquiryAckBuilder(coll_inquiry_id: v::FixStr<'b>, coll_inquiry_status: e::CollInquiryStatus<'b>) {
-        req coll_inquiry_id(27, 909, "CollInquiryID", STRING, v::FixStr<'a>);
-        req coll_inquiry_status(28, 945, "CollInquiryStatus", INT, e::CollInquiryStatus<'a>);
-        opt coll_inquiry_result(29, 946, "CollInquiryResult", INT, e::CollInquiryResult<'a>);
-        comp coll_inq_qual_grp(30, 1, "CollInqQualGrp", c::CollInqQualGrp);
-        opt tot_num_reports(31, 911, "TotNumReports", INT, i64);
-        comp parties(32, 1, "Parties", c::Parties);
-        opt account(33, 1, "Account", STRING, v::FixStr<'a>);
-        opt account_type(34, 581, "AccountType", INT, e::AccountType<'a>);
-        opt cl_ord_id(35, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        opt order_id(36, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt secondary_order_id(37, 198, "SecondaryOrderID", STRING, v::FixStr<'a>);
-        opt secondary_cl_ord_id(38, 526, "SecondaryClOrdID", STRING, v::FixStr<'a>);
-        comp exec_coll_grp(39, 1, "ExecCollGrp", c::ExecCollGrp);
-        comp trd_coll_grp(40, 1, "TrdCollGrp", c::TrdCollGrp);
-        comp instrument(41, 43, "Instrument", c::Instrument);
-        comp financing_details(84, 9, "FinancingDetails", c::FinancingDetails);
-        opt settl_date(93, 64, "SettlDate", LOCALMKTDATE, v::LocalMktDate);
-        opt quantity(94, 53, "Quantity", QTY, v::Decimal);
-        opt qty_type(95, 854, "QtyType", INT, e::QtyType<'a>);
-        opt currency(96, 15, "Currency", CURRENCY, v::Currency);
-        comp instrmt_leg_grp(97, 1, "InstrmtLegGrp", c::InstrmtLegGrp);
-        comp und_instrmt_grp(98, 1, "UndInstrmtGrp", c::UndInstrmtGrp);
-        opt trading_session_id(99, 336, "TradingSessionID", STRING, v::FixStr<'a>);
-        opt trading_session_sub_id(100, 625, "TradingSessionSubID", STRING, v::FixStr<'a>);
-        opt settl_sess_id(101, 716, "SettlSessID", STRING, e::SettlSessId<'a>);
-        opt settl_sess_sub_id(102, 717, "SettlSessSubID", STRING, v::FixStr<'a>);
-        opt clearing_business_date(103, 715, "ClearingBusinessDate", LOCALMKTDATE, v::LocalMktDate);
-        opt response_transport_type(104, 725, "ResponseTransportType", INT, e::ResponseTransportType<'a>);
-        opt response_destination(105, 726, "ResponseDestination", STRING, v::FixStr<'a>);
-        opt text(106, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(107, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(108, 355, "EncodedText", DATA);
+t::message!(
+    CollateralInquiryAck, "CollateralInquiryAck", app, msg_type = "BG", slots = 112, def
+    = COLLATERAL_INQUIRY_ACK, header = c::Header(0..27), trailer = c::Trailer(109..112),
+);
+impl<'a> CollateralInquiryAck<'a> {
+    t::req!(coll_inquiry_id, slot = 27, tag = 909, "CollInquiryID", STRING);
+    t::req!(
+        coll_inquiry_status, slot = 28, tag = 945, "CollInquiryStatus", INT,
+        e::CollInquiryStatus
+    );
+    t::opt!(
+        coll_inquiry_result, slot = 29, tag = 946, "CollInquiryResult", INT,
+        e::CollInquiryResult
+    );
+    t::comp!(
+        coll_inq_qual_grp, slot = 30, slots = 1, "CollInqQualGrp", c::CollInqQualGrp
+    );
+    t::opt!(tot_num_reports, slot = 31, tag = 911, "TotNumReports", INT);
+    t::comp!(parties, slot = 32, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 33, tag = 1, "Account", STRING);
+    t::opt!(account_type, slot = 34, tag = 581, "AccountType", INT, e::AccountType);
+    t::opt!(cl_ord_id, slot = 35, tag = 11, "ClOrdID", STRING);
+    t::opt!(order_id, slot = 36, tag = 37, "OrderID", STRING);
+    t::opt!(secondary_order_id, slot = 37, tag = 198, "SecondaryOrderID", STRING);
+    t::opt!(secondary_cl_ord_id, slot = 38, tag = 526, "SecondaryClOrdID", STRING);
+    t::comp!(exec_coll_grp, slot = 39, slots = 1, "ExecCollGrp", c::ExecCollGrp);
+    t::comp!(trd_coll_grp, slot = 40, slots = 1, "TrdCollGrp", c::TrdCollGrp);
+    t::comp!(instrument, slot = 41, slots = 43, "Instrument", c::Instrument);
+    t::comp!(
+        financing_details, slot = 84, slots = 9, "FinancingDetails", c::FinancingDetails
+    );
+    t::opt!(settl_date, slot = 93, tag = 64, "SettlDate", LOCALMKTDATE);
+    t::opt!(quantity, slot = 94, tag = 53, "Quantity", QTY);
+    t::opt!(qty_type, slot = 95, tag = 854, "QtyType", INT, e::QtyType);
+    t::opt!(currency, slot = 96, tag = 15, "Currency", CURRENCY);
+    t::comp!(instrmt_leg_grp, slot = 97, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
+    t::comp!(und_instrmt_grp, slot = 98, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
+    t::opt!(trading_session_id, slot = 99, tag = 336, "TradingSessionID", STRING);
+    t::opt!(
+        trading_session_sub_id, slot = 100, tag = 625, "TradingSessionSubID", STRING
+    );
+    t::opt!(settl_sess_id, slot = 101, tag = 716, "SettlSessID", STRING, e::SettlSessId);
+    t::opt!(settl_sess_sub_id, slot = 102, tag = 717, "SettlSessSubID", STRING);
+    t::opt!(
+        clearing_business_date, slot = 103, tag = 715, "ClearingBusinessDate",
+        LOCALMKTDATE
+    );
+    t::opt!(
+        response_transport_type, slot = 104, tag = 725, "ResponseTransportType", INT,
+        e::ResponseTransportType
+    );
+    t::opt!(response_destination, slot = 105, tag = 726, "ResponseDestination", STRING);
+    t::opt!(text, slot = 106, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 107, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 108, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `CollateralInquiryAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CollateralInquiryAckBuilder<'b> {
+    /// `CollInquiryID` (909), STRING, required.
+    pub coll_inquiry_id: Option<v::FixStr<'b>>,
+    /// `CollInquiryStatus` (945), INT, required.
+    pub coll_inquiry_status: Option<e::CollInquiryStatus<'b>>,
+    /// `CollInquiryResult` (946), INT.
+    pub coll_inquiry_result: Option<e::CollInquiryResult<'b>>,
+    /// The `CollInqQualGrp` component.
+    pub coll_inq_qual_grp: Option<c::CollInqQualGrpBuilder<'b>>,
+    /// `TotNumReports` (911), INT.
+    pub tot_num_reports: Option<i64>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AccountType` (581), INT.
+    pub account_type: Option<e::AccountType<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `OrderID` (37), STRING.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryOrderID` (198), STRING.
+    pub secondary_order_id: Option<v::FixStr<'b>>,
+    /// `SecondaryClOrdID` (526), STRING.
+    pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
+    /// The `ExecCollGrp` component.
+    pub exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>>,
+    /// The `TrdCollGrp` component.
+    pub trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// The `FinancingDetails` component.
+    pub financing_details: Option<c::FinancingDetailsBuilder<'b>>,
+    /// `SettlDate` (64), LOCALMKTDATE.
+    pub settl_date: Option<v::LocalMktDate>,
+    /// `Quantity` (53), QTY.
+    pub quantity: Option<v::Decimal>,
+    /// `QtyType` (854), INT.
+    pub qty_type: Option<e::QtyType<'b>>,
+    /// `Currency` (15), CURRENCY.
+    pub currency: Option<v::Currency>,
+    /// The `InstrmtLegGrp` component.
+    pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
+    /// The `UndInstrmtGrp` component.
+    pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: Option<v::FixStr<'b>>,
+    /// `TradingSessionSubID` (625), STRING.
+    pub trading_session_sub_id: Option<v::FixStr<'b>>,
+    /// `SettlSessID` (716), STRING.
+    pub settl_sess_id: Option<e::SettlSessId<'b>>,
+    /// `SettlSessSubID` (717), STRING.
+    pub settl_sess_sub_id: Option<v::FixStr<'b>>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: Option<v::LocalMktDate>,
+    /// `ResponseTransportType` (725), INT.
+    pub response_transport_type: Option<e::ResponseTransportType<'b>>,
+    /// `ResponseDestination` (726), STRING.
+    pub response_destination: Option<v::FixStr<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> CollateralInquiryAckBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        coll_inquiry_id: v::FixStr<'b>,
+        coll_inquiry_status: e::CollInquiryStatus<'b>,
+    ) -> Self {
+        Self {
+            coll_inquiry_id: Some(coll_inquiry_id),
+            coll_inquiry_status: Some(coll_inquiry_status),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `CollateralInquiryAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    CollateralInquiryAckBuilder(coll_inquiry_id: v::FixStr<'b>, coll_inquiry_status: e::CollInquiryStatus<'b>) message b"BG" {
-        coll_inquiry_id: Option<v::FixStr<'b>> = req(909, "CollInquiryID", STRING);
-        coll_inquiry_status: Option<e::CollInquiryStatus<'b>> = req(945, "CollInquiryStatus", INT);
-        coll_inquiry_result: Option<e::CollInquiryResult<'b>> = opt(946, "CollInquiryResult", INT);
-        coll_inq_qual_grp: Option<c::CollInqQualGrpBuilder<'b>> = comp("CollInqQualGrp");
-        tot_num_reports: Option<i64> = opt(911, "TotNumReports", INT);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        account_type: Option<e::AccountType<'b>> = opt(581, "AccountType", INT);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        order_id: Option<v::FixStr<'b>> = opt(37, "OrderID", STRING);
-        secondary_order_id: Option<v::FixStr<'b>> = opt(198, "SecondaryOrderID", STRING);
-        secondary_cl_ord_id: Option<v::FixStr<'b>> = opt(526, "SecondaryClOrdID", STRING);
-        exec_coll_grp: Option<c::ExecCollGrpBuilder<'b>> = comp("ExecCollGrp");
-        trd_coll_grp: Option<c::TrdCollGrpBuilder<'b>> = comp("TrdCollGrp");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        financing_details: Option<c::FinancingDetailsBuilder<'b>> = comp("FinancingDetails");
-        settl_date: Option<v::LocalMktDate> = opt(64, "SettlDate", LOCALMKTDATE);
-        quantity: Option<v::Decimal> = opt(53, "Quantity", QTY);
-        qty_type: Option<e::QtyType<'b>> = opt(854, "QtyType", INT);
-        currency: Option<v::Currency> = opt(15, "Currency", CURRENCY);
-        instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>> = comp("InstrmtLegGrp");
-        und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>> = comp("UndInstrmtGrp");
-        trading_session_id: Option<v::FixStr<'b>> = opt(336, "TradingSessionID", STRING);
-        trading_session_sub_id: Option<v::FixStr<'b>> = opt(625, "TradingSessionSubID", STRING);
-        settl_sess_id: Option<e::SettlSessId<'b>> = opt(716, "SettlSessID", STRING);
-        settl_sess_sub_id: Option<v::FixStr<'b>> = opt(717, "SettlSessSubID", STRING);
-        clearing_business_date: Option<v::LocalMktDate> = opt(715, "ClearingBusinessDate", LOCALMKTDATE);
-        response_transport_type: Option<e::ResponseTransportType<'b>> = opt(725, "ResponseTransportType", INT);
-        response_destination: Option<v::FixStr<'b>> = opt(726, "ResponseDestination", STRING);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    CollateralInquiryAckBuilder { coll_inquiry_id(909), coll_inquiry_status(945),
+    coll_inquiry_result(946), coll_inq_qual_grp(comp), tot_num_reports(911),
+    parties(comp), account(1), account_type(581), cl_ord_id(11), order_id(37),
+    secondary_order_id(198), secondary_cl_ord_id(526), exec_coll_grp(comp),
+    trd_coll_grp(comp), instrument(comp), financing_details(comp), settl_date(64),
+    quantity(53), qty_type(854), currency(15), instrmt_leg_grp(comp),
+    und_instrmt_grp(comp), trading_session_id(336), trading_session_sub_id(625),
+    settl_sess_id(716), settl_sess_sub_id(717), clearing_business_date(715),
+    response_transport_type(725), response_destination(726), text(58), encoded_text(data
+    = 355, length = 354) }, msg_type = b"BG", header = c::HeaderBuilder
+);
+impl CollateralInquiryAck<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        coll_inquiry_id: v::FixStr<'b>,
+        coll_inquiry_status: e::CollInquiryStatus<'b>,
+    ) -> CollateralInquiryAckBuilder<'b> {
+        CollateralInquiryAckBuilder::new(coll_inquiry_id, coll_inquiry_status)
     }
 }
 /// The body table of `ConfirmationRequest` (MsgType `BH`).
@@ -9209,40 +15896,88 @@ pub static CONFIRMATION_REQUEST: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `ConfirmationRequest` (MsgType `BH`, app): a read view; getters are `O(1)`.
-    message ConfirmationRequest[43] = CONFIRMATION_REQUEST(b"BH", 27, 40, 3)
-    builder ConfirmationRequestBuilder(confirm_req_id: v::FixStr<'b>, confirm_type: e::ConfirmType<'b>, transact_time: v::UtcTimestamp) {
-        req confirm_req_id(27, 859, "ConfirmReqID", STRING, v::FixStr<'a>);
-        req confirm_type(28, 773, "ConfirmType", INT, e::ConfirmType<'a>);
-        comp ord_alloc_grp(29, 1, "OrdAllocGrp", c::OrdAllocGrp);
-        opt alloc_id(30, 70, "AllocID", STRING, v::FixStr<'a>);
-        opt secondary_alloc_id(31, 793, "SecondaryAllocID", STRING, v::FixStr<'a>);
-        opt individual_alloc_id(32, 467, "IndividualAllocID", STRING, v::FixStr<'a>);
-        req transact_time(33, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        opt alloc_account(34, 79, "AllocAccount", STRING, v::FixStr<'a>);
-        opt alloc_acct_id_source(35, 661, "AllocAcctIDSource", INT, i64);
-        opt alloc_account_type(36, 798, "AllocAccountType", INT, e::AllocAccountType<'a>);
-        opt text(37, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(38, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(39, 355, "EncodedText", DATA);
+t::message!(
+    ConfirmationRequest, "ConfirmationRequest", app, msg_type = "BH", slots = 43, def =
+    CONFIRMATION_REQUEST, header = c::Header(0..27), trailer = c::Trailer(40..43),
+);
+impl<'a> ConfirmationRequest<'a> {
+    t::req!(confirm_req_id, slot = 27, tag = 859, "ConfirmReqID", STRING);
+    t::req!(confirm_type, slot = 28, tag = 773, "ConfirmType", INT, e::ConfirmType);
+    t::comp!(ord_alloc_grp, slot = 29, slots = 1, "OrdAllocGrp", c::OrdAllocGrp);
+    t::opt!(alloc_id, slot = 30, tag = 70, "AllocID", STRING);
+    t::opt!(secondary_alloc_id, slot = 31, tag = 793, "SecondaryAllocID", STRING);
+    t::opt!(individual_alloc_id, slot = 32, tag = 467, "IndividualAllocID", STRING);
+    t::req!(transact_time, slot = 33, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::opt!(alloc_account, slot = 34, tag = 79, "AllocAccount", STRING);
+    t::opt!(alloc_acct_id_source, slot = 35, tag = 661, "AllocAcctIDSource", INT);
+    t::opt!(
+        alloc_account_type, slot = 36, tag = 798, "AllocAccountType", INT,
+        e::AllocAccountType
+    );
+    t::opt!(text, slot = 37, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 38, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 39, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `ConfirmationRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConfirmationRequestBuilder<'b> {
+    /// `ConfirmReqID` (859), STRING, required.
+    pub confirm_req_id: Option<v::FixStr<'b>>,
+    /// `ConfirmType` (773), INT, required.
+    pub confirm_type: Option<e::ConfirmType<'b>>,
+    /// The `OrdAllocGrp` component.
+    pub ord_alloc_grp: Option<c::OrdAllocGrpBuilder<'b>>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: Option<v::FixStr<'b>>,
+    /// `SecondaryAllocID` (793), STRING.
+    pub secondary_alloc_id: Option<v::FixStr<'b>>,
+    /// `IndividualAllocID` (467), STRING.
+    pub individual_alloc_id: Option<v::FixStr<'b>>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: Option<v::FixStr<'b>>,
+    /// `AllocAcctIDSource` (661), INT.
+    pub alloc_acct_id_source: Option<i64>,
+    /// `AllocAccountType` (798), INT.
+    pub alloc_account_type: Option<e::AllocAccountType<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> ConfirmationRequestBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        confirm_req_id: v::FixStr<'b>,
+        confirm_type: e::ConfirmType<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> Self {
+        Self {
+            confirm_req_id: Some(confirm_req_id),
+            confirm_type: Some(confirm_type),
+            transact_time: Some(transact_time),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `ConfirmationRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ConfirmationRequestBuilder(confirm_req_id: v::FixStr<'b>, confirm_type: e::ConfirmType<'b>, transact_time: v::UtcTimestamp) message b"BH" {
-        confirm_req_id: Option<v::FixStr<'b>> = req(859, "ConfirmReqID", STRING);
-        confirm_type: Option<e::ConfirmType<'b>> = req(773, "ConfirmType", INT);
-        ord_alloc_grp: Option<c::OrdAllocGrpBuilder<'b>> = comp("OrdAllocGrp");
-        alloc_id: Option<v::FixStr<'b>> = opt(70, "AllocID", STRING);
-        secondary_alloc_id: Option<v::FixStr<'b>> = opt(793, "SecondaryAllocID", STRING);
-        individual_alloc_id: Option<v::FixStr<'b>> = opt(467, "IndividualAllocID", STRING);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        alloc_account: Option<v::FixStr<'b>> = opt(79, "AllocAccount", STRING);
-        alloc_acct_id_source: Option<i64> = opt(661, "AllocAcctIDSource", INT);
-        alloc_account_type: Option<e::AllocAccountType<'b>> = opt(798, "AllocAccountType", INT);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    ConfirmationRequestBuilder { confirm_req_id(859), confirm_type(773),
+    ord_alloc_grp(comp), alloc_id(70), secondary_alloc_id(793), individual_alloc_id(467),
+    transact_time(60), alloc_account(79), alloc_acct_id_source(661),
+    alloc_account_type(798), text(58), encoded_text(data = 355, length = 354) }, msg_type
+    = b"BH", header = c::HeaderBuilder
+);
+impl ConfirmationRequest<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        confirm_req_id: v::FixStr<'b>,
+        confirm_type: e::ConfirmType<'b>,
+        transact_time: v::UtcTimestamp,
+    ) -> ConfirmationRequestBuilder<'b> {
+        ConfirmationRequestBuilder::new(confirm_req_id, confirm_type, transact_time)
     }
 }
 /// The body table of `AcmeRiskLimitUpdate` (MsgType `U1`).
@@ -9272,22 +16007,56 @@ pub static ACME_RISK_LIMIT_UPDATE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `AcmeRiskLimitUpdate` (MsgType `U1`, app): a read view; getters are `O(1)`.
-    message AcmeRiskLimitUpdate[34] = ACME_RISK_LIMIT_UPDATE(b"U1", 27, 31, 3)
-    builder AcmeRiskLimitUpdateBuilder(acme_risk_limit_req_id: v::FixStr<'b>, account: v::FixStr<'b>, acme_risk_limit: v::Decimal) {
-        req acme_risk_limit_req_id(27, 5008, "AcmeRiskLimitReqID", STRING, v::FixStr<'a>);
-        req account(28, 1, "Account", STRING, v::FixStr<'a>);
-        req acme_risk_limit(29, 5007, "AcmeRiskLimit", QTY, v::Decimal);
-        opt text(30, 58, "Text", STRING, v::FixStr<'a>);
+t::message!(
+    AcmeRiskLimitUpdate, "AcmeRiskLimitUpdate", app, msg_type = "U1", slots = 34, def =
+    ACME_RISK_LIMIT_UPDATE, header = c::Header(0..27), trailer = c::Trailer(31..34),
+);
+impl<'a> AcmeRiskLimitUpdate<'a> {
+    t::req!(acme_risk_limit_req_id, slot = 27, tag = 5008, "AcmeRiskLimitReqID", STRING);
+    t::req!(account, slot = 28, tag = 1, "Account", STRING);
+    t::req!(acme_risk_limit, slot = 29, tag = 5007, "AcmeRiskLimit", QTY);
+    t::opt!(text, slot = 30, tag = 58, "Text", STRING);
+}
+/// Builds a `AcmeRiskLimitUpdate`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AcmeRiskLimitUpdateBuilder<'b> {
+    /// `AcmeRiskLimitReqID` (5008), STRING, required.
+    pub acme_risk_limit_req_id: Option<v::FixStr<'b>>,
+    /// `Account` (1), STRING, required.
+    pub account: Option<v::FixStr<'b>>,
+    /// `AcmeRiskLimit` (5007), QTY, required.
+    pub acme_risk_limit: Option<v::Decimal>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+}
+impl<'b> AcmeRiskLimitUpdateBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        acme_risk_limit_req_id: v::FixStr<'b>,
+        account: v::FixStr<'b>,
+        acme_risk_limit: v::Decimal,
+    ) -> Self {
+        Self {
+            acme_risk_limit_req_id: Some(acme_risk_limit_req_id),
+            account: Some(account),
+            acme_risk_limit: Some(acme_risk_limit),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `AcmeRiskLimitUpdate`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    AcmeRiskLimitUpdateBuilder(acme_risk_limit_req_id: v::FixStr<'b>, account: v::FixStr<'b>, acme_risk_limit: v::Decimal) message b"U1" {
-        acme_risk_limit_req_id: Option<v::FixStr<'b>> = req(5008, "AcmeRiskLimitReqID", STRING);
-        account: Option<v::FixStr<'b>> = req(1, "Account", STRING);
-        acme_risk_limit: Option<v::Decimal> = req(5007, "AcmeRiskLimit", QTY);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+t::build!(
+    AcmeRiskLimitUpdateBuilder { acme_risk_limit_req_id(5008), account(1),
+    acme_risk_limit(5007), text(58) }, msg_type = b"U1", header = c::HeaderBuilder
+);
+impl AcmeRiskLimitUpdate<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        acme_risk_limit_req_id: v::FixStr<'b>,
+        account: v::FixStr<'b>,
+        acme_risk_limit: v::Decimal,
+    ) -> AcmeRiskLimitUpdateBuilder<'b> {
+        AcmeRiskLimitUpdateBuilder::new(acme_risk_limit_req_id, account, acme_risk_limit)
     }
 }

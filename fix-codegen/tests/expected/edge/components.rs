@@ -2,11 +2,9 @@
 //! Component views and builders (shared by every message that includes them), the header and the trailer.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-t::view! {
-    /// The standard header, in every message.
-    block Header {
-        req msg_type(0, 35, "MsgType", STRING, v::FixStr<'a>);
-    }
+t::block!(Header, doc = " The standard header, in every message.");
+impl<'v, 'a> Header<'v, 'a> {
+    t::req!(msg_type, slot = 0, tag = 35, "MsgType", STRING);
 }
 /// Builds the standard header: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -16,16 +14,13 @@ pub struct HeaderBuilder<'b> {
 }
 impl<'b> HeaderBuilder<'b> {
     /// A builder with the required fields set.
+    #[inline]
     pub fn new() -> Self {
         Self::default()
     }
 }
-impl t::Build for HeaderBuilder<'_> {
-    fn write(&self, _enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        Ok(())
-    }
-}
-impl<'b> HeaderBuilder<'b> {
+t::build!(HeaderBuilder {});
+impl HeaderBuilder<'_> {
     /// Starts a message of type `msg_type` in `buf` with BeginString
     /// [`BEGIN_STRING`](super::BEGIN_STRING): writes 8, 9 and 35, then the header
     /// fields in ascending tag order.
@@ -39,23 +34,28 @@ impl<'b> HeaderBuilder<'b> {
         Ok(enc)
     }
 }
-t::view! {
-    /// The standard trailer, in every message.
-    block Trailer {
+t::block!(Trailer, doc = " The standard trailer, in every message.");
+t::block!(Outer, component = "Outer");
+impl<'v, 'a> Outer<'v, 'a> {
+    t::group!(
+        no_level1, slot = 0, tag = 5003, "NoLevel1", entry = OuterNoLevel1, slots = 3,
+        table = OUTER_NO_LEVEL1
+    );
+}
+/// Builds the `Outer` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OuterBuilder<'b> {
+    /// The `NoLevel1` (5003) group's entries.
+    pub no_level1: &'b [OuterNoLevel1Builder<'b>],
+}
+impl<'b> OuterBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `Outer` component: a view over the slots it fills in the enclosing message or entry.
-    block Outer {
-        group no_level1(0, 5003, "NoLevel1", OuterNoLevel1, 3, OUTER_NO_LEVEL1);
-    }
-}
-t::builder! {
-    /// Builds the `Outer` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OuterBuilder() {
-        no_level1: &'b [OuterNoLevel1Builder<'b>] = group(5003, "NoLevel1");
-    }
-}
+t::build!(OuterBuilder { no_level1(group 5003) });
 /// The `NoLevel1` (5003) group's table.
 pub static OUTER_NO_LEVEL1: t::Group = t::Group {
     name: "NoLevel1",
@@ -72,34 +72,54 @@ pub static OUTER_NO_LEVEL1: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLevel1` (5003) group.
-    entry OuterNoLevel1[3] {
-        req name(0, 5004, "Name", STRING, v::FixStr<'a>);
-        comp inner(1, 2, "Inner", Inner);
+t::entry!(OuterNoLevel1, slots = 3, group = "NoLevel1", tag = 5003);
+impl<'a> OuterNoLevel1<'a> {
+    t::req!(name, slot = 0, tag = 5004, "Name", STRING);
+    t::comp!(inner, slot = 1, slots = 2, "Inner", Inner);
+}
+/// Builds one `NoLevel1` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OuterNoLevel1Builder<'b> {
+    /// `Name` (5004), STRING, required.
+    pub name: Option<v::FixStr<'b>>,
+    /// The `Inner` component.
+    pub inner: Option<InnerBuilder<'b>>,
+}
+impl<'b> OuterNoLevel1Builder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(name: v::FixStr<'b>) -> Self {
+        Self {
+            name: Some(name),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoLevel1` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OuterNoLevel1Builder(name: v::FixStr<'b>) {
-        name: Option<v::FixStr<'b>> = req(5004, "Name", STRING);
-        inner: Option<InnerBuilder<'b>> = comp("Inner");
+t::build!(OuterNoLevel1Builder { name(5004), inner(comp) });
+t::block!(Inner, component = "Inner");
+impl<'v, 'a> Inner<'v, 'a> {
+    t::opt!(weird, slot = 0, tag = 5005, "Weird", MULTIPLEVALUESTRING);
+    t::group!(
+        no_level2, slot = 1, tag = 5006, "NoLevel2", entry = InnerNoLevel2, slots = 2,
+        table = INNER_NO_LEVEL2
+    );
+}
+/// Builds the `Inner` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InnerBuilder<'b> {
+    /// `Weird` (5005), MULTIPLEVALUESTRING.
+    pub weird: Option<v::MultipleValueString<'b>>,
+    /// The `NoLevel2` (5006) group's entries.
+    pub no_level2: &'b [InnerNoLevel2Builder<'b>],
+}
+impl<'b> InnerBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `Inner` component: a view over the slots it fills in the enclosing message or entry.
-    block Inner {
-        opt weird(0, 5005, "Weird", MULTIPLEVALUESTRING, v::MultipleValueString<'a>);
-        group no_level2(1, 5006, "NoLevel2", InnerNoLevel2, 2, INNER_NO_LEVEL2);
-    }
-}
-t::builder! {
-    /// Builds the `Inner` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InnerBuilder() {
-        weird: Option<v::MultipleValueString<'b>> = opt(5005, "Weird", MULTIPLEVALUESTRING);
-        no_level2: &'b [InnerNoLevel2Builder<'b>] = group(5006, "NoLevel2");
-    }
-}
+t::build!(InnerBuilder { weird(5005), no_level2(group 5006) });
 /// The `NoLevel2` (5006) group's table.
 pub static INNER_NO_LEVEL2: t::Group = t::Group {
     name: "NoLevel2",
@@ -116,20 +136,33 @@ pub static INNER_NO_LEVEL2: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLevel2` (5006) group.
-    entry InnerNoLevel2[2] {
-        opt name2(0, 5007, "Name2", TZTIMESTAMP, v::TzTimestamp);
-        group no_level3(1, 5008, "NoLevel3", InnerNoLevel2NoLevel3, 1, INNER_NO_LEVEL2_NO_LEVEL3);
+t::entry!(InnerNoLevel2, slots = 2, group = "NoLevel2", tag = 5006);
+impl<'a> InnerNoLevel2<'a> {
+    t::opt!(name2, slot = 0, tag = 5007, "Name2", TZTIMESTAMP);
+    t::group!(
+        no_level3, slot = 1, tag = 5008, "NoLevel3", entry = InnerNoLevel2NoLevel3, slots
+        = 1, table = INNER_NO_LEVEL2_NO_LEVEL3
+    );
+}
+/// Builds one `NoLevel2` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InnerNoLevel2Builder<'b> {
+    /// `Name2` (5007), TZTIMESTAMP.
+    pub name2: Option<v::TzTimestamp>,
+    /// The `NoLevel3` (5008) group's entries.
+    pub no_level3: &'b [InnerNoLevel2NoLevel3Builder<'b>],
+}
+impl<'b> InnerNoLevel2Builder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(name2: v::TzTimestamp) -> Self {
+        Self {
+            name2: Some(name2),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoLevel2` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InnerNoLevel2Builder(name2: v::TzTimestamp) {
-        name2: Option<v::TzTimestamp> = opt(5007, "Name2", TZTIMESTAMP);
-        no_level3: &'b [InnerNoLevel2NoLevel3Builder<'b>] = group(5008, "NoLevel3");
-    }
-}
+t::build!(InnerNoLevel2Builder { name2(5007), no_level3(group 5008) });
 /// The `NoLevel3` (5008) group's table.
 pub static INNER_NO_LEVEL2_NO_LEVEL3: t::Group = t::Group {
     name: "NoLevel3",
@@ -146,16 +179,26 @@ pub static INNER_NO_LEVEL2_NO_LEVEL3: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoLevel3` (5008) group.
-    entry InnerNoLevel2NoLevel3[1] {
-        opt r#type(0, 5000, "Type", CHAR, e::Type);
+t::entry!(InnerNoLevel2NoLevel3, slots = 1, group = "NoLevel3", tag = 5008);
+impl<'a> InnerNoLevel2NoLevel3<'a> {
+    t::opt!(r#type, slot = 0, tag = 5000, "Type", CHAR, e::Type);
+}
+/// Builds one `NoLevel3` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InnerNoLevel2NoLevel3Builder<'b> {
+    /// `Type` (5000), CHAR.
+    pub r#type: Option<e::Type>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> InnerNoLevel2NoLevel3Builder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(r#type: e::Type) -> Self {
+        Self {
+            r#type: Some(r#type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoLevel3` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InnerNoLevel2NoLevel3Builder(r#type: e::Type) {
-        r#type: Option<e::Type> = opt(5000, "Type", CHAR);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
-    }
-}
+t::build!(InnerNoLevel2NoLevel3Builder { r#type(5000) });

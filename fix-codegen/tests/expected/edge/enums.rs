@@ -2,38 +2,46 @@
 //! An enum per enumerated field.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-t::char_enum! {
-    /// Values of `Type` (5000), CHAR; `Other` carries a value the dictionary does not list.
-    Type {
-        /// `+`.
-        ValueX2b = b'+',
-        /// `A`: SELF.
-        Self_ = b'A',
-        /// `B`: self.
-        Self_2 = b'B',
-        /// `C`.
-        ValueC = b'C',
-        /// `O`: OTHER.
-        Other2 = b'O',
-    }
+/// Values of `Type` (5000), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// `+`.
+    ValueX2b,
+    /// `A`: SELF.
+    Self_,
+    /// `B`: self.
+    Self_2,
+    /// `C`.
+    ValueC,
+    /// `O`: OTHER.
+    Other2,
+    /// A value the dictionary does not list.
+    Other(u8),
 }
-t::bytes_enum! {
-    /// Values of `New` (5001), INT; `Other` carries a value the dictionary does not list.
-    New(true) {
-        /// `-2`: NEGATIVE.
-        Negative = b"-2",
-        /// `1`: 1_MINUTE.
-        _1Minute = b"1",
-        /// `10`: TYPE.
-        Type = b"10",
-    }
+t::char_enum!(
+    Type { ValueX2b = b'+', Self_ = b'A', Self_2 = b'B', ValueC = b'C', Other2 = b'O' }
+);
+/// Values of `New` (5001), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum New<'a> {
+    /// `-2`: NEGATIVE.
+    Negative,
+    /// `1`: 1_MINUTE.
+    _1Minute,
+    /// `10`: TYPE.
+    Type,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
 }
-t::bytes_enum! {
-    /// Values of `Weird` (5005), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
-    Weird(false) {
-        /// `A-B`: A_B.
-        AB = b"A-B",
-        /// `AB`: A_B.
-        AB2 = b"AB",
-    }
+t::bytes_enum!(New { Negative = b"-2", _1Minute = b"1", Type = b"10" }, integer = true);
+/// Values of `Weird` (5005), MULTIPLEVALUESTRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Weird<'a> {
+    /// `A-B`: A_B.
+    AB,
+    /// `AB`: A_B.
+    AB2,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
 }
+t::bytes_enum!(Weird { AB = b"A-B", AB2 = b"AB" }, integer = false);

@@ -2,18 +2,16 @@
 //! Field tags (each documented with its type and the Rust type of its getters).
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-t::tags! {
-    MSG_TYPE = 35, "MsgType", STRING, "FixStr<'a>";
-    TYPE = 5000, "Type", CHAR, "enums::Type";
-    NEW = 5001, "New", INT, "enums::New<'a>";
-    MESSAGE = 5002, "Message", STRING, "FixStr<'a>";
-    NO_LEVEL1 = 5003, "NoLevel1", NUMINGROUP, "NumInGroup";
-    NAME = 5004, "Name", STRING, "FixStr<'a>";
-    WEIRD = 5005, "Weird", MULTIPLEVALUESTRING, "MultipleValueString<'a>";
-    NO_LEVEL2 = 5006, "NoLevel2", NUMINGROUP, "NumInGroup";
-    NAME2 = 5007, "Name2", TZTIMESTAMP, "TzTimestamp";
-    NO_LEVEL3 = 5008, "NoLevel3", NUMINGROUP, "NumInGroup";
-    FLAG = 5009, "Flag", BOOLEAN, "bool";
-    XML_LEN = 5010, "XmlLen", LENGTH, "Length";
-    XML = 5011, "Xml", XMLDATA, "&'a [u8]";
-}
+t::tag!(MSG_TYPE = 35, "MsgType", STRING);
+t::tag!(TYPE = 5000, "Type", CHAR, e::Type);
+t::tag!(NEW = 5001, "New", INT, e::New);
+t::tag!(MESSAGE = 5002, "Message", STRING);
+t::tag!(NO_LEVEL1 = 5003, "NoLevel1", NUMINGROUP);
+t::tag!(NAME = 5004, "Name", STRING);
+t::tag!(WEIRD = 5005, "Weird", MULTIPLEVALUESTRING);
+t::tag!(NO_LEVEL2 = 5006, "NoLevel2", NUMINGROUP);
+t::tag!(NAME2 = 5007, "Name2", TZTIMESTAMP);
+t::tag!(NO_LEVEL3 = 5008, "NoLevel3", NUMINGROUP);
+t::tag!(FLAG = 5009, "Flag", BOOLEAN);
+t::tag!(XML_LEN = 5010, "XmlLen", LENGTH);
+t::tag!(XML = 5011, "Xml", XMLDATA);

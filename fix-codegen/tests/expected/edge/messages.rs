@@ -26,28 +26,54 @@ pub static TYPE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Type` (MsgType `U1`, app): a read view; getters are `O(1)`.
-    message Type[8] = TYPE(b"U1", 1, 8, 0)
-    builder TypeBuilder(r#type: e::Type) {
-        req r#type(1, 5000, "Type", CHAR, e::Type);
-        opt new_2(2, 5001, "New", INT, e::New<'a>);
-        opt message_2(3, 5002, "Message", STRING, v::FixStr<'a>);
-        comp outer(4, 1, "Outer", c::Outer);
-        opt flag(5, 5009, "Flag", BOOLEAN, bool);
-        opt xml_len(6, 5010, "XmlLen", LENGTH, v::Length);
-        data xml(7, 5011, "Xml", XMLDATA);
+t::message!(
+    Type, "Type", app, msg_type = "U1", slots = 8, def = TYPE, header = c::Header(0..1),
+    trailer = c::Trailer(8..8),
+);
+impl<'a> Type<'a> {
+    t::req!(r#type, slot = 1, tag = 5000, "Type", CHAR, e::Type);
+    t::opt!(new_2, slot = 2, tag = 5001, "New", INT, e::New);
+    t::opt!(message_2, slot = 3, tag = 5002, "Message", STRING);
+    t::comp!(outer, slot = 4, slots = 1, "Outer", c::Outer);
+    t::opt!(flag, slot = 5, tag = 5009, "Flag", BOOLEAN);
+    t::opt!(xml_len, slot = 6, tag = 5010, "XmlLen", LENGTH);
+    t::opt!(xml, slot = 7, tag = 5011, "Xml", XMLDATA);
+}
+/// Builds a `Type`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TypeBuilder<'b> {
+    /// `Type` (5000), CHAR, required.
+    pub r#type: Option<e::Type>,
+    /// `New` (5001), INT.
+    pub new_2: Option<e::New<'b>>,
+    /// `Message` (5002), STRING.
+    pub message: Option<v::FixStr<'b>>,
+    /// The `Outer` component.
+    pub outer: Option<c::OuterBuilder<'b>>,
+    /// `Flag` (5009), BOOLEAN.
+    pub flag: Option<bool>,
+    /// `Xml` (5011), XMLDATA.
+    pub xml: Option<&'b [u8]>,
+}
+impl<'b> TypeBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(r#type: e::Type) -> Self {
+        Self {
+            r#type: Some(r#type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `Type`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    TypeBuilder(r#type: e::Type) message b"U1" {
-        r#type: Option<e::Type> = req(5000, "Type", CHAR);
-        new_2: Option<e::New<'b>> = opt(5001, "New", INT);
-        message: Option<v::FixStr<'b>> = opt(5002, "Message", STRING);
-        outer: Option<c::OuterBuilder<'b>> = comp("Outer");
-        flag: Option<bool> = opt(5009, "Flag", BOOLEAN);
-        xml: Option<&'b [u8]> = data(5010, 5011, "Xml", XMLDATA);
+t::build!(
+    TypeBuilder { r#type(5000), new_2(5001), message(5002), outer(comp), flag(5009),
+    xml(data = 5011, length = 5010) }, msg_type = b"U1", header = c::HeaderBuilder
+);
+impl Type<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(r#type: e::Type) -> TypeBuilder<'b> {
+        TypeBuilder::new(r#type)
     }
 }
 /// The body table of `Empty` (MsgType `U2`).
@@ -74,15 +100,28 @@ pub static EMPTY: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Empty` (MsgType `U2`, admin): a read view; getters are `O(1)`.
-    message Empty[1] = EMPTY(b"U2", 1, 1, 0)
-    builder EmptyBuilder() {
+t::message!(
+    Empty, "Empty", admin, msg_type = "U2", slots = 1, def = EMPTY, header = c::Header(0
+    ..1), trailer = c::Trailer(1..1),
+);
+/// Builds a `Empty`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EmptyBuilder<'b> {
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> EmptyBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `Empty`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    EmptyBuilder() message b"U2" {
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
+t::build!(EmptyBuilder {}, msg_type = b"U2", header = c::HeaderBuilder);
+impl Empty<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> EmptyBuilder<'b> {
+        EmptyBuilder::new()
     }
 }

@@ -26,17 +26,34 @@ pub static HEARTBEAT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Heartbeat` (MsgType `0`, admin): a read view; getters are `O(1)`.
-    message Heartbeat[11] = HEARTBEAT(b"0", 9, 10, 1)
-    builder HeartbeatBuilder() {
-        opt test_req_id(9, 112, "TestReqID", STRING, v::FixStr<'a>);
+t::message!(
+    Heartbeat, "Heartbeat", admin, msg_type = "0", slots = 11, def = HEARTBEAT, header =
+    c::Header(0..9), trailer = c::Trailer(10..11),
+);
+impl<'a> Heartbeat<'a> {
+    t::opt!(test_req_id, slot = 9, tag = 112, "TestReqID", STRING);
+}
+/// Builds a `Heartbeat`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeartbeatBuilder<'b> {
+    /// `TestReqID` (112), STRING.
+    pub test_req_id: Option<v::FixStr<'b>>,
+}
+impl<'b> HeartbeatBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `Heartbeat`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    HeartbeatBuilder() message b"0" {
-        test_req_id: Option<v::FixStr<'b>> = opt(112, "TestReqID", STRING);
+t::build!(
+    HeartbeatBuilder { test_req_id(112) }, msg_type = b"0", header = c::HeaderBuilder
+);
+impl Heartbeat<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> HeartbeatBuilder<'b> {
+        HeartbeatBuilder::new()
     }
 }
 /// The body table of `Logon` (MsgType `A`).
@@ -63,20 +80,42 @@ pub static LOGON: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `Logon` (MsgType `A`, admin): a read view; getters are `O(1)`.
-    message Logon[13] = LOGON(b"A", 9, 12, 1)
-    builder LogonBuilder(heart_bt_int: i64) {
-        req heart_bt_int(9, 108, "HeartBtInt", INT, i64);
-        opt raw_data_length(10, 95, "RawDataLength", LENGTH, v::Length);
-        data raw_data(11, 96, "RawData", DATA);
+t::message!(
+    Logon, "Logon", admin, msg_type = "A", slots = 13, def = LOGON, header = c::Header(0
+    ..9), trailer = c::Trailer(12..13),
+);
+impl<'a> Logon<'a> {
+    t::req!(heart_bt_int, slot = 9, tag = 108, "HeartBtInt", INT);
+    t::opt!(raw_data_length, slot = 10, tag = 95, "RawDataLength", LENGTH);
+    t::opt!(raw_data, slot = 11, tag = 96, "RawData", DATA);
+}
+/// Builds a `Logon`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LogonBuilder<'b> {
+    /// `HeartBtInt` (108), INT, required.
+    pub heart_bt_int: Option<i64>,
+    /// `RawData` (96), DATA.
+    pub raw_data: Option<&'b [u8]>,
+}
+impl<'b> LogonBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(heart_bt_int: i64) -> Self {
+        Self {
+            heart_bt_int: Some(heart_bt_int),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `Logon`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    LogonBuilder(heart_bt_int: i64) message b"A" {
-        heart_bt_int: Option<i64> = req(108, "HeartBtInt", INT);
-        raw_data: Option<&'b [u8]> = data(95, 96, "RawData", DATA);
+t::build!(
+    LogonBuilder { heart_bt_int(108), raw_data(data = 96, length = 95) }, msg_type =
+    b"A", header = c::HeaderBuilder
+);
+impl Logon<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(heart_bt_int: i64) -> LogonBuilder<'b> {
+        LogonBuilder::new(heart_bt_int)
     }
 }
 /// The body table of `NewOrderSingle` (MsgType `D`).
@@ -113,39 +152,86 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `NewOrderSingle` (MsgType `D`, app): a read view; getters are `O(1)`.
-    message NewOrderSingle[27] = NEW_ORDER_SINGLE(b"D", 9, 26, 1)
-    builder NewOrderSingleBuilder(cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) {
-        req cl_ord_id(9, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        comp parties(10, 1, "Parties", c::Parties);
-        opt account(11, 1, "Account", STRING, v::FixStr<'a>);
-        req_comp instrument(12, 5, "Instrument", c::Instrument);
-        req side(17, 54, "Side", CHAR, e::Side);
-        req transact_time(18, 60, "TransactTime", UTCTIMESTAMP, v::UtcTimestamp);
-        req_comp order_qty_data(19, 2, "OrderQtyData", c::OrderQtyData);
-        req ord_type(21, 40, "OrdType", CHAR, e::OrdType);
-        opt price(22, 44, "Price", PRICE, v::Decimal);
-        opt time_in_force(23, 59, "TimeInForce", CHAR, e::TimeInForce);
-        opt exec_inst(24, 18, "ExecInst", MULTIPLECHARVALUE, v::MultipleCharValue<'a>);
-        opt text(25, 58, "Text", STRING, v::FixStr<'a>);
+t::message!(
+    NewOrderSingle, "NewOrderSingle", app, msg_type = "D", slots = 27, def =
+    NEW_ORDER_SINGLE, header = c::Header(0..9), trailer = c::Trailer(26..27),
+);
+impl<'a> NewOrderSingle<'a> {
+    t::req!(cl_ord_id, slot = 9, tag = 11, "ClOrdID", STRING);
+    t::comp!(parties, slot = 10, slots = 1, "Parties", c::Parties);
+    t::opt!(account, slot = 11, tag = 1, "Account", STRING);
+    t::req_comp!(instrument, slot = 12, slots = 5, "Instrument", c::Instrument);
+    t::req!(side, slot = 17, tag = 54, "Side", CHAR, e::Side);
+    t::req!(transact_time, slot = 18, tag = 60, "TransactTime", UTCTIMESTAMP);
+    t::req_comp!(order_qty_data, slot = 19, slots = 2, "OrderQtyData", c::OrderQtyData);
+    t::req!(ord_type, slot = 21, tag = 40, "OrdType", CHAR, e::OrdType);
+    t::opt!(price, slot = 22, tag = 44, "Price", PRICE);
+    t::opt!(time_in_force, slot = 23, tag = 59, "TimeInForce", CHAR, e::TimeInForce);
+    t::opt!(exec_inst, slot = 24, tag = 18, "ExecInst", MULTIPLECHARVALUE);
+    t::opt!(text, slot = 25, tag = 58, "Text", STRING);
+}
+/// Builds a `NewOrderSingle`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NewOrderSingleBuilder<'b> {
+    /// `ClOrdID` (11), STRING, required.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// `Account` (1), STRING.
+    pub account: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// `TransactTime` (60), UTCTIMESTAMP, required.
+    pub transact_time: Option<v::UtcTimestamp>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `OrdType` (40), CHAR, required.
+    pub ord_type: Option<e::OrdType>,
+    /// `Price` (44), PRICE.
+    pub price: Option<v::Decimal>,
+    /// `TimeInForce` (59), CHAR.
+    pub time_in_force: Option<e::TimeInForce>,
+    /// `ExecInst` (18), MULTIPLECHARVALUE.
+    pub exec_inst: Option<v::MultipleCharValue<'b>>,
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+}
+impl<'b> NewOrderSingleBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> Self {
+        Self {
+            cl_ord_id: Some(cl_ord_id),
+            side: Some(side),
+            transact_time: Some(transact_time),
+            ord_type: Some(ord_type),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `NewOrderSingle`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    NewOrderSingleBuilder(cl_ord_id: v::FixStr<'b>, side: e::Side, transact_time: v::UtcTimestamp, ord_type: e::OrdType) message b"D" {
-        cl_ord_id: Option<v::FixStr<'b>> = req(11, "ClOrdID", STRING);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        account: Option<v::FixStr<'b>> = opt(1, "Account", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        transact_time: Option<v::UtcTimestamp> = req(60, "TransactTime", UTCTIMESTAMP);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        ord_type: Option<e::OrdType> = req(40, "OrdType", CHAR);
-        price: Option<v::Decimal> = opt(44, "Price", PRICE);
-        time_in_force: Option<e::TimeInForce> = opt(59, "TimeInForce", CHAR);
-        exec_inst: Option<v::MultipleCharValue<'b>> = opt(18, "ExecInst", MULTIPLECHARVALUE);
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
+t::build!(
+    NewOrderSingleBuilder { cl_ord_id(11), parties(comp), account(1), instrument(comp),
+    side(54), transact_time(60), order_qty_data(comp), ord_type(40), price(44),
+    time_in_force(59), exec_inst(18), text(58) }, msg_type = b"D", header =
+    c::HeaderBuilder
+);
+impl NewOrderSingle<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        cl_ord_id: v::FixStr<'b>,
+        side: e::Side,
+        transact_time: v::UtcTimestamp,
+        ord_type: e::OrdType,
+    ) -> NewOrderSingleBuilder<'b> {
+        NewOrderSingleBuilder::new(cl_ord_id, side, transact_time, ord_type)
     }
 }
 /// The body table of `ExecutionReport` (MsgType `8`).
@@ -184,50 +270,128 @@ pub static EXECUTION_REPORT: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `ExecutionReport` (MsgType `8`, app): a read view; getters are `O(1)`.
-    message ExecutionReport[33] = EXECUTION_REPORT(b"8", 9, 32, 1)
-    builder ExecutionReportBuilder(order_id: v::FixStr<'b>, exec_id: v::FixStr<'b>, exec_type: e::ExecType, ord_status: e::OrdStatus, side: e::Side, leaves_qty: v::Decimal, cum_qty: v::Decimal, avg_px: v::Decimal) {
-        req order_id(9, 37, "OrderID", STRING, v::FixStr<'a>);
-        opt cl_ord_id(10, 11, "ClOrdID", STRING, v::FixStr<'a>);
-        req exec_id(11, 17, "ExecID", STRING, v::FixStr<'a>);
-        req exec_type(12, 150, "ExecType", CHAR, e::ExecType);
-        req ord_status(13, 39, "OrdStatus", CHAR, e::OrdStatus);
-        comp parties(14, 1, "Parties", c::Parties);
-        req_comp instrument(15, 5, "Instrument", c::Instrument);
-        req side(20, 54, "Side", CHAR, e::Side);
-        comp order_qty_data(21, 2, "OrderQtyData", c::OrderQtyData);
-        opt last_qty(23, 32, "LastQty", QTY, v::Decimal);
-        opt last_px(24, 31, "LastPx", PRICE, v::Decimal);
-        req leaves_qty(25, 151, "LeavesQty", QTY, v::Decimal);
-        req cum_qty(26, 14, "CumQty", QTY, v::Decimal);
-        req avg_px(27, 6, "AvgPx", PRICE, v::Decimal);
-        group no_contra_brokers(28, 382, "NoContraBrokers", ExecutionReportNoContraBrokers, 2, EXECUTION_REPORT_NO_CONTRA_BROKERS);
-        opt text(29, 58, "Text", STRING, v::FixStr<'a>);
-        opt encoded_text_len(30, 354, "EncodedTextLen", LENGTH, v::Length);
-        data encoded_text(31, 355, "EncodedText", DATA);
+t::message!(
+    ExecutionReport, "ExecutionReport", app, msg_type = "8", slots = 33, def =
+    EXECUTION_REPORT, header = c::Header(0..9), trailer = c::Trailer(32..33),
+);
+impl<'a> ExecutionReport<'a> {
+    t::req!(order_id, slot = 9, tag = 37, "OrderID", STRING);
+    t::opt!(cl_ord_id, slot = 10, tag = 11, "ClOrdID", STRING);
+    t::req!(exec_id, slot = 11, tag = 17, "ExecID", STRING);
+    t::req!(exec_type, slot = 12, tag = 150, "ExecType", CHAR, e::ExecType);
+    t::req!(ord_status, slot = 13, tag = 39, "OrdStatus", CHAR, e::OrdStatus);
+    t::comp!(parties, slot = 14, slots = 1, "Parties", c::Parties);
+    t::req_comp!(instrument, slot = 15, slots = 5, "Instrument", c::Instrument);
+    t::req!(side, slot = 20, tag = 54, "Side", CHAR, e::Side);
+    t::comp!(order_qty_data, slot = 21, slots = 2, "OrderQtyData", c::OrderQtyData);
+    t::opt!(last_qty, slot = 23, tag = 32, "LastQty", QTY);
+    t::opt!(last_px, slot = 24, tag = 31, "LastPx", PRICE);
+    t::req!(leaves_qty, slot = 25, tag = 151, "LeavesQty", QTY);
+    t::req!(cum_qty, slot = 26, tag = 14, "CumQty", QTY);
+    t::req!(avg_px, slot = 27, tag = 6, "AvgPx", PRICE);
+    t::group!(
+        no_contra_brokers, slot = 28, tag = 382, "NoContraBrokers", entry =
+        ExecutionReportNoContraBrokers, slots = 2, table =
+        EXECUTION_REPORT_NO_CONTRA_BROKERS
+    );
+    t::opt!(text, slot = 29, tag = 58, "Text", STRING);
+    t::opt!(encoded_text_len, slot = 30, tag = 354, "EncodedTextLen", LENGTH);
+    t::opt!(encoded_text, slot = 31, tag = 355, "EncodedText", DATA);
+}
+/// Builds a `ExecutionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExecutionReportBuilder<'b> {
+    /// `OrderID` (37), STRING, required.
+    pub order_id: Option<v::FixStr<'b>>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: Option<v::FixStr<'b>>,
+    /// `ExecID` (17), STRING, required.
+    pub exec_id: Option<v::FixStr<'b>>,
+    /// `ExecType` (150), CHAR, required.
+    pub exec_type: Option<e::ExecType>,
+    /// `OrdStatus` (39), CHAR, required.
+    pub ord_status: Option<e::OrdStatus>,
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// `Side` (54), CHAR, required.
+    pub side: Option<e::Side>,
+    /// The `OrderQtyData` component.
+    pub order_qty_data: Option<c::OrderQtyDataBuilder<'b>>,
+    /// `LastQty` (32), QTY.
+    pub last_qty: Option<v::Decimal>,
+    /// `LastPx` (31), PRICE.
+    pub last_px: Option<v::Decimal>,
+    /// `LeavesQty` (151), QTY, required.
+    pub leaves_qty: Option<v::Decimal>,
+    /// `CumQty` (14), QTY, required.
+    pub cum_qty: Option<v::Decimal>,
+    /// `AvgPx` (6), PRICE, required.
+    pub avg_px: Option<v::Decimal>,
+    /// The `NoContraBrokers` (382) group's entries.
+    pub no_contra_brokers: &'b [ExecutionReportNoContraBrokersBuilder<'b>],
+    /// `Text` (58), STRING.
+    pub text: Option<v::FixStr<'b>>,
+    /// `EncodedText` (355), DATA.
+    pub encoded_text: Option<&'b [u8]>,
+}
+impl<'b> ExecutionReportBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(
+        order_id: v::FixStr<'b>,
+        exec_id: v::FixStr<'b>,
+        exec_type: e::ExecType,
+        ord_status: e::OrdStatus,
+        side: e::Side,
+        leaves_qty: v::Decimal,
+        cum_qty: v::Decimal,
+        avg_px: v::Decimal,
+    ) -> Self {
+        Self {
+            order_id: Some(order_id),
+            exec_id: Some(exec_id),
+            exec_type: Some(exec_type),
+            ord_status: Some(ord_status),
+            side: Some(side),
+            leaves_qty: Some(leaves_qty),
+            cum_qty: Some(cum_qty),
+            avg_px: Some(avg_px),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds a `ExecutionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ExecutionReportBuilder(order_id: v::FixStr<'b>, exec_id: v::FixStr<'b>, exec_type: e::ExecType, ord_status: e::OrdStatus, side: e::Side, leaves_qty: v::Decimal, cum_qty: v::Decimal, avg_px: v::Decimal) message b"8" {
-        order_id: Option<v::FixStr<'b>> = req(37, "OrderID", STRING);
-        cl_ord_id: Option<v::FixStr<'b>> = opt(11, "ClOrdID", STRING);
-        exec_id: Option<v::FixStr<'b>> = req(17, "ExecID", STRING);
-        exec_type: Option<e::ExecType> = req(150, "ExecType", CHAR);
-        ord_status: Option<e::OrdStatus> = req(39, "OrdStatus", CHAR);
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        side: Option<e::Side> = req(54, "Side", CHAR);
-        order_qty_data: Option<c::OrderQtyDataBuilder<'b>> = comp("OrderQtyData");
-        last_qty: Option<v::Decimal> = opt(32, "LastQty", QTY);
-        last_px: Option<v::Decimal> = opt(31, "LastPx", PRICE);
-        leaves_qty: Option<v::Decimal> = req(151, "LeavesQty", QTY);
-        cum_qty: Option<v::Decimal> = req(14, "CumQty", QTY);
-        avg_px: Option<v::Decimal> = req(6, "AvgPx", PRICE);
-        no_contra_brokers: &'b [ExecutionReportNoContraBrokersBuilder<'b>] = group(382, "NoContraBrokers");
-        text: Option<v::FixStr<'b>> = opt(58, "Text", STRING);
-        encoded_text: Option<&'b [u8]> = data(354, 355, "EncodedText", DATA);
+t::build!(
+    ExecutionReportBuilder { order_id(37), cl_ord_id(11), exec_id(17), exec_type(150),
+    ord_status(39), parties(comp), instrument(comp), side(54), order_qty_data(comp),
+    last_qty(32), last_px(31), leaves_qty(151), cum_qty(14), avg_px(6),
+    no_contra_brokers(group 382), text(58), encoded_text(data = 355, length = 354) },
+    msg_type = b"8", header = c::HeaderBuilder
+);
+impl ExecutionReport<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>(
+        order_id: v::FixStr<'b>,
+        exec_id: v::FixStr<'b>,
+        exec_type: e::ExecType,
+        ord_status: e::OrdStatus,
+        side: e::Side,
+        leaves_qty: v::Decimal,
+        cum_qty: v::Decimal,
+        avg_px: v::Decimal,
+    ) -> ExecutionReportBuilder<'b> {
+        ExecutionReportBuilder::new(
+            order_id,
+            exec_id,
+            exec_type,
+            ord_status,
+            side,
+            leaves_qty,
+            cum_qty,
+            avg_px,
+        )
     }
 }
 /// The `NoContraBrokers` (382) group's table.
@@ -246,20 +410,34 @@ pub static EXECUTION_REPORT_NO_CONTRA_BROKERS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoContraBrokers` (382) group.
-    entry ExecutionReportNoContraBrokers[2] {
-        opt contra_broker(0, 375, "ContraBroker", STRING, v::FixStr<'a>);
-        opt contra_trader(1, 337, "ContraTrader", STRING, v::FixStr<'a>);
+t::entry!(
+    ExecutionReportNoContraBrokers, slots = 2, group = "NoContraBrokers", tag = 382
+);
+impl<'a> ExecutionReportNoContraBrokers<'a> {
+    t::opt!(contra_broker, slot = 0, tag = 375, "ContraBroker", STRING);
+    t::opt!(contra_trader, slot = 1, tag = 337, "ContraTrader", STRING);
+}
+/// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExecutionReportNoContraBrokersBuilder<'b> {
+    /// `ContraBroker` (375), STRING.
+    pub contra_broker: Option<v::FixStr<'b>>,
+    /// `ContraTrader` (337), STRING.
+    pub contra_trader: Option<v::FixStr<'b>>,
+}
+impl<'b> ExecutionReportNoContraBrokersBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(contra_broker: v::FixStr<'b>) -> Self {
+        Self {
+            contra_broker: Some(contra_broker),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    ExecutionReportNoContraBrokersBuilder(contra_broker: v::FixStr<'b>) {
-        contra_broker: Option<v::FixStr<'b>> = opt(375, "ContraBroker", STRING);
-        contra_trader: Option<v::FixStr<'b>> = opt(337, "ContraTrader", STRING);
-    }
-}
+t::build!(
+    ExecutionReportNoContraBrokersBuilder { contra_broker(375), contra_trader(337) }
+);
 /// The body table of `MarketDataIncrementalRefresh` (MsgType `X`).
 pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
     const ALL: &[u32] = &[8, 9, 35, 49, 56, 34, 43, 52, 627, 262, 268, 10];
@@ -287,19 +465,43 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
         },
     }
 };
-t::view! {
-    /// `MarketDataIncrementalRefresh` (MsgType `X`, app): a read view; getters are `O(1)`.
-    message MarketDataIncrementalRefresh[12] = MARKET_DATA_INCREMENTAL_REFRESH(b"X", 9, 11, 1)
-    builder MarketDataIncrementalRefreshBuilder() {
-        opt md_req_id(9, 262, "MDReqID", STRING, v::FixStr<'a>);
-        req_group no_md_entries(10, 268, "NoMDEntries", MarketDataIncrementalRefreshNoMdEntries, 12, MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES);
+t::message!(
+    MarketDataIncrementalRefresh, "MarketDataIncrementalRefresh", app, msg_type = "X",
+    slots = 12, def = MARKET_DATA_INCREMENTAL_REFRESH, header = c::Header(0..9), trailer
+    = c::Trailer(11..12),
+);
+impl<'a> MarketDataIncrementalRefresh<'a> {
+    t::opt!(md_req_id, slot = 9, tag = 262, "MDReqID", STRING);
+    t::req_group!(
+        no_md_entries, slot = 10, tag = 268, "NoMDEntries", entry =
+        MarketDataIncrementalRefreshNoMdEntries, slots = 12, table =
+        MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES
+    );
+}
+/// Builds a `MarketDataIncrementalRefresh`: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarketDataIncrementalRefreshBuilder<'b> {
+    /// `MDReqID` (262), STRING.
+    pub md_req_id: Option<v::FixStr<'b>>,
+    /// The `NoMDEntries` (268) group's entries.
+    pub no_md_entries: &'b [MarketDataIncrementalRefreshNoMdEntriesBuilder<'b>],
+}
+impl<'b> MarketDataIncrementalRefreshBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::builder! {
-    /// Builds a `MarketDataIncrementalRefresh`: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MarketDataIncrementalRefreshBuilder() message b"X" {
-        md_req_id: Option<v::FixStr<'b>> = opt(262, "MDReqID", STRING);
-        no_md_entries: &'b [MarketDataIncrementalRefreshNoMdEntriesBuilder<'b>] = group(268, "NoMDEntries");
+t::build!(
+    MarketDataIncrementalRefreshBuilder { md_req_id(262), no_md_entries(group 268) },
+    msg_type = b"X", header = c::HeaderBuilder
+);
+impl MarketDataIncrementalRefresh<'_> {
+    /// A builder, with the required body fields.
+    #[inline]
+    pub fn builder<'b>() -> MarketDataIncrementalRefreshBuilder<'b> {
+        MarketDataIncrementalRefreshBuilder::new()
     }
 }
 /// The `NoMDEntries` (268) group's table.
@@ -322,32 +524,62 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoMDEntries` (268) group.
-    entry MarketDataIncrementalRefreshNoMdEntries[12] {
-        req md_update_action(0, 279, "MDUpdateAction", CHAR, e::MdUpdateAction);
-        opt md_entry_type(1, 269, "MDEntryType", CHAR, e::MdEntryType);
-        opt md_entry_id(2, 278, "MDEntryID", STRING, v::FixStr<'a>);
-        comp instrument(3, 5, "Instrument", c::Instrument);
-        opt md_entry_px(8, 270, "MDEntryPx", PRICE, v::Decimal);
-        opt md_entry_size(9, 271, "MDEntrySize", QTY, v::Decimal);
-        group no_quote_conditions(10, 267, "NoQuoteConditions", MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions, 1, MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS);
-        comp parties(11, 1, "Parties", c::Parties);
+t::entry!(
+    MarketDataIncrementalRefreshNoMdEntries, slots = 12, group = "NoMDEntries", tag = 268
+);
+impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
+    t::req!(
+        md_update_action, slot = 0, tag = 279, "MDUpdateAction", CHAR, e::MdUpdateAction
+    );
+    t::opt!(md_entry_type, slot = 1, tag = 269, "MDEntryType", CHAR, e::MdEntryType);
+    t::opt!(md_entry_id, slot = 2, tag = 278, "MDEntryID", STRING);
+    t::comp!(instrument, slot = 3, slots = 5, "Instrument", c::Instrument);
+    t::opt!(md_entry_px, slot = 8, tag = 270, "MDEntryPx", PRICE);
+    t::opt!(md_entry_size, slot = 9, tag = 271, "MDEntrySize", QTY);
+    t::group!(
+        no_quote_conditions, slot = 10, tag = 267, "NoQuoteConditions", entry =
+        MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions, slots = 1, table =
+        MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS
+    );
+    t::comp!(parties, slot = 11, slots = 1, "Parties", c::Parties);
+}
+/// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
+    /// `MDUpdateAction` (279), CHAR, required.
+    pub md_update_action: Option<e::MdUpdateAction>,
+    /// `MDEntryType` (269), CHAR.
+    pub md_entry_type: Option<e::MdEntryType>,
+    /// `MDEntryID` (278), STRING.
+    pub md_entry_id: Option<v::FixStr<'b>>,
+    /// The `Instrument` component.
+    pub instrument: Option<c::InstrumentBuilder<'b>>,
+    /// `MDEntryPx` (270), PRICE.
+    pub md_entry_px: Option<v::Decimal>,
+    /// `MDEntrySize` (271), QTY.
+    pub md_entry_size: Option<v::Decimal>,
+    /// The `NoQuoteConditions` (267) group's entries.
+    pub no_quote_conditions: &'b [MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<
+        'b,
+    >],
+    /// The `Parties` component.
+    pub parties: Option<c::PartiesBuilder<'b>>,
+}
+impl<'b> MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(md_update_action: e::MdUpdateAction) -> Self {
+        Self {
+            md_update_action: Some(md_update_action),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MarketDataIncrementalRefreshNoMdEntriesBuilder(md_update_action: e::MdUpdateAction) {
-        md_update_action: Option<e::MdUpdateAction> = req(279, "MDUpdateAction", CHAR);
-        md_entry_type: Option<e::MdEntryType> = opt(269, "MDEntryType", CHAR);
-        md_entry_id: Option<v::FixStr<'b>> = opt(278, "MDEntryID", STRING);
-        instrument: Option<c::InstrumentBuilder<'b>> = comp("Instrument");
-        md_entry_px: Option<v::Decimal> = opt(270, "MDEntryPx", PRICE);
-        md_entry_size: Option<v::Decimal> = opt(271, "MDEntrySize", QTY);
-        no_quote_conditions: &'b [MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b>] = group(267, "NoQuoteConditions");
-        parties: Option<c::PartiesBuilder<'b>> = comp("Parties");
-    }
-}
+t::build!(
+    MarketDataIncrementalRefreshNoMdEntriesBuilder { md_update_action(279),
+    md_entry_type(269), md_entry_id(278), instrument(comp), md_entry_px(270),
+    md_entry_size(271), no_quote_conditions(group 267), parties(comp) }
+);
 /// The `NoQuoteConditions` (267) group's table.
 pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS: t::Group = t::Group {
     name: "NoQuoteConditions",
@@ -364,15 +596,30 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS: t:
         }
     },
 };
-t::view! {
-    /// One entry of the `NoQuoteConditions` (267) group.
-    entry MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions[1] {
-        opt quote_condition(0, 276, "QuoteCondition", MULTIPLESTRINGVALUE, v::MultipleValueString<'a>);
+t::entry!(
+    MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions, slots = 1, group =
+    "NoQuoteConditions", tag = 267
+);
+impl<'a> MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a> {
+    t::opt!(quote_condition, slot = 0, tag = 276, "QuoteCondition", MULTIPLESTRINGVALUE);
+}
+/// Builds one `NoQuoteConditions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b> {
+    /// `QuoteCondition` (276), MULTIPLESTRINGVALUE.
+    pub quote_condition: Option<v::MultipleValueString<'b>>,
+}
+impl<'b> MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(quote_condition: v::MultipleValueString<'b>) -> Self {
+        Self {
+            quote_condition: Some(quote_condition),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoQuoteConditions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder(quote_condition: v::MultipleValueString<'b>) {
-        quote_condition: Option<v::MultipleValueString<'b>> = opt(276, "QuoteCondition", MULTIPLESTRINGVALUE);
-    }
-}
+t::build!(
+    MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder {
+    quote_condition(276) }
+);

@@ -2,19 +2,20 @@
 //! Component views and builders (shared by every message that includes them), the header and the trailer.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-t::view! {
-    /// The standard header, in every message.
-    block Header {
-        req begin_string(0, 8, "BeginString", STRING, v::FixStr<'a>);
-        req body_length(1, 9, "BodyLength", LENGTH, v::Length);
-        req msg_type(2, 35, "MsgType", STRING, e::MsgType<'a>);
-        req sender_comp_id(3, 49, "SenderCompID", STRING, v::FixStr<'a>);
-        req target_comp_id(4, 56, "TargetCompID", STRING, v::FixStr<'a>);
-        req msg_seq_num(5, 34, "MsgSeqNum", SEQNUM, v::SeqNum);
-        opt poss_dup_flag(6, 43, "PossDupFlag", BOOLEAN, bool);
-        req sending_time(7, 52, "SendingTime", UTCTIMESTAMP, v::UtcTimestamp);
-        group no_hops(8, 627, "NoHops", HeaderNoHops, 2, HEADER_NO_HOPS);
-    }
+t::block!(Header, doc = " The standard header, in every message.");
+impl<'v, 'a> Header<'v, 'a> {
+    t::req!(begin_string, slot = 0, tag = 8, "BeginString", STRING);
+    t::req!(body_length, slot = 1, tag = 9, "BodyLength", LENGTH);
+    t::req!(msg_type, slot = 2, tag = 35, "MsgType", STRING, e::MsgType);
+    t::req!(sender_comp_id, slot = 3, tag = 49, "SenderCompID", STRING);
+    t::req!(target_comp_id, slot = 4, tag = 56, "TargetCompID", STRING);
+    t::req!(msg_seq_num, slot = 5, tag = 34, "MsgSeqNum", SEQNUM);
+    t::opt!(poss_dup_flag, slot = 6, tag = 43, "PossDupFlag", BOOLEAN);
+    t::req!(sending_time, slot = 7, tag = 52, "SendingTime", UTCTIMESTAMP);
+    t::group!(
+        no_hops, slot = 8, tag = 627, "NoHops", entry = HeaderNoHops, slots = 2, table =
+        HEADER_NO_HOPS
+    );
 }
 /// Builds the standard header: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -34,6 +35,7 @@ pub struct HeaderBuilder<'b> {
 }
 impl<'b> HeaderBuilder<'b> {
     /// A builder with the required fields set.
+    #[inline]
     pub fn new(
         sender_comp_id: v::FixStr<'b>,
         target_comp_id: v::FixStr<'b>,
@@ -49,18 +51,11 @@ impl<'b> HeaderBuilder<'b> {
         }
     }
 }
-impl t::Build for HeaderBuilder<'_> {
-    fn write(&self, enc: &mut fc::Encoder<'_>) -> Result<(), fc::EncodeError> {
-        t::put(enc, 34, &self.msg_seq_num)?;
-        t::put(enc, 43, &self.poss_dup_flag)?;
-        t::put(enc, 49, &self.sender_comp_id)?;
-        t::put(enc, 52, &self.sending_time)?;
-        t::put(enc, 56, &self.target_comp_id)?;
-        t::put_group(enc, 627, self.no_hops)?;
-        Ok(())
-    }
-}
-impl<'b> HeaderBuilder<'b> {
+t::build!(
+    HeaderBuilder { msg_seq_num(34), poss_dup_flag(43), sender_comp_id(49),
+    sending_time(52), target_comp_id(56), no_hops(group 627) }
+);
+impl HeaderBuilder<'_> {
     /// Starts a message of type `msg_type` in `buf` with BeginString
     /// [`BEGIN_STRING`](super::BEGIN_STRING): writes 8, 9 and 35, then the header
     /// fields in ascending tag order.
@@ -90,46 +85,76 @@ pub static HEADER_NO_HOPS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoHops` (627) group.
-    entry HeaderNoHops[2] {
-        opt hop_comp_id(0, 628, "HopCompID", STRING, v::FixStr<'a>);
-        opt hop_ref_id(1, 629, "HopRefID", SEQNUM, v::SeqNum);
+t::entry!(HeaderNoHops, slots = 2, group = "NoHops", tag = 627);
+impl<'a> HeaderNoHops<'a> {
+    t::opt!(hop_comp_id, slot = 0, tag = 628, "HopCompID", STRING);
+    t::opt!(hop_ref_id, slot = 1, tag = 629, "HopRefID", SEQNUM);
+}
+/// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeaderNoHopsBuilder<'b> {
+    /// `HopCompID` (628), STRING.
+    pub hop_comp_id: Option<v::FixStr<'b>>,
+    /// `HopRefID` (629), SEQNUM.
+    pub hop_ref_id: Option<v::SeqNum>,
+}
+impl<'b> HeaderNoHopsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(hop_comp_id: v::FixStr<'b>) -> Self {
+        Self {
+            hop_comp_id: Some(hop_comp_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    HeaderNoHopsBuilder(hop_comp_id: v::FixStr<'b>) {
-        hop_comp_id: Option<v::FixStr<'b>> = opt(628, "HopCompID", STRING);
-        hop_ref_id: Option<v::SeqNum> = opt(629, "HopRefID", SEQNUM);
+t::build!(HeaderNoHopsBuilder { hop_comp_id(628), hop_ref_id(629) });
+t::block!(Trailer, doc = " The standard trailer, in every message.");
+impl<'v, 'a> Trailer<'v, 'a> {
+    t::req!(check_sum, slot = 0, tag = 10, "CheckSum", STRING);
+}
+t::block!(Instrument, component = "Instrument");
+impl<'v, 'a> Instrument<'v, 'a> {
+    t::req!(symbol, slot = 0, tag = 55, "Symbol", STRING);
+    t::opt!(security_id, slot = 1, tag = 48, "SecurityID", STRING);
+    t::opt!(
+        security_id_source, slot = 2, tag = 22, "SecurityIDSource", STRING,
+        e::SecurityIdSource
+    );
+    t::group!(
+        no_security_alt_id, slot = 3, tag = 454, "NoSecurityAltID", entry =
+        InstrumentNoSecurityAltId, slots = 2, table = INSTRUMENT_NO_SECURITY_ALT_ID
+    );
+    t::opt!(security_type, slot = 4, tag = 167, "SecurityType", STRING, e::SecurityType);
+}
+/// Builds the `Instrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrumentBuilder<'b> {
+    /// `Symbol` (55), STRING, required.
+    pub symbol: Option<v::FixStr<'b>>,
+    /// `SecurityID` (48), STRING.
+    pub security_id: Option<v::FixStr<'b>>,
+    /// `SecurityIDSource` (22), STRING.
+    pub security_id_source: Option<e::SecurityIdSource<'b>>,
+    /// The `NoSecurityAltID` (454) group's entries.
+    pub no_security_alt_id: &'b [InstrumentNoSecurityAltIdBuilder<'b>],
+    /// `SecurityType` (167), STRING.
+    pub security_type: Option<e::SecurityType<'b>>,
+}
+impl<'b> InstrumentBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(symbol: v::FixStr<'b>) -> Self {
+        Self {
+            symbol: Some(symbol),
+            ..Self::default()
+        }
     }
 }
-t::view! {
-    /// The standard trailer, in every message.
-    block Trailer {
-        req check_sum(0, 10, "CheckSum", STRING, v::FixStr<'a>);
-    }
-}
-t::view! {
-    /// The `Instrument` component: a view over the slots it fills in the enclosing message or entry.
-    block Instrument {
-        req symbol(0, 55, "Symbol", STRING, v::FixStr<'a>);
-        opt security_id(1, 48, "SecurityID", STRING, v::FixStr<'a>);
-        opt security_id_source(2, 22, "SecurityIDSource", STRING, e::SecurityIdSource<'a>);
-        group no_security_alt_id(3, 454, "NoSecurityAltID", InstrumentNoSecurityAltId, 2, INSTRUMENT_NO_SECURITY_ALT_ID);
-        opt security_type(4, 167, "SecurityType", STRING, e::SecurityType<'a>);
-    }
-}
-t::builder! {
-    /// Builds the `Instrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrumentBuilder(symbol: v::FixStr<'b>) {
-        symbol: Option<v::FixStr<'b>> = req(55, "Symbol", STRING);
-        security_id: Option<v::FixStr<'b>> = opt(48, "SecurityID", STRING);
-        security_id_source: Option<e::SecurityIdSource<'b>> = opt(22, "SecurityIDSource", STRING);
-        no_security_alt_id: &'b [InstrumentNoSecurityAltIdBuilder<'b>] = group(454, "NoSecurityAltID");
-        security_type: Option<e::SecurityType<'b>> = opt(167, "SecurityType", STRING);
-    }
-}
+t::build!(
+    InstrumentBuilder { symbol(55), security_id(48), security_id_source(22),
+    no_security_alt_id(group 454), security_type(167) }
+);
 /// The `NoSecurityAltID` (454) group's table.
 pub static INSTRUMENT_NO_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoSecurityAltID",
@@ -146,32 +171,54 @@ pub static INSTRUMENT_NO_SECURITY_ALT_ID: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoSecurityAltID` (454) group.
-    entry InstrumentNoSecurityAltId[2] {
-        opt security_alt_id(0, 455, "SecurityAltID", STRING, v::FixStr<'a>);
-        opt security_alt_id_source(1, 456, "SecurityAltIDSource", STRING, v::FixStr<'a>);
+t::entry!(InstrumentNoSecurityAltId, slots = 2, group = "NoSecurityAltID", tag = 454);
+impl<'a> InstrumentNoSecurityAltId<'a> {
+    t::opt!(security_alt_id, slot = 0, tag = 455, "SecurityAltID", STRING);
+    t::opt!(security_alt_id_source, slot = 1, tag = 456, "SecurityAltIDSource", STRING);
+}
+/// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InstrumentNoSecurityAltIdBuilder<'b> {
+    /// `SecurityAltID` (455), STRING.
+    pub security_alt_id: Option<v::FixStr<'b>>,
+    /// `SecurityAltIDSource` (456), STRING.
+    pub security_alt_id_source: Option<v::FixStr<'b>>,
+}
+impl<'b> InstrumentNoSecurityAltIdBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(security_alt_id: v::FixStr<'b>) -> Self {
+        Self {
+            security_alt_id: Some(security_alt_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    InstrumentNoSecurityAltIdBuilder(security_alt_id: v::FixStr<'b>) {
-        security_alt_id: Option<v::FixStr<'b>> = opt(455, "SecurityAltID", STRING);
-        security_alt_id_source: Option<v::FixStr<'b>> = opt(456, "SecurityAltIDSource", STRING);
+t::build!(
+    InstrumentNoSecurityAltIdBuilder { security_alt_id(455), security_alt_id_source(456)
+    }
+);
+t::block!(Parties, component = "Parties");
+impl<'v, 'a> Parties<'v, 'a> {
+    t::group!(
+        no_party_ids, slot = 0, tag = 453, "NoPartyIDs", entry = PartiesNoPartyIds, slots
+        = 4, table = PARTIES_NO_PARTY_IDS
+    );
+}
+/// Builds the `Parties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PartiesBuilder<'b> {
+    /// The `NoPartyIDs` (453) group's entries.
+    pub no_party_ids: &'b [PartiesNoPartyIdsBuilder<'b>],
+}
+impl<'b> PartiesBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `Parties` component: a view over the slots it fills in the enclosing message or entry.
-    block Parties {
-        group no_party_ids(0, 453, "NoPartyIDs", PartiesNoPartyIds, 4, PARTIES_NO_PARTY_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `Parties` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PartiesBuilder() {
-        no_party_ids: &'b [PartiesNoPartyIdsBuilder<'b>] = group(453, "NoPartyIDs");
-    }
-}
+t::build!(PartiesBuilder { no_party_ids(group 453) });
 /// The `NoPartyIDs` (453) group's table.
 pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
     name: "NoPartyIDs",
@@ -188,36 +235,62 @@ pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoPartyIDs` (453) group.
-    entry PartiesNoPartyIds[4] {
-        opt party_id(0, 448, "PartyID", STRING, v::FixStr<'a>);
-        opt party_id_source(1, 447, "PartyIDSource", CHAR, e::PartyIdSource);
-        opt party_role(2, 452, "PartyRole", INT, e::PartyRole<'a>);
-        comp ptys_sub_grp(3, 1, "PtysSubGrp", PtysSubGrp);
+t::entry!(PartiesNoPartyIds, slots = 4, group = "NoPartyIDs", tag = 453);
+impl<'a> PartiesNoPartyIds<'a> {
+    t::opt!(party_id, slot = 0, tag = 448, "PartyID", STRING);
+    t::opt!(
+        party_id_source, slot = 1, tag = 447, "PartyIDSource", CHAR, e::PartyIdSource
+    );
+    t::opt!(party_role, slot = 2, tag = 452, "PartyRole", INT, e::PartyRole);
+    t::comp!(ptys_sub_grp, slot = 3, slots = 1, "PtysSubGrp", PtysSubGrp);
+}
+/// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PartiesNoPartyIdsBuilder<'b> {
+    /// `PartyID` (448), STRING.
+    pub party_id: Option<v::FixStr<'b>>,
+    /// `PartyIDSource` (447), CHAR.
+    pub party_id_source: Option<e::PartyIdSource>,
+    /// `PartyRole` (452), INT.
+    pub party_role: Option<e::PartyRole<'b>>,
+    /// The `PtysSubGrp` component.
+    pub ptys_sub_grp: Option<PtysSubGrpBuilder<'b>>,
+}
+impl<'b> PartiesNoPartyIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(party_id: v::FixStr<'b>) -> Self {
+        Self {
+            party_id: Some(party_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PartiesNoPartyIdsBuilder(party_id: v::FixStr<'b>) {
-        party_id: Option<v::FixStr<'b>> = opt(448, "PartyID", STRING);
-        party_id_source: Option<e::PartyIdSource> = opt(447, "PartyIDSource", CHAR);
-        party_role: Option<e::PartyRole<'b>> = opt(452, "PartyRole", INT);
-        ptys_sub_grp: Option<PtysSubGrpBuilder<'b>> = comp("PtysSubGrp");
+t::build!(
+    PartiesNoPartyIdsBuilder { party_id(448), party_id_source(447), party_role(452),
+    ptys_sub_grp(comp) }
+);
+t::block!(PtysSubGrp, component = "PtysSubGrp");
+impl<'v, 'a> PtysSubGrp<'v, 'a> {
+    t::group!(
+        no_party_sub_ids, slot = 0, tag = 802, "NoPartySubIDs", entry =
+        PtysSubGrpNoPartySubIds, slots = 2, table = PTYS_SUB_GRP_NO_PARTY_SUB_IDS
+    );
+}
+/// Builds the `PtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PtysSubGrpBuilder<'b> {
+    /// The `NoPartySubIDs` (802) group's entries.
+    pub no_party_sub_ids: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>],
+}
+impl<'b> PtysSubGrpBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `PtysSubGrp` component: a view over the slots it fills in the enclosing message or entry.
-    block PtysSubGrp {
-        group no_party_sub_ids(0, 802, "NoPartySubIDs", PtysSubGrpNoPartySubIds, 2, PTYS_SUB_GRP_NO_PARTY_SUB_IDS);
-    }
-}
-t::builder! {
-    /// Builds the `PtysSubGrp` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PtysSubGrpBuilder() {
-        no_party_sub_ids: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>] = group(802, "NoPartySubIDs");
-    }
-}
+t::build!(PtysSubGrpBuilder { no_party_sub_ids(group 802) });
 /// The `NoPartySubIDs` (802) group's table.
 pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoPartySubIDs",
@@ -234,32 +307,50 @@ pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
         }
     },
 };
-t::view! {
-    /// One entry of the `NoPartySubIDs` (802) group.
-    entry PtysSubGrpNoPartySubIds[2] {
-        opt party_sub_id(0, 523, "PartySubID", STRING, v::FixStr<'a>);
-        opt party_sub_id_type(1, 803, "PartySubIDType", INT, i64);
+t::entry!(PtysSubGrpNoPartySubIds, slots = 2, group = "NoPartySubIDs", tag = 802);
+impl<'a> PtysSubGrpNoPartySubIds<'a> {
+    t::opt!(party_sub_id, slot = 0, tag = 523, "PartySubID", STRING);
+    t::opt!(party_sub_id_type, slot = 1, tag = 803, "PartySubIDType", INT);
+}
+/// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PtysSubGrpNoPartySubIdsBuilder<'b> {
+    /// `PartySubID` (523), STRING.
+    pub party_sub_id: Option<v::FixStr<'b>>,
+    /// `PartySubIDType` (803), INT.
+    pub party_sub_id_type: Option<i64>,
+}
+impl<'b> PtysSubGrpNoPartySubIdsBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new(party_sub_id: v::FixStr<'b>) -> Self {
+        Self {
+            party_sub_id: Some(party_sub_id),
+            ..Self::default()
+        }
     }
 }
-t::builder! {
-    /// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
-    PtysSubGrpNoPartySubIdsBuilder(party_sub_id: v::FixStr<'b>) {
-        party_sub_id: Option<v::FixStr<'b>> = opt(523, "PartySubID", STRING);
-        party_sub_id_type: Option<i64> = opt(803, "PartySubIDType", INT);
+t::build!(PtysSubGrpNoPartySubIdsBuilder { party_sub_id(523), party_sub_id_type(803) });
+t::block!(OrderQtyData, component = "OrderQtyData");
+impl<'v, 'a> OrderQtyData<'v, 'a> {
+    t::opt!(order_qty, slot = 0, tag = 38, "OrderQty", QTY);
+    t::opt!(cash_order_qty, slot = 1, tag = 152, "CashOrderQty", QTY);
+}
+/// Builds the `OrderQtyData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OrderQtyDataBuilder<'b> {
+    /// `OrderQty` (38), QTY.
+    pub order_qty: Option<v::Decimal>,
+    /// `CashOrderQty` (152), QTY.
+    pub cash_order_qty: Option<v::Decimal>,
+    /// Ties the builder's lifetime (leave it `Default`).
+    pub _b: ::core::marker::PhantomData<&'b ()>,
+}
+impl<'b> OrderQtyDataBuilder<'b> {
+    /// A builder with the required fields set.
+    #[inline]
+    pub fn new() -> Self {
+        Self::default()
     }
 }
-t::view! {
-    /// The `OrderQtyData` component: a view over the slots it fills in the enclosing message or entry.
-    block OrderQtyData {
-        opt order_qty(0, 38, "OrderQty", QTY, v::Decimal);
-        opt cash_order_qty(1, 152, "CashOrderQty", QTY, v::Decimal);
-    }
-}
-t::builder! {
-    /// Builds the `OrderQtyData` component: `new` takes the required fields; set the others with struct update syntax (`..`).
-    OrderQtyDataBuilder() {
-        order_qty: Option<v::Decimal> = opt(38, "OrderQty", QTY);
-        cash_order_qty: Option<v::Decimal> = opt(152, "CashOrderQty", QTY);
-        _b: ::core::marker::PhantomData<&'b ()> = phantom();
-    }
-}
+t::build!(OrderQtyDataBuilder { order_qty(38), cash_order_qty(152) });

@@ -2,153 +2,197 @@
 //! An enum per enumerated field.
 use ::fix_core::{self as fc, typed as t, value as v};
 use super::{components as c, enums as e, messages as m};
-t::char_enum! {
-    /// Values of `ExecInst` (18), MULTIPLECHARVALUE; `Other` carries a value the dictionary does not list.
-    ExecInst {
-        /// `1`: NOT_HELD.
-        NotHeld = b'1',
-        /// `6`: PARTICIPATE_DONT_INITIATE.
-        ParticipateDontInitiate = b'6',
-        /// `G`: ALL_OR_NONE.
-        AllOrNone = b'G',
-    }
+/// Values of `ExecInst` (18), MULTIPLECHARVALUE; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExecInst {
+    /// `1`: NOT_HELD.
+    NotHeld,
+    /// `6`: PARTICIPATE_DONT_INITIATE.
+    ParticipateDontInitiate,
+    /// `G`: ALL_OR_NONE.
+    AllOrNone,
+    /// A value the dictionary does not list.
+    Other(u8),
 }
-t::bytes_enum! {
-    /// Values of `SecurityIDSource` (22), STRING; `Other` carries a value the dictionary does not list.
-    SecurityIdSource(false) {
-        /// `1`: CUSIP.
-        Cusip = b"1",
-        /// `4`: ISIN_NUMBER.
-        IsinNumber = b"4",
-        /// `8`: EXCHANGE_SYMBOL.
-        ExchangeSymbol = b"8",
-    }
+t::char_enum!(
+    ExecInst { NotHeld = b'1', ParticipateDontInitiate = b'6', AllOrNone = b'G' }
+);
+/// Values of `SecurityIDSource` (22), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecurityIdSource<'a> {
+    /// `1`: CUSIP.
+    Cusip,
+    /// `4`: ISIN_NUMBER.
+    IsinNumber,
+    /// `8`: EXCHANGE_SYMBOL.
+    ExchangeSymbol,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
 }
-t::bytes_enum! {
-    /// Values of `MsgType` (35), STRING; `Other` carries a value the dictionary does not list.
-    MsgType(false) {
-        /// `0`: HEARTBEAT.
-        Heartbeat = b"0",
-        /// `8`: EXECUTION_REPORT.
-        ExecutionReport = b"8",
-        /// `A`: LOGON.
-        Logon = b"A",
-        /// `D`: ORDER_SINGLE.
-        OrderSingle = b"D",
-        /// `X`: MARKET_DATA_INCREMENTAL_REFRESH.
-        MarketDataIncrementalRefresh = b"X",
-    }
+t::bytes_enum!(
+    SecurityIdSource { Cusip = b"1", IsinNumber = b"4", ExchangeSymbol = b"8" }, integer
+    = false
+);
+/// Values of `MsgType` (35), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MsgType<'a> {
+    /// `0`: HEARTBEAT.
+    Heartbeat,
+    /// `8`: EXECUTION_REPORT.
+    ExecutionReport,
+    /// `A`: LOGON.
+    Logon,
+    /// `D`: ORDER_SINGLE.
+    OrderSingle,
+    /// `X`: MARKET_DATA_INCREMENTAL_REFRESH.
+    MarketDataIncrementalRefresh,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
 }
-t::char_enum! {
-    /// Values of `OrdStatus` (39), CHAR; `Other` carries a value the dictionary does not list.
-    OrdStatus {
-        /// `0`: NEW.
-        New = b'0',
-        /// `1`: PARTIALLY_FILLED.
-        PartiallyFilled = b'1',
-        /// `2`: FILLED.
-        Filled = b'2',
-    }
+t::bytes_enum!(
+    MsgType { Heartbeat = b"0", ExecutionReport = b"8", Logon = b"A", OrderSingle = b"D",
+    MarketDataIncrementalRefresh = b"X" }, integer = false
+);
+/// Values of `OrdStatus` (39), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrdStatus {
+    /// `0`: NEW.
+    New,
+    /// `1`: PARTIALLY_FILLED.
+    PartiallyFilled,
+    /// `2`: FILLED.
+    Filled,
+    /// A value the dictionary does not list.
+    Other(u8),
 }
-t::char_enum! {
-    /// Values of `OrdType` (40), CHAR; `Other` carries a value the dictionary does not list.
-    OrdType {
-        /// `1`: MARKET.
-        Market = b'1',
-        /// `2`: LIMIT.
-        Limit = b'2',
-    }
+t::char_enum!(OrdStatus { New = b'0', PartiallyFilled = b'1', Filled = b'2' });
+/// Values of `OrdType` (40), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrdType {
+    /// `1`: MARKET.
+    Market,
+    /// `2`: LIMIT.
+    Limit,
+    /// A value the dictionary does not list.
+    Other(u8),
 }
-t::char_enum! {
-    /// Values of `Side` (54), CHAR; `Other` carries a value the dictionary does not list.
-    Side {
-        /// `1`: BUY.
-        Buy = b'1',
-        /// `2`: SELL.
-        Sell = b'2',
-        /// `5`: SELL_SHORT.
-        SellShort = b'5',
-    }
+t::char_enum!(OrdType { Market = b'1', Limit = b'2' });
+/// Values of `Side` (54), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// `1`: BUY.
+    Buy,
+    /// `2`: SELL.
+    Sell,
+    /// `5`: SELL_SHORT.
+    SellShort,
+    /// A value the dictionary does not list.
+    Other(u8),
 }
-t::char_enum! {
-    /// Values of `TimeInForce` (59), CHAR; `Other` carries a value the dictionary does not list.
-    TimeInForce {
-        /// `0`: DAY.
-        Day = b'0',
-        /// `1`: GOOD_TILL_CANCEL.
-        GoodTillCancel = b'1',
-        /// `3`: IMMEDIATE_OR_CANCEL.
-        ImmediateOrCancel = b'3',
-    }
+t::char_enum!(Side { Buy = b'1', Sell = b'2', SellShort = b'5' });
+/// Values of `TimeInForce` (59), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TimeInForce {
+    /// `0`: DAY.
+    Day,
+    /// `1`: GOOD_TILL_CANCEL.
+    GoodTillCancel,
+    /// `3`: IMMEDIATE_OR_CANCEL.
+    ImmediateOrCancel,
+    /// A value the dictionary does not list.
+    Other(u8),
 }
-t::char_enum! {
-    /// Values of `ExecType` (150), CHAR; `Other` carries a value the dictionary does not list.
-    ExecType {
-        /// `0`: NEW.
-        New = b'0',
-        /// `F`: TRADE.
-        Trade = b'F',
-    }
+t::char_enum!(
+    TimeInForce { Day = b'0', GoodTillCancel = b'1', ImmediateOrCancel = b'3' }
+);
+/// Values of `ExecType` (150), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExecType {
+    /// `0`: NEW.
+    New,
+    /// `F`: TRADE.
+    Trade,
+    /// A value the dictionary does not list.
+    Other(u8),
 }
-t::bytes_enum! {
-    /// Values of `SecurityType` (167), STRING; `Other` carries a value the dictionary does not list.
-    SecurityType(false) {
-        /// `CS`: COMMON_STOCK.
-        CommonStock = b"CS",
-        /// `FUT`: FUTURE.
-        Future = b"FUT",
-        /// `OPT`: OPTION.
-        Option = b"OPT",
-    }
+t::char_enum!(ExecType { New = b'0', Trade = b'F' });
+/// Values of `SecurityType` (167), STRING; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SecurityType<'a> {
+    /// `CS`: COMMON_STOCK.
+    CommonStock,
+    /// `FUT`: FUTURE.
+    Future,
+    /// `OPT`: OPTION.
+    Option,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
 }
-t::char_enum! {
-    /// Values of `MDEntryType` (269), CHAR; `Other` carries a value the dictionary does not list.
-    MdEntryType {
-        /// `0`: BID.
-        Bid = b'0',
-        /// `1`: OFFER.
-        Offer = b'1',
-        /// `2`: TRADE.
-        Trade = b'2',
-    }
+t::bytes_enum!(
+    SecurityType { CommonStock = b"CS", Future = b"FUT", Option = b"OPT" }, integer =
+    false
+);
+/// Values of `MDEntryType` (269), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MdEntryType {
+    /// `0`: BID.
+    Bid,
+    /// `1`: OFFER.
+    Offer,
+    /// `2`: TRADE.
+    Trade,
+    /// A value the dictionary does not list.
+    Other(u8),
 }
-t::bytes_enum! {
-    /// Values of `QuoteCondition` (276), MULTIPLESTRINGVALUE; `Other` carries a value the dictionary does not list.
-    QuoteCondition(false) {
-        /// `A`: OPEN.
-        Open = b"A",
-        /// `B`: CLOSED.
-        Closed = b"B",
-    }
+t::char_enum!(MdEntryType { Bid = b'0', Offer = b'1', Trade = b'2' });
+/// Values of `QuoteCondition` (276), MULTIPLESTRINGVALUE; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuoteCondition<'a> {
+    /// `A`: OPEN.
+    Open,
+    /// `B`: CLOSED.
+    Closed,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
 }
-t::char_enum! {
-    /// Values of `MDUpdateAction` (279), CHAR; `Other` carries a value the dictionary does not list.
-    MdUpdateAction {
-        /// `0`: NEW.
-        New = b'0',
-        /// `1`: CHANGE.
-        Change = b'1',
-        /// `2`: DELETE.
-        Delete = b'2',
-    }
+t::bytes_enum!(QuoteCondition { Open = b"A", Closed = b"B" }, integer = false);
+/// Values of `MDUpdateAction` (279), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MdUpdateAction {
+    /// `0`: NEW.
+    New,
+    /// `1`: CHANGE.
+    Change,
+    /// `2`: DELETE.
+    Delete,
+    /// A value the dictionary does not list.
+    Other(u8),
 }
-t::char_enum! {
-    /// Values of `PartyIDSource` (447), CHAR; `Other` carries a value the dictionary does not list.
-    PartyIdSource {
-        /// `D`: PROPRIETARY.
-        Proprietary = b'D',
-        /// `G`: MIC.
-        Mic = b'G',
-    }
+t::char_enum!(MdUpdateAction { New = b'0', Change = b'1', Delete = b'2' });
+/// Values of `PartyIDSource` (447), CHAR; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PartyIdSource {
+    /// `D`: PROPRIETARY.
+    Proprietary,
+    /// `G`: MIC.
+    Mic,
+    /// A value the dictionary does not list.
+    Other(u8),
 }
-t::bytes_enum! {
-    /// Values of `PartyRole` (452), INT; `Other` carries a value the dictionary does not list.
-    PartyRole(true) {
-        /// `1`: EXECUTING_FIRM.
-        ExecutingFirm = b"1",
-        /// `11`: ORDER_ORIGINATION_TRADER.
-        OrderOriginationTrader = b"11",
-        /// `3`: CLIENT_ID.
-        ClientId = b"3",
-    }
+t::char_enum!(PartyIdSource { Proprietary = b'D', Mic = b'G' });
+/// Values of `PartyRole` (452), INT; `Other` carries a value the dictionary does not list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PartyRole<'a> {
+    /// `1`: EXECUTING_FIRM.
+    ExecutingFirm,
+    /// `11`: ORDER_ORIGINATION_TRADER.
+    OrderOriginationTrader,
+    /// `3`: CLIENT_ID.
+    ClientId,
+    /// A value the dictionary does not list.
+    Other(&'a [u8]),
 }
+t::bytes_enum!(
+    PartyRole { ExecutingFirm = b"1", OrderOriginationTrader = b"11", ClientId = b"3" },
+    integer = true
+);
