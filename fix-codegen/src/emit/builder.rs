@@ -1,14 +1,14 @@
 //! Builders: a struct of public `Option` fields (slices of entry builders for
 //! groups, component builders for components) with `Default`, a `new` taking the
-//! required fields, and `t::build!`'s `Build` impl from the write order and tags
+//! required fields, and `build!`'s `Build` impl from the write order and tags
 //! (with `encode` for a message's builder).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::context::{Cx, Module};
-use super::names::{RESERVED_BUILDER, doc, id, u32_lit};
+use super::context::{Cx, Module, qualify};
+use super::names::{RESERVED_BUILDER, bytes_lit, doc, id, u32_lit};
 use fix_dict::Member;
 
 /// What a builder is for, beyond its members.
@@ -29,7 +29,8 @@ pub(super) struct BuilderOf<'a> {
 }
 
 impl Cx<'_> {
-    /// The builder struct `bty` for `members`, its `new` and its `t::build!`.
+    /// The builder struct `bty` for `members` and its `build!` (`new`, `Build`,
+    /// and for a message `encode` and the view's `builder`).
     pub(super) fn builder(
         &self,
         bty: &Ident,
@@ -40,8 +41,8 @@ impl Cx<'_> {
         let names = self.member_names(members, RESERVED_BUILDER);
         let paired_lengths: Vec<u32> = self.dict.data_pairs().iter().map(|p| p.length).collect();
         let mut decls = Vec::new();
+        // `new`'s arguments, each with its FIX type (and enum), as getters name them.
         let mut args = Vec::new();
-        let mut arg_names = Vec::new();
         let mut borrows = false;
         // (sort key, `name(how)` entry of the write table)
         let mut writes: Vec<(u32, TokenStream)> = Vec::new();
@@ -61,8 +62,9 @@ impl Cx<'_> {
                     let d = doc(self.field_doc(f, *required));
                     decls.push(quote!(#d pub #fname: Option<#vt>));
                     if *required || (of.first && i == 0) {
-                        args.push(quote!(#fname: #vt));
-                        arg_names.push(fname.clone());
+                        let ty = format_ident!("{}", f.ty.as_str());
+                        let e = self.getter_enum(*tag).map(|e| quote!(, #e));
+                        args.push(quote!(#fname(#ty #e)));
                     }
                     let how = if f.ty.is_data() {
                         let len = u32_lit(self.dict.length_tag_for_data(*tag).unwrap_or(0));
@@ -118,41 +120,16 @@ impl Cx<'_> {
             "Builds {}: `new` takes the required fields; set the others with struct update syntax (`..`).",
             of.what
         ));
-        let fill = if arg_names.is_empty() {
-            quote!(Self::default())
-        } else {
-            quote!(Self { #(#arg_names: Some(#arg_names),)* ..Self::default() })
-        };
-        let (encode, view_builder) = match of.message {
-            Some((msg_type, view)) => {
-                let mt = super::names::bytes_lit(msg_type);
-                let hb = super::context::qualify("HeaderBuilder", Module::Components, from);
-                (
-                    quote!(, msg_type = #mt, header = #hb),
-                    quote! {
-                        impl #view<'_> {
-                            /// A builder, with the required body fields.
-                            #[inline]
-                            pub fn builder<'b>(#(#args),*) -> #bty<'b> {
-                                #bty::new(#(#arg_names),*)
-                            }
-                        }
-                    },
-                )
-            }
-            None => (TokenStream::new(), TokenStream::new()),
-        };
+        let message = of.message.map(|(msg_type, view)| {
+            let mt = bytes_lit(msg_type);
+            let hb = qualify("HeaderBuilder", Module::Components, from);
+            quote!(, msg_type = #mt, header = #hb, view = #view)
+        });
         quote! {
             #d
             #[derive(Clone, Copy, Debug, Default)]
             pub struct #bty<'b> { #(#decls,)* }
-            impl<'b> #bty<'b> {
-                /// A builder with the required fields set.
-                #[inline]
-                pub fn new(#(#args),*) -> Self { #fill }
-            }
-            t::build!(#bty { #(#writes),* } #encode);
-            #view_builder
+            build!(#bty { #(#writes),* }, new(#(#args),*) #message);
         }
     }
 

@@ -1,6 +1,6 @@
 //! `enums.rs`: an enum per enumerated field, its variants written out (each with
 //! its wire value and meaning) and an `Other` variant for unlisted values; its
-//! decoding from `t::char_enum!` (CHAR: a 256-byte table) or `t::bytes_enum!`
+//! decoding from `char_enum!` (CHAR: a 256-byte table) or `bytes_enum!`
 //! (a compiled `match`).
 
 use proc_macro2::{Literal, TokenStream};
@@ -58,7 +58,7 @@ impl Cx<'_> {
                             /// A value the dictionary does not list.
                             Other(u8),
                         }
-                        t::char_enum!(#ty { #(#vars = #wire),* });
+                        char_enum!(#ty { #(#vars = #wire),* });
                     }
                 }
                 _ => {
@@ -72,7 +72,7 @@ impl Cx<'_> {
                             /// A value the dictionary does not list.
                             Other(&'a [u8]),
                         }
-                        t::bytes_enum!(#ty { #(#vars = #wire),* }, integer = #int);
+                        bytes_enum!(#ty { #(#vars = #wire),* }, integer = #int);
                     }
                 }
             });

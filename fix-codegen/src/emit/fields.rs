@@ -1,4 +1,4 @@
-//! `fields.rs`: a tag constant per field (`t::tag!`), documented with the field's
+//! `fields.rs`: a tag constant per field (`tag!`), documented with the field's
 //! FIX name, type and the Rust type its getters return.
 
 use proc_macro2::TokenStream;
@@ -18,7 +18,7 @@ impl Cx<'_> {
                 let (konst, tag, fix) = (id(&info.konst), u32_lit(f.tag), &f.name);
                 let ty = format_ident!("{}", f.ty.as_str());
                 let e = self.getter_enum(f.tag).map(|e| quote!(, #e));
-                Some(quote!(t::tag!(#konst = #tag, #fix, #ty #e);))
+                Some(quote!(tag!(#konst = #tag, #fix, #ty #e);))
             })
             .collect()
     }

@@ -58,7 +58,7 @@ impl Cx<'_> {
                         view: #view_level,
                     }
                 };
-                t::message!(
+                message!(
                     #ty, #mname, #category, msg_type = #mt_str, slots = #n, def = #stat,
                     header = c::Header(0..#h), trailer = c::Trailer(#be..#n),
                 );

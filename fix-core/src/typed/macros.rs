@@ -407,10 +407,12 @@ macro_rules! __fix_req_comp {
     };
 }
 
-/// The [`Build`] impl of a builder struct: its fields in write order, each
-/// `name(tag)` (a value), `name(data = tag, length = length_tag)`, `name(group
-/// counter)` or `name(comp)`. A message's builder also gets `encode`, given its MsgType and the
-/// header's builder type (which has `start`).
+/// The `new` and [`Build`] impl of a builder struct: its fields in write order,
+/// each `name(tag)` (a value), `name(data = tag, length = length_tag)`,
+/// `name(group counter)` or `name(comp)`; the fields `new` takes, each with its FIX
+/// type (and generated enum), as getters name them. A message's builder also gets
+/// `encode`, given its MsgType and the header's builder type (which has `start`),
+/// and its view a `builder` function.
 ///
 /// ```
 /// use fix_core::typed::{self as t, Build};
@@ -421,8 +423,8 @@ macro_rules! __fix_req_comp {
 ///     pub party_id: Option<FixStr<'b>>,
 ///     pub party_role: Option<i64>,
 /// }
-/// t::build!(PartyBuilder { party_id(448), party_role(452) });
-/// let party = PartyBuilder { party_id: FixStr::parse(b"P1").ok(), party_role: Some(3) };
+/// t::build!(PartyBuilder { party_id(448), party_role(452) }, new(party_id(STRING)));
+/// let party = PartyBuilder { party_role: Some(3), ..PartyBuilder::new(FixStr::parse(b"P1").unwrap()) };
 /// let mut buf = [0u8; 64];
 /// let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"D");
 /// party.write(&mut enc)?;
@@ -433,9 +435,12 @@ macro_rules! __fix_req_comp {
 #[macro_export]
 macro_rules! __fix_build {
     (
-        $name:ident { $($f:ident($($how:tt)*)),* $(,)? }
-        $(, msg_type = $mt:literal, header = $($hb:ident)::+)? $(,)?
+        $name:ident { $($f:ident($($how:tt)*)),* $(,)? }, new $new:tt
+        $(, msg_type = $mt:literal, header = $($hb:ident)::+, view = $view:ident)? $(,)?
     ) => {
+        impl<'b> $name<'b> {
+            $crate::__fix_build!(@new fn new -> Self, Self, $new);
+        }
         impl $crate::typed::Build for $name<'_> {
             #[inline]
             fn write(
@@ -462,8 +467,26 @@ macro_rules! __fix_build {
                     enc.finish()
                 }
             }
+            impl $view<'_> {
+                $crate::__fix_build!(@new fn builder<'b> -> $name<'b>, $name, $new);
+            }
         )?
     };
+    (
+        @new fn $fname:ident $(<$lt:lifetime>)? -> $ret:ty, $ctor:ident,
+        ($($arg:ident($aty:ident $(, $($ae:ident)::+)?)),* $(,)?)
+    ) => {
+        #[doc = $crate::__fix_build!(@doc $fname)]
+        #[inline]
+        pub fn $fname $(<$lt>)? ($($arg: $crate::__fix_value!('b, $aty $(, $($ae)::+)?)),*) -> $ret {
+            $ctor {
+                $($arg: ::core::option::Option::Some($arg),)*
+                ..::core::default::Default::default()
+            }
+        }
+    };
+    (@doc new) => { " A builder with the required fields set." };
+    (@doc builder) => { " A builder, with the required body fields." };
 }
 
 /// One write of [`build!`]'s `Build::write`.
