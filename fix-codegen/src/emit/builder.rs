@@ -1,7 +1,7 @@
 //! Builders: a struct of public `Option` fields (slices of entry builders for
-//! groups, component builders for components) with `Default`, a `new` taking the
-//! required fields, and `build!`'s `Build` impl from the write order and tags
-//! (with `encode` for a message's builder).
+//! groups, component builders for components) with `Default`, one field per line,
+//! and `build!`: `new` taking the required fields, the `Build` impl from the write
+//! order and tags, and for a message `encode` and the view's `builder`.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

@@ -9,13 +9,14 @@
 //! (exact versions pinned); no code is assembled as text. prettyplease prints items
 //! one member per line but a macro invocation's tokens as running text, so the
 //! generated code is items whose members are short invocations of
-//! `fix_core::typed`'s declarative macros: a view is `t::block!`/`t::entry!`/
-//! `t::message!` and an `impl` of one getter invocation per member (`t::opt!`,
-//! `t::req!`, `t::group!`, `t::comp!`, ...); a builder is its struct, its `new` and
-//! `t::build!` (the write order and tags); an enum is its variants and
-//! `t::char_enum!`/`t::bytes_enum!` (their wire values); a tag is `t::tag!`. The
-//! expansions are written once in fix-core (every function `#[inline]`, so a
-//! generated crate compiles only what its users call). The output is
+//! `fix_core::typed`'s declarative macros (imported by name): a view is
+//! `block!`/`entry!`/`message!` and an `impl` of one getter invocation per member
+//! (`opt!`, `req!`, `group!`, `comp!`, ...; numbers named: `slot = 3`, `slots =
+//! 11`); a builder is its struct, one field per line, and `build!` (the write order
+//! and tags, the fields `new` takes, `encode` given the header builder's type); an
+//! enum is its variants and `char_enum!`/`bytes_enum!` (their wire values); a tag is
+//! `tag!`. The expansions are written once in fix-core (every function `#[inline]`,
+//! so a generated crate compiles only what its users call). The output is
 //! deterministic: definitions come in dictionary order, tables sorted, no
 //! timestamps and no absolute paths.
 //!

@@ -11,18 +11,21 @@ use super::{Build, block, build, char_enum, opt};
 // (prettyplease) formats items one member per line but the tokens inside one macro
 // invocation as running text. So each getter is its own invocation in the view's
 // `impl`; a builder's or an enum's members are written out as struct fields and
-// variants, and their macro gets only the short table its expansion needs (write
-// order and tags, wire values). The expansions (structs, getters, `Build`, enum
-// decoding) are written once here, every function `#[inline]`. Docs of generated
-// items are assembled from the FIX name, tag and type the invocation carries.
-// Numbers are named (`slot = 3`, `slots = 11`); the header's view and builder types
-// are arguments, so nothing here names a path of the generated crate.
+// variants, and their macro gets only the short table its expansion needs (the
+// write order and tags and the fields `new` takes; the wire values). The
+// expansions (structs, getters, `new`, `Build`, enum decoding) are written once
+// here, every function `#[inline]`. Docs of generated items are assembled from the
+// FIX name, tag and type the invocation carries. Numbers are named (`slot = 3`,
+// `slots = 11`); the header's view and builder types are arguments, so nothing
+// here names a path of the generated crate.
 
 /// The Rust type of a getter's value: from the field's FIX type, or the generated
 /// enum (`CHAR` enums hold no lifetime, the others borrow `$lt`).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __fix_value {
+    // The commonest types first: arms are tried in order.
+    ($lt:lifetime, STRING) => { $crate::value::FixStr<$lt> };
     ($lt:lifetime, CHAR, $($e:ident)::+) => { $($e)::+ };
     ($lt:lifetime, $ty:ident, $($e:ident)::+) => { $($e)::+<$lt> };
     ($lt:lifetime, INT) => { i64 };
@@ -66,6 +69,7 @@ macro_rules! __fix_value {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __fix_value_name {
+    (STRING) => { "FixStr<'a>" };
     (CHAR, $($e:ident)::+) => { stringify!($($e)::+) };
     ($ty:ident, $($e:ident)::+) => { concat!(stringify!($($e)::+), "<'a>") };
     (INT) => { "i64" };
