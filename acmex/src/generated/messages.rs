@@ -316,6 +316,18 @@ pub static IOI: t::MessageDef = {
         697, 698, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(93).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (7, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (43, &c::EVNT_GRP_NO_EVENTS),
+        (55, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (65, &c::STIPULATIONS_NO_STIPULATIONS),
+        (66, &c::INSTRMT_LEG_IOI_GRP_NO_LEGS),
+        (72, &c::IOI_QUAL_GRP_NO_IOI_QUALIFIERS),
+        (78, &c::ROUTING_GRP_NO_ROUTING_IDS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "IOI",
         msg_type: b"6",
@@ -324,15 +336,7 @@ pub static IOI: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 56, 63],
-            groups: &[
-                (7, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (43, &c::EVNT_GRP_NO_EVENTS),
-                (55, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (65, &c::STIPULATIONS_NO_STIPULATIONS),
-                (66, &c::INSTRMT_LEG_IOI_GRP_NO_LEGS),
-                (72, &c::IOI_QUAL_GRP_NO_IOI_QUALIFIERS),
-                (78, &c::ROUTING_GRP_NO_ROUTING_IDS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[7, 43, 55, 65, 66, 72, 78], &[7, 43, 55, 65, 66, 72, 78]),
@@ -341,16 +345,7 @@ pub static IOI: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 83, 90, 122],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (34, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (70, &c::EVNT_GRP_NO_EVENTS),
-                (82, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (92, &c::STIPULATIONS_NO_STIPULATIONS),
-                (93, &c::INSTRMT_LEG_IOI_GRP_NO_LEGS),
-                (99, &c::IOI_QUAL_GRP_NO_IOI_QUALIFIERS),
-                (105, &c::ROUTING_GRP_NO_ROUTING_IDS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(
@@ -480,6 +475,15 @@ pub static ADVERTISEMENT: t::MessageDef = {
         336, 625, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(62).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (7, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (43, &c::EVNT_GRP_NO_EVENTS),
+        (46, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "Advertisement",
         msg_type: b"7",
@@ -488,25 +492,14 @@ pub static ADVERTISEMENT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 48, 49],
-            groups: &[
-                (7, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (43, &c::EVNT_GRP_NO_EVENTS),
-                (46, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[7, 43, 46, 47], &[7, 43, 46, 47]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 75, 76, 91],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (34, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (70, &c::EVNT_GRP_NO_EVENTS),
-                (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 34, 70, 73, 74], &[26, 34, 70, 73, 74]),
@@ -610,6 +603,21 @@ pub static EXECUTION_REPORT: t::MessageDef = {
         515, 484, 485, 638, 639, 851, 518, 555, 797, 136, 5002, 5003, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(220).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (12, &c::PARTIES_NO_PARTY_IDS),
+        (14, &c::CONTRA_GRP_NO_CONTRA_BROKERS),
+        (40, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (76, &c::EVNT_GRP_NO_EVENTS),
+        (88, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (90, &c::STIPULATIONS_NO_STIPULATIONS),
+        (214, &c::CONT_AMT_GRP_NO_CONT_AMTS),
+        (215, &c::INSTRMT_LEG_EXEC_GRP_NO_LEGS),
+        (217, &c::MISC_FEES_GRP_NO_MISC_FEES),
+        (219, &EXECUTION_REPORT_NO_ACME_FEES),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 11] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "ExecutionReport",
         msg_type: b"8",
@@ -618,18 +626,7 @@ pub static EXECUTION_REPORT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 19, 21, 22, 89, 143, 144, 145],
-            groups: &[
-                (12, &c::PARTIES_NO_PARTY_IDS),
-                (14, &c::CONTRA_GRP_NO_CONTRA_BROKERS),
-                (40, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (76, &c::EVNT_GRP_NO_EVENTS),
-                (88, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (90, &c::STIPULATIONS_NO_STIPULATIONS),
-                (214, &c::CONT_AMT_GRP_NO_CONT_AMTS),
-                (215, &c::INSTRMT_LEG_EXEC_GRP_NO_LEGS),
-                (217, &c::MISC_FEES_GRP_NO_MISC_FEES),
-                (219, &EXECUTION_REPORT_NO_ACME_FEES),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -642,19 +639,7 @@ pub static EXECUTION_REPORT: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 46, 48, 49, 116, 170, 171, 172, 249],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (39, &c::PARTIES_NO_PARTY_IDS),
-                (41, &c::CONTRA_GRP_NO_CONTRA_BROKERS),
-                (67, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (103, &c::EVNT_GRP_NO_EVENTS),
-                (115, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (117, &c::STIPULATIONS_NO_STIPULATIONS),
-                (241, &c::CONT_AMT_GRP_NO_CONT_AMTS),
-                (242, &c::INSTRMT_LEG_EXEC_GRP_NO_LEGS),
-                (244, &c::MISC_FEES_GRP_NO_MISC_FEES),
-                (246, &EXECUTION_REPORT_NO_ACME_FEES),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -1373,6 +1358,10 @@ pub static LOGON: t::MessageDef = {
         553, 554, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(11).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(7, &LOGON_NO_MSG_TYPES)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "Logon",
         msg_type: b"A",
@@ -1381,14 +1370,14 @@ pub static LOGON: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[(7, &LOGON_NO_MSG_TYPES)],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[7], &[7]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 40],
-            groups: &[(26, &c::HEADER_NO_HOPS), (34, &LOGON_NO_MSG_TYPES)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 34], &[26, 34]),
         },
     }
@@ -1487,6 +1476,16 @@ pub static NEWS: t::MessageDef = {
         33, 149, 95, 96, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(13).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (5, &c::ROUTING_GRP_NO_ROUTING_IDS),
+        (6, &c::INSTRMT_GRP_NO_RELATED_SYM),
+        (7, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (8, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (9, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "News",
         msg_type: b"B",
@@ -1495,27 +1494,14 @@ pub static NEWS: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[2, 9],
-            groups: &[
-                (5, &c::ROUTING_GRP_NO_ROUTING_IDS),
-                (6, &c::INSTRMT_GRP_NO_RELATED_SYM),
-                (7, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (8, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (9, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[5, 6, 7, 8, 9], &[5, 6, 7, 8, 9]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 29, 36, 42],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (32, &c::ROUTING_GRP_NO_ROUTING_IDS),
-                (33, &c::INSTRMT_GRP_NO_RELATED_SYM),
-                (34, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (35, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (36, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 128,
             >(ALL, &[26, 32, 33, 34, 35, 36], &[26, 32, 33, 34, 35, 36]),
@@ -1584,6 +1570,16 @@ pub static EMAIL: t::MessageDef = {
         555, 37, 11, 33, 95, 96, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(15).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (6, &c::ROUTING_GRP_NO_ROUTING_IDS),
+        (7, &c::INSTRMT_GRP_NO_RELATED_SYM),
+        (8, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (9, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (12, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "Email",
         msg_type: b"C",
@@ -1592,27 +1588,14 @@ pub static EMAIL: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 3, 12],
-            groups: &[
-                (6, &c::ROUTING_GRP_NO_ROUTING_IDS),
-                (7, &c::INSTRMT_GRP_NO_RELATED_SYM),
-                (8, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (9, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (12, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[6, 7, 8, 9, 12], &[6, 7, 8, 9, 12]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 39, 44],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (33, &c::ROUTING_GRP_NO_ROUTING_IDS),
-                (34, &c::INSTRMT_GRP_NO_RELATED_SYM),
-                (35, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (36, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (39, &c::LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 128,
             >(ALL, &[26, 33, 34, 35, 36, 39], &[26, 33, 34, 35, 36, 39]),
@@ -1697,6 +1680,18 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
         93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(157).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (3, &c::PARTIES_NO_PARTY_IDS),
+        (13, &c::PRE_ALLOC_GRP_NO_ALLOCS),
+        (23, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+        (29, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (65, &c::EVNT_GRP_NO_EVENTS),
+        (77, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (82, &c::STIPULATIONS_NO_STIPULATIONS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "NewOrderSingle",
         msg_type: b"D",
@@ -1705,15 +1700,7 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 79, 81, 89],
-            groups: &[
-                (3, &c::PARTIES_NO_PARTY_IDS),
-                (13, &c::PRE_ALLOC_GRP_NO_ALLOCS),
-                (23, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (29, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (65, &c::EVNT_GRP_NO_EVENTS),
-                (77, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (82, &c::STIPULATIONS_NO_STIPULATIONS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 512,
             >(BODY, &[3, 13, 23, 29, 65, 77, 82], &[3, 13, 23, 29, 65, 77, 82]),
@@ -1722,16 +1709,7 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 106, 108, 116, 186],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (30, &c::PARTIES_NO_PARTY_IDS),
-                (40, &c::PRE_ALLOC_GRP_NO_ALLOCS),
-                (50, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (56, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (92, &c::EVNT_GRP_NO_EVENTS),
-                (104, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (109, &c::STIPULATIONS_NO_STIPULATIONS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -2055,6 +2033,10 @@ pub static NEW_ORDER_LIST: t::MessageDef = {
         433, 69, 352, 353, 765, 766, 767, 68, 893, 73, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(19).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(18, &c::LIST_ORD_GRP_NO_ORDERS)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "NewOrderList",
         msg_type: b"E",
@@ -2063,14 +2045,14 @@ pub static NEW_ORDER_LIST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 4, 16, 18],
-            groups: &[(18, &c::LIST_ORD_GRP_NO_ORDERS)],
+            groups: GROUPS,
             index: &t::hash_index::<64>(BODY, &[18], &[18]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 43, 45, 48],
-            groups: &[(26, &c::HEADER_NO_HOPS), (45, &c::LIST_ORD_GRP_NO_ORDERS)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 45], &[26, 45]),
         },
     }
@@ -2183,6 +2165,15 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
         89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(75).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (10, &c::PARTIES_NO_PARTY_IDS),
+        (15, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (51, &c::EVNT_GRP_NO_EVENTS),
+        (63, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "OrderCancelRequest",
         msg_type: b"F",
@@ -2191,25 +2182,14 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2, 64, 65],
-            groups: &[
-                (10, &c::PARTIES_NO_PARTY_IDS),
-                (15, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (51, &c::EVNT_GRP_NO_EVENTS),
-                (63, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<256>(BODY, &[10, 15, 51, 63], &[10, 15, 51, 63]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 91, 92, 104],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (37, &c::PARTIES_NO_PARTY_IDS),
-                (42, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (78, &c::EVNT_GRP_NO_EVENTS),
-                (90, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 37, 42, 78, 90], &[26, 37, 42, 78, 90]),
@@ -2315,6 +2295,17 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
         354, 355, 193, 192, 640, 77, 203, 210, 114, 480, 481, 513, 494, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(155).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (1, &c::PARTIES_NO_PARTY_IDS),
+        (17, &c::PRE_ALLOC_GRP_NO_ALLOCS),
+        (27, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+        (32, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (68, &c::EVNT_GRP_NO_EVENTS),
+        (80, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 7] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "OrderCancelReplaceRequest",
         msg_type: b"G",
@@ -2323,14 +2314,7 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[4, 5, 81, 82, 89],
-            groups: &[
-                (1, &c::PARTIES_NO_PARTY_IDS),
-                (17, &c::PRE_ALLOC_GRP_NO_ALLOCS),
-                (27, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (32, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (68, &c::EVNT_GRP_NO_EVENTS),
-                (80, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 512,
             >(BODY, &[1, 17, 27, 32, 68, 80], &[1, 17, 27, 32, 68, 80]),
@@ -2339,15 +2323,7 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 31, 32, 108, 109, 116, 184],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (28, &c::PARTIES_NO_PARTY_IDS),
-                (44, &c::PRE_ALLOC_GRP_NO_ALLOCS),
-                (54, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (59, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (95, &c::EVNT_GRP_NO_EVENTS),
-                (107, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(ALL, &[26, 28, 44, 54, 59, 95, 107], &[26, 28, 44, 54, 59, 95, 107]),
@@ -2665,6 +2641,15 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
         919, 898, 711, 54, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(62).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (4, &c::PARTIES_NO_PARTY_IDS),
+        (12, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (48, &c::EVNT_GRP_NO_EVENTS),
+        (60, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "OrderStatusRequest",
         msg_type: b"H",
@@ -2673,25 +2658,14 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[1, 61],
-            groups: &[
-                (4, &c::PARTIES_NO_PARTY_IDS),
-                (12, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (48, &c::EVNT_GRP_NO_EVENTS),
-                (60, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[4, 12, 48, 60], &[4, 12, 48, 60]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 88, 91],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (31, &c::PARTIES_NO_PARTY_IDS),
-                (39, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (75, &c::EVNT_GRP_NO_EVENTS),
-                (87, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 31, 39, 75, 87], &[26, 31, 39, 75, 87]),
@@ -2768,6 +2742,21 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
         893, 78, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(127).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (11, &c::ORD_ALLOC_GRP_NO_ORDERS),
+        (12, &c::EXEC_ALLOC_GRP_NO_EXECS),
+        (21, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (57, &c::EVNT_GRP_NO_EVENTS),
+        (62, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+        (72, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (93, &c::PARTIES_NO_PARTY_IDS),
+        (117, &c::STIPULATIONS_NO_STIPULATIONS),
+        (126, &c::ALLOC_GRP_NO_ALLOCS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 11] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "AllocationInstruction",
         msg_type: b"J",
@@ -2776,18 +2765,7 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2, 10, 16, 74, 81, 94],
-            groups: &[
-                (11, &c::ORD_ALLOC_GRP_NO_ORDERS),
-                (12, &c::EXEC_ALLOC_GRP_NO_EXECS),
-                (21, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (57, &c::EVNT_GRP_NO_EVENTS),
-                (62, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (72, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (93, &c::PARTIES_NO_PARTY_IDS),
-                (117, &c::STIPULATIONS_NO_STIPULATIONS),
-                (126, &c::ALLOC_GRP_NO_ALLOCS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(
@@ -2800,19 +2778,7 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 37, 43, 101, 108, 121, 156],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (38, &c::ORD_ALLOC_GRP_NO_ORDERS),
-                (39, &c::EXEC_ALLOC_GRP_NO_EXECS),
-                (48, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (84, &c::EVNT_GRP_NO_EVENTS),
-                (89, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (99, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (100, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (120, &c::PARTIES_NO_PARTY_IDS),
-                (144, &c::STIPULATIONS_NO_STIPULATIONS),
-                (153, &c::ALLOC_GRP_NO_ALLOCS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -3259,6 +3225,10 @@ pub static LIST_STATUS: t::MessageDef = {
         68, 893, 73, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(12).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(11, &c::ORD_LIST_STAT_GRP_NO_ORDERS)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "ListStatus",
         msg_type: b"N",
@@ -3267,14 +3237,14 @@ pub static LIST_STATUS: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 11],
-            groups: &[(11, &c::ORD_LIST_STAT_GRP_NO_ORDERS)],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[11], &[11]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 31, 36, 38, 41],
-            groups: &[(26, &c::HEADER_NO_HOPS), (38, &c::ORD_LIST_STAT_GRP_NO_ORDERS)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 38], &[26, 38]),
         },
     }
@@ -3350,6 +3320,13 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
         573, 460, 167, 58, 354, 355, 78, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(16).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (1, &c::PARTIES_NO_PARTY_IDS),
+        (15, &c::ALLOC_ACK_GRP_NO_ALLOCS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "AllocationInstructionAck",
         msg_type: b"P",
@@ -3358,18 +3335,14 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 4, 5],
-            groups: &[(1, &c::PARTIES_NO_PARTY_IDS), (15, &c::ALLOC_ACK_GRP_NO_ALLOCS)],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[1, 15], &[1, 15]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 32, 45],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (28, &c::PARTIES_NO_PARTY_IDS),
-                (42, &c::ALLOC_ACK_GRP_NO_ALLOCS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 28, 42], &[26, 28, 42]),
         },
     }
@@ -3454,6 +3427,15 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
         355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(60).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (8, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (44, &c::EVNT_GRP_NO_EVENTS),
+        (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "DontKnowTrade",
         msg_type: b"Q",
@@ -3462,25 +3444,14 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2, 3, 49],
-            groups: &[
-                (8, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (44, &c::EVNT_GRP_NO_EVENTS),
-                (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[8, 44, 47, 48], &[8, 44, 47, 48]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 76, 89],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (35, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (71, &c::EVNT_GRP_NO_EVENTS),
-                (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 35, 71, 74, 75], &[26, 35, 71, 74, 75]),
@@ -3553,6 +3524,10 @@ pub static QUOTE_REQUEST: t::MessageDef = {
         89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(8).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(4, &c::QUOT_REQ_GRP_NO_RELATED_SYM)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "QuoteRequest",
         msg_type: b"R",
@@ -3561,14 +3536,14 @@ pub static QUOTE_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 4],
-            groups: &[(4, &c::QUOT_REQ_GRP_NO_RELATED_SYM)],
+            groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[4], &[4]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 37],
-            groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::QUOT_REQ_GRP_NO_RELATED_SYM)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
     }
@@ -3626,6 +3601,18 @@ pub static QUOTE: t::MessageDef = {
         355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(125).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (4, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
+        (6, &c::PARTIES_NO_PARTY_IDS),
+        (13, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (49, &c::EVNT_GRP_NO_EVENTS),
+        (61, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (73, &c::STIPULATIONS_NO_STIPULATIONS),
+        (77, &c::LEG_QUOT_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "Quote",
         msg_type: b"S",
@@ -3634,15 +3621,7 @@ pub static QUOTE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[1],
-            groups: &[
-                (4, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
-                (6, &c::PARTIES_NO_PARTY_IDS),
-                (13, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (49, &c::EVNT_GRP_NO_EVENTS),
-                (61, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (73, &c::STIPULATIONS_NO_STIPULATIONS),
-                (77, &c::LEG_QUOT_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[4, 6, 13, 49, 61, 73, 77], &[4, 6, 13, 49, 61, 73, 77]),
@@ -3651,16 +3630,7 @@ pub static QUOTE: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 154],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (31, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
-                (33, &c::PARTIES_NO_PARTY_IDS),
-                (40, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (76, &c::EVNT_GRP_NO_EVENTS),
-                (88, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (100, &c::STIPULATIONS_NO_STIPULATIONS),
-                (104, &c::LEG_QUOT_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -3899,6 +3869,10 @@ pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
         778, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(10).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(9, &c::SETTL_INST_GRP_NO_SETTL_INST)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "SettlementInstructions",
         msg_type: b"T",
@@ -3907,14 +3881,14 @@ pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2, 8],
-            groups: &[(9, &c::SETTL_INST_GRP_NO_SETTL_INST)],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[9], &[9]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 35, 39],
-            groups: &[(26, &c::HEADER_NO_HOPS), (36, &c::SETTL_INST_GRP_NO_SETTL_INST)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 36], &[26, 36]),
         },
     }
@@ -3977,6 +3951,14 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
         267, 146, 386, 815, 812, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(13).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (8, &c::MD_REQ_GRP_NO_MD_ENTRY_TYPES),
+        (9, &c::INSTRMT_MD_REQ_GRP_NO_RELATED_SYM),
+        (10, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 4] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "MarketDataRequest",
         msg_type: b"V",
@@ -3985,23 +3967,14 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2, 8, 9],
-            groups: &[
-                (8, &c::MD_REQ_GRP_NO_MD_ENTRY_TYPES),
-                (9, &c::INSTRMT_MD_REQ_GRP_NO_RELATED_SYM),
-                (10, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[8, 9, 10], &[8, 9, 10]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 35, 36, 42],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (35, &c::MD_REQ_GRP_NO_MD_ENTRY_TYPES),
-                (36, &c::INSTRMT_MD_REQ_GRP_NO_RELATED_SYM),
-                (37, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 35, 36, 37], &[26, 35, 36, 37]),
         },
     }
@@ -4085,6 +4058,16 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
         864, 873, 874, 711, 555, 291, 292, 451, 268, 813, 814, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(52).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (5, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (41, &c::EVNT_GRP_NO_EVENTS),
+        (44, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (45, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (49, &c::MD_FULL_GRP_NO_MD_ENTRIES),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "MarketDataSnapshotFullRefresh",
         msg_type: b"W",
@@ -4093,13 +4076,7 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[49],
-            groups: &[
-                (5, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (41, &c::EVNT_GRP_NO_EVENTS),
-                (44, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (45, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (49, &c::MD_FULL_GRP_NO_MD_ENTRIES),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 128,
             >(BODY, &[5, 41, 44, 45, 49], &[5, 41, 44, 45, 49]),
@@ -4108,14 +4085,7 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 76, 81],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (32, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (68, &c::EVNT_GRP_NO_EVENTS),
-                (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (72, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (76, &c::MD_FULL_GRP_NO_MD_ENTRIES),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 32, 68, 71, 72, 76], &[26, 32, 68, 71, 72, 76]),
@@ -4180,6 +4150,10 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 262, 268, 813, 814, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(4).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(1, &c::MD_INC_GRP_NO_MD_ENTRIES)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "MarketDataIncrementalRefresh",
         msg_type: b"X",
@@ -4188,14 +4162,14 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[1],
-            groups: &[(1, &c::MD_INC_GRP_NO_MD_ENTRIES)],
+            groups: GROUPS,
             index: &t::hash_index::<8>(BODY, &[1], &[1]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 33],
-            groups: &[(26, &c::HEADER_NO_HOPS), (28, &c::MD_INC_GRP_NO_MD_ENTRIES)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
         },
     }
@@ -4238,6 +4212,10 @@ pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 262, 281, 816, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(6).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(2, &c::MD_RJCT_GRP_NO_ALT_MD_SOURCE)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "MarketDataRequestReject",
         msg_type: b"Y",
@@ -4246,14 +4224,14 @@ pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0],
-            groups: &[(2, &c::MD_RJCT_GRP_NO_ALT_MD_SOURCE)],
+            groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 35],
-            groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::MD_RJCT_GRP_NO_ALT_MD_SOURCE)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
@@ -4302,6 +4280,13 @@ pub static QUOTE_CANCEL: t::MessageDef = {
         625, 295, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(11).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (4, &c::PARTIES_NO_PARTY_IDS),
+        (10, &c::QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "QuoteCancel",
         msg_type: b"Z",
@@ -4310,21 +4295,14 @@ pub static QUOTE_CANCEL: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[1, 2],
-            groups: &[
-                (4, &c::PARTIES_NO_PARTY_IDS),
-                (10, &c::QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[4, 10], &[4, 10]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 40],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (31, &c::PARTIES_NO_PARTY_IDS),
-                (37, &c::QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
         },
     }
@@ -4399,6 +4377,16 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
         1, 660, 581, 336, 625, 263, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(63).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (6, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (42, &c::EVNT_GRP_NO_EVENTS),
+        (54, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (55, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (56, &c::PARTIES_NO_PARTY_IDS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "QuoteStatusRequest",
         msg_type: b"a",
@@ -4407,13 +4395,7 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[],
-            groups: &[
-                (6, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (42, &c::EVNT_GRP_NO_EVENTS),
-                (54, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (55, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (56, &c::PARTIES_NO_PARTY_IDS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 128,
             >(BODY, &[6, 42, 54, 55, 56], &[6, 42, 54, 55, 56]),
@@ -4422,14 +4404,7 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 92],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (33, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (69, &c::EVNT_GRP_NO_EVENTS),
-                (81, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (82, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (83, &c::PARTIES_NO_PARTY_IDS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 33, 69, 81, 82, 83], &[26, 33, 69, 81, 82, 83]),
@@ -4506,6 +4481,13 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
         581, 58, 354, 355, 296, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(14).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (6, &c::PARTIES_NO_PARTY_IDS),
+        (13, &c::QUOT_SET_ACK_GRP_NO_QUOTE_SETS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "MassQuoteAcknowledgement",
         msg_type: b"b",
@@ -4514,21 +4496,14 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[2],
-            groups: &[
-                (6, &c::PARTIES_NO_PARTY_IDS),
-                (13, &c::QUOT_SET_ACK_GRP_NO_QUOTE_SETS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[6, 13], &[6, 13]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 29, 43],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (33, &c::PARTIES_NO_PARTY_IDS),
-                (40, &c::QUOT_SET_ACK_GRP_NO_QUOTE_SETS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 33, 40], &[26, 33, 40]),
         },
     }
@@ -4609,6 +4584,16 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
         263, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(58).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (6, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (42, &c::EVNT_GRP_NO_EVENTS),
+        (47, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+        (48, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (55, &c::INSTRMT_LEG_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "SecurityDefinitionRequest",
         msg_type: b"c",
@@ -4617,13 +4602,7 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[
-                (6, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (42, &c::EVNT_GRP_NO_EVENTS),
-                (47, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (48, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (55, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 128,
             >(BODY, &[6, 42, 47, 48, 55], &[6, 42, 47, 48, 55]),
@@ -4632,14 +4611,7 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 87],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (33, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (69, &c::EVNT_GRP_NO_EVENTS),
-                (74, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (75, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (82, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 33, 69, 74, 75, 82], &[26, 33, 69, 74, 75, 82]),
@@ -4729,6 +4701,16 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
         827, 561, 562, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(60).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (7, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (43, &c::EVNT_GRP_NO_EVENTS),
+        (48, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+        (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (56, &c::INSTRMT_LEG_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "SecurityDefinition",
         msg_type: b"d",
@@ -4737,13 +4719,7 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2],
-            groups: &[
-                (7, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (43, &c::EVNT_GRP_NO_EVENTS),
-                (48, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (56, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 128,
             >(BODY, &[7, 43, 48, 49, 56], &[7, 43, 48, 49, 56]),
@@ -4752,14 +4728,7 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 89],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (34, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (70, &c::EVNT_GRP_NO_EVENTS),
-                (75, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (83, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 34, 70, 75, 76, 83], &[26, 34, 70, 75, 76, 83]),
@@ -4851,6 +4820,16 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
         864, 873, 874, 668, 869, 870, 711, 555, 15, 263, 336, 625, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(53).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (5, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (41, &c::EVNT_GRP_NO_EVENTS),
+        (46, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+        (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "SecurityStatusRequest",
         msg_type: b"e",
@@ -4859,13 +4838,7 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 50],
-            groups: &[
-                (5, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (41, &c::EVNT_GRP_NO_EVENTS),
-                (46, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 128,
             >(BODY, &[5, 41, 46, 47, 48], &[5, 41, 46, 47, 48]),
@@ -4874,14 +4847,7 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 77, 82],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (32, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (68, &c::EVNT_GRP_NO_EVENTS),
-                (73, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
@@ -4950,6 +4916,16 @@ pub static SECURITY_STATUS: t::MessageDef = {
         328, 329, 330, 331, 332, 333, 31, 60, 334, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(69).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (5, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (41, &c::EVNT_GRP_NO_EVENTS),
+        (46, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+        (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "SecurityStatus",
         msg_type: b"f",
@@ -4958,13 +4934,7 @@ pub static SECURITY_STATUS: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[],
-            groups: &[
-                (5, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (41, &c::EVNT_GRP_NO_EVENTS),
-                (46, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[5, 41, 46, 47, 48], &[5, 41, 46, 47, 48]),
@@ -4973,14 +4943,7 @@ pub static SECURITY_STATUS: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 98],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (32, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (68, &c::EVNT_GRP_NO_EVENTS),
-                (73, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 32, 68, 73, 74, 75], &[26, 32, 68, 73, 74, 75]),
@@ -5266,6 +5229,13 @@ pub static MASS_QUOTE: t::MessageDef = {
         294, 296, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(11).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (4, &c::PARTIES_NO_PARTY_IDS),
+        (10, &c::QUOT_SET_GRP_NO_QUOTE_SETS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "MassQuote",
         msg_type: b"i",
@@ -5274,21 +5244,14 @@ pub static MASS_QUOTE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[1, 10],
-            groups: &[
-                (4, &c::PARTIES_NO_PARTY_IDS),
-                (10, &c::QUOT_SET_GRP_NO_QUOTE_SETS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[4, 10], &[4, 10]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 37, 40],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (31, &c::PARTIES_NO_PARTY_IDS),
-                (37, &c::QUOT_SET_GRP_NO_QUOTE_SETS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31, 37], &[26, 31, 37]),
         },
     }
@@ -5420,6 +5383,13 @@ pub static BID_REQUEST: t::MessageDef = {
         443, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(29).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (10, &c::BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS),
+        (11, &c::BID_COMP_REQ_GRP_NO_BID_COMPONENTS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "BidRequest",
         msg_type: b"k",
@@ -5428,21 +5398,14 @@ pub static BID_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[1, 2, 4, 5, 23, 24],
-            groups: &[
-                (10, &c::BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS),
-                (11, &c::BID_COMP_REQ_GRP_NO_BID_COMPONENTS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<64>(BODY, &[10, 11], &[10, 11]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 31, 32, 50, 51, 58],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (37, &c::BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS),
-                (38, &c::BID_COMP_REQ_GRP_NO_BID_COMPONENTS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 37, 38], &[26, 37, 38]),
         },
     }
@@ -5569,6 +5532,10 @@ pub static BID_RESPONSE: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 390, 391, 420, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(3).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(2, &c::BID_COMP_RSP_GRP_NO_BID_COMPONENTS)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "BidResponse",
         msg_type: b"l",
@@ -5577,17 +5544,14 @@ pub static BID_RESPONSE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[2],
-            groups: &[(2, &c::BID_COMP_RSP_GRP_NO_BID_COMPONENTS)],
+            groups: GROUPS,
             index: &t::hash_index::<8>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 29, 32],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (29, &c::BID_COMP_RSP_GRP_NO_BID_COMPONENTS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
@@ -5622,6 +5586,13 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 66, 422, 893, 428, 711, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(5).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (3, &c::INSTRMT_STRK_PX_GRP_NO_STRIKES),
+        (4, &c::UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "ListStrikePrice",
         msg_type: b"m",
@@ -5630,21 +5601,14 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 3],
-            groups: &[
-                (3, &c::INSTRMT_STRK_PX_GRP_NO_STRIKES),
-                (4, &c::UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[3, 4], &[3, 4]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 34],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (30, &c::INSTRMT_STRK_PX_GRP_NO_STRIKES),
-                (31, &c::UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 30, 31], &[26, 30, 31]),
         },
     }
@@ -5735,6 +5699,14 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
         517, 473, 510, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(12).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (4, &c::PARTIES_NO_PARTY_IDS),
+        (10, &c::RGST_DTLS_GRP_NO_REGIST_DTLS),
+        (11, &c::RGST_DIST_INST_GRP_NO_DISTRIB_INSTS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 4] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "RegistrationInstructions",
         msg_type: b"o",
@@ -5743,23 +5715,14 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2],
-            groups: &[
-                (4, &c::PARTIES_NO_PARTY_IDS),
-                (10, &c::RGST_DTLS_GRP_NO_REGIST_DTLS),
-                (11, &c::RGST_DIST_INST_GRP_NO_DISTRIB_INSTS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[4, 10, 11], &[4, 10, 11]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 41],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (31, &c::PARTIES_NO_PARTY_IDS),
-                (37, &c::RGST_DTLS_GRP_NO_REGIST_DTLS),
-                (38, &c::RGST_DIST_INST_GRP_NO_DISTRIB_INSTS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31, 37, 38], &[26, 31, 37, 38]),
         },
     }
@@ -5835,6 +5798,10 @@ pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
         496, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(10).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(4, &c::PARTIES_NO_PARTY_IDS)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "RegistrationInstructionsResponse",
         msg_type: b"p",
@@ -5843,14 +5810,14 @@ pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2, 7],
-            groups: &[(4, &c::PARTIES_NO_PARTY_IDS)],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[4], &[4]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 34, 39],
-            groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::PARTIES_NO_PARTY_IDS)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
     }
@@ -5923,6 +5890,15 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
         882, 883, 884, 885, 886, 887, 54, 60, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(100).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (9, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (45, &c::EVNT_GRP_NO_EVENTS),
+        (52, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+        (94, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "OrderMassCancelRequest",
         msg_type: b"q",
@@ -5931,25 +5907,14 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2, 96],
-            groups: &[
-                (9, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (45, &c::EVNT_GRP_NO_EVENTS),
-                (52, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (94, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<256>(BODY, &[9, 45, 52, 94], &[9, 45, 52, 94]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 123, 129],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (36, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (72, &c::EVNT_GRP_NO_EVENTS),
-                (79, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (121, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(ALL, &[26, 36, 72, 79, 121], &[26, 36, 72, 79, 121]),
@@ -6030,6 +5995,16 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
         89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(106).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (8, &c::AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS),
+        (15, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (51, &c::EVNT_GRP_NO_EVENTS),
+        (58, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+        (100, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "OrderMassCancelReport",
         msg_type: b"r",
@@ -6038,13 +6013,7 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[2, 4, 5],
-            groups: &[
-                (8, &c::AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS),
-                (15, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (51, &c::EVNT_GRP_NO_EVENTS),
-                (58, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (100, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[8, 15, 51, 58, 100], &[8, 15, 51, 58, 100]),
@@ -6053,14 +6022,7 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 29, 31, 32, 135],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (35, &c::AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS),
-                (42, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (78, &c::EVNT_GRP_NO_EVENTS),
-                (85, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (127, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(ALL, &[26, 35, 42, 78, 85, 127], &[26, 35, 42, 78, 85, 127]),
@@ -6166,6 +6128,18 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
         513, 494, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(110).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (3, &c::SIDE_CROSS_ORD_MOD_GRP_NO_SIDES),
+        (8, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (44, &c::EVNT_GRP_NO_EVENTS),
+        (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (56, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+        (61, &c::STIPULATIONS_NO_STIPULATIONS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "NewOrderCross",
         msg_type: b"s",
@@ -6174,15 +6148,7 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2, 3, 60, 62],
-            groups: &[
-                (3, &c::SIDE_CROSS_ORD_MOD_GRP_NO_SIDES),
-                (8, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (44, &c::EVNT_GRP_NO_EVENTS),
-                (47, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (48, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (56, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (61, &c::STIPULATIONS_NO_STIPULATIONS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[3, 8, 44, 47, 48, 56, 61], &[3, 8, 44, 47, 48, 56, 61]),
@@ -6191,16 +6157,7 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 30, 87, 89, 139],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (30, &c::SIDE_CROSS_ORD_MOD_GRP_NO_SIDES),
-                (35, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (71, &c::EVNT_GRP_NO_EVENTS),
-                (74, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (75, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (83, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (88, &c::STIPULATIONS_NO_STIPULATIONS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(ALL, &[26, 30, 35, 71, 74, 75, 83, 88], &[26, 30, 35, 71, 74, 75, 83, 88]),
@@ -6408,6 +6365,18 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
         480, 481, 513, 494, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(112).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (5, &c::SIDE_CROSS_ORD_MOD_GRP_NO_SIDES),
+        (10, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (46, &c::EVNT_GRP_NO_EVENTS),
+        (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (58, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+        (63, &c::STIPULATIONS_NO_STIPULATIONS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "CrossOrderCancelReplaceRequest",
         msg_type: b"t",
@@ -6416,15 +6385,7 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[1, 2, 3, 4, 5, 62, 64],
-            groups: &[
-                (5, &c::SIDE_CROSS_ORD_MOD_GRP_NO_SIDES),
-                (10, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (46, &c::EVNT_GRP_NO_EVENTS),
-                (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (58, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (63, &c::STIPULATIONS_NO_STIPULATIONS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[5, 10, 46, 49, 50, 58, 63], &[5, 10, 46, 49, 50, 58, 63]),
@@ -6433,16 +6394,7 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 30, 31, 32, 89, 91, 141],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (32, &c::SIDE_CROSS_ORD_MOD_GRP_NO_SIDES),
-                (37, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (73, &c::EVNT_GRP_NO_EVENTS),
-                (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (85, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (90, &c::STIPULATIONS_NO_STIPULATIONS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(ALL, &[26, 32, 37, 73, 76, 77, 85, 90], &[26, 32, 37, 73, 76, 77, 85, 90]),
@@ -6655,6 +6607,16 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
         351, 691, 667, 875, 876, 864, 873, 874, 711, 555, 60, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(52).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (5, &c::SIDE_CROSS_ORD_CXL_GRP_NO_SIDES),
+        (10, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (46, &c::EVNT_GRP_NO_EVENTS),
+        (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "CrossOrderCancelRequest",
         msg_type: b"u",
@@ -6663,13 +6625,7 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[1, 2, 3, 4, 5, 51],
-            groups: &[
-                (5, &c::SIDE_CROSS_ORD_CXL_GRP_NO_SIDES),
-                (10, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (46, &c::EVNT_GRP_NO_EVENTS),
-                (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 128,
             >(BODY, &[5, 10, 46, 49, 50], &[5, 10, 46, 49, 50]),
@@ -6678,14 +6634,7 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 30, 31, 32, 78, 81],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (32, &c::SIDE_CROSS_ORD_CXL_GRP_NO_SIDES),
-                (37, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (73, &c::EVNT_GRP_NO_EVENTS),
-                (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 32, 37, 73, 76, 77], &[26, 32, 37, 73, 76, 77]),
@@ -6824,6 +6773,10 @@ pub static SECURITY_TYPES: t::MessageDef = {
         336, 625, 263, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(12).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(5, &c::SEC_TYPES_GRP_NO_SECURITY_TYPES)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "SecurityTypes",
         msg_type: b"w",
@@ -6832,17 +6785,14 @@ pub static SECURITY_TYPES: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2],
-            groups: &[(5, &c::SEC_TYPES_GRP_NO_SECURITY_TYPES)],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[5], &[5]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 41],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (32, &c::SEC_TYPES_GRP_NO_SECURITY_TYPES),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
         },
     }
@@ -6917,6 +6867,16 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
         711, 555, 15, 58, 354, 355, 336, 625, 263, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(66).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (6, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (42, &c::EVNT_GRP_NO_EVENTS),
+        (47, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+        (57, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (58, &c::INSTRMT_LEG_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "SecurityListRequest",
         msg_type: b"x",
@@ -6925,13 +6885,7 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[
-                (6, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (42, &c::EVNT_GRP_NO_EVENTS),
-                (47, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (57, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (58, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[6, 42, 47, 57, 58], &[6, 42, 47, 57, 58]),
@@ -6940,14 +6894,7 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 95],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (33, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (69, &c::EVNT_GRP_NO_EVENTS),
-                (74, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (84, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (85, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 33, 69, 74, 84, 85], &[26, 33, 69, 74, 84, 85]),
@@ -7032,6 +6979,10 @@ pub static SECURITY_LIST: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 320, 322, 560, 393, 893, 146, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(6).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(5, &c::SEC_LIST_GRP_NO_RELATED_SYM)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "SecurityList",
         msg_type: b"y",
@@ -7040,14 +6991,14 @@ pub static SECURITY_LIST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2],
-            groups: &[(5, &c::SEC_LIST_GRP_NO_RELATED_SYM)],
+            groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[5], &[5]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 35],
-            groups: &[(26, &c::HEADER_NO_HOPS), (32, &c::SEC_LIST_GRP_NO_RELATED_SYM)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 32], &[26, 32]),
         },
     }
@@ -7101,6 +7052,13 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
         263, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(57).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (6, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+        (48, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "DerivativeSecurityListRequest",
         msg_type: b"z",
@@ -7109,21 +7067,14 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[
-                (6, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (48, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[6, 48], &[6, 48]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 86],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (33, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (75, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<256>(ALL, &[26, 33, 75], &[26, 33, 75]),
         },
     }
@@ -7198,6 +7149,14 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
         878, 318, 879, 810, 882, 883, 884, 885, 886, 887, 393, 893, 146, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(53).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (7, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+        (49, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+        (52, &c::REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 4] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "DerivativeSecurityList",
         msg_type: b"AA",
@@ -7206,23 +7165,14 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2],
-            groups: &[
-                (7, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (49, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-                (52, &c::REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[7, 49, 52], &[7, 49, 52]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 82],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (34, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (76, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-                (79, &c::REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<256>(ALL, &[26, 34, 76, 79], &[26, 34, 76, 79]),
         },
     }
@@ -7291,6 +7241,18 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
         480, 481, 513, 494, 563, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(131).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (3, &c::PARTIES_NO_PARTY_IDS),
+        (13, &c::PRE_ALLOC_MLEG_GRP_NO_ALLOCS),
+        (23, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+        (30, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (66, &c::EVNT_GRP_NO_EVENTS),
+        (69, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (71, &c::LEG_ORD_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "NewOrderMultileg",
         msg_type: b"AB",
@@ -7299,15 +7261,7 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 25, 71, 73, 80],
-            groups: &[
-                (3, &c::PARTIES_NO_PARTY_IDS),
-                (13, &c::PRE_ALLOC_MLEG_GRP_NO_ALLOCS),
-                (23, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (30, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (66, &c::EVNT_GRP_NO_EVENTS),
-                (69, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (71, &c::LEG_ORD_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 512,
             >(BODY, &[3, 13, 23, 30, 66, 69, 71], &[3, 13, 23, 30, 66, 69, 71]),
@@ -7316,16 +7270,7 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 52, 98, 100, 107, 160],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (30, &c::PARTIES_NO_PARTY_IDS),
-                (40, &c::PRE_ALLOC_MLEG_GRP_NO_ALLOCS),
-                (50, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (57, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (93, &c::EVNT_GRP_NO_EVENTS),
-                (96, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (98, &c::LEG_ORD_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(ALL, &[26, 30, 40, 50, 57, 93, 96, 98], &[26, 30, 40, 50, 57, 93, 96, 98]),
@@ -7634,6 +7579,18 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
         848, 849, 480, 481, 513, 494, 563, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(134).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (6, &c::PARTIES_NO_PARTY_IDS),
+        (16, &c::PRE_ALLOC_MLEG_GRP_NO_ALLOCS),
+        (26, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+        (33, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (69, &c::EVNT_GRP_NO_EVENTS),
+        (72, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (74, &c::LEG_ORD_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "MultilegOrderCancelReplace",
         msg_type: b"AC",
@@ -7642,15 +7599,7 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[1, 2, 28, 74, 76, 83],
-            groups: &[
-                (6, &c::PARTIES_NO_PARTY_IDS),
-                (16, &c::PRE_ALLOC_MLEG_GRP_NO_ALLOCS),
-                (26, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (33, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (69, &c::EVNT_GRP_NO_EVENTS),
-                (72, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (74, &c::LEG_ORD_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 512,
             >(BODY, &[6, 16, 26, 33, 69, 72, 74], &[6, 16, 26, 33, 69, 72, 74]),
@@ -7659,16 +7608,7 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 28, 29, 55, 101, 103, 110, 163],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (33, &c::PARTIES_NO_PARTY_IDS),
-                (43, &c::PRE_ALLOC_MLEG_GRP_NO_ALLOCS),
-                (53, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (60, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (96, &c::EVNT_GRP_NO_EVENTS),
-                (99, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (101, &c::LEG_ORD_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -7988,6 +7928,18 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
         580, 715, 336, 625, 943, 54, 442, 578, 579, 725, 726, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(88).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (16, &c::PARTIES_NO_PARTY_IDS),
+        (21, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (57, &c::EVNT_GRP_NO_EVENTS),
+        (62, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+        (72, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (74, &c::TRD_CAP_DT_GRP_NO_DATES),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "TradeCaptureReportRequest",
         msg_type: b"AD",
@@ -7996,15 +7948,7 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[
-                (16, &c::PARTIES_NO_PARTY_IDS),
-                (21, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (57, &c::EVNT_GRP_NO_EVENTS),
-                (62, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (72, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (74, &c::TRD_CAP_DT_GRP_NO_DATES),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[16, 21, 57, 62, 72, 73, 74], &[16, 21, 57, 62, 72, 73, 74]),
@@ -8013,16 +7957,7 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 117],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (43, &c::PARTIES_NO_PARTY_IDS),
-                (48, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (84, &c::EVNT_GRP_NO_EVENTS),
-                (89, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (99, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (100, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (101, &c::TRD_CAP_DT_GRP_NO_DATES),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(
@@ -8202,6 +8137,18 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
         89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(123).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (28, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (64, &c::EVNT_GRP_NO_EVENTS),
+        (88, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (109, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
+        (112, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
+        (114, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+        (119, &c::TRD_CAP_RPT_SIDE_GRP_NO_SIDES),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "TradeCaptureReport",
         msg_type: b"AE",
@@ -8210,15 +8157,7 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 22, 91, 92, 97, 113, 119],
-            groups: &[
-                (28, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (64, &c::EVNT_GRP_NO_EVENTS),
-                (88, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (109, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
-                (112, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
-                (114, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (119, &c::TRD_CAP_RPT_SIDE_GRP_NO_SIDES),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[28, 64, 88, 109, 112, 114, 119], &[28, 64, 88, 109, 112, 114, 119]),
@@ -8227,16 +8166,7 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 49, 118, 119, 124, 140, 146, 152],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (55, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (91, &c::EVNT_GRP_NO_EVENTS),
-                (115, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (136, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
-                (139, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
-                (141, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (146, &c::TRD_CAP_RPT_SIDE_GRP_NO_SIDES),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -8513,6 +8443,16 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
         879, 810, 882, 883, 884, 885, 886, 887, 54, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(98).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (2, &c::PARTIES_NO_PARTY_IDS),
+        (11, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (47, &c::EVNT_GRP_NO_EVENTS),
+        (54, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
+        (96, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "OrderMassStatusRequest",
         msg_type: b"AF",
@@ -8521,13 +8461,7 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[
-                (2, &c::PARTIES_NO_PARTY_IDS),
-                (11, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (47, &c::EVNT_GRP_NO_EVENTS),
-                (54, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (96, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[2, 11, 47, 54, 96], &[2, 11, 47, 54, 96]),
@@ -8536,14 +8470,7 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 127],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (29, &c::PARTIES_NO_PARTY_IDS),
-                (38, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (74, &c::EVNT_GRP_NO_EVENTS),
-                (81, &c::UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID),
-                (123, &c::UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 29, 38, 74, 81, 123], &[26, 29, 38, 74, 81, 123]),
@@ -8612,6 +8539,10 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
         10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(7).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(3, &c::QUOT_REQ_RJCT_GRP_NO_RELATED_SYM)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "QuoteRequestReject",
         msg_type: b"AG",
@@ -8620,17 +8551,14 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2, 3],
-            groups: &[(3, &c::QUOT_REQ_RJCT_GRP_NO_RELATED_SYM)],
+            groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[3], &[3]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 36],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (30, &c::QUOT_REQ_RJCT_GRP_NO_RELATED_SYM),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 30], &[26, 30]),
         },
     }
@@ -8683,6 +8611,10 @@ pub static RFQ_REQUEST: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 644, 146, 263, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(3).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(1, &c::RFQ_REQ_GRP_NO_RELATED_SYM)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "RFQRequest",
         msg_type: b"AH",
@@ -8691,14 +8623,14 @@ pub static RFQ_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[(1, &c::RFQ_REQ_GRP_NO_RELATED_SYM)],
+            groups: GROUPS,
             index: &t::hash_index::<8>(BODY, &[1], &[1]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
-            groups: &[(26, &c::HEADER_NO_HOPS), (28, &c::RFQ_REQ_GRP_NO_RELATED_SYM)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 28], &[26, 28]),
         },
     }
@@ -8745,6 +8677,18 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
         58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(127).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (5, &c::PARTIES_NO_PARTY_IDS),
+        (12, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (48, &c::EVNT_GRP_NO_EVENTS),
+        (60, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (72, &c::STIPULATIONS_NO_STIPULATIONS),
+        (76, &c::LEG_QUOT_STAT_GRP_NO_LEGS),
+        (77, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "QuoteStatusReport",
         msg_type: b"AI",
@@ -8753,15 +8697,7 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[2],
-            groups: &[
-                (5, &c::PARTIES_NO_PARTY_IDS),
-                (12, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (48, &c::EVNT_GRP_NO_EVENTS),
-                (60, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (72, &c::STIPULATIONS_NO_STIPULATIONS),
-                (76, &c::LEG_QUOT_STAT_GRP_NO_LEGS),
-                (77, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[5, 12, 48, 60, 72, 76, 77], &[5, 12, 48, 60, 72, 76, 77]),
@@ -8770,16 +8706,7 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 29, 156],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (32, &c::PARTIES_NO_PARTY_IDS),
-                (39, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (75, &c::EVNT_GRP_NO_EVENTS),
-                (87, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (99, &c::STIPULATIONS_NO_STIPULATIONS),
-                (103, &c::LEG_QUOT_STAT_GRP_NO_LEGS),
-                (104, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -9029,6 +8956,18 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
         697, 698, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(127).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (7, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
+        (8, &c::PARTIES_NO_PARTY_IDS),
+        (15, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (51, &c::EVNT_GRP_NO_EVENTS),
+        (63, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (75, &c::STIPULATIONS_NO_STIPULATIONS),
+        (79, &c::LEG_QUOT_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "QuoteResponse",
         msg_type: b"AJ",
@@ -9037,15 +8976,7 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2],
-            groups: &[
-                (7, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
-                (8, &c::PARTIES_NO_PARTY_IDS),
-                (15, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (51, &c::EVNT_GRP_NO_EVENTS),
-                (63, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (75, &c::STIPULATIONS_NO_STIPULATIONS),
-                (79, &c::LEG_QUOT_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[7, 8, 15, 51, 63, 75, 79], &[7, 8, 15, 51, 63, 75, 79]),
@@ -9054,16 +8985,7 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 156],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (34, &c::QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS),
-                (35, &c::PARTIES_NO_PARTY_IDS),
-                (42, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (78, &c::EVNT_GRP_NO_EVENTS),
-                (90, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (102, &c::STIPULATIONS_NO_STIPULATIONS),
-                (106, &c::LEG_QUOT_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -9313,6 +9235,23 @@ pub static CONFIRMATION: t::MessageDef = {
         172, 169, 170, 171, 85, 12, 13, 479, 497, 858, 232, 136, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(136).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (8, &c::PARTIES_NO_PARTY_IDS),
+        (9, &c::ORD_ALLOC_GRP_NO_ORDERS),
+        (15, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+        (20, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (56, &c::EVNT_GRP_NO_EVENTS),
+        (61, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+        (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (72, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (84, &c::CPCTY_CONF_GRP_NO_CAPACITIES),
+        (128, &c::DLVY_INST_GRP_NO_DLVY_INST),
+        (134, &c::STIPULATIONS_NO_STIPULATIONS),
+        (135, &c::MISC_FEES_GRP_NO_MISC_FEES),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 13] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "Confirmation",
         msg_type: b"AK",
@@ -9321,20 +9260,7 @@ pub static CONFIRMATION: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 3, 4, 7, 13, 14, 79, 81, 84, 85, 88, 105, 116],
-            groups: &[
-                (8, &c::PARTIES_NO_PARTY_IDS),
-                (9, &c::ORD_ALLOC_GRP_NO_ORDERS),
-                (15, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (20, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (56, &c::EVNT_GRP_NO_EVENTS),
-                (61, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (72, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (84, &c::CPCTY_CONF_GRP_NO_CAPACITIES),
-                (128, &c::DLVY_INST_GRP_NO_DLVY_INST),
-                (134, &c::STIPULATIONS_NO_STIPULATIONS),
-                (135, &c::MISC_FEES_GRP_NO_MISC_FEES),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -9350,21 +9276,7 @@ pub static CONFIRMATION: t::MessageDef = {
                 0, 1, 2, 3, 4, 9, 20, 27, 30, 31, 34, 40, 41, 106, 108, 111, 112, 115,
                 132, 143, 165,
             ],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (35, &c::PARTIES_NO_PARTY_IDS),
-                (36, &c::ORD_ALLOC_GRP_NO_ORDERS),
-                (42, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (47, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (83, &c::EVNT_GRP_NO_EVENTS),
-                (88, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (98, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (99, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (111, &c::CPCTY_CONF_GRP_NO_CAPACITIES),
-                (155, &c::DLVY_INST_GRP_NO_DLVY_INST),
-                (161, &c::STIPULATIONS_NO_STIPULATIONS),
-                (162, &c::MISC_FEES_GRP_NO_MISC_FEES),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -9638,6 +9550,18 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
         711, 386, 60, 702, 718, 719, 720, 834, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(68).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (8, &c::PARTIES_NO_PARTY_IDS),
+        (16, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (52, &c::EVNT_GRP_NO_EVENTS),
+        (56, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (57, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (58, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+        (60, &c::POSITION_QTY_NO_POSITIONS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "PositionMaintenanceRequest",
         msg_type: b"AL",
@@ -9646,15 +9570,7 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2, 5, 9, 11, 59],
-            groups: &[
-                (8, &c::PARTIES_NO_PARTY_IDS),
-                (16, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (52, &c::EVNT_GRP_NO_EVENTS),
-                (56, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (57, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (58, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (60, &c::POSITION_QTY_NO_POSITIONS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[8, 16, 52, 56, 57, 58, 60], &[8, 16, 52, 56, 57, 58, 60]),
@@ -9663,16 +9579,7 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 32, 36, 38, 86, 97],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (35, &c::PARTIES_NO_PARTY_IDS),
-                (43, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (79, &c::EVNT_GRP_NO_EVENTS),
-                (83, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (84, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (85, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (87, &c::POSITION_QTY_NO_POSITIONS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 35, 43, 79, 83, 84, 85, 87], &[26, 35, 43, 79, 83, 84, 85, 87]),
@@ -9801,6 +9708,19 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
         15, 555, 711, 386, 60, 702, 753, 718, 834, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(69).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (10, &c::PARTIES_NO_PARTY_IDS),
+        (18, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (54, &c::EVNT_GRP_NO_EVENTS),
+        (58, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (59, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (60, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+        (62, &c::POSITION_QTY_NO_POSITIONS),
+        (63, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 9] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "PositionMaintenanceReport",
         msg_type: b"AM",
@@ -9809,16 +9729,7 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 3, 4, 5, 7, 11, 13, 61],
-            groups: &[
-                (10, &c::PARTIES_NO_PARTY_IDS),
-                (18, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (54, &c::EVNT_GRP_NO_EVENTS),
-                (58, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (59, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (60, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (62, &c::POSITION_QTY_NO_POSITIONS),
-                (63, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[10, 18, 54, 58, 59, 60, 62, 63], &[10, 18, 54, 58, 59, 60, 62, 63]),
@@ -9827,17 +9738,7 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 31, 32, 34, 38, 40, 88, 98],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (37, &c::PARTIES_NO_PARTY_IDS),
-                (45, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (81, &c::EVNT_GRP_NO_EVENTS),
-                (85, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (86, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (87, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-                (89, &c::POSITION_QTY_NO_POSITIONS),
-                (90, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(
@@ -9978,6 +9879,17 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
         60, 725, 726, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(64).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (4, &c::PARTIES_NO_PARTY_IDS),
+        (12, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (48, &c::EVNT_GRP_NO_EVENTS),
+        (52, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (53, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (57, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 7] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "RequestForPositions",
         msg_type: b"AN",
@@ -9986,14 +9898,7 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 5, 7, 54, 58],
-            groups: &[
-                (4, &c::PARTIES_NO_PARTY_IDS),
-                (12, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (48, &c::EVNT_GRP_NO_EVENTS),
-                (52, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (53, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (57, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 128,
             >(BODY, &[4, 12, 48, 52, 53, 57], &[4, 12, 48, 52, 53, 57]),
@@ -10002,15 +9907,7 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32, 34, 81, 85, 93],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (31, &c::PARTIES_NO_PARTY_IDS),
-                (39, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (75, &c::EVNT_GRP_NO_EVENTS),
-                (79, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (80, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (84, &c::TRDG_SES_GRP_NO_TRADING_SESSIONS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 31, 39, 75, 79, 80, 84], &[26, 31, 39, 75, 79, 80, 84]),
@@ -10123,6 +10020,16 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
         58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(61).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (6, &c::PARTIES_NO_PARTY_IDS),
+        (14, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (50, &c::EVNT_GRP_NO_EVENTS),
+        (54, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (55, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "RequestForPositionsAck",
         msg_type: b"AO",
@@ -10131,13 +10038,7 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 4, 5, 7, 9],
-            groups: &[
-                (6, &c::PARTIES_NO_PARTY_IDS),
-                (14, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (50, &c::EVNT_GRP_NO_EVENTS),
-                (54, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (55, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 128,
             >(BODY, &[6, 14, 50, 54, 55], &[6, 14, 50, 54, 55]),
@@ -10146,14 +10047,7 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 31, 32, 34, 36, 90],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (33, &c::PARTIES_NO_PARTY_IDS),
-                (41, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (77, &c::EVNT_GRP_NO_EVENTS),
-                (81, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (82, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 33, 41, 77, 81, 82], &[26, 33, 41, 77, 81, 82]),
@@ -10251,6 +10145,18 @@ pub static POSITION_REPORT: t::MessageDef = {
         15, 730, 731, 734, 555, 711, 702, 753, 506, 743, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(70).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (10, &c::PARTIES_NO_PARTY_IDS),
+        (18, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (54, &c::EVNT_GRP_NO_EVENTS),
+        (61, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (62, &c::POS_UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (63, &c::POSITION_QTY_NO_POSITIONS),
+        (64, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "PositionReport",
         msg_type: b"AP",
@@ -10259,15 +10165,7 @@ pub static POSITION_REPORT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 6, 7, 11, 13, 58, 59, 60],
-            groups: &[
-                (10, &c::PARTIES_NO_PARTY_IDS),
-                (18, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (54, &c::EVNT_GRP_NO_EVENTS),
-                (61, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (62, &c::POS_UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (63, &c::POSITION_QTY_NO_POSITIONS),
-                (64, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[10, 18, 54, 61, 62, 63, 64], &[10, 18, 54, 61, 62, 63, 64]),
@@ -10276,16 +10174,7 @@ pub static POSITION_REPORT: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 33, 34, 38, 40, 85, 86, 87, 99],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (37, &c::PARTIES_NO_PARTY_IDS),
-                (45, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (81, &c::EVNT_GRP_NO_EVENTS),
-                (88, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (89, &c::POS_UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (90, &c::POSITION_QTY_NO_POSITIONS),
-                (91, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 37, 45, 81, 88, 89, 90, 91], &[26, 37, 45, 81, 88, 89, 90, 91]),
@@ -10424,6 +10313,15 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
         93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(57).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (10, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (46, &c::EVNT_GRP_NO_EVENTS),
+        (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 5] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "TradeCaptureReportRequestAck",
         msg_type: b"AQ",
@@ -10432,25 +10330,14 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 4, 5],
-            groups: &[
-                (10, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (46, &c::EVNT_GRP_NO_EVENTS),
-                (49, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<128>(BODY, &[10, 46, 49, 50], &[10, 46, 49, 50]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 31, 32, 86],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (37, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (73, &c::EVNT_GRP_NO_EVENTS),
-                (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 37, 73, 76, 77], &[26, 37, 73, 76, 77]),
@@ -10552,6 +10439,16 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
         660, 581, 77, 591, 78, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(79).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (22, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (58, &c::EVNT_GRP_NO_EVENTS),
+        (62, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+        (68, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
+        (78, &c::TRD_ALLOC_GRP_NO_ALLOCS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 6] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "TradeCaptureReportAck",
         msg_type: b"AR",
@@ -10560,13 +10457,7 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 7],
-            groups: &[
-                (22, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (58, &c::EVNT_GRP_NO_EVENTS),
-                (62, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (68, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
-                (78, &c::TRD_ALLOC_GRP_NO_ALLOCS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[22, 58, 62, 68, 78], &[22, 58, 62, 68, 78]),
@@ -10575,14 +10466,7 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 34, 108],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (49, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (85, &c::EVNT_GRP_NO_EVENTS),
-                (89, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (95, &c::TRD_INSTRMT_LEG_GRP_NO_LEGS),
-                (105, &c::TRD_ALLOC_GRP_NO_ALLOCS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 49, 85, 89, 95, 105], &[26, 49, 85, 89, 95, 105]),
@@ -10775,6 +10659,21 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
         701, 696, 697, 698, 892, 893, 78, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(131).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (15, &c::ORD_ALLOC_GRP_NO_ORDERS),
+        (16, &c::EXEC_ALLOC_GRP_NO_EXECS),
+        (25, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (61, &c::EVNT_GRP_NO_EVENTS),
+        (66, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
+        (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (97, &c::PARTIES_NO_PARTY_IDS),
+        (121, &c::STIPULATIONS_NO_STIPULATIONS),
+        (130, &c::ALLOC_GRP_NO_ALLOCS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 11] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "AllocationReport",
         msg_type: b"AS",
@@ -10783,18 +10682,7 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2, 6, 7, 14, 20, 78, 85, 98],
-            groups: &[
-                (15, &c::ORD_ALLOC_GRP_NO_ORDERS),
-                (16, &c::EXEC_ALLOC_GRP_NO_EXECS),
-                (25, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (61, &c::EVNT_GRP_NO_EVENTS),
-                (66, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (76, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (97, &c::PARTIES_NO_PARTY_IDS),
-                (121, &c::STIPULATIONS_NO_STIPULATIONS),
-                (130, &c::ALLOC_GRP_NO_ALLOCS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -10809,19 +10697,7 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
             required: &[
                 0, 1, 2, 3, 4, 9, 20, 27, 29, 33, 34, 41, 47, 105, 112, 125, 160,
             ],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (42, &c::ORD_ALLOC_GRP_NO_ORDERS),
-                (43, &c::EXEC_ALLOC_GRP_NO_EXECS),
-                (52, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (88, &c::EVNT_GRP_NO_EVENTS),
-                (93, &c::ATTRB_GRP_NO_INSTR_ATTRIB),
-                (103, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (104, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (124, &c::PARTIES_NO_PARTY_IDS),
-                (148, &c::STIPULATIONS_NO_STIPULATIONS),
-                (157, &c::ALLOC_GRP_NO_ALLOCS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -11106,6 +10982,13 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
         808, 573, 460, 167, 58, 354, 355, 78, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(17).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (2, &c::PARTIES_NO_PARTY_IDS),
+        (16, &c::ALLOC_ACK_GRP_NO_ALLOCS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "AllocationReportAck",
         msg_type: b"AT",
@@ -11114,18 +10997,14 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 5, 6],
-            groups: &[(2, &c::PARTIES_NO_PARTY_IDS), (16, &c::ALLOC_ACK_GRP_NO_ALLOCS)],
+            groups: GROUPS,
             index: &t::hash_index::<64>(BODY, &[2, 16], &[2, 16]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32, 33, 46],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (29, &c::PARTIES_NO_PARTY_IDS),
-                (43, &c::ALLOC_ACK_GRP_NO_ALLOCS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29, 43], &[26, 29, 43]),
         },
     }
@@ -11286,6 +11165,10 @@ pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
         168, 126, 779, 169, 170, 171, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(15).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(2, &c::PARTIES_NO_PARTY_IDS)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "SettlementInstructionRequest",
         msg_type: b"AV",
@@ -11294,14 +11177,14 @@ pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[(2, &c::PARTIES_NO_PARTY_IDS)],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 44],
-            groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::PARTIES_NO_PARTY_IDS)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
@@ -11384,6 +11267,18 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
         432, 744, 745, 746, 747, 716, 717, 715, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(69).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (3, &c::PARTIES_NO_PARTY_IDS),
+        (10, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (46, &c::EVNT_GRP_NO_EVENTS),
+        (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (51, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (52, &c::POSITION_QTY_NO_POSITIONS),
+        (53, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 8] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "AssignmentReport",
         msg_type: b"AW",
@@ -11392,15 +11287,7 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 5, 55, 56, 57, 59, 61, 62, 63, 64, 65],
-            groups: &[
-                (3, &c::PARTIES_NO_PARTY_IDS),
-                (10, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (46, &c::EVNT_GRP_NO_EVENTS),
-                (50, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (51, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (52, &c::POSITION_QTY_NO_POSITIONS),
-                (53, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[3, 10, 46, 50, 51, 52, 53], &[3, 10, 46, 50, 51, 52, 53]),
@@ -11411,16 +11298,7 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
             required: &[
                 0, 1, 2, 3, 4, 9, 20, 27, 32, 82, 83, 84, 86, 88, 89, 90, 91, 92, 98,
             ],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (30, &c::PARTIES_NO_PARTY_IDS),
-                (37, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (73, &c::EVNT_GRP_NO_EVENTS),
-                (77, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (78, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (79, &c::POSITION_QTY_NO_POSITIONS),
-                (80, &c::POSITION_AMOUNT_DATA_NO_POS_AMT),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(ALL, &[26, 30, 37, 73, 77, 78, 79, 80], &[26, 30, 37, 73, 77, 78, 79, 80]),
@@ -11560,6 +11438,21 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
         232, 336, 625, 716, 717, 715, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(100).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (4, &c::PARTIES_NO_PARTY_IDS),
+        (11, &c::EXEC_COLL_GRP_NO_EXECS),
+        (12, &c::TRD_COLL_GRP_NO_TRADES),
+        (17, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (53, &c::EVNT_GRP_NO_EVENTS),
+        (69, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (70, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
+        (74, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+        (76, &c::MISC_FEES_GRP_NO_MISC_FEES),
+        (91, &c::STIPULATIONS_NO_STIPULATIONS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 11] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "CollateralRequest",
         msg_type: b"AX",
@@ -11568,18 +11461,7 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 2],
-            groups: &[
-                (4, &c::PARTIES_NO_PARTY_IDS),
-                (11, &c::EXEC_COLL_GRP_NO_EXECS),
-                (12, &c::TRD_COLL_GRP_NO_TRADES),
-                (17, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (53, &c::EVNT_GRP_NO_EVENTS),
-                (69, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (70, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
-                (74, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (76, &c::MISC_FEES_GRP_NO_MISC_FEES),
-                (91, &c::STIPULATIONS_NO_STIPULATIONS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(
@@ -11592,19 +11474,7 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 29, 129],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (31, &c::PARTIES_NO_PARTY_IDS),
-                (38, &c::EXEC_COLL_GRP_NO_EXECS),
-                (39, &c::TRD_COLL_GRP_NO_TRADES),
-                (44, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (80, &c::EVNT_GRP_NO_EVENTS),
-                (96, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (97, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
-                (101, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (103, &c::MISC_FEES_GRP_NO_MISC_FEES),
-                (118, &c::STIPULATIONS_NO_STIPULATIONS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -11798,6 +11668,22 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
         355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(108).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (7, &c::PARTIES_NO_PARTY_IDS),
+        (14, &c::EXEC_COLL_GRP_NO_EXECS),
+        (15, &c::TRD_COLL_GRP_NO_TRADES),
+        (20, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (56, &c::EVNT_GRP_NO_EVENTS),
+        (72, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (73, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
+        (77, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+        (79, &c::MISC_FEES_GRP_NO_MISC_FEES),
+        (94, &c::STIPULATIONS_NO_STIPULATIONS),
+        (99, &c::DLVY_INST_GRP_NO_DLVY_INST),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 12] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "CollateralAssignment",
         msg_type: b"AY",
@@ -11806,19 +11692,7 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2, 3, 5],
-            groups: &[
-                (7, &c::PARTIES_NO_PARTY_IDS),
-                (14, &c::EXEC_COLL_GRP_NO_EXECS),
-                (15, &c::TRD_COLL_GRP_NO_TRADES),
-                (20, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (56, &c::EVNT_GRP_NO_EVENTS),
-                (72, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (73, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
-                (77, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (79, &c::MISC_FEES_GRP_NO_MISC_FEES),
-                (94, &c::STIPULATIONS_NO_STIPULATIONS),
-                (99, &c::DLVY_INST_GRP_NO_DLVY_INST),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(
@@ -11831,20 +11705,7 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 30, 32, 137],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (34, &c::PARTIES_NO_PARTY_IDS),
-                (41, &c::EXEC_COLL_GRP_NO_EXECS),
-                (42, &c::TRD_COLL_GRP_NO_TRADES),
-                (47, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (83, &c::EVNT_GRP_NO_EVENTS),
-                (99, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (100, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
-                (104, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (106, &c::MISC_FEES_GRP_NO_MISC_FEES),
-                (121, &c::STIPULATIONS_NO_STIPULATIONS),
-                (126, &c::DLVY_INST_GRP_NO_DLVY_INST),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -12057,6 +11918,21 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
         663, 699, 761, 232, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(99).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (8, &c::PARTIES_NO_PARTY_IDS),
+        (15, &c::EXEC_COLL_GRP_NO_EXECS),
+        (16, &c::TRD_COLL_GRP_NO_TRADES),
+        (21, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (57, &c::EVNT_GRP_NO_EVENTS),
+        (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (74, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
+        (78, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+        (80, &c::MISC_FEES_GRP_NO_MISC_FEES),
+        (95, &c::STIPULATIONS_NO_STIPULATIONS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 11] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "CollateralResponse",
         msg_type: b"AZ",
@@ -12065,18 +11941,7 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 3, 5, 7],
-            groups: &[
-                (8, &c::PARTIES_NO_PARTY_IDS),
-                (15, &c::EXEC_COLL_GRP_NO_EXECS),
-                (16, &c::TRD_COLL_GRP_NO_TRADES),
-                (21, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (57, &c::EVNT_GRP_NO_EVENTS),
-                (73, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (74, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
-                (78, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (80, &c::MISC_FEES_GRP_NO_MISC_FEES),
-                (95, &c::STIPULATIONS_NO_STIPULATIONS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(
@@ -12089,19 +11954,7 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 30, 32, 34, 128],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (35, &c::PARTIES_NO_PARTY_IDS),
-                (42, &c::EXEC_COLL_GRP_NO_EXECS),
-                (43, &c::TRD_COLL_GRP_NO_TRADES),
-                (48, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (84, &c::EVNT_GRP_NO_EVENTS),
-                (100, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (101, &c::UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS),
-                (105, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (107, &c::MISC_FEES_GRP_NO_MISC_FEES),
-                (122, &c::STIPULATIONS_NO_STIPULATIONS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -12299,6 +12152,22 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
         10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(106).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (5, &c::PARTIES_NO_PARTY_IDS),
+        (12, &c::EXEC_COLL_GRP_NO_EXECS),
+        (13, &c::TRD_COLL_GRP_NO_TRADES),
+        (18, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (54, &c::EVNT_GRP_NO_EVENTS),
+        (70, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (75, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+        (77, &c::MISC_FEES_GRP_NO_MISC_FEES),
+        (92, &c::STIPULATIONS_NO_STIPULATIONS),
+        (97, &c::DLVY_INST_GRP_NO_DLVY_INST),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 12] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "CollateralReport",
         msg_type: b"BA",
@@ -12307,19 +12176,7 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2],
-            groups: &[
-                (5, &c::PARTIES_NO_PARTY_IDS),
-                (12, &c::EXEC_COLL_GRP_NO_EXECS),
-                (13, &c::TRD_COLL_GRP_NO_TRADES),
-                (18, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (54, &c::EVNT_GRP_NO_EVENTS),
-                (70, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (75, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (77, &c::MISC_FEES_GRP_NO_MISC_FEES),
-                (92, &c::STIPULATIONS_NO_STIPULATIONS),
-                (97, &c::DLVY_INST_GRP_NO_DLVY_INST),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(
@@ -12332,20 +12189,7 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 135],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (32, &c::PARTIES_NO_PARTY_IDS),
-                (39, &c::EXEC_COLL_GRP_NO_EXECS),
-                (40, &c::TRD_COLL_GRP_NO_TRADES),
-                (45, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (81, &c::EVNT_GRP_NO_EVENTS),
-                (97, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (98, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (102, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (104, &c::MISC_FEES_GRP_NO_MISC_FEES),
-                (119, &c::STIPULATIONS_NO_STIPULATIONS),
-                (124, &c::DLVY_INST_GRP_NO_DLVY_INST),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -12542,6 +12386,22 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
         232, 172, 169, 170, 171, 85, 336, 625, 716, 717, 715, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(105).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (1, &c::COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER),
+        (5, &c::PARTIES_NO_PARTY_IDS),
+        (12, &c::EXEC_COLL_GRP_NO_EXECS),
+        (13, &c::TRD_COLL_GRP_NO_TRADES),
+        (18, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (54, &c::EVNT_GRP_NO_EVENTS),
+        (70, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+        (75, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
+        (91, &c::STIPULATIONS_NO_STIPULATIONS),
+        (96, &c::DLVY_INST_GRP_NO_DLVY_INST),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 12] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "CollateralInquiry",
         msg_type: b"BB",
@@ -12550,19 +12410,7 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[],
-            groups: &[
-                (1, &c::COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER),
-                (5, &c::PARTIES_NO_PARTY_IDS),
-                (12, &c::EXEC_COLL_GRP_NO_EXECS),
-                (13, &c::TRD_COLL_GRP_NO_TRADES),
-                (18, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (54, &c::EVNT_GRP_NO_EVENTS),
-                (70, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (75, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (91, &c::STIPULATIONS_NO_STIPULATIONS),
-                (96, &c::DLVY_INST_GRP_NO_DLVY_INST),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(
@@ -12575,20 +12423,7 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 134],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (28, &c::COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER),
-                (32, &c::PARTIES_NO_PARTY_IDS),
-                (39, &c::EXEC_COLL_GRP_NO_EXECS),
-                (40, &c::TRD_COLL_GRP_NO_TRADES),
-                (45, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (81, &c::EVNT_GRP_NO_EVENTS),
-                (97, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (98, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-                (102, &c::TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS),
-                (118, &c::STIPULATIONS_NO_STIPULATIONS),
-                (123, &c::DLVY_INST_GRP_NO_DLVY_INST),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 512,
             >(
@@ -12782,6 +12617,10 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 935, 933, 936, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(3).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(2, &c::COMP_ID_REQ_GRP_NO_COMP_IDS)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "NetworkCounterpartySystemStatusRequest",
         msg_type: b"BC",
@@ -12790,14 +12629,14 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[(2, &c::COMP_ID_REQ_GRP_NO_COMP_IDS)],
+            groups: GROUPS,
             index: &t::hash_index::<8>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 32],
-            groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::COMP_ID_REQ_GRP_NO_COMP_IDS)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }
@@ -12838,6 +12677,10 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
         97, 52, 122, 212, 213, 347, 369, 627, 937, 933, 932, 934, 936, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(5).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(4, &c::COMP_ID_STAT_GRP_NO_COMP_IDS)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "NetworkCounterpartySystemStatusResponse",
         msg_type: b"BD",
@@ -12846,14 +12689,14 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2, 4],
-            groups: &[(4, &c::COMP_ID_STAT_GRP_NO_COMP_IDS)],
+            groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[4], &[4]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 29, 31, 34],
-            groups: &[(26, &c::HEADER_NO_HOPS), (31, &c::COMP_ID_STAT_GRP_NO_COMP_IDS)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 31], &[26, 31]),
         },
     }
@@ -13027,6 +12870,19 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
         717, 715, 725, 726, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(82).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (3, &c::COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER),
+        (5, &c::PARTIES_NO_PARTY_IDS),
+        (12, &c::EXEC_COLL_GRP_NO_EXECS),
+        (13, &c::TRD_COLL_GRP_NO_TRADES),
+        (18, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
+        (54, &c::EVNT_GRP_NO_EVENTS),
+        (70, &c::INSTRMT_LEG_GRP_NO_LEGS),
+        (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 9] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "CollateralInquiryAck",
         msg_type: b"BG",
@@ -13035,16 +12891,7 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[
-                (3, &c::COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER),
-                (5, &c::PARTIES_NO_PARTY_IDS),
-                (12, &c::EXEC_COLL_GRP_NO_EXECS),
-                (13, &c::TRD_COLL_GRP_NO_TRADES),
-                (18, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (54, &c::EVNT_GRP_NO_EVENTS),
-                (70, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (71, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<
                 256,
             >(BODY, &[3, 5, 12, 13, 18, 54, 70, 71], &[3, 5, 12, 13, 18, 54, 70, 71]),
@@ -13053,17 +12900,7 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 111],
-            groups: &[
-                (26, &c::HEADER_NO_HOPS),
-                (30, &c::COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER),
-                (32, &c::PARTIES_NO_PARTY_IDS),
-                (39, &c::EXEC_COLL_GRP_NO_EXECS),
-                (40, &c::TRD_COLL_GRP_NO_TRADES),
-                (45, &c::SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID),
-                (81, &c::EVNT_GRP_NO_EVENTS),
-                (97, &c::INSTRMT_LEG_GRP_NO_LEGS),
-                (98, &c::UND_INSTRMT_GRP_NO_UNDERLYINGS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<
                 256,
             >(
@@ -13214,6 +13051,10 @@ pub static CONFIRMATION_REQUEST: t::MessageDef = {
         798, 58, 354, 355, 93, 89, 10,
     ];
     const BODY: &[u32] = ALL.split_at(27).1.split_at(13).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(2, &c::ORD_ALLOC_GRP_NO_ORDERS)];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(26, &c::HEADER_NO_HOPS)]), (27, GROUPS)],
+    );
     t::MessageDef {
         name: "ConfirmationRequest",
         msg_type: b"BH",
@@ -13222,14 +13063,14 @@ pub static CONFIRMATION_REQUEST: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 1, 6],
-            groups: &[(2, &c::ORD_ALLOC_GRP_NO_ORDERS)],
+            groups: GROUPS,
             index: &t::hash_index::<32>(BODY, &[2], &[2]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 9, 20, 27, 28, 33, 42],
-            groups: &[(26, &c::HEADER_NO_HOPS), (29, &c::ORD_ALLOC_GRP_NO_ORDERS)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[26, 29], &[26, 29]),
         },
     }

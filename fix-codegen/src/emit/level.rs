@@ -14,11 +14,11 @@ impl Cx<'_> {
     pub(super) fn level(&self, slots: &[Slot], from: Module, walk: Walk) -> TokenStream {
         let tags = slots.iter().map(|s| Literal::u32_unsuffixed(s.tag));
         if index_buckets(slots).is_none() {
-            return self.level_of(quote!(&[#(#tags),*]), slots, from, walk);
+            return self.level_of(quote!(&[#(#tags),*]), slots, from, walk, None);
         }
         // The index is computed at compile time from the tags (`hash_index`), so
         // the tags are named once and the source holds no bucket table.
-        let level = self.level_of(quote!(TAGS), slots, from, walk);
+        let level = self.level_of(quote!(TAGS), slots, from, walk, None);
         quote! {
             {
                 const TAGS: &[u32] = &[#(#tags),*];
@@ -27,25 +27,39 @@ impl Cx<'_> {
         }
     }
 
+    /// The `(slot, &GROUP)` pairs of the group counters among `slots`.
+    pub(super) fn group_pairs(&self, slots: &[Slot], from: Module) -> Vec<TokenStream> {
+        slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                let g = self.group_static(s.group?, from);
+                let i = u16_lit(i);
+                Some(quote!((#i, &#g)))
+            })
+            .collect()
+    }
+
     /// A `Level { .. }` literal for `slots`, whose tags are the expression `tags`
-    /// (a constant when there is an index, which names them twice). A level with
-    /// an index leaves `by_tag` empty: only lookups without one read it.
+    /// (a constant when there is an index, which names them twice) and whose
+    /// groups are the expression `groups` (by default the list of them). A level
+    /// with an index leaves `by_tag` empty: only lookups without one read it.
     pub(super) fn level_of(
         &self,
         tags: TokenStream,
         slots: &[Slot],
         from: Module,
         walk: Walk,
+        groups: Option<TokenStream>,
     ) -> TokenStream {
         let required = slots
             .iter()
             .enumerate()
             .filter(|(_, s)| s.required)
             .map(|(i, _)| u16_lit(i));
-        let groups = slots.iter().enumerate().filter_map(|(i, s)| {
-            let g = self.group_static(s.group?, from);
-            let i = u16_lit(i);
-            Some(quote!((#i, &#g)))
+        let groups = groups.unwrap_or_else(|| {
+            let pairs = self.group_pairs(slots, from);
+            quote!(&[#(#pairs),*])
         });
         let Some(buckets) = index_buckets(slots) else {
             let mut by_tag: Vec<usize> = (0..slots.len()).collect();
@@ -56,7 +70,7 @@ impl Cx<'_> {
                     tags: #tags,
                     by_tag: &[#(#by_tag),*],
                     required: &[#(#required),*],
-                    groups: &[#(#groups),*],
+                    groups: #groups,
                     index: &[],
                 }
             };
@@ -79,7 +93,7 @@ impl Cx<'_> {
                 tags: #tags,
                 by_tag: &[],
                 required: &[#(#required),*],
-                groups: &[#(#groups),*],
+                groups: #groups,
                 index: &t::hash_index::<#buckets>(#tags, &[#(#group_slots),*], &[#(#disjoint),*]),
             }
         }

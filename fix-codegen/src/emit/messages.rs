@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::builder::BuilderOf;
 use super::context::{Cx, Module, Slot, Walk};
-use super::names::{bytes_lit, doc, id, screaming, u32_lit, usize_lit};
+use super::names::{bytes_lit, doc, id, screaming, u16_lit, u32_lit, usize_lit};
 use super::view::ViewKind;
 
 impl Cx<'_> {
@@ -42,8 +42,50 @@ impl Cx<'_> {
                 .collect();
             let tags = all.iter().map(|s| u32_lit(s.tag));
             let (h, b) = (usize_lit(hlen), usize_lit(body.len()));
-            let body_level = self.level_of(quote!(BODY), &body, from, Walk::Message);
-            let view_level = self.level_of(quote!(ALL), &all, from, Walk::Message);
+            // The view's groups are the header's, the body's and the trailer's, each
+            // shifted to its section; the body's are named once (`GROUPS`).
+            let body_groups = self.group_pairs(&body, from);
+            let (header_groups, trailer_groups) = (
+                self.group_pairs(&header_slots, from),
+                self.group_pairs(&trailer_slots, from),
+            );
+            let groups_const = (!body_groups.is_empty())
+                .then(|| quote!(const GROUPS: &[(u16, &t::Group)] = &[#(#body_groups),*];));
+            let body_expr = if body_groups.is_empty() {
+                quote!(&[])
+            } else {
+                quote!(GROUPS)
+            };
+            let mut view_const = None;
+            let group_count = header_groups.len() + body_groups.len() + trailer_groups.len();
+            let view_groups = if group_count == body_groups.len() && hlen == 0 {
+                body_expr.clone()
+            } else if body_groups.is_empty() {
+                let pairs = self.group_pairs(&all, from);
+                quote!(&[#(#pairs),*])
+            } else {
+                let mut sections = Vec::new();
+                if !header_groups.is_empty() {
+                    sections.push(quote!((0, &[#(#header_groups),*])));
+                }
+                if !body_groups.is_empty() {
+                    let start = u16_lit(hlen);
+                    sections.push(quote!((#start, GROUPS)));
+                }
+                if !trailer_groups.is_empty() {
+                    let start = u16_lit(body_end);
+                    sections.push(quote!((#start, &[#(#trailer_groups),*])));
+                }
+                let n = usize_lit(group_count);
+                view_const = Some(quote! {
+                    const VIEW_GROUPS: [(u16, &t::Group); #n] = t::view_groups(&[#(#sections),*]);
+                });
+                quote!(&VIEW_GROUPS)
+            };
+            let body_level =
+                self.level_of(quote!(BODY), &body, from, Walk::Message, Some(body_expr));
+            let view_level =
+                self.level_of(quote!(ALL), &all, from, Walk::Message, Some(view_groups));
             let (mt_str, category) = (&m.msg_type, format_ident!("{}", m.category.to_string()));
             let (n, be) = (usize_lit(total), usize_lit(body_end));
             let getters = self.view_impl(&ty, ViewKind::Owned, &m.members, hlen, from);
@@ -52,6 +94,8 @@ impl Cx<'_> {
                 pub static #stat: t::MessageDef = {
                     const ALL: &[u32] = &[#(#tags),*];
                     const BODY: &[u32] = ALL.split_at(#h).1.split_at(#b).0;
+                    #groups_const
+                    #view_const
                     t::MessageDef {
                         name: #mname, msg_type: #mt, admin: #admin,
                         body: #body_level,

@@ -69,7 +69,7 @@ pub use errors::{EnumError, FieldError};
 pub use index::{
     DISJOINT_BIT, GROUP_BIT, INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, Slots, hash_index, hash_tag,
 };
-pub use tables::{FieldDef, Group, Level, MessageDef, Tables, field_index};
+pub use tables::{FieldDef, Group, Level, MessageDef, Tables, field_index, view_groups};
 pub use view::{ABSENT, Block, Entries, Opt, Req, View};
 
 #[doc(inline)]

@@ -9,6 +9,8 @@ use super::{components as c, enums as e, messages as m};
 pub static TYPE: t::MessageDef = {
     const ALL: &[u32] = &[35, 5000, 5001, 5002, 5003, 5009, 5010, 5011];
     const BODY: &[u32] = ALL.split_at(1).1.split_at(7).0;
+    const GROUPS: &[(u16, &t::Group)] = &[(3, &c::OUTER_NO_LEVEL1)];
+    const VIEW_GROUPS: [(u16, &t::Group); 1] = t::view_groups(&[(1, GROUPS)]);
     t::MessageDef {
         name: "Type",
         msg_type: b"U1",
@@ -17,14 +19,14 @@ pub static TYPE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0],
-            groups: &[(3, &c::OUTER_NO_LEVEL1)],
+            groups: GROUPS,
             index: &t::hash_index::<16>(BODY, &[3], &[]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1],
-            groups: &[(4, &c::OUTER_NO_LEVEL1)],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<16>(ALL, &[4], &[]),
         },
     }

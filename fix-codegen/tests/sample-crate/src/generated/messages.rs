@@ -98,6 +98,13 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
         152, 40, 44, 59, 18, 58, 10,
     ];
     const BODY: &[u32] = ALL.split_at(9).1.split_at(17).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (1, &c::PARTIES_NO_PARTY_IDS),
+        (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 3] = t::view_groups(
+        &[(0, &[(8, &c::HEADER_NO_HOPS)]), (9, GROUPS)],
+    );
     t::MessageDef {
         name: "NewOrderSingle",
         msg_type: b"D",
@@ -106,21 +113,14 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 3, 8, 9, 12],
-            groups: &[
-                (1, &c::PARTIES_NO_PARTY_IDS),
-                (6, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<64>(BODY, &[1, 6], &[1, 6]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 5, 7, 9, 12, 17, 18, 21, 26],
-            groups: &[
-                (8, &c::HEADER_NO_HOPS),
-                (10, &c::PARTIES_NO_PARTY_IDS),
-                (15, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<64>(ALL, &[8, 10, 15], &[8, 10, 15]),
         },
     }
@@ -185,6 +185,14 @@ pub static EXECUTION_REPORT: t::MessageDef = {
         167, 54, 38, 152, 32, 31, 151, 14, 6, 382, 58, 354, 355, 10,
     ];
     const BODY: &[u32] = ALL.split_at(9).1.split_at(23).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (5, &c::PARTIES_NO_PARTY_IDS),
+        (9, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
+        (19, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 4] = t::view_groups(
+        &[(0, &[(8, &c::HEADER_NO_HOPS)]), (9, GROUPS)],
+    );
     t::MessageDef {
         name: "ExecutionReport",
         msg_type: b"8",
@@ -193,23 +201,14 @@ pub static EXECUTION_REPORT: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[0, 2, 3, 4, 6, 11, 16, 17, 18],
-            groups: &[
-                (5, &c::PARTIES_NO_PARTY_IDS),
-                (9, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
-                (19, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
-            ],
+            groups: GROUPS,
             index: &t::hash_index::<64>(BODY, &[5, 9, 19], &[5, 9, 19]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 5, 7, 9, 11, 12, 13, 15, 20, 25, 26, 27, 32],
-            groups: &[
-                (8, &c::HEADER_NO_HOPS),
-                (14, &c::PARTIES_NO_PARTY_IDS),
-                (18, &c::INSTRUMENT_NO_SECURITY_ALT_ID),
-                (28, &EXECUTION_REPORT_NO_CONTRA_BROKERS),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<128>(ALL, &[8, 14, 18, 28], &[8, 14, 18, 28]),
         },
     }
@@ -326,6 +325,12 @@ build!(
 pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
     const ALL: &[u32] = &[8, 9, 35, 49, 56, 34, 43, 52, 627, 262, 268, 10];
     const BODY: &[u32] = ALL.split_at(9).1.split_at(2).0;
+    const GROUPS: &[(u16, &t::Group)] = &[
+        (1, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES),
+    ];
+    const VIEW_GROUPS: [(u16, &t::Group); 2] = t::view_groups(
+        &[(0, &[(8, &c::HEADER_NO_HOPS)]), (9, GROUPS)],
+    );
     t::MessageDef {
         name: "MarketDataIncrementalRefresh",
         msg_type: b"X",
@@ -334,17 +339,14 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
             tags: BODY,
             by_tag: &[],
             required: &[1],
-            groups: &[(1, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES)],
+            groups: GROUPS,
             index: &t::hash_index::<4>(BODY, &[1], &[1]),
         },
         view: t::Level {
             tags: ALL,
             by_tag: &[],
             required: &[0, 1, 2, 3, 4, 5, 7, 10, 11],
-            groups: &[
-                (8, &c::HEADER_NO_HOPS),
-                (10, &MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES),
-            ],
+            groups: &VIEW_GROUPS,
             index: &t::hash_index::<32>(ALL, &[8, 10], &[8, 10]),
         },
     }
