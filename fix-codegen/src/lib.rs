@@ -23,7 +23,7 @@
 //! let hb = dict.message(b"0").unwrap();
 //! assert_eq!(fix_codegen::ident::snake_case(&hb.name), "heartbeat");
 //! let files = fix_codegen::emit::generate(&dict, &fix_codegen::emit::Config::new("hb.xml")).unwrap();
-//! assert!(files[std::path::Path::new("messages.rs")].contains("message Heartbeat["));
+//! assert!(files[std::path::Path::new("messages.rs")].contains("message!(\n    Heartbeat,"));
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

@@ -56,16 +56,16 @@ fn golden_edge_cases() {
     expect("edge", &files);
     let messages = &files[Path::new("messages.rs")];
     // Keywords become raw identifiers; names taken by view methods get a suffix.
-    assert!(messages.contains("req r#type(1, 5000, \"Type\", CHAR, e::Type);"));
-    assert!(messages.contains("opt new_2("));
-    assert!(messages.contains("opt message_2("));
+    assert!(messages.contains("req!(r#type, slot = 1, tag = 5000, \"Type\", CHAR, e::Type);"));
+    assert!(messages.contains("opt!(new_2,"));
+    assert!(messages.contains("opt!(message_2,"));
     let enums = &files[Path::new("enums.rs")];
     // Variants: `Self` is not an identifier, `Other` is the catch-all, empty
     // descriptions use the value.
-    assert!(enums.contains("Self_ = b'A',") && enums.contains("Self_2 = b'B',"));
-    assert!(enums.contains("Other2 = b'O',"));
-    assert!(enums.contains("ValueX2b = b'+',") && enums.contains("ValueC = b'C',"));
-    assert!(enums.contains("Negative = b\"-2\","));
+    assert!(enums.contains("Self_ = b'A'") && enums.contains("Self_2 = b'B'"));
+    assert!(enums.contains("Other2 = b'O'"));
+    assert!(enums.contains("ValueX2b = b'+'") && enums.contains("ValueC = b'C'"));
+    assert!(enums.contains("Negative = b\"-2\""));
 }
 
 #[test]

@@ -2,36 +2,126 @@
 //! `__fix_*` and re-exported under `typed`).
 
 #[cfg(doc)]
-use super::{Build, builder, view};
+use super::{Build, block, build, char_enum, opt};
 
 // ----- Declarative macros for generated code ------------------------------------
 //
-// `fix-codegen` writes one short invocation per view, builder, enum and tag list;
-// the expansion (structs, getters, `From`, `Build`, enum decoding) is written once
-// here. Docs of generated items are assembled from the FIX name, tag and type the
-// invocation carries. The macros are exported under `typed` (`t::view!`, ...); the
-// `__fix_*` names are their helpers.
+// `fix-codegen` writes real items (impl blocks, builder structs, enums) whose
+// members are short macro invocations, one per line: the printer it uses
+// (prettyplease) formats items one member per line but the tokens inside one macro
+// invocation as running text. So each getter is its own invocation in the view's
+// `impl`; a builder's or an enum's members are written out as struct fields and
+// variants, and their macro gets only the short table its expansion needs (the
+// write order and tags and the fields `new` takes; the wire values). The
+// expansions (structs, getters, `new`, `Build`, enum decoding) are written once
+// here, every function `#[inline]`. Docs of generated items are assembled from the
+// FIX name, tag and type the invocation carries. Numbers are named (`slot = 3`,
+// `slots = 11`); the header's view and builder types are arguments, so nothing
+// here names a path of the generated crate.
 
-/// A read view for generated code: a component (`block`), a group entry
-/// (`entry`) or a message (`message`), with one getter per member.
-///
-/// Members: `opt`/`req name(slot, tag, "FixName", TYPE, RustType)` for fields,
-/// `data`/`req_data name(slot, tag, "FixName", TYPE)` for DATA fields,
-/// `group`/`req_group name(slot, counter, "FixName", EntryType, entry_len, TABLE)`
-/// for repeating groups and `comp`/`req_comp name(slot, len, "FixName",
-/// ComponentType)` for components.
+/// The Rust type of a getter's value: from the field's FIX type, or the generated
+/// enum (`CHAR` enums hold no lifetime, the others borrow `$lt`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_value {
+    // The commonest types first: arms are tried in order.
+    ($lt:lifetime, STRING) => { $crate::value::FixStr<$lt> };
+    ($lt:lifetime, CHAR, $($e:ident)::+) => { $($e)::+ };
+    ($lt:lifetime, $ty:ident, $($e:ident)::+) => { $($e)::+<$lt> };
+    ($lt:lifetime, INT) => { i64 };
+    ($lt:lifetime, DAYOFMONTH) => { i64 };
+    ($lt:lifetime, RESERVED100PLUS) => { i64 };
+    ($lt:lifetime, RESERVED1000PLUS) => { i64 };
+    ($lt:lifetime, RESERVED4000PLUS) => { i64 };
+    ($lt:lifetime, LENGTH) => { $crate::value::Length };
+    ($lt:lifetime, TAGNUM) => { $crate::value::TagNum };
+    ($lt:lifetime, SEQNUM) => { $crate::value::SeqNum };
+    ($lt:lifetime, NUMINGROUP) => { $crate::value::NumInGroup };
+    ($lt:lifetime, FLOAT) => { $crate::value::Decimal };
+    ($lt:lifetime, QTY) => { $crate::value::Decimal };
+    ($lt:lifetime, PRICE) => { $crate::value::Decimal };
+    ($lt:lifetime, PRICEOFFSET) => { $crate::value::Decimal };
+    ($lt:lifetime, AMT) => { $crate::value::Decimal };
+    ($lt:lifetime, PERCENTAGE) => { $crate::value::Decimal };
+    ($lt:lifetime, CHAR) => { $crate::value::Char };
+    ($lt:lifetime, BOOLEAN) => { bool };
+    ($lt:lifetime, MULTIPLECHARVALUE) => { $crate::value::MultipleCharValue<$lt> };
+    ($lt:lifetime, MULTIPLESTRINGVALUE) => { $crate::value::MultipleValueString<$lt> };
+    ($lt:lifetime, MULTIPLEVALUESTRING) => { $crate::value::MultipleValueString<$lt> };
+    ($lt:lifetime, COUNTRY) => { $crate::value::Country };
+    ($lt:lifetime, CURRENCY) => { $crate::value::Currency };
+    ($lt:lifetime, EXCHANGE) => { $crate::value::Exchange };
+    ($lt:lifetime, MONTHYEAR) => { $crate::value::MonthYear };
+    ($lt:lifetime, UTCTIMESTAMP) => { $crate::value::UtcTimestamp };
+    ($lt:lifetime, TIME) => { $crate::value::UtcTimestamp };
+    ($lt:lifetime, UTCTIMEONLY) => { $crate::value::UtcTimeOnly };
+    ($lt:lifetime, UTCDATEONLY) => { $crate::value::UtcDateOnly };
+    ($lt:lifetime, UTCDATE) => { $crate::value::UtcDateOnly };
+    ($lt:lifetime, LOCALMKTDATE) => { $crate::value::LocalMktDate };
+    ($lt:lifetime, TZTIMEONLY) => { $crate::value::TzTimeOnly };
+    ($lt:lifetime, TZTIMESTAMP) => { $crate::value::TzTimestamp };
+    ($lt:lifetime, DATA) => { &$lt [u8] };
+    ($lt:lifetime, XMLDATA) => { &$lt [u8] };
+    ($lt:lifetime, $ty:ident) => { $crate::value::FixStr<$lt> };
+}
+
+/// The name of [`__fix_value!`]'s type, for docs.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_value_name {
+    (STRING) => { "FixStr<'a>" };
+    (CHAR, $($e:ident)::+) => { stringify!($($e)::+) };
+    ($ty:ident, $($e:ident)::+) => { concat!(stringify!($($e)::+), "<'a>") };
+    (INT) => { "i64" };
+    (DAYOFMONTH) => { "i64" };
+    (RESERVED100PLUS) => { "i64" };
+    (RESERVED1000PLUS) => { "i64" };
+    (RESERVED4000PLUS) => { "i64" };
+    (LENGTH) => { "Length" };
+    (TAGNUM) => { "TagNum" };
+    (SEQNUM) => { "SeqNum" };
+    (NUMINGROUP) => { "NumInGroup" };
+    (FLOAT) => { "Decimal" };
+    (QTY) => { "Decimal" };
+    (PRICE) => { "Decimal" };
+    (PRICEOFFSET) => { "Decimal" };
+    (AMT) => { "Decimal" };
+    (PERCENTAGE) => { "Decimal" };
+    (CHAR) => { "Char" };
+    (BOOLEAN) => { "bool" };
+    (MULTIPLECHARVALUE) => { "MultipleCharValue<'a>" };
+    (MULTIPLESTRINGVALUE) => { "MultipleValueString<'a>" };
+    (MULTIPLEVALUESTRING) => { "MultipleValueString<'a>" };
+    (COUNTRY) => { "Country" };
+    (CURRENCY) => { "Currency" };
+    (EXCHANGE) => { "Exchange" };
+    (MONTHYEAR) => { "MonthYear" };
+    (UTCTIMESTAMP) => { "UtcTimestamp" };
+    (TIME) => { "UtcTimestamp" };
+    (UTCTIMEONLY) => { "UtcTimeOnly" };
+    (UTCDATEONLY) => { "UtcDateOnly" };
+    (UTCDATE) => { "UtcDateOnly" };
+    (LOCALMKTDATE) => { "LocalMktDate" };
+    (TZTIMEONLY) => { "TzTimeOnly" };
+    (TZTIMESTAMP) => { "TzTimestamp" };
+    (DATA) => { "&'a [u8]" };
+    (XMLDATA) => { "&'a [u8]" };
+    ($ty:ident) => { "FixStr<'a>" };
+}
+
+/// A component's read view (`Name<'v, 'a>`, a run of the enclosing view's slots):
+/// `component = "FixName"` for a dictionary component, `doc = "..."` for the
+/// header and trailer. Its getters go in an `impl<'v, 'a> Name<'v, 'a>` of
+/// [`opt!`]-style invocations.
 ///
 /// ```
 /// use fix_core::typed::{self as t, Level, View};
-/// use fix_core::value::FixStr;
 /// use fix_core::{Fields, Parser};
 ///
-/// t::view! {
-///     /// Two fields of an order.
-///     block Order {
-///         req cl_ord_id(0, 11, "ClOrdID", STRING, FixStr<'a>);
-///         opt text(1, 58, "Text", STRING, FixStr<'a>);
-///     }
+/// t::block!(Order, component = "Order");
+/// impl<'v, 'a> Order<'v, 'a> {
+///     t::req!(cl_ord_id, slot = 0, tag = 11, "ClOrdID", STRING);
+///     t::opt!(text, slot = 1, tag = 58, "Text", STRING);
 /// }
 /// static L: Level = Level { tags: &[11, 58], by_tag: &[0, 1], required: &[0], groups: &[], index: &[] };
 /// let bytes = b"8=FIX.4.4\x019=13\x0135=D\x0111=ORD1\x0110=156\x01";
@@ -45,23 +135,41 @@ use super::{Build, builder, view};
 /// ```
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __fix_view {
-    (
-        $(#[$m:meta])*
-        block $name:ident { $($kind:ident $get:ident($($a:tt)*);)* }
-    ) => {
-        $(#[$m])*
+macro_rules! __fix_block {
+    ($name:ident, component = $fix:literal) => {
+        $crate::__fix_block!(
+            $name,
+            doc = concat!(
+                " The `",
+                $fix,
+                "` component: a view over the slots it fills in the enclosing message or entry."
+            )
+        );
+    };
+    ($name:ident, doc = $doc:expr) => {
+        #[doc = $doc]
         #[derive(Clone, Copy, Debug)]
         pub struct $name<'v, 'a>(pub $crate::typed::Block<'v, 'a>);
-        impl<'v, 'a> $name<'v, 'a> {
-            $($crate::__fix_getter! { 'v $kind $get $($a)* })*
-        }
     };
-    (
-        $(#[$m:meta])*
-        entry $name:ident[$n:literal] { $($kind:ident $get:ident($($a:tt)*);)* }
-    ) => {
-        $(#[$m])*
+}
+
+/// A group entry's read view (`Name<'a>` over its own `slots`), for the group
+/// `group = "FixName"` with counter `tag`.
+///
+/// ```
+/// fix_core::typed::entry!(PartiesNoPartyIds, slots = 2, group = "NoPartyIDs", tag = 453);
+/// impl<'a> PartiesNoPartyIds<'a> {
+///     fix_core::typed::opt!(party_id, slot = 0, tag = 448, "PartyID", STRING);
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_entry {
+    ($name:ident, slots = $n:literal, group = $fix:literal, tag = $tag:literal) => {
+        $crate::__fix_entry!(@view $name, $n, concat!(" One entry of the `", $fix, "` (", $tag, ") group."));
+    };
+    (@view $name:ident, $n:literal, $doc:expr) => {
+        #[doc = $doc]
         #[derive(Clone, Copy, Debug)]
         pub struct $name<'a>($crate::typed::View<'a, $n>);
         impl<'a> ::core::convert::From<$crate::typed::View<'a, $n>> for $name<'a> {
@@ -76,105 +184,225 @@ macro_rules! __fix_view {
             pub fn message(&self) -> &$crate::Message<'a> {
                 self.0.message()
             }
-            $($crate::__fix_getter! { '_ $kind $get $($a)* })*
         }
     };
+}
+
+/// A message's read view (`Name<'a>`): its FIX name and category (`admin` or
+/// `app`), MsgType, its `slots` (header, body, trailer), its slot table `def` (a
+/// `MessageDef`), and the header's and trailer's view types with their slot ranges.
+///
+/// ```
+/// use fix_core::typed::{self as t, Level, MessageDef};
+/// static HEARTBEAT: MessageDef = MessageDef {
+///     name: "Heartbeat", msg_type: b"0", admin: true,
+///     body: Level { tags: &[112], by_tag: &[0], required: &[], groups: &[], index: &[] },
+///     view: Level { tags: &[35, 112, 10], by_tag: &[2, 0, 1], required: &[0, 2], groups: &[], index: &[] },
+/// };
+/// t::block!(Header, doc = " The header.");
+/// t::block!(Trailer, doc = " The trailer.");
+/// t::message!(
+///     Heartbeat, "Heartbeat", admin, msg_type = "0", slots = 3, def = HEARTBEAT,
+///     header = Header(0..1), trailer = Trailer(2..3),
+/// );
+/// impl<'a> Heartbeat<'a> {
+///     t::opt!(test_req_id, slot = 1, tag = 112, "TestReqID", STRING);
+/// }
+/// let mut fields = fix_core::Fields::<8>::new();
+/// let bytes = b"8=FIX.4.4\x019=12\x0135=0\x01112=T1\x0110=040\x01";
+/// let msg = fix_core::Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+/// let hb = Heartbeat::new(msg);
+/// assert_eq!(hb.test_req_id()?.unwrap().as_bytes(), b"T1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_message {
     (
-        $(#[$m:meta])*
-        message $name:ident[$n:literal] = $def:ident($mt:literal, $h:literal, $t:literal, $tl:literal)
-        $(builder $bty:ident($($arg:ident: $aty:ty),*))?
-        { $($kind:ident $get:ident($($a:tt)*);)* }
+        $name:ident, $fix:literal, $cat:ident, msg_type = $mt:literal, slots = $n:literal,
+        def = $def:ident, header = $($h:ident)::+ (0..$hl:literal),
+        trailer = $($tr:ident)::+ ($t:literal..$te:literal) $(,)?
     ) => {
-        $crate::__fix_view! {
-            $(#[$m])*
-            entry $name[$n] { $($kind $get($($a)*);)* }
-        }
+        $crate::__fix_entry!(@view $name, $n, concat!(
+            " `", $fix, "` (MsgType `", $mt, "`, ", stringify!($cat), "): a read view; getters are `O(1)`."
+        ));
         impl<'a> $name<'a> {
             /// MsgType (35).
-            pub const MSG_TYPE: &'static [u8] = $mt;
+            pub const MSG_TYPE: &'static [u8] = $mt.as_bytes();
             /// The slot table.
             pub const DEF: &'static $crate::typed::MessageDef = &$def;
-            /// Reads `msg` (one pass over its fields). Does not check MsgType: see
-            /// [`Message::new`](super::Message::new).
+            /// Reads `msg` (one pass over its fields). Does not check MsgType: the
+            /// crate's `Message::new` dispatches on it.
             #[inline]
             pub fn new(msg: $crate::Message<'a>) -> Self {
                 Self($crate::typed::View::new(msg, &$def.view))
             }
             /// The standard header.
             #[inline]
-            pub fn header(&self) -> super::components::Header<'_, 'a> {
-                super::components::Header(self.0.sub(0, $h))
+            pub fn header(&self) -> $($h)::+<'_, 'a> {
+                $($h)::+(self.0.sub(0, $hl))
             }
             /// The standard trailer.
             #[inline]
-            pub fn trailer(&self) -> super::components::Trailer<'_, 'a> {
-                super::components::Trailer(self.0.sub($t, $tl))
+            pub fn trailer(&self) -> $($tr)::+<'_, 'a> {
+                $($tr)::+(self.0.sub($t, $te - $t))
             }
-            $(
-                /// A builder, with the required body fields.
-                #[inline]
-                pub fn builder<'b>($($arg: $aty),*) -> $bty<'b> {
-                    $bty::new($($arg),*)
-                }
-            )?
         }
     };
 }
 
-/// One getter of [`view!`]'s views.
+/// An optional field's getter (`t::Opt<T>`), inside a view's `impl`: the slot, the
+/// tag, the FIX name and type, and the generated enum for enumerated fields. The
+/// value type follows from the FIX type (`STRING` is `FixStr<'a>`, `PRICE` is
+/// `Decimal`, DATA is `&'a [u8]`, ...); see [`block!`] for an example.
+///
+/// ```
+/// # use fix_core::typed as t;
+/// t::block!(Order, component = "Order");
+/// t::char_enum!(Side { Buy = b'1' });
+/// # #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)] pub enum Side { Buy, Other(u8) }
+/// impl<'v, 'a> Order<'v, 'a> {
+///     t::opt!(side, slot = 0, tag = 54, "Side", CHAR, Side);
+///     t::opt!(price, slot = 1, tag = 44, "Price", PRICE);
+///     t::opt!(raw_data, slot = 2, tag = 96, "RawData", DATA);
+/// }
+/// ```
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __fix_getter {
-    ($lt:lifetime opt $get:ident $slot:literal, $tag:literal, $fix:literal, $ty:ident, $t:ty) => {
-        #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ".")]
-        #[inline]
-        pub fn $get(&self) -> $crate::typed::Opt<$t> {
-            self.0.get($slot, $tag)
-        }
+macro_rules! __fix_opt {
+    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, DATA) => {
+        $crate::__fix_opt!(@data $get, $slot, $tag, $fix, DATA);
     };
-    ($lt:lifetime req $get:ident $slot:literal, $tag:literal, $fix:literal, $ty:ident, $t:ty) => {
-        #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ", required.")]
-        #[inline]
-        pub fn $get(&self) -> $crate::typed::Req<$t> {
-            self.0.req($slot, $tag)
-        }
+    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, XMLDATA) => {
+        $crate::__fix_opt!(@data $get, $slot, $tag, $fix, XMLDATA);
     };
-    ($lt:lifetime data $get:ident $slot:literal, $tag:literal, $fix:literal, $ty:ident) => {
+    (@data $get:ident, $slot:literal, $tag:literal, $fix:literal, $ty:ident) => {
         #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ".")]
         #[inline]
         pub fn $get(&self) -> ::core::option::Option<&'a [u8]> {
             self.0.data($slot)
         }
     };
-    ($lt:lifetime req_data $get:ident $slot:literal, $tag:literal, $fix:literal, $ty:ident) => {
+    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, $ty:ident $(, $($e:ident)::+)?) => {
+        #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ".")]
+        #[inline]
+        pub fn $get(&self) -> $crate::typed::Opt<$crate::__fix_value!('a, $ty $(, $($e)::+)?)> {
+            self.0.get($slot, $tag)
+        }
+    };
+}
+
+/// A required field's getter (`t::Req<T>`: `Missing` when absent); arguments as
+/// [`opt!`]'s.
+///
+/// ```
+/// # use fix_core::typed as t;
+/// t::block!(Order, component = "Order");
+/// impl<'v, 'a> Order<'v, 'a> {
+///     t::req!(cl_ord_id, slot = 0, tag = 11, "ClOrdID", STRING);
+///     t::req!(raw_data, slot = 1, tag = 96, "RawData", DATA);
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_req {
+    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, DATA) => {
+        $crate::__fix_req!(@data $get, $slot, $tag, $fix, DATA);
+    };
+    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, XMLDATA) => {
+        $crate::__fix_req!(@data $get, $slot, $tag, $fix, XMLDATA);
+    };
+    (@data $get:ident, $slot:literal, $tag:literal, $fix:literal, $ty:ident) => {
         #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ", required.")]
         #[inline]
         pub fn $get(&self) -> $crate::typed::Req<&'a [u8]> {
             self.0.req_data($slot, $tag)
         }
     };
-    ($lt:lifetime group $get:ident $slot:literal, $tag:literal, $fix:literal, $($e:ident)::+, $n:literal, $($g:ident)::+) => {
+    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, $ty:ident $(, $($e:ident)::+)?) => {
+        #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ", required.")]
+        #[inline]
+        pub fn $get(&self) -> $crate::typed::Req<$crate::__fix_value!('a, $ty $(, $($e)::+)?)> {
+            self.0.req($slot, $tag)
+        }
+    };
+}
+
+/// A repeating group's getter (`t::Entries` of the entry view `entry`, which has
+/// `slots` slots, walked with the group table `table`), inside a view's `impl`;
+/// `req_group!` for a required group.
+///
+/// ```
+/// # use fix_core::typed::{self as t, Group, Level};
+/// static NO_PARTY_IDS: Group = Group { name: "NoPartyIDs", counter: 453, delimiter: 448,
+///     entry: Level { tags: &[448], by_tag: &[0], required: &[], groups: &[], index: &[] } };
+/// t::entry!(Party, slots = 1, group = "NoPartyIDs", tag = 453);
+/// t::block!(Parties, component = "Parties");
+/// impl<'v, 'a> Parties<'v, 'a> {
+///     t::group!(no_party_ids, slot = 0, tag = 453, "NoPartyIDs", entry = Party, slots = 1, table = NO_PARTY_IDS);
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_group {
+    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, entry = $($e:ident)::+, slots = $n:literal, table = $($g:ident)::+) => {
         #[doc = concat!("The `", $fix, "` (", $tag, ") repeating group: its entries in wire order.")]
         #[inline]
         pub fn $get(&self) -> $crate::typed::Entries<'a, $($e)::+<'a>, $n> {
             self.0.group($slot, &$($g)::+)
         }
     };
-    ($lt:lifetime req_group $get:ident $slot:literal, $tag:literal, $fix:literal, $($e:ident)::+, $n:literal, $($g:ident)::+) => {
+}
+
+/// [`group!`] for a required group.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_req_group {
+    ($get:ident, slot = $slot:literal, tag = $tag:literal, $fix:literal, entry = $($e:ident)::+, slots = $n:literal, table = $($g:ident)::+) => {
         #[doc = concat!("The `", $fix, "` (", $tag, ") repeating group, required: its entries in wire order.")]
         #[inline]
         pub fn $get(&self) -> $crate::typed::Entries<'a, $($e)::+<'a>, $n> {
             self.0.group($slot, &$($g)::+)
         }
     };
-    ($lt:lifetime comp $get:ident $slot:literal, $len:literal, $fix:literal, $($c:ident)::+) => {
+}
+
+/// A component's getter: the component view over `slots` slots from `slot`,
+/// inside a view's `impl`. In a component's own view (`view = 'v`) the result
+/// lives as long as the enclosing view, in a message's or entry's as long as the
+/// borrow; `req_comp!` for a required component.
+///
+/// ```
+/// # use fix_core::typed as t;
+/// t::block!(Instrument, component = "Instrument");
+/// t::block!(Leg, component = "Leg");
+/// impl<'v, 'a> Leg<'v, 'a> {
+///     t::comp!(instrument, slot = 0, slots = 1, "Instrument", Instrument, view = 'v);
+/// }
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_comp {
+    ($get:ident, slot = $slot:literal, slots = $len:literal, $fix:literal, $($c:ident)::+) => {
+        $crate::__fix_comp!($get, slot = $slot, slots = $len, $fix, $($c)::+, view = '_);
+    };
+    ($get:ident, slot = $slot:literal, slots = $len:literal, $fix:literal, $($c:ident)::+, view = $lt:lifetime) => {
         #[doc = concat!("The `", $fix, "` component.")]
         #[inline]
         pub fn $get(&self) -> $($c)::+<$lt, 'a> {
             $($c)::+(self.0.sub($slot, $len))
         }
     };
-    ($lt:lifetime req_comp $get:ident $slot:literal, $len:literal, $fix:literal, $($c:ident)::+) => {
+}
+
+/// [`comp!`] for a required component.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_req_comp {
+    ($get:ident, slot = $slot:literal, slots = $len:literal, $fix:literal, $($c:ident)::+) => {
+        $crate::__fix_req_comp!($get, slot = $slot, slots = $len, $fix, $($c)::+, view = '_);
+    };
+    ($get:ident, slot = $slot:literal, slots = $len:literal, $fix:literal, $($c:ident)::+, view = $lt:lifetime) => {
         #[doc = concat!("The `", $fix, "` component (required).")]
         #[inline]
         pub fn $get(&self) -> $($c)::+<$lt, 'a> {
@@ -183,25 +411,23 @@ macro_rules! __fix_getter {
     };
 }
 
-/// A builder for generated code: a struct of public fields with `Default`, a `new`
-/// taking the required fields, [`Build`], and for a message (`message b"MsgType"`)
-/// an `encode` after the standard header.
-///
-/// Fields: `name: Type = kind(..)` with kind `opt`/`req(tag, "FixName", TYPE)`,
-/// `data`/`req_data(length_tag, tag, "FixName", TYPE)`, `group(counter,
-/// "FixName")`, `comp("FixName")`, or `phantom()` (ties the lifetime).
+/// The `new` and [`Build`] impl of a builder struct: its fields in write order,
+/// each `name(tag)` (a value), `name(data = tag, length = length_tag)`,
+/// `name(group counter)` or `name(comp)`; the fields `new` takes, each with its FIX
+/// type (and generated enum), as getters name them. A message's builder also gets
+/// `encode`, given its MsgType and the header's builder type (which has `start`),
+/// and its view a `builder` function.
 ///
 /// ```
 /// use fix_core::typed::{self as t, Build};
 /// use fix_core::value::FixStr;
 ///
-/// t::builder! {
-///     /// Builds a party.
-///     PartyBuilder(party_id: FixStr<'b>) {
-///         party_id: Option<FixStr<'b>> = req(448, "PartyID", STRING);
-///         party_role: Option<i64> = opt(452, "PartyRole", INT);
-///     }
+/// #[derive(Clone, Copy, Debug, Default)]
+/// pub struct PartyBuilder<'b> {
+///     pub party_id: Option<FixStr<'b>>,
+///     pub party_role: Option<i64>,
 /// }
+/// t::build!(PartyBuilder { party_id(448), party_role(452) }, new(party_id(STRING)));
 /// let party = PartyBuilder { party_role: Some(3), ..PartyBuilder::new(FixStr::parse(b"P1").unwrap()) };
 /// let mut buf = [0u8; 64];
 /// let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"D");
@@ -211,50 +437,13 @@ macro_rules! __fix_getter {
 /// ```
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __fix_builder {
+macro_rules! __fix_build {
     (
-        $(#[$m:meta])*
-        $name:ident($($arg:ident: $aty:ty),*) $(message $mt:literal)? {
-            $($f:ident: $fty:ty = $kind:ident($($a:tt)*);)*
-        }
+        $name:ident { $($f:ident($($how:tt)*)),* $(,)? }, new $new:tt
+        $(, msg_type = $mt:literal, header = $($hb:ident)::+, view = $view:ident)? $(,)?
     ) => {
-        $(#[$m])*
-        #[derive(Copy, Debug, Default)]
-        pub struct $name<'b> {
-            $(
-                #[doc = $crate::__fix_builder_doc!($kind $($a)*)]
-                pub $f: $fty,
-            )*
-        }
-        impl ::core::clone::Clone for $name<'_> {
-            #[inline]
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
         impl<'b> $name<'b> {
-            /// A builder with the required fields set.
-            #[inline]
-            pub fn new($($arg: $aty),*) -> Self {
-                Self {
-                    $($arg: ::core::option::Option::Some($arg),)*
-                    ..::core::default::Default::default()
-                }
-            }
-            $(
-                /// Encodes the message into `buf`: header (8, 9, 35, then the header
-                /// fields in ascending tag order), body, CheckSum.
-                #[inline]
-                pub fn encode<'o>(
-                    &self,
-                    header: &super::components::HeaderBuilder<'_>,
-                    buf: &'o mut [u8],
-                ) -> ::core::result::Result<&'o [u8], $crate::EncodeError> {
-                    let mut enc = header.start(buf, $mt)?;
-                    $crate::typed::Build::write(self, &mut enc)?;
-                    enc.finish()
-                }
-            )?
+            $crate::__fix_build!(@new fn new -> Self, Self, $new);
         }
         impl $crate::typed::Build for $name<'_> {
             #[inline]
@@ -262,97 +451,74 @@ macro_rules! __fix_builder {
                 &self,
                 enc: &mut $crate::Encoder<'_>,
             ) -> ::core::result::Result<(), $crate::EncodeError> {
-                $($crate::__fix_put!(enc, self.$f, $kind $($a)*);)*
+                $($crate::__fix_put!(enc, self.$f, $($how)*);)*
                 let _ = enc;
                 Ok(())
             }
         }
+        $(
+            impl $name<'_> {
+                /// Encodes the message into `buf`: header (8, 9, 35, then the header
+                /// fields in ascending tag order), body, CheckSum.
+                #[inline]
+                pub fn encode<'o>(
+                    &self,
+                    header: &$($hb)::+<'_>,
+                    buf: &'o mut [u8],
+                ) -> ::core::result::Result<&'o [u8], $crate::EncodeError> {
+                    let mut enc = header.start(buf, $mt)?;
+                    $crate::typed::Build::write(self, &mut enc)?;
+                    enc.finish()
+                }
+            }
+            impl $view<'_> {
+                $crate::__fix_build!(@new fn builder<'b> -> $name<'b>, $name, $new);
+            }
+        )?
     };
+    (
+        @new fn $fname:ident $(<$lt:lifetime>)? -> $ret:ty, $ctor:ident,
+        ($($arg:ident($aty:ident $(, $($ae:ident)::+)?)),* $(,)?)
+    ) => {
+        #[doc = $crate::__fix_build!(@doc $fname)]
+        #[inline]
+        pub fn $fname $(<$lt>)? ($($arg: $crate::__fix_value!('b, $aty $(, $($ae)::+)?)),*) -> $ret {
+            $ctor {
+                $($arg: ::core::option::Option::Some($arg),)*
+                ..::core::default::Default::default()
+            }
+        }
+    };
+    (@doc new) => { " A builder with the required fields set." };
+    (@doc builder) => { " A builder, with the required body fields." };
 }
 
-/// The doc of one [`builder!`] field.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __fix_builder_doc {
-    (opt $tag:literal, $fix:literal, $ty:ident) => {
-        concat!(" `", $fix, "` (", $tag, "), ", stringify!($ty), ".")
-    };
-    (req $tag:literal, $fix:literal, $ty:ident) => {
-        concat!(
-            " `",
-            $fix,
-            "` (",
-            $tag,
-            "), ",
-            stringify!($ty),
-            ", required."
-        )
-    };
-    (data $len:literal, $tag:literal, $fix:literal, $ty:ident) => {
-        concat!(" `", $fix, "` (", $tag, "), ", stringify!($ty), ".")
-    };
-    (req_data $len:literal, $tag:literal, $fix:literal, $ty:ident) => {
-        concat!(
-            " `",
-            $fix,
-            "` (",
-            $tag,
-            "), ",
-            stringify!($ty),
-            ", required."
-        )
-    };
-    (group $tag:literal, $fix:literal) => {
-        concat!(" The `", $fix, "` (", $tag, ") group's entries.")
-    };
-    (comp $fix:literal) => {
-        concat!(" The `", $fix, "` component.")
-    };
-    (phantom) => {
-        " Ties the builder's lifetime (leave it `Default`)."
-    };
-}
-
-/// One write of [`builder!`]'s `Build::write`.
+/// One write of [`build!`]'s `Build::write`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __fix_put {
-    ($enc:ident, $v:expr, opt $tag:literal, $($rest:tt)*) => {
-        $crate::typed::put($enc, $tag, &$v)?
-    };
-    ($enc:ident, $v:expr, req $tag:literal, $($rest:tt)*) => {
-        $crate::typed::put($enc, $tag, &$v)?
-    };
-    ($enc:ident, $v:expr, data $len:literal, $tag:literal, $($rest:tt)*) => {
+    ($enc:ident, $v:expr, data = $tag:literal, length = $len:literal) => {
         $crate::typed::put_data($enc, $len, $tag, $v)?
     };
-    ($enc:ident, $v:expr, req_data $len:literal, $tag:literal, $($rest:tt)*) => {
-        $crate::typed::put_data($enc, $len, $tag, $v)?
-    };
-    ($enc:ident, $v:expr, group $tag:literal, $($rest:tt)*) => {
+    ($enc:ident, $v:expr, group $tag:literal) => {
         $crate::typed::put_group($enc, $tag, $v)?
     };
-    ($enc:ident, $v:expr, comp $($rest:tt)*) => {
+    ($enc:ident, $v:expr, comp) => {
         $crate::typed::put_component($enc, &$v)?
     };
-    ($enc:ident, $v:expr, phantom) => {
-        ()
+    ($enc:ident, $v:expr, $tag:literal) => {
+        $crate::typed::put($enc, $tag, &$v)?
     };
 }
 
-/// A CHAR enum for generated code: variants with their byte, an `Other(u8)` for
-/// unlisted values, `O(1)` decoding through a 256-byte table.
+/// The decoding of a CHAR enum (written out with its variants and an `Other(u8)`):
+/// each variant's byte, `O(1)` decoding through a 256-byte table.
 ///
 /// ```
-/// fix_core::typed::char_enum! {
-///     /// Values of `Side` (54), CHAR.
-///     Side {
-///         /// `1`: BUY.
-///         Buy = b'1',
-///         /// `2`: SELL.
-///         Sell = b'2',
-///     }
-/// }
+/// /// Values of `Side` (54), CHAR.
+/// #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// pub enum Side { Buy, Sell, Other(u8) }
+/// fix_core::typed::char_enum!(Side { Buy = b'1', Sell = b'2' });
 /// assert_eq!(Side::from_bytes(b"2"), Ok(Side::Sell));
 /// assert_eq!(Side::from_bytes(b"7"), Ok(Side::Other(b'7')));
 /// assert_eq!(Side::Buy.as_bytes(), b"1");
@@ -360,17 +526,7 @@ macro_rules! __fix_put {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __fix_char_enum {
-    (
-        $(#[$m:meta])*
-        $name:ident { $($(#[$vm:meta])* $var:ident = $b:literal,)* }
-    ) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name {
-            $($(#[$vm])* $var,)*
-            /// A value the dictionary does not list.
-            Other(u8),
-        }
+    ($name:ident { $($var:ident = $b:literal),* $(,)? }) => {
         impl $name {
             const TABLE: [u8; 256] = $crate::typed::byte_table(&[$($b),*]);
             const VARIANTS: &'static [Self] = &[$(Self::$var),*];
@@ -402,20 +558,15 @@ macro_rules! __fix_char_enum {
     };
 }
 
-/// An enum of multi-byte values for generated code: variants with their wire
-/// bytes, `Other(&[u8])` for unlisted values (checked as an integer when the first
-/// argument is `true`), decoding through a compiled `match`.
+/// The decoding of an enum of multi-byte values (written out with its variants
+/// and an `Other(&'a [u8])`): each variant's wire bytes, decoding through a
+/// compiled `match`; with `integer = true` an unlisted value must be an integer.
 ///
 /// ```
-/// fix_core::typed::bytes_enum! {
-///     /// Values of `SecurityType` (167), STRING.
-///     SecurityType(false) {
-///         /// `CS`: COMMON_STOCK.
-///         CommonStock = b"CS",
-///         /// `FUT`: FUTURE.
-///         Future = b"FUT",
-///     }
-/// }
+/// /// Values of `SecurityType` (167), STRING.
+/// #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// pub enum SecurityType<'a> { CommonStock, Future, Other(&'a [u8]) }
+/// fix_core::typed::bytes_enum!(SecurityType { CommonStock = b"CS", Future = b"FUT" }, integer = false);
 /// assert_eq!(SecurityType::from_bytes(b"FUT"), Ok(SecurityType::Future));
 /// assert_eq!(SecurityType::from_bytes(b"XX"), Ok(SecurityType::Other(b"XX")));
 /// assert_eq!(SecurityType::CommonStock.as_bytes(), b"CS");
@@ -423,17 +574,7 @@ macro_rules! __fix_char_enum {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __fix_bytes_enum {
-    (
-        $(#[$m:meta])*
-        $name:ident($int:literal) { $($(#[$vm:meta])* $var:ident = $b:literal,)* }
-    ) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name<'a> {
-            $($(#[$vm])* $var,)*
-            /// A value the dictionary does not list.
-            Other(&'a [u8]),
-        }
+    ($name:ident { $($var:ident = $b:literal),* $(,)? }, integer = $int:literal $(,)?) => {
         impl<'a> $name<'a> {
             /// Decodes wire bytes (a compiled `match`).
             #[inline]
@@ -466,23 +607,19 @@ macro_rules! __fix_bytes_enum {
     };
 }
 
-/// Tag constants for generated code, each documented with the field's FIX name,
-/// tag, type and the Rust type its getters return.
+/// A tag constant, documented with the field's FIX name, tag, type and the Rust
+/// type its getters return (from the FIX type, or the generated enum).
 ///
 /// ```
-/// fix_core::typed::tags! {
-///     CL_ORD_ID = 11, "ClOrdID", STRING, "FixStr<'a>";
-///     SIDE = 54, "Side", CHAR, "enums::Side";
-/// }
-/// assert_eq!((CL_ORD_ID, SIDE), (11, 54));
+/// fix_core::typed::tag!(CL_ORD_ID = 11, "ClOrdID", STRING);
+/// fix_core::typed::tag!(PRICE = 44, "Price", PRICE);
+/// assert_eq!((CL_ORD_ID, PRICE), (11, 44));
 /// ```
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __fix_tags {
-    ($($konst:ident = $tag:literal, $fix:literal, $ty:ident, $rt:literal;)*) => {
-        $(
-            #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ": getters return `", $rt, "`.")]
-            pub const $konst: u32 = $tag;
-        )*
+macro_rules! __fix_tag {
+    ($konst:ident = $tag:literal, $fix:literal, $ty:ident $(, $($e:ident)::+)?) => {
+        #[doc = concat!("`", $fix, "` (", $tag, "), ", stringify!($ty), ": getters return `", $crate::__fix_value_name!($ty $(, $($e)::+)?), "`.")]
+        pub const $konst: u32 = $tag;
     };
 }

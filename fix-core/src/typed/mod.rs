@@ -69,16 +69,32 @@ pub use errors::{EnumError, FieldError};
 pub use index::{
     DISJOINT_BIT, GROUP_BIT, INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, Slots, hash_index, hash_tag,
 };
-pub use tables::{FieldDef, Group, Level, MessageDef, Tables, field_index};
+pub use tables::{FieldDef, Group, Level, MessageDef, Tables, field_index, view_groups};
 pub use view::{ABSENT, Block, Entries, Opt, Req, View};
 
 #[doc(inline)]
-pub use crate::__fix_builder as builder;
+pub use crate::__fix_block as block;
+#[doc(inline)]
+pub use crate::__fix_build as build;
 #[doc(inline)]
 pub use crate::__fix_bytes_enum as bytes_enum;
 #[doc(inline)]
 pub use crate::__fix_char_enum as char_enum;
 #[doc(inline)]
-pub use crate::__fix_tags as tags;
+pub use crate::__fix_comp as comp;
 #[doc(inline)]
-pub use crate::__fix_view as view;
+pub use crate::__fix_entry as entry;
+#[doc(inline)]
+pub use crate::__fix_group as group;
+#[doc(inline)]
+pub use crate::__fix_message as message;
+#[doc(inline)]
+pub use crate::__fix_opt as opt;
+#[doc(inline)]
+pub use crate::__fix_req as req;
+#[doc(inline)]
+pub use crate::__fix_req_comp as req_comp;
+#[doc(inline)]
+pub use crate::__fix_req_group as req_group;
+#[doc(inline)]
+pub use crate::__fix_tag as tag;

@@ -237,6 +237,50 @@ pub const fn field_index<const N: usize>(fields: &[FieldDef]) -> [u16; N] {
     index
 }
 
+/// The group counters of a message's combined level ([`MessageDef::view`]) from its
+/// sections' (header, body, trailer): each section's `(slot, group)` pairs with the
+/// section's first slot added, in order, so a message's table names its body's
+/// groups once. `N` is the total, at least one.
+///
+/// ```
+/// use fix_core::typed::{Group, Level, view_groups};
+/// static HOPS: Group = Group {
+///     name: "NoHops", counter: 627, delimiter: 628,
+///     entry: Level { tags: &[628], by_tag: &[0], required: &[], groups: &[], index: &[] },
+/// };
+/// static VIEW: [(u16, &Group); 2] = view_groups::<2>(&[(0, &[(8, &HOPS)]), (9, &[(1, &HOPS)])]);
+/// assert_eq!((VIEW[0].0, VIEW[1].0), (8, 10));
+/// ```
+pub const fn view_groups<const N: usize>(
+    sections: &[(u16, &[(u16, &'static Group)])],
+) -> [(u16, &'static Group); N] {
+    let mut first = None;
+    let mut s = 0;
+    while s < sections.len() && first.is_none() {
+        if !sections[s].1.is_empty() {
+            first = Some(sections[s].1[0]);
+        }
+        s += 1;
+    }
+    let Some(first) = first else {
+        panic!("view_groups: no groups");
+    };
+    let mut out = [first; N];
+    let (mut n, mut s) = (0, 0);
+    while s < sections.len() {
+        let (start, groups) = sections[s];
+        let mut i = 0;
+        while i < groups.len() {
+            out[n] = (start + groups[i].0, groups[i].1);
+            n += 1;
+            i += 1;
+        }
+        s += 1;
+    }
+    assert!(n == N, "view_groups: N is not the number of groups");
+    out
+}
+
 impl Tables {
     /// The field with tag `tag` (`O(1)` through [`by_tag`](Self::by_tag), `O(log n)`
     /// past it).

@@ -1,0 +1,129 @@
+//! `messages.rs`: per message its `MessageDef` slot table, a read view over
+//! `fix_core::Message` and a builder demanding the required fields, and the
+//! groups written inside messages.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::builder::BuilderOf;
+use super::context::{Cx, Module, Slot, Walk};
+use super::names::{bytes_lit, doc, id, screaming, u16_lit, u32_lit, usize_lit};
+use super::view::ViewKind;
+
+impl Cx<'_> {
+    /// The items of `messages.rs`.
+    pub(super) fn messages(&self) -> Vec<TokenStream> {
+        let from = Module::Messages;
+        let mut items = Vec::new();
+        let header_slots = self.slots(&self.dict.header().members);
+        let trailer_slots = self.slots(&self.dict.trailer().members);
+        let hlen = header_slots.len();
+        let tlen = trailer_slots.len();
+        for (m, name) in self.dict.messages().iter().zip(&self.messages) {
+            let ty = id(name);
+            let stat = id(&screaming(name));
+            let body = self.slots(&m.members);
+            let body_end = hlen + body.len();
+            let total = body_end + tlen;
+            let mname = &m.name;
+            let mt = bytes_lit(&m.msg_type);
+            let admin = m.category == fix_dict::Category::Admin;
+            let ds = doc(format!(
+                "The body table of `{}` (MsgType `{}`).",
+                m.name, m.msg_type
+            ));
+            // The body's tags are a run of the view's (header, body, trailer), so
+            // they are written once.
+            let all: Vec<Slot> = header_slots
+                .iter()
+                .chain(&body)
+                .chain(&trailer_slots)
+                .cloned()
+                .collect();
+            let tags = all.iter().map(|s| u32_lit(s.tag));
+            let (h, b) = (usize_lit(hlen), usize_lit(body.len()));
+            // The view's groups are the header's, the body's and the trailer's, each
+            // shifted to its section; the body's are named once (`GROUPS`).
+            let body_groups = self.group_pairs(&body, from);
+            let (header_groups, trailer_groups) = (
+                self.group_pairs(&header_slots, from),
+                self.group_pairs(&trailer_slots, from),
+            );
+            let groups_const = (!body_groups.is_empty())
+                .then(|| quote!(const GROUPS: &[(u16, &t::Group)] = &[#(#body_groups),*];));
+            let body_expr = if body_groups.is_empty() {
+                quote!(&[])
+            } else {
+                quote!(GROUPS)
+            };
+            let mut view_const = None;
+            let group_count = header_groups.len() + body_groups.len() + trailer_groups.len();
+            let view_groups = if group_count == body_groups.len() && hlen == 0 {
+                body_expr.clone()
+            } else if body_groups.is_empty() {
+                let pairs = self.group_pairs(&all, from);
+                quote!(&[#(#pairs),*])
+            } else {
+                let mut sections = Vec::new();
+                if !header_groups.is_empty() {
+                    sections.push(quote!((0, &[#(#header_groups),*])));
+                }
+                if !body_groups.is_empty() {
+                    let start = u16_lit(hlen);
+                    sections.push(quote!((#start, GROUPS)));
+                }
+                if !trailer_groups.is_empty() {
+                    let start = u16_lit(body_end);
+                    sections.push(quote!((#start, &[#(#trailer_groups),*])));
+                }
+                let n = usize_lit(group_count);
+                view_const = Some(quote! {
+                    const VIEW_GROUPS: [(u16, &t::Group); #n] = t::view_groups(&[#(#sections),*]);
+                });
+                quote!(&VIEW_GROUPS)
+            };
+            let body_level =
+                self.level_of(quote!(BODY), &body, from, Walk::Message, Some(body_expr));
+            let view_level =
+                self.level_of(quote!(ALL), &all, from, Walk::Message, Some(view_groups));
+            let (mt_str, category) = (&m.msg_type, format_ident!("{}", m.category.to_string()));
+            let (n, be) = (usize_lit(total), usize_lit(body_end));
+            let getters = self.view_impl(&ty, ViewKind::Owned, &m.members, hlen, from);
+            items.push(quote! {
+                #ds
+                pub static #stat: t::MessageDef = {
+                    const ALL: &[u32] = &[#(#tags),*];
+                    const BODY: &[u32] = ALL.split_at(#h).1.split_at(#b).0;
+                    #groups_const
+                    #view_const
+                    t::MessageDef {
+                        name: #mname, msg_type: #mt, admin: #admin,
+                        body: #body_level,
+                        view: #view_level,
+                    }
+                };
+                message!(
+                    #ty, #mname, #category, msg_type = #mt_str, slots = #n, def = #stat,
+                    header = c::Header(0..#h), trailer = c::Trailer(#be..#n),
+                );
+                #getters
+            });
+            if self.builders {
+                items.push(self.builder(
+                    &format_ident!("{}Builder", ty),
+                    &m.members,
+                    &BuilderOf {
+                        what: &format!("a `{}`", m.name),
+                        from,
+                        skip: &[],
+                        sorted: false,
+                        first: false,
+                        message: Some((&m.msg_type, &ty)),
+                    },
+                ));
+            }
+            self.groups_in(&m.members, from, &mut items);
+        }
+        items
+    }
+}

@@ -1,0 +1,112 @@
+//! Read views: the getters of a component, group entry or message, each one
+//! invocation of `fix_core::typed`'s getter macros (`opt!`, `req!`,
+//! `group!`, `comp!`, ...) in the view's `impl`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::Ident;
+
+use super::context::{Cx, Module};
+use super::names::{RESERVED, id, u32_lit, usize_lit};
+use fix_dict::Member;
+
+/// Which kind of view a getter belongs to: a component's (`Name<'v, 'a>`, whose
+/// component getters keep `'v`) or an entry's or message's (`Name<'a>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ViewKind {
+    Block,
+    Owned,
+}
+
+impl Cx<'_> {
+    /// `impl` of the view `ty` holding one getter per member of `members`, whose
+    /// first slot is `base`; nothing when there are no getters.
+    pub(super) fn view_impl(
+        &self,
+        ty: &Ident,
+        kind: ViewKind,
+        members: &[Member],
+        base: usize,
+        from: Module,
+    ) -> TokenStream {
+        let getters = self.getters(members, base, from, kind);
+        if getters.is_empty() {
+            return TokenStream::new();
+        }
+        match kind {
+            ViewKind::Block => quote! { impl<'v, 'a> #ty<'v, 'a> { #(#getters)* } },
+            ViewKind::Owned => quote! { impl<'a> #ty<'a> { #(#getters)* } },
+        }
+    }
+
+    /// The getter invocations of a view over `members`, whose first slot is `base`.
+    fn getters(
+        &self,
+        members: &[Member],
+        base: usize,
+        from: Module,
+        kind: ViewKind,
+    ) -> Vec<TokenStream> {
+        let names = self.member_names(members, RESERVED);
+        let mut slot = base;
+        let mut out = Vec::new();
+        for (m, name) in members.iter().zip(names) {
+            let getter = id(&name);
+            let s = usize_lit(slot);
+            match m {
+                Member::Field { tag, required, .. } => {
+                    slot += 1;
+                    let Some((f, _)) = self.field(*tag) else {
+                        continue;
+                    };
+                    let mac = if *required { quote!(req) } else { quote!(opt) };
+                    let (t, fix, ty) = (u32_lit(*tag), &f.name, format_ident!("{}", f.ty.as_str()));
+                    let e = self.getter_enum(*tag).map(|e| quote!(, #e));
+                    out.push(quote!(#mac!(#getter, slot = #s, tag = #t, #fix, #ty #e);));
+                }
+                Member::Group(g) => {
+                    slot += 1;
+                    let Some(info) = self.groups.get(&g.id).filter(|_| self.group_has_entry(g))
+                    else {
+                        continue;
+                    };
+                    let mac = if g.required {
+                        quote!(req_group)
+                    } else {
+                        quote!(group)
+                    };
+                    let entry = self.group_type(g.id, from);
+                    let table = self.group_static(g.id, from);
+                    let fix = self.dict.field(g.counter).map_or("?", |f| f.name.as_str());
+                    let (t, n) = (u32_lit(g.counter), usize_lit(info.len));
+                    out.push(quote! {
+                        #mac!(#getter, slot = #s, tag = #t, #fix, entry = #entry, slots = #n, table = #table);
+                    });
+                }
+                Member::Component {
+                    component,
+                    required,
+                    ..
+                } => {
+                    let len = self.component_len.get(*component).copied().unwrap_or(0);
+                    slot += len;
+                    let mac = if *required {
+                        quote!(req_comp)
+                    } else {
+                        quote!(comp)
+                    };
+                    let ty = self.component_type(*component, from);
+                    let fix = self
+                        .dict
+                        .components()
+                        .get(*component)
+                        .map_or("?", |c| c.name.as_str());
+                    let len = usize_lit(len);
+                    let view = (kind == ViewKind::Block).then(|| quote!(, view = 'v));
+                    out.push(quote!(#mac!(#getter, slot = #s, slots = #len, #fix, #ty #view);));
+                }
+            }
+        }
+        out
+    }
+}
