@@ -35,8 +35,8 @@ pub(super) enum ValueCheck {
     /// Every listed value is at most seven bytes: their [`pack`]s, sorted and
     /// searched as integers, with each one's position among the listed values.
     Packed {
-        values: Vec<u64>,
-        positions: Vec<u32>,
+        values: Box<[u64]>,
+        positions: Box<[u32]>,
         multiple: bool,
     },
     /// Binary search of the listed values.
