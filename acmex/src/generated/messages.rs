@@ -34,7 +34,7 @@ pub static HEARTBEAT: t::MessageDef = {
 };
 message!(
     Heartbeat, "Heartbeat", admin, msg_type = "0", slots = 31, def = HEARTBEAT, header =
-    c::Header(0..27), trailer = c::Trailer(28..31),
+    c::Header(..27), trailer = c::Trailer(28..),
 );
 impl<'a> Heartbeat<'a> {
     opt!(test_req_id, slot = 27, tag = 112, "TestReqID", STRING);
@@ -78,7 +78,7 @@ pub static TEST_REQUEST: t::MessageDef = {
 };
 message!(
     TestRequest, "TestRequest", admin, msg_type = "1", slots = 31, def = TEST_REQUEST,
-    header = c::Header(0..27), trailer = c::Trailer(28..31),
+    header = c::Header(..27), trailer = c::Trailer(28..),
 );
 impl<'a> TestRequest<'a> {
     req!(test_req_id, slot = 27, tag = 112, "TestReqID", STRING);
@@ -122,7 +122,7 @@ pub static RESEND_REQUEST: t::MessageDef = {
 };
 message!(
     ResendRequest, "ResendRequest", admin, msg_type = "2", slots = 32, def =
-    RESEND_REQUEST, header = c::Header(0..27), trailer = c::Trailer(29..32),
+    RESEND_REQUEST, header = c::Header(..27), trailer = c::Trailer(29..),
 );
 impl<'a> ResendRequest<'a> {
     req!(begin_seq_no, slot = 27, tag = 7, "BeginSeqNo", SEQNUM);
@@ -171,7 +171,7 @@ pub static REJECT: t::MessageDef = {
 };
 message!(
     Reject, "Reject", admin, msg_type = "3", slots = 37, def = REJECT, header =
-    c::Header(0..27), trailer = c::Trailer(34..37),
+    c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> Reject<'a> {
     req!(ref_seq_num, slot = 27, tag = 45, "RefSeqNum", SEQNUM);
@@ -235,7 +235,7 @@ pub static SEQUENCE_RESET: t::MessageDef = {
 };
 message!(
     SequenceReset, "SequenceReset", admin, msg_type = "4", slots = 32, def =
-    SEQUENCE_RESET, header = c::Header(0..27), trailer = c::Trailer(29..32),
+    SEQUENCE_RESET, header = c::Header(..27), trailer = c::Trailer(29..),
 );
 impl<'a> SequenceReset<'a> {
     opt!(gap_fill_flag, slot = 27, tag = 123, "GapFillFlag", BOOLEAN);
@@ -284,7 +284,7 @@ pub static LOGOUT: t::MessageDef = {
 };
 message!(
     Logout, "Logout", admin, msg_type = "5", slots = 33, def = LOGOUT, header =
-    c::Header(0..27), trailer = c::Trailer(30..33),
+    c::Header(..27), trailer = c::Trailer(30..),
 );
 impl<'a> Logout<'a> {
     opt!(text, slot = 27, tag = 58, "Text", STRING);
@@ -357,8 +357,8 @@ pub static IOI: t::MessageDef = {
     }
 };
 message!(
-    Ioi, "IOI", app, msg_type = "6", slots = 123, def = IOI, header = c::Header(0..27),
-    trailer = c::Trailer(120..123),
+    Ioi, "IOI", app, msg_type = "6", slots = 123, def = IOI, header = c::Header(..27),
+    trailer = c::Trailer(120..),
 );
 impl<'a> Ioi<'a> {
     req!(ioiid, slot = 27, tag = 23, "IOIID", STRING);
@@ -508,7 +508,7 @@ pub static ADVERTISEMENT: t::MessageDef = {
 };
 message!(
     Advertisement, "Advertisement", app, msg_type = "7", slots = 92, def = ADVERTISEMENT,
-    header = c::Header(0..27), trailer = c::Trailer(89..92),
+    header = c::Header(..27), trailer = c::Trailer(89..),
 );
 impl<'a> Advertisement<'a> {
     req!(adv_id, slot = 27, tag = 2, "AdvId", STRING);
@@ -652,7 +652,7 @@ pub static EXECUTION_REPORT: t::MessageDef = {
 };
 message!(
     ExecutionReport, "ExecutionReport", app, msg_type = "8", slots = 250, def =
-    EXECUTION_REPORT, header = c::Header(0..27), trailer = c::Trailer(247..250),
+    EXECUTION_REPORT, header = c::Header(..27), trailer = c::Trailer(247..),
 );
 impl<'a> ExecutionReport<'a> {
     req!(order_id, slot = 27, tag = 37, "OrderID", STRING);
@@ -1264,7 +1264,7 @@ pub static ORDER_CANCEL_REJECT: t::MessageDef = {
 };
 message!(
     OrderCancelReject, "OrderCancelReject", app, msg_type = "9", slots = 51, def =
-    ORDER_CANCEL_REJECT, header = c::Header(0..27), trailer = c::Trailer(48..51),
+    ORDER_CANCEL_REJECT, header = c::Header(..27), trailer = c::Trailer(48..),
 );
 impl<'a> OrderCancelReject<'a> {
     req!(order_id, slot = 27, tag = 37, "OrderID", STRING);
@@ -1383,8 +1383,8 @@ pub static LOGON: t::MessageDef = {
     }
 };
 message!(
-    Logon, "Logon", admin, msg_type = "A", slots = 41, def = LOGON, header = c::Header(0
-    ..27), trailer = c::Trailer(38..41),
+    Logon, "Logon", admin, msg_type = "A", slots = 41, def = LOGON, header =
+    c::Header(..27), trailer = c::Trailer(38..),
 );
 impl<'a> Logon<'a> {
     req!(encrypt_method, slot = 27, tag = 98, "EncryptMethod", INT, e::EncryptMethod);
@@ -1509,8 +1509,8 @@ pub static NEWS: t::MessageDef = {
     }
 };
 message!(
-    News, "News", app, msg_type = "B", slots = 43, def = NEWS, header = c::Header(0..27),
-    trailer = c::Trailer(40..43),
+    News, "News", app, msg_type = "B", slots = 43, def = NEWS, header = c::Header(..27),
+    trailer = c::Trailer(40..),
 );
 impl<'a> News<'a> {
     opt!(orig_time, slot = 27, tag = 42, "OrigTime", UTCTIMESTAMP);
@@ -1603,8 +1603,8 @@ pub static EMAIL: t::MessageDef = {
     }
 };
 message!(
-    Email, "Email", app, msg_type = "C", slots = 45, def = EMAIL, header = c::Header(0
-    ..27), trailer = c::Trailer(42..45),
+    Email, "Email", app, msg_type = "C", slots = 45, def = EMAIL, header =
+    c::Header(..27), trailer = c::Trailer(42..),
 );
 impl<'a> Email<'a> {
     req!(email_thread_id, slot = 27, tag = 164, "EmailThreadID", STRING);
@@ -1722,7 +1722,7 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
 };
 message!(
     NewOrderSingle, "NewOrderSingle", app, msg_type = "D", slots = 187, def =
-    NEW_ORDER_SINGLE, header = c::Header(0..27), trailer = c::Trailer(184..187),
+    NEW_ORDER_SINGLE, header = c::Header(..27), trailer = c::Trailer(184..),
 );
 impl<'a> NewOrderSingle<'a> {
     req!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
@@ -2059,7 +2059,7 @@ pub static NEW_ORDER_LIST: t::MessageDef = {
 };
 message!(
     NewOrderList, "NewOrderList", app, msg_type = "E", slots = 49, def = NEW_ORDER_LIST,
-    header = c::Header(0..27), trailer = c::Trailer(46..49),
+    header = c::Header(..27), trailer = c::Trailer(46..),
 );
 impl<'a> NewOrderList<'a> {
     req!(list_id, slot = 27, tag = 66, "ListID", STRING);
@@ -2198,7 +2198,7 @@ pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
 };
 message!(
     OrderCancelRequest, "OrderCancelRequest", app, msg_type = "F", slots = 105, def =
-    ORDER_CANCEL_REQUEST, header = c::Header(0..27), trailer = c::Trailer(102..105),
+    ORDER_CANCEL_REQUEST, header = c::Header(..27), trailer = c::Trailer(102..),
 );
 impl<'a> OrderCancelRequest<'a> {
     req!(orig_cl_ord_id, slot = 27, tag = 41, "OrigClOrdID", STRING);
@@ -2332,8 +2332,8 @@ pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
 };
 message!(
     OrderCancelReplaceRequest, "OrderCancelReplaceRequest", app, msg_type = "G", slots =
-    185, def = ORDER_CANCEL_REPLACE_REQUEST, header = c::Header(0..27), trailer =
-    c::Trailer(182..185),
+    185, def = ORDER_CANCEL_REPLACE_REQUEST, header = c::Header(..27), trailer =
+    c::Trailer(182..),
 );
 impl<'a> OrderCancelReplaceRequest<'a> {
     opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
@@ -2674,7 +2674,7 @@ pub static ORDER_STATUS_REQUEST: t::MessageDef = {
 };
 message!(
     OrderStatusRequest, "OrderStatusRequest", app, msg_type = "H", slots = 92, def =
-    ORDER_STATUS_REQUEST, header = c::Header(0..27), trailer = c::Trailer(89..92),
+    ORDER_STATUS_REQUEST, header = c::Header(..27), trailer = c::Trailer(89..),
 );
 impl<'a> OrderStatusRequest<'a> {
     opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
@@ -2791,7 +2791,7 @@ pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
 };
 message!(
     AllocationInstruction, "AllocationInstruction", app, msg_type = "J", slots = 157, def
-    = ALLOCATION_INSTRUCTION, header = c::Header(0..27), trailer = c::Trailer(154..157),
+    = ALLOCATION_INSTRUCTION, header = c::Header(..27), trailer = c::Trailer(154..),
 );
 impl<'a> AllocationInstruction<'a> {
     req!(alloc_id, slot = 27, tag = 70, "AllocID", STRING);
@@ -3067,7 +3067,7 @@ pub static LIST_CANCEL_REQUEST: t::MessageDef = {
 };
 message!(
     ListCancelRequest, "ListCancelRequest", app, msg_type = "K", slots = 37, def =
-    LIST_CANCEL_REQUEST, header = c::Header(0..27), trailer = c::Trailer(34..37),
+    LIST_CANCEL_REQUEST, header = c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> ListCancelRequest<'a> {
     req!(list_id, slot = 27, tag = 66, "ListID", STRING);
@@ -3132,7 +3132,7 @@ pub static LIST_EXECUTE: t::MessageDef = {
 };
 message!(
     ListExecute, "ListExecute", app, msg_type = "L", slots = 37, def = LIST_EXECUTE,
-    header = c::Header(0..27), trailer = c::Trailer(34..37),
+    header = c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> ListExecute<'a> {
     req!(list_id, slot = 27, tag = 66, "ListID", STRING);
@@ -3194,7 +3194,7 @@ pub static LIST_STATUS_REQUEST: t::MessageDef = {
 };
 message!(
     ListStatusRequest, "ListStatusRequest", app, msg_type = "M", slots = 34, def =
-    LIST_STATUS_REQUEST, header = c::Header(0..27), trailer = c::Trailer(31..34),
+    LIST_STATUS_REQUEST, header = c::Header(..27), trailer = c::Trailer(31..),
 );
 impl<'a> ListStatusRequest<'a> {
     req!(list_id, slot = 27, tag = 66, "ListID", STRING);
@@ -3251,7 +3251,7 @@ pub static LIST_STATUS: t::MessageDef = {
 };
 message!(
     ListStatus, "ListStatus", app, msg_type = "N", slots = 42, def = LIST_STATUS, header
-    = c::Header(0..27), trailer = c::Trailer(39..42),
+    = c::Header(..27), trailer = c::Trailer(39..),
 );
 impl<'a> ListStatus<'a> {
     req!(list_id, slot = 27, tag = 66, "ListID", STRING);
@@ -3349,8 +3349,8 @@ pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
 };
 message!(
     AllocationInstructionAck, "AllocationInstructionAck", app, msg_type = "P", slots =
-    46, def = ALLOCATION_INSTRUCTION_ACK, header = c::Header(0..27), trailer =
-    c::Trailer(43..46),
+    46, def = ALLOCATION_INSTRUCTION_ACK, header = c::Header(..27), trailer =
+    c::Trailer(43..),
 );
 impl<'a> AllocationInstructionAck<'a> {
     req!(alloc_id, slot = 27, tag = 70, "AllocID", STRING);
@@ -3460,7 +3460,7 @@ pub static DONT_KNOW_TRADE: t::MessageDef = {
 };
 message!(
     DontKnowTrade, "DontKnowTrade", app, msg_type = "Q", slots = 90, def =
-    DONT_KNOW_TRADE, header = c::Header(0..27), trailer = c::Trailer(87..90),
+    DONT_KNOW_TRADE, header = c::Header(..27), trailer = c::Trailer(87..),
 );
 impl<'a> DontKnowTrade<'a> {
     req!(order_id, slot = 27, tag = 37, "OrderID", STRING);
@@ -3550,7 +3550,7 @@ pub static QUOTE_REQUEST: t::MessageDef = {
 };
 message!(
     QuoteRequest, "QuoteRequest", app, msg_type = "R", slots = 38, def = QUOTE_REQUEST,
-    header = c::Header(0..27), trailer = c::Trailer(35..38),
+    header = c::Header(..27), trailer = c::Trailer(35..),
 );
 impl<'a> QuoteRequest<'a> {
     req!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
@@ -3642,8 +3642,8 @@ pub static QUOTE: t::MessageDef = {
     }
 };
 message!(
-    Quote, "Quote", app, msg_type = "S", slots = 155, def = QUOTE, header = c::Header(0
-    ..27), trailer = c::Trailer(152..155),
+    Quote, "Quote", app, msg_type = "S", slots = 155, def = QUOTE, header =
+    c::Header(..27), trailer = c::Trailer(152..),
 );
 impl<'a> Quote<'a> {
     opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
@@ -3895,8 +3895,7 @@ pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
 };
 message!(
     SettlementInstructions, "SettlementInstructions", app, msg_type = "T", slots = 40,
-    def = SETTLEMENT_INSTRUCTIONS, header = c::Header(0..27), trailer = c::Trailer(37
-    ..40),
+    def = SETTLEMENT_INSTRUCTIONS, header = c::Header(..27), trailer = c::Trailer(37..),
 );
 impl<'a> SettlementInstructions<'a> {
     req!(settl_inst_msg_id, slot = 27, tag = 777, "SettlInstMsgID", STRING);
@@ -3981,7 +3980,7 @@ pub static MARKET_DATA_REQUEST: t::MessageDef = {
 };
 message!(
     MarketDataRequest, "MarketDataRequest", app, msg_type = "V", slots = 43, def =
-    MARKET_DATA_REQUEST, header = c::Header(0..27), trailer = c::Trailer(40..43),
+    MARKET_DATA_REQUEST, header = c::Header(..27), trailer = c::Trailer(40..),
 );
 impl<'a> MarketDataRequest<'a> {
     req!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
@@ -4094,8 +4093,8 @@ pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
 };
 message!(
     MarketDataSnapshotFullRefresh, "MarketDataSnapshotFullRefresh", app, msg_type = "W",
-    slots = 82, def = MARKET_DATA_SNAPSHOT_FULL_REFRESH, header = c::Header(0..27),
-    trailer = c::Trailer(79..82),
+    slots = 82, def = MARKET_DATA_SNAPSHOT_FULL_REFRESH, header = c::Header(..27),
+    trailer = c::Trailer(79..),
 );
 impl<'a> MarketDataSnapshotFullRefresh<'a> {
     opt!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
@@ -4176,8 +4175,8 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
 };
 message!(
     MarketDataIncrementalRefresh, "MarketDataIncrementalRefresh", app, msg_type = "X",
-    slots = 34, def = MARKET_DATA_INCREMENTAL_REFRESH, header = c::Header(0..27), trailer
-    = c::Trailer(31..34),
+    slots = 34, def = MARKET_DATA_INCREMENTAL_REFRESH, header = c::Header(..27), trailer
+    = c::Trailer(31..),
 );
 impl<'a> MarketDataIncrementalRefresh<'a> {
     opt!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
@@ -4238,8 +4237,8 @@ pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
 };
 message!(
     MarketDataRequestReject, "MarketDataRequestReject", app, msg_type = "Y", slots = 36,
-    def = MARKET_DATA_REQUEST_REJECT, header = c::Header(0..27), trailer = c::Trailer(33
-    ..36),
+    def = MARKET_DATA_REQUEST_REJECT, header = c::Header(..27), trailer = c::Trailer(33
+    ..),
 );
 impl<'a> MarketDataRequestReject<'a> {
     req!(md_req_id, slot = 27, tag = 262, "MDReqID", STRING);
@@ -4309,7 +4308,7 @@ pub static QUOTE_CANCEL: t::MessageDef = {
 };
 message!(
     QuoteCancel, "QuoteCancel", app, msg_type = "Z", slots = 41, def = QUOTE_CANCEL,
-    header = c::Header(0..27), trailer = c::Trailer(38..41),
+    header = c::Header(..27), trailer = c::Trailer(38..),
 );
 impl<'a> QuoteCancel<'a> {
     opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
@@ -4413,7 +4412,7 @@ pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
 };
 message!(
     QuoteStatusRequest, "QuoteStatusRequest", app, msg_type = "a", slots = 93, def =
-    QUOTE_STATUS_REQUEST, header = c::Header(0..27), trailer = c::Trailer(90..93),
+    QUOTE_STATUS_REQUEST, header = c::Header(..27), trailer = c::Trailer(90..),
 );
 impl<'a> QuoteStatusRequest<'a> {
     opt!(quote_status_req_id, slot = 27, tag = 649, "QuoteStatusReqID", STRING);
@@ -4510,8 +4509,8 @@ pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
 };
 message!(
     MassQuoteAcknowledgement, "MassQuoteAcknowledgement", app, msg_type = "b", slots =
-    44, def = MASS_QUOTE_ACKNOWLEDGEMENT, header = c::Header(0..27), trailer =
-    c::Trailer(41..44),
+    44, def = MASS_QUOTE_ACKNOWLEDGEMENT, header = c::Header(..27), trailer =
+    c::Trailer(41..),
 );
 impl<'a> MassQuoteAcknowledgement<'a> {
     opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
@@ -4620,8 +4619,8 @@ pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
 };
 message!(
     SecurityDefinitionRequest, "SecurityDefinitionRequest", app, msg_type = "c", slots =
-    88, def = SECURITY_DEFINITION_REQUEST, header = c::Header(0..27), trailer =
-    c::Trailer(85..88),
+    88, def = SECURITY_DEFINITION_REQUEST, header = c::Header(..27), trailer =
+    c::Trailer(85..),
 );
 impl<'a> SecurityDefinitionRequest<'a> {
     req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
@@ -4737,7 +4736,7 @@ pub static SECURITY_DEFINITION: t::MessageDef = {
 };
 message!(
     SecurityDefinition, "SecurityDefinition", app, msg_type = "d", slots = 90, def =
-    SECURITY_DEFINITION, header = c::Header(0..27), trailer = c::Trailer(87..90),
+    SECURITY_DEFINITION, header = c::Header(..27), trailer = c::Trailer(87..),
 );
 impl<'a> SecurityDefinition<'a> {
     req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
@@ -4856,7 +4855,7 @@ pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
 };
 message!(
     SecurityStatusRequest, "SecurityStatusRequest", app, msg_type = "e", slots = 83, def
-    = SECURITY_STATUS_REQUEST, header = c::Header(0..27), trailer = c::Trailer(80..83),
+    = SECURITY_STATUS_REQUEST, header = c::Header(..27), trailer = c::Trailer(80..),
 );
 impl<'a> SecurityStatusRequest<'a> {
     req!(security_status_req_id, slot = 27, tag = 324, "SecurityStatusReqID", STRING);
@@ -4952,7 +4951,7 @@ pub static SECURITY_STATUS: t::MessageDef = {
 };
 message!(
     SecurityStatus, "SecurityStatus", app, msg_type = "f", slots = 99, def =
-    SECURITY_STATUS, header = c::Header(0..27), trailer = c::Trailer(96..99),
+    SECURITY_STATUS, header = c::Header(..27), trailer = c::Trailer(96..),
 );
 impl<'a> SecurityStatus<'a> {
     opt!(security_status_req_id, slot = 27, tag = 324, "SecurityStatusReqID", STRING);
@@ -5081,8 +5080,8 @@ pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = {
 };
 message!(
     TradingSessionStatusRequest, "TradingSessionStatusRequest", app, msg_type = "g",
-    slots = 36, def = TRADING_SESSION_STATUS_REQUEST, header = c::Header(0..27), trailer
-    = c::Trailer(33..36),
+    slots = 36, def = TRADING_SESSION_STATUS_REQUEST, header = c::Header(..27), trailer =
+    c::Trailer(33..),
 );
 impl<'a> TradingSessionStatusRequest<'a> {
     req!(trad_ses_req_id, slot = 27, tag = 335, "TradSesReqID", STRING);
@@ -5148,7 +5147,7 @@ pub static TRADING_SESSION_STATUS: t::MessageDef = {
 };
 message!(
     TradingSessionStatus, "TradingSessionStatus", app, msg_type = "h", slots = 47, def =
-    TRADING_SESSION_STATUS, header = c::Header(0..27), trailer = c::Trailer(44..47),
+    TRADING_SESSION_STATUS, header = c::Header(..27), trailer = c::Trailer(44..),
 );
 impl<'a> TradingSessionStatus<'a> {
     opt!(trad_ses_req_id, slot = 27, tag = 335, "TradSesReqID", STRING);
@@ -5258,7 +5257,7 @@ pub static MASS_QUOTE: t::MessageDef = {
 };
 message!(
     MassQuote, "MassQuote", app, msg_type = "i", slots = 41, def = MASS_QUOTE, header =
-    c::Header(0..27), trailer = c::Trailer(38..41),
+    c::Header(..27), trailer = c::Trailer(38..),
 );
 impl<'a> MassQuote<'a> {
     opt!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
@@ -5337,7 +5336,7 @@ pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = {
 };
 message!(
     BusinessMessageReject, "BusinessMessageReject", app, msg_type = "j", slots = 37, def
-    = BUSINESS_MESSAGE_REJECT, header = c::Header(0..27), trailer = c::Trailer(34..37),
+    = BUSINESS_MESSAGE_REJECT, header = c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> BusinessMessageReject<'a> {
     opt!(ref_seq_num, slot = 27, tag = 45, "RefSeqNum", SEQNUM);
@@ -5412,7 +5411,7 @@ pub static BID_REQUEST: t::MessageDef = {
 };
 message!(
     BidRequest, "BidRequest", app, msg_type = "k", slots = 59, def = BID_REQUEST, header
-    = c::Header(0..27), trailer = c::Trailer(56..59),
+    = c::Header(..27), trailer = c::Trailer(56..),
 );
 impl<'a> BidRequest<'a> {
     opt!(bid_id, slot = 27, tag = 390, "BidID", STRING);
@@ -5558,7 +5557,7 @@ pub static BID_RESPONSE: t::MessageDef = {
 };
 message!(
     BidResponse, "BidResponse", app, msg_type = "l", slots = 33, def = BID_RESPONSE,
-    header = c::Header(0..27), trailer = c::Trailer(30..33),
+    header = c::Header(..27), trailer = c::Trailer(30..),
 );
 impl<'a> BidResponse<'a> {
     opt!(bid_id, slot = 27, tag = 390, "BidID", STRING);
@@ -5615,7 +5614,7 @@ pub static LIST_STRIKE_PRICE: t::MessageDef = {
 };
 message!(
     ListStrikePrice, "ListStrikePrice", app, msg_type = "m", slots = 35, def =
-    LIST_STRIKE_PRICE, header = c::Header(0..27), trailer = c::Trailer(32..35),
+    LIST_STRIKE_PRICE, header = c::Header(..27), trailer = c::Trailer(32..),
 );
 impl<'a> ListStrikePrice<'a> {
     req!(list_id, slot = 27, tag = 66, "ListID", STRING);
@@ -5679,7 +5678,7 @@ pub static XM_LNON_FIX: t::MessageDef = {
 };
 message!(
     XmLnonFix, "XMLnonFIX", admin, msg_type = "n", slots = 30, def = XM_LNON_FIX, header
-    = c::Header(0..27), trailer = c::Trailer(27..30),
+    = c::Header(..27), trailer = c::Trailer(27..),
 );
 /// Builds a `XMLnonFIX`: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -5729,8 +5728,8 @@ pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
 };
 message!(
     RegistrationInstructions, "RegistrationInstructions", app, msg_type = "o", slots =
-    42, def = REGISTRATION_INSTRUCTIONS, header = c::Header(0..27), trailer =
-    c::Trailer(39..42),
+    42, def = REGISTRATION_INSTRUCTIONS, header = c::Header(..27), trailer =
+    c::Trailer(39..),
 );
 impl<'a> RegistrationInstructions<'a> {
     req!(regist_id, slot = 27, tag = 513, "RegistID", STRING);
@@ -5824,8 +5823,8 @@ pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
 };
 message!(
     RegistrationInstructionsResponse, "RegistrationInstructionsResponse", app, msg_type =
-    "p", slots = 40, def = REGISTRATION_INSTRUCTIONS_RESPONSE, header = c::Header(0..27),
-    trailer = c::Trailer(37..40),
+    "p", slots = 40, def = REGISTRATION_INSTRUCTIONS_RESPONSE, header = c::Header(..27),
+    trailer = c::Trailer(37..),
 );
 impl<'a> RegistrationInstructionsResponse<'a> {
     req!(regist_id, slot = 27, tag = 513, "RegistID", STRING);
@@ -5923,8 +5922,8 @@ pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
 };
 message!(
     OrderMassCancelRequest, "OrderMassCancelRequest", app, msg_type = "q", slots = 130,
-    def = ORDER_MASS_CANCEL_REQUEST, header = c::Header(0..27), trailer = c::Trailer(127
-    ..130),
+    def = ORDER_MASS_CANCEL_REQUEST, header = c::Header(..27), trailer = c::Trailer(127
+    ..),
 );
 impl<'a> OrderMassCancelRequest<'a> {
     req!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
@@ -6031,8 +6030,7 @@ pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
 };
 message!(
     OrderMassCancelReport, "OrderMassCancelReport", app, msg_type = "r", slots = 136, def
-    = ORDER_MASS_CANCEL_REPORT, header = c::Header(0..27), trailer = c::Trailer(133
-    ..136),
+    = ORDER_MASS_CANCEL_REPORT, header = c::Header(..27), trailer = c::Trailer(133..),
 );
 impl<'a> OrderMassCancelReport<'a> {
     opt!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
@@ -6166,7 +6164,7 @@ pub static NEW_ORDER_CROSS: t::MessageDef = {
 };
 message!(
     NewOrderCross, "NewOrderCross", app, msg_type = "s", slots = 140, def =
-    NEW_ORDER_CROSS, header = c::Header(0..27), trailer = c::Trailer(137..140),
+    NEW_ORDER_CROSS, header = c::Header(..27), trailer = c::Trailer(137..),
 );
 impl<'a> NewOrderCross<'a> {
     req!(cross_id, slot = 27, tag = 548, "CrossID", STRING);
@@ -6403,8 +6401,8 @@ pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
 };
 message!(
     CrossOrderCancelReplaceRequest, "CrossOrderCancelReplaceRequest", app, msg_type =
-    "t", slots = 142, def = CROSS_ORDER_CANCEL_REPLACE_REQUEST, header = c::Header(0
-    ..27), trailer = c::Trailer(139..142),
+    "t", slots = 142, def = CROSS_ORDER_CANCEL_REPLACE_REQUEST, header = c::Header(..27),
+    trailer = c::Trailer(139..),
 );
 impl<'a> CrossOrderCancelReplaceRequest<'a> {
     opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
@@ -6643,8 +6641,8 @@ pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
 };
 message!(
     CrossOrderCancelRequest, "CrossOrderCancelRequest", app, msg_type = "u", slots = 82,
-    def = CROSS_ORDER_CANCEL_REQUEST, header = c::Header(0..27), trailer = c::Trailer(79
-    ..82),
+    def = CROSS_ORDER_CANCEL_REQUEST, header = c::Header(..27), trailer = c::Trailer(79
+    ..),
 );
 impl<'a> CrossOrderCancelRequest<'a> {
     opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
@@ -6726,7 +6724,7 @@ pub static SECURITY_TYPE_REQUEST: t::MessageDef = {
 };
 message!(
     SecurityTypeRequest, "SecurityTypeRequest", app, msg_type = "v", slots = 39, def =
-    SECURITY_TYPE_REQUEST, header = c::Header(0..27), trailer = c::Trailer(36..39),
+    SECURITY_TYPE_REQUEST, header = c::Header(..27), trailer = c::Trailer(36..),
 );
 impl<'a> SecurityTypeRequest<'a> {
     req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
@@ -6799,7 +6797,7 @@ pub static SECURITY_TYPES: t::MessageDef = {
 };
 message!(
     SecurityTypes, "SecurityTypes", app, msg_type = "w", slots = 42, def =
-    SECURITY_TYPES, header = c::Header(0..27), trailer = c::Trailer(39..42),
+    SECURITY_TYPES, header = c::Header(..27), trailer = c::Trailer(39..),
 );
 impl<'a> SecurityTypes<'a> {
     req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
@@ -6903,7 +6901,7 @@ pub static SECURITY_LIST_REQUEST: t::MessageDef = {
 };
 message!(
     SecurityListRequest, "SecurityListRequest", app, msg_type = "x", slots = 96, def =
-    SECURITY_LIST_REQUEST, header = c::Header(0..27), trailer = c::Trailer(93..96),
+    SECURITY_LIST_REQUEST, header = c::Header(..27), trailer = c::Trailer(93..),
 );
 impl<'a> SecurityListRequest<'a> {
     req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
@@ -7005,7 +7003,7 @@ pub static SECURITY_LIST: t::MessageDef = {
 };
 message!(
     SecurityList, "SecurityList", app, msg_type = "y", slots = 36, def = SECURITY_LIST,
-    header = c::Header(0..27), trailer = c::Trailer(33..36),
+    header = c::Header(..27), trailer = c::Trailer(33..),
 );
 impl<'a> SecurityList<'a> {
     req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
@@ -7081,8 +7079,8 @@ pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
 };
 message!(
     DerivativeSecurityListRequest, "DerivativeSecurityListRequest", app, msg_type = "z",
-    slots = 87, def = DERIVATIVE_SECURITY_LIST_REQUEST, header = c::Header(0..27),
-    trailer = c::Trailer(84..87),
+    slots = 87, def = DERIVATIVE_SECURITY_LIST_REQUEST, header = c::Header(..27), trailer
+    = c::Trailer(84..),
 );
 impl<'a> DerivativeSecurityListRequest<'a> {
     req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
@@ -7179,8 +7177,7 @@ pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
 };
 message!(
     DerivativeSecurityList, "DerivativeSecurityList", app, msg_type = "AA", slots = 83,
-    def = DERIVATIVE_SECURITY_LIST, header = c::Header(0..27), trailer = c::Trailer(80
-    ..83),
+    def = DERIVATIVE_SECURITY_LIST, header = c::Header(..27), trailer = c::Trailer(80..),
 );
 impl<'a> DerivativeSecurityList<'a> {
     req!(security_req_id, slot = 27, tag = 320, "SecurityReqID", STRING);
@@ -7279,7 +7276,7 @@ pub static NEW_ORDER_MULTILEG: t::MessageDef = {
 };
 message!(
     NewOrderMultileg, "NewOrderMultileg", app, msg_type = "AB", slots = 161, def =
-    NEW_ORDER_MULTILEG, header = c::Header(0..27), trailer = c::Trailer(158..161),
+    NEW_ORDER_MULTILEG, header = c::Header(..27), trailer = c::Trailer(158..),
 );
 impl<'a> NewOrderMultileg<'a> {
     req!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
@@ -7621,8 +7618,8 @@ pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
 };
 message!(
     MultilegOrderCancelReplace, "MultilegOrderCancelReplace", app, msg_type = "AC", slots
-    = 164, def = MULTILEG_ORDER_CANCEL_REPLACE, header = c::Header(0..27), trailer =
-    c::Trailer(161..164),
+    = 164, def = MULTILEG_ORDER_CANCEL_REPLACE, header = c::Header(..27), trailer =
+    c::Trailer(161..),
 );
 impl<'a> MultilegOrderCancelReplace<'a> {
     opt!(order_id, slot = 27, tag = 37, "OrderID", STRING);
@@ -7970,8 +7967,8 @@ pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
 };
 message!(
     TradeCaptureReportRequest, "TradeCaptureReportRequest", app, msg_type = "AD", slots =
-    118, def = TRADE_CAPTURE_REPORT_REQUEST, header = c::Header(0..27), trailer =
-    c::Trailer(115..118),
+    118, def = TRADE_CAPTURE_REPORT_REQUEST, header = c::Header(..27), trailer =
+    c::Trailer(115..),
 );
 impl<'a> TradeCaptureReportRequest<'a> {
     req!(trade_request_id, slot = 27, tag = 568, "TradeRequestID", STRING);
@@ -8179,7 +8176,7 @@ pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
 };
 message!(
     TradeCaptureReport, "TradeCaptureReport", app, msg_type = "AE", slots = 153, def =
-    TRADE_CAPTURE_REPORT, header = c::Header(0..27), trailer = c::Trailer(150..153),
+    TRADE_CAPTURE_REPORT, header = c::Header(..27), trailer = c::Trailer(150..),
 );
 impl<'a> TradeCaptureReport<'a> {
     req!(trade_report_id, slot = 27, tag = 571, "TradeReportID", STRING);
@@ -8479,8 +8476,8 @@ pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
 };
 message!(
     OrderMassStatusRequest, "OrderMassStatusRequest", app, msg_type = "AF", slots = 128,
-    def = ORDER_MASS_STATUS_REQUEST, header = c::Header(0..27), trailer = c::Trailer(125
-    ..128),
+    def = ORDER_MASS_STATUS_REQUEST, header = c::Header(..27), trailer = c::Trailer(125
+    ..),
 );
 impl<'a> OrderMassStatusRequest<'a> {
     req!(mass_status_req_id, slot = 27, tag = 584, "MassStatusReqID", STRING);
@@ -8565,7 +8562,7 @@ pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
 };
 message!(
     QuoteRequestReject, "QuoteRequestReject", app, msg_type = "AG", slots = 37, def =
-    QUOTE_REQUEST_REJECT, header = c::Header(0..27), trailer = c::Trailer(34..37),
+    QUOTE_REQUEST_REJECT, header = c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> QuoteRequestReject<'a> {
     req!(quote_req_id, slot = 27, tag = 131, "QuoteReqID", STRING);
@@ -8637,7 +8634,7 @@ pub static RFQ_REQUEST: t::MessageDef = {
 };
 message!(
     RfqRequest, "RFQRequest", app, msg_type = "AH", slots = 33, def = RFQ_REQUEST, header
-    = c::Header(0..27), trailer = c::Trailer(30..33),
+    = c::Header(..27), trailer = c::Trailer(30..),
 );
 impl<'a> RfqRequest<'a> {
     req!(rfq_req_id, slot = 27, tag = 644, "RFQReqID", STRING);
@@ -8719,7 +8716,7 @@ pub static QUOTE_STATUS_REPORT: t::MessageDef = {
 };
 message!(
     QuoteStatusReport, "QuoteStatusReport", app, msg_type = "AI", slots = 157, def =
-    QUOTE_STATUS_REPORT, header = c::Header(0..27), trailer = c::Trailer(154..157),
+    QUOTE_STATUS_REPORT, header = c::Header(..27), trailer = c::Trailer(154..),
 );
 impl<'a> QuoteStatusReport<'a> {
     opt!(quote_status_req_id, slot = 27, tag = 649, "QuoteStatusReqID", STRING);
@@ -8998,7 +8995,7 @@ pub static QUOTE_RESPONSE: t::MessageDef = {
 };
 message!(
     QuoteResponse, "QuoteResponse", app, msg_type = "AJ", slots = 157, def =
-    QUOTE_RESPONSE, header = c::Header(0..27), trailer = c::Trailer(154..157),
+    QUOTE_RESPONSE, header = c::Header(..27), trailer = c::Trailer(154..),
 );
 impl<'a> QuoteResponse<'a> {
     req!(quote_resp_id, slot = 27, tag = 693, "QuoteRespID", STRING);
@@ -9289,7 +9286,7 @@ pub static CONFIRMATION: t::MessageDef = {
 };
 message!(
     Confirmation, "Confirmation", app, msg_type = "AK", slots = 166, def = CONFIRMATION,
-    header = c::Header(0..27), trailer = c::Trailer(163..166),
+    header = c::Header(..27), trailer = c::Trailer(163..),
 );
 impl<'a> Confirmation<'a> {
     req!(confirm_id, slot = 27, tag = 664, "ConfirmID", STRING);
@@ -9588,8 +9585,8 @@ pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
 };
 message!(
     PositionMaintenanceRequest, "PositionMaintenanceRequest", app, msg_type = "AL", slots
-    = 98, def = POSITION_MAINTENANCE_REQUEST, header = c::Header(0..27), trailer =
-    c::Trailer(95..98),
+    = 98, def = POSITION_MAINTENANCE_REQUEST, header = c::Header(..27), trailer =
+    c::Trailer(95..),
 );
 impl<'a> PositionMaintenanceRequest<'a> {
     req!(pos_req_id, slot = 27, tag = 710, "PosReqID", STRING);
@@ -9751,8 +9748,8 @@ pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
 };
 message!(
     PositionMaintenanceReport, "PositionMaintenanceReport", app, msg_type = "AM", slots =
-    99, def = POSITION_MAINTENANCE_REPORT, header = c::Header(0..27), trailer =
-    c::Trailer(96..99),
+    99, def = POSITION_MAINTENANCE_REPORT, header = c::Header(..27), trailer =
+    c::Trailer(96..),
 );
 impl<'a> PositionMaintenanceReport<'a> {
     req!(pos_maint_rpt_id, slot = 27, tag = 721, "PosMaintRptID", STRING);
@@ -9916,7 +9913,7 @@ pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
 };
 message!(
     RequestForPositions, "RequestForPositions", app, msg_type = "AN", slots = 94, def =
-    REQUEST_FOR_POSITIONS, header = c::Header(0..27), trailer = c::Trailer(91..94),
+    REQUEST_FOR_POSITIONS, header = c::Header(..27), trailer = c::Trailer(91..),
 );
 impl<'a> RequestForPositions<'a> {
     req!(pos_req_id, slot = 27, tag = 710, "PosReqID", STRING);
@@ -10056,8 +10053,8 @@ pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
 };
 message!(
     RequestForPositionsAck, "RequestForPositionsAck", app, msg_type = "AO", slots = 91,
-    def = REQUEST_FOR_POSITIONS_ACK, header = c::Header(0..27), trailer = c::Trailer(88
-    ..91),
+    def = REQUEST_FOR_POSITIONS_ACK, header = c::Header(..27), trailer = c::Trailer(88
+    ..),
 );
 impl<'a> RequestForPositionsAck<'a> {
     req!(pos_maint_rpt_id, slot = 27, tag = 721, "PosMaintRptID", STRING);
@@ -10183,7 +10180,7 @@ pub static POSITION_REPORT: t::MessageDef = {
 };
 message!(
     PositionReport, "PositionReport", app, msg_type = "AP", slots = 100, def =
-    POSITION_REPORT, header = c::Header(0..27), trailer = c::Trailer(97..100),
+    POSITION_REPORT, header = c::Header(..27), trailer = c::Trailer(97..),
 );
 impl<'a> PositionReport<'a> {
     req!(pos_maint_rpt_id, slot = 27, tag = 721, "PosMaintRptID", STRING);
@@ -10346,8 +10343,8 @@ pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
 };
 message!(
     TradeCaptureReportRequestAck, "TradeCaptureReportRequestAck", app, msg_type = "AQ",
-    slots = 87, def = TRADE_CAPTURE_REPORT_REQUEST_ACK, header = c::Header(0..27),
-    trailer = c::Trailer(84..87),
+    slots = 87, def = TRADE_CAPTURE_REPORT_REQUEST_ACK, header = c::Header(..27), trailer
+    = c::Trailer(84..),
 );
 impl<'a> TradeCaptureReportRequestAck<'a> {
     req!(trade_request_id, slot = 27, tag = 568, "TradeRequestID", STRING);
@@ -10475,8 +10472,8 @@ pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
 };
 message!(
     TradeCaptureReportAck, "TradeCaptureReportAck", app, msg_type = "AR", slots = 109,
-    def = TRADE_CAPTURE_REPORT_ACK, header = c::Header(0..27), trailer = c::Trailer(106
-    ..109),
+    def = TRADE_CAPTURE_REPORT_ACK, header = c::Header(..27), trailer = c::Trailer(106
+    ..),
 );
 impl<'a> TradeCaptureReportAck<'a> {
     req!(trade_report_id, slot = 27, tag = 571, "TradeReportID", STRING);
@@ -10710,7 +10707,7 @@ pub static ALLOCATION_REPORT: t::MessageDef = {
 };
 message!(
     AllocationReport, "AllocationReport", app, msg_type = "AS", slots = 161, def =
-    ALLOCATION_REPORT, header = c::Header(0..27), trailer = c::Trailer(158..161),
+    ALLOCATION_REPORT, header = c::Header(..27), trailer = c::Trailer(158..),
 );
 impl<'a> AllocationReport<'a> {
     req!(alloc_report_id, slot = 27, tag = 755, "AllocReportID", STRING);
@@ -11011,7 +11008,7 @@ pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
 };
 message!(
     AllocationReportAck, "AllocationReportAck", app, msg_type = "AT", slots = 47, def =
-    ALLOCATION_REPORT_ACK, header = c::Header(0..27), trailer = c::Trailer(44..47),
+    ALLOCATION_REPORT_ACK, header = c::Header(..27), trailer = c::Trailer(44..),
 );
 impl<'a> AllocationReportAck<'a> {
     req!(alloc_report_id, slot = 27, tag = 755, "AllocReportID", STRING);
@@ -11113,7 +11110,7 @@ pub static CONFIRMATION_ACK: t::MessageDef = {
 };
 message!(
     ConfirmationAck, "ConfirmationAck", app, msg_type = "AU", slots = 39, def =
-    CONFIRMATION_ACK, header = c::Header(0..27), trailer = c::Trailer(36..39),
+    CONFIRMATION_ACK, header = c::Header(..27), trailer = c::Trailer(36..),
 );
 impl<'a> ConfirmationAck<'a> {
     req!(confirm_id, slot = 27, tag = 664, "ConfirmID", STRING);
@@ -11191,8 +11188,8 @@ pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
 };
 message!(
     SettlementInstructionRequest, "SettlementInstructionRequest", app, msg_type = "AV",
-    slots = 45, def = SETTLEMENT_INSTRUCTION_REQUEST, header = c::Header(0..27), trailer
-    = c::Trailer(42..45),
+    slots = 45, def = SETTLEMENT_INSTRUCTION_REQUEST, header = c::Header(..27), trailer =
+    c::Trailer(42..),
 );
 impl<'a> SettlementInstructionRequest<'a> {
     req!(settl_inst_req_id, slot = 27, tag = 791, "SettlInstReqID", STRING);
@@ -11307,7 +11304,7 @@ pub static ASSIGNMENT_REPORT: t::MessageDef = {
 };
 message!(
     AssignmentReport, "AssignmentReport", app, msg_type = "AW", slots = 99, def =
-    ASSIGNMENT_REPORT, header = c::Header(0..27), trailer = c::Trailer(96..99),
+    ASSIGNMENT_REPORT, header = c::Header(..27), trailer = c::Trailer(96..),
 );
 impl<'a> AssignmentReport<'a> {
     req!(asgn_rpt_id, slot = 27, tag = 833, "AsgnRptID", STRING);
@@ -11487,7 +11484,7 @@ pub static COLLATERAL_REQUEST: t::MessageDef = {
 };
 message!(
     CollateralRequest, "CollateralRequest", app, msg_type = "AX", slots = 130, def =
-    COLLATERAL_REQUEST, header = c::Header(0..27), trailer = c::Trailer(127..130),
+    COLLATERAL_REQUEST, header = c::Header(..27), trailer = c::Trailer(127..),
 );
 impl<'a> CollateralRequest<'a> {
     req!(coll_req_id, slot = 27, tag = 894, "CollReqID", STRING);
@@ -11718,7 +11715,7 @@ pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
 };
 message!(
     CollateralAssignment, "CollateralAssignment", app, msg_type = "AY", slots = 138, def
-    = COLLATERAL_ASSIGNMENT, header = c::Header(0..27), trailer = c::Trailer(135..138),
+    = COLLATERAL_ASSIGNMENT, header = c::Header(..27), trailer = c::Trailer(135..),
 );
 impl<'a> CollateralAssignment<'a> {
     req!(coll_asgn_id, slot = 27, tag = 902, "CollAsgnID", STRING);
@@ -11967,7 +11964,7 @@ pub static COLLATERAL_RESPONSE: t::MessageDef = {
 };
 message!(
     CollateralResponse, "CollateralResponse", app, msg_type = "AZ", slots = 129, def =
-    COLLATERAL_RESPONSE, header = c::Header(0..27), trailer = c::Trailer(126..129),
+    COLLATERAL_RESPONSE, header = c::Header(..27), trailer = c::Trailer(126..),
 );
 impl<'a> CollateralResponse<'a> {
     req!(coll_resp_id, slot = 27, tag = 904, "CollRespID", STRING);
@@ -12202,7 +12199,7 @@ pub static COLLATERAL_REPORT: t::MessageDef = {
 };
 message!(
     CollateralReport, "CollateralReport", app, msg_type = "BA", slots = 136, def =
-    COLLATERAL_REPORT, header = c::Header(0..27), trailer = c::Trailer(133..136),
+    COLLATERAL_REPORT, header = c::Header(..27), trailer = c::Trailer(133..),
 );
 impl<'a> CollateralReport<'a> {
     req!(coll_rpt_id, slot = 27, tag = 908, "CollRptID", STRING);
@@ -12436,7 +12433,7 @@ pub static COLLATERAL_INQUIRY: t::MessageDef = {
 };
 message!(
     CollateralInquiry, "CollateralInquiry", app, msg_type = "BB", slots = 135, def =
-    COLLATERAL_INQUIRY, header = c::Header(0..27), trailer = c::Trailer(132..135),
+    COLLATERAL_INQUIRY, header = c::Header(..27), trailer = c::Trailer(132..),
 );
 impl<'a> CollateralInquiry<'a> {
     opt!(coll_inquiry_id, slot = 27, tag = 909, "CollInquiryID", STRING);
@@ -12644,7 +12641,7 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
 message!(
     NetworkCounterpartySystemStatusRequest, "NetworkCounterpartySystemStatusRequest",
     app, msg_type = "BC", slots = 33, def = NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST,
-    header = c::Header(0..27), trailer = c::Trailer(30..33),
+    header = c::Header(..27), trailer = c::Trailer(30..),
 );
 impl<'a> NetworkCounterpartySystemStatusRequest<'a> {
     req!(
@@ -12704,7 +12701,7 @@ pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
 message!(
     NetworkCounterpartySystemStatusResponse, "NetworkCounterpartySystemStatusResponse",
     app, msg_type = "BD", slots = 35, def = NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE,
-    header = c::Header(0..27), trailer = c::Trailer(32..35),
+    header = c::Header(..27), trailer = c::Trailer(32..),
 );
 impl<'a> NetworkCounterpartySystemStatusResponse<'a> {
     req!(
@@ -12768,7 +12765,7 @@ pub static USER_REQUEST: t::MessageDef = {
 };
 message!(
     UserRequest, "UserRequest", app, msg_type = "BE", slots = 37, def = USER_REQUEST,
-    header = c::Header(0..27), trailer = c::Trailer(34..37),
+    header = c::Header(..27), trailer = c::Trailer(34..),
 );
 impl<'a> UserRequest<'a> {
     req!(user_request_id, slot = 27, tag = 923, "UserRequestID", STRING);
@@ -12833,7 +12830,7 @@ pub static USER_RESPONSE: t::MessageDef = {
 };
 message!(
     UserResponse, "UserResponse", app, msg_type = "BF", slots = 34, def = USER_RESPONSE,
-    header = c::Header(0..27), trailer = c::Trailer(31..34),
+    header = c::Header(..27), trailer = c::Trailer(31..),
 );
 impl<'a> UserResponse<'a> {
     req!(user_request_id, slot = 27, tag = 923, "UserRequestID", STRING);
@@ -12913,7 +12910,7 @@ pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
 };
 message!(
     CollateralInquiryAck, "CollateralInquiryAck", app, msg_type = "BG", slots = 112, def
-    = COLLATERAL_INQUIRY_ACK, header = c::Header(0..27), trailer = c::Trailer(109..112),
+    = COLLATERAL_INQUIRY_ACK, header = c::Header(..27), trailer = c::Trailer(109..),
 );
 impl<'a> CollateralInquiryAck<'a> {
     req!(coll_inquiry_id, slot = 27, tag = 909, "CollInquiryID", STRING);
@@ -13077,7 +13074,7 @@ pub static CONFIRMATION_REQUEST: t::MessageDef = {
 };
 message!(
     ConfirmationRequest, "ConfirmationRequest", app, msg_type = "BH", slots = 43, def =
-    CONFIRMATION_REQUEST, header = c::Header(0..27), trailer = c::Trailer(40..43),
+    CONFIRMATION_REQUEST, header = c::Header(..27), trailer = c::Trailer(40..),
 );
 impl<'a> ConfirmationRequest<'a> {
     req!(confirm_req_id, slot = 27, tag = 859, "ConfirmReqID", STRING);
@@ -13163,7 +13160,7 @@ pub static ACME_RISK_LIMIT_UPDATE: t::MessageDef = {
 };
 message!(
     AcmeRiskLimitUpdate, "AcmeRiskLimitUpdate", app, msg_type = "U1", slots = 34, def =
-    ACME_RISK_LIMIT_UPDATE, header = c::Header(0..27), trailer = c::Trailer(31..34),
+    ACME_RISK_LIMIT_UPDATE, header = c::Header(..27), trailer = c::Trailer(31..),
 );
 impl<'a> AcmeRiskLimitUpdate<'a> {
     req!(acme_risk_limit_req_id, slot = 27, tag = 5008, "AcmeRiskLimitReqID", STRING);

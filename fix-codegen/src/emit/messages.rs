@@ -104,7 +104,7 @@ impl Cx<'_> {
                 };
                 message!(
                     #ty, #mname, #category, msg_type = #mt_str, slots = #n, def = #stat,
-                    header = c::Header(0..#h), trailer = c::Trailer(#be..#n),
+                    header = c::Header(..#h), trailer = c::Trailer(#be..),
                 );
                 #getters
             });

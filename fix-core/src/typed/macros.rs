@@ -190,7 +190,8 @@ macro_rules! __fix_entry {
 
 /// A message's read view (`Name<'a>`): its FIX name and category (`admin` or
 /// `app`), MsgType, its `slots` (header, body, trailer), its slot table `def` (a
-/// `MessageDef`), and the header's and trailer's view types with their slot ranges.
+/// `MessageDef`), and the header's and trailer's view types with their slots
+/// (the header's are the first, `..9`; the trailer's the last, `32..`).
 ///
 /// ```
 /// use fix_core::typed::{self as t, Level, MessageDef};
@@ -203,7 +204,7 @@ macro_rules! __fix_entry {
 /// t::block!(Trailer, doc = " The trailer.");
 /// t::message!(
 ///     Heartbeat, "Heartbeat", admin, msg_type = "0", slots = 3, def = HEARTBEAT,
-///     header = Header(0..1), trailer = Trailer(2..3),
+///     header = Header(..1), trailer = Trailer(2..),
 /// );
 /// impl<'a> Heartbeat<'a> {
 ///     t::opt!(test_req_id, slot = 1, tag = 112, "TestReqID", STRING);
@@ -220,8 +221,8 @@ macro_rules! __fix_entry {
 macro_rules! __fix_message {
     (
         $name:ident, $fix:literal, $cat:ident, msg_type = $mt:literal, slots = $n:literal,
-        def = $def:ident, header = $($h:ident)::+ (0..$hl:literal),
-        trailer = $($tr:ident)::+ ($t:literal..$te:literal) $(,)?
+        def = $def:ident, header = $($h:ident)::+ (..$hl:literal),
+        trailer = $($tr:ident)::+ ($t:literal..) $(,)?
     ) => {
         $crate::__fix_entry!(@view $name, $n, concat!(
             " `", $fix, "` (MsgType `", $mt, "`, ", stringify!($cat), "): a read view; getters are `O(1)`."
@@ -245,7 +246,7 @@ macro_rules! __fix_message {
             /// The standard trailer.
             #[inline]
             pub fn trailer(&self) -> $($tr)::+<'_, 'a> {
-                $($tr)::+(self.0.sub($t, $te - $t))
+                $($tr)::+(self.0.sub($t, $n - $t))
             }
         }
     };

@@ -32,8 +32,8 @@ pub static TYPE: t::MessageDef = {
     }
 };
 message!(
-    Type, "Type", app, msg_type = "U1", slots = 8, def = TYPE, header = c::Header(0..1),
-    trailer = c::Trailer(8..8),
+    Type, "Type", app, msg_type = "U1", slots = 8, def = TYPE, header = c::Header(..1),
+    trailer = c::Trailer(8..),
 );
 impl<'a> Type<'a> {
     req!(r#type, slot = 1, tag = 5000, "Type", CHAR, e::Type);
@@ -90,8 +90,8 @@ pub static EMPTY: t::MessageDef = {
     }
 };
 message!(
-    Empty, "Empty", admin, msg_type = "U2", slots = 1, def = EMPTY, header = c::Header(0
-    ..1), trailer = c::Trailer(1..1),
+    Empty, "Empty", admin, msg_type = "U2", slots = 1, def = EMPTY, header =
+    c::Header(..1), trailer = c::Trailer(1..),
 );
 /// Builds a `Empty`: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Clone, Copy, Debug, Default)]

@@ -31,7 +31,7 @@ pub static HEARTBEAT: t::MessageDef = {
 };
 message!(
     Heartbeat, "Heartbeat", admin, msg_type = "0", slots = 11, def = HEARTBEAT, header =
-    c::Header(0..9), trailer = c::Trailer(10..11),
+    c::Header(..9), trailer = c::Trailer(10..),
 );
 impl<'a> Heartbeat<'a> {
     opt!(test_req_id, slot = 9, tag = 112, "TestReqID", STRING);
@@ -71,8 +71,8 @@ pub static LOGON: t::MessageDef = {
     }
 };
 message!(
-    Logon, "Logon", admin, msg_type = "A", slots = 13, def = LOGON, header = c::Header(0
-    ..9), trailer = c::Trailer(12..13),
+    Logon, "Logon", admin, msg_type = "A", slots = 13, def = LOGON, header =
+    c::Header(..9), trailer = c::Trailer(12..),
 );
 impl<'a> Logon<'a> {
     req!(heart_bt_int, slot = 9, tag = 108, "HeartBtInt", INT);
@@ -127,7 +127,7 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
 };
 message!(
     NewOrderSingle, "NewOrderSingle", app, msg_type = "D", slots = 27, def =
-    NEW_ORDER_SINGLE, header = c::Header(0..9), trailer = c::Trailer(26..27),
+    NEW_ORDER_SINGLE, header = c::Header(..9), trailer = c::Trailer(26..),
 );
 impl<'a> NewOrderSingle<'a> {
     req!(cl_ord_id, slot = 9, tag = 11, "ClOrdID", STRING);
@@ -215,7 +215,7 @@ pub static EXECUTION_REPORT: t::MessageDef = {
 };
 message!(
     ExecutionReport, "ExecutionReport", app, msg_type = "8", slots = 33, def =
-    EXECUTION_REPORT, header = c::Header(0..9), trailer = c::Trailer(32..33),
+    EXECUTION_REPORT, header = c::Header(..9), trailer = c::Trailer(32..),
 );
 impl<'a> ExecutionReport<'a> {
     req!(order_id, slot = 9, tag = 37, "OrderID", STRING);
@@ -353,8 +353,8 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
 };
 message!(
     MarketDataIncrementalRefresh, "MarketDataIncrementalRefresh", app, msg_type = "X",
-    slots = 12, def = MARKET_DATA_INCREMENTAL_REFRESH, header = c::Header(0..9), trailer
-    = c::Trailer(11..12),
+    slots = 12, def = MARKET_DATA_INCREMENTAL_REFRESH, header = c::Header(..9), trailer =
+    c::Trailer(11..),
 );
 impl<'a> MarketDataIncrementalRefresh<'a> {
     opt!(md_req_id, slot = 9, tag = 262, "MDReqID", STRING);
