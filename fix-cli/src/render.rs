@@ -202,7 +202,17 @@ impl<'d> Tables<'d> {
 
     #[inline]
     fn info(&self, tag: u32) -> Option<&TagInfo<'d>> {
-        self.tags.get(*self.positions.get(tag as usize)? as usize)
+        match self.positions.get(tag as usize) {
+            Some(&position) => self.tags.get(position as usize),
+            None => self.info_past_table(tag),
+        }
+    }
+
+    /// [`info`](Self::info) of a tag past the dictionary's dense table (65536 and
+    /// up, which some venues use).
+    #[inline]
+    fn info_past_table(&self, tag: u32) -> Option<&TagInfo<'d>> {
+        self.tags.get(self.dict.field_position(tag)?)
     }
 
     /// The field's name, if the dictionary defines it.
@@ -875,6 +885,29 @@ pub(crate) fn push_u64(out: &mut Vec<u8>, n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Tags past the dictionary's dense table (65536 and up) still get their name,
+    /// enum meanings and group role.
+    #[test]
+    fn tags_past_the_dense_table_are_described() {
+        let dict = Dictionary::from_xml(
+            "v.xml",
+            r#"<fix type="FIX" major="4" minor="4"><fields>
+            <field number="54" name="Side" type="CHAR"/>
+            <field number="70000" name="VenueFlag" type="CHAR">
+              <value enum="Y" description="YES"/><value enum="N" description="NO"/>
+            </field></fields></fix>"#,
+        )
+        .unwrap();
+        let tables = Tables::new(&dict, Style::new(false));
+        let info = tables.info(70000).expect("described");
+        assert_eq!(
+            tables.find_enum(info, b"N").map(|e| &*e.description),
+            Some("NO")
+        );
+        assert!(tables.info(54).is_some() && tables.info(55).is_none());
+        assert!(tables.info(70001).is_none());
+    }
 
     #[test]
     fn json_escapes_and_latin1() {
