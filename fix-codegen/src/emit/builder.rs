@@ -116,10 +116,17 @@ impl Cx<'_> {
             writes.sort_by_key(|(k, _)| *k);
         }
         let writes = writes.into_iter().map(|(_, w)| w);
-        let d = doc(format!(
-            "Builds {}: `new` takes the required fields; set the others with struct update syntax (`..`).",
-            of.what
-        ));
+        let d = doc(if args.is_empty() {
+            format!(
+                "Builds {}: start from `Default` and set fields with struct update syntax (`..`).",
+                of.what
+            )
+        } else {
+            format!(
+                "Builds {}: `new` takes the required fields; set the others with struct update syntax (`..`).",
+                of.what
+            )
+        });
         let message = of.message.map(|(msg_type, view)| {
             let mt = bytes_lit(msg_type);
             let hb = qualify("HeaderBuilder", Module::Components, from);
@@ -127,9 +134,9 @@ impl Cx<'_> {
         });
         quote! {
             #d
-            #[derive(Clone, Copy, Debug, Default)]
+            #[derive(Copy, Debug, Default)]
             pub struct #bty<'b> { #(#decls,)* }
-            build!(#bty { #(#writes),* }, new(#(#args),*) #message);
+            t::build!(#bty { #(#writes),* }, new(#(#args),*) #message);
         }
     }
 

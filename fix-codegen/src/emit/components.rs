@@ -20,7 +20,7 @@ impl Cx<'_> {
         let (h, tr) = (format_ident!("Header"), format_ident!("Trailer"));
         let getters = self.view_impl(&h, ViewKind::Block, header, 0, from);
         items.push(quote! {
-            block!(Header, doc = " The standard header, in every message.");
+            t::block!(Header, doc = " The standard header, in every message.");
             #getters
         });
         if self.builders {
@@ -29,7 +29,7 @@ impl Cx<'_> {
         self.groups_in(header, from, &mut items);
         let getters = self.view_impl(&tr, ViewKind::Block, trailer, 0, from);
         items.push(quote! {
-            block!(Trailer, doc = " The standard trailer, in every message.");
+            t::block!(Trailer, doc = " The standard trailer, in every message.");
             #getters
         });
         self.groups_in(trailer, from, &mut items);
@@ -38,7 +38,7 @@ impl Cx<'_> {
             let fix = &c.name;
             let getters = self.view_impl(&ty, ViewKind::Block, &c.members, 0, from);
             items.push(quote! {
-                block!(#ty, component = #fix);
+                t::block!(#ty, component = #fix);
                 #getters
             });
             if self.builders {

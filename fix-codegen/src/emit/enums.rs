@@ -58,7 +58,7 @@ impl Cx<'_> {
                             /// A value the dictionary does not list.
                             Other(u8),
                         }
-                        char_enum!(#ty { #(#vars = #wire),* });
+                        t::char_enum!(#ty { #(#vars = #wire),* });
                     }
                 }
                 _ => {
@@ -72,7 +72,7 @@ impl Cx<'_> {
                             /// A value the dictionary does not list.
                             Other(&'a [u8]),
                         }
-                        bytes_enum!(#ty { #(#vars = #wire),* }, integer = #int);
+                        t::bytes_enum!(#ty { #(#vars = #wire),* }, integer = #int);
                     }
                 }
             });

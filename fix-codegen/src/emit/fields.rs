@@ -18,7 +18,7 @@ impl Cx<'_> {
                 let (konst, tag, fix) = (id(&info.konst), u32_lit(f.tag), &f.name);
                 let ty = format_ident!("{}", f.ty.as_str());
                 let e = self.getter_enum(f.tag).map(|e| quote!(, #e));
-                Some(quote!(tag!(#konst = #tag, #fix, #ty #e);))
+                Some(quote!(t::tag!(#konst = #tag, #fix, #ty #e);))
             })
             .collect()
     }

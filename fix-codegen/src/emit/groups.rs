@@ -37,7 +37,7 @@ impl Cx<'_> {
                 pub static #stat: t::Group = t::Group {
                     name: #gname, counter: #counter, delimiter: #delimiter, entry: #level,
                 };
-                entry!(#ty, slots = #n, group = #gname, tag = #counter);
+                t::entry!(#ty, slots = #n, group = #gname, tag = #counter);
                 #getters
             });
             if self.builders {

@@ -102,7 +102,7 @@ impl Cx<'_> {
                         view: #view_level,
                     }
                 };
-                message!(
+                t::message!(
                     #ty, #mname, #category, msg_type = #mt_str, slots = #n, def = #stat,
                     header = c::Header(..#h), trailer = c::Trailer(#be..),
                 );

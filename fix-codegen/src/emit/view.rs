@@ -62,7 +62,7 @@ impl Cx<'_> {
                     let mac = if *required { quote!(req) } else { quote!(opt) };
                     let (t, fix, ty) = (u32_lit(*tag), &f.name, format_ident!("{}", f.ty.as_str()));
                     let e = self.getter_enum(*tag).map(|e| quote!(, #e));
-                    out.push(quote!(#mac!(#getter, slot = #s, tag = #t, #fix, #ty #e);));
+                    out.push(quote!(t::#mac!(#getter, slot = #s, tag = #t, #fix, #ty #e);));
                 }
                 Member::Group(g) => {
                     slot += 1;
@@ -80,7 +80,7 @@ impl Cx<'_> {
                     let fix = self.dict.field(g.counter).map_or("?", |f| f.name.as_str());
                     let (t, n) = (u32_lit(g.counter), usize_lit(info.len));
                     out.push(quote! {
-                        #mac!(#getter, slot = #s, tag = #t, #fix, entry = #entry, slots = #n, table = #table);
+                        t::#mac!(#getter, slot = #s, tag = #t, #fix, entry = #entry, slots = #n, table = #table);
                     });
                 }
                 Member::Component {
@@ -103,7 +103,7 @@ impl Cx<'_> {
                         .map_or("?", |c| c.name.as_str());
                     let len = usize_lit(len);
                     let view = (kind == ViewKind::Block).then(|| quote!(, view = 'v));
-                    out.push(quote!(#mac!(#getter, slot = #s, slots = #len, #fix, #ty #view);));
+                    out.push(quote!(t::#mac!(#getter, slot = #s, slots = #len, #fix, #ty #view);));
                 }
             }
         }

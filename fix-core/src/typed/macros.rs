@@ -423,7 +423,7 @@ macro_rules! __fix_req_comp {
 /// use fix_core::typed::{self as t, Build};
 /// use fix_core::value::FixStr;
 ///
-/// #[derive(Clone, Copy, Debug, Default)]
+/// #[derive(Copy, Debug, Default)]
 /// pub struct PartyBuilder<'b> {
 ///     pub party_id: Option<FixStr<'b>>,
 ///     pub party_role: Option<i64>,
@@ -443,6 +443,15 @@ macro_rules! __fix_build {
         $name:ident { $($f:ident($($how:tt)*)),* $(,)? }, new $new:tt
         $(, msg_type = $mt:literal, header = $($hb:ident)::+, view = $view:ident)? $(,)?
     ) => {
+        // Written out rather than derived: a derived `Clone` of a `Copy` struct
+        // still checks every field's type, compile time a large dictionary's
+        // builders pay for nothing.
+        impl ::core::clone::Clone for $name<'_> {
+            #[inline]
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
         impl<'b> $name<'b> {
             $crate::__fix_build!(@new fn new -> Self, Self, $new);
         }
