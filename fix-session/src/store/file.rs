@@ -455,17 +455,17 @@ impl MessageStore for FileStore {
             ..
         } = self;
         visit_chunk(state.range(from, to), limit, |entry| {
-            let total = (FRAME + 9) as usize + entry.len as usize;
-            if read_buf.len() < total {
-                read_buf.resize(total, 0);
-            }
-            let buf = &mut read_buf[..total];
+            let total = FRAME + 9 + u64::from(entry.len);
+            // Read into the buffer's spare capacity: no zeroing of a long message
+            // before it is overwritten.
+            read_buf.clear();
+            read_buf.reserve(total as usize);
             log.seek(SeekFrom::Start(entry.offset))
-                .and_then(|_| log.read_exact(buf))
+                .and_then(|_| (&mut *log).take(total).read_to_end(read_buf))
                 .map_err(|e| io_error(IoOperation::Read, log_path, e))?;
             // The record was checked when it was written or replayed; checking it
             // again catches what the disk did to it since, instead of resending it.
-            let body = verify_message(buf, entry).ok_or_else(|| StoreError::Corrupt {
+            let body = verify_message(read_buf, entry).ok_or_else(|| StoreError::Corrupt {
                 path: log_path.clone(),
                 offset: entry.offset,
                 reason: "stored message changed on disk since it was written",
@@ -506,14 +506,15 @@ impl MessageStore for FileStore {
     }
 }
 
-/// The message of a Message record read back whole into `buf`, if the record is the
-/// one `entry` indexes and its CRC still matches.
+/// The message of a Message record read back into `buf`, if the record is whole, is
+/// the one `entry` indexes, and its CRC still matches.
 fn verify_message<'b>(buf: &'b [u8], entry: &Entry) -> Option<&'b [u8]> {
     let (framed, crc) = buf.split_last_chunk::<4>()?;
     let (head, body) = framed.split_first_chunk::<13>()?;
     let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
     let seq = u64::from_le_bytes(*head[5..].first_chunk::<8>()?);
     let intact = len == 9 + entry.len
+        && body.len() == entry.len as usize
         && head[4] == record::MESSAGE
         && seq == entry.seq
         && crc32fast::hash(framed) == u32::from_le_bytes(*crc);
