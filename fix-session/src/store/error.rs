@@ -222,3 +222,97 @@ impl fmt::Display for IoOperation {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn every_error_reads_as_written_here() {
+        let path = PathBuf::from("/var/fix/FIX.4.4-A-B.log");
+        let cases = [
+            (
+                StoreError::Io {
+                    op: IoOperation::Sync,
+                    path: path.clone(),
+                    source: io::Error::from(io::ErrorKind::StorageFull),
+                },
+                "cannot sync /var/fix/FIX.4.4-A-B.log: no storage space",
+            ),
+            (
+                StoreError::Corrupt {
+                    path: path.clone(),
+                    offset: 4711,
+                    reason: "checksum mismatch",
+                },
+                "corrupt store log /var/fix/FIX.4.4-A-B.log: record at byte offset 4711: \
+                 checksum mismatch",
+            ),
+            (
+                StoreError::Locked {
+                    dir: PathBuf::from("/var/fix"),
+                    lock_file: PathBuf::from("/var/fix/FIX.4.4-A-B.lock"),
+                },
+                "store directory /var/fix is in use: /var/fix/FIX.4.4-A-B.lock is locked by \
+                 another store (another process, or another store of this one)",
+            ),
+            (
+                StoreError::Poisoned { path: path.clone() },
+                "store log /var/fix/FIX.4.4-A-B.log takes no more records: an earlier sync \
+                 failed, so what the disk holds is unknown; reset the store or reopen it",
+            ),
+            (
+                StoreError::OutOfSequence {
+                    direction: Direction::Incoming,
+                    expected: 12,
+                    got: 14,
+                },
+                "incoming message 14 is out of sequence: the next incoming sequence number is 12",
+            ),
+            (
+                StoreError::MessageTooLarge {
+                    len: 70_000_000,
+                    max: 67_108_864,
+                },
+                "message of 70000000 bytes is larger than a store takes (67108864 bytes)",
+            ),
+            (
+                StoreError::SeqNumExhausted,
+                "sequence number 18446744073709551615 is the largest: no number can follow it",
+            ),
+            (
+                StoreError::InvalidSeqNum { seq: 0 },
+                "sequence number 0 is invalid: FIX numbers start at 1",
+            ),
+            (
+                StoreError::InvalidSessionId {
+                    id: "a\"b".into(),
+                    reason: "it is empty",
+                },
+                "session id \"a\\\"b\" names no store file: it is empty",
+            ),
+        ];
+        for (err, text) in cases {
+            assert_eq!(err.to_string(), text);
+            // Only an I/O error has a cause beneath it.
+            assert_eq!(err.source().is_some(), matches!(err, StoreError::Io { .. }));
+        }
+        let ops = [
+            (IoOperation::CreateDir, "create directory"),
+            (IoOperation::Open, "open"),
+            (IoOperation::Read, "read"),
+            (IoOperation::Write, "write"),
+            (IoOperation::Sync, "sync"),
+            (IoOperation::SyncDir, "sync directory"),
+            (IoOperation::Truncate, "truncate"),
+            (IoOperation::Rename, "rename"),
+            (IoOperation::Remove, "remove"),
+            (IoOperation::Lock, "lock"),
+        ];
+        for (op, text) in ops {
+            assert_eq!(op.to_string(), text);
+        }
+        assert_eq!(Direction::Outgoing.to_string(), "outgoing");
+    }
+}
