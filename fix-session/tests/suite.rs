@@ -150,6 +150,9 @@ fn setting_numbers_jumps_and_drops_what_is_above(store: &mut dyn MessageStore) {
     store.set_next_target_seq(5).unwrap();
     assert_eq!(store.next_target_seq(), 5);
     assert_eq!(store.next_sender_seq(), 4);
+    // Setting one number leaves the other (also across a reopen of the file store).
+    store.set_next_sender_seq(6).unwrap();
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (6, 5));
 }
 
 fn numbers_of_zero_are_refused(store: &mut dyn MessageStore) {
