@@ -77,14 +77,16 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
     let file_len = file.metadata().map_err(io_err)?.len();
     let mut reader = BufReader::with_capacity(64 * 1024, file);
     reader.seek(SeekFrom::Start(0)).map_err(io_err)?;
-    let mut magic = [0u8; 8];
     // A log is created whole (written, synced, then renamed into place), so a short
     // or wrong header is damage, never a torn write.
-    if file_len < MAGIC.len() as u64 || reader.read_exact(&mut magic).is_err() || magic != MAGIC {
-        return Err(corrupt(
-            0,
-            "not a fix-session store log (no FIXSLOG1 header)",
-        ));
+    let no_header = || corrupt(0, "not a fix-session store log (no FIXSLOG1 header)");
+    if file_len < MAGIC.len() as u64 {
+        return Err(no_header());
+    }
+    let mut magic = [0u8; 8];
+    reader.read_exact(&mut magic).map_err(io_err)?;
+    if magic != MAGIC {
+        return Err(no_header());
     }
     let mut pos = MAGIC.len() as u64;
     let mut state: Option<State> = None;
