@@ -13,7 +13,9 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{TempDir, message, read_all};
-use fix_session::{ChunkLimit, FileOptions, FileStore, MessageStore, StoreError, SyncPolicy};
+use fix_session::{
+    ChunkLimit, FileOptions, FileStore, IoOperation, MessageStore, StoreError, SyncPolicy,
+};
 
 const ID: &str = "FIX.4.4-CRASH-TEST";
 const ROLE: &str = "FIX_SESSION_CRASH_ROLE";
@@ -26,6 +28,9 @@ fn child() {
     let Ok(role) = std::env::var(ROLE) else {
         return;
     };
+    if role == "full-disk" {
+        return full_disk_child();
+    }
     assert_eq!(role, "writer");
     let dir = std::env::var(DIR).unwrap();
     let run: u64 = std::env::var(RUN).unwrap().parse().unwrap();
@@ -175,4 +180,109 @@ fn the_lock_holds_across_processes_and_dies_with_its_holder() {
     // SIGKILL ran no destructor; the system released the lock with the process.
     let store = FileStore::open(dir.path(), ID).unwrap();
     assert!(store.next_sender_seq() >= 1);
+}
+
+/// The child's side of the full-disk test: run with a file size limit, it fills the
+/// log until a write fails.
+fn full_disk_child() {
+    let dir = std::env::var(DIR).unwrap();
+    let mut store = FileStore::open(&dir, ID).unwrap();
+    let mut seq = 1;
+    let err = loop {
+        match store.store(seq, &message(seq, 0)) {
+            Ok(()) => seq += 1,
+            Err(e) => break e,
+        }
+    };
+    assert!(
+        matches!(
+            err,
+            StoreError::Io {
+                op: IoOperation::Write,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(seq > 10, "the limit allowed only {seq} messages");
+    // Nothing changed: the number was not taken, the partial record was cut off.
+    assert_eq!(store.next_sender_seq(), seq);
+    let err = store.store(seq, &message(seq, 0)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            StoreError::Io {
+                op: IoOperation::Write,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // Smaller records may still fit: advance the target number until one does not.
+    let err = loop {
+        let received = store.next_target_seq();
+        if let Err(e) = store.advance_target_seq(received) {
+            assert_eq!(store.next_target_seq(), received);
+            break e;
+        }
+    };
+    assert!(
+        matches!(
+            err,
+            StoreError::Io {
+                op: IoOperation::Write,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let target = store.next_target_seq();
+    // What was stored is still read back.
+    let all = read_all(&mut store, 1, u64::MAX, ChunkLimit::default());
+    assert_eq!(all.len() as u64, seq - 1);
+    drop(store);
+    let mut store = FileStore::open(&dir, ID).unwrap();
+    assert_eq!(
+        store.torn_tail(),
+        None,
+        "a failed write left part of a record"
+    );
+    assert_eq!(
+        (store.next_sender_seq(), store.next_target_seq()),
+        (seq, target)
+    );
+    // A reset writes a small new log, which fits: the store works again.
+    store.reset(std::time::SystemTime::now()).unwrap();
+    store.store(1, b"after the reset").unwrap();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "full at {seq}").unwrap();
+}
+
+#[test]
+fn a_full_disk_fails_the_write_and_leaves_the_store_sound() {
+    if std::env::var(ROLE).is_ok() {
+        return;
+    }
+    let dir = TempDir::new("crash-full");
+    // The shell ignores SIGXFSZ (ignored signals stay ignored across exec) and limits
+    // the size of files the child writes to 64 blocks of 512 bytes: past it, a write
+    // fails with EFBIG, as on a full disk.
+    let output = Command::new("sh")
+        .args(["-c", "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\""])
+        .arg(std::env::current_exe().unwrap())
+        .args(["--exact", "child", "--nocapture", "--test-threads=1", "-q"])
+        .env(ROLE, "full-disk")
+        .env(DIR, dir.path())
+        .stderr(Stdio::inherit())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("full at "), "{stdout}");
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!(store.torn_tail(), None);
+    assert_eq!(
+        read_all(&mut store, 1, u64::MAX, ChunkLimit::default()),
+        [(1, b"after the reset".to_vec())]
+    );
 }
