@@ -1,0 +1,33 @@
+//! The FIX session layer. For now it holds the message stores a session keeps its
+//! sequence numbers and sent messages in ([`store`]).
+//!
+//! A [`MessageStore`] holds the next sender and target sequence numbers, the outgoing
+//! messages by sequence number (for resend requests, read back in bounded chunks),
+//! and the session's creation time. [`MemoryStore`] keeps them in memory without
+//! allocating in its steady state; [`FileStore`] keeps them in an append-only,
+//! checksummed log, durable before `store` returns by default.
+//!
+//! ```
+//! use fix_session::{ChunkLimit, MemoryStore, MessageStore};
+//!
+//! let mut store = MemoryStore::with_capacity(1024, 256 * 1024);
+//! let seq = store.next_sender_seq();
+//! store.store(seq, b"8=FIX.4.4\x019=5\x0135=0\x0110=163\x01")?; // then send it
+//! assert_eq!(store.next_sender_seq(), seq + 1);
+//!
+//! let mut resent = Vec::new();
+//! let chunk = store.read_stored(1, u64::MAX, ChunkLimit::default(), &mut |seq, msg| {
+//!     resent.push((seq, msg.len()));
+//! })?;
+//! assert_eq!((resent, chunk.resume_at), (vec![(1, 26)], None));
+//! # Ok::<(), fix_session::StoreError>(())
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod store;
+
+pub use store::{
+    Chunk, ChunkLimit, Direction, FileOptions, FileStore, IoOperation, MAX_MESSAGE_LEN,
+    MemoryStore, MessageStore, StoreError, SyncPolicy, TornTail,
+};

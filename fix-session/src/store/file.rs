@@ -1,0 +1,631 @@
+//! The file store: one append-only, checksummed log per session.
+//!
+//! Everything the store knows is a record of the log, appended in one write: a
+//! stored message (its number and bytes, which also takes the next sender number),
+//! a target advance, a sequence set, and the reset every log starts with. Opening
+//! replays the log, so the sequence numbers come from the same records as the
+//! messages and no file is ever rewritten in place. Memory holds the index (number,
+//! offset and length of each stored message); message bytes are read back from the
+//! file for a resend. The format and the crash rules are in ARCHITECTURE.md.
+
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::record::{self, FRAME};
+use super::recover::{Recovered, recover};
+use super::{
+    Chunk, ChunkLimit, Entry, IoOperation, MessageStore, State, StoreError, check_seq, lock,
+    visit_chunk,
+};
+
+/// When the file store makes its records durable (fdatasync of the log).
+///
+/// A process crash loses nothing under any policy: a record is in the kernel's page
+/// cache once the call that wrote it returns. What the policies differ in is a
+/// power loss or a kernel crash, which loses the records not yet synced. A lost
+/// outgoing record means its sequence number is handed out again after the restart,
+/// with other contents than the counterparty already received (a lost target
+/// advance only makes the session ask for messages it had, as a resend).
+///
+/// ```
+/// use fix_session::{FileOptions, SyncPolicy};
+/// use std::time::Duration;
+/// let options = FileOptions::new().sync(SyncPolicy::Interval(Duration::from_millis(50)));
+/// assert_eq!(options.sync_policy(), SyncPolicy::Interval(Duration::from_millis(50)));
+/// assert_eq!(FileOptions::default().sync_policy(), SyncPolicy::EveryRecord);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SyncPolicy {
+    /// Every record is synced before the call that wrote it returns: a message is
+    /// durable before the session hands it out. Risks nothing the disk does not (a
+    /// disk that acknowledges flushes it has not made); costs one fdatasync per
+    /// record, from tens of microseconds on NVMe to milliseconds on other disks.
+    EveryRecord,
+    /// A write syncs the log when this much time has passed since the last sync (the
+    /// clock is read on every write). Risks, on a power loss, the records of the last
+    /// interval, and everything since the last sync when no write came after it: the
+    /// session calls [`MessageStore::sync`] on its timer to bound that. Costs at most
+    /// one fdatasync per interval.
+    Interval(Duration),
+    /// The store never syncs records on its own; the operating system writes them
+    /// back when it likes (on Linux, dirty pages are usually older than 30 s before
+    /// they are written). Risks, on a power loss, everything since the last explicit
+    /// [`MessageStore::sync`]. Costs nothing.
+    Os,
+}
+
+/// How a [`FileStore`] is opened.
+///
+/// ```
+/// use fix_session::{FileOptions, SyncPolicy};
+/// let options = FileOptions::new().sync(SyncPolicy::Os);
+/// assert_eq!(options.sync_policy(), SyncPolicy::Os);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FileOptions {
+    sync: SyncPolicy,
+}
+
+impl FileOptions {
+    /// The defaults: [`SyncPolicy::EveryRecord`].
+    ///
+    /// ```
+    /// use fix_session::{FileOptions, SyncPolicy};
+    /// assert_eq!(FileOptions::new().sync_policy(), SyncPolicy::EveryRecord);
+    /// ```
+    pub const fn new() -> Self {
+        FileOptions {
+            sync: SyncPolicy::EveryRecord,
+        }
+    }
+
+    /// When records are made durable.
+    ///
+    /// ```
+    /// use fix_session::{FileOptions, SyncPolicy};
+    /// use std::time::Duration;
+    /// let options = FileOptions::new().sync(SyncPolicy::Interval(Duration::from_millis(10)));
+    /// # let _ = options;
+    /// ```
+    pub const fn sync(self, policy: SyncPolicy) -> Self {
+        FileOptions { sync: policy }
+    }
+
+    /// The sync policy set.
+    ///
+    /// ```
+    /// use fix_session::{FileOptions, SyncPolicy};
+    /// assert_eq!(FileOptions::new().sync(SyncPolicy::Os).sync_policy(), SyncPolicy::Os);
+    /// ```
+    pub const fn sync_policy(&self) -> SyncPolicy {
+        self.sync
+    }
+}
+
+/// The same as [`FileOptions::new`].
+///
+/// ```
+/// assert_eq!(fix_session::FileOptions::default(), fix_session::FileOptions::new());
+/// ```
+impl Default for FileOptions {
+    fn default() -> Self {
+        FileOptions::new()
+    }
+}
+
+/// The torn end of an interrupted write, dropped when the store was opened: the log
+/// was cut to `offset`, the end of its last good record.
+///
+/// ```
+/// let tail = fix_session::TornTail { offset: 4096, len: 17 };
+/// assert_eq!(tail.offset + tail.len, 4113); // the file's length before the cut
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TornTail {
+    /// Where the dropped bytes started.
+    pub offset: u64,
+    /// How many bytes were dropped.
+    pub len: u64,
+}
+
+/// A [`MessageStore`] in an append-only log file, the durable store.
+///
+/// [`open`](Self::open) takes a directory and a session id (such as
+/// `FIX.4.4-SENDER-TARGET`, with a qualifier if the session has one) and keeps two
+/// files there: `<id>.log`, the log, and `<id>.lock`, held locked while the store is
+/// open so that a second store of the same session fails with
+/// [`StoreError::Locked`]. Characters of the id other than ASCII letters, digits,
+/// `-` and `.` (and a leading `.`) are written `_XX`, the byte in hex, so that
+/// different ids name different files.
+///
+/// A [`reset`](MessageStore::reset) writes a new log beside the old one, syncs it and
+/// renames it into place, so the log does not grow across resets and a crash leaves
+/// one or the other, whole.
+///
+/// Dropping the store does not sync it: call [`sync`](MessageStore::sync) first under
+/// [`SyncPolicy::Interval`] or [`SyncPolicy::Os`].
+///
+/// ```
+/// use fix_session::{FileStore, MessageStore};
+/// # let dir = std::env::temp_dir().join(format!("fix-session-doc-filestore-{}", std::process::id()));
+/// # let _ = std::fs::remove_dir_all(&dir);
+/// let mut store = FileStore::open(&dir, "FIX.4.4-CLIENT-VENUE")?;
+/// store.store(1, b"8=FIX.4.4\x01...")?; // durable when this returns
+/// store.advance_target_seq(1)?;
+/// drop(store);
+///
+/// let store = FileStore::open(&dir, "FIX.4.4-CLIENT-VENUE")?;
+/// assert_eq!((store.next_sender_seq(), store.next_target_seq()), (2, 2));
+/// # drop(store);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), fix_session::StoreError>(())
+/// ```
+pub struct FileStore {
+    dir: PathBuf,
+    log_path: PathBuf,
+    tmp_path: PathBuf,
+    /// Held for its lock, released when the store is dropped.
+    _lock: File,
+    log: File,
+    state: State,
+    /// The end of the last good record, where the next one is written.
+    end: u64,
+    options: FileOptions,
+    /// The record being written, reused so that a steady state allocates nothing.
+    record: Vec<u8>,
+    /// A record read back for a resend, reused likewise.
+    read_buf: Vec<u8>,
+    unsynced: bool,
+    last_sync: Instant,
+    /// A failed write may have left bytes past `end`, not yet cut off.
+    tail_dirty: bool,
+    /// A sync failed: the store takes no more records until a reset.
+    poisoned: bool,
+    torn: Option<TornTail>,
+}
+
+impl FileStore {
+    /// Opens the store of `session_id` in `dir` with the default options
+    /// ([`SyncPolicy::EveryRecord`]), creating the directory and an empty store
+    /// (created now) if there is none.
+    ///
+    /// ```
+    /// use fix_session::{FileStore, MessageStore};
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-open-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// let store = FileStore::open(&dir, "FIX.4.4-SENDER-TARGET")?;
+    /// assert_eq!(store.log_path(), dir.join("FIX.4.4-SENDER-TARGET.log"));
+    /// # drop(store);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    pub fn open(dir: impl AsRef<Path>, session_id: &str) -> Result<FileStore, StoreError> {
+        FileStore::open_with(dir, session_id, FileOptions::new())
+    }
+
+    /// Opens the store of `session_id` in `dir` with `options`.
+    ///
+    /// The log is replayed: a torn last record is dropped and the file cut to the
+    /// last good record ([`torn_tail`](Self::torn_tail) says so); a damaged record
+    /// followed by valid ones is [`StoreError::Corrupt`], with the file and the
+    /// record's offset.
+    ///
+    /// ```
+    /// use fix_session::{FileOptions, FileStore, MessageStore, SyncPolicy};
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-open-with-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// let options = FileOptions::new().sync(SyncPolicy::Os);
+    /// let mut store = FileStore::open_with(&dir, "FIX.4.4-SENDER-TARGET-Q1", options)?;
+    /// store.store(1, b"...")?;
+    /// store.sync()?; // durable now
+    /// # drop(store);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    pub fn open_with(
+        dir: impl AsRef<Path>,
+        session_id: &str,
+        options: FileOptions,
+    ) -> Result<FileStore, StoreError> {
+        let dir = dir.as_ref();
+        let stem = file_stem(session_id)?;
+        ensure_dir(dir)?;
+        let lock = lock::acquire(dir, &dir.join(format!("{stem}.lock")))?;
+        let log_path = dir.join(format!("{stem}.log"));
+        let tmp_path = dir.join(format!("{stem}.log.tmp"));
+        // A new log that never made it into place (a crash while creating or
+        // resetting): the old log, or none, is the store.
+        match fs::remove_file(&tmp_path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                return Err(io_error(IoOperation::Remove, &tmp_path, e));
+            }
+            _ => {}
+        }
+        let mut record = Vec::new();
+        let (log, recovered) = match OpenOptions::new().read(true).write(true).open(&log_path) {
+            Ok(log) => {
+                let recovered = recover(&log, &log_path)?;
+                if recovered.torn.is_some() {
+                    log.set_len(recovered.end)
+                        .map_err(|e| io_error(IoOperation::Truncate, &log_path, e))?;
+                    log.sync_data()
+                        .map_err(|e| io_error(IoOperation::Sync, &log_path, e))?;
+                }
+                (log, recovered)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                let created = SystemTime::now();
+                record::new_log(&mut record, created);
+                let log = write_new_log(&tmp_path, &record)?;
+                rename_into_place(&tmp_path, &log_path)?;
+                lock::sync_dir(dir)?;
+                let recovered = Recovered {
+                    state: State::new(created, 0),
+                    end: record.len() as u64,
+                    torn: None,
+                };
+                (log, recovered)
+            }
+            Err(e) => return Err(io_error(IoOperation::Open, &log_path, e)),
+        };
+        Ok(FileStore {
+            dir: dir.to_path_buf(),
+            log_path,
+            tmp_path,
+            _lock: lock,
+            log,
+            state: recovered.state,
+            end: recovered.end,
+            options,
+            record,
+            read_buf: Vec::new(),
+            unsynced: false,
+            last_sync: Instant::now(),
+            tail_dirty: false,
+            poisoned: false,
+            torn: recovered.torn,
+        })
+    }
+
+    /// The log file.
+    ///
+    /// ```
+    /// use fix_session::FileStore;
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-path-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// let store = FileStore::open(&dir, "FIX.4.4-A/B-C")?;
+    /// assert_eq!(store.log_path(), dir.join("FIX.4.4-A_2FB-C.log"));
+    /// # drop(store);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    pub fn log_path(&self) -> &Path {
+        &self.log_path
+    }
+
+    /// The torn end dropped when the store was opened, if there was one (for the
+    /// engine to log: the records in it were never confirmed to anyone under
+    /// [`SyncPolicy::EveryRecord`]).
+    ///
+    /// ```
+    /// use fix_session::FileStore;
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-torn-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// assert_eq!(FileStore::open(&dir, "FIX.4.4-A-B")?.torn_tail(), None);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    pub fn torn_tail(&self) -> Option<TornTail> {
+        self.torn
+    }
+
+    /// Writes `self.record` at the end of the log; returns where it starts.
+    fn write_record(&mut self) -> Result<u64, StoreError> {
+        if self.poisoned {
+            return Err(StoreError::Poisoned {
+                path: self.log_path.clone(),
+            });
+        }
+        if self.tail_dirty {
+            self.log
+                .set_len(self.end)
+                .map_err(|e| io_error(IoOperation::Truncate, &self.log_path, e))?;
+            self.tail_dirty = false;
+        }
+        // Written at an explicit offset: reads for resends move the file position.
+        let written = self
+            .log
+            .seek(SeekFrom::Start(self.end))
+            .and_then(|_| self.log.write_all(&self.record));
+        if let Err(e) = written {
+            // A failed write (a full disk) may have left part of the record: cut it
+            // off, so that the next record follows the last good one and the log has
+            // no damage in its middle. If the cut fails too, it is retried before the
+            // next write.
+            self.tail_dirty = self.log.set_len(self.end).is_err();
+            return Err(io_error(IoOperation::Write, &self.log_path, e));
+        }
+        let offset = self.end;
+        self.end += self.record.len() as u64;
+        self.unsynced = true;
+        Ok(offset)
+    }
+
+    /// Syncs as the policy says, after a record was written.
+    fn after_write(&mut self) -> Result<(), StoreError> {
+        match self.options.sync {
+            SyncPolicy::EveryRecord => self.sync_log(),
+            SyncPolicy::Interval(every) if self.last_sync.elapsed() >= every => self.sync_log(),
+            SyncPolicy::Interval(_) | SyncPolicy::Os => Ok(()),
+        }
+    }
+
+    fn sync_log(&mut self) -> Result<(), StoreError> {
+        if !self.unsynced {
+            return Ok(());
+        }
+        if let Err(e) = self.log.sync_data() {
+            // After a failed fsync the kernel may have dropped the dirty pages and
+            // marked them clean, so a retry can succeed without writing them: the
+            // only safe answer is to stop taking records.
+            self.poisoned = true;
+            return Err(io_error(IoOperation::Sync, &self.log_path, e));
+        }
+        self.unsynced = false;
+        self.last_sync = Instant::now();
+        Ok(())
+    }
+}
+
+impl fmt::Debug for FileStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FileStore")
+            .field("log_path", &self.log_path)
+            .field("next_sender", &self.state.next_sender)
+            .field("next_target", &self.state.next_target)
+            .field("messages", &self.state.index.len())
+            .field("end", &self.end)
+            .field("options", &self.options)
+            .field("poisoned", &self.poisoned)
+            .finish_non_exhaustive()
+    }
+}
+
+impl MessageStore for FileStore {
+    fn next_sender_seq(&self) -> u64 {
+        self.state.next_sender
+    }
+
+    fn next_target_seq(&self) -> u64 {
+        self.state.next_target
+    }
+
+    fn set_next_sender_seq(&mut self, seq: u64) -> Result<(), StoreError> {
+        check_seq(seq)?;
+        record::seq_set(&mut self.record, seq, self.state.next_target);
+        self.write_record()?;
+        self.state.set_sender(seq);
+        self.after_write()
+    }
+
+    fn set_next_target_seq(&mut self, seq: u64) -> Result<(), StoreError> {
+        check_seq(seq)?;
+        record::seq_set(&mut self.record, self.state.next_sender, seq);
+        self.write_record()?;
+        self.state.next_target = seq;
+        self.after_write()
+    }
+
+    fn store(&mut self, seq: u64, message: &[u8]) -> Result<(), StoreError> {
+        self.state.check_store(seq, message.len())?;
+        record::message(&mut self.record, seq, message);
+        let offset = self.write_record()?;
+        self.state.stored(Entry {
+            seq,
+            offset,
+            // `check_store` bounds the length by MAX_MESSAGE_LEN, well within u32.
+            len: message.len() as u32,
+        });
+        self.after_write()
+    }
+
+    fn advance_target_seq(&mut self, received: u64) -> Result<(), StoreError> {
+        self.state.check_advance(received)?;
+        record::target_advanced(&mut self.record, received + 1);
+        self.write_record()?;
+        self.state.next_target = received + 1;
+        self.after_write()
+    }
+
+    fn read_stored(
+        &mut self,
+        from: u64,
+        to: u64,
+        limit: ChunkLimit,
+        visit: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<Chunk, StoreError> {
+        let FileStore {
+            state,
+            log,
+            read_buf,
+            log_path,
+            ..
+        } = self;
+        visit_chunk(state.range(from, to), limit, |entry| {
+            let total = FRAME + 9 + u64::from(entry.len);
+            // Read into the buffer's spare capacity: no zeroing of a long message
+            // before it is overwritten.
+            read_buf.clear();
+            read_buf.reserve(total as usize);
+            log.seek(SeekFrom::Start(entry.offset))
+                .and_then(|_| (&mut *log).take(total).read_to_end(read_buf))
+                .map_err(|e| io_error(IoOperation::Read, log_path, e))?;
+            // The record was checked when it was written or replayed; checking it
+            // again catches what the disk did to it since, instead of resending it.
+            let body = verify_message(read_buf, entry).ok_or_else(|| StoreError::Corrupt {
+                path: log_path.clone(),
+                offset: entry.offset,
+                reason: "stored message changed on disk since it was written",
+            })?;
+            visit(entry.seq, body);
+            Ok(())
+        })
+    }
+
+    fn reset(&mut self, now: SystemTime) -> Result<(), StoreError> {
+        record::new_log(&mut self.record, now);
+        let log = write_new_log(&self.tmp_path, &self.record)?;
+        rename_into_place(&self.tmp_path, &self.log_path)?;
+        // The new log is in place: it is the store's from here on, whatever happens.
+        self.log = log;
+        self.end = self.record.len() as u64;
+        self.state.reset(now);
+        self.unsynced = false;
+        self.last_sync = Instant::now();
+        self.tail_dirty = false;
+        // The new log was synced before the rename: an earlier failed sync no longer
+        // matters, unless the rename itself does not stay.
+        self.poisoned = false;
+        lock::sync_dir(&self.dir).inspect_err(|_| self.poisoned = true)
+    }
+
+    fn creation_time(&self) -> SystemTime {
+        self.state.created
+    }
+
+    fn sync(&mut self) -> Result<(), StoreError> {
+        if self.poisoned {
+            return Err(StoreError::Poisoned {
+                path: self.log_path.clone(),
+            });
+        }
+        self.sync_log()
+    }
+}
+
+/// The message of a Message record read back into `buf`, if the record is whole, is
+/// the one `entry` indexes, and its CRC still matches.
+fn verify_message<'b>(buf: &'b [u8], entry: &Entry) -> Option<&'b [u8]> {
+    let (framed, crc) = buf.split_last_chunk::<4>()?;
+    let (head, body) = framed.split_first_chunk::<13>()?;
+    let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+    let seq = u64::from_le_bytes(*head[5..].first_chunk::<8>()?);
+    let intact = len == 9 + entry.len
+        && body.len() == entry.len as usize
+        && head[4] == record::MESSAGE
+        && seq == entry.seq
+        && crc32fast::hash(framed) == u32::from_le_bytes(*crc);
+    intact.then_some(body)
+}
+
+/// Writes a new log's `contents` to `tmp` and syncs it; removes `tmp` on failure.
+fn write_new_log(tmp: &Path, contents: &[u8]) -> Result<File, StoreError> {
+    let write = || -> Result<File, StoreError> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(tmp)
+            .map_err(|e| io_error(IoOperation::Open, tmp, e))?;
+        file.write_all(contents)
+            .map_err(|e| io_error(IoOperation::Write, tmp, e))?;
+        // Synced whole before it is renamed into place: the log in place is never a
+        // partly written new one.
+        file.sync_all()
+            .map_err(|e| io_error(IoOperation::Sync, tmp, e))?;
+        Ok(file)
+    };
+    write().inspect_err(|_| {
+        let _ = fs::remove_file(tmp);
+    })
+}
+
+fn rename_into_place(tmp: &Path, log: &Path) -> Result<(), StoreError> {
+    fs::rename(tmp, log).map_err(|e| {
+        let _ = fs::remove_file(tmp);
+        io_error(IoOperation::Rename, tmp, e)
+    })
+}
+
+/// Creates `dir` if it is missing, and syncs its parent so that it stays.
+fn ensure_dir(dir: &Path) -> Result<(), StoreError> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    fs::create_dir_all(dir).map_err(|e| io_error(IoOperation::CreateDir, dir, e))?;
+    match dir.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => lock::sync_dir(parent),
+        _ => Ok(()),
+    }
+}
+
+/// The longest file name most file systems take.
+const MAX_FILE_NAME: usize = 255;
+
+/// The file name stem of `session_id`: ASCII letters, digits, `-` and `.` kept
+/// (but a leading `.`), every other byte written `_XX`, so that the mapping is
+/// one to one and no id names a path outside the directory.
+fn file_stem(session_id: &str) -> Result<String, StoreError> {
+    let invalid = |reason| StoreError::InvalidSessionId {
+        id: session_id.to_owned(),
+        reason,
+    };
+    if session_id.is_empty() {
+        return Err(invalid("it is empty"));
+    }
+    let mut stem = String::with_capacity(session_id.len());
+    for (i, b) in session_id.bytes().enumerate() {
+        let keep = b.is_ascii_alphanumeric() || b == b'-' || (b == b'.' && i > 0);
+        if keep {
+            stem.push(char::from(b));
+        } else {
+            stem.push_str(&format!("_{b:02X}"));
+        }
+    }
+    if stem.len() + ".log.tmp".len() > MAX_FILE_NAME {
+        return Err(invalid("its file name would be longer than 255 bytes"));
+    }
+    Ok(stem)
+}
+
+fn io_error(op: IoOperation, path: &Path, source: io::Error) -> StoreError {
+    StoreError::Io {
+        op,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_ids_map_one_to_one_onto_plain_file_names() {
+        assert_eq!(
+            file_stem("FIX.4.4-SENDER-TARGET").unwrap(),
+            "FIX.4.4-SENDER-TARGET"
+        );
+        assert_eq!(file_stem("FIX.4.4-A/B-C").unwrap(), "FIX.4.4-A_2FB-C");
+        assert_eq!(file_stem("FIX.4.4-A_2FB-C").unwrap(), "FIX.4.4-A_5F2FB-C");
+        assert_eq!(file_stem("..").unwrap(), "_2E.");
+        assert_eq!(file_stem("a b\\c").unwrap(), "a_20b_5Cc");
+        assert_eq!(file_stem("é").unwrap(), "_C3_A9");
+        assert!(matches!(
+            file_stem(""),
+            Err(StoreError::InvalidSessionId {
+                reason: "it is empty",
+                ..
+            })
+        ));
+        assert!(file_stem(&"x".repeat(247)).is_ok());
+        assert!(matches!(
+            file_stem(&"x".repeat(248)),
+            Err(StoreError::InvalidSessionId { .. })
+        ));
+    }
+}

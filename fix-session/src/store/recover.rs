@@ -1,0 +1,260 @@
+//! Reading a log on open: every record checked and replayed into the state, a torn
+//! end told from damage in the middle.
+//!
+//! A record that fails its checks (a length or kind no record has, a length past the
+//! end of the file, a CRC mismatch) is the torn end of an interrupted write when no
+//! valid record starts anywhere after it: the store drops it. When a valid record
+//! does start after it, the damage is in the middle of the log, and the log is
+//! refused with the record's offset, never skipped: skipping would lose a message
+//! whose number was handed out, and the session would use the number again.
+//!
+//! Memory is bounded: records are read through a fixed buffer, and only the index
+//! (one entry per stored message) grows with the log.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::path::Path;
+
+use super::file::TornTail;
+use super::record::{self, FRAME, MAGIC, Record};
+use super::{Entry, IoOperation, State, StoreError};
+
+/// The shortest record: length, kind, an 8-byte payload, CRC.
+const MIN_RECORD: u64 = FRAME + 9;
+
+/// A log's contents, replayed.
+#[derive(Debug)]
+pub(super) struct Recovered {
+    pub(super) state: State,
+    /// Where the last good record ends: the next record goes there.
+    pub(super) end: u64,
+    pub(super) torn: Option<TornTail>,
+}
+
+/// What reading one record found.
+enum Read1 {
+    Good(Record, u64),
+    /// The record fails its checks: torn, or damaged.
+    Damaged(Damage),
+    /// The record is intact but says something no store writes (a creation time out
+    /// of range): damage the CRC did not catch, or another program's writing.
+    Invalid(&'static str),
+}
+
+#[derive(Clone, Copy)]
+enum Damage {
+    CutShort,
+    BadHeader,
+    PastEnd,
+    Checksum,
+}
+
+impl Damage {
+    /// Why the record is refused, given that valid records follow it.
+    fn reason(self) -> &'static str {
+        match self {
+            Damage::CutShort | Damage::PastEnd => {
+                "record length runs past the end of the file, with valid records after it"
+            }
+            Damage::BadHeader => "record length or kind out of range, with valid records after it",
+            Damage::Checksum => "checksum mismatch, with valid records after it",
+        }
+    }
+}
+
+/// Reads and replays the log `file` (at `path`, for errors).
+pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError> {
+    let io_err = |source| StoreError::Io {
+        op: IoOperation::Read,
+        path: path.to_path_buf(),
+        source,
+    };
+    let corrupt = |offset, reason| StoreError::Corrupt {
+        path: path.to_path_buf(),
+        offset,
+        reason,
+    };
+    let file_len = file.metadata().map_err(io_err)?.len();
+    let mut reader = BufReader::with_capacity(64 * 1024, file);
+    reader.seek(SeekFrom::Start(0)).map_err(io_err)?;
+    // A log is created whole (written, synced, then renamed into place), so a short
+    // or wrong header is damage, never a torn write.
+    let no_header = || corrupt(0, "not a fix-session store log (no FIXSLOG1 header)");
+    if file_len < MAGIC.len() as u64 {
+        return Err(no_header());
+    }
+    let mut magic = [0u8; 8];
+    reader.read_exact(&mut magic).map_err(io_err)?;
+    if magic != MAGIC {
+        return Err(no_header());
+    }
+    let mut pos = MAGIC.len() as u64;
+    let mut state: Option<State> = None;
+    let mut scratch = [0u8; 8192];
+    while pos < file_len {
+        match read_one(&mut reader, pos, file_len, &mut scratch).map_err(io_err)? {
+            Read1::Good(rec, len) => {
+                apply(&mut state, rec, pos).map_err(|reason| corrupt(pos, reason))?;
+                pos += len;
+            }
+            Read1::Invalid(reason) => return Err(corrupt(pos, reason)),
+            Read1::Damaged(damage) => {
+                if find_record(file, pos + 1, file_len, &mut scratch).map_err(io_err)? {
+                    return Err(corrupt(pos, damage.reason()));
+                }
+                let Some(state) = state else {
+                    return Err(corrupt(
+                        pos,
+                        "the log's first record, its reset, is damaged",
+                    ));
+                };
+                return Ok(Recovered {
+                    state,
+                    end: pos,
+                    torn: Some(TornTail {
+                        offset: pos,
+                        len: file_len - pos,
+                    }),
+                });
+            }
+        }
+    }
+    let state = state.ok_or_else(|| corrupt(pos, "the log has no reset record"))?;
+    Ok(Recovered {
+        state,
+        end: pos,
+        torn: None,
+    })
+}
+
+/// Applies one good record at `offset` to the state, by the rules the live store
+/// wrote it under.
+fn apply(state: &mut Option<State>, rec: Record, offset: u64) -> Result<(), &'static str> {
+    let Some(st) = state else {
+        return match rec {
+            Record::Reset { created } => {
+                *state = Some(State::new(created, 0));
+                Ok(())
+            }
+            _ => Err("the log does not start with a reset record"),
+        };
+    };
+    match rec {
+        Record::Message { seq, len } => {
+            st.check_store(seq, len as usize)
+                .map_err(|_| "message record out of sequence")?;
+            st.stored(Entry { seq, offset, len });
+        }
+        Record::TargetAdvanced { next_target } => {
+            if st.next_target.checked_add(1) != Some(next_target) {
+                return Err("target advance record out of sequence");
+            }
+            st.next_target = next_target;
+        }
+        Record::SeqSet {
+            next_sender,
+            next_target,
+        } => {
+            if next_sender == 0 || next_target == 0 {
+                return Err("sequence set record with a sequence number of 0");
+            }
+            st.set_sender(next_sender);
+            st.next_target = next_target;
+        }
+        Record::Reset { .. } => return Err("reset record after the start of the log"),
+    }
+    Ok(())
+}
+
+/// Reads the record at `pos` (where `reader` stands), checking its length, kind and
+/// CRC.
+fn read_one(
+    reader: &mut impl Read,
+    pos: u64,
+    file_len: u64,
+    scratch: &mut [u8],
+) -> io::Result<Read1> {
+    if file_len - pos < MIN_RECORD {
+        return Ok(Read1::Damaged(Damage::CutShort));
+    }
+    let mut head = [0u8; 5];
+    reader.read_exact(&mut head)?;
+    let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+    let kind = head[4];
+    if !record::plausible(len, kind) {
+        return Ok(Read1::Damaged(Damage::BadHeader));
+    }
+    if pos + FRAME + u64::from(len) > file_len {
+        return Ok(Read1::Damaged(Damage::PastEnd));
+    }
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(&head);
+    // `plausible` holds, so the kind has a fixed part, of at most 16 bytes.
+    let fixed_len = record::fixed_len(kind).map_or(1, |n| n as usize) - 1;
+    let mut fixed = [0u8; 16];
+    reader.read_exact(&mut fixed[..fixed_len])?;
+    hasher.update(&fixed[..fixed_len]);
+    hash_stream(
+        reader,
+        u64::from(len) - 1 - fixed_len as u64,
+        &mut hasher,
+        scratch,
+    )?;
+    let mut crc = [0u8; 4];
+    reader.read_exact(&mut crc)?;
+    if hasher.finalize() != u32::from_le_bytes(crc) {
+        return Ok(Read1::Damaged(Damage::Checksum));
+    }
+    match record::decode(len, kind, &fixed[..fixed_len]) {
+        Ok(rec) => Ok(Read1::Good(rec, FRAME + u64::from(len))),
+        Err(reason) => Ok(Read1::Invalid(reason)),
+    }
+}
+
+/// Feeds the next `n` bytes of `reader` to `hasher`.
+fn hash_stream(
+    reader: &mut impl Read,
+    mut n: u64,
+    hasher: &mut crc32fast::Hasher,
+    scratch: &mut [u8],
+) -> io::Result<()> {
+    while n > 0 {
+        let take = n.min(scratch.len() as u64) as usize;
+        reader.read_exact(&mut scratch[..take])?;
+        hasher.update(&scratch[..take]);
+        n -= take as u64;
+    }
+    Ok(())
+}
+
+/// Whether a valid record (a plausible length and kind, inside the file, its CRC
+/// matching) starts anywhere in `from..file_len`.
+fn find_record(file: &File, from: u64, file_len: u64, scratch: &mut [u8]) -> io::Result<bool> {
+    let mut window = vec![0u8; 64 * 1024];
+    let (mut win_start, mut win_len) = (from, 0usize);
+    let mut reader = file;
+    let mut p = from;
+    while p + MIN_RECORD <= file_len {
+        if p + 5 > win_start + win_len as u64 {
+            win_start = p;
+            win_len = window.len().min((file_len - p) as usize);
+            reader.seek(SeekFrom::Start(p))?;
+            reader.read_exact(&mut window[..win_len])?;
+        }
+        let at = (p - win_start) as usize;
+        let head = &window[at..at + 5];
+        let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+        if record::plausible(len, head[4]) && p + FRAME + u64::from(len) <= file_len {
+            reader.seek(SeekFrom::Start(p))?;
+            let mut hasher = crc32fast::Hasher::new();
+            hash_stream(&mut reader, 4 + u64::from(len), &mut hasher, scratch)?;
+            let mut crc = [0u8; 4];
+            reader.read_exact(&mut crc)?;
+            if hasher.finalize() == u32::from_le_bytes(crc) {
+                return Ok(true);
+            }
+        }
+        p += 1;
+    }
+    Ok(false)
+}

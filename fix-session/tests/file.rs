@@ -1,0 +1,600 @@
+//! The file store's own promises: the on-disk format as ARCHITECTURE.md documents
+//! it (logs written by hand here, with their own CRCs), recovery to the exact state
+//! on reopen, torn tails dropped, damage in the middle refused with file and offset,
+//! the lock, and reset compaction.
+
+mod common;
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use common::{TempDir, message, read_all};
+use fix_session::{
+    ChunkLimit, FileOptions, FileStore, MemoryStore, MessageStore, StoreError, SyncPolicy, TornTail,
+};
+
+const ID: &str = "FIX.4.4-SENDER-TARGET";
+
+// The format, written out by hand from ARCHITECTURE.md: `len kind payload crc`,
+// len = 1 + payload length, CRC32 over len, kind and payload, little-endian.
+fn rec(kind: u8, payload: &[u8]) -> Vec<u8> {
+    let mut r = ((1 + payload.len()) as u32).to_le_bytes().to_vec();
+    r.push(kind);
+    r.extend_from_slice(payload);
+    let crc = crc32fast::hash(&r);
+    r.extend_from_slice(&crc.to_le_bytes());
+    r
+}
+fn msg_rec(seq: u64, bytes: &[u8]) -> Vec<u8> {
+    rec(1, &[&seq.to_le_bytes()[..], bytes].concat())
+}
+fn target_rec(next: u64) -> Vec<u8> {
+    rec(2, &next.to_le_bytes())
+}
+fn seq_set_rec(sender: u64, target: u64) -> Vec<u8> {
+    rec(3, &[sender.to_le_bytes(), target.to_le_bytes()].concat())
+}
+fn reset_rec(created_nanos: i128) -> Vec<u8> {
+    rec(4, &created_nanos.to_le_bytes())
+}
+fn log_of(records: &[Vec<u8>]) -> Vec<u8> {
+    let mut log = b"FIXSLOG1".to_vec();
+    records.iter().for_each(|r| log.extend_from_slice(r));
+    log
+}
+
+/// 2030-01-01T00:00:00.123456789Z.
+const T_NANOS: i128 = 1_893_456_000_123_456_789;
+fn t() -> SystemTime {
+    SystemTime::UNIX_EPOCH + Duration::new(1_893_456_000, 123_456_789)
+}
+
+fn log_path(dir: &Path) -> PathBuf {
+    dir.join(format!("{ID}.log"))
+}
+
+fn stored(store: &mut dyn MessageStore) -> Vec<(u64, Vec<u8>)> {
+    read_all(store, 1, u64::MAX, ChunkLimit::default())
+}
+
+/// A store of messages 1..=n (`message(seq, 0)`), closed; the offsets their
+/// records start at.
+fn store_of(dir: &Path, n: u64) -> Vec<u64> {
+    let mut store = FileStore::open(dir, ID).unwrap();
+    store.reset(t()).unwrap();
+    let mut at = 8 + 25; // the magic, the reset record
+    let mut offsets = Vec::new();
+    for seq in 1..=n {
+        let m = message(seq, 0);
+        store.store(seq, &m).unwrap();
+        offsets.push(at);
+        at += 17 + m.len() as u64;
+    }
+    assert_eq!(fs::metadata(log_path(dir)).unwrap().len(), at);
+    offsets
+}
+
+fn flip(path: &Path, offset: u64) {
+    let mut bytes = fs::read(path).unwrap();
+    bytes[offset as usize] ^= 0x20;
+    fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn the_store_writes_the_documented_format_byte_for_byte() {
+    let dir = TempDir::new("format");
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    store.reset(t()).unwrap();
+    store.store(1, b"a").unwrap();
+    store.store(2, b"bb").unwrap();
+    store.advance_target_seq(1).unwrap();
+    store.set_next_sender_seq(5).unwrap();
+    store.set_next_target_seq(7).unwrap();
+    store.store(5, b"c").unwrap();
+    drop(store);
+    let expected = log_of(&[
+        reset_rec(T_NANOS),
+        msg_rec(1, b"a"),
+        msg_rec(2, b"bb"),
+        target_rec(2),
+        seq_set_rec(5, 2),
+        seq_set_rec(5, 7),
+        msg_rec(5, b"c"),
+    ]);
+    assert_eq!(fs::read(log_path(dir.path())).unwrap(), expected);
+}
+
+#[test]
+fn a_hand_written_log_opens_to_the_state_it_records() {
+    let dir = TempDir::new("handwritten");
+    let log = log_of(&[
+        reset_rec(T_NANOS),
+        msg_rec(1, b"one"),
+        msg_rec(2, b"two"),
+        msg_rec(3, b"three"),
+        target_rec(2),
+        target_rec(3),
+        // Sender back to 2: message 2 and 3 dropped; then 2 stored again.
+        seq_set_rec(2, 3),
+        msg_rec(2, b"two again"),
+        seq_set_rec(9, 40),
+        msg_rec(9, b"nine"),
+    ]);
+    fs::write(log_path(dir.path()), &log).unwrap();
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!(store.torn_tail(), None);
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (10, 40));
+    assert_eq!(store.creation_time(), t());
+    assert_eq!(
+        stored(&mut store),
+        [
+            (1, b"one".to_vec()),
+            (2, b"two again".to_vec()),
+            (9, b"nine".to_vec())
+        ]
+    );
+    // Opening a sound log leaves it as it was.
+    drop(store);
+    assert_eq!(fs::read(log_path(dir.path())).unwrap(), log);
+}
+
+/// Applies a random operation to both stores, the same way.
+fn random_op(rng: &mut fastrand::Rng, stores: [&mut dyn MessageStore; 2], round: u64) {
+    let [a, b] = stores;
+    match rng.u8(0..100) {
+        0..60 => {
+            let seq = a.next_sender_seq();
+            let m = message(seq, round);
+            a.store(seq, &m).unwrap();
+            b.store(seq, &m).unwrap();
+        }
+        60..85 => {
+            let seq = a.next_target_seq();
+            a.advance_target_seq(seq).unwrap();
+            b.advance_target_seq(seq).unwrap();
+        }
+        85..92 => {
+            let seq = rng.u64(1..a.next_sender_seq() + 5);
+            a.set_next_sender_seq(seq).unwrap();
+            b.set_next_sender_seq(seq).unwrap();
+        }
+        92..98 => {
+            let seq = rng.u64(1..100);
+            a.set_next_target_seq(seq).unwrap();
+            b.set_next_target_seq(seq).unwrap();
+        }
+        _ => {
+            let now = SystemTime::UNIX_EPOCH + Duration::from_nanos(rng.u64(..));
+            a.reset(now).unwrap();
+            b.reset(now).unwrap();
+        }
+    }
+}
+
+fn same(file: &mut FileStore, model: &mut MemoryStore) {
+    assert_eq!(file.next_sender_seq(), model.next_sender_seq());
+    assert_eq!(file.next_target_seq(), model.next_target_seq());
+    assert_eq!(file.creation_time(), model.creation_time());
+    assert!(stored(file) == stored(model), "stored messages differ");
+}
+
+#[test]
+fn reopening_recovers_the_state_exactly_under_every_sync_policy() {
+    let seed = fastrand::u64(..);
+    println!("seed {seed}");
+    let mut rng = fastrand::Rng::with_seed(seed);
+    for policy in [
+        SyncPolicy::EveryRecord,
+        SyncPolicy::Interval(Duration::from_millis(1)),
+        SyncPolicy::Interval(Duration::from_secs(3600)),
+        SyncPolicy::Os,
+    ] {
+        let dir = TempDir::new("reopen");
+        let options = FileOptions::new().sync(policy);
+        let mut file = FileStore::open_with(dir.path(), ID, options).unwrap();
+        let mut model = MemoryStore::new();
+        // Both start from the same creation time.
+        file.reset(t()).unwrap();
+        model.reset(t()).unwrap();
+        for round in 0..20 {
+            for _ in 0..rng.usize(0..40) {
+                random_op(&mut rng, [&mut file, &mut model], round);
+            }
+            if round % 3 == 0 {
+                file.sync().unwrap();
+            }
+            drop(file);
+            file = FileStore::open_with(dir.path(), ID, options).unwrap();
+            assert_eq!(file.torn_tail(), None);
+            same(&mut file, &mut model);
+        }
+    }
+}
+
+#[test]
+fn a_torn_last_record_is_dropped_and_the_log_cut_to_the_last_good_one() {
+    let full = {
+        let dir = TempDir::new("torn-len");
+        store_of(dir.path(), 10);
+        fs::metadata(log_path(dir.path())).unwrap().len()
+    };
+    let last_len = 17 + message(10, 0).len() as u64;
+    for cut in [1, 2, 3, 4, 5, 13, 16, last_len - 1] {
+        let dir = TempDir::new("torn");
+        let offsets = store_of(dir.path(), 10);
+        let path = log_path(dir.path());
+        OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(full - cut)
+            .unwrap();
+        let mut store = FileStore::open(dir.path(), ID).unwrap();
+        assert_eq!(
+            store.torn_tail(),
+            Some(TornTail {
+                offset: offsets[9],
+                len: last_len - cut
+            }),
+            "cut {cut}"
+        );
+        assert_eq!(fs::metadata(&path).unwrap().len(), offsets[9]);
+        assert_eq!(store.next_sender_seq(), 10);
+        let expected: Vec<_> = (1..=9).map(|s| (s, message(s, 0))).collect();
+        assert_eq!(stored(&mut store), expected);
+        // Number 10 was never confirmed: it is handed out again, and stays.
+        store.store(10, b"ten, for real").unwrap();
+        drop(store);
+        let mut store = FileStore::open(dir.path(), ID).unwrap();
+        assert_eq!(store.torn_tail(), None);
+        assert_eq!(stored(&mut store)[9], (10, b"ten, for real".to_vec()));
+    }
+}
+
+#[test]
+fn a_last_record_with_a_bad_checksum_or_zeros_after_it_is_a_torn_tail() {
+    // The CRC of the last record wrong (a write whose last block never reached the
+    // disk).
+    let dir = TempDir::new("torn-crc");
+    let offsets = store_of(dir.path(), 5);
+    let path = log_path(dir.path());
+    let len = fs::metadata(&path).unwrap().len();
+    flip(&path, len - 1);
+    let store = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!(store.next_sender_seq(), 5);
+    assert_eq!(store.torn_tail().map(|t| t.offset), Some(offsets[4]));
+    drop(store);
+
+    // Zeros past the last record (a file extended, its blocks never written), and a
+    // record whose tail is zeros.
+    for zeros_from in [len, len - 20] {
+        let dir = TempDir::new("torn-zeros");
+        store_of(dir.path(), 5);
+        let mut bytes = fs::read(log_path(dir.path())).unwrap();
+        bytes.truncate(zeros_from as usize);
+        bytes.resize(len as usize + 4096, 0);
+        fs::write(log_path(dir.path()), &bytes).unwrap();
+        let store = FileStore::open(dir.path(), ID).unwrap();
+        let expected_next = if zeros_from == len { 6 } else { 5 };
+        assert_eq!(
+            store.next_sender_seq(),
+            expected_next,
+            "zeros from {zeros_from}"
+        );
+        assert_eq!(
+            fs::metadata(log_path(dir.path())).unwrap().len(),
+            if zeros_from == len { len } else { offsets[4] }
+        );
+    }
+}
+
+#[test]
+fn a_damaged_record_in_the_middle_is_an_error_naming_the_file_and_offset() {
+    let dir = TempDir::new("corrupt");
+    let offsets = store_of(dir.path(), 10);
+    let path = log_path(dir.path());
+    let pristine = fs::read(&path).unwrap();
+    // A byte of message 5's body; of its length field (32 more, 2 MiB more, past
+    // 64 MiB); of its kind; of its sequence number; and of the second to last record,
+    // with only one record after it.
+    for (record, at, reason) in [
+        (4, 30, "checksum mismatch, with valid records after it"),
+        (4, 0, "checksum mismatch, with valid records after it"),
+        (
+            4,
+            2,
+            "record length runs past the end of the file, with valid records after it",
+        ),
+        (
+            4,
+            3,
+            "record length or kind out of range, with valid records after it",
+        ),
+        (
+            4,
+            4,
+            "record length or kind out of range, with valid records after it",
+        ),
+        (4, 6, "checksum mismatch, with valid records after it"),
+        (8, 20, "checksum mismatch, with valid records after it"),
+    ] {
+        fs::write(&path, &pristine).unwrap();
+        let offset = offsets[record];
+        flip(&path, offset + at);
+        let damaged = fs::read(&path).unwrap();
+        let err = FileStore::open(dir.path(), ID).unwrap_err();
+        match &err {
+            StoreError::Corrupt {
+                path: p,
+                offset: o,
+                reason: r,
+            } => {
+                assert_eq!(
+                    (p, *o, *r),
+                    (&path, offset, reason),
+                    "byte {at} of record {record}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "corrupt store log {}: record at byte offset {offset}: {reason}",
+                path.display()
+            )
+        );
+        // The refused log is left as it was, for a person to look at.
+        assert_eq!(fs::read(&path).unwrap(), damaged);
+    }
+}
+
+#[test]
+fn a_log_without_its_header_or_reset_is_refused() {
+    let dir = TempDir::new("no-header");
+    let path = log_path(dir.path());
+    let cases: [(Vec<u8>, u64, &str); 5] = [
+        (
+            vec![],
+            0,
+            "not a fix-session store log (no FIXSLOG1 header)",
+        ),
+        (
+            b"FIXSLOG2".to_vec(),
+            0,
+            "not a fix-session store log (no FIXSLOG1 header)",
+        ),
+        (log_of(&[]), 8, "the log has no reset record"),
+        (
+            log_of(&[msg_rec(1, b"x")]),
+            8,
+            "the log does not start with a reset record",
+        ),
+        (
+            log_of(&[reset_rec(T_NANOS)[..20].to_vec()]),
+            8,
+            "the log's first record, its reset, is damaged",
+        ),
+    ];
+    for (bytes, offset, reason) in cases {
+        fs::write(&path, &bytes).unwrap();
+        let err = FileStore::open(dir.path(), ID).unwrap_err();
+        assert!(
+            matches!(err, StoreError::Corrupt { offset: o, reason: r, .. } if o == offset && r == reason),
+            "{err:?}"
+        );
+    }
+}
+
+#[test]
+fn intact_records_that_break_the_rules_are_refused() {
+    let dir = TempDir::new("rules");
+    let path = log_path(dir.path());
+    let reset = reset_rec(T_NANOS);
+    let one = msg_rec(1, b"x");
+    let second = (8 + reset.len() + one.len()) as u64;
+    let cases = [
+        (msg_rec(3, b"y"), "message record out of sequence"),
+        (target_rec(3), "target advance record out of sequence"),
+        (
+            seq_set_rec(0, 1),
+            "sequence set record with a sequence number of 0",
+        ),
+        (
+            reset_rec(T_NANOS),
+            "reset record after the start of the log",
+        ),
+    ];
+    for (bad, reason) in cases {
+        fs::write(
+            &path,
+            log_of(&[reset.clone(), one.clone(), bad, msg_rec(2, b"z")]),
+        )
+        .unwrap();
+        let err = FileStore::open(dir.path(), ID).unwrap_err();
+        assert!(
+            matches!(err, StoreError::Corrupt { offset, reason: r, .. } if offset == second && r == reason),
+            "{err:?}"
+        );
+    }
+    // A creation time no clock has.
+    fs::write(&path, log_of(&[rec(4, &i128::MAX.to_le_bytes())])).unwrap();
+    let err = FileStore::open(dir.path(), ID).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            StoreError::Corrupt {
+                offset: 8,
+                reason: "creation time out of range",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    // An unknown kind (with a right CRC) followed by a good record.
+    fs::write(
+        &path,
+        log_of(&[reset.clone(), rec(9, &[0; 8]), one.clone()]),
+    )
+    .unwrap();
+    let err = FileStore::open(dir.path(), ID).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            StoreError::Corrupt {
+                offset: 33,
+                reason: "record length or kind out of range, with valid records after it",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_message_damaged_on_disk_after_opening_is_not_resent() {
+    let dir = TempDir::new("resend-damage");
+    let offsets = store_of(dir.path(), 5);
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    flip(&log_path(dir.path()), offsets[2] + 25);
+    let mut seen = Vec::new();
+    let err = store
+        .read_stored(1, 5, ChunkLimit::default(), &mut |s, _| seen.push(s))
+        .unwrap_err();
+    assert_eq!(seen, [1, 2]);
+    assert!(
+        matches!(err, StoreError::Corrupt { offset, reason: "stored message changed on disk since it was written", .. } if offset == offsets[2]),
+        "{err:?}"
+    );
+    // Messages before and after it are still read.
+    assert_eq!(read_all(&mut store, 4, 5, ChunkLimit::default()).len(), 2);
+}
+
+#[test]
+fn a_second_store_of_the_same_session_is_locked_out() {
+    let dir = TempDir::new("lock");
+    let first = FileStore::open(dir.path(), ID).unwrap();
+    let err = FileStore::open(dir.path(), ID).unwrap_err();
+    let lock_file = dir.path().join(format!("{ID}.lock"));
+    match &err {
+        StoreError::Locked {
+            dir: d,
+            lock_file: l,
+        } => {
+            assert_eq!((d.as_path(), l), (dir.path(), &lock_file));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "store directory {} is in use: {} is locked by another store (another process, or \
+             another store of this one)",
+            dir.path().display(),
+            lock_file.display()
+        )
+    );
+    // Another session in the same directory has a lock of its own.
+    let other = FileStore::open(dir.path(), "FIX.4.4-SENDER-OTHER").unwrap();
+    drop(other);
+    drop(first);
+    FileStore::open(dir.path(), ID).unwrap();
+}
+
+#[test]
+fn reset_starts_a_new_log_in_place_of_the_old() {
+    let dir = TempDir::new("compact");
+    store_of(dir.path(), 200);
+    let path = log_path(dir.path());
+    assert!(fs::metadata(&path).unwrap().len() > 30_000);
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    store.advance_target_seq(1).unwrap();
+    let later = t() + Duration::from_secs(86_400);
+    store.reset(later).unwrap();
+    assert_eq!(
+        fs::read(&path).unwrap(),
+        log_of(&[reset_rec(T_NANOS + 86_400_000_000_000)])
+    );
+    store.store(1, b"new day").unwrap();
+    drop(store);
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!(store.creation_time(), later);
+    assert_eq!(stored(&mut store), [(1, b"new day".to_vec())]);
+    assert_eq!(store.next_target_seq(), 1);
+    // No temporary file stays behind.
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn a_new_log_that_never_made_it_into_place_is_ignored() {
+    let dir = TempDir::new("stale-tmp");
+    store_of(dir.path(), 3);
+    let tmp = dir.path().join(format!("{ID}.log.tmp"));
+    // A crash during a reset: the new log half written.
+    fs::write(&tmp, &log_of(&[reset_rec(0)])[..20]).unwrap();
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!(store.next_sender_seq(), 4);
+    assert_eq!(store.creation_time(), t());
+    assert!(!tmp.exists());
+    store.store(4, b"four").unwrap();
+}
+
+#[test]
+fn a_new_store_is_created_with_its_directory() {
+    let dir = TempDir::new("create");
+    let nested = dir.path().join("a").join("b");
+    let before = SystemTime::now();
+    let store = FileStore::open(&nested, ID).unwrap();
+    assert!(store.creation_time() >= before && store.creation_time() <= SystemTime::now());
+    assert_eq!(store.log_path(), nested.join(format!("{ID}.log")));
+    drop(store);
+    let created = FileStore::open(&nested, ID).unwrap().creation_time();
+    assert!(created >= before);
+}
+
+#[test]
+fn session_ids_stay_inside_the_directory() {
+    let dir = TempDir::new("ids");
+    let inner = dir.path().join("inner");
+    let store = FileStore::open(&inner, "../escape").unwrap();
+    assert_eq!(store.log_path(), inner.join("_2E._2Fescape.log"));
+    assert!(store.log_path().exists());
+    let err = FileStore::open(&inner, "").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "session id \"\" names no store file: it is empty"
+    );
+    // Nothing was written beside the directory.
+    let names: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(names.len(), 1);
+}
+
+#[test]
+fn a_directory_that_cannot_be_created_is_an_io_error_naming_it() {
+    let dir = TempDir::new("io-error");
+    let file = dir.path().join("a-file");
+    fs::File::create(&file).unwrap().write_all(b"x").unwrap();
+    let err = FileStore::open(file.join("store"), ID).unwrap_err();
+    match &err {
+        StoreError::Io { op, path, .. } => {
+            assert_eq!(
+                (*op, path),
+                (fix_session::IoOperation::CreateDir, &file.join("store"))
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        err.to_string().starts_with(&format!(
+            "cannot create directory {}: ",
+            file.join("store").display()
+        )),
+        "{err}"
+    );
+}
