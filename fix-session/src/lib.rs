@@ -1,5 +1,8 @@
-//! The FIX session layer. For now it holds the message stores a session keeps its
-//! sequence numbers and sent messages in ([`store`]).
+//! The FIX session layer, sans-IO: a [`Session`] is fed received bytes and the
+//! current time and hands back the bytes to write, its next deadline and whether
+//! to disconnect; it owns no socket, thread or clock (a transport such as
+//! `fix-engine` drives it). Every message it sends is taken by its
+//! [`MessageStore`] before its bytes are handed out.
 //!
 //! A [`MessageStore`] holds the next sender and target sequence numbers, the outgoing
 //! messages by sequence number (for resend requests, read back in bounded chunks),
@@ -25,8 +28,15 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod app;
+mod config;
+mod session;
 pub mod store;
+pub mod time;
 
+pub use app::{AppReject, Application, Outbox, Refusal};
+pub use config::{Role, SessionConfig, SessionId};
+pub use session::{MAX_FIELDS, Session, SessionError, State, is_header_or_trailer};
 pub use store::{
     Chunk, ChunkLimit, Direction, FileOptions, FileStore, IoOperation, MAX_MESSAGE_LEN,
     MemoryStore, MessageStore, StoreError, SyncPolicy, TornTail,

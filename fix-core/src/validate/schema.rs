@@ -196,6 +196,40 @@ pub trait Schema {
     fn body_layout(&self, msg_type: &[u8]) -> Option<&Self::Layout>;
 }
 
+/// A borrowed schema is a schema: a session or tool can validate against a
+/// `static` dictionary (`&fix44::DICTIONARY`) without owning it.
+impl<T: Schema + ?Sized> Schema for &T {
+    type Layout = T::Layout;
+
+    fn field_format(&self, tag: u32) -> Option<ValueFormat> {
+        (**self).field_format(tag)
+    }
+
+    fn field_info(&self, tag: u32) -> Option<FieldInfo> {
+        (**self).field_info(tag)
+    }
+
+    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
+        (**self).value_allowed(tag, value)
+    }
+
+    fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
+        (**self).byte_set(tag)
+    }
+
+    fn header_layout(&self) -> &Self::Layout {
+        (**self).header_layout()
+    }
+
+    fn trailer_layout(&self) -> &Self::Layout {
+        (**self).trailer_layout()
+    }
+
+    fn body_layout(&self, msg_type: &[u8]) -> Option<&Self::Layout> {
+        (**self).body_layout(msg_type)
+    }
+}
+
 /// One level of a message (components expanded): which tags it holds, which are
 /// required, and which are group counters.
 pub trait Layout {

@@ -1,0 +1,560 @@
+//! What a received message does: the checks every message goes through (BeginString,
+//! CompIDs, SendingTime, MsgSeqNum, the dictionary) and the session-level
+//! messages' rules, as QuickFIX applies them.
+
+use std::time::{Duration, SystemTime};
+
+use fix_core::validate::{Reject, Schema, SessionRejectReason};
+use fix_core::{Error, Message};
+
+use super::{Session, SessionError, State, is_admin, seq_num};
+use crate::app::Application;
+use crate::store::MessageStore;
+use crate::time::parse_timestamp;
+
+/// What the MsgSeqNum check said.
+enum Sequence {
+    /// The expected number: handle the message.
+    InOrder,
+    /// Handled already (queued, or a duplicate, or the session is ending).
+    Done,
+}
+
+impl<S: MessageStore, D: Schema> Session<S, D> {
+    /// A framed message whose fields did not index: a Reject (35=3) when logged on,
+    /// as QuickFIX sends for a bad tag or a value holding SOH; the number is used.
+    pub(super) fn handle_unparsed(
+        &mut self,
+        now: SystemTime,
+        bytes: &[u8],
+        error: &Error,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if self.state != State::LoggedOn {
+            return Ok(());
+        }
+        let Some(reject) = Reject::from_parse_error(error, bytes) else {
+            return Ok(());
+        };
+        let seq = seq_text(bytes).unwrap_or(0);
+        self.clock.last_received = now;
+        self.send_reject(now, seq, &reject, None, app)?;
+        if seq == self.store.next_target_seq() {
+            self.store.advance_target_seq(seq)?;
+        }
+        Ok(())
+    }
+
+    /// A parsed message.
+    pub(super) fn handle_parsed(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let msg_type = msg.msg_type();
+        if self.state == State::AwaitingLogon && msg_type != b"A" {
+            // The first message of a connection must be a Logon.
+            self.disconnect = true;
+            return Ok(());
+        }
+        if msg.frame().begin_string() != self.config.id.begin_string.as_bytes() {
+            if self.state == State::LoggedOn {
+                self.send_logout(now, Some(b"Incorrect BeginString"), app)?;
+            }
+            self.disconnect = true;
+            return Ok(());
+        }
+        self.clock.last_received = now;
+        self.clock.test_requests = 0;
+        let Some(seq) = seq_num(msg) else {
+            self.send_logout(now, Some(b"Received message without MsgSeqNum"), app)?;
+            self.disconnect = true;
+            return Ok(());
+        };
+        if let Some(v) = self.config.validator
+            && let Err(reject) = v.validate(&self.dict, msg)
+        {
+            return self.rejected(now, msg, seq, &reject, app);
+        }
+        match msg_type {
+            b"A" => self.on_logon(now, msg, seq, app),
+            b"0" => self.on_plain_admin(now, msg, seq, app),
+            b"1" => {
+                if let Sequence::InOrder = self.check(now, msg, seq, true, true, app)? {
+                    let id = msg.get(112).unwrap_or_default();
+                    self.send_admin(now, b"0", &[(112, id)], app)?;
+                    self.in_order(now, seq, app)?;
+                }
+                Ok(())
+            }
+            b"2" => self.on_resend_request(now, msg, seq, app),
+            b"3" => self.on_plain_admin(now, msg, seq, app),
+            b"4" => self.on_sequence_reset(now, msg, seq, app),
+            b"5" => self.on_logout(now, msg, seq, app),
+            _ => self.on_app(now, msg, seq, app),
+        }
+    }
+
+    /// A message the dictionary rejects: a Reject, and its number is used.
+    fn rejected(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        reject: &Reject<'_>,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if msg.msg_type() == b"A" && self.state != State::LoggedOn {
+            self.disconnect = true;
+            return Ok(());
+        }
+        if reject.reason == SessionRejectReason::InvalidMsgType && self.is_at_least_fix42() {
+            // QuickFIX answers an unknown MsgType with a BusinessMessageReject
+            // (380=3, unsupported message type).
+            let ref_seq = u64_text(seq);
+            let fields: [(u32, &[u8]); 4] = [
+                (45, ref_seq.as_bytes()),
+                (58, b"Unsupported Message Type"),
+                (372, msg.msg_type()),
+                (380, b"3"),
+            ];
+            self.send_admin(now, b"j", &fields, app)?;
+        } else {
+            self.send_reject(now, seq, reject, None, app)?;
+        }
+        if seq == self.store.next_target_seq() {
+            self.store.advance_target_seq(seq)?;
+        }
+        Ok(())
+    }
+
+    /// The checks of QuickFIX's `verify`: SendingTime, CompIDs, then MsgSeqNum
+    /// (too high queues and asks for a resend; too low is a PossDup or the end).
+    fn check(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        check_too_high: bool,
+        check_too_low: bool,
+        app: &mut dyn Application,
+    ) -> Result<Sequence, SessionError> {
+        if self.config.check_latency && !self.sending_time_ok(now, msg) {
+            let reject = Reject {
+                reason: SessionRejectReason::SendingTimeAccuracyProblem,
+                ref_tag: None,
+                ref_msg_type: msg.msg_type(),
+            };
+            self.send_reject(now, seq, &reject, None, app)?;
+            self.send_logout(now, None, app)?;
+            self.disconnect = true;
+            return Ok(Sequence::Done);
+        }
+        if self.config.check_comp_id && !self.comp_ids_ok(msg) {
+            let reject = Reject {
+                reason: SessionRejectReason::CompIdProblem,
+                ref_tag: None,
+                ref_msg_type: msg.msg_type(),
+            };
+            self.send_reject(now, seq, &reject, None, app)?;
+            self.send_logout(now, None, app)?;
+            self.disconnect = true;
+            return Ok(Sequence::Done);
+        }
+        let expected = self.store.next_target_seq();
+        if check_too_high && seq > expected {
+            self.queue.push(seq, msg.bytes());
+            self.request_resend(now, expected, seq, app)?;
+            return Ok(Sequence::Done);
+        }
+        if check_too_low && seq < expected {
+            if msg.get(43) == Some(b"Y") {
+                return self.possible_duplicate(now, msg, seq, app);
+            }
+            let text = format!("MsgSeqNum too low, expecting {expected} but received {seq}");
+            self.send_logout(now, Some(text.as_bytes()), app)?;
+            self.disconnect = true;
+            return Ok(Sequence::Done);
+        }
+        if let Some((_, end)) = self.resend_requested
+            && (seq >= end || end == 0)
+            && seq + 1 >= self.queue_high().max(seq + 1)
+        {
+            self.resend_requested = None;
+        }
+        Ok(Sequence::InOrder)
+    }
+
+    /// A PossDupFlag=Y message with a number already seen: ignored, unless its
+    /// OrigSendingTime is missing or later than its SendingTime.
+    fn possible_duplicate(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<Sequence, SessionError> {
+        if msg.msg_type() == b"4" {
+            return Ok(Sequence::Done);
+        }
+        let orig = msg.get(122).and_then(parse_timestamp);
+        let sending = msg.get(52).and_then(parse_timestamp);
+        match orig {
+            None => {
+                let reject = Reject {
+                    reason: SessionRejectReason::RequiredTagMissing,
+                    ref_tag: Some(122),
+                    ref_msg_type: msg.msg_type(),
+                };
+                self.send_reject(now, seq, &reject, None, app)?;
+            }
+            Some(o) if sending.is_some_and(|s| o > s) => {
+                let reject = Reject {
+                    reason: SessionRejectReason::SendingTimeAccuracyProblem,
+                    ref_tag: None,
+                    ref_msg_type: msg.msg_type(),
+                };
+                self.send_reject(now, seq, &reject, None, app)?;
+                self.send_logout(now, None, app)?;
+                self.disconnect = true;
+            }
+            Some(_) => {}
+        }
+        Ok(Sequence::Done)
+    }
+
+    /// The highest number queued ahead of a gap.
+    fn queue_high(&self) -> u64 {
+        self.queue
+            .entries
+            .iter()
+            .map(|&(s, _)| s)
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn sending_time_ok(&self, now: SystemTime, msg: &Message<'_>) -> bool {
+        let Some(t) = msg.get(52).and_then(parse_timestamp) else {
+            return false;
+        };
+        let skew = match now.duration_since(t) {
+            Ok(d) => d,
+            Err(e) => e.duration(),
+        };
+        skew <= self.config.max_latency
+    }
+
+    fn comp_ids_ok(&self, msg: &Message<'_>) -> bool {
+        let id = &self.config.id;
+        msg.get(49) == Some(id.target_comp_id.as_bytes())
+            && msg.get(56) == Some(id.sender_comp_id.as_bytes())
+    }
+
+    /// Sends a ResendRequest for `from` up to the message before `received`,
+    /// unless one for that range is outstanding.
+    fn request_resend(
+        &mut self,
+        now: SystemTime,
+        from: u64,
+        received: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if let Some((begin, _)) = self.resend_requested
+            && begin <= from
+        {
+            return Ok(());
+        }
+        let chunk = self.config.resend_request_chunk_size;
+        let end = if chunk > 0 && received - from > chunk {
+            from + chunk - 1
+        } else if self.is_at_least_fix42() {
+            0
+        } else {
+            999_999
+        };
+        self.resend_requested = Some((from, if end == 0 { received - 1 } else { end }));
+        let (b, e) = (u64_text(from), u64_text(end));
+        self.send_admin(now, b"2", &[(7, b.as_bytes()), (16, e.as_bytes())], app)
+    }
+
+    /// The message numbered `seq` was handled in order: the next is expected, and
+    /// queued messages that now follow are handled.
+    fn in_order(
+        &mut self,
+        now: SystemTime,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if seq == self.store.next_target_seq() {
+            self.store.advance_target_seq(seq)?;
+        }
+        self.next_queued(now, app)
+    }
+
+    /// Handles queued messages whose turn has come.
+    fn next_queued(
+        &mut self,
+        now: SystemTime,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let mut buf = Vec::new();
+        while !self.disconnect && self.queue.take(self.store.next_target_seq(), &mut buf) {
+            self.handle_message(now, &buf, app)?;
+        }
+        // Messages below the expected number can no longer be handled.
+        let expected = self.store.next_target_seq();
+        while let Some(i) = self.queue.entries.iter().position(|&(s, _)| s < expected) {
+            let seq = self.queue.entries[i].0;
+            self.queue.take(seq, &mut buf);
+        }
+        Ok(())
+    }
+
+    fn on_logon(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if self.state == State::LoggedOn {
+            // A second Logon on a logged-on session: QuickFIX ignores it.
+            return self.in_order(now, seq, app);
+        }
+        if let Err(refusal) = app.from_admin(msg) {
+            self.send_logout(now, Some(refusal.text.as_bytes()), app)?;
+            self.disconnect = true;
+            return Ok(());
+        }
+        let reset = msg.get(141) == Some(b"Y");
+        let acceptor = self.config.role == crate::Role::Acceptor;
+        if acceptor && (self.config.reset_on_logon || reset) {
+            self.store.reset(now)?;
+        }
+        if reset {
+            self.reset_received = true;
+        }
+        let hb = msg
+            .get(108)
+            .and_then(|v| std::str::from_utf8(v).ok())
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0);
+        if acceptor {
+            self.clock.heartbeat = Duration::from_secs(hb);
+        }
+        if let Sequence::Done = self.check(now, msg, seq, false, true, app)? {
+            return Ok(());
+        }
+        if acceptor {
+            self.send_logon(now, self.reset_received, app)?;
+        }
+        self.state = State::LoggedOn;
+        self.clock.deadline = None;
+        app.on_logon(&self.config.id);
+        let expected = self.store.next_target_seq();
+        if seq > expected && !reset {
+            self.request_resend(now, expected, seq, app)?;
+            return Ok(());
+        }
+        if reset && seq > expected {
+            self.store.set_next_target_seq(seq)?;
+        }
+        self.in_order(now, seq, app)
+    }
+
+    /// Heartbeat and Reject: the checks and nothing else.
+    fn on_plain_admin(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if let Sequence::InOrder = self.check(now, msg, seq, true, true, app)? {
+            if app.from_admin(msg).is_ok() {}
+            self.in_order(now, seq, app)?;
+        }
+        Ok(())
+    }
+
+    fn on_resend_request(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if let Sequence::Done = self.check(now, msg, seq, false, true, app)? {
+            return Ok(());
+        }
+        let number = |tag| {
+            msg.get(tag)
+                .and_then(|v| std::str::from_utf8(v).ok())
+                .and_then(|v| v.parse::<u64>().ok())
+        };
+        let begin = number(7).unwrap_or(1).max(1);
+        let last_sent = self.store.next_sender_seq().saturating_sub(1);
+        let mut end = number(16).unwrap_or(0);
+        if end == 0 || (!self.is_at_least_fix42() && end == 999_999) || end > last_sent {
+            end = last_sent;
+        }
+        if begin <= end {
+            self.serving = Some(super::Serving {
+                next: begin,
+                end,
+                gap_from: None,
+            });
+            self.pump(now, app)?;
+        }
+        let expected = self.store.next_target_seq();
+        if seq > expected {
+            self.queue.push(seq, msg.bytes());
+            self.request_resend(now, expected, seq, app)?;
+            // Its resend is served; when the gap fills it only advances.
+            return Ok(());
+        }
+        self.in_order(now, seq, app)
+    }
+
+    fn on_sequence_reset(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let gap_fill = msg.get(123) == Some(b"Y");
+        if let Sequence::Done = self.check(now, msg, seq, gap_fill, gap_fill, app)? {
+            return Ok(());
+        }
+        let new = msg
+            .get(36)
+            .and_then(|v| std::str::from_utf8(v).ok())
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0);
+        let expected = self.store.next_target_seq();
+        if new > expected {
+            self.store.set_next_target_seq(new)?;
+            self.next_queued(now, app)
+        } else if new < expected {
+            let reject = Reject {
+                reason: SessionRejectReason::ValueIncorrect,
+                ref_tag: Some(36),
+                ref_msg_type: msg.msg_type(),
+            };
+            self.send_reject(now, seq, &reject, None, app)?;
+            if gap_fill {
+                self.in_order(now, seq, app)?;
+            }
+            Ok(())
+        } else {
+            Ok(())
+        }
+    }
+
+    fn on_logout(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if let Sequence::Done = self.check(now, msg, seq, false, false, app)? {
+            return Ok(());
+        }
+        if !self.logout_sent {
+            self.send_logout(now, None, app)?;
+        }
+        if seq == self.store.next_target_seq() {
+            self.store.advance_target_seq(seq)?;
+        }
+        self.disconnect = true;
+        if self.config.reset_on_logout {
+            self.store.reset(now)?;
+        }
+        Ok(())
+    }
+
+    fn on_app(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if let Sequence::Done = self.check(now, msg, seq, true, true, app)? {
+            return Ok(());
+        }
+        let mut outbox = std::mem::take(&mut self.outbox);
+        let answer = app.from_app(msg, &mut outbox);
+        self.outbox = outbox;
+        match answer {
+            Ok(()) => {}
+            Err(crate::AppReject::Session {
+                reason,
+                ref_tag,
+                text,
+            }) => {
+                let reason =
+                    SessionRejectReason::from_code(reason).unwrap_or(SessionRejectReason::Other);
+                let reject = Reject {
+                    reason,
+                    ref_tag: ref_tag.map(i64::from),
+                    ref_msg_type: msg.msg_type(),
+                };
+                self.send_reject(now, seq, &reject, Some(text.as_bytes()), app)?;
+            }
+            Err(crate::AppReject::Business {
+                reason,
+                ref_tag,
+                text,
+            }) => {
+                let (s, r) = (u64_text(seq), u64_text(u64::from(reason)));
+                let tag_value = ref_tag.and_then(|t| msg.get(t)).unwrap_or_default();
+                let mut fields: Vec<(u32, &[u8])> = vec![
+                    (45, s.as_bytes()),
+                    (58, text.as_bytes()),
+                    (372, msg.msg_type()),
+                ];
+                if ref_tag.is_some() {
+                    fields.push((379, tag_value));
+                }
+                fields.push((380, r.as_bytes()));
+                self.send_admin(now, b"j", &fields, app)?;
+            }
+        }
+        self.flush_outbox(now)?;
+        self.in_order(now, seq, app)
+    }
+
+    /// FIX 4.2 and later (RefTagID, RefMsgType and SessionRejectReason exist;
+    /// EndSeqNo 0 means "to the end").
+    pub(super) fn is_at_least_fix42(&self) -> bool {
+        !matches!(self.config.id.begin_string.as_str(), "FIX.4.0" | "FIX.4.1")
+    }
+
+    /// Whether a resend of admin messages is a gap fill (always: admin messages
+    /// are never resent).
+    pub(super) fn resendable(msg_type: &[u8]) -> bool {
+        !is_admin(msg_type)
+    }
+}
+
+/// The MsgSeqNum of bytes that did not index, found by text.
+fn seq_text(bytes: &[u8]) -> Option<u64> {
+    let at = bytes.windows(4).position(|w| w == b"\x0134=")? + 4;
+    let digits: &[u8] = &bytes[at..bytes[at..]
+        .iter()
+        .position(|&b| b == 1)
+        .map_or(bytes.len(), |e| at + e)];
+    if digits.is_empty() || digits.len() > 19 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(digits.iter().fold(0, |n, d| n * 10 + u64::from(d - b'0')))
+}
+
+/// `n` as decimal text.
+pub(super) fn u64_text(n: u64) -> String {
+    n.to_string()
+}

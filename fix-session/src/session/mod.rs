@@ -1,0 +1,701 @@
+//! The sans-IO session: [`Session`] is fed received bytes and the time, and hands
+//! back bytes to write (each one already taken by the store), the next deadline
+//! and whether to disconnect. It owns no socket, thread or clock.
+
+mod admin;
+mod outgoing;
+
+use std::time::{Duration, SystemTime};
+
+use fix_core::validate::Schema;
+use fix_core::{Field, Message, Status};
+
+use crate::app::{Application, Outbox};
+use crate::store::{MessageStore, StoreError};
+use crate::{SessionConfig, SessionId};
+
+/// The most fields one received message may hold.
+pub const MAX_FIELDS: usize = 1024;
+
+/// Where a session is in its life.
+///
+/// ```
+/// assert_ne!(fix_session::State::LoggedOn, fix_session::State::Disconnected);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// No connection.
+    Disconnected,
+    /// Connected; the Logon has not been exchanged yet (an initiator has sent
+    /// its own).
+    AwaitingLogon,
+    /// Logon exchanged: messages flow.
+    LoggedOn,
+    /// Our Logout is sent; waiting for the answer.
+    LogoutSent,
+}
+
+/// What went wrong in a session input: the store failed (the session stops
+/// sending: nothing unstored leaves) or an outgoing message could not be built.
+///
+/// ```
+/// let e = fix_session::SessionError::NotLoggedOn;
+/// assert_eq!(e.to_string(), "the session is not logged on");
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// The store refused a write or a read.
+    Store(StoreError),
+    /// An application message sent while not logged on.
+    NotLoggedOn,
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::Store(e) => write!(f, "message store: {e}"),
+            SessionError::NotLoggedOn => f.write_str("the session is not logged on"),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SessionError::Store(e) => Some(e),
+            SessionError::NotLoggedOn => None,
+        }
+    }
+}
+
+impl From<StoreError> for SessionError {
+    fn from(e: StoreError) -> Self {
+        SessionError::Store(e)
+    }
+}
+
+/// Timers and counters of the connection in progress.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    /// HeartBtInt in force (zero: no heartbeats).
+    heartbeat: Duration,
+    last_sent: SystemTime,
+    last_received: SystemTime,
+    /// TestRequests sent since the counterparty was last heard.
+    test_requests: u32,
+    /// When the Logon (or the answer to our Logout) must have come.
+    deadline: Option<SystemTime>,
+}
+
+/// The messages received ahead of a gap, kept until the gap is filled.
+#[derive(Debug, Default)]
+struct Queue {
+    bytes: Vec<u8>,
+    // (MsgSeqNum, end offset), in arrival order.
+    entries: Vec<(u64, usize)>,
+}
+
+impl Queue {
+    fn push(&mut self, seq: u64, msg: &[u8]) {
+        if self.entries.iter().any(|&(s, _)| s == seq) {
+            return;
+        }
+        self.bytes.extend_from_slice(msg);
+        self.entries.push((seq, self.bytes.len()));
+    }
+
+    /// Moves the message numbered `seq` into `out`, if queued.
+    fn take(&mut self, seq: u64, out: &mut Vec<u8>) -> bool {
+        let Some(i) = self.entries.iter().position(|&(s, _)| s == seq) else {
+            return false;
+        };
+        let start = if i == 0 { 0 } else { self.entries[i - 1].1 };
+        let end = self.entries[i].1;
+        out.clear();
+        out.extend_from_slice(&self.bytes[start..end]);
+        self.bytes.drain(start..end);
+        self.entries.remove(i);
+        for e in &mut self.entries[i..] {
+            e.1 -= end - start;
+        }
+        true
+    }
+
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.entries.clear();
+    }
+}
+
+/// A resend we are serving: the next number to look at and the last one asked.
+#[derive(Clone, Copy, Debug)]
+struct Serving {
+    next: u64,
+    end: u64,
+    /// The first number of a run to gap-fill, not yet sent.
+    gap_from: Option<u64>,
+}
+
+/// One FIX session, sans-IO.
+///
+/// Inputs: [`Session::connected`], [`Session::handle_bytes`],
+/// [`Session::handle_timeout`], [`Session::send`], [`Session::disconnected`].
+/// Outputs: [`Session::output`] (bytes to write, each message already taken by
+/// the store) with [`Session::consume_output`], [`Session::poll_timeout`] and
+/// [`Session::wants_disconnect`].
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
+///
+/// struct App;
+/// impl Application for App {}
+///
+/// let now = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+/// let config = SessionConfig::new(SessionId::new("FIX.4.4", "ISLD", "TW"), Role::Acceptor);
+/// let mut s = Session::new(config, MemoryStore::new(), &fix44::DICTIONARY);
+/// s.connected(now, &mut App)?;
+/// let logon = b"8=FIX.4.4\x019=57\x0135=A\x0134=1\x0149=TW\x0152=20231114-22:13:20\x0156=ISLD\x0198=0\x01108=30\x0110=003\x01";
+/// s.handle_bytes(now, logon, &mut App)?;
+/// assert_eq!(s.state(), fix_session::State::LoggedOn);
+/// assert!(s.output().starts_with(b"8=FIX.4.4\x019=61\x0135=A\x0134=1\x0149=ISLD\x0152=20231114-22:13:20.000\x0156=TW\x01"));
+/// # Ok::<(), fix_session::SessionError>(())
+/// ```
+pub struct Session<S: MessageStore, D: Schema> {
+    config: SessionConfig,
+    store: S,
+    dict: D,
+    state: State,
+    clock: Clock,
+    disconnect: bool,
+    /// Bytes received and not yet handled.
+    input: Vec<u8>,
+    /// Bytes to write; every message in it has been stored.
+    output: Vec<u8>,
+    /// The message being handled (copied out of `input`).
+    current: Vec<u8>,
+    fields: Box<[Field]>,
+    /// The outgoing message being built, whole.
+    scratch: Vec<u8>,
+    /// Its part after BodyLength.
+    rest: Vec<u8>,
+    /// Its body fields.
+    current_body: Vec<u8>,
+    /// Fields of a stored message being resent.
+    resend_fields: Box<[Field]>,
+    outbox: Outbox,
+    queue: Queue,
+    /// The range our last ResendRequest asked for, until it is filled.
+    resend_requested: Option<(u64, u64)>,
+    serving: Option<Serving>,
+    resend_chunk: Vec<u8>,
+    resend_index: Vec<(u64, usize)>,
+    /// A Logon with ResetSeqNumFlag=Y was received (our answer carries it too).
+    reset_received: bool,
+    /// We sent a Logout (its answer ends the session).
+    logout_sent: bool,
+    /// The last time given to any input, for deadlines due "now".
+    now: SystemTime,
+}
+
+impl<S: MessageStore, D: Schema> std::fmt::Debug for Session<S, D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("id", &self.config.id)
+            .field("state", &self.state)
+            .field("next_sender_seq", &self.store.next_sender_seq())
+            .field("next_target_seq", &self.store.next_target_seq())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<S: MessageStore, D: Schema> Session<S, D> {
+    /// A disconnected session over `store`, validating against `dict`.
+    ///
+    /// ```
+    /// use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// let config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator);
+    /// let s = Session::new(config, MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.state(), fix_session::State::Disconnected);
+    /// ```
+    pub fn new(config: SessionConfig, store: S, dict: D) -> Self {
+        let epoch = SystemTime::UNIX_EPOCH;
+        Session {
+            config,
+            store,
+            dict,
+            state: State::Disconnected,
+            clock: Clock {
+                heartbeat: Duration::ZERO,
+                last_sent: epoch,
+                last_received: epoch,
+                test_requests: 0,
+                deadline: None,
+            },
+            disconnect: false,
+            input: Vec::with_capacity(64 * 1024),
+            output: Vec::with_capacity(64 * 1024),
+            current: Vec::with_capacity(4096),
+            fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
+            scratch: Vec::with_capacity(4096),
+            rest: Vec::with_capacity(4096),
+            current_body: Vec::with_capacity(4096),
+            resend_fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
+            outbox: Outbox::default(),
+            queue: Queue::default(),
+            resend_requested: None,
+            serving: None,
+            resend_chunk: Vec::new(),
+            resend_index: Vec::new(),
+            reset_received: false,
+            logout_sent: false,
+            now: epoch,
+        }
+    }
+
+    /// The session's identity.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.id().target_comp_id, "B");
+    /// ```
+    pub fn id(&self) -> &SessionId {
+        &self.config.id
+    }
+
+    /// Where the session is.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.state(), fix_session::State::Disconnected);
+    /// ```
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    /// The store (its sequence numbers, for one).
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, MessageStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.store().next_sender_seq(), 1);
+    /// ```
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Bytes to write to the connection, oldest first. Every message in them has
+    /// been taken by the store: this is the only way bytes leave a session.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert!(s.output().is_empty());
+    /// ```
+    pub fn output(&self) -> &[u8] {
+        &self.output
+    }
+
+    /// Marks the first `n` bytes of [`Session::output`] as written.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.consume_output(0);
+    /// ```
+    pub fn consume_output(&mut self, n: usize) {
+        let n = n.min(self.output.len());
+        self.output.drain(..n);
+    }
+
+    /// Whether the session wants its connection closed (after writing
+    /// [`Session::output`]).
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert!(!s.wants_disconnect());
+    /// ```
+    pub fn wants_disconnect(&self) -> bool {
+        self.disconnect
+    }
+
+    /// The earliest time [`Session::handle_timeout`] has work: a heartbeat, a
+    /// TestRequest, a Logon or Logout timeout, or the rest of a resend.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.poll_timeout(), None);
+    /// ```
+    pub fn poll_timeout(&self) -> Option<SystemTime> {
+        if self.state == State::Disconnected || self.disconnect {
+            return None;
+        }
+        if self.serving.is_some() {
+            return Some(self.now);
+        }
+        let mut next = self.clock.deadline;
+        let hb = self.clock.heartbeat;
+        if self.state == State::LoggedOn && !hb.is_zero() {
+            let c = &self.clock;
+            let test_due = c.last_received + hb.mul_f64(1.2 * f64::from(c.test_requests + 1));
+            let timeout = c.last_received + hb.mul_f64(2.4);
+            let mut due = test_due.min(timeout);
+            if c.test_requests == 0 {
+                due = due.min(c.last_sent + hb);
+            }
+            next = Some(next.map_or(due, |n| n.min(due)));
+        }
+        next
+    }
+
+    /// A connection is up: an initiator sends its Logon; an acceptor starts
+    /// waiting for one (LogonTimeout).
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// let config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator);
+    /// let mut s = Session::new(config, MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.connected(UNIX_EPOCH, &mut App)?;
+    /// assert!(s.output().windows(5).any(|w| w == b"35=A\x01"));
+    /// # Ok::<(), fix_session::SessionError>(())
+    /// ```
+    pub fn connected(
+        &mut self,
+        now: SystemTime,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.now = now;
+        self.state = State::AwaitingLogon;
+        self.disconnect = false;
+        self.logout_sent = false;
+        self.reset_received = false;
+        self.input.clear();
+        self.output.clear();
+        self.queue.clear();
+        self.resend_requested = None;
+        self.serving = None;
+        self.clock = Clock {
+            heartbeat: Duration::ZERO,
+            last_sent: now,
+            last_received: now,
+            test_requests: 0,
+            deadline: Some(now + self.config.logon_timeout),
+        };
+        if self.config.role == crate::Role::Initiator {
+            if self.config.reset_on_logon || self.config.send_reset_seq_num_flag {
+                self.store.reset(now)?;
+            }
+            self.clock.heartbeat = Duration::from_secs(u64::from(self.config.heart_bt_int));
+            let reset = self.config.reset_on_logon || self.config.send_reset_seq_num_flag;
+            self.send_logon(now, reset, app)?;
+        }
+        Ok(())
+    }
+
+    /// The connection dropped (or was closed after [`Session::wants_disconnect`]).
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.connected(UNIX_EPOCH, &mut App)?;
+    /// s.disconnected(UNIX_EPOCH, &mut App)?;
+    /// assert_eq!(s.state(), fix_session::State::Disconnected);
+    /// # Ok::<(), fix_session::SessionError>(())
+    /// ```
+    pub fn disconnected(
+        &mut self,
+        now: SystemTime,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.now = now;
+        let was = self.state;
+        self.state = State::Disconnected;
+        self.disconnect = false;
+        self.input.clear();
+        self.output.clear();
+        self.queue.clear();
+        self.serving = None;
+        self.resend_requested = None;
+        self.clock.deadline = None;
+        if matches!(was, State::LoggedOn | State::LogoutSent) {
+            app.on_logout(&self.config.id);
+        }
+        if self.config.reset_on_disconnect {
+            self.store.reset(now)?;
+        }
+        Ok(())
+    }
+
+    /// Bytes arrived: every complete message in them (with what came before) is
+    /// handled; a partial one waits for the rest.
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "ISLD", "TW"), Role::Acceptor), MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.connected(UNIX_EPOCH, &mut App)?;
+    /// s.handle_bytes(UNIX_EPOCH, b"8=FIX.4.4\x019=", &mut App)?; // the rest comes later
+    /// assert!(s.output().is_empty());
+    /// # Ok::<(), fix_session::SessionError>(())
+    /// ```
+    pub fn handle_bytes(
+        &mut self,
+        now: SystemTime,
+        bytes: &[u8],
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.now = now;
+        if self.state == State::Disconnected || self.disconnect {
+            return Ok(());
+        }
+        self.input.extend_from_slice(bytes);
+        let mut start = 0;
+        while start < self.input.len() && !self.disconnect && self.state != State::Disconnected {
+            let parser = self.config.parser;
+            match parser.frame(&self.input[start..]) {
+                Ok(Status::Complete(frame)) => {
+                    let len = frame.len();
+                    let mut current = std::mem::take(&mut self.current);
+                    current.clear();
+                    current.extend_from_slice(&self.input[start..start + len]);
+                    start += len;
+                    let result = self.handle_message(now, &current, app);
+                    self.current = current;
+                    result?;
+                }
+                Ok(Status::Partial { .. }) => break,
+                Err(_) => {
+                    // Garbled: dropped without consuming a sequence number, up to
+                    // the next BeginString.
+                    let skip = 1 + fix_core::resync(&self.input[start + 1..]);
+                    start += skip;
+                }
+            }
+        }
+        self.input.drain(..start.min(self.input.len()));
+        self.pump(now, app)
+    }
+
+    /// Time passed: heartbeats, TestRequests, timeouts and paced resends that are
+    /// due by `now` happen.
+    ///
+    /// ```
+    /// # use std::time::{Duration, UNIX_EPOCH};
+    /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "ISLD", "TW"), Role::Acceptor), MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.connected(UNIX_EPOCH, &mut App)?;
+    /// s.handle_timeout(UNIX_EPOCH + Duration::from_secs(11), &mut App)?; // no Logon in 10 s
+    /// assert!(s.wants_disconnect());
+    /// # Ok::<(), fix_session::SessionError>(())
+    /// ```
+    pub fn handle_timeout(
+        &mut self,
+        now: SystemTime,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.now = now;
+        if self.state == State::Disconnected || self.disconnect {
+            return Ok(());
+        }
+        if let Some(deadline) = self.clock.deadline
+            && now >= deadline
+        {
+            self.disconnect = true;
+            return Ok(());
+        }
+        let hb = self.clock.heartbeat;
+        if self.state == State::LoggedOn && !hb.is_zero() {
+            let since_received = now
+                .duration_since(self.clock.last_received)
+                .unwrap_or_default();
+            let since_sent = now.duration_since(self.clock.last_sent).unwrap_or_default();
+            if since_received >= hb.mul_f64(2.4) {
+                self.disconnect = true;
+                return Ok(());
+            }
+            if since_received >= hb.mul_f64(1.2 * f64::from(self.clock.test_requests + 1)) {
+                self.send_admin(now, b"1", &[(112, b"TEST")], app)?;
+                self.clock.test_requests += 1;
+            } else if self.clock.test_requests == 0 && since_sent >= hb {
+                self.send_admin(now, b"0", &[], app)?;
+            }
+        }
+        self.pump(now, app)
+    }
+
+    /// Sends an application message of `msg_type` whose body fields are `body`
+    /// (encoded `tag=value<SOH>`, e.g. by a typed builder); the session writes the
+    /// header (MsgSeqNum, CompIDs, SendingTime) and trailer, stores the message,
+    /// and only then puts its bytes in [`Session::output`]. Returns its MsgSeqNum.
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert!(s.send(UNIX_EPOCH, b"D", b"11=1\x01", &mut App).is_err()); // not logged on
+    /// ```
+    pub fn send(
+        &mut self,
+        now: SystemTime,
+        msg_type: &[u8],
+        body: &[u8],
+        app: &mut dyn Application,
+    ) -> Result<u64, SessionError> {
+        self.now = now;
+        if self.state != State::LoggedOn {
+            return Err(SessionError::NotLoggedOn);
+        }
+        let _ = app;
+        self.send_message(now, msg_type, body)
+    }
+
+    /// Starts a Logout with `text`; the answer (or LogoutTimeout) ends the
+    /// session.
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.logout(UNIX_EPOCH, None, &mut App)?; // not logged on: nothing to do
+    /// assert!(s.output().is_empty());
+    /// # Ok::<(), fix_session::SessionError>(())
+    /// ```
+    pub fn logout(
+        &mut self,
+        now: SystemTime,
+        text: Option<&str>,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.now = now;
+        if self.state != State::LoggedOn {
+            return Ok(());
+        }
+        self.send_logout(now, text.map(str::as_bytes), app)?;
+        self.state = State::LogoutSent;
+        self.clock.deadline = Some(now + self.config.logout_timeout);
+        Ok(())
+    }
+
+    /// Handles one framed message.
+    fn handle_message(
+        &mut self,
+        now: SystemTime,
+        bytes: &[u8],
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let mut fields = std::mem::take(&mut self.fields);
+        let parser = self.config.parser;
+        let result = match parser.frame(bytes) {
+            Ok(Status::Complete(frame)) => match parser.index(frame, &mut fields) {
+                Ok(msg) => self.handle_parsed(now, &msg, app),
+                Err(e) => self.handle_unparsed(now, bytes, &e, app),
+            },
+            _ => Ok(()),
+        };
+        self.fields = fields;
+        result
+    }
+
+    /// Serves a pending resend while the output is short, and sends what the
+    /// application queued.
+    fn pump(&mut self, now: SystemTime, app: &mut dyn Application) -> Result<(), SessionError> {
+        const OUTPUT_HIGH_WATER: usize = 256 * 1024;
+        while self.serving.is_some() && self.output.len() < OUTPUT_HIGH_WATER && !self.disconnect {
+            self.serve_chunk(now, app)?;
+        }
+        Ok(())
+    }
+
+    /// Sends what the application queued in its last call.
+    fn flush_outbox(&mut self, now: SystemTime) -> Result<(), SessionError> {
+        if self.outbox.is_empty() {
+            return Ok(());
+        }
+        let outbox = std::mem::take(&mut self.outbox);
+        let mut result = Ok(());
+        for (msg_type, body) in outbox.messages() {
+            if let Err(e) = self.send_message(now, msg_type, body) {
+                result = Err(e);
+                break;
+            }
+        }
+        self.outbox = outbox;
+        self.outbox.clear();
+        result.map(|_| ())
+    }
+}
+
+/// Whether `tag` belongs to the standard header or trailer (the fields the
+/// session writes itself).
+///
+/// ```
+/// assert!(fix_session::is_header_or_trailer(52));
+/// assert!(!fix_session::is_header_or_trailer(11));
+/// ```
+pub fn is_header_or_trailer(tag: u32) -> bool {
+    matches!(
+        tag,
+        8 | 9
+            | 10
+            | 34
+            | 35
+            | 43
+            | 49
+            | 50
+            | 52
+            | 56
+            | 57
+            | 89
+            | 90
+            | 91
+            | 93
+            | 97
+            | 115
+            | 116
+            | 122
+            | 128
+            | 129
+            | 142
+            | 143
+            | 144
+            | 145
+            | 212
+            | 213
+            | 347
+            | 369
+            | 627
+            | 628
+            | 629
+            | 630
+            | 1128
+            | 1129
+            | 1156
+    )
+}
+
+/// A message's MsgSeqNum, if it has a valid one.
+fn seq_num(msg: &Message<'_>) -> Option<u64> {
+    let v = msg.get(34)?;
+    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(v.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')))
+}
+
+/// Whether `msg_type` is a session-level (admin) message.
+fn is_admin(msg_type: &[u8]) -> bool {
+    matches!(msg_type, b"0" | b"1" | b"2" | b"3" | b"4" | b"5" | b"A")
+}

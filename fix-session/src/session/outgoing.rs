@@ -1,0 +1,302 @@
+//! What a session sends: the header it stamps (8, 9, 35, then the header fields
+//! in ascending tag order, SendingTime with milliseconds), the store before the
+//! bytes, and resends served from the store in chunks.
+
+use std::time::SystemTime;
+
+use fix_core::validate::{Reject, Schema};
+use fix_core::{SOH, Status};
+
+use super::admin::u64_text;
+use super::{Serving, Session, SessionError};
+use crate::app::{Application, Outbox, push_field, push_uint};
+use crate::store::{ChunkLimit, MessageStore};
+use crate::time::format_timestamp;
+
+/// How a message's header is stamped.
+#[derive(Clone, Copy)]
+struct Stamp<'a> {
+    seq: u64,
+    /// PossDupFlag=Y with this OrigSendingTime.
+    orig_sending_time: Option<&'a [u8]>,
+}
+
+impl<S: MessageStore, D: Schema> Session<S, D> {
+    /// Stamps, stores and queues for output a message with the next sender number.
+    pub(super) fn send_message(
+        &mut self,
+        now: SystemTime,
+        msg_type: &[u8],
+        body: &[u8],
+    ) -> Result<u64, SessionError> {
+        let seq = self.store.next_sender_seq();
+        let stamp = Stamp {
+            seq,
+            orig_sending_time: None,
+        };
+        self.frame_into_scratch(now, msg_type, stamp, body);
+        if self.config.persist_messages {
+            self.store.store(seq, &self.scratch)?;
+        } else {
+            // Not persisted: the number still moves on (a resend gap-fills).
+            self.store.set_next_sender_seq(seq + 1)?;
+        }
+        self.output.extend_from_slice(&self.scratch);
+        self.clock.last_sent = now;
+        Ok(seq)
+    }
+
+    /// An admin message with these body fields (and any the application adds in
+    /// `to_admin`).
+    pub(super) fn send_admin(
+        &mut self,
+        now: SystemTime,
+        msg_type: &[u8],
+        fields: &[(u32, &[u8])],
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let mut body = std::mem::take(&mut self.current_body);
+        body.clear();
+        for &(tag, value) in fields {
+            push_field(&mut body, tag, value);
+        }
+        let mut extra = Outbox::default();
+        app.to_admin(msg_type, &mut extra);
+        body.extend_from_slice(extra.extra_fields());
+        let result = self.send_message(now, msg_type, &body);
+        self.current_body = body;
+        result.map(|_| ())
+    }
+
+    /// Our Logon: EncryptMethod 0, HeartBtInt, ResetSeqNumFlag when resetting,
+    /// DefaultApplVerID on FIXT.1.1.
+    pub(super) fn send_logon(
+        &mut self,
+        now: SystemTime,
+        reset: bool,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let hb = u64_text(self.clock.heartbeat.as_secs());
+        let mut fields: Vec<(u32, &[u8])> = vec![(98, b"0"), (108, hb.as_bytes())];
+        if reset {
+            fields.push((141, b"Y"));
+        }
+        let appl = self.config.default_appl_ver_id.clone();
+        if let Some(v) = &appl {
+            fields.push((1137, v.as_bytes()));
+        }
+        self.send_admin(now, b"A", &fields, app)
+    }
+
+    /// A Logout, with Text when given.
+    pub(super) fn send_logout(
+        &mut self,
+        now: SystemTime,
+        text: Option<&[u8]>,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.logout_sent = true;
+        match text {
+            Some(t) => self.send_admin(now, b"5", &[(58, t)], app),
+            None => self.send_admin(now, b"5", &[], app),
+        }
+    }
+
+    /// A Reject (35=3) of message `ref_seq`: RefSeqNum, Text, and from FIX 4.2
+    /// RefTagID, RefMsgType and SessionRejectReason.
+    pub(super) fn send_reject(
+        &mut self,
+        now: SystemTime,
+        ref_seq: u64,
+        reject: &Reject<'_>,
+        text: Option<&[u8]>,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let seq = u64_text(ref_seq);
+        let tag = reject.ref_tag.map(|t| t.to_string());
+        let reason = u64_text(u64::from(reject.reason.code()));
+        let text = text.unwrap_or(reject.text().as_bytes());
+        let mut fields: Vec<(u32, &[u8])> = vec![(45, seq.as_bytes()), (58, text)];
+        if self.is_at_least_fix42() {
+            if let Some(t) = &tag {
+                fields.push((371, t.as_bytes()));
+            }
+            if !reject.ref_msg_type.is_empty() {
+                fields.push((372, reject.ref_msg_type));
+            }
+            fields.push((373, reason.as_bytes()));
+        }
+        self.send_admin(now, b"3", &fields, app)
+    }
+
+    /// Serves the next chunk of the resend in progress: stored application
+    /// messages again with PossDupFlag=Y and OrigSendingTime, everything else
+    /// (admin messages, numbers not stored, messages the application declines)
+    /// as SequenceReset-GapFill runs.
+    pub(super) fn serve_chunk(
+        &mut self,
+        now: SystemTime,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        let Some(mut serving) = self.serving else {
+            return Ok(());
+        };
+        let mut chunk = std::mem::take(&mut self.resend_chunk);
+        let mut index = std::mem::take(&mut self.resend_index);
+        chunk.clear();
+        index.clear();
+        let read = self.store.read_stored(
+            serving.next,
+            serving.end,
+            ChunkLimit::default(),
+            &mut |seq, bytes| {
+                chunk.extend_from_slice(bytes);
+                index.push((seq, chunk.len()));
+            },
+        );
+        let result = read.map_err(SessionError::from).and_then(|got| {
+            let mut start = 0;
+            for &(seq, end) in &index {
+                self.resend_one(now, &mut serving, seq, &chunk[start..end], app)?;
+                start = end;
+            }
+            match got.resume_at {
+                Some(next) => serving.next = next,
+                None => {
+                    let gap_from = serving.gap_from.unwrap_or(serving.next);
+                    if gap_from <= serving.end {
+                        self.gap_fill(now, gap_from, serving.end + 1)?;
+                    }
+                    self.serving = None;
+                    return Ok(());
+                }
+            }
+            self.serving = Some(serving);
+            Ok(())
+        });
+        self.resend_chunk = chunk;
+        self.resend_index = index;
+        result
+    }
+
+    /// One stored message of a resend.
+    fn resend_one(
+        &mut self,
+        now: SystemTime,
+        serving: &mut Serving,
+        seq: u64,
+        stored: &[u8],
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        if serving.gap_from.is_none() && seq > serving.next {
+            serving.gap_from = Some(serving.next);
+        }
+        serving.next = seq + 1;
+        let parser = self.config.parser;
+        let mut fields = std::mem::take(&mut self.resend_fields);
+        let mut body = std::mem::take(&mut self.current_body);
+        body.clear();
+        let mut resend = None;
+        if let Ok(Status::Complete(frame)) = parser.frame(stored)
+            && let Ok(msg) = parser.index(frame, &mut fields)
+            && Self::resendable(msg.msg_type())
+            && app.to_app(&msg, true)
+        {
+            for (tag, value) in msg.iter() {
+                if !super::is_header_or_trailer(tag) {
+                    push_field(&mut body, tag, value);
+                }
+            }
+            let mut mt = [0u8; 16];
+            let t = msg.msg_type();
+            let n = t.len().min(mt.len());
+            mt[..n].copy_from_slice(&t[..n]);
+            let orig = msg.get(52).unwrap_or_default();
+            let mut orig_buf = [0u8; 32];
+            let o = orig.len().min(orig_buf.len());
+            orig_buf[..o].copy_from_slice(&orig[..o]);
+            resend = Some((mt, n, orig_buf, o));
+        }
+        self.resend_fields = fields;
+        let result = match resend {
+            Some((mt, n, orig, o)) => {
+                if let Some(from) = serving.gap_from.take() {
+                    self.gap_fill(now, from, seq)?;
+                }
+                let stamp = Stamp {
+                    seq,
+                    orig_sending_time: Some(&orig[..o]),
+                };
+                self.frame_into_scratch(now, &mt[..n], stamp, &body);
+                self.output.extend_from_slice(&self.scratch);
+                self.clock.last_sent = now;
+                Ok(())
+            }
+            None => {
+                serving.gap_from.get_or_insert(seq);
+                Ok(())
+            }
+        };
+        self.current_body = body;
+        result
+    }
+
+    /// A SequenceReset-GapFill numbered `from`, moving the counterparty to `to`.
+    fn gap_fill(&mut self, now: SystemTime, from: u64, to: u64) -> Result<(), SessionError> {
+        let mut body = std::mem::take(&mut self.current_body);
+        body.clear();
+        let mut n = Vec::with_capacity(20);
+        push_uint(&mut n, to);
+        push_field(&mut body, 36, &n);
+        push_field(&mut body, 123, b"Y");
+        let ts = format_timestamp(now);
+        let stamp = Stamp {
+            seq: from,
+            orig_sending_time: Some(&ts),
+        };
+        self.frame_into_scratch(now, b"4", stamp, &body);
+        self.output.extend_from_slice(&self.scratch);
+        self.clock.last_sent = now;
+        self.current_body = body;
+        Ok(())
+    }
+
+    /// Writes the whole message into `scratch`: 8, 9, 35, 34, [43], 49, 52, 56,
+    /// [122], the body, 10.
+    fn frame_into_scratch(
+        &mut self,
+        now: SystemTime,
+        msg_type: &[u8],
+        stamp: Stamp<'_>,
+        body: &[u8],
+    ) {
+        let id = &self.config.id;
+        let rest = &mut self.rest;
+        rest.clear();
+        push_field(rest, 35, msg_type);
+        rest.extend_from_slice(b"34=");
+        push_uint(rest, stamp.seq);
+        rest.push(SOH);
+        if stamp.orig_sending_time.is_some() {
+            push_field(rest, 43, b"Y");
+        }
+        push_field(rest, 49, id.sender_comp_id.as_bytes());
+        push_field(rest, 52, &format_timestamp(now));
+        push_field(rest, 56, id.target_comp_id.as_bytes());
+        if let Some(orig) = stamp.orig_sending_time {
+            push_field(rest, 122, orig);
+        }
+        rest.extend_from_slice(body);
+        let out = &mut self.scratch;
+        out.clear();
+        push_field(out, 8, id.begin_string.as_bytes());
+        out.extend_from_slice(b"9=");
+        push_uint(out, rest.len() as u64);
+        out.push(SOH);
+        out.extend_from_slice(rest);
+        let sum = fix_core::checksum(out);
+        out.extend_from_slice(b"10=");
+        out.extend_from_slice(&[b'0' + sum / 100, b'0' + sum / 10 % 10, b'0' + sum % 10]);
+        out.push(SOH);
+    }
+}
