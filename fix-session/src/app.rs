@@ -23,6 +23,9 @@ use crate::SessionId;
 ///     }
 /// }
 /// ```
+// `from_admin`/`from_app` are QuickFIX's names, which its users look for; they
+// are callbacks, not conversions.
+#[allow(clippy::wrong_self_convention)]
 pub trait Application {
     /// The session logged on.
     fn on_logon(&mut self, _id: &SessionId) {}

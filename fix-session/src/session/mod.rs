@@ -287,6 +287,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         &self.store
     }
 
+    /// The store, given back (to read what was sent, or to hand it to the next
+    /// session of the same ID).
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, MessageStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.into_store().next_target_seq(), 1);
+    /// ```
+    pub fn into_store(self) -> S {
+        self.store
+    }
+
     /// Bytes to write to the connection, oldest first. Every message in them has
     /// been taken by the store: this is the only way bytes leave a session.
     ///

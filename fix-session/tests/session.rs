@@ -1,0 +1,442 @@
+//! Session rules, each on two sessions wired back to back in memory (an initiator
+//! and an acceptor) with a simulated clock; expectations are written out by hand
+//! or checked against the naive reference parser, not against the session's own
+//! encoder.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use fix_core::Message;
+use fix_session::{
+    Application, MemoryStore, MessageStore, Outbox, Role, Session, SessionConfig, SessionId, State,
+};
+use fix_test_support::naive::naive_parse;
+
+type Fix44 = &'static fix_core::typed::Tables;
+
+fn t0() -> SystemTime {
+    UNIX_EPOCH + Duration::from_secs(1_790_000_000)
+}
+
+/// Records what the application sees; echoes application messages when asked.
+#[derive(Default)]
+struct Recorder {
+    logons: usize,
+    logouts: usize,
+    received: Vec<(Vec<u8>, Vec<u8>)>,
+    echo: bool,
+    decline_resend: bool,
+}
+
+impl Application for Recorder {
+    fn on_logon(&mut self, _: &SessionId) {
+        self.logons += 1;
+    }
+    fn on_logout(&mut self, _: &SessionId) {
+        self.logouts += 1;
+    }
+    fn to_app(&mut self, _: &Message<'_>, _: bool) -> bool {
+        !self.decline_resend
+    }
+    fn from_app(
+        &mut self,
+        msg: &Message<'_>,
+        out: &mut Outbox,
+    ) -> Result<(), fix_session::AppReject> {
+        self.received.push((
+            msg.msg_type().to_vec(),
+            msg.get(11).unwrap_or_default().to_vec(),
+        ));
+        if self.echo {
+            let body: Vec<(u32, &[u8])> = msg
+                .iter()
+                .filter(|(t, _)| !fix_session::is_header_or_trailer(*t))
+                .collect();
+            out.send_fields(msg.msg_type(), body.iter().copied());
+        }
+        Ok(())
+    }
+}
+
+struct Pair {
+    init: Session<MemoryStore, Fix44>,
+    acc: Session<MemoryStore, Fix44>,
+    ia: Recorder,
+    aa: Recorder,
+    now: SystemTime,
+}
+
+impl Pair {
+    fn new() -> Pair {
+        let mut ic = SessionConfig::new(
+            SessionId::new("FIX.4.4", "CLIENT", "BROKER"),
+            Role::Initiator,
+        );
+        ic.heart_bt_int = 30;
+        let ac = SessionConfig::new(
+            SessionId::new("FIX.4.4", "BROKER", "CLIENT"),
+            Role::Acceptor,
+        );
+        Pair {
+            init: Session::new(ic, MemoryStore::new(), &fix44::DICTIONARY),
+            acc: Session::new(ac, MemoryStore::new(), &fix44::DICTIONARY),
+            ia: Recorder::default(),
+            aa: Recorder {
+                echo: true,
+                ..Recorder::default()
+            },
+            now: t0(),
+        }
+    }
+
+    /// Moves bytes both ways until neither side has output; returns what each sent
+    /// (initiator's, acceptor's) as messages.
+    fn pump(&mut self) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+        let (mut from_init, mut from_acc) = (Vec::new(), Vec::new());
+        for _ in 0..100 {
+            let a = self.init.output().to_vec();
+            self.init.consume_output(a.len());
+            let b = self.acc.output().to_vec();
+            self.acc.consume_output(b.len());
+            if a.is_empty() && b.is_empty() {
+                break;
+            }
+            from_init.extend(split(&a));
+            from_acc.extend(split(&b));
+            self.acc.handle_bytes(self.now, &a, &mut self.aa).unwrap();
+            self.init.handle_bytes(self.now, &b, &mut self.ia).unwrap();
+        }
+        (from_init, from_acc)
+    }
+
+    fn logged_on() -> Pair {
+        let mut p = Pair::new();
+        p.acc.connected(p.now, &mut p.aa).unwrap();
+        p.init.connected(p.now, &mut p.ia).unwrap();
+        p.pump();
+        assert_eq!(
+            (p.init.state(), p.acc.state()),
+            (State::LoggedOn, State::LoggedOn)
+        );
+        p
+    }
+
+    /// Advances the clock to the earliest deadline of either side and fires it.
+    fn tick(&mut self) {
+        let next = [self.init.poll_timeout(), self.acc.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
+            .expect("a deadline");
+        self.now = self.now.max(next);
+        self.init.handle_timeout(self.now, &mut self.ia).unwrap();
+        self.acc.handle_timeout(self.now, &mut self.aa).unwrap();
+    }
+}
+
+/// Splits a byte stream into messages at each `8=` that follows a `10=xxx<SOH>`.
+fn split(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i + 7 <= bytes.len() {
+        if bytes[i] == 1 && bytes[i + 1..].starts_with(b"10=") && bytes.get(i + 7) == Some(&1) {
+            out.push(bytes[start..i + 8].to_vec());
+            start = i + 8;
+            i = start;
+        } else {
+            i += 1;
+        }
+    }
+    assert_eq!(start, bytes.len(), "output ends on a whole message");
+    out
+}
+
+/// (tag, value) pairs of a message, by the naive reference parser (which also
+/// checks BodyLength and CheckSum).
+fn fields(msg: &[u8]) -> Vec<(u32, String)> {
+    naive_parse(msg, &[(354, 355)], usize::MAX)
+        .expect("well-formed")
+        .into_iter()
+        .map(|(t, v)| (t, String::from_utf8_lossy(&v).into_owned()))
+        .collect()
+}
+
+/// A FIX 4.4 message with these fields after BeginString, BodyLength and CheckSum
+/// computed by the naive builder.
+fn msg(fields: &[(u32, &str)]) -> Vec<u8> {
+    let body: String = fields.iter().map(|(t, v)| format!("{t}={v}\x01")).collect();
+    fix_test_support::naive::build(body.as_bytes())
+}
+
+fn get(msg: &[u8], tag: u32) -> Option<String> {
+    fields(msg)
+        .into_iter()
+        .find(|(t, _)| *t == tag)
+        .map(|(_, v)| v)
+}
+
+#[test]
+fn logon_is_answered_with_the_same_heartbeat_interval_and_header_in_tag_order() {
+    let mut p = Pair::new();
+    p.acc.connected(p.now, &mut p.aa).unwrap();
+    p.init.connected(p.now, &mut p.ia).unwrap();
+    let (sent, answered) = p.pump();
+    assert_eq!(sent.len(), 1);
+    let tags: Vec<u32> = fields(&answered[0]).iter().map(|f| f.0).collect();
+    assert_eq!(tags, [8, 9, 35, 34, 49, 52, 56, 98, 108, 10]);
+    assert_eq!(get(&answered[0], 108).as_deref(), Some("30"));
+    assert_eq!(
+        get(&answered[0], 52).as_deref(),
+        Some("20260921-14:13:20.000")
+    );
+    assert_eq!((p.ia.logons, p.aa.logons), (1, 1));
+}
+
+#[test]
+fn the_first_message_must_be_a_logon() {
+    let mut p = Pair::new();
+    p.acc.connected(p.now, &mut p.aa).unwrap();
+    let hb = msg(&[
+        (35, "0"),
+        (34, "1"),
+        (49, "CLIENT"),
+        (52, "20260921-14:13:20"),
+        (56, "BROKER"),
+    ]);
+    p.acc.handle_bytes(p.now, &hb, &mut p.aa).unwrap();
+    assert!(p.acc.wants_disconnect());
+    assert!(p.acc.output().is_empty());
+}
+
+#[test]
+fn every_byte_handed_out_was_stored_first() {
+    let mut p = Pair::logged_on();
+    for i in 0..5 {
+        let body = format!("11=ORD{i}\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01");
+        p.init
+            .send(p.now, b"D", body.as_bytes(), &mut p.ia)
+            .unwrap();
+    }
+    let out = split(p.init.output());
+    let mut stored = Vec::new();
+    let mut store = p.init.into_store();
+    store
+        .read_stored(
+            1,
+            u64::MAX,
+            fix_session::ChunkLimit::new(1000, 1 << 20),
+            &mut |seq, m| stored.push((seq, m.to_vec())),
+        )
+        .unwrap();
+    for m in &out {
+        let seq: u64 = get(m, 34).unwrap().parse().unwrap();
+        assert!(
+            stored.iter().any(|(s, b)| *s == seq && b == m),
+            "message {seq} stored byte for byte"
+        );
+    }
+    assert_eq!(out.len(), 5);
+}
+
+#[test]
+fn application_messages_flow_and_are_answered() {
+    let mut p = Pair::logged_on();
+    let body = b"11=ORD1\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01";
+    let seq = p.init.send(p.now, b"D", body, &mut p.ia).unwrap();
+    assert_eq!(seq, 2);
+    let (_, answers) = p.pump();
+    assert_eq!(p.aa.received, vec![(b"D".to_vec(), b"ORD1".to_vec())]);
+    assert_eq!(answers.len(), 1);
+    assert_eq!(get(&answers[0], 35).as_deref(), Some("D"));
+    assert_eq!(get(&answers[0], 11).as_deref(), Some("ORD1"));
+    assert_eq!(get(&answers[0], 34).as_deref(), Some("2"));
+    assert_eq!(p.acc.store().next_target_seq(), 3);
+}
+
+#[test]
+fn an_idle_session_heartbeats_then_tests_then_disconnects() {
+    let mut p = Pair::logged_on();
+    p.tick();
+    // Both sides heartbeat at HeartBtInt; neither needs a TestRequest.
+    let (a, b) = p.pump();
+    assert_eq!(get(&a[0], 35).as_deref(), Some("0"));
+    assert_eq!(get(&b[0], 35).as_deref(), Some("0"));
+    assert_eq!(p.now, t0() + Duration::from_secs(30));
+    // The acceptor now hears nothing: TestRequest at 1.2 x HeartBtInt of silence.
+    let silent_since = p.now;
+    let mut acc_sent = Vec::new();
+    while !p.acc.wants_disconnect() {
+        let next = p.acc.poll_timeout().unwrap();
+        p.now = next;
+        p.acc.handle_timeout(p.now, &mut p.aa).unwrap();
+        acc_sent.extend(split(p.acc.output()));
+        let n = p.acc.output().len();
+        p.acc.consume_output(n);
+    }
+    let types: Vec<String> = acc_sent.iter().map(|m| get(m, 35).unwrap()).collect();
+    assert!(types.contains(&"1".to_string()), "{types:?}");
+    assert_eq!(
+        get(
+            acc_sent
+                .iter()
+                .find(|m| get(m, 35).as_deref() == Some("1"))
+                .unwrap(),
+            112
+        )
+        .as_deref(),
+        Some("TEST")
+    );
+    assert_eq!(
+        p.now,
+        silent_since + Duration::from_secs(72),
+        "2.4 x HeartBtInt"
+    );
+}
+
+#[test]
+fn a_test_request_is_answered_with_its_id() {
+    let mut p = Pair::logged_on();
+    let tr = msg(&[
+        (35, "1"),
+        (34, "2"),
+        (49, "CLIENT"),
+        (52, "20260921-14:13:20"),
+        (56, "BROKER"),
+        (112, "PING7"),
+    ]);
+    p.acc.handle_bytes(p.now, &tr, &mut p.aa).unwrap();
+    let out = split(p.acc.output());
+    assert_eq!(get(&out[0], 35).as_deref(), Some("0"));
+    assert_eq!(get(&out[0], 112).as_deref(), Some("PING7"));
+}
+
+#[test]
+fn a_gap_is_requested_and_filled_from_the_store_with_gap_fills_for_admin_messages() {
+    let mut p = Pair::logged_on();
+    // The initiator sends three orders the acceptor never gets.
+    for i in 0..3 {
+        let body =
+            format!("11=LOST{i}\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01");
+        p.init
+            .send(p.now, b"D", body.as_bytes(), &mut p.ia)
+            .unwrap();
+    }
+    let lost = p.init.output().len();
+    p.init.consume_output(lost);
+    // The next one arrives: MsgSeqNum 5 where 2 is expected.
+    let body = b"11=SEEN\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01";
+    p.init.send(p.now, b"D", body, &mut p.ia).unwrap();
+    let (from_init, from_acc) = p.pump();
+    let rr = from_acc
+        .iter()
+        .find(|m| get(m, 35).as_deref() == Some("2"))
+        .expect("a ResendRequest");
+    assert_eq!(
+        (get(rr, 7).as_deref(), get(rr, 16).as_deref()),
+        (Some("2"), Some("0"))
+    );
+    let resent: Vec<_> = from_init
+        .iter()
+        .filter(|m| get(m, 43).as_deref() == Some("Y") && get(m, 35).as_deref() == Some("D"))
+        .collect();
+    // EndSeqNo 0 asks for everything from 2: the three lost and the one queued
+    // (which the acceptor then ignores as a PossDup duplicate).
+    assert_eq!(resent.len(), 4);
+    for m in &resent {
+        assert!(get(m, 122).is_some(), "OrigSendingTime on a resend");
+    }
+    // Every order reached the application once, in order.
+    let ids: Vec<Vec<u8>> = p.aa.received.iter().map(|r| r.1.clone()).collect();
+    assert_eq!(
+        ids,
+        [
+            b"LOST0".to_vec(),
+            b"LOST1".to_vec(),
+            b"LOST2".to_vec(),
+            b"SEEN".to_vec()
+        ]
+    );
+    assert_eq!(p.acc.store().next_target_seq(), 6);
+}
+
+#[test]
+fn declined_resends_become_one_gap_fill() {
+    let mut p = Pair::logged_on();
+    p.ia.decline_resend = true;
+    for i in 0..3 {
+        let body = format!("11=OLD{i}\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01");
+        p.init
+            .send(p.now, b"D", body.as_bytes(), &mut p.ia)
+            .unwrap();
+    }
+    let n = p.init.output().len();
+    p.init.consume_output(n);
+    let rr = msg(&[
+        (35, "2"),
+        (34, "2"),
+        (49, "BROKER"),
+        (52, "20260921-14:13:20"),
+        (56, "CLIENT"),
+        (7, "1"),
+        (16, "0"),
+    ]);
+    p.init.handle_bytes(p.now, &rr, &mut p.ia).unwrap();
+    let out = split(p.init.output());
+    assert_eq!(
+        out.len(),
+        1,
+        "Logon (admin) and three declined orders: one gap fill"
+    );
+    assert_eq!(get(&out[0], 35).as_deref(), Some("4"));
+    assert_eq!(get(&out[0], 34).as_deref(), Some("1"));
+    assert_eq!(get(&out[0], 36).as_deref(), Some("5"));
+    assert_eq!(get(&out[0], 123).as_deref(), Some("Y"));
+}
+
+#[test]
+fn a_number_too_low_without_poss_dup_ends_the_session() {
+    let mut p = Pair::logged_on();
+    let hb = msg(&[
+        (35, "0"),
+        (34, "1"),
+        (49, "CLIENT"),
+        (52, "20260921-14:13:20"),
+        (56, "BROKER"),
+    ]);
+    p.acc.handle_bytes(p.now, &hb, &mut p.aa).unwrap();
+    let out = split(p.acc.output());
+    assert_eq!(get(&out[0], 35).as_deref(), Some("5"));
+    assert_eq!(
+        get(&out[0], 58).as_deref(),
+        Some("MsgSeqNum too low, expecting 2 but received 1")
+    );
+    assert!(p.acc.wants_disconnect());
+}
+
+#[test]
+fn garbled_input_is_dropped_without_using_a_number() {
+    let mut p = Pair::logged_on();
+    let mut bad = msg(&[
+        (35, "0"),
+        (34, "2"),
+        (49, "CLIENT"),
+        (52, "20260921-14:13:20"),
+        (56, "BROKER"),
+    ]);
+    let n = bad.len();
+    bad[n - 2] = if bad[n - 2] == b'0' { b'1' } else { b'0' }; // CheckSum wrong
+    p.acc.handle_bytes(p.now, &bad, &mut p.aa).unwrap();
+    assert!(p.acc.output().is_empty());
+    assert_eq!(p.acc.store().next_target_seq(), 2);
+    assert!(!p.acc.wants_disconnect());
+}
+
+#[test]
+fn a_logout_is_answered_and_ends_the_session() {
+    let mut p = Pair::logged_on();
+    p.init.logout(p.now, Some("bye"), &mut p.ia).unwrap();
+    let (a, b) = p.pump();
+    assert_eq!(get(&a[0], 58).as_deref(), Some("bye"));
+    assert_eq!(get(&b[0], 35).as_deref(), Some("5"));
+    assert!(p.acc.wants_disconnect() && p.init.wants_disconnect());
+}
