@@ -8,8 +8,8 @@
 //! and received messages of each failure; `--nocapture` shows the report.
 
 mod acceptance {
-    pub mod runner;
-    pub mod script;
+    pub(crate) mod runner;
+    pub(crate) mod script;
 }
 
 use acceptance::runner::{Acceptor, Dictionaries};
@@ -21,7 +21,7 @@ const DIRS: &[&str] = &[
 ];
 
 /// How many scripts pass at least (raise it when more pass).
-const PASS_FLOOR: usize = 157;
+const PASS_FLOOR: usize = 289;
 
 /// Scripts seen passing, which must keep passing: `dir/name` lines.
 const MUST_PASS: &str = include_str!("acceptance/passing.txt");

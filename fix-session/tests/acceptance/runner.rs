@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
 
+use fix_core::validate;
 use fix_core::{Message, Parser, Status};
 use fix_dict::Dictionary;
 use fix_session::{
@@ -17,7 +18,7 @@ use super::script::{self, Formats, Step};
 
 /// The dictionaries the sessions validate against, loaded once.
 #[derive(Debug)]
-pub struct Dictionaries {
+pub(crate) struct Dictionaries {
     /// BeginString (FIX.4.x) or DefaultApplVerID (FIXT.1.1's 7, 8, 9) to dictionary.
     by_version: Vec<(&'static str, Dictionary)>,
 }
@@ -26,7 +27,7 @@ impl Dictionaries {
     /// FIX.4.4 from our `spec/`, the others from QuickFIX's. A FIXT.1.1 session
     /// validates against its application dictionary only (a `Session` takes one
     /// schema; FIX50*.xml carry the header and trailer as QuickFIX's do).
-    pub fn load() -> Dictionaries {
+    pub(crate) fn load() -> Dictionaries {
         let qf = fix_test_support::files::quickfix_dir().join("spec");
         let ours = fix_test_support::files::workspace_root().join("spec/FIX44.xml");
         let load = |p: std::path::PathBuf| {
@@ -42,6 +43,7 @@ impl Dictionaries {
                 ("7", load(qf.join("FIX50.xml"))),
                 ("8", load(qf.join("FIX50SP1.xml"))),
                 ("9", load(qf.join("FIX50SP2.xml"))),
+                ("FIXT.1.1", load(qf.join("FIXT11.xml"))),
             ],
         }
     }
@@ -53,6 +55,62 @@ impl Dictionaries {
             .find(|(v, _)| *v == version)
             .unwrap()
             .1
+    }
+}
+
+/// What a session validates against: for FIX.4.x one dictionary (`transport` and
+/// `app` the same); for FIXT.1.1 the header, trailer and admin messages from
+/// FIXT11.xml, application messages from the FIX50* dictionary, and fields from
+/// the application dictionary first. (One schema per session: a message's
+/// ApplVerID does not switch dictionaries.)
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Schema<'d> {
+    transport: &'d Dictionary,
+    app: &'d Dictionary,
+}
+
+impl<'d> Schema<'d> {
+    fn field_dict(&self, tag: u32) -> &'d Dictionary {
+        if self.app.is_defined(tag) {
+            self.app
+        } else {
+            self.transport
+        }
+    }
+}
+
+impl validate::Schema for Schema<'_> {
+    type Layout = fix_dict::Layout;
+
+    fn field_format(&self, tag: u32) -> Option<validate::ValueFormat> {
+        self.field_dict(tag).field_format(tag)
+    }
+
+    fn field_info(&self, tag: u32) -> Option<validate::FieldInfo> {
+        validate::Schema::field_info(self.field_dict(tag), tag)
+    }
+
+    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
+        validate::Schema::value_allowed(self.field_dict(tag), tag, value)
+    }
+
+    fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
+        validate::Schema::byte_set(self.field_dict(tag), tag)
+    }
+
+    fn header_layout(&self) -> &Self::Layout {
+        self.transport.header_layout()
+    }
+
+    fn trailer_layout(&self) -> &Self::Layout {
+        self.transport.trailer_layout()
+    }
+
+    fn body_layout(&self, msg_type: &[u8]) -> Option<&Self::Layout> {
+        match self.transport.body_layout(msg_type) {
+            Some(l) if self.transport.message(msg_type).is_some() => Some(l),
+            _ => self.app.body_layout(msg_type),
+        }
     }
 }
 
@@ -77,9 +135,10 @@ const PROFILES: &[(&str, &str, &str, Option<&str>, bool)] = &[
     ),
 ];
 
-/// Sends every application message back with its body: top-level fields and
-/// whole groups in ascending tag order (QuickFIX's field maps are sorted by tag;
-/// a group's entries keep their order).
+/// Sends every NewOrderSingle and SecurityDefinition back with its body:
+/// top-level fields and whole groups in ascending tag order (QuickFIX's field maps
+/// are sorted by tag; a group's entries keep their order). Other application
+/// messages get a BusinessMessageReject, as from QuickFIX's test application.
 struct Echo<'d> {
     dicts: Vec<&'d Dictionary>,
     current: usize,
@@ -87,6 +146,13 @@ struct Echo<'d> {
 
 impl Application for Echo<'_> {
     fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
+        if !matches!(msg.msg_type(), b"D" | b"d") {
+            return Err(AppReject::Business {
+                reason: 3,
+                ref_tag: None,
+                text: "Unsupported Message Type".into(),
+            });
+        }
         let dict = self.dicts[self.current];
         let body: Vec<(u32, &[u8])> = msg
             .iter()
@@ -131,8 +197,8 @@ const EXPECT_WAIT: Duration = Duration::from_secs(120);
 const DISCONNECT_WAIT: Duration = Duration::from_secs(15);
 
 /// The acceptor and the script's clock.
-pub struct Acceptor<'d> {
-    sessions: Vec<Session<MemoryStore, &'d Dictionary>>,
+pub(crate) struct Acceptor<'d> {
+    sessions: Vec<Session<MemoryStore, Schema<'d>>>,
     echo: Echo<'d>,
     conns: HashMap<u32, Conn>,
     now: SystemTime,
@@ -140,7 +206,7 @@ pub struct Acceptor<'d> {
 
 impl<'d> Acceptor<'d> {
     /// Fresh sessions at 2026-03-02 09:30:00 UTC.
-    pub fn new(dicts: &'d Dictionaries) -> Self {
+    pub(crate) fn new(dicts: &'d Dictionaries) -> Self {
         let mut sessions = Vec::new();
         let mut app_dicts = Vec::new();
         for &(target, begin, dict, appl_ver, have_values) in PROFILES {
@@ -152,7 +218,19 @@ impl<'d> Acceptor<'d> {
             config.validator =
                 Some(fix_core::validate::Validator::new().validate_fields_have_values(have_values));
             let dict = dicts.get(dict);
-            sessions.push(Session::new(config, MemoryStore::new(), dict));
+            let transport = if begin == "FIXT.1.1" {
+                dicts.get(begin)
+            } else {
+                dict
+            };
+            sessions.push(Session::new(
+                config,
+                MemoryStore::new(),
+                Schema {
+                    transport,
+                    app: dict,
+                },
+            ));
             app_dicts.push(dict);
         }
         Acceptor {
@@ -167,7 +245,7 @@ impl<'d> Acceptor<'d> {
     }
 
     /// Runs every step; the first failure ends the script.
-    pub fn run(&mut self, steps: &[(usize, Step)], formats: &Formats) -> Result<(), String> {
+    pub(crate) fn run(&mut self, steps: &[(usize, Step)], formats: &Formats) -> Result<(), String> {
         for (line, step) in steps {
             self.step(step, formats)
                 .map_err(|e| format!("line {line}: {e}"))?;
@@ -193,7 +271,7 @@ impl<'d> Acceptor<'d> {
             }
             Step::Expect { conn, template } => {
                 let received = self.receive(*conn)?;
-                script::compare(template, &received, formats)
+                script::compare(&script::build(template, self.now), &received, formats)
             }
             Step::ExpectDisconnect { conn } => self.expect_disconnect(*conn),
         }
@@ -341,7 +419,7 @@ impl<'d> Acceptor<'d> {
 
 /// Takes one framed message off the session's output (or all of it, when it
 /// does not frame).
-fn take_message(session: &mut Session<MemoryStore, &Dictionary>) -> Option<Vec<u8>> {
+fn take_message(session: &mut Session<MemoryStore, Schema<'_>>) -> Option<Vec<u8>> {
     let out = session.output();
     if out.is_empty() {
         return None;
