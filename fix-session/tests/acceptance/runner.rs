@@ -33,10 +33,20 @@ impl Dictionaries {
         let load = |p: std::path::PathBuf| {
             Dictionary::from_path(&p).unwrap_or_else(|e| panic!("{}: {e:?}", p.display()))
         };
+        // QuickFIX checks CHAR fields as STRING before FIX.4.2 (FIX.4.0/4.1's
+        // BeginString is a CHAR); fix-dict takes CHAR as one character, so
+        // those two are read with their CHAR fields as STRING.
+        let load_char_as_string = |p: std::path::PathBuf| {
+            let text = std::fs::read_to_string(&p)
+                .unwrap()
+                .replace("type='CHAR'", "type='STRING'");
+            Dictionary::from_xml(&p.display().to_string(), &text)
+                .unwrap_or_else(|e| panic!("{}: {e:?}", p.display()))
+        };
         Dictionaries {
             by_version: vec![
-                ("FIX.4.0", load(qf.join("FIX40.xml"))),
-                ("FIX.4.1", load(qf.join("FIX41.xml"))),
+                ("FIX.4.0", load_char_as_string(qf.join("FIX40.xml"))),
+                ("FIX.4.1", load_char_as_string(qf.join("FIX41.xml"))),
                 ("FIX.4.2", load(qf.join("FIX42.xml"))),
                 ("FIX.4.3", load(qf.join("FIX43.xml"))),
                 ("FIX.4.4", load(ours)),
