@@ -23,6 +23,8 @@ use crate::SessionId;
 ///     }
 /// }
 /// ```
+// QuickFIX's callback names (fromAdmin, fromApp), not conversions.
+#[allow(clippy::wrong_self_convention)]
 pub trait Application {
     /// The session logged on.
     fn on_logon(&mut self, _id: &SessionId) {}

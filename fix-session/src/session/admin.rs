@@ -372,7 +372,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         if let Sequence::InOrder = self.check(now, msg, seq, true, true, app)? {
-            if app.from_admin(msg).is_ok() {}
+            // A refused Heartbeat or TestRequest changes nothing: only a Logon's
+            // refusal has a consequence.
+            let _ = app.from_admin(msg);
             self.in_order(now, seq, app)?;
         }
         Ok(())

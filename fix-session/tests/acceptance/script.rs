@@ -188,7 +188,7 @@ impl Formats {
 /// field marked `>>…<<`.
 pub(crate) fn compare(expected: &[u8], received: &[u8], formats: &Formats) -> Result<(), String> {
     let mut exp = split(expected);
-    if !exp.last().is_some_and(|(t, _)| *t == b"10") {
+    if exp.last().is_none_or(|(t, _)| *t != b"10") {
         exp.push((b"10", b"000"));
     }
     let got = split(received);
