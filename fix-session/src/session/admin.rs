@@ -439,9 +439,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.store.set_next_target_seq(new)?;
             self.next_queued(now, app)
         } else if new < expected {
+            // QuickFIX names no RefTagID here (11c_NewSeqNoLess expects none).
             let reject = Reject {
                 reason: SessionRejectReason::ValueIncorrect,
-                ref_tag: Some(36),
+                ref_tag: None,
                 ref_msg_type: msg.msg_type(),
             };
             self.send_reject(now, seq, &reject, None, app)?;

@@ -241,6 +241,16 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         result
     }
 
+    /// How much of a timestamp the session writes: FIX.4.2 brought milliseconds;
+    /// before it, QuickFIX writes whole seconds.
+    fn timestamp_len(&self) -> usize {
+        if self.is_at_least_fix42() {
+            crate::time::TIMESTAMP_LEN
+        } else {
+            17
+        }
+    }
+
     /// A SequenceReset-GapFill numbered `from`, moving the counterparty to `to`.
     fn gap_fill(&mut self, now: SystemTime, from: u64, to: u64) -> Result<(), SessionError> {
         let mut body = std::mem::take(&mut self.current_body);
@@ -252,7 +262,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let ts = format_timestamp(now);
         let stamp = Stamp {
             seq: from,
-            orig_sending_time: Some(&ts),
+            orig_sending_time: Some(&ts[..self.timestamp_len()]),
         };
         self.frame_into_scratch(now, b"4", stamp, &body);
         self.output.extend_from_slice(&self.scratch);
@@ -270,6 +280,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         stamp: Stamp<'_>,
         body: &[u8],
     ) {
+        let timestamp_len = self.timestamp_len();
         let id = &self.config.id;
         let rest = &mut self.rest;
         rest.clear();
@@ -281,7 +292,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             push_field(rest, 43, b"Y");
         }
         push_field(rest, 49, id.sender_comp_id.as_bytes());
-        push_field(rest, 52, &format_timestamp(now));
+        push_field(rest, 52, &format_timestamp(now)[..timestamp_len]);
         push_field(rest, 56, id.target_comp_id.as_bytes());
         if let Some(orig) = stamp.orig_sending_time {
             push_field(rest, 122, orig);
