@@ -1,6 +1,7 @@
 //! The emitter: golden files for our own small dictionaries, every reference
-//! dictionary generated without error, determinism, and (ignored: slow) the
-//! generated code for FIX42 and FIX50SP2 compiled in a temporary crate.
+//! dictionary generated without error, determinism (in one process and across
+//! two), and (ignored: slow) the generated code for FIX42 and FIX50SP2 compiled
+//! in a temporary crate.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -113,11 +114,101 @@ fn every_reference_dictionary_generates() {
     }
 }
 
+/// Two generations in one process: catches state carried from one call to the
+/// next (a counter, a cache), which a fresh process per generation would not
+/// see. (A `HashMap::new()` per call is caught here too: std moves the seed on
+/// for each map. A seed or address fixed once per process is not: see
+/// `output_is_deterministic_across_processes`.)
 #[test]
 fn output_is_deterministic() {
     let a = gen_file(&reference("FIX44"), "spec/FIX44.xml");
     let b = gen_file(&reference("FIX44"), "spec/FIX44.xml");
     assert_eq!(a, b);
+}
+
+/// Set in the children of `output_is_deterministic_across_processes`: where the
+/// child writes FIX44's generated output.
+const DETERMINISM_OUT: &str = "FIX_CODEGEN_DETERMINISM_OUT";
+
+/// FIX44's generated files as one text, each after a `==> path <==` line.
+fn fix44_output() -> String {
+    let mut text = String::new();
+    for (path, file) in gen_file(&reference("FIX44"), "spec/FIX44.xml") {
+        text.push_str(&format!("==> {} <==\n", path.display()));
+        text.push_str(&file);
+    }
+    text
+}
+
+/// Two processes (this test binary run again, for this test only) generate
+/// FIX44 and their outputs must be identical byte for byte: every process has
+/// its own hash seeds and address layout, so an order taken from a `HashMap`
+/// or from addresses shows here.
+#[test]
+fn output_is_deterministic_across_processes() {
+    if let Some(out) = std::env::var_os(DETERMINISM_OUT) {
+        std::fs::write(out, fix44_output()).unwrap();
+        return;
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("codegen-determinism-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let children: Vec<_> = ["a", "b"]
+        .into_iter()
+        .map(|name| {
+            let out = dir.join(name);
+            let child = Command::new(&exe)
+                .args(["--exact", "output_is_deterministic_across_processes"])
+                .env(DETERMINISM_OUT, &out)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("the test binary runs again");
+            (out, child)
+        })
+        .collect();
+    let outputs: Vec<String> = children
+        .into_iter()
+        .map(|(out, child)| {
+            let result = child.wait_with_output().unwrap();
+            assert!(
+                result.status.success(),
+                "child process failed:\n{}{}",
+                String::from_utf8_lossy(&result.stdout),
+                String::from_utf8_lossy(&result.stderr)
+            );
+            std::fs::read_to_string(&out).expect("the child wrote its output")
+        })
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let (a, b) = (&outputs[0], &outputs[1]);
+    assert!(
+        a.len() > 100_000,
+        "FIX44's output is only {} bytes",
+        a.len()
+    );
+    if a != b {
+        let mut file = "";
+        let (line, x, y) = a
+            .lines()
+            .zip(b.lines())
+            .enumerate()
+            .inspect(|(_, (x, _))| {
+                if let Some(path) = x.strip_prefix("==> ") {
+                    file = path.trim_end_matches(" <==");
+                }
+            })
+            .find(|(_, (x, y))| x != y)
+            .map(|(i, (x, y))| (i + 1, x, y))
+            .unwrap_or((0, "(one output is a prefix of the other)", ""));
+        panic!(
+            "two processes generated different FIX44 output ({} and {} bytes); \
+             first difference in {file}, line {line} of the whole output:\n  {x}\n  {y}",
+            a.len(),
+            b.len()
+        );
+    }
 }
 
 /// Writes a crate holding `files` under the workspace's `target/codegen-compile/`.
