@@ -141,6 +141,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<Sequence, SessionError> {
         if self.config.check_latency && !self.sending_time_ok(now, msg) {
+            if self.state != State::LoggedOn {
+                // Before the Logon is accepted QuickFIX sends no Reject or
+                // Logout: the connection is dropped.
+                self.disconnect = true;
+                return Ok(Sequence::Done);
+            }
             let reject = Reject {
                 reason: SessionRejectReason::SendingTimeAccuracyProblem,
                 ref_tag: None,
