@@ -38,7 +38,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         let seq = seq_text(bytes).unwrap_or(0);
         self.clock.last_received = now;
-        self.send_reject(now, seq, &reject, None, app)?;
+        self.send_reject(now, seq, &reject, None, None, app)?;
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
         }
@@ -119,9 +119,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 (372, msg.msg_type()),
                 (380, b"3"),
             ];
-            self.send_admin(now, b"j", &fields, app)?;
+            self.set_reverse_route(Some(msg));
+            let sent = self.send_admin(now, b"j", &fields, app);
+            self.route.clear();
+            sent?;
         } else {
-            self.send_reject(now, seq, reject, None, app)?;
+            self.send_reject(now, seq, reject, None, Some(msg), app)?;
         }
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
@@ -152,7 +155,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 ref_tag: None,
                 ref_msg_type: msg.msg_type(),
             };
-            self.send_reject(now, seq, &reject, None, app)?;
+            self.send_reject(now, seq, &reject, None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
             self.disconnect = true;
             return Ok(Sequence::Done);
@@ -163,7 +166,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 ref_tag: None,
                 ref_msg_type: msg.msg_type(),
             };
-            self.send_reject(now, seq, &reject, None, app)?;
+            self.send_reject(now, seq, &reject, None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
             self.disconnect = true;
             return Ok(Sequence::Done);
@@ -213,7 +216,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     ref_tag: Some(122),
                     ref_msg_type: msg.msg_type(),
                 };
-                self.send_reject(now, seq, &reject, None, app)?;
+                self.send_reject(now, seq, &reject, None, Some(msg), app)?;
             }
             Some(o) if sending.is_some_and(|s| o > s) => {
                 let reject = Reject {
@@ -221,7 +224,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     ref_tag: None,
                     ref_msg_type: msg.msg_type(),
                 };
-                self.send_reject(now, seq, &reject, None, app)?;
+                self.send_reject(now, seq, &reject, None, Some(msg), app)?;
                 self.send_logout(now, None, app)?;
                 self.disconnect = true;
             }
@@ -451,7 +454,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 ref_tag: None,
                 ref_msg_type: msg.msg_type(),
             };
-            self.send_reject(now, seq, &reject, None, app)?;
+            self.send_reject(now, seq, &reject, None, Some(msg), app)?;
             if gap_fill {
                 self.in_order(now, seq, app)?;
             }
@@ -511,7 +514,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     ref_tag: ref_tag.map(i64::from),
                     ref_msg_type: msg.msg_type(),
                 };
-                self.send_reject(now, seq, &reject, Some(text.as_bytes()), app)?;
+                self.send_reject(now, seq, &reject, Some(text.as_bytes()), Some(msg), app)?;
             }
             Err(crate::AppReject::Business {
                 reason,
@@ -529,7 +532,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     fields.push((379, tag_value));
                 }
                 fields.push((380, r.as_bytes()));
-                self.send_admin(now, b"j", &fields, app)?;
+                self.set_reverse_route(Some(msg));
+                let sent = self.send_admin(now, b"j", &fields, app);
+                self.route.clear();
+                sent?;
             }
         }
         self.flush_outbox(now)?;

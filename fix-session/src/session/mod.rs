@@ -182,6 +182,9 @@ pub struct Session<S: MessageStore, D: Schema> {
     rest: Vec<u8>,
     /// Its body fields.
     current_body: Vec<u8>,
+    /// Routing header fields (115/116/144, 128/129/145) of a Reject, reversed
+    /// from the message it answers; empty otherwise.
+    route: Vec<u8>,
     /// Fields of a stored message being resent.
     resend_fields: Box<[Field]>,
     outbox: Outbox,
@@ -241,6 +244,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             scratch: Vec::with_capacity(4096),
             rest: Vec::with_capacity(4096),
             current_body: Vec::with_capacity(4096),
+            route: Vec::with_capacity(256),
             resend_fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
             outbox: Outbox::default(),
             queue: Queue::default(),
