@@ -307,10 +307,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        let mut buf = Vec::new();
-        while !self.disconnect && self.queue.take(self.store.next_target_seq(), &mut buf) {
-            self.handle_message(now, &buf, app)?;
+        if self.draining {
+            return Ok(());
         }
+        let mut buf = Vec::new();
+        let mut fields = std::mem::take(&mut self.queue_fields);
+        self.draining = true;
+        let mut result = Ok(());
+        while !self.disconnect && self.queue.take(self.store.next_target_seq(), &mut buf) {
+            result = self.handle_indexed(now, &buf, &mut fields, app);
+            if result.is_err() {
+                break;
+            }
+        }
+        self.draining = false;
+        self.queue_fields = fields;
+        result?;
         // Messages below the expected number can no longer be handled.
         let expected = self.store.next_target_seq();
         while let Some(i) = self.queue.entries.iter().position(|&(s, _)| s < expected) {
@@ -409,7 +421,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if end == 0 || (!self.is_at_least_fix42() && end == 999_999) || end > last_sent {
             end = last_sent;
         }
-        if begin <= end {
+        // A ResendRequest handled from the queue was served when it came.
+        if begin <= end && !self.draining {
             self.serving = Some(super::Serving {
                 next: begin,
                 end,
