@@ -109,23 +109,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.disconnect = true;
             return Ok(());
         }
-        if reject.reason == SessionRejectReason::InvalidMsgType && self.is_at_least_fix42() {
-            // QuickFIX answers an unknown MsgType with a BusinessMessageReject
-            // (380=3, unsupported message type).
-            let ref_seq = u64_text(seq);
-            let fields: [(u32, &[u8]); 4] = [
-                (45, ref_seq.as_bytes()),
-                (58, b"Unsupported Message Type"),
-                (372, msg.msg_type()),
-                (380, b"3"),
-            ];
-            self.set_reverse_route(Some(msg));
-            let sent = self.send_admin(now, b"j", &fields, app);
-            self.route.clear();
-            sent?;
-        } else {
-            self.send_reject(now, seq, reject, None, Some(msg), app)?;
-        }
+        // An unknown MsgType is a Reject (373=11, Invalid MsgType) in QuickFIX;
+        // the BusinessMessageReject (380=3) is the application's answer to a
+        // known type it does not support.
+        self.send_reject(now, seq, reject, None, Some(msg), app)?;
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
         }
