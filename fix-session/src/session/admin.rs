@@ -38,7 +38,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         let seq = seq_text(bytes).unwrap_or(0);
         self.clock.last_received = now;
-        self.send_reject(now, seq, &reject, None, app)?;
+        self.send_reject(now, seq, &reject, None, None, app)?;
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
         }
@@ -109,20 +109,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.disconnect = true;
             return Ok(());
         }
-        if reject.reason == SessionRejectReason::InvalidMsgType && self.is_at_least_fix42() {
-            // QuickFIX answers an unknown MsgType with a BusinessMessageReject
-            // (380=3, unsupported message type).
-            let ref_seq = u64_text(seq);
-            let fields: [(u32, &[u8]); 4] = [
-                (45, ref_seq.as_bytes()),
-                (58, b"Unsupported Message Type"),
-                (372, msg.msg_type()),
-                (380, b"3"),
-            ];
-            self.send_admin(now, b"j", &fields, app)?;
-        } else {
-            self.send_reject(now, seq, reject, None, app)?;
-        }
+        // An unknown MsgType is a Reject (373=11, Invalid MsgType) in QuickFIX;
+        // the BusinessMessageReject (380=3) is the application's answer to a
+        // known type it does not support.
+        self.send_reject(now, seq, reject, None, Some(msg), app)?;
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
         }
@@ -141,12 +131,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<Sequence, SessionError> {
         if self.config.check_latency && !self.sending_time_ok(now, msg) {
+            if self.state != State::LoggedOn {
+                // Before the Logon is accepted QuickFIX sends no Reject or
+                // Logout: the connection is dropped.
+                self.disconnect = true;
+                return Ok(Sequence::Done);
+            }
             let reject = Reject {
                 reason: SessionRejectReason::SendingTimeAccuracyProblem,
                 ref_tag: None,
                 ref_msg_type: msg.msg_type(),
             };
-            self.send_reject(now, seq, &reject, None, app)?;
+            self.send_reject(now, seq, &reject, None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
             self.disconnect = true;
             return Ok(Sequence::Done);
@@ -157,7 +153,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 ref_tag: None,
                 ref_msg_type: msg.msg_type(),
             };
-            self.send_reject(now, seq, &reject, None, app)?;
+            self.send_reject(now, seq, &reject, None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
             self.disconnect = true;
             return Ok(Sequence::Done);
@@ -207,7 +203,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     ref_tag: Some(122),
                     ref_msg_type: msg.msg_type(),
                 };
-                self.send_reject(now, seq, &reject, None, app)?;
+                self.send_reject(now, seq, &reject, None, Some(msg), app)?;
             }
             Some(o) if sending.is_some_and(|s| o > s) => {
                 let reject = Reject {
@@ -215,7 +211,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     ref_tag: None,
                     ref_msg_type: msg.msg_type(),
                 };
-                self.send_reject(now, seq, &reject, None, app)?;
+                self.send_reject(now, seq, &reject, None, Some(msg), app)?;
                 self.send_logout(now, None, app)?;
                 self.disconnect = true;
             }
@@ -298,10 +294,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        let mut buf = Vec::new();
-        while !self.disconnect && self.queue.take(self.store.next_target_seq(), &mut buf) {
-            self.handle_message(now, &buf, app)?;
+        if self.draining {
+            return Ok(());
         }
+        let mut buf = Vec::new();
+        let mut fields = std::mem::take(&mut self.queue_fields);
+        self.draining = true;
+        let mut result = Ok(());
+        while !self.disconnect && self.queue.take(self.store.next_target_seq(), &mut buf) {
+            result = self.handle_indexed(now, &buf, &mut fields, app);
+            if result.is_err() {
+                break;
+            }
+        }
+        self.draining = false;
+        self.queue_fields = fields;
+        result?;
         // Messages below the expected number can no longer be handled.
         let expected = self.store.next_target_seq();
         while let Some(i) = self.queue.entries.iter().position(|&(s, _)| s < expected) {
@@ -400,7 +408,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if end == 0 || (!self.is_at_least_fix42() && end == 999_999) || end > last_sent {
             end = last_sent;
         }
-        if begin <= end {
+        // A ResendRequest handled from the queue was served when it came.
+        if begin <= end && !self.draining {
             self.serving = Some(super::Serving {
                 next: begin,
                 end,
@@ -445,7 +454,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 ref_tag: None,
                 ref_msg_type: msg.msg_type(),
             };
-            self.send_reject(now, seq, &reject, None, app)?;
+            self.send_reject(now, seq, &reject, None, Some(msg), app)?;
             if gap_fill {
                 self.in_order(now, seq, app)?;
             }
@@ -505,7 +514,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     ref_tag: ref_tag.map(i64::from),
                     ref_msg_type: msg.msg_type(),
                 };
-                self.send_reject(now, seq, &reject, Some(text.as_bytes()), app)?;
+                self.send_reject(now, seq, &reject, Some(text.as_bytes()), Some(msg), app)?;
             }
             Err(crate::AppReject::Business {
                 reason,
@@ -523,7 +532,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     fields.push((379, tag_value));
                 }
                 fields.push((380, r.as_bytes()));
-                self.send_admin(now, b"j", &fields, app)?;
+                self.set_reverse_route(Some(msg));
+                let sent = self.send_admin(now, b"j", &fields, app);
+                self.route.clear();
+                sent?;
             }
         }
         self.flush_outbox(now)?;

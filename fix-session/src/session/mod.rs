@@ -182,6 +182,15 @@ pub struct Session<S: MessageStore, D: Schema> {
     rest: Vec<u8>,
     /// Its body fields.
     current_body: Vec<u8>,
+    /// Routing header fields (115/116/144, 128/129/145) of a Reject, reversed
+    /// from the message it answers; empty otherwise.
+    route: Vec<u8>,
+    /// Fields of a queued message being handled (while the message that filled
+    /// the gap still holds `fields`).
+    queue_fields: Box<[Field]>,
+    /// Queued messages are being handled: a nested `next_queued` leaves them to
+    /// the loop already running.
+    draining: bool,
     /// Fields of a stored message being resent.
     resend_fields: Box<[Field]>,
     outbox: Outbox,
@@ -241,7 +250,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             scratch: Vec::with_capacity(4096),
             rest: Vec::with_capacity(4096),
             current_body: Vec::with_capacity(4096),
+            route: Vec::with_capacity(256),
             resend_fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
+            queue_fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
+            draining: false,
             outbox: Outbox::default(),
             queue: Queue::default(),
             resend_requested: None,
@@ -486,6 +498,16 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     result?;
                 }
                 Ok(Status::Partial { .. }) => break,
+                Err(fix_core::Error::BodyLengthMismatch { offset }) => {
+                    // As QuickFIX reads it: the message runs to the first
+                    // CheckSum at or after where BodyLength ends it (taking in
+                    // the start of the next message when too long), and is
+                    // dropped whole.
+                    match checksum_end(&self.input[start..], offset) {
+                        Some(end) => start += end,
+                        None => break,
+                    }
+                }
                 Err(_) => {
                     // Garbled: dropped without consuming a sequence number, up to
                     // the next BeginString.
@@ -609,16 +631,27 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         let mut fields = std::mem::take(&mut self.fields);
+        let result = self.handle_indexed(now, bytes, &mut fields, app);
+        self.fields = fields;
+        result
+    }
+
+    /// Handles one framed message, indexing it into `fields`.
+    fn handle_indexed(
+        &mut self,
+        now: SystemTime,
+        bytes: &[u8],
+        fields: &mut [Field],
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
         let parser = self.config.parser;
-        let result = match parser.frame(bytes) {
-            Ok(Status::Complete(frame)) => match parser.index(frame, &mut fields) {
+        match parser.frame(bytes) {
+            Ok(Status::Complete(frame)) => match parser.index(frame, fields) {
                 Ok(msg) => self.handle_parsed(now, &msg, app),
                 Err(e) => self.handle_unparsed(now, bytes, &e, app),
             },
             _ => Ok(()),
-        };
-        self.fields = fields;
-        result
+        }
     }
 
     /// Serves a pending resend while the output is short, and sends what the
@@ -696,6 +729,16 @@ pub fn is_header_or_trailer(tag: u32) -> bool {
             | 1129
             | 1156
     )
+}
+
+/// The end of the first `<SOH>10=NNN<SOH>` in `buf` whose SOH is at or after
+/// `body_end - 1`, if it has arrived.
+fn checksum_end(buf: &[u8], body_end: usize) -> Option<usize> {
+    let from = body_end.saturating_sub(1).min(buf.len());
+    buf[from..]
+        .windows(8)
+        .position(|w| w[..4] == *b"\x0110=" && w[4..7].iter().all(u8::is_ascii_digit) && w[7] == 1)
+        .map(|i| from + i + 8)
 }
 
 /// A message's MsgSeqNum, if it has a valid one.

@@ -5,7 +5,7 @@
 use std::time::SystemTime;
 
 use fix_core::validate::{Reject, Schema};
-use fix_core::{SOH, Status};
+use fix_core::{Message, SOH, Status};
 
 use super::admin::u64_text;
 use super::{Serving, Session, SessionError};
@@ -102,9 +102,62 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
     }
 
+    /// Sets the routing header of the next message to the reverse of `msg`'s, as
+    /// QuickFIX's `reverseRoute` does for Rejects: OnBehalfOf* (115, 116, 144)
+    /// become DeliverTo* (128, 129, 145) and the other way round; empty values are
+    /// not copied, and FIX.4.0 has no location IDs. `None` clears it.
+    pub(super) fn set_reverse_route(&mut self, msg: Option<&Message<'_>>) {
+        self.route.clear();
+        let Some(msg) = msg else {
+            return;
+        };
+        let location = self.config.id.begin_string != "FIX.4.0";
+        let pairs: [(u32, u32); 6] = [
+            (115, 128),
+            (116, 129),
+            (144, 145),
+            (128, 115),
+            (129, 116),
+            (145, 144),
+        ];
+        let mut out: [(u32, &[u8]); 6] = [(0, &[]); 6];
+        let mut n = 0;
+        for (from, to) in pairs {
+            if !location && matches!(from, 144 | 145) {
+                continue;
+            }
+            if let Some(v) = msg.get(from)
+                && !v.is_empty()
+            {
+                out[n] = (to, v);
+                n += 1;
+            }
+        }
+        out[..n].sort_unstable_by_key(|&(tag, _)| tag);
+        for &(tag, value) in &out[..n] {
+            push_field(&mut self.route, tag, value);
+        }
+    }
+
     /// A Reject (35=3) of message `ref_seq`: RefSeqNum, Text, and from FIX 4.2
-    /// RefTagID, RefMsgType and SessionRejectReason.
+    /// RefTagID, RefMsgType and SessionRejectReason; routed back along `msg`'s
+    /// route when given.
     pub(super) fn send_reject(
+        &mut self,
+        now: SystemTime,
+        ref_seq: u64,
+        reject: &Reject<'_>,
+        text: Option<&[u8]>,
+        msg: Option<&Message<'_>>,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.set_reverse_route(msg);
+        let result = self.send_reject_fields(now, ref_seq, reject, text, app);
+        self.route.clear();
+        result
+    }
+
+    fn send_reject_fields(
         &mut self,
         now: SystemTime,
         ref_seq: u64,
@@ -115,7 +168,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let seq = u64_text(ref_seq);
         let tag = reject.ref_tag.map(|t| t.to_string());
         let reason = u64_text(u64::from(reject.reason.code()));
-        let text = text.unwrap_or(reject.text().as_bytes());
+        // Before FIX.4.2 there is no RefTagID: QuickFIX names the tag in the
+        // Text instead ("... (40)").
+        let named = match (&tag, text) {
+            (Some(t), None) if !self.is_at_least_fix42() => {
+                Some(format!("{} ({t})", reject.text()))
+            }
+            _ => None,
+        };
+        let text = match &named {
+            Some(n) => n.as_bytes(),
+            None => text.unwrap_or(reject.text().as_bytes()),
+        };
         let mut fields: Vec<(u32, &[u8])> = vec![(45, seq.as_bytes()), (58, text)];
         if self.is_at_least_fix42() {
             if let Some(t) = &tag {
@@ -294,6 +358,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         push_field(rest, 49, id.sender_comp_id.as_bytes());
         push_field(rest, 52, &format_timestamp(now)[..timestamp_len]);
         push_field(rest, 56, id.target_comp_id.as_bytes());
+        rest.extend_from_slice(&self.route);
         if let Some(orig) = stamp.orig_sending_time {
             push_field(rest, 122, orig);
         }

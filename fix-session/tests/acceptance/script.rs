@@ -133,8 +133,18 @@ pub(crate) fn build(template: &[u8], now: SystemTime) -> Vec<u8> {
             .position(|&b| b == SOH)
             .map_or(msg.len(), |p| p + 1);
         let body = &msg[first_end..];
+        // BodyLength stops before a CheckSum the script gives.
+        let trailer = if has_checksum {
+            body.strip_suffix(&[SOH])
+                .unwrap_or(body)
+                .iter()
+                .rposition(|&b| b == SOH)
+                .map_or(0, |p| body.len() - p - 1)
+        } else {
+            0
+        };
         out.extend_from_slice(&msg[..first_end]);
-        out.extend_from_slice(format!("9={}\x01", body.len()).as_bytes());
+        out.extend_from_slice(format!("9={}\x01", body.len() - trailer).as_bytes());
         out.extend_from_slice(body);
     }
     if !has_checksum {
