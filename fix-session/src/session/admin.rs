@@ -113,10 +113,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // the BusinessMessageReject (380=3) is the application's answer to a
         // known type it does not support.
         self.send_reject(now, seq, reject, None, Some(msg), app)?;
-        if seq == self.store.next_target_seq() {
-            self.store.advance_target_seq(seq)?;
-        }
-        Ok(())
+        // Its number is used, and messages queued behind it are handled.
+        self.in_order(now, seq, app)
     }
 
     /// The checks of QuickFIX's `verify`: SendingTime, CompIDs, then MsgSeqNum

@@ -35,11 +35,13 @@ impl Dictionaries {
         };
         // QuickFIX checks CHAR fields as STRING before FIX.4.2 (FIX.4.0/4.1's
         // BeginString is a CHAR); fix-dict takes CHAR as one character, so
-        // those two are read with their CHAR fields as STRING.
+        // those two are read with their CHAR fields as STRING. QuickFIX reads
+        // FIX.4.0/4.1's TIME as a UTCTIMESTAMP, which fix-core leaves unchecked.
         let load_char_as_string = |p: std::path::PathBuf| {
             let text = std::fs::read_to_string(&p)
                 .unwrap()
-                .replace("type='CHAR'", "type='STRING'");
+                .replace("type='CHAR'", "type='STRING'")
+                .replace("type='TIME'", "type='UTCTIMESTAMP'");
             Dictionary::from_xml(&p.display().to_string(), &text)
                 .unwrap_or_else(|e| panic!("{}: {e:?}", p.display()))
         };
