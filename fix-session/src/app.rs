@@ -103,8 +103,8 @@ pub enum AppReject {
 #[derive(Debug, Default)]
 pub struct Outbox {
     bytes: Vec<u8>,
-    // (msg_type end, body end) offsets into `bytes`, per message.
-    ends: Vec<(usize, usize)>,
+    // (msg_type end, body end, PossResend) per message; offsets into `bytes`.
+    ends: Vec<(usize, usize, bool)>,
 }
 
 impl Outbox {
@@ -120,7 +120,7 @@ impl Outbox {
         self.bytes.extend_from_slice(msg_type);
         let mt = self.bytes.len();
         self.bytes.extend_from_slice(body);
-        self.ends.push((mt, self.bytes.len()));
+        self.ends.push((mt, self.bytes.len(), false));
     }
 
     /// Queues a message of `msg_type` with these body fields, in this order.
@@ -140,7 +140,22 @@ impl Outbox {
         for (tag, value) in fields {
             push_field(&mut self.bytes, tag, value);
         }
-        self.ends.push((mt, self.bytes.len()));
+        self.ends.push((mt, self.bytes.len(), false));
+    }
+
+    /// Marks the message queued last PossResend (97=Y in its header), as for a
+    /// message the application sends again without knowing whether it went.
+    ///
+    /// ```
+    /// let mut out = fix_session::Outbox::default();
+    /// out.send_fields(b"D", [(11u32, &b"ORD1"[..])]);
+    /// out.set_poss_resend();
+    /// assert_eq!(out.len(), 1);
+    /// ```
+    pub fn set_poss_resend(&mut self) {
+        if let Some(last) = self.ends.last_mut() {
+            last.2 = true;
+        }
     }
 
     /// Adds a body field to the one message being prepared by `to_admin`.
@@ -181,11 +196,11 @@ impl Outbox {
         self.ends.is_empty() && self.bytes.is_empty()
     }
 
-    /// The queued messages as (MsgType, body), in order.
-    pub(crate) fn messages(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+    /// The queued messages as (MsgType, body, PossResend), in order.
+    pub(crate) fn messages(&self) -> impl Iterator<Item = (&[u8], &[u8], bool)> {
         let mut start = 0;
-        self.ends.iter().map(move |&(mt, end)| {
-            let m = (&self.bytes[start..mt], &self.bytes[mt..end]);
+        self.ends.iter().map(move |&(mt, end, poss_resend)| {
+            let m = (&self.bytes[start..mt], &self.bytes[mt..end], poss_resend);
             start = end;
             m
         })

@@ -592,7 +592,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Err(SessionError::NotLoggedOn);
         }
         let _ = app;
-        self.send_message(now, msg_type, body)
+        self.send_message(now, msg_type, body, false)
     }
 
     /// Starts a Logout with `text`; the answer (or LogoutTimeout) ends the
@@ -671,8 +671,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         let outbox = std::mem::take(&mut self.outbox);
         let mut result = Ok(());
-        for (msg_type, body) in outbox.messages() {
-            if let Err(e) = self.send_message(now, msg_type, body) {
+        for (msg_type, body, poss_resend) in outbox.messages() {
+            if let Err(e) = self.send_message(now, msg_type, body, poss_resend) {
                 result = Err(e);
                 break;
             }

@@ -19,20 +19,25 @@ struct Stamp<'a> {
     seq: u64,
     /// PossDupFlag=Y with this OrigSendingTime.
     orig_sending_time: Option<&'a [u8]>,
+    /// PossResend=Y.
+    poss_resend: bool,
 }
 
 impl<S: MessageStore, D: Schema> Session<S, D> {
-    /// Stamps, stores and queues for output a message with the next sender number.
+    /// Stamps, stores and queues for output a message with the next sender number
+    /// (PossResend=Y in its header when `poss_resend`).
     pub(super) fn send_message(
         &mut self,
         now: SystemTime,
         msg_type: &[u8],
         body: &[u8],
+        poss_resend: bool,
     ) -> Result<u64, SessionError> {
         let seq = self.store.next_sender_seq();
         let stamp = Stamp {
             seq,
             orig_sending_time: None,
+            poss_resend,
         };
         self.frame_into_scratch(now, msg_type, stamp, body);
         if self.config.persist_messages {
@@ -63,7 +68,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let mut extra = Outbox::default();
         app.to_admin(msg_type, &mut extra);
         body.extend_from_slice(extra.extra_fields());
-        let result = self.send_message(now, msg_type, &body);
+        let result = self.send_message(now, msg_type, &body, false);
         self.current_body = body;
         result.map(|_| ())
     }
@@ -279,17 +284,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             let mut orig_buf = [0u8; 32];
             let o = orig.len().min(orig_buf.len());
             orig_buf[..o].copy_from_slice(&orig[..o]);
-            resend = Some((mt, n, orig_buf, o));
+            resend = Some((mt, n, orig_buf, o, msg.get(97) == Some(b"Y")));
         }
         self.resend_fields = fields;
         let result = match resend {
-            Some((mt, n, orig, o)) => {
+            Some((mt, n, orig, o, poss_resend)) => {
                 if let Some(from) = serving.gap_from.take() {
                     self.gap_fill(now, from, seq)?;
                 }
                 let stamp = Stamp {
                     seq,
                     orig_sending_time: Some(&orig[..o]),
+                    poss_resend,
                 };
                 self.frame_into_scratch(now, &mt[..n], stamp, &body);
                 self.output.extend_from_slice(&self.scratch);
@@ -327,6 +333,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let stamp = Stamp {
             seq: from,
             orig_sending_time: Some(&ts[..self.timestamp_len()]),
+            poss_resend: false,
         };
         self.frame_into_scratch(now, b"4", stamp, &body);
         self.output.extend_from_slice(&self.scratch);
@@ -336,7 +343,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     }
 
     /// Writes the whole message into `scratch`: 8, 9, 35, 34, [43], 49, 52, 56,
-    /// [122], the body, 10.
+    /// [97], [reverse route], [122], the body, 10.
     fn frame_into_scratch(
         &mut self,
         now: SystemTime,
@@ -358,6 +365,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         push_field(rest, 49, id.sender_comp_id.as_bytes());
         push_field(rest, 52, &format_timestamp(now)[..timestamp_len]);
         push_field(rest, 56, id.target_comp_id.as_bytes());
+        if stamp.poss_resend {
+            push_field(rest, 97, b"Y");
+        }
         rest.extend_from_slice(&self.route);
         if let Some(orig) = stamp.orig_sending_time {
             push_field(rest, 122, orig);

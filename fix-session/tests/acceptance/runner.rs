@@ -151,9 +151,13 @@ const PROFILES: &[(&str, &str, &str, Option<&str>, bool)] = &[
 /// top-level fields and whole groups in ascending tag order (QuickFIX's field maps
 /// are sorted by tag; a group's entries keep their order). Other application
 /// messages get a BusinessMessageReject, as from QuickFIX's test application.
+/// As there, the echo keeps PossResend (97=Y), and a PossResend order whose
+/// ClOrdID the session has seen is ignored.
 struct Echo<'d> {
     dicts: Vec<&'d Dictionary>,
     current: usize,
+    /// (session, ClOrdID) of the orders seen.
+    orders: std::collections::HashSet<(usize, Vec<u8>)>,
 }
 
 impl Application for Echo<'_> {
@@ -164,6 +168,13 @@ impl Application for Echo<'_> {
                 ref_tag: None,
                 text: "Unsupported Message Type".into(),
             });
+        }
+        let poss_resend = msg.get(97) == Some(b"Y");
+        if let Some(id) = msg.get(11) {
+            let fresh = self.orders.insert((self.current, id.to_vec()));
+            if poss_resend && !fresh {
+                return Ok(());
+            }
         }
         let dict = self.dicts[self.current];
         let body: Vec<(u32, &[u8])> = msg
@@ -186,6 +197,9 @@ impl Application for Echo<'_> {
         }
         items.sort_by_key(|item| item[0].0);
         out.send_fields(msg.msg_type(), items.into_iter().flatten().copied());
+        if poss_resend {
+            out.set_poss_resend();
+        }
         Ok(())
     }
 }
@@ -250,6 +264,7 @@ impl<'d> Acceptor<'d> {
             echo: Echo {
                 dicts: app_dicts,
                 current: 0,
+                orders: Default::default(),
             },
             conns: HashMap::new(),
             now: SystemTime::UNIX_EPOCH + Duration::from_secs(1_772_443_800),
