@@ -171,7 +171,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.disconnect = true;
             return Ok(Sequence::Done);
         }
+        // A message past the gap that skips the checks (a ResendRequest) does
+        // not satisfy the outstanding resend.
         if let Some((_, end)) = self.resend_requested
+            && seq <= expected
             && (seq >= end || end == 0)
             && seq + 1 >= self.queue_high().max(seq + 1)
         {
