@@ -328,7 +328,23 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         if self.state == State::LoggedOn {
-            // A second Logon on a logged-on session: QuickFIX ignores it.
+            if msg.get(141) != Some(b"Y") {
+                // A second Logon on a logged-on session: QuickFIX ignores it.
+                return self.in_order(now, seq, app);
+            }
+            // A Logon with ResetSeqNumFlag=Y mid-session: QuickFIX resets both
+            // numbers to 1 and answers with its own Logon 141=Y.
+            self.store.reset(now)?;
+            self.queue.clear();
+            self.resend_requested = None;
+            self.reset_received = true;
+            if let Sequence::Done = self.check(now, msg, seq, false, true, app)? {
+                return Ok(());
+            }
+            self.send_logon(now, true, app)?;
+            if seq > self.store.next_target_seq() {
+                self.store.set_next_target_seq(seq)?;
+            }
             return self.in_order(now, seq, app);
         }
         if let Err(refusal) = app.from_admin(msg) {
