@@ -535,6 +535,21 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 };
                 self.send_reject(now, seq, &reject, Some(text.as_bytes()), Some(msg), app)?;
             }
+            Err(crate::AppReject::Business { reason, text, .. }) if !self.is_at_least_fix42() => {
+                // No BusinessMessageReject before FIX.4.2: QuickFIX sends a
+                // Reject, with its own text for an unsupported MsgType.
+                let reject = Reject {
+                    reason: SessionRejectReason::Other,
+                    ref_tag: None,
+                    ref_msg_type: msg.msg_type(),
+                };
+                let text = if reason == 3 {
+                    b"Unsupported message type"
+                } else {
+                    text.as_bytes()
+                };
+                self.send_reject(now, seq, &reject, Some(text), Some(msg), app)?;
+            }
             Err(crate::AppReject::Business {
                 reason,
                 ref_tag,
@@ -551,6 +566,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     fields.push((379, tag_value));
                 }
                 fields.push((380, r.as_bytes()));
+                // On FIXT.1.1 QuickFIX names its DefaultApplVerID in the body.
+                let appl = self.config.default_appl_ver_id.clone();
+                if let Some(v) = &appl {
+                    fields.push((1137, v.as_bytes()));
+                }
                 self.set_reverse_route(Some(msg));
                 let sent = self.send_admin(now, b"j", &fields, app);
                 self.route.clear();
