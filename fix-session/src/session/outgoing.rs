@@ -193,7 +193,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             if !reject.ref_msg_type.is_empty() {
                 fields.push((372, reject.ref_msg_type));
             }
-            fields.push((373, reason.as_bytes()));
+            // FIX.4.2's SessionRejectReason stops at 11 (Invalid MsgType):
+            // QuickFIX leaves out a later reason there.
+            if self.config.id.begin_string != "FIX.4.2" || reject.reason.code() <= 11 {
+                fields.push((373, reason.as_bytes()));
+            }
         }
         self.send_admin(now, b"3", &fields, app)
     }
