@@ -30,12 +30,14 @@
 
 mod app;
 mod config;
+mod dictionaries;
 mod session;
 pub mod store;
 pub mod time;
 
 pub use app::{AppReject, Application, Outbox, Refusal};
 pub use config::{Role, SessionConfig, SessionId};
+pub use dictionaries::{AppSchema, Dictionaries, appl_ver_id_code};
 pub use session::{MAX_FIELDS, Session, SessionError, State, is_header_or_trailer};
 pub use store::{
     Chunk, ChunkLimit, Direction, FileOptions, FileStore, IoOperation, MAX_MESSAGE_LEN,

@@ -21,7 +21,7 @@ const DIRS: &[&str] = &[
 ];
 
 /// How many scripts pass at least (raise it when more pass).
-const PASS_FLOOR: usize = 465;
+const PASS_FLOOR: usize = 468;
 
 /// Scripts seen passing, which must keep passing: `dir/name` lines.
 const MUST_PASS: &str = include_str!("acceptance/passing.txt");

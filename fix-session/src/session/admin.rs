@@ -4,11 +4,12 @@
 
 use std::time::{Duration, SystemTime};
 
-use fix_core::validate::{Reject, Schema, SessionRejectReason};
+use fix_core::validate::{Reject, Schema, SessionRejectReason, Validator};
 use fix_core::{Error, Message};
 
 use super::{Session, SessionError, State, is_admin, seq_num};
 use crate::app::Application;
+use crate::dictionaries::AppSchema;
 use crate::store::MessageStore;
 use crate::time::parse_timestamp;
 
@@ -73,7 +74,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(());
         };
         if let Some(v) = self.config.validator
-            && let Err(reject) = v.validate(&self.dict, msg)
+            && let Err(reject) = self.validate(&v, msg)
         {
             return self.rejected(now, msg, seq, &reject, app);
         }
@@ -93,6 +94,28 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             b"4" => self.on_sequence_reset(now, msg, seq, app),
             b"5" => self.on_logout(now, msg, seq, app),
             _ => self.on_app(now, msg, seq, app),
+        }
+    }
+
+    /// Checks `msg` against its dictionary: an admin message (or any, with no
+    /// application dictionaries) against the transport one; an application
+    /// message against the application dictionary its ApplVerID (1128) or else
+    /// DefaultApplVerID names, under the transport's header and trailer. One with
+    /// no such dictionary is checked against the transport one alone.
+    fn validate<'a>(&self, v: &Validator, msg: &Message<'a>) -> Result<(), Reject<'a>> {
+        let transport = self.dicts.transport();
+        if !self.dicts.has_apps() || is_admin(msg.msg_type()) {
+            return v.validate(transport, msg);
+        }
+        let appl_ver = msg.get(1128).or_else(|| {
+            self.config
+                .default_appl_ver_id
+                .as_deref()
+                .map(str::as_bytes)
+        });
+        match appl_ver.and_then(|a| self.dicts.app(a)) {
+            Some(app) => v.validate(&AppSchema::new(transport, app), msg),
+            None => v.validate(transport, msg),
         }
     }
 

@@ -11,6 +11,7 @@ use fix_core::validate::Schema;
 use fix_core::{Field, Message, Status};
 
 use crate::app::{Application, Outbox};
+use crate::dictionaries::{Dictionaries, appl_ver_id_code};
 use crate::store::{MessageStore, StoreError};
 use crate::{SessionConfig, SessionId};
 
@@ -165,7 +166,7 @@ struct Serving {
 pub struct Session<S: MessageStore, D: Schema> {
     config: SessionConfig,
     store: S,
-    dict: D,
+    dicts: Dictionaries<D>,
     state: State,
     clock: Clock,
     disconnect: bool,
@@ -229,11 +230,37 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// assert_eq!(s.state(), fix_session::State::Disconnected);
     /// ```
     pub fn new(config: SessionConfig, store: S, dict: D) -> Self {
+        Self::with_dictionaries(config, store, Dictionaries::single(dict))
+    }
+
+    /// A disconnected session over `store`, validating session-level messages
+    /// against the transport dictionary of `dicts` and application messages
+    /// against the application dictionary their ApplVerID (1128), or else
+    /// [`SessionConfig::default_appl_ver_id`], names (see [`Dictionaries`]).
+    /// A DefaultApplVerID given by name (`"FIX.5.0SP2"`) is kept as its code
+    /// (`"9"`), as it is sent.
+    ///
+    /// ```
+    /// use fix_session::{Dictionaries, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// let mut config = SessionConfig::new(SessionId::new("FIXT.1.1", "A", "B"), Role::Initiator);
+    /// config.default_appl_ver_id = Some("FIX.5.0SP2".into());
+    /// // The FIX.4.4 tables stand in for FIXT11 and FIX50SP2.
+    /// let dicts = Dictionaries::new(&fix44::DICTIONARY).with_app("9", &fix44::DICTIONARY);
+    /// let s = Session::with_dictionaries(config, MemoryStore::new(), dicts);
+    /// assert_eq!(s.state(), fix_session::State::Disconnected);
+    /// ```
+    pub fn with_dictionaries(mut config: SessionConfig, store: S, dicts: Dictionaries<D>) -> Self {
+        if let Some(v) = &mut config.default_appl_ver_id {
+            let code = appl_ver_id_code(v);
+            if code != v {
+                *v = code.to_owned();
+            }
+        }
         let epoch = SystemTime::UNIX_EPOCH;
         Session {
             config,
             store,
-            dict,
+            dicts,
             state: State::Disconnected,
             clock: Clock {
                 heartbeat: Duration::ZERO,

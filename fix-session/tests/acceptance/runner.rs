@@ -6,12 +6,11 @@
 use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
 
-use fix_core::validate;
 use fix_core::{Message, Parser, Status};
 use fix_dict::Dictionary;
 use fix_session::{
-    AppReject, Application, MemoryStore, Outbox, Role, Session, SessionConfig, SessionId, State,
-    is_header_or_trailer,
+    AppReject, Application, Dictionaries as SessionDicts, MemoryStore, Outbox, Role, Session,
+    SessionConfig, SessionId, State, is_header_or_trailer,
 };
 
 use super::script::{self, Formats, Step};
@@ -25,8 +24,8 @@ pub(crate) struct Dictionaries {
 
 impl Dictionaries {
     /// FIX.4.4 from our `spec/`, the others from QuickFIX's. A FIXT.1.1 session
-    /// validates against its application dictionary only (a `Session` takes one
-    /// schema; FIX50*.xml carry the header and trailer as QuickFIX's do).
+    /// validates admin messages, the header and the trailer against FIXT11.xml,
+    /// application messages against the FIX50* dictionary of their ApplVerID.
     pub(crate) fn load() -> Dictionaries {
         let qf = fix_test_support::files::quickfix_dir().join("spec");
         let ours = fix_test_support::files::workspace_root().join("spec/FIX44.xml");
@@ -67,62 +66,6 @@ impl Dictionaries {
             .find(|(v, _)| *v == version)
             .unwrap()
             .1
-    }
-}
-
-/// What a session validates against: for FIX.4.x one dictionary (`transport` and
-/// `app` the same); for FIXT.1.1 the header, trailer and admin messages from
-/// FIXT11.xml, application messages from the FIX50* dictionary, and fields from
-/// the application dictionary first. (One schema per session: a message's
-/// ApplVerID does not switch dictionaries.)
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Schema<'d> {
-    transport: &'d Dictionary,
-    app: &'d Dictionary,
-}
-
-impl<'d> Schema<'d> {
-    fn field_dict(&self, tag: u32) -> &'d Dictionary {
-        if self.app.is_defined(tag) {
-            self.app
-        } else {
-            self.transport
-        }
-    }
-}
-
-impl validate::Schema for Schema<'_> {
-    type Layout = fix_dict::Layout;
-
-    fn field_format(&self, tag: u32) -> Option<validate::ValueFormat> {
-        self.field_dict(tag).field_format(tag)
-    }
-
-    fn field_info(&self, tag: u32) -> Option<validate::FieldInfo> {
-        validate::Schema::field_info(self.field_dict(tag), tag)
-    }
-
-    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
-        validate::Schema::value_allowed(self.field_dict(tag), tag, value)
-    }
-
-    fn byte_set(&self, tag: u32) -> Option<[u64; 4]> {
-        validate::Schema::byte_set(self.field_dict(tag), tag)
-    }
-
-    fn header_layout(&self) -> &Self::Layout {
-        self.transport.header_layout()
-    }
-
-    fn trailer_layout(&self) -> &Self::Layout {
-        self.transport.trailer_layout()
-    }
-
-    fn body_layout(&self, msg_type: &[u8]) -> Option<&Self::Layout> {
-        match self.transport.body_layout(msg_type) {
-            Some(l) if self.transport.message(msg_type).is_some() => Some(l),
-            _ => self.app.body_layout(msg_type),
-        }
     }
 }
 
@@ -224,7 +167,7 @@ const DISCONNECT_WAIT: Duration = Duration::from_secs(15);
 
 /// The acceptor and the script's clock.
 pub(crate) struct Acceptor<'d> {
-    sessions: Vec<Session<MemoryStore, Schema<'d>>>,
+    sessions: Vec<Session<MemoryStore, &'d Dictionary>>,
     echo: Echo<'d>,
     conns: HashMap<u32, Conn>,
     now: SystemTime,
@@ -244,18 +187,20 @@ impl<'d> Acceptor<'d> {
             config.validator =
                 Some(fix_core::validate::Validator::new().validate_fields_have_values(have_values));
             let dict = dicts.get(dict);
-            let transport = if begin == "FIXT.1.1" {
-                dicts.get(begin)
-            } else {
-                dict
+            // FIXT.1.1: FIXT11.xml for the header, trailer and admin messages,
+            // the FIX50* dictionary of the message's ApplVerID (or the
+            // DefaultApplVerID) for application messages.
+            let schema = match appl_ver {
+                Some(_) => SessionDicts::new(dicts.get(begin))
+                    .with_app("7", dicts.get("7"))
+                    .with_app("8", dicts.get("8"))
+                    .with_app("9", dicts.get("9")),
+                None => SessionDicts::single(dict),
             };
-            sessions.push(Session::new(
+            sessions.push(Session::with_dictionaries(
                 config,
                 MemoryStore::new(),
-                Schema {
-                    transport,
-                    app: dict,
-                },
+                schema,
             ));
             app_dicts.push(dict);
         }
@@ -446,7 +391,7 @@ impl<'d> Acceptor<'d> {
 
 /// Takes one framed message off the session's output (or all of it, when it
 /// does not frame).
-fn take_message(session: &mut Session<MemoryStore, Schema<'_>>) -> Option<Vec<u8>> {
+fn take_message(session: &mut Session<MemoryStore, &Dictionary>) -> Option<Vec<u8>> {
     let out = session.output();
     if out.is_empty() {
         return None;
