@@ -157,8 +157,13 @@ pub fn appl_ver_id_code(appl_ver_id: &str) -> &str {
 ///
 /// let schema = AppSchema::new(&fix44::DICTIONARY, &fix44::DICTIONARY);
 /// assert!(schema.body_layout(b"D").is_some());
-/// let msg = fix_core::Parser::new().parse(b"8=FIX.4.4\x019=5\x0135=0\x0110=163\x01")?;
-/// let _ = Validator::new().validate(&schema, &msg);
+/// let mut fields = [fix_core::Field::new(0, 0, 0); 16];
+/// let bytes = b"8=FIX.4.4\x019=5\x0135=0\x0110=163\x01";
+/// let fix_core::Status::Complete(msg) = fix_core::Parser::new().parse(bytes, &mut fields)? else {
+///     unreachable!()
+/// };
+/// // No SenderCompID, TargetCompID, MsgSeqNum or SendingTime: the header is wrong.
+/// assert!(Validator::new().validate(&schema, &msg).is_err());
 /// # Ok::<(), fix_core::Error>(())
 /// ```
 #[derive(Debug)]
