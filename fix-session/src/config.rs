@@ -129,7 +129,10 @@ pub struct SessionConfig {
     pub validator: Option<Validator>,
     /// How received bytes are framed (largest message, data fields, empty values).
     pub parser: Parser<'static>,
-    /// DefaultApplVerID (1137), sent in the Logon of a FIXT.1.1 session.
+    /// DefaultApplVerID (1137), sent in the Logon of a FIXT.1.1 session, and the
+    /// ApplVerID of a received application message without 1128 (it picks the
+    /// application dictionary, see [`crate::Dictionaries`]). Its code (`"9"`) or
+    /// its name (`"FIX.5.0SP2"`, sent as its code).
     pub default_appl_ver_id: Option<String>,
     /// PersistMessages: off, nothing is stored and every resend is a gap fill.
     pub persist_messages: bool,
