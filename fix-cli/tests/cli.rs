@@ -341,7 +341,12 @@ const VENUE_XML: &str = r#"<fix type="FIX" major="4" minor="4" servicepack="0">
 
 /// A `|`-delimited message with a correct BodyLength and CheckSum.
 fn pipe_message(body: &str) -> String {
-    let head = format!("8=FIX.4.4|9={}|", body.len());
+    pipe_message_with("FIX.4.4", body)
+}
+
+/// [`pipe_message`] with BeginString `begin`.
+fn pipe_message_with(begin: &str, body: &str) -> String {
+    let head = format!("8={begin}|9={}|", body.len());
     let sum: u32 = format!("{head}{body}")
         .bytes()
         .map(|b| u32::from(if b == b'|' { 1 } else { b }))
@@ -542,4 +547,25 @@ fn a_large_file_shows_progress_on_a_terminal_only_when_stdout_is_not_one() {
         &shown[..shown.len().min(200)]
     );
     assert!(!silent.contains("% ("), "{silent:?}");
+}
+
+#[test]
+fn another_version_s_message_is_flagged() {
+    let heartbeat = pipe_message_with("FIX.4.2", "35=0|34=2|49=A|52=20261130-09:00:00.000|56=B|");
+    let input = format!("{heartbeat}\n");
+    let out = run_with(&[], input.as_bytes());
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_contains(
+        &text,
+        "#1 Heartbeat (35=0)  A -> B  seq 2\n\
+         \x20 !! Incorrect BeginString: FIX.4.2, the dictionary's is FIX.4.4 (a session logs out)\n\
+         \x20   8 BeginString              FIX.4.2  <-- !!\n",
+    );
+    assert_contains(&text, "1 message shown of 1 read, 1 with problems");
+    let json = String::from_utf8(run_with(&["--json"], input.as_bytes()).stdout).unwrap();
+    assert_contains(
+        &json,
+        r#""problems":[{"kind":"begin_string","text":"Incorrect BeginString","tag":8,"value":"FIX.4.2","expected":"FIX.4.4"}]"#,
+    );
 }

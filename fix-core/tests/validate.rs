@@ -5,9 +5,10 @@ mod common;
 
 use common::soh;
 use fix_core::validate::{
-    Group, Layout, Member, Reject, Schema, SessionRejectReason as R, Validator, ValueFormat,
+    Group, Invalid, Layout, Member, Reject, Schema, SessionRejectReason as R, ShapeCache,
+    Validator, ValueFormat,
 };
-use fix_core::{Fields, Parser};
+use fix_core::{DataFieldPair, DataFields, Fields, Parser};
 
 /// A member: `(tag, required, group)`, where a group is `(delimiter, entry)`.
 type Def = (u32, bool, Option<(u32, &'static Level)>);
@@ -74,6 +75,10 @@ struct Dict;
 impl Schema for Dict {
     type Layout = Level;
 
+    fn begin_string(&self) -> Option<&[u8]> {
+        Some(b"FIX.4.4")
+    }
+
     fn field_format(&self, tag: u32) -> Option<ValueFormat> {
         Some(match tag {
             8 | 11 | 49 | 56 | 55 | 112 | 448 | 523 | 628 | 89 | 58 | 10 => ValueFormat::String,
@@ -134,6 +139,7 @@ fn check_raw(validator: Validator, after_body_length: &str) -> Option<(R, Option
     validator
         .validate(&Dict, &msg)
         .err()
+        .map(|e| *e.reject().expect("a Reject"))
         .map(|r: Reject<'_>| (r.reason, r.ref_tag))
 }
 
@@ -355,4 +361,118 @@ fn reject_texts_and_codes() {
     for code in [18, 19, 98, 100, u32::MAX] {
         assert_eq!(R::from_code(code), None, "{code}");
     }
+}
+
+/// [`Dict`] without a BeginString: [`Schema::begin_string`]'s default.
+struct Unversioned;
+
+impl Schema for Unversioned {
+    type Layout = Level;
+
+    fn field_format(&self, tag: u32) -> Option<ValueFormat> {
+        Dict.field_format(tag)
+    }
+
+    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
+        Dict.value_allowed(tag, value)
+    }
+
+    fn header_layout(&self) -> &Level {
+        Dict.header_layout()
+    }
+
+    fn trailer_layout(&self) -> &Level {
+        Dict.trailer_layout()
+    }
+
+    fn body_layout(&self, msg_type: &[u8]) -> Option<&Level> {
+        Dict.body_layout(msg_type)
+    }
+}
+
+/// `after_body_length` (`|` for SOH) framed with BeginString `begin`, parsed with
+/// `pairs` as the data field pairs, and validated plainly and through a cache
+/// (which must agree); the bytes are kept by the caller.
+fn verdict_of<'a, S: Schema>(
+    dict: &S,
+    validator: Validator,
+    bytes: &'a [u8],
+    pairs: &[DataFieldPair],
+    fields: &'a mut [fix_core::Field],
+) -> Result<(), Invalid<'a>> {
+    let msg = Parser::new()
+        .with_data_fields(DataFields::new(pairs))
+        .parse(bytes, fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let plain = validator.validate(dict, &msg);
+    let mut cache = ShapeCache::<4, 64>::new();
+    assert_eq!(validator.validate_cached(dict, &msg, &mut cache), plain);
+    assert_eq!(validator.validate_cached(dict, &msg, &mut cache), plain);
+    plain
+}
+
+#[test]
+fn a_begin_string_other_than_the_dictionary_s_is_not_a_reject() {
+    let heartbeat = "35=0|34=2|49=A|52=20261130-14:03:27|56=B|";
+    let fix42 = common::build_with("FIX.4.2", &soh(heartbeat));
+    let mut fields = Fields::<64>::new();
+    let got = verdict_of(&Dict, v(), &fix42, &[], &mut fields);
+    assert_eq!(
+        got,
+        Err(Invalid::IncorrectBeginString {
+            begin_string: b"FIX.4.2",
+            msg_type: b"0"
+        })
+    );
+    let wrong = got.unwrap_err();
+    assert_eq!(
+        (wrong.reject(), wrong.text()),
+        (None, "Incorrect BeginString")
+    );
+    // The same message with the dictionary's BeginString passes.
+    let fix44 = common::build_with("FIX.4.4", &soh(heartbeat));
+    assert_eq!(verdict_of(&Dict, v(), &fix44, &[], &mut fields), Ok(()));
+    // It comes before every other problem, whatever the switches say: this
+    // message has an unknown MsgType, a late header field and a bad value.
+    let everything_wrong = "35=Q|34=x|49=A|52=20261130-14:03:27|11=X|56=B|";
+    let bytes = common::build_with("FIXT.1.1", &soh(everything_wrong));
+    let lenient = v()
+        .validate_fields_out_of_order(false)
+        .validate_fields_have_values(false)
+        .validate_user_defined_fields(false)
+        .allow_unknown_msg_fields(true);
+    for validator in [v(), lenient] {
+        assert_eq!(
+            verdict_of(&Dict, validator, &bytes, &[], &mut fields),
+            Err(Invalid::IncorrectBeginString {
+                begin_string: b"FIXT.1.1",
+                msg_type: b"Q"
+            })
+        );
+    }
+    // A shape remembered under the right BeginString does not let the wrong one by.
+    let mut cache = ShapeCache::<4, 64>::new();
+    let parse = |bytes: &[u8], f: &mut dyn FnMut(&fix_core::Message<'_>)| {
+        let mut fields = Fields::<64>::new();
+        let msg = Parser::new().parse(bytes, &mut fields).unwrap();
+        f(&msg.complete().unwrap());
+    };
+    parse(&fix44, &mut |m| {
+        assert_eq!(v().validate_cached(&Dict, m, &mut cache), Ok(()));
+    });
+    assert_eq!(cache.len(), 1);
+    parse(&fix42, &mut |m| {
+        let got = v().validate_cached(&Dict, m, &mut cache);
+        assert!(
+            matches!(got, Err(Invalid::IncorrectBeginString { .. })),
+            "{got:?}"
+        );
+    });
+    // A dictionary that does not say (the trait's default) checks nothing.
+    assert_eq!(
+        verdict_of(&Unversioned, v(), &fix42, &[], &mut fields),
+        Ok(())
+    );
 }

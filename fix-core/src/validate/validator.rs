@@ -1,6 +1,6 @@
 //! The validator: one walk over a parsed message against a [`Schema`].
 
-use super::reject::{Reject, SessionRejectReason as Reason};
+use super::reject::{Invalid, Reject, SessionRejectReason as Reason};
 use super::schema::{FieldInfo, Group, Layout, Schema, ValueFormat, byte_set_contains};
 use crate::value::parse_uint;
 use crate::{Field, Message};
@@ -13,11 +13,13 @@ pub const USER_DEFINED_MIN: u32 = 5000;
 /// QuickFIX's session settings. Validation never allocates.
 ///
 /// When a message has several problems, the one reported is the one QuickFIX
-/// reports: fields out of their section or group order first, then an unknown
-/// MsgType, then a missing required tag (header, trailer, body, then group entries),
-/// then the first field, in wire order within header, trailer and body, that is
-/// repeated, empty, badly formatted, out of range, undefined, not for this message,
-/// or a group counter that does not match its entries.
+/// reports: a BeginString that is not the dictionary's first (not a Reject at
+/// all: [`Invalid::IncorrectBeginString`]), then fields out of their section or
+/// group order, then an unknown MsgType, then a missing required tag (header,
+/// trailer, body, then group entries), then the first field, in wire order within
+/// header, trailer and body, that is repeated, empty, badly formatted, out of
+/// range, undefined, not for this message, or a group counter that does not match
+/// its entries.
 ///
 /// ```
 /// use fix_core::validate::Validator;
@@ -51,6 +53,11 @@ impl Validator {
 
     /// QuickFIX's `ValidateFieldsOutOfOrder` (default on): header fields must come
     /// before the body, trailer fields after it (reason 14).
+    ///
+    /// ```
+    /// use fix_core::validate::Validator;
+    /// assert!(!Validator::new().validate_fields_out_of_order(false).validates_fields_out_of_order());
+    /// ```
     pub const fn validate_fields_out_of_order(mut self, on: bool) -> Self {
         self.fields_out_of_order = on;
         self
@@ -100,13 +107,27 @@ impl Validator {
         self.allow_unknown_msg_fields
     }
 
-    /// Validates `msg` against `dict`.
+    /// Validates `msg` against `dict`: `Err` says what the session answers, a
+    /// Reject ([`Invalid::Reject`]) or, for a message of another FIX version, a
+    /// Logout ([`Invalid::IncorrectBeginString`]).
+    ///
+    /// ```
+    /// use fix_core::validate::{Invalid, Validator};
+    /// # fn check<D: fix_core::validate::Schema>(dict: &D, msg: &fix_core::Message<'_>) {
+    /// match Validator::new().validate(dict, msg) {
+    ///     Ok(()) => {}                                        // deliver it
+    ///     Err(Invalid::Reject(reject)) => { let _ = reject.reason; } // send a Reject (35=3)
+    ///     Err(Invalid::IncorrectBeginString { .. }) => {}     // Logout, disconnect
+    /// }
+    /// # }
+    /// ```
     pub fn validate<'a, D: Schema + ?Sized>(
         &self,
         dict: &D,
         msg: &Message<'a>,
-    ) -> Result<(), Reject<'a>> {
-        self.walk(dict, msg, None)
+    ) -> Result<(), Invalid<'a>> {
+        envelope(dict, msg)?;
+        Ok(self.walk(dict, msg, None)?)
     }
 
     /// Validates `msg` like [`Validator::validate`], with the same answer, but
@@ -130,7 +151,9 @@ impl Validator {
         dict: &D,
         msg: &Message<'a>,
         cache: &mut ShapeCache<S, F>,
-    ) -> Result<(), Reject<'a>> {
+    ) -> Result<(), Invalid<'a>> {
+        // BeginString is no part of a shape.
+        envelope(dict, msg)?;
         if cache.validator != Some(*self) {
             *cache = ShapeCache::new();
             cache.validator = Some(*self);
@@ -150,7 +173,7 @@ impl Validator {
             shape.checks(dict, msg);
             cache.insert(shape);
         }
-        result
+        Ok(result?)
     }
 
     /// The full walk; `counters`, when given, receives each group counter's
@@ -173,6 +196,20 @@ impl Validator {
         };
         walk.run()
     }
+}
+
+/// The check before the walk, on what is no part of a message's shape: its
+/// BeginString.
+#[inline(always)]
+fn envelope<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), Invalid<'a>> {
+    let begin_string = msg.frame().begin_string();
+    if dict.begin_string().is_some_and(|b| b != begin_string) {
+        return Err(Invalid::IncorrectBeginString {
+            begin_string,
+            msg_type: msg.msg_type(),
+        });
+    }
+    Ok(())
 }
 
 /// The shapes of messages that passed validation, for
