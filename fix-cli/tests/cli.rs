@@ -550,9 +550,13 @@ fn a_large_file_shows_progress_on_a_terminal_only_when_stdout_is_not_one() {
 }
 
 #[test]
-fn another_version_s_message_is_flagged() {
+fn another_version_s_message_and_a_group_out_of_order_are_flagged() {
     let heartbeat = pipe_message_with("FIX.4.2", "35=0|34=2|49=A|52=20261130-09:00:00.000|56=B|");
-    let input = format!("{heartbeat}\n");
+    let order = pipe_message(
+        "35=D|34=3|49=A|52=20261130-09:00:00.000|56=B|11=X|21=1|55=IBM|54=1|\
+         60=20261130-09:00:00|40=1|453=1|448=P|452=1|447=D|",
+    );
+    let input = format!("{heartbeat}\n{order}\n");
     let out = run_with(&[], input.as_bytes());
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
@@ -562,10 +566,23 @@ fn another_version_s_message_is_flagged() {
          \x20 !! Incorrect BeginString: FIX.4.2, the dictionary's is FIX.4.4 (a session logs out)\n\
          \x20   8 BeginString              FIX.4.2  <-- !!\n",
     );
-    assert_contains(&text, "1 message shown of 1 read, 1 with problems");
+    assert_contains(
+        &text,
+        "#2 NewOrderSingle (35=D)  A -> B  seq 3\n\
+         \x20 !! Out of order repeating group members: 447 PartyIDSource (SessionRejectReason 15)\n",
+    );
+    assert_contains(
+        &text,
+        "      447 PartyIDSource            D (PROPRIETARY_CUSTOM_CODE)  <-- !!\n",
+    );
+    assert_contains(&text, "2 messages shown of 2 read, 2 with problems");
     let json = String::from_utf8(run_with(&["--json"], input.as_bytes()).stdout).unwrap();
     assert_contains(
         &json,
         r#""problems":[{"kind":"begin_string","text":"Incorrect BeginString","tag":8,"value":"FIX.4.2","expected":"FIX.4.4"}]"#,
+    );
+    assert_contains(
+        &json,
+        r#""problems":[{"kind":"reject","reason":15,"text":"Out of order repeating group members","tag":447}]"#,
     );
 }

@@ -476,3 +476,53 @@ fn a_begin_string_other_than_the_dictionary_s_is_not_a_reject() {
         Ok(())
     );
 }
+
+#[test]
+fn group_entry_members_follow_the_dictionary_order() {
+    let out_of_order = |body: &str, tag| {
+        assert_eq!(
+            check(v(), "D", body),
+            Some((R::RepeatingGroupFieldsOutOfOrder, Some(tag))),
+            "{body}"
+        );
+        // Off, only the entry's order was wrong.
+        assert_eq!(
+            check(v().validate_fields_out_of_order(false), "D", body),
+            None,
+            "{body}"
+        );
+    };
+    // PARTIES is 448, 447, 452, 802: 447 after 452.
+    out_of_order("11=X|453=1|448=P1|452=1|447=D|54=1|", 447);
+    // In a later entry.
+    out_of_order(
+        "11=X|453=2|448=P1|447=D|452=1|448=P2|452=3|447=D|54=1|",
+        447,
+    );
+    // After a nested group, a member that comes before its counter.
+    out_of_order("11=X|453=1|448=P1|802=1|523=S|803=4|452=1|54=1|", 452);
+    // In order, with members left out, it passes.
+    assert_eq!(
+        check(v(), "D", "11=X|453=2|448=P1|452=1|448=P2|447=D|452=3|54=1|"),
+        None
+    );
+    // A member twice in one entry is a repeated tag, as at any level.
+    assert_eq!(
+        check(v(), "D", "11=X|453=1|448=P1|452=1|452=2|54=1|"),
+        Some((R::TagAppearsMoreThanOnce, Some(452)))
+    );
+    // The entry's order is a structure problem: it comes before a bad value.
+    assert_eq!(
+        check(v(), "D", "11=X|453=1|448=P1|452=1|447=D|54=3|"),
+        Some((R::RepeatingGroupFieldsOutOfOrder, Some(447)))
+    );
+    // An entry that does not start with its delimiter is reason 15 either way.
+    assert_eq!(
+        check(
+            v().validate_fields_out_of_order(false),
+            "D",
+            "11=X|453=1|452=1|448=P1|54=1|"
+        ),
+        Some((R::RepeatingGroupFieldsOutOfOrder, Some(452)))
+    );
+}

@@ -227,6 +227,11 @@ fn the_tables_pass_the_corpus_and_reject_broken_messages() {
             er.replace("35=8|", "35=ZZ|"),
             Some((R::InvalidMsgType, None)),
         ),
+        // Parties' entry is 448, 447, 452, ...: 447 after 452 is out of order.
+        (
+            format!("{er}453=1|448=P|452=1|447=D|"),
+            Some((R::RepeatingGroupFieldsOutOfOrder, Some(447))),
+        ),
     ];
     for (body, expected) in cases {
         let bytes = build(&soh(&body));

@@ -52,7 +52,11 @@ impl Validator {
     }
 
     /// QuickFIX's `ValidateFieldsOutOfOrder` (default on): header fields must come
-    /// before the body, trailer fields after it (reason 14).
+    /// before the body, trailer fields after it (reason 14), and the members of a
+    /// repeating group's entry must follow the dictionary's order (reason 15, as
+    /// QuickFIX/J's `ValidateUnorderedGroupFields` checks it). Off, an entry's
+    /// members may come in any order after its delimiter; an entry that does not
+    /// start with its delimiter is reason 15 either way.
     ///
     /// ```
     /// use fix_core::validate::Validator;
@@ -688,6 +692,10 @@ impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
         // The position lives in a register through the common case; `self.pos` is
         // synchronised around the calls that move it (foreign fields, groups).
         let mut pos = start;
+        // In a group entry, each member must come after the one before it in the
+        // dictionary's order, when order is checked: `last` is that one's index.
+        let ordered = delimiter.is_some() && self.validator.fields_out_of_order;
+        let mut last = 0;
         while let Some(&field) = fields.get(pos) {
             let tag = field.tag();
             let value = bytes.get(field.value_range()).unwrap_or_default();
@@ -702,6 +710,11 @@ impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
             if delimiter == Some(tag) && pos != start {
                 break; // the next entry of the group
             }
+            if ordered && member.index < last {
+                self.pos = pos;
+                self.structure(Reason::RepeatingGroupFieldsOutOfOrder, tag);
+            }
+            last = member.index;
             if seen.insert(member.index) != Some(false) {
                 self.repeated(section, start, pos, tag, member.index);
             }

@@ -25,7 +25,7 @@ fn generated_and_runtime_dictionaries_agree() {
     let runtime =
         Dictionary::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../dicts/sample.xml")).unwrap();
     // Each message with the reject QuickFIX gives it (reason and RefTagID), or none.
-    let cases: [(String, Verdict); 10] = [
+    let cases: [(String, Verdict); 11] = [
         // valid
         (
             format!("35=D\x01{HEAD}11=X\x0155=S\x0154=1\x0160=20261130-12:00:00\x0140=2\x01"),
@@ -68,6 +68,11 @@ fn generated_and_runtime_dictionaries_agree() {
                 "35=X\x01{HEAD}268=2\x01279=0\x01269=0\x01267=1\x01276=A\x01279=1\x01453=1\x01448=P\x01802=1\x01523=S\x01"
             ),
             None,
+        ),
+        // an entry's members out of the dictionary's order (270 before 269)
+        (
+            format!("35=X\x01{HEAD}268=1\x01279=0\x01270=1.5\x01269=0\x01"),
+            Some((R::RepeatingGroupFieldsOutOfOrder, Some(269))),
         ),
         // a group count above its entries
         (
