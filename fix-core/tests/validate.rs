@@ -67,6 +67,8 @@ static ORDER: Level = Level(&[
     (38, false, None),
     (55, false, None),
     (18, false, None),
+    (95, false, None),
+    (96, false, None),
 ]);
 static HEARTBEAT: Level = Level(&[(112, false, None)]);
 
@@ -82,7 +84,8 @@ impl Schema for Dict {
     fn field_format(&self, tag: u32) -> Option<ValueFormat> {
         Some(match tag {
             8 | 11 | 49 | 56 | 55 | 112 | 448 | 523 | 628 | 89 | 58 | 10 => ValueFormat::String,
-            9 | 34 | 453 | 802 | 627 | 93 => ValueFormat::UInt,
+            9 | 34 | 453 | 802 | 627 | 93 | 95 => ValueFormat::UInt,
+            96 => ValueFormat::Data,
             35 | 54 | 447 => ValueFormat::Char,
             52 | 629 => ValueFormat::UtcTimestamp,
             38 => ValueFormat::Decimal,
@@ -524,5 +527,81 @@ fn group_entry_members_follow_the_dictionary_order() {
             "11=X|453=1|452=1|448=P1|54=1|"
         ),
         Some((R::RepeatingGroupFieldsOutOfOrder, Some(452)))
+    );
+}
+
+#[test]
+fn a_value_holding_soh_must_be_data() {
+    let fix44 = fix_core::FIX44_DATA_FIELDS;
+    let run = |body: &str, pairs: &[DataFieldPair], validator: Validator| {
+        let bytes = common::build(&soh(&format!("35=D|{HEAD}{body}")));
+        let mut fields = Fields::<64>::new();
+        verdict_of(&Dict, validator, &bytes, pairs, &mut fields)
+            .map_err(|e| *e.reject().expect("a Reject"))
+            .map_err(|r| (r.reason, r.ref_tag))
+    };
+    // RawData (96) is DATA: its SOH is fine.
+    assert_eq!(run("11=X|54=1|95=3|96=a|b|", fix44, v()), Ok(()));
+    // Signature (89) is a STRING in this dictionary, read by its length (93)
+    // since the parser was given FIX 4.4's pairs.
+    let signature = "11=X|54=1|93=3|89=a|b|";
+    let embedded = Err((R::NonDataValueIncludesFieldDelimiter, Some(89)));
+    assert_eq!(run(signature, fix44, v()), embedded);
+    // Read by length but without a SOH, it is only a string.
+    assert_eq!(run("11=X|54=1|93=3|89=abc|", fix44, v()), Ok(()));
+    // A decimal holding SOH is reason 17, not a bad format (6).
+    let qty = [DataFieldPair {
+        length: 95,
+        data: 38,
+    }];
+    assert_eq!(
+        run("11=X|54=1|95=4|38=1|.5|", &qty, v()),
+        Err((R::NonDataValueIncludesFieldDelimiter, Some(38)))
+    );
+    // It comes first, as QuickFIX finds it while parsing: before a field out of
+    // its section (56 in the body) and a bad value (54=3), under every switch.
+    let all_wrong = "35=D|34=2|49=A|52=20261130-14:03:27|11=X|56=B|54=3|93=3|89=a|b|";
+    let bytes = common::build(&soh(all_wrong));
+    let lenient = v()
+        .validate_fields_out_of_order(false)
+        .validate_user_defined_fields(false)
+        .allow_unknown_msg_fields(true);
+    for validator in [v(), lenient] {
+        let mut fields = Fields::<64>::new();
+        let got = verdict_of(&Dict, validator, &bytes, fix44, &mut fields);
+        assert_eq!(
+            got.map_err(|e| e.reject().map(|r| (r.reason, r.ref_tag))),
+            Err(Some((R::NonDataValueIncludesFieldDelimiter, Some(89))))
+        );
+    }
+    // A shape remembered without the SOH does not let it by.
+    let mut cache = ShapeCache::<4, 64>::new();
+    for (body, expected) in [("93=3|89=abc|", Ok(())), ("93=3|89=a|b|", embedded)] {
+        let bytes = common::build(&soh(&format!("35=D|{HEAD}11=X|54=1|{body}")));
+        let mut fields = Fields::<64>::new();
+        let msg = Parser::new()
+            .parse(&bytes, &mut fields)
+            .unwrap()
+            .complete()
+            .unwrap();
+        let got = v()
+            .validate_cached(&Dict, &msg, &mut cache)
+            .map_err(|e| *e.reject().expect("a Reject"))
+            .map_err(|r| (r.reason, r.ref_tag));
+        assert_eq!(got, expected, "{body}");
+    }
+    // A tag the dictionary does not define gets the definition checks instead.
+    let undefined = [DataFieldPair {
+        length: 95,
+        data: 4998,
+    }];
+    let body = "11=X|54=1|95=3|4998=a|b|";
+    assert_eq!(
+        run(body, &undefined, v()),
+        Err((R::InvalidTagNumber, Some(4998)))
+    );
+    assert_eq!(
+        run(body, &undefined, v().allow_unknown_msg_fields(true)),
+        Ok(())
     );
 }

@@ -53,7 +53,10 @@ pub enum SessionRejectReason {
     RepeatingGroupFieldsOutOfOrder,
     /// 16: NumInGroup differs from the number of entries.
     IncorrectNumInGroupCount,
-    /// 17: a value other than a data field's holds SOH.
+    /// 17: a value other than a data field's holds SOH: a field the parser read
+    /// by its LENGTH field (so its value may hold SOH) that the dictionary does
+    /// not type DATA, or a value cut short by a SOH (the parse error
+    /// [`Reject::from_parse_error`] turns into this reason).
     NonDataValueIncludesFieldDelimiter,
     /// 99: other.
     Other,

@@ -14,12 +14,13 @@ pub const USER_DEFINED_MIN: u32 = 5000;
 ///
 /// When a message has several problems, the one reported is the one QuickFIX
 /// reports: a BeginString that is not the dictionary's first (not a Reject at
-/// all: [`Invalid::IncorrectBeginString`]), then fields out of their section or
-/// group order, then an unknown MsgType, then a missing required tag (header,
-/// trailer, body, then group entries), then the first field, in wire order within
-/// header, trailer and body, that is repeated, empty, badly formatted, out of
-/// range, undefined, not for this message, or a group counter that does not match
-/// its entries.
+/// all: [`Invalid::IncorrectBeginString`]), then a value holding SOH in a field
+/// that is not DATA (which QuickFIX finds while parsing), then fields out of their
+/// section or group order, then an unknown MsgType, then a missing required tag
+/// (header, trailer, body, then group entries), then the first field, in wire order
+/// within header, trailer and body, that is repeated, empty, badly formatted, out
+/// of range, undefined, not for this message, or a group counter that does not
+/// match its entries.
 ///
 /// ```
 /// use fix_core::validate::Validator;
@@ -156,7 +157,7 @@ impl Validator {
         msg: &Message<'a>,
         cache: &mut ShapeCache<S, F>,
     ) -> Result<(), Invalid<'a>> {
-        // BeginString is no part of a shape.
+        // BeginString and the values read by length are no part of a shape.
         envelope(dict, msg)?;
         if cache.validator != Some(*self) {
             *cache = ShapeCache::new();
@@ -202,8 +203,9 @@ impl Validator {
     }
 }
 
-/// The check before the walk, on what is no part of a message's shape: its
-/// BeginString.
+/// The checks before the walk, on what is no part of a message's shape: its
+/// BeginString, and the values the parser read by their LENGTH field, which may
+/// hold SOH and must then be DATA (reason 17, the first in wire order).
 #[inline(always)]
 fn envelope<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), Invalid<'a>> {
     let begin_string = msg.frame().begin_string();
@@ -213,7 +215,37 @@ fn envelope<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), I
             msg_type: msg.msg_type(),
         });
     }
+    if msg.has_values_by_length() {
+        embedded_soh(dict, msg)?;
+    }
     Ok(())
+}
+
+/// Reason 17 for the first field holding SOH that the dictionary defines as
+/// something other than DATA. (A tag it does not define is left to the walk's
+/// definition checks.)
+#[cold]
+#[inline(never)]
+fn embedded_soh<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), Reject<'a>> {
+    let bytes = msg.bytes();
+    let holds_soh = |f: &Field| {
+        bytes
+            .get(f.value_range())
+            .is_some_and(|v| v.contains(&crate::SOH))
+    };
+    match msg.fields().iter().find(|f| {
+        holds_soh(f)
+            && dict
+                .field_format(f.tag())
+                .is_some_and(|format| format != ValueFormat::Data)
+    }) {
+        Some(f) => Err(Reject {
+            reason: Reason::NonDataValueIncludesFieldDelimiter,
+            ref_tag: Some(i64::from(f.tag())),
+            ref_msg_type: msg.msg_type(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The shapes of messages that passed validation, for
