@@ -54,7 +54,10 @@ fn an_order_carries_the_custom_field_and_order_type() {
     assert_eq!(Validator::new().validate(&acmex::DICTIONARY, &msg), Ok(()));
     let plain = Validator::new().validate(&fix44::DICTIONARY, &msg);
     assert_eq!(
-        plain.err().map(|r| (r.reason, r.ref_tag)),
+        plain
+            .err()
+            .map(|e| *e.reject().expect("a Reject"))
+            .map(|r| (r.reason, r.ref_tag)),
         Some((R::ValueIncorrect, Some(40))),
         "OrdType Z is ACMEX's own"
     );
@@ -113,7 +116,10 @@ fn a_fill_carries_the_fee_group_and_only_acmex_accepts_it() {
     assert_eq!(Validator::new().validate(&acmex::DICTIONARY, &msg), Ok(()));
     let plain = Validator::new().validate(&fix44::DICTIONARY, &msg);
     assert_eq!(
-        plain.err().map(|r| (r.reason, r.ref_tag)),
+        plain
+            .err()
+            .map(|e| *e.reject().expect("a Reject"))
+            .map(|r| (r.reason, r.ref_tag)),
         Some((R::InvalidTagNumber, Some(5002))),
         "AcmeLiquidityFlag (5002) is not FIX 4.4's"
     );

@@ -22,7 +22,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use fix_core::validate::{Reject, ShapeCache, Validator};
+use fix_core::validate::{Invalid, Reject, ShapeCache, Validator};
 use fix_core::{DataFieldPair, DataFields, Parser};
 use fix_dict::Dictionary;
 
@@ -297,7 +297,9 @@ impl<W: Write> Sink for Output<'_, W> {
             return Ok(());
         }
         let reject = match (m.message, m.problem) {
-            (None, Some(Problem::Parse(e))) => Reject::from_parse_error(&e, m.bytes),
+            (None, Some(Problem::Parse(e))) => {
+                Reject::from_parse_error(&e, m.bytes).map(Invalid::Reject)
+            }
             (Some(msg), _) => self.validator.and_then(|v| {
                 v.validate_cached(self.tables.dictionary(), &msg, &mut self.shapes)
                     .err()

@@ -5,7 +5,7 @@
 //! codes included) and JSON prefix are built once, and a message is a run of
 //! `extend_from_slice` calls into one reused output buffer.
 
-use fix_core::validate::Reject;
+use fix_core::validate::{Invalid, Schema};
 use fix_dict::{Dictionary, FieldType, GroupLayout, Layout, Message};
 
 use std::ops::Range;
@@ -348,8 +348,9 @@ fn walk<'d>(
 pub(crate) struct Problems<'a> {
     /// The parser's complaint.
     pub(crate) problem: Option<Problem>,
-    /// The reject a session would send (from the parse error or validation).
-    pub(crate) reject: Option<Reject<'a>>,
+    /// What a session would answer (from the parse error or validation): a
+    /// Reject, or a Logout for a BeginString that is not the dictionary's.
+    pub(crate) reject: Option<Invalid<'a>>,
 }
 
 impl Problems<'_> {
@@ -360,10 +361,12 @@ impl Problems<'_> {
 
     /// The tag to mark in the message, or 0.
     fn marked_tag(&self) -> u32 {
-        self.reject
-            .and_then(|r| r.ref_tag)
-            .and_then(|t| u32::try_from(t).ok())
-            .unwrap_or(0)
+        match self.reject {
+            Some(Invalid::Reject(r)) => r.ref_tag.and_then(|t| u32::try_from(t).ok()),
+            Some(Invalid::IncorrectBeginString { .. }) => Some(8),
+            None => None,
+        }
+        .unwrap_or(0)
     }
 }
 
@@ -425,16 +428,28 @@ impl<'d> Writer<'d> {
         if let Some(p) = problems.problem {
             problem_line(out, s, &problem_text(p));
         }
-        if let Some(r) = problems.reject {
-            let mut line = r.text().to_owned();
-            if let Some(tag) = r.ref_tag {
-                line.push_str(&format!(": {tag}"));
-                if let Some(name) = u32::try_from(tag).ok().and_then(|t| tables.name(t)) {
-                    line.push_str(&format!(" {name}"));
+        match problems.reject {
+            Some(Invalid::Reject(r)) => {
+                let mut line = r.text().to_owned();
+                if let Some(tag) = r.ref_tag {
+                    line.push_str(&format!(": {tag}"));
+                    if let Some(name) = u32::try_from(tag).ok().and_then(|t| tables.name(t)) {
+                        line.push_str(&format!(" {name}"));
+                    }
                 }
+                line.push_str(&format!(" (SessionRejectReason {})", r.reason.code()));
+                problem_line(out, s, &line);
             }
-            line.push_str(&format!(" (SessionRejectReason {})", r.reason.code()));
-            problem_line(out, s, &line);
+            Some(wrong @ Invalid::IncorrectBeginString { begin_string, .. }) => {
+                let line = format!(
+                    "{}: {}, the dictionary's is {} (a session logs out)",
+                    wrong.text(),
+                    String::from_utf8_lossy(begin_string),
+                    String::from_utf8_lossy(tables.dictionary().begin_string().unwrap_or_default()),
+                );
+                problem_line(out, s, &line);
+            }
+            None => {}
         }
         let body = message.map(|m| m.layout());
         let mut stack = std::mem::take(&mut self.stack);
@@ -497,17 +512,29 @@ impl<'d> Writer<'d> {
                 }
                 out.push(b'}');
             }
-            if let Some(r) = problems.reject {
+            if let Some(invalid) = problems.reject {
                 if problems.problem.is_some() {
                     out.push(b',');
                 }
-                out.extend_from_slice(b"{\"kind\":\"reject\",\"reason\":");
-                push_u64(out, u64::from(r.reason.code()));
-                out.extend_from_slice(b",\"text\":");
-                json_str(out, r.text().as_bytes());
-                if let Some(tag) = r.ref_tag {
-                    out.extend_from_slice(b",\"tag\":");
-                    out.extend_from_slice(tag.to_string().as_bytes());
+                match invalid {
+                    Invalid::Reject(r) => {
+                        out.extend_from_slice(b"{\"kind\":\"reject\",\"reason\":");
+                        push_u64(out, u64::from(r.reason.code()));
+                        out.extend_from_slice(b",\"text\":");
+                        json_str(out, r.text().as_bytes());
+                        if let Some(tag) = r.ref_tag {
+                            out.extend_from_slice(b",\"tag\":");
+                            out.extend_from_slice(tag.to_string().as_bytes());
+                        }
+                    }
+                    Invalid::IncorrectBeginString { begin_string, .. } => {
+                        out.extend_from_slice(b"{\"kind\":\"begin_string\",\"text\":");
+                        json_str(out, invalid.text().as_bytes());
+                        out.extend_from_slice(b",\"tag\":8,\"value\":");
+                        json_str(out, begin_string);
+                        out.extend_from_slice(b",\"expected\":");
+                        json_str(out, tables.dictionary().begin_string().unwrap_or_default());
+                    }
                 }
                 out.push(b'}');
             }

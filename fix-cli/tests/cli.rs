@@ -341,7 +341,12 @@ const VENUE_XML: &str = r#"<fix type="FIX" major="4" minor="4" servicepack="0">
 
 /// A `|`-delimited message with a correct BodyLength and CheckSum.
 fn pipe_message(body: &str) -> String {
-    let head = format!("8=FIX.4.4|9={}|", body.len());
+    pipe_message_with("FIX.4.4", body)
+}
+
+/// [`pipe_message`] with BeginString `begin`.
+fn pipe_message_with(begin: &str, body: &str) -> String {
+    let head = format!("8={begin}|9={}|", body.len());
     let sum: u32 = format!("{head}{body}")
         .bytes()
         .map(|b| u32::from(if b == b'|' { 1 } else { b }))
@@ -542,4 +547,42 @@ fn a_large_file_shows_progress_on_a_terminal_only_when_stdout_is_not_one() {
         &shown[..shown.len().min(200)]
     );
     assert!(!silent.contains("% ("), "{silent:?}");
+}
+
+#[test]
+fn another_version_s_message_and_a_group_out_of_order_are_flagged() {
+    let heartbeat = pipe_message_with("FIX.4.2", "35=0|34=2|49=A|52=20261130-09:00:00.000|56=B|");
+    let order = pipe_message(
+        "35=D|34=3|49=A|52=20261130-09:00:00.000|56=B|11=X|21=1|55=IBM|54=1|\
+         60=20261130-09:00:00|40=1|453=1|448=P|452=1|447=D|",
+    );
+    let input = format!("{heartbeat}\n{order}\n");
+    let out = run_with(&[], input.as_bytes());
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_contains(
+        &text,
+        "#1 Heartbeat (35=0)  A -> B  seq 2\n\
+         \x20 !! Incorrect BeginString: FIX.4.2, the dictionary's is FIX.4.4 (a session logs out)\n\
+         \x20   8 BeginString              FIX.4.2  <-- !!\n",
+    );
+    assert_contains(
+        &text,
+        "#2 NewOrderSingle (35=D)  A -> B  seq 3\n\
+         \x20 !! Out of order repeating group members: 447 PartyIDSource (SessionRejectReason 15)\n",
+    );
+    assert_contains(
+        &text,
+        "      447 PartyIDSource            D (PROPRIETARY_CUSTOM_CODE)  <-- !!\n",
+    );
+    assert_contains(&text, "2 messages shown of 2 read, 2 with problems");
+    let json = String::from_utf8(run_with(&["--json"], input.as_bytes()).stdout).unwrap();
+    assert_contains(
+        &json,
+        r#""problems":[{"kind":"begin_string","text":"Incorrect BeginString","tag":8,"value":"FIX.4.2","expected":"FIX.4.4"}]"#,
+    );
+    assert_contains(
+        &json,
+        r#""problems":[{"kind":"reject","reason":15,"text":"Out of order repeating group members","tag":447}]"#,
+    );
 }

@@ -128,6 +128,9 @@ impl<const N: usize> core::ops::DerefMut for Fields<N> {
 pub struct Message<'a> {
     frame: Frame<'a>,
     fields: &'a [Field],
+    /// Whether some value was read by the LENGTH field before it (a DATA field of
+    /// the parser's pairs), and so may hold SOH.
+    by_length: bool,
 }
 
 impl<'a> Message<'a> {
@@ -149,6 +152,13 @@ impl<'a> Message<'a> {
     /// Every field, in wire order.
     pub fn fields(&self) -> &'a [Field] {
         self.fields
+    }
+
+    /// Whether some value was read by the LENGTH field before it (the parser's
+    /// data field pairs), and so may hold SOH: only then can a value hold one.
+    #[inline]
+    pub(crate) fn has_values_by_length(&self) -> bool {
+        self.by_length
     }
 
     /// The value of `field`, which must come from this message.
@@ -198,6 +208,7 @@ pub(crate) fn index<'a>(
 ) -> Result<Message<'a>, Error> {
     let bytes = frame.bytes();
     let mut n = 0;
+    let mut by_length = false;
     for field in frame.header_fields() {
         let capacity = slots.len();
         *slots.get_mut(n).ok_or(Error::TooManyFields { capacity })? = field;
@@ -223,6 +234,7 @@ pub(crate) fn index<'a>(
                 (next, n) =
                     data_field(bytes, body_end, data_fields, length, field_start, slots, n)?;
                 if next != field_start {
+                    by_length = true;
                     field_start = next;
                     if next >= base + 64 {
                         break;
@@ -236,6 +248,7 @@ pub(crate) fn index<'a>(
     Ok(Message {
         frame,
         fields: &slots[..n],
+        by_length,
     })
 }
 

@@ -5,9 +5,10 @@ mod common;
 
 use common::soh;
 use fix_core::validate::{
-    Group, Layout, Member, Reject, Schema, SessionRejectReason as R, Validator, ValueFormat,
+    Group, Invalid, Layout, Member, Reject, Schema, SessionRejectReason as R, ShapeCache,
+    Validator, ValueFormat,
 };
-use fix_core::{Fields, Parser};
+use fix_core::{DataFieldPair, DataFields, Fields, Parser};
 
 /// A member: `(tag, required, group)`, where a group is `(delimiter, entry)`.
 type Def = (u32, bool, Option<(u32, &'static Level)>);
@@ -66,6 +67,8 @@ static ORDER: Level = Level(&[
     (38, false, None),
     (55, false, None),
     (18, false, None),
+    (95, false, None),
+    (96, false, None),
 ]);
 static HEARTBEAT: Level = Level(&[(112, false, None)]);
 
@@ -74,10 +77,15 @@ struct Dict;
 impl Schema for Dict {
     type Layout = Level;
 
+    fn begin_string(&self) -> Option<&[u8]> {
+        Some(b"FIX.4.4")
+    }
+
     fn field_format(&self, tag: u32) -> Option<ValueFormat> {
         Some(match tag {
             8 | 11 | 49 | 56 | 55 | 112 | 448 | 523 | 628 | 89 | 58 | 10 => ValueFormat::String,
-            9 | 34 | 453 | 802 | 627 | 93 => ValueFormat::UInt,
+            9 | 34 | 453 | 802 | 627 | 93 | 95 => ValueFormat::UInt,
+            96 => ValueFormat::Data,
             35 | 54 | 447 => ValueFormat::Char,
             52 | 629 => ValueFormat::UtcTimestamp,
             38 => ValueFormat::Decimal,
@@ -134,6 +142,7 @@ fn check_raw(validator: Validator, after_body_length: &str) -> Option<(R, Option
     validator
         .validate(&Dict, &msg)
         .err()
+        .map(|e| *e.reject().expect("a Reject"))
         .map(|r: Reject<'_>| (r.reason, r.ref_tag))
 }
 
@@ -355,4 +364,244 @@ fn reject_texts_and_codes() {
     for code in [18, 19, 98, 100, u32::MAX] {
         assert_eq!(R::from_code(code), None, "{code}");
     }
+}
+
+/// [`Dict`] without a BeginString: [`Schema::begin_string`]'s default.
+struct Unversioned;
+
+impl Schema for Unversioned {
+    type Layout = Level;
+
+    fn field_format(&self, tag: u32) -> Option<ValueFormat> {
+        Dict.field_format(tag)
+    }
+
+    fn value_allowed(&self, tag: u32, value: &[u8]) -> bool {
+        Dict.value_allowed(tag, value)
+    }
+
+    fn header_layout(&self) -> &Level {
+        Dict.header_layout()
+    }
+
+    fn trailer_layout(&self) -> &Level {
+        Dict.trailer_layout()
+    }
+
+    fn body_layout(&self, msg_type: &[u8]) -> Option<&Level> {
+        Dict.body_layout(msg_type)
+    }
+}
+
+/// `after_body_length` (`|` for SOH) framed with BeginString `begin`, parsed with
+/// `pairs` as the data field pairs, and validated plainly and through a cache
+/// (which must agree); the bytes are kept by the caller.
+fn verdict_of<'a, S: Schema>(
+    dict: &S,
+    validator: Validator,
+    bytes: &'a [u8],
+    pairs: &[DataFieldPair],
+    fields: &'a mut [fix_core::Field],
+) -> Result<(), Invalid<'a>> {
+    let msg = Parser::new()
+        .with_data_fields(DataFields::new(pairs))
+        .parse(bytes, fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let plain = validator.validate(dict, &msg);
+    let mut cache = ShapeCache::<4, 64>::new();
+    assert_eq!(validator.validate_cached(dict, &msg, &mut cache), plain);
+    assert_eq!(validator.validate_cached(dict, &msg, &mut cache), plain);
+    plain
+}
+
+#[test]
+fn a_begin_string_other_than_the_dictionary_s_is_not_a_reject() {
+    let heartbeat = "35=0|34=2|49=A|52=20261130-14:03:27|56=B|";
+    let fix42 = common::build_with("FIX.4.2", &soh(heartbeat));
+    let mut fields = Fields::<64>::new();
+    let got = verdict_of(&Dict, v(), &fix42, &[], &mut fields);
+    assert_eq!(
+        got,
+        Err(Invalid::IncorrectBeginString {
+            begin_string: b"FIX.4.2",
+            msg_type: b"0"
+        })
+    );
+    let wrong = got.unwrap_err();
+    assert_eq!(
+        (wrong.reject(), wrong.text()),
+        (None, "Incorrect BeginString")
+    );
+    // The same message with the dictionary's BeginString passes.
+    let fix44 = common::build_with("FIX.4.4", &soh(heartbeat));
+    assert_eq!(verdict_of(&Dict, v(), &fix44, &[], &mut fields), Ok(()));
+    // It comes before every other problem, whatever the switches say: this
+    // message has an unknown MsgType, a late header field and a bad value.
+    let everything_wrong = "35=Q|34=x|49=A|52=20261130-14:03:27|11=X|56=B|";
+    let bytes = common::build_with("FIXT.1.1", &soh(everything_wrong));
+    let lenient = v()
+        .validate_fields_out_of_order(false)
+        .validate_fields_have_values(false)
+        .validate_user_defined_fields(false)
+        .allow_unknown_msg_fields(true);
+    for validator in [v(), lenient] {
+        assert_eq!(
+            verdict_of(&Dict, validator, &bytes, &[], &mut fields),
+            Err(Invalid::IncorrectBeginString {
+                begin_string: b"FIXT.1.1",
+                msg_type: b"Q"
+            })
+        );
+    }
+    // A shape remembered under the right BeginString does not let the wrong one by.
+    let mut cache = ShapeCache::<4, 64>::new();
+    let parse = |bytes: &[u8], f: &mut dyn FnMut(&fix_core::Message<'_>)| {
+        let mut fields = Fields::<64>::new();
+        let msg = Parser::new().parse(bytes, &mut fields).unwrap();
+        f(&msg.complete().unwrap());
+    };
+    parse(&fix44, &mut |m| {
+        assert_eq!(v().validate_cached(&Dict, m, &mut cache), Ok(()));
+    });
+    assert_eq!(cache.len(), 1);
+    parse(&fix42, &mut |m| {
+        let got = v().validate_cached(&Dict, m, &mut cache);
+        assert!(
+            matches!(got, Err(Invalid::IncorrectBeginString { .. })),
+            "{got:?}"
+        );
+    });
+    // A dictionary that does not say (the trait's default) checks nothing.
+    assert_eq!(
+        verdict_of(&Unversioned, v(), &fix42, &[], &mut fields),
+        Ok(())
+    );
+}
+
+#[test]
+fn group_entry_members_follow_the_dictionary_order() {
+    let out_of_order = |body: &str, tag| {
+        assert_eq!(
+            check(v(), "D", body),
+            Some((R::RepeatingGroupFieldsOutOfOrder, Some(tag))),
+            "{body}"
+        );
+        // Off, only the entry's order was wrong.
+        assert_eq!(
+            check(v().validate_fields_out_of_order(false), "D", body),
+            None,
+            "{body}"
+        );
+    };
+    // PARTIES is 448, 447, 452, 802: 447 after 452.
+    out_of_order("11=X|453=1|448=P1|452=1|447=D|54=1|", 447);
+    // In a later entry.
+    out_of_order(
+        "11=X|453=2|448=P1|447=D|452=1|448=P2|452=3|447=D|54=1|",
+        447,
+    );
+    // After a nested group, a member that comes before its counter.
+    out_of_order("11=X|453=1|448=P1|802=1|523=S|803=4|452=1|54=1|", 452);
+    // In order, with members left out, it passes.
+    assert_eq!(
+        check(v(), "D", "11=X|453=2|448=P1|452=1|448=P2|447=D|452=3|54=1|"),
+        None
+    );
+    // A member twice in one entry is a repeated tag, as at any level.
+    assert_eq!(
+        check(v(), "D", "11=X|453=1|448=P1|452=1|452=2|54=1|"),
+        Some((R::TagAppearsMoreThanOnce, Some(452)))
+    );
+    // The entry's order is a structure problem: it comes before a bad value.
+    assert_eq!(
+        check(v(), "D", "11=X|453=1|448=P1|452=1|447=D|54=3|"),
+        Some((R::RepeatingGroupFieldsOutOfOrder, Some(447)))
+    );
+    // An entry that does not start with its delimiter is reason 15 either way.
+    assert_eq!(
+        check(
+            v().validate_fields_out_of_order(false),
+            "D",
+            "11=X|453=1|452=1|448=P1|54=1|"
+        ),
+        Some((R::RepeatingGroupFieldsOutOfOrder, Some(452)))
+    );
+}
+
+#[test]
+fn a_value_holding_soh_must_be_data() {
+    let fix44 = fix_core::FIX44_DATA_FIELDS;
+    let run = |body: &str, pairs: &[DataFieldPair], validator: Validator| {
+        let bytes = common::build(&soh(&format!("35=D|{HEAD}{body}")));
+        let mut fields = Fields::<64>::new();
+        verdict_of(&Dict, validator, &bytes, pairs, &mut fields)
+            .map_err(|e| *e.reject().expect("a Reject"))
+            .map_err(|r| (r.reason, r.ref_tag))
+    };
+    // RawData (96) is DATA: its SOH is fine.
+    assert_eq!(run("11=X|54=1|95=3|96=a|b|", fix44, v()), Ok(()));
+    // Signature (89) is a STRING in this dictionary, read by its length (93)
+    // since the parser was given FIX 4.4's pairs.
+    let signature = "11=X|54=1|93=3|89=a|b|";
+    let embedded = Err((R::NonDataValueIncludesFieldDelimiter, Some(89)));
+    assert_eq!(run(signature, fix44, v()), embedded);
+    // Read by length but without a SOH, it is only a string.
+    assert_eq!(run("11=X|54=1|93=3|89=abc|", fix44, v()), Ok(()));
+    // A decimal holding SOH is reason 17, not a bad format (6).
+    let qty = [DataFieldPair {
+        length: 95,
+        data: 38,
+    }];
+    assert_eq!(
+        run("11=X|54=1|95=4|38=1|.5|", &qty, v()),
+        Err((R::NonDataValueIncludesFieldDelimiter, Some(38)))
+    );
+    // It comes first, as QuickFIX finds it while parsing: before a field out of
+    // its section (56 in the body) and a bad value (54=3), under every switch.
+    let all_wrong = "35=D|34=2|49=A|52=20261130-14:03:27|11=X|56=B|54=3|93=3|89=a|b|";
+    let bytes = common::build(&soh(all_wrong));
+    let lenient = v()
+        .validate_fields_out_of_order(false)
+        .validate_user_defined_fields(false)
+        .allow_unknown_msg_fields(true);
+    for validator in [v(), lenient] {
+        let mut fields = Fields::<64>::new();
+        let got = verdict_of(&Dict, validator, &bytes, fix44, &mut fields);
+        assert_eq!(
+            got.map_err(|e| e.reject().map(|r| (r.reason, r.ref_tag))),
+            Err(Some((R::NonDataValueIncludesFieldDelimiter, Some(89))))
+        );
+    }
+    // A shape remembered without the SOH does not let it by.
+    let mut cache = ShapeCache::<4, 64>::new();
+    for (body, expected) in [("93=3|89=abc|", Ok(())), ("93=3|89=a|b|", embedded)] {
+        let bytes = common::build(&soh(&format!("35=D|{HEAD}11=X|54=1|{body}")));
+        let mut fields = Fields::<64>::new();
+        let msg = Parser::new()
+            .parse(&bytes, &mut fields)
+            .unwrap()
+            .complete()
+            .unwrap();
+        let got = v()
+            .validate_cached(&Dict, &msg, &mut cache)
+            .map_err(|e| *e.reject().expect("a Reject"))
+            .map_err(|r| (r.reason, r.ref_tag));
+        assert_eq!(got, expected, "{body}");
+    }
+    // A tag the dictionary does not define gets the definition checks instead.
+    let undefined = [DataFieldPair {
+        length: 95,
+        data: 4998,
+    }];
+    let body = "11=X|54=1|95=3|4998=a|b|";
+    assert_eq!(
+        run(body, &undefined, v()),
+        Err((R::InvalidTagNumber, Some(4998)))
+    );
+    assert_eq!(
+        run(body, &undefined, v().allow_unknown_msg_fields(true)),
+        Ok(())
+    );
 }

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use fix_core::validate::{Reject, Validator};
+use fix_core::validate::{Invalid, Reject, Validator};
 use fix_core::{Fields, Parser, Status};
 use fix_dict::Dictionary;
 use fix_test_support::alloc::{Counting, allocations_during};
@@ -97,12 +97,14 @@ fn verdict<'a>(
     dict: &Dictionary,
     input: &'a [u8],
     fields: &'a mut [fix_core::Field],
-) -> Option<Reject<'a>> {
+) -> Option<Invalid<'a>> {
     let parser = Parser::new().with_empty_values(true);
     match parser.parse(input, fields) {
         Ok(Status::Complete(msg)) => Validator::new().validate(dict, &msg).err(),
         Ok(Status::Partial { .. }) => panic!("incomplete input"),
-        Err(e) => Some(Reject::from_parse_error(&e, input).unwrap_or_else(|| panic!("{e}"))),
+        Err(e) => Some(Invalid::Reject(
+            Reject::from_parse_error(&e, input).unwrap_or_else(|| panic!("{e}")),
+        )),
     }
 }
 
@@ -150,13 +152,15 @@ fn validation_matches_the_acceptance_scripts() {
                     get(373).map(|c| c.parse::<u32>().unwrap()),
                 )
             });
-            let ours = got.map(|r| {
-                (
+            let ours = got.map(|e| match e {
+                Invalid::Reject(r) => (
                     r.text().to_string(),
                     r.ref_tag,
                     String::from_utf8_lossy(r.ref_msg_type).into_owned(),
                     Some(r.reason.code()),
-                )
+                ),
+                // Not a Reject at all: never what these scripts expect.
+                Invalid::IncorrectBeginString { .. } => (e.to_string(), None, String::new(), None),
             });
             // FIX 4.2 scripts leave out 373 for reasons 4.2 does not have.
             let same = match (&wanted, &ours) {
@@ -220,4 +224,57 @@ fn validation_allocates_nothing() {
         }
     });
     assert_eq!(allocations, 0);
+}
+
+/// `2i_BeginStringValueUnexpected`: a message whose BeginString is not the
+/// session's is answered with a Logout whose Text the script gives, not with a
+/// Reject. The validator says so with a verdict of its own, for every such
+/// message of the script, and the script's other messages are not flagged so.
+#[test]
+fn an_unexpected_begin_string_is_a_logout_not_a_reject() {
+    let script = shared().join("acceptance/server/fix44/2i_BeginStringValueUnexpected.def");
+    let text = std::fs::read(&script).unwrap();
+    let dict = dictionary(b"FIX.4.4");
+    let lines: Vec<&[u8]> = text
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .collect();
+    let mut wrong = 0;
+    for (n, line) in lines.iter().enumerate() {
+        let Some(msg) = line.strip_prefix(b"I").filter(|m| m.starts_with(b"8=")) else {
+            continue;
+        };
+        let input = wire(msg);
+        let mut fields = Fields::<64>::new();
+        let got = verdict(&dict, &input, &mut fields);
+        let is_wrong = matches!(got, Some(Invalid::IncorrectBeginString { .. }));
+        assert_eq!(is_wrong, !input.starts_with(b"8=FIX.4.4"), "line {}", n + 1);
+        if !is_wrong {
+            continue;
+        }
+        wrong += 1;
+        // The answer the script expects: a Logout with this Text.
+        let answer = lines[n + 1..]
+            .iter()
+            .find_map(|l| l.strip_prefix(b"E").filter(|m| m.starts_with(b"8=")))
+            .map(fields_of)
+            .unwrap();
+        let get = |tag| {
+            answer
+                .iter()
+                .find(|(t, _)| *t == tag)
+                .map(|(_, v)| v.as_str())
+        };
+        assert_eq!(get(35), Some("5"), "line {}", n + 1);
+        let got = got.unwrap();
+        assert_eq!((got.reject(), Some(got.text())), (None, get(58)));
+        assert_eq!(
+            got,
+            Invalid::IncorrectBeginString {
+                begin_string: b"FIX.4.1",
+                msg_type: b"1"
+            }
+        );
+    }
+    assert_eq!(wrong, 2, "the script sends two FIX.4.1 messages");
 }

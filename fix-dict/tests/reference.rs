@@ -261,3 +261,72 @@ fn listed_values_are_found_at_their_positions() {
         }
     }
 }
+
+/// The BeginString each reference dictionary's messages carry: its own version
+/// for FIX 4.x, FIXT.1.1 for the transport and for every FIX 5.0 application
+/// dictionary that rides on it.
+#[test]
+fn every_dictionary_knows_its_begin_string() {
+    use fix_core::validate::Schema;
+    let expected = [
+        ("FIX40", "FIX.4.0"),
+        ("FIX41", "FIX.4.1"),
+        ("FIX42", "FIX.4.2"),
+        ("FIX43", "FIX.4.3"),
+        ("FIX44", "FIX.4.4"),
+        ("FIX50", "FIXT.1.1"),
+        ("FIX50SP1", "FIXT.1.1"),
+        ("FIX50SP2", "FIXT.1.1"),
+        ("FIXT11", "FIXT.1.1"),
+    ];
+    assert_eq!(expected.len(), DICTIONARIES.len());
+    for (name, begin_string) in expected {
+        let d = load(name);
+        assert_eq!(d.version().begin_string(), begin_string, "{name}");
+        assert_eq!(
+            d.begin_string(),
+            Some(begin_string.as_bytes()),
+            "{name}: the validator's BeginString"
+        );
+    }
+}
+
+/// Messages on the FIXT.1.1 transport pass the BeginString check of both
+/// dictionaries a FIX 5.0 session uses (FIXT11 for the session, FIX50SP2 for
+/// the application); a FIX 4.4 message passes neither.
+#[test]
+fn fixt_sessions_check_the_transport_s_begin_string() {
+    use fix_core::validate::{Invalid, Validator};
+    use fix_core::{Fields, Parser};
+    use fix_test_support::naive::{build_with, soh};
+    let heartbeat = soh("35=0|34=2|49=A|52=20261130-14:03:27.000|56=B|");
+    let transport = load("FIXT11");
+    let application = load("FIX50SP2");
+    let mut fields = Fields::<32>::new();
+    let fixt = build_with("FIXT.1.1", &heartbeat);
+    let msg = Parser::new()
+        .parse(&fixt, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    assert_eq!(Validator::new().validate(transport, &msg), Ok(()));
+    // FIX50SP2 alone has no header or Heartbeat: it rejects the message, but as
+    // its own, not as another version's.
+    let app = Validator::new().validate(application, &msg);
+    assert!(app.unwrap_err().reject().is_some(), "{app:?}");
+    let fix44 = build_with("FIX.4.4", &heartbeat);
+    let msg = Parser::new()
+        .parse(&fix44, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    for dict in [transport, application] {
+        assert_eq!(
+            Validator::new().validate(dict, &msg),
+            Err(Invalid::IncorrectBeginString {
+                begin_string: b"FIX.4.4",
+                msg_type: b"0"
+            })
+        );
+    }
+}

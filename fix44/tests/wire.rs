@@ -3,11 +3,11 @@
 //! naive builder, not by the encoder); what its views read from the shared corpus,
 //! against values written out by hand; and what its tables reject.
 
-use fix_core::validate::{SessionRejectReason as R, Validator};
+use fix_core::validate::{Invalid, SessionRejectReason as R, Validator};
 use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix_core::{Fields, Parser};
 use fix_test_support::files::corpus_message;
-use fix_test_support::naive::{build, soh};
+use fix_test_support::naive::{build, build_with, soh};
 use fix44::Message;
 use fix44::components::{
     HeaderBuilder, InstrumentBuilder, MdIncGrpBuilder, MdIncGrpNoMdEntriesBuilder,
@@ -227,6 +227,11 @@ fn the_tables_pass_the_corpus_and_reject_broken_messages() {
             er.replace("35=8|", "35=ZZ|"),
             Some((R::InvalidMsgType, None)),
         ),
+        // Parties' entry is 448, 447, 452, ...: 447 after 452 is out of order.
+        (
+            format!("{er}453=1|448=P|452=1|447=D|"),
+            Some((R::RepeatingGroupFieldsOutOfOrder, Some(447))),
+        ),
     ];
     for (body, expected) in cases {
         let bytes = build(&soh(&body));
@@ -238,7 +243,22 @@ fn the_tables_pass_the_corpus_and_reject_broken_messages() {
         let got = v
             .validate(&fix44::DICTIONARY, &msg)
             .err()
+            .map(|e| *e.reject().expect("a Reject"))
             .map(|r| (r.reason, r.ref_tag));
         assert_eq!(got, expected, "{body}");
     }
+    // A FIX 4.2 message is not FIX 4.4's to reject.
+    let bytes = build_with("FIX.4.2", &soh(er));
+    let msg = parser
+        .parse(&bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    assert_eq!(
+        v.validate(&fix44::DICTIONARY, &msg),
+        Err(Invalid::IncorrectBeginString {
+            begin_string: b"FIX.4.2",
+            msg_type: b"8"
+        })
+    );
 }

@@ -9,6 +9,10 @@ use crate::validate;
 impl validate::Schema for Tables {
     type Layout = Level;
 
+    fn begin_string(&self) -> Option<&[u8]> {
+        Some(self.begin_string).filter(|b| !b.is_empty())
+    }
+
     fn field_format(&self, tag: u32) -> Option<validate::ValueFormat> {
         self.field(tag).map(|f| f.ty.format())
     }

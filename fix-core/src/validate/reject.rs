@@ -53,7 +53,10 @@ pub enum SessionRejectReason {
     RepeatingGroupFieldsOutOfOrder,
     /// 16: NumInGroup differs from the number of entries.
     IncorrectNumInGroupCount,
-    /// 17: a value other than a data field's holds SOH.
+    /// 17: a value other than a data field's holds SOH: a field the parser read
+    /// by its LENGTH field (so its value may hold SOH) that the dictionary does
+    /// not type DATA, or a value cut short by a SOH (the parse error
+    /// [`Reject::from_parse_error`] turns into this reason).
     NonDataValueIncludesFieldDelimiter,
     /// 99: other.
     Other,
@@ -243,6 +246,104 @@ impl fmt::Display for Reject<'_> {
 
 #[cfg(feature = "std")]
 impl std::error::Error for Reject<'_> {}
+
+/// Why a message did not validate: a Reject (35=3) to send, or a BeginString (8)
+/// that is not the dictionary's.
+///
+/// A wrong BeginString is not a Reject: the message is for another FIX version
+/// (QuickFIX's `UnsupportedVersion`), so a session answers with a Logout whose
+/// Text (58) is [`Invalid::text`] and disconnects (QuickFIX's acceptance case
+/// `2i_BeginStringValueUnexpected`). It has a variant of its own so that no
+/// caller mistakes it for a SessionRejectReason; FIX defines none for it.
+///
+/// ```
+/// use fix_core::validate::{Invalid, Reject, SessionRejectReason};
+/// let wrong = Invalid::IncorrectBeginString { begin_string: b"FIX.4.1", msg_type: b"1" };
+/// assert_eq!((wrong.text(), wrong.reject()), ("Incorrect BeginString", None));
+/// assert_eq!(wrong.to_string(), "Incorrect BeginString (8=FIX.4.1, 35=1)");
+///
+/// let reject = Reject { reason: SessionRejectReason::RequiredTagMissing, ref_tag: Some(11), ref_msg_type: b"D" };
+/// let invalid = Invalid::from(reject);
+/// assert_eq!(invalid.reject(), Some(&reject));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Invalid<'a> {
+    /// A session-level Reject (35=3) with this SessionRejectReason, RefTagID and
+    /// RefMsgType.
+    Reject(Reject<'a>),
+    /// BeginString (8) is not the one the dictionary's messages carry
+    /// ([`Schema::begin_string`](super::Schema::begin_string)): the session sends
+    /// a Logout (Text "Incorrect BeginString") and disconnects, rejecting
+    /// nothing.
+    IncorrectBeginString {
+        /// The message's BeginString, as received.
+        begin_string: &'a [u8],
+        /// The message's MsgType (35).
+        msg_type: &'a [u8],
+    },
+}
+
+impl<'a> Invalid<'a> {
+    /// The Reject to send, or `None` when the answer is not a Reject.
+    ///
+    /// ```
+    /// use fix_core::validate::Invalid;
+    /// let wrong = Invalid::IncorrectBeginString { begin_string: b"FIX.4.1", msg_type: b"1" };
+    /// assert!(wrong.reject().is_none());
+    /// ```
+    pub fn reject(&self) -> Option<&Reject<'a>> {
+        match self {
+            Invalid::Reject(reject) => Some(reject),
+            Invalid::IncorrectBeginString { .. } => None,
+        }
+    }
+
+    /// The Text (58) QuickFIX sends with the answer: the Reject's, or the
+    /// Logout's `Incorrect BeginString`.
+    ///
+    /// ```
+    /// use fix_core::validate::{Invalid, Reject, SessionRejectReason};
+    /// let reject = Reject { reason: SessionRejectReason::InvalidMsgType, ref_tag: None, ref_msg_type: b"Z" };
+    /// assert_eq!(Invalid::Reject(reject).text(), "Invalid MsgType");
+    /// ```
+    pub fn text(&self) -> &'static str {
+        match self {
+            Invalid::Reject(reject) => reject.text(),
+            Invalid::IncorrectBeginString { .. } => "Incorrect BeginString",
+        }
+    }
+}
+
+impl<'a> From<Reject<'a>> for Invalid<'a> {
+    fn from(reject: Reject<'a>) -> Self {
+        Invalid::Reject(reject)
+    }
+}
+
+impl fmt::Display for Invalid<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Invalid::Reject(reject) => reject.fmt(f),
+            Invalid::IncorrectBeginString {
+                begin_string,
+                msg_type,
+            } => {
+                write!(f, "{} (8=", self.text())?;
+                for &b in *begin_string {
+                    write!(f, "{}", b as char)?;
+                }
+                f.write_str(", 35=")?;
+                for &b in *msg_type {
+                    write!(f, "{}", b as char)?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Invalid<'_> {}
 
 /// Offset of the field holding byte `offset`: just after the SOH before it.
 fn field_start(bytes: &[u8], offset: usize) -> usize {

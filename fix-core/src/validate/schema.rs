@@ -159,6 +159,23 @@ pub trait Schema {
     /// One level of a message: header, trailer, body, or a group entry.
     type Layout: Layout + ?Sized;
 
+    /// The BeginString (8) this dictionary's messages carry, when it says:
+    /// `FIX.4.4` for FIX 4.4; `FIXT.1.1` for the FIXT transport and for a FIX 5.0
+    /// (or later) application dictionary, whose messages ride on FIXT.1.1. A
+    /// message with another BeginString is not for this dictionary at all
+    /// ([`Invalid::IncorrectBeginString`](super::Invalid::IncorrectBeginString)).
+    /// `None` (the default) skips the check.
+    ///
+    /// ```
+    /// use fix_core::validate::Schema;
+    /// fn carries<S: Schema>(schema: &S, begin_string: &[u8]) -> bool {
+    ///     schema.begin_string().is_none_or(|b| b == begin_string)
+    /// }
+    /// ```
+    fn begin_string(&self) -> Option<&[u8]> {
+        None
+    }
+
     /// The type of field `tag`, or `None` when the dictionary does not define it.
     fn field_format(&self, tag: u32) -> Option<ValueFormat>;
 

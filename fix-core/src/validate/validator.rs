@@ -1,6 +1,6 @@
 //! The validator: one walk over a parsed message against a [`Schema`].
 
-use super::reject::{Reject, SessionRejectReason as Reason};
+use super::reject::{Invalid, Reject, SessionRejectReason as Reason};
 use super::schema::{FieldInfo, Group, Layout, Schema, ValueFormat, byte_set_contains};
 use crate::value::parse_uint;
 use crate::{Field, Message};
@@ -13,11 +13,14 @@ pub const USER_DEFINED_MIN: u32 = 5000;
 /// QuickFIX's session settings. Validation never allocates.
 ///
 /// When a message has several problems, the one reported is the one QuickFIX
-/// reports: fields out of their section or group order first, then an unknown
-/// MsgType, then a missing required tag (header, trailer, body, then group entries),
-/// then the first field, in wire order within header, trailer and body, that is
-/// repeated, empty, badly formatted, out of range, undefined, not for this message,
-/// or a group counter that does not match its entries.
+/// reports: a BeginString that is not the dictionary's first (not a Reject at
+/// all: [`Invalid::IncorrectBeginString`]), then a value holding SOH in a field
+/// that is not DATA (which QuickFIX finds while parsing), then fields out of their
+/// section or group order, then an unknown MsgType, then a missing required tag
+/// (header, trailer, body, then group entries), then the first field, in wire order
+/// within header, trailer and body, that is repeated, empty, badly formatted, out
+/// of range, undefined, not for this message, or a group counter that does not
+/// match its entries.
 ///
 /// ```
 /// use fix_core::validate::Validator;
@@ -50,7 +53,16 @@ impl Validator {
     }
 
     /// QuickFIX's `ValidateFieldsOutOfOrder` (default on): header fields must come
-    /// before the body, trailer fields after it (reason 14).
+    /// before the body, trailer fields after it (reason 14), and the members of a
+    /// repeating group's entry must follow the dictionary's order (reason 15, as
+    /// QuickFIX/J's `ValidateUnorderedGroupFields` checks it). Off, an entry's
+    /// members may come in any order after its delimiter; an entry that does not
+    /// start with its delimiter is reason 15 either way.
+    ///
+    /// ```
+    /// use fix_core::validate::Validator;
+    /// assert!(!Validator::new().validate_fields_out_of_order(false).validates_fields_out_of_order());
+    /// ```
     pub const fn validate_fields_out_of_order(mut self, on: bool) -> Self {
         self.fields_out_of_order = on;
         self
@@ -100,13 +112,27 @@ impl Validator {
         self.allow_unknown_msg_fields
     }
 
-    /// Validates `msg` against `dict`.
+    /// Validates `msg` against `dict`: `Err` says what the session answers, a
+    /// Reject ([`Invalid::Reject`]) or, for a message of another FIX version, a
+    /// Logout ([`Invalid::IncorrectBeginString`]).
+    ///
+    /// ```
+    /// use fix_core::validate::{Invalid, Validator};
+    /// # fn check<D: fix_core::validate::Schema>(dict: &D, msg: &fix_core::Message<'_>) {
+    /// match Validator::new().validate(dict, msg) {
+    ///     Ok(()) => {}                                        // deliver it
+    ///     Err(Invalid::Reject(reject)) => { let _ = reject.reason; } // send a Reject (35=3)
+    ///     Err(Invalid::IncorrectBeginString { .. }) => {}     // Logout, disconnect
+    /// }
+    /// # }
+    /// ```
     pub fn validate<'a, D: Schema + ?Sized>(
         &self,
         dict: &D,
         msg: &Message<'a>,
-    ) -> Result<(), Reject<'a>> {
-        self.walk(dict, msg, None)
+    ) -> Result<(), Invalid<'a>> {
+        envelope(dict, msg)?;
+        Ok(self.walk(dict, msg, None)?)
     }
 
     /// Validates `msg` like [`Validator::validate`], with the same answer, but
@@ -130,7 +156,9 @@ impl Validator {
         dict: &D,
         msg: &Message<'a>,
         cache: &mut ShapeCache<S, F>,
-    ) -> Result<(), Reject<'a>> {
+    ) -> Result<(), Invalid<'a>> {
+        // BeginString and the values read by length are no part of a shape.
+        envelope(dict, msg)?;
         if cache.validator != Some(*self) {
             *cache = ShapeCache::new();
             cache.validator = Some(*self);
@@ -150,7 +178,7 @@ impl Validator {
             shape.checks(dict, msg);
             cache.insert(shape);
         }
-        result
+        Ok(result?)
     }
 
     /// The full walk; `counters`, when given, receives each group counter's
@@ -172,6 +200,51 @@ impl Validator {
             counters,
         };
         walk.run()
+    }
+}
+
+/// The checks before the walk, on what is no part of a message's shape: its
+/// BeginString, and the values the parser read by their LENGTH field, which may
+/// hold SOH and must then be DATA (reason 17, the first in wire order).
+#[inline(always)]
+fn envelope<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), Invalid<'a>> {
+    let begin_string = msg.frame().begin_string();
+    if dict.begin_string().is_some_and(|b| b != begin_string) {
+        return Err(Invalid::IncorrectBeginString {
+            begin_string,
+            msg_type: msg.msg_type(),
+        });
+    }
+    if msg.has_values_by_length() {
+        embedded_soh(dict, msg)?;
+    }
+    Ok(())
+}
+
+/// Reason 17 for the first field holding SOH that the dictionary defines as
+/// something other than DATA. (A tag it does not define is left to the walk's
+/// definition checks.)
+#[cold]
+#[inline(never)]
+fn embedded_soh<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), Reject<'a>> {
+    let bytes = msg.bytes();
+    let holds_soh = |f: &Field| {
+        bytes
+            .get(f.value_range())
+            .is_some_and(|v| v.contains(&crate::SOH))
+    };
+    match msg.fields().iter().find(|f| {
+        holds_soh(f)
+            && dict
+                .field_format(f.tag())
+                .is_some_and(|format| format != ValueFormat::Data)
+    }) {
+        Some(f) => Err(Reject {
+            reason: Reason::NonDataValueIncludesFieldDelimiter,
+            ref_tag: Some(i64::from(f.tag())),
+            ref_msg_type: msg.msg_type(),
+        }),
+        None => Ok(()),
     }
 }
 
@@ -651,6 +724,10 @@ impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
         // The position lives in a register through the common case; `self.pos` is
         // synchronised around the calls that move it (foreign fields, groups).
         let mut pos = start;
+        // In a group entry, each member must come after the one before it in the
+        // dictionary's order, when order is checked: `last` is that one's index.
+        let ordered = delimiter.is_some() && self.validator.fields_out_of_order;
+        let mut last = 0;
         while let Some(&field) = fields.get(pos) {
             let tag = field.tag();
             let value = bytes.get(field.value_range()).unwrap_or_default();
@@ -665,6 +742,11 @@ impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
             if delimiter == Some(tag) && pos != start {
                 break; // the next entry of the group
             }
+            if ordered && member.index < last {
+                self.pos = pos;
+                self.structure(Reason::RepeatingGroupFieldsOutOfOrder, tag);
+            }
+            last = member.index;
             if seen.insert(member.index) != Some(false) {
                 self.repeated(section, start, pos, tag, member.index);
             }

@@ -72,6 +72,27 @@ impl fmt::Display for Version {
     }
 }
 
+impl Version {
+    /// The BeginString (8) of this version's messages: `FIX.4.4` for FIX 4.4,
+    /// `FIXT.1.1` for the FIXT 1.1 transport, and also `FIXT.1.1` for FIX 5.0
+    /// and later, whose application messages ride on the FIXT 1.1 transport
+    /// (service packs never show in BeginString).
+    ///
+    /// ```
+    /// use fix_dict::{Protocol, Version};
+    /// let v = |protocol, major, minor, servicepack| Version { protocol, major, minor, servicepack };
+    /// assert_eq!(v(Protocol::Fix, 4, 4, 0).begin_string(), "FIX.4.4");
+    /// assert_eq!(v(Protocol::Fix, 5, 0, 2).begin_string(), "FIXT.1.1");
+    /// assert_eq!(v(Protocol::Fixt, 1, 1, 0).begin_string(), "FIXT.1.1");
+    /// ```
+    pub fn begin_string(&self) -> String {
+        match self.protocol {
+            Protocol::Fix if self.major >= 5 => "FIXT.1.1".to_owned(),
+            protocol => format!("{protocol}.{}.{}", self.major, self.minor),
+        }
+    }
+}
+
 /// A message's `msgcat`.
 ///
 /// ```
@@ -604,6 +625,8 @@ impl Message {
 pub struct Dictionary {
     file: Arc<str>,
     version: Option<Version>,
+    /// [`Version::begin_string`], empty when the version is invalid.
+    begin_string: Box<[u8]>,
     /// Sorted by tag.
     fields: Vec<Field>,
     /// `fields` by tag in O(1), and each field's validation format.

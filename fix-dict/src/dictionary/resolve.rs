@@ -144,6 +144,7 @@ pub fn resolve(doc: &Document) -> Resolved {
     let mut dictionary = Dictionary {
         file: doc.file.clone(),
         version,
+        begin_string: version.map_or_else(Box::default, |v| v.begin_string().into_bytes().into()),
         by_tag: super::lookup::TagIndex::new(&fields),
         fields,
         field_names,

@@ -8,6 +8,13 @@ use super::{Dictionary, Layout};
 impl validate::Schema for Dictionary {
     type Layout = Layout;
 
+    /// [`Version::begin_string`](crate::Version::begin_string) of the `<fix>`
+    /// element (`FIXT.1.1` for FIX 5.0 and later); `None` when the version is
+    /// invalid.
+    fn begin_string(&self) -> Option<&[u8]> {
+        Some(&*self.begin_string).filter(|b| !b.is_empty())
+    }
+
     fn field_format(&self, tag: u32) -> Option<validate::ValueFormat> {
         self.format(tag)
     }

@@ -1,12 +1,16 @@
 //! The generated tables are a validation dictionary, and answer like the run-time
 //! dictionary loaded from the same XML.
 
-use fix_core::validate::{SessionRejectReason as R, Validator};
+use fix_core::validate::{Invalid, SessionRejectReason as R, Validator};
 use fix_core::{Fields, Parser};
 use fix_dict::Dictionary;
 
 fn frame(body: &str) -> Vec<u8> {
-    let head = format!("8=FIX.4.4\x019={}\x01", body.len());
+    frame_with("FIX.4.4", body)
+}
+
+fn frame_with(begin: &str, body: &str) -> Vec<u8> {
+    let head = format!("8={begin}\x019={}\x01", body.len());
     let sum = head.bytes().chain(body.bytes()).map(u32::from).sum::<u32>() % 256;
     format!("{head}{body}10={sum:03}\x01").into_bytes()
 }
@@ -21,7 +25,7 @@ fn generated_and_runtime_dictionaries_agree() {
     let runtime =
         Dictionary::from_path(concat!(env!("CARGO_MANIFEST_DIR"), "/../dicts/sample.xml")).unwrap();
     // Each message with the reject QuickFIX gives it (reason and RefTagID), or none.
-    let cases: [(String, Verdict); 10] = [
+    let cases: [(String, Verdict); 11] = [
         // valid
         (
             format!("35=D\x01{HEAD}11=X\x0155=S\x0154=1\x0160=20261130-12:00:00\x0140=2\x01"),
@@ -65,6 +69,11 @@ fn generated_and_runtime_dictionaries_agree() {
             ),
             None,
         ),
+        // an entry's members out of the dictionary's order (270 before 269)
+        (
+            format!("35=X\x01{HEAD}268=1\x01279=0\x01270=1.5\x01269=0\x01"),
+            Some((R::RepeatingGroupFieldsOutOfOrder, Some(269))),
+        ),
         // a group count above its entries
         (
             format!("35=X\x01{HEAD}268=3\x01279=0\x01279=1\x01"),
@@ -88,16 +97,12 @@ fn generated_and_runtime_dictionaries_agree() {
             .unwrap();
         let generated = validator.validate(&fix_sample::DICTIONARY, &msg);
         let loaded = validator.validate(&runtime, &msg);
+        assert_eq!(generated, loaded, "{}", body.replace('\x01', "|"));
         assert_eq!(
-            generated
-                .as_ref()
-                .map_err(|r| (r.reason, r.ref_tag, r.text())),
-            loaded.as_ref().map_err(|r| (r.reason, r.ref_tag, r.text())),
-            "{}",
-            body.replace('\x01', "|")
-        );
-        assert_eq!(
-            generated.as_ref().err().map(|r| (r.reason, r.ref_tag)),
+            generated.err().map(|e| {
+                let r = e.reject().expect("a Reject");
+                (r.reason, r.ref_tag)
+            }),
             *expected,
             "{}",
             body.replace('\x01', "|")
@@ -106,4 +111,17 @@ fn generated_and_runtime_dictionaries_agree() {
     let ok = frame(&cases[0].0);
     let msg = parser.parse(&ok, &mut fields).unwrap().complete().unwrap();
     assert!(validator.validate(&fix_sample::DICTIONARY, &msg).is_ok());
+    // Both know their BeginString, and neither rejects another: it is not theirs.
+    let fix42 = frame_with("FIX.4.2", &cases[0].0);
+    let msg = parser
+        .parse(&fix42, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let wrong = Err(Invalid::IncorrectBeginString {
+        begin_string: b"FIX.4.2",
+        msg_type: b"D",
+    });
+    assert_eq!(validator.validate(&fix_sample::DICTIONARY, &msg), wrong);
+    assert_eq!(validator.validate(&runtime, &msg), wrong);
 }
