@@ -209,6 +209,11 @@ impl<'d, D: Schema> AppSchema<'d, D> {
 impl<D: Schema> Schema for AppSchema<'_, D> {
     type Layout = D::Layout;
 
+    /// The transport's: an application message rides on its BeginString.
+    fn begin_string(&self) -> Option<&[u8]> {
+        self.transport.begin_string()
+    }
+
     fn field_format(&self, tag: u32) -> Option<ValueFormat> {
         self.field_dict(tag).field_format(tag)
     }

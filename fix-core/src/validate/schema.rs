@@ -218,6 +218,10 @@ pub trait Schema {
 impl<T: Schema + ?Sized> Schema for &T {
     type Layout = T::Layout;
 
+    fn begin_string(&self) -> Option<&[u8]> {
+        (**self).begin_string()
+    }
+
     fn field_format(&self, tag: u32) -> Option<ValueFormat> {
         (**self).field_format(tag)
     }

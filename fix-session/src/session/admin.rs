@@ -4,7 +4,7 @@
 
 use std::time::{Duration, SystemTime};
 
-use fix_core::validate::{Reject, Schema, SessionRejectReason, Validator};
+use fix_core::validate::{Invalid, Reject, Schema, SessionRejectReason, Validator};
 use fix_core::{Error, Message};
 
 use super::{Session, SessionError, State, is_admin, seq_num};
@@ -74,9 +74,17 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(());
         };
         if let Some(v) = self.config.validator
-            && let Err(reject) = self.validate(&v, msg)
+            && let Err(invalid) = self.validate(&v, msg)
         {
-            return self.rejected(now, msg, seq, &reject, app);
+            return match invalid {
+                Invalid::Reject(reject) => self.rejected(now, msg, seq, &reject, app),
+                // Not this dictionary's version: QuickFIX logs out, rejecting nothing.
+                _ => {
+                    self.send_logout(now, Some(b"Incorrect BeginString"), app)?;
+                    self.disconnect = true;
+                    Ok(())
+                }
+            };
         }
         match msg_type {
             b"A" => self.on_logon(now, msg, seq, app),
@@ -102,7 +110,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// message against the application dictionary its ApplVerID (1128) or else
     /// DefaultApplVerID names, under the transport's header and trailer. One with
     /// no such dictionary is checked against the transport one alone.
-    fn validate<'a>(&self, v: &Validator, msg: &Message<'a>) -> Result<(), Reject<'a>> {
+    fn validate<'a>(&self, v: &Validator, msg: &Message<'a>) -> Result<(), Invalid<'a>> {
         let transport = self.dicts.transport();
         if !self.dicts.has_apps() || is_admin(msg.msg_type()) {
             return v.validate(transport, msg);
