@@ -21,7 +21,7 @@ const DIRS: &[&str] = &[
 ];
 
 /// How many scripts pass at least (raise it when more pass).
-const PASS_FLOOR: usize = 468;
+const PASS_FLOOR: usize = 470;
 
 /// Scripts seen passing, which must keep passing: `dir/name` lines.
 const MUST_PASS: &str = include_str!("acceptance/passing.txt");
@@ -46,8 +46,8 @@ fn quickfix_server_acceptance() {
         for path in paths {
             let name = format!("{dir}/{}", path.file_stem().unwrap().to_string_lossy());
             let text = std::fs::read(&path).unwrap();
-            let result =
-                script::parse(&text).and_then(|steps| Acceptor::new(&dicts).run(&steps, &formats));
+            let result = script::parse(&text)
+                .and_then(|steps| Acceptor::new(&dicts, *dir == "future").run(&steps, &formats));
             match result {
                 Ok(()) => {
                     println!("PASS {name}");

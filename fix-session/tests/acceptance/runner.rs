@@ -174,11 +174,17 @@ pub(crate) struct Acceptor<'d> {
 }
 
 impl<'d> Acceptor<'d> {
-    /// Fresh sessions at 2026-03-02 09:30:00 UTC.
-    pub(crate) fn new(dicts: &'d Dictionaries) -> Self {
+    /// Fresh sessions at 2026-03-02 09:30:00 UTC. `future`: the scripts of
+    /// `server/future`, which log on to TW as FIX.4.2.
+    pub(crate) fn new(dicts: &'d Dictionaries, future: bool) -> Self {
         let mut sessions = Vec::new();
         let mut app_dicts = Vec::new();
         for &(target, begin, dict, appl_ver, have_values) in PROFILES {
+            let (begin, dict) = if future && target == "TW" {
+                ("FIX.4.2", "FIX.4.2")
+            } else {
+                (begin, dict)
+            };
             let mut config =
                 SessionConfig::new(SessionId::new(begin, "ISLD", target), Role::Acceptor);
             config.reset_on_logon = true;
