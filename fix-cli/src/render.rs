@@ -428,28 +428,8 @@ impl<'d> Writer<'d> {
         if let Some(p) = problems.problem {
             problem_line(out, s, &problem_text(p));
         }
-        match problems.reject {
-            Some(Invalid::Reject(r)) => {
-                let mut line = r.text().to_owned();
-                if let Some(tag) = r.ref_tag {
-                    line.push_str(&format!(": {tag}"));
-                    if let Some(name) = u32::try_from(tag).ok().and_then(|t| tables.name(t)) {
-                        line.push_str(&format!(" {name}"));
-                    }
-                }
-                line.push_str(&format!(" (SessionRejectReason {})", r.reason.code()));
-                problem_line(out, s, &line);
-            }
-            Some(wrong @ Invalid::IncorrectBeginString { begin_string, .. }) => {
-                let line = format!(
-                    "{}: {}, the dictionary's is {} (a session logs out)",
-                    wrong.text(),
-                    String::from_utf8_lossy(begin_string),
-                    String::from_utf8_lossy(tables.dictionary().begin_string().unwrap_or_default()),
-                );
-                problem_line(out, s, &line);
-            }
-            None => {}
+        if let Some(invalid) = problems.reject {
+            invalid_line(out, s, tables, invalid);
         }
         let body = message.map(|m| m.layout());
         let mut stack = std::mem::take(&mut self.stack);
@@ -516,27 +496,7 @@ impl<'d> Writer<'d> {
                 if problems.problem.is_some() {
                     out.push(b',');
                 }
-                match invalid {
-                    Invalid::Reject(r) => {
-                        out.extend_from_slice(b"{\"kind\":\"reject\",\"reason\":");
-                        push_u64(out, u64::from(r.reason.code()));
-                        out.extend_from_slice(b",\"text\":");
-                        json_str(out, r.text().as_bytes());
-                        if let Some(tag) = r.ref_tag {
-                            out.extend_from_slice(b",\"tag\":");
-                            out.extend_from_slice(tag.to_string().as_bytes());
-                        }
-                    }
-                    Invalid::IncorrectBeginString { begin_string, .. } => {
-                        out.extend_from_slice(b"{\"kind\":\"begin_string\",\"text\":");
-                        json_str(out, invalid.text().as_bytes());
-                        out.extend_from_slice(b",\"tag\":8,\"value\":");
-                        json_str(out, begin_string);
-                        out.extend_from_slice(b",\"expected\":");
-                        json_str(out, tables.dictionary().begin_string().unwrap_or_default());
-                    }
-                }
-                out.push(b'}');
+                json_invalid(out, tables, invalid);
             }
             out.push(b']');
         }
@@ -553,6 +513,60 @@ impl<'d> Writer<'d> {
         self.json_levels = emit.levels;
         out.extend_from_slice(b"]}\n");
     }
+}
+
+/// The problem line of what a session would answer (rare: kept out of the
+/// writers' common path).
+#[cold]
+#[inline(never)]
+fn invalid_line(out: &mut Vec<u8>, s: Style, tables: &Tables<'_>, invalid: Invalid<'_>) {
+    let line = match invalid {
+        Invalid::Reject(r) => {
+            let mut line = r.text().to_owned();
+            if let Some(tag) = r.ref_tag {
+                line.push_str(&format!(": {tag}"));
+                if let Some(name) = u32::try_from(tag).ok().and_then(|t| tables.name(t)) {
+                    line.push_str(&format!(" {name}"));
+                }
+            }
+            line.push_str(&format!(" (SessionRejectReason {})", r.reason.code()));
+            line
+        }
+        Invalid::IncorrectBeginString { begin_string, .. } => format!(
+            "{}: {}, the dictionary's is {} (a session logs out)",
+            invalid.text(),
+            String::from_utf8_lossy(begin_string),
+            String::from_utf8_lossy(tables.dictionary().begin_string().unwrap_or_default()),
+        ),
+    };
+    problem_line(out, s, &line);
+}
+
+/// The JSON problem object of what a session would answer.
+#[cold]
+#[inline(never)]
+fn json_invalid(out: &mut Vec<u8>, tables: &Tables<'_>, invalid: Invalid<'_>) {
+    match invalid {
+        Invalid::Reject(r) => {
+            out.extend_from_slice(b"{\"kind\":\"reject\",\"reason\":");
+            push_u64(out, u64::from(r.reason.code()));
+            out.extend_from_slice(b",\"text\":");
+            json_str(out, r.text().as_bytes());
+            if let Some(tag) = r.ref_tag {
+                out.extend_from_slice(b",\"tag\":");
+                out.extend_from_slice(tag.to_string().as_bytes());
+            }
+        }
+        Invalid::IncorrectBeginString { begin_string, .. } => {
+            out.extend_from_slice(b"{\"kind\":\"begin_string\",\"text\":");
+            json_str(out, invalid.text().as_bytes());
+            out.extend_from_slice(b",\"tag\":8,\"value\":");
+            json_str(out, begin_string);
+            out.extend_from_slice(b",\"expected\":");
+            json_str(out, tables.dictionary().begin_string().unwrap_or_default());
+        }
+    }
+    out.push(b'}');
 }
 
 fn problem_line(out: &mut Vec<u8>, s: Style, text: &str) {

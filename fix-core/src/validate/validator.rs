@@ -643,11 +643,11 @@ impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
     fn run(&mut self) -> Result<(), Reject<'a>> {
         let msg_type = self.msg.msg_type();
         let dict = self.dict;
-        let header = self.level(dict.header_layout(), Section::Header, None, 0);
+        let header = self.level::<false>(dict.header_layout(), Section::Header, None, 0);
         self.header_seen = header.seen;
         let body = dict.body_layout(msg_type);
         if let Some(body) = body {
-            let level = self.level(body, Section::Body, None, 0);
+            let level = self.level::<false>(body, Section::Body, None, 0);
             // The header's required tags, found in the header or (when order is not
             // checked) anywhere in the body.
             let header_seen = core::mem::replace(&mut self.header_seen, Seen::new());
@@ -662,7 +662,7 @@ impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
         } else {
             self.skip_to_trailer();
         }
-        let trailer = self.level(dict.trailer_layout(), Section::Trailer, None, 0);
+        let trailer = self.level::<false>(dict.trailer_layout(), Section::Trailer, None, 0);
         self.required(
             dict.trailer_layout(),
             &trailer.seen,
@@ -708,9 +708,9 @@ impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
         }
     }
 
-    /// Walks one level: a section, or one entry of a group (`delimiter` given),
-    /// consuming its fields; then checks its required members.
-    fn level(
+    /// Walks one level: a section, or one entry of a group (`ENTRY`, with
+    /// `delimiter` given), consuming its fields; then checks its required members.
+    fn level<const ENTRY: bool>(
         &mut self,
         layout: &D::Layout,
         section: Section,
@@ -726,7 +726,9 @@ impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
         let mut pos = start;
         // In a group entry, each member must come after the one before it in the
         // dictionary's order, when order is checked: `last` is that one's index.
-        let ordered = delimiter.is_some() && self.validator.fields_out_of_order;
+        // (`ENTRY` keeps the check out of the sections' walk, where it would cost
+        // registers in the loop for nothing.)
+        let ordered = ENTRY && self.validator.fields_out_of_order;
         let mut last = 0;
         while let Some(&field) = fields.get(pos) {
             let tag = field.tag();
@@ -823,7 +825,7 @@ impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
                 self.structure(Reason::RepeatingGroupFieldsOutOfOrder, tag);
             }
             entries += 1;
-            self.level(group.entry, section, Some(group.delimiter), depth);
+            self.level::<true>(group.entry, section, Some(group.delimiter), depth);
         }
         if declared.is_some_and(|n| n != entries) {
             self.field_problem(section, at, Reason::IncorrectNumInGroupCount, counter_tag);
