@@ -183,7 +183,7 @@ fn the_lock_holds_across_processes_and_dies_with_its_holder() {
 }
 
 /// The child's side of the full-disk test: run with a file size limit, it fills the
-/// log until a write fails.
+/// log until growing it fails.
 fn full_disk_child() {
     let dir = std::env::var(DIR).unwrap();
     let mut store = FileStore::open(&dir, ID).unwrap();
@@ -198,27 +198,28 @@ fn full_disk_child() {
         matches!(
             err,
             StoreError::Io {
-                op: IoOperation::Write,
+                op: IoOperation::Allocate,
                 ..
             }
         ),
         "{err:?}"
     );
     assert!(seq > 10, "the limit allowed only {seq} messages");
-    // Nothing changed: the number was not taken, the partial record was cut off.
+    // Nothing changed: the number was not taken, no part of the record written.
     assert_eq!(store.next_sender_seq(), seq);
     let err = store.store(seq, &message(seq, 0)).unwrap_err();
     assert!(
         matches!(
             err,
             StoreError::Io {
-                op: IoOperation::Write,
+                op: IoOperation::Allocate,
                 ..
             }
         ),
         "{err:?}"
     );
-    // Smaller records may still fit: advance the target number until one does not.
+    // Smaller records may still fit in the space left: advance the target number
+    // until one does not.
     let err = loop {
         let received = store.next_target_seq();
         if let Err(e) = store.advance_target_seq(received) {
@@ -230,7 +231,7 @@ fn full_disk_child() {
         matches!(
             err,
             StoreError::Io {
-                op: IoOperation::Write,
+                op: IoOperation::Allocate,
                 ..
             }
         ),
@@ -265,10 +266,11 @@ fn a_full_disk_fails_the_write_and_leaves_the_store_sound() {
     }
     let dir = TempDir::new("crash-full");
     // The shell ignores SIGXFSZ (ignored signals stay ignored across exec) and limits
-    // the size of files the child writes to 64 blocks of 512 bytes: past it, a write
-    // fails with EFBIG, as on a full disk.
+    // the size of files the child writes to 256 blocks of 512 bytes (two of the
+    // log's first growth steps): past it, allocating fails with EFBIG, as on a
+    // full disk.
     let output = Command::new("sh")
-        .args(["-c", "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\""])
+        .args(["-c", "trap '' XFSZ; ulimit -f 256; exec \"$0\" \"$@\""])
         .arg(std::env::current_exe().unwrap())
         .args(["--exact", "child", "--nocapture", "--test-threads=1", "-q"])
         .env(ROLE, "full-disk")

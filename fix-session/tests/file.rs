@@ -6,7 +6,7 @@
 mod common;
 
 use std::fs::{self, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -72,14 +72,37 @@ fn store_of(dir: &Path, n: u64) -> Vec<u64> {
         offsets.push(at);
         at += 17 + m.len() as u64;
     }
-    assert_eq!(fs::metadata(log_path(dir)).unwrap().len(), at);
+    drop(store);
+    records(&log_path(dir), at);
     offsets
 }
 
+/// Changes one bit of the byte at `offset`, in place (as a disk would).
 fn flip(path: &Path, offset: u64) {
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(path)
+        .unwrap();
+    let mut byte = [0u8];
+    file.seek(SeekFrom::Start(offset)).unwrap();
+    file.read_exact(&mut byte).unwrap();
+    byte[0] ^= 0x20;
+    file.seek(SeekFrom::Start(offset)).unwrap();
+    file.write_all(&byte).unwrap();
+}
+
+/// The log's records: the first `len` bytes of the file, after checking that the
+/// rest is zeros (space allocated ahead).
+fn records(path: &Path, len: u64) -> Vec<u8> {
     let mut bytes = fs::read(path).unwrap();
-    bytes[offset as usize] ^= 0x20;
-    fs::write(path, bytes).unwrap();
+    assert!(bytes.len() as u64 >= len, "{} < {len}", bytes.len());
+    assert!(
+        bytes[len as usize..].iter().all(|&b| b == 0),
+        "only zeros follow the records"
+    );
+    bytes.truncate(len as usize);
+    bytes
 }
 
 #[test]
@@ -103,7 +126,10 @@ fn the_store_writes_the_documented_format_byte_for_byte() {
         seq_set_rec(5, 7),
         msg_rec(5, b"c"),
     ]);
-    assert_eq!(fs::read(log_path(dir.path())).unwrap(), expected);
+    assert_eq!(
+        records(&log_path(dir.path()), expected.len() as u64),
+        expected
+    );
 }
 
 #[test]
@@ -135,9 +161,9 @@ fn a_hand_written_log_opens_to_the_state_it_records() {
             (9, b"nine".to_vec())
         ]
     );
-    // Opening a sound log leaves it as it was.
+    // Opening a sound log leaves its records as they were.
     drop(store);
-    assert_eq!(fs::read(log_path(dir.path())).unwrap(), log);
+    assert_eq!(records(&log_path(dir.path()), log.len() as u64), log);
 }
 
 /// Applies a random operation to both stores, the same way.
@@ -215,78 +241,85 @@ fn reopening_recovers_the_state_exactly_under_every_sync_policy() {
 
 #[test]
 fn a_torn_last_record_is_dropped_and_the_log_cut_to_the_last_good_one() {
-    let full = {
-        let dir = TempDir::new("torn-len");
-        store_of(dir.path(), 10);
-        fs::metadata(log_path(dir.path())).unwrap().len()
-    };
     let last_len = 17 + message(10, 0).len() as u64;
     for cut in [1, 2, 3, 4, 5, 13, 16, last_len - 1] {
-        let dir = TempDir::new("torn");
-        let offsets = store_of(dir.path(), 10);
-        let path = log_path(dir.path());
-        OpenOptions::new()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_len(full - cut)
-            .unwrap();
-        let mut store = FileStore::open(dir.path(), ID).unwrap();
-        assert_eq!(
-            store.torn_tail(),
-            Some(TornTail {
-                offset: offsets[9],
-                len: last_len - cut
-            }),
-            "cut {cut}"
-        );
-        assert_eq!(fs::metadata(&path).unwrap().len(), offsets[9]);
-        assert_eq!(store.next_sender_seq(), 10);
-        let expected: Vec<_> = (1..=9).map(|s| (s, message(s, 0))).collect();
-        assert_eq!(stored(&mut store), expected);
-        // Number 10 was never confirmed: it is handed out again, and stays.
-        store.store(10, b"ten, for real").unwrap();
-        drop(store);
-        let mut store = FileStore::open(dir.path(), ID).unwrap();
-        assert_eq!(store.torn_tail(), None);
-        assert_eq!(stored(&mut store)[9], (10, b"ten, for real".to_vec()));
+        // The file cut inside the last record (a write interrupted at a block
+        // boundary), and the last record's end left zeros in the space allocated
+        // ahead (a copy into the mapped log interrupted).
+        for zeroed in [false, true] {
+            let dir = TempDir::new("torn");
+            let offsets = store_of(dir.path(), 10);
+            let path = log_path(dir.path());
+            let full = offsets[9] + last_len;
+            let mut file = OpenOptions::new().write(true).open(&path).unwrap();
+            if zeroed {
+                file.seek(SeekFrom::Start(full - cut)).unwrap();
+                file.write_all(&vec![0; cut as usize]).unwrap();
+            } else {
+                file.set_len(full - cut).unwrap();
+            }
+            drop(file);
+            let mut store = FileStore::open(dir.path(), ID).unwrap();
+            let torn = store.torn_tail().expect("a torn tail");
+            assert_eq!(torn.offset, offsets[9], "cut {cut}, zeroed {zeroed}");
+            // Of zeros, only those that end the log are told from the record's.
+            if zeroed {
+                assert!(torn.len > 0 && torn.len <= last_len - cut, "{torn:?}");
+            } else {
+                let expected = TornTail {
+                    offset: offsets[9],
+                    len: last_len - cut,
+                };
+                assert_eq!(torn, expected, "cut {cut}");
+            }
+            records(&path, offsets[9]);
+            assert_eq!(store.next_sender_seq(), 10);
+            let expected: Vec<_> = (1..=9).map(|s| (s, message(s, 0))).collect();
+            assert_eq!(stored(&mut store), expected);
+            // Number 10 was never confirmed: it is handed out again, and stays.
+            store.store(10, b"ten, for real").unwrap();
+            drop(store);
+            let mut store = FileStore::open(dir.path(), ID).unwrap();
+            assert_eq!(store.torn_tail(), None);
+            assert_eq!(stored(&mut store)[9], (10, b"ten, for real".to_vec()));
+        }
     }
 }
 
 #[test]
 fn a_last_record_with_a_bad_checksum_or_zeros_after_it_is_a_torn_tail() {
+    let end = |offsets: &[u64]| offsets[4] + 17 + message(5, 0).len() as u64;
     // The CRC of the last record wrong (a write whose last block never reached the
     // disk).
     let dir = TempDir::new("torn-crc");
     let offsets = store_of(dir.path(), 5);
     let path = log_path(dir.path());
-    let len = fs::metadata(&path).unwrap().len();
-    flip(&path, len - 1);
+    flip(&path, end(&offsets) - 1);
     let store = FileStore::open(dir.path(), ID).unwrap();
     assert_eq!(store.next_sender_seq(), 5);
     assert_eq!(store.torn_tail().map(|t| t.offset), Some(offsets[4]));
     drop(store);
 
     // Zeros past the last record (a file extended, its blocks never written), and a
-    // record whose tail is zeros.
-    for zeros_from in [len, len - 20] {
+    // record whose tail is zeros; in a file cut to its records, so none of the
+    // zeros are the store's own.
+    for zeros_back in [0, 20] {
         let dir = TempDir::new("torn-zeros");
-        store_of(dir.path(), 5);
+        let offsets = store_of(dir.path(), 5);
+        let len = end(&offsets);
         let mut bytes = fs::read(log_path(dir.path())).unwrap();
-        bytes.truncate(zeros_from as usize);
+        bytes.truncate((len - zeros_back) as usize);
         bytes.resize(len as usize + 4096, 0);
         fs::write(log_path(dir.path()), &bytes).unwrap();
         let store = FileStore::open(dir.path(), ID).unwrap();
-        let expected_next = if zeros_from == len { 6 } else { 5 };
-        assert_eq!(
-            store.next_sender_seq(),
-            expected_next,
-            "zeros from {zeros_from}"
-        );
-        assert_eq!(
-            fs::metadata(log_path(dir.path())).unwrap().len(),
-            if zeros_from == len { len } else { offsets[4] }
-        );
+        let (expected_next, records_end) = match zeros_back {
+            0 => (6, len),
+            _ => (5, offsets[4]),
+        };
+        assert_eq!(store.next_sender_seq(), expected_next, "{zeros_back}");
+        assert_eq!(store.torn_tail().is_some(), zeros_back > 0);
+        drop(store);
+        records(&log_path(dir.path()), records_end);
     }
 }
 
@@ -508,15 +541,14 @@ fn reset_starts_a_new_log_in_place_of_the_old() {
     let dir = TempDir::new("compact");
     store_of(dir.path(), 200);
     let path = log_path(dir.path());
-    assert!(fs::metadata(&path).unwrap().len() > 30_000);
+    assert!(fs::metadata(&path).unwrap().len() >= 64 * 1024);
     let mut store = FileStore::open(dir.path(), ID).unwrap();
     store.advance_target_seq(1).unwrap();
     let later = t() + Duration::from_secs(86_400);
     store.reset(later).unwrap();
-    assert_eq!(
-        fs::read(&path).unwrap(),
-        log_of(&[reset_rec(T_NANOS + 86_400_000_000_000)])
-    );
+    let new_log = log_of(&[reset_rec(T_NANOS + 86_400_000_000_000)]);
+    assert_eq!(records(&path, new_log.len() as u64), new_log);
+    assert_eq!(fs::metadata(&path).unwrap().len(), 64 * 1024);
     store.store(1, b"new day").unwrap();
     drop(store);
     let mut store = FileStore::open(dir.path(), ID).unwrap();
@@ -597,4 +629,47 @@ fn a_directory_that_cannot_be_created_is_an_io_error_naming_it() {
         )),
         "{err}"
     );
+}
+
+#[test]
+fn the_log_grows_in_allocated_steps_and_keeps_every_record_across_them() {
+    let dir = TempDir::new("growth");
+    let path = log_path(dir.path());
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    store.reset(t()).unwrap();
+    assert_eq!(fs::metadata(&path).unwrap().len(), 64 * 1024);
+    // Small messages across the first steps, then one larger than a whole step
+    // (1 MiB), then small ones again.
+    let big = vec![b'x'; 3 << 20];
+    let mut expected = Vec::new();
+    let mut lens = Vec::new();
+    for seq in 1..=3000u64 {
+        let m = if seq == 1500 {
+            big.clone()
+        } else {
+            message(seq, 7)
+        };
+        store.store(seq, &m).unwrap();
+        expected.push((seq, m));
+        lens.push(fs::metadata(&path).unwrap().len());
+    }
+    // Doubling from 64 KiB, then whole 1 MiB steps; only the big message needed more.
+    let mut steps: Vec<u64> = lens.clone();
+    steps.dedup();
+    assert_eq!(&steps[..4], [64 << 10, 128 << 10, 256 << 10, 512 << 10]);
+    assert!(steps.iter().all(|len| len % (64 << 10) == 0), "{steps:?}");
+    let long_steps: Vec<usize> = (1..lens.len())
+        .filter(|&i| lens[i] - lens[i - 1] > 1 << 20)
+        .collect();
+    assert_eq!(
+        long_steps,
+        [1499],
+        "only the big message grows the log by more"
+    );
+    assert_eq!(stored(&mut store), expected);
+    drop(store);
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!(store.torn_tail(), None);
+    assert_eq!(store.next_sender_seq(), 3001);
+    assert_eq!(stored(&mut store), expected);
 }

@@ -198,6 +198,10 @@ pub enum IoOperation {
     SyncDir,
     /// Cutting a file to a length.
     Truncate,
+    /// Reserving disk space for the log to grow into.
+    Allocate,
+    /// Mapping the log into memory.
+    Map,
     /// Renaming a file into place.
     Rename,
     /// Removing a file.
@@ -216,6 +220,8 @@ impl fmt::Display for IoOperation {
             Self::Sync => "sync",
             Self::SyncDir => "sync directory",
             Self::Truncate => "truncate",
+            Self::Allocate => "allocate space for",
+            Self::Map => "map",
             Self::Rename => "rename",
             Self::Remove => "remove",
             Self::Lock => "lock",
@@ -306,6 +312,8 @@ mod tests {
             (IoOperation::Sync, "sync"),
             (IoOperation::SyncDir, "sync directory"),
             (IoOperation::Truncate, "truncate"),
+            (IoOperation::Allocate, "allocate space for"),
+            (IoOperation::Map, "map"),
             (IoOperation::Rename, "rename"),
             (IoOperation::Remove, "remove"),
             (IoOperation::Lock, "lock"),

@@ -1,30 +1,35 @@
 //! The file store: one append-only, checksummed log per session.
 //!
-//! Everything the store knows is a record of the log, appended in one write: a
+//! Everything the store knows is a record of the log, appended with one copy into
+//! the mapped log: a
 //! stored message (its number and bytes, which also takes the next sender number),
 //! a target advance, a sequence set, and the reset every log starts with. Opening
 //! replays the log, so the sequence numbers come from the same records as the
 //! messages and no file is ever rewritten in place. Memory holds the index (number,
-//! offset and length of each stored message); message bytes are read back from the
-//! file for a resend. The format and the crash rules are in ARCHITECTURE.md.
+//! offset and length of each stored message); message bytes are read back through
+//! the mapping for a resend. The format and the crash rules are in ARCHITECTURE.md.
 
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-use super::record::{self, FRAME};
+#[cfg(target_os = "linux")]
+use memmap2::RemapOptions;
+use memmap2::{MmapMut, MmapOptions};
+
+use super::record;
 use super::recover::{Recovered, recover};
 use super::{
     Chunk, ChunkLimit, Entry, IoOperation, MessageStore, State, StoreError, check_seq, lock,
     visit_chunk,
 };
 
-/// When the file store makes its records durable (fdatasync of the log).
+/// When the file store makes its records durable (msync of the mapped log).
 ///
 /// A process crash loses nothing under any policy: a record is in the kernel's page
-/// cache once the call that wrote it returns. What the policies differ in is a
+/// cache (the log is mapped shared) once the call that wrote it returns. What the policies differ in is a
 /// power loss or a kernel crash, which loses the records not yet synced. A lost
 /// outgoing record means its sequence number is handed out again after the restart,
 /// with other contents than the counterparty already received (a lost target
@@ -41,19 +46,24 @@ use super::{
 pub enum SyncPolicy {
     /// Every record is synced before the call that wrote it returns: a message is
     /// durable before the session hands it out. Risks nothing the disk does not (a
-    /// disk that acknowledges flushes it has not made); costs one fdatasync per
+    /// disk that acknowledges flushes it has not made); costs one msync per
     /// record, from tens of microseconds on NVMe to milliseconds on other disks.
     EveryRecord,
     /// A write syncs the log when this much time has passed since the last sync (the
     /// clock is read on every write). Risks, on a power loss, the records of the last
     /// interval, and everything since the last sync when no write came after it: the
     /// session calls [`MessageStore::sync`] on its timer to bound that. Costs at most
-    /// one fdatasync per interval.
+    /// one msync per interval.
     Interval(Duration),
     /// The store never syncs records on its own; the operating system writes them
     /// back when it likes (on Linux, dirty pages are usually older than 30 s before
     /// they are written). Risks, on a power loss, everything since the last explicit
     /// [`MessageStore::sync`]. Costs nothing.
+    ///
+    /// Under this policy and under [`Interval`](Self::Interval), a power loss can
+    /// also leave a later page of the log on the disk without an earlier one; the
+    /// store then refuses to open ([`StoreError::Corrupt`], damage in the middle)
+    /// rather than guess which numbers were handed out.
     Os,
 }
 
@@ -170,22 +180,32 @@ pub struct FileStore {
     /// Held for its lock, released when the store is dropped.
     _lock: File,
     log: File,
+    /// The log mapped from its start to `capacity`: records are written into it
+    /// and read back from it, so storing a message makes no system call.
+    map: MmapMut,
+    /// The file's length: its space is allocated up to here, zeros past `end`.
+    capacity: u64,
     state: State,
     /// The end of the last good record, where the next one is written.
     end: u64,
+    /// Everything before this offset is on the disk.
+    synced: u64,
+    /// The file grew since the last sync: its new length must reach the disk too.
+    grown: bool,
     options: FileOptions,
-    /// The record being written, reused so that a steady state allocates nothing.
-    record: Vec<u8>,
-    /// A record read back for a resend, reused likewise.
-    read_buf: Vec<u8>,
-    unsynced: bool,
     last_sync: Instant,
-    /// A failed write may have left bytes past `end`, not yet cut off.
-    tail_dirty: bool,
     /// A sync failed: the store takes no more records until a reset.
     poisoned: bool,
     torn: Option<TornTail>,
 }
+
+/// The log's length is a multiple of this: the space a new log starts with, and
+/// the smallest step it grows by.
+const MIN_GROWTH: u64 = 64 * 1024;
+/// The largest step: the log doubles up to this, then grows by it. Each step
+/// writes its zeros and maps its pages while a record waits: a bigger step would
+/// be a longer pause.
+const MAX_GROWTH: u64 = 1 << 20;
 
 impl FileStore {
     /// Opens the store of `session_id` in `dir` with the default options
@@ -244,50 +264,58 @@ impl FileStore {
             }
             _ => {}
         }
-        let mut record = Vec::new();
-        let (log, recovered) = match OpenOptions::new().read(true).write(true).open(&log_path) {
-            Ok(log) => {
-                let recovered = recover(&log, &log_path)?;
-                if recovered.torn.is_some() {
-                    log.set_len(recovered.end)
-                        .map_err(|e| io_error(IoOperation::Truncate, &log_path, e))?;
-                    log.sync_data()
-                        .map_err(|e| io_error(IoOperation::Sync, &log_path, e))?;
+        let (log, recovered, capacity) =
+            match OpenOptions::new().read(true).write(true).open(&log_path) {
+                Ok(log) => {
+                    let recovered = recover(&log, &log_path)?;
+                    let mut capacity = recovered.file_len;
+                    if recovered.torn.is_some() {
+                        // Cut with the torn bytes goes the space allocated after
+                        // them: the log grows again from the last good record.
+                        log.set_len(recovered.end)
+                            .map_err(|e| io_error(IoOperation::Truncate, &log_path, e))?;
+                        log.sync_data()
+                            .map_err(|e| io_error(IoOperation::Sync, &log_path, e))?;
+                        capacity = recovered.end;
+                    }
+                    (log, recovered, capacity)
                 }
-                (log, recovered)
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let created = SystemTime::now();
-                record::new_log(&mut record, created);
-                let log = write_new_log(&tmp_path, &record)?;
-                rename_into_place(&tmp_path, &log_path)?;
-                lock::sync_dir(dir)?;
-                let recovered = Recovered {
-                    state: State::new(created, 0),
-                    end: record.len() as u64,
-                    torn: None,
-                };
-                (log, recovered)
-            }
-            Err(e) => return Err(io_error(IoOperation::Open, &log_path, e)),
-        };
-        Ok(FileStore {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    let created = SystemTime::now();
+                    let contents = record::new_log(created);
+                    let log = write_new_log(&tmp_path, &contents)?;
+                    rename_into_place(&tmp_path, &log_path)?;
+                    lock::sync_dir(dir)?;
+                    let recovered = Recovered {
+                        state: State::new(created, 0),
+                        end: contents.len() as u64,
+                        file_len: contents.len() as u64,
+                        torn: None,
+                    };
+                    (log, recovered, contents.len() as u64)
+                }
+                Err(e) => return Err(io_error(IoOperation::Open, &log_path, e)),
+            };
+        let map = map_log(&log, &log_path, capacity)?;
+        let mut store = FileStore {
             dir: dir.to_path_buf(),
             log_path,
             tmp_path,
             _lock: lock,
             log,
+            map,
+            capacity,
             state: recovered.state,
             end: recovered.end,
+            synced: recovered.end,
+            grown: false,
             options,
-            record,
-            read_buf: Vec::new(),
-            unsynced: false,
             last_sync: Instant::now(),
-            tail_dirty: false,
             poisoned: false,
             torn: recovered.torn,
-        })
+        };
+        store.reserve(1)?;
+        Ok(store)
     }
 
     /// The log file.
@@ -322,35 +350,43 @@ impl FileStore {
         self.torn
     }
 
-    /// Writes `self.record` at the end of the log; returns where it starts.
-    fn write_record(&mut self) -> Result<u64, StoreError> {
+    /// Makes room for `more` bytes after `end`. The file grows by zeros written
+    /// through the file, not by a hole: the disk space is taken now, so a full disk
+    /// is an error here rather than a SIGBUS when a mapped page is written back.
+    /// Growth doubles the log up to [`MAX_GROWTH`] a step: rare, and each step
+    /// short.
+    fn reserve(&mut self, more: u64) -> Result<(), StoreError> {
+        let needed = self.end + more;
+        if needed <= self.capacity {
+            return Ok(());
+        }
+        let step = self.capacity.clamp(MIN_GROWTH, MAX_GROWTH);
+        let base = self.capacity - self.capacity % MIN_GROWTH;
+        let new_capacity = needed.max(base + step).next_multiple_of(MIN_GROWTH);
+        zero_fill(&self.log, self.capacity, new_capacity)
+            .map_err(|e| io_error(IoOperation::Allocate, &self.log_path, e))?;
+        grow_map(&mut self.map, &self.log, new_capacity)
+            .map_err(|e| io_error(IoOperation::Map, &self.log_path, e))?;
+        self.capacity = new_capacity;
+        self.grown = true;
+        Ok(())
+    }
+
+    /// Appends a record of `kind` to the log; returns where it starts.
+    fn append(&mut self, kind: u8, fixed: &[u8], body: &[u8]) -> Result<u64, StoreError> {
         if self.poisoned {
             return Err(StoreError::Poisoned {
                 path: self.log_path.clone(),
             });
         }
-        if self.tail_dirty {
-            self.log
-                .set_len(self.end)
-                .map_err(|e| io_error(IoOperation::Truncate, &self.log_path, e))?;
-            self.tail_dirty = false;
-        }
-        // Written at an explicit offset: reads for resends move the file position.
-        let written = self
-            .log
-            .seek(SeekFrom::Start(self.end))
-            .and_then(|_| self.log.write_all(&self.record));
-        if let Err(e) = written {
-            // A failed write (a full disk) may have left part of the record: cut it
-            // off, so that the next record follows the last good one and the log has
-            // no damage in its middle. If the cut fails too, it is retried before the
-            // next write.
-            self.tail_dirty = self.log.set_len(self.end).is_err();
-            return Err(io_error(IoOperation::Write, &self.log_path, e));
-        }
+        let size = record::size(fixed.len(), body.len());
+        self.reserve(size as u64)?;
         let offset = self.end;
-        self.end += self.record.len() as u64;
-        self.unsynced = true;
+        // `reserve` made `capacity` at least `end + size`, and the map is
+        // `capacity` long; both fit usize, since the map does.
+        let start = offset as usize;
+        record::write(&mut self.map[start..start + size], kind, fixed, body);
+        self.end += size as u64;
         Ok(offset)
     }
 
@@ -364,20 +400,106 @@ impl FileStore {
     }
 
     fn sync_log(&mut self) -> Result<(), StoreError> {
-        if !self.unsynced {
+        if self.synced == self.end && !self.grown {
             return Ok(());
         }
-        if let Err(e) = self.log.sync_data() {
-            // After a failed fsync the kernel may have dropped the dirty pages and
+        // msync of the pages written since the last sync, then the file's length
+        // if it grew: the records are readable after a power loss only with both.
+        let from = self.synced as usize;
+        let written = self.end as usize - from;
+        let synced = match written {
+            0 => Ok(()),
+            _ => self.map.flush_range(from, written),
+        }
+        .and_then(|()| match self.grown {
+            true => self.log.sync_data(),
+            false => Ok(()),
+        });
+        if let Err(e) = synced {
+            // After a failed sync the kernel may have dropped the dirty pages and
             // marked them clean, so a retry can succeed without writing them: the
             // only safe answer is to stop taking records.
             self.poisoned = true;
             return Err(io_error(IoOperation::Sync, &self.log_path, e));
         }
-        self.unsynced = false;
+        self.synced = self.end;
+        self.grown = false;
         self.last_sync = Instant::now();
         Ok(())
     }
+}
+
+/// Maps `log` from its start to `len`, for reading and writing.
+#[allow(unsafe_code)]
+fn map_log(log: &File, path: &Path, len: u64) -> Result<MmapMut, StoreError> {
+    let len = usize::try_from(len).map_err(|_| {
+        io_error(
+            IoOperation::Map,
+            path,
+            io::Error::new(
+                io::ErrorKind::OutOfMemory,
+                "log longer than the address space",
+            ),
+        )
+    })?;
+    // SAFETY: the map is as long as the file, whose space is allocated, and the
+    // file never gets shorter while it is mapped (it is cut only when opened,
+    // before mapping; a reset maps a new file). No other store changes it: the
+    // lock taken on open excludes every other FileStore of the session, in this
+    // process or another. A program that cuts or rewrites the log outside that
+    // lock breaks the store's contract, as it would with plain writes, and may get
+    // this process a SIGBUS.
+    unsafe { MmapOptions::new().len(len).map_mut(log) }
+        .map_err(|e| io_error(IoOperation::Map, path, e))
+}
+
+/// Writes zeros into `log` from `from` up to `to`.
+fn zero_fill(log: &File, from: u64, to: u64) -> io::Result<()> {
+    static ZEROS: [u8; MIN_GROWTH as usize] = [0; MIN_GROWTH as usize];
+    let mut at = from;
+    while at < to {
+        let n = (to - at).min(MIN_GROWTH) as usize;
+        write_all_at(log, &ZEROS[..n], at)?;
+        at += n as u64;
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn write_all_at(log: &File, bytes: &[u8], at: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(log, bytes, at)
+}
+
+#[cfg(windows)]
+fn write_all_at(log: &File, mut bytes: &[u8], mut at: u64) -> io::Result<()> {
+    while !bytes.is_empty() {
+        let n = std::os::windows::fs::FileExt::seek_write(log, bytes, at)?;
+        bytes = &bytes[n..];
+        at += n as u64;
+    }
+    Ok(())
+}
+
+/// Makes `map` cover `log` up to `len`, which is its new length.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+fn grow_map(map: &mut MmapMut, _log: &File, len: u64) -> io::Result<()> {
+    let len = usize::try_from(len).map_err(|_| io::Error::from(io::ErrorKind::OutOfMemory))?;
+    // SAFETY: nothing borrows the map across this call (the store holds it by
+    // `&mut`), so moving it is sound; the file is `len` long (zero_fill wrote it),
+    // and the rest of map_log's argument holds for the longer map. mremap keeps
+    // the pages already mapped, where a new map would fault them in again.
+    unsafe { map.remap(len, RemapOptions::new().may_move(true)) }
+}
+
+/// Makes `map` cover `log` up to `len`, which is its new length.
+#[cfg(not(target_os = "linux"))]
+fn grow_map(map: &mut MmapMut, log: &File, len: u64) -> io::Result<()> {
+    *map = map_log(log, Path::new(""), len).map_err(|e| match e {
+        StoreError::Io { source, .. } => source,
+        other => io::Error::other(other.to_string()),
+    })?;
+    Ok(())
 }
 
 impl fmt::Debug for FileStore {
@@ -388,6 +510,7 @@ impl fmt::Debug for FileStore {
             .field("next_target", &self.state.next_target)
             .field("messages", &self.state.index.len())
             .field("end", &self.end)
+            .field("capacity", &self.capacity)
             .field("options", &self.options)
             .field("poisoned", &self.poisoned)
             .finish_non_exhaustive()
@@ -405,24 +528,23 @@ impl MessageStore for FileStore {
 
     fn set_next_sender_seq(&mut self, seq: u64) -> Result<(), StoreError> {
         check_seq(seq)?;
-        record::seq_set(&mut self.record, seq, self.state.next_target);
-        self.write_record()?;
+        let fixed = record::seq_set(seq, self.state.next_target);
+        self.append(record::SEQ_SET, &fixed, &[])?;
         self.state.set_sender(seq);
         self.after_write()
     }
 
     fn set_next_target_seq(&mut self, seq: u64) -> Result<(), StoreError> {
         check_seq(seq)?;
-        record::seq_set(&mut self.record, self.state.next_sender, seq);
-        self.write_record()?;
+        let fixed = record::seq_set(self.state.next_sender, seq);
+        self.append(record::SEQ_SET, &fixed, &[])?;
         self.state.next_target = seq;
         self.after_write()
     }
 
     fn store(&mut self, seq: u64, message: &[u8]) -> Result<(), StoreError> {
         self.state.check_store(seq, message.len())?;
-        record::message(&mut self.record, seq, message);
-        let offset = self.write_record()?;
+        let offset = self.append(record::MESSAGE, &seq.to_le_bytes(), message)?;
         self.state.stored(Entry {
             seq,
             offset,
@@ -434,8 +556,8 @@ impl MessageStore for FileStore {
 
     fn advance_target_seq(&mut self, received: u64) -> Result<(), StoreError> {
         self.state.check_advance(received)?;
-        record::target_advanced(&mut self.record, received + 1);
-        self.write_record()?;
+        let fixed = (received + 1).to_le_bytes();
+        self.append(record::TARGET_ADVANCED, &fixed, &[])?;
         self.state.next_target = received + 1;
         self.after_write()
     }
@@ -449,47 +571,48 @@ impl MessageStore for FileStore {
     ) -> Result<Chunk, StoreError> {
         let FileStore {
             state,
-            log,
-            read_buf,
+            map,
             log_path,
             ..
         } = self;
         visit_chunk(state.range(from, to), limit, |entry| {
-            let total = FRAME + 9 + u64::from(entry.len);
-            // Read into the buffer's spare capacity: no zeroing of a long message
-            // before it is overwritten.
-            read_buf.clear();
-            read_buf.reserve(total as usize);
-            log.seek(SeekFrom::Start(entry.offset))
-                .and_then(|_| (&mut *log).take(total).read_to_end(read_buf))
-                .map_err(|e| io_error(IoOperation::Read, log_path, e))?;
+            let start = entry.offset as usize;
+            let size = record::size(8, entry.len as usize);
             // The record was checked when it was written or replayed; checking it
             // again catches what the disk did to it since, instead of resending it.
-            let body = verify_message(read_buf, entry).ok_or_else(|| StoreError::Corrupt {
-                path: log_path.clone(),
-                offset: entry.offset,
-                reason: "stored message changed on disk since it was written",
-            })?;
+            let body = map
+                .get(start..start + size)
+                .and_then(|rec| verify_message(rec, entry))
+                .ok_or_else(|| StoreError::Corrupt {
+                    path: log_path.clone(),
+                    offset: entry.offset,
+                    reason: "stored message changed on disk since it was written",
+                })?;
             visit(entry.seq, body);
             Ok(())
         })
     }
 
     fn reset(&mut self, now: SystemTime) -> Result<(), StoreError> {
-        record::new_log(&mut self.record, now);
-        let log = write_new_log(&self.tmp_path, &self.record)?;
+        let contents = record::new_log(now);
+        let log = write_new_log(&self.tmp_path, &contents)?;
+        let len = contents.len() as u64;
+        let map = map_log(&log, &self.tmp_path, len)?;
         rename_into_place(&self.tmp_path, &self.log_path)?;
         // The new log is in place: it is the store's from here on, whatever happens.
         self.log = log;
-        self.end = self.record.len() as u64;
+        self.map = map;
+        self.capacity = len;
+        self.end = len;
+        self.synced = len;
+        self.grown = false;
         self.state.reset(now);
-        self.unsynced = false;
         self.last_sync = Instant::now();
-        self.tail_dirty = false;
         // The new log was synced before the rename: an earlier failed sync no longer
         // matters, unless the rename itself does not stay.
         self.poisoned = false;
-        lock::sync_dir(&self.dir).inspect_err(|_| self.poisoned = true)
+        lock::sync_dir(&self.dir).inspect_err(|_| self.poisoned = true)?;
+        self.reserve(1)
     }
 
     fn creation_time(&self) -> SystemTime {
@@ -506,10 +629,10 @@ impl MessageStore for FileStore {
     }
 }
 
-/// The message of a Message record read back into `buf`, if the record is whole, is
-/// the one `entry` indexes, and its CRC still matches.
-fn verify_message<'b>(buf: &'b [u8], entry: &Entry) -> Option<&'b [u8]> {
-    let (framed, crc) = buf.split_last_chunk::<4>()?;
+/// The message of the Message record `rec`, if the record is the one `entry`
+/// indexes and its CRC still matches.
+fn verify_message<'b>(rec: &'b [u8], entry: &Entry) -> Option<&'b [u8]> {
+    let (framed, crc) = rec.split_last_chunk::<4>()?;
     let (head, body) = framed.split_first_chunk::<13>()?;
     let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
     let seq = u64::from_le_bytes(*head[5..].first_chunk::<8>()?);

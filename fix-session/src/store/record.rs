@@ -2,7 +2,8 @@
 //! length and a CRC32.
 //!
 //! ```text
-//! file    := MAGIC record*                 MAGIC = "FIXSLOG1" (8 bytes, the version in it)
+//! file    := MAGIC record* zero*           MAGIC = "FIXSLOG1" (8 bytes, the version in it)
+//!                                          zeros: space allocated ahead of the records
 //! record  := len:u32le kind:u8 payload crc:u32le
 //!            len = 1 + payload length; crc = CRC32 (IEEE) of len, kind and payload
 //! kind 1  Message        seq:u64le message bytes          (next sender = seq + 1)
@@ -99,41 +100,41 @@ pub(super) fn decode(len: u32, kind: u8, fixed: &[u8]) -> Result<Record, &'stati
     })
 }
 
-/// Writes a Message record of `message` (at most [`MAX_MESSAGE_LEN`] bytes) into
-/// `out`, replacing its contents.
-pub(super) fn message(out: &mut Vec<u8>, seq: u64, message: &[u8]) {
-    frame(out, MESSAGE, &seq.to_le_bytes(), message);
+/// The bytes a record with a fixed part of `fixed` bytes and a body of `body`
+/// bytes takes in the log.
+pub(super) const fn size(fixed: usize, body: usize) -> usize {
+    FRAME as usize + 1 + fixed + body
 }
 
-/// Writes a TargetAdvanced record into `out`.
-pub(super) fn target_advanced(out: &mut Vec<u8>, next_target: u64) {
-    frame(out, TARGET_ADVANCED, &next_target.to_le_bytes(), &[]);
+/// Writes a record of `kind` into `dst`, which is exactly [`size`] bytes long:
+/// the length, the kind, `fixed` and `body`, then the CRC of all that. `body` is
+/// at most [`MAX_MESSAGE_LEN`] bytes.
+pub(super) fn write(dst: &mut [u8], kind: u8, fixed: &[u8], body: &[u8]) {
+    let (framed, crc) = dst.split_at_mut(dst.len() - 4);
+    // Callers bound `body` by MAX_MESSAGE_LEN, so the length fits its u32.
+    let len = (1 + fixed.len() + body.len()) as u32;
+    framed[..4].copy_from_slice(&len.to_le_bytes());
+    framed[4] = kind;
+    framed[5..5 + fixed.len()].copy_from_slice(fixed);
+    framed[5 + fixed.len()..].copy_from_slice(body);
+    crc.copy_from_slice(&crc32fast::hash(framed).to_le_bytes());
 }
 
-/// Writes a SeqSet record into `out`.
-pub(super) fn seq_set(out: &mut Vec<u8>, next_sender: u64, next_target: u64) {
+/// A SeqSet record's fixed part.
+pub(super) fn seq_set(next_sender: u64, next_target: u64) -> [u8; 16] {
     let mut fixed = [0u8; 16];
     fixed[..8].copy_from_slice(&next_sender.to_le_bytes());
     fixed[8..].copy_from_slice(&next_target.to_le_bytes());
-    frame(out, SEQ_SET, &fixed, &[]);
+    fixed
 }
 
-/// Writes the magic and a Reset record, a new log's whole contents, into `out`.
-pub(super) fn new_log(out: &mut Vec<u8>, created: SystemTime) {
-    frame(out, RESET, &to_nanos(created).to_le_bytes(), &[]);
-    out.splice(0..0, MAGIC);
-}
-
-fn frame(out: &mut Vec<u8>, kind: u8, fixed: &[u8], body: &[u8]) {
-    // Callers bound `body` by MAX_MESSAGE_LEN, so the length fits its u32.
-    let len = (1 + fixed.len() + body.len()) as u32;
-    out.clear();
-    out.extend_from_slice(&len.to_le_bytes());
-    out.push(kind);
-    out.extend_from_slice(fixed);
-    out.extend_from_slice(body);
-    let crc = crc32fast::hash(out);
-    out.extend_from_slice(&crc.to_le_bytes());
+/// A new log's whole contents: the magic and a Reset record.
+pub(super) fn new_log(created: SystemTime) -> Vec<u8> {
+    let fixed = to_nanos(created).to_le_bytes();
+    let mut out = vec![0u8; MAGIC.len() + size(fixed.len(), 0)];
+    out[..MAGIC.len()].copy_from_slice(&MAGIC);
+    write(&mut out[MAGIC.len()..], RESET, &fixed, &[]);
+    out
 }
 
 /// Nanoseconds from the Unix epoch, negative before it: every `SystemTime` fits.
@@ -162,8 +163,8 @@ mod tests {
 
     #[test]
     fn a_message_record_byte_for_byte() {
-        let mut out = Vec::new();
-        message(&mut out, 0x0102, b"35=0");
+        let mut out = vec![0u8; size(8, 4)];
+        write(&mut out, MESSAGE, &0x0102u64.to_le_bytes(), b"35=0");
         let mut expected = vec![13, 0, 0, 0, 1, 2, 1, 0, 0, 0, 0, 0, 0];
         expected.extend_from_slice(b"35=0");
         let crc = crc32fast::hash(&expected).to_le_bytes();
@@ -182,8 +183,7 @@ mod tests {
     #[test]
     fn a_new_log_is_the_magic_and_a_reset() {
         let t = SystemTime::UNIX_EPOCH + Duration::new(1_800_000_000, 123_456_789);
-        let mut out = Vec::new();
-        new_log(&mut out, t);
+        let out = new_log(t);
         assert_eq!(&out[..8], b"FIXSLOG1");
         assert_eq!(&out[8..13], &[17, 0, 0, 0, RESET]);
         assert_eq!(out.len(), 8 + 4 + 17 + 4);

@@ -8,6 +8,10 @@
 //! refused with the record's offset, never skipped: skipping would lose a message
 //! whose number was handed out, and the session would use the number again.
 //!
+//! The log is allocated ahead of its records, so zeros follow the last record: a
+//! record never starts with a zero length, and the records end where only zeros
+//! are left.
+//!
 //! Memory is bounded: records are read through a fixed buffer, and only the index
 //! (one entry per stored message) grows with the log.
 
@@ -28,6 +32,8 @@ pub(super) struct Recovered {
     pub(super) state: State,
     /// Where the last good record ends: the next record goes there.
     pub(super) end: u64,
+    /// The file's length, allocated space after `end` included.
+    pub(super) file_len: u64,
     pub(super) torn: Option<TornTail>,
 }
 
@@ -75,6 +81,9 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
         reason,
     };
     let file_len = file.metadata().map_err(io_err)?.len();
+    // No record starts at or after the last nonzero byte: a record's length, its
+    // first bytes, is never zero.
+    let data_end = nonzero_end(file, file_len).map_err(io_err)?;
     let mut reader = BufReader::with_capacity(64 * 1024, file);
     reader.seek(SeekFrom::Start(0)).map_err(io_err)?;
     // A log is created whole (written, synced, then renamed into place), so a short
@@ -91,7 +100,7 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
     let mut pos = MAGIC.len() as u64;
     let mut state: Option<State> = None;
     let mut scratch = [0u8; 8192];
-    while pos < file_len {
+    while pos < data_end {
         match read_one(&mut reader, pos, file_len, &mut scratch).map_err(io_err)? {
             Read1::Good(rec, len) => {
                 apply(&mut state, rec, pos).map_err(|reason| corrupt(pos, reason))?;
@@ -99,7 +108,7 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
             }
             Read1::Invalid(reason) => return Err(corrupt(pos, reason)),
             Read1::Damaged(damage) => {
-                if find_record(file, pos + 1, file_len, &mut scratch).map_err(io_err)? {
+                if find_record(file, pos + 1, data_end, file_len, &mut scratch).map_err(io_err)? {
                     return Err(corrupt(pos, damage.reason()));
                 }
                 let Some(state) = state else {
@@ -111,9 +120,10 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
                 return Ok(Recovered {
                     state,
                     end: pos,
+                    file_len,
                     torn: Some(TornTail {
                         offset: pos,
-                        len: file_len - pos,
+                        len: data_end - pos,
                     }),
                 });
             }
@@ -123,6 +133,7 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
     Ok(Recovered {
         state,
         end: pos,
+        file_len,
         torn: None,
     })
 }
@@ -227,14 +238,38 @@ fn hash_stream(
     Ok(())
 }
 
+/// One past the last byte of `file` that is not zero (0 for a file of zeros).
+fn nonzero_end(file: &File, file_len: u64) -> io::Result<u64> {
+    let mut window = vec![0u8; 64 * 1024];
+    let mut reader = file;
+    let mut end = file_len;
+    while end > 0 {
+        let take = window.len().min(end as usize);
+        let start = end - take as u64;
+        reader.seek(SeekFrom::Start(start))?;
+        reader.read_exact(&mut window[..take])?;
+        if let Some(i) = window[..take].iter().rposition(|&b| b != 0) {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
 /// Whether a valid record (a plausible length and kind, inside the file, its CRC
-/// matching) starts anywhere in `from..file_len`.
-fn find_record(file: &File, from: u64, file_len: u64, scratch: &mut [u8]) -> io::Result<bool> {
+/// matching) starts anywhere in `from..starts_end`.
+fn find_record(
+    file: &File,
+    from: u64,
+    starts_end: u64,
+    file_len: u64,
+    scratch: &mut [u8],
+) -> io::Result<bool> {
     let mut window = vec![0u8; 64 * 1024];
     let (mut win_start, mut win_len) = (from, 0usize);
     let mut reader = file;
     let mut p = from;
-    while p + MIN_RECORD <= file_len {
+    while p < starts_end && p + MIN_RECORD <= file_len {
         if p + 5 > win_start + win_len as u64 {
             win_start = p;
             win_len = window.len().min((file_len - p) as usize);
