@@ -326,7 +326,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        if self.draining {
+        if self.draining || self.queue.entries.is_empty() {
             return Ok(());
         }
         let mut buf = Vec::new();

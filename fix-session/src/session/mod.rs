@@ -174,15 +174,11 @@ pub struct Session<S: MessageStore, D: Schema> {
     input: Vec<u8>,
     /// Bytes to write; every message in it has been stored.
     output: Vec<u8>,
-    /// The message being handled (copied out of `input`).
-    current: Vec<u8>,
     fields: Box<[Field]>,
-    /// The outgoing message being built, whole.
-    scratch: Vec<u8>,
-    /// Its part after BodyLength.
-    rest: Vec<u8>,
-    /// Its body fields.
+    /// The body fields of an outgoing message being built.
     current_body: Vec<u8>,
+    /// The last SendingTime written, and the millisecond it is for.
+    timestamp_cache: (Option<u64>, [u8; crate::time::TIMESTAMP_LEN]),
     /// Routing header fields (115/116/144, 128/129/145) of a Reject, reversed
     /// from the message it answers; empty otherwise.
     route: Vec<u8>,
@@ -272,10 +268,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             disconnect: false,
             input: Vec::with_capacity(64 * 1024),
             output: Vec::with_capacity(64 * 1024),
-            current: Vec::with_capacity(4096),
             fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
-            scratch: Vec::with_capacity(4096),
-            rest: Vec::with_capacity(4096),
+            timestamp_cache: (None, [0; crate::time::TIMESTAMP_LEN]),
             current_body: Vec::with_capacity(4096),
             route: Vec::with_capacity(256),
             resend_fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
@@ -509,41 +503,21 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.state == State::Disconnected || self.disconnect {
             return Ok(());
         }
-        self.input.extend_from_slice(bytes);
-        let mut start = 0;
-        while start < self.input.len() && !self.disconnect && self.state != State::Disconnected {
-            let parser = self.config.parser;
-            match parser.frame(&self.input[start..]) {
-                Ok(Status::Complete(frame)) => {
-                    let len = frame.len();
-                    let mut current = std::mem::take(&mut self.current);
-                    current.clear();
-                    current.extend_from_slice(&self.input[start..start + len]);
-                    start += len;
-                    let result = self.handle_message(now, &current, app);
-                    self.current = current;
-                    result?;
-                }
-                Ok(Status::Partial { .. }) => break,
-                Err(fix_core::Error::BodyLengthMismatch { offset }) => {
-                    // As QuickFIX reads it: the message runs to the first
-                    // CheckSum at or after where BodyLength ends it (taking in
-                    // the start of the next message when too long), and is
-                    // dropped whole.
-                    match checksum_end(&self.input[start..], offset) {
-                        Some(end) => start += end,
-                        None => break,
-                    }
-                }
-                Err(_) => {
-                    // Garbled: dropped without consuming a sequence number, up to
-                    // the next BeginString.
-                    let skip = 1 + fix_core::resync(&self.input[start + 1..]);
-                    start += skip;
-                }
-            }
-        }
-        self.input.drain(..start.min(self.input.len()));
+        // What a call brings is handled where it lies; only the part of a message
+        // it ends with waits in `input` for the next call.
+        let result = if self.input.is_empty() {
+            let (used, result) = self.handle_frames(now, bytes, app);
+            self.input.extend_from_slice(&bytes[used..]);
+            result
+        } else {
+            let mut input = std::mem::take(&mut self.input);
+            input.extend_from_slice(bytes);
+            let (used, result) = self.handle_frames(now, &input, app);
+            input.drain(..used);
+            self.input = input;
+            result
+        };
+        result?;
         self.pump(now, app)
     }
 
@@ -650,17 +624,49 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         Ok(())
     }
 
-    /// Handles one framed message.
-    fn handle_message(
+    /// Handles the messages at the start of `buf`; returns how many bytes were
+    /// used (the messages handled, and garbled bytes dropped), and the first error.
+    fn handle_frames(
         &mut self,
         now: SystemTime,
-        bytes: &[u8],
+        buf: &[u8],
         app: &mut dyn Application,
-    ) -> Result<(), SessionError> {
-        let mut fields = std::mem::take(&mut self.fields);
-        let result = self.handle_indexed(now, bytes, &mut fields, app);
-        self.fields = fields;
-        result
+    ) -> (usize, Result<(), SessionError>) {
+        let parser = self.config.parser;
+        let mut start = 0;
+        while start < buf.len() && !self.disconnect && self.state != State::Disconnected {
+            match parser.frame(&buf[start..]) {
+                Ok(Status::Complete(frame)) => {
+                    start += frame.len();
+                    let mut fields = std::mem::take(&mut self.fields);
+                    let result = match parser.index(frame, &mut fields) {
+                        Ok(msg) => self.handle_parsed(now, &msg, app),
+                        Err(e) => self.handle_unparsed(now, frame.bytes(), &e, app),
+                    };
+                    self.fields = fields;
+                    if result.is_err() {
+                        return (start, result);
+                    }
+                }
+                Ok(Status::Partial { .. }) => break,
+                Err(fix_core::Error::BodyLengthMismatch { offset }) => {
+                    // As QuickFIX reads it: the message runs to the first
+                    // CheckSum at or after where BodyLength ends it (taking in
+                    // the start of the next message when too long), and is
+                    // dropped whole.
+                    match checksum_end(&buf[start..], offset) {
+                        Some(end) => start += end,
+                        None => break,
+                    }
+                }
+                Err(_) => {
+                    // Garbled: dropped without consuming a sequence number, up to
+                    // the next BeginString.
+                    start += 1 + fix_core::resync(&buf[start + 1..]);
+                }
+            }
+        }
+        (start, Ok(()))
     }
 
     /// Handles one framed message, indexing it into `fields`.

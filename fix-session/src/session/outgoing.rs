@@ -2,7 +2,7 @@
 //! in ascending tag order, SendingTime with milliseconds), the store before the
 //! bytes, and resends served from the store in chunks.
 
-use std::time::SystemTime;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use fix_core::validate::{Reject, Schema};
 use fix_core::{Message, SOH, Status};
@@ -11,7 +11,7 @@ use super::admin::u64_text;
 use super::{Serving, Session, SessionError};
 use crate::app::{Application, Outbox, push_field, push_uint};
 use crate::store::{ChunkLimit, MessageStore};
-use crate::time::format_timestamp;
+use crate::time::{TIMESTAMP_LEN, format_timestamp};
 
 /// How a message's header is stamped.
 #[derive(Clone, Copy)]
@@ -39,14 +39,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             orig_sending_time: None,
             poss_resend,
         };
-        self.frame_into_scratch(now, msg_type, stamp, body);
-        if self.config.persist_messages {
-            self.store.store(seq, &self.scratch)?;
+        let start = self.frame_into_output(now, msg_type, stamp, body);
+        let stored = if self.config.persist_messages {
+            self.store.store(seq, &self.output[start..])
         } else {
             // Not persisted: the number still moves on (a resend gap-fills).
-            self.store.set_next_sender_seq(seq + 1)?;
+            self.store.set_next_sender_seq(seq + 1)
+        };
+        if let Err(e) = stored {
+            // Not taken by the store, so never handed out.
+            self.output.truncate(start);
+            return Err(e.into());
         }
-        self.output.extend_from_slice(&self.scratch);
         self.clock.last_sent = now;
         Ok(seq)
     }
@@ -301,8 +305,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     orig_sending_time: Some(&orig[..o]),
                     poss_resend,
                 };
-                self.frame_into_scratch(now, &mt[..n], stamp, &body);
-                self.output.extend_from_slice(&self.scratch);
+                self.frame_into_output(now, &mt[..n], stamp, &body);
                 self.clock.last_sent = now;
                 Ok(())
             }
@@ -333,60 +336,92 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         push_uint(&mut n, to);
         push_field(&mut body, 36, &n);
         push_field(&mut body, 123, b"Y");
-        let ts = format_timestamp(now);
+        let ts = self.timestamp(now);
         let stamp = Stamp {
             seq: from,
             orig_sending_time: Some(&ts[..self.timestamp_len()]),
             poss_resend: false,
         };
-        self.frame_into_scratch(now, b"4", stamp, &body);
-        self.output.extend_from_slice(&self.scratch);
+        self.frame_into_output(now, b"4", stamp, &body);
         self.clock.last_sent = now;
         self.current_body = body;
         Ok(())
     }
 
-    /// Writes the whole message into `scratch`: 8, 9, 35, 34, [43], 49, 52, 56,
-    /// [97], [reverse route], [122], the body, 10.
-    fn frame_into_scratch(
+    /// SendingTime for `now`, formatted once per millisecond: every message of
+    /// the same millisecond reuses it.
+    fn timestamp(&mut self, now: SystemTime) -> [u8; TIMESTAMP_LEN] {
+        let millis = now
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        if self.timestamp_cache.0 != Some(millis) {
+            self.timestamp_cache = (Some(millis), format_timestamp(now));
+        }
+        self.timestamp_cache.1
+    }
+
+    /// Appends the whole message to `output`: 8, 9, 35, 34, [43], 49, 52, 56,
+    /// [97], [reverse route], [122], the body, 10; returns where it starts.
+    /// BodyLength is counted from the parts before they are written, so the
+    /// message is written once, in place.
+    fn frame_into_output(
         &mut self,
         now: SystemTime,
         msg_type: &[u8],
         stamp: Stamp<'_>,
         body: &[u8],
-    ) {
-        let timestamp_len = self.timestamp_len();
+    ) -> usize {
+        let ts = self.timestamp(now);
+        let ts = &ts[..self.timestamp_len()];
         let id = &self.config.id;
-        let rest = &mut self.rest;
-        rest.clear();
-        push_field(rest, 35, msg_type);
-        rest.extend_from_slice(b"34=");
-        push_uint(rest, stamp.seq);
-        rest.push(SOH);
-        if stamp.orig_sending_time.is_some() {
-            push_field(rest, 43, b"Y");
-        }
-        push_field(rest, 49, id.sender_comp_id.as_bytes());
-        push_field(rest, 52, &format_timestamp(now)[..timestamp_len]);
-        push_field(rest, 56, id.target_comp_id.as_bytes());
-        if stamp.poss_resend {
-            push_field(rest, 97, b"Y");
-        }
-        rest.extend_from_slice(&self.route);
-        if let Some(orig) = stamp.orig_sending_time {
-            push_field(rest, 122, orig);
-        }
-        rest.extend_from_slice(body);
-        let out = &mut self.scratch;
-        out.clear();
+        // `tag=` and SOH around each value.
+        let field = |tag_len: usize, value_len: usize| tag_len + 2 + value_len;
+        let flag = |on: bool| if on { field(2, 1) } else { 0 };
+        let body_len = field(2, msg_type.len())
+            + field(2, digits(stamp.seq))
+            + flag(stamp.orig_sending_time.is_some())
+            + field(2, id.sender_comp_id.len())
+            + field(2, ts.len())
+            + field(2, id.target_comp_id.len())
+            + flag(stamp.poss_resend)
+            + self.route.len()
+            + stamp.orig_sending_time.map_or(0, |o| field(3, o.len()))
+            + body.len();
+        let out = &mut self.output;
+        let start = out.len();
         push_field(out, 8, id.begin_string.as_bytes());
         out.extend_from_slice(b"9=");
-        push_uint(out, rest.len() as u64);
+        push_uint(out, body_len as u64);
         out.push(SOH);
-        out.extend_from_slice(rest);
-        let sum = fix_core::checksum(out);
+        let body_start = out.len();
+        push_field(out, 35, msg_type);
+        out.extend_from_slice(b"34=");
+        push_uint(out, stamp.seq);
+        out.push(SOH);
+        if stamp.orig_sending_time.is_some() {
+            push_field(out, 43, b"Y");
+        }
+        push_field(out, 49, id.sender_comp_id.as_bytes());
+        push_field(out, 52, ts);
+        push_field(out, 56, id.target_comp_id.as_bytes());
+        if stamp.poss_resend {
+            push_field(out, 97, b"Y");
+        }
+        out.extend_from_slice(&self.route);
+        if let Some(orig) = stamp.orig_sending_time {
+            push_field(out, 122, orig);
+        }
+        out.extend_from_slice(body);
+        debug_assert_eq!(out.len() - body_start, body_len, "BodyLength counted");
+        let sum = fix_core::checksum(&out[start..]);
         out.extend_from_slice(b"10=");
         out.extend_from_slice(&[b'0' + sum / 100, b'0' + sum / 10 % 10, b'0' + sum % 10]);
         out.push(SOH);
+        start
     }
+}
+
+/// How many decimal digits `n` is written with.
+fn digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
