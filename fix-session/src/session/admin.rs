@@ -2,7 +2,7 @@
 //! CompIDs, SendingTime, MsgSeqNum, the dictionary) and the session-level
 //! messages' rules, as QuickFIX applies them.
 
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use fix_core::validate::{Invalid, Reject, Schema, SessionRejectReason, Validator};
 use fix_core::{Error, Message};
@@ -262,8 +262,29 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             .unwrap_or(0)
     }
 
-    fn sending_time_ok(&self, now: SystemTime, msg: &Message<'_>) -> bool {
-        let Some(t) = msg.get(52).and_then(parse_timestamp) else {
+    fn sending_time_ok(&mut self, now: SystemTime, msg: &Message<'_>) -> bool {
+        let Some(text) = msg.get(52) else {
+            return false;
+        };
+        // Sent the same UTC day as `now` (nearly always): only the time of day
+        // needs reading, against `now`'s own, formatted once per millisecond.
+        let today = self.timestamp(now);
+        if text.len() > 9 && text[..9] == today[..9] {
+            let Ok(time) = fix_core::value::UtcTimeOnly::parse(&text[9..]) else {
+                return false;
+            };
+            let sent = Duration::new(
+                u64::from(time.hour()) * 3600
+                    + u64::from(time.minute()) * 60
+                    + u64::from(time.second().min(59)),
+                time.nanos(),
+            );
+            let since_midnight = now.duration_since(UNIX_EPOCH).map_or(Duration::ZERO, |d| {
+                Duration::new(d.as_secs() % 86_400, d.subsec_nanos())
+            });
+            return sent.abs_diff(since_midnight) <= self.config.max_latency;
+        }
+        let Some(t) = parse_timestamp(text) else {
             return false;
         };
         let skew = match now.duration_since(t) {

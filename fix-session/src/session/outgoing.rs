@@ -350,7 +350,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
 
     /// SendingTime for `now`, formatted once per millisecond: every message of
     /// the same millisecond reuses it.
-    fn timestamp(&mut self, now: SystemTime) -> [u8; TIMESTAMP_LEN] {
+    pub(super) fn timestamp(&mut self, now: SystemTime) -> [u8; TIMESTAMP_LEN] {
         let millis = now
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as u64);
