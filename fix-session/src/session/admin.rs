@@ -2,6 +2,7 @@
 //! CompIDs, SendingTime, MsgSeqNum, the dictionary) and the session-level
 //! messages' rules, as QuickFIX applies them.
 
+use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use fix_core::validate::{Invalid, Reject, Schema, SessionRejectReason, Validator};
@@ -659,7 +660,18 @@ fn seq_text(bytes: &[u8]) -> Option<u64> {
     Some(digits.iter().fold(0, |n, d| n * 10 + u64::from(d - b'0')))
 }
 
-/// `n` as decimal text.
-pub(super) fn u64_text(n: u64) -> String {
-    n.to_string()
+/// `n` as decimal text, on the stack.
+pub(super) fn u64_text(n: u64) -> heapless::String<20> {
+    let mut text = heapless::String::new();
+    // u64::MAX has 20 digits: the write always fits.
+    let _ = write!(text, "{n}");
+    text
+}
+
+/// `n` as decimal text, on the stack.
+pub(super) fn i64_text(n: i64) -> heapless::String<20> {
+    let mut text = heapless::String::new();
+    // i64::MIN is 20 characters with its sign: the write always fits.
+    let _ = write!(text, "{n}");
+    text
 }

@@ -7,7 +7,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use fix_core::validate::{Reject, Schema};
 use fix_core::{Message, SOH, Status};
 
-use super::admin::u64_text;
+use super::admin::{i64_text, u64_text};
 use super::{Serving, Session, SessionError};
 use crate::app::{Application, Outbox, push_field, push_uint};
 use crate::store::{ChunkLimit, MessageStore};
@@ -86,15 +86,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         let hb = u64_text(self.clock.heartbeat.as_secs());
-        let mut fields: Vec<(u32, &[u8])> = vec![(98, b"0"), (108, hb.as_bytes())];
-        if reset {
-            fields.push((141, b"Y"));
-        }
         let appl = self.config.default_appl_ver_id.clone();
-        if let Some(v) = &appl {
-            fields.push((1137, v.as_bytes()));
-        }
-        self.send_admin(now, b"A", &fields, app)
+        let (fields, n) = present([
+            Some((98, b"0".as_slice())),
+            Some((108, hb.as_bytes())),
+            reset.then_some((141, b"Y".as_slice())),
+            appl.as_ref().map(|v| (1137, v.as_bytes())),
+        ]);
+        self.send_admin(now, b"A", &fields[..n], app)
     }
 
     /// A Logout, with Text when given.
@@ -175,7 +174,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         let seq = u64_text(ref_seq);
-        let tag = reject.ref_tag.map(|t| t.to_string());
+        let tag = reject.ref_tag.map(i64_text);
         let reason = u64_text(u64::from(reject.reason.code()));
         // Before FIX.4.2 there is no RefTagID: QuickFIX names the tag in the
         // Text instead ("... (40)").
@@ -189,21 +188,19 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             Some(n) => n.as_bytes(),
             None => text.unwrap_or(reject.text().as_bytes()),
         };
-        let mut fields: Vec<(u32, &[u8])> = vec![(45, seq.as_bytes()), (58, text)];
-        if self.is_at_least_fix42() {
-            if let Some(t) = &tag {
-                fields.push((371, t.as_bytes()));
-            }
-            if !reject.ref_msg_type.is_empty() {
-                fields.push((372, reject.ref_msg_type));
-            }
-            // FIX.4.2's SessionRejectReason stops at 11 (Invalid MsgType):
-            // QuickFIX leaves out a later reason there.
-            if self.config.id.begin_string != "FIX.4.2" || reject.reason.code() <= 11 {
-                fields.push((373, reason.as_bytes()));
-            }
-        }
-        self.send_admin(now, b"3", &fields, app)
+        let fix42 = self.is_at_least_fix42();
+        // FIX.4.2's SessionRejectReason stops at 11 (Invalid MsgType): QuickFIX
+        // leaves out a later reason there.
+        let with_reason =
+            fix42 && (self.config.id.begin_string != "FIX.4.2" || reject.reason.code() <= 11);
+        let (fields, n) = present([
+            Some((45, seq.as_bytes())),
+            Some((58, text)),
+            tag.as_ref().filter(|_| fix42).map(|t| (371, t.as_bytes())),
+            (fix42 && !reject.ref_msg_type.is_empty()).then_some((372, reject.ref_msg_type)),
+            with_reason.then_some((373, reason.as_bytes())),
+        ]);
+        self.send_admin(now, b"3", &fields[..n], app)
     }
 
     /// Serves the next chunk of the resend in progress: stored application
@@ -284,28 +281,26 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     push_field(&mut body, tag, value);
                 }
             }
-            let mut mt = [0u8; 16];
-            let t = msg.msg_type();
-            let n = t.len().min(mt.len());
-            mt[..n].copy_from_slice(&t[..n]);
-            let orig = msg.get(52).unwrap_or_default();
-            let mut orig_buf = [0u8; 32];
-            let o = orig.len().min(orig_buf.len());
-            orig_buf[..o].copy_from_slice(&orig[..o]);
-            resend = Some((mt, n, orig_buf, o, msg.get(97) == Some(b"Y")));
+            // Copied out of the stored message, which `fields` borrows; one too
+            // long for these (no MsgType or UTCTIMESTAMP is) is gap-filled.
+            let msg_type = heapless::Vec::<u8, 16>::from_slice(msg.msg_type());
+            let orig = heapless::Vec::<u8, 32>::from_slice(msg.get(52).unwrap_or_default());
+            if let (Ok(msg_type), Ok(orig)) = (msg_type, orig) {
+                resend = Some((msg_type, orig, msg.get(97) == Some(b"Y")));
+            }
         }
         self.resend_fields = fields;
         let result = match resend {
-            Some((mt, n, orig, o, poss_resend)) => {
+            Some((msg_type, orig, poss_resend)) => {
                 if let Some(from) = serving.gap_from.take() {
                     self.gap_fill(now, from, seq)?;
                 }
                 let stamp = Stamp {
                     seq,
-                    orig_sending_time: Some(&orig[..o]),
+                    orig_sending_time: Some(&orig),
                     poss_resend,
                 };
-                self.frame_into_output(now, &mt[..n], stamp, &body);
+                self.frame_into_output(now, &msg_type, stamp, &body);
                 self.clock.last_sent = now;
                 Ok(())
             }
@@ -424,4 +419,16 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
 /// How many decimal digits `n` is written with.
 fn digits(n: u64) -> usize {
     n.checked_ilog10().map_or(1, |d| d as usize + 1)
+}
+
+/// The fields of `fields` that are there, in order, and how many: a fixed list of
+/// optional fields with no collection to grow.
+fn present<const N: usize>(fields: [Option<(u32, &[u8])>; N]) -> ([(u32, &[u8]); N], usize) {
+    let mut out = [(0, &[][..]); N];
+    let mut n = 0;
+    for field in fields.into_iter().flatten() {
+        out[n] = field;
+        n += 1;
+    }
+    (out, n)
 }
