@@ -208,7 +208,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Some((_, end)) = self.resend_requested
             && seq <= expected
             && (seq >= end || end == 0)
-            && seq + 1 >= self.queue_high().max(seq + 1)
+            && seq + 1 >= self.queue.high().max(seq + 1)
         {
             self.resend_requested = None;
         }
@@ -251,16 +251,6 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             Some(_) => {}
         }
         Ok(Sequence::Done)
-    }
-
-    /// The highest number queued ahead of a gap.
-    fn queue_high(&self) -> u64 {
-        self.queue
-            .entries
-            .iter()
-            .map(|&(s, _)| s)
-            .max()
-            .unwrap_or(0)
     }
 
     fn sending_time_ok(&mut self, now: SystemTime, msg: &Message<'_>) -> bool {
@@ -348,7 +338,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        if self.draining || self.queue.entries.is_empty() {
+        if self.draining || self.queue.is_empty() {
             return Ok(());
         }
         let mut buf = Vec::new();
@@ -365,11 +355,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.queue_fields = fields;
         result?;
         // Messages below the expected number can no longer be handled.
-        let expected = self.store.next_target_seq();
-        while let Some(i) = self.queue.entries.iter().position(|&(s, _)| s < expected) {
-            let seq = self.queue.entries[i].0;
-            self.queue.take(seq, &mut buf);
-        }
+        self.queue.drop_below(self.store.next_target_seq());
         Ok(())
     }
 
