@@ -177,6 +177,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(Sequence::Done);
         }
         if self.config.check_comp_id && !self.comp_ids_ok(msg) {
+            if self.state == State::AwaitingLogon {
+                // QuickFIX's Reject throws while not logged on, and verify
+                // disconnects: a Logon from the wrong CompIDs gets no answer.
+                self.disconnect = true;
+                return Ok(Sequence::Done);
+            }
             let reject = Reject {
                 reason: SessionRejectReason::CompIdProblem,
                 ref_tag: None,
