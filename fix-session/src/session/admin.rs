@@ -366,8 +366,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         if self.state == State::LoggedOn {
             if msg.get(141) != Some(b"Y") {
-                // A second Logon on a logged-on session: QuickFIX ignores it.
-                return self.in_order(now, seq, app);
+                // A second Logon on a logged-on session: QuickFIX's verify finds
+                // the logon state invalid and disconnects, answering nothing.
+                self.disconnect = true;
+                return Ok(());
             }
             // A Logon with ResetSeqNumFlag=Y mid-session: QuickFIX resets both
             // numbers to 1 and answers with its own Logon 141=Y.
