@@ -532,6 +532,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Sequence::Done = self.check(now, msg, seq, false, false, app)? {
             return Ok(());
         }
+        // The application sees why (its Text); refusing a Logout changes nothing.
+        let _ = app.from_admin(msg);
         if !self.logout_sent {
             self.send_logout(now, None, app)?;
         }
