@@ -213,9 +213,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Some((_, end)) = self.resend_requested
             && seq <= expected
             && (seq >= end || end == 0)
-            && seq + 1 >= self.queue_high().max(seq + 1)
         {
-            self.resend_requested = None;
+            if seq + 1 >= self.queue_high().max(seq + 1) {
+                self.resend_requested = None;
+            } else if self.config.resend_request_chunk_size > 0
+                && let Some(next) = self.queue_above(seq)
+                && next > seq + 1
+            {
+                // The last chunk asked for is in and the gap goes on: ask for
+                // the next chunk, as QuickFIX/J does (nothing else would).
+                self.resend_requested = None;
+                self.request_resend(now, seq + 1, next, app)?;
+            }
         }
         Ok(Sequence::InOrder)
     }
@@ -266,6 +275,16 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             .map(|&(s, _)| s)
             .max()
             .unwrap_or(0)
+    }
+
+    /// The lowest number queued above `seq`.
+    fn queue_above(&self, seq: u64) -> Option<u64> {
+        self.queue
+            .entries
+            .iter()
+            .map(|&(s, _)| s)
+            .filter(|&s| s > seq)
+            .min()
     }
 
     fn sending_time_ok(&self, now: SystemTime, msg: &Message<'_>) -> bool {
