@@ -132,7 +132,9 @@ pub struct SessionConfig {
     /// DefaultApplVerID (1137), sent in the Logon of a FIXT.1.1 session, and the
     /// ApplVerID of a received application message without 1128 (it picks the
     /// application dictionary, see [`crate::Dictionaries`]). Its code (`"9"`) or
-    /// its name (`"FIX.5.0SP2"`, sent as its code).
+    /// its name (`"FIX.5.0SP2"`, sent as its code). The DefaultApplVerID of the
+    /// counterparty's Logon takes its place for received messages while that
+    /// connection lasts.
     pub default_appl_ver_id: Option<String>,
     /// PersistMessages: off, nothing is stored and every resend is a gap fill.
     pub persist_messages: bool,

@@ -116,9 +116,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return v.validate(transport, msg);
         }
         let appl_ver = msg.get(1128).or_else(|| {
-            self.config
-                .default_appl_ver_id
+            self.target_default_appl_ver_id
                 .as_deref()
+                .or(self.config.default_appl_ver_id.as_deref())
                 .map(str::as_bytes)
         });
         match appl_ver.and_then(|a| self.dicts.app(a)) {
@@ -409,6 +409,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.send_logout(now, Some(refusal.text.as_bytes()), app)?;
             self.disconnect = true;
             return Ok(());
+        }
+        if let Some(v) = msg.get(1137)
+            && self.config.id.begin_string.starts_with("FIXT")
+        {
+            // The counterparty's application version, for this connection: one
+            // this session cannot validate is refused like a bad Logon.
+            let v = String::from_utf8_lossy(v);
+            let code = crate::dictionaries::appl_ver_id_code(&v);
+            let known = self.dicts.transport().value_allowed(1128, code.as_bytes());
+            if !known || (self.dicts.has_apps() && self.dicts.app(code.as_bytes()).is_none()) {
+                let text = format!("Unsupported DefaultApplVerID {v}");
+                self.send_logout(now, Some(text.as_bytes()), app)?;
+                self.disconnect = true;
+                return Ok(());
+            }
+            self.target_default_appl_ver_id = Some(code.to_owned());
         }
         let reset = msg.get(141) == Some(b"Y");
         let acceptor = self.config.role == crate::Role::Acceptor;

@@ -201,6 +201,10 @@ pub struct Session<S: MessageStore, D: Schema> {
     serving: Option<Serving>,
     resend_chunk: Vec<u8>,
     resend_index: Vec<(u64, usize)>,
+    /// The counterparty's DefaultApplVerID (1137) from its Logon, as a code: the
+    /// ApplVerID of its application messages without 1128 on this connection,
+    /// in place of [`SessionConfig::default_appl_ver_id`].
+    target_default_appl_ver_id: Option<String>,
     /// A Logon with ResetSeqNumFlag=Y was received (our answer carries it too).
     reset_received: bool,
     /// We sent a Logout (its answer ends the session).
@@ -235,8 +239,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
 
     /// A disconnected session over `store`, validating session-level messages
     /// against the transport dictionary of `dicts` and application messages
-    /// against the application dictionary their ApplVerID (1128), or else
-    /// [`SessionConfig::default_appl_ver_id`], names (see [`Dictionaries`]).
+    /// against the application dictionary their ApplVerID (1128), or else the
+    /// DefaultApplVerID (1137) of the counterparty's Logon, or else
+    /// [`SessionConfig::default_appl_ver_id`], names (see [`Dictionaries`]). A
+    /// FIXT.1.1 Logon whose DefaultApplVerID is not an ApplVerID, or names one
+    /// `dicts` has no dictionary for, is refused with a Logout naming it.
     /// A DefaultApplVerID given by name (`"FIX.5.0SP2"`) is kept as its code
     /// (`"9"`), as it is sent.
     ///
@@ -287,6 +294,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             serving: None,
             resend_chunk: Vec::new(),
             resend_index: Vec::new(),
+            target_default_appl_ver_id: None,
             reset_received: false,
             logout_sent: false,
             now: epoch,
@@ -427,6 +435,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.disconnect = false;
         self.logout_sent = false;
         self.reset_received = false;
+        self.target_default_appl_ver_id = None;
         self.input.clear();
         self.output.clear();
         self.queue.clear();
