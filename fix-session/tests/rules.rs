@@ -1361,3 +1361,72 @@ mod routing {
         );
     }
 }
+
+mod max_resend_range {
+    use super::*;
+
+    /// A logged-on acceptor that has sent 100 messages (its Logon and orders
+    /// 2..=100), resending at most `max` a request.
+    fn sent_100(max: Option<u64>) -> One {
+        let mut config = acceptor();
+        config.max_resend_range = max;
+        let mut one = One::logged_on(config);
+        for i in 2..=100 {
+            one.order(&format!("O{i}"));
+        }
+        one.take();
+        one
+    }
+
+    #[test]
+    fn a_request_past_the_limit_gets_one_gap_fill_then_the_newest_resent() {
+        let mut one = sent_100(Some(10));
+        // EndSeqNo 0 counts up to the last sent, 100.
+        let out = one.send("2", &[(7, "1"), (16, "0")]);
+        assert_eq!(out.len(), 11, "{:?}", show_all(&out));
+        assert_eq!(
+            tags(&out[0]),
+            [8, 9, 35, 34, 43, 49, 52, 56, 122, 36, 123, 10]
+        );
+        has(
+            &out[0],
+            &[(35, "4"), (34, "1"), (43, "Y"), (36, "91"), (123, "Y")],
+        );
+        for (m, seq) in out[1..].iter().zip(91..) {
+            has(
+                m,
+                &[
+                    (35, "D"),
+                    (34, &seq.to_string()),
+                    (43, "Y"),
+                    (11, &format!("O{seq}")),
+                ],
+            );
+        }
+    }
+
+    #[test]
+    fn a_request_of_exactly_the_limit_is_resent_whole() {
+        let mut one = sent_100(Some(99));
+        let out = one.send("2", &[(7, "2"), (16, "100")]);
+        assert_eq!(types(&out), vec!["D"; 99], "{:?}", show_all(&out));
+        has(&out[0], &[(34, "2")]);
+        has(&out[98], &[(34, "100")]);
+    }
+
+    #[test]
+    fn a_request_one_past_the_limit_gap_fills_its_first_number() {
+        let mut one = sent_100(Some(98));
+        let out = one.send("2", &[(7, "2"), (16, "100")]);
+        assert_eq!(out.len(), 99, "{:?}", show_all(&out));
+        has(&out[0], &[(35, "4"), (34, "2"), (36, "3"), (123, "Y")]);
+        has(&out[1], &[(35, "D"), (34, "3")]);
+    }
+
+    #[test]
+    fn without_a_limit_the_whole_range_is_resent() {
+        let mut one = sent_100(None);
+        let out = one.send("2", &[(7, "2"), (16, "0")]);
+        assert_eq!(types(&out), vec!["D"; 99], "{:?}", show_all(&out));
+    }
+}

@@ -503,12 +503,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         // A ResendRequest handled from the queue was served when it came.
         if begin <= end && !self.draining {
-            self.serving = Some(super::Serving {
-                next: begin,
-                end,
-                gap_from: None,
-            });
-            self.pump(now, app)?;
+            let mut from = begin;
+            if let Some(max) = self.config.max_resend_range
+                && end - begin >= max
+            {
+                // Only the newest `max` are resent; one gap fill skips the rest.
+                from = end + 1 - max;
+                self.gap_fill(now, begin, from)?;
+            }
+            if from <= end {
+                self.serving = Some(super::Serving {
+                    next: from,
+                    end,
+                    gap_from: None,
+                });
+                self.pump(now, app)?;
+            }
         }
         let expected = self.store.next_target_seq();
         if seq > expected {
