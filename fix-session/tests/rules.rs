@@ -1366,10 +1366,12 @@ mod max_resend_range {
     use super::*;
 
     /// A logged-on acceptor that has sent 100 messages (its Logon and orders
-    /// 2..=100), resending at most `max` a request.
+    /// 2..=100), resending at most `max` a request (`None`: the default).
     fn sent_100(max: Option<u64>) -> One {
         let mut config = acceptor();
-        config.max_resend_range = max;
+        if max.is_some() {
+            config.max_resend_range = max;
+        }
         let mut one = One::logged_on(config);
         for i in 2..=100 {
             one.order(&format!("O{i}"));
@@ -1424,7 +1426,7 @@ mod max_resend_range {
     }
 
     #[test]
-    fn without_a_limit_the_whole_range_is_resent() {
+    fn by_default_the_whole_range_is_resent() {
         let mut one = sent_100(None);
         let out = one.send("2", &[(7, "2"), (16, "0")]);
         assert_eq!(types(&out), vec!["D"; 99], "{:?}", show_all(&out));
