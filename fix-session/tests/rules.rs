@@ -275,6 +275,33 @@ mod logon {
     }
 
     #[test]
+    fn a_reset_logon_exchange_leaves_both_sides_in_step_at_2() {
+        let (mut ic, ac) = common::configs();
+        ic.send_reset_seq_num_flag = true;
+        let mut p = common::Pair::with(
+            ic,
+            ac,
+            store_at(8, 5),
+            store_at(6, 9),
+            Recorder::default(),
+            Recorder::default(),
+        );
+        p.acc.connected(p.now, &mut p.aa).unwrap();
+        p.init.connected(p.now, &mut p.ia).unwrap();
+        let (logon, answer) = p.pump();
+        has(&logon[0], &[(35, "A"), (34, "1"), (141, "Y")]);
+        has(&answer[0], &[(35, "A"), (34, "1"), (141, "Y")]);
+        assert_eq!(answer.len(), 1, "{:?}", show_all(&answer));
+        for s in [&p.init, &p.acc] {
+            assert_eq!(s.state(), State::LoggedOn);
+            assert_eq!(
+                (s.store().next_sender_seq(), s.store().next_target_seq()),
+                (2, 2)
+            );
+        }
+    }
+
+    #[test]
     fn without_a_reset_the_initiator_logs_on_with_its_stored_number() {
         let (ic, _) = common::configs();
         let mut s = Session::new(ic, store_at(8, 5), &fix44::DICTIONARY);
