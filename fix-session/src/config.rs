@@ -132,16 +132,34 @@ pub struct SessionConfig {
     /// DefaultApplVerID (1137), sent in the Logon of a FIXT.1.1 session, and the
     /// ApplVerID of a received application message without 1128 (it picks the
     /// application dictionary, see [`crate::Dictionaries`]). Its code (`"9"`) or
-    /// its name (`"FIX.5.0SP2"`, sent as its code).
+    /// its name (`"FIX.5.0SP2"`, sent as its code). The DefaultApplVerID of the
+    /// counterparty's Logon takes its place for received messages while that
+    /// connection lasts.
     pub default_appl_ver_id: Option<String>,
     /// PersistMessages: off, nothing is stored and every resend is a gap fill.
     pub persist_messages: bool,
+    /// The most messages one received ResendRequest gets resent; `None` (the
+    /// default) is no limit. A request for more (EndSeqNo 0, or 999999 before
+    /// FIX.4.2, counts up to the last number sent) is answered with one
+    /// SequenceReset-GapFill (PossDupFlag=Y) numbered at the range's start and
+    /// moving the counterparty to the first of the newest `n`, which are then
+    /// resent as usual: the counterparty is back in sequence without a flood of
+    /// old messages (it may still ask for the skipped ones in smaller requests).
+    ///
+    /// ```
+    /// use fix_session::{Role, SessionConfig, SessionId};
+    /// let mut config = SessionConfig::new(SessionId::new("FIX.4.4", "ISLD", "TW"), Role::Acceptor);
+    /// assert_eq!(config.max_resend_range, None);
+    /// // Asked for 1..=100: a gap fill 1 -> 91, then 91..=100 resent.
+    /// config.max_resend_range = Some(10);
+    /// ```
+    pub max_resend_range: Option<u64>,
 }
 
 impl SessionConfig {
     /// QuickFIX's defaults for `id` in `role`: HeartBtInt 30, LogonTimeout 10 s,
     /// LogoutTimeout 2 s, CheckLatency on with MaxLatency 120 s, CheckCompID on,
-    /// no resets, full validation, messages persisted.
+    /// no resets, full validation, messages persisted, no limit on a resend.
     ///
     /// ```
     /// use fix_session::{Role, SessionConfig, SessionId};
@@ -167,6 +185,7 @@ impl SessionConfig {
             parser: Parser::new(),
             default_appl_ver_id: None,
             persist_messages: true,
+            max_resend_range: None,
         }
     }
 }

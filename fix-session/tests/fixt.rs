@@ -87,13 +87,30 @@ impl Fixt<'_> {
 /// An acceptor over FIXT11 with FIX.5.0 (7) and FIX.5.0SP2 (9), DefaultApplVerID
 /// FIX.5.0SP2 (given by name), logged on.
 fn logged_on(dicts: &[Dictionary; 3]) -> Fixt<'_> {
+    let mut f = connected(dicts, "FIX.5.0SP2");
+    let answer = f.send("A", "", "98=0\x01108=30\x011137=9\x01");
+    assert_eq!(f.session.state(), State::LoggedOn);
+    assert_eq!(get(&answer[0], "35"), Some("A"));
+    // The DefaultApplVerID given by name goes out as its code.
+    assert_eq!(get(&answer[0], "1137"), Some("9"));
+    f
+}
+
+/// An acceptor over FIXT11 with FIX.5.0 (7) and FIX.5.0SP2 (9) and this
+/// DefaultApplVerID, connected, waiting for the Logon.
+fn connected<'d>(dicts: &'d [Dictionary; 3], default_appl_ver_id: &str) -> Fixt<'d> {
     let [fixt11, fix50, fix50sp2] = dicts;
-    let mut config = SessionConfig::new(SessionId::new("FIXT.1.1", "ISLD", "TW"), Role::Acceptor);
-    config.check_latency = false;
-    config.default_appl_ver_id = Some("FIX.5.0SP2".into());
     let schema = Dictionaries::new(fixt11)
         .with_app("7", fix50)
         .with_app("9", fix50sp2);
+    connected_over(schema, default_appl_ver_id)
+}
+
+/// An acceptor over `schema` with this DefaultApplVerID, connected.
+fn connected_over<'d>(schema: Dictionaries<&'d Dictionary>, default_appl_ver_id: &str) -> Fixt<'d> {
+    let mut config = SessionConfig::new(SessionId::new("FIXT.1.1", "ISLD", "TW"), Role::Acceptor);
+    config.check_latency = false;
+    config.default_appl_ver_id = Some(default_appl_ver_id.into());
     let now = UNIX_EPOCH + Duration::from_secs(1_772_443_800);
     let mut f = Fixt {
         session: Session::with_dictionaries(config, MemoryStore::new(), schema),
@@ -102,11 +119,6 @@ fn logged_on(dicts: &[Dictionary; 3]) -> Fixt<'_> {
         now,
     };
     f.session.connected(now, &mut f.app).unwrap();
-    let answer = f.send("A", "", "98=0\x01108=30\x011137=9\x01");
-    assert_eq!(f.session.state(), State::LoggedOn);
-    assert_eq!(get(&answer[0], "35"), Some("A"));
-    // The DefaultApplVerID given by name goes out as its code.
-    assert_eq!(get(&answer[0], "1137"), Some("9"));
     f
 }
 
@@ -158,4 +170,75 @@ fn admin_messages_validate_against_the_transport_dictionary_only() {
     // A plain Heartbeat passes.
     let out = f.send("0", "", "");
     assert!(out.is_empty(), "{out:?}");
+}
+
+#[test]
+fn the_initiators_default_appl_ver_id_overrides_the_configured_one() {
+    let dicts = dictionaries();
+    // Configured FIX.5.0SP2; the initiator logs on with FIX.5.0 (7).
+    let mut f = connected(&dicts, "9");
+    let answer = f.send("A", "", "98=0\x01108=30\x011137=7\x01");
+    assert_eq!(f.session.state(), State::LoggedOn, "{answer:?}");
+    // Our own default still goes out in the answer.
+    assert_eq!(get(&answer[0], "1137"), Some("9"));
+    // Without ApplVerID an order validates against FIX.5.0, which lacks 1151.
+    let out = f.send("D", "", ORDER);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(get(&out[0], "35"), Some("3"));
+    assert_eq!(get(&out[0], "371"), Some("1151"));
+    assert_eq!(get(&out[0], "373"), Some("0"));
+    // ApplVerID 9 on the message itself still wins.
+    let out = f.send("D", "1128=9\x01", ORDER);
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(f.app.received, [b"D".to_vec()]);
+}
+
+#[test]
+fn the_initiators_default_appl_ver_id_can_name_a_version_the_configuration_does_not() {
+    let dicts = dictionaries();
+    // Configured FIX.5.0, which does not define 1151; the initiator logs on with 9.
+    let mut f = connected(&dicts, "FIX.5.0");
+    f.send("A", "", "98=0\x01108=30\x011137=9\x01");
+    assert_eq!(f.session.state(), State::LoggedOn);
+    let out = f.send("D", "", ORDER);
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(f.app.received, [b"D".to_vec()]);
+}
+
+#[test]
+fn a_default_appl_ver_id_without_a_dictionary_gets_the_logon_refused() {
+    let dicts = dictionaries();
+    let mut f = connected(&dicts, "9");
+    // FIX.5.0SP1 (8) is an ApplVerID, but this session has no dictionary for it.
+    let out = f.send("A", "", "98=0\x01108=30\x011137=8\x01");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(get(&out[0], "35"), Some("5"));
+    assert_eq!(get(&out[0], "34"), Some("1"));
+    assert_eq!(get(&out[0], "58"), Some("Unsupported DefaultApplVerID 8"));
+    assert!(f.session.wants_disconnect());
+    assert_ne!(f.session.state(), State::LoggedOn);
+}
+
+#[test]
+fn a_default_appl_ver_id_the_transport_dictionary_does_not_list_gets_the_logon_refused() {
+    let dicts = dictionaries();
+    // FIXT11 alone: no application dictionary to check the value against.
+    let mut f = connected_over(Dictionaries::new(&dicts[0]), "9");
+    let out = f.send("A", "", "98=0\x01108=30\x011137=FIX.9.9\x01");
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(get(&out[0], "35"), Some("5"));
+    assert_eq!(
+        get(&out[0], "58"),
+        Some("Unsupported DefaultApplVerID FIX.9.9")
+    );
+    assert!(f.session.wants_disconnect());
+}
+
+#[test]
+fn without_application_dictionaries_any_listed_default_appl_ver_id_is_taken() {
+    let dicts = dictionaries();
+    let mut f = connected_over(Dictionaries::new(&dicts[0]), "9");
+    let out = f.send("A", "", "98=0\x01108=30\x011137=8\x01");
+    assert_eq!(f.session.state(), State::LoggedOn, "{out:?}");
+    assert_eq!(get(&out[0], "35"), Some("A"));
 }

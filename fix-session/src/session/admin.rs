@@ -117,9 +117,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return v.validate(transport, msg);
         }
         let appl_ver = msg.get(1128).or_else(|| {
-            self.config
-                .default_appl_ver_id
+            self.target_default_appl_ver_id
                 .as_deref()
+                .or(self.config.default_appl_ver_id.as_deref())
                 .map(str::as_bytes)
         });
         match appl_ver.and_then(|a| self.dicts.app(a)) {
@@ -178,6 +178,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(Sequence::Done);
         }
         if self.config.check_comp_id && !self.comp_ids_ok(msg) {
+            if self.state == State::AwaitingLogon {
+                // QuickFIX's Reject throws while not logged on, and verify
+                // disconnects: a Logon from the wrong CompIDs gets no answer.
+                self.disconnect = true;
+                return Ok(Sequence::Done);
+            }
             let reject = Reject {
                 reason: SessionRejectReason::CompIdProblem,
                 ref_tag: None,
@@ -208,9 +214,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Some((_, end)) = self.resend_requested
             && seq <= expected
             && (seq >= end || end == 0)
-            && seq + 1 >= self.queue.high().max(seq + 1)
         {
-            self.resend_requested = None;
+            if seq + 1 >= self.queue.high().max(seq + 1) {
+                self.resend_requested = None;
+            } else if self.config.resend_request_chunk_size > 0
+                && let Some(next) = self.queue.above(seq)
+                && next > seq + 1
+            {
+                // The last chunk asked for is in and the gap goes on: ask for
+                // the next chunk, as QuickFIX/J does (nothing else would).
+                self.resend_requested = None;
+                self.request_resend(now, seq + 1, next, app)?;
+            }
         }
         Ok(Sequence::InOrder)
     }
@@ -368,8 +383,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         if self.state == State::LoggedOn {
             if msg.get(141) != Some(b"Y") {
-                // A second Logon on a logged-on session: QuickFIX ignores it.
-                return self.in_order(now, seq, app);
+                // A second Logon on a logged-on session: QuickFIX's verify finds
+                // the logon state invalid and disconnects, answering nothing.
+                self.disconnect = true;
+                return Ok(());
             }
             // A Logon with ResetSeqNumFlag=Y mid-session: QuickFIX resets both
             // numbers to 1 and answers with its own Logon 141=Y.
@@ -390,6 +407,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.send_logout(now, Some(refusal.text.as_bytes()), app)?;
             self.disconnect = true;
             return Ok(());
+        }
+        if let Some(v) = msg.get(1137)
+            && self.config.id.begin_string.starts_with("FIXT")
+        {
+            // The counterparty's application version, for this connection: one
+            // this session cannot validate is refused like a bad Logon.
+            let v = String::from_utf8_lossy(v);
+            let code = crate::dictionaries::appl_ver_id_code(&v);
+            let known = self.dicts.transport().value_allowed(1128, code.as_bytes());
+            if !known || (self.dicts.has_apps() && self.dicts.app(code.as_bytes()).is_none()) {
+                let text = format!("Unsupported DefaultApplVerID {v}");
+                self.send_logout(now, Some(text.as_bytes()), app)?;
+                self.disconnect = true;
+                return Ok(());
+            }
+            self.target_default_appl_ver_id = Some(code.to_owned());
         }
         let reset = msg.get(141) == Some(b"Y");
         let acceptor = self.config.role == crate::Role::Acceptor;
@@ -468,12 +501,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         // A ResendRequest handled from the queue was served when it came.
         if begin <= end && !self.draining {
-            self.serving = Some(super::Serving {
-                next: begin,
-                end,
-                gap_from: None,
-            });
-            self.pump(now, app)?;
+            let mut from = begin;
+            if let Some(max) = self.config.max_resend_range
+                && end - begin >= max
+            {
+                // Only the newest `max` are resent; one gap fill skips the rest.
+                from = end + 1 - max;
+                self.gap_fill(now, begin, from)?;
+            }
+            if from <= end {
+                self.serving = Some(super::Serving {
+                    next: from,
+                    end,
+                    gap_from: None,
+                });
+                self.pump(now, app)?;
+            }
         }
         let expected = self.store.next_target_seq();
         if seq > expected {
@@ -532,6 +575,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Sequence::Done = self.check(now, msg, seq, false, false, app)? {
             return Ok(());
         }
+        // The application sees why (its Text); refusing a Logout changes nothing.
+        let _ = app.from_admin(msg);
         if !self.logout_sent {
             self.send_logout(now, None, app)?;
         }

@@ -136,6 +136,14 @@ impl Queue {
         self.reclaim();
     }
 
+    /// The lowest number queued above `seq`.
+    fn above(&self, seq: u64) -> Option<u64> {
+        self.entries
+            .range(seq.saturating_add(1)..)
+            .next()
+            .map(|(&s, _)| s)
+    }
+
     /// The highest number queued (0 for none).
     fn high(&self) -> u64 {
         self.entries.last_key_value().map_or(0, |(&seq, _)| seq)
@@ -235,6 +243,10 @@ pub struct Session<S: MessageStore, D: Schema> {
     serving: Option<Serving>,
     resend_chunk: Vec<u8>,
     resend_index: Vec<(u64, usize)>,
+    /// The counterparty's DefaultApplVerID (1137) from its Logon, as a code: the
+    /// ApplVerID of its application messages without 1128 on this connection,
+    /// in place of [`SessionConfig::default_appl_ver_id`].
+    target_default_appl_ver_id: Option<String>,
     /// A Logon with ResetSeqNumFlag=Y was received (our answer carries it too).
     reset_received: bool,
     /// We sent a Logout (its answer ends the session).
@@ -269,8 +281,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
 
     /// A disconnected session over `store`, validating session-level messages
     /// against the transport dictionary of `dicts` and application messages
-    /// against the application dictionary their ApplVerID (1128), or else
-    /// [`SessionConfig::default_appl_ver_id`], names (see [`Dictionaries`]).
+    /// against the application dictionary their ApplVerID (1128), or else the
+    /// DefaultApplVerID (1137) of the counterparty's Logon, or else
+    /// [`SessionConfig::default_appl_ver_id`], names (see [`Dictionaries`]). A
+    /// FIXT.1.1 Logon whose DefaultApplVerID is not an ApplVerID, or names one
+    /// `dicts` has no dictionary for, is refused with a Logout naming it.
     /// A DefaultApplVerID given by name (`"FIX.5.0SP2"`) is kept as its code
     /// (`"9"`), as it is sent.
     ///
@@ -319,6 +334,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             serving: None,
             resend_chunk: Vec::new(),
             resend_index: Vec::new(),
+            target_default_appl_ver_id: None,
             reset_received: false,
             logout_sent: false,
             now: epoch,
@@ -459,6 +475,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.disconnect = false;
         self.logout_sent = false;
         self.reset_received = false;
+        self.target_default_appl_ver_id = None;
         self.input.clear();
         self.output.clear();
         self.queue.clear();

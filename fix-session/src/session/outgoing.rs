@@ -324,7 +324,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     }
 
     /// A SequenceReset-GapFill numbered `from`, moving the counterparty to `to`.
-    fn gap_fill(&mut self, now: SystemTime, from: u64, to: u64) -> Result<(), SessionError> {
+    pub(super) fn gap_fill(
+        &mut self,
+        now: SystemTime,
+        from: u64,
+        to: u64,
+    ) -> Result<(), SessionError> {
         let mut body = std::mem::take(&mut self.current_body);
         body.clear();
         let mut n = Vec::with_capacity(20);
