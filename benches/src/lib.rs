@@ -3,6 +3,7 @@
 
 #[cfg(feature = "peers")]
 pub mod peers;
+pub mod session;
 
 /// The corpus messages the benchmarks time, as (label, file stem).
 pub const MESSAGES: [(&str, &str); 4] = [

@@ -673,3 +673,25 @@ fn the_log_grows_in_allocated_steps_and_keeps_every_record_across_them() {
     assert_eq!(store.next_sender_seq(), 3001);
     assert_eq!(stored(&mut store), expected);
 }
+
+#[test]
+fn preallocated_space_is_taken_on_open_and_after_each_reset() {
+    let dir = TempDir::new("preallocate");
+    let path = log_path(dir.path());
+    let options = FileOptions::new().preallocate(3 << 20);
+    let mut store = FileStore::open_with(dir.path(), ID, options).unwrap();
+    assert_eq!(fs::metadata(&path).unwrap().len(), 3 << 20);
+    store.reset(t()).unwrap();
+    assert_eq!(fs::metadata(&path).unwrap().len(), 3 << 20);
+    for seq in 1..=100 {
+        store.store(seq, &message(seq, 0)).unwrap();
+    }
+    // Within the space: no growth.
+    assert_eq!(fs::metadata(&path).unwrap().len(), 3 << 20);
+    drop(store);
+    // Reopened without the option, the space stays and the records are all there.
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!(store.torn_tail(), None);
+    assert_eq!(stored(&mut store).len(), 100);
+    assert_eq!(fs::metadata(&path).unwrap().len(), 3 << 20);
+}

@@ -77,6 +77,7 @@ pub enum SyncPolicy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FileOptions {
     sync: SyncPolicy,
+    preallocate: u64,
 }
 
 impl FileOptions {
@@ -89,6 +90,7 @@ impl FileOptions {
     pub const fn new() -> Self {
         FileOptions {
             sync: SyncPolicy::EveryRecord,
+            preallocate: 0,
         }
     }
 
@@ -101,7 +103,36 @@ impl FileOptions {
     /// # let _ = options;
     /// ```
     pub const fn sync(self, policy: SyncPolicy) -> Self {
-        FileOptions { sync: policy }
+        FileOptions {
+            sync: policy,
+            ..self
+        }
+    }
+
+    /// Space for the log to take up front, when the store is opened and after each
+    /// reset: the file is written out with zeros to this length (a day's messages,
+    /// say), so that storing takes no growth step, and the pages are in the page
+    /// cache, until then. The default, 0, lets the log grow as records come.
+    ///
+    /// ```
+    /// use fix_session::FileOptions;
+    /// let options = FileOptions::new().preallocate(64 << 20);
+    /// assert_eq!(options.preallocated(), 64 << 20);
+    /// ```
+    pub const fn preallocate(self, bytes: u64) -> Self {
+        FileOptions {
+            preallocate: bytes,
+            ..self
+        }
+    }
+
+    /// The space the log takes up front.
+    ///
+    /// ```
+    /// assert_eq!(fix_session::FileOptions::new().preallocated(), 0);
+    /// ```
+    pub const fn preallocated(&self) -> u64 {
+        self.preallocate
     }
 
     /// The sync policy set.
@@ -314,7 +345,7 @@ impl FileStore {
             poisoned: false,
             torn: recovered.torn,
         };
-        store.reserve(1)?;
+        store.reserve_ahead()?;
         Ok(store)
     }
 
@@ -370,6 +401,12 @@ impl FileStore {
         self.capacity = new_capacity;
         self.grown = true;
         Ok(())
+    }
+
+    /// Room for the next record, and the space the options preallocate.
+    fn reserve_ahead(&mut self) -> Result<(), StoreError> {
+        let ahead = self.options.preallocate.saturating_sub(self.end);
+        self.reserve(ahead.max(1))
     }
 
     /// Appends a record of `kind` to the log; returns where it starts.
@@ -612,7 +649,7 @@ impl MessageStore for FileStore {
         // matters, unless the rename itself does not stay.
         self.poisoned = false;
         lock::sync_dir(&self.dir).inspect_err(|_| self.poisoned = true)?;
-        self.reserve(1)
+        self.reserve_ahead()
     }
 
     fn creation_time(&self) -> SystemTime {
