@@ -209,6 +209,21 @@ fn check_op(
     match (ours, theirs) {
         (Some(o), Some(t)) => {
             assert_eq!(rd(o), t, "{a} {name} {b}: rust_decimal's value");
+            // At the natural scale (no reduction needed), the same representation too
+            // (rust_decimal returns the other operand as it is when one is zero, and a
+            // zero product at scale 0).
+            if o.scale() as u32 == exact.scale && !(o.is_zero() || a.is_zero() || b.is_zero()) {
+                assert_eq!(
+                    o.mantissa(),
+                    t.mantissa(),
+                    "{a} {name} {b}: rust_decimal's mantissa"
+                );
+                assert_eq!(
+                    o.scale() as u32,
+                    t.scale(),
+                    "{a} {name} {b}: rust_decimal's scale"
+                );
+            }
             assert_eq!(Decimal::from(t), o, "{a} {name} {b}: rust_decimal's value");
         }
         (Some(o), None) => panic!("{a} {name} {b}: ours {o}, rust_decimal fails"),
