@@ -61,8 +61,8 @@ fn add_digits(a: &[u8], b: &[u8]) -> Vec<u8> {
 fn sub_digits(a: &[u8], b: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut borrow = 0i8;
-    for i in 0..a.len() {
-        let mut s = a[i] as i8 - b.get(i).copied().unwrap_or(0) as i8 - borrow;
+    for (i, &x) in a.iter().enumerate() {
+        let mut s = x as i8 - b.get(i).copied().unwrap_or(0) as i8 - borrow;
         borrow = (s < 0) as i8;
         if s < 0 {
             s += 10;

@@ -554,13 +554,13 @@ impl Decimal {
         }
         let mut m = self.mag();
         let mut s = self.scale;
-        while s > 0 && m > u64::MAX as u128 && m % 10 == 0 {
+        while s > 0 && m > u64::MAX as u128 && m.is_multiple_of(10) {
             m /= 10;
             s -= 1;
         }
         if m <= u64::MAX as u128 {
             let mut m64 = m as u64;
-            while s > 0 && m64 % 10 == 0 {
+            while s > 0 && m64.is_multiple_of(10) {
                 m64 /= 10;
                 s -= 1;
             }
