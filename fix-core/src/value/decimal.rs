@@ -320,12 +320,14 @@ impl Decimal {
         let v = word - 0x3030_3030_3030_3030;
         let v = (v * 10 + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
         let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
-        let v = (v * 10_000 + (v >> 32)) & 0xFFFF_FFFF;
+        // The last step in 32 bits (the value is below 10^8): the same low half,
+        // and no mask to apply.
+        let v = ((v as u32).wrapping_mul(10_000)).wrapping_add((v >> 32) as u32);
         Some(Decimal {
-            lo: v,
+            lo: u64::from(v),
             hi: 0,
             scale,
-            neg: neg && v != 0,
+            neg: neg & (v != 0),
         })
     }
 
@@ -438,31 +440,16 @@ impl Decimal {
     /// quantity or a price with a mantissa below 10^7; `None` for the others.
     #[inline(always)]
     fn write_short(&self, out: &mut [u8]) -> Option<Result<usize, BufferTooSmall>> {
-        let neg = self.neg;
         if self.hi != 0 || self.lo >= 10_000_000 {
             return None;
         }
-        let mag = self.lo as u32;
-        if self.scale == 0 {
-            // A whole quantity: at most 7 digits and a sign, one word.
-            let (digits, n) = digits_word(mag);
-            let (word, len) = if neg {
-                (digits << 8 | b'-' as u64, n + 1)
-            } else {
-                (digits, n)
-            };
-            let Some(out) = out.get_mut(..len) else {
-                return Some(Err(BufferTooSmall { needed: len }));
-            };
-            store_word(out, word);
-            return Some(Ok(len));
+        // Branching on the sign first compiles each arm with the sign known: a
+        // positive value pays nothing for it.
+        if self.neg {
+            write_short_mag(true, self.lo as u32, self.scale, out)
+        } else {
+            write_short_mag(false, self.lo as u32, self.scale, out)
         }
-        if self.scale <= 6 {
-            // A price.
-            let scale = self.scale as usize;
-            return Some(write_small(neg, mag, scale, 0, true, out));
-        }
-        None
     }
 
     /// [`Decimal::write_scaled`] for every value and scale.
@@ -671,6 +658,35 @@ impl Decimal {
         let v = m / P[self.scale as usize];
         if self.neg { -v } else { v }
     }
+}
+
+/// [`Decimal::write_short`] for a magnitude below 10^7.
+#[inline(always)]
+fn write_short_mag(
+    neg: bool,
+    mag: u32,
+    scale: u8,
+    out: &mut [u8],
+) -> Option<Result<usize, BufferTooSmall>> {
+    if scale == 0 {
+        // A whole quantity: at most 7 digits and a sign, one word.
+        let (digits, n) = digits_word(mag);
+        let (word, len) = if neg {
+            (digits << 8 | b'-' as u64, n + 1)
+        } else {
+            (digits, n)
+        };
+        let Some(out) = out.get_mut(..len) else {
+            return Some(Err(BufferTooSmall { needed: len }));
+        };
+        store_word(out, word);
+        return Some(Ok(len));
+    }
+    if scale <= 6 {
+        // A price.
+        return Some(write_small(neg, mag, scale as usize, 0, true, out));
+    }
+    None
 }
 
 /// `±a + ±b` as sign and magnitude (a zero result may come out negative: the
