@@ -838,6 +838,15 @@ impl Neg for Decimal {
 
 impl PartialEq for Decimal {
     /// Numeric equality: `1.50 == 1.5`.
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = |s: &str| s.parse::<Decimal>().unwrap();
+    /// assert_eq!(d("1.50"), d("1.5"));
+    /// assert_eq!(d("-0.00"), Decimal::ZERO);
+    /// // The representation is still there to compare.
+    /// assert_ne!(d("1.50").scale(), d("1.5").scale());
+    /// ```
     #[inline]
     fn eq(&self, other: &Self) -> bool {
         if self.scale == other.scale {
@@ -896,6 +905,13 @@ impl PartialOrd for Decimal {
 
 impl Hash for Decimal {
     /// Hashes the normalized value, so that equal values (`1.50`, `1.5`) hash the same.
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use fix_core::value::Decimal;
+    /// let set: HashSet<Decimal> = ["1.50", "1.5", "1.500"].iter().map(|s| s.parse().unwrap()).collect();
+    /// assert_eq!(set.len(), 1);
+    /// ```
     fn hash<H: Hasher>(&self, state: &mut H) {
         let n = self.normalize();
         (n.lo, n.hi, n.scale, n.neg).hash(state);
