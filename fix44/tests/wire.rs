@@ -215,6 +215,15 @@ fn the_tables_pass_the_corpus_and_reject_broken_messages() {
             er.replace("6=187.2450|", "6=abc|"),
             Some((R::IncorrectDataFormat, Some(6))),
         ),
+        // Beyond 96 bits of mantissa: refused, never rounded; 28 digits are fine.
+        (
+            er.replace("6=187.2450|", "6=79228162514264337593543950336|"),
+            Some((R::IncorrectDataFormat, Some(6))),
+        ),
+        (
+            er.replace("6=187.2450|", "6=187.245012345678901234567890|"),
+            None,
+        ),
         (
             format!("{er}112=T|"),
             Some((R::TagNotDefinedForMessageType, Some(112))),
@@ -261,4 +270,45 @@ fn the_tables_pass_the_corpus_and_reject_broken_messages() {
             msg_type: b"8"
         })
     );
+}
+
+/// A price beyond 96 bits of mantissa is a typed error naming the tag (never a rounded
+/// value), and its bytes stay readable; a crypto venue's 22-digit quantity with 18
+/// decimals reads exactly and writes back as it came.
+#[test]
+fn decimals_beyond_the_range_are_typed_errors_with_readable_bytes() {
+    let bytes = build(&soh(
+        "35=D|34=2|49=CLIENT|52=20261130-14:03:27.456|56=BROKER|\
+         11=CL-1|55=BTC-USD|54=1|60=20261130-14:03:27.456|38=1234.567890123456789012|40=2|\
+         44=79228162514264337593543950336|",
+    ));
+    let mut fields = Fields::<64>::new();
+    let msg = Parser::new()
+        .parse(&bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let Message::NewOrderSingle(nos) = Message::new(msg) else {
+        panic!("not a NewOrderSingle");
+    };
+    let err = nos.price().unwrap_err();
+    assert!(
+        matches!(err, fix_core::typed::FieldError::Invalid { tag: 44, .. }),
+        "{err:?}"
+    );
+    assert_eq!(err.tag(), 44);
+    assert_eq!(
+        Decimal::parse(b"79228162514264337593543950336"),
+        Err(fix_core::value::DecimalError::Overflow)
+    );
+    assert_eq!(
+        nos.message().get(44),
+        Some(&b"79228162514264337593543950336"[..])
+    );
+    let qty = nos.order_qty_data().order_qty().unwrap().unwrap();
+    assert_eq!(
+        (qty.mantissa(), qty.scale()),
+        (1_234_567_890_123_456_789_012, 18)
+    );
+    assert_eq!(qty.to_string(), "1234.567890123456789012");
 }

@@ -1,6 +1,9 @@
 //! [`Decimal`]: exact fixed point for PRICE, QTY, AMT, PRICEOFFSET, PERCENTAGE and FLOAT.
 
+use core::cmp::Ordering;
 use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::ops::Neg;
 use core::str::FromStr;
 
 use super::digits::{
@@ -13,13 +16,14 @@ use super::{BufferTooSmall, FieldValue};
 /// An exact decimal number `mantissa × 10^-scale`, as FIX float-like fields carry it.
 ///
 /// The range is the one of `rust_decimal`: a mantissa of at most 96 bits
-/// (`|mantissa| ≤ 2^96 − 1`) and a scale from 0 to 28, so conversions with
-/// `rust_decimal::Decimal` (feature `rust_decimal`) never fail.
+/// (`|mantissa| ≤ 2^96 − 1`, 28 significant digits and some) and a scale from 0 to 28,
+/// so conversions with `rust_decimal::Decimal` (feature `rust_decimal`) are exact both
+/// ways. It takes 16 bytes, like `rust_decimal::Decimal`, and so does `Option<Decimal>`.
 ///
-/// The scale is part of the value as it appears on the wire: `187.25` and `187.2500` are
-/// different `Decimal`s (`==` compares mantissa and scale), and writing one gives back the
-/// digits it was parsed from. Use [`Decimal::normalize`] before comparing to compare
-/// numerically.
+/// Equality, ordering and hashing are by numeric value: `1.50 == 1.5`, and the two
+/// hash the same. The scale is still kept as it appeared on the wire: writing a
+/// `Decimal` gives back the digits it was parsed from (`187.2500` stays `187.2500`).
+/// Compare [`Decimal::mantissa`] and [`Decimal::scale`] to compare the representation.
 ///
 /// There is no negative zero: `-0.00` parses to zero at scale 2 and writes as `0.00`.
 ///
@@ -31,12 +35,19 @@ use super::{BufferTooSmall, FieldValue};
 /// let mut buf = [0u8; 32];
 /// let n = px.write(&mut buf).unwrap();
 /// assert_eq!(&buf[..n], b"187.2500");
-/// assert_eq!(px.normalize(), Decimal::parse(b"187.25").unwrap());
+/// assert_eq!(px, Decimal::parse(b"187.25").unwrap());
+/// assert_eq!(format!("{px:?}"), "Decimal(187.2500)");
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Default)]
 pub struct Decimal {
-    mantissa: i128,
+    /// The low 64 bits of the magnitude.
+    lo: u64,
+    /// The high 32 bits of the magnitude.
+    hi: u32,
+    /// Digits after the point, 0..=28.
     scale: u8,
+    /// The sign; never set for zero. A `bool` gives `Option<Decimal>` its niche.
+    neg: bool,
 }
 
 /// Why a byte string is not a valid FIX decimal, or a decimal is out of range.
@@ -115,8 +126,10 @@ impl Decimal {
     /// assert!(fix_core::value::Decimal::ZERO.is_zero());
     /// ```
     pub const ZERO: Decimal = Decimal {
-        mantissa: 0,
+        lo: 0,
+        hi: 0,
         scale: 0,
+        neg: false,
     };
 
     /// The longest output of [`Decimal::write`]: sign, 29 digits, point (a value at its own
@@ -130,6 +143,25 @@ impl Decimal {
     /// ```
     pub const MAX_WRITE_LEN: usize = 32;
 
+    /// The value from its parts; `mag ≤ 2^96 − 1` and `scale ≤ 28` are the caller's to
+    /// ensure. A zero magnitude is never negative.
+    #[inline(always)]
+    const fn from_raw(neg: bool, mag: u128, scale: u8) -> Decimal {
+        debug_assert!(mag <= MAX_MANTISSA_U128 && scale <= Self::MAX_SCALE);
+        Decimal {
+            lo: mag as u64,
+            hi: (mag >> 64) as u32,
+            scale,
+            neg: neg && mag != 0,
+        }
+    }
+
+    /// The magnitude `|mantissa|`.
+    #[inline(always)]
+    const fn mag(&self) -> u128 {
+        (self.hi as u128) << 64 | self.lo as u128
+    }
+
     /// `mantissa × 10^-scale` from an `i64` mantissa; fails only if `scale > 28`.
     ///
     /// ```
@@ -138,7 +170,15 @@ impl Decimal {
     /// assert_eq!(d.to_string(), "-124.3456");
     /// ```
     pub const fn new(mantissa: i64, scale: u8) -> Result<Self, DecimalError> {
-        Self::from_parts(mantissa as i128, scale)
+        if scale > Self::MAX_SCALE {
+            Err(DecimalError::ScaleTooLarge)
+        } else {
+            Ok(Self::from_raw(
+                mantissa < 0,
+                mantissa.unsigned_abs() as u128,
+                scale,
+            ))
+        }
     }
 
     /// `mantissa × 10^-scale`; fails if `|mantissa| > 2^96 − 1` or `scale > 28`.
@@ -154,7 +194,7 @@ impl Decimal {
         } else if mantissa.unsigned_abs() > MAX_MANTISSA_U128 {
             Err(DecimalError::Overflow)
         } else {
-            Ok(Decimal { mantissa, scale })
+            Ok(Self::from_raw(mantissa < 0, mantissa.unsigned_abs(), scale))
         }
     }
 
@@ -163,8 +203,10 @@ impl Decimal {
     /// ```
     /// assert_eq!(fix_core::value::Decimal::parse(b"-1.50").unwrap().mantissa(), -150);
     /// ```
+    #[inline]
     pub const fn mantissa(&self) -> i128 {
-        self.mantissa
+        let m = self.mag() as i128;
+        if self.neg { -m } else { m }
     }
 
     /// The number of digits after the point.
@@ -172,6 +214,7 @@ impl Decimal {
     /// ```
     /// assert_eq!(fix_core::value::Decimal::parse(b"1.50").unwrap().scale(), 2);
     /// ```
+    #[inline]
     pub const fn scale(&self) -> u8 {
         self.scale
     }
@@ -181,24 +224,44 @@ impl Decimal {
     /// ```
     /// assert!(fix_core::value::Decimal::parse(b"-0.000").unwrap().is_zero());
     /// ```
+    #[inline]
     pub const fn is_zero(&self) -> bool {
-        self.mantissa == 0
+        self.lo == 0 && self.hi == 0
     }
 
     /// True if the value is below zero (never for zero).
     ///
     /// ```
     /// assert!(fix_core::value::Decimal::parse(b"-0.01").unwrap().is_negative());
+    /// assert!(!fix_core::value::Decimal::parse(b"-0.00").unwrap().is_negative());
     /// ```
+    #[inline]
     pub const fn is_negative(&self) -> bool {
-        self.mantissa < 0
+        self.neg
+    }
+
+    /// The absolute value, at the same scale (always in range: the range is symmetric).
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = Decimal::parse(b"-1.50").unwrap().abs();
+    /// assert_eq!((d.mantissa(), d.scale()), (150, 2));
+    /// ```
+    #[inline]
+    pub const fn abs(&self) -> Decimal {
+        Decimal {
+            neg: false,
+            ..*self
+        }
     }
 
     /// Parses a FIX float value: an optional leading `-`, digits, and at most one `.`.
     ///
     /// Leading zeros and a trailing point are allowed (`"00023.0"`, `"23."`, `".5"`), as the
     /// FIX specification allows them; the scale is the number of digits after the point.
-    /// A leading `+`, exponents, spaces and empty values are errors.
+    /// A leading `+`, exponents, spaces and empty values are errors, and so is a value
+    /// beyond the range (never rounded): [`DecimalError::Overflow`] past 96 bits of
+    /// mantissa, [`DecimalError::ScaleTooLarge`] past 28 digits after the point.
     ///
     /// ```
     /// use fix_core::value::{Decimal, DecimalError};
@@ -207,6 +270,13 @@ impl Decimal {
     /// assert_eq!(Decimal::parse(b""), Err(DecimalError::Empty));
     /// assert_eq!(Decimal::parse(b"+1"), Err(DecimalError::InvalidByte { offset: 0 }));
     /// assert_eq!(Decimal::parse(b"1.2.3"), Err(DecimalError::InvalidByte { offset: 3 }));
+    /// // 22 digits, 18 of them after the point: a crypto venue's quantity.
+    /// let q = Decimal::parse(b"1234.567890123456789012").unwrap();
+    /// assert_eq!(q.scale(), 18);
+    /// assert_eq!(
+    ///     Decimal::parse(b"79228162514264337593543950336"),
+    ///     Err(DecimalError::Overflow)
+    /// );
     /// ```
     #[inline]
     pub fn parse(bytes: &[u8]) -> Result<Self, DecimalError> {
@@ -250,12 +320,14 @@ impl Decimal {
         let v = word - 0x3030_3030_3030_3030;
         let v = (v * 10 + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
         let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
-        let v = (v * 10_000 + (v >> 32)) & 0xFFFF_FFFF;
-        // Below 10^8: the sign is applied in 64 bits, then widened.
-        let m = v as i64;
+        // The last step in 32 bits (the value is below 10^8): the same low half,
+        // and no mask to apply.
+        let v = ((v as u32).wrapping_mul(10_000)).wrapping_add((v >> 32) as u32);
         Some(Decimal {
-            mantissa: i128::from(if neg { -m } else { m }),
+            lo: u64::from(v),
+            hi: 0,
             scale,
+            neg: neg & (v != 0),
         })
     }
 
@@ -315,11 +387,7 @@ impl Decimal {
         if scale > Self::MAX_SCALE as usize {
             return Err(DecimalError::ScaleTooLarge);
         }
-        let m = wide as i128;
-        Ok(Decimal {
-            mantissa: if neg { -m } else { m },
-            scale: scale as u8,
-        })
+        Ok(Self::from_raw(neg, wide, scale as u8))
     }
 
     /// Writes the value at its own scale (as many digits after the point as it was parsed
@@ -372,39 +440,27 @@ impl Decimal {
     /// quantity or a price with a mantissa below 10^7; `None` for the others.
     #[inline(always)]
     fn write_short(&self, out: &mut [u8]) -> Option<Result<usize, BufferTooSmall>> {
-        let neg = self.mantissa < 0;
-        let mag = self.mantissa.unsigned_abs();
-        if mag >= 10_000_000 {
+        if self.hi != 0 || self.lo >= 10_000_000 {
             return None;
         }
-        if self.scale == 0 {
-            // A whole quantity: at most 7 digits and a sign, one word.
-            let (digits, n) = digits_word(mag as u32);
-            let (word, len) = if neg {
-                (digits << 8 | b'-' as u64, n + 1)
-            } else {
-                (digits, n)
-            };
-            let Some(out) = out.get_mut(..len) else {
-                return Some(Err(BufferTooSmall { needed: len }));
-            };
-            store_word(out, word);
-            return Some(Ok(len));
+        // Branching on the sign first compiles each arm with the sign known: a
+        // positive value pays nothing for it.
+        if self.neg {
+            write_short_mag(true, self.lo as u32, self.scale, out)
+        } else {
+            write_short_mag(false, self.lo as u32, self.scale, out)
         }
-        if self.scale <= 6 {
-            // A price.
-            let scale = self.scale as usize;
-            return Some(write_small(neg, mag as u32, scale, 0, true, out));
-        }
-        None
     }
 
     /// [`Decimal::write_scaled`] for every value and scale.
     #[inline]
     fn write_general(&self, dp: u8, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
-        let neg = self.mantissa < 0;
-        let mag = self.mantissa.unsigned_abs();
-        if mag <= u32::MAX as u128 {
+        let neg = self.neg;
+        if self.hi != 0 {
+            return write_u128(neg, self.mag(), self.scale, dp, out);
+        }
+        let mag = self.lo;
+        if mag <= u32::MAX as u64 {
             // The hot shape: a price or quantity with a short mantissa.
             let mag = mag as u32;
             let (q, frac) = if dp >= self.scale {
@@ -417,33 +473,33 @@ impl Decimal {
                 return write_small(neg && q != 0, q, frac as usize, pad as usize, dp > 0, out);
             }
         }
-        if mag <= u64::MAX as u128 {
-            write_u64(neg, mag as u64, self.scale, dp, out)
-        } else {
-            write_u128(neg, mag, self.scale, dp, out)
-        }
+        write_u64(neg, mag, self.scale, dp, out)
     }
 
     /// Rounds half away from zero to at most `dp` digits after the point; a value whose
     /// scale is already `dp` or less is returned unchanged (as `rust_decimal`'s
-    /// `round_dp_with_strategy(dp, MidpointAwayFromZero)` does).
+    /// `round_dp_with_strategy(dp, MidpointAwayFromZero)` does). A value that rounds to
+    /// zero is zero (never negative).
     ///
     /// ```
     /// use fix_core::value::Decimal;
     /// let d = Decimal::parse(b"2.345").unwrap().round_dp(2);
-    /// assert_eq!(d, Decimal::parse(b"2.35").unwrap());
-    /// assert_eq!(d.round_dp(5), d);
+    /// assert_eq!((d.mantissa(), d.scale()), (235, 2));
+    /// assert_eq!(d.round_dp(5).scale(), 2);
+    /// assert!(!Decimal::parse(b"-0.004").unwrap().round_dp(2).is_negative());
     /// ```
     pub fn round_dp(&self, dp: u8) -> Decimal {
         if dp >= self.scale {
             return *self;
         }
-        let mag = round_u128(self.mantissa.unsigned_abs(), self.scale - dp);
-        let m = mag as i128; // rounding never grows past the original magnitude's digit count
-        Decimal {
-            mantissa: if self.mantissa < 0 { -m } else { m },
-            scale: dp,
-        }
+        let shift = self.scale - dp;
+        // Rounding never grows past the original magnitude's digit count: stays in range.
+        let q = if self.hi == 0 {
+            div_pow10_round(self.lo, shift) as u128
+        } else {
+            round_u128(self.mag(), shift)
+        };
+        Self::from_raw(self.neg, q, dp)
     }
 
     /// Changes the scale to exactly `dp`: rounds half away from zero when lowering it,
@@ -452,8 +508,8 @@ impl Decimal {
     /// ```
     /// use fix_core::value::{Decimal, DecimalError};
     /// let d = Decimal::parse(b"1.5").unwrap();
-    /// assert_eq!(d.rescale(3).unwrap(), Decimal::parse(b"1.500").unwrap());
-    /// assert_eq!(d.rescale(0).unwrap(), Decimal::parse(b"2").unwrap());
+    /// assert_eq!(d.rescale(3).unwrap().to_string(), "1.500");
+    /// assert_eq!(d.rescale(0).unwrap().to_string(), "2");
     /// let big = Decimal::parse(b"79228162514264337593543950335").unwrap();
     /// assert_eq!(big.rescale(1), Err(DecimalError::Overflow));
     /// ```
@@ -465,14 +521,8 @@ impl Decimal {
             return Ok(self.round_dp(dp));
         }
         let p = POW10_U128[(dp - self.scale) as usize];
-        match self.mantissa.unsigned_abs().checked_mul(p) {
-            Some(m) if m <= MAX_MANTISSA_U128 => {
-                let m = m as i128;
-                Ok(Decimal {
-                    mantissa: if self.mantissa < 0 { -m } else { m },
-                    scale: dp,
-                })
-            }
+        match self.mag().checked_mul(p) {
+            Some(m) if m <= MAX_MANTISSA_U128 => Ok(Self::from_raw(self.neg, m, dp)),
             _ => Err(DecimalError::Overflow),
         }
     }
@@ -486,19 +536,97 @@ impl Decimal {
     /// assert_eq!((d.mantissa(), d.scale()), (18725, 2));
     /// ```
     pub fn normalize(&self) -> Decimal {
-        if self.mantissa == 0 {
+        if self.is_zero() {
             return Decimal::ZERO;
         }
-        let mut m = self.mantissa;
+        let mut m = self.mag();
         let mut s = self.scale;
-        while s > 0 && m % 10 == 0 {
+        while s > 0 && m > u64::MAX as u128 && m.is_multiple_of(10) {
             m /= 10;
             s -= 1;
         }
-        Decimal {
-            mantissa: m,
-            scale: s,
+        if m <= u64::MAX as u128 {
+            let mut m64 = m as u64;
+            while s > 0 && m64.is_multiple_of(10) {
+                m64 /= 10;
+                s -= 1;
+            }
+            m = m64 as u128;
         }
+        Self::from_raw(self.neg, m, s)
+    }
+
+    /// The sum, exact, or `None` if it does not fit the range.
+    ///
+    /// The result has the larger of the two scales (as `rust_decimal` gives it) when
+    /// it fits 96 bits there; otherwise the largest smaller scale at which the sum is
+    /// exact and fits (trailing zeros dropped). `None` when no scale holds it exactly:
+    /// this never rounds (where `rust_decimal` would round the result to fit).
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = |s: &str| s.parse::<Decimal>().unwrap();
+    /// assert_eq!(d("1.25").checked_add(d("-0.005")).unwrap().to_string(), "1.245");
+    /// let max = d("79228162514264337593543950335");
+    /// assert_eq!(max.checked_add(d("1")), None);
+    /// assert_eq!(max.checked_add(d("0.0000000000000000000000000001")), None);
+    /// ```
+    #[inline]
+    pub fn checked_add(self, rhs: Decimal) -> Option<Decimal> {
+        if self.scale == rhs.scale && self.hi == 0 && rhs.hi == 0 {
+            // Two 64-bit magnitudes at one scale: the sum is below 2^65, always in range.
+            let (neg, m) = add_signed(self.neg, self.lo as u128, rhs.neg, rhs.lo as u128);
+            return Some(Self::from_raw(neg, m, self.scale));
+        }
+        add_general(self, rhs)
+    }
+
+    /// The difference, exact, or `None` if it does not fit the range; the same rules as
+    /// [`Decimal::checked_add`].
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = |s: &str| s.parse::<Decimal>().unwrap();
+    /// assert_eq!(d("1.25").checked_sub(d("1.30")).unwrap().to_string(), "-0.05");
+    /// let min = d("-79228162514264337593543950335");
+    /// assert_eq!(min.checked_sub(d("1")), None);
+    /// ```
+    #[inline]
+    pub fn checked_sub(self, rhs: Decimal) -> Option<Decimal> {
+        self.checked_add(-rhs)
+    }
+
+    /// The product, exact, or `None` if it does not fit the range.
+    ///
+    /// The result has the sum of the two scales (as `rust_decimal` gives it) when that is
+    /// at most 28 and the product fits 96 bits there; otherwise the largest smaller scale
+    /// at which the product is exact and fits (trailing zeros dropped). A product whose
+    /// exact value needs more than 28 digits after the point, or more than 96 bits, is
+    /// `None`: this never rounds (where `rust_decimal` would round the result to fit).
+    /// Round an operand first ([`Decimal::round_dp`]) to get a rounded product.
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = |s: &str| s.parse::<Decimal>().unwrap();
+    /// assert_eq!(d("187.25").checked_mul(d("-200")).unwrap().to_string(), "-37450.00");
+    /// // Scale 15 + 15 = 30, reduced exactly to 28.
+    /// let p = d("0.000000000000100").checked_mul(d("0.000000000000001")).unwrap();
+    /// assert_eq!((p.mantissa(), p.scale()), (1, 28));
+    /// // 10^-29 is not representable: no rounding to zero.
+    /// assert_eq!(d("0.00000000000001").checked_mul(d("0.000000000000001")), None);
+    /// assert_eq!(d("79228162514264337593543950335").checked_mul(d("2")), None);
+    /// ```
+    #[inline]
+    pub fn checked_mul(self, rhs: Decimal) -> Option<Decimal> {
+        let neg = self.neg != rhs.neg;
+        let scale = self.scale + rhs.scale; // at most 56
+        if self.hi == 0 && rhs.hi == 0 {
+            let m = self.lo as u128 * rhs.lo as u128;
+            if m <= MAX_MANTISSA_U128 && scale <= Self::MAX_SCALE {
+                return Some(Self::from_raw(neg, m, scale));
+            }
+        }
+        fit(neg, Wide::mul(self.mag(), rhs.mag()), scale)
     }
 
     /// Converts to the nearest `f64`, **losing precision**: `f64` has 53 bits of mantissa
@@ -522,7 +650,278 @@ impl Decimal {
             }
             t
         };
-        self.mantissa as f64 / P[self.scale as usize]
+        let m = if self.hi == 0 {
+            self.lo as f64
+        } else {
+            self.mag() as f64
+        };
+        let v = m / P[self.scale as usize];
+        if self.neg { -v } else { v }
+    }
+}
+
+/// [`Decimal::write_short`] for a magnitude below 10^7.
+#[inline(always)]
+fn write_short_mag(
+    neg: bool,
+    mag: u32,
+    scale: u8,
+    out: &mut [u8],
+) -> Option<Result<usize, BufferTooSmall>> {
+    if scale == 0 {
+        // A whole quantity: at most 7 digits and a sign, one word.
+        let (digits, n) = digits_word(mag);
+        let (word, len) = if neg {
+            (digits << 8 | b'-' as u64, n + 1)
+        } else {
+            (digits, n)
+        };
+        let Some(out) = out.get_mut(..len) else {
+            return Some(Err(BufferTooSmall { needed: len }));
+        };
+        store_word(out, word);
+        return Some(Ok(len));
+    }
+    if scale <= 6 {
+        // A price.
+        return Some(write_small(neg, mag, scale as usize, 0, true, out));
+    }
+    None
+}
+
+/// `±a + ±b` as sign and magnitude (a zero result may come out negative: the
+/// constructor clears that). The caller keeps `a + b` within `u128`.
+#[inline(always)]
+fn add_signed(a_neg: bool, a: u128, b_neg: bool, b: u128) -> (bool, u128) {
+    if a_neg == b_neg {
+        (a_neg, a + b)
+    } else if a >= b {
+        (a_neg, a - b)
+    } else {
+        (b_neg, b - a)
+    }
+}
+
+/// [`Decimal::checked_add`] for different scales or magnitudes beyond 64 bits: aligned
+/// in `u128` while that suffices, else in 192 bits, where nothing overflows.
+#[inline(never)]
+fn add_general(a: Decimal, b: Decimal) -> Option<Decimal> {
+    let scale = a.scale.max(b.scale);
+    let pa = POW10_U128[(scale - a.scale) as usize];
+    let pb = POW10_U128[(scale - b.scale) as usize];
+    if let (Some(x), Some(y)) = (a.mag().checked_mul(pa), b.mag().checked_mul(pb))
+        && x <= MAX_MANTISSA_U128
+        && y <= MAX_MANTISSA_U128
+    {
+        // Both below 2^96: the sum cannot overflow u128.
+        let (neg, m) = add_signed(a.neg, x, b.neg, y);
+        return fit(neg, Wide::from(m), scale);
+    }
+    // Each aligned magnitude is below 2^96 · 10^28 < 2^190: the sum fits 192 bits.
+    let x = Wide::mul(a.mag(), pa);
+    let y = Wide::mul(b.mag(), pb);
+    let (neg, m) = if a.neg == b.neg {
+        (a.neg, x.add(y))
+    } else if x >= y {
+        (a.neg, x.sub(y))
+    } else {
+        (b.neg, y.sub(x))
+    };
+    fit(neg, m, scale)
+}
+
+/// The exact value `±m × 10^-scale` as a `Decimal` at the largest scale not above `scale`
+/// where it fits, dropping trailing zeros only; `None` if none does.
+fn fit(neg: bool, mut m: Wide, mut scale: u8) -> Option<Decimal> {
+    while m.hi != 0 || m.lo > MAX_MANTISSA_U128 || scale > Decimal::MAX_SCALE {
+        if scale == 0 {
+            return None;
+        }
+        let (q, r) = m.div_rem10();
+        if r != 0 {
+            return None;
+        }
+        m = q;
+        scale -= 1;
+    }
+    Some(Decimal::from_raw(neg, m.lo, scale))
+}
+
+/// A 192-bit unsigned integer, `hi · 2^128 + lo`: room for the product of two 96-bit
+/// magnitudes, and for a magnitude aligned to any other's scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Wide {
+    // Field order: `hi` first, so the derived ordering is numeric.
+    hi: u64,
+    lo: u128,
+}
+
+impl From<u128> for Wide {
+    fn from(lo: u128) -> Self {
+        Wide { hi: 0, lo }
+    }
+}
+
+impl Wide {
+    /// `a · b` for `a, b < 2^96`.
+    fn mul(a: u128, b: u128) -> Wide {
+        debug_assert!(a <= MAX_MANTISSA_U128 && b <= MAX_MANTISSA_U128);
+        let (a0, a1) = (a as u64 as u128, a >> 64);
+        let (b0, b1) = (b as u64 as u128, b >> 64);
+        // a1, b1 < 2^32: the cross products are below 2^96, their sum below 2^97.
+        let cross = a0 * b1 + a1 * b0;
+        let (low, carry) = (a0 * b0).overflowing_add((cross as u64 as u128) << 64);
+        let high = (cross >> 64) + a1 * b1 + carry as u128;
+        Wide {
+            hi: high as u64,
+            lo: low,
+        }
+    }
+
+    /// `self + o`; the caller keeps the sum below 2^192.
+    fn add(self, o: Wide) -> Wide {
+        let (lo, carry) = self.lo.overflowing_add(o.lo);
+        Wide {
+            hi: self.hi + o.hi + carry as u64,
+            lo,
+        }
+    }
+
+    /// `self - o` for `self >= o`.
+    fn sub(self, o: Wide) -> Wide {
+        let (lo, borrow) = self.lo.overflowing_sub(o.lo);
+        Wide {
+            hi: self.hi - o.hi - borrow as u64,
+            lo,
+        }
+    }
+
+    /// `(self / 10, self % 10)`, one 64-bit limb at a time from the top.
+    fn div_rem10(self) -> (Wide, u8) {
+        let limbs = [self.hi, (self.lo >> 64) as u64, self.lo as u64];
+        let mut q = [0u64; 3];
+        let mut r = 0u128;
+        for (qi, &limb) in q.iter_mut().zip(&limbs) {
+            let cur = (r << 64) | limb as u128;
+            *qi = (cur / 10) as u64;
+            r = cur % 10;
+        }
+        (
+            Wide {
+                hi: q[0],
+                lo: (q[1] as u128) << 64 | q[2] as u128,
+            },
+            r as u8,
+        )
+    }
+}
+
+impl Neg for Decimal {
+    type Output = Decimal;
+
+    /// The opposite value, at the same scale (always in range; zero stays zero).
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = -Decimal::parse(b"1.50").unwrap();
+    /// assert_eq!(d.to_string(), "-1.50");
+    /// assert!(!(-Decimal::ZERO).is_negative());
+    /// ```
+    #[inline]
+    fn neg(self) -> Decimal {
+        Decimal {
+            neg: !self.neg && !self.is_zero(),
+            ..self
+        }
+    }
+}
+
+impl PartialEq for Decimal {
+    /// Numeric equality: `1.50 == 1.5`.
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = |s: &str| s.parse::<Decimal>().unwrap();
+    /// assert_eq!(d("1.50"), d("1.5"));
+    /// assert_eq!(d("-0.00"), Decimal::ZERO);
+    /// // The representation is still there to compare.
+    /// assert_ne!(d("1.50").scale(), d("1.5").scale());
+    /// ```
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        if self.scale == other.scale {
+            // Zero is never negative: one representation per value at a given scale.
+            self.lo == other.lo && self.hi == other.hi && self.neg == other.neg
+        } else {
+            self.cmp(other) == Ordering::Equal
+        }
+    }
+}
+
+impl Eq for Decimal {}
+
+impl Ord for Decimal {
+    /// Numeric order, whatever the scales.
+    ///
+    /// ```
+    /// use fix_core::value::Decimal;
+    /// let d = |s: &str| s.parse::<Decimal>().unwrap();
+    /// assert!(d("-1.5") < d("-1.49") && d("-1.49") < d("0") && d("0") < d("0.0001"));
+    /// assert_eq!(d("1.50").cmp(&d("1.5")), core::cmp::Ordering::Equal);
+    /// ```
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self.neg, other.neg) {
+            (false, true) => return Ordering::Greater,
+            (true, false) => return Ordering::Less,
+            _ => {}
+        }
+        let (a, b) = (self.mag(), other.mag());
+        let mags = match self.scale.cmp(&other.scale) {
+            Ordering::Equal => a.cmp(&b),
+            // Aligned past u128, a magnitude exceeds every 96-bit one.
+            Ordering::Less => {
+                match a.checked_mul(POW10_U128[(other.scale - self.scale) as usize]) {
+                    Some(a) => a.cmp(&b),
+                    None => Ordering::Greater,
+                }
+            }
+            Ordering::Greater => {
+                match b.checked_mul(POW10_U128[(self.scale - other.scale) as usize]) {
+                    Some(b) => a.cmp(&b),
+                    None => Ordering::Less,
+                }
+            }
+        };
+        if self.neg { mags.reverse() } else { mags }
+    }
+}
+
+impl PartialOrd for Decimal {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Hash for Decimal {
+    /// Hashes the normalized value, so that equal values (`1.50`, `1.5`) hash the same.
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use fix_core::value::Decimal;
+    /// let set: HashSet<Decimal> = ["1.50", "1.5", "1.500"].iter().map(|s| s.parse().unwrap()).collect();
+    /// assert_eq!(set.len(), 1);
+    /// ```
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let n = self.normalize();
+        (n.lo, n.hi, n.scale, n.neg).hash(state);
+    }
+}
+
+impl fmt::Debug for Decimal {
+    /// `Decimal(151.25)`: the wire digits.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Decimal({self})")
     }
 }
 
@@ -791,10 +1190,7 @@ impl FromStr for Decimal {
 impl From<i64> for Decimal {
     /// An integer at scale 0.
     fn from(v: i64) -> Self {
-        Decimal {
-            mantissa: v as i128,
-            scale: 0,
-        }
+        Decimal::from_raw(v < 0, v.unsigned_abs() as u128, 0)
     }
 }
 
@@ -818,20 +1214,66 @@ mod rust_decimal_conv {
     use super::Decimal;
 
     impl From<Decimal> for rust_decimal::Decimal {
-        /// Exact: both types have a 96-bit mantissa and scales 0..=28.
+        /// Exact: both types have a 96-bit magnitude, a sign and scales 0..=28.
         fn from(d: Decimal) -> Self {
-            rust_decimal::Decimal::from_i128_with_scale(d.mantissa, d.scale as u32)
+            rust_decimal::Decimal::from_parts(
+                d.lo as u32,
+                (d.lo >> 32) as u32,
+                d.hi,
+                d.neg,
+                d.scale as u32,
+            )
         }
     }
 
     impl From<rust_decimal::Decimal> for Decimal {
-        /// Exact: both types have a 96-bit mantissa and scales 0..=28. A negative zero
-        /// becomes zero.
+        /// Exact: both types have a 96-bit magnitude, a sign and scales 0..=28. A negative
+        /// zero becomes zero.
         fn from(d: rust_decimal::Decimal) -> Self {
-            Decimal {
-                mantissa: d.mantissa(),
-                scale: d.scale() as u8,
-            }
+            let m = d.mantissa();
+            Decimal::from_raw(m < 0, m.unsigned_abs(), d.scale() as u8)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sixteen_bytes_with_a_niche() {
+        assert_eq!(core::mem::size_of::<Decimal>(), 16);
+        assert_eq!(core::mem::size_of::<Option<Decimal>>(), 16);
+    }
+
+    #[test]
+    fn wide_arithmetic() {
+        let max = MAX_MANTISSA_U128;
+        let p = Wide::mul(max, max);
+        // (2^96 - 1)^2 = 2^192 - 2^97 + 1.
+        assert_eq!(p.hi, u64::MAX);
+        assert_eq!(p.lo, 1u128.wrapping_sub(1 << 97));
+        assert_eq!(Wide::mul(1 << 64, 1 << 64), Wide { hi: 1, lo: 0 });
+        assert_eq!(Wide::mul(1 << 95, 3), Wide::from(3 << 95));
+        assert_eq!(
+            Wide::mul(1 << 95, (1 << 40) + 1),
+            Wide {
+                hi: 128,
+                lo: 1 << 95
+            }
+        );
+        let m = u64::MAX as u128;
+        assert_eq!(Wide::mul(m, m), Wide::from(m * m));
+        assert_eq!(Wide::mul(max, 1), Wide::from(max));
+        // 6277101735386680763835789423049210091073826769276946612225 / 10.
+        let (q, r) = p.div_rem10();
+        assert_eq!(q.hi, 1_844_674_407_370_955_161);
+        assert_eq!(q.lo, 204_169_420_136_717_445_575_171_896_940_352_136_806);
+        assert_eq!(r, 5);
+        assert_eq!(Wide::from(123).div_rem10(), (Wide::from(12), 3));
+        let one = Wide::from(1);
+        assert_eq!(Wide { hi: 1, lo: 0 }.sub(one), Wide::from(u128::MAX));
+        assert_eq!(Wide::from(u128::MAX).add(one), Wide { hi: 1, lo: 0 });
+        assert!(Wide { hi: 1, lo: 0 } > Wide::from(u128::MAX));
     }
 }
