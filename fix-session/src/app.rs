@@ -223,15 +223,8 @@ pub(crate) fn push_field(out: &mut Vec<u8>, tag: u32, value: &[u8]) {
 /// Appends `n` in decimal.
 pub(crate) fn push_uint(out: &mut Vec<u8>, n: u64) {
     let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut v = n;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
+    // u64::MAX has 20 digits: the buffer always has room.
+    if let Ok(len) = fix_core::value::write_uint(n, &mut digits) {
+        out.extend_from_slice(&digits[..len]);
     }
-    out.extend_from_slice(&digits[i..]);
 }

@@ -223,8 +223,10 @@ pub struct Session<S: MessageStore, D: Schema> {
     fields: Box<[Field]>,
     /// The body fields of an outgoing message being built.
     current_body: Vec<u8>,
-    /// The last SendingTime written, and the millisecond it is for.
-    timestamp_cache: (Option<u64>, [u8; crate::time::TIMESTAMP_LEN]),
+    /// The last SendingTime written, for the clock reading and the millisecond it
+    /// was made for: calls with the same `now` reuse it without reading the time
+    /// again, calls within the same millisecond without formatting it again.
+    timestamp_cache: (Option<SystemTime>, Option<u64>, [u8; crate::time::TIMESTAMP_LEN]),
     /// Routing header fields (115/116/144, 128/129/145) of a Reject, reversed
     /// from the message it answers; empty otherwise.
     route: Vec<u8>,
@@ -322,7 +324,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             input: Vec::with_capacity(64 * 1024),
             output: Vec::with_capacity(64 * 1024),
             fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
-            timestamp_cache: (None, [0; crate::time::TIMESTAMP_LEN]),
+            timestamp_cache: (None, None, [0; crate::time::TIMESTAMP_LEN]),
             current_body: Vec::with_capacity(4096),
             route: Vec::with_capacity(256),
             resend_fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),

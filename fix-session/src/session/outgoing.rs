@@ -351,13 +351,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// SendingTime for `now`, formatted once per millisecond: every message of
     /// the same millisecond reuses it.
     pub(super) fn timestamp(&mut self, now: SystemTime) -> [u8; TIMESTAMP_LEN] {
-        let millis = now
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
-        if self.timestamp_cache.0 != Some(millis) {
-            self.timestamp_cache = (Some(millis), format_timestamp(now));
+        let (at, millis, text) = &mut self.timestamp_cache;
+        if *at != Some(now) {
+            let ms = now
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() * 1000 + u64::from(d.subsec_millis()));
+            if *millis != Some(ms) {
+                *text = format_timestamp(now);
+                *millis = Some(ms);
+            }
+            *at = Some(now);
         }
-        self.timestamp_cache.1
+        *text
     }
 
     /// Appends the whole message to `output`: 8, 9, 35, 34, [43], 49, 52, 56,
