@@ -733,6 +733,29 @@ mod resend {
     }
 
     #[test]
+    fn a_resend_keeps_every_field_the_application_gave_header_tags_included() {
+        let mut one = One::logged_on(acceptor());
+        // Routing and sub-IDs the application writes itself, among the body.
+        let body = "115=DESK\x0150=TRADER1\x0111=O2\x0121=1\x0155=X\x0154=1\x01\
+                    60=20260921-14:13:20\x0140=1\x01";
+        one.s
+            .send(one.now, b"D", body.as_bytes(), &mut one.app)
+            .unwrap();
+        let original = one.take().remove(0);
+        one.now = t0() + secs(20);
+        let out = one.send("2", &[(7, "2"), (16, "2")]);
+        assert_eq!(types(&out), ["D"], "{:?}", show_all(&out));
+        let after_header = |m: &[u8]| -> Vec<(u32, String)> {
+            fields(m)
+                .into_iter()
+                .filter(|(t, _)| !matches!(t, 8 | 9 | 10 | 34 | 35 | 43 | 49 | 52 | 56 | 97 | 122))
+                .collect()
+        };
+        assert_eq!(after_header(&out[0]), after_header(&original));
+        has(&out[0], &[(115, "DESK"), (50, "TRADER1"), (43, "Y")]);
+    }
+
+    #[test]
     fn admin_messages_in_the_range_become_gap_fill_runs() {
         let mut one = One::logged_on(acceptor());
         one.order("O2");

@@ -226,7 +226,11 @@ pub struct Session<S: MessageStore, D: Schema> {
     /// The last SendingTime written, for the clock reading and the millisecond it
     /// was made for: calls with the same `now` reuse it without reading the time
     /// again, calls within the same millisecond without formatting it again.
-    timestamp_cache: (Option<SystemTime>, Option<u64>, [u8; crate::time::TIMESTAMP_LEN]),
+    timestamp_cache: (
+        Option<SystemTime>,
+        Option<u64>,
+        [u8; crate::time::TIMESTAMP_LEN],
+    ),
     /// Routing header fields (115/116/144, 128/129/145) of a Reject, reversed
     /// from the message it answers; empty otherwise.
     route: Vec<u8>,

@@ -277,7 +277,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             && app.to_app(&msg, true)
         {
             for (tag, value) in msg.iter() {
-                if !super::is_header_or_trailer(tag) {
+                if !stamped(tag) {
                     push_field(&mut body, tag, value);
                 }
             }
@@ -441,4 +441,11 @@ fn present<const N: usize>(fields: [Option<(u32, &[u8])>; N]) -> ([(u32, &[u8]);
         n += 1;
     }
     (out, n)
+}
+
+/// Whether the session writes `tag` itself when it stamps a message (the rest of
+/// a stored message, header fields the application gave such as OnBehalfOfCompID
+/// included, is resent as it was).
+fn stamped(tag: u32) -> bool {
+    matches!(tag, 8 | 9 | 10 | 34 | 35 | 43 | 49 | 52 | 56 | 97 | 122)
 }
