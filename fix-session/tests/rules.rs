@@ -196,6 +196,27 @@ mod logon {
     use super::*;
 
     #[test]
+    fn a_second_connection_for_a_connected_session_is_refused_and_the_first_goes_on() {
+        let mut one = One::logged_on(acceptor());
+        one.order("O2");
+        one.take();
+        let err = one.s.connected(one.now, &mut one.app).unwrap_err();
+        assert!(
+            matches!(err, fix_session::SessionError::AlreadyConnected),
+            "{err:?}"
+        );
+        assert_eq!(one.s.state(), State::LoggedOn);
+        assert_eq!((one.next_sender(), one.next_target()), (3, 2));
+        // The first connection still works.
+        let out = one.send("1", &[(112, "STILL")]);
+        has(&out[0], &[(35, "0"), (112, "STILL")]);
+        // Once it is down, a new one is taken.
+        one.s.disconnected(one.now, &mut one.app).unwrap();
+        one.s.connected(one.now, &mut one.app).unwrap();
+        assert_eq!(one.s.state(), State::AwaitingLogon);
+    }
+
+    #[test]
     fn the_acceptor_answers_with_the_initiators_heart_bt_int_and_heartbeats_at_it() {
         let mut one = One::new(acceptor());
         let out = one.send("A", &[(98, "0"), (108, "45")]);

@@ -52,6 +52,10 @@ pub enum SessionError {
     Store(StoreError),
     /// An application message sent while not logged on.
     NotLoggedOn,
+    /// A connection came up while the session still has one (not yet
+    /// [`Session::disconnected`]): a second connection for a session is refused,
+    /// and the first keeps its state.
+    AlreadyConnected,
 }
 
 impl std::fmt::Display for SessionError {
@@ -59,6 +63,9 @@ impl std::fmt::Display for SessionError {
         match self {
             SessionError::Store(e) => write!(f, "message store: {e}"),
             SessionError::NotLoggedOn => f.write_str("the session is not logged on"),
+            SessionError::AlreadyConnected => {
+                f.write_str("the session is connected already: a second connection is refused")
+            }
         }
     }
 }
@@ -67,7 +74,7 @@ impl std::error::Error for SessionError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SessionError::Store(e) => Some(e),
-            SessionError::NotLoggedOn => None,
+            SessionError::NotLoggedOn | SessionError::AlreadyConnected => None,
         }
     }
 }
@@ -469,6 +476,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// let mut s = Session::new(config, MemoryStore::new(), &fix44::DICTIONARY);
     /// s.connected(UNIX_EPOCH, &mut App)?;
     /// assert!(s.output().windows(5).any(|w| w == b"35=A\x01"));
+    /// // A second connection before the first is `disconnected` is refused.
+    /// assert!(matches!(s.connected(UNIX_EPOCH, &mut App), Err(fix_session::SessionError::AlreadyConnected)));
     /// # Ok::<(), fix_session::SessionError>(())
     /// ```
     pub fn connected(
@@ -476,6 +485,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
+        if self.state != State::Disconnected {
+            return Err(SessionError::AlreadyConnected);
+        }
         self.now = now;
         self.state = State::AwaitingLogon;
         self.disconnect = false;
