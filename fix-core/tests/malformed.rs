@@ -148,10 +148,40 @@ fn msg_type_missing_or_out_of_order() {
 
 #[test]
 fn huge_body_length_is_an_error_not_a_wait() {
+    // Past 20 digits BodyLength is no number; up to 20 it is reported as written,
+    // whether or not a `usize` holds it.
     assert_eq!(
         err(&soh("8=FIX.4.4|9=99999999999999999999999|")),
+        Error::InvalidBodyLength { offset: 12 }
+    );
+    for digits in ["99999999999999999999", "18446744073709551616"] {
+        let e = err(&soh(&format!("8=FIX.4.4|9={digits}|")));
+        let Error::BodyLengthOverflow { declared } = e else {
+            panic!("{digits}: {e:?}")
+        };
+        assert_eq!(declared.as_str(), digits);
+        assert_eq!(
+            e.to_string(),
+            format!("BodyLength (9) is {digits}, more than any message can hold")
+        );
+        assert_eq!((e.tag(), e.offset()), (Some(9), None));
+    }
+    // The largest `usize` is still a size; partial input reports what has arrived.
+    assert_eq!(
+        err(&soh("8=FIX.4.4|9=18446744073709551615|")),
         Error::MessageTooLarge {
             size: usize::MAX,
+            max: fix_core::DEFAULT_MAX_MESSAGE_SIZE
+        }
+    );
+    assert!(matches!(
+        err(b"8=FIX.4.4\x019=999999999999999999999"),
+        Error::InvalidBodyLength { offset: 12 }
+    ));
+    assert_eq!(
+        err(b"8=FIX.4.4\x019=9999999999999999999"),
+        Error::MessageTooLarge {
+            size: 9999999999999999999,
             max: fix_core::DEFAULT_MAX_MESSAGE_SIZE
         }
     );
@@ -218,6 +248,28 @@ fn tag_overflow() {
         .complete()
         .unwrap();
     assert_eq!(ok[3], (u32::MAX, b"1".to_vec()));
+}
+
+#[test]
+fn soh_inside_a_value_is_reported_against_its_tag() {
+    // `b c` after the SOH holds no `=`: the rest of Text (58), not a field.
+    assert_eq!(
+        err(&build(b"35=0\x0158=a\x01b c\x01")),
+        Error::EmbeddedSoh {
+            tag: 58,
+            offset: 24
+        }
+    );
+    assert_eq!(
+        err(&build(b"35=0\x0158=a\x01b c=1\x01")),
+        Error::InvalidTag { offset: 25 }
+    );
+    // After a data field read by its length, the SOH ends the data: what follows
+    // is a bad tag, not more of the value.
+    assert_eq!(
+        err(&build(b"35=A\x0195=1\x0196=a\x01bc\x01")),
+        Error::InvalidTag { offset: 30 }
+    );
 }
 
 #[test]
@@ -426,9 +478,10 @@ fn leniency_is_explicit() {
 
 #[test]
 fn every_error_displays_its_tag_or_offset() {
-    // Every variant of `Error` (all seventeen), with the text a reader sees written
-    // out by hand, and its tag and offset.
-    let cases: [(Error, &str, Option<u32>, Option<usize>); 18] = [
+    // Every variant of `Error` that can be written out (BodyLengthOverflow's
+    // digits come from a parse: `huge_body_length_is_an_error_not_a_wait`), with
+    // the text a reader sees written out by hand, and its tag and offset.
+    let cases: [(Error, &str, Option<u32>, Option<usize>); 19] = [
         (
             Error::Garbage { skip: 5 },
             "5 bytes before the next `8=FIX`",
@@ -449,7 +502,7 @@ fn every_error_displays_its_tag_or_offset() {
         ),
         (
             Error::InvalidBodyLength { offset: 12 },
-            "BodyLength (9) is not a number, at byte 12",
+            "BodyLength (9) is not a number of 1 to 20 digits, at byte 12",
             Some(9),
             Some(12),
         ),
@@ -516,6 +569,15 @@ fn every_error_displays_its_tag_or_offset() {
             "tag 55 has no `=`, at byte 30",
             Some(55),
             Some(30),
+        ),
+        (
+            Error::EmbeddedSoh {
+                tag: 58,
+                offset: 25,
+            },
+            "the value of tag 58 holds SOH, at byte 25",
+            Some(58),
+            Some(25),
         ),
         (
             Error::EmptyValue {

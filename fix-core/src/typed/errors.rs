@@ -100,6 +100,10 @@ mod tests {
     #[test]
     fn a_getter_s_result_stays_small() {
         let size = size_of::<Result<Option<Decimal>, FieldError>>();
-        assert!(size <= 32, "{size} bytes (FieldError: {})", size_of::<FieldError>());
+        assert!(
+            size <= 32,
+            "{size} bytes (FieldError: {})",
+            size_of::<FieldError>()
+        );
     }
 }
