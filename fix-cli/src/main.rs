@@ -88,11 +88,8 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let types = args
         .types
         .iter()
-        .map(|t| match dict.message_by_name(t) {
-            Some(m) => m.msg_type.as_bytes().into(),
-            None => t.as_bytes().into(),
-        })
-        .collect();
+        .map(|t| msg_type_filter(&dict, t))
+        .collect::<Result<_, String>>()?;
     let tags = args
         .tags
         .iter()
@@ -117,7 +114,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let parser = Parser::new()
         .with_empty_values(true)
         .with_data_fields(DataFields::new(&pairs));
-    let mut scanner = Scanner::new(parser);
+    let mut scanner = Scanner::new(parser, args.max_size);
     let mut output = Output {
         tables: &tables,
         validator: args.validate.then(Validator::new),
@@ -219,9 +216,29 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     }
     Ok(if failed {
         ExitCode::FAILURE
+    } else if args.strict && output.summary.problems > 0 {
+        ExitCode::from(3)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A `--type` value as the MsgType it filters on: a message name the dictionary
+/// defines, or a MsgType itself. A MsgType need not be in the dictionary (a log may
+/// hold a venue's own messages), but FIX's are at most three characters, so a
+/// longer value is a name, and one the dictionary lacks is a mistake, not a filter
+/// that silently matches nothing.
+fn msg_type_filter(dict: &Dictionary, value: &str) -> Result<Box<[u8]>, String> {
+    if let Some(m) = dict.message_by_name(value) {
+        return Ok(m.msg_type.as_bytes().into());
+    }
+    let short = value.len() <= 3 && value.bytes().all(|b| b.is_ascii_alphanumeric());
+    if short || dict.message(value.as_bytes()).is_some() {
+        return Ok(value.as_bytes().into());
+    }
+    Err(format!(
+        "--type: no message named `{value}` in the dictionary"
+    ))
 }
 
 /// `1 line`, `2 lines`.
