@@ -19,6 +19,7 @@ fn err(bytes: &[u8]) -> Error {
 
 #[test]
 fn truncated_at_every_byte_position_is_partial() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     for (name, bytes) in corpus() {
         let body_start = bytes.windows(4).position(|w| w == b"\x0135=").unwrap() + 1;
         for cut in 0..bytes.len() {
@@ -37,6 +38,7 @@ fn truncated_at_every_byte_position_is_partial() {
 
 #[test]
 fn body_length_one_too_many_or_too_few() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let good = corpus_message("heartbeat");
     let text = String::from_utf8(good.clone()).unwrap();
     for wrong in ["9=60\x01", "9=62\x01"] {
@@ -49,6 +51,7 @@ fn body_length_one_too_many_or_too_few() {
 
 #[test]
 fn wrong_checksum() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let mut bad = corpus_message("execution_report");
     let n = bad.len();
     bad[n - 4..n - 1].copy_from_slice(b"150");
@@ -336,6 +339,7 @@ fn data_length_past_the_end() {
 
 #[test]
 fn garbage_prefix_says_how_much_to_skip() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let good = corpus_message("heartbeat");
     let mut input = b"\x01\x01noise 58=FIX 8=FIX".to_vec();
     input.extend_from_slice(b"\x01junk\x01");
@@ -356,6 +360,7 @@ fn garbage_prefix_says_how_much_to_skip() {
 
 #[test]
 fn two_messages_back_to_back() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let a = corpus_message("new_order_single");
     let b = corpus_message("execution_report");
     let both = [a.clone(), b.clone()].concat();
@@ -380,6 +385,7 @@ fn two_messages_back_to_back() {
 
 #[test]
 fn one_message_split_across_reads_at_every_position() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let parser = Parser::new();
     for (name, msg) in corpus() {
         for split in 0..=msg.len() {
@@ -396,6 +402,7 @@ fn one_message_split_across_reads_at_every_position() {
 
 #[test]
 fn too_many_fields_is_an_error_not_a_drop() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let msg = corpus_message("execution_report");
     let mut fields = Fields::<32>::new();
     assert_eq!(
@@ -408,6 +415,7 @@ fn too_many_fields_is_an_error_not_a_drop() {
 
 #[test]
 fn leniency_is_explicit() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     // CheckSum: strict rejects a wrong one, lenient reads it as it is.
     let mut msg = corpus_message("heartbeat");
     let n = msg.len();
