@@ -2,7 +2,6 @@
 //! (`../shared/reference/quickfix/spec/`, read-only fixtures) field names.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 use fix_codegen::ident::{snake_case, upper_camel};
 use fix_dict::Dictionary;
