@@ -30,7 +30,7 @@ Options:
       --strict           exit with status 3 when a message shown has a problem
       --max-size BYTES   the largest message accepted (default 1M; a K or M suffix
                          counts KiB or MiB; 64 to 64M); a longer BodyLength makes
-                         a broken message. Memory is about 8 times this size
+                         a broken message. Memory is up to 9 times this size
       --no-progress      no progress indicator on stderr
   -h, --help             this text
   -V, --version          the version
@@ -45,7 +45,8 @@ Exit status:
 ";
 
 /// `--max-size`'s bounds: a message shorter than the smallest holds no body, and
-/// the largest keeps the buffers (about eight times the size) within reason.
+/// the largest keeps the buffers (read buffer, field slots and line scratch: up to nine
+/// times the size) within reason.
 const MAX_SIZE_RANGE: std::ops::RangeInclusive<usize> = 64..=64 << 20;
 
 /// When to colour the output.
