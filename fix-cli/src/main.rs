@@ -97,7 +97,12 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             let tag = match f.tag.parse::<u32>() {
                 Ok(t) => t,
                 Err(_) => dict.field_by_name(&f.tag).map(|d| d.tag).ok_or_else(|| {
-                    format!("--tag: no field named `{}` in the dictionary", f.tag)
+                    let names = dict.fields().iter().map(|f| f.name.as_str());
+                    format!(
+                        "--tag: no field named `{}` in the dictionary{}",
+                        f.tag,
+                        did_you_mean(&f.tag, names)
+                    )
                 })?,
             };
             Ok((tag, f.value.clone()))
@@ -236,9 +241,49 @@ fn msg_type_filter(dict: &Dictionary, value: &str) -> Result<Box<[u8]>, String> 
     if short || dict.message(value.as_bytes()).is_some() {
         return Ok(value.as_bytes().into());
     }
+    let names = dict.messages().iter().map(|m| m.name.as_str());
     Err(format!(
-        "--type: no message named `{value}` in the dictionary"
+        "--type: no message named `{value}` in the dictionary{}",
+        did_you_mean(value, names)
     ))
+}
+
+/// `" (did you mean `X`?)"` for the name closest to `wrong` among `names`, when one
+/// is within a typo or two (edit distance at most 2, or a third of the name's
+/// length); empty otherwise.
+fn did_you_mean<'n>(wrong: &str, names: impl Iterator<Item = &'n str>) -> String {
+    let limit = (wrong.chars().count() / 3).max(2);
+    let best = names
+        .map(|name| {
+            (
+                edit_distance(&wrong.to_lowercase(), &name.to_lowercase()),
+                name,
+            )
+        })
+        .filter(|&(d, _)| d <= limit)
+        .min();
+    match best {
+        Some((_, name)) => format!(" (did you mean `{name}`?)"),
+        None => String::new(),
+    }
+}
+
+/// Levenshtein distance: insertions, deletions and substitutions of characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// `1 line`, `2 lines`.
@@ -394,5 +439,29 @@ impl scan::Progress for TermProgress {
                 self.total >> 20
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_are_the_closest_name_within_a_typo_or_two() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("Side", "Side"), 0);
+        let names = ["ExecutionReport", "NewOrderSingle", "Side", "Symbol"];
+        let suggest = |w| did_you_mean(w, names.iter().copied());
+        assert_eq!(
+            suggest("ExecutionReprt"),
+            " (did you mean `ExecutionReport`?)"
+        );
+        assert_eq!(
+            suggest("executionreport"),
+            " (did you mean `ExecutionReport`?)"
+        );
+        assert_eq!(suggest("Sde"), " (did you mean `Side`?)");
+        assert_eq!(suggest("Quantity"), "");
     }
 }

@@ -602,9 +602,16 @@ fn an_unknown_message_name_in_type_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "fixdump: --type: no message named `ExecutionReprt` in the dictionary\n"
+        "fixdump: --type: no message named `ExecutionReprt` in the dictionary \
+         (did you mean `ExecutionReport`?)\n"
     );
     assert!(out.stdout.is_empty());
+    let tag = run_with(&["--tag", "Sde=1", "samples/session.log"], b"");
+    assert_eq!(tag.status.code(), Some(2));
+    assert_contains(
+        &String::from_utf8_lossy(&tag.stderr),
+        "no field named `Sde` in the dictionary (did you mean `Side`?)",
+    );
     // A MsgType the dictionary lacks is still a filter: a log may hold a venue's.
     assert_contains(
         &run(&["--type", "U1,8", "samples/session.log"]),
