@@ -16,6 +16,7 @@ pub const MESSAGES: [(&str, &str); 4] = [
 /// Reads `../shared/corpus/<stem>.fix` beside the repository.
 ///
 /// ```
+/// fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
 /// let er = fix_benches::corpus("execution_report");
 /// assert_eq!(er.len(), 339);
 /// ```
@@ -96,6 +97,7 @@ impl NewOrderSingle {
     /// Encodes the message into `buf` with fix-core's encoder.
     ///
     /// ```
+    /// fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     /// let nos = fix_benches::NewOrderSingle::corpus();
     /// let mut buf = [0u8; 512];
     /// assert_eq!(nos.encode(&mut buf).unwrap(), &fix_benches::corpus("new_order_single")[..]);
@@ -182,6 +184,7 @@ impl ExecutionReport {
     /// Encodes the message into `buf` with fix-core's encoder.
     ///
     /// ```
+    /// fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     /// let er = fix_benches::ExecutionReport::corpus();
     /// let mut buf = [0u8; 512];
     /// assert_eq!(er.encode(&mut buf).unwrap(), &fix_benches::corpus("execution_report")[..]);

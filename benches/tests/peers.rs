@@ -5,6 +5,7 @@ use fix_benches::peers::{OURS, cases};
 
 #[test]
 fn every_case_agrees_with_ours() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let mut all = cases();
     let mut groups: Vec<&str> = all.iter().map(|c| c.group).collect();
     groups.dedup();

@@ -27,10 +27,27 @@ Options:
       --color WHEN       auto (default: colour on a terminal, unless NO_COLOR is
                          set), always or never
       --no-validate      skip dictionary validation (framing is always checked)
+      --strict           exit with status 3 when a message shown has a problem
+      --max-size BYTES   the largest message accepted (default 1M; a K or M suffix
+                         counts KiB or MiB; 64 to 64M); a longer BodyLength makes
+                         a broken message. Memory is up to 9 times this size
       --no-progress      no progress indicator on stderr
   -h, --help             this text
   -V, --version          the version
+
+Exit status:
+  0  every input was read (messages with problems are shown, not fatal)
+  1  an input could not be read (it is named on stderr; the others are still read)
+  2  the command line or the dictionary is wrong: an unknown option, a --type or
+     --tag name the dictionary does not define, an unreadable --dict
+  3  with --strict, a message shown had a problem (framing or validation) and
+     every input was read
 ";
+
+/// `--max-size`'s bounds: a message shorter than the smallest holds no body, and
+/// the largest keeps the buffers (read buffer, field slots and line scratch: up to nine
+/// times the size) within reason.
+const MAX_SIZE_RANGE: std::ops::RangeInclusive<usize> = 64..=64 << 20;
 
 /// When to colour the output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +91,10 @@ pub(crate) struct Args {
     pub(crate) validate: bool,
     /// Whether a progress indicator may be shown.
     pub(crate) progress: bool,
+    /// `--strict`: a message with a problem makes the exit status 3.
+    pub(crate) strict: bool,
+    /// `--max-size`: the largest message accepted, in bytes.
+    pub(crate) max_size: usize,
 }
 
 /// What the command line asks for.
@@ -99,6 +120,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command,
         color: Color::Auto,
         validate: true,
         progress: true,
+        strict: false,
+        max_size: crate::scan::MAX_MESSAGE,
     };
     let mut args = args.into_iter();
     let mut only_files = false;
@@ -142,6 +165,8 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command,
             "--summary" => out.summary = true,
             "--no-validate" => out.validate = false,
             "--no-progress" => out.progress = false,
+            "--strict" => out.strict = true,
+            "--max-size" => out.max_size = max_size(&value_str(value("BYTES")?)?)?,
             "--dict" => out.dict = Some(value("FILE.xml")?.into()),
             "--type" => {
                 let v = value_str(value("MsgType")?)?;
@@ -183,13 +208,35 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command,
         if inline.is_some()
             && matches!(
                 name,
-                "--json" | "--summary" | "--no-validate" | "--no-progress"
+                "--json" | "--summary" | "--no-validate" | "--no-progress" | "--strict"
             )
         {
             return Err(format!("{name} takes no value"));
         }
     }
     Ok(Command::Run(out))
+}
+
+/// `--max-size`'s value: bytes, or KiB and MiB with a `K` or `M` suffix.
+fn max_size(text: &str) -> Result<usize, String> {
+    let (digits, unit) = match text.as_bytes().last() {
+        Some(b'K' | b'k') => (&text[..text.len() - 1], 1 << 10),
+        Some(b'M' | b'm') => (&text[..text.len() - 1], 1 << 20),
+        _ => (text, 1),
+    };
+    let bytes = digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(unit))
+        .ok_or_else(|| format!("--max-size: `{text}` is not a size (e.g. 65536, 64K, 4M)"))?;
+    if !MAX_SIZE_RANGE.contains(&bytes) {
+        return Err(format!(
+            "--max-size: {bytes} bytes is outside {} to {}",
+            MAX_SIZE_RANGE.start(),
+            MAX_SIZE_RANGE.end()
+        ));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -234,5 +281,21 @@ mod tests {
         assert!(run(&["--dict"]).unwrap_err().contains("needs a value"));
         assert!(run(&["--color=blue"]).unwrap_err().contains("blue"));
         assert!(run(&["--json=1"]).is_err());
+        assert!(run(&["--strict=yes"]).is_err());
+        assert!(run(&["--max-size=lots"]).unwrap_err().contains("lots"));
+        assert!(run(&["--max-size", "63"]).unwrap_err().contains("outside"));
+        assert!(run(&["--max-size=65M"]).unwrap_err().contains("outside"));
+    }
+
+    #[test]
+    fn strict_and_max_size() {
+        let a = run(&["x.log"]).unwrap();
+        assert!(!a.strict);
+        assert_eq!(a.max_size, 1 << 20);
+        let a = run(&["--strict", "--max-size", "64K"]).unwrap();
+        assert!(a.strict);
+        assert_eq!(a.max_size, 64 << 10);
+        assert_eq!(run(&["--max-size=2m"]).unwrap().max_size, 2 << 20);
+        assert_eq!(run(&["--max-size=300"]).unwrap().max_size, 300);
     }
 }

@@ -88,11 +88,8 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let types = args
         .types
         .iter()
-        .map(|t| match dict.message_by_name(t) {
-            Some(m) => m.msg_type.as_bytes().into(),
-            None => t.as_bytes().into(),
-        })
-        .collect();
+        .map(|t| msg_type_filter(&dict, t))
+        .collect::<Result<_, String>>()?;
     let tags = args
         .tags
         .iter()
@@ -100,7 +97,12 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             let tag = match f.tag.parse::<u32>() {
                 Ok(t) => t,
                 Err(_) => dict.field_by_name(&f.tag).map(|d| d.tag).ok_or_else(|| {
-                    format!("--tag: no field named `{}` in the dictionary", f.tag)
+                    let names = dict.fields().iter().map(|f| f.name.as_str());
+                    format!(
+                        "--tag: no field named `{}` in the dictionary{}",
+                        f.tag,
+                        did_you_mean(&f.tag, names)
+                    )
                 })?,
             };
             Ok((tag, f.value.clone()))
@@ -117,7 +119,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let parser = Parser::new()
         .with_empty_values(true)
         .with_data_fields(DataFields::new(&pairs));
-    let mut scanner = Scanner::new(parser);
+    let mut scanner = Scanner::new(parser, args.max_size);
     let mut output = Output {
         tables: &tables,
         validator: args.validate.then(Validator::new),
@@ -219,9 +221,69 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     }
     Ok(if failed {
         ExitCode::FAILURE
+    } else if args.strict && output.summary.problems > 0 {
+        ExitCode::from(3)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A `--type` value as the MsgType it filters on: a message name the dictionary
+/// defines, or a MsgType itself. A MsgType need not be in the dictionary (a log may
+/// hold a venue's own messages), but FIX's are at most three characters, so a
+/// longer value is a name, and one the dictionary lacks is a mistake, not a filter
+/// that silently matches nothing.
+fn msg_type_filter(dict: &Dictionary, value: &str) -> Result<Box<[u8]>, String> {
+    if let Some(m) = dict.message_by_name(value) {
+        return Ok(m.msg_type.as_bytes().into());
+    }
+    let short = value.len() <= 3 && value.bytes().all(|b| b.is_ascii_alphanumeric());
+    if short || dict.message(value.as_bytes()).is_some() {
+        return Ok(value.as_bytes().into());
+    }
+    let names = dict.messages().iter().map(|m| m.name.as_str());
+    Err(format!(
+        "--type: no message named `{value}` in the dictionary{}",
+        did_you_mean(value, names)
+    ))
+}
+
+/// `" (did you mean `X`?)"` for the name closest to `wrong` among `names`, when one
+/// is within a typo or two (edit distance at most 2, or a third of the name's
+/// length); empty otherwise.
+fn did_you_mean<'n>(wrong: &str, names: impl Iterator<Item = &'n str>) -> String {
+    let limit = (wrong.chars().count() / 3).max(2);
+    let best = names
+        .map(|name| {
+            (
+                edit_distance(&wrong.to_lowercase(), &name.to_lowercase()),
+                name,
+            )
+        })
+        .filter(|&(d, _)| d <= limit)
+        .min();
+    match best {
+        Some((_, name)) => format!(" (did you mean `{name}`?)"),
+        None => String::new(),
+    }
+}
+
+/// Levenshtein distance: insertions, deletions and substitutions of characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// `1 line`, `2 lines`.
@@ -377,5 +439,29 @@ impl scan::Progress for TermProgress {
                 self.total >> 20
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_are_the_closest_name_within_a_typo_or_two() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("Side", "Side"), 0);
+        let names = ["ExecutionReport", "NewOrderSingle", "Side", "Symbol"];
+        let suggest = |w| did_you_mean(w, names.iter().copied());
+        assert_eq!(
+            suggest("ExecutionReprt"),
+            " (did you mean `ExecutionReport`?)"
+        );
+        assert_eq!(
+            suggest("executionreport"),
+            " (did you mean `ExecutionReport`?)"
+        );
+        assert_eq!(suggest("Sde"), " (did you mean `Side`?)");
+        assert_eq!(suggest("Quantity"), "");
     }
 }

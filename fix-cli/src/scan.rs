@@ -3,9 +3,10 @@
 //!
 //! Invariants:
 //!
-//! - **Constant memory.** Input is read into one buffer of [`BUFFER`] bytes; a
-//!   message may be at most [`MAX_MESSAGE`] bytes and a `|`/`^A` line at most
-//!   [`MAX_LINE`], both well below it, so a full buffer always makes progress.
+//! - **Constant memory.** Input is read into one buffer of at least [`BUFFER`]
+//!   bytes and four times the largest message (by default [`MAX_MESSAGE`]); a
+//!   `|`/`^A` line is looked at up to twice that message size, so both stay well
+//!   below the buffer and a full buffer always makes progress.
 //! - **SOH messages are parsed in place**; only `|`/`^A` lines are copied, once,
 //!   into a reused scratch buffer with SOH restored.
 //! - **Nothing is dropped silently.** Every byte is a message, a broken message
@@ -16,12 +17,11 @@ use std::io::{self, Read};
 
 use fix_core::{Error, Field, Message, Parser, SOH, Status, resync};
 
-/// The read buffer's size.
+/// The read buffer's smallest size.
 pub(crate) const BUFFER: usize = 4 << 20;
-/// The largest message accepted (BodyLength beyond it is a broken message).
+/// The largest message accepted by default (BodyLength beyond it is a broken
+/// message); `--max-size` changes it.
 pub(crate) const MAX_MESSAGE: usize = 1 << 20;
-/// The longest `|`/`^A` line looked at; the rest of a longer line is noise.
-const MAX_LINE: usize = 2 * MAX_MESSAGE;
 /// The most of a line's prefix (text before `8=`) kept for display.
 const MAX_PREFIX: usize = 256;
 
@@ -89,6 +89,10 @@ impl Progress for NoProgress {
 #[derive(Debug)]
 pub(crate) struct Scanner<'p> {
     parser: Parser<'p>,
+    /// The largest message accepted.
+    max_message: usize,
+    /// The longest `|`/`^A` line looked at; the rest of a longer line is noise.
+    max_line: usize,
     lenient: Parser<'p>,
     buf: Vec<u8>,
     fields: Vec<Field>,
@@ -115,15 +119,19 @@ enum Delimiter {
 }
 
 impl<'p> Scanner<'p> {
-    /// A scanner using `parser` (its CheckSum setting is overridden to strict).
-    pub(crate) fn new(parser: Parser<'p>) -> Self {
-        let parser = parser.with_max_message_size(MAX_MESSAGE);
+    /// A scanner using `parser` (its CheckSum setting is overridden to strict)
+    /// for messages of up to `max_message` bytes.
+    pub(crate) fn new(parser: Parser<'p>, max_message: usize) -> Self {
+        let parser = parser.with_max_message_size(max_message);
+        let max_message = parser.max_message_size();
         Scanner {
             parser: parser.with_checksum_validation(true),
+            max_message,
+            max_line: 2 * max_message,
             lenient: parser.with_checksum_validation(false),
-            buf: vec![0; BUFFER],
+            buf: vec![0; BUFFER.max(4 * max_message)],
             // Every field takes at least four bytes (`1=x<SOH>`).
-            fields: vec![Field::EMPTY; MAX_MESSAGE / 4 + 1],
+            fields: vec![Field::EMPTY; max_message / 4 + 1],
             naive: Vec::new(),
             scratch: Vec::new(),
             prefix: Vec::with_capacity(MAX_PREFIX),
@@ -223,8 +231,8 @@ impl<'p> Scanner<'p> {
                 Delimiter::Pipe | Delimiter::Caret => {
                     let line_end = match memchr::memchr(b'\n', rest) {
                         Some(nl) => nl,
-                        None if !eof && rest.len() < MAX_LINE => return Ok(pos),
-                        None => rest.len().min(MAX_LINE),
+                        None if !eof && rest.len() < self.max_line => return Ok(pos),
+                        None => rest.len().min(self.max_line),
                     };
                     let mut scratch = std::mem::take(&mut self.scratch);
                     translate(
@@ -289,10 +297,10 @@ impl<'p> Scanner<'p> {
             Ok(Status::Complete(frame)) => frame.len(),
             _ => {
                 let next = resync(rest);
-                if next == rest.len() && !eof && rest.len() < MAX_LINE {
+                if next == rest.len() && !eof && rest.len() < self.max_line {
                     return Ok(None); // the next message may be just past the buffer
                 }
-                broken_extent(&rest[..next.min(MAX_MESSAGE)])
+                broken_extent(&rest[..next.min(self.max_message)])
             }
         };
         self.broken(&rest[..len], Problem::Parse(err), sink)?;
@@ -487,7 +495,7 @@ mod tests {
                 Ok(n)
             }
         }
-        let mut scanner = Scanner::new(Parser::new());
+        let mut scanner = Scanner::new(Parser::new(), MAX_MESSAGE);
         let mut rec = Record::default();
         scanner
             .run(Chunks(input, chunk), &mut rec, &mut NoProgress)

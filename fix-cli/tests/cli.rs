@@ -586,3 +586,113 @@ fn another_version_s_message_and_a_group_out_of_order_are_flagged() {
         r#""problems":[{"kind":"reject","reason":15,"text":"Out of order repeating group members","tag":447}]"#,
     );
 }
+
+/// A raw SOH message with a correct BodyLength and CheckSum.
+fn soh_message(body: &[u8]) -> Vec<u8> {
+    let mut msg = format!("8=FIX.4.4\x019={}\x01", body.len()).into_bytes();
+    msg.extend_from_slice(body);
+    let sum = msg.iter().map(|&b| u32::from(b)).sum::<u32>() % 256;
+    msg.extend_from_slice(format!("10={sum:03}\x01").as_bytes());
+    msg
+}
+
+#[test]
+fn an_unknown_message_name_in_type_is_an_error() {
+    let out = run_with(&["--type", "ExecutionReprt", "samples/session.log"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "fixdump: --type: no message named `ExecutionReprt` in the dictionary \
+         (did you mean `ExecutionReport`?)\n"
+    );
+    assert!(out.stdout.is_empty());
+    let tag = run_with(&["--tag", "Sde=1", "samples/session.log"], b"");
+    assert_eq!(tag.status.code(), Some(2));
+    assert_contains(
+        &String::from_utf8_lossy(&tag.stderr),
+        "no field named `Sde` in the dictionary (did you mean `Side`?)",
+    );
+    // A MsgType the dictionary lacks is still a filter: a log may hold a venue's.
+    assert_contains(
+        &run(&["--type", "U1,8", "samples/session.log"]),
+        "3 messages shown of 11 read",
+    );
+}
+
+#[test]
+fn strict_makes_a_problem_the_exit_status() {
+    // The sample's NewOrderSingle and Heartbeat have a problem each.
+    let code = |args: &[&str]| run_with(args, b"").status.code();
+    assert_eq!(code(&["samples/session.log"]), Some(0));
+    assert_eq!(code(&["--strict", "samples/session.log"]), Some(3));
+    assert_eq!(
+        code(&["--strict", "--summary", "samples/session.log"]),
+        Some(3)
+    );
+    // Only the messages shown count; an unreadable input says so first.
+    assert_eq!(
+        code(&["--strict", "--type", "8", "samples/session.log"]),
+        Some(0)
+    );
+    assert_eq!(
+        code(&["--strict", "samples/session.log", "no/such.log"]),
+        Some(1)
+    );
+}
+
+#[test]
+fn max_size_sets_the_message_cap() {
+    let long = soh_message(
+        format!(
+            "35=0\x0134=3\x0149=A\x0152=20261130-09:00:00.000\x0156=B\x01112={}\x01",
+            "x".repeat(2000)
+        )
+        .as_bytes(),
+    );
+    let out = run_with(&[], &long);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_contains(&text, "1 message shown of 1 read, 0 with problems");
+    let capped = run_with(&["--max-size", "1K"], &long);
+    let text = String::from_utf8(capped.stdout).unwrap();
+    assert_contains(&text, "bytes exceeds the maximum of 1024\n");
+    // Memory grows with the cap: the limits keep it within reason.
+    let too_big = run_with(&["--max-size", "1G"], b"");
+    assert_eq!(too_big.status.code(), Some(2));
+    assert_contains(&String::from_utf8_lossy(&too_big.stderr), "--max-size");
+}
+
+#[test]
+fn clear_texts_for_an_embedded_soh_and_an_absurd_body_length() {
+    let mut input =
+        soh_message(b"35=0\x0134=2\x0149=A\x0152=20261130-09:00:00.000\x0156=B\x0158=a\x01b c\x01");
+    input.extend_from_slice(b"\n8=FIX.4.4\x019=99999999999999999999\x0135=0\x0110=000\x01\n");
+    let text = String::from_utf8(run_with(&[], &input).stdout).unwrap();
+    assert_contains(
+        &text,
+        "  !! the value of tag 58 holds SOH, at byte 64\n  !! Embedded SOH: 58 Text (SessionRejectReason 17)\n",
+    );
+    assert_contains(
+        &text,
+        "  !! BodyLength (9) is 99999999999999999999, more than any message can hold\n",
+    );
+}
+
+#[test]
+fn help_lists_every_exit_status() {
+    let help = run(&["--help"]);
+    let statuses = help
+        .split("Exit status:\n")
+        .nth(1)
+        .expect("an exit status section");
+    let codes: Vec<&str> = statuses
+        .lines()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.parse::<u8>().is_ok())
+        .collect();
+    assert_eq!(codes, ["0", "1", "2", "3"]);
+    for option in ["--strict", "--max-size BYTES"] {
+        assert_contains(&help, option);
+    }
+}

@@ -16,7 +16,7 @@ fn manifest_dir() -> PathBuf {
 }
 
 fn reference(name: &str) -> PathBuf {
-    manifest_dir().join(format!("../../shared/reference/quickfix/spec/{name}.xml"))
+    fix_test_support::files::quickfix_dir().join(format!("spec/{name}.xml"))
 }
 
 fn gen_file(path: &Path, source: &str) -> BTreeMap<PathBuf, String> {
@@ -96,6 +96,7 @@ const REFERENCE: [&str; 9] = [
 
 #[test]
 fn every_reference_dictionary_generates() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     for name in REFERENCE {
         let start = Instant::now();
         let files = gen_file(&reference(name), &format!("spec/{name}.xml"));
@@ -121,6 +122,7 @@ fn every_reference_dictionary_generates() {
 /// `output_is_deterministic_across_processes`.)
 #[test]
 fn output_is_deterministic() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let a = gen_file(&reference("FIX44"), "spec/FIX44.xml");
     let b = gen_file(&reference("FIX44"), "spec/FIX44.xml");
     assert_eq!(a, b);
@@ -146,6 +148,7 @@ fn fix44_output() -> String {
 /// or from addresses shows here.
 #[test]
 fn output_is_deterministic_across_processes() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     if let Some(out) = std::env::var_os(DETERMINISM_OUT) {
         std::fs::write(out, fix44_output()).unwrap();
         return;
@@ -274,6 +277,7 @@ fn cargo_build(dir: &Path, release: bool) -> std::time::Duration {
 #[test]
 #[ignore = "slow: compiles the generated FIX42 and FIX50SP2 crates"]
 fn generated_fix42_and_fix50sp2_compile() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let release = std::env::var_os("FIX_CODEGEN_COMPILE_RELEASE").is_some_and(|v| v == "1");
     let names = std::env::var("FIX_CODEGEN_COMPILE").unwrap_or_else(|_| "FIX42,FIX50SP2".into());
     for name in names.split(',') {

@@ -2,7 +2,6 @@
 //! (`../shared/reference/quickfix/spec/`, read-only fixtures) field names.
 
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 use fix_codegen::ident::{snake_case, upper_camel};
 use fix_dict::Dictionary;
@@ -12,8 +11,8 @@ const DICTIONARIES: &[&str] = &[
 ];
 
 fn load(name: &str) -> Dictionary {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/reference/quickfix/spec")
+    let path = fix_test_support::files::quickfix_dir()
+        .join("spec")
         .join(format!("{name}.xml"));
     Dictionary::from_path(&path).unwrap_or_else(|e| panic!("{name}:\n{e}"))
 }
@@ -22,6 +21,7 @@ fn load(name: &str) -> Dictionary {
 /// every dictionary (a collision would need `ident::dedup`).
 #[test]
 fn identifiers_of_reference_names_are_distinct() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     for &name in DICTIONARIES {
         let d = &load(name);
         let mut snakes = HashSet::new();

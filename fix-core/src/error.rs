@@ -36,7 +36,7 @@ pub enum Error {
         /// Offset where `9=` was expected.
         offset: usize,
     },
-    /// BodyLength's value is empty or not all digits.
+    /// BodyLength's value is empty, not all digits, or longer than 20 digits.
     InvalidBodyLength {
         /// Offset of the BodyLength value.
         offset: usize,
@@ -49,6 +49,20 @@ pub enum Error {
         size: usize,
         /// The configured maximum.
         max: usize,
+    },
+    /// BodyLength's value is a number of up to 20 digits too large for any size
+    /// (above `usize::MAX`), e.g. `9=99999999999999999999`: reported as written,
+    /// since no byte count could say it.
+    ///
+    /// ```
+    /// use fix_core::{Error, Parser};
+    /// let err = Parser::new().frame(b"8=FIX.4.4\x019=99999999999999999999\x01").unwrap_err();
+    /// assert!(matches!(err, Error::BodyLengthOverflow { declared } if declared.as_bytes() == b"99999999999999999999"));
+    /// assert_eq!(err.to_string(), "BodyLength (9) is 99999999999999999999, more than any message can hold");
+    /// ```
+    BodyLengthOverflow {
+        /// BodyLength's digits, as far as they have arrived.
+        declared: Digits,
     },
     /// The third field is not a non-empty MsgType (35).
     MsgTypeMissing {
@@ -82,6 +96,23 @@ pub enum Error {
     /// Tag 0, which FIX does not define.
     TagZero {
         /// Offset of the tag.
+        offset: usize,
+    },
+    /// A SOH inside the value of a field that is not read by its length: what
+    /// follows the SOH holds no `=` before the next one, so it is the rest of the
+    /// value, not a field (SessionRejectReason 17 in a Reject).
+    ///
+    /// ```
+    /// use fix_core::{Error, Fields, Parser};
+    /// let msg = b"8=FIX.4.4\x019=14\x0135=0\x0158=a\x01b c\x0110=197\x01";
+    /// let err = Parser::new().parse(msg, &mut Fields::<8>::new()).unwrap_err();
+    /// assert_eq!(err, Error::EmbeddedSoh { tag: 58, offset: 24 });
+    /// assert_eq!(err.to_string(), "the value of tag 58 holds SOH, at byte 24");
+    /// ```
+    EmbeddedSoh {
+        /// The tag whose value holds the SOH.
+        tag: u32,
+        /// Offset of that SOH.
         offset: usize,
     },
     /// A tag larger than `u32::MAX`.
@@ -138,10 +169,12 @@ impl Error {
             Error::BodyLengthMissing { .. }
             | Error::InvalidBodyLength { .. }
             | Error::MessageTooLarge { .. }
+            | Error::BodyLengthOverflow { .. }
             | Error::BodyLengthMismatch { .. } => Some(9),
             Error::MsgTypeMissing { .. } => Some(35),
             Error::InvalidCheckSum { .. } | Error::CheckSumMismatch { .. } => Some(10),
             Error::MissingEquals { tag, .. }
+            | Error::EmbeddedSoh { tag, .. }
             | Error::EmptyValue { tag, .. }
             | Error::InvalidDataLength { tag, .. }
             | Error::DataLengthOutOfBounds { tag, .. } => Some(tag),
@@ -173,12 +206,14 @@ impl Error {
             | Error::TagZero { offset }
             | Error::TagOverflow { offset }
             | Error::MissingEquals { offset, .. }
+            | Error::EmbeddedSoh { offset, .. }
             | Error::EmptyValue { offset, .. }
             | Error::InvalidDataLength { offset, .. }
             | Error::DataLengthOutOfBounds { offset, .. } => Some(offset),
-            Error::Garbage { .. } | Error::MessageTooLarge { .. } | Error::TooManyFields { .. } => {
-                None
-            }
+            Error::Garbage { .. }
+            | Error::MessageTooLarge { .. }
+            | Error::BodyLengthOverflow { .. }
+            | Error::TooManyFields { .. } => None,
         }
     }
 }
@@ -197,11 +232,18 @@ impl fmt::Display for Error {
                 )
             }
             Error::InvalidBodyLength { offset } => {
-                write!(f, "BodyLength (9) is not a number, at byte {offset}")
+                write!(
+                    f,
+                    "BodyLength (9) is not a number of 1 to 20 digits, at byte {offset}"
+                )
             }
             Error::MessageTooLarge { size, max } => {
                 write!(f, "message of {size} bytes exceeds the maximum of {max}")
             }
+            Error::BodyLengthOverflow { declared } => write!(
+                f,
+                "BodyLength (9) is {declared}, more than any message can hold"
+            ),
             Error::MsgTypeMissing { offset } => {
                 write!(
                     f,
@@ -227,6 +269,9 @@ impl fmt::Display for Error {
             Error::MissingEquals { tag, offset } => {
                 write!(f, "tag {tag} has no `=`, at byte {offset}")
             }
+            Error::EmbeddedSoh { tag, offset } => {
+                write!(f, "the value of tag {tag} holds SOH, at byte {offset}")
+            }
             Error::EmptyValue { tag, offset } => {
                 write!(f, "tag {tag} has an empty value, at byte {offset}")
             }
@@ -246,3 +291,65 @@ impl fmt::Display for Error {
 
 #[cfg(feature = "std")]
 impl std::error::Error for Error {}
+
+/// Up to 20 ASCII digits, kept as a message wrote them: the BodyLength of
+/// [`Error::BodyLengthOverflow`], which no integer type of the error could hold
+/// without making every `Result` of the parser wider.
+///
+/// ```
+/// use fix_core::{Error, Parser};
+/// let Err(Error::BodyLengthOverflow { declared }) =
+///     Parser::new().frame(b"8=FIX.4.4\x019=18446744073709551616\x01")
+/// else {
+///     panic!()
+/// };
+/// assert_eq!(declared.as_str(), "18446744073709551616");
+/// assert_eq!(format!("{declared:?}"), "Digits(18446744073709551616)");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Digits {
+    bytes: [u8; Digits::CAPACITY],
+    len: u8,
+}
+
+impl Digits {
+    /// The most digits kept.
+    pub const CAPACITY: usize = 20;
+
+    /// The first [`Digits::CAPACITY`] bytes of `digits`, which must all be ASCII
+    /// digits (others are kept as `?`, so the text stays a number's shape).
+    pub(crate) fn new(digits: &[u8]) -> Self {
+        let mut bytes = [0u8; Digits::CAPACITY];
+        let len = digits.len().min(Digits::CAPACITY);
+        for (out, &d) in bytes.iter_mut().zip(&digits[..len]) {
+            *out = if d.is_ascii_digit() { d } else { b'?' };
+        }
+        Digits {
+            bytes,
+            len: len as u8,
+        }
+    }
+
+    /// The digits.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    /// The digits as text.
+    pub fn as_str(&self) -> &str {
+        // Only ASCII digits and `?` are ever stored.
+        core::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+}
+
+impl fmt::Display for Digits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Digits {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Digits({})", self.as_str())
+    }
+}

@@ -7,8 +7,9 @@ use crate::{Error, Field};
 /// The longest BeginString (8) value accepted (`FIXT.1.1` has 8 bytes).
 pub const MAX_BEGIN_STRING: usize = 16;
 
-/// BodyLength (9) values with more digits than this are rejected, even all zeros.
-const MAX_BODY_LENGTH_DIGITS: usize = 20;
+/// BodyLength (9) values with more digits than this are rejected, even all zeros;
+/// an error reports up to this many as written.
+const MAX_BODY_LENGTH_DIGITS: usize = crate::Digits::CAPACITY;
 
 /// `10=NNN<SOH>`: the trailer is always seven bytes.
 const TRAILER_LEN: usize = 7;
@@ -252,6 +253,28 @@ fn frame_whole<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Option<Frame<'a>> {
     })
 }
 
+/// The error for a BodyLength at `digits_at` whose digits so far exceed `max`:
+/// framing fails now rather than wait for the rest, but reports the whole
+/// declared length as far as it has arrived, exactly.
+#[cold]
+#[inline(never)]
+fn too_large(buf: &[u8], digits_at: usize, max: usize) -> Error {
+    let rest = &buf[digits_at..];
+    let digits = &rest[..rest.iter().take_while(|b| b.is_ascii_digit()).count()];
+    if digits.len() > MAX_BODY_LENGTH_DIGITS {
+        return Error::InvalidBodyLength { offset: digits_at };
+    }
+    let size = digits.iter().try_fold(0usize, |n, &d| {
+        n.checked_mul(10)?.checked_add(usize::from(d - b'0'))
+    });
+    match size {
+        Some(size) => Error::MessageTooLarge { size, max },
+        None => Error::BodyLengthOverflow {
+            declared: crate::Digits::new(digits),
+        },
+    }
+}
+
 /// Framing for any input: partial messages, every error, every header form.
 fn frame_general<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Frame<'a>>, Error> {
     const PARTIAL: Status<Frame<'static>> = Status::Partial { needed: None };
@@ -295,16 +318,7 @@ fn frame_general<'a>(parser: &Parser<'_>, buf: &'a [u8]) -> Result<Status<Frame<
                     .saturating_mul(10)
                     .saturating_add((b - b'0') as usize);
                 if body_len > max {
-                    // Fail now rather than wait for the rest, but report the whole
-                    // declared length as far as it has arrived.
-                    let rest = buf.get(at + 1..).unwrap_or_default();
-                    let size = rest
-                        .iter()
-                        .take_while(|b| b.is_ascii_digit())
-                        .fold(body_len, |n, &d| {
-                            n.saturating_mul(10).saturating_add((d - b'0') as usize)
-                        });
-                    return Err(Error::MessageTooLarge { size, max });
+                    return Err(too_large(buf, digits_at, max));
                 }
             }
             SOH if at > digits_at => break,

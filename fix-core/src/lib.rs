@@ -46,7 +46,7 @@ pub use data::{DataFieldPair, DataFields, FIX44_DATA_FIELDS};
 #[cfg(feature = "std")]
 pub use encode::encode_to_vec;
 pub use encode::{EncodeError, Encoder};
-pub use error::Error;
+pub use error::{Digits, Error};
 pub use field_type::{FieldType, UnknownFieldType};
 pub use frame::{Frame, MAX_BEGIN_STRING, Status, resync};
 pub use message::{Field, Fields, Message};

@@ -224,7 +224,18 @@ pub(crate) fn index<'a>(
         while mask != 0 {
             let soh = base + mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            let (tag, eq) = parse_tag(bytes, field_start)?;
+            let (tag, eq) = match parse_tag(bytes, field_start) {
+                Ok(tag_eq) => tag_eq,
+                Err(e) => {
+                    return Err(soh_in_value(
+                        e,
+                        bytes,
+                        field_start,
+                        &slots[..n],
+                        data_fields,
+                    ));
+                }
+            };
             store(slots, &mut n, tag, eq + 1, soh, allow_empty)?;
             field_start = soh + 1;
             if data_fields.is_length_tag(tag) {
@@ -252,6 +263,35 @@ pub(crate) fn index<'a>(
         fields: &slots[..n],
         by_length,
     })
+}
+
+/// Refines a bad tag at `pos` that holds no `=` before the next SOH: it is no
+/// field but the rest of the previous value, cut by a SOH inside it. A value read
+/// by its length (a data field) ends at its SOH, so what follows it stays a bad tag.
+#[cold]
+#[inline(never)]
+fn soh_in_value(
+    error: Error,
+    bytes: &[u8],
+    pos: usize,
+    fields: &[Field],
+    data_fields: &DataFields<'_>,
+) -> Error {
+    let Error::InvalidTag { .. } = error else {
+        return error;
+    };
+    let rest = &bytes[pos..];
+    let end = rest.iter().position(|&b| b == SOH).unwrap_or(rest.len());
+    let [.., before, previous] = fields else {
+        return error;
+    };
+    if rest[..end].contains(&b'=') || data_fields.data_tag(before.tag) == Some(previous.tag) {
+        return error;
+    }
+    Error::EmbeddedSoh {
+        tag: previous.tag,
+        offset: pos - 1,
+    }
 }
 
 /// Writes field number `*n` and counts it.

@@ -11,6 +11,7 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn framing_and_parsing_the_corpus_allocates_nothing() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let corpus = common::corpus();
     let stream: Vec<u8> = corpus.iter().flat_map(|(_, b)| b.clone()).collect();
     let parser = Parser::new();
@@ -36,6 +37,7 @@ fn framing_and_parsing_the_corpus_allocates_nothing() {
 
 #[test]
 fn errors_allocate_nothing_either() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let parser = Parser::new();
     let mut fields = Fields::<4>::new();
     let er = common::corpus_message("execution_report");
@@ -49,6 +51,7 @@ fn errors_allocate_nothing_either() {
 
 #[test]
 fn encoding_allocates_nothing() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     use fix_core::value::{Decimal, SeqNum, UtcTimestamp};
     let expected = common::corpus_message("heartbeat");
     let sending_time = UtcTimestamp::parse(b"20261130-14:03:27.123456").unwrap();

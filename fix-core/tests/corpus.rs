@@ -7,6 +7,7 @@ use fix_core::{Fields, Parser, Status};
 
 #[test]
 fn every_corpus_message_frames_and_parses_like_the_reference() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let parser = Parser::new();
     for (name, bytes) in corpus() {
         let frame = parser.frame(&bytes).unwrap().complete().unwrap();
@@ -27,6 +28,7 @@ fn every_corpus_message_frames_and_parses_like_the_reference() {
 
 #[test]
 fn execution_report_fields_and_values() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let bytes = corpus_message("execution_report");
     let mut fields = Fields::<64>::new();
     let msg = Parser::new()
@@ -60,6 +62,7 @@ fn execution_report_fields_and_values() {
 
 #[test]
 fn logon_raw_data_holds_soh() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let bytes = corpus_message("logon_rawdata");
     let mut fields = Fields::<32>::new();
     let msg = Parser::new()
@@ -75,6 +78,7 @@ fn logon_raw_data_holds_soh() {
 
 #[test]
 fn market_data_group_entries_are_kept_in_order() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let bytes = corpus_message("md_incremental_refresh");
     let mut fields = Fields::<128>::new();
     let msg = Parser::new()
@@ -93,6 +97,7 @@ fn market_data_group_entries_are_kept_in_order() {
 
 #[test]
 fn the_whole_corpus_as_one_stream_split_at_every_position() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let stream: Vec<u8> = corpus().into_iter().flat_map(|(_, b)| b).collect();
     let expected: Vec<Vec<u8>> = corpus().into_iter().map(|(_, b)| b).collect();
     for split in 0..=stream.len() {

@@ -37,6 +37,7 @@ fn reencode(msg: &[u8], buf: &mut [u8]) -> Result<Vec<u8>, EncodeError> {
 
 #[test]
 fn the_corpus_reencodes_byte_for_byte() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     for (name, bytes) in corpus() {
         let mut buf = [0u8; 1024];
         assert_eq!(reencode(&bytes, &mut buf).unwrap(), bytes, "{name}");
@@ -45,6 +46,7 @@ fn the_corpus_reencodes_byte_for_byte() {
 
 #[test]
 fn execution_report_byte_for_byte_from_typed_values() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let expected = corpus_message("execution_report");
     let mut buf = [0u8; 512];
     let mut enc = Encoder::new(&mut buf, b"FIX.4.4", b"8");
@@ -90,6 +92,7 @@ fn execution_report_byte_for_byte_from_typed_values() {
 
 #[test]
 fn every_too_small_buffer_reports_the_size_that_fits() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let msg = corpus_message("logon_rawdata");
     let mut big = [0u8; 1024];
     assert_eq!(reencode(&msg, &mut big).unwrap(), msg);

@@ -19,6 +19,7 @@ fn err(bytes: &[u8]) -> Error {
 
 #[test]
 fn truncated_at_every_byte_position_is_partial() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     for (name, bytes) in corpus() {
         let body_start = bytes.windows(4).position(|w| w == b"\x0135=").unwrap() + 1;
         for cut in 0..bytes.len() {
@@ -37,6 +38,7 @@ fn truncated_at_every_byte_position_is_partial() {
 
 #[test]
 fn body_length_one_too_many_or_too_few() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let good = corpus_message("heartbeat");
     let text = String::from_utf8(good.clone()).unwrap();
     for wrong in ["9=60\x01", "9=62\x01"] {
@@ -49,6 +51,7 @@ fn body_length_one_too_many_or_too_few() {
 
 #[test]
 fn wrong_checksum() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let mut bad = corpus_message("execution_report");
     let n = bad.len();
     bad[n - 4..n - 1].copy_from_slice(b"150");
@@ -148,10 +151,40 @@ fn msg_type_missing_or_out_of_order() {
 
 #[test]
 fn huge_body_length_is_an_error_not_a_wait() {
+    // Past 20 digits BodyLength is no number; up to 20 it is reported as written,
+    // whether or not a `usize` holds it.
     assert_eq!(
         err(&soh("8=FIX.4.4|9=99999999999999999999999|")),
+        Error::InvalidBodyLength { offset: 12 }
+    );
+    for digits in ["99999999999999999999", "18446744073709551616"] {
+        let e = err(&soh(&format!("8=FIX.4.4|9={digits}|")));
+        let Error::BodyLengthOverflow { declared } = e else {
+            panic!("{digits}: {e:?}")
+        };
+        assert_eq!(declared.as_str(), digits);
+        assert_eq!(
+            e.to_string(),
+            format!("BodyLength (9) is {digits}, more than any message can hold")
+        );
+        assert_eq!((e.tag(), e.offset()), (Some(9), None));
+    }
+    // The largest `usize` is still a size; partial input reports what has arrived.
+    assert_eq!(
+        err(&soh("8=FIX.4.4|9=18446744073709551615|")),
         Error::MessageTooLarge {
             size: usize::MAX,
+            max: fix_core::DEFAULT_MAX_MESSAGE_SIZE
+        }
+    );
+    assert!(matches!(
+        err(b"8=FIX.4.4\x019=999999999999999999999"),
+        Error::InvalidBodyLength { offset: 12 }
+    ));
+    assert_eq!(
+        err(b"8=FIX.4.4\x019=9999999999999999999"),
+        Error::MessageTooLarge {
+            size: 9999999999999999999,
             max: fix_core::DEFAULT_MAX_MESSAGE_SIZE
         }
     );
@@ -221,6 +254,28 @@ fn tag_overflow() {
 }
 
 #[test]
+fn soh_inside_a_value_is_reported_against_its_tag() {
+    // `b c` after the SOH holds no `=`: the rest of Text (58), not a field.
+    assert_eq!(
+        err(&build(b"35=0\x0158=a\x01b c\x01")),
+        Error::EmbeddedSoh {
+            tag: 58,
+            offset: 24
+        }
+    );
+    assert_eq!(
+        err(&build(b"35=0\x0158=a\x01b c=1\x01")),
+        Error::InvalidTag { offset: 25 }
+    );
+    // After a data field read by its length, the SOH ends the data: what follows
+    // is a bad tag, not more of the value.
+    assert_eq!(
+        err(&build(b"35=A\x0195=1\x0196=a\x01bc\x01")),
+        Error::InvalidTag { offset: 30 }
+    );
+}
+
+#[test]
 fn equals_missing() {
     assert_eq!(
         err(&build(b"35=0\x0158\x01")),
@@ -284,6 +339,7 @@ fn data_length_past_the_end() {
 
 #[test]
 fn garbage_prefix_says_how_much_to_skip() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let good = corpus_message("heartbeat");
     let mut input = b"\x01\x01noise 58=FIX 8=FIX".to_vec();
     input.extend_from_slice(b"\x01junk\x01");
@@ -304,6 +360,7 @@ fn garbage_prefix_says_how_much_to_skip() {
 
 #[test]
 fn two_messages_back_to_back() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let a = corpus_message("new_order_single");
     let b = corpus_message("execution_report");
     let both = [a.clone(), b.clone()].concat();
@@ -328,6 +385,7 @@ fn two_messages_back_to_back() {
 
 #[test]
 fn one_message_split_across_reads_at_every_position() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let parser = Parser::new();
     for (name, msg) in corpus() {
         for split in 0..=msg.len() {
@@ -344,6 +402,7 @@ fn one_message_split_across_reads_at_every_position() {
 
 #[test]
 fn too_many_fields_is_an_error_not_a_drop() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let msg = corpus_message("execution_report");
     let mut fields = Fields::<32>::new();
     assert_eq!(
@@ -356,6 +415,7 @@ fn too_many_fields_is_an_error_not_a_drop() {
 
 #[test]
 fn leniency_is_explicit() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     // CheckSum: strict rejects a wrong one, lenient reads it as it is.
     let mut msg = corpus_message("heartbeat");
     let n = msg.len();
@@ -426,9 +486,10 @@ fn leniency_is_explicit() {
 
 #[test]
 fn every_error_displays_its_tag_or_offset() {
-    // Every variant of `Error` (all seventeen), with the text a reader sees written
-    // out by hand, and its tag and offset.
-    let cases: [(Error, &str, Option<u32>, Option<usize>); 18] = [
+    // Every variant of `Error` that can be written out (BodyLengthOverflow's
+    // digits come from a parse: `huge_body_length_is_an_error_not_a_wait`), with
+    // the text a reader sees written out by hand, and its tag and offset.
+    let cases: [(Error, &str, Option<u32>, Option<usize>); 19] = [
         (
             Error::Garbage { skip: 5 },
             "5 bytes before the next `8=FIX`",
@@ -449,7 +510,7 @@ fn every_error_displays_its_tag_or_offset() {
         ),
         (
             Error::InvalidBodyLength { offset: 12 },
-            "BodyLength (9) is not a number, at byte 12",
+            "BodyLength (9) is not a number of 1 to 20 digits, at byte 12",
             Some(9),
             Some(12),
         ),
@@ -516,6 +577,15 @@ fn every_error_displays_its_tag_or_offset() {
             "tag 55 has no `=`, at byte 30",
             Some(55),
             Some(30),
+        ),
+        (
+            Error::EmbeddedSoh {
+                tag: 58,
+                offset: 25,
+            },
+            "the value of tag 58 holds SOH, at byte 25",
+            Some(58),
+            Some(25),
         ),
         (
             Error::EmptyValue {

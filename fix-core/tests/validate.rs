@@ -605,3 +605,36 @@ fn a_value_holding_soh_must_be_data() {
         Ok(())
     );
 }
+
+/// A message that does not parse still gets the Reject a session sends, and every
+/// one that concerns a tag names it: SOH inside a value is reason 17 against that
+/// value's tag, and a tag number too long for RefTagID's INT is still reported.
+#[test]
+fn parse_error_rejects_name_their_tag() {
+    let reject = |body: &str| {
+        let msg = common::build(&soh(body));
+        let err = Parser::new()
+            .parse(&msg, &mut Fields::<16>::new())
+            .expect_err(body);
+        let r = Reject::from_parse_error(&err, &msg).unwrap_or_else(|| panic!("{body}: {err}"));
+        assert_eq!(r.ref_msg_type, b"0", "{body}");
+        (r.reason, r.ref_tag)
+    };
+    assert_eq!(
+        reject("35=0|58=a|b c|"),
+        (R::NonDataValueIncludesFieldDelimiter, Some(58))
+    );
+    assert_eq!(
+        reject("35=0|1234567890123456789=x|"),
+        (R::InvalidTagNumber, Some(1_234_567_890_123_456_789))
+    );
+    assert_eq!(
+        reject("35=0|99999999999999999999=x|"),
+        (R::InvalidTagNumber, Some(i64::MAX))
+    );
+    assert_eq!(
+        reject("35=0|-99999999999999999999=x|"),
+        (R::InvalidTagNumber, Some(i64::MIN))
+    );
+    assert_eq!(reject("35=0|-7=x|"), (R::InvalidTagNumber, Some(-7)));
+}

@@ -15,7 +15,7 @@ use fix_dict::Dictionary;
 use fix_test_support::alloc::{Counting, allocations_during};
 
 fn shared() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/quickfix")
+    fix_test_support::files::quickfix_dir()
 }
 
 /// One `I` message and the `E` message the engine must answer with.
@@ -110,6 +110,7 @@ fn verdict<'a>(
 
 #[test]
 fn validation_matches_the_acceptance_scripts() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let dir = shared().join("acceptance/server");
     let mut scripts: Vec<PathBuf> = ["fix44", "future"]
         .iter()
@@ -203,6 +204,7 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn validation_allocates_nothing() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let dict = dictionary(b"FIX.4.4");
     let messages: Vec<Vec<u8>> = fix_test_support::files::corpus()
         .into_iter()
@@ -232,6 +234,7 @@ fn validation_allocates_nothing() {
 /// message of the script, and the script's other messages are not flagged so.
 #[test]
 fn an_unexpected_begin_string_is_a_logout_not_a_reject() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let script = shared().join("acceptance/server/fix44/2i_BeginStringValueUnexpected.def");
     let text = std::fs::read(&script).unwrap();
     let dict = dictionary(b"FIX.4.4");

@@ -10,7 +10,7 @@ use fix_dict::DiagnosticKind;
 use fix_dict::{Category, DataFieldPair, Dictionary, FieldType, Layout, Protocol};
 
 fn spec_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/quickfix/spec")
+    fix_test_support::files::quickfix_dir().join("spec")
 }
 
 /// Each dictionary is read once per test binary (FIX50SP2 is 1.4 MB and the
@@ -80,6 +80,7 @@ fn check_layout(dict: &Dictionary, layout: &Layout, context: &str) {
 
 #[test]
 fn all_reference_dictionaries_resolve() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     for &(name, messages, allowed) in DICTIONARIES {
         let dict = load(name);
         assert_eq!(dict.messages().len(), messages, "{name}");
@@ -124,6 +125,7 @@ fn all_reference_dictionaries_resolve() {
 
 #[test]
 fn fix44_facts() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let d = load("FIX44");
     assert_eq!(d.version().to_string(), "FIX.4.4");
     assert_eq!(d.messages().len(), 93);
@@ -198,6 +200,7 @@ fn fix44_facts() {
 
 #[test]
 fn fix50sp2_and_fixt11_facts() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let d = load("FIX50SP2");
     assert_eq!(d.version().to_string(), "FIX.5.0SP2");
     assert!(d.header().layout().is_empty() && d.trailer().layout().is_empty());
@@ -215,6 +218,7 @@ fn fix50sp2_and_fixt11_facts() {
 
 #[test]
 fn old_dictionaries_report_int_counters_with_positions() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let d = load("FIX42");
     let w = &d.warnings()[0];
     assert!(w.file.ends_with("FIX42.xml"));
@@ -230,6 +234,7 @@ fn old_dictionaries_report_int_counters_with_positions() {
 /// alike), and values that are not listed are not found.
 #[test]
 fn listed_values_are_found_at_their_positions() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     for &(name, _, _) in DICTIONARIES {
         let d = load(name);
         for (position, f) in d.fields().iter().enumerate() {
@@ -267,6 +272,7 @@ fn listed_values_are_found_at_their_positions() {
 /// dictionary that rides on it.
 #[test]
 fn every_dictionary_knows_its_begin_string() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     use fix_core::validate::Schema;
     let expected = [
         ("FIX40", "FIX.4.0"),
@@ -296,6 +302,7 @@ fn every_dictionary_knows_its_begin_string() {
 /// the application); a FIX 4.4 message passes neither.
 #[test]
 fn fixt_sessions_check_the_transport_s_begin_string() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     use fix_core::validate::{Invalid, Validator};
     use fix_core::{Fields, Parser};
     use fix_test_support::naive::{build_with, soh};

@@ -5,9 +5,7 @@
 use fix_dict::{Pos, resolve, xml};
 
 fn spec(name: &str) -> String {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/reference/quickfix/spec")
-        .join(format!("{name}.xml"));
+    let path = fix_test_support::files::quickfix_dir().join(format!("spec/{name}.xml"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -30,6 +28,7 @@ fn check(text: &str) {
 
 #[test]
 fn truncated_dictionaries() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let text = spec("FIXT11");
     let mut cut = 0;
     while cut < text.len() {
@@ -59,6 +58,7 @@ impl Lcg {
 
 #[test]
 fn mutated_dictionaries() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let text = spec("FIXT11");
     // Bytes that matter to XML and to the model.
     let alphabet = b"<>/='\" \nYNx0123456789AZ_&;!-?";
@@ -83,6 +83,7 @@ fn mutated_dictionaries() {
 
 #[test]
 fn swapped_names_make_model_errors_not_panics() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     // Renaming references breaks the model but not the XML.
     let text = spec("FIX44");
     for (from, to) in [

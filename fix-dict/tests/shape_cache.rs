@@ -114,6 +114,7 @@ fn warm(v: Validator) -> ShapeCache<8, 128> {
 
 #[test]
 fn the_corpus_passes_and_is_remembered() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let cache = warm(Validator::new());
     assert_eq!(cache.len(), corpus().len());
 }
@@ -157,6 +158,7 @@ proptest! {
         mutations in prop::collection::vec(mutation(), 1..4),
         switches in any::<[bool; 4]>(),
     ) {
+        fix_test_support::require_fixture!(fix_test_support::files::corpus_dir(), Ok(()));
         let v = Validator::new()
             .validate_fields_out_of_order(switches[0])
             .validate_fields_have_values(switches[1])
@@ -188,6 +190,7 @@ proptest! {
 
 #[test]
 fn a_group_count_that_no_longer_matches_is_caught() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let v = Validator::new();
     let mut cache = warm(v);
     let mut fields = corpus()[2].clone();
@@ -207,6 +210,7 @@ fn a_group_count_that_no_longer_matches_is_caught() {
 /// walk's verdicts, and remembers an evicted shape again when it comes back.
 #[test]
 fn a_full_cache_evicts_and_still_agrees() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let v = Validator::new();
     let mut cache = ShapeCache::<2, 128>::new();
     let mut fields = Fields::<256>::new();
@@ -254,6 +258,7 @@ fn a_full_cache_evicts_and_still_agrees() {
 /// not remembered; more fields than the parser's storage is a typed error.
 #[test]
 fn messages_past_the_limits() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let v = Validator::new();
     let er = wire(&corpus()[0]);
     let mut fields = Fields::<256>::new();

@@ -7,6 +7,7 @@
 //! It depends on nothing, so every crate of the workspace can use it.
 //!
 //! ```
+//! fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
 //! let er = fix_test_support::files::corpus_message("execution_report");
 //! let fields = fix_test_support::naive::naive_parse(&er, &[], usize::MAX).unwrap();
 //! assert_eq!(fields[2], (35, b"8".to_vec()));

@@ -142,6 +142,7 @@ fn market_data_entries_are_written_and_read_back() {
 /// out by hand from the message's text.
 #[test]
 fn the_corpus_execution_report_reads_as_written() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let bytes = corpus_message("execution_report");
     let mut fields = Fields::<64>::new();
     let msg = Parser::new()
@@ -188,6 +189,7 @@ fn the_corpus_execution_report_reads_as_written() {
 /// ExecutionReport get the reject QuickFIX gives them.
 #[test]
 fn the_tables_pass_the_corpus_and_reject_broken_messages() {
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
     let v = Validator::new();
     let mut fields = Fields::<256>::new();
     let parser = Parser::new().with_data_fields(fix44::DATA_FIELDS);

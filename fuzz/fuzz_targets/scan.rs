@@ -29,7 +29,7 @@ impl scan::Sink for Check {
 thread_local! {
     // Built once: a scanner's buffers are megabytes, as fixdump's are.
     static SCANNER: std::cell::RefCell<scan::Scanner<'static>> =
-        std::cell::RefCell::new(scan::Scanner::new(Parser::new().with_data_fields(fix44::DATA_FIELDS)));
+        std::cell::RefCell::new(scan::Scanner::new(Parser::new().with_data_fields(fix44::DATA_FIELDS), scan::MAX_MESSAGE));
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -88,3 +88,22 @@ impl fmt::Display for EnumError {
 
 #[cfg(feature = "std")]
 impl std::error::Error for EnumError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Decimal;
+    use core::mem::size_of;
+
+    /// Every optional typed getter returns this type, so its size is paid on every
+    /// read: a wide error would make each price or quantity read move more bytes.
+    #[test]
+    fn a_getter_s_result_stays_small() {
+        let size = size_of::<Result<Option<Decimal>, FieldError>>();
+        assert!(
+            size <= 32,
+            "{size} bytes (FieldError: {})",
+            size_of::<FieldError>()
+        );
+    }
+}

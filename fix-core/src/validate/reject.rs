@@ -209,6 +209,10 @@ impl<'a> Reject<'a> {
                 Some(i64::from(tag)),
             ),
             Error::TagZero { .. } => reject(SessionRejectReason::InvalidTagNumber, Some(0)),
+            Error::EmbeddedSoh { tag, .. } => reject(
+                SessionRejectReason::NonDataValueIncludesFieldDelimiter,
+                Some(i64::from(tag)),
+            ),
             Error::TagOverflow { offset } | Error::InvalidTag { offset } => {
                 let field_start = field_start(bytes, offset);
                 let field = bytes.get(field_start..).unwrap_or_default();
@@ -366,15 +370,26 @@ fn embedded_soh<'a>(bytes: &[u8], field_start: usize, msg_type: &'a [u8]) -> Opt
     })
 }
 
-/// A tag as written, sign included, if it is a number.
+/// A tag as written, sign included, if it is a number. RefTagID (371) is an INT,
+/// so a tag beyond `i64` (twenty digits and more) is reported as `i64::MAX` (or
+/// `i64::MIN`): still a RefTagID that no dictionary defines, rather than none.
 fn parse_signed(digits: &[u8]) -> Option<i64> {
     let (negative, digits) = match digits {
         [b'-', rest @ ..] => (true, rest),
         _ => (false, digits),
     };
-    // 18 digits: below 10^18, so the value and its negation fit an i64.
-    let n = crate::value::parse_digits(digits, 18)? as i64;
-    Some(if negative { -n } else { n })
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = digits.iter().fold(0i64, |n, &d| {
+        let d = i64::from(d - b'0');
+        if negative {
+            n.saturating_mul(10).saturating_sub(d)
+        } else {
+            n.saturating_mul(10).saturating_add(d)
+        }
+    });
+    Some(n)
 }
 
 /// MsgType of a message that may not parse: the value of the third field.
