@@ -28,6 +28,7 @@ const MUST_PASS: &str = include_str!("acceptance/passing.txt");
 
 #[test]
 fn quickfix_server_acceptance() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let root = fix_test_support::files::quickfix_dir().join("acceptance");
     let formats = Formats::parse(&std::fs::read_to_string(root.join("fields.fmt")).unwrap());
     let dicts = Dictionaries::load();

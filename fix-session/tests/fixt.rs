@@ -132,6 +132,7 @@ const ORDER: &str = "11=1\x0155=X\x011151=G\x0154=1\x0160=20260302-09:30:00\x013
 
 #[test]
 fn application_messages_validate_against_the_dictionary_of_their_appl_ver_id() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let dicts = dictionaries();
     let mut f = logged_on(&dicts);
 
@@ -157,6 +158,7 @@ fn application_messages_validate_against_the_dictionary_of_their_appl_ver_id() {
 
 #[test]
 fn admin_messages_validate_against_the_transport_dictionary_only() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let dicts = dictionaries();
     let mut f = logged_on(&dicts);
     // Symbol (55) is an application field: FIXT11 does not define it.
@@ -174,6 +176,7 @@ fn admin_messages_validate_against_the_transport_dictionary_only() {
 
 #[test]
 fn the_initiators_default_appl_ver_id_overrides_the_configured_one() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let dicts = dictionaries();
     // Configured FIX.5.0SP2; the initiator logs on with FIX.5.0 (7).
     let mut f = connected(&dicts, "9");
@@ -195,6 +198,7 @@ fn the_initiators_default_appl_ver_id_overrides_the_configured_one() {
 
 #[test]
 fn the_initiators_default_appl_ver_id_can_name_a_version_the_configuration_does_not() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let dicts = dictionaries();
     // Configured FIX.5.0, which does not define 1151; the initiator logs on with 9.
     let mut f = connected(&dicts, "FIX.5.0");
@@ -207,6 +211,7 @@ fn the_initiators_default_appl_ver_id_can_name_a_version_the_configuration_does_
 
 #[test]
 fn a_default_appl_ver_id_without_a_dictionary_gets_the_logon_refused() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let dicts = dictionaries();
     let mut f = connected(&dicts, "9");
     // FIX.5.0SP1 (8) is an ApplVerID, but this session has no dictionary for it.
@@ -221,6 +226,7 @@ fn a_default_appl_ver_id_without_a_dictionary_gets_the_logon_refused() {
 
 #[test]
 fn a_default_appl_ver_id_the_transport_dictionary_does_not_list_gets_the_logon_refused() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let dicts = dictionaries();
     // FIXT11 alone: no application dictionary to check the value against.
     let mut f = connected_over(Dictionaries::new(&dicts[0]), "9");
@@ -236,6 +242,7 @@ fn a_default_appl_ver_id_the_transport_dictionary_does_not_list_gets_the_logon_r
 
 #[test]
 fn without_application_dictionaries_any_listed_default_appl_ver_id_is_taken() {
+    fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let dicts = dictionaries();
     let mut f = connected_over(Dictionaries::new(&dicts[0]), "9");
     let out = f.send("A", "", "98=0\x01108=30\x011137=8\x01");
