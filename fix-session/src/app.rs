@@ -27,6 +27,9 @@ use crate::SessionId;
 // are callbacks, not conversions.
 #[allow(clippy::wrong_self_convention)]
 pub trait Application {
+    /// The session exists: called once, before any other method, by the first
+    /// input that brings the application (QuickFIX's `onCreate`).
+    fn on_create(&mut self, _id: &SessionId) {}
     /// The session logged on.
     fn on_logon(&mut self, _id: &SessionId) {}
     /// The session logged out or lost its connection while logged on.

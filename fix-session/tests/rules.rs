@@ -195,6 +195,40 @@ fn store_at(sender: u64, target: u64) -> MemoryStore {
 mod logon {
     use super::*;
 
+    /// Records the order of the callbacks it gets.
+    #[derive(Default)]
+    struct Calls(Vec<&'static str>);
+    impl fix_session::Application for Calls {
+        fn on_create(&mut self, id: &SessionId) {
+            assert_eq!(id.sender_comp_id, "BROKER");
+            self.0.push("create");
+        }
+        fn on_logon(&mut self, _: &SessionId) {
+            self.0.push("logon");
+        }
+        fn on_logout(&mut self, _: &SessionId) {
+            self.0.push("logout");
+        }
+    }
+
+    #[test]
+    fn on_create_comes_once_before_anything_else() {
+        let mut s = Session::new(acceptor(), MemoryStore::new(), &fix44::DICTIONARY);
+        let mut app = Calls::default();
+        let logon = |seq: u64| {
+            let body = format!(
+                "35=A\x0134={seq}\x0149=CLIENT\x0152=20260921-14:13:20.000\x0156=BROKER\x0198=0\x01108=30\x01"
+            );
+            fix_test_support::naive::build(body.as_bytes())
+        };
+        for seq in [1, 2] {
+            s.connected(t0(), &mut app).unwrap();
+            s.handle_bytes(t0(), &logon(seq), &mut app).unwrap();
+            s.disconnected(t0(), &mut app).unwrap();
+        }
+        assert_eq!(app.0, ["create", "logon", "logout", "logon", "logout"]);
+    }
+
     #[test]
     fn a_second_connection_for_a_connected_session_is_refused_and_the_first_goes_on() {
         let mut one = One::logged_on(acceptor());

@@ -244,6 +244,8 @@ pub struct Session<S: MessageStore, D: Schema> {
     /// Fields of a queued message being handled (while the message that filled
     /// the gap still holds `fields`).
     queue_fields: Box<[Field]>,
+    /// `Application::on_create` was called.
+    created: bool,
     /// Queued messages are being handled: a nested `next_queued` leaves them to
     /// the loop already running.
     draining: bool,
@@ -341,6 +343,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             resend_fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
             queue_fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
             draining: false,
+            created: false,
             outbox: Outbox::default(),
             queue: Queue::default(),
             resend_requested: None,
@@ -485,6 +488,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
+        self.created(app);
         if self.state != State::Disconnected {
             return Err(SessionError::AlreadyConnected);
         }
@@ -534,6 +538,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
+        self.created(app);
         self.now = now;
         let was = self.state;
         self.state = State::Disconnected;
@@ -572,6 +577,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         bytes: &[u8],
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
+        self.created(app);
         self.now = now;
         if self.state == State::Disconnected || self.disconnect {
             return Ok(());
@@ -612,6 +618,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
+        self.created(app);
         self.now = now;
         if self.state == State::Disconnected || self.disconnect {
             return Ok(());
@@ -661,6 +668,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         body: &[u8],
         app: &mut dyn Application,
     ) -> Result<u64, SessionError> {
+        self.created(app);
         self.now = now;
         if self.state != State::LoggedOn {
             return Err(SessionError::NotLoggedOn);
@@ -687,6 +695,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         text: Option<&str>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
+        self.created(app);
         self.now = now;
         if self.state != State::LoggedOn {
             return Ok(());
@@ -757,6 +766,15 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 Err(e) => self.handle_unparsed(now, bytes, &e, app),
             },
             _ => Ok(()),
+        }
+    }
+
+    /// Tells the application the session exists, before anything else it hears
+    /// of it: the first input that brings the application.
+    fn created(&mut self, app: &mut dyn Application) {
+        if !self.created {
+            self.created = true;
+            app.on_create(&self.config.id);
         }
     }
 
