@@ -147,3 +147,14 @@ fn a_fill_carries_the_fee_group_and_only_acmex_accepts_it() {
         ]
     );
 }
+
+/// A crate that depends on this one alone gets fix-core's `std` (its errors are
+/// `std::error::Error`s, so `?` takes them into a `Box<dyn Error>`).
+#[test]
+fn std_is_a_default_feature() {
+    const { assert!(cfg!(feature = "std")) };
+    fn boxed() -> Result<(), Box<dyn std::error::Error>> {
+        Err(fix_core::Error::BodyLengthMissing { offset: 0 })?
+    }
+    assert!(boxed().is_err());
+}

@@ -163,3 +163,44 @@ proptest! {
         prop_assert_eq!(ours.to_string(), text);
     }
 }
+
+// A clock reading as a timestamp, against chrono's calendar, over 1970..=9999.
+#[cfg(feature = "std")]
+proptest! {
+    #[test]
+    fn clock_readings_become_the_timestamps_chrono_reads(
+        secs in 0i64..=253_402_300_799,
+        nanos in 0u32..1_000_000_000,
+    ) {
+        use fix_core::value::{Precision, UtcTimestamp};
+        let t = std::time::UNIX_EPOCH + std::time::Duration::new(secs as u64, nanos);
+        let ours = UtcTimestamp::from_system_time(t, Precision::Millis).unwrap();
+        let theirs = DateTime::from_timestamp(secs, nanos).unwrap();
+        let expected = format!(
+            "{}.{:03}",
+            theirs.format("%Y%m%d-%H:%M:%S"),
+            nanos / 1_000_000
+        );
+        prop_assert_eq!(ours.to_string(), expected);
+        let nanos_kept = UtcTimestamp::from_system_time(t, Precision::Nanos).unwrap();
+        prop_assert_eq!(nanos_kept.time().nanos(), nanos);
+    }
+}
+
+#[cfg(feature = "std")]
+#[test]
+fn clock_readings_outside_the_four_digit_years_have_no_timestamp() {
+    use fix_core::value::{Precision, UtcTimestamp};
+    let past_9999 = std::time::UNIX_EPOCH + std::time::Duration::from_secs(253_402_300_800);
+    assert_eq!(
+        UtcTimestamp::from_system_time(past_9999, Precision::Millis),
+        None
+    );
+    let before_1970 = std::time::UNIX_EPOCH - std::time::Duration::from_secs(1);
+    assert_eq!(
+        UtcTimestamp::from_system_time(before_1970, Precision::Millis),
+        None
+    );
+    let now = UtcTimestamp::now();
+    assert!(now.date().year() >= 2026, "{now}");
+}

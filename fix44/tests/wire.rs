@@ -314,3 +314,14 @@ fn decimals_beyond_the_range_are_typed_errors_with_readable_bytes() {
     );
     assert_eq!(qty.to_string(), "1234.567890123456789012");
 }
+
+/// A crate that depends on this one alone gets fix-core's `std` (its errors are
+/// `std::error::Error`s, so `?` takes them into a `Box<dyn Error>`).
+#[test]
+fn std_is_a_default_feature() {
+    const { assert!(cfg!(feature = "std")) };
+    fn boxed() -> Result<(), Box<dyn std::error::Error>> {
+        Err(fix_core::Error::BodyLengthMissing { offset: 0 })?
+    }
+    assert!(boxed().is_err());
+}

@@ -39,7 +39,7 @@ pub(crate) fn run(root: &Path, spec: &str) -> Result<String, String> {
     }
     std::fs::create_dir_all(dir.join("src")).map_err(|e| format!("{name}/src: {e}"))?;
     let manifest = format!(
-        "[package]\nname = \"{name}\"\ndescription = \"Typed FIX messages generated from {spec}\"\nversion.workspace = true\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\nrepository.workspace = true\npublish.workspace = true\n\n[dependencies]\nfix-core.workspace = true\n\n[lints]\nworkspace = true\n"
+        "[package]\nname = \"{name}\"\ndescription = \"Typed FIX messages generated from {spec}\"\nversion.workspace = true\nedition.workspace = true\nrust-version.workspace = true\nlicense.workspace = true\nrepository.workspace = true\npublish.workspace = true\n\n[features]\n# On by default, so that fix-core's errors are `std::error::Error`s and `?` takes\n# them into a `Box<dyn Error>`; `default-features = false` for a no_std build.\ndefault = [\"std\"]\nstd = [\"fix-core/std\"]\n\n[dependencies]\nfix-core.workspace = true\n\n[lints]\nworkspace = true\n"
     );
     let lib = format!(
         "//! Typed FIX messages, generated from `{spec}` by `cargo xtask regen`.\n//!\n//! Everything below the crate root comes from `src/generated/` (never edit it:\n//! change `{spec}` and run `cargo xtask regen`): `messages` (read views,\n//! tables, builders), `components`, `enums`, `fields` (tag constants), the\n//! [`Message`] enum and the validation tables ([`DICTIONARY`]).\n\npub use fix_core as core;\n\n#[rustfmt::skip]\nmod generated;\n\npub use generated::*;\n"

@@ -143,6 +143,18 @@ impl SessionRejectReason {
     }
 }
 
+/// The reason's text and code, as a log line would put it.
+///
+/// ```
+/// use fix_core::validate::SessionRejectReason;
+/// assert_eq!(SessionRejectReason::RequiredTagMissing.to_string(), "Required tag missing (373=1)");
+/// ```
+impl fmt::Display for SessionRejectReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (373={})", self.text(), self.code())
+    }
+}
+
 /// A validation failure: everything a session needs for its Reject (35=3).
 ///
 /// `ref_tag` is an `i64` because a message can carry tags that are not valid tag

@@ -683,6 +683,50 @@ impl UtcTimestamp {
         UtcTimestamp { date, time }
     }
 
+    /// The UTC timestamp of `t` at `precision` (finer digits are cut, not
+    /// rounded, as a clock reads); `None` before 1970 or after 9999.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use fix_core::value::{Precision, UtcTimestamp};
+    /// let t = UNIX_EPOCH + Duration::new(1_790_000_000, 123_456_789);
+    /// let ts = UtcTimestamp::from_system_time(t, Precision::Millis).unwrap();
+    /// assert_eq!(ts.to_string(), "20260921-14:13:20.123");
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn from_system_time(t: std::time::SystemTime, precision: Precision) -> Option<Self> {
+        let since = t.duration_since(std::time::UNIX_EPOCH).ok()?;
+        let secs = since.as_secs();
+        let (year, month, day) = civil_from_days(secs / 86_400);
+        let date = UtcDateOnly::new(u16::try_from(year).ok()?, month, day).ok()?;
+        let rem = secs % 86_400;
+        let (hour, minute, second) = ((rem / 3600) as u8, (rem / 60 % 60) as u8, (rem % 60) as u8);
+        let time = UtcTimeOnly::new(hour, minute, second, since.subsec_nanos(), precision).ok()?;
+        Some(UtcTimestamp { date, time })
+    }
+
+    /// The system clock's time now, to the millisecond (SendingTime's usual
+    /// precision).
+    ///
+    /// ```
+    /// let now = fix_core::value::UtcTimestamp::now();
+    /// assert!(now.date().year() >= 2026);
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn now() -> Self {
+        // Every clock reading from 1970 to 9999 has a timestamp; a clock set
+        // outside that range reads as the epoch.
+        const EPOCH: UtcTimestamp = match (
+            UtcDateOnly::new(1970, 1, 1),
+            UtcTimeOnly::new(0, 0, 0, 0, Precision::Millis),
+        ) {
+            (Ok(date), Ok(time)) => UtcTimestamp::new(date, time),
+            // Evaluated at compile time: a wrong constant fails the build.
+            _ => panic!("1970-01-01 00:00:00.000 is a timestamp"),
+        };
+        Self::from_system_time(std::time::SystemTime::now(), Precision::Millis).unwrap_or(EPOCH)
+    }
+
     /// The date part.
     ///
     /// ```
@@ -1670,6 +1714,21 @@ mod time_conv {
             assert_eq!(UtcDateOnly::try_from(far), Err(TimeError::Year));
         }
     }
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (Howard
+/// Hinnant's `civil_from_days`).
+#[cfg(feature = "std")]
+fn civil_from_days(days: u64) -> (u64, u8, u8) {
+    let z = days + 719_468;
+    let era = z / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    (yoe + era * 400 + u64::from(m <= 2), m, d)
 }
 
 #[cfg(test)]
