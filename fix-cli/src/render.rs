@@ -345,15 +345,15 @@ fn walk<'d>(
 
 /// The problems found on one message, ready to write.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Problems<'a> {
+pub(crate) struct Problems {
     /// The parser's complaint.
     pub(crate) problem: Option<Problem>,
     /// What a session would answer (from the parse error or validation): a
     /// Reject, or a Logout for a BeginString that is not the dictionary's.
-    pub(crate) reject: Option<Invalid<'a>>,
+    pub(crate) reject: Option<Invalid>,
 }
 
-impl Problems<'_> {
+impl Problems {
     /// Whether there is nothing to report.
     pub(crate) fn is_empty(&self) -> bool {
         self.problem.is_none() && self.reject.is_none()
@@ -393,7 +393,7 @@ impl<'d> Writer<'d> {
         n: u64,
         m: &Decoded<'_>,
         msg_type: &[u8],
-        problems: &Problems<'_>,
+        problems: &Problems,
     ) {
         let s = tables.style;
         out.extend_from_slice(s.header.as_bytes());
@@ -455,7 +455,7 @@ impl<'d> Writer<'d> {
         n: u64,
         m: &Decoded<'_>,
         msg_type: &[u8],
-        problems: &Problems<'_>,
+        problems: &Problems,
     ) {
         out.extend_from_slice(b"{\"n\":");
         push_u64(out, n);
@@ -519,7 +519,7 @@ impl<'d> Writer<'d> {
 /// writers' common path).
 #[cold]
 #[inline(never)]
-fn invalid_line(out: &mut Vec<u8>, s: Style, tables: &Tables<'_>, invalid: Invalid<'_>) {
+fn invalid_line(out: &mut Vec<u8>, s: Style, tables: &Tables<'_>, invalid: Invalid) {
     let line = match invalid {
         Invalid::Reject(r) => {
             let mut line = r.text().to_owned();
@@ -535,7 +535,7 @@ fn invalid_line(out: &mut Vec<u8>, s: Style, tables: &Tables<'_>, invalid: Inval
         Invalid::IncorrectBeginString { begin_string, .. } => format!(
             "{}: {}, the dictionary's is {} (a session logs out)",
             invalid.text(),
-            String::from_utf8_lossy(begin_string),
+            begin_string,
             String::from_utf8_lossy(tables.dictionary().begin_string().unwrap_or_default()),
         ),
     };
@@ -545,7 +545,7 @@ fn invalid_line(out: &mut Vec<u8>, s: Style, tables: &Tables<'_>, invalid: Inval
 /// The JSON problem object of what a session would answer.
 #[cold]
 #[inline(never)]
-fn json_invalid(out: &mut Vec<u8>, tables: &Tables<'_>, invalid: Invalid<'_>) {
+fn json_invalid(out: &mut Vec<u8>, tables: &Tables<'_>, invalid: Invalid) {
     match invalid {
         Invalid::Reject(r) => {
             out.extend_from_slice(b"{\"kind\":\"reject\",\"reason\":");
@@ -561,7 +561,8 @@ fn json_invalid(out: &mut Vec<u8>, tables: &Tables<'_>, invalid: Invalid<'_>) {
             out.extend_from_slice(b"{\"kind\":\"begin_string\",\"text\":");
             json_str(out, invalid.text().as_bytes());
             out.extend_from_slice(b",\"tag\":8,\"value\":");
-            json_str(out, begin_string);
+            // An Echo marks a value cut short with `…`: the JSON says so too.
+            json_str(out, begin_string.to_string().as_bytes());
             out.extend_from_slice(b",\"expected\":");
             json_str(out, tables.dictionary().begin_string().unwrap_or_default());
         }

@@ -5,7 +5,7 @@ mod common;
 
 use common::soh;
 use fix_core::validate::{
-    Group, Invalid, Layout, Member, Reject, Schema, SessionRejectReason as R, ShapeCache,
+    Echo, Group, Invalid, Layout, Member, Reject, Schema, SessionRejectReason as R, ShapeCache,
     Validator, ValueFormat,
 };
 use fix_core::{DataFieldPair, DataFields, Fields, Parser};
@@ -143,7 +143,7 @@ fn check_raw(validator: Validator, after_body_length: &str) -> Option<(R, Option
         .validate(&Dict, &msg)
         .err()
         .map(|e| *e.reject().expect("a Reject"))
-        .map(|r: Reject<'_>| (r.reason, r.ref_tag))
+        .map(|r: Reject| (r.reason, r.ref_tag))
 }
 
 fn v() -> Validator {
@@ -402,7 +402,7 @@ fn verdict_of<'a, S: Schema>(
     bytes: &'a [u8],
     pairs: &[DataFieldPair],
     fields: &'a mut [fix_core::Field],
-) -> Result<(), Invalid<'a>> {
+) -> Result<(), Invalid> {
     let msg = Parser::new()
         .with_data_fields(DataFields::new(pairs))
         .parse(bytes, fields)
@@ -425,8 +425,8 @@ fn a_begin_string_other_than_the_dictionary_s_is_not_a_reject() {
     assert_eq!(
         got,
         Err(Invalid::IncorrectBeginString {
-            begin_string: b"FIX.4.2",
-            msg_type: b"0"
+            begin_string: Echo::new(b"FIX.4.2"),
+            msg_type: Echo::new(b"0")
         })
     );
     let wrong = got.unwrap_err();
@@ -450,8 +450,8 @@ fn a_begin_string_other_than_the_dictionary_s_is_not_a_reject() {
         assert_eq!(
             verdict_of(&Dict, validator, &bytes, &[], &mut fields),
             Err(Invalid::IncorrectBeginString {
-                begin_string: b"FIXT.1.1",
-                msg_type: b"Q"
+                begin_string: Echo::new(b"FIXT.1.1"),
+                msg_type: Echo::new(b"Q")
             })
         );
     }
@@ -637,4 +637,41 @@ fn parse_error_rejects_name_their_tag() {
         (R::InvalidTagNumber, Some(i64::MIN))
     );
     assert_eq!(reject("35=0|-7=x|"), (R::InvalidTagNumber, Some(-7)));
+}
+
+/// The verdict owns what it reports: it outlives the buffer and the fields, and
+/// `?` takes it into a `Box<dyn Error>`.
+#[test]
+fn a_reject_outlives_the_message_it_rejects() {
+    fn verdict(after_body_length: &str) -> Result<(), Box<dyn std::error::Error>> {
+        let bytes = common::build(&soh(after_body_length));
+        let mut fields = Fields::<64>::new();
+        let msg = Parser::new()
+            .parse(&bytes, &mut fields)?
+            .complete()
+            .ok_or("incomplete")?;
+        Validator::new().validate(&Dict, &msg)?;
+        Ok(())
+    }
+    let err = verdict("35=D|34=2|49=A|52=20261130-14:03:27|56=B|11=X|54=1|38=x|").unwrap_err();
+    let invalid = err.downcast_ref::<Invalid>().expect("an Invalid");
+    let reject = invalid.reject().expect("a Reject");
+    assert_eq!(reject.ref_msg_type, b"D");
+    assert_eq!(
+        err.to_string(),
+        "Incorrect data format for value (373=6, 371=38, 372=D)"
+    );
+
+    // A MsgType longer than a reject keeps: its first bytes, marked as cut.
+    let long = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let err = verdict(&format!("35={long}|34=2|49=A|52=20261130-14:03:27|56=B|")).unwrap_err();
+    let reject = *err.downcast_ref::<Invalid>().unwrap().reject().unwrap();
+    assert_eq!(reject.reason, R::InvalidMsgType);
+    assert!(reject.ref_msg_type.is_cut());
+    assert_ne!(reject.ref_msg_type, long.as_bytes());
+    assert_eq!(
+        reject.ref_msg_type.as_bytes(),
+        &long.as_bytes()[..Echo::CAPACITY]
+    );
+    assert!(err.to_string().ends_with("372=ABCDEFGHIJKLMN…)"), "{err}");
 }

@@ -331,8 +331,8 @@ fn fixt_sessions_check_the_transport_s_begin_string() {
         assert_eq!(
             Validator::new().validate(dict, &msg),
             Err(Invalid::IncorrectBeginString {
-                begin_string: b"FIX.4.4",
-                msg_type: b"0"
+                begin_string: fix_core::validate::Echo::new(b"FIX.4.4"),
+                msg_type: fix_core::validate::Echo::new(b"0")
             })
         );
     }

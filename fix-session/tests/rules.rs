@@ -1230,6 +1230,17 @@ mod garbled_and_reject {
     }
 
     #[test]
+    fn a_msg_type_longer_than_a_reject_keeps_is_echoed_whole() {
+        let long = "ZZZZZZZZZZZZZZZZZZZZZZZZ";
+        assert!(long.len() > fix_core::validate::Echo::CAPACITY);
+        let mut one = One::logged_on(acceptor());
+        let out = one.send(long, &[]);
+        assert_eq!(types(&out), ["3"], "{:?}", show_all(&out));
+        has(&out[0], &[(45, "2"), (372, long), (373, "11")]);
+        assert_eq!(one.next_target(), 3);
+    }
+
+    #[test]
     fn an_unsupported_msg_type_gets_a_business_message_reject_from_fix42() {
         let mut one = One::logged_on(acceptor());
         one.app.reject = Some(fix_session::AppReject::Business {

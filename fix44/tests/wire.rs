@@ -268,8 +268,8 @@ fn the_tables_pass_the_corpus_and_reject_broken_messages() {
     assert_eq!(
         v.validate(&fix44::DICTIONARY, &msg),
         Err(Invalid::IncorrectBeginString {
-            begin_string: b"FIX.4.2",
-            msg_type: b"8"
+            begin_string: fix_core::validate::Echo::new(b"FIX.4.2"),
+            msg_type: fix_core::validate::Echo::new(b"8")
         })
     );
 }

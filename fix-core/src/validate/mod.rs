@@ -9,7 +9,7 @@ mod reject;
 mod schema;
 mod validator;
 
-pub use reject::{Invalid, Reject, SessionRejectReason};
+pub use reject::{Echo, Invalid, Reject, SessionRejectReason};
 pub use schema::{
     FieldInfo, Group, Layout, Member, Schema, ValueFormat, byte_set_contains, value_listed,
 };

@@ -155,27 +155,140 @@ impl fmt::Display for SessionRejectReason {
     }
 }
 
-/// A validation failure: everything a session needs for its Reject (35=3).
+/// A short value a reject copies out of the message it rejects (its MsgType, its
+/// BeginString), so that the reject outlives the message's buffer.
+///
+/// It holds [`Echo::CAPACITY`] bytes, more than any MsgType or BeginString a
+/// dictionary defines. A longer value (which no dictionary can accept, so the
+/// message is rejected for it) keeps its first bytes and says so:
+/// [`Echo::is_cut`] is true and `Display` ends it with `…`. A session that
+/// still holds the message echoes the message's own bytes.
+///
+/// ```
+/// use fix_core::validate::Echo;
+/// let d = Echo::new(b"D");
+/// assert_eq!((d.as_bytes(), d.is_cut()), (&b"D"[..], false));
+/// let long = Echo::new(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+/// assert!(long.is_cut());
+/// assert_eq!(long.to_string(), "ABCDEFGHIJKLMN…");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Echo {
+    bytes: [u8; Echo::CAPACITY],
+    len: u8,
+    cut: bool,
+}
+
+impl Echo {
+    /// How many bytes an `Echo` keeps.
+    pub const CAPACITY: usize = 14;
+
+    /// A copy of `value`, cut to [`Echo::CAPACITY`] bytes if longer.
+    ///
+    /// ```
+    /// assert!(fix_core::validate::Echo::new(b"").as_bytes().is_empty());
+    /// ```
+    pub fn new(value: &[u8]) -> Echo {
+        let len = value.len().min(Echo::CAPACITY);
+        let mut bytes = [0; Echo::CAPACITY];
+        bytes[..len].copy_from_slice(&value[..len]);
+        Echo {
+            bytes,
+            // CAPACITY is below 256, so this does not wrap.
+            len: len as u8,
+            cut: value.len() > Echo::CAPACITY,
+        }
+    }
+
+    /// The bytes kept: the whole value, unless [`Echo::is_cut`].
+    ///
+    /// ```
+    /// assert_eq!(fix_core::validate::Echo::new(b"8").as_bytes(), b"8");
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    /// Whether the value was longer than [`Echo::CAPACITY`], so that only its
+    /// first bytes are kept.
+    ///
+    /// ```
+    /// assert!(!fix_core::validate::Echo::new(b"FIXT.1.1").is_cut());
+    /// ```
+    pub fn is_cut(&self) -> bool {
+        self.cut
+    }
+
+    /// Whether nothing is kept (the message had no MsgType, say).
+    ///
+    /// ```
+    /// assert!(fix_core::validate::Echo::new(b"").is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl PartialEq<[u8]> for Echo {
+    fn eq(&self, other: &[u8]) -> bool {
+        !self.cut && self.as_bytes() == other
+    }
+}
+
+impl PartialEq<&[u8]> for Echo {
+    fn eq(&self, other: &&[u8]) -> bool {
+        *self == **other
+    }
+}
+
+impl<const N: usize> PartialEq<&[u8; N]> for Echo {
+    fn eq(&self, other: &&[u8; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl fmt::Display for Echo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for &b in self.as_bytes() {
+            write!(f, "{}", b as char)?;
+        }
+        if self.cut {
+            f.write_str("…")?;
+        }
+        Ok(())
+    }
+}
+
+/// Shown as the text it holds: `Echo("D")`.
+impl fmt::Debug for Echo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Echo(\"{self}\")")
+    }
+}
+
+/// A validation failure: everything a session needs for its Reject (35=3). It owns
+/// what it reports, so it outlives the message and `?` carries it into any error
+/// type (`Box<dyn Error>` included).
 ///
 /// `ref_tag` is an `i64` because a message can carry tags that are not valid tag
 /// numbers (`-1=x`), and a Reject echoes them as they were.
 ///
 /// ```
-/// use fix_core::validate::{Reject, SessionRejectReason};
-/// let r = Reject { reason: SessionRejectReason::IncorrectDataFormat, ref_tag: Some(38), ref_msg_type: b"D" };
+/// use fix_core::validate::{Echo, Reject, SessionRejectReason};
+/// let r = Reject { reason: SessionRejectReason::IncorrectDataFormat, ref_tag: Some(38), ref_msg_type: Echo::new(b"D") };
 /// assert_eq!(r.to_string(), "Incorrect data format for value (373=6, 371=38, 372=D)");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Reject<'a> {
+pub struct Reject {
     /// SessionRejectReason (373).
     pub reason: SessionRejectReason,
     /// RefTagID (371), when the problem is about one tag.
     pub ref_tag: Option<i64>,
     /// RefMsgType (372): the rejected message's MsgType (empty when unknown).
-    pub ref_msg_type: &'a [u8],
+    pub ref_msg_type: Echo,
 }
 
-impl<'a> Reject<'a> {
+impl Reject {
     /// The Text (58) for this reject.
     pub fn text(&self) -> &'static str {
         self.reason.text()
@@ -196,10 +309,11 @@ impl<'a> Reject<'a> {
     /// let err = Parser::new().parse(msg, &mut Fields::<16>::new()).unwrap_err();
     /// let reject = Reject::from_parse_error(&err, msg).unwrap();
     /// assert_eq!(reject.reason, SessionRejectReason::InvalidTagNumber);
-    /// assert_eq!((reject.ref_tag, reject.ref_msg_type), (Some(-1), &b"0"[..]));
+    /// assert_eq!(reject.ref_tag, Some(-1));
+    /// assert_eq!(reject.ref_msg_type.as_bytes(), b"0");
     /// ```
-    pub fn from_parse_error(error: &Error, bytes: &'a [u8]) -> Option<Reject<'a>> {
-        let msg_type = msg_type_of(bytes);
+    pub fn from_parse_error(error: &Error, bytes: &[u8]) -> Option<Reject> {
+        let msg_type = Echo::new(msg_type_of(bytes));
         let reject = |reason, ref_tag| {
             Some(Reject {
                 reason,
@@ -246,22 +360,18 @@ impl<'a> Reject<'a> {
     }
 }
 
-impl fmt::Display for Reject<'_> {
+impl fmt::Display for Reject {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} (373={}", self.text(), self.reason.code())?;
         if let Some(tag) = self.ref_tag {
             write!(f, ", 371={tag}")?;
         }
-        f.write_str(", 372=")?;
-        for &b in self.ref_msg_type {
-            write!(f, "{}", b as char)?;
-        }
-        f.write_str(")")
+        write!(f, ", 372={})", self.ref_msg_type)
     }
 }
 
 #[cfg(feature = "std")]
-impl std::error::Error for Reject<'_> {}
+impl std::error::Error for Reject {}
 
 /// Why a message did not validate: a Reject (35=3) to send, or a BeginString (8)
 /// that is not the dictionary's.
@@ -272,42 +382,44 @@ impl std::error::Error for Reject<'_> {}
 /// `2i_BeginStringValueUnexpected`). It has a variant of its own so that no
 /// caller mistakes it for a SessionRejectReason; FIX defines none for it.
 ///
+/// Like [`Reject`], it owns what it reports.
+///
 /// ```
-/// use fix_core::validate::{Invalid, Reject, SessionRejectReason};
-/// let wrong = Invalid::IncorrectBeginString { begin_string: b"FIX.4.1", msg_type: b"1" };
+/// use fix_core::validate::{Echo, Invalid, Reject, SessionRejectReason};
+/// let wrong = Invalid::IncorrectBeginString { begin_string: Echo::new(b"FIX.4.1"), msg_type: Echo::new(b"1") };
 /// assert_eq!((wrong.text(), wrong.reject()), ("Incorrect BeginString", None));
 /// assert_eq!(wrong.to_string(), "Incorrect BeginString (8=FIX.4.1, 35=1)");
 ///
-/// let reject = Reject { reason: SessionRejectReason::RequiredTagMissing, ref_tag: Some(11), ref_msg_type: b"D" };
+/// let reject = Reject { reason: SessionRejectReason::RequiredTagMissing, ref_tag: Some(11), ref_msg_type: Echo::new(b"D") };
 /// let invalid = Invalid::from(reject);
 /// assert_eq!(invalid.reject(), Some(&reject));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Invalid<'a> {
+pub enum Invalid {
     /// A session-level Reject (35=3) with this SessionRejectReason, RefTagID and
     /// RefMsgType.
-    Reject(Reject<'a>),
+    Reject(Reject),
     /// BeginString (8) is not the one the dictionary's messages carry
     /// ([`Schema::begin_string`](super::Schema::begin_string)): the session sends
     /// a Logout (Text "Incorrect BeginString") and disconnects, rejecting
     /// nothing.
     IncorrectBeginString {
         /// The message's BeginString, as received.
-        begin_string: &'a [u8],
+        begin_string: Echo,
         /// The message's MsgType (35).
-        msg_type: &'a [u8],
+        msg_type: Echo,
     },
 }
 
-impl<'a> Invalid<'a> {
+impl Invalid {
     /// The Reject to send, or `None` when the answer is not a Reject.
     ///
     /// ```
-    /// use fix_core::validate::Invalid;
-    /// let wrong = Invalid::IncorrectBeginString { begin_string: b"FIX.4.1", msg_type: b"1" };
+    /// use fix_core::validate::{Echo, Invalid};
+    /// let wrong = Invalid::IncorrectBeginString { begin_string: Echo::new(b"FIX.4.1"), msg_type: Echo::new(b"1") };
     /// assert!(wrong.reject().is_none());
     /// ```
-    pub fn reject(&self) -> Option<&Reject<'a>> {
+    pub fn reject(&self) -> Option<&Reject> {
         match self {
             Invalid::Reject(reject) => Some(reject),
             Invalid::IncorrectBeginString { .. } => None,
@@ -318,8 +430,8 @@ impl<'a> Invalid<'a> {
     /// Logout's `Incorrect BeginString`.
     ///
     /// ```
-    /// use fix_core::validate::{Invalid, Reject, SessionRejectReason};
-    /// let reject = Reject { reason: SessionRejectReason::InvalidMsgType, ref_tag: None, ref_msg_type: b"Z" };
+    /// use fix_core::validate::{Echo, Invalid, Reject, SessionRejectReason};
+    /// let reject = Reject { reason: SessionRejectReason::InvalidMsgType, ref_tag: None, ref_msg_type: Echo::new(b"Z") };
     /// assert_eq!(Invalid::Reject(reject).text(), "Invalid MsgType");
     /// ```
     pub fn text(&self) -> &'static str {
@@ -330,36 +442,26 @@ impl<'a> Invalid<'a> {
     }
 }
 
-impl<'a> From<Reject<'a>> for Invalid<'a> {
-    fn from(reject: Reject<'a>) -> Self {
+impl From<Reject> for Invalid {
+    fn from(reject: Reject) -> Self {
         Invalid::Reject(reject)
     }
 }
 
-impl fmt::Display for Invalid<'_> {
+impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Invalid::Reject(reject) => reject.fmt(f),
             Invalid::IncorrectBeginString {
                 begin_string,
                 msg_type,
-            } => {
-                write!(f, "{} (8=", self.text())?;
-                for &b in *begin_string {
-                    write!(f, "{}", b as char)?;
-                }
-                f.write_str(", 35=")?;
-                for &b in *msg_type {
-                    write!(f, "{}", b as char)?;
-                }
-                f.write_str(")")
-            }
+            } => write!(f, "{} (8={begin_string}, 35={msg_type})", self.text()),
         }
     }
 }
 
 #[cfg(feature = "std")]
-impl std::error::Error for Invalid<'_> {}
+impl std::error::Error for Invalid {}
 
 /// Offset of the field holding byte `offset`: just after the SOH before it.
 fn field_start(bytes: &[u8], offset: usize) -> usize {
@@ -371,7 +473,7 @@ fn field_start(bytes: &[u8], offset: usize) -> usize {
 }
 
 /// Reason 17 against the field before the one starting at `field_start`.
-fn embedded_soh<'a>(bytes: &[u8], field_start: usize, msg_type: &'a [u8]) -> Option<Reject<'a>> {
+fn embedded_soh(bytes: &[u8], field_start: usize, msg_type: Echo) -> Option<Reject> {
     let previous = self::field_start(bytes, field_start.checked_sub(1)?);
     let field = &bytes[previous..field_start];
     let eq = field.iter().position(|&b| b == b'=')?;

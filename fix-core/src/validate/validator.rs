@@ -1,6 +1,6 @@
 //! The validator: one walk over a parsed message against a [`Schema`].
 
-use super::reject::{Invalid, Reject, SessionRejectReason as Reason};
+use super::reject::{Echo, Invalid, Reject, SessionRejectReason as Reason};
 use super::schema::{FieldInfo, Group, Layout, Schema, ValueFormat, byte_set_contains};
 use crate::value::parse_uint;
 use crate::{Field, Message};
@@ -130,7 +130,7 @@ impl Validator {
         &self,
         dict: &D,
         msg: &Message<'a>,
-    ) -> Result<(), Invalid<'a>> {
+    ) -> Result<(), Invalid> {
         envelope(dict, msg)?;
         Ok(self.walk(dict, msg, None)?)
     }
@@ -156,7 +156,7 @@ impl Validator {
         dict: &D,
         msg: &Message<'a>,
         cache: &mut ShapeCache<S, F>,
-    ) -> Result<(), Invalid<'a>> {
+    ) -> Result<(), Invalid> {
         // BeginString and the values read by length are no part of a shape.
         envelope(dict, msg)?;
         if cache.validator != Some(*self) {
@@ -188,7 +188,7 @@ impl Validator {
         dict: &D,
         msg: &Message<'a>,
         counters: Option<&mut [u32]>,
-    ) -> Result<(), Reject<'a>> {
+    ) -> Result<(), Reject> {
         let mut walk = Walk {
             validator: self,
             dict,
@@ -207,12 +207,12 @@ impl Validator {
 /// BeginString, and the values the parser read by their LENGTH field, which may
 /// hold SOH and must then be DATA (reason 17, the first in wire order).
 #[inline(always)]
-fn envelope<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), Invalid<'a>> {
+fn envelope<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), Invalid> {
     let begin_string = msg.frame().begin_string();
     if dict.begin_string().is_some_and(|b| b != begin_string) {
         return Err(Invalid::IncorrectBeginString {
-            begin_string,
-            msg_type: msg.msg_type(),
+            begin_string: Echo::new(begin_string),
+            msg_type: Echo::new(msg.msg_type()),
         });
     }
     if msg.has_values_by_length() {
@@ -226,7 +226,7 @@ fn envelope<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), I
 /// definition checks.)
 #[cold]
 #[inline(never)]
-fn embedded_soh<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), Reject<'a>> {
+fn embedded_soh<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(), Reject> {
     let bytes = msg.bytes();
     let holds_soh = |f: &Field| {
         bytes
@@ -242,7 +242,7 @@ fn embedded_soh<'a, D: Schema + ?Sized>(dict: &D, msg: &Message<'a>) -> Result<(
         Some(f) => Err(Reject {
             reason: Reason::NonDataValueIncludesFieldDelimiter,
             ref_tag: Some(i64::from(f.tag())),
-            ref_msg_type: msg.msg_type(),
+            ref_msg_type: Echo::new(msg.msg_type()),
         }),
         None => Ok(()),
     }
@@ -640,7 +640,7 @@ impl Seen {
 }
 
 impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
-    fn run(&mut self) -> Result<(), Reject<'a>> {
+    fn run(&mut self) -> Result<(), Reject> {
         let msg_type = self.msg.msg_type();
         let dict = self.dict;
         let header = self.level::<false>(dict.header_layout(), Section::Header, None, 0);
@@ -679,7 +679,7 @@ impl<'a, D: Schema + ?Sized> Walk<'_, 'a, '_, D> {
         let reject = |reason, tag: Option<u32>| Reject {
             reason,
             ref_tag: tag.map(i64::from),
-            ref_msg_type: msg_type,
+            ref_msg_type: Echo::new(msg_type),
         };
         if let Some((_, reason, tag)) = self.found.structure {
             return Err(reject(reason, Some(tag)));

@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use fix_core::validate::{Invalid, Reject, Schema, SessionRejectReason, Validator};
-use fix_core::{Error, Message};
+use fix_core::validate::{Echo, Invalid, Reject, Schema, SessionRejectReason, Validator};
+use fix_core::{Error, Frame, Message};
 
 use super::{Session, SessionError, State, is_admin, seq_num};
 use crate::app::Application;
@@ -28,19 +28,20 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     pub(super) fn handle_unparsed(
         &mut self,
         now: SystemTime,
-        bytes: &[u8],
+        frame: &Frame<'_>,
         error: &Error,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         if self.state != State::LoggedOn {
             return Ok(());
         }
+        let bytes = frame.bytes();
         let Some(reject) = Reject::from_parse_error(error, bytes) else {
             return Ok(());
         };
         let seq = seq_text(bytes).unwrap_or(0);
         self.clock.last_received = now;
-        self.send_reject(now, seq, &reject, None, None, app)?;
+        self.send_reject(now, seq, &reject, frame.msg_type(), None, None, app)?;
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
         }
@@ -111,7 +112,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// message against the application dictionary its ApplVerID (1128) or else
     /// DefaultApplVerID names, under the transport's header and trailer. One with
     /// no such dictionary is checked against the transport one alone.
-    fn validate<'a>(&self, v: &Validator, msg: &Message<'a>) -> Result<(), Invalid<'a>> {
+    fn validate(&self, v: &Validator, msg: &Message<'_>) -> Result<(), Invalid> {
         let transport = self.dicts.transport();
         if !self.dicts.has_apps() || is_admin(msg.msg_type()) {
             return v.validate(transport, msg);
@@ -134,7 +135,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         msg: &Message<'_>,
         seq: u64,
-        reject: &Reject<'_>,
+        reject: &Reject,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         if msg.msg_type() == b"A" && self.state != State::LoggedOn {
@@ -144,7 +145,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // An unknown MsgType is a Reject (373=11, Invalid MsgType) in QuickFIX;
         // the BusinessMessageReject (380=3) is the application's answer to a
         // known type it does not support.
-        self.send_reject(now, seq, reject, None, Some(msg), app)?;
+        self.send_reject(now, seq, reject, msg.msg_type(), None, Some(msg), app)?;
         // Its number is used, and messages queued behind it are handled.
         self.in_order(now, seq, app)
     }
@@ -170,9 +171,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             let reject = Reject {
                 reason: SessionRejectReason::SendingTimeAccuracyProblem,
                 ref_tag: None,
-                ref_msg_type: msg.msg_type(),
+                ref_msg_type: Echo::new(msg.msg_type()),
             };
-            self.send_reject(now, seq, &reject, None, Some(msg), app)?;
+            self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
             self.disconnect = true;
             return Ok(Sequence::Done);
@@ -187,9 +188,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             let reject = Reject {
                 reason: SessionRejectReason::CompIdProblem,
                 ref_tag: None,
-                ref_msg_type: msg.msg_type(),
+                ref_msg_type: Echo::new(msg.msg_type()),
             };
-            self.send_reject(now, seq, &reject, None, Some(msg), app)?;
+            self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
             self.disconnect = true;
             return Ok(Sequence::Done);
@@ -249,17 +250,17 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 let reject = Reject {
                     reason: SessionRejectReason::RequiredTagMissing,
                     ref_tag: Some(122),
-                    ref_msg_type: msg.msg_type(),
+                    ref_msg_type: Echo::new(msg.msg_type()),
                 };
-                self.send_reject(now, seq, &reject, None, Some(msg), app)?;
+                self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
             }
             Some(o) if sending.is_some_and(|s| o > s) => {
                 let reject = Reject {
                     reason: SessionRejectReason::SendingTimeAccuracyProblem,
                     ref_tag: None,
-                    ref_msg_type: msg.msg_type(),
+                    ref_msg_type: Echo::new(msg.msg_type()),
                 };
-                self.send_reject(now, seq, &reject, None, Some(msg), app)?;
+                self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
                 self.send_logout(now, None, app)?;
                 self.disconnect = true;
             }
@@ -553,9 +554,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             let reject = Reject {
                 reason: SessionRejectReason::ValueIncorrect,
                 ref_tag: None,
-                ref_msg_type: msg.msg_type(),
+                ref_msg_type: Echo::new(msg.msg_type()),
             };
-            self.send_reject(now, seq, &reject, None, Some(msg), app)?;
+            self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
             if gap_fill {
                 self.in_order(now, seq, app)?;
             }
@@ -615,9 +616,17 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 let reject = Reject {
                     reason,
                     ref_tag: ref_tag.map(i64::from),
-                    ref_msg_type: msg.msg_type(),
+                    ref_msg_type: Echo::new(msg.msg_type()),
                 };
-                self.send_reject(now, seq, &reject, Some(text.as_bytes()), Some(msg), app)?;
+                self.send_reject(
+                    now,
+                    seq,
+                    &reject,
+                    msg.msg_type(),
+                    Some(text.as_bytes()),
+                    Some(msg),
+                    app,
+                )?;
             }
             Err(crate::AppReject::Business { reason, text, .. }) if !self.is_at_least_fix42() => {
                 // No BusinessMessageReject before FIX.4.2: QuickFIX sends a
@@ -625,14 +634,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 let reject = Reject {
                     reason: SessionRejectReason::Other,
                     ref_tag: None,
-                    ref_msg_type: msg.msg_type(),
+                    ref_msg_type: Echo::new(msg.msg_type()),
                 };
                 let text = if reason == 3 {
                     b"Unsupported message type"
                 } else {
                     text.as_bytes()
                 };
-                self.send_reject(now, seq, &reject, Some(text), Some(msg), app)?;
+                self.send_reject(
+                    now,
+                    seq,
+                    &reject,
+                    msg.msg_type(),
+                    Some(text),
+                    Some(msg),
+                    app,
+                )?;
             }
             Err(crate::AppReject::Business {
                 reason,

@@ -723,7 +723,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     let mut fields = std::mem::take(&mut self.fields);
                     let result = match parser.index(frame, &mut fields) {
                         Ok(msg) => self.handle_parsed(now, &msg, app),
-                        Err(e) => self.handle_unparsed(now, frame.bytes(), &e, app),
+                        Err(e) => self.handle_unparsed(now, &frame, &e, app),
                     };
                     self.fields = fields;
                     if result.is_err() {
@@ -763,7 +763,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         match parser.frame(bytes) {
             Ok(Status::Complete(frame)) => match parser.index(frame, fields) {
                 Ok(msg) => self.handle_parsed(now, &msg, app),
-                Err(e) => self.handle_unparsed(now, bytes, &e, app),
+                Err(e) => self.handle_unparsed(now, &frame, &e, app),
             },
             _ => Ok(()),
         }

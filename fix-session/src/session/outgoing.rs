@@ -150,17 +150,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// A Reject (35=3) of message `ref_seq`: RefSeqNum, Text, and from FIX 4.2
     /// RefTagID, RefMsgType and SessionRejectReason; routed back along `msg`'s
     /// route when given.
+    ///
+    /// RefMsgType is `ref_msg_type`, the received message's own bytes, rather
+    /// than the reject's copy, which is cut short past its capacity.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn send_reject(
         &mut self,
         now: SystemTime,
         ref_seq: u64,
-        reject: &Reject<'_>,
+        reject: &Reject,
+        ref_msg_type: &[u8],
         text: Option<&[u8]>,
         msg: Option<&Message<'_>>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         self.set_reverse_route(msg);
-        let result = self.send_reject_fields(now, ref_seq, reject, text, app);
+        let result = self.send_reject_fields(now, ref_seq, reject, ref_msg_type, text, app);
         self.route.clear();
         result
     }
@@ -169,7 +174,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         &mut self,
         now: SystemTime,
         ref_seq: u64,
-        reject: &Reject<'_>,
+        reject: &Reject,
+        ref_msg_type: &[u8],
         text: Option<&[u8]>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
@@ -197,7 +203,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             Some((45, seq.as_bytes())),
             Some((58, text)),
             tag.as_ref().filter(|_| fix42).map(|t| (371, t.as_bytes())),
-            (fix42 && !reject.ref_msg_type.is_empty()).then_some((372, reject.ref_msg_type)),
+            (fix42 && !ref_msg_type.is_empty()).then_some((372, ref_msg_type)),
             with_reason.then_some((373, reason.as_bytes())),
         ]);
         self.send_admin(now, b"3", &fields[..n], app)

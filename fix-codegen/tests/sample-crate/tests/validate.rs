@@ -1,7 +1,7 @@
 //! The generated tables are a validation dictionary, and answer like the run-time
 //! dictionary loaded from the same XML.
 
-use fix_core::validate::{Invalid, SessionRejectReason as R, Validator};
+use fix_core::validate::{Echo, Invalid, SessionRejectReason as R, Validator};
 use fix_core::{Fields, Parser};
 use fix_dict::Dictionary;
 
@@ -119,8 +119,8 @@ fn generated_and_runtime_dictionaries_agree() {
         .complete()
         .unwrap();
     let wrong = Err(Invalid::IncorrectBeginString {
-        begin_string: b"FIX.4.2",
-        msg_type: b"D",
+        begin_string: Echo::new(b"FIX.4.2"),
+        msg_type: Echo::new(b"D"),
     });
     assert_eq!(validator.validate(&fix_sample::DICTIONARY, &msg), wrong);
     assert_eq!(validator.validate(&runtime, &msg), wrong);
