@@ -12,3 +12,8 @@ pub use fix_core as core;
 mod generated;
 
 pub use generated::*;
+
+/// README's Rust snippets, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
