@@ -249,3 +249,59 @@ fn errors_are_small_copy_and_display() {
     assert!(!check(TextError::NotBoolean).is_empty());
     assert!(!check(BufferTooSmall { needed: 3 }).is_empty());
 }
+
+/// `parse_in` (the typed views' read, which may load words across the value's
+/// end) answers as `parse_fix` on the value alone, whatever follows the value
+/// and wherever it ends in the buffer; with `soh_free` false, a SOH in a text
+/// value is still refused.
+fn parse_in_agrees<T>(before: &[u8], value: &[u8], after: &[u8])
+where
+    T: for<'a> FieldValue<'a> + PartialEq + core::fmt::Debug,
+    for<'a> <T as FieldValue<'a>>::Error: PartialEq,
+{
+    let mut buf = before.to_vec();
+    buf.extend_from_slice(value);
+    buf.extend_from_slice(after);
+    let range = before.len()..before.len() + value.len();
+    let expected = T::parse_fix(value);
+    assert_eq!(T::parse_in(&buf, range.clone(), false), expected);
+    if !value.contains(&0x01) {
+        assert_eq!(T::parse_in(&buf, range, true), expected);
+    }
+}
+
+proptest! {
+    #[test]
+    fn parse_in_reads_as_parse_fix(
+        before in proptest::collection::vec(any::<u8>(), 0..9),
+        value in value_bytes(),
+        after in prop_oneof![
+            Just(Vec::new()),
+            proptest::collection::vec(any::<u8>(), 0..12),
+            proptest::collection::vec(proptest::sample::select(&b"0123456789.-\x01"[..]), 0..12),
+        ],
+    ) {
+        parse_in_agrees::<Decimal>(&before, &value, &after);
+        parse_in_agrees::<SeqNum>(&before, &value, &after);
+        parse_in_agrees::<UtcTimestamp>(&before, &value, &after);
+        let mut buf = before.clone();
+        buf.extend_from_slice(&value);
+        buf.extend_from_slice(&after);
+        let range = before.len()..before.len() + value.len();
+        let expected = FixStr::parse_fix(&value);
+        prop_assert_eq!(FixStr::parse_in(&buf, range.clone(), false), expected);
+        if !value.contains(&0x01) {
+            prop_assert_eq!(FixStr::parse_in(&buf, range, true), expected);
+        }
+    }
+
+    #[test]
+    fn parse_in_reads_short_decimals_as_parse_fix(
+        m in -99_999_999i64..=99_999_999,
+        dp in 0u32..9,
+        after in proptest::collection::vec(any::<u8>(), 0..12),
+    ) {
+        let text = Decimal::new(m, dp.min(8) as u8).unwrap().to_string();
+        parse_in_agrees::<Decimal>(b"44=", text.as_bytes(), &after);
+    }
+}

@@ -194,8 +194,8 @@ impl<'v, 'a> Block<'v, 'a> {
         };
         let range = f.value_range();
         let offset = range.start;
-        let bytes = self.msg.bytes().get(range).unwrap_or(&[]);
-        T::parse_fix(bytes)
+        let soh_free = !self.msg.has_values_by_length();
+        T::parse_in(self.msg.bytes(), range, soh_free)
             .map(Some)
             .map_err(|_| FieldError::Invalid { tag, offset })
     }

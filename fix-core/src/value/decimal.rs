@@ -297,8 +297,13 @@ impl Decimal {
             Some((b'-', rest)) => (true, rest),
             _ => (false, bytes),
         };
-        let n = digits.len();
-        let mut word = super::load_padded(digits)?;
+        Self::from_word(super::load_padded(digits)?, digits.len(), neg)
+    }
+
+    /// [`Decimal::parse_short`] of the `n` (1 to 8) bytes after the sign, right-aligned
+    /// behind `0`s in `word` (as [`load_padded`](super::load_padded) puts them).
+    #[inline(always)]
+    fn from_word(mut word: u64, n: usize, neg: bool) -> Option<Self> {
         let dots = super::bytes_equal(word, b'.');
         let mut scale = 0;
         if dots != 0 {
@@ -1201,6 +1206,34 @@ impl<'a> FieldValue<'a> for Decimal {
 
     #[inline]
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, DecimalError> {
+        Decimal::parse(bytes)
+    }
+
+    /// One 8-byte load from the value's first digit when the message holds eight
+    /// bytes from there (a body value always does: the CheckSum field follows),
+    /// instead of [`load_padded`](super::load_padded)'s two.
+    #[inline(always)]
+    fn parse_in(
+        buf: &'a [u8],
+        value: core::ops::Range<usize>,
+        _soh_free: bool,
+    ) -> Result<Self, DecimalError> {
+        const ZEROS: u64 = 0x3030_3030_3030_3030;
+        let bytes = buf.get(value.clone()).unwrap_or_default();
+        let neg = bytes.first() == Some(&b'-');
+        let start = value.start + usize::from(neg);
+        let n = bytes.len() - usize::from(neg);
+        if (1..=8).contains(&n)
+            && let Some(chunk) = buf.get(start..).and_then(|b| b.first_chunk::<8>())
+        {
+            // Shifting left drops the bytes after the value off the top and
+            // right-aligns it; `0`s fill the bytes shifted in.
+            let pad = 8 * (8 - n as u32);
+            let word = (u64::from_le_bytes(*chunk) << pad) | (ZEROS & ((1u64 << pad) - 1));
+            if let Some(d) = Self::from_word(word, n, neg) {
+                return Ok(d);
+            }
+        }
         Decimal::parse(bytes)
     }
 

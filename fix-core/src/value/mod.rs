@@ -113,6 +113,31 @@ pub trait FieldValue<'a>: Sized {
     /// Parses the raw value bytes of one field (without tag, `=` or SOH).
     fn parse_fix(bytes: &'a [u8]) -> Result<Self, Self::Error>;
 
+    /// Parses the value `buf[value]` of a field of a parsed message `buf`, with the
+    /// same answer as [`FieldValue::parse_fix`] on those bytes. Typed views read
+    /// through it: a type may load whole words across the value's end (the bytes
+    /// after it are the message's, never part of the value), and with
+    /// `soh_free` (the parser split the message at every SOH, reading no value by
+    /// a LENGTH field) skip looking for a SOH that cannot be there.
+    ///
+    /// A `soh_free` that is not true gives a value holding SOH, which its type
+    /// would otherwise refuse (never undefined behaviour).
+    ///
+    /// ```
+    /// use fix_core::value::{Decimal, FieldValue};
+    /// let msg = b"44=187.245\x0110=000\x01";
+    /// assert_eq!(Decimal::parse_in(msg, 3..10, true), Decimal::parse_fix(b"187.245"));
+    /// ```
+    #[inline(always)]
+    fn parse_in(
+        buf: &'a [u8],
+        value: core::ops::Range<usize>,
+        soh_free: bool,
+    ) -> Result<Self, Self::Error> {
+        let _ = soh_free;
+        Self::parse_fix(buf.get(value).unwrap_or_default())
+    }
+
     /// Writes the FIX representation into `out`, returning the number of bytes written.
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall>;
 

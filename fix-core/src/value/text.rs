@@ -560,6 +560,21 @@ impl<'a> FieldValue<'a> for FixStr<'a> {
         FixStr::parse(bytes)
     }
 
+    /// Without the SOH scan when the parser has ruled SOH out (`soh_free`).
+    #[inline(always)]
+    fn parse_in(
+        buf: &'a [u8],
+        value: core::ops::Range<usize>,
+        soh_free: bool,
+    ) -> Result<Self, TextError> {
+        let bytes = buf.get(value).unwrap_or_default();
+        match bytes {
+            [] => Err(TextError::Empty),
+            _ if soh_free => Ok(FixStr(bytes)),
+            _ => FixStr::parse(bytes),
+        }
+    }
+
     fn write_fix(&self, out: &mut [u8]) -> Result<usize, BufferTooSmall> {
         self.write(out)
     }
