@@ -418,40 +418,65 @@ fn render(
          (and a peer's instructions can be cheaper or dearer than ours, so the two differ).\n"
     );
 
-    // Targets from issue 6.
-    let _ = writeln!(w, "## Targets (issue 6)\n");
+    // Targets from issue 6, the first as issue 17 re-based it: fefix validates
+    // nothing, so the headline compares equal work (our parse, which frames,
+    // checks BodyLength and CheckSum and indexes every field, against fefix's
+    // decoder), judged in instructions, which repeat from run to run.
+    let _ = writeln!(w, "## Targets (issues 6 and 17)\n");
     let _ = writeln!(
         w,
-        "| target | time ratio in this run | met | instruction ratio |"
+        "| target | time ratio in this run | instruction ratio | met |"
     );
     let _ = writeln!(w, "|---|---|---|---|");
+    enum By {
+        Time,
+        Instructions,
+    }
     let targets = [
         (
-            "ExecutionReport decode + validate vs fefix",
+            "ExecutionReport: our parse vs fefix's decoder (like for like), in instructions",
             "decode+validate/ExecutionReport",
+            PARSE_ONLY,
             "fefix",
-            15.0,
+            8.0,
+            By::Instructions,
         ),
         (
             "MarketDataIncrementalRefresh decode + validate vs fefix (fresh decoder)",
             "decode+validate/MarketDataIncrementalRefresh",
+            crate_ours(),
             "fefix, fresh decoder",
             20.0,
+            By::Time,
         ),
         (
             "encode NewOrderSingle vs fefix",
             "encode/NewOrderSingle",
+            crate_ours(),
             "fefix",
             5.0,
+            By::Time,
         ),
     ];
-    for (what, group, peer, want) in targets {
-        let ratio = median(group, peer)? / median(group, crate_ours())?;
+    for (what, group, ours, peer, want, by) in targets {
+        let time = median(group, peer)? / median(group, ours)?;
+        let instructions = match (instr(group, peer), instr(group, ours)) {
+            (Some(p), Some(o)) => Some(p / o),
+            _ => None,
+        };
+        let judged = match by {
+            By::Time => Some(time),
+            By::Instructions => instructions,
+        };
         let _ = writeln!(
             w,
-            "| {what} ≥ {want}× | {ratio:.1}× | {} | {} |",
-            if ratio >= want { "yes" } else { "**no**" },
-            instr_ratio(group, peer)
+            "| {what} ≥ {want}× | {time:.1}× | {} | {} |",
+            instructions.map_or("–".to_owned(), |r| format!("{r:.2}×")),
+            match judged {
+                Some(r) if r >= want => "yes",
+                Some(_) => "**no**",
+                None => "? (no instruction counts in this run)",
+            }
         );
     }
     let (ours_a, fefix_a) = (
@@ -460,7 +485,7 @@ fn render(
     );
     let _ = writeln!(
         w,
-        "| encode NewOrderSingle: 0 allocations (issue 6 quotes fefix at 18) | ours {ours_a}, fefix {fefix_a} | {} | |",
+        "| encode NewOrderSingle: 0 allocations (issue 6 quotes fefix at 18) | ours {ours_a}, fefix {fefix_a} | | {} |",
         if ours_a == "0" { "yes" } else { "**no**" }
     );
 
@@ -508,7 +533,6 @@ fn quickfix_table(
     median: &dyn Fn(&str, &str) -> Result<f64, String>,
     instr: &dyn Fn(&str, &str) -> Option<f64>,
 ) -> Result<(), String> {
-    const PARSE_ONLY: &str = "ours, parse only";
     let _ = writeln!(w, "\n## QuickFIX C++ (issue 6)\n");
     let _ = writeln!(
         w,
@@ -541,6 +565,9 @@ fn quickfix_table(
 const QUICKFIX: &str = "QuickFIX C++";
 
 /// The reference lib name of every group (`fix_benches::peers::OURS`).
+/// The case of ours that parses alone, without validating.
+const PARSE_ONLY: &str = "ours, parse only";
+
 fn crate_ours() -> &'static str {
     "ours"
 }
