@@ -132,6 +132,16 @@ fn main() {
                 let md = fix44::messages::MarketDataIncrementalRefresh::new(msg);
                 fix_benches::typed::walk(&md) as usize
             }
+            "mdview" => {
+                let msg = parse(&parser, bytes, &mut fields);
+                let md = fix44::messages::MarketDataIncrementalRefresh::new(msg);
+                black_box(&md);
+                1
+            }
+            "mdstream" => {
+                let msg = parse(&parser, bytes, &mut fields);
+                fix_benches::typed::stream(msg) as usize
+            }
             "mdflat" => {
                 let msg = parse(&parser, bytes, &mut fields);
                 fix_benches::typed::flat(&msg) as usize

@@ -268,6 +268,24 @@ pub mod typed {
         sum
     }
 
+    /// The same reads as [`walk`], through the group's streaming walk straight from
+    /// the parsed message: no view, no slot table.
+    pub fn stream(msg: fix_core::Message<'_>) -> i128 {
+        use fix44::components::{MdIncGrpNoMdEntries, MdIncGrpNoMdEntriesField as F};
+        let mut sum = 0;
+        for field in MarketDataIncrementalRefresh::walk::<MdIncGrpNoMdEntries>(msg) {
+            sum += match field {
+                F::MdUpdateAction(v) => i128::from(v.get().unwrap() == MdUpdateAction::New),
+                F::MdEntryType(v) => i128::from(v.get().unwrap() == MdEntryType::Bid),
+                F::Symbol(v) => v.get().unwrap().as_bytes().len() as i128,
+                F::MdEntryPx(v) => v.get().unwrap().mantissa(),
+                F::MdEntrySize(v) => v.get().unwrap().mantissa(),
+                _ => 0,
+            };
+        }
+        sum
+    }
+
     /// Every entry of the refresh, each read through the typed entry view.
     pub fn walk(md: &MarketDataIncrementalRefresh<'_>) -> i128 {
         let mut sum = 0;

@@ -58,6 +58,7 @@ mod errors;
 mod index;
 mod macros;
 mod schema;
+mod stream;
 mod tables;
 mod view;
 mod walk;
@@ -69,6 +70,7 @@ pub use errors::{EnumError, FieldError};
 pub use index::{
     DISJOINT_BIT, GROUP_BIT, INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, Slots, hash_index, hash_tag,
 };
+pub use stream::{Cursor, Take, Value, Walk, WalkEntry};
 pub use tables::{FieldDef, Group, Level, MessageDef, Tables, field_index, view_groups};
 pub use view::{ABSENT, Block, Entries, Opt, Req, View};
 
@@ -98,3 +100,5 @@ pub use crate::__fix_req_comp as req_comp;
 pub use crate::__fix_req_group as req_group;
 #[doc(inline)]
 pub use crate::__fix_tag as tag;
+#[doc(inline)]
+pub use crate::__fix_walk as walk;
