@@ -252,7 +252,7 @@ pub mod typed {
 
     /// The least any typed walk of the refresh does: one pass over the parsed
     /// fields, converting the five values [`walk`] reads (by tag, no views, no
-    /// checks of where a field sits). The floor under `walk`.
+    /// checks of where a field sits). The floor under [`walk`] and [`stream`].
     pub fn flat(msg: &fix_core::Message<'_>) -> i128 {
         use fix_core::value::{Decimal, FieldValue, FixStr};
         let mut sum = 0;
