@@ -274,7 +274,7 @@ impl<'a, E: WalkEntry<'a>> Walk<'a, E> {
     /// #     type Field = &'a [u8];
     /// #     fn field(cursor: &mut Cursor<'a>, tag: u32) -> Option<&'a [u8]> { (tag == 448).then(|| cursor.take()) }
     /// # }
-    /// let bytes = b"8=FIX.4.4\x019=22\x0135=D\x01453=2\x01448=A\x01448=B\x0110=194\x01";
+    /// let bytes = b"8=FIX.4.4\x019=23\x0135=D\x01453=2\x01448=A\x01448=B\x0110=050\x01";
     /// let mut fields = fix_core::Fields::<16>::new();
     /// let msg = fix_core::Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
     /// assert_eq!(Walk::<Party>::after(&msg, 3).count(), 2);
@@ -312,7 +312,7 @@ impl<'a, E: WalkEntry<'a>> Walk<'a, E> {
     ///     type Field = &'a [u8];
     ///     fn field(cursor: &mut Cursor<'a>, tag: u32) -> Option<&'a [u8]> { (tag == 448).then(|| cursor.take()) }
     /// }
-    /// let bytes = b"8=FIX.4.4\x019=22\x0135=D\x01453=2\x01448=A\x01448=B\x0110=194\x01";
+    /// let bytes = b"8=FIX.4.4\x019=23\x0135=D\x01453=2\x01448=A\x01448=B\x0110=050\x01";
     /// let mut fields = fix_core::Fields::<16>::new();
     /// let msg = fix_core::Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
     /// let ids: Vec<_> = Walk::<Party>::in_message(&msg, &ORDER).collect();
