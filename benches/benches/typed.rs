@@ -3,14 +3,16 @@
 //!
 //! - ExecutionReport: building the view (one pass that fills its slot table), and
 //!   five getters on a built view (ClOrdID, Side, LastPx, LastQty, OrderQty).
-//! - MarketDataIncrementalRefresh, 10 entries: parse, view, and a typed walk of
-//!   every entry reading MDUpdateAction, MDEntryType, Symbol, MDEntryPx and
-//!   MDEntrySize.
+//! - MarketDataIncrementalRefresh, 10 entries, reading MDUpdateAction,
+//!   MDEntryType, Symbol, MDEntryPx and MDEntrySize of every entry: parse plus the
+//!   group's streaming walk straight from the message; parse plus the view and the
+//!   entry views' getters; and `mdflat`, the floor under both: parse plus one bare
+//!   pass over the fields converting the same values by tag.
 //!
 //! `cargo bench -p fix-benches --bench typed`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use fix_benches::typed::{five_reads, walk};
+use fix_benches::typed::{five_reads, flat, stream, walk};
 use fix_benches::{corpus, naive_split};
 use fix_core::value::Decimal;
 use fix_core::{Fields, Message, Parser};
@@ -58,6 +60,9 @@ fn typed(c: &mut Criterion) {
             first.md_entry_px().unwrap(),
             Some(Decimal::parse(b"1.08005").unwrap())
         );
+        let sum = walk(&md);
+        assert_eq!(stream(*md.message()), sum);
+        assert_eq!(flat(md.message()), sum);
     }
 
     let mut group = c.benchmark_group("typed/ExecutionReport");
@@ -88,6 +93,12 @@ fn typed(c: &mut Criterion) {
     let mut fields = Fields::<128>::new();
     group.bench_function("parse", |b| {
         b.iter(|| parse(black_box(&md_bytes), &mut fields).fields().len())
+    });
+    group.bench_function("mdflat: parse + bare pass (floor)", |b| {
+        b.iter(|| flat(&parse(black_box(&md_bytes), &mut fields)))
+    });
+    group.bench_function("parse + streaming walk 10 entries", |b| {
+        b.iter(|| stream(parse(black_box(&md_bytes), &mut fields)))
     });
     group.bench_function("parse + view + walk 10 entries", |b| {
         b.iter(|| {

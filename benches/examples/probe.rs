@@ -43,7 +43,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
         eprintln!(
-            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|reads|mdwalk|mdflat|encode>[/<another>] <corpus stem | stream> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|reads|mdwalk|mdstream|mdflat|encode>[/<another>] <corpus stem | stream> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
         );
         std::process::exit(2);
     };
@@ -131,6 +131,10 @@ fn main() {
                 let msg = parse(&parser, bytes, &mut fields);
                 let md = fix44::messages::MarketDataIncrementalRefresh::new(msg);
                 fix_benches::typed::walk(&md) as usize
+            }
+            "mdstream" => {
+                let msg = parse(&parser, bytes, &mut fields);
+                fix_benches::typed::stream(msg) as usize
             }
             "mdflat" => {
                 let msg = parse(&parser, bytes, &mut fields);

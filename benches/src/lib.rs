@@ -254,7 +254,7 @@ pub mod typed {
 
     /// The least any typed walk of the refresh does: one pass over the parsed
     /// fields, converting the five values [`walk`] reads (by tag, no views, no
-    /// checks of where a field sits). The floor under `walk`.
+    /// checks of where a field sits). The floor under [`walk`] and [`stream`].
     pub fn flat(msg: &fix_core::Message<'_>) -> i128 {
         use fix_core::value::{Decimal, FieldValue, FixStr};
         let mut sum = 0;
@@ -264,6 +264,24 @@ pub mod typed {
                 269 => i128::from(MdEntryType::from_bytes(value) == Ok(MdEntryType::Bid)),
                 55 => FixStr::parse_fix(value).map_or(0, |s| s.as_bytes().len() as i128),
                 270 | 271 => Decimal::parse_fix(value).map_or(0, |d| d.mantissa()),
+                _ => 0,
+            };
+        }
+        sum
+    }
+
+    /// The same reads as [`walk`], through the group's streaming walk straight from
+    /// the parsed message: no view, no slot table.
+    pub fn stream(msg: fix_core::Message<'_>) -> i128 {
+        use fix44::components::{MdIncGrpNoMdEntries, MdIncGrpNoMdEntriesField as F};
+        let mut sum = 0;
+        for field in MarketDataIncrementalRefresh::walk::<MdIncGrpNoMdEntries>(msg) {
+            sum += match field {
+                F::MdUpdateAction(v) => i128::from(v.get().unwrap() == MdUpdateAction::New),
+                F::MdEntryType(v) => i128::from(v.get().unwrap() == MdEntryType::Bid),
+                F::Symbol(v) => v.get().unwrap().as_bytes().len() as i128,
+                F::MdEntryPx(v) => v.get().unwrap().mantissa(),
+                F::MdEntrySize(v) => v.get().unwrap().mantissa(),
                 _ => 0,
             };
         }

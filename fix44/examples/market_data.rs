@@ -1,12 +1,18 @@
-//! Walk the entries of a MarketDataIncrementalRefresh (NoMDEntries, 268) through
-//! the typed group iterator: build one, parse it back, print each entry.
+//! Read the entries of a MarketDataIncrementalRefresh (NoMDEntries, 268) both ways:
+//! build one, parse it back, then print each entry through the entry views (slots
+//! filled per entry, then getters in any order) and through the group's streaming
+//! walk (every field once, in wire order, as a variant of a generated enum; no
+//! slot table).
 //!
 //! `cargo run -p fix44 --example market_data`
 
 use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix_core::{Fields, Parser};
 use fix44::Message;
-use fix44::components::{HeaderBuilder, MdIncGrpBuilder, MdIncGrpNoMdEntriesBuilder};
+use fix44::components::{
+    HeaderBuilder, MdIncGrpBuilder, MdIncGrpNoMdEntries, MdIncGrpNoMdEntriesBuilder,
+    MdIncGrpNoMdEntriesField,
+};
 use fix44::enums::{MdEntryType, MdUpdateAction};
 use fix44::messages::{MarketDataIncrementalRefresh, MarketDataIncrementalRefreshBuilder};
 
@@ -48,9 +54,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let Message::MarketDataIncrementalRefresh(md) = Message::new(msg) else {
         return Err("not a MarketDataIncrementalRefresh".into());
     };
+    println!("entry views:");
     for entry in md.md_inc_grp().no_md_entries() {
         println!(
-            "{:?} {:?} {} x {}",
+            "  {:?} {:?} {} x {}",
             entry.md_update_action()?,
             entry.md_entry_type()?,
             entry
@@ -63,5 +70,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .unwrap_or_default(),
         );
     }
+
+    // The same entries streamed: `walk` finds NoMDEntries in the parsed message
+    // without building the view (`md.md_inc_grp().no_md_entries().walk()` streams
+    // from a view). Values parse when asked (`get`, with the getters' errors); an
+    // entry starts at its delimiter, MDUpdateAction; a nested group (Instrument's
+    // NoSecurityAltID, say) would come as one variant holding its own walk.
+    println!("streaming walk:");
+    let mut line = String::new();
+    for field in MarketDataIncrementalRefresh::walk::<MdIncGrpNoMdEntries>(msg) {
+        use MdIncGrpNoMdEntriesField as F;
+        if field.starts_entry() && !line.is_empty() {
+            println!("  {line}");
+            line.clear();
+        }
+        match field {
+            F::MdUpdateAction(action) => line += &format!("{:?}", action.get()?),
+            F::MdEntryType(kind) => line += &format!(" {:?}", kind.get()?),
+            F::MdEntryPx(px) => line += &format!(" {}", px.get()?),
+            F::MdEntrySize(size) => line += &format!(" x {}", size.get()?),
+            other => line += &format!(" (tag {})", other.tag()),
+        }
+    }
+    println!("  {line}");
     Ok(())
 }

@@ -185,6 +185,111 @@ fn the_corpus_execution_report_reads_as_written() {
     assert_eq!(er.header().msg_seq_num().unwrap(), SeqNum(1207));
 }
 
+/// The corpus refresh's streaming walk, straight from the message and from the
+/// view, hands over every field of the group in wire order, and each value reads
+/// as the entry views' getters read it.
+#[test]
+fn the_corpus_refresh_walks_as_its_views_read() {
+    use fix44::components::{MdIncGrpNoMdEntries, MdIncGrpNoMdEntriesField as F};
+    fix_test_support::require_fixture!(fix_test_support::files::corpus_dir());
+    let bytes = corpus_message("md_incremental_refresh");
+    let mut fields = Fields::<128>::new();
+    let msg = Parser::new()
+        .parse(&bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let md = MarketDataIncrementalRefresh::new(msg);
+    let direct: Vec<_> = MarketDataIncrementalRefresh::walk::<MdIncGrpNoMdEntries>(msg).collect();
+    let through_view: Vec<_> = md.md_inc_grp().no_md_entries().walk().collect();
+    let tags = |walk: &[F<'_>]| walk.iter().map(F::tag).collect::<Vec<_>>();
+    assert_eq!(tags(&direct), tags(&through_view));
+    // Every field after NoMDEntries (268) up to the trailer, in order.
+    let counter = msg.fields().iter().position(|f| f.tag() == 268).unwrap();
+    let group: Vec<u32> = msg.fields()[counter + 1..msg.fields().len() - 1]
+        .iter()
+        .map(|f| f.tag())
+        .collect();
+    assert_eq!(tags(&direct), group);
+
+    let mut entries = md.md_inc_grp().no_md_entries();
+    let mut view = None;
+    let mut checked = 0;
+    for field in direct {
+        if field.starts_entry() {
+            view = entries.next();
+        }
+        let e = view.as_ref().expect("an entry view per entry");
+        match field {
+            F::MdUpdateAction(v) => assert_eq!(v.get(), e.md_update_action()),
+            F::MdEntryType(v) => assert_eq!(v.get().map(Some), e.md_entry_type()),
+            F::Symbol(v) => assert_eq!(v.get().map(Some), e.instrument().symbol()),
+            F::MdEntryPx(v) => assert_eq!(v.get().map(Some), e.md_entry_px()),
+            F::MdEntrySize(v) => assert_eq!(v.get().map(Some), e.md_entry_size()),
+            F::MdEntryPositionNo(v) => assert_eq!(v.get().map(Some), e.md_entry_position_no()),
+            other => panic!("{other:?} is not in the corpus refresh"),
+        }
+        checked += 1;
+    }
+    assert!(entries.next().is_none());
+    assert_eq!(checked, 60);
+}
+
+/// A nested group inside an entry (Instrument's NoSecurityAltID) comes as one
+/// variant holding its own walk; the entry goes on after it; a bad value is the
+/// getter's error.
+#[test]
+fn a_nested_group_is_walked_in_place() {
+    use fix44::components::{
+        MdIncGrpNoMdEntries, MdIncGrpNoMdEntriesField as F, SecAltIdGrpNoSecurityAltIdField as A,
+    };
+    let bytes = build(&soh(
+        "35=X|268=2|279=0|55=EUR/USD|454=2|455=A1|456=4|455=A2|270=1.5|279=1|270=x|",
+    ));
+    let mut fields = Fields::<64>::new();
+    let msg = Parser::new()
+        .parse(&bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    let mut seen = Vec::new();
+    for field in MarketDataIncrementalRefresh::walk::<MdIncGrpNoMdEntries>(msg) {
+        match field {
+            F::NoSecurityAltId(alt) => {
+                for a in alt {
+                    match a {
+                        A::SecurityAltId(v) => seen.push(format!(
+                            "alt {}",
+                            v.get().unwrap().as_bytes().escape_ascii()
+                        )),
+                        A::SecurityAltIdSource(v) => {
+                            seen.push(format!("src {}", v.raw().escape_ascii()))
+                        }
+                    }
+                }
+            }
+            F::MdEntryPx(v) => seen.push(format!("px {:?}", v.get())),
+            other => seen.push(format!("{}", other.tag())),
+        }
+    }
+    let md = MarketDataIncrementalRefresh::new(msg);
+    let second = md.md_inc_grp().no_md_entries().nth(1).unwrap();
+    let offset = second.md_entry_px().unwrap_err();
+    assert_eq!(
+        seen,
+        [
+            "279".to_string(),
+            "55".into(),
+            "alt A1".into(),
+            "src 4".into(),
+            "alt A2".into(),
+            format!("px {:?}", Ok::<_, ()>(Decimal::parse(b"1.5").unwrap())),
+            "279".into(),
+            format!("px {:?}", Err::<Decimal, _>(offset)),
+        ]
+    );
+}
+
 /// Every corpus message passes against the generated tables; broken copies of the
 /// ExecutionReport get the reject QuickFIX gives them.
 #[test]

@@ -138,6 +138,20 @@ impl<'a> HeaderNoHops<'a> {
     t::opt!(hop_sending_time, slot = 1, tag = 629, "HopSendingTime", UTCTIMESTAMP);
     t::opt!(hop_ref_id, slot = 2, tag = 630, "HopRefID", SEQNUM);
 }
+/// One field of a `NoHops` (627) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum HeaderNoHopsField<'a> {
+    /// `HopCompID` (628), STRING. Starts an entry.
+    HopCompId(t::Value<'a, v::FixStr<'a>, 628>),
+    /// `HopSendingTime` (629), UTCTIMESTAMP.
+    HopSendingTime(t::Value<'a, v::UtcTimestamp, 629>),
+    /// `HopRefID` (630), SEQNUM.
+    HopRefId(t::Value<'a, v::SeqNum, 630>),
+}
+t::walk!(
+    HeaderNoHops => HeaderNoHopsField, table = HEADER_NO_HOPS, { HopCompId = 628,
+    HopSendingTime = 629, HopRefId = 630 }
+);
 /// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct HeaderNoHopsBuilder<'b> {
@@ -708,6 +722,19 @@ impl<'a> LegStipulationsNoLegStipulations<'a> {
     t::opt!(leg_stipulation_type, slot = 0, tag = 688, "LegStipulationType", STRING);
     t::opt!(leg_stipulation_value, slot = 1, tag = 689, "LegStipulationValue", STRING);
 }
+/// One field of a `NoLegStipulations` (683) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum LegStipulationsNoLegStipulationsField<'a> {
+    /// `LegStipulationType` (688), STRING. Starts an entry.
+    LegStipulationType(t::Value<'a, v::FixStr<'a>, 688>),
+    /// `LegStipulationValue` (689), STRING.
+    LegStipulationValue(t::Value<'a, v::FixStr<'a>, 689>),
+}
+t::walk!(
+    LegStipulationsNoLegStipulations => LegStipulationsNoLegStipulationsField, table =
+    LEG_STIPULATIONS_NO_LEG_STIPULATIONS, { LegStipulationType = 688, LegStipulationValue
+    = 689 }
+);
 /// Builds one `NoLegStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LegStipulationsNoLegStipulationsBuilder<'b> {
@@ -760,6 +787,23 @@ impl<'a> NestedPartiesNoNestedPartyIds<'a> {
     t::opt!(nested_party_role, slot = 2, tag = 538, "NestedPartyRole", INT);
     t::comp!(nstd_ptys_sub_grp, slot = 3, slots = 1, "NstdPtysSubGrp", NstdPtysSubGrp);
 }
+/// One field of a `NoNestedPartyIDs` (539) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum NestedPartiesNoNestedPartyIdsField<'a> {
+    /// `NestedPartyID` (524), STRING. Starts an entry.
+    NestedPartyId(t::Value<'a, v::FixStr<'a>, 524>),
+    /// `NestedPartyIDSource` (525), CHAR.
+    NestedPartyIdSource(t::Value<'a, v::Char, 525>),
+    /// `NestedPartyRole` (538), INT.
+    NestedPartyRole(t::Value<'a, i64, 538>),
+    /// The `NoNestedPartySubIDs` (804) group: a walk of its entries.
+    NoNestedPartySubIds(t::Walk<'a, NstdPtysSubGrpNoNestedPartySubIds<'a>>),
+}
+t::walk!(
+    NestedPartiesNoNestedPartyIds => NestedPartiesNoNestedPartyIdsField, table =
+    NESTED_PARTIES_NO_NESTED_PARTY_IDS, { NestedPartyId = 524, NestedPartyIdSource = 525,
+    NestedPartyRole = 538, NoNestedPartySubIds = 804 }
+);
 /// Builds one `NoNestedPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct NestedPartiesNoNestedPartyIdsBuilder<'b> {
@@ -847,6 +891,22 @@ impl<'a> PartiesNoPartyIds<'a> {
     t::opt!(party_role, slot = 2, tag = 452, "PartyRole", INT, e::PartyRole);
     t::comp!(ptys_sub_grp, slot = 3, slots = 1, "PtysSubGrp", PtysSubGrp);
 }
+/// One field of a `NoPartyIDs` (453) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum PartiesNoPartyIdsField<'a> {
+    /// `PartyID` (448), STRING. Starts an entry.
+    PartyId(t::Value<'a, v::FixStr<'a>, 448>),
+    /// `PartyIDSource` (447), CHAR.
+    PartyIdSource(t::Value<'a, e::PartyIdSource, 447>),
+    /// `PartyRole` (452), INT.
+    PartyRole(t::Value<'a, e::PartyRole<'a>, 452>),
+    /// The `NoPartySubIDs` (802) group: a walk of its entries.
+    NoPartySubIds(t::Walk<'a, PtysSubGrpNoPartySubIds<'a>>),
+}
+t::walk!(
+    PartiesNoPartyIds => PartiesNoPartyIdsField, table = PARTIES_NO_PARTY_IDS, { PartyId
+    = 448, PartyIdSource = 447, PartyRole = 452, NoPartySubIds = 802 }
+);
 /// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct PartiesNoPartyIdsBuilder<'b> {
@@ -933,6 +993,18 @@ impl<'a> PositionAmountDataNoPosAmt<'a> {
     t::opt!(pos_amt_type, slot = 0, tag = 707, "PosAmtType", STRING, e::PosAmtType);
     t::opt!(pos_amt, slot = 1, tag = 708, "PosAmt", AMT);
 }
+/// One field of a `NoPosAmt` (753) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum PositionAmountDataNoPosAmtField<'a> {
+    /// `PosAmtType` (707), STRING. Starts an entry.
+    PosAmtType(t::Value<'a, e::PosAmtType<'a>, 707>),
+    /// `PosAmt` (708), AMT.
+    PosAmt(t::Value<'a, v::Decimal, 708>),
+}
+t::walk!(
+    PositionAmountDataNoPosAmt => PositionAmountDataNoPosAmtField, table =
+    POSITION_AMOUNT_DATA_NO_POS_AMT, { PosAmtType = 707, PosAmt = 708 }
+);
 /// Builds one `NoPosAmt` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct PositionAmountDataNoPosAmtBuilder<'b> {
@@ -983,6 +1055,25 @@ impl<'a> PositionQtyNoPositions<'a> {
     t::opt!(pos_qty_status, slot = 3, tag = 706, "PosQtyStatus", INT, e::PosQtyStatus);
     t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
 }
+/// One field of a `NoPositions` (702) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum PositionQtyNoPositionsField<'a> {
+    /// `PosType` (703), STRING. Starts an entry.
+    PosType(t::Value<'a, e::PosType<'a>, 703>),
+    /// `LongQty` (704), QTY.
+    LongQty(t::Value<'a, v::Decimal, 704>),
+    /// `ShortQty` (705), QTY.
+    ShortQty(t::Value<'a, v::Decimal, 705>),
+    /// `PosQtyStatus` (706), INT.
+    PosQtyStatus(t::Value<'a, e::PosQtyStatus<'a>, 706>),
+    /// The `NoNestedPartyIDs` (539) group: a walk of its entries.
+    NoNestedPartyIds(t::Walk<'a, NestedPartiesNoNestedPartyIds<'a>>),
+}
+t::walk!(
+    PositionQtyNoPositions => PositionQtyNoPositionsField, table =
+    POSITION_QTY_NO_POSITIONS, { PosType = 703, LongQty = 704, ShortQty = 705,
+    PosQtyStatus = 706, NoNestedPartyIds = 539 }
+);
 /// Builds one `NoPositions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct PositionQtyNoPositionsBuilder<'b> {
@@ -1072,6 +1163,23 @@ impl<'a> SettlPartiesNoSettlPartyIds<'a> {
         settl_ptys_sub_grp, slot = 3, slots = 1, "SettlPtysSubGrp", SettlPtysSubGrp
     );
 }
+/// One field of a `NoSettlPartyIDs` (781) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum SettlPartiesNoSettlPartyIdsField<'a> {
+    /// `SettlPartyID` (782), STRING. Starts an entry.
+    SettlPartyId(t::Value<'a, v::FixStr<'a>, 782>),
+    /// `SettlPartyIDSource` (783), CHAR.
+    SettlPartyIdSource(t::Value<'a, v::Char, 783>),
+    /// `SettlPartyRole` (784), INT.
+    SettlPartyRole(t::Value<'a, i64, 784>),
+    /// The `NoSettlPartySubIDs` (801) group: a walk of its entries.
+    NoSettlPartySubIds(t::Walk<'a, SettlPtysSubGrpNoSettlPartySubIds<'a>>),
+}
+t::walk!(
+    SettlPartiesNoSettlPartyIds => SettlPartiesNoSettlPartyIdsField, table =
+    SETTL_PARTIES_NO_SETTL_PARTY_IDS, { SettlPartyId = 782, SettlPartyIdSource = 783,
+    SettlPartyRole = 784, NoSettlPartySubIds = 801 }
+);
 /// Builds one `NoSettlPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct SettlPartiesNoSettlPartyIdsBuilder<'b> {
@@ -1168,6 +1276,18 @@ impl<'a> StipulationsNoStipulations<'a> {
     );
     t::opt!(stipulation_value, slot = 1, tag = 234, "StipulationValue", STRING);
 }
+/// One field of a `NoStipulations` (232) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum StipulationsNoStipulationsField<'a> {
+    /// `StipulationType` (233), STRING. Starts an entry.
+    StipulationType(t::Value<'a, e::StipulationType<'a>, 233>),
+    /// `StipulationValue` (234), STRING.
+    StipulationValue(t::Value<'a, v::FixStr<'a>, 234>),
+}
+t::walk!(
+    StipulationsNoStipulations => StipulationsNoStipulationsField, table =
+    STIPULATIONS_NO_STIPULATIONS, { StipulationType = 233, StipulationValue = 234 }
+);
 /// Builds one `NoStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct StipulationsNoStipulationsBuilder<'b> {
@@ -1225,6 +1345,21 @@ impl<'a> TrdRegTimestampsNoTrdRegTimestamps<'a> {
         trd_reg_timestamp_origin, slot = 2, tag = 771, "TrdRegTimestampOrigin", STRING
     );
 }
+/// One field of a `NoTrdRegTimestamps` (768) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum TrdRegTimestampsNoTrdRegTimestampsField<'a> {
+    /// `TrdRegTimestamp` (769), UTCTIMESTAMP. Starts an entry.
+    TrdRegTimestamp(t::Value<'a, v::UtcTimestamp, 769>),
+    /// `TrdRegTimestampType` (770), INT.
+    TrdRegTimestampType(t::Value<'a, e::TrdRegTimestampType<'a>, 770>),
+    /// `TrdRegTimestampOrigin` (771), STRING.
+    TrdRegTimestampOrigin(t::Value<'a, v::FixStr<'a>, 771>),
+}
+t::walk!(
+    TrdRegTimestampsNoTrdRegTimestamps => TrdRegTimestampsNoTrdRegTimestampsField, table
+    = TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS, { TrdRegTimestamp = 769,
+    TrdRegTimestampType = 770, TrdRegTimestampOrigin = 771 }
+);
 /// Builds one `NoTrdRegTimestamps` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct TrdRegTimestampsNoTrdRegTimestampsBuilder<'b> {
@@ -1561,6 +1696,20 @@ impl<'a> UnderlyingStipulationsNoUnderlyingStips<'a> {
     t::opt!(underlying_stip_type, slot = 0, tag = 888, "UnderlyingStipType", STRING);
     t::opt!(underlying_stip_value, slot = 1, tag = 889, "UnderlyingStipValue", STRING);
 }
+/// One field of a `NoUnderlyingStips` (887) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum UnderlyingStipulationsNoUnderlyingStipsField<'a> {
+    /// `UnderlyingStipType` (888), STRING. Starts an entry.
+    UnderlyingStipType(t::Value<'a, v::FixStr<'a>, 888>),
+    /// `UnderlyingStipValue` (889), STRING.
+    UnderlyingStipValue(t::Value<'a, v::FixStr<'a>, 889>),
+}
+t::walk!(
+    UnderlyingStipulationsNoUnderlyingStips =>
+    UnderlyingStipulationsNoUnderlyingStipsField, table =
+    UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS, { UnderlyingStipType = 888,
+    UnderlyingStipValue = 889 }
+);
 /// Builds one `NoUnderlyingStips` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct UnderlyingStipulationsNoUnderlyingStipsBuilder<'b> {
@@ -1615,6 +1764,23 @@ impl<'a> NestedParties2NoNested2PartyIds<'a> {
         nstd_ptys2_sub_grp, slot = 3, slots = 1, "NstdPtys2SubGrp", NstdPtys2SubGrp
     );
 }
+/// One field of a `NoNested2PartyIDs` (756) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum NestedParties2NoNested2PartyIdsField<'a> {
+    /// `Nested2PartyID` (757), STRING. Starts an entry.
+    Nested2PartyId(t::Value<'a, v::FixStr<'a>, 757>),
+    /// `Nested2PartyIDSource` (758), CHAR.
+    Nested2PartyIdSource(t::Value<'a, v::Char, 758>),
+    /// `Nested2PartyRole` (759), INT.
+    Nested2PartyRole(t::Value<'a, i64, 759>),
+    /// The `NoNested2PartySubIDs` (806) group: a walk of its entries.
+    NoNested2PartySubIds(t::Walk<'a, NstdPtys2SubGrpNoNested2PartySubIds<'a>>),
+}
+t::walk!(
+    NestedParties2NoNested2PartyIds => NestedParties2NoNested2PartyIdsField, table =
+    NESTED_PARTIES2_NO_NESTED2_PARTY_IDS, { Nested2PartyId = 757, Nested2PartyIdSource =
+    758, Nested2PartyRole = 759, NoNested2PartySubIds = 806 }
+);
 /// Builds one `NoNested2PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct NestedParties2NoNested2PartyIdsBuilder<'b> {
@@ -1674,6 +1840,23 @@ impl<'a> NestedParties3NoNested3PartyIds<'a> {
         nstd_ptys3_sub_grp, slot = 3, slots = 1, "NstdPtys3SubGrp", NstdPtys3SubGrp
     );
 }
+/// One field of a `NoNested3PartyIDs` (948) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum NestedParties3NoNested3PartyIdsField<'a> {
+    /// `Nested3PartyID` (949), STRING. Starts an entry.
+    Nested3PartyId(t::Value<'a, v::FixStr<'a>, 949>),
+    /// `Nested3PartyIDSource` (950), CHAR.
+    Nested3PartyIdSource(t::Value<'a, v::Char, 950>),
+    /// `Nested3PartyRole` (951), INT.
+    Nested3PartyRole(t::Value<'a, i64, 951>),
+    /// The `NoNested3PartySubIDs` (952) group: a walk of its entries.
+    NoNested3PartySubIds(t::Walk<'a, NstdPtys3SubGrpNoNested3PartySubIds<'a>>),
+}
+t::walk!(
+    NestedParties3NoNested3PartyIds => NestedParties3NoNested3PartyIdsField, table =
+    NESTED_PARTIES3_NO_NESTED3_PARTY_IDS, { Nested3PartyId = 949, Nested3PartyIdSource =
+    950, Nested3PartyRole = 951, NoNested3PartySubIds = 952 }
+);
 /// Builds one `NoNested3PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct NestedParties3NoNested3PartyIdsBuilder<'b> {
@@ -1733,6 +1916,21 @@ impl<'a> AffectedOrdGrpNoAffectedOrders<'a> {
         STRING
     );
 }
+/// One field of a `NoAffectedOrders` (534) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum AffectedOrdGrpNoAffectedOrdersField<'a> {
+    /// `OrigClOrdID` (41), STRING. Starts an entry.
+    OrigClOrdId(t::Value<'a, v::FixStr<'a>, 41>),
+    /// `AffectedOrderID` (535), STRING.
+    AffectedOrderId(t::Value<'a, v::FixStr<'a>, 535>),
+    /// `AffectedSecondaryOrderID` (536), STRING.
+    AffectedSecondaryOrderId(t::Value<'a, v::FixStr<'a>, 536>),
+}
+t::walk!(
+    AffectedOrdGrpNoAffectedOrders => AffectedOrdGrpNoAffectedOrdersField, table =
+    AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS, { OrigClOrdId = 41, AffectedOrderId = 535,
+    AffectedSecondaryOrderId = 536 }
+);
 /// Builds one `NoAffectedOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct AffectedOrdGrpNoAffectedOrdersBuilder<'b> {
@@ -1790,6 +1988,32 @@ impl<'a> AllocAckGrpNoAllocs<'a> {
     t::opt!(encoded_alloc_text_len, slot = 6, tag = 360, "EncodedAllocTextLen", LENGTH);
     t::opt!(encoded_alloc_text, slot = 7, tag = 361, "EncodedAllocText", DATA);
 }
+/// One field of a `NoAllocs` (78) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum AllocAckGrpNoAllocsField<'a> {
+    /// `AllocAccount` (79), STRING. Starts an entry.
+    AllocAccount(t::Value<'a, v::FixStr<'a>, 79>),
+    /// `AllocAcctIDSource` (661), INT.
+    AllocAcctIdSource(t::Value<'a, i64, 661>),
+    /// `AllocPrice` (366), PRICE.
+    AllocPrice(t::Value<'a, v::Decimal, 366>),
+    /// `IndividualAllocID` (467), STRING.
+    IndividualAllocId(t::Value<'a, v::FixStr<'a>, 467>),
+    /// `IndividualAllocRejCode` (776), INT.
+    IndividualAllocRejCode(t::Value<'a, i64, 776>),
+    /// `AllocText` (161), STRING.
+    AllocText(t::Value<'a, v::FixStr<'a>, 161>),
+    /// `EncodedAllocTextLen` (360), LENGTH.
+    EncodedAllocTextLen(t::Value<'a, v::Length, 360>),
+    /// `EncodedAllocText` (361), DATA.
+    EncodedAllocText(&'a [u8]),
+}
+t::walk!(
+    AllocAckGrpNoAllocs => AllocAckGrpNoAllocsField, table = ALLOC_ACK_GRP_NO_ALLOCS, {
+    AllocAccount = 79, AllocAcctIdSource = 661, AllocPrice = 366, IndividualAllocId =
+    467, IndividualAllocRejCode = 776, AllocText = 161, EncodedAllocTextLen = 360,
+    EncodedAllocText = 361 }
+);
 /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct AllocAckGrpNoAllocsBuilder<'b> {
@@ -1901,6 +2125,93 @@ impl<'a> AllocGrpNoAllocs<'a> {
         SettlInstructionsData
     );
 }
+/// One field of a `NoAllocs` (78) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum AllocGrpNoAllocsField<'a> {
+    /// `AllocAccount` (79), STRING. Starts an entry.
+    AllocAccount(t::Value<'a, v::FixStr<'a>, 79>),
+    /// `AllocAcctIDSource` (661), INT.
+    AllocAcctIdSource(t::Value<'a, i64, 661>),
+    /// `MatchStatus` (573), CHAR.
+    MatchStatus(t::Value<'a, e::MatchStatus, 573>),
+    /// `AllocPrice` (366), PRICE.
+    AllocPrice(t::Value<'a, v::Decimal, 366>),
+    /// `AllocQty` (80), QTY.
+    AllocQty(t::Value<'a, v::Decimal, 80>),
+    /// `IndividualAllocID` (467), STRING.
+    IndividualAllocId(t::Value<'a, v::FixStr<'a>, 467>),
+    /// `ProcessCode` (81), CHAR.
+    ProcessCode(t::Value<'a, e::ProcessCode, 81>),
+    /// The `NoNestedPartyIDs` (539) group: a walk of its entries.
+    NoNestedPartyIds(t::Walk<'a, NestedPartiesNoNestedPartyIds<'a>>),
+    /// `NotifyBrokerOfCredit` (208), BOOLEAN.
+    NotifyBrokerOfCredit(t::Value<'a, bool, 208>),
+    /// `AllocHandlInst` (209), INT.
+    AllocHandlInst(t::Value<'a, e::AllocHandlInst<'a>, 209>),
+    /// `AllocText` (161), STRING.
+    AllocText(t::Value<'a, v::FixStr<'a>, 161>),
+    /// `EncodedAllocTextLen` (360), LENGTH.
+    EncodedAllocTextLen(t::Value<'a, v::Length, 360>),
+    /// `EncodedAllocText` (361), DATA.
+    EncodedAllocText(&'a [u8]),
+    /// `Commission` (12), AMT.
+    Commission(t::Value<'a, v::Decimal, 12>),
+    /// `CommType` (13), CHAR.
+    CommType(t::Value<'a, e::CommType, 13>),
+    /// `CommCurrency` (479), CURRENCY.
+    CommCurrency(t::Value<'a, v::Currency, 479>),
+    /// `FundRenewWaiv` (497), CHAR.
+    FundRenewWaiv(t::Value<'a, e::FundRenewWaiv, 497>),
+    /// `AllocAvgPx` (153), PRICE.
+    AllocAvgPx(t::Value<'a, v::Decimal, 153>),
+    /// `AllocNetMoney` (154), AMT.
+    AllocNetMoney(t::Value<'a, v::Decimal, 154>),
+    /// `SettlCurrAmt` (119), AMT.
+    SettlCurrAmt(t::Value<'a, v::Decimal, 119>),
+    /// `AllocSettlCurrAmt` (737), AMT.
+    AllocSettlCurrAmt(t::Value<'a, v::Decimal, 737>),
+    /// `SettlCurrency` (120), CURRENCY.
+    SettlCurrency(t::Value<'a, v::Currency, 120>),
+    /// `AllocSettlCurrency` (736), CURRENCY.
+    AllocSettlCurrency(t::Value<'a, v::Currency, 736>),
+    /// `SettlCurrFxRate` (155), FLOAT.
+    SettlCurrFxRate(t::Value<'a, v::Decimal, 155>),
+    /// `SettlCurrFxRateCalc` (156), CHAR.
+    SettlCurrFxRateCalc(t::Value<'a, e::SettlCurrFxRateCalc, 156>),
+    /// `AllocAccruedInterestAmt` (742), AMT.
+    AllocAccruedInterestAmt(t::Value<'a, v::Decimal, 742>),
+    /// `AllocInterestAtMaturity` (741), AMT.
+    AllocInterestAtMaturity(t::Value<'a, v::Decimal, 741>),
+    /// The `NoMiscFees` (136) group: a walk of its entries.
+    NoMiscFees(t::Walk<'a, MiscFeesGrpNoMiscFees<'a>>),
+    /// The `NoClearingInstructions` (576) group: a walk of its entries.
+    NoClearingInstructions(t::Walk<'a, ClrInstGrpNoClearingInstructions<'a>>),
+    /// `AllocSettlInstType` (780), INT.
+    AllocSettlInstType(t::Value<'a, e::AllocSettlInstType<'a>, 780>),
+    /// `SettlDeliveryType` (172), INT.
+    SettlDeliveryType(t::Value<'a, e::SettlDeliveryType<'a>, 172>),
+    /// `StandInstDbType` (169), INT.
+    StandInstDbType(t::Value<'a, e::StandInstDbType<'a>, 169>),
+    /// `StandInstDbName` (170), STRING.
+    StandInstDbName(t::Value<'a, v::FixStr<'a>, 170>),
+    /// `StandInstDbID` (171), STRING.
+    StandInstDbId(t::Value<'a, v::FixStr<'a>, 171>),
+    /// The `NoDlvyInst` (85) group: a walk of its entries.
+    NoDlvyInst(t::Walk<'a, DlvyInstGrpNoDlvyInst<'a>>),
+}
+t::walk!(
+    AllocGrpNoAllocs => AllocGrpNoAllocsField, table = ALLOC_GRP_NO_ALLOCS, {
+    AllocAccount = 79, AllocAcctIdSource = 661, MatchStatus = 573, AllocPrice = 366,
+    AllocQty = 80, IndividualAllocId = 467, ProcessCode = 81, NoNestedPartyIds = 539,
+    NotifyBrokerOfCredit = 208, AllocHandlInst = 209, AllocText = 161,
+    EncodedAllocTextLen = 360, EncodedAllocText = 361, Commission = 12, CommType = 13,
+    CommCurrency = 479, FundRenewWaiv = 497, AllocAvgPx = 153, AllocNetMoney = 154,
+    SettlCurrAmt = 119, AllocSettlCurrAmt = 737, SettlCurrency = 120, AllocSettlCurrency
+    = 736, SettlCurrFxRate = 155, SettlCurrFxRateCalc = 156, AllocAccruedInterestAmt =
+    742, AllocInterestAtMaturity = 741, NoMiscFees = 136, NoClearingInstructions = 576,
+    AllocSettlInstType = 780, SettlDeliveryType = 172, StandInstDbType = 169,
+    StandInstDbName = 170, StandInstDbId = 171, NoDlvyInst = 85 }
+);
 /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct AllocGrpNoAllocsBuilder<'b> {
@@ -2014,6 +2325,34 @@ impl<'a> BidCompReqGrpNoBidComponents<'a> {
     t::opt!(account, slot = 7, tag = 1, "Account", STRING);
     t::opt!(acct_id_source, slot = 8, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
 }
+/// One field of a `NoBidComponents` (420) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum BidCompReqGrpNoBidComponentsField<'a> {
+    /// `ListID` (66), STRING. Starts an entry.
+    ListId(t::Value<'a, v::FixStr<'a>, 66>),
+    /// `Side` (54), CHAR.
+    Side(t::Value<'a, e::Side, 54>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `NetGrossInd` (430), INT.
+    NetGrossInd(t::Value<'a, e::NetGrossInd<'a>, 430>),
+    /// `SettlType` (63), CHAR.
+    SettlType(t::Value<'a, e::SettlType, 63>),
+    /// `SettlDate` (64), LOCALMKTDATE.
+    SettlDate(t::Value<'a, v::LocalMktDate, 64>),
+    /// `Account` (1), STRING.
+    Account(t::Value<'a, v::FixStr<'a>, 1>),
+    /// `AcctIDSource` (660), INT.
+    AcctIdSource(t::Value<'a, e::AcctIdSource<'a>, 660>),
+}
+t::walk!(
+    BidCompReqGrpNoBidComponents => BidCompReqGrpNoBidComponentsField, table =
+    BID_COMP_REQ_GRP_NO_BID_COMPONENTS, { ListId = 66, Side = 54, TradingSessionId = 336,
+    TradingSessionSubId = 625, NetGrossInd = 430, SettlType = 63, SettlDate = 64, Account
+    = 1, AcctIdSource = 660 }
+);
 /// Builds one `NoBidComponents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct BidCompReqGrpNoBidComponentsBuilder<'b> {
@@ -2095,6 +2434,54 @@ impl<'a> BidCompRspGrpNoBidComponents<'a> {
     t::opt!(encoded_text_len, slot = 16, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 17, tag = 355, "EncodedText", DATA);
 }
+/// One field of a `NoBidComponents` (420) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum BidCompRspGrpNoBidComponentsField<'a> {
+    /// `Commission` (12), AMT. Starts an entry.
+    Commission(t::Value<'a, v::Decimal, 12>),
+    /// `CommType` (13), CHAR.
+    CommType(t::Value<'a, e::CommType, 13>),
+    /// `CommCurrency` (479), CURRENCY.
+    CommCurrency(t::Value<'a, v::Currency, 479>),
+    /// `FundRenewWaiv` (497), CHAR.
+    FundRenewWaiv(t::Value<'a, e::FundRenewWaiv, 497>),
+    /// `ListID` (66), STRING.
+    ListId(t::Value<'a, v::FixStr<'a>, 66>),
+    /// `Country` (421), COUNTRY.
+    Country(t::Value<'a, v::Country, 421>),
+    /// `Side` (54), CHAR.
+    Side(t::Value<'a, e::Side, 54>),
+    /// `Price` (44), PRICE.
+    Price(t::Value<'a, v::Decimal, 44>),
+    /// `PriceType` (423), INT.
+    PriceType(t::Value<'a, e::PriceType<'a>, 423>),
+    /// `FairValue` (406), AMT.
+    FairValue(t::Value<'a, v::Decimal, 406>),
+    /// `NetGrossInd` (430), INT.
+    NetGrossInd(t::Value<'a, e::NetGrossInd<'a>, 430>),
+    /// `SettlType` (63), CHAR.
+    SettlType(t::Value<'a, e::SettlType, 63>),
+    /// `SettlDate` (64), LOCALMKTDATE.
+    SettlDate(t::Value<'a, v::LocalMktDate, 64>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+}
+t::walk!(
+    BidCompRspGrpNoBidComponents => BidCompRspGrpNoBidComponentsField, table =
+    BID_COMP_RSP_GRP_NO_BID_COMPONENTS, { Commission = 12, CommType = 13, CommCurrency =
+    479, FundRenewWaiv = 497, ListId = 66, Country = 421, Side = 54, Price = 44,
+    PriceType = 423, FairValue = 406, NetGrossInd = 430, SettlType = 63, SettlDate = 64,
+    TradingSessionId = 336, TradingSessionSubId = 625, Text = 58, EncodedTextLen = 354,
+    EncodedText = 355 }
+);
 /// Builds one `NoBidComponents` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct BidCompRspGrpNoBidComponentsBuilder<'b> {
@@ -2186,6 +2573,39 @@ impl<'a> BidDescReqGrpNoBidDescriptors<'a> {
     t::opt!(outside_index_pct, slot = 9, tag = 407, "OutsideIndexPct", PERCENTAGE);
     t::opt!(value_of_futures, slot = 10, tag = 408, "ValueOfFutures", AMT);
 }
+/// One field of a `NoBidDescriptors` (398) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum BidDescReqGrpNoBidDescriptorsField<'a> {
+    /// `BidDescriptorType` (399), INT. Starts an entry.
+    BidDescriptorType(t::Value<'a, e::BidDescriptorType<'a>, 399>),
+    /// `BidDescriptor` (400), STRING.
+    BidDescriptor(t::Value<'a, v::FixStr<'a>, 400>),
+    /// `SideValueInd` (401), INT.
+    SideValueInd(t::Value<'a, e::SideValueInd<'a>, 401>),
+    /// `LiquidityValue` (404), AMT.
+    LiquidityValue(t::Value<'a, v::Decimal, 404>),
+    /// `LiquidityNumSecurities` (441), INT.
+    LiquidityNumSecurities(t::Value<'a, i64, 441>),
+    /// `LiquidityPctLow` (402), PERCENTAGE.
+    LiquidityPctLow(t::Value<'a, v::Decimal, 402>),
+    /// `LiquidityPctHigh` (403), PERCENTAGE.
+    LiquidityPctHigh(t::Value<'a, v::Decimal, 403>),
+    /// `EFPTrackingError` (405), PERCENTAGE.
+    EfpTrackingError(t::Value<'a, v::Decimal, 405>),
+    /// `FairValue` (406), AMT.
+    FairValue(t::Value<'a, v::Decimal, 406>),
+    /// `OutsideIndexPct` (407), PERCENTAGE.
+    OutsideIndexPct(t::Value<'a, v::Decimal, 407>),
+    /// `ValueOfFutures` (408), AMT.
+    ValueOfFutures(t::Value<'a, v::Decimal, 408>),
+}
+t::walk!(
+    BidDescReqGrpNoBidDescriptors => BidDescReqGrpNoBidDescriptorsField, table =
+    BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS, { BidDescriptorType = 399, BidDescriptor = 400,
+    SideValueInd = 401, LiquidityValue = 404, LiquidityNumSecurities = 441,
+    LiquidityPctLow = 402, LiquidityPctHigh = 403, EfpTrackingError = 405, FairValue =
+    406, OutsideIndexPct = 407, ValueOfFutures = 408 }
+);
 /// Builds one `NoBidDescriptors` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct BidDescReqGrpNoBidDescriptorsBuilder<'b> {
@@ -2260,6 +2680,16 @@ impl<'a> ClrInstGrpNoClearingInstructions<'a> {
         e::ClearingInstruction
     );
 }
+/// One field of a `NoClearingInstructions` (576) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum ClrInstGrpNoClearingInstructionsField<'a> {
+    /// `ClearingInstruction` (577), INT. Starts an entry.
+    ClearingInstruction(t::Value<'a, e::ClearingInstruction<'a>, 577>),
+}
+t::walk!(
+    ClrInstGrpNoClearingInstructions => ClrInstGrpNoClearingInstructionsField, table =
+    CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS, { ClearingInstruction = 577 }
+);
 /// Builds one `NoClearingInstructions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct ClrInstGrpNoClearingInstructionsBuilder<'b> {
@@ -2311,6 +2741,16 @@ impl<'a> CollInqQualGrpNoCollInquiryQualifier<'a> {
         e::CollInquiryQualifier
     );
 }
+/// One field of a `NoCollInquiryQualifier` (938) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum CollInqQualGrpNoCollInquiryQualifierField<'a> {
+    /// `CollInquiryQualifier` (896), INT. Starts an entry.
+    CollInquiryQualifier(t::Value<'a, e::CollInquiryQualifier<'a>, 896>),
+}
+t::walk!(
+    CollInqQualGrpNoCollInquiryQualifier => CollInqQualGrpNoCollInquiryQualifierField,
+    table = COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER, { CollInquiryQualifier = 896 }
+);
 /// Builds one `NoCollInquiryQualifier` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct CollInqQualGrpNoCollInquiryQualifierBuilder<'b> {
@@ -2358,6 +2798,23 @@ impl<'a> CompIdReqGrpNoCompIds<'a> {
     t::opt!(location_id, slot = 2, tag = 283, "LocationID", STRING);
     t::opt!(desk_id, slot = 3, tag = 284, "DeskID", STRING);
 }
+/// One field of a `NoCompIDs` (936) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum CompIdReqGrpNoCompIdsField<'a> {
+    /// `RefCompID` (930), STRING. Starts an entry.
+    RefCompId(t::Value<'a, v::FixStr<'a>, 930>),
+    /// `RefSubID` (931), STRING.
+    RefSubId(t::Value<'a, v::FixStr<'a>, 931>),
+    /// `LocationID` (283), STRING.
+    LocationId(t::Value<'a, v::FixStr<'a>, 283>),
+    /// `DeskID` (284), STRING.
+    DeskId(t::Value<'a, v::FixStr<'a>, 284>),
+}
+t::walk!(
+    CompIdReqGrpNoCompIds => CompIdReqGrpNoCompIdsField, table =
+    COMP_ID_REQ_GRP_NO_COMP_IDS, { RefCompId = 930, RefSubId = 931, LocationId = 283,
+    DeskId = 284 }
+);
 /// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct CompIdReqGrpNoCompIdsBuilder<'b> {
@@ -2413,6 +2870,27 @@ impl<'a> CompIdStatGrpNoCompIds<'a> {
     t::opt!(status_value, slot = 4, tag = 928, "StatusValue", INT, e::StatusValue);
     t::opt!(status_text, slot = 5, tag = 929, "StatusText", STRING);
 }
+/// One field of a `NoCompIDs` (936) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum CompIdStatGrpNoCompIdsField<'a> {
+    /// `RefCompID` (930), STRING. Starts an entry.
+    RefCompId(t::Value<'a, v::FixStr<'a>, 930>),
+    /// `RefSubID` (931), STRING.
+    RefSubId(t::Value<'a, v::FixStr<'a>, 931>),
+    /// `LocationID` (283), STRING.
+    LocationId(t::Value<'a, v::FixStr<'a>, 283>),
+    /// `DeskID` (284), STRING.
+    DeskId(t::Value<'a, v::FixStr<'a>, 284>),
+    /// `StatusValue` (928), INT.
+    StatusValue(t::Value<'a, e::StatusValue<'a>, 928>),
+    /// `StatusText` (929), STRING.
+    StatusText(t::Value<'a, v::FixStr<'a>, 929>),
+}
+t::walk!(
+    CompIdStatGrpNoCompIds => CompIdStatGrpNoCompIdsField, table =
+    COMP_ID_STAT_GRP_NO_COMP_IDS, { RefCompId = 930, RefSubId = 931, LocationId = 283,
+    DeskId = 284, StatusValue = 928, StatusText = 929 }
+);
 /// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct CompIdStatGrpNoCompIdsBuilder<'b> {
@@ -2469,6 +2947,20 @@ impl<'a> ContAmtGrpNoContAmts<'a> {
     t::opt!(cont_amt_value, slot = 1, tag = 520, "ContAmtValue", FLOAT);
     t::opt!(cont_amt_curr, slot = 2, tag = 521, "ContAmtCurr", CURRENCY);
 }
+/// One field of a `NoContAmts` (518) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum ContAmtGrpNoContAmtsField<'a> {
+    /// `ContAmtType` (519), INT. Starts an entry.
+    ContAmtType(t::Value<'a, e::ContAmtType<'a>, 519>),
+    /// `ContAmtValue` (520), FLOAT.
+    ContAmtValue(t::Value<'a, v::Decimal, 520>),
+    /// `ContAmtCurr` (521), CURRENCY.
+    ContAmtCurr(t::Value<'a, v::Currency, 521>),
+}
+t::walk!(
+    ContAmtGrpNoContAmts => ContAmtGrpNoContAmtsField, table = CONT_AMT_GRP_NO_CONT_AMTS,
+    { ContAmtType = 519, ContAmtValue = 520, ContAmtCurr = 521 }
+);
 /// Builds one `NoContAmts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct ContAmtGrpNoContAmtsBuilder<'b> {
@@ -2521,6 +3013,25 @@ impl<'a> ContraGrpNoContraBrokers<'a> {
     t::opt!(contra_trade_time, slot = 3, tag = 438, "ContraTradeTime", UTCTIMESTAMP);
     t::opt!(contra_leg_ref_id, slot = 4, tag = 655, "ContraLegRefID", STRING);
 }
+/// One field of a `NoContraBrokers` (382) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum ContraGrpNoContraBrokersField<'a> {
+    /// `ContraBroker` (375), STRING. Starts an entry.
+    ContraBroker(t::Value<'a, v::FixStr<'a>, 375>),
+    /// `ContraTrader` (337), STRING.
+    ContraTrader(t::Value<'a, v::FixStr<'a>, 337>),
+    /// `ContraTradeQty` (437), QTY.
+    ContraTradeQty(t::Value<'a, v::Decimal, 437>),
+    /// `ContraTradeTime` (438), UTCTIMESTAMP.
+    ContraTradeTime(t::Value<'a, v::UtcTimestamp, 438>),
+    /// `ContraLegRefID` (655), STRING.
+    ContraLegRefId(t::Value<'a, v::FixStr<'a>, 655>),
+}
+t::walk!(
+    ContraGrpNoContraBrokers => ContraGrpNoContraBrokersField, table =
+    CONTRA_GRP_NO_CONTRA_BROKERS, { ContraBroker = 375, ContraTrader = 337,
+    ContraTradeQty = 437, ContraTradeTime = 438, ContraLegRefId = 655 }
+);
 /// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct ContraGrpNoContraBrokersBuilder<'b> {
@@ -2580,6 +3091,21 @@ impl<'a> CpctyConfGrpNoCapacities<'a> {
     );
     t::req!(order_capacity_qty, slot = 2, tag = 863, "OrderCapacityQty", QTY);
 }
+/// One field of a `NoCapacities` (862) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum CpctyConfGrpNoCapacitiesField<'a> {
+    /// `OrderCapacity` (528), CHAR. Starts an entry.
+    OrderCapacity(t::Value<'a, e::OrderCapacity, 528>),
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    OrderRestrictions(t::Value<'a, v::MultipleValueString<'a>, 529>),
+    /// `OrderCapacityQty` (863), QTY.
+    OrderCapacityQty(t::Value<'a, v::Decimal, 863>),
+}
+t::walk!(
+    CpctyConfGrpNoCapacities => CpctyConfGrpNoCapacitiesField, table =
+    CPCTY_CONF_GRP_NO_CAPACITIES, { OrderCapacity = 528, OrderRestrictions = 529,
+    OrderCapacityQty = 863 }
+);
 /// Builds one `NoCapacities` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct CpctyConfGrpNoCapacitiesBuilder<'b> {
@@ -2634,6 +3160,27 @@ impl<'a> ExecAllocGrpNoExecs<'a> {
     t::opt!(last_par_px, slot = 4, tag = 669, "LastParPx", PRICE);
     t::opt!(last_capacity, slot = 5, tag = 29, "LastCapacity", CHAR, e::LastCapacity);
 }
+/// One field of a `NoExecs` (124) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum ExecAllocGrpNoExecsField<'a> {
+    /// `LastQty` (32), QTY. Starts an entry.
+    LastQty(t::Value<'a, v::Decimal, 32>),
+    /// `ExecID` (17), STRING.
+    ExecId(t::Value<'a, v::FixStr<'a>, 17>),
+    /// `SecondaryExecID` (527), STRING.
+    SecondaryExecId(t::Value<'a, v::FixStr<'a>, 527>),
+    /// `LastPx` (31), PRICE.
+    LastPx(t::Value<'a, v::Decimal, 31>),
+    /// `LastParPx` (669), PRICE.
+    LastParPx(t::Value<'a, v::Decimal, 669>),
+    /// `LastCapacity` (29), CHAR.
+    LastCapacity(t::Value<'a, e::LastCapacity, 29>),
+}
+t::walk!(
+    ExecAllocGrpNoExecs => ExecAllocGrpNoExecsField, table = EXEC_ALLOC_GRP_NO_EXECS, {
+    LastQty = 32, ExecId = 17, SecondaryExecId = 527, LastPx = 31, LastParPx = 669,
+    LastCapacity = 29 }
+);
 /// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct ExecAllocGrpNoExecsBuilder<'b> {
@@ -2688,6 +3235,16 @@ t::entry!(ExecCollGrpNoExecs, slots = 1, group = "NoExecs", tag = 124);
 impl<'a> ExecCollGrpNoExecs<'a> {
     t::opt!(exec_id, slot = 0, tag = 17, "ExecID", STRING);
 }
+/// One field of a `NoExecs` (124) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum ExecCollGrpNoExecsField<'a> {
+    /// `ExecID` (17), STRING. Starts an entry.
+    ExecId(t::Value<'a, v::FixStr<'a>, 17>),
+}
+t::walk!(
+    ExecCollGrpNoExecs => ExecCollGrpNoExecsField, table = EXEC_COLL_GRP_NO_EXECS, {
+    ExecId = 17 }
+);
 /// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct ExecCollGrpNoExecsBuilder<'b> {
@@ -2729,6 +3286,15 @@ t::entry!(ExecsGrpNoExecs, slots = 1, group = "NoExecs", tag = 124);
 impl<'a> ExecsGrpNoExecs<'a> {
     t::opt!(exec_id, slot = 0, tag = 17, "ExecID", STRING);
 }
+/// One field of a `NoExecs` (124) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum ExecsGrpNoExecsField<'a> {
+    /// `ExecID` (17), STRING. Starts an entry.
+    ExecId(t::Value<'a, v::FixStr<'a>, 17>),
+}
+t::walk!(
+    ExecsGrpNoExecs => ExecsGrpNoExecsField, table = EXECS_GRP_NO_EXECS, { ExecId = 17 }
+);
 /// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct ExecsGrpNoExecsBuilder<'b> {
@@ -2777,6 +3343,111 @@ t::entry!(InstrmtGrpNoRelatedSym, slots = 43, group = "NoRelatedSym", tag = 146)
 impl<'a> InstrmtGrpNoRelatedSym<'a> {
     t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
 }
+/// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum InstrmtGrpNoRelatedSymField<'a> {
+    /// `Symbol` (55), STRING. Starts an entry.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+}
+t::walk!(
+    InstrmtGrpNoRelatedSym => InstrmtGrpNoRelatedSymField, table =
+    INSTRMT_GRP_NO_RELATED_SYM, { Symbol = 55, SymbolSfx = 65, SecurityId = 48,
+    SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460, CfiCode = 461,
+    SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate =
+    541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874 }
+);
 /// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtGrpNoRelatedSymBuilder<'b> {
@@ -2840,6 +3511,136 @@ impl<'a> InstrmtLegExecGrpNoLegs<'a> {
     t::opt!(leg_settl_date, slot = 51, tag = 588, "LegSettlDate", LOCALMKTDATE);
     t::opt!(leg_last_px, slot = 52, tag = 637, "LegLastPx", PRICE);
 }
+/// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum InstrmtLegExecGrpNoLegsField<'a> {
+    /// `LegSymbol` (600), STRING. Starts an entry.
+    LegSymbol(t::Value<'a, v::FixStr<'a>, 600>),
+    /// `LegSymbolSfx` (601), STRING.
+    LegSymbolSfx(t::Value<'a, v::FixStr<'a>, 601>),
+    /// `LegSecurityID` (602), STRING.
+    LegSecurityId(t::Value<'a, v::FixStr<'a>, 602>),
+    /// `LegSecurityIDSource` (603), STRING.
+    LegSecurityIdSource(t::Value<'a, v::FixStr<'a>, 603>),
+    /// The `NoLegSecurityAltID` (604) group: a walk of its entries.
+    NoLegSecurityAltId(t::Walk<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>>),
+    /// `LegProduct` (607), INT.
+    LegProduct(t::Value<'a, i64, 607>),
+    /// `LegCFICode` (608), STRING.
+    LegCfiCode(t::Value<'a, v::FixStr<'a>, 608>),
+    /// `LegSecurityType` (609), STRING.
+    LegSecurityType(t::Value<'a, v::FixStr<'a>, 609>),
+    /// `LegSecuritySubType` (764), STRING.
+    LegSecuritySubType(t::Value<'a, v::FixStr<'a>, 764>),
+    /// `LegMaturityMonthYear` (610), MONTHYEAR.
+    LegMaturityMonthYear(t::Value<'a, v::MonthYear, 610>),
+    /// `LegMaturityDate` (611), LOCALMKTDATE.
+    LegMaturityDate(t::Value<'a, v::LocalMktDate, 611>),
+    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
+    LegCouponPaymentDate(t::Value<'a, v::LocalMktDate, 248>),
+    /// `LegIssueDate` (249), LOCALMKTDATE.
+    LegIssueDate(t::Value<'a, v::LocalMktDate, 249>),
+    /// `LegRepoCollateralSecurityType` (250), STRING.
+    LegRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 250>),
+    /// `LegRepurchaseTerm` (251), INT.
+    LegRepurchaseTerm(t::Value<'a, i64, 251>),
+    /// `LegRepurchaseRate` (252), PERCENTAGE.
+    LegRepurchaseRate(t::Value<'a, v::Decimal, 252>),
+    /// `LegFactor` (253), FLOAT.
+    LegFactor(t::Value<'a, v::Decimal, 253>),
+    /// `LegCreditRating` (257), STRING.
+    LegCreditRating(t::Value<'a, v::FixStr<'a>, 257>),
+    /// `LegInstrRegistry` (599), STRING.
+    LegInstrRegistry(t::Value<'a, v::FixStr<'a>, 599>),
+    /// `LegCountryOfIssue` (596), COUNTRY.
+    LegCountryOfIssue(t::Value<'a, v::Country, 596>),
+    /// `LegStateOrProvinceOfIssue` (597), STRING.
+    LegStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 597>),
+    /// `LegLocaleOfIssue` (598), STRING.
+    LegLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 598>),
+    /// `LegRedemptionDate` (254), LOCALMKTDATE.
+    LegRedemptionDate(t::Value<'a, v::LocalMktDate, 254>),
+    /// `LegStrikePrice` (612), PRICE.
+    LegStrikePrice(t::Value<'a, v::Decimal, 612>),
+    /// `LegStrikeCurrency` (942), CURRENCY.
+    LegStrikeCurrency(t::Value<'a, v::Currency, 942>),
+    /// `LegOptAttribute` (613), CHAR.
+    LegOptAttribute(t::Value<'a, v::Char, 613>),
+    /// `LegContractMultiplier` (614), FLOAT.
+    LegContractMultiplier(t::Value<'a, v::Decimal, 614>),
+    /// `LegCouponRate` (615), PERCENTAGE.
+    LegCouponRate(t::Value<'a, v::Decimal, 615>),
+    /// `LegSecurityExchange` (616), EXCHANGE.
+    LegSecurityExchange(t::Value<'a, v::Exchange, 616>),
+    /// `LegIssuer` (617), STRING.
+    LegIssuer(t::Value<'a, v::FixStr<'a>, 617>),
+    /// `EncodedLegIssuerLen` (618), LENGTH.
+    EncodedLegIssuerLen(t::Value<'a, v::Length, 618>),
+    /// `EncodedLegIssuer` (619), DATA.
+    EncodedLegIssuer(&'a [u8]),
+    /// `LegSecurityDesc` (620), STRING.
+    LegSecurityDesc(t::Value<'a, v::FixStr<'a>, 620>),
+    /// `EncodedLegSecurityDescLen` (621), LENGTH.
+    EncodedLegSecurityDescLen(t::Value<'a, v::Length, 621>),
+    /// `EncodedLegSecurityDesc` (622), DATA.
+    EncodedLegSecurityDesc(&'a [u8]),
+    /// `LegRatioQty` (623), FLOAT.
+    LegRatioQty(t::Value<'a, v::Decimal, 623>),
+    /// `LegSide` (624), CHAR.
+    LegSide(t::Value<'a, v::Char, 624>),
+    /// `LegCurrency` (556), CURRENCY.
+    LegCurrency(t::Value<'a, v::Currency, 556>),
+    /// `LegPool` (740), STRING.
+    LegPool(t::Value<'a, v::FixStr<'a>, 740>),
+    /// `LegDatedDate` (739), LOCALMKTDATE.
+    LegDatedDate(t::Value<'a, v::LocalMktDate, 739>),
+    /// `LegContractSettlMonth` (955), MONTHYEAR.
+    LegContractSettlMonth(t::Value<'a, v::MonthYear, 955>),
+    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
+    LegInterestAccrualDate(t::Value<'a, v::LocalMktDate, 956>),
+    /// `LegQty` (687), QTY.
+    LegQty(t::Value<'a, v::Decimal, 687>),
+    /// `LegSwapType` (690), INT.
+    LegSwapType(t::Value<'a, e::LegSwapType<'a>, 690>),
+    /// The `NoLegStipulations` (683) group: a walk of its entries.
+    NoLegStipulations(t::Walk<'a, LegStipulationsNoLegStipulations<'a>>),
+    /// `LegPositionEffect` (564), CHAR.
+    LegPositionEffect(t::Value<'a, v::Char, 564>),
+    /// `LegCoveredOrUncovered` (565), INT.
+    LegCoveredOrUncovered(t::Value<'a, i64, 565>),
+    /// The `NoNestedPartyIDs` (539) group: a walk of its entries.
+    NoNestedPartyIds(t::Walk<'a, NestedPartiesNoNestedPartyIds<'a>>),
+    /// `LegRefID` (654), STRING.
+    LegRefId(t::Value<'a, v::FixStr<'a>, 654>),
+    /// `LegPrice` (566), PRICE.
+    LegPrice(t::Value<'a, v::Decimal, 566>),
+    /// `LegSettlType` (587), CHAR.
+    LegSettlType(t::Value<'a, v::Char, 587>),
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    LegSettlDate(t::Value<'a, v::LocalMktDate, 588>),
+    /// `LegLastPx` (637), PRICE.
+    LegLastPx(t::Value<'a, v::Decimal, 637>),
+}
+t::walk!(
+    InstrmtLegExecGrpNoLegs => InstrmtLegExecGrpNoLegsField, table =
+    INSTRMT_LEG_EXEC_GRP_NO_LEGS, { LegSymbol = 600, LegSymbolSfx = 601, LegSecurityId =
+    602, LegSecurityIdSource = 603, NoLegSecurityAltId = 604, LegProduct = 607,
+    LegCfiCode = 608, LegSecurityType = 609, LegSecuritySubType = 764,
+    LegMaturityMonthYear = 610, LegMaturityDate = 611, LegCouponPaymentDate = 248,
+    LegIssueDate = 249, LegRepoCollateralSecurityType = 250, LegRepurchaseTerm = 251,
+    LegRepurchaseRate = 252, LegFactor = 253, LegCreditRating = 257, LegInstrRegistry =
+    599, LegCountryOfIssue = 596, LegStateOrProvinceOfIssue = 597, LegLocaleOfIssue =
+    598, LegRedemptionDate = 254, LegStrikePrice = 612, LegStrikeCurrency = 942,
+    LegOptAttribute = 613, LegContractMultiplier = 614, LegCouponRate = 615,
+    LegSecurityExchange = 616, LegIssuer = 617, EncodedLegIssuerLen = 618,
+    EncodedLegIssuer = 619, LegSecurityDesc = 620, EncodedLegSecurityDescLen = 621,
+    EncodedLegSecurityDesc = 622, LegRatioQty = 623, LegSide = 624, LegCurrency = 556,
+    LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
+    LegInterestAccrualDate = 956, LegQty = 687, LegSwapType = 690, NoLegStipulations =
+    683, LegPositionEffect = 564, LegCoveredOrUncovered = 565, NoNestedPartyIds = 539,
+    LegRefId = 654, LegPrice = 566, LegSettlType = 587, LegSettlDate = 588, LegLastPx =
+    637 }
+);
 /// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegExecGrpNoLegsBuilder<'b> {
@@ -2912,6 +3713,110 @@ t::entry!(InstrmtLegGrpNoLegs, slots = 42, group = "NoLegs", tag = 555);
 impl<'a> InstrmtLegGrpNoLegs<'a> {
     t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
 }
+/// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum InstrmtLegGrpNoLegsField<'a> {
+    /// `LegSymbol` (600), STRING. Starts an entry.
+    LegSymbol(t::Value<'a, v::FixStr<'a>, 600>),
+    /// `LegSymbolSfx` (601), STRING.
+    LegSymbolSfx(t::Value<'a, v::FixStr<'a>, 601>),
+    /// `LegSecurityID` (602), STRING.
+    LegSecurityId(t::Value<'a, v::FixStr<'a>, 602>),
+    /// `LegSecurityIDSource` (603), STRING.
+    LegSecurityIdSource(t::Value<'a, v::FixStr<'a>, 603>),
+    /// The `NoLegSecurityAltID` (604) group: a walk of its entries.
+    NoLegSecurityAltId(t::Walk<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>>),
+    /// `LegProduct` (607), INT.
+    LegProduct(t::Value<'a, i64, 607>),
+    /// `LegCFICode` (608), STRING.
+    LegCfiCode(t::Value<'a, v::FixStr<'a>, 608>),
+    /// `LegSecurityType` (609), STRING.
+    LegSecurityType(t::Value<'a, v::FixStr<'a>, 609>),
+    /// `LegSecuritySubType` (764), STRING.
+    LegSecuritySubType(t::Value<'a, v::FixStr<'a>, 764>),
+    /// `LegMaturityMonthYear` (610), MONTHYEAR.
+    LegMaturityMonthYear(t::Value<'a, v::MonthYear, 610>),
+    /// `LegMaturityDate` (611), LOCALMKTDATE.
+    LegMaturityDate(t::Value<'a, v::LocalMktDate, 611>),
+    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
+    LegCouponPaymentDate(t::Value<'a, v::LocalMktDate, 248>),
+    /// `LegIssueDate` (249), LOCALMKTDATE.
+    LegIssueDate(t::Value<'a, v::LocalMktDate, 249>),
+    /// `LegRepoCollateralSecurityType` (250), STRING.
+    LegRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 250>),
+    /// `LegRepurchaseTerm` (251), INT.
+    LegRepurchaseTerm(t::Value<'a, i64, 251>),
+    /// `LegRepurchaseRate` (252), PERCENTAGE.
+    LegRepurchaseRate(t::Value<'a, v::Decimal, 252>),
+    /// `LegFactor` (253), FLOAT.
+    LegFactor(t::Value<'a, v::Decimal, 253>),
+    /// `LegCreditRating` (257), STRING.
+    LegCreditRating(t::Value<'a, v::FixStr<'a>, 257>),
+    /// `LegInstrRegistry` (599), STRING.
+    LegInstrRegistry(t::Value<'a, v::FixStr<'a>, 599>),
+    /// `LegCountryOfIssue` (596), COUNTRY.
+    LegCountryOfIssue(t::Value<'a, v::Country, 596>),
+    /// `LegStateOrProvinceOfIssue` (597), STRING.
+    LegStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 597>),
+    /// `LegLocaleOfIssue` (598), STRING.
+    LegLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 598>),
+    /// `LegRedemptionDate` (254), LOCALMKTDATE.
+    LegRedemptionDate(t::Value<'a, v::LocalMktDate, 254>),
+    /// `LegStrikePrice` (612), PRICE.
+    LegStrikePrice(t::Value<'a, v::Decimal, 612>),
+    /// `LegStrikeCurrency` (942), CURRENCY.
+    LegStrikeCurrency(t::Value<'a, v::Currency, 942>),
+    /// `LegOptAttribute` (613), CHAR.
+    LegOptAttribute(t::Value<'a, v::Char, 613>),
+    /// `LegContractMultiplier` (614), FLOAT.
+    LegContractMultiplier(t::Value<'a, v::Decimal, 614>),
+    /// `LegCouponRate` (615), PERCENTAGE.
+    LegCouponRate(t::Value<'a, v::Decimal, 615>),
+    /// `LegSecurityExchange` (616), EXCHANGE.
+    LegSecurityExchange(t::Value<'a, v::Exchange, 616>),
+    /// `LegIssuer` (617), STRING.
+    LegIssuer(t::Value<'a, v::FixStr<'a>, 617>),
+    /// `EncodedLegIssuerLen` (618), LENGTH.
+    EncodedLegIssuerLen(t::Value<'a, v::Length, 618>),
+    /// `EncodedLegIssuer` (619), DATA.
+    EncodedLegIssuer(&'a [u8]),
+    /// `LegSecurityDesc` (620), STRING.
+    LegSecurityDesc(t::Value<'a, v::FixStr<'a>, 620>),
+    /// `EncodedLegSecurityDescLen` (621), LENGTH.
+    EncodedLegSecurityDescLen(t::Value<'a, v::Length, 621>),
+    /// `EncodedLegSecurityDesc` (622), DATA.
+    EncodedLegSecurityDesc(&'a [u8]),
+    /// `LegRatioQty` (623), FLOAT.
+    LegRatioQty(t::Value<'a, v::Decimal, 623>),
+    /// `LegSide` (624), CHAR.
+    LegSide(t::Value<'a, v::Char, 624>),
+    /// `LegCurrency` (556), CURRENCY.
+    LegCurrency(t::Value<'a, v::Currency, 556>),
+    /// `LegPool` (740), STRING.
+    LegPool(t::Value<'a, v::FixStr<'a>, 740>),
+    /// `LegDatedDate` (739), LOCALMKTDATE.
+    LegDatedDate(t::Value<'a, v::LocalMktDate, 739>),
+    /// `LegContractSettlMonth` (955), MONTHYEAR.
+    LegContractSettlMonth(t::Value<'a, v::MonthYear, 955>),
+    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
+    LegInterestAccrualDate(t::Value<'a, v::LocalMktDate, 956>),
+}
+t::walk!(
+    InstrmtLegGrpNoLegs => InstrmtLegGrpNoLegsField, table = INSTRMT_LEG_GRP_NO_LEGS, {
+    LegSymbol = 600, LegSymbolSfx = 601, LegSecurityId = 602, LegSecurityIdSource = 603,
+    NoLegSecurityAltId = 604, LegProduct = 607, LegCfiCode = 608, LegSecurityType = 609,
+    LegSecuritySubType = 764, LegMaturityMonthYear = 610, LegMaturityDate = 611,
+    LegCouponPaymentDate = 248, LegIssueDate = 249, LegRepoCollateralSecurityType = 250,
+    LegRepurchaseTerm = 251, LegRepurchaseRate = 252, LegFactor = 253, LegCreditRating =
+    257, LegInstrRegistry = 599, LegCountryOfIssue = 596, LegStateOrProvinceOfIssue =
+    597, LegLocaleOfIssue = 598, LegRedemptionDate = 254, LegStrikePrice = 612,
+    LegStrikeCurrency = 942, LegOptAttribute = 613, LegContractMultiplier = 614,
+    LegCouponRate = 615, LegSecurityExchange = 616, LegIssuer = 617, EncodedLegIssuerLen
+    = 618, EncodedLegIssuer = 619, LegSecurityDesc = 620, EncodedLegSecurityDescLen =
+    621, EncodedLegSecurityDesc = 622, LegRatioQty = 623, LegSide = 624, LegCurrency =
+    556, LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
+    LegInterestAccrualDate = 956 }
+);
 /// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegGrpNoLegsBuilder<'b> {
@@ -2962,6 +3867,115 @@ impl<'a> InstrmtLegIoiGrpNoLegs<'a> {
     t::opt!(leg_ioi_qty, slot = 42, tag = 682, "LegIOIQty", STRING);
     t::comp!(leg_stipulations, slot = 43, slots = 1, "LegStipulations", LegStipulations);
 }
+/// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum InstrmtLegIoiGrpNoLegsField<'a> {
+    /// `LegSymbol` (600), STRING. Starts an entry.
+    LegSymbol(t::Value<'a, v::FixStr<'a>, 600>),
+    /// `LegSymbolSfx` (601), STRING.
+    LegSymbolSfx(t::Value<'a, v::FixStr<'a>, 601>),
+    /// `LegSecurityID` (602), STRING.
+    LegSecurityId(t::Value<'a, v::FixStr<'a>, 602>),
+    /// `LegSecurityIDSource` (603), STRING.
+    LegSecurityIdSource(t::Value<'a, v::FixStr<'a>, 603>),
+    /// The `NoLegSecurityAltID` (604) group: a walk of its entries.
+    NoLegSecurityAltId(t::Walk<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>>),
+    /// `LegProduct` (607), INT.
+    LegProduct(t::Value<'a, i64, 607>),
+    /// `LegCFICode` (608), STRING.
+    LegCfiCode(t::Value<'a, v::FixStr<'a>, 608>),
+    /// `LegSecurityType` (609), STRING.
+    LegSecurityType(t::Value<'a, v::FixStr<'a>, 609>),
+    /// `LegSecuritySubType` (764), STRING.
+    LegSecuritySubType(t::Value<'a, v::FixStr<'a>, 764>),
+    /// `LegMaturityMonthYear` (610), MONTHYEAR.
+    LegMaturityMonthYear(t::Value<'a, v::MonthYear, 610>),
+    /// `LegMaturityDate` (611), LOCALMKTDATE.
+    LegMaturityDate(t::Value<'a, v::LocalMktDate, 611>),
+    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
+    LegCouponPaymentDate(t::Value<'a, v::LocalMktDate, 248>),
+    /// `LegIssueDate` (249), LOCALMKTDATE.
+    LegIssueDate(t::Value<'a, v::LocalMktDate, 249>),
+    /// `LegRepoCollateralSecurityType` (250), STRING.
+    LegRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 250>),
+    /// `LegRepurchaseTerm` (251), INT.
+    LegRepurchaseTerm(t::Value<'a, i64, 251>),
+    /// `LegRepurchaseRate` (252), PERCENTAGE.
+    LegRepurchaseRate(t::Value<'a, v::Decimal, 252>),
+    /// `LegFactor` (253), FLOAT.
+    LegFactor(t::Value<'a, v::Decimal, 253>),
+    /// `LegCreditRating` (257), STRING.
+    LegCreditRating(t::Value<'a, v::FixStr<'a>, 257>),
+    /// `LegInstrRegistry` (599), STRING.
+    LegInstrRegistry(t::Value<'a, v::FixStr<'a>, 599>),
+    /// `LegCountryOfIssue` (596), COUNTRY.
+    LegCountryOfIssue(t::Value<'a, v::Country, 596>),
+    /// `LegStateOrProvinceOfIssue` (597), STRING.
+    LegStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 597>),
+    /// `LegLocaleOfIssue` (598), STRING.
+    LegLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 598>),
+    /// `LegRedemptionDate` (254), LOCALMKTDATE.
+    LegRedemptionDate(t::Value<'a, v::LocalMktDate, 254>),
+    /// `LegStrikePrice` (612), PRICE.
+    LegStrikePrice(t::Value<'a, v::Decimal, 612>),
+    /// `LegStrikeCurrency` (942), CURRENCY.
+    LegStrikeCurrency(t::Value<'a, v::Currency, 942>),
+    /// `LegOptAttribute` (613), CHAR.
+    LegOptAttribute(t::Value<'a, v::Char, 613>),
+    /// `LegContractMultiplier` (614), FLOAT.
+    LegContractMultiplier(t::Value<'a, v::Decimal, 614>),
+    /// `LegCouponRate` (615), PERCENTAGE.
+    LegCouponRate(t::Value<'a, v::Decimal, 615>),
+    /// `LegSecurityExchange` (616), EXCHANGE.
+    LegSecurityExchange(t::Value<'a, v::Exchange, 616>),
+    /// `LegIssuer` (617), STRING.
+    LegIssuer(t::Value<'a, v::FixStr<'a>, 617>),
+    /// `EncodedLegIssuerLen` (618), LENGTH.
+    EncodedLegIssuerLen(t::Value<'a, v::Length, 618>),
+    /// `EncodedLegIssuer` (619), DATA.
+    EncodedLegIssuer(&'a [u8]),
+    /// `LegSecurityDesc` (620), STRING.
+    LegSecurityDesc(t::Value<'a, v::FixStr<'a>, 620>),
+    /// `EncodedLegSecurityDescLen` (621), LENGTH.
+    EncodedLegSecurityDescLen(t::Value<'a, v::Length, 621>),
+    /// `EncodedLegSecurityDesc` (622), DATA.
+    EncodedLegSecurityDesc(&'a [u8]),
+    /// `LegRatioQty` (623), FLOAT.
+    LegRatioQty(t::Value<'a, v::Decimal, 623>),
+    /// `LegSide` (624), CHAR.
+    LegSide(t::Value<'a, v::Char, 624>),
+    /// `LegCurrency` (556), CURRENCY.
+    LegCurrency(t::Value<'a, v::Currency, 556>),
+    /// `LegPool` (740), STRING.
+    LegPool(t::Value<'a, v::FixStr<'a>, 740>),
+    /// `LegDatedDate` (739), LOCALMKTDATE.
+    LegDatedDate(t::Value<'a, v::LocalMktDate, 739>),
+    /// `LegContractSettlMonth` (955), MONTHYEAR.
+    LegContractSettlMonth(t::Value<'a, v::MonthYear, 955>),
+    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
+    LegInterestAccrualDate(t::Value<'a, v::LocalMktDate, 956>),
+    /// `LegIOIQty` (682), STRING.
+    LegIoiQty(t::Value<'a, v::FixStr<'a>, 682>),
+    /// The `NoLegStipulations` (683) group: a walk of its entries.
+    NoLegStipulations(t::Walk<'a, LegStipulationsNoLegStipulations<'a>>),
+}
+t::walk!(
+    InstrmtLegIoiGrpNoLegs => InstrmtLegIoiGrpNoLegsField, table =
+    INSTRMT_LEG_IOI_GRP_NO_LEGS, { LegSymbol = 600, LegSymbolSfx = 601, LegSecurityId =
+    602, LegSecurityIdSource = 603, NoLegSecurityAltId = 604, LegProduct = 607,
+    LegCfiCode = 608, LegSecurityType = 609, LegSecuritySubType = 764,
+    LegMaturityMonthYear = 610, LegMaturityDate = 611, LegCouponPaymentDate = 248,
+    LegIssueDate = 249, LegRepoCollateralSecurityType = 250, LegRepurchaseTerm = 251,
+    LegRepurchaseRate = 252, LegFactor = 253, LegCreditRating = 257, LegInstrRegistry =
+    599, LegCountryOfIssue = 596, LegStateOrProvinceOfIssue = 597, LegLocaleOfIssue =
+    598, LegRedemptionDate = 254, LegStrikePrice = 612, LegStrikeCurrency = 942,
+    LegOptAttribute = 613, LegContractMultiplier = 614, LegCouponRate = 615,
+    LegSecurityExchange = 616, LegIssuer = 617, EncodedLegIssuerLen = 618,
+    EncodedLegIssuer = 619, LegSecurityDesc = 620, EncodedLegSecurityDescLen = 621,
+    EncodedLegSecurityDesc = 622, LegRatioQty = 623, LegSide = 624, LegCurrency = 556,
+    LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
+    LegInterestAccrualDate = 956, LegIoiQty = 682, NoLegStipulations = 683 }
+);
 /// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegIoiGrpNoLegsBuilder<'b> {
@@ -3025,6 +4039,130 @@ impl<'a> InstrmtLegSecListGrpNoLegs<'a> {
         LegBenchmarkCurveData
     );
 }
+/// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum InstrmtLegSecListGrpNoLegsField<'a> {
+    /// `LegSymbol` (600), STRING. Starts an entry.
+    LegSymbol(t::Value<'a, v::FixStr<'a>, 600>),
+    /// `LegSymbolSfx` (601), STRING.
+    LegSymbolSfx(t::Value<'a, v::FixStr<'a>, 601>),
+    /// `LegSecurityID` (602), STRING.
+    LegSecurityId(t::Value<'a, v::FixStr<'a>, 602>),
+    /// `LegSecurityIDSource` (603), STRING.
+    LegSecurityIdSource(t::Value<'a, v::FixStr<'a>, 603>),
+    /// The `NoLegSecurityAltID` (604) group: a walk of its entries.
+    NoLegSecurityAltId(t::Walk<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>>),
+    /// `LegProduct` (607), INT.
+    LegProduct(t::Value<'a, i64, 607>),
+    /// `LegCFICode` (608), STRING.
+    LegCfiCode(t::Value<'a, v::FixStr<'a>, 608>),
+    /// `LegSecurityType` (609), STRING.
+    LegSecurityType(t::Value<'a, v::FixStr<'a>, 609>),
+    /// `LegSecuritySubType` (764), STRING.
+    LegSecuritySubType(t::Value<'a, v::FixStr<'a>, 764>),
+    /// `LegMaturityMonthYear` (610), MONTHYEAR.
+    LegMaturityMonthYear(t::Value<'a, v::MonthYear, 610>),
+    /// `LegMaturityDate` (611), LOCALMKTDATE.
+    LegMaturityDate(t::Value<'a, v::LocalMktDate, 611>),
+    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
+    LegCouponPaymentDate(t::Value<'a, v::LocalMktDate, 248>),
+    /// `LegIssueDate` (249), LOCALMKTDATE.
+    LegIssueDate(t::Value<'a, v::LocalMktDate, 249>),
+    /// `LegRepoCollateralSecurityType` (250), STRING.
+    LegRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 250>),
+    /// `LegRepurchaseTerm` (251), INT.
+    LegRepurchaseTerm(t::Value<'a, i64, 251>),
+    /// `LegRepurchaseRate` (252), PERCENTAGE.
+    LegRepurchaseRate(t::Value<'a, v::Decimal, 252>),
+    /// `LegFactor` (253), FLOAT.
+    LegFactor(t::Value<'a, v::Decimal, 253>),
+    /// `LegCreditRating` (257), STRING.
+    LegCreditRating(t::Value<'a, v::FixStr<'a>, 257>),
+    /// `LegInstrRegistry` (599), STRING.
+    LegInstrRegistry(t::Value<'a, v::FixStr<'a>, 599>),
+    /// `LegCountryOfIssue` (596), COUNTRY.
+    LegCountryOfIssue(t::Value<'a, v::Country, 596>),
+    /// `LegStateOrProvinceOfIssue` (597), STRING.
+    LegStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 597>),
+    /// `LegLocaleOfIssue` (598), STRING.
+    LegLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 598>),
+    /// `LegRedemptionDate` (254), LOCALMKTDATE.
+    LegRedemptionDate(t::Value<'a, v::LocalMktDate, 254>),
+    /// `LegStrikePrice` (612), PRICE.
+    LegStrikePrice(t::Value<'a, v::Decimal, 612>),
+    /// `LegStrikeCurrency` (942), CURRENCY.
+    LegStrikeCurrency(t::Value<'a, v::Currency, 942>),
+    /// `LegOptAttribute` (613), CHAR.
+    LegOptAttribute(t::Value<'a, v::Char, 613>),
+    /// `LegContractMultiplier` (614), FLOAT.
+    LegContractMultiplier(t::Value<'a, v::Decimal, 614>),
+    /// `LegCouponRate` (615), PERCENTAGE.
+    LegCouponRate(t::Value<'a, v::Decimal, 615>),
+    /// `LegSecurityExchange` (616), EXCHANGE.
+    LegSecurityExchange(t::Value<'a, v::Exchange, 616>),
+    /// `LegIssuer` (617), STRING.
+    LegIssuer(t::Value<'a, v::FixStr<'a>, 617>),
+    /// `EncodedLegIssuerLen` (618), LENGTH.
+    EncodedLegIssuerLen(t::Value<'a, v::Length, 618>),
+    /// `EncodedLegIssuer` (619), DATA.
+    EncodedLegIssuer(&'a [u8]),
+    /// `LegSecurityDesc` (620), STRING.
+    LegSecurityDesc(t::Value<'a, v::FixStr<'a>, 620>),
+    /// `EncodedLegSecurityDescLen` (621), LENGTH.
+    EncodedLegSecurityDescLen(t::Value<'a, v::Length, 621>),
+    /// `EncodedLegSecurityDesc` (622), DATA.
+    EncodedLegSecurityDesc(&'a [u8]),
+    /// `LegRatioQty` (623), FLOAT.
+    LegRatioQty(t::Value<'a, v::Decimal, 623>),
+    /// `LegSide` (624), CHAR.
+    LegSide(t::Value<'a, v::Char, 624>),
+    /// `LegCurrency` (556), CURRENCY.
+    LegCurrency(t::Value<'a, v::Currency, 556>),
+    /// `LegPool` (740), STRING.
+    LegPool(t::Value<'a, v::FixStr<'a>, 740>),
+    /// `LegDatedDate` (739), LOCALMKTDATE.
+    LegDatedDate(t::Value<'a, v::LocalMktDate, 739>),
+    /// `LegContractSettlMonth` (955), MONTHYEAR.
+    LegContractSettlMonth(t::Value<'a, v::MonthYear, 955>),
+    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
+    LegInterestAccrualDate(t::Value<'a, v::LocalMktDate, 956>),
+    /// `LegSwapType` (690), INT.
+    LegSwapType(t::Value<'a, e::LegSwapType<'a>, 690>),
+    /// `LegSettlType` (587), CHAR.
+    LegSettlType(t::Value<'a, v::Char, 587>),
+    /// The `NoLegStipulations` (683) group: a walk of its entries.
+    NoLegStipulations(t::Walk<'a, LegStipulationsNoLegStipulations<'a>>),
+    /// `LegBenchmarkCurveCurrency` (676), CURRENCY.
+    LegBenchmarkCurveCurrency(t::Value<'a, v::Currency, 676>),
+    /// `LegBenchmarkCurveName` (677), STRING.
+    LegBenchmarkCurveName(t::Value<'a, v::FixStr<'a>, 677>),
+    /// `LegBenchmarkCurvePoint` (678), STRING.
+    LegBenchmarkCurvePoint(t::Value<'a, v::FixStr<'a>, 678>),
+    /// `LegBenchmarkPrice` (679), PRICE.
+    LegBenchmarkPrice(t::Value<'a, v::Decimal, 679>),
+    /// `LegBenchmarkPriceType` (680), INT.
+    LegBenchmarkPriceType(t::Value<'a, i64, 680>),
+}
+t::walk!(
+    InstrmtLegSecListGrpNoLegs => InstrmtLegSecListGrpNoLegsField, table =
+    INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS, { LegSymbol = 600, LegSymbolSfx = 601,
+    LegSecurityId = 602, LegSecurityIdSource = 603, NoLegSecurityAltId = 604, LegProduct
+    = 607, LegCfiCode = 608, LegSecurityType = 609, LegSecuritySubType = 764,
+    LegMaturityMonthYear = 610, LegMaturityDate = 611, LegCouponPaymentDate = 248,
+    LegIssueDate = 249, LegRepoCollateralSecurityType = 250, LegRepurchaseTerm = 251,
+    LegRepurchaseRate = 252, LegFactor = 253, LegCreditRating = 257, LegInstrRegistry =
+    599, LegCountryOfIssue = 596, LegStateOrProvinceOfIssue = 597, LegLocaleOfIssue =
+    598, LegRedemptionDate = 254, LegStrikePrice = 612, LegStrikeCurrency = 942,
+    LegOptAttribute = 613, LegContractMultiplier = 614, LegCouponRate = 615,
+    LegSecurityExchange = 616, LegIssuer = 617, EncodedLegIssuerLen = 618,
+    EncodedLegIssuer = 619, LegSecurityDesc = 620, EncodedLegSecurityDescLen = 621,
+    EncodedLegSecurityDesc = 622, LegRatioQty = 623, LegSide = 624, LegCurrency = 556,
+    LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
+    LegInterestAccrualDate = 956, LegSwapType = 690, LegSettlType = 587,
+    NoLegStipulations = 683, LegBenchmarkCurveCurrency = 676, LegBenchmarkCurveName =
+    677, LegBenchmarkCurvePoint = 678, LegBenchmarkPrice = 679, LegBenchmarkPriceType =
+    680 }
+);
 /// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegSecListGrpNoLegsBuilder<'b> {
@@ -3089,6 +4227,115 @@ impl<'a> InstrmtMdReqGrpNoRelatedSym<'a> {
     t::comp!(und_instrmt_grp, slot = 43, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
 }
+/// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum InstrmtMdReqGrpNoRelatedSymField<'a> {
+    /// `Symbol` (55), STRING. Starts an entry.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// The `NoUnderlyings` (711) group: a walk of its entries.
+    NoUnderlyings(t::Walk<'a, UndInstrmtGrpNoUnderlyings<'a>>),
+    /// The `NoLegs` (555) group: a walk of its entries.
+    NoLegs(t::Walk<'a, InstrmtLegGrpNoLegs<'a>>),
+}
+t::walk!(
+    InstrmtMdReqGrpNoRelatedSym => InstrmtMdReqGrpNoRelatedSymField, table =
+    INSTRMT_MD_REQ_GRP_NO_RELATED_SYM, { Symbol = 55, SymbolSfx = 65, SecurityId = 48,
+    SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460, CfiCode = 461,
+    SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate =
+    541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874, NoUnderlyings = 711, NoLegs = 555 }
+);
 /// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtMdReqGrpNoRelatedSymBuilder<'b> {
@@ -3144,6 +4391,111 @@ t::entry!(InstrmtStrkPxGrpNoStrikes, slots = 43, group = "NoStrikes", tag = 428)
 impl<'a> InstrmtStrkPxGrpNoStrikes<'a> {
     t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
 }
+/// One field of a `NoStrikes` (428) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum InstrmtStrkPxGrpNoStrikesField<'a> {
+    /// `Symbol` (55), STRING. Starts an entry.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+}
+t::walk!(
+    InstrmtStrkPxGrpNoStrikes => InstrmtStrkPxGrpNoStrikesField, table =
+    INSTRMT_STRK_PX_GRP_NO_STRIKES, { Symbol = 55, SymbolSfx = 65, SecurityId = 48,
+    SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460, CfiCode = 461,
+    SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate =
+    541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874 }
+);
 /// Builds one `NoStrikes` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtStrkPxGrpNoStrikesBuilder<'b> {
@@ -3185,6 +4537,16 @@ t::entry!(IoiQualGrpNoIoiQualifiers, slots = 1, group = "NoIOIQualifiers", tag =
 impl<'a> IoiQualGrpNoIoiQualifiers<'a> {
     t::opt!(ioi_qualifier, slot = 0, tag = 104, "IOIQualifier", CHAR, e::IoiQualifier);
 }
+/// One field of a `NoIOIQualifiers` (199) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum IoiQualGrpNoIoiQualifiersField<'a> {
+    /// `IOIQualifier` (104), CHAR. Starts an entry.
+    IoiQualifier(t::Value<'a, e::IoiQualifier, 104>),
+}
+t::walk!(
+    IoiQualGrpNoIoiQualifiers => IoiQualGrpNoIoiQualifiersField, table =
+    IOI_QUAL_GRP_NO_IOI_QUALIFIERS, { IoiQualifier = 104 }
+);
 /// Builds one `NoIOIQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct IoiQualGrpNoIoiQualifiersBuilder<'b> {
@@ -3254,6 +4616,135 @@ impl<'a> LegOrdGrpNoLegs<'a> {
     t::opt!(leg_settl_type, slot = 51, tag = 587, "LegSettlType", CHAR);
     t::opt!(leg_settl_date, slot = 52, tag = 588, "LegSettlDate", LOCALMKTDATE);
 }
+/// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum LegOrdGrpNoLegsField<'a> {
+    /// `LegSymbol` (600), STRING. Starts an entry.
+    LegSymbol(t::Value<'a, v::FixStr<'a>, 600>),
+    /// `LegSymbolSfx` (601), STRING.
+    LegSymbolSfx(t::Value<'a, v::FixStr<'a>, 601>),
+    /// `LegSecurityID` (602), STRING.
+    LegSecurityId(t::Value<'a, v::FixStr<'a>, 602>),
+    /// `LegSecurityIDSource` (603), STRING.
+    LegSecurityIdSource(t::Value<'a, v::FixStr<'a>, 603>),
+    /// The `NoLegSecurityAltID` (604) group: a walk of its entries.
+    NoLegSecurityAltId(t::Walk<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>>),
+    /// `LegProduct` (607), INT.
+    LegProduct(t::Value<'a, i64, 607>),
+    /// `LegCFICode` (608), STRING.
+    LegCfiCode(t::Value<'a, v::FixStr<'a>, 608>),
+    /// `LegSecurityType` (609), STRING.
+    LegSecurityType(t::Value<'a, v::FixStr<'a>, 609>),
+    /// `LegSecuritySubType` (764), STRING.
+    LegSecuritySubType(t::Value<'a, v::FixStr<'a>, 764>),
+    /// `LegMaturityMonthYear` (610), MONTHYEAR.
+    LegMaturityMonthYear(t::Value<'a, v::MonthYear, 610>),
+    /// `LegMaturityDate` (611), LOCALMKTDATE.
+    LegMaturityDate(t::Value<'a, v::LocalMktDate, 611>),
+    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
+    LegCouponPaymentDate(t::Value<'a, v::LocalMktDate, 248>),
+    /// `LegIssueDate` (249), LOCALMKTDATE.
+    LegIssueDate(t::Value<'a, v::LocalMktDate, 249>),
+    /// `LegRepoCollateralSecurityType` (250), STRING.
+    LegRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 250>),
+    /// `LegRepurchaseTerm` (251), INT.
+    LegRepurchaseTerm(t::Value<'a, i64, 251>),
+    /// `LegRepurchaseRate` (252), PERCENTAGE.
+    LegRepurchaseRate(t::Value<'a, v::Decimal, 252>),
+    /// `LegFactor` (253), FLOAT.
+    LegFactor(t::Value<'a, v::Decimal, 253>),
+    /// `LegCreditRating` (257), STRING.
+    LegCreditRating(t::Value<'a, v::FixStr<'a>, 257>),
+    /// `LegInstrRegistry` (599), STRING.
+    LegInstrRegistry(t::Value<'a, v::FixStr<'a>, 599>),
+    /// `LegCountryOfIssue` (596), COUNTRY.
+    LegCountryOfIssue(t::Value<'a, v::Country, 596>),
+    /// `LegStateOrProvinceOfIssue` (597), STRING.
+    LegStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 597>),
+    /// `LegLocaleOfIssue` (598), STRING.
+    LegLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 598>),
+    /// `LegRedemptionDate` (254), LOCALMKTDATE.
+    LegRedemptionDate(t::Value<'a, v::LocalMktDate, 254>),
+    /// `LegStrikePrice` (612), PRICE.
+    LegStrikePrice(t::Value<'a, v::Decimal, 612>),
+    /// `LegStrikeCurrency` (942), CURRENCY.
+    LegStrikeCurrency(t::Value<'a, v::Currency, 942>),
+    /// `LegOptAttribute` (613), CHAR.
+    LegOptAttribute(t::Value<'a, v::Char, 613>),
+    /// `LegContractMultiplier` (614), FLOAT.
+    LegContractMultiplier(t::Value<'a, v::Decimal, 614>),
+    /// `LegCouponRate` (615), PERCENTAGE.
+    LegCouponRate(t::Value<'a, v::Decimal, 615>),
+    /// `LegSecurityExchange` (616), EXCHANGE.
+    LegSecurityExchange(t::Value<'a, v::Exchange, 616>),
+    /// `LegIssuer` (617), STRING.
+    LegIssuer(t::Value<'a, v::FixStr<'a>, 617>),
+    /// `EncodedLegIssuerLen` (618), LENGTH.
+    EncodedLegIssuerLen(t::Value<'a, v::Length, 618>),
+    /// `EncodedLegIssuer` (619), DATA.
+    EncodedLegIssuer(&'a [u8]),
+    /// `LegSecurityDesc` (620), STRING.
+    LegSecurityDesc(t::Value<'a, v::FixStr<'a>, 620>),
+    /// `EncodedLegSecurityDescLen` (621), LENGTH.
+    EncodedLegSecurityDescLen(t::Value<'a, v::Length, 621>),
+    /// `EncodedLegSecurityDesc` (622), DATA.
+    EncodedLegSecurityDesc(&'a [u8]),
+    /// `LegRatioQty` (623), FLOAT.
+    LegRatioQty(t::Value<'a, v::Decimal, 623>),
+    /// `LegSide` (624), CHAR.
+    LegSide(t::Value<'a, v::Char, 624>),
+    /// `LegCurrency` (556), CURRENCY.
+    LegCurrency(t::Value<'a, v::Currency, 556>),
+    /// `LegPool` (740), STRING.
+    LegPool(t::Value<'a, v::FixStr<'a>, 740>),
+    /// `LegDatedDate` (739), LOCALMKTDATE.
+    LegDatedDate(t::Value<'a, v::LocalMktDate, 739>),
+    /// `LegContractSettlMonth` (955), MONTHYEAR.
+    LegContractSettlMonth(t::Value<'a, v::MonthYear, 955>),
+    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
+    LegInterestAccrualDate(t::Value<'a, v::LocalMktDate, 956>),
+    /// `LegQty` (687), QTY.
+    LegQty(t::Value<'a, v::Decimal, 687>),
+    /// `LegSwapType` (690), INT.
+    LegSwapType(t::Value<'a, e::LegSwapType<'a>, 690>),
+    /// The `NoLegStipulations` (683) group: a walk of its entries.
+    NoLegStipulations(t::Walk<'a, LegStipulationsNoLegStipulations<'a>>),
+    /// The `NoLegAllocs` (670) group: a walk of its entries.
+    NoLegAllocs(t::Walk<'a, LegPreAllocGrpNoLegAllocs<'a>>),
+    /// `LegPositionEffect` (564), CHAR.
+    LegPositionEffect(t::Value<'a, v::Char, 564>),
+    /// `LegCoveredOrUncovered` (565), INT.
+    LegCoveredOrUncovered(t::Value<'a, i64, 565>),
+    /// The `NoNestedPartyIDs` (539) group: a walk of its entries.
+    NoNestedPartyIds(t::Walk<'a, NestedPartiesNoNestedPartyIds<'a>>),
+    /// `LegRefID` (654), STRING.
+    LegRefId(t::Value<'a, v::FixStr<'a>, 654>),
+    /// `LegPrice` (566), PRICE.
+    LegPrice(t::Value<'a, v::Decimal, 566>),
+    /// `LegSettlType` (587), CHAR.
+    LegSettlType(t::Value<'a, v::Char, 587>),
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    LegSettlDate(t::Value<'a, v::LocalMktDate, 588>),
+}
+t::walk!(
+    LegOrdGrpNoLegs => LegOrdGrpNoLegsField, table = LEG_ORD_GRP_NO_LEGS, { LegSymbol =
+    600, LegSymbolSfx = 601, LegSecurityId = 602, LegSecurityIdSource = 603,
+    NoLegSecurityAltId = 604, LegProduct = 607, LegCfiCode = 608, LegSecurityType = 609,
+    LegSecuritySubType = 764, LegMaturityMonthYear = 610, LegMaturityDate = 611,
+    LegCouponPaymentDate = 248, LegIssueDate = 249, LegRepoCollateralSecurityType = 250,
+    LegRepurchaseTerm = 251, LegRepurchaseRate = 252, LegFactor = 253, LegCreditRating =
+    257, LegInstrRegistry = 599, LegCountryOfIssue = 596, LegStateOrProvinceOfIssue =
+    597, LegLocaleOfIssue = 598, LegRedemptionDate = 254, LegStrikePrice = 612,
+    LegStrikeCurrency = 942, LegOptAttribute = 613, LegContractMultiplier = 614,
+    LegCouponRate = 615, LegSecurityExchange = 616, LegIssuer = 617, EncodedLegIssuerLen
+    = 618, EncodedLegIssuer = 619, LegSecurityDesc = 620, EncodedLegSecurityDescLen =
+    621, EncodedLegSecurityDesc = 622, LegRatioQty = 623, LegSide = 624, LegCurrency =
+    556, LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
+    LegInterestAccrualDate = 956, LegQty = 687, LegSwapType = 690, NoLegStipulations =
+    683, NoLegAllocs = 670, LegPositionEffect = 564, LegCoveredOrUncovered = 565,
+    NoNestedPartyIds = 539, LegRefId = 654, LegPrice = 566, LegSettlType = 587,
+    LegSettlDate = 588 }
+);
 /// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LegOrdGrpNoLegsBuilder<'b> {
@@ -3331,6 +4822,28 @@ impl<'a> LegPreAllocGrpNoLegAllocs<'a> {
     );
     t::opt!(leg_settl_currency, slot = 5, tag = 675, "LegSettlCurrency", CURRENCY);
 }
+/// One field of a `NoLegAllocs` (670) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum LegPreAllocGrpNoLegAllocsField<'a> {
+    /// `LegAllocAccount` (671), STRING. Starts an entry.
+    LegAllocAccount(t::Value<'a, v::FixStr<'a>, 671>),
+    /// `LegIndividualAllocID` (672), STRING.
+    LegIndividualAllocId(t::Value<'a, v::FixStr<'a>, 672>),
+    /// The `NoNested2PartyIDs` (756) group: a walk of its entries.
+    NoNested2PartyIds(t::Walk<'a, NestedParties2NoNested2PartyIds<'a>>),
+    /// `LegAllocQty` (673), QTY.
+    LegAllocQty(t::Value<'a, v::Decimal, 673>),
+    /// `LegAllocAcctIDSource` (674), STRING.
+    LegAllocAcctIdSource(t::Value<'a, v::FixStr<'a>, 674>),
+    /// `LegSettlCurrency` (675), CURRENCY.
+    LegSettlCurrency(t::Value<'a, v::Currency, 675>),
+}
+t::walk!(
+    LegPreAllocGrpNoLegAllocs => LegPreAllocGrpNoLegAllocsField, table =
+    LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS, { LegAllocAccount = 671, LegIndividualAllocId = 672,
+    NoNested2PartyIds = 756, LegAllocQty = 673, LegAllocAcctIdSource = 674,
+    LegSettlCurrency = 675 }
+);
 /// Builds one `NoLegAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LegPreAllocGrpNoLegAllocsBuilder<'b> {
@@ -3409,6 +4922,142 @@ impl<'a> LegQuotGrpNoLegs<'a> {
         LegBenchmarkCurveData
     );
 }
+/// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum LegQuotGrpNoLegsField<'a> {
+    /// `LegSymbol` (600), STRING. Starts an entry.
+    LegSymbol(t::Value<'a, v::FixStr<'a>, 600>),
+    /// `LegSymbolSfx` (601), STRING.
+    LegSymbolSfx(t::Value<'a, v::FixStr<'a>, 601>),
+    /// `LegSecurityID` (602), STRING.
+    LegSecurityId(t::Value<'a, v::FixStr<'a>, 602>),
+    /// `LegSecurityIDSource` (603), STRING.
+    LegSecurityIdSource(t::Value<'a, v::FixStr<'a>, 603>),
+    /// The `NoLegSecurityAltID` (604) group: a walk of its entries.
+    NoLegSecurityAltId(t::Walk<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>>),
+    /// `LegProduct` (607), INT.
+    LegProduct(t::Value<'a, i64, 607>),
+    /// `LegCFICode` (608), STRING.
+    LegCfiCode(t::Value<'a, v::FixStr<'a>, 608>),
+    /// `LegSecurityType` (609), STRING.
+    LegSecurityType(t::Value<'a, v::FixStr<'a>, 609>),
+    /// `LegSecuritySubType` (764), STRING.
+    LegSecuritySubType(t::Value<'a, v::FixStr<'a>, 764>),
+    /// `LegMaturityMonthYear` (610), MONTHYEAR.
+    LegMaturityMonthYear(t::Value<'a, v::MonthYear, 610>),
+    /// `LegMaturityDate` (611), LOCALMKTDATE.
+    LegMaturityDate(t::Value<'a, v::LocalMktDate, 611>),
+    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
+    LegCouponPaymentDate(t::Value<'a, v::LocalMktDate, 248>),
+    /// `LegIssueDate` (249), LOCALMKTDATE.
+    LegIssueDate(t::Value<'a, v::LocalMktDate, 249>),
+    /// `LegRepoCollateralSecurityType` (250), STRING.
+    LegRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 250>),
+    /// `LegRepurchaseTerm` (251), INT.
+    LegRepurchaseTerm(t::Value<'a, i64, 251>),
+    /// `LegRepurchaseRate` (252), PERCENTAGE.
+    LegRepurchaseRate(t::Value<'a, v::Decimal, 252>),
+    /// `LegFactor` (253), FLOAT.
+    LegFactor(t::Value<'a, v::Decimal, 253>),
+    /// `LegCreditRating` (257), STRING.
+    LegCreditRating(t::Value<'a, v::FixStr<'a>, 257>),
+    /// `LegInstrRegistry` (599), STRING.
+    LegInstrRegistry(t::Value<'a, v::FixStr<'a>, 599>),
+    /// `LegCountryOfIssue` (596), COUNTRY.
+    LegCountryOfIssue(t::Value<'a, v::Country, 596>),
+    /// `LegStateOrProvinceOfIssue` (597), STRING.
+    LegStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 597>),
+    /// `LegLocaleOfIssue` (598), STRING.
+    LegLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 598>),
+    /// `LegRedemptionDate` (254), LOCALMKTDATE.
+    LegRedemptionDate(t::Value<'a, v::LocalMktDate, 254>),
+    /// `LegStrikePrice` (612), PRICE.
+    LegStrikePrice(t::Value<'a, v::Decimal, 612>),
+    /// `LegStrikeCurrency` (942), CURRENCY.
+    LegStrikeCurrency(t::Value<'a, v::Currency, 942>),
+    /// `LegOptAttribute` (613), CHAR.
+    LegOptAttribute(t::Value<'a, v::Char, 613>),
+    /// `LegContractMultiplier` (614), FLOAT.
+    LegContractMultiplier(t::Value<'a, v::Decimal, 614>),
+    /// `LegCouponRate` (615), PERCENTAGE.
+    LegCouponRate(t::Value<'a, v::Decimal, 615>),
+    /// `LegSecurityExchange` (616), EXCHANGE.
+    LegSecurityExchange(t::Value<'a, v::Exchange, 616>),
+    /// `LegIssuer` (617), STRING.
+    LegIssuer(t::Value<'a, v::FixStr<'a>, 617>),
+    /// `EncodedLegIssuerLen` (618), LENGTH.
+    EncodedLegIssuerLen(t::Value<'a, v::Length, 618>),
+    /// `EncodedLegIssuer` (619), DATA.
+    EncodedLegIssuer(&'a [u8]),
+    /// `LegSecurityDesc` (620), STRING.
+    LegSecurityDesc(t::Value<'a, v::FixStr<'a>, 620>),
+    /// `EncodedLegSecurityDescLen` (621), LENGTH.
+    EncodedLegSecurityDescLen(t::Value<'a, v::Length, 621>),
+    /// `EncodedLegSecurityDesc` (622), DATA.
+    EncodedLegSecurityDesc(&'a [u8]),
+    /// `LegRatioQty` (623), FLOAT.
+    LegRatioQty(t::Value<'a, v::Decimal, 623>),
+    /// `LegSide` (624), CHAR.
+    LegSide(t::Value<'a, v::Char, 624>),
+    /// `LegCurrency` (556), CURRENCY.
+    LegCurrency(t::Value<'a, v::Currency, 556>),
+    /// `LegPool` (740), STRING.
+    LegPool(t::Value<'a, v::FixStr<'a>, 740>),
+    /// `LegDatedDate` (739), LOCALMKTDATE.
+    LegDatedDate(t::Value<'a, v::LocalMktDate, 739>),
+    /// `LegContractSettlMonth` (955), MONTHYEAR.
+    LegContractSettlMonth(t::Value<'a, v::MonthYear, 955>),
+    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
+    LegInterestAccrualDate(t::Value<'a, v::LocalMktDate, 956>),
+    /// `LegQty` (687), QTY.
+    LegQty(t::Value<'a, v::Decimal, 687>),
+    /// `LegSwapType` (690), INT.
+    LegSwapType(t::Value<'a, e::LegSwapType<'a>, 690>),
+    /// `LegSettlType` (587), CHAR.
+    LegSettlType(t::Value<'a, v::Char, 587>),
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    LegSettlDate(t::Value<'a, v::LocalMktDate, 588>),
+    /// The `NoLegStipulations` (683) group: a walk of its entries.
+    NoLegStipulations(t::Walk<'a, LegStipulationsNoLegStipulations<'a>>),
+    /// The `NoNestedPartyIDs` (539) group: a walk of its entries.
+    NoNestedPartyIds(t::Walk<'a, NestedPartiesNoNestedPartyIds<'a>>),
+    /// `LegPriceType` (686), INT.
+    LegPriceType(t::Value<'a, i64, 686>),
+    /// `LegBidPx` (681), PRICE.
+    LegBidPx(t::Value<'a, v::Decimal, 681>),
+    /// `LegOfferPx` (684), PRICE.
+    LegOfferPx(t::Value<'a, v::Decimal, 684>),
+    /// `LegBenchmarkCurveCurrency` (676), CURRENCY.
+    LegBenchmarkCurveCurrency(t::Value<'a, v::Currency, 676>),
+    /// `LegBenchmarkCurveName` (677), STRING.
+    LegBenchmarkCurveName(t::Value<'a, v::FixStr<'a>, 677>),
+    /// `LegBenchmarkCurvePoint` (678), STRING.
+    LegBenchmarkCurvePoint(t::Value<'a, v::FixStr<'a>, 678>),
+    /// `LegBenchmarkPrice` (679), PRICE.
+    LegBenchmarkPrice(t::Value<'a, v::Decimal, 679>),
+    /// `LegBenchmarkPriceType` (680), INT.
+    LegBenchmarkPriceType(t::Value<'a, i64, 680>),
+}
+t::walk!(
+    LegQuotGrpNoLegs => LegQuotGrpNoLegsField, table = LEG_QUOT_GRP_NO_LEGS, { LegSymbol
+    = 600, LegSymbolSfx = 601, LegSecurityId = 602, LegSecurityIdSource = 603,
+    NoLegSecurityAltId = 604, LegProduct = 607, LegCfiCode = 608, LegSecurityType = 609,
+    LegSecuritySubType = 764, LegMaturityMonthYear = 610, LegMaturityDate = 611,
+    LegCouponPaymentDate = 248, LegIssueDate = 249, LegRepoCollateralSecurityType = 250,
+    LegRepurchaseTerm = 251, LegRepurchaseRate = 252, LegFactor = 253, LegCreditRating =
+    257, LegInstrRegistry = 599, LegCountryOfIssue = 596, LegStateOrProvinceOfIssue =
+    597, LegLocaleOfIssue = 598, LegRedemptionDate = 254, LegStrikePrice = 612,
+    LegStrikeCurrency = 942, LegOptAttribute = 613, LegContractMultiplier = 614,
+    LegCouponRate = 615, LegSecurityExchange = 616, LegIssuer = 617, EncodedLegIssuerLen
+    = 618, EncodedLegIssuer = 619, LegSecurityDesc = 620, EncodedLegSecurityDescLen =
+    621, EncodedLegSecurityDesc = 622, LegRatioQty = 623, LegSide = 624, LegCurrency =
+    556, LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
+    LegInterestAccrualDate = 956, LegQty = 687, LegSwapType = 690, LegSettlType = 587,
+    LegSettlDate = 588, NoLegStipulations = 683, NoNestedPartyIds = 539, LegPriceType =
+    686, LegBidPx = 681, LegOfferPx = 684, LegBenchmarkCurveCurrency = 676,
+    LegBenchmarkCurveName = 677, LegBenchmarkCurvePoint = 678, LegBenchmarkPrice = 679,
+    LegBenchmarkPriceType = 680 }
+);
 /// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LegQuotGrpNoLegsBuilder<'b> {
@@ -3490,6 +5139,123 @@ impl<'a> LegQuotStatGrpNoLegs<'a> {
     t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
     t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
 }
+/// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum LegQuotStatGrpNoLegsField<'a> {
+    /// `LegSymbol` (600), STRING. Starts an entry.
+    LegSymbol(t::Value<'a, v::FixStr<'a>, 600>),
+    /// `LegSymbolSfx` (601), STRING.
+    LegSymbolSfx(t::Value<'a, v::FixStr<'a>, 601>),
+    /// `LegSecurityID` (602), STRING.
+    LegSecurityId(t::Value<'a, v::FixStr<'a>, 602>),
+    /// `LegSecurityIDSource` (603), STRING.
+    LegSecurityIdSource(t::Value<'a, v::FixStr<'a>, 603>),
+    /// The `NoLegSecurityAltID` (604) group: a walk of its entries.
+    NoLegSecurityAltId(t::Walk<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>>),
+    /// `LegProduct` (607), INT.
+    LegProduct(t::Value<'a, i64, 607>),
+    /// `LegCFICode` (608), STRING.
+    LegCfiCode(t::Value<'a, v::FixStr<'a>, 608>),
+    /// `LegSecurityType` (609), STRING.
+    LegSecurityType(t::Value<'a, v::FixStr<'a>, 609>),
+    /// `LegSecuritySubType` (764), STRING.
+    LegSecuritySubType(t::Value<'a, v::FixStr<'a>, 764>),
+    /// `LegMaturityMonthYear` (610), MONTHYEAR.
+    LegMaturityMonthYear(t::Value<'a, v::MonthYear, 610>),
+    /// `LegMaturityDate` (611), LOCALMKTDATE.
+    LegMaturityDate(t::Value<'a, v::LocalMktDate, 611>),
+    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
+    LegCouponPaymentDate(t::Value<'a, v::LocalMktDate, 248>),
+    /// `LegIssueDate` (249), LOCALMKTDATE.
+    LegIssueDate(t::Value<'a, v::LocalMktDate, 249>),
+    /// `LegRepoCollateralSecurityType` (250), STRING.
+    LegRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 250>),
+    /// `LegRepurchaseTerm` (251), INT.
+    LegRepurchaseTerm(t::Value<'a, i64, 251>),
+    /// `LegRepurchaseRate` (252), PERCENTAGE.
+    LegRepurchaseRate(t::Value<'a, v::Decimal, 252>),
+    /// `LegFactor` (253), FLOAT.
+    LegFactor(t::Value<'a, v::Decimal, 253>),
+    /// `LegCreditRating` (257), STRING.
+    LegCreditRating(t::Value<'a, v::FixStr<'a>, 257>),
+    /// `LegInstrRegistry` (599), STRING.
+    LegInstrRegistry(t::Value<'a, v::FixStr<'a>, 599>),
+    /// `LegCountryOfIssue` (596), COUNTRY.
+    LegCountryOfIssue(t::Value<'a, v::Country, 596>),
+    /// `LegStateOrProvinceOfIssue` (597), STRING.
+    LegStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 597>),
+    /// `LegLocaleOfIssue` (598), STRING.
+    LegLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 598>),
+    /// `LegRedemptionDate` (254), LOCALMKTDATE.
+    LegRedemptionDate(t::Value<'a, v::LocalMktDate, 254>),
+    /// `LegStrikePrice` (612), PRICE.
+    LegStrikePrice(t::Value<'a, v::Decimal, 612>),
+    /// `LegStrikeCurrency` (942), CURRENCY.
+    LegStrikeCurrency(t::Value<'a, v::Currency, 942>),
+    /// `LegOptAttribute` (613), CHAR.
+    LegOptAttribute(t::Value<'a, v::Char, 613>),
+    /// `LegContractMultiplier` (614), FLOAT.
+    LegContractMultiplier(t::Value<'a, v::Decimal, 614>),
+    /// `LegCouponRate` (615), PERCENTAGE.
+    LegCouponRate(t::Value<'a, v::Decimal, 615>),
+    /// `LegSecurityExchange` (616), EXCHANGE.
+    LegSecurityExchange(t::Value<'a, v::Exchange, 616>),
+    /// `LegIssuer` (617), STRING.
+    LegIssuer(t::Value<'a, v::FixStr<'a>, 617>),
+    /// `EncodedLegIssuerLen` (618), LENGTH.
+    EncodedLegIssuerLen(t::Value<'a, v::Length, 618>),
+    /// `EncodedLegIssuer` (619), DATA.
+    EncodedLegIssuer(&'a [u8]),
+    /// `LegSecurityDesc` (620), STRING.
+    LegSecurityDesc(t::Value<'a, v::FixStr<'a>, 620>),
+    /// `EncodedLegSecurityDescLen` (621), LENGTH.
+    EncodedLegSecurityDescLen(t::Value<'a, v::Length, 621>),
+    /// `EncodedLegSecurityDesc` (622), DATA.
+    EncodedLegSecurityDesc(&'a [u8]),
+    /// `LegRatioQty` (623), FLOAT.
+    LegRatioQty(t::Value<'a, v::Decimal, 623>),
+    /// `LegSide` (624), CHAR.
+    LegSide(t::Value<'a, v::Char, 624>),
+    /// `LegCurrency` (556), CURRENCY.
+    LegCurrency(t::Value<'a, v::Currency, 556>),
+    /// `LegPool` (740), STRING.
+    LegPool(t::Value<'a, v::FixStr<'a>, 740>),
+    /// `LegDatedDate` (739), LOCALMKTDATE.
+    LegDatedDate(t::Value<'a, v::LocalMktDate, 739>),
+    /// `LegContractSettlMonth` (955), MONTHYEAR.
+    LegContractSettlMonth(t::Value<'a, v::MonthYear, 955>),
+    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
+    LegInterestAccrualDate(t::Value<'a, v::LocalMktDate, 956>),
+    /// `LegQty` (687), QTY.
+    LegQty(t::Value<'a, v::Decimal, 687>),
+    /// `LegSwapType` (690), INT.
+    LegSwapType(t::Value<'a, e::LegSwapType<'a>, 690>),
+    /// `LegSettlType` (587), CHAR.
+    LegSettlType(t::Value<'a, v::Char, 587>),
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    LegSettlDate(t::Value<'a, v::LocalMktDate, 588>),
+    /// The `NoLegStipulations` (683) group: a walk of its entries.
+    NoLegStipulations(t::Walk<'a, LegStipulationsNoLegStipulations<'a>>),
+    /// The `NoNestedPartyIDs` (539) group: a walk of its entries.
+    NoNestedPartyIds(t::Walk<'a, NestedPartiesNoNestedPartyIds<'a>>),
+}
+t::walk!(
+    LegQuotStatGrpNoLegs => LegQuotStatGrpNoLegsField, table = LEG_QUOT_STAT_GRP_NO_LEGS,
+    { LegSymbol = 600, LegSymbolSfx = 601, LegSecurityId = 602, LegSecurityIdSource =
+    603, NoLegSecurityAltId = 604, LegProduct = 607, LegCfiCode = 608, LegSecurityType =
+    609, LegSecuritySubType = 764, LegMaturityMonthYear = 610, LegMaturityDate = 611,
+    LegCouponPaymentDate = 248, LegIssueDate = 249, LegRepoCollateralSecurityType = 250,
+    LegRepurchaseTerm = 251, LegRepurchaseRate = 252, LegFactor = 253, LegCreditRating =
+    257, LegInstrRegistry = 599, LegCountryOfIssue = 596, LegStateOrProvinceOfIssue =
+    597, LegLocaleOfIssue = 598, LegRedemptionDate = 254, LegStrikePrice = 612,
+    LegStrikeCurrency = 942, LegOptAttribute = 613, LegContractMultiplier = 614,
+    LegCouponRate = 615, LegSecurityExchange = 616, LegIssuer = 617, EncodedLegIssuerLen
+    = 618, EncodedLegIssuer = 619, LegSecurityDesc = 620, EncodedLegSecurityDescLen =
+    621, EncodedLegSecurityDesc = 622, LegRatioQty = 623, LegSide = 624, LegCurrency =
+    556, LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
+    LegInterestAccrualDate = 956, LegQty = 687, LegSwapType = 690, LegSettlType = 587,
+    LegSettlDate = 588, NoLegStipulations = 683, NoNestedPartyIds = 539 }
+);
 /// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LegQuotStatGrpNoLegsBuilder<'b> {
@@ -3550,6 +5316,21 @@ impl<'a> LinesOfTextGrpNoLinesOfText<'a> {
     t::opt!(encoded_text_len, slot = 1, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 2, tag = 355, "EncodedText", DATA);
 }
+/// One field of a `NoLinesOfText` (33) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum LinesOfTextGrpNoLinesOfTextField<'a> {
+    /// `Text` (58), STRING. Starts an entry.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+}
+t::walk!(
+    LinesOfTextGrpNoLinesOfText => LinesOfTextGrpNoLinesOfTextField, table =
+    LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT, { Text = 58, EncodedTextLen = 354, EncodedText =
+    355 }
+);
 /// Builds one `NoLinesOfText` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LinesOfTextGrpNoLinesOfTextBuilder<'b> {
@@ -3728,6 +5509,344 @@ impl<'a> ListOrdGrpNoOrders<'a> {
     t::opt!(participation_rate, slot = 145, tag = 849, "ParticipationRate", PERCENTAGE);
     t::opt!(designation, slot = 146, tag = 494, "Designation", STRING);
 }
+/// One field of a `NoOrders` (73) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum ListOrdGrpNoOrdersField<'a> {
+    /// `ClOrdID` (11), STRING. Starts an entry.
+    ClOrdId(t::Value<'a, v::FixStr<'a>, 11>),
+    /// `SecondaryClOrdID` (526), STRING.
+    SecondaryClOrdId(t::Value<'a, v::FixStr<'a>, 526>),
+    /// `ListSeqNo` (67), INT.
+    ListSeqNo(t::Value<'a, i64, 67>),
+    /// `ClOrdLinkID` (583), STRING.
+    ClOrdLinkId(t::Value<'a, v::FixStr<'a>, 583>),
+    /// `SettlInstMode` (160), CHAR.
+    SettlInstMode(t::Value<'a, e::SettlInstMode, 160>),
+    /// The `NoPartyIDs` (453) group: a walk of its entries.
+    NoPartyIds(t::Walk<'a, PartiesNoPartyIds<'a>>),
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    TradeOriginationDate(t::Value<'a, v::LocalMktDate, 229>),
+    /// `TradeDate` (75), LOCALMKTDATE.
+    TradeDate(t::Value<'a, v::LocalMktDate, 75>),
+    /// `Account` (1), STRING.
+    Account(t::Value<'a, v::FixStr<'a>, 1>),
+    /// `AcctIDSource` (660), INT.
+    AcctIdSource(t::Value<'a, e::AcctIdSource<'a>, 660>),
+    /// `AccountType` (581), INT.
+    AccountType(t::Value<'a, e::AccountType<'a>, 581>),
+    /// `DayBookingInst` (589), CHAR.
+    DayBookingInst(t::Value<'a, e::DayBookingInst, 589>),
+    /// `BookingUnit` (590), CHAR.
+    BookingUnit(t::Value<'a, e::BookingUnit, 590>),
+    /// `AllocID` (70), STRING.
+    AllocId(t::Value<'a, v::FixStr<'a>, 70>),
+    /// `PreallocMethod` (591), CHAR.
+    PreallocMethod(t::Value<'a, e::PreallocMethod, 591>),
+    /// The `NoAllocs` (78) group: a walk of its entries.
+    NoAllocs(t::Walk<'a, PreAllocGrpNoAllocs<'a>>),
+    /// `SettlType` (63), CHAR.
+    SettlType(t::Value<'a, e::SettlType, 63>),
+    /// `SettlDate` (64), LOCALMKTDATE.
+    SettlDate(t::Value<'a, v::LocalMktDate, 64>),
+    /// `CashMargin` (544), CHAR.
+    CashMargin(t::Value<'a, e::CashMargin, 544>),
+    /// `ClearingFeeIndicator` (635), STRING.
+    ClearingFeeIndicator(t::Value<'a, e::ClearingFeeIndicator<'a>, 635>),
+    /// `HandlInst` (21), CHAR.
+    HandlInst(t::Value<'a, e::HandlInst, 21>),
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    ExecInst(t::Value<'a, v::MultipleValueString<'a>, 18>),
+    /// `MinQty` (110), QTY.
+    MinQty(t::Value<'a, v::Decimal, 110>),
+    /// `MaxFloor` (111), QTY.
+    MaxFloor(t::Value<'a, v::Decimal, 111>),
+    /// `ExDestination` (100), EXCHANGE.
+    ExDestination(t::Value<'a, v::Exchange, 100>),
+    /// The `NoTradingSessions` (386) group: a walk of its entries.
+    NoTradingSessions(t::Walk<'a, TrdgSesGrpNoTradingSessions<'a>>),
+    /// `ProcessCode` (81), CHAR.
+    ProcessCode(t::Value<'a, e::ProcessCode, 81>),
+    /// `Symbol` (55), STRING.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// The `NoUnderlyings` (711) group: a walk of its entries.
+    NoUnderlyings(t::Walk<'a, UndInstrmtGrpNoUnderlyings<'a>>),
+    /// `PrevClosePx` (140), PRICE.
+    PrevClosePx(t::Value<'a, v::Decimal, 140>),
+    /// `Side` (54), CHAR.
+    Side(t::Value<'a, e::Side, 54>),
+    /// `SideValueInd` (401), INT.
+    SideValueInd(t::Value<'a, e::SideValueInd<'a>, 401>),
+    /// `LocateReqd` (114), BOOLEAN.
+    LocateReqd(t::Value<'a, bool, 114>),
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    TransactTime(t::Value<'a, v::UtcTimestamp, 60>),
+    /// The `NoStipulations` (232) group: a walk of its entries.
+    NoStipulations(t::Walk<'a, StipulationsNoStipulations<'a>>),
+    /// `QtyType` (854), INT.
+    QtyType(t::Value<'a, e::QtyType<'a>, 854>),
+    /// `OrderQty` (38), QTY.
+    OrderQty(t::Value<'a, v::Decimal, 38>),
+    /// `CashOrderQty` (152), QTY.
+    CashOrderQty(t::Value<'a, v::Decimal, 152>),
+    /// `OrderPercent` (516), PERCENTAGE.
+    OrderPercent(t::Value<'a, v::Decimal, 516>),
+    /// `RoundingDirection` (468), CHAR.
+    RoundingDirection(t::Value<'a, e::RoundingDirection, 468>),
+    /// `RoundingModulus` (469), FLOAT.
+    RoundingModulus(t::Value<'a, v::Decimal, 469>),
+    /// `OrdType` (40), CHAR.
+    OrdType(t::Value<'a, e::OrdType, 40>),
+    /// `PriceType` (423), INT.
+    PriceType(t::Value<'a, e::PriceType<'a>, 423>),
+    /// `Price` (44), PRICE.
+    Price(t::Value<'a, v::Decimal, 44>),
+    /// `StopPx` (99), PRICE.
+    StopPx(t::Value<'a, v::Decimal, 99>),
+    /// `Spread` (218), PRICEOFFSET.
+    Spread(t::Value<'a, v::Decimal, 218>),
+    /// `BenchmarkCurveCurrency` (220), CURRENCY.
+    BenchmarkCurveCurrency(t::Value<'a, v::Currency, 220>),
+    /// `BenchmarkCurveName` (221), STRING.
+    BenchmarkCurveName(t::Value<'a, v::FixStr<'a>, 221>),
+    /// `BenchmarkCurvePoint` (222), STRING.
+    BenchmarkCurvePoint(t::Value<'a, v::FixStr<'a>, 222>),
+    /// `BenchmarkPrice` (662), PRICE.
+    BenchmarkPrice(t::Value<'a, v::Decimal, 662>),
+    /// `BenchmarkPriceType` (663), INT.
+    BenchmarkPriceType(t::Value<'a, i64, 663>),
+    /// `BenchmarkSecurityID` (699), STRING.
+    BenchmarkSecurityId(t::Value<'a, v::FixStr<'a>, 699>),
+    /// `BenchmarkSecurityIDSource` (761), STRING.
+    BenchmarkSecurityIdSource(t::Value<'a, v::FixStr<'a>, 761>),
+    /// `YieldType` (235), STRING.
+    YieldType(t::Value<'a, e::YieldType<'a>, 235>),
+    /// `Yield` (236), PERCENTAGE.
+    Yield(t::Value<'a, v::Decimal, 236>),
+    /// `YieldCalcDate` (701), LOCALMKTDATE.
+    YieldCalcDate(t::Value<'a, v::LocalMktDate, 701>),
+    /// `YieldRedemptionDate` (696), LOCALMKTDATE.
+    YieldRedemptionDate(t::Value<'a, v::LocalMktDate, 696>),
+    /// `YieldRedemptionPrice` (697), PRICE.
+    YieldRedemptionPrice(t::Value<'a, v::Decimal, 697>),
+    /// `YieldRedemptionPriceType` (698), INT.
+    YieldRedemptionPriceType(t::Value<'a, i64, 698>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+    /// `ComplianceID` (376), STRING.
+    ComplianceId(t::Value<'a, v::FixStr<'a>, 376>),
+    /// `SolicitedFlag` (377), BOOLEAN.
+    SolicitedFlag(t::Value<'a, bool, 377>),
+    /// `IOIID` (23), STRING.
+    Ioiid(t::Value<'a, v::FixStr<'a>, 23>),
+    /// `QuoteID` (117), STRING.
+    QuoteId(t::Value<'a, v::FixStr<'a>, 117>),
+    /// `TimeInForce` (59), CHAR.
+    TimeInForce(t::Value<'a, e::TimeInForce, 59>),
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    EffectiveTime(t::Value<'a, v::UtcTimestamp, 168>),
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    ExpireDate(t::Value<'a, v::LocalMktDate, 432>),
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    ExpireTime(t::Value<'a, v::UtcTimestamp, 126>),
+    /// `GTBookingInst` (427), INT.
+    GtBookingInst(t::Value<'a, e::GtBookingInst<'a>, 427>),
+    /// `Commission` (12), AMT.
+    Commission(t::Value<'a, v::Decimal, 12>),
+    /// `CommType` (13), CHAR.
+    CommType(t::Value<'a, e::CommType, 13>),
+    /// `CommCurrency` (479), CURRENCY.
+    CommCurrency(t::Value<'a, v::Currency, 479>),
+    /// `FundRenewWaiv` (497), CHAR.
+    FundRenewWaiv(t::Value<'a, e::FundRenewWaiv, 497>),
+    /// `OrderCapacity` (528), CHAR.
+    OrderCapacity(t::Value<'a, e::OrderCapacity, 528>),
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    OrderRestrictions(t::Value<'a, v::MultipleValueString<'a>, 529>),
+    /// `CustOrderCapacity` (582), INT.
+    CustOrderCapacity(t::Value<'a, e::CustOrderCapacity<'a>, 582>),
+    /// `ForexReq` (121), BOOLEAN.
+    ForexReq(t::Value<'a, bool, 121>),
+    /// `SettlCurrency` (120), CURRENCY.
+    SettlCurrency(t::Value<'a, v::Currency, 120>),
+    /// `BookingType` (775), INT.
+    BookingType(t::Value<'a, e::BookingType<'a>, 775>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    SettlDate2(t::Value<'a, v::LocalMktDate, 193>),
+    /// `OrderQty2` (192), QTY.
+    OrderQty2(t::Value<'a, v::Decimal, 192>),
+    /// `Price2` (640), PRICE.
+    Price2(t::Value<'a, v::Decimal, 640>),
+    /// `PositionEffect` (77), CHAR.
+    PositionEffect(t::Value<'a, e::PositionEffect, 77>),
+    /// `CoveredOrUncovered` (203), INT.
+    CoveredOrUncovered(t::Value<'a, e::CoveredOrUncovered<'a>, 203>),
+    /// `MaxShow` (210), QTY.
+    MaxShow(t::Value<'a, v::Decimal, 210>),
+    /// `PegOffsetValue` (211), FLOAT.
+    PegOffsetValue(t::Value<'a, v::Decimal, 211>),
+    /// `PegMoveType` (835), INT.
+    PegMoveType(t::Value<'a, e::PegMoveType<'a>, 835>),
+    /// `PegOffsetType` (836), INT.
+    PegOffsetType(t::Value<'a, e::PegOffsetType<'a>, 836>),
+    /// `PegLimitType` (837), INT.
+    PegLimitType(t::Value<'a, e::PegLimitType<'a>, 837>),
+    /// `PegRoundDirection` (838), INT.
+    PegRoundDirection(t::Value<'a, e::PegRoundDirection<'a>, 838>),
+    /// `PegScope` (840), INT.
+    PegScope(t::Value<'a, e::PegScope<'a>, 840>),
+    /// `DiscretionInst` (388), CHAR.
+    DiscretionInst(t::Value<'a, e::DiscretionInst, 388>),
+    /// `DiscretionOffsetValue` (389), FLOAT.
+    DiscretionOffsetValue(t::Value<'a, v::Decimal, 389>),
+    /// `DiscretionMoveType` (841), INT.
+    DiscretionMoveType(t::Value<'a, e::DiscretionMoveType<'a>, 841>),
+    /// `DiscretionOffsetType` (842), INT.
+    DiscretionOffsetType(t::Value<'a, e::DiscretionOffsetType<'a>, 842>),
+    /// `DiscretionLimitType` (843), INT.
+    DiscretionLimitType(t::Value<'a, e::DiscretionLimitType<'a>, 843>),
+    /// `DiscretionRoundDirection` (844), INT.
+    DiscretionRoundDirection(t::Value<'a, e::DiscretionRoundDirection<'a>, 844>),
+    /// `DiscretionScope` (846), INT.
+    DiscretionScope(t::Value<'a, e::DiscretionScope<'a>, 846>),
+    /// `TargetStrategy` (847), INT.
+    TargetStrategy(t::Value<'a, e::TargetStrategy<'a>, 847>),
+    /// `TargetStrategyParameters` (848), STRING.
+    TargetStrategyParameters(t::Value<'a, v::FixStr<'a>, 848>),
+    /// `ParticipationRate` (849), PERCENTAGE.
+    ParticipationRate(t::Value<'a, v::Decimal, 849>),
+    /// `Designation` (494), STRING.
+    Designation(t::Value<'a, v::FixStr<'a>, 494>),
+}
+t::walk!(
+    ListOrdGrpNoOrders => ListOrdGrpNoOrdersField, table = LIST_ORD_GRP_NO_ORDERS, {
+    ClOrdId = 11, SecondaryClOrdId = 526, ListSeqNo = 67, ClOrdLinkId = 583,
+    SettlInstMode = 160, NoPartyIds = 453, TradeOriginationDate = 229, TradeDate = 75,
+    Account = 1, AcctIdSource = 660, AccountType = 581, DayBookingInst = 589, BookingUnit
+    = 590, AllocId = 70, PreallocMethod = 591, NoAllocs = 78, SettlType = 63, SettlDate =
+    64, CashMargin = 544, ClearingFeeIndicator = 635, HandlInst = 21, ExecInst = 18,
+    MinQty = 110, MaxFloor = 111, ExDestination = 100, NoTradingSessions = 386,
+    ProcessCode = 81, Symbol = 55, SymbolSfx = 65, SecurityId = 48, SecurityIdSource =
+    22, NoSecurityAltId = 454, Product = 460, CfiCode = 461, SecurityType = 167,
+    SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate = 541, PutOrCall = 201,
+    CouponPaymentDate = 224, IssueDate = 225, RepoCollateralSecurityType = 239,
+    RepurchaseTerm = 226, RepurchaseRate = 227, Factor = 228, CreditRating = 255,
+    InstrRegistry = 543, CountryOfIssue = 470, StateOrProvinceOfIssue = 471,
+    LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice = 202, StrikeCurrency = 947,
+    OptAttribute = 206, ContractMultiplier = 231, CouponRate = 223, SecurityExchange =
+    207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer = 349, SecurityDesc = 107,
+    EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351, Pool = 691,
+    ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents = 864, DatedDate
+    = 873, InterestAccrualDate = 874, NoUnderlyings = 711, PrevClosePx = 140, Side = 54,
+    SideValueInd = 401, LocateReqd = 114, TransactTime = 60, NoStipulations = 232,
+    QtyType = 854, OrderQty = 38, CashOrderQty = 152, OrderPercent = 516,
+    RoundingDirection = 468, RoundingModulus = 469, OrdType = 40, PriceType = 423, Price
+    = 44, StopPx = 99, Spread = 218, BenchmarkCurveCurrency = 220, BenchmarkCurveName =
+    221, BenchmarkCurvePoint = 222, BenchmarkPrice = 662, BenchmarkPriceType = 663,
+    BenchmarkSecurityId = 699, BenchmarkSecurityIdSource = 761, YieldType = 235, Yield =
+    236, YieldCalcDate = 701, YieldRedemptionDate = 696, YieldRedemptionPrice = 697,
+    YieldRedemptionPriceType = 698, Currency = 15, ComplianceId = 376, SolicitedFlag =
+    377, Ioiid = 23, QuoteId = 117, TimeInForce = 59, EffectiveTime = 168, ExpireDate =
+    432, ExpireTime = 126, GtBookingInst = 427, Commission = 12, CommType = 13,
+    CommCurrency = 479, FundRenewWaiv = 497, OrderCapacity = 528, OrderRestrictions =
+    529, CustOrderCapacity = 582, ForexReq = 121, SettlCurrency = 120, BookingType = 775,
+    Text = 58, EncodedTextLen = 354, EncodedText = 355, SettlDate2 = 193, OrderQty2 =
+    192, Price2 = 640, PositionEffect = 77, CoveredOrUncovered = 203, MaxShow = 210,
+    PegOffsetValue = 211, PegMoveType = 835, PegOffsetType = 836, PegLimitType = 837,
+    PegRoundDirection = 838, PegScope = 840, DiscretionInst = 388, DiscretionOffsetValue
+    = 389, DiscretionMoveType = 841, DiscretionOffsetType = 842, DiscretionLimitType =
+    843, DiscretionRoundDirection = 844, DiscretionScope = 846, TargetStrategy = 847,
+    TargetStrategyParameters = 848, ParticipationRate = 849, Designation = 494 }
+);
 /// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct ListOrdGrpNoOrdersBuilder<'b> {
@@ -3982,6 +6101,87 @@ impl<'a> MdFullGrpNoMdEntries<'a> {
     t::opt!(encoded_text_len, slot = 31, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 32, tag = 355, "EncodedText", DATA);
 }
+/// One field of a `NoMDEntries` (268) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum MdFullGrpNoMdEntriesField<'a> {
+    /// `MDEntryType` (269), CHAR. Starts an entry.
+    MdEntryType(t::Value<'a, e::MdEntryType, 269>),
+    /// `MDEntryPx` (270), PRICE.
+    MdEntryPx(t::Value<'a, v::Decimal, 270>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+    /// `MDEntrySize` (271), QTY.
+    MdEntrySize(t::Value<'a, v::Decimal, 271>),
+    /// `MDEntryDate` (272), UTCDATEONLY.
+    MdEntryDate(t::Value<'a, v::UtcDateOnly, 272>),
+    /// `MDEntryTime` (273), UTCTIMEONLY.
+    MdEntryTime(t::Value<'a, v::UtcTimeOnly, 273>),
+    /// `TickDirection` (274), CHAR.
+    TickDirection(t::Value<'a, e::TickDirection, 274>),
+    /// `MDMkt` (275), EXCHANGE.
+    MdMkt(t::Value<'a, v::Exchange, 275>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `QuoteCondition` (276), MULTIPLEVALUESTRING.
+    QuoteCondition(t::Value<'a, v::MultipleValueString<'a>, 276>),
+    /// `TradeCondition` (277), MULTIPLEVALUESTRING.
+    TradeCondition(t::Value<'a, v::MultipleValueString<'a>, 277>),
+    /// `MDEntryOriginator` (282), STRING.
+    MdEntryOriginator(t::Value<'a, v::FixStr<'a>, 282>),
+    /// `LocationID` (283), STRING.
+    LocationId(t::Value<'a, v::FixStr<'a>, 283>),
+    /// `DeskID` (284), STRING.
+    DeskId(t::Value<'a, v::FixStr<'a>, 284>),
+    /// `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
+    OpenCloseSettlFlag(t::Value<'a, v::MultipleValueString<'a>, 286>),
+    /// `TimeInForce` (59), CHAR.
+    TimeInForce(t::Value<'a, e::TimeInForce, 59>),
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    ExpireDate(t::Value<'a, v::LocalMktDate, 432>),
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    ExpireTime(t::Value<'a, v::UtcTimestamp, 126>),
+    /// `MinQty` (110), QTY.
+    MinQty(t::Value<'a, v::Decimal, 110>),
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    ExecInst(t::Value<'a, v::MultipleValueString<'a>, 18>),
+    /// `SellerDays` (287), INT.
+    SellerDays(t::Value<'a, i64, 287>),
+    /// `OrderID` (37), STRING.
+    OrderId(t::Value<'a, v::FixStr<'a>, 37>),
+    /// `QuoteEntryID` (299), STRING.
+    QuoteEntryId(t::Value<'a, v::FixStr<'a>, 299>),
+    /// `MDEntryBuyer` (288), STRING.
+    MdEntryBuyer(t::Value<'a, v::FixStr<'a>, 288>),
+    /// `MDEntrySeller` (289), STRING.
+    MdEntrySeller(t::Value<'a, v::FixStr<'a>, 289>),
+    /// `NumberOfOrders` (346), INT.
+    NumberOfOrders(t::Value<'a, i64, 346>),
+    /// `MDEntryPositionNo` (290), INT.
+    MdEntryPositionNo(t::Value<'a, i64, 290>),
+    /// `Scope` (546), MULTIPLEVALUESTRING.
+    Scope(t::Value<'a, v::MultipleValueString<'a>, 546>),
+    /// `PriceDelta` (811), FLOAT.
+    PriceDelta(t::Value<'a, v::Decimal, 811>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+}
+t::walk!(
+    MdFullGrpNoMdEntries => MdFullGrpNoMdEntriesField, table = MD_FULL_GRP_NO_MD_ENTRIES,
+    { MdEntryType = 269, MdEntryPx = 270, Currency = 15, MdEntrySize = 271, MdEntryDate =
+    272, MdEntryTime = 273, TickDirection = 274, MdMkt = 275, TradingSessionId = 336,
+    TradingSessionSubId = 625, QuoteCondition = 276, TradeCondition = 277,
+    MdEntryOriginator = 282, LocationId = 283, DeskId = 284, OpenCloseSettlFlag = 286,
+    TimeInForce = 59, ExpireDate = 432, ExpireTime = 126, MinQty = 110, ExecInst = 18,
+    SellerDays = 287, OrderId = 37, QuoteEntryId = 299, MdEntryBuyer = 288, MdEntrySeller
+    = 289, NumberOfOrders = 346, MdEntryPositionNo = 290, Scope = 546, PriceDelta = 811,
+    Text = 58, EncodedTextLen = 354, EncodedText = 355 }
+);
 /// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct MdFullGrpNoMdEntriesBuilder<'b> {
@@ -4165,6 +6365,205 @@ impl<'a> MdIncGrpNoMdEntries<'a> {
     t::opt!(encoded_text_len, slot = 83, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 84, tag = 355, "EncodedText", DATA);
 }
+/// One field of a `NoMDEntries` (268) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum MdIncGrpNoMdEntriesField<'a> {
+    /// `MDUpdateAction` (279), CHAR. Starts an entry.
+    MdUpdateAction(t::Value<'a, e::MdUpdateAction, 279>),
+    /// `DeleteReason` (285), CHAR.
+    DeleteReason(t::Value<'a, e::DeleteReason, 285>),
+    /// `MDEntryType` (269), CHAR.
+    MdEntryType(t::Value<'a, e::MdEntryType, 269>),
+    /// `MDEntryID` (278), STRING.
+    MdEntryId(t::Value<'a, v::FixStr<'a>, 278>),
+    /// `MDEntryRefID` (280), STRING.
+    MdEntryRefId(t::Value<'a, v::FixStr<'a>, 280>),
+    /// `Symbol` (55), STRING.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// The `NoUnderlyings` (711) group: a walk of its entries.
+    NoUnderlyings(t::Walk<'a, UndInstrmtGrpNoUnderlyings<'a>>),
+    /// The `NoLegs` (555) group: a walk of its entries.
+    NoLegs(t::Walk<'a, InstrmtLegGrpNoLegs<'a>>),
+    /// `FinancialStatus` (291), MULTIPLEVALUESTRING.
+    FinancialStatus(t::Value<'a, v::MultipleValueString<'a>, 291>),
+    /// `CorporateAction` (292), MULTIPLEVALUESTRING.
+    CorporateAction(t::Value<'a, v::MultipleValueString<'a>, 292>),
+    /// `MDEntryPx` (270), PRICE.
+    MdEntryPx(t::Value<'a, v::Decimal, 270>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+    /// `MDEntrySize` (271), QTY.
+    MdEntrySize(t::Value<'a, v::Decimal, 271>),
+    /// `MDEntryDate` (272), UTCDATEONLY.
+    MdEntryDate(t::Value<'a, v::UtcDateOnly, 272>),
+    /// `MDEntryTime` (273), UTCTIMEONLY.
+    MdEntryTime(t::Value<'a, v::UtcTimeOnly, 273>),
+    /// `TickDirection` (274), CHAR.
+    TickDirection(t::Value<'a, e::TickDirection, 274>),
+    /// `MDMkt` (275), EXCHANGE.
+    MdMkt(t::Value<'a, v::Exchange, 275>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `QuoteCondition` (276), MULTIPLEVALUESTRING.
+    QuoteCondition(t::Value<'a, v::MultipleValueString<'a>, 276>),
+    /// `TradeCondition` (277), MULTIPLEVALUESTRING.
+    TradeCondition(t::Value<'a, v::MultipleValueString<'a>, 277>),
+    /// `MDEntryOriginator` (282), STRING.
+    MdEntryOriginator(t::Value<'a, v::FixStr<'a>, 282>),
+    /// `LocationID` (283), STRING.
+    LocationId(t::Value<'a, v::FixStr<'a>, 283>),
+    /// `DeskID` (284), STRING.
+    DeskId(t::Value<'a, v::FixStr<'a>, 284>),
+    /// `OpenCloseSettlFlag` (286), MULTIPLEVALUESTRING.
+    OpenCloseSettlFlag(t::Value<'a, v::MultipleValueString<'a>, 286>),
+    /// `TimeInForce` (59), CHAR.
+    TimeInForce(t::Value<'a, e::TimeInForce, 59>),
+    /// `ExpireDate` (432), LOCALMKTDATE.
+    ExpireDate(t::Value<'a, v::LocalMktDate, 432>),
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    ExpireTime(t::Value<'a, v::UtcTimestamp, 126>),
+    /// `MinQty` (110), QTY.
+    MinQty(t::Value<'a, v::Decimal, 110>),
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    ExecInst(t::Value<'a, v::MultipleValueString<'a>, 18>),
+    /// `SellerDays` (287), INT.
+    SellerDays(t::Value<'a, i64, 287>),
+    /// `OrderID` (37), STRING.
+    OrderId(t::Value<'a, v::FixStr<'a>, 37>),
+    /// `QuoteEntryID` (299), STRING.
+    QuoteEntryId(t::Value<'a, v::FixStr<'a>, 299>),
+    /// `MDEntryBuyer` (288), STRING.
+    MdEntryBuyer(t::Value<'a, v::FixStr<'a>, 288>),
+    /// `MDEntrySeller` (289), STRING.
+    MdEntrySeller(t::Value<'a, v::FixStr<'a>, 289>),
+    /// `NumberOfOrders` (346), INT.
+    NumberOfOrders(t::Value<'a, i64, 346>),
+    /// `MDEntryPositionNo` (290), INT.
+    MdEntryPositionNo(t::Value<'a, i64, 290>),
+    /// `Scope` (546), MULTIPLEVALUESTRING.
+    Scope(t::Value<'a, v::MultipleValueString<'a>, 546>),
+    /// `PriceDelta` (811), FLOAT.
+    PriceDelta(t::Value<'a, v::Decimal, 811>),
+    /// `NetChgPrevDay` (451), PRICEOFFSET.
+    NetChgPrevDay(t::Value<'a, v::Decimal, 451>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+}
+t::walk!(
+    MdIncGrpNoMdEntries => MdIncGrpNoMdEntriesField, table = MD_INC_GRP_NO_MD_ENTRIES, {
+    MdUpdateAction = 279, DeleteReason = 285, MdEntryType = 269, MdEntryId = 278,
+    MdEntryRefId = 280, Symbol = 55, SymbolSfx = 65, SecurityId = 48, SecurityIdSource =
+    22, NoSecurityAltId = 454, Product = 460, CfiCode = 461, SecurityType = 167,
+    SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate = 541, PutOrCall = 201,
+    CouponPaymentDate = 224, IssueDate = 225, RepoCollateralSecurityType = 239,
+    RepurchaseTerm = 226, RepurchaseRate = 227, Factor = 228, CreditRating = 255,
+    InstrRegistry = 543, CountryOfIssue = 470, StateOrProvinceOfIssue = 471,
+    LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice = 202, StrikeCurrency = 947,
+    OptAttribute = 206, ContractMultiplier = 231, CouponRate = 223, SecurityExchange =
+    207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer = 349, SecurityDesc = 107,
+    EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351, Pool = 691,
+    ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents = 864, DatedDate
+    = 873, InterestAccrualDate = 874, NoUnderlyings = 711, NoLegs = 555, FinancialStatus
+    = 291, CorporateAction = 292, MdEntryPx = 270, Currency = 15, MdEntrySize = 271,
+    MdEntryDate = 272, MdEntryTime = 273, TickDirection = 274, MdMkt = 275,
+    TradingSessionId = 336, TradingSessionSubId = 625, QuoteCondition = 276,
+    TradeCondition = 277, MdEntryOriginator = 282, LocationId = 283, DeskId = 284,
+    OpenCloseSettlFlag = 286, TimeInForce = 59, ExpireDate = 432, ExpireTime = 126,
+    MinQty = 110, ExecInst = 18, SellerDays = 287, OrderId = 37, QuoteEntryId = 299,
+    MdEntryBuyer = 288, MdEntrySeller = 289, NumberOfOrders = 346, MdEntryPositionNo =
+    290, Scope = 546, PriceDelta = 811, NetChgPrevDay = 451, Text = 58, EncodedTextLen =
+    354, EncodedText = 355 }
+);
 /// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct MdIncGrpNoMdEntriesBuilder<'b> {
@@ -4302,6 +6701,16 @@ t::entry!(MdReqGrpNoMdEntryTypes, slots = 1, group = "NoMDEntryTypes", tag = 267
 impl<'a> MdReqGrpNoMdEntryTypes<'a> {
     t::req!(md_entry_type, slot = 0, tag = 269, "MDEntryType", CHAR, e::MdEntryType);
 }
+/// One field of a `NoMDEntryTypes` (267) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum MdReqGrpNoMdEntryTypesField<'a> {
+    /// `MDEntryType` (269), CHAR. Starts an entry.
+    MdEntryType(t::Value<'a, e::MdEntryType, 269>),
+}
+t::walk!(
+    MdReqGrpNoMdEntryTypes => MdReqGrpNoMdEntryTypesField, table =
+    MD_REQ_GRP_NO_MD_ENTRY_TYPES, { MdEntryType = 269 }
+);
 /// Builds one `NoMDEntryTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct MdReqGrpNoMdEntryTypesBuilder<'b> {
@@ -4348,6 +6757,16 @@ t::entry!(MdRjctGrpNoAltMdSource, slots = 1, group = "NoAltMDSource", tag = 816)
 impl<'a> MdRjctGrpNoAltMdSource<'a> {
     t::opt!(alt_md_source_id, slot = 0, tag = 817, "AltMDSourceID", STRING);
 }
+/// One field of a `NoAltMDSource` (816) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum MdRjctGrpNoAltMdSourceField<'a> {
+    /// `AltMDSourceID` (817), STRING. Starts an entry.
+    AltMdSourceId(t::Value<'a, v::FixStr<'a>, 817>),
+}
+t::walk!(
+    MdRjctGrpNoAltMdSource => MdRjctGrpNoAltMdSourceField, table =
+    MD_RJCT_GRP_NO_ALT_MD_SOURCE, { AltMdSourceId = 817 }
+);
 /// Builds one `NoAltMDSource` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct MdRjctGrpNoAltMdSourceBuilder<'b> {
@@ -4395,6 +6814,23 @@ impl<'a> MiscFeesGrpNoMiscFees<'a> {
     t::opt!(misc_fee_type, slot = 2, tag = 139, "MiscFeeType", STRING, e::MiscFeeType);
     t::opt!(misc_fee_basis, slot = 3, tag = 891, "MiscFeeBasis", INT, e::MiscFeeBasis);
 }
+/// One field of a `NoMiscFees` (136) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum MiscFeesGrpNoMiscFeesField<'a> {
+    /// `MiscFeeAmt` (137), AMT. Starts an entry.
+    MiscFeeAmt(t::Value<'a, v::Decimal, 137>),
+    /// `MiscFeeCurr` (138), CURRENCY.
+    MiscFeeCurr(t::Value<'a, v::Currency, 138>),
+    /// `MiscFeeType` (139), STRING.
+    MiscFeeType(t::Value<'a, e::MiscFeeType<'a>, 139>),
+    /// `MiscFeeBasis` (891), INT.
+    MiscFeeBasis(t::Value<'a, e::MiscFeeBasis<'a>, 891>),
+}
+t::walk!(
+    MiscFeesGrpNoMiscFees => MiscFeesGrpNoMiscFeesField, table =
+    MISC_FEES_GRP_NO_MISC_FEES, { MiscFeeAmt = 137, MiscFeeCurr = 138, MiscFeeType = 139,
+    MiscFeeBasis = 891 }
+);
 /// Builds one `NoMiscFees` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct MiscFeesGrpNoMiscFeesBuilder<'b> {
@@ -4453,6 +6889,33 @@ impl<'a> OrdAllocGrpNoOrders<'a> {
     t::opt!(order_avg_px, slot = 7, tag = 799, "OrderAvgPx", PRICE);
     t::opt!(order_booking_qty, slot = 8, tag = 800, "OrderBookingQty", QTY);
 }
+/// One field of a `NoOrders` (73) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum OrdAllocGrpNoOrdersField<'a> {
+    /// `ClOrdID` (11), STRING. Starts an entry.
+    ClOrdId(t::Value<'a, v::FixStr<'a>, 11>),
+    /// `OrderID` (37), STRING.
+    OrderId(t::Value<'a, v::FixStr<'a>, 37>),
+    /// `SecondaryOrderID` (198), STRING.
+    SecondaryOrderId(t::Value<'a, v::FixStr<'a>, 198>),
+    /// `SecondaryClOrdID` (526), STRING.
+    SecondaryClOrdId(t::Value<'a, v::FixStr<'a>, 526>),
+    /// `ListID` (66), STRING.
+    ListId(t::Value<'a, v::FixStr<'a>, 66>),
+    /// The `NoNested2PartyIDs` (756) group: a walk of its entries.
+    NoNested2PartyIds(t::Walk<'a, NestedParties2NoNested2PartyIds<'a>>),
+    /// `OrderQty` (38), QTY.
+    OrderQty(t::Value<'a, v::Decimal, 38>),
+    /// `OrderAvgPx` (799), PRICE.
+    OrderAvgPx(t::Value<'a, v::Decimal, 799>),
+    /// `OrderBookingQty` (800), QTY.
+    OrderBookingQty(t::Value<'a, v::Decimal, 800>),
+}
+t::walk!(
+    OrdAllocGrpNoOrders => OrdAllocGrpNoOrdersField, table = ORD_ALLOC_GRP_NO_ORDERS, {
+    ClOrdId = 11, OrderId = 37, SecondaryOrderId = 198, SecondaryClOrdId = 526, ListId =
+    66, NoNested2PartyIds = 756, OrderQty = 38, OrderAvgPx = 799, OrderBookingQty = 800 }
+);
 /// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct OrdAllocGrpNoOrdersBuilder<'b> {
@@ -4525,6 +6988,40 @@ impl<'a> OrdListStatGrpNoOrders<'a> {
     t::opt!(encoded_text_len, slot = 10, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 11, tag = 355, "EncodedText", DATA);
 }
+/// One field of a `NoOrders` (73) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum OrdListStatGrpNoOrdersField<'a> {
+    /// `ClOrdID` (11), STRING. Starts an entry.
+    ClOrdId(t::Value<'a, v::FixStr<'a>, 11>),
+    /// `SecondaryClOrdID` (526), STRING.
+    SecondaryClOrdId(t::Value<'a, v::FixStr<'a>, 526>),
+    /// `CumQty` (14), QTY.
+    CumQty(t::Value<'a, v::Decimal, 14>),
+    /// `OrdStatus` (39), CHAR.
+    OrdStatus(t::Value<'a, e::OrdStatus, 39>),
+    /// `WorkingIndicator` (636), BOOLEAN.
+    WorkingIndicator(t::Value<'a, bool, 636>),
+    /// `LeavesQty` (151), QTY.
+    LeavesQty(t::Value<'a, v::Decimal, 151>),
+    /// `CxlQty` (84), QTY.
+    CxlQty(t::Value<'a, v::Decimal, 84>),
+    /// `AvgPx` (6), PRICE.
+    AvgPx(t::Value<'a, v::Decimal, 6>),
+    /// `OrdRejReason` (103), INT.
+    OrdRejReason(t::Value<'a, e::OrdRejReason<'a>, 103>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+}
+t::walk!(
+    OrdListStatGrpNoOrders => OrdListStatGrpNoOrdersField, table =
+    ORD_LIST_STAT_GRP_NO_ORDERS, { ClOrdId = 11, SecondaryClOrdId = 526, CumQty = 14,
+    OrdStatus = 39, WorkingIndicator = 636, LeavesQty = 151, CxlQty = 84, AvgPx = 6,
+    OrdRejReason = 103, Text = 58, EncodedTextLen = 354, EncodedText = 355 }
+);
 /// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct OrdListStatGrpNoOrdersBuilder<'b> {
@@ -4609,6 +7106,131 @@ impl<'a> PosUndInstrmtGrpNoUnderlyings<'a> {
         INT
     );
 }
+/// One field of a `NoUnderlyings` (711) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum PosUndInstrmtGrpNoUnderlyingsField<'a> {
+    /// `UnderlyingSymbol` (311), STRING. Starts an entry.
+    UnderlyingSymbol(t::Value<'a, v::FixStr<'a>, 311>),
+    /// `UnderlyingSymbolSfx` (312), STRING.
+    UnderlyingSymbolSfx(t::Value<'a, v::FixStr<'a>, 312>),
+    /// `UnderlyingSecurityID` (309), STRING.
+    UnderlyingSecurityId(t::Value<'a, v::FixStr<'a>, 309>),
+    /// `UnderlyingSecurityIDSource` (305), STRING.
+    UnderlyingSecurityIdSource(t::Value<'a, v::FixStr<'a>, 305>),
+    /// The `NoUnderlyingSecurityAltID` (457) group: a walk of its entries.
+    NoUnderlyingSecurityAltId(t::Walk<'a, UndSecAltIdGrpNoUnderlyingSecurityAltId<'a>>),
+    /// `UnderlyingProduct` (462), INT.
+    UnderlyingProduct(t::Value<'a, i64, 462>),
+    /// `UnderlyingCFICode` (463), STRING.
+    UnderlyingCfiCode(t::Value<'a, v::FixStr<'a>, 463>),
+    /// `UnderlyingSecurityType` (310), STRING.
+    UnderlyingSecurityType(t::Value<'a, v::FixStr<'a>, 310>),
+    /// `UnderlyingSecuritySubType` (763), STRING.
+    UnderlyingSecuritySubType(t::Value<'a, v::FixStr<'a>, 763>),
+    /// `UnderlyingMaturityMonthYear` (313), MONTHYEAR.
+    UnderlyingMaturityMonthYear(t::Value<'a, v::MonthYear, 313>),
+    /// `UnderlyingMaturityDate` (542), LOCALMKTDATE.
+    UnderlyingMaturityDate(t::Value<'a, v::LocalMktDate, 542>),
+    /// `UnderlyingPutOrCall` (315), INT.
+    UnderlyingPutOrCall(t::Value<'a, i64, 315>),
+    /// `UnderlyingCouponPaymentDate` (241), LOCALMKTDATE.
+    UnderlyingCouponPaymentDate(t::Value<'a, v::LocalMktDate, 241>),
+    /// `UnderlyingIssueDate` (242), LOCALMKTDATE.
+    UnderlyingIssueDate(t::Value<'a, v::LocalMktDate, 242>),
+    /// `UnderlyingRepoCollateralSecurityType` (243), STRING.
+    UnderlyingRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 243>),
+    /// `UnderlyingRepurchaseTerm` (244), INT.
+    UnderlyingRepurchaseTerm(t::Value<'a, i64, 244>),
+    /// `UnderlyingRepurchaseRate` (245), PERCENTAGE.
+    UnderlyingRepurchaseRate(t::Value<'a, v::Decimal, 245>),
+    /// `UnderlyingFactor` (246), FLOAT.
+    UnderlyingFactor(t::Value<'a, v::Decimal, 246>),
+    /// `UnderlyingCreditRating` (256), STRING.
+    UnderlyingCreditRating(t::Value<'a, v::FixStr<'a>, 256>),
+    /// `UnderlyingInstrRegistry` (595), STRING.
+    UnderlyingInstrRegistry(t::Value<'a, v::FixStr<'a>, 595>),
+    /// `UnderlyingCountryOfIssue` (592), COUNTRY.
+    UnderlyingCountryOfIssue(t::Value<'a, v::Country, 592>),
+    /// `UnderlyingStateOrProvinceOfIssue` (593), STRING.
+    UnderlyingStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 593>),
+    /// `UnderlyingLocaleOfIssue` (594), STRING.
+    UnderlyingLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 594>),
+    /// `UnderlyingRedemptionDate` (247), LOCALMKTDATE.
+    UnderlyingRedemptionDate(t::Value<'a, v::LocalMktDate, 247>),
+    /// `UnderlyingStrikePrice` (316), PRICE.
+    UnderlyingStrikePrice(t::Value<'a, v::Decimal, 316>),
+    /// `UnderlyingStrikeCurrency` (941), CURRENCY.
+    UnderlyingStrikeCurrency(t::Value<'a, v::Currency, 941>),
+    /// `UnderlyingOptAttribute` (317), CHAR.
+    UnderlyingOptAttribute(t::Value<'a, v::Char, 317>),
+    /// `UnderlyingContractMultiplier` (436), FLOAT.
+    UnderlyingContractMultiplier(t::Value<'a, v::Decimal, 436>),
+    /// `UnderlyingCouponRate` (435), PERCENTAGE.
+    UnderlyingCouponRate(t::Value<'a, v::Decimal, 435>),
+    /// `UnderlyingSecurityExchange` (308), EXCHANGE.
+    UnderlyingSecurityExchange(t::Value<'a, v::Exchange, 308>),
+    /// `UnderlyingIssuer` (306), STRING.
+    UnderlyingIssuer(t::Value<'a, v::FixStr<'a>, 306>),
+    /// `EncodedUnderlyingIssuerLen` (362), LENGTH.
+    EncodedUnderlyingIssuerLen(t::Value<'a, v::Length, 362>),
+    /// `EncodedUnderlyingIssuer` (363), DATA.
+    EncodedUnderlyingIssuer(&'a [u8]),
+    /// `UnderlyingSecurityDesc` (307), STRING.
+    UnderlyingSecurityDesc(t::Value<'a, v::FixStr<'a>, 307>),
+    /// `EncodedUnderlyingSecurityDescLen` (364), LENGTH.
+    EncodedUnderlyingSecurityDescLen(t::Value<'a, v::Length, 364>),
+    /// `EncodedUnderlyingSecurityDesc` (365), DATA.
+    EncodedUnderlyingSecurityDesc(&'a [u8]),
+    /// `UnderlyingCPProgram` (877), STRING.
+    UnderlyingCpProgram(t::Value<'a, v::FixStr<'a>, 877>),
+    /// `UnderlyingCPRegType` (878), STRING.
+    UnderlyingCpRegType(t::Value<'a, v::FixStr<'a>, 878>),
+    /// `UnderlyingCurrency` (318), CURRENCY.
+    UnderlyingCurrency(t::Value<'a, v::Currency, 318>),
+    /// `UnderlyingQty` (879), QTY.
+    UnderlyingQty(t::Value<'a, v::Decimal, 879>),
+    /// `UnderlyingPx` (810), PRICE.
+    UnderlyingPx(t::Value<'a, v::Decimal, 810>),
+    /// `UnderlyingDirtyPrice` (882), PRICE.
+    UnderlyingDirtyPrice(t::Value<'a, v::Decimal, 882>),
+    /// `UnderlyingEndPrice` (883), PRICE.
+    UnderlyingEndPrice(t::Value<'a, v::Decimal, 883>),
+    /// `UnderlyingStartValue` (884), AMT.
+    UnderlyingStartValue(t::Value<'a, v::Decimal, 884>),
+    /// `UnderlyingCurrentValue` (885), AMT.
+    UnderlyingCurrentValue(t::Value<'a, v::Decimal, 885>),
+    /// `UnderlyingEndValue` (886), AMT.
+    UnderlyingEndValue(t::Value<'a, v::Decimal, 886>),
+    /// The `NoUnderlyingStips` (887) group: a walk of its entries.
+    NoUnderlyingStips(t::Walk<'a, UnderlyingStipulationsNoUnderlyingStips<'a>>),
+    /// `UnderlyingSettlPrice` (732), PRICE.
+    UnderlyingSettlPrice(t::Value<'a, v::Decimal, 732>),
+    /// `UnderlyingSettlPriceType` (733), INT.
+    UnderlyingSettlPriceType(t::Value<'a, i64, 733>),
+}
+t::walk!(
+    PosUndInstrmtGrpNoUnderlyings => PosUndInstrmtGrpNoUnderlyingsField, table =
+    POS_UND_INSTRMT_GRP_NO_UNDERLYINGS, { UnderlyingSymbol = 311, UnderlyingSymbolSfx =
+    312, UnderlyingSecurityId = 309, UnderlyingSecurityIdSource = 305,
+    NoUnderlyingSecurityAltId = 457, UnderlyingProduct = 462, UnderlyingCfiCode = 463,
+    UnderlyingSecurityType = 310, UnderlyingSecuritySubType = 763,
+    UnderlyingMaturityMonthYear = 313, UnderlyingMaturityDate = 542, UnderlyingPutOrCall
+    = 315, UnderlyingCouponPaymentDate = 241, UnderlyingIssueDate = 242,
+    UnderlyingRepoCollateralSecurityType = 243, UnderlyingRepurchaseTerm = 244,
+    UnderlyingRepurchaseRate = 245, UnderlyingFactor = 246, UnderlyingCreditRating = 256,
+    UnderlyingInstrRegistry = 595, UnderlyingCountryOfIssue = 592,
+    UnderlyingStateOrProvinceOfIssue = 593, UnderlyingLocaleOfIssue = 594,
+    UnderlyingRedemptionDate = 247, UnderlyingStrikePrice = 316, UnderlyingStrikeCurrency
+    = 941, UnderlyingOptAttribute = 317, UnderlyingContractMultiplier = 436,
+    UnderlyingCouponRate = 435, UnderlyingSecurityExchange = 308, UnderlyingIssuer = 306,
+    EncodedUnderlyingIssuerLen = 362, EncodedUnderlyingIssuer = 363,
+    UnderlyingSecurityDesc = 307, EncodedUnderlyingSecurityDescLen = 364,
+    EncodedUnderlyingSecurityDesc = 365, UnderlyingCpProgram = 877, UnderlyingCpRegType =
+    878, UnderlyingCurrency = 318, UnderlyingQty = 879, UnderlyingPx = 810,
+    UnderlyingDirtyPrice = 882, UnderlyingEndPrice = 883, UnderlyingStartValue = 884,
+    UnderlyingCurrentValue = 885, UnderlyingEndValue = 886, NoUnderlyingStips = 887,
+    UnderlyingSettlPrice = 732, UnderlyingSettlPriceType = 733 }
+);
 /// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct PosUndInstrmtGrpNoUnderlyingsBuilder<'b> {
@@ -4663,6 +7285,27 @@ impl<'a> PreAllocGrpNoAllocs<'a> {
     t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
     t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
 }
+/// One field of a `NoAllocs` (78) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum PreAllocGrpNoAllocsField<'a> {
+    /// `AllocAccount` (79), STRING. Starts an entry.
+    AllocAccount(t::Value<'a, v::FixStr<'a>, 79>),
+    /// `AllocAcctIDSource` (661), INT.
+    AllocAcctIdSource(t::Value<'a, i64, 661>),
+    /// `AllocSettlCurrency` (736), CURRENCY.
+    AllocSettlCurrency(t::Value<'a, v::Currency, 736>),
+    /// `IndividualAllocID` (467), STRING.
+    IndividualAllocId(t::Value<'a, v::FixStr<'a>, 467>),
+    /// The `NoNestedPartyIDs` (539) group: a walk of its entries.
+    NoNestedPartyIds(t::Walk<'a, NestedPartiesNoNestedPartyIds<'a>>),
+    /// `AllocQty` (80), QTY.
+    AllocQty(t::Value<'a, v::Decimal, 80>),
+}
+t::walk!(
+    PreAllocGrpNoAllocs => PreAllocGrpNoAllocsField, table = PRE_ALLOC_GRP_NO_ALLOCS, {
+    AllocAccount = 79, AllocAcctIdSource = 661, AllocSettlCurrency = 736,
+    IndividualAllocId = 467, NoNestedPartyIds = 539, AllocQty = 80 }
+);
 /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct PreAllocGrpNoAllocsBuilder<'b> {
@@ -4723,6 +7366,28 @@ impl<'a> PreAllocMlegGrpNoAllocs<'a> {
     t::comp!(nested_parties3, slot = 4, slots = 1, "NestedParties3", NestedParties3);
     t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
 }
+/// One field of a `NoAllocs` (78) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum PreAllocMlegGrpNoAllocsField<'a> {
+    /// `AllocAccount` (79), STRING. Starts an entry.
+    AllocAccount(t::Value<'a, v::FixStr<'a>, 79>),
+    /// `AllocAcctIDSource` (661), INT.
+    AllocAcctIdSource(t::Value<'a, i64, 661>),
+    /// `AllocSettlCurrency` (736), CURRENCY.
+    AllocSettlCurrency(t::Value<'a, v::Currency, 736>),
+    /// `IndividualAllocID` (467), STRING.
+    IndividualAllocId(t::Value<'a, v::FixStr<'a>, 467>),
+    /// The `NoNested3PartyIDs` (948) group: a walk of its entries.
+    NoNested3PartyIds(t::Walk<'a, NestedParties3NoNested3PartyIds<'a>>),
+    /// `AllocQty` (80), QTY.
+    AllocQty(t::Value<'a, v::Decimal, 80>),
+}
+t::walk!(
+    PreAllocMlegGrpNoAllocs => PreAllocMlegGrpNoAllocsField, table =
+    PRE_ALLOC_MLEG_GRP_NO_ALLOCS, { AllocAccount = 79, AllocAcctIdSource = 661,
+    AllocSettlCurrency = 736, IndividualAllocId = 467, NoNested3PartyIds = 948, AllocQty
+    = 80 }
+);
 /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct PreAllocMlegGrpNoAllocsBuilder<'b> {
@@ -4796,6 +7461,136 @@ impl<'a> QuotCxlEntriesGrpNoQuoteEntries<'a> {
     t::comp!(und_instrmt_grp, slot = 52, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 53, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
 }
+/// One field of a `NoQuoteEntries` (295) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum QuotCxlEntriesGrpNoQuoteEntriesField<'a> {
+    /// `Symbol` (55), STRING. Starts an entry.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// `AgreementDesc` (913), STRING.
+    AgreementDesc(t::Value<'a, v::FixStr<'a>, 913>),
+    /// `AgreementID` (914), STRING.
+    AgreementId(t::Value<'a, v::FixStr<'a>, 914>),
+    /// `AgreementDate` (915), LOCALMKTDATE.
+    AgreementDate(t::Value<'a, v::LocalMktDate, 915>),
+    /// `AgreementCurrency` (918), CURRENCY.
+    AgreementCurrency(t::Value<'a, v::Currency, 918>),
+    /// `TerminationType` (788), INT.
+    TerminationType(t::Value<'a, e::TerminationType<'a>, 788>),
+    /// `StartDate` (916), LOCALMKTDATE.
+    StartDate(t::Value<'a, v::LocalMktDate, 916>),
+    /// `EndDate` (917), LOCALMKTDATE.
+    EndDate(t::Value<'a, v::LocalMktDate, 917>),
+    /// `DeliveryType` (919), INT.
+    DeliveryType(t::Value<'a, e::DeliveryType<'a>, 919>),
+    /// `MarginRatio` (898), PERCENTAGE.
+    MarginRatio(t::Value<'a, v::Decimal, 898>),
+    /// The `NoUnderlyings` (711) group: a walk of its entries.
+    NoUnderlyings(t::Walk<'a, UndInstrmtGrpNoUnderlyings<'a>>),
+    /// The `NoLegs` (555) group: a walk of its entries.
+    NoLegs(t::Walk<'a, InstrmtLegGrpNoLegs<'a>>),
+}
+t::walk!(
+    QuotCxlEntriesGrpNoQuoteEntries => QuotCxlEntriesGrpNoQuoteEntriesField, table =
+    QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES, { Symbol = 55, SymbolSfx = 65, SecurityId =
+    48, SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460, CfiCode = 461,
+    SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate =
+    541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874, AgreementDesc = 913, AgreementId =
+    914, AgreementDate = 915, AgreementCurrency = 918, TerminationType = 788, StartDate =
+    916, EndDate = 917, DeliveryType = 919, MarginRatio = 898, NoUnderlyings = 711,
+    NoLegs = 555 }
+);
 /// Builds one `NoQuoteEntries` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b> {
@@ -4891,6 +7686,169 @@ impl<'a> QuotEntryAckGrpNoQuoteEntries<'a> {
         quote_entry_reject_reason, slot = 68, tag = 368, "QuoteEntryRejectReason", INT
     );
 }
+/// One field of a `NoQuoteEntries` (295) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum QuotEntryAckGrpNoQuoteEntriesField<'a> {
+    /// `QuoteEntryID` (299), STRING. Starts an entry.
+    QuoteEntryId(t::Value<'a, v::FixStr<'a>, 299>),
+    /// `Symbol` (55), STRING.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// The `NoLegs` (555) group: a walk of its entries.
+    NoLegs(t::Walk<'a, InstrmtLegGrpNoLegs<'a>>),
+    /// `BidPx` (132), PRICE.
+    BidPx(t::Value<'a, v::Decimal, 132>),
+    /// `OfferPx` (133), PRICE.
+    OfferPx(t::Value<'a, v::Decimal, 133>),
+    /// `BidSize` (134), QTY.
+    BidSize(t::Value<'a, v::Decimal, 134>),
+    /// `OfferSize` (135), QTY.
+    OfferSize(t::Value<'a, v::Decimal, 135>),
+    /// `ValidUntilTime` (62), UTCTIMESTAMP.
+    ValidUntilTime(t::Value<'a, v::UtcTimestamp, 62>),
+    /// `BidSpotRate` (188), PRICE.
+    BidSpotRate(t::Value<'a, v::Decimal, 188>),
+    /// `OfferSpotRate` (190), PRICE.
+    OfferSpotRate(t::Value<'a, v::Decimal, 190>),
+    /// `BidForwardPoints` (189), PRICEOFFSET.
+    BidForwardPoints(t::Value<'a, v::Decimal, 189>),
+    /// `OfferForwardPoints` (191), PRICEOFFSET.
+    OfferForwardPoints(t::Value<'a, v::Decimal, 191>),
+    /// `MidPx` (631), PRICE.
+    MidPx(t::Value<'a, v::Decimal, 631>),
+    /// `BidYield` (632), PERCENTAGE.
+    BidYield(t::Value<'a, v::Decimal, 632>),
+    /// `MidYield` (633), PERCENTAGE.
+    MidYield(t::Value<'a, v::Decimal, 633>),
+    /// `OfferYield` (634), PERCENTAGE.
+    OfferYield(t::Value<'a, v::Decimal, 634>),
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    TransactTime(t::Value<'a, v::UtcTimestamp, 60>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `SettlDate` (64), LOCALMKTDATE.
+    SettlDate(t::Value<'a, v::LocalMktDate, 64>),
+    /// `OrdType` (40), CHAR.
+    OrdType(t::Value<'a, e::OrdType, 40>),
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    SettlDate2(t::Value<'a, v::LocalMktDate, 193>),
+    /// `OrderQty2` (192), QTY.
+    OrderQty2(t::Value<'a, v::Decimal, 192>),
+    /// `BidForwardPoints2` (642), PRICEOFFSET.
+    BidForwardPoints2(t::Value<'a, v::Decimal, 642>),
+    /// `OfferForwardPoints2` (643), PRICEOFFSET.
+    OfferForwardPoints2(t::Value<'a, v::Decimal, 643>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+    /// `QuoteEntryRejectReason` (368), INT.
+    QuoteEntryRejectReason(t::Value<'a, i64, 368>),
+}
+t::walk!(
+    QuotEntryAckGrpNoQuoteEntries => QuotEntryAckGrpNoQuoteEntriesField, table =
+    QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES, { QuoteEntryId = 299, Symbol = 55, SymbolSfx =
+    65, SecurityId = 48, SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460,
+    CfiCode = 461, SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200,
+    MaturityDate = 541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874, NoLegs = 555, BidPx = 132, OfferPx =
+    133, BidSize = 134, OfferSize = 135, ValidUntilTime = 62, BidSpotRate = 188,
+    OfferSpotRate = 190, BidForwardPoints = 189, OfferForwardPoints = 191, MidPx = 631,
+    BidYield = 632, MidYield = 633, OfferYield = 634, TransactTime = 60, TradingSessionId
+    = 336, TradingSessionSubId = 625, SettlDate = 64, OrdType = 40, SettlDate2 = 193,
+    OrderQty2 = 192, BidForwardPoints2 = 642, OfferForwardPoints2 = 643, Currency = 15,
+    QuoteEntryRejectReason = 368 }
+);
 /// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct QuotEntryAckGrpNoQuoteEntriesBuilder<'b> {
@@ -5032,6 +7990,166 @@ impl<'a> QuotEntryGrpNoQuoteEntries<'a> {
     );
     t::opt!(currency, slot = 67, tag = 15, "Currency", CURRENCY);
 }
+/// One field of a `NoQuoteEntries` (295) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum QuotEntryGrpNoQuoteEntriesField<'a> {
+    /// `QuoteEntryID` (299), STRING. Starts an entry.
+    QuoteEntryId(t::Value<'a, v::FixStr<'a>, 299>),
+    /// `Symbol` (55), STRING.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// The `NoLegs` (555) group: a walk of its entries.
+    NoLegs(t::Walk<'a, InstrmtLegGrpNoLegs<'a>>),
+    /// `BidPx` (132), PRICE.
+    BidPx(t::Value<'a, v::Decimal, 132>),
+    /// `OfferPx` (133), PRICE.
+    OfferPx(t::Value<'a, v::Decimal, 133>),
+    /// `BidSize` (134), QTY.
+    BidSize(t::Value<'a, v::Decimal, 134>),
+    /// `OfferSize` (135), QTY.
+    OfferSize(t::Value<'a, v::Decimal, 135>),
+    /// `ValidUntilTime` (62), UTCTIMESTAMP.
+    ValidUntilTime(t::Value<'a, v::UtcTimestamp, 62>),
+    /// `BidSpotRate` (188), PRICE.
+    BidSpotRate(t::Value<'a, v::Decimal, 188>),
+    /// `OfferSpotRate` (190), PRICE.
+    OfferSpotRate(t::Value<'a, v::Decimal, 190>),
+    /// `BidForwardPoints` (189), PRICEOFFSET.
+    BidForwardPoints(t::Value<'a, v::Decimal, 189>),
+    /// `OfferForwardPoints` (191), PRICEOFFSET.
+    OfferForwardPoints(t::Value<'a, v::Decimal, 191>),
+    /// `MidPx` (631), PRICE.
+    MidPx(t::Value<'a, v::Decimal, 631>),
+    /// `BidYield` (632), PERCENTAGE.
+    BidYield(t::Value<'a, v::Decimal, 632>),
+    /// `MidYield` (633), PERCENTAGE.
+    MidYield(t::Value<'a, v::Decimal, 633>),
+    /// `OfferYield` (634), PERCENTAGE.
+    OfferYield(t::Value<'a, v::Decimal, 634>),
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    TransactTime(t::Value<'a, v::UtcTimestamp, 60>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `SettlDate` (64), LOCALMKTDATE.
+    SettlDate(t::Value<'a, v::LocalMktDate, 64>),
+    /// `OrdType` (40), CHAR.
+    OrdType(t::Value<'a, e::OrdType, 40>),
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    SettlDate2(t::Value<'a, v::LocalMktDate, 193>),
+    /// `OrderQty2` (192), QTY.
+    OrderQty2(t::Value<'a, v::Decimal, 192>),
+    /// `BidForwardPoints2` (642), PRICEOFFSET.
+    BidForwardPoints2(t::Value<'a, v::Decimal, 642>),
+    /// `OfferForwardPoints2` (643), PRICEOFFSET.
+    OfferForwardPoints2(t::Value<'a, v::Decimal, 643>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+}
+t::walk!(
+    QuotEntryGrpNoQuoteEntries => QuotEntryGrpNoQuoteEntriesField, table =
+    QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES, { QuoteEntryId = 299, Symbol = 55, SymbolSfx = 65,
+    SecurityId = 48, SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460, CfiCode
+    = 461, SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200,
+    MaturityDate = 541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874, NoLegs = 555, BidPx = 132, OfferPx =
+    133, BidSize = 134, OfferSize = 135, ValidUntilTime = 62, BidSpotRate = 188,
+    OfferSpotRate = 190, BidForwardPoints = 189, OfferForwardPoints = 191, MidPx = 631,
+    BidYield = 632, MidYield = 633, OfferYield = 634, TransactTime = 60, TradingSessionId
+    = 336, TradingSessionSubId = 625, SettlDate = 64, OrdType = 40, SettlDate2 = 193,
+    OrderQty2 = 192, BidForwardPoints2 = 642, OfferForwardPoints2 = 643, Currency = 15 }
+);
 /// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct QuotEntryGrpNoQuoteEntriesBuilder<'b> {
@@ -5135,6 +8253,16 @@ t::entry!(
 impl<'a> QuotQualGrpNoQuoteQualifiers<'a> {
     t::opt!(quote_qualifier, slot = 0, tag = 695, "QuoteQualifier", CHAR);
 }
+/// One field of a `NoQuoteQualifiers` (735) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum QuotQualGrpNoQuoteQualifiersField<'a> {
+    /// `QuoteQualifier` (695), CHAR. Starts an entry.
+    QuoteQualifier(t::Value<'a, v::Char, 695>),
+}
+t::walk!(
+    QuotQualGrpNoQuoteQualifiers => QuotQualGrpNoQuoteQualifiersField, table =
+    QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS, { QuoteQualifier = 695 }
+);
 /// Builds one `NoQuoteQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct QuotQualGrpNoQuoteQualifiersBuilder<'b> {
@@ -5243,6 +8371,239 @@ impl<'a> QuotReqGrpNoRelatedSym<'a> {
     t::comp!(yield_data, slot = 93, slots = 6, "YieldData", YieldData);
     t::comp!(parties, slot = 99, slots = 1, "Parties", Parties);
 }
+/// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum QuotReqGrpNoRelatedSymField<'a> {
+    /// `Symbol` (55), STRING. Starts an entry.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// `AgreementDesc` (913), STRING.
+    AgreementDesc(t::Value<'a, v::FixStr<'a>, 913>),
+    /// `AgreementID` (914), STRING.
+    AgreementId(t::Value<'a, v::FixStr<'a>, 914>),
+    /// `AgreementDate` (915), LOCALMKTDATE.
+    AgreementDate(t::Value<'a, v::LocalMktDate, 915>),
+    /// `AgreementCurrency` (918), CURRENCY.
+    AgreementCurrency(t::Value<'a, v::Currency, 918>),
+    /// `TerminationType` (788), INT.
+    TerminationType(t::Value<'a, e::TerminationType<'a>, 788>),
+    /// `StartDate` (916), LOCALMKTDATE.
+    StartDate(t::Value<'a, v::LocalMktDate, 916>),
+    /// `EndDate` (917), LOCALMKTDATE.
+    EndDate(t::Value<'a, v::LocalMktDate, 917>),
+    /// `DeliveryType` (919), INT.
+    DeliveryType(t::Value<'a, e::DeliveryType<'a>, 919>),
+    /// `MarginRatio` (898), PERCENTAGE.
+    MarginRatio(t::Value<'a, v::Decimal, 898>),
+    /// The `NoUnderlyings` (711) group: a walk of its entries.
+    NoUnderlyings(t::Walk<'a, UndInstrmtGrpNoUnderlyings<'a>>),
+    /// `PrevClosePx` (140), PRICE.
+    PrevClosePx(t::Value<'a, v::Decimal, 140>),
+    /// `QuoteRequestType` (303), INT.
+    QuoteRequestType(t::Value<'a, e::QuoteRequestType<'a>, 303>),
+    /// `QuoteType` (537), INT.
+    QuoteType(t::Value<'a, e::QuoteType<'a>, 537>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    TradeOriginationDate(t::Value<'a, v::LocalMktDate, 229>),
+    /// `Side` (54), CHAR.
+    Side(t::Value<'a, e::Side, 54>),
+    /// `QtyType` (854), INT.
+    QtyType(t::Value<'a, e::QtyType<'a>, 854>),
+    /// `OrderQty` (38), QTY.
+    OrderQty(t::Value<'a, v::Decimal, 38>),
+    /// `CashOrderQty` (152), QTY.
+    CashOrderQty(t::Value<'a, v::Decimal, 152>),
+    /// `OrderPercent` (516), PERCENTAGE.
+    OrderPercent(t::Value<'a, v::Decimal, 516>),
+    /// `RoundingDirection` (468), CHAR.
+    RoundingDirection(t::Value<'a, e::RoundingDirection, 468>),
+    /// `RoundingModulus` (469), FLOAT.
+    RoundingModulus(t::Value<'a, v::Decimal, 469>),
+    /// `SettlType` (63), CHAR.
+    SettlType(t::Value<'a, e::SettlType, 63>),
+    /// `SettlDate` (64), LOCALMKTDATE.
+    SettlDate(t::Value<'a, v::LocalMktDate, 64>),
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    SettlDate2(t::Value<'a, v::LocalMktDate, 193>),
+    /// `OrderQty2` (192), QTY.
+    OrderQty2(t::Value<'a, v::Decimal, 192>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+    /// The `NoStipulations` (232) group: a walk of its entries.
+    NoStipulations(t::Walk<'a, StipulationsNoStipulations<'a>>),
+    /// `Account` (1), STRING.
+    Account(t::Value<'a, v::FixStr<'a>, 1>),
+    /// `AcctIDSource` (660), INT.
+    AcctIdSource(t::Value<'a, e::AcctIdSource<'a>, 660>),
+    /// `AccountType` (581), INT.
+    AccountType(t::Value<'a, e::AccountType<'a>, 581>),
+    /// The `NoLegs` (555) group: a walk of its entries.
+    NoLegs(t::Walk<'a, QuotReqLegsGrpNoLegs<'a>>),
+    /// The `NoQuoteQualifiers` (735) group: a walk of its entries.
+    NoQuoteQualifiers(t::Walk<'a, QuotQualGrpNoQuoteQualifiers<'a>>),
+    /// `QuotePriceType` (692), INT.
+    QuotePriceType(t::Value<'a, e::QuotePriceType<'a>, 692>),
+    /// `OrdType` (40), CHAR.
+    OrdType(t::Value<'a, e::OrdType, 40>),
+    /// `ValidUntilTime` (62), UTCTIMESTAMP.
+    ValidUntilTime(t::Value<'a, v::UtcTimestamp, 62>),
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    ExpireTime(t::Value<'a, v::UtcTimestamp, 126>),
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    TransactTime(t::Value<'a, v::UtcTimestamp, 60>),
+    /// `Spread` (218), PRICEOFFSET.
+    Spread(t::Value<'a, v::Decimal, 218>),
+    /// `BenchmarkCurveCurrency` (220), CURRENCY.
+    BenchmarkCurveCurrency(t::Value<'a, v::Currency, 220>),
+    /// `BenchmarkCurveName` (221), STRING.
+    BenchmarkCurveName(t::Value<'a, v::FixStr<'a>, 221>),
+    /// `BenchmarkCurvePoint` (222), STRING.
+    BenchmarkCurvePoint(t::Value<'a, v::FixStr<'a>, 222>),
+    /// `BenchmarkPrice` (662), PRICE.
+    BenchmarkPrice(t::Value<'a, v::Decimal, 662>),
+    /// `BenchmarkPriceType` (663), INT.
+    BenchmarkPriceType(t::Value<'a, i64, 663>),
+    /// `BenchmarkSecurityID` (699), STRING.
+    BenchmarkSecurityId(t::Value<'a, v::FixStr<'a>, 699>),
+    /// `BenchmarkSecurityIDSource` (761), STRING.
+    BenchmarkSecurityIdSource(t::Value<'a, v::FixStr<'a>, 761>),
+    /// `PriceType` (423), INT.
+    PriceType(t::Value<'a, e::PriceType<'a>, 423>),
+    /// `Price` (44), PRICE.
+    Price(t::Value<'a, v::Decimal, 44>),
+    /// `Price2` (640), PRICE.
+    Price2(t::Value<'a, v::Decimal, 640>),
+    /// `YieldType` (235), STRING.
+    YieldType(t::Value<'a, e::YieldType<'a>, 235>),
+    /// `Yield` (236), PERCENTAGE.
+    Yield(t::Value<'a, v::Decimal, 236>),
+    /// `YieldCalcDate` (701), LOCALMKTDATE.
+    YieldCalcDate(t::Value<'a, v::LocalMktDate, 701>),
+    /// `YieldRedemptionDate` (696), LOCALMKTDATE.
+    YieldRedemptionDate(t::Value<'a, v::LocalMktDate, 696>),
+    /// `YieldRedemptionPrice` (697), PRICE.
+    YieldRedemptionPrice(t::Value<'a, v::Decimal, 697>),
+    /// `YieldRedemptionPriceType` (698), INT.
+    YieldRedemptionPriceType(t::Value<'a, i64, 698>),
+    /// The `NoPartyIDs` (453) group: a walk of its entries.
+    NoPartyIds(t::Walk<'a, PartiesNoPartyIds<'a>>),
+}
+t::walk!(
+    QuotReqGrpNoRelatedSym => QuotReqGrpNoRelatedSymField, table =
+    QUOT_REQ_GRP_NO_RELATED_SYM, { Symbol = 55, SymbolSfx = 65, SecurityId = 48,
+    SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460, CfiCode = 461,
+    SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate =
+    541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874, AgreementDesc = 913, AgreementId =
+    914, AgreementDate = 915, AgreementCurrency = 918, TerminationType = 788, StartDate =
+    916, EndDate = 917, DeliveryType = 919, MarginRatio = 898, NoUnderlyings = 711,
+    PrevClosePx = 140, QuoteRequestType = 303, QuoteType = 537, TradingSessionId = 336,
+    TradingSessionSubId = 625, TradeOriginationDate = 229, Side = 54, QtyType = 854,
+    OrderQty = 38, CashOrderQty = 152, OrderPercent = 516, RoundingDirection = 468,
+    RoundingModulus = 469, SettlType = 63, SettlDate = 64, SettlDate2 = 193, OrderQty2 =
+    192, Currency = 15, NoStipulations = 232, Account = 1, AcctIdSource = 660,
+    AccountType = 581, NoLegs = 555, NoQuoteQualifiers = 735, QuotePriceType = 692,
+    OrdType = 40, ValidUntilTime = 62, ExpireTime = 126, TransactTime = 60, Spread = 218,
+    BenchmarkCurveCurrency = 220, BenchmarkCurveName = 221, BenchmarkCurvePoint = 222,
+    BenchmarkPrice = 662, BenchmarkPriceType = 663, BenchmarkSecurityId = 699,
+    BenchmarkSecurityIdSource = 761, PriceType = 423, Price = 44, Price2 = 640, YieldType
+    = 235, Yield = 236, YieldCalcDate = 701, YieldRedemptionDate = 696,
+    YieldRedemptionPrice = 697, YieldRedemptionPriceType = 698, NoPartyIds = 453 }
+);
 /// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqGrpNoRelatedSymBuilder<'b> {
@@ -5379,6 +8740,135 @@ impl<'a> QuotReqLegsGrpNoLegs<'a> {
         LegBenchmarkCurveData
     );
 }
+/// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum QuotReqLegsGrpNoLegsField<'a> {
+    /// `LegSymbol` (600), STRING. Starts an entry.
+    LegSymbol(t::Value<'a, v::FixStr<'a>, 600>),
+    /// `LegSymbolSfx` (601), STRING.
+    LegSymbolSfx(t::Value<'a, v::FixStr<'a>, 601>),
+    /// `LegSecurityID` (602), STRING.
+    LegSecurityId(t::Value<'a, v::FixStr<'a>, 602>),
+    /// `LegSecurityIDSource` (603), STRING.
+    LegSecurityIdSource(t::Value<'a, v::FixStr<'a>, 603>),
+    /// The `NoLegSecurityAltID` (604) group: a walk of its entries.
+    NoLegSecurityAltId(t::Walk<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>>),
+    /// `LegProduct` (607), INT.
+    LegProduct(t::Value<'a, i64, 607>),
+    /// `LegCFICode` (608), STRING.
+    LegCfiCode(t::Value<'a, v::FixStr<'a>, 608>),
+    /// `LegSecurityType` (609), STRING.
+    LegSecurityType(t::Value<'a, v::FixStr<'a>, 609>),
+    /// `LegSecuritySubType` (764), STRING.
+    LegSecuritySubType(t::Value<'a, v::FixStr<'a>, 764>),
+    /// `LegMaturityMonthYear` (610), MONTHYEAR.
+    LegMaturityMonthYear(t::Value<'a, v::MonthYear, 610>),
+    /// `LegMaturityDate` (611), LOCALMKTDATE.
+    LegMaturityDate(t::Value<'a, v::LocalMktDate, 611>),
+    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
+    LegCouponPaymentDate(t::Value<'a, v::LocalMktDate, 248>),
+    /// `LegIssueDate` (249), LOCALMKTDATE.
+    LegIssueDate(t::Value<'a, v::LocalMktDate, 249>),
+    /// `LegRepoCollateralSecurityType` (250), STRING.
+    LegRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 250>),
+    /// `LegRepurchaseTerm` (251), INT.
+    LegRepurchaseTerm(t::Value<'a, i64, 251>),
+    /// `LegRepurchaseRate` (252), PERCENTAGE.
+    LegRepurchaseRate(t::Value<'a, v::Decimal, 252>),
+    /// `LegFactor` (253), FLOAT.
+    LegFactor(t::Value<'a, v::Decimal, 253>),
+    /// `LegCreditRating` (257), STRING.
+    LegCreditRating(t::Value<'a, v::FixStr<'a>, 257>),
+    /// `LegInstrRegistry` (599), STRING.
+    LegInstrRegistry(t::Value<'a, v::FixStr<'a>, 599>),
+    /// `LegCountryOfIssue` (596), COUNTRY.
+    LegCountryOfIssue(t::Value<'a, v::Country, 596>),
+    /// `LegStateOrProvinceOfIssue` (597), STRING.
+    LegStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 597>),
+    /// `LegLocaleOfIssue` (598), STRING.
+    LegLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 598>),
+    /// `LegRedemptionDate` (254), LOCALMKTDATE.
+    LegRedemptionDate(t::Value<'a, v::LocalMktDate, 254>),
+    /// `LegStrikePrice` (612), PRICE.
+    LegStrikePrice(t::Value<'a, v::Decimal, 612>),
+    /// `LegStrikeCurrency` (942), CURRENCY.
+    LegStrikeCurrency(t::Value<'a, v::Currency, 942>),
+    /// `LegOptAttribute` (613), CHAR.
+    LegOptAttribute(t::Value<'a, v::Char, 613>),
+    /// `LegContractMultiplier` (614), FLOAT.
+    LegContractMultiplier(t::Value<'a, v::Decimal, 614>),
+    /// `LegCouponRate` (615), PERCENTAGE.
+    LegCouponRate(t::Value<'a, v::Decimal, 615>),
+    /// `LegSecurityExchange` (616), EXCHANGE.
+    LegSecurityExchange(t::Value<'a, v::Exchange, 616>),
+    /// `LegIssuer` (617), STRING.
+    LegIssuer(t::Value<'a, v::FixStr<'a>, 617>),
+    /// `EncodedLegIssuerLen` (618), LENGTH.
+    EncodedLegIssuerLen(t::Value<'a, v::Length, 618>),
+    /// `EncodedLegIssuer` (619), DATA.
+    EncodedLegIssuer(&'a [u8]),
+    /// `LegSecurityDesc` (620), STRING.
+    LegSecurityDesc(t::Value<'a, v::FixStr<'a>, 620>),
+    /// `EncodedLegSecurityDescLen` (621), LENGTH.
+    EncodedLegSecurityDescLen(t::Value<'a, v::Length, 621>),
+    /// `EncodedLegSecurityDesc` (622), DATA.
+    EncodedLegSecurityDesc(&'a [u8]),
+    /// `LegRatioQty` (623), FLOAT.
+    LegRatioQty(t::Value<'a, v::Decimal, 623>),
+    /// `LegSide` (624), CHAR.
+    LegSide(t::Value<'a, v::Char, 624>),
+    /// `LegCurrency` (556), CURRENCY.
+    LegCurrency(t::Value<'a, v::Currency, 556>),
+    /// `LegPool` (740), STRING.
+    LegPool(t::Value<'a, v::FixStr<'a>, 740>),
+    /// `LegDatedDate` (739), LOCALMKTDATE.
+    LegDatedDate(t::Value<'a, v::LocalMktDate, 739>),
+    /// `LegContractSettlMonth` (955), MONTHYEAR.
+    LegContractSettlMonth(t::Value<'a, v::MonthYear, 955>),
+    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
+    LegInterestAccrualDate(t::Value<'a, v::LocalMktDate, 956>),
+    /// `LegQty` (687), QTY.
+    LegQty(t::Value<'a, v::Decimal, 687>),
+    /// `LegSwapType` (690), INT.
+    LegSwapType(t::Value<'a, e::LegSwapType<'a>, 690>),
+    /// `LegSettlType` (587), CHAR.
+    LegSettlType(t::Value<'a, v::Char, 587>),
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    LegSettlDate(t::Value<'a, v::LocalMktDate, 588>),
+    /// The `NoLegStipulations` (683) group: a walk of its entries.
+    NoLegStipulations(t::Walk<'a, LegStipulationsNoLegStipulations<'a>>),
+    /// The `NoNestedPartyIDs` (539) group: a walk of its entries.
+    NoNestedPartyIds(t::Walk<'a, NestedPartiesNoNestedPartyIds<'a>>),
+    /// `LegBenchmarkCurveCurrency` (676), CURRENCY.
+    LegBenchmarkCurveCurrency(t::Value<'a, v::Currency, 676>),
+    /// `LegBenchmarkCurveName` (677), STRING.
+    LegBenchmarkCurveName(t::Value<'a, v::FixStr<'a>, 677>),
+    /// `LegBenchmarkCurvePoint` (678), STRING.
+    LegBenchmarkCurvePoint(t::Value<'a, v::FixStr<'a>, 678>),
+    /// `LegBenchmarkPrice` (679), PRICE.
+    LegBenchmarkPrice(t::Value<'a, v::Decimal, 679>),
+    /// `LegBenchmarkPriceType` (680), INT.
+    LegBenchmarkPriceType(t::Value<'a, i64, 680>),
+}
+t::walk!(
+    QuotReqLegsGrpNoLegs => QuotReqLegsGrpNoLegsField, table = QUOT_REQ_LEGS_GRP_NO_LEGS,
+    { LegSymbol = 600, LegSymbolSfx = 601, LegSecurityId = 602, LegSecurityIdSource =
+    603, NoLegSecurityAltId = 604, LegProduct = 607, LegCfiCode = 608, LegSecurityType =
+    609, LegSecuritySubType = 764, LegMaturityMonthYear = 610, LegMaturityDate = 611,
+    LegCouponPaymentDate = 248, LegIssueDate = 249, LegRepoCollateralSecurityType = 250,
+    LegRepurchaseTerm = 251, LegRepurchaseRate = 252, LegFactor = 253, LegCreditRating =
+    257, LegInstrRegistry = 599, LegCountryOfIssue = 596, LegStateOrProvinceOfIssue =
+    597, LegLocaleOfIssue = 598, LegRedemptionDate = 254, LegStrikePrice = 612,
+    LegStrikeCurrency = 942, LegOptAttribute = 613, LegContractMultiplier = 614,
+    LegCouponRate = 615, LegSecurityExchange = 616, LegIssuer = 617, EncodedLegIssuerLen
+    = 618, EncodedLegIssuer = 619, LegSecurityDesc = 620, EncodedLegSecurityDescLen =
+    621, EncodedLegSecurityDesc = 622, LegRatioQty = 623, LegSide = 624, LegCurrency =
+    556, LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
+    LegInterestAccrualDate = 956, LegQty = 687, LegSwapType = 690, LegSettlType = 587,
+    LegSettlDate = 588, NoLegStipulations = 683, NoNestedPartyIds = 539,
+    LegBenchmarkCurveCurrency = 676, LegBenchmarkCurveName = 677, LegBenchmarkCurvePoint
+    = 678, LegBenchmarkPrice = 679, LegBenchmarkPriceType = 680 }
+);
 /// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqLegsGrpNoLegsBuilder<'b> {
@@ -5499,6 +8989,237 @@ impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
     t::comp!(yield_data, slot = 92, slots = 6, "YieldData", YieldData);
     t::comp!(parties, slot = 98, slots = 1, "Parties", Parties);
 }
+/// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum QuotReqRjctGrpNoRelatedSymField<'a> {
+    /// `Symbol` (55), STRING. Starts an entry.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// `AgreementDesc` (913), STRING.
+    AgreementDesc(t::Value<'a, v::FixStr<'a>, 913>),
+    /// `AgreementID` (914), STRING.
+    AgreementId(t::Value<'a, v::FixStr<'a>, 914>),
+    /// `AgreementDate` (915), LOCALMKTDATE.
+    AgreementDate(t::Value<'a, v::LocalMktDate, 915>),
+    /// `AgreementCurrency` (918), CURRENCY.
+    AgreementCurrency(t::Value<'a, v::Currency, 918>),
+    /// `TerminationType` (788), INT.
+    TerminationType(t::Value<'a, e::TerminationType<'a>, 788>),
+    /// `StartDate` (916), LOCALMKTDATE.
+    StartDate(t::Value<'a, v::LocalMktDate, 916>),
+    /// `EndDate` (917), LOCALMKTDATE.
+    EndDate(t::Value<'a, v::LocalMktDate, 917>),
+    /// `DeliveryType` (919), INT.
+    DeliveryType(t::Value<'a, e::DeliveryType<'a>, 919>),
+    /// `MarginRatio` (898), PERCENTAGE.
+    MarginRatio(t::Value<'a, v::Decimal, 898>),
+    /// The `NoUnderlyings` (711) group: a walk of its entries.
+    NoUnderlyings(t::Walk<'a, UndInstrmtGrpNoUnderlyings<'a>>),
+    /// `PrevClosePx` (140), PRICE.
+    PrevClosePx(t::Value<'a, v::Decimal, 140>),
+    /// `QuoteRequestType` (303), INT.
+    QuoteRequestType(t::Value<'a, e::QuoteRequestType<'a>, 303>),
+    /// `QuoteType` (537), INT.
+    QuoteType(t::Value<'a, e::QuoteType<'a>, 537>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    TradeOriginationDate(t::Value<'a, v::LocalMktDate, 229>),
+    /// `Side` (54), CHAR.
+    Side(t::Value<'a, e::Side, 54>),
+    /// `QtyType` (854), INT.
+    QtyType(t::Value<'a, e::QtyType<'a>, 854>),
+    /// `OrderQty` (38), QTY.
+    OrderQty(t::Value<'a, v::Decimal, 38>),
+    /// `CashOrderQty` (152), QTY.
+    CashOrderQty(t::Value<'a, v::Decimal, 152>),
+    /// `OrderPercent` (516), PERCENTAGE.
+    OrderPercent(t::Value<'a, v::Decimal, 516>),
+    /// `RoundingDirection` (468), CHAR.
+    RoundingDirection(t::Value<'a, e::RoundingDirection, 468>),
+    /// `RoundingModulus` (469), FLOAT.
+    RoundingModulus(t::Value<'a, v::Decimal, 469>),
+    /// `SettlType` (63), CHAR.
+    SettlType(t::Value<'a, e::SettlType, 63>),
+    /// `SettlDate` (64), LOCALMKTDATE.
+    SettlDate(t::Value<'a, v::LocalMktDate, 64>),
+    /// `SettlDate2` (193), LOCALMKTDATE.
+    SettlDate2(t::Value<'a, v::LocalMktDate, 193>),
+    /// `OrderQty2` (192), QTY.
+    OrderQty2(t::Value<'a, v::Decimal, 192>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+    /// The `NoStipulations` (232) group: a walk of its entries.
+    NoStipulations(t::Walk<'a, StipulationsNoStipulations<'a>>),
+    /// `Account` (1), STRING.
+    Account(t::Value<'a, v::FixStr<'a>, 1>),
+    /// `AcctIDSource` (660), INT.
+    AcctIdSource(t::Value<'a, e::AcctIdSource<'a>, 660>),
+    /// `AccountType` (581), INT.
+    AccountType(t::Value<'a, e::AccountType<'a>, 581>),
+    /// The `NoLegs` (555) group: a walk of its entries.
+    NoLegs(t::Walk<'a, QuotReqLegsGrpNoLegs<'a>>),
+    /// The `NoQuoteQualifiers` (735) group: a walk of its entries.
+    NoQuoteQualifiers(t::Walk<'a, QuotQualGrpNoQuoteQualifiers<'a>>),
+    /// `QuotePriceType` (692), INT.
+    QuotePriceType(t::Value<'a, e::QuotePriceType<'a>, 692>),
+    /// `OrdType` (40), CHAR.
+    OrdType(t::Value<'a, e::OrdType, 40>),
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    ExpireTime(t::Value<'a, v::UtcTimestamp, 126>),
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    TransactTime(t::Value<'a, v::UtcTimestamp, 60>),
+    /// `Spread` (218), PRICEOFFSET.
+    Spread(t::Value<'a, v::Decimal, 218>),
+    /// `BenchmarkCurveCurrency` (220), CURRENCY.
+    BenchmarkCurveCurrency(t::Value<'a, v::Currency, 220>),
+    /// `BenchmarkCurveName` (221), STRING.
+    BenchmarkCurveName(t::Value<'a, v::FixStr<'a>, 221>),
+    /// `BenchmarkCurvePoint` (222), STRING.
+    BenchmarkCurvePoint(t::Value<'a, v::FixStr<'a>, 222>),
+    /// `BenchmarkPrice` (662), PRICE.
+    BenchmarkPrice(t::Value<'a, v::Decimal, 662>),
+    /// `BenchmarkPriceType` (663), INT.
+    BenchmarkPriceType(t::Value<'a, i64, 663>),
+    /// `BenchmarkSecurityID` (699), STRING.
+    BenchmarkSecurityId(t::Value<'a, v::FixStr<'a>, 699>),
+    /// `BenchmarkSecurityIDSource` (761), STRING.
+    BenchmarkSecurityIdSource(t::Value<'a, v::FixStr<'a>, 761>),
+    /// `PriceType` (423), INT.
+    PriceType(t::Value<'a, e::PriceType<'a>, 423>),
+    /// `Price` (44), PRICE.
+    Price(t::Value<'a, v::Decimal, 44>),
+    /// `Price2` (640), PRICE.
+    Price2(t::Value<'a, v::Decimal, 640>),
+    /// `YieldType` (235), STRING.
+    YieldType(t::Value<'a, e::YieldType<'a>, 235>),
+    /// `Yield` (236), PERCENTAGE.
+    Yield(t::Value<'a, v::Decimal, 236>),
+    /// `YieldCalcDate` (701), LOCALMKTDATE.
+    YieldCalcDate(t::Value<'a, v::LocalMktDate, 701>),
+    /// `YieldRedemptionDate` (696), LOCALMKTDATE.
+    YieldRedemptionDate(t::Value<'a, v::LocalMktDate, 696>),
+    /// `YieldRedemptionPrice` (697), PRICE.
+    YieldRedemptionPrice(t::Value<'a, v::Decimal, 697>),
+    /// `YieldRedemptionPriceType` (698), INT.
+    YieldRedemptionPriceType(t::Value<'a, i64, 698>),
+    /// The `NoPartyIDs` (453) group: a walk of its entries.
+    NoPartyIds(t::Walk<'a, PartiesNoPartyIds<'a>>),
+}
+t::walk!(
+    QuotReqRjctGrpNoRelatedSym => QuotReqRjctGrpNoRelatedSymField, table =
+    QUOT_REQ_RJCT_GRP_NO_RELATED_SYM, { Symbol = 55, SymbolSfx = 65, SecurityId = 48,
+    SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460, CfiCode = 461,
+    SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate =
+    541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874, AgreementDesc = 913, AgreementId =
+    914, AgreementDate = 915, AgreementCurrency = 918, TerminationType = 788, StartDate =
+    916, EndDate = 917, DeliveryType = 919, MarginRatio = 898, NoUnderlyings = 711,
+    PrevClosePx = 140, QuoteRequestType = 303, QuoteType = 537, TradingSessionId = 336,
+    TradingSessionSubId = 625, TradeOriginationDate = 229, Side = 54, QtyType = 854,
+    OrderQty = 38, CashOrderQty = 152, OrderPercent = 516, RoundingDirection = 468,
+    RoundingModulus = 469, SettlType = 63, SettlDate = 64, SettlDate2 = 193, OrderQty2 =
+    192, Currency = 15, NoStipulations = 232, Account = 1, AcctIdSource = 660,
+    AccountType = 581, NoLegs = 555, NoQuoteQualifiers = 735, QuotePriceType = 692,
+    OrdType = 40, ExpireTime = 126, TransactTime = 60, Spread = 218,
+    BenchmarkCurveCurrency = 220, BenchmarkCurveName = 221, BenchmarkCurvePoint = 222,
+    BenchmarkPrice = 662, BenchmarkPriceType = 663, BenchmarkSecurityId = 699,
+    BenchmarkSecurityIdSource = 761, PriceType = 423, Price = 44, Price2 = 640, YieldType
+    = 235, Yield = 236, YieldCalcDate = 701, YieldRedemptionDate = 696,
+    YieldRedemptionPrice = 697, YieldRedemptionPriceType = 698, NoPartyIds = 453 }
+);
 /// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqRjctGrpNoRelatedSymBuilder<'b> {
@@ -5632,6 +9353,135 @@ impl<'a> QuotSetAckGrpNoQuoteSets<'a> {
         quot_entry_ack_grp, slot = 50, slots = 1, "QuotEntryAckGrp", QuotEntryAckGrp
     );
 }
+/// One field of a `NoQuoteSets` (296) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum QuotSetAckGrpNoQuoteSetsField<'a> {
+    /// `QuoteSetID` (302), STRING. Starts an entry.
+    QuoteSetId(t::Value<'a, v::FixStr<'a>, 302>),
+    /// `UnderlyingSymbol` (311), STRING.
+    UnderlyingSymbol(t::Value<'a, v::FixStr<'a>, 311>),
+    /// `UnderlyingSymbolSfx` (312), STRING.
+    UnderlyingSymbolSfx(t::Value<'a, v::FixStr<'a>, 312>),
+    /// `UnderlyingSecurityID` (309), STRING.
+    UnderlyingSecurityId(t::Value<'a, v::FixStr<'a>, 309>),
+    /// `UnderlyingSecurityIDSource` (305), STRING.
+    UnderlyingSecurityIdSource(t::Value<'a, v::FixStr<'a>, 305>),
+    /// The `NoUnderlyingSecurityAltID` (457) group: a walk of its entries.
+    NoUnderlyingSecurityAltId(t::Walk<'a, UndSecAltIdGrpNoUnderlyingSecurityAltId<'a>>),
+    /// `UnderlyingProduct` (462), INT.
+    UnderlyingProduct(t::Value<'a, i64, 462>),
+    /// `UnderlyingCFICode` (463), STRING.
+    UnderlyingCfiCode(t::Value<'a, v::FixStr<'a>, 463>),
+    /// `UnderlyingSecurityType` (310), STRING.
+    UnderlyingSecurityType(t::Value<'a, v::FixStr<'a>, 310>),
+    /// `UnderlyingSecuritySubType` (763), STRING.
+    UnderlyingSecuritySubType(t::Value<'a, v::FixStr<'a>, 763>),
+    /// `UnderlyingMaturityMonthYear` (313), MONTHYEAR.
+    UnderlyingMaturityMonthYear(t::Value<'a, v::MonthYear, 313>),
+    /// `UnderlyingMaturityDate` (542), LOCALMKTDATE.
+    UnderlyingMaturityDate(t::Value<'a, v::LocalMktDate, 542>),
+    /// `UnderlyingPutOrCall` (315), INT.
+    UnderlyingPutOrCall(t::Value<'a, i64, 315>),
+    /// `UnderlyingCouponPaymentDate` (241), LOCALMKTDATE.
+    UnderlyingCouponPaymentDate(t::Value<'a, v::LocalMktDate, 241>),
+    /// `UnderlyingIssueDate` (242), LOCALMKTDATE.
+    UnderlyingIssueDate(t::Value<'a, v::LocalMktDate, 242>),
+    /// `UnderlyingRepoCollateralSecurityType` (243), STRING.
+    UnderlyingRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 243>),
+    /// `UnderlyingRepurchaseTerm` (244), INT.
+    UnderlyingRepurchaseTerm(t::Value<'a, i64, 244>),
+    /// `UnderlyingRepurchaseRate` (245), PERCENTAGE.
+    UnderlyingRepurchaseRate(t::Value<'a, v::Decimal, 245>),
+    /// `UnderlyingFactor` (246), FLOAT.
+    UnderlyingFactor(t::Value<'a, v::Decimal, 246>),
+    /// `UnderlyingCreditRating` (256), STRING.
+    UnderlyingCreditRating(t::Value<'a, v::FixStr<'a>, 256>),
+    /// `UnderlyingInstrRegistry` (595), STRING.
+    UnderlyingInstrRegistry(t::Value<'a, v::FixStr<'a>, 595>),
+    /// `UnderlyingCountryOfIssue` (592), COUNTRY.
+    UnderlyingCountryOfIssue(t::Value<'a, v::Country, 592>),
+    /// `UnderlyingStateOrProvinceOfIssue` (593), STRING.
+    UnderlyingStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 593>),
+    /// `UnderlyingLocaleOfIssue` (594), STRING.
+    UnderlyingLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 594>),
+    /// `UnderlyingRedemptionDate` (247), LOCALMKTDATE.
+    UnderlyingRedemptionDate(t::Value<'a, v::LocalMktDate, 247>),
+    /// `UnderlyingStrikePrice` (316), PRICE.
+    UnderlyingStrikePrice(t::Value<'a, v::Decimal, 316>),
+    /// `UnderlyingStrikeCurrency` (941), CURRENCY.
+    UnderlyingStrikeCurrency(t::Value<'a, v::Currency, 941>),
+    /// `UnderlyingOptAttribute` (317), CHAR.
+    UnderlyingOptAttribute(t::Value<'a, v::Char, 317>),
+    /// `UnderlyingContractMultiplier` (436), FLOAT.
+    UnderlyingContractMultiplier(t::Value<'a, v::Decimal, 436>),
+    /// `UnderlyingCouponRate` (435), PERCENTAGE.
+    UnderlyingCouponRate(t::Value<'a, v::Decimal, 435>),
+    /// `UnderlyingSecurityExchange` (308), EXCHANGE.
+    UnderlyingSecurityExchange(t::Value<'a, v::Exchange, 308>),
+    /// `UnderlyingIssuer` (306), STRING.
+    UnderlyingIssuer(t::Value<'a, v::FixStr<'a>, 306>),
+    /// `EncodedUnderlyingIssuerLen` (362), LENGTH.
+    EncodedUnderlyingIssuerLen(t::Value<'a, v::Length, 362>),
+    /// `EncodedUnderlyingIssuer` (363), DATA.
+    EncodedUnderlyingIssuer(&'a [u8]),
+    /// `UnderlyingSecurityDesc` (307), STRING.
+    UnderlyingSecurityDesc(t::Value<'a, v::FixStr<'a>, 307>),
+    /// `EncodedUnderlyingSecurityDescLen` (364), LENGTH.
+    EncodedUnderlyingSecurityDescLen(t::Value<'a, v::Length, 364>),
+    /// `EncodedUnderlyingSecurityDesc` (365), DATA.
+    EncodedUnderlyingSecurityDesc(&'a [u8]),
+    /// `UnderlyingCPProgram` (877), STRING.
+    UnderlyingCpProgram(t::Value<'a, v::FixStr<'a>, 877>),
+    /// `UnderlyingCPRegType` (878), STRING.
+    UnderlyingCpRegType(t::Value<'a, v::FixStr<'a>, 878>),
+    /// `UnderlyingCurrency` (318), CURRENCY.
+    UnderlyingCurrency(t::Value<'a, v::Currency, 318>),
+    /// `UnderlyingQty` (879), QTY.
+    UnderlyingQty(t::Value<'a, v::Decimal, 879>),
+    /// `UnderlyingPx` (810), PRICE.
+    UnderlyingPx(t::Value<'a, v::Decimal, 810>),
+    /// `UnderlyingDirtyPrice` (882), PRICE.
+    UnderlyingDirtyPrice(t::Value<'a, v::Decimal, 882>),
+    /// `UnderlyingEndPrice` (883), PRICE.
+    UnderlyingEndPrice(t::Value<'a, v::Decimal, 883>),
+    /// `UnderlyingStartValue` (884), AMT.
+    UnderlyingStartValue(t::Value<'a, v::Decimal, 884>),
+    /// `UnderlyingCurrentValue` (885), AMT.
+    UnderlyingCurrentValue(t::Value<'a, v::Decimal, 885>),
+    /// `UnderlyingEndValue` (886), AMT.
+    UnderlyingEndValue(t::Value<'a, v::Decimal, 886>),
+    /// The `NoUnderlyingStips` (887) group: a walk of its entries.
+    NoUnderlyingStips(t::Walk<'a, UnderlyingStipulationsNoUnderlyingStips<'a>>),
+    /// `TotNoQuoteEntries` (304), INT.
+    TotNoQuoteEntries(t::Value<'a, i64, 304>),
+    /// `LastFragment` (893), BOOLEAN.
+    LastFragment(t::Value<'a, bool, 893>),
+    /// The `NoQuoteEntries` (295) group: a walk of its entries.
+    NoQuoteEntries(t::Walk<'a, QuotEntryAckGrpNoQuoteEntries<'a>>),
+}
+t::walk!(
+    QuotSetAckGrpNoQuoteSets => QuotSetAckGrpNoQuoteSetsField, table =
+    QUOT_SET_ACK_GRP_NO_QUOTE_SETS, { QuoteSetId = 302, UnderlyingSymbol = 311,
+    UnderlyingSymbolSfx = 312, UnderlyingSecurityId = 309, UnderlyingSecurityIdSource =
+    305, NoUnderlyingSecurityAltId = 457, UnderlyingProduct = 462, UnderlyingCfiCode =
+    463, UnderlyingSecurityType = 310, UnderlyingSecuritySubType = 763,
+    UnderlyingMaturityMonthYear = 313, UnderlyingMaturityDate = 542, UnderlyingPutOrCall
+    = 315, UnderlyingCouponPaymentDate = 241, UnderlyingIssueDate = 242,
+    UnderlyingRepoCollateralSecurityType = 243, UnderlyingRepurchaseTerm = 244,
+    UnderlyingRepurchaseRate = 245, UnderlyingFactor = 246, UnderlyingCreditRating = 256,
+    UnderlyingInstrRegistry = 595, UnderlyingCountryOfIssue = 592,
+    UnderlyingStateOrProvinceOfIssue = 593, UnderlyingLocaleOfIssue = 594,
+    UnderlyingRedemptionDate = 247, UnderlyingStrikePrice = 316, UnderlyingStrikeCurrency
+    = 941, UnderlyingOptAttribute = 317, UnderlyingContractMultiplier = 436,
+    UnderlyingCouponRate = 435, UnderlyingSecurityExchange = 308, UnderlyingIssuer = 306,
+    EncodedUnderlyingIssuerLen = 362, EncodedUnderlyingIssuer = 363,
+    UnderlyingSecurityDesc = 307, EncodedUnderlyingSecurityDescLen = 364,
+    EncodedUnderlyingSecurityDesc = 365, UnderlyingCpProgram = 877, UnderlyingCpRegType =
+    878, UnderlyingCurrency = 318, UnderlyingQty = 879, UnderlyingPx = 810,
+    UnderlyingDirtyPrice = 882, UnderlyingEndPrice = 883, UnderlyingStartValue = 884,
+    UnderlyingCurrentValue = 885, UnderlyingEndValue = 886, NoUnderlyingStips = 887,
+    TotNoQuoteEntries = 304, LastFragment = 893, NoQuoteEntries = 295 }
+);
 /// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct QuotSetAckGrpNoQuoteSetsBuilder<'b> {
@@ -5705,6 +9555,138 @@ impl<'a> QuotSetGrpNoQuoteSets<'a> {
     t::opt!(last_fragment, slot = 50, tag = 893, "LastFragment", BOOLEAN);
     t::req_comp!(quot_entry_grp, slot = 51, slots = 1, "QuotEntryGrp", QuotEntryGrp);
 }
+/// One field of a `NoQuoteSets` (296) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum QuotSetGrpNoQuoteSetsField<'a> {
+    /// `QuoteSetID` (302), STRING. Starts an entry.
+    QuoteSetId(t::Value<'a, v::FixStr<'a>, 302>),
+    /// `UnderlyingSymbol` (311), STRING.
+    UnderlyingSymbol(t::Value<'a, v::FixStr<'a>, 311>),
+    /// `UnderlyingSymbolSfx` (312), STRING.
+    UnderlyingSymbolSfx(t::Value<'a, v::FixStr<'a>, 312>),
+    /// `UnderlyingSecurityID` (309), STRING.
+    UnderlyingSecurityId(t::Value<'a, v::FixStr<'a>, 309>),
+    /// `UnderlyingSecurityIDSource` (305), STRING.
+    UnderlyingSecurityIdSource(t::Value<'a, v::FixStr<'a>, 305>),
+    /// The `NoUnderlyingSecurityAltID` (457) group: a walk of its entries.
+    NoUnderlyingSecurityAltId(t::Walk<'a, UndSecAltIdGrpNoUnderlyingSecurityAltId<'a>>),
+    /// `UnderlyingProduct` (462), INT.
+    UnderlyingProduct(t::Value<'a, i64, 462>),
+    /// `UnderlyingCFICode` (463), STRING.
+    UnderlyingCfiCode(t::Value<'a, v::FixStr<'a>, 463>),
+    /// `UnderlyingSecurityType` (310), STRING.
+    UnderlyingSecurityType(t::Value<'a, v::FixStr<'a>, 310>),
+    /// `UnderlyingSecuritySubType` (763), STRING.
+    UnderlyingSecuritySubType(t::Value<'a, v::FixStr<'a>, 763>),
+    /// `UnderlyingMaturityMonthYear` (313), MONTHYEAR.
+    UnderlyingMaturityMonthYear(t::Value<'a, v::MonthYear, 313>),
+    /// `UnderlyingMaturityDate` (542), LOCALMKTDATE.
+    UnderlyingMaturityDate(t::Value<'a, v::LocalMktDate, 542>),
+    /// `UnderlyingPutOrCall` (315), INT.
+    UnderlyingPutOrCall(t::Value<'a, i64, 315>),
+    /// `UnderlyingCouponPaymentDate` (241), LOCALMKTDATE.
+    UnderlyingCouponPaymentDate(t::Value<'a, v::LocalMktDate, 241>),
+    /// `UnderlyingIssueDate` (242), LOCALMKTDATE.
+    UnderlyingIssueDate(t::Value<'a, v::LocalMktDate, 242>),
+    /// `UnderlyingRepoCollateralSecurityType` (243), STRING.
+    UnderlyingRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 243>),
+    /// `UnderlyingRepurchaseTerm` (244), INT.
+    UnderlyingRepurchaseTerm(t::Value<'a, i64, 244>),
+    /// `UnderlyingRepurchaseRate` (245), PERCENTAGE.
+    UnderlyingRepurchaseRate(t::Value<'a, v::Decimal, 245>),
+    /// `UnderlyingFactor` (246), FLOAT.
+    UnderlyingFactor(t::Value<'a, v::Decimal, 246>),
+    /// `UnderlyingCreditRating` (256), STRING.
+    UnderlyingCreditRating(t::Value<'a, v::FixStr<'a>, 256>),
+    /// `UnderlyingInstrRegistry` (595), STRING.
+    UnderlyingInstrRegistry(t::Value<'a, v::FixStr<'a>, 595>),
+    /// `UnderlyingCountryOfIssue` (592), COUNTRY.
+    UnderlyingCountryOfIssue(t::Value<'a, v::Country, 592>),
+    /// `UnderlyingStateOrProvinceOfIssue` (593), STRING.
+    UnderlyingStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 593>),
+    /// `UnderlyingLocaleOfIssue` (594), STRING.
+    UnderlyingLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 594>),
+    /// `UnderlyingRedemptionDate` (247), LOCALMKTDATE.
+    UnderlyingRedemptionDate(t::Value<'a, v::LocalMktDate, 247>),
+    /// `UnderlyingStrikePrice` (316), PRICE.
+    UnderlyingStrikePrice(t::Value<'a, v::Decimal, 316>),
+    /// `UnderlyingStrikeCurrency` (941), CURRENCY.
+    UnderlyingStrikeCurrency(t::Value<'a, v::Currency, 941>),
+    /// `UnderlyingOptAttribute` (317), CHAR.
+    UnderlyingOptAttribute(t::Value<'a, v::Char, 317>),
+    /// `UnderlyingContractMultiplier` (436), FLOAT.
+    UnderlyingContractMultiplier(t::Value<'a, v::Decimal, 436>),
+    /// `UnderlyingCouponRate` (435), PERCENTAGE.
+    UnderlyingCouponRate(t::Value<'a, v::Decimal, 435>),
+    /// `UnderlyingSecurityExchange` (308), EXCHANGE.
+    UnderlyingSecurityExchange(t::Value<'a, v::Exchange, 308>),
+    /// `UnderlyingIssuer` (306), STRING.
+    UnderlyingIssuer(t::Value<'a, v::FixStr<'a>, 306>),
+    /// `EncodedUnderlyingIssuerLen` (362), LENGTH.
+    EncodedUnderlyingIssuerLen(t::Value<'a, v::Length, 362>),
+    /// `EncodedUnderlyingIssuer` (363), DATA.
+    EncodedUnderlyingIssuer(&'a [u8]),
+    /// `UnderlyingSecurityDesc` (307), STRING.
+    UnderlyingSecurityDesc(t::Value<'a, v::FixStr<'a>, 307>),
+    /// `EncodedUnderlyingSecurityDescLen` (364), LENGTH.
+    EncodedUnderlyingSecurityDescLen(t::Value<'a, v::Length, 364>),
+    /// `EncodedUnderlyingSecurityDesc` (365), DATA.
+    EncodedUnderlyingSecurityDesc(&'a [u8]),
+    /// `UnderlyingCPProgram` (877), STRING.
+    UnderlyingCpProgram(t::Value<'a, v::FixStr<'a>, 877>),
+    /// `UnderlyingCPRegType` (878), STRING.
+    UnderlyingCpRegType(t::Value<'a, v::FixStr<'a>, 878>),
+    /// `UnderlyingCurrency` (318), CURRENCY.
+    UnderlyingCurrency(t::Value<'a, v::Currency, 318>),
+    /// `UnderlyingQty` (879), QTY.
+    UnderlyingQty(t::Value<'a, v::Decimal, 879>),
+    /// `UnderlyingPx` (810), PRICE.
+    UnderlyingPx(t::Value<'a, v::Decimal, 810>),
+    /// `UnderlyingDirtyPrice` (882), PRICE.
+    UnderlyingDirtyPrice(t::Value<'a, v::Decimal, 882>),
+    /// `UnderlyingEndPrice` (883), PRICE.
+    UnderlyingEndPrice(t::Value<'a, v::Decimal, 883>),
+    /// `UnderlyingStartValue` (884), AMT.
+    UnderlyingStartValue(t::Value<'a, v::Decimal, 884>),
+    /// `UnderlyingCurrentValue` (885), AMT.
+    UnderlyingCurrentValue(t::Value<'a, v::Decimal, 885>),
+    /// `UnderlyingEndValue` (886), AMT.
+    UnderlyingEndValue(t::Value<'a, v::Decimal, 886>),
+    /// The `NoUnderlyingStips` (887) group: a walk of its entries.
+    NoUnderlyingStips(t::Walk<'a, UnderlyingStipulationsNoUnderlyingStips<'a>>),
+    /// `QuoteSetValidUntilTime` (367), UTCTIMESTAMP.
+    QuoteSetValidUntilTime(t::Value<'a, v::UtcTimestamp, 367>),
+    /// `TotNoQuoteEntries` (304), INT.
+    TotNoQuoteEntries(t::Value<'a, i64, 304>),
+    /// `LastFragment` (893), BOOLEAN.
+    LastFragment(t::Value<'a, bool, 893>),
+    /// The `NoQuoteEntries` (295) group: a walk of its entries.
+    NoQuoteEntries(t::Walk<'a, QuotEntryGrpNoQuoteEntries<'a>>),
+}
+t::walk!(
+    QuotSetGrpNoQuoteSets => QuotSetGrpNoQuoteSetsField, table =
+    QUOT_SET_GRP_NO_QUOTE_SETS, { QuoteSetId = 302, UnderlyingSymbol = 311,
+    UnderlyingSymbolSfx = 312, UnderlyingSecurityId = 309, UnderlyingSecurityIdSource =
+    305, NoUnderlyingSecurityAltId = 457, UnderlyingProduct = 462, UnderlyingCfiCode =
+    463, UnderlyingSecurityType = 310, UnderlyingSecuritySubType = 763,
+    UnderlyingMaturityMonthYear = 313, UnderlyingMaturityDate = 542, UnderlyingPutOrCall
+    = 315, UnderlyingCouponPaymentDate = 241, UnderlyingIssueDate = 242,
+    UnderlyingRepoCollateralSecurityType = 243, UnderlyingRepurchaseTerm = 244,
+    UnderlyingRepurchaseRate = 245, UnderlyingFactor = 246, UnderlyingCreditRating = 256,
+    UnderlyingInstrRegistry = 595, UnderlyingCountryOfIssue = 592,
+    UnderlyingStateOrProvinceOfIssue = 593, UnderlyingLocaleOfIssue = 594,
+    UnderlyingRedemptionDate = 247, UnderlyingStrikePrice = 316, UnderlyingStrikeCurrency
+    = 941, UnderlyingOptAttribute = 317, UnderlyingContractMultiplier = 436,
+    UnderlyingCouponRate = 435, UnderlyingSecurityExchange = 308, UnderlyingIssuer = 306,
+    EncodedUnderlyingIssuerLen = 362, EncodedUnderlyingIssuer = 363,
+    UnderlyingSecurityDesc = 307, EncodedUnderlyingSecurityDescLen = 364,
+    EncodedUnderlyingSecurityDesc = 365, UnderlyingCpProgram = 877, UnderlyingCpRegType =
+    878, UnderlyingCurrency = 318, UnderlyingQty = 879, UnderlyingPx = 810,
+    UnderlyingDirtyPrice = 882, UnderlyingEndPrice = 883, UnderlyingStartValue = 884,
+    UnderlyingCurrentValue = 885, UnderlyingEndValue = 886, NoUnderlyingStips = 887,
+    QuoteSetValidUntilTime = 367, TotNoQuoteEntries = 304, LastFragment = 893,
+    NoQuoteEntries = 295 }
+);
 /// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct QuotSetGrpNoQuoteSetsBuilder<'b> {
@@ -5786,6 +9768,136 @@ impl<'a> RelSymDerivSecGrpNoRelatedSym<'a> {
     t::opt!(encoded_text_len, slot = 52, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 53, tag = 355, "EncodedText", DATA);
 }
+/// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum RelSymDerivSecGrpNoRelatedSymField<'a> {
+    /// `Symbol` (55), STRING. Starts an entry.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+    /// `ExpirationCycle` (827), INT.
+    ExpirationCycle(t::Value<'a, e::ExpirationCycle<'a>, 827>),
+    /// `DeliveryForm` (668), INT.
+    DeliveryForm(t::Value<'a, e::DeliveryForm<'a>, 668>),
+    /// `PctAtRisk` (869), PERCENTAGE.
+    PctAtRisk(t::Value<'a, v::Decimal, 869>),
+    /// The `NoInstrAttrib` (870) group: a walk of its entries.
+    NoInstrAttrib(t::Walk<'a, AttrbGrpNoInstrAttrib<'a>>),
+    /// The `NoLegs` (555) group: a walk of its entries.
+    NoLegs(t::Walk<'a, InstrmtLegGrpNoLegs<'a>>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+}
+t::walk!(
+    RelSymDerivSecGrpNoRelatedSym => RelSymDerivSecGrpNoRelatedSymField, table =
+    REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM, { Symbol = 55, SymbolSfx = 65, SecurityId = 48,
+    SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460, CfiCode = 461,
+    SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate =
+    541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874, Currency = 15, ExpirationCycle =
+    827, DeliveryForm = 668, PctAtRisk = 869, NoInstrAttrib = 870, NoLegs = 555,
+    TradingSessionId = 336, TradingSessionSubId = 625, Text = 58, EncodedTextLen = 354,
+    EncodedText = 355 }
+);
 /// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct RelSymDerivSecGrpNoRelatedSymBuilder<'b> {
@@ -5868,6 +9980,127 @@ impl<'a> RfqReqGrpNoRelatedSym<'a> {
     t::opt!(trading_session_id, slot = 48, tag = 336, "TradingSessionID", STRING);
     t::opt!(trading_session_sub_id, slot = 49, tag = 625, "TradingSessionSubID", STRING);
 }
+/// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum RfqReqGrpNoRelatedSymField<'a> {
+    /// `Symbol` (55), STRING. Starts an entry.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// The `NoUnderlyings` (711) group: a walk of its entries.
+    NoUnderlyings(t::Walk<'a, UndInstrmtGrpNoUnderlyings<'a>>),
+    /// The `NoLegs` (555) group: a walk of its entries.
+    NoLegs(t::Walk<'a, InstrmtLegGrpNoLegs<'a>>),
+    /// `PrevClosePx` (140), PRICE.
+    PrevClosePx(t::Value<'a, v::Decimal, 140>),
+    /// `QuoteRequestType` (303), INT.
+    QuoteRequestType(t::Value<'a, e::QuoteRequestType<'a>, 303>),
+    /// `QuoteType` (537), INT.
+    QuoteType(t::Value<'a, e::QuoteType<'a>, 537>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+}
+t::walk!(
+    RfqReqGrpNoRelatedSym => RfqReqGrpNoRelatedSymField, table =
+    RFQ_REQ_GRP_NO_RELATED_SYM, { Symbol = 55, SymbolSfx = 65, SecurityId = 48,
+    SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460, CfiCode = 461,
+    SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate =
+    541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874, NoUnderlyings = 711, NoLegs = 555,
+    PrevClosePx = 140, QuoteRequestType = 303, QuoteType = 537, TradingSessionId = 336,
+    TradingSessionSubId = 625 }
+);
 /// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct RfqReqGrpNoRelatedSymBuilder<'b> {
@@ -5948,6 +10181,33 @@ impl<'a> RgstDistInstGrpNoDistribInsts<'a> {
         STRING
     );
 }
+/// One field of a `NoDistribInsts` (510) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum RgstDistInstGrpNoDistribInstsField<'a> {
+    /// `DistribPaymentMethod` (477), INT. Starts an entry.
+    DistribPaymentMethod(t::Value<'a, e::DistribPaymentMethod<'a>, 477>),
+    /// `DistribPercentage` (512), PERCENTAGE.
+    DistribPercentage(t::Value<'a, v::Decimal, 512>),
+    /// `CashDistribCurr` (478), CURRENCY.
+    CashDistribCurr(t::Value<'a, v::Currency, 478>),
+    /// `CashDistribAgentName` (498), STRING.
+    CashDistribAgentName(t::Value<'a, v::FixStr<'a>, 498>),
+    /// `CashDistribAgentCode` (499), STRING.
+    CashDistribAgentCode(t::Value<'a, v::FixStr<'a>, 499>),
+    /// `CashDistribAgentAcctNumber` (500), STRING.
+    CashDistribAgentAcctNumber(t::Value<'a, v::FixStr<'a>, 500>),
+    /// `CashDistribPayRef` (501), STRING.
+    CashDistribPayRef(t::Value<'a, v::FixStr<'a>, 501>),
+    /// `CashDistribAgentAcctName` (502), STRING.
+    CashDistribAgentAcctName(t::Value<'a, v::FixStr<'a>, 502>),
+}
+t::walk!(
+    RgstDistInstGrpNoDistribInsts => RgstDistInstGrpNoDistribInstsField, table =
+    RGST_DIST_INST_GRP_NO_DISTRIB_INSTS, { DistribPaymentMethod = 477, DistribPercentage
+    = 512, CashDistribCurr = 478, CashDistribAgentName = 498, CashDistribAgentCode = 499,
+    CashDistribAgentAcctNumber = 500, CashDistribPayRef = 501, CashDistribAgentAcctName =
+    502 }
+);
 /// Builds one `NoDistribInsts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct RgstDistInstGrpNoDistribInstsBuilder<'b> {
@@ -6019,6 +10279,32 @@ impl<'a> RgstDtlsGrpNoRegistDtls<'a> {
         COUNTRY
     );
 }
+/// One field of a `NoRegistDtls` (473) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum RgstDtlsGrpNoRegistDtlsField<'a> {
+    /// `RegistDtls` (509), STRING. Starts an entry.
+    RegistDtls(t::Value<'a, v::FixStr<'a>, 509>),
+    /// `RegistEmail` (511), STRING.
+    RegistEmail(t::Value<'a, v::FixStr<'a>, 511>),
+    /// `MailingDtls` (474), STRING.
+    MailingDtls(t::Value<'a, v::FixStr<'a>, 474>),
+    /// `MailingInst` (482), STRING.
+    MailingInst(t::Value<'a, v::FixStr<'a>, 482>),
+    /// The `NoNestedPartyIDs` (539) group: a walk of its entries.
+    NoNestedPartyIds(t::Walk<'a, NestedPartiesNoNestedPartyIds<'a>>),
+    /// `OwnerType` (522), INT.
+    OwnerType(t::Value<'a, e::OwnerType<'a>, 522>),
+    /// `DateOfBirth` (486), LOCALMKTDATE.
+    DateOfBirth(t::Value<'a, v::LocalMktDate, 486>),
+    /// `InvestorCountryOfResidence` (475), COUNTRY.
+    InvestorCountryOfResidence(t::Value<'a, v::Country, 475>),
+}
+t::walk!(
+    RgstDtlsGrpNoRegistDtls => RgstDtlsGrpNoRegistDtlsField, table =
+    RGST_DTLS_GRP_NO_REGIST_DTLS, { RegistDtls = 509, RegistEmail = 511, MailingDtls =
+    474, MailingInst = 482, NoNestedPartyIds = 539, OwnerType = 522, DateOfBirth = 486,
+    InvestorCountryOfResidence = 475 }
+);
 /// Builds one `NoRegistDtls` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct RgstDtlsGrpNoRegistDtlsBuilder<'b> {
@@ -6079,6 +10365,18 @@ impl<'a> RoutingGrpNoRoutingIds<'a> {
     t::opt!(routing_type, slot = 0, tag = 216, "RoutingType", INT, e::RoutingType);
     t::opt!(routing_id, slot = 1, tag = 217, "RoutingID", STRING);
 }
+/// One field of a `NoRoutingIDs` (215) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum RoutingGrpNoRoutingIdsField<'a> {
+    /// `RoutingType` (216), INT. Starts an entry.
+    RoutingType(t::Value<'a, e::RoutingType<'a>, 216>),
+    /// `RoutingID` (217), STRING.
+    RoutingId(t::Value<'a, v::FixStr<'a>, 217>),
+}
+t::walk!(
+    RoutingGrpNoRoutingIds => RoutingGrpNoRoutingIdsField, table =
+    ROUTING_GRP_NO_ROUTING_IDS, { RoutingType = 216, RoutingId = 217 }
+);
 /// Builds one `NoRoutingIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct RoutingGrpNoRoutingIdsBuilder<'b> {
@@ -6169,6 +10467,197 @@ impl<'a> SecListGrpNoRelatedSym<'a> {
     t::opt!(encoded_text_len, slot = 79, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 80, tag = 355, "EncodedText", DATA);
 }
+/// One field of a `NoRelatedSym` (146) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum SecListGrpNoRelatedSymField<'a> {
+    /// `Symbol` (55), STRING. Starts an entry.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SymbolSfx` (65), STRING.
+    SymbolSfx(t::Value<'a, v::FixStr<'a>, 65>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, SecAltIdGrpNoSecurityAltId<'a>>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `MaturityMonthYear` (200), MONTHYEAR.
+    MaturityMonthYear(t::Value<'a, v::MonthYear, 200>),
+    /// `MaturityDate` (541), LOCALMKTDATE.
+    MaturityDate(t::Value<'a, v::LocalMktDate, 541>),
+    /// `PutOrCall` (201), INT.
+    PutOrCall(t::Value<'a, e::PutOrCall<'a>, 201>),
+    /// `CouponPaymentDate` (224), LOCALMKTDATE.
+    CouponPaymentDate(t::Value<'a, v::LocalMktDate, 224>),
+    /// `IssueDate` (225), LOCALMKTDATE.
+    IssueDate(t::Value<'a, v::LocalMktDate, 225>),
+    /// `RepoCollateralSecurityType` (239), STRING.
+    RepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 239>),
+    /// `RepurchaseTerm` (226), INT.
+    RepurchaseTerm(t::Value<'a, i64, 226>),
+    /// `RepurchaseRate` (227), PERCENTAGE.
+    RepurchaseRate(t::Value<'a, v::Decimal, 227>),
+    /// `Factor` (228), FLOAT.
+    Factor(t::Value<'a, v::Decimal, 228>),
+    /// `CreditRating` (255), STRING.
+    CreditRating(t::Value<'a, v::FixStr<'a>, 255>),
+    /// `InstrRegistry` (543), STRING.
+    InstrRegistry(t::Value<'a, v::FixStr<'a>, 543>),
+    /// `CountryOfIssue` (470), COUNTRY.
+    CountryOfIssue(t::Value<'a, v::Country, 470>),
+    /// `StateOrProvinceOfIssue` (471), STRING.
+    StateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 471>),
+    /// `LocaleOfIssue` (472), STRING.
+    LocaleOfIssue(t::Value<'a, v::FixStr<'a>, 472>),
+    /// `RedemptionDate` (240), LOCALMKTDATE.
+    RedemptionDate(t::Value<'a, v::LocalMktDate, 240>),
+    /// `StrikePrice` (202), PRICE.
+    StrikePrice(t::Value<'a, v::Decimal, 202>),
+    /// `StrikeCurrency` (947), CURRENCY.
+    StrikeCurrency(t::Value<'a, v::Currency, 947>),
+    /// `OptAttribute` (206), CHAR.
+    OptAttribute(t::Value<'a, v::Char, 206>),
+    /// `ContractMultiplier` (231), FLOAT.
+    ContractMultiplier(t::Value<'a, v::Decimal, 231>),
+    /// `CouponRate` (223), PERCENTAGE.
+    CouponRate(t::Value<'a, v::Decimal, 223>),
+    /// `SecurityExchange` (207), EXCHANGE.
+    SecurityExchange(t::Value<'a, v::Exchange, 207>),
+    /// `Issuer` (106), STRING.
+    Issuer(t::Value<'a, v::FixStr<'a>, 106>),
+    /// `EncodedIssuerLen` (348), LENGTH.
+    EncodedIssuerLen(t::Value<'a, v::Length, 348>),
+    /// `EncodedIssuer` (349), DATA.
+    EncodedIssuer(&'a [u8]),
+    /// `SecurityDesc` (107), STRING.
+    SecurityDesc(t::Value<'a, v::FixStr<'a>, 107>),
+    /// `EncodedSecurityDescLen` (350), LENGTH.
+    EncodedSecurityDescLen(t::Value<'a, v::Length, 350>),
+    /// `EncodedSecurityDesc` (351), DATA.
+    EncodedSecurityDesc(&'a [u8]),
+    /// `Pool` (691), STRING.
+    Pool(t::Value<'a, v::FixStr<'a>, 691>),
+    /// `ContractSettlMonth` (667), MONTHYEAR.
+    ContractSettlMonth(t::Value<'a, v::MonthYear, 667>),
+    /// `CPProgram` (875), INT.
+    CpProgram(t::Value<'a, e::CpProgram<'a>, 875>),
+    /// `CPRegType` (876), STRING.
+    CpRegType(t::Value<'a, v::FixStr<'a>, 876>),
+    /// The `NoEvents` (864) group: a walk of its entries.
+    NoEvents(t::Walk<'a, EvntGrpNoEvents<'a>>),
+    /// `DatedDate` (873), LOCALMKTDATE.
+    DatedDate(t::Value<'a, v::LocalMktDate, 873>),
+    /// `InterestAccrualDate` (874), LOCALMKTDATE.
+    InterestAccrualDate(t::Value<'a, v::LocalMktDate, 874>),
+    /// `DeliveryForm` (668), INT.
+    DeliveryForm(t::Value<'a, e::DeliveryForm<'a>, 668>),
+    /// `PctAtRisk` (869), PERCENTAGE.
+    PctAtRisk(t::Value<'a, v::Decimal, 869>),
+    /// The `NoInstrAttrib` (870) group: a walk of its entries.
+    NoInstrAttrib(t::Walk<'a, AttrbGrpNoInstrAttrib<'a>>),
+    /// `AgreementDesc` (913), STRING.
+    AgreementDesc(t::Value<'a, v::FixStr<'a>, 913>),
+    /// `AgreementID` (914), STRING.
+    AgreementId(t::Value<'a, v::FixStr<'a>, 914>),
+    /// `AgreementDate` (915), LOCALMKTDATE.
+    AgreementDate(t::Value<'a, v::LocalMktDate, 915>),
+    /// `AgreementCurrency` (918), CURRENCY.
+    AgreementCurrency(t::Value<'a, v::Currency, 918>),
+    /// `TerminationType` (788), INT.
+    TerminationType(t::Value<'a, e::TerminationType<'a>, 788>),
+    /// `StartDate` (916), LOCALMKTDATE.
+    StartDate(t::Value<'a, v::LocalMktDate, 916>),
+    /// `EndDate` (917), LOCALMKTDATE.
+    EndDate(t::Value<'a, v::LocalMktDate, 917>),
+    /// `DeliveryType` (919), INT.
+    DeliveryType(t::Value<'a, e::DeliveryType<'a>, 919>),
+    /// `MarginRatio` (898), PERCENTAGE.
+    MarginRatio(t::Value<'a, v::Decimal, 898>),
+    /// The `NoUnderlyings` (711) group: a walk of its entries.
+    NoUnderlyings(t::Walk<'a, UndInstrmtGrpNoUnderlyings<'a>>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+    /// The `NoStipulations` (232) group: a walk of its entries.
+    NoStipulations(t::Walk<'a, StipulationsNoStipulations<'a>>),
+    /// The `NoLegs` (555) group: a walk of its entries.
+    NoLegs(t::Walk<'a, InstrmtLegSecListGrpNoLegs<'a>>),
+    /// `Spread` (218), PRICEOFFSET.
+    Spread(t::Value<'a, v::Decimal, 218>),
+    /// `BenchmarkCurveCurrency` (220), CURRENCY.
+    BenchmarkCurveCurrency(t::Value<'a, v::Currency, 220>),
+    /// `BenchmarkCurveName` (221), STRING.
+    BenchmarkCurveName(t::Value<'a, v::FixStr<'a>, 221>),
+    /// `BenchmarkCurvePoint` (222), STRING.
+    BenchmarkCurvePoint(t::Value<'a, v::FixStr<'a>, 222>),
+    /// `BenchmarkPrice` (662), PRICE.
+    BenchmarkPrice(t::Value<'a, v::Decimal, 662>),
+    /// `BenchmarkPriceType` (663), INT.
+    BenchmarkPriceType(t::Value<'a, i64, 663>),
+    /// `BenchmarkSecurityID` (699), STRING.
+    BenchmarkSecurityId(t::Value<'a, v::FixStr<'a>, 699>),
+    /// `BenchmarkSecurityIDSource` (761), STRING.
+    BenchmarkSecurityIdSource(t::Value<'a, v::FixStr<'a>, 761>),
+    /// `YieldType` (235), STRING.
+    YieldType(t::Value<'a, e::YieldType<'a>, 235>),
+    /// `Yield` (236), PERCENTAGE.
+    Yield(t::Value<'a, v::Decimal, 236>),
+    /// `YieldCalcDate` (701), LOCALMKTDATE.
+    YieldCalcDate(t::Value<'a, v::LocalMktDate, 701>),
+    /// `YieldRedemptionDate` (696), LOCALMKTDATE.
+    YieldRedemptionDate(t::Value<'a, v::LocalMktDate, 696>),
+    /// `YieldRedemptionPrice` (697), PRICE.
+    YieldRedemptionPrice(t::Value<'a, v::Decimal, 697>),
+    /// `YieldRedemptionPriceType` (698), INT.
+    YieldRedemptionPriceType(t::Value<'a, i64, 698>),
+    /// `RoundLot` (561), QTY.
+    RoundLot(t::Value<'a, v::Decimal, 561>),
+    /// `MinTradeVol` (562), QTY.
+    MinTradeVol(t::Value<'a, v::Decimal, 562>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `ExpirationCycle` (827), INT.
+    ExpirationCycle(t::Value<'a, e::ExpirationCycle<'a>, 827>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+}
+t::walk!(
+    SecListGrpNoRelatedSym => SecListGrpNoRelatedSymField, table =
+    SEC_LIST_GRP_NO_RELATED_SYM, { Symbol = 55, SymbolSfx = 65, SecurityId = 48,
+    SecurityIdSource = 22, NoSecurityAltId = 454, Product = 460, CfiCode = 461,
+    SecurityType = 167, SecuritySubType = 762, MaturityMonthYear = 200, MaturityDate =
+    541, PutOrCall = 201, CouponPaymentDate = 224, IssueDate = 225,
+    RepoCollateralSecurityType = 239, RepurchaseTerm = 226, RepurchaseRate = 227, Factor
+    = 228, CreditRating = 255, InstrRegistry = 543, CountryOfIssue = 470,
+    StateOrProvinceOfIssue = 471, LocaleOfIssue = 472, RedemptionDate = 240, StrikePrice
+    = 202, StrikeCurrency = 947, OptAttribute = 206, ContractMultiplier = 231, CouponRate
+    = 223, SecurityExchange = 207, Issuer = 106, EncodedIssuerLen = 348, EncodedIssuer =
+    349, SecurityDesc = 107, EncodedSecurityDescLen = 350, EncodedSecurityDesc = 351,
+    Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
+    864, DatedDate = 873, InterestAccrualDate = 874, DeliveryForm = 668, PctAtRisk = 869,
+    NoInstrAttrib = 870, AgreementDesc = 913, AgreementId = 914, AgreementDate = 915,
+    AgreementCurrency = 918, TerminationType = 788, StartDate = 916, EndDate = 917,
+    DeliveryType = 919, MarginRatio = 898, NoUnderlyings = 711, Currency = 15,
+    NoStipulations = 232, NoLegs = 555, Spread = 218, BenchmarkCurveCurrency = 220,
+    BenchmarkCurveName = 221, BenchmarkCurvePoint = 222, BenchmarkPrice = 662,
+    BenchmarkPriceType = 663, BenchmarkSecurityId = 699, BenchmarkSecurityIdSource = 761,
+    YieldType = 235, Yield = 236, YieldCalcDate = 701, YieldRedemptionDate = 696,
+    YieldRedemptionPrice = 697, YieldRedemptionPriceType = 698, RoundLot = 561,
+    MinTradeVol = 562, TradingSessionId = 336, TradingSessionSubId = 625, ExpirationCycle
+    = 827, Text = 58, EncodedTextLen = 354, EncodedText = 355 }
+);
 /// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct SecListGrpNoRelatedSymBuilder<'b> {
@@ -6250,6 +10739,23 @@ impl<'a> SecTypesGrpNoSecurityTypes<'a> {
     t::opt!(product, slot = 2, tag = 460, "Product", INT, e::Product);
     t::opt!(cfi_code, slot = 3, tag = 461, "CFICode", STRING);
 }
+/// One field of a `NoSecurityTypes` (558) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum SecTypesGrpNoSecurityTypesField<'a> {
+    /// `SecurityType` (167), STRING. Starts an entry.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `SecuritySubType` (762), STRING.
+    SecuritySubType(t::Value<'a, v::FixStr<'a>, 762>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+}
+t::walk!(
+    SecTypesGrpNoSecurityTypes => SecTypesGrpNoSecurityTypesField, table =
+    SEC_TYPES_GRP_NO_SECURITY_TYPES, { SecurityType = 167, SecuritySubType = 762, Product
+    = 460, CfiCode = 461 }
+);
 /// Builds one `NoSecurityTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct SecTypesGrpNoSecurityTypesBuilder<'b> {
@@ -6331,6 +10837,70 @@ impl<'a> SettlInstGrpNoSettlInst<'a> {
     t::opt!(payment_date, slot = 23, tag = 504, "PaymentDate", LOCALMKTDATE);
     t::opt!(payment_remitter_id, slot = 24, tag = 505, "PaymentRemitterID", STRING);
 }
+/// One field of a `NoSettlInst` (778) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum SettlInstGrpNoSettlInstField<'a> {
+    /// `SettlInstID` (162), STRING. Starts an entry.
+    SettlInstId(t::Value<'a, v::FixStr<'a>, 162>),
+    /// `SettlInstTransType` (163), CHAR.
+    SettlInstTransType(t::Value<'a, e::SettlInstTransType, 163>),
+    /// `SettlInstRefID` (214), STRING.
+    SettlInstRefId(t::Value<'a, v::FixStr<'a>, 214>),
+    /// The `NoPartyIDs` (453) group: a walk of its entries.
+    NoPartyIds(t::Walk<'a, PartiesNoPartyIds<'a>>),
+    /// `Side` (54), CHAR.
+    Side(t::Value<'a, e::Side, 54>),
+    /// `Product` (460), INT.
+    Product(t::Value<'a, e::Product<'a>, 460>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `CFICode` (461), STRING.
+    CfiCode(t::Value<'a, v::FixStr<'a>, 461>),
+    /// `EffectiveTime` (168), UTCTIMESTAMP.
+    EffectiveTime(t::Value<'a, v::UtcTimestamp, 168>),
+    /// `ExpireTime` (126), UTCTIMESTAMP.
+    ExpireTime(t::Value<'a, v::UtcTimestamp, 126>),
+    /// `LastUpdateTime` (779), UTCTIMESTAMP.
+    LastUpdateTime(t::Value<'a, v::UtcTimestamp, 779>),
+    /// `SettlDeliveryType` (172), INT.
+    SettlDeliveryType(t::Value<'a, e::SettlDeliveryType<'a>, 172>),
+    /// `StandInstDbType` (169), INT.
+    StandInstDbType(t::Value<'a, e::StandInstDbType<'a>, 169>),
+    /// `StandInstDbName` (170), STRING.
+    StandInstDbName(t::Value<'a, v::FixStr<'a>, 170>),
+    /// `StandInstDbID` (171), STRING.
+    StandInstDbId(t::Value<'a, v::FixStr<'a>, 171>),
+    /// The `NoDlvyInst` (85) group: a walk of its entries.
+    NoDlvyInst(t::Walk<'a, DlvyInstGrpNoDlvyInst<'a>>),
+    /// `PaymentMethod` (492), INT.
+    PaymentMethod(t::Value<'a, e::PaymentMethod<'a>, 492>),
+    /// `PaymentRef` (476), STRING.
+    PaymentRef(t::Value<'a, v::FixStr<'a>, 476>),
+    /// `CardHolderName` (488), STRING.
+    CardHolderName(t::Value<'a, v::FixStr<'a>, 488>),
+    /// `CardNumber` (489), STRING.
+    CardNumber(t::Value<'a, v::FixStr<'a>, 489>),
+    /// `CardStartDate` (503), LOCALMKTDATE.
+    CardStartDate(t::Value<'a, v::LocalMktDate, 503>),
+    /// `CardExpDate` (490), LOCALMKTDATE.
+    CardExpDate(t::Value<'a, v::LocalMktDate, 490>),
+    /// `CardIssNum` (491), STRING.
+    CardIssNum(t::Value<'a, v::FixStr<'a>, 491>),
+    /// `PaymentDate` (504), LOCALMKTDATE.
+    PaymentDate(t::Value<'a, v::LocalMktDate, 504>),
+    /// `PaymentRemitterID` (505), STRING.
+    PaymentRemitterId(t::Value<'a, v::FixStr<'a>, 505>),
+}
+t::walk!(
+    SettlInstGrpNoSettlInst => SettlInstGrpNoSettlInstField, table =
+    SETTL_INST_GRP_NO_SETTL_INST, { SettlInstId = 162, SettlInstTransType = 163,
+    SettlInstRefId = 214, NoPartyIds = 453, Side = 54, Product = 460, SecurityType = 167,
+    CfiCode = 461, EffectiveTime = 168, ExpireTime = 126, LastUpdateTime = 779,
+    SettlDeliveryType = 172, StandInstDbType = 169, StandInstDbName = 170, StandInstDbId
+    = 171, NoDlvyInst = 85, PaymentMethod = 492, PaymentRef = 476, CardHolderName = 488,
+    CardNumber = 489, CardStartDate = 503, CardExpDate = 490, CardIssNum = 491,
+    PaymentDate = 504, PaymentRemitterId = 505 }
+);
 /// Builds one `NoSettlInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct SettlInstGrpNoSettlInstBuilder<'b> {
@@ -6438,6 +11008,54 @@ impl<'a> SideCrossOrdCxlGrpNoSides<'a> {
     t::opt!(encoded_text_len, slot = 16, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 17, tag = 355, "EncodedText", DATA);
 }
+/// One field of a `NoSides` (552) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum SideCrossOrdCxlGrpNoSidesField<'a> {
+    /// `Side` (54), CHAR. Starts an entry.
+    Side(t::Value<'a, e::Side, 54>),
+    /// `OrigClOrdID` (41), STRING.
+    OrigClOrdId(t::Value<'a, v::FixStr<'a>, 41>),
+    /// `ClOrdID` (11), STRING.
+    ClOrdId(t::Value<'a, v::FixStr<'a>, 11>),
+    /// `SecondaryClOrdID` (526), STRING.
+    SecondaryClOrdId(t::Value<'a, v::FixStr<'a>, 526>),
+    /// `ClOrdLinkID` (583), STRING.
+    ClOrdLinkId(t::Value<'a, v::FixStr<'a>, 583>),
+    /// `OrigOrdModTime` (586), UTCTIMESTAMP.
+    OrigOrdModTime(t::Value<'a, v::UtcTimestamp, 586>),
+    /// The `NoPartyIDs` (453) group: a walk of its entries.
+    NoPartyIds(t::Walk<'a, PartiesNoPartyIds<'a>>),
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    TradeOriginationDate(t::Value<'a, v::LocalMktDate, 229>),
+    /// `TradeDate` (75), LOCALMKTDATE.
+    TradeDate(t::Value<'a, v::LocalMktDate, 75>),
+    /// `OrderQty` (38), QTY.
+    OrderQty(t::Value<'a, v::Decimal, 38>),
+    /// `CashOrderQty` (152), QTY.
+    CashOrderQty(t::Value<'a, v::Decimal, 152>),
+    /// `OrderPercent` (516), PERCENTAGE.
+    OrderPercent(t::Value<'a, v::Decimal, 516>),
+    /// `RoundingDirection` (468), CHAR.
+    RoundingDirection(t::Value<'a, e::RoundingDirection, 468>),
+    /// `RoundingModulus` (469), FLOAT.
+    RoundingModulus(t::Value<'a, v::Decimal, 469>),
+    /// `ComplianceID` (376), STRING.
+    ComplianceId(t::Value<'a, v::FixStr<'a>, 376>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+}
+t::walk!(
+    SideCrossOrdCxlGrpNoSides => SideCrossOrdCxlGrpNoSidesField, table =
+    SIDE_CROSS_ORD_CXL_GRP_NO_SIDES, { Side = 54, OrigClOrdId = 41, ClOrdId = 11,
+    SecondaryClOrdId = 526, ClOrdLinkId = 583, OrigOrdModTime = 586, NoPartyIds = 453,
+    TradeOriginationDate = 229, TradeDate = 75, OrderQty = 38, CashOrderQty = 152,
+    OrderPercent = 516, RoundingDirection = 468, RoundingModulus = 469, ComplianceId =
+    376, Text = 58, EncodedTextLen = 354, EncodedText = 355 }
+);
 /// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct SideCrossOrdCxlGrpNoSidesBuilder<'b> {
@@ -6567,6 +11185,103 @@ impl<'a> SideCrossOrdModGrpNoSides<'a> {
     t::opt!(solicited_flag, slot = 38, tag = 377, "SolicitedFlag", BOOLEAN);
     t::opt!(side_compliance_id, slot = 39, tag = 659, "SideComplianceID", STRING);
 }
+/// One field of a `NoSides` (552) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum SideCrossOrdModGrpNoSidesField<'a> {
+    /// `Side` (54), CHAR. Starts an entry.
+    Side(t::Value<'a, e::Side, 54>),
+    /// `ClOrdID` (11), STRING.
+    ClOrdId(t::Value<'a, v::FixStr<'a>, 11>),
+    /// `SecondaryClOrdID` (526), STRING.
+    SecondaryClOrdId(t::Value<'a, v::FixStr<'a>, 526>),
+    /// `ClOrdLinkID` (583), STRING.
+    ClOrdLinkId(t::Value<'a, v::FixStr<'a>, 583>),
+    /// The `NoPartyIDs` (453) group: a walk of its entries.
+    NoPartyIds(t::Walk<'a, PartiesNoPartyIds<'a>>),
+    /// `TradeOriginationDate` (229), LOCALMKTDATE.
+    TradeOriginationDate(t::Value<'a, v::LocalMktDate, 229>),
+    /// `TradeDate` (75), LOCALMKTDATE.
+    TradeDate(t::Value<'a, v::LocalMktDate, 75>),
+    /// `Account` (1), STRING.
+    Account(t::Value<'a, v::FixStr<'a>, 1>),
+    /// `AcctIDSource` (660), INT.
+    AcctIdSource(t::Value<'a, e::AcctIdSource<'a>, 660>),
+    /// `AccountType` (581), INT.
+    AccountType(t::Value<'a, e::AccountType<'a>, 581>),
+    /// `DayBookingInst` (589), CHAR.
+    DayBookingInst(t::Value<'a, e::DayBookingInst, 589>),
+    /// `BookingUnit` (590), CHAR.
+    BookingUnit(t::Value<'a, e::BookingUnit, 590>),
+    /// `PreallocMethod` (591), CHAR.
+    PreallocMethod(t::Value<'a, e::PreallocMethod, 591>),
+    /// `AllocID` (70), STRING.
+    AllocId(t::Value<'a, v::FixStr<'a>, 70>),
+    /// The `NoAllocs` (78) group: a walk of its entries.
+    NoAllocs(t::Walk<'a, PreAllocGrpNoAllocs<'a>>),
+    /// `QtyType` (854), INT.
+    QtyType(t::Value<'a, e::QtyType<'a>, 854>),
+    /// `OrderQty` (38), QTY.
+    OrderQty(t::Value<'a, v::Decimal, 38>),
+    /// `CashOrderQty` (152), QTY.
+    CashOrderQty(t::Value<'a, v::Decimal, 152>),
+    /// `OrderPercent` (516), PERCENTAGE.
+    OrderPercent(t::Value<'a, v::Decimal, 516>),
+    /// `RoundingDirection` (468), CHAR.
+    RoundingDirection(t::Value<'a, e::RoundingDirection, 468>),
+    /// `RoundingModulus` (469), FLOAT.
+    RoundingModulus(t::Value<'a, v::Decimal, 469>),
+    /// `Commission` (12), AMT.
+    Commission(t::Value<'a, v::Decimal, 12>),
+    /// `CommType` (13), CHAR.
+    CommType(t::Value<'a, e::CommType, 13>),
+    /// `CommCurrency` (479), CURRENCY.
+    CommCurrency(t::Value<'a, v::Currency, 479>),
+    /// `FundRenewWaiv` (497), CHAR.
+    FundRenewWaiv(t::Value<'a, e::FundRenewWaiv, 497>),
+    /// `OrderCapacity` (528), CHAR.
+    OrderCapacity(t::Value<'a, e::OrderCapacity, 528>),
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    OrderRestrictions(t::Value<'a, v::MultipleValueString<'a>, 529>),
+    /// `CustOrderCapacity` (582), INT.
+    CustOrderCapacity(t::Value<'a, e::CustOrderCapacity<'a>, 582>),
+    /// `ForexReq` (121), BOOLEAN.
+    ForexReq(t::Value<'a, bool, 121>),
+    /// `SettlCurrency` (120), CURRENCY.
+    SettlCurrency(t::Value<'a, v::Currency, 120>),
+    /// `BookingType` (775), INT.
+    BookingType(t::Value<'a, e::BookingType<'a>, 775>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+    /// `PositionEffect` (77), CHAR.
+    PositionEffect(t::Value<'a, e::PositionEffect, 77>),
+    /// `CoveredOrUncovered` (203), INT.
+    CoveredOrUncovered(t::Value<'a, e::CoveredOrUncovered<'a>, 203>),
+    /// `CashMargin` (544), CHAR.
+    CashMargin(t::Value<'a, e::CashMargin, 544>),
+    /// `ClearingFeeIndicator` (635), STRING.
+    ClearingFeeIndicator(t::Value<'a, e::ClearingFeeIndicator<'a>, 635>),
+    /// `SolicitedFlag` (377), BOOLEAN.
+    SolicitedFlag(t::Value<'a, bool, 377>),
+    /// `SideComplianceID` (659), STRING.
+    SideComplianceId(t::Value<'a, v::FixStr<'a>, 659>),
+}
+t::walk!(
+    SideCrossOrdModGrpNoSides => SideCrossOrdModGrpNoSidesField, table =
+    SIDE_CROSS_ORD_MOD_GRP_NO_SIDES, { Side = 54, ClOrdId = 11, SecondaryClOrdId = 526,
+    ClOrdLinkId = 583, NoPartyIds = 453, TradeOriginationDate = 229, TradeDate = 75,
+    Account = 1, AcctIdSource = 660, AccountType = 581, DayBookingInst = 589, BookingUnit
+    = 590, PreallocMethod = 591, AllocId = 70, NoAllocs = 78, QtyType = 854, OrderQty =
+    38, CashOrderQty = 152, OrderPercent = 516, RoundingDirection = 468, RoundingModulus
+    = 469, Commission = 12, CommType = 13, CommCurrency = 479, FundRenewWaiv = 497,
+    OrderCapacity = 528, OrderRestrictions = 529, CustOrderCapacity = 582, ForexReq =
+    121, SettlCurrency = 120, BookingType = 775, Text = 58, EncodedTextLen = 354,
+    EncodedText = 355, PositionEffect = 77, CoveredOrUncovered = 203, CashMargin = 544,
+    ClearingFeeIndicator = 635, SolicitedFlag = 377, SideComplianceId = 659 }
+);
 /// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct SideCrossOrdModGrpNoSidesBuilder<'b> {
@@ -6686,6 +11401,27 @@ impl<'a> TrdAllocGrpNoAllocs<'a> {
     t::comp!(nested_parties2, slot = 4, slots = 1, "NestedParties2", NestedParties2);
     t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
 }
+/// One field of a `NoAllocs` (78) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum TrdAllocGrpNoAllocsField<'a> {
+    /// `AllocAccount` (79), STRING. Starts an entry.
+    AllocAccount(t::Value<'a, v::FixStr<'a>, 79>),
+    /// `AllocAcctIDSource` (661), INT.
+    AllocAcctIdSource(t::Value<'a, i64, 661>),
+    /// `AllocSettlCurrency` (736), CURRENCY.
+    AllocSettlCurrency(t::Value<'a, v::Currency, 736>),
+    /// `IndividualAllocID` (467), STRING.
+    IndividualAllocId(t::Value<'a, v::FixStr<'a>, 467>),
+    /// The `NoNested2PartyIDs` (756) group: a walk of its entries.
+    NoNested2PartyIds(t::Walk<'a, NestedParties2NoNested2PartyIds<'a>>),
+    /// `AllocQty` (80), QTY.
+    AllocQty(t::Value<'a, v::Decimal, 80>),
+}
+t::walk!(
+    TrdAllocGrpNoAllocs => TrdAllocGrpNoAllocsField, table = TRD_ALLOC_GRP_NO_ALLOCS, {
+    AllocAccount = 79, AllocAcctIdSource = 661, AllocSettlCurrency = 736,
+    IndividualAllocId = 467, NoNested2PartyIds = 756, AllocQty = 80 }
+);
 /// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct TrdAllocGrpNoAllocsBuilder<'b> {
@@ -6742,6 +11478,18 @@ impl<'a> TrdCapDtGrpNoDates<'a> {
     t::opt!(trade_date, slot = 0, tag = 75, "TradeDate", LOCALMKTDATE);
     t::opt!(transact_time, slot = 1, tag = 60, "TransactTime", UTCTIMESTAMP);
 }
+/// One field of a `NoDates` (580) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum TrdCapDtGrpNoDatesField<'a> {
+    /// `TradeDate` (75), LOCALMKTDATE. Starts an entry.
+    TradeDate(t::Value<'a, v::LocalMktDate, 75>),
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    TransactTime(t::Value<'a, v::UtcTimestamp, 60>),
+}
+t::walk!(
+    TrdCapDtGrpNoDates => TrdCapDtGrpNoDatesField, table = TRD_CAP_DT_GRP_NO_DATES, {
+    TradeDate = 75, TransactTime = 60 }
+);
 /// Builds one `NoDates` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCapDtGrpNoDatesBuilder<'b> {
@@ -6884,6 +11632,151 @@ impl<'a> TrdCapRptSideGrpNoSides<'a> {
     t::opt!(alloc_id, slot = 59, tag = 70, "AllocID", STRING);
     t::comp!(trd_alloc_grp, slot = 60, slots = 1, "TrdAllocGrp", TrdAllocGrp);
 }
+/// One field of a `NoSides` (552) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum TrdCapRptSideGrpNoSidesField<'a> {
+    /// `Side` (54), CHAR. Starts an entry.
+    Side(t::Value<'a, e::Side, 54>),
+    /// `OrderID` (37), STRING.
+    OrderId(t::Value<'a, v::FixStr<'a>, 37>),
+    /// `SecondaryOrderID` (198), STRING.
+    SecondaryOrderId(t::Value<'a, v::FixStr<'a>, 198>),
+    /// `ClOrdID` (11), STRING.
+    ClOrdId(t::Value<'a, v::FixStr<'a>, 11>),
+    /// `SecondaryClOrdID` (526), STRING.
+    SecondaryClOrdId(t::Value<'a, v::FixStr<'a>, 526>),
+    /// `ListID` (66), STRING.
+    ListId(t::Value<'a, v::FixStr<'a>, 66>),
+    /// The `NoPartyIDs` (453) group: a walk of its entries.
+    NoPartyIds(t::Walk<'a, PartiesNoPartyIds<'a>>),
+    /// `Account` (1), STRING.
+    Account(t::Value<'a, v::FixStr<'a>, 1>),
+    /// `AcctIDSource` (660), INT.
+    AcctIdSource(t::Value<'a, e::AcctIdSource<'a>, 660>),
+    /// `AccountType` (581), INT.
+    AccountType(t::Value<'a, e::AccountType<'a>, 581>),
+    /// `ProcessCode` (81), CHAR.
+    ProcessCode(t::Value<'a, e::ProcessCode, 81>),
+    /// `OddLot` (575), BOOLEAN.
+    OddLot(t::Value<'a, bool, 575>),
+    /// The `NoClearingInstructions` (576) group: a walk of its entries.
+    NoClearingInstructions(t::Walk<'a, ClrInstGrpNoClearingInstructions<'a>>),
+    /// `TradeInputSource` (578), STRING.
+    TradeInputSource(t::Value<'a, v::FixStr<'a>, 578>),
+    /// `TradeInputDevice` (579), STRING.
+    TradeInputDevice(t::Value<'a, v::FixStr<'a>, 579>),
+    /// `OrderInputDevice` (821), STRING.
+    OrderInputDevice(t::Value<'a, v::FixStr<'a>, 821>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+    /// `ComplianceID` (376), STRING.
+    ComplianceId(t::Value<'a, v::FixStr<'a>, 376>),
+    /// `SolicitedFlag` (377), BOOLEAN.
+    SolicitedFlag(t::Value<'a, bool, 377>),
+    /// `OrderCapacity` (528), CHAR.
+    OrderCapacity(t::Value<'a, e::OrderCapacity, 528>),
+    /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
+    OrderRestrictions(t::Value<'a, v::MultipleValueString<'a>, 529>),
+    /// `CustOrderCapacity` (582), INT.
+    CustOrderCapacity(t::Value<'a, e::CustOrderCapacity<'a>, 582>),
+    /// `OrdType` (40), CHAR.
+    OrdType(t::Value<'a, e::OrdType, 40>),
+    /// `ExecInst` (18), MULTIPLEVALUESTRING.
+    ExecInst(t::Value<'a, v::MultipleValueString<'a>, 18>),
+    /// `TransBkdTime` (483), UTCTIMESTAMP.
+    TransBkdTime(t::Value<'a, v::UtcTimestamp, 483>),
+    /// `TradingSessionID` (336), STRING.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+    /// `TimeBracket` (943), STRING.
+    TimeBracket(t::Value<'a, v::FixStr<'a>, 943>),
+    /// `Commission` (12), AMT.
+    Commission(t::Value<'a, v::Decimal, 12>),
+    /// `CommType` (13), CHAR.
+    CommType(t::Value<'a, e::CommType, 13>),
+    /// `CommCurrency` (479), CURRENCY.
+    CommCurrency(t::Value<'a, v::Currency, 479>),
+    /// `FundRenewWaiv` (497), CHAR.
+    FundRenewWaiv(t::Value<'a, e::FundRenewWaiv, 497>),
+    /// `GrossTradeAmt` (381), AMT.
+    GrossTradeAmt(t::Value<'a, v::Decimal, 381>),
+    /// `NumDaysInterest` (157), INT.
+    NumDaysInterest(t::Value<'a, i64, 157>),
+    /// `ExDate` (230), LOCALMKTDATE.
+    ExDate(t::Value<'a, v::LocalMktDate, 230>),
+    /// `AccruedInterestRate` (158), PERCENTAGE.
+    AccruedInterestRate(t::Value<'a, v::Decimal, 158>),
+    /// `AccruedInterestAmt` (159), AMT.
+    AccruedInterestAmt(t::Value<'a, v::Decimal, 159>),
+    /// `InterestAtMaturity` (738), AMT.
+    InterestAtMaturity(t::Value<'a, v::Decimal, 738>),
+    /// `EndAccruedInterestAmt` (920), AMT.
+    EndAccruedInterestAmt(t::Value<'a, v::Decimal, 920>),
+    /// `StartCash` (921), AMT.
+    StartCash(t::Value<'a, v::Decimal, 921>),
+    /// `EndCash` (922), AMT.
+    EndCash(t::Value<'a, v::Decimal, 922>),
+    /// `Concession` (238), AMT.
+    Concession(t::Value<'a, v::Decimal, 238>),
+    /// `TotalTakedown` (237), AMT.
+    TotalTakedown(t::Value<'a, v::Decimal, 237>),
+    /// `NetMoney` (118), AMT.
+    NetMoney(t::Value<'a, v::Decimal, 118>),
+    /// `SettlCurrAmt` (119), AMT.
+    SettlCurrAmt(t::Value<'a, v::Decimal, 119>),
+    /// `SettlCurrency` (120), CURRENCY.
+    SettlCurrency(t::Value<'a, v::Currency, 120>),
+    /// `SettlCurrFxRate` (155), FLOAT.
+    SettlCurrFxRate(t::Value<'a, v::Decimal, 155>),
+    /// `SettlCurrFxRateCalc` (156), CHAR.
+    SettlCurrFxRateCalc(t::Value<'a, e::SettlCurrFxRateCalc, 156>),
+    /// `PositionEffect` (77), CHAR.
+    PositionEffect(t::Value<'a, e::PositionEffect, 77>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+    /// `SideMultiLegReportingType` (752), INT.
+    SideMultiLegReportingType(t::Value<'a, e::SideMultiLegReportingType<'a>, 752>),
+    /// The `NoContAmts` (518) group: a walk of its entries.
+    NoContAmts(t::Walk<'a, ContAmtGrpNoContAmts<'a>>),
+    /// The `NoStipulations` (232) group: a walk of its entries.
+    NoStipulations(t::Walk<'a, StipulationsNoStipulations<'a>>),
+    /// The `NoMiscFees` (136) group: a walk of its entries.
+    NoMiscFees(t::Walk<'a, MiscFeesGrpNoMiscFees<'a>>),
+    /// `ExchangeRule` (825), STRING.
+    ExchangeRule(t::Value<'a, v::FixStr<'a>, 825>),
+    /// `TradeAllocIndicator` (826), INT.
+    TradeAllocIndicator(t::Value<'a, e::TradeAllocIndicator<'a>, 826>),
+    /// `PreallocMethod` (591), CHAR.
+    PreallocMethod(t::Value<'a, e::PreallocMethod, 591>),
+    /// `AllocID` (70), STRING.
+    AllocId(t::Value<'a, v::FixStr<'a>, 70>),
+    /// The `NoAllocs` (78) group: a walk of its entries.
+    NoAllocs(t::Walk<'a, TrdAllocGrpNoAllocs<'a>>),
+}
+t::walk!(
+    TrdCapRptSideGrpNoSides => TrdCapRptSideGrpNoSidesField, table =
+    TRD_CAP_RPT_SIDE_GRP_NO_SIDES, { Side = 54, OrderId = 37, SecondaryOrderId = 198,
+    ClOrdId = 11, SecondaryClOrdId = 526, ListId = 66, NoPartyIds = 453, Account = 1,
+    AcctIdSource = 660, AccountType = 581, ProcessCode = 81, OddLot = 575,
+    NoClearingInstructions = 576, TradeInputSource = 578, TradeInputDevice = 579,
+    OrderInputDevice = 821, Currency = 15, ComplianceId = 376, SolicitedFlag = 377,
+    OrderCapacity = 528, OrderRestrictions = 529, CustOrderCapacity = 582, OrdType = 40,
+    ExecInst = 18, TransBkdTime = 483, TradingSessionId = 336, TradingSessionSubId = 625,
+    TimeBracket = 943, Commission = 12, CommType = 13, CommCurrency = 479, FundRenewWaiv
+    = 497, GrossTradeAmt = 381, NumDaysInterest = 157, ExDate = 230, AccruedInterestRate
+    = 158, AccruedInterestAmt = 159, InterestAtMaturity = 738, EndAccruedInterestAmt =
+    920, StartCash = 921, EndCash = 922, Concession = 238, TotalTakedown = 237, NetMoney
+    = 118, SettlCurrAmt = 119, SettlCurrency = 120, SettlCurrFxRate = 155,
+    SettlCurrFxRateCalc = 156, PositionEffect = 77, Text = 58, EncodedTextLen = 354,
+    EncodedText = 355, SideMultiLegReportingType = 752, NoContAmts = 518, NoStipulations
+    = 232, NoMiscFees = 136, ExchangeRule = 825, TradeAllocIndicator = 826,
+    PreallocMethod = 591, AllocId = 70, NoAllocs = 78 }
+);
 /// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCapRptSideGrpNoSidesBuilder<'b> {
@@ -7058,6 +11951,18 @@ impl<'a> TrdCollGrpNoTrades<'a> {
         secondary_trade_report_id, slot = 1, tag = 818, "SecondaryTradeReportID", STRING
     );
 }
+/// One field of a `NoTrades` (897) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum TrdCollGrpNoTradesField<'a> {
+    /// `TradeReportID` (571), STRING. Starts an entry.
+    TradeReportId(t::Value<'a, v::FixStr<'a>, 571>),
+    /// `SecondaryTradeReportID` (818), STRING.
+    SecondaryTradeReportId(t::Value<'a, v::FixStr<'a>, 818>),
+}
+t::walk!(
+    TrdCollGrpNoTrades => TrdCollGrpNoTradesField, table = TRD_COLL_GRP_NO_TRADES, {
+    TradeReportId = 571, SecondaryTradeReportId = 818 }
+);
 /// Builds one `NoTrades` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCollGrpNoTradesBuilder<'b> {
@@ -7126,6 +12031,136 @@ impl<'a> TrdInstrmtLegGrpNoLegs<'a> {
     t::opt!(leg_settl_date, slot = 51, tag = 588, "LegSettlDate", LOCALMKTDATE);
     t::opt!(leg_last_px, slot = 52, tag = 637, "LegLastPx", PRICE);
 }
+/// One field of a `NoLegs` (555) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum TrdInstrmtLegGrpNoLegsField<'a> {
+    /// `LegSymbol` (600), STRING. Starts an entry.
+    LegSymbol(t::Value<'a, v::FixStr<'a>, 600>),
+    /// `LegSymbolSfx` (601), STRING.
+    LegSymbolSfx(t::Value<'a, v::FixStr<'a>, 601>),
+    /// `LegSecurityID` (602), STRING.
+    LegSecurityId(t::Value<'a, v::FixStr<'a>, 602>),
+    /// `LegSecurityIDSource` (603), STRING.
+    LegSecurityIdSource(t::Value<'a, v::FixStr<'a>, 603>),
+    /// The `NoLegSecurityAltID` (604) group: a walk of its entries.
+    NoLegSecurityAltId(t::Walk<'a, LegSecAltIdGrpNoLegSecurityAltId<'a>>),
+    /// `LegProduct` (607), INT.
+    LegProduct(t::Value<'a, i64, 607>),
+    /// `LegCFICode` (608), STRING.
+    LegCfiCode(t::Value<'a, v::FixStr<'a>, 608>),
+    /// `LegSecurityType` (609), STRING.
+    LegSecurityType(t::Value<'a, v::FixStr<'a>, 609>),
+    /// `LegSecuritySubType` (764), STRING.
+    LegSecuritySubType(t::Value<'a, v::FixStr<'a>, 764>),
+    /// `LegMaturityMonthYear` (610), MONTHYEAR.
+    LegMaturityMonthYear(t::Value<'a, v::MonthYear, 610>),
+    /// `LegMaturityDate` (611), LOCALMKTDATE.
+    LegMaturityDate(t::Value<'a, v::LocalMktDate, 611>),
+    /// `LegCouponPaymentDate` (248), LOCALMKTDATE.
+    LegCouponPaymentDate(t::Value<'a, v::LocalMktDate, 248>),
+    /// `LegIssueDate` (249), LOCALMKTDATE.
+    LegIssueDate(t::Value<'a, v::LocalMktDate, 249>),
+    /// `LegRepoCollateralSecurityType` (250), STRING.
+    LegRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 250>),
+    /// `LegRepurchaseTerm` (251), INT.
+    LegRepurchaseTerm(t::Value<'a, i64, 251>),
+    /// `LegRepurchaseRate` (252), PERCENTAGE.
+    LegRepurchaseRate(t::Value<'a, v::Decimal, 252>),
+    /// `LegFactor` (253), FLOAT.
+    LegFactor(t::Value<'a, v::Decimal, 253>),
+    /// `LegCreditRating` (257), STRING.
+    LegCreditRating(t::Value<'a, v::FixStr<'a>, 257>),
+    /// `LegInstrRegistry` (599), STRING.
+    LegInstrRegistry(t::Value<'a, v::FixStr<'a>, 599>),
+    /// `LegCountryOfIssue` (596), COUNTRY.
+    LegCountryOfIssue(t::Value<'a, v::Country, 596>),
+    /// `LegStateOrProvinceOfIssue` (597), STRING.
+    LegStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 597>),
+    /// `LegLocaleOfIssue` (598), STRING.
+    LegLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 598>),
+    /// `LegRedemptionDate` (254), LOCALMKTDATE.
+    LegRedemptionDate(t::Value<'a, v::LocalMktDate, 254>),
+    /// `LegStrikePrice` (612), PRICE.
+    LegStrikePrice(t::Value<'a, v::Decimal, 612>),
+    /// `LegStrikeCurrency` (942), CURRENCY.
+    LegStrikeCurrency(t::Value<'a, v::Currency, 942>),
+    /// `LegOptAttribute` (613), CHAR.
+    LegOptAttribute(t::Value<'a, v::Char, 613>),
+    /// `LegContractMultiplier` (614), FLOAT.
+    LegContractMultiplier(t::Value<'a, v::Decimal, 614>),
+    /// `LegCouponRate` (615), PERCENTAGE.
+    LegCouponRate(t::Value<'a, v::Decimal, 615>),
+    /// `LegSecurityExchange` (616), EXCHANGE.
+    LegSecurityExchange(t::Value<'a, v::Exchange, 616>),
+    /// `LegIssuer` (617), STRING.
+    LegIssuer(t::Value<'a, v::FixStr<'a>, 617>),
+    /// `EncodedLegIssuerLen` (618), LENGTH.
+    EncodedLegIssuerLen(t::Value<'a, v::Length, 618>),
+    /// `EncodedLegIssuer` (619), DATA.
+    EncodedLegIssuer(&'a [u8]),
+    /// `LegSecurityDesc` (620), STRING.
+    LegSecurityDesc(t::Value<'a, v::FixStr<'a>, 620>),
+    /// `EncodedLegSecurityDescLen` (621), LENGTH.
+    EncodedLegSecurityDescLen(t::Value<'a, v::Length, 621>),
+    /// `EncodedLegSecurityDesc` (622), DATA.
+    EncodedLegSecurityDesc(&'a [u8]),
+    /// `LegRatioQty` (623), FLOAT.
+    LegRatioQty(t::Value<'a, v::Decimal, 623>),
+    /// `LegSide` (624), CHAR.
+    LegSide(t::Value<'a, v::Char, 624>),
+    /// `LegCurrency` (556), CURRENCY.
+    LegCurrency(t::Value<'a, v::Currency, 556>),
+    /// `LegPool` (740), STRING.
+    LegPool(t::Value<'a, v::FixStr<'a>, 740>),
+    /// `LegDatedDate` (739), LOCALMKTDATE.
+    LegDatedDate(t::Value<'a, v::LocalMktDate, 739>),
+    /// `LegContractSettlMonth` (955), MONTHYEAR.
+    LegContractSettlMonth(t::Value<'a, v::MonthYear, 955>),
+    /// `LegInterestAccrualDate` (956), LOCALMKTDATE.
+    LegInterestAccrualDate(t::Value<'a, v::LocalMktDate, 956>),
+    /// `LegQty` (687), QTY.
+    LegQty(t::Value<'a, v::Decimal, 687>),
+    /// `LegSwapType` (690), INT.
+    LegSwapType(t::Value<'a, e::LegSwapType<'a>, 690>),
+    /// The `NoLegStipulations` (683) group: a walk of its entries.
+    NoLegStipulations(t::Walk<'a, LegStipulationsNoLegStipulations<'a>>),
+    /// `LegPositionEffect` (564), CHAR.
+    LegPositionEffect(t::Value<'a, v::Char, 564>),
+    /// `LegCoveredOrUncovered` (565), INT.
+    LegCoveredOrUncovered(t::Value<'a, i64, 565>),
+    /// The `NoNestedPartyIDs` (539) group: a walk of its entries.
+    NoNestedPartyIds(t::Walk<'a, NestedPartiesNoNestedPartyIds<'a>>),
+    /// `LegRefID` (654), STRING.
+    LegRefId(t::Value<'a, v::FixStr<'a>, 654>),
+    /// `LegPrice` (566), PRICE.
+    LegPrice(t::Value<'a, v::Decimal, 566>),
+    /// `LegSettlType` (587), CHAR.
+    LegSettlType(t::Value<'a, v::Char, 587>),
+    /// `LegSettlDate` (588), LOCALMKTDATE.
+    LegSettlDate(t::Value<'a, v::LocalMktDate, 588>),
+    /// `LegLastPx` (637), PRICE.
+    LegLastPx(t::Value<'a, v::Decimal, 637>),
+}
+t::walk!(
+    TrdInstrmtLegGrpNoLegs => TrdInstrmtLegGrpNoLegsField, table =
+    TRD_INSTRMT_LEG_GRP_NO_LEGS, { LegSymbol = 600, LegSymbolSfx = 601, LegSecurityId =
+    602, LegSecurityIdSource = 603, NoLegSecurityAltId = 604, LegProduct = 607,
+    LegCfiCode = 608, LegSecurityType = 609, LegSecuritySubType = 764,
+    LegMaturityMonthYear = 610, LegMaturityDate = 611, LegCouponPaymentDate = 248,
+    LegIssueDate = 249, LegRepoCollateralSecurityType = 250, LegRepurchaseTerm = 251,
+    LegRepurchaseRate = 252, LegFactor = 253, LegCreditRating = 257, LegInstrRegistry =
+    599, LegCountryOfIssue = 596, LegStateOrProvinceOfIssue = 597, LegLocaleOfIssue =
+    598, LegRedemptionDate = 254, LegStrikePrice = 612, LegStrikeCurrency = 942,
+    LegOptAttribute = 613, LegContractMultiplier = 614, LegCouponRate = 615,
+    LegSecurityExchange = 616, LegIssuer = 617, EncodedLegIssuerLen = 618,
+    EncodedLegIssuer = 619, LegSecurityDesc = 620, EncodedLegSecurityDescLen = 621,
+    EncodedLegSecurityDesc = 622, LegRatioQty = 623, LegSide = 624, LegCurrency = 556,
+    LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
+    LegInterestAccrualDate = 956, LegQty = 687, LegSwapType = 690, NoLegStipulations =
+    683, LegPositionEffect = 564, LegCoveredOrUncovered = 565, NoNestedPartyIds = 539,
+    LegRefId = 654, LegPrice = 566, LegSettlType = 587, LegSettlDate = 588, LegLastPx =
+    637 }
+);
 /// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct TrdInstrmtLegGrpNoLegsBuilder<'b> {
@@ -7197,6 +12232,19 @@ impl<'a> TrdgSesGrpNoTradingSessions<'a> {
     t::opt!(trading_session_id, slot = 0, tag = 336, "TradingSessionID", STRING);
     t::opt!(trading_session_sub_id, slot = 1, tag = 625, "TradingSessionSubID", STRING);
 }
+/// One field of a `NoTradingSessions` (386) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum TrdgSesGrpNoTradingSessionsField<'a> {
+    /// `TradingSessionID` (336), STRING. Starts an entry.
+    TradingSessionId(t::Value<'a, v::FixStr<'a>, 336>),
+    /// `TradingSessionSubID` (625), STRING.
+    TradingSessionSubId(t::Value<'a, v::FixStr<'a>, 625>),
+}
+t::walk!(
+    TrdgSesGrpNoTradingSessions => TrdgSesGrpNoTradingSessionsField, table =
+    TRDG_SES_GRP_NO_TRADING_SESSIONS, { TradingSessionId = 336, TradingSessionSubId = 625
+    }
+);
 /// Builds one `NoTradingSessions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct TrdgSesGrpNoTradingSessionsBuilder<'b> {
@@ -7258,6 +12306,129 @@ impl<'a> UndInstrmtCollGrpNoUnderlyings<'a> {
     );
     t::opt!(coll_action, slot = 47, tag = 944, "CollAction", INT, e::CollAction);
 }
+/// One field of a `NoUnderlyings` (711) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum UndInstrmtCollGrpNoUnderlyingsField<'a> {
+    /// `UnderlyingSymbol` (311), STRING. Starts an entry.
+    UnderlyingSymbol(t::Value<'a, v::FixStr<'a>, 311>),
+    /// `UnderlyingSymbolSfx` (312), STRING.
+    UnderlyingSymbolSfx(t::Value<'a, v::FixStr<'a>, 312>),
+    /// `UnderlyingSecurityID` (309), STRING.
+    UnderlyingSecurityId(t::Value<'a, v::FixStr<'a>, 309>),
+    /// `UnderlyingSecurityIDSource` (305), STRING.
+    UnderlyingSecurityIdSource(t::Value<'a, v::FixStr<'a>, 305>),
+    /// The `NoUnderlyingSecurityAltID` (457) group: a walk of its entries.
+    NoUnderlyingSecurityAltId(t::Walk<'a, UndSecAltIdGrpNoUnderlyingSecurityAltId<'a>>),
+    /// `UnderlyingProduct` (462), INT.
+    UnderlyingProduct(t::Value<'a, i64, 462>),
+    /// `UnderlyingCFICode` (463), STRING.
+    UnderlyingCfiCode(t::Value<'a, v::FixStr<'a>, 463>),
+    /// `UnderlyingSecurityType` (310), STRING.
+    UnderlyingSecurityType(t::Value<'a, v::FixStr<'a>, 310>),
+    /// `UnderlyingSecuritySubType` (763), STRING.
+    UnderlyingSecuritySubType(t::Value<'a, v::FixStr<'a>, 763>),
+    /// `UnderlyingMaturityMonthYear` (313), MONTHYEAR.
+    UnderlyingMaturityMonthYear(t::Value<'a, v::MonthYear, 313>),
+    /// `UnderlyingMaturityDate` (542), LOCALMKTDATE.
+    UnderlyingMaturityDate(t::Value<'a, v::LocalMktDate, 542>),
+    /// `UnderlyingPutOrCall` (315), INT.
+    UnderlyingPutOrCall(t::Value<'a, i64, 315>),
+    /// `UnderlyingCouponPaymentDate` (241), LOCALMKTDATE.
+    UnderlyingCouponPaymentDate(t::Value<'a, v::LocalMktDate, 241>),
+    /// `UnderlyingIssueDate` (242), LOCALMKTDATE.
+    UnderlyingIssueDate(t::Value<'a, v::LocalMktDate, 242>),
+    /// `UnderlyingRepoCollateralSecurityType` (243), STRING.
+    UnderlyingRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 243>),
+    /// `UnderlyingRepurchaseTerm` (244), INT.
+    UnderlyingRepurchaseTerm(t::Value<'a, i64, 244>),
+    /// `UnderlyingRepurchaseRate` (245), PERCENTAGE.
+    UnderlyingRepurchaseRate(t::Value<'a, v::Decimal, 245>),
+    /// `UnderlyingFactor` (246), FLOAT.
+    UnderlyingFactor(t::Value<'a, v::Decimal, 246>),
+    /// `UnderlyingCreditRating` (256), STRING.
+    UnderlyingCreditRating(t::Value<'a, v::FixStr<'a>, 256>),
+    /// `UnderlyingInstrRegistry` (595), STRING.
+    UnderlyingInstrRegistry(t::Value<'a, v::FixStr<'a>, 595>),
+    /// `UnderlyingCountryOfIssue` (592), COUNTRY.
+    UnderlyingCountryOfIssue(t::Value<'a, v::Country, 592>),
+    /// `UnderlyingStateOrProvinceOfIssue` (593), STRING.
+    UnderlyingStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 593>),
+    /// `UnderlyingLocaleOfIssue` (594), STRING.
+    UnderlyingLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 594>),
+    /// `UnderlyingRedemptionDate` (247), LOCALMKTDATE.
+    UnderlyingRedemptionDate(t::Value<'a, v::LocalMktDate, 247>),
+    /// `UnderlyingStrikePrice` (316), PRICE.
+    UnderlyingStrikePrice(t::Value<'a, v::Decimal, 316>),
+    /// `UnderlyingStrikeCurrency` (941), CURRENCY.
+    UnderlyingStrikeCurrency(t::Value<'a, v::Currency, 941>),
+    /// `UnderlyingOptAttribute` (317), CHAR.
+    UnderlyingOptAttribute(t::Value<'a, v::Char, 317>),
+    /// `UnderlyingContractMultiplier` (436), FLOAT.
+    UnderlyingContractMultiplier(t::Value<'a, v::Decimal, 436>),
+    /// `UnderlyingCouponRate` (435), PERCENTAGE.
+    UnderlyingCouponRate(t::Value<'a, v::Decimal, 435>),
+    /// `UnderlyingSecurityExchange` (308), EXCHANGE.
+    UnderlyingSecurityExchange(t::Value<'a, v::Exchange, 308>),
+    /// `UnderlyingIssuer` (306), STRING.
+    UnderlyingIssuer(t::Value<'a, v::FixStr<'a>, 306>),
+    /// `EncodedUnderlyingIssuerLen` (362), LENGTH.
+    EncodedUnderlyingIssuerLen(t::Value<'a, v::Length, 362>),
+    /// `EncodedUnderlyingIssuer` (363), DATA.
+    EncodedUnderlyingIssuer(&'a [u8]),
+    /// `UnderlyingSecurityDesc` (307), STRING.
+    UnderlyingSecurityDesc(t::Value<'a, v::FixStr<'a>, 307>),
+    /// `EncodedUnderlyingSecurityDescLen` (364), LENGTH.
+    EncodedUnderlyingSecurityDescLen(t::Value<'a, v::Length, 364>),
+    /// `EncodedUnderlyingSecurityDesc` (365), DATA.
+    EncodedUnderlyingSecurityDesc(&'a [u8]),
+    /// `UnderlyingCPProgram` (877), STRING.
+    UnderlyingCpProgram(t::Value<'a, v::FixStr<'a>, 877>),
+    /// `UnderlyingCPRegType` (878), STRING.
+    UnderlyingCpRegType(t::Value<'a, v::FixStr<'a>, 878>),
+    /// `UnderlyingCurrency` (318), CURRENCY.
+    UnderlyingCurrency(t::Value<'a, v::Currency, 318>),
+    /// `UnderlyingQty` (879), QTY.
+    UnderlyingQty(t::Value<'a, v::Decimal, 879>),
+    /// `UnderlyingPx` (810), PRICE.
+    UnderlyingPx(t::Value<'a, v::Decimal, 810>),
+    /// `UnderlyingDirtyPrice` (882), PRICE.
+    UnderlyingDirtyPrice(t::Value<'a, v::Decimal, 882>),
+    /// `UnderlyingEndPrice` (883), PRICE.
+    UnderlyingEndPrice(t::Value<'a, v::Decimal, 883>),
+    /// `UnderlyingStartValue` (884), AMT.
+    UnderlyingStartValue(t::Value<'a, v::Decimal, 884>),
+    /// `UnderlyingCurrentValue` (885), AMT.
+    UnderlyingCurrentValue(t::Value<'a, v::Decimal, 885>),
+    /// `UnderlyingEndValue` (886), AMT.
+    UnderlyingEndValue(t::Value<'a, v::Decimal, 886>),
+    /// The `NoUnderlyingStips` (887) group: a walk of its entries.
+    NoUnderlyingStips(t::Walk<'a, UnderlyingStipulationsNoUnderlyingStips<'a>>),
+    /// `CollAction` (944), INT.
+    CollAction(t::Value<'a, e::CollAction<'a>, 944>),
+}
+t::walk!(
+    UndInstrmtCollGrpNoUnderlyings => UndInstrmtCollGrpNoUnderlyingsField, table =
+    UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS, { UnderlyingSymbol = 311, UnderlyingSymbolSfx =
+    312, UnderlyingSecurityId = 309, UnderlyingSecurityIdSource = 305,
+    NoUnderlyingSecurityAltId = 457, UnderlyingProduct = 462, UnderlyingCfiCode = 463,
+    UnderlyingSecurityType = 310, UnderlyingSecuritySubType = 763,
+    UnderlyingMaturityMonthYear = 313, UnderlyingMaturityDate = 542, UnderlyingPutOrCall
+    = 315, UnderlyingCouponPaymentDate = 241, UnderlyingIssueDate = 242,
+    UnderlyingRepoCollateralSecurityType = 243, UnderlyingRepurchaseTerm = 244,
+    UnderlyingRepurchaseRate = 245, UnderlyingFactor = 246, UnderlyingCreditRating = 256,
+    UnderlyingInstrRegistry = 595, UnderlyingCountryOfIssue = 592,
+    UnderlyingStateOrProvinceOfIssue = 593, UnderlyingLocaleOfIssue = 594,
+    UnderlyingRedemptionDate = 247, UnderlyingStrikePrice = 316, UnderlyingStrikeCurrency
+    = 941, UnderlyingOptAttribute = 317, UnderlyingContractMultiplier = 436,
+    UnderlyingCouponRate = 435, UnderlyingSecurityExchange = 308, UnderlyingIssuer = 306,
+    EncodedUnderlyingIssuerLen = 362, EncodedUnderlyingIssuer = 363,
+    UnderlyingSecurityDesc = 307, EncodedUnderlyingSecurityDescLen = 364,
+    EncodedUnderlyingSecurityDesc = 365, UnderlyingCpProgram = 877, UnderlyingCpRegType =
+    878, UnderlyingCurrency = 318, UnderlyingQty = 879, UnderlyingPx = 810,
+    UnderlyingDirtyPrice = 882, UnderlyingEndPrice = 883, UnderlyingStartValue = 884,
+    UnderlyingCurrentValue = 885, UnderlyingEndValue = 886, NoUnderlyingStips = 887,
+    CollAction = 944 }
+);
 /// Builds one `NoUnderlyings` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtCollGrpNoUnderlyingsBuilder<'b> {
@@ -7315,6 +12486,126 @@ impl<'a> UndInstrmtGrpNoUnderlyings<'a> {
         UnderlyingInstrument
     );
 }
+/// One field of a `NoUnderlyings` (711) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum UndInstrmtGrpNoUnderlyingsField<'a> {
+    /// `UnderlyingSymbol` (311), STRING. Starts an entry.
+    UnderlyingSymbol(t::Value<'a, v::FixStr<'a>, 311>),
+    /// `UnderlyingSymbolSfx` (312), STRING.
+    UnderlyingSymbolSfx(t::Value<'a, v::FixStr<'a>, 312>),
+    /// `UnderlyingSecurityID` (309), STRING.
+    UnderlyingSecurityId(t::Value<'a, v::FixStr<'a>, 309>),
+    /// `UnderlyingSecurityIDSource` (305), STRING.
+    UnderlyingSecurityIdSource(t::Value<'a, v::FixStr<'a>, 305>),
+    /// The `NoUnderlyingSecurityAltID` (457) group: a walk of its entries.
+    NoUnderlyingSecurityAltId(t::Walk<'a, UndSecAltIdGrpNoUnderlyingSecurityAltId<'a>>),
+    /// `UnderlyingProduct` (462), INT.
+    UnderlyingProduct(t::Value<'a, i64, 462>),
+    /// `UnderlyingCFICode` (463), STRING.
+    UnderlyingCfiCode(t::Value<'a, v::FixStr<'a>, 463>),
+    /// `UnderlyingSecurityType` (310), STRING.
+    UnderlyingSecurityType(t::Value<'a, v::FixStr<'a>, 310>),
+    /// `UnderlyingSecuritySubType` (763), STRING.
+    UnderlyingSecuritySubType(t::Value<'a, v::FixStr<'a>, 763>),
+    /// `UnderlyingMaturityMonthYear` (313), MONTHYEAR.
+    UnderlyingMaturityMonthYear(t::Value<'a, v::MonthYear, 313>),
+    /// `UnderlyingMaturityDate` (542), LOCALMKTDATE.
+    UnderlyingMaturityDate(t::Value<'a, v::LocalMktDate, 542>),
+    /// `UnderlyingPutOrCall` (315), INT.
+    UnderlyingPutOrCall(t::Value<'a, i64, 315>),
+    /// `UnderlyingCouponPaymentDate` (241), LOCALMKTDATE.
+    UnderlyingCouponPaymentDate(t::Value<'a, v::LocalMktDate, 241>),
+    /// `UnderlyingIssueDate` (242), LOCALMKTDATE.
+    UnderlyingIssueDate(t::Value<'a, v::LocalMktDate, 242>),
+    /// `UnderlyingRepoCollateralSecurityType` (243), STRING.
+    UnderlyingRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 243>),
+    /// `UnderlyingRepurchaseTerm` (244), INT.
+    UnderlyingRepurchaseTerm(t::Value<'a, i64, 244>),
+    /// `UnderlyingRepurchaseRate` (245), PERCENTAGE.
+    UnderlyingRepurchaseRate(t::Value<'a, v::Decimal, 245>),
+    /// `UnderlyingFactor` (246), FLOAT.
+    UnderlyingFactor(t::Value<'a, v::Decimal, 246>),
+    /// `UnderlyingCreditRating` (256), STRING.
+    UnderlyingCreditRating(t::Value<'a, v::FixStr<'a>, 256>),
+    /// `UnderlyingInstrRegistry` (595), STRING.
+    UnderlyingInstrRegistry(t::Value<'a, v::FixStr<'a>, 595>),
+    /// `UnderlyingCountryOfIssue` (592), COUNTRY.
+    UnderlyingCountryOfIssue(t::Value<'a, v::Country, 592>),
+    /// `UnderlyingStateOrProvinceOfIssue` (593), STRING.
+    UnderlyingStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 593>),
+    /// `UnderlyingLocaleOfIssue` (594), STRING.
+    UnderlyingLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 594>),
+    /// `UnderlyingRedemptionDate` (247), LOCALMKTDATE.
+    UnderlyingRedemptionDate(t::Value<'a, v::LocalMktDate, 247>),
+    /// `UnderlyingStrikePrice` (316), PRICE.
+    UnderlyingStrikePrice(t::Value<'a, v::Decimal, 316>),
+    /// `UnderlyingStrikeCurrency` (941), CURRENCY.
+    UnderlyingStrikeCurrency(t::Value<'a, v::Currency, 941>),
+    /// `UnderlyingOptAttribute` (317), CHAR.
+    UnderlyingOptAttribute(t::Value<'a, v::Char, 317>),
+    /// `UnderlyingContractMultiplier` (436), FLOAT.
+    UnderlyingContractMultiplier(t::Value<'a, v::Decimal, 436>),
+    /// `UnderlyingCouponRate` (435), PERCENTAGE.
+    UnderlyingCouponRate(t::Value<'a, v::Decimal, 435>),
+    /// `UnderlyingSecurityExchange` (308), EXCHANGE.
+    UnderlyingSecurityExchange(t::Value<'a, v::Exchange, 308>),
+    /// `UnderlyingIssuer` (306), STRING.
+    UnderlyingIssuer(t::Value<'a, v::FixStr<'a>, 306>),
+    /// `EncodedUnderlyingIssuerLen` (362), LENGTH.
+    EncodedUnderlyingIssuerLen(t::Value<'a, v::Length, 362>),
+    /// `EncodedUnderlyingIssuer` (363), DATA.
+    EncodedUnderlyingIssuer(&'a [u8]),
+    /// `UnderlyingSecurityDesc` (307), STRING.
+    UnderlyingSecurityDesc(t::Value<'a, v::FixStr<'a>, 307>),
+    /// `EncodedUnderlyingSecurityDescLen` (364), LENGTH.
+    EncodedUnderlyingSecurityDescLen(t::Value<'a, v::Length, 364>),
+    /// `EncodedUnderlyingSecurityDesc` (365), DATA.
+    EncodedUnderlyingSecurityDesc(&'a [u8]),
+    /// `UnderlyingCPProgram` (877), STRING.
+    UnderlyingCpProgram(t::Value<'a, v::FixStr<'a>, 877>),
+    /// `UnderlyingCPRegType` (878), STRING.
+    UnderlyingCpRegType(t::Value<'a, v::FixStr<'a>, 878>),
+    /// `UnderlyingCurrency` (318), CURRENCY.
+    UnderlyingCurrency(t::Value<'a, v::Currency, 318>),
+    /// `UnderlyingQty` (879), QTY.
+    UnderlyingQty(t::Value<'a, v::Decimal, 879>),
+    /// `UnderlyingPx` (810), PRICE.
+    UnderlyingPx(t::Value<'a, v::Decimal, 810>),
+    /// `UnderlyingDirtyPrice` (882), PRICE.
+    UnderlyingDirtyPrice(t::Value<'a, v::Decimal, 882>),
+    /// `UnderlyingEndPrice` (883), PRICE.
+    UnderlyingEndPrice(t::Value<'a, v::Decimal, 883>),
+    /// `UnderlyingStartValue` (884), AMT.
+    UnderlyingStartValue(t::Value<'a, v::Decimal, 884>),
+    /// `UnderlyingCurrentValue` (885), AMT.
+    UnderlyingCurrentValue(t::Value<'a, v::Decimal, 885>),
+    /// `UnderlyingEndValue` (886), AMT.
+    UnderlyingEndValue(t::Value<'a, v::Decimal, 886>),
+    /// The `NoUnderlyingStips` (887) group: a walk of its entries.
+    NoUnderlyingStips(t::Walk<'a, UnderlyingStipulationsNoUnderlyingStips<'a>>),
+}
+t::walk!(
+    UndInstrmtGrpNoUnderlyings => UndInstrmtGrpNoUnderlyingsField, table =
+    UND_INSTRMT_GRP_NO_UNDERLYINGS, { UnderlyingSymbol = 311, UnderlyingSymbolSfx = 312,
+    UnderlyingSecurityId = 309, UnderlyingSecurityIdSource = 305,
+    NoUnderlyingSecurityAltId = 457, UnderlyingProduct = 462, UnderlyingCfiCode = 463,
+    UnderlyingSecurityType = 310, UnderlyingSecuritySubType = 763,
+    UnderlyingMaturityMonthYear = 313, UnderlyingMaturityDate = 542, UnderlyingPutOrCall
+    = 315, UnderlyingCouponPaymentDate = 241, UnderlyingIssueDate = 242,
+    UnderlyingRepoCollateralSecurityType = 243, UnderlyingRepurchaseTerm = 244,
+    UnderlyingRepurchaseRate = 245, UnderlyingFactor = 246, UnderlyingCreditRating = 256,
+    UnderlyingInstrRegistry = 595, UnderlyingCountryOfIssue = 592,
+    UnderlyingStateOrProvinceOfIssue = 593, UnderlyingLocaleOfIssue = 594,
+    UnderlyingRedemptionDate = 247, UnderlyingStrikePrice = 316, UnderlyingStrikeCurrency
+    = 941, UnderlyingOptAttribute = 317, UnderlyingContractMultiplier = 436,
+    UnderlyingCouponRate = 435, UnderlyingSecurityExchange = 308, UnderlyingIssuer = 306,
+    EncodedUnderlyingIssuerLen = 362, EncodedUnderlyingIssuer = 363,
+    UnderlyingSecurityDesc = 307, EncodedUnderlyingSecurityDescLen = 364,
+    EncodedUnderlyingSecurityDesc = 365, UnderlyingCpProgram = 877, UnderlyingCpRegType =
+    878, UnderlyingCurrency = 318, UnderlyingQty = 879, UnderlyingPx = 810,
+    UnderlyingDirtyPrice = 882, UnderlyingEndPrice = 883, UnderlyingStartValue = 884,
+    UnderlyingCurrentValue = 885, UnderlyingEndValue = 886, NoUnderlyingStips = 887 }
+);
 /// Builds one `NoUnderlyings` entry: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtGrpNoUnderlyingsBuilder<'b> {
@@ -7379,6 +12670,146 @@ impl<'a> UndInstrmtStrkPxGrpNoUnderlyings<'a> {
     t::opt!(encoded_text_len, slot = 54, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 55, tag = 355, "EncodedText", DATA);
 }
+/// One field of a `NoUnderlyings` (711) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum UndInstrmtStrkPxGrpNoUnderlyingsField<'a> {
+    /// `UnderlyingSymbol` (311), STRING. Starts an entry.
+    UnderlyingSymbol(t::Value<'a, v::FixStr<'a>, 311>),
+    /// `UnderlyingSymbolSfx` (312), STRING.
+    UnderlyingSymbolSfx(t::Value<'a, v::FixStr<'a>, 312>),
+    /// `UnderlyingSecurityID` (309), STRING.
+    UnderlyingSecurityId(t::Value<'a, v::FixStr<'a>, 309>),
+    /// `UnderlyingSecurityIDSource` (305), STRING.
+    UnderlyingSecurityIdSource(t::Value<'a, v::FixStr<'a>, 305>),
+    /// The `NoUnderlyingSecurityAltID` (457) group: a walk of its entries.
+    NoUnderlyingSecurityAltId(t::Walk<'a, UndSecAltIdGrpNoUnderlyingSecurityAltId<'a>>),
+    /// `UnderlyingProduct` (462), INT.
+    UnderlyingProduct(t::Value<'a, i64, 462>),
+    /// `UnderlyingCFICode` (463), STRING.
+    UnderlyingCfiCode(t::Value<'a, v::FixStr<'a>, 463>),
+    /// `UnderlyingSecurityType` (310), STRING.
+    UnderlyingSecurityType(t::Value<'a, v::FixStr<'a>, 310>),
+    /// `UnderlyingSecuritySubType` (763), STRING.
+    UnderlyingSecuritySubType(t::Value<'a, v::FixStr<'a>, 763>),
+    /// `UnderlyingMaturityMonthYear` (313), MONTHYEAR.
+    UnderlyingMaturityMonthYear(t::Value<'a, v::MonthYear, 313>),
+    /// `UnderlyingMaturityDate` (542), LOCALMKTDATE.
+    UnderlyingMaturityDate(t::Value<'a, v::LocalMktDate, 542>),
+    /// `UnderlyingPutOrCall` (315), INT.
+    UnderlyingPutOrCall(t::Value<'a, i64, 315>),
+    /// `UnderlyingCouponPaymentDate` (241), LOCALMKTDATE.
+    UnderlyingCouponPaymentDate(t::Value<'a, v::LocalMktDate, 241>),
+    /// `UnderlyingIssueDate` (242), LOCALMKTDATE.
+    UnderlyingIssueDate(t::Value<'a, v::LocalMktDate, 242>),
+    /// `UnderlyingRepoCollateralSecurityType` (243), STRING.
+    UnderlyingRepoCollateralSecurityType(t::Value<'a, v::FixStr<'a>, 243>),
+    /// `UnderlyingRepurchaseTerm` (244), INT.
+    UnderlyingRepurchaseTerm(t::Value<'a, i64, 244>),
+    /// `UnderlyingRepurchaseRate` (245), PERCENTAGE.
+    UnderlyingRepurchaseRate(t::Value<'a, v::Decimal, 245>),
+    /// `UnderlyingFactor` (246), FLOAT.
+    UnderlyingFactor(t::Value<'a, v::Decimal, 246>),
+    /// `UnderlyingCreditRating` (256), STRING.
+    UnderlyingCreditRating(t::Value<'a, v::FixStr<'a>, 256>),
+    /// `UnderlyingInstrRegistry` (595), STRING.
+    UnderlyingInstrRegistry(t::Value<'a, v::FixStr<'a>, 595>),
+    /// `UnderlyingCountryOfIssue` (592), COUNTRY.
+    UnderlyingCountryOfIssue(t::Value<'a, v::Country, 592>),
+    /// `UnderlyingStateOrProvinceOfIssue` (593), STRING.
+    UnderlyingStateOrProvinceOfIssue(t::Value<'a, v::FixStr<'a>, 593>),
+    /// `UnderlyingLocaleOfIssue` (594), STRING.
+    UnderlyingLocaleOfIssue(t::Value<'a, v::FixStr<'a>, 594>),
+    /// `UnderlyingRedemptionDate` (247), LOCALMKTDATE.
+    UnderlyingRedemptionDate(t::Value<'a, v::LocalMktDate, 247>),
+    /// `UnderlyingStrikePrice` (316), PRICE.
+    UnderlyingStrikePrice(t::Value<'a, v::Decimal, 316>),
+    /// `UnderlyingStrikeCurrency` (941), CURRENCY.
+    UnderlyingStrikeCurrency(t::Value<'a, v::Currency, 941>),
+    /// `UnderlyingOptAttribute` (317), CHAR.
+    UnderlyingOptAttribute(t::Value<'a, v::Char, 317>),
+    /// `UnderlyingContractMultiplier` (436), FLOAT.
+    UnderlyingContractMultiplier(t::Value<'a, v::Decimal, 436>),
+    /// `UnderlyingCouponRate` (435), PERCENTAGE.
+    UnderlyingCouponRate(t::Value<'a, v::Decimal, 435>),
+    /// `UnderlyingSecurityExchange` (308), EXCHANGE.
+    UnderlyingSecurityExchange(t::Value<'a, v::Exchange, 308>),
+    /// `UnderlyingIssuer` (306), STRING.
+    UnderlyingIssuer(t::Value<'a, v::FixStr<'a>, 306>),
+    /// `EncodedUnderlyingIssuerLen` (362), LENGTH.
+    EncodedUnderlyingIssuerLen(t::Value<'a, v::Length, 362>),
+    /// `EncodedUnderlyingIssuer` (363), DATA.
+    EncodedUnderlyingIssuer(&'a [u8]),
+    /// `UnderlyingSecurityDesc` (307), STRING.
+    UnderlyingSecurityDesc(t::Value<'a, v::FixStr<'a>, 307>),
+    /// `EncodedUnderlyingSecurityDescLen` (364), LENGTH.
+    EncodedUnderlyingSecurityDescLen(t::Value<'a, v::Length, 364>),
+    /// `EncodedUnderlyingSecurityDesc` (365), DATA.
+    EncodedUnderlyingSecurityDesc(&'a [u8]),
+    /// `UnderlyingCPProgram` (877), STRING.
+    UnderlyingCpProgram(t::Value<'a, v::FixStr<'a>, 877>),
+    /// `UnderlyingCPRegType` (878), STRING.
+    UnderlyingCpRegType(t::Value<'a, v::FixStr<'a>, 878>),
+    /// `UnderlyingCurrency` (318), CURRENCY.
+    UnderlyingCurrency(t::Value<'a, v::Currency, 318>),
+    /// `UnderlyingQty` (879), QTY.
+    UnderlyingQty(t::Value<'a, v::Decimal, 879>),
+    /// `UnderlyingPx` (810), PRICE.
+    UnderlyingPx(t::Value<'a, v::Decimal, 810>),
+    /// `UnderlyingDirtyPrice` (882), PRICE.
+    UnderlyingDirtyPrice(t::Value<'a, v::Decimal, 882>),
+    /// `UnderlyingEndPrice` (883), PRICE.
+    UnderlyingEndPrice(t::Value<'a, v::Decimal, 883>),
+    /// `UnderlyingStartValue` (884), AMT.
+    UnderlyingStartValue(t::Value<'a, v::Decimal, 884>),
+    /// `UnderlyingCurrentValue` (885), AMT.
+    UnderlyingCurrentValue(t::Value<'a, v::Decimal, 885>),
+    /// `UnderlyingEndValue` (886), AMT.
+    UnderlyingEndValue(t::Value<'a, v::Decimal, 886>),
+    /// The `NoUnderlyingStips` (887) group: a walk of its entries.
+    NoUnderlyingStips(t::Walk<'a, UnderlyingStipulationsNoUnderlyingStips<'a>>),
+    /// `PrevClosePx` (140), PRICE.
+    PrevClosePx(t::Value<'a, v::Decimal, 140>),
+    /// `ClOrdID` (11), STRING.
+    ClOrdId(t::Value<'a, v::FixStr<'a>, 11>),
+    /// `SecondaryClOrdID` (526), STRING.
+    SecondaryClOrdId(t::Value<'a, v::FixStr<'a>, 526>),
+    /// `Side` (54), CHAR.
+    Side(t::Value<'a, e::Side, 54>),
+    /// `Price` (44), PRICE.
+    Price(t::Value<'a, v::Decimal, 44>),
+    /// `Currency` (15), CURRENCY.
+    Currency(t::Value<'a, v::Currency, 15>),
+    /// `Text` (58), STRING.
+    Text(t::Value<'a, v::FixStr<'a>, 58>),
+    /// `EncodedTextLen` (354), LENGTH.
+    EncodedTextLen(t::Value<'a, v::Length, 354>),
+    /// `EncodedText` (355), DATA.
+    EncodedText(&'a [u8]),
+}
+t::walk!(
+    UndInstrmtStrkPxGrpNoUnderlyings => UndInstrmtStrkPxGrpNoUnderlyingsField, table =
+    UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS, { UnderlyingSymbol = 311, UnderlyingSymbolSfx
+    = 312, UnderlyingSecurityId = 309, UnderlyingSecurityIdSource = 305,
+    NoUnderlyingSecurityAltId = 457, UnderlyingProduct = 462, UnderlyingCfiCode = 463,
+    UnderlyingSecurityType = 310, UnderlyingSecuritySubType = 763,
+    UnderlyingMaturityMonthYear = 313, UnderlyingMaturityDate = 542, UnderlyingPutOrCall
+    = 315, UnderlyingCouponPaymentDate = 241, UnderlyingIssueDate = 242,
+    UnderlyingRepoCollateralSecurityType = 243, UnderlyingRepurchaseTerm = 244,
+    UnderlyingRepurchaseRate = 245, UnderlyingFactor = 246, UnderlyingCreditRating = 256,
+    UnderlyingInstrRegistry = 595, UnderlyingCountryOfIssue = 592,
+    UnderlyingStateOrProvinceOfIssue = 593, UnderlyingLocaleOfIssue = 594,
+    UnderlyingRedemptionDate = 247, UnderlyingStrikePrice = 316, UnderlyingStrikeCurrency
+    = 941, UnderlyingOptAttribute = 317, UnderlyingContractMultiplier = 436,
+    UnderlyingCouponRate = 435, UnderlyingSecurityExchange = 308, UnderlyingIssuer = 306,
+    EncodedUnderlyingIssuerLen = 362, EncodedUnderlyingIssuer = 363,
+    UnderlyingSecurityDesc = 307, EncodedUnderlyingSecurityDescLen = 364,
+    EncodedUnderlyingSecurityDesc = 365, UnderlyingCpProgram = 877, UnderlyingCpRegType =
+    878, UnderlyingCurrency = 318, UnderlyingQty = 879, UnderlyingPx = 810,
+    UnderlyingDirtyPrice = 882, UnderlyingEndPrice = 883, UnderlyingStartValue = 884,
+    UnderlyingCurrentValue = 885, UnderlyingEndValue = 886, NoUnderlyingStips = 887,
+    PrevClosePx = 140, ClOrdId = 11, SecondaryClOrdId = 526, Side = 54, Price = 44,
+    Currency = 15, Text = 58, EncodedTextLen = 354, EncodedText = 355 }
+);
 /// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b> {
@@ -7443,6 +12874,22 @@ impl<'a> EvntGrpNoEvents<'a> {
     t::opt!(event_px, slot = 2, tag = 867, "EventPx", PRICE);
     t::opt!(event_text, slot = 3, tag = 868, "EventText", STRING);
 }
+/// One field of a `NoEvents` (864) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum EvntGrpNoEventsField<'a> {
+    /// `EventType` (865), INT. Starts an entry.
+    EventType(t::Value<'a, e::EventType<'a>, 865>),
+    /// `EventDate` (866), LOCALMKTDATE.
+    EventDate(t::Value<'a, v::LocalMktDate, 866>),
+    /// `EventPx` (867), PRICE.
+    EventPx(t::Value<'a, v::Decimal, 867>),
+    /// `EventText` (868), STRING.
+    EventText(t::Value<'a, v::FixStr<'a>, 868>),
+}
+t::walk!(
+    EvntGrpNoEvents => EvntGrpNoEventsField, table = EVNT_GRP_NO_EVENTS, { EventType =
+    865, EventDate = 866, EventPx = 867, EventText = 868 }
+);
 /// Builds one `NoEvents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct EvntGrpNoEventsBuilder<'b> {
@@ -7494,6 +12941,18 @@ impl<'a> SecAltIdGrpNoSecurityAltId<'a> {
     t::opt!(security_alt_id, slot = 0, tag = 455, "SecurityAltID", STRING);
     t::opt!(security_alt_id_source, slot = 1, tag = 456, "SecurityAltIDSource", STRING);
 }
+/// One field of a `NoSecurityAltID` (454) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum SecAltIdGrpNoSecurityAltIdField<'a> {
+    /// `SecurityAltID` (455), STRING. Starts an entry.
+    SecurityAltId(t::Value<'a, v::FixStr<'a>, 455>),
+    /// `SecurityAltIDSource` (456), STRING.
+    SecurityAltIdSource(t::Value<'a, v::FixStr<'a>, 456>),
+}
+t::walk!(
+    SecAltIdGrpNoSecurityAltId => SecAltIdGrpNoSecurityAltIdField, table =
+    SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID, { SecurityAltId = 455, SecurityAltIdSource = 456 }
+);
 /// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct SecAltIdGrpNoSecurityAltIdBuilder<'b> {
@@ -7546,6 +13005,19 @@ impl<'a> LegSecAltIdGrpNoLegSecurityAltId<'a> {
         leg_security_alt_id_source, slot = 1, tag = 606, "LegSecurityAltIDSource", STRING
     );
 }
+/// One field of a `NoLegSecurityAltID` (604) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum LegSecAltIdGrpNoLegSecurityAltIdField<'a> {
+    /// `LegSecurityAltID` (605), STRING. Starts an entry.
+    LegSecurityAltId(t::Value<'a, v::FixStr<'a>, 605>),
+    /// `LegSecurityAltIDSource` (606), STRING.
+    LegSecurityAltIdSource(t::Value<'a, v::FixStr<'a>, 606>),
+}
+t::walk!(
+    LegSecAltIdGrpNoLegSecurityAltId => LegSecAltIdGrpNoLegSecurityAltIdField, table =
+    LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID, { LegSecurityAltId = 605,
+    LegSecurityAltIdSource = 606 }
+);
 /// Builds one `NoLegSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b> {
@@ -7605,6 +13077,20 @@ impl<'a> UndSecAltIdGrpNoUnderlyingSecurityAltId<'a> {
         "UnderlyingSecurityAltIDSource", STRING
     );
 }
+/// One field of a `NoUnderlyingSecurityAltID` (457) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum UndSecAltIdGrpNoUnderlyingSecurityAltIdField<'a> {
+    /// `UnderlyingSecurityAltID` (458), STRING. Starts an entry.
+    UnderlyingSecurityAltId(t::Value<'a, v::FixStr<'a>, 458>),
+    /// `UnderlyingSecurityAltIDSource` (459), STRING.
+    UnderlyingSecurityAltIdSource(t::Value<'a, v::FixStr<'a>, 459>),
+}
+t::walk!(
+    UndSecAltIdGrpNoUnderlyingSecurityAltId =>
+    UndSecAltIdGrpNoUnderlyingSecurityAltIdField, table =
+    UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID, { UnderlyingSecurityAltId = 458,
+    UnderlyingSecurityAltIdSource = 459 }
+);
 /// Builds one `NoUnderlyingSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<'b> {
@@ -7655,6 +13141,18 @@ impl<'a> AttrbGrpNoInstrAttrib<'a> {
     );
     t::opt!(instr_attrib_value, slot = 1, tag = 872, "InstrAttribValue", STRING);
 }
+/// One field of a `NoInstrAttrib` (870) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum AttrbGrpNoInstrAttribField<'a> {
+    /// `InstrAttribType` (871), INT. Starts an entry.
+    InstrAttribType(t::Value<'a, e::InstrAttribType<'a>, 871>),
+    /// `InstrAttribValue` (872), STRING.
+    InstrAttribValue(t::Value<'a, v::FixStr<'a>, 872>),
+}
+t::walk!(
+    AttrbGrpNoInstrAttrib => AttrbGrpNoInstrAttribField, table =
+    ATTRB_GRP_NO_INSTR_ATTRIB, { InstrAttribType = 871, InstrAttribValue = 872 }
+);
 /// Builds one `NoInstrAttrib` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct AttrbGrpNoInstrAttribBuilder<'b> {
@@ -7706,6 +13204,21 @@ impl<'a> DlvyInstGrpNoDlvyInst<'a> {
     t::opt!(dlvy_inst_type, slot = 1, tag = 787, "DlvyInstType", CHAR, e::DlvyInstType);
     t::comp!(settl_parties, slot = 2, slots = 1, "SettlParties", SettlParties);
 }
+/// One field of a `NoDlvyInst` (85) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum DlvyInstGrpNoDlvyInstField<'a> {
+    /// `SettlInstSource` (165), CHAR. Starts an entry.
+    SettlInstSource(t::Value<'a, e::SettlInstSource, 165>),
+    /// `DlvyInstType` (787), CHAR.
+    DlvyInstType(t::Value<'a, e::DlvyInstType, 787>),
+    /// The `NoSettlPartyIDs` (781) group: a walk of its entries.
+    NoSettlPartyIds(t::Walk<'a, SettlPartiesNoSettlPartyIds<'a>>),
+}
+t::walk!(
+    DlvyInstGrpNoDlvyInst => DlvyInstGrpNoDlvyInstField, table =
+    DLVY_INST_GRP_NO_DLVY_INST, { SettlInstSource = 165, DlvyInstType = 787,
+    NoSettlPartyIds = 781 }
+);
 /// Builds one `NoDlvyInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct DlvyInstGrpNoDlvyInstBuilder<'b> {
@@ -7758,6 +13271,19 @@ impl<'a> SettlPtysSubGrpNoSettlPartySubIds<'a> {
     t::opt!(settl_party_sub_id, slot = 0, tag = 785, "SettlPartySubID", STRING);
     t::opt!(settl_party_sub_id_type, slot = 1, tag = 786, "SettlPartySubIDType", INT);
 }
+/// One field of a `NoSettlPartySubIDs` (801) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum SettlPtysSubGrpNoSettlPartySubIdsField<'a> {
+    /// `SettlPartySubID` (785), STRING. Starts an entry.
+    SettlPartySubId(t::Value<'a, v::FixStr<'a>, 785>),
+    /// `SettlPartySubIDType` (786), INT.
+    SettlPartySubIdType(t::Value<'a, i64, 786>),
+}
+t::walk!(
+    SettlPtysSubGrpNoSettlPartySubIds => SettlPtysSubGrpNoSettlPartySubIdsField, table =
+    SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS, { SettlPartySubId = 785,
+    SettlPartySubIdType = 786 }
+);
 /// Builds one `NoSettlPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b> {
@@ -7807,6 +13333,18 @@ impl<'a> PtysSubGrpNoPartySubIds<'a> {
         party_sub_id_type, slot = 1, tag = 803, "PartySubIDType", INT, e::PartySubIdType
     );
 }
+/// One field of a `NoPartySubIDs` (802) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum PtysSubGrpNoPartySubIdsField<'a> {
+    /// `PartySubID` (523), STRING. Starts an entry.
+    PartySubId(t::Value<'a, v::FixStr<'a>, 523>),
+    /// `PartySubIDType` (803), INT.
+    PartySubIdType(t::Value<'a, e::PartySubIdType<'a>, 803>),
+}
+t::walk!(
+    PtysSubGrpNoPartySubIds => PtysSubGrpNoPartySubIdsField, table =
+    PTYS_SUB_GRP_NO_PARTY_SUB_IDS, { PartySubId = 523, PartySubIdType = 803 }
+);
 /// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct PtysSubGrpNoPartySubIdsBuilder<'b> {
@@ -7858,6 +13396,19 @@ impl<'a> NstdPtysSubGrpNoNestedPartySubIds<'a> {
     t::opt!(nested_party_sub_id, slot = 0, tag = 545, "NestedPartySubID", STRING);
     t::opt!(nested_party_sub_id_type, slot = 1, tag = 805, "NestedPartySubIDType", INT);
 }
+/// One field of a `NoNestedPartySubIDs` (804) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum NstdPtysSubGrpNoNestedPartySubIdsField<'a> {
+    /// `NestedPartySubID` (545), STRING. Starts an entry.
+    NestedPartySubId(t::Value<'a, v::FixStr<'a>, 545>),
+    /// `NestedPartySubIDType` (805), INT.
+    NestedPartySubIdType(t::Value<'a, i64, 805>),
+}
+t::walk!(
+    NstdPtysSubGrpNoNestedPartySubIds => NstdPtysSubGrpNoNestedPartySubIdsField, table =
+    NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS, { NestedPartySubId = 545,
+    NestedPartySubIdType = 805 }
+);
 /// Builds one `NoNestedPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b> {
@@ -7911,6 +13462,19 @@ impl<'a> NstdPtys2SubGrpNoNested2PartySubIds<'a> {
         nested2_party_sub_id_type, slot = 1, tag = 807, "Nested2PartySubIDType", INT
     );
 }
+/// One field of a `NoNested2PartySubIDs` (806) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum NstdPtys2SubGrpNoNested2PartySubIdsField<'a> {
+    /// `Nested2PartySubID` (760), STRING. Starts an entry.
+    Nested2PartySubId(t::Value<'a, v::FixStr<'a>, 760>),
+    /// `Nested2PartySubIDType` (807), INT.
+    Nested2PartySubIdType(t::Value<'a, i64, 807>),
+}
+t::walk!(
+    NstdPtys2SubGrpNoNested2PartySubIds => NstdPtys2SubGrpNoNested2PartySubIdsField,
+    table = NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS, { Nested2PartySubId = 760,
+    Nested2PartySubIdType = 807 }
+);
 /// Builds one `NoNested2PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b> {
@@ -7964,6 +13528,19 @@ impl<'a> NstdPtys3SubGrpNoNested3PartySubIds<'a> {
         nested3_party_sub_id_type, slot = 1, tag = 954, "Nested3PartySubIDType", INT
     );
 }
+/// One field of a `NoNested3PartySubIDs` (952) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum NstdPtys3SubGrpNoNested3PartySubIdsField<'a> {
+    /// `Nested3PartySubID` (953), STRING. Starts an entry.
+    Nested3PartySubId(t::Value<'a, v::FixStr<'a>, 953>),
+    /// `Nested3PartySubIDType` (954), INT.
+    Nested3PartySubIdType(t::Value<'a, i64, 954>),
+}
+t::walk!(
+    NstdPtys3SubGrpNoNested3PartySubIds => NstdPtys3SubGrpNoNested3PartySubIdsField,
+    table = NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS, { Nested3PartySubId = 953,
+    Nested3PartySubIdType = 954 }
+);
 /// Builds one `NoNested3PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b> {
@@ -8012,6 +13589,20 @@ impl<'a> HopNoHops<'a> {
     t::opt!(hop_sending_time, slot = 1, tag = 629, "HopSendingTime", UTCTIMESTAMP);
     t::opt!(hop_ref_id, slot = 2, tag = 630, "HopRefID", SEQNUM);
 }
+/// One field of a `NoHops` (627) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum HopNoHopsField<'a> {
+    /// `HopCompID` (628), STRING. Starts an entry.
+    HopCompId(t::Value<'a, v::FixStr<'a>, 628>),
+    /// `HopSendingTime` (629), UTCTIMESTAMP.
+    HopSendingTime(t::Value<'a, v::UtcTimestamp, 629>),
+    /// `HopRefID` (630), SEQNUM.
+    HopRefId(t::Value<'a, v::SeqNum, 630>),
+}
+t::walk!(
+    HopNoHops => HopNoHopsField, table = HOP_NO_HOPS, { HopCompId = 628, HopSendingTime =
+    629, HopRefId = 630 }
+);
 /// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct HopNoHopsBuilder<'b> {

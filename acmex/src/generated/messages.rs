@@ -1228,6 +1228,21 @@ impl<'a> ExecutionReportNoAcmeFees<'a> {
     t::req!(acme_fee_amt, slot = 1, tag = 5005, "AcmeFeeAmt", AMT);
     t::opt!(acme_fee_currency, slot = 2, tag = 5006, "AcmeFeeCurrency", CURRENCY);
 }
+/// One field of a `NoAcmeFees` (5003) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum ExecutionReportNoAcmeFeesField<'a> {
+    /// `AcmeFeeType` (5004), CHAR. Starts an entry.
+    AcmeFeeType(t::Value<'a, e::AcmeFeeType, 5004>),
+    /// `AcmeFeeAmt` (5005), AMT.
+    AcmeFeeAmt(t::Value<'a, v::Decimal, 5005>),
+    /// `AcmeFeeCurrency` (5006), CURRENCY.
+    AcmeFeeCurrency(t::Value<'a, v::Currency, 5006>),
+}
+t::walk!(
+    ExecutionReportNoAcmeFees => ExecutionReportNoAcmeFeesField, table =
+    EXECUTION_REPORT_NO_ACME_FEES, { AcmeFeeType = 5004, AcmeFeeAmt = 5005,
+    AcmeFeeCurrency = 5006 }
+);
 /// Builds one `NoAcmeFees` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct ExecutionReportNoAcmeFeesBuilder<'b> {
@@ -1469,6 +1484,18 @@ impl<'a> LogonNoMsgTypes<'a> {
     t::opt!(ref_msg_type, slot = 0, tag = 372, "RefMsgType", STRING);
     t::opt!(msg_direction, slot = 1, tag = 385, "MsgDirection", CHAR, e::MsgDirection);
 }
+/// One field of a `NoMsgTypes` (384) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum LogonNoMsgTypesField<'a> {
+    /// `RefMsgType` (372), STRING. Starts an entry.
+    RefMsgType(t::Value<'a, v::FixStr<'a>, 372>),
+    /// `MsgDirection` (385), CHAR.
+    MsgDirection(t::Value<'a, e::MsgDirection, 385>),
+}
+t::walk!(
+    LogonNoMsgTypes => LogonNoMsgTypesField, table = LOGON_NO_MSG_TYPES, { RefMsgType =
+    372, MsgDirection = 385 }
+);
 /// Builds one `NoMsgTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LogonNoMsgTypesBuilder<'b> {

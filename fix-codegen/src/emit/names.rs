@@ -66,7 +66,7 @@ pub(super) fn usize_lit(n: usize) -> Literal {
 
 /// Method names of views that getters must not take.
 pub(super) const RESERVED: &[&str] = &[
-    "b", "message", "new", "header", "trailer", "builder", "from",
+    "b", "message", "new", "header", "trailer", "builder", "from", "walk",
 ];
 /// Method names of builders that setters must not take.
 pub(super) const RESERVED_BUILDER: &[&str] = &["new", "write", "encode", "start"];

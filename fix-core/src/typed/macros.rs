@@ -238,6 +238,13 @@ macro_rules! __fix_message {
             pub fn new(msg: $crate::Message<'a>) -> Self {
                 Self($crate::typed::View::new(msg, &$def.view))
             }
+            /// The streaming walk of the group whose entries are `E`, one of the
+            /// message's groups outside any other group, straight from `msg`: no view,
+            /// no slot table (an `E` of no such group walks nothing).
+            #[inline]
+            pub fn walk<E: $crate::typed::WalkEntry<'a>>(msg: $crate::Message<'a>) -> $crate::typed::Walk<'a, E> {
+                $crate::typed::Walk::in_message(&msg, &$def)
+            }
             /// The standard header.
             #[inline]
             pub fn header(&self) -> $($h)::+<'_, 'a> {
@@ -612,6 +619,81 @@ macro_rules! __fix_bytes_enum {
             #[inline]
             fn write_fix(&self, out: &mut [u8]) -> ::core::result::Result<usize, $crate::value::BufferTooSmall> {
                 $crate::typed::write_bytes(self.as_bytes(), out)
+            }
+        }
+    };
+}
+
+/// The streaming walk of a group's entries (`t::Walk`): the entry view `entry`
+/// implements `t::WalkEntry` with the group table `table`, decoding each tag into
+/// the variant of the enum `field` (written out with one variant per tag the entry
+/// holds, each carrying a `t::Value`, the bytes of a DATA field or a nested group's
+/// `t::Walk`) that the table names; the first is the delimiter. The enum gets
+/// `tag` and `starts_entry`, and a `Clone` written out (see [`build!`]).
+///
+/// ```
+/// use fix_core::typed::{self as t, Group, Level, Value, Walk};
+/// use fix_core::value::FixStr;
+///
+/// static NO_PARTY_IDS: Group = Group { name: "NoPartyIDs", counter: 453, delimiter: 448,
+///     entry: Level { tags: &[448, 452], by_tag: &[0, 1], required: &[], groups: &[], index: &[] } };
+/// t::entry!(Party, slots = 2, group = "NoPartyIDs", tag = 453);
+/// #[derive(Copy, Debug)]
+/// pub enum PartyField<'a> {
+///     PartyId(Value<'a, FixStr<'a>, 448>),
+///     PartyRole(Value<'a, i64, 452>),
+/// }
+/// t::walk!(Party => PartyField, table = NO_PARTY_IDS, { PartyId = 448, PartyRole = 452 });
+///
+/// let bytes = b"8=FIX.4.4\x019=29\x0135=D\x01453=2\x01448=A\x01452=3\x01448=B\x0110=068\x01";
+/// let mut fields = fix_core::Fields::<16>::new();
+/// let msg = fix_core::Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+/// let tags: Vec<_> = Walk::<Party>::after(&msg, 3).map(|f| (f.tag(), f.starts_entry())).collect();
+/// assert_eq!(tags, [(448, true), (452, false), (448, true)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __fix_walk {
+    (
+        $entry:ident => $field:ident, table = $($g:ident)::+,
+        { $first:ident = $ftag:literal $(, $var:ident = $tag:literal)* $(,)? } $(,)?
+    ) => {
+        impl<'a> $crate::typed::WalkEntry<'a> for $entry<'a> {
+            const GROUP: &'static $crate::typed::Group = &$($g)::+;
+            type Field = $field<'a>;
+            #[inline]
+            fn field(
+                cursor: &mut $crate::typed::Cursor<'a>,
+                tag: u32,
+            ) -> ::core::option::Option<$field<'a>> {
+                ::core::option::Option::Some(match tag {
+                    $ftag => $field::$first(cursor.take()),
+                    $($tag => $field::$var(cursor.take()),)*
+                    _ => return ::core::option::Option::None,
+                })
+            }
+        }
+        impl ::core::clone::Clone for $field<'_> {
+            #[inline]
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl $field<'_> {
+            /// The field's tag.
+            #[inline]
+            pub const fn tag(&self) -> u32 {
+                match self {
+                    Self::$first(_) => $ftag,
+                    $(Self::$var(_) => $tag,)*
+                }
+            }
+            /// Whether the field starts an entry: it is the group's delimiter, the
+            /// first field of every entry.
+            #[inline]
+            pub const fn starts_entry(&self) -> bool {
+                matches!(self, Self::$first(_))
             }
         }
     };

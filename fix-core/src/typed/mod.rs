@@ -4,7 +4,8 @@
 //! `fix-codegen` turns a QuickFIX XML dictionary into plain declarations — a
 //! [`Level`] per message and per group entry, a [`Group`] per repeating group, a
 //! [`MessageDef`] per message, a [`Tables`] tying them together — and thin typed
-//! wrappers around [`View`], [`Block`] and [`Entries`]. All logic lives here, once.
+//! wrappers around [`View`], [`Block`] and [`Entries`], and per group entry an enum
+//! of its fields that a streaming [`Walk`] hands over. All logic lives here, once.
 //!
 //! # Slots
 //!
@@ -19,6 +20,15 @@
 //! `O(1)`. A group counter's slot points at the counter; the group's entries are
 //! found by walking the fields after it with the group's [`Group`] table (delimiter
 //! and member tags), and are skipped by the walk of the enclosing level.
+//!
+//! # Streaming walks
+//!
+//! A [`Walk`] reads a group's entries without slots: each field once, in wire
+//! order, decoded by the entry's generated [`WalkEntry::field`] (a `match` on the
+//! tag) into a variant carrying a [`Value`] (parsed on [`Value::get`]), the bytes
+//! of a DATA field, or a nested group's own `Walk`. It starts from a view's
+//! [`Entries::walk`], or straight from a parsed message through the generated
+//! message's `walk` ([`Walk::in_message`]), and ends where the views' entries end.
 //!
 //! # Errors
 //!
@@ -58,6 +68,7 @@ mod errors;
 mod index;
 mod macros;
 mod schema;
+mod stream;
 mod tables;
 mod view;
 mod walk;
@@ -69,6 +80,7 @@ pub use errors::{EnumError, FieldError};
 pub use index::{
     DISJOINT_BIT, GROUP_BIT, INDEX_SLOT_LIMIT, INDEX_TAG_LIMIT, Slots, hash_index, hash_tag,
 };
+pub use stream::{Cursor, Take, Value, Walk, WalkEntry};
 pub use tables::{FieldDef, Group, Level, MessageDef, Tables, field_index, view_groups};
 pub use view::{ABSENT, Block, Entries, Opt, Req, View};
 
@@ -98,3 +110,5 @@ pub use crate::__fix_req_comp as req_comp;
 pub use crate::__fix_req_group as req_group;
 #[doc(inline)]
 pub use crate::__fix_tag as tag;
+#[doc(inline)]
+pub use crate::__fix_walk as walk;

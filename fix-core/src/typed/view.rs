@@ -5,6 +5,7 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use super::errors::FieldError;
+use super::stream::{Walk, WalkEntry};
 use super::tables::{Group, Level};
 use super::walk::{declared, scan, scan_sections};
 use crate::value::FieldValue;
@@ -47,7 +48,7 @@ impl<'a, const N: usize> View<'a, N> {
     /// extra slots stay empty, missing ones are not recorded).
     pub fn new(msg: Message<'a>, level: &'static Level) -> Self {
         let mut slots = [ABSENT; N];
-        scan(level, &msg, 0, None, &mut slots);
+        scan(level, msg.fields(), msg.bytes(), 0, None, &mut slots);
         View { msg, slots }
     }
 
@@ -55,14 +56,21 @@ impl<'a, const N: usize> View<'a, N> {
     /// header, body and trailer; their lengths should add up to `N`).
     pub fn sections(msg: Message<'a>, levels: &[&'static Level]) -> Self {
         let mut slots = [ABSENT; N];
-        scan_sections(levels, &msg, &mut slots);
+        scan_sections(levels, msg.fields(), msg.bytes(), &mut slots);
         View { msg, slots }
     }
 
     /// The group entry of `group` starting at field `pos`, and where it ends.
     fn entry(msg: Message<'a>, group: &'static Group, pos: usize) -> (Self, usize) {
         let mut slots = [ABSENT; N];
-        let end = scan(&group.entry, &msg, pos, Some(group.delimiter), &mut slots);
+        let end = scan(
+            &group.entry,
+            msg.fields(),
+            msg.bytes(),
+            pos,
+            Some(group.delimiter),
+            &mut slots,
+        );
         (View { msg, slots }, end)
     }
 
@@ -269,6 +277,41 @@ pub struct Entries<'a, E, const M: usize> {
     pos: usize,
     remaining: usize,
     entry: PhantomData<fn() -> E>,
+}
+
+impl<'a, E: WalkEntry<'a>, const M: usize> Entries<'a, E, M> {
+    /// The entries not yet iterated as a streaming [`Walk`]: their fields in wire
+    /// order, each decoded by a `match` on its tag, with no slot table.
+    ///
+    /// ```
+    /// use fix_core::typed::{Cursor, Group, Level, View, WalkEntry};
+    /// static PARTIES: Group = Group { name: "NoPartyIDs", counter: 453, delimiter: 448,
+    ///     entry: Level { tags: &[448, 452], by_tag: &[0, 1], required: &[], groups: &[], index: &[] } };
+    /// static BODY: Level = Level { tags: &[453], by_tag: &[0], required: &[], groups: &[(0, &PARTIES)], index: &[] };
+    /// struct Party<'a>(View<'a, 2>);
+    /// impl<'a> From<View<'a, 2>> for Party<'a> { fn from(v: View<'a, 2>) -> Self { Party(v) } }
+    /// impl<'a> WalkEntry<'a> for Party<'a> {
+    ///     const GROUP: &'static Group = &PARTIES;
+    ///     type Field = (u32, &'a [u8]);
+    ///     fn field(cursor: &mut Cursor<'a>, tag: u32) -> Option<Self::Field> {
+    ///         matches!(tag, 448 | 452).then(|| (tag, cursor.take()))
+    ///     }
+    /// }
+    ///
+    /// let bytes = b"8=FIX.4.4\x019=29\x0135=D\x01453=2\x01448=A\x01452=3\x01448=B\x0110=068\x01";
+    /// let mut fields = fix_core::Fields::<16>::new();
+    /// let msg = fix_core::Parser::new().parse(bytes, &mut fields)?.complete().unwrap();
+    /// let view = View::<1>::new(msg, &BODY);
+    /// let mut entries = view.group::<Party, 2>(0, &PARTIES);
+    /// entries.next();
+    /// let rest: Vec<_> = entries.walk().collect();
+    /// assert_eq!(rest, [(448, &b"B"[..])]);
+    /// # Ok::<(), fix_core::Error>(())
+    /// ```
+    pub fn walk(self) -> Walk<'a, E> {
+        let fields = self.msg.fields().get(self.pos..).unwrap_or(&[]);
+        Walk::new(self.msg.bytes(), fields, self.remaining)
+    }
 }
 
 impl<E, const M: usize> fmt::Debug for Entries<'_, E, M> {

@@ -4,12 +4,19 @@
 use super::index::{DISJOINT_BIT, GROUP_BIT};
 use super::tables::{Group, Level};
 use super::view::ABSENT;
-use crate::{Field, Message};
+use crate::Field;
 
 /// The number a NUMINGROUP value announces, or `usize::MAX` if it is not a number
 /// (then entries are found by their delimiters alone).
 pub(super) fn declared(value: &[u8]) -> usize {
     crate::value::parse_digits(value, 9).map_or(usize::MAX, |n| n as usize)
+}
+
+/// The value of `field` in the message `bytes` (empty if out of range, which a
+/// parsed message's fields never are).
+#[inline(always)]
+pub(super) fn value_of<'a>(bytes: &'a [u8], field: &Field) -> &'a [u8] {
+    bytes.get(field.value_range()).unwrap_or(&[])
 }
 
 /// Records field `pos` (tag `tag`) in the first free slot of `level` holding the
@@ -75,7 +82,8 @@ fn skips(flags: u32, delimited: bool) -> bool {
     flags & GROUP_BIT != 0 && (delimited || flags & DISJOINT_BIT == 0)
 }
 
-/// Walks `msg`'s fields from `pos` against `level`, recording each in `slots`
+/// Walks a message's fields (`fields`, values in `bytes`) from `pos` against
+/// `level`, recording each in `slots`
 /// (nothing when `slots` is empty); with a `delimiter`, one group entry: it ends
 /// at the next delimiter or the first tag the level does not hold. Returns where
 /// it stopped.
@@ -85,14 +93,15 @@ fn skips(flags: u32, delimited: bool) -> bool {
 /// the rare cases (a tag the level repeats, a nested group) are calls out of it.
 pub(super) fn scan(
     level: &Level,
-    msg: &Message<'_>,
+    fields: &[Field],
+    bytes: &[u8],
     pos: usize,
     delimiter: Option<u32>,
     slots: &mut [u16],
 ) -> usize {
     match delimiter {
-        Some(delimiter) => scan_from::<true>(level, msg, pos, delimiter, slots),
-        None => scan_from::<false>(level, msg, pos, 0, slots),
+        Some(delimiter) => scan_from::<true>(level, fields, bytes, pos, delimiter, slots),
+        None => scan_from::<false>(level, fields, bytes, pos, 0, slots),
     }
 }
 
@@ -101,12 +110,12 @@ pub(super) fn scan(
 #[inline(always)]
 fn scan_from<const DELIMITED: bool>(
     level: &Level,
-    msg: &Message<'_>,
+    fields: &[Field],
+    bytes: &[u8],
     mut pos: usize,
     delimiter: u32,
     slots: &mut [u16],
 ) -> usize {
-    let fields = msg.fields();
     let start = pos;
     while let Some(field) = fields.get(pos) {
         let tag = field.tag();
@@ -128,7 +137,7 @@ fn scan_from<const DELIMITED: bool>(
         }
         pos += 1;
         if skips(flags, DELIMITED) {
-            pos = enter_group(level, slot, msg, field, pos);
+            pos = enter_group(level, slot, fields, bytes, field, pos);
         }
     }
     pos
@@ -156,19 +165,25 @@ fn refill(level: &Level, tag: u32, value: u16, first: usize, slots: &mut [u16]) 
 /// Skips the entries of the group whose counter (`field`, in `slot`) was just
 /// read; returns the position after them.
 #[inline(never)]
-fn enter_group(level: &Level, slot: usize, msg: &Message<'_>, field: &Field, pos: usize) -> usize {
+fn enter_group(
+    level: &Level,
+    slot: usize,
+    fields: &[Field],
+    bytes: &[u8],
+    field: &Field,
+    pos: usize,
+) -> usize {
     match level.group_at(slot) {
-        Some(group) => skip_group(group, msg, pos, declared(msg.value(field))),
+        Some(group) => skip_group(group, fields, bytes, pos, declared(value_of(bytes, field))),
         None => pos,
     }
 }
 
-/// Walks all of `msg`'s fields against several levels laid end to end in
+/// Walks all of a message's fields against several levels laid end to end in
 /// `slots` (header, body, trailer): each field goes to the first level that has
 /// its tag, or, when that level's slots for it are taken, a later one with a free
 /// slot (so a tag the header already holds can still fill the body's slot).
-pub(super) fn scan_sections(levels: &[&Level], msg: &Message<'_>, slots: &mut [u16]) {
-    let fields = msg.fields();
+pub(super) fn scan_sections(levels: &[&Level], fields: &[Field], bytes: &[u8], slots: &mut [u16]) {
     let mut pos = 0;
     while let Some(field) = fields.get(pos) {
         let tag = field.tag();
@@ -195,22 +210,63 @@ pub(super) fn scan_sections(levels: &[&Level], msg: &Message<'_>, slots: &mut [u
             && skips(filled.flags, false)
             && let Some(group) = level.group_at(filled.slot)
         {
-            pos = skip_group(group, msg, pos, declared(msg.value(field)));
+            pos = skip_group(group, fields, bytes, pos, declared(value_of(bytes, field)));
         }
     }
 }
 
-/// Skips up to `count` entries of `group` starting at field `pos`.
-fn skip_group(group: &Group, msg: &Message<'_>, mut pos: usize, count: usize) -> usize {
+/// Skips up to `count` entries of `group` starting at field `pos`; returns the
+/// position after them.
+pub(super) fn skip_group(
+    group: &Group,
+    fields: &[Field],
+    bytes: &[u8],
+    mut pos: usize,
+    count: usize,
+) -> usize {
     let mut n = 0;
-    while n < count
-        && msg
-            .fields()
-            .get(pos)
-            .is_some_and(|f| f.tag() == group.delimiter)
-    {
-        pos = scan(&group.entry, msg, pos, Some(group.delimiter), &mut []);
+    while n < count && fields.get(pos).is_some_and(|f| f.tag() == group.delimiter) {
+        pos = scan(
+            &group.entry,
+            fields,
+            bytes,
+            pos,
+            Some(group.delimiter),
+            &mut [],
+        );
         n += 1;
     }
     pos
+}
+
+/// The position of the field a view of `level` records in `slot`, found without
+/// recording anything: the walk a view makes, stopped at that field. A level that
+/// repeats the slot's tag fills its slots in turn, so the field is the tag's
+/// occurrence numbered by the slots before `slot` holding it.
+pub(super) fn locate(level: &Level, fields: &[Field], bytes: &[u8], slot: usize) -> Option<usize> {
+    let tag = *level.tags.get(slot)?;
+    let mut earlier = level
+        .tags
+        .get(..slot)?
+        .iter()
+        .filter(|&&t| t == tag)
+        .count();
+    let mut pos = 0;
+    while let Some(field) = fields.get(pos) {
+        let t = field.tag();
+        pos += 1;
+        let Some((first, flags)) = level.probe(t) else {
+            continue;
+        };
+        if t == tag {
+            if earlier == 0 {
+                return Some(pos - 1);
+            }
+            earlier -= 1;
+        }
+        if skips(flags, false) {
+            pos = enter_group(level, first, fields, bytes, field, pos);
+        }
+    }
+    None
 }

@@ -1417,6 +1417,18 @@ impl<'a> LogonNoMsgTypes<'a> {
     t::opt!(ref_msg_type, slot = 0, tag = 372, "RefMsgType", STRING);
     t::opt!(msg_direction, slot = 1, tag = 385, "MsgDirection", CHAR, e::MsgDirection);
 }
+/// One field of a `NoMsgTypes` (384) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum LogonNoMsgTypesField<'a> {
+    /// `RefMsgType` (372), STRING. Starts an entry.
+    RefMsgType(t::Value<'a, v::FixStr<'a>, 372>),
+    /// `MsgDirection` (385), CHAR.
+    MsgDirection(t::Value<'a, e::MsgDirection, 385>),
+}
+t::walk!(
+    LogonNoMsgTypes => LogonNoMsgTypesField, table = LOGON_NO_MSG_TYPES, { RefMsgType =
+    372, MsgDirection = 385 }
+);
 /// Builds one `NoMsgTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LogonNoMsgTypesBuilder<'b> {

@@ -63,6 +63,20 @@ impl<'a> OuterNoLevel1<'a> {
     t::req!(name, slot = 0, tag = 5004, "Name", STRING);
     t::comp!(inner, slot = 1, slots = 2, "Inner", Inner);
 }
+/// One field of a `NoLevel1` (5003) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum OuterNoLevel1Field<'a> {
+    /// `Name` (5004), STRING. Starts an entry.
+    Name(t::Value<'a, v::FixStr<'a>, 5004>),
+    /// `Weird` (5005), MULTIPLEVALUESTRING.
+    Weird(t::Value<'a, v::MultipleValueString<'a>, 5005>),
+    /// The `NoLevel2` (5006) group: a walk of its entries.
+    NoLevel2(t::Walk<'a, InnerNoLevel2<'a>>),
+}
+t::walk!(
+    OuterNoLevel1 => OuterNoLevel1Field, table = OUTER_NO_LEVEL1, { Name = 5004, Weird =
+    5005, NoLevel2 = 5006 }
+);
 /// Builds one `NoLevel1` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct OuterNoLevel1Builder<'b> {
@@ -113,6 +127,18 @@ impl<'a> InnerNoLevel2<'a> {
         = 1, table = INNER_NO_LEVEL2_NO_LEVEL3
     );
 }
+/// One field of a `NoLevel2` (5006) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum InnerNoLevel2Field<'a> {
+    /// `Name2` (5007), TZTIMESTAMP. Starts an entry.
+    Name2(t::Value<'a, v::TzTimestamp, 5007>),
+    /// The `NoLevel3` (5008) group: a walk of its entries.
+    NoLevel3(t::Walk<'a, InnerNoLevel2NoLevel3<'a>>),
+}
+t::walk!(
+    InnerNoLevel2 => InnerNoLevel2Field, table = INNER_NO_LEVEL2, { Name2 = 5007,
+    NoLevel3 = 5008 }
+);
 /// Builds one `NoLevel2` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct InnerNoLevel2Builder<'b> {
@@ -144,6 +170,16 @@ t::entry!(InnerNoLevel2NoLevel3, slots = 1, group = "NoLevel3", tag = 5008);
 impl<'a> InnerNoLevel2NoLevel3<'a> {
     t::opt!(r#type, slot = 0, tag = 5000, "Type", CHAR, e::Type);
 }
+/// One field of a `NoLevel3` (5008) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum InnerNoLevel2NoLevel3Field<'a> {
+    /// `Type` (5000), CHAR. Starts an entry.
+    Type(t::Value<'a, e::Type, 5000>),
+}
+t::walk!(
+    InnerNoLevel2NoLevel3 => InnerNoLevel2NoLevel3Field, table =
+    INNER_NO_LEVEL2_NO_LEVEL3, { Type = 5000 }
+);
 /// Builds one `NoLevel3` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct InnerNoLevel2NoLevel3Builder<'b> {

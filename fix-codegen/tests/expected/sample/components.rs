@@ -74,6 +74,18 @@ impl<'a> HeaderNoHops<'a> {
     t::opt!(hop_comp_id, slot = 0, tag = 628, "HopCompID", STRING);
     t::opt!(hop_ref_id, slot = 1, tag = 629, "HopRefID", SEQNUM);
 }
+/// One field of a `NoHops` (627) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum HeaderNoHopsField<'a> {
+    /// `HopCompID` (628), STRING. Starts an entry.
+    HopCompId(t::Value<'a, v::FixStr<'a>, 628>),
+    /// `HopRefID` (629), SEQNUM.
+    HopRefId(t::Value<'a, v::SeqNum, 629>),
+}
+t::walk!(
+    HeaderNoHops => HeaderNoHopsField, table = HEADER_NO_HOPS, { HopCompId = 628,
+    HopRefId = 629 }
+);
 /// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct HeaderNoHopsBuilder<'b> {
@@ -142,6 +154,18 @@ impl<'a> InstrumentNoSecurityAltId<'a> {
     t::opt!(security_alt_id, slot = 0, tag = 455, "SecurityAltID", STRING);
     t::opt!(security_alt_id_source, slot = 1, tag = 456, "SecurityAltIDSource", STRING);
 }
+/// One field of a `NoSecurityAltID` (454) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum InstrumentNoSecurityAltIdField<'a> {
+    /// `SecurityAltID` (455), STRING. Starts an entry.
+    SecurityAltId(t::Value<'a, v::FixStr<'a>, 455>),
+    /// `SecurityAltIDSource` (456), STRING.
+    SecurityAltIdSource(t::Value<'a, v::FixStr<'a>, 456>),
+}
+t::walk!(
+    InstrumentNoSecurityAltId => InstrumentNoSecurityAltIdField, table =
+    INSTRUMENT_NO_SECURITY_ALT_ID, { SecurityAltId = 455, SecurityAltIdSource = 456 }
+);
 /// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct InstrumentNoSecurityAltIdBuilder<'b> {
@@ -193,6 +217,22 @@ impl<'a> PartiesNoPartyIds<'a> {
     t::opt!(party_role, slot = 2, tag = 452, "PartyRole", INT, e::PartyRole);
     t::comp!(ptys_sub_grp, slot = 3, slots = 1, "PtysSubGrp", PtysSubGrp);
 }
+/// One field of a `NoPartyIDs` (453) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum PartiesNoPartyIdsField<'a> {
+    /// `PartyID` (448), STRING. Starts an entry.
+    PartyId(t::Value<'a, v::FixStr<'a>, 448>),
+    /// `PartyIDSource` (447), CHAR.
+    PartyIdSource(t::Value<'a, e::PartyIdSource, 447>),
+    /// `PartyRole` (452), INT.
+    PartyRole(t::Value<'a, e::PartyRole<'a>, 452>),
+    /// The `NoPartySubIDs` (802) group: a walk of its entries.
+    NoPartySubIds(t::Walk<'a, PtysSubGrpNoPartySubIds<'a>>),
+}
+t::walk!(
+    PartiesNoPartyIds => PartiesNoPartyIdsField, table = PARTIES_NO_PARTY_IDS, { PartyId
+    = 448, PartyIdSource = 447, PartyRole = 452, NoPartySubIds = 802 }
+);
 /// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct PartiesNoPartyIdsBuilder<'b> {
@@ -244,6 +284,18 @@ impl<'a> PtysSubGrpNoPartySubIds<'a> {
     t::opt!(party_sub_id, slot = 0, tag = 523, "PartySubID", STRING);
     t::opt!(party_sub_id_type, slot = 1, tag = 803, "PartySubIDType", INT);
 }
+/// One field of a `NoPartySubIDs` (802) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum PtysSubGrpNoPartySubIdsField<'a> {
+    /// `PartySubID` (523), STRING. Starts an entry.
+    PartySubId(t::Value<'a, v::FixStr<'a>, 523>),
+    /// `PartySubIDType` (803), INT.
+    PartySubIdType(t::Value<'a, i64, 803>),
+}
+t::walk!(
+    PtysSubGrpNoPartySubIds => PtysSubGrpNoPartySubIdsField, table =
+    PTYS_SUB_GRP_NO_PARTY_SUB_IDS, { PartySubId = 523, PartySubIdType = 803 }
+);
 /// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct PtysSubGrpNoPartySubIdsBuilder<'b> {

@@ -1,15 +1,19 @@
-//! Typed reads and builds allocate nothing: counted with a counting allocator.
+//! Typed reads (views and streaming walks) and builds allocate nothing: counted
+//! with a counting allocator.
 
 use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix_core::{Fields, Parser};
 use fix_sample::Message;
 use fix_sample::components::{
-    HeaderBuilder, InstrumentBuilder, PartiesBuilder, PartiesNoPartyIdsBuilder,
+    HeaderBuilder, InstrumentBuilder, PartiesBuilder, PartiesNoPartyIds, PartiesNoPartyIdsBuilder,
 };
 use fix_sample::enums::{MdUpdateAction, OrdType, PartyRole, Side};
 use fix_sample::messages::{
-    MarketDataIncrementalRefreshBuilder, MarketDataIncrementalRefreshNoMdEntriesBuilder,
-    NewOrderSingle, NewOrderSingleBuilder,
+    MarketDataIncrementalRefresh, MarketDataIncrementalRefreshBuilder,
+    MarketDataIncrementalRefreshNoMdEntries as Entry,
+    MarketDataIncrementalRefreshNoMdEntriesBuilder,
+    MarketDataIncrementalRefreshNoMdEntriesField as EntryField, NewOrderSingle,
+    NewOrderSingleBuilder,
 };
 
 use fix_test_support::alloc::{Counting, allocations_during};
@@ -59,6 +63,7 @@ fn build_parse_and_typed_read_allocate_nothing() {
                 seen += usize::from(nos.side() == Ok(Side::Buy));
                 seen += usize::from(nos.price() == Ok(Some(px)));
                 seen += nos.parties().no_party_ids().count();
+                seen += NewOrderSingle::walk::<PartiesNoPartyIds>(msg).count();
                 seen += usize::from(nos.instrument().symbol().is_ok());
             }
 
@@ -86,8 +91,22 @@ fn build_parse_and_typed_read_allocate_nothing() {
                     seen += usize::from(e.instrument().symbol().is_ok());
                 }
             }
+            // The streaming walk, straight from the message and from the view.
+            for field in MarketDataIncrementalRefresh::walk::<Entry>(msg) {
+                seen += match field {
+                    EntryField::MdUpdateAction(v) => usize::from(v.get().is_ok()),
+                    EntryField::MdEntryPx(v) => usize::from(v.get() == Ok(px)),
+                    _ => 0,
+                };
+            }
+            let md = MarketDataIncrementalRefresh::new(msg);
+            seen += md
+                .no_md_entries()
+                .walk()
+                .filter(|f| f.starts_entry())
+                .count();
         }
     });
     assert_eq!(n, 0, "allocations on the typed paths");
-    assert_eq!(seen, 100 * (1 + 1 + 2 + 1 + 2 + 1));
+    assert_eq!(seen, 100 * (1 + 1 + 2 + 1 + 2 + 1 + 3 + 2 + 1 + 2));
 }

@@ -308,6 +308,18 @@ impl<'a> ExecutionReportNoContraBrokers<'a> {
     t::opt!(contra_broker, slot = 0, tag = 375, "ContraBroker", STRING);
     t::opt!(contra_trader, slot = 1, tag = 337, "ContraTrader", STRING);
 }
+/// One field of a `NoContraBrokers` (382) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum ExecutionReportNoContraBrokersField<'a> {
+    /// `ContraBroker` (375), STRING. Starts an entry.
+    ContraBroker(t::Value<'a, v::FixStr<'a>, 375>),
+    /// `ContraTrader` (337), STRING.
+    ContraTrader(t::Value<'a, v::FixStr<'a>, 337>),
+}
+t::walk!(
+    ExecutionReportNoContraBrokers => ExecutionReportNoContraBrokersField, table =
+    EXECUTION_REPORT_NO_CONTRA_BROKERS, { ContraBroker = 375, ContraTrader = 337 }
+);
 /// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct ExecutionReportNoContraBrokersBuilder<'b> {
@@ -415,6 +427,44 @@ impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
     );
     t::comp!(parties, slot = 11, slots = 1, "Parties", c::Parties);
 }
+/// One field of a `NoMDEntries` (268) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum MarketDataIncrementalRefreshNoMdEntriesField<'a> {
+    /// `MDUpdateAction` (279), CHAR. Starts an entry.
+    MdUpdateAction(t::Value<'a, e::MdUpdateAction, 279>),
+    /// `MDEntryType` (269), CHAR.
+    MdEntryType(t::Value<'a, e::MdEntryType, 269>),
+    /// `MDEntryID` (278), STRING.
+    MdEntryId(t::Value<'a, v::FixStr<'a>, 278>),
+    /// `Symbol` (55), STRING.
+    Symbol(t::Value<'a, v::FixStr<'a>, 55>),
+    /// `SecurityID` (48), STRING.
+    SecurityId(t::Value<'a, v::FixStr<'a>, 48>),
+    /// `SecurityIDSource` (22), STRING.
+    SecurityIdSource(t::Value<'a, e::SecurityIdSource<'a>, 22>),
+    /// The `NoSecurityAltID` (454) group: a walk of its entries.
+    NoSecurityAltId(t::Walk<'a, c::InstrumentNoSecurityAltId<'a>>),
+    /// `SecurityType` (167), STRING.
+    SecurityType(t::Value<'a, e::SecurityType<'a>, 167>),
+    /// `MDEntryPx` (270), PRICE.
+    MdEntryPx(t::Value<'a, v::Decimal, 270>),
+    /// `MDEntrySize` (271), QTY.
+    MdEntrySize(t::Value<'a, v::Decimal, 271>),
+    /// The `NoQuoteConditions` (267) group: a walk of its entries.
+    NoQuoteConditions(
+        t::Walk<'a, MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a>>,
+    ),
+    /// The `NoPartyIDs` (453) group: a walk of its entries.
+    NoPartyIds(t::Walk<'a, c::PartiesNoPartyIds<'a>>),
+}
+t::walk!(
+    MarketDataIncrementalRefreshNoMdEntries =>
+    MarketDataIncrementalRefreshNoMdEntriesField, table =
+    MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES, { MdUpdateAction = 279, MdEntryType =
+    269, MdEntryId = 278, Symbol = 55, SecurityId = 48, SecurityIdSource = 22,
+    NoSecurityAltId = 454, SecurityType = 167, MdEntryPx = 270, MdEntrySize = 271,
+    NoQuoteConditions = 267, NoPartyIds = 453 }
+);
 /// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
@@ -466,6 +516,18 @@ t::entry!(
 impl<'a> MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a> {
     t::opt!(quote_condition, slot = 0, tag = 276, "QuoteCondition", MULTIPLESTRINGVALUE);
 }
+/// One field of a `NoQuoteConditions` (267) entry, as the group's streaming walk (`t::Walk`) hands them over in wire order; the first variant's field starts each entry.
+#[derive(Copy, Debug)]
+pub enum MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsField<'a> {
+    /// `QuoteCondition` (276), MULTIPLESTRINGVALUE. Starts an entry.
+    QuoteCondition(t::Value<'a, v::MultipleValueString<'a>, 276>),
+}
+t::walk!(
+    MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions =>
+    MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsField, table =
+    MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS, { QuoteCondition =
+    276 }
+);
 /// Builds one `NoQuoteConditions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b> {
