@@ -81,6 +81,8 @@ pub struct Cursor<'a> {
     bytes: &'a [u8],
     field: Field,
     rest: &'a [Field],
+    /// No value of the message holds SOH (none was read by a LENGTH field).
+    soh_free: bool,
 }
 
 impl<'a> Cursor<'a> {
@@ -110,8 +112,9 @@ impl<'a, T, const TAG: u32> Take<'a> for Value<'a, T, TAG> {
     #[inline(always)]
     fn take(cursor: &mut Cursor<'a>) -> Self {
         Value {
-            bytes: value_of(cursor.bytes, &cursor.field),
-            offset: cursor.field.value_range().start,
+            msg: cursor.bytes,
+            field: cursor.field,
+            soh_free: cursor.soh_free,
             ty: PhantomData,
         }
     }
@@ -129,7 +132,7 @@ impl<'a, E: WalkEntry<'a>> Take<'a> for Walk<'a, E> {
     #[inline]
     fn take(cursor: &mut Cursor<'a>) -> Self {
         let count = declared(value_of(cursor.bytes, &cursor.field));
-        let walk = Walk::new(cursor.bytes, cursor.rest, count);
+        let walk = Walk::new(cursor.bytes, cursor.rest, count, cursor.soh_free);
         let end = skip_group(E::GROUP, cursor.rest, cursor.bytes, 0, count);
         cursor.rest = cursor.rest.get(end..).unwrap_or(&[]);
         walk
@@ -150,8 +153,11 @@ impl<'a, E: WalkEntry<'a>> Take<'a> for Walk<'a, E> {
 /// }
 /// ```
 pub struct Value<'a, T, const TAG: u32> {
-    bytes: &'a [u8],
-    offset: usize,
+    /// The whole message: parsers may load words across the value's end.
+    msg: &'a [u8],
+    field: Field,
+    /// No value of the message holds SOH (none was read by a LENGTH field).
+    soh_free: bool,
     ty: PhantomData<fn() -> T>,
 }
 
@@ -162,13 +168,13 @@ impl<'a, T, const TAG: u32> Value<'a, T, TAG> {
     /// The raw value bytes.
     #[inline]
     pub fn raw(&self) -> &'a [u8] {
-        self.bytes
+        value_of(self.msg, &self.field)
     }
 
     /// The value's offset in the message.
     #[inline]
     pub fn offset(&self) -> usize {
-        self.offset
+        self.field.value_range().start
     }
 }
 
@@ -176,9 +182,11 @@ impl<'a, T: FieldValue<'a>, const TAG: u32> Value<'a, T, TAG> {
     /// The value parsed as `T`; `Invalid` when it does not parse.
     #[inline(always)]
     pub fn get(&self) -> Result<T, FieldError> {
-        T::parse_fix(self.bytes).map_err(|_| FieldError::Invalid {
-            tag: TAG,
-            offset: self.offset,
+        T::parse_in(self.msg, self.field.value_range(), self.soh_free).map_err(|_| {
+            FieldError::Invalid {
+                tag: TAG,
+                offset: self.offset(),
+            }
         })
     }
 }
@@ -196,11 +204,11 @@ impl<T, const TAG: u32> fmt::Debug for Value<'_, T, TAG> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("Value");
         d.field("tag", &TAG);
-        match core::str::from_utf8(self.bytes) {
+        match core::str::from_utf8(self.raw()) {
             Ok(text) => d.field("raw", &text),
-            Err(_) => d.field("raw", &self.bytes),
+            Err(_) => d.field("raw", &self.raw()),
         };
-        d.field("offset", &self.offset).finish()
+        d.field("offset", &self.offset()).finish()
     }
 }
 
@@ -238,6 +246,8 @@ impl<T, const TAG: u32> fmt::Debug for Value<'_, T, TAG> {
 /// ```
 pub struct Walk<'a, E> {
     bytes: &'a [u8],
+    /// No value of the message holds SOH (none was read by a LENGTH field).
+    soh_free: bool,
     /// The fields from the next one on.
     fields: &'a [Field],
     /// How many more entries may start.
@@ -250,9 +260,10 @@ pub struct Walk<'a, E> {
 impl<'a, E: WalkEntry<'a>> Walk<'a, E> {
     /// Entries starting at `fields`, at most `count`.
     #[inline]
-    pub(super) fn new(bytes: &'a [u8], fields: &'a [Field], count: usize) -> Self {
+    pub(super) fn new(bytes: &'a [u8], fields: &'a [Field], count: usize, soh_free: bool) -> Self {
         Walk {
             bytes,
+            soh_free,
             fields,
             remaining: count,
             open: false,
@@ -283,13 +294,15 @@ impl<'a, E: WalkEntry<'a>> Walk<'a, E> {
     /// ```
     pub fn after(msg: &Message<'a>, counter: usize) -> Self {
         let (bytes, fields) = (msg.bytes(), msg.fields());
+        let soh_free = !msg.has_values_by_length();
         match fields.get(counter) {
             Some(field) => Walk::new(
                 bytes,
                 fields.get(counter + 1..).unwrap_or(&[]),
                 declared(value_of(bytes, field)),
+                soh_free,
             ),
-            None => Walk::new(bytes, &[], 0),
+            None => Walk::new(bytes, &[], 0, soh_free),
         }
     }
 
@@ -357,6 +370,7 @@ impl<'a, E: WalkEntry<'a>> Iterator for Walk<'a, E> {
             bytes: self.bytes,
             field: *field,
             rest,
+            soh_free: self.soh_free,
         };
         match E::field(&mut cursor, tag) {
             Some(out) => {

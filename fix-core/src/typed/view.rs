@@ -310,7 +310,12 @@ impl<'a, E: WalkEntry<'a>, const M: usize> Entries<'a, E, M> {
     /// ```
     pub fn walk(self) -> Walk<'a, E> {
         let fields = self.msg.fields().get(self.pos..).unwrap_or(&[]);
-        Walk::new(self.msg.bytes(), fields, self.remaining)
+        Walk::new(
+            self.msg.bytes(),
+            fields,
+            self.remaining,
+            !self.msg.has_values_by_length(),
+        )
     }
 }
 
