@@ -238,12 +238,17 @@ impl ExecutionReport {
 pub mod built {
     use fix_core::EncodeError;
     use fix_core::value::{FieldValue, FixStr};
-    use fix44::components::{HeaderBuilder, InstrumentBuilder, OrderQtyDataBuilder};
+    use fix44::components::{
+        HeaderBuilder, HeaderRequired, InstrumentBuilder, OrderQtyDataBuilder,
+    };
     use fix44::enums::{
         ExecType, HandlInst, LastLiquidityInd, OrdStatus, OrdType, SecurityIdSource, Side,
         TimeInForce,
     };
-    use fix44::messages::{ExecutionReportBuilder, NewOrderSingleBuilder};
+    use fix44::messages::{
+        ExecutionReportBuilder, ExecutionReportRequired, NewOrderSingleBuilder,
+        NewOrderSingleRequired,
+    };
 
     fn val<'a, V: FieldValue<'a>>(bytes: &'a [u8]) -> V {
         V::parse_fix(bytes).ok().expect("a valid value")
@@ -261,7 +266,12 @@ pub mod built {
         buf: &'o mut [u8],
     ) -> Result<&'o [u8], EncodeError> {
         let s = |v: &'static [u8]| FixStr::parse(v).expect("no SOH");
-        let header = HeaderBuilder::new(s(b"CLIENT"), s(b"BROKER"), nos.seq, nos.sending_time);
+        let header = HeaderBuilder::new(HeaderRequired {
+            sender_comp_id: s(b"CLIENT"),
+            target_comp_id: s(b"BROKER"),
+            msg_seq_num: nos.seq,
+            sending_time: nos.sending_time,
+        });
         let order = NewOrderSingleBuilder {
             account: Some(s(b"ACC-7781")),
             handl_inst: Some(HandlInst::AutomatedExecutionOrderPrivate),
@@ -279,12 +289,12 @@ pub mod built {
             price: Some(nos.price),
             time_in_force: Some(TimeInForce::Day),
             currency: Some(val(b"USD")),
-            ..NewOrderSingleBuilder::new(
-                s(b"CL-2026-000452"),
-                Side::Sell,
-                nos.transact_time,
-                OrdType::Limit,
-            )
+            ..NewOrderSingleBuilder::new(NewOrderSingleRequired {
+                cl_ord_id: s(b"CL-2026-000452"),
+                side: Side::Sell,
+                transact_time: nos.transact_time,
+                ord_type: OrdType::Limit,
+            })
         };
         order.encode(&header, buf)
     }
@@ -301,7 +311,12 @@ pub mod built {
         buf: &'o mut [u8],
     ) -> Result<&'o [u8], EncodeError> {
         let s = |v: &'static [u8]| FixStr::parse(v).expect("no SOH");
-        let header = HeaderBuilder::new(s(b"BROKER"), s(b"CLIENT"), er.seq, er.sending_time);
+        let header = HeaderBuilder::new(HeaderRequired {
+            sender_comp_id: s(b"BROKER"),
+            target_comp_id: s(b"CLIENT"),
+            msg_seq_num: er.seq,
+            sending_time: er.sending_time,
+        });
         let report = ExecutionReportBuilder {
             cl_ord_id: Some(s(b"CL-2026-000451")),
             instrument: Some(InstrumentBuilder {
@@ -326,16 +341,16 @@ pub mod built {
             last_mkt: Some(val(b"XNAS")),
             last_liquidity_ind: Some(LastLiquidityInd::AddedLiquidity),
             text: Some(s(b"Partial fill")),
-            ..ExecutionReportBuilder::new(
-                s(b"OID-7781234"),
-                s(b"EXEC-99812377"),
-                ExecType::Trade,
-                OrdStatus::PartiallyFilled,
-                Side::Buy,
-                er.leaves_qty,
-                er.cum_qty,
-                er.avg_px,
-            )
+            ..ExecutionReportBuilder::new(ExecutionReportRequired {
+                order_id: s(b"OID-7781234"),
+                exec_id: s(b"EXEC-99812377"),
+                exec_type: ExecType::Trade,
+                ord_status: OrdStatus::PartiallyFilled,
+                side: Side::Buy,
+                leaves_qty: er.leaves_qty,
+                cum_qty: er.cum_qty,
+                avg_px: er.avg_px,
+            })
         };
         report.encode(&header, buf)
     }
