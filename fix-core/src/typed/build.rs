@@ -43,7 +43,18 @@ pub trait Build {
 /// ```
 #[inline]
 pub fn required<T>(value: &Option<T>, tag: u32) -> Result<&T, EncodeError> {
-    value.as_ref().ok_or(EncodeError::MissingRequired { tag })
+    match value {
+        Some(v) => Ok(v),
+        None => Err(missing(tag)),
+    }
+}
+
+// Out of line: a complete message never takes this path, and keeping it apart
+// keeps the writes that do in one straight run.
+#[cold]
+#[inline(never)]
+fn missing(tag: u32) -> EncodeError {
+    EncodeError::MissingRequired { tag }
 }
 
 /// The entries of a required group, or [`EncodeError::MissingRequired`] naming
@@ -57,7 +68,7 @@ pub fn required<T>(value: &Option<T>, tag: u32) -> Result<&T, EncodeError> {
 #[inline]
 pub fn required_entries<B>(entries: &[B], counter: u32) -> Result<&[B], EncodeError> {
     if entries.is_empty() {
-        Err(EncodeError::MissingRequired { tag: counter })
+        Err(missing(counter))
     } else {
         Ok(entries)
     }

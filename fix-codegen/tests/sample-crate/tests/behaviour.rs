@@ -431,3 +431,57 @@ fn buffer_too_small_is_an_error() {
         Err(fix_core::EncodeError::BufferTooSmall { .. })
     ));
 }
+
+/// A component that is optional where it is used but set must hold its own
+/// required fields (the sample's Instrument requires Symbol), in an entry as in a
+/// message; and a required component of a message must be set.
+#[test]
+fn a_set_component_without_its_required_field_is_refused() {
+    use fix_core::EncodeError;
+    let mut buf = [0u8; 512];
+    let entries = [MarketDataIncrementalRefreshNoMdEntriesBuilder {
+        instrument: Some(InstrumentBuilder {
+            security_type: Some(SecurityType::CommonStock),
+            ..Default::default()
+        }),
+        ..MarketDataIncrementalRefreshNoMdEntriesBuilder::new(
+            MarketDataIncrementalRefreshNoMdEntriesRequired {
+                md_update_action: MdUpdateAction::New,
+            },
+        )
+    }];
+    let md = MarketDataIncrementalRefreshBuilder {
+        md_req_id: None,
+        no_md_entries: &entries,
+    };
+    assert_eq!(
+        md.encode(&header(), &mut buf),
+        Err(EncodeError::MissingRequired { tag: 55 })
+    );
+    let order = NewOrderSingle::builder(NewOrderSingleRequired {
+        cl_ord_id: s("ORD-1"),
+        instrument: InstrumentBuilder::new(InstrumentRequired { symbol: s("AAPL") }),
+        side: Side::Buy,
+        transact_time: now(),
+        ord_type: OrdType::Market,
+    });
+    let unset = NewOrderSingleBuilder {
+        instrument: None,
+        ..order
+    };
+    assert_eq!(
+        unset.encode(&header(), &mut buf),
+        Err(EncodeError::MissingRequired { tag: 55 })
+    );
+    let bytes = order.encode(&header(), &mut buf).unwrap();
+    let mut fields = Fields::<64>::new();
+    let msg = parser()
+        .parse(bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    assert_eq!(
+        fix_core::validate::Validator::new().validate(&fix_sample::DICTIONARY, &msg),
+        Ok(())
+    );
+}
