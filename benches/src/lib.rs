@@ -251,7 +251,10 @@ pub mod built {
     };
 
     fn val<'a, V: FieldValue<'a>>(bytes: &'a [u8]) -> V {
-        V::parse_fix(bytes).ok().expect("a valid value")
+        match V::parse_fix(bytes) {
+            Ok(v) => v,
+            Err(_) => panic!("{} is not a valid value", bytes.escape_ascii()),
+        }
     }
 
     /// `nos` through `NewOrderSingleBuilder::encode`.

@@ -151,7 +151,7 @@ impl<'a> HeaderNoHops<'a> {
     t::opt!(hop_sending_time, slot = 1, tag = 629, "HopSendingTime", UTCTIMESTAMP);
     t::opt!(hop_ref_id, slot = 2, tag = 630, "HopRefID", SEQNUM);
 }
-/// Builds one `NoHops` entry: [`HeaderNoHopsBuilder::new`] takes [`HeaderNoHopsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoHops` entry: [`HeaderNoHopsBuilder::new`] takes [`HeaderNoHopsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct HeaderNoHopsBuilder<'b> {
     /// `HopCompID` (628), STRING, required: it starts the entry.
@@ -357,7 +357,7 @@ impl<'v, 'a> Instrument<'v, 'a> {
         interest_accrual_date, slot = 42, tag = 874, "InterestAccrualDate", LOCALMKTDATE
     );
 }
-/// Builds the `Instrument` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `Instrument` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrumentBuilder<'b> {
     /// `Symbol` (55), STRING.
@@ -464,7 +464,7 @@ impl<'v, 'a> InstrumentExtension<'v, 'a> {
     t::opt!(pct_at_risk, slot = 1, tag = 869, "PctAtRisk", PERCENTAGE);
     t::comp!(attrb_grp, slot = 2, slots = 1, "AttrbGrp", AttrbGrp, view = 'v);
 }
-/// Builds the `InstrumentExtension` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `InstrumentExtension` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrumentExtensionBuilder<'b> {
     /// `DeliveryForm` (668), INT.
@@ -553,7 +553,7 @@ impl<'v, 'a> InstrumentLeg<'v, 'a> {
         LOCALMKTDATE
     );
 }
-/// Builds the `InstrumentLeg` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `InstrumentLeg` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrumentLegBuilder<'b> {
     /// `LegSymbol` (600), STRING.
@@ -695,7 +695,7 @@ impl<'v, 'a> LegStipulations<'v, 'a> {
         LEG_STIPULATIONS_NO_LEG_STIPULATIONS
     );
 }
-/// Builds the `LegStipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `LegStipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegStipulationsBuilder<'b> {
     /// The `NoLegStipulations` (683) group's entries.
@@ -725,7 +725,7 @@ impl<'a> LegStipulationsNoLegStipulations<'a> {
     t::opt!(leg_stipulation_type, slot = 0, tag = 688, "LegStipulationType", STRING);
     t::opt!(leg_stipulation_value, slot = 1, tag = 689, "LegStipulationValue", STRING);
 }
-/// Builds one `NoLegStipulations` entry: [`LegStipulationsNoLegStipulationsBuilder::new`] takes [`LegStipulationsNoLegStipulationsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegStipulations` entry: [`LegStipulationsNoLegStipulationsBuilder::new`] takes [`LegStipulationsNoLegStipulationsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegStipulationsNoLegStipulationsBuilder<'b> {
     /// `LegStipulationType` (688), STRING, required: it starts the entry.
@@ -752,7 +752,7 @@ impl<'v, 'a> NestedParties<'v, 'a> {
         NESTED_PARTIES_NO_NESTED_PARTY_IDS
     );
 }
-/// Builds the `NestedParties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `NestedParties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedPartiesBuilder<'b> {
     /// The `NoNestedPartyIDs` (539) group's entries.
@@ -784,7 +784,7 @@ impl<'a> NestedPartiesNoNestedPartyIds<'a> {
     t::opt!(nested_party_role, slot = 2, tag = 538, "NestedPartyRole", INT);
     t::comp!(nstd_ptys_sub_grp, slot = 3, slots = 1, "NstdPtysSubGrp", NstdPtysSubGrp);
 }
-/// Builds one `NoNestedPartyIDs` entry: [`NestedPartiesNoNestedPartyIdsBuilder::new`] takes [`NestedPartiesNoNestedPartyIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoNestedPartyIDs` entry: [`NestedPartiesNoNestedPartyIdsBuilder::new`] takes [`NestedPartiesNoNestedPartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedPartiesNoNestedPartyIdsBuilder<'b> {
     /// `NestedPartyID` (524), STRING, required: it starts the entry.
@@ -845,7 +845,7 @@ impl<'v, 'a> Parties<'v, 'a> {
         = 4, table = PARTIES_NO_PARTY_IDS
     );
 }
-/// Builds the `Parties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `Parties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PartiesBuilder<'b> {
     /// The `NoPartyIDs` (453) group's entries.
@@ -877,7 +877,7 @@ impl<'a> PartiesNoPartyIds<'a> {
     t::opt!(party_role, slot = 2, tag = 452, "PartyRole", INT, e::PartyRole);
     t::comp!(ptys_sub_grp, slot = 3, slots = 1, "PtysSubGrp", PtysSubGrp);
 }
-/// Builds one `NoPartyIDs` entry: [`PartiesNoPartyIdsBuilder::new`] takes [`PartiesNoPartyIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoPartyIDs` entry: [`PartiesNoPartyIdsBuilder::new`] takes [`PartiesNoPartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PartiesNoPartyIdsBuilder<'b> {
     /// `PartyID` (448), STRING, required: it starts the entry.
@@ -940,7 +940,7 @@ impl<'v, 'a> PositionAmountData<'v, 'a> {
         slots = 2, table = POSITION_AMOUNT_DATA_NO_POS_AMT
     );
 }
-/// Builds the `PositionAmountData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `PositionAmountData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionAmountDataBuilder<'b> {
     /// The `NoPosAmt` (753) group's entries.
@@ -968,7 +968,7 @@ impl<'a> PositionAmountDataNoPosAmt<'a> {
     t::opt!(pos_amt_type, slot = 0, tag = 707, "PosAmtType", STRING, e::PosAmtType);
     t::opt!(pos_amt, slot = 1, tag = 708, "PosAmt", AMT);
 }
-/// Builds one `NoPosAmt` entry: [`PositionAmountDataNoPosAmtBuilder::new`] takes [`PositionAmountDataNoPosAmtRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoPosAmt` entry: [`PositionAmountDataNoPosAmtBuilder::new`] takes [`PositionAmountDataNoPosAmtRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionAmountDataNoPosAmtBuilder<'b> {
     /// `PosAmtType` (707), STRING, required: it starts the entry.
@@ -993,7 +993,7 @@ impl<'v, 'a> PositionQty<'v, 'a> {
         slots = 5, table = POSITION_QTY_NO_POSITIONS
     );
 }
-/// Builds the `PositionQty` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `PositionQty` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionQtyBuilder<'b> {
     /// The `NoPositions` (702) group's entries.
@@ -1024,7 +1024,7 @@ impl<'a> PositionQtyNoPositions<'a> {
     t::opt!(pos_qty_status, slot = 3, tag = 706, "PosQtyStatus", INT, e::PosQtyStatus);
     t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
 }
-/// Builds one `NoPositions` entry: [`PositionQtyNoPositionsBuilder::new`] takes [`PositionQtyNoPositionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoPositions` entry: [`PositionQtyNoPositionsBuilder::new`] takes [`PositionQtyNoPositionsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionQtyNoPositionsBuilder<'b> {
     /// `PosType` (703), STRING, required: it starts the entry.
@@ -1063,7 +1063,7 @@ impl<'v, 'a> SettlInstructionsData<'v, 'a> {
     t::opt!(stand_inst_db_id, slot = 3, tag = 171, "StandInstDbID", STRING);
     t::comp!(dlvy_inst_grp, slot = 4, slots = 1, "DlvyInstGrp", DlvyInstGrp, view = 'v);
 }
-/// Builds the `SettlInstructionsData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `SettlInstructionsData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlInstructionsDataBuilder<'b> {
     /// `SettlDeliveryType` (172), INT.
@@ -1088,7 +1088,7 @@ impl<'v, 'a> SettlParties<'v, 'a> {
         SettlPartiesNoSettlPartyIds, slots = 4, table = SETTL_PARTIES_NO_SETTL_PARTY_IDS
     );
 }
-/// Builds the `SettlParties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `SettlParties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlPartiesBuilder<'b> {
     /// The `NoSettlPartyIDs` (781) group's entries.
@@ -1120,7 +1120,7 @@ impl<'a> SettlPartiesNoSettlPartyIds<'a> {
         settl_ptys_sub_grp, slot = 3, slots = 1, "SettlPtysSubGrp", SettlPtysSubGrp
     );
 }
-/// Builds one `NoSettlPartyIDs` entry: [`SettlPartiesNoSettlPartyIdsBuilder::new`] takes [`SettlPartiesNoSettlPartyIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoSettlPartyIDs` entry: [`SettlPartiesNoSettlPartyIdsBuilder::new`] takes [`SettlPartiesNoSettlPartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlPartiesNoSettlPartyIdsBuilder<'b> {
     /// `SettlPartyID` (782), STRING, required: it starts the entry.
@@ -1192,7 +1192,7 @@ impl<'v, 'a> Stipulations<'v, 'a> {
         StipulationsNoStipulations, slots = 2, table = STIPULATIONS_NO_STIPULATIONS
     );
 }
-/// Builds the `Stipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `Stipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct StipulationsBuilder<'b> {
     /// The `NoStipulations` (232) group's entries.
@@ -1223,7 +1223,7 @@ impl<'a> StipulationsNoStipulations<'a> {
     );
     t::opt!(stipulation_value, slot = 1, tag = 234, "StipulationValue", STRING);
 }
-/// Builds one `NoStipulations` entry: [`StipulationsNoStipulationsBuilder::new`] takes [`StipulationsNoStipulationsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoStipulations` entry: [`StipulationsNoStipulationsBuilder::new`] takes [`StipulationsNoStipulationsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct StipulationsNoStipulationsBuilder<'b> {
     /// `StipulationType` (233), STRING, required: it starts the entry.
@@ -1249,7 +1249,7 @@ impl<'v, 'a> TrdRegTimestamps<'v, 'a> {
         TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS
     );
 }
-/// Builds the `TrdRegTimestamps` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `TrdRegTimestamps` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdRegTimestampsBuilder<'b> {
     /// The `NoTrdRegTimestamps` (768) group's entries.
@@ -1286,7 +1286,7 @@ impl<'a> TrdRegTimestampsNoTrdRegTimestamps<'a> {
         trd_reg_timestamp_origin, slot = 2, tag = 771, "TrdRegTimestampOrigin", STRING
     );
 }
-/// Builds one `NoTrdRegTimestamps` entry: [`TrdRegTimestampsNoTrdRegTimestampsBuilder::new`] takes [`TrdRegTimestampsNoTrdRegTimestampsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoTrdRegTimestamps` entry: [`TrdRegTimestampsNoTrdRegTimestampsBuilder::new`] takes [`TrdRegTimestampsNoTrdRegTimestampsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdRegTimestampsNoTrdRegTimestampsBuilder<'b> {
     /// `TrdRegTimestamp` (769), UTCTIMESTAMP, required: it starts the entry.
@@ -1437,7 +1437,7 @@ impl<'v, 'a> UnderlyingInstrument<'v, 'a> {
         UnderlyingStipulations, view = 'v
     );
 }
-/// Builds the `UnderlyingInstrument` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `UnderlyingInstrument` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UnderlyingInstrumentBuilder<'b> {
     /// `UnderlyingSymbol` (311), STRING.
@@ -1597,7 +1597,7 @@ impl<'v, 'a> UnderlyingStipulations<'v, 'a> {
         UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS
     );
 }
-/// Builds the `UnderlyingStipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `UnderlyingStipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UnderlyingStipulationsBuilder<'b> {
     /// The `NoUnderlyingStips` (887) group's entries.
@@ -1628,7 +1628,7 @@ impl<'a> UnderlyingStipulationsNoUnderlyingStips<'a> {
     t::opt!(underlying_stip_type, slot = 0, tag = 888, "UnderlyingStipType", STRING);
     t::opt!(underlying_stip_value, slot = 1, tag = 889, "UnderlyingStipValue", STRING);
 }
-/// Builds one `NoUnderlyingStips` entry: [`UnderlyingStipulationsNoUnderlyingStipsBuilder::new`] takes [`UnderlyingStipulationsNoUnderlyingStipsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoUnderlyingStips` entry: [`UnderlyingStipulationsNoUnderlyingStipsBuilder::new`] takes [`UnderlyingStipulationsNoUnderlyingStipsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UnderlyingStipulationsNoUnderlyingStipsBuilder<'b> {
     /// `UnderlyingStipType` (888), STRING, required: it starts the entry.
@@ -1655,7 +1655,7 @@ impl<'v, 'a> NestedParties2<'v, 'a> {
         NESTED_PARTIES2_NO_NESTED2_PARTY_IDS
     );
 }
-/// Builds the `NestedParties2` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `NestedParties2` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedParties2Builder<'b> {
     /// The `NoNested2PartyIDs` (756) group's entries.
@@ -1689,7 +1689,7 @@ impl<'a> NestedParties2NoNested2PartyIds<'a> {
         nstd_ptys2_sub_grp, slot = 3, slots = 1, "NstdPtys2SubGrp", NstdPtys2SubGrp
     );
 }
-/// Builds one `NoNested2PartyIDs` entry: [`NestedParties2NoNested2PartyIdsBuilder::new`] takes [`NestedParties2NoNested2PartyIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoNested2PartyIDs` entry: [`NestedParties2NoNested2PartyIdsBuilder::new`] takes [`NestedParties2NoNested2PartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedParties2NoNested2PartyIdsBuilder<'b> {
     /// `Nested2PartyID` (757), STRING, required: it starts the entry.
@@ -1720,7 +1720,7 @@ impl<'v, 'a> NestedParties3<'v, 'a> {
         NESTED_PARTIES3_NO_NESTED3_PARTY_IDS
     );
 }
-/// Builds the `NestedParties3` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `NestedParties3` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedParties3Builder<'b> {
     /// The `NoNested3PartyIDs` (948) group's entries.
@@ -1754,7 +1754,7 @@ impl<'a> NestedParties3NoNested3PartyIds<'a> {
         nstd_ptys3_sub_grp, slot = 3, slots = 1, "NstdPtys3SubGrp", NstdPtys3SubGrp
     );
 }
-/// Builds one `NoNested3PartyIDs` entry: [`NestedParties3NoNested3PartyIdsBuilder::new`] takes [`NestedParties3NoNested3PartyIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoNested3PartyIDs` entry: [`NestedParties3NoNested3PartyIdsBuilder::new`] takes [`NestedParties3NoNested3PartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedParties3NoNested3PartyIdsBuilder<'b> {
     /// `Nested3PartyID` (949), STRING, required: it starts the entry.
@@ -1785,7 +1785,7 @@ impl<'v, 'a> AffectedOrdGrp<'v, 'a> {
         AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS
     );
 }
-/// Builds the `AffectedOrdGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `AffectedOrdGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AffectedOrdGrpBuilder<'b> {
     /// The `NoAffectedOrders` (534) group's entries.
@@ -1819,7 +1819,7 @@ impl<'a> AffectedOrdGrpNoAffectedOrders<'a> {
         STRING
     );
 }
-/// Builds one `NoAffectedOrders` entry: [`AffectedOrdGrpNoAffectedOrdersBuilder::new`] takes [`AffectedOrdGrpNoAffectedOrdersRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoAffectedOrders` entry: [`AffectedOrdGrpNoAffectedOrdersBuilder::new`] takes [`AffectedOrdGrpNoAffectedOrdersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AffectedOrdGrpNoAffectedOrdersBuilder<'b> {
     /// `OrigClOrdID` (41), STRING, required: it starts the entry.
@@ -1847,7 +1847,7 @@ impl<'v, 'a> AllocAckGrp<'v, 'a> {
         8, table = ALLOC_ACK_GRP_NO_ALLOCS
     );
 }
-/// Builds the `AllocAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `AllocAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocAckGrpBuilder<'b> {
     /// The `NoAllocs` (78) group's entries.
@@ -1883,7 +1883,7 @@ impl<'a> AllocAckGrpNoAllocs<'a> {
     t::opt!(encoded_alloc_text_len, slot = 6, tag = 360, "EncodedAllocTextLen", LENGTH);
     t::opt!(encoded_alloc_text, slot = 7, tag = 361, "EncodedAllocText", DATA);
 }
-/// Builds one `NoAllocs` entry: [`AllocAckGrpNoAllocsBuilder::new`] takes [`AllocAckGrpNoAllocsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoAllocs` entry: [`AllocAckGrpNoAllocsBuilder::new`] takes [`AllocAckGrpNoAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocAckGrpNoAllocsBuilder<'b> {
     /// `AllocAccount` (79), STRING, required: it starts the entry.
@@ -1920,7 +1920,7 @@ impl<'v, 'a> AllocGrp<'v, 'a> {
         table = ALLOC_GRP_NO_ALLOCS
     );
 }
-/// Builds the `AllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `AllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocGrpBuilder<'b> {
     /// The `NoAllocs` (78) group's entries.
@@ -2000,7 +2000,7 @@ impl<'a> AllocGrpNoAllocs<'a> {
         SettlInstructionsData
     );
 }
-/// Builds one `NoAllocs` entry: [`AllocGrpNoAllocsBuilder::new`] takes [`AllocGrpNoAllocsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoAllocs` entry: [`AllocGrpNoAllocsBuilder::new`] takes [`AllocGrpNoAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocGrpNoAllocsBuilder<'b> {
     /// `AllocAccount` (79), STRING, required: it starts the entry.
@@ -2084,7 +2084,7 @@ impl<'v, 'a> BidCompReqGrp<'v, 'a> {
         BID_COMP_REQ_GRP_NO_BID_COMPONENTS
     );
 }
-/// Builds the `BidCompReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `BidCompReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidCompReqGrpBuilder<'b> {
     /// The `NoBidComponents` (420) group's entries.
@@ -2119,7 +2119,7 @@ impl<'a> BidCompReqGrpNoBidComponents<'a> {
     t::opt!(account, slot = 7, tag = 1, "Account", STRING);
     t::opt!(acct_id_source, slot = 8, tag = 660, "AcctIDSource", INT, e::AcctIdSource);
 }
-/// Builds one `NoBidComponents` entry: [`BidCompReqGrpNoBidComponentsBuilder::new`] takes [`BidCompReqGrpNoBidComponentsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoBidComponents` entry: [`BidCompReqGrpNoBidComponentsBuilder::new`] takes [`BidCompReqGrpNoBidComponentsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidCompReqGrpNoBidComponentsBuilder<'b> {
     /// `ListID` (66), STRING, required: it starts the entry.
@@ -2216,7 +2216,7 @@ impl<'a> BidCompRspGrpNoBidComponents<'a> {
     t::opt!(encoded_text_len, slot = 16, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 17, tag = 355, "EncodedText", DATA);
 }
-/// Builds one `NoBidComponents` entry: [`BidCompRspGrpNoBidComponentsBuilder::new`] takes [`BidCompRspGrpNoBidComponentsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoBidComponents` entry: [`BidCompRspGrpNoBidComponentsBuilder::new`] takes [`BidCompRspGrpNoBidComponentsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidCompRspGrpNoBidComponentsBuilder<'b> {
     /// The `CommissionData` component, whose `Commission` (12) starts the entry: required.
@@ -2270,7 +2270,7 @@ impl<'v, 'a> BidDescReqGrp<'v, 'a> {
         BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS
     );
 }
-/// Builds the `BidDescReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `BidDescReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidDescReqGrpBuilder<'b> {
     /// The `NoBidDescriptors` (398) group's entries.
@@ -2314,7 +2314,7 @@ impl<'a> BidDescReqGrpNoBidDescriptors<'a> {
     t::opt!(outside_index_pct, slot = 9, tag = 407, "OutsideIndexPct", PERCENTAGE);
     t::opt!(value_of_futures, slot = 10, tag = 408, "ValueOfFutures", AMT);
 }
-/// Builds one `NoBidDescriptors` entry: [`BidDescReqGrpNoBidDescriptorsBuilder::new`] takes [`BidDescReqGrpNoBidDescriptorsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoBidDescriptors` entry: [`BidDescReqGrpNoBidDescriptorsBuilder::new`] takes [`BidDescReqGrpNoBidDescriptorsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidDescReqGrpNoBidDescriptorsBuilder<'b> {
     /// `BidDescriptorType` (399), INT, required: it starts the entry.
@@ -2362,7 +2362,7 @@ impl<'v, 'a> ClrInstGrp<'v, 'a> {
         CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS
     );
 }
-/// Builds the `ClrInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `ClrInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ClrInstGrpBuilder<'b> {
     /// The `NoClearingInstructions` (576) group's entries.
@@ -2395,7 +2395,7 @@ impl<'a> ClrInstGrpNoClearingInstructions<'a> {
         e::ClearingInstruction
     );
 }
-/// Builds one `NoClearingInstructions` entry: [`ClrInstGrpNoClearingInstructionsBuilder::new`] takes [`ClrInstGrpNoClearingInstructionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoClearingInstructions` entry: [`ClrInstGrpNoClearingInstructionsBuilder::new`] takes [`ClrInstGrpNoClearingInstructionsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ClrInstGrpNoClearingInstructionsBuilder<'b> {
     /// `ClearingInstruction` (577), INT, required: it starts the entry.
@@ -2419,7 +2419,7 @@ impl<'v, 'a> CollInqQualGrp<'v, 'a> {
         COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER
     );
 }
-/// Builds the `CollInqQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `CollInqQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollInqQualGrpBuilder<'b> {
     /// The `NoCollInquiryQualifier` (938) group's entries.
@@ -2452,7 +2452,7 @@ impl<'a> CollInqQualGrpNoCollInquiryQualifier<'a> {
         e::CollInquiryQualifier
     );
 }
-/// Builds one `NoCollInquiryQualifier` entry: [`CollInqQualGrpNoCollInquiryQualifierBuilder::new`] takes [`CollInqQualGrpNoCollInquiryQualifierRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoCollInquiryQualifier` entry: [`CollInqQualGrpNoCollInquiryQualifierBuilder::new`] takes [`CollInqQualGrpNoCollInquiryQualifierRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollInqQualGrpNoCollInquiryQualifierBuilder<'b> {
     /// `CollInquiryQualifier` (896), INT, required: it starts the entry.
@@ -2475,7 +2475,7 @@ impl<'v, 'a> CompIdReqGrp<'v, 'a> {
         slots = 4, table = COMP_ID_REQ_GRP_NO_COMP_IDS
     );
 }
-/// Builds the `CompIDReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `CompIDReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CompIdReqGrpBuilder<'b> {
     /// The `NoCompIDs` (936) group's entries.
@@ -2505,7 +2505,7 @@ impl<'a> CompIdReqGrpNoCompIds<'a> {
     t::opt!(location_id, slot = 2, tag = 283, "LocationID", STRING);
     t::opt!(desk_id, slot = 3, tag = 284, "DeskID", STRING);
 }
-/// Builds one `NoCompIDs` entry: [`CompIdReqGrpNoCompIdsBuilder::new`] takes [`CompIdReqGrpNoCompIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoCompIDs` entry: [`CompIdReqGrpNoCompIdsBuilder::new`] takes [`CompIdReqGrpNoCompIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CompIdReqGrpNoCompIdsBuilder<'b> {
     /// `RefCompID` (930), STRING, required: it starts the entry.
@@ -2576,7 +2576,7 @@ impl<'a> CompIdStatGrpNoCompIds<'a> {
     t::opt!(status_value, slot = 4, tag = 928, "StatusValue", INT, e::StatusValue);
     t::opt!(status_text, slot = 5, tag = 929, "StatusText", STRING);
 }
-/// Builds one `NoCompIDs` entry: [`CompIdStatGrpNoCompIdsBuilder::new`] takes [`CompIdStatGrpNoCompIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoCompIDs` entry: [`CompIdStatGrpNoCompIdsBuilder::new`] takes [`CompIdStatGrpNoCompIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CompIdStatGrpNoCompIdsBuilder<'b> {
     /// `RefCompID` (930), STRING, required: it starts the entry.
@@ -2610,7 +2610,7 @@ impl<'v, 'a> ContAmtGrp<'v, 'a> {
         slots = 3, table = CONT_AMT_GRP_NO_CONT_AMTS
     );
 }
-/// Builds the `ContAmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `ContAmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ContAmtGrpBuilder<'b> {
     /// The `NoContAmts` (518) group's entries.
@@ -2639,7 +2639,7 @@ impl<'a> ContAmtGrpNoContAmts<'a> {
     t::opt!(cont_amt_value, slot = 1, tag = 520, "ContAmtValue", FLOAT);
     t::opt!(cont_amt_curr, slot = 2, tag = 521, "ContAmtCurr", CURRENCY);
 }
-/// Builds one `NoContAmts` entry: [`ContAmtGrpNoContAmtsBuilder::new`] takes [`ContAmtGrpNoContAmtsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoContAmts` entry: [`ContAmtGrpNoContAmtsBuilder::new`] takes [`ContAmtGrpNoContAmtsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ContAmtGrpNoContAmtsBuilder<'b> {
     /// `ContAmtType` (519), INT, required: it starts the entry.
@@ -2666,7 +2666,7 @@ impl<'v, 'a> ContraGrp<'v, 'a> {
         ContraGrpNoContraBrokers, slots = 5, table = CONTRA_GRP_NO_CONTRA_BROKERS
     );
 }
-/// Builds the `ContraGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `ContraGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ContraGrpBuilder<'b> {
     /// The `NoContraBrokers` (382) group's entries.
@@ -2697,7 +2697,7 @@ impl<'a> ContraGrpNoContraBrokers<'a> {
     t::opt!(contra_trade_time, slot = 3, tag = 438, "ContraTradeTime", UTCTIMESTAMP);
     t::opt!(contra_leg_ref_id, slot = 4, tag = 655, "ContraLegRefID", STRING);
 }
-/// Builds one `NoContraBrokers` entry: [`ContraGrpNoContraBrokersBuilder::new`] takes [`ContraGrpNoContraBrokersRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoContraBrokers` entry: [`ContraGrpNoContraBrokersBuilder::new`] takes [`ContraGrpNoContraBrokersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ContraGrpNoContraBrokersBuilder<'b> {
     /// `ContraBroker` (375), STRING, required: it starts the entry.
@@ -2771,7 +2771,7 @@ impl<'a> CpctyConfGrpNoCapacities<'a> {
     );
     t::req!(order_capacity_qty, slot = 2, tag = 863, "OrderCapacityQty", QTY);
 }
-/// Builds one `NoCapacities` entry: [`CpctyConfGrpNoCapacitiesBuilder::new`] takes [`CpctyConfGrpNoCapacitiesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoCapacities` entry: [`CpctyConfGrpNoCapacitiesBuilder::new`] takes [`CpctyConfGrpNoCapacitiesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CpctyConfGrpNoCapacitiesBuilder<'b> {
     /// `OrderCapacity` (528), CHAR, required: it starts the entry.
@@ -2801,7 +2801,7 @@ impl<'v, 'a> ExecAllocGrp<'v, 'a> {
         table = EXEC_ALLOC_GRP_NO_EXECS
     );
 }
-/// Builds the `ExecAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `ExecAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecAllocGrpBuilder<'b> {
     /// The `NoExecs` (124) group's entries.
@@ -2833,7 +2833,7 @@ impl<'a> ExecAllocGrpNoExecs<'a> {
     t::opt!(last_par_px, slot = 4, tag = 669, "LastParPx", PRICE);
     t::opt!(last_capacity, slot = 5, tag = 29, "LastCapacity", CHAR, e::LastCapacity);
 }
-/// Builds one `NoExecs` entry: [`ExecAllocGrpNoExecsBuilder::new`] takes [`ExecAllocGrpNoExecsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoExecs` entry: [`ExecAllocGrpNoExecsBuilder::new`] takes [`ExecAllocGrpNoExecsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecAllocGrpNoExecsBuilder<'b> {
     /// `LastQty` (32), QTY, required: it starts the entry.
@@ -2867,7 +2867,7 @@ impl<'v, 'a> ExecCollGrp<'v, 'a> {
         table = EXEC_COLL_GRP_NO_EXECS
     );
 }
-/// Builds the `ExecCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `ExecCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecCollGrpBuilder<'b> {
     /// The `NoExecs` (124) group's entries.
@@ -2894,7 +2894,7 @@ t::entry!(ExecCollGrpNoExecs, slots = 1, group = "NoExecs", tag = 124);
 impl<'a> ExecCollGrpNoExecs<'a> {
     t::opt!(exec_id, slot = 0, tag = 17, "ExecID", STRING);
 }
-/// Builds one `NoExecs` entry: [`ExecCollGrpNoExecsBuilder::new`] takes [`ExecCollGrpNoExecsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoExecs` entry: [`ExecCollGrpNoExecsBuilder::new`] takes [`ExecCollGrpNoExecsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecCollGrpNoExecsBuilder<'b> {
     /// `ExecID` (17), STRING, required: it starts the entry.
@@ -2917,7 +2917,7 @@ impl<'v, 'a> ExecsGrp<'v, 'a> {
         table = EXECS_GRP_NO_EXECS
     );
 }
-/// Builds the `ExecsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `ExecsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecsGrpBuilder<'b> {
     /// The `NoExecs` (124) group's entries.
@@ -2944,7 +2944,7 @@ t::entry!(ExecsGrpNoExecs, slots = 1, group = "NoExecs", tag = 124);
 impl<'a> ExecsGrpNoExecs<'a> {
     t::opt!(exec_id, slot = 0, tag = 17, "ExecID", STRING);
 }
-/// Builds one `NoExecs` entry: [`ExecsGrpNoExecsBuilder::new`] takes [`ExecsGrpNoExecsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoExecs` entry: [`ExecsGrpNoExecsBuilder::new`] takes [`ExecsGrpNoExecsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecsGrpNoExecsBuilder<'b> {
     /// `ExecID` (17), STRING, required: it starts the entry.
@@ -2967,7 +2967,7 @@ impl<'v, 'a> InstrmtGrp<'v, 'a> {
         InstrmtGrpNoRelatedSym, slots = 43, table = INSTRMT_GRP_NO_RELATED_SYM
     );
 }
-/// Builds the `InstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `InstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtGrpBuilder<'b> {
     /// The `NoRelatedSym` (146) group's entries.
@@ -3001,7 +3001,7 @@ t::entry!(InstrmtGrpNoRelatedSym, slots = 43, group = "NoRelatedSym", tag = 146)
 impl<'a> InstrmtGrpNoRelatedSym<'a> {
     t::comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
 }
-/// Builds one `NoRelatedSym` entry: [`InstrmtGrpNoRelatedSymBuilder::new`] takes [`InstrmtGrpNoRelatedSymRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoRelatedSym` entry: [`InstrmtGrpNoRelatedSymBuilder::new`] takes [`InstrmtGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtGrpNoRelatedSymBuilder<'b> {
     /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
@@ -3024,7 +3024,7 @@ impl<'v, 'a> InstrmtLegExecGrp<'v, 'a> {
         53, table = INSTRMT_LEG_EXEC_GRP_NO_LEGS
     );
 }
-/// Builds the `InstrmtLegExecGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `InstrmtLegExecGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegExecGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
@@ -3073,7 +3073,7 @@ impl<'a> InstrmtLegExecGrpNoLegs<'a> {
     t::opt!(leg_settl_date, slot = 51, tag = 588, "LegSettlDate", LOCALMKTDATE);
     t::opt!(leg_last_px, slot = 52, tag = 637, "LegLastPx", PRICE);
 }
-/// Builds one `NoLegs` entry: [`InstrmtLegExecGrpNoLegsBuilder::new`] takes [`InstrmtLegExecGrpNoLegsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegs` entry: [`InstrmtLegExecGrpNoLegsBuilder::new`] takes [`InstrmtLegExecGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegExecGrpNoLegsBuilder<'b> {
     /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
@@ -3122,7 +3122,7 @@ impl<'v, 'a> InstrmtLegGrp<'v, 'a> {
         table = INSTRMT_LEG_GRP_NO_LEGS
     );
 }
-/// Builds the `InstrmtLegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `InstrmtLegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
@@ -3153,7 +3153,7 @@ t::entry!(InstrmtLegGrpNoLegs, slots = 42, group = "NoLegs", tag = 555);
 impl<'a> InstrmtLegGrpNoLegs<'a> {
     t::comp!(instrument_leg, slot = 0, slots = 42, "InstrumentLeg", InstrumentLeg);
 }
-/// Builds one `NoLegs` entry: [`InstrmtLegGrpNoLegsBuilder::new`] takes [`InstrmtLegGrpNoLegsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegs` entry: [`InstrmtLegGrpNoLegsBuilder::new`] takes [`InstrmtLegGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegGrpNoLegsBuilder<'b> {
     /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
@@ -3177,7 +3177,7 @@ impl<'v, 'a> InstrmtLegIoiGrp<'v, 'a> {
         44, table = INSTRMT_LEG_IOI_GRP_NO_LEGS
     );
 }
-/// Builds the `InstrmtLegIOIGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `InstrmtLegIOIGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegIoiGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
@@ -3213,7 +3213,7 @@ impl<'a> InstrmtLegIoiGrpNoLegs<'a> {
     t::opt!(leg_ioi_qty, slot = 42, tag = 682, "LegIOIQty", STRING);
     t::comp!(leg_stipulations, slot = 43, slots = 1, "LegStipulations", LegStipulations);
 }
-/// Builds one `NoLegs` entry: [`InstrmtLegIoiGrpNoLegsBuilder::new`] takes [`InstrmtLegIoiGrpNoLegsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegs` entry: [`InstrmtLegIoiGrpNoLegsBuilder::new`] takes [`InstrmtLegIoiGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegIoiGrpNoLegsBuilder<'b> {
     /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
@@ -3241,7 +3241,7 @@ impl<'v, 'a> InstrmtLegSecListGrp<'v, 'a> {
         = 50, table = INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS
     );
 }
-/// Builds the `InstrmtLegSecListGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `InstrmtLegSecListGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegSecListGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
@@ -3283,7 +3283,7 @@ impl<'a> InstrmtLegSecListGrpNoLegs<'a> {
         LegBenchmarkCurveData
     );
 }
-/// Builds one `NoLegs` entry: [`InstrmtLegSecListGrpNoLegsBuilder::new`] takes [`InstrmtLegSecListGrpNoLegsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegs` entry: [`InstrmtLegSecListGrpNoLegsBuilder::new`] takes [`InstrmtLegSecListGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegSecListGrpNoLegsBuilder<'b> {
     /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
@@ -3364,7 +3364,7 @@ impl<'a> InstrmtMdReqGrpNoRelatedSym<'a> {
     t::comp!(und_instrmt_grp, slot = 43, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 44, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
 }
-/// Builds one `NoRelatedSym` entry: [`InstrmtMdReqGrpNoRelatedSymBuilder::new`] takes [`InstrmtMdReqGrpNoRelatedSymRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoRelatedSym` entry: [`InstrmtMdReqGrpNoRelatedSymBuilder::new`] takes [`InstrmtMdReqGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtMdReqGrpNoRelatedSymBuilder<'b> {
     /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
@@ -3435,7 +3435,7 @@ t::entry!(InstrmtStrkPxGrpNoStrikes, slots = 43, group = "NoStrikes", tag = 428)
 impl<'a> InstrmtStrkPxGrpNoStrikes<'a> {
     t::req_comp!(instrument, slot = 0, slots = 43, "Instrument", Instrument);
 }
-/// Builds one `NoStrikes` entry: [`InstrmtStrkPxGrpNoStrikesBuilder::new`] takes [`InstrmtStrkPxGrpNoStrikesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoStrikes` entry: [`InstrmtStrkPxGrpNoStrikesBuilder::new`] takes [`InstrmtStrkPxGrpNoStrikesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtStrkPxGrpNoStrikesBuilder<'b> {
     /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
@@ -3458,7 +3458,7 @@ impl<'v, 'a> IoiQualGrp<'v, 'a> {
         IoiQualGrpNoIoiQualifiers, slots = 1, table = IOI_QUAL_GRP_NO_IOI_QUALIFIERS
     );
 }
-/// Builds the `IOIQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `IOIQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct IoiQualGrpBuilder<'b> {
     /// The `NoIOIQualifiers` (199) group's entries.
@@ -3485,7 +3485,7 @@ t::entry!(IoiQualGrpNoIoiQualifiers, slots = 1, group = "NoIOIQualifiers", tag =
 impl<'a> IoiQualGrpNoIoiQualifiers<'a> {
     t::opt!(ioi_qualifier, slot = 0, tag = 104, "IOIQualifier", CHAR, e::IoiQualifier);
 }
-/// Builds one `NoIOIQualifiers` entry: [`IoiQualGrpNoIoiQualifiersBuilder::new`] takes [`IoiQualGrpNoIoiQualifiersRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoIOIQualifiers` entry: [`IoiQualGrpNoIoiQualifiersBuilder::new`] takes [`IoiQualGrpNoIoiQualifiersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct IoiQualGrpNoIoiQualifiersBuilder<'b> {
     /// `IOIQualifier` (104), CHAR, required: it starts the entry.
@@ -3569,7 +3569,7 @@ impl<'a> LegOrdGrpNoLegs<'a> {
     t::opt!(leg_settl_type, slot = 51, tag = 587, "LegSettlType", CHAR);
     t::opt!(leg_settl_date, slot = 52, tag = 588, "LegSettlDate", LOCALMKTDATE);
 }
-/// Builds one `NoLegs` entry: [`LegOrdGrpNoLegsBuilder::new`] takes [`LegOrdGrpNoLegsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegs` entry: [`LegOrdGrpNoLegsBuilder::new`] takes [`LegOrdGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegOrdGrpNoLegsBuilder<'b> {
     /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
@@ -3617,7 +3617,7 @@ impl<'v, 'a> LegPreAllocGrp<'v, 'a> {
         LegPreAllocGrpNoLegAllocs, slots = 6, table = LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS
     );
 }
-/// Builds the `LegPreAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `LegPreAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegPreAllocGrpBuilder<'b> {
     /// The `NoLegAllocs` (670) group's entries.
@@ -3653,7 +3653,7 @@ impl<'a> LegPreAllocGrpNoLegAllocs<'a> {
     );
     t::opt!(leg_settl_currency, slot = 5, tag = 675, "LegSettlCurrency", CURRENCY);
 }
-/// Builds one `NoLegAllocs` entry: [`LegPreAllocGrpNoLegAllocsBuilder::new`] takes [`LegPreAllocGrpNoLegAllocsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegAllocs` entry: [`LegPreAllocGrpNoLegAllocsBuilder::new`] takes [`LegPreAllocGrpNoLegAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegPreAllocGrpNoLegAllocsBuilder<'b> {
     /// `LegAllocAccount` (671), STRING, required: it starts the entry.
@@ -3688,7 +3688,7 @@ impl<'v, 'a> LegQuotGrp<'v, 'a> {
         table = LEG_QUOT_GRP_NO_LEGS
     );
 }
-/// Builds the `LegQuotGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `LegQuotGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegQuotGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
@@ -3737,7 +3737,7 @@ impl<'a> LegQuotGrpNoLegs<'a> {
         LegBenchmarkCurveData
     );
 }
-/// Builds one `NoLegs` entry: [`LegQuotGrpNoLegsBuilder::new`] takes [`LegQuotGrpNoLegsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegs` entry: [`LegQuotGrpNoLegsBuilder::new`] takes [`LegQuotGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegQuotGrpNoLegsBuilder<'b> {
     /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
@@ -3783,7 +3783,7 @@ impl<'v, 'a> LegQuotStatGrp<'v, 'a> {
         table = LEG_QUOT_STAT_GRP_NO_LEGS
     );
 }
-/// Builds the `LegQuotStatGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `LegQuotStatGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegQuotStatGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
@@ -3825,7 +3825,7 @@ impl<'a> LegQuotStatGrpNoLegs<'a> {
     t::comp!(leg_stipulations, slot = 46, slots = 1, "LegStipulations", LegStipulations);
     t::comp!(nested_parties, slot = 47, slots = 1, "NestedParties", NestedParties);
 }
-/// Builds one `NoLegs` entry: [`LegQuotStatGrpNoLegsBuilder::new`] takes [`LegQuotStatGrpNoLegsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegs` entry: [`LegQuotStatGrpNoLegsBuilder::new`] takes [`LegQuotStatGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegQuotStatGrpNoLegsBuilder<'b> {
     /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
@@ -3901,7 +3901,7 @@ impl<'a> LinesOfTextGrpNoLinesOfText<'a> {
     t::opt!(encoded_text_len, slot = 1, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 2, tag = 355, "EncodedText", DATA);
 }
-/// Builds one `NoLinesOfText` entry: [`LinesOfTextGrpNoLinesOfTextBuilder::new`] takes [`LinesOfTextGrpNoLinesOfTextRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLinesOfText` entry: [`LinesOfTextGrpNoLinesOfTextBuilder::new`] takes [`LinesOfTextGrpNoLinesOfTextRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LinesOfTextGrpNoLinesOfTextBuilder<'b> {
     /// `Text` (58), STRING, required: it starts the entry.
@@ -4094,7 +4094,7 @@ impl<'a> ListOrdGrpNoOrders<'a> {
     t::opt!(participation_rate, slot = 145, tag = 849, "ParticipationRate", PERCENTAGE);
     t::opt!(designation, slot = 146, tag = 494, "Designation", STRING);
 }
-/// Builds one `NoOrders` entry: [`ListOrdGrpNoOrdersBuilder::new`] takes [`ListOrdGrpNoOrdersRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoOrders` entry: [`ListOrdGrpNoOrdersBuilder::new`] takes [`ListOrdGrpNoOrdersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ListOrdGrpNoOrdersBuilder<'b> {
     /// `ClOrdID` (11), STRING, required: it starts the entry.
@@ -4367,7 +4367,7 @@ impl<'a> MdFullGrpNoMdEntries<'a> {
     t::opt!(encoded_text_len, slot = 31, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 32, tag = 355, "EncodedText", DATA);
 }
-/// Builds one `NoMDEntries` entry: [`MdFullGrpNoMdEntriesBuilder::new`] takes [`MdFullGrpNoMdEntriesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoMDEntries` entry: [`MdFullGrpNoMdEntriesBuilder::new`] takes [`MdFullGrpNoMdEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdFullGrpNoMdEntriesBuilder<'b> {
     /// `MDEntryType` (269), CHAR, required: it starts the entry.
@@ -4565,7 +4565,7 @@ impl<'a> MdIncGrpNoMdEntries<'a> {
     t::opt!(encoded_text_len, slot = 83, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 84, tag = 355, "EncodedText", DATA);
 }
-/// Builds one `NoMDEntries` entry: [`MdIncGrpNoMdEntriesBuilder::new`] takes [`MdIncGrpNoMdEntriesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoMDEntries` entry: [`MdIncGrpNoMdEntriesBuilder::new`] takes [`MdIncGrpNoMdEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdIncGrpNoMdEntriesBuilder<'b> {
     /// `MDUpdateAction` (279), CHAR, required: it starts the entry.
@@ -4717,7 +4717,7 @@ t::entry!(MdReqGrpNoMdEntryTypes, slots = 1, group = "NoMDEntryTypes", tag = 267
 impl<'a> MdReqGrpNoMdEntryTypes<'a> {
     t::req!(md_entry_type, slot = 0, tag = 269, "MDEntryType", CHAR, e::MdEntryType);
 }
-/// Builds one `NoMDEntryTypes` entry: [`MdReqGrpNoMdEntryTypesBuilder::new`] takes [`MdReqGrpNoMdEntryTypesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoMDEntryTypes` entry: [`MdReqGrpNoMdEntryTypesBuilder::new`] takes [`MdReqGrpNoMdEntryTypesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdReqGrpNoMdEntryTypesBuilder<'b> {
     /// `MDEntryType` (269), CHAR, required: it starts the entry.
@@ -4742,7 +4742,7 @@ impl<'v, 'a> MdRjctGrp<'v, 'a> {
         MdRjctGrpNoAltMdSource, slots = 1, table = MD_RJCT_GRP_NO_ALT_MD_SOURCE
     );
 }
-/// Builds the `MDRjctGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `MDRjctGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdRjctGrpBuilder<'b> {
     /// The `NoAltMDSource` (816) group's entries.
@@ -4769,7 +4769,7 @@ t::entry!(MdRjctGrpNoAltMdSource, slots = 1, group = "NoAltMDSource", tag = 816)
 impl<'a> MdRjctGrpNoAltMdSource<'a> {
     t::opt!(alt_md_source_id, slot = 0, tag = 817, "AltMDSourceID", STRING);
 }
-/// Builds one `NoAltMDSource` entry: [`MdRjctGrpNoAltMdSourceBuilder::new`] takes [`MdRjctGrpNoAltMdSourceRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoAltMDSource` entry: [`MdRjctGrpNoAltMdSourceBuilder::new`] takes [`MdRjctGrpNoAltMdSourceRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdRjctGrpNoAltMdSourceBuilder<'b> {
     /// `AltMDSourceID` (817), STRING, required: it starts the entry.
@@ -4792,7 +4792,7 @@ impl<'v, 'a> MiscFeesGrp<'v, 'a> {
         slots = 4, table = MISC_FEES_GRP_NO_MISC_FEES
     );
 }
-/// Builds the `MiscFeesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `MiscFeesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MiscFeesGrpBuilder<'b> {
     /// The `NoMiscFees` (136) group's entries.
@@ -4822,7 +4822,7 @@ impl<'a> MiscFeesGrpNoMiscFees<'a> {
     t::opt!(misc_fee_type, slot = 2, tag = 139, "MiscFeeType", STRING, e::MiscFeeType);
     t::opt!(misc_fee_basis, slot = 3, tag = 891, "MiscFeeBasis", INT, e::MiscFeeBasis);
 }
-/// Builds one `NoMiscFees` entry: [`MiscFeesGrpNoMiscFeesBuilder::new`] takes [`MiscFeesGrpNoMiscFeesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoMiscFees` entry: [`MiscFeesGrpNoMiscFeesBuilder::new`] takes [`MiscFeesGrpNoMiscFeesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MiscFeesGrpNoMiscFeesBuilder<'b> {
     /// `MiscFeeAmt` (137), AMT, required: it starts the entry.
@@ -4852,7 +4852,7 @@ impl<'v, 'a> OrdAllocGrp<'v, 'a> {
         9, table = ORD_ALLOC_GRP_NO_ORDERS
     );
 }
-/// Builds the `OrdAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `OrdAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrdAllocGrpBuilder<'b> {
     /// The `NoOrders` (73) group's entries.
@@ -4887,7 +4887,7 @@ impl<'a> OrdAllocGrpNoOrders<'a> {
     t::opt!(order_avg_px, slot = 7, tag = 799, "OrderAvgPx", PRICE);
     t::opt!(order_booking_qty, slot = 8, tag = 800, "OrderBookingQty", QTY);
 }
-/// Builds one `NoOrders` entry: [`OrdAllocGrpNoOrdersBuilder::new`] takes [`OrdAllocGrpNoOrdersRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoOrders` entry: [`OrdAllocGrpNoOrdersBuilder::new`] takes [`OrdAllocGrpNoOrdersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrdAllocGrpNoOrdersBuilder<'b> {
     /// `ClOrdID` (11), STRING, required: it starts the entry.
@@ -4975,7 +4975,7 @@ impl<'a> OrdListStatGrpNoOrders<'a> {
     t::opt!(encoded_text_len, slot = 10, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 11, tag = 355, "EncodedText", DATA);
 }
-/// Builds one `NoOrders` entry: [`OrdListStatGrpNoOrdersBuilder::new`] takes [`OrdListStatGrpNoOrdersRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoOrders` entry: [`OrdListStatGrpNoOrdersBuilder::new`] takes [`OrdListStatGrpNoOrdersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrdListStatGrpNoOrdersBuilder<'b> {
     /// `ClOrdID` (11), STRING, required: it starts the entry.
@@ -5032,7 +5032,7 @@ impl<'v, 'a> PosUndInstrmtGrp<'v, 'a> {
         POS_UND_INSTRMT_GRP_NO_UNDERLYINGS
     );
 }
-/// Builds the `PosUndInstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `PosUndInstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PosUndInstrmtGrpBuilder<'b> {
     /// The `NoUnderlyings` (711) group's entries.
@@ -5075,7 +5075,7 @@ impl<'a> PosUndInstrmtGrpNoUnderlyings<'a> {
         INT
     );
 }
-/// Builds one `NoUnderlyings` entry: [`PosUndInstrmtGrpNoUnderlyingsBuilder::new`] takes [`PosUndInstrmtGrpNoUnderlyingsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoUnderlyings` entry: [`PosUndInstrmtGrpNoUnderlyingsBuilder::new`] takes [`PosUndInstrmtGrpNoUnderlyingsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PosUndInstrmtGrpNoUnderlyingsBuilder<'b> {
     /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry: required.
@@ -5109,7 +5109,7 @@ impl<'v, 'a> PreAllocGrp<'v, 'a> {
         6, table = PRE_ALLOC_GRP_NO_ALLOCS
     );
 }
-/// Builds the `PreAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `PreAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PreAllocGrpBuilder<'b> {
     /// The `NoAllocs` (78) group's entries.
@@ -5141,7 +5141,7 @@ impl<'a> PreAllocGrpNoAllocs<'a> {
     t::comp!(nested_parties, slot = 4, slots = 1, "NestedParties", NestedParties);
     t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
 }
-/// Builds one `NoAllocs` entry: [`PreAllocGrpNoAllocsBuilder::new`] takes [`PreAllocGrpNoAllocsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoAllocs` entry: [`PreAllocGrpNoAllocsBuilder::new`] takes [`PreAllocGrpNoAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PreAllocGrpNoAllocsBuilder<'b> {
     /// `AllocAccount` (79), STRING, required: it starts the entry.
@@ -5175,7 +5175,7 @@ impl<'v, 'a> PreAllocMlegGrp<'v, 'a> {
         = 6, table = PRE_ALLOC_MLEG_GRP_NO_ALLOCS
     );
 }
-/// Builds the `PreAllocMlegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `PreAllocMlegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PreAllocMlegGrpBuilder<'b> {
     /// The `NoAllocs` (78) group's entries.
@@ -5207,7 +5207,7 @@ impl<'a> PreAllocMlegGrpNoAllocs<'a> {
     t::comp!(nested_parties3, slot = 4, slots = 1, "NestedParties3", NestedParties3);
     t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
 }
-/// Builds one `NoAllocs` entry: [`PreAllocMlegGrpNoAllocsBuilder::new`] takes [`PreAllocMlegGrpNoAllocsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoAllocs` entry: [`PreAllocMlegGrpNoAllocsBuilder::new`] takes [`PreAllocMlegGrpNoAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PreAllocMlegGrpNoAllocsBuilder<'b> {
     /// `AllocAccount` (79), STRING, required: it starts the entry.
@@ -5242,7 +5242,7 @@ impl<'v, 'a> QuotCxlEntriesGrp<'v, 'a> {
         QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES
     );
 }
-/// Builds the `QuotCxlEntriesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `QuotCxlEntriesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotCxlEntriesGrpBuilder<'b> {
     /// The `NoQuoteEntries` (295) group's entries.
@@ -5286,7 +5286,7 @@ impl<'a> QuotCxlEntriesGrpNoQuoteEntries<'a> {
     t::comp!(und_instrmt_grp, slot = 52, slots = 1, "UndInstrmtGrp", UndInstrmtGrp);
     t::comp!(instrmt_leg_grp, slot = 53, slots = 1, "InstrmtLegGrp", InstrmtLegGrp);
 }
-/// Builds one `NoQuoteEntries` entry: [`QuotCxlEntriesGrpNoQuoteEntriesBuilder::new`] takes [`QuotCxlEntriesGrpNoQuoteEntriesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoQuoteEntries` entry: [`QuotCxlEntriesGrpNoQuoteEntriesBuilder::new`] takes [`QuotCxlEntriesGrpNoQuoteEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b> {
     /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
@@ -5318,7 +5318,7 @@ impl<'v, 'a> QuotEntryAckGrp<'v, 'a> {
         QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES
     );
 }
-/// Builds the `QuotEntryAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `QuotEntryAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotEntryAckGrpBuilder<'b> {
     /// The `NoQuoteEntries` (295) group's entries.
@@ -5389,7 +5389,7 @@ impl<'a> QuotEntryAckGrpNoQuoteEntries<'a> {
         quote_entry_reject_reason, slot = 68, tag = 368, "QuoteEntryRejectReason", INT
     );
 }
-/// Builds one `NoQuoteEntries` entry: [`QuotEntryAckGrpNoQuoteEntriesBuilder::new`] takes [`QuotEntryAckGrpNoQuoteEntriesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoQuoteEntries` entry: [`QuotEntryAckGrpNoQuoteEntriesBuilder::new`] takes [`QuotEntryAckGrpNoQuoteEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotEntryAckGrpNoQuoteEntriesBuilder<'b> {
     /// `QuoteEntryID` (299), STRING, required: it starts the entry.
@@ -5546,7 +5546,7 @@ impl<'a> QuotEntryGrpNoQuoteEntries<'a> {
     );
     t::opt!(currency, slot = 67, tag = 15, "Currency", CURRENCY);
 }
-/// Builds one `NoQuoteEntries` entry: [`QuotEntryGrpNoQuoteEntriesBuilder::new`] takes [`QuotEntryGrpNoQuoteEntriesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoQuoteEntries` entry: [`QuotEntryGrpNoQuoteEntriesBuilder::new`] takes [`QuotEntryGrpNoQuoteEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotEntryGrpNoQuoteEntriesBuilder<'b> {
     /// `QuoteEntryID` (299), STRING, required: it starts the entry.
@@ -5626,7 +5626,7 @@ impl<'v, 'a> QuotQualGrp<'v, 'a> {
         QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS
     );
 }
-/// Builds the `QuotQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `QuotQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotQualGrpBuilder<'b> {
     /// The `NoQuoteQualifiers` (735) group's entries.
@@ -5655,7 +5655,7 @@ t::entry!(
 impl<'a> QuotQualGrpNoQuoteQualifiers<'a> {
     t::opt!(quote_qualifier, slot = 0, tag = 695, "QuoteQualifier", CHAR);
 }
-/// Builds one `NoQuoteQualifiers` entry: [`QuotQualGrpNoQuoteQualifiersBuilder::new`] takes [`QuotQualGrpNoQuoteQualifiersRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoQuoteQualifiers` entry: [`QuotQualGrpNoQuoteQualifiersBuilder::new`] takes [`QuotQualGrpNoQuoteQualifiersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotQualGrpNoQuoteQualifiersBuilder<'b> {
     /// `QuoteQualifier` (695), CHAR, required: it starts the entry.
@@ -5778,7 +5778,7 @@ impl<'a> QuotReqGrpNoRelatedSym<'a> {
     t::comp!(yield_data, slot = 93, slots = 6, "YieldData", YieldData);
     t::comp!(parties, slot = 99, slots = 1, "Parties", Parties);
 }
-/// Builds one `NoRelatedSym` entry: [`QuotReqGrpNoRelatedSymBuilder::new`] takes [`QuotReqGrpNoRelatedSymRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoRelatedSym` entry: [`QuotReqGrpNoRelatedSymBuilder::new`] takes [`QuotReqGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqGrpNoRelatedSymBuilder<'b> {
     /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
@@ -5875,7 +5875,7 @@ impl<'v, 'a> QuotReqLegsGrp<'v, 'a> {
         table = QUOT_REQ_LEGS_GRP_NO_LEGS
     );
 }
-/// Builds the `QuotReqLegsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `QuotReqLegsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqLegsGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
@@ -5921,7 +5921,7 @@ impl<'a> QuotReqLegsGrpNoLegs<'a> {
         LegBenchmarkCurveData
     );
 }
-/// Builds one `NoLegs` entry: [`QuotReqLegsGrpNoLegsBuilder::new`] takes [`QuotReqLegsGrpNoLegsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegs` entry: [`QuotReqLegsGrpNoLegsBuilder::new`] takes [`QuotReqLegsGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqLegsGrpNoLegsBuilder<'b> {
     /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
@@ -6058,7 +6058,7 @@ impl<'a> QuotReqRjctGrpNoRelatedSym<'a> {
     t::comp!(yield_data, slot = 92, slots = 6, "YieldData", YieldData);
     t::comp!(parties, slot = 98, slots = 1, "Parties", Parties);
 }
-/// Builds one `NoRelatedSym` entry: [`QuotReqRjctGrpNoRelatedSymBuilder::new`] takes [`QuotReqRjctGrpNoRelatedSymRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoRelatedSym` entry: [`QuotReqRjctGrpNoRelatedSymBuilder::new`] takes [`QuotReqRjctGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqRjctGrpNoRelatedSymBuilder<'b> {
     /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
@@ -6153,7 +6153,7 @@ impl<'v, 'a> QuotSetAckGrp<'v, 'a> {
         QuotSetAckGrpNoQuoteSets, slots = 51, table = QUOT_SET_ACK_GRP_NO_QUOTE_SETS
     );
 }
-/// Builds the `QuotSetAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `QuotSetAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotSetAckGrpBuilder<'b> {
     /// The `NoQuoteSets` (296) group's entries.
@@ -6198,7 +6198,7 @@ impl<'a> QuotSetAckGrpNoQuoteSets<'a> {
         quot_entry_ack_grp, slot = 50, slots = 1, "QuotEntryAckGrp", QuotEntryAckGrp
     );
 }
-/// Builds one `NoQuoteSets` entry: [`QuotSetAckGrpNoQuoteSetsBuilder::new`] takes [`QuotSetAckGrpNoQuoteSetsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoQuoteSets` entry: [`QuotSetAckGrpNoQuoteSetsBuilder::new`] takes [`QuotSetAckGrpNoQuoteSetsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotSetAckGrpNoQuoteSetsBuilder<'b> {
     /// `QuoteSetID` (302), STRING, required: it starts the entry.
@@ -6286,7 +6286,7 @@ impl<'a> QuotSetGrpNoQuoteSets<'a> {
     t::opt!(last_fragment, slot = 50, tag = 893, "LastFragment", BOOLEAN);
     t::req_comp!(quot_entry_grp, slot = 51, slots = 1, "QuotEntryGrp", QuotEntryGrp);
 }
-/// Builds one `NoQuoteSets` entry: [`QuotSetGrpNoQuoteSetsBuilder::new`] takes [`QuotSetGrpNoQuoteSetsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoQuoteSets` entry: [`QuotSetGrpNoQuoteSetsBuilder::new`] takes [`QuotSetGrpNoQuoteSetsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotSetGrpNoQuoteSetsBuilder<'b> {
     /// `QuoteSetID` (302), STRING, required: it starts the entry.
@@ -6326,7 +6326,7 @@ impl<'v, 'a> RelSymDerivSecGrp<'v, 'a> {
         REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM
     );
 }
-/// Builds the `RelSymDerivSecGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `RelSymDerivSecGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RelSymDerivSecGrpBuilder<'b> {
     /// The `NoRelatedSym` (146) group's entries.
@@ -6378,7 +6378,7 @@ impl<'a> RelSymDerivSecGrpNoRelatedSym<'a> {
     t::opt!(encoded_text_len, slot = 52, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 53, tag = 355, "EncodedText", DATA);
 }
-/// Builds one `NoRelatedSym` entry: [`RelSymDerivSecGrpNoRelatedSymBuilder::new`] takes [`RelSymDerivSecGrpNoRelatedSymRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoRelatedSym` entry: [`RelSymDerivSecGrpNoRelatedSymBuilder::new`] takes [`RelSymDerivSecGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RelSymDerivSecGrpNoRelatedSymBuilder<'b> {
     /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
@@ -6476,7 +6476,7 @@ impl<'a> RfqReqGrpNoRelatedSym<'a> {
     t::opt!(trading_session_id, slot = 48, tag = 336, "TradingSessionID", STRING);
     t::opt!(trading_session_sub_id, slot = 49, tag = 625, "TradingSessionSubID", STRING);
 }
-/// Builds one `NoRelatedSym` entry: [`RfqReqGrpNoRelatedSymBuilder::new`] takes [`RfqReqGrpNoRelatedSymRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoRelatedSym` entry: [`RfqReqGrpNoRelatedSymBuilder::new`] takes [`RfqReqGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RfqReqGrpNoRelatedSymBuilder<'b> {
     /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
@@ -6516,7 +6516,7 @@ impl<'v, 'a> RgstDistInstGrp<'v, 'a> {
         RGST_DIST_INST_GRP_NO_DISTRIB_INSTS
     );
 }
-/// Builds the `RgstDistInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `RgstDistInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RgstDistInstGrpBuilder<'b> {
     /// The `NoDistribInsts` (510) group's entries.
@@ -6563,7 +6563,7 @@ impl<'a> RgstDistInstGrpNoDistribInsts<'a> {
         STRING
     );
 }
-/// Builds one `NoDistribInsts` entry: [`RgstDistInstGrpNoDistribInstsBuilder::new`] takes [`RgstDistInstGrpNoDistribInstsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoDistribInsts` entry: [`RgstDistInstGrpNoDistribInstsBuilder::new`] takes [`RgstDistInstGrpNoDistribInstsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RgstDistInstGrpNoDistribInstsBuilder<'b> {
     /// `DistribPaymentMethod` (477), INT, required: it starts the entry.
@@ -6603,7 +6603,7 @@ impl<'v, 'a> RgstDtlsGrp<'v, 'a> {
         RgstDtlsGrpNoRegistDtls, slots = 8, table = RGST_DTLS_GRP_NO_REGIST_DTLS
     );
 }
-/// Builds the `RgstDtlsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `RgstDtlsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RgstDtlsGrpBuilder<'b> {
     /// The `NoRegistDtls` (473) group's entries.
@@ -6640,7 +6640,7 @@ impl<'a> RgstDtlsGrpNoRegistDtls<'a> {
         COUNTRY
     );
 }
-/// Builds one `NoRegistDtls` entry: [`RgstDtlsGrpNoRegistDtlsBuilder::new`] takes [`RgstDtlsGrpNoRegistDtlsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoRegistDtls` entry: [`RgstDtlsGrpNoRegistDtlsBuilder::new`] takes [`RgstDtlsGrpNoRegistDtlsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RgstDtlsGrpNoRegistDtlsBuilder<'b> {
     /// `RegistDtls` (509), STRING, required: it starts the entry.
@@ -6679,7 +6679,7 @@ impl<'v, 'a> RoutingGrp<'v, 'a> {
         RoutingGrpNoRoutingIds, slots = 2, table = ROUTING_GRP_NO_ROUTING_IDS
     );
 }
-/// Builds the `RoutingGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `RoutingGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RoutingGrpBuilder<'b> {
     /// The `NoRoutingIDs` (215) group's entries.
@@ -6707,7 +6707,7 @@ impl<'a> RoutingGrpNoRoutingIds<'a> {
     t::opt!(routing_type, slot = 0, tag = 216, "RoutingType", INT, e::RoutingType);
     t::opt!(routing_id, slot = 1, tag = 217, "RoutingID", STRING);
 }
-/// Builds one `NoRoutingIDs` entry: [`RoutingGrpNoRoutingIdsBuilder::new`] takes [`RoutingGrpNoRoutingIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoRoutingIDs` entry: [`RoutingGrpNoRoutingIdsBuilder::new`] takes [`RoutingGrpNoRoutingIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RoutingGrpNoRoutingIdsBuilder<'b> {
     /// `RoutingType` (216), INT, required: it starts the entry.
@@ -6732,7 +6732,7 @@ impl<'v, 'a> SecListGrp<'v, 'a> {
         SecListGrpNoRelatedSym, slots = 81, table = SEC_LIST_GRP_NO_RELATED_SYM
     );
 }
-/// Builds the `SecListGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `SecListGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecListGrpBuilder<'b> {
     /// The `NoRelatedSym` (146) group's entries.
@@ -6803,7 +6803,7 @@ impl<'a> SecListGrpNoRelatedSym<'a> {
     t::opt!(encoded_text_len, slot = 79, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 80, tag = 355, "EncodedText", DATA);
 }
-/// Builds one `NoRelatedSym` entry: [`SecListGrpNoRelatedSymBuilder::new`] takes [`SecListGrpNoRelatedSymRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoRelatedSym` entry: [`SecListGrpNoRelatedSymBuilder::new`] takes [`SecListGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecListGrpNoRelatedSymBuilder<'b> {
     /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
@@ -6861,7 +6861,7 @@ impl<'v, 'a> SecTypesGrp<'v, 'a> {
         SecTypesGrpNoSecurityTypes, slots = 4, table = SEC_TYPES_GRP_NO_SECURITY_TYPES
     );
 }
-/// Builds the `SecTypesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `SecTypesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecTypesGrpBuilder<'b> {
     /// The `NoSecurityTypes` (558) group's entries.
@@ -6891,7 +6891,7 @@ impl<'a> SecTypesGrpNoSecurityTypes<'a> {
     t::opt!(product, slot = 2, tag = 460, "Product", INT, e::Product);
     t::opt!(cfi_code, slot = 3, tag = 461, "CFICode", STRING);
 }
-/// Builds one `NoSecurityTypes` entry: [`SecTypesGrpNoSecurityTypesBuilder::new`] takes [`SecTypesGrpNoSecurityTypesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoSecurityTypes` entry: [`SecTypesGrpNoSecurityTypesBuilder::new`] takes [`SecTypesGrpNoSecurityTypesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecTypesGrpNoSecurityTypesBuilder<'b> {
     /// `SecurityType` (167), STRING, required: it starts the entry.
@@ -6921,7 +6921,7 @@ impl<'v, 'a> SettlInstGrp<'v, 'a> {
         SettlInstGrpNoSettlInst, slots = 25, table = SETTL_INST_GRP_NO_SETTL_INST
     );
 }
-/// Builds the `SettlInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `SettlInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlInstGrpBuilder<'b> {
     /// The `NoSettlInst` (778) group's entries.
@@ -6979,7 +6979,7 @@ impl<'a> SettlInstGrpNoSettlInst<'a> {
     t::opt!(payment_date, slot = 23, tag = 504, "PaymentDate", LOCALMKTDATE);
     t::opt!(payment_remitter_id, slot = 24, tag = 505, "PaymentRemitterID", STRING);
 }
-/// Builds one `NoSettlInst` entry: [`SettlInstGrpNoSettlInstBuilder::new`] takes [`SettlInstGrpNoSettlInstRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoSettlInst` entry: [`SettlInstGrpNoSettlInstBuilder::new`] takes [`SettlInstGrpNoSettlInstRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlInstGrpNoSettlInstBuilder<'b> {
     /// `SettlInstID` (162), STRING, required: it starts the entry.
@@ -7101,7 +7101,7 @@ impl<'a> SideCrossOrdCxlGrpNoSides<'a> {
     t::opt!(encoded_text_len, slot = 16, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 17, tag = 355, "EncodedText", DATA);
 }
-/// Builds one `NoSides` entry: [`SideCrossOrdCxlGrpNoSidesBuilder::new`] takes [`SideCrossOrdCxlGrpNoSidesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoSides` entry: [`SideCrossOrdCxlGrpNoSidesBuilder::new`] takes [`SideCrossOrdCxlGrpNoSidesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SideCrossOrdCxlGrpNoSidesBuilder<'b> {
     /// `Side` (54), CHAR, required: it starts the entry.
@@ -7250,7 +7250,7 @@ impl<'a> SideCrossOrdModGrpNoSides<'a> {
     t::opt!(solicited_flag, slot = 38, tag = 377, "SolicitedFlag", BOOLEAN);
     t::opt!(side_compliance_id, slot = 39, tag = 659, "SideComplianceID", STRING);
 }
-/// Builds one `NoSides` entry: [`SideCrossOrdModGrpNoSidesBuilder::new`] takes [`SideCrossOrdModGrpNoSidesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoSides` entry: [`SideCrossOrdModGrpNoSidesBuilder::new`] takes [`SideCrossOrdModGrpNoSidesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SideCrossOrdModGrpNoSidesBuilder<'b> {
     /// `Side` (54), CHAR, required: it starts the entry.
@@ -7346,7 +7346,7 @@ impl<'v, 'a> TrdAllocGrp<'v, 'a> {
         6, table = TRD_ALLOC_GRP_NO_ALLOCS
     );
 }
-/// Builds the `TrdAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `TrdAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdAllocGrpBuilder<'b> {
     /// The `NoAllocs` (78) group's entries.
@@ -7378,7 +7378,7 @@ impl<'a> TrdAllocGrpNoAllocs<'a> {
     t::comp!(nested_parties2, slot = 4, slots = 1, "NestedParties2", NestedParties2);
     t::opt!(alloc_qty, slot = 5, tag = 80, "AllocQty", QTY);
 }
-/// Builds one `NoAllocs` entry: [`TrdAllocGrpNoAllocsBuilder::new`] takes [`TrdAllocGrpNoAllocsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoAllocs` entry: [`TrdAllocGrpNoAllocsBuilder::new`] takes [`TrdAllocGrpNoAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdAllocGrpNoAllocsBuilder<'b> {
     /// `AllocAccount` (79), STRING, required: it starts the entry.
@@ -7412,7 +7412,7 @@ impl<'v, 'a> TrdCapDtGrp<'v, 'a> {
         table = TRD_CAP_DT_GRP_NO_DATES
     );
 }
-/// Builds the `TrdCapDtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `TrdCapDtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCapDtGrpBuilder<'b> {
     /// The `NoDates` (580) group's entries.
@@ -7440,7 +7440,7 @@ impl<'a> TrdCapDtGrpNoDates<'a> {
     t::opt!(trade_date, slot = 0, tag = 75, "TradeDate", LOCALMKTDATE);
     t::opt!(transact_time, slot = 1, tag = 60, "TransactTime", UTCTIMESTAMP);
 }
-/// Builds one `NoDates` entry: [`TrdCapDtGrpNoDatesBuilder::new`] takes [`TrdCapDtGrpNoDatesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoDates` entry: [`TrdCapDtGrpNoDatesBuilder::new`] takes [`TrdCapDtGrpNoDatesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCapDtGrpNoDatesBuilder<'b> {
     /// `TradeDate` (75), LOCALMKTDATE, required: it starts the entry.
@@ -7597,7 +7597,7 @@ impl<'a> TrdCapRptSideGrpNoSides<'a> {
     t::opt!(alloc_id, slot = 59, tag = 70, "AllocID", STRING);
     t::comp!(trd_alloc_grp, slot = 60, slots = 1, "TrdAllocGrp", TrdAllocGrp);
 }
-/// Builds one `NoSides` entry: [`TrdCapRptSideGrpNoSidesBuilder::new`] takes [`TrdCapRptSideGrpNoSidesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoSides` entry: [`TrdCapRptSideGrpNoSidesBuilder::new`] takes [`TrdCapRptSideGrpNoSidesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCapRptSideGrpNoSidesBuilder<'b> {
     /// `Side` (54), CHAR, required: it starts the entry.
@@ -7749,7 +7749,7 @@ impl<'v, 'a> TrdCollGrp<'v, 'a> {
         2, table = TRD_COLL_GRP_NO_TRADES
     );
 }
-/// Builds the `TrdCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `TrdCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCollGrpBuilder<'b> {
     /// The `NoTrades` (897) group's entries.
@@ -7779,7 +7779,7 @@ impl<'a> TrdCollGrpNoTrades<'a> {
         secondary_trade_report_id, slot = 1, tag = 818, "SecondaryTradeReportID", STRING
     );
 }
-/// Builds one `NoTrades` entry: [`TrdCollGrpNoTradesBuilder::new`] takes [`TrdCollGrpNoTradesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoTrades` entry: [`TrdCollGrpNoTradesBuilder::new`] takes [`TrdCollGrpNoTradesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCollGrpNoTradesBuilder<'b> {
     /// `TradeReportID` (571), STRING, required: it starts the entry.
@@ -7804,7 +7804,7 @@ impl<'v, 'a> TrdInstrmtLegGrp<'v, 'a> {
         53, table = TRD_INSTRMT_LEG_GRP_NO_LEGS
     );
 }
-/// Builds the `TrdInstrmtLegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `TrdInstrmtLegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdInstrmtLegGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
@@ -7853,7 +7853,7 @@ impl<'a> TrdInstrmtLegGrpNoLegs<'a> {
     t::opt!(leg_settl_date, slot = 51, tag = 588, "LegSettlDate", LOCALMKTDATE);
     t::opt!(leg_last_px, slot = 52, tag = 637, "LegLastPx", PRICE);
 }
-/// Builds one `NoLegs` entry: [`TrdInstrmtLegGrpNoLegsBuilder::new`] takes [`TrdInstrmtLegGrpNoLegsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegs` entry: [`TrdInstrmtLegGrpNoLegsBuilder::new`] takes [`TrdInstrmtLegGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdInstrmtLegGrpNoLegsBuilder<'b> {
     /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
@@ -7902,7 +7902,7 @@ impl<'v, 'a> TrdgSesGrp<'v, 'a> {
         TrdgSesGrpNoTradingSessions, slots = 2, table = TRDG_SES_GRP_NO_TRADING_SESSIONS
     );
 }
-/// Builds the `TrdgSesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `TrdgSesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdgSesGrpBuilder<'b> {
     /// The `NoTradingSessions` (386) group's entries.
@@ -7932,7 +7932,7 @@ impl<'a> TrdgSesGrpNoTradingSessions<'a> {
     t::opt!(trading_session_id, slot = 0, tag = 336, "TradingSessionID", STRING);
     t::opt!(trading_session_sub_id, slot = 1, tag = 625, "TradingSessionSubID", STRING);
 }
-/// Builds one `NoTradingSessions` entry: [`TrdgSesGrpNoTradingSessionsBuilder::new`] takes [`TrdgSesGrpNoTradingSessionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoTradingSessions` entry: [`TrdgSesGrpNoTradingSessionsBuilder::new`] takes [`TrdgSesGrpNoTradingSessionsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdgSesGrpNoTradingSessionsBuilder<'b> {
     /// `TradingSessionID` (336), STRING, required: it starts the entry.
@@ -7959,7 +7959,7 @@ impl<'v, 'a> UndInstrmtCollGrp<'v, 'a> {
         UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS
     );
 }
-/// Builds the `UndInstrmtCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `UndInstrmtCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtCollGrpBuilder<'b> {
     /// The `NoUnderlyings` (711) group's entries.
@@ -8000,7 +8000,7 @@ impl<'a> UndInstrmtCollGrpNoUnderlyings<'a> {
     );
     t::opt!(coll_action, slot = 47, tag = 944, "CollAction", INT, e::CollAction);
 }
-/// Builds one `NoUnderlyings` entry: [`UndInstrmtCollGrpNoUnderlyingsBuilder::new`] takes [`UndInstrmtCollGrpNoUnderlyingsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoUnderlyings` entry: [`UndInstrmtCollGrpNoUnderlyingsBuilder::new`] takes [`UndInstrmtCollGrpNoUnderlyingsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtCollGrpNoUnderlyingsBuilder<'b> {
     /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry: required.
@@ -8026,7 +8026,7 @@ impl<'v, 'a> UndInstrmtGrp<'v, 'a> {
         UndInstrmtGrpNoUnderlyings, slots = 47, table = UND_INSTRMT_GRP_NO_UNDERLYINGS
     );
 }
-/// Builds the `UndInstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `UndInstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtGrpBuilder<'b> {
     /// The `NoUnderlyings` (711) group's entries.
@@ -8064,7 +8064,7 @@ impl<'a> UndInstrmtGrpNoUnderlyings<'a> {
         UnderlyingInstrument
     );
 }
-/// Builds one `NoUnderlyings` entry: [`UndInstrmtGrpNoUnderlyingsBuilder::new`] takes [`UndInstrmtGrpNoUnderlyingsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoUnderlyings` entry: [`UndInstrmtGrpNoUnderlyingsBuilder::new`] takes [`UndInstrmtGrpNoUnderlyingsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtGrpNoUnderlyingsBuilder<'b> {
     /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry: required.
@@ -8089,7 +8089,7 @@ impl<'v, 'a> UndInstrmtStrkPxGrp<'v, 'a> {
         UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS
     );
 }
-/// Builds the `UndInstrmtStrkPxGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `UndInstrmtStrkPxGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtStrkPxGrpBuilder<'b> {
     /// The `NoUnderlyings` (711) group's entries.
@@ -8138,7 +8138,7 @@ impl<'a> UndInstrmtStrkPxGrpNoUnderlyings<'a> {
     t::opt!(encoded_text_len, slot = 54, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 55, tag = 355, "EncodedText", DATA);
 }
-/// Builds one `NoUnderlyings` entry: [`UndInstrmtStrkPxGrpNoUnderlyingsBuilder::new`] takes [`UndInstrmtStrkPxGrpNoUnderlyingsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoUnderlyings` entry: [`UndInstrmtStrkPxGrpNoUnderlyingsBuilder::new`] takes [`UndInstrmtStrkPxGrpNoUnderlyingsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b> {
     /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry: required.
@@ -8182,7 +8182,7 @@ impl<'v, 'a> EvntGrp<'v, 'a> {
         table = EVNT_GRP_NO_EVENTS
     );
 }
-/// Builds the `EvntGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `EvntGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct EvntGrpBuilder<'b> {
     /// The `NoEvents` (864) group's entries.
@@ -8212,7 +8212,7 @@ impl<'a> EvntGrpNoEvents<'a> {
     t::opt!(event_px, slot = 2, tag = 867, "EventPx", PRICE);
     t::opt!(event_text, slot = 3, tag = 868, "EventText", STRING);
 }
-/// Builds one `NoEvents` entry: [`EvntGrpNoEventsBuilder::new`] takes [`EvntGrpNoEventsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoEvents` entry: [`EvntGrpNoEventsBuilder::new`] takes [`EvntGrpNoEventsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct EvntGrpNoEventsBuilder<'b> {
     /// `EventType` (865), INT, required: it starts the entry.
@@ -8241,7 +8241,7 @@ impl<'v, 'a> SecAltIdGrp<'v, 'a> {
         SecAltIdGrpNoSecurityAltId, slots = 2, table = SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID
     );
 }
-/// Builds the `SecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `SecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecAltIdGrpBuilder<'b> {
     /// The `NoSecurityAltID` (454) group's entries.
@@ -8269,7 +8269,7 @@ impl<'a> SecAltIdGrpNoSecurityAltId<'a> {
     t::opt!(security_alt_id, slot = 0, tag = 455, "SecurityAltID", STRING);
     t::opt!(security_alt_id_source, slot = 1, tag = 456, "SecurityAltIDSource", STRING);
 }
-/// Builds one `NoSecurityAltID` entry: [`SecAltIdGrpNoSecurityAltIdBuilder::new`] takes [`SecAltIdGrpNoSecurityAltIdRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoSecurityAltID` entry: [`SecAltIdGrpNoSecurityAltIdBuilder::new`] takes [`SecAltIdGrpNoSecurityAltIdRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecAltIdGrpNoSecurityAltIdBuilder<'b> {
     /// `SecurityAltID` (455), STRING, required: it starts the entry.
@@ -8296,7 +8296,7 @@ impl<'v, 'a> LegSecAltIdGrp<'v, 'a> {
         LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID
     );
 }
-/// Builds the `LegSecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `LegSecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegSecAltIdGrpBuilder<'b> {
     /// The `NoLegSecurityAltID` (604) group's entries.
@@ -8328,7 +8328,7 @@ impl<'a> LegSecAltIdGrpNoLegSecurityAltId<'a> {
         leg_security_alt_id_source, slot = 1, tag = 606, "LegSecurityAltIDSource", STRING
     );
 }
-/// Builds one `NoLegSecurityAltID` entry: [`LegSecAltIdGrpNoLegSecurityAltIdBuilder::new`] takes [`LegSecAltIdGrpNoLegSecurityAltIdRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLegSecurityAltID` entry: [`LegSecAltIdGrpNoLegSecurityAltIdBuilder::new`] takes [`LegSecAltIdGrpNoLegSecurityAltIdRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b> {
     /// `LegSecurityAltID` (605), STRING, required: it starts the entry.
@@ -8355,7 +8355,7 @@ impl<'v, 'a> UndSecAltIdGrp<'v, 'a> {
         UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID
     );
 }
-/// Builds the `UndSecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `UndSecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndSecAltIdGrpBuilder<'b> {
     /// The `NoUnderlyingSecurityAltID` (457) group's entries.
@@ -8394,7 +8394,7 @@ impl<'a> UndSecAltIdGrpNoUnderlyingSecurityAltId<'a> {
         "UnderlyingSecurityAltIDSource", STRING
     );
 }
-/// Builds one `NoUnderlyingSecurityAltID` entry: [`UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder::new`] takes [`UndSecAltIdGrpNoUnderlyingSecurityAltIdRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoUnderlyingSecurityAltID` entry: [`UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder::new`] takes [`UndSecAltIdGrpNoUnderlyingSecurityAltIdRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<'b> {
     /// `UnderlyingSecurityAltID` (458), STRING, required: it starts the entry.
@@ -8420,7 +8420,7 @@ impl<'v, 'a> AttrbGrp<'v, 'a> {
         AttrbGrpNoInstrAttrib, slots = 2, table = ATTRB_GRP_NO_INSTR_ATTRIB
     );
 }
-/// Builds the `AttrbGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `AttrbGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AttrbGrpBuilder<'b> {
     /// The `NoInstrAttrib` (870) group's entries.
@@ -8451,7 +8451,7 @@ impl<'a> AttrbGrpNoInstrAttrib<'a> {
     );
     t::opt!(instr_attrib_value, slot = 1, tag = 872, "InstrAttribValue", STRING);
 }
-/// Builds one `NoInstrAttrib` entry: [`AttrbGrpNoInstrAttribBuilder::new`] takes [`AttrbGrpNoInstrAttribRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoInstrAttrib` entry: [`AttrbGrpNoInstrAttribBuilder::new`] takes [`AttrbGrpNoInstrAttribRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AttrbGrpNoInstrAttribBuilder<'b> {
     /// `InstrAttribType` (871), INT, required: it starts the entry.
@@ -8476,7 +8476,7 @@ impl<'v, 'a> DlvyInstGrp<'v, 'a> {
         slots = 3, table = DLVY_INST_GRP_NO_DLVY_INST
     );
 }
-/// Builds the `DlvyInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `DlvyInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct DlvyInstGrpBuilder<'b> {
     /// The `NoDlvyInst` (85) group's entries.
@@ -8508,7 +8508,7 @@ impl<'a> DlvyInstGrpNoDlvyInst<'a> {
     t::opt!(dlvy_inst_type, slot = 1, tag = 787, "DlvyInstType", CHAR, e::DlvyInstType);
     t::comp!(settl_parties, slot = 2, slots = 1, "SettlParties", SettlParties);
 }
-/// Builds one `NoDlvyInst` entry: [`DlvyInstGrpNoDlvyInstBuilder::new`] takes [`DlvyInstGrpNoDlvyInstRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoDlvyInst` entry: [`DlvyInstGrpNoDlvyInstBuilder::new`] takes [`DlvyInstGrpNoDlvyInstRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct DlvyInstGrpNoDlvyInstBuilder<'b> {
     /// `SettlInstSource` (165), CHAR, required: it starts the entry.
@@ -8536,7 +8536,7 @@ impl<'v, 'a> SettlPtysSubGrp<'v, 'a> {
         SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS
     );
 }
-/// Builds the `SettlPtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `SettlPtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlPtysSubGrpBuilder<'b> {
     /// The `NoSettlPartySubIDs` (801) group's entries.
@@ -8566,7 +8566,7 @@ impl<'a> SettlPtysSubGrpNoSettlPartySubIds<'a> {
     t::opt!(settl_party_sub_id, slot = 0, tag = 785, "SettlPartySubID", STRING);
     t::opt!(settl_party_sub_id_type, slot = 1, tag = 786, "SettlPartySubIDType", INT);
 }
-/// Builds one `NoSettlPartySubIDs` entry: [`SettlPtysSubGrpNoSettlPartySubIdsBuilder::new`] takes [`SettlPtysSubGrpNoSettlPartySubIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoSettlPartySubIDs` entry: [`SettlPtysSubGrpNoSettlPartySubIdsBuilder::new`] takes [`SettlPtysSubGrpNoSettlPartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b> {
     /// `SettlPartySubID` (785), STRING, required: it starts the entry.
@@ -8592,7 +8592,7 @@ impl<'v, 'a> PtysSubGrp<'v, 'a> {
         PtysSubGrpNoPartySubIds, slots = 2, table = PTYS_SUB_GRP_NO_PARTY_SUB_IDS
     );
 }
-/// Builds the `PtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `PtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PtysSubGrpBuilder<'b> {
     /// The `NoPartySubIDs` (802) group's entries.
@@ -8622,7 +8622,7 @@ impl<'a> PtysSubGrpNoPartySubIds<'a> {
         party_sub_id_type, slot = 1, tag = 803, "PartySubIDType", INT, e::PartySubIdType
     );
 }
-/// Builds one `NoPartySubIDs` entry: [`PtysSubGrpNoPartySubIdsBuilder::new`] takes [`PtysSubGrpNoPartySubIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoPartySubIDs` entry: [`PtysSubGrpNoPartySubIdsBuilder::new`] takes [`PtysSubGrpNoPartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PtysSubGrpNoPartySubIdsBuilder<'b> {
     /// `PartySubID` (523), STRING, required: it starts the entry.
@@ -8648,7 +8648,7 @@ impl<'v, 'a> NstdPtysSubGrp<'v, 'a> {
         NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS
     );
 }
-/// Builds the `NstdPtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `NstdPtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtysSubGrpBuilder<'b> {
     /// The `NoNestedPartySubIDs` (804) group's entries.
@@ -8679,7 +8679,7 @@ impl<'a> NstdPtysSubGrpNoNestedPartySubIds<'a> {
     t::opt!(nested_party_sub_id, slot = 0, tag = 545, "NestedPartySubID", STRING);
     t::opt!(nested_party_sub_id_type, slot = 1, tag = 805, "NestedPartySubIDType", INT);
 }
-/// Builds one `NoNestedPartySubIDs` entry: [`NstdPtysSubGrpNoNestedPartySubIdsBuilder::new`] takes [`NstdPtysSubGrpNoNestedPartySubIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoNestedPartySubIDs` entry: [`NstdPtysSubGrpNoNestedPartySubIdsBuilder::new`] takes [`NstdPtysSubGrpNoNestedPartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b> {
     /// `NestedPartySubID` (545), STRING, required: it starts the entry.
@@ -8706,7 +8706,7 @@ impl<'v, 'a> NstdPtys2SubGrp<'v, 'a> {
         NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS
     );
 }
-/// Builds the `NstdPtys2SubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `NstdPtys2SubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtys2SubGrpBuilder<'b> {
     /// The `NoNested2PartySubIDs` (806) group's entries.
@@ -8739,7 +8739,7 @@ impl<'a> NstdPtys2SubGrpNoNested2PartySubIds<'a> {
         nested2_party_sub_id_type, slot = 1, tag = 807, "Nested2PartySubIDType", INT
     );
 }
-/// Builds one `NoNested2PartySubIDs` entry: [`NstdPtys2SubGrpNoNested2PartySubIdsBuilder::new`] takes [`NstdPtys2SubGrpNoNested2PartySubIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoNested2PartySubIDs` entry: [`NstdPtys2SubGrpNoNested2PartySubIdsBuilder::new`] takes [`NstdPtys2SubGrpNoNested2PartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b> {
     /// `Nested2PartySubID` (760), STRING, required: it starts the entry.
@@ -8766,7 +8766,7 @@ impl<'v, 'a> NstdPtys3SubGrp<'v, 'a> {
         NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS
     );
 }
-/// Builds the `NstdPtys3SubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `NstdPtys3SubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtys3SubGrpBuilder<'b> {
     /// The `NoNested3PartySubIDs` (952) group's entries.
@@ -8799,7 +8799,7 @@ impl<'a> NstdPtys3SubGrpNoNested3PartySubIds<'a> {
         nested3_party_sub_id_type, slot = 1, tag = 954, "Nested3PartySubIDType", INT
     );
 }
-/// Builds one `NoNested3PartySubIDs` entry: [`NstdPtys3SubGrpNoNested3PartySubIdsBuilder::new`] takes [`NstdPtys3SubGrpNoNested3PartySubIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoNested3PartySubIDs` entry: [`NstdPtys3SubGrpNoNested3PartySubIdsBuilder::new`] takes [`NstdPtys3SubGrpNoNested3PartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b> {
     /// `Nested3PartySubID` (953), STRING, required: it starts the entry.
@@ -8825,7 +8825,7 @@ impl<'v, 'a> Hop<'v, 'a> {
         HOP_NO_HOPS
     );
 }
-/// Builds the `Hop` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `Hop` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct HopBuilder<'b> {
     /// The `NoHops` (627) group's entries.
@@ -8854,7 +8854,7 @@ impl<'a> HopNoHops<'a> {
     t::opt!(hop_sending_time, slot = 1, tag = 629, "HopSendingTime", UTCTIMESTAMP);
     t::opt!(hop_ref_id, slot = 2, tag = 630, "HopRefID", SEQNUM);
 }
-/// Builds one `NoHops` entry: [`HopNoHopsBuilder::new`] takes [`HopNoHopsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoHops` entry: [`HopNoHopsBuilder::new`] takes [`HopNoHopsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct HopNoHopsBuilder<'b> {
     /// `HopCompID` (628), STRING, required: it starts the entry.

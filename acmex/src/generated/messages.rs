@@ -1299,7 +1299,7 @@ impl<'a> ExecutionReportNoAcmeFees<'a> {
     t::req!(acme_fee_amt, slot = 1, tag = 5005, "AcmeFeeAmt", AMT);
     t::opt!(acme_fee_currency, slot = 2, tag = 5006, "AcmeFeeCurrency", CURRENCY);
 }
-/// Builds one `NoAcmeFees` entry: [`ExecutionReportNoAcmeFeesBuilder::new`] takes [`ExecutionReportNoAcmeFeesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoAcmeFees` entry: [`ExecutionReportNoAcmeFeesBuilder::new`] takes [`ExecutionReportNoAcmeFeesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecutionReportNoAcmeFeesBuilder<'b> {
     /// `AcmeFeeType` (5004), CHAR, required: it starts the entry.
@@ -1570,7 +1570,7 @@ impl<'a> LogonNoMsgTypes<'a> {
     t::opt!(ref_msg_type, slot = 0, tag = 372, "RefMsgType", STRING);
     t::opt!(msg_direction, slot = 1, tag = 385, "MsgDirection", CHAR, e::MsgDirection);
 }
-/// Builds one `NoMsgTypes` entry: [`LogonNoMsgTypesBuilder::new`] takes [`LogonNoMsgTypesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoMsgTypes` entry: [`LogonNoMsgTypesBuilder::new`] takes [`LogonNoMsgTypesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LogonNoMsgTypesBuilder<'b> {
     /// `RefMsgType` (372), STRING, required: it starts the entry.
@@ -4825,7 +4825,7 @@ impl<'a> QuoteStatusRequest<'a> {
         e::SubscriptionRequestType
     );
 }
-/// Builds a `QuoteStatusRequest`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds a `QuoteStatusRequest`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuoteStatusRequestBuilder<'b> {
     /// `QuoteStatusReqID` (649), STRING.
@@ -5416,7 +5416,7 @@ impl<'a> SecurityStatus<'a> {
     t::opt!(encoded_text_len, slot = 94, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 95, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `SecurityStatus`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds a `SecurityStatus`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecurityStatusBuilder<'b> {
     /// `SecurityStatusReqID` (324), STRING.
@@ -13601,7 +13601,7 @@ impl<'a> CollateralInquiry<'a> {
     t::opt!(encoded_text_len, slot = 130, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 131, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `CollateralInquiry`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds a `CollateralInquiry`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollateralInquiryBuilder<'b> {
     /// `CollInquiryID` (909), STRING.

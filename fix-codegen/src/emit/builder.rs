@@ -198,8 +198,7 @@ impl Cx<'_> {
             writes.sort_by_key(|(k, _)| *k);
         }
         let writes = writes.into_iter().map(|(_, w)| w);
-        let refuses = "Encoding refuses a required field left unset, here or in a component or group \
-             entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).";
+        let error = "([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired))";
         let mut text = if req_decls.is_empty() {
             format!(
                 "Builds {}, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).",
@@ -209,13 +208,24 @@ impl Cx<'_> {
             let also = of.message.map_or(String::new(), |(_, view)| {
                 format!(" (as does [`{view}::builder`])")
             });
+            let which = if of.entry {
+                "the member that starts it and its required fields"
+            } else {
+                "its required fields"
+            };
             format!(
-                "Builds {}: [`{bty}::new`]{also} takes [`{rty}`], its required fields; set the others with struct update syntax (`..`).",
+                "Builds {}: [`{bty}::new`]{also} takes [`{rty}`], {which}; set the others with struct update syntax (`..`).",
                 of.what
             )
         };
-        if nested || !req_decls.is_empty() {
-            text = format!("{text} {refuses}");
+        if !req_decls.is_empty() {
+            text = format!(
+                "{text} Encoding refuses a required field left unset, here or in a component or group entry that is set {error}."
+            );
+        } else if nested {
+            text = format!(
+                "{text} Encoding still refuses a component or group entry that is set without its own required fields {error}."
+            );
         }
         let d = doc(text);
         let message = of.message.map(|(msg_type, _)| {

@@ -36,7 +36,7 @@ impl<'v, 'a> Outer<'v, 'a> {
         table = OUTER_NO_LEVEL1
     );
 }
-/// Builds the `Outer` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `Outer` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OuterBuilder<'b> {
     /// The `NoLevel1` (5003) group's entries.
@@ -64,7 +64,7 @@ impl<'a> OuterNoLevel1<'a> {
     t::req!(name, slot = 0, tag = 5004, "Name", STRING);
     t::comp!(inner, slot = 1, slots = 2, "Inner", Inner);
 }
-/// Builds one `NoLevel1` entry: [`OuterNoLevel1Builder::new`] takes [`OuterNoLevel1Required`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLevel1` entry: [`OuterNoLevel1Builder::new`] takes [`OuterNoLevel1Required`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OuterNoLevel1Builder<'b> {
     /// `Name` (5004), STRING, required: it starts the entry.
@@ -90,7 +90,7 @@ impl<'v, 'a> Inner<'v, 'a> {
         table = INNER_NO_LEVEL2
     );
 }
-/// Builds the `Inner` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `Inner` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InnerBuilder<'b> {
     /// `Weird` (5005), MULTIPLEVALUESTRING.
@@ -123,7 +123,7 @@ impl<'a> InnerNoLevel2<'a> {
         = 1, table = INNER_NO_LEVEL2_NO_LEVEL3
     );
 }
-/// Builds one `NoLevel2` entry: [`InnerNoLevel2Builder::new`] takes [`InnerNoLevel2Required`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLevel2` entry: [`InnerNoLevel2Builder::new`] takes [`InnerNoLevel2Required`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InnerNoLevel2Builder<'b> {
     /// `Name2` (5007), TZTIMESTAMP, required: it starts the entry.
@@ -161,7 +161,7 @@ t::entry!(InnerNoLevel2NoLevel3, slots = 1, group = "NoLevel3", tag = 5008);
 impl<'a> InnerNoLevel2NoLevel3<'a> {
     t::opt!(r#type, slot = 0, tag = 5000, "Type", CHAR, e::Type);
 }
-/// Builds one `NoLevel3` entry: [`InnerNoLevel2NoLevel3Builder::new`] takes [`InnerNoLevel2NoLevel3Required`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoLevel3` entry: [`InnerNoLevel2NoLevel3Builder::new`] takes [`InnerNoLevel2NoLevel3Required`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InnerNoLevel2NoLevel3Builder<'b> {
     /// `Type` (5000), CHAR, required: it starts the entry.

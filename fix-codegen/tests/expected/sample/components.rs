@@ -86,7 +86,7 @@ impl<'a> HeaderNoHops<'a> {
     t::opt!(hop_comp_id, slot = 0, tag = 628, "HopCompID", STRING);
     t::opt!(hop_ref_id, slot = 1, tag = 629, "HopRefID", SEQNUM);
 }
-/// Builds one `NoHops` entry: [`HeaderNoHopsBuilder::new`] takes [`HeaderNoHopsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoHops` entry: [`HeaderNoHopsBuilder::new`] takes [`HeaderNoHopsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct HeaderNoHopsBuilder<'b> {
     /// `HopCompID` (628), STRING, required: it starts the entry.
@@ -168,7 +168,7 @@ impl<'a> InstrumentNoSecurityAltId<'a> {
     t::opt!(security_alt_id, slot = 0, tag = 455, "SecurityAltID", STRING);
     t::opt!(security_alt_id_source, slot = 1, tag = 456, "SecurityAltIDSource", STRING);
 }
-/// Builds one `NoSecurityAltID` entry: [`InstrumentNoSecurityAltIdBuilder::new`] takes [`InstrumentNoSecurityAltIdRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoSecurityAltID` entry: [`InstrumentNoSecurityAltIdBuilder::new`] takes [`InstrumentNoSecurityAltIdRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrumentNoSecurityAltIdBuilder<'b> {
     /// `SecurityAltID` (455), STRING, required: it starts the entry.
@@ -194,7 +194,7 @@ impl<'v, 'a> Parties<'v, 'a> {
         = 4, table = PARTIES_NO_PARTY_IDS
     );
 }
-/// Builds the `Parties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `Parties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PartiesBuilder<'b> {
     /// The `NoPartyIDs` (453) group's entries.
@@ -226,7 +226,7 @@ impl<'a> PartiesNoPartyIds<'a> {
     t::opt!(party_role, slot = 2, tag = 452, "PartyRole", INT, e::PartyRole);
     t::comp!(ptys_sub_grp, slot = 3, slots = 1, "PtysSubGrp", PtysSubGrp);
 }
-/// Builds one `NoPartyIDs` entry: [`PartiesNoPartyIdsBuilder::new`] takes [`PartiesNoPartyIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoPartyIDs` entry: [`PartiesNoPartyIdsBuilder::new`] takes [`PartiesNoPartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PartiesNoPartyIdsBuilder<'b> {
     /// `PartyID` (448), STRING, required: it starts the entry.
@@ -255,7 +255,7 @@ impl<'v, 'a> PtysSubGrp<'v, 'a> {
         PtysSubGrpNoPartySubIds, slots = 2, table = PTYS_SUB_GRP_NO_PARTY_SUB_IDS
     );
 }
-/// Builds the `PtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds the `PtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PtysSubGrpBuilder<'b> {
     /// The `NoPartySubIDs` (802) group's entries.
@@ -283,7 +283,7 @@ impl<'a> PtysSubGrpNoPartySubIds<'a> {
     t::opt!(party_sub_id, slot = 0, tag = 523, "PartySubID", STRING);
     t::opt!(party_sub_id_type, slot = 1, tag = 803, "PartySubIDType", INT);
 }
-/// Builds one `NoPartySubIDs` entry: [`PtysSubGrpNoPartySubIdsBuilder::new`] takes [`PtysSubGrpNoPartySubIdsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoPartySubIDs` entry: [`PtysSubGrpNoPartySubIdsBuilder::new`] takes [`PtysSubGrpNoPartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PtysSubGrpNoPartySubIdsBuilder<'b> {
     /// `PartySubID` (523), STRING, required: it starts the entry.

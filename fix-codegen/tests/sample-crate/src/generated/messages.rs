@@ -350,7 +350,7 @@ impl<'a> ExecutionReportNoContraBrokers<'a> {
     t::opt!(contra_broker, slot = 0, tag = 375, "ContraBroker", STRING);
     t::opt!(contra_trader, slot = 1, tag = 337, "ContraTrader", STRING);
 }
-/// Builds one `NoContraBrokers` entry: [`ExecutionReportNoContraBrokersBuilder::new`] takes [`ExecutionReportNoContraBrokersRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoContraBrokers` entry: [`ExecutionReportNoContraBrokersBuilder::new`] takes [`ExecutionReportNoContraBrokersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecutionReportNoContraBrokersBuilder<'b> {
     /// `ContraBroker` (375), STRING, required: it starts the entry.
@@ -469,7 +469,7 @@ impl<'a> MarketDataIncrementalRefreshNoMdEntries<'a> {
     );
     t::comp!(parties, slot = 11, slots = 1, "Parties", c::Parties);
 }
-/// Builds one `NoMDEntries` entry: [`MarketDataIncrementalRefreshNoMdEntriesBuilder::new`] takes [`MarketDataIncrementalRefreshNoMdEntriesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoMDEntries` entry: [`MarketDataIncrementalRefreshNoMdEntriesBuilder::new`] takes [`MarketDataIncrementalRefreshNoMdEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
     /// `MDUpdateAction` (279), CHAR, required: it starts the entry.
@@ -526,7 +526,7 @@ t::entry!(
 impl<'a> MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditions<'a> {
     t::opt!(quote_condition, slot = 0, tag = 276, "QuoteCondition", MULTIPLESTRINGVALUE);
 }
-/// Builds one `NoQuoteConditions` entry: [`MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder::new`] takes [`MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
+/// Builds one `NoQuoteConditions` entry: [`MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder::new`] takes [`MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b> {
     /// `QuoteCondition` (276), MULTIPLESTRINGVALUE, required: it starts the entry.
