@@ -7,11 +7,12 @@
 //! `cargo run -p acmex --example venue`
 
 use acmex::Message;
-use acmex::components::{HeaderBuilder, InstrumentBuilder};
+use acmex::components::{HeaderBuilder, HeaderRequired, InstrumentBuilder};
 use acmex::enums::{AcmeFeeType, AcmeLiquidityFlag, ExecType, OrdStatus, OrdType, Side};
 use acmex::messages::{
-    ExecutionReport, ExecutionReportBuilder, ExecutionReportNoAcmeFeesBuilder, NewOrderSingle,
-    NewOrderSingleBuilder,
+    ExecutionReport, ExecutionReportBuilder, ExecutionReportNoAcmeFeesBuilder,
+    ExecutionReportNoAcmeFeesRequired, ExecutionReportRequired, NewOrderSingle,
+    NewOrderSingleBuilder, NewOrderSingleRequired,
 };
 use fix_core::validate::Validator;
 use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
@@ -28,10 +29,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             symbol: Some(s("ACME")?),
             ..Default::default()
         }),
-        ..NewOrderSingle::builder(s("CL-9")?, Side::Buy, now, OrdType::AcmeMidpointPeg)
+        ..NewOrderSingle::builder(NewOrderSingleRequired {
+            cl_ord_id: s("CL-9")?,
+            side: Side::Buy,
+            transact_time: now,
+            ord_type: OrdType::AcmeMidpointPeg,
+        })
     };
     let mut buf = [0u8; 1024];
-    let header = HeaderBuilder::new(s("CLIENT")?, s("ACMEX")?, SeqNum(12), now);
+    let header = HeaderBuilder::new(HeaderRequired {
+        sender_comp_id: s("CLIENT")?,
+        target_comp_id: s("ACMEX")?,
+        msg_seq_num: SeqNum(12),
+        sending_time: now,
+    });
     let out = order.encode(&header, &mut buf)?;
     println!(
         "sent:     {}",
@@ -39,9 +50,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // In: a fill with the venue's fee group.
+    let fee = |acme_fee_type, amt: &[u8]| {
+        Decimal::parse(amt).map(|acme_fee_amt| {
+            ExecutionReportNoAcmeFeesBuilder::new(ExecutionReportNoAcmeFeesRequired {
+                acme_fee_type,
+                acme_fee_amt,
+            })
+        })
+    };
     let fees = [
-        ExecutionReportNoAcmeFeesBuilder::new(AcmeFeeType::Exchange, Decimal::parse(b"0.35")?),
-        ExecutionReportNoAcmeFeesBuilder::new(AcmeFeeType::Regulatory, Decimal::parse(b"0.02")?),
+        fee(AcmeFeeType::Exchange, b"0.35")?,
+        fee(AcmeFeeType::Regulatory, b"0.02")?,
     ];
     let fill = ExecutionReportBuilder {
         cl_ord_id: Some(s("CL-9")?),
@@ -51,19 +70,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             symbol: Some(s("ACME")?),
             ..Default::default()
         }),
-        ..ExecutionReport::builder(
-            s("O-1")?,
-            s("E-1")?,
-            ExecType::Trade,
-            OrdStatus::Filled,
-            Side::Buy,
-            Decimal::parse(b"0")?,
-            Decimal::parse(b"100")?,
-            Decimal::parse(b"12.5")?,
-        )
+        ..ExecutionReport::builder(ExecutionReportRequired {
+            order_id: s("O-1")?,
+            exec_id: s("E-1")?,
+            exec_type: ExecType::Trade,
+            ord_status: OrdStatus::Filled,
+            side: Side::Buy,
+            leaves_qty: Decimal::parse(b"0")?,
+            cum_qty: Decimal::parse(b"100")?,
+            avg_px: Decimal::parse(b"12.5")?,
+        })
     };
     let mut in_buf = [0u8; 1024];
-    let header = HeaderBuilder::new(s("ACMEX")?, s("CLIENT")?, SeqNum(40), now);
+    let header = HeaderBuilder::new(HeaderRequired {
+        sender_comp_id: s("ACMEX")?,
+        target_comp_id: s("CLIENT")?,
+        msg_seq_num: SeqNum(40),
+        sending_time: now,
+    });
     let wire = fill.encode(&header, &mut in_buf)?;
     println!(
         "received: {}",

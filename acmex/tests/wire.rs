@@ -4,11 +4,12 @@
 //! reject them: the claim README makes.
 
 use acmex::Message;
-use acmex::components::{HeaderBuilder, InstrumentBuilder};
+use acmex::components::{HeaderBuilder, HeaderRequired, InstrumentBuilder};
 use acmex::enums::{AcmeFeeType, AcmeLiquidityFlag, ExecType, OrdStatus, OrdType, Side};
 use acmex::messages::{
-    ExecutionReport, ExecutionReportBuilder, ExecutionReportNoAcmeFeesBuilder, NewOrderSingle,
-    NewOrderSingleBuilder,
+    ExecutionReport, ExecutionReportBuilder, ExecutionReportNoAcmeFeesBuilder,
+    ExecutionReportNoAcmeFeesRequired, ExecutionReportRequired, NewOrderSingle,
+    NewOrderSingleBuilder, NewOrderSingleRequired,
 };
 use fix_core::validate::{SessionRejectReason as R, Validator};
 use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
@@ -31,9 +32,19 @@ fn an_order_carries_the_custom_field_and_order_type() {
             symbol: Some(s("ACME")),
             ..Default::default()
         }),
-        ..NewOrderSingle::builder(s("CL-9"), Side::Buy, now(), OrdType::AcmeMidpointPeg)
+        ..NewOrderSingle::builder(NewOrderSingleRequired {
+            cl_ord_id: s("CL-9"),
+            side: Side::Buy,
+            transact_time: now(),
+            ord_type: OrdType::AcmeMidpointPeg,
+        })
     };
-    let header = HeaderBuilder::new(s("CLIENT"), s("ACMEX"), SeqNum(12), now());
+    let header = HeaderBuilder::new(HeaderRequired {
+        sender_comp_id: s("CLIENT"),
+        target_comp_id: s("ACMEX"),
+        msg_seq_num: SeqNum(12),
+        sending_time: now(),
+    });
     let mut buf = [0u8; 1024];
     let bytes = order.encode(&header, &mut buf).unwrap();
     let expected = build(&soh(
@@ -66,14 +77,14 @@ fn an_order_carries_the_custom_field_and_order_type() {
 #[test]
 fn a_fill_carries_the_fee_group_and_only_acmex_accepts_it() {
     let fees = [
-        ExecutionReportNoAcmeFeesBuilder::new(
-            AcmeFeeType::Exchange,
-            Decimal::parse(b"0.35").unwrap(),
-        ),
-        ExecutionReportNoAcmeFeesBuilder::new(
-            AcmeFeeType::Regulatory,
-            Decimal::parse(b"0.02").unwrap(),
-        ),
+        ExecutionReportNoAcmeFeesBuilder::new(ExecutionReportNoAcmeFeesRequired {
+            acme_fee_type: AcmeFeeType::Exchange,
+            acme_fee_amt: Decimal::parse(b"0.35").unwrap(),
+        }),
+        ExecutionReportNoAcmeFeesBuilder::new(ExecutionReportNoAcmeFeesRequired {
+            acme_fee_type: AcmeFeeType::Regulatory,
+            acme_fee_amt: Decimal::parse(b"0.02").unwrap(),
+        }),
     ];
     let fill = ExecutionReportBuilder {
         cl_ord_id: Some(s("CL-9")),
@@ -83,18 +94,23 @@ fn a_fill_carries_the_fee_group_and_only_acmex_accepts_it() {
             symbol: Some(s("ACME")),
             ..Default::default()
         }),
-        ..ExecutionReport::builder(
-            s("O-1"),
-            s("E-1"),
-            ExecType::Trade,
-            OrdStatus::Filled,
-            Side::Buy,
-            Decimal::parse(b"0").unwrap(),
-            Decimal::parse(b"100").unwrap(),
-            Decimal::parse(b"12.5").unwrap(),
-        )
+        ..ExecutionReport::builder(ExecutionReportRequired {
+            order_id: s("O-1"),
+            exec_id: s("E-1"),
+            exec_type: ExecType::Trade,
+            ord_status: OrdStatus::Filled,
+            side: Side::Buy,
+            leaves_qty: Decimal::parse(b"0").unwrap(),
+            cum_qty: Decimal::parse(b"100").unwrap(),
+            avg_px: Decimal::parse(b"12.5").unwrap(),
+        })
     };
-    let header = HeaderBuilder::new(s("ACMEX"), s("CLIENT"), SeqNum(40), now());
+    let header = HeaderBuilder::new(HeaderRequired {
+        sender_comp_id: s("ACMEX"),
+        target_comp_id: s("CLIENT"),
+        msg_seq_num: SeqNum(40),
+        sending_time: now(),
+    });
     let mut buf = [0u8; 1024];
     let bytes = fill.encode(&header, &mut buf).unwrap();
     let expected = build(&soh(

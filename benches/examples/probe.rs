@@ -24,7 +24,8 @@
 //! `@dp`: `probe decimal -124.3456@2 5000`.
 //!
 //! `encode` writes the corpus message (`new_order_single` or `execution_report`) from
-//! typed values with fix-core's encoder (`fix_benches::NewOrderSingle::encode`).
+//! typed values with fix-core's encoder (`fix_benches::NewOrderSingle::encode`);
+//! `encode-built` the same fields through fix44's builders (`fix_benches::built`).
 //!
 //! With `--features peers`, `probe case <group/lib> <n>` runs one case of
 //! `fix_benches::peers` (ours or a peer, exactly as the `peers` bench times it), e.g.
@@ -43,7 +44,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(what), Some(stem), Some(n)) = (args.next(), args.next(), args.next()) else {
         eprintln!(
-            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|reads|mdwalk|mdstream|mdflat|encode>[/<another>] <corpus stem | stream> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
+            "usage: probe <parse|frame|naive|validate|validate-cached|validate-gen|view|reads|mdwalk|mdstream|mdflat|encode|encode-built>[/<another>] <corpus stem | stream> <iterations per batch>\n       probe decimal <value[@dp]> <iterations per batch>\n       probe case <group/lib | list> <iterations per batch>"
         );
         std::process::exit(2);
     };
@@ -146,6 +147,19 @@ fn main() {
             "encode" => match stem.as_str() {
                 "new_order_single" => black_box(&nos).encode(&mut out).unwrap().len(),
                 "execution_report" => black_box(&er).encode(&mut out).unwrap().len(),
+                other => panic!("no typed values for {other}"),
+            },
+            "encode-built" => match stem.as_str() {
+                "new_order_single" => {
+                    fix_benches::built::new_order_single(black_box(&nos), &mut out)
+                        .unwrap()
+                        .len()
+                }
+                "execution_report" => {
+                    fix_benches::built::execution_report(black_box(&er), &mut out)
+                        .unwrap()
+                        .len()
+                }
                 other => panic!("no typed values for {other}"),
             },
             other => panic!("unknown operation {other}"),

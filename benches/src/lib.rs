@@ -231,6 +231,134 @@ impl ExecutionReport {
     }
 }
 
+/// The corpus NewOrderSingle and ExecutionReport written through fix44's generated
+/// builders: the same fields as [`NewOrderSingle::encode`] and
+/// [`ExecutionReport::encode`], in the dictionary's order rather than the corpus
+/// file's, so the bytes differ but the fields do not.
+pub mod built {
+    use fix_core::EncodeError;
+    use fix_core::value::{FieldValue, FixStr};
+    use fix44::components::{
+        HeaderBuilder, HeaderRequired, InstrumentBuilder, OrderQtyDataBuilder,
+    };
+    use fix44::enums::{
+        ExecType, HandlInst, LastLiquidityInd, OrdStatus, OrdType, SecurityIdSource, Side,
+        TimeInForce,
+    };
+    use fix44::messages::{
+        ExecutionReportBuilder, ExecutionReportRequired, NewOrderSingleBuilder,
+        NewOrderSingleRequired,
+    };
+
+    fn val<'a, V: FieldValue<'a>>(bytes: &'a [u8]) -> V {
+        match V::parse_fix(bytes) {
+            Ok(v) => v,
+            Err(_) => panic!("{} is not a valid value", bytes.escape_ascii()),
+        }
+    }
+
+    /// `nos` through `NewOrderSingleBuilder::encode`.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 512];
+    /// let msg = fix_benches::built::new_order_single(&fix_benches::NewOrderSingle::corpus(), &mut buf).unwrap();
+    /// assert_eq!(msg.len(), 223);
+    /// ```
+    pub fn new_order_single<'o>(
+        nos: &super::NewOrderSingle,
+        buf: &'o mut [u8],
+    ) -> Result<&'o [u8], EncodeError> {
+        let s = |v: &'static [u8]| FixStr::parse(v).expect("no SOH");
+        let header = HeaderBuilder::new(HeaderRequired {
+            sender_comp_id: s(b"CLIENT"),
+            target_comp_id: s(b"BROKER"),
+            msg_seq_num: nos.seq,
+            sending_time: nos.sending_time,
+        });
+        let order = NewOrderSingleBuilder {
+            account: Some(s(b"ACC-7781")),
+            handl_inst: Some(HandlInst::AutomatedExecutionOrderPrivate),
+            ex_destination: Some(val(b"XNAS")),
+            instrument: Some(InstrumentBuilder {
+                symbol: Some(s(b"MSFT")),
+                security_id: Some(s(b"US5949181045")),
+                security_id_source: Some(SecurityIdSource::IsinNumber),
+                ..Default::default()
+            }),
+            order_qty_data: Some(OrderQtyDataBuilder {
+                order_qty: Some(nos.qty),
+                ..Default::default()
+            }),
+            price: Some(nos.price),
+            time_in_force: Some(TimeInForce::Day),
+            currency: Some(val(b"USD")),
+            ..NewOrderSingleBuilder::new(NewOrderSingleRequired {
+                cl_ord_id: s(b"CL-2026-000452"),
+                side: Side::Sell,
+                transact_time: nos.transact_time,
+                ord_type: OrdType::Limit,
+            })
+        };
+        order.encode(&header, buf)
+    }
+
+    /// `er` through `ExecutionReportBuilder::encode`.
+    ///
+    /// ```
+    /// let mut buf = [0u8; 512];
+    /// let msg = fix_benches::built::execution_report(&fix_benches::ExecutionReport::corpus(), &mut buf).unwrap();
+    /// assert_eq!(msg.len(), 339);
+    /// ```
+    pub fn execution_report<'o>(
+        er: &super::ExecutionReport,
+        buf: &'o mut [u8],
+    ) -> Result<&'o [u8], EncodeError> {
+        let s = |v: &'static [u8]| FixStr::parse(v).expect("no SOH");
+        let header = HeaderBuilder::new(HeaderRequired {
+            sender_comp_id: s(b"BROKER"),
+            target_comp_id: s(b"CLIENT"),
+            msg_seq_num: er.seq,
+            sending_time: er.sending_time,
+        });
+        let report = ExecutionReportBuilder {
+            cl_ord_id: Some(s(b"CL-2026-000451")),
+            instrument: Some(InstrumentBuilder {
+                symbol: Some(s(b"AAPL")),
+                security_id: Some(s(b"US0378331005")),
+                security_id_source: Some(SecurityIdSource::IsinNumber),
+                security_exchange: Some(val(b"XNAS")),
+                ..Default::default()
+            }),
+            order_qty_data: Some(OrderQtyDataBuilder {
+                order_qty: Some(er.order_qty),
+                ..Default::default()
+            }),
+            ord_type: Some(OrdType::Limit),
+            price: Some(er.price),
+            time_in_force: Some(TimeInForce::Day),
+            last_qty: Some(er.last_qty),
+            last_px: Some(er.last_px),
+            transact_time: Some(er.transact_time),
+            account: Some(s(b"ACC-7781")),
+            currency: Some(val(b"USD")),
+            last_mkt: Some(val(b"XNAS")),
+            last_liquidity_ind: Some(LastLiquidityInd::AddedLiquidity),
+            text: Some(s(b"Partial fill")),
+            ..ExecutionReportBuilder::new(ExecutionReportRequired {
+                order_id: s(b"OID-7781234"),
+                exec_id: s(b"EXEC-99812377"),
+                exec_type: ExecType::Trade,
+                ord_status: OrdStatus::PartiallyFilled,
+                side: Side::Buy,
+                leaves_qty: er.leaves_qty,
+                cum_qty: er.cum_qty,
+                avg_px: er.avg_px,
+            })
+        };
+        report.encode(&header, buf)
+    }
+}
+
 /// The typed reads the `typed` bench and the probe time, through fix44's views.
 pub mod typed {
     use fix44::enums::{MdEntryType, MdUpdateAction, Side};

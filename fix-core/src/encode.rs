@@ -39,6 +39,21 @@ pub enum EncodeError {
         /// The field's tag.
         tag: u32,
     },
+    /// A generated builder was asked to write a message whose required field is
+    /// unset: `tag` is that field's, a required group's counter, or for a required
+    /// component the first required tag inside it.
+    ///
+    /// ```
+    /// use fix_core::EncodeError;
+    /// let cl_ord_id: Option<fix_core::value::FixStr<'_>> = None;
+    /// let err = fix_core::typed::required(&cl_ord_id, 11).unwrap_err();
+    /// assert_eq!(err, EncodeError::MissingRequired { tag: 11 });
+    /// assert_eq!(err.to_string(), "required tag 11 is not set");
+    /// ```
+    MissingRequired {
+        /// The tag of the field (or group counter) that is not set.
+        tag: u32,
+    },
 }
 
 impl fmt::Display for EncodeError {
@@ -55,6 +70,7 @@ impl fmt::Display for EncodeError {
                     "the value of tag {tag} contains SOH and is not a data field"
                 )
             }
+            EncodeError::MissingRequired { tag } => write!(f, "required tag {tag} is not set"),
         }
     }
 }

@@ -10,11 +10,15 @@ use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix_core::{Fields, Parser};
 use fix44::Message;
 use fix44::components::{
-    HeaderBuilder, MdIncGrpBuilder, MdIncGrpNoMdEntries, MdIncGrpNoMdEntriesBuilder,
-    MdIncGrpNoMdEntriesField,
+    HeaderBuilder, HeaderRequired, MdIncGrpBuilder, MdIncGrpNoMdEntries,
+    MdIncGrpNoMdEntriesBuilder, MdIncGrpNoMdEntriesField, MdIncGrpNoMdEntriesRequired,
+    MdIncGrpRequired,
 };
 use fix44::enums::{MdEntryType, MdUpdateAction};
-use fix44::messages::{MarketDataIncrementalRefresh, MarketDataIncrementalRefreshBuilder};
+use fix44::messages::{
+    MarketDataIncrementalRefresh, MarketDataIncrementalRefreshBuilder,
+    MarketDataIncrementalRefreshRequired,
+};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let entries: Vec<MdIncGrpNoMdEntriesBuilder<'_>> = (0..10)
@@ -26,23 +30,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }),
             md_entry_px: Some(Decimal::new(108_005 + 10 * i, 5).unwrap()),
             md_entry_size: Some(Decimal::new(1_000_000 + 250_000 * i, 0).unwrap()),
-            ..MdIncGrpNoMdEntriesBuilder::new(MdUpdateAction::New)
+            ..MdIncGrpNoMdEntriesBuilder::new(MdIncGrpNoMdEntriesRequired {
+                md_update_action: MdUpdateAction::New,
+            })
         })
         .collect();
     let refresh = MarketDataIncrementalRefreshBuilder {
         md_req_id: Some(FixStr::parse(b"MDREQ-17")?),
-        md_inc_grp: Some(MdIncGrpBuilder {
-            no_md_entries: &entries,
-        }),
-        ..MarketDataIncrementalRefresh::builder()
+        ..MarketDataIncrementalRefresh::builder(MarketDataIncrementalRefreshRequired {
+            md_inc_grp: MdIncGrpBuilder::new(MdIncGrpRequired {
+                no_md_entries: &entries,
+            }),
+        })
     };
     let now = UtcTimestamp::parse(b"20261130-14:03:27.123456")?;
-    let header = HeaderBuilder::new(
-        FixStr::parse(b"VENUE")?,
-        FixStr::parse(b"CLIENT")?,
-        SeqNum(88123),
-        now,
-    );
+    let header = HeaderBuilder::new(HeaderRequired {
+        sender_comp_id: FixStr::parse(b"VENUE")?,
+        target_comp_id: FixStr::parse(b"CLIENT")?,
+        msg_seq_num: SeqNum(88123),
+        sending_time: now,
+    });
     let mut buf = [0u8; 2048];
     let bytes = refresh.encode(&header, &mut buf)?;
 

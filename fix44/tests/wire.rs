@@ -10,13 +10,14 @@ use fix_test_support::files::corpus_message;
 use fix_test_support::naive::{build, build_with, soh};
 use fix44::Message;
 use fix44::components::{
-    HeaderBuilder, InstrumentBuilder, MdIncGrpBuilder, MdIncGrpNoMdEntriesBuilder,
-    OrderQtyDataBuilder,
+    HeaderBuilder, HeaderRequired, InstrumentBuilder, MdIncGrpBuilder, MdIncGrpNoMdEntriesBuilder,
+    MdIncGrpNoMdEntriesRequired, MdIncGrpRequired, OrderQtyDataBuilder,
 };
 use fix44::enums::{ExecType, MdEntryType, MdUpdateAction, OrdStatus, OrdType, Side, TimeInForce};
 use fix44::messages::{
-    MarketDataIncrementalRefresh, MarketDataIncrementalRefreshBuilder, NewOrderSingle,
-    NewOrderSingleBuilder,
+    MarketDataIncrementalRefresh, MarketDataIncrementalRefreshBuilder,
+    MarketDataIncrementalRefreshRequired, NewOrderSingle, NewOrderSingleBuilder,
+    NewOrderSingleRequired,
 };
 
 fn s(v: &'static str) -> FixStr<'static> {
@@ -43,9 +44,19 @@ fn new_order_single_is_written_as_expected() {
         }),
         price: Some(Decimal::parse(b"412.33").unwrap()),
         time_in_force: Some(TimeInForce::Day),
-        ..NewOrderSingle::builder(s("CL-1"), Side::Sell, now, OrdType::Limit)
+        ..NewOrderSingle::builder(NewOrderSingleRequired {
+            cl_ord_id: s("CL-1"),
+            side: Side::Sell,
+            transact_time: now,
+            ord_type: OrdType::Limit,
+        })
     };
-    let header = HeaderBuilder::new(s("CLIENT"), s("BROKER"), SeqNum(3391), now);
+    let header = HeaderBuilder::new(HeaderRequired {
+        sender_comp_id: s("CLIENT"),
+        target_comp_id: s("BROKER"),
+        msg_seq_num: SeqNum(3391),
+        sending_time: now,
+    });
     let mut buf = [0u8; 512];
     let bytes = order.encode(&header, &mut buf).unwrap();
     // Header fields in ascending tag order, then the body in dictionary order.
@@ -71,24 +82,34 @@ fn market_data_entries_are_written_and_read_back() {
             md_entry_type: Some(MdEntryType::Bid),
             md_entry_px: Some(Decimal::new(108_005, 5).unwrap()),
             md_entry_size: Some(Decimal::new(1_000_000, 0).unwrap()),
-            ..MdIncGrpNoMdEntriesBuilder::new(MdUpdateAction::New)
+            ..MdIncGrpNoMdEntriesBuilder::new(MdIncGrpNoMdEntriesRequired {
+                md_update_action: MdUpdateAction::New,
+            })
         },
         MdIncGrpNoMdEntriesBuilder {
             md_entry_type: Some(MdEntryType::Offer),
             md_entry_px: Some(Decimal::new(108_015, 5).unwrap()),
             md_entry_size: Some(Decimal::new(1_250_000, 0).unwrap()),
-            ..MdIncGrpNoMdEntriesBuilder::new(MdUpdateAction::Delete)
+            ..MdIncGrpNoMdEntriesBuilder::new(MdIncGrpNoMdEntriesRequired {
+                md_update_action: MdUpdateAction::Delete,
+            })
         },
     ];
     let refresh = MarketDataIncrementalRefreshBuilder {
         md_req_id: Some(s("MDREQ-17")),
-        md_inc_grp: Some(MdIncGrpBuilder {
-            no_md_entries: &entries,
-        }),
-        ..MarketDataIncrementalRefresh::builder()
+        ..MarketDataIncrementalRefresh::builder(MarketDataIncrementalRefreshRequired {
+            md_inc_grp: MdIncGrpBuilder::new(MdIncGrpRequired {
+                no_md_entries: &entries,
+            }),
+        })
     };
     let now = time("20261130-14:03:27.123456");
-    let header = HeaderBuilder::new(s("VENUE"), s("CLIENT"), SeqNum(88123), now);
+    let header = HeaderBuilder::new(HeaderRequired {
+        sender_comp_id: s("VENUE"),
+        target_comp_id: s("CLIENT"),
+        msg_seq_num: SeqNum(88123),
+        sending_time: now,
+    });
     let mut buf = [0u8; 1024];
     let bytes = refresh.encode(&header, &mut buf).unwrap();
     let expected = build(&soh(

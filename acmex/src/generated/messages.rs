@@ -36,15 +36,14 @@ t::message!(
 impl<'a> Heartbeat<'a> {
     t::opt!(test_req_id, slot = 27, tag = 112, "TestReqID", STRING);
 }
-/// Builds a `Heartbeat`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `Heartbeat`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct HeartbeatBuilder<'b> {
     /// `TestReqID` (112), STRING.
     pub test_req_id: Option<v::FixStr<'b>>,
 }
 t::build!(
-    HeartbeatBuilder { test_req_id(112) }, new(), msg_type = b"0", header =
-    c::HeaderBuilder, view = Heartbeat
+    HeartbeatBuilder { test_req_id(112) }, msg_type = b"0", header = c::HeaderBuilder
 );
 /// The body table of `TestRequest` (MsgType `1`).
 pub static TEST_REQUEST: t::MessageDef = {
@@ -80,15 +79,21 @@ t::message!(
 impl<'a> TestRequest<'a> {
     t::req!(test_req_id, slot = 27, tag = 112, "TestReqID", STRING);
 }
-/// Builds a `TestRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `TestRequest`: [`TestRequestBuilder::new`] (as does [`TestRequest::builder`]) takes [`TestRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TestRequestBuilder<'b> {
     /// `TestReqID` (112), STRING, required.
     pub test_req_id: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `TestRequest`, which [`TestRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TestRequestRequired<'b> {
+    /// `TestReqID` (112), STRING.
+    pub test_req_id: v::FixStr<'b>,
+}
 t::build!(
-    TestRequestBuilder { test_req_id(112) }, new(test_req_id(STRING)), msg_type = b"1",
-    header = c::HeaderBuilder, view = TestRequest
+    TestRequestBuilder { test_req_id(req 112) }, new('b) = TestRequestRequired {
+    test_req_id }, view = TestRequest, msg_type = b"1", header = c::HeaderBuilder
 );
 /// The body table of `ResendRequest` (MsgType `2`).
 pub static RESEND_REQUEST: t::MessageDef = {
@@ -125,7 +130,7 @@ impl<'a> ResendRequest<'a> {
     t::req!(begin_seq_no, slot = 27, tag = 7, "BeginSeqNo", SEQNUM);
     t::req!(end_seq_no, slot = 28, tag = 16, "EndSeqNo", SEQNUM);
 }
-/// Builds a `ResendRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `ResendRequest`: [`ResendRequestBuilder::new`] (as does [`ResendRequest::builder`]) takes [`ResendRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ResendRequestBuilder<'b> {
     /// `BeginSeqNo` (7), SEQNUM, required.
@@ -135,9 +140,18 @@ pub struct ResendRequestBuilder<'b> {
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
+/// The required fields of a `ResendRequest`, which [`ResendRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ResendRequestRequired {
+    /// `BeginSeqNo` (7), SEQNUM.
+    pub begin_seq_no: v::SeqNum,
+    /// `EndSeqNo` (16), SEQNUM.
+    pub end_seq_no: v::SeqNum,
+}
 t::build!(
-    ResendRequestBuilder { begin_seq_no(7), end_seq_no(16) }, new(begin_seq_no(SEQNUM),
-    end_seq_no(SEQNUM)), msg_type = b"2", header = c::HeaderBuilder, view = ResendRequest
+    ResendRequestBuilder { begin_seq_no(req 7), end_seq_no(req 16) }, new() =
+    ResendRequestRequired { begin_seq_no, end_seq_no }, view = ResendRequest, msg_type =
+    b"2", header = c::HeaderBuilder
 );
 /// The body table of `Reject` (MsgType `3`).
 pub static REJECT: t::MessageDef = {
@@ -182,7 +196,7 @@ impl<'a> Reject<'a> {
     t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `Reject`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `Reject`: [`RejectBuilder::new`] (as does [`Reject::builder`]) takes [`RejectRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RejectBuilder<'b> {
     /// `RefSeqNum` (45), SEQNUM, required.
@@ -198,10 +212,17 @@ pub struct RejectBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `Reject`, which [`RejectBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RejectRequired {
+    /// `RefSeqNum` (45), SEQNUM.
+    pub ref_seq_num: v::SeqNum,
+}
 t::build!(
-    RejectBuilder { ref_seq_num(45), ref_tag_id(371), ref_msg_type(372),
-    session_reject_reason(373), text(58), encoded_text(data = 355, length = 354) },
-    new(ref_seq_num(SEQNUM)), msg_type = b"3", header = c::HeaderBuilder, view = Reject
+    RejectBuilder { ref_seq_num(req 45), ref_tag_id(371), ref_msg_type(372),
+    session_reject_reason(373), text(58), encoded_text(data = 355, length = 354) }, new()
+    = RejectRequired { ref_seq_num }, view = Reject, msg_type = b"3", header =
+    c::HeaderBuilder
 );
 /// The body table of `SequenceReset` (MsgType `4`).
 pub static SEQUENCE_RESET: t::MessageDef = {
@@ -238,7 +259,7 @@ impl<'a> SequenceReset<'a> {
     t::opt!(gap_fill_flag, slot = 27, tag = 123, "GapFillFlag", BOOLEAN);
     t::req!(new_seq_no, slot = 28, tag = 36, "NewSeqNo", SEQNUM);
 }
-/// Builds a `SequenceReset`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `SequenceReset`: [`SequenceResetBuilder::new`] (as does [`SequenceReset::builder`]) takes [`SequenceResetRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SequenceResetBuilder<'b> {
     /// `GapFillFlag` (123), BOOLEAN.
@@ -248,9 +269,16 @@ pub struct SequenceResetBuilder<'b> {
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
+/// The required fields of a `SequenceReset`, which [`SequenceResetBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SequenceResetRequired {
+    /// `NewSeqNo` (36), SEQNUM.
+    pub new_seq_no: v::SeqNum,
+}
 t::build!(
-    SequenceResetBuilder { gap_fill_flag(123), new_seq_no(36) }, new(new_seq_no(SEQNUM)),
-    msg_type = b"4", header = c::HeaderBuilder, view = SequenceReset
+    SequenceResetBuilder { gap_fill_flag(123), new_seq_no(req 36) }, new() =
+    SequenceResetRequired { new_seq_no }, view = SequenceReset, msg_type = b"4", header =
+    c::HeaderBuilder
 );
 /// The body table of `Logout` (MsgType `5`).
 pub static LOGOUT: t::MessageDef = {
@@ -288,7 +316,7 @@ impl<'a> Logout<'a> {
     t::opt!(encoded_text_len, slot = 28, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 29, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `Logout`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `Logout`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LogoutBuilder<'b> {
     /// `Text` (58), STRING.
@@ -297,8 +325,8 @@ pub struct LogoutBuilder<'b> {
     pub encoded_text: Option<&'b [u8]>,
 }
 t::build!(
-    LogoutBuilder { text(58), encoded_text(data = 355, length = 354) }, new(), msg_type =
-    b"5", header = c::HeaderBuilder, view = Logout
+    LogoutBuilder { text(58), encoded_text(data = 355, length = 354) }, msg_type = b"5",
+    header = c::HeaderBuilder
 );
 /// The body table of `IOI` (MsgType `6`).
 pub static IOI: t::MessageDef = {
@@ -394,7 +422,7 @@ impl<'a> Ioi<'a> {
     );
     t::comp!(yield_data, slot = 114, slots = 6, "YieldData", c::YieldData);
 }
-/// Builds a `IOI`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `IOI`: [`IoiBuilder::new`] (as does [`Ioi::builder`]) takes [`IoiRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct IoiBuilder<'b> {
     /// `IOIID` (23), STRING, required.
@@ -450,16 +478,28 @@ pub struct IoiBuilder<'b> {
     /// The `YieldData` component.
     pub yield_data: Option<c::YieldDataBuilder<'b>>,
 }
+/// The required fields of a `IOI`, which [`IoiBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct IoiRequired<'b> {
+    /// `IOIID` (23), STRING.
+    pub ioiid: v::FixStr<'b>,
+    /// `IOITransType` (28), CHAR.
+    pub ioi_trans_type: e::IoiTransType,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `IOIQty` (27), STRING.
+    pub ioi_qty: e::IoiQty<'b>,
+}
 t::build!(
-    IoiBuilder { ioiid(23), ioi_trans_type(28), ioi_ref_id(26), instrument(comp),
-    financing_details(comp), und_instrmt_grp(comp), side(54), qty_type(854),
-    order_qty_data(comp), ioi_qty(27), currency(15), stipulations(comp),
+    IoiBuilder { ioiid(req 23), ioi_trans_type(req 28), ioi_ref_id(26), instrument(comp),
+    financing_details(comp), und_instrmt_grp(comp), side(req 54), qty_type(854),
+    order_qty_data(comp), ioi_qty(req 27), currency(15), stipulations(comp),
     instrmt_leg_ioi_grp(comp), price_type(423), price(44), valid_until_time(62),
     ioi_qlty_ind(25), ioi_natural_flag(130), ioi_qual_grp(comp), text(58),
     encoded_text(data = 355, length = 354), transact_time(60), url_link(149),
-    routing_grp(comp), spread_or_benchmark_curve_data(comp), yield_data(comp) },
-    new(ioiid(STRING), ioi_trans_type(CHAR, e::IoiTransType), side(CHAR, e::Side),
-    ioi_qty(STRING, e::IoiQty)), msg_type = b"6", header = c::HeaderBuilder, view = Ioi
+    routing_grp(comp), spread_or_benchmark_curve_data(comp), yield_data(comp) }, new('b)
+    = IoiRequired { ioiid, ioi_trans_type, side, ioi_qty }, view = Ioi, msg_type = b"6",
+    header = c::HeaderBuilder
 );
 /// The body table of `Advertisement` (MsgType `7`).
 pub static ADVERTISEMENT: t::MessageDef = {
@@ -529,7 +569,7 @@ impl<'a> Advertisement<'a> {
     t::opt!(trading_session_id, slot = 87, tag = 336, "TradingSessionID", STRING);
     t::opt!(trading_session_sub_id, slot = 88, tag = 625, "TradingSessionSubID", STRING);
 }
-/// Builds a `Advertisement`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `Advertisement`: [`AdvertisementBuilder::new`] (as does [`Advertisement::builder`]) takes [`AdvertisementRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AdvertisementBuilder<'b> {
     /// `AdvId` (2), STRING, required.
@@ -571,14 +611,26 @@ pub struct AdvertisementBuilder<'b> {
     /// `TradingSessionSubID` (625), STRING.
     pub trading_session_sub_id: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `Advertisement`, which [`AdvertisementBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AdvertisementRequired<'b> {
+    /// `AdvId` (2), STRING.
+    pub adv_id: v::FixStr<'b>,
+    /// `AdvTransType` (5), STRING.
+    pub adv_trans_type: e::AdvTransType<'b>,
+    /// `AdvSide` (4), CHAR.
+    pub adv_side: e::AdvSide,
+    /// `Quantity` (53), QTY.
+    pub quantity: v::Decimal,
+}
 t::build!(
-    AdvertisementBuilder { adv_id(2), adv_trans_type(5), adv_ref_id(3), instrument(comp),
-    instrmt_leg_grp(comp), und_instrmt_grp(comp), adv_side(4), quantity(53),
-    qty_type(854), price(44), currency(15), trade_date(75), transact_time(60), text(58),
-    encoded_text(data = 355, length = 354), url_link(149), last_mkt(30),
-    trading_session_id(336), trading_session_sub_id(625) }, new(adv_id(STRING),
-    adv_trans_type(STRING, e::AdvTransType), adv_side(CHAR, e::AdvSide), quantity(QTY)),
-    msg_type = b"7", header = c::HeaderBuilder, view = Advertisement
+    AdvertisementBuilder { adv_id(req 2), adv_trans_type(req 5), adv_ref_id(3),
+    instrument(comp), instrmt_leg_grp(comp), und_instrmt_grp(comp), adv_side(req 4),
+    quantity(req 53), qty_type(854), price(44), currency(15), trade_date(75),
+    transact_time(60), text(58), encoded_text(data = 355, length = 354), url_link(149),
+    last_mkt(30), trading_session_id(336), trading_session_sub_id(625) }, new('b) =
+    AdvertisementRequired { adv_id, adv_trans_type, adv_side, quantity }, view =
+    Advertisement, msg_type = b"7", header = c::HeaderBuilder
 );
 /// The body table of `ExecutionReport` (MsgType `8`).
 pub static EXECUTION_REPORT: t::MessageDef = {
@@ -879,7 +931,7 @@ impl<'a> ExecutionReport<'a> {
         ExecutionReportNoAcmeFees, slots = 3, table = EXECUTION_REPORT_NO_ACME_FEES
     );
 }
-/// Builds a `ExecutionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `ExecutionReport`: [`ExecutionReportBuilder::new`] (as does [`ExecutionReport::builder`]) takes [`ExecutionReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecutionReportBuilder<'b> {
     /// `OrderID` (37), STRING, required.
@@ -1161,18 +1213,38 @@ pub struct ExecutionReportBuilder<'b> {
     /// The `NoAcmeFees` (5003) group's entries.
     pub no_acme_fees: &'b [ExecutionReportNoAcmeFeesBuilder<'b>],
 }
+/// The required fields of a `ExecutionReport`, which [`ExecutionReportBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ExecutionReportRequired<'b> {
+    /// `OrderID` (37), STRING.
+    pub order_id: v::FixStr<'b>,
+    /// `ExecID` (17), STRING.
+    pub exec_id: v::FixStr<'b>,
+    /// `ExecType` (150), CHAR.
+    pub exec_type: e::ExecType,
+    /// `OrdStatus` (39), CHAR.
+    pub ord_status: e::OrdStatus,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `LeavesQty` (151), QTY.
+    pub leaves_qty: v::Decimal,
+    /// `CumQty` (14), QTY.
+    pub cum_qty: v::Decimal,
+    /// `AvgPx` (6), PRICE.
+    pub avg_px: v::Decimal,
+}
 t::build!(
-    ExecutionReportBuilder { order_id(37), secondary_order_id(198),
+    ExecutionReportBuilder { order_id(req 37), secondary_order_id(198),
     secondary_cl_ord_id(526), secondary_exec_id(527), cl_ord_id(11), orig_cl_ord_id(41),
     cl_ord_link_id(583), quote_resp_id(693), ord_status_req_id(790),
     mass_status_req_id(584), tot_num_reports(911), last_rpt_requested(912),
     parties(comp), trade_origination_date(229), contra_grp(comp), list_id(66),
-    cross_id(548), orig_cross_id(551), cross_type(549), exec_id(17), exec_ref_id(19),
-    exec_type(150), ord_status(39), working_indicator(636), ord_rej_reason(103),
+    cross_id(548), orig_cross_id(551), cross_type(549), exec_id(req 17), exec_ref_id(19),
+    exec_type(req 150), ord_status(req 39), working_indicator(636), ord_rej_reason(103),
     exec_restatement_reason(378), account(1), acct_id_source(660), account_type(581),
     day_booking_inst(589), booking_unit(590), prealloc_method(591), settl_type(63),
     settl_date(64), cash_margin(544), clearing_fee_indicator(635), instrument(comp),
-    financing_details(comp), und_instrmt_grp(comp), side(54), stipulations(comp),
+    financing_details(comp), und_instrmt_grp(comp), side(req 54), stipulations(comp),
     qty_type(854), order_qty_data(comp), ord_type(40), price_type(423), price(44),
     stop_px(99), peg_instructions(comp), discretion_instructions(comp),
     pegged_price(839), discretion_price(845), target_strategy(847),
@@ -1183,11 +1255,11 @@ t::build!(
     cust_order_capacity(582), last_qty(32), underlying_last_qty(652), last_px(31),
     underlying_last_px(651), last_par_px(669), last_spot_rate(194),
     last_forward_points(195), last_mkt(30), trading_session_id(336),
-    trading_session_sub_id(625), time_bracket(943), last_capacity(29), leaves_qty(151),
-    cum_qty(14), avg_px(6), day_order_qty(424), day_cum_qty(425), day_avg_px(426),
-    gt_booking_inst(427), trade_date(75), transact_time(60), report_to_exch(113),
-    commission_data(comp), spread_or_benchmark_curve_data(comp), yield_data(comp),
-    gross_trade_amt(381), num_days_interest(157), ex_date(230),
+    trading_session_sub_id(625), time_bracket(943), last_capacity(29), leaves_qty(req
+    151), cum_qty(req 14), avg_px(req 6), day_order_qty(424), day_cum_qty(425),
+    day_avg_px(426), gt_booking_inst(427), trade_date(75), transact_time(60),
+    report_to_exch(113), commission_data(comp), spread_or_benchmark_curve_data(comp),
+    yield_data(comp), gross_trade_amt(381), num_days_interest(157), ex_date(230),
     accrued_interest_rate(158), accrued_interest_amt(159), interest_at_maturity(738),
     end_accrued_interest_amt(920), start_cash(921), end_cash(922),
     traded_flat_switch(258), basis_feature_date(259), basis_feature_price(260),
@@ -1201,10 +1273,9 @@ t::build!(
     exec_valuation_point(515), exec_price_type(484), exec_price_adjustment(485),
     priority_indicator(638), price_improvement(639), last_liquidity_ind(851),
     cont_amt_grp(comp), instrmt_leg_exec_grp(comp), copy_msg_indicator(797),
-    misc_fees_grp(comp), acme_liquidity_flag(5002), no_acme_fees(group 5003) },
-    new(order_id(STRING), exec_id(STRING), exec_type(CHAR, e::ExecType), ord_status(CHAR,
-    e::OrdStatus), side(CHAR, e::Side), leaves_qty(QTY), cum_qty(QTY), avg_px(PRICE)),
-    msg_type = b"8", header = c::HeaderBuilder, view = ExecutionReport
+    misc_fees_grp(comp), acme_liquidity_flag(5002), no_acme_fees(group 5003) }, new('b) =
+    ExecutionReportRequired { order_id, exec_id, exec_type, ord_status, side, leaves_qty,
+    cum_qty, avg_px }, view = ExecutionReport, msg_type = b"8", header = c::HeaderBuilder
 );
 /// The `NoAcmeFees` (5003) group's table.
 pub static EXECUTION_REPORT_NO_ACME_FEES: t::Group = t::Group {
@@ -1243,10 +1314,10 @@ t::walk!(
     EXECUTION_REPORT_NO_ACME_FEES, { AcmeFeeType = 5004, AcmeFeeAmt = 5005,
     AcmeFeeCurrency = 5006 }
 );
-/// Builds one `NoAcmeFees` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoAcmeFees` entry: [`ExecutionReportNoAcmeFeesBuilder::new`] takes [`ExecutionReportNoAcmeFeesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecutionReportNoAcmeFeesBuilder<'b> {
-    /// `AcmeFeeType` (5004), CHAR, required.
+    /// `AcmeFeeType` (5004), CHAR, required: it starts the entry.
     pub acme_fee_type: Option<e::AcmeFeeType>,
     /// `AcmeFeeAmt` (5005), AMT, required.
     pub acme_fee_amt: Option<v::Decimal>,
@@ -1255,10 +1326,18 @@ pub struct ExecutionReportNoAcmeFeesBuilder<'b> {
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
+/// What one `NoAcmeFees` entry cannot go without: the member that starts it and its required fields. [`ExecutionReportNoAcmeFeesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ExecutionReportNoAcmeFeesRequired {
+    /// `AcmeFeeType` (5004), CHAR.
+    pub acme_fee_type: e::AcmeFeeType,
+    /// `AcmeFeeAmt` (5005), AMT.
+    pub acme_fee_amt: v::Decimal,
+}
 t::build!(
-    ExecutionReportNoAcmeFeesBuilder { acme_fee_type(5004), acme_fee_amt(5005),
-    acme_fee_currency(5006) }, new(acme_fee_type(CHAR, e::AcmeFeeType),
-    acme_fee_amt(AMT))
+    ExecutionReportNoAcmeFeesBuilder { acme_fee_type(req 5004), acme_fee_amt(req 5005),
+    acme_fee_currency(5006) }, new() = ExecutionReportNoAcmeFeesRequired { acme_fee_type,
+    acme_fee_amt }
 );
 /// The body table of `OrderCancelReject` (MsgType `9`).
 pub static ORDER_CANCEL_REJECT: t::MessageDef = {
@@ -1321,7 +1400,7 @@ impl<'a> OrderCancelReject<'a> {
     t::opt!(encoded_text_len, slot = 46, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 47, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `OrderCancelReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `OrderCancelReject`: [`OrderCancelRejectBuilder::new`] (as does [`OrderCancelReject::builder`]) takes [`OrderCancelRejectRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrderCancelRejectBuilder<'b> {
     /// `OrderID` (37), STRING, required.
@@ -1365,16 +1444,30 @@ pub struct OrderCancelRejectBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `OrderCancelReject`, which [`OrderCancelRejectBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OrderCancelRejectRequired<'b> {
+    /// `OrderID` (37), STRING.
+    pub order_id: v::FixStr<'b>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// `OrigClOrdID` (41), STRING.
+    pub orig_cl_ord_id: v::FixStr<'b>,
+    /// `OrdStatus` (39), CHAR.
+    pub ord_status: e::OrdStatus,
+    /// `CxlRejResponseTo` (434), CHAR.
+    pub cxl_rej_response_to: e::CxlRejResponseTo,
+}
 t::build!(
-    OrderCancelRejectBuilder { order_id(37), secondary_order_id(198),
-    secondary_cl_ord_id(526), cl_ord_id(11), cl_ord_link_id(583), orig_cl_ord_id(41),
-    ord_status(39), working_indicator(636), orig_ord_mod_time(586), list_id(66),
+    OrderCancelRejectBuilder { order_id(req 37), secondary_order_id(198),
+    secondary_cl_ord_id(526), cl_ord_id(req 11), cl_ord_link_id(583), orig_cl_ord_id(req
+    41), ord_status(req 39), working_indicator(636), orig_ord_mod_time(586), list_id(66),
     account(1), acct_id_source(660), account_type(581), trade_origination_date(229),
-    trade_date(75), transact_time(60), cxl_rej_response_to(434), cxl_rej_reason(102),
-    text(58), encoded_text(data = 355, length = 354) }, new(order_id(STRING),
-    cl_ord_id(STRING), orig_cl_ord_id(STRING), ord_status(CHAR, e::OrdStatus),
-    cxl_rej_response_to(CHAR, e::CxlRejResponseTo)), msg_type = b"9", header =
-    c::HeaderBuilder, view = OrderCancelReject
+    trade_date(75), transact_time(60), cxl_rej_response_to(req 434), cxl_rej_reason(102),
+    text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    OrderCancelRejectRequired { order_id, cl_ord_id, orig_cl_ord_id, ord_status,
+    cxl_rej_response_to }, view = OrderCancelReject, msg_type = b"9", header =
+    c::HeaderBuilder
 );
 /// The body table of `Logon` (MsgType `A`).
 pub static LOGON: t::MessageDef = {
@@ -1432,7 +1525,7 @@ impl<'a> Logon<'a> {
     t::opt!(username, slot = 36, tag = 553, "Username", STRING);
     t::opt!(password, slot = 37, tag = 554, "Password", STRING);
 }
-/// Builds a `Logon`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `Logon`: [`LogonBuilder::new`] (as does [`Logon::builder`]) takes [`LogonRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LogonBuilder<'b> {
     /// `EncryptMethod` (98), INT, required.
@@ -1456,12 +1549,20 @@ pub struct LogonBuilder<'b> {
     /// `Password` (554), STRING.
     pub password: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `Logon`, which [`LogonBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LogonRequired<'b> {
+    /// `EncryptMethod` (98), INT.
+    pub encrypt_method: e::EncryptMethod<'b>,
+    /// `HeartBtInt` (108), INT.
+    pub heart_bt_int: i64,
+}
 t::build!(
-    LogonBuilder { encrypt_method(98), heart_bt_int(108), raw_data(data = 96, length =
-    95), reset_seq_num_flag(141), next_expected_msg_seq_num(789), max_message_size(383),
-    no_msg_types(group 384), test_message_indicator(464), username(553), password(554) },
-    new(encrypt_method(INT, e::EncryptMethod), heart_bt_int(INT)), msg_type = b"A",
-    header = c::HeaderBuilder, view = Logon
+    LogonBuilder { encrypt_method(req 98), heart_bt_int(req 108), raw_data(data = 96,
+    length = 95), reset_seq_num_flag(141), next_expected_msg_seq_num(789),
+    max_message_size(383), no_msg_types(group 384), test_message_indicator(464),
+    username(553), password(554) }, new('b) = LogonRequired { encrypt_method,
+    heart_bt_int }, view = Logon, msg_type = b"A", header = c::HeaderBuilder
 );
 /// The `NoMsgTypes` (384) group's table.
 pub static LOGON_NO_MSG_TYPES: t::Group = t::Group {
@@ -1496,17 +1597,23 @@ t::walk!(
     LogonNoMsgTypes => LogonNoMsgTypesField, table = LOGON_NO_MSG_TYPES, { RefMsgType =
     372, MsgDirection = 385 }
 );
-/// Builds one `NoMsgTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoMsgTypes` entry: [`LogonNoMsgTypesBuilder::new`] takes [`LogonNoMsgTypesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LogonNoMsgTypesBuilder<'b> {
-    /// `RefMsgType` (372), STRING.
+    /// `RefMsgType` (372), STRING, required: it starts the entry.
     pub ref_msg_type: Option<v::FixStr<'b>>,
     /// `MsgDirection` (385), CHAR.
     pub msg_direction: Option<e::MsgDirection>,
 }
+/// What one `NoMsgTypes` entry cannot go without: the member that starts it and its required fields. [`LogonNoMsgTypesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LogonNoMsgTypesRequired<'b> {
+    /// `RefMsgType` (372), STRING.
+    pub ref_msg_type: v::FixStr<'b>,
+}
 t::build!(
-    LogonNoMsgTypesBuilder { ref_msg_type(372), msg_direction(385) },
-    new(ref_msg_type(STRING))
+    LogonNoMsgTypesBuilder { ref_msg_type(req 372), msg_direction(385) }, new('b) =
+    LogonNoMsgTypesRequired { ref_msg_type }
 );
 /// The body table of `News` (MsgType `B`).
 pub static NEWS: t::MessageDef = {
@@ -1569,7 +1676,7 @@ impl<'a> News<'a> {
     t::opt!(raw_data_length, slot = 38, tag = 95, "RawDataLength", LENGTH);
     t::opt!(raw_data, slot = 39, tag = 96, "RawData", DATA);
 }
-/// Builds a `News`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `News`: [`NewsBuilder::new`] (as does [`News::builder`]) takes [`NewsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NewsBuilder<'b> {
     /// `OrigTime` (42), UTCTIMESTAMP.
@@ -1588,19 +1695,27 @@ pub struct NewsBuilder<'b> {
     pub instrmt_leg_grp: Option<c::InstrmtLegGrpBuilder<'b>>,
     /// The `UndInstrmtGrp` component.
     pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
-    /// The `LinesOfTextGrp` component.
+    /// The `LinesOfTextGrp` component: required (its tag 33 is).
     pub lines_of_text_grp: Option<c::LinesOfTextGrpBuilder<'b>>,
     /// `URLLink` (149), STRING.
     pub url_link: Option<v::FixStr<'b>>,
     /// `RawData` (96), DATA.
     pub raw_data: Option<&'b [u8]>,
 }
+/// The required fields of a `News`, which [`NewsBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NewsRequired<'b> {
+    /// `Headline` (148), STRING.
+    pub headline: v::FixStr<'b>,
+    /// The `LinesOfTextGrp` component, whose tag 33 is required.
+    pub lines_of_text_grp: c::LinesOfTextGrpBuilder<'b>,
+}
 t::build!(
-    NewsBuilder { orig_time(42), urgency(61), headline(148), encoded_headline(data = 359,
-    length = 358), routing_grp(comp), instrmt_grp(comp), instrmt_leg_grp(comp),
-    und_instrmt_grp(comp), lines_of_text_grp(comp), url_link(149), raw_data(data = 96,
-    length = 95) }, new(headline(STRING)), msg_type = b"B", header = c::HeaderBuilder,
-    view = News
+    NewsBuilder { orig_time(42), urgency(61), headline(req 148), encoded_headline(data =
+    359, length = 358), routing_grp(comp), instrmt_grp(comp), instrmt_leg_grp(comp),
+    und_instrmt_grp(comp), lines_of_text_grp(req comp 33), url_link(149), raw_data(data =
+    96, length = 95) }, new('b) = NewsRequired { headline, lines_of_text_grp }, view =
+    News, msg_type = b"B", header = c::HeaderBuilder
 );
 /// The body table of `Email` (MsgType `C`).
 pub static EMAIL: t::MessageDef = {
@@ -1665,7 +1780,7 @@ impl<'a> Email<'a> {
     t::opt!(raw_data_length, slot = 40, tag = 95, "RawDataLength", LENGTH);
     t::opt!(raw_data, slot = 41, tag = 96, "RawData", DATA);
 }
-/// Builds a `Email`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `Email`: [`EmailBuilder::new`] (as does [`Email::builder`]) takes [`EmailRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct EmailBuilder<'b> {
     /// `EmailThreadID` (164), STRING, required.
@@ -1690,18 +1805,30 @@ pub struct EmailBuilder<'b> {
     pub order_id: Option<v::FixStr<'b>>,
     /// `ClOrdID` (11), STRING.
     pub cl_ord_id: Option<v::FixStr<'b>>,
-    /// The `LinesOfTextGrp` component.
+    /// The `LinesOfTextGrp` component: required (its tag 33 is).
     pub lines_of_text_grp: Option<c::LinesOfTextGrpBuilder<'b>>,
     /// `RawData` (96), DATA.
     pub raw_data: Option<&'b [u8]>,
 }
+/// The required fields of a `Email`, which [`EmailBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct EmailRequired<'b> {
+    /// `EmailThreadID` (164), STRING.
+    pub email_thread_id: v::FixStr<'b>,
+    /// `EmailType` (94), CHAR.
+    pub email_type: e::EmailType,
+    /// `Subject` (147), STRING.
+    pub subject: v::FixStr<'b>,
+    /// The `LinesOfTextGrp` component, whose tag 33 is required.
+    pub lines_of_text_grp: c::LinesOfTextGrpBuilder<'b>,
+}
 t::build!(
-    EmailBuilder { email_thread_id(164), email_type(94), orig_time(42), subject(147),
-    encoded_subject(data = 357, length = 356), routing_grp(comp), instrmt_grp(comp),
-    und_instrmt_grp(comp), instrmt_leg_grp(comp), order_id(37), cl_ord_id(11),
-    lines_of_text_grp(comp), raw_data(data = 96, length = 95) },
-    new(email_thread_id(STRING), email_type(CHAR, e::EmailType), subject(STRING)),
-    msg_type = b"C", header = c::HeaderBuilder, view = Email
+    EmailBuilder { email_thread_id(req 164), email_type(req 94), orig_time(42),
+    subject(req 147), encoded_subject(data = 357, length = 356), routing_grp(comp),
+    instrmt_grp(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp), order_id(37),
+    cl_ord_id(11), lines_of_text_grp(req comp 33), raw_data(data = 96, length = 95) },
+    new('b) = EmailRequired { email_thread_id, email_type, subject, lines_of_text_grp },
+    view = Email, msg_type = b"C", header = c::HeaderBuilder
 );
 /// The body table of `NewOrderSingle` (MsgType `D`).
 pub static NEW_ORDER_SINGLE: t::MessageDef = {
@@ -1891,7 +2018,7 @@ impl<'a> NewOrderSingle<'a> {
     t::opt!(designation, slot = 182, tag = 494, "Designation", STRING);
     t::opt!(acme_strategy_tag, slot = 183, tag = 5001, "AcmeStrategyTag", STRING);
 }
-/// Builds a `NewOrderSingle`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `NewOrderSingle`: [`NewOrderSingleBuilder::new`] (as does [`NewOrderSingle::builder`]) takes [`NewOrderSingleRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NewOrderSingleBuilder<'b> {
     /// `ClOrdID` (11), STRING, required.
@@ -2047,29 +2174,42 @@ pub struct NewOrderSingleBuilder<'b> {
     /// `AcmeStrategyTag` (5001), STRING.
     pub acme_strategy_tag: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `NewOrderSingle`, which [`NewOrderSingleBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NewOrderSingleRequired<'b> {
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: e::OrdType,
+}
 t::build!(
-    NewOrderSingleBuilder { cl_ord_id(11), secondary_cl_ord_id(526), cl_ord_link_id(583),
-    parties(comp), trade_origination_date(229), trade_date(75), account(1),
-    acct_id_source(660), account_type(581), day_booking_inst(589), booking_unit(590),
-    prealloc_method(591), alloc_id(70), pre_alloc_grp(comp), settl_type(63),
-    settl_date(64), cash_margin(544), clearing_fee_indicator(635), handl_inst(21),
-    exec_inst(18), min_qty(110), max_floor(111), ex_destination(100), trdg_ses_grp(comp),
-    process_code(81), instrument(comp), financing_details(comp), und_instrmt_grp(comp),
-    prev_close_px(140), side(54), locate_reqd(114), transact_time(60),
-    stipulations(comp), qty_type(854), order_qty_data(comp), ord_type(40),
-    price_type(423), price(44), stop_px(99), spread_or_benchmark_curve_data(comp),
-    yield_data(comp), currency(15), compliance_id(376), solicited_flag(377), ioiid(23),
-    quote_id(117), time_in_force(59), effective_time(168), expire_date(432),
-    expire_time(126), gt_booking_inst(427), commission_data(comp), order_capacity(528),
-    order_restrictions(529), cust_order_capacity(582), forex_req(121),
-    settl_currency(120), booking_type(775), text(58), encoded_text(data = 355, length =
-    354), settl_date2(193), order_qty2(192), price2(640), position_effect(77),
-    covered_or_uncovered(203), max_show(210), peg_instructions(comp),
-    discretion_instructions(comp), target_strategy(847), target_strategy_parameters(848),
-    participation_rate(849), cancellation_rights(480), money_laundering_status(481),
-    regist_id(513), designation(494), acme_strategy_tag(5001) }, new(cl_ord_id(STRING),
-    side(CHAR, e::Side), transact_time(UTCTIMESTAMP), ord_type(CHAR, e::OrdType)),
-    msg_type = b"D", header = c::HeaderBuilder, view = NewOrderSingle
+    NewOrderSingleBuilder { cl_ord_id(req 11), secondary_cl_ord_id(526),
+    cl_ord_link_id(583), parties(comp), trade_origination_date(229), trade_date(75),
+    account(1), acct_id_source(660), account_type(581), day_booking_inst(589),
+    booking_unit(590), prealloc_method(591), alloc_id(70), pre_alloc_grp(comp),
+    settl_type(63), settl_date(64), cash_margin(544), clearing_fee_indicator(635),
+    handl_inst(21), exec_inst(18), min_qty(110), max_floor(111), ex_destination(100),
+    trdg_ses_grp(comp), process_code(81), instrument(comp), financing_details(comp),
+    und_instrmt_grp(comp), prev_close_px(140), side(req 54), locate_reqd(114),
+    transact_time(req 60), stipulations(comp), qty_type(854), order_qty_data(comp),
+    ord_type(req 40), price_type(423), price(44), stop_px(99),
+    spread_or_benchmark_curve_data(comp), yield_data(comp), currency(15),
+    compliance_id(376), solicited_flag(377), ioiid(23), quote_id(117), time_in_force(59),
+    effective_time(168), expire_date(432), expire_time(126), gt_booking_inst(427),
+    commission_data(comp), order_capacity(528), order_restrictions(529),
+    cust_order_capacity(582), forex_req(121), settl_currency(120), booking_type(775),
+    text(58), encoded_text(data = 355, length = 354), settl_date2(193), order_qty2(192),
+    price2(640), position_effect(77), covered_or_uncovered(203), max_show(210),
+    peg_instructions(comp), discretion_instructions(comp), target_strategy(847),
+    target_strategy_parameters(848), participation_rate(849), cancellation_rights(480),
+    money_laundering_status(481), regist_id(513), designation(494),
+    acme_strategy_tag(5001) }, new('b) = NewOrderSingleRequired { cl_ord_id, side,
+    transact_time, ord_type }, view = NewOrderSingle, msg_type = b"D", header =
+    c::HeaderBuilder
 );
 /// The body table of `NewOrderList` (MsgType `E`).
 pub static NEW_ORDER_LIST: t::MessageDef = {
@@ -2149,7 +2289,7 @@ impl<'a> NewOrderList<'a> {
     t::opt!(last_fragment, slot = 44, tag = 893, "LastFragment", BOOLEAN);
     t::req_comp!(list_ord_grp, slot = 45, slots = 1, "ListOrdGrp", c::ListOrdGrp);
 }
-/// Builds a `NewOrderList`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `NewOrderList`: [`NewOrderListBuilder::new`] (as does [`NewOrderList::builder`]) takes [`NewOrderListRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NewOrderListBuilder<'b> {
     /// `ListID` (66), STRING, required.
@@ -2186,18 +2326,31 @@ pub struct NewOrderListBuilder<'b> {
     pub tot_no_orders: Option<i64>,
     /// `LastFragment` (893), BOOLEAN.
     pub last_fragment: Option<bool>,
-    /// The `ListOrdGrp` component.
+    /// The `ListOrdGrp` component: required (its tag 73 is).
     pub list_ord_grp: Option<c::ListOrdGrpBuilder<'b>>,
 }
+/// The required fields of a `NewOrderList`, which [`NewOrderListBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NewOrderListRequired<'b> {
+    /// `ListID` (66), STRING.
+    pub list_id: v::FixStr<'b>,
+    /// `BidType` (394), INT.
+    pub bid_type: e::BidType<'b>,
+    /// `TotNoOrders` (68), INT.
+    pub tot_no_orders: i64,
+    /// The `ListOrdGrp` component, whose tag 73 is required.
+    pub list_ord_grp: c::ListOrdGrpBuilder<'b>,
+}
 t::build!(
-    NewOrderListBuilder { list_id(66), bid_id(390), client_bid_id(391),
-    prog_rpt_reqs(414), bid_type(394), prog_period_interval(415),
+    NewOrderListBuilder { list_id(req 66), bid_id(390), client_bid_id(391),
+    prog_rpt_reqs(414), bid_type(req 394), prog_period_interval(415),
     cancellation_rights(480), money_laundering_status(481), regist_id(513),
     list_exec_inst_type(433), list_exec_inst(69), encoded_list_exec_inst(data = 353,
     length = 352), allowable_one_sidedness_pct(765), allowable_one_sidedness_value(766),
-    allowable_one_sidedness_curr(767), tot_no_orders(68), last_fragment(893),
-    list_ord_grp(comp) }, new(list_id(STRING), bid_type(INT, e::BidType),
-    tot_no_orders(INT)), msg_type = b"E", header = c::HeaderBuilder, view = NewOrderList
+    allowable_one_sidedness_curr(767), tot_no_orders(req 68), last_fragment(893),
+    list_ord_grp(req comp 73) }, new('b) = NewOrderListRequired { list_id, bid_type,
+    tot_no_orders, list_ord_grp }, view = NewOrderList, msg_type = b"E", header =
+    c::HeaderBuilder
 );
 /// The body table of `OrderCancelRequest` (MsgType `F`).
 pub static ORDER_CANCEL_REQUEST: t::MessageDef = {
@@ -2271,7 +2424,7 @@ impl<'a> OrderCancelRequest<'a> {
     t::opt!(encoded_text_len, slot = 100, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 101, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `OrderCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `OrderCancelRequest`: [`OrderCancelRequestBuilder::new`] (as does [`OrderCancelRequest::builder`]) takes [`OrderCancelRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrderCancelRequestBuilder<'b> {
     /// `OrigClOrdID` (41), STRING, required.
@@ -2315,15 +2468,27 @@ pub struct OrderCancelRequestBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `OrderCancelRequest`, which [`OrderCancelRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OrderCancelRequestRequired<'b> {
+    /// `OrigClOrdID` (41), STRING.
+    pub orig_cl_ord_id: v::FixStr<'b>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    OrderCancelRequestBuilder { orig_cl_ord_id(41), order_id(37), cl_ord_id(11),
+    OrderCancelRequestBuilder { orig_cl_ord_id(req 41), order_id(37), cl_ord_id(req 11),
     secondary_cl_ord_id(526), cl_ord_link_id(583), list_id(66), orig_ord_mod_time(586),
     account(1), acct_id_source(660), account_type(581), parties(comp), instrument(comp),
-    financing_details(comp), und_instrmt_grp(comp), side(54), transact_time(60),
+    financing_details(comp), und_instrmt_grp(comp), side(req 54), transact_time(req 60),
     order_qty_data(comp), compliance_id(376), text(58), encoded_text(data = 355, length =
-    354) }, new(orig_cl_ord_id(STRING), cl_ord_id(STRING), side(CHAR, e::Side),
-    transact_time(UTCTIMESTAMP)), msg_type = b"F", header = c::HeaderBuilder, view =
-    OrderCancelRequest
+    354) }, new('b) = OrderCancelRequestRequired { orig_cl_ord_id, cl_ord_id, side,
+    transact_time }, view = OrderCancelRequest, msg_type = b"F", header =
+    c::HeaderBuilder
 );
 /// The body table of `OrderCancelReplaceRequest` (MsgType `G`).
 pub static ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
@@ -2506,7 +2671,7 @@ impl<'a> OrderCancelReplaceRequest<'a> {
     t::opt!(regist_id, slot = 180, tag = 513, "RegistID", STRING);
     t::opt!(designation, slot = 181, tag = 494, "Designation", STRING);
 }
-/// Builds a `OrderCancelReplaceRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `OrderCancelReplaceRequest`: [`OrderCancelReplaceRequestBuilder::new`] (as does [`OrderCancelReplaceRequest::builder`]) takes [`OrderCancelReplaceRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrderCancelReplaceRequestBuilder<'b> {
     /// `OrderID` (37), STRING.
@@ -2658,29 +2823,44 @@ pub struct OrderCancelReplaceRequestBuilder<'b> {
     /// `Designation` (494), STRING.
     pub designation: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `OrderCancelReplaceRequest`, which [`OrderCancelReplaceRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OrderCancelReplaceRequestRequired<'b> {
+    /// `OrigClOrdID` (41), STRING.
+    pub orig_cl_ord_id: v::FixStr<'b>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: e::OrdType,
+}
 t::build!(
     OrderCancelReplaceRequestBuilder { order_id(37), parties(comp),
-    trade_origination_date(229), trade_date(75), orig_cl_ord_id(41), cl_ord_id(11),
-    secondary_cl_ord_id(526), cl_ord_link_id(583), list_id(66), orig_ord_mod_time(586),
-    account(1), acct_id_source(660), account_type(581), day_booking_inst(589),
-    booking_unit(590), prealloc_method(591), alloc_id(70), pre_alloc_grp(comp),
-    settl_type(63), settl_date(64), cash_margin(544), clearing_fee_indicator(635),
-    handl_inst(21), exec_inst(18), min_qty(110), max_floor(111), ex_destination(100),
-    trdg_ses_grp(comp), instrument(comp), financing_details(comp), und_instrmt_grp(comp),
-    side(54), transact_time(60), qty_type(854), order_qty_data(comp), ord_type(40),
-    price_type(423), price(44), stop_px(99), spread_or_benchmark_curve_data(comp),
-    yield_data(comp), peg_instructions(comp), discretion_instructions(comp),
-    target_strategy(847), target_strategy_parameters(848), participation_rate(849),
-    compliance_id(376), solicited_flag(377), currency(15), time_in_force(59),
-    effective_time(168), expire_date(432), expire_time(126), gt_booking_inst(427),
-    commission_data(comp), order_capacity(528), order_restrictions(529),
-    cust_order_capacity(582), forex_req(121), settl_currency(120), booking_type(775),
-    text(58), encoded_text(data = 355, length = 354), settl_date2(193), order_qty2(192),
-    price2(640), position_effect(77), covered_or_uncovered(203), max_show(210),
-    locate_reqd(114), cancellation_rights(480), money_laundering_status(481),
-    regist_id(513), designation(494) }, new(orig_cl_ord_id(STRING), cl_ord_id(STRING),
-    side(CHAR, e::Side), transact_time(UTCTIMESTAMP), ord_type(CHAR, e::OrdType)),
-    msg_type = b"G", header = c::HeaderBuilder, view = OrderCancelReplaceRequest
+    trade_origination_date(229), trade_date(75), orig_cl_ord_id(req 41), cl_ord_id(req
+    11), secondary_cl_ord_id(526), cl_ord_link_id(583), list_id(66),
+    orig_ord_mod_time(586), account(1), acct_id_source(660), account_type(581),
+    day_booking_inst(589), booking_unit(590), prealloc_method(591), alloc_id(70),
+    pre_alloc_grp(comp), settl_type(63), settl_date(64), cash_margin(544),
+    clearing_fee_indicator(635), handl_inst(21), exec_inst(18), min_qty(110),
+    max_floor(111), ex_destination(100), trdg_ses_grp(comp), instrument(comp),
+    financing_details(comp), und_instrmt_grp(comp), side(req 54), transact_time(req 60),
+    qty_type(854), order_qty_data(comp), ord_type(req 40), price_type(423), price(44),
+    stop_px(99), spread_or_benchmark_curve_data(comp), yield_data(comp),
+    peg_instructions(comp), discretion_instructions(comp), target_strategy(847),
+    target_strategy_parameters(848), participation_rate(849), compliance_id(376),
+    solicited_flag(377), currency(15), time_in_force(59), effective_time(168),
+    expire_date(432), expire_time(126), gt_booking_inst(427), commission_data(comp),
+    order_capacity(528), order_restrictions(529), cust_order_capacity(582),
+    forex_req(121), settl_currency(120), booking_type(775), text(58), encoded_text(data =
+    355, length = 354), settl_date2(193), order_qty2(192), price2(640),
+    position_effect(77), covered_or_uncovered(203), max_show(210), locate_reqd(114),
+    cancellation_rights(480), money_laundering_status(481), regist_id(513),
+    designation(494) }, new('b) = OrderCancelReplaceRequestRequired { orig_cl_ord_id,
+    cl_ord_id, side, transact_time, ord_type }, view = OrderCancelReplaceRequest,
+    msg_type = b"G", header = c::HeaderBuilder
 );
 /// The body table of `OrderStatusRequest` (MsgType `H`).
 pub static ORDER_STATUS_REQUEST: t::MessageDef = {
@@ -2744,7 +2924,7 @@ impl<'a> OrderStatusRequest<'a> {
     t::comp!(und_instrmt_grp, slot = 87, slots = 1, "UndInstrmtGrp", c::UndInstrmtGrp);
     t::req!(side, slot = 88, tag = 54, "Side", CHAR, e::Side);
 }
-/// Builds a `OrderStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `OrderStatusRequest`: [`OrderStatusRequestBuilder::new`] (as does [`OrderStatusRequest::builder`]) takes [`OrderStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrderStatusRequestBuilder<'b> {
     /// `OrderID` (37), STRING.
@@ -2772,12 +2952,21 @@ pub struct OrderStatusRequestBuilder<'b> {
     /// `Side` (54), CHAR, required.
     pub side: Option<e::Side>,
 }
+/// The required fields of a `OrderStatusRequest`, which [`OrderStatusRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OrderStatusRequestRequired<'b> {
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+}
 t::build!(
-    OrderStatusRequestBuilder { order_id(37), cl_ord_id(11), secondary_cl_ord_id(526),
-    cl_ord_link_id(583), parties(comp), ord_status_req_id(790), account(1),
-    acct_id_source(660), instrument(comp), financing_details(comp),
-    und_instrmt_grp(comp), side(54) }, new(cl_ord_id(STRING), side(CHAR, e::Side)),
-    msg_type = b"H", header = c::HeaderBuilder, view = OrderStatusRequest
+    OrderStatusRequestBuilder { order_id(37), cl_ord_id(req 11),
+    secondary_cl_ord_id(526), cl_ord_link_id(583), parties(comp), ord_status_req_id(790),
+    account(1), acct_id_source(660), instrument(comp), financing_details(comp),
+    und_instrmt_grp(comp), side(req 54) }, new('b) = OrderStatusRequestRequired {
+    cl_ord_id, side }, view = OrderStatusRequest, msg_type = b"H", header =
+    c::HeaderBuilder
 );
 /// The body table of `AllocationInstruction` (MsgType `J`).
 pub static ALLOCATION_INSTRUCTION: t::MessageDef = {
@@ -2946,7 +3135,7 @@ impl<'a> AllocationInstruction<'a> {
     t::opt!(last_fragment, slot = 152, tag = 893, "LastFragment", BOOLEAN);
     t::comp!(alloc_grp, slot = 153, slots = 1, "AllocGrp", c::AllocGrp);
 }
-/// Builds a `AllocationInstruction`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `AllocationInstruction`: [`AllocationInstructionBuilder::new`] (as does [`AllocationInstruction::builder`]) takes [`AllocationInstructionRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocationInstructionBuilder<'b> {
     /// `AllocID` (70), STRING, required.
@@ -3074,18 +3263,39 @@ pub struct AllocationInstructionBuilder<'b> {
     /// The `AllocGrp` component.
     pub alloc_grp: Option<c::AllocGrpBuilder<'b>>,
 }
+/// The required fields of a `AllocationInstruction`, which [`AllocationInstructionBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AllocationInstructionRequired<'b> {
+    /// `AllocID` (70), STRING.
+    pub alloc_id: v::FixStr<'b>,
+    /// `AllocTransType` (71), CHAR.
+    pub alloc_trans_type: e::AllocTransType,
+    /// `AllocType` (626), INT.
+    pub alloc_type: e::AllocType<'b>,
+    /// `AllocNoOrdersType` (857), INT.
+    pub alloc_no_orders_type: e::AllocNoOrdersType<'b>,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `Quantity` (53), QTY.
+    pub quantity: v::Decimal,
+    /// `AvgPx` (6), PRICE.
+    pub avg_px: v::Decimal,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: v::LocalMktDate,
+}
 t::build!(
-    AllocationInstructionBuilder { alloc_id(70), alloc_trans_type(71), alloc_type(626),
-    secondary_alloc_id(793), ref_alloc_id(72), alloc_canc_replace_reason(796),
-    alloc_intermed_req_type(808), alloc_link_id(196), alloc_link_type(197),
-    booking_ref_id(466), alloc_no_orders_type(857), ord_alloc_grp(comp),
-    exec_alloc_grp(comp), previously_reported(570), reversal_indicator(700),
-    match_type(574), side(54), instrument(comp), instrument_extension(comp),
-    financing_details(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp), quantity(53),
-    qty_type(854), last_mkt(30), trade_origination_date(229), trading_session_id(336),
-    trading_session_sub_id(625), price_type(423), avg_px(6), avg_par_px(860),
+    AllocationInstructionBuilder { alloc_id(req 70), alloc_trans_type(req 71),
+    alloc_type(req 626), secondary_alloc_id(793), ref_alloc_id(72),
+    alloc_canc_replace_reason(796), alloc_intermed_req_type(808), alloc_link_id(196),
+    alloc_link_type(197), booking_ref_id(466), alloc_no_orders_type(req 857),
+    ord_alloc_grp(comp), exec_alloc_grp(comp), previously_reported(570),
+    reversal_indicator(700), match_type(574), side(req 54), instrument(comp),
+    instrument_extension(comp), financing_details(comp), und_instrmt_grp(comp),
+    instrmt_leg_grp(comp), quantity(req 53), qty_type(854), last_mkt(30),
+    trade_origination_date(229), trading_session_id(336), trading_session_sub_id(625),
+    price_type(423), avg_px(req 6), avg_par_px(860),
     spread_or_benchmark_curve_data(comp), currency(15), avg_px_precision(74),
-    parties(comp), trade_date(75), transact_time(60), settl_type(63), settl_date(64),
+    parties(comp), trade_date(req 75), transact_time(60), settl_type(63), settl_date(64),
     booking_type(775), gross_trade_amt(381), concession(238), total_takedown(237),
     net_money(118), position_effect(77), auto_accept_indicator(754), text(58),
     encoded_text(data = 355, length = 354), num_days_interest(157),
@@ -3093,10 +3303,10 @@ t::build!(
     total_accrued_interest_amt(540), interest_at_maturity(738),
     end_accrued_interest_amt(920), start_cash(921), end_cash(922), legal_confirm(650),
     stipulations(comp), yield_data(comp), tot_no_allocs(892), last_fragment(893),
-    alloc_grp(comp) }, new(alloc_id(STRING), alloc_trans_type(CHAR, e::AllocTransType),
-    alloc_type(INT, e::AllocType), alloc_no_orders_type(INT, e::AllocNoOrdersType),
-    side(CHAR, e::Side), quantity(QTY), avg_px(PRICE), trade_date(LOCALMKTDATE)),
-    msg_type = b"J", header = c::HeaderBuilder, view = AllocationInstruction
+    alloc_grp(comp) }, new('b) = AllocationInstructionRequired { alloc_id,
+    alloc_trans_type, alloc_type, alloc_no_orders_type, side, quantity, avg_px,
+    trade_date }, view = AllocationInstruction, msg_type = b"J", header =
+    c::HeaderBuilder
 );
 /// The body table of `ListCancelRequest` (MsgType `K`).
 pub static LIST_CANCEL_REQUEST: t::MessageDef = {
@@ -3141,7 +3351,7 @@ impl<'a> ListCancelRequest<'a> {
     t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `ListCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `ListCancelRequest`: [`ListCancelRequestBuilder::new`] (as does [`ListCancelRequest::builder`]) takes [`ListCancelRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ListCancelRequestBuilder<'b> {
     /// `ListID` (66), STRING, required.
@@ -3157,11 +3367,19 @@ pub struct ListCancelRequestBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `ListCancelRequest`, which [`ListCancelRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ListCancelRequestRequired<'b> {
+    /// `ListID` (66), STRING.
+    pub list_id: v::FixStr<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    ListCancelRequestBuilder { list_id(66), transact_time(60),
+    ListCancelRequestBuilder { list_id(req 66), transact_time(req 60),
     trade_origination_date(229), trade_date(75), text(58), encoded_text(data = 355,
-    length = 354) }, new(list_id(STRING), transact_time(UTCTIMESTAMP)), msg_type = b"K",
-    header = c::HeaderBuilder, view = ListCancelRequest
+    length = 354) }, new('b) = ListCancelRequestRequired { list_id, transact_time }, view
+    = ListCancelRequest, msg_type = b"K", header = c::HeaderBuilder
 );
 /// The body table of `ListExecute` (MsgType `L`).
 pub static LIST_EXECUTE: t::MessageDef = {
@@ -3203,7 +3421,7 @@ impl<'a> ListExecute<'a> {
     t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `ListExecute`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `ListExecute`: [`ListExecuteBuilder::new`] (as does [`ListExecute::builder`]) takes [`ListExecuteRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ListExecuteBuilder<'b> {
     /// `ListID` (66), STRING, required.
@@ -3219,11 +3437,19 @@ pub struct ListExecuteBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `ListExecute`, which [`ListExecuteBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ListExecuteRequired<'b> {
+    /// `ListID` (66), STRING.
+    pub list_id: v::FixStr<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    ListExecuteBuilder { list_id(66), client_bid_id(391), bid_id(390), transact_time(60),
-    text(58), encoded_text(data = 355, length = 354) }, new(list_id(STRING),
-    transact_time(UTCTIMESTAMP)), msg_type = b"L", header = c::HeaderBuilder, view =
-    ListExecute
+    ListExecuteBuilder { list_id(req 66), client_bid_id(391), bid_id(390),
+    transact_time(req 60), text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    ListExecuteRequired { list_id, transact_time }, view = ListExecute, msg_type = b"L",
+    header = c::HeaderBuilder
 );
 /// The body table of `ListStatusRequest` (MsgType `M`).
 pub static LIST_STATUS_REQUEST: t::MessageDef = {
@@ -3262,7 +3488,7 @@ impl<'a> ListStatusRequest<'a> {
     t::opt!(encoded_text_len, slot = 29, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 30, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `ListStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `ListStatusRequest`: [`ListStatusRequestBuilder::new`] (as does [`ListStatusRequest::builder`]) takes [`ListStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ListStatusRequestBuilder<'b> {
     /// `ListID` (66), STRING, required.
@@ -3272,10 +3498,16 @@ pub struct ListStatusRequestBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `ListStatusRequest`, which [`ListStatusRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ListStatusRequestRequired<'b> {
+    /// `ListID` (66), STRING.
+    pub list_id: v::FixStr<'b>,
+}
 t::build!(
-    ListStatusRequestBuilder { list_id(66), text(58), encoded_text(data = 355, length =
-    354) }, new(list_id(STRING)), msg_type = b"M", header = c::HeaderBuilder, view =
-    ListStatusRequest
+    ListStatusRequestBuilder { list_id(req 66), text(58), encoded_text(data = 355, length
+    = 354) }, new('b) = ListStatusRequestRequired { list_id }, view = ListStatusRequest,
+    msg_type = b"M", header = c::HeaderBuilder
 );
 /// The body table of `ListStatus` (MsgType `N`).
 pub static LIST_STATUS: t::MessageDef = {
@@ -3339,7 +3571,7 @@ impl<'a> ListStatus<'a> {
         ord_list_stat_grp, slot = 38, slots = 1, "OrdListStatGrp", c::OrdListStatGrp
     );
 }
-/// Builds a `ListStatus`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `ListStatus`: [`ListStatusBuilder::new`] (as does [`ListStatus::builder`]) takes [`ListStatusRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ListStatusBuilder<'b> {
     /// `ListID` (66), STRING, required.
@@ -3362,17 +3594,35 @@ pub struct ListStatusBuilder<'b> {
     pub tot_no_orders: Option<i64>,
     /// `LastFragment` (893), BOOLEAN.
     pub last_fragment: Option<bool>,
-    /// The `OrdListStatGrp` component.
+    /// The `OrdListStatGrp` component: required (its tag 73 is).
     pub ord_list_stat_grp: Option<c::OrdListStatGrpBuilder<'b>>,
 }
+/// The required fields of a `ListStatus`, which [`ListStatusBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ListStatusRequired<'b> {
+    /// `ListID` (66), STRING.
+    pub list_id: v::FixStr<'b>,
+    /// `ListStatusType` (429), INT.
+    pub list_status_type: e::ListStatusType<'b>,
+    /// `NoRpts` (82), INT.
+    pub no_rpts: i64,
+    /// `ListOrderStatus` (431), INT.
+    pub list_order_status: e::ListOrderStatus<'b>,
+    /// `RptSeq` (83), INT.
+    pub rpt_seq: i64,
+    /// `TotNoOrders` (68), INT.
+    pub tot_no_orders: i64,
+    /// The `OrdListStatGrp` component, whose tag 73 is required.
+    pub ord_list_stat_grp: c::OrdListStatGrpBuilder<'b>,
+}
 t::build!(
-    ListStatusBuilder { list_id(66), list_status_type(429), no_rpts(82),
-    list_order_status(431), rpt_seq(83), list_status_text(444),
+    ListStatusBuilder { list_id(req 66), list_status_type(req 429), no_rpts(req 82),
+    list_order_status(req 431), rpt_seq(req 83), list_status_text(444),
     encoded_list_status_text(data = 446, length = 445), transact_time(60),
-    tot_no_orders(68), last_fragment(893), ord_list_stat_grp(comp) },
-    new(list_id(STRING), list_status_type(INT, e::ListStatusType), no_rpts(INT),
-    list_order_status(INT, e::ListOrderStatus), rpt_seq(INT), tot_no_orders(INT)),
-    msg_type = b"N", header = c::HeaderBuilder, view = ListStatus
+    tot_no_orders(req 68), last_fragment(893), ord_list_stat_grp(req comp 73) }, new('b)
+    = ListStatusRequired { list_id, list_status_type, no_rpts, list_order_status,
+    rpt_seq, tot_no_orders, ord_list_stat_grp }, view = ListStatus, msg_type = b"N",
+    header = c::HeaderBuilder
 );
 /// The body table of `AllocationInstructionAck` (MsgType `P`).
 pub static ALLOCATION_INSTRUCTION_ACK: t::MessageDef = {
@@ -3437,7 +3687,7 @@ impl<'a> AllocationInstructionAck<'a> {
     t::opt!(encoded_text, slot = 41, tag = 355, "EncodedText", DATA);
     t::comp!(alloc_ack_grp, slot = 42, slots = 1, "AllocAckGrp", c::AllocAckGrp);
 }
-/// Builds a `AllocationInstructionAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `AllocationInstructionAck`: [`AllocationInstructionAckBuilder::new`] (as does [`AllocationInstructionAck::builder`]) takes [`AllocationInstructionAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocationInstructionAckBuilder<'b> {
     /// `AllocID` (70), STRING, required.
@@ -3471,14 +3721,24 @@ pub struct AllocationInstructionAckBuilder<'b> {
     /// The `AllocAckGrp` component.
     pub alloc_ack_grp: Option<c::AllocAckGrpBuilder<'b>>,
 }
+/// The required fields of a `AllocationInstructionAck`, which [`AllocationInstructionAckBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AllocationInstructionAckRequired<'b> {
+    /// `AllocID` (70), STRING.
+    pub alloc_id: v::FixStr<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `AllocStatus` (87), INT.
+    pub alloc_status: e::AllocStatus<'b>,
+}
 t::build!(
-    AllocationInstructionAckBuilder { alloc_id(70), parties(comp),
-    secondary_alloc_id(793), trade_date(75), transact_time(60), alloc_status(87),
+    AllocationInstructionAckBuilder { alloc_id(req 70), parties(comp),
+    secondary_alloc_id(793), trade_date(75), transact_time(req 60), alloc_status(req 87),
     alloc_rej_code(88), alloc_type(626), alloc_intermed_req_type(808), match_status(573),
     product(460), security_type(167), text(58), encoded_text(data = 355, length = 354),
-    alloc_ack_grp(comp) }, new(alloc_id(STRING), transact_time(UTCTIMESTAMP),
-    alloc_status(INT, e::AllocStatus)), msg_type = b"P", header = c::HeaderBuilder, view
-    = AllocationInstructionAck
+    alloc_ack_grp(comp) }, new('b) = AllocationInstructionAckRequired { alloc_id,
+    transact_time, alloc_status }, view = AllocationInstructionAck, msg_type = b"P",
+    header = c::HeaderBuilder
 );
 /// The body table of `DontKnowTrade` (MsgType `Q`).
 pub static DONT_KNOW_TRADE: t::MessageDef = {
@@ -3542,7 +3802,7 @@ impl<'a> DontKnowTrade<'a> {
     t::opt!(encoded_text_len, slot = 85, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 86, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `DontKnowTrade`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `DontKnowTrade`: [`DontKnowTradeBuilder::new`] (as does [`DontKnowTrade::builder`]) takes [`DontKnowTradeRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct DontKnowTradeBuilder<'b> {
     /// `OrderID` (37), STRING, required.
@@ -3572,13 +3832,25 @@ pub struct DontKnowTradeBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `DontKnowTrade`, which [`DontKnowTradeBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct DontKnowTradeRequired<'b> {
+    /// `OrderID` (37), STRING.
+    pub order_id: v::FixStr<'b>,
+    /// `ExecID` (17), STRING.
+    pub exec_id: v::FixStr<'b>,
+    /// `DKReason` (127), CHAR.
+    pub dk_reason: e::DkReason,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+}
 t::build!(
-    DontKnowTradeBuilder { order_id(37), secondary_order_id(198), exec_id(17),
-    dk_reason(127), instrument(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp),
-    side(54), order_qty_data(comp), last_qty(32), last_px(31), text(58),
-    encoded_text(data = 355, length = 354) }, new(order_id(STRING), exec_id(STRING),
-    dk_reason(CHAR, e::DkReason), side(CHAR, e::Side)), msg_type = b"Q", header =
-    c::HeaderBuilder, view = DontKnowTrade
+    DontKnowTradeBuilder { order_id(req 37), secondary_order_id(198), exec_id(req 17),
+    dk_reason(req 127), instrument(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp),
+    side(req 54), order_qty_data(comp), last_qty(32), last_px(31), text(58),
+    encoded_text(data = 355, length = 354) }, new('b) = DontKnowTradeRequired { order_id,
+    exec_id, dk_reason, side }, view = DontKnowTrade, msg_type = b"Q", header =
+    c::HeaderBuilder
 );
 /// The body table of `QuoteRequest` (MsgType `R`).
 pub static QUOTE_REQUEST: t::MessageDef = {
@@ -3628,7 +3900,7 @@ impl<'a> QuoteRequest<'a> {
     t::opt!(encoded_text_len, slot = 33, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 34, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `QuoteRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `QuoteRequest`: [`QuoteRequestBuilder::new`] (as does [`QuoteRequest::builder`]) takes [`QuoteRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuoteRequestBuilder<'b> {
     /// `QuoteReqID` (131), STRING, required.
@@ -3639,18 +3911,26 @@ pub struct QuoteRequestBuilder<'b> {
     pub cl_ord_id: Option<v::FixStr<'b>>,
     /// `OrderCapacity` (528), CHAR.
     pub order_capacity: Option<e::OrderCapacity>,
-    /// The `QuotReqGrp` component.
+    /// The `QuotReqGrp` component: required (its tag 146 is).
     pub quot_req_grp: Option<c::QuotReqGrpBuilder<'b>>,
     /// `Text` (58), STRING.
     pub text: Option<v::FixStr<'b>>,
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `QuoteRequest`, which [`QuoteRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuoteRequestRequired<'b> {
+    /// `QuoteReqID` (131), STRING.
+    pub quote_req_id: v::FixStr<'b>,
+    /// The `QuotReqGrp` component, whose tag 146 is required.
+    pub quot_req_grp: c::QuotReqGrpBuilder<'b>,
+}
 t::build!(
-    QuoteRequestBuilder { quote_req_id(131), rfq_req_id(644), cl_ord_id(11),
-    order_capacity(528), quot_req_grp(comp), text(58), encoded_text(data = 355, length =
-    354) }, new(quote_req_id(STRING)), msg_type = b"R", header = c::HeaderBuilder, view =
-    QuoteRequest
+    QuoteRequestBuilder { quote_req_id(req 131), rfq_req_id(644), cl_ord_id(11),
+    order_capacity(528), quot_req_grp(req comp 146), text(58), encoded_text(data = 355,
+    length = 354) }, new('b) = QuoteRequestRequired { quote_req_id, quot_req_grp }, view
+    = QuoteRequest, msg_type = b"R", header = c::HeaderBuilder
 );
 /// The body table of `Quote` (MsgType `S`).
 pub static QUOTE: t::MessageDef = {
@@ -3796,7 +4076,7 @@ impl<'a> Quote<'a> {
     t::opt!(encoded_text_len, slot = 150, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 151, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `Quote`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `Quote`: [`QuoteBuilder::new`] (as does [`Quote::builder`]) takes [`QuoteRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuoteBuilder<'b> {
     /// `QuoteReqID` (131), STRING.
@@ -3916,9 +4196,15 @@ pub struct QuoteBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `Quote`, which [`QuoteBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuoteRequired<'b> {
+    /// `QuoteID` (117), STRING.
+    pub quote_id: v::FixStr<'b>,
+}
 t::build!(
-    QuoteBuilder { quote_req_id(131), quote_id(117), quote_resp_id(693), quote_type(537),
-    quot_qual_grp(comp), quote_response_level(301), parties(comp),
+    QuoteBuilder { quote_req_id(131), quote_id(req 117), quote_resp_id(693),
+    quote_type(537), quot_qual_grp(comp), quote_response_level(301), parties(comp),
     trading_session_id(336), trading_session_sub_id(625), instrument(comp),
     financing_details(comp), und_instrmt_grp(comp), side(54), order_qty_data(comp),
     settl_type(63), settl_date(64), settl_date2(193), order_qty2(192), currency(15),
@@ -3932,8 +4218,8 @@ t::build!(
     settl_curr_offer_fx_rate(657), settl_curr_fx_rate_calc(156), comm_type(13),
     commission(12), cust_order_capacity(582), ex_destination(100), order_capacity(528),
     price_type(423), spread_or_benchmark_curve_data(comp), yield_data(comp), text(58),
-    encoded_text(data = 355, length = 354) }, new(quote_id(STRING)), msg_type = b"S",
-    header = c::HeaderBuilder, view = Quote
+    encoded_text(data = 355, length = 354) }, new('b) = QuoteRequired { quote_id }, view
+    = Quote, msg_type = b"S", header = c::HeaderBuilder
 );
 /// The body table of `SettlementInstructions` (MsgType `T`).
 pub static SETTLEMENT_INSTRUCTIONS: t::MessageDef = {
@@ -3988,7 +4274,7 @@ impl<'a> SettlementInstructions<'a> {
     t::req!(transact_time, slot = 35, tag = 60, "TransactTime", UTCTIMESTAMP);
     t::comp!(settl_inst_grp, slot = 36, slots = 1, "SettlInstGrp", c::SettlInstGrp);
 }
-/// Builds a `SettlementInstructions`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `SettlementInstructions`: [`SettlementInstructionsBuilder::new`] (as does [`SettlementInstructions::builder`]) takes [`SettlementInstructionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlementInstructionsBuilder<'b> {
     /// `SettlInstMsgID` (777), STRING, required.
@@ -4010,13 +4296,23 @@ pub struct SettlementInstructionsBuilder<'b> {
     /// The `SettlInstGrp` component.
     pub settl_inst_grp: Option<c::SettlInstGrpBuilder<'b>>,
 }
+/// The required fields of a `SettlementInstructions`, which [`SettlementInstructionsBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SettlementInstructionsRequired<'b> {
+    /// `SettlInstMsgID` (777), STRING.
+    pub settl_inst_msg_id: v::FixStr<'b>,
+    /// `SettlInstMode` (160), CHAR.
+    pub settl_inst_mode: e::SettlInstMode,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    SettlementInstructionsBuilder { settl_inst_msg_id(777), settl_inst_req_id(791),
-    settl_inst_mode(160), settl_inst_req_rej_code(792), text(58), encoded_text(data =
-    355, length = 354), cl_ord_id(11), transact_time(60), settl_inst_grp(comp) },
-    new(settl_inst_msg_id(STRING), settl_inst_mode(CHAR, e::SettlInstMode),
-    transact_time(UTCTIMESTAMP)), msg_type = b"T", header = c::HeaderBuilder, view =
-    SettlementInstructions
+    SettlementInstructionsBuilder { settl_inst_msg_id(req 777), settl_inst_req_id(791),
+    settl_inst_mode(req 160), settl_inst_req_rej_code(792), text(58), encoded_text(data =
+    355, length = 354), cl_ord_id(11), transact_time(req 60), settl_inst_grp(comp) },
+    new('b) = SettlementInstructionsRequired { settl_inst_msg_id, settl_inst_mode,
+    transact_time }, view = SettlementInstructions, msg_type = b"T", header =
+    c::HeaderBuilder
 );
 /// The body table of `MarketDataRequest` (MsgType `V`).
 pub static MARKET_DATA_REQUEST: t::MessageDef = {
@@ -4084,7 +4380,7 @@ impl<'a> MarketDataRequest<'a> {
     );
     t::opt!(appl_queue_max, slot = 39, tag = 812, "ApplQueueMax", INT);
 }
-/// Builds a `MarketDataRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `MarketDataRequest`: [`MarketDataRequestBuilder::new`] (as does [`MarketDataRequest::builder`]) takes [`MarketDataRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataRequestBuilder<'b> {
     /// `MDReqID` (262), STRING, required.
@@ -4103,9 +4399,9 @@ pub struct MarketDataRequestBuilder<'b> {
     pub scope: Option<v::MultipleValueString<'b>>,
     /// `MDImplicitDelete` (547), BOOLEAN.
     pub md_implicit_delete: Option<bool>,
-    /// The `MDReqGrp` component.
+    /// The `MDReqGrp` component: required (its tag 267 is).
     pub md_req_grp: Option<c::MdReqGrpBuilder<'b>>,
-    /// The `InstrmtMDReqGrp` component.
+    /// The `InstrmtMDReqGrp` component: required (its tag 146 is).
     pub instrmt_md_req_grp: Option<c::InstrmtMdReqGrpBuilder<'b>>,
     /// The `TrdgSesGrp` component.
     pub trdg_ses_grp: Option<c::TrdgSesGrpBuilder<'b>>,
@@ -4114,14 +4410,28 @@ pub struct MarketDataRequestBuilder<'b> {
     /// `ApplQueueMax` (812), INT.
     pub appl_queue_max: Option<i64>,
 }
+/// The required fields of a `MarketDataRequest`, which [`MarketDataRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MarketDataRequestRequired<'b> {
+    /// `MDReqID` (262), STRING.
+    pub md_req_id: v::FixStr<'b>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: e::SubscriptionRequestType,
+    /// `MarketDepth` (264), INT.
+    pub market_depth: i64,
+    /// The `MDReqGrp` component, whose tag 267 is required.
+    pub md_req_grp: c::MdReqGrpBuilder<'b>,
+    /// The `InstrmtMDReqGrp` component, whose tag 146 is required.
+    pub instrmt_md_req_grp: c::InstrmtMdReqGrpBuilder<'b>,
+}
 t::build!(
-    MarketDataRequestBuilder { md_req_id(262), subscription_request_type(263),
-    market_depth(264), md_update_type(265), aggregated_book(266),
-    open_close_settl_flag(286), scope(546), md_implicit_delete(547), md_req_grp(comp),
-    instrmt_md_req_grp(comp), trdg_ses_grp(comp), appl_queue_action(815),
-    appl_queue_max(812) }, new(md_req_id(STRING), subscription_request_type(CHAR,
-    e::SubscriptionRequestType), market_depth(INT)), msg_type = b"V", header =
-    c::HeaderBuilder, view = MarketDataRequest
+    MarketDataRequestBuilder { md_req_id(req 262), subscription_request_type(req 263),
+    market_depth(req 264), md_update_type(265), aggregated_book(266),
+    open_close_settl_flag(286), scope(546), md_implicit_delete(547), md_req_grp(req comp
+    267), instrmt_md_req_grp(req comp 146), trdg_ses_grp(comp), appl_queue_action(815),
+    appl_queue_max(812) }, new('b) = MarketDataRequestRequired { md_req_id,
+    subscription_request_type, market_depth, md_req_grp, instrmt_md_req_grp }, view =
+    MarketDataRequest, msg_type = b"V", header = c::HeaderBuilder
 );
 /// The body table of `MarketDataSnapshotFullRefresh` (MsgType `W`).
 pub static MARKET_DATA_SNAPSHOT_FULL_REFRESH: t::MessageDef = {
@@ -4191,7 +4501,7 @@ impl<'a> MarketDataSnapshotFullRefresh<'a> {
         e::ApplQueueResolution
     );
 }
-/// Builds a `MarketDataSnapshotFullRefresh`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `MarketDataSnapshotFullRefresh`: [`MarketDataSnapshotFullRefreshBuilder::new`] (as does [`MarketDataSnapshotFullRefresh::builder`]) takes [`MarketDataSnapshotFullRefreshRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataSnapshotFullRefreshBuilder<'b> {
     /// `MDReqID` (262), STRING.
@@ -4208,19 +4518,26 @@ pub struct MarketDataSnapshotFullRefreshBuilder<'b> {
     pub corporate_action: Option<v::MultipleValueString<'b>>,
     /// `NetChgPrevDay` (451), PRICEOFFSET.
     pub net_chg_prev_day: Option<v::Decimal>,
-    /// The `MDFullGrp` component.
+    /// The `MDFullGrp` component: required (its tag 268 is).
     pub md_full_grp: Option<c::MdFullGrpBuilder<'b>>,
     /// `ApplQueueDepth` (813), INT.
     pub appl_queue_depth: Option<i64>,
     /// `ApplQueueResolution` (814), INT.
     pub appl_queue_resolution: Option<e::ApplQueueResolution<'b>>,
 }
+/// The required fields of a `MarketDataSnapshotFullRefresh`, which [`MarketDataSnapshotFullRefreshBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MarketDataSnapshotFullRefreshRequired<'b> {
+    /// The `MDFullGrp` component, whose tag 268 is required.
+    pub md_full_grp: c::MdFullGrpBuilder<'b>,
+}
 t::build!(
     MarketDataSnapshotFullRefreshBuilder { md_req_id(262), instrument(comp),
     und_instrmt_grp(comp), instrmt_leg_grp(comp), financial_status(291),
-    corporate_action(292), net_chg_prev_day(451), md_full_grp(comp),
-    appl_queue_depth(813), appl_queue_resolution(814) }, new(), msg_type = b"W", header =
-    c::HeaderBuilder, view = MarketDataSnapshotFullRefresh
+    corporate_action(292), net_chg_prev_day(451), md_full_grp(req comp 268),
+    appl_queue_depth(813), appl_queue_resolution(814) }, new('b) =
+    MarketDataSnapshotFullRefreshRequired { md_full_grp }, view =
+    MarketDataSnapshotFullRefresh, msg_type = b"W", header = c::HeaderBuilder
 );
 /// The body table of `MarketDataIncrementalRefresh` (MsgType `X`).
 pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
@@ -4267,22 +4584,29 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
         e::ApplQueueResolution
     );
 }
-/// Builds a `MarketDataIncrementalRefresh`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `MarketDataIncrementalRefresh`: [`MarketDataIncrementalRefreshBuilder::new`] (as does [`MarketDataIncrementalRefresh::builder`]) takes [`MarketDataIncrementalRefreshRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataIncrementalRefreshBuilder<'b> {
     /// `MDReqID` (262), STRING.
     pub md_req_id: Option<v::FixStr<'b>>,
-    /// The `MDIncGrp` component.
+    /// The `MDIncGrp` component: required (its tag 268 is).
     pub md_inc_grp: Option<c::MdIncGrpBuilder<'b>>,
     /// `ApplQueueDepth` (813), INT.
     pub appl_queue_depth: Option<i64>,
     /// `ApplQueueResolution` (814), INT.
     pub appl_queue_resolution: Option<e::ApplQueueResolution<'b>>,
 }
+/// The required fields of a `MarketDataIncrementalRefresh`, which [`MarketDataIncrementalRefreshBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MarketDataIncrementalRefreshRequired<'b> {
+    /// The `MDIncGrp` component, whose tag 268 is required.
+    pub md_inc_grp: c::MdIncGrpBuilder<'b>,
+}
 t::build!(
-    MarketDataIncrementalRefreshBuilder { md_req_id(262), md_inc_grp(comp),
-    appl_queue_depth(813), appl_queue_resolution(814) }, new(), msg_type = b"X", header =
-    c::HeaderBuilder, view = MarketDataIncrementalRefresh
+    MarketDataIncrementalRefreshBuilder { md_req_id(262), md_inc_grp(req comp 268),
+    appl_queue_depth(813), appl_queue_resolution(814) }, new('b) =
+    MarketDataIncrementalRefreshRequired { md_inc_grp }, view =
+    MarketDataIncrementalRefresh, msg_type = b"X", header = c::HeaderBuilder
 );
 /// The body table of `MarketDataRequestReject` (MsgType `Y`).
 pub static MARKET_DATA_REQUEST_REJECT: t::MessageDef = {
@@ -4331,7 +4655,7 @@ impl<'a> MarketDataRequestReject<'a> {
     t::opt!(encoded_text_len, slot = 31, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 32, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `MarketDataRequestReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `MarketDataRequestReject`: [`MarketDataRequestRejectBuilder::new`] (as does [`MarketDataRequestReject::builder`]) takes [`MarketDataRequestRejectRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataRequestRejectBuilder<'b> {
     /// `MDReqID` (262), STRING, required.
@@ -4345,11 +4669,17 @@ pub struct MarketDataRequestRejectBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `MarketDataRequestReject`, which [`MarketDataRequestRejectBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MarketDataRequestRejectRequired<'b> {
+    /// `MDReqID` (262), STRING.
+    pub md_req_id: v::FixStr<'b>,
+}
 t::build!(
-    MarketDataRequestRejectBuilder { md_req_id(262), md_req_rej_reason(281),
-    md_rjct_grp(comp), text(58), encoded_text(data = 355, length = 354) },
-    new(md_req_id(STRING)), msg_type = b"Y", header = c::HeaderBuilder, view =
-    MarketDataRequestReject
+    MarketDataRequestRejectBuilder { md_req_id(req 262), md_req_rej_reason(281),
+    md_rjct_grp(comp), text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    MarketDataRequestRejectRequired { md_req_id }, view = MarketDataRequestReject,
+    msg_type = b"Y", header = c::HeaderBuilder
 );
 /// The body table of `QuoteCancel` (MsgType `Z`).
 pub static QUOTE_CANCEL: t::MessageDef = {
@@ -4412,7 +4742,7 @@ impl<'a> QuoteCancel<'a> {
         c::QuotCxlEntriesGrp
     );
 }
-/// Builds a `QuoteCancel`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `QuoteCancel`: [`QuoteCancelBuilder::new`] (as does [`QuoteCancel::builder`]) takes [`QuoteCancelRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuoteCancelBuilder<'b> {
     /// `QuoteReqID` (131), STRING.
@@ -4438,12 +4768,20 @@ pub struct QuoteCancelBuilder<'b> {
     /// The `QuotCxlEntriesGrp` component.
     pub quot_cxl_entries_grp: Option<c::QuotCxlEntriesGrpBuilder<'b>>,
 }
+/// The required fields of a `QuoteCancel`, which [`QuoteCancelBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuoteCancelRequired<'b> {
+    /// `QuoteID` (117), STRING.
+    pub quote_id: v::FixStr<'b>,
+    /// `QuoteCancelType` (298), INT.
+    pub quote_cancel_type: e::QuoteCancelType<'b>,
+}
 t::build!(
-    QuoteCancelBuilder { quote_req_id(131), quote_id(117), quote_cancel_type(298),
-    quote_response_level(301), parties(comp), account(1), acct_id_source(660),
+    QuoteCancelBuilder { quote_req_id(131), quote_id(req 117), quote_cancel_type(req
+    298), quote_response_level(301), parties(comp), account(1), acct_id_source(660),
     account_type(581), trading_session_id(336), trading_session_sub_id(625),
-    quot_cxl_entries_grp(comp) }, new(quote_id(STRING), quote_cancel_type(INT,
-    e::QuoteCancelType)), msg_type = b"Z", header = c::HeaderBuilder, view = QuoteCancel
+    quot_cxl_entries_grp(comp) }, new('b) = QuoteCancelRequired { quote_id,
+    quote_cancel_type }, view = QuoteCancel, msg_type = b"Z", header = c::HeaderBuilder
 );
 /// The body table of `QuoteStatusRequest` (MsgType `a`).
 pub static QUOTE_STATUS_REQUEST: t::MessageDef = {
@@ -4514,7 +4852,7 @@ impl<'a> QuoteStatusRequest<'a> {
         e::SubscriptionRequestType
     );
 }
-/// Builds a `QuoteStatusRequest`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `QuoteStatusRequest`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuoteStatusRequestBuilder<'b> {
     /// `QuoteStatusReqID` (649), STRING.
@@ -4549,8 +4887,7 @@ t::build!(
     instrument(comp), financing_details(comp), und_instrmt_grp(comp),
     instrmt_leg_grp(comp), parties(comp), account(1), acct_id_source(660),
     account_type(581), trading_session_id(336), trading_session_sub_id(625),
-    subscription_request_type(263) }, new(), msg_type = b"a", header = c::HeaderBuilder,
-    view = QuoteStatusRequest
+    subscription_request_type(263) }, msg_type = b"a", header = c::HeaderBuilder
 );
 /// The body table of `MassQuoteAcknowledgement` (MsgType `b`).
 pub static MASS_QUOTE_ACKNOWLEDGEMENT: t::MessageDef = {
@@ -4614,7 +4951,7 @@ impl<'a> MassQuoteAcknowledgement<'a> {
     t::opt!(encoded_text, slot = 39, tag = 355, "EncodedText", DATA);
     t::comp!(quot_set_ack_grp, slot = 40, slots = 1, "QuotSetAckGrp", c::QuotSetAckGrp);
 }
-/// Builds a `MassQuoteAcknowledgement`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `MassQuoteAcknowledgement`: [`MassQuoteAcknowledgementBuilder::new`] (as does [`MassQuoteAcknowledgement::builder`]) takes [`MassQuoteAcknowledgementRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MassQuoteAcknowledgementBuilder<'b> {
     /// `QuoteReqID` (131), STRING.
@@ -4644,13 +4981,19 @@ pub struct MassQuoteAcknowledgementBuilder<'b> {
     /// The `QuotSetAckGrp` component.
     pub quot_set_ack_grp: Option<c::QuotSetAckGrpBuilder<'b>>,
 }
+/// The required fields of a `MassQuoteAcknowledgement`, which [`MassQuoteAcknowledgementBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MassQuoteAcknowledgementRequired<'b> {
+    /// `QuoteStatus` (297), INT.
+    pub quote_status: e::QuoteStatus<'b>,
+}
 t::build!(
-    MassQuoteAcknowledgementBuilder { quote_req_id(131), quote_id(117),
-    quote_status(297), quote_reject_reason(300), quote_response_level(301),
-    quote_type(537), parties(comp), account(1), acct_id_source(660), account_type(581),
-    text(58), encoded_text(data = 355, length = 354), quot_set_ack_grp(comp) },
-    new(quote_status(INT, e::QuoteStatus)), msg_type = b"b", header = c::HeaderBuilder,
-    view = MassQuoteAcknowledgement
+    MassQuoteAcknowledgementBuilder { quote_req_id(131), quote_id(117), quote_status(req
+    297), quote_reject_reason(300), quote_response_level(301), quote_type(537),
+    parties(comp), account(1), acct_id_source(660), account_type(581), text(58),
+    encoded_text(data = 355, length = 354), quot_set_ack_grp(comp) }, new('b) =
+    MassQuoteAcknowledgementRequired { quote_status }, view = MassQuoteAcknowledgement,
+    msg_type = b"b", header = c::HeaderBuilder
 );
 /// The body table of `SecurityDefinitionRequest` (MsgType `c`).
 pub static SECURITY_DEFINITION_REQUEST: t::MessageDef = {
@@ -4730,7 +5073,7 @@ impl<'a> SecurityDefinitionRequest<'a> {
         e::SubscriptionRequestType
     );
 }
-/// Builds a `SecurityDefinitionRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `SecurityDefinitionRequest`: [`SecurityDefinitionRequestBuilder::new`] (as does [`SecurityDefinitionRequest::builder`]) takes [`SecurityDefinitionRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecurityDefinitionRequestBuilder<'b> {
     /// `SecurityReqID` (320), STRING, required.
@@ -4760,14 +5103,22 @@ pub struct SecurityDefinitionRequestBuilder<'b> {
     /// `SubscriptionRequestType` (263), CHAR.
     pub subscription_request_type: Option<e::SubscriptionRequestType>,
 }
+/// The required fields of a `SecurityDefinitionRequest`, which [`SecurityDefinitionRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SecurityDefinitionRequestRequired<'b> {
+    /// `SecurityReqID` (320), STRING.
+    pub security_req_id: v::FixStr<'b>,
+    /// `SecurityRequestType` (321), INT.
+    pub security_request_type: e::SecurityRequestType<'b>,
+}
 t::build!(
-    SecurityDefinitionRequestBuilder { security_req_id(320), security_request_type(321),
-    instrument(comp), instrument_extension(comp), und_instrmt_grp(comp), currency(15),
-    text(58), encoded_text(data = 355, length = 354), trading_session_id(336),
-    trading_session_sub_id(625), instrmt_leg_grp(comp), expiration_cycle(827),
-    subscription_request_type(263) }, new(security_req_id(STRING),
-    security_request_type(INT, e::SecurityRequestType)), msg_type = b"c", header =
-    c::HeaderBuilder, view = SecurityDefinitionRequest
+    SecurityDefinitionRequestBuilder { security_req_id(req 320),
+    security_request_type(req 321), instrument(comp), instrument_extension(comp),
+    und_instrmt_grp(comp), currency(15), text(58), encoded_text(data = 355, length =
+    354), trading_session_id(336), trading_session_sub_id(625), instrmt_leg_grp(comp),
+    expiration_cycle(827), subscription_request_type(263) }, new('b) =
+    SecurityDefinitionRequestRequired { security_req_id, security_request_type }, view =
+    SecurityDefinitionRequest, msg_type = b"c", header = c::HeaderBuilder
 );
 /// The body table of `SecurityDefinition` (MsgType `d`).
 pub static SECURITY_DEFINITION: t::MessageDef = {
@@ -4845,7 +5196,7 @@ impl<'a> SecurityDefinition<'a> {
     t::opt!(round_lot, slot = 85, tag = 561, "RoundLot", QTY);
     t::opt!(min_trade_vol, slot = 86, tag = 562, "MinTradeVol", QTY);
 }
-/// Builds a `SecurityDefinition`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `SecurityDefinition`: [`SecurityDefinitionBuilder::new`] (as does [`SecurityDefinition::builder`]) takes [`SecurityDefinitionRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecurityDefinitionBuilder<'b> {
     /// `SecurityReqID` (320), STRING, required.
@@ -4879,15 +5230,25 @@ pub struct SecurityDefinitionBuilder<'b> {
     /// `MinTradeVol` (562), QTY.
     pub min_trade_vol: Option<v::Decimal>,
 }
+/// The required fields of a `SecurityDefinition`, which [`SecurityDefinitionBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SecurityDefinitionRequired<'b> {
+    /// `SecurityReqID` (320), STRING.
+    pub security_req_id: v::FixStr<'b>,
+    /// `SecurityResponseID` (322), STRING.
+    pub security_response_id: v::FixStr<'b>,
+    /// `SecurityResponseType` (323), INT.
+    pub security_response_type: e::SecurityResponseType<'b>,
+}
 t::build!(
-    SecurityDefinitionBuilder { security_req_id(320), security_response_id(322),
-    security_response_type(323), instrument(comp), instrument_extension(comp),
+    SecurityDefinitionBuilder { security_req_id(req 320), security_response_id(req 322),
+    security_response_type(req 323), instrument(comp), instrument_extension(comp),
     und_instrmt_grp(comp), currency(15), trading_session_id(336),
     trading_session_sub_id(625), text(58), encoded_text(data = 355, length = 354),
     instrmt_leg_grp(comp), expiration_cycle(827), round_lot(561), min_trade_vol(562) },
-    new(security_req_id(STRING), security_response_id(STRING),
-    security_response_type(INT, e::SecurityResponseType)), msg_type = b"d", header =
-    c::HeaderBuilder, view = SecurityDefinition
+    new('b) = SecurityDefinitionRequired { security_req_id, security_response_id,
+    security_response_type }, view = SecurityDefinition, msg_type = b"d", header =
+    c::HeaderBuilder
 );
 /// The body table of `SecurityStatusRequest` (MsgType `e`).
 pub static SECURITY_STATUS_REQUEST: t::MessageDef = {
@@ -4954,7 +5315,7 @@ impl<'a> SecurityStatusRequest<'a> {
     t::opt!(trading_session_id, slot = 78, tag = 336, "TradingSessionID", STRING);
     t::opt!(trading_session_sub_id, slot = 79, tag = 625, "TradingSessionSubID", STRING);
 }
-/// Builds a `SecurityStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `SecurityStatusRequest`: [`SecurityStatusRequestBuilder::new`] (as does [`SecurityStatusRequest::builder`]) takes [`SecurityStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecurityStatusRequestBuilder<'b> {
     /// `SecurityStatusReqID` (324), STRING, required.
@@ -4976,13 +5337,21 @@ pub struct SecurityStatusRequestBuilder<'b> {
     /// `TradingSessionSubID` (625), STRING.
     pub trading_session_sub_id: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `SecurityStatusRequest`, which [`SecurityStatusRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SecurityStatusRequestRequired<'b> {
+    /// `SecurityStatusReqID` (324), STRING.
+    pub security_status_req_id: v::FixStr<'b>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: e::SubscriptionRequestType,
+}
 t::build!(
-    SecurityStatusRequestBuilder { security_status_req_id(324), instrument(comp),
+    SecurityStatusRequestBuilder { security_status_req_id(req 324), instrument(comp),
     instrument_extension(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp),
-    currency(15), subscription_request_type(263), trading_session_id(336),
-    trading_session_sub_id(625) }, new(security_status_req_id(STRING),
-    subscription_request_type(CHAR, e::SubscriptionRequestType)), msg_type = b"e", header
-    = c::HeaderBuilder, view = SecurityStatusRequest
+    currency(15), subscription_request_type(req 263), trading_session_id(336),
+    trading_session_sub_id(625) }, new('b) = SecurityStatusRequestRequired {
+    security_status_req_id, subscription_request_type }, view = SecurityStatusRequest,
+    msg_type = b"e", header = c::HeaderBuilder
 );
 /// The body table of `SecurityStatus` (MsgType `f`).
 pub static SECURITY_STATUS: t::MessageDef = {
@@ -5074,7 +5443,7 @@ impl<'a> SecurityStatus<'a> {
     t::opt!(encoded_text_len, slot = 94, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 95, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `SecurityStatus`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `SecurityStatus`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecurityStatusBuilder<'b> {
     /// `SecurityStatusReqID` (324), STRING.
@@ -5134,8 +5503,7 @@ t::build!(
     corporate_action(292), halt_reason_char(327), in_view_of_common(328),
     due_to_related(329), buy_volume(330), sell_volume(331), high_px(332), low_px(333),
     last_px(31), transact_time(60), adjustment(334), text(58), encoded_text(data = 355,
-    length = 354) }, new(), msg_type = b"f", header = c::HeaderBuilder, view =
-    SecurityStatus
+    length = 354) }, msg_type = b"f", header = c::HeaderBuilder
 );
 /// The body table of `TradingSessionStatusRequest` (MsgType `g`).
 pub static TRADING_SESSION_STATUS_REQUEST: t::MessageDef = {
@@ -5182,7 +5550,7 @@ impl<'a> TradingSessionStatusRequest<'a> {
         e::SubscriptionRequestType
     );
 }
-/// Builds a `TradingSessionStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `TradingSessionStatusRequest`: [`TradingSessionStatusRequestBuilder::new`] (as does [`TradingSessionStatusRequest::builder`]) takes [`TradingSessionStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TradingSessionStatusRequestBuilder<'b> {
     /// `TradSesReqID` (335), STRING, required.
@@ -5198,12 +5566,20 @@ pub struct TradingSessionStatusRequestBuilder<'b> {
     /// `SubscriptionRequestType` (263), CHAR, required.
     pub subscription_request_type: Option<e::SubscriptionRequestType>,
 }
+/// The required fields of a `TradingSessionStatusRequest`, which [`TradingSessionStatusRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TradingSessionStatusRequestRequired<'b> {
+    /// `TradSesReqID` (335), STRING.
+    pub trad_ses_req_id: v::FixStr<'b>,
+    /// `SubscriptionRequestType` (263), CHAR.
+    pub subscription_request_type: e::SubscriptionRequestType,
+}
 t::build!(
-    TradingSessionStatusRequestBuilder { trad_ses_req_id(335), trading_session_id(336),
-    trading_session_sub_id(625), trad_ses_method(338), trad_ses_mode(339),
-    subscription_request_type(263) }, new(trad_ses_req_id(STRING),
-    subscription_request_type(CHAR, e::SubscriptionRequestType)), msg_type = b"g", header
-    = c::HeaderBuilder, view = TradingSessionStatusRequest
+    TradingSessionStatusRequestBuilder { trad_ses_req_id(req 335),
+    trading_session_id(336), trading_session_sub_id(625), trad_ses_method(338),
+    trad_ses_mode(339), subscription_request_type(req 263) }, new('b) =
+    TradingSessionStatusRequestRequired { trad_ses_req_id, subscription_request_type },
+    view = TradingSessionStatusRequest, msg_type = b"g", header = c::HeaderBuilder
 );
 /// The body table of `TradingSessionStatus` (MsgType `h`).
 pub static TRADING_SESSION_STATUS: t::MessageDef = {
@@ -5268,7 +5644,7 @@ impl<'a> TradingSessionStatus<'a> {
     t::opt!(encoded_text_len, slot = 42, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 43, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `TradingSessionStatus`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `TradingSessionStatus`: [`TradingSessionStatusBuilder::new`] (as does [`TradingSessionStatus::builder`]) takes [`TradingSessionStatusRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TradingSessionStatusBuilder<'b> {
     /// `TradSesReqID` (335), STRING.
@@ -5304,15 +5680,23 @@ pub struct TradingSessionStatusBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `TradingSessionStatus`, which [`TradingSessionStatusBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TradingSessionStatusRequired<'b> {
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: v::FixStr<'b>,
+    /// `TradSesStatus` (340), INT.
+    pub trad_ses_status: e::TradSesStatus<'b>,
+}
 t::build!(
-    TradingSessionStatusBuilder { trad_ses_req_id(335), trading_session_id(336),
+    TradingSessionStatusBuilder { trad_ses_req_id(335), trading_session_id(req 336),
     trading_session_sub_id(625), trad_ses_method(338), trad_ses_mode(339),
-    unsolicited_indicator(325), trad_ses_status(340), trad_ses_status_rej_reason(567),
-    trad_ses_start_time(341), trad_ses_open_time(342), trad_ses_pre_close_time(343),
-    trad_ses_close_time(344), trad_ses_end_time(345), total_volume_traded(387), text(58),
-    encoded_text(data = 355, length = 354) }, new(trading_session_id(STRING),
-    trad_ses_status(INT, e::TradSesStatus)), msg_type = b"h", header = c::HeaderBuilder,
-    view = TradingSessionStatus
+    unsolicited_indicator(325), trad_ses_status(req 340),
+    trad_ses_status_rej_reason(567), trad_ses_start_time(341), trad_ses_open_time(342),
+    trad_ses_pre_close_time(343), trad_ses_close_time(344), trad_ses_end_time(345),
+    total_volume_traded(387), text(58), encoded_text(data = 355, length = 354) }, new('b)
+    = TradingSessionStatusRequired { trading_session_id, trad_ses_status }, view =
+    TradingSessionStatus, msg_type = b"h", header = c::HeaderBuilder
 );
 /// The body table of `MassQuote` (MsgType `i`).
 pub static MASS_QUOTE: t::MessageDef = {
@@ -5369,7 +5753,7 @@ impl<'a> MassQuote<'a> {
     t::opt!(def_offer_size, slot = 36, tag = 294, "DefOfferSize", QTY);
     t::req_comp!(quot_set_grp, slot = 37, slots = 1, "QuotSetGrp", c::QuotSetGrp);
 }
-/// Builds a `MassQuote`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `MassQuote`: [`MassQuoteBuilder::new`] (as does [`MassQuote::builder`]) takes [`MassQuoteRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MassQuoteBuilder<'b> {
     /// `QuoteReqID` (131), STRING.
@@ -5392,14 +5776,23 @@ pub struct MassQuoteBuilder<'b> {
     pub def_bid_size: Option<v::Decimal>,
     /// `DefOfferSize` (294), QTY.
     pub def_offer_size: Option<v::Decimal>,
-    /// The `QuotSetGrp` component.
+    /// The `QuotSetGrp` component: required (its tag 296 is).
     pub quot_set_grp: Option<c::QuotSetGrpBuilder<'b>>,
 }
+/// The required fields of a `MassQuote`, which [`MassQuoteBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MassQuoteRequired<'b> {
+    /// `QuoteID` (117), STRING.
+    pub quote_id: v::FixStr<'b>,
+    /// The `QuotSetGrp` component, whose tag 296 is required.
+    pub quot_set_grp: c::QuotSetGrpBuilder<'b>,
+}
 t::build!(
-    MassQuoteBuilder { quote_req_id(131), quote_id(117), quote_type(537),
+    MassQuoteBuilder { quote_req_id(131), quote_id(req 117), quote_type(537),
     quote_response_level(301), parties(comp), account(1), acct_id_source(660),
-    account_type(581), def_bid_size(293), def_offer_size(294), quot_set_grp(comp) },
-    new(quote_id(STRING)), msg_type = b"i", header = c::HeaderBuilder, view = MassQuote
+    account_type(581), def_bid_size(293), def_offer_size(294), quot_set_grp(req comp 296)
+    }, new('b) = MassQuoteRequired { quote_id, quot_set_grp }, view = MassQuote, msg_type
+    = b"i", header = c::HeaderBuilder
 );
 /// The body table of `BusinessMessageReject` (MsgType `j`).
 pub static BUSINESS_MESSAGE_REJECT: t::MessageDef = {
@@ -5444,7 +5837,7 @@ impl<'a> BusinessMessageReject<'a> {
     t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `BusinessMessageReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `BusinessMessageReject`: [`BusinessMessageRejectBuilder::new`] (as does [`BusinessMessageReject::builder`]) takes [`BusinessMessageRejectRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BusinessMessageRejectBuilder<'b> {
     /// `RefSeqNum` (45), SEQNUM.
@@ -5460,12 +5853,20 @@ pub struct BusinessMessageRejectBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `BusinessMessageReject`, which [`BusinessMessageRejectBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct BusinessMessageRejectRequired<'b> {
+    /// `RefMsgType` (372), STRING.
+    pub ref_msg_type: v::FixStr<'b>,
+    /// `BusinessRejectReason` (380), INT.
+    pub business_reject_reason: e::BusinessRejectReason<'b>,
+}
 t::build!(
-    BusinessMessageRejectBuilder { ref_seq_num(45), ref_msg_type(372),
-    business_reject_ref_id(379), business_reject_reason(380), text(58), encoded_text(data
-    = 355, length = 354) }, new(ref_msg_type(STRING), business_reject_reason(INT,
-    e::BusinessRejectReason)), msg_type = b"j", header = c::HeaderBuilder, view =
-    BusinessMessageReject
+    BusinessMessageRejectBuilder { ref_seq_num(45), ref_msg_type(req 372),
+    business_reject_ref_id(379), business_reject_reason(req 380), text(58),
+    encoded_text(data = 355, length = 354) }, new('b) = BusinessMessageRejectRequired {
+    ref_msg_type, business_reject_reason }, view = BusinessMessageReject, msg_type =
+    b"j", header = c::HeaderBuilder
 );
 /// The body table of `BidRequest` (MsgType `k`).
 pub static BID_REQUEST: t::MessageDef = {
@@ -5546,7 +5947,7 @@ impl<'a> BidRequest<'a> {
     t::opt!(encoded_text_len, slot = 54, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 55, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `BidRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `BidRequest`: [`BidRequestBuilder::new`] (as does [`BidRequest::builder`]) takes [`BidRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidRequestBuilder<'b> {
     /// `BidID` (390), STRING.
@@ -5606,19 +6007,34 @@ pub struct BidRequestBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `BidRequest`, which [`BidRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct BidRequestRequired<'b> {
+    /// `ClientBidID` (391), STRING.
+    pub client_bid_id: v::FixStr<'b>,
+    /// `BidRequestTransType` (374), CHAR.
+    pub bid_request_trans_type: e::BidRequestTransType,
+    /// `TotNoRelatedSym` (393), INT.
+    pub tot_no_related_sym: i64,
+    /// `BidType` (394), INT.
+    pub bid_type: e::BidType<'b>,
+    /// `BidTradeType` (418), CHAR.
+    pub bid_trade_type: e::BidTradeType,
+    /// `BasisPxType` (419), CHAR.
+    pub basis_px_type: e::BasisPxType,
+}
 t::build!(
-    BidRequestBuilder { bid_id(390), client_bid_id(391), bid_request_trans_type(374),
-    list_name(392), tot_no_related_sym(393), bid_type(394), num_tickets(395),
-    currency(15), side_value1(396), side_value2(397), bid_desc_req_grp(comp),
-    bid_comp_req_grp(comp), liquidity_ind_type(409), wt_average_liquidity(410),
-    exchange_for_physical(411), out_main_cntry_u_index(412), cross_percent(413),
-    prog_rpt_reqs(414), prog_period_interval(415), inc_tax_ind(416), forex_req(121),
-    num_bidders(417), trade_date(75), bid_trade_type(418), basis_px_type(419),
-    strike_time(443), text(58), encoded_text(data = 355, length = 354) },
-    new(client_bid_id(STRING), bid_request_trans_type(CHAR, e::BidRequestTransType),
-    tot_no_related_sym(INT), bid_type(INT, e::BidType), bid_trade_type(CHAR,
-    e::BidTradeType), basis_px_type(CHAR, e::BasisPxType)), msg_type = b"k", header =
-    c::HeaderBuilder, view = BidRequest
+    BidRequestBuilder { bid_id(390), client_bid_id(req 391), bid_request_trans_type(req
+    374), list_name(392), tot_no_related_sym(req 393), bid_type(req 394),
+    num_tickets(395), currency(15), side_value1(396), side_value2(397),
+    bid_desc_req_grp(comp), bid_comp_req_grp(comp), liquidity_ind_type(409),
+    wt_average_liquidity(410), exchange_for_physical(411), out_main_cntry_u_index(412),
+    cross_percent(413), prog_rpt_reqs(414), prog_period_interval(415), inc_tax_ind(416),
+    forex_req(121), num_bidders(417), trade_date(75), bid_trade_type(req 418),
+    basis_px_type(req 419), strike_time(443), text(58), encoded_text(data = 355, length =
+    354) }, new('b) = BidRequestRequired { client_bid_id, bid_request_trans_type,
+    tot_no_related_sym, bid_type, bid_trade_type, basis_px_type }, view = BidRequest,
+    msg_type = b"k", header = c::HeaderBuilder
 );
 /// The body table of `BidResponse` (MsgType `l`).
 pub static BID_RESPONSE: t::MessageDef = {
@@ -5662,19 +6078,26 @@ impl<'a> BidResponse<'a> {
         bid_comp_rsp_grp, slot = 29, slots = 1, "BidCompRspGrp", c::BidCompRspGrp
     );
 }
-/// Builds a `BidResponse`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `BidResponse`: [`BidResponseBuilder::new`] (as does [`BidResponse::builder`]) takes [`BidResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidResponseBuilder<'b> {
     /// `BidID` (390), STRING.
     pub bid_id: Option<v::FixStr<'b>>,
     /// `ClientBidID` (391), STRING.
     pub client_bid_id: Option<v::FixStr<'b>>,
-    /// The `BidCompRspGrp` component.
+    /// The `BidCompRspGrp` component: required (its tag 420 is).
     pub bid_comp_rsp_grp: Option<c::BidCompRspGrpBuilder<'b>>,
 }
+/// The required fields of a `BidResponse`, which [`BidResponseBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct BidResponseRequired<'b> {
+    /// The `BidCompRspGrp` component, whose tag 420 is required.
+    pub bid_comp_rsp_grp: c::BidCompRspGrpBuilder<'b>,
+}
 t::build!(
-    BidResponseBuilder { bid_id(390), client_bid_id(391), bid_comp_rsp_grp(comp) },
-    new(), msg_type = b"l", header = c::HeaderBuilder, view = BidResponse
+    BidResponseBuilder { bid_id(390), client_bid_id(391), bid_comp_rsp_grp(req comp 420)
+    }, new('b) = BidResponseRequired { bid_comp_rsp_grp }, view = BidResponse, msg_type =
+    b"l", header = c::HeaderBuilder
 );
 /// The body table of `ListStrikePrice` (MsgType `m`).
 pub static LIST_STRIKE_PRICE: t::MessageDef = {
@@ -5727,7 +6150,7 @@ impl<'a> ListStrikePrice<'a> {
         c::UndInstrmtStrkPxGrp
     );
 }
-/// Builds a `ListStrikePrice`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `ListStrikePrice`: [`ListStrikePriceBuilder::new`] (as does [`ListStrikePrice::builder`]) takes [`ListStrikePriceRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ListStrikePriceBuilder<'b> {
     /// `ListID` (66), STRING, required.
@@ -5736,16 +6159,26 @@ pub struct ListStrikePriceBuilder<'b> {
     pub tot_no_strikes: Option<i64>,
     /// `LastFragment` (893), BOOLEAN.
     pub last_fragment: Option<bool>,
-    /// The `InstrmtStrkPxGrp` component.
+    /// The `InstrmtStrkPxGrp` component: required (its tag 428 is).
     pub instrmt_strk_px_grp: Option<c::InstrmtStrkPxGrpBuilder<'b>>,
     /// The `UndInstrmtStrkPxGrp` component.
     pub und_instrmt_strk_px_grp: Option<c::UndInstrmtStrkPxGrpBuilder<'b>>,
 }
+/// The required fields of a `ListStrikePrice`, which [`ListStrikePriceBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ListStrikePriceRequired<'b> {
+    /// `ListID` (66), STRING.
+    pub list_id: v::FixStr<'b>,
+    /// `TotNoStrikes` (422), INT.
+    pub tot_no_strikes: i64,
+    /// The `InstrmtStrkPxGrp` component, whose tag 428 is required.
+    pub instrmt_strk_px_grp: c::InstrmtStrkPxGrpBuilder<'b>,
+}
 t::build!(
-    ListStrikePriceBuilder { list_id(66), tot_no_strikes(422), last_fragment(893),
-    instrmt_strk_px_grp(comp), und_instrmt_strk_px_grp(comp) }, new(list_id(STRING),
-    tot_no_strikes(INT)), msg_type = b"m", header = c::HeaderBuilder, view =
-    ListStrikePrice
+    ListStrikePriceBuilder { list_id(req 66), tot_no_strikes(req 422),
+    last_fragment(893), instrmt_strk_px_grp(req comp 428), und_instrmt_strk_px_grp(comp)
+    }, new('b) = ListStrikePriceRequired { list_id, tot_no_strikes, instrmt_strk_px_grp
+    }, view = ListStrikePrice, msg_type = b"m", header = c::HeaderBuilder
 );
 /// The body table of `XMLnonFIX` (MsgType `n`).
 pub static XM_LNON_FIX: t::MessageDef = {
@@ -5778,16 +6211,13 @@ t::message!(
     XmLnonFix, "XMLnonFIX", admin, msg_type = "n", slots = 30, def = XM_LNON_FIX, header
     = c::Header(..27), trailer = c::Trailer(27..),
 );
-/// Builds a `XMLnonFIX`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `XMLnonFIX`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct XmLnonFixBuilder<'b> {
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
-t::build!(
-    XmLnonFixBuilder {}, new(), msg_type = b"n", header = c::HeaderBuilder, view =
-    XmLnonFix
-);
+t::build!(XmLnonFixBuilder {}, msg_type = b"n", header = c::HeaderBuilder);
 /// The body table of `RegistrationInstructions` (MsgType `o`).
 pub static REGISTRATION_INSTRUCTIONS: t::MessageDef = {
     const ALL: &[u32] = &[
@@ -5853,7 +6283,7 @@ impl<'a> RegistrationInstructions<'a> {
         rgst_dist_inst_grp, slot = 38, slots = 1, "RgstDistInstGrp", c::RgstDistInstGrp
     );
 }
-/// Builds a `RegistrationInstructions`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `RegistrationInstructions`: [`RegistrationInstructionsBuilder::new`] (as does [`RegistrationInstructions::builder`]) takes [`RegistrationInstructionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RegistrationInstructionsBuilder<'b> {
     /// `RegistID` (513), STRING, required.
@@ -5881,13 +6311,23 @@ pub struct RegistrationInstructionsBuilder<'b> {
     /// The `RgstDistInstGrp` component.
     pub rgst_dist_inst_grp: Option<c::RgstDistInstGrpBuilder<'b>>,
 }
+/// The required fields of a `RegistrationInstructions`, which [`RegistrationInstructionsBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RegistrationInstructionsRequired<'b> {
+    /// `RegistID` (513), STRING.
+    pub regist_id: v::FixStr<'b>,
+    /// `RegistTransType` (514), CHAR.
+    pub regist_trans_type: e::RegistTransType,
+    /// `RegistRefID` (508), STRING.
+    pub regist_ref_id: v::FixStr<'b>,
+}
 t::build!(
-    RegistrationInstructionsBuilder { regist_id(513), regist_trans_type(514),
-    regist_ref_id(508), cl_ord_id(11), parties(comp), account(1), acct_id_source(660),
-    regist_acct_type(493), tax_advantage_type(495), ownership_type(517),
-    rgst_dtls_grp(comp), rgst_dist_inst_grp(comp) }, new(regist_id(STRING),
-    regist_trans_type(CHAR, e::RegistTransType), regist_ref_id(STRING)), msg_type = b"o",
-    header = c::HeaderBuilder, view = RegistrationInstructions
+    RegistrationInstructionsBuilder { regist_id(req 513), regist_trans_type(req 514),
+    regist_ref_id(req 508), cl_ord_id(11), parties(comp), account(1),
+    acct_id_source(660), regist_acct_type(493), tax_advantage_type(495),
+    ownership_type(517), rgst_dtls_grp(comp), rgst_dist_inst_grp(comp) }, new('b) =
+    RegistrationInstructionsRequired { regist_id, regist_trans_type, regist_ref_id },
+    view = RegistrationInstructions, msg_type = b"o", header = c::HeaderBuilder
 );
 /// The body table of `RegistrationInstructionsResponse` (MsgType `p`).
 pub static REGISTRATION_INSTRUCTIONS_RESPONSE: t::MessageDef = {
@@ -5944,7 +6384,7 @@ impl<'a> RegistrationInstructionsResponse<'a> {
     );
     t::opt!(regist_rej_reason_text, slot = 36, tag = 496, "RegistRejReasonText", STRING);
 }
-/// Builds a `RegistrationInstructionsResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `RegistrationInstructionsResponse`: [`RegistrationInstructionsResponseBuilder::new`] (as does [`RegistrationInstructionsResponse::builder`]) takes [`RegistrationInstructionsResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RegistrationInstructionsResponseBuilder<'b> {
     /// `RegistID` (513), STRING, required.
@@ -5968,13 +6408,25 @@ pub struct RegistrationInstructionsResponseBuilder<'b> {
     /// `RegistRejReasonText` (496), STRING.
     pub regist_rej_reason_text: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `RegistrationInstructionsResponse`, which [`RegistrationInstructionsResponseBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RegistrationInstructionsResponseRequired<'b> {
+    /// `RegistID` (513), STRING.
+    pub regist_id: v::FixStr<'b>,
+    /// `RegistTransType` (514), CHAR.
+    pub regist_trans_type: e::RegistTransType,
+    /// `RegistRefID` (508), STRING.
+    pub regist_ref_id: v::FixStr<'b>,
+    /// `RegistStatus` (506), CHAR.
+    pub regist_status: e::RegistStatus,
+}
 t::build!(
-    RegistrationInstructionsResponseBuilder { regist_id(513), regist_trans_type(514),
-    regist_ref_id(508), cl_ord_id(11), parties(comp), account(1), acct_id_source(660),
-    regist_status(506), regist_rej_reason_code(507), regist_rej_reason_text(496) },
-    new(regist_id(STRING), regist_trans_type(CHAR, e::RegistTransType),
-    regist_ref_id(STRING), regist_status(CHAR, e::RegistStatus)), msg_type = b"p", header
-    = c::HeaderBuilder, view = RegistrationInstructionsResponse
+    RegistrationInstructionsResponseBuilder { regist_id(req 513), regist_trans_type(req
+    514), regist_ref_id(req 508), cl_ord_id(11), parties(comp), account(1),
+    acct_id_source(660), regist_status(req 506), regist_rej_reason_code(507),
+    regist_rej_reason_text(496) }, new('b) = RegistrationInstructionsResponseRequired {
+    regist_id, regist_trans_type, regist_ref_id, regist_status }, view =
+    RegistrationInstructionsResponse, msg_type = b"p", header = c::HeaderBuilder
 );
 /// The body table of `OrderMassCancelRequest` (MsgType `q`).
 pub static ORDER_MASS_CANCEL_REQUEST: t::MessageDef = {
@@ -6045,7 +6497,7 @@ impl<'a> OrderMassCancelRequest<'a> {
     t::opt!(encoded_text_len, slot = 125, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 126, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `OrderMassCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `OrderMassCancelRequest`: [`OrderMassCancelRequestBuilder::new`] (as does [`OrderMassCancelRequest::builder`]) takes [`OrderMassCancelRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrderMassCancelRequestBuilder<'b> {
     /// `ClOrdID` (11), STRING, required.
@@ -6071,14 +6523,23 @@ pub struct OrderMassCancelRequestBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `OrderMassCancelRequest`, which [`OrderMassCancelRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OrderMassCancelRequestRequired<'b> {
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// `MassCancelRequestType` (530), CHAR.
+    pub mass_cancel_request_type: e::MassCancelRequestType,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    OrderMassCancelRequestBuilder { cl_ord_id(11), secondary_cl_ord_id(526),
-    mass_cancel_request_type(530), trading_session_id(336), trading_session_sub_id(625),
-    instrument(comp), underlying_instrument(comp), side(54), transact_time(60), text(58),
-    encoded_text(data = 355, length = 354) }, new(cl_ord_id(STRING),
-    mass_cancel_request_type(CHAR, e::MassCancelRequestType),
-    transact_time(UTCTIMESTAMP)), msg_type = b"q", header = c::HeaderBuilder, view =
-    OrderMassCancelRequest
+    OrderMassCancelRequestBuilder { cl_ord_id(req 11), secondary_cl_ord_id(526),
+    mass_cancel_request_type(req 530), trading_session_id(336),
+    trading_session_sub_id(625), instrument(comp), underlying_instrument(comp), side(54),
+    transact_time(req 60), text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    OrderMassCancelRequestRequired { cl_ord_id, mass_cancel_request_type, transact_time
+    }, view = OrderMassCancelRequest, msg_type = b"q", header = c::HeaderBuilder
 );
 /// The body table of `OrderMassCancelReport` (MsgType `r`).
 pub static ORDER_MASS_CANCEL_REPORT: t::MessageDef = {
@@ -6166,7 +6627,7 @@ impl<'a> OrderMassCancelReport<'a> {
     t::opt!(encoded_text_len, slot = 131, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 132, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `OrderMassCancelReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `OrderMassCancelReport`: [`OrderMassCancelReportBuilder::new`] (as does [`OrderMassCancelReport::builder`]) takes [`OrderMassCancelReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrderMassCancelReportBuilder<'b> {
     /// `ClOrdID` (11), STRING.
@@ -6204,15 +6665,26 @@ pub struct OrderMassCancelReportBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `OrderMassCancelReport`, which [`OrderMassCancelReportBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OrderMassCancelReportRequired<'b> {
+    /// `OrderID` (37), STRING.
+    pub order_id: v::FixStr<'b>,
+    /// `MassCancelRequestType` (530), CHAR.
+    pub mass_cancel_request_type: e::MassCancelRequestType,
+    /// `MassCancelResponse` (531), CHAR.
+    pub mass_cancel_response: e::MassCancelResponse,
+}
 t::build!(
-    OrderMassCancelReportBuilder { cl_ord_id(11), secondary_cl_ord_id(526), order_id(37),
-    secondary_order_id(198), mass_cancel_request_type(530), mass_cancel_response(531),
-    mass_cancel_reject_reason(532), total_affected_orders(533), affected_ord_grp(comp),
-    trading_session_id(336), trading_session_sub_id(625), instrument(comp),
-    underlying_instrument(comp), side(54), transact_time(60), text(58), encoded_text(data
-    = 355, length = 354) }, new(order_id(STRING), mass_cancel_request_type(CHAR,
-    e::MassCancelRequestType), mass_cancel_response(CHAR, e::MassCancelResponse)),
-    msg_type = b"r", header = c::HeaderBuilder, view = OrderMassCancelReport
+    OrderMassCancelReportBuilder { cl_ord_id(11), secondary_cl_ord_id(526), order_id(req
+    37), secondary_order_id(198), mass_cancel_request_type(req 530),
+    mass_cancel_response(req 531), mass_cancel_reject_reason(532),
+    total_affected_orders(533), affected_ord_grp(comp), trading_session_id(336),
+    trading_session_sub_id(625), instrument(comp), underlying_instrument(comp), side(54),
+    transact_time(60), text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    OrderMassCancelReportRequired { order_id, mass_cancel_request_type,
+    mass_cancel_response }, view = OrderMassCancelReport, msg_type = b"r", header =
+    c::HeaderBuilder
 );
 /// The body table of `NewOrderCross` (MsgType `s`).
 pub static NEW_ORDER_CROSS: t::MessageDef = {
@@ -6342,7 +6814,7 @@ impl<'a> NewOrderCross<'a> {
     t::opt!(regist_id, slot = 135, tag = 513, "RegistID", STRING);
     t::opt!(designation, slot = 136, tag = 494, "Designation", STRING);
 }
-/// Builds a `NewOrderCross`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `NewOrderCross`: [`NewOrderCrossBuilder::new`] (as does [`NewOrderCross::builder`]) takes [`NewOrderCrossRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NewOrderCrossBuilder<'b> {
     /// `CrossID` (548), STRING, required.
@@ -6351,7 +6823,7 @@ pub struct NewOrderCrossBuilder<'b> {
     pub cross_type: Option<e::CrossType<'b>>,
     /// `CrossPrioritization` (550), INT, required.
     pub cross_prioritization: Option<e::CrossPrioritization<'b>>,
-    /// The `SideCrossOrdModGrp` component.
+    /// The `SideCrossOrdModGrp` component: required (its tag 552 is).
     pub side_cross_ord_mod_grp: Option<c::SideCrossOrdModGrpBuilder<'b>>,
     /// The `Instrument` component.
     pub instrument: Option<c::InstrumentBuilder<'b>>,
@@ -6436,22 +6908,38 @@ pub struct NewOrderCrossBuilder<'b> {
     /// `Designation` (494), STRING.
     pub designation: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `NewOrderCross`, which [`NewOrderCrossBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NewOrderCrossRequired<'b> {
+    /// `CrossID` (548), STRING.
+    pub cross_id: v::FixStr<'b>,
+    /// `CrossType` (549), INT.
+    pub cross_type: e::CrossType<'b>,
+    /// `CrossPrioritization` (550), INT.
+    pub cross_prioritization: e::CrossPrioritization<'b>,
+    /// The `SideCrossOrdModGrp` component, whose tag 552 is required.
+    pub side_cross_ord_mod_grp: c::SideCrossOrdModGrpBuilder<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: e::OrdType,
+}
 t::build!(
-    NewOrderCrossBuilder { cross_id(548), cross_type(549), cross_prioritization(550),
-    side_cross_ord_mod_grp(comp), instrument(comp), und_instrmt_grp(comp),
-    instrmt_leg_grp(comp), settl_type(63), settl_date(64), handl_inst(21), exec_inst(18),
-    min_qty(110), max_floor(111), ex_destination(100), trdg_ses_grp(comp),
-    process_code(81), prev_close_px(140), locate_reqd(114), transact_time(60),
-    stipulations(comp), ord_type(40), price_type(423), price(44), stop_px(99),
-    spread_or_benchmark_curve_data(comp), yield_data(comp), currency(15),
-    compliance_id(376), ioiid(23), quote_id(117), time_in_force(59), effective_time(168),
-    expire_date(432), expire_time(126), gt_booking_inst(427), max_show(210),
-    peg_instructions(comp), discretion_instructions(comp), target_strategy(847),
-    target_strategy_parameters(848), participation_rate(849), cancellation_rights(480),
-    money_laundering_status(481), regist_id(513), designation(494) },
-    new(cross_id(STRING), cross_type(INT, e::CrossType), cross_prioritization(INT,
-    e::CrossPrioritization), transact_time(UTCTIMESTAMP), ord_type(CHAR, e::OrdType)),
-    msg_type = b"s", header = c::HeaderBuilder, view = NewOrderCross
+    NewOrderCrossBuilder { cross_id(req 548), cross_type(req 549),
+    cross_prioritization(req 550), side_cross_ord_mod_grp(req comp 552),
+    instrument(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp), settl_type(63),
+    settl_date(64), handl_inst(21), exec_inst(18), min_qty(110), max_floor(111),
+    ex_destination(100), trdg_ses_grp(comp), process_code(81), prev_close_px(140),
+    locate_reqd(114), transact_time(req 60), stipulations(comp), ord_type(req 40),
+    price_type(423), price(44), stop_px(99), spread_or_benchmark_curve_data(comp),
+    yield_data(comp), currency(15), compliance_id(376), ioiid(23), quote_id(117),
+    time_in_force(59), effective_time(168), expire_date(432), expire_time(126),
+    gt_booking_inst(427), max_show(210), peg_instructions(comp),
+    discretion_instructions(comp), target_strategy(847), target_strategy_parameters(848),
+    participation_rate(849), cancellation_rights(480), money_laundering_status(481),
+    regist_id(513), designation(494) }, new('b) = NewOrderCrossRequired { cross_id,
+    cross_type, cross_prioritization, side_cross_ord_mod_grp, transact_time, ord_type },
+    view = NewOrderCross, msg_type = b"s", header = c::HeaderBuilder
 );
 /// The body table of `CrossOrderCancelReplaceRequest` (MsgType `t`).
 pub static CROSS_ORDER_CANCEL_REPLACE_REQUEST: t::MessageDef = {
@@ -6584,7 +7072,7 @@ impl<'a> CrossOrderCancelReplaceRequest<'a> {
     t::opt!(regist_id, slot = 137, tag = 513, "RegistID", STRING);
     t::opt!(designation, slot = 138, tag = 494, "Designation", STRING);
 }
-/// Builds a `CrossOrderCancelReplaceRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `CrossOrderCancelReplaceRequest`: [`CrossOrderCancelReplaceRequestBuilder::new`] (as does [`CrossOrderCancelReplaceRequest::builder`]) takes [`CrossOrderCancelReplaceRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CrossOrderCancelReplaceRequestBuilder<'b> {
     /// `OrderID` (37), STRING.
@@ -6597,7 +7085,7 @@ pub struct CrossOrderCancelReplaceRequestBuilder<'b> {
     pub cross_type: Option<e::CrossType<'b>>,
     /// `CrossPrioritization` (550), INT, required.
     pub cross_prioritization: Option<e::CrossPrioritization<'b>>,
-    /// The `SideCrossOrdModGrp` component.
+    /// The `SideCrossOrdModGrp` component: required (its tag 552 is).
     pub side_cross_ord_mod_grp: Option<c::SideCrossOrdModGrpBuilder<'b>>,
     /// The `Instrument` component.
     pub instrument: Option<c::InstrumentBuilder<'b>>,
@@ -6682,24 +7170,41 @@ pub struct CrossOrderCancelReplaceRequestBuilder<'b> {
     /// `Designation` (494), STRING.
     pub designation: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `CrossOrderCancelReplaceRequest`, which [`CrossOrderCancelReplaceRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CrossOrderCancelReplaceRequestRequired<'b> {
+    /// `CrossID` (548), STRING.
+    pub cross_id: v::FixStr<'b>,
+    /// `OrigCrossID` (551), STRING.
+    pub orig_cross_id: v::FixStr<'b>,
+    /// `CrossType` (549), INT.
+    pub cross_type: e::CrossType<'b>,
+    /// `CrossPrioritization` (550), INT.
+    pub cross_prioritization: e::CrossPrioritization<'b>,
+    /// The `SideCrossOrdModGrp` component, whose tag 552 is required.
+    pub side_cross_ord_mod_grp: c::SideCrossOrdModGrpBuilder<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: e::OrdType,
+}
 t::build!(
-    CrossOrderCancelReplaceRequestBuilder { order_id(37), cross_id(548),
-    orig_cross_id(551), cross_type(549), cross_prioritization(550),
-    side_cross_ord_mod_grp(comp), instrument(comp), und_instrmt_grp(comp),
+    CrossOrderCancelReplaceRequestBuilder { order_id(37), cross_id(req 548),
+    orig_cross_id(req 551), cross_type(req 549), cross_prioritization(req 550),
+    side_cross_ord_mod_grp(req comp 552), instrument(comp), und_instrmt_grp(comp),
     instrmt_leg_grp(comp), settl_type(63), settl_date(64), handl_inst(21), exec_inst(18),
     min_qty(110), max_floor(111), ex_destination(100), trdg_ses_grp(comp),
-    process_code(81), prev_close_px(140), locate_reqd(114), transact_time(60),
-    stipulations(comp), ord_type(40), price_type(423), price(44), stop_px(99),
+    process_code(81), prev_close_px(140), locate_reqd(114), transact_time(req 60),
+    stipulations(comp), ord_type(req 40), price_type(423), price(44), stop_px(99),
     spread_or_benchmark_curve_data(comp), yield_data(comp), currency(15),
     compliance_id(376), ioiid(23), quote_id(117), time_in_force(59), effective_time(168),
     expire_date(432), expire_time(126), gt_booking_inst(427), max_show(210),
     peg_instructions(comp), discretion_instructions(comp), target_strategy(847),
     target_strategy_parameters(848), participation_rate(849), cancellation_rights(480),
-    money_laundering_status(481), regist_id(513), designation(494) },
-    new(cross_id(STRING), orig_cross_id(STRING), cross_type(INT, e::CrossType),
-    cross_prioritization(INT, e::CrossPrioritization), transact_time(UTCTIMESTAMP),
-    ord_type(CHAR, e::OrdType)), msg_type = b"t", header = c::HeaderBuilder, view =
-    CrossOrderCancelReplaceRequest
+    money_laundering_status(481), regist_id(513), designation(494) }, new('b) =
+    CrossOrderCancelReplaceRequestRequired { cross_id, orig_cross_id, cross_type,
+    cross_prioritization, side_cross_ord_mod_grp, transact_time, ord_type }, view =
+    CrossOrderCancelReplaceRequest, msg_type = b"t", header = c::HeaderBuilder
 );
 /// The body table of `CrossOrderCancelRequest` (MsgType `u`).
 pub static CROSS_ORDER_CANCEL_REQUEST: t::MessageDef = {
@@ -6768,7 +7273,7 @@ impl<'a> CrossOrderCancelRequest<'a> {
     t::comp!(instrmt_leg_grp, slot = 77, slots = 1, "InstrmtLegGrp", c::InstrmtLegGrp);
     t::req!(transact_time, slot = 78, tag = 60, "TransactTime", UTCTIMESTAMP);
 }
-/// Builds a `CrossOrderCancelRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `CrossOrderCancelRequest`: [`CrossOrderCancelRequestBuilder::new`] (as does [`CrossOrderCancelRequest::builder`]) takes [`CrossOrderCancelRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CrossOrderCancelRequestBuilder<'b> {
     /// `OrderID` (37), STRING.
@@ -6781,7 +7286,7 @@ pub struct CrossOrderCancelRequestBuilder<'b> {
     pub cross_type: Option<e::CrossType<'b>>,
     /// `CrossPrioritization` (550), INT, required.
     pub cross_prioritization: Option<e::CrossPrioritization<'b>>,
-    /// The `SideCrossOrdCxlGrp` component.
+    /// The `SideCrossOrdCxlGrp` component: required (its tag 552 is).
     pub side_cross_ord_cxl_grp: Option<c::SideCrossOrdCxlGrpBuilder<'b>>,
     /// The `Instrument` component.
     pub instrument: Option<c::InstrumentBuilder<'b>>,
@@ -6792,13 +7297,30 @@ pub struct CrossOrderCancelRequestBuilder<'b> {
     /// `TransactTime` (60), UTCTIMESTAMP, required.
     pub transact_time: Option<v::UtcTimestamp>,
 }
+/// The required fields of a `CrossOrderCancelRequest`, which [`CrossOrderCancelRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CrossOrderCancelRequestRequired<'b> {
+    /// `CrossID` (548), STRING.
+    pub cross_id: v::FixStr<'b>,
+    /// `OrigCrossID` (551), STRING.
+    pub orig_cross_id: v::FixStr<'b>,
+    /// `CrossType` (549), INT.
+    pub cross_type: e::CrossType<'b>,
+    /// `CrossPrioritization` (550), INT.
+    pub cross_prioritization: e::CrossPrioritization<'b>,
+    /// The `SideCrossOrdCxlGrp` component, whose tag 552 is required.
+    pub side_cross_ord_cxl_grp: c::SideCrossOrdCxlGrpBuilder<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    CrossOrderCancelRequestBuilder { order_id(37), cross_id(548), orig_cross_id(551),
-    cross_type(549), cross_prioritization(550), side_cross_ord_cxl_grp(comp),
-    instrument(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp), transact_time(60) },
-    new(cross_id(STRING), orig_cross_id(STRING), cross_type(INT, e::CrossType),
-    cross_prioritization(INT, e::CrossPrioritization), transact_time(UTCTIMESTAMP)),
-    msg_type = b"u", header = c::HeaderBuilder, view = CrossOrderCancelRequest
+    CrossOrderCancelRequestBuilder { order_id(37), cross_id(req 548), orig_cross_id(req
+    551), cross_type(req 549), cross_prioritization(req 550), side_cross_ord_cxl_grp(req
+    comp 552), instrument(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp),
+    transact_time(req 60) }, new('b) = CrossOrderCancelRequestRequired { cross_id,
+    orig_cross_id, cross_type, cross_prioritization, side_cross_ord_cxl_grp,
+    transact_time }, view = CrossOrderCancelRequest, msg_type = b"u", header =
+    c::HeaderBuilder
 );
 /// The body table of `SecurityTypeRequest` (MsgType `v`).
 pub static SECURITY_TYPE_REQUEST: t::MessageDef = {
@@ -6845,7 +7367,7 @@ impl<'a> SecurityTypeRequest<'a> {
     );
     t::opt!(security_sub_type, slot = 35, tag = 762, "SecuritySubType", STRING);
 }
-/// Builds a `SecurityTypeRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `SecurityTypeRequest`: [`SecurityTypeRequestBuilder::new`] (as does [`SecurityTypeRequest::builder`]) takes [`SecurityTypeRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecurityTypeRequestBuilder<'b> {
     /// `SecurityReqID` (320), STRING, required.
@@ -6865,11 +7387,18 @@ pub struct SecurityTypeRequestBuilder<'b> {
     /// `SecuritySubType` (762), STRING.
     pub security_sub_type: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `SecurityTypeRequest`, which [`SecurityTypeRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SecurityTypeRequestRequired<'b> {
+    /// `SecurityReqID` (320), STRING.
+    pub security_req_id: v::FixStr<'b>,
+}
 t::build!(
-    SecurityTypeRequestBuilder { security_req_id(320), text(58), encoded_text(data = 355,
-    length = 354), trading_session_id(336), trading_session_sub_id(625), product(460),
-    security_type(167), security_sub_type(762) }, new(security_req_id(STRING)), msg_type
-    = b"v", header = c::HeaderBuilder, view = SecurityTypeRequest
+    SecurityTypeRequestBuilder { security_req_id(req 320), text(58), encoded_text(data =
+    355, length = 354), trading_session_id(336), trading_session_sub_id(625),
+    product(460), security_type(167), security_sub_type(762) }, new('b) =
+    SecurityTypeRequestRequired { security_req_id }, view = SecurityTypeRequest, msg_type
+    = b"v", header = c::HeaderBuilder
 );
 /// The body table of `SecurityTypes` (MsgType `w`).
 pub static SECURITY_TYPES: t::MessageDef = {
@@ -6927,7 +7456,7 @@ impl<'a> SecurityTypes<'a> {
         e::SubscriptionRequestType
     );
 }
-/// Builds a `SecurityTypes`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `SecurityTypes`: [`SecurityTypesBuilder::new`] (as does [`SecurityTypes::builder`]) takes [`SecurityTypesRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecurityTypesBuilder<'b> {
     /// `SecurityReqID` (320), STRING, required.
@@ -6953,14 +7482,24 @@ pub struct SecurityTypesBuilder<'b> {
     /// `SubscriptionRequestType` (263), CHAR.
     pub subscription_request_type: Option<e::SubscriptionRequestType>,
 }
+/// The required fields of a `SecurityTypes`, which [`SecurityTypesBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SecurityTypesRequired<'b> {
+    /// `SecurityReqID` (320), STRING.
+    pub security_req_id: v::FixStr<'b>,
+    /// `SecurityResponseID` (322), STRING.
+    pub security_response_id: v::FixStr<'b>,
+    /// `SecurityResponseType` (323), INT.
+    pub security_response_type: e::SecurityResponseType<'b>,
+}
 t::build!(
-    SecurityTypesBuilder { security_req_id(320), security_response_id(322),
-    security_response_type(323), tot_no_security_types(557), last_fragment(893),
+    SecurityTypesBuilder { security_req_id(req 320), security_response_id(req 322),
+    security_response_type(req 323), tot_no_security_types(557), last_fragment(893),
     sec_types_grp(comp), text(58), encoded_text(data = 355, length = 354),
     trading_session_id(336), trading_session_sub_id(625), subscription_request_type(263)
-    }, new(security_req_id(STRING), security_response_id(STRING),
-    security_response_type(INT, e::SecurityResponseType)), msg_type = b"w", header =
-    c::HeaderBuilder, view = SecurityTypes
+    }, new('b) = SecurityTypesRequired { security_req_id, security_response_id,
+    security_response_type }, view = SecurityTypes, msg_type = b"w", header =
+    c::HeaderBuilder
 );
 /// The body table of `SecurityListRequest` (MsgType `x`).
 pub static SECURITY_LIST_REQUEST: t::MessageDef = {
@@ -7038,7 +7577,7 @@ impl<'a> SecurityListRequest<'a> {
         e::SubscriptionRequestType
     );
 }
-/// Builds a `SecurityListRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `SecurityListRequest`: [`SecurityListRequestBuilder::new`] (as does [`SecurityListRequest::builder`]) takes [`SecurityListRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecurityListRequestBuilder<'b> {
     /// `SecurityReqID` (320), STRING, required.
@@ -7068,15 +7607,22 @@ pub struct SecurityListRequestBuilder<'b> {
     /// `SubscriptionRequestType` (263), CHAR.
     pub subscription_request_type: Option<e::SubscriptionRequestType>,
 }
+/// The required fields of a `SecurityListRequest`, which [`SecurityListRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SecurityListRequestRequired<'b> {
+    /// `SecurityReqID` (320), STRING.
+    pub security_req_id: v::FixStr<'b>,
+    /// `SecurityListRequestType` (559), INT.
+    pub security_list_request_type: e::SecurityListRequestType<'b>,
+}
 t::build!(
-    SecurityListRequestBuilder { security_req_id(320), security_list_request_type(559),
-    instrument(comp), instrument_extension(comp), financing_details(comp),
+    SecurityListRequestBuilder { security_req_id(req 320), security_list_request_type(req
+    559), instrument(comp), instrument_extension(comp), financing_details(comp),
     und_instrmt_grp(comp), instrmt_leg_grp(comp), currency(15), text(58),
     encoded_text(data = 355, length = 354), trading_session_id(336),
-    trading_session_sub_id(625), subscription_request_type(263) },
-    new(security_req_id(STRING), security_list_request_type(INT,
-    e::SecurityListRequestType)), msg_type = b"x", header = c::HeaderBuilder, view =
-    SecurityListRequest
+    trading_session_sub_id(625), subscription_request_type(263) }, new('b) =
+    SecurityListRequestRequired { security_req_id, security_list_request_type }, view =
+    SecurityListRequest, msg_type = b"x", header = c::HeaderBuilder
 );
 /// The body table of `SecurityList` (MsgType `y`).
 pub static SECURITY_LIST: t::MessageDef = {
@@ -7124,7 +7670,7 @@ impl<'a> SecurityList<'a> {
     t::opt!(last_fragment, slot = 31, tag = 893, "LastFragment", BOOLEAN);
     t::comp!(sec_list_grp, slot = 32, slots = 1, "SecListGrp", c::SecListGrp);
 }
-/// Builds a `SecurityList`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `SecurityList`: [`SecurityListBuilder::new`] (as does [`SecurityList::builder`]) takes [`SecurityListRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecurityListBuilder<'b> {
     /// `SecurityReqID` (320), STRING, required.
@@ -7140,12 +7686,22 @@ pub struct SecurityListBuilder<'b> {
     /// The `SecListGrp` component.
     pub sec_list_grp: Option<c::SecListGrpBuilder<'b>>,
 }
+/// The required fields of a `SecurityList`, which [`SecurityListBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SecurityListRequired<'b> {
+    /// `SecurityReqID` (320), STRING.
+    pub security_req_id: v::FixStr<'b>,
+    /// `SecurityResponseID` (322), STRING.
+    pub security_response_id: v::FixStr<'b>,
+    /// `SecurityRequestResult` (560), INT.
+    pub security_request_result: e::SecurityRequestResult<'b>,
+}
 t::build!(
-    SecurityListBuilder { security_req_id(320), security_response_id(322),
-    security_request_result(560), tot_no_related_sym(393), last_fragment(893),
-    sec_list_grp(comp) }, new(security_req_id(STRING), security_response_id(STRING),
-    security_request_result(INT, e::SecurityRequestResult)), msg_type = b"y", header =
-    c::HeaderBuilder, view = SecurityList
+    SecurityListBuilder { security_req_id(req 320), security_response_id(req 322),
+    security_request_result(req 560), tot_no_related_sym(393), last_fragment(893),
+    sec_list_grp(comp) }, new('b) = SecurityListRequired { security_req_id,
+    security_response_id, security_request_result }, view = SecurityList, msg_type =
+    b"y", header = c::HeaderBuilder
 );
 /// The body table of `DerivativeSecurityListRequest` (MsgType `z`).
 pub static DERIVATIVE_SECURITY_LIST_REQUEST: t::MessageDef = {
@@ -7212,7 +7768,7 @@ impl<'a> DerivativeSecurityListRequest<'a> {
         e::SubscriptionRequestType
     );
 }
-/// Builds a `DerivativeSecurityListRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `DerivativeSecurityListRequest`: [`DerivativeSecurityListRequestBuilder::new`] (as does [`DerivativeSecurityListRequest::builder`]) takes [`DerivativeSecurityListRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct DerivativeSecurityListRequestBuilder<'b> {
     /// `SecurityReqID` (320), STRING, required.
@@ -7236,14 +7792,22 @@ pub struct DerivativeSecurityListRequestBuilder<'b> {
     /// `SubscriptionRequestType` (263), CHAR.
     pub subscription_request_type: Option<e::SubscriptionRequestType>,
 }
+/// The required fields of a `DerivativeSecurityListRequest`, which [`DerivativeSecurityListRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct DerivativeSecurityListRequestRequired<'b> {
+    /// `SecurityReqID` (320), STRING.
+    pub security_req_id: v::FixStr<'b>,
+    /// `SecurityListRequestType` (559), INT.
+    pub security_list_request_type: e::SecurityListRequestType<'b>,
+}
 t::build!(
-    DerivativeSecurityListRequestBuilder { security_req_id(320),
-    security_list_request_type(559), underlying_instrument(comp), security_sub_type(762),
-    currency(15), text(58), encoded_text(data = 355, length = 354),
-    trading_session_id(336), trading_session_sub_id(625), subscription_request_type(263)
-    }, new(security_req_id(STRING), security_list_request_type(INT,
-    e::SecurityListRequestType)), msg_type = b"z", header = c::HeaderBuilder, view =
-    DerivativeSecurityListRequest
+    DerivativeSecurityListRequestBuilder { security_req_id(req 320),
+    security_list_request_type(req 559), underlying_instrument(comp),
+    security_sub_type(762), currency(15), text(58), encoded_text(data = 355, length =
+    354), trading_session_id(336), trading_session_sub_id(625),
+    subscription_request_type(263) }, new('b) = DerivativeSecurityListRequestRequired {
+    security_req_id, security_list_request_type }, view = DerivativeSecurityListRequest,
+    msg_type = b"z", header = c::HeaderBuilder
 );
 /// The body table of `DerivativeSecurityList` (MsgType `AA`).
 pub static DERIVATIVE_SECURITY_LIST: t::MessageDef = {
@@ -7305,7 +7869,7 @@ impl<'a> DerivativeSecurityList<'a> {
         c::RelSymDerivSecGrp
     );
 }
-/// Builds a `DerivativeSecurityList`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `DerivativeSecurityList`: [`DerivativeSecurityListBuilder::new`] (as does [`DerivativeSecurityList::builder`]) takes [`DerivativeSecurityListRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct DerivativeSecurityListBuilder<'b> {
     /// `SecurityReqID` (320), STRING, required.
@@ -7323,13 +7887,23 @@ pub struct DerivativeSecurityListBuilder<'b> {
     /// The `RelSymDerivSecGrp` component.
     pub rel_sym_deriv_sec_grp: Option<c::RelSymDerivSecGrpBuilder<'b>>,
 }
+/// The required fields of a `DerivativeSecurityList`, which [`DerivativeSecurityListBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct DerivativeSecurityListRequired<'b> {
+    /// `SecurityReqID` (320), STRING.
+    pub security_req_id: v::FixStr<'b>,
+    /// `SecurityResponseID` (322), STRING.
+    pub security_response_id: v::FixStr<'b>,
+    /// `SecurityRequestResult` (560), INT.
+    pub security_request_result: e::SecurityRequestResult<'b>,
+}
 t::build!(
-    DerivativeSecurityListBuilder { security_req_id(320), security_response_id(322),
-    security_request_result(560), underlying_instrument(comp), tot_no_related_sym(393),
-    last_fragment(893), rel_sym_deriv_sec_grp(comp) }, new(security_req_id(STRING),
-    security_response_id(STRING), security_request_result(INT,
-    e::SecurityRequestResult)), msg_type = b"AA", header = c::HeaderBuilder, view =
-    DerivativeSecurityList
+    DerivativeSecurityListBuilder { security_req_id(req 320), security_response_id(req
+    322), security_request_result(req 560), underlying_instrument(comp),
+    tot_no_related_sym(393), last_fragment(893), rel_sym_deriv_sec_grp(comp) }, new('b) =
+    DerivativeSecurityListRequired { security_req_id, security_response_id,
+    security_request_result }, view = DerivativeSecurityList, msg_type = b"AA", header =
+    c::HeaderBuilder
 );
 /// The body table of `NewOrderMultileg` (MsgType `AB`).
 pub static NEW_ORDER_MULTILEG: t::MessageDef = {
@@ -7507,7 +8081,7 @@ impl<'a> NewOrderMultileg<'a> {
         e::MultiLegRptTypeReq
     );
 }
-/// Builds a `NewOrderMultileg`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `NewOrderMultileg`: [`NewOrderMultilegBuilder::new`] (as does [`NewOrderMultileg::builder`]) takes [`NewOrderMultilegRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NewOrderMultilegBuilder<'b> {
     /// `ClOrdID` (11), STRING, required.
@@ -7568,7 +8142,7 @@ pub struct NewOrderMultilegBuilder<'b> {
     pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
     /// `PrevClosePx` (140), PRICE.
     pub prev_close_px: Option<v::Decimal>,
-    /// The `LegOrdGrp` component.
+    /// The `LegOrdGrp` component: required (its tag 555 is).
     pub leg_ord_grp: Option<c::LegOrdGrpBuilder<'b>>,
     /// `LocateReqd` (114), BOOLEAN.
     pub locate_reqd: Option<bool>,
@@ -7651,18 +8225,32 @@ pub struct NewOrderMultilegBuilder<'b> {
     /// `MultiLegRptTypeReq` (563), INT.
     pub multi_leg_rpt_type_req: Option<e::MultiLegRptTypeReq<'b>>,
 }
+/// The required fields of a `NewOrderMultileg`, which [`NewOrderMultilegBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NewOrderMultilegRequired<'b> {
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// The `LegOrdGrp` component, whose tag 555 is required.
+    pub leg_ord_grp: c::LegOrdGrpBuilder<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: e::OrdType,
+}
 t::build!(
-    NewOrderMultilegBuilder { cl_ord_id(11), secondary_cl_ord_id(526),
+    NewOrderMultilegBuilder { cl_ord_id(req 11), secondary_cl_ord_id(526),
     cl_ord_link_id(583), parties(comp), trade_origination_date(229), trade_date(75),
     account(1), acct_id_source(660), account_type(581), day_booking_inst(589),
     booking_unit(590), prealloc_method(591), alloc_id(70), pre_alloc_mleg_grp(comp),
     settl_type(63), settl_date(64), cash_margin(544), clearing_fee_indicator(635),
     handl_inst(21), exec_inst(18), min_qty(110), max_floor(111), ex_destination(100),
-    trdg_ses_grp(comp), process_code(81), side(54), instrument(comp),
-    und_instrmt_grp(comp), prev_close_px(140), leg_ord_grp(comp), locate_reqd(114),
-    transact_time(60), qty_type(854), order_qty_data(comp), ord_type(40),
-    price_type(423), price(44), stop_px(99), currency(15), compliance_id(376),
-    solicited_flag(377), ioiid(23), quote_id(117), time_in_force(59),
+    trdg_ses_grp(comp), process_code(81), side(req 54), instrument(comp),
+    und_instrmt_grp(comp), prev_close_px(140), leg_ord_grp(req comp 555),
+    locate_reqd(114), transact_time(req 60), qty_type(854), order_qty_data(comp),
+    ord_type(req 40), price_type(423), price(44), stop_px(99), currency(15),
+    compliance_id(376), solicited_flag(377), ioiid(23), quote_id(117), time_in_force(59),
     effective_time(168), expire_date(432), expire_time(126), gt_booking_inst(427),
     commission_data(comp), order_capacity(528), order_restrictions(529),
     cust_order_capacity(582), forex_req(121), settl_currency(120), booking_type(775),
@@ -7670,10 +8258,9 @@ t::build!(
     covered_or_uncovered(203), max_show(210), peg_instructions(comp),
     discretion_instructions(comp), target_strategy(847), target_strategy_parameters(848),
     participation_rate(849), cancellation_rights(480), money_laundering_status(481),
-    regist_id(513), designation(494), multi_leg_rpt_type_req(563) },
-    new(cl_ord_id(STRING), side(CHAR, e::Side), transact_time(UTCTIMESTAMP),
-    ord_type(CHAR, e::OrdType)), msg_type = b"AB", header = c::HeaderBuilder, view =
-    NewOrderMultileg
+    regist_id(513), designation(494), multi_leg_rpt_type_req(563) }, new('b) =
+    NewOrderMultilegRequired { cl_ord_id, side, leg_ord_grp, transact_time, ord_type },
+    view = NewOrderMultileg, msg_type = b"AB", header = c::HeaderBuilder
 );
 /// The body table of `MultilegOrderCancelReplace` (MsgType `AC`).
 pub static MULTILEG_ORDER_CANCEL_REPLACE: t::MessageDef = {
@@ -7859,7 +8446,7 @@ impl<'a> MultilegOrderCancelReplace<'a> {
         e::MultiLegRptTypeReq
     );
 }
-/// Builds a `MultilegOrderCancelReplace`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `MultilegOrderCancelReplace`: [`MultilegOrderCancelReplaceBuilder::new`] (as does [`MultilegOrderCancelReplace::builder`]) takes [`MultilegOrderCancelReplaceRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MultilegOrderCancelReplaceBuilder<'b> {
     /// `OrderID` (37), STRING.
@@ -7926,7 +8513,7 @@ pub struct MultilegOrderCancelReplaceBuilder<'b> {
     pub und_instrmt_grp: Option<c::UndInstrmtGrpBuilder<'b>>,
     /// `PrevClosePx` (140), PRICE.
     pub prev_close_px: Option<v::Decimal>,
-    /// The `LegOrdGrp` component.
+    /// The `LegOrdGrp` component: required (its tag 555 is).
     pub leg_ord_grp: Option<c::LegOrdGrpBuilder<'b>>,
     /// `LocateReqd` (114), BOOLEAN.
     pub locate_reqd: Option<bool>,
@@ -8009,29 +8596,46 @@ pub struct MultilegOrderCancelReplaceBuilder<'b> {
     /// `MultiLegRptTypeReq` (563), INT.
     pub multi_leg_rpt_type_req: Option<e::MultiLegRptTypeReq<'b>>,
 }
+/// The required fields of a `MultilegOrderCancelReplace`, which [`MultilegOrderCancelReplaceBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MultilegOrderCancelReplaceRequired<'b> {
+    /// `OrigClOrdID` (41), STRING.
+    pub orig_cl_ord_id: v::FixStr<'b>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// The `LegOrdGrp` component, whose tag 555 is required.
+    pub leg_ord_grp: c::LegOrdGrpBuilder<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: e::OrdType,
+}
 t::build!(
-    MultilegOrderCancelReplaceBuilder { order_id(37), orig_cl_ord_id(41), cl_ord_id(11),
-    secondary_cl_ord_id(526), cl_ord_link_id(583), orig_ord_mod_time(586), parties(comp),
-    trade_origination_date(229), trade_date(75), account(1), acct_id_source(660),
-    account_type(581), day_booking_inst(589), booking_unit(590), prealloc_method(591),
-    alloc_id(70), pre_alloc_mleg_grp(comp), settl_type(63), settl_date(64),
-    cash_margin(544), clearing_fee_indicator(635), handl_inst(21), exec_inst(18),
-    min_qty(110), max_floor(111), ex_destination(100), trdg_ses_grp(comp),
-    process_code(81), side(54), instrument(comp), und_instrmt_grp(comp),
-    prev_close_px(140), leg_ord_grp(comp), locate_reqd(114), transact_time(60),
-    qty_type(854), order_qty_data(comp), ord_type(40), price_type(423), price(44),
-    stop_px(99), currency(15), compliance_id(376), solicited_flag(377), ioiid(23),
-    quote_id(117), time_in_force(59), effective_time(168), expire_date(432),
-    expire_time(126), gt_booking_inst(427), commission_data(comp), order_capacity(528),
-    order_restrictions(529), cust_order_capacity(582), forex_req(121),
-    settl_currency(120), booking_type(775), text(58), encoded_text(data = 355, length =
-    354), position_effect(77), covered_or_uncovered(203), max_show(210),
-    peg_instructions(comp), discretion_instructions(comp), target_strategy(847),
-    target_strategy_parameters(848), participation_rate(849), cancellation_rights(480),
-    money_laundering_status(481), regist_id(513), designation(494),
-    multi_leg_rpt_type_req(563) }, new(orig_cl_ord_id(STRING), cl_ord_id(STRING),
-    side(CHAR, e::Side), transact_time(UTCTIMESTAMP), ord_type(CHAR, e::OrdType)),
-    msg_type = b"AC", header = c::HeaderBuilder, view = MultilegOrderCancelReplace
+    MultilegOrderCancelReplaceBuilder { order_id(37), orig_cl_ord_id(req 41),
+    cl_ord_id(req 11), secondary_cl_ord_id(526), cl_ord_link_id(583),
+    orig_ord_mod_time(586), parties(comp), trade_origination_date(229), trade_date(75),
+    account(1), acct_id_source(660), account_type(581), day_booking_inst(589),
+    booking_unit(590), prealloc_method(591), alloc_id(70), pre_alloc_mleg_grp(comp),
+    settl_type(63), settl_date(64), cash_margin(544), clearing_fee_indicator(635),
+    handl_inst(21), exec_inst(18), min_qty(110), max_floor(111), ex_destination(100),
+    trdg_ses_grp(comp), process_code(81), side(req 54), instrument(comp),
+    und_instrmt_grp(comp), prev_close_px(140), leg_ord_grp(req comp 555),
+    locate_reqd(114), transact_time(req 60), qty_type(854), order_qty_data(comp),
+    ord_type(req 40), price_type(423), price(44), stop_px(99), currency(15),
+    compliance_id(376), solicited_flag(377), ioiid(23), quote_id(117), time_in_force(59),
+    effective_time(168), expire_date(432), expire_time(126), gt_booking_inst(427),
+    commission_data(comp), order_capacity(528), order_restrictions(529),
+    cust_order_capacity(582), forex_req(121), settl_currency(120), booking_type(775),
+    text(58), encoded_text(data = 355, length = 354), position_effect(77),
+    covered_or_uncovered(203), max_show(210), peg_instructions(comp),
+    discretion_instructions(comp), target_strategy(847), target_strategy_parameters(848),
+    participation_rate(849), cancellation_rights(480), money_laundering_status(481),
+    regist_id(513), designation(494), multi_leg_rpt_type_req(563) }, new('b) =
+    MultilegOrderCancelReplaceRequired { orig_cl_ord_id, cl_ord_id, side, leg_ord_grp,
+    transact_time, ord_type }, view = MultilegOrderCancelReplace, msg_type = b"AC",
+    header = c::HeaderBuilder
 );
 /// The body table of `TradeCaptureReportRequest` (MsgType `AD`).
 pub static TRADE_CAPTURE_REPORT_REQUEST: t::MessageDef = {
@@ -8152,7 +8756,7 @@ impl<'a> TradeCaptureReportRequest<'a> {
     t::opt!(encoded_text_len, slot = 113, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 114, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `TradeCaptureReportRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `TradeCaptureReportRequest`: [`TradeCaptureReportRequestBuilder::new`] (as does [`TradeCaptureReportRequest::builder`]) takes [`TradeCaptureReportRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TradeCaptureReportRequestBuilder<'b> {
     /// `TradeRequestID` (568), STRING, required.
@@ -8226,20 +8830,28 @@ pub struct TradeCaptureReportRequestBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `TradeCaptureReportRequest`, which [`TradeCaptureReportRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TradeCaptureReportRequestRequired<'b> {
+    /// `TradeRequestID` (568), STRING.
+    pub trade_request_id: v::FixStr<'b>,
+    /// `TradeRequestType` (569), INT.
+    pub trade_request_type: e::TradeRequestType<'b>,
+}
 t::build!(
-    TradeCaptureReportRequestBuilder { trade_request_id(568), trade_request_type(569),
-    subscription_request_type(263), trade_report_id(571), secondary_trade_report_id(818),
-    exec_id(17), exec_type(150), order_id(37), cl_ord_id(11), match_status(573),
-    trd_type(828), trd_sub_type(829), transfer_reason(830), secondary_trd_type(855),
-    trade_link_id(820), trd_match_id(880), parties(comp), instrument(comp),
-    instrument_extension(comp), financing_details(comp), und_instrmt_grp(comp),
-    instrmt_leg_grp(comp), trd_cap_dt_grp(comp), clearing_business_date(715),
-    trading_session_id(336), trading_session_sub_id(625), time_bracket(943), side(54),
-    multi_leg_reporting_type(442), trade_input_source(578), trade_input_device(579),
-    response_transport_type(725), response_destination(726), text(58), encoded_text(data
-    = 355, length = 354) }, new(trade_request_id(STRING), trade_request_type(INT,
-    e::TradeRequestType)), msg_type = b"AD", header = c::HeaderBuilder, view =
-    TradeCaptureReportRequest
+    TradeCaptureReportRequestBuilder { trade_request_id(req 568), trade_request_type(req
+    569), subscription_request_type(263), trade_report_id(571),
+    secondary_trade_report_id(818), exec_id(17), exec_type(150), order_id(37),
+    cl_ord_id(11), match_status(573), trd_type(828), trd_sub_type(829),
+    transfer_reason(830), secondary_trd_type(855), trade_link_id(820), trd_match_id(880),
+    parties(comp), instrument(comp), instrument_extension(comp), financing_details(comp),
+    und_instrmt_grp(comp), instrmt_leg_grp(comp), trd_cap_dt_grp(comp),
+    clearing_business_date(715), trading_session_id(336), trading_session_sub_id(625),
+    time_bracket(943), side(54), multi_leg_reporting_type(442), trade_input_source(578),
+    trade_input_device(579), response_transport_type(725), response_destination(726),
+    text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    TradeCaptureReportRequestRequired { trade_request_id, trade_request_type }, view =
+    TradeCaptureReportRequest, msg_type = b"AD", header = c::HeaderBuilder
 );
 /// The body table of `TradeCaptureReport` (MsgType `AE`).
 pub static TRADE_CAPTURE_REPORT: t::MessageDef = {
@@ -8413,7 +9025,7 @@ impl<'a> TradeCaptureReport<'a> {
         e::ShortSaleReason
     );
 }
-/// Builds a `TradeCaptureReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `TradeCaptureReport`: [`TradeCaptureReportBuilder::new`] (as does [`TradeCaptureReport::builder`]) takes [`TradeCaptureReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TradeCaptureReportBuilder<'b> {
     /// `TradeReportID` (571), STRING, required.
@@ -8522,7 +9134,7 @@ pub struct TradeCaptureReportBuilder<'b> {
     pub match_status: Option<e::MatchStatus>,
     /// `MatchType` (574), STRING.
     pub match_type: Option<e::MatchType<'b>>,
-    /// The `TrdCapRptSideGrp` component.
+    /// The `TrdCapRptSideGrp` component: required (its tag 552 is).
     pub trd_cap_rpt_side_grp: Option<c::TrdCapRptSideGrpBuilder<'b>>,
     /// `CopyMsgIndicator` (797), BOOLEAN.
     pub copy_msg_indicator: Option<bool>,
@@ -8531,29 +9143,47 @@ pub struct TradeCaptureReportBuilder<'b> {
     /// `ShortSaleReason` (853), INT.
     pub short_sale_reason: Option<e::ShortSaleReason<'b>>,
 }
+/// The required fields of a `TradeCaptureReport`, which [`TradeCaptureReportBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TradeCaptureReportRequired<'b> {
+    /// `TradeReportID` (571), STRING.
+    pub trade_report_id: v::FixStr<'b>,
+    /// `PreviouslyReported` (570), BOOLEAN.
+    pub previously_reported: bool,
+    /// `LastQty` (32), QTY.
+    pub last_qty: v::Decimal,
+    /// `LastPx` (31), PRICE.
+    pub last_px: v::Decimal,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: v::LocalMktDate,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// The `TrdCapRptSideGrp` component, whose tag 552 is required.
+    pub trd_cap_rpt_side_grp: c::TrdCapRptSideGrpBuilder<'b>,
+}
 t::build!(
-    TradeCaptureReportBuilder { trade_report_id(571), trade_report_trans_type(487),
+    TradeCaptureReportBuilder { trade_report_id(req 571), trade_report_trans_type(487),
     trade_report_type(856), trade_request_id(568), trd_type(828), trd_sub_type(829),
     secondary_trd_type(855), transfer_reason(830), exec_type(150),
     tot_num_trade_reports(748), last_rpt_requested(912), unsolicited_indicator(325),
     subscription_request_type(263), trade_report_ref_id(572),
     secondary_trade_report_ref_id(881), secondary_trade_report_id(818),
     trade_link_id(820), trd_match_id(880), exec_id(17), ord_status(39),
-    secondary_exec_id(527), exec_restatement_reason(378), previously_reported(570),
+    secondary_exec_id(527), exec_restatement_reason(378), previously_reported(req 570),
     price_type(423), instrument(comp), financing_details(comp), order_qty_data(comp),
     qty_type(854), yield_data(comp), und_instrmt_grp(comp),
     underlying_trading_session_id(822), underlying_trading_session_sub_id(823),
-    last_qty(32), last_px(31), last_par_px(669), last_spot_rate(194),
-    last_forward_points(195), last_mkt(30), trade_date(75), clearing_business_date(715),
-    avg_px(6), spread_or_benchmark_curve_data(comp), avg_px_indicator(819),
-    position_amount_data(comp), multi_leg_reporting_type(442), trade_leg_ref_id(824),
-    trd_instrmt_leg_grp(comp), transact_time(60), trd_reg_timestamps(comp),
-    settl_type(63), settl_date(64), match_status(573), match_type(574),
-    trd_cap_rpt_side_grp(comp), copy_msg_indicator(797), publish_trd_indicator(852),
-    short_sale_reason(853) }, new(trade_report_id(STRING), previously_reported(BOOLEAN),
-    last_qty(QTY), last_px(PRICE), trade_date(LOCALMKTDATE),
-    transact_time(UTCTIMESTAMP)), msg_type = b"AE", header = c::HeaderBuilder, view =
-    TradeCaptureReport
+    last_qty(req 32), last_px(req 31), last_par_px(669), last_spot_rate(194),
+    last_forward_points(195), last_mkt(30), trade_date(req 75),
+    clearing_business_date(715), avg_px(6), spread_or_benchmark_curve_data(comp),
+    avg_px_indicator(819), position_amount_data(comp), multi_leg_reporting_type(442),
+    trade_leg_ref_id(824), trd_instrmt_leg_grp(comp), transact_time(req 60),
+    trd_reg_timestamps(comp), settl_type(63), settl_date(64), match_status(573),
+    match_type(574), trd_cap_rpt_side_grp(req comp 552), copy_msg_indicator(797),
+    publish_trd_indicator(852), short_sale_reason(853) }, new('b) =
+    TradeCaptureReportRequired { trade_report_id, previously_reported, last_qty, last_px,
+    trade_date, transact_time, trd_cap_rpt_side_grp }, view = TradeCaptureReport,
+    msg_type = b"AE", header = c::HeaderBuilder
 );
 /// The body table of `OrderMassStatusRequest` (MsgType `AF`).
 pub static ORDER_MASS_STATUS_REQUEST: t::MessageDef = {
@@ -8625,7 +9255,7 @@ impl<'a> OrderMassStatusRequest<'a> {
     );
     t::opt!(side, slot = 124, tag = 54, "Side", CHAR, e::Side);
 }
-/// Builds a `OrderMassStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `OrderMassStatusRequest`: [`OrderMassStatusRequestBuilder::new`] (as does [`OrderMassStatusRequest::builder`]) takes [`OrderMassStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrderMassStatusRequestBuilder<'b> {
     /// `MassStatusReqID` (584), STRING, required.
@@ -8649,12 +9279,21 @@ pub struct OrderMassStatusRequestBuilder<'b> {
     /// `Side` (54), CHAR.
     pub side: Option<e::Side>,
 }
+/// The required fields of a `OrderMassStatusRequest`, which [`OrderMassStatusRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OrderMassStatusRequestRequired<'b> {
+    /// `MassStatusReqID` (584), STRING.
+    pub mass_status_req_id: v::FixStr<'b>,
+    /// `MassStatusReqType` (585), INT.
+    pub mass_status_req_type: e::MassStatusReqType<'b>,
+}
 t::build!(
-    OrderMassStatusRequestBuilder { mass_status_req_id(584), mass_status_req_type(585),
-    parties(comp), account(1), acct_id_source(660), trading_session_id(336),
+    OrderMassStatusRequestBuilder { mass_status_req_id(req 584), mass_status_req_type(req
+    585), parties(comp), account(1), acct_id_source(660), trading_session_id(336),
     trading_session_sub_id(625), instrument(comp), underlying_instrument(comp), side(54)
-    }, new(mass_status_req_id(STRING), mass_status_req_type(INT, e::MassStatusReqType)),
-    msg_type = b"AF", header = c::HeaderBuilder, view = OrderMassStatusRequest
+    }, new('b) = OrderMassStatusRequestRequired { mass_status_req_id,
+    mass_status_req_type }, view = OrderMassStatusRequest, msg_type = b"AF", header =
+    c::HeaderBuilder
 );
 /// The body table of `QuoteRequestReject` (MsgType `AG`).
 pub static QUOTE_REQUEST_REJECT: t::MessageDef = {
@@ -8706,7 +9345,7 @@ impl<'a> QuoteRequestReject<'a> {
     t::opt!(encoded_text_len, slot = 32, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 33, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `QuoteRequestReject`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `QuoteRequestReject`: [`QuoteRequestRejectBuilder::new`] (as does [`QuoteRequestReject::builder`]) takes [`QuoteRequestRejectRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuoteRequestRejectBuilder<'b> {
     /// `QuoteReqID` (131), STRING, required.
@@ -8715,19 +9354,29 @@ pub struct QuoteRequestRejectBuilder<'b> {
     pub rfq_req_id: Option<v::FixStr<'b>>,
     /// `QuoteRequestRejectReason` (658), INT, required.
     pub quote_request_reject_reason: Option<e::QuoteRequestRejectReason<'b>>,
-    /// The `QuotReqRjctGrp` component.
+    /// The `QuotReqRjctGrp` component: required (its tag 146 is).
     pub quot_req_rjct_grp: Option<c::QuotReqRjctGrpBuilder<'b>>,
     /// `Text` (58), STRING.
     pub text: Option<v::FixStr<'b>>,
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `QuoteRequestReject`, which [`QuoteRequestRejectBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuoteRequestRejectRequired<'b> {
+    /// `QuoteReqID` (131), STRING.
+    pub quote_req_id: v::FixStr<'b>,
+    /// `QuoteRequestRejectReason` (658), INT.
+    pub quote_request_reject_reason: e::QuoteRequestRejectReason<'b>,
+    /// The `QuotReqRjctGrp` component, whose tag 146 is required.
+    pub quot_req_rjct_grp: c::QuotReqRjctGrpBuilder<'b>,
+}
 t::build!(
-    QuoteRequestRejectBuilder { quote_req_id(131), rfq_req_id(644),
-    quote_request_reject_reason(658), quot_req_rjct_grp(comp), text(58),
-    encoded_text(data = 355, length = 354) }, new(quote_req_id(STRING),
-    quote_request_reject_reason(INT, e::QuoteRequestRejectReason)), msg_type = b"AG",
-    header = c::HeaderBuilder, view = QuoteRequestReject
+    QuoteRequestRejectBuilder { quote_req_id(req 131), rfq_req_id(644),
+    quote_request_reject_reason(req 658), quot_req_rjct_grp(req comp 146), text(58),
+    encoded_text(data = 355, length = 354) }, new('b) = QuoteRequestRejectRequired {
+    quote_req_id, quote_request_reject_reason, quot_req_rjct_grp }, view =
+    QuoteRequestReject, msg_type = b"AG", header = c::HeaderBuilder
 );
 /// The body table of `RFQRequest` (MsgType `AH`).
 pub static RFQ_REQUEST: t::MessageDef = {
@@ -8772,20 +9421,28 @@ impl<'a> RfqRequest<'a> {
         e::SubscriptionRequestType
     );
 }
-/// Builds a `RFQRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `RFQRequest`: [`RfqRequestBuilder::new`] (as does [`RfqRequest::builder`]) takes [`RfqRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RfqRequestBuilder<'b> {
     /// `RFQReqID` (644), STRING, required.
     pub rfq_req_id: Option<v::FixStr<'b>>,
-    /// The `RFQReqGrp` component.
+    /// The `RFQReqGrp` component: required (its tag 146 is).
     pub rfq_req_grp: Option<c::RfqReqGrpBuilder<'b>>,
     /// `SubscriptionRequestType` (263), CHAR.
     pub subscription_request_type: Option<e::SubscriptionRequestType>,
 }
+/// The required fields of a `RFQRequest`, which [`RfqRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RfqRequestRequired<'b> {
+    /// `RFQReqID` (644), STRING.
+    pub rfq_req_id: v::FixStr<'b>,
+    /// The `RFQReqGrp` component, whose tag 146 is required.
+    pub rfq_req_grp: c::RfqReqGrpBuilder<'b>,
+}
 t::build!(
-    RfqRequestBuilder { rfq_req_id(644), rfq_req_grp(comp),
-    subscription_request_type(263) }, new(rfq_req_id(STRING)), msg_type = b"AH", header =
-    c::HeaderBuilder, view = RfqRequest
+    RfqRequestBuilder { rfq_req_id(req 644), rfq_req_grp(req comp 146),
+    subscription_request_type(263) }, new('b) = RfqRequestRequired { rfq_req_id,
+    rfq_req_grp }, view = RfqRequest, msg_type = b"AH", header = c::HeaderBuilder
 );
 /// The body table of `QuoteStatusReport` (MsgType `AI`).
 pub static QUOTE_STATUS_REPORT: t::MessageDef = {
@@ -8930,7 +9587,7 @@ impl<'a> QuoteStatusReport<'a> {
     t::opt!(encoded_text_len, slot = 152, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 153, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `QuoteStatusReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `QuoteStatusReport`: [`QuoteStatusReportBuilder::new`] (as does [`QuoteStatusReport::builder`]) takes [`QuoteStatusReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuoteStatusReportBuilder<'b> {
     /// `QuoteStatusReqID` (649), STRING.
@@ -9054,16 +9711,22 @@ pub struct QuoteStatusReportBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `QuoteStatusReport`, which [`QuoteStatusReportBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuoteStatusReportRequired<'b> {
+    /// `QuoteID` (117), STRING.
+    pub quote_id: v::FixStr<'b>,
+}
 t::build!(
-    QuoteStatusReportBuilder { quote_status_req_id(649), quote_req_id(131),
-    quote_id(117), quote_resp_id(693), quote_type(537), parties(comp),
-    trading_session_id(336), trading_session_sub_id(625), instrument(comp),
-    financing_details(comp), und_instrmt_grp(comp), side(54), order_qty_data(comp),
-    settl_type(63), settl_date(64), settl_date2(193), order_qty2(192), currency(15),
-    stipulations(comp), account(1), acct_id_source(660), account_type(581),
-    leg_quot_stat_grp(comp), quot_qual_grp(comp), expire_time(126), price(44),
-    price_type(423), spread_or_benchmark_curve_data(comp), yield_data(comp), bid_px(132),
-    offer_px(133), mkt_bid_px(645), mkt_offer_px(646), min_bid_size(647), bid_size(134),
+    QuoteStatusReportBuilder { quote_status_req_id(649), quote_req_id(131), quote_id(req
+    117), quote_resp_id(693), quote_type(537), parties(comp), trading_session_id(336),
+    trading_session_sub_id(625), instrument(comp), financing_details(comp),
+    und_instrmt_grp(comp), side(54), order_qty_data(comp), settl_type(63),
+    settl_date(64), settl_date2(193), order_qty2(192), currency(15), stipulations(comp),
+    account(1), acct_id_source(660), account_type(581), leg_quot_stat_grp(comp),
+    quot_qual_grp(comp), expire_time(126), price(44), price_type(423),
+    spread_or_benchmark_curve_data(comp), yield_data(comp), bid_px(132), offer_px(133),
+    mkt_bid_px(645), mkt_offer_px(646), min_bid_size(647), bid_size(134),
     min_offer_size(648), offer_size(135), valid_until_time(62), bid_spot_rate(188),
     offer_spot_rate(190), bid_forward_points(189), offer_forward_points(191),
     mid_px(631), bid_yield(632), mid_yield(633), offer_yield(634), transact_time(60),
@@ -9071,8 +9734,8 @@ t::build!(
     settl_curr_bid_fx_rate(656), settl_curr_offer_fx_rate(657),
     settl_curr_fx_rate_calc(156), comm_type(13), commission(12),
     cust_order_capacity(582), ex_destination(100), quote_status(297), text(58),
-    encoded_text(data = 355, length = 354) }, new(quote_id(STRING)), msg_type = b"AI",
-    header = c::HeaderBuilder, view = QuoteStatusReport
+    encoded_text(data = 355, length = 354) }, new('b) = QuoteStatusReportRequired {
+    quote_id }, view = QuoteStatusReport, msg_type = b"AI", header = c::HeaderBuilder
 );
 /// The body table of `QuoteResponse` (MsgType `AJ`).
 pub static QUOTE_RESPONSE: t::MessageDef = {
@@ -9219,7 +9882,7 @@ impl<'a> QuoteResponse<'a> {
     );
     t::comp!(yield_data, slot = 148, slots = 6, "YieldData", c::YieldData);
 }
-/// Builds a `QuoteResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `QuoteResponse`: [`QuoteResponseBuilder::new`] (as does [`QuoteResponse::builder`]) takes [`QuoteResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuoteResponseBuilder<'b> {
     /// `QuoteRespID` (693), STRING, required.
@@ -9343,25 +10006,33 @@ pub struct QuoteResponseBuilder<'b> {
     /// The `YieldData` component.
     pub yield_data: Option<c::YieldDataBuilder<'b>>,
 }
+/// The required fields of a `QuoteResponse`, which [`QuoteResponseBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuoteResponseRequired<'b> {
+    /// `QuoteRespID` (693), STRING.
+    pub quote_resp_id: v::FixStr<'b>,
+    /// `QuoteRespType` (694), INT.
+    pub quote_resp_type: e::QuoteRespType<'b>,
+}
 t::build!(
-    QuoteResponseBuilder { quote_resp_id(693), quote_id(117), quote_resp_type(694),
-    cl_ord_id(11), order_capacity(528), ioiid(23), quote_type(537), quot_qual_grp(comp),
-    parties(comp), trading_session_id(336), trading_session_sub_id(625),
-    instrument(comp), financing_details(comp), und_instrmt_grp(comp), side(54),
-    order_qty_data(comp), settl_type(63), settl_date(64), settl_date2(193),
-    order_qty2(192), currency(15), stipulations(comp), account(1), acct_id_source(660),
-    account_type(581), leg_quot_grp(comp), bid_px(132), offer_px(133), mkt_bid_px(645),
-    mkt_offer_px(646), min_bid_size(647), bid_size(134), min_offer_size(648),
-    offer_size(135), valid_until_time(62), bid_spot_rate(188), offer_spot_rate(190),
-    bid_forward_points(189), offer_forward_points(191), mid_px(631), bid_yield(632),
-    mid_yield(633), offer_yield(634), transact_time(60), ord_type(40),
-    bid_forward_points2(642), offer_forward_points2(643), settl_curr_bid_fx_rate(656),
-    settl_curr_offer_fx_rate(657), settl_curr_fx_rate_calc(156), commission(12),
-    comm_type(13), cust_order_capacity(582), ex_destination(100), text(58),
-    encoded_text(data = 355, length = 354), price(44), price_type(423),
-    spread_or_benchmark_curve_data(comp), yield_data(comp) }, new(quote_resp_id(STRING),
-    quote_resp_type(INT, e::QuoteRespType)), msg_type = b"AJ", header = c::HeaderBuilder,
-    view = QuoteResponse
+    QuoteResponseBuilder { quote_resp_id(req 693), quote_id(117), quote_resp_type(req
+    694), cl_ord_id(11), order_capacity(528), ioiid(23), quote_type(537),
+    quot_qual_grp(comp), parties(comp), trading_session_id(336),
+    trading_session_sub_id(625), instrument(comp), financing_details(comp),
+    und_instrmt_grp(comp), side(54), order_qty_data(comp), settl_type(63),
+    settl_date(64), settl_date2(193), order_qty2(192), currency(15), stipulations(comp),
+    account(1), acct_id_source(660), account_type(581), leg_quot_grp(comp), bid_px(132),
+    offer_px(133), mkt_bid_px(645), mkt_offer_px(646), min_bid_size(647), bid_size(134),
+    min_offer_size(648), offer_size(135), valid_until_time(62), bid_spot_rate(188),
+    offer_spot_rate(190), bid_forward_points(189), offer_forward_points(191),
+    mid_px(631), bid_yield(632), mid_yield(633), offer_yield(634), transact_time(60),
+    ord_type(40), bid_forward_points2(642), offer_forward_points2(643),
+    settl_curr_bid_fx_rate(656), settl_curr_offer_fx_rate(657),
+    settl_curr_fx_rate_calc(156), commission(12), comm_type(13),
+    cust_order_capacity(582), ex_destination(100), text(58), encoded_text(data = 355,
+    length = 354), price(44), price_type(423), spread_or_benchmark_curve_data(comp),
+    yield_data(comp) }, new('b) = QuoteResponseRequired { quote_resp_id, quote_resp_type
+    }, view = QuoteResponse, msg_type = b"AJ", header = c::HeaderBuilder
 );
 /// The body table of `Confirmation` (MsgType `AK`).
 pub static CONFIRMATION: t::MessageDef = {
@@ -9535,7 +10206,7 @@ impl<'a> Confirmation<'a> {
     t::comp!(stipulations, slot = 161, slots = 1, "Stipulations", c::Stipulations);
     t::comp!(misc_fees_grp, slot = 162, slots = 1, "MiscFeesGrp", c::MiscFeesGrp);
 }
-/// Builds a `Confirmation`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `Confirmation`: [`ConfirmationBuilder::new`] (as does [`Confirmation::builder`]) takes [`ConfirmationRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ConfirmationBuilder<'b> {
     /// `ConfirmID` (664), STRING, required.
@@ -9592,7 +10263,7 @@ pub struct ConfirmationBuilder<'b> {
     pub currency: Option<v::Currency>,
     /// `LastMkt` (30), EXCHANGE.
     pub last_mkt: Option<v::Exchange>,
-    /// The `CpctyConfGrp` component.
+    /// The `CpctyConfGrp` component: required (its tag 862 is).
     pub cpcty_conf_grp: Option<c::CpctyConfGrpBuilder<'b>>,
     /// `AllocAccount` (79), STRING, required.
     pub alloc_account: Option<v::FixStr<'b>>,
@@ -9667,30 +10338,60 @@ pub struct ConfirmationBuilder<'b> {
     /// The `MiscFeesGrp` component.
     pub misc_fees_grp: Option<c::MiscFeesGrpBuilder<'b>>,
 }
+/// The required fields of a `Confirmation`, which [`ConfirmationBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ConfirmationRequired<'b> {
+    /// `ConfirmID` (664), STRING.
+    pub confirm_id: v::FixStr<'b>,
+    /// `ConfirmTransType` (666), INT.
+    pub confirm_trans_type: e::ConfirmTransType<'b>,
+    /// `ConfirmType` (773), INT.
+    pub confirm_type: e::ConfirmType<'b>,
+    /// `ConfirmStatus` (665), INT.
+    pub confirm_status: e::ConfirmStatus<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: v::LocalMktDate,
+    /// `AllocQty` (80), QTY.
+    pub alloc_qty: v::Decimal,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// The `CpctyConfGrp` component, whose tag 862 is required.
+    pub cpcty_conf_grp: c::CpctyConfGrpBuilder<'b>,
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: v::FixStr<'b>,
+    /// `AvgPx` (6), PRICE.
+    pub avg_px: v::Decimal,
+    /// `GrossTradeAmt` (381), AMT.
+    pub gross_trade_amt: v::Decimal,
+    /// `NetMoney` (118), AMT.
+    pub net_money: v::Decimal,
+}
 t::build!(
-    ConfirmationBuilder { confirm_id(664), confirm_ref_id(772), confirm_req_id(859),
-    confirm_trans_type(666), confirm_type(773), copy_msg_indicator(797),
-    legal_confirm(650), confirm_status(665), parties(comp), ord_alloc_grp(comp),
-    alloc_id(70), secondary_alloc_id(793), individual_alloc_id(467), transact_time(60),
-    trade_date(75), trd_reg_timestamps(comp), instrument(comp),
+    ConfirmationBuilder { confirm_id(req 664), confirm_ref_id(772), confirm_req_id(859),
+    confirm_trans_type(req 666), confirm_type(req 773), copy_msg_indicator(797),
+    legal_confirm(650), confirm_status(req 665), parties(comp), ord_alloc_grp(comp),
+    alloc_id(70), secondary_alloc_id(793), individual_alloc_id(467), transact_time(req
+    60), trade_date(req 75), trd_reg_timestamps(comp), instrument(comp),
     instrument_extension(comp), financing_details(comp), und_instrmt_grp(comp),
-    instrmt_leg_grp(comp), yield_data(comp), alloc_qty(80), qty_type(854), side(54),
-    currency(15), last_mkt(30), cpcty_conf_grp(comp), alloc_account(79),
-    alloc_acct_id_source(661), alloc_account_type(798), avg_px(6), avg_px_precision(74),
-    price_type(423), avg_par_px(860), spread_or_benchmark_curve_data(comp),
-    reported_px(861), text(58), encoded_text(data = 355, length = 354), process_code(81),
-    gross_trade_amt(381), num_days_interest(157), ex_date(230),
-    accrued_interest_rate(158), accrued_interest_amt(159), interest_at_maturity(738),
-    end_accrued_interest_amt(920), start_cash(921), end_cash(922), concession(238),
-    total_takedown(237), net_money(118), maturity_net_money(890), settl_curr_amt(119),
-    settl_currency(120), settl_curr_fx_rate(155), settl_curr_fx_rate_calc(156),
-    settl_type(63), settl_date(64), settl_instructions_data(comp), commission_data(comp),
-    shared_commission(858), stipulations(comp), misc_fees_grp(comp) },
-    new(confirm_id(STRING), confirm_trans_type(INT, e::ConfirmTransType),
-    confirm_type(INT, e::ConfirmType), confirm_status(INT, e::ConfirmStatus),
-    transact_time(UTCTIMESTAMP), trade_date(LOCALMKTDATE), alloc_qty(QTY), side(CHAR,
-    e::Side), alloc_account(STRING), avg_px(PRICE), gross_trade_amt(AMT),
-    net_money(AMT)), msg_type = b"AK", header = c::HeaderBuilder, view = Confirmation
+    instrmt_leg_grp(comp), yield_data(comp), alloc_qty(req 80), qty_type(854), side(req
+    54), currency(15), last_mkt(30), cpcty_conf_grp(req comp 862), alloc_account(req 79),
+    alloc_acct_id_source(661), alloc_account_type(798), avg_px(req 6),
+    avg_px_precision(74), price_type(423), avg_par_px(860),
+    spread_or_benchmark_curve_data(comp), reported_px(861), text(58), encoded_text(data =
+    355, length = 354), process_code(81), gross_trade_amt(req 381),
+    num_days_interest(157), ex_date(230), accrued_interest_rate(158),
+    accrued_interest_amt(159), interest_at_maturity(738), end_accrued_interest_amt(920),
+    start_cash(921), end_cash(922), concession(238), total_takedown(237), net_money(req
+    118), maturity_net_money(890), settl_curr_amt(119), settl_currency(120),
+    settl_curr_fx_rate(155), settl_curr_fx_rate_calc(156), settl_type(63),
+    settl_date(64), settl_instructions_data(comp), commission_data(comp),
+    shared_commission(858), stipulations(comp), misc_fees_grp(comp) }, new('b) =
+    ConfirmationRequired { confirm_id, confirm_trans_type, confirm_type, confirm_status,
+    transact_time, trade_date, alloc_qty, side, cpcty_conf_grp, alloc_account, avg_px,
+    gross_trade_amt, net_money }, view = Confirmation, msg_type = b"AK", header =
+    c::HeaderBuilder
 );
 /// The body table of `PositionMaintenanceRequest` (MsgType `AL`).
 pub static POSITION_MAINTENANCE_REQUEST: t::MessageDef = {
@@ -9784,7 +10485,7 @@ impl<'a> PositionMaintenanceRequest<'a> {
     t::opt!(encoded_text_len, slot = 93, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 94, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `PositionMaintenanceRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `PositionMaintenanceRequest`: [`PositionMaintenanceRequestBuilder::new`] (as does [`PositionMaintenanceRequest::builder`]) takes [`PositionMaintenanceRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionMaintenanceRequestBuilder<'b> {
     /// `PosReqID` (710), STRING, required.
@@ -9838,19 +10539,36 @@ pub struct PositionMaintenanceRequestBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `PositionMaintenanceRequest`, which [`PositionMaintenanceRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionMaintenanceRequestRequired<'b> {
+    /// `PosReqID` (710), STRING.
+    pub pos_req_id: v::FixStr<'b>,
+    /// `PosTransType` (709), INT.
+    pub pos_trans_type: e::PosTransType<'b>,
+    /// `PosMaintAction` (712), INT.
+    pub pos_maint_action: e::PosMaintAction<'b>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: v::LocalMktDate,
+    /// `Account` (1), STRING.
+    pub account: v::FixStr<'b>,
+    /// `AccountType` (581), INT.
+    pub account_type: e::AccountType<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    PositionMaintenanceRequestBuilder { pos_req_id(710), pos_trans_type(709),
-    pos_maint_action(712), orig_pos_req_ref_id(713), pos_maint_rpt_ref_id(714),
-    clearing_business_date(715), settl_sess_id(716), settl_sess_sub_id(717),
-    parties(comp), account(1), acct_id_source(660), account_type(581), instrument(comp),
-    currency(15), instrmt_leg_grp(comp), und_instrmt_grp(comp), trdg_ses_grp(comp),
-    transact_time(60), position_qty(comp), adjustment_type(718),
+    PositionMaintenanceRequestBuilder { pos_req_id(req 710), pos_trans_type(req 709),
+    pos_maint_action(req 712), orig_pos_req_ref_id(713), pos_maint_rpt_ref_id(714),
+    clearing_business_date(req 715), settl_sess_id(716), settl_sess_sub_id(717),
+    parties(comp), account(req 1), acct_id_source(660), account_type(req 581),
+    instrument(comp), currency(15), instrmt_leg_grp(comp), und_instrmt_grp(comp),
+    trdg_ses_grp(comp), transact_time(req 60), position_qty(comp), adjustment_type(718),
     contrary_instruction_indicator(719), prior_spread_indicator(720),
-    threshold_amount(834), text(58), encoded_text(data = 355, length = 354) },
-    new(pos_req_id(STRING), pos_trans_type(INT, e::PosTransType), pos_maint_action(INT,
-    e::PosMaintAction), clearing_business_date(LOCALMKTDATE), account(STRING),
-    account_type(INT, e::AccountType), transact_time(UTCTIMESTAMP)), msg_type = b"AL",
-    header = c::HeaderBuilder, view = PositionMaintenanceRequest
+    threshold_amount(834), text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    PositionMaintenanceRequestRequired { pos_req_id, pos_trans_type, pos_maint_action,
+    clearing_business_date, account, account_type, transact_time }, view =
+    PositionMaintenanceRequest, msg_type = b"AL", header = c::HeaderBuilder
 );
 /// The body table of `PositionMaintenanceReport` (MsgType `AM`).
 pub static POSITION_MAINTENANCE_REPORT: t::MessageDef = {
@@ -9952,7 +10670,7 @@ impl<'a> PositionMaintenanceReport<'a> {
     t::opt!(encoded_text_len, slot = 94, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 95, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `PositionMaintenanceReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `PositionMaintenanceReport`: [`PositionMaintenanceReportBuilder::new`] (as does [`PositionMaintenanceReport::builder`]) takes [`PositionMaintenanceReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionMaintenanceReportBuilder<'b> {
     /// `PosMaintRptID` (721), STRING, required.
@@ -10008,20 +10726,41 @@ pub struct PositionMaintenanceReportBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `PositionMaintenanceReport`, which [`PositionMaintenanceReportBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionMaintenanceReportRequired<'b> {
+    /// `PosMaintRptID` (721), STRING.
+    pub pos_maint_rpt_id: v::FixStr<'b>,
+    /// `PosTransType` (709), INT.
+    pub pos_trans_type: e::PosTransType<'b>,
+    /// `PosMaintAction` (712), INT.
+    pub pos_maint_action: e::PosMaintAction<'b>,
+    /// `OrigPosReqRefID` (713), STRING.
+    pub orig_pos_req_ref_id: v::FixStr<'b>,
+    /// `PosMaintStatus` (722), INT.
+    pub pos_maint_status: e::PosMaintStatus<'b>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: v::LocalMktDate,
+    /// `Account` (1), STRING.
+    pub account: v::FixStr<'b>,
+    /// `AccountType` (581), INT.
+    pub account_type: e::AccountType<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    PositionMaintenanceReportBuilder { pos_maint_rpt_id(721), pos_trans_type(709),
-    pos_req_id(710), pos_maint_action(712), orig_pos_req_ref_id(713),
-    pos_maint_status(722), pos_maint_result(723), clearing_business_date(715),
-    settl_sess_id(716), settl_sess_sub_id(717), parties(comp), account(1),
-    acct_id_source(660), account_type(581), instrument(comp), currency(15),
-    instrmt_leg_grp(comp), und_instrmt_grp(comp), trdg_ses_grp(comp), transact_time(60),
-    position_qty(comp), position_amount_data(comp), adjustment_type(718),
-    threshold_amount(834), text(58), encoded_text(data = 355, length = 354) },
-    new(pos_maint_rpt_id(STRING), pos_trans_type(INT, e::PosTransType),
-    pos_maint_action(INT, e::PosMaintAction), orig_pos_req_ref_id(STRING),
-    pos_maint_status(INT, e::PosMaintStatus), clearing_business_date(LOCALMKTDATE),
-    account(STRING), account_type(INT, e::AccountType), transact_time(UTCTIMESTAMP)),
-    msg_type = b"AM", header = c::HeaderBuilder, view = PositionMaintenanceReport
+    PositionMaintenanceReportBuilder { pos_maint_rpt_id(req 721), pos_trans_type(req
+    709), pos_req_id(710), pos_maint_action(req 712), orig_pos_req_ref_id(req 713),
+    pos_maint_status(req 722), pos_maint_result(723), clearing_business_date(req 715),
+    settl_sess_id(716), settl_sess_sub_id(717), parties(comp), account(req 1),
+    acct_id_source(660), account_type(req 581), instrument(comp), currency(15),
+    instrmt_leg_grp(comp), und_instrmt_grp(comp), trdg_ses_grp(comp), transact_time(req
+    60), position_qty(comp), position_amount_data(comp), adjustment_type(718),
+    threshold_amount(834), text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    PositionMaintenanceReportRequired { pos_maint_rpt_id, pos_trans_type,
+    pos_maint_action, orig_pos_req_ref_id, pos_maint_status, clearing_business_date,
+    account, account_type, transact_time }, view = PositionMaintenanceReport, msg_type =
+    b"AM", header = c::HeaderBuilder
 );
 /// The body table of `RequestForPositions` (MsgType `AN`).
 pub static REQUEST_FOR_POSITIONS: t::MessageDef = {
@@ -10106,7 +10845,7 @@ impl<'a> RequestForPositions<'a> {
     t::opt!(encoded_text_len, slot = 89, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 90, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `RequestForPositions`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `RequestForPositions`: [`RequestForPositionsBuilder::new`] (as does [`RequestForPositions::builder`]) takes [`RequestForPositionsRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RequestForPositionsBuilder<'b> {
     /// `PosReqID` (710), STRING, required.
@@ -10152,17 +10891,33 @@ pub struct RequestForPositionsBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `RequestForPositions`, which [`RequestForPositionsBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RequestForPositionsRequired<'b> {
+    /// `PosReqID` (710), STRING.
+    pub pos_req_id: v::FixStr<'b>,
+    /// `PosReqType` (724), INT.
+    pub pos_req_type: e::PosReqType<'b>,
+    /// `Account` (1), STRING.
+    pub account: v::FixStr<'b>,
+    /// `AccountType` (581), INT.
+    pub account_type: e::AccountType<'b>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: v::LocalMktDate,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    RequestForPositionsBuilder { pos_req_id(710), pos_req_type(724), match_status(573),
-    subscription_request_type(263), parties(comp), account(1), acct_id_source(660),
-    account_type(581), instrument(comp), currency(15), instrmt_leg_grp(comp),
-    und_instrmt_grp(comp), clearing_business_date(715), settl_sess_id(716),
-    settl_sess_sub_id(717), trdg_ses_grp(comp), transact_time(60),
-    response_transport_type(725), response_destination(726), text(58), encoded_text(data
-    = 355, length = 354) }, new(pos_req_id(STRING), pos_req_type(INT, e::PosReqType),
-    account(STRING), account_type(INT, e::AccountType),
-    clearing_business_date(LOCALMKTDATE), transact_time(UTCTIMESTAMP)), msg_type = b"AN",
-    header = c::HeaderBuilder, view = RequestForPositions
+    RequestForPositionsBuilder { pos_req_id(req 710), pos_req_type(req 724),
+    match_status(573), subscription_request_type(263), parties(comp), account(req 1),
+    acct_id_source(660), account_type(req 581), instrument(comp), currency(15),
+    instrmt_leg_grp(comp), und_instrmt_grp(comp), clearing_business_date(req 715),
+    settl_sess_id(716), settl_sess_sub_id(717), trdg_ses_grp(comp), transact_time(req
+    60), response_transport_type(725), response_destination(726), text(58),
+    encoded_text(data = 355, length = 354) }, new('b) = RequestForPositionsRequired {
+    pos_req_id, pos_req_type, account, account_type, clearing_business_date,
+    transact_time }, view = RequestForPositions, msg_type = b"AN", header =
+    c::HeaderBuilder
 );
 /// The body table of `RequestForPositionsAck` (MsgType `AO`).
 pub static REQUEST_FOR_POSITIONS_ACK: t::MessageDef = {
@@ -10240,7 +10995,7 @@ impl<'a> RequestForPositionsAck<'a> {
     t::opt!(encoded_text_len, slot = 86, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 87, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `RequestForPositionsAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `RequestForPositionsAck`: [`RequestForPositionsAckBuilder::new`] (as does [`RequestForPositionsAck::builder`]) takes [`RequestForPositionsAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RequestForPositionsAckBuilder<'b> {
     /// `PosMaintRptID` (721), STRING, required.
@@ -10280,16 +11035,30 @@ pub struct RequestForPositionsAckBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `RequestForPositionsAck`, which [`RequestForPositionsAckBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RequestForPositionsAckRequired<'b> {
+    /// `PosMaintRptID` (721), STRING.
+    pub pos_maint_rpt_id: v::FixStr<'b>,
+    /// `PosReqResult` (728), INT.
+    pub pos_req_result: e::PosReqResult<'b>,
+    /// `PosReqStatus` (729), INT.
+    pub pos_req_status: e::PosReqStatus<'b>,
+    /// `Account` (1), STRING.
+    pub account: v::FixStr<'b>,
+    /// `AccountType` (581), INT.
+    pub account_type: e::AccountType<'b>,
+}
 t::build!(
-    RequestForPositionsAckBuilder { pos_maint_rpt_id(721), pos_req_id(710),
-    total_num_pos_reports(727), unsolicited_indicator(325), pos_req_result(728),
-    pos_req_status(729), parties(comp), account(1), acct_id_source(660),
-    account_type(581), instrument(comp), currency(15), instrmt_leg_grp(comp),
+    RequestForPositionsAckBuilder { pos_maint_rpt_id(req 721), pos_req_id(710),
+    total_num_pos_reports(727), unsolicited_indicator(325), pos_req_result(req 728),
+    pos_req_status(req 729), parties(comp), account(req 1), acct_id_source(660),
+    account_type(req 581), instrument(comp), currency(15), instrmt_leg_grp(comp),
     und_instrmt_grp(comp), response_transport_type(725), response_destination(726),
-    text(58), encoded_text(data = 355, length = 354) }, new(pos_maint_rpt_id(STRING),
-    pos_req_result(INT, e::PosReqResult), pos_req_status(INT, e::PosReqStatus),
-    account(STRING), account_type(INT, e::AccountType)), msg_type = b"AO", header =
-    c::HeaderBuilder, view = RequestForPositionsAck
+    text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    RequestForPositionsAckRequired { pos_maint_rpt_id, pos_req_result, pos_req_status,
+    account, account_type }, view = RequestForPositionsAck, msg_type = b"AO", header =
+    c::HeaderBuilder
 );
 /// The body table of `PositionReport` (MsgType `AP`).
 pub static POSITION_REPORT: t::MessageDef = {
@@ -10388,7 +11157,7 @@ impl<'a> PositionReport<'a> {
     t::opt!(encoded_text_len, slot = 95, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 96, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `PositionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `PositionReport`: [`PositionReportBuilder::new`] (as does [`PositionReport::builder`]) takes [`PositionReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionReportBuilder<'b> {
     /// `PosMaintRptID` (721), STRING, required.
@@ -10446,20 +11215,39 @@ pub struct PositionReportBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `PositionReport`, which [`PositionReportBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionReportRequired<'b> {
+    /// `PosMaintRptID` (721), STRING.
+    pub pos_maint_rpt_id: v::FixStr<'b>,
+    /// `PosReqResult` (728), INT.
+    pub pos_req_result: e::PosReqResult<'b>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: v::LocalMktDate,
+    /// `Account` (1), STRING.
+    pub account: v::FixStr<'b>,
+    /// `AccountType` (581), INT.
+    pub account_type: e::AccountType<'b>,
+    /// `SettlPrice` (730), PRICE.
+    pub settl_price: v::Decimal,
+    /// `SettlPriceType` (731), INT.
+    pub settl_price_type: e::SettlPriceType<'b>,
+    /// `PriorSettlPrice` (734), PRICE.
+    pub prior_settl_price: v::Decimal,
+}
 t::build!(
-    PositionReportBuilder { pos_maint_rpt_id(721), pos_req_id(710), pos_req_type(724),
-    subscription_request_type(263), total_num_pos_reports(727),
-    unsolicited_indicator(325), pos_req_result(728), clearing_business_date(715),
-    settl_sess_id(716), settl_sess_sub_id(717), parties(comp), account(1),
-    acct_id_source(660), account_type(581), instrument(comp), currency(15),
-    settl_price(730), settl_price_type(731), prior_settl_price(734),
+    PositionReportBuilder { pos_maint_rpt_id(req 721), pos_req_id(710),
+    pos_req_type(724), subscription_request_type(263), total_num_pos_reports(727),
+    unsolicited_indicator(325), pos_req_result(req 728), clearing_business_date(req 715),
+    settl_sess_id(716), settl_sess_sub_id(717), parties(comp), account(req 1),
+    acct_id_source(660), account_type(req 581), instrument(comp), currency(15),
+    settl_price(req 730), settl_price_type(req 731), prior_settl_price(req 734),
     instrmt_leg_grp(comp), pos_und_instrmt_grp(comp), position_qty(comp),
     position_amount_data(comp), regist_status(506), delivery_date(743), text(58),
-    encoded_text(data = 355, length = 354) }, new(pos_maint_rpt_id(STRING),
-    pos_req_result(INT, e::PosReqResult), clearing_business_date(LOCALMKTDATE),
-    account(STRING), account_type(INT, e::AccountType), settl_price(PRICE),
-    settl_price_type(INT, e::SettlPriceType), prior_settl_price(PRICE)), msg_type =
-    b"AP", header = c::HeaderBuilder, view = PositionReport
+    encoded_text(data = 355, length = 354) }, new('b) = PositionReportRequired {
+    pos_maint_rpt_id, pos_req_result, clearing_business_date, account, account_type,
+    settl_price, settl_price_type, prior_settl_price }, view = PositionReport, msg_type =
+    b"AP", header = c::HeaderBuilder
 );
 /// The body table of `TradeCaptureReportRequestAck` (MsgType `AQ`).
 pub static TRADE_CAPTURE_REPORT_REQUEST_ACK: t::MessageDef = {
@@ -10543,7 +11331,7 @@ impl<'a> TradeCaptureReportRequestAck<'a> {
     t::opt!(encoded_text_len, slot = 82, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 83, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `TradeCaptureReportRequestAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `TradeCaptureReportRequestAck`: [`TradeCaptureReportRequestAckBuilder::new`] (as does [`TradeCaptureReportRequestAck::builder`]) takes [`TradeCaptureReportRequestAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TradeCaptureReportRequestAckBuilder<'b> {
     /// `TradeRequestID` (568), STRING, required.
@@ -10575,16 +11363,28 @@ pub struct TradeCaptureReportRequestAckBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `TradeCaptureReportRequestAck`, which [`TradeCaptureReportRequestAckBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TradeCaptureReportRequestAckRequired<'b> {
+    /// `TradeRequestID` (568), STRING.
+    pub trade_request_id: v::FixStr<'b>,
+    /// `TradeRequestType` (569), INT.
+    pub trade_request_type: e::TradeRequestType<'b>,
+    /// `TradeRequestResult` (749), INT.
+    pub trade_request_result: e::TradeRequestResult<'b>,
+    /// `TradeRequestStatus` (750), INT.
+    pub trade_request_status: e::TradeRequestStatus<'b>,
+}
 t::build!(
-    TradeCaptureReportRequestAckBuilder { trade_request_id(568), trade_request_type(569),
-    subscription_request_type(263), tot_num_trade_reports(748),
-    trade_request_result(749), trade_request_status(750), instrument(comp),
-    und_instrmt_grp(comp), instrmt_leg_grp(comp), multi_leg_reporting_type(442),
-    response_transport_type(725), response_destination(726), text(58), encoded_text(data
-    = 355, length = 354) }, new(trade_request_id(STRING), trade_request_type(INT,
-    e::TradeRequestType), trade_request_result(INT, e::TradeRequestResult),
-    trade_request_status(INT, e::TradeRequestStatus)), msg_type = b"AQ", header =
-    c::HeaderBuilder, view = TradeCaptureReportRequestAck
+    TradeCaptureReportRequestAckBuilder { trade_request_id(req 568),
+    trade_request_type(req 569), subscription_request_type(263),
+    tot_num_trade_reports(748), trade_request_result(req 749), trade_request_status(req
+    750), instrument(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp),
+    multi_leg_reporting_type(442), response_transport_type(725),
+    response_destination(726), text(58), encoded_text(data = 355, length = 354) },
+    new('b) = TradeCaptureReportRequestAckRequired { trade_request_id,
+    trade_request_type, trade_request_result, trade_request_status }, view =
+    TradeCaptureReportRequestAck, msg_type = b"AQ", header = c::HeaderBuilder
 );
 /// The body table of `TradeCaptureReportAck` (MsgType `AR`).
 pub static TRADE_CAPTURE_REPORT_ACK: t::MessageDef = {
@@ -10713,7 +11513,7 @@ impl<'a> TradeCaptureReportAck<'a> {
     );
     t::comp!(trd_alloc_grp, slot = 105, slots = 1, "TrdAllocGrp", c::TrdAllocGrp);
 }
-/// Builds a `TradeCaptureReportAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `TradeCaptureReportAck`: [`TradeCaptureReportAckBuilder::new`] (as does [`TradeCaptureReportAck::builder`]) takes [`TradeCaptureReportAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TradeCaptureReportAckBuilder<'b> {
     /// `TradeReportID` (571), STRING, required.
@@ -10789,11 +11589,19 @@ pub struct TradeCaptureReportAckBuilder<'b> {
     /// The `TrdAllocGrp` component.
     pub trd_alloc_grp: Option<c::TrdAllocGrpBuilder<'b>>,
 }
+/// The required fields of a `TradeCaptureReportAck`, which [`TradeCaptureReportAckBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TradeCaptureReportAckRequired<'b> {
+    /// `TradeReportID` (571), STRING.
+    pub trade_report_id: v::FixStr<'b>,
+    /// `ExecType` (150), CHAR.
+    pub exec_type: e::ExecType,
+}
 t::build!(
-    TradeCaptureReportAckBuilder { trade_report_id(571), trade_report_trans_type(487),
-    trade_report_type(856), trd_type(828), trd_sub_type(829), secondary_trd_type(855),
-    transfer_reason(830), exec_type(150), trade_report_ref_id(572),
-    secondary_trade_report_ref_id(881), trd_rpt_status(939),
+    TradeCaptureReportAckBuilder { trade_report_id(req 571),
+    trade_report_trans_type(487), trade_report_type(856), trd_type(828),
+    trd_sub_type(829), secondary_trd_type(855), transfer_reason(830), exec_type(req 150),
+    trade_report_ref_id(572), secondary_trade_report_ref_id(881), trd_rpt_status(939),
     trade_report_reject_reason(751), secondary_trade_report_id(818),
     subscription_request_type(263), trade_link_id(820), trd_match_id(880), exec_id(17),
     secondary_exec_id(527), instrument(comp), transact_time(60),
@@ -10801,9 +11609,9 @@ t::build!(
     text(58), encoded_text(data = 355, length = 354), trd_instrmt_leg_grp(comp),
     clearing_fee_indicator(635), order_capacity(528), order_restrictions(529),
     cust_order_capacity(582), account(1), acct_id_source(660), account_type(581),
-    position_effect(77), prealloc_method(591), trd_alloc_grp(comp) },
-    new(trade_report_id(STRING), exec_type(CHAR, e::ExecType)), msg_type = b"AR", header
-    = c::HeaderBuilder, view = TradeCaptureReportAck
+    position_effect(77), prealloc_method(591), trd_alloc_grp(comp) }, new('b) =
+    TradeCaptureReportAckRequired { trade_report_id, exec_type }, view =
+    TradeCaptureReportAck, msg_type = b"AR", header = c::HeaderBuilder
 );
 /// The body table of `AllocationReport` (MsgType `AS`).
 pub static ALLOCATION_REPORT: t::MessageDef = {
@@ -10981,7 +11789,7 @@ impl<'a> AllocationReport<'a> {
     t::opt!(last_fragment, slot = 156, tag = 893, "LastFragment", BOOLEAN);
     t::comp!(alloc_grp, slot = 157, slots = 1, "AllocGrp", c::AllocGrp);
 }
-/// Builds a `AllocationReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `AllocationReport`: [`AllocationReportBuilder::new`] (as does [`AllocationReport::builder`]) takes [`AllocationReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocationReportBuilder<'b> {
     /// `AllocReportID` (755), STRING, required.
@@ -11117,19 +11925,42 @@ pub struct AllocationReportBuilder<'b> {
     /// The `AllocGrp` component.
     pub alloc_grp: Option<c::AllocGrpBuilder<'b>>,
 }
+/// The required fields of a `AllocationReport`, which [`AllocationReportBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AllocationReportRequired<'b> {
+    /// `AllocReportID` (755), STRING.
+    pub alloc_report_id: v::FixStr<'b>,
+    /// `AllocTransType` (71), CHAR.
+    pub alloc_trans_type: e::AllocTransType,
+    /// `AllocReportType` (794), INT.
+    pub alloc_report_type: e::AllocReportType<'b>,
+    /// `AllocStatus` (87), INT.
+    pub alloc_status: e::AllocStatus<'b>,
+    /// `AllocNoOrdersType` (857), INT.
+    pub alloc_no_orders_type: e::AllocNoOrdersType<'b>,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `Quantity` (53), QTY.
+    pub quantity: v::Decimal,
+    /// `AvgPx` (6), PRICE.
+    pub avg_px: v::Decimal,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: v::LocalMktDate,
+}
 t::build!(
-    AllocationReportBuilder { alloc_report_id(755), alloc_id(70), alloc_trans_type(71),
-    alloc_report_ref_id(795), alloc_canc_replace_reason(796), secondary_alloc_id(793),
-    alloc_report_type(794), alloc_status(87), alloc_rej_code(88), ref_alloc_id(72),
-    alloc_intermed_req_type(808), alloc_link_id(196), alloc_link_type(197),
-    booking_ref_id(466), alloc_no_orders_type(857), ord_alloc_grp(comp),
-    exec_alloc_grp(comp), previously_reported(570), reversal_indicator(700),
-    match_type(574), side(54), instrument(comp), instrument_extension(comp),
-    financing_details(comp), und_instrmt_grp(comp), instrmt_leg_grp(comp), quantity(53),
-    qty_type(854), last_mkt(30), trade_origination_date(229), trading_session_id(336),
-    trading_session_sub_id(625), price_type(423), avg_px(6), avg_par_px(860),
+    AllocationReportBuilder { alloc_report_id(req 755), alloc_id(70),
+    alloc_trans_type(req 71), alloc_report_ref_id(795), alloc_canc_replace_reason(796),
+    secondary_alloc_id(793), alloc_report_type(req 794), alloc_status(req 87),
+    alloc_rej_code(88), ref_alloc_id(72), alloc_intermed_req_type(808),
+    alloc_link_id(196), alloc_link_type(197), booking_ref_id(466),
+    alloc_no_orders_type(req 857), ord_alloc_grp(comp), exec_alloc_grp(comp),
+    previously_reported(570), reversal_indicator(700), match_type(574), side(req 54),
+    instrument(comp), instrument_extension(comp), financing_details(comp),
+    und_instrmt_grp(comp), instrmt_leg_grp(comp), quantity(req 53), qty_type(854),
+    last_mkt(30), trade_origination_date(229), trading_session_id(336),
+    trading_session_sub_id(625), price_type(423), avg_px(req 6), avg_par_px(860),
     spread_or_benchmark_curve_data(comp), currency(15), avg_px_precision(74),
-    parties(comp), trade_date(75), transact_time(60), settl_type(63), settl_date(64),
+    parties(comp), trade_date(req 75), transact_time(60), settl_type(63), settl_date(64),
     booking_type(775), gross_trade_amt(381), concession(238), total_takedown(237),
     net_money(118), position_effect(77), auto_accept_indicator(754), text(58),
     encoded_text(data = 355, length = 354), num_days_interest(157),
@@ -11137,11 +11968,10 @@ t::build!(
     total_accrued_interest_amt(540), interest_at_maturity(738),
     end_accrued_interest_amt(920), start_cash(921), end_cash(922), legal_confirm(650),
     stipulations(comp), yield_data(comp), tot_no_allocs(892), last_fragment(893),
-    alloc_grp(comp) }, new(alloc_report_id(STRING), alloc_trans_type(CHAR,
-    e::AllocTransType), alloc_report_type(INT, e::AllocReportType), alloc_status(INT,
-    e::AllocStatus), alloc_no_orders_type(INT, e::AllocNoOrdersType), side(CHAR,
-    e::Side), quantity(QTY), avg_px(PRICE), trade_date(LOCALMKTDATE)), msg_type = b"AS",
-    header = c::HeaderBuilder, view = AllocationReport
+    alloc_grp(comp) }, new('b) = AllocationReportRequired { alloc_report_id,
+    alloc_trans_type, alloc_report_type, alloc_status, alloc_no_orders_type, side,
+    quantity, avg_px, trade_date }, view = AllocationReport, msg_type = b"AS", header =
+    c::HeaderBuilder
 );
 /// The body table of `AllocationReportAck` (MsgType `AT`).
 pub static ALLOCATION_REPORT_ACK: t::MessageDef = {
@@ -11209,7 +12039,7 @@ impl<'a> AllocationReportAck<'a> {
     t::opt!(encoded_text, slot = 42, tag = 355, "EncodedText", DATA);
     t::comp!(alloc_ack_grp, slot = 43, slots = 1, "AllocAckGrp", c::AllocAckGrp);
 }
-/// Builds a `AllocationReportAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `AllocationReportAck`: [`AllocationReportAckBuilder::new`] (as does [`AllocationReportAck::builder`]) takes [`AllocationReportAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocationReportAckBuilder<'b> {
     /// `AllocReportID` (755), STRING, required.
@@ -11245,14 +12075,26 @@ pub struct AllocationReportAckBuilder<'b> {
     /// The `AllocAckGrp` component.
     pub alloc_ack_grp: Option<c::AllocAckGrpBuilder<'b>>,
 }
+/// The required fields of a `AllocationReportAck`, which [`AllocationReportAckBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AllocationReportAckRequired<'b> {
+    /// `AllocReportID` (755), STRING.
+    pub alloc_report_id: v::FixStr<'b>,
+    /// `AllocID` (70), STRING.
+    pub alloc_id: v::FixStr<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `AllocStatus` (87), INT.
+    pub alloc_status: e::AllocStatus<'b>,
+}
 t::build!(
-    AllocationReportAckBuilder { alloc_report_id(755), alloc_id(70), parties(comp),
-    secondary_alloc_id(793), trade_date(75), transact_time(60), alloc_status(87),
-    alloc_rej_code(88), alloc_report_type(794), alloc_intermed_req_type(808),
-    match_status(573), product(460), security_type(167), text(58), encoded_text(data =
-    355, length = 354), alloc_ack_grp(comp) }, new(alloc_report_id(STRING),
-    alloc_id(STRING), transact_time(UTCTIMESTAMP), alloc_status(INT, e::AllocStatus)),
-    msg_type = b"AT", header = c::HeaderBuilder, view = AllocationReportAck
+    AllocationReportAckBuilder { alloc_report_id(req 755), alloc_id(req 70),
+    parties(comp), secondary_alloc_id(793), trade_date(75), transact_time(req 60),
+    alloc_status(req 87), alloc_rej_code(88), alloc_report_type(794),
+    alloc_intermed_req_type(808), match_status(573), product(460), security_type(167),
+    text(58), encoded_text(data = 355, length = 354), alloc_ack_grp(comp) }, new('b) =
+    AllocationReportAckRequired { alloc_report_id, alloc_id, transact_time, alloc_status
+    }, view = AllocationReportAck, msg_type = b"AT", header = c::HeaderBuilder
 );
 /// The body table of `ConfirmationAck` (MsgType `AU`).
 pub static CONFIRMATION_ACK: t::MessageDef = {
@@ -11300,7 +12142,7 @@ impl<'a> ConfirmationAck<'a> {
     t::opt!(encoded_text_len, slot = 34, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 35, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `ConfirmationAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `ConfirmationAck`: [`ConfirmationAckBuilder::new`] (as does [`ConfirmationAck::builder`]) takes [`ConfirmationAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ConfirmationAckBuilder<'b> {
     /// `ConfirmID` (664), STRING, required.
@@ -11320,13 +12162,24 @@ pub struct ConfirmationAckBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `ConfirmationAck`, which [`ConfirmationAckBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ConfirmationAckRequired<'b> {
+    /// `ConfirmID` (664), STRING.
+    pub confirm_id: v::FixStr<'b>,
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: v::LocalMktDate,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `AffirmStatus` (940), INT.
+    pub affirm_status: e::AffirmStatus<'b>,
+}
 t::build!(
-    ConfirmationAckBuilder { confirm_id(664), trade_date(75), transact_time(60),
-    affirm_status(940), confirm_rej_reason(774), match_status(573), text(58),
-    encoded_text(data = 355, length = 354) }, new(confirm_id(STRING),
-    trade_date(LOCALMKTDATE), transact_time(UTCTIMESTAMP), affirm_status(INT,
-    e::AffirmStatus)), msg_type = b"AU", header = c::HeaderBuilder, view =
-    ConfirmationAck
+    ConfirmationAckBuilder { confirm_id(req 664), trade_date(req 75), transact_time(req
+    60), affirm_status(req 940), confirm_rej_reason(774), match_status(573), text(58),
+    encoded_text(data = 355, length = 354) }, new('b) = ConfirmationAckRequired {
+    confirm_id, trade_date, transact_time, affirm_status }, view = ConfirmationAck,
+    msg_type = b"AU", header = c::HeaderBuilder
 );
 /// The body table of `SettlementInstructionRequest` (MsgType `AV`).
 pub static SETTLEMENT_INSTRUCTION_REQUEST: t::MessageDef = {
@@ -11387,7 +12240,7 @@ impl<'a> SettlementInstructionRequest<'a> {
     t::opt!(stand_inst_db_name, slot = 40, tag = 170, "StandInstDbName", STRING);
     t::opt!(stand_inst_db_id, slot = 41, tag = 171, "StandInstDbID", STRING);
 }
-/// Builds a `SettlementInstructionRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `SettlementInstructionRequest`: [`SettlementInstructionRequestBuilder::new`] (as does [`SettlementInstructionRequest::builder`]) takes [`SettlementInstructionRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlementInstructionRequestBuilder<'b> {
     /// `SettlInstReqID` (791), STRING, required.
@@ -11421,13 +12274,22 @@ pub struct SettlementInstructionRequestBuilder<'b> {
     /// `StandInstDbID` (171), STRING.
     pub stand_inst_db_id: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `SettlementInstructionRequest`, which [`SettlementInstructionRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SettlementInstructionRequestRequired<'b> {
+    /// `SettlInstReqID` (791), STRING.
+    pub settl_inst_req_id: v::FixStr<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    SettlementInstructionRequestBuilder { settl_inst_req_id(791), transact_time(60),
-    parties(comp), alloc_account(79), alloc_acct_id_source(661), side(54), product(460),
-    security_type(167), cfi_code(461), effective_time(168), expire_time(126),
-    last_update_time(779), stand_inst_db_type(169), stand_inst_db_name(170),
-    stand_inst_db_id(171) }, new(settl_inst_req_id(STRING), transact_time(UTCTIMESTAMP)),
-    msg_type = b"AV", header = c::HeaderBuilder, view = SettlementInstructionRequest
+    SettlementInstructionRequestBuilder { settl_inst_req_id(req 791), transact_time(req
+    60), parties(comp), alloc_account(79), alloc_acct_id_source(661), side(54),
+    product(460), security_type(167), cfi_code(461), effective_time(168),
+    expire_time(126), last_update_time(779), stand_inst_db_type(169),
+    stand_inst_db_name(170), stand_inst_db_id(171) }, new('b) =
+    SettlementInstructionRequestRequired { settl_inst_req_id, transact_time }, view =
+    SettlementInstructionRequest, msg_type = b"AV", header = c::HeaderBuilder
 );
 /// The body table of `AssignmentReport` (MsgType `AW`).
 pub static ASSIGNMENT_REPORT: t::MessageDef = {
@@ -11526,7 +12388,7 @@ impl<'a> AssignmentReport<'a> {
     t::opt!(encoded_text_len, slot = 94, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 95, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `AssignmentReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `AssignmentReport`: [`AssignmentReportBuilder::new`] (as does [`AssignmentReport::builder`]) takes [`AssignmentReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AssignmentReportBuilder<'b> {
     /// `AsgnRptID` (833), STRING, required.
@@ -11582,21 +12444,45 @@ pub struct AssignmentReportBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `AssignmentReport`, which [`AssignmentReportBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AssignmentReportRequired<'b> {
+    /// `AsgnRptID` (833), STRING.
+    pub asgn_rpt_id: v::FixStr<'b>,
+    /// `AccountType` (581), INT.
+    pub account_type: e::AccountType<'b>,
+    /// `SettlPrice` (730), PRICE.
+    pub settl_price: v::Decimal,
+    /// `SettlPriceType` (731), INT.
+    pub settl_price_type: e::SettlPriceType<'b>,
+    /// `UnderlyingSettlPrice` (732), PRICE.
+    pub underlying_settl_price: v::Decimal,
+    /// `AssignmentMethod` (744), CHAR.
+    pub assignment_method: e::AssignmentMethod,
+    /// `OpenInterest` (746), AMT.
+    pub open_interest: v::Decimal,
+    /// `ExerciseMethod` (747), CHAR.
+    pub exercise_method: e::ExerciseMethod,
+    /// `SettlSessID` (716), STRING.
+    pub settl_sess_id: e::SettlSessId<'b>,
+    /// `SettlSessSubID` (717), STRING.
+    pub settl_sess_sub_id: v::FixStr<'b>,
+    /// `ClearingBusinessDate` (715), LOCALMKTDATE.
+    pub clearing_business_date: v::LocalMktDate,
+}
 t::build!(
-    AssignmentReportBuilder { asgn_rpt_id(833), tot_num_assignment_reports(832),
-    last_rpt_requested(912), parties(comp), account(1), account_type(581),
+    AssignmentReportBuilder { asgn_rpt_id(req 833), tot_num_assignment_reports(832),
+    last_rpt_requested(912), parties(comp), account(1), account_type(req 581),
     instrument(comp), currency(15), instrmt_leg_grp(comp), und_instrmt_grp(comp),
     position_qty(comp), position_amount_data(comp), threshold_amount(834),
-    settl_price(730), settl_price_type(731), underlying_settl_price(732),
-    expire_date(432), assignment_method(744), assignment_unit(745), open_interest(746),
-    exercise_method(747), settl_sess_id(716), settl_sess_sub_id(717),
-    clearing_business_date(715), text(58), encoded_text(data = 355, length = 354) },
-    new(asgn_rpt_id(STRING), account_type(INT, e::AccountType), settl_price(PRICE),
-    settl_price_type(INT, e::SettlPriceType), underlying_settl_price(PRICE),
-    assignment_method(CHAR, e::AssignmentMethod), open_interest(AMT),
-    exercise_method(CHAR, e::ExerciseMethod), settl_sess_id(STRING, e::SettlSessId),
-    settl_sess_sub_id(STRING), clearing_business_date(LOCALMKTDATE)), msg_type = b"AW",
-    header = c::HeaderBuilder, view = AssignmentReport
+    settl_price(req 730), settl_price_type(req 731), underlying_settl_price(req 732),
+    expire_date(432), assignment_method(req 744), assignment_unit(745), open_interest(req
+    746), exercise_method(req 747), settl_sess_id(req 716), settl_sess_sub_id(req 717),
+    clearing_business_date(req 715), text(58), encoded_text(data = 355, length = 354) },
+    new('b) = AssignmentReportRequired { asgn_rpt_id, account_type, settl_price,
+    settl_price_type, underlying_settl_price, assignment_method, open_interest,
+    exercise_method, settl_sess_id, settl_sess_sub_id, clearing_business_date }, view =
+    AssignmentReport, msg_type = b"AW", header = c::HeaderBuilder
 );
 /// The body table of `CollateralRequest` (MsgType `AX`).
 pub static COLLATERAL_REQUEST: t::MessageDef = {
@@ -11727,7 +12613,7 @@ impl<'a> CollateralRequest<'a> {
     t::opt!(encoded_text_len, slot = 125, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 126, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `CollateralRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `CollateralRequest`: [`CollateralRequestBuilder::new`] (as does [`CollateralRequest::builder`]) takes [`CollateralRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollateralRequestBuilder<'b> {
     /// `CollReqID` (894), STRING, required.
@@ -11815,21 +12701,31 @@ pub struct CollateralRequestBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `CollateralRequest`, which [`CollateralRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CollateralRequestRequired<'b> {
+    /// `CollReqID` (894), STRING.
+    pub coll_req_id: v::FixStr<'b>,
+    /// `CollAsgnReason` (895), INT.
+    pub coll_asgn_reason: e::CollAsgnReason<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    CollateralRequestBuilder { coll_req_id(894), coll_asgn_reason(895),
-    transact_time(60), expire_time(126), parties(comp), account(1), account_type(581),
-    cl_ord_id(11), order_id(37), secondary_order_id(198), secondary_cl_ord_id(526),
-    exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp), financing_details(comp),
-    settl_date(64), quantity(53), qty_type(854), currency(15), instrmt_leg_grp(comp),
-    und_instrmt_coll_grp(comp), margin_excess(899), total_net_value(900),
-    cash_outstanding(901), trd_reg_timestamps(comp), side(54), misc_fees_grp(comp),
-    price(44), price_type(423), accrued_interest_amt(159), end_accrued_interest_amt(920),
-    start_cash(921), end_cash(922), spread_or_benchmark_curve_data(comp),
-    stipulations(comp), trading_session_id(336), trading_session_sub_id(625),
-    settl_sess_id(716), settl_sess_sub_id(717), clearing_business_date(715), text(58),
-    encoded_text(data = 355, length = 354) }, new(coll_req_id(STRING),
-    coll_asgn_reason(INT, e::CollAsgnReason), transact_time(UTCTIMESTAMP)), msg_type =
-    b"AX", header = c::HeaderBuilder, view = CollateralRequest
+    CollateralRequestBuilder { coll_req_id(req 894), coll_asgn_reason(req 895),
+    transact_time(req 60), expire_time(126), parties(comp), account(1),
+    account_type(581), cl_ord_id(11), order_id(37), secondary_order_id(198),
+    secondary_cl_ord_id(526), exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp),
+    financing_details(comp), settl_date(64), quantity(53), qty_type(854), currency(15),
+    instrmt_leg_grp(comp), und_instrmt_coll_grp(comp), margin_excess(899),
+    total_net_value(900), cash_outstanding(901), trd_reg_timestamps(comp), side(54),
+    misc_fees_grp(comp), price(44), price_type(423), accrued_interest_amt(159),
+    end_accrued_interest_amt(920), start_cash(921), end_cash(922),
+    spread_or_benchmark_curve_data(comp), stipulations(comp), trading_session_id(336),
+    trading_session_sub_id(625), settl_sess_id(716), settl_sess_sub_id(717),
+    clearing_business_date(715), text(58), encoded_text(data = 355, length = 354) },
+    new('b) = CollateralRequestRequired { coll_req_id, coll_asgn_reason, transact_time },
+    view = CollateralRequest, msg_type = b"AX", header = c::HeaderBuilder
 );
 /// The body table of `CollateralAssignment` (MsgType `AY`).
 pub static COLLATERAL_ASSIGNMENT: t::MessageDef = {
@@ -11972,7 +12868,7 @@ impl<'a> CollateralAssignment<'a> {
     t::opt!(encoded_text_len, slot = 133, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 134, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `CollateralAssignment`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `CollateralAssignment`: [`CollateralAssignmentBuilder::new`] (as does [`CollateralAssignment::builder`]) takes [`CollateralAssignmentRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollateralAssignmentBuilder<'b> {
     /// `CollAsgnID` (902), STRING, required.
@@ -12068,23 +12964,35 @@ pub struct CollateralAssignmentBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `CollateralAssignment`, which [`CollateralAssignmentBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CollateralAssignmentRequired<'b> {
+    /// `CollAsgnID` (902), STRING.
+    pub coll_asgn_id: v::FixStr<'b>,
+    /// `CollAsgnReason` (895), INT.
+    pub coll_asgn_reason: e::CollAsgnReason<'b>,
+    /// `CollAsgnTransType` (903), INT.
+    pub coll_asgn_trans_type: e::CollAsgnTransType<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    CollateralAssignmentBuilder { coll_asgn_id(902), coll_req_id(894),
-    coll_asgn_reason(895), coll_asgn_trans_type(903), coll_asgn_ref_id(907),
-    transact_time(60), expire_time(126), parties(comp), account(1), account_type(581),
-    cl_ord_id(11), order_id(37), secondary_order_id(198), secondary_cl_ord_id(526),
-    exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp), financing_details(comp),
-    settl_date(64), quantity(53), qty_type(854), currency(15), instrmt_leg_grp(comp),
-    und_instrmt_coll_grp(comp), margin_excess(899), total_net_value(900),
-    cash_outstanding(901), trd_reg_timestamps(comp), side(54), misc_fees_grp(comp),
-    price(44), price_type(423), accrued_interest_amt(159), end_accrued_interest_amt(920),
-    start_cash(921), end_cash(922), spread_or_benchmark_curve_data(comp),
-    stipulations(comp), settl_instructions_data(comp), trading_session_id(336),
-    trading_session_sub_id(625), settl_sess_id(716), settl_sess_sub_id(717),
-    clearing_business_date(715), text(58), encoded_text(data = 355, length = 354) },
-    new(coll_asgn_id(STRING), coll_asgn_reason(INT, e::CollAsgnReason),
-    coll_asgn_trans_type(INT, e::CollAsgnTransType), transact_time(UTCTIMESTAMP)),
-    msg_type = b"AY", header = c::HeaderBuilder, view = CollateralAssignment
+    CollateralAssignmentBuilder { coll_asgn_id(req 902), coll_req_id(894),
+    coll_asgn_reason(req 895), coll_asgn_trans_type(req 903), coll_asgn_ref_id(907),
+    transact_time(req 60), expire_time(126), parties(comp), account(1),
+    account_type(581), cl_ord_id(11), order_id(37), secondary_order_id(198),
+    secondary_cl_ord_id(526), exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp),
+    financing_details(comp), settl_date(64), quantity(53), qty_type(854), currency(15),
+    instrmt_leg_grp(comp), und_instrmt_coll_grp(comp), margin_excess(899),
+    total_net_value(900), cash_outstanding(901), trd_reg_timestamps(comp), side(54),
+    misc_fees_grp(comp), price(44), price_type(423), accrued_interest_amt(159),
+    end_accrued_interest_amt(920), start_cash(921), end_cash(922),
+    spread_or_benchmark_curve_data(comp), stipulations(comp),
+    settl_instructions_data(comp), trading_session_id(336), trading_session_sub_id(625),
+    settl_sess_id(716), settl_sess_sub_id(717), clearing_business_date(715), text(58),
+    encoded_text(data = 355, length = 354) }, new('b) = CollateralAssignmentRequired {
+    coll_asgn_id, coll_asgn_reason, coll_asgn_trans_type, transact_time }, view =
+    CollateralAssignment, msg_type = b"AY", header = c::HeaderBuilder
 );
 /// The body table of `CollateralResponse` (MsgType `AZ`).
 pub static COLLATERAL_RESPONSE: t::MessageDef = {
@@ -12218,7 +13126,7 @@ impl<'a> CollateralResponse<'a> {
     t::opt!(encoded_text_len, slot = 124, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 125, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `CollateralResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `CollateralResponse`: [`CollateralResponseBuilder::new`] (as does [`CollateralResponse::builder`]) takes [`CollateralResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollateralResponseBuilder<'b> {
     /// `CollRespID` (904), STRING, required.
@@ -12304,22 +13212,36 @@ pub struct CollateralResponseBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `CollateralResponse`, which [`CollateralResponseBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CollateralResponseRequired<'b> {
+    /// `CollRespID` (904), STRING.
+    pub coll_resp_id: v::FixStr<'b>,
+    /// `CollAsgnID` (902), STRING.
+    pub coll_asgn_id: v::FixStr<'b>,
+    /// `CollAsgnReason` (895), INT.
+    pub coll_asgn_reason: e::CollAsgnReason<'b>,
+    /// `CollAsgnRespType` (905), INT.
+    pub coll_asgn_resp_type: e::CollAsgnRespType<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    CollateralResponseBuilder { coll_resp_id(904), coll_asgn_id(902), coll_req_id(894),
-    coll_asgn_reason(895), coll_asgn_trans_type(903), coll_asgn_resp_type(905),
-    coll_asgn_reject_reason(906), transact_time(60), parties(comp), account(1),
-    account_type(581), cl_ord_id(11), order_id(37), secondary_order_id(198),
-    secondary_cl_ord_id(526), exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp),
-    financing_details(comp), settl_date(64), quantity(53), qty_type(854), currency(15),
-    instrmt_leg_grp(comp), und_instrmt_coll_grp(comp), margin_excess(899),
-    total_net_value(900), cash_outstanding(901), trd_reg_timestamps(comp), side(54),
-    misc_fees_grp(comp), price(44), price_type(423), accrued_interest_amt(159),
-    end_accrued_interest_amt(920), start_cash(921), end_cash(922),
-    spread_or_benchmark_curve_data(comp), stipulations(comp), text(58), encoded_text(data
-    = 355, length = 354) }, new(coll_resp_id(STRING), coll_asgn_id(STRING),
-    coll_asgn_reason(INT, e::CollAsgnReason), coll_asgn_resp_type(INT,
-    e::CollAsgnRespType), transact_time(UTCTIMESTAMP)), msg_type = b"AZ", header =
-    c::HeaderBuilder, view = CollateralResponse
+    CollateralResponseBuilder { coll_resp_id(req 904), coll_asgn_id(req 902),
+    coll_req_id(894), coll_asgn_reason(req 895), coll_asgn_trans_type(903),
+    coll_asgn_resp_type(req 905), coll_asgn_reject_reason(906), transact_time(req 60),
+    parties(comp), account(1), account_type(581), cl_ord_id(11), order_id(37),
+    secondary_order_id(198), secondary_cl_ord_id(526), exec_coll_grp(comp),
+    trd_coll_grp(comp), instrument(comp), financing_details(comp), settl_date(64),
+    quantity(53), qty_type(854), currency(15), instrmt_leg_grp(comp),
+    und_instrmt_coll_grp(comp), margin_excess(899), total_net_value(900),
+    cash_outstanding(901), trd_reg_timestamps(comp), side(54), misc_fees_grp(comp),
+    price(44), price_type(423), accrued_interest_amt(159), end_accrued_interest_amt(920),
+    start_cash(921), end_cash(922), spread_or_benchmark_curve_data(comp),
+    stipulations(comp), text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    CollateralResponseRequired { coll_resp_id, coll_asgn_id, coll_asgn_reason,
+    coll_asgn_resp_type, transact_time }, view = CollateralResponse, msg_type = b"AZ",
+    header = c::HeaderBuilder
 );
 /// The body table of `CollateralReport` (MsgType `BA`).
 pub static COLLATERAL_REPORT: t::MessageDef = {
@@ -12452,7 +13374,7 @@ impl<'a> CollateralReport<'a> {
     t::opt!(encoded_text_len, slot = 131, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 132, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `CollateralReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `CollateralReport`: [`CollateralReportBuilder::new`] (as does [`CollateralReport::builder`]) takes [`CollateralReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollateralReportBuilder<'b> {
     /// `CollRptID` (908), STRING, required.
@@ -12544,9 +13466,17 @@ pub struct CollateralReportBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `CollateralReport`, which [`CollateralReportBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CollateralReportRequired<'b> {
+    /// `CollRptID` (908), STRING.
+    pub coll_rpt_id: v::FixStr<'b>,
+    /// `CollStatus` (910), INT.
+    pub coll_status: e::CollStatus<'b>,
+}
 t::build!(
-    CollateralReportBuilder { coll_rpt_id(908), coll_inquiry_id(909), coll_status(910),
-    tot_num_reports(911), last_rpt_requested(912), parties(comp), account(1),
+    CollateralReportBuilder { coll_rpt_id(req 908), coll_inquiry_id(909), coll_status(req
+    910), tot_num_reports(911), last_rpt_requested(912), parties(comp), account(1),
     account_type(581), cl_ord_id(11), order_id(37), secondary_order_id(198),
     secondary_cl_ord_id(526), exec_coll_grp(comp), trd_coll_grp(comp), instrument(comp),
     financing_details(comp), settl_date(64), quantity(53), qty_type(854), currency(15),
@@ -12557,8 +13487,9 @@ t::build!(
     spread_or_benchmark_curve_data(comp), stipulations(comp),
     settl_instructions_data(comp), trading_session_id(336), trading_session_sub_id(625),
     settl_sess_id(716), settl_sess_sub_id(717), clearing_business_date(715), text(58),
-    encoded_text(data = 355, length = 354) }, new(coll_rpt_id(STRING), coll_status(INT,
-    e::CollStatus)), msg_type = b"BA", header = c::HeaderBuilder, view = CollateralReport
+    encoded_text(data = 355, length = 354) }, new('b) = CollateralReportRequired {
+    coll_rpt_id, coll_status }, view = CollateralReport, msg_type = b"BA", header =
+    c::HeaderBuilder
 );
 /// The body table of `CollateralInquiry` (MsgType `BB`).
 pub static COLLATERAL_INQUIRY: t::MessageDef = {
@@ -12697,7 +13628,7 @@ impl<'a> CollateralInquiry<'a> {
     t::opt!(encoded_text_len, slot = 130, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 131, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `CollateralInquiry`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `CollateralInquiry`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollateralInquiryBuilder<'b> {
     /// `CollInquiryID` (909), STRING.
@@ -12801,7 +13732,7 @@ t::build!(
     stipulations(comp), settl_instructions_data(comp), trading_session_id(336),
     trading_session_sub_id(625), settl_sess_id(716), settl_sess_sub_id(717),
     clearing_business_date(715), text(58), encoded_text(data = 355, length = 354) },
-    new(), msg_type = b"BB", header = c::HeaderBuilder, view = CollateralInquiry
+    msg_type = b"BB", header = c::HeaderBuilder
 );
 /// The body table of `NetworkCounterpartySystemStatusRequest` (MsgType `BC`).
 pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_REQUEST: t::MessageDef = {
@@ -12847,7 +13778,7 @@ impl<'a> NetworkCounterpartySystemStatusRequest<'a> {
     t::req!(network_request_id, slot = 28, tag = 933, "NetworkRequestID", STRING);
     t::comp!(comp_id_req_grp, slot = 29, slots = 1, "CompIDReqGrp", c::CompIdReqGrp);
 }
-/// Builds a `NetworkCounterpartySystemStatusRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `NetworkCounterpartySystemStatusRequest`: [`NetworkCounterpartySystemStatusRequestBuilder::new`] (as does [`NetworkCounterpartySystemStatusRequest::builder`]) takes [`NetworkCounterpartySystemStatusRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NetworkCounterpartySystemStatusRequestBuilder<'b> {
     /// `NetworkRequestType` (935), INT, required.
@@ -12857,11 +13788,20 @@ pub struct NetworkCounterpartySystemStatusRequestBuilder<'b> {
     /// The `CompIDReqGrp` component.
     pub comp_id_req_grp: Option<c::CompIdReqGrpBuilder<'b>>,
 }
+/// The required fields of a `NetworkCounterpartySystemStatusRequest`, which [`NetworkCounterpartySystemStatusRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NetworkCounterpartySystemStatusRequestRequired<'b> {
+    /// `NetworkRequestType` (935), INT.
+    pub network_request_type: e::NetworkRequestType<'b>,
+    /// `NetworkRequestID` (933), STRING.
+    pub network_request_id: v::FixStr<'b>,
+}
 t::build!(
-    NetworkCounterpartySystemStatusRequestBuilder { network_request_type(935),
-    network_request_id(933), comp_id_req_grp(comp) }, new(network_request_type(INT,
-    e::NetworkRequestType), network_request_id(STRING)), msg_type = b"BC", header =
-    c::HeaderBuilder, view = NetworkCounterpartySystemStatusRequest
+    NetworkCounterpartySystemStatusRequestBuilder { network_request_type(req 935),
+    network_request_id(req 933), comp_id_req_grp(comp) }, new('b) =
+    NetworkCounterpartySystemStatusRequestRequired { network_request_type,
+    network_request_id }, view = NetworkCounterpartySystemStatusRequest, msg_type =
+    b"BC", header = c::HeaderBuilder
 );
 /// The body table of `NetworkCounterpartySystemStatusResponse` (MsgType `BD`).
 pub static NETWORK_COUNTERPARTY_SYSTEM_STATUS_RESPONSE: t::MessageDef = {
@@ -12913,7 +13853,7 @@ impl<'a> NetworkCounterpartySystemStatusResponse<'a> {
         comp_id_stat_grp, slot = 31, slots = 1, "CompIDStatGrp", c::CompIdStatGrp
     );
 }
-/// Builds a `NetworkCounterpartySystemStatusResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `NetworkCounterpartySystemStatusResponse`: [`NetworkCounterpartySystemStatusResponseBuilder::new`] (as does [`NetworkCounterpartySystemStatusResponse::builder`]) takes [`NetworkCounterpartySystemStatusResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NetworkCounterpartySystemStatusResponseBuilder<'b> {
     /// `NetworkStatusResponseType` (937), INT, required.
@@ -12924,15 +13864,26 @@ pub struct NetworkCounterpartySystemStatusResponseBuilder<'b> {
     pub network_response_id: Option<v::FixStr<'b>>,
     /// `LastNetworkResponseID` (934), STRING.
     pub last_network_response_id: Option<v::FixStr<'b>>,
-    /// The `CompIDStatGrp` component.
+    /// The `CompIDStatGrp` component: required (its tag 936 is).
     pub comp_id_stat_grp: Option<c::CompIdStatGrpBuilder<'b>>,
 }
+/// The required fields of a `NetworkCounterpartySystemStatusResponse`, which [`NetworkCounterpartySystemStatusResponseBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NetworkCounterpartySystemStatusResponseRequired<'b> {
+    /// `NetworkStatusResponseType` (937), INT.
+    pub network_status_response_type: e::NetworkStatusResponseType<'b>,
+    /// `NetworkResponseID` (932), STRING.
+    pub network_response_id: v::FixStr<'b>,
+    /// The `CompIDStatGrp` component, whose tag 936 is required.
+    pub comp_id_stat_grp: c::CompIdStatGrpBuilder<'b>,
+}
 t::build!(
-    NetworkCounterpartySystemStatusResponseBuilder { network_status_response_type(937),
-    network_request_id(933), network_response_id(932), last_network_response_id(934),
-    comp_id_stat_grp(comp) }, new(network_status_response_type(INT,
-    e::NetworkStatusResponseType), network_response_id(STRING)), msg_type = b"BD", header
-    = c::HeaderBuilder, view = NetworkCounterpartySystemStatusResponse
+    NetworkCounterpartySystemStatusResponseBuilder { network_status_response_type(req
+    937), network_request_id(933), network_response_id(req 932),
+    last_network_response_id(934), comp_id_stat_grp(req comp 936) }, new('b) =
+    NetworkCounterpartySystemStatusResponseRequired { network_status_response_type,
+    network_response_id, comp_id_stat_grp }, view =
+    NetworkCounterpartySystemStatusResponse, msg_type = b"BD", header = c::HeaderBuilder
 );
 /// The body table of `UserRequest` (MsgType `BE`).
 pub static USER_REQUEST: t::MessageDef = {
@@ -12977,7 +13928,7 @@ impl<'a> UserRequest<'a> {
     t::opt!(raw_data_length, slot = 32, tag = 95, "RawDataLength", LENGTH);
     t::opt!(raw_data, slot = 33, tag = 96, "RawData", DATA);
 }
-/// Builds a `UserRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `UserRequest`: [`UserRequestBuilder::new`] (as does [`UserRequest::builder`]) takes [`UserRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UserRequestBuilder<'b> {
     /// `UserRequestID` (923), STRING, required.
@@ -12993,11 +13944,21 @@ pub struct UserRequestBuilder<'b> {
     /// `RawData` (96), DATA.
     pub raw_data: Option<&'b [u8]>,
 }
+/// The required fields of a `UserRequest`, which [`UserRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct UserRequestRequired<'b> {
+    /// `UserRequestID` (923), STRING.
+    pub user_request_id: v::FixStr<'b>,
+    /// `UserRequestType` (924), INT.
+    pub user_request_type: e::UserRequestType<'b>,
+    /// `Username` (553), STRING.
+    pub username: v::FixStr<'b>,
+}
 t::build!(
-    UserRequestBuilder { user_request_id(923), user_request_type(924), username(553),
-    password(554), new_password(925), raw_data(data = 96, length = 95) },
-    new(user_request_id(STRING), user_request_type(INT, e::UserRequestType),
-    username(STRING)), msg_type = b"BE", header = c::HeaderBuilder, view = UserRequest
+    UserRequestBuilder { user_request_id(req 923), user_request_type(req 924),
+    username(req 553), password(554), new_password(925), raw_data(data = 96, length = 95)
+    }, new('b) = UserRequestRequired { user_request_id, user_request_type, username },
+    view = UserRequest, msg_type = b"BE", header = c::HeaderBuilder
 );
 /// The body table of `UserResponse` (MsgType `BF`).
 pub static USER_RESPONSE: t::MessageDef = {
@@ -13036,7 +13997,7 @@ impl<'a> UserResponse<'a> {
     t::opt!(user_status, slot = 29, tag = 926, "UserStatus", INT, e::UserStatus);
     t::opt!(user_status_text, slot = 30, tag = 927, "UserStatusText", STRING);
 }
-/// Builds a `UserResponse`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `UserResponse`: [`UserResponseBuilder::new`] (as does [`UserResponse::builder`]) takes [`UserResponseRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UserResponseBuilder<'b> {
     /// `UserRequestID` (923), STRING, required.
@@ -13048,10 +14009,18 @@ pub struct UserResponseBuilder<'b> {
     /// `UserStatusText` (927), STRING.
     pub user_status_text: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `UserResponse`, which [`UserResponseBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct UserResponseRequired<'b> {
+    /// `UserRequestID` (923), STRING.
+    pub user_request_id: v::FixStr<'b>,
+    /// `Username` (553), STRING.
+    pub username: v::FixStr<'b>,
+}
 t::build!(
-    UserResponseBuilder { user_request_id(923), username(553), user_status(926),
-    user_status_text(927) }, new(user_request_id(STRING), username(STRING)), msg_type =
-    b"BF", header = c::HeaderBuilder, view = UserResponse
+    UserResponseBuilder { user_request_id(req 923), username(req 553), user_status(926),
+    user_status_text(927) }, new('b) = UserResponseRequired { user_request_id, username
+    }, view = UserResponse, msg_type = b"BF", header = c::HeaderBuilder
 );
 /// The body table of `CollateralInquiryAck` (MsgType `BG`).
 pub static COLLATERAL_INQUIRY_ACK: t::MessageDef = {
@@ -13162,7 +14131,7 @@ impl<'a> CollateralInquiryAck<'a> {
     t::opt!(encoded_text_len, slot = 107, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 108, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `CollateralInquiryAck`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `CollateralInquiryAck`: [`CollateralInquiryAckBuilder::new`] (as does [`CollateralInquiryAck::builder`]) takes [`CollateralInquiryAckRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollateralInquiryAckBuilder<'b> {
     /// `CollInquiryID` (909), STRING, required.
@@ -13228,8 +14197,16 @@ pub struct CollateralInquiryAckBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `CollateralInquiryAck`, which [`CollateralInquiryAckBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CollateralInquiryAckRequired<'b> {
+    /// `CollInquiryID` (909), STRING.
+    pub coll_inquiry_id: v::FixStr<'b>,
+    /// `CollInquiryStatus` (945), INT.
+    pub coll_inquiry_status: e::CollInquiryStatus<'b>,
+}
 t::build!(
-    CollateralInquiryAckBuilder { coll_inquiry_id(909), coll_inquiry_status(945),
+    CollateralInquiryAckBuilder { coll_inquiry_id(req 909), coll_inquiry_status(req 945),
     coll_inquiry_result(946), coll_inq_qual_grp(comp), tot_num_reports(911),
     parties(comp), account(1), account_type(581), cl_ord_id(11), order_id(37),
     secondary_order_id(198), secondary_cl_ord_id(526), exec_coll_grp(comp),
@@ -13238,9 +14215,9 @@ t::build!(
     und_instrmt_grp(comp), trading_session_id(336), trading_session_sub_id(625),
     settl_sess_id(716), settl_sess_sub_id(717), clearing_business_date(715),
     response_transport_type(725), response_destination(726), text(58), encoded_text(data
-    = 355, length = 354) }, new(coll_inquiry_id(STRING), coll_inquiry_status(INT,
-    e::CollInquiryStatus)), msg_type = b"BG", header = c::HeaderBuilder, view =
-    CollateralInquiryAck
+    = 355, length = 354) }, new('b) = CollateralInquiryAckRequired { coll_inquiry_id,
+    coll_inquiry_status }, view = CollateralInquiryAck, msg_type = b"BG", header =
+    c::HeaderBuilder
 );
 /// The body table of `ConfirmationRequest` (MsgType `BH`).
 pub static CONFIRMATION_REQUEST: t::MessageDef = {
@@ -13296,7 +14273,7 @@ impl<'a> ConfirmationRequest<'a> {
     t::opt!(encoded_text_len, slot = 38, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 39, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `ConfirmationRequest`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `ConfirmationRequest`: [`ConfirmationRequestBuilder::new`] (as does [`ConfirmationRequest::builder`]) takes [`ConfirmationRequestRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ConfirmationRequestBuilder<'b> {
     /// `ConfirmReqID` (859), STRING, required.
@@ -13324,14 +14301,23 @@ pub struct ConfirmationRequestBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `ConfirmationRequest`, which [`ConfirmationRequestBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ConfirmationRequestRequired<'b> {
+    /// `ConfirmReqID` (859), STRING.
+    pub confirm_req_id: v::FixStr<'b>,
+    /// `ConfirmType` (773), INT.
+    pub confirm_type: e::ConfirmType<'b>,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+}
 t::build!(
-    ConfirmationRequestBuilder { confirm_req_id(859), confirm_type(773),
+    ConfirmationRequestBuilder { confirm_req_id(req 859), confirm_type(req 773),
     ord_alloc_grp(comp), alloc_id(70), secondary_alloc_id(793), individual_alloc_id(467),
-    transact_time(60), alloc_account(79), alloc_acct_id_source(661),
-    alloc_account_type(798), text(58), encoded_text(data = 355, length = 354) },
-    new(confirm_req_id(STRING), confirm_type(INT, e::ConfirmType),
-    transact_time(UTCTIMESTAMP)), msg_type = b"BH", header = c::HeaderBuilder, view =
-    ConfirmationRequest
+    transact_time(req 60), alloc_account(79), alloc_acct_id_source(661),
+    alloc_account_type(798), text(58), encoded_text(data = 355, length = 354) }, new('b)
+    = ConfirmationRequestRequired { confirm_req_id, confirm_type, transact_time }, view =
+    ConfirmationRequest, msg_type = b"BH", header = c::HeaderBuilder
 );
 /// The body table of `AcmeRiskLimitUpdate` (MsgType `U1`).
 pub static ACME_RISK_LIMIT_UPDATE: t::MessageDef = {
@@ -13370,7 +14356,7 @@ impl<'a> AcmeRiskLimitUpdate<'a> {
     t::req!(acme_risk_limit, slot = 29, tag = 5007, "AcmeRiskLimit", QTY);
     t::opt!(text, slot = 30, tag = 58, "Text", STRING);
 }
-/// Builds a `AcmeRiskLimitUpdate`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `AcmeRiskLimitUpdate`: [`AcmeRiskLimitUpdateBuilder::new`] (as does [`AcmeRiskLimitUpdate::builder`]) takes [`AcmeRiskLimitUpdateRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AcmeRiskLimitUpdateBuilder<'b> {
     /// `AcmeRiskLimitReqID` (5008), STRING, required.
@@ -13382,9 +14368,19 @@ pub struct AcmeRiskLimitUpdateBuilder<'b> {
     /// `Text` (58), STRING.
     pub text: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `AcmeRiskLimitUpdate`, which [`AcmeRiskLimitUpdateBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AcmeRiskLimitUpdateRequired<'b> {
+    /// `AcmeRiskLimitReqID` (5008), STRING.
+    pub acme_risk_limit_req_id: v::FixStr<'b>,
+    /// `Account` (1), STRING.
+    pub account: v::FixStr<'b>,
+    /// `AcmeRiskLimit` (5007), QTY.
+    pub acme_risk_limit: v::Decimal,
+}
 t::build!(
-    AcmeRiskLimitUpdateBuilder { acme_risk_limit_req_id(5008), account(1),
-    acme_risk_limit(5007), text(58) }, new(acme_risk_limit_req_id(STRING),
-    account(STRING), acme_risk_limit(QTY)), msg_type = b"U1", header = c::HeaderBuilder,
-    view = AcmeRiskLimitUpdate
+    AcmeRiskLimitUpdateBuilder { acme_risk_limit_req_id(req 5008), account(req 1),
+    acme_risk_limit(req 5007), text(58) }, new('b) = AcmeRiskLimitUpdateRequired {
+    acme_risk_limit_req_id, account, acme_risk_limit }, view = AcmeRiskLimitUpdate,
+    msg_type = b"U1", header = c::HeaderBuilder
 );

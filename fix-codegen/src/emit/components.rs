@@ -50,7 +50,7 @@ impl Cx<'_> {
                         from,
                         skip: &[],
                         sorted: false,
-                        first: false,
+                        entry: false,
                         message: None,
                     },
                 ));

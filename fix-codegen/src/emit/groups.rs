@@ -55,7 +55,7 @@ impl Cx<'_> {
                         from,
                         skip: &[],
                         sorted: false,
-                        first: true,
+                        entry: true,
                         message: None,
                     },
                 ));

@@ -117,7 +117,7 @@ impl Cx<'_> {
                         from,
                         skip: &[],
                         sorted: false,
-                        first: false,
+                        entry: false,
                         message: Some((&m.msg_type, &ty)),
                     },
                 ));

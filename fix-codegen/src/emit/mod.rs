@@ -52,11 +52,16 @@
 //!   list. BOOLEAN fields are `bool`; multiple-value fields are
 //!   `MultipleCharValue`/`MultipleValueString` whose elements the enum decodes.
 //! - **Builders** are plain structs of `Option` fields (slices of entry builders
-//!   for groups, component builders for components) with `Default`; `new` (or
-//!   `Message::builder`) takes the required fields, the rest is set with struct
-//!   update syntax. `encode(&header, &mut buf)` writes 8, 9, 35, the header fields
-//!   in ascending tag order, the body in dictionary order, and CheckSum through
-//!   `fix_core::Encoder`, without allocating.
+//!   for groups, component builders for components) with `Default`. A builder with
+//!   required members has a struct of them, `XRequired` (a group entry's first
+//!   member, which starts it on the wire, among them; a required component only
+//!   when it holds a required field), which `new` (and a message view's `builder`)
+//!   takes, so a call site names each one; the rest is set with struct update
+//!   syntax. `encode(&header, &mut buf)` writes 8, 9, 35, the header fields in
+//!   ascending tag order, the body in dictionary order, and CheckSum through
+//!   `fix_core::Encoder`, without allocating, and refuses a required field left
+//!   unset (`EncodeError::MissingRequired` naming the tag; inside a component or
+//!   entry that is set too), checked as it is written.
 //! - **Tables** for validation: `FIELDS` (types and listed values), `MESSAGES`
 //!   (per message: allowed tags, required tags, group layouts, header/body/trailer
 //!   ranges), `HEADER`, `TRAILER`, `DATA_FIELDS`, all in `DICTIONARY`.
@@ -68,11 +73,19 @@
 //! use fix_sample::{Message, components::*, enums::*, messages::*};
 //!
 //! let order = NewOrderSingleBuilder {
-//!     instrument: Some(InstrumentBuilder::new(symbol)),
 //!     price: Some(px),
-//!     ..NewOrderSingle::builder(cl_ord_id, Side::Buy, transact_time, OrdType::Limit)
+//!     ..NewOrderSingle::builder(NewOrderSingleRequired {
+//!         cl_ord_id,
+//!         instrument: InstrumentBuilder::new(InstrumentRequired { symbol }),
+//!         side: Side::Buy,
+//!         transact_time,
+//!         ord_type: OrdType::Limit,
+//!     })
 //! };
-//! let bytes = order.encode(&HeaderBuilder::new(sender, target, seq, now), &mut buf)?;
+//! let header = HeaderBuilder::new(HeaderRequired {
+//!     sender_comp_id, target_comp_id, msg_seq_num, sending_time,
+//! });
+//! let bytes = order.encode(&header, &mut buf)?;
 //!
 //! let msg = Parser::new().with_data_fields(fix_sample::DATA_FIELDS)
 //!     .parse(bytes, &mut fields)?.complete().unwrap();

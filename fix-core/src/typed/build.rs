@@ -5,7 +5,9 @@ use crate::value::{FieldValue, NumInGroup};
 use crate::{EncodeError, Encoder};
 
 /// A generated builder (message body, component, group entry): writes its fields
-/// through an encoder, in dictionary order.
+/// through an encoder, in dictionary order, and refuses a required one that is unset
+/// ([`EncodeError::MissingRequired`], checked as it is written: [`required`],
+/// [`required_entries`]).
 ///
 /// ```
 /// use fix_core::typed::{Build, put, put_group};
@@ -27,6 +29,49 @@ use crate::{EncodeError, Encoder};
 pub trait Build {
     /// Writes the fields that are set; groups as counter then entries.
     fn write(&self, enc: &mut Encoder<'_>) -> Result<(), EncodeError>;
+}
+
+/// The value of a required field (or component), or
+/// [`EncodeError::MissingRequired`] naming `tag` when it is unset. The presence
+/// check of a builder's `write`: the same branch as writing an optional field, so
+/// it costs nothing a complete message would notice.
+///
+/// ```
+/// use fix_core::{EncodeError, typed::required};
+/// assert_eq!(required(&Some(5), 34), Ok(&5));
+/// assert_eq!(required::<i64>(&None, 34), Err(EncodeError::MissingRequired { tag: 34 }));
+/// ```
+#[inline]
+pub fn required<T>(value: &Option<T>, tag: u32) -> Result<&T, EncodeError> {
+    match value {
+        Some(v) => Ok(v),
+        None => Err(missing(tag)),
+    }
+}
+
+// Out of line: a complete message never takes this path, and keeping it apart
+// keeps the writes that do in one straight run.
+#[cold]
+#[inline(never)]
+fn missing(tag: u32) -> EncodeError {
+    EncodeError::MissingRequired { tag }
+}
+
+/// The entries of a required group, or [`EncodeError::MissingRequired`] naming
+/// its `counter` when there are none (a group on the wire has at least one entry).
+///
+/// ```
+/// use fix_core::{EncodeError, typed::required_entries};
+/// assert_eq!(required_entries(&[1, 2], 453), Ok(&[1, 2][..]));
+/// assert_eq!(required_entries::<u8>(&[], 453), Err(EncodeError::MissingRequired { tag: 453 }));
+/// ```
+#[inline]
+pub fn required_entries<B>(entries: &[B], counter: u32) -> Result<&[B], EncodeError> {
+    if entries.is_empty() {
+        Err(missing(counter))
+    } else {
+        Ok(entries)
+    }
 }
 
 /// Writes `tag` when `value` is set.

@@ -3,6 +3,8 @@
 
 #[cfg(doc)]
 use super::{Build, block, build, char_enum, opt};
+#[cfg(doc)]
+use crate::EncodeError;
 
 // ----- Declarative macros for generated code ------------------------------------
 //
@@ -419,14 +421,23 @@ macro_rules! __fix_req_comp {
     };
 }
 
-/// The `new` and [`Build`] impl of a builder struct: its fields in write order,
-/// each `name(tag)` (a value), `name(data = tag, length = length_tag)`,
-/// `name(group counter)` or `name(comp)`; the fields `new` takes, each with its FIX
-/// type (and generated enum), as getters name them. A message's builder also gets
-/// `encode`, given its MsgType and the header's builder type (which has `start`),
-/// and its view a `builder` function.
+/// The [`Build`] impl of a builder struct, and its `new` when it has required
+/// fields. The fields in write order, each `name(tag)` (a value),
+/// `name(data = tag, length = length_tag)`, `name(group counter)` or `name(comp)`,
+/// with `req` in front when it is required (`req comp tag` names the component's
+/// first required tag): `write` returns [`EncodeError::MissingRequired`] for a
+/// required one that is unset (or a required group with no entries), as it comes
+/// to it. `new('b) = XRequired { a, b, c(group) }` is the struct of the required
+/// fields (written out by the generator; `new()` when it does not borrow) that `new` takes,
+/// each set in the builder (a group's entries as they are, the others `Some`);
+/// `view = V` gives the message view `V` a `builder` that does the same.
+/// `starts = comp.field(tag)` makes `write` first check the field that starts a
+/// group entry when it is inside the entry's first component. A message's
+/// builder also gets `encode`, given its MsgType and the header's builder type
+/// (which has `start`).
 ///
 /// ```
+/// use fix_core::EncodeError;
 /// use fix_core::typed::{self as t, Build};
 /// use fix_core::value::FixStr;
 ///
@@ -435,20 +446,30 @@ macro_rules! __fix_req_comp {
 ///     pub party_id: Option<FixStr<'b>>,
 ///     pub party_role: Option<i64>,
 /// }
-/// t::build!(PartyBuilder { party_id(448), party_role(452) }, new(party_id(STRING)));
-/// let party = PartyBuilder { party_role: Some(3), ..PartyBuilder::new(FixStr::parse(b"P1").unwrap()) };
+/// pub struct PartyRequired<'b> {
+///     pub party_id: FixStr<'b>,
+/// }
+/// t::build!(PartyBuilder { party_id(req 448), party_role(452) }, new('b) = PartyRequired { party_id });
+/// let party_id = FixStr::parse(b"P1").unwrap();
+/// let party = PartyBuilder { party_role: Some(3), ..PartyBuilder::new(PartyRequired { party_id }) };
 /// let mut buf = [0u8; 64];
 /// let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"D");
 /// party.write(&mut enc)?;
 /// assert!(enc.finish()?.windows(13).any(|w| w == b"448=P1\x01452=3\x01"));
+/// let mut enc = fix_core::Encoder::new(&mut buf, b"FIX.4.4", b"D");
+/// let unset = PartyBuilder { party_id: None, ..party };
+/// assert_eq!(unset.write(&mut enc), Err(EncodeError::MissingRequired { tag: 448 }));
 /// # Ok::<(), fix_core::EncodeError>(())
 /// ```
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __fix_build {
     (
-        $name:ident { $($f:ident($($how:tt)*)),* $(,)? }, new $new:tt
-        $(, msg_type = $mt:literal, header = $($hb:ident)::+, view = $view:ident)? $(,)?
+        $name:ident { $($f:ident($($how:tt)*)),* $(,)? }
+        $(, new $rl:tt = $req:ident { $($rf:ident $(($rk:ident))?),* $(,)? }
+            $(, view = $view:ident)?)?
+        $(, starts = $s0:ident $(. $sp:ident)* ($stag:literal))?
+        $(, msg_type = $mt:literal, header = $($hb:ident)::+)? $(,)?
     ) => {
         // Written out rather than derived: a derived `Clone` of a `Copy` struct
         // still checks every field's type, compile time a large dictionary's
@@ -459,24 +480,49 @@ macro_rules! __fix_build {
                 *self
             }
         }
-        impl<'b> $name<'b> {
-            $crate::__fix_build!(@new fn new -> Self, Self, $new);
-        }
         impl $crate::typed::Build for $name<'_> {
             #[inline]
             fn write(
                 &self,
                 enc: &mut $crate::Encoder<'_>,
             ) -> ::core::result::Result<(), $crate::EncodeError> {
+                $(
+                    if !$crate::__fix_build!(@set self.$s0 $(, $sp)*) {
+                        return Err($crate::EncodeError::MissingRequired { tag: $stag });
+                    }
+                )?
                 $($crate::__fix_put!(enc, self.$f, $($how)*);)*
                 let _ = enc;
                 Ok(())
             }
         }
         $(
+            impl<'b> $name<'b> {
+                #[doc = concat!(" A builder with the fields of [`", stringify!($req), "`] set, the others unset.")]
+                #[inline]
+                pub fn new(required: $crate::__fix_build!(@ty $req $rl)) -> Self {
+                    $name {
+                        $($rf: $crate::__fix_build!(@wrap $($rk)? required.$rf),)*
+                        ..::core::default::Default::default()
+                    }
+                }
+            }
+            $(
+                impl $view<'_> {
+                    #[doc = concat!(" Starts a [`", stringify!($name), "`] with the fields of [`", stringify!($req), "`] set, the others unset.")]
+                    #[inline]
+                    pub fn builder<'b>(required: $crate::__fix_build!(@ty $req $rl)) -> $name<'b> {
+                        $name::new(required)
+                    }
+                }
+            )?
+        )?
+        $(
             impl $name<'_> {
                 /// Encodes the message into `buf`: header (8, 9, 35, then the header
-                /// fields in ascending tag order), body, CheckSum.
+                /// fields in ascending tag order), body, CheckSum. A required field
+                /// that is unset, in the header or the body, is
+                /// [`EncodeError::MissingRequired`](fix_core::EncodeError::MissingRequired).
                 #[inline]
                 pub fn encode<'o>(
                     &self,
@@ -488,32 +534,34 @@ macro_rules! __fix_build {
                     enc.finish()
                 }
             }
-            impl $view<'_> {
-                $crate::__fix_build!(@new fn builder<'b> -> $name<'b>, $name, $new);
-            }
         )?
     };
-    (
-        @new fn $fname:ident $(<$lt:lifetime>)? -> $ret:ty, $ctor:ident,
-        ($($arg:ident($aty:ident $(, $($ae:ident)::+)?)),* $(,)?)
-    ) => {
-        #[doc = $crate::__fix_build!(@doc $fname)]
-        #[inline]
-        pub fn $fname $(<$lt>)? ($($arg: $crate::__fix_value!('b, $aty $(, $($ae)::+)?)),*) -> $ret {
-            $ctor {
-                $($arg: ::core::option::Option::Some($arg),)*
-                ..::core::default::Default::default()
-            }
-        }
+    (@ty $req:ident ($lt:lifetime)) => { $req<$lt> };
+    (@ty $req:ident ()) => { $req };
+    (@wrap group $v:expr) => { $v };
+    (@wrap $v:expr) => { ::core::option::Option::Some($v) };
+    (@set $v:expr, $f:ident $(, $rest:ident)*) => {
+        $v.as_ref().is_some_and(|c| $crate::__fix_build!(@set c.$f $(, $rest)*))
     };
-    (@doc new) => { " A builder with the required fields set." };
-    (@doc builder) => { " A builder, with the required body fields." };
+    (@set $v:expr) => { $v.is_some() };
 }
 
 /// One write of [`build!`]'s `Build::write`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __fix_put {
+    ($enc:ident, $v:expr, req data = $tag:literal, length = $len:literal) => {
+        $crate::typed::put_data($enc, $len, $tag, Some(*$crate::typed::required(&$v, $tag)?))?
+    };
+    ($enc:ident, $v:expr, req group $tag:literal) => {
+        $crate::typed::put_group($enc, $tag, $crate::typed::required_entries($v, $tag)?)?
+    };
+    ($enc:ident, $v:expr, req comp $tag:literal) => {
+        $crate::typed::Build::write($crate::typed::required(&$v, $tag)?, $enc)?
+    };
+    ($enc:ident, $v:expr, req $tag:literal) => {
+        $enc.field($tag, $crate::typed::required(&$v, $tag)?)?
+    };
     ($enc:ident, $v:expr, data = $tag:literal, length = $len:literal) => {
         $crate::typed::put_data($enc, $len, $tag, $v)?
     };

@@ -74,7 +74,7 @@ mod view;
 mod walk;
 
 pub use crate::FieldType;
-pub use build::{Build, put, put_component, put_data, put_group};
+pub use build::{Build, put, put_component, put_data, put_group, required, required_entries};
 pub use enums::{byte_str, byte_table, check_other, decode_char, parse_char, write_bytes};
 pub use errors::{EnumError, FieldError};
 pub use index::{

@@ -43,7 +43,7 @@ impl<'v, 'a> Header<'v, 'a> {
         HEADER_NO_HOPS
     );
 }
-/// Builds the standard header: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds the standard header: [`HeaderBuilder::new`] takes [`HeaderRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct HeaderBuilder<'b> {
     /// `SenderCompID` (49), STRING, required.
@@ -91,21 +91,34 @@ pub struct HeaderBuilder<'b> {
     /// The `NoHops` (627) group's entries.
     pub no_hops: &'b [HeaderNoHopsBuilder<'b>],
 }
+/// The required fields of the standard header, which [`HeaderBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct HeaderRequired<'b> {
+    /// `SenderCompID` (49), STRING.
+    pub sender_comp_id: v::FixStr<'b>,
+    /// `TargetCompID` (56), STRING.
+    pub target_comp_id: v::FixStr<'b>,
+    /// `MsgSeqNum` (34), SEQNUM.
+    pub msg_seq_num: v::SeqNum,
+    /// `SendingTime` (52), UTCTIMESTAMP.
+    pub sending_time: v::UtcTimestamp,
+}
 t::build!(
-    HeaderBuilder { msg_seq_num(34), poss_dup_flag(43), sender_comp_id(49),
-    sender_sub_id(50), sending_time(52), target_comp_id(56), target_sub_id(57),
+    HeaderBuilder { msg_seq_num(req 34), poss_dup_flag(43), sender_comp_id(req 49),
+    sender_sub_id(50), sending_time(req 52), target_comp_id(req 56), target_sub_id(57),
     secure_data(data = 91, length = 90), poss_resend(97), on_behalf_of_comp_id(115),
     on_behalf_of_sub_id(116), orig_sending_time(122), deliver_to_comp_id(128),
     deliver_to_sub_id(129), sender_location_id(142), target_location_id(143),
     on_behalf_of_location_id(144), deliver_to_location_id(145), xml_data(data = 213,
     length = 212), message_encoding(347), last_msg_seq_num_processed(369), no_hops(group
-    627) }, new(sender_comp_id(STRING), target_comp_id(STRING), msg_seq_num(SEQNUM),
-    sending_time(UTCTIMESTAMP))
+    627) }, new('b) = HeaderRequired { sender_comp_id, target_comp_id, msg_seq_num,
+    sending_time }
 );
 impl HeaderBuilder<'_> {
     /// Starts a message of type `msg_type` in `buf` with BeginString
     /// [`BEGIN_STRING`](super::BEGIN_STRING): writes 8, 9 and 35, then the header
-    /// fields in ascending tag order.
+    /// fields in ascending tag order; a required one that is unset is
+    /// [`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired).
     pub fn start<'o>(
         &self,
         buf: &'o mut [u8],
@@ -152,19 +165,25 @@ t::walk!(
     HeaderNoHops => HeaderNoHopsField, table = HEADER_NO_HOPS, { HopCompId = 628,
     HopSendingTime = 629, HopRefId = 630 }
 );
-/// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoHops` entry: [`HeaderNoHopsBuilder::new`] takes [`HeaderNoHopsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct HeaderNoHopsBuilder<'b> {
-    /// `HopCompID` (628), STRING.
+    /// `HopCompID` (628), STRING, required: it starts the entry.
     pub hop_comp_id: Option<v::FixStr<'b>>,
     /// `HopSendingTime` (629), UTCTIMESTAMP.
     pub hop_sending_time: Option<v::UtcTimestamp>,
     /// `HopRefID` (630), SEQNUM.
     pub hop_ref_id: Option<v::SeqNum>,
 }
+/// What one `NoHops` entry cannot go without: the member that starts it and its required fields. [`HeaderNoHopsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct HeaderNoHopsRequired<'b> {
+    /// `HopCompID` (628), STRING.
+    pub hop_comp_id: v::FixStr<'b>,
+}
 t::build!(
-    HeaderNoHopsBuilder { hop_comp_id(628), hop_sending_time(629), hop_ref_id(630) },
-    new(hop_comp_id(STRING))
+    HeaderNoHopsBuilder { hop_comp_id(req 628), hop_sending_time(629), hop_ref_id(630) },
+    new('b) = HeaderNoHopsRequired { hop_comp_id }
 );
 t::block!(Trailer, doc = " The standard trailer, in every message.");
 impl<'v, 'a> Trailer<'v, 'a> {
@@ -181,7 +200,7 @@ impl<'v, 'a> CommissionData<'v, 'a> {
         fund_renew_waiv, slot = 3, tag = 497, "FundRenewWaiv", CHAR, e::FundRenewWaiv
     );
 }
-/// Builds the `CommissionData` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `CommissionData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct CommissionDataBuilder<'b> {
     /// `Commission` (12), AMT.
@@ -197,7 +216,7 @@ pub struct CommissionDataBuilder<'b> {
 }
 t::build!(
     CommissionDataBuilder { commission(12), comm_type(13), comm_currency(479),
-    fund_renew_waiv(497) }, new()
+    fund_renew_waiv(497) }
 );
 t::block!(DiscretionInstructions, component = "DiscretionInstructions");
 impl<'v, 'a> DiscretionInstructions<'v, 'a> {
@@ -227,7 +246,7 @@ impl<'v, 'a> DiscretionInstructions<'v, 'a> {
         discretion_scope, slot = 6, tag = 846, "DiscretionScope", INT, e::DiscretionScope
     );
 }
-/// Builds the `DiscretionInstructions` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `DiscretionInstructions` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct DiscretionInstructionsBuilder<'b> {
     /// `DiscretionInst` (388), CHAR.
@@ -248,7 +267,7 @@ pub struct DiscretionInstructionsBuilder<'b> {
 t::build!(
     DiscretionInstructionsBuilder { discretion_inst(388), discretion_offset_value(389),
     discretion_move_type(841), discretion_offset_type(842), discretion_limit_type(843),
-    discretion_round_direction(844), discretion_scope(846) }, new()
+    discretion_round_direction(844), discretion_scope(846) }
 );
 t::block!(FinancingDetails, component = "FinancingDetails");
 impl<'v, 'a> FinancingDetails<'v, 'a> {
@@ -264,7 +283,7 @@ impl<'v, 'a> FinancingDetails<'v, 'a> {
     t::opt!(delivery_type, slot = 7, tag = 919, "DeliveryType", INT, e::DeliveryType);
     t::opt!(margin_ratio, slot = 8, tag = 898, "MarginRatio", PERCENTAGE);
 }
-/// Builds the `FinancingDetails` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `FinancingDetails` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct FinancingDetailsBuilder<'b> {
     /// `AgreementDesc` (913), STRING.
@@ -289,7 +308,7 @@ pub struct FinancingDetailsBuilder<'b> {
 t::build!(
     FinancingDetailsBuilder { agreement_desc(913), agreement_id(914),
     agreement_date(915), agreement_currency(918), termination_type(788), start_date(916),
-    end_date(917), delivery_type(919), margin_ratio(898) }, new()
+    end_date(917), delivery_type(919), margin_ratio(898) }
 );
 t::block!(Instrument, component = "Instrument");
 impl<'v, 'a> Instrument<'v, 'a> {
@@ -352,7 +371,7 @@ impl<'v, 'a> Instrument<'v, 'a> {
         interest_accrual_date, slot = 42, tag = 874, "InterestAccrualDate", LOCALMKTDATE
     );
 }
-/// Builds the `Instrument` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `Instrument` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrumentBuilder<'b> {
     /// `Symbol` (55), STRING.
@@ -451,7 +470,7 @@ t::build!(
     encoded_issuer(data = 349, length = 348), security_desc(107),
     encoded_security_desc(data = 351, length = 350), pool(691),
     contract_settl_month(667), cp_program(875), cp_reg_type(876), evnt_grp(comp),
-    dated_date(873), interest_accrual_date(874) }, new()
+    dated_date(873), interest_accrual_date(874) }
 );
 t::block!(InstrumentExtension, component = "InstrumentExtension");
 impl<'v, 'a> InstrumentExtension<'v, 'a> {
@@ -459,7 +478,7 @@ impl<'v, 'a> InstrumentExtension<'v, 'a> {
     t::opt!(pct_at_risk, slot = 1, tag = 869, "PctAtRisk", PERCENTAGE);
     t::comp!(attrb_grp, slot = 2, slots = 1, "AttrbGrp", AttrbGrp, view = 'v);
 }
-/// Builds the `InstrumentExtension` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `InstrumentExtension` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrumentExtensionBuilder<'b> {
     /// `DeliveryForm` (668), INT.
@@ -470,8 +489,7 @@ pub struct InstrumentExtensionBuilder<'b> {
     pub attrb_grp: Option<AttrbGrpBuilder<'b>>,
 }
 t::build!(
-    InstrumentExtensionBuilder { delivery_form(668), pct_at_risk(869), attrb_grp(comp) },
-    new()
+    InstrumentExtensionBuilder { delivery_form(668), pct_at_risk(869), attrb_grp(comp) }
 );
 t::block!(InstrumentLeg, component = "InstrumentLeg");
 impl<'v, 'a> InstrumentLeg<'v, 'a> {
@@ -549,7 +567,7 @@ impl<'v, 'a> InstrumentLeg<'v, 'a> {
         LOCALMKTDATE
     );
 }
-/// Builds the `InstrumentLeg` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `InstrumentLeg` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrumentLegBuilder<'b> {
     /// `LegSymbol` (600), STRING.
@@ -647,8 +665,7 @@ t::build!(
     leg_security_exchange(616), leg_issuer(617), encoded_leg_issuer(data = 619, length =
     618), leg_security_desc(620), encoded_leg_security_desc(data = 622, length = 621),
     leg_ratio_qty(623), leg_side(624), leg_currency(556), leg_pool(740),
-    leg_dated_date(739), leg_contract_settl_month(955), leg_interest_accrual_date(956) },
-    new()
+    leg_dated_date(739), leg_contract_settl_month(955), leg_interest_accrual_date(956) }
 );
 t::block!(LegBenchmarkCurveData, component = "LegBenchmarkCurveData");
 impl<'v, 'a> LegBenchmarkCurveData<'v, 'a> {
@@ -665,7 +682,7 @@ impl<'v, 'a> LegBenchmarkCurveData<'v, 'a> {
     t::opt!(leg_benchmark_price, slot = 3, tag = 679, "LegBenchmarkPrice", PRICE);
     t::opt!(leg_benchmark_price_type, slot = 4, tag = 680, "LegBenchmarkPriceType", INT);
 }
-/// Builds the `LegBenchmarkCurveData` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `LegBenchmarkCurveData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct LegBenchmarkCurveDataBuilder<'b> {
     /// `LegBenchmarkCurveCurrency` (676), CURRENCY.
@@ -682,7 +699,7 @@ pub struct LegBenchmarkCurveDataBuilder<'b> {
 t::build!(
     LegBenchmarkCurveDataBuilder { leg_benchmark_curve_currency(676),
     leg_benchmark_curve_name(677), leg_benchmark_curve_point(678),
-    leg_benchmark_price(679), leg_benchmark_price_type(680) }, new()
+    leg_benchmark_price(679), leg_benchmark_price_type(680) }
 );
 t::block!(LegStipulations, component = "LegStipulations");
 impl<'v, 'a> LegStipulations<'v, 'a> {
@@ -692,13 +709,13 @@ impl<'v, 'a> LegStipulations<'v, 'a> {
         LEG_STIPULATIONS_NO_LEG_STIPULATIONS
     );
 }
-/// Builds the `LegStipulations` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `LegStipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegStipulationsBuilder<'b> {
     /// The `NoLegStipulations` (683) group's entries.
     pub no_leg_stipulations: &'b [LegStipulationsNoLegStipulationsBuilder<'b>],
 }
-t::build!(LegStipulationsBuilder { no_leg_stipulations(group 683) }, new());
+t::build!(LegStipulationsBuilder { no_leg_stipulations(group 683) });
 /// The `NoLegStipulations` (683) group's table.
 pub static LEG_STIPULATIONS_NO_LEG_STIPULATIONS: t::Group = t::Group {
     name: "NoLegStipulations",
@@ -735,17 +752,24 @@ t::walk!(
     LEG_STIPULATIONS_NO_LEG_STIPULATIONS, { LegStipulationType = 688, LegStipulationValue
     = 689 }
 );
-/// Builds one `NoLegStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoLegStipulations` entry: [`LegStipulationsNoLegStipulationsBuilder::new`] takes [`LegStipulationsNoLegStipulationsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegStipulationsNoLegStipulationsBuilder<'b> {
-    /// `LegStipulationType` (688), STRING.
+    /// `LegStipulationType` (688), STRING, required: it starts the entry.
     pub leg_stipulation_type: Option<v::FixStr<'b>>,
     /// `LegStipulationValue` (689), STRING.
     pub leg_stipulation_value: Option<v::FixStr<'b>>,
 }
+/// What one `NoLegStipulations` entry cannot go without: the member that starts it and its required fields. [`LegStipulationsNoLegStipulationsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LegStipulationsNoLegStipulationsRequired<'b> {
+    /// `LegStipulationType` (688), STRING.
+    pub leg_stipulation_type: v::FixStr<'b>,
+}
 t::build!(
-    LegStipulationsNoLegStipulationsBuilder { leg_stipulation_type(688),
-    leg_stipulation_value(689) }, new(leg_stipulation_type(STRING))
+    LegStipulationsNoLegStipulationsBuilder { leg_stipulation_type(req 688),
+    leg_stipulation_value(689) }, new('b) = LegStipulationsNoLegStipulationsRequired {
+    leg_stipulation_type }
 );
 t::block!(NestedParties, component = "NestedParties");
 impl<'v, 'a> NestedParties<'v, 'a> {
@@ -755,13 +779,13 @@ impl<'v, 'a> NestedParties<'v, 'a> {
         NESTED_PARTIES_NO_NESTED_PARTY_IDS
     );
 }
-/// Builds the `NestedParties` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `NestedParties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedPartiesBuilder<'b> {
     /// The `NoNestedPartyIDs` (539) group's entries.
     pub no_nested_party_ids: &'b [NestedPartiesNoNestedPartyIdsBuilder<'b>],
 }
-t::build!(NestedPartiesBuilder { no_nested_party_ids(group 539) }, new());
+t::build!(NestedPartiesBuilder { no_nested_party_ids(group 539) });
 /// The `NoNestedPartyIDs` (539) group's table.
 pub static NESTED_PARTIES_NO_NESTED_PARTY_IDS: t::Group = t::Group {
     name: "NoNestedPartyIDs",
@@ -804,10 +828,10 @@ t::walk!(
     NESTED_PARTIES_NO_NESTED_PARTY_IDS, { NestedPartyId = 524, NestedPartyIdSource = 525,
     NestedPartyRole = 538, NoNestedPartySubIds = 804 }
 );
-/// Builds one `NoNestedPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoNestedPartyIDs` entry: [`NestedPartiesNoNestedPartyIdsBuilder::new`] takes [`NestedPartiesNoNestedPartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedPartiesNoNestedPartyIdsBuilder<'b> {
-    /// `NestedPartyID` (524), STRING.
+    /// `NestedPartyID` (524), STRING, required: it starts the entry.
     pub nested_party_id: Option<v::FixStr<'b>>,
     /// `NestedPartyIDSource` (525), CHAR.
     pub nested_party_id_source: Option<v::Char>,
@@ -816,10 +840,16 @@ pub struct NestedPartiesNoNestedPartyIdsBuilder<'b> {
     /// The `NstdPtysSubGrp` component.
     pub nstd_ptys_sub_grp: Option<NstdPtysSubGrpBuilder<'b>>,
 }
+/// What one `NoNestedPartyIDs` entry cannot go without: the member that starts it and its required fields. [`NestedPartiesNoNestedPartyIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NestedPartiesNoNestedPartyIdsRequired<'b> {
+    /// `NestedPartyID` (524), STRING.
+    pub nested_party_id: v::FixStr<'b>,
+}
 t::build!(
-    NestedPartiesNoNestedPartyIdsBuilder { nested_party_id(524),
+    NestedPartiesNoNestedPartyIdsBuilder { nested_party_id(req 524),
     nested_party_id_source(525), nested_party_role(538), nstd_ptys_sub_grp(comp) },
-    new(nested_party_id(STRING))
+    new('b) = NestedPartiesNoNestedPartyIdsRequired { nested_party_id }
 );
 t::block!(OrderQtyData, component = "OrderQtyData");
 impl<'v, 'a> OrderQtyData<'v, 'a> {
@@ -832,7 +862,7 @@ impl<'v, 'a> OrderQtyData<'v, 'a> {
     );
     t::opt!(rounding_modulus, slot = 4, tag = 469, "RoundingModulus", FLOAT);
 }
-/// Builds the `OrderQtyData` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `OrderQtyData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct OrderQtyDataBuilder<'b> {
     /// `OrderQty` (38), QTY.
@@ -850,7 +880,7 @@ pub struct OrderQtyDataBuilder<'b> {
 }
 t::build!(
     OrderQtyDataBuilder { order_qty(38), cash_order_qty(152), order_percent(516),
-    rounding_direction(468), rounding_modulus(469) }, new()
+    rounding_direction(468), rounding_modulus(469) }
 );
 t::block!(Parties, component = "Parties");
 impl<'v, 'a> Parties<'v, 'a> {
@@ -859,13 +889,13 @@ impl<'v, 'a> Parties<'v, 'a> {
         = 4, table = PARTIES_NO_PARTY_IDS
     );
 }
-/// Builds the `Parties` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `Parties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PartiesBuilder<'b> {
     /// The `NoPartyIDs` (453) group's entries.
     pub no_party_ids: &'b [PartiesNoPartyIdsBuilder<'b>],
 }
-t::build!(PartiesBuilder { no_party_ids(group 453) }, new());
+t::build!(PartiesBuilder { no_party_ids(group 453) });
 /// The `NoPartyIDs` (453) group's table.
 pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
     name: "NoPartyIDs",
@@ -907,10 +937,10 @@ t::walk!(
     PartiesNoPartyIds => PartiesNoPartyIdsField, table = PARTIES_NO_PARTY_IDS, { PartyId
     = 448, PartyIdSource = 447, PartyRole = 452, NoPartySubIds = 802 }
 );
-/// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoPartyIDs` entry: [`PartiesNoPartyIdsBuilder::new`] takes [`PartiesNoPartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PartiesNoPartyIdsBuilder<'b> {
-    /// `PartyID` (448), STRING.
+    /// `PartyID` (448), STRING, required: it starts the entry.
     pub party_id: Option<v::FixStr<'b>>,
     /// `PartyIDSource` (447), CHAR.
     pub party_id_source: Option<e::PartyIdSource>,
@@ -919,9 +949,15 @@ pub struct PartiesNoPartyIdsBuilder<'b> {
     /// The `PtysSubGrp` component.
     pub ptys_sub_grp: Option<PtysSubGrpBuilder<'b>>,
 }
+/// What one `NoPartyIDs` entry cannot go without: the member that starts it and its required fields. [`PartiesNoPartyIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PartiesNoPartyIdsRequired<'b> {
+    /// `PartyID` (448), STRING.
+    pub party_id: v::FixStr<'b>,
+}
 t::build!(
-    PartiesNoPartyIdsBuilder { party_id(448), party_id_source(447), party_role(452),
-    ptys_sub_grp(comp) }, new(party_id(STRING))
+    PartiesNoPartyIdsBuilder { party_id(req 448), party_id_source(447), party_role(452),
+    ptys_sub_grp(comp) }, new('b) = PartiesNoPartyIdsRequired { party_id }
 );
 t::block!(PegInstructions, component = "PegInstructions");
 impl<'v, 'a> PegInstructions<'v, 'a> {
@@ -937,7 +973,7 @@ impl<'v, 'a> PegInstructions<'v, 'a> {
     );
     t::opt!(peg_scope, slot = 5, tag = 840, "PegScope", INT, e::PegScope);
 }
-/// Builds the `PegInstructions` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `PegInstructions` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct PegInstructionsBuilder<'b> {
     /// `PegOffsetValue` (211), FLOAT.
@@ -955,8 +991,7 @@ pub struct PegInstructionsBuilder<'b> {
 }
 t::build!(
     PegInstructionsBuilder { peg_offset_value(211), peg_move_type(835),
-    peg_offset_type(836), peg_limit_type(837), peg_round_direction(838), peg_scope(840)
-    }, new()
+    peg_offset_type(836), peg_limit_type(837), peg_round_direction(838), peg_scope(840) }
 );
 t::block!(PositionAmountData, component = "PositionAmountData");
 impl<'v, 'a> PositionAmountData<'v, 'a> {
@@ -965,13 +1000,13 @@ impl<'v, 'a> PositionAmountData<'v, 'a> {
         slots = 2, table = POSITION_AMOUNT_DATA_NO_POS_AMT
     );
 }
-/// Builds the `PositionAmountData` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `PositionAmountData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionAmountDataBuilder<'b> {
     /// The `NoPosAmt` (753) group's entries.
     pub no_pos_amt: &'b [PositionAmountDataNoPosAmtBuilder<'b>],
 }
-t::build!(PositionAmountDataBuilder { no_pos_amt(group 753) }, new());
+t::build!(PositionAmountDataBuilder { no_pos_amt(group 753) });
 /// The `NoPosAmt` (753) group's table.
 pub static POSITION_AMOUNT_DATA_NO_POS_AMT: t::Group = t::Group {
     name: "NoPosAmt",
@@ -1005,17 +1040,23 @@ t::walk!(
     PositionAmountDataNoPosAmt => PositionAmountDataNoPosAmtField, table =
     POSITION_AMOUNT_DATA_NO_POS_AMT, { PosAmtType = 707, PosAmt = 708 }
 );
-/// Builds one `NoPosAmt` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoPosAmt` entry: [`PositionAmountDataNoPosAmtBuilder::new`] takes [`PositionAmountDataNoPosAmtRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionAmountDataNoPosAmtBuilder<'b> {
-    /// `PosAmtType` (707), STRING.
+    /// `PosAmtType` (707), STRING, required: it starts the entry.
     pub pos_amt_type: Option<e::PosAmtType<'b>>,
     /// `PosAmt` (708), AMT.
     pub pos_amt: Option<v::Decimal>,
 }
+/// What one `NoPosAmt` entry cannot go without: the member that starts it and its required fields. [`PositionAmountDataNoPosAmtBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionAmountDataNoPosAmtRequired<'b> {
+    /// `PosAmtType` (707), STRING.
+    pub pos_amt_type: e::PosAmtType<'b>,
+}
 t::build!(
-    PositionAmountDataNoPosAmtBuilder { pos_amt_type(707), pos_amt(708) },
-    new(pos_amt_type(STRING, e::PosAmtType))
+    PositionAmountDataNoPosAmtBuilder { pos_amt_type(req 707), pos_amt(708) }, new('b) =
+    PositionAmountDataNoPosAmtRequired { pos_amt_type }
 );
 t::block!(PositionQty, component = "PositionQty");
 impl<'v, 'a> PositionQty<'v, 'a> {
@@ -1024,13 +1065,13 @@ impl<'v, 'a> PositionQty<'v, 'a> {
         slots = 5, table = POSITION_QTY_NO_POSITIONS
     );
 }
-/// Builds the `PositionQty` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `PositionQty` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionQtyBuilder<'b> {
     /// The `NoPositions` (702) group's entries.
     pub no_positions: &'b [PositionQtyNoPositionsBuilder<'b>],
 }
-t::build!(PositionQtyBuilder { no_positions(group 702) }, new());
+t::build!(PositionQtyBuilder { no_positions(group 702) });
 /// The `NoPositions` (702) group's table.
 pub static POSITION_QTY_NO_POSITIONS: t::Group = t::Group {
     name: "NoPositions",
@@ -1074,10 +1115,10 @@ t::walk!(
     POSITION_QTY_NO_POSITIONS, { PosType = 703, LongQty = 704, ShortQty = 705,
     PosQtyStatus = 706, NoNestedPartyIds = 539 }
 );
-/// Builds one `NoPositions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoPositions` entry: [`PositionQtyNoPositionsBuilder::new`] takes [`PositionQtyNoPositionsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PositionQtyNoPositionsBuilder<'b> {
-    /// `PosType` (703), STRING.
+    /// `PosType` (703), STRING, required: it starts the entry.
     pub pos_type: Option<e::PosType<'b>>,
     /// `LongQty` (704), QTY.
     pub long_qty: Option<v::Decimal>,
@@ -1088,9 +1129,16 @@ pub struct PositionQtyNoPositionsBuilder<'b> {
     /// The `NestedParties` component.
     pub nested_parties: Option<NestedPartiesBuilder<'b>>,
 }
+/// What one `NoPositions` entry cannot go without: the member that starts it and its required fields. [`PositionQtyNoPositionsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionQtyNoPositionsRequired<'b> {
+    /// `PosType` (703), STRING.
+    pub pos_type: e::PosType<'b>,
+}
 t::build!(
-    PositionQtyNoPositionsBuilder { pos_type(703), long_qty(704), short_qty(705),
-    pos_qty_status(706), nested_parties(comp) }, new(pos_type(STRING, e::PosType))
+    PositionQtyNoPositionsBuilder { pos_type(req 703), long_qty(704), short_qty(705),
+    pos_qty_status(706), nested_parties(comp) }, new('b) = PositionQtyNoPositionsRequired
+    { pos_type }
 );
 t::block!(SettlInstructionsData, component = "SettlInstructionsData");
 impl<'v, 'a> SettlInstructionsData<'v, 'a> {
@@ -1106,7 +1154,7 @@ impl<'v, 'a> SettlInstructionsData<'v, 'a> {
     t::opt!(stand_inst_db_id, slot = 3, tag = 171, "StandInstDbID", STRING);
     t::comp!(dlvy_inst_grp, slot = 4, slots = 1, "DlvyInstGrp", DlvyInstGrp, view = 'v);
 }
-/// Builds the `SettlInstructionsData` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `SettlInstructionsData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlInstructionsDataBuilder<'b> {
     /// `SettlDeliveryType` (172), INT.
@@ -1122,7 +1170,7 @@ pub struct SettlInstructionsDataBuilder<'b> {
 }
 t::build!(
     SettlInstructionsDataBuilder { settl_delivery_type(172), stand_inst_db_type(169),
-    stand_inst_db_name(170), stand_inst_db_id(171), dlvy_inst_grp(comp) }, new()
+    stand_inst_db_name(170), stand_inst_db_id(171), dlvy_inst_grp(comp) }
 );
 t::block!(SettlParties, component = "SettlParties");
 impl<'v, 'a> SettlParties<'v, 'a> {
@@ -1131,13 +1179,13 @@ impl<'v, 'a> SettlParties<'v, 'a> {
         SettlPartiesNoSettlPartyIds, slots = 4, table = SETTL_PARTIES_NO_SETTL_PARTY_IDS
     );
 }
-/// Builds the `SettlParties` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `SettlParties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlPartiesBuilder<'b> {
     /// The `NoSettlPartyIDs` (781) group's entries.
     pub no_settl_party_ids: &'b [SettlPartiesNoSettlPartyIdsBuilder<'b>],
 }
-t::build!(SettlPartiesBuilder { no_settl_party_ids(group 781) }, new());
+t::build!(SettlPartiesBuilder { no_settl_party_ids(group 781) });
 /// The `NoSettlPartyIDs` (781) group's table.
 pub static SETTL_PARTIES_NO_SETTL_PARTY_IDS: t::Group = t::Group {
     name: "NoSettlPartyIDs",
@@ -1180,10 +1228,10 @@ t::walk!(
     SETTL_PARTIES_NO_SETTL_PARTY_IDS, { SettlPartyId = 782, SettlPartyIdSource = 783,
     SettlPartyRole = 784, NoSettlPartySubIds = 801 }
 );
-/// Builds one `NoSettlPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoSettlPartyIDs` entry: [`SettlPartiesNoSettlPartyIdsBuilder::new`] takes [`SettlPartiesNoSettlPartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlPartiesNoSettlPartyIdsBuilder<'b> {
-    /// `SettlPartyID` (782), STRING.
+    /// `SettlPartyID` (782), STRING, required: it starts the entry.
     pub settl_party_id: Option<v::FixStr<'b>>,
     /// `SettlPartyIDSource` (783), CHAR.
     pub settl_party_id_source: Option<v::Char>,
@@ -1192,9 +1240,16 @@ pub struct SettlPartiesNoSettlPartyIdsBuilder<'b> {
     /// The `SettlPtysSubGrp` component.
     pub settl_ptys_sub_grp: Option<SettlPtysSubGrpBuilder<'b>>,
 }
+/// What one `NoSettlPartyIDs` entry cannot go without: the member that starts it and its required fields. [`SettlPartiesNoSettlPartyIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SettlPartiesNoSettlPartyIdsRequired<'b> {
+    /// `SettlPartyID` (782), STRING.
+    pub settl_party_id: v::FixStr<'b>,
+}
 t::build!(
-    SettlPartiesNoSettlPartyIdsBuilder { settl_party_id(782), settl_party_id_source(783),
-    settl_party_role(784), settl_ptys_sub_grp(comp) }, new(settl_party_id(STRING))
+    SettlPartiesNoSettlPartyIdsBuilder { settl_party_id(req 782),
+    settl_party_id_source(783), settl_party_role(784), settl_ptys_sub_grp(comp) },
+    new('b) = SettlPartiesNoSettlPartyIdsRequired { settl_party_id }
 );
 t::block!(SpreadOrBenchmarkCurveData, component = "SpreadOrBenchmarkCurveData");
 impl<'v, 'a> SpreadOrBenchmarkCurveData<'v, 'a> {
@@ -1212,7 +1267,7 @@ impl<'v, 'a> SpreadOrBenchmarkCurveData<'v, 'a> {
         STRING
     );
 }
-/// Builds the `SpreadOrBenchmarkCurveData` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `SpreadOrBenchmarkCurveData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct SpreadOrBenchmarkCurveDataBuilder<'b> {
     /// `Spread` (218), PRICEOFFSET.
@@ -1236,7 +1291,7 @@ t::build!(
     SpreadOrBenchmarkCurveDataBuilder { spread(218), benchmark_curve_currency(220),
     benchmark_curve_name(221), benchmark_curve_point(222), benchmark_price(662),
     benchmark_price_type(663), benchmark_security_id(699),
-    benchmark_security_id_source(761) }, new()
+    benchmark_security_id_source(761) }
 );
 t::block!(Stipulations, component = "Stipulations");
 impl<'v, 'a> Stipulations<'v, 'a> {
@@ -1245,13 +1300,13 @@ impl<'v, 'a> Stipulations<'v, 'a> {
         StipulationsNoStipulations, slots = 2, table = STIPULATIONS_NO_STIPULATIONS
     );
 }
-/// Builds the `Stipulations` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `Stipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct StipulationsBuilder<'b> {
     /// The `NoStipulations` (232) group's entries.
     pub no_stipulations: &'b [StipulationsNoStipulationsBuilder<'b>],
 }
-t::build!(StipulationsBuilder { no_stipulations(group 232) }, new());
+t::build!(StipulationsBuilder { no_stipulations(group 232) });
 /// The `NoStipulations` (232) group's table.
 pub static STIPULATIONS_NO_STIPULATIONS: t::Group = t::Group {
     name: "NoStipulations",
@@ -1288,17 +1343,23 @@ t::walk!(
     StipulationsNoStipulations => StipulationsNoStipulationsField, table =
     STIPULATIONS_NO_STIPULATIONS, { StipulationType = 233, StipulationValue = 234 }
 );
-/// Builds one `NoStipulations` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoStipulations` entry: [`StipulationsNoStipulationsBuilder::new`] takes [`StipulationsNoStipulationsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct StipulationsNoStipulationsBuilder<'b> {
-    /// `StipulationType` (233), STRING.
+    /// `StipulationType` (233), STRING, required: it starts the entry.
     pub stipulation_type: Option<e::StipulationType<'b>>,
     /// `StipulationValue` (234), STRING.
     pub stipulation_value: Option<v::FixStr<'b>>,
 }
+/// What one `NoStipulations` entry cannot go without: the member that starts it and its required fields. [`StipulationsNoStipulationsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct StipulationsNoStipulationsRequired<'b> {
+    /// `StipulationType` (233), STRING.
+    pub stipulation_type: e::StipulationType<'b>,
+}
 t::build!(
-    StipulationsNoStipulationsBuilder { stipulation_type(233), stipulation_value(234) },
-    new(stipulation_type(STRING, e::StipulationType))
+    StipulationsNoStipulationsBuilder { stipulation_type(req 233), stipulation_value(234)
+    }, new('b) = StipulationsNoStipulationsRequired { stipulation_type }
 );
 t::block!(TrdRegTimestamps, component = "TrdRegTimestamps");
 impl<'v, 'a> TrdRegTimestamps<'v, 'a> {
@@ -1308,13 +1369,13 @@ impl<'v, 'a> TrdRegTimestamps<'v, 'a> {
         TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS
     );
 }
-/// Builds the `TrdRegTimestamps` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `TrdRegTimestamps` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdRegTimestampsBuilder<'b> {
     /// The `NoTrdRegTimestamps` (768) group's entries.
     pub no_trd_reg_timestamps: &'b [TrdRegTimestampsNoTrdRegTimestampsBuilder<'b>],
 }
-t::build!(TrdRegTimestampsBuilder { no_trd_reg_timestamps(group 768) }, new());
+t::build!(TrdRegTimestampsBuilder { no_trd_reg_timestamps(group 768) });
 /// The `NoTrdRegTimestamps` (768) group's table.
 pub static TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS: t::Group = t::Group {
     name: "NoTrdRegTimestamps",
@@ -1360,20 +1421,26 @@ t::walk!(
     = TRD_REG_TIMESTAMPS_NO_TRD_REG_TIMESTAMPS, { TrdRegTimestamp = 769,
     TrdRegTimestampType = 770, TrdRegTimestampOrigin = 771 }
 );
-/// Builds one `NoTrdRegTimestamps` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoTrdRegTimestamps` entry: [`TrdRegTimestampsNoTrdRegTimestampsBuilder::new`] takes [`TrdRegTimestampsNoTrdRegTimestampsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdRegTimestampsNoTrdRegTimestampsBuilder<'b> {
-    /// `TrdRegTimestamp` (769), UTCTIMESTAMP.
+    /// `TrdRegTimestamp` (769), UTCTIMESTAMP, required: it starts the entry.
     pub trd_reg_timestamp: Option<v::UtcTimestamp>,
     /// `TrdRegTimestampType` (770), INT.
     pub trd_reg_timestamp_type: Option<e::TrdRegTimestampType<'b>>,
     /// `TrdRegTimestampOrigin` (771), STRING.
     pub trd_reg_timestamp_origin: Option<v::FixStr<'b>>,
 }
+/// What one `NoTrdRegTimestamps` entry cannot go without: the member that starts it and its required fields. [`TrdRegTimestampsNoTrdRegTimestampsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TrdRegTimestampsNoTrdRegTimestampsRequired {
+    /// `TrdRegTimestamp` (769), UTCTIMESTAMP.
+    pub trd_reg_timestamp: v::UtcTimestamp,
+}
 t::build!(
-    TrdRegTimestampsNoTrdRegTimestampsBuilder { trd_reg_timestamp(769),
-    trd_reg_timestamp_type(770), trd_reg_timestamp_origin(771) },
-    new(trd_reg_timestamp(UTCTIMESTAMP))
+    TrdRegTimestampsNoTrdRegTimestampsBuilder { trd_reg_timestamp(req 769),
+    trd_reg_timestamp_type(770), trd_reg_timestamp_origin(771) }, new() =
+    TrdRegTimestampsNoTrdRegTimestampsRequired { trd_reg_timestamp }
 );
 t::block!(UnderlyingInstrument, component = "UnderlyingInstrument");
 impl<'v, 'a> UnderlyingInstrument<'v, 'a> {
@@ -1505,7 +1572,7 @@ impl<'v, 'a> UnderlyingInstrument<'v, 'a> {
         UnderlyingStipulations, view = 'v
     );
 }
-/// Builds the `UnderlyingInstrument` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `UnderlyingInstrument` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UnderlyingInstrumentBuilder<'b> {
     /// `UnderlyingSymbol` (311), STRING.
@@ -1621,7 +1688,7 @@ t::build!(
     underlying_qty(879), underlying_px(810), underlying_dirty_price(882),
     underlying_end_price(883), underlying_start_value(884),
     underlying_current_value(885), underlying_end_value(886),
-    underlying_stipulations(comp) }, new()
+    underlying_stipulations(comp) }
 );
 t::block!(YieldData, component = "YieldData");
 impl<'v, 'a> YieldData<'v, 'a> {
@@ -1636,7 +1703,7 @@ impl<'v, 'a> YieldData<'v, 'a> {
         yield_redemption_price_type, slot = 5, tag = 698, "YieldRedemptionPriceType", INT
     );
 }
-/// Builds the `YieldData` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `YieldData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct YieldDataBuilder<'b> {
     /// `YieldType` (235), STRING.
@@ -1655,7 +1722,7 @@ pub struct YieldDataBuilder<'b> {
 t::build!(
     YieldDataBuilder { yield_type(235), r#yield(236), yield_calc_date(701),
     yield_redemption_date(696), yield_redemption_price(697),
-    yield_redemption_price_type(698) }, new()
+    yield_redemption_price_type(698) }
 );
 t::block!(UnderlyingStipulations, component = "UnderlyingStipulations");
 impl<'v, 'a> UnderlyingStipulations<'v, 'a> {
@@ -1665,13 +1732,13 @@ impl<'v, 'a> UnderlyingStipulations<'v, 'a> {
         UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS
     );
 }
-/// Builds the `UnderlyingStipulations` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `UnderlyingStipulations` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UnderlyingStipulationsBuilder<'b> {
     /// The `NoUnderlyingStips` (887) group's entries.
     pub no_underlying_stips: &'b [UnderlyingStipulationsNoUnderlyingStipsBuilder<'b>],
 }
-t::build!(UnderlyingStipulationsBuilder { no_underlying_stips(group 887) }, new());
+t::build!(UnderlyingStipulationsBuilder { no_underlying_stips(group 887) });
 /// The `NoUnderlyingStips` (887) group's table.
 pub static UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS: t::Group = t::Group {
     name: "NoUnderlyingStips",
@@ -1710,17 +1777,24 @@ t::walk!(
     UNDERLYING_STIPULATIONS_NO_UNDERLYING_STIPS, { UnderlyingStipType = 888,
     UnderlyingStipValue = 889 }
 );
-/// Builds one `NoUnderlyingStips` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoUnderlyingStips` entry: [`UnderlyingStipulationsNoUnderlyingStipsBuilder::new`] takes [`UnderlyingStipulationsNoUnderlyingStipsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UnderlyingStipulationsNoUnderlyingStipsBuilder<'b> {
-    /// `UnderlyingStipType` (888), STRING.
+    /// `UnderlyingStipType` (888), STRING, required: it starts the entry.
     pub underlying_stip_type: Option<v::FixStr<'b>>,
     /// `UnderlyingStipValue` (889), STRING.
     pub underlying_stip_value: Option<v::FixStr<'b>>,
 }
+/// What one `NoUnderlyingStips` entry cannot go without: the member that starts it and its required fields. [`UnderlyingStipulationsNoUnderlyingStipsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct UnderlyingStipulationsNoUnderlyingStipsRequired<'b> {
+    /// `UnderlyingStipType` (888), STRING.
+    pub underlying_stip_type: v::FixStr<'b>,
+}
 t::build!(
-    UnderlyingStipulationsNoUnderlyingStipsBuilder { underlying_stip_type(888),
-    underlying_stip_value(889) }, new(underlying_stip_type(STRING))
+    UnderlyingStipulationsNoUnderlyingStipsBuilder { underlying_stip_type(req 888),
+    underlying_stip_value(889) }, new('b) =
+    UnderlyingStipulationsNoUnderlyingStipsRequired { underlying_stip_type }
 );
 t::block!(NestedParties2, component = "NestedParties2");
 impl<'v, 'a> NestedParties2<'v, 'a> {
@@ -1730,13 +1804,13 @@ impl<'v, 'a> NestedParties2<'v, 'a> {
         NESTED_PARTIES2_NO_NESTED2_PARTY_IDS
     );
 }
-/// Builds the `NestedParties2` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `NestedParties2` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedParties2Builder<'b> {
     /// The `NoNested2PartyIDs` (756) group's entries.
     pub no_nested2_party_ids: &'b [NestedParties2NoNested2PartyIdsBuilder<'b>],
 }
-t::build!(NestedParties2Builder { no_nested2_party_ids(group 756) }, new());
+t::build!(NestedParties2Builder { no_nested2_party_ids(group 756) });
 /// The `NoNested2PartyIDs` (756) group's table.
 pub static NESTED_PARTIES2_NO_NESTED2_PARTY_IDS: t::Group = t::Group {
     name: "NoNested2PartyIDs",
@@ -1781,10 +1855,10 @@ t::walk!(
     NESTED_PARTIES2_NO_NESTED2_PARTY_IDS, { Nested2PartyId = 757, Nested2PartyIdSource =
     758, Nested2PartyRole = 759, NoNested2PartySubIds = 806 }
 );
-/// Builds one `NoNested2PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoNested2PartyIDs` entry: [`NestedParties2NoNested2PartyIdsBuilder::new`] takes [`NestedParties2NoNested2PartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedParties2NoNested2PartyIdsBuilder<'b> {
-    /// `Nested2PartyID` (757), STRING.
+    /// `Nested2PartyID` (757), STRING, required: it starts the entry.
     pub nested2_party_id: Option<v::FixStr<'b>>,
     /// `Nested2PartyIDSource` (758), CHAR.
     pub nested2_party_id_source: Option<v::Char>,
@@ -1793,10 +1867,16 @@ pub struct NestedParties2NoNested2PartyIdsBuilder<'b> {
     /// The `NstdPtys2SubGrp` component.
     pub nstd_ptys2_sub_grp: Option<NstdPtys2SubGrpBuilder<'b>>,
 }
+/// What one `NoNested2PartyIDs` entry cannot go without: the member that starts it and its required fields. [`NestedParties2NoNested2PartyIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NestedParties2NoNested2PartyIdsRequired<'b> {
+    /// `Nested2PartyID` (757), STRING.
+    pub nested2_party_id: v::FixStr<'b>,
+}
 t::build!(
-    NestedParties2NoNested2PartyIdsBuilder { nested2_party_id(757),
+    NestedParties2NoNested2PartyIdsBuilder { nested2_party_id(req 757),
     nested2_party_id_source(758), nested2_party_role(759), nstd_ptys2_sub_grp(comp) },
-    new(nested2_party_id(STRING))
+    new('b) = NestedParties2NoNested2PartyIdsRequired { nested2_party_id }
 );
 t::block!(NestedParties3, component = "NestedParties3");
 impl<'v, 'a> NestedParties3<'v, 'a> {
@@ -1806,13 +1886,13 @@ impl<'v, 'a> NestedParties3<'v, 'a> {
         NESTED_PARTIES3_NO_NESTED3_PARTY_IDS
     );
 }
-/// Builds the `NestedParties3` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `NestedParties3` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedParties3Builder<'b> {
     /// The `NoNested3PartyIDs` (948) group's entries.
     pub no_nested3_party_ids: &'b [NestedParties3NoNested3PartyIdsBuilder<'b>],
 }
-t::build!(NestedParties3Builder { no_nested3_party_ids(group 948) }, new());
+t::build!(NestedParties3Builder { no_nested3_party_ids(group 948) });
 /// The `NoNested3PartyIDs` (948) group's table.
 pub static NESTED_PARTIES3_NO_NESTED3_PARTY_IDS: t::Group = t::Group {
     name: "NoNested3PartyIDs",
@@ -1857,10 +1937,10 @@ t::walk!(
     NESTED_PARTIES3_NO_NESTED3_PARTY_IDS, { Nested3PartyId = 949, Nested3PartyIdSource =
     950, Nested3PartyRole = 951, NoNested3PartySubIds = 952 }
 );
-/// Builds one `NoNested3PartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoNested3PartyIDs` entry: [`NestedParties3NoNested3PartyIdsBuilder::new`] takes [`NestedParties3NoNested3PartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NestedParties3NoNested3PartyIdsBuilder<'b> {
-    /// `Nested3PartyID` (949), STRING.
+    /// `Nested3PartyID` (949), STRING, required: it starts the entry.
     pub nested3_party_id: Option<v::FixStr<'b>>,
     /// `Nested3PartyIDSource` (950), CHAR.
     pub nested3_party_id_source: Option<v::Char>,
@@ -1869,10 +1949,16 @@ pub struct NestedParties3NoNested3PartyIdsBuilder<'b> {
     /// The `NstdPtys3SubGrp` component.
     pub nstd_ptys3_sub_grp: Option<NstdPtys3SubGrpBuilder<'b>>,
 }
+/// What one `NoNested3PartyIDs` entry cannot go without: the member that starts it and its required fields. [`NestedParties3NoNested3PartyIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NestedParties3NoNested3PartyIdsRequired<'b> {
+    /// `Nested3PartyID` (949), STRING.
+    pub nested3_party_id: v::FixStr<'b>,
+}
 t::build!(
-    NestedParties3NoNested3PartyIdsBuilder { nested3_party_id(949),
+    NestedParties3NoNested3PartyIdsBuilder { nested3_party_id(req 949),
     nested3_party_id_source(950), nested3_party_role(951), nstd_ptys3_sub_grp(comp) },
-    new(nested3_party_id(STRING))
+    new('b) = NestedParties3NoNested3PartyIdsRequired { nested3_party_id }
 );
 t::block!(AffectedOrdGrp, component = "AffectedOrdGrp");
 impl<'v, 'a> AffectedOrdGrp<'v, 'a> {
@@ -1882,13 +1968,13 @@ impl<'v, 'a> AffectedOrdGrp<'v, 'a> {
         AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS
     );
 }
-/// Builds the `AffectedOrdGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `AffectedOrdGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AffectedOrdGrpBuilder<'b> {
     /// The `NoAffectedOrders` (534) group's entries.
     pub no_affected_orders: &'b [AffectedOrdGrpNoAffectedOrdersBuilder<'b>],
 }
-t::build!(AffectedOrdGrpBuilder { no_affected_orders(group 534) }, new());
+t::build!(AffectedOrdGrpBuilder { no_affected_orders(group 534) });
 /// The `NoAffectedOrders` (534) group's table.
 pub static AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS: t::Group = t::Group {
     name: "NoAffectedOrders",
@@ -1931,19 +2017,26 @@ t::walk!(
     AFFECTED_ORD_GRP_NO_AFFECTED_ORDERS, { OrigClOrdId = 41, AffectedOrderId = 535,
     AffectedSecondaryOrderId = 536 }
 );
-/// Builds one `NoAffectedOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoAffectedOrders` entry: [`AffectedOrdGrpNoAffectedOrdersBuilder::new`] takes [`AffectedOrdGrpNoAffectedOrdersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AffectedOrdGrpNoAffectedOrdersBuilder<'b> {
-    /// `OrigClOrdID` (41), STRING.
+    /// `OrigClOrdID` (41), STRING, required: it starts the entry.
     pub orig_cl_ord_id: Option<v::FixStr<'b>>,
     /// `AffectedOrderID` (535), STRING.
     pub affected_order_id: Option<v::FixStr<'b>>,
     /// `AffectedSecondaryOrderID` (536), STRING.
     pub affected_secondary_order_id: Option<v::FixStr<'b>>,
 }
+/// What one `NoAffectedOrders` entry cannot go without: the member that starts it and its required fields. [`AffectedOrdGrpNoAffectedOrdersBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AffectedOrdGrpNoAffectedOrdersRequired<'b> {
+    /// `OrigClOrdID` (41), STRING.
+    pub orig_cl_ord_id: v::FixStr<'b>,
+}
 t::build!(
-    AffectedOrdGrpNoAffectedOrdersBuilder { orig_cl_ord_id(41), affected_order_id(535),
-    affected_secondary_order_id(536) }, new(orig_cl_ord_id(STRING))
+    AffectedOrdGrpNoAffectedOrdersBuilder { orig_cl_ord_id(req 41),
+    affected_order_id(535), affected_secondary_order_id(536) }, new('b) =
+    AffectedOrdGrpNoAffectedOrdersRequired { orig_cl_ord_id }
 );
 t::block!(AllocAckGrp, component = "AllocAckGrp");
 impl<'v, 'a> AllocAckGrp<'v, 'a> {
@@ -1952,13 +2045,13 @@ impl<'v, 'a> AllocAckGrp<'v, 'a> {
         8, table = ALLOC_ACK_GRP_NO_ALLOCS
     );
 }
-/// Builds the `AllocAckGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `AllocAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocAckGrpBuilder<'b> {
     /// The `NoAllocs` (78) group's entries.
     pub no_allocs: &'b [AllocAckGrpNoAllocsBuilder<'b>],
 }
-t::build!(AllocAckGrpBuilder { no_allocs(group 78) }, new());
+t::build!(AllocAckGrpBuilder { no_allocs(group 78) });
 /// The `NoAllocs` (78) group's table.
 pub static ALLOC_ACK_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
@@ -2014,10 +2107,10 @@ t::walk!(
     467, IndividualAllocRejCode = 776, AllocText = 161, EncodedAllocTextLen = 360,
     EncodedAllocText = 361 }
 );
-/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoAllocs` entry: [`AllocAckGrpNoAllocsBuilder::new`] takes [`AllocAckGrpNoAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocAckGrpNoAllocsBuilder<'b> {
-    /// `AllocAccount` (79), STRING.
+    /// `AllocAccount` (79), STRING, required: it starts the entry.
     pub alloc_account: Option<v::FixStr<'b>>,
     /// `AllocAcctIDSource` (661), INT.
     pub alloc_acct_id_source: Option<i64>,
@@ -2032,11 +2125,17 @@ pub struct AllocAckGrpNoAllocsBuilder<'b> {
     /// `EncodedAllocText` (361), DATA.
     pub encoded_alloc_text: Option<&'b [u8]>,
 }
+/// What one `NoAllocs` entry cannot go without: the member that starts it and its required fields. [`AllocAckGrpNoAllocsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AllocAckGrpNoAllocsRequired<'b> {
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: v::FixStr<'b>,
+}
 t::build!(
-    AllocAckGrpNoAllocsBuilder { alloc_account(79), alloc_acct_id_source(661),
+    AllocAckGrpNoAllocsBuilder { alloc_account(req 79), alloc_acct_id_source(661),
     alloc_price(366), individual_alloc_id(467), individual_alloc_rej_code(776),
-    alloc_text(161), encoded_alloc_text(data = 361, length = 360) },
-    new(alloc_account(STRING))
+    alloc_text(161), encoded_alloc_text(data = 361, length = 360) }, new('b) =
+    AllocAckGrpNoAllocsRequired { alloc_account }
 );
 t::block!(AllocGrp, component = "AllocGrp");
 impl<'v, 'a> AllocGrp<'v, 'a> {
@@ -2045,13 +2144,13 @@ impl<'v, 'a> AllocGrp<'v, 'a> {
         table = ALLOC_GRP_NO_ALLOCS
     );
 }
-/// Builds the `AllocGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `AllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocGrpBuilder<'b> {
     /// The `NoAllocs` (78) group's entries.
     pub no_allocs: &'b [AllocGrpNoAllocsBuilder<'b>],
 }
-t::build!(AllocGrpBuilder { no_allocs(group 78) }, new());
+t::build!(AllocGrpBuilder { no_allocs(group 78) });
 /// The `NoAllocs` (78) group's table.
 pub static ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
@@ -2212,10 +2311,10 @@ t::walk!(
     AllocSettlInstType = 780, SettlDeliveryType = 172, StandInstDbType = 169,
     StandInstDbName = 170, StandInstDbId = 171, NoDlvyInst = 85 }
 );
-/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoAllocs` entry: [`AllocGrpNoAllocsBuilder::new`] takes [`AllocGrpNoAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AllocGrpNoAllocsBuilder<'b> {
-    /// `AllocAccount` (79), STRING.
+    /// `AllocAccount` (79), STRING, required: it starts the entry.
     pub alloc_account: Option<v::FixStr<'b>>,
     /// `AllocAcctIDSource` (661), INT.
     pub alloc_acct_id_source: Option<i64>,
@@ -2270,8 +2369,14 @@ pub struct AllocGrpNoAllocsBuilder<'b> {
     /// The `SettlInstructionsData` component.
     pub settl_instructions_data: Option<SettlInstructionsDataBuilder<'b>>,
 }
+/// What one `NoAllocs` entry cannot go without: the member that starts it and its required fields. [`AllocGrpNoAllocsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AllocGrpNoAllocsRequired<'b> {
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: v::FixStr<'b>,
+}
 t::build!(
-    AllocGrpNoAllocsBuilder { alloc_account(79), alloc_acct_id_source(661),
+    AllocGrpNoAllocsBuilder { alloc_account(req 79), alloc_acct_id_source(661),
     match_status(573), alloc_price(366), alloc_qty(80), individual_alloc_id(467),
     process_code(81), nested_parties(comp), notify_broker_of_credit(208),
     alloc_handl_inst(209), alloc_text(161), encoded_alloc_text(data = 361, length = 360),
@@ -2280,7 +2385,7 @@ t::build!(
     settl_curr_fx_rate(155), settl_curr_fx_rate_calc(156),
     alloc_accrued_interest_amt(742), alloc_interest_at_maturity(741),
     misc_fees_grp(comp), clr_inst_grp(comp), alloc_settl_inst_type(780),
-    settl_instructions_data(comp) }, new(alloc_account(STRING))
+    settl_instructions_data(comp) }, new('b) = AllocGrpNoAllocsRequired { alloc_account }
 );
 t::block!(BidCompReqGrp, component = "BidCompReqGrp");
 impl<'v, 'a> BidCompReqGrp<'v, 'a> {
@@ -2290,13 +2395,13 @@ impl<'v, 'a> BidCompReqGrp<'v, 'a> {
         BID_COMP_REQ_GRP_NO_BID_COMPONENTS
     );
 }
-/// Builds the `BidCompReqGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `BidCompReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidCompReqGrpBuilder<'b> {
     /// The `NoBidComponents` (420) group's entries.
     pub no_bid_components: &'b [BidCompReqGrpNoBidComponentsBuilder<'b>],
 }
-t::build!(BidCompReqGrpBuilder { no_bid_components(group 420) }, new());
+t::build!(BidCompReqGrpBuilder { no_bid_components(group 420) });
 /// The `NoBidComponents` (420) group's table.
 pub static BID_COMP_REQ_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
     name: "NoBidComponents",
@@ -2353,10 +2458,10 @@ t::walk!(
     TradingSessionSubId = 625, NetGrossInd = 430, SettlType = 63, SettlDate = 64, Account
     = 1, AcctIdSource = 660 }
 );
-/// Builds one `NoBidComponents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoBidComponents` entry: [`BidCompReqGrpNoBidComponentsBuilder::new`] takes [`BidCompReqGrpNoBidComponentsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidCompReqGrpNoBidComponentsBuilder<'b> {
-    /// `ListID` (66), STRING.
+    /// `ListID` (66), STRING, required: it starts the entry.
     pub list_id: Option<v::FixStr<'b>>,
     /// `Side` (54), CHAR.
     pub side: Option<e::Side>,
@@ -2375,10 +2480,17 @@ pub struct BidCompReqGrpNoBidComponentsBuilder<'b> {
     /// `AcctIDSource` (660), INT.
     pub acct_id_source: Option<e::AcctIdSource<'b>>,
 }
+/// What one `NoBidComponents` entry cannot go without: the member that starts it and its required fields. [`BidCompReqGrpNoBidComponentsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct BidCompReqGrpNoBidComponentsRequired<'b> {
+    /// `ListID` (66), STRING.
+    pub list_id: v::FixStr<'b>,
+}
 t::build!(
-    BidCompReqGrpNoBidComponentsBuilder { list_id(66), side(54), trading_session_id(336),
-    trading_session_sub_id(625), net_gross_ind(430), settl_type(63), settl_date(64),
-    account(1), acct_id_source(660) }, new(list_id(STRING))
+    BidCompReqGrpNoBidComponentsBuilder { list_id(req 66), side(54),
+    trading_session_id(336), trading_session_sub_id(625), net_gross_ind(430),
+    settl_type(63), settl_date(64), account(1), acct_id_source(660) }, new('b) =
+    BidCompReqGrpNoBidComponentsRequired { list_id }
 );
 t::block!(BidCompRspGrp, component = "BidCompRspGrp");
 impl<'v, 'a> BidCompRspGrp<'v, 'a> {
@@ -2388,13 +2500,22 @@ impl<'v, 'a> BidCompRspGrp<'v, 'a> {
         BID_COMP_RSP_GRP_NO_BID_COMPONENTS
     );
 }
-/// Builds the `BidCompRspGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `BidCompRspGrp` component: [`BidCompRspGrpBuilder::new`] takes [`BidCompRspGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidCompRspGrpBuilder<'b> {
-    /// The `NoBidComponents` (420) group's entries.
+    /// The `NoBidComponents` (420) group's entries: required, at least one.
     pub no_bid_components: &'b [BidCompRspGrpNoBidComponentsBuilder<'b>],
 }
-t::build!(BidCompRspGrpBuilder { no_bid_components(group 420) }, new());
+/// The required fields of the `BidCompRspGrp` component, which [`BidCompRspGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct BidCompRspGrpRequired<'b> {
+    /// The `NoBidComponents` (420) group's entries: at least one.
+    pub no_bid_components: &'b [BidCompRspGrpNoBidComponentsBuilder<'b>],
+}
+t::build!(
+    BidCompRspGrpBuilder { no_bid_components(req group 420) }, new('b) =
+    BidCompRspGrpRequired { no_bid_components(group) }
+);
 /// The `NoBidComponents` (420) group's table.
 pub static BID_COMP_RSP_GRP_NO_BID_COMPONENTS: t::Group = t::Group {
     name: "NoBidComponents",
@@ -2482,10 +2603,10 @@ t::walk!(
     TradingSessionId = 336, TradingSessionSubId = 625, Text = 58, EncodedTextLen = 354,
     EncodedText = 355 }
 );
-/// Builds one `NoBidComponents` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoBidComponents` entry: [`BidCompRspGrpNoBidComponentsBuilder::new`] takes [`BidCompRspGrpNoBidComponentsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidCompRspGrpNoBidComponentsBuilder<'b> {
-    /// The `CommissionData` component.
+    /// The `CommissionData` component, whose `Commission` (12) starts the entry: required.
     pub commission_data: Option<CommissionDataBuilder<'b>>,
     /// `ListID` (66), STRING.
     pub list_id: Option<v::FixStr<'b>>,
@@ -2514,12 +2635,19 @@ pub struct BidCompRspGrpNoBidComponentsBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// What one `NoBidComponents` entry cannot go without: the member that starts it and its required fields. [`BidCompRspGrpNoBidComponentsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct BidCompRspGrpNoBidComponentsRequired<'b> {
+    /// The `CommissionData` component, whose `Commission` (12) starts the entry.
+    pub commission_data: CommissionDataBuilder<'b>,
+}
 t::build!(
     BidCompRspGrpNoBidComponentsBuilder { commission_data(comp), list_id(66),
     country(421), side(54), price(44), price_type(423), fair_value(406),
     net_gross_ind(430), settl_type(63), settl_date(64), trading_session_id(336),
     trading_session_sub_id(625), text(58), encoded_text(data = 355, length = 354) },
-    new()
+    new('b) = BidCompRspGrpNoBidComponentsRequired { commission_data }, starts =
+    commission_data.commission(12)
 );
 t::block!(BidDescReqGrp, component = "BidDescReqGrp");
 impl<'v, 'a> BidDescReqGrp<'v, 'a> {
@@ -2529,13 +2657,13 @@ impl<'v, 'a> BidDescReqGrp<'v, 'a> {
         BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS
     );
 }
-/// Builds the `BidDescReqGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `BidDescReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidDescReqGrpBuilder<'b> {
     /// The `NoBidDescriptors` (398) group's entries.
     pub no_bid_descriptors: &'b [BidDescReqGrpNoBidDescriptorsBuilder<'b>],
 }
-t::build!(BidDescReqGrpBuilder { no_bid_descriptors(group 398) }, new());
+t::build!(BidDescReqGrpBuilder { no_bid_descriptors(group 398) });
 /// The `NoBidDescriptors` (398) group's table.
 pub static BID_DESC_REQ_GRP_NO_BID_DESCRIPTORS: t::Group = t::Group {
     name: "NoBidDescriptors",
@@ -2606,10 +2734,10 @@ t::walk!(
     LiquidityPctLow = 402, LiquidityPctHigh = 403, EfpTrackingError = 405, FairValue =
     406, OutsideIndexPct = 407, ValueOfFutures = 408 }
 );
-/// Builds one `NoBidDescriptors` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoBidDescriptors` entry: [`BidDescReqGrpNoBidDescriptorsBuilder::new`] takes [`BidDescReqGrpNoBidDescriptorsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct BidDescReqGrpNoBidDescriptorsBuilder<'b> {
-    /// `BidDescriptorType` (399), INT.
+    /// `BidDescriptorType` (399), INT, required: it starts the entry.
     pub bid_descriptor_type: Option<e::BidDescriptorType<'b>>,
     /// `BidDescriptor` (400), STRING.
     pub bid_descriptor: Option<v::FixStr<'b>>,
@@ -2632,12 +2760,19 @@ pub struct BidDescReqGrpNoBidDescriptorsBuilder<'b> {
     /// `ValueOfFutures` (408), AMT.
     pub value_of_futures: Option<v::Decimal>,
 }
+/// What one `NoBidDescriptors` entry cannot go without: the member that starts it and its required fields. [`BidDescReqGrpNoBidDescriptorsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct BidDescReqGrpNoBidDescriptorsRequired<'b> {
+    /// `BidDescriptorType` (399), INT.
+    pub bid_descriptor_type: e::BidDescriptorType<'b>,
+}
 t::build!(
-    BidDescReqGrpNoBidDescriptorsBuilder { bid_descriptor_type(399), bid_descriptor(400),
-    side_value_ind(401), liquidity_value(404), liquidity_num_securities(441),
-    liquidity_pct_low(402), liquidity_pct_high(403), efp_tracking_error(405),
-    fair_value(406), outside_index_pct(407), value_of_futures(408) },
-    new(bid_descriptor_type(INT, e::BidDescriptorType))
+    BidDescReqGrpNoBidDescriptorsBuilder { bid_descriptor_type(req 399),
+    bid_descriptor(400), side_value_ind(401), liquidity_value(404),
+    liquidity_num_securities(441), liquidity_pct_low(402), liquidity_pct_high(403),
+    efp_tracking_error(405), fair_value(406), outside_index_pct(407),
+    value_of_futures(408) }, new('b) = BidDescReqGrpNoBidDescriptorsRequired {
+    bid_descriptor_type }
 );
 t::block!(ClrInstGrp, component = "ClrInstGrp");
 impl<'v, 'a> ClrInstGrp<'v, 'a> {
@@ -2647,13 +2782,13 @@ impl<'v, 'a> ClrInstGrp<'v, 'a> {
         CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS
     );
 }
-/// Builds the `ClrInstGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `ClrInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ClrInstGrpBuilder<'b> {
     /// The `NoClearingInstructions` (576) group's entries.
     pub no_clearing_instructions: &'b [ClrInstGrpNoClearingInstructionsBuilder<'b>],
 }
-t::build!(ClrInstGrpBuilder { no_clearing_instructions(group 576) }, new());
+t::build!(ClrInstGrpBuilder { no_clearing_instructions(group 576) });
 /// The `NoClearingInstructions` (576) group's table.
 pub static CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS: t::Group = t::Group {
     name: "NoClearingInstructions",
@@ -2690,15 +2825,21 @@ t::walk!(
     ClrInstGrpNoClearingInstructions => ClrInstGrpNoClearingInstructionsField, table =
     CLR_INST_GRP_NO_CLEARING_INSTRUCTIONS, { ClearingInstruction = 577 }
 );
-/// Builds one `NoClearingInstructions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoClearingInstructions` entry: [`ClrInstGrpNoClearingInstructionsBuilder::new`] takes [`ClrInstGrpNoClearingInstructionsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ClrInstGrpNoClearingInstructionsBuilder<'b> {
-    /// `ClearingInstruction` (577), INT.
+    /// `ClearingInstruction` (577), INT, required: it starts the entry.
     pub clearing_instruction: Option<e::ClearingInstruction<'b>>,
 }
+/// What one `NoClearingInstructions` entry cannot go without: the member that starts it and its required fields. [`ClrInstGrpNoClearingInstructionsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ClrInstGrpNoClearingInstructionsRequired<'b> {
+    /// `ClearingInstruction` (577), INT.
+    pub clearing_instruction: e::ClearingInstruction<'b>,
+}
 t::build!(
-    ClrInstGrpNoClearingInstructionsBuilder { clearing_instruction(577) },
-    new(clearing_instruction(INT, e::ClearingInstruction))
+    ClrInstGrpNoClearingInstructionsBuilder { clearing_instruction(req 577) }, new('b) =
+    ClrInstGrpNoClearingInstructionsRequired { clearing_instruction }
 );
 t::block!(CollInqQualGrp, component = "CollInqQualGrp");
 impl<'v, 'a> CollInqQualGrp<'v, 'a> {
@@ -2708,13 +2849,13 @@ impl<'v, 'a> CollInqQualGrp<'v, 'a> {
         COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER
     );
 }
-/// Builds the `CollInqQualGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `CollInqQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollInqQualGrpBuilder<'b> {
     /// The `NoCollInquiryQualifier` (938) group's entries.
     pub no_coll_inquiry_qualifier: &'b [CollInqQualGrpNoCollInquiryQualifierBuilder<'b>],
 }
-t::build!(CollInqQualGrpBuilder { no_coll_inquiry_qualifier(group 938) }, new());
+t::build!(CollInqQualGrpBuilder { no_coll_inquiry_qualifier(group 938) });
 /// The `NoCollInquiryQualifier` (938) group's table.
 pub static COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER: t::Group = t::Group {
     name: "NoCollInquiryQualifier",
@@ -2751,15 +2892,21 @@ t::walk!(
     CollInqQualGrpNoCollInquiryQualifier => CollInqQualGrpNoCollInquiryQualifierField,
     table = COLL_INQ_QUAL_GRP_NO_COLL_INQUIRY_QUALIFIER, { CollInquiryQualifier = 896 }
 );
-/// Builds one `NoCollInquiryQualifier` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoCollInquiryQualifier` entry: [`CollInqQualGrpNoCollInquiryQualifierBuilder::new`] takes [`CollInqQualGrpNoCollInquiryQualifierRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CollInqQualGrpNoCollInquiryQualifierBuilder<'b> {
-    /// `CollInquiryQualifier` (896), INT.
+    /// `CollInquiryQualifier` (896), INT, required: it starts the entry.
     pub coll_inquiry_qualifier: Option<e::CollInquiryQualifier<'b>>,
 }
+/// What one `NoCollInquiryQualifier` entry cannot go without: the member that starts it and its required fields. [`CollInqQualGrpNoCollInquiryQualifierBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CollInqQualGrpNoCollInquiryQualifierRequired<'b> {
+    /// `CollInquiryQualifier` (896), INT.
+    pub coll_inquiry_qualifier: e::CollInquiryQualifier<'b>,
+}
 t::build!(
-    CollInqQualGrpNoCollInquiryQualifierBuilder { coll_inquiry_qualifier(896) },
-    new(coll_inquiry_qualifier(INT, e::CollInquiryQualifier))
+    CollInqQualGrpNoCollInquiryQualifierBuilder { coll_inquiry_qualifier(req 896) },
+    new('b) = CollInqQualGrpNoCollInquiryQualifierRequired { coll_inquiry_qualifier }
 );
 t::block!(CompIdReqGrp, component = "CompIDReqGrp");
 impl<'v, 'a> CompIdReqGrp<'v, 'a> {
@@ -2768,13 +2915,13 @@ impl<'v, 'a> CompIdReqGrp<'v, 'a> {
         slots = 4, table = COMP_ID_REQ_GRP_NO_COMP_IDS
     );
 }
-/// Builds the `CompIDReqGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `CompIDReqGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CompIdReqGrpBuilder<'b> {
     /// The `NoCompIDs` (936) group's entries.
     pub no_comp_ids: &'b [CompIdReqGrpNoCompIdsBuilder<'b>],
 }
-t::build!(CompIdReqGrpBuilder { no_comp_ids(group 936) }, new());
+t::build!(CompIdReqGrpBuilder { no_comp_ids(group 936) });
 /// The `NoCompIDs` (936) group's table.
 pub static COMP_ID_REQ_GRP_NO_COMP_IDS: t::Group = t::Group {
     name: "NoCompIDs",
@@ -2815,10 +2962,10 @@ t::walk!(
     COMP_ID_REQ_GRP_NO_COMP_IDS, { RefCompId = 930, RefSubId = 931, LocationId = 283,
     DeskId = 284 }
 );
-/// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoCompIDs` entry: [`CompIdReqGrpNoCompIdsBuilder::new`] takes [`CompIdReqGrpNoCompIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CompIdReqGrpNoCompIdsBuilder<'b> {
-    /// `RefCompID` (930), STRING.
+    /// `RefCompID` (930), STRING, required: it starts the entry.
     pub ref_comp_id: Option<v::FixStr<'b>>,
     /// `RefSubID` (931), STRING.
     pub ref_sub_id: Option<v::FixStr<'b>>,
@@ -2827,9 +2974,16 @@ pub struct CompIdReqGrpNoCompIdsBuilder<'b> {
     /// `DeskID` (284), STRING.
     pub desk_id: Option<v::FixStr<'b>>,
 }
+/// What one `NoCompIDs` entry cannot go without: the member that starts it and its required fields. [`CompIdReqGrpNoCompIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CompIdReqGrpNoCompIdsRequired<'b> {
+    /// `RefCompID` (930), STRING.
+    pub ref_comp_id: v::FixStr<'b>,
+}
 t::build!(
-    CompIdReqGrpNoCompIdsBuilder { ref_comp_id(930), ref_sub_id(931), location_id(283),
-    desk_id(284) }, new(ref_comp_id(STRING))
+    CompIdReqGrpNoCompIdsBuilder { ref_comp_id(req 930), ref_sub_id(931),
+    location_id(283), desk_id(284) }, new('b) = CompIdReqGrpNoCompIdsRequired {
+    ref_comp_id }
 );
 t::block!(CompIdStatGrp, component = "CompIDStatGrp");
 impl<'v, 'a> CompIdStatGrp<'v, 'a> {
@@ -2838,13 +2992,22 @@ impl<'v, 'a> CompIdStatGrp<'v, 'a> {
         slots = 6, table = COMP_ID_STAT_GRP_NO_COMP_IDS
     );
 }
-/// Builds the `CompIDStatGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `CompIDStatGrp` component: [`CompIdStatGrpBuilder::new`] takes [`CompIdStatGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CompIdStatGrpBuilder<'b> {
-    /// The `NoCompIDs` (936) group's entries.
+    /// The `NoCompIDs` (936) group's entries: required, at least one.
     pub no_comp_ids: &'b [CompIdStatGrpNoCompIdsBuilder<'b>],
 }
-t::build!(CompIdStatGrpBuilder { no_comp_ids(group 936) }, new());
+/// The required fields of the `CompIDStatGrp` component, which [`CompIdStatGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CompIdStatGrpRequired<'b> {
+    /// The `NoCompIDs` (936) group's entries: at least one.
+    pub no_comp_ids: &'b [CompIdStatGrpNoCompIdsBuilder<'b>],
+}
+t::build!(
+    CompIdStatGrpBuilder { no_comp_ids(req group 936) }, new('b) = CompIdStatGrpRequired
+    { no_comp_ids(group) }
+);
 /// The `NoCompIDs` (936) group's table.
 pub static COMP_ID_STAT_GRP_NO_COMP_IDS: t::Group = t::Group {
     name: "NoCompIDs",
@@ -2891,10 +3054,10 @@ t::walk!(
     COMP_ID_STAT_GRP_NO_COMP_IDS, { RefCompId = 930, RefSubId = 931, LocationId = 283,
     DeskId = 284, StatusValue = 928, StatusText = 929 }
 );
-/// Builds one `NoCompIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoCompIDs` entry: [`CompIdStatGrpNoCompIdsBuilder::new`] takes [`CompIdStatGrpNoCompIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CompIdStatGrpNoCompIdsBuilder<'b> {
-    /// `RefCompID` (930), STRING.
+    /// `RefCompID` (930), STRING, required: it starts the entry.
     pub ref_comp_id: Option<v::FixStr<'b>>,
     /// `RefSubID` (931), STRING.
     pub ref_sub_id: Option<v::FixStr<'b>>,
@@ -2907,9 +3070,16 @@ pub struct CompIdStatGrpNoCompIdsBuilder<'b> {
     /// `StatusText` (929), STRING.
     pub status_text: Option<v::FixStr<'b>>,
 }
+/// What one `NoCompIDs` entry cannot go without: the member that starts it and its required fields. [`CompIdStatGrpNoCompIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CompIdStatGrpNoCompIdsRequired<'b> {
+    /// `RefCompID` (930), STRING.
+    pub ref_comp_id: v::FixStr<'b>,
+}
 t::build!(
-    CompIdStatGrpNoCompIdsBuilder { ref_comp_id(930), ref_sub_id(931), location_id(283),
-    desk_id(284), status_value(928), status_text(929) }, new(ref_comp_id(STRING))
+    CompIdStatGrpNoCompIdsBuilder { ref_comp_id(req 930), ref_sub_id(931),
+    location_id(283), desk_id(284), status_value(928), status_text(929) }, new('b) =
+    CompIdStatGrpNoCompIdsRequired { ref_comp_id }
 );
 t::block!(ContAmtGrp, component = "ContAmtGrp");
 impl<'v, 'a> ContAmtGrp<'v, 'a> {
@@ -2918,13 +3088,13 @@ impl<'v, 'a> ContAmtGrp<'v, 'a> {
         slots = 3, table = CONT_AMT_GRP_NO_CONT_AMTS
     );
 }
-/// Builds the `ContAmtGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `ContAmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ContAmtGrpBuilder<'b> {
     /// The `NoContAmts` (518) group's entries.
     pub no_cont_amts: &'b [ContAmtGrpNoContAmtsBuilder<'b>],
 }
-t::build!(ContAmtGrpBuilder { no_cont_amts(group 518) }, new());
+t::build!(ContAmtGrpBuilder { no_cont_amts(group 518) });
 /// The `NoContAmts` (518) group's table.
 pub static CONT_AMT_GRP_NO_CONT_AMTS: t::Group = t::Group {
     name: "NoContAmts",
@@ -2961,19 +3131,25 @@ t::walk!(
     ContAmtGrpNoContAmts => ContAmtGrpNoContAmtsField, table = CONT_AMT_GRP_NO_CONT_AMTS,
     { ContAmtType = 519, ContAmtValue = 520, ContAmtCurr = 521 }
 );
-/// Builds one `NoContAmts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoContAmts` entry: [`ContAmtGrpNoContAmtsBuilder::new`] takes [`ContAmtGrpNoContAmtsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ContAmtGrpNoContAmtsBuilder<'b> {
-    /// `ContAmtType` (519), INT.
+    /// `ContAmtType` (519), INT, required: it starts the entry.
     pub cont_amt_type: Option<e::ContAmtType<'b>>,
     /// `ContAmtValue` (520), FLOAT.
     pub cont_amt_value: Option<v::Decimal>,
     /// `ContAmtCurr` (521), CURRENCY.
     pub cont_amt_curr: Option<v::Currency>,
 }
+/// What one `NoContAmts` entry cannot go without: the member that starts it and its required fields. [`ContAmtGrpNoContAmtsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ContAmtGrpNoContAmtsRequired<'b> {
+    /// `ContAmtType` (519), INT.
+    pub cont_amt_type: e::ContAmtType<'b>,
+}
 t::build!(
-    ContAmtGrpNoContAmtsBuilder { cont_amt_type(519), cont_amt_value(520),
-    cont_amt_curr(521) }, new(cont_amt_type(INT, e::ContAmtType))
+    ContAmtGrpNoContAmtsBuilder { cont_amt_type(req 519), cont_amt_value(520),
+    cont_amt_curr(521) }, new('b) = ContAmtGrpNoContAmtsRequired { cont_amt_type }
 );
 t::block!(ContraGrp, component = "ContraGrp");
 impl<'v, 'a> ContraGrp<'v, 'a> {
@@ -2982,13 +3158,13 @@ impl<'v, 'a> ContraGrp<'v, 'a> {
         ContraGrpNoContraBrokers, slots = 5, table = CONTRA_GRP_NO_CONTRA_BROKERS
     );
 }
-/// Builds the `ContraGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `ContraGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ContraGrpBuilder<'b> {
     /// The `NoContraBrokers` (382) group's entries.
     pub no_contra_brokers: &'b [ContraGrpNoContraBrokersBuilder<'b>],
 }
-t::build!(ContraGrpBuilder { no_contra_brokers(group 382) }, new());
+t::build!(ContraGrpBuilder { no_contra_brokers(group 382) });
 /// The `NoContraBrokers` (382) group's table.
 pub static CONTRA_GRP_NO_CONTRA_BROKERS: t::Group = t::Group {
     name: "NoContraBrokers",
@@ -3032,10 +3208,10 @@ t::walk!(
     CONTRA_GRP_NO_CONTRA_BROKERS, { ContraBroker = 375, ContraTrader = 337,
     ContraTradeQty = 437, ContraTradeTime = 438, ContraLegRefId = 655 }
 );
-/// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoContraBrokers` entry: [`ContraGrpNoContraBrokersBuilder::new`] takes [`ContraGrpNoContraBrokersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ContraGrpNoContraBrokersBuilder<'b> {
-    /// `ContraBroker` (375), STRING.
+    /// `ContraBroker` (375), STRING, required: it starts the entry.
     pub contra_broker: Option<v::FixStr<'b>>,
     /// `ContraTrader` (337), STRING.
     pub contra_trader: Option<v::FixStr<'b>>,
@@ -3046,10 +3222,16 @@ pub struct ContraGrpNoContraBrokersBuilder<'b> {
     /// `ContraLegRefID` (655), STRING.
     pub contra_leg_ref_id: Option<v::FixStr<'b>>,
 }
+/// What one `NoContraBrokers` entry cannot go without: the member that starts it and its required fields. [`ContraGrpNoContraBrokersBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ContraGrpNoContraBrokersRequired<'b> {
+    /// `ContraBroker` (375), STRING.
+    pub contra_broker: v::FixStr<'b>,
+}
 t::build!(
-    ContraGrpNoContraBrokersBuilder { contra_broker(375), contra_trader(337),
-    contra_trade_qty(437), contra_trade_time(438), contra_leg_ref_id(655) },
-    new(contra_broker(STRING))
+    ContraGrpNoContraBrokersBuilder { contra_broker(req 375), contra_trader(337),
+    contra_trade_qty(437), contra_trade_time(438), contra_leg_ref_id(655) }, new('b) =
+    ContraGrpNoContraBrokersRequired { contra_broker }
 );
 t::block!(CpctyConfGrp, component = "CpctyConfGrp");
 impl<'v, 'a> CpctyConfGrp<'v, 'a> {
@@ -3058,13 +3240,22 @@ impl<'v, 'a> CpctyConfGrp<'v, 'a> {
         CpctyConfGrpNoCapacities, slots = 3, table = CPCTY_CONF_GRP_NO_CAPACITIES
     );
 }
-/// Builds the `CpctyConfGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `CpctyConfGrp` component: [`CpctyConfGrpBuilder::new`] takes [`CpctyConfGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CpctyConfGrpBuilder<'b> {
-    /// The `NoCapacities` (862) group's entries.
+    /// The `NoCapacities` (862) group's entries: required, at least one.
     pub no_capacities: &'b [CpctyConfGrpNoCapacitiesBuilder<'b>],
 }
-t::build!(CpctyConfGrpBuilder { no_capacities(group 862) }, new());
+/// The required fields of the `CpctyConfGrp` component, which [`CpctyConfGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CpctyConfGrpRequired<'b> {
+    /// The `NoCapacities` (862) group's entries: at least one.
+    pub no_capacities: &'b [CpctyConfGrpNoCapacitiesBuilder<'b>],
+}
+t::build!(
+    CpctyConfGrpBuilder { no_capacities(req group 862) }, new('b) = CpctyConfGrpRequired
+    { no_capacities(group) }
+);
 /// The `NoCapacities` (862) group's table.
 pub static CPCTY_CONF_GRP_NO_CAPACITIES: t::Group = t::Group {
     name: "NoCapacities",
@@ -3106,20 +3297,28 @@ t::walk!(
     CPCTY_CONF_GRP_NO_CAPACITIES, { OrderCapacity = 528, OrderRestrictions = 529,
     OrderCapacityQty = 863 }
 );
-/// Builds one `NoCapacities` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoCapacities` entry: [`CpctyConfGrpNoCapacitiesBuilder::new`] takes [`CpctyConfGrpNoCapacitiesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct CpctyConfGrpNoCapacitiesBuilder<'b> {
-    /// `OrderCapacity` (528), CHAR, required.
+    /// `OrderCapacity` (528), CHAR, required: it starts the entry.
     pub order_capacity: Option<e::OrderCapacity>,
     /// `OrderRestrictions` (529), MULTIPLEVALUESTRING.
     pub order_restrictions: Option<v::MultipleValueString<'b>>,
     /// `OrderCapacityQty` (863), QTY, required.
     pub order_capacity_qty: Option<v::Decimal>,
 }
+/// What one `NoCapacities` entry cannot go without: the member that starts it and its required fields. [`CpctyConfGrpNoCapacitiesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct CpctyConfGrpNoCapacitiesRequired {
+    /// `OrderCapacity` (528), CHAR.
+    pub order_capacity: e::OrderCapacity,
+    /// `OrderCapacityQty` (863), QTY.
+    pub order_capacity_qty: v::Decimal,
+}
 t::build!(
-    CpctyConfGrpNoCapacitiesBuilder { order_capacity(528), order_restrictions(529),
-    order_capacity_qty(863) }, new(order_capacity(CHAR, e::OrderCapacity),
-    order_capacity_qty(QTY))
+    CpctyConfGrpNoCapacitiesBuilder { order_capacity(req 528), order_restrictions(529),
+    order_capacity_qty(req 863) }, new() = CpctyConfGrpNoCapacitiesRequired {
+    order_capacity, order_capacity_qty }
 );
 t::block!(ExecAllocGrp, component = "ExecAllocGrp");
 impl<'v, 'a> ExecAllocGrp<'v, 'a> {
@@ -3128,13 +3327,13 @@ impl<'v, 'a> ExecAllocGrp<'v, 'a> {
         table = EXEC_ALLOC_GRP_NO_EXECS
     );
 }
-/// Builds the `ExecAllocGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `ExecAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecAllocGrpBuilder<'b> {
     /// The `NoExecs` (124) group's entries.
     pub no_execs: &'b [ExecAllocGrpNoExecsBuilder<'b>],
 }
-t::build!(ExecAllocGrpBuilder { no_execs(group 124) }, new());
+t::build!(ExecAllocGrpBuilder { no_execs(group 124) });
 /// The `NoExecs` (124) group's table.
 pub static EXEC_ALLOC_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
@@ -3181,10 +3380,10 @@ t::walk!(
     LastQty = 32, ExecId = 17, SecondaryExecId = 527, LastPx = 31, LastParPx = 669,
     LastCapacity = 29 }
 );
-/// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoExecs` entry: [`ExecAllocGrpNoExecsBuilder::new`] takes [`ExecAllocGrpNoExecsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecAllocGrpNoExecsBuilder<'b> {
-    /// `LastQty` (32), QTY.
+    /// `LastQty` (32), QTY, required: it starts the entry.
     pub last_qty: Option<v::Decimal>,
     /// `ExecID` (17), STRING.
     pub exec_id: Option<v::FixStr<'b>>,
@@ -3197,9 +3396,16 @@ pub struct ExecAllocGrpNoExecsBuilder<'b> {
     /// `LastCapacity` (29), CHAR.
     pub last_capacity: Option<e::LastCapacity>,
 }
+/// What one `NoExecs` entry cannot go without: the member that starts it and its required fields. [`ExecAllocGrpNoExecsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ExecAllocGrpNoExecsRequired {
+    /// `LastQty` (32), QTY.
+    pub last_qty: v::Decimal,
+}
 t::build!(
-    ExecAllocGrpNoExecsBuilder { last_qty(32), exec_id(17), secondary_exec_id(527),
-    last_px(31), last_par_px(669), last_capacity(29) }, new(last_qty(QTY))
+    ExecAllocGrpNoExecsBuilder { last_qty(req 32), exec_id(17), secondary_exec_id(527),
+    last_px(31), last_par_px(669), last_capacity(29) }, new() =
+    ExecAllocGrpNoExecsRequired { last_qty }
 );
 t::block!(ExecCollGrp, component = "ExecCollGrp");
 impl<'v, 'a> ExecCollGrp<'v, 'a> {
@@ -3208,13 +3414,13 @@ impl<'v, 'a> ExecCollGrp<'v, 'a> {
         table = EXEC_COLL_GRP_NO_EXECS
     );
 }
-/// Builds the `ExecCollGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `ExecCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecCollGrpBuilder<'b> {
     /// The `NoExecs` (124) group's entries.
     pub no_execs: &'b [ExecCollGrpNoExecsBuilder<'b>],
 }
-t::build!(ExecCollGrpBuilder { no_execs(group 124) }, new());
+t::build!(ExecCollGrpBuilder { no_execs(group 124) });
 /// The `NoExecs` (124) group's table.
 pub static EXEC_COLL_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
@@ -3245,13 +3451,22 @@ t::walk!(
     ExecCollGrpNoExecs => ExecCollGrpNoExecsField, table = EXEC_COLL_GRP_NO_EXECS, {
     ExecId = 17 }
 );
-/// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoExecs` entry: [`ExecCollGrpNoExecsBuilder::new`] takes [`ExecCollGrpNoExecsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecCollGrpNoExecsBuilder<'b> {
-    /// `ExecID` (17), STRING.
+    /// `ExecID` (17), STRING, required: it starts the entry.
     pub exec_id: Option<v::FixStr<'b>>,
 }
-t::build!(ExecCollGrpNoExecsBuilder { exec_id(17) }, new(exec_id(STRING)));
+/// What one `NoExecs` entry cannot go without: the member that starts it and its required fields. [`ExecCollGrpNoExecsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ExecCollGrpNoExecsRequired<'b> {
+    /// `ExecID` (17), STRING.
+    pub exec_id: v::FixStr<'b>,
+}
+t::build!(
+    ExecCollGrpNoExecsBuilder { exec_id(req 17) }, new('b) = ExecCollGrpNoExecsRequired {
+    exec_id }
+);
 t::block!(ExecsGrp, component = "ExecsGrp");
 impl<'v, 'a> ExecsGrp<'v, 'a> {
     t::group!(
@@ -3259,13 +3474,13 @@ impl<'v, 'a> ExecsGrp<'v, 'a> {
         table = EXECS_GRP_NO_EXECS
     );
 }
-/// Builds the `ExecsGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `ExecsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecsGrpBuilder<'b> {
     /// The `NoExecs` (124) group's entries.
     pub no_execs: &'b [ExecsGrpNoExecsBuilder<'b>],
 }
-t::build!(ExecsGrpBuilder { no_execs(group 124) }, new());
+t::build!(ExecsGrpBuilder { no_execs(group 124) });
 /// The `NoExecs` (124) group's table.
 pub static EXECS_GRP_NO_EXECS: t::Group = t::Group {
     name: "NoExecs",
@@ -3295,13 +3510,22 @@ pub enum ExecsGrpNoExecsField<'a> {
 t::walk!(
     ExecsGrpNoExecs => ExecsGrpNoExecsField, table = EXECS_GRP_NO_EXECS, { ExecId = 17 }
 );
-/// Builds one `NoExecs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoExecs` entry: [`ExecsGrpNoExecsBuilder::new`] takes [`ExecsGrpNoExecsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecsGrpNoExecsBuilder<'b> {
-    /// `ExecID` (17), STRING.
+    /// `ExecID` (17), STRING, required: it starts the entry.
     pub exec_id: Option<v::FixStr<'b>>,
 }
-t::build!(ExecsGrpNoExecsBuilder { exec_id(17) }, new(exec_id(STRING)));
+/// What one `NoExecs` entry cannot go without: the member that starts it and its required fields. [`ExecsGrpNoExecsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ExecsGrpNoExecsRequired<'b> {
+    /// `ExecID` (17), STRING.
+    pub exec_id: v::FixStr<'b>,
+}
+t::build!(
+    ExecsGrpNoExecsBuilder { exec_id(req 17) }, new('b) = ExecsGrpNoExecsRequired {
+    exec_id }
+);
 t::block!(InstrmtGrp, component = "InstrmtGrp");
 impl<'v, 'a> InstrmtGrp<'v, 'a> {
     t::group!(
@@ -3309,13 +3533,13 @@ impl<'v, 'a> InstrmtGrp<'v, 'a> {
         InstrmtGrpNoRelatedSym, slots = 43, table = INSTRMT_GRP_NO_RELATED_SYM
     );
 }
-/// Builds the `InstrmtGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `InstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtGrpBuilder<'b> {
     /// The `NoRelatedSym` (146) group's entries.
     pub no_related_sym: &'b [InstrmtGrpNoRelatedSymBuilder<'b>],
 }
-t::build!(InstrmtGrpBuilder { no_related_sym(group 146) }, new());
+t::build!(InstrmtGrpBuilder { no_related_sym(group 146) });
 /// The `NoRelatedSym` (146) group's table.
 pub static INSTRMT_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -3448,13 +3672,22 @@ t::walk!(
     Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
     864, DatedDate = 873, InterestAccrualDate = 874 }
 );
-/// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoRelatedSym` entry: [`InstrmtGrpNoRelatedSymBuilder::new`] takes [`InstrmtGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
     pub instrument: Option<InstrumentBuilder<'b>>,
 }
-t::build!(InstrmtGrpNoRelatedSymBuilder { instrument(comp) }, new());
+/// What one `NoRelatedSym` entry cannot go without: the member that starts it and its required fields. [`InstrmtGrpNoRelatedSymBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrmtGrpNoRelatedSymRequired<'b> {
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry.
+    pub instrument: InstrumentBuilder<'b>,
+}
+t::build!(
+    InstrmtGrpNoRelatedSymBuilder { instrument(comp) }, new('b) =
+    InstrmtGrpNoRelatedSymRequired { instrument }, starts = instrument.symbol(55)
+);
 t::block!(InstrmtLegExecGrp, component = "InstrmtLegExecGrp");
 impl<'v, 'a> InstrmtLegExecGrp<'v, 'a> {
     t::group!(
@@ -3462,13 +3695,13 @@ impl<'v, 'a> InstrmtLegExecGrp<'v, 'a> {
         53, table = INSTRMT_LEG_EXEC_GRP_NO_LEGS
     );
 }
-/// Builds the `InstrmtLegExecGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `InstrmtLegExecGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegExecGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
     pub no_legs: &'b [InstrmtLegExecGrpNoLegsBuilder<'b>],
 }
-t::build!(InstrmtLegExecGrpBuilder { no_legs(group 555) }, new());
+t::build!(InstrmtLegExecGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static INSTRMT_LEG_EXEC_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -3641,10 +3874,10 @@ t::walk!(
     LegRefId = 654, LegPrice = 566, LegSettlType = 587, LegSettlDate = 588, LegLastPx =
     637 }
 );
-/// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoLegs` entry: [`InstrmtLegExecGrpNoLegsBuilder::new`] takes [`InstrmtLegExecGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegExecGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
     pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
     /// `LegQty` (687), QTY.
     pub leg_qty: Option<v::Decimal>,
@@ -3669,11 +3902,19 @@ pub struct InstrmtLegExecGrpNoLegsBuilder<'b> {
     /// `LegLastPx` (637), PRICE.
     pub leg_last_px: Option<v::Decimal>,
 }
+/// What one `NoLegs` entry cannot go without: the member that starts it and its required fields. [`InstrmtLegExecGrpNoLegsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrmtLegExecGrpNoLegsRequired<'b> {
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry.
+    pub instrument_leg: InstrumentLegBuilder<'b>,
+}
 t::build!(
     InstrmtLegExecGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687),
     leg_swap_type(690), leg_stipulations(comp), leg_position_effect(564),
     leg_covered_or_uncovered(565), nested_parties(comp), leg_ref_id(654), leg_price(566),
-    leg_settl_type(587), leg_settl_date(588), leg_last_px(637) }, new()
+    leg_settl_type(587), leg_settl_date(588), leg_last_px(637) }, new('b) =
+    InstrmtLegExecGrpNoLegsRequired { instrument_leg }, starts = instrument_leg
+    .leg_symbol(600)
 );
 t::block!(InstrmtLegGrp, component = "InstrmtLegGrp");
 impl<'v, 'a> InstrmtLegGrp<'v, 'a> {
@@ -3682,13 +3923,13 @@ impl<'v, 'a> InstrmtLegGrp<'v, 'a> {
         table = INSTRMT_LEG_GRP_NO_LEGS
     );
 }
-/// Builds the `InstrmtLegGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `InstrmtLegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
     pub no_legs: &'b [InstrmtLegGrpNoLegsBuilder<'b>],
 }
-t::build!(InstrmtLegGrpBuilder { no_legs(group 555) }, new());
+t::build!(InstrmtLegGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -3817,13 +4058,23 @@ t::walk!(
     556, LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
     LegInterestAccrualDate = 956 }
 );
-/// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoLegs` entry: [`InstrmtLegGrpNoLegsBuilder::new`] takes [`InstrmtLegGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
     pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
 }
-t::build!(InstrmtLegGrpNoLegsBuilder { instrument_leg(comp) }, new());
+/// What one `NoLegs` entry cannot go without: the member that starts it and its required fields. [`InstrmtLegGrpNoLegsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrmtLegGrpNoLegsRequired<'b> {
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry.
+    pub instrument_leg: InstrumentLegBuilder<'b>,
+}
+t::build!(
+    InstrmtLegGrpNoLegsBuilder { instrument_leg(comp) }, new('b) =
+    InstrmtLegGrpNoLegsRequired { instrument_leg }, starts = instrument_leg
+    .leg_symbol(600)
+);
 t::block!(InstrmtLegIoiGrp, component = "InstrmtLegIOIGrp");
 impl<'v, 'a> InstrmtLegIoiGrp<'v, 'a> {
     t::group!(
@@ -3831,13 +4082,13 @@ impl<'v, 'a> InstrmtLegIoiGrp<'v, 'a> {
         44, table = INSTRMT_LEG_IOI_GRP_NO_LEGS
     );
 }
-/// Builds the `InstrmtLegIOIGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `InstrmtLegIOIGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegIoiGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
     pub no_legs: &'b [InstrmtLegIoiGrpNoLegsBuilder<'b>],
 }
-t::build!(InstrmtLegIoiGrpBuilder { no_legs(group 555) }, new());
+t::build!(InstrmtLegIoiGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static INSTRMT_LEG_IOI_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -3976,19 +4227,26 @@ t::walk!(
     LegPool = 740, LegDatedDate = 739, LegContractSettlMonth = 955,
     LegInterestAccrualDate = 956, LegIoiQty = 682, NoLegStipulations = 683 }
 );
-/// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoLegs` entry: [`InstrmtLegIoiGrpNoLegsBuilder::new`] takes [`InstrmtLegIoiGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegIoiGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
     pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
     /// `LegIOIQty` (682), STRING.
     pub leg_ioi_qty: Option<v::FixStr<'b>>,
     /// The `LegStipulations` component.
     pub leg_stipulations: Option<LegStipulationsBuilder<'b>>,
 }
+/// What one `NoLegs` entry cannot go without: the member that starts it and its required fields. [`InstrmtLegIoiGrpNoLegsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrmtLegIoiGrpNoLegsRequired<'b> {
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry.
+    pub instrument_leg: InstrumentLegBuilder<'b>,
+}
 t::build!(
     InstrmtLegIoiGrpNoLegsBuilder { instrument_leg(comp), leg_ioi_qty(682),
-    leg_stipulations(comp) }, new()
+    leg_stipulations(comp) }, new('b) = InstrmtLegIoiGrpNoLegsRequired { instrument_leg
+    }, starts = instrument_leg.leg_symbol(600)
 );
 t::block!(InstrmtLegSecListGrp, component = "InstrmtLegSecListGrp");
 impl<'v, 'a> InstrmtLegSecListGrp<'v, 'a> {
@@ -3997,13 +4255,13 @@ impl<'v, 'a> InstrmtLegSecListGrp<'v, 'a> {
         = 50, table = INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS
     );
 }
-/// Builds the `InstrmtLegSecListGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `InstrmtLegSecListGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegSecListGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
     pub no_legs: &'b [InstrmtLegSecListGrpNoLegsBuilder<'b>],
 }
-t::build!(InstrmtLegSecListGrpBuilder { no_legs(group 555) }, new());
+t::build!(InstrmtLegSecListGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static INSTRMT_LEG_SEC_LIST_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -4163,10 +4421,10 @@ t::walk!(
     677, LegBenchmarkCurvePoint = 678, LegBenchmarkPrice = 679, LegBenchmarkPriceType =
     680 }
 );
-/// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoLegs` entry: [`InstrmtLegSecListGrpNoLegsBuilder::new`] takes [`InstrmtLegSecListGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtLegSecListGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
     pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
     /// `LegSwapType` (690), INT.
     pub leg_swap_type: Option<e::LegSwapType<'b>>,
@@ -4177,9 +4435,17 @@ pub struct InstrmtLegSecListGrpNoLegsBuilder<'b> {
     /// The `LegBenchmarkCurveData` component.
     pub leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>>,
 }
+/// What one `NoLegs` entry cannot go without: the member that starts it and its required fields. [`InstrmtLegSecListGrpNoLegsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrmtLegSecListGrpNoLegsRequired<'b> {
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry.
+    pub instrument_leg: InstrumentLegBuilder<'b>,
+}
 t::build!(
     InstrmtLegSecListGrpNoLegsBuilder { instrument_leg(comp), leg_swap_type(690),
-    leg_settl_type(587), leg_stipulations(comp), leg_benchmark_curve_data(comp) }, new()
+    leg_settl_type(587), leg_stipulations(comp), leg_benchmark_curve_data(comp) },
+    new('b) = InstrmtLegSecListGrpNoLegsRequired { instrument_leg }, starts =
+    instrument_leg.leg_symbol(600)
 );
 t::block!(InstrmtMdReqGrp, component = "InstrmtMDReqGrp");
 impl<'v, 'a> InstrmtMdReqGrp<'v, 'a> {
@@ -4189,13 +4455,22 @@ impl<'v, 'a> InstrmtMdReqGrp<'v, 'a> {
         INSTRMT_MD_REQ_GRP_NO_RELATED_SYM
     );
 }
-/// Builds the `InstrmtMDReqGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `InstrmtMDReqGrp` component: [`InstrmtMdReqGrpBuilder::new`] takes [`InstrmtMdReqGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtMdReqGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
+    /// The `NoRelatedSym` (146) group's entries: required, at least one.
     pub no_related_sym: &'b [InstrmtMdReqGrpNoRelatedSymBuilder<'b>],
 }
-t::build!(InstrmtMdReqGrpBuilder { no_related_sym(group 146) }, new());
+/// The required fields of the `InstrmtMDReqGrp` component, which [`InstrmtMdReqGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrmtMdReqGrpRequired<'b> {
+    /// The `NoRelatedSym` (146) group's entries: at least one.
+    pub no_related_sym: &'b [InstrmtMdReqGrpNoRelatedSymBuilder<'b>],
+}
+t::build!(
+    InstrmtMdReqGrpBuilder { no_related_sym(req group 146) }, new('b) =
+    InstrmtMdReqGrpRequired { no_related_sym(group) }
+);
 /// The `NoRelatedSym` (146) group's table.
 pub static INSTRMT_MD_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -4336,19 +4611,26 @@ t::walk!(
     Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
     864, DatedDate = 873, InterestAccrualDate = 874, NoUnderlyings = 711, NoLegs = 555 }
 );
-/// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoRelatedSym` entry: [`InstrmtMdReqGrpNoRelatedSymBuilder::new`] takes [`InstrmtMdReqGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtMdReqGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
     pub instrument: Option<InstrumentBuilder<'b>>,
     /// The `UndInstrmtGrp` component.
     pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
     /// The `InstrmtLegGrp` component.
     pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
 }
+/// What one `NoRelatedSym` entry cannot go without: the member that starts it and its required fields. [`InstrmtMdReqGrpNoRelatedSymBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrmtMdReqGrpNoRelatedSymRequired<'b> {
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry.
+    pub instrument: InstrumentBuilder<'b>,
+}
 t::build!(
     InstrmtMdReqGrpNoRelatedSymBuilder { instrument(comp), und_instrmt_grp(comp),
-    instrmt_leg_grp(comp) }, new()
+    instrmt_leg_grp(comp) }, new('b) = InstrmtMdReqGrpNoRelatedSymRequired { instrument
+    }, starts = instrument.symbol(55)
 );
 t::block!(InstrmtStrkPxGrp, component = "InstrmtStrkPxGrp");
 impl<'v, 'a> InstrmtStrkPxGrp<'v, 'a> {
@@ -4357,13 +4639,22 @@ impl<'v, 'a> InstrmtStrkPxGrp<'v, 'a> {
         slots = 43, table = INSTRMT_STRK_PX_GRP_NO_STRIKES
     );
 }
-/// Builds the `InstrmtStrkPxGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `InstrmtStrkPxGrp` component: [`InstrmtStrkPxGrpBuilder::new`] takes [`InstrmtStrkPxGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtStrkPxGrpBuilder<'b> {
-    /// The `NoStrikes` (428) group's entries.
+    /// The `NoStrikes` (428) group's entries: required, at least one.
     pub no_strikes: &'b [InstrmtStrkPxGrpNoStrikesBuilder<'b>],
 }
-t::build!(InstrmtStrkPxGrpBuilder { no_strikes(group 428) }, new());
+/// The required fields of the `InstrmtStrkPxGrp` component, which [`InstrmtStrkPxGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrmtStrkPxGrpRequired<'b> {
+    /// The `NoStrikes` (428) group's entries: at least one.
+    pub no_strikes: &'b [InstrmtStrkPxGrpNoStrikesBuilder<'b>],
+}
+t::build!(
+    InstrmtStrkPxGrpBuilder { no_strikes(req group 428) }, new('b) =
+    InstrmtStrkPxGrpRequired { no_strikes(group) }
+);
 /// The `NoStrikes` (428) group's table.
 pub static INSTRMT_STRK_PX_GRP_NO_STRIKES: t::Group = t::Group {
     name: "NoStrikes",
@@ -4496,13 +4787,22 @@ t::walk!(
     Pool = 691, ContractSettlMonth = 667, CpProgram = 875, CpRegType = 876, NoEvents =
     864, DatedDate = 873, InterestAccrualDate = 874 }
 );
-/// Builds one `NoStrikes` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoStrikes` entry: [`InstrmtStrkPxGrpNoStrikesBuilder::new`] takes [`InstrmtStrkPxGrpNoStrikesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrmtStrkPxGrpNoStrikesBuilder<'b> {
-    /// The `Instrument` component.
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
     pub instrument: Option<InstrumentBuilder<'b>>,
 }
-t::build!(InstrmtStrkPxGrpNoStrikesBuilder { instrument(comp) }, new());
+/// What one `NoStrikes` entry cannot go without: the member that starts it and its required fields. [`InstrmtStrkPxGrpNoStrikesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrmtStrkPxGrpNoStrikesRequired<'b> {
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry.
+    pub instrument: InstrumentBuilder<'b>,
+}
+t::build!(
+    InstrmtStrkPxGrpNoStrikesBuilder { instrument(comp) }, new('b) =
+    InstrmtStrkPxGrpNoStrikesRequired { instrument }, starts = instrument.symbol(55)
+);
 t::block!(IoiQualGrp, component = "IOIQualGrp");
 impl<'v, 'a> IoiQualGrp<'v, 'a> {
     t::group!(
@@ -4510,13 +4810,13 @@ impl<'v, 'a> IoiQualGrp<'v, 'a> {
         IoiQualGrpNoIoiQualifiers, slots = 1, table = IOI_QUAL_GRP_NO_IOI_QUALIFIERS
     );
 }
-/// Builds the `IOIQualGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `IOIQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct IoiQualGrpBuilder<'b> {
     /// The `NoIOIQualifiers` (199) group's entries.
     pub no_ioi_qualifiers: &'b [IoiQualGrpNoIoiQualifiersBuilder<'b>],
 }
-t::build!(IoiQualGrpBuilder { no_ioi_qualifiers(group 199) }, new());
+t::build!(IoiQualGrpBuilder { no_ioi_qualifiers(group 199) });
 /// The `NoIOIQualifiers` (199) group's table.
 pub static IOI_QUAL_GRP_NO_IOI_QUALIFIERS: t::Group = t::Group {
     name: "NoIOIQualifiers",
@@ -4547,17 +4847,23 @@ t::walk!(
     IoiQualGrpNoIoiQualifiers => IoiQualGrpNoIoiQualifiersField, table =
     IOI_QUAL_GRP_NO_IOI_QUALIFIERS, { IoiQualifier = 104 }
 );
-/// Builds one `NoIOIQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoIOIQualifiers` entry: [`IoiQualGrpNoIoiQualifiersBuilder::new`] takes [`IoiQualGrpNoIoiQualifiersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct IoiQualGrpNoIoiQualifiersBuilder<'b> {
-    /// `IOIQualifier` (104), CHAR.
+    /// `IOIQualifier` (104), CHAR, required: it starts the entry.
     pub ioi_qualifier: Option<e::IoiQualifier>,
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
+/// What one `NoIOIQualifiers` entry cannot go without: the member that starts it and its required fields. [`IoiQualGrpNoIoiQualifiersBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct IoiQualGrpNoIoiQualifiersRequired {
+    /// `IOIQualifier` (104), CHAR.
+    pub ioi_qualifier: e::IoiQualifier,
+}
 t::build!(
-    IoiQualGrpNoIoiQualifiersBuilder { ioi_qualifier(104) }, new(ioi_qualifier(CHAR,
-    e::IoiQualifier))
+    IoiQualGrpNoIoiQualifiersBuilder { ioi_qualifier(req 104) }, new() =
+    IoiQualGrpNoIoiQualifiersRequired { ioi_qualifier }
 );
 t::block!(LegOrdGrp, component = "LegOrdGrp");
 impl<'v, 'a> LegOrdGrp<'v, 'a> {
@@ -4566,13 +4872,22 @@ impl<'v, 'a> LegOrdGrp<'v, 'a> {
         table = LEG_ORD_GRP_NO_LEGS
     );
 }
-/// Builds the `LegOrdGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `LegOrdGrp` component: [`LegOrdGrpBuilder::new`] takes [`LegOrdGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegOrdGrpBuilder<'b> {
-    /// The `NoLegs` (555) group's entries.
+    /// The `NoLegs` (555) group's entries: required, at least one.
     pub no_legs: &'b [LegOrdGrpNoLegsBuilder<'b>],
 }
-t::build!(LegOrdGrpBuilder { no_legs(group 555) }, new());
+/// The required fields of the `LegOrdGrp` component, which [`LegOrdGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LegOrdGrpRequired<'b> {
+    /// The `NoLegs` (555) group's entries: at least one.
+    pub no_legs: &'b [LegOrdGrpNoLegsBuilder<'b>],
+}
+t::build!(
+    LegOrdGrpBuilder { no_legs(req group 555) }, new('b) = LegOrdGrpRequired {
+    no_legs(group) }
+);
 /// The `NoLegs` (555) group's table.
 pub static LEG_ORD_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -4745,10 +5060,10 @@ t::walk!(
     NoNestedPartyIds = 539, LegRefId = 654, LegPrice = 566, LegSettlType = 587,
     LegSettlDate = 588 }
 );
-/// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoLegs` entry: [`LegOrdGrpNoLegsBuilder::new`] takes [`LegOrdGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegOrdGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
     pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
     /// `LegQty` (687), QTY.
     pub leg_qty: Option<v::Decimal>,
@@ -4773,11 +5088,18 @@ pub struct LegOrdGrpNoLegsBuilder<'b> {
     /// `LegSettlDate` (588), LOCALMKTDATE.
     pub leg_settl_date: Option<v::LocalMktDate>,
 }
+/// What one `NoLegs` entry cannot go without: the member that starts it and its required fields. [`LegOrdGrpNoLegsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LegOrdGrpNoLegsRequired<'b> {
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry.
+    pub instrument_leg: InstrumentLegBuilder<'b>,
+}
 t::build!(
     LegOrdGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687), leg_swap_type(690),
     leg_stipulations(comp), leg_pre_alloc_grp(comp), leg_position_effect(564),
     leg_covered_or_uncovered(565), nested_parties(comp), leg_ref_id(654), leg_price(566),
-    leg_settl_type(587), leg_settl_date(588) }, new()
+    leg_settl_type(587), leg_settl_date(588) }, new('b) = LegOrdGrpNoLegsRequired {
+    instrument_leg }, starts = instrument_leg.leg_symbol(600)
 );
 t::block!(LegPreAllocGrp, component = "LegPreAllocGrp");
 impl<'v, 'a> LegPreAllocGrp<'v, 'a> {
@@ -4786,13 +5108,13 @@ impl<'v, 'a> LegPreAllocGrp<'v, 'a> {
         LegPreAllocGrpNoLegAllocs, slots = 6, table = LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS
     );
 }
-/// Builds the `LegPreAllocGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `LegPreAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegPreAllocGrpBuilder<'b> {
     /// The `NoLegAllocs` (670) group's entries.
     pub no_leg_allocs: &'b [LegPreAllocGrpNoLegAllocsBuilder<'b>],
 }
-t::build!(LegPreAllocGrpBuilder { no_leg_allocs(group 670) }, new());
+t::build!(LegPreAllocGrpBuilder { no_leg_allocs(group 670) });
 /// The `NoLegAllocs` (670) group's table.
 pub static LEG_PRE_ALLOC_GRP_NO_LEG_ALLOCS: t::Group = t::Group {
     name: "NoLegAllocs",
@@ -4844,10 +5166,10 @@ t::walk!(
     NoNested2PartyIds = 756, LegAllocQty = 673, LegAllocAcctIdSource = 674,
     LegSettlCurrency = 675 }
 );
-/// Builds one `NoLegAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoLegAllocs` entry: [`LegPreAllocGrpNoLegAllocsBuilder::new`] takes [`LegPreAllocGrpNoLegAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegPreAllocGrpNoLegAllocsBuilder<'b> {
-    /// `LegAllocAccount` (671), STRING.
+    /// `LegAllocAccount` (671), STRING, required: it starts the entry.
     pub leg_alloc_account: Option<v::FixStr<'b>>,
     /// `LegIndividualAllocID` (672), STRING.
     pub leg_individual_alloc_id: Option<v::FixStr<'b>>,
@@ -4860,11 +5182,17 @@ pub struct LegPreAllocGrpNoLegAllocsBuilder<'b> {
     /// `LegSettlCurrency` (675), CURRENCY.
     pub leg_settl_currency: Option<v::Currency>,
 }
+/// What one `NoLegAllocs` entry cannot go without: the member that starts it and its required fields. [`LegPreAllocGrpNoLegAllocsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LegPreAllocGrpNoLegAllocsRequired<'b> {
+    /// `LegAllocAccount` (671), STRING.
+    pub leg_alloc_account: v::FixStr<'b>,
+}
 t::build!(
-    LegPreAllocGrpNoLegAllocsBuilder { leg_alloc_account(671),
+    LegPreAllocGrpNoLegAllocsBuilder { leg_alloc_account(req 671),
     leg_individual_alloc_id(672), nested_parties2(comp), leg_alloc_qty(673),
-    leg_alloc_acct_id_source(674), leg_settl_currency(675) },
-    new(leg_alloc_account(STRING))
+    leg_alloc_acct_id_source(674), leg_settl_currency(675) }, new('b) =
+    LegPreAllocGrpNoLegAllocsRequired { leg_alloc_account }
 );
 t::block!(LegQuotGrp, component = "LegQuotGrp");
 impl<'v, 'a> LegQuotGrp<'v, 'a> {
@@ -4873,13 +5201,13 @@ impl<'v, 'a> LegQuotGrp<'v, 'a> {
         table = LEG_QUOT_GRP_NO_LEGS
     );
 }
-/// Builds the `LegQuotGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `LegQuotGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegQuotGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
     pub no_legs: &'b [LegQuotGrpNoLegsBuilder<'b>],
 }
-t::build!(LegQuotGrpBuilder { no_legs(group 555) }, new());
+t::build!(LegQuotGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static LEG_QUOT_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -5058,10 +5386,10 @@ t::walk!(
     LegBenchmarkCurveName = 677, LegBenchmarkCurvePoint = 678, LegBenchmarkPrice = 679,
     LegBenchmarkPriceType = 680 }
 );
-/// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoLegs` entry: [`LegQuotGrpNoLegsBuilder::new`] takes [`LegQuotGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegQuotGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
     pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
     /// `LegQty` (687), QTY.
     pub leg_qty: Option<v::Decimal>,
@@ -5084,11 +5412,18 @@ pub struct LegQuotGrpNoLegsBuilder<'b> {
     /// The `LegBenchmarkCurveData` component.
     pub leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>>,
 }
+/// What one `NoLegs` entry cannot go without: the member that starts it and its required fields. [`LegQuotGrpNoLegsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LegQuotGrpNoLegsRequired<'b> {
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry.
+    pub instrument_leg: InstrumentLegBuilder<'b>,
+}
 t::build!(
     LegQuotGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687), leg_swap_type(690),
     leg_settl_type(587), leg_settl_date(588), leg_stipulations(comp),
     nested_parties(comp), leg_price_type(686), leg_bid_px(681), leg_offer_px(684),
-    leg_benchmark_curve_data(comp) }, new()
+    leg_benchmark_curve_data(comp) }, new('b) = LegQuotGrpNoLegsRequired { instrument_leg
+    }, starts = instrument_leg.leg_symbol(600)
 );
 t::block!(LegQuotStatGrp, component = "LegQuotStatGrp");
 impl<'v, 'a> LegQuotStatGrp<'v, 'a> {
@@ -5097,13 +5432,13 @@ impl<'v, 'a> LegQuotStatGrp<'v, 'a> {
         table = LEG_QUOT_STAT_GRP_NO_LEGS
     );
 }
-/// Builds the `LegQuotStatGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `LegQuotStatGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegQuotStatGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
     pub no_legs: &'b [LegQuotStatGrpNoLegsBuilder<'b>],
 }
-t::build!(LegQuotStatGrpBuilder { no_legs(group 555) }, new());
+t::build!(LegQuotStatGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static LEG_QUOT_STAT_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -5256,10 +5591,10 @@ t::walk!(
     LegInterestAccrualDate = 956, LegQty = 687, LegSwapType = 690, LegSettlType = 587,
     LegSettlDate = 588, NoLegStipulations = 683, NoNestedPartyIds = 539 }
 );
-/// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoLegs` entry: [`LegQuotStatGrpNoLegsBuilder::new`] takes [`LegQuotStatGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegQuotStatGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
     pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
     /// `LegQty` (687), QTY.
     pub leg_qty: Option<v::Decimal>,
@@ -5274,10 +5609,17 @@ pub struct LegQuotStatGrpNoLegsBuilder<'b> {
     /// The `NestedParties` component.
     pub nested_parties: Option<NestedPartiesBuilder<'b>>,
 }
+/// What one `NoLegs` entry cannot go without: the member that starts it and its required fields. [`LegQuotStatGrpNoLegsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LegQuotStatGrpNoLegsRequired<'b> {
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry.
+    pub instrument_leg: InstrumentLegBuilder<'b>,
+}
 t::build!(
     LegQuotStatGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687), leg_swap_type(690),
     leg_settl_type(587), leg_settl_date(588), leg_stipulations(comp),
-    nested_parties(comp) }, new()
+    nested_parties(comp) }, new('b) = LegQuotStatGrpNoLegsRequired { instrument_leg },
+    starts = instrument_leg.leg_symbol(600)
 );
 t::block!(LinesOfTextGrp, component = "LinesOfTextGrp");
 impl<'v, 'a> LinesOfTextGrp<'v, 'a> {
@@ -5287,13 +5629,22 @@ impl<'v, 'a> LinesOfTextGrp<'v, 'a> {
         LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT
     );
 }
-/// Builds the `LinesOfTextGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `LinesOfTextGrp` component: [`LinesOfTextGrpBuilder::new`] takes [`LinesOfTextGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LinesOfTextGrpBuilder<'b> {
-    /// The `NoLinesOfText` (33) group's entries.
+    /// The `NoLinesOfText` (33) group's entries: required, at least one.
     pub no_lines_of_text: &'b [LinesOfTextGrpNoLinesOfTextBuilder<'b>],
 }
-t::build!(LinesOfTextGrpBuilder { no_lines_of_text(group 33) }, new());
+/// The required fields of the `LinesOfTextGrp` component, which [`LinesOfTextGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LinesOfTextGrpRequired<'b> {
+    /// The `NoLinesOfText` (33) group's entries: at least one.
+    pub no_lines_of_text: &'b [LinesOfTextGrpNoLinesOfTextBuilder<'b>],
+}
+t::build!(
+    LinesOfTextGrpBuilder { no_lines_of_text(req group 33) }, new('b) =
+    LinesOfTextGrpRequired { no_lines_of_text(group) }
+);
 /// The `NoLinesOfText` (33) group's table.
 pub static LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT: t::Group = t::Group {
     name: "NoLinesOfText",
@@ -5331,17 +5682,23 @@ t::walk!(
     LINES_OF_TEXT_GRP_NO_LINES_OF_TEXT, { Text = 58, EncodedTextLen = 354, EncodedText =
     355 }
 );
-/// Builds one `NoLinesOfText` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoLinesOfText` entry: [`LinesOfTextGrpNoLinesOfTextBuilder::new`] takes [`LinesOfTextGrpNoLinesOfTextRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LinesOfTextGrpNoLinesOfTextBuilder<'b> {
-    /// `Text` (58), STRING, required.
+    /// `Text` (58), STRING, required: it starts the entry.
     pub text: Option<v::FixStr<'b>>,
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// What one `NoLinesOfText` entry cannot go without: the member that starts it and its required fields. [`LinesOfTextGrpNoLinesOfTextBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LinesOfTextGrpNoLinesOfTextRequired<'b> {
+    /// `Text` (58), STRING.
+    pub text: v::FixStr<'b>,
+}
 t::build!(
-    LinesOfTextGrpNoLinesOfTextBuilder { text(58), encoded_text(data = 355, length = 354)
-    }, new(text(STRING))
+    LinesOfTextGrpNoLinesOfTextBuilder { text(req 58), encoded_text(data = 355, length =
+    354) }, new('b) = LinesOfTextGrpNoLinesOfTextRequired { text }
 );
 t::block!(ListOrdGrp, component = "ListOrdGrp");
 impl<'v, 'a> ListOrdGrp<'v, 'a> {
@@ -5350,13 +5707,22 @@ impl<'v, 'a> ListOrdGrp<'v, 'a> {
         147, table = LIST_ORD_GRP_NO_ORDERS
     );
 }
-/// Builds the `ListOrdGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `ListOrdGrp` component: [`ListOrdGrpBuilder::new`] takes [`ListOrdGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ListOrdGrpBuilder<'b> {
-    /// The `NoOrders` (73) group's entries.
+    /// The `NoOrders` (73) group's entries: required, at least one.
     pub no_orders: &'b [ListOrdGrpNoOrdersBuilder<'b>],
 }
-t::build!(ListOrdGrpBuilder { no_orders(group 73) }, new());
+/// The required fields of the `ListOrdGrp` component, which [`ListOrdGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ListOrdGrpRequired<'b> {
+    /// The `NoOrders` (73) group's entries: at least one.
+    pub no_orders: &'b [ListOrdGrpNoOrdersBuilder<'b>],
+}
+t::build!(
+    ListOrdGrpBuilder { no_orders(req group 73) }, new('b) = ListOrdGrpRequired {
+    no_orders(group) }
+);
 /// The `NoOrders` (73) group's table.
 pub static LIST_ORD_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
@@ -5847,10 +6213,10 @@ t::walk!(
     843, DiscretionRoundDirection = 844, DiscretionScope = 846, TargetStrategy = 847,
     TargetStrategyParameters = 848, ParticipationRate = 849, Designation = 494 }
 );
-/// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoOrders` entry: [`ListOrdGrpNoOrdersBuilder::new`] takes [`ListOrdGrpNoOrdersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ListOrdGrpNoOrdersBuilder<'b> {
-    /// `ClOrdID` (11), STRING, required.
+    /// `ClOrdID` (11), STRING, required: it starts the entry.
     pub cl_ord_id: Option<v::FixStr<'b>>,
     /// `SecondaryClOrdID` (526), STRING.
     pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
@@ -5999,16 +6365,26 @@ pub struct ListOrdGrpNoOrdersBuilder<'b> {
     /// `Designation` (494), STRING.
     pub designation: Option<v::FixStr<'b>>,
 }
+/// What one `NoOrders` entry cannot go without: the member that starts it and its required fields. [`ListOrdGrpNoOrdersBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ListOrdGrpNoOrdersRequired<'b> {
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// `ListSeqNo` (67), INT.
+    pub list_seq_no: i64,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+}
 t::build!(
-    ListOrdGrpNoOrdersBuilder { cl_ord_id(11), secondary_cl_ord_id(526), list_seq_no(67),
-    cl_ord_link_id(583), settl_inst_mode(160), parties(comp),
+    ListOrdGrpNoOrdersBuilder { cl_ord_id(req 11), secondary_cl_ord_id(526),
+    list_seq_no(req 67), cl_ord_link_id(583), settl_inst_mode(160), parties(comp),
     trade_origination_date(229), trade_date(75), account(1), acct_id_source(660),
     account_type(581), day_booking_inst(589), booking_unit(590), alloc_id(70),
     prealloc_method(591), pre_alloc_grp(comp), settl_type(63), settl_date(64),
     cash_margin(544), clearing_fee_indicator(635), handl_inst(21), exec_inst(18),
     min_qty(110), max_floor(111), ex_destination(100), trdg_ses_grp(comp),
     process_code(81), instrument(comp), und_instrmt_grp(comp), prev_close_px(140),
-    side(54), side_value_ind(401), locate_reqd(114), transact_time(60),
+    side(req 54), side_value_ind(401), locate_reqd(114), transact_time(60),
     stipulations(comp), qty_type(854), order_qty_data(comp), ord_type(40),
     price_type(423), price(44), stop_px(99), spread_or_benchmark_curve_data(comp),
     yield_data(comp), currency(15), compliance_id(376), solicited_flag(377), ioiid(23),
@@ -6019,8 +6395,8 @@ t::build!(
     354), settl_date2(193), order_qty2(192), price2(640), position_effect(77),
     covered_or_uncovered(203), max_show(210), peg_instructions(comp),
     discretion_instructions(comp), target_strategy(847), target_strategy_parameters(848),
-    participation_rate(849), designation(494) }, new(cl_ord_id(STRING), list_seq_no(INT),
-    side(CHAR, e::Side))
+    participation_rate(849), designation(494) }, new('b) = ListOrdGrpNoOrdersRequired {
+    cl_ord_id, list_seq_no, side }
 );
 t::block!(MdFullGrp, component = "MDFullGrp");
 impl<'v, 'a> MdFullGrp<'v, 'a> {
@@ -6029,13 +6405,22 @@ impl<'v, 'a> MdFullGrp<'v, 'a> {
         slots = 33, table = MD_FULL_GRP_NO_MD_ENTRIES
     );
 }
-/// Builds the `MDFullGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `MDFullGrp` component: [`MdFullGrpBuilder::new`] takes [`MdFullGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdFullGrpBuilder<'b> {
-    /// The `NoMDEntries` (268) group's entries.
+    /// The `NoMDEntries` (268) group's entries: required, at least one.
     pub no_md_entries: &'b [MdFullGrpNoMdEntriesBuilder<'b>],
 }
-t::build!(MdFullGrpBuilder { no_md_entries(group 268) }, new());
+/// The required fields of the `MDFullGrp` component, which [`MdFullGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MdFullGrpRequired<'b> {
+    /// The `NoMDEntries` (268) group's entries: at least one.
+    pub no_md_entries: &'b [MdFullGrpNoMdEntriesBuilder<'b>],
+}
+t::build!(
+    MdFullGrpBuilder { no_md_entries(req group 268) }, new('b) = MdFullGrpRequired {
+    no_md_entries(group) }
+);
 /// The `NoMDEntries` (268) group's table.
 pub static MD_FULL_GRP_NO_MD_ENTRIES: t::Group = t::Group {
     name: "NoMDEntries",
@@ -6182,10 +6567,10 @@ t::walk!(
     = 289, NumberOfOrders = 346, MdEntryPositionNo = 290, Scope = 546, PriceDelta = 811,
     Text = 58, EncodedTextLen = 354, EncodedText = 355 }
 );
-/// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoMDEntries` entry: [`MdFullGrpNoMdEntriesBuilder::new`] takes [`MdFullGrpNoMdEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdFullGrpNoMdEntriesBuilder<'b> {
-    /// `MDEntryType` (269), CHAR, required.
+    /// `MDEntryType` (269), CHAR, required: it starts the entry.
     pub md_entry_type: Option<e::MdEntryType>,
     /// `MDEntryPx` (270), PRICE.
     pub md_entry_px: Option<v::Decimal>,
@@ -6250,8 +6635,14 @@ pub struct MdFullGrpNoMdEntriesBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// What one `NoMDEntries` entry cannot go without: the member that starts it and its required fields. [`MdFullGrpNoMdEntriesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MdFullGrpNoMdEntriesRequired {
+    /// `MDEntryType` (269), CHAR.
+    pub md_entry_type: e::MdEntryType,
+}
 t::build!(
-    MdFullGrpNoMdEntriesBuilder { md_entry_type(269), md_entry_px(270), currency(15),
+    MdFullGrpNoMdEntriesBuilder { md_entry_type(req 269), md_entry_px(270), currency(15),
     md_entry_size(271), md_entry_date(272), md_entry_time(273), tick_direction(274),
     md_mkt(275), trading_session_id(336), trading_session_sub_id(625),
     quote_condition(276), trade_condition(277), md_entry_originator(282),
@@ -6259,8 +6650,8 @@ t::build!(
     expire_date(432), expire_time(126), min_qty(110), exec_inst(18), seller_days(287),
     order_id(37), quote_entry_id(299), md_entry_buyer(288), md_entry_seller(289),
     number_of_orders(346), md_entry_position_no(290), scope(546), price_delta(811),
-    text(58), encoded_text(data = 355, length = 354) }, new(md_entry_type(CHAR,
-    e::MdEntryType))
+    text(58), encoded_text(data = 355, length = 354) }, new() =
+    MdFullGrpNoMdEntriesRequired { md_entry_type }
 );
 t::block!(MdIncGrp, component = "MDIncGrp");
 impl<'v, 'a> MdIncGrp<'v, 'a> {
@@ -6269,13 +6660,22 @@ impl<'v, 'a> MdIncGrp<'v, 'a> {
         slots = 85, table = MD_INC_GRP_NO_MD_ENTRIES
     );
 }
-/// Builds the `MDIncGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `MDIncGrp` component: [`MdIncGrpBuilder::new`] takes [`MdIncGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdIncGrpBuilder<'b> {
-    /// The `NoMDEntries` (268) group's entries.
+    /// The `NoMDEntries` (268) group's entries: required, at least one.
     pub no_md_entries: &'b [MdIncGrpNoMdEntriesBuilder<'b>],
 }
-t::build!(MdIncGrpBuilder { no_md_entries(group 268) }, new());
+/// The required fields of the `MDIncGrp` component, which [`MdIncGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MdIncGrpRequired<'b> {
+    /// The `NoMDEntries` (268) group's entries: at least one.
+    pub no_md_entries: &'b [MdIncGrpNoMdEntriesBuilder<'b>],
+}
+t::build!(
+    MdIncGrpBuilder { no_md_entries(req group 268) }, new('b) = MdIncGrpRequired {
+    no_md_entries(group) }
+);
 /// The `NoMDEntries` (268) group's table.
 pub static MD_INC_GRP_NO_MD_ENTRIES: t::Group = t::Group {
     name: "NoMDEntries",
@@ -6564,10 +6964,10 @@ t::walk!(
     290, Scope = 546, PriceDelta = 811, NetChgPrevDay = 451, Text = 58, EncodedTextLen =
     354, EncodedText = 355 }
 );
-/// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoMDEntries` entry: [`MdIncGrpNoMdEntriesBuilder::new`] takes [`MdIncGrpNoMdEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdIncGrpNoMdEntriesBuilder<'b> {
-    /// `MDUpdateAction` (279), CHAR, required.
+    /// `MDUpdateAction` (279), CHAR, required: it starts the entry.
     pub md_update_action: Option<e::MdUpdateAction>,
     /// `DeleteReason` (285), CHAR.
     pub delete_reason: Option<e::DeleteReason>,
@@ -6652,8 +7052,14 @@ pub struct MdIncGrpNoMdEntriesBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// What one `NoMDEntries` entry cannot go without: the member that starts it and its required fields. [`MdIncGrpNoMdEntriesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MdIncGrpNoMdEntriesRequired {
+    /// `MDUpdateAction` (279), CHAR.
+    pub md_update_action: e::MdUpdateAction,
+}
 t::build!(
-    MdIncGrpNoMdEntriesBuilder { md_update_action(279), delete_reason(285),
+    MdIncGrpNoMdEntriesBuilder { md_update_action(req 279), delete_reason(285),
     md_entry_type(269), md_entry_id(278), md_entry_ref_id(280), instrument(comp),
     und_instrmt_grp(comp), instrmt_leg_grp(comp), financial_status(291),
     corporate_action(292), md_entry_px(270), currency(15), md_entry_size(271),
@@ -6664,8 +7070,8 @@ t::build!(
     min_qty(110), exec_inst(18), seller_days(287), order_id(37), quote_entry_id(299),
     md_entry_buyer(288), md_entry_seller(289), number_of_orders(346),
     md_entry_position_no(290), scope(546), price_delta(811), net_chg_prev_day(451),
-    text(58), encoded_text(data = 355, length = 354) }, new(md_update_action(CHAR,
-    e::MdUpdateAction))
+    text(58), encoded_text(data = 355, length = 354) }, new() =
+    MdIncGrpNoMdEntriesRequired { md_update_action }
 );
 t::block!(MdReqGrp, component = "MDReqGrp");
 impl<'v, 'a> MdReqGrp<'v, 'a> {
@@ -6674,13 +7080,22 @@ impl<'v, 'a> MdReqGrp<'v, 'a> {
         MdReqGrpNoMdEntryTypes, slots = 1, table = MD_REQ_GRP_NO_MD_ENTRY_TYPES
     );
 }
-/// Builds the `MDReqGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `MDReqGrp` component: [`MdReqGrpBuilder::new`] takes [`MdReqGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdReqGrpBuilder<'b> {
-    /// The `NoMDEntryTypes` (267) group's entries.
+    /// The `NoMDEntryTypes` (267) group's entries: required, at least one.
     pub no_md_entry_types: &'b [MdReqGrpNoMdEntryTypesBuilder<'b>],
 }
-t::build!(MdReqGrpBuilder { no_md_entry_types(group 267) }, new());
+/// The required fields of the `MDReqGrp` component, which [`MdReqGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MdReqGrpRequired<'b> {
+    /// The `NoMDEntryTypes` (267) group's entries: at least one.
+    pub no_md_entry_types: &'b [MdReqGrpNoMdEntryTypesBuilder<'b>],
+}
+t::build!(
+    MdReqGrpBuilder { no_md_entry_types(req group 267) }, new('b) = MdReqGrpRequired {
+    no_md_entry_types(group) }
+);
 /// The `NoMDEntryTypes` (267) group's table.
 pub static MD_REQ_GRP_NO_MD_ENTRY_TYPES: t::Group = t::Group {
     name: "NoMDEntryTypes",
@@ -6711,17 +7126,23 @@ t::walk!(
     MdReqGrpNoMdEntryTypes => MdReqGrpNoMdEntryTypesField, table =
     MD_REQ_GRP_NO_MD_ENTRY_TYPES, { MdEntryType = 269 }
 );
-/// Builds one `NoMDEntryTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoMDEntryTypes` entry: [`MdReqGrpNoMdEntryTypesBuilder::new`] takes [`MdReqGrpNoMdEntryTypesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdReqGrpNoMdEntryTypesBuilder<'b> {
-    /// `MDEntryType` (269), CHAR, required.
+    /// `MDEntryType` (269), CHAR, required: it starts the entry.
     pub md_entry_type: Option<e::MdEntryType>,
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
+/// What one `NoMDEntryTypes` entry cannot go without: the member that starts it and its required fields. [`MdReqGrpNoMdEntryTypesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MdReqGrpNoMdEntryTypesRequired {
+    /// `MDEntryType` (269), CHAR.
+    pub md_entry_type: e::MdEntryType,
+}
 t::build!(
-    MdReqGrpNoMdEntryTypesBuilder { md_entry_type(269) }, new(md_entry_type(CHAR,
-    e::MdEntryType))
+    MdReqGrpNoMdEntryTypesBuilder { md_entry_type(req 269) }, new() =
+    MdReqGrpNoMdEntryTypesRequired { md_entry_type }
 );
 t::block!(MdRjctGrp, component = "MDRjctGrp");
 impl<'v, 'a> MdRjctGrp<'v, 'a> {
@@ -6730,13 +7151,13 @@ impl<'v, 'a> MdRjctGrp<'v, 'a> {
         MdRjctGrpNoAltMdSource, slots = 1, table = MD_RJCT_GRP_NO_ALT_MD_SOURCE
     );
 }
-/// Builds the `MDRjctGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `MDRjctGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdRjctGrpBuilder<'b> {
     /// The `NoAltMDSource` (816) group's entries.
     pub no_alt_md_source: &'b [MdRjctGrpNoAltMdSourceBuilder<'b>],
 }
-t::build!(MdRjctGrpBuilder { no_alt_md_source(group 816) }, new());
+t::build!(MdRjctGrpBuilder { no_alt_md_source(group 816) });
 /// The `NoAltMDSource` (816) group's table.
 pub static MD_RJCT_GRP_NO_ALT_MD_SOURCE: t::Group = t::Group {
     name: "NoAltMDSource",
@@ -6767,15 +7188,21 @@ t::walk!(
     MdRjctGrpNoAltMdSource => MdRjctGrpNoAltMdSourceField, table =
     MD_RJCT_GRP_NO_ALT_MD_SOURCE, { AltMdSourceId = 817 }
 );
-/// Builds one `NoAltMDSource` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoAltMDSource` entry: [`MdRjctGrpNoAltMdSourceBuilder::new`] takes [`MdRjctGrpNoAltMdSourceRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MdRjctGrpNoAltMdSourceBuilder<'b> {
-    /// `AltMDSourceID` (817), STRING.
+    /// `AltMDSourceID` (817), STRING, required: it starts the entry.
     pub alt_md_source_id: Option<v::FixStr<'b>>,
 }
+/// What one `NoAltMDSource` entry cannot go without: the member that starts it and its required fields. [`MdRjctGrpNoAltMdSourceBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MdRjctGrpNoAltMdSourceRequired<'b> {
+    /// `AltMDSourceID` (817), STRING.
+    pub alt_md_source_id: v::FixStr<'b>,
+}
 t::build!(
-    MdRjctGrpNoAltMdSourceBuilder { alt_md_source_id(817) },
-    new(alt_md_source_id(STRING))
+    MdRjctGrpNoAltMdSourceBuilder { alt_md_source_id(req 817) }, new('b) =
+    MdRjctGrpNoAltMdSourceRequired { alt_md_source_id }
 );
 t::block!(MiscFeesGrp, component = "MiscFeesGrp");
 impl<'v, 'a> MiscFeesGrp<'v, 'a> {
@@ -6784,13 +7211,13 @@ impl<'v, 'a> MiscFeesGrp<'v, 'a> {
         slots = 4, table = MISC_FEES_GRP_NO_MISC_FEES
     );
 }
-/// Builds the `MiscFeesGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `MiscFeesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MiscFeesGrpBuilder<'b> {
     /// The `NoMiscFees` (136) group's entries.
     pub no_misc_fees: &'b [MiscFeesGrpNoMiscFeesBuilder<'b>],
 }
-t::build!(MiscFeesGrpBuilder { no_misc_fees(group 136) }, new());
+t::build!(MiscFeesGrpBuilder { no_misc_fees(group 136) });
 /// The `NoMiscFees` (136) group's table.
 pub static MISC_FEES_GRP_NO_MISC_FEES: t::Group = t::Group {
     name: "NoMiscFees",
@@ -6831,10 +7258,10 @@ t::walk!(
     MISC_FEES_GRP_NO_MISC_FEES, { MiscFeeAmt = 137, MiscFeeCurr = 138, MiscFeeType = 139,
     MiscFeeBasis = 891 }
 );
-/// Builds one `NoMiscFees` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoMiscFees` entry: [`MiscFeesGrpNoMiscFeesBuilder::new`] takes [`MiscFeesGrpNoMiscFeesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MiscFeesGrpNoMiscFeesBuilder<'b> {
-    /// `MiscFeeAmt` (137), AMT.
+    /// `MiscFeeAmt` (137), AMT, required: it starts the entry.
     pub misc_fee_amt: Option<v::Decimal>,
     /// `MiscFeeCurr` (138), CURRENCY.
     pub misc_fee_curr: Option<v::Currency>,
@@ -6843,9 +7270,16 @@ pub struct MiscFeesGrpNoMiscFeesBuilder<'b> {
     /// `MiscFeeBasis` (891), INT.
     pub misc_fee_basis: Option<e::MiscFeeBasis<'b>>,
 }
+/// What one `NoMiscFees` entry cannot go without: the member that starts it and its required fields. [`MiscFeesGrpNoMiscFeesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MiscFeesGrpNoMiscFeesRequired {
+    /// `MiscFeeAmt` (137), AMT.
+    pub misc_fee_amt: v::Decimal,
+}
 t::build!(
-    MiscFeesGrpNoMiscFeesBuilder { misc_fee_amt(137), misc_fee_curr(138),
-    misc_fee_type(139), misc_fee_basis(891) }, new(misc_fee_amt(AMT))
+    MiscFeesGrpNoMiscFeesBuilder { misc_fee_amt(req 137), misc_fee_curr(138),
+    misc_fee_type(139), misc_fee_basis(891) }, new() = MiscFeesGrpNoMiscFeesRequired {
+    misc_fee_amt }
 );
 t::block!(OrdAllocGrp, component = "OrdAllocGrp");
 impl<'v, 'a> OrdAllocGrp<'v, 'a> {
@@ -6854,13 +7288,13 @@ impl<'v, 'a> OrdAllocGrp<'v, 'a> {
         9, table = ORD_ALLOC_GRP_NO_ORDERS
     );
 }
-/// Builds the `OrdAllocGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `OrdAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrdAllocGrpBuilder<'b> {
     /// The `NoOrders` (73) group's entries.
     pub no_orders: &'b [OrdAllocGrpNoOrdersBuilder<'b>],
 }
-t::build!(OrdAllocGrpBuilder { no_orders(group 73) }, new());
+t::build!(OrdAllocGrpBuilder { no_orders(group 73) });
 /// The `NoOrders` (73) group's table.
 pub static ORD_ALLOC_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
@@ -6916,10 +7350,10 @@ t::walk!(
     ClOrdId = 11, OrderId = 37, SecondaryOrderId = 198, SecondaryClOrdId = 526, ListId =
     66, NoNested2PartyIds = 756, OrderQty = 38, OrderAvgPx = 799, OrderBookingQty = 800 }
 );
-/// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoOrders` entry: [`OrdAllocGrpNoOrdersBuilder::new`] takes [`OrdAllocGrpNoOrdersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrdAllocGrpNoOrdersBuilder<'b> {
-    /// `ClOrdID` (11), STRING.
+    /// `ClOrdID` (11), STRING, required: it starts the entry.
     pub cl_ord_id: Option<v::FixStr<'b>>,
     /// `OrderID` (37), STRING.
     pub order_id: Option<v::FixStr<'b>>,
@@ -6938,10 +7372,17 @@ pub struct OrdAllocGrpNoOrdersBuilder<'b> {
     /// `OrderBookingQty` (800), QTY.
     pub order_booking_qty: Option<v::Decimal>,
 }
+/// What one `NoOrders` entry cannot go without: the member that starts it and its required fields. [`OrdAllocGrpNoOrdersBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OrdAllocGrpNoOrdersRequired<'b> {
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+}
 t::build!(
-    OrdAllocGrpNoOrdersBuilder { cl_ord_id(11), order_id(37), secondary_order_id(198),
-    secondary_cl_ord_id(526), list_id(66), nested_parties2(comp), order_qty(38),
-    order_avg_px(799), order_booking_qty(800) }, new(cl_ord_id(STRING))
+    OrdAllocGrpNoOrdersBuilder { cl_ord_id(req 11), order_id(37),
+    secondary_order_id(198), secondary_cl_ord_id(526), list_id(66),
+    nested_parties2(comp), order_qty(38), order_avg_px(799), order_booking_qty(800) },
+    new('b) = OrdAllocGrpNoOrdersRequired { cl_ord_id }
 );
 t::block!(OrdListStatGrp, component = "OrdListStatGrp");
 impl<'v, 'a> OrdListStatGrp<'v, 'a> {
@@ -6950,13 +7391,22 @@ impl<'v, 'a> OrdListStatGrp<'v, 'a> {
         = 12, table = ORD_LIST_STAT_GRP_NO_ORDERS
     );
 }
-/// Builds the `OrdListStatGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `OrdListStatGrp` component: [`OrdListStatGrpBuilder::new`] takes [`OrdListStatGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrdListStatGrpBuilder<'b> {
-    /// The `NoOrders` (73) group's entries.
+    /// The `NoOrders` (73) group's entries: required, at least one.
     pub no_orders: &'b [OrdListStatGrpNoOrdersBuilder<'b>],
 }
-t::build!(OrdListStatGrpBuilder { no_orders(group 73) }, new());
+/// The required fields of the `OrdListStatGrp` component, which [`OrdListStatGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OrdListStatGrpRequired<'b> {
+    /// The `NoOrders` (73) group's entries: at least one.
+    pub no_orders: &'b [OrdListStatGrpNoOrdersBuilder<'b>],
+}
+t::build!(
+    OrdListStatGrpBuilder { no_orders(req group 73) }, new('b) = OrdListStatGrpRequired {
+    no_orders(group) }
+);
 /// The `NoOrders` (73) group's table.
 pub static ORD_LIST_STAT_GRP_NO_ORDERS: t::Group = t::Group {
     name: "NoOrders",
@@ -7022,10 +7472,10 @@ t::walk!(
     OrdStatus = 39, WorkingIndicator = 636, LeavesQty = 151, CxlQty = 84, AvgPx = 6,
     OrdRejReason = 103, Text = 58, EncodedTextLen = 354, EncodedText = 355 }
 );
-/// Builds one `NoOrders` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoOrders` entry: [`OrdListStatGrpNoOrdersBuilder::new`] takes [`OrdListStatGrpNoOrdersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OrdListStatGrpNoOrdersBuilder<'b> {
-    /// `ClOrdID` (11), STRING, required.
+    /// `ClOrdID` (11), STRING, required: it starts the entry.
     pub cl_ord_id: Option<v::FixStr<'b>>,
     /// `SecondaryClOrdID` (526), STRING.
     pub secondary_cl_ord_id: Option<v::FixStr<'b>>,
@@ -7048,12 +7498,28 @@ pub struct OrdListStatGrpNoOrdersBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// What one `NoOrders` entry cannot go without: the member that starts it and its required fields. [`OrdListStatGrpNoOrdersBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OrdListStatGrpNoOrdersRequired<'b> {
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// `CumQty` (14), QTY.
+    pub cum_qty: v::Decimal,
+    /// `OrdStatus` (39), CHAR.
+    pub ord_status: e::OrdStatus,
+    /// `LeavesQty` (151), QTY.
+    pub leaves_qty: v::Decimal,
+    /// `CxlQty` (84), QTY.
+    pub cxl_qty: v::Decimal,
+    /// `AvgPx` (6), PRICE.
+    pub avg_px: v::Decimal,
+}
 t::build!(
-    OrdListStatGrpNoOrdersBuilder { cl_ord_id(11), secondary_cl_ord_id(526), cum_qty(14),
-    ord_status(39), working_indicator(636), leaves_qty(151), cxl_qty(84), avg_px(6),
-    ord_rej_reason(103), text(58), encoded_text(data = 355, length = 354) },
-    new(cl_ord_id(STRING), cum_qty(QTY), ord_status(CHAR, e::OrdStatus), leaves_qty(QTY),
-    cxl_qty(QTY), avg_px(PRICE))
+    OrdListStatGrpNoOrdersBuilder { cl_ord_id(req 11), secondary_cl_ord_id(526),
+    cum_qty(req 14), ord_status(req 39), working_indicator(636), leaves_qty(req 151),
+    cxl_qty(req 84), avg_px(req 6), ord_rej_reason(103), text(58), encoded_text(data =
+    355, length = 354) }, new('b) = OrdListStatGrpNoOrdersRequired { cl_ord_id, cum_qty,
+    ord_status, leaves_qty, cxl_qty, avg_px }
 );
 t::block!(PosUndInstrmtGrp, component = "PosUndInstrmtGrp");
 impl<'v, 'a> PosUndInstrmtGrp<'v, 'a> {
@@ -7063,13 +7529,13 @@ impl<'v, 'a> PosUndInstrmtGrp<'v, 'a> {
         POS_UND_INSTRMT_GRP_NO_UNDERLYINGS
     );
 }
-/// Builds the `PosUndInstrmtGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `PosUndInstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PosUndInstrmtGrpBuilder<'b> {
     /// The `NoUnderlyings` (711) group's entries.
     pub no_underlyings: &'b [PosUndInstrmtGrpNoUnderlyingsBuilder<'b>],
 }
-t::build!(PosUndInstrmtGrpBuilder { no_underlyings(group 711) }, new());
+t::build!(PosUndInstrmtGrpBuilder { no_underlyings(group 711) });
 /// The `NoUnderlyings` (711) group's table.
 pub static POS_UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
@@ -7231,20 +7697,32 @@ t::walk!(
     UnderlyingCurrentValue = 885, UnderlyingEndValue = 886, NoUnderlyingStips = 887,
     UnderlyingSettlPrice = 732, UnderlyingSettlPriceType = 733 }
 );
-/// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoUnderlyings` entry: [`PosUndInstrmtGrpNoUnderlyingsBuilder::new`] takes [`PosUndInstrmtGrpNoUnderlyingsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PosUndInstrmtGrpNoUnderlyingsBuilder<'b> {
-    /// The `UnderlyingInstrument` component.
+    /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry: required.
     pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
     /// `UnderlyingSettlPrice` (732), PRICE, required.
     pub underlying_settl_price: Option<v::Decimal>,
     /// `UnderlyingSettlPriceType` (733), INT, required.
     pub underlying_settl_price_type: Option<i64>,
 }
+/// What one `NoUnderlyings` entry cannot go without: the member that starts it and its required fields. [`PosUndInstrmtGrpNoUnderlyingsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PosUndInstrmtGrpNoUnderlyingsRequired<'b> {
+    /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry.
+    pub underlying_instrument: UnderlyingInstrumentBuilder<'b>,
+    /// `UnderlyingSettlPrice` (732), PRICE.
+    pub underlying_settl_price: v::Decimal,
+    /// `UnderlyingSettlPriceType` (733), INT.
+    pub underlying_settl_price_type: i64,
+}
 t::build!(
     PosUndInstrmtGrpNoUnderlyingsBuilder { underlying_instrument(comp),
-    underlying_settl_price(732), underlying_settl_price_type(733) },
-    new(underlying_settl_price(PRICE), underlying_settl_price_type(INT))
+    underlying_settl_price(req 732), underlying_settl_price_type(req 733) }, new('b) =
+    PosUndInstrmtGrpNoUnderlyingsRequired { underlying_instrument,
+    underlying_settl_price, underlying_settl_price_type }, starts = underlying_instrument
+    .underlying_symbol(311)
 );
 t::block!(PreAllocGrp, component = "PreAllocGrp");
 impl<'v, 'a> PreAllocGrp<'v, 'a> {
@@ -7253,13 +7731,13 @@ impl<'v, 'a> PreAllocGrp<'v, 'a> {
         6, table = PRE_ALLOC_GRP_NO_ALLOCS
     );
 }
-/// Builds the `PreAllocGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `PreAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PreAllocGrpBuilder<'b> {
     /// The `NoAllocs` (78) group's entries.
     pub no_allocs: &'b [PreAllocGrpNoAllocsBuilder<'b>],
 }
-t::build!(PreAllocGrpBuilder { no_allocs(group 78) }, new());
+t::build!(PreAllocGrpBuilder { no_allocs(group 78) });
 /// The `NoAllocs` (78) group's table.
 pub static PRE_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
@@ -7306,10 +7784,10 @@ t::walk!(
     AllocAccount = 79, AllocAcctIdSource = 661, AllocSettlCurrency = 736,
     IndividualAllocId = 467, NoNestedPartyIds = 539, AllocQty = 80 }
 );
-/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoAllocs` entry: [`PreAllocGrpNoAllocsBuilder::new`] takes [`PreAllocGrpNoAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PreAllocGrpNoAllocsBuilder<'b> {
-    /// `AllocAccount` (79), STRING.
+    /// `AllocAccount` (79), STRING, required: it starts the entry.
     pub alloc_account: Option<v::FixStr<'b>>,
     /// `AllocAcctIDSource` (661), INT.
     pub alloc_acct_id_source: Option<i64>,
@@ -7322,10 +7800,16 @@ pub struct PreAllocGrpNoAllocsBuilder<'b> {
     /// `AllocQty` (80), QTY.
     pub alloc_qty: Option<v::Decimal>,
 }
+/// What one `NoAllocs` entry cannot go without: the member that starts it and its required fields. [`PreAllocGrpNoAllocsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PreAllocGrpNoAllocsRequired<'b> {
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: v::FixStr<'b>,
+}
 t::build!(
-    PreAllocGrpNoAllocsBuilder { alloc_account(79), alloc_acct_id_source(661),
+    PreAllocGrpNoAllocsBuilder { alloc_account(req 79), alloc_acct_id_source(661),
     alloc_settl_currency(736), individual_alloc_id(467), nested_parties(comp),
-    alloc_qty(80) }, new(alloc_account(STRING))
+    alloc_qty(80) }, new('b) = PreAllocGrpNoAllocsRequired { alloc_account }
 );
 t::block!(PreAllocMlegGrp, component = "PreAllocMlegGrp");
 impl<'v, 'a> PreAllocMlegGrp<'v, 'a> {
@@ -7334,13 +7818,13 @@ impl<'v, 'a> PreAllocMlegGrp<'v, 'a> {
         = 6, table = PRE_ALLOC_MLEG_GRP_NO_ALLOCS
     );
 }
-/// Builds the `PreAllocMlegGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `PreAllocMlegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PreAllocMlegGrpBuilder<'b> {
     /// The `NoAllocs` (78) group's entries.
     pub no_allocs: &'b [PreAllocMlegGrpNoAllocsBuilder<'b>],
 }
-t::build!(PreAllocMlegGrpBuilder { no_allocs(group 78) }, new());
+t::build!(PreAllocMlegGrpBuilder { no_allocs(group 78) });
 /// The `NoAllocs` (78) group's table.
 pub static PRE_ALLOC_MLEG_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
@@ -7388,10 +7872,10 @@ t::walk!(
     AllocSettlCurrency = 736, IndividualAllocId = 467, NoNested3PartyIds = 948, AllocQty
     = 80 }
 );
-/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoAllocs` entry: [`PreAllocMlegGrpNoAllocsBuilder::new`] takes [`PreAllocMlegGrpNoAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PreAllocMlegGrpNoAllocsBuilder<'b> {
-    /// `AllocAccount` (79), STRING.
+    /// `AllocAccount` (79), STRING, required: it starts the entry.
     pub alloc_account: Option<v::FixStr<'b>>,
     /// `AllocAcctIDSource` (661), INT.
     pub alloc_acct_id_source: Option<i64>,
@@ -7404,10 +7888,16 @@ pub struct PreAllocMlegGrpNoAllocsBuilder<'b> {
     /// `AllocQty` (80), QTY.
     pub alloc_qty: Option<v::Decimal>,
 }
+/// What one `NoAllocs` entry cannot go without: the member that starts it and its required fields. [`PreAllocMlegGrpNoAllocsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PreAllocMlegGrpNoAllocsRequired<'b> {
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: v::FixStr<'b>,
+}
 t::build!(
-    PreAllocMlegGrpNoAllocsBuilder { alloc_account(79), alloc_acct_id_source(661),
+    PreAllocMlegGrpNoAllocsBuilder { alloc_account(req 79), alloc_acct_id_source(661),
     alloc_settl_currency(736), individual_alloc_id(467), nested_parties3(comp),
-    alloc_qty(80) }, new(alloc_account(STRING))
+    alloc_qty(80) }, new('b) = PreAllocMlegGrpNoAllocsRequired { alloc_account }
 );
 t::block!(QuotCxlEntriesGrp, component = "QuotCxlEntriesGrp");
 impl<'v, 'a> QuotCxlEntriesGrp<'v, 'a> {
@@ -7417,13 +7907,13 @@ impl<'v, 'a> QuotCxlEntriesGrp<'v, 'a> {
         QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES
     );
 }
-/// Builds the `QuotCxlEntriesGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `QuotCxlEntriesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotCxlEntriesGrpBuilder<'b> {
     /// The `NoQuoteEntries` (295) group's entries.
     pub no_quote_entries: &'b [QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b>],
 }
-t::build!(QuotCxlEntriesGrpBuilder { no_quote_entries(group 295) }, new());
+t::build!(QuotCxlEntriesGrpBuilder { no_quote_entries(group 295) });
 /// The `NoQuoteEntries` (295) group's table.
 pub static QUOT_CXL_ENTRIES_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
@@ -7591,10 +8081,10 @@ t::walk!(
     916, EndDate = 917, DeliveryType = 919, MarginRatio = 898, NoUnderlyings = 711,
     NoLegs = 555 }
 );
-/// Builds one `NoQuoteEntries` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoQuoteEntries` entry: [`QuotCxlEntriesGrpNoQuoteEntriesBuilder::new`] takes [`QuotCxlEntriesGrpNoQuoteEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b> {
-    /// The `Instrument` component.
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
     pub instrument: Option<InstrumentBuilder<'b>>,
     /// The `FinancingDetails` component.
     pub financing_details: Option<FinancingDetailsBuilder<'b>>,
@@ -7603,9 +8093,17 @@ pub struct QuotCxlEntriesGrpNoQuoteEntriesBuilder<'b> {
     /// The `InstrmtLegGrp` component.
     pub instrmt_leg_grp: Option<InstrmtLegGrpBuilder<'b>>,
 }
+/// What one `NoQuoteEntries` entry cannot go without: the member that starts it and its required fields. [`QuotCxlEntriesGrpNoQuoteEntriesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotCxlEntriesGrpNoQuoteEntriesRequired<'b> {
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry.
+    pub instrument: InstrumentBuilder<'b>,
+}
 t::build!(
     QuotCxlEntriesGrpNoQuoteEntriesBuilder { instrument(comp), financing_details(comp),
-    und_instrmt_grp(comp), instrmt_leg_grp(comp) }, new()
+    und_instrmt_grp(comp), instrmt_leg_grp(comp) }, new('b) =
+    QuotCxlEntriesGrpNoQuoteEntriesRequired { instrument }, starts = instrument
+    .symbol(55)
 );
 t::block!(QuotEntryAckGrp, component = "QuotEntryAckGrp");
 impl<'v, 'a> QuotEntryAckGrp<'v, 'a> {
@@ -7615,13 +8113,13 @@ impl<'v, 'a> QuotEntryAckGrp<'v, 'a> {
         QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES
     );
 }
-/// Builds the `QuotEntryAckGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `QuotEntryAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotEntryAckGrpBuilder<'b> {
     /// The `NoQuoteEntries` (295) group's entries.
     pub no_quote_entries: &'b [QuotEntryAckGrpNoQuoteEntriesBuilder<'b>],
 }
-t::build!(QuotEntryAckGrpBuilder { no_quote_entries(group 295) }, new());
+t::build!(QuotEntryAckGrpBuilder { no_quote_entries(group 295) });
 /// The `NoQuoteEntries` (295) group's table.
 pub static QUOT_ENTRY_ACK_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
@@ -7849,10 +8347,10 @@ t::walk!(
     OrderQty2 = 192, BidForwardPoints2 = 642, OfferForwardPoints2 = 643, Currency = 15,
     QuoteEntryRejectReason = 368 }
 );
-/// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoQuoteEntries` entry: [`QuotEntryAckGrpNoQuoteEntriesBuilder::new`] takes [`QuotEntryAckGrpNoQuoteEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotEntryAckGrpNoQuoteEntriesBuilder<'b> {
-    /// `QuoteEntryID` (299), STRING.
+    /// `QuoteEntryID` (299), STRING, required: it starts the entry.
     pub quote_entry_id: Option<v::FixStr<'b>>,
     /// The `Instrument` component.
     pub instrument: Option<InstrumentBuilder<'b>>,
@@ -7907,15 +8405,22 @@ pub struct QuotEntryAckGrpNoQuoteEntriesBuilder<'b> {
     /// `QuoteEntryRejectReason` (368), INT.
     pub quote_entry_reject_reason: Option<i64>,
 }
+/// What one `NoQuoteEntries` entry cannot go without: the member that starts it and its required fields. [`QuotEntryAckGrpNoQuoteEntriesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotEntryAckGrpNoQuoteEntriesRequired<'b> {
+    /// `QuoteEntryID` (299), STRING.
+    pub quote_entry_id: v::FixStr<'b>,
+}
 t::build!(
-    QuotEntryAckGrpNoQuoteEntriesBuilder { quote_entry_id(299), instrument(comp),
+    QuotEntryAckGrpNoQuoteEntriesBuilder { quote_entry_id(req 299), instrument(comp),
     instrmt_leg_grp(comp), bid_px(132), offer_px(133), bid_size(134), offer_size(135),
     valid_until_time(62), bid_spot_rate(188), offer_spot_rate(190),
     bid_forward_points(189), offer_forward_points(191), mid_px(631), bid_yield(632),
     mid_yield(633), offer_yield(634), transact_time(60), trading_session_id(336),
     trading_session_sub_id(625), settl_date(64), ord_type(40), settl_date2(193),
     order_qty2(192), bid_forward_points2(642), offer_forward_points2(643), currency(15),
-    quote_entry_reject_reason(368) }, new(quote_entry_id(STRING))
+    quote_entry_reject_reason(368) }, new('b) = QuotEntryAckGrpNoQuoteEntriesRequired {
+    quote_entry_id }
 );
 t::block!(QuotEntryGrp, component = "QuotEntryGrp");
 impl<'v, 'a> QuotEntryGrp<'v, 'a> {
@@ -7924,13 +8429,22 @@ impl<'v, 'a> QuotEntryGrp<'v, 'a> {
         QuotEntryGrpNoQuoteEntries, slots = 68, table = QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES
     );
 }
-/// Builds the `QuotEntryGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `QuotEntryGrp` component: [`QuotEntryGrpBuilder::new`] takes [`QuotEntryGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotEntryGrpBuilder<'b> {
-    /// The `NoQuoteEntries` (295) group's entries.
+    /// The `NoQuoteEntries` (295) group's entries: required, at least one.
     pub no_quote_entries: &'b [QuotEntryGrpNoQuoteEntriesBuilder<'b>],
 }
-t::build!(QuotEntryGrpBuilder { no_quote_entries(group 295) }, new());
+/// The required fields of the `QuotEntryGrp` component, which [`QuotEntryGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotEntryGrpRequired<'b> {
+    /// The `NoQuoteEntries` (295) group's entries: at least one.
+    pub no_quote_entries: &'b [QuotEntryGrpNoQuoteEntriesBuilder<'b>],
+}
+t::build!(
+    QuotEntryGrpBuilder { no_quote_entries(req group 295) }, new('b) =
+    QuotEntryGrpRequired { no_quote_entries(group) }
+);
 /// The `NoQuoteEntries` (295) group's table.
 pub static QUOT_ENTRY_GRP_NO_QUOTE_ENTRIES: t::Group = t::Group {
     name: "NoQuoteEntries",
@@ -8150,10 +8664,10 @@ t::walk!(
     = 336, TradingSessionSubId = 625, SettlDate = 64, OrdType = 40, SettlDate2 = 193,
     OrderQty2 = 192, BidForwardPoints2 = 642, OfferForwardPoints2 = 643, Currency = 15 }
 );
-/// Builds one `NoQuoteEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoQuoteEntries` entry: [`QuotEntryGrpNoQuoteEntriesBuilder::new`] takes [`QuotEntryGrpNoQuoteEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotEntryGrpNoQuoteEntriesBuilder<'b> {
-    /// `QuoteEntryID` (299), STRING, required.
+    /// `QuoteEntryID` (299), STRING, required: it starts the entry.
     pub quote_entry_id: Option<v::FixStr<'b>>,
     /// The `Instrument` component.
     pub instrument: Option<InstrumentBuilder<'b>>,
@@ -8206,15 +8720,21 @@ pub struct QuotEntryGrpNoQuoteEntriesBuilder<'b> {
     /// `Currency` (15), CURRENCY.
     pub currency: Option<v::Currency>,
 }
+/// What one `NoQuoteEntries` entry cannot go without: the member that starts it and its required fields. [`QuotEntryGrpNoQuoteEntriesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotEntryGrpNoQuoteEntriesRequired<'b> {
+    /// `QuoteEntryID` (299), STRING.
+    pub quote_entry_id: v::FixStr<'b>,
+}
 t::build!(
-    QuotEntryGrpNoQuoteEntriesBuilder { quote_entry_id(299), instrument(comp),
+    QuotEntryGrpNoQuoteEntriesBuilder { quote_entry_id(req 299), instrument(comp),
     instrmt_leg_grp(comp), bid_px(132), offer_px(133), bid_size(134), offer_size(135),
     valid_until_time(62), bid_spot_rate(188), offer_spot_rate(190),
     bid_forward_points(189), offer_forward_points(191), mid_px(631), bid_yield(632),
     mid_yield(633), offer_yield(634), transact_time(60), trading_session_id(336),
     trading_session_sub_id(625), settl_date(64), ord_type(40), settl_date2(193),
     order_qty2(192), bid_forward_points2(642), offer_forward_points2(643), currency(15)
-    }, new(quote_entry_id(STRING))
+    }, new('b) = QuotEntryGrpNoQuoteEntriesRequired { quote_entry_id }
 );
 t::block!(QuotQualGrp, component = "QuotQualGrp");
 impl<'v, 'a> QuotQualGrp<'v, 'a> {
@@ -8224,13 +8744,13 @@ impl<'v, 'a> QuotQualGrp<'v, 'a> {
         QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS
     );
 }
-/// Builds the `QuotQualGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `QuotQualGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotQualGrpBuilder<'b> {
     /// The `NoQuoteQualifiers` (735) group's entries.
     pub no_quote_qualifiers: &'b [QuotQualGrpNoQuoteQualifiersBuilder<'b>],
 }
-t::build!(QuotQualGrpBuilder { no_quote_qualifiers(group 735) }, new());
+t::build!(QuotQualGrpBuilder { no_quote_qualifiers(group 735) });
 /// The `NoQuoteQualifiers` (735) group's table.
 pub static QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS: t::Group = t::Group {
     name: "NoQuoteQualifiers",
@@ -8263,17 +8783,23 @@ t::walk!(
     QuotQualGrpNoQuoteQualifiers => QuotQualGrpNoQuoteQualifiersField, table =
     QUOT_QUAL_GRP_NO_QUOTE_QUALIFIERS, { QuoteQualifier = 695 }
 );
-/// Builds one `NoQuoteQualifiers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoQuoteQualifiers` entry: [`QuotQualGrpNoQuoteQualifiersBuilder::new`] takes [`QuotQualGrpNoQuoteQualifiersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotQualGrpNoQuoteQualifiersBuilder<'b> {
-    /// `QuoteQualifier` (695), CHAR.
+    /// `QuoteQualifier` (695), CHAR, required: it starts the entry.
     pub quote_qualifier: Option<v::Char>,
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
+/// What one `NoQuoteQualifiers` entry cannot go without: the member that starts it and its required fields. [`QuotQualGrpNoQuoteQualifiersBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotQualGrpNoQuoteQualifiersRequired {
+    /// `QuoteQualifier` (695), CHAR.
+    pub quote_qualifier: v::Char,
+}
 t::build!(
-    QuotQualGrpNoQuoteQualifiersBuilder { quote_qualifier(695) },
-    new(quote_qualifier(CHAR))
+    QuotQualGrpNoQuoteQualifiersBuilder { quote_qualifier(req 695) }, new() =
+    QuotQualGrpNoQuoteQualifiersRequired { quote_qualifier }
 );
 t::block!(QuotReqGrp, component = "QuotReqGrp");
 impl<'v, 'a> QuotReqGrp<'v, 'a> {
@@ -8282,13 +8808,22 @@ impl<'v, 'a> QuotReqGrp<'v, 'a> {
         QuotReqGrpNoRelatedSym, slots = 100, table = QUOT_REQ_GRP_NO_RELATED_SYM
     );
 }
-/// Builds the `QuotReqGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `QuotReqGrp` component: [`QuotReqGrpBuilder::new`] takes [`QuotReqGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
+    /// The `NoRelatedSym` (146) group's entries: required, at least one.
     pub no_related_sym: &'b [QuotReqGrpNoRelatedSymBuilder<'b>],
 }
-t::build!(QuotReqGrpBuilder { no_related_sym(group 146) }, new());
+/// The required fields of the `QuotReqGrp` component, which [`QuotReqGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotReqGrpRequired<'b> {
+    /// The `NoRelatedSym` (146) group's entries: at least one.
+    pub no_related_sym: &'b [QuotReqGrpNoRelatedSymBuilder<'b>],
+}
+t::build!(
+    QuotReqGrpBuilder { no_related_sym(req group 146) }, new('b) = QuotReqGrpRequired {
+    no_related_sym(group) }
+);
 /// The `NoRelatedSym` (146) group's table.
 pub static QUOT_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -8604,10 +9139,10 @@ t::walk!(
     = 235, Yield = 236, YieldCalcDate = 701, YieldRedemptionDate = 696,
     YieldRedemptionPrice = 697, YieldRedemptionPriceType = 698, NoPartyIds = 453 }
 );
-/// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoRelatedSym` entry: [`QuotReqGrpNoRelatedSymBuilder::new`] takes [`QuotReqGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
     pub instrument: Option<InstrumentBuilder<'b>>,
     /// The `FinancingDetails` component.
     pub financing_details: Option<FinancingDetailsBuilder<'b>>,
@@ -8676,6 +9211,12 @@ pub struct QuotReqGrpNoRelatedSymBuilder<'b> {
     /// The `Parties` component.
     pub parties: Option<PartiesBuilder<'b>>,
 }
+/// What one `NoRelatedSym` entry cannot go without: the member that starts it and its required fields. [`QuotReqGrpNoRelatedSymBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotReqGrpNoRelatedSymRequired<'b> {
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry.
+    pub instrument: InstrumentBuilder<'b>,
+}
 t::build!(
     QuotReqGrpNoRelatedSymBuilder { instrument(comp), financing_details(comp),
     und_instrmt_grp(comp), prev_close_px(140), quote_request_type(303), quote_type(537),
@@ -8685,7 +9226,8 @@ t::build!(
     acct_id_source(660), account_type(581), quot_req_legs_grp(comp), quot_qual_grp(comp),
     quote_price_type(692), ord_type(40), valid_until_time(62), expire_time(126),
     transact_time(60), spread_or_benchmark_curve_data(comp), price_type(423), price(44),
-    price2(640), yield_data(comp), parties(comp) }, new()
+    price2(640), yield_data(comp), parties(comp) }, new('b) =
+    QuotReqGrpNoRelatedSymRequired { instrument }, starts = instrument.symbol(55)
 );
 t::block!(QuotReqLegsGrp, component = "QuotReqLegsGrp");
 impl<'v, 'a> QuotReqLegsGrp<'v, 'a> {
@@ -8694,13 +9236,13 @@ impl<'v, 'a> QuotReqLegsGrp<'v, 'a> {
         table = QUOT_REQ_LEGS_GRP_NO_LEGS
     );
 }
-/// Builds the `QuotReqLegsGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `QuotReqLegsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqLegsGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
     pub no_legs: &'b [QuotReqLegsGrpNoLegsBuilder<'b>],
 }
-t::build!(QuotReqLegsGrpBuilder { no_legs(group 555) }, new());
+t::build!(QuotReqLegsGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static QUOT_REQ_LEGS_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -8869,10 +9411,10 @@ t::walk!(
     LegBenchmarkCurveCurrency = 676, LegBenchmarkCurveName = 677, LegBenchmarkCurvePoint
     = 678, LegBenchmarkPrice = 679, LegBenchmarkPriceType = 680 }
 );
-/// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoLegs` entry: [`QuotReqLegsGrpNoLegsBuilder::new`] takes [`QuotReqLegsGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqLegsGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
     pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
     /// `LegQty` (687), QTY.
     pub leg_qty: Option<v::Decimal>,
@@ -8889,10 +9431,18 @@ pub struct QuotReqLegsGrpNoLegsBuilder<'b> {
     /// The `LegBenchmarkCurveData` component.
     pub leg_benchmark_curve_data: Option<LegBenchmarkCurveDataBuilder<'b>>,
 }
+/// What one `NoLegs` entry cannot go without: the member that starts it and its required fields. [`QuotReqLegsGrpNoLegsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotReqLegsGrpNoLegsRequired<'b> {
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry.
+    pub instrument_leg: InstrumentLegBuilder<'b>,
+}
 t::build!(
     QuotReqLegsGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687), leg_swap_type(690),
     leg_settl_type(587), leg_settl_date(588), leg_stipulations(comp),
-    nested_parties(comp), leg_benchmark_curve_data(comp) }, new()
+    nested_parties(comp), leg_benchmark_curve_data(comp) }, new('b) =
+    QuotReqLegsGrpNoLegsRequired { instrument_leg }, starts = instrument_leg
+    .leg_symbol(600)
 );
 t::block!(QuotReqRjctGrp, component = "QuotReqRjctGrp");
 impl<'v, 'a> QuotReqRjctGrp<'v, 'a> {
@@ -8901,13 +9451,22 @@ impl<'v, 'a> QuotReqRjctGrp<'v, 'a> {
         QuotReqRjctGrpNoRelatedSym, slots = 99, table = QUOT_REQ_RJCT_GRP_NO_RELATED_SYM
     );
 }
-/// Builds the `QuotReqRjctGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `QuotReqRjctGrp` component: [`QuotReqRjctGrpBuilder::new`] takes [`QuotReqRjctGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqRjctGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
+    /// The `NoRelatedSym` (146) group's entries: required, at least one.
     pub no_related_sym: &'b [QuotReqRjctGrpNoRelatedSymBuilder<'b>],
 }
-t::build!(QuotReqRjctGrpBuilder { no_related_sym(group 146) }, new());
+/// The required fields of the `QuotReqRjctGrp` component, which [`QuotReqRjctGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotReqRjctGrpRequired<'b> {
+    /// The `NoRelatedSym` (146) group's entries: at least one.
+    pub no_related_sym: &'b [QuotReqRjctGrpNoRelatedSymBuilder<'b>],
+}
+t::build!(
+    QuotReqRjctGrpBuilder { no_related_sym(req group 146) }, new('b) =
+    QuotReqRjctGrpRequired { no_related_sym(group) }
+);
 /// The `NoRelatedSym` (146) group's table.
 pub static QUOT_REQ_RJCT_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -9220,10 +9779,10 @@ t::walk!(
     = 235, Yield = 236, YieldCalcDate = 701, YieldRedemptionDate = 696,
     YieldRedemptionPrice = 697, YieldRedemptionPriceType = 698, NoPartyIds = 453 }
 );
-/// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoRelatedSym` entry: [`QuotReqRjctGrpNoRelatedSymBuilder::new`] takes [`QuotReqRjctGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotReqRjctGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
     pub instrument: Option<InstrumentBuilder<'b>>,
     /// The `FinancingDetails` component.
     pub financing_details: Option<FinancingDetailsBuilder<'b>>,
@@ -9290,6 +9849,12 @@ pub struct QuotReqRjctGrpNoRelatedSymBuilder<'b> {
     /// The `Parties` component.
     pub parties: Option<PartiesBuilder<'b>>,
 }
+/// What one `NoRelatedSym` entry cannot go without: the member that starts it and its required fields. [`QuotReqRjctGrpNoRelatedSymBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotReqRjctGrpNoRelatedSymRequired<'b> {
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry.
+    pub instrument: InstrumentBuilder<'b>,
+}
 t::build!(
     QuotReqRjctGrpNoRelatedSymBuilder { instrument(comp), financing_details(comp),
     und_instrmt_grp(comp), prev_close_px(140), quote_request_type(303), quote_type(537),
@@ -9299,7 +9864,8 @@ t::build!(
     acct_id_source(660), account_type(581), quot_req_legs_grp(comp), quot_qual_grp(comp),
     quote_price_type(692), ord_type(40), expire_time(126), transact_time(60),
     spread_or_benchmark_curve_data(comp), price_type(423), price(44), price2(640),
-    yield_data(comp), parties(comp) }, new()
+    yield_data(comp), parties(comp) }, new('b) = QuotReqRjctGrpNoRelatedSymRequired {
+    instrument }, starts = instrument.symbol(55)
 );
 t::block!(QuotSetAckGrp, component = "QuotSetAckGrp");
 impl<'v, 'a> QuotSetAckGrp<'v, 'a> {
@@ -9308,13 +9874,13 @@ impl<'v, 'a> QuotSetAckGrp<'v, 'a> {
         QuotSetAckGrpNoQuoteSets, slots = 51, table = QUOT_SET_ACK_GRP_NO_QUOTE_SETS
     );
 }
-/// Builds the `QuotSetAckGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `QuotSetAckGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotSetAckGrpBuilder<'b> {
     /// The `NoQuoteSets` (296) group's entries.
     pub no_quote_sets: &'b [QuotSetAckGrpNoQuoteSetsBuilder<'b>],
 }
-t::build!(QuotSetAckGrpBuilder { no_quote_sets(group 296) }, new());
+t::build!(QuotSetAckGrpBuilder { no_quote_sets(group 296) });
 /// The `NoQuoteSets` (296) group's table.
 pub static QUOT_SET_ACK_GRP_NO_QUOTE_SETS: t::Group = t::Group {
     name: "NoQuoteSets",
@@ -9482,10 +10048,10 @@ t::walk!(
     UnderlyingCurrentValue = 885, UnderlyingEndValue = 886, NoUnderlyingStips = 887,
     TotNoQuoteEntries = 304, LastFragment = 893, NoQuoteEntries = 295 }
 );
-/// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoQuoteSets` entry: [`QuotSetAckGrpNoQuoteSetsBuilder::new`] takes [`QuotSetAckGrpNoQuoteSetsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotSetAckGrpNoQuoteSetsBuilder<'b> {
-    /// `QuoteSetID` (302), STRING.
+    /// `QuoteSetID` (302), STRING, required: it starts the entry.
     pub quote_set_id: Option<v::FixStr<'b>>,
     /// The `UnderlyingInstrument` component.
     pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
@@ -9496,10 +10062,16 @@ pub struct QuotSetAckGrpNoQuoteSetsBuilder<'b> {
     /// The `QuotEntryAckGrp` component.
     pub quot_entry_ack_grp: Option<QuotEntryAckGrpBuilder<'b>>,
 }
+/// What one `NoQuoteSets` entry cannot go without: the member that starts it and its required fields. [`QuotSetAckGrpNoQuoteSetsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotSetAckGrpNoQuoteSetsRequired<'b> {
+    /// `QuoteSetID` (302), STRING.
+    pub quote_set_id: v::FixStr<'b>,
+}
 t::build!(
-    QuotSetAckGrpNoQuoteSetsBuilder { quote_set_id(302), underlying_instrument(comp),
-    tot_no_quote_entries(304), last_fragment(893), quot_entry_ack_grp(comp) },
-    new(quote_set_id(STRING))
+    QuotSetAckGrpNoQuoteSetsBuilder { quote_set_id(req 302), underlying_instrument(comp),
+    tot_no_quote_entries(304), last_fragment(893), quot_entry_ack_grp(comp) }, new('b) =
+    QuotSetAckGrpNoQuoteSetsRequired { quote_set_id }
 );
 t::block!(QuotSetGrp, component = "QuotSetGrp");
 impl<'v, 'a> QuotSetGrp<'v, 'a> {
@@ -9508,13 +10080,22 @@ impl<'v, 'a> QuotSetGrp<'v, 'a> {
         slots = 52, table = QUOT_SET_GRP_NO_QUOTE_SETS
     );
 }
-/// Builds the `QuotSetGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `QuotSetGrp` component: [`QuotSetGrpBuilder::new`] takes [`QuotSetGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotSetGrpBuilder<'b> {
-    /// The `NoQuoteSets` (296) group's entries.
+    /// The `NoQuoteSets` (296) group's entries: required, at least one.
     pub no_quote_sets: &'b [QuotSetGrpNoQuoteSetsBuilder<'b>],
 }
-t::build!(QuotSetGrpBuilder { no_quote_sets(group 296) }, new());
+/// The required fields of the `QuotSetGrp` component, which [`QuotSetGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotSetGrpRequired<'b> {
+    /// The `NoQuoteSets` (296) group's entries: at least one.
+    pub no_quote_sets: &'b [QuotSetGrpNoQuoteSetsBuilder<'b>],
+}
+t::build!(
+    QuotSetGrpBuilder { no_quote_sets(req group 296) }, new('b) = QuotSetGrpRequired {
+    no_quote_sets(group) }
+);
 /// The `NoQuoteSets` (296) group's table.
 pub static QUOT_SET_GRP_NO_QUOTE_SETS: t::Group = t::Group {
     name: "NoQuoteSets",
@@ -9687,10 +10268,10 @@ t::walk!(
     QuoteSetValidUntilTime = 367, TotNoQuoteEntries = 304, LastFragment = 893,
     NoQuoteEntries = 295 }
 );
-/// Builds one `NoQuoteSets` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoQuoteSets` entry: [`QuotSetGrpNoQuoteSetsBuilder::new`] takes [`QuotSetGrpNoQuoteSetsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct QuotSetGrpNoQuoteSetsBuilder<'b> {
-    /// `QuoteSetID` (302), STRING, required.
+    /// `QuoteSetID` (302), STRING, required: it starts the entry.
     pub quote_set_id: Option<v::FixStr<'b>>,
     /// The `UnderlyingInstrument` component.
     pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
@@ -9700,13 +10281,24 @@ pub struct QuotSetGrpNoQuoteSetsBuilder<'b> {
     pub tot_no_quote_entries: Option<i64>,
     /// `LastFragment` (893), BOOLEAN.
     pub last_fragment: Option<bool>,
-    /// The `QuotEntryGrp` component.
+    /// The `QuotEntryGrp` component: required (its tag 295 is).
     pub quot_entry_grp: Option<QuotEntryGrpBuilder<'b>>,
 }
+/// What one `NoQuoteSets` entry cannot go without: the member that starts it and its required fields. [`QuotSetGrpNoQuoteSetsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct QuotSetGrpNoQuoteSetsRequired<'b> {
+    /// `QuoteSetID` (302), STRING.
+    pub quote_set_id: v::FixStr<'b>,
+    /// `TotNoQuoteEntries` (304), INT.
+    pub tot_no_quote_entries: i64,
+    /// The `QuotEntryGrp` component, whose tag 295 is required.
+    pub quot_entry_grp: QuotEntryGrpBuilder<'b>,
+}
 t::build!(
-    QuotSetGrpNoQuoteSetsBuilder { quote_set_id(302), underlying_instrument(comp),
-    quote_set_valid_until_time(367), tot_no_quote_entries(304), last_fragment(893),
-    quot_entry_grp(comp) }, new(quote_set_id(STRING), tot_no_quote_entries(INT))
+    QuotSetGrpNoQuoteSetsBuilder { quote_set_id(req 302), underlying_instrument(comp),
+    quote_set_valid_until_time(367), tot_no_quote_entries(req 304), last_fragment(893),
+    quot_entry_grp(req comp 295) }, new('b) = QuotSetGrpNoQuoteSetsRequired {
+    quote_set_id, tot_no_quote_entries, quot_entry_grp }
 );
 t::block!(RelSymDerivSecGrp, component = "RelSymDerivSecGrp");
 impl<'v, 'a> RelSymDerivSecGrp<'v, 'a> {
@@ -9716,13 +10308,13 @@ impl<'v, 'a> RelSymDerivSecGrp<'v, 'a> {
         REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM
     );
 }
-/// Builds the `RelSymDerivSecGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `RelSymDerivSecGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RelSymDerivSecGrpBuilder<'b> {
     /// The `NoRelatedSym` (146) group's entries.
     pub no_related_sym: &'b [RelSymDerivSecGrpNoRelatedSymBuilder<'b>],
 }
-t::build!(RelSymDerivSecGrpBuilder { no_related_sym(group 146) }, new());
+t::build!(RelSymDerivSecGrpBuilder { no_related_sym(group 146) });
 /// The `NoRelatedSym` (146) group's table.
 pub static REL_SYM_DERIV_SEC_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -9898,10 +10490,10 @@ t::walk!(
     TradingSessionId = 336, TradingSessionSubId = 625, Text = 58, EncodedTextLen = 354,
     EncodedText = 355 }
 );
-/// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoRelatedSym` entry: [`RelSymDerivSecGrpNoRelatedSymBuilder::new`] takes [`RelSymDerivSecGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RelSymDerivSecGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
     pub instrument: Option<InstrumentBuilder<'b>>,
     /// `Currency` (15), CURRENCY.
     pub currency: Option<v::Currency>,
@@ -9920,11 +10512,18 @@ pub struct RelSymDerivSecGrpNoRelatedSymBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// What one `NoRelatedSym` entry cannot go without: the member that starts it and its required fields. [`RelSymDerivSecGrpNoRelatedSymBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RelSymDerivSecGrpNoRelatedSymRequired<'b> {
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry.
+    pub instrument: InstrumentBuilder<'b>,
+}
 t::build!(
     RelSymDerivSecGrpNoRelatedSymBuilder { instrument(comp), currency(15),
     expiration_cycle(827), instrument_extension(comp), instrmt_leg_grp(comp),
     trading_session_id(336), trading_session_sub_id(625), text(58), encoded_text(data =
-    355, length = 354) }, new()
+    355, length = 354) }, new('b) = RelSymDerivSecGrpNoRelatedSymRequired { instrument },
+    starts = instrument.symbol(55)
 );
 t::block!(RfqReqGrp, component = "RFQReqGrp");
 impl<'v, 'a> RfqReqGrp<'v, 'a> {
@@ -9933,13 +10532,22 @@ impl<'v, 'a> RfqReqGrp<'v, 'a> {
         RfqReqGrpNoRelatedSym, slots = 50, table = RFQ_REQ_GRP_NO_RELATED_SYM
     );
 }
-/// Builds the `RFQReqGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `RFQReqGrp` component: [`RfqReqGrpBuilder::new`] takes [`RfqReqGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RfqReqGrpBuilder<'b> {
-    /// The `NoRelatedSym` (146) group's entries.
+    /// The `NoRelatedSym` (146) group's entries: required, at least one.
     pub no_related_sym: &'b [RfqReqGrpNoRelatedSymBuilder<'b>],
 }
-t::build!(RfqReqGrpBuilder { no_related_sym(group 146) }, new());
+/// The required fields of the `RFQReqGrp` component, which [`RfqReqGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RfqReqGrpRequired<'b> {
+    /// The `NoRelatedSym` (146) group's entries: at least one.
+    pub no_related_sym: &'b [RfqReqGrpNoRelatedSymBuilder<'b>],
+}
+t::build!(
+    RfqReqGrpBuilder { no_related_sym(req group 146) }, new('b) = RfqReqGrpRequired {
+    no_related_sym(group) }
+);
 /// The `NoRelatedSym` (146) group's table.
 pub static RFQ_REQ_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -10101,10 +10709,10 @@ t::walk!(
     PrevClosePx = 140, QuoteRequestType = 303, QuoteType = 537, TradingSessionId = 336,
     TradingSessionSubId = 625 }
 );
-/// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoRelatedSym` entry: [`RfqReqGrpNoRelatedSymBuilder::new`] takes [`RfqReqGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RfqReqGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
     pub instrument: Option<InstrumentBuilder<'b>>,
     /// The `UndInstrmtGrp` component.
     pub und_instrmt_grp: Option<UndInstrmtGrpBuilder<'b>>,
@@ -10121,10 +10729,17 @@ pub struct RfqReqGrpNoRelatedSymBuilder<'b> {
     /// `TradingSessionSubID` (625), STRING.
     pub trading_session_sub_id: Option<v::FixStr<'b>>,
 }
+/// What one `NoRelatedSym` entry cannot go without: the member that starts it and its required fields. [`RfqReqGrpNoRelatedSymBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RfqReqGrpNoRelatedSymRequired<'b> {
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry.
+    pub instrument: InstrumentBuilder<'b>,
+}
 t::build!(
     RfqReqGrpNoRelatedSymBuilder { instrument(comp), und_instrmt_grp(comp),
     instrmt_leg_grp(comp), prev_close_px(140), quote_request_type(303), quote_type(537),
-    trading_session_id(336), trading_session_sub_id(625) }, new()
+    trading_session_id(336), trading_session_sub_id(625) }, new('b) =
+    RfqReqGrpNoRelatedSymRequired { instrument }, starts = instrument.symbol(55)
 );
 t::block!(RgstDistInstGrp, component = "RgstDistInstGrp");
 impl<'v, 'a> RgstDistInstGrp<'v, 'a> {
@@ -10134,13 +10749,13 @@ impl<'v, 'a> RgstDistInstGrp<'v, 'a> {
         RGST_DIST_INST_GRP_NO_DISTRIB_INSTS
     );
 }
-/// Builds the `RgstDistInstGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `RgstDistInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RgstDistInstGrpBuilder<'b> {
     /// The `NoDistribInsts` (510) group's entries.
     pub no_distrib_insts: &'b [RgstDistInstGrpNoDistribInstsBuilder<'b>],
 }
-t::build!(RgstDistInstGrpBuilder { no_distrib_insts(group 510) }, new());
+t::build!(RgstDistInstGrpBuilder { no_distrib_insts(group 510) });
 /// The `NoDistribInsts` (510) group's table.
 pub static RGST_DIST_INST_GRP_NO_DISTRIB_INSTS: t::Group = t::Group {
     name: "NoDistribInsts",
@@ -10208,10 +10823,10 @@ t::walk!(
     CashDistribAgentAcctNumber = 500, CashDistribPayRef = 501, CashDistribAgentAcctName =
     502 }
 );
-/// Builds one `NoDistribInsts` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoDistribInsts` entry: [`RgstDistInstGrpNoDistribInstsBuilder::new`] takes [`RgstDistInstGrpNoDistribInstsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RgstDistInstGrpNoDistribInstsBuilder<'b> {
-    /// `DistribPaymentMethod` (477), INT.
+    /// `DistribPaymentMethod` (477), INT, required: it starts the entry.
     pub distrib_payment_method: Option<e::DistribPaymentMethod<'b>>,
     /// `DistribPercentage` (512), PERCENTAGE.
     pub distrib_percentage: Option<v::Decimal>,
@@ -10228,12 +10843,18 @@ pub struct RgstDistInstGrpNoDistribInstsBuilder<'b> {
     /// `CashDistribAgentAcctName` (502), STRING.
     pub cash_distrib_agent_acct_name: Option<v::FixStr<'b>>,
 }
+/// What one `NoDistribInsts` entry cannot go without: the member that starts it and its required fields. [`RgstDistInstGrpNoDistribInstsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RgstDistInstGrpNoDistribInstsRequired<'b> {
+    /// `DistribPaymentMethod` (477), INT.
+    pub distrib_payment_method: e::DistribPaymentMethod<'b>,
+}
 t::build!(
-    RgstDistInstGrpNoDistribInstsBuilder { distrib_payment_method(477),
+    RgstDistInstGrpNoDistribInstsBuilder { distrib_payment_method(req 477),
     distrib_percentage(512), cash_distrib_curr(478), cash_distrib_agent_name(498),
     cash_distrib_agent_code(499), cash_distrib_agent_acct_number(500),
-    cash_distrib_pay_ref(501), cash_distrib_agent_acct_name(502) },
-    new(distrib_payment_method(INT, e::DistribPaymentMethod))
+    cash_distrib_pay_ref(501), cash_distrib_agent_acct_name(502) }, new('b) =
+    RgstDistInstGrpNoDistribInstsRequired { distrib_payment_method }
 );
 t::block!(RgstDtlsGrp, component = "RgstDtlsGrp");
 impl<'v, 'a> RgstDtlsGrp<'v, 'a> {
@@ -10242,13 +10863,13 @@ impl<'v, 'a> RgstDtlsGrp<'v, 'a> {
         RgstDtlsGrpNoRegistDtls, slots = 8, table = RGST_DTLS_GRP_NO_REGIST_DTLS
     );
 }
-/// Builds the `RgstDtlsGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `RgstDtlsGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RgstDtlsGrpBuilder<'b> {
     /// The `NoRegistDtls` (473) group's entries.
     pub no_regist_dtls: &'b [RgstDtlsGrpNoRegistDtlsBuilder<'b>],
 }
-t::build!(RgstDtlsGrpBuilder { no_regist_dtls(group 473) }, new());
+t::build!(RgstDtlsGrpBuilder { no_regist_dtls(group 473) });
 /// The `NoRegistDtls` (473) group's table.
 pub static RGST_DTLS_GRP_NO_REGIST_DTLS: t::Group = t::Group {
     name: "NoRegistDtls",
@@ -10305,10 +10926,10 @@ t::walk!(
     474, MailingInst = 482, NoNestedPartyIds = 539, OwnerType = 522, DateOfBirth = 486,
     InvestorCountryOfResidence = 475 }
 );
-/// Builds one `NoRegistDtls` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoRegistDtls` entry: [`RgstDtlsGrpNoRegistDtlsBuilder::new`] takes [`RgstDtlsGrpNoRegistDtlsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RgstDtlsGrpNoRegistDtlsBuilder<'b> {
-    /// `RegistDtls` (509), STRING.
+    /// `RegistDtls` (509), STRING, required: it starts the entry.
     pub regist_dtls: Option<v::FixStr<'b>>,
     /// `RegistEmail` (511), STRING.
     pub regist_email: Option<v::FixStr<'b>>,
@@ -10325,10 +10946,17 @@ pub struct RgstDtlsGrpNoRegistDtlsBuilder<'b> {
     /// `InvestorCountryOfResidence` (475), COUNTRY.
     pub investor_country_of_residence: Option<v::Country>,
 }
+/// What one `NoRegistDtls` entry cannot go without: the member that starts it and its required fields. [`RgstDtlsGrpNoRegistDtlsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RgstDtlsGrpNoRegistDtlsRequired<'b> {
+    /// `RegistDtls` (509), STRING.
+    pub regist_dtls: v::FixStr<'b>,
+}
 t::build!(
-    RgstDtlsGrpNoRegistDtlsBuilder { regist_dtls(509), regist_email(511),
+    RgstDtlsGrpNoRegistDtlsBuilder { regist_dtls(req 509), regist_email(511),
     mailing_dtls(474), mailing_inst(482), nested_parties(comp), owner_type(522),
-    date_of_birth(486), investor_country_of_residence(475) }, new(regist_dtls(STRING))
+    date_of_birth(486), investor_country_of_residence(475) }, new('b) =
+    RgstDtlsGrpNoRegistDtlsRequired { regist_dtls }
 );
 t::block!(RoutingGrp, component = "RoutingGrp");
 impl<'v, 'a> RoutingGrp<'v, 'a> {
@@ -10337,13 +10965,13 @@ impl<'v, 'a> RoutingGrp<'v, 'a> {
         RoutingGrpNoRoutingIds, slots = 2, table = ROUTING_GRP_NO_ROUTING_IDS
     );
 }
-/// Builds the `RoutingGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `RoutingGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RoutingGrpBuilder<'b> {
     /// The `NoRoutingIDs` (215) group's entries.
     pub no_routing_ids: &'b [RoutingGrpNoRoutingIdsBuilder<'b>],
 }
-t::build!(RoutingGrpBuilder { no_routing_ids(group 215) }, new());
+t::build!(RoutingGrpBuilder { no_routing_ids(group 215) });
 /// The `NoRoutingIDs` (215) group's table.
 pub static ROUTING_GRP_NO_ROUTING_IDS: t::Group = t::Group {
     name: "NoRoutingIDs",
@@ -10377,17 +11005,23 @@ t::walk!(
     RoutingGrpNoRoutingIds => RoutingGrpNoRoutingIdsField, table =
     ROUTING_GRP_NO_ROUTING_IDS, { RoutingType = 216, RoutingId = 217 }
 );
-/// Builds one `NoRoutingIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoRoutingIDs` entry: [`RoutingGrpNoRoutingIdsBuilder::new`] takes [`RoutingGrpNoRoutingIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct RoutingGrpNoRoutingIdsBuilder<'b> {
-    /// `RoutingType` (216), INT.
+    /// `RoutingType` (216), INT, required: it starts the entry.
     pub routing_type: Option<e::RoutingType<'b>>,
     /// `RoutingID` (217), STRING.
     pub routing_id: Option<v::FixStr<'b>>,
 }
+/// What one `NoRoutingIDs` entry cannot go without: the member that starts it and its required fields. [`RoutingGrpNoRoutingIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct RoutingGrpNoRoutingIdsRequired<'b> {
+    /// `RoutingType` (216), INT.
+    pub routing_type: e::RoutingType<'b>,
+}
 t::build!(
-    RoutingGrpNoRoutingIdsBuilder { routing_type(216), routing_id(217) },
-    new(routing_type(INT, e::RoutingType))
+    RoutingGrpNoRoutingIdsBuilder { routing_type(req 216), routing_id(217) }, new('b) =
+    RoutingGrpNoRoutingIdsRequired { routing_type }
 );
 t::block!(SecListGrp, component = "SecListGrp");
 impl<'v, 'a> SecListGrp<'v, 'a> {
@@ -10396,13 +11030,13 @@ impl<'v, 'a> SecListGrp<'v, 'a> {
         SecListGrpNoRelatedSym, slots = 81, table = SEC_LIST_GRP_NO_RELATED_SYM
     );
 }
-/// Builds the `SecListGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `SecListGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecListGrpBuilder<'b> {
     /// The `NoRelatedSym` (146) group's entries.
     pub no_related_sym: &'b [SecListGrpNoRelatedSymBuilder<'b>],
 }
-t::build!(SecListGrpBuilder { no_related_sym(group 146) }, new());
+t::build!(SecListGrpBuilder { no_related_sym(group 146) });
 /// The `NoRelatedSym` (146) group's table.
 pub static SEC_LIST_GRP_NO_RELATED_SYM: t::Group = t::Group {
     name: "NoRelatedSym",
@@ -10658,10 +11292,10 @@ t::walk!(
     MinTradeVol = 562, TradingSessionId = 336, TradingSessionSubId = 625, ExpirationCycle
     = 827, Text = 58, EncodedTextLen = 354, EncodedText = 355 }
 );
-/// Builds one `NoRelatedSym` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoRelatedSym` entry: [`SecListGrpNoRelatedSymBuilder::new`] takes [`SecListGrpNoRelatedSymRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecListGrpNoRelatedSymBuilder<'b> {
-    /// The `Instrument` component.
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry: required.
     pub instrument: Option<InstrumentBuilder<'b>>,
     /// The `InstrumentExtension` component.
     pub instrument_extension: Option<InstrumentExtensionBuilder<'b>>,
@@ -10694,13 +11328,20 @@ pub struct SecListGrpNoRelatedSymBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// What one `NoRelatedSym` entry cannot go without: the member that starts it and its required fields. [`SecListGrpNoRelatedSymBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SecListGrpNoRelatedSymRequired<'b> {
+    /// The `Instrument` component, whose `Symbol` (55) starts the entry.
+    pub instrument: InstrumentBuilder<'b>,
+}
 t::build!(
     SecListGrpNoRelatedSymBuilder { instrument(comp), instrument_extension(comp),
     financing_details(comp), und_instrmt_grp(comp), currency(15), stipulations(comp),
     instrmt_leg_sec_list_grp(comp), spread_or_benchmark_curve_data(comp),
     yield_data(comp), round_lot(561), min_trade_vol(562), trading_session_id(336),
     trading_session_sub_id(625), expiration_cycle(827), text(58), encoded_text(data =
-    355, length = 354) }, new()
+    355, length = 354) }, new('b) = SecListGrpNoRelatedSymRequired { instrument }, starts
+    = instrument.symbol(55)
 );
 t::block!(SecTypesGrp, component = "SecTypesGrp");
 impl<'v, 'a> SecTypesGrp<'v, 'a> {
@@ -10709,13 +11350,13 @@ impl<'v, 'a> SecTypesGrp<'v, 'a> {
         SecTypesGrpNoSecurityTypes, slots = 4, table = SEC_TYPES_GRP_NO_SECURITY_TYPES
     );
 }
-/// Builds the `SecTypesGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `SecTypesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecTypesGrpBuilder<'b> {
     /// The `NoSecurityTypes` (558) group's entries.
     pub no_security_types: &'b [SecTypesGrpNoSecurityTypesBuilder<'b>],
 }
-t::build!(SecTypesGrpBuilder { no_security_types(group 558) }, new());
+t::build!(SecTypesGrpBuilder { no_security_types(group 558) });
 /// The `NoSecurityTypes` (558) group's table.
 pub static SEC_TYPES_GRP_NO_SECURITY_TYPES: t::Group = t::Group {
     name: "NoSecurityTypes",
@@ -10756,10 +11397,10 @@ t::walk!(
     SEC_TYPES_GRP_NO_SECURITY_TYPES, { SecurityType = 167, SecuritySubType = 762, Product
     = 460, CfiCode = 461 }
 );
-/// Builds one `NoSecurityTypes` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoSecurityTypes` entry: [`SecTypesGrpNoSecurityTypesBuilder::new`] takes [`SecTypesGrpNoSecurityTypesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecTypesGrpNoSecurityTypesBuilder<'b> {
-    /// `SecurityType` (167), STRING.
+    /// `SecurityType` (167), STRING, required: it starts the entry.
     pub security_type: Option<e::SecurityType<'b>>,
     /// `SecuritySubType` (762), STRING.
     pub security_sub_type: Option<v::FixStr<'b>>,
@@ -10768,9 +11409,16 @@ pub struct SecTypesGrpNoSecurityTypesBuilder<'b> {
     /// `CFICode` (461), STRING.
     pub cfi_code: Option<v::FixStr<'b>>,
 }
+/// What one `NoSecurityTypes` entry cannot go without: the member that starts it and its required fields. [`SecTypesGrpNoSecurityTypesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SecTypesGrpNoSecurityTypesRequired<'b> {
+    /// `SecurityType` (167), STRING.
+    pub security_type: e::SecurityType<'b>,
+}
 t::build!(
-    SecTypesGrpNoSecurityTypesBuilder { security_type(167), security_sub_type(762),
-    product(460), cfi_code(461) }, new(security_type(STRING, e::SecurityType))
+    SecTypesGrpNoSecurityTypesBuilder { security_type(req 167), security_sub_type(762),
+    product(460), cfi_code(461) }, new('b) = SecTypesGrpNoSecurityTypesRequired {
+    security_type }
 );
 t::block!(SettlInstGrp, component = "SettlInstGrp");
 impl<'v, 'a> SettlInstGrp<'v, 'a> {
@@ -10779,13 +11427,13 @@ impl<'v, 'a> SettlInstGrp<'v, 'a> {
         SettlInstGrpNoSettlInst, slots = 25, table = SETTL_INST_GRP_NO_SETTL_INST
     );
 }
-/// Builds the `SettlInstGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `SettlInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlInstGrpBuilder<'b> {
     /// The `NoSettlInst` (778) group's entries.
     pub no_settl_inst: &'b [SettlInstGrpNoSettlInstBuilder<'b>],
 }
-t::build!(SettlInstGrpBuilder { no_settl_inst(group 778) }, new());
+t::build!(SettlInstGrpBuilder { no_settl_inst(group 778) });
 /// The `NoSettlInst` (778) group's table.
 pub static SETTL_INST_GRP_NO_SETTL_INST: t::Group = t::Group {
     name: "NoSettlInst",
@@ -10901,10 +11549,10 @@ t::walk!(
     CardNumber = 489, CardStartDate = 503, CardExpDate = 490, CardIssNum = 491,
     PaymentDate = 504, PaymentRemitterId = 505 }
 );
-/// Builds one `NoSettlInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoSettlInst` entry: [`SettlInstGrpNoSettlInstBuilder::new`] takes [`SettlInstGrpNoSettlInstRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlInstGrpNoSettlInstBuilder<'b> {
-    /// `SettlInstID` (162), STRING.
+    /// `SettlInstID` (162), STRING, required: it starts the entry.
     pub settl_inst_id: Option<v::FixStr<'b>>,
     /// `SettlInstTransType` (163), CHAR.
     pub settl_inst_trans_type: Option<e::SettlInstTransType>,
@@ -10947,14 +11595,20 @@ pub struct SettlInstGrpNoSettlInstBuilder<'b> {
     /// `PaymentRemitterID` (505), STRING.
     pub payment_remitter_id: Option<v::FixStr<'b>>,
 }
+/// What one `NoSettlInst` entry cannot go without: the member that starts it and its required fields. [`SettlInstGrpNoSettlInstBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SettlInstGrpNoSettlInstRequired<'b> {
+    /// `SettlInstID` (162), STRING.
+    pub settl_inst_id: v::FixStr<'b>,
+}
 t::build!(
-    SettlInstGrpNoSettlInstBuilder { settl_inst_id(162), settl_inst_trans_type(163),
+    SettlInstGrpNoSettlInstBuilder { settl_inst_id(req 162), settl_inst_trans_type(163),
     settl_inst_ref_id(214), parties(comp), side(54), product(460), security_type(167),
     cfi_code(461), effective_time(168), expire_time(126), last_update_time(779),
     settl_instructions_data(comp), payment_method(492), payment_ref(476),
     card_holder_name(488), card_number(489), card_start_date(503), card_exp_date(490),
-    card_iss_num(491), payment_date(504), payment_remitter_id(505) },
-    new(settl_inst_id(STRING))
+    card_iss_num(491), payment_date(504), payment_remitter_id(505) }, new('b) =
+    SettlInstGrpNoSettlInstRequired { settl_inst_id }
 );
 t::block!(SideCrossOrdCxlGrp, component = "SideCrossOrdCxlGrp");
 impl<'v, 'a> SideCrossOrdCxlGrp<'v, 'a> {
@@ -10963,13 +11617,22 @@ impl<'v, 'a> SideCrossOrdCxlGrp<'v, 'a> {
         slots = 18, table = SIDE_CROSS_ORD_CXL_GRP_NO_SIDES
     );
 }
-/// Builds the `SideCrossOrdCxlGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `SideCrossOrdCxlGrp` component: [`SideCrossOrdCxlGrpBuilder::new`] takes [`SideCrossOrdCxlGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SideCrossOrdCxlGrpBuilder<'b> {
-    /// The `NoSides` (552) group's entries.
+    /// The `NoSides` (552) group's entries: required, at least one.
     pub no_sides: &'b [SideCrossOrdCxlGrpNoSidesBuilder<'b>],
 }
-t::build!(SideCrossOrdCxlGrpBuilder { no_sides(group 552) }, new());
+/// The required fields of the `SideCrossOrdCxlGrp` component, which [`SideCrossOrdCxlGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SideCrossOrdCxlGrpRequired<'b> {
+    /// The `NoSides` (552) group's entries: at least one.
+    pub no_sides: &'b [SideCrossOrdCxlGrpNoSidesBuilder<'b>],
+}
+t::build!(
+    SideCrossOrdCxlGrpBuilder { no_sides(req group 552) }, new('b) =
+    SideCrossOrdCxlGrpRequired { no_sides(group) }
+);
 /// The `NoSides` (552) group's table.
 pub static SIDE_CROSS_ORD_CXL_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
@@ -11056,10 +11719,10 @@ t::walk!(
     OrderPercent = 516, RoundingDirection = 468, RoundingModulus = 469, ComplianceId =
     376, Text = 58, EncodedTextLen = 354, EncodedText = 355 }
 );
-/// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoSides` entry: [`SideCrossOrdCxlGrpNoSidesBuilder::new`] takes [`SideCrossOrdCxlGrpNoSidesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SideCrossOrdCxlGrpNoSidesBuilder<'b> {
-    /// `Side` (54), CHAR, required.
+    /// `Side` (54), CHAR, required: it starts the entry.
     pub side: Option<e::Side>,
     /// `OrigClOrdID` (41), STRING, required.
     pub orig_cl_ord_id: Option<v::FixStr<'b>>,
@@ -11086,12 +11749,23 @@ pub struct SideCrossOrdCxlGrpNoSidesBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// What one `NoSides` entry cannot go without: the member that starts it and its required fields. [`SideCrossOrdCxlGrpNoSidesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SideCrossOrdCxlGrpNoSidesRequired<'b> {
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `OrigClOrdID` (41), STRING.
+    pub orig_cl_ord_id: v::FixStr<'b>,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+}
 t::build!(
-    SideCrossOrdCxlGrpNoSidesBuilder { side(54), orig_cl_ord_id(41), cl_ord_id(11),
-    secondary_cl_ord_id(526), cl_ord_link_id(583), orig_ord_mod_time(586), parties(comp),
-    trade_origination_date(229), trade_date(75), order_qty_data(comp),
-    compliance_id(376), text(58), encoded_text(data = 355, length = 354) },
-    new(side(CHAR, e::Side), orig_cl_ord_id(STRING), cl_ord_id(STRING))
+    SideCrossOrdCxlGrpNoSidesBuilder { side(req 54), orig_cl_ord_id(req 41),
+    cl_ord_id(req 11), secondary_cl_ord_id(526), cl_ord_link_id(583),
+    orig_ord_mod_time(586), parties(comp), trade_origination_date(229), trade_date(75),
+    order_qty_data(comp), compliance_id(376), text(58), encoded_text(data = 355, length =
+    354) }, new('b) = SideCrossOrdCxlGrpNoSidesRequired { side, orig_cl_ord_id, cl_ord_id
+    }
 );
 t::block!(SideCrossOrdModGrp, component = "SideCrossOrdModGrp");
 impl<'v, 'a> SideCrossOrdModGrp<'v, 'a> {
@@ -11100,13 +11774,22 @@ impl<'v, 'a> SideCrossOrdModGrp<'v, 'a> {
         slots = 40, table = SIDE_CROSS_ORD_MOD_GRP_NO_SIDES
     );
 }
-/// Builds the `SideCrossOrdModGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `SideCrossOrdModGrp` component: [`SideCrossOrdModGrpBuilder::new`] takes [`SideCrossOrdModGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SideCrossOrdModGrpBuilder<'b> {
-    /// The `NoSides` (552) group's entries.
+    /// The `NoSides` (552) group's entries: required, at least one.
     pub no_sides: &'b [SideCrossOrdModGrpNoSidesBuilder<'b>],
 }
-t::build!(SideCrossOrdModGrpBuilder { no_sides(group 552) }, new());
+/// The required fields of the `SideCrossOrdModGrp` component, which [`SideCrossOrdModGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SideCrossOrdModGrpRequired<'b> {
+    /// The `NoSides` (552) group's entries: at least one.
+    pub no_sides: &'b [SideCrossOrdModGrpNoSidesBuilder<'b>],
+}
+t::build!(
+    SideCrossOrdModGrpBuilder { no_sides(req group 552) }, new('b) =
+    SideCrossOrdModGrpRequired { no_sides(group) }
+);
 /// The `NoSides` (552) group's table.
 pub static SIDE_CROSS_ORD_MOD_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
@@ -11282,10 +11965,10 @@ t::walk!(
     EncodedText = 355, PositionEffect = 77, CoveredOrUncovered = 203, CashMargin = 544,
     ClearingFeeIndicator = 635, SolicitedFlag = 377, SideComplianceId = 659 }
 );
-/// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoSides` entry: [`SideCrossOrdModGrpNoSidesBuilder::new`] takes [`SideCrossOrdModGrpNoSidesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SideCrossOrdModGrpNoSidesBuilder<'b> {
-    /// `Side` (54), CHAR, required.
+    /// `Side` (54), CHAR, required: it starts the entry.
     pub side: Option<e::Side>,
     /// `ClOrdID` (11), STRING, required.
     pub cl_ord_id: Option<v::FixStr<'b>>,
@@ -11350,17 +12033,26 @@ pub struct SideCrossOrdModGrpNoSidesBuilder<'b> {
     /// `SideComplianceID` (659), STRING.
     pub side_compliance_id: Option<v::FixStr<'b>>,
 }
+/// What one `NoSides` entry cannot go without: the member that starts it and its required fields. [`SideCrossOrdModGrpNoSidesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SideCrossOrdModGrpNoSidesRequired<'b> {
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+}
 t::build!(
-    SideCrossOrdModGrpNoSidesBuilder { side(54), cl_ord_id(11), secondary_cl_ord_id(526),
-    cl_ord_link_id(583), parties(comp), trade_origination_date(229), trade_date(75),
-    account(1), acct_id_source(660), account_type(581), day_booking_inst(589),
-    booking_unit(590), prealloc_method(591), alloc_id(70), pre_alloc_grp(comp),
-    qty_type(854), order_qty_data(comp), commission_data(comp), order_capacity(528),
-    order_restrictions(529), cust_order_capacity(582), forex_req(121),
-    settl_currency(120), booking_type(775), text(58), encoded_text(data = 355, length =
-    354), position_effect(77), covered_or_uncovered(203), cash_margin(544),
-    clearing_fee_indicator(635), solicited_flag(377), side_compliance_id(659) },
-    new(side(CHAR, e::Side), cl_ord_id(STRING))
+    SideCrossOrdModGrpNoSidesBuilder { side(req 54), cl_ord_id(req 11),
+    secondary_cl_ord_id(526), cl_ord_link_id(583), parties(comp),
+    trade_origination_date(229), trade_date(75), account(1), acct_id_source(660),
+    account_type(581), day_booking_inst(589), booking_unit(590), prealloc_method(591),
+    alloc_id(70), pre_alloc_grp(comp), qty_type(854), order_qty_data(comp),
+    commission_data(comp), order_capacity(528), order_restrictions(529),
+    cust_order_capacity(582), forex_req(121), settl_currency(120), booking_type(775),
+    text(58), encoded_text(data = 355, length = 354), position_effect(77),
+    covered_or_uncovered(203), cash_margin(544), clearing_fee_indicator(635),
+    solicited_flag(377), side_compliance_id(659) }, new('b) =
+    SideCrossOrdModGrpNoSidesRequired { side, cl_ord_id }
 );
 t::block!(TrdAllocGrp, component = "TrdAllocGrp");
 impl<'v, 'a> TrdAllocGrp<'v, 'a> {
@@ -11369,13 +12061,13 @@ impl<'v, 'a> TrdAllocGrp<'v, 'a> {
         6, table = TRD_ALLOC_GRP_NO_ALLOCS
     );
 }
-/// Builds the `TrdAllocGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `TrdAllocGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdAllocGrpBuilder<'b> {
     /// The `NoAllocs` (78) group's entries.
     pub no_allocs: &'b [TrdAllocGrpNoAllocsBuilder<'b>],
 }
-t::build!(TrdAllocGrpBuilder { no_allocs(group 78) }, new());
+t::build!(TrdAllocGrpBuilder { no_allocs(group 78) });
 /// The `NoAllocs` (78) group's table.
 pub static TRD_ALLOC_GRP_NO_ALLOCS: t::Group = t::Group {
     name: "NoAllocs",
@@ -11422,10 +12114,10 @@ t::walk!(
     AllocAccount = 79, AllocAcctIdSource = 661, AllocSettlCurrency = 736,
     IndividualAllocId = 467, NoNested2PartyIds = 756, AllocQty = 80 }
 );
-/// Builds one `NoAllocs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoAllocs` entry: [`TrdAllocGrpNoAllocsBuilder::new`] takes [`TrdAllocGrpNoAllocsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdAllocGrpNoAllocsBuilder<'b> {
-    /// `AllocAccount` (79), STRING.
+    /// `AllocAccount` (79), STRING, required: it starts the entry.
     pub alloc_account: Option<v::FixStr<'b>>,
     /// `AllocAcctIDSource` (661), INT.
     pub alloc_acct_id_source: Option<i64>,
@@ -11438,10 +12130,16 @@ pub struct TrdAllocGrpNoAllocsBuilder<'b> {
     /// `AllocQty` (80), QTY.
     pub alloc_qty: Option<v::Decimal>,
 }
+/// What one `NoAllocs` entry cannot go without: the member that starts it and its required fields. [`TrdAllocGrpNoAllocsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TrdAllocGrpNoAllocsRequired<'b> {
+    /// `AllocAccount` (79), STRING.
+    pub alloc_account: v::FixStr<'b>,
+}
 t::build!(
-    TrdAllocGrpNoAllocsBuilder { alloc_account(79), alloc_acct_id_source(661),
+    TrdAllocGrpNoAllocsBuilder { alloc_account(req 79), alloc_acct_id_source(661),
     alloc_settl_currency(736), individual_alloc_id(467), nested_parties2(comp),
-    alloc_qty(80) }, new(alloc_account(STRING))
+    alloc_qty(80) }, new('b) = TrdAllocGrpNoAllocsRequired { alloc_account }
 );
 t::block!(TrdCapDtGrp, component = "TrdCapDtGrp");
 impl<'v, 'a> TrdCapDtGrp<'v, 'a> {
@@ -11450,13 +12148,13 @@ impl<'v, 'a> TrdCapDtGrp<'v, 'a> {
         table = TRD_CAP_DT_GRP_NO_DATES
     );
 }
-/// Builds the `TrdCapDtGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `TrdCapDtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCapDtGrpBuilder<'b> {
     /// The `NoDates` (580) group's entries.
     pub no_dates: &'b [TrdCapDtGrpNoDatesBuilder<'b>],
 }
-t::build!(TrdCapDtGrpBuilder { no_dates(group 580) }, new());
+t::build!(TrdCapDtGrpBuilder { no_dates(group 580) });
 /// The `NoDates` (580) group's table.
 pub static TRD_CAP_DT_GRP_NO_DATES: t::Group = t::Group {
     name: "NoDates",
@@ -11490,19 +12188,25 @@ t::walk!(
     TrdCapDtGrpNoDates => TrdCapDtGrpNoDatesField, table = TRD_CAP_DT_GRP_NO_DATES, {
     TradeDate = 75, TransactTime = 60 }
 );
-/// Builds one `NoDates` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoDates` entry: [`TrdCapDtGrpNoDatesBuilder::new`] takes [`TrdCapDtGrpNoDatesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCapDtGrpNoDatesBuilder<'b> {
-    /// `TradeDate` (75), LOCALMKTDATE.
+    /// `TradeDate` (75), LOCALMKTDATE, required: it starts the entry.
     pub trade_date: Option<v::LocalMktDate>,
     /// `TransactTime` (60), UTCTIMESTAMP.
     pub transact_time: Option<v::UtcTimestamp>,
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
+/// What one `NoDates` entry cannot go without: the member that starts it and its required fields. [`TrdCapDtGrpNoDatesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TrdCapDtGrpNoDatesRequired {
+    /// `TradeDate` (75), LOCALMKTDATE.
+    pub trade_date: v::LocalMktDate,
+}
 t::build!(
-    TrdCapDtGrpNoDatesBuilder { trade_date(75), transact_time(60) },
-    new(trade_date(LOCALMKTDATE))
+    TrdCapDtGrpNoDatesBuilder { trade_date(req 75), transact_time(60) }, new() =
+    TrdCapDtGrpNoDatesRequired { trade_date }
 );
 t::block!(TrdCapRptSideGrp, component = "TrdCapRptSideGrp");
 impl<'v, 'a> TrdCapRptSideGrp<'v, 'a> {
@@ -11511,13 +12215,22 @@ impl<'v, 'a> TrdCapRptSideGrp<'v, 'a> {
         = 61, table = TRD_CAP_RPT_SIDE_GRP_NO_SIDES
     );
 }
-/// Builds the `TrdCapRptSideGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `TrdCapRptSideGrp` component: [`TrdCapRptSideGrpBuilder::new`] takes [`TrdCapRptSideGrpRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCapRptSideGrpBuilder<'b> {
-    /// The `NoSides` (552) group's entries.
+    /// The `NoSides` (552) group's entries: required, at least one.
     pub no_sides: &'b [TrdCapRptSideGrpNoSidesBuilder<'b>],
 }
-t::build!(TrdCapRptSideGrpBuilder { no_sides(group 552) }, new());
+/// The required fields of the `TrdCapRptSideGrp` component, which [`TrdCapRptSideGrpBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TrdCapRptSideGrpRequired<'b> {
+    /// The `NoSides` (552) group's entries: at least one.
+    pub no_sides: &'b [TrdCapRptSideGrpNoSidesBuilder<'b>],
+}
+t::build!(
+    TrdCapRptSideGrpBuilder { no_sides(req group 552) }, new('b) =
+    TrdCapRptSideGrpRequired { no_sides(group) }
+);
 /// The `NoSides` (552) group's table.
 pub static TRD_CAP_RPT_SIDE_GRP_NO_SIDES: t::Group = t::Group {
     name: "NoSides",
@@ -11777,10 +12490,10 @@ t::walk!(
     = 232, NoMiscFees = 136, ExchangeRule = 825, TradeAllocIndicator = 826,
     PreallocMethod = 591, AllocId = 70, NoAllocs = 78 }
 );
-/// Builds one `NoSides` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoSides` entry: [`TrdCapRptSideGrpNoSidesBuilder::new`] takes [`TrdCapRptSideGrpNoSidesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCapRptSideGrpNoSidesBuilder<'b> {
-    /// `Side` (54), CHAR, required.
+    /// `Side` (54), CHAR, required: it starts the entry.
     pub side: Option<e::Side>,
     /// `OrderID` (37), STRING, required.
     pub order_id: Option<v::FixStr<'b>>,
@@ -11895,11 +12608,19 @@ pub struct TrdCapRptSideGrpNoSidesBuilder<'b> {
     /// The `TrdAllocGrp` component.
     pub trd_alloc_grp: Option<TrdAllocGrpBuilder<'b>>,
 }
+/// What one `NoSides` entry cannot go without: the member that starts it and its required fields. [`TrdCapRptSideGrpNoSidesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TrdCapRptSideGrpNoSidesRequired<'b> {
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `OrderID` (37), STRING.
+    pub order_id: v::FixStr<'b>,
+}
 t::build!(
-    TrdCapRptSideGrpNoSidesBuilder { side(54), order_id(37), secondary_order_id(198),
-    cl_ord_id(11), secondary_cl_ord_id(526), list_id(66), parties(comp), account(1),
-    acct_id_source(660), account_type(581), process_code(81), odd_lot(575),
-    clr_inst_grp(comp), trade_input_source(578), trade_input_device(579),
+    TrdCapRptSideGrpNoSidesBuilder { side(req 54), order_id(req 37),
+    secondary_order_id(198), cl_ord_id(11), secondary_cl_ord_id(526), list_id(66),
+    parties(comp), account(1), acct_id_source(660), account_type(581), process_code(81),
+    odd_lot(575), clr_inst_grp(comp), trade_input_source(578), trade_input_device(579),
     order_input_device(821), currency(15), compliance_id(376), solicited_flag(377),
     order_capacity(528), order_restrictions(529), cust_order_capacity(582), ord_type(40),
     exec_inst(18), trans_bkd_time(483), trading_session_id(336),
@@ -11912,7 +12633,7 @@ t::build!(
     encoded_text(data = 355, length = 354), side_multi_leg_reporting_type(752),
     cont_amt_grp(comp), stipulations(comp), misc_fees_grp(comp), exchange_rule(825),
     trade_alloc_indicator(826), prealloc_method(591), alloc_id(70), trd_alloc_grp(comp)
-    }, new(side(CHAR, e::Side), order_id(STRING))
+    }, new('b) = TrdCapRptSideGrpNoSidesRequired { side, order_id }
 );
 t::block!(TrdCollGrp, component = "TrdCollGrp");
 impl<'v, 'a> TrdCollGrp<'v, 'a> {
@@ -11921,13 +12642,13 @@ impl<'v, 'a> TrdCollGrp<'v, 'a> {
         2, table = TRD_COLL_GRP_NO_TRADES
     );
 }
-/// Builds the `TrdCollGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `TrdCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCollGrpBuilder<'b> {
     /// The `NoTrades` (897) group's entries.
     pub no_trades: &'b [TrdCollGrpNoTradesBuilder<'b>],
 }
-t::build!(TrdCollGrpBuilder { no_trades(group 897) }, new());
+t::build!(TrdCollGrpBuilder { no_trades(group 897) });
 /// The `NoTrades` (897) group's table.
 pub static TRD_COLL_GRP_NO_TRADES: t::Group = t::Group {
     name: "NoTrades",
@@ -11963,17 +12684,23 @@ t::walk!(
     TrdCollGrpNoTrades => TrdCollGrpNoTradesField, table = TRD_COLL_GRP_NO_TRADES, {
     TradeReportId = 571, SecondaryTradeReportId = 818 }
 );
-/// Builds one `NoTrades` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoTrades` entry: [`TrdCollGrpNoTradesBuilder::new`] takes [`TrdCollGrpNoTradesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdCollGrpNoTradesBuilder<'b> {
-    /// `TradeReportID` (571), STRING.
+    /// `TradeReportID` (571), STRING, required: it starts the entry.
     pub trade_report_id: Option<v::FixStr<'b>>,
     /// `SecondaryTradeReportID` (818), STRING.
     pub secondary_trade_report_id: Option<v::FixStr<'b>>,
 }
+/// What one `NoTrades` entry cannot go without: the member that starts it and its required fields. [`TrdCollGrpNoTradesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TrdCollGrpNoTradesRequired<'b> {
+    /// `TradeReportID` (571), STRING.
+    pub trade_report_id: v::FixStr<'b>,
+}
 t::build!(
-    TrdCollGrpNoTradesBuilder { trade_report_id(571), secondary_trade_report_id(818) },
-    new(trade_report_id(STRING))
+    TrdCollGrpNoTradesBuilder { trade_report_id(req 571), secondary_trade_report_id(818)
+    }, new('b) = TrdCollGrpNoTradesRequired { trade_report_id }
 );
 t::block!(TrdInstrmtLegGrp, component = "TrdInstrmtLegGrp");
 impl<'v, 'a> TrdInstrmtLegGrp<'v, 'a> {
@@ -11982,13 +12709,13 @@ impl<'v, 'a> TrdInstrmtLegGrp<'v, 'a> {
         53, table = TRD_INSTRMT_LEG_GRP_NO_LEGS
     );
 }
-/// Builds the `TrdInstrmtLegGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `TrdInstrmtLegGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdInstrmtLegGrpBuilder<'b> {
     /// The `NoLegs` (555) group's entries.
     pub no_legs: &'b [TrdInstrmtLegGrpNoLegsBuilder<'b>],
 }
-t::build!(TrdInstrmtLegGrpBuilder { no_legs(group 555) }, new());
+t::build!(TrdInstrmtLegGrpBuilder { no_legs(group 555) });
 /// The `NoLegs` (555) group's table.
 pub static TRD_INSTRMT_LEG_GRP_NO_LEGS: t::Group = t::Group {
     name: "NoLegs",
@@ -12161,10 +12888,10 @@ t::walk!(
     LegRefId = 654, LegPrice = 566, LegSettlType = 587, LegSettlDate = 588, LegLastPx =
     637 }
 );
-/// Builds one `NoLegs` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoLegs` entry: [`TrdInstrmtLegGrpNoLegsBuilder::new`] takes [`TrdInstrmtLegGrpNoLegsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdInstrmtLegGrpNoLegsBuilder<'b> {
-    /// The `InstrumentLeg` component.
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry: required.
     pub instrument_leg: Option<InstrumentLegBuilder<'b>>,
     /// `LegQty` (687), QTY.
     pub leg_qty: Option<v::Decimal>,
@@ -12189,11 +12916,19 @@ pub struct TrdInstrmtLegGrpNoLegsBuilder<'b> {
     /// `LegLastPx` (637), PRICE.
     pub leg_last_px: Option<v::Decimal>,
 }
+/// What one `NoLegs` entry cannot go without: the member that starts it and its required fields. [`TrdInstrmtLegGrpNoLegsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TrdInstrmtLegGrpNoLegsRequired<'b> {
+    /// The `InstrumentLeg` component, whose `LegSymbol` (600) starts the entry.
+    pub instrument_leg: InstrumentLegBuilder<'b>,
+}
 t::build!(
     TrdInstrmtLegGrpNoLegsBuilder { instrument_leg(comp), leg_qty(687),
     leg_swap_type(690), leg_stipulations(comp), leg_position_effect(564),
     leg_covered_or_uncovered(565), nested_parties(comp), leg_ref_id(654), leg_price(566),
-    leg_settl_type(587), leg_settl_date(588), leg_last_px(637) }, new()
+    leg_settl_type(587), leg_settl_date(588), leg_last_px(637) }, new('b) =
+    TrdInstrmtLegGrpNoLegsRequired { instrument_leg }, starts = instrument_leg
+    .leg_symbol(600)
 );
 t::block!(TrdgSesGrp, component = "TrdgSesGrp");
 impl<'v, 'a> TrdgSesGrp<'v, 'a> {
@@ -12202,13 +12937,13 @@ impl<'v, 'a> TrdgSesGrp<'v, 'a> {
         TrdgSesGrpNoTradingSessions, slots = 2, table = TRDG_SES_GRP_NO_TRADING_SESSIONS
     );
 }
-/// Builds the `TrdgSesGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `TrdgSesGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdgSesGrpBuilder<'b> {
     /// The `NoTradingSessions` (386) group's entries.
     pub no_trading_sessions: &'b [TrdgSesGrpNoTradingSessionsBuilder<'b>],
 }
-t::build!(TrdgSesGrpBuilder { no_trading_sessions(group 386) }, new());
+t::build!(TrdgSesGrpBuilder { no_trading_sessions(group 386) });
 /// The `NoTradingSessions` (386) group's table.
 pub static TRDG_SES_GRP_NO_TRADING_SESSIONS: t::Group = t::Group {
     name: "NoTradingSessions",
@@ -12245,17 +12980,24 @@ t::walk!(
     TRDG_SES_GRP_NO_TRADING_SESSIONS, { TradingSessionId = 336, TradingSessionSubId = 625
     }
 );
-/// Builds one `NoTradingSessions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoTradingSessions` entry: [`TrdgSesGrpNoTradingSessionsBuilder::new`] takes [`TrdgSesGrpNoTradingSessionsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TrdgSesGrpNoTradingSessionsBuilder<'b> {
-    /// `TradingSessionID` (336), STRING.
+    /// `TradingSessionID` (336), STRING, required: it starts the entry.
     pub trading_session_id: Option<v::FixStr<'b>>,
     /// `TradingSessionSubID` (625), STRING.
     pub trading_session_sub_id: Option<v::FixStr<'b>>,
 }
+/// What one `NoTradingSessions` entry cannot go without: the member that starts it and its required fields. [`TrdgSesGrpNoTradingSessionsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TrdgSesGrpNoTradingSessionsRequired<'b> {
+    /// `TradingSessionID` (336), STRING.
+    pub trading_session_id: v::FixStr<'b>,
+}
 t::build!(
-    TrdgSesGrpNoTradingSessionsBuilder { trading_session_id(336),
-    trading_session_sub_id(625) }, new(trading_session_id(STRING))
+    TrdgSesGrpNoTradingSessionsBuilder { trading_session_id(req 336),
+    trading_session_sub_id(625) }, new('b) = TrdgSesGrpNoTradingSessionsRequired {
+    trading_session_id }
 );
 t::block!(UndInstrmtCollGrp, component = "UndInstrmtCollGrp");
 impl<'v, 'a> UndInstrmtCollGrp<'v, 'a> {
@@ -12265,13 +13007,13 @@ impl<'v, 'a> UndInstrmtCollGrp<'v, 'a> {
         UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS
     );
 }
-/// Builds the `UndInstrmtCollGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `UndInstrmtCollGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtCollGrpBuilder<'b> {
     /// The `NoUnderlyings` (711) group's entries.
     pub no_underlyings: &'b [UndInstrmtCollGrpNoUnderlyingsBuilder<'b>],
 }
-t::build!(UndInstrmtCollGrpBuilder { no_underlyings(group 711) }, new());
+t::build!(UndInstrmtCollGrpBuilder { no_underlyings(group 711) });
 /// The `NoUnderlyings` (711) group's table.
 pub static UND_INSTRMT_COLL_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
@@ -12429,17 +13171,24 @@ t::walk!(
     UnderlyingCurrentValue = 885, UnderlyingEndValue = 886, NoUnderlyingStips = 887,
     CollAction = 944 }
 );
-/// Builds one `NoUnderlyings` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoUnderlyings` entry: [`UndInstrmtCollGrpNoUnderlyingsBuilder::new`] takes [`UndInstrmtCollGrpNoUnderlyingsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtCollGrpNoUnderlyingsBuilder<'b> {
-    /// The `UnderlyingInstrument` component.
+    /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry: required.
     pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
     /// `CollAction` (944), INT.
     pub coll_action: Option<e::CollAction<'b>>,
 }
+/// What one `NoUnderlyings` entry cannot go without: the member that starts it and its required fields. [`UndInstrmtCollGrpNoUnderlyingsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct UndInstrmtCollGrpNoUnderlyingsRequired<'b> {
+    /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry.
+    pub underlying_instrument: UnderlyingInstrumentBuilder<'b>,
+}
 t::build!(
     UndInstrmtCollGrpNoUnderlyingsBuilder { underlying_instrument(comp), coll_action(944)
-    }, new()
+    }, new('b) = UndInstrmtCollGrpNoUnderlyingsRequired { underlying_instrument }, starts
+    = underlying_instrument.underlying_symbol(311)
 );
 t::block!(UndInstrmtGrp, component = "UndInstrmtGrp");
 impl<'v, 'a> UndInstrmtGrp<'v, 'a> {
@@ -12448,13 +13197,13 @@ impl<'v, 'a> UndInstrmtGrp<'v, 'a> {
         UndInstrmtGrpNoUnderlyings, slots = 47, table = UND_INSTRMT_GRP_NO_UNDERLYINGS
     );
 }
-/// Builds the `UndInstrmtGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `UndInstrmtGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtGrpBuilder<'b> {
     /// The `NoUnderlyings` (711) group's entries.
     pub no_underlyings: &'b [UndInstrmtGrpNoUnderlyingsBuilder<'b>],
 }
-t::build!(UndInstrmtGrpBuilder { no_underlyings(group 711) }, new());
+t::build!(UndInstrmtGrpBuilder { no_underlyings(group 711) });
 /// The `NoUnderlyings` (711) group's table.
 pub static UND_INSTRMT_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
@@ -12606,13 +13355,23 @@ t::walk!(
     UnderlyingDirtyPrice = 882, UnderlyingEndPrice = 883, UnderlyingStartValue = 884,
     UnderlyingCurrentValue = 885, UnderlyingEndValue = 886, NoUnderlyingStips = 887 }
 );
-/// Builds one `NoUnderlyings` entry: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds one `NoUnderlyings` entry: [`UndInstrmtGrpNoUnderlyingsBuilder::new`] takes [`UndInstrmtGrpNoUnderlyingsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtGrpNoUnderlyingsBuilder<'b> {
-    /// The `UnderlyingInstrument` component.
+    /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry: required.
     pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
 }
-t::build!(UndInstrmtGrpNoUnderlyingsBuilder { underlying_instrument(comp) }, new());
+/// What one `NoUnderlyings` entry cannot go without: the member that starts it and its required fields. [`UndInstrmtGrpNoUnderlyingsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct UndInstrmtGrpNoUnderlyingsRequired<'b> {
+    /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry.
+    pub underlying_instrument: UnderlyingInstrumentBuilder<'b>,
+}
+t::build!(
+    UndInstrmtGrpNoUnderlyingsBuilder { underlying_instrument(comp) }, new('b) =
+    UndInstrmtGrpNoUnderlyingsRequired { underlying_instrument }, starts =
+    underlying_instrument.underlying_symbol(311)
+);
 t::block!(UndInstrmtStrkPxGrp, component = "UndInstrmtStrkPxGrp");
 impl<'v, 'a> UndInstrmtStrkPxGrp<'v, 'a> {
     t::group!(
@@ -12621,13 +13380,13 @@ impl<'v, 'a> UndInstrmtStrkPxGrp<'v, 'a> {
         UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS
     );
 }
-/// Builds the `UndInstrmtStrkPxGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `UndInstrmtStrkPxGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtStrkPxGrpBuilder<'b> {
     /// The `NoUnderlyings` (711) group's entries.
     pub no_underlyings: &'b [UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b>],
 }
-t::build!(UndInstrmtStrkPxGrpBuilder { no_underlyings(group 711) }, new());
+t::build!(UndInstrmtStrkPxGrpBuilder { no_underlyings(group 711) });
 /// The `NoUnderlyings` (711) group's table.
 pub static UND_INSTRMT_STRK_PX_GRP_NO_UNDERLYINGS: t::Group = t::Group {
     name: "NoUnderlyings",
@@ -12810,10 +13569,10 @@ t::walk!(
     PrevClosePx = 140, ClOrdId = 11, SecondaryClOrdId = 526, Side = 54, Price = 44,
     Currency = 15, Text = 58, EncodedTextLen = 354, EncodedText = 355 }
 );
-/// Builds one `NoUnderlyings` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoUnderlyings` entry: [`UndInstrmtStrkPxGrpNoUnderlyingsBuilder::new`] takes [`UndInstrmtStrkPxGrpNoUnderlyingsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b> {
-    /// The `UnderlyingInstrument` component.
+    /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry: required.
     pub underlying_instrument: Option<UnderlyingInstrumentBuilder<'b>>,
     /// `PrevClosePx` (140), PRICE.
     pub prev_close_px: Option<v::Decimal>,
@@ -12832,10 +13591,20 @@ pub struct UndInstrmtStrkPxGrpNoUnderlyingsBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// What one `NoUnderlyings` entry cannot go without: the member that starts it and its required fields. [`UndInstrmtStrkPxGrpNoUnderlyingsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct UndInstrmtStrkPxGrpNoUnderlyingsRequired<'b> {
+    /// The `UnderlyingInstrument` component, whose `UnderlyingSymbol` (311) starts the entry.
+    pub underlying_instrument: UnderlyingInstrumentBuilder<'b>,
+    /// `Price` (44), PRICE.
+    pub price: v::Decimal,
+}
 t::build!(
     UndInstrmtStrkPxGrpNoUnderlyingsBuilder { underlying_instrument(comp),
-    prev_close_px(140), cl_ord_id(11), secondary_cl_ord_id(526), side(54), price(44),
-    currency(15), text(58), encoded_text(data = 355, length = 354) }, new(price(PRICE))
+    prev_close_px(140), cl_ord_id(11), secondary_cl_ord_id(526), side(54), price(req 44),
+    currency(15), text(58), encoded_text(data = 355, length = 354) }, new('b) =
+    UndInstrmtStrkPxGrpNoUnderlyingsRequired { underlying_instrument, price }, starts =
+    underlying_instrument.underlying_symbol(311)
 );
 t::block!(EvntGrp, component = "EvntGrp");
 impl<'v, 'a> EvntGrp<'v, 'a> {
@@ -12844,13 +13613,13 @@ impl<'v, 'a> EvntGrp<'v, 'a> {
         table = EVNT_GRP_NO_EVENTS
     );
 }
-/// Builds the `EvntGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `EvntGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct EvntGrpBuilder<'b> {
     /// The `NoEvents` (864) group's entries.
     pub no_events: &'b [EvntGrpNoEventsBuilder<'b>],
 }
-t::build!(EvntGrpBuilder { no_events(group 864) }, new());
+t::build!(EvntGrpBuilder { no_events(group 864) });
 /// The `NoEvents` (864) group's table.
 pub static EVNT_GRP_NO_EVENTS: t::Group = t::Group {
     name: "NoEvents",
@@ -12890,10 +13659,10 @@ t::walk!(
     EvntGrpNoEvents => EvntGrpNoEventsField, table = EVNT_GRP_NO_EVENTS, { EventType =
     865, EventDate = 866, EventPx = 867, EventText = 868 }
 );
-/// Builds one `NoEvents` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoEvents` entry: [`EvntGrpNoEventsBuilder::new`] takes [`EvntGrpNoEventsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct EvntGrpNoEventsBuilder<'b> {
-    /// `EventType` (865), INT.
+    /// `EventType` (865), INT, required: it starts the entry.
     pub event_type: Option<e::EventType<'b>>,
     /// `EventDate` (866), LOCALMKTDATE.
     pub event_date: Option<v::LocalMktDate>,
@@ -12902,9 +13671,15 @@ pub struct EvntGrpNoEventsBuilder<'b> {
     /// `EventText` (868), STRING.
     pub event_text: Option<v::FixStr<'b>>,
 }
+/// What one `NoEvents` entry cannot go without: the member that starts it and its required fields. [`EvntGrpNoEventsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct EvntGrpNoEventsRequired<'b> {
+    /// `EventType` (865), INT.
+    pub event_type: e::EventType<'b>,
+}
 t::build!(
-    EvntGrpNoEventsBuilder { event_type(865), event_date(866), event_px(867),
-    event_text(868) }, new(event_type(INT, e::EventType))
+    EvntGrpNoEventsBuilder { event_type(req 865), event_date(866), event_px(867),
+    event_text(868) }, new('b) = EvntGrpNoEventsRequired { event_type }
 );
 t::block!(SecAltIdGrp, component = "SecAltIDGrp");
 impl<'v, 'a> SecAltIdGrp<'v, 'a> {
@@ -12913,13 +13688,13 @@ impl<'v, 'a> SecAltIdGrp<'v, 'a> {
         SecAltIdGrpNoSecurityAltId, slots = 2, table = SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID
     );
 }
-/// Builds the `SecAltIDGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `SecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecAltIdGrpBuilder<'b> {
     /// The `NoSecurityAltID` (454) group's entries.
     pub no_security_alt_id: &'b [SecAltIdGrpNoSecurityAltIdBuilder<'b>],
 }
-t::build!(SecAltIdGrpBuilder { no_security_alt_id(group 454) }, new());
+t::build!(SecAltIdGrpBuilder { no_security_alt_id(group 454) });
 /// The `NoSecurityAltID` (454) group's table.
 pub static SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoSecurityAltID",
@@ -12953,17 +13728,24 @@ t::walk!(
     SecAltIdGrpNoSecurityAltId => SecAltIdGrpNoSecurityAltIdField, table =
     SEC_ALT_ID_GRP_NO_SECURITY_ALT_ID, { SecurityAltId = 455, SecurityAltIdSource = 456 }
 );
-/// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoSecurityAltID` entry: [`SecAltIdGrpNoSecurityAltIdBuilder::new`] takes [`SecAltIdGrpNoSecurityAltIdRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SecAltIdGrpNoSecurityAltIdBuilder<'b> {
-    /// `SecurityAltID` (455), STRING.
+    /// `SecurityAltID` (455), STRING, required: it starts the entry.
     pub security_alt_id: Option<v::FixStr<'b>>,
     /// `SecurityAltIDSource` (456), STRING.
     pub security_alt_id_source: Option<v::FixStr<'b>>,
 }
+/// What one `NoSecurityAltID` entry cannot go without: the member that starts it and its required fields. [`SecAltIdGrpNoSecurityAltIdBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SecAltIdGrpNoSecurityAltIdRequired<'b> {
+    /// `SecurityAltID` (455), STRING.
+    pub security_alt_id: v::FixStr<'b>,
+}
 t::build!(
-    SecAltIdGrpNoSecurityAltIdBuilder { security_alt_id(455), security_alt_id_source(456)
-    }, new(security_alt_id(STRING))
+    SecAltIdGrpNoSecurityAltIdBuilder { security_alt_id(req 455),
+    security_alt_id_source(456) }, new('b) = SecAltIdGrpNoSecurityAltIdRequired {
+    security_alt_id }
 );
 t::block!(LegSecAltIdGrp, component = "LegSecAltIDGrp");
 impl<'v, 'a> LegSecAltIdGrp<'v, 'a> {
@@ -12973,13 +13755,13 @@ impl<'v, 'a> LegSecAltIdGrp<'v, 'a> {
         LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID
     );
 }
-/// Builds the `LegSecAltIDGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `LegSecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegSecAltIdGrpBuilder<'b> {
     /// The `NoLegSecurityAltID` (604) group's entries.
     pub no_leg_security_alt_id: &'b [LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b>],
 }
-t::build!(LegSecAltIdGrpBuilder { no_leg_security_alt_id(group 604) }, new());
+t::build!(LegSecAltIdGrpBuilder { no_leg_security_alt_id(group 604) });
 /// The `NoLegSecurityAltID` (604) group's table.
 pub static LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoLegSecurityAltID",
@@ -13018,17 +13800,24 @@ t::walk!(
     LEG_SEC_ALT_ID_GRP_NO_LEG_SECURITY_ALT_ID, { LegSecurityAltId = 605,
     LegSecurityAltIdSource = 606 }
 );
-/// Builds one `NoLegSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoLegSecurityAltID` entry: [`LegSecAltIdGrpNoLegSecurityAltIdBuilder::new`] takes [`LegSecAltIdGrpNoLegSecurityAltIdRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LegSecAltIdGrpNoLegSecurityAltIdBuilder<'b> {
-    /// `LegSecurityAltID` (605), STRING.
+    /// `LegSecurityAltID` (605), STRING, required: it starts the entry.
     pub leg_security_alt_id: Option<v::FixStr<'b>>,
     /// `LegSecurityAltIDSource` (606), STRING.
     pub leg_security_alt_id_source: Option<v::FixStr<'b>>,
 }
+/// What one `NoLegSecurityAltID` entry cannot go without: the member that starts it and its required fields. [`LegSecAltIdGrpNoLegSecurityAltIdBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LegSecAltIdGrpNoLegSecurityAltIdRequired<'b> {
+    /// `LegSecurityAltID` (605), STRING.
+    pub leg_security_alt_id: v::FixStr<'b>,
+}
 t::build!(
-    LegSecAltIdGrpNoLegSecurityAltIdBuilder { leg_security_alt_id(605),
-    leg_security_alt_id_source(606) }, new(leg_security_alt_id(STRING))
+    LegSecAltIdGrpNoLegSecurityAltIdBuilder { leg_security_alt_id(req 605),
+    leg_security_alt_id_source(606) }, new('b) = LegSecAltIdGrpNoLegSecurityAltIdRequired
+    { leg_security_alt_id }
 );
 t::block!(UndSecAltIdGrp, component = "UndSecAltIDGrp");
 impl<'v, 'a> UndSecAltIdGrp<'v, 'a> {
@@ -13038,7 +13827,7 @@ impl<'v, 'a> UndSecAltIdGrp<'v, 'a> {
         UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID
     );
 }
-/// Builds the `UndSecAltIDGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `UndSecAltIDGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndSecAltIdGrpBuilder<'b> {
     /// The `NoUnderlyingSecurityAltID` (457) group's entries.
@@ -13046,7 +13835,7 @@ pub struct UndSecAltIdGrpBuilder<'b> {
         'b,
     >],
 }
-t::build!(UndSecAltIdGrpBuilder { no_underlying_security_alt_id(group 457) }, new());
+t::build!(UndSecAltIdGrpBuilder { no_underlying_security_alt_id(group 457) });
 /// The `NoUnderlyingSecurityAltID` (457) group's table.
 pub static UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID: t::Group = t::Group {
     name: "NoUnderlyingSecurityAltID",
@@ -13091,17 +13880,24 @@ t::walk!(
     UND_SEC_ALT_ID_GRP_NO_UNDERLYING_SECURITY_ALT_ID, { UnderlyingSecurityAltId = 458,
     UnderlyingSecurityAltIdSource = 459 }
 );
-/// Builds one `NoUnderlyingSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoUnderlyingSecurityAltID` entry: [`UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder::new`] takes [`UndSecAltIdGrpNoUnderlyingSecurityAltIdRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder<'b> {
-    /// `UnderlyingSecurityAltID` (458), STRING.
+    /// `UnderlyingSecurityAltID` (458), STRING, required: it starts the entry.
     pub underlying_security_alt_id: Option<v::FixStr<'b>>,
     /// `UnderlyingSecurityAltIDSource` (459), STRING.
     pub underlying_security_alt_id_source: Option<v::FixStr<'b>>,
 }
+/// What one `NoUnderlyingSecurityAltID` entry cannot go without: the member that starts it and its required fields. [`UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct UndSecAltIdGrpNoUnderlyingSecurityAltIdRequired<'b> {
+    /// `UnderlyingSecurityAltID` (458), STRING.
+    pub underlying_security_alt_id: v::FixStr<'b>,
+}
 t::build!(
-    UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder { underlying_security_alt_id(458),
-    underlying_security_alt_id_source(459) }, new(underlying_security_alt_id(STRING))
+    UndSecAltIdGrpNoUnderlyingSecurityAltIdBuilder { underlying_security_alt_id(req 458),
+    underlying_security_alt_id_source(459) }, new('b) =
+    UndSecAltIdGrpNoUnderlyingSecurityAltIdRequired { underlying_security_alt_id }
 );
 t::block!(AttrbGrp, component = "AttrbGrp");
 impl<'v, 'a> AttrbGrp<'v, 'a> {
@@ -13110,13 +13906,13 @@ impl<'v, 'a> AttrbGrp<'v, 'a> {
         AttrbGrpNoInstrAttrib, slots = 2, table = ATTRB_GRP_NO_INSTR_ATTRIB
     );
 }
-/// Builds the `AttrbGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `AttrbGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AttrbGrpBuilder<'b> {
     /// The `NoInstrAttrib` (870) group's entries.
     pub no_instr_attrib: &'b [AttrbGrpNoInstrAttribBuilder<'b>],
 }
-t::build!(AttrbGrpBuilder { no_instr_attrib(group 870) }, new());
+t::build!(AttrbGrpBuilder { no_instr_attrib(group 870) });
 /// The `NoInstrAttrib` (870) group's table.
 pub static ATTRB_GRP_NO_INSTR_ATTRIB: t::Group = t::Group {
     name: "NoInstrAttrib",
@@ -13153,17 +13949,23 @@ t::walk!(
     AttrbGrpNoInstrAttrib => AttrbGrpNoInstrAttribField, table =
     ATTRB_GRP_NO_INSTR_ATTRIB, { InstrAttribType = 871, InstrAttribValue = 872 }
 );
-/// Builds one `NoInstrAttrib` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoInstrAttrib` entry: [`AttrbGrpNoInstrAttribBuilder::new`] takes [`AttrbGrpNoInstrAttribRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct AttrbGrpNoInstrAttribBuilder<'b> {
-    /// `InstrAttribType` (871), INT.
+    /// `InstrAttribType` (871), INT, required: it starts the entry.
     pub instr_attrib_type: Option<e::InstrAttribType<'b>>,
     /// `InstrAttribValue` (872), STRING.
     pub instr_attrib_value: Option<v::FixStr<'b>>,
 }
+/// What one `NoInstrAttrib` entry cannot go without: the member that starts it and its required fields. [`AttrbGrpNoInstrAttribBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct AttrbGrpNoInstrAttribRequired<'b> {
+    /// `InstrAttribType` (871), INT.
+    pub instr_attrib_type: e::InstrAttribType<'b>,
+}
 t::build!(
-    AttrbGrpNoInstrAttribBuilder { instr_attrib_type(871), instr_attrib_value(872) },
-    new(instr_attrib_type(INT, e::InstrAttribType))
+    AttrbGrpNoInstrAttribBuilder { instr_attrib_type(req 871), instr_attrib_value(872) },
+    new('b) = AttrbGrpNoInstrAttribRequired { instr_attrib_type }
 );
 t::block!(DlvyInstGrp, component = "DlvyInstGrp");
 impl<'v, 'a> DlvyInstGrp<'v, 'a> {
@@ -13172,13 +13974,13 @@ impl<'v, 'a> DlvyInstGrp<'v, 'a> {
         slots = 3, table = DLVY_INST_GRP_NO_DLVY_INST
     );
 }
-/// Builds the `DlvyInstGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `DlvyInstGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct DlvyInstGrpBuilder<'b> {
     /// The `NoDlvyInst` (85) group's entries.
     pub no_dlvy_inst: &'b [DlvyInstGrpNoDlvyInstBuilder<'b>],
 }
-t::build!(DlvyInstGrpBuilder { no_dlvy_inst(group 85) }, new());
+t::build!(DlvyInstGrpBuilder { no_dlvy_inst(group 85) });
 /// The `NoDlvyInst` (85) group's table.
 pub static DLVY_INST_GRP_NO_DLVY_INST: t::Group = t::Group {
     name: "NoDlvyInst",
@@ -13219,19 +14021,25 @@ t::walk!(
     DLVY_INST_GRP_NO_DLVY_INST, { SettlInstSource = 165, DlvyInstType = 787,
     NoSettlPartyIds = 781 }
 );
-/// Builds one `NoDlvyInst` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoDlvyInst` entry: [`DlvyInstGrpNoDlvyInstBuilder::new`] takes [`DlvyInstGrpNoDlvyInstRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct DlvyInstGrpNoDlvyInstBuilder<'b> {
-    /// `SettlInstSource` (165), CHAR.
+    /// `SettlInstSource` (165), CHAR, required: it starts the entry.
     pub settl_inst_source: Option<e::SettlInstSource>,
     /// `DlvyInstType` (787), CHAR.
     pub dlvy_inst_type: Option<e::DlvyInstType>,
     /// The `SettlParties` component.
     pub settl_parties: Option<SettlPartiesBuilder<'b>>,
 }
+/// What one `NoDlvyInst` entry cannot go without: the member that starts it and its required fields. [`DlvyInstGrpNoDlvyInstBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct DlvyInstGrpNoDlvyInstRequired {
+    /// `SettlInstSource` (165), CHAR.
+    pub settl_inst_source: e::SettlInstSource,
+}
 t::build!(
-    DlvyInstGrpNoDlvyInstBuilder { settl_inst_source(165), dlvy_inst_type(787),
-    settl_parties(comp) }, new(settl_inst_source(CHAR, e::SettlInstSource))
+    DlvyInstGrpNoDlvyInstBuilder { settl_inst_source(req 165), dlvy_inst_type(787),
+    settl_parties(comp) }, new() = DlvyInstGrpNoDlvyInstRequired { settl_inst_source }
 );
 t::block!(SettlPtysSubGrp, component = "SettlPtysSubGrp");
 impl<'v, 'a> SettlPtysSubGrp<'v, 'a> {
@@ -13241,13 +14049,13 @@ impl<'v, 'a> SettlPtysSubGrp<'v, 'a> {
         SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS
     );
 }
-/// Builds the `SettlPtysSubGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `SettlPtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlPtysSubGrpBuilder<'b> {
     /// The `NoSettlPartySubIDs` (801) group's entries.
     pub no_settl_party_sub_ids: &'b [SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b>],
 }
-t::build!(SettlPtysSubGrpBuilder { no_settl_party_sub_ids(group 801) }, new());
+t::build!(SettlPtysSubGrpBuilder { no_settl_party_sub_ids(group 801) });
 /// The `NoSettlPartySubIDs` (801) group's table.
 pub static SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoSettlPartySubIDs",
@@ -13284,17 +14092,24 @@ t::walk!(
     SETTL_PTYS_SUB_GRP_NO_SETTL_PARTY_SUB_IDS, { SettlPartySubId = 785,
     SettlPartySubIdType = 786 }
 );
-/// Builds one `NoSettlPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoSettlPartySubIDs` entry: [`SettlPtysSubGrpNoSettlPartySubIdsBuilder::new`] takes [`SettlPtysSubGrpNoSettlPartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct SettlPtysSubGrpNoSettlPartySubIdsBuilder<'b> {
-    /// `SettlPartySubID` (785), STRING.
+    /// `SettlPartySubID` (785), STRING, required: it starts the entry.
     pub settl_party_sub_id: Option<v::FixStr<'b>>,
     /// `SettlPartySubIDType` (786), INT.
     pub settl_party_sub_id_type: Option<i64>,
 }
+/// What one `NoSettlPartySubIDs` entry cannot go without: the member that starts it and its required fields. [`SettlPtysSubGrpNoSettlPartySubIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct SettlPtysSubGrpNoSettlPartySubIdsRequired<'b> {
+    /// `SettlPartySubID` (785), STRING.
+    pub settl_party_sub_id: v::FixStr<'b>,
+}
 t::build!(
-    SettlPtysSubGrpNoSettlPartySubIdsBuilder { settl_party_sub_id(785),
-    settl_party_sub_id_type(786) }, new(settl_party_sub_id(STRING))
+    SettlPtysSubGrpNoSettlPartySubIdsBuilder { settl_party_sub_id(req 785),
+    settl_party_sub_id_type(786) }, new('b) = SettlPtysSubGrpNoSettlPartySubIdsRequired {
+    settl_party_sub_id }
 );
 t::block!(PtysSubGrp, component = "PtysSubGrp");
 impl<'v, 'a> PtysSubGrp<'v, 'a> {
@@ -13303,13 +14118,13 @@ impl<'v, 'a> PtysSubGrp<'v, 'a> {
         PtysSubGrpNoPartySubIds, slots = 2, table = PTYS_SUB_GRP_NO_PARTY_SUB_IDS
     );
 }
-/// Builds the `PtysSubGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `PtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PtysSubGrpBuilder<'b> {
     /// The `NoPartySubIDs` (802) group's entries.
     pub no_party_sub_ids: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>],
 }
-t::build!(PtysSubGrpBuilder { no_party_sub_ids(group 802) }, new());
+t::build!(PtysSubGrpBuilder { no_party_sub_ids(group 802) });
 /// The `NoPartySubIDs` (802) group's table.
 pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoPartySubIDs",
@@ -13345,17 +14160,23 @@ t::walk!(
     PtysSubGrpNoPartySubIds => PtysSubGrpNoPartySubIdsField, table =
     PTYS_SUB_GRP_NO_PARTY_SUB_IDS, { PartySubId = 523, PartySubIdType = 803 }
 );
-/// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoPartySubIDs` entry: [`PtysSubGrpNoPartySubIdsBuilder::new`] takes [`PtysSubGrpNoPartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PtysSubGrpNoPartySubIdsBuilder<'b> {
-    /// `PartySubID` (523), STRING.
+    /// `PartySubID` (523), STRING, required: it starts the entry.
     pub party_sub_id: Option<v::FixStr<'b>>,
     /// `PartySubIDType` (803), INT.
     pub party_sub_id_type: Option<e::PartySubIdType<'b>>,
 }
+/// What one `NoPartySubIDs` entry cannot go without: the member that starts it and its required fields. [`PtysSubGrpNoPartySubIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PtysSubGrpNoPartySubIdsRequired<'b> {
+    /// `PartySubID` (523), STRING.
+    pub party_sub_id: v::FixStr<'b>,
+}
 t::build!(
-    PtysSubGrpNoPartySubIdsBuilder { party_sub_id(523), party_sub_id_type(803) },
-    new(party_sub_id(STRING))
+    PtysSubGrpNoPartySubIdsBuilder { party_sub_id(req 523), party_sub_id_type(803) },
+    new('b) = PtysSubGrpNoPartySubIdsRequired { party_sub_id }
 );
 t::block!(NstdPtysSubGrp, component = "NstdPtysSubGrp");
 impl<'v, 'a> NstdPtysSubGrp<'v, 'a> {
@@ -13365,13 +14186,13 @@ impl<'v, 'a> NstdPtysSubGrp<'v, 'a> {
         NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS
     );
 }
-/// Builds the `NstdPtysSubGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `NstdPtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtysSubGrpBuilder<'b> {
     /// The `NoNestedPartySubIDs` (804) group's entries.
     pub no_nested_party_sub_ids: &'b [NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b>],
 }
-t::build!(NstdPtysSubGrpBuilder { no_nested_party_sub_ids(group 804) }, new());
+t::build!(NstdPtysSubGrpBuilder { no_nested_party_sub_ids(group 804) });
 /// The `NoNestedPartySubIDs` (804) group's table.
 pub static NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNestedPartySubIDs",
@@ -13409,17 +14230,24 @@ t::walk!(
     NSTD_PTYS_SUB_GRP_NO_NESTED_PARTY_SUB_IDS, { NestedPartySubId = 545,
     NestedPartySubIdType = 805 }
 );
-/// Builds one `NoNestedPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoNestedPartySubIDs` entry: [`NstdPtysSubGrpNoNestedPartySubIdsBuilder::new`] takes [`NstdPtysSubGrpNoNestedPartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtysSubGrpNoNestedPartySubIdsBuilder<'b> {
-    /// `NestedPartySubID` (545), STRING.
+    /// `NestedPartySubID` (545), STRING, required: it starts the entry.
     pub nested_party_sub_id: Option<v::FixStr<'b>>,
     /// `NestedPartySubIDType` (805), INT.
     pub nested_party_sub_id_type: Option<i64>,
 }
+/// What one `NoNestedPartySubIDs` entry cannot go without: the member that starts it and its required fields. [`NstdPtysSubGrpNoNestedPartySubIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NstdPtysSubGrpNoNestedPartySubIdsRequired<'b> {
+    /// `NestedPartySubID` (545), STRING.
+    pub nested_party_sub_id: v::FixStr<'b>,
+}
 t::build!(
-    NstdPtysSubGrpNoNestedPartySubIdsBuilder { nested_party_sub_id(545),
-    nested_party_sub_id_type(805) }, new(nested_party_sub_id(STRING))
+    NstdPtysSubGrpNoNestedPartySubIdsBuilder { nested_party_sub_id(req 545),
+    nested_party_sub_id_type(805) }, new('b) = NstdPtysSubGrpNoNestedPartySubIdsRequired
+    { nested_party_sub_id }
 );
 t::block!(NstdPtys2SubGrp, component = "NstdPtys2SubGrp");
 impl<'v, 'a> NstdPtys2SubGrp<'v, 'a> {
@@ -13429,13 +14257,13 @@ impl<'v, 'a> NstdPtys2SubGrp<'v, 'a> {
         NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS
     );
 }
-/// Builds the `NstdPtys2SubGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `NstdPtys2SubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtys2SubGrpBuilder<'b> {
     /// The `NoNested2PartySubIDs` (806) group's entries.
     pub no_nested2_party_sub_ids: &'b [NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b>],
 }
-t::build!(NstdPtys2SubGrpBuilder { no_nested2_party_sub_ids(group 806) }, new());
+t::build!(NstdPtys2SubGrpBuilder { no_nested2_party_sub_ids(group 806) });
 /// The `NoNested2PartySubIDs` (806) group's table.
 pub static NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNested2PartySubIDs",
@@ -13475,17 +14303,24 @@ t::walk!(
     table = NSTD_PTYS2_SUB_GRP_NO_NESTED2_PARTY_SUB_IDS, { Nested2PartySubId = 760,
     Nested2PartySubIdType = 807 }
 );
-/// Builds one `NoNested2PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoNested2PartySubIDs` entry: [`NstdPtys2SubGrpNoNested2PartySubIdsBuilder::new`] takes [`NstdPtys2SubGrpNoNested2PartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtys2SubGrpNoNested2PartySubIdsBuilder<'b> {
-    /// `Nested2PartySubID` (760), STRING.
+    /// `Nested2PartySubID` (760), STRING, required: it starts the entry.
     pub nested2_party_sub_id: Option<v::FixStr<'b>>,
     /// `Nested2PartySubIDType` (807), INT.
     pub nested2_party_sub_id_type: Option<i64>,
 }
+/// What one `NoNested2PartySubIDs` entry cannot go without: the member that starts it and its required fields. [`NstdPtys2SubGrpNoNested2PartySubIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NstdPtys2SubGrpNoNested2PartySubIdsRequired<'b> {
+    /// `Nested2PartySubID` (760), STRING.
+    pub nested2_party_sub_id: v::FixStr<'b>,
+}
 t::build!(
-    NstdPtys2SubGrpNoNested2PartySubIdsBuilder { nested2_party_sub_id(760),
-    nested2_party_sub_id_type(807) }, new(nested2_party_sub_id(STRING))
+    NstdPtys2SubGrpNoNested2PartySubIdsBuilder { nested2_party_sub_id(req 760),
+    nested2_party_sub_id_type(807) }, new('b) =
+    NstdPtys2SubGrpNoNested2PartySubIdsRequired { nested2_party_sub_id }
 );
 t::block!(NstdPtys3SubGrp, component = "NstdPtys3SubGrp");
 impl<'v, 'a> NstdPtys3SubGrp<'v, 'a> {
@@ -13495,13 +14330,13 @@ impl<'v, 'a> NstdPtys3SubGrp<'v, 'a> {
         NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS
     );
 }
-/// Builds the `NstdPtys3SubGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `NstdPtys3SubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtys3SubGrpBuilder<'b> {
     /// The `NoNested3PartySubIDs` (952) group's entries.
     pub no_nested3_party_sub_ids: &'b [NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b>],
 }
-t::build!(NstdPtys3SubGrpBuilder { no_nested3_party_sub_ids(group 952) }, new());
+t::build!(NstdPtys3SubGrpBuilder { no_nested3_party_sub_ids(group 952) });
 /// The `NoNested3PartySubIDs` (952) group's table.
 pub static NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoNested3PartySubIDs",
@@ -13541,17 +14376,24 @@ t::walk!(
     table = NSTD_PTYS3_SUB_GRP_NO_NESTED3_PARTY_SUB_IDS, { Nested3PartySubId = 953,
     Nested3PartySubIdType = 954 }
 );
-/// Builds one `NoNested3PartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoNested3PartySubIDs` entry: [`NstdPtys3SubGrpNoNested3PartySubIdsBuilder::new`] takes [`NstdPtys3SubGrpNoNested3PartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NstdPtys3SubGrpNoNested3PartySubIdsBuilder<'b> {
-    /// `Nested3PartySubID` (953), STRING.
+    /// `Nested3PartySubID` (953), STRING, required: it starts the entry.
     pub nested3_party_sub_id: Option<v::FixStr<'b>>,
     /// `Nested3PartySubIDType` (954), INT.
     pub nested3_party_sub_id_type: Option<i64>,
 }
+/// What one `NoNested3PartySubIDs` entry cannot go without: the member that starts it and its required fields. [`NstdPtys3SubGrpNoNested3PartySubIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NstdPtys3SubGrpNoNested3PartySubIdsRequired<'b> {
+    /// `Nested3PartySubID` (953), STRING.
+    pub nested3_party_sub_id: v::FixStr<'b>,
+}
 t::build!(
-    NstdPtys3SubGrpNoNested3PartySubIdsBuilder { nested3_party_sub_id(953),
-    nested3_party_sub_id_type(954) }, new(nested3_party_sub_id(STRING))
+    NstdPtys3SubGrpNoNested3PartySubIdsBuilder { nested3_party_sub_id(req 953),
+    nested3_party_sub_id_type(954) }, new('b) =
+    NstdPtys3SubGrpNoNested3PartySubIdsRequired { nested3_party_sub_id }
 );
 t::block!(Hop, component = "Hop");
 impl<'v, 'a> Hop<'v, 'a> {
@@ -13560,13 +14402,13 @@ impl<'v, 'a> Hop<'v, 'a> {
         HOP_NO_HOPS
     );
 }
-/// Builds the `Hop` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `Hop` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct HopBuilder<'b> {
     /// The `NoHops` (627) group's entries.
     pub no_hops: &'b [HopNoHopsBuilder<'b>],
 }
-t::build!(HopBuilder { no_hops(group 627) }, new());
+t::build!(HopBuilder { no_hops(group 627) });
 /// The `NoHops` (627) group's table.
 pub static HOP_NO_HOPS: t::Group = t::Group {
     name: "NoHops",
@@ -13603,17 +14445,23 @@ t::walk!(
     HopNoHops => HopNoHopsField, table = HOP_NO_HOPS, { HopCompId = 628, HopSendingTime =
     629, HopRefId = 630 }
 );
-/// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoHops` entry: [`HopNoHopsBuilder::new`] takes [`HopNoHopsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct HopNoHopsBuilder<'b> {
-    /// `HopCompID` (628), STRING.
+    /// `HopCompID` (628), STRING, required: it starts the entry.
     pub hop_comp_id: Option<v::FixStr<'b>>,
     /// `HopSendingTime` (629), UTCTIMESTAMP.
     pub hop_sending_time: Option<v::UtcTimestamp>,
     /// `HopRefID` (630), SEQNUM.
     pub hop_ref_id: Option<v::SeqNum>,
 }
+/// What one `NoHops` entry cannot go without: the member that starts it and its required fields. [`HopNoHopsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct HopNoHopsRequired<'b> {
+    /// `HopCompID` (628), STRING.
+    pub hop_comp_id: v::FixStr<'b>,
+}
 t::build!(
-    HopNoHopsBuilder { hop_comp_id(628), hop_sending_time(629), hop_ref_id(630) },
-    new(hop_comp_id(STRING))
+    HopNoHopsBuilder { hop_comp_id(req 628), hop_sending_time(629), hop_ref_id(630) },
+    new('b) = HopNoHopsRequired { hop_comp_id }
 );

@@ -6,17 +6,18 @@ t::block!(Header, doc = " The standard header, in every message.");
 impl<'v, 'a> Header<'v, 'a> {
     t::req!(msg_type, slot = 0, tag = 35, "MsgType", STRING);
 }
-/// Builds the standard header: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the standard header, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct HeaderBuilder<'b> {
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
-t::build!(HeaderBuilder {}, new());
+t::build!(HeaderBuilder {});
 impl HeaderBuilder<'_> {
     /// Starts a message of type `msg_type` in `buf` with BeginString
     /// [`BEGIN_STRING`](super::BEGIN_STRING): writes 8, 9 and 35, then the header
-    /// fields in ascending tag order.
+    /// fields in ascending tag order; a required one that is unset is
+    /// [`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired).
     pub fn start<'o>(
         &self,
         buf: &'o mut [u8],
@@ -35,13 +36,13 @@ impl<'v, 'a> Outer<'v, 'a> {
         table = OUTER_NO_LEVEL1
     );
 }
-/// Builds the `Outer` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `Outer` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OuterBuilder<'b> {
     /// The `NoLevel1` (5003) group's entries.
     pub no_level1: &'b [OuterNoLevel1Builder<'b>],
 }
-t::build!(OuterBuilder { no_level1(group 5003) }, new());
+t::build!(OuterBuilder { no_level1(group 5003) });
 /// The `NoLevel1` (5003) group's table.
 pub static OUTER_NO_LEVEL1: t::Group = t::Group {
     name: "NoLevel1",
@@ -77,15 +78,24 @@ t::walk!(
     OuterNoLevel1 => OuterNoLevel1Field, table = OUTER_NO_LEVEL1, { Name = 5004, Weird =
     5005, NoLevel2 = 5006 }
 );
-/// Builds one `NoLevel1` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoLevel1` entry: [`OuterNoLevel1Builder::new`] takes [`OuterNoLevel1Required`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct OuterNoLevel1Builder<'b> {
-    /// `Name` (5004), STRING, required.
+    /// `Name` (5004), STRING, required: it starts the entry.
     pub name: Option<v::FixStr<'b>>,
     /// The `Inner` component.
     pub inner: Option<InnerBuilder<'b>>,
 }
-t::build!(OuterNoLevel1Builder { name(5004), inner(comp) }, new(name(STRING)));
+/// What one `NoLevel1` entry cannot go without: the member that starts it and its required fields. [`OuterNoLevel1Builder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct OuterNoLevel1Required<'b> {
+    /// `Name` (5004), STRING.
+    pub name: v::FixStr<'b>,
+}
+t::build!(
+    OuterNoLevel1Builder { name(req 5004), inner(comp) }, new('b) = OuterNoLevel1Required
+    { name }
+);
 t::block!(Inner, component = "Inner");
 impl<'v, 'a> Inner<'v, 'a> {
     t::opt!(weird, slot = 0, tag = 5005, "Weird", MULTIPLEVALUESTRING);
@@ -94,7 +104,7 @@ impl<'v, 'a> Inner<'v, 'a> {
         table = INNER_NO_LEVEL2
     );
 }
-/// Builds the `Inner` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `Inner` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InnerBuilder<'b> {
     /// `Weird` (5005), MULTIPLEVALUESTRING.
@@ -102,7 +112,7 @@ pub struct InnerBuilder<'b> {
     /// The `NoLevel2` (5006) group's entries.
     pub no_level2: &'b [InnerNoLevel2Builder<'b>],
 }
-t::build!(InnerBuilder { weird(5005), no_level2(group 5006) }, new());
+t::build!(InnerBuilder { weird(5005), no_level2(group 5006) });
 /// The `NoLevel2` (5006) group's table.
 pub static INNER_NO_LEVEL2: t::Group = t::Group {
     name: "NoLevel2",
@@ -139,16 +149,23 @@ t::walk!(
     InnerNoLevel2 => InnerNoLevel2Field, table = INNER_NO_LEVEL2, { Name2 = 5007,
     NoLevel3 = 5008 }
 );
-/// Builds one `NoLevel2` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoLevel2` entry: [`InnerNoLevel2Builder::new`] takes [`InnerNoLevel2Required`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InnerNoLevel2Builder<'b> {
-    /// `Name2` (5007), TZTIMESTAMP.
+    /// `Name2` (5007), TZTIMESTAMP, required: it starts the entry.
     pub name2: Option<v::TzTimestamp>,
     /// The `NoLevel3` (5008) group's entries.
     pub no_level3: &'b [InnerNoLevel2NoLevel3Builder<'b>],
 }
+/// What one `NoLevel2` entry cannot go without: the member that starts it and its required fields. [`InnerNoLevel2Builder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InnerNoLevel2Required {
+    /// `Name2` (5007), TZTIMESTAMP.
+    pub name2: v::TzTimestamp,
+}
 t::build!(
-    InnerNoLevel2Builder { name2(5007), no_level3(group 5008) }, new(name2(TZTIMESTAMP))
+    InnerNoLevel2Builder { name2(req 5007), no_level3(group 5008) }, new() =
+    InnerNoLevel2Required { name2 }
 );
 /// The `NoLevel3` (5008) group's table.
 pub static INNER_NO_LEVEL2_NO_LEVEL3: t::Group = t::Group {
@@ -180,12 +197,21 @@ t::walk!(
     InnerNoLevel2NoLevel3 => InnerNoLevel2NoLevel3Field, table =
     INNER_NO_LEVEL2_NO_LEVEL3, { Type = 5000 }
 );
-/// Builds one `NoLevel3` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoLevel3` entry: [`InnerNoLevel2NoLevel3Builder::new`] takes [`InnerNoLevel2NoLevel3Required`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InnerNoLevel2NoLevel3Builder<'b> {
-    /// `Type` (5000), CHAR.
+    /// `Type` (5000), CHAR, required: it starts the entry.
     pub r#type: Option<e::Type>,
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
-t::build!(InnerNoLevel2NoLevel3Builder { r#type(5000) }, new(r#type(CHAR, e::Type)));
+/// What one `NoLevel3` entry cannot go without: the member that starts it and its required fields. [`InnerNoLevel2NoLevel3Builder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InnerNoLevel2NoLevel3Required {
+    /// `Type` (5000), CHAR.
+    pub r#type: e::Type,
+}
+t::build!(
+    InnerNoLevel2NoLevel3Builder { r#type(req 5000) }, new() =
+    InnerNoLevel2NoLevel3Required { r#type }
+);

@@ -41,7 +41,7 @@ impl<'a> Type<'a> {
     t::opt!(xml_len, slot = 6, tag = 5010, "XmlLen", LENGTH);
     t::opt!(xml, slot = 7, tag = 5011, "Xml", XMLDATA);
 }
-/// Builds a `Type`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `Type`: [`TypeBuilder::new`] (as does [`Type::builder`]) takes [`TypeRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct TypeBuilder<'b> {
     /// `Type` (5000), CHAR, required.
@@ -57,10 +57,16 @@ pub struct TypeBuilder<'b> {
     /// `Xml` (5011), XMLDATA.
     pub xml: Option<&'b [u8]>,
 }
+/// The required fields of a `Type`, which [`TypeBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct TypeRequired {
+    /// `Type` (5000), CHAR.
+    pub r#type: e::Type,
+}
 t::build!(
-    TypeBuilder { r#type(5000), new_2(5001), message(5002), outer(comp), flag(5009),
-    xml(data = 5011, length = 5010) }, new(r#type(CHAR, e::Type)), msg_type = b"U1",
-    header = c::HeaderBuilder, view = Type
+    TypeBuilder { r#type(req 5000), new_2(5001), message(5002), outer(comp), flag(5009),
+    xml(data = 5011, length = 5010) }, new() = TypeRequired { r#type }, view = Type,
+    msg_type = b"U1", header = c::HeaderBuilder
 );
 /// The body table of `Empty` (MsgType `U2`).
 pub static EMPTY: t::MessageDef = {
@@ -90,12 +96,10 @@ t::message!(
     Empty, "Empty", admin, msg_type = "U2", slots = 1, def = EMPTY, header =
     c::Header(..1), trailer = c::Trailer(1..),
 );
-/// Builds a `Empty`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `Empty`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct EmptyBuilder<'b> {
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
-t::build!(
-    EmptyBuilder {}, new(), msg_type = b"U2", header = c::HeaderBuilder, view = Empty
-);
+t::build!(EmptyBuilder {}, msg_type = b"U2", header = c::HeaderBuilder);

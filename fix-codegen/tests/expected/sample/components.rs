@@ -17,7 +17,7 @@ impl<'v, 'a> Header<'v, 'a> {
         HEADER_NO_HOPS
     );
 }
-/// Builds the standard header: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds the standard header: [`HeaderBuilder::new`] takes [`HeaderRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct HeaderBuilder<'b> {
     /// `SenderCompID` (49), STRING, required.
@@ -33,16 +33,28 @@ pub struct HeaderBuilder<'b> {
     /// The `NoHops` (627) group's entries.
     pub no_hops: &'b [HeaderNoHopsBuilder<'b>],
 }
+/// The required fields of the standard header, which [`HeaderBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct HeaderRequired<'b> {
+    /// `SenderCompID` (49), STRING.
+    pub sender_comp_id: v::FixStr<'b>,
+    /// `TargetCompID` (56), STRING.
+    pub target_comp_id: v::FixStr<'b>,
+    /// `MsgSeqNum` (34), SEQNUM.
+    pub msg_seq_num: v::SeqNum,
+    /// `SendingTime` (52), UTCTIMESTAMP.
+    pub sending_time: v::UtcTimestamp,
+}
 t::build!(
-    HeaderBuilder { msg_seq_num(34), poss_dup_flag(43), sender_comp_id(49),
-    sending_time(52), target_comp_id(56), no_hops(group 627) },
-    new(sender_comp_id(STRING), target_comp_id(STRING), msg_seq_num(SEQNUM),
-    sending_time(UTCTIMESTAMP))
+    HeaderBuilder { msg_seq_num(req 34), poss_dup_flag(43), sender_comp_id(req 49),
+    sending_time(req 52), target_comp_id(req 56), no_hops(group 627) }, new('b) =
+    HeaderRequired { sender_comp_id, target_comp_id, msg_seq_num, sending_time }
 );
 impl HeaderBuilder<'_> {
     /// Starts a message of type `msg_type` in `buf` with BeginString
     /// [`BEGIN_STRING`](super::BEGIN_STRING): writes 8, 9 and 35, then the header
-    /// fields in ascending tag order.
+    /// fields in ascending tag order; a required one that is unset is
+    /// [`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired).
     pub fn start<'o>(
         &self,
         buf: &'o mut [u8],
@@ -86,16 +98,23 @@ t::walk!(
     HeaderNoHops => HeaderNoHopsField, table = HEADER_NO_HOPS, { HopCompId = 628,
     HopRefId = 629 }
 );
-/// Builds one `NoHops` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoHops` entry: [`HeaderNoHopsBuilder::new`] takes [`HeaderNoHopsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct HeaderNoHopsBuilder<'b> {
-    /// `HopCompID` (628), STRING.
+    /// `HopCompID` (628), STRING, required: it starts the entry.
     pub hop_comp_id: Option<v::FixStr<'b>>,
     /// `HopRefID` (629), SEQNUM.
     pub hop_ref_id: Option<v::SeqNum>,
 }
+/// What one `NoHops` entry cannot go without: the member that starts it and its required fields. [`HeaderNoHopsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct HeaderNoHopsRequired<'b> {
+    /// `HopCompID` (628), STRING.
+    pub hop_comp_id: v::FixStr<'b>,
+}
 t::build!(
-    HeaderNoHopsBuilder { hop_comp_id(628), hop_ref_id(629) }, new(hop_comp_id(STRING))
+    HeaderNoHopsBuilder { hop_comp_id(req 628), hop_ref_id(629) }, new('b) =
+    HeaderNoHopsRequired { hop_comp_id }
 );
 t::block!(Trailer, doc = " The standard trailer, in every message.");
 impl<'v, 'a> Trailer<'v, 'a> {
@@ -115,7 +134,7 @@ impl<'v, 'a> Instrument<'v, 'a> {
     );
     t::opt!(security_type, slot = 4, tag = 167, "SecurityType", STRING, e::SecurityType);
 }
-/// Builds the `Instrument` component: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds the `Instrument` component: [`InstrumentBuilder::new`] takes [`InstrumentRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrumentBuilder<'b> {
     /// `Symbol` (55), STRING, required.
@@ -129,9 +148,16 @@ pub struct InstrumentBuilder<'b> {
     /// `SecurityType` (167), STRING.
     pub security_type: Option<e::SecurityType<'b>>,
 }
+/// The required fields of the `Instrument` component, which [`InstrumentBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrumentRequired<'b> {
+    /// `Symbol` (55), STRING.
+    pub symbol: v::FixStr<'b>,
+}
 t::build!(
-    InstrumentBuilder { symbol(55), security_id(48), security_id_source(22),
-    no_security_alt_id(group 454), security_type(167) }, new(symbol(STRING))
+    InstrumentBuilder { symbol(req 55), security_id(48), security_id_source(22),
+    no_security_alt_id(group 454), security_type(167) }, new('b) = InstrumentRequired {
+    symbol }
 );
 /// The `NoSecurityAltID` (454) group's table.
 pub static INSTRUMENT_NO_SECURITY_ALT_ID: t::Group = t::Group {
@@ -166,17 +192,24 @@ t::walk!(
     InstrumentNoSecurityAltId => InstrumentNoSecurityAltIdField, table =
     INSTRUMENT_NO_SECURITY_ALT_ID, { SecurityAltId = 455, SecurityAltIdSource = 456 }
 );
-/// Builds one `NoSecurityAltID` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoSecurityAltID` entry: [`InstrumentNoSecurityAltIdBuilder::new`] takes [`InstrumentNoSecurityAltIdRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct InstrumentNoSecurityAltIdBuilder<'b> {
-    /// `SecurityAltID` (455), STRING.
+    /// `SecurityAltID` (455), STRING, required: it starts the entry.
     pub security_alt_id: Option<v::FixStr<'b>>,
     /// `SecurityAltIDSource` (456), STRING.
     pub security_alt_id_source: Option<v::FixStr<'b>>,
 }
+/// What one `NoSecurityAltID` entry cannot go without: the member that starts it and its required fields. [`InstrumentNoSecurityAltIdBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct InstrumentNoSecurityAltIdRequired<'b> {
+    /// `SecurityAltID` (455), STRING.
+    pub security_alt_id: v::FixStr<'b>,
+}
 t::build!(
-    InstrumentNoSecurityAltIdBuilder { security_alt_id(455), security_alt_id_source(456)
-    }, new(security_alt_id(STRING))
+    InstrumentNoSecurityAltIdBuilder { security_alt_id(req 455),
+    security_alt_id_source(456) }, new('b) = InstrumentNoSecurityAltIdRequired {
+    security_alt_id }
 );
 t::block!(Parties, component = "Parties");
 impl<'v, 'a> Parties<'v, 'a> {
@@ -185,13 +218,13 @@ impl<'v, 'a> Parties<'v, 'a> {
         = 4, table = PARTIES_NO_PARTY_IDS
     );
 }
-/// Builds the `Parties` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `Parties` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PartiesBuilder<'b> {
     /// The `NoPartyIDs` (453) group's entries.
     pub no_party_ids: &'b [PartiesNoPartyIdsBuilder<'b>],
 }
-t::build!(PartiesBuilder { no_party_ids(group 453) }, new());
+t::build!(PartiesBuilder { no_party_ids(group 453) });
 /// The `NoPartyIDs` (453) group's table.
 pub static PARTIES_NO_PARTY_IDS: t::Group = t::Group {
     name: "NoPartyIDs",
@@ -233,10 +266,10 @@ t::walk!(
     PartiesNoPartyIds => PartiesNoPartyIdsField, table = PARTIES_NO_PARTY_IDS, { PartyId
     = 448, PartyIdSource = 447, PartyRole = 452, NoPartySubIds = 802 }
 );
-/// Builds one `NoPartyIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoPartyIDs` entry: [`PartiesNoPartyIdsBuilder::new`] takes [`PartiesNoPartyIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PartiesNoPartyIdsBuilder<'b> {
-    /// `PartyID` (448), STRING.
+    /// `PartyID` (448), STRING, required: it starts the entry.
     pub party_id: Option<v::FixStr<'b>>,
     /// `PartyIDSource` (447), CHAR.
     pub party_id_source: Option<e::PartyIdSource>,
@@ -245,9 +278,15 @@ pub struct PartiesNoPartyIdsBuilder<'b> {
     /// The `PtysSubGrp` component.
     pub ptys_sub_grp: Option<PtysSubGrpBuilder<'b>>,
 }
+/// What one `NoPartyIDs` entry cannot go without: the member that starts it and its required fields. [`PartiesNoPartyIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PartiesNoPartyIdsRequired<'b> {
+    /// `PartyID` (448), STRING.
+    pub party_id: v::FixStr<'b>,
+}
 t::build!(
-    PartiesNoPartyIdsBuilder { party_id(448), party_id_source(447), party_role(452),
-    ptys_sub_grp(comp) }, new(party_id(STRING))
+    PartiesNoPartyIdsBuilder { party_id(req 448), party_id_source(447), party_role(452),
+    ptys_sub_grp(comp) }, new('b) = PartiesNoPartyIdsRequired { party_id }
 );
 t::block!(PtysSubGrp, component = "PtysSubGrp");
 impl<'v, 'a> PtysSubGrp<'v, 'a> {
@@ -256,13 +295,13 @@ impl<'v, 'a> PtysSubGrp<'v, 'a> {
         PtysSubGrpNoPartySubIds, slots = 2, table = PTYS_SUB_GRP_NO_PARTY_SUB_IDS
     );
 }
-/// Builds the `PtysSubGrp` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `PtysSubGrp` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`). Encoding still refuses a component or group entry that is set without its own required fields ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PtysSubGrpBuilder<'b> {
     /// The `NoPartySubIDs` (802) group's entries.
     pub no_party_sub_ids: &'b [PtysSubGrpNoPartySubIdsBuilder<'b>],
 }
-t::build!(PtysSubGrpBuilder { no_party_sub_ids(group 802) }, new());
+t::build!(PtysSubGrpBuilder { no_party_sub_ids(group 802) });
 /// The `NoPartySubIDs` (802) group's table.
 pub static PTYS_SUB_GRP_NO_PARTY_SUB_IDS: t::Group = t::Group {
     name: "NoPartySubIDs",
@@ -296,24 +335,30 @@ t::walk!(
     PtysSubGrpNoPartySubIds => PtysSubGrpNoPartySubIdsField, table =
     PTYS_SUB_GRP_NO_PARTY_SUB_IDS, { PartySubId = 523, PartySubIdType = 803 }
 );
-/// Builds one `NoPartySubIDs` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoPartySubIDs` entry: [`PtysSubGrpNoPartySubIdsBuilder::new`] takes [`PtysSubGrpNoPartySubIdsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct PtysSubGrpNoPartySubIdsBuilder<'b> {
-    /// `PartySubID` (523), STRING.
+    /// `PartySubID` (523), STRING, required: it starts the entry.
     pub party_sub_id: Option<v::FixStr<'b>>,
     /// `PartySubIDType` (803), INT.
     pub party_sub_id_type: Option<i64>,
 }
+/// What one `NoPartySubIDs` entry cannot go without: the member that starts it and its required fields. [`PtysSubGrpNoPartySubIdsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct PtysSubGrpNoPartySubIdsRequired<'b> {
+    /// `PartySubID` (523), STRING.
+    pub party_sub_id: v::FixStr<'b>,
+}
 t::build!(
-    PtysSubGrpNoPartySubIdsBuilder { party_sub_id(523), party_sub_id_type(803) },
-    new(party_sub_id(STRING))
+    PtysSubGrpNoPartySubIdsBuilder { party_sub_id(req 523), party_sub_id_type(803) },
+    new('b) = PtysSubGrpNoPartySubIdsRequired { party_sub_id }
 );
 t::block!(OrderQtyData, component = "OrderQtyData");
 impl<'v, 'a> OrderQtyData<'v, 'a> {
     t::opt!(order_qty, slot = 0, tag = 38, "OrderQty", QTY);
     t::opt!(cash_order_qty, slot = 1, tag = 152, "CashOrderQty", QTY);
 }
-/// Builds the `OrderQtyData` component: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds the `OrderQtyData` component, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct OrderQtyDataBuilder<'b> {
     /// `OrderQty` (38), QTY.
@@ -323,4 +368,4 @@ pub struct OrderQtyDataBuilder<'b> {
     /// Ties the builder's lifetime (leave it `Default`).
     pub _b: ::core::marker::PhantomData<&'b ()>,
 }
-t::build!(OrderQtyDataBuilder { order_qty(38), cash_order_qty(152) }, new());
+t::build!(OrderQtyDataBuilder { order_qty(38), cash_order_qty(152) });

@@ -33,15 +33,14 @@ t::message!(
 impl<'a> Heartbeat<'a> {
     t::opt!(test_req_id, slot = 9, tag = 112, "TestReqID", STRING);
 }
-/// Builds a `Heartbeat`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `Heartbeat`, which has no required fields: start from `Default` and set fields with struct update syntax (`..`).
 #[derive(Copy, Debug, Default)]
 pub struct HeartbeatBuilder<'b> {
     /// `TestReqID` (112), STRING.
     pub test_req_id: Option<v::FixStr<'b>>,
 }
 t::build!(
-    HeartbeatBuilder { test_req_id(112) }, new(), msg_type = b"0", header =
-    c::HeaderBuilder, view = Heartbeat
+    HeartbeatBuilder { test_req_id(112) }, msg_type = b"0", header = c::HeaderBuilder
 );
 /// The body table of `Logon` (MsgType `A`).
 pub static LOGON: t::MessageDef = {
@@ -76,7 +75,7 @@ impl<'a> Logon<'a> {
     t::opt!(raw_data_length, slot = 10, tag = 95, "RawDataLength", LENGTH);
     t::opt!(raw_data, slot = 11, tag = 96, "RawData", DATA);
 }
-/// Builds a `Logon`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `Logon`: [`LogonBuilder::new`] (as does [`Logon::builder`]) takes [`LogonRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct LogonBuilder<'b> {
     /// `HeartBtInt` (108), INT, required.
@@ -84,9 +83,16 @@ pub struct LogonBuilder<'b> {
     /// `RawData` (96), DATA.
     pub raw_data: Option<&'b [u8]>,
 }
+/// The required fields of a `Logon`, which [`LogonBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct LogonRequired {
+    /// `HeartBtInt` (108), INT.
+    pub heart_bt_int: i64,
+}
 t::build!(
-    LogonBuilder { heart_bt_int(108), raw_data(data = 96, length = 95) },
-    new(heart_bt_int(INT)), msg_type = b"A", header = c::HeaderBuilder, view = Logon
+    LogonBuilder { heart_bt_int(req 108), raw_data(data = 96, length = 95) }, new() =
+    LogonRequired { heart_bt_int }, view = Logon, msg_type = b"A", header =
+    c::HeaderBuilder
 );
 /// The body table of `NewOrderSingle` (MsgType `D`).
 pub static NEW_ORDER_SINGLE: t::MessageDef = {
@@ -140,7 +146,7 @@ impl<'a> NewOrderSingle<'a> {
     t::opt!(exec_inst, slot = 24, tag = 18, "ExecInst", MULTIPLECHARVALUE);
     t::opt!(text, slot = 25, tag = 58, "Text", STRING);
 }
-/// Builds a `NewOrderSingle`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `NewOrderSingle`: [`NewOrderSingleBuilder::new`] (as does [`NewOrderSingle::builder`]) takes [`NewOrderSingleRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct NewOrderSingleBuilder<'b> {
     /// `ClOrdID` (11), STRING, required.
@@ -149,7 +155,7 @@ pub struct NewOrderSingleBuilder<'b> {
     pub parties: Option<c::PartiesBuilder<'b>>,
     /// `Account` (1), STRING.
     pub account: Option<v::FixStr<'b>>,
-    /// The `Instrument` component.
+    /// The `Instrument` component: required (its tag 55 is).
     pub instrument: Option<c::InstrumentBuilder<'b>>,
     /// `Side` (54), CHAR, required.
     pub side: Option<e::Side>,
@@ -168,12 +174,26 @@ pub struct NewOrderSingleBuilder<'b> {
     /// `Text` (58), STRING.
     pub text: Option<v::FixStr<'b>>,
 }
+/// The required fields of a `NewOrderSingle`, which [`NewOrderSingleBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct NewOrderSingleRequired<'b> {
+    /// `ClOrdID` (11), STRING.
+    pub cl_ord_id: v::FixStr<'b>,
+    /// The `Instrument` component, whose tag 55 is required.
+    pub instrument: c::InstrumentBuilder<'b>,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `TransactTime` (60), UTCTIMESTAMP.
+    pub transact_time: v::UtcTimestamp,
+    /// `OrdType` (40), CHAR.
+    pub ord_type: e::OrdType,
+}
 t::build!(
-    NewOrderSingleBuilder { cl_ord_id(11), parties(comp), account(1), instrument(comp),
-    side(54), transact_time(60), order_qty_data(comp), ord_type(40), price(44),
-    time_in_force(59), exec_inst(18), text(58) }, new(cl_ord_id(STRING), side(CHAR,
-    e::Side), transact_time(UTCTIMESTAMP), ord_type(CHAR, e::OrdType)), msg_type = b"D",
-    header = c::HeaderBuilder, view = NewOrderSingle
+    NewOrderSingleBuilder { cl_ord_id(req 11), parties(comp), account(1), instrument(req
+    comp 55), side(req 54), transact_time(req 60), order_qty_data(comp), ord_type(req
+    40), price(44), time_in_force(59), exec_inst(18), text(58) }, new('b) =
+    NewOrderSingleRequired { cl_ord_id, instrument, side, transact_time, ord_type }, view
+    = NewOrderSingle, msg_type = b"D", header = c::HeaderBuilder
 );
 /// The body table of `ExecutionReport` (MsgType `8`).
 pub static EXECUTION_REPORT: t::MessageDef = {
@@ -238,7 +258,7 @@ impl<'a> ExecutionReport<'a> {
     t::opt!(encoded_text_len, slot = 30, tag = 354, "EncodedTextLen", LENGTH);
     t::opt!(encoded_text, slot = 31, tag = 355, "EncodedText", DATA);
 }
-/// Builds a `ExecutionReport`: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds a `ExecutionReport`: [`ExecutionReportBuilder::new`] (as does [`ExecutionReport::builder`]) takes [`ExecutionReportRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecutionReportBuilder<'b> {
     /// `OrderID` (37), STRING, required.
@@ -253,7 +273,7 @@ pub struct ExecutionReportBuilder<'b> {
     pub ord_status: Option<e::OrdStatus>,
     /// The `Parties` component.
     pub parties: Option<c::PartiesBuilder<'b>>,
-    /// The `Instrument` component.
+    /// The `Instrument` component: required (its tag 55 is).
     pub instrument: Option<c::InstrumentBuilder<'b>>,
     /// `Side` (54), CHAR, required.
     pub side: Option<e::Side>,
@@ -276,14 +296,36 @@ pub struct ExecutionReportBuilder<'b> {
     /// `EncodedText` (355), DATA.
     pub encoded_text: Option<&'b [u8]>,
 }
+/// The required fields of a `ExecutionReport`, which [`ExecutionReportBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ExecutionReportRequired<'b> {
+    /// `OrderID` (37), STRING.
+    pub order_id: v::FixStr<'b>,
+    /// `ExecID` (17), STRING.
+    pub exec_id: v::FixStr<'b>,
+    /// `ExecType` (150), CHAR.
+    pub exec_type: e::ExecType,
+    /// `OrdStatus` (39), CHAR.
+    pub ord_status: e::OrdStatus,
+    /// The `Instrument` component, whose tag 55 is required.
+    pub instrument: c::InstrumentBuilder<'b>,
+    /// `Side` (54), CHAR.
+    pub side: e::Side,
+    /// `LeavesQty` (151), QTY.
+    pub leaves_qty: v::Decimal,
+    /// `CumQty` (14), QTY.
+    pub cum_qty: v::Decimal,
+    /// `AvgPx` (6), PRICE.
+    pub avg_px: v::Decimal,
+}
 t::build!(
-    ExecutionReportBuilder { order_id(37), cl_ord_id(11), exec_id(17), exec_type(150),
-    ord_status(39), parties(comp), instrument(comp), side(54), order_qty_data(comp),
-    last_qty(32), last_px(31), leaves_qty(151), cum_qty(14), avg_px(6),
-    no_contra_brokers(group 382), text(58), encoded_text(data = 355, length = 354) },
-    new(order_id(STRING), exec_id(STRING), exec_type(CHAR, e::ExecType), ord_status(CHAR,
-    e::OrdStatus), side(CHAR, e::Side), leaves_qty(QTY), cum_qty(QTY), avg_px(PRICE)),
-    msg_type = b"8", header = c::HeaderBuilder, view = ExecutionReport
+    ExecutionReportBuilder { order_id(req 37), cl_ord_id(11), exec_id(req 17),
+    exec_type(req 150), ord_status(req 39), parties(comp), instrument(req comp 55),
+    side(req 54), order_qty_data(comp), last_qty(32), last_px(31), leaves_qty(req 151),
+    cum_qty(req 14), avg_px(req 6), no_contra_brokers(group 382), text(58),
+    encoded_text(data = 355, length = 354) }, new('b) = ExecutionReportRequired {
+    order_id, exec_id, exec_type, ord_status, instrument, side, leaves_qty, cum_qty,
+    avg_px }, view = ExecutionReport, msg_type = b"8", header = c::HeaderBuilder
 );
 /// The `NoContraBrokers` (382) group's table.
 pub static EXECUTION_REPORT_NO_CONTRA_BROKERS: t::Group = t::Group {
@@ -320,17 +362,23 @@ t::walk!(
     ExecutionReportNoContraBrokers => ExecutionReportNoContraBrokersField, table =
     EXECUTION_REPORT_NO_CONTRA_BROKERS, { ContraBroker = 375, ContraTrader = 337 }
 );
-/// Builds one `NoContraBrokers` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoContraBrokers` entry: [`ExecutionReportNoContraBrokersBuilder::new`] takes [`ExecutionReportNoContraBrokersRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct ExecutionReportNoContraBrokersBuilder<'b> {
-    /// `ContraBroker` (375), STRING.
+    /// `ContraBroker` (375), STRING, required: it starts the entry.
     pub contra_broker: Option<v::FixStr<'b>>,
     /// `ContraTrader` (337), STRING.
     pub contra_trader: Option<v::FixStr<'b>>,
 }
+/// What one `NoContraBrokers` entry cannot go without: the member that starts it and its required fields. [`ExecutionReportNoContraBrokersBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct ExecutionReportNoContraBrokersRequired<'b> {
+    /// `ContraBroker` (375), STRING.
+    pub contra_broker: v::FixStr<'b>,
+}
 t::build!(
-    ExecutionReportNoContraBrokersBuilder { contra_broker(375), contra_trader(337) },
-    new(contra_broker(STRING))
+    ExecutionReportNoContraBrokersBuilder { contra_broker(req 375), contra_trader(337) },
+    new('b) = ExecutionReportNoContraBrokersRequired { contra_broker }
 );
 /// The body table of `MarketDataIncrementalRefresh` (MsgType `X`).
 pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
@@ -375,18 +423,24 @@ impl<'a> MarketDataIncrementalRefresh<'a> {
         MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES
     );
 }
-/// Builds a `MarketDataIncrementalRefresh`: start from `Default` and set fields with struct update syntax (`..`).
+/// Builds a `MarketDataIncrementalRefresh`: [`MarketDataIncrementalRefreshBuilder::new`] (as does [`MarketDataIncrementalRefresh::builder`]) takes [`MarketDataIncrementalRefreshRequired`], its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataIncrementalRefreshBuilder<'b> {
     /// `MDReqID` (262), STRING.
     pub md_req_id: Option<v::FixStr<'b>>,
-    /// The `NoMDEntries` (268) group's entries.
+    /// The `NoMDEntries` (268) group's entries: required, at least one.
+    pub no_md_entries: &'b [MarketDataIncrementalRefreshNoMdEntriesBuilder<'b>],
+}
+/// The required fields of a `MarketDataIncrementalRefresh`, which [`MarketDataIncrementalRefreshBuilder::new`] takes, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MarketDataIncrementalRefreshRequired<'b> {
+    /// The `NoMDEntries` (268) group's entries: at least one.
     pub no_md_entries: &'b [MarketDataIncrementalRefreshNoMdEntriesBuilder<'b>],
 }
 t::build!(
-    MarketDataIncrementalRefreshBuilder { md_req_id(262), no_md_entries(group 268) },
-    new(), msg_type = b"X", header = c::HeaderBuilder, view =
-    MarketDataIncrementalRefresh
+    MarketDataIncrementalRefreshBuilder { md_req_id(262), no_md_entries(req group 268) },
+    new('b) = MarketDataIncrementalRefreshRequired { no_md_entries(group) }, view =
+    MarketDataIncrementalRefresh, msg_type = b"X", header = c::HeaderBuilder
 );
 /// The `NoMDEntries` (268) group's table.
 pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES: t::Group = t::Group {
@@ -465,10 +519,10 @@ t::walk!(
     NoSecurityAltId = 454, SecurityType = 167, MdEntryPx = 270, MdEntrySize = 271,
     NoQuoteConditions = 267, NoPartyIds = 453 }
 );
-/// Builds one `NoMDEntries` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoMDEntries` entry: [`MarketDataIncrementalRefreshNoMdEntriesBuilder::new`] takes [`MarketDataIncrementalRefreshNoMdEntriesRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
-    /// `MDUpdateAction` (279), CHAR, required.
+    /// `MDUpdateAction` (279), CHAR, required: it starts the entry.
     pub md_update_action: Option<e::MdUpdateAction>,
     /// `MDEntryType` (269), CHAR.
     pub md_entry_type: Option<e::MdEntryType>,
@@ -487,11 +541,17 @@ pub struct MarketDataIncrementalRefreshNoMdEntriesBuilder<'b> {
     /// The `Parties` component.
     pub parties: Option<c::PartiesBuilder<'b>>,
 }
+/// What one `NoMDEntries` entry cannot go without: the member that starts it and its required fields. [`MarketDataIncrementalRefreshNoMdEntriesBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MarketDataIncrementalRefreshNoMdEntriesRequired {
+    /// `MDUpdateAction` (279), CHAR.
+    pub md_update_action: e::MdUpdateAction,
+}
 t::build!(
-    MarketDataIncrementalRefreshNoMdEntriesBuilder { md_update_action(279),
+    MarketDataIncrementalRefreshNoMdEntriesBuilder { md_update_action(req 279),
     md_entry_type(269), md_entry_id(278), instrument(comp), md_entry_px(270),
-    md_entry_size(271), no_quote_conditions(group 267), parties(comp) },
-    new(md_update_action(CHAR, e::MdUpdateAction))
+    md_entry_size(271), no_quote_conditions(group 267), parties(comp) }, new() =
+    MarketDataIncrementalRefreshNoMdEntriesRequired { md_update_action }
 );
 /// The `NoQuoteConditions` (267) group's table.
 pub static MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS: t::Group = t::Group {
@@ -528,13 +588,20 @@ t::walk!(
     MARKET_DATA_INCREMENTAL_REFRESH_NO_MD_ENTRIES_NO_QUOTE_CONDITIONS, { QuoteCondition =
     276 }
 );
-/// Builds one `NoQuoteConditions` entry: `new` takes the required fields; set the others with struct update syntax (`..`).
+/// Builds one `NoQuoteConditions` entry: [`MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder::new`] takes [`MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsRequired`], the member that starts it and its required fields; set the others with struct update syntax (`..`). Encoding refuses a required field left unset, here or in a component or group entry that is set ([`EncodeError::MissingRequired`](fc::EncodeError::MissingRequired)).
 #[derive(Copy, Debug, Default)]
 pub struct MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder<'b> {
-    /// `QuoteCondition` (276), MULTIPLESTRINGVALUE.
+    /// `QuoteCondition` (276), MULTIPLESTRINGVALUE, required: it starts the entry.
     pub quote_condition: Option<v::MultipleValueString<'b>>,
 }
+/// What one `NoQuoteConditions` entry cannot go without: the member that starts it and its required fields. [`MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder::new`] takes it, so that a call site names each one.
+#[derive(Clone, Copy, Debug)]
+pub struct MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsRequired<'b> {
+    /// `QuoteCondition` (276), MULTIPLESTRINGVALUE.
+    pub quote_condition: v::MultipleValueString<'b>,
+}
 t::build!(
-    MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder {
-    quote_condition(276) }, new(quote_condition(MULTIPLESTRINGVALUE))
+    MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsBuilder { quote_condition(req
+    276) }, new('b) = MarketDataIncrementalRefreshNoMdEntriesNoQuoteConditionsRequired {
+    quote_condition }
 );

@@ -7,11 +7,14 @@ use std::time::Instant;
 
 use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix_core::{Fields, Parser};
-use fix_sample::components::{HeaderBuilder, InstrumentBuilder};
+use fix_sample::components::{
+    HeaderBuilder, HeaderRequired, InstrumentBuilder, InstrumentRequired,
+};
 use fix_sample::enums::{ExecType, MdUpdateAction, OrdStatus, Side};
 use fix_sample::messages::{
-    ExecutionReport, ExecutionReportBuilder, MarketDataIncrementalRefresh,
+    ExecutionReport, ExecutionReportBuilder, ExecutionReportRequired, MarketDataIncrementalRefresh,
     MarketDataIncrementalRefreshBuilder, MarketDataIncrementalRefreshNoMdEntriesBuilder,
+    MarketDataIncrementalRefreshNoMdEntriesRequired,
 };
 
 fn time(name: &str, iters: u32, mut f: impl FnMut()) {
@@ -30,22 +33,27 @@ fn main() {
     let s = |v: &'static str| FixStr::parse(v.as_bytes()).unwrap();
     let d = |v: &str| Decimal::parse(v.as_bytes()).unwrap();
     let now = UtcTimestamp::parse(b"20261130-12:30:45.123").unwrap();
-    let header = HeaderBuilder::new(s("CLIENT"), s("VENUE"), SeqNum(7), now);
+    let header = HeaderBuilder::new(HeaderRequired {
+        sender_comp_id: s("CLIENT"),
+        target_comp_id: s("VENUE"),
+        msg_seq_num: SeqNum(7),
+        sending_time: now,
+    });
     let er = ExecutionReportBuilder {
         cl_ord_id: Some(s("ORD-1")),
-        instrument: Some(InstrumentBuilder::new(s("AAPL"))),
         last_qty: Some(d("40")),
         last_px: Some(d("101.5")),
-        ..ExecutionReport::builder(
-            s("O-9"),
-            s("E-1"),
-            ExecType::Trade,
-            OrdStatus::PartiallyFilled,
-            Side::Sell,
-            d("60"),
-            d("40"),
-            d("101.5"),
-        )
+        ..ExecutionReport::builder(ExecutionReportRequired {
+            order_id: s("O-9"),
+            instrument: InstrumentBuilder::new(InstrumentRequired { symbol: s("AAPL") }),
+            exec_id: s("E-1"),
+            exec_type: ExecType::Trade,
+            ord_status: OrdStatus::PartiallyFilled,
+            side: Side::Sell,
+            leaves_qty: d("60"),
+            cum_qty: d("40"),
+            avg_px: d("101.5"),
+        })
     };
     let mut buf = [0u8; 1024];
     let er_bytes = er.encode(&header, &mut buf).unwrap().to_vec();
@@ -53,7 +61,11 @@ fn main() {
         .map(|i| MarketDataIncrementalRefreshNoMdEntriesBuilder {
             md_entry_px: Some(d(&format!("1.08{i}"))),
             md_entry_size: Some(d("1000000")),
-            ..MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::New)
+            ..MarketDataIncrementalRefreshNoMdEntriesBuilder::new(
+                MarketDataIncrementalRefreshNoMdEntriesRequired {
+                    md_update_action: MdUpdateAction::New,
+                },
+            )
         })
         .collect();
     let md = MarketDataIncrementalRefreshBuilder {

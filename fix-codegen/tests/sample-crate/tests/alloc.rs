@@ -5,15 +5,17 @@ use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix_core::{Fields, Parser};
 use fix_sample::Message;
 use fix_sample::components::{
-    HeaderBuilder, InstrumentBuilder, PartiesBuilder, PartiesNoPartyIds, PartiesNoPartyIdsBuilder,
+    HeaderBuilder, HeaderRequired, InstrumentBuilder, InstrumentRequired, PartiesBuilder,
+    PartiesNoPartyIds, PartiesNoPartyIdsBuilder, PartiesNoPartyIdsRequired,
 };
 use fix_sample::enums::{MdUpdateAction, OrdType, PartyRole, Side};
 use fix_sample::messages::{
     MarketDataIncrementalRefresh, MarketDataIncrementalRefreshBuilder,
     MarketDataIncrementalRefreshNoMdEntries as Entry,
     MarketDataIncrementalRefreshNoMdEntriesBuilder,
-    MarketDataIncrementalRefreshNoMdEntriesField as EntryField, NewOrderSingle,
-    NewOrderSingleBuilder,
+    MarketDataIncrementalRefreshNoMdEntriesField as EntryField,
+    MarketDataIncrementalRefreshNoMdEntriesRequired, NewOrderSingle, NewOrderSingleBuilder,
+    NewOrderSingleRequired,
 };
 
 use fix_test_support::alloc::{Counting, allocations_during};
@@ -26,12 +28,12 @@ fn build_parse_and_typed_read_allocate_nothing() {
     let sym = FixStr::parse(b"AAPL").unwrap();
     let px = Decimal::parse(b"187.25").unwrap();
     let now = UtcTimestamp::parse(b"20261130-12:30:45").unwrap();
-    let header = HeaderBuilder::new(
-        FixStr::parse(b"A").unwrap(),
-        FixStr::parse(b"B").unwrap(),
-        SeqNum(1),
-        now,
-    );
+    let header = HeaderBuilder::new(HeaderRequired {
+        sender_comp_id: FixStr::parse(b"A").unwrap(),
+        target_comp_id: FixStr::parse(b"B").unwrap(),
+        msg_seq_num: SeqNum(1),
+        sending_time: now,
+    });
     let parser = Parser::new().with_data_fields(fix_sample::DATA_FIELDS);
     let mut buf = [0u8; 1024];
     let mut fields = Fields::<128>::new();
@@ -41,17 +43,22 @@ fn build_parse_and_typed_read_allocate_nothing() {
             let parties = [
                 PartiesNoPartyIdsBuilder {
                     party_role: Some(PartyRole::ClientId),
-                    ..PartiesNoPartyIdsBuilder::new(sym)
+                    ..PartiesNoPartyIdsBuilder::new(PartiesNoPartyIdsRequired { party_id: sym })
                 },
-                PartiesNoPartyIdsBuilder::new(sym),
+                PartiesNoPartyIdsBuilder::new(PartiesNoPartyIdsRequired { party_id: sym }),
             ];
             let order = NewOrderSingleBuilder {
                 parties: Some(PartiesBuilder {
                     no_party_ids: &parties,
                 }),
-                instrument: Some(InstrumentBuilder::new(sym)),
                 price: Some(px),
-                ..NewOrderSingle::builder(sym, Side::Buy, now, OrdType::Limit)
+                ..NewOrderSingle::builder(NewOrderSingleRequired {
+                    cl_ord_id: sym,
+                    instrument: InstrumentBuilder::new(InstrumentRequired { symbol: sym }),
+                    side: Side::Buy,
+                    transact_time: now,
+                    ord_type: OrdType::Limit,
+                })
             };
             let bytes = order.encode(&header, &mut buf).unwrap();
             let msg = parser
@@ -68,11 +75,19 @@ fn build_parse_and_typed_read_allocate_nothing() {
             }
 
             let entries = [
-                MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::New),
+                MarketDataIncrementalRefreshNoMdEntriesBuilder::new(
+                    MarketDataIncrementalRefreshNoMdEntriesRequired {
+                        md_update_action: MdUpdateAction::New,
+                    },
+                ),
                 MarketDataIncrementalRefreshNoMdEntriesBuilder {
-                    instrument: Some(InstrumentBuilder::new(sym)),
+                    instrument: Some(InstrumentBuilder::new(InstrumentRequired { symbol: sym })),
                     md_entry_px: Some(px),
-                    ..MarketDataIncrementalRefreshNoMdEntriesBuilder::new(MdUpdateAction::Change)
+                    ..MarketDataIncrementalRefreshNoMdEntriesBuilder::new(
+                        MarketDataIncrementalRefreshNoMdEntriesRequired {
+                            md_update_action: MdUpdateAction::Change,
+                        },
+                    )
                 },
             ];
             let md = MarketDataIncrementalRefreshBuilder {

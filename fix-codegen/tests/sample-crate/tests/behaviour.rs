@@ -7,9 +7,10 @@ use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix_core::{Fields, Parser};
 use fix_sample::Message;
 use fix_sample::components::{
-    HeaderBuilder, HeaderNoHopsBuilder, InstrumentBuilder, InstrumentNoSecurityAltIdBuilder,
-    OrderQtyDataBuilder, PartiesBuilder, PartiesNoPartyIdsBuilder, PtysSubGrpBuilder,
-    PtysSubGrpNoPartySubIdsBuilder,
+    HeaderBuilder, HeaderNoHopsBuilder, HeaderNoHopsRequired, HeaderRequired, InstrumentBuilder,
+    InstrumentNoSecurityAltIdBuilder, InstrumentNoSecurityAltIdRequired, InstrumentRequired,
+    OrderQtyDataBuilder, PartiesBuilder, PartiesNoPartyIdsBuilder, PartiesNoPartyIdsRequired,
+    PtysSubGrpBuilder, PtysSubGrpNoPartySubIdsBuilder, PtysSubGrpNoPartySubIdsRequired,
 };
 use fix_sample::enums::{
     ExecInst, ExecType, MdEntryType, MdUpdateAction, OrdStatus, OrdType, PartyRole, SecurityType,
@@ -17,8 +18,10 @@ use fix_sample::enums::{
 };
 use fix_sample::messages::{
     ExecutionReport, ExecutionReportBuilder, ExecutionReportNoContraBrokersBuilder,
+    ExecutionReportNoContraBrokersRequired, ExecutionReportRequired,
     MarketDataIncrementalRefreshBuilder, MarketDataIncrementalRefreshNoMdEntriesBuilder,
-    NewOrderSingle, NewOrderSingleBuilder,
+    MarketDataIncrementalRefreshNoMdEntriesRequired, NewOrderSingle, NewOrderSingleBuilder,
+    NewOrderSingleRequired,
 };
 
 fn s(v: &str) -> FixStr<'_> {
@@ -34,7 +37,12 @@ fn now() -> UtcTimestamp {
 }
 
 fn header() -> HeaderBuilder<'static> {
-    HeaderBuilder::new(s("CLIENT"), s("VENUE"), SeqNum(7), now())
+    HeaderBuilder::new(HeaderRequired {
+        sender_comp_id: s("CLIENT"),
+        target_comp_id: s("VENUE"),
+        msg_seq_num: SeqNum(7),
+        sending_time: now(),
+    })
 }
 
 fn parser() -> Parser<'static> {
@@ -46,21 +54,21 @@ fn new_order_single_round_trip() {
     let parties = [
         PartiesNoPartyIdsBuilder {
             party_role: Some(PartyRole::OrderOriginationTrader),
-            ..PartiesNoPartyIdsBuilder::new(s("TRADER1"))
+            ..PartiesNoPartyIdsBuilder::new(PartiesNoPartyIdsRequired {
+                party_id: s("TRADER1"),
+            })
         },
         PartiesNoPartyIdsBuilder {
             party_role: Some(PartyRole::Other(b"77")),
-            ..PartiesNoPartyIdsBuilder::new(s("FIRM"))
+            ..PartiesNoPartyIdsBuilder::new(PartiesNoPartyIdsRequired {
+                party_id: s("FIRM"),
+            })
         },
     ];
     let order = NewOrderSingleBuilder {
         account: Some(s("ACC")),
         parties: Some(PartiesBuilder {
             no_party_ids: &parties,
-        }),
-        instrument: Some(InstrumentBuilder {
-            security_type: Some(SecurityType::CommonStock),
-            ..InstrumentBuilder::new(s("AAPL"))
         }),
         order_qty_data: Some(OrderQtyDataBuilder {
             order_qty: Some(d("100")),
@@ -69,7 +77,16 @@ fn new_order_single_round_trip() {
         price: Some(d("187.25")),
         time_in_force: Some(TimeInForce::Other(b'Z')),
         exec_inst: Some(fix_core::value::MultipleCharValue::parse(b"1 G").unwrap()),
-        ..NewOrderSingle::builder(s("ORD-1"), Side::Buy, now(), OrdType::Limit)
+        ..NewOrderSingle::builder(NewOrderSingleRequired {
+            cl_ord_id: s("ORD-1"),
+            instrument: InstrumentBuilder {
+                security_type: Some(SecurityType::CommonStock),
+                ..InstrumentBuilder::new(InstrumentRequired { symbol: s("AAPL") })
+            },
+            side: Side::Buy,
+            transact_time: now(),
+            ord_type: OrdType::Limit,
+        })
     };
     let mut buf = [0u8; 512];
     let bytes = order.encode(&header(), &mut buf).unwrap();
@@ -133,56 +150,70 @@ fn new_order_single_round_trip() {
 fn execution_report_groups_data_and_header_group() {
     let sub = [PtysSubGrpNoPartySubIdsBuilder {
         party_sub_id_type: Some(12),
-        ..PtysSubGrpNoPartySubIdsBuilder::new(s("DESK-7"))
+        ..PtysSubGrpNoPartySubIdsBuilder::new(PtysSubGrpNoPartySubIdsRequired {
+            party_sub_id: s("DESK-7"),
+        })
     }];
     let parties = [PartiesNoPartyIdsBuilder {
         party_role: Some(PartyRole::ExecutingFirm),
         ptys_sub_grp: Some(PtysSubGrpBuilder {
             no_party_sub_ids: &sub,
         }),
-        ..PartiesNoPartyIdsBuilder::new(s("BROKER"))
+        ..PartiesNoPartyIdsBuilder::new(PartiesNoPartyIdsRequired {
+            party_id: s("BROKER"),
+        })
     }];
     let alt = [
         InstrumentNoSecurityAltIdBuilder {
             security_alt_id_source: Some(s("4")),
-            ..InstrumentNoSecurityAltIdBuilder::new(s("US0378331005"))
+            ..InstrumentNoSecurityAltIdBuilder::new(InstrumentNoSecurityAltIdRequired {
+                security_alt_id: s("US0378331005"),
+            })
         },
-        InstrumentNoSecurityAltIdBuilder::new(s("AAPL.OQ")),
+        InstrumentNoSecurityAltIdBuilder::new(InstrumentNoSecurityAltIdRequired {
+            security_alt_id: s("AAPL.OQ"),
+        }),
     ];
     let contra = [
         ExecutionReportNoContraBrokersBuilder {
             contra_trader: Some(s("T1")),
-            ..ExecutionReportNoContraBrokersBuilder::new(s("CB1"))
+            ..ExecutionReportNoContraBrokersBuilder::new(ExecutionReportNoContraBrokersRequired {
+                contra_broker: s("CB1"),
+            })
         },
-        ExecutionReportNoContraBrokersBuilder::new(s("CB2")),
+        ExecutionReportNoContraBrokersBuilder::new(ExecutionReportNoContraBrokersRequired {
+            contra_broker: s("CB2"),
+        }),
     ];
     let hops = [HeaderNoHopsBuilder {
         hop_ref_id: Some(SeqNum(3)),
-        ..HeaderNoHopsBuilder::new(s("HUB"))
+        ..HeaderNoHopsBuilder::new(HeaderNoHopsRequired {
+            hop_comp_id: s("HUB"),
+        })
     }];
     let er = ExecutionReportBuilder {
         cl_ord_id: Some(s("ORD-1")),
         parties: Some(PartiesBuilder {
             no_party_ids: &parties,
         }),
-        instrument: Some(InstrumentBuilder {
-            no_security_alt_id: &alt,
-            ..InstrumentBuilder::new(s("AAPL"))
-        }),
         last_qty: Some(d("40")),
         last_px: Some(d("101.5")),
         no_contra_brokers: &contra,
         encoded_text: Some(b"bin\x01ary"),
-        ..ExecutionReport::builder(
-            s("O-9"),
-            s("E-1"),
-            ExecType::Trade,
-            OrdStatus::PartiallyFilled,
-            Side::Sell,
-            d("60"),
-            d("40"),
-            d("101.5"),
-        )
+        ..ExecutionReport::builder(ExecutionReportRequired {
+            order_id: s("O-9"),
+            instrument: InstrumentBuilder {
+                no_security_alt_id: &alt,
+                ..InstrumentBuilder::new(InstrumentRequired { symbol: s("AAPL") })
+            },
+            exec_id: s("E-1"),
+            exec_type: ExecType::Trade,
+            ord_status: OrdStatus::PartiallyFilled,
+            side: Side::Sell,
+            leaves_qty: d("60"),
+            cum_qty: d("40"),
+            avg_px: d("101.5"),
+        })
     };
     let header = HeaderBuilder {
         poss_dup_flag: Some(true),
@@ -246,26 +277,36 @@ fn execution_report_groups_data_and_header_group() {
 #[test]
 fn market_data_nested_groups_and_components_in_entries() {
     type Entry<'b> = MarketDataIncrementalRefreshNoMdEntriesBuilder<'b>;
-    let parties = [PartiesNoPartyIdsBuilder::new(s("MM1"))];
+    let parties = [PartiesNoPartyIdsBuilder::new(PartiesNoPartyIdsRequired {
+        party_id: s("MM1"),
+    })];
     let entries = [
         Entry {
             md_entry_type: Some(MdEntryType::Bid),
-            instrument: Some(InstrumentBuilder::new(s("EURUSD"))),
+            instrument: Some(InstrumentBuilder::new(InstrumentRequired {
+                symbol: s("EURUSD"),
+            })),
             md_entry_px: Some(d("1.0831")),
             md_entry_size: Some(d("1000000")),
             parties: Some(PartiesBuilder {
                 no_party_ids: &parties,
             }),
-            ..Entry::new(MdUpdateAction::New)
+            ..Entry::new(MarketDataIncrementalRefreshNoMdEntriesRequired {
+                md_update_action: MdUpdateAction::New,
+            })
         },
         Entry {
             md_entry_id: Some(s("X1")),
-            ..Entry::new(MdUpdateAction::Delete)
+            ..Entry::new(MarketDataIncrementalRefreshNoMdEntriesRequired {
+                md_update_action: MdUpdateAction::Delete,
+            })
         },
         Entry {
             md_entry_type: Some(MdEntryType::Other(b'Q')),
             md_entry_px: Some(d("1.0833")),
-            ..Entry::new(MdUpdateAction::Change)
+            ..Entry::new(MarketDataIncrementalRefreshNoMdEntriesRequired {
+                md_update_action: MdUpdateAction::Change,
+            })
         },
     ];
     let md = MarketDataIncrementalRefreshBuilder {
@@ -377,10 +418,70 @@ fn tables_for_validation() {
 
 #[test]
 fn buffer_too_small_is_an_error() {
-    let order = NewOrderSingle::builder(s("ORD-1"), Side::Buy, now(), OrdType::Market);
+    let order = NewOrderSingle::builder(NewOrderSingleRequired {
+        cl_ord_id: s("ORD-1"),
+        instrument: InstrumentBuilder::new(InstrumentRequired { symbol: s("AAPL") }),
+        side: Side::Buy,
+        transact_time: now(),
+        ord_type: OrdType::Market,
+    });
     let mut buf = [0u8; 40];
     assert!(matches!(
         order.encode(&header(), &mut buf),
         Err(fix_core::EncodeError::BufferTooSmall { .. })
     ));
+}
+
+/// A component that is optional where it is used but set must hold its own
+/// required fields (the sample's Instrument requires Symbol), in an entry as in a
+/// message; and a required component of a message must be set.
+#[test]
+fn a_set_component_without_its_required_field_is_refused() {
+    use fix_core::EncodeError;
+    let mut buf = [0u8; 512];
+    let entries = [MarketDataIncrementalRefreshNoMdEntriesBuilder {
+        instrument: Some(InstrumentBuilder {
+            security_type: Some(SecurityType::CommonStock),
+            ..Default::default()
+        }),
+        ..MarketDataIncrementalRefreshNoMdEntriesBuilder::new(
+            MarketDataIncrementalRefreshNoMdEntriesRequired {
+                md_update_action: MdUpdateAction::New,
+            },
+        )
+    }];
+    let md = MarketDataIncrementalRefreshBuilder {
+        md_req_id: None,
+        no_md_entries: &entries,
+    };
+    assert_eq!(
+        md.encode(&header(), &mut buf),
+        Err(EncodeError::MissingRequired { tag: 55 })
+    );
+    let order = NewOrderSingle::builder(NewOrderSingleRequired {
+        cl_ord_id: s("ORD-1"),
+        instrument: InstrumentBuilder::new(InstrumentRequired { symbol: s("AAPL") }),
+        side: Side::Buy,
+        transact_time: now(),
+        ord_type: OrdType::Market,
+    });
+    let unset = NewOrderSingleBuilder {
+        instrument: None,
+        ..order
+    };
+    assert_eq!(
+        unset.encode(&header(), &mut buf),
+        Err(EncodeError::MissingRequired { tag: 55 })
+    );
+    let bytes = order.encode(&header(), &mut buf).unwrap();
+    let mut fields = Fields::<64>::new();
+    let msg = parser()
+        .parse(bytes, &mut fields)
+        .unwrap()
+        .complete()
+        .unwrap();
+    assert_eq!(
+        fix_core::validate::Validator::new().validate(&fix_sample::DICTIONARY, &msg),
+        Ok(())
+    );
 }
