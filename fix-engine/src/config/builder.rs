@@ -72,16 +72,32 @@ pub(crate) fn applies(key: &Key, cx: &Context) -> Result<(), &'static str> {
         ValidateFieldsOutOfOrder
         | ValidateFieldsHaveValues
         | ValidateUserDefinedFields
-        | AllowUnknownMsgFields => only(cx.use_data_dictionary, "not used with UseDataDictionary=N"),
+        | AllowUnknownMsgFields => {
+            only(cx.use_data_dictionary, "not used with UseDataDictionary=N")
+        }
         StartTime | EndTime | StartDay | EndDay | Weekdays | TimeZone | UseLocalTime => {
             only(!cx.non_stop, "not used with NonStopSession=Y")
         }
         MaxLatency => only(cx.check_latency, "not used with CheckLatency=N"),
         FileStoreSync => only(cx.file_store, "only used with FileStorePath"),
-        ConnectionType | BeginString | SenderCompID | TargetCompID | NonStopSession
-        | LogonTimeout | LogoutTimeout | SocketNodelay | ResetOnLogon | ResetOnLogout
-        | ResetOnDisconnect | UseDataDictionary | CheckCompID | CheckLatency
-        | ResendRequestChunkSize | PersistMessages | FileStorePath | FileLogPath
+        ConnectionType
+        | BeginString
+        | SenderCompID
+        | TargetCompID
+        | NonStopSession
+        | LogonTimeout
+        | LogoutTimeout
+        | SocketNodelay
+        | ResetOnLogon
+        | ResetOnLogout
+        | ResetOnDisconnect
+        | UseDataDictionary
+        | CheckCompID
+        | CheckLatency
+        | ResendRequestChunkSize
+        | PersistMessages
+        | FileStorePath
+        | FileLogPath
         | SocketUseSSL => Ok(()),
     }
 }
@@ -273,9 +289,8 @@ impl SessionBuilder {
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```
     pub fn app_data_dictionary(mut self, appl_ver_id: &str, path: impl Into<PathBuf>) -> Self {
-        self.app_data_dictionaries.retain(|(v, _)| {
-            appl_ver_id_code(v) != appl_ver_id_code(appl_ver_id)
-        });
+        self.app_data_dictionaries
+            .retain(|(v, _)| appl_ver_id_code(v) != appl_ver_id_code(appl_ver_id));
         self.app_data_dictionaries
             .push((appl_ver_id.to_owned(), path.into()));
         self
@@ -567,22 +582,58 @@ impl SessionBuilder {
 
         let role_cert = |acceptor, initiator_key| if initiator { initiator_key } else { acceptor };
         let set = [
-            (Key::Fixed(AcceptorTemplate), self.acceptor_template.is_some()),
+            (
+                Key::Fixed(AcceptorTemplate),
+                self.acceptor_template.is_some(),
+            ),
             (Key::Fixed(SessionQualifier), self.id.qualifier.is_some()),
             (Key::Fixed(HeartBtInt), self.heart_bt_int.is_some()),
-            (Key::Fixed(SocketAcceptPort), self.socket_accept_port.is_some()),
-            (Key::Fixed(SocketAcceptAddress), self.socket_accept_address.is_some()),
+            (
+                Key::Fixed(SocketAcceptPort),
+                self.socket_accept_port.is_some(),
+            ),
+            (
+                Key::Fixed(SocketAcceptAddress),
+                self.socket_accept_address.is_some(),
+            ),
             (Key::ConnectHost(0), !self.endpoints.is_empty()),
-            (Key::Fixed(ReconnectInterval), self.reconnect_interval.is_some()),
-            (Key::Fixed(SendResetSeqNumFlag), self.send_reset_seq_num_flag.is_some()),
+            (
+                Key::Fixed(ReconnectInterval),
+                self.reconnect_interval.is_some(),
+            ),
+            (
+                Key::Fixed(SendResetSeqNumFlag),
+                self.send_reset_seq_num_flag.is_some(),
+            ),
             (Key::Fixed(DataDictionary), self.data_dictionary.is_some()),
-            (Key::Fixed(TransportDataDictionary), self.transport_data_dictionary.is_some()),
-            (Key::Fixed(AppDataDictionary), !self.app_data_dictionaries.is_empty()),
-            (Key::Fixed(DefaultApplVerID), self.default_appl_ver_id.is_some()),
-            (Key::Fixed(ValidateFieldsOutOfOrder), self.validate_fields_out_of_order.is_some()),
-            (Key::Fixed(ValidateFieldsHaveValues), self.validate_fields_have_values.is_some()),
-            (Key::Fixed(ValidateUserDefinedFields), self.validate_user_defined_fields.is_some()),
-            (Key::Fixed(AllowUnknownMsgFields), self.allow_unknown_msg_fields.is_some()),
+            (
+                Key::Fixed(TransportDataDictionary),
+                self.transport_data_dictionary.is_some(),
+            ),
+            (
+                Key::Fixed(AppDataDictionary),
+                !self.app_data_dictionaries.is_empty(),
+            ),
+            (
+                Key::Fixed(DefaultApplVerID),
+                self.default_appl_ver_id.is_some(),
+            ),
+            (
+                Key::Fixed(ValidateFieldsOutOfOrder),
+                self.validate_fields_out_of_order.is_some(),
+            ),
+            (
+                Key::Fixed(ValidateFieldsHaveValues),
+                self.validate_fields_have_values.is_some(),
+            ),
+            (
+                Key::Fixed(ValidateUserDefinedFields),
+                self.validate_user_defined_fields.is_some(),
+            ),
+            (
+                Key::Fixed(AllowUnknownMsgFields),
+                self.allow_unknown_msg_fields.is_some(),
+            ),
             (Key::Fixed(MaxLatency), self.max_latency.is_some()),
             (Key::Fixed(FileStoreSync), self.file_store_sync.is_some()),
             (
@@ -590,10 +641,16 @@ impl SessionBuilder {
                 self.certificate.is_some(),
             ),
             (
-                Key::Fixed(role_cert(ServerCertificateKeyFile, ClientCertificateKeyFile)),
+                Key::Fixed(role_cert(
+                    ServerCertificateKeyFile,
+                    ClientCertificateKeyFile,
+                )),
                 self.private_key.is_some(),
             ),
-            (Key::Fixed(CertificationAuthoritiesFile), self.ca_file.is_some()),
+            (
+                Key::Fixed(CertificationAuthoritiesFile),
+                self.ca_file.is_some(),
+            ),
             (Key::Fixed(NeedClientAuth), self.need_client_auth.is_some()),
         ];
         for (key, is_set) in &set {
@@ -672,10 +729,10 @@ impl SessionBuilder {
                 Some(0) => return Err(invalid(SocketAcceptPort, "0", PORT)),
                 Some(p) => p,
             };
-            if let Some(a) = &self.socket_accept_address {
-                if !value::is_host(a) {
-                    return Err(invalid(SocketAcceptAddress, a, "a host name or IP address"));
-                }
+            if let Some(a) = &self.socket_accept_address
+                && !value::is_host(a)
+            {
+                return Err(invalid(SocketAcceptAddress, a, "a host name or IP address"));
             }
             (
                 SessionConfig::new(self.id.clone(), self.role).heart_bt_int,
@@ -693,10 +750,10 @@ impl SessionBuilder {
                 "a FIXT.1.1 session needs the application version it speaks",
             ));
         }
-        if let Some(v) = &self.default_appl_ver_id {
-            if !value::is_appl_ver_id(v) {
-                return Err(invalid(DefaultApplVerID, v, APPL_VER_ID));
-            }
+        if let Some(v) = &self.default_appl_ver_id
+            && !value::is_appl_ver_id(v)
+        {
+            return Err(invalid(DefaultApplVerID, v, APPL_VER_ID));
         }
         for (v, _) in &self.app_data_dictionaries {
             if !value::is_appl_ver_id(v) {
@@ -816,10 +873,10 @@ impl SessionBuilder {
                 return Err(invalid(key, v, COMP_ID));
             }
         }
-        if let Some(q) = &id.qualifier {
-            if !value::is_name(q) {
-                return Err(invalid(Fixed::SessionQualifier, q, COMP_ID));
-            }
+        if let Some(q) = &id.qualifier
+            && !value::is_name(q)
+        {
+            return Err(invalid(Fixed::SessionQualifier, q, COMP_ID));
         }
         Ok(())
     }

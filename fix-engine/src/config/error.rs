@@ -17,7 +17,12 @@ use fix_session::SessionId;
 /// assert_eq!((err.line(), err.key()), (Some(3), Some("HeartBtInt")));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError {
+pub struct ConfigError(Box<Inner>);
+
+/// Boxed: settings are read once, and a small `Result` keeps every call that
+/// returns one cheap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Inner {
     file: Option<PathBuf>,
     line: Option<usize>,
     key: Option<String>,
@@ -27,22 +32,22 @@ pub struct ConfigError {
 impl ConfigError {
     /// An error about `key` with no place yet (settings built in code).
     pub(crate) fn keyed(key: impl Into<String>, kind: ErrorKind) -> Self {
-        ConfigError {
+        ConfigError(Box::new(Inner {
             file: None,
             line: None,
             key: Some(key.into()),
             kind,
-        }
+        }))
     }
 
     /// An error about the file as a whole, or a line of it with no key.
     pub(crate) fn new(kind: ErrorKind) -> Self {
-        ConfigError {
+        ConfigError(Box::new(Inner {
             file: None,
             line: None,
             key: None,
             kind,
-        }
+        }))
     }
 
     /// The same error, placed at `line` of `file`.
@@ -52,13 +57,13 @@ impl ConfigError {
 
     /// The same error, in `file`.
     pub(crate) fn in_file(mut self, file: &Path) -> Self {
-        self.file = Some(file.to_path_buf());
+        self.0.file = Some(file.to_path_buf());
         self
     }
 
     /// The same error, at `line`.
     pub(crate) fn with_line(mut self, line: Option<usize>) -> Self {
-        self.line = line;
+        self.0.line = line;
         self
     }
 
@@ -69,7 +74,7 @@ impl ConfigError {
     /// assert_eq!(err.file(), Some(std::path::Path::new("a.cfg")));
     /// ```
     pub fn file(&self) -> Option<&Path> {
-        self.file.as_deref()
+        self.0.file.as_deref()
     }
 
     /// The line (from 1) the problem is on: the key's line, or the line of the
@@ -80,7 +85,7 @@ impl ConfigError {
     /// assert_eq!(err.line(), Some(2)); // ConnectionType is missing from this session
     /// ```
     pub fn line(&self) -> Option<usize> {
-        self.line
+        self.0.line
     }
 
     /// The setting the problem is about, spelled as QuickFIX spells it.
@@ -90,7 +95,7 @@ impl ConfigError {
     /// assert_eq!(err.key(), Some("ConnectionType"));
     /// ```
     pub fn key(&self) -> Option<&str> {
-        self.key.as_deref()
+        self.0.key.as_deref()
     }
 
     /// What is wrong.
@@ -101,23 +106,24 @@ impl ConfigError {
     /// assert_eq!(err.kind(), &ErrorKind::NoSessions);
     /// ```
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.0.kind
     }
 }
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(file) = &self.file {
+        let e = &self.0;
+        if let Some(file) = &e.file {
             write!(f, "{}", file.display())?;
-            if let Some(line) = self.line {
+            if let Some(line) = e.line {
                 write!(f, ":{line}")?;
             }
             f.write_str(": ")?;
         }
-        if let Some(key) = &self.key {
+        if let Some(key) = &e.key {
             write!(f, "{key}: ")?;
         }
-        write!(f, "{}", self.kind)
+        write!(f, "{}", e.kind)
     }
 }
 
@@ -235,13 +241,19 @@ impl fmt::Display for ErrorKind {
                 "{text:?} is not a [SECTION] header, a Key=Value setting or a # comment"
             ),
             ErrorKind::UnknownSection { name } => {
-                write!(f, "[{name}] is not a section (only [DEFAULT] and [SESSION] are)")
+                write!(
+                    f,
+                    "[{name}] is not a section (only [DEFAULT] and [SESSION] are)"
+                )
             }
             ErrorKind::OutsideSection => {
                 f.write_str("comes before any [DEFAULT] or [SESSION] section")
             }
             ErrorKind::SecondDefault { first_line } => {
-                write!(f, "a second [DEFAULT] section (the first is at line {first_line})")
+                write!(
+                    f,
+                    "a second [DEFAULT] section (the first is at line {first_line})"
+                )
             }
             ErrorKind::NoSessions => f.write_str("no [SESSION] section"),
             ErrorKind::UnknownKey => f.write_str("not a setting QuickFIX or this engine knows"),

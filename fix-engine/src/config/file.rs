@@ -193,7 +193,10 @@ fn session(default: Option<&Section>, section: &Section) -> Result<SessionSettin
         Some(e) => value::yes_no(&e.value).map_err(|kind| at(e, kind)),
     };
 
-    let connection_type = required(ConnectionType, "every session is an initiator or an acceptor")?;
+    let connection_type = required(
+        ConnectionType,
+        "every session is an initiator or an acceptor",
+    )?;
     let role = connection_type_of(&connection_type.value).map_err(|k| at(connection_type, k))?;
     let id_part = "it is part of the session ID";
     let begin_string = &required(BeginString, id_part)?.value;
@@ -201,7 +204,13 @@ fn session(default: Option<&Section>, section: &Section) -> Result<SessionSettin
         begin_string: begin_string.clone(),
         sender_comp_id: required(SenderCompID, id_part)?.value.clone(),
         target_comp_id: required(TargetCompID, id_part)?.value.clone(),
-        qualifier: find(SessionQualifier).map(|e| e.value.clone()),
+        // From [DEFAULT], a qualifier is an initiator's only (see `applies`).
+        qualifier: entries
+            .iter()
+            .find(|(e, from_default)| {
+                e.key == Key::Fixed(SessionQualifier) && (!from_default || role == Role::Initiator)
+            })
+            .map(|(e, _)| e.value.clone()),
     };
     let cx = Context {
         role,
@@ -245,35 +254,52 @@ fn session(default: Option<&Section>, section: &Section) -> Result<SessionSettin
         match (parts.hosts.remove(&n), parts.ports.remove(&n)) {
             (Some((host, _)), Some((port, _))) => builder = builder.socket_connect(host, port),
             (Some((_, line)), None) => {
-                return Err(here(Key::ConnectPort(n), ErrorKind::Missing {
-                    reason: "each SocketConnectHost needs its SocketConnectPort",
-                })
+                return Err(here(
+                    Key::ConnectPort(n),
+                    ErrorKind::Missing {
+                        reason: "each SocketConnectHost needs its SocketConnectPort",
+                    },
+                )
                 .with_line(Some(line)));
             }
             (None, Some((_, line))) => {
-                return Err(here(Key::ConnectHost(n), ErrorKind::Missing {
-                    reason: "each SocketConnectPort needs its SocketConnectHost",
-                })
+                return Err(here(
+                    Key::ConnectHost(n),
+                    ErrorKind::Missing {
+                        reason: "each SocketConnectPort needs its SocketConnectHost",
+                    },
+                )
                 .with_line(Some(line)));
             }
             (None, None) => break,
         }
         n += 1;
     }
-    let stray = parts.hosts.values().map(|(_, l)| *l).chain(parts.ports.values().map(|(_, l)| *l)).min();
+    let stray = parts
+        .hosts
+        .values()
+        .map(|(_, l)| *l)
+        .chain(parts.ports.values().map(|(_, l)| *l))
+        .min();
     if let Some(line) = stray {
-        return Err(here(Key::ConnectHost(n), ErrorKind::Missing {
-            reason: "failover hosts and ports are numbered from 1 without gaps",
-        })
+        return Err(here(
+            Key::ConnectHost(n),
+            ErrorKind::Missing {
+                reason: "failover hosts and ports are numbered from 1 without gaps",
+            },
+        )
         .with_line(Some(line)));
     }
 
     let mut apps: Vec<(String, PathBuf, usize)> = Vec::new();
     if let Some((path, line)) = parts.default_app.take() {
         let Some(version) = find(DefaultApplVerID) else {
-            return Err(here(Key::Fixed(DefaultApplVerID), ErrorKind::Missing {
-                reason: "AppDataDictionary is the dictionary of DefaultApplVerID",
-            }));
+            return Err(here(
+                Key::Fixed(DefaultApplVerID),
+                ErrorKind::Missing {
+                    reason: "AppDataDictionary is the dictionary of DefaultApplVerID",
+                },
+            ));
         };
         apps.push((version.value.clone(), path, line));
     }
@@ -281,14 +307,20 @@ fn session(default: Option<&Section>, section: &Section) -> Result<SessionSettin
     apps.sort_by_key(|(_, _, line)| *line);
     for (i, (version, path, line)) in apps.iter().enumerate() {
         let code = appl_ver_id_code(version);
-        if let Some((_, _, first_line)) = apps[..i].iter().find(|(v, _, _)| appl_ver_id_code(v) == code) {
+        if let Some((_, _, first_line)) = apps[..i]
+            .iter()
+            .find(|(v, _, _)| appl_ver_id_code(v) == code)
+        {
             let key = used
                 .iter()
                 .find(|e| e.line == *line)
                 .map_or_else(|| "AppDataDictionary".to_owned(), |e| e.key.to_string());
-            return Err(ConfigError::keyed(key, ErrorKind::DuplicateKey {
-                first_line: *first_line,
-            })
+            return Err(ConfigError::keyed(
+                key,
+                ErrorKind::DuplicateKey {
+                    first_line: *first_line,
+                },
+            )
             .with_line(Some(*line)));
         }
         builder = builder.app_data_dictionary(version, path);
@@ -314,10 +346,17 @@ fn schedule(parts: &Parts, header: Option<usize>) -> Result<Schedule, ConfigErro
     let end = parts.end_time.ok_or_else(|| missing(EndTime, both))?;
     let schedule = match (&parts.weekdays, parts.start_day, parts.end_day) {
         (Some(_), Some((_, line)), _) | (Some(_), None, Some((_, line))) => {
-            let key = if parts.start_day.is_some_and(|(_, l)| l == line) { StartDay } else { EndDay };
-            return Err(ConfigError::keyed(key.name(), ErrorKind::NotApplicable {
-                reason: "StartDay and EndDay cannot be used with Weekdays",
-            })
+            let key = if parts.start_day.is_some_and(|(_, l)| l == line) {
+                StartDay
+            } else {
+                EndDay
+            };
+            return Err(ConfigError::keyed(
+                key.name(),
+                ErrorKind::NotApplicable {
+                    reason: "StartDay and EndDay cannot be used with Weekdays",
+                },
+            )
             .with_line(Some(line)));
         }
         (Some(days), None, None) => Schedule::on_weekdays(start, end, days)
@@ -378,7 +417,10 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
         }
         Key::AppDataDictionaryFor(version) => {
             if !value::is_appl_ver_id(version) {
-                return Err(invalid(version, "a FIX version (AppDataDictionary.FIX.5.0SP2, say)"));
+                return Err(invalid(
+                    version,
+                    "a FIX version (AppDataDictionary.FIX.5.0SP2, say)",
+                ));
             }
             parts.apps.push((version.clone(), path()?, e.line));
             return Ok(b);
@@ -427,10 +469,16 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
             b
         }
         Weekdays => {
-            let days: Option<Vec<Weekday>> = v.split(',').map(|d| Weekday::parse(d.trim())).collect();
+            let days: Option<Vec<Weekday>> =
+                v.split(',').map(|d| Weekday::parse(d.trim())).collect();
             match days {
                 Some(days) if !v.trim().is_empty() => parts.weekdays = Some(days),
-                _ => return Err(invalid(v, "a list of days of the week, such as Mon,Tue,Wed")),
+                _ => {
+                    return Err(invalid(
+                        v,
+                        "a list of days of the week, such as Mon,Tue,Wed",
+                    ));
+                }
             }
             b
         }
@@ -447,10 +495,14 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
             }
             b
         }
-        NonStopSession | UseDataDictionary | CheckLatency | SocketUseSSL => {
+        // The schedule takes NonStopSession as a whole.
+        NonStopSession => {
             yes_no()?;
             b
         }
+        UseDataDictionary => b.use_data_dictionary(yes_no()?),
+        CheckLatency => b.check_latency(yes_no()?),
+        SocketUseSSL => b.socket_use_ssl(yes_no()?),
         HeartBtInt => b.heart_bt_int(value::seconds(v)?),
         SocketAcceptPort => b.socket_accept_port(value::port(v)?),
         SocketAcceptAddress => b.socket_accept_address(v),
@@ -491,13 +543,13 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
 }
 
 fn time(v: &str) -> Result<TimeOfDay, ErrorKind> {
-    if let Some((time, _zone)) = v.split_once(char::is_whitespace) {
-        if TimeOfDay::parse(time).is_some() {
-            return Err(ErrorKind::UnsupportedValue {
-                value: v.to_owned(),
-                reason: "a time zone after the time is not read; give it as TimeZone",
-            });
-        }
+    if let Some((time, _zone)) = v.split_once(char::is_whitespace)
+        && TimeOfDay::parse(time).is_some()
+    {
+        return Err(ErrorKind::UnsupportedValue {
+            value: v.to_owned(),
+            reason: "a time zone after the time is not read; give it as TimeZone",
+        });
     }
     TimeOfDay::parse(v).ok_or_else(|| invalid(v, "a time of day as HH:MM:SS"))
 }
@@ -513,7 +565,10 @@ fn day(v: &str) -> Result<Weekday, ErrorKind> {
 
 fn zone(v: &str) -> Result<UtcOffset, ErrorKind> {
     UtcOffset::parse(v).ok_or_else(|| {
-        if v.bytes().any(|b| b.is_ascii_alphabetic()) {
+        let offset_form = ["UTC", "GMT"]
+            .iter()
+            .any(|p| v.get(..3).is_some_and(|h| h.eq_ignore_ascii_case(p)));
+        if v.bytes().any(|b| b.is_ascii_alphabetic()) && !offset_form {
             ErrorKind::UnsupportedValue {
                 value: v.to_owned(),
                 reason: "named time zones (with daylight-saving rules) are not supported yet; give the offset, such as -05:00",

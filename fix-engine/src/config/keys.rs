@@ -118,10 +118,12 @@ pub(crate) enum Lookup {
 }
 
 const NOT_YET: &str = "a QuickFIX setting this engine does not implement yet";
-const SUB_IDS: &str = "sessions are identified by BeginString, SenderCompID, TargetCompID and SessionQualifier only";
+const SUB_IDS: &str =
+    "sessions are identified by BeginString, SenderCompID, TargetCompID and SessionQualifier only";
 const JAVA_TLS: &str = "QuickFIX/J's Java key stores; give PEM files with ServerCertificateFile, ServerCertificateKeyFile, ClientCertificateFile, ClientCertificateKeyFile and CertificationAuthoritiesFile";
 const GO_TLS: &str = "QuickFIX/Go's name; give PEM files with ServerCertificateFile, ServerCertificateKeyFile, ClientCertificateFile, ClientCertificateKeyFile and CertificationAuthoritiesFile";
-const DATABASE: &str = "only the file store and file log are implemented (FileStorePath, FileLogPath)";
+const DATABASE: &str =
+    "only the file store and file log are implemented (FileStorePath, FileLogPath)";
 const SCREEN: &str = "only the file log is implemented (FileLogPath)";
 
 /// QuickFIX's, QuickFIX/J's and QuickFIX/Go's settings this engine does not
@@ -135,15 +137,33 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("LogoutTime", "the session logs out at EndTime"),
     ("LogonDay", "the session logs on at StartDay"),
     ("LogoutDay", "the session logs out at EndDay"),
-    ("MillisecondsInTimeStamp", "SendingTime is always written with milliseconds"),
-    ("TimestampPrecision", "SendingTime is always written with milliseconds"),
+    (
+        "MillisecondsInTimeStamp",
+        "SendingTime is always written with milliseconds",
+    ),
+    (
+        "TimestampPrecision",
+        "SendingTime is always written with milliseconds",
+    ),
     ("ClosedResendInterval", NOT_YET),
-    ("ValidateUnorderedGroupFields", "group member order is checked under ValidateFieldsOutOfOrder"),
+    (
+        "ValidateUnorderedGroupFields",
+        "group member order is checked under ValidateFieldsOutOfOrder",
+    ),
     ("ValidateIncomingMessage", "use UseDataDictionary=N"),
     ("ValidateSequenceNumbers", NOT_YET),
-    ("ValidateLengthAndChecksum", "BodyLength and CheckSum are always checked"),
-    ("ValidateChecksum", "BodyLength and CheckSum are always checked"),
-    ("PreserveMessageFieldsOrder", "received messages are always read in wire order"),
+    (
+        "ValidateLengthAndChecksum",
+        "BodyLength and CheckSum are always checked",
+    ),
+    (
+        "ValidateChecksum",
+        "BodyLength and CheckSum are always checked",
+    ),
+    (
+        "PreserveMessageFieldsOrder",
+        "received messages are always read in wire order",
+    ),
     ("RejectGarbledMessage", NOT_YET),
     ("RejectInvalidMessage", NOT_YET),
     ("RejectMessageOnUnhandledException", NOT_YET),
@@ -156,7 +176,10 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("SocketConnectSourceHost", NOT_YET),
     ("SocketConnectSourcePort", NOT_YET),
     ("DynamicSession", NOT_YET),
-    ("DynamicSessions", "use an acceptor template (AcceptorTemplate=Y)"),
+    (
+        "DynamicSessions",
+        "use an acceptor template (AcceptorTemplate=Y)",
+    ),
     ("DynamicQualifier", NOT_YET),
     ("AllowedRemoteAddresses", NOT_YET),
     ("RefreshOnLogon", NOT_YET),
@@ -169,16 +192,28 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("TrustManagerFactoryAlgorithm", JAVA_TLS),
     ("TrustStoreType", JAVA_TLS),
     ("EnabledProtocols", "TLS 1.2 and 1.3 are the protocols"),
-    ("CipherSuites", "the TLS library's default cipher suites are used"),
+    (
+        "CipherSuites",
+        "the TLS library's default cipher suites are used",
+    ),
     ("SSLProtocol", "TLS 1.2 and 1.3 are the protocols"),
-    ("SSLCipherSuite", "the TLS library's default cipher suites are used"),
+    (
+        "SSLCipherSuite",
+        "the TLS library's default cipher suites are used",
+    ),
     ("UseSNI", NOT_YET),
     ("SNIHostName", NOT_YET),
     ("EndpointIdentificationAlgorithm", NOT_YET),
-    ("CertificationAuthoritiesDirectory", "give one file with CertificationAuthoritiesFile"),
+    (
+        "CertificationAuthoritiesDirectory",
+        "give one file with CertificationAuthoritiesFile",
+    ),
     ("CertificateRevocationListFile", NOT_YET),
     ("CertificateRevocationListDirectory", NOT_YET),
-    ("CertificateVerifyLevel", "an initiator always verifies the acceptor; an acceptor verifies clients with NeedClientAuth=Y"),
+    (
+        "CertificateVerifyLevel",
+        "an initiator always verifies the acceptor; an acceptor verifies clients with NeedClientAuth=Y",
+    ),
     ("SocketPrivateKeyFile", GO_TLS),
     ("SocketCertificateFile", GO_TLS),
     ("SocketCAFile", GO_TLS),
@@ -201,13 +236,19 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("SendBufferSize", NOT_YET),
     ("SocketReuseAddress", NOT_YET),
     ("SocketLinger", NOT_YET),
-    ("SocketTcpNoDelay", "QuickFIX/J's name for SocketNodelay, which this engine reads"),
+    (
+        "SocketTcpNoDelay",
+        "QuickFIX/J's name for SocketNodelay, which this engine reads",
+    ),
     ("SocketTrafficClass", NOT_YET),
     ("SocketSynchronousWrites", NOT_YET),
     ("SocketSynchronousWriteTimeout", NOT_YET),
     ("SocketTimeout", NOT_YET),
     ("MaxScheduledWriteRequests", NOT_YET),
-    ("FileStoreMaxCachedMsgs", "the file store keeps its whole index in memory and reads messages through a mapping"),
+    (
+        "FileStoreMaxCachedMsgs",
+        "the file store keeps its whole index in memory and reads messages through a mapping",
+    ),
     ("FileStoreBackupPath", NOT_YET),
     ("FileLogBackupPath", NOT_YET),
     ("FileLogHeartbeats", NOT_YET),
@@ -250,13 +291,19 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("DisconnectOnError", NOT_YET),
     ("EnableLastMsgSeqNumProcessed", NOT_YET),
     ("EnableNextExpectedMsgSeqNum", NOT_YET),
-    ("ContinueInitializationOnError", "a settings problem is always an error"),
+    (
+        "ContinueInitializationOnError",
+        "a settings problem is always an error",
+    ),
     ("SendRedundantResendRequests", NOT_YET),
     ("TestRequestDelayMultiplier", NOT_YET),
     ("HeartBeatTimeoutMultiplier", NOT_YET),
     ("DisableHeartBeatCheck", NOT_YET),
     ("HeartBtIntOverride", NOT_YET),
-    ("ForceResendWhenCorruptedStore", "a damaged store refuses to open"),
+    (
+        "ForceResendWhenCorruptedStore",
+        "a damaged store refuses to open",
+    ),
     ("HttpAcceptPort", NOT_YET),
     ("InChanCapacity", NOT_YET),
     ("LogoutOnSequenceError", NOT_YET),
@@ -283,10 +330,11 @@ pub(crate) fn lookup(written: &str) -> Lookup {
                 return Lookup::Known(make(0));
             }
             // Failover endpoints count from 1, written without leading zeros.
-            if rest.bytes().all(|b| b.is_ascii_digit()) && !rest.starts_with('0') {
-                if let Ok(n) = rest.parse() {
-                    return Lookup::Known(make(n));
-                }
+            if rest.bytes().all(|b| b.is_ascii_digit())
+                && !rest.starts_with('0')
+                && let Ok(n) = rest.parse()
+            {
+                return Lookup::Known(make(n));
             }
             return Lookup::Unknown;
         }
@@ -325,8 +373,14 @@ mod tests {
             lookup("heartbtint"),
             Lookup::Known(Key::Fixed(Fixed::HeartBtInt))
         );
-        assert_eq!(lookup("SocketConnectHost"), Lookup::Known(Key::ConnectHost(0)));
-        assert_eq!(lookup("socketconnectport12"), Lookup::Known(Key::ConnectPort(12)));
+        assert_eq!(
+            lookup("SocketConnectHost"),
+            Lookup::Known(Key::ConnectHost(0))
+        );
+        assert_eq!(
+            lookup("socketconnectport12"),
+            Lookup::Known(Key::ConnectPort(12))
+        );
         assert_eq!(lookup("SocketConnectHost0"), Lookup::Unknown);
         assert_eq!(lookup("SocketConnectHost01"), Lookup::Unknown);
         assert_eq!(lookup("SocketConnectHostX"), Lookup::Unknown);
@@ -335,8 +389,14 @@ mod tests {
             lookup("AppDataDictionary.FIX.4.4"),
             Lookup::Known(Key::AppDataDictionaryFor("FIX.4.4".into()))
         );
-        assert!(matches!(lookup("refreshonlogon"), Lookup::Unsupported("RefreshOnLogon", _)));
-        assert!(matches!(lookup("MySQLStoreHost"), Lookup::Unsupported("", _)));
+        assert!(matches!(
+            lookup("refreshonlogon"),
+            Lookup::Unsupported("RefreshOnLogon", _)
+        ));
+        assert!(matches!(
+            lookup("MySQLStoreHost"),
+            Lookup::Unsupported("", _)
+        ));
         assert_eq!(lookup("MySQL"), Lookup::Unknown);
         assert_eq!(lookup("HeartBeatInt"), Lookup::Unknown);
         assert_eq!(lookup("Ü"), Lookup::Unknown);

@@ -435,9 +435,9 @@ impl Settings {
             let Transport::Acceptor(a) = &s.transport else {
                 continue;
             };
-            let first = ports.iter().find(|(other, _)| {
-                matches!(&other.transport, Transport::Acceptor(o) if o.port == a.port)
-            });
+            let first = ports.iter().find(
+                |(other, _)| matches!(&other.transport, Transport::Acceptor(o) if o.port == a.port),
+            );
             match first {
                 None => ports.push((s, *line)),
                 Some((other, other_line)) => {

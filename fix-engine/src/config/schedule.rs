@@ -577,8 +577,8 @@ impl Schedule {
                 end,
             } => {
                 let weekday = Weekday::of_day(local.div_euclid(DAY)).index();
-                let mut s = today - (weekday - start_day.index()).rem_euclid(7) * DAY
-                    + i64::from(start.0);
+                let mut s =
+                    today - (weekday - start_day.index()).rem_euclid(7) * DAY + i64::from(start.0);
                 if s > local {
                     s -= WEEK;
                 }

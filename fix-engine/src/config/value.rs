@@ -56,7 +56,8 @@ pub(crate) const BEGIN_STRINGS: [&str; 6] = [
 
 pub(crate) const BEGIN_STRING: &str = "FIX.4.0, FIX.4.1, FIX.4.2, FIX.4.3, FIX.4.4 or FIXT.1.1";
 
-pub(crate) const APPL_VER_ID: &str = "an ApplVerID (a code such as 9, or a name such as FIX.5.0SP2)";
+pub(crate) const APPL_VER_ID: &str =
+    "an ApplVerID (a code such as 9, or a name such as FIX.5.0SP2)";
 
 /// An ApplVerID as DefaultApplVerID takes it: its code or the version's name.
 pub(crate) fn is_appl_ver_id(text: &str) -> bool {
