@@ -671,13 +671,6 @@ impl SessionBuilder {
         let max_latency = positive(MaxLatency, self.max_latency, 120)?;
         let reconnect_interval = positive(ReconnectInterval, self.reconnect_interval, 30)?;
 
-        let Some(schedule) = self.schedule.clone() else {
-            return Err(missing(
-                StartTime,
-                "a session needs a schedule: StartTime and EndTime, or NonStopSession=Y",
-            ));
-        };
-
         let transport = if initiator {
             let heart_bt_int = match self.heart_bt_int {
                 None => return Err(missing(HeartBtInt, "an initiator sends it in its Logon")),
@@ -743,6 +736,13 @@ impl SessionBuilder {
             )
         };
         let (heart_bt_int, transport) = transport;
+
+        let Some(schedule) = self.schedule.clone() else {
+            return Err(missing(
+                StartTime,
+                "a session needs a schedule: StartTime and EndTime, or NonStopSession=Y",
+            ));
+        };
 
         if cx.fixt == Some(true) && self.default_appl_ver_id.is_none() {
             return Err(missing(

@@ -11,7 +11,7 @@ use fix_session::SessionId;
 /// Displayed as `file:line: key: problem`, each part present when known:
 ///
 /// ```
-/// let text = "[SESSION]\nConnectionType=initiator\nHeartBtInt=abc\n";
+/// let text = "[SESSION]\nConnectionType=initiator\nHeartBtInt=abc\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\n";
 /// let err = fix_engine::config::Settings::parse("settings.cfg", text).unwrap_err();
 /// assert_eq!(err.to_string(), r#"settings.cfg:3: HeartBtInt: "abc" is not a number of seconds"#);
 /// assert_eq!((err.line(), err.key()), (Some(3), Some("HeartBtInt")));
