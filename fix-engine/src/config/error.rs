@@ -1,0 +1,296 @@
+//! [`ConfigError`]: what is wrong with a setting, and where.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use fix_session::SessionId;
+
+/// A settings problem: the file and line it is on (for settings read from a file),
+/// the key it is about, and what is wrong ([`ErrorKind`]).
+///
+/// Displayed as `file:line: key: problem`, each part present when known:
+///
+/// ```
+/// let text = "[SESSION]\nConnectionType=initiator\nHeartBtInt=abc\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\n";
+/// let err = fix_engine::config::Settings::parse("settings.cfg", text).unwrap_err();
+/// assert_eq!(err.to_string(), r#"settings.cfg:3: HeartBtInt: "abc" is not a number of seconds"#);
+/// assert_eq!((err.line(), err.key()), (Some(3), Some("HeartBtInt")));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError(Box<Inner>);
+
+/// Boxed: settings are read once, and a small `Result` keeps every call that
+/// returns one cheap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Inner {
+    file: Option<PathBuf>,
+    line: Option<usize>,
+    key: Option<String>,
+    kind: ErrorKind,
+}
+
+impl ConfigError {
+    /// An error about `key` with no place yet (settings built in code).
+    pub(crate) fn keyed(key: impl Into<String>, kind: ErrorKind) -> Self {
+        ConfigError(Box::new(Inner {
+            file: None,
+            line: None,
+            key: Some(key.into()),
+            kind,
+        }))
+    }
+
+    /// An error about the file as a whole, or a line of it with no key.
+    pub(crate) fn new(kind: ErrorKind) -> Self {
+        ConfigError(Box::new(Inner {
+            file: None,
+            line: None,
+            key: None,
+            kind,
+        }))
+    }
+
+    /// The same error, placed at `line` of `file`.
+    pub(crate) fn at(self, file: &Path, line: Option<usize>) -> Self {
+        self.in_file(file).with_line(line)
+    }
+
+    /// The same error, in `file`.
+    pub(crate) fn in_file(mut self, file: &Path) -> Self {
+        self.0.file = Some(file.to_path_buf());
+        self
+    }
+
+    /// The same error, at `line`.
+    pub(crate) fn with_line(mut self, line: Option<usize>) -> Self {
+        self.0.line = line;
+        self
+    }
+
+    /// The settings file, when the settings were read from one.
+    ///
+    /// ```
+    /// let err = fix_engine::config::Settings::parse("a.cfg", "").unwrap_err();
+    /// assert_eq!(err.file(), Some(std::path::Path::new("a.cfg")));
+    /// ```
+    pub fn file(&self) -> Option<&Path> {
+        self.0.file.as_deref()
+    }
+
+    /// The line (from 1) the problem is on: the key's line, or the line of the
+    /// `[SESSION]` header for a key the session lacks.
+    ///
+    /// ```
+    /// let err = fix_engine::config::Settings::parse("a.cfg", "\n[SESSION]\n").unwrap_err();
+    /// assert_eq!(err.line(), Some(2)); // ConnectionType is missing from this session
+    /// ```
+    pub fn line(&self) -> Option<usize> {
+        self.0.line
+    }
+
+    /// The setting the problem is about, spelled as QuickFIX spells it.
+    ///
+    /// ```
+    /// let err = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\n").unwrap_err();
+    /// assert_eq!(err.key(), Some("ConnectionType"));
+    /// ```
+    pub fn key(&self) -> Option<&str> {
+        self.0.key.as_deref()
+    }
+
+    /// What is wrong.
+    ///
+    /// ```
+    /// use fix_engine::config::{ErrorKind, Settings};
+    /// let err = Settings::parse("a.cfg", "# nothing\n").unwrap_err();
+    /// assert_eq!(err.kind(), &ErrorKind::NoSessions);
+    /// ```
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let e = &self.0;
+        if let Some(file) = &e.file {
+            write!(f, "{}", file.display())?;
+            if let Some(line) = e.line {
+                write!(f, ":{line}")?;
+            }
+            f.write_str(": ")?;
+        }
+        if let Some(key) = &e.key {
+            write!(f, "{key}: ")?;
+        }
+        write!(f, "{}", e.kind)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// What is wrong with a setting or a settings file.
+///
+/// ```
+/// use fix_engine::config::ErrorKind;
+/// let kind = ErrorKind::InvalidValue { value: "abc".into(), expected: "a number of seconds" };
+/// assert_eq!(kind.to_string(), r#""abc" is not a number of seconds"#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The file could not be read.
+    Read {
+        /// The system's error kind.
+        error: std::io::ErrorKind,
+        /// The system's message.
+        message: String,
+    },
+    /// The file is not UTF-8 text (the line is where the first bad byte is).
+    NotUtf8,
+    /// A line that is neither a `[SECTION]` header, a `Key=Value` setting, a `#`
+    /// comment nor blank.
+    Syntax {
+        /// The line, trimmed.
+        text: String,
+    },
+    /// A section other than `[DEFAULT]` and `[SESSION]`.
+    UnknownSection {
+        /// The name between the brackets.
+        name: String,
+    },
+    /// A setting before the first section.
+    OutsideSection,
+    /// A second `[DEFAULT]` section.
+    SecondDefault {
+        /// The line of the first.
+        first_line: usize,
+    },
+    /// No `[SESSION]` section at all.
+    NoSessions,
+    /// A key that is no setting of QuickFIX, QuickFIX/J or this engine.
+    UnknownKey,
+    /// A QuickFIX setting this engine does not implement yet: refused rather than
+    /// ignored, since the session would not behave as the setting says.
+    Unsupported {
+        /// What to do instead, or what is missing.
+        reason: &'static str,
+    },
+    /// The same key twice in one section.
+    DuplicateKey {
+        /// The line of the first.
+        first_line: usize,
+    },
+    /// A setting the session needs is not given (in its section or in `[DEFAULT]`).
+    Missing {
+        /// Why the session needs it.
+        reason: &'static str,
+    },
+    /// A value that does not parse, or is out of range.
+    InvalidValue {
+        /// The value as written.
+        value: String,
+        /// What the value must be.
+        expected: &'static str,
+    },
+    /// A well-formed value this engine does not implement yet.
+    UnsupportedValue {
+        /// The value as written.
+        value: String,
+        /// Why, and what to write instead.
+        reason: &'static str,
+    },
+    /// A setting that does not apply to this session (another ConnectionType's,
+    /// another FIX version's, or one another setting turns off), written in the
+    /// session's own section. From `[DEFAULT]`, which serves every kind of session,
+    /// such a setting is passed over.
+    NotApplicable {
+        /// Why it does not apply.
+        reason: &'static str,
+    },
+    /// `*` as a CompID or BeginString outside an acceptor template.
+    Wildcard,
+    /// Two sessions with the same session ID (or two templates with the same
+    /// pattern).
+    DuplicateSession {
+        /// The session ID.
+        id: SessionId,
+        /// The line of the first one's `[SESSION]` header, in a file.
+        first_line: Option<usize>,
+    },
+    /// Sessions on one SocketAcceptPort share one listener, so they must agree
+    /// on its address and TLS settings; this session differs from `other` in the
+    /// setting named by the error's key.
+    SharedPort {
+        /// The port.
+        port: u16,
+        /// The first session on that port.
+        other: SessionId,
+        /// The line of its `[SESSION]` header, in a file.
+        other_line: Option<usize>,
+    },
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::Read { message, .. } => write!(f, "cannot be read: {message}"),
+            ErrorKind::NotUtf8 => f.write_str("is not UTF-8 text"),
+            ErrorKind::Syntax { text } => write!(
+                f,
+                "{text:?} is not a [SECTION] header, a Key=Value setting or a # comment"
+            ),
+            ErrorKind::UnknownSection { name } => {
+                write!(
+                    f,
+                    "[{name}] is not a section (only [DEFAULT] and [SESSION] are)"
+                )
+            }
+            ErrorKind::OutsideSection => {
+                f.write_str("comes before any [DEFAULT] or [SESSION] section")
+            }
+            ErrorKind::SecondDefault { first_line } => {
+                write!(
+                    f,
+                    "a second [DEFAULT] section (the first is at line {first_line})"
+                )
+            }
+            ErrorKind::NoSessions => f.write_str("no [SESSION] section"),
+            ErrorKind::UnknownKey => f.write_str("not a setting QuickFIX or this engine knows"),
+            ErrorKind::Unsupported { reason } => write!(f, "not supported: {reason}"),
+            ErrorKind::DuplicateKey { first_line } => {
+                write!(f, "set twice in one section (first at line {first_line})")
+            }
+            ErrorKind::Missing { reason } => write!(f, "missing: {reason}"),
+            ErrorKind::InvalidValue { value, expected } => write!(f, "{value:?} is not {expected}"),
+            ErrorKind::UnsupportedValue { value, reason } => {
+                write!(f, "{value:?} is not supported: {reason}")
+            }
+            ErrorKind::NotApplicable { reason } => f.write_str(reason),
+            ErrorKind::Wildcard => {
+                f.write_str("* matches any value only in a session with AcceptorTemplate=Y")
+            }
+            ErrorKind::DuplicateSession { id, first_line } => {
+                write!(f, "session {id} is defined twice")?;
+                match first_line {
+                    Some(line) => write!(f, " (first at line {line})"),
+                    None => Ok(()),
+                }
+            }
+            ErrorKind::SharedPort {
+                port,
+                other,
+                other_line,
+            } => {
+                write!(f, "differs from session {other}")?;
+                if let Some(line) = other_line {
+                    write!(f, " (line {line})")?;
+                }
+                write!(
+                    f,
+                    ", which listens on the same SocketAcceptPort {port}: sessions on one port share its listener"
+                )
+            }
+        }
+    }
+}

@@ -1,0 +1,590 @@
+//! The engine's settings, from a QuickFIX-style settings file or from code.
+//!
+//! A settings file has a `[DEFAULT]` section, whose settings every session
+//! inherits unless it sets them itself, and a `[SESSION]` section per session;
+//! `#` starts a comment line, blank lines are skipped, keys are read without
+//! regard to case. The keys are QuickFIX's (and QuickFIX/J's where QuickFIX has
+//! none), with their meanings and defaults, so a QuickFIX user can bring their
+//! file. Anything the engine does not read is an error, never ignored: an
+//! unknown key, a QuickFIX key this engine does not implement (named as such), a
+//! bad value, a missing required setting, the same key twice in a section, the
+//! same session twice. Every error names the file, the line and the key.
+//!
+//! A setting that does not apply to a session (an initiator's setting on an
+//! acceptor, `DataDictionary` on FIXT.1.1, `MaxLatency` under `CheckLatency=N`,
+//! the schedule under `NonStopSession=Y`) is an error in the session's own
+//! section, and passed over when it comes from `[DEFAULT]`, which serves
+//! sessions of every kind.
+//!
+//! Each session becomes a [`SessionSettings`]: fix-session's
+//! [`SessionConfig`] (role, CompIDs, heartbeat, resets, validation, latency,
+//! resend chunks, persistence, DefaultApplVerID) and the engine's side of it:
+//! its [`Schedule`], [`Transport`] (port to listen on, or hosts to connect to),
+//! [`Tls`] files, dictionary paths, store and log paths. [`SessionBuilder`]
+//! makes the same from code, with the same checks.
+//!
+//! ```
+//! use fix_engine::config::{Settings, Transport};
+//!
+//! let settings = Settings::parse("tradeclient.cfg", "
+//! [DEFAULT]
+//! ConnectionType=initiator
+//! HeartBtInt=30
+//! StartTime=00:00:00
+//! EndTime=00:00:00
+//!
+//! [SESSION]
+//! BeginString=FIX.4.4
+//! SenderCompID=CLIENT1
+//! TargetCompID=EXECUTOR
+//! SocketConnectHost=127.0.0.1
+//! SocketConnectPort=5001
+//! ")?;
+//! let session = &settings.sessions()[0];
+//! assert_eq!(session.session.id.to_string(), "FIX.4.4:CLIENT1->EXECUTOR");
+//! let Transport::Initiator(initiator) = &session.transport else { unreachable!() };
+//! assert_eq!(initiator.reconnect_interval.as_secs(), 30); // QuickFIX's default
+//! # Ok::<(), fix_engine::config::ConfigError>(())
+//! ```
+
+mod builder;
+mod error;
+mod file;
+mod keys;
+mod schedule;
+mod value;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use fix_session::{FileOptions, SessionConfig, SessionId};
+
+pub use builder::SessionBuilder;
+pub use error::{ConfigError, ErrorKind};
+pub use schedule::{Period, Schedule, TimeOfDay, UtcOffset, Weekday};
+
+/// Everything the engine knows about one session.
+///
+/// [`SessionBuilder`] or a settings file make one with every setting checked;
+/// the fields are public to be read (and adjusted by an application that knows
+/// what it does).
+///
+/// ```
+/// use fix_engine::config::{SessionBuilder, Schedule};
+/// use fix_session::SessionId;
+/// let s = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "CLIENT1"))
+///     .socket_accept_port(5001)
+///     .schedule(Schedule::non_stop())
+///     .build()?;
+/// assert!(s.session.persist_messages && s.tls.is_none() && s.tcp_nodelay);
+/// # Ok::<(), fix_engine::config::ConfigError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct SessionSettings {
+    /// What fix-session runs the session with.
+    pub session: SessionConfig,
+    /// QuickFIX/J's `AcceptorTemplate=Y`: no session of its own, but the
+    /// settings of sessions whose IDs match its `*` patterns (see
+    /// [`AcceptorTemplate`]).
+    pub acceptor_template: bool,
+    /// When the session is active, and when it starts afresh.
+    pub schedule: Schedule,
+    /// Where the connection comes from.
+    pub transport: Transport,
+    /// `SocketNodelay` (default Y: FIX messages are small and latency matters).
+    pub tcp_nodelay: bool,
+    /// `SocketUseSSL=Y` and its files; `None` is plain TCP.
+    pub tls: Option<Tls>,
+    /// The dictionary files received messages are validated against.
+    pub dictionaries: DictionaryPaths,
+    /// `FileStorePath`: the directory of the session's [`fix_session::FileStore`],
+    /// `None` for a [`fix_session::MemoryStore`].
+    pub store_path: Option<PathBuf>,
+    /// How the file store is opened (`FileStoreSync`).
+    pub store_options: FileOptions,
+    /// `FileLogPath`: the directory of the session's message log; `None` for no log.
+    pub log_path: Option<PathBuf>,
+}
+
+/// Which side connects, and where to.
+///
+/// ```
+/// use fix_engine::config::{AcceptorTransport, Transport};
+/// let t = Transport::Acceptor(AcceptorTransport { address: None, port: 5001 });
+/// assert!(matches!(t, Transport::Acceptor(AcceptorTransport { port: 5001, .. })));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Transport {
+    /// `ConnectionType=acceptor`.
+    Acceptor(AcceptorTransport),
+    /// `ConnectionType=initiator`.
+    Initiator(InitiatorTransport),
+}
+
+/// Where an acceptor listens. Sessions with the same port share one listener.
+///
+/// ```
+/// let a = fix_engine::config::AcceptorTransport { address: Some("127.0.0.1".into()), port: 5001 };
+/// assert_eq!(a.port, 5001);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AcceptorTransport {
+    /// `SocketAcceptAddress` (QuickFIX/J): the local address to bind; `None` is
+    /// every interface.
+    pub address: Option<String>,
+    /// `SocketAcceptPort`.
+    pub port: u16,
+}
+
+/// Where an initiator connects.
+///
+/// ```
+/// use fix_engine::config::{Endpoint, InitiatorTransport};
+/// use std::time::Duration;
+/// let i = InitiatorTransport {
+///     endpoints: vec![Endpoint { host: "fix.example.com".into(), port: 9880 }],
+///     reconnect_interval: Duration::from_secs(30),
+/// };
+/// assert_eq!(i.endpoints[0].to_string(), "fix.example.com:9880");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InitiatorTransport {
+    /// `SocketConnectHost`/`SocketConnectPort`, then the failover endpoints
+    /// `SocketConnectHost1`/`SocketConnectPort1`, … in order: each connection
+    /// attempt tries them one after another, from the first.
+    pub endpoints: Vec<Endpoint>,
+    /// `ReconnectInterval` (default 30 s): the pause between connection attempts.
+    pub reconnect_interval: Duration,
+}
+
+/// A host and port to connect to.
+///
+/// ```
+/// let e = fix_engine::config::Endpoint { host: "10.0.0.1".into(), port: 5001 };
+/// assert_eq!(e.to_string(), "10.0.0.1:5001");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Endpoint {
+    /// A host name or IP address.
+    pub host: String,
+    /// The port.
+    pub port: u16,
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.host, self.port)
+    }
+}
+
+/// TLS (`SocketUseSSL=Y`) with QuickFIX's PEM file settings.
+///
+/// ```
+/// let tls = fix_engine::config::Tls::default();
+/// assert!(tls.certificate.is_none() && !tls.need_client_auth);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Tls {
+    /// Our certificate chain: `ServerCertificateFile` for an acceptor (required),
+    /// `ClientCertificateFile` for an initiator (optional, with its key).
+    pub certificate: Option<PathBuf>,
+    /// Its private key: `ServerCertificateKeyFile` or `ClientCertificateKeyFile`.
+    pub private_key: Option<PathBuf>,
+    /// `CertificationAuthoritiesFile`: the certificates the peer's is checked
+    /// against (an initiator uses the system's roots without it).
+    pub ca_file: Option<PathBuf>,
+    /// `NeedClientAuth` (QuickFIX/J, acceptor only): clients must present a
+    /// certificate that `ca_file` vouches for.
+    pub need_client_auth: bool,
+}
+
+/// The data dictionary files of a session (QuickFIX's `DataDictionary`,
+/// `TransportDataDictionary`, `AppDataDictionary`). A session with
+/// `UseDataDictionary=Y` and no file here validates against the dictionary the
+/// application gives the engine (a generated crate's tables, such as fix44's).
+///
+/// ```
+/// let d = fix_engine::config::DictionaryPaths::default();
+/// assert!(d.data_dictionary.is_none() && d.app.is_empty());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct DictionaryPaths {
+    /// `DataDictionary`, for FIX.4.0 to FIX.4.4.
+    pub data_dictionary: Option<PathBuf>,
+    /// `TransportDataDictionary`, for FIXT.1.1: header, trailer, session messages.
+    pub transport: Option<PathBuf>,
+    /// `AppDataDictionary` (for DefaultApplVerID) and `AppDataDictionary.<version>`,
+    /// for FIXT.1.1: (ApplVerID code, file), as [`fix_session::Dictionaries`]
+    /// keys them.
+    pub app: Vec<(String, PathBuf)>,
+}
+
+/// An acceptor template (QuickFIX/J's `AcceptorTemplate=Y`): the settings of
+/// sessions that are not in the file, made when a counterparty logs on with
+/// CompIDs (and BeginString) the template's pattern matches, `*` matching any
+/// value.
+///
+/// ```
+/// use fix_engine::config::Settings;
+/// use fix_session::SessionId;
+/// let settings = Settings::parse("t.cfg", "
+/// [SESSION]
+/// ConnectionType=acceptor
+/// AcceptorTemplate=Y
+/// BeginString=FIX.4.4
+/// SenderCompID=EXEC
+/// TargetCompID=*
+/// SocketAcceptPort=5001
+/// NonStopSession=Y
+/// ")?;
+/// let id = SessionId::new("FIX.4.4", "EXEC", "ANYONE");
+/// let template = settings.template_for(&id).unwrap();
+/// assert_eq!(template.session_for(&id).unwrap().session.id, id);
+/// # Ok::<(), fix_engine::config::ConfigError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct AcceptorTemplate {
+    settings: SessionSettings,
+}
+
+impl AcceptorTemplate {
+    /// The pattern: our side's BeginString, SenderCompID and TargetCompID, each
+    /// a value or `*`.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nAcceptorTemplate=Y\nBeginString=*\nSenderCompID=EXEC\nTargetCompID=*\nSocketAcceptPort=5001\nNonStopSession=Y\n")?;
+    /// assert_eq!(s.templates()[0].pattern().target_comp_id, "*");
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn pattern(&self) -> &SessionId {
+        &self.settings.session.id
+    }
+
+    /// The template's settings, its session ID being the pattern.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nAcceptorTemplate=Y\nBeginString=*\nSenderCompID=EXEC\nTargetCompID=*\nSocketAcceptPort=5001\nNonStopSession=Y\n")?;
+    /// assert!(s.templates()[0].settings().acceptor_template);
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn settings(&self) -> &SessionSettings {
+        &self.settings
+    }
+
+    /// Whether session `id` (our side's view: SenderCompID is ours) matches the
+    /// pattern: each part equal, or `*` in the pattern; a template never has a
+    /// qualifier, so `id` must not either.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nAcceptorTemplate=Y\nBeginString=*\nSenderCompID=EXEC\nTargetCompID=*\nSocketAcceptPort=5001\nNonStopSession=Y\n")?;
+    /// use fix_session::SessionId;
+    /// let t = &s.templates()[0];
+    /// assert!(t.matches(&SessionId::new("FIX.4.2", "EXEC", "C1")));
+    /// assert!(!t.matches(&SessionId::new("FIX.4.2", "OTHER", "C1")));
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn matches(&self, id: &SessionId) -> bool {
+        let p = self.pattern();
+        let part = |pattern: &str, value: &str| pattern == "*" || pattern == value;
+        id.qualifier.is_none()
+            && part(&p.begin_string, &id.begin_string)
+            && part(&p.sender_comp_id, &id.sender_comp_id)
+            && part(&p.target_comp_id, &id.target_comp_id)
+    }
+
+    /// The settings of session `id`, made from the template, when `id` matches.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nAcceptorTemplate=Y\nBeginString=*\nSenderCompID=EXEC\nTargetCompID=*\nSocketAcceptPort=5001\nNonStopSession=Y\n")?;
+    /// use fix_session::SessionId;
+    /// let made = s.templates()[0].session_for(&SessionId::new("FIX.4.2", "EXEC", "C1")).unwrap();
+    /// assert!(!made.acceptor_template);
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn session_for(&self, id: &SessionId) -> Option<SessionSettings> {
+        if !self.matches(id) {
+            return None;
+        }
+        let mut settings = self.settings.clone();
+        settings.session.id = id.clone();
+        settings.acceptor_template = false;
+        Some(settings)
+    }
+}
+
+/// One listening socket: the acceptor sessions and templates on one
+/// SocketAcceptPort, which agree on its address and TLS settings.
+///
+/// ```
+/// # let s = fix_engine::config::Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\nNonStopSession=Y\n")?;
+/// let listeners = s.listeners();
+/// assert_eq!((listeners[0].port, listeners[0].sessions.len()), (5001, 1));
+/// # Ok::<(), fix_engine::config::ConfigError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listener {
+    /// `SocketAcceptAddress`, `None` for every interface.
+    pub address: Option<String>,
+    /// `SocketAcceptPort`.
+    pub port: u16,
+    /// The TLS settings, `None` for plain TCP.
+    pub tls: Option<Tls>,
+    /// The sessions on it.
+    pub sessions: Vec<SessionId>,
+    /// The templates' patterns on it.
+    pub templates: Vec<SessionId>,
+}
+
+/// The sessions and templates of a settings file (or of code), checked as a
+/// whole: no session ID twice, and sessions on one port agreeing on its listener.
+///
+/// ```
+/// use fix_engine::config::{Schedule, SessionBuilder, Settings};
+/// use fix_session::SessionId;
+/// let session = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
+///     .socket_accept_port(5001)
+///     .schedule(Schedule::non_stop())
+///     .build()?;
+/// let err = Settings::new([session.clone(), session]).unwrap_err();
+/// assert_eq!(err.to_string(), "session FIX.4.4:EXEC->C1 is defined twice");
+/// # Ok::<(), fix_engine::config::ConfigError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Settings {
+    sessions: Vec<SessionSettings>,
+    templates: Vec<AcceptorTemplate>,
+}
+
+impl Settings {
+    /// Reads the settings file at `path`.
+    ///
+    /// ```
+    /// let err = fix_engine::config::Settings::from_path("/nonexistent/settings.cfg").unwrap_err();
+    /// assert!(err.to_string().starts_with("/nonexistent/settings.cfg: cannot be read: "));
+    /// ```
+    pub fn from_path(path: impl AsRef<Path>) -> Result<Settings, ConfigError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| {
+            ConfigError::new(ErrorKind::Read {
+                error: e.kind(),
+                message: e.to_string(),
+            })
+            .at(path, None)
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let line = e.as_bytes()[..e.utf8_error().valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
+            ConfigError::new(ErrorKind::NotUtf8).at(path, Some(line))
+        })?;
+        Settings::parse(path, &text)
+    }
+
+    /// Reads settings `text`; `file` names it in errors.
+    ///
+    /// ```
+    /// let err = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nFoo=1\n").unwrap_err();
+    /// assert_eq!(err.to_string(), "a.cfg:2: Foo: not a setting QuickFIX or this engine knows");
+    /// ```
+    pub fn parse(file: impl AsRef<Path>, text: &str) -> Result<Settings, ConfigError> {
+        file::parse(file.as_ref(), text)
+    }
+
+    /// Settings made in code: the same checks as a file's, over the whole set
+    /// (sessions with `acceptor_template` become [`AcceptorTemplate`]s).
+    ///
+    /// ```
+    /// use fix_engine::config::{Schedule, SessionBuilder, Settings};
+    /// use fix_session::SessionId;
+    /// let s = SessionBuilder::initiator(SessionId::new("FIX.4.4", "C1", "EXEC"))
+    ///     .heart_bt_int(30)
+    ///     .socket_connect("localhost", 5001)
+    ///     .schedule(Schedule::non_stop())
+    ///     .build()?;
+    /// assert_eq!(Settings::new([s])?.sessions().len(), 1);
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn new(
+        sessions: impl IntoIterator<Item = SessionSettings>,
+    ) -> Result<Settings, ConfigError> {
+        Settings::assemble(sessions.into_iter().map(|s| (s, None)).collect())
+    }
+
+    /// The set checks, over sessions with the line of their `[SESSION]` header
+    /// when they come from a file.
+    fn assemble(list: Vec<(SessionSettings, Option<usize>)>) -> Result<Settings, ConfigError> {
+        let mut seen: Vec<(&SessionId, bool, Option<usize>)> = Vec::new();
+        for (s, line) in &list {
+            let id = &s.session.id;
+            if let Some((_, _, first_line)) = seen
+                .iter()
+                .find(|(other, template, _)| *other == id && *template == s.acceptor_template)
+            {
+                return Err(ConfigError::new(ErrorKind::DuplicateSession {
+                    id: id.clone(),
+                    first_line: *first_line,
+                })
+                .with_line(*line));
+            }
+            seen.push((id, s.acceptor_template, *line));
+        }
+        let mut ports: Vec<(&SessionSettings, Option<usize>)> = Vec::new();
+        for (s, line) in &list {
+            let Transport::Acceptor(a) = &s.transport else {
+                continue;
+            };
+            let first = ports.iter().find(
+                |(other, _)| matches!(&other.transport, Transport::Acceptor(o) if o.port == a.port),
+            );
+            match first {
+                None => ports.push((s, *line)),
+                Some((other, other_line)) => {
+                    if let Some(key) = listener_difference(other, s) {
+                        return Err(ConfigError::keyed(
+                            key,
+                            ErrorKind::SharedPort {
+                                port: a.port,
+                                other: other.session.id.clone(),
+                                other_line: *other_line,
+                            },
+                        )
+                        .with_line(*line));
+                    }
+                }
+            }
+        }
+        let (templates, sessions): (Vec<_>, Vec<_>) = list
+            .into_iter()
+            .map(|(s, _)| s)
+            .partition(|s| s.acceptor_template);
+        Ok(Settings {
+            sessions,
+            templates: templates
+                .into_iter()
+                .map(|settings| AcceptorTemplate { settings })
+                .collect(),
+        })
+    }
+
+    /// The sessions, in the order they were given.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\nNonStopSession=Y\n")?;
+    /// assert_eq!(s.sessions()[0].session.id.target_comp_id, "C1");
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn sessions(&self) -> &[SessionSettings] {
+        &self.sessions
+    }
+
+    /// The session with ID `id`.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\nNonStopSession=Y\n")?;
+    /// use fix_session::SessionId;
+    /// assert!(s.session(&SessionId::new("FIX.4.4", "EXEC", "C1")).is_some());
+    /// assert!(s.session(&SessionId::new("FIX.4.4", "EXEC", "C2")).is_none());
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn session(&self, id: &SessionId) -> Option<&SessionSettings> {
+        self.sessions.iter().find(|s| &s.session.id == id)
+    }
+
+    /// The acceptor templates, in the order they were given.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\nNonStopSession=Y\n")?;
+    /// assert!(s.templates().is_empty());
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn templates(&self) -> &[AcceptorTemplate] {
+        &self.templates
+    }
+
+    /// The first template (in file order) matching session `id`, for a Logon no
+    /// configured session takes.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nAcceptorTemplate=Y\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=*\nSocketAcceptPort=5001\nNonStopSession=Y\n")?;
+    /// use fix_session::SessionId;
+    /// assert!(s.template_for(&SessionId::new("FIX.4.4", "EXEC", "NEW")).is_some());
+    /// assert!(s.template_for(&SessionId::new("FIX.4.2", "EXEC", "NEW")).is_none());
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn template_for(&self, id: &SessionId) -> Option<&AcceptorTemplate> {
+        self.templates.iter().find(|t| t.matches(id))
+    }
+
+    /// The listening sockets: one per SocketAcceptPort, in the order the ports
+    /// first appear.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\nNonStopSession=Y\n")?;
+    /// assert_eq!(s.listeners()[0].address, None);
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn listeners(&self) -> Vec<Listener> {
+        let mut listeners: Vec<Listener> = Vec::new();
+        let all = self
+            .sessions
+            .iter()
+            .map(|s| (s, false))
+            .chain(self.templates.iter().map(|t| (&t.settings, true)));
+        for (s, template) in all {
+            let Transport::Acceptor(a) = &s.transport else {
+                continue;
+            };
+            let index = match listeners.iter().position(|l| l.port == a.port) {
+                Some(i) => i,
+                None => {
+                    listeners.push(Listener {
+                        address: a.address.clone(),
+                        port: a.port,
+                        tls: s.tls.clone(),
+                        sessions: Vec::new(),
+                        templates: Vec::new(),
+                    });
+                    listeners.len() - 1
+                }
+            };
+            let l = &mut listeners[index];
+            if template {
+                l.templates.push(s.session.id.clone());
+            } else {
+                l.sessions.push(s.session.id.clone());
+            }
+        }
+        listeners
+    }
+}
+
+/// The first listener setting in which `b` differs from `a`, two acceptors on
+/// one port.
+fn listener_difference(a: &SessionSettings, b: &SessionSettings) -> Option<&'static str> {
+    let address = |s: &SessionSettings| match &s.transport {
+        Transport::Acceptor(a) => a.address.clone(),
+        Transport::Initiator(_) => None,
+    };
+    if address(a) != address(b) {
+        return Some("SocketAcceptAddress");
+    }
+    match (&a.tls, &b.tls) {
+        (None, None) => None,
+        (Some(x), Some(y)) => {
+            if x.certificate != y.certificate {
+                Some("ServerCertificateFile")
+            } else if x.private_key != y.private_key {
+                Some("ServerCertificateKeyFile")
+            } else if x.ca_file != y.ca_file {
+                Some("CertificationAuthoritiesFile")
+            } else if x.need_client_auth != y.need_client_auth {
+                Some("NeedClientAuth")
+            } else {
+                None
+            }
+        }
+        _ => Some("SocketUseSSL"),
+    }
+}

@@ -1,0 +1,1091 @@
+//! Settings files: every key's parsing and default, every error with its file,
+//! line and key, inheritance, duplicates, templates, the builder's equivalence,
+//! the samples, and arbitrary text.
+
+use std::path::Path;
+use std::time::Duration;
+
+use fix_engine::config::{
+    ConfigError, Endpoint, ErrorKind, Schedule, SessionBuilder, SessionSettings, Settings,
+    TimeOfDay, Transport, UtcOffset, Weekday,
+};
+use fix_session::{Role, SessionId, SyncPolicy};
+
+const ACCEPTOR: &str = "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\nStartTime=00:00:00\nEndTime=00:00:00\n";
+const INITIATOR: &str = "[SESSION]\nConnectionType=initiator\nBeginString=FIX.4.4\nSenderCompID=C1\nTargetCompID=EXEC\nHeartBtInt=30\nSocketConnectHost=localhost\nSocketConnectPort=5001\nStartTime=00:00:00\nEndTime=00:00:00\n";
+
+/// `head` with its CheckSum field.
+fn with_trailer(head: &str) -> Vec<u8> {
+    let sum = head.bytes().fold(0u8, |a, b| a.wrapping_add(b));
+    format!("{head}10={sum:03}\x01").into_bytes()
+}
+
+fn one(text: &str) -> SessionSettings {
+    let settings = Settings::parse("s.cfg", text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(settings.sessions().len(), 1);
+    settings.sessions()[0].clone()
+}
+
+fn acceptor(extra: &str) -> SessionSettings {
+    one(&format!("{ACCEPTOR}{extra}"))
+}
+
+fn initiator(extra: &str) -> SessionSettings {
+    one(&format!("{INITIATOR}{extra}"))
+}
+
+fn err(text: &str) -> ConfigError {
+    match Settings::parse("s.cfg", text) {
+        Ok(_) => panic!("parsed:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+/// The error's line, key and message.
+fn fails(text: &str) -> (Option<usize>, Option<String>, String) {
+    let e = err(text);
+    assert_eq!(e.file(), Some(Path::new("s.cfg")));
+    (e.line(), e.key().map(str::to_owned), e.kind().to_string())
+}
+
+#[test]
+fn defaults_are_quickfixs() {
+    let a = acceptor("");
+    let c = &a.session;
+    assert_eq!(c.id, SessionId::new("FIX.4.4", "EXEC", "C1"));
+    assert_eq!(c.role, Role::Acceptor);
+    assert_eq!(c.heart_bt_int, 30);
+    assert!(!c.reset_on_logon && !c.reset_on_logout && !c.reset_on_disconnect);
+    assert!(!c.send_reset_seq_num_flag);
+    assert_eq!(
+        (c.logon_timeout, c.logout_timeout),
+        (Duration::from_secs(10), Duration::from_secs(2))
+    );
+    assert!(c.check_latency && c.check_comp_id && c.persist_messages);
+    assert_eq!(c.max_latency, Duration::from_secs(120));
+    assert_eq!(c.resend_request_chunk_size, 0);
+    let v = c.validator.expect("UseDataDictionary defaults to Y");
+    assert!(v.validates_fields_out_of_order() && v.validates_fields_have_values());
+    assert!(v.validates_user_defined_fields() && !v.allows_unknown_msg_fields());
+    assert_eq!(c.default_appl_ver_id, None);
+    assert!(a.tcp_nodelay && a.tls.is_none() && !a.acceptor_template);
+    assert_eq!(
+        a.transport,
+        Transport::Acceptor(fix_engine::config::AcceptorTransport {
+            address: None,
+            port: 5001
+        })
+    );
+    assert_eq!(
+        a.schedule,
+        Schedule::daily(TimeOfDay::MIDNIGHT, TimeOfDay::MIDNIGHT)
+    );
+    assert_eq!((a.store_path.as_ref(), a.log_path.as_ref()), (None, None));
+    assert_eq!(a.store_options.sync_policy(), SyncPolicy::EveryRecord);
+    assert_eq!(a.dictionaries, Default::default());
+
+    let i = initiator("");
+    let Transport::Initiator(t) = &i.transport else {
+        panic!()
+    };
+    assert_eq!(t.reconnect_interval, Duration::from_secs(30));
+    assert_eq!(
+        t.endpoints,
+        [Endpoint {
+            host: "localhost".into(),
+            port: 5001
+        }]
+    );
+    assert_eq!(i.session.role, Role::Initiator);
+}
+
+#[test]
+fn every_key_is_read() {
+    let a = acceptor(
+        "LogonTimeout=5\nLogoutTimeout=3\nSocketNodelay=N\nResetOnLogon=Y\nResetOnLogout=Y\nResetOnDisconnect=Y\n\
+         ValidateFieldsOutOfOrder=N\nValidateFieldsHaveValues=N\nValidateUserDefinedFields=N\nAllowUnknownMsgFields=Y\n\
+         CheckCompID=N\nMaxLatency=7\nResendRequestChunkSize=500\nPersistMessages=N\nFileStorePath=st\nFileStoreSync=N\n\
+         FileLogPath=lg\nDataDictionary=FIX44.xml\nSocketAcceptAddress=127.0.0.1\nUseLocalTime=N\n\
+         SocketUseSSL=Y\nServerCertificateFile=s.crt\nServerCertificateKeyFile=s.key\nCertificationAuthoritiesFile=ca.crt\nNeedClientAuth=Y\n",
+    );
+    let c = &a.session;
+    assert_eq!(
+        (
+            c.logon_timeout.as_secs(),
+            c.logout_timeout.as_secs(),
+            c.max_latency.as_secs()
+        ),
+        (5, 3, 7)
+    );
+    assert!(c.reset_on_logon && c.reset_on_logout && c.reset_on_disconnect);
+    let v = c.validator.unwrap();
+    assert!(!v.validates_fields_out_of_order() && !v.validates_fields_have_values());
+    assert!(!v.validates_user_defined_fields() && v.allows_unknown_msg_fields());
+    assert!(!c.check_comp_id && !c.persist_messages);
+    assert_eq!(c.resend_request_chunk_size, 500);
+    // Empty values reach the validator only when it lets them through.
+    let empty_text = with_trailer("8=FIX.4.4\x019=9\x0135=0\x0158=\x01");
+    let mut fields = [fix_core::Field::new(0, 0, 0); 8];
+    assert!(c.parser.parse(&empty_text, &mut fields).is_ok());
+    assert!(
+        acceptor("")
+            .session
+            .parser
+            .parse(&empty_text, &mut fields)
+            .is_err()
+    );
+    assert!(!a.tcp_nodelay);
+    assert_eq!(a.store_path.as_deref(), Some(Path::new("st")));
+    assert_eq!(a.store_options.sync_policy(), SyncPolicy::Os);
+    assert_eq!(a.log_path.as_deref(), Some(Path::new("lg")));
+    assert_eq!(
+        a.dictionaries.data_dictionary.as_deref(),
+        Some(Path::new("FIX44.xml"))
+    );
+    let Transport::Acceptor(t) = &a.transport else {
+        panic!()
+    };
+    assert_eq!(t.address.as_deref(), Some("127.0.0.1"));
+    let tls = a.tls.unwrap();
+    assert_eq!(tls.certificate.as_deref(), Some(Path::new("s.crt")));
+    assert_eq!(tls.private_key.as_deref(), Some(Path::new("s.key")));
+    assert_eq!(tls.ca_file.as_deref(), Some(Path::new("ca.crt")));
+    assert!(tls.need_client_auth);
+
+    let i = initiator(
+        "ReconnectInterval=5\nSendResetSeqNumFlag=Y\nSessionQualifier=Q1\nSocketUseSSL=Y\nClientCertificateFile=c.crt\nClientCertificateKeyFile=c.key\n\
+         SocketConnectHost1=backup\nSocketConnectPort1=5002\nSocketConnectHost2=10.0.0.3\nSocketConnectPort2=5003\nFileStorePath=st\nFileStoreSync=Y\n",
+    );
+    assert!(i.session.send_reset_seq_num_flag);
+    assert_eq!(i.session.id.qualifier.as_deref(), Some("Q1"));
+    let Transport::Initiator(t) = &i.transport else {
+        panic!()
+    };
+    assert_eq!(t.reconnect_interval.as_secs(), 5);
+    let hosts: Vec<String> = t.endpoints.iter().map(Endpoint::to_string).collect();
+    assert_eq!(hosts, ["localhost:5001", "backup:5002", "10.0.0.3:5003"]);
+    assert_eq!(
+        i.tls.unwrap().certificate.as_deref(),
+        Some(Path::new("c.crt"))
+    );
+    assert_eq!(i.store_options.sync_policy(), SyncPolicy::EveryRecord);
+}
+
+#[test]
+fn use_data_dictionary_n_turns_validation_off() {
+    let a = acceptor("UseDataDictionary=N\n");
+    assert!(a.session.validator.is_none());
+    let a = acceptor("CheckLatency=N\n");
+    assert!(!a.session.check_latency);
+}
+
+#[test]
+fn fixt_sessions_take_transport_and_app_dictionaries() {
+    let text = "[SESSION]\nConnectionType=acceptor\nBeginString=FIXT.1.1\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\nNonStopSession=Y\n\
+                DefaultApplVerID=FIX.5.0SP2\nTransportDataDictionary=FIXT11.xml\nAppDataDictionary=FIX50SP2.xml\nAppDataDictionary.FIX.4.4=FIX44.xml\n";
+    let s = one(text);
+    assert_eq!(s.session.default_appl_ver_id.as_deref(), Some("FIX.5.0SP2"));
+    assert_eq!(
+        s.dictionaries.transport.as_deref(),
+        Some(Path::new("FIXT11.xml"))
+    );
+    let app: Vec<(&str, &Path)> = s
+        .dictionaries
+        .app
+        .iter()
+        .map(|(v, p)| (v.as_str(), p.as_path()))
+        .collect();
+    assert_eq!(
+        app,
+        [
+            ("9", Path::new("FIX50SP2.xml")),
+            ("6", Path::new("FIX44.xml"))
+        ]
+    );
+    assert!(s.schedule.is_non_stop());
+
+    let dup = format!("{text}AppDataDictionary.FIX.5.0SP2=other.xml\n");
+    assert_eq!(
+        fails(&dup),
+        (
+            Some(12),
+            Some("AppDataDictionary.FIX.5.0SP2".into()),
+            "set twice in one section (first at line 10)".into()
+        )
+    );
+    let no_version = text.replace("DefaultApplVerID=FIX.5.0SP2\n", "");
+    assert_eq!(
+        fails(&no_version),
+        (
+            Some(1),
+            Some("DefaultApplVerID".into()),
+            "missing: AppDataDictionary is the dictionary of DefaultApplVerID".into()
+        )
+    );
+    let bad = text.replace("AppDataDictionary.FIX.4.4", "AppDataDictionary.FIX.9");
+    assert_eq!(
+        fails(&bad).2,
+        r#""FIX.9" is not a FIX version (AppDataDictionary.FIX.5.0SP2, say)"#
+    );
+    let data = format!("{text}DataDictionary=FIX44.xml\n");
+    assert_eq!(
+        fails(&data).2,
+        "a FIXT.1.1 session uses TransportDataDictionary and AppDataDictionary instead"
+    );
+}
+
+#[test]
+fn schedules() {
+    let weekly = acceptor(
+        "StartDay=sun\nEndDay=Friday\nTimeZone=-05:00\n"
+            .replace("StartTime=00:00:00\n", "")
+            .as_str(),
+    );
+    let expected = Schedule::weekly(
+        Weekday::Sunday,
+        TimeOfDay::MIDNIGHT,
+        Weekday::Friday,
+        TimeOfDay::MIDNIGHT,
+    )
+    .in_zone(UtcOffset::from_seconds(-5 * 3600).unwrap());
+    assert_eq!(weekly.schedule, expected);
+    let days = acceptor("Weekdays=Mon, Tue,wed\n");
+    let expected = Schedule::on_weekdays(
+        TimeOfDay::MIDNIGHT,
+        TimeOfDay::MIDNIGHT,
+        &[Weekday::Monday, Weekday::Tuesday, Weekday::Wednesday],
+    )
+    .unwrap();
+    assert_eq!(days.schedule, expected);
+    let base = ACCEPTOR.replace("StartTime=00:00:00\nEndTime=00:00:00\n", "");
+    assert!(
+        one(&format!("{base}NonStopSession=Y\n"))
+            .schedule
+            .is_non_stop()
+    );
+    assert_eq!(
+        fails(&base),
+        (
+            Some(1),
+            Some("StartTime".into()),
+            "missing: a session needs a schedule: StartTime and EndTime, or NonStopSession=Y"
+                .into()
+        )
+    );
+    assert_eq!(
+        fails(&format!("{base}StartTime=08:00:00\n")),
+        (
+            Some(1),
+            Some("EndTime".into()),
+            "missing: a schedule needs both StartTime and EndTime".into()
+        )
+    );
+    assert_eq!(
+        fails(&format!("{ACCEPTOR}StartDay=Mon\n")),
+        (
+            Some(1),
+            Some("EndDay".into()),
+            "missing: StartDay needs it".into()
+        )
+    );
+    assert_eq!(
+        fails(&format!("{ACCEPTOR}EndDay=Mon\n")),
+        (
+            Some(1),
+            Some("StartDay".into()),
+            "missing: EndDay needs it".into()
+        )
+    );
+    assert_eq!(
+        fails(&format!(
+            "{ACCEPTOR}Weekdays=Mon\nStartDay=Mon\nEndDay=Tue\n"
+        )),
+        (
+            Some(10),
+            Some("StartDay".into()),
+            "StartDay and EndDay cannot be used with Weekdays".into()
+        )
+    );
+    assert_eq!(
+        fails(&format!("{ACCEPTOR}NonStopSession=Y\n")),
+        (
+            Some(7),
+            Some("StartTime".into()),
+            "not used with NonStopSession=Y".into()
+        )
+    );
+    // From [DEFAULT], a schedule is passed over by a non-stop session.
+    assert!(
+        one(&format!(
+            "[DEFAULT]\nStartTime=08:00:00\nEndTime=17:00:00\n{base}NonStopSession=Y\n"
+        ))
+        .schedule
+        .is_non_stop()
+    );
+}
+
+#[test]
+fn bad_values_name_line_and_key() {
+    let cases: &[(&str, &str, &str)] = &[
+        (
+            "HeartBtInt=abc",
+            "HeartBtInt",
+            r#""abc" is not a number of seconds"#,
+        ),
+        (
+            "HeartBtInt=-1",
+            "HeartBtInt",
+            r#""-1" is not a number of seconds"#,
+        ),
+        (
+            "HeartBtInt=0",
+            "HeartBtInt",
+            r#""0" is not a number of seconds above 0"#,
+        ),
+        (
+            "HeartBtInt=99999999999",
+            "HeartBtInt",
+            r#""99999999999" is not a number of seconds"#,
+        ),
+        (
+            "ReconnectInterval=0",
+            "ReconnectInterval",
+            r#""0" is not a number of seconds above 0"#,
+        ),
+        (
+            "LogonTimeout=1.5",
+            "LogonTimeout",
+            r#""1.5" is not a number of seconds"#,
+        ),
+        (
+            "LogoutTimeout=0",
+            "LogoutTimeout",
+            r#""0" is not a number of seconds above 0"#,
+        ),
+        (
+            "MaxLatency=x",
+            "MaxLatency",
+            r#""x" is not a number of seconds"#,
+        ),
+        ("ResetOnLogon=yes", "ResetOnLogon", r#""yes" is not Y or N"#),
+        ("ResetOnLogout=y", "ResetOnLogout", r#""y" is not Y or N"#),
+        (
+            "ResetOnDisconnect=",
+            "ResetOnDisconnect",
+            r#""" is not Y or N"#,
+        ),
+        (
+            "PersistMessages=1",
+            "PersistMessages",
+            r#""1" is not Y or N"#,
+        ),
+        (
+            "CheckLatency=true",
+            "CheckLatency",
+            r#""true" is not Y or N"#,
+        ),
+        (
+            "UseDataDictionary=NO",
+            "UseDataDictionary",
+            r#""NO" is not Y or N"#,
+        ),
+        (
+            "ValidateFieldsOutOfOrder=X",
+            "ValidateFieldsOutOfOrder",
+            r#""X" is not Y or N"#,
+        ),
+        (
+            "ResendRequestChunkSize=-5",
+            "ResendRequestChunkSize",
+            r#""-5" is not a number of messages"#,
+        ),
+        (
+            "SocketConnectPort=70000",
+            "SocketConnectPort",
+            r#""70000" is not a port number from 1 to 65535"#,
+        ),
+        (
+            "SocketConnectPort=0",
+            "SocketConnectPort",
+            r#""0" is not a port number from 1 to 65535"#,
+        ),
+        (
+            "SocketConnectHost=my host",
+            "SocketConnectHost",
+            r#""my host" is not a host name or IP address"#,
+        ),
+        (
+            "StartTime=8:00:00",
+            "StartTime",
+            r#""8:00:00" is not a time of day as HH:MM:SS"#,
+        ),
+        (
+            "EndTime=24:00:00",
+            "EndTime",
+            r#""24:00:00" is not a time of day as HH:MM:SS"#,
+        ),
+        (
+            "EndTime=17:00:00 US/Eastern",
+            "EndTime",
+            r#""17:00:00 US/Eastern" is not supported: a time zone after the time is not read; give it as TimeZone"#,
+        ),
+        (
+            "TimeZone=America/New_York",
+            "TimeZone",
+            r#""America/New_York" is not supported: named time zones (with daylight-saving rules) are not supported yet; give the offset, such as -05:00"#,
+        ),
+        (
+            "TimeZone=+25:00",
+            "TimeZone",
+            r#""+25:00" is not a time zone (UTC, or an offset such as +01:00)"#,
+        ),
+        (
+            "UseLocalTime=Y",
+            "UseLocalTime",
+            r#""Y" is not supported: the machine's local time zone is not read; give TimeZone as an offset"#,
+        ),
+        (
+            "Weekdays=Mon,Funday",
+            "Weekdays",
+            r#""Mon,Funday" is not a list of days of the week, such as Mon,Tue,Wed"#,
+        ),
+        ("FileLogPath=", "FileLogPath", r#""" is not a path"#),
+        (
+            "FileStorePath=${HOME}/store",
+            "FileStorePath",
+            r#""${HOME}/store" is not supported: variables (${...}) are not substituted; write the value itself"#,
+        ),
+    ];
+    for (line, key, message) in cases {
+        // The session's own value of the key is replaced by the bad one, last.
+        let mut text: String = INITIATOR
+            .lines()
+            .filter(|l| !l.starts_with(&format!("{key}=")))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        text.push_str(line);
+        text.push('\n');
+        let got = fails(&text);
+        assert_eq!(
+            (got.1.as_deref(), got.2.as_str()),
+            (Some(*key), *message),
+            "{line}"
+        );
+        assert_eq!(got.0, Some(text.lines().count()), "{line}");
+    }
+    let (line, key, msg) = fails(&format!("{ACCEPTOR}StartDay=T\nEndDay=Fri\n"));
+    assert_eq!(
+        (line, key.as_deref(), msg.as_str()),
+        (
+            Some(9),
+            Some("StartDay"),
+            r#""T" is not a day of the week (Sunday to Saturday, or its first two letters or more)"#
+        )
+    );
+    let (line, key, msg) = fails(&ACCEPTOR.replace("acceptor", "server"));
+    assert_eq!(
+        (line, key.as_deref(), msg.as_str()),
+        (
+            Some(2),
+            Some("ConnectionType"),
+            r#""server" is not initiator or acceptor"#
+        )
+    );
+    let (_, key, msg) = fails(&ACCEPTOR.replace("FIX.4.4", "FIX.4.5"));
+    assert_eq!(
+        (key.as_deref(), msg.as_str()),
+        (
+            Some("BeginString"),
+            r#""FIX.4.5" is not FIX.4.0, FIX.4.1, FIX.4.2, FIX.4.3, FIX.4.4 or FIXT.1.1"#
+        )
+    );
+    let (line, key, _) = fails(&ACCEPTOR.replace("FIX.4.4", "FIXT.1.1"));
+    assert_eq!((line, key.as_deref()), (Some(1), Some("DefaultApplVerID")));
+    let (line, key, msg) = fails(&format!(
+        "{}DefaultApplVerID=FIX.9\n",
+        ACCEPTOR.replace("FIX.4.4", "FIXT.1.1")
+    ));
+    assert_eq!(
+        (line, key.as_deref(), msg.as_str()),
+        (
+            Some(9),
+            Some("DefaultApplVerID"),
+            r#""FIX.9" is not an ApplVerID (a code such as 9, or a name such as FIX.5.0SP2)"#
+        )
+    );
+}
+
+#[test]
+fn missing_settings_name_the_session_line() {
+    let cases = [
+        (
+            "ConnectionType",
+            "missing: every session is an initiator or an acceptor",
+        ),
+        ("BeginString", "missing: it is part of the session ID"),
+        ("SenderCompID", "missing: it is part of the session ID"),
+        ("TargetCompID", "missing: it is part of the session ID"),
+        ("HeartBtInt", "missing: an initiator sends it in its Logon"),
+        (
+            "SocketConnectHost",
+            "missing: each SocketConnectPort needs its SocketConnectHost",
+        ),
+        (
+            "SocketConnectPort",
+            "missing: each SocketConnectHost needs its SocketConnectPort",
+        ),
+    ];
+    for (key, message) in cases {
+        let text: String = format!("\n\n{INITIATOR}")
+            .lines()
+            .filter(|l| !l.starts_with(&format!("{key}=")))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let (line, k, m) = fails(&text);
+        assert_eq!((k.as_deref(), m.as_str()), (Some(key), message));
+        let expected = if key.starts_with("SocketConnect") {
+            text.lines()
+                .position(|l| l.starts_with("SocketConnect"))
+                .unwrap()
+                + 1
+        } else {
+            3
+        };
+        assert_eq!(line, Some(expected), "{key}");
+    }
+    let no_endpoint: String = INITIATOR
+        .lines()
+        .filter(|l| !l.starts_with("SocketConnect"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        fails(&no_endpoint),
+        (
+            Some(1),
+            Some("SocketConnectHost".into()),
+            "missing: an initiator needs a host to connect to".into()
+        )
+    );
+    let no_port = ACCEPTOR.replace("SocketAcceptPort=5001\n", "");
+    assert_eq!(
+        fails(&no_port),
+        (
+            Some(1),
+            Some("SocketAcceptPort".into()),
+            "missing: an acceptor needs a port to listen on".into()
+        )
+    );
+    let gap = format!("{INITIATOR}SocketConnectHost2=b\nSocketConnectPort2=2\n");
+    assert_eq!(
+        fails(&gap),
+        (
+            Some(11),
+            Some("SocketConnectHost1".into()),
+            "missing: failover hosts and ports are numbered from 1 without gaps".into()
+        )
+    );
+    let tls = format!("{ACCEPTOR}SocketUseSSL=Y\n");
+    assert_eq!(
+        fails(&tls),
+        (
+            Some(1),
+            Some("ServerCertificateFile".into()),
+            "missing: an acceptor with SocketUseSSL=Y presents a certificate".into()
+        )
+    );
+    let key = format!("{INITIATOR}SocketUseSSL=Y\nClientCertificateFile=c.crt\n");
+    assert_eq!(
+        fails(&key),
+        (
+            Some(1),
+            Some("ClientCertificateKeyFile".into()),
+            "missing: the certificate needs its key".into()
+        )
+    );
+    let auth = format!(
+        "{ACCEPTOR}SocketUseSSL=Y\nServerCertificateFile=s\nServerCertificateKeyFile=k\nNeedClientAuth=Y\n"
+    );
+    assert_eq!(
+        fails(&auth),
+        (
+            Some(1),
+            Some("CertificationAuthoritiesFile".into()),
+            "missing: NeedClientAuth=Y checks client certificates against it".into()
+        )
+    );
+    assert_eq!(
+        fails("# only comments\n\n"),
+        (None, None, "no [SESSION] section".into())
+    );
+}
+
+#[test]
+fn keys_for_the_other_side_are_errors_in_the_session_and_passed_over_from_default() {
+    let cases = [
+        (ACCEPTOR, "HeartBtInt=30", "only an initiator uses it"),
+        (
+            ACCEPTOR,
+            "ReconnectInterval=30",
+            "only an initiator uses it",
+        ),
+        (ACCEPTOR, "SocketConnectHost=h", "only an initiator uses it"),
+        (
+            ACCEPTOR,
+            "SendResetSeqNumFlag=Y",
+            "only an initiator uses it",
+        ),
+        (
+            ACCEPTOR,
+            "SessionQualifier=Q",
+            "only an initiator session can have a qualifier",
+        ),
+        (
+            INITIATOR,
+            "SocketAcceptPort=5001",
+            "only an acceptor uses it",
+        ),
+        (
+            INITIATOR,
+            "SocketAcceptAddress=0.0.0.0",
+            "only an acceptor uses it",
+        ),
+        (INITIATOR, "AcceptorTemplate=N", "only an acceptor uses it"),
+        (
+            INITIATOR,
+            "DefaultApplVerID=9",
+            "only a FIXT.1.1 session uses it",
+        ),
+        (
+            INITIATOR,
+            "TransportDataDictionary=t.xml",
+            "only a FIXT.1.1 session uses it",
+        ),
+        (
+            INITIATOR,
+            "ServerCertificateFile=s",
+            "only an acceptor uses it",
+        ),
+        (
+            ACCEPTOR,
+            "ServerCertificateFile=s",
+            "only used with SocketUseSSL=Y",
+        ),
+        (
+            ACCEPTOR,
+            "CertificationAuthoritiesFile=ca",
+            "only used with SocketUseSSL=Y",
+        ),
+        (
+            ACCEPTOR,
+            "MaxLatency=5\nCheckLatency=N",
+            "not used with CheckLatency=N",
+        ),
+        (ACCEPTOR, "FileStoreSync=Y", "only used with FileStorePath"),
+        (
+            ACCEPTOR,
+            "DataDictionary=d.xml\nUseDataDictionary=N",
+            "not used with UseDataDictionary=N",
+        ),
+        (
+            ACCEPTOR,
+            "ValidateUserDefinedFields=N\nUseDataDictionary=N",
+            "not used with UseDataDictionary=N",
+        ),
+    ];
+    for (base, extra, reason) in cases {
+        let (line, key, message) = fails(&format!("{base}{extra}\n"));
+        assert_eq!(message, reason, "{extra}");
+        let first = extra.split('=').next().unwrap();
+        assert_eq!(key.as_deref(), Some(first));
+        assert_eq!(line, Some(base.lines().count() + 1), "{extra}");
+        // In [DEFAULT] the first key is passed over (the switch stays in the session).
+        let (setting, rest) = extra.split_once('\n').unwrap_or((extra, ""));
+        let text = format!("[DEFAULT]\n{setting}\n{base}{rest}\n");
+        Settings::parse("s.cfg", &text).unwrap_or_else(|e| panic!("{extra}: {e}"));
+    }
+}
+
+#[test]
+fn inheritance_from_default() {
+    let text = "[DEFAULT]\nConnectionType=acceptor\nSocketAcceptPort=5001\nSenderCompID=EXEC\nStartTime=00:00:00\nEndTime=00:00:00\nResetOnLogon=Y\nHeartBtInt=20\n\
+                [SESSION]\nBeginString=FIX.4.4\nTargetCompID=C1\n\
+                [SESSION]\nBeginString=FIX.4.2\nTargetCompID=C2\nResetOnLogon=N\n\
+                [SESSION]\nConnectionType=initiator\nBeginString=FIX.4.4\nTargetCompID=V\nSocketConnectHost=h\nSocketConnectPort=1\n";
+    let s = Settings::parse("s.cfg", text).unwrap();
+    let [a, b, c] = s.sessions() else { panic!() };
+    assert_eq!(a.session.id, SessionId::new("FIX.4.4", "EXEC", "C1"));
+    assert!(a.session.reset_on_logon);
+    assert!(!b.session.reset_on_logon, "the session's own value wins");
+    assert_eq!(c.session.role, Role::Initiator);
+    assert_eq!(
+        c.session.heart_bt_int, 20,
+        "HeartBtInt from [DEFAULT], for the initiator only"
+    );
+    assert_eq!(a.session.heart_bt_int, 30);
+    // A bad default is an error even where no session uses it.
+    let bad = "[DEFAULT]\nReconnectInterval=soon\n".to_owned() + ACCEPTOR;
+    assert_eq!(
+        fails(&bad),
+        (
+            Some(2),
+            Some("ReconnectInterval".into()),
+            r#""soon" is not a number of seconds"#.into()
+        )
+    );
+}
+
+#[test]
+fn syntax_errors() {
+    assert_eq!(
+        fails("HeartBtInt=30\n[SESSION]\n"),
+        (
+            Some(1),
+            Some("HeartBtInt".into()),
+            "comes before any [DEFAULT] or [SESSION] section".into()
+        )
+    );
+    assert_eq!(
+        fails("[SESSION]\njust text\n"),
+        (
+            Some(2),
+            None,
+            r#""just text" is not a [SECTION] header, a Key=Value setting or a # comment"#.into()
+        )
+    );
+    assert_eq!(
+        fails("[SESSION\n"),
+        (
+            Some(1),
+            None,
+            r#""[SESSION" is not a [SECTION] header, a Key=Value setting or a # comment"#.into()
+        )
+    );
+    assert_eq!(
+        fails("[SESSION]\n=5\n"),
+        (
+            Some(2),
+            None,
+            r#""=5" is not a [SECTION] header, a Key=Value setting or a # comment"#.into()
+        )
+    );
+    assert_eq!(
+        fails("[SESSIONS]\n"),
+        (
+            Some(1),
+            None,
+            "[SESSIONS] is not a section (only [DEFAULT] and [SESSION] are)".into()
+        )
+    );
+    assert_eq!(
+        fails("[DEFAULT]\n\n[DEFAULT]\n"),
+        (
+            Some(3),
+            None,
+            "a second [DEFAULT] section (the first is at line 1)".into()
+        )
+    );
+    assert_eq!(
+        fails("[SESSION]\nHeartBeatInt=30\n"),
+        (
+            Some(2),
+            Some("HeartBeatInt".into()),
+            "not a setting QuickFIX or this engine knows".into()
+        )
+    );
+    assert_eq!(
+        fails("[SESSION]\nrefreshonlogon=Y\n"),
+        (
+            Some(2),
+            Some("RefreshOnLogon".into()),
+            "not supported: a QuickFIX setting this engine does not implement yet".into()
+        )
+    );
+    assert_eq!(
+        fails("[SESSION]\nSocketKeyStore=k.jks\n").2,
+        "not supported: QuickFIX/J's Java key stores; give PEM files with ServerCertificateFile, ServerCertificateKeyFile, ClientCertificateFile, ClientCertificateKeyFile and CertificationAuthoritiesFile"
+    );
+    assert_eq!(
+        fails("[SESSION]\nMySQLStoreHost=db\n").1.as_deref(),
+        Some("MySQLStoreHost")
+    );
+    assert_eq!(
+        fails("[SESSION]\nHeartBtInt=30\nheartbtint=31\n"),
+        (
+            Some(3),
+            Some("HeartBtInt".into()),
+            "set twice in one section (first at line 2)".into()
+        )
+    );
+    let whole = err("[SESSION]\nFoo=1\n").to_string();
+    assert_eq!(
+        whole,
+        "s.cfg:2: Foo: not a setting QuickFIX or this engine knows"
+    );
+    // Comments, blank lines, spaces, CRLF, a BOM and lower-case keys are fine.
+    let loose = format!(
+        "\u{feff}# c\r\n\r\n  [ session ]  \r\n{}",
+        ACCEPTOR
+            .replace("[SESSION]\n", "")
+            .replace('\n', "  \r\n")
+            .replace("SocketAcceptPort=", "  socketacceptport =  ")
+    );
+    assert_eq!(one(&loose).session.id.target_comp_id, "C1");
+}
+
+#[test]
+fn duplicate_sessions_name_both_lines() {
+    let text = format!("{ACCEPTOR}\n{ACCEPTOR}");
+    let e = err(&text);
+    assert_eq!(e.line(), Some(10));
+    assert_eq!(
+        e.to_string(),
+        "s.cfg:10: session FIX.4.4:EXEC->C1 is defined twice (first at line 1)"
+    );
+    // A qualifier tells two initiator sessions apart.
+    let two = format!("{INITIATOR}SessionQualifier=A\n{INITIATOR}SessionQualifier=B\n");
+    assert_eq!(Settings::parse("s.cfg", &two).unwrap().sessions().len(), 2);
+}
+
+#[test]
+fn sessions_on_one_port_share_its_listener() {
+    let second = ACCEPTOR.replace("C1", "C2");
+    let s = Settings::parse(
+        "s.cfg",
+        &format!(
+            "{ACCEPTOR}{second}{}",
+            ACCEPTOR.replace("C1", "C3").replace("5001", "5002")
+        ),
+    )
+    .unwrap();
+    let listeners = s.listeners();
+    assert_eq!(listeners.len(), 2);
+    assert_eq!((listeners[0].port, listeners[0].sessions.len()), (5001, 2));
+    let tls = format!(
+        "{ACCEPTOR}{second}SocketUseSSL=Y\nServerCertificateFile=s\nServerCertificateKeyFile=k\n"
+    );
+    assert_eq!(
+        err(&tls).to_string(),
+        "s.cfg:9: SocketUseSSL: differs from session FIX.4.4:EXEC->C1 (line 1), which listens on the same SocketAcceptPort 5001: sessions on one port share its listener"
+    );
+    let address = format!("{ACCEPTOR}{second}SocketAcceptAddress=127.0.0.1\n");
+    assert_eq!(err(&address).key(), Some("SocketAcceptAddress"));
+}
+
+#[test]
+fn acceptor_templates_match_wildcards() {
+    let text = "[DEFAULT]\nConnectionType=acceptor\nSocketAcceptPort=5001\nNonStopSession=Y\n\
+                [SESSION]\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\n\
+                [SESSION]\nAcceptorTemplate=Y\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=*\nResetOnLogon=Y\n\
+                [SESSION]\nAcceptorTemplate=Y\nBeginString=*\nSenderCompID=*\nTargetCompID=*\n";
+    let s = Settings::parse("s.cfg", text).unwrap();
+    assert_eq!((s.sessions().len(), s.templates().len()), (1, 2));
+    let id = SessionId::new("FIX.4.4", "EXEC", "NEWCLIENT");
+    let t = s.template_for(&id).unwrap();
+    assert_eq!(t.pattern(), &SessionId::new("FIX.4.4", "EXEC", "*"));
+    let made = t.session_for(&id).unwrap();
+    assert!(made.session.reset_on_logon && !made.acceptor_template);
+    assert_eq!(made.session.id, id);
+    let other = SessionId::new("FIX.4.2", "OTHER", "X");
+    assert_eq!(s.template_for(&other).unwrap().pattern().begin_string, "*");
+    let mut qualified = id.clone();
+    qualified.qualifier = Some("Q".into());
+    assert!(s.templates().iter().all(|t| !t.matches(&qualified)));
+    assert_eq!(s.listeners()[0].templates.len(), 2);
+    // `*` outside a template.
+    let e = err(&ACCEPTOR.replace("TargetCompID=C1", "TargetCompID=*"));
+    assert_eq!(
+        e.to_string(),
+        "s.cfg:5: TargetCompID: * matches any value only in a session with AcceptorTemplate=Y"
+    );
+    assert_eq!(e.kind(), &ErrorKind::Wildcard);
+}
+
+#[test]
+fn the_builder_makes_what_the_file_makes() {
+    let from_file = initiator(
+        "ReconnectInterval=5\nResetOnLogon=Y\nFileStorePath=store\nFileLogPath=log\nDataDictionary=FIX44.xml\nValidateUserDefinedFields=N\nMaxLatency=30\nStartDay=Mon\nEndDay=Fri\nTimeZone=+01:00\nSocketConnectHost1=backup\nSocketConnectPort1=5002\n",
+    );
+    let from_code = SessionBuilder::initiator(SessionId::new("FIX.4.4", "C1", "EXEC"))
+        .heart_bt_int(30)
+        .socket_connect("localhost", 5001)
+        .socket_connect("backup", 5002)
+        .reconnect_interval(Duration::from_secs(5))
+        .reset_on_logon(true)
+        .file_store_path("store")
+        .file_log_path("log")
+        .data_dictionary("FIX44.xml")
+        .validate_user_defined_fields(false)
+        .max_latency(Duration::from_secs(30))
+        .schedule(
+            Schedule::weekly(
+                Weekday::Monday,
+                TimeOfDay::MIDNIGHT,
+                Weekday::Friday,
+                TimeOfDay::MIDNIGHT,
+            )
+            .in_zone(UtcOffset::parse("+01:00").unwrap()),
+        )
+        .build()
+        .unwrap();
+    // SessionConfig has no PartialEq (its parser holds a table reference); its
+    // Debug output shows every field.
+    assert_eq!(format!("{from_file:?}"), format!("{from_code:?}"));
+
+    let acceptor_file = one(
+        "[SESSION]\nConnectionType=acceptor\nBeginString=FIXT.1.1\nSenderCompID=E\nTargetCompID=C\nSocketAcceptPort=7\nNonStopSession=Y\nDefaultApplVerID=9\nAppDataDictionary=a.xml\nSocketUseSSL=Y\nServerCertificateFile=s\nServerCertificateKeyFile=k\nPersistMessages=N\n",
+    );
+    let acceptor_code = SessionBuilder::acceptor(SessionId::new("FIXT.1.1", "E", "C"))
+        .socket_accept_port(7)
+        .schedule(Schedule::non_stop())
+        .default_appl_ver_id("9")
+        .app_data_dictionary("9", "a.xml")
+        .socket_use_ssl(true)
+        .certificate("s")
+        .private_key("k")
+        .persist_messages(false)
+        .build()
+        .unwrap();
+    assert_eq!(format!("{acceptor_file:?}"), format!("{acceptor_code:?}"));
+    assert!(Settings::new([acceptor_code]).is_ok());
+}
+
+#[test]
+fn the_samples_parse() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples");
+    let executor = Settings::from_path(root.join("executor.cfg")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        (executor.sessions().len(), executor.templates().len()),
+        (3, 1)
+    );
+    assert!(
+        executor
+            .sessions()
+            .iter()
+            .all(|s| s.session.role == Role::Acceptor)
+    );
+    assert_eq!(executor.listeners().len(), 1);
+    let client =
+        Settings::from_path(root.join("tradeclient.cfg")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(client.sessions().len(), 2);
+    let Transport::Initiator(t) = &client.sessions()[0].transport else {
+        panic!()
+    };
+    assert_eq!(t.endpoints.len(), 2);
+}
+
+#[test]
+fn files_that_cannot_be_read() {
+    let dir = std::env::temp_dir().join(format!("fix-engine-settings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("latin1.cfg");
+    std::fs::write(&path, b"[SESSION]\n# caf\xe9\n").unwrap();
+    let e = Settings::from_path(&path).unwrap_err();
+    assert_eq!((e.line(), e.kind()), (Some(2), &ErrorKind::NotUtf8));
+    let e = Settings::from_path(dir.join("absent.cfg")).unwrap_err();
+    assert!(matches!(
+        e.kind(),
+        ErrorKind::Read {
+            error: std::io::ErrorKind::NotFound,
+            ..
+        }
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+mod arbitrary {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn line() -> impl Strategy<Value = String> {
+        let keys = prop::sample::select(vec![
+            "ConnectionType",
+            "BeginString",
+            "SenderCompID",
+            "TargetCompID",
+            "SessionQualifier",
+            "HeartBtInt",
+            "SocketAcceptPort",
+            "SocketConnectHost",
+            "SocketConnectPort",
+            "SocketConnectHost1",
+            "SocketConnectPort1",
+            "SocketConnectHost3",
+            "StartTime",
+            "EndTime",
+            "StartDay",
+            "EndDay",
+            "Weekdays",
+            "TimeZone",
+            "NonStopSession",
+            "AcceptorTemplate",
+            "DefaultApplVerID",
+            "AppDataDictionary",
+            "AppDataDictionary.FIX.4.4",
+            "SocketUseSSL",
+            "ServerCertificateFile",
+            "ServerCertificateKeyFile",
+            "NeedClientAuth",
+            "CertificationAuthoritiesFile",
+            "UseDataDictionary",
+            "DataDictionary",
+            "CheckLatency",
+            "MaxLatency",
+            "FileStorePath",
+            "FileStoreSync",
+            "Foo",
+        ]);
+        let values = prop::sample::select(vec![
+            "acceptor",
+            "initiator",
+            "FIX.4.4",
+            "FIXT.1.1",
+            "*",
+            "A",
+            "B",
+            "30",
+            "0",
+            "5001",
+            "localhost",
+            "00:00:00",
+            "12:00:00",
+            "Mon",
+            "Fri",
+            "Mon,Tue",
+            "UTC",
+            "+01:00",
+            "Y",
+            "N",
+            "9",
+            "f.xml",
+            "",
+            "${X}",
+        ]);
+        prop_oneof![
+            (keys, values).prop_map(|(k, v)| format!("{k}={v}")),
+            Just("[SESSION]".to_owned()),
+            Just("[DEFAULT]".to_owned()),
+            Just("# comment".to_owned()),
+            ".{0,20}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn settings_like_text_never_panics(lines in prop::collection::vec(line(), 0..40)) {
+            let text = lines.join("\n");
+            if let Err(e) = Settings::parse("p.cfg", &text) {
+                prop_assert!(!e.to_string().is_empty());
+                if let Some(line) = e.line() {
+                    prop_assert!(line >= 1 && line <= lines.len().max(1));
+                }
+            }
+        }
+
+        #[test]
+        fn any_text_never_panics(text in any::<String>()) {
+            let _ = Settings::parse("p.cfg", &text);
+        }
+    }
+}
