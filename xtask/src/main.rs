@@ -86,6 +86,35 @@ struct Report {
 }
 
 /// Regenerates (or checks) every target under `root`.
+/// The messages with a hand-written example in a generated crate's `doc/`
+/// (`doc/<Name>.md`, included in the view's docs, so run as the crate's
+/// doctests); an error for a file that names no message of the dictionary.
+fn doc_examples(dir: &Path, dict: &Dictionary) -> Result<Vec<String>, String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(Vec::new());
+    };
+    let mut names = Vec::new();
+    for entry in entries {
+        let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !dict.messages().iter().any(|m| m.name == name) {
+            return Err(format!(
+                "{}: the dictionary has no message {name:?} for this example",
+                path.display()
+            ));
+        }
+        names.push(name);
+    }
+    names.sort();
+    Ok(names)
+}
+
 fn regen(root: &Path, check: bool) -> Report {
     let mut report = Report::default();
     for target in targets(root) {
@@ -117,7 +146,16 @@ fn regen(root: &Path, check: bool) -> Report {
             }
         };
         let source = target.spec.to_string_lossy().replace('\\', "/");
-        let files = match emit::generate(&dict, &Config::new(source)) {
+        let examples = match krate.map(|k| doc_examples(&root.join(k).join("doc"), &dict)) {
+            Some(Err(e)) => {
+                report.errors.push(e);
+                continue;
+            }
+            Some(Ok(names)) => names,
+            None => Vec::new(),
+        };
+        let config = Config::new(source).examples(examples);
+        let files = match emit::generate(&dict, &config) {
             Ok(f) => f,
             Err(e) => {
                 report
@@ -228,6 +266,25 @@ fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doc_examples_name_messages_of_the_dictionary() {
+        let dict = Dictionary::from_path(root().join("spec/FIX44.xml")).unwrap();
+        let dir = std::env::temp_dir().join(format!("xtask-doc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert_eq!(doc_examples(&dir.join("absent"), &dict), Ok(vec![]));
+        std::fs::write(dir.join("NewOrderSingle.md"), "x").unwrap();
+        std::fs::write(dir.join("Heartbeat.md"), "x").unwrap();
+        std::fs::write(dir.join("notes.txt"), "x").unwrap();
+        assert_eq!(
+            doc_examples(&dir, &dict),
+            Ok(vec!["Heartbeat".to_owned(), "NewOrderSingle".to_owned()])
+        );
+        std::fs::write(dir.join("NewOrderSingel.md"), "x").unwrap();
+        let err = doc_examples(&dir, &dict).unwrap_err();
+        assert!(err.contains("no message \"NewOrderSingel\""), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn generated_code_is_fresh() {

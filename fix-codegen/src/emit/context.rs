@@ -86,6 +86,8 @@ pub(super) struct Cx<'d> {
     pub(super) messages: Vec<String>,
     /// Whether builders are emitted.
     pub(super) builders: bool,
+    /// Messages (by FIX name) whose views include `doc/<Name>.md`.
+    pub(super) examples: Vec<String>,
 }
 
 impl<'d> Cx<'d> {
@@ -132,6 +134,7 @@ impl<'d> Cx<'d> {
             component_len: Vec::new(),
             messages,
             builders: true,
+            examples: Vec::new(),
         };
         cx.component_len = (0..dict.components().len())
             .map(|i| cx.component_slots(i, 0))

@@ -89,6 +89,11 @@ impl Cx<'_> {
             let (mt_str, category) = (&m.msg_type, format_ident!("{}", m.category.to_string()));
             let (n, be) = (usize_lit(total), usize_lit(body_end));
             let getters = self.view_impl(&ty, ViewKind::Owned, &m.members, hlen, from);
+            // The generated file is `src/generated/messages.rs`: `doc/` is two up.
+            let example = self.examples.contains(&m.name).then(|| {
+                let path = format!("../../doc/{}.md", m.name);
+                quote!(#[doc = include_str!(#path)])
+            });
             items.push(quote! {
                 #ds
                 pub static #stat: t::MessageDef = {
@@ -103,7 +108,7 @@ impl Cx<'_> {
                     }
                 };
                 t::message!(
-                    #ty, #mname, #category, msg_type = #mt_str, slots = #n, def = #stat,
+                    #example #ty, #mname, #category, msg_type = #mt_str, slots = #n, def = #stat,
                     header = c::Header(..#h), trailer = c::Trailer(#be..),
                 );
                 #getters

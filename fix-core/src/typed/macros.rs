@@ -170,8 +170,9 @@ macro_rules! __fix_entry {
     ($name:ident, slots = $n:literal, group = $fix:literal, tag = $tag:literal) => {
         $crate::__fix_entry!(@view $name, $n, concat!(" One entry of the `", $fix, "` (", $tag, ") group."));
     };
-    (@view $name:ident, $n:literal, $doc:expr) => {
+    (@view $name:ident, $n:literal, $doc:expr $(, #[$attr:meta])*) => {
         #[doc = $doc]
+        $(#[$attr])*
         #[derive(Clone, Copy, Debug)]
         pub struct $name<'a>($crate::typed::View<'a, $n>);
         impl<'a> ::core::convert::From<$crate::typed::View<'a, $n>> for $name<'a> {
@@ -194,6 +195,8 @@ macro_rules! __fix_entry {
 /// `app`), MsgType, its `slots` (header, body, trailer), its slot table `def` (a
 /// `MessageDef`), and the header's and trailer's view types with their slots
 /// (the header's are the first, `..9`; the trailer's the last, `32..`).
+/// Attributes before the name go on the view type after its generated doc line
+/// (a crate's hand-written example for the message, say).
 ///
 /// ```
 /// use fix_core::typed::{self as t, Level, MessageDef};
@@ -222,13 +225,14 @@ macro_rules! __fix_entry {
 #[macro_export]
 macro_rules! __fix_message {
     (
+        $(#[$attr:meta])*
         $name:ident, $fix:literal, $cat:ident, msg_type = $mt:literal, slots = $n:literal,
         def = $def:ident, header = $($h:ident)::+ (..$hl:literal),
         trailer = $($tr:ident)::+ ($t:literal..) $(,)?
     ) => {
         $crate::__fix_entry!(@view $name, $n, concat!(
             " `", $fix, "` (MsgType `", $mt, "`, ", stringify!($cat), "): a read view; getters are `O(1)`."
-        ));
+        ) $(, #[$attr])*);
         impl<'a> $name<'a> {
             /// MsgType (35).
             pub const MSG_TYPE: &'static [u8] = $mt.as_bytes();

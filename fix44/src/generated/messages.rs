@@ -699,8 +699,9 @@ pub static EXECUTION_REPORT: t::MessageDef = {
     }
 };
 t::message!(
-    ExecutionReport, "ExecutionReport", app, msg_type = "8", slots = 248, def =
-    EXECUTION_REPORT, header = c::Header(..27), trailer = c::Trailer(245..),
+    #[doc = include_str!("../../doc/ExecutionReport.md")] ExecutionReport,
+    "ExecutionReport", app, msg_type = "8", slots = 248, def = EXECUTION_REPORT, header =
+    c::Header(..27), trailer = c::Trailer(245..),
 );
 impl<'a> ExecutionReport<'a> {
     t::req!(order_id, slot = 27, tag = 37, "OrderID", STRING);
@@ -1813,8 +1814,9 @@ pub static NEW_ORDER_SINGLE: t::MessageDef = {
     }
 };
 t::message!(
-    NewOrderSingle, "NewOrderSingle", app, msg_type = "D", slots = 186, def =
-    NEW_ORDER_SINGLE, header = c::Header(..27), trailer = c::Trailer(183..),
+    #[doc = include_str!("../../doc/NewOrderSingle.md")] NewOrderSingle,
+    "NewOrderSingle", app, msg_type = "D", slots = 186, def = NEW_ORDER_SINGLE, header =
+    c::Header(..27), trailer = c::Trailer(183..),
 );
 impl<'a> NewOrderSingle<'a> {
     t::req!(cl_ord_id, slot = 27, tag = 11, "ClOrdID", STRING);
@@ -4492,6 +4494,7 @@ pub static MARKET_DATA_INCREMENTAL_REFRESH: t::MessageDef = {
     }
 };
 t::message!(
+    #[doc = include_str!("../../doc/MarketDataIncrementalRefresh.md")]
     MarketDataIncrementalRefresh, "MarketDataIncrementalRefresh", app, msg_type = "X",
     slots = 34, def = MARKET_DATA_INCREMENTAL_REFRESH, header = c::Header(..27), trailer
     = c::Trailer(31..),
