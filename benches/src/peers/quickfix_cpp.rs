@@ -14,7 +14,7 @@
 //! format), so both libraries read the same definitions.
 
 use super::{Case, all_fields, body_only, corpus};
-use fix_core::typed::{Group, Level};
+use fix_core::typed::{self, Level};
 use quickfix::{DataDictionary, FieldMap, Group, Message};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -113,7 +113,7 @@ fn nest(
 }
 
 /// The entries of group `g`, each starting with its delimiter.
-fn entries(fields: &[(u32, Vec<u8>)], i: &mut usize, g: &Group) -> Vec<Vec<Node>> {
+fn entries(fields: &[(u32, Vec<u8>)], i: &mut usize, g: &typed::Group) -> Vec<Vec<Node>> {
     let mut out = Vec::new();
     while fields.get(*i).is_some_and(|(t, _)| *t == g.delimiter) {
         out.push(nest(fields, i, &g.entry, Some(g.delimiter)));
