@@ -27,8 +27,9 @@ Commands:
   set-next <DIR> --session ID [--sender N] [--target M] [--force]
                              sets the next sender (MsgSeqNum we send next) and
                              target (the number we expect next) sequence numbers.
-                             Takes the store's lock, so it refuses a store that an
-                             engine has open. Lowering the sender number needs
+                             Opens the store as an engine does (a torn tail is
+                             dropped, and reported) and takes its lock, so it
+                             refuses a store that an engine has open. Lowering the sender number needs
                              --force: the counterparty has seen those numbers (it
                              logs out on a MsgSeqNum too low), and the messages
                              stored under them are dropped

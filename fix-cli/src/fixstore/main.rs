@@ -294,7 +294,7 @@ fn set_next(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let id = args.session.as_deref().unwrap_or_default();
     // Read-only first: a missing store is an error here, where opening the store
     // would create an empty one.
-    StoreLog::open(&args.dir, id)
+    let log = StoreLog::open(&args.dir, id)
         .map_err(|e| Failure::Store(format!("{id}: {}", store_error_text(&e))))?;
     let mut store = FileStore::open(&args.dir, id).map_err(|e| match e {
         StoreError::Locked { .. } => Failure::InUse(format!(
@@ -314,11 +314,19 @@ fn set_next(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         && n < sender
         && !args.force
     {
+        let dropped = match log.stored_range() {
+            Some((first, last)) if last >= n => {
+                format!(
+                    ", and the stored messages {} to {last} would be dropped",
+                    first.max(n)
+                )
+            }
+            _ => String::new(),
+        };
         return Err(Failure::Usage(format!(
             "{id}: refusing to lower the next sender number from {sender} to {n}: the \
-             counterparty has seen those numbers (it logs out on a MsgSeqNum too low), and \
-             the stored messages {n} to {} would be dropped; --force does it anyway",
-            sender - 1
+             counterparty has seen those numbers (it logs out on a MsgSeqNum too low){dropped}; \
+             --force does it anyway"
         )));
     }
     let failed = |e: StoreError| Failure::Store(format!("{id}: {e}"));
