@@ -56,12 +56,25 @@ fn main() -> Result<(), Box<dyn Error>> {
                 enc.raw(98, b"0")?;
                 enc.raw(108, b"30")?;
             }
-            b"D" | b"8" => {
+            b"D" => {
                 enc.raw(11, b"CL-1")?;
                 enc.raw(55, b"IBM")?;
                 enc.raw(54, b"1")?;
+                enc.raw(60, b"20261130-09:00:00.000")?;
                 enc.raw(38, b"100")?;
                 enc.raw(40, b"1")?;
+            }
+            b"8" => {
+                enc.raw(37, b"O-1")?;
+                enc.raw(11, b"CL-1")?;
+                enc.raw(17, b"E-1")?;
+                enc.raw(150, b"0")?;
+                enc.raw(39, b"0")?;
+                enc.raw(55, b"IBM")?;
+                enc.raw(54, b"1")?;
+                enc.raw(151, b"100")?;
+                enc.raw(14, b"0")?;
+                enc.raw(6, b"0")?;
             }
             _ => {}
         }
