@@ -7,12 +7,26 @@ use std::fs::{self, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard};
 
 use fix_core::Encoder;
 use fix_session::{FileStore, MessageStore};
 
 const A: &str = "FIX.4.4-CLIENT-VENUE";
 const B: &str = "FIX.4.4-CLIENT-OTHER";
+
+/// Held by each test for its whole run. A store's lock is an `flock` on an open
+/// file, and a child spawned by another test thread holds a copy of every open
+/// file between its fork and its exec: a store dropped in one thread could stay
+/// locked for a moment while another thread spawns fixstore, and a reopen or a
+/// set-next would find it in use.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// A fresh directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
@@ -82,6 +96,7 @@ fn numbers(dir: &Path, id: &str) -> (u64, u64) {
 
 #[test]
 fn list_and_verify_report_every_session() {
+    let _serial = serial();
     let dir = temp_dir("verify");
     two_stores(&dir);
     let d = dir.to_str().unwrap();
@@ -102,7 +117,8 @@ fn list_and_verify_report_every_session() {
 
     let (out, _) = run(&["verify", d, "--session", B], 0);
     assert!(!out.contains(A));
-    let (_, err) = run(&["verify", d, "--session", "FIX.4.4-NO-ONE"], 1);
+    let (out, err) = run(&["verify", d, "--session", "FIX.4.4-NO-ONE"], 1);
+    assert!(out.contains("UNREADABLE"), "{out}");
     assert!(err.contains("FIX.4.4-NO-ONE: no store:"), "{err}");
     // Verify wrote nothing: no store was created for the missing session.
     assert_eq!(run(&["list", d], 0).0.lines().count(), 2);
@@ -111,6 +127,7 @@ fn list_and_verify_report_every_session() {
 
 #[test]
 fn damage_is_named_with_file_and_offset_and_a_torn_tail_is_not_damage() {
+    let _serial = serial();
     let dir = temp_dir("damage");
     two_stores(&dir);
     let d = dir.to_str().unwrap();
@@ -160,6 +177,7 @@ fn damage_is_named_with_file_and_offset_and_a_torn_tail_is_not_damage() {
 
 #[test]
 fn dump_decodes_the_stored_messages_as_fixdump_does() {
+    let _serial = serial();
     let dir = temp_dir("dump");
     two_stores(&dir);
     let d = dir.to_str().unwrap();
@@ -204,6 +222,7 @@ fn dump_decodes_the_stored_messages_as_fixdump_does() {
 
 #[test]
 fn set_next_changes_the_numbers_a_reopened_store_sees() {
+    let _serial = serial();
     let dir = temp_dir("set-next");
     two_stores(&dir);
     let d = dir.to_str().unwrap();
@@ -268,6 +287,7 @@ fn set_next_changes_the_numbers_a_reopened_store_sees() {
 
 #[test]
 fn help_lists_the_exit_statuses_and_mistakes_are_status_2() {
+    let _serial = serial();
     let (out, _) = run(&["--help"], 0);
     assert!(out.contains("Exit status:") && out.contains("  3  set-next: the store is in use"));
     let (_, err) = run(&["verify"], 2);

@@ -117,21 +117,25 @@ fn list(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 fn verify(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let mut damaged = Vec::new();
+    let mut failed = Vec::new();
     for id in selected(args)? {
         let report = match StoreLog::open(&args.dir, &id) {
             Ok(log) => describe(&id, &log),
             Err(e) => {
-                let text = format!("{id}: {}", store_error_text(&e));
-                damaged.push(text.clone());
-                format!("{id}\n  DAMAGED   {}\n\n", store_error_text(&e))
+                let text = store_error_text(&e);
+                let label = match e {
+                    StoreError::Corrupt { .. } => "DAMAGED",
+                    _ => "UNREADABLE",
+                };
+                failed.push(format!("{id}: {text}"));
+                format!("{id}\n  {label:<10}{text}\n\n")
             }
         };
         written(out.write_all(report.as_bytes()))?;
     }
-    match damaged.len() {
+    match failed.len() {
         0 => Ok(()),
-        _ => Err(Failure::Store(damaged.join("\n"))),
+        _ => Err(Failure::Store(failed.join("\n"))),
     }
 }
 
