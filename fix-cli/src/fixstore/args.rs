@@ -21,7 +21,8 @@ Commands:
                              a torn tail (an interrupted write, which opening the
                              store drops) is reported; damage is named with its file
                              and byte offset. Reads only: safe on a running engine's
-                             store
+                             store (where a torn tail may be a record being
+                             written; damage is read twice before it is reported)
   dump <DIR>                 the stored (sent) messages, decoded as fixdump decodes
                              them, each shown with its stored sequence number
   set-next <DIR> --session ID [--sender N] [--target M] [--force]

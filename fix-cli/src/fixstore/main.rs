@@ -119,7 +119,7 @@ fn list(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
 fn verify(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let mut failed = Vec::new();
     for id in selected(args)? {
-        let report = match StoreLog::open(&args.dir, &id) {
+        let report = match read_settled(args, &id) {
             Ok(log) => describe(&id, &log),
             Err(e) => {
                 let text = store_error_text(&e);
@@ -136,6 +136,20 @@ fn verify(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     match failed.len() {
         0 => Ok(()),
         _ => Err(Failure::Store(failed.join("\n"))),
+    }
+}
+
+/// `id`'s log, read again when it looks damaged: on a running engine's store, a
+/// record being copied in reads as damage when the engine writes the next one
+/// before the scan for valid records after it is done. Damage read twice, a moment
+/// apart, is in the file.
+fn read_settled(args: &Args, id: &str) -> Result<StoreLog, StoreError> {
+    match StoreLog::open(&args.dir, id) {
+        Err(StoreError::Corrupt { .. }) => {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            StoreLog::open(&args.dir, id)
+        }
+        first => first,
     }
 }
 
