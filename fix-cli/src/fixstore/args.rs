@@ -24,16 +24,19 @@ Commands:
                              store (where a torn tail may be a record being
                              written; damage is read twice before it is reported)
   dump <DIR>                 the stored (sent) messages, decoded as fixdump decodes
-                             them, each shown with its stored sequence number
+                             them, each shown with its stored sequence number;
+                             framing is checked (CheckSum, BodyLength), not the
+                             dictionary, which gives the names only
   set-next <DIR> --session ID [--sender N] [--target M] [--force]
                              sets the next sender (MsgSeqNum we send next) and
                              target (the number we expect next) sequence numbers.
                              Opens the store as an engine does (a torn tail is
                              dropped, and reported) and takes its lock, so it
-                             refuses a store that an engine has open. Lowering the sender number needs
-                             --force: the counterparty has seen those numbers (it
-                             logs out on a MsgSeqNum too low), and the messages
-                             stored under them are dropped
+                             refuses a store that an engine has open. Lowering
+                             the sender number needs --force: the counterparty
+                             has seen those numbers (it logs out on a MsgSeqNum
+                             too low), and the messages stored under them are
+                             dropped
 
 Options:
       --session ID       only this session (verify, dump; required by set-next)
