@@ -2,6 +2,8 @@
 //! list, verify (intact, torn, damaged), dump (text and JSON) and set-next
 //! (reopened stores see the numbers; a lowered sender needs --force; a store in use
 //! is refused).
+// Damage is written into the log with positioned writes (Unix's FileExt).
+#![cfg(unix)]
 
 use std::fs::{self, OpenOptions};
 use std::os::unix::fs::FileExt;
