@@ -151,7 +151,7 @@ fn damage_is_named_with_file_and_offset_and_a_torn_tail_is_not_damage() {
     let (out, _) = run(&["verify", d, "--session", A], 0);
     assert!(
         out.contains(&format!(
-            "torn tail: 7 bytes at byte offset {end} (an interrupted write"
+            "state     ok\n  torn tail 7 bytes at byte offset {end} (an interrupted write"
         )),
         "{out}"
     );
@@ -174,6 +174,42 @@ fn damage_is_named_with_file_and_offset_and_a_torn_tail_is_not_damage() {
     // And the damaged store cannot be changed.
     let (_, err) = run(&["set-next", d, "--session", A, "--target", "9"], 1);
     assert!(err.contains(&named), "{err}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verify_checks_each_stored_message_against_its_number() {
+    let _serial = serial();
+    let dir = temp_dir("messages");
+    let mut store = FileStore::open(&dir, A).unwrap();
+    store.store(1, &message(b"A", 1, "VENUE")).unwrap();
+    store.store(2, &message(b"D", 7, "VENUE")).unwrap();
+    store.store(3, b"not a FIX message").unwrap();
+    let mut cut = message(b"D", 4, "VENUE");
+    cut.truncate(cut.len() - 3);
+    store.store(4, &cut).unwrap();
+    let mut twice = message(b"0", 5, "VENUE");
+    twice.extend_from_slice(&message(b"0", 6, "VENUE"));
+    store.store(5, &twice).unwrap();
+    drop(store);
+    let d = dir.to_str().unwrap();
+    let (out, err) = run(&["verify", d], 1);
+    for line in [
+        "state     DAMAGED: 4 of 5 stored messages are not the FIX message of their number",
+        "            message 2: its MsgSeqNum (34) is 7",
+        "            message 3: 17 bytes before the next `8=FIX`",
+        "            message 4: it is cut short",
+        "            message 5: 76 bytes follow the message's CheckSum",
+    ] {
+        assert!(out.contains(line), "{line}\nin\n{out}");
+    }
+    assert!(!out.contains("message 1:"), "{out}");
+    assert!(
+        err.contains(&format!(
+            "{A}: 4 of 5 stored messages are not the FIX message of their number"
+        )),
+        "{err}"
+    );
     fs::remove_dir_all(&dir).unwrap();
 }
 

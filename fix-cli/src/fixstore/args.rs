@@ -20,7 +20,9 @@ Commands:
                              stored messages, next sequence numbers, creation time;
                              a torn tail (an interrupted write, which opening the
                              store drops) is reported; damage is named with its file
-                             and byte offset. Reads only: safe on a running engine's
+                             and byte offset. Each stored message must be one whole
+                             FIX message (BodyLength, CheckSum) whose MsgSeqNum is
+                             the number it is stored under. Reads only: safe on a running engine's
                              store (where a torn tail may be a record being
                              written; damage is read twice before it is reported)
   dump <DIR>                 the stored (sent) messages, decoded as fixdump decodes
@@ -51,8 +53,9 @@ Options:
 
 Exit status:
   0  done; every store verified is intact (a torn tail alone is not damage)
-  1  a store is damaged or could not be read or written (named on stderr), or
-     the session has no store in the directory
+  1  a store is damaged (a bad record, or a stored message that is not the FIX
+     message of its number) or could not be read or written (named on stderr),
+     or the session has no store in the directory
   2  the command line is wrong (an unknown command or option, a missing or bad
      value), or set-next was refused (lowering the sender without --force)
   3  set-next: the store is in use (an engine holds its lock); stop it first

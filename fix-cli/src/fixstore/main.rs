@@ -29,7 +29,7 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use fix_core::validate::{Invalid, Reject};
-use fix_core::{DataFieldPair, DataFields, Parser};
+use fix_core::{DataFieldPair, DataFields, Parser, SOH, Status};
 use fix_dict::Dictionary;
 use fix_session::store::{StoreLog, sessions};
 use fix_session::{FileStore, MessageStore, StoreError};
@@ -119,8 +119,21 @@ fn list(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
 fn verify(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let mut failed = Vec::new();
     for id in selected(args)? {
-        let report = match read_settled(args, &id) {
-            Ok(log) => describe(&id, &log),
+        let checked = read_settled(args, &id).and_then(|log| {
+            let messages = check_messages(&log)?;
+            Ok((log, messages))
+        });
+        let report = match checked {
+            Ok((log, messages)) => {
+                if !messages.wrong.is_empty() {
+                    failed.push(format!(
+                        "{id}: {} of {} stored messages are not the FIX message of their number",
+                        messages.wrong.len() as u64 + messages.more_wrong,
+                        messages.checked
+                    ));
+                }
+                describe(&id, &log, &messages)
+            }
             Err(e) => {
                 let text = store_error_text(&e);
                 let label = match e {
@@ -163,8 +176,70 @@ fn store_error_text(e: &StoreError) -> String {
     }
 }
 
+/// The most wrong messages verify lists per store.
+const MAX_LISTED: usize = 10;
+
+/// What verify found in the stored messages themselves.
+#[derive(Debug, Default)]
+struct MessageCheck {
+    checked: u64,
+    /// The first [`MAX_LISTED`] wrong ones: stored number, what is wrong.
+    wrong: Vec<(u64, String)>,
+    /// Wrong ones past those.
+    more_wrong: u64,
+}
+
+/// Checks that each stored message is one whole FIX message (BodyLength,
+/// CheckSum) whose MsgSeqNum is the number it is stored under, which is what a
+/// resend sends again under that number. The record's CRC says the bytes are what
+/// was stored; this says that what was stored was right.
+fn check_messages(log: &StoreLog) -> Result<MessageCheck, StoreError> {
+    let parser = Parser::new()
+        .with_empty_values(true)
+        .with_max_message_size(fix_session::MAX_MESSAGE_LEN);
+    let mut check = MessageCheck::default();
+    log.read_messages(&mut |seq, bytes| {
+        check.checked += 1;
+        let wrong = match parser.frame(bytes) {
+            Ok(Status::Complete(frame)) if frame.len() != bytes.len() => Some(format!(
+                "{} bytes follow the message's CheckSum",
+                bytes.len() - frame.len()
+            )),
+            Ok(Status::Complete(frame)) => match msg_seq_num(frame.body()) {
+                Some(n) if n == seq.to_string().as_bytes() => None,
+                Some(n) => Some(format!(
+                    "its MsgSeqNum (34) is {}",
+                    String::from_utf8_lossy(n)
+                )),
+                None => Some("it has no MsgSeqNum (34)".to_owned()),
+            },
+            Ok(Status::Partial { .. }) => Some("it is cut short".to_owned()),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(text) = wrong {
+            if check.wrong.len() < MAX_LISTED {
+                check.wrong.push((seq, text));
+            } else {
+                check.more_wrong += 1;
+            }
+        }
+    })?;
+    Ok(check)
+}
+
+/// The value of the first MsgSeqNum (34) field of a message body.
+fn msg_seq_num(body: &[u8]) -> Option<&[u8]> {
+    let at = if body.starts_with(b"34=") {
+        3
+    } else {
+        memchr::memmem::find(body, b"\x0134=")? + 4
+    };
+    let value = &body[at..];
+    Some(&value[..memchr::memchr(SOH, value).unwrap_or(value.len())])
+}
+
 /// verify's report on one intact log.
-fn describe(id: &str, log: &StoreLog) -> String {
+fn describe(id: &str, log: &StoreLog, messages: &MessageCheck) -> String {
     let r = log.records();
     let stored = match log.stored_range() {
         Some((first, last)) => format!("{} ({first} to {last})", log.stored()),
@@ -175,14 +250,27 @@ fn describe(id: &str, log: &StoreLog) -> String {
         fix_core::value::Precision::Millis,
     )
     .map_or_else(|| format!("{:?}", log.creation_time()), |t| t.to_string());
-    let state = match log.torn_tail() {
-        None => "ok".to_owned(),
-        Some(torn) => format!(
-            "ok, with a torn tail: {} bytes at byte offset {} (an interrupted write; opening \
-             the store drops it)",
-            torn.len, torn.offset
+    let mut state = match messages.wrong.len() {
+        0 => "ok".to_owned(),
+        n => format!(
+            "DAMAGED: {} of {} stored messages are not the FIX message of their number",
+            n as u64 + messages.more_wrong,
+            messages.checked
         ),
     };
+    for (seq, text) in &messages.wrong {
+        state.push_str(&format!("\n            message {seq}: {text}"));
+    }
+    if messages.more_wrong > 0 {
+        state.push_str(&format!("\n            and {} more", messages.more_wrong));
+    }
+    if let Some(torn) = log.torn_tail() {
+        state.push_str(&format!(
+            "\n  torn tail {} bytes at byte offset {} (an interrupted write; opening the store \
+             drops it)",
+            torn.len, torn.offset
+        ));
+    }
     format!(
         "{id}\n  log       {}\n  records   {} ({}, {}, {}, {})\n  stored    {stored}\n  \
          next      sender {}, target {}\n  created   {created}\n  \
