@@ -19,6 +19,7 @@ use std::time::{Duration, Instant, SystemTime};
 use memmap2::RemapOptions;
 use memmap2::{MmapMut, MmapOptions};
 
+use super::inspect::RecordCounts;
 use super::record;
 use super::recover::{Recovered, recover};
 use super::{
@@ -322,6 +323,10 @@ impl FileStore {
                         end: contents.len() as u64,
                         file_len: contents.len() as u64,
                         torn: None,
+                        records: RecordCounts {
+                            resets: 1,
+                            ..RecordCounts::default()
+                        },
                     };
                     (log, recovered, contents.len() as u64)
                 }
@@ -668,7 +673,7 @@ impl MessageStore for FileStore {
 
 /// The message of the Message record `rec`, if the record is the one `entry`
 /// indexes and its CRC still matches.
-fn verify_message<'b>(rec: &'b [u8], entry: &Entry) -> Option<&'b [u8]> {
+pub(super) fn verify_message<'b>(rec: &'b [u8], entry: &Entry) -> Option<&'b [u8]> {
     let (framed, crc) = rec.split_last_chunk::<4>()?;
     let (head, body) = framed.split_first_chunk::<13>()?;
     let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
@@ -729,7 +734,7 @@ const MAX_FILE_NAME: usize = 255;
 /// The file name stem of `session_id`: ASCII letters, digits, `-` and `.` kept
 /// (but a leading `.`), every other byte written `_XX`, so that the mapping is
 /// one to one and no id names a path outside the directory.
-fn file_stem(session_id: &str) -> Result<String, StoreError> {
+pub(super) fn file_stem(session_id: &str) -> Result<String, StoreError> {
     let invalid = |reason| StoreError::InvalidSessionId {
         id: session_id.to_owned(),
         reason,
@@ -752,7 +757,7 @@ fn file_stem(session_id: &str) -> Result<String, StoreError> {
     Ok(stem)
 }
 
-fn io_error(op: IoOperation, path: &Path, source: io::Error) -> StoreError {
+pub(super) fn io_error(op: IoOperation, path: &Path, source: io::Error) -> StoreError {
     StoreError::Io {
         op,
         path: path.to_path_buf(),

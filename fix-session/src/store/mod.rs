@@ -40,6 +40,7 @@
 
 mod error;
 mod file;
+mod inspect;
 mod lock;
 mod memory;
 mod record;
@@ -49,6 +50,7 @@ use std::time::SystemTime;
 
 pub use error::{Direction, IoOperation, StoreError};
 pub use file::{FileOptions, FileStore, SyncPolicy, TornTail};
+pub use inspect::{RecordCounts, StoreLog, sessions};
 pub use memory::MemoryStore;
 
 /// The longest message a store takes, in bytes (64 MiB): a bound on every buffer

@@ -20,6 +20,7 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use super::file::TornTail;
+use super::inspect::RecordCounts;
 use super::record::{self, FRAME, MAGIC, Record};
 use super::{Entry, IoOperation, State, StoreError};
 
@@ -35,6 +36,8 @@ pub(super) struct Recovered {
     /// The file's length, allocated space after `end` included.
     pub(super) file_len: u64,
     pub(super) torn: Option<TornTail>,
+    /// The good records replayed, by kind.
+    pub(super) records: RecordCounts,
 }
 
 /// What reading one record found.
@@ -99,11 +102,13 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
     }
     let mut pos = MAGIC.len() as u64;
     let mut state: Option<State> = None;
+    let mut records = RecordCounts::default();
     let mut scratch = [0u8; 8192];
     while pos < data_end {
         match read_one(&mut reader, pos, file_len, &mut scratch).map_err(io_err)? {
             Read1::Good(rec, len) => {
                 apply(&mut state, rec, pos).map_err(|reason| corrupt(pos, reason))?;
+                records.count(rec);
                 pos += len;
             }
             Read1::Invalid(reason) => return Err(corrupt(pos, reason)),
@@ -125,6 +130,7 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
                         offset: pos,
                         len: data_end - pos,
                     }),
+                    records,
                 });
             }
         }
@@ -135,6 +141,7 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
         end: pos,
         file_len,
         torn: None,
+        records,
     })
 }
 
