@@ -1,0 +1,352 @@
+//! The engine on loopback with the real clock: an acceptor engine and an
+//! initiator engine in one runtime.
+
+mod common;
+
+use std::time::{Duration, SystemTime};
+
+use common::*;
+use fix_engine::config::{Schedule, TimeOfDay};
+use fix_engine::{Engine, EngineOptions, SendError};
+use fix_session::{SessionId, State};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc;
+
+const WAIT: u64 = 10;
+
+fn ids(acceptor: &str, initiator: &str) -> (SessionId, SessionId) {
+    (
+        SessionId::new("FIX.4.4", acceptor, initiator),
+        SessionId::new("FIX.4.4", initiator, acceptor),
+    )
+}
+
+#[tokio::test]
+async fn an_acceptor_and_an_initiator_log_on_and_exchange_messages_both_ways() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C1");
+    let acc = Engine::start(settings([acceptor("EXEC", "C1", port)]), &fix44::DICTIONARY, recorders(&tx, true))
+        .await
+        .unwrap();
+    let ini = Engine::start(settings([initiator("C1", "EXEC", port)]), &fix44::DICTIONARY, recorders(&tx, false))
+        .await
+        .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    let server = acc.session(&a_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn)).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn)).await.unwrap();
+
+    client.send(b"D", &order("O1")).unwrap();
+    server.send(b"D", &order("S1")).unwrap();
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        if let (id, Event::App { cl_ord_id, seq, poss_dup, .. }) = next(&mut rx, WAIT).await {
+            assert!(!poss_dup);
+            seen.push((id, cl_ord_id, seq));
+        }
+    }
+    seen.sort_by(|a, b| a.1.cmp(&b.1));
+    // The acceptor got O1 (after the Logon: 2); the initiator S1 and the
+    // answer R-O1 (2 and 3, in either order).
+    assert_eq!(seen[0], (a_id.clone(), "O1".into(), 2));
+    assert_eq!((&seen[1].0, seen[1].1.as_str()), (&i_id, "R-O1"));
+    assert_eq!((&seen[2].0, seen[2].1.as_str()), (&i_id, "S1"));
+    assert_eq!(seen[1].2 + seen[2].2, 5);
+
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
+    let port = free_port();
+    let dir = temp_dir("unknown");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C1", port).file_store_path(&dir)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let files = || {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = files();
+    assert_eq!(before, ["FIX.4.4-EXEC-C1.lock", "FIX.4.4-EXEC-C1.log"]);
+
+    // A stranger's Logon: the connection is closed without an answer.
+    let (_, stranger) = ids("EXEC", "STRANGER");
+    let ini = Engine::start(settings([initiator("STRANGER", "EXEC", port)]), &fix44::DICTIONARY, recorders(&tx, false))
+        .await
+        .unwrap();
+    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    raw.write_all(&logon("NOBODY", "EXEC")).await.unwrap();
+    let mut buf = [0u8; 256];
+    let n = tokio::time::timeout(Duration::from_secs(WAIT), raw.read(&mut buf)).await.unwrap().unwrap();
+    assert_eq!(n, 0, "closed without an answer");
+
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(ini.session(&stranger).unwrap().state(), State::Disconnected);
+    assert!(rx.try_recv().is_err(), "no session heard of anything");
+    assert_eq!(files(), before);
+    assert!(acc.session(&SessionId::new("FIX.4.4", "EXEC", "STRANGER")).is_none());
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A Logon from `sender` to `target`, sent now.
+fn logon(sender: &str, target: &str) -> Vec<u8> {
+    let now = fix_session::time::format_timestamp(SystemTime::now());
+    let now = std::str::from_utf8(&now).unwrap();
+    fix_test_support::naive::build(
+        format!("35=A\x0134=1\x0149={sender}\x0152={now}\x0156={target}\x0198=0\x01108=30\x01").as_bytes(),
+    )
+}
+
+#[tokio::test]
+async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C2");
+    let acc = Engine::start(settings([acceptor("EXEC", "C2", port)]), &fix44::DICTIONARY, recorders(&tx, true))
+        .await
+        .unwrap();
+    let ini = Engine::start(settings([initiator("C2", "EXEC", port)]), &fix44::DICTIONARY, recorders(&tx, false))
+        .await
+        .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn)).await.unwrap();
+
+    // The acceptor answers DROP (stored as its number 2) and drops the
+    // connection before writing the answer.
+    client.send(b"D", &order("DROP")).unwrap();
+    expect(&mut rx, &i_id, &Event::Logout, WAIT).await;
+    // ReconnectInterval (1 s) later: a Logon numbered 3 from the acceptor, a
+    // ResendRequest for 2, the answer resent as a possible duplicate.
+    expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
+    let resent = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "R-DROP".into(),
+        poss_dup: true,
+    };
+    expect(&mut rx, &i_id, &resent, WAIT).await;
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn)).await.unwrap();
+    // Our numbers went on too: Logon 1, DROP 2, Logon 3, ResendRequest 4,
+    // this order 5.
+    client.send(b"D", &order("AGAIN")).unwrap();
+    let again = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 5,
+        cl_ord_id: "AGAIN".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &a_id, &again, WAIT).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_full_outgoing_queue_is_reported_to_the_sender() {
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let (_, i_id) = ids("EXEC", "C3");
+    let acc = Engine::start(settings([acceptor("EXEC", "C3", port)]), &fix44::DICTIONARY, recorders(&tx, false))
+        .await
+        .unwrap();
+    let mut options = EngineOptions::default();
+    options.queue_capacity = 1024;
+    let ini = Engine::start_with(settings([initiator("C3", "EXEC", port)]), &fix44::DICTIONARY, options, recorders(&tx, false))
+        .await
+        .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn)).await.unwrap();
+    // Without yielding, the connection task takes nothing: 1024 bytes hold
+    // fifteen 64-byte records.
+    let body = order("O1");
+    let record = 5 + 1 + body.len();
+    let mut sent = 0;
+    let err = loop {
+        match client.send(b"D", &body) {
+            Ok(()) => sent += 1,
+            Err(e) => break e,
+        }
+    };
+    assert_eq!((err, sent), (SendError::Full, 1024 / record));
+    // Once the task has run, there is room again.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    client.send(b"D", &body).unwrap();
+    assert_eq!(client.send(b"D", &vec![b'x'; 2000]), Err(SendError::TooLarge));
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_peer_that_does_not_read_fills_the_queue_and_the_engine_stays_bounded() {
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let mut options = EngineOptions::default();
+    options.queue_capacity = 64 << 10;
+    options.output_high_water = 256 << 10;
+    let acc = Engine::start_with(settings([acceptor("EXEC", "SLOW", port)]), &fix44::DICTIONARY, options, recorders(&tx, false))
+        .await
+        .unwrap();
+    let server = acc.session(&SessionId::new("FIX.4.4", "EXEC", "SLOW")).unwrap();
+    // A raw counterparty: logs on, then never reads.
+    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    raw.write_all(&logon("SLOW", "EXEC")).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn)).await.unwrap();
+    let body = order("FLOOD");
+    let mut sent = 0u64;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(WAIT);
+    loop {
+        match server.send(b"D", &body) {
+            Ok(()) => sent += 1,
+            Err(SendError::Full) => break,
+            Err(e) => panic!("{e}"),
+        }
+        if sent % 64 == 0 {
+            tokio::task::yield_now().await;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "never full: {sent} sent");
+    }
+    // Bounded by the socket's buffers, the high-water mark and the queue: a
+    // few MiB at most of 130-byte messages, not everything sent.
+    assert!(sent < 200_000, "{sent}");
+    assert_eq!(server.state(), State::LoggedOn);
+    drop(raw);
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_graceful_shutdown_sends_logout_and_both_sides_see_it() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C4");
+    let acc = Engine::start(settings([acceptor("EXEC", "C4", port)]), &fix44::DICTIONARY, recorders(&tx, false))
+        .await
+        .unwrap();
+    let ini = Engine::start(settings([initiator("C4", "EXEC", port)]), &fix44::DICTIONARY, recorders(&tx, false))
+        .await
+        .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn)).await.unwrap();
+    let started = std::time::Instant::now();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    // Answered well before LogoutTimeout (2 s) or the shutdown's 5 s.
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    let mut expected = vec![
+        (i_id.clone(), Event::LogoutReceived),
+        (i_id.clone(), Event::Logout),
+        (a_id.clone(), Event::LogoutReceived),
+        (a_id.clone(), Event::Logout),
+    ];
+    while !expected.is_empty() {
+        let got = next(&mut rx, WAIT).await;
+        expected.retain(|e| e != &got);
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_acceptor_template_takes_a_new_comp_id_pair_that_matches_it() {
+    let port = free_port();
+    let dir = temp_dir("template");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let template = acceptor("EXEC", "*", port)
+        .acceptor_template(true)
+        .file_store_path(&dir);
+    let acc = Engine::start(settings([template]), &fix44::DICTIONARY, recorders(&tx, true))
+        .await
+        .unwrap();
+    let (a_id, i_id) = ids("EXEC", "NEWCOMER");
+    assert!(acc.session(&a_id).is_none());
+    let ini = Engine::start(settings([initiator("NEWCOMER", "EXEC", port)]), &fix44::DICTIONARY, recorders(&tx, false))
+        .await
+        .unwrap();
+    expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
+    expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
+    let made = acc.session(&a_id).expect("made from the template");
+    assert_eq!(made.state(), State::LoggedOn);
+    assert!(dir.join("FIX.4.4-EXEC-NEWCOMER.log").exists());
+    ini.session(&i_id).unwrap().send(b"D", &order("T1")).unwrap();
+    let answer = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "R-T1".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &i_id, &answer, WAIT).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The UTC time of day `offset` seconds from now (wrapping at midnight).
+fn time_of_day(offset: i64) -> TimeOfDay {
+    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let s = (now + offset).rem_euclid(86_400) as u32;
+    TimeOfDay::new(s / 3600, s / 60 % 60, s % 60).unwrap()
+}
+
+#[tokio::test]
+async fn sessions_run_only_inside_their_schedule() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    // Never active while the test runs: one second, twelve hours away.
+    let closed = Schedule::daily(time_of_day(12 * 3600), time_of_day(12 * 3600 + 1));
+    // Active now, and for four seconds more.
+    let ending = Schedule::daily(time_of_day(-60), time_of_day(4));
+    let acc = Engine::start(
+        settings([
+            acceptor("EXEC", "NEVER", port).schedule(closed),
+            acceptor("EXEC", "ENDING", port).schedule(ending),
+            acceptor("EXEC", "ALWAYS", port),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([
+            initiator("NEVER", "EXEC", port),
+            initiator("ENDING", "EXEC", port),
+            initiator("ALWAYS", "EXEC", port),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let id = |s: &str| SessionId::new("FIX.4.4", s, "EXEC");
+    let mut logons = Vec::new();
+    let mut ended = false;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(9);
+    while let Ok(Some((who, event))) = tokio::time::timeout_at(deadline, rx.recv()).await {
+        match event {
+            Event::Logon => logons.push(who),
+            // The acceptor ends ENDING's session at its EndTime, with a Logout.
+            Event::LogoutReceived if who == id("ENDING") => ended = true,
+            _ => {}
+        }
+    }
+    assert!(ended, "ENDING's session was not ended");
+    assert!(!logons.contains(&id("NEVER")), "{logons:?}");
+    assert!(logons.contains(&id("ALWAYS")), "{logons:?}");
+    // ENDING logged on once: after its EndTime its reconnections are refused.
+    assert_eq!(logons.iter().filter(|&w| w == &id("ENDING")).count(), 1, "{logons:?}");
+    assert_eq!(ini.session(&id("ENDING")).unwrap().state(), State::Disconnected);
+    assert_eq!(ini.session(&id("ALWAYS")).unwrap().state(), State::LoggedOn);
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
