@@ -71,7 +71,8 @@ pub(crate) enum End {
 
 /// Runs one connection of `parked`'s session over `stream` until it ends; the
 /// session is `connected` here and `disconnected` before returning. `initial`
-/// holds bytes already read (an acceptor's first message).
+/// holds bytes already read (an acceptor's first message). Commands given
+/// before the call are the caller's to have cleared.
 pub(crate) async fn run<D: Schema>(
     stream: TcpStream,
     parked: &mut Parked<D>,
@@ -80,8 +81,6 @@ pub(crate) async fn run<D: Schema>(
     limits: Limits,
     initial: &[u8],
 ) -> End {
-    // A command given while no connection ran is stale; a handle's wake-up too.
-    shared.take_commands();
     let dropped = shared.clear_queue();
     if dropped > 0 {
         tracing::warn!(dropped, "messages queued while disconnected are dropped");
@@ -103,7 +102,10 @@ pub(crate) async fn run<D: Schema>(
     shared.set_state(State::Disconnected);
     let dropped = shared.clear_queue();
     if dropped > 0 {
-        tracing::warn!(dropped, "queued messages not sent before the connection ended");
+        tracing::warn!(
+            dropped,
+            "queued messages not sent before the connection ended"
+        );
     }
     end
 }
@@ -268,7 +270,10 @@ fn send_queued<D: Schema>(
     }
     spare.clear();
     if dropped > 0 {
-        tracing::warn!(dropped, "queued messages dropped: the session is not logged on");
+        tracing::warn!(
+            dropped,
+            "queued messages dropped: the session is not logged on"
+        );
     }
     result
 }

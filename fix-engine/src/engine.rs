@@ -89,8 +89,8 @@ pub enum EngineError {
     Store {
         /// The session.
         id: SessionId,
-        /// What the store said.
-        error: StoreError,
+        /// What the store said (boxed: it is large, and rare).
+        error: Box<StoreError>,
     },
     /// A setting the engine does not implement.
     Unsupported {
@@ -104,10 +104,15 @@ pub enum EngineError {
 impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EngineError::Bind { address, error } => write!(f, "cannot listen on {address}: {error}"),
+            EngineError::Bind { address, error } => {
+                write!(f, "cannot listen on {address}: {error}")
+            }
             EngineError::Store { id, error } => write!(f, "session {id}: {error}"),
             EngineError::Unsupported { id, setting } => {
-                write!(f, "session {id}: {setting} is not supported by the engine yet")
+                write!(
+                    f,
+                    "session {id}: {setting} is not supported by the engine yet"
+                )
             }
         }
     }
@@ -117,7 +122,7 @@ impl std::error::Error for EngineError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             EngineError::Bind { error, .. } => Some(error),
-            EngineError::Store { error, .. } => Some(error),
+            EngineError::Store { error, .. } => Some(&**error),
             EngineError::Unsupported { .. } => None,
         }
     }
@@ -175,7 +180,7 @@ struct Inner<D: Schema> {
 /// async fn main() -> Result<(), Box<dyn std::error::Error>> {
 ///     let settings = Settings::from_path("samples/executor.cfg")?;
 ///     let engine = Engine::start(settings, &fix44::DICTIONARY, |_id, _handle| App).await?;
-///     tokio::signal::ctrl_c().await?;
+///     tokio::time::sleep(std::time::Duration::from_secs(8 * 3600)).await; // a trading day
 ///     engine.shutdown(std::time::Duration::from_secs(5)).await?;
 ///     Ok(())
 /// }
@@ -245,12 +250,13 @@ impl<D: Schema + Clone + Send + Sync + 'static> Engine<D> {
         let mut local_addrs = Vec::new();
         for l in settings.listeners() {
             let host = l.address.as_deref().unwrap_or("0.0.0.0");
-            let listener = TcpListener::bind((host, l.port)).await.map_err(|error| {
-                EngineError::Bind {
-                    address: format!("{host}:{}", l.port),
-                    error,
-                }
-            })?;
+            let listener =
+                TcpListener::bind((host, l.port))
+                    .await
+                    .map_err(|error| EngineError::Bind {
+                        address: format!("{host}:{}", l.port),
+                        error,
+                    })?;
             if let Ok(a) = listener.local_addr() {
                 local_addrs.push(a);
             }
@@ -344,7 +350,7 @@ impl<D: Schema + Clone + Send + Sync + 'static> Engine<D> {
             {
                 result = Err(EngineError::Store {
                     id: e.shared.id.clone(),
-                    error,
+                    error: Box::new(error),
                 });
             }
         }
@@ -405,7 +411,7 @@ impl<D: Schema + Clone + Send + Sync + 'static> Inner<D> {
                 FileStore::open_with(dir, &id.store_name(), settings.store_options).map_err(
                     |error| EngineError::Store {
                         id: id.clone(),
-                        error,
+                        error: Box::new(error),
                     },
                 )?,
             ),
@@ -428,9 +434,8 @@ impl<D: Schema + Clone + Send + Sync + 'static> Inner<D> {
     /// The acceptor session `id` on `port`: a configured one, or one made from
     /// the first template on the port that matches; `None` for neither.
     fn acceptor_entry(&self, id: &SessionId, port: u16) -> Option<Arc<Entry<D>>> {
-        let on_port = |s: &SessionSettings| {
-            matches!(&s.transport, Transport::Acceptor(a) if a.port == port)
-        };
+        let on_port =
+            |s: &SessionSettings| matches!(&s.transport, Transport::Acceptor(a) if a.port == port);
         let mut sessions = self.lock_sessions();
         if let Some(e) = sessions.get(id) {
             return on_port(&e.settings).then(|| e.clone());
@@ -456,11 +461,19 @@ impl<D: Schema + Clone + Send + Sync + 'static> Inner<D> {
 
     /// Runs one connection of `entry`'s session, if no other runs it, and
     /// puts the session back.
-    async fn connection(&self, entry: &Entry<D>, stream: TcpStream, initial: &[u8]) -> Option<End> {
+    async fn connection(&self, entry: &Entry<D>, stream: TcpStream, initial: &[u8]) {
         let Some(mut parked) = entry.parked().take() else {
             tracing::warn!(session = %entry.shared.id, "refused: the session is connected already");
-            return None;
+            return;
         };
+        // A command given while no connection ran is stale. Shutdown raises its
+        // flag before it commands a Logout: cleared first, then the flag read,
+        // a shutdown's Logout is never lost.
+        entry.shared.take_commands();
+        if *self.shutdown.borrow() {
+            *entry.parked() = Some(parked);
+            return;
+        }
         if let Err(e) = stream.set_nodelay(entry.settings.tcp_nodelay) {
             tracing::warn!(error = %e, "SocketNodelay could not be set");
         }
@@ -480,7 +493,6 @@ impl<D: Schema + Clone + Send + Sync + 'static> Inner<D> {
             End::PeerClosed => tracing::info!("the counterparty closed the connection"),
             End::Session | End::Disconnected => tracing::info!("disconnected"),
         }
-        Some(end)
     }
 }
 
@@ -517,14 +529,15 @@ async fn accept<D: Schema + Clone + Send + Sync + 'static>(
     stream: TcpStream,
     port: u16,
 ) {
-    let Some((initial, id)) = first_logon(&stream, inner.options.first_message_timeout).await
-    else {
+    let mut shutdown = inner.shutdown.subscribe();
+    let first = tokio::select! {
+        first = first_logon(&stream, inner.options.first_message_timeout) => first,
+        () = stopped(&mut shutdown) => return,
+    };
+    let Some((initial, id)) = first else {
         tracing::warn!("refused: no Logon");
         return;
     };
-    if *inner.shutdown.borrow() {
-        return;
-    }
     let Some(entry) = inner.acceptor_entry(&id, port) else {
         tracing::warn!(session = %id, "refused: no such session");
         return;
@@ -616,7 +629,10 @@ async fn initiate<D: Schema + Clone + Send + Sync + 'static>(
                 .next_start(now)
                 .and_then(|t| t.duration_since(now).ok())
                 .unwrap_or(Duration::from_secs(3600));
-            tracing::info!(in_seconds = wait.as_secs(), "outside the schedule: waiting for its start");
+            tracing::info!(
+                in_seconds = wait.as_secs(),
+                "outside the schedule: waiting for its start"
+            );
             tokio::select! {
                 () = tokio::time::sleep(wait) => {}
                 () = stopped(&mut shutdown) => return,
@@ -625,11 +641,13 @@ async fn initiate<D: Schema + Clone + Send + Sync + 'static>(
         }
         for endpoint in &transport.endpoints {
             let address = (endpoint.host.as_str(), endpoint.port);
-            let connect = tokio::time::timeout(
-                inner.options.connect_timeout,
-                TcpStream::connect(address),
-            );
-            match connect.await {
+            let connect =
+                tokio::time::timeout(inner.options.connect_timeout, TcpStream::connect(address));
+            let connected = tokio::select! {
+                connected = connect => connected,
+                () = stopped(&mut shutdown) => return,
+            };
+            match connected {
                 Ok(Ok(stream)) => {
                     tracing::info!(%endpoint, "connected");
                     let span = tracing::info_span!("fix_session", session = %entry.shared.id);

@@ -74,7 +74,9 @@ fn round_trips_through_the_engine_allocate_nothing_per_message() {
             settings([acceptor("EXEC", "C1", port)]),
             &fix44::DICTIONARY,
             options.clone(),
-            move |_, _| Echo { body: echo_body.clone() },
+            move |_, _| Echo {
+                body: echo_body.clone(),
+            },
         )
         .await
         .unwrap();
@@ -83,11 +85,16 @@ fn round_trips_through_the_engine_allocate_nothing_per_message() {
             settings([initiator("C1", "EXEC", port)]),
             &fix44::DICTIONARY,
             options,
-            move |_, _| Counter { received: r.clone(), wake: w.clone() },
+            move |_, _| Counter {
+                received: r.clone(),
+                wake: w.clone(),
+            },
         )
         .await
         .unwrap();
-        let client = ini.session(&SessionId::new("FIX.4.4", "C1", "EXEC")).unwrap();
+        let client = ini
+            .session(&SessionId::new("FIX.4.4", "C1", "EXEC"))
+            .unwrap();
         tokio::time::timeout(Duration::from_secs(10), client.wait_for(State::LoggedOn))
             .await
             .unwrap();

@@ -26,22 +26,43 @@ async fn an_acceptor_and_an_initiator_log_on_and_exchange_messages_both_ways() {
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C1");
-    let acc = Engine::start(settings([acceptor("EXEC", "C1", port)]), &fix44::DICTIONARY, recorders(&tx, true))
-        .await
-        .unwrap();
-    let ini = Engine::start(settings([initiator("C1", "EXEC", port)]), &fix44::DICTIONARY, recorders(&tx, false))
-        .await
-        .unwrap();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C1", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C1", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
     let client = ini.session(&i_id).unwrap();
     let server = acc.session(&a_id).unwrap();
-    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn)).await.unwrap();
-    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn)).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
 
     client.send(b"D", &order("O1")).unwrap();
     server.send(b"D", &order("S1")).unwrap();
     let mut seen = Vec::new();
     while seen.len() < 3 {
-        if let (id, Event::App { cl_ord_id, seq, poss_dup, .. }) = next(&mut rx, WAIT).await {
+        if let (
+            id,
+            Event::App {
+                cl_ord_id,
+                seq,
+                poss_dup,
+                ..
+            },
+        ) = next(&mut rx, WAIT).await
+        {
             assert!(!poss_dup);
             seen.push((id, cl_ord_id, seq));
         }
@@ -83,20 +104,32 @@ async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
 
     // A stranger's Logon: the connection is closed without an answer.
     let (_, stranger) = ids("EXEC", "STRANGER");
-    let ini = Engine::start(settings([initiator("STRANGER", "EXEC", port)]), &fix44::DICTIONARY, recorders(&tx, false))
+    let ini = Engine::start(
+        settings([initiator("STRANGER", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port))
         .await
         .unwrap();
-    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
     raw.write_all(&logon("NOBODY", "EXEC")).await.unwrap();
     let mut buf = [0u8; 256];
-    let n = tokio::time::timeout(Duration::from_secs(WAIT), raw.read(&mut buf)).await.unwrap().unwrap();
+    let n = tokio::time::timeout(Duration::from_secs(WAIT), raw.read(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(n, 0, "closed without an answer");
 
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(ini.session(&stranger).unwrap().state(), State::Disconnected);
     assert!(rx.try_recv().is_err(), "no session heard of anything");
     assert_eq!(files(), before);
-    assert!(acc.session(&SessionId::new("FIX.4.4", "EXEC", "STRANGER")).is_none());
+    assert!(
+        acc.session(&SessionId::new("FIX.4.4", "EXEC", "STRANGER"))
+            .is_none()
+    );
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
@@ -107,7 +140,8 @@ fn logon(sender: &str, target: &str) -> Vec<u8> {
     let now = fix_session::time::format_timestamp(SystemTime::now());
     let now = std::str::from_utf8(&now).unwrap();
     fix_test_support::naive::build(
-        format!("35=A\x0134=1\x0149={sender}\x0152={now}\x0156={target}\x0198=0\x01108=30\x01").as_bytes(),
+        format!("35=A\x0134=1\x0149={sender}\x0152={now}\x0156={target}\x0198=0\x01108=30\x01")
+            .as_bytes(),
     )
 }
 
@@ -116,15 +150,25 @@ async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C2");
-    let acc = Engine::start(settings([acceptor("EXEC", "C2", port)]), &fix44::DICTIONARY, recorders(&tx, true))
-        .await
-        .unwrap();
-    let ini = Engine::start(settings([initiator("C2", "EXEC", port)]), &fix44::DICTIONARY, recorders(&tx, false))
-        .await
-        .unwrap();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C2", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C2", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
     let client = ini.session(&i_id).unwrap();
     expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
-    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn)).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
 
     // The acceptor answers DROP (stored as its number 2) and drops the
     // connection before writing the answer.
@@ -140,7 +184,9 @@ async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
         poss_dup: true,
     };
     expect(&mut rx, &i_id, &resent, WAIT).await;
-    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn)).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
     // Our numbers went on too: Logon 1, DROP 2, Logon 3, ResendRequest 4,
     // this order 5.
     client.send(b"D", &order("AGAIN")).unwrap();
@@ -160,16 +206,27 @@ async fn a_full_outgoing_queue_is_reported_to_the_sender() {
     let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let (_, i_id) = ids("EXEC", "C3");
-    let acc = Engine::start(settings([acceptor("EXEC", "C3", port)]), &fix44::DICTIONARY, recorders(&tx, false))
-        .await
-        .unwrap();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C3", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
     let mut options = EngineOptions::default();
     options.queue_capacity = 1024;
-    let ini = Engine::start_with(settings([initiator("C3", "EXEC", port)]), &fix44::DICTIONARY, options, recorders(&tx, false))
+    let ini = Engine::start_with(
+        settings([initiator("C3", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        options,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
         .await
         .unwrap();
-    let client = ini.session(&i_id).unwrap();
-    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn)).await.unwrap();
     // Without yielding, the connection task takes nothing: 1024 bytes hold
     // fifteen 64-byte records.
     let body = order("O1");
@@ -185,7 +242,10 @@ async fn a_full_outgoing_queue_is_reported_to_the_sender() {
     // Once the task has run, there is room again.
     tokio::time::sleep(Duration::from_millis(50)).await;
     client.send(b"D", &body).unwrap();
-    assert_eq!(client.send(b"D", &vec![b'x'; 2000]), Err(SendError::TooLarge));
+    assert_eq!(
+        client.send(b"D", &vec![b'x'; 2000]),
+        Err(SendError::TooLarge)
+    );
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
@@ -197,14 +257,25 @@ async fn a_peer_that_does_not_read_fills_the_queue_and_the_engine_stays_bounded(
     let mut options = EngineOptions::default();
     options.queue_capacity = 64 << 10;
     options.output_high_water = 256 << 10;
-    let acc = Engine::start_with(settings([acceptor("EXEC", "SLOW", port)]), &fix44::DICTIONARY, options, recorders(&tx, false))
+    let acc = Engine::start_with(
+        settings([acceptor("EXEC", "SLOW", port)]),
+        &fix44::DICTIONARY,
+        options,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let server = acc
+        .session(&SessionId::new("FIX.4.4", "EXEC", "SLOW"))
+        .unwrap();
+    // A raw counterparty: logs on, then never reads.
+    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port))
         .await
         .unwrap();
-    let server = acc.session(&SessionId::new("FIX.4.4", "EXEC", "SLOW")).unwrap();
-    // A raw counterparty: logs on, then never reads.
-    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
     raw.write_all(&logon("SLOW", "EXEC")).await.unwrap();
-    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn)).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
     let body = order("FLOOD");
     let mut sent = 0u64;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(WAIT);
@@ -214,10 +285,13 @@ async fn a_peer_that_does_not_read_fills_the_queue_and_the_engine_stays_bounded(
             Err(SendError::Full) => break,
             Err(e) => panic!("{e}"),
         }
-        if sent % 64 == 0 {
+        if sent.is_multiple_of(64) {
             tokio::task::yield_now().await;
         }
-        assert!(tokio::time::Instant::now() < deadline, "never full: {sent} sent");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never full: {sent} sent"
+        );
     }
     // Bounded by the socket's buffers, the high-water mark and the queue: a
     // few MiB at most of 130-byte messages, not everything sent.
@@ -232,18 +306,32 @@ async fn a_graceful_shutdown_sends_logout_and_both_sides_see_it() {
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C4");
-    let acc = Engine::start(settings([acceptor("EXEC", "C4", port)]), &fix44::DICTIONARY, recorders(&tx, false))
-        .await
-        .unwrap();
-    let ini = Engine::start(settings([initiator("C4", "EXEC", port)]), &fix44::DICTIONARY, recorders(&tx, false))
-        .await
-        .unwrap();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C4", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C4", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
     let client = ini.session(&i_id).unwrap();
-    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn)).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
     let started = std::time::Instant::now();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
     // Answered well before LogoutTimeout (2 s) or the shutdown's 5 s.
-    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
     let mut expected = vec![
         (i_id.clone(), Event::LogoutReceived),
         (i_id.clone(), Event::Logout),
@@ -265,20 +353,31 @@ async fn an_acceptor_template_takes_a_new_comp_id_pair_that_matches_it() {
     let template = acceptor("EXEC", "*", port)
         .acceptor_template(true)
         .file_store_path(&dir);
-    let acc = Engine::start(settings([template]), &fix44::DICTIONARY, recorders(&tx, true))
-        .await
-        .unwrap();
+    let acc = Engine::start(
+        settings([template]),
+        &fix44::DICTIONARY,
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
     let (a_id, i_id) = ids("EXEC", "NEWCOMER");
     assert!(acc.session(&a_id).is_none());
-    let ini = Engine::start(settings([initiator("NEWCOMER", "EXEC", port)]), &fix44::DICTIONARY, recorders(&tx, false))
-        .await
-        .unwrap();
+    let ini = Engine::start(
+        settings([initiator("NEWCOMER", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
     expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
     expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
     let made = acc.session(&a_id).expect("made from the template");
     assert_eq!(made.state(), State::LoggedOn);
     assert!(dir.join("FIX.4.4-EXEC-NEWCOMER.log").exists());
-    ini.session(&i_id).unwrap().send(b"D", &order("T1")).unwrap();
+    ini.session(&i_id)
+        .unwrap()
+        .send(b"D", &order("T1"))
+        .unwrap();
     let answer = Event::App {
         msg_type: b"D".to_vec(),
         seq: 2,
@@ -293,7 +392,10 @@ async fn an_acceptor_template_takes_a_new_comp_id_pair_that_matches_it() {
 
 /// The UTC time of day `offset` seconds from now (wrapping at midnight).
 fn time_of_day(offset: i64) -> TimeOfDay {
-    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap().as_secs() as i64;
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
     let s = (now + offset).rem_euclid(86_400) as u32;
     TimeOfDay::new(s / 3600, s / 60 % 60, s % 60).unwrap()
 }
@@ -344,8 +446,15 @@ async fn sessions_run_only_inside_their_schedule() {
     assert!(!logons.contains(&id("NEVER")), "{logons:?}");
     assert!(logons.contains(&id("ALWAYS")), "{logons:?}");
     // ENDING logged on once: after its EndTime its reconnections are refused.
-    assert_eq!(logons.iter().filter(|&w| w == &id("ENDING")).count(), 1, "{logons:?}");
-    assert_eq!(ini.session(&id("ENDING")).unwrap().state(), State::Disconnected);
+    assert_eq!(
+        logons.iter().filter(|&w| w == &id("ENDING")).count(),
+        1,
+        "{logons:?}"
+    );
+    assert_eq!(
+        ini.session(&id("ENDING")).unwrap().state(),
+        State::Disconnected
+    );
     assert_eq!(ini.session(&id("ALWAYS")).unwrap().state(), State::LoggedOn);
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();

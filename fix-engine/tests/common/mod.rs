@@ -44,7 +44,9 @@ pub fn initiator(sender: &str, target: &str, port: u16) -> SessionBuilder {
         .schedule(Schedule::non_stop())
 }
 
-pub fn settings(sessions: impl IntoIterator<Item = SessionBuilder>) -> fix_engine::config::Settings {
+pub fn settings(
+    sessions: impl IntoIterator<Item = SessionBuilder>,
+) -> fix_engine::config::Settings {
     let built: Vec<SessionSettings> = sessions.into_iter().map(|b| b.build().unwrap()).collect();
     fix_engine::config::Settings::new(built).unwrap()
 }
@@ -128,7 +130,10 @@ pub fn recorders(
 }
 
 /// The next event, within `secs` seconds.
-pub async fn next(rx: &mut mpsc::UnboundedReceiver<(SessionId, Event)>, secs: u64) -> (SessionId, Event) {
+pub async fn next(
+    rx: &mut mpsc::UnboundedReceiver<(SessionId, Event)>,
+    secs: u64,
+) -> (SessionId, Event) {
     tokio::time::timeout(Duration::from_secs(secs), rx.recv())
         .await
         .expect("no event in time")
