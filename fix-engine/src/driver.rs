@@ -158,6 +158,7 @@ async fn drive<D: Schema>(
             return End::Disconnected;
         }
         let mut result = Ok(());
+        let mut took = true;
         if commands & LOGOUT != 0 || (!period_over && period_end.is_some_and(|end| now > end)) {
             if commands & LOGOUT == 0 {
                 period_over = true;
@@ -166,17 +167,27 @@ async fn drive<D: Schema>(
             result = match session.state() {
                 State::LoggedOn => send_queued(session, app, shared, spare, now)
                     .and_then(|()| session.logout(now, None, app)),
-                State::LogoutSent => Ok(()),
+                State::LogoutSent => {
+                    took = false;
+                    Ok(())
+                }
                 State::AwaitingLogon | State::Disconnected => return End::Session,
             };
         } else if session.output().len() < limits.output_high_water {
             result = send_queued(session, app, shared, spare, now);
+        } else {
+            took = false;
         }
         if let Err(e) = result {
             return End::Failed(e);
         }
         if let Err(e) = write(stream, session) {
             return End::Io(e);
+        }
+        // The senders wake the task only when the queue was empty: left
+        // untaken, it is taken as soon as there is room, not at the next wake.
+        if !took && session.output().len() < limits.output_high_water {
+            continue;
         }
         let state = session.state();
         shared.set_state(state);

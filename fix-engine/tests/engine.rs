@@ -302,6 +302,66 @@ async fn a_peer_that_does_not_read_fills_the_queue_and_the_engine_stays_bounded(
 }
 
 #[tokio::test]
+async fn a_backed_up_session_sends_its_queue_as_soon_as_the_peer_reads_again() {
+    const N: usize = 100_000;
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = Engine::start_with(
+        settings([acceptor("EXEC", "LATE", port)]),
+        &fix44::DICTIONARY,
+        EngineOptions::default(),
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let server = acc
+        .session(&SessionId::new("FIX.4.4", "EXEC", "LATE"))
+        .unwrap();
+    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    raw.write_all(&logon("LATE", "EXEC")).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    // The peer reads nothing for half a second, then everything: with the
+    // heartbeat at 30 s, only the queue's own progress can deliver it in time.
+    let reader = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let (mut all, mut buf, mut orders) = (Vec::new(), vec![0u8; 64 << 10], 0);
+        while orders < N {
+            let n = raw.read(&mut buf).await.unwrap();
+            assert!(n > 0, "closed");
+            // The MsgTypes that end in the new bytes.
+            let from = all.len().saturating_sub(5);
+            all.extend_from_slice(&buf[..n]);
+            orders += all[from..]
+                .windows(6)
+                .filter(|w| w == b"\x0135=D\x01")
+                .count();
+        }
+    });
+    let body = order("LATE");
+    let send_all = async {
+        let mut full = 0;
+        for _ in 0..N {
+            while let Err(e) = server.send(b"D", &body) {
+                assert_eq!(e, SendError::Full);
+                full += 1;
+                tokio::task::yield_now().await;
+            }
+        }
+        reader.await.unwrap();
+        full
+    };
+    let full = tokio::time::timeout(Duration::from_secs(WAIT), send_all)
+        .await
+        .expect("the queue stalled");
+    assert!(full > 0, "the queue never filled");
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
 async fn a_graceful_shutdown_sends_logout_and_both_sides_see_it() {
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
