@@ -519,3 +519,55 @@ async fn sessions_run_only_inside_their_schedule() {
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
+
+#[tokio::test]
+async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
+    let port = free_port();
+    let dir = temp_dir("period");
+    // The initiator's store was created yesterday and has sent 9 messages.
+    {
+        use fix_session::MessageStore;
+        let mut store = fix_session::FileStore::open(&dir, "FIX.4.4-C5-EXEC").unwrap();
+        store
+            .reset(SystemTime::now() - Duration::from_secs(86_400))
+            .unwrap();
+        store.set_next_sender_seq(10).unwrap();
+        store.set_next_target_seq(10).unwrap();
+    }
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C5");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C5", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    // Today's period began a minute ago.
+    let today = Schedule::daily(time_of_day(-60), time_of_day(3600));
+    let ini = Engine::start(
+        settings([initiator("C5", "EXEC", port)
+            .schedule(today)
+            .file_store_path(&dir)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    client.send(b"D", &order("FRESH")).unwrap();
+    // Logon 1, this order 2: numbered afresh, as the acceptor (new) expects.
+    let fresh = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "FRESH".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &a_id, &fresh, WAIT).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
