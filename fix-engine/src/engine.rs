@@ -169,6 +169,12 @@ struct Inner<D: Schema> {
 /// again `ReconnectInterval` after a drop. Sessions run only inside their
 /// schedule; a new period starts them with sequence numbers at 1.
 ///
+/// Every session validates against the schema given to [`start`](Self::start):
+/// dictionary files (`DataDictionary`, `TransportDataDictionary`,
+/// `AppDataDictionary`) and TLS (`SocketUseSSL`) are refused with
+/// [`EngineError::Unsupported`] rather than ignored. `FileLogPath` is accepted;
+/// the engine itself writes no message log.
+///
 /// ```no_run
 /// use fix_engine::{Engine, config::Settings};
 /// use fix_session::Application;
@@ -178,7 +184,9 @@ struct Inner<D: Schema> {
 ///
 /// #[tokio::main(flavor = "current_thread")]
 /// async fn main() -> Result<(), Box<dyn std::error::Error>> {
-///     let settings = Settings::from_path("samples/executor.cfg")?;
+///     // Sessions validate against the tables given to `start`: a file of
+///     // them names no DataDictionary.
+///     let settings = Settings::from_path("executor.cfg")?;
 ///     let engine = Engine::start(settings, &fix44::DICTIONARY, |_id, _handle| App).await?;
 ///     tokio::time::sleep(std::time::Duration::from_secs(8 * 3600)).await; // a trading day
 ///     engine.shutdown(std::time::Duration::from_secs(5)).await?;

@@ -27,7 +27,17 @@
 //!
 //! #[tokio::main(flavor = "current_thread")]
 //! async fn main() -> Result<(), Box<dyn std::error::Error>> {
-//!     let settings = Settings::from_path("samples/executor.cfg")?;
+//!     let settings = Settings::parse("executor.cfg", "
+//! [SESSION]
+//! ConnectionType=acceptor
+//! BeginString=FIX.4.4
+//! SenderCompID=EXECUTOR
+//! TargetCompID=CLIENT1
+//! SocketAcceptPort=5001
+//! StartTime=00:00:00
+//! EndTime=00:00:00
+//! FileStorePath=store
+//! ")?;
 //!     let engine = Engine::start(settings, &fix44::DICTIONARY, |_id, _handle| Executor).await?;
 //!     let client = engine.session(&SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1")).unwrap();
 //!     client.wait_for(State::LoggedOn).await;

@@ -571,3 +571,20 @@ async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[tokio::test]
+async fn settings_the_engine_does_not_implement_are_refused_at_start() {
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let with_file = acceptor("EXEC", "C6", free_port()).data_dictionary("spec/FIX44.xml");
+    let err = Engine::start(
+        settings([with_file]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "session FIX.4.4:EXEC->C6: DataDictionary is not supported by the engine yet"
+    );
+}
