@@ -588,3 +588,92 @@ async fn settings_the_engine_does_not_implement_are_refused_at_start() {
         "session FIX.4.4:EXEC->C6: DataDictionary is not supported by the engine yet"
     );
 }
+
+/// CPU time this thread has used, in clock ticks (Linux).
+fn thread_cpu_ticks() -> u64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+    // The fields after the command name, which is in parentheses.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[tokio::test]
+async fn a_resend_to_a_peer_that_stopped_reading_pauses_without_spinning_and_resumes() {
+    const N: usize = 60_000;
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "SPIN", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let server = acc
+        .session(&SessionId::new("FIX.4.4", "EXEC", "SPIN"))
+        .unwrap();
+    // A small receive window, so that the socket holds little of the resend.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let raw = socket.connect(([127, 0, 0, 1], port).into()).await.unwrap();
+    let (mut read, mut write) = raw.into_split();
+    write.write_all(&logon("SPIN", "EXEC")).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    // N orders (about 4 MiB), all read.
+    let reader = tokio::spawn(async move {
+        let (mut buf, mut orders, mut tail) = (vec![0u8; 64 << 10], 0, Vec::new());
+        while orders < N {
+            let n = read.read(&mut buf).await.unwrap();
+            assert!(n > 0, "closed");
+            tail.extend_from_slice(&buf[..n]);
+            orders += tail.windows(6).filter(|w| w == b"\x0135=D\x01").count();
+            tail.drain(..tail.len().saturating_sub(5));
+        }
+        read
+    });
+    let body = order("SPIN");
+    for _ in 0..N {
+        while server.send(b"D", &body).is_err() {
+            tokio::task::yield_now().await;
+        }
+    }
+    let read = tokio::time::timeout(Duration::from_secs(30), reader)
+        .await
+        .unwrap()
+        .unwrap();
+    // Asked for all of them again, and reading nothing more: the resend fills
+    // the socket, then the session waits for room.
+    let now = fix_session::time::format_timestamp(SystemTime::now());
+    let now = std::str::from_utf8(&now).unwrap();
+    let resend = fix_test_support::naive::build(
+        format!("35=2\x0134=2\x0149=SPIN\x0152={now}\x0156=EXEC\x017=1\x0116=0\x01").as_bytes(),
+    );
+    write.write_all(&resend).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = thread_cpu_ticks();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let used = thread_cpu_ticks() - before;
+    // Clock ticks are usually 100 a second: a task spinning on the paused
+    // resend would use about 100.
+    assert!(used < 30, "{used} ticks in one second");
+    assert_eq!(server.state(), State::LoggedOn);
+    // Reading again, the peer gets every order resent.
+    let mut read = read;
+    let (mut buf, mut resent, mut tail) = (vec![0u8; 64 << 10], 0, Vec::new());
+    while resent < N {
+        let n = tokio::time::timeout(Duration::from_secs(WAIT), read.read(&mut buf))
+            .await
+            .expect("the resend stalled")
+            .unwrap();
+        assert!(n > 0, "closed");
+        tail.extend_from_slice(&buf[..n]);
+        resent += tail.windows(5).filter(|w| w == b"\x0143=Y").count();
+        tail.drain(..tail.len().saturating_sub(4));
+    }
+    drop((read, write));
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
