@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
@@ -17,6 +18,7 @@ use tokio::task::JoinSet;
 use tracing::Instrument;
 
 use crate::config::{SessionSettings, Settings, Transport};
+use crate::dictionary::DictionarySource;
 use crate::driver::{self, End, Limits, Parked, Store};
 use crate::handle::{LOGOUT, SessionHandle, Shared};
 
@@ -68,16 +70,47 @@ impl Default for EngineOptions {
     }
 }
 
-/// Why the engine did not start, or did not stop cleanly.
+/// Why the engine did not start, or did not stop cleanly: an
+/// [`EngineErrorKind`], boxed (errors are rare; a small `Result` keeps every
+/// call that returns one cheap).
 ///
 /// ```
-/// use fix_engine::EngineError;
-/// let e = EngineError::Unsupported { id: fix_session::SessionId::new("FIX.4.4", "A", "B"), setting: "SocketUseSSL" };
+/// use fix_engine::{EngineError, EngineErrorKind};
+/// let e = EngineError::from(EngineErrorKind::Unsupported { id: fix_session::SessionId::new("FIX.4.4", "A", "B"), setting: "SocketUseSSL" });
 /// assert_eq!(e.to_string(), "session FIX.4.4:A->B: SocketUseSSL is not supported by the engine yet");
+/// assert!(matches!(e.kind(), EngineErrorKind::Unsupported { .. }));
+/// ```
+#[derive(Debug)]
+pub struct EngineError(Box<EngineErrorKind>);
+
+impl EngineError {
+    /// What went wrong.
+    ///
+    /// ```
+    /// # use fix_engine::{EngineError, EngineErrorKind};
+    /// let e = EngineError::from(EngineErrorKind::Unsupported { id: fix_session::SessionId::new("FIX.4.4", "A", "B"), setting: "SocketUseSSL" });
+    /// assert!(matches!(e.kind(), EngineErrorKind::Unsupported { setting: "SocketUseSSL", .. }));
+    /// ```
+    pub fn kind(&self) -> &EngineErrorKind {
+        &self.0
+    }
+}
+
+impl From<EngineErrorKind> for EngineError {
+    fn from(kind: EngineErrorKind) -> Self {
+        EngineError(Box::new(kind))
+    }
+}
+
+/// What an [`EngineError`] is.
+///
+/// ```
+/// let k = fix_engine::EngineErrorKind::Unsupported { id: fix_session::SessionId::new("FIX.4.4", "A", "B"), setting: "SocketUseSSL" };
+/// assert!(matches!(k, fix_engine::EngineErrorKind::Unsupported { .. }));
 /// ```
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum EngineError {
+pub enum EngineErrorKind {
     /// A listening socket could not be bound.
     Bind {
         /// The address and port.
@@ -89,8 +122,18 @@ pub enum EngineError {
     Store {
         /// The session.
         id: SessionId,
-        /// What the store said (boxed: it is large, and rare).
-        error: Box<StoreError>,
+        /// What the store said.
+        error: StoreError,
+    },
+    /// A session's dictionary could not be had: a file that does not read or
+    /// resolve, or files the engine's [`DictionarySource`] does not read.
+    Dictionary {
+        /// The session.
+        id: SessionId,
+        /// The file (empty when the session names none).
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
     },
     /// A setting the engine does not implement.
     Unsupported {
@@ -103,12 +146,18 @@ pub enum EngineError {
 
 impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EngineError::Bind { address, error } => {
+        match self.kind() {
+            EngineErrorKind::Bind { address, error } => {
                 write!(f, "cannot listen on {address}: {error}")
             }
-            EngineError::Store { id, error } => write!(f, "session {id}: {error}"),
-            EngineError::Unsupported { id, setting } => {
+            EngineErrorKind::Store { id, error } => write!(f, "session {id}: {error}"),
+            EngineErrorKind::Dictionary { id, path, message } if path.as_os_str().is_empty() => {
+                write!(f, "session {id}: {message}")
+            }
+            EngineErrorKind::Dictionary { id, path, message } => {
+                write!(f, "session {id}: {}: {message}", path.display())
+            }
+            EngineErrorKind::Unsupported { id, setting } => {
                 write!(
                     f,
                     "session {id}: {setting} is not supported by the engine yet"
@@ -120,10 +169,10 @@ impl std::fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            EngineError::Bind { error, .. } => Some(error),
-            EngineError::Store { error, .. } => Some(&**error),
-            EngineError::Unsupported { .. } => None,
+        match self.kind() {
+            EngineErrorKind::Bind { error, .. } => Some(error),
+            EngineErrorKind::Store { error, .. } => Some(error),
+            EngineErrorKind::Dictionary { .. } | EngineErrorKind::Unsupported { .. } => None,
         }
     }
 }
@@ -147,7 +196,7 @@ impl<D: Schema> Entry<D> {
 
 struct Inner<D: Schema> {
     settings: Settings,
-    dict: D,
+    dicts: Box<dyn DictionarySource<D> + Send + Sync>,
     options: EngineOptions,
     apps: Box<AppFactory>,
     sessions: Mutex<HashMap<SessionId, Arc<Entry<D>>>>,
@@ -169,11 +218,12 @@ struct Inner<D: Schema> {
 /// again `ReconnectInterval` after a drop. Sessions run only inside their
 /// schedule; a new period starts them with sequence numbers at 1.
 ///
-/// Every session validates against the schema given to [`start`](Self::start):
-/// dictionary files (`DataDictionary`, `TransportDataDictionary`,
-/// `AppDataDictionary`) and TLS (`SocketUseSSL`) are refused with
-/// [`EngineError::Unsupported`] rather than ignored. `FileLogPath` is accepted;
-/// the engine itself writes no message log.
+/// Sessions validate against what the [`DictionarySource`] given to
+/// [`start`](Self::start) gives them: one schema for all (a generated crate's
+/// tables), or the files their settings name ([`FileDictionaries`](crate::FileDictionaries)).
+/// TLS (`SocketUseSSL`) is refused with [`EngineErrorKind::Unsupported`] rather
+/// than ignored. `FileLogPath` is accepted; the engine itself writes no
+/// message log.
 ///
 /// ```no_run
 /// use fix_engine::{Engine, config::Settings};
@@ -184,8 +234,8 @@ struct Inner<D: Schema> {
 ///
 /// #[tokio::main(flavor = "current_thread")]
 /// async fn main() -> Result<(), Box<dyn std::error::Error>> {
-///     // Sessions validate against the tables given to `start`: a file of
-///     // them names no DataDictionary.
+///     // Every session validates against fix44's tables (so the file names
+///     // no DataDictionary; `FileDictionaries` reads the files a file names).
 ///     let settings = Settings::from_path("executor.cfg")?;
 ///     let engine = Engine::start(settings, &fix44::DICTIONARY, |_id, _handle| App).await?;
 ///     tokio::time::sleep(std::time::Duration::from_secs(8 * 3600)).await; // a trading day
@@ -206,10 +256,11 @@ impl<D: Schema> std::fmt::Debug for Engine<D> {
     }
 }
 
-impl<D: Schema + Clone + Send + Sync + 'static> Engine<D> {
-    /// Starts the sessions of `settings`, validating against `dict`, with the
-    /// default [`EngineOptions`]; `apps` makes each session's application
-    /// (given the session's ID and handle).
+impl<D: Schema + Send + Sync + 'static> Engine<D> {
+    /// Starts the sessions of `settings`, validating against what `dicts`
+    /// gives each (`&fix44::DICTIONARY` for all, or [`FileDictionaries`](crate::FileDictionaries)),
+    /// with the default [`EngineOptions`]; `apps` makes each session's
+    /// application (given the session's ID and handle).
     ///
     /// ```no_run
     /// # async fn f(settings: fix_engine::config::Settings) -> Result<(), fix_engine::EngineError> {
@@ -218,12 +269,17 @@ impl<D: Schema + Clone + Send + Sync + 'static> Engine<D> {
     /// let engine = fix_engine::Engine::start(settings, &fix44::DICTIONARY, |_, _| App).await?;
     /// # Ok(()) }
     /// ```
-    pub async fn start<A, F>(settings: Settings, dict: D, apps: F) -> Result<Engine<D>, EngineError>
+    pub async fn start<S, A, F>(
+        settings: Settings,
+        dicts: S,
+        apps: F,
+    ) -> Result<Engine<D>, EngineError>
     where
+        S: DictionarySource<D> + Send + Sync + 'static,
         A: Application + Send + 'static,
         F: Fn(&SessionId, SessionHandle) -> A + Send + Sync + 'static,
     {
-        Engine::start_with(settings, dict, EngineOptions::default(), apps).await
+        Engine::start_with(settings, dicts, EngineOptions::default(), apps).await
     }
 
     /// [`start`](Self::start) with `options`. Opens every configured
@@ -237,13 +293,14 @@ impl<D: Schema + Clone + Send + Sync + 'static> Engine<D> {
     /// let engine = fix_engine::Engine::start_with(settings, &fix44::DICTIONARY, options, |_, _| App).await?;
     /// # Ok(()) }
     /// ```
-    pub async fn start_with<A, F>(
+    pub async fn start_with<S, A, F>(
         settings: Settings,
-        dict: D,
+        dicts: S,
         options: EngineOptions,
         apps: F,
     ) -> Result<Engine<D>, EngineError>
     where
+        S: DictionarySource<D> + Send + Sync + 'static,
         A: Application + Send + 'static,
         F: Fn(&SessionId, SessionHandle) -> A + Send + Sync + 'static,
     {
@@ -258,13 +315,12 @@ impl<D: Schema + Clone + Send + Sync + 'static> Engine<D> {
         let mut local_addrs = Vec::new();
         for l in settings.listeners() {
             let host = l.address.as_deref().unwrap_or("0.0.0.0");
-            let listener =
-                TcpListener::bind((host, l.port))
-                    .await
-                    .map_err(|error| EngineError::Bind {
-                        address: format!("{host}:{}", l.port),
-                        error,
-                    })?;
+            let listener = TcpListener::bind((host, l.port)).await.map_err(|error| {
+                EngineError::from(EngineErrorKind::Bind {
+                    address: format!("{host}:{}", l.port),
+                    error,
+                })
+            })?;
             if let Ok(a) = listener.local_addr() {
                 local_addrs.push(a);
             }
@@ -272,7 +328,7 @@ impl<D: Schema + Clone + Send + Sync + 'static> Engine<D> {
         }
         let apps: Box<AppFactory> = Box::new(move |id, handle| Box::new(apps(id, handle)));
         let inner = Arc::new(Inner {
-            dict,
+            dicts: Box::new(dicts),
             options,
             apps,
             sessions: Mutex::new(HashMap::new()),
@@ -356,10 +412,10 @@ impl<D: Schema + Clone + Send + Sync + 'static> Engine<D> {
                 && let Err(error) = parked.session.store_mut().sync()
                 && result.is_ok()
             {
-                result = Err(EngineError::Store {
+                result = Err(EngineError::from(EngineErrorKind::Store {
                     id: e.shared.id.clone(),
-                    error: Box::new(error),
-                });
+                    error,
+                }));
             }
         }
         result
@@ -369,25 +425,18 @@ impl<D: Schema + Clone + Send + Sync + 'static> Engine<D> {
 /// Refuses the settings the engine does not implement, rather than ignoring them.
 fn supported(s: &SessionSettings) -> Result<(), EngineError> {
     let unsupported = |setting| {
-        Err(EngineError::Unsupported {
+        Err(EngineError::from(EngineErrorKind::Unsupported {
             id: s.session.id.clone(),
             setting,
-        })
+        }))
     };
     if s.tls.is_some() {
         return unsupported("SocketUseSSL");
     }
-    let d = &s.dictionaries;
-    if d.data_dictionary.is_some() {
-        return unsupported("DataDictionary");
-    }
-    if d.transport.is_some() || !d.app.is_empty() {
-        return unsupported("TransportDataDictionary/AppDataDictionary");
-    }
     Ok(())
 }
 
-impl<D: Schema + Clone + Send + Sync + 'static> Inner<D> {
+impl<D: Schema + Send + Sync + 'static> Inner<D> {
     fn lock_sessions(&self) -> MutexGuard<'_, HashMap<SessionId, Arc<Entry<D>>>> {
         // Insertions and lookups only: never left broken.
         self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
@@ -414,12 +463,15 @@ impl<D: Schema + Clone + Send + Sync + 'static> Inner<D> {
     /// A session with its store opened and its application made.
     fn make_entry(&self, settings: SessionSettings) -> Result<Arc<Entry<D>>, EngineError> {
         let id = settings.session.id.clone();
+        let dicts = self.dicts.dictionaries(&settings)?;
         let store: Store = match &settings.store_path {
             Some(dir) => Box::new(
                 FileStore::open_with(dir, &id.store_name(), settings.store_options).map_err(
-                    |error| EngineError::Store {
-                        id: id.clone(),
-                        error: Box::new(error),
+                    |error| {
+                        EngineError::from(EngineErrorKind::Store {
+                            id: id.clone(),
+                            error,
+                        })
                     },
                 )?,
             ),
@@ -430,7 +482,7 @@ impl<D: Schema + Clone + Send + Sync + 'static> Inner<D> {
         };
         let shared = Shared::new(id.clone(), self.options.queue_capacity);
         let app = (self.apps)(&id, SessionHandle::new(shared.clone()));
-        let session = Session::new(settings.session.clone(), store, self.dict.clone());
+        let session = Session::with_dictionaries(settings.session.clone(), store, dicts);
         let parked = Parked::new(session, app, &shared, self.options.read_buffer);
         Ok(Arc::new(Entry {
             settings,
@@ -505,7 +557,7 @@ impl<D: Schema + Clone + Send + Sync + 'static> Inner<D> {
 }
 
 /// An acceptor port's listener: a task per connection, until shutdown.
-async fn listen<D: Schema + Clone + Send + Sync + 'static>(
+async fn listen<D: Schema + Send + Sync + 'static>(
     inner: Arc<Inner<D>>,
     listener: TcpListener,
     port: u16,
@@ -532,7 +584,7 @@ async fn listen<D: Schema + Clone + Send + Sync + 'static>(
 /// A new connection on an acceptor port: its first message names the session;
 /// an unknown one, or one outside its schedule, is closed having touched
 /// nothing.
-async fn accept<D: Schema + Clone + Send + Sync + 'static>(
+async fn accept<D: Schema + Send + Sync + 'static>(
     inner: Arc<Inner<D>>,
     stream: TcpStream,
     port: u16,
@@ -618,10 +670,7 @@ fn logon_id(msg: &[u8]) -> Option<SessionId> {
 
 /// An initiator session: connect (inside the schedule), run the connection,
 /// wait ReconnectInterval, again, until shutdown.
-async fn initiate<D: Schema + Clone + Send + Sync + 'static>(
-    inner: Arc<Inner<D>>,
-    entry: Arc<Entry<D>>,
-) {
+async fn initiate<D: Schema + Send + Sync + 'static>(inner: Arc<Inner<D>>, entry: Arc<Entry<D>>) {
     let Transport::Initiator(transport) = &entry.settings.transport else {
         return;
     };

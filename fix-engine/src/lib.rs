@@ -60,9 +60,11 @@
 #![forbid(unsafe_code)]
 
 pub mod config;
+mod dictionary;
 mod driver;
 mod engine;
 mod handle;
 
-pub use engine::{Engine, EngineError, EngineOptions};
+pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
+pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions};
 pub use handle::{SendError, SessionHandle};

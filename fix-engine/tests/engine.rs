@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use common::*;
 use fix_engine::config::{Schedule, TimeOfDay};
-use fix_engine::{Engine, EngineOptions, SendError};
+use fix_engine::{Engine, EngineOptions, FileDictionaries, SendError};
 use fix_session::{SessionId, State};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
@@ -573,20 +573,93 @@ async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
 }
 
 #[tokio::test]
-async fn settings_the_engine_does_not_implement_are_refused_at_start() {
-    let (tx, _rx) = mpsc::unbounded_channel();
-    let with_file = acceptor("EXEC", "C6", free_port()).data_dictionary("spec/FIX44.xml");
+async fn sessions_validate_against_the_dictionary_files_their_settings_name() {
+    let fix44_xml = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/FIX44.xml");
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C6");
+    let with_file = acceptor("EXEC", "C6", port).data_dictionary(fix44_xml);
+
+    // The one-schema source refuses a session that names a file.
     let err = Engine::start(
-        settings([with_file]),
+        settings([with_file.clone()]),
         &fix44::DICTIONARY,
         recorders(&tx, false),
     )
     .await
     .unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "session FIX.4.4:EXEC->C6: DataDictionary is not supported by the engine yet"
+    assert!(
+        err.to_string()
+            .ends_with("FIX44.xml: the engine was given one schema for every session: start it with FileDictionaries to read dictionary files"),
+        "{err}"
     );
+    // A file that is not there.
+    let missing = acceptor("EXEC", "C7", free_port()).data_dictionary("/nonexistent/FIX44.xml");
+    let err = Engine::start(
+        settings([missing]),
+        FileDictionaries::new(),
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("session FIX.4.4:EXEC->C7: /nonexistent/FIX44.xml: "),
+        "{err}"
+    );
+
+    let acc = Engine::start(
+        settings([with_file]),
+        FileDictionaries::new(),
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C6", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    client.send(b"D", &order("F1")).unwrap();
+    let answer = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "R-F1".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &i_id, &answer, WAIT).await;
+    // An order without its Side fails the file's NewOrderSingle: rejected,
+    // never handed to the application.
+    client
+        .send(
+            b"D",
+            b"11=BAD\x0121=1\x0155=X\x0160=20260921-14:13:20\x0140=1\x01",
+        )
+        .unwrap();
+    client.send(b"D", &order("F2")).unwrap();
+    let after = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 4,
+        cl_ord_id: "F2".into(),
+        poss_dup: false,
+    };
+    loop {
+        match next(&mut rx, WAIT).await {
+            (id, Event::App { cl_ord_id, .. }) if id == a_id && cl_ord_id == "BAD" => {
+                panic!("an invalid order reached the application")
+            }
+            (id, e) if id == a_id && e == after => break,
+            _ => {}
+        }
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
 
 /// CPU time this thread has used, in clock ticks (Linux).
