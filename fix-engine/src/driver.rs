@@ -86,7 +86,7 @@ pub(crate) async fn run<D: Schema>(
         tracing::warn!(dropped, "messages queued while disconnected are dropped");
     }
     let now = SystemTime::now();
-    let end = match start(parked, schedule, now, initial) {
+    let end = match start(parked, shared, schedule, now, initial) {
         Ok(()) => {
             shared.set_state(parked.session.state());
             drive(&stream, parked, shared, schedule, limits).await
@@ -114,6 +114,7 @@ pub(crate) async fn run<D: Schema>(
 /// session it is connected and gives it what was read already.
 fn start<D: Schema>(
     parked: &mut Parked<D>,
+    shared: &Shared,
     schedule: &Schedule,
     now: SystemTime,
     initial: &[u8],
@@ -124,6 +125,9 @@ fn start<D: Schema>(
         session.store_mut().reset(now)?;
     }
     session.connected(now, &mut **app)?;
+    // Connected: handles may queue from here on (from `on_logon`, which the
+    // first message calls).
+    shared.set_state(session.state());
     if !initial.is_empty() {
         session.handle_bytes(now, initial, &mut **app)?;
     }
@@ -174,7 +178,11 @@ async fn drive<D: Schema>(
                 State::AwaitingLogon | State::Disconnected => return End::Session,
             };
         } else if session.output().len() < limits.output_high_water {
-            result = send_queued(session, app, shared, spare, now);
+            // Before the Logon is exchanged the queue waits: the loop comes
+            // back here once a read has logged the session on.
+            if session.state() == State::LoggedOn {
+                result = send_queued(session, app, shared, spare, now);
+            }
         } else {
             took = false;
         }
@@ -258,7 +266,7 @@ async fn drive<D: Schema>(
     }
 }
 
-/// Hands the session every message the handles queued.
+/// Hands the logged-on session every message the handles queued.
 fn send_queued<D: Schema>(
     session: &mut Session<Store, D>,
     app: &mut dyn Application,
@@ -268,24 +276,13 @@ fn send_queued<D: Schema>(
 ) -> Result<(), SessionError> {
     shared.take_queued(spare);
     let mut result = Ok(());
-    let mut dropped = 0usize;
     for (msg_type, body) in handle::records(spare) {
-        match session.send(now, msg_type, body, app) {
-            Ok(_) => {}
-            Err(SessionError::NotLoggedOn) => dropped += 1,
-            Err(e) => {
-                result = Err(e);
-                break;
-            }
+        if let Err(e) = session.send(now, msg_type, body, app) {
+            result = Err(e);
+            break;
         }
     }
     spare.clear();
-    if dropped > 0 {
-        tracing::warn!(
-            dropped,
-            "queued messages dropped: the session is not logged on"
-        );
-    }
     result
 }
 

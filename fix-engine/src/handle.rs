@@ -29,8 +29,8 @@ pub enum SendError {
     /// The outgoing queue has no room for the message now: the connection is
     /// behind (a slow peer) or the sender is faster than the socket. Try later.
     Full,
-    /// The session is not logged on.
-    NotLoggedOn,
+    /// The session has no connection, or is logging out.
+    NotConnected,
     /// The message is larger than the whole queue, or its MsgType longer than
     /// 255 bytes: it can never be queued.
     TooLarge,
@@ -40,7 +40,7 @@ impl std::fmt::Display for SendError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             SendError::Full => "the session's outgoing queue is full",
-            SendError::NotLoggedOn => "the session is not logged on",
+            SendError::NotConnected => "the session is not connected",
             SendError::TooLarge => "the message can never fit the session's outgoing queue",
         })
     }
@@ -217,9 +217,11 @@ impl SessionHandle {
 
     /// Queues an application message of `msg_type` whose body fields are `body`
     /// (`tag=value<SOH>`, e.g. from a typed builder); the session writes the
-    /// header and trailer. The message is sent if the session is still logged
-    /// on when its connection task takes it, and dropped (with a warning
-    /// event) if the connection went down first.
+    /// header and trailer. The connection task takes the queue while the
+    /// session is logged on: a message queued while the Logon is exchanged
+    /// (from [`Application::on_logon`](fix_session::Application::on_logon), say)
+    /// goes once it is. One still queued when the connection ends is dropped,
+    /// with a warning event.
     ///
     /// ```no_run
     /// # fn f(handle: fix_engine::SessionHandle) {
@@ -238,8 +240,8 @@ impl SessionHandle {
         if len > self.shared.capacity {
             return Err(SendError::TooLarge);
         }
-        if self.shared.state() != State::LoggedOn {
-            return Err(SendError::NotLoggedOn);
+        if !matches!(self.shared.state(), State::AwaitingLogon | State::LoggedOn) {
+            return Err(SendError::NotConnected);
         }
         let was_empty = {
             let mut q = self.shared.lock();
@@ -319,6 +321,8 @@ mod tests {
         assert_eq!(h.send(b"D", &[b'x'; 16]), Err(SendError::TooLarge));
         assert_eq!(h.send(&[b'D'; 256], b""), Err(SendError::TooLarge));
         h.shared.set_state(State::Disconnected);
-        assert_eq!(h.send(b"D", b"1=1"), Err(SendError::NotLoggedOn));
+        assert_eq!(h.send(b"D", b"1=1"), Err(SendError::NotConnected));
+        h.shared.set_state(State::AwaitingLogon);
+        assert_eq!(h.send(b"D", b"1=1"), Ok(()));
     }
 }

@@ -750,3 +750,44 @@ async fn a_resend_to_a_peer_that_stopped_reading_pauses_without_spinning_and_res
     drop((read, write));
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
+
+/// Sends a greeting through its handle from `on_logon`.
+struct Greeter {
+    handle: fix_engine::SessionHandle,
+}
+
+impl fix_session::Application for Greeter {
+    fn on_logon(&mut self, _id: &SessionId) {
+        self.handle.send(b"D", &order("HELLO")).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_handle_sends_from_inside_a_callback_and_waits_for_the_logon() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (_, i_id) = ids("EXEC", "C8");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C8", port)]),
+        &fix44::DICTIONARY,
+        |_: &SessionId, handle| Greeter { handle },
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C8", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let hello = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "HELLO".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &i_id, &hello, WAIT).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
