@@ -4,11 +4,14 @@
 //!
 //! ```sh
 //! cargo run --release -p fix-engine --example loopback -- 1000000
+//! cargo run --release -p fix-engine --example loopback -- 1000000 /tmp/stores   # file stores, FileStoreSync=N
 //! ```
 //!
 //! Prints one-way messages per second (orders sent as fast as the initiator's
-//! queue takes them, counted by the acceptor's application) and sequential
-//! round trips per second (an order, its answer, then the next order).
+//! queue takes them, counted by the acceptor's application), pipelined round
+//! trips per second (orders sent as fast as they are taken, each answered,
+//! until every answer is in) and sequential round trips per second (an order,
+//! its answer, then the next order).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -43,15 +46,47 @@ impl Application for Acceptor {
     }
 }
 
-/// Wakes the round-trip loop at each answer.
+/// Counts answers, waking the round-trip loops at each.
 struct Initiator {
+    answers: Arc<AtomicU64>,
     answered: Arc<Notify>,
 }
 
 impl Application for Initiator {
     fn from_app(&mut self, _msg: &Message<'_>, _out: &mut Outbox) -> Result<(), AppReject> {
+        self.answers.fetch_add(1, Ordering::Relaxed);
         self.answered.notify_one();
         Ok(())
+    }
+}
+
+/// Sends `n` messages, yielding while the queue is full; returns how many
+/// sends found it full.
+async fn send_all(client: &fix_engine::SessionHandle, body: &[u8], n: u64) -> u64 {
+    let mut full = 0;
+    for _ in 0..n {
+        loop {
+            match client.send(b"D", body) {
+                Ok(()) => break,
+                Err(SendError::Full) => {
+                    full += 1;
+                    tokio::task::yield_now().await;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+    full
+}
+
+/// A session's settings: file stores in `dir` when given (synced by the
+/// system: FileStoreSync=N), memory stores otherwise.
+fn with_store(b: SessionBuilder, dir: &Option<String>) -> SessionBuilder {
+    match dir {
+        Some(d) => b
+            .file_store_path(d.as_str())
+            .file_store_sync(fix_session::SyncPolicy::Os),
+        None => b,
     }
 }
 
@@ -66,6 +101,10 @@ fn main() {
     let n: u64 = std::env::args()
         .nth(1)
         .map_or(200_000, |a| a.parse().expect("a message count"));
+    let store_dir = std::env::args().nth(2);
+    if let Some(d) = &store_dir {
+        let _ = std::fs::remove_dir_all(d);
+    }
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -84,14 +123,14 @@ fn main() {
             done.clone(),
             target.clone(),
         );
+        let store_dir = store_dir.clone();
         std::thread::spawn(move || {
             runtime().block_on(async move {
                 let s = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
                     .socket_accept_address("127.0.0.1")
                     .socket_accept_port(port)
-                    .schedule(Schedule::non_stop())
-                    .build()
-                    .unwrap();
+                    .schedule(Schedule::non_stop());
+                let s = with_store(s, &store_dir).build().unwrap();
                 let engine = Engine::start_with(
                     Settings::new([s]).unwrap(),
                     &fix44::DICTIONARY,
@@ -116,19 +155,20 @@ fn main() {
 
     runtime().block_on(async {
         let answered = Arc::new(Notify::new());
+        let answers = Arc::new(AtomicU64::new(0));
         let s = SessionBuilder::initiator(SessionId::new("FIX.4.4", "C1", "EXEC"))
             .heart_bt_int(30)
             .socket_connect("127.0.0.1", port)
-            .reconnect_interval(Duration::from_millis(100))
-            .schedule(Schedule::non_stop())
-            .build()
-            .unwrap();
-        let a = answered.clone();
+            .reconnect_interval(Duration::from_secs(1))
+            .schedule(Schedule::non_stop());
+        let s = with_store(s, &store_dir).build().unwrap();
+        let (a, c) = (answered.clone(), answers.clone());
         let engine = Engine::start_with(
             Settings::new([s]).unwrap(),
             &fix44::DICTIONARY,
             options,
             move |_, _| Initiator {
+                answers: c.clone(),
                 answered: a.clone(),
             },
         )
@@ -140,19 +180,7 @@ fn main() {
         client.wait_for(State::LoggedOn).await;
 
         let start = Instant::now();
-        let mut full = 0u64;
-        for _ in 0..n {
-            loop {
-                match client.send(b"D", ORDER) {
-                    Ok(()) => break,
-                    Err(SendError::Full) => {
-                        full += 1;
-                        tokio::task::yield_now().await;
-                    }
-                    Err(e) => panic!("{e}"),
-                }
-            }
-        }
+        let full = send_all(&client, ORDER, n).await;
         done.notified().await;
         let t = start.elapsed();
         println!(
@@ -161,10 +189,24 @@ fn main() {
             n as f64 / t.as_secs_f64()
         );
 
-        let rt = n / 10;
-        target.store(n + rt, Ordering::Relaxed);
         let mut body = ORDER.to_vec();
         body.extend_from_slice(b"58=RT\x01");
+        let pipelined = n / 2;
+        target.store(n + pipelined, Ordering::Relaxed);
+        let start = Instant::now();
+        send_all(&client, &body, pipelined).await;
+        while answers.load(Ordering::Relaxed) < pipelined {
+            answered.notified().await;
+        }
+        let t = start.elapsed();
+        println!(
+            "pipelined round trips: {pipelined} in {:.3} s: {:.0} round trips/s",
+            t.as_secs_f64(),
+            pipelined as f64 / t.as_secs_f64()
+        );
+
+        let rt = n / 10;
+        target.store(n + pipelined + rt, Ordering::Relaxed);
         let start = Instant::now();
         for _ in 0..rt {
             client.send(b"D", &body).unwrap();
@@ -172,7 +214,7 @@ fn main() {
         }
         let t = start.elapsed();
         println!(
-            "round trips: {rt} in {:.3} s: {:.0} round trips/s, {:.1} us each",
+            "sequential round trips: {rt} in {:.3} s: {:.0} round trips/s, {:.1} us each",
             t.as_secs_f64(),
             rt as f64 / t.as_secs_f64(),
             t.as_secs_f64() * 1e6 / rt as f64

@@ -46,10 +46,14 @@ impl<D: Schema> Parked<D> {
 /// Limits of one connection.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Limits {
-    /// Above this many bytes of unwritten output, the task stops reading the
-    /// socket and taking queued messages: a slow peer holds the session's
-    /// output near this bound, and the senders see a full queue.
+    /// Above this many bytes of unwritten output, the task stops taking queued
+    /// messages: a slow peer holds what the handles add near this bound, and
+    /// the senders see a full queue. Reading goes on: a peer waiting for us to
+    /// read before it reads would otherwise wait for ever.
     pub(crate) output_high_water: usize,
+    /// Above this many, the task stops reading too: what the application
+    /// answers from its callbacks is bounded as well.
+    pub(crate) max_output: usize,
     /// How long a connection that is closing keeps writing what is left.
     pub(crate) linger: Duration,
 }
@@ -214,8 +218,8 @@ async fn drive<D: Schema>(
         }
 
         // Wait for the socket, a handle, or the next deadline.
-        let backed_up = session.output().len() >= limits.output_high_water;
-        let mut interest = if backed_up || session.wants_disconnect() {
+        let full = session.output().len() >= limits.max_output;
+        let mut interest = if full || session.wants_disconnect() {
             Interest::WRITABLE
         } else {
             Interest::READABLE
@@ -243,7 +247,7 @@ async fn drive<D: Schema>(
                     Ok(r) => r,
                     Err(e) => return End::Io(e),
                 };
-                if ready.is_readable() && !backed_up && !session.wants_disconnect() {
+                if ready.is_readable() && !full && !session.wants_disconnect() {
                     match stream.try_read(read_buf) {
                         Ok(0) => return End::PeerClosed,
                         Ok(n) => {

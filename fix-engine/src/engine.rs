@@ -36,10 +36,13 @@ pub struct EngineOptions {
     /// message takes its MsgType and body and 5 bytes); past it, sends are
     /// [`SendError::Full`](crate::SendError::Full). Default 1 MiB.
     pub queue_capacity: usize,
-    /// Bytes of written-but-unsent output above which a connection stops
-    /// reading and taking queued messages until the peer catches up. Default
-    /// 1 MiB.
+    /// Bytes of output not yet taken by the socket above which a connection
+    /// stops taking queued messages until the peer catches up. Default 1 MiB.
     pub output_high_water: usize,
+    /// Bytes of output not yet taken by the socket above which a connection
+    /// stops reading too, until the peer catches up: a bound on what the
+    /// application's answers from its callbacks can pile up. Default 16 MiB.
+    pub max_output: usize,
     /// The read buffer of a connection. Default 64 KiB.
     pub read_buffer: usize,
     /// The [`MemoryStore`] capacity (messages, bytes) of a session without
@@ -61,6 +64,7 @@ impl Default for EngineOptions {
         EngineOptions {
             queue_capacity: 1 << 20,
             output_high_water: 1 << 20,
+            max_output: 16 << 20,
             read_buffer: 64 << 10,
             memory_store_capacity: (0, 0),
             connect_timeout: Duration::from_secs(10),
@@ -456,6 +460,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     fn limits(&self) -> Limits {
         Limits {
             output_high_water: self.options.output_high_water,
+            max_output: self.options.max_output,
             linger: self.options.linger,
         }
     }

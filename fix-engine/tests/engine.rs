@@ -3,6 +3,7 @@
 
 mod common;
 
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use common::*;
@@ -790,4 +791,93 @@ async fn a_handle_sends_from_inside_a_callback_and_waits_for_the_logon() {
     expect(&mut rx, &i_id, &hello, WAIT).await;
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+/// Counts the orders it receives.
+struct Count(Arc<std::sync::atomic::AtomicUsize>);
+
+impl fix_session::Application for Count {
+    fn from_app(
+        &mut self,
+        _msg: &fix_core::Message<'_>,
+        _out: &mut fix_session::Outbox,
+    ) -> Result<(), fix_session::AppReject> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+#[test]
+fn two_backed_up_engines_keep_reading_each_other() {
+    // The initiator floods; the acceptor answers every order. Both outputs
+    // pass their marks: each must go on reading, or both wait for ever once
+    // both sockets are full (an optimised build fills them within a second;
+    // this debug build's slower engines may not). The engines run on threads
+    // of their own, as two processes would.
+    const N: usize = 150_000;
+    let port = free_port();
+    let mut options = EngineOptions::default();
+    options.queue_capacity = 16 << 10;
+    // Backed up whenever anything is left unwritten.
+    options.output_high_water = 1;
+    let runtime = || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    };
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let acceptor_options = options.clone();
+    let acceptor_thread = std::thread::spawn(move || {
+        runtime().block_on(async move {
+            let (tx, _rx) = mpsc::unbounded_channel();
+            let acc = Engine::start_with(
+                settings([acceptor("EXEC", "C9", port)]),
+                &fix44::DICTIONARY,
+                acceptor_options,
+                recorders(&tx, true),
+            )
+            .await
+            .unwrap();
+            let _ = stop_rx.await;
+            acc.shutdown(Duration::from_secs(5)).await.unwrap();
+        })
+    });
+    runtime().block_on(async move {
+        let answers = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = answers.clone();
+        let ini = Engine::start_with(
+            settings([initiator("C9", "EXEC", port)]),
+            &fix44::DICTIONARY,
+            options,
+            move |_: &SessionId, _| Count(counted.clone()),
+        )
+        .await
+        .unwrap();
+        let client = ini
+            .session(&SessionId::new("FIX.4.4", "C9", "EXEC"))
+            .unwrap();
+        tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+            .await
+            .unwrap();
+        let body = order("FLOOD");
+        let exchange = async {
+            for _ in 0..N {
+                while let Err(e) = client.send(b"D", &body) {
+                    assert_eq!(e, SendError::Full);
+                    tokio::task::yield_now().await;
+                }
+            }
+            while answers.load(std::sync::atomic::Ordering::Relaxed) < N {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(30), exchange)
+            .await
+            .expect("the engines stopped reading each other");
+        assert_eq!(client.state(), State::LoggedOn);
+        ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    });
+    stop_tx.send(()).unwrap();
+    acceptor_thread.join().unwrap();
 }
