@@ -227,7 +227,8 @@ struct Inner<D: Schema> {
 /// tables), or the files their settings name ([`FileDictionaries`](crate::FileDictionaries)).
 /// TLS (`SocketUseSSL`) is refused with [`EngineErrorKind::Unsupported`] rather
 /// than ignored. `FileLogPath` is accepted; the engine itself writes no
-/// message log.
+/// message log. Dropping the engine without [`shutdown`](Self::shutdown)
+/// aborts its tasks: no Logout is sent.
 ///
 /// ```no_run
 /// use fix_engine::{Engine, config::Settings};
@@ -250,6 +251,20 @@ struct Inner<D: Schema> {
 pub struct Engine<D: Schema> {
     inner: Arc<Inner<D>>,
     local_addrs: Vec<SocketAddr>,
+}
+
+/// Dropped without [`shutdown`](Engine::shutdown), the engine stops at once:
+/// its listeners, initiators and connections are aborted, with no Logout.
+impl<D: Schema> Drop for Engine<D> {
+    fn drop(&mut self) {
+        self.inner.shutdown.send_replace(true);
+        // The tasks hold the engine's state: aborted, they let it go.
+        self.inner
+            .tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .abort_all();
+    }
 }
 
 impl<D: Schema> std::fmt::Debug for Engine<D> {

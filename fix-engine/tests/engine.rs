@@ -881,3 +881,28 @@ fn two_backed_up_engines_keep_reading_each_other() {
     stop_tx.send(()).unwrap();
     acceptor_thread.join().unwrap();
 }
+
+#[tokio::test]
+async fn a_dropped_engine_stops_listening() {
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C10", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    assert!(
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+    );
+    drop(acc);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+    );
+}
