@@ -906,3 +906,39 @@ async fn a_dropped_engine_stops_listening() {
             .is_err()
     );
 }
+
+#[tokio::test]
+async fn idle_sessions_keep_each_other_alive_with_heartbeats() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C11");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C11", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C11", "EXEC", port).heart_bt_int(1)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    // HeartBtInt=1: each side sends a Heartbeat after a second without sending.
+    let mut heard = (0, 0);
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(3500);
+    while let Ok(Some((who, event))) = tokio::time::timeout_at(deadline, rx.recv()).await {
+        match event {
+            Event::Heartbeat if who == a_id => heard.0 += 1,
+            Event::Heartbeat if who == i_id => heard.1 += 1,
+            Event::Logout => panic!("{who} logged out"),
+            _ => {}
+        }
+    }
+    assert!(heard.0 >= 2 && heard.1 >= 2, "{heard:?}");
+    assert_eq!(ini.session(&i_id).unwrap().state(), State::LoggedOn);
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}

@@ -63,6 +63,8 @@ pub enum Event {
     Logout,
     /// A Logout message received.
     LogoutReceived,
+    /// A Heartbeat received.
+    Heartbeat,
     /// An application message: MsgType, MsgSeqNum, ClOrdID, PossDupFlag.
     App {
         msg_type: Vec<u8>,
@@ -90,9 +92,12 @@ impl Application for Recorder {
         let _ = self.events.send((self.id.clone(), Event::Logout));
     }
     fn from_admin(&mut self, msg: &Message<'_>) -> Result<(), Refusal> {
-        if msg.msg_type() == b"5" {
-            let _ = self.events.send((self.id.clone(), Event::LogoutReceived));
-        }
+        let event = match msg.msg_type() {
+            b"5" => Event::LogoutReceived,
+            b"0" => Event::Heartbeat,
+            _ => return Ok(()),
+        };
+        let _ = self.events.send((self.id.clone(), event));
         Ok(())
     }
     fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
