@@ -1,8 +1,53 @@
 //! The FIX engine: acceptors and initiators that run [`fix_session`] sessions over
-//! TCP. What is here so far is its configuration, [`config`]: QuickFIX-style
-//! settings files (or the same settings from code), checked and turned into
-//! fix-session's [`SessionConfig`](fix_session::SessionConfig) plus the engine's
-//! own settings (schedule, sockets, TLS files, store, log and dictionary paths).
+//! TCP on tokio. Every session rule lives in fix-session; the engine owns the
+//! sockets, the clock, the files and the configuration ([`config`]:
+//! QuickFIX-style settings files, or the same settings from code).
+//!
+//! One task per connection owns its [`Session`](fix_session::Session): it reads
+//! into the session, writes what the session hands back, and sleeps until the
+//! session's deadline, a [`SessionHandle`]'s message or the socket wakes it.
+//! Handles are cheap clones that copy messages into a bounded queue, without
+//! allocating; a full queue is [`SendError::Full`], never growth.
+//!
+//! ```no_run
+//! use fix_core::Message;
+//! use fix_engine::{Engine, config::Settings};
+//! use fix_session::{AppReject, Application, Outbox, SessionId, State};
+//!
+//! /// Answers every order with an acknowledgement.
+//! struct Executor;
+//! impl Application for Executor {
+//!     fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
+//!         if msg.msg_type() == b"D" {
+//!             out.send_body(b"8", b"37=1\x0117=1\x01150=0\x0139=0\x0155=X\x0154=1\x01151=0\x0114=0\x016=0\x01");
+//!         }
+//!         Ok(())
+//!     }
+//! }
+//!
+//! #[tokio::main(flavor = "current_thread")]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let settings = Settings::parse("executor.cfg", "
+//! [SESSION]
+//! ConnectionType=acceptor
+//! BeginString=FIX.4.4
+//! SenderCompID=EXECUTOR
+//! TargetCompID=CLIENT1
+//! SocketAcceptPort=5001
+//! StartTime=00:00:00
+//! EndTime=00:00:00
+//! FileStorePath=store
+//! ")?;
+//!     let engine = Engine::start(settings, &fix44::DICTIONARY, |_id, _handle| Executor).await?;
+//!     let client = engine.session(&SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1")).unwrap();
+//!     client.wait_for(State::LoggedOn).await;
+//!     client.send(b"B", b"148=market opens\x01")?; // a News
+//!     engine.shutdown(std::time::Duration::from_secs(5)).await?;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! The settings themselves:
 //!
 //! ```
 //! use fix_engine::config::Settings;
@@ -15,4 +60,12 @@
 #![forbid(unsafe_code)]
 
 pub mod config;
+mod dictionary;
+mod driver;
+mod engine;
+mod handle;
 pub mod log;
+
+pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
+pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions};
+pub use handle::{SendError, SessionHandle};

@@ -390,6 +390,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         &self.store
     }
 
+    /// The store, to change between connections: a transport resets it when a
+    /// new session period begins, or syncs it before it stops. Changing the
+    /// sequence numbers while connected is the caller's responsibility.
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{MemoryStore, MessageStore, Role, Session, SessionConfig, SessionId};
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.store_mut().reset(UNIX_EPOCH)?;
+    /// assert_eq!(s.store().creation_time(), UNIX_EPOCH);
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    pub fn store_mut(&mut self) -> &mut S {
+        &mut self.store
+    }
+
     /// The store, given back (to read what was sent, or to hand it to the next
     /// session of the same ID).
     ///

@@ -1,0 +1,225 @@
+//! Throughput on loopback: an acceptor engine and an initiator engine, each on
+//! a current-thread runtime of its own thread, memory stores, FIX 4.4
+//! validation on both sides.
+//!
+//! ```sh
+//! cargo run --release -p fix-engine --example loopback -- 1000000
+//! cargo run --release -p fix-engine --example loopback -- 1000000 /tmp/stores   # file stores, FileStoreSync=N
+//! ```
+//!
+//! Prints one-way messages per second (orders sent as fast as the initiator's
+//! queue takes them, counted by the acceptor's application), pipelined round
+//! trips per second (orders sent as fast as they are taken, each answered,
+//! until every answer is in) and sequential round trips per second (an order,
+//! its answer, then the next order).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use fix_core::Message;
+use fix_engine::config::{Schedule, SessionBuilder, Settings};
+use fix_engine::{Engine, EngineOptions, SendError};
+use fix_session::{AppReject, Application, Outbox, SessionId, State};
+use tokio::sync::Notify;
+
+const ORDER: &[u8] =
+    b"11=ORDER-1\x0121=1\x0155=EUR/USD\x0154=1\x0160=20260921-14:13:20\x0140=1\x01";
+
+/// Counts orders; answers those marked 58=RT with the same order.
+struct Acceptor {
+    received: Arc<AtomicU64>,
+    done: Arc<Notify>,
+    target: Arc<AtomicU64>,
+}
+
+impl Application for Acceptor {
+    fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
+        let n = self.received.fetch_add(1, Ordering::Relaxed) + 1;
+        if msg.get(58) == Some(b"RT") {
+            out.send_body(b"D", ORDER);
+        }
+        if n == self.target.load(Ordering::Relaxed) {
+            self.done.notify_one();
+        }
+        Ok(())
+    }
+}
+
+/// Counts answers, waking the round-trip loops at each.
+struct Initiator {
+    answers: Arc<AtomicU64>,
+    answered: Arc<Notify>,
+}
+
+impl Application for Initiator {
+    fn from_app(&mut self, _msg: &Message<'_>, _out: &mut Outbox) -> Result<(), AppReject> {
+        self.answers.fetch_add(1, Ordering::Relaxed);
+        self.answered.notify_one();
+        Ok(())
+    }
+}
+
+/// Sends `n` messages, yielding while the queue is full; returns how many
+/// sends found it full.
+async fn send_all(client: &fix_engine::SessionHandle, body: &[u8], n: u64) -> u64 {
+    let mut full = 0;
+    for _ in 0..n {
+        loop {
+            match client.send(b"D", body) {
+                Ok(()) => break,
+                Err(SendError::Full) => {
+                    full += 1;
+                    tokio::task::yield_now().await;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+    full
+}
+
+/// A session's settings: file stores in `dir` when given (synced by the
+/// system: FileStoreSync=N), memory stores otherwise.
+fn with_store(b: SessionBuilder, dir: &Option<String>) -> SessionBuilder {
+    match dir {
+        Some(d) => b
+            .file_store_path(d.as_str())
+            .file_store_sync(fix_session::SyncPolicy::Os),
+        None => b,
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn main() {
+    let n: u64 = std::env::args()
+        .nth(1)
+        .map_or(200_000, |a| a.parse().expect("a message count"));
+    let store_dir = std::env::args().nth(2);
+    if let Some(d) = &store_dir {
+        let _ = std::fs::remove_dir_all(d);
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut options = EngineOptions::default();
+    options.memory_store_capacity = (2 * n as usize + 1000, (2 * n as usize + 1000) * 160);
+    let received = Arc::new(AtomicU64::new(0));
+    let done = Arc::new(Notify::new());
+    let target = Arc::new(AtomicU64::new(n));
+
+    let acceptor = {
+        let (options, received, done, target) = (
+            options.clone(),
+            received.clone(),
+            done.clone(),
+            target.clone(),
+        );
+        let store_dir = store_dir.clone();
+        std::thread::spawn(move || {
+            runtime().block_on(async move {
+                let s = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
+                    .socket_accept_address("127.0.0.1")
+                    .socket_accept_port(port)
+                    .schedule(Schedule::non_stop());
+                let s = with_store(s, &store_dir).build().unwrap();
+                let engine = Engine::start_with(
+                    Settings::new([s]).unwrap(),
+                    &fix44::DICTIONARY,
+                    options,
+                    move |_, _| Acceptor {
+                        received: received.clone(),
+                        done: done.clone(),
+                        target: target.clone(),
+                    },
+                )
+                .await
+                .unwrap();
+                let handle = engine
+                    .session(&SessionId::new("FIX.4.4", "EXEC", "C1"))
+                    .unwrap();
+                handle.wait_for(State::LoggedOn).await;
+                handle.wait_for(State::Disconnected).await;
+                engine.shutdown(Duration::from_secs(5)).await.unwrap();
+            })
+        })
+    };
+
+    runtime().block_on(async {
+        let answered = Arc::new(Notify::new());
+        let answers = Arc::new(AtomicU64::new(0));
+        let s = SessionBuilder::initiator(SessionId::new("FIX.4.4", "C1", "EXEC"))
+            .heart_bt_int(30)
+            .socket_connect("127.0.0.1", port)
+            .reconnect_interval(Duration::from_secs(1))
+            .schedule(Schedule::non_stop());
+        let s = with_store(s, &store_dir).build().unwrap();
+        let (a, c) = (answered.clone(), answers.clone());
+        let engine = Engine::start_with(
+            Settings::new([s]).unwrap(),
+            &fix44::DICTIONARY,
+            options,
+            move |_, _| Initiator {
+                answers: c.clone(),
+                answered: a.clone(),
+            },
+        )
+        .await
+        .unwrap();
+        let client = engine
+            .session(&SessionId::new("FIX.4.4", "C1", "EXEC"))
+            .unwrap();
+        client.wait_for(State::LoggedOn).await;
+
+        let start = Instant::now();
+        let full = send_all(&client, ORDER, n).await;
+        done.notified().await;
+        let t = start.elapsed();
+        println!(
+            "one-way: {n} orders in {:.3} s: {:.0} messages/s ({full} sends found the queue full)",
+            t.as_secs_f64(),
+            n as f64 / t.as_secs_f64()
+        );
+
+        let mut body = ORDER.to_vec();
+        body.extend_from_slice(b"58=RT\x01");
+        let pipelined = n / 2;
+        target.store(n + pipelined, Ordering::Relaxed);
+        let start = Instant::now();
+        send_all(&client, &body, pipelined).await;
+        while answers.load(Ordering::Relaxed) < pipelined {
+            answered.notified().await;
+        }
+        let t = start.elapsed();
+        println!(
+            "pipelined round trips: {pipelined} in {:.3} s: {:.0} round trips/s",
+            t.as_secs_f64(),
+            pipelined as f64 / t.as_secs_f64()
+        );
+
+        let rt = n / 10;
+        target.store(n + pipelined + rt, Ordering::Relaxed);
+        let start = Instant::now();
+        for _ in 0..rt {
+            client.send(b"D", &body).unwrap();
+            answered.notified().await;
+        }
+        let t = start.elapsed();
+        println!(
+            "sequential round trips: {rt} in {:.3} s: {:.0} round trips/s, {:.1} us each",
+            t.as_secs_f64(),
+            rt as f64 / t.as_secs_f64(),
+            t.as_secs_f64() * 1e6 / rt as f64
+        );
+        engine.shutdown(Duration::from_secs(5)).await.unwrap();
+    });
+    acceptor.join().unwrap();
+}

@@ -1,0 +1,754 @@
+//! [`Engine`]: the sessions of a [`Settings`], each with its store,
+//! application and handle; a listener per acceptor port and a task per
+//! initiator, all running connections through the one driver.
+
+use std::collections::HashMap;
+use std::io;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, SystemTime};
+
+use fix_core::Parser;
+use fix_core::validate::Schema;
+use fix_session::{Application, FileStore, MemoryStore, Session, SessionId, StoreError};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tracing::Instrument;
+
+use crate::config::{SessionSettings, Settings, Transport};
+use crate::dictionary::DictionarySource;
+use crate::driver::{self, End, Limits, Parked, Store};
+use crate::handle::{LOGOUT, SessionHandle, Shared};
+
+/// How the engine sizes what it allocates up front, per session.
+///
+/// ```
+/// let mut options = fix_engine::EngineOptions::default();
+/// options.queue_capacity = 4 << 20;
+/// assert_eq!(options.output_high_water, 1 << 20);
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct EngineOptions {
+    /// Bytes of the outgoing queue [`SessionHandle::send`] writes into (each
+    /// message takes its MsgType and body and 5 bytes); past it, sends are
+    /// [`SendError::Full`](crate::SendError::Full). Default 1 MiB.
+    pub queue_capacity: usize,
+    /// Bytes of output not yet taken by the socket above which a connection
+    /// stops taking queued messages until the peer catches up. Default 1 MiB.
+    pub output_high_water: usize,
+    /// Bytes of output not yet taken by the socket above which a connection
+    /// stops reading too, until the peer catches up: a bound on what the
+    /// application's answers from its callbacks can pile up. Default 16 MiB.
+    pub max_output: usize,
+    /// The read buffer of a connection. Default 64 KiB.
+    pub read_buffer: usize,
+    /// The [`MemoryStore`] capacity (messages, bytes) of a session without
+    /// `FileStorePath`, allocated up front: within it, storing never
+    /// allocates. Default (0, 0): it grows as messages come.
+    pub memory_store_capacity: (usize, usize),
+    /// How long an initiator waits for a connection to be made. Default 10 s.
+    pub connect_timeout: Duration,
+    /// How long an acceptor waits for a new connection's first message (the
+    /// Logon that names its session). Default 10 s, QuickFIX's LogonTimeout.
+    pub first_message_timeout: Duration,
+    /// How long a closing connection keeps writing its last bytes (a Logout's
+    /// answer) to a peer that does not read. Default 2 s.
+    pub linger: Duration,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            queue_capacity: 1 << 20,
+            output_high_water: 1 << 20,
+            max_output: 16 << 20,
+            read_buffer: 64 << 10,
+            memory_store_capacity: (0, 0),
+            connect_timeout: Duration::from_secs(10),
+            first_message_timeout: Duration::from_secs(10),
+            linger: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Why the engine did not start, or did not stop cleanly: an
+/// [`EngineErrorKind`], boxed (errors are rare; a small `Result` keeps every
+/// call that returns one cheap).
+///
+/// ```
+/// use fix_engine::{EngineError, EngineErrorKind};
+/// let e = EngineError::from(EngineErrorKind::Unsupported { id: fix_session::SessionId::new("FIX.4.4", "A", "B"), setting: "SocketUseSSL" });
+/// assert_eq!(e.to_string(), "session FIX.4.4:A->B: SocketUseSSL is not supported by the engine yet");
+/// assert!(matches!(e.kind(), EngineErrorKind::Unsupported { .. }));
+/// ```
+#[derive(Debug)]
+pub struct EngineError(Box<EngineErrorKind>);
+
+impl EngineError {
+    /// What went wrong.
+    ///
+    /// ```
+    /// # use fix_engine::{EngineError, EngineErrorKind};
+    /// let e = EngineError::from(EngineErrorKind::Unsupported { id: fix_session::SessionId::new("FIX.4.4", "A", "B"), setting: "SocketUseSSL" });
+    /// assert!(matches!(e.kind(), EngineErrorKind::Unsupported { setting: "SocketUseSSL", .. }));
+    /// ```
+    pub fn kind(&self) -> &EngineErrorKind {
+        &self.0
+    }
+}
+
+impl From<EngineErrorKind> for EngineError {
+    fn from(kind: EngineErrorKind) -> Self {
+        EngineError(Box::new(kind))
+    }
+}
+
+/// What an [`EngineError`] is.
+///
+/// ```
+/// let k = fix_engine::EngineErrorKind::Unsupported { id: fix_session::SessionId::new("FIX.4.4", "A", "B"), setting: "SocketUseSSL" };
+/// assert!(matches!(k, fix_engine::EngineErrorKind::Unsupported { .. }));
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum EngineErrorKind {
+    /// A listening socket could not be bound.
+    Bind {
+        /// The address and port.
+        address: String,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// A session's store could not be opened, or synced at shutdown.
+    Store {
+        /// The session.
+        id: SessionId,
+        /// What the store said.
+        error: StoreError,
+    },
+    /// A session's dictionary could not be had: a file that does not read or
+    /// resolve, or files the engine's [`DictionarySource`] does not read.
+    Dictionary {
+        /// The session.
+        id: SessionId,
+        /// The file (empty when the session names none).
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// A setting the engine does not implement.
+    Unsupported {
+        /// The session.
+        id: SessionId,
+        /// The setting's name.
+        setting: &'static str,
+    },
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind() {
+            EngineErrorKind::Bind { address, error } => {
+                write!(f, "cannot listen on {address}: {error}")
+            }
+            EngineErrorKind::Store { id, error } => write!(f, "session {id}: {error}"),
+            EngineErrorKind::Dictionary { id, path, message } if path.as_os_str().is_empty() => {
+                write!(f, "session {id}: {message}")
+            }
+            EngineErrorKind::Dictionary { id, path, message } => {
+                write!(f, "session {id}: {}: {message}", path.display())
+            }
+            EngineErrorKind::Unsupported { id, setting } => {
+                write!(
+                    f,
+                    "session {id}: {setting} is not supported by the engine yet"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for EngineError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self.kind() {
+            EngineErrorKind::Bind { error, .. } => Some(error),
+            EngineErrorKind::Store { error, .. } => Some(error),
+            EngineErrorKind::Dictionary { .. } | EngineErrorKind::Unsupported { .. } => None,
+        }
+    }
+}
+
+type AppFactory = dyn Fn(&SessionId, SessionHandle) -> Box<dyn Application + Send> + Send + Sync;
+
+/// One session of the engine.
+struct Entry<D: Schema> {
+    settings: SessionSettings,
+    shared: Arc<Shared>,
+    /// The session while no connection runs it; `None` while one does.
+    parked: Mutex<Option<Box<Parked<D>>>>,
+}
+
+impl<D: Schema> Entry<D> {
+    fn parked(&self) -> MutexGuard<'_, Option<Box<Parked<D>>>> {
+        // Held only to take or put back the session: never left broken.
+        self.parked.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+struct Inner<D: Schema> {
+    settings: Settings,
+    dicts: Box<dyn DictionarySource<D> + Send + Sync>,
+    options: EngineOptions,
+    apps: Box<AppFactory>,
+    sessions: Mutex<HashMap<SessionId, Arc<Entry<D>>>>,
+    shutdown: watch::Sender<bool>,
+    tasks: Mutex<JoinSet<()>>,
+}
+
+/// The FIX engine: acceptors and initiators running the sessions of a
+/// [`Settings`] on the current tokio runtime.
+///
+/// Each session has its store (a [`FileStore`] in `FileStorePath`, else a
+/// [`MemoryStore`]), an [`Application`] made for it by the factory given to
+/// [`start`](Self::start) and called on the session's connection task (it
+/// must not block: hand slow work to another task), and a [`SessionHandle`]
+/// for sending from anywhere. Acceptor sessions sharing a port share one
+/// listener and are told apart by the CompIDs of the connection's first
+/// message, a Logon: one no session or acceptor template takes is closed
+/// before anything is made for it. Initiators connect, log on, and connect
+/// again `ReconnectInterval` after a drop. Sessions run only inside their
+/// schedule; a new period starts them with sequence numbers at 1.
+///
+/// Sessions validate against what the [`DictionarySource`] given to
+/// [`start`](Self::start) gives them: one schema for all (a generated crate's
+/// tables), or the files their settings name ([`FileDictionaries`](crate::FileDictionaries)).
+/// TLS (`SocketUseSSL`) is refused with [`EngineErrorKind::Unsupported`] rather
+/// than ignored, and so is `FileLogPath` (the engine does not write
+/// [`log`](crate::log) files yet). Dropping the engine without [`shutdown`](Self::shutdown)
+/// aborts its tasks: no Logout is sent.
+///
+/// ```no_run
+/// use fix_engine::{Engine, config::Settings};
+/// use fix_session::Application;
+///
+/// struct App;
+/// impl Application for App {}
+///
+/// #[tokio::main(flavor = "current_thread")]
+/// async fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     // Every session validates against fix44's tables (so the file names
+///     // no DataDictionary; `FileDictionaries` reads the files a file names).
+///     let settings = Settings::from_path("executor.cfg")?;
+///     let engine = Engine::start(settings, &fix44::DICTIONARY, |_id, _handle| App).await?;
+///     tokio::time::sleep(std::time::Duration::from_secs(8 * 3600)).await; // a trading day
+///     engine.shutdown(std::time::Duration::from_secs(5)).await?;
+///     Ok(())
+/// }
+/// ```
+pub struct Engine<D: Schema> {
+    inner: Arc<Inner<D>>,
+    local_addrs: Vec<SocketAddr>,
+}
+
+/// Dropped without [`shutdown`](Engine::shutdown), the engine stops at once:
+/// its listeners, initiators and connections are aborted, with no Logout.
+impl<D: Schema> Drop for Engine<D> {
+    fn drop(&mut self) {
+        self.inner.shutdown.send_replace(true);
+        // The tasks hold the engine's state: aborted, they let it go.
+        self.inner
+            .tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .abort_all();
+    }
+}
+
+impl<D: Schema> std::fmt::Debug for Engine<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("local_addrs", &self.local_addrs)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<D: Schema + Send + Sync + 'static> Engine<D> {
+    /// Starts the sessions of `settings`, validating against what `dicts`
+    /// gives each (`&fix44::DICTIONARY` for all, or [`FileDictionaries`](crate::FileDictionaries)),
+    /// with the default [`EngineOptions`]; `apps` makes each session's
+    /// application (given the session's ID and handle).
+    ///
+    /// ```no_run
+    /// # async fn f(settings: fix_engine::config::Settings) -> Result<(), fix_engine::EngineError> {
+    /// struct App;
+    /// impl fix_session::Application for App {}
+    /// let engine = fix_engine::Engine::start(settings, &fix44::DICTIONARY, |_, _| App).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn start<S, A, F>(
+        settings: Settings,
+        dicts: S,
+        apps: F,
+    ) -> Result<Engine<D>, EngineError>
+    where
+        S: DictionarySource<D> + Send + Sync + 'static,
+        A: Application + Send + 'static,
+        F: Fn(&SessionId, SessionHandle) -> A + Send + Sync + 'static,
+    {
+        Engine::start_with(settings, dicts, EngineOptions::default(), apps).await
+    }
+
+    /// [`start`](Self::start) with `options`. Opens every configured
+    /// session's store and binds every listener before it returns.
+    ///
+    /// ```no_run
+    /// # async fn f(settings: fix_engine::config::Settings) -> Result<(), fix_engine::EngineError> {
+    /// # struct App; impl fix_session::Application for App {}
+    /// let mut options = fix_engine::EngineOptions::default();
+    /// options.memory_store_capacity = (100_000, 64 << 20);
+    /// let engine = fix_engine::Engine::start_with(settings, &fix44::DICTIONARY, options, |_, _| App).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn start_with<S, A, F>(
+        settings: Settings,
+        dicts: S,
+        options: EngineOptions,
+        apps: F,
+    ) -> Result<Engine<D>, EngineError>
+    where
+        S: DictionarySource<D> + Send + Sync + 'static,
+        A: Application + Send + 'static,
+        F: Fn(&SessionId, SessionHandle) -> A + Send + Sync + 'static,
+    {
+        for s in settings
+            .sessions()
+            .iter()
+            .chain(settings.templates().iter().map(|t| t.settings()))
+        {
+            supported(s)?;
+        }
+        let mut listeners = Vec::new();
+        let mut local_addrs = Vec::new();
+        for l in settings.listeners() {
+            let host = l.address.as_deref().unwrap_or("0.0.0.0");
+            let listener = TcpListener::bind((host, l.port)).await.map_err(|error| {
+                EngineError::from(EngineErrorKind::Bind {
+                    address: format!("{host}:{}", l.port),
+                    error,
+                })
+            })?;
+            if let Ok(a) = listener.local_addr() {
+                local_addrs.push(a);
+            }
+            listeners.push((listener, l.port));
+        }
+        let apps: Box<AppFactory> = Box::new(move |id, handle| Box::new(apps(id, handle)));
+        let inner = Arc::new(Inner {
+            dicts: Box::new(dicts),
+            options,
+            apps,
+            sessions: Mutex::new(HashMap::new()),
+            shutdown: watch::Sender::new(false),
+            tasks: Mutex::new(JoinSet::new()),
+            settings,
+        });
+        let mut initiators = Vec::new();
+        for s in inner.settings.sessions() {
+            let entry = inner.make_entry(s.clone())?;
+            if matches!(s.transport, Transport::Initiator(_)) {
+                initiators.push(entry.clone());
+            }
+            inner.lock_sessions().insert(s.session.id.clone(), entry);
+        }
+        for (listener, port) in listeners {
+            let task = listen(inner.clone(), listener, port);
+            inner.spawn(task.instrument(tracing::info_span!("fix_acceptor", port)));
+        }
+        for entry in initiators {
+            let span = tracing::info_span!("fix_initiator", session = %entry.shared.id);
+            inner.spawn(initiate(inner.clone(), entry).instrument(span));
+        }
+        Ok(Engine { inner, local_addrs })
+    }
+
+    /// The handle of session `id` (a configured one, or one an acceptor
+    /// template made).
+    ///
+    /// ```no_run
+    /// # fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) {
+    /// let handle = engine.session(&fix_session::SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1"));
+    /// # }
+    /// ```
+    pub fn session(&self, id: &SessionId) -> Option<SessionHandle> {
+        let sessions = self.inner.lock_sessions();
+        sessions
+            .get(id)
+            .map(|e| SessionHandle::new(e.shared.clone()))
+    }
+
+    /// The addresses the listeners are bound to, in the order of
+    /// [`Settings::listeners`].
+    ///
+    /// ```no_run
+    /// # fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) {
+    /// for addr in engine.local_addrs() { println!("listening on {addr}"); }
+    /// # }
+    /// ```
+    pub fn local_addrs(&self) -> &[SocketAddr] {
+        &self.local_addrs
+    }
+
+    /// Stops: no new connections; a Logout to every logged-on session (others
+    /// are disconnected); waits up to `timeout` for the answers (each session
+    /// also gives up after its LogoutTimeout), closes what is left, and syncs
+    /// every store. The first store that fails to sync is the error.
+    ///
+    /// ```no_run
+    /// # async fn f(engine: fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::EngineError> {
+    /// engine.shutdown(std::time::Duration::from_secs(5)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn shutdown(self, timeout: Duration) -> Result<(), EngineError> {
+        let inner = &self.inner;
+        inner.shutdown.send_replace(true);
+        let entries: Vec<Arc<Entry<D>>> = inner.lock_sessions().values().cloned().collect();
+        for e in &entries {
+            e.shared.command(LOGOUT);
+        }
+        let mut tasks = std::mem::take(&mut *inner.lock_tasks());
+        let all_done = async { while tasks.join_next().await.is_some() {} };
+        if tokio::time::timeout(timeout, all_done).await.is_err() {
+            tracing::warn!("shutdown timed out: closing the connections left");
+            tasks.abort_all();
+            while tasks.join_next().await.is_some() {}
+        }
+        let mut result = Ok(());
+        for e in &entries {
+            if let Some(parked) = e.parked().as_mut()
+                && let Err(error) = parked.session.store_mut().sync()
+                && result.is_ok()
+            {
+                result = Err(EngineError::from(EngineErrorKind::Store {
+                    id: e.shared.id.clone(),
+                    error,
+                }));
+            }
+        }
+        result
+    }
+}
+
+/// Refuses the settings the engine does not implement, rather than ignoring them.
+fn supported(s: &SessionSettings) -> Result<(), EngineError> {
+    let unsupported = |setting| {
+        Err(EngineError::from(EngineErrorKind::Unsupported {
+            id: s.session.id.clone(),
+            setting,
+        }))
+    };
+    if s.tls.is_some() {
+        return unsupported("SocketUseSSL");
+    }
+    // The log module exists (`crate::log`), but no connection writes to it yet: a
+    // log asked for and not written would be silently missing.
+    if s.log_path.is_some() {
+        return unsupported("FileLogPath");
+    }
+    Ok(())
+}
+
+impl<D: Schema + Send + Sync + 'static> Inner<D> {
+    fn lock_sessions(&self) -> MutexGuard<'_, HashMap<SessionId, Arc<Entry<D>>>> {
+        // Insertions and lookups only: never left broken.
+        self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn lock_tasks(&self) -> MutexGuard<'_, JoinSet<()>> {
+        self.tasks.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
+        let mut tasks = self.lock_tasks();
+        // Reaps finished connections, so the set does not grow with them.
+        while tasks.try_join_next().is_some() {}
+        tasks.spawn(task);
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            output_high_water: self.options.output_high_water,
+            max_output: self.options.max_output,
+            linger: self.options.linger,
+        }
+    }
+
+    /// A session with its store opened and its application made.
+    fn make_entry(&self, settings: SessionSettings) -> Result<Arc<Entry<D>>, EngineError> {
+        let id = settings.session.id.clone();
+        let dicts = self.dicts.dictionaries(&settings)?;
+        let store: Store = match &settings.store_path {
+            Some(dir) => Box::new(
+                FileStore::open_with(dir, &id.store_name(), settings.store_options).map_err(
+                    |error| {
+                        EngineError::from(EngineErrorKind::Store {
+                            id: id.clone(),
+                            error,
+                        })
+                    },
+                )?,
+            ),
+            None => {
+                let (messages, bytes) = self.options.memory_store_capacity;
+                Box::new(MemoryStore::with_capacity(messages, bytes))
+            }
+        };
+        let shared = Shared::new(id.clone(), self.options.queue_capacity);
+        let app = (self.apps)(&id, SessionHandle::new(shared.clone()));
+        let session = Session::with_dictionaries(settings.session.clone(), store, dicts);
+        let parked = Parked::new(session, app, &shared, self.options.read_buffer);
+        Ok(Arc::new(Entry {
+            settings,
+            shared,
+            parked: Mutex::new(Some(Box::new(parked))),
+        }))
+    }
+
+    /// The acceptor session `id` on `port`: a configured one, or one made from
+    /// the first template on the port that matches; `None` for neither.
+    fn acceptor_entry(&self, id: &SessionId, port: u16) -> Option<Arc<Entry<D>>> {
+        let on_port =
+            |s: &SessionSettings| matches!(&s.transport, Transport::Acceptor(a) if a.port == port);
+        let mut sessions = self.lock_sessions();
+        if let Some(e) = sessions.get(id) {
+            return on_port(&e.settings).then(|| e.clone());
+        }
+        let template = self
+            .settings
+            .templates()
+            .iter()
+            .find(|t| t.matches(id) && on_port(t.settings()))?;
+        let settings = template.session_for(id)?;
+        match self.make_entry(settings) {
+            Ok(e) => {
+                tracing::info!(session = %id, "a session made from an acceptor template");
+                sessions.insert(id.clone(), e.clone());
+                Some(e)
+            }
+            Err(error) => {
+                tracing::error!(%error, "a template's session could not be made");
+                None
+            }
+        }
+    }
+
+    /// Runs one connection of `entry`'s session, if no other runs it, and
+    /// puts the session back.
+    async fn connection(&self, entry: &Entry<D>, stream: TcpStream, initial: &[u8]) {
+        let Some(mut parked) = entry.parked().take() else {
+            tracing::warn!(session = %entry.shared.id, "refused: the session is connected already");
+            return;
+        };
+        // A command given while no connection ran is stale. Shutdown raises its
+        // flag before it commands a Logout: cleared first, then the flag read,
+        // a shutdown's Logout is never lost.
+        entry.shared.take_commands();
+        if *self.shutdown.borrow() {
+            *entry.parked() = Some(parked);
+            return;
+        }
+        if let Err(e) = stream.set_nodelay(entry.settings.tcp_nodelay) {
+            tracing::warn!(error = %e, "SocketNodelay could not be set");
+        }
+        let end = driver::run(
+            stream,
+            &mut parked,
+            &entry.shared,
+            &entry.settings.schedule,
+            self.limits(),
+            initial,
+        )
+        .await;
+        *entry.parked() = Some(parked);
+        match &end {
+            End::Io(e) => tracing::warn!(error = %e, "the connection failed"),
+            End::Failed(e) => tracing::error!(error = %e, "the session failed"),
+            End::PeerClosed => tracing::info!("the counterparty closed the connection"),
+            End::Session | End::Disconnected => tracing::info!("disconnected"),
+        }
+    }
+}
+
+/// An acceptor port's listener: a task per connection, until shutdown.
+async fn listen<D: Schema + Send + Sync + 'static>(
+    inner: Arc<Inner<D>>,
+    listener: TcpListener,
+    port: u16,
+) {
+    let mut shutdown = inner.shutdown.subscribe();
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let span = tracing::info_span!("fix_connection", %peer);
+                    inner.spawn(accept(inner.clone(), stream, port).instrument(span));
+                }
+                Err(e) => {
+                    // Out of file descriptors, say: pause rather than spin.
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+            () = stopped(&mut shutdown) => return,
+        }
+    }
+}
+
+/// A new connection on an acceptor port: its first message names the session;
+/// an unknown one, or one outside its schedule, is closed having touched
+/// nothing.
+async fn accept<D: Schema + Send + Sync + 'static>(
+    inner: Arc<Inner<D>>,
+    stream: TcpStream,
+    port: u16,
+) {
+    let mut shutdown = inner.shutdown.subscribe();
+    let first = tokio::select! {
+        first = first_logon(&stream, inner.options.first_message_timeout) => first,
+        () = stopped(&mut shutdown) => return,
+    };
+    let Some((initial, id)) = first else {
+        tracing::warn!("refused: no Logon");
+        return;
+    };
+    let Some(entry) = inner.acceptor_entry(&id, port) else {
+        tracing::warn!(session = %id, "refused: no such session");
+        return;
+    };
+    if !entry.settings.schedule.is_active(SystemTime::now()) {
+        tracing::warn!(session = %id, "refused: outside the session's schedule");
+        return;
+    }
+    let span = tracing::info_span!("fix_session", session = %id);
+    inner
+        .connection(&entry, stream, &initial)
+        .instrument(span)
+        .await;
+}
+
+/// Reads until the first message is complete; its bytes (and any after them)
+/// and the session it is for, seen from our side, when it is a Logon.
+async fn first_logon(stream: &TcpStream, timeout: Duration) -> Option<(Vec<u8>, SessionId)> {
+    const MAX_FIRST: usize = 64 << 10;
+    let parser = Parser::new();
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 4096];
+    let read = async {
+        loop {
+            match parser.frame(&buf) {
+                Ok(fix_core::Status::Complete(frame)) => return logon_id(frame.bytes()),
+                Ok(fix_core::Status::Partial { .. }) if buf.len() < MAX_FIRST => {}
+                _ => return None,
+            }
+            stream.readable().await.ok()?;
+            match stream.try_read(&mut chunk) {
+                Ok(0) => return None,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(_) => return None,
+            }
+        }
+    };
+    let id = tokio::time::timeout(timeout, read).await.ok()??;
+    Some((buf, id))
+}
+
+/// The session a Logon is for, seen from our side: its TargetCompID is our
+/// SenderCompID.
+fn logon_id(msg: &[u8]) -> Option<SessionId> {
+    let (mut begin, mut msg_type, mut sender, mut target) = (None, None, None, None);
+    for field in msg.split(|&b| b == fix_core::SOH) {
+        let Some(eq) = field.iter().position(|&b| b == b'=') else {
+            continue;
+        };
+        let value = std::str::from_utf8(&field[eq + 1..]).ok();
+        match &field[..eq] {
+            b"8" => begin = value,
+            b"35" => msg_type = value,
+            b"49" => sender = value,
+            b"56" => target = value,
+            _ => {}
+        }
+        // The CompIDs are in the header: the body (a Logon's RawData, which
+        // may hold SOH) is never read.
+        if sender.is_some() && target.is_some() {
+            break;
+        }
+    }
+    if msg_type != Some("A") {
+        return None;
+    }
+    Some(SessionId::new(begin?, target?, sender?))
+}
+
+/// An initiator session: connect (inside the schedule), run the connection,
+/// wait ReconnectInterval, again, until shutdown.
+async fn initiate<D: Schema + Send + Sync + 'static>(inner: Arc<Inner<D>>, entry: Arc<Entry<D>>) {
+    let Transport::Initiator(transport) = &entry.settings.transport else {
+        return;
+    };
+    let mut shutdown = inner.shutdown.subscribe();
+    let schedule = &entry.settings.schedule;
+    loop {
+        if *shutdown.borrow() {
+            return;
+        }
+        let now = SystemTime::now();
+        if !schedule.is_active(now) {
+            let wait = schedule
+                .next_start(now)
+                .and_then(|t| t.duration_since(now).ok())
+                .unwrap_or(Duration::from_secs(3600));
+            tracing::info!(
+                in_seconds = wait.as_secs(),
+                "outside the schedule: waiting for its start"
+            );
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = stopped(&mut shutdown) => return,
+            }
+            continue;
+        }
+        for endpoint in &transport.endpoints {
+            let address = (endpoint.host.as_str(), endpoint.port);
+            let connect =
+                tokio::time::timeout(inner.options.connect_timeout, TcpStream::connect(address));
+            let connected = tokio::select! {
+                connected = connect => connected,
+                () = stopped(&mut shutdown) => return,
+            };
+            match connected {
+                Ok(Ok(stream)) => {
+                    tracing::info!(%endpoint, "connected");
+                    let span = tracing::info_span!("fix_session", session = %entry.shared.id);
+                    inner.connection(&entry, stream, &[]).instrument(span).await;
+                    break;
+                }
+                Ok(Err(e)) => tracing::warn!(%endpoint, error = %e, "connection failed"),
+                Err(_) => tracing::warn!(%endpoint, "connection timed out"),
+            }
+        }
+        tokio::select! {
+            () = tokio::time::sleep(transport.reconnect_interval) => {}
+            () = stopped(&mut shutdown) => return,
+        }
+    }
+}
+
+/// Resolves once the engine is shutting down.
+async fn stopped(shutdown: &mut watch::Receiver<bool>) {
+    // The guard `wait_for` returns is dropped here, not held across a select.
+    let _ = shutdown.wait_for(|stop| *stop).await;
+}

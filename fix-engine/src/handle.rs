@@ -1,0 +1,328 @@
+//! [`SessionHandle`]: how any task sends on a session. Messages go into a
+//! bounded byte queue shared with the session's connection task, allocated once
+//! when the session is made; a full queue is an error for the sender, never
+//! growth. The lock around it is held for a copy, never across an await or a
+//! call into the application, so a sender cannot deadlock with the session.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use fix_session::{SessionId, State};
+use tokio::sync::{Notify, watch};
+
+/// Commands kept beside the queue, as bits of [`Shared::commands`].
+pub(crate) const LOGOUT: u8 = 1;
+pub(crate) const DISCONNECT: u8 = 2;
+
+/// A queued message's record: MsgType length (one byte), body length (four
+/// bytes, little-endian), MsgType, body.
+const RECORD_HEADER: usize = 5;
+
+/// Why [`SessionHandle::send`] did not queue a message.
+///
+/// ```
+/// assert_eq!(fix_engine::SendError::Full.to_string(), "the session's outgoing queue is full");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SendError {
+    /// The outgoing queue has no room for the message now: the connection is
+    /// behind (a slow peer) or the sender is faster than the socket. Try later.
+    Full,
+    /// The session has no connection, or is logging out.
+    NotConnected,
+    /// The message is larger than the whole queue, or its MsgType longer than
+    /// 255 bytes: it can never be queued.
+    TooLarge,
+}
+
+impl std::fmt::Display for SendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SendError::Full => "the session's outgoing queue is full",
+            SendError::NotConnected => "the session is not connected",
+            SendError::TooLarge => "the message can never fit the session's outgoing queue",
+        })
+    }
+}
+
+impl std::error::Error for SendError {}
+
+/// What a session's handles and its connection task share.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub(crate) id: SessionId,
+    queue: Mutex<Vec<u8>>,
+    capacity: usize,
+    /// Wakes the connection task: a message queued, a command given.
+    pub(crate) wake: Notify,
+    /// [`LOGOUT`] and [`DISCONNECT`], taken by the connection task.
+    commands: AtomicU8,
+    /// The session's [`State`] as a byte, read by every send.
+    state: AtomicU8,
+    /// The same state, for tasks that wait for a change.
+    watch: watch::Sender<State>,
+}
+
+impl Shared {
+    /// A session's shared part, its queue holding `capacity` bytes of records.
+    pub(crate) fn new(id: SessionId, capacity: usize) -> Arc<Shared> {
+        Arc::new(Shared {
+            id,
+            queue: Mutex::new(Vec::with_capacity(capacity)),
+            capacity,
+            wake: Notify::new(),
+            commands: AtomicU8::new(0),
+            state: AtomicU8::new(state_byte(State::Disconnected)),
+            watch: watch::Sender::new(State::Disconnected),
+        })
+    }
+
+    /// A buffer the connection task swaps with the queue: as large, so that
+    /// the swap never leaves the senders a smaller one.
+    pub(crate) fn spare_buffer(&self) -> Vec<u8> {
+        Vec::with_capacity(self.capacity)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Vec<u8>> {
+        // The lock guards bytes only, left whole by every holder: a panic
+        // elsewhere while holding it cannot have broken them.
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes every queued record into `spare` (empty, of the queue's capacity),
+    /// leaving the senders `spare`'s allocation.
+    pub(crate) fn take_queued(&self, spare: &mut Vec<u8>) {
+        debug_assert!(spare.is_empty());
+        std::mem::swap(&mut *self.lock(), spare);
+    }
+
+    /// Drops whatever is queued (a connection ended before sending it).
+    pub(crate) fn clear_queue(&self) -> usize {
+        let mut q = self.lock();
+        let n = records(&q).count();
+        q.clear();
+        n
+    }
+
+    pub(crate) fn command(&self, bits: u8) {
+        self.commands.fetch_or(bits, Ordering::AcqRel);
+        self.wake.notify_one();
+    }
+
+    pub(crate) fn take_commands(&self) -> u8 {
+        self.commands.swap(0, Ordering::AcqRel)
+    }
+
+    /// Publishes the session's state, when it changed.
+    pub(crate) fn set_state(&self, state: State) {
+        let byte = state_byte(state);
+        if self.state.swap(byte, Ordering::AcqRel) != byte {
+            self.watch.send_replace(state);
+        }
+    }
+
+    fn state(&self) -> State {
+        match self.state.load(Ordering::Acquire) {
+            1 => State::AwaitingLogon,
+            2 => State::LoggedOn,
+            3 => State::LogoutSent,
+            _ => State::Disconnected,
+        }
+    }
+}
+
+fn state_byte(state: State) -> u8 {
+    match state {
+        State::Disconnected => 0,
+        State::AwaitingLogon => 1,
+        State::LoggedOn => 2,
+        State::LogoutSent => 3,
+    }
+}
+
+/// The (MsgType, body) records in `bytes`, in order.
+pub(crate) fn records(mut bytes: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
+    std::iter::from_fn(move || {
+        let (head, rest) = bytes.split_first_chunk::<RECORD_HEADER>()?;
+        let mt = usize::from(head[0]);
+        let body = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        let (msg_type, rest) = rest.split_at(mt);
+        let (body, rest) = rest.split_at(body);
+        bytes = rest;
+        Some((msg_type, body))
+    })
+}
+
+/// A session's handle: cheap to clone, usable from any task, a timer or an
+/// [`Application`](fix_session::Application) callback.
+///
+/// [`send`](Self::send) copies the message into the session's bounded queue
+/// (no allocation) and wakes its connection task, which hands it to the session
+/// (header, sequence number, store, then the socket) in the order queued. It
+/// never waits: a full queue is [`SendError::Full`].
+///
+/// ```no_run
+/// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), Box<dyn std::error::Error>> {
+/// use fix_session::{SessionId, State};
+/// let handle = engine.session(&SessionId::new("FIX.4.4", "CLIENT1", "EXECUTOR")).unwrap();
+/// handle.wait_for(State::LoggedOn).await;
+/// handle.send(b"D", b"11=ORD1\x0155=EUR/USD\x0154=1\x0160=20240101-00:00:00\x0140=1\x01")?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct SessionHandle {
+    shared: Arc<Shared>,
+}
+
+impl SessionHandle {
+    pub(crate) fn new(shared: Arc<Shared>) -> SessionHandle {
+        SessionHandle { shared }
+    }
+
+    /// The session's ID.
+    ///
+    /// ```no_run
+    /// # fn f(handle: fix_engine::SessionHandle) {
+    /// println!("{}", handle.id());
+    /// # }
+    /// ```
+    pub fn id(&self) -> &SessionId {
+        &self.shared.id
+    }
+
+    /// Where the session is now.
+    ///
+    /// ```no_run
+    /// # fn f(handle: fix_engine::SessionHandle) {
+    /// if handle.state() == fix_session::State::LoggedOn { /* send */ }
+    /// # }
+    /// ```
+    pub fn state(&self) -> State {
+        self.shared.state()
+    }
+
+    /// Waits until the session is in `state` (at once if it is).
+    ///
+    /// ```no_run
+    /// # async fn f(handle: fix_engine::SessionHandle) {
+    /// handle.wait_for(fix_session::State::LoggedOn).await;
+    /// # }
+    /// ```
+    pub async fn wait_for(&self, state: State) {
+        let mut rx = self.shared.watch.subscribe();
+        // The sender lives in `shared`, which this handle holds: never closed.
+        let _ = rx.wait_for(|s| *s == state).await;
+    }
+
+    /// Queues an application message of `msg_type` whose body fields are `body`
+    /// (`tag=value<SOH>`, e.g. from a typed builder); the session writes the
+    /// header and trailer. The connection task takes the queue while the
+    /// session is logged on: a message queued while the Logon is exchanged
+    /// (from [`Application::on_logon`](fix_session::Application::on_logon), say)
+    /// goes once it is. One still queued when the connection ends is dropped,
+    /// with a warning event.
+    ///
+    /// ```no_run
+    /// # fn f(handle: fix_engine::SessionHandle) {
+    /// match handle.send(b"D", b"11=ORD1\x0154=1\x01") {
+    ///     Ok(()) => {}
+    ///     Err(fix_engine::SendError::Full) => { /* the peer is slow: retry later */ }
+    ///     Err(e) => eprintln!("{e}"),
+    /// }
+    /// # }
+    /// ```
+    pub fn send(&self, msg_type: &[u8], body: &[u8]) -> Result<(), SendError> {
+        let len = RECORD_HEADER + msg_type.len() + body.len();
+        let Ok(mt_len) = u8::try_from(msg_type.len()) else {
+            return Err(SendError::TooLarge);
+        };
+        if len > self.shared.capacity {
+            return Err(SendError::TooLarge);
+        }
+        if !matches!(self.shared.state(), State::AwaitingLogon | State::LoggedOn) {
+            return Err(SendError::NotConnected);
+        }
+        let was_empty = {
+            let mut q = self.shared.lock();
+            if q.len() + len > self.shared.capacity {
+                return Err(SendError::Full);
+            }
+            let was_empty = q.is_empty();
+            q.push(mt_len);
+            q.extend_from_slice(&(body.len() as u32).to_le_bytes());
+            q.extend_from_slice(msg_type);
+            q.extend_from_slice(body);
+            was_empty
+        };
+        // The task takes the whole queue when woken: one wake-up per batch.
+        if was_empty {
+            self.shared.wake.notify_one();
+        }
+        Ok(())
+    }
+
+    /// Starts a Logout (the session ends when it is answered, or after
+    /// LogoutTimeout); a session that is connected but not logged on is
+    /// disconnected. Messages queued before it are sent first.
+    ///
+    /// ```no_run
+    /// # fn f(handle: fix_engine::SessionHandle) {
+    /// handle.logout();
+    /// # }
+    /// ```
+    pub fn logout(&self) {
+        self.shared.command(LOGOUT);
+    }
+
+    /// Closes the session's connection at once, without a Logout: what is
+    /// queued, and what the session has not yet written to the socket, is not
+    /// sent (it is stored, and resent when the counterparty asks). An initiator
+    /// connects again after its ReconnectInterval.
+    ///
+    /// ```no_run
+    /// # fn f(handle: fix_engine::SessionHandle) {
+    /// handle.disconnect();
+    /// # }
+    /// ```
+    pub fn disconnect(&self) {
+        self.shared.command(DISCONNECT);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn logged_on(capacity: usize) -> SessionHandle {
+        let shared = Shared::new(SessionId::new("FIX.4.4", "A", "B"), capacity);
+        shared.set_state(State::LoggedOn);
+        SessionHandle::new(shared)
+    }
+
+    #[test]
+    fn records_come_back_in_order_and_a_full_queue_refuses() {
+        let h = logged_on(2 * (RECORD_HEADER + 1 + 4));
+        h.send(b"D", b"11=1").unwrap();
+        h.send(b"8", b"11=2").unwrap();
+        assert_eq!(h.send(b"D", b"11=3"), Err(SendError::Full));
+        let mut spare = h.shared.spare_buffer();
+        h.shared.take_queued(&mut spare);
+        let got: Vec<_> = records(&spare).collect();
+        assert_eq!(got, [(&b"D"[..], &b"11=1"[..]), (b"8", b"11=2")]);
+        // The senders have the spare buffer now, empty.
+        h.send(b"D", b"11=3").unwrap();
+        assert_eq!(h.shared.clear_queue(), 1);
+    }
+
+    #[test]
+    fn a_message_larger_than_the_queue_or_off_line_is_refused() {
+        let h = logged_on(16);
+        assert_eq!(h.send(b"D", &[b'x'; 16]), Err(SendError::TooLarge));
+        assert_eq!(h.send(&[b'D'; 256], b""), Err(SendError::TooLarge));
+        h.shared.set_state(State::Disconnected);
+        assert_eq!(h.send(b"D", b"1=1"), Err(SendError::NotConnected));
+        h.shared.set_state(State::AwaitingLogon);
+        assert_eq!(h.send(b"D", b"1=1"), Ok(()));
+    }
+}

@@ -1,0 +1,115 @@
+//! The engine's read and write path allocates nothing per message in the
+//! steady state: an initiator and an acceptor on loopback, in one
+//! current-thread runtime (so the counting allocator, which counts per thread,
+//! sees every task), exchanging round trips after a warm-up. The applications
+//! allocate nothing themselves: the counts are the engine's.
+
+mod common;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use common::{acceptor, free_port, initiator, order, settings};
+use fix_core::Message;
+use fix_engine::{Engine, EngineOptions, SessionHandle};
+use fix_session::{AppReject, Application, Outbox, SessionId, State};
+use fix_test_support::alloc::{Counting, count};
+use tokio::sync::Notify;
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Answers every order with the same order, from a body made once.
+struct Echo {
+    body: Vec<u8>,
+}
+
+impl Application for Echo {
+    fn from_app(&mut self, _msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
+        out.send_body(b"D", &self.body);
+        Ok(())
+    }
+}
+
+/// Counts answers and wakes the sender.
+struct Counter {
+    received: Arc<AtomicU64>,
+    wake: Arc<Notify>,
+}
+
+impl Application for Counter {
+    fn from_app(&mut self, _msg: &Message<'_>, _out: &mut Outbox) -> Result<(), AppReject> {
+        self.received.fetch_add(1, Ordering::Relaxed);
+        self.wake.notify_one();
+        Ok(())
+    }
+}
+
+async fn round_trips(client: &SessionHandle, wake: &Notify, body: &[u8], n: u64) {
+    for _ in 0..n {
+        client.send(b"D", body).unwrap();
+        wake.notified().await;
+    }
+}
+
+#[test]
+fn round_trips_through_the_engine_allocate_nothing_per_message() {
+    const WARM_UP: u64 = 2_000;
+    const N: u64 = 10_000;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let port = free_port();
+    let mut options = EngineOptions::default();
+    // Room for every message of the test: storing never grows the stores.
+    options.memory_store_capacity = (4 * (WARM_UP + N) as usize, 64 << 20);
+    let received = Arc::new(AtomicU64::new(0));
+    let wake = Arc::new(Notify::new());
+    let body = order("ORDER-1");
+    let (acc, ini, client) = rt.block_on(async {
+        let echo_body = body.clone();
+        let acc = Engine::start_with(
+            settings([acceptor("EXEC", "C1", port)]),
+            &fix44::DICTIONARY,
+            options.clone(),
+            move |_, _| Echo {
+                body: echo_body.clone(),
+            },
+        )
+        .await
+        .unwrap();
+        let (r, w) = (received.clone(), wake.clone());
+        let ini = Engine::start_with(
+            settings([initiator("C1", "EXEC", port)]),
+            &fix44::DICTIONARY,
+            options,
+            move |_, _| Counter {
+                received: r.clone(),
+                wake: w.clone(),
+            },
+        )
+        .await
+        .unwrap();
+        let client = ini
+            .session(&SessionId::new("FIX.4.4", "C1", "EXEC"))
+            .unwrap();
+        tokio::time::timeout(Duration::from_secs(10), client.wait_for(State::LoggedOn))
+            .await
+            .unwrap();
+        (acc, ini, client)
+    });
+    rt.block_on(round_trips(&client, &wake, &body, WARM_UP));
+    let ((), counts) = count(|| rt.block_on(round_trips(&client, &wake, &body, N)));
+    assert_eq!(received.load(Ordering::Relaxed), WARM_UP + N);
+    println!(
+        "{N} round trips (two messages each): {} allocations, {} bytes",
+        counts.allocations, counts.bytes
+    );
+    assert_eq!(counts.allocations, 0, "{counts:?}");
+    rt.block_on(async {
+        ini.shutdown(Duration::from_secs(5)).await.unwrap();
+        acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    });
+}

@@ -1,0 +1,163 @@
+//! What the engine's tests share: free ports, settings for an acceptor and an
+//! initiator on loopback, and an application that reports what it sees.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use fix_core::Message;
+use fix_engine::SessionHandle;
+use fix_engine::config::{Schedule, SessionBuilder, SessionSettings};
+use fix_session::{AppReject, Application, Outbox, Refusal, SessionId};
+use tokio::sync::mpsc;
+
+/// A port nothing listens on now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// An empty directory of the test's own.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fix-engine-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn acceptor(sender: &str, target: &str, port: u16) -> SessionBuilder {
+    SessionBuilder::acceptor(SessionId::new("FIX.4.4", sender, target))
+        .socket_accept_address("127.0.0.1")
+        .socket_accept_port(port)
+        .schedule(Schedule::non_stop())
+}
+
+pub fn initiator(sender: &str, target: &str, port: u16) -> SessionBuilder {
+    SessionBuilder::initiator(SessionId::new("FIX.4.4", sender, target))
+        .heart_bt_int(30)
+        .socket_connect("127.0.0.1", port)
+        .reconnect_interval(Duration::from_secs(1))
+        .schedule(Schedule::non_stop())
+}
+
+pub fn settings(
+    sessions: impl IntoIterator<Item = SessionBuilder>,
+) -> fix_engine::config::Settings {
+    let built: Vec<SessionSettings> = sessions.into_iter().map(|b| b.build().unwrap()).collect();
+    fix_engine::config::Settings::new(built).unwrap()
+}
+
+/// A NewOrderSingle's body with ClOrdID `id`.
+pub fn order(id: &str) -> Vec<u8> {
+    format!("11={id}\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01").into_bytes()
+}
+
+/// What a [`Recorder`] saw, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Logon,
+    Logout,
+    /// A Logout message received.
+    LogoutReceived,
+    /// A Heartbeat received.
+    Heartbeat,
+    /// An application message: MsgType, MsgSeqNum, ClOrdID, PossDupFlag.
+    App {
+        msg_type: Vec<u8>,
+        seq: u64,
+        cl_ord_id: String,
+        poss_dup: bool,
+    },
+}
+
+/// Reports every event of its session on a channel; answers an order `X`
+/// with an order `R-X` when `echo` is on, and an order `DROP` by
+/// answering, then disconnecting at once.
+pub struct Recorder {
+    pub events: mpsc::UnboundedSender<(SessionId, Event)>,
+    pub id: SessionId,
+    pub handle: SessionHandle,
+    pub echo: bool,
+}
+
+impl Application for Recorder {
+    fn on_logon(&mut self, _id: &SessionId) {
+        let _ = self.events.send((self.id.clone(), Event::Logon));
+    }
+    fn on_logout(&mut self, _id: &SessionId) {
+        let _ = self.events.send((self.id.clone(), Event::Logout));
+    }
+    fn from_admin(&mut self, msg: &Message<'_>) -> Result<(), Refusal> {
+        let event = match msg.msg_type() {
+            b"5" => Event::LogoutReceived,
+            b"0" => Event::Heartbeat,
+            _ => return Ok(()),
+        };
+        let _ = self.events.send((self.id.clone(), event));
+        Ok(())
+    }
+    fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
+        let text = |tag| String::from_utf8_lossy(msg.get(tag).unwrap_or_default()).into_owned();
+        let cl_ord_id = text(11);
+        let event = Event::App {
+            msg_type: msg.msg_type().to_vec(),
+            seq: text(34).parse().unwrap(),
+            cl_ord_id: cl_ord_id.clone(),
+            poss_dup: msg.get(43) == Some(b"Y"),
+        };
+        let _ = self.events.send((self.id.clone(), event));
+        if self.echo {
+            out.send_body(b"D", &order(&format!("R-{cl_ord_id}")));
+            if cl_ord_id == "DROP" {
+                self.handle.disconnect();
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An application factory for [`Recorder`]s reporting on `tx`.
+pub fn recorders(
+    tx: &mpsc::UnboundedSender<(SessionId, Event)>,
+    echo: bool,
+) -> impl Fn(&SessionId, SessionHandle) -> Recorder + Send + Sync + 'static {
+    let tx = tx.clone();
+    move |id, handle| Recorder {
+        events: tx.clone(),
+        id: id.clone(),
+        handle,
+        echo,
+    }
+}
+
+/// The next event, within `secs` seconds.
+pub async fn next(
+    rx: &mut mpsc::UnboundedReceiver<(SessionId, Event)>,
+    secs: u64,
+) -> (SessionId, Event) {
+    tokio::time::timeout(Duration::from_secs(secs), rx.recv())
+        .await
+        .expect("no event in time")
+        .expect("channel closed")
+}
+
+/// Waits for `event` of session `id`, skipping others; panics after `secs`.
+pub async fn expect(
+    rx: &mut mpsc::UnboundedReceiver<(SessionId, Event)>,
+    id: &SessionId,
+    event: &Event,
+    secs: u64,
+) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        match tokio::time::timeout_at(deadline, rx.recv()).await {
+            Ok(Some((got_id, got))) if &got_id == id && &got == event => return,
+            Ok(Some(_)) => {}
+            _ => panic!("{id}: no {event:?} in {secs} s"),
+        }
+    }
+}

@@ -1,0 +1,971 @@
+//! The engine on loopback with the real clock: an acceptor engine and an
+//! initiator engine in one runtime.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use common::*;
+use fix_engine::config::{Schedule, TimeOfDay};
+use fix_engine::{Engine, EngineOptions, FileDictionaries, SendError};
+use fix_session::{SessionId, State};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc;
+
+const WAIT: u64 = 10;
+
+fn ids(acceptor: &str, initiator: &str) -> (SessionId, SessionId) {
+    (
+        SessionId::new("FIX.4.4", acceptor, initiator),
+        SessionId::new("FIX.4.4", initiator, acceptor),
+    )
+}
+
+#[tokio::test]
+async fn an_acceptor_and_an_initiator_log_on_and_exchange_messages_both_ways() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C1");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C1", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C1", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    let server = acc.session(&a_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+
+    client.send(b"D", &order("O1")).unwrap();
+    server.send(b"D", &order("S1")).unwrap();
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        if let (
+            id,
+            Event::App {
+                cl_ord_id,
+                seq,
+                poss_dup,
+                ..
+            },
+        ) = next(&mut rx, WAIT).await
+        {
+            assert!(!poss_dup);
+            seen.push((id, cl_ord_id, seq));
+        }
+    }
+    seen.sort_by(|a, b| a.1.cmp(&b.1));
+    // The acceptor got O1 (after the Logon: 2); the initiator S1 and the
+    // answer R-O1 (2 and 3, in either order).
+    assert_eq!(seen[0], (a_id.clone(), "O1".into(), 2));
+    assert_eq!((&seen[1].0, seen[1].1.as_str()), (&i_id, "R-O1"));
+    assert_eq!((&seen[2].0, seen[2].1.as_str()), (&i_id, "S1"));
+    assert_eq!(seen[1].2 + seen[2].2, 5);
+
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
+    let port = free_port();
+    let dir = temp_dir("unknown");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C1", port).file_store_path(&dir)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let files = || {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    let before = files();
+    assert_eq!(before, ["FIX.4.4-EXEC-C1.lock", "FIX.4.4-EXEC-C1.log"]);
+
+    // A stranger's Logon: the connection is closed without an answer.
+    let (_, stranger) = ids("EXEC", "STRANGER");
+    let ini = Engine::start(
+        settings([initiator("STRANGER", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    raw.write_all(&logon("NOBODY", "EXEC")).await.unwrap();
+    let mut buf = [0u8; 256];
+    let n = tokio::time::timeout(Duration::from_secs(WAIT), raw.read(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(n, 0, "closed without an answer");
+
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(ini.session(&stranger).unwrap().state(), State::Disconnected);
+    assert!(rx.try_recv().is_err(), "no session heard of anything");
+    assert_eq!(files(), before);
+    assert!(
+        acc.session(&SessionId::new("FIX.4.4", "EXEC", "STRANGER"))
+            .is_none()
+    );
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A Logon from `sender` to `target`, sent now.
+fn logon(sender: &str, target: &str) -> Vec<u8> {
+    let now = fix_session::time::format_timestamp(SystemTime::now());
+    let now = std::str::from_utf8(&now).unwrap();
+    fix_test_support::naive::build(
+        format!("35=A\x0134=1\x0149={sender}\x0152={now}\x0156={target}\x0198=0\x01108=30\x01")
+            .as_bytes(),
+    )
+}
+
+#[tokio::test]
+async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C2");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C2", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C2", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+
+    // The acceptor answers DROP (stored as its number 2) and drops the
+    // connection before writing the answer.
+    client.send(b"D", &order("DROP")).unwrap();
+    expect(&mut rx, &i_id, &Event::Logout, WAIT).await;
+    // ReconnectInterval (1 s) later: a Logon numbered 3 from the acceptor, a
+    // ResendRequest for 2, the answer resent as a possible duplicate.
+    expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
+    let resent = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "R-DROP".into(),
+        poss_dup: true,
+    };
+    expect(&mut rx, &i_id, &resent, WAIT).await;
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    // Our numbers went on too: Logon 1, DROP 2, Logon 3, ResendRequest 4,
+    // this order 5.
+    client.send(b"D", &order("AGAIN")).unwrap();
+    let again = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 5,
+        cl_ord_id: "AGAIN".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &a_id, &again, WAIT).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_full_outgoing_queue_is_reported_to_the_sender() {
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let (_, i_id) = ids("EXEC", "C3");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C3", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let mut options = EngineOptions::default();
+    options.queue_capacity = 1024;
+    let ini = Engine::start_with(
+        settings([initiator("C3", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        options,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    // Without yielding, the connection task takes nothing: 1024 bytes hold
+    // fifteen 64-byte records.
+    let body = order("O1");
+    let record = 5 + 1 + body.len();
+    let mut sent = 0;
+    let err = loop {
+        match client.send(b"D", &body) {
+            Ok(()) => sent += 1,
+            Err(e) => break e,
+        }
+    };
+    assert_eq!((err, sent), (SendError::Full, 1024 / record));
+    // Once the task has run, there is room again.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    client.send(b"D", &body).unwrap();
+    assert_eq!(
+        client.send(b"D", &vec![b'x'; 2000]),
+        Err(SendError::TooLarge)
+    );
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_peer_that_does_not_read_fills_the_queue_and_the_engine_stays_bounded() {
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let mut options = EngineOptions::default();
+    options.queue_capacity = 64 << 10;
+    options.output_high_water = 256 << 10;
+    let acc = Engine::start_with(
+        settings([acceptor("EXEC", "SLOW", port)]),
+        &fix44::DICTIONARY,
+        options,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let server = acc
+        .session(&SessionId::new("FIX.4.4", "EXEC", "SLOW"))
+        .unwrap();
+    // A raw counterparty: logs on, then never reads.
+    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    raw.write_all(&logon("SLOW", "EXEC")).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    let body = order("FLOOD");
+    let mut sent = 0u64;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(WAIT);
+    loop {
+        match server.send(b"D", &body) {
+            Ok(()) => sent += 1,
+            Err(SendError::Full) => break,
+            Err(e) => panic!("{e}"),
+        }
+        if sent.is_multiple_of(64) {
+            tokio::task::yield_now().await;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never full: {sent} sent"
+        );
+    }
+    // Bounded by the socket's buffers, the high-water mark and the queue: a
+    // few MiB at most of 130-byte messages, not everything sent.
+    assert!(sent < 200_000, "{sent}");
+    assert_eq!(server.state(), State::LoggedOn);
+    drop(raw);
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_backed_up_session_sends_its_queue_as_soon_as_the_peer_reads_again() {
+    const N: usize = 100_000;
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = Engine::start_with(
+        settings([acceptor("EXEC", "LATE", port)]),
+        &fix44::DICTIONARY,
+        EngineOptions::default(),
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let server = acc
+        .session(&SessionId::new("FIX.4.4", "EXEC", "LATE"))
+        .unwrap();
+    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    raw.write_all(&logon("LATE", "EXEC")).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    // The peer reads nothing for half a second, then everything: with the
+    // heartbeat at 30 s, only the queue's own progress can deliver it in time.
+    let reader = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let (mut all, mut buf, mut orders) = (Vec::new(), vec![0u8; 64 << 10], 0);
+        while orders < N {
+            let n = raw.read(&mut buf).await.unwrap();
+            assert!(n > 0, "closed");
+            // The MsgTypes that end in the new bytes.
+            let from = all.len().saturating_sub(5);
+            all.extend_from_slice(&buf[..n]);
+            orders += all[from..]
+                .windows(6)
+                .filter(|w| w == b"\x0135=D\x01")
+                .count();
+        }
+    });
+    let body = order("LATE");
+    let send_all = async {
+        let mut full = 0;
+        for _ in 0..N {
+            while let Err(e) = server.send(b"D", &body) {
+                assert_eq!(e, SendError::Full);
+                full += 1;
+                tokio::task::yield_now().await;
+            }
+        }
+        reader.await.unwrap();
+        full
+    };
+    let full = tokio::time::timeout(Duration::from_secs(WAIT), send_all)
+        .await
+        .expect("the queue stalled");
+    assert!(full > 0, "the queue never filled");
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_graceful_shutdown_sends_logout_and_both_sides_see_it() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C4");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C4", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C4", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    // Answered well before LogoutTimeout (2 s) or the shutdown's 5 s.
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    let mut expected = vec![
+        (i_id.clone(), Event::LogoutReceived),
+        (i_id.clone(), Event::Logout),
+        (a_id.clone(), Event::LogoutReceived),
+        (a_id.clone(), Event::Logout),
+    ];
+    while !expected.is_empty() {
+        let got = next(&mut rx, WAIT).await;
+        expected.retain(|e| e != &got);
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_acceptor_template_takes_a_new_comp_id_pair_that_matches_it() {
+    let port = free_port();
+    let dir = temp_dir("template");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let template = acceptor("EXEC", "*", port)
+        .acceptor_template(true)
+        .file_store_path(&dir);
+    let acc = Engine::start(
+        settings([template]),
+        &fix44::DICTIONARY,
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let (a_id, i_id) = ids("EXEC", "NEWCOMER");
+    assert!(acc.session(&a_id).is_none());
+    let ini = Engine::start(
+        settings([initiator("NEWCOMER", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
+    expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
+    let made = acc.session(&a_id).expect("made from the template");
+    assert_eq!(made.state(), State::LoggedOn);
+    assert!(dir.join("FIX.4.4-EXEC-NEWCOMER.log").exists());
+    ini.session(&i_id)
+        .unwrap()
+        .send(b"D", &order("T1"))
+        .unwrap();
+    let answer = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "R-T1".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &i_id, &answer, WAIT).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The UTC time of day `offset` seconds from now (wrapping at midnight).
+fn time_of_day(offset: i64) -> TimeOfDay {
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let s = (now + offset).rem_euclid(86_400) as u32;
+    TimeOfDay::new(s / 3600, s / 60 % 60, s % 60).unwrap()
+}
+
+#[tokio::test]
+async fn sessions_run_only_inside_their_schedule() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    // Never active while the test runs: one second, twelve hours away.
+    let closed = Schedule::daily(time_of_day(12 * 3600), time_of_day(12 * 3600 + 1));
+    // Active now, and for four seconds more.
+    let ending = Schedule::daily(time_of_day(-60), time_of_day(4));
+    let acc = Engine::start(
+        settings([
+            acceptor("EXEC", "NEVER", port).schedule(closed),
+            acceptor("EXEC", "ENDING", port).schedule(ending),
+            acceptor("EXEC", "ALWAYS", port),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([
+            initiator("NEVER", "EXEC", port),
+            initiator("ENDING", "EXEC", port),
+            initiator("ALWAYS", "EXEC", port),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let id = |s: &str| SessionId::new("FIX.4.4", s, "EXEC");
+    let mut logons = Vec::new();
+    let mut ended = false;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(9);
+    while let Ok(Some((who, event))) = tokio::time::timeout_at(deadline, rx.recv()).await {
+        match event {
+            Event::Logon => logons.push(who),
+            // The acceptor ends ENDING's session at its EndTime, with a Logout.
+            Event::LogoutReceived if who == id("ENDING") => ended = true,
+            _ => {}
+        }
+    }
+    assert!(ended, "ENDING's session was not ended");
+    assert!(!logons.contains(&id("NEVER")), "{logons:?}");
+    assert!(logons.contains(&id("ALWAYS")), "{logons:?}");
+    // ENDING logged on once: after its EndTime its reconnections are refused.
+    assert_eq!(
+        logons.iter().filter(|&w| w == &id("ENDING")).count(),
+        1,
+        "{logons:?}"
+    );
+    assert_eq!(
+        ini.session(&id("ENDING")).unwrap().state(),
+        State::Disconnected
+    );
+    assert_eq!(ini.session(&id("ALWAYS")).unwrap().state(), State::LoggedOn);
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
+    let port = free_port();
+    let dir = temp_dir("period");
+    // The initiator's store was created yesterday and has sent 9 messages.
+    {
+        use fix_session::MessageStore;
+        let mut store = fix_session::FileStore::open(&dir, "FIX.4.4-C5-EXEC").unwrap();
+        store
+            .reset(SystemTime::now() - Duration::from_secs(86_400))
+            .unwrap();
+        store.set_next_sender_seq(10).unwrap();
+        store.set_next_target_seq(10).unwrap();
+    }
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C5");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C5", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    // Today's period began a minute ago.
+    let today = Schedule::daily(time_of_day(-60), time_of_day(3600));
+    let ini = Engine::start(
+        settings([initiator("C5", "EXEC", port)
+            .schedule(today)
+            .file_store_path(&dir)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    client.send(b"D", &order("FRESH")).unwrap();
+    // Logon 1, this order 2: numbered afresh, as the acceptor (new) expects.
+    let fresh = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "FRESH".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &a_id, &fresh, WAIT).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn sessions_validate_against_the_dictionary_files_their_settings_name() {
+    let fix44_xml = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/FIX44.xml");
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C6");
+    let with_file = acceptor("EXEC", "C6", port).data_dictionary(fix44_xml);
+
+    // The one-schema source refuses a session that names a file.
+    let err = Engine::start(
+        settings([with_file.clone()]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .ends_with("FIX44.xml: the engine was given one schema for every session: start it with FileDictionaries to read dictionary files"),
+        "{err}"
+    );
+    // A file that is not there.
+    let missing = acceptor("EXEC", "C7", free_port()).data_dictionary("/nonexistent/FIX44.xml");
+    let err = Engine::start(
+        settings([missing]),
+        FileDictionaries::new(),
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("session FIX.4.4:EXEC->C7: /nonexistent/FIX44.xml: "),
+        "{err}"
+    );
+
+    let acc = Engine::start(
+        settings([with_file]),
+        FileDictionaries::new(),
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C6", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    client.send(b"D", &order("F1")).unwrap();
+    let answer = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "R-F1".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &i_id, &answer, WAIT).await;
+    // An order without its Side fails the file's NewOrderSingle: rejected,
+    // never handed to the application.
+    client
+        .send(
+            b"D",
+            b"11=BAD\x0121=1\x0155=X\x0160=20260921-14:13:20\x0140=1\x01",
+        )
+        .unwrap();
+    client.send(b"D", &order("F2")).unwrap();
+    let after = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 4,
+        cl_ord_id: "F2".into(),
+        poss_dup: false,
+    };
+    loop {
+        match next(&mut rx, WAIT).await {
+            (id, Event::App { cl_ord_id, .. }) if id == a_id && cl_ord_id == "BAD" => {
+                panic!("an invalid order reached the application")
+            }
+            (id, e) if id == a_id && e == after => break,
+            _ => {}
+        }
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+/// CPU time this thread has used, in clock ticks (Linux).
+fn thread_cpu_ticks() -> u64 {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+    // The fields after the command name, which is in parentheses.
+    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[tokio::test]
+async fn a_resend_to_a_peer_that_stopped_reading_pauses_without_spinning_and_resumes() {
+    const N: usize = 60_000;
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "SPIN", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let server = acc
+        .session(&SessionId::new("FIX.4.4", "EXEC", "SPIN"))
+        .unwrap();
+    // A small receive window, so that the socket holds little of the resend.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let raw = socket.connect(([127, 0, 0, 1], port).into()).await.unwrap();
+    let (mut read, mut write) = raw.into_split();
+    write.write_all(&logon("SPIN", "EXEC")).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), server.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    // N orders (about 4 MiB), all read.
+    let reader = tokio::spawn(async move {
+        let (mut buf, mut orders, mut tail) = (vec![0u8; 64 << 10], 0, Vec::new());
+        while orders < N {
+            let n = read.read(&mut buf).await.unwrap();
+            assert!(n > 0, "closed");
+            tail.extend_from_slice(&buf[..n]);
+            orders += tail.windows(6).filter(|w| w == b"\x0135=D\x01").count();
+            tail.drain(..tail.len().saturating_sub(5));
+        }
+        read
+    });
+    let body = order("SPIN");
+    for _ in 0..N {
+        while server.send(b"D", &body).is_err() {
+            tokio::task::yield_now().await;
+        }
+    }
+    let read = tokio::time::timeout(Duration::from_secs(30), reader)
+        .await
+        .unwrap()
+        .unwrap();
+    // Asked for all of them again, and reading nothing more: the resend fills
+    // the socket, then the session waits for room.
+    let now = fix_session::time::format_timestamp(SystemTime::now());
+    let now = std::str::from_utf8(&now).unwrap();
+    let resend = fix_test_support::naive::build(
+        format!("35=2\x0134=2\x0149=SPIN\x0152={now}\x0156=EXEC\x017=1\x0116=0\x01").as_bytes(),
+    );
+    write.write_all(&resend).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = thread_cpu_ticks();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let used = thread_cpu_ticks() - before;
+    // Clock ticks are usually 100 a second: a task spinning on the paused
+    // resend would use about 100.
+    assert!(used < 30, "{used} ticks in one second");
+    assert_eq!(server.state(), State::LoggedOn);
+    // Reading again, the peer gets every order resent.
+    let mut read = read;
+    let (mut buf, mut resent, mut tail) = (vec![0u8; 64 << 10], 0, Vec::new());
+    while resent < N {
+        let n = tokio::time::timeout(Duration::from_secs(WAIT), read.read(&mut buf))
+            .await
+            .expect("the resend stalled")
+            .unwrap();
+        assert!(n > 0, "closed");
+        tail.extend_from_slice(&buf[..n]);
+        resent += tail.windows(5).filter(|w| w == b"\x0143=Y").count();
+        tail.drain(..tail.len().saturating_sub(4));
+    }
+    drop((read, write));
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+/// Sends a greeting through its handle from `on_logon`.
+struct Greeter {
+    handle: fix_engine::SessionHandle,
+}
+
+impl fix_session::Application for Greeter {
+    fn on_logon(&mut self, _id: &SessionId) {
+        self.handle.send(b"D", &order("HELLO")).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_handle_sends_from_inside_a_callback_and_waits_for_the_logon() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (_, i_id) = ids("EXEC", "C8");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C8", port)]),
+        &fix44::DICTIONARY,
+        |_: &SessionId, handle| Greeter { handle },
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C8", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let hello = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "HELLO".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &i_id, &hello, WAIT).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+/// Counts the orders it receives.
+struct Count(Arc<std::sync::atomic::AtomicUsize>);
+
+impl fix_session::Application for Count {
+    fn from_app(
+        &mut self,
+        _msg: &fix_core::Message<'_>,
+        _out: &mut fix_session::Outbox,
+    ) -> Result<(), fix_session::AppReject> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+#[test]
+fn two_backed_up_engines_keep_reading_each_other() {
+    // The initiator floods; the acceptor answers every order. Both outputs
+    // pass their marks: each must go on reading, or both wait for ever once
+    // both sockets are full (an optimised build fills them within a second;
+    // this debug build's slower engines may not). The engines run on threads
+    // of their own, as two processes would.
+    const N: usize = 150_000;
+    let port = free_port();
+    let mut options = EngineOptions::default();
+    options.queue_capacity = 16 << 10;
+    // Backed up whenever anything is left unwritten.
+    options.output_high_water = 1;
+    let runtime = || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    };
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let acceptor_options = options.clone();
+    let acceptor_thread = std::thread::spawn(move || {
+        runtime().block_on(async move {
+            let (tx, _rx) = mpsc::unbounded_channel();
+            let acc = Engine::start_with(
+                settings([acceptor("EXEC", "C9", port)]),
+                &fix44::DICTIONARY,
+                acceptor_options,
+                recorders(&tx, true),
+            )
+            .await
+            .unwrap();
+            let _ = stop_rx.await;
+            acc.shutdown(Duration::from_secs(5)).await.unwrap();
+        })
+    });
+    runtime().block_on(async move {
+        let answers = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = answers.clone();
+        let ini = Engine::start_with(
+            settings([initiator("C9", "EXEC", port)]),
+            &fix44::DICTIONARY,
+            options,
+            move |_: &SessionId, _| Count(counted.clone()),
+        )
+        .await
+        .unwrap();
+        let client = ini
+            .session(&SessionId::new("FIX.4.4", "C9", "EXEC"))
+            .unwrap();
+        tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+            .await
+            .unwrap();
+        let body = order("FLOOD");
+        let exchange = async {
+            for _ in 0..N {
+                while let Err(e) = client.send(b"D", &body) {
+                    assert_eq!(e, SendError::Full);
+                    tokio::task::yield_now().await;
+                }
+            }
+            while answers.load(std::sync::atomic::Ordering::Relaxed) < N {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(30), exchange)
+            .await
+            .expect("the engines stopped reading each other");
+        assert_eq!(client.state(), State::LoggedOn);
+        ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    });
+    stop_tx.send(()).unwrap();
+    acceptor_thread.join().unwrap();
+}
+
+#[tokio::test]
+async fn a_dropped_engine_stops_listening() {
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C10", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    assert!(
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+    );
+    drop(acc);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(
+        tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+    );
+}
+
+#[tokio::test]
+async fn idle_sessions_keep_each_other_alive_with_heartbeats() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C11");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C11", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C11", "EXEC", port).heart_bt_int(1)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    // HeartBtInt=1: each side sends a Heartbeat after a second without sending.
+    let mut heard = (0, 0);
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(3500);
+    while let Ok(Some((who, event))) = tokio::time::timeout_at(deadline, rx.recv()).await {
+        match event {
+            Event::Heartbeat if who == a_id => heard.0 += 1,
+            Event::Heartbeat if who == i_id => heard.1 += 1,
+            Event::Logout => panic!("{who} logged out"),
+            _ => {}
+        }
+    }
+    assert!(heard.0 >= 2 && heard.1 >= 2, "{heard:?}");
+    assert_eq!(ini.session(&i_id).unwrap().state(), State::LoggedOn);
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+/// What the engine does not implement yet is refused at start, naming the
+/// setting, rather than accepted and ignored.
+#[tokio::test]
+async fn settings_the_engine_does_not_implement_are_refused_at_start() {
+    let port = free_port();
+    let logged = acceptor("EXEC", "C1", port).file_log_path(temp_dir("refused-log"));
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let err = Engine::start(settings([logged]), &fix44::DICTIONARY, recorders(&tx, true))
+        .await
+        .err()
+        .expect("FileLogPath is refused");
+    assert!(
+        matches!(
+            err.kind(),
+            fix_engine::EngineErrorKind::Unsupported {
+                setting: "FileLogPath",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("FileLogPath is not supported"),
+        "{err}"
+    );
+}
