@@ -950,10 +950,11 @@ async fn settings_the_engine_does_not_implement_are_refused_at_start() {
     let port = free_port();
     let logged = acceptor("EXEC", "C1", port).file_log_path(temp_dir("refused-log"));
     let (tx, _rx) = mpsc::unbounded_channel();
-    let err = Engine::start(settings([logged]), &fix44::DICTIONARY, recorders(&tx, true))
-        .await
-        .err()
-        .expect("FileLogPath is refused");
+    let Err(err) =
+        Engine::start(settings([logged]), &fix44::DICTIONARY, recorders(&tx, true)).await
+    else {
+        panic!("FileLogPath is refused");
+    };
     assert!(
         matches!(
             err.kind(),
