@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use fix_core::validate::{Invalid, Reject, ShapeCache, Validator};
-use fix_core::{DataFieldPair, DataFields, Parser};
+use fix_core::{DataFields, Parser};
 use fix_dict::Dictionary;
 
 use crate::args::{Args, Color, Command};
@@ -108,17 +108,9 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             Ok((tag, f.value.clone()))
         })
         .collect::<Result<_, String>>()?;
-    let pairs: Vec<DataFieldPair> = dict
-        .data_pairs()
-        .iter()
-        .map(|p| DataFieldPair {
-            length: p.length,
-            data: p.data,
-        })
-        .collect();
     let parser = Parser::new()
         .with_empty_values(true)
-        .with_data_fields(DataFields::new(&pairs));
+        .with_data_fields(DataFields::new(dict.data_pairs()));
     let mut scanner = Scanner::new(parser, args.max_size);
     let mut output = Output {
         tables: &tables,

@@ -29,7 +29,7 @@ use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
 use fix_core::validate::{Invalid, Reject};
-use fix_core::{DataFieldPair, DataFields, Parser, SOH, Status};
+use fix_core::{DataFields, Parser, SOH, Status};
 use fix_dict::Dictionary;
 use fix_session::store::{StoreLog, sessions};
 use fix_session::{FileStore, MessageStore, StoreError};
@@ -308,17 +308,9 @@ fn dump(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     let color =
         io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let tables = Tables::new(&dict, Style::new(color && !args.json));
-    let pairs: Vec<DataFieldPair> = dict
-        .data_pairs()
-        .iter()
-        .map(|p| DataFieldPair {
-            length: p.length,
-            data: p.data,
-        })
-        .collect();
     let parser = Parser::new()
         .with_empty_values(true)
-        .with_data_fields(DataFields::new(&pairs));
+        .with_data_fields(DataFields::new(dict.data_pairs()));
     // fixdump's default limit (1 MiB), and its buffer: a longer stored message is
     // shown as a broken one, as fixdump shows it.
     let mut scanner = Scanner::new(parser, scan::MAX_MESSAGE);
