@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use fix_engine::config::{
     ConfigError, Endpoint, ErrorKind, Schedule, SessionBuilder, SessionSettings, Settings,
-    TimeOfDay, Transport, UtcOffset, Weekday,
+    TimeOfDay, Transport, UtcOffset, Weekday, Zone,
 };
 use fix_session::{Role, SessionId, SyncPolicy};
 
@@ -235,6 +235,55 @@ fn fixt_sessions_take_transport_and_app_dictionaries() {
 }
 
 #[test]
+fn named_time_zones_from_timezone_and_after_the_times() {
+    let ny = Zone::parse("America/New_York").unwrap();
+    let expected = Schedule::daily(
+        TimeOfDay::new(9, 30, 0).unwrap(),
+        TimeOfDay::new(16, 0, 0).unwrap(),
+    )
+    .in_zone(ny.clone());
+    let by_key = Settings::parse(
+        "s.cfg",
+        &format!(
+            "{}StartTime=09:30:00\nEndTime=16:00:00\nTimeZone=America/New_York\n",
+            ACCEPTOR.replace("StartTime=00:00:00\nEndTime=00:00:00\n", "")
+        ),
+    )
+    .map(|s| s.sessions()[0].schedule.clone())
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(by_key, expected);
+    // QuickFIX/J's form: the zone after each time.
+    let after = Settings::parse(
+        "s.cfg",
+        &ACCEPTOR.replace(
+            "StartTime=00:00:00\nEndTime=00:00:00\n",
+            "StartTime=09:30:00 America/New_York\nEndTime=16:00:00 America/New_York\n",
+        ),
+    )
+    .unwrap();
+    assert_eq!(after.sessions()[0].schedule, expected);
+    // Two zones for one schedule are an error on the second.
+    let two = ACCEPTOR.replace(
+        "EndTime=00:00:00\n",
+        "EndTime=00:00:00 Europe/London\nTimeZone=Asia/Tokyo\n",
+    );
+    assert_eq!(
+        fails(&two),
+        (
+            Some(9),
+            Some("TimeZone".to_owned()),
+            "the schedule's times name two different time zones; one zone serves the schedule"
+                .to_owned()
+        )
+    );
+    let both = format!("{ACCEPTOR}TimeZone=Pacific/Chatham\nUseLocalTime=Y\n");
+    assert_eq!(
+        fails(&both).2,
+        "UseLocalTime=Y and a time zone cannot both be given"
+    );
+}
+
+#[test]
 fn schedules() {
     let weekly = acceptor(
         "StartDay=sun\nEndDay=Friday\nTimeZone=-05:00\n"
@@ -417,32 +466,27 @@ fn bad_values_name_line_and_key() {
         (
             "StartTime=8:00:00",
             "StartTime",
-            r#""8:00:00" is not a time of day as HH:MM:SS"#,
+            r#""8:00:00" is not a time of day as HH:MM:SS, optionally followed by a time zone"#,
         ),
         (
             "EndTime=24:00:00",
             "EndTime",
-            r#""24:00:00" is not a time of day as HH:MM:SS"#,
+            r#""24:00:00" is not a time of day as HH:MM:SS, optionally followed by a time zone"#,
         ),
         (
-            "EndTime=17:00:00 US/Eastern",
+            "EndTime=17:00:00 Eastern/Nowhere",
             "EndTime",
-            r#""17:00:00 US/Eastern" is not supported: a time zone after the time is not read; give it as TimeZone"#,
+            r#""17:00:00 Eastern/Nowhere" is not a time of day as HH:MM:SS, optionally followed by a time zone"#,
         ),
         (
-            "TimeZone=America/New_York",
+            "TimeZone=America/New_Yrok",
             "TimeZone",
-            r#""America/New_York" is not supported: named time zones (with daylight-saving rules) are not supported yet; give the offset, such as -05:00"#,
+            r#""America/New_Yrok" is not a time zone: UTC, an offset such as -05:00, or a name of the IANA database such as America/New_York"#,
         ),
         (
             "TimeZone=+25:00",
             "TimeZone",
-            r#""+25:00" is not a time zone (UTC, or an offset such as +01:00)"#,
-        ),
-        (
-            "UseLocalTime=Y",
-            "UseLocalTime",
-            r#""Y" is not supported: the machine's local time zone is not read; give TimeZone as an offset"#,
+            r#""+25:00" is not a time zone: UTC, an offset such as -05:00, or a name of the IANA database such as America/New_York"#,
         ),
         (
             "Weekdays=Mon,Funday",

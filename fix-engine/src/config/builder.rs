@@ -309,7 +309,7 @@ impl SessionBuilder {
         /// ```
         acceptor_template: bool;
         /// `StartTime`, `EndTime`, `StartDay`, `EndDay`, `Weekdays`,
-        /// `NonStopSession` and `TimeZone`, as one value (required).
+        /// `NonStopSession`, `TimeZone` and `UseLocalTime`, as one value (required).
         ///
         /// ```
         /// # use fix_engine::config::{Schedule, SessionBuilder};

@@ -61,7 +61,7 @@ use fix_session::{FileOptions, SessionConfig, SessionId};
 
 pub use builder::SessionBuilder;
 pub use error::{ConfigError, ErrorKind};
-pub use schedule::{Period, Schedule, TimeOfDay, UtcOffset, Weekday};
+pub use schedule::{Period, Schedule, TimeOfDay, UtcOffset, Weekday, Zone, ZoneError};
 
 /// Everything the engine knows about one session.
 ///
