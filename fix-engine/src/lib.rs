@@ -65,7 +65,10 @@ mod driver;
 mod engine;
 mod handle;
 pub mod log;
+#[cfg(feature = "tls")]
+mod tls;
+mod transport;
 
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
-pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions};
+pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions, TlsFileError};
 pub use handle::{SendError, SessionHandle};
