@@ -97,10 +97,15 @@ impl Default for EngineOptions {
 /// call that returns one cheap).
 ///
 /// ```
-/// use fix_engine::{EngineError, EngineErrorKind};
-/// let e = EngineError::from(EngineErrorKind::Unsupported { id: fix_session::SessionId::new("FIX.4.4", "A", "B"), setting: "SocketUseSSL" });
-/// assert_eq!(e.to_string(), "session FIX.4.4:A->B: SocketUseSSL is not supported by the engine yet");
-/// assert!(matches!(e.kind(), EngineErrorKind::Unsupported { .. }));
+/// use fix_engine::{EngineError, EngineErrorKind, TlsFileError};
+/// let e = EngineError::from(EngineErrorKind::TlsFile {
+///     id: fix_session::SessionId::new("FIX.4.4", "A", "B"),
+///     setting: "ServerCertificateFile",
+///     path: "server.crt".into(),
+///     error: TlsFileError::NoCertificate,
+/// });
+/// assert_eq!(e.to_string(), "session FIX.4.4:A->B: ServerCertificateFile server.crt: holds no certificate (a PEM CERTIFICATE section)");
+/// assert!(matches!(e.kind(), EngineErrorKind::TlsFile { .. }));
 /// ```
 #[derive(Debug)]
 pub struct EngineError(Box<EngineErrorKind>);
@@ -345,8 +350,12 @@ struct Inner<D: Schema> {
 /// Sessions validate against what the [`DictionarySource`] given to
 /// [`start`](Self::start) gives them: one schema for all (a generated crate's
 /// tables), or the files their settings name ([`FileDictionaries`](crate::FileDictionaries)).
-/// TLS (`SocketUseSSL`) is refused with [`EngineErrorKind::Unsupported`] rather
-/// than ignored, and so is `FileLogPath` (the engine does not write
+/// TLS (`SocketUseSSL=Y`, the default `tls` feature) runs over rustls with
+/// the settings' PEM files ([`Tls`](crate::config::Tls)), read when the engine
+/// starts; the handshake is done before a session sees the connection, and a
+/// failed one is a refused connection (an initiator tries again
+/// `ReconnectInterval` later). `FileLogPath` is refused with
+/// [`EngineErrorKind::Unsupported`] rather than ignored (the engine does not write
 /// [`log`](crate::log) files yet). Dropping the engine without [`shutdown`](Self::shutdown)
 /// aborts its tasks: no Logout is sent.
 ///

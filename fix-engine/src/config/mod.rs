@@ -23,6 +23,14 @@
 //! [`Tls`] files, dictionary paths, store and log paths. [`SessionBuilder`]
 //! makes the same from code, with the same checks.
 //!
+//! TLS is `SocketUseSSL=Y` with PEM files: `ServerCertificateFile` and
+//! `ServerCertificateKeyFile` for an acceptor, with `CertificateVerifyLevel`
+//! (0 no client certificate, 1 required, 2 verified when given) against
+//! `CertificationAuthoritiesFile`; `CertificationAuthoritiesFile` for an
+//! initiator (required), `ClientCertificateFile` and `ClientCertificateKeyFile`
+//! for its client certificate, and `SNIHostName` for the name the acceptor's
+//! certificate must hold when it is not `SocketConnectHost` (see [`Tls`]).
+//!
 //! ```
 //! use fix_engine::config::{Settings, Transport};
 //!
