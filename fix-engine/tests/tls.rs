@@ -360,6 +360,36 @@ async fn an_initiator_refuses_an_acceptor_it_does_not_trust_or_whose_name_differ
 }
 
 #[tokio::test]
+async fn a_tls_client_of_a_plain_acceptor_does_not_log_on() {
+    let dir = temp_dir("tls-to-plain");
+    let ca = Ca::new(&dir, "ca");
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C1", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let (proxy_port, tries) = counting_proxy(port).await;
+    let ini = Engine::start(
+        settings([tls_initiator("C1", "EXEC", proxy_port, &ca.cert)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    refused_and_retried(&ini, &id("C1", "EXEC"), &tries, &mut rx).await;
+    assert_ne!(
+        acc.session(&id("EXEC", "C1")).unwrap().state(),
+        State::LoggedOn
+    );
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
 async fn a_plain_tcp_client_of_a_tls_acceptor_does_not_log_on() {
     let dir = temp_dir("tls-plain");
     let ca = Ca::new(&dir, "ca");
