@@ -217,6 +217,9 @@ pub enum TlsFileError {
     NoCertificate,
     /// The file holds no private key.
     NoPrivateKey,
+    /// The file's private key is encrypted (with a passphrase), which the
+    /// engine does not read.
+    EncryptedKey,
     /// The private key is not the certificate's.
     KeyMismatch,
     /// The TLS library refused what the file holds (a key of a kind it does
@@ -235,6 +238,9 @@ impl std::fmt::Display for TlsFileError {
             }
             TlsFileError::NoPrivateKey => f.write_str(
                 "holds no private key (a PEM PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY section)",
+            ),
+            TlsFileError::EncryptedKey => f.write_str(
+                "holds an encrypted private key, which is not read: give the key decrypted (openssl pkey -in key.pem -out plain.pem)",
             ),
             TlsFileError::KeyMismatch => {
                 f.write_str("the private key does not match the certificate")

@@ -179,7 +179,11 @@ fn identity(
         None => (names.certificate, cert_path, cert_text),
     };
     let key = PrivateKeyDer::from_pem_slice(&key_text).map_err(|e| {
+        // PKCS#8's ENCRYPTED PRIVATE KEY, or an old-style key with a
+        // "Proc-Type: 4,ENCRYPTED" header: neither is a key rustls reads.
+        let encrypted = key_text.windows(9).any(|w| w == b"ENCRYPTED");
         let error = match e {
+            _ if encrypted => TlsFileError::EncryptedKey,
             pem::Error::NoItemsFound => TlsFileError::NoPrivateKey,
             e => pem_error(e),
         };

@@ -523,6 +523,28 @@ async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
     );
     assert!(matches!(problem, TlsFileError::NoPrivateKey));
 
+    // An encrypted key.
+    let encrypted = dir.join("encrypted.key");
+    std::fs::write(
+        &encrypted,
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIBvTBXBgkqhkiG9w0BBQ0wSjApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let e = start_error(
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&server.cert)
+            .private_key(&encrypted),
+        port,
+    )
+    .await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!(
+        (setting, path),
+        ("ServerCertificateKeyFile", encrypted.as_path())
+    );
+    assert!(matches!(problem, TlsFileError::EncryptedKey), "{problem:?}");
+
     // A certificate file holding a key only.
     let e = start_error(
         acceptor("EXEC", "C1", port)
