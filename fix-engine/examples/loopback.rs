@@ -5,7 +5,11 @@
 //! ```sh
 //! cargo run --release -p fix-engine --example loopback -- 1000000
 //! cargo run --release -p fix-engine --example loopback -- 1000000 /tmp/stores   # file stores, FileStoreSync=N
+//! cargo run --release -p fix-engine --example loopback -- 1000000 --tls          # over TLS
 //! ```
+//!
+//! With `--tls`, a certificate authority and the acceptor's certificate are
+//! made for the run (with rcgen) in a temporary directory.
 //!
 //! Prints one-way messages per second (orders sent as fast as the initiator's
 //! queue takes them, counted by the acceptor's application), pipelined round
@@ -79,6 +83,37 @@ async fn send_all(client: &fix_engine::SessionHandle, body: &[u8], n: u64) -> u6
     full
 }
 
+/// The run's TLS files: a certificate authority's certificate, and the
+/// acceptor's certificate and key, in a temporary directory.
+struct TlsFiles {
+    ca: std::path::PathBuf,
+    cert: std::path::PathBuf,
+    key: std::path::PathBuf,
+}
+
+fn tls_files() -> TlsFiles {
+    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+    let dir = std::env::temp_dir().join(format!("fix-loopback-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(vec!["127.0.0.1".to_owned()])
+        .unwrap()
+        .signed_by(&key, &ca)
+        .unwrap();
+    let files = TlsFiles {
+        ca: dir.join("ca.pem"),
+        cert: dir.join("server.crt"),
+        key: dir.join("server.key"),
+    };
+    std::fs::write(&files.ca, ca.pem()).unwrap();
+    std::fs::write(&files.cert, cert.pem()).unwrap();
+    std::fs::write(&files.key, key.serialize_pem()).unwrap();
+    files
+}
+
 /// A session's settings: file stores in `dir` when given (synced by the
 /// system: FileStoreSync=N), memory stores otherwise.
 fn with_store(b: SessionBuilder, dir: &Option<String>) -> SessionBuilder {
@@ -98,10 +133,13 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn main() {
-    let n: u64 = std::env::args()
-        .nth(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let tls = args.iter().any(|a| a == "--tls").then(tls_files);
+    let mut positional = args.iter().filter(|a| *a != "--tls");
+    let n: u64 = positional
+        .next()
         .map_or(200_000, |a| a.parse().expect("a message count"));
-    let store_dir = std::env::args().nth(2);
+    let store_dir = positional.next().cloned();
     if let Some(d) = &store_dir {
         let _ = std::fs::remove_dir_all(d);
     }
@@ -124,12 +162,17 @@ fn main() {
             target.clone(),
         );
         let store_dir = store_dir.clone();
+        let tls = tls.as_ref().map(|t| (t.cert.clone(), t.key.clone()));
         std::thread::spawn(move || {
             runtime().block_on(async move {
                 let s = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
                     .socket_accept_address("127.0.0.1")
                     .socket_accept_port(port)
                     .schedule(Schedule::non_stop());
+                let s = match tls {
+                    Some((cert, key)) => s.socket_use_ssl(true).certificate(cert).private_key(key),
+                    None => s,
+                };
                 let s = with_store(s, &store_dir).build().unwrap();
                 let engine = Engine::start_with(
                     Settings::new([s]).unwrap(),
@@ -161,6 +204,10 @@ fn main() {
             .socket_connect("127.0.0.1", port)
             .reconnect_interval(Duration::from_secs(1))
             .schedule(Schedule::non_stop());
+        let s = match &tls {
+            Some(t) => s.socket_use_ssl(true).ca_file(&t.ca),
+            None => s,
+        };
         let s = with_store(s, &store_dir).build().unwrap();
         let (a, c) = (answered.clone(), answers.clone());
         let engine = Engine::start_with(
@@ -222,4 +269,9 @@ fn main() {
         engine.shutdown(Duration::from_secs(5)).await.unwrap();
     });
     acceptor.join().unwrap();
+    if let Some(t) = &tls
+        && let Some(dir) = t.ca.parent()
+    {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

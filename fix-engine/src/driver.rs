@@ -9,11 +9,11 @@ use std::time::{Duration, SystemTime};
 use fix_core::validate::Schema;
 use fix_session::{Application, MessageStore, Session, SessionError, State};
 use tokio::io::Interest;
-use tokio::net::TcpStream;
 use tokio::time::Instant;
 
 use crate::config::Schedule;
 use crate::handle::{self, DISCONNECT, LOGOUT, Shared};
+use crate::transport::Stream;
 
 /// The store of an engine's session: a file or memory store, as its settings say.
 pub(crate) type Store = Box<dyn MessageStore + Send>;
@@ -78,7 +78,7 @@ pub(crate) enum End {
 /// holds bytes already read (an acceptor's first message). Commands given
 /// before the call are the caller's to have cleared.
 pub(crate) async fn run<D: Schema>(
-    stream: TcpStream,
+    mut stream: Stream,
     parked: &mut Parked<D>,
     shared: &Shared,
     schedule: &Schedule,
@@ -93,10 +93,11 @@ pub(crate) async fn run<D: Schema>(
     let end = match start(parked, shared, schedule, now, initial) {
         Ok(()) => {
             shared.set_state(parked.session.state());
-            drive(&stream, parked, shared, schedule, limits).await
+            drive(&mut stream, parked, shared, schedule, limits).await
         }
         Err(e) => End::Failed(e),
     };
+    stream.close();
     if let Err(e) = parked
         .session
         .disconnected(SystemTime::now(), &mut *parked.app)
@@ -139,7 +140,7 @@ fn start<D: Schema>(
 }
 
 async fn drive<D: Schema>(
-    stream: &TcpStream,
+    stream: &mut Stream,
     parked: &mut Parked<D>,
     shared: &Shared,
     schedule: &Schedule,
@@ -208,7 +209,7 @@ async fn drive<D: Schema>(
             tracing::info!("logged on");
         }
         if session.wants_disconnect() {
-            if session.output().is_empty() {
+            if session.output().is_empty() && !stream.has_unsent() {
                 return End::Session;
             }
             let linger = *closing.get_or_insert_with(|| Instant::now() + limits.linger);
@@ -224,7 +225,7 @@ async fn drive<D: Schema>(
         } else {
             Interest::READABLE
         };
-        if !session.output().is_empty() {
+        if !session.output().is_empty() || stream.has_unsent() {
             interest = interest.add(Interest::WRITABLE);
         }
         let mut deadline = session.poll_timeout();
@@ -290,8 +291,9 @@ fn send_queued<D: Schema>(
     result
 }
 
-/// Writes as much of the session's output as the socket takes now.
-fn write<D: Schema>(stream: &TcpStream, session: &mut Session<Store, D>) -> io::Result<()> {
+/// Writes as much of the session's output (and of TLS records waiting) as the
+/// socket takes now.
+fn write<D: Schema>(stream: &mut Stream, session: &mut Session<Store, D>) -> io::Result<()> {
     while !session.output().is_empty() {
         match stream.try_write(session.output()) {
             Ok(n) => session.consume_output(n),
@@ -299,7 +301,7 @@ fn write<D: Schema>(stream: &TcpStream, session: &mut Session<Store, D>) -> io::
             Err(e) => return Err(e),
         }
     }
-    Ok(())
+    stream.flush()
 }
 
 /// The tokio instant of wall-clock time `at`, read against `now`.

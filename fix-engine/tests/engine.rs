@@ -137,15 +137,6 @@ async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
 }
 
 /// A Logon from `sender` to `target`, sent now.
-fn logon(sender: &str, target: &str) -> Vec<u8> {
-    let now = fix_session::time::format_timestamp(SystemTime::now());
-    let now = std::str::from_utf8(&now).unwrap();
-    fix_test_support::naive::build(
-        format!("35=A\x0134=1\x0149={sender}\x0152={now}\x0156={target}\x0198=0\x01108=30\x01")
-            .as_bytes(),
-    )
-}
-
 #[tokio::test]
 async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
     let port = free_port();

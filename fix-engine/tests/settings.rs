@@ -150,10 +150,11 @@ fn every_key_is_read() {
     assert_eq!(tls.certificate.as_deref(), Some(Path::new("s.crt")));
     assert_eq!(tls.private_key.as_deref(), Some(Path::new("s.key")));
     assert_eq!(tls.ca_file.as_deref(), Some(Path::new("ca.crt")));
-    assert!(tls.need_client_auth);
+    assert_eq!(tls.client_auth, fix_engine::config::ClientAuth::Required);
 
     let i = initiator(
         "ReconnectInterval=5\nSendResetSeqNumFlag=Y\nSessionQualifier=Q1\nSocketUseSSL=Y\nClientCertificateFile=c.crt\nClientCertificateKeyFile=c.key\n\
+         CertificationAuthoritiesFile=ca.crt\nSNIHostName=fix.example.com\n\
          SocketConnectHost1=backup\nSocketConnectPort1=5002\nSocketConnectHost2=10.0.0.3\nSocketConnectPort2=5003\nFileStorePath=st\nFileStoreSync=Y\n",
     );
     assert!(i.session.send_reset_seq_num_flag);
@@ -164,10 +165,11 @@ fn every_key_is_read() {
     assert_eq!(t.reconnect_interval.as_secs(), 5);
     let hosts: Vec<String> = t.endpoints.iter().map(Endpoint::to_string).collect();
     assert_eq!(hosts, ["localhost:5001", "backup:5002", "10.0.0.3:5003"]);
-    assert_eq!(
-        i.tls.unwrap().certificate.as_deref(),
-        Some(Path::new("c.crt"))
-    );
+    let tls = i.tls.unwrap();
+    assert_eq!(tls.certificate.as_deref(), Some(Path::new("c.crt")));
+    assert_eq!(tls.private_key.as_deref(), Some(Path::new("c.key")));
+    assert_eq!(tls.ca_file.as_deref(), Some(Path::new("ca.crt")));
+    assert_eq!(tls.server_name.as_deref(), Some("fix.example.com"));
     assert_eq!(i.store_options.sync_policy(), SyncPolicy::EveryRecord);
 }
 
@@ -526,6 +528,38 @@ fn bad_values_name_line_and_key() {
             r#""T" is not a day of the week (Sunday to Saturday, or its first two letters or more)"#
         )
     );
+    let tls_acceptor = format!(
+        "{ACCEPTOR}SocketUseSSL=Y\nServerCertificateFile=s\nCertificationAuthoritiesFile=ca\n"
+    );
+    let (line, key, msg) = fails(&format!("{tls_acceptor}CertificateVerifyLevel=3\n"));
+    assert_eq!(
+        (line, key.as_deref(), msg.as_str()),
+        (
+            Some(12),
+            Some("CertificateVerifyLevel"),
+            r#""3" is not 0 (no client certificate), 1 (a client certificate is required) or 2 (one is verified when given)"#
+        )
+    );
+    let (_, key, msg) = fails(&format!(
+        "{tls_acceptor}CertificateVerifyLevel=2\nNeedClientAuth=Y\n"
+    ));
+    assert_eq!(
+        (key.as_deref(), msg.as_str()),
+        (
+            Some("CertificateVerifyLevel"),
+            "NeedClientAuth, QuickFIX/J's name for it, says otherwise: give one of the two"
+        )
+    );
+    let (_, key, msg) = fails(&format!(
+        "{INITIATOR}SocketUseSSL=Y\nCertificationAuthoritiesFile=ca\nSNIHostName=fix example\n"
+    ));
+    assert_eq!(
+        (key.as_deref(), msg.as_str()),
+        (
+            Some("SNIHostName"),
+            r#""fix example" is not a host name or IP address"#
+        )
+    );
     let (line, key, msg) = fails(&ACCEPTOR.replace("acceptor", "server"));
     assert_eq!(
         (line, key.as_deref(), msg.as_str()),
@@ -637,26 +671,45 @@ fn missing_settings_name_the_session_line() {
             "missing: an acceptor with SocketUseSSL=Y presents a certificate".into()
         )
     );
-    let key = format!("{INITIATOR}SocketUseSSL=Y\nClientCertificateFile=c.crt\n");
+    let key = format!(
+        "{INITIATOR}SocketUseSSL=Y\nClientCertificateKeyFile=c.key\nCertificationAuthoritiesFile=ca\n"
+    );
     assert_eq!(
         fails(&key),
         (
             Some(1),
-            Some("ClientCertificateKeyFile".into()),
-            "missing: the certificate needs its key".into()
+            Some("ClientCertificateFile".into()),
+            "missing: the key needs its certificate".into()
         )
     );
-    let auth = format!(
-        "{ACCEPTOR}SocketUseSSL=Y\nServerCertificateFile=s\nServerCertificateKeyFile=k\nNeedClientAuth=Y\n"
-    );
+    let ca = format!("{INITIATOR}SocketUseSSL=Y\n");
     assert_eq!(
-        fails(&auth),
+        fails(&ca),
         (
             Some(1),
             Some("CertificationAuthoritiesFile".into()),
-            "missing: NeedClientAuth=Y checks client certificates against it".into()
+            "missing: an initiator checks the acceptor's certificate against it (for public certificate authorities, the system's bundle, such as /etc/ssl/certs/ca-certificates.crt)".into()
         )
     );
+    for verify in [
+        "NeedClientAuth=Y",
+        "CertificateVerifyLevel=1",
+        "CertificateVerifyLevel=2",
+    ] {
+        let auth = format!(
+            "{ACCEPTOR}SocketUseSSL=Y\nServerCertificateFile=s\nServerCertificateKeyFile=k\n{verify}\n"
+        );
+        assert_eq!(
+            fails(&auth),
+            (
+                Some(1),
+                Some("CertificationAuthoritiesFile".into()),
+                "missing: an acceptor that verifies clients checks their certificates against it"
+                    .into()
+            ),
+            "{verify}"
+        );
+    }
     assert_eq!(
         fails("# only comments\n\n"),
         (None, None, "no [SESSION] section".into())
@@ -718,6 +771,26 @@ fn keys_for_the_other_side_are_errors_in_the_session_and_passed_over_from_defaul
             ACCEPTOR,
             "CertificationAuthoritiesFile=ca",
             "only used with SocketUseSSL=Y",
+        ),
+        (
+            ACCEPTOR,
+            "CertificationAuthoritiesFile=ca\nSocketUseSSL=Y\nServerCertificateFile=s",
+            "an acceptor reads it only to verify clients (CertificateVerifyLevel=1 or 2)",
+        ),
+        (
+            ACCEPTOR,
+            "CertificationAuthoritiesFile=ca\nSocketUseSSL=Y\nServerCertificateFile=s\nCertificateVerifyLevel=0",
+            "an acceptor reads it only to verify clients (CertificateVerifyLevel=1 or 2)",
+        ),
+        (
+            INITIATOR,
+            "CertificateVerifyLevel=1\nSocketUseSSL=Y\nCertificationAuthoritiesFile=ca",
+            "only an acceptor uses it",
+        ),
+        (
+            ACCEPTOR,
+            "SNIHostName=x\nSocketUseSSL=Y\nServerCertificateFile=s",
+            "only an initiator uses it",
         ),
         (
             ACCEPTOR,
@@ -1069,6 +1142,8 @@ mod arbitrary {
             "ServerCertificateFile",
             "ServerCertificateKeyFile",
             "NeedClientAuth",
+            "CertificateVerifyLevel",
+            "SNIHostName",
             "CertificationAuthoritiesFile",
             "UseDataDictionary",
             "DataDictionary",

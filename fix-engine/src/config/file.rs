@@ -12,7 +12,9 @@ use super::builder::{Context, applies};
 use super::error::{ConfigError, ErrorKind};
 use super::keys::{Fixed, Key, Lookup, lookup};
 use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS};
-use super::{Schedule, SessionBuilder, SessionSettings, Settings, TimeOfDay, Weekday, Zone};
+use super::{
+    ClientAuth, Schedule, SessionBuilder, SessionSettings, Settings, TimeOfDay, Weekday, Zone,
+};
 
 /// One `Key=Value` line.
 #[derive(Debug)]
@@ -220,6 +222,12 @@ fn session(default: Option<&Section>, section: &Section) -> Result<SessionSettin
         non_stop: flag(NonStopSession, false)?,
         use_data_dictionary: flag(UseDataDictionary, true)?,
         ssl: flag(SocketUseSSL, false)?,
+        verifies_clients: match find(CertificateVerifyLevel) {
+            Some(e) => {
+                value::verify_level(&e.value).map_err(|kind| at(e, kind))? != ClientAuth::None
+            }
+            None => flag(NeedClientAuth, false)?,
+        },
         check_latency: flag(CheckLatency, true)?,
         file_store: find(FileStorePath).is_some(),
     };
@@ -546,6 +554,8 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
         CheckCompID => b.check_comp_id(yes_no()?),
         PersistMessages => b.persist_messages(yes_no()?),
         NeedClientAuth => b.need_client_auth(yes_no()?),
+        CertificateVerifyLevel => b.certificate_verify_level(value::verify_level(v)?),
+        SNIHostName => b.sni_host_name(v),
         ResendRequestChunkSize => b.resend_request_chunk_size(value::count(v)?),
         FileStoreSync => b.file_store_sync(if yes_no()? {
             SyncPolicy::EveryRecord

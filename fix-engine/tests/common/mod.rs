@@ -3,6 +3,8 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod certs;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -54,6 +56,16 @@ pub fn settings(
 /// A NewOrderSingle's body with ClOrdID `id`.
 pub fn order(id: &str) -> Vec<u8> {
     format!("11={id}\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01").into_bytes()
+}
+
+/// A Logon from `sender` to `target`, sequence number 1, as a raw client sends it.
+pub fn logon(sender: &str, target: &str) -> Vec<u8> {
+    let now = fix_session::time::format_timestamp(std::time::SystemTime::now());
+    let now = std::str::from_utf8(&now).unwrap();
+    fix_test_support::naive::build(
+        format!("35=A\x0134=1\x0149={sender}\x0152={now}\x0156={target}\x0198=0\x01108=30\x01")
+            .as_bytes(),
+    )
 }
 
 /// What a [`Recorder`] saw, in order.
