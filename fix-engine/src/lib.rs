@@ -64,6 +64,7 @@ mod dictionary;
 mod driver;
 mod engine;
 mod handle;
+mod journal;
 pub mod log;
 
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
