@@ -1,16 +1,18 @@
 //! The engine's read and write path allocates nothing per message in the
 //! steady state: an initiator and an acceptor on loopback, in one
 //! current-thread runtime (so the counting allocator, which counts per thread,
-//! sees every task), exchanging round trips after a warm-up. The applications
-//! allocate nothing themselves: the counts are the engine's.
+//! sees every task), exchanging round trips after a warm-up, with memory
+//! stores, and again with both sides writing their message logs (FileLogPath).
+//! The applications allocate nothing themselves: the counts are the engine's.
 
 mod common;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use common::{acceptor, free_port, initiator, order, settings};
+use common::{acceptor, free_port, initiator, log_messages, order, settings, temp_dir};
 use fix_core::Message;
 use fix_engine::{Engine, EngineOptions, SessionHandle};
 use fix_session::{AppReject, Application, Outbox, SessionId, State};
@@ -55,6 +57,23 @@ async fn round_trips(client: &SessionHandle, wake: &Notify, body: &[u8], n: u64)
 
 #[test]
 fn round_trips_through_the_engine_allocate_nothing_per_message() {
+    round_trips_allocate_nothing(None);
+}
+
+#[test]
+fn round_trips_allocate_nothing_while_both_sides_write_their_logs() {
+    let dir = temp_dir("alloc-log");
+    round_trips_allocate_nothing(Some(dir.clone()));
+    // Every message of the test is in both logs: 2 Logons, 4 orders a round
+    // trip, 2 Logouts.
+    let lines = 2 * 2 + 4 * (2_000 + 10_000) + 2 * 2;
+    let a = log_messages(&dir.join("acceptor/FIX.4.4-EXEC-C1.messages.current.log"));
+    let i = log_messages(&dir.join("initiator/FIX.4.4-C1-EXEC.messages.current.log"));
+    assert_eq!(a.len() + i.len(), lines);
+    assert_eq!(a, i);
+}
+
+fn round_trips_allocate_nothing(log_dir: Option<PathBuf>) {
     const WARM_UP: u64 = 2_000;
     const N: u64 = 10_000;
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -70,8 +89,14 @@ fn round_trips_through_the_engine_allocate_nothing_per_message() {
     let body = order("ORDER-1");
     let (acc, ini, client) = rt.block_on(async {
         let echo_body = body.clone();
+        let (mut acc_settings, mut ini_settings) =
+            (acceptor("EXEC", "C1", port), initiator("C1", "EXEC", port));
+        if let Some(dir) = &log_dir {
+            acc_settings = acc_settings.file_log_path(dir.join("acceptor"));
+            ini_settings = ini_settings.file_log_path(dir.join("initiator"));
+        }
         let acc = Engine::start_with(
-            settings([acceptor("EXEC", "C1", port)]),
+            settings([acc_settings]),
             &fix44::DICTIONARY,
             options.clone(),
             move |_, _| Echo {
@@ -82,7 +107,7 @@ fn round_trips_through_the_engine_allocate_nothing_per_message() {
         .unwrap();
         let (r, w) = (received.clone(), wake.clone());
         let ini = Engine::start_with(
-            settings([initiator("C1", "EXEC", port)]),
+            settings([ini_settings]),
             &fix44::DICTIONARY,
             options,
             move |_, _| Counter {
@@ -104,8 +129,10 @@ fn round_trips_through_the_engine_allocate_nothing_per_message() {
     let ((), counts) = count(|| rt.block_on(round_trips(&client, &wake, &body, N)));
     assert_eq!(received.load(Ordering::Relaxed), WARM_UP + N);
     println!(
-        "{N} round trips (two messages each): {} allocations, {} bytes",
-        counts.allocations, counts.bytes
+        "{N} round trips (two messages each), logs {}: {} allocations, {} bytes",
+        if log_dir.is_some() { "on" } else { "off" },
+        counts.allocations,
+        counts.bytes
     );
     assert_eq!(counts.allocations, 0, "{counts:?}");
     rt.block_on(async {
