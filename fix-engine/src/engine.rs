@@ -233,7 +233,9 @@ struct Inner<D: Schema> {
 /// listener and are told apart by the CompIDs of the connection's first
 /// message, a Logon: one no session or acceptor template takes is closed
 /// before anything is made for it. Initiators connect, log on, and connect
-/// again `ReconnectInterval` after a drop. Sessions run only inside their
+/// again `ReconnectInterval` after a drop or a round of failed attempts (see
+/// [`InitiatorTransport`](crate::config::InitiatorTransport) for why a fixed
+/// interval, as QuickFIX has it). Sessions run only inside their
 /// schedule; a new period starts them with sequence numbers at 1.
 ///
 /// Sessions validate against what the [`DictionarySource`] given to
@@ -776,7 +778,10 @@ fn logon_id(msg: &[u8]) -> Option<SessionId> {
 }
 
 /// An initiator session: connect (inside the schedule), run the connection,
-/// wait ReconnectInterval, again, until shutdown.
+/// wait ReconnectInterval, again, until shutdown. The wait follows every
+/// round, failed or not: counted from the drop rather than from the last
+/// attempt, a counterparty that refuses a second Logon while it still holds
+/// the first connection gets the whole interval to let that one go.
 async fn initiate<D: Schema + Send + Sync + 'static>(inner: Arc<Inner<D>>, entry: Arc<Entry<D>>) {
     let Transport::Initiator(transport) = &entry.settings.transport else {
         return;

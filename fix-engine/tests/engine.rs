@@ -1068,3 +1068,41 @@ async fn a_log_that_cannot_be_opened_is_an_error_at_start() {
         "{err}"
     );
 }
+
+/// After a dropped connection the initiator waits ReconnectInterval before it
+/// connects again, every time; after refused connections it keeps trying
+/// until the counterparty listens. Lower bounds only: a sleep never ends
+/// early, however loaded the machine.
+#[tokio::test]
+async fn the_initiator_waits_reconnect_interval_between_attempts() {
+    const INTERVAL: Duration = Duration::from_millis(300);
+    // Nothing listens yet: the first attempts are refused.
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let ini = Engine::start(
+        settings([initiator("C8", "EXEC", port).reconnect_interval(INTERVAL)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(INTERVAL * 2).await;
+    // A counterparty that takes each connection and drops it at once.
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let mut accepted = Vec::new();
+    for _ in 0..4 {
+        let (stream, _) = tokio::time::timeout(Duration::from_secs(WAIT), listener.accept())
+            .await
+            .expect("the initiator connects again")
+            .unwrap();
+        accepted.push(std::time::Instant::now());
+        drop(stream);
+    }
+    for pair in accepted.windows(2) {
+        let gap = pair[1] - pair[0];
+        assert!(gap >= INTERVAL, "reconnected after {gap:?}");
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+}

@@ -401,6 +401,12 @@ fn bad_values_name_line_and_key() {
             "ReconnectInterval",
             r#""0" is not a number of seconds above 0"#,
         ),
+        // QuickFIX/J's stepped intervals: refused, not read as a fixed one.
+        (
+            "ReconnectInterval=5x2;30",
+            "ReconnectInterval",
+            r#""5x2;30" is not a number of seconds"#,
+        ),
         (
             "LogonTimeout=1.5",
             "LogonTimeout",
