@@ -94,10 +94,10 @@ async fn run() -> Result<(), Box<dyn Error>> {
         drop(lines_tx);
     }
 
-    // ClOrdIDs unique across runs: the start time, then a count.
+    // ClOrdIDs unique across runs: the start time (milliseconds), then a count.
     let run = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+        .map_or(0, |d| d.as_millis());
     let (mut sent, mut open, mut input_done) = (0u64, 0u64, false);
     while !(input_done && open == 0) {
         tokio::select! {
