@@ -207,7 +207,11 @@ fn fixdump_reads_a_log_the_engine_wrote_in_an_exchange() {
         .output()
         .unwrap();
     let summary = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success(), "{summary}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{summary}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for line in [
         "9 messages, 0 with problems, 0 lines without a FIX message skipped",
         "  CLIENT -> VENUE: 7 messages, MsgSeqNum 1..7, no gaps",
@@ -224,8 +228,14 @@ fn fixdump_reads_a_log_the_engine_wrote_in_an_exchange() {
             .collect()
     };
     assert_eq!(without_stamps(&venue), without_stamps(&client));
-    let events = fs::read_to_string(dir.join("client/FIX.4.4-CLIENT-VENUE.event.current.log")).unwrap();
-    for e in ["Initiated logon request", "Received logon response", "Initiated logout request", "Received logout response"] {
+    let events =
+        fs::read_to_string(dir.join("client/FIX.4.4-CLIENT-VENUE.event.current.log")).unwrap();
+    for e in [
+        "Initiated logon request",
+        "Received logon response",
+        "Initiated logout request",
+        "Received logout response",
+    ] {
         assert!(events.contains(&format!(" : {e}\n")), "{e} in\n{events}");
     }
     fs::remove_dir_all(&dir).unwrap();

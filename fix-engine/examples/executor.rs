@@ -40,13 +40,15 @@ async fn run() -> Result<(), Box<dyn Error>> {
         .unwrap_or_else(|| "samples/executor.cfg".to_owned());
     let settings = Settings::from_path(&path)?;
     for s in settings.sessions() {
-        let log = s
-            .log_path
-            .as_ref()
-            .map_or_else(|| "no log".to_owned(), |p| format!("log in {}", p.display()));
+        let log = s.log_path.as_ref().map_or_else(
+            || "no log".to_owned(),
+            |p| format!("log in {}", p.display()),
+        );
         println!("executor: session {} ({log})", s.session.id);
     }
-    let engine = Engine::start(settings, FileDictionaries::new(), |_, _| Executor::new(true))
+    let engine = Engine::start(settings, FileDictionaries::new(), |_, _| {
+        Executor::new(true)
+    })
     .await?;
     for addr in engine.local_addrs() {
         println!("executor: listening on {addr}; Ctrl-C to stop");

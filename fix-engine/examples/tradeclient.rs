@@ -49,7 +49,9 @@ async fn run() -> Result<(), Box<dyn Error>> {
         match arg.as_str() {
             "--stdin" => stdin = true,
             a if a.starts_with('-') => {
-                return Err(format!("unknown option {a}; usage: tradeclient [SETTINGS] [--stdin]").into());
+                return Err(
+                    format!("unknown option {a}; usage: tradeclient [SETTINGS] [--stdin]").into(),
+                );
             }
             a => path = a.to_owned(),
         }

@@ -11,9 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use fix_core::Parser;
 use fix_core::validate::Schema;
-use fix_session::{
-    Application, FileStore, MemoryStore, Role, Session, SessionId, StoreError,
-};
+use fix_session::{Application, FileStore, MemoryStore, Role, Session, SessionId, StoreError};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;

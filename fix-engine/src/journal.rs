@@ -308,10 +308,9 @@ impl Journal {
 
 /// The value of the first field `tag` of `message`.
 fn field<'m>(message: &'m [u8], tag: &[u8]) -> Option<&'m [u8]> {
-    message.split(|&b| b == fix_core::SOH).find_map(|f| {
-        f.strip_prefix(tag)
-            .and_then(|rest| rest.strip_prefix(b"="))
-    })
+    message
+        .split(|&b| b == fix_core::SOH)
+        .find_map(|f| f.strip_prefix(tag).and_then(|rest| rest.strip_prefix(b"=")))
 }
 
 /// Field `tag`'s value as text (empty when absent).
@@ -346,6 +345,9 @@ mod tests {
         assert_eq!(field(m, b"35"), Some(&b"5"[..]));
         assert_eq!(field(m, b"58"), Some(&b"bye"[..]));
         assert_eq!(field(m, b"7"), None);
-        assert_eq!(with_text("Received logout request", m), "Received logout request: bye");
+        assert_eq!(
+            with_text("Received logout request", m),
+            "Received logout request: bye"
+        );
     }
 }

@@ -1064,7 +1064,8 @@ async fn a_log_that_cannot_be_opened_is_an_error_at_start() {
         "{err}"
     );
     assert!(
-        err.to_string().starts_with("session FIX.4.4:EXEC->C1: log: cannot create directory"),
+        err.to_string()
+            .starts_with("session FIX.4.4:EXEC->C1: log: cannot create directory"),
         "{err}"
     );
 }

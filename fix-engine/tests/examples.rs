@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use common::{free_port, log_events, log_messages, temp_dir};
-use fix44::enums::{ExecType, OrdStatus};
 use fix_core::value::Decimal;
 use fix_engine::config::{SessionSettings, Settings, Transport};
 use fix_engine::{Engine, FileDictionaries};
 use fix_session::State;
+use fix44::enums::{ExecType, OrdStatus};
 use tokio::sync::mpsc;
 use trading::{Executor, OrderLine, TradeClient};
 
@@ -39,7 +39,12 @@ fn sample(name: &str, port: u16, dir: &Path) -> Settings {
     let dict = s.dictionaries.data_dictionary.as_mut().unwrap();
     assert_eq!(dict, Path::new("spec/FIX44.xml"));
     *dict = root.join(&*dict);
-    assert!(s.store_path.as_ref().unwrap().starts_with("target/sessions"));
+    assert!(
+        s.store_path
+            .as_ref()
+            .unwrap()
+            .starts_with("target/sessions")
+    );
     assert!(s.log_path.as_ref().unwrap().starts_with("target/sessions"));
     s.store_path = Some(dir.join("store"));
     s.log_path = Some(dir.join("log"));
@@ -74,7 +79,12 @@ async fn the_trade_client_s_order_gets_the_executor_s_ack_and_fill() {
 
     let order: OrderLine = "buy 100 MSFT 25.5".parse().unwrap();
     handle.send(b"D", &order.body("T-1").unwrap()).unwrap();
-    let mut next = async || tokio::time::timeout(WAIT, reports.recv()).await.unwrap().unwrap();
+    let mut next = async || {
+        tokio::time::timeout(WAIT, reports.recv())
+            .await
+            .unwrap()
+            .unwrap()
+    };
     let ack = next().await;
     assert_eq!(
         (ack.cl_ord_id.as_str(), ack.exec_type, ack.ord_status),
@@ -83,13 +93,19 @@ async fn the_trade_client_s_order_gets_the_executor_s_ack_and_fill() {
     assert_eq!(ack.leaves_qty, Decimal::parse(b"100").unwrap());
     assert!(!ack.is_final());
     let fill = next().await;
-    let (qty, px) = (Decimal::parse(b"100").unwrap(), Decimal::parse(b"25.5").unwrap());
+    let (qty, px) = (
+        Decimal::parse(b"100").unwrap(),
+        Decimal::parse(b"25.5").unwrap(),
+    );
     assert_eq!(
         (fill.cl_ord_id.as_str(), fill.exec_type, fill.ord_status),
         ("T-1", ExecType::Trade, OrdStatus::Filled)
     );
     assert_eq!(fill.last, Some((qty, px)));
-    assert_eq!((fill.cum_qty, fill.leaves_qty, fill.avg_px), (qty, Decimal::ZERO, px));
+    assert_eq!(
+        (fill.cum_qty, fill.leaves_qty, fill.avg_px),
+        (qty, Decimal::ZERO, px)
+    );
     assert!(fill.is_final());
 
     // A market order is refused with a Rejected report.
@@ -106,12 +122,17 @@ async fn the_trade_client_s_order_gets_the_executor_s_ack_and_fill() {
     executor.shutdown(WAIT).await.unwrap();
     // Logon, two orders, Logout from the client; Logon, three reports, Logout
     // from the executor: the same in both logs.
-    let client_log = log_messages(&client_dir.join("log/FIX.4.4-CLIENT1-EXECUTOR.messages.current.log"));
-    let exec_log = log_messages(&exec_dir.join("log/FIX.4.4-EXECUTOR-CLIENT1.messages.current.log"));
+    let client_log =
+        log_messages(&client_dir.join("log/FIX.4.4-CLIENT1-EXECUTOR.messages.current.log"));
+    let exec_log =
+        log_messages(&exec_dir.join("log/FIX.4.4-EXECUTOR-CLIENT1.messages.current.log"));
     assert_eq!(client_log.len(), 9);
     assert_eq!(client_log, exec_log);
     let events = log_events(&client_dir.join("log/FIX.4.4-CLIENT1-EXECUTOR.event.current.log"));
-    assert!(events.iter().any(|e| e == "Received logon response"), "{events:?}");
+    assert!(
+        events.iter().any(|e| e == "Received logon response"),
+        "{events:?}"
+    );
 }
 
 #[test]

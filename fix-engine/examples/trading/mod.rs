@@ -13,9 +13,7 @@ use std::str::FromStr;
 use fix_core::value::{Decimal, FixStr, SeqNum, UtcTimestamp};
 use fix_core::{EncodeError, Fields, Message, Parser};
 use fix_session::{AppReject, Application, Outbox, SessionId, is_header_or_trailer};
-use fix44::components::{
-    HeaderBuilder, HeaderRequired, InstrumentBuilder, OrderQtyDataBuilder,
-};
+use fix44::components::{HeaderBuilder, HeaderRequired, InstrumentBuilder, OrderQtyDataBuilder};
 use fix44::enums::{ExecType, OrdStatus, OrdType, Side};
 use fix44::messages::{
     ExecutionReport, ExecutionReportBuilder, ExecutionReportRequired, NewOrderSingle,
@@ -304,7 +302,11 @@ impl OrderLine {
 
 impl fmt::Display for OrderLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = if self.side == Side::Buy { "buy" } else { "sell" };
+        let side = if self.side == Side::Buy {
+            "buy"
+        } else {
+            "sell"
+        };
         write!(f, "{side} {} {}", self.qty, self.symbol)?;
         match self.price {
             Some(p) => write!(f, " @ {p}"),
@@ -342,7 +344,9 @@ impl Report {
             _ => None,
         };
         Ok(Report {
-            cl_ord_id: er.cl_ord_id()?.map_or_else(String::new, |c| show(c.as_bytes())),
+            cl_ord_id: er
+                .cl_ord_id()?
+                .map_or_else(String::new, |c| show(c.as_bytes())),
             exec_type: er.exec_type()?,
             ord_status: er.ord_status()?,
             last,
