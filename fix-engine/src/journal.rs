@@ -236,7 +236,6 @@ impl Journal {
             }),
             Some(b"5") => {
                 self.logout_received = true;
-                tracing::info!("logout received");
                 let what = if self.logout_sent {
                     "Received logout response"
                 } else {
@@ -276,7 +275,6 @@ impl Journal {
             }),
             Some(b"5") => {
                 self.logout_sent = true;
-                tracing::info!("logout sent");
                 let what = if self.logout_received {
                     "Sending logout response"
                 } else {
