@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo run --release -p fix-engine --example loopback -- 1000000
 //! cargo run --release -p fix-engine --example loopback -- 1000000 /tmp/stores   # file stores, FileStoreSync=N
+//! cargo run --release -p fix-engine --example loopback -- 1000000 --log /tmp/logs # and message logs (FileLogPath)
 //! ```
 //!
 //! Prints one-way messages per second (orders sent as fast as the initiator's
@@ -80,12 +81,17 @@ async fn send_all(client: &fix_engine::SessionHandle, body: &[u8], n: u64) -> u6
 }
 
 /// A session's settings: file stores in `dir` when given (synced by the
-/// system: FileStoreSync=N), memory stores otherwise.
-fn with_store(b: SessionBuilder, dir: &Option<String>) -> SessionBuilder {
-    match dir {
+/// system: FileStoreSync=N), memory stores otherwise; message logs in `log`
+/// when given.
+fn with_store(b: SessionBuilder, dir: &Option<String>, log: &Option<String>) -> SessionBuilder {
+    let b = match dir {
         Some(d) => b
             .file_store_path(d.as_str())
             .file_store_sync(fix_session::SyncPolicy::Os),
+        None => b,
+    };
+    match log {
+        Some(l) => b.file_log_path(l.as_str()),
         None => b,
     }
 }
@@ -98,11 +104,20 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn main() {
-    let n: u64 = std::env::args()
-        .nth(1)
-        .map_or(200_000, |a| a.parse().expect("a message count"));
-    let store_dir = std::env::args().nth(2);
-    if let Some(d) = &store_dir {
+    let mut args = std::env::args().skip(1);
+    let (mut n, mut store_dir, mut log_dir) = (200_000u64, None, None);
+    let mut count_given = false;
+    while let Some(a) = args.next() {
+        if a == "--log" {
+            log_dir = Some(args.next().expect("--log takes a directory"));
+        } else if !count_given {
+            n = a.parse().expect("a message count");
+            count_given = true;
+        } else {
+            store_dir = Some(a);
+        }
+    }
+    for d in [&store_dir, &log_dir].into_iter().flatten() {
         let _ = std::fs::remove_dir_all(d);
     }
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -123,14 +138,14 @@ fn main() {
             done.clone(),
             target.clone(),
         );
-        let store_dir = store_dir.clone();
+        let (store_dir, log_dir) = (store_dir.clone(), log_dir.clone());
         std::thread::spawn(move || {
             runtime().block_on(async move {
                 let s = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
                     .socket_accept_address("127.0.0.1")
                     .socket_accept_port(port)
                     .schedule(Schedule::non_stop());
-                let s = with_store(s, &store_dir).build().unwrap();
+                let s = with_store(s, &store_dir, &log_dir).build().unwrap();
                 let engine = Engine::start_with(
                     Settings::new([s]).unwrap(),
                     &fix44::DICTIONARY,
@@ -161,7 +176,7 @@ fn main() {
             .socket_connect("127.0.0.1", port)
             .reconnect_interval(Duration::from_secs(1))
             .schedule(Schedule::non_stop());
-        let s = with_store(s, &store_dir).build().unwrap();
+        let s = with_store(s, &store_dir, &log_dir).build().unwrap();
         let (a, c) = (answered.clone(), answers.clone());
         let engine = Engine::start_with(
             Settings::new([s]).unwrap(),
