@@ -66,8 +66,11 @@ fn unreadable(what: &str, e: impl fmt::Display) -> AppReject {
 /// (New), then a fill of the whole quantity at the limit price (Filled), as
 /// QuickFIX's executor does; an order it cannot fill (not a limit order) is
 /// answered with a Rejected report.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Executor {
+    /// The start time in seconds, which the OrderIDs and ExecIDs begin with:
+    /// unique across restarts, as FIX wants them.
+    run: u64,
     orders: u64,
     verbose: bool,
 }
@@ -76,7 +79,14 @@ impl Executor {
     /// An executor that has seen no order; `verbose` prints each order and
     /// what it answered.
     pub fn new(verbose: bool) -> Executor {
-        Executor { orders: 0, verbose }
+        let run = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Executor {
+            run,
+            orders: 0,
+            verbose,
+        }
     }
 
     fn say(&self, id: &str, line: fmt::Arguments<'_>) {
@@ -95,7 +105,7 @@ impl Executor {
         let price = nos.price().map_err(field)?;
         let limit = nos.ord_type().map_err(field)? == OrdType::Limit;
         self.orders += 1;
-        let order_id = format!("EX-{}", self.orders);
+        let order_id = format!("EX-{}-{}", self.run, self.orders);
         let (exec1, exec2) = (format!("{order_id}-1"), format!("{order_id}-2"));
         let id = |s| fix_str(s).map_err(field_text);
         let ids1 = (id(&order_id)?, id(&exec1)?);
@@ -326,7 +336,7 @@ pub struct Report {
     pub ord_status: OrdStatus,
     /// What was filled by this report (LastQty, LastPx).
     pub last: Option<(Decimal, Decimal)>,
-    /// CumQty, LeavesQty, AvgPx.
+    /// CumQty.
     pub cum_qty: Decimal,
     /// LeavesQty.
     pub leaves_qty: Decimal,
