@@ -208,6 +208,17 @@ impl<D: Schema> Entry<D> {
         // Held only to take or put back the session: never left broken.
         self.parked.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// Writes an event to the session's log while no connection runs it (a
+    /// failed connection attempt); a log that fails is reported, the attempt
+    /// goes on being retried.
+    fn event(&self, text: &str) {
+        if let Some(parked) = self.parked().as_mut()
+            && let Err(error) = parked.journal.event(SystemTime::now(), text)
+        {
+            tracing::error!(%error, "the log could not be written");
+        }
+    }
 }
 
 struct Inner<D: Schema> {
@@ -819,8 +830,14 @@ async fn initiate<D: Schema + Send + Sync + 'static>(inner: Arc<Inner<D>>, entry
                     inner.connection(&entry, stream, &[]).await;
                     break;
                 }
-                Ok(Err(e)) => tracing::warn!(%endpoint, error = %e, "connection failed"),
-                Err(_) => tracing::warn!(%endpoint, "connection timed out"),
+                Ok(Err(e)) => {
+                    tracing::warn!(%endpoint, error = %e, "connection failed");
+                    entry.event(&format!("Connection to {endpoint} failed: {e}"));
+                }
+                Err(_) => {
+                    tracing::warn!(%endpoint, "connection timed out");
+                    entry.event(&format!("Connection to {endpoint} timed out"));
+                }
             }
         }
         tokio::select! {

@@ -1080,8 +1080,11 @@ async fn the_initiator_waits_reconnect_interval_between_attempts() {
     // Nothing listens yet: the first attempts are refused.
     let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
+    let log = temp_dir("reconnect-log");
     let ini = Engine::start(
-        settings([initiator("C8", "EXEC", port).reconnect_interval(INTERVAL)]),
+        settings([initiator("C8", "EXEC", port)
+            .reconnect_interval(INTERVAL)
+            .file_log_path(&log)]),
         &fix44::DICTIONARY,
         recorders(&tx, false),
     )
@@ -1106,4 +1109,15 @@ async fn the_initiator_waits_reconnect_interval_between_attempts() {
         assert!(gap >= INTERVAL, "reconnected after {gap:?}");
     }
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    // Each refusal is in the session's event log, and each drop.
+    let events = log_events(&log.join("FIX.4.4-C8-EXEC.event.current.log"));
+    let refused = format!("Connection to 127.0.0.1:{port} failed: ");
+    assert!(events.iter().any(|e| e.starts_with(&refused)), "{events:?}");
+    // Closed, or reset when the Logon was in before the close: either way
+    // a drop.
+    let dropped = events
+        .iter()
+        .filter(|e| e.starts_with("Disconnecting: "))
+        .count();
+    assert!(dropped >= 3, "{events:?}");
 }
