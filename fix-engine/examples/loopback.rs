@@ -6,6 +6,7 @@
 //! cargo run --release -p fix-engine --example loopback -- 1000000
 //! cargo run --release -p fix-engine --example loopback -- 1000000 /tmp/stores   # file stores, FileStoreSync=N
 //! cargo run --release -p fix-engine --example loopback -- 1000000 --tls          # over TLS
+//! cargo run --release -p fix-engine --example loopback -- 1000000 --log /tmp/logs # and message logs (FileLogPath)
 //! ```
 //!
 //! With `--tls`, a certificate authority and the acceptor's certificate are
@@ -115,12 +116,17 @@ fn tls_files() -> TlsFiles {
 }
 
 /// A session's settings: file stores in `dir` when given (synced by the
-/// system: FileStoreSync=N), memory stores otherwise.
-fn with_store(b: SessionBuilder, dir: &Option<String>) -> SessionBuilder {
-    match dir {
+/// system: FileStoreSync=N), memory stores otherwise; message logs in `log`
+/// when given.
+fn with_store(b: SessionBuilder, dir: &Option<String>, log: &Option<String>) -> SessionBuilder {
+    let b = match dir {
         Some(d) => b
             .file_store_path(d.as_str())
             .file_store_sync(fix_session::SyncPolicy::Os),
+        None => b,
+    };
+    match log {
+        Some(l) => b.file_log_path(l.as_str()),
         None => b,
     }
 }
@@ -133,14 +139,22 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let tls = args.iter().any(|a| a == "--tls").then(tls_files);
-    let mut positional = args.iter().filter(|a| *a != "--tls");
-    let n: u64 = positional
-        .next()
-        .map_or(200_000, |a| a.parse().expect("a message count"));
-    let store_dir = positional.next().cloned();
-    if let Some(d) = &store_dir {
+    let mut args = std::env::args().skip(1);
+    let (mut n, mut store_dir, mut log_dir, mut tls) = (200_000u64, None, None, None);
+    let mut count_given = false;
+    while let Some(a) = args.next() {
+        if a == "--log" {
+            log_dir = Some(args.next().expect("--log takes a directory"));
+        } else if a == "--tls" {
+            tls = Some(tls_files());
+        } else if !count_given {
+            n = a.parse().expect("a message count");
+            count_given = true;
+        } else {
+            store_dir = Some(a);
+        }
+    }
+    for d in [&store_dir, &log_dir].into_iter().flatten() {
         let _ = std::fs::remove_dir_all(d);
     }
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -161,7 +175,7 @@ fn main() {
             done.clone(),
             target.clone(),
         );
-        let store_dir = store_dir.clone();
+        let (store_dir, log_dir) = (store_dir.clone(), log_dir.clone());
         let tls = tls.as_ref().map(|t| (t.cert.clone(), t.key.clone()));
         std::thread::spawn(move || {
             runtime().block_on(async move {
@@ -173,7 +187,7 @@ fn main() {
                     Some((cert, key)) => s.socket_use_ssl(true).certificate(cert).private_key(key),
                     None => s,
                 };
-                let s = with_store(s, &store_dir).build().unwrap();
+                let s = with_store(s, &store_dir, &log_dir).build().unwrap();
                 let engine = Engine::start_with(
                     Settings::new([s]).unwrap(),
                     &fix44::DICTIONARY,
@@ -208,7 +222,7 @@ fn main() {
             Some(t) => s.socket_use_ssl(true).ca_file(&t.ca),
             None => s,
         };
-        let s = with_store(s, &store_dir).build().unwrap();
+        let s = with_store(s, &store_dir, &log_dir).build().unwrap();
         let (a, c) = (answered.clone(), answers.clone());
         let engine = Engine::start_with(
             Settings::new([s]).unwrap(),

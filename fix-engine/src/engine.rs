@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use fix_core::Parser;
 use fix_core::validate::Schema;
-use fix_session::{Application, FileStore, MemoryStore, Session, SessionId, StoreError};
+use fix_session::{Application, FileStore, MemoryStore, Role, Session, SessionId, StoreError};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -21,6 +21,8 @@ use crate::config::{SessionSettings, Settings, Transport};
 use crate::dictionary::DictionarySource;
 use crate::driver::{self, End, Limits, Parked, Store};
 use crate::handle::{LOGOUT, SessionHandle, Shared};
+use crate::journal::Journal;
+use crate::log::{FileLog, Log, LogError};
 use crate::transport::Stream;
 
 /// An acceptor port's TLS configuration, `None` for plain TCP.
@@ -162,8 +164,16 @@ pub enum EngineErrorKind {
         /// What is wrong.
         message: String,
     },
-    /// A setting the engine does not implement: `FileLogPath`, or
-    /// `SocketUseSSL` in a build without the `tls` feature.
+    /// A session's log (`FileLogPath`) could not be opened, or flushed at
+    /// shutdown.
+    Log {
+        /// The session.
+        id: SessionId,
+        /// What the log said.
+        error: LogError,
+    },
+    /// A setting the engine does not implement: `SocketUseSSL` in a build
+    /// without the `tls` feature.
     Unsupported {
         /// The session.
         id: SessionId,
@@ -257,6 +267,7 @@ impl std::fmt::Display for EngineError {
                 write!(f, "cannot listen on {address}: {error}")
             }
             EngineErrorKind::Store { id, error } => write!(f, "session {id}: {error}"),
+            EngineErrorKind::Log { id, error } => write!(f, "session {id}: log: {error}"),
             EngineErrorKind::Dictionary { id, path, message } if path.as_os_str().is_empty() => {
                 write!(f, "session {id}: {message}")
             }
@@ -304,6 +315,7 @@ impl std::error::Error for EngineError {
                 error: TlsFileError::Read(error),
                 ..
             } => Some(error),
+            EngineErrorKind::Log { error, .. } => Some(error),
             EngineErrorKind::Dictionary { .. }
             | EngineErrorKind::Unsupported { .. }
             | EngineErrorKind::TlsFile { .. }
@@ -326,6 +338,17 @@ impl<D: Schema> Entry<D> {
     fn parked(&self) -> MutexGuard<'_, Option<Box<Parked<D>>>> {
         // Held only to take or put back the session: never left broken.
         self.parked.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Writes an event to the session's log while no connection runs it (a
+    /// failed connection attempt); a log that fails is reported, the attempt
+    /// goes on being retried.
+    fn event(&self, text: &str) {
+        if let Some(parked) = self.parked().as_mut()
+            && let Err(error) = parked.journal.event(SystemTime::now(), text)
+        {
+            tracing::error!(%error, "the log could not be written");
+        }
     }
 }
 
@@ -350,7 +373,9 @@ struct Inner<D: Schema> {
 /// listener and are told apart by the CompIDs of the connection's first
 /// message, a Logon: one no session or acceptor template takes is closed
 /// before anything is made for it. Initiators connect, log on, and connect
-/// again `ReconnectInterval` after a drop. Sessions run only inside their
+/// again `ReconnectInterval` after a drop or a round of failed attempts (see
+/// [`InitiatorTransport`](crate::config::InitiatorTransport) for why a fixed
+/// interval, as QuickFIX has it). Sessions run only inside their
 /// schedule; a new period starts them with sequence numbers at 1.
 ///
 /// Sessions validate against what the [`DictionarySource`] given to
@@ -360,9 +385,13 @@ struct Inner<D: Schema> {
 /// the settings' PEM files ([`Tls`](crate::config::Tls)), read when the engine
 /// starts; the handshake is done before a session sees the connection, and a
 /// failed one is a refused connection (an initiator tries again
-/// `ReconnectInterval` later). `FileLogPath` is refused with
-/// [`EngineErrorKind::Unsupported`] rather than ignored (the engine does not write
-/// [`log`](crate::log) files yet). Dropping the engine without [`shutdown`](Self::shutdown)
+/// `ReconnectInterval` later).
+/// A session with `FileLogPath` writes QuickFIX's message and event logs
+/// ([`FileLog`]): every message both ways, whole and in order, and the
+/// session's events; lines reach the file within a second, at every event,
+/// and at the end of each connection. A log that cannot be written ends the
+/// connection (the messages are in the store: a resend brings them back).
+/// Dropping the engine without [`shutdown`](Self::shutdown)
 /// aborts its tasks: no Logout is sent.
 ///
 /// ```no_run
@@ -548,8 +577,9 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
 
     /// Stops: no new connections; a Logout to every logged-on session (others
     /// are disconnected); waits up to `timeout` for the answers (each session
-    /// also gives up after its LogoutTimeout), closes what is left, and syncs
-    /// every store. The first store that fails to sync is the error.
+    /// also gives up after its LogoutTimeout), closes what is left, syncs
+    /// every store and flushes every log. The first store or log that fails
+    /// is the error.
     ///
     /// ```no_run
     /// # async fn f(engine: fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::EngineError> {
@@ -572,14 +602,23 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         }
         let mut result = Ok(());
         for e in &entries {
-            if let Some(parked) = e.parked().as_mut()
-                && let Err(error) = parked.session.store_mut().sync()
+            let mut parked = e.parked();
+            let Some(parked) = parked.as_mut() else {
+                continue;
+            };
+            let id = e.shared.id.clone();
+            let failed = match parked.session.store_mut().sync() {
+                Err(error) => Some(EngineErrorKind::Store { id, error }),
+                Ok(()) => parked
+                    .journal
+                    .flush()
+                    .err()
+                    .map(|error| EngineErrorKind::Log { id, error }),
+            };
+            if let Some(kind) = failed
                 && result.is_ok()
             {
-                result = Err(EngineError::from(EngineErrorKind::Store {
-                    id: e.shared.id.clone(),
-                    error,
-                }));
+                result = Err(EngineError::from(kind));
             }
         }
         result
@@ -596,11 +635,6 @@ fn supported(s: &SessionSettings) -> Result<(), EngineError> {
     };
     if cfg!(not(feature = "tls")) && s.tls.is_some() {
         return unsupported("SocketUseSSL");
-    }
-    // The log module exists (`crate::log`), but no connection writes to it yet: a
-    // log asked for and not written would be silently missing.
-    if s.log_path.is_some() {
-        return unsupported("FileLogPath");
     }
     Ok(())
 }
@@ -685,10 +719,31 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                 Box::new(MemoryStore::with_capacity(messages, bytes))
             }
         };
+        let log = match &settings.log_path {
+            Some(dir) => {
+                let log_error = |error| {
+                    EngineError::from(EngineErrorKind::Log {
+                        id: id.clone(),
+                        error,
+                    })
+                };
+                let mut log = FileLog::open(dir, &id).map_err(log_error)?;
+                log.on_event("Created session", SystemTime::now())
+                    .map_err(log_error)?;
+                Some(log)
+            }
+            None => None,
+        };
+        let journal = Journal::new(
+            log,
+            settings.session.parser,
+            settings.session.role,
+            self.options.read_buffer,
+        );
         let shared = Shared::new(id.clone(), self.options.queue_capacity);
         let app = (self.apps)(&id, SessionHandle::new(shared.clone()));
         let session = Session::with_dictionaries(settings.session.clone(), store, dicts);
-        let parked = Parked::new(session, app, &shared, self.options.read_buffer);
+        let parked = Parked::new(session, app, journal, &shared, self.options.read_buffer);
         Ok(Arc::new(Entry {
             settings,
             shared,
@@ -739,8 +794,29 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             *entry.parked() = Some(parked);
             return;
         }
+        let role = entry.settings.session.role;
+        let peer = match stream.tcp().peer_addr() {
+            Ok(a) => a.to_string(),
+            Err(e) => format!("an unknown address ({e})"),
+        };
+        let span = tracing::info_span!(
+            "fix_connection",
+            session = %entry.shared.id,
+            %peer,
+            role = ?role,
+        );
+        let text = match role {
+            Role::Initiator => format!("Connected to {peer}"),
+            Role::Acceptor => format!("Accepted connection from {peer}"),
+        };
+        span.in_scope(|| tracing::info!("{}", text));
+        if let Err(error) = parked.journal.connected(SystemTime::now(), &text) {
+            span.in_scope(|| tracing::error!(%error, "the log could not be written"));
+            *entry.parked() = Some(parked);
+            return;
+        }
         if let Err(e) = stream.tcp().set_nodelay(entry.settings.tcp_nodelay) {
-            tracing::warn!(error = %e, "SocketNodelay could not be set");
+            span.in_scope(|| tracing::warn!(error = %e, "SocketNodelay could not be set"));
         }
         let end = driver::run(
             stream,
@@ -750,14 +826,35 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             self.limits(),
             initial,
         )
+        .instrument(span.clone())
         .await;
-        *entry.parked() = Some(parked);
-        match &end {
-            End::Io(e) => tracing::warn!(error = %e, "the connection failed"),
-            End::Failed(e) => tracing::error!(error = %e, "the session failed"),
-            End::PeerClosed => tracing::info!("the counterparty closed the connection"),
-            End::Session | End::Disconnected => tracing::info!("disconnected"),
+        let _entered = span.enter();
+        let reason = match &end {
+            End::Io(e) => {
+                tracing::warn!(error = %e, "the connection failed");
+                format!("Disconnecting: the connection failed: {e}")
+            }
+            End::Failed(e) => {
+                tracing::error!(error = %e, "the session failed");
+                format!("Disconnecting: the session failed: {e}")
+            }
+            End::Log(e) => {
+                tracing::error!(error = %e, "the log could not be written");
+                format!("Disconnecting: the log could not be written: {e}")
+            }
+            End::PeerClosed => {
+                tracing::info!("the counterparty closed the connection");
+                "Disconnecting: the counterparty closed the connection".to_owned()
+            }
+            End::Session | End::Disconnected => {
+                tracing::info!("disconnected");
+                "Disconnecting".to_owned()
+            }
+        };
+        if let Err(error) = parked.journal.event(SystemTime::now(), &reason) {
+            tracing::error!(%error, "the log could not be written");
         }
+        *entry.parked() = Some(parked);
     }
 }
 
@@ -773,7 +870,7 @@ async fn listen<D: Schema + Send + Sync + 'static>(
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
-                    let span = tracing::info_span!("fix_connection", %peer);
+                    let span = tracing::info_span!("fix_accept", %peer);
                     inner.spawn(accept(inner.clone(), stream, port, tls.clone()).instrument(span));
                 }
                 Err(e) => {
@@ -830,11 +927,7 @@ async fn accept<D: Schema + Send + Sync + 'static>(
         tracing::warn!(session = %id, "refused: outside the session's schedule");
         return;
     }
-    let span = tracing::info_span!("fix_session", session = %id);
-    inner
-        .connection(&entry, stream, &initial)
-        .instrument(span)
-        .await;
+    inner.connection(&entry, stream, &initial).await;
 }
 
 /// An accepted connection's stream: TLS's server side on a TLS port.
@@ -903,7 +996,10 @@ fn logon_id(msg: &[u8]) -> Option<SessionId> {
 }
 
 /// An initiator session: connect (inside the schedule), run the connection,
-/// wait ReconnectInterval, again, until shutdown.
+/// wait ReconnectInterval, again, until shutdown. The wait follows every
+/// round, failed or not: counted from the drop rather than from the last
+/// attempt, a counterparty that refuses a second Logon while it still holds
+/// the first connection gets the whole interval to let that one go.
 async fn initiate<D: Schema + Send + Sync + 'static>(
     inner: Arc<Inner<D>>,
     entry: Arc<Entry<D>>,
@@ -940,10 +1036,8 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
             let connect = async {
                 let tcp = TcpStream::connect(address)
                     .await
-                    .map_err(|e| ("connection failed", e))?;
-                secure(tcp, &tls, n)
-                    .await
-                    .map_err(|e| ("the TLS handshake failed", e))
+                    .map_err(|e| ("connect", e))?;
+                secure(tcp, &tls, n).await.map_err(|e| ("TLS handshake", e))
             };
             let connect = tokio::time::timeout(inner.options.connect_timeout, connect);
             let connected = tokio::select! {
@@ -952,13 +1046,20 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
             };
             match connected {
                 Ok(Ok(stream)) => {
-                    tracing::info!(%endpoint, "connected");
-                    let span = tracing::info_span!("fix_session", session = %entry.shared.id);
-                    inner.connection(&entry, stream, &[]).instrument(span).await;
+                    inner.connection(&entry, stream, &[]).await;
                     break;
                 }
-                Ok(Err((what, e))) => tracing::warn!(%endpoint, error = %e, "{what}"),
-                Err(_) => tracing::warn!(%endpoint, "connection timed out"),
+                Ok(Err((what, e))) => {
+                    tracing::warn!(%endpoint, error = %e, "{what} failed");
+                    entry.event(&match what {
+                        "TLS handshake" => format!("TLS handshake with {endpoint} failed: {e}"),
+                        _ => format!("Connection to {endpoint} failed: {e}"),
+                    });
+                }
+                Err(_) => {
+                    tracing::warn!(%endpoint, "connection timed out");
+                    entry.event(&format!("Connection to {endpoint} timed out"));
+                }
             }
         }
         tokio::select! {

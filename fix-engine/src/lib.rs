@@ -106,6 +106,7 @@ mod dictionary;
 mod driver;
 mod engine;
 mod handle;
+mod journal;
 pub mod log;
 #[cfg(feature = "tls")]
 mod tls;

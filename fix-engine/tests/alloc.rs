@@ -1,9 +1,10 @@
 //! The engine's read and write path allocates nothing per message in the
 //! steady state: an initiator and an acceptor on loopback, in one
 //! current-thread runtime (so the counting allocator, which counts per thread,
-//! sees every task), exchanging round trips after a warm-up. The applications
-//! allocate nothing themselves: the counts are the engine's. Over TLS, rustls's
-//! own per-record buffers are counted and bounded.
+//! sees every task), exchanging round trips after a warm-up, with memory
+//! stores, again with both sides writing their message logs (FileLogPath), and
+//! over TLS. The applications allocate nothing themselves: the counts are the
+//! engine's, and over TLS rustls's own per-record buffers, counted and bounded.
 
 mod common;
 
@@ -11,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use common::{acceptor, free_port, initiator, order, settings};
+use common::{acceptor, free_port, initiator, log_messages, order, settings, temp_dir};
 use fix_core::Message;
 use fix_engine::{Engine, EngineOptions, SessionHandle};
 use fix_session::{AppReject, Application, Outbox, SessionId, State};
@@ -124,6 +125,28 @@ fn round_trips_through_the_engine_allocate_nothing_per_message() {
         counts.allocations, counts.bytes
     );
     assert_eq!(counts.allocations, 0, "{counts:?}");
+}
+
+#[test]
+fn round_trips_allocate_nothing_while_both_sides_write_their_logs() {
+    let dir = temp_dir("alloc-log");
+    let port = free_port();
+    let counts = steady_state(
+        acceptor("EXEC", "C1", port).file_log_path(dir.join("acceptor")),
+        initiator("C1", "EXEC", port).file_log_path(dir.join("initiator")),
+    );
+    println!(
+        "{N} round trips (two messages each), logs on: {} allocations, {} bytes",
+        counts.allocations, counts.bytes
+    );
+    assert_eq!(counts.allocations, 0, "{counts:?}");
+    // Every message of the test is in both logs: 2 Logons, 4 orders a round
+    // trip, 2 Logouts.
+    let lines = 2 * 2 + 4 * (WARM_UP + N) as usize + 2 * 2;
+    let a = log_messages(&dir.join("acceptor/FIX.4.4-EXEC-C1.messages.current.log"));
+    let i = log_messages(&dir.join("initiator/FIX.4.4-C1-EXEC.messages.current.log"));
+    assert_eq!(a.len() + i.len(), lines);
+    assert_eq!(a, i);
 }
 
 /// Over TLS, rustls allocates per record: a buffer for each record it seals

@@ -161,7 +161,18 @@ pub struct InitiatorTransport {
     /// `SocketConnectHost1`/`SocketConnectPort1`, … in order: each connection
     /// attempt tries them one after another, from the first.
     pub endpoints: Vec<Endpoint>,
-    /// `ReconnectInterval` (default 30 s): the pause between connection attempts.
+    /// `ReconnectInterval` (default 30 s): the pause after a dropped
+    /// connection, and after a round of attempts none of which connected,
+    /// before the next round.
+    ///
+    /// A fixed pause, as QuickFIX has it, with no exponential growth or
+    /// jitter: QuickFIX C++ and QuickFIX/J have neither, so a settings file
+    /// brought from them means a fixed pause, and venues size their limits on
+    /// reconnections for that. A FIX session reconnects to one counterparty,
+    /// not to a shared service a crowd of clients would stampede; what a
+    /// venue asks for, a longer pause, is this setting. QuickFIX/J's stepped
+    /// lists (`ReconnectInterval=5x2;30`) are an error naming the setting
+    /// rather than read as something else.
     pub reconnect_interval: Duration,
 }
 
