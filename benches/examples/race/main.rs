@@ -377,7 +377,7 @@ fn run() -> Result<(), String> {
     let conditions = [
         "both engines in one process, one after the other, over 127.0.0.1, TCP_NODELAY on; each side's engine on a thread of its own, the orders sent from a third".to_owned(),
         "an initiator sends NewOrderSingles (ClOrdID = the order's index, 6 more fields), the acceptor answers each with an ExecutionReport (ClOrdID copied, 10 more fields), matched to its order by ClOrdID".to_owned(),
-        format!("file store on both sides, synced by the system, never per message (ours: FileStoreSync=N, SyncPolicy::Os; QuickFIX's FileStore writes and fflushes each message, no fsync), in {}", root.display()),
+        format!("file store on both sides, synced by the system, never per message (ours: FileStoreSync=N, SyncPolicy::Os; QuickFIX's FileStore writes and fflushes each message, no fsync), in fresh directories under {}", std::env::temp_dir().display()),
         "no message log (QuickFIX: a log factory whose callbacks do nothing, the crate's NullLogger)".to_owned(),
         "every message validated against FIX 4.4 on both sides (ours: fix44's generated tables; QuickFIX: UseDataDictionary=Y with spec/FIX44.xml, the file fix44 is generated from)".to_owned(),
         format!("warm-up: {WARMUP} orders pipelined, not reported"),
