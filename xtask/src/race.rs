@@ -192,8 +192,10 @@ pub(crate) fn render(w: &mut String, race: &Race, cmd: &str, cpu: &str, date: &s
         w,
         "\nLatencies are from each order's due time, so a sender or engine held up \
          counts its wait; the sender's own lateness and the uncorrected time from \
-         the actual send are shown beside them. On a shared 2-core machine the tail \
-         (p99 and above) is mostly the scheduler: compare within a run.\n"
+         the actual send are shown beside them. On a shared 2-core virtual machine \
+         the tail (p99 and above) is mostly the scheduler's and the hypervisor's (see \
+         the stolen CPU time above; the sender's own lateness has the same tail): \
+         compare within a run.\n"
     );
 }
 

@@ -16,10 +16,13 @@
 //!
 //! 1. warm-up: [`WARMUP`] orders, pipelined, not reported;
 //! 2. pipelined: the orders sent as fast as the engine takes them, at most
-//!    [`WINDOW`] unanswered; round trips per second from the first send to the
-//!    last report;
-//! 3. latency: orders offered at the fixed rate, order `k` due at `start + k / rate`;
-//!    its latency is its report's arrival minus its due time (corrected for
+//!    [`WINDOW`] unanswered, by each engine's natural sender ([`Client::pipelined`]);
+//!    round trips per second from the first send to the last report;
+//! 3. latency: orders offered at the fixed rate, order `k` due at `start + k / rate`,
+//!    in rounds of one second that the engines take in turn (both engines are up
+//!    throughout, so a burst of load from elsewhere falls on both alike);
+//!    sent from this thread for both engines; its latency is its report's
+//!    arrival minus its due time (corrected for
 //!    coordinated omission: an order sent late because the sender was held up
 //!    counts the wait), in an HDR histogram.
 //!
@@ -35,10 +38,12 @@ mod quickfix_cpp;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
+use tokio::sync::Notify;
 
 /// Orders each engine runs before anything is timed.
 const WARMUP: u64 = 5_000;
@@ -47,7 +52,7 @@ const WARMUP: u64 = 5_000;
 const WINDOW: u64 = 10_000;
 /// Orders of the one-way phase.
 const ONE_WAY: u64 = 1_000_000;
-/// The sender's pause while the window, or our engine's queue, is full.
+/// A sending thread's pause while its window is full.
 const BACKOFF: Duration = Duration::from_micros(20);
 /// How long a phase may wait for its last report.
 const PHASE_TIMEOUT: Duration = Duration::from_secs(120);
@@ -113,6 +118,8 @@ pub(crate) struct Tracker {
     /// Nanoseconds since `epoch`, plus one (0: not arrived).
     arrived: Box<[AtomicU64]>,
     received: AtomicU64,
+    /// Woken at each answer, for a sender waiting for room in its window.
+    pub(crate) answered: Notify,
     duplicates: AtomicU64,
     unknown: AtomicU64,
 }
@@ -123,6 +130,7 @@ impl Tracker {
             epoch: Instant::now(),
             arrived: (0..orders).map(|_| AtomicU64::new(0)).collect(),
             received: AtomicU64::new(0),
+            answered: Notify::new(),
             duplicates: AtomicU64::new(0),
             unknown: AtomicU64::new(0),
         }
@@ -150,9 +158,10 @@ impl Tracker {
             }
         }
         self.received.fetch_add(1, Ordering::Release);
+        self.answered.notify_one();
     }
 
-    fn received(&self) -> u64 {
+    pub(crate) fn received(&self) -> u64 {
         self.received.load(Ordering::Acquire)
     }
 
@@ -198,6 +207,25 @@ impl Tracker {
 /// waiting while its queue is full.
 pub(crate) trait Client {
     fn send(&mut self, index: u64) -> Result<(), String>;
+
+    /// Sends the orders of `range` as fast as the engine takes them, at most
+    /// `window` unanswered (every earlier order answered already). By default
+    /// from this thread, pausing while the window is full; an engine whose
+    /// natural sender is a task on its own runtime sends from there.
+    fn pipelined(
+        &mut self,
+        t: &Arc<Tracker>,
+        range: Range<u64>,
+        window: Option<u64>,
+    ) -> Result<(), String> {
+        for i in range {
+            while window.is_some_and(|w| i - t.received() >= w) {
+                std::thread::sleep(BACKOFF);
+            }
+            self.send(i)?;
+        }
+        Ok(())
+    }
 }
 
 /// What the race asks of each engine.
@@ -220,7 +248,7 @@ impl Plan {
 }
 
 /// One engine's figures.
-struct Figures {
+pub(crate) struct Figures {
     round_trips_per_s: f64,
     pipelined_seconds: f64,
     /// Arrival of the report minus the order's due time, ns.
@@ -239,15 +267,9 @@ fn histogram() -> Histogram<u64> {
 
 /// Sends `range` as fast as the client takes them, at most [`WINDOW`] unanswered,
 /// and returns the time from the first send to the last answer.
-fn pipelined(client: &mut dyn Client, t: &Tracker, range: Range<u64>) -> Result<f64, String> {
+fn pipelined(client: &mut dyn Client, t: &Arc<Tracker>, range: Range<u64>) -> Result<f64, String> {
     let start = t.now_ns();
-    for i in range.clone() {
-        // Every earlier phase is fully answered, so this counts this phase's.
-        while i - t.received() >= WINDOW {
-            std::thread::sleep(BACKOFF);
-        }
-        client.send(i)?;
-    }
+    client.pipelined(t, range.clone(), Some(WINDOW))?;
     t.wait_for(range.end)?;
     let mut last = 0;
     for i in range {
@@ -256,45 +278,83 @@ fn pipelined(client: &mut dyn Client, t: &Tracker, range: Range<u64>) -> Result<
     Ok((last - start) as f64 / 1e9)
 }
 
-/// Runs the warm-up, the pipelined and the latency phases against `client`.
-fn race(client: &mut dyn Client, t: &Tracker, plan: Plan) -> Result<Figures, String> {
-    pipelined(client, t, 0..WARMUP)?;
-    let first = WARMUP;
-    let pipelined_seconds = pipelined(client, t, first..first + plan.pipelined)?;
+/// One engine in the race: its sender, its answers, what it measured so far.
+pub(crate) struct Lane<'a> {
+    pub(crate) name: &'static str,
+    pub(crate) client: &'a mut dyn Client,
+    pub(crate) tracker: Arc<Tracker>,
+}
 
-    let base = first + plan.pipelined;
-    let n = plan.latency_orders();
-    let mut pacer = histogram();
+/// Runs the warm-up and the pipelined phase of each lane in turn, then the
+/// latency phase in rounds of one second, each lane's round after the other's:
+/// the machine's load over those seconds falls on every lane alike.
+fn race(lanes: &mut [Lane<'_>], plan: Plan) -> Result<Vec<Figures>, String> {
+    let mut seconds = Vec::new();
+    for lane in lanes.iter_mut() {
+        pipelined(lane.client, &lane.tracker, 0..WARMUP)?;
+        let range = WARMUP..WARMUP + plan.pipelined;
+        seconds.push(pipelined(lane.client, &lane.tracker, range)?);
+    }
+    let base = WARMUP + plan.pipelined;
     let period_ns = 1e9 / plan.rate as f64;
-    let start = t.now_ns() + 1_000_000;
-    let due = |k: u64| start + (k as f64 * period_ns) as u64;
-    let mut sent = Vec::with_capacity(n as usize);
-    for k in 0..n {
-        let now = t.now_ns();
-        if due(k) > now {
-            std::thread::sleep(Duration::from_nanos(due(k) - now));
+    // Per lane: the sender's lateness, and (order, due, sent) of every order.
+    let mut pacers: Vec<Histogram<u64>> = lanes.iter().map(|_| histogram()).collect();
+    let mut offered: Vec<Vec<(u64, u64, u64)>> = lanes
+        .iter()
+        .map(|_| Vec::with_capacity(plan.latency_orders() as usize))
+        .collect();
+    for round in 0..plan.seconds {
+        for (l, lane) in lanes.iter_mut().enumerate() {
+            let t = &lane.tracker;
+            let start = t.now_ns() + 1_000_000;
+            for k in 0..plan.rate {
+                let due = start + (k as f64 * period_ns) as u64;
+                let now = t.now_ns();
+                if due > now {
+                    std::thread::sleep(Duration::from_nanos(due - now));
+                }
+                let now = t.now_ns();
+                pacers[l].saturating_record(now.saturating_sub(due).max(1));
+                let i = base + round * plan.rate + k;
+                offered[l].push((i, due, now));
+                lane.client.send(i)?;
+            }
+            // The round ends with its answers, so that the next lane's round
+            // does not share the machine with this one's tail.
+            t.wait_for(base + (round + 1) * plan.rate)?;
         }
-        let now = t.now_ns();
-        pacer.saturating_record(now.saturating_sub(due(k)).max(1));
-        sent.push(now);
-        client.send(base + k)?;
     }
-    t.wait_for(base + n)?;
-    let mut latency = histogram();
-    let mut from_send = histogram();
-    for (k, sent) in (0..n).zip(sent) {
-        let at = t.arrival(base + k)?;
-        latency.saturating_record(at.saturating_sub(due(k)).max(1));
-        from_send.saturating_record(at.saturating_sub(sent).max(1));
+    let mut figures = Vec::new();
+    for (((lane, pacer), offered), pipelined_seconds) in
+        lanes.iter().zip(pacers).zip(offered).zip(seconds)
+    {
+        let t = &lane.tracker;
+        let mut latency = histogram();
+        let mut from_send = histogram();
+        for (i, due, sent) in offered {
+            let at = t.arrival(i)?;
+            latency.saturating_record(at.saturating_sub(due).max(1));
+            from_send.saturating_record(at.saturating_sub(sent).max(1));
+        }
+        t.check()?;
+        figures.push(Figures {
+            round_trips_per_s: plan.pipelined as f64 / pipelined_seconds,
+            pipelined_seconds,
+            latency,
+            pacer,
+            from_send,
+        });
     }
-    t.check()?;
-    Ok(Figures {
-        round_trips_per_s: plan.pipelined as f64 / pipelined_seconds,
-        pipelined_seconds,
-        latency,
-        pacer,
-        from_send,
-    })
+    Ok(figures)
+}
+
+/// Races `lanes` and prints each one's figures.
+fn report(lanes: &mut [Lane<'_>], plan: Plan) -> Result<(), String> {
+    let figures = race(lanes, plan)?;
+    for (lane, f) in lanes.iter().zip(&figures) {
+        print_figures(lane.name, f);
+    }
+    Ok(())
 }
 
 fn print_figures(engine: &str, f: &Figures) {
@@ -349,6 +409,22 @@ fn tighten_timer_slack() -> String {
     }
 }
 
+/// The machine's CPU time so far, from `/proc/stat`: (stolen by the hypervisor,
+/// all), in clock ticks.
+fn cpu_ticks() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let ticks: Vec<u64> = stat
+        .lines()
+        .next()?
+        .strip_prefix("cpu ")?
+        .split_whitespace()
+        .map(|v| v.parse().ok())
+        .collect::<Option<_>>()?;
+    // user nice system idle iowait irq softirq steal guest guest_nice: the
+    // guest times are inside user and nice already.
+    Some((*ticks.get(7)?, ticks.iter().take(8).sum()))
+}
+
 fn arg(n: usize, default: u64) -> Result<u64, String> {
     match std::env::args().nth(n) {
         None => Ok(default),
@@ -375,14 +451,15 @@ fn run() -> Result<(), String> {
     let slack = tighten_timer_slack();
     let root = std::env::temp_dir().join(format!("fix-race-{}", std::process::id()));
     let conditions = [
-        "both engines in one process, one after the other, over 127.0.0.1, TCP_NODELAY on; each side's engine on a thread of its own, the orders sent from a third".to_owned(),
+        "both engines in one process, one after the other, over 127.0.0.1, TCP_NODELAY on; each side's engine on a thread of its own (ours: a current-thread tokio runtime each; QuickFIX: SocketAcceptor and SocketInitiator, single-threaded kind)".to_owned(),
+        "who sends: paced orders from a third thread for both engines; pipelined orders, for ours from a task on the initiator's runtime (SessionHandle::send, yielding while the queue is full), for QuickFIX from that third thread (Session::sendToTarget, which writes to the socket from the calling thread)".to_owned(),
         "an initiator sends NewOrderSingles (ClOrdID = the order's index, 6 more fields), the acceptor answers each with an ExecutionReport (ClOrdID copied, 10 more fields), matched to its order by ClOrdID".to_owned(),
         format!("file store on both sides, synced by the system, never per message (ours: FileStoreSync=N, SyncPolicy::Os; QuickFIX's FileStore writes and fflushes each message, no fsync), in fresh directories under {}", std::env::temp_dir().display()),
         "no message log (QuickFIX: a log factory whose callbacks do nothing, the crate's NullLogger)".to_owned(),
         "every message validated against FIX 4.4 on both sides (ours: fix44's generated tables; QuickFIX: UseDataDictionary=Y with spec/FIX44.xml, the file fix44 is generated from)".to_owned(),
         format!("warm-up: {WARMUP} orders pipelined, not reported"),
         format!("pipelined: {} orders sent as fast as the engine takes them, at most {WINDOW} unanswered; round trips/s from the first send to the last report", plan.pipelined),
-        format!("latency: {} orders offered at {} per second for {} s; latency = report arrival − the order's due time (start + k / rate), so coordinated omission is corrected; HDR histogram, 3 significant digits", plan.latency_orders(), plan.rate, plan.seconds),
+        format!("latency: {} orders offered at {} per second for {} s, in rounds of 1 s taken by the engines in turn (each round waits for its answers); latency = report arrival − the order's due time (start + k / rate), so coordinated omission is corrected; HDR histogram, 3 significant digits", plan.latency_orders(), plan.rate, plan.seconds),
         format!("the sender paces with thread::sleep, timer slack {slack}; its own lateness (send − due) is the pacer row, part of every latency; \"from send\" is report arrival − actual send, not corrected, to tell the engine's part from the sender's"),
         format!("one-way (ours only): {ONE_WAY} NewOrderSingles into one session, memory stores, counted by the acceptor's application"),
     ];
@@ -394,24 +471,54 @@ fn run() -> Result<(), String> {
     println!("run\trate_per_s\t{}", plan.rate);
     println!("run\tlatency_orders\t{}", plan.latency_orders());
 
+    let ticks = cpu_ticks();
     let result = (|| {
-        let tracker = std::sync::Arc::new(Tracker::new(plan.orders()));
-        let figures = ours::race(&root, &tracker, plan)?;
-        print_figures(ours::NAME, &figures);
+        let ours_tracker = Arc::new(Tracker::new(plan.orders()));
+        ours::with_client(&root, &ours_tracker, &mut |ours| {
+            #[cfg(feature = "quickfix")]
+            {
+                let qf_tracker = Arc::new(Tracker::new(plan.orders()));
+                quickfix_cpp::with_client(&root, &qf_tracker, &mut |qf| {
+                    let mut lanes = [
+                        Lane {
+                            name: ours::NAME,
+                            client: &mut *ours,
+                            tracker: ours_tracker.clone(),
+                        },
+                        Lane {
+                            name: quickfix_cpp::NAME,
+                            client: qf,
+                            tracker: qf_tracker.clone(),
+                        },
+                    ];
+                    report(&mut lanes, plan)
+                })?;
+                println!("run\tquickfix\tin this run");
+            }
+            #[cfg(not(feature = "quickfix"))]
+            {
+                let lane = Lane {
+                    name: ours::NAME,
+                    client: ours,
+                    tracker: ours_tracker.clone(),
+                };
+                report(&mut [lane], plan)?;
+                println!("run\tquickfix\tnot in this run (the `quickfix` feature is off)");
+            }
+            Ok(())
+        })?;
         let one_way = ours::one_way(ONE_WAY)?;
         println!("{}\tone_way_messages_per_s\t{one_way:.1}", ours::NAME);
-
-        #[cfg(feature = "quickfix")]
-        {
-            let tracker = std::sync::Arc::new(Tracker::new(plan.orders()));
-            let figures = quickfix_cpp::race(&root, &tracker, plan)?;
-            print_figures(quickfix_cpp::NAME, &figures);
-            println!("run\tquickfix\tin this run");
-        }
-        #[cfg(not(feature = "quickfix"))]
-        println!("run\tquickfix\tnot in this run (the `quickfix` feature is off)");
         Ok(())
     })();
+    // A virtual machine's vCPUs wait for the host: time stolen shows as stalls
+    // of milliseconds, in the tail of every latency.
+    if let (Some((s0, t0)), Some((s1, t1))) = (ticks, cpu_ticks()) {
+        let share = (s1 - s0) as f64 * 100.0 / (t1 - t0).max(1) as f64;
+        println!(
+            "run\tnote\tCPU time stolen by the hypervisor during the run: {share:.1}% (/proc/stat)"
+        );
+    }
     let _ = std::fs::remove_dir_all(&root);
     result
 }

@@ -1,6 +1,7 @@
 //! Our engine in the race: an acceptor `Engine` and an initiator `Engine`, each
 //! on a current-thread tokio runtime of its own thread.
 
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -10,9 +11,10 @@ use fix_core::Message;
 use fix_engine::config::{Schedule, SessionBuilder, Settings};
 use fix_engine::{Engine, EngineOptions, SendError, SessionHandle};
 use fix_session::{AppReject, Application, Outbox, SessionId, State, SyncPolicy};
+use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 
-use crate::{BACKOFF, Client, Figures, ORDER_FIELDS, Plan, REPORT_FIELDS, Tracker};
+use crate::{BACKOFF, Client, ORDER_FIELDS, REPORT_FIELDS, Tracker};
 
 /// Our engine's name in the output.
 pub(crate) const NAME: &str = "ours";
@@ -68,14 +70,14 @@ impl Running {
 }
 
 /// Starts an engine with `settings` on a thread of its own, and returns the
-/// handle of its session `id`.
+/// handle of its session `id` and of the thread's runtime.
 fn spawn<A, F>(
     name: &str,
     settings: Settings,
     options: EngineOptions,
     id: SessionId,
     apps: F,
-) -> Result<(SessionHandle, Running), String>
+) -> Result<(SessionHandle, Handle, Running), String>
 where
     A: Application + Send + 'static,
     F: Fn(&SessionId, SessionHandle) -> A + Send + Sync + 'static,
@@ -98,7 +100,8 @@ where
                             return Ok(());
                         }
                     };
-                let _ = handle_tx.send(engine.session(&id).ok_or(format!("no session {id}")));
+                let session = engine.session(&id).ok_or(format!("no session {id}"));
+                let _ = handle_tx.send(session.map(|s| (s, Handle::current())));
                 let _ = stopped.await;
                 engine
                     .shutdown(Duration::from_secs(5))
@@ -107,10 +110,10 @@ where
             })
         })
         .map_err(|e| format!("thread: {e}"))?;
-    let handle = handle_rx
+    let (session, runtime) = handle_rx
         .recv()
         .map_err(|_| format!("the {name} thread ended before starting its engine"))??;
-    Ok((handle, Running { stop, thread }))
+    Ok((session, runtime, Running { stop, thread }))
 }
 
 /// Where each side keeps its store.
@@ -124,6 +127,8 @@ enum Stores<'a> {
 /// The acceptor's and the initiator's engines, logged on to each other.
 struct Pair {
     client: SessionHandle,
+    /// The initiator's runtime.
+    runtime: Handle,
     acceptor: Running,
     initiator: Running,
 }
@@ -151,7 +156,7 @@ impl Pair {
             .schedule(Schedule::non_stop());
         let a = with_store(a, a_dir).build().map_err(|e| e.to_string())?;
         let a = Settings::new([a]).map_err(|e| e.to_string())?;
-        let (_, acceptor) = spawn("ours-acceptor", a, options.clone(), a_id, move |_, _| {
+        let (_, _, acceptor) = spawn("ours-acceptor", a, options.clone(), a_id, move |_, _| {
             executor()
         })?;
 
@@ -163,9 +168,10 @@ impl Pair {
             .schedule(Schedule::non_stop());
         let i = with_store(i, i_dir).build().map_err(|e| e.to_string())?;
         let i = Settings::new([i]).map_err(|e| e.to_string())?;
-        let (client, initiator) = spawn("ours-initiator", i, options, i_id, move |_, _| {
-            Recorder(recorder.clone())
-        })?;
+        let (client, runtime, initiator) =
+            spawn("ours-initiator", i, options, i_id, move |_, _| {
+                Recorder(recorder.clone())
+            })?;
         let deadline = Instant::now() + Duration::from_secs(10);
         while client.state() != State::LoggedOn {
             if Instant::now() > deadline {
@@ -175,6 +181,7 @@ impl Pair {
         }
         Ok(Pair {
             client,
+            runtime,
             acceptor,
             initiator,
         })
@@ -186,18 +193,38 @@ impl Pair {
     }
 }
 
-/// Sends orders through our initiator's handle.
+/// Writes order `index`'s body into `body` (its ClOrdID through `id`).
+fn order(id: &mut Vec<u8>, body: &mut Vec<u8>, index: u64) {
+    id.clear();
+    crate::push_number(id, index);
+    crate::body(body, id, &ORDER_FIELDS);
+}
+
+/// Sends orders through our initiator's handle: paced ones from the caller's
+/// thread, pipelined ones from a task on the initiator's runtime, as a tokio
+/// application sends (the handle's queue is then filled while the connection
+/// task is not running, and taken whole when it runs).
 struct OursClient {
     handle: SessionHandle,
+    runtime: Handle,
     id: Vec<u8>,
     body: Vec<u8>,
 }
 
+impl OursClient {
+    fn new(pair: &Pair) -> OursClient {
+        OursClient {
+            handle: pair.client.clone(),
+            runtime: pair.runtime.clone(),
+            id: Vec::new(),
+            body: Vec::new(),
+        }
+    }
+}
+
 impl Client for OursClient {
     fn send(&mut self, index: u64) -> Result<(), String> {
-        self.id.clear();
-        crate::push_number(&mut self.id, index);
-        crate::body(&mut self.body, &self.id, &ORDER_FIELDS);
+        order(&mut self.id, &mut self.body, index);
         loop {
             match self.handle.send(b"D", &self.body) {
                 Ok(()) => return Ok(()),
@@ -206,10 +233,49 @@ impl Client for OursClient {
             }
         }
     }
+
+    fn pipelined(
+        &mut self,
+        t: &Arc<Tracker>,
+        range: Range<u64>,
+        window: Option<u64>,
+    ) -> Result<(), String> {
+        let (handle, t) = (self.handle.clone(), t.clone());
+        let (done, result) = std::sync::mpsc::channel();
+        self.runtime.spawn(async move {
+            let (mut id, mut body) = (Vec::new(), Vec::new());
+            for i in range {
+                while window.is_some_and(|w| i - t.received() >= w) {
+                    t.answered.notified().await;
+                }
+                order(&mut id, &mut body, i);
+                loop {
+                    match handle.send(b"D", &body) {
+                        Ok(()) => break,
+                        // The connection task takes the queue when this yields.
+                        Err(SendError::Full) => tokio::task::yield_now().await,
+                        Err(e) => {
+                            let _ = done.send(Err(format!("ours: order {i}: {e}")));
+                            return;
+                        }
+                    }
+                }
+            }
+            let _ = done.send(Ok(()));
+        });
+        result
+            .recv()
+            .map_err(|_| "ours: the sending task ended without a result".to_owned())?
+    }
 }
 
-/// The race's phases with file stores in `root`.
-pub(crate) fn race(root: &Path, tracker: &Arc<Tracker>, plan: Plan) -> Result<Figures, String> {
+/// Starts our pair with file stores in `root`, answers recorded in `tracker`,
+/// and runs `race` with its client; stops the pair after.
+pub(crate) fn with_client(
+    root: &Path,
+    tracker: &Arc<Tracker>,
+    race: &mut dyn FnMut(&mut dyn Client) -> Result<(), String>,
+) -> Result<(), String> {
     let (a, i) = (
         crate::store_dir(root, "ours-acceptor")?,
         crate::store_dir(root, "ours-initiator")?,
@@ -223,14 +289,10 @@ pub(crate) fn race(root: &Path, tracker: &Arc<Tracker>, plan: Plan) -> Result<Fi
         },
         tracker.clone(),
     )?;
-    let mut client = OursClient {
-        handle: pair.client.clone(),
-        id: Vec::new(),
-        body: Vec::new(),
-    };
-    let figures = crate::race(&mut client, tracker, plan);
+    let mut client = OursClient::new(&pair);
+    let raced = race(&mut client);
     pair.stop()?;
-    figures
+    raced
 }
 
 /// One-way messages per second: `n` orders into one session, memory stores
@@ -250,13 +312,9 @@ pub(crate) fn one_way(n: u64) -> Result<f64, String> {
         },
         Arc::new(Tracker::new(0)),
     )?;
-    let mut client = OursClient {
-        handle: pair.client.clone(),
-        id: Vec::new(),
-        body: Vec::new(),
-    };
+    let mut client = OursClient::new(&pair);
     let start = Instant::now();
-    let sent = (0..n).try_for_each(|i| client.send(i));
+    let sent = client.pipelined(&tracker, 0..n, None);
     let done = sent.and_then(|()| tracker.wait_for(n));
     let seconds = start.elapsed().as_secs_f64();
     pair.stop()?;

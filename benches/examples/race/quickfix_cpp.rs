@@ -22,7 +22,7 @@ use quickfix::{
     NullLogger, QuickFixError, SessionId, SessionSettings, send_to_target,
 };
 
-use crate::{Client, Figures, ORDER_FIELDS, Plan, REPORT_FIELDS, Tracker};
+use crate::{Client, ORDER_FIELDS, REPORT_FIELDS, Tracker};
 
 /// QuickFIX's name in the output.
 pub(crate) const NAME: &str = "QuickFIX C++";
@@ -149,8 +149,13 @@ fn settings(
     Ok(settings)
 }
 
-/// The race's phases with file stores in `root`.
-pub(crate) fn race(root: &Path, tracker: &Arc<Tracker>, plan: Plan) -> Result<Figures, String> {
+/// Starts QuickFIX's pair with file stores in `root`, answers recorded in
+/// `tracker`, and runs `race` with its client; stops the pair after.
+pub(crate) fn with_client(
+    root: &Path,
+    tracker: &Arc<Tracker>,
+    race: &mut dyn FnMut(&mut dyn Client) -> Result<(), String>,
+) -> Result<(), String> {
     let port = crate::free_port()?;
     let a_id = SessionId::try_new("FIX.4.4", "EXEC", "C1", "").map_err(qf("session id"))?;
     let i_id = SessionId::try_new("FIX.4.4", "C1", "EXEC", "").map_err(qf("session id"))?;
@@ -182,7 +187,7 @@ pub(crate) fn race(root: &Path, tracker: &Arc<Tracker>, plan: Plan) -> Result<Fi
     }
 
     let mut client = QuickFixClient { session: i_id };
-    let figures = crate::race(&mut client, tracker, plan);
+    let raced = race(&mut client);
     initiator.stop().map_err(qf("stop initiator"))?;
     acceptor.stop().map_err(qf("stop acceptor"))?;
     let errors = a_callbacks.errors.load(Ordering::Relaxed);
@@ -191,5 +196,5 @@ pub(crate) fn race(root: &Path, tracker: &Arc<Tracker>, plan: Plan) -> Result<Fi
             "QuickFIX: the acceptor failed to answer {errors} orders"
         ));
     }
-    figures
+    raced
 }
