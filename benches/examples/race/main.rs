@@ -1,5 +1,6 @@
 //! The engine race (issue 15): our engine and, with the `quickfix` feature, QuickFIX
-//! C++ run the same test one after the other in this process, over 127.0.0.1.
+//! C++ run the same test in this process, over 127.0.0.1, each phase one engine
+//! after the other.
 //!
 //! An initiator sends NewOrderSingles (ClOrdID = the order's index); the acceptor
 //! answers each with an ExecutionReport carrying the same ClOrdID, by which the
@@ -451,7 +452,7 @@ fn run() -> Result<(), String> {
     let slack = tighten_timer_slack();
     let root = std::env::temp_dir().join(format!("fix-race-{}", std::process::id()));
     let conditions = [
-        "both engines in one process, one after the other, over 127.0.0.1, TCP_NODELAY on; each side's engine on a thread of its own (ours: a current-thread tokio runtime each; QuickFIX: SocketAcceptor and SocketInitiator, single-threaded kind)".to_owned(),
+        "both engines in one process over 127.0.0.1, up together, their phases one after the other (the latency phase in alternating rounds), TCP_NODELAY on; each side's engine on a thread of its own (ours: a current-thread tokio runtime each; QuickFIX: SocketAcceptor and SocketInitiator, single-threaded kind)".to_owned(),
         "who sends: paced orders from a third thread for both engines; pipelined orders, for ours from a task on the initiator's runtime (SessionHandle::send, yielding while the queue is full), for QuickFIX from that third thread (Session::sendToTarget, which writes to the socket from the calling thread)".to_owned(),
         "an initiator sends NewOrderSingles (ClOrdID = the order's index, 6 more fields), the acceptor answers each with an ExecutionReport (ClOrdID copied, 10 more fields), matched to its order by ClOrdID".to_owned(),
         format!("file store on both sides, synced by the system, never per message (ours: FileStoreSync=N, SyncPolicy::Os; QuickFIX's FileStore writes and fflushes each message, no fsync), in fresh directories under {}", std::env::temp_dir().display()),
