@@ -13,6 +13,11 @@
 //! case (`probe case all` under callgrind, one dump per case): unlike times, these
 //! repeat exactly on a busy machine, so their ratios are the steadier comparison.
 //!
+//! It also runs the engine race (`cargo run --release -p fix-benches --example
+//! race`, with QuickFIX C++ under `--quickfix`; see [`crate::race`]) into its own
+//! section. `--race-only` runs the race alone and replaces that section of the
+//! existing `benches/RESULTS.md`, leaving the rest as it was.
+//!
 //! Criterion's results are read from `target/criterion/**/new/{benchmark,estimates}.json`
 //! with a small field extraction (the files are flat, machine-written JSON), keeping
 //! only those written by this run.
@@ -22,6 +27,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
+
+use crate::race;
 
 /// Short enough for a shared machine; the report quotes ratios, not absolute times.
 const DEFAULT_CRITERION_ARGS: [&str; 4] = ["--warm-up-time", "1", "--measurement-time", "3"];
@@ -53,9 +60,11 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         None => (args, None),
     };
     let mut quickfix = false;
+    let mut race_only = false;
     for arg in ours {
         match arg.as_str() {
             "--quickfix" => quickfix = true,
+            "--race-only" => race_only = true,
             _ => {
                 return Err(format!(
                     "unexpected argument `{arg}`; criterion's go after `--`"
@@ -69,6 +78,21 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     );
     let features = if quickfix { "peers,quickfix" } else { "peers" };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = root.join("benches/RESULTS.md");
+    if race_only {
+        let (race_cmd, race) = race::run(&cargo, &root, quickfix.then_some("quickfix"))?;
+        let mut section = String::new();
+        race::render(&mut section, &race, &race_cmd, &cpu_model(), &utc_now());
+        let existing = match std::fs::read_to_string(&out) {
+            Ok(s) => s,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(format!("{}: {e}", out.display())),
+        };
+        std::fs::write(&out, race::splice(&existing, &section))
+            .map_err(|e| format!("{}: {e}", out.display()))?;
+        eprintln!("bench-report: wrote the race into {}", out.display());
+        return Ok(());
+    }
     let started = SystemTime::now();
 
     // The peers' own checks first: a peer that reads or writes differently from
@@ -150,8 +174,10 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let mut medians = HashMap::new();
     collect_medians(&target.join("criterion"), started, &mut medians)?;
     let instructions = count_instructions(&cargo, &root, &target, features)?;
+    // After the criterion runs, not beside them: the race wants both cores.
+    let (race_cmd, race) = race::run(&cargo, &root, Some(features))?;
 
-    let report = render(
+    let mut report = render(
         &cases,
         &medians,
         instructions.as_ref(),
@@ -159,7 +185,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         &allocs_cmd,
         quickfix,
     )?;
-    let out = root.join("benches/RESULTS.md");
+    report.push('\n');
+    race::render(&mut report, &race, &race_cmd, &cpu_model(), &utc_now());
     std::fs::write(&out, report).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("bench-report: wrote {}", out.display());
     Ok(())

@@ -15,6 +15,7 @@ use fix_codegen::emit::{self, Config};
 
 mod bench_report;
 mod new_crate;
+mod race;
 use fix_dict::Dictionary;
 
 /// One generated module: the dictionary (relative to the workspace root) and the
@@ -187,7 +188,7 @@ fn main() -> ExitCode {
                 "  new-crate spec/NAME.xml\n                   create the typed crate name/ for a dictionary and generate it"
             );
             println!(
-                "  bench-report [--quickfix] [-- <criterion args>]\n                   time ours beside the peers, count allocations, write benches/RESULTS.md\n                   (--quickfix: QuickFIX C++ too; needs cmake and a C++ compiler)"
+                "  bench-report [--quickfix] [--race-only] [-- <criterion args>]\n                   time ours beside the peers, count allocations, race the engines, write benches/RESULTS.md\n                   (--quickfix: QuickFIX C++ too; needs cmake and a C++ compiler;\n                   --race-only: only the engine race, into its section of the existing file)"
             );
             ExitCode::SUCCESS
         }
