@@ -390,7 +390,8 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     }
 
     /// The addresses the listeners are bound to, in the order of
-    /// [`Settings::listeners`].
+    /// [`Settings::listeners`]: the port the system picked for a
+    /// `SocketAcceptPort` of 0.
     ///
     /// ```no_run
     /// # fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) {

@@ -907,6 +907,41 @@ async fn a_dropped_engine_stops_listening() {
     );
 }
 
+/// SocketAcceptPort=0: the system picks a free port, which the engine tells,
+/// and two sessions on port 0 share that one listener.
+#[tokio::test]
+async fn an_acceptor_on_port_0_listens_where_local_addrs_says() {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "Z1", 0), acceptor("EXEC", "Z2", 0)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let [addr] = acc.local_addrs() else {
+        panic!("{:?}", acc.local_addrs());
+    };
+    assert_ne!(addr.port(), 0);
+    let mut initiators = Vec::new();
+    for target in ["Z1", "Z2"] {
+        let ini = Engine::start(
+            settings([initiator(target, "EXEC", addr.port())]),
+            &fix44::DICTIONARY,
+            recorders(&tx, false),
+        )
+        .await
+        .unwrap();
+        let (a_id, _) = ids("EXEC", target);
+        expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
+        initiators.push(ini);
+    }
+    for ini in initiators {
+        ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    }
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
 #[tokio::test]
 async fn idle_sessions_keep_each_other_alive_with_heartbeats() {
     let port = free_port();

@@ -1089,3 +1089,33 @@ mod arbitrary {
         }
     }
 }
+
+#[test]
+fn socket_accept_port_0_is_a_port_the_system_picks() {
+    let s = acceptor("").clone();
+    let zero = one(&ACCEPTOR.replace("SocketAcceptPort=5001", "SocketAcceptPort=0"));
+    assert!(matches!(&zero.transport, Transport::Acceptor(a) if a.port == 0));
+    assert!(matches!(&s.transport, Transport::Acceptor(a) if a.port == 5001));
+    assert_eq!(
+        fails(&ACCEPTOR.replace("SocketAcceptPort=5001", "SocketAcceptPort=70000")),
+        (
+            Some(6),
+            Some("SocketAcceptPort".into()),
+            r#""70000" is not a port number from 0 (any free port) to 65535"#.into()
+        )
+    );
+    // The builder agrees; an initiator still needs a real port.
+    let built = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
+        .socket_accept_port(0)
+        .schedule(Schedule::non_stop())
+        .build()
+        .unwrap();
+    assert_eq!(built.transport, zero.transport);
+    let err = SessionBuilder::initiator(SessionId::new("FIX.4.4", "C1", "EXEC"))
+        .heart_bt_int(30)
+        .socket_connect("localhost", 0)
+        .schedule(Schedule::non_stop())
+        .build()
+        .unwrap_err();
+    assert_eq!(err.key(), Some("SocketConnectPort"));
+}

@@ -324,7 +324,10 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         heart_bt_int: u32;
-        /// `SocketAcceptPort` (acceptor only, required).
+        /// `SocketAcceptPort` (acceptor only, required). 0 is a port the
+        /// system picks when the engine starts, which
+        /// [`Engine::local_addrs`](crate::Engine::local_addrs) tells (sessions
+        /// on port 0 share that one listener, as on any port).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_accept_port(5001);
@@ -719,7 +722,6 @@ impl SessionBuilder {
                         "an acceptor needs a port to listen on",
                     ));
                 }
-                Some(0) => return Err(invalid(SocketAcceptPort, "0", PORT)),
                 Some(p) => p,
             };
             if let Some(a) = &self.socket_accept_address
