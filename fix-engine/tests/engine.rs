@@ -907,6 +907,59 @@ async fn a_dropped_engine_stops_listening() {
     );
 }
 
+/// ValidateFieldsHaveValues=Y (the default): a field without a value is the
+/// validator's Reject, reason 4, of a parsed message, so it is reverse-routed
+/// as QuickFIX's is (the parser lets the empty value through to it).
+#[tokio::test]
+async fn an_empty_value_is_rejected_with_reason_4_and_the_reject_reverse_routed() {
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "E1", 0)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let mut raw = tokio::net::TcpStream::connect(acc.local_addrs()[0])
+        .await
+        .unwrap();
+    raw.write_all(&logon("E1", "EXEC")).await.unwrap();
+    let now = fix_session::time::format_timestamp(SystemTime::now());
+    let now = std::str::from_utf8(&now).unwrap();
+    let order = format!(
+        "35=D\x0134=2\x0149=E1\x0152={now}\x0156=EXEC\x01128=DESK\x01129=\x01{}",
+        String::from_utf8(order("O1")).unwrap()
+    );
+    raw.write_all(&fix_test_support::naive::build(order.as_bytes()))
+        .await
+        .unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    let reject = loop {
+        let n = tokio::time::timeout(Duration::from_secs(WAIT), raw.read(&mut buf))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_ne!(n, 0, "closed: {}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&got).into_owned();
+        if let Some(at) = text.find("\x0135=3\x01")
+            && let Some(end) = text[at..].find("\x0110=")
+        {
+            break text[at..=at + end].to_owned();
+        }
+    };
+    for field in [
+        "\x01115=DESK\x01",
+        "\x01371=129\x01",
+        "\x01373=4\x01",
+        "\x0145=2\x01",
+    ] {
+        assert!(reject.contains(field), "{field:?} not in {reject:?}");
+    }
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
 /// SocketAcceptPort=0: the system picks a free port, which the engine tells,
 /// and two sessions on port 0 share that one listener.
 #[tokio::test]

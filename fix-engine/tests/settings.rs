@@ -123,17 +123,14 @@ fn every_key_is_read() {
     assert!(!v.validates_user_defined_fields() && v.allows_unknown_msg_fields());
     assert!(!c.check_comp_id && !c.persist_messages);
     assert_eq!(c.resend_request_chunk_size, 500);
-    // Empty values reach the validator only when it lets them through.
+    // Empty values always reach the validator, which rejects them (reason 4,
+    // the message parsed and its Reject reverse-routed) unless told not to.
     let empty_text = with_trailer("8=FIX.4.4\x019=9\x0135=0\x0158=\x01");
     let mut fields = [fix_core::Field::new(0, 0, 0); 8];
     assert!(c.parser.parse(&empty_text, &mut fields).is_ok());
-    assert!(
-        acceptor("")
-            .session
-            .parser
-            .parse(&empty_text, &mut fields)
-            .is_err()
-    );
+    let default = acceptor("").session;
+    assert!(default.parser.parse(&empty_text, &mut fields).is_ok());
+    assert!(default.validator.unwrap().validates_fields_have_values());
     assert!(!a.tcp_nodelay);
     assert_eq!(a.store_path.as_deref(), Some(Path::new("st")));
     assert_eq!(a.store_options.sync_policy(), SyncPolicy::Os);

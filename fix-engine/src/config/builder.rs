@@ -818,10 +818,11 @@ impl SessionBuilder {
                 .validate_user_defined_fields(self.validate_user_defined_fields.unwrap_or(true))
                 .allow_unknown_msg_fields(self.allow_unknown_msg_fields.unwrap_or(false))
         });
-        // Empty values are the validator's to reject (reason 4): without it, or
-        // with ValidateFieldsHaveValues=N, the parser lets them through, as
-        // QuickFIX's does.
-        session.parser = Parser::new().with_empty_values(!(use_dd && have_values));
+        // Empty values are the validator's to reject (reason 4, with the
+        // message parsed: its Reject is reverse-routed, as QuickFIX's is), so
+        // the parser always lets them through; without the validator, or with
+        // ValidateFieldsHaveValues=N, so does the session, as QuickFIX's does.
+        session.parser = Parser::new().with_empty_values(true);
         session.default_appl_ver_id = self.default_appl_ver_id.clone();
         session.persist_messages = self.persist_messages.unwrap_or(true);
 

@@ -115,7 +115,13 @@ const PROFILES: &[Profile] = &[
     profile("TW50SP1", "FIXT.1.1", "8", Some("8"), true),
     profile("TW50SP2", "FIXT.1.1", "9", Some("9"), true),
     profile("TW", "FIX.4.4", "FIX.4.4", None, true),
-    profile("NO_CHECK_FIELDS_HAVE_VALUES", "FIX.4.4", "FIX.4.4", None, false),
+    profile(
+        "NO_CHECK_FIELDS_HAVE_VALUES",
+        "FIX.4.4",
+        "FIX.4.4",
+        None,
+        false,
+    ),
 ];
 
 /// The sessions of the scripts of server directory `dir`: those of `future`
