@@ -403,9 +403,11 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     }
 
     /// Stops: no new connections; a Logout to every logged-on session (others
-    /// are disconnected); waits up to `timeout` for the answers (each session
-    /// also gives up after its LogoutTimeout), closes what is left, and syncs
-    /// every store. The first store that fails to sync is the error.
+    /// are disconnected), after what its handles queued; waits up to `timeout`
+    /// for the answers (each session also gives up after its LogoutTimeout),
+    /// closes what is left, and syncs every store. The first store that fails
+    /// to sync is the error; messages still queued (a session that was not
+    /// connected) are never sent, with a warning event.
     ///
     /// ```no_run
     /// # async fn f(engine: fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::EngineError> {
@@ -428,6 +430,10 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         }
         let mut result = Ok(());
         for e in &entries {
+            let queued = e.shared.queued();
+            if queued > 0 {
+                tracing::warn!(session = %e.shared.id, queued, "queued messages were never sent: the engine stopped");
+            }
             if let Some(parked) = e.parked().as_mut()
                 && let Err(error) = parked.session.store_mut().sync()
                 && result.is_ok()

@@ -202,6 +202,76 @@ async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
 
+/// A message `send` accepted is sent, though the connection ends before the
+/// session takes it: it waits in the queue for the next connection's Logon.
+#[tokio::test]
+async fn messages_queued_when_the_connection_ends_go_after_the_next_logon() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C12");
+    // First a peer that reads the Logon, never answers it, and hangs up.
+    let raw = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C12", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    let (mut peer, _) = raw.accept().await.unwrap();
+    let mut buf = [0u8; 512];
+    assert_ne!(peer.read(&mut buf).await.unwrap(), 0, "the Logon");
+    tokio::time::timeout(
+        Duration::from_secs(WAIT),
+        client.wait_for(State::AwaitingLogon),
+    )
+    .await
+    .unwrap();
+    // Accepted while the Logon is unanswered: queued, not yet the session's.
+    for n in 0..3 {
+        client.send(b"D", &order(&format!("Q{n}"))).unwrap();
+    }
+    drop(peer);
+    drop(raw);
+    tokio::time::timeout(
+        Duration::from_secs(WAIT),
+        client.wait_for(State::Disconnected),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        client.send(b"D", &order("LATE")),
+        Err(SendError::NotConnected)
+    );
+    // Then the real acceptor: the initiator reconnects, logs on (Logon 2 after
+    // the unanswered Logon 1: a gap the acceptor fills by asking) and sends
+    // the three orders, once each.
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C12", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let mut got = Vec::new();
+    while got.len() < 3 {
+        if let (id, Event::App { cl_ord_id, .. }) = next(&mut rx, WAIT).await {
+            assert_eq!(id, a_id);
+            got.push(cl_ord_id);
+        }
+    }
+    assert_eq!(got, ["Q0", "Q1", "Q2"]);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    while let Ok((id, event)) = rx.try_recv() {
+        assert!(!matches!(event, Event::App { .. }), "{id}: {event:?}");
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
 #[tokio::test]
 async fn a_full_outgoing_queue_is_reported_to_the_sender() {
     let port = free_port();
