@@ -26,6 +26,7 @@ use fix_core::Message;
 use fix_engine::{Engine, SendError, SessionHandle};
 use fix_session::{
     AppReject, Application, ChunkLimit, FileStore, MessageStore, Outbox, Refusal, SessionId, State,
+    StoreError,
 };
 
 const ROLE: &str = "FIX_ENGINE_CRASH_ROLE";
@@ -530,9 +531,25 @@ fn read_records(path: &Path) -> Vec<Record> {
     text[..whole].lines().map(Record::parse).collect()
 }
 
+/// Session `id`'s store in `dir`, once its engine has let it go. The other
+/// lane may be starting an acceptor process just then: between its fork and
+/// its exec the new process holds a copy of every file this one has open,
+/// lock files included, for a few milliseconds.
+fn open_store(dir: &Path, id: &SessionId) -> FileStore {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        match FileStore::open(dir, &id.store_name()) {
+            Err(StoreError::Locked { .. }) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            result => return result.unwrap(),
+        }
+    }
+}
+
 /// The orders stored in session `id`'s store in `dir`: (MsgSeqNum, ClOrdID).
 fn stored_orders(dir: &Path, id: &SessionId) -> BTreeMap<u64, String> {
-    let mut store = FileStore::open(dir, &id.store_name()).unwrap();
+    let mut store = open_store(dir, id);
     let mut orders = BTreeMap::new();
     let mut at = 1;
     loop {
@@ -554,7 +571,7 @@ fn stored_orders(dir: &Path, id: &SessionId) -> BTreeMap<u64, String> {
 
 /// Session `id`'s store in `dir`: (next sender number, next target number).
 fn store_numbers(dir: &Path, id: &SessionId) -> (u64, u64) {
-    let store = FileStore::open(dir, &id.store_name()).unwrap();
+    let store = open_store(dir, id);
     (store.next_sender_seq(), store.next_target_seq())
 }
 
