@@ -1,7 +1,7 @@
 //! The engine's message log (fix-engine's `FileLog`, QuickFIX's format) read back
 //! by the built `fixdump`: every message decoded, in the order logged, each
 //! direction told by its CompIDs, the timestamps as line prefixes; the event log
-//! holds no message.
+//! holds no message. Then a log the engine wrote in a real exchange.
 
 use std::fs;
 use std::process::Command;
@@ -140,5 +140,103 @@ fn fixdump_reads_the_engine_s_message_log_in_order_with_directions() {
     assert!(String::from_utf8(out.stdout).unwrap().contains(
         "0 messages shown of 0 read, 0 with problems, 2 lines without a FIX message skipped"
     ),);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+/// An initiator and an acceptor engine exchange orders with FileLogPath set:
+/// `fixdump --strict` reads the initiator's log whole, both directions without
+/// a gap, and the acceptor's log holds the same messages.
+#[test]
+fn fixdump_reads_a_log_the_engine_wrote_in_an_exchange() {
+    use fix_engine::Engine;
+    use fix_engine::config::{Schedule, SessionBuilder, Settings};
+    use fix_session::State;
+
+    let dir = std::env::temp_dir().join(format!("fix-cli-engine-exchange-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let acceptor = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "VENUE", "CLIENT"))
+        .socket_accept_address("127.0.0.1")
+        .socket_accept_port(port)
+        .schedule(Schedule::non_stop())
+        .file_log_path(dir.join("venue"))
+        .build()
+        .unwrap();
+    let initiator = SessionBuilder::initiator(SessionId::new("FIX.4.4", "CLIENT", "VENUE"))
+        .heart_bt_int(30)
+        .socket_connect("127.0.0.1", port)
+        .schedule(Schedule::non_stop())
+        .file_log_path(dir.join("client"))
+        .build()
+        .unwrap();
+    struct App;
+    impl fix_session::Application for App {}
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let venue = Engine::start(Settings::new([acceptor]).unwrap(), &fix44::DICTIONARY, |_, _| App)
+            .await
+            .unwrap();
+        let client = Engine::start(Settings::new([initiator]).unwrap(), &fix44::DICTIONARY, |_, _| App)
+            .await
+            .unwrap();
+        let handle = client
+            .session(&SessionId::new("FIX.4.4", "CLIENT", "VENUE"))
+            .unwrap();
+        tokio::time::timeout(Duration::from_secs(10), handle.wait_for(State::LoggedOn))
+            .await
+            .unwrap();
+        for n in 1..=5 {
+            let body = format!("11=CL-{n}\x0121=1\x0155=IBM\x0154=1\x0160=20261130-09:00:00.000\x0138=100\x0140=1\x01");
+            handle.send(b"D", body.as_bytes()).unwrap();
+        }
+        // The Logout is sent after the queued orders, and answered.
+        client.shutdown(Duration::from_secs(5)).await.unwrap();
+        venue.shutdown(Duration::from_secs(5)).await.unwrap();
+    });
+    let messages = dir.join("client/FIX.4.4-CLIENT-VENUE.messages.current.log");
+    let out = Command::new(env!("CARGO_BIN_EXE_fixdump"))
+        .args(["--strict", "--summary"])
+        .arg(&messages)
+        .output()
+        .unwrap();
+    let summary = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{summary}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for line in [
+        "9 messages, 0 with problems, 0 lines without a FIX message skipped",
+        "  CLIENT -> VENUE: 7 messages, MsgSeqNum 1..7, no gaps",
+        "  VENUE -> CLIENT: 2 messages, MsgSeqNum 1..2, no gaps",
+    ] {
+        assert!(summary.contains(line), "{line}\nin\n{summary}");
+    }
+    let venue = fs::read(dir.join("venue/FIX.4.4-VENUE-CLIENT.messages.current.log")).unwrap();
+    let client = fs::read(&messages).unwrap();
+    let without_stamps = |log: &[u8]| -> Vec<Vec<u8>> {
+        log.split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| l[24..].to_vec())
+            .collect()
+    };
+    assert_eq!(without_stamps(&venue), without_stamps(&client));
+    let events =
+        fs::read_to_string(dir.join("client/FIX.4.4-CLIENT-VENUE.event.current.log")).unwrap();
+    for e in [
+        "Initiated logon request",
+        "Received logon response",
+        "Initiated logout request",
+        "Received logout response",
+    ] {
+        assert!(events.contains(&format!(" : {e}\n")), "{e} in\n{events}");
+    }
     fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,7 +5,12 @@
 //! ```sh
 //! cargo run --release -p fix-engine --example loopback -- 1000000
 //! cargo run --release -p fix-engine --example loopback -- 1000000 /tmp/stores   # file stores, FileStoreSync=N
+//! cargo run --release -p fix-engine --example loopback -- 1000000 --tls          # over TLS
+//! cargo run --release -p fix-engine --example loopback -- 1000000 --log /tmp/logs # and message logs (FileLogPath)
 //! ```
+//!
+//! With `--tls`, a certificate authority and the acceptor's certificate are
+//! made for the run (with rcgen) in a temporary directory.
 //!
 //! Prints one-way messages per second (orders sent as fast as the initiator's
 //! queue takes them, counted by the acceptor's application), pipelined round
@@ -79,13 +84,49 @@ async fn send_all(client: &fix_engine::SessionHandle, body: &[u8], n: u64) -> u6
     full
 }
 
+/// The run's TLS files: a certificate authority's certificate, and the
+/// acceptor's certificate and key, in a temporary directory.
+struct TlsFiles {
+    ca: std::path::PathBuf,
+    cert: std::path::PathBuf,
+    key: std::path::PathBuf,
+}
+
+fn tls_files() -> TlsFiles {
+    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+    let dir = std::env::temp_dir().join(format!("fix-loopback-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(vec!["127.0.0.1".to_owned()])
+        .unwrap()
+        .signed_by(&key, &ca)
+        .unwrap();
+    let files = TlsFiles {
+        ca: dir.join("ca.pem"),
+        cert: dir.join("server.crt"),
+        key: dir.join("server.key"),
+    };
+    std::fs::write(&files.ca, ca.pem()).unwrap();
+    std::fs::write(&files.cert, cert.pem()).unwrap();
+    std::fs::write(&files.key, key.serialize_pem()).unwrap();
+    files
+}
+
 /// A session's settings: file stores in `dir` when given (synced by the
-/// system: FileStoreSync=N), memory stores otherwise.
-fn with_store(b: SessionBuilder, dir: &Option<String>) -> SessionBuilder {
-    match dir {
+/// system: FileStoreSync=N), memory stores otherwise; message logs in `log`
+/// when given.
+fn with_store(b: SessionBuilder, dir: &Option<String>, log: &Option<String>) -> SessionBuilder {
+    let b = match dir {
         Some(d) => b
             .file_store_path(d.as_str())
             .file_store_sync(fix_session::SyncPolicy::Os),
+        None => b,
+    };
+    match log {
+        Some(l) => b.file_log_path(l.as_str()),
         None => b,
     }
 }
@@ -98,11 +139,22 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 fn main() {
-    let n: u64 = std::env::args()
-        .nth(1)
-        .map_or(200_000, |a| a.parse().expect("a message count"));
-    let store_dir = std::env::args().nth(2);
-    if let Some(d) = &store_dir {
+    let mut args = std::env::args().skip(1);
+    let (mut n, mut store_dir, mut log_dir, mut tls) = (200_000u64, None, None, None);
+    let mut count_given = false;
+    while let Some(a) = args.next() {
+        if a == "--log" {
+            log_dir = Some(args.next().expect("--log takes a directory"));
+        } else if a == "--tls" {
+            tls = Some(tls_files());
+        } else if !count_given {
+            n = a.parse().expect("a message count");
+            count_given = true;
+        } else {
+            store_dir = Some(a);
+        }
+    }
+    for d in [&store_dir, &log_dir].into_iter().flatten() {
         let _ = std::fs::remove_dir_all(d);
     }
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -123,14 +175,19 @@ fn main() {
             done.clone(),
             target.clone(),
         );
-        let store_dir = store_dir.clone();
+        let (store_dir, log_dir) = (store_dir.clone(), log_dir.clone());
+        let tls = tls.as_ref().map(|t| (t.cert.clone(), t.key.clone()));
         std::thread::spawn(move || {
             runtime().block_on(async move {
                 let s = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
                     .socket_accept_address("127.0.0.1")
                     .socket_accept_port(port)
                     .schedule(Schedule::non_stop());
-                let s = with_store(s, &store_dir).build().unwrap();
+                let s = match tls {
+                    Some((cert, key)) => s.socket_use_ssl(true).certificate(cert).private_key(key),
+                    None => s,
+                };
+                let s = with_store(s, &store_dir, &log_dir).build().unwrap();
                 let engine = Engine::start_with(
                     Settings::new([s]).unwrap(),
                     &fix44::DICTIONARY,
@@ -161,7 +218,11 @@ fn main() {
             .socket_connect("127.0.0.1", port)
             .reconnect_interval(Duration::from_secs(1))
             .schedule(Schedule::non_stop());
-        let s = with_store(s, &store_dir).build().unwrap();
+        let s = match &tls {
+            Some(t) => s.socket_use_ssl(true).ca_file(&t.ca),
+            None => s,
+        };
+        let s = with_store(s, &store_dir, &log_dir).build().unwrap();
         let (a, c) = (answered.clone(), answers.clone());
         let engine = Engine::start_with(
             Settings::new([s]).unwrap(),
@@ -222,4 +283,9 @@ fn main() {
         engine.shutdown(Duration::from_secs(5)).await.unwrap();
     });
     acceptor.join().unwrap();
+    if let Some(t) = &tls
+        && let Some(dir) = t.ca.parent()
+    {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -9,11 +9,13 @@ use std::time::{Duration, SystemTime};
 use fix_core::validate::Schema;
 use fix_session::{Application, MessageStore, Session, SessionError, State};
 use tokio::io::Interest;
-use tokio::net::TcpStream;
 use tokio::time::Instant;
 
 use crate::config::Schedule;
 use crate::handle::{self, DISCONNECT, LOGOUT, Shared};
+use crate::journal::{FeedError, Journal};
+use crate::log::LogError;
+use crate::transport::Stream;
 
 /// The store of an engine's session: a file or memory store, as its settings say.
 pub(crate) type Store = Box<dyn MessageStore + Send>;
@@ -22,6 +24,8 @@ pub(crate) type Store = Box<dyn MessageStore + Send>;
 pub(crate) struct Parked<D: Schema> {
     pub(crate) session: Session<Store, D>,
     pub(crate) app: Box<dyn Application + Send>,
+    /// The session's log, which every connection writes.
+    pub(crate) journal: Journal,
     read_buf: Box<[u8]>,
     /// Swapped with the handles' queue when the task takes what they queued.
     spare: Vec<u8>,
@@ -31,12 +35,14 @@ impl<D: Schema> Parked<D> {
     pub(crate) fn new(
         session: Session<Store, D>,
         app: Box<dyn Application + Send>,
+        journal: Journal,
         shared: &Shared,
         read_buffer: usize,
     ) -> Self {
         Parked {
             session,
             app,
+            journal,
             read_buf: vec![0; read_buffer].into_boxed_slice(),
             spare: shared.spare_buffer(),
         }
@@ -71,6 +77,18 @@ pub(crate) enum End {
     Io(io::Error),
     /// The session failed (its store).
     Failed(SessionError),
+    /// The session's log could not be written: the connection ends rather
+    /// than trade without the log its settings ask for.
+    Log(LogError),
+}
+
+impl From<FeedError> for End {
+    fn from(e: FeedError) -> End {
+        match e {
+            FeedError::Session(e) => End::Failed(e),
+            FeedError::Log(e) => End::Log(e),
+        }
+    }
 }
 
 /// Runs one connection of `parked`'s session over `stream` until it ends; the
@@ -78,7 +96,7 @@ pub(crate) enum End {
 /// holds bytes already read (an acceptor's first message). Commands given
 /// before the call are the caller's to have cleared.
 pub(crate) async fn run<D: Schema>(
-    stream: TcpStream,
+    mut stream: Stream,
     parked: &mut Parked<D>,
     shared: &Shared,
     schedule: &Schedule,
@@ -89,10 +107,11 @@ pub(crate) async fn run<D: Schema>(
     let end = match start(parked, shared, schedule, now, initial) {
         Ok(()) => {
             shared.set_state(parked.session.state());
-            drive(&stream, parked, shared, schedule, limits).await
+            drive(&mut stream, parked, shared, schedule, limits).await
         }
-        Err(e) => End::Failed(e),
+        Err(e) => e.into(),
     };
+    stream.close();
     if let Err(e) = parked
         .session
         .disconnected(SystemTime::now(), &mut *parked.app)
@@ -117,24 +136,34 @@ fn start<D: Schema>(
     schedule: &Schedule,
     now: SystemTime,
     initial: &[u8],
-) -> Result<(), SessionError> {
-    let Parked { session, app, .. } = parked;
+) -> Result<(), FeedError> {
+    let Parked {
+        session,
+        app,
+        journal,
+        ..
+    } = parked;
     if !schedule.same_period(session.store().creation_time(), now) {
         tracing::info!("a new session period: sequence numbers reset");
-        session.store_mut().reset(now)?;
+        session
+            .store_mut()
+            .reset(now)
+            .map_err(|e| FeedError::Session(e.into()))?;
     }
-    session.connected(now, &mut **app)?;
+    session
+        .connected(now, &mut **app)
+        .map_err(FeedError::Session)?;
     // Connected: handles may queue from here on (from `on_logon`, which the
     // first message calls).
     shared.set_state(session.state());
     if !initial.is_empty() {
-        session.handle_bytes(now, initial, &mut **app)?;
+        journal.feed(session, now, initial, &mut **app)?;
     }
     Ok(())
 }
 
 async fn drive<D: Schema>(
-    stream: &TcpStream,
+    stream: &mut Stream,
     parked: &mut Parked<D>,
     shared: &Shared,
     schedule: &Schedule,
@@ -143,6 +172,7 @@ async fn drive<D: Schema>(
     let Parked {
         session,
         app,
+        journal,
         read_buf,
         spare,
     } = parked;
@@ -188,9 +218,13 @@ async fn drive<D: Schema>(
         if let Err(e) = result {
             return End::Failed(e);
         }
+        if let Err(e) = journal.outgoing(session, now) {
+            return End::Log(e);
+        }
         if let Err(e) = write(stream, session) {
             return End::Io(e);
         }
+        journal.written(session);
         // The senders wake the task only when the queue was empty: left
         // untaken, it is taken as soon as there is room, not at the next wake.
         if !took && session.output().len() < limits.output_high_water {
@@ -201,9 +235,12 @@ async fn drive<D: Schema>(
         if state == State::LoggedOn && !logged_on {
             logged_on = true;
             tracing::info!("logged on");
+        } else if state != State::LoggedOn && logged_on {
+            logged_on = false;
+            tracing::info!(?state, "logged out");
         }
         if session.wants_disconnect() {
-            if session.output().is_empty() {
+            if session.output().is_empty() && !stream.has_unsent() {
                 return End::Session;
             }
             let linger = *closing.get_or_insert_with(|| Instant::now() + limits.linger);
@@ -219,7 +256,7 @@ async fn drive<D: Schema>(
         } else {
             Interest::READABLE
         };
-        if !session.output().is_empty() {
+        if !session.output().is_empty() || stream.has_unsent() {
             interest = interest.add(Interest::WRITABLE);
         }
         let mut deadline = session.poll_timeout();
@@ -232,6 +269,10 @@ async fn drive<D: Schema>(
             (Some(d), Some(c)) => Some(instant_at(d, now).min(c)),
             (Some(d), None) => Some(instant_at(d, now)),
             (None, c) => c,
+        };
+        let wake_at = match (wake_at, journal.flush_due()) {
+            (Some(w), Some(f)) => Some(w.min(f)),
+            (w, f) => w.or(f),
         };
         if let Some(at) = wake_at {
             sleep.as_mut().reset(at);
@@ -246,8 +287,8 @@ async fn drive<D: Schema>(
                     match stream.try_read(read_buf) {
                         Ok(0) => return End::PeerClosed,
                         Ok(n) => {
-                            if let Err(e) = session.handle_bytes(SystemTime::now(), &read_buf[..n], app) {
-                                return End::Failed(e);
+                            if let Err(e) = journal.feed(session, SystemTime::now(), &read_buf[..n], app) {
+                                return e.into();
                             }
                         }
                         Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
@@ -259,6 +300,9 @@ async fn drive<D: Schema>(
             () = &mut sleep, if wake_at.is_some() => {
                 if let Err(e) = session.handle_timeout(SystemTime::now(), app) {
                     return End::Failed(e);
+                }
+                if let Err(e) = journal.flush_if_due() {
+                    return End::Log(e);
                 }
             }
         }
@@ -287,8 +331,9 @@ fn send_queued<D: Schema>(
     result
 }
 
-/// Writes as much of the session's output as the socket takes now.
-fn write<D: Schema>(stream: &TcpStream, session: &mut Session<Store, D>) -> io::Result<()> {
+/// Writes as much of the session's output (and of TLS records waiting) as the
+/// socket takes now.
+fn write<D: Schema>(stream: &mut Stream, session: &mut Session<Store, D>) -> io::Result<()> {
     while !session.output().is_empty() {
         match stream.try_write(session.output()) {
             Ok(n) => session.consume_output(n),
@@ -296,7 +341,7 @@ fn write<D: Schema>(stream: &TcpStream, session: &mut Session<Store, D>) -> io::
             Err(e) => return Err(e),
         }
     }
-    Ok(())
+    stream.flush()
 }
 
 /// The tokio instant of wall-clock time `at`, read against `now`.

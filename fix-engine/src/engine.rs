@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 
 use fix_core::Parser;
 use fix_core::validate::Schema;
-use fix_session::{Application, FileStore, MemoryStore, Session, SessionId, StoreError};
+use fix_session::{Application, FileStore, MemoryStore, Role, Session, SessionId, StoreError};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -21,6 +21,26 @@ use crate::config::{SessionSettings, Settings, Transport};
 use crate::dictionary::DictionarySource;
 use crate::driver::{self, End, Limits, Parked, Store};
 use crate::handle::{LOGOUT, SessionHandle, Shared};
+use crate::journal::Journal;
+use crate::log::{FileLog, Log, LogError};
+use crate::transport::Stream;
+
+/// An acceptor port's TLS configuration, `None` for plain TCP.
+#[cfg(feature = "tls")]
+type ServerTls = Option<Arc<rustls::ServerConfig>>;
+#[cfg(not(feature = "tls"))]
+type ServerTls = Option<NoTls>;
+
+/// An initiator's TLS configuration and server names, `None` for plain TCP.
+#[cfg(feature = "tls")]
+type ClientTls = Option<crate::tls::Client>;
+#[cfg(not(feature = "tls"))]
+type ClientTls = Option<NoTls>;
+
+/// Without the `tls` feature, no TLS configuration exists: always `None`.
+#[cfg(not(feature = "tls"))]
+#[derive(Clone, Debug)]
+enum NoTls {}
 
 /// How the engine sizes what it allocates up front, per session.
 ///
@@ -79,10 +99,15 @@ impl Default for EngineOptions {
 /// call that returns one cheap).
 ///
 /// ```
-/// use fix_engine::{EngineError, EngineErrorKind};
-/// let e = EngineError::from(EngineErrorKind::Unsupported { id: fix_session::SessionId::new("FIX.4.4", "A", "B"), setting: "SocketUseSSL" });
-/// assert_eq!(e.to_string(), "session FIX.4.4:A->B: SocketUseSSL is not supported by the engine yet");
-/// assert!(matches!(e.kind(), EngineErrorKind::Unsupported { .. }));
+/// use fix_engine::{EngineError, EngineErrorKind, TlsFileError};
+/// let e = EngineError::from(EngineErrorKind::TlsFile {
+///     id: fix_session::SessionId::new("FIX.4.4", "A", "B"),
+///     setting: "ServerCertificateFile",
+///     path: "server.crt".into(),
+///     error: TlsFileError::NoCertificate,
+/// });
+/// assert_eq!(e.to_string(), "session FIX.4.4:A->B: ServerCertificateFile server.crt: holds no certificate (a PEM CERTIFICATE section)");
+/// assert!(matches!(e.kind(), EngineErrorKind::TlsFile { .. }));
 /// ```
 #[derive(Debug)]
 pub struct EngineError(Box<EngineErrorKind>);
@@ -139,13 +164,100 @@ pub enum EngineErrorKind {
         /// What is wrong.
         message: String,
     },
-    /// A setting the engine does not implement.
+    /// A session's log (`FileLogPath`) could not be opened, or flushed at
+    /// shutdown.
+    Log {
+        /// The session.
+        id: SessionId,
+        /// What the log said.
+        error: LogError,
+    },
+    /// A setting the engine does not implement: `SocketUseSSL` in a build
+    /// without the `tls` feature.
     Unsupported {
         /// The session.
         id: SessionId,
         /// The setting's name.
         setting: &'static str,
     },
+    /// A TLS file a session names (its certificate, key or certificate
+    /// authorities) could not be used.
+    TlsFile {
+        /// The session (for an acceptor port, the port's first).
+        id: SessionId,
+        /// The setting naming the file: `ServerCertificateFile`,
+        /// `ServerCertificateKeyFile`, `ClientCertificateFile`,
+        /// `ClientCertificateKeyFile` or `CertificationAuthoritiesFile`.
+        setting: &'static str,
+        /// The file (empty when the setting is not given).
+        path: PathBuf,
+        /// What is wrong with it.
+        error: TlsFileError,
+    },
+    /// A name an initiator would check the acceptor's certificate against
+    /// (`SNIHostName`, else `SocketConnectHost`) is neither a DNS name nor an
+    /// IP address.
+    TlsServerName {
+        /// The session.
+        id: SessionId,
+        /// The setting the name comes from (`SNIHostName`, `SocketConnectHost`,
+        /// `SocketConnectHost1`, …).
+        setting: String,
+        /// The name.
+        name: String,
+    },
+}
+
+/// What is wrong with a TLS file ([`EngineErrorKind::TlsFile`]).
+///
+/// ```
+/// use fix_engine::TlsFileError;
+/// assert_eq!(TlsFileError::NoPrivateKey.to_string(), "holds no private key (a PEM PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY section)");
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum TlsFileError {
+    /// The setting is not given, where it is needed (settings made by hand).
+    NotGiven,
+    /// The file could not be read.
+    Read(io::Error),
+    /// The file is not well-formed PEM.
+    Pem(String),
+    /// The file holds no certificate.
+    NoCertificate,
+    /// The file holds no private key.
+    NoPrivateKey,
+    /// The file's private key is encrypted (with a passphrase), which the
+    /// engine does not read.
+    EncryptedKey,
+    /// The private key is not the certificate's.
+    KeyMismatch,
+    /// The TLS library refused what the file holds (a key of a kind it does
+    /// not take, a certificate that does not parse): what it said.
+    Rejected(String),
+}
+
+impl std::fmt::Display for TlsFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TlsFileError::NotGiven => f.write_str("is not given"),
+            TlsFileError::Read(e) => write!(f, "cannot be read: {e}"),
+            TlsFileError::Pem(e) => write!(f, "is not well-formed PEM: {e}"),
+            TlsFileError::NoCertificate => {
+                f.write_str("holds no certificate (a PEM CERTIFICATE section)")
+            }
+            TlsFileError::NoPrivateKey => f.write_str(
+                "holds no private key (a PEM PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY section)",
+            ),
+            TlsFileError::EncryptedKey => f.write_str(
+                "holds an encrypted private key, which is not read: give the key decrypted (openssl pkey -in key.pem -out plain.pem)",
+            ),
+            TlsFileError::KeyMismatch => {
+                f.write_str("the private key does not match the certificate")
+            }
+            TlsFileError::Rejected(e) => write!(f, "cannot be used: {e}"),
+        }
+    }
 }
 
 impl std::fmt::Display for EngineError {
@@ -155,12 +267,35 @@ impl std::fmt::Display for EngineError {
                 write!(f, "cannot listen on {address}: {error}")
             }
             EngineErrorKind::Store { id, error } => write!(f, "session {id}: {error}"),
+            EngineErrorKind::Log { id, error } => write!(f, "session {id}: log: {error}"),
             EngineErrorKind::Dictionary { id, path, message } if path.as_os_str().is_empty() => {
                 write!(f, "session {id}: {message}")
             }
             EngineErrorKind::Dictionary { id, path, message } => {
                 write!(f, "session {id}: {}: {message}", path.display())
             }
+            EngineErrorKind::Unsupported { id, setting } if *setting == "SocketUseSSL" => {
+                write!(
+                    f,
+                    "session {id}: SocketUseSSL=Y needs fix-engine's `tls` feature, which this build leaves out"
+                )
+            }
+            EngineErrorKind::TlsFile {
+                id,
+                setting,
+                path,
+                error,
+            } if path.as_os_str().is_empty() => write!(f, "session {id}: {setting} {error}"),
+            EngineErrorKind::TlsFile {
+                id,
+                setting,
+                path,
+                error,
+            } => write!(f, "session {id}: {setting} {}: {error}", path.display()),
+            EngineErrorKind::TlsServerName { id, setting, name } => write!(
+                f,
+                "session {id}: {setting} {name:?} is neither a DNS name nor an IP address, which the acceptor's certificate is checked against"
+            ),
             EngineErrorKind::Unsupported { id, setting } => {
                 write!(
                     f,
@@ -176,7 +311,15 @@ impl std::error::Error for EngineError {
         match self.kind() {
             EngineErrorKind::Bind { error, .. } => Some(error),
             EngineErrorKind::Store { error, .. } => Some(error),
-            EngineErrorKind::Dictionary { .. } | EngineErrorKind::Unsupported { .. } => None,
+            EngineErrorKind::TlsFile {
+                error: TlsFileError::Read(error),
+                ..
+            } => Some(error),
+            EngineErrorKind::Log { error, .. } => Some(error),
+            EngineErrorKind::Dictionary { .. }
+            | EngineErrorKind::Unsupported { .. }
+            | EngineErrorKind::TlsFile { .. }
+            | EngineErrorKind::TlsServerName { .. } => None,
         }
     }
 }
@@ -195,6 +338,17 @@ impl<D: Schema> Entry<D> {
     fn parked(&self) -> MutexGuard<'_, Option<Box<Parked<D>>>> {
         // Held only to take or put back the session: never left broken.
         self.parked.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Writes an event to the session's log while no connection runs it (a
+    /// failed connection attempt); a log that fails is reported, the attempt
+    /// goes on being retried.
+    fn event(&self, text: &str) {
+        if let Some(parked) = self.parked().as_mut()
+            && let Err(error) = parked.journal.event(SystemTime::now(), text)
+        {
+            tracing::error!(%error, "the log could not be written");
+        }
     }
 }
 
@@ -219,15 +373,25 @@ struct Inner<D: Schema> {
 /// listener and are told apart by the CompIDs of the connection's first
 /// message, a Logon: one no session or acceptor template takes is closed
 /// before anything is made for it. Initiators connect, log on, and connect
-/// again `ReconnectInterval` after a drop. Sessions run only inside their
+/// again `ReconnectInterval` after a drop or a round of failed attempts (see
+/// [`InitiatorTransport`](crate::config::InitiatorTransport) for why a fixed
+/// interval, as QuickFIX has it). Sessions run only inside their
 /// schedule; a new period starts them with sequence numbers at 1.
 ///
 /// Sessions validate against what the [`DictionarySource`] given to
 /// [`start`](Self::start) gives them: one schema for all (a generated crate's
 /// tables), or the files their settings name ([`FileDictionaries`](crate::FileDictionaries)).
-/// TLS (`SocketUseSSL`) is refused with [`EngineErrorKind::Unsupported`] rather
-/// than ignored, and so is `FileLogPath` (the engine does not write
-/// [`log`](crate::log) files yet). Dropping the engine without [`shutdown`](Self::shutdown)
+/// TLS (`SocketUseSSL=Y`, the default `tls` feature) runs over rustls with
+/// the settings' PEM files ([`Tls`](crate::config::Tls)), read when the engine
+/// starts; the handshake is done before a session sees the connection, and a
+/// failed one is a refused connection (an initiator tries again
+/// `ReconnectInterval` later).
+/// A session with `FileLogPath` writes QuickFIX's message and event logs
+/// ([`FileLog`]): every message both ways, whole and in order, and the
+/// session's events; lines reach the file within a second, at every event,
+/// and at the end of each connection. A log that cannot be written ends the
+/// connection (the messages are in the store: a resend brings them back).
+/// Dropping the engine without [`shutdown`](Self::shutdown)
 /// aborts its tasks: no Logout is sent.
 ///
 /// ```no_run
@@ -330,9 +494,18 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         {
             supported(s)?;
         }
+        // Every TLS file is read before a socket is bound.
+        let mut server_tls = Vec::new();
+        for l in settings.listeners() {
+            server_tls.push(server_tls_of(&l)?);
+        }
+        let mut client_tls = HashMap::new();
+        for s in settings.sessions() {
+            client_tls.insert(s.session.id.clone(), client_tls_of(s)?);
+        }
         let mut listeners = Vec::new();
         let mut local_addrs = Vec::new();
-        for l in settings.listeners() {
+        for (l, tls) in settings.listeners().into_iter().zip(server_tls) {
             let host = l.address.as_deref().unwrap_or("0.0.0.0");
             let listener = TcpListener::bind((host, l.port)).await.map_err(|error| {
                 EngineError::from(EngineErrorKind::Bind {
@@ -343,7 +516,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             if let Ok(a) = listener.local_addr() {
                 local_addrs.push(a);
             }
-            listeners.push((listener, l.port));
+            listeners.push((listener, l.port, tls));
         }
         let apps: Box<AppFactory> = Box::new(move |id, handle| Box::new(apps(id, handle)));
         let inner = Arc::new(Inner {
@@ -359,17 +532,18 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         for s in inner.settings.sessions() {
             let entry = inner.make_entry(s.clone())?;
             if matches!(s.transport, Transport::Initiator(_)) {
-                initiators.push(entry.clone());
+                let tls = client_tls.remove(&s.session.id).flatten();
+                initiators.push((entry.clone(), tls));
             }
             inner.lock_sessions().insert(s.session.id.clone(), entry);
         }
-        for (listener, port) in listeners {
-            let task = listen(inner.clone(), listener, port);
+        for (listener, port, tls) in listeners {
+            let task = listen(inner.clone(), listener, port, tls);
             inner.spawn(task.instrument(tracing::info_span!("fix_acceptor", port)));
         }
-        for entry in initiators {
+        for (entry, tls) in initiators {
             let span = tracing::info_span!("fix_initiator", session = %entry.shared.id);
-            inner.spawn(initiate(inner.clone(), entry).instrument(span));
+            inner.spawn(initiate(inner.clone(), entry, tls).instrument(span));
         }
         Ok(Engine { inner, local_addrs })
     }
@@ -405,9 +579,9 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     /// Stops: no new connections; a Logout to every logged-on session (others
     /// are disconnected), after what its handles queued; waits up to `timeout`
     /// for the answers (each session also gives up after its LogoutTimeout),
-    /// closes what is left, and syncs every store. The first store that fails
-    /// to sync is the error; messages still queued (a session that was not
-    /// connected) are never sent, with a warning event.
+    /// closes what is left, syncs every store and flushes every log. The first
+    /// store or log that fails is the error; messages still queued (a session
+    /// that was not connected) are never sent, with a warning event.
     ///
     /// ```no_run
     /// # async fn f(engine: fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::EngineError> {
@@ -434,14 +608,23 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             if queued > 0 {
                 tracing::warn!(session = %e.shared.id, queued, "queued messages were never sent: the engine stopped");
             }
-            if let Some(parked) = e.parked().as_mut()
-                && let Err(error) = parked.session.store_mut().sync()
+            let mut parked = e.parked();
+            let Some(parked) = parked.as_mut() else {
+                continue;
+            };
+            let id = e.shared.id.clone();
+            let failed = match parked.session.store_mut().sync() {
+                Err(error) => Some(EngineErrorKind::Store { id, error }),
+                Ok(()) => parked
+                    .journal
+                    .flush()
+                    .err()
+                    .map(|error| EngineErrorKind::Log { id, error }),
+            };
+            if let Some(kind) = failed
                 && result.is_ok()
             {
-                result = Err(EngineError::from(EngineErrorKind::Store {
-                    id: e.shared.id.clone(),
-                    error,
-                }));
+                result = Err(EngineError::from(kind));
             }
         }
         result
@@ -456,15 +639,45 @@ fn supported(s: &SessionSettings) -> Result<(), EngineError> {
             setting,
         }))
     };
-    if s.tls.is_some() {
+    if cfg!(not(feature = "tls")) && s.tls.is_some() {
         return unsupported("SocketUseSSL");
     }
-    // The log module exists (`crate::log`), but no connection writes to it yet: a
-    // log asked for and not written would be silently missing.
-    if s.log_path.is_some() {
-        return unsupported("FileLogPath");
-    }
     Ok(())
+}
+
+/// The TLS configuration of listener `l`, its files read.
+#[cfg(feature = "tls")]
+fn server_tls_of(l: &crate::config::Listener) -> Result<ServerTls, EngineError> {
+    let Some(tls) = &l.tls else {
+        return Ok(None);
+    };
+    // A listener has a session or a template: errors are told under the first.
+    let id = l.sessions.first().or(l.templates.first());
+    let id = id.cloned().unwrap_or_else(|| SessionId::new("", "", ""));
+    crate::tls::server(&id, tls).map(Some)
+}
+
+/// The TLS configuration of initiator session `s`, its files read; `None` for
+/// plain TCP or an acceptor.
+#[cfg(feature = "tls")]
+fn client_tls_of(s: &SessionSettings) -> Result<ClientTls, EngineError> {
+    match (&s.tls, &s.transport) {
+        (Some(tls), Transport::Initiator(i)) => {
+            crate::tls::client(&s.session.id, tls, &i.endpoints).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Without the `tls` feature, `supported` has refused TLS already.
+#[cfg(not(feature = "tls"))]
+fn server_tls_of(_: &crate::config::Listener) -> Result<ServerTls, EngineError> {
+    Ok(None)
+}
+
+#[cfg(not(feature = "tls"))]
+fn client_tls_of(_: &SessionSettings) -> Result<ClientTls, EngineError> {
+    Ok(None)
 }
 
 impl<D: Schema + Send + Sync + 'static> Inner<D> {
@@ -512,10 +725,31 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                 Box::new(MemoryStore::with_capacity(messages, bytes))
             }
         };
+        let log = match &settings.log_path {
+            Some(dir) => {
+                let log_error = |error| {
+                    EngineError::from(EngineErrorKind::Log {
+                        id: id.clone(),
+                        error,
+                    })
+                };
+                let mut log = FileLog::open(dir, &id).map_err(log_error)?;
+                log.on_event("Created session", SystemTime::now())
+                    .map_err(log_error)?;
+                Some(log)
+            }
+            None => None,
+        };
+        let journal = Journal::new(
+            log,
+            settings.session.parser,
+            settings.session.role,
+            self.options.read_buffer,
+        );
         let shared = Shared::new(id.clone(), self.options.queue_capacity);
         let app = (self.apps)(&id, SessionHandle::new(shared.clone()));
         let session = Session::with_dictionaries(settings.session.clone(), store, dicts);
-        let parked = Parked::new(session, app, &shared, self.options.read_buffer);
+        let parked = Parked::new(session, app, journal, &shared, self.options.read_buffer);
         Ok(Arc::new(Entry {
             settings,
             shared,
@@ -553,7 +787,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
 
     /// Runs one connection of `entry`'s session, if no other runs it, and
     /// puts the session back.
-    async fn connection(&self, entry: &Entry<D>, stream: TcpStream, initial: &[u8]) {
+    async fn connection(&self, entry: &Entry<D>, stream: Stream, initial: &[u8]) {
         let Some(mut parked) = entry.parked().take() else {
             tracing::warn!(session = %entry.shared.id, "refused: the session is connected already");
             return;
@@ -566,8 +800,29 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             *entry.parked() = Some(parked);
             return;
         }
-        if let Err(e) = stream.set_nodelay(entry.settings.tcp_nodelay) {
-            tracing::warn!(error = %e, "SocketNodelay could not be set");
+        let role = entry.settings.session.role;
+        let peer = match stream.tcp().peer_addr() {
+            Ok(a) => a.to_string(),
+            Err(e) => format!("an unknown address ({e})"),
+        };
+        let span = tracing::info_span!(
+            "fix_connection",
+            session = %entry.shared.id,
+            %peer,
+            role = ?role,
+        );
+        let text = match role {
+            Role::Initiator => format!("Connected to {peer}"),
+            Role::Acceptor => format!("Accepted connection from {peer}"),
+        };
+        span.in_scope(|| tracing::info!("{}", text));
+        if let Err(error) = parked.journal.connected(SystemTime::now(), &text) {
+            span.in_scope(|| tracing::error!(%error, "the log could not be written"));
+            *entry.parked() = Some(parked);
+            return;
+        }
+        if let Err(e) = stream.tcp().set_nodelay(entry.settings.tcp_nodelay) {
+            span.in_scope(|| tracing::warn!(error = %e, "SocketNodelay could not be set"));
         }
         let end = driver::run(
             stream,
@@ -577,14 +832,35 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             self.limits(),
             initial,
         )
+        .instrument(span.clone())
         .await;
-        *entry.parked() = Some(parked);
-        match &end {
-            End::Io(e) => tracing::warn!(error = %e, "the connection failed"),
-            End::Failed(e) => tracing::error!(error = %e, "the session failed"),
-            End::PeerClosed => tracing::info!("the counterparty closed the connection"),
-            End::Session | End::Disconnected => tracing::info!("disconnected"),
+        let _entered = span.enter();
+        let reason = match &end {
+            End::Io(e) => {
+                tracing::warn!(error = %e, "the connection failed");
+                format!("Disconnecting: the connection failed: {e}")
+            }
+            End::Failed(e) => {
+                tracing::error!(error = %e, "the session failed");
+                format!("Disconnecting: the session failed: {e}")
+            }
+            End::Log(e) => {
+                tracing::error!(error = %e, "the log could not be written");
+                format!("Disconnecting: the log could not be written: {e}")
+            }
+            End::PeerClosed => {
+                tracing::info!("the counterparty closed the connection");
+                "Disconnecting: the counterparty closed the connection".to_owned()
+            }
+            End::Session | End::Disconnected => {
+                tracing::info!("disconnected");
+                "Disconnecting".to_owned()
+            }
+        };
+        if let Err(error) = parked.journal.event(SystemTime::now(), &reason) {
+            tracing::error!(%error, "the log could not be written");
         }
+        *entry.parked() = Some(parked);
     }
 }
 
@@ -593,14 +869,15 @@ async fn listen<D: Schema + Send + Sync + 'static>(
     inner: Arc<Inner<D>>,
     listener: TcpListener,
     port: u16,
+    tls: ServerTls,
 ) {
     let mut shutdown = inner.shutdown.subscribe();
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
-                    let span = tracing::info_span!("fix_connection", %peer);
-                    inner.spawn(accept(inner.clone(), stream, port).instrument(span));
+                    let span = tracing::info_span!("fix_accept", %peer);
+                    inner.spawn(accept(inner.clone(), stream, port, tls.clone()).instrument(span));
                 }
                 Err(e) => {
                     // Out of file descriptors, say: pause rather than spin.
@@ -613,22 +890,40 @@ async fn listen<D: Schema + Send + Sync + 'static>(
     }
 }
 
-/// A new connection on an acceptor port: its first message names the session;
-/// an unknown one, or one outside its schedule, is closed having touched
-/// nothing.
+/// A new connection on an acceptor port: its TLS handshake done (on a TLS
+/// port), its first message names the session; an unknown one, or one outside
+/// its schedule, is closed having touched nothing.
 async fn accept<D: Schema + Send + Sync + 'static>(
     inner: Arc<Inner<D>>,
-    stream: TcpStream,
+    tcp: TcpStream,
     port: u16,
+    tls: ServerTls,
 ) {
     let mut shutdown = inner.shutdown.subscribe();
+    // The handshake and the first message share the first message's time.
+    let first = async {
+        let mut stream = open(tcp, tls).await.map_err(|e| {
+            tracing::warn!(error = %e, "refused: the TLS handshake failed");
+        })?;
+        match first_logon(&mut stream).await {
+            Some((initial, id)) => Ok((stream, initial, id)),
+            None => {
+                tracing::warn!("refused: no Logon");
+                Err(())
+            }
+        }
+    };
     let first = tokio::select! {
-        first = first_logon(&stream, inner.options.first_message_timeout) => first,
+        first = tokio::time::timeout(inner.options.first_message_timeout, first) => first,
         () = stopped(&mut shutdown) => return,
     };
-    let Some((initial, id)) = first else {
-        tracing::warn!("refused: no Logon");
-        return;
+    let (stream, initial, id) = match first {
+        Ok(Ok(first)) => first,
+        Ok(Err(())) => return,
+        Err(_) => {
+            tracing::warn!("refused: no Logon in time");
+            return;
+        }
     };
     let Some(entry) = inner.acceptor_entry(&id, port) else {
         tracing::warn!(session = %id, "refused: no such session");
@@ -638,38 +933,44 @@ async fn accept<D: Schema + Send + Sync + 'static>(
         tracing::warn!(session = %id, "refused: outside the session's schedule");
         return;
     }
-    let span = tracing::info_span!("fix_session", session = %id);
-    inner
-        .connection(&entry, stream, &initial)
-        .instrument(span)
-        .await;
+    inner.connection(&entry, stream, &initial).await;
+}
+
+/// An accepted connection's stream: TLS's server side on a TLS port.
+async fn open(tcp: TcpStream, tls: ServerTls) -> io::Result<Stream> {
+    match tls {
+        None => Ok(Stream::Plain(tcp)),
+        #[cfg(feature = "tls")]
+        Some(config) => Stream::accept(tcp, config).await,
+        #[cfg(not(feature = "tls"))]
+        Some(never) => match never {},
+    }
 }
 
 /// Reads until the first message is complete; its bytes (and any after them)
 /// and the session it is for, seen from our side, when it is a Logon.
-async fn first_logon(stream: &TcpStream, timeout: Duration) -> Option<(Vec<u8>, SessionId)> {
+async fn first_logon(stream: &mut Stream) -> Option<(Vec<u8>, SessionId)> {
     const MAX_FIRST: usize = 64 << 10;
     let parser = Parser::new();
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 4096];
-    let read = async {
-        loop {
-            match parser.frame(&buf) {
-                Ok(fix_core::Status::Complete(frame)) => return logon_id(frame.bytes()),
-                Ok(fix_core::Status::Partial { .. }) if buf.len() < MAX_FIRST => {}
-                _ => return None,
+    loop {
+        match parser.frame(&buf) {
+            Ok(fix_core::Status::Complete(frame)) => {
+                let id = logon_id(frame.bytes())?;
+                return Some((buf, id));
             }
-            stream.readable().await.ok()?;
-            match stream.try_read(&mut chunk) {
-                Ok(0) => return None,
-                Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                Err(_) => return None,
-            }
+            Ok(fix_core::Status::Partial { .. }) if buf.len() < MAX_FIRST => {}
+            _ => return None,
         }
-    };
-    let id = tokio::time::timeout(timeout, read).await.ok()??;
-    Some((buf, id))
+        stream.ready(tokio::io::Interest::READABLE).await.ok()?;
+        match stream.try_read(&mut chunk) {
+            Ok(0) => return None,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(_) => return None,
+        }
+    }
 }
 
 /// The session a Logon is for, seen from our side: its TargetCompID is our
@@ -701,8 +1002,15 @@ fn logon_id(msg: &[u8]) -> Option<SessionId> {
 }
 
 /// An initiator session: connect (inside the schedule), run the connection,
-/// wait ReconnectInterval, again, until shutdown.
-async fn initiate<D: Schema + Send + Sync + 'static>(inner: Arc<Inner<D>>, entry: Arc<Entry<D>>) {
+/// wait ReconnectInterval, again, until shutdown. The wait follows every
+/// round, failed or not: counted from the drop rather than from the last
+/// attempt, a counterparty that refuses a second Logon while it still holds
+/// the first connection gets the whole interval to let that one go.
+async fn initiate<D: Schema + Send + Sync + 'static>(
+    inner: Arc<Inner<D>>,
+    entry: Arc<Entry<D>>,
+    tls: ClientTls,
+) {
     let Transport::Initiator(transport) = &entry.settings.transport else {
         return;
     };
@@ -728,29 +1036,63 @@ async fn initiate<D: Schema + Send + Sync + 'static>(inner: Arc<Inner<D>>, entry
             }
             continue;
         }
-        for endpoint in &transport.endpoints {
+        for (n, endpoint) in transport.endpoints.iter().enumerate() {
             let address = (endpoint.host.as_str(), endpoint.port);
-            let connect =
-                tokio::time::timeout(inner.options.connect_timeout, TcpStream::connect(address));
+            // The TLS handshake is part of connecting, within its time.
+            let connect = async {
+                let tcp = TcpStream::connect(address)
+                    .await
+                    .map_err(|e| ("connect", e))?;
+                secure(tcp, &tls, n).await.map_err(|e| ("TLS handshake", e))
+            };
+            let connect = tokio::time::timeout(inner.options.connect_timeout, connect);
             let connected = tokio::select! {
                 connected = connect => connected,
                 () = stopped(&mut shutdown) => return,
             };
             match connected {
                 Ok(Ok(stream)) => {
-                    tracing::info!(%endpoint, "connected");
-                    let span = tracing::info_span!("fix_session", session = %entry.shared.id);
-                    inner.connection(&entry, stream, &[]).instrument(span).await;
+                    inner.connection(&entry, stream, &[]).await;
                     break;
                 }
-                Ok(Err(e)) => tracing::warn!(%endpoint, error = %e, "connection failed"),
-                Err(_) => tracing::warn!(%endpoint, "connection timed out"),
+                Ok(Err((what, e))) => {
+                    tracing::warn!(%endpoint, error = %e, "{what} failed");
+                    entry.event(&match what {
+                        "TLS handshake" => format!("TLS handshake with {endpoint} failed: {e}"),
+                        _ => format!("Connection to {endpoint} failed: {e}"),
+                    });
+                }
+                Err(_) => {
+                    tracing::warn!(%endpoint, "connection timed out");
+                    entry.event(&format!("Connection to {endpoint} timed out"));
+                }
             }
         }
         tokio::select! {
             () = tokio::time::sleep(transport.reconnect_interval) => {}
             () = stopped(&mut shutdown) => return,
         }
+    }
+}
+
+/// An initiator's stream to endpoint `n`: TLS's client side, checking the
+/// endpoint's server name, when the session has TLS.
+#[cfg_attr(not(feature = "tls"), allow(unused_variables))]
+async fn secure(tcp: TcpStream, tls: &ClientTls, n: usize) -> io::Result<Stream> {
+    match tls {
+        None => Ok(Stream::Plain(tcp)),
+        #[cfg(feature = "tls")]
+        Some(tls) => {
+            // One name per endpoint, made from the same list.
+            let name = tls
+                .names
+                .get(n)
+                .cloned()
+                .ok_or_else(|| io::Error::other("no server name for this endpoint"))?;
+            Stream::connect(tcp, tls.config.clone(), name).await
+        }
+        #[cfg(not(feature = "tls"))]
+        Some(never) => match *never {},
     }
 }
 

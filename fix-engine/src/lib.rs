@@ -47,6 +47,48 @@
 //! }
 //! ```
 //!
+//! ## TLS
+//!
+//! With the `tls` feature (on by default; rustls, with ring for its crypto), a
+//! session with `SocketUseSSL=Y` runs over TLS, configured with QuickFIX's
+//! keys and PEM files, all read when the engine starts:
+//!
+//! - an acceptor: `ServerCertificateFile` (its chain) and
+//!   `ServerCertificateKeyFile` (without it, the key is read from the
+//!   certificate's file); `CertificateVerifyLevel=1` requires a client
+//!   certificate, `2` verifies one when given (QuickFIX/J's `NeedClientAuth=Y`
+//!   is `1`), both against `CertificationAuthoritiesFile`;
+//! - an initiator: `CertificationAuthoritiesFile` (required: the authorities
+//!   the acceptor's certificate is checked against), the server name checked
+//!   and sent as SNI (`SNIHostName`, QuickFIX/J's key, else
+//!   `SocketConnectHost`), and `ClientCertificateFile`/`ClientCertificateKeyFile`
+//!   for mutual TLS.
+//!
+//! ```
+//! use fix_engine::config::Settings;
+//!
+//! let settings = Settings::parse("tls.cfg", "
+//! [SESSION]
+//! ConnectionType=initiator
+//! BeginString=FIX.4.4
+//! SenderCompID=CLIENT1
+//! TargetCompID=EXECUTOR
+//! HeartBtInt=30
+//! SocketConnectHost=fix.example.com
+//! SocketConnectPort=5001
+//! NonStopSession=Y
+//! SocketUseSSL=Y
+//! CertificationAuthoritiesFile=/etc/ssl/certs/ca-certificates.crt
+//! ClientCertificateFile=client1.crt
+//! ClientCertificateKeyFile=client1.key
+//! ")?;
+//! assert!(settings.sessions()[0].tls.is_some());
+//! # Ok::<(), fix_engine::config::ConfigError>(())
+//! ```
+//!
+//! Built without the feature, the engine refuses `SocketUseSSL=Y` at start
+//! ([`EngineErrorKind::Unsupported`]) rather than run in the clear.
+//!
 //! The settings themselves:
 //!
 //! ```
@@ -64,8 +106,12 @@ mod dictionary;
 mod driver;
 mod engine;
 mod handle;
+mod journal;
 pub mod log;
+#[cfg(feature = "tls")]
+mod tls;
+mod transport;
 
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
-pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions};
+pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions, TlsFileError};
 pub use handle::{SendError, SessionHandle};

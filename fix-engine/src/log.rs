@@ -302,6 +302,9 @@ pub struct FileLog {
     /// `<dir>/<session>.`, which the backups' names start with.
     prefix: PathBuf,
     options: FileLogOptions,
+    /// The last timestamp written, by the time it shows (in units of the
+    /// precision): the lines of one burst share it, formatted once.
+    last_stamp: Option<(u128, Stamp)>,
 }
 
 /// Buffer for each file: a burst of messages is one `write`.
@@ -360,6 +363,7 @@ impl FileLog {
             events: LogFile::open(suffixed(&prefix, "event.current.log"))?,
             prefix,
             options,
+            last_stamp: None,
         })
     }
 
@@ -393,8 +397,31 @@ impl FileLog {
         &self.events.path
     }
 
+    /// The timestamp of a line written at `time`, formatted again only when
+    /// it shows another value than the last one.
+    fn stamp(&mut self, time: SystemTime) -> Result<Stamp, LogError> {
+        let precision = self.options.precision;
+        let since = time
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_err(|_| LogError::TimeOutOfRange { time })?;
+        let key = match precision {
+            Precision::Seconds => u128::from(since.as_secs()),
+            Precision::Millis => since.as_millis(),
+            Precision::Micros => since.as_micros(),
+            Precision::Nanos => since.as_nanos(),
+        };
+        if let Some((last, stamp)) = self.last_stamp
+            && last == key
+        {
+            return Ok(stamp);
+        }
+        let stamp = Stamp::new(time, precision)?;
+        self.last_stamp = Some((key, stamp));
+        Ok(stamp)
+    }
+
     fn message(&mut self, message: &[u8], time: SystemTime) -> Result<(), LogError> {
-        let stamp = Stamp::new(time, self.options.precision)?;
+        let stamp = self.stamp(time)?;
         self.messages.line(stamp.as_bytes(), message)?;
         if self.options.flush == FlushPolicy::EveryLine {
             self.messages.flush()?;
@@ -413,7 +440,7 @@ impl Log for FileLog {
     }
 
     fn on_event(&mut self, text: &str, time: SystemTime) -> Result<(), LogError> {
-        let stamp = Stamp::new(time, self.options.precision)?;
+        let stamp = self.stamp(time)?;
         let mut parts = text.split(['\r', '\n']);
         let first = parts.next().unwrap_or_default();
         self.events.line_start(stamp.as_bytes(), first.as_bytes())?;
@@ -511,6 +538,7 @@ impl LogFile {
 }
 
 /// A line's timestamp, formatted on the stack.
+#[derive(Clone, Copy, Debug)]
 struct Stamp {
     buf: [u8; UtcTimestamp::MAX_LEN],
     len: usize,
@@ -690,6 +718,39 @@ mod tests {
             fs::read_to_string(dir.join("FIX.4.2-A-B-Q.messages.current.log")).unwrap(),
             "20261118-11:06:40.123456789 : x\n"
         );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn each_line_shows_its_own_time_at_the_precision_set() {
+        let dir = temp_dir("stamps");
+        for (precision, expected) in [
+            (
+                Precision::Millis,
+                ["11:06:40.123 : a", "11:06:40.123 : b", "11:06:40.124 : c"],
+            ),
+            (
+                Precision::Micros,
+                [
+                    "11:06:40.123456 : a",
+                    "11:06:40.123556 : b",
+                    "11:06:40.124456 : c",
+                ],
+            ),
+        ] {
+            let id = SessionId::new("FIX.4.4", "A", &format!("{precision:?}"));
+            let options = FileLogOptions::new().precision(precision);
+            let mut log = FileLog::open_with(&dir, &id, options).unwrap();
+            let t = UNIX_EPOCH + T;
+            log.on_incoming(b"a", t).unwrap();
+            log.on_incoming(b"b", t + Duration::from_micros(100))
+                .unwrap();
+            log.on_incoming(b"c", t + Duration::from_millis(1)).unwrap();
+            log.flush().unwrap();
+            let text = fs::read_to_string(log.messages_path()).unwrap();
+            let lines: Vec<&str> = text.lines().map(|l| &l[9..]).collect();
+            assert_eq!(lines, expected);
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -137,15 +137,6 @@ async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
 }
 
 /// A Logon from `sender` to `target`, sent now.
-fn logon(sender: &str, target: &str) -> Vec<u8> {
-    let now = fix_session::time::format_timestamp(SystemTime::now());
-    let now = std::str::from_utf8(&now).unwrap();
-    fix_test_support::naive::build(
-        format!("35=A\x0134=1\x0149={sender}\x0152={now}\x0156={target}\x0198=0\x01108=30\x01")
-            .as_bytes(),
-    )
-}
-
 #[tokio::test]
 async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
     let port = free_port();
@@ -1101,30 +1092,181 @@ async fn idle_sessions_keep_each_other_alive_with_heartbeats() {
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
 
-/// What the engine does not implement yet is refused at start, naming the
-/// setting, rather than accepted and ignored.
+/// A session with FileLogPath logs every message both ways, whole and in
+/// order, in QuickFIX's files: the two sides' logs hold the same messages in
+/// the same order (each sent by one is received by the other), and their
+/// events are QuickFIX's.
 #[tokio::test]
-async fn settings_the_engine_does_not_implement_are_refused_at_start() {
+async fn sessions_log_every_message_both_ways_and_their_events() {
     let port = free_port();
-    let logged = acceptor("EXEC", "C1", port).file_log_path(temp_dir("refused-log"));
+    let (acc_dir, ini_dir) = (temp_dir("log-acceptor"), temp_dir("log-initiator"));
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (_, i_id) = ids("EXEC", "C7");
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C7", port).file_log_path(&acc_dir)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C7", "EXEC", port).file_log_path(&ini_dir)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    // One order at a time: each answer is in before the next order leaves.
+    for n in 1..=3u64 {
+        client.send(b"D", &order(&format!("O{n}"))).unwrap();
+        let answer = Event::App {
+            msg_type: b"D".to_vec(),
+            seq: n + 1,
+            cl_ord_id: format!("R-O{n}"),
+            poss_dup: false,
+        };
+        expect(&mut rx, &i_id, &answer, WAIT).await;
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+
+    let ini_log = log_messages(&ini_dir.join("FIX.4.4-C7-EXEC.messages.current.log"));
+    let acc_log = log_messages(&acc_dir.join("FIX.4.4-EXEC-C7.messages.current.log"));
+    let summary: Vec<(String, String, u64)> = ini_log
+        .iter()
+        .map(|m| {
+            let parser = fix_core::Parser::new();
+            let frame = parser.frame(m).unwrap().complete().unwrap();
+            assert_eq!(frame.len(), m.len(), "one whole message a line");
+            let mut fields = vec![fix_core::Field::new(0, 0, 0); 64];
+            let msg = parser.index(frame, &mut fields).unwrap();
+            let text = |tag| String::from_utf8(msg.get(tag).unwrap().to_vec()).unwrap();
+            (text(49), text(35), text(34).parse().unwrap())
+        })
+        .collect();
+    let expected: Vec<(String, String, u64)> = [
+        ("C7", "A", 1),
+        ("EXEC", "A", 1),
+        ("C7", "D", 2),
+        ("EXEC", "D", 2),
+        ("C7", "D", 3),
+        ("EXEC", "D", 3),
+        ("C7", "D", 4),
+        ("EXEC", "D", 4),
+        ("C7", "5", 5),
+        ("EXEC", "5", 5),
+    ]
+    .iter()
+    .map(|&(s, t, n)| (s.to_owned(), t.to_owned(), n))
+    .collect();
+    assert_eq!(summary, expected);
+    assert_eq!(acc_log, ini_log, "the same bytes, in the same order");
+
+    let ini_events = log_events(&ini_dir.join("FIX.4.4-C7-EXEC.event.current.log"));
+    assert_eq!(
+        ini_events,
+        [
+            "Created session".to_owned(),
+            format!("Connected to 127.0.0.1:{port}"),
+            "Initiated logon request".to_owned(),
+            "Received logon response".to_owned(),
+            "Initiated logout request".to_owned(),
+            "Received logout response".to_owned(),
+            "Disconnecting".to_owned(),
+        ]
+    );
+    let acc_events = log_events(&acc_dir.join("FIX.4.4-EXEC-C7.event.current.log"));
+    assert_eq!(acc_events.len(), 7, "{acc_events:?}");
+    assert_eq!(acc_events[0], "Created session");
+    assert!(acc_events[1].starts_with("Accepted connection from 127.0.0.1:"));
+    assert_eq!(
+        acc_events[2..],
+        [
+            "Received logon request",
+            "Responding to logon request",
+            "Received logout request",
+            "Sending logout response",
+            "Disconnecting",
+        ]
+    );
+}
+
+/// A log that cannot be opened stops the engine at start, naming the session.
+#[tokio::test]
+async fn a_log_that_cannot_be_opened_is_an_error_at_start() {
+    let dir = temp_dir("log-not-a-dir");
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"").unwrap();
     let (tx, _rx) = mpsc::unbounded_channel();
+    let logged = acceptor("EXEC", "C1", free_port()).file_log_path(&file);
     let Err(err) =
         Engine::start(settings([logged]), &fix44::DICTIONARY, recorders(&tx, true)).await
     else {
-        panic!("FileLogPath is refused");
+        panic!("a log path that is a file is refused");
     };
     assert!(
-        matches!(
-            err.kind(),
-            fix_engine::EngineErrorKind::Unsupported {
-                setting: "FileLogPath",
-                ..
-            }
-        ),
+        matches!(err.kind(), fix_engine::EngineErrorKind::Log { .. }),
         "{err}"
     );
     assert!(
-        err.to_string().contains("FileLogPath is not supported"),
+        err.to_string()
+            .starts_with("session FIX.4.4:EXEC->C1: log: cannot create directory"),
         "{err}"
     );
+}
+
+/// After a dropped connection the initiator waits ReconnectInterval before it
+/// connects again, every time; after refused connections it keeps trying
+/// until the counterparty listens. Lower bounds only: a sleep never ends
+/// early, however loaded the machine.
+#[tokio::test]
+async fn the_initiator_waits_reconnect_interval_between_attempts() {
+    const INTERVAL: Duration = Duration::from_millis(300);
+    // Nothing listens yet: the first attempts are refused.
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let log = temp_dir("reconnect-log");
+    let ini = Engine::start(
+        settings([initiator("C8", "EXEC", port)
+            .reconnect_interval(INTERVAL)
+            .file_log_path(&log)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(INTERVAL * 2).await;
+    // A counterparty that takes each connection and drops it at once.
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let mut accepted = Vec::new();
+    for _ in 0..4 {
+        let (stream, _) = tokio::time::timeout(Duration::from_secs(WAIT), listener.accept())
+            .await
+            .expect("the initiator connects again")
+            .unwrap();
+        accepted.push(std::time::Instant::now());
+        drop(stream);
+    }
+    for pair in accepted.windows(2) {
+        let gap = pair[1] - pair[0];
+        assert!(gap >= INTERVAL, "reconnected after {gap:?}");
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    // Each refusal is in the session's event log, and each drop.
+    let events = log_events(&log.join("FIX.4.4-C8-EXEC.event.current.log"));
+    let refused = format!("Connection to 127.0.0.1:{port} failed: ");
+    assert!(events.iter().any(|e| e.starts_with(&refused)), "{events:?}");
+    // Closed, or reset when the Logon was in before the close: either way
+    // a drop.
+    let dropped = events
+        .iter()
+        .filter(|e| e.starts_with("Disconnecting: "))
+        .count();
+    assert!(dropped >= 3, "{events:?}");
 }

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use fix_engine::config::{Schedule, TimeOfDay, UtcOffset, Weekday};
+use fix_engine::config::{Schedule, TimeOfDay, UtcOffset, Weekday, Zone};
 
 /// 1970-01-04, a Sunday, plus `days` days and `hh:mm:ss`.
 fn at(days: u64, hh: u64, mm: u64, ss: u64) -> SystemTime {
@@ -178,4 +178,79 @@ fn parsing_times_days_and_zones() {
         assert_eq!(UtcOffset::parse(bad), None, "{bad}");
     }
     assert_eq!(UtcOffset::parse("-05:00").unwrap().to_string(), "-05:00");
+}
+
+/// `secs` (UTC midnight of a day, from the epoch) plus `hh:mm` UTC.
+fn utc(midnight: u64, hh: u64, mm: u64) -> SystemTime {
+    UNIX_EPOCH + Duration::from_secs(midnight + hh * 3600 + mm * 60)
+}
+
+// UTC midnights of 2026 days (calendar.timegm), around New York's change to
+// daylight saving time at 02:00 on Sunday 2026-03-08 (UTC-05:00 to UTC-04:00)
+// and back at 02:00 on Sunday 2026-11-01.
+const MAR_06: u64 = 1_772_755_200;
+const MAR_07: u64 = 1_772_755_200 + 86_400;
+const MAR_08: u64 = 1_772_928_000;
+const MAR_09: u64 = 1_773_014_400;
+const MAR_11: u64 = 1_773_187_200;
+const MAR_13: u64 = 1_773_360_000;
+const NOV_01: u64 = 1_793_491_200;
+const NOV_02: u64 = NOV_01 + 86_400;
+
+#[test]
+fn a_named_zone_follows_its_daylight_saving_rules() {
+    let ny = Zone::parse("America/New_York").unwrap();
+    let s = Schedule::daily(t(9, 0, 0), t(17, 0, 0)).in_zone(ny.clone());
+    // Friday: 09:00 EST is 14:00 UTC; Monday: 09:00 EDT is 13:00 UTC.
+    let friday = s.period_at(utc(MAR_06, 15, 0)).unwrap();
+    assert_eq!(
+        (friday.start, friday.end),
+        (utc(MAR_06, 14, 0), utc(MAR_06, 22, 0))
+    );
+    let monday = s.period_at(utc(MAR_09, 15, 0)).unwrap();
+    assert_eq!(
+        (monday.start, monday.end),
+        (utc(MAR_09, 13, 0), utc(MAR_09, 21, 0))
+    );
+    assert!(!s.is_active(utc(MAR_09, 12, 59)) && s.is_active(utc(MAR_09, 13, 0)));
+    // From Saturday afternoon, the next start is Sunday's 09:00, already EDT.
+    assert_eq!(s.next_start(utc(MAR_07, 18, 0)), Some(utc(MAR_08, 13, 0)));
+    // And back in November: Sunday 09:00 EST is 14:00 UTC again.
+    assert_eq!(s.next_start(utc(NOV_01, 3, 0)), Some(utc(NOV_01, 14, 0)));
+    assert!(!s.same_period(utc(NOV_01, 15, 0), utc(NOV_02, 15, 0)));
+
+    // An FX week, Sunday 17:00 to Friday 17:00 New York time, across the change.
+    let week = Schedule::weekly(Weekday::Sunday, t(17, 0, 0), Weekday::Friday, t(17, 0, 0))
+        .in_zone(ny.clone());
+    let p = week.period_at(utc(MAR_11, 12, 0)).unwrap();
+    assert_eq!((p.start, p.end), (utc(MAR_08, 21, 0), utc(MAR_13, 21, 0)));
+    assert!(!week.is_active(utc(MAR_07, 12, 0)), "Saturday");
+
+    // 02:30 does not exist on 2026-03-08 in New York: the period starts at
+    // 03:30 EDT (07:30 UTC), the instant after the gap, as a clock that jumps
+    // would show; 01:30 happens twice on 2026-11-01: the first one (EDT) counts.
+    let gap = Schedule::daily(t(2, 30, 0), t(4, 0, 0)).in_zone(ny.clone());
+    assert_eq!(gap.next_start(utc(MAR_08, 0, 0)), Some(utc(MAR_08, 7, 30)));
+    let fold = Schedule::daily(t(1, 30, 0), t(4, 0, 0)).in_zone(ny);
+    assert_eq!(fold.next_start(utc(NOV_01, 0, 0)), Some(utc(NOV_01, 5, 30)));
+}
+
+#[test]
+fn zones_by_name_and_by_offset() {
+    let london = Zone::parse("Europe/London").unwrap();
+    assert_eq!(london.name(), Some("Europe/London"));
+    assert_eq!(london.to_string(), "Europe/London");
+    // British Summer Time starts at 01:00 UTC on 2026-03-29.
+    let mar_29 = 1_774_742_400;
+    assert_eq!(london.offset_at(utc(mar_29, 0, 59)).seconds(), 0);
+    assert_eq!(london.offset_at(utc(mar_29, 1, 0)).seconds(), 3600);
+    assert_eq!(
+        Zone::parse("-05:00").unwrap(),
+        Zone::from(UtcOffset::parse("-05:00").unwrap())
+    );
+    assert_eq!(Zone::parse("GMT").unwrap(), Zone::UTC);
+    for bad in ["America/Nowhere", "", "+25:00", "EST5EDT,M3.2.0"] {
+        let e = Zone::parse(bad).unwrap_err();
+        assert_eq!(e.text(), bad);
+    }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use fix_engine::config::{
     ConfigError, Endpoint, ErrorKind, Schedule, SessionBuilder, SessionSettings, Settings,
-    TimeOfDay, Transport, UtcOffset, Weekday,
+    TimeOfDay, Transport, UtcOffset, Weekday, Zone,
 };
 use fix_session::{Role, SessionId, SyncPolicy};
 
@@ -147,10 +147,11 @@ fn every_key_is_read() {
     assert_eq!(tls.certificate.as_deref(), Some(Path::new("s.crt")));
     assert_eq!(tls.private_key.as_deref(), Some(Path::new("s.key")));
     assert_eq!(tls.ca_file.as_deref(), Some(Path::new("ca.crt")));
-    assert!(tls.need_client_auth);
+    assert_eq!(tls.client_auth, fix_engine::config::ClientAuth::Required);
 
     let i = initiator(
         "ReconnectInterval=5\nSendResetSeqNumFlag=Y\nSessionQualifier=Q1\nSocketUseSSL=Y\nClientCertificateFile=c.crt\nClientCertificateKeyFile=c.key\n\
+         CertificationAuthoritiesFile=ca.crt\nSNIHostName=fix.example.com\n\
          SocketConnectHost1=backup\nSocketConnectPort1=5002\nSocketConnectHost2=10.0.0.3\nSocketConnectPort2=5003\nFileStorePath=st\nFileStoreSync=Y\n",
     );
     assert!(i.session.send_reset_seq_num_flag);
@@ -161,10 +162,11 @@ fn every_key_is_read() {
     assert_eq!(t.reconnect_interval.as_secs(), 5);
     let hosts: Vec<String> = t.endpoints.iter().map(Endpoint::to_string).collect();
     assert_eq!(hosts, ["localhost:5001", "backup:5002", "10.0.0.3:5003"]);
-    assert_eq!(
-        i.tls.unwrap().certificate.as_deref(),
-        Some(Path::new("c.crt"))
-    );
+    let tls = i.tls.unwrap();
+    assert_eq!(tls.certificate.as_deref(), Some(Path::new("c.crt")));
+    assert_eq!(tls.private_key.as_deref(), Some(Path::new("c.key")));
+    assert_eq!(tls.ca_file.as_deref(), Some(Path::new("ca.crt")));
+    assert_eq!(tls.server_name.as_deref(), Some("fix.example.com"));
     assert_eq!(i.store_options.sync_policy(), SyncPolicy::EveryRecord);
 }
 
@@ -228,6 +230,55 @@ fn fixt_sessions_take_transport_and_app_dictionaries() {
     assert_eq!(
         fails(&data).2,
         "a FIXT.1.1 session uses TransportDataDictionary and AppDataDictionary instead"
+    );
+}
+
+#[test]
+fn named_time_zones_from_timezone_and_after_the_times() {
+    let ny = Zone::parse("America/New_York").unwrap();
+    let expected = Schedule::daily(
+        TimeOfDay::new(9, 30, 0).unwrap(),
+        TimeOfDay::new(16, 0, 0).unwrap(),
+    )
+    .in_zone(ny.clone());
+    let by_key = Settings::parse(
+        "s.cfg",
+        &format!(
+            "{}StartTime=09:30:00\nEndTime=16:00:00\nTimeZone=America/New_York\n",
+            ACCEPTOR.replace("StartTime=00:00:00\nEndTime=00:00:00\n", "")
+        ),
+    )
+    .map(|s| s.sessions()[0].schedule.clone())
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(by_key, expected);
+    // QuickFIX/J's form: the zone after each time.
+    let after = Settings::parse(
+        "s.cfg",
+        &ACCEPTOR.replace(
+            "StartTime=00:00:00\nEndTime=00:00:00\n",
+            "StartTime=09:30:00 America/New_York\nEndTime=16:00:00 America/New_York\n",
+        ),
+    )
+    .unwrap();
+    assert_eq!(after.sessions()[0].schedule, expected);
+    // Two zones for one schedule are an error on the second.
+    let two = ACCEPTOR.replace(
+        "EndTime=00:00:00\n",
+        "EndTime=00:00:00 Europe/London\nTimeZone=Asia/Tokyo\n",
+    );
+    assert_eq!(
+        fails(&two),
+        (
+            Some(9),
+            Some("TimeZone".to_owned()),
+            "the schedule's times name two different time zones; one zone serves the schedule"
+                .to_owned()
+        )
+    );
+    let both = format!("{ACCEPTOR}TimeZone=Pacific/Chatham\nUseLocalTime=Y\n");
+    assert_eq!(
+        fails(&both).2,
+        "UseLocalTime=Y and a time zone cannot both be given"
     );
 }
 
@@ -349,6 +400,12 @@ fn bad_values_name_line_and_key() {
             "ReconnectInterval",
             r#""0" is not a number of seconds above 0"#,
         ),
+        // QuickFIX/J's stepped intervals: refused, not read as a fixed one.
+        (
+            "ReconnectInterval=5x2;30",
+            "ReconnectInterval",
+            r#""5x2;30" is not a number of seconds"#,
+        ),
         (
             "LogonTimeout=1.5",
             "LogonTimeout",
@@ -414,32 +471,27 @@ fn bad_values_name_line_and_key() {
         (
             "StartTime=8:00:00",
             "StartTime",
-            r#""8:00:00" is not a time of day as HH:MM:SS"#,
+            r#""8:00:00" is not a time of day as HH:MM:SS, optionally followed by a time zone"#,
         ),
         (
             "EndTime=24:00:00",
             "EndTime",
-            r#""24:00:00" is not a time of day as HH:MM:SS"#,
+            r#""24:00:00" is not a time of day as HH:MM:SS, optionally followed by a time zone"#,
         ),
         (
-            "EndTime=17:00:00 US/Eastern",
+            "EndTime=17:00:00 Eastern/Nowhere",
             "EndTime",
-            r#""17:00:00 US/Eastern" is not supported: a time zone after the time is not read; give it as TimeZone"#,
+            r#""17:00:00 Eastern/Nowhere" is not a time of day as HH:MM:SS, optionally followed by a time zone"#,
         ),
         (
-            "TimeZone=America/New_York",
+            "TimeZone=America/New_Yrok",
             "TimeZone",
-            r#""America/New_York" is not supported: named time zones (with daylight-saving rules) are not supported yet; give the offset, such as -05:00"#,
+            r#""America/New_Yrok" is not a time zone: UTC, an offset such as -05:00, or a name of the IANA database such as America/New_York"#,
         ),
         (
             "TimeZone=+25:00",
             "TimeZone",
-            r#""+25:00" is not a time zone (UTC, or an offset such as +01:00)"#,
-        ),
-        (
-            "UseLocalTime=Y",
-            "UseLocalTime",
-            r#""Y" is not supported: the machine's local time zone is not read; give TimeZone as an offset"#,
+            r#""+25:00" is not a time zone: UTC, an offset such as -05:00, or a name of the IANA database such as America/New_York"#,
         ),
         (
             "Weekdays=Mon,Funday",
@@ -477,6 +529,38 @@ fn bad_values_name_line_and_key() {
             Some(9),
             Some("StartDay"),
             r#""T" is not a day of the week (Sunday to Saturday, or its first two letters or more)"#
+        )
+    );
+    let tls_acceptor = format!(
+        "{ACCEPTOR}SocketUseSSL=Y\nServerCertificateFile=s\nCertificationAuthoritiesFile=ca\n"
+    );
+    let (line, key, msg) = fails(&format!("{tls_acceptor}CertificateVerifyLevel=3\n"));
+    assert_eq!(
+        (line, key.as_deref(), msg.as_str()),
+        (
+            Some(12),
+            Some("CertificateVerifyLevel"),
+            r#""3" is not 0 (no client certificate), 1 (a client certificate is required) or 2 (one is verified when given)"#
+        )
+    );
+    let (_, key, msg) = fails(&format!(
+        "{tls_acceptor}CertificateVerifyLevel=2\nNeedClientAuth=Y\n"
+    ));
+    assert_eq!(
+        (key.as_deref(), msg.as_str()),
+        (
+            Some("CertificateVerifyLevel"),
+            "NeedClientAuth, QuickFIX/J's name for it, says otherwise: give one of the two"
+        )
+    );
+    let (_, key, msg) = fails(&format!(
+        "{INITIATOR}SocketUseSSL=Y\nCertificationAuthoritiesFile=ca\nSNIHostName=fix example\n"
+    ));
+    assert_eq!(
+        (key.as_deref(), msg.as_str()),
+        (
+            Some("SNIHostName"),
+            r#""fix example" is not a host name or IP address"#
         )
     );
     let (line, key, msg) = fails(&ACCEPTOR.replace("acceptor", "server"));
@@ -590,26 +674,45 @@ fn missing_settings_name_the_session_line() {
             "missing: an acceptor with SocketUseSSL=Y presents a certificate".into()
         )
     );
-    let key = format!("{INITIATOR}SocketUseSSL=Y\nClientCertificateFile=c.crt\n");
+    let key = format!(
+        "{INITIATOR}SocketUseSSL=Y\nClientCertificateKeyFile=c.key\nCertificationAuthoritiesFile=ca\n"
+    );
     assert_eq!(
         fails(&key),
         (
             Some(1),
-            Some("ClientCertificateKeyFile".into()),
-            "missing: the certificate needs its key".into()
+            Some("ClientCertificateFile".into()),
+            "missing: the key needs its certificate".into()
         )
     );
-    let auth = format!(
-        "{ACCEPTOR}SocketUseSSL=Y\nServerCertificateFile=s\nServerCertificateKeyFile=k\nNeedClientAuth=Y\n"
-    );
+    let ca = format!("{INITIATOR}SocketUseSSL=Y\n");
     assert_eq!(
-        fails(&auth),
+        fails(&ca),
         (
             Some(1),
             Some("CertificationAuthoritiesFile".into()),
-            "missing: NeedClientAuth=Y checks client certificates against it".into()
+            "missing: an initiator checks the acceptor's certificate against it (for public certificate authorities, the system's bundle, such as /etc/ssl/certs/ca-certificates.crt)".into()
         )
     );
+    for verify in [
+        "NeedClientAuth=Y",
+        "CertificateVerifyLevel=1",
+        "CertificateVerifyLevel=2",
+    ] {
+        let auth = format!(
+            "{ACCEPTOR}SocketUseSSL=Y\nServerCertificateFile=s\nServerCertificateKeyFile=k\n{verify}\n"
+        );
+        assert_eq!(
+            fails(&auth),
+            (
+                Some(1),
+                Some("CertificationAuthoritiesFile".into()),
+                "missing: an acceptor that verifies clients checks their certificates against it"
+                    .into()
+            ),
+            "{verify}"
+        );
+    }
     assert_eq!(
         fails("# only comments\n\n"),
         (None, None, "no [SESSION] section".into())
@@ -671,6 +774,26 @@ fn keys_for_the_other_side_are_errors_in_the_session_and_passed_over_from_defaul
             ACCEPTOR,
             "CertificationAuthoritiesFile=ca",
             "only used with SocketUseSSL=Y",
+        ),
+        (
+            ACCEPTOR,
+            "CertificationAuthoritiesFile=ca\nSocketUseSSL=Y\nServerCertificateFile=s",
+            "an acceptor reads it only to verify clients (CertificateVerifyLevel=1 or 2)",
+        ),
+        (
+            ACCEPTOR,
+            "CertificationAuthoritiesFile=ca\nSocketUseSSL=Y\nServerCertificateFile=s\nCertificateVerifyLevel=0",
+            "an acceptor reads it only to verify clients (CertificateVerifyLevel=1 or 2)",
+        ),
+        (
+            INITIATOR,
+            "CertificateVerifyLevel=1\nSocketUseSSL=Y\nCertificationAuthoritiesFile=ca",
+            "only an acceptor uses it",
+        ),
+        (
+            ACCEPTOR,
+            "SNIHostName=x\nSocketUseSSL=Y\nServerCertificateFile=s",
+            "only an initiator uses it",
         ),
         (
             ACCEPTOR,
@@ -952,7 +1075,7 @@ fn the_samples_parse() {
     let executor = Settings::from_path(root.join("executor.cfg")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         (executor.sessions().len(), executor.templates().len()),
-        (3, 1)
+        (1, 1)
     );
     assert!(
         executor
@@ -963,7 +1086,7 @@ fn the_samples_parse() {
     assert_eq!(executor.listeners().len(), 1);
     let client =
         Settings::from_path(root.join("tradeclient.cfg")).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(client.sessions().len(), 2);
+    assert_eq!(client.sessions().len(), 1);
     let Transport::Initiator(t) = &client.sessions()[0].transport else {
         panic!()
     };
@@ -1022,6 +1145,8 @@ mod arbitrary {
             "ServerCertificateFile",
             "ServerCertificateKeyFile",
             "NeedClientAuth",
+            "CertificateVerifyLevel",
+            "SNIHostName",
             "CertificationAuthoritiesFile",
             "UseDataDictionary",
             "DataDictionary",

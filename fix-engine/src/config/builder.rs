@@ -12,8 +12,8 @@ use super::error::{ConfigError, ErrorKind};
 use super::keys::{Fixed, Key};
 use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS, PORT};
 use super::{
-    AcceptorTransport, DictionaryPaths, Endpoint, InitiatorTransport, Schedule, SessionSettings,
-    Tls, Transport,
+    AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport, Schedule,
+    SessionSettings, Tls, Transport,
 };
 
 /// What decides whether a setting applies to a session.
@@ -24,6 +24,9 @@ pub(crate) struct Context {
     pub(crate) non_stop: bool,
     pub(crate) use_data_dictionary: bool,
     pub(crate) ssl: bool,
+    /// An acceptor that verifies client certificates (CertificateVerifyLevel 1
+    /// or 2, or NeedClientAuth=Y).
+    pub(crate) verifies_clients: bool,
     pub(crate) check_latency: bool,
     pub(crate) file_store: bool,
 }
@@ -48,15 +51,24 @@ pub(crate) fn applies(key: &Key, cx: &Context) -> Result<(), &'static str> {
         SocketAcceptPort | SocketAcceptAddress | AcceptorTemplate => {
             only(acceptor, "only an acceptor uses it")
         }
-        ClientCertificateFile | ClientCertificateKeyFile => {
+        ClientCertificateFile | ClientCertificateKeyFile | SNIHostName => {
             only(initiator, "only an initiator uses it")?;
             only(cx.ssl, "only used with SocketUseSSL=Y")
         }
-        ServerCertificateFile | ServerCertificateKeyFile | NeedClientAuth => {
+        ServerCertificateFile
+        | ServerCertificateKeyFile
+        | NeedClientAuth
+        | CertificateVerifyLevel => {
             only(acceptor, "only an acceptor uses it")?;
             only(cx.ssl, "only used with SocketUseSSL=Y")
         }
-        CertificationAuthoritiesFile => only(cx.ssl, "only used with SocketUseSSL=Y"),
+        CertificationAuthoritiesFile => {
+            only(cx.ssl, "only used with SocketUseSSL=Y")?;
+            only(
+                initiator || cx.verifies_clients,
+                "an acceptor reads it only to verify clients (CertificateVerifyLevel=1 or 2)",
+            )
+        }
         DefaultApplVerID => only(cx.fixt != Some(false), "only a FIXT.1.1 session uses it"),
         TransportDataDictionary | AppDataDictionary => {
             only(cx.fixt != Some(false), "only a FIXT.1.1 session uses it")?;
@@ -169,7 +181,9 @@ pub struct SessionBuilder {
     certificate: Option<PathBuf>,
     private_key: Option<PathBuf>,
     ca_file: Option<PathBuf>,
+    certificate_verify_level: Option<ClientAuth>,
     need_client_auth: Option<bool>,
+    sni_host_name: Option<String>,
 }
 
 macro_rules! setters {
@@ -224,7 +238,9 @@ impl SessionBuilder {
             certificate: None,
             private_key: None,
             ca_file: None,
+            certificate_verify_level: None,
             need_client_auth: None,
+            sni_host_name: None,
         }
     }
 
@@ -309,7 +325,7 @@ impl SessionBuilder {
         /// ```
         acceptor_template: bool;
         /// `StartTime`, `EndTime`, `StartDay`, `EndDay`, `Weekdays`,
-        /// `NonStopSession` and `TimeZone`, as one value (required).
+        /// `NonStopSession`, `TimeZone` and `UseLocalTime`, as one value (required).
         ///
         /// ```
         /// # use fix_engine::config::{Schedule, SessionBuilder};
@@ -521,36 +537,59 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         socket_use_ssl: bool;
-        /// Our certificate chain, PEM: `ServerCertificateFile` for an acceptor
-        /// (required with TLS), `ClientCertificateFile` for an initiator.
+        /// Our certificate chain, PEM, our own certificate first:
+        /// `ServerCertificateFile` for an acceptor (required with TLS),
+        /// `ClientCertificateFile` for an initiator (optional: a client
+        /// certificate, for an acceptor that asks for one).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).certificate("server.crt");
         /// # let _ = b;
         /// ```
         certificate: impl Into<PathBuf>;
-        /// Its private key, PEM: `ServerCertificateKeyFile` or `ClientCertificateKeyFile`.
+        /// Its private key, PEM: `ServerCertificateKeyFile` or
+        /// `ClientCertificateKeyFile`; without it, the key is read from the
+        /// certificate's file.
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).private_key("server.key");
         /// # let _ = b;
         /// ```
         private_key: impl Into<PathBuf>;
-        /// `CertificationAuthoritiesFile`, PEM.
+        /// `CertificationAuthoritiesFile`, PEM: the certificate authorities the
+        /// peer's certificate is checked against (required for an initiator;
+        /// an acceptor's, with client verification on).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).ca_file("ca.crt");
         /// # let _ = b;
         /// ```
         ca_file: impl Into<PathBuf>;
-        /// `NeedClientAuth` (QuickFIX/J; acceptor only, default off; needs
-        /// `CertificationAuthoritiesFile`).
+        /// `CertificateVerifyLevel` (acceptor only, default
+        /// [`ClientAuth::None`]; any other needs `CertificationAuthoritiesFile`).
+        ///
+        /// ```
+        /// use fix_engine::config::ClientAuth;
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).certificate_verify_level(ClientAuth::Required);
+        /// # let _ = b;
+        /// ```
+        certificate_verify_level: ClientAuth;
+        /// `NeedClientAuth` (QuickFIX/J; acceptor only, default off): on is
+        /// `CertificateVerifyLevel=1`.
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).need_client_auth(true);
         /// # let _ = b;
         /// ```
         need_client_auth: bool;
+        /// `SNIHostName` (QuickFIX/J; initiator only): the name the acceptor's
+        /// certificate must hold, sent as SNI, instead of `SocketConnectHost`.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).sni_host_name("fix.example.com");
+        /// # let _ = b;
+        /// ```
+        sni_host_name: impl Into<String>;
     }
 
     fn context(&self) -> Context {
@@ -560,6 +599,7 @@ impl SessionBuilder {
             non_stop: self.schedule.as_ref().is_some_and(Schedule::is_non_stop),
             use_data_dictionary: self.use_data_dictionary.unwrap_or(true),
             ssl: self.socket_use_ssl.unwrap_or(false),
+            verifies_clients: self.client_auth() != Ok(ClientAuth::None),
             check_latency: self.check_latency.unwrap_or(true),
             file_store: self.file_store_path.is_some(),
         }
@@ -655,6 +695,11 @@ impl SessionBuilder {
                 self.ca_file.is_some(),
             ),
             (Key::Fixed(NeedClientAuth), self.need_client_auth.is_some()),
+            (
+                Key::Fixed(CertificateVerifyLevel),
+                self.certificate_verify_level.is_some(),
+            ),
+            (Key::Fixed(SNIHostName), self.sni_host_name.is_some()),
         ];
         for (key, is_set) in &set {
             if *is_set {
@@ -768,12 +813,13 @@ impl SessionBuilder {
                 certificate: self.certificate.clone(),
                 private_key: self.private_key.clone(),
                 ca_file: self.ca_file.clone(),
-                need_client_auth: self.need_client_auth.unwrap_or(false),
+                client_auth: self.client_auth()?,
+                server_name: self.sni_host_name.clone(),
             };
-            let (cert_key, key_key) = if initiator {
-                (ClientCertificateFile, ClientCertificateKeyFile)
+            let cert_key = if initiator {
+                ClientCertificateFile
             } else {
-                (ServerCertificateFile, ServerCertificateKeyFile)
+                ServerCertificateFile
             };
             match (&tls.certificate, &tls.private_key) {
                 (None, _) if !initiator => {
@@ -782,15 +828,25 @@ impl SessionBuilder {
                         "an acceptor with SocketUseSSL=Y presents a certificate",
                     ));
                 }
-                (Some(_), None) => return Err(missing(key_key, "the certificate needs its key")),
                 (None, Some(_)) => return Err(missing(cert_key, "the key needs its certificate")),
                 _ => {}
             }
-            if tls.need_client_auth && tls.ca_file.is_none() {
+            if initiator && tls.ca_file.is_none() {
                 return Err(missing(
                     CertificationAuthoritiesFile,
-                    "NeedClientAuth=Y checks client certificates against it",
+                    "an initiator checks the acceptor's certificate against it (for public certificate authorities, the system's bundle, such as /etc/ssl/certs/ca-certificates.crt)",
                 ));
+            }
+            if tls.client_auth != ClientAuth::None && tls.ca_file.is_none() {
+                return Err(missing(
+                    CertificationAuthoritiesFile,
+                    "an acceptor that verifies clients checks their certificates against it",
+                ));
+            }
+            if let Some(name) = &tls.server_name
+                && !value::is_host(name)
+            {
+                return Err(invalid(SNIHostName, name, "a host name or IP address"));
             }
             Some(tls)
         } else {
@@ -848,6 +904,24 @@ impl SessionBuilder {
                 .sync(self.file_store_sync.unwrap_or(SyncPolicy::EveryRecord)),
             log_path: self.file_log_path,
         })
+    }
+
+    /// `CertificateVerifyLevel`, or QuickFIX/J's `NeedClientAuth`, which must
+    /// agree when both are given.
+    fn client_auth(&self) -> Result<ClientAuth, ConfigError> {
+        match (self.certificate_verify_level, self.need_client_auth) {
+            (Some(level), Some(need)) if (level == ClientAuth::Required) != need => {
+                Err(ConfigError::keyed(
+                    Fixed::CertificateVerifyLevel.name(),
+                    ErrorKind::NotApplicable {
+                        reason: "NeedClientAuth, QuickFIX/J's name for it, says otherwise: give one of the two",
+                    },
+                ))
+            }
+            (Some(level), _) => Ok(level),
+            (None, Some(true)) => Ok(ClientAuth::Required),
+            (None, _) => Ok(ClientAuth::None),
+        }
     }
 
     /// BeginString, CompIDs and qualifier: well formed, and `*` only in a template.

@@ -12,7 +12,9 @@ use super::builder::{Context, applies};
 use super::error::{ConfigError, ErrorKind};
 use super::keys::{Fixed, Key, Lookup, lookup};
 use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS};
-use super::{Schedule, SessionBuilder, SessionSettings, Settings, TimeOfDay, UtcOffset, Weekday};
+use super::{
+    ClientAuth, Schedule, SessionBuilder, SessionSettings, Settings, TimeOfDay, Weekday, Zone,
+};
 
 /// One `Key=Value` line.
 #[derive(Debug)]
@@ -156,7 +158,9 @@ struct Parts {
     start_day: Option<(Weekday, usize)>,
     end_day: Option<(Weekday, usize)>,
     weekdays: Option<Vec<Weekday>>,
-    zone: Option<UtcOffset>,
+    /// The schedule's zone, with the key and line that gave it: TimeZone,
+    /// UseLocalTime, or a zone written after StartTime's or EndTime's time.
+    zones: Vec<(Zone, Fixed, usize)>,
     hosts: BTreeMap<u32, (String, usize)>,
     ports: BTreeMap<u32, (u16, usize)>,
     /// `AppDataDictionary`, for DefaultApplVerID.
@@ -218,6 +222,12 @@ fn session(default: Option<&Section>, section: &Section) -> Result<SessionSettin
         non_stop: flag(NonStopSession, false)?,
         use_data_dictionary: flag(UseDataDictionary, true)?,
         ssl: flag(SocketUseSSL, false)?,
+        verifies_clients: match find(CertificateVerifyLevel) {
+            Some(e) => {
+                value::verify_level(&e.value).map_err(|kind| at(e, kind))? != ClientAuth::None
+            }
+            None => flag(NeedClientAuth, false)?,
+        },
         check_latency: flag(CheckLatency, true)?,
         file_store: find(FileStorePath).is_some(),
     };
@@ -368,7 +378,22 @@ fn schedule(parts: &Parts, header: Option<usize>) -> Result<Schedule, ConfigErro
         (None, None, Some(_)) => return Err(missing(StartDay, "EndDay needs it")),
         (None, None, None) => Schedule::daily(start, end),
     };
-    Ok(schedule.in_zone(parts.zone.unwrap_or(UtcOffset::UTC)))
+    let mut zones = parts.zones.iter();
+    let Some((zone, first, _)) = zones.next() else {
+        return Ok(schedule);
+    };
+    if let Some((_, key, line)) = zones.find(|(z, _, _)| z != zone) {
+        let reason = if *key == UseLocalTime || *first == UseLocalTime {
+            "UseLocalTime=Y and a time zone cannot both be given"
+        } else {
+            "the schedule's times name two different time zones; one zone serves the schedule"
+        };
+        return Err(
+            ConfigError::keyed(key.name(), ErrorKind::NotApplicable { reason })
+                .with_line(Some(*line)),
+        );
+    }
+    Ok(schedule.in_zone(zone.clone()))
 }
 
 fn connection_type_of(value: &str) -> Result<Role, ErrorKind> {
@@ -452,12 +477,16 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
             b.default_appl_ver_id(v)
         }
         AcceptorTemplate => b.acceptor_template(yes_no()?),
-        StartTime => {
-            parts.start_time = Some(time(v)?);
-            b
-        }
-        EndTime => {
-            parts.end_time = Some(time(v)?);
+        StartTime | EndTime => {
+            let (time, zone) = time(v)?;
+            if let Some(zone) = zone {
+                parts.zones.push((zone, fixed, e.line));
+            }
+            if fixed == StartTime {
+                parts.start_time = Some(time);
+            } else {
+                parts.end_time = Some(time);
+            }
             b
         }
         StartDay => {
@@ -483,15 +512,18 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
             b
         }
         TimeZone => {
-            parts.zone = Some(zone(v)?);
+            parts.zones.push((zone(v)?, fixed, e.line));
             b
         }
         UseLocalTime => {
             if yes_no()? {
-                return Err(ErrorKind::UnsupportedValue {
-                    value: v.to_owned(),
-                    reason: "the machine's local time zone is not read; give TimeZone as an offset",
-                });
+                let here = Zone::local().map_err(|_| {
+                    invalid(
+                        v,
+                        "Y only where the machine's time zone can be read (TZ or /etc/localtime)",
+                    )
+                })?;
+                parts.zones.push((here, fixed, e.line));
             }
             b
         }
@@ -522,6 +554,8 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
         CheckCompID => b.check_comp_id(yes_no()?),
         PersistMessages => b.persist_messages(yes_no()?),
         NeedClientAuth => b.need_client_auth(yes_no()?),
+        CertificateVerifyLevel => b.certificate_verify_level(value::verify_level(v)?),
+        SNIHostName => b.sni_host_name(v),
         ResendRequestChunkSize => b.resend_request_chunk_size(value::count(v)?),
         FileStoreSync => b.file_store_sync(if yes_no()? {
             SyncPolicy::EveryRecord
@@ -542,16 +576,19 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
     })
 }
 
-fn time(v: &str) -> Result<TimeOfDay, ErrorKind> {
-    if let Some((time, _zone)) = v.split_once(char::is_whitespace)
-        && TimeOfDay::parse(time).is_some()
-    {
-        return Err(ErrorKind::UnsupportedValue {
-            value: v.to_owned(),
-            reason: "a time zone after the time is not read; give it as TimeZone",
-        });
-    }
-    TimeOfDay::parse(v).ok_or_else(|| invalid(v, "a time of day as HH:MM:SS"))
+/// QuickFIX's `HH:MM:SS`, optionally followed by a zone (QuickFIX/J's
+/// `17:00:00 America/New_York`).
+fn time(v: &str) -> Result<(TimeOfDay, Option<Zone>), ErrorKind> {
+    let expected = "a time of day as HH:MM:SS, optionally followed by a time zone";
+    let (time, zone) = match v.split_once(char::is_whitespace) {
+        Some((time, zone)) => (time, Some(zone.trim())),
+        None => (v, None),
+    };
+    let time = TimeOfDay::parse(time).ok_or_else(|| invalid(v, expected))?;
+    let zone = zone
+        .map(|z| Zone::parse(z).map_err(|_| invalid(v, expected)))
+        .transpose()?;
+    Ok((time, zone))
 }
 
 fn day(v: &str) -> Result<Weekday, ErrorKind> {
@@ -563,18 +600,11 @@ fn day(v: &str) -> Result<Weekday, ErrorKind> {
     })
 }
 
-fn zone(v: &str) -> Result<UtcOffset, ErrorKind> {
-    UtcOffset::parse(v).ok_or_else(|| {
-        let offset_form = ["UTC", "GMT"]
-            .iter()
-            .any(|p| v.get(..3).is_some_and(|h| h.eq_ignore_ascii_case(p)));
-        if v.bytes().any(|b| b.is_ascii_alphabetic()) && !offset_form {
-            ErrorKind::UnsupportedValue {
-                value: v.to_owned(),
-                reason: "named time zones (with daylight-saving rules) are not supported yet; give the offset, such as -05:00",
-            }
-        } else {
-            invalid(v, "a time zone (UTC, or an offset such as +01:00)")
-        }
+fn zone(v: &str) -> Result<Zone, ErrorKind> {
+    Zone::parse(v).map_err(|_| {
+        invalid(
+            v,
+            "a time zone: UTC, an offset such as -05:00, or a name of the IANA database such as America/New_York",
+        )
     })
 }

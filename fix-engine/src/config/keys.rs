@@ -73,7 +73,9 @@ fixed_keys! {
     ClientCertificateFile,
     ClientCertificateKeyFile,
     CertificationAuthoritiesFile,
+    CertificateVerifyLevel,
     NeedClientAuth,
+    SNIHostName,
 }
 
 /// A setting's key, resolved.
@@ -201,19 +203,20 @@ const UNSUPPORTED: &[(&str, &str)] = &[
         "SSLCipherSuite",
         "the TLS library's default cipher suites are used",
     ),
-    ("UseSNI", NOT_YET),
-    ("SNIHostName", NOT_YET),
-    ("EndpointIdentificationAlgorithm", NOT_YET),
+    (
+        "UseSNI",
+        "the server name (SNIHostName, else SocketConnectHost) is always checked, and sent when it is a DNS name",
+    ),
+    (
+        "EndpointIdentificationAlgorithm",
+        "an initiator always checks the acceptor's certificate against the server name (SNIHostName, else SocketConnectHost)",
+    ),
     (
         "CertificationAuthoritiesDirectory",
         "give one file with CertificationAuthoritiesFile",
     ),
     ("CertificateRevocationListFile", NOT_YET),
     ("CertificateRevocationListDirectory", NOT_YET),
-    (
-        "CertificateVerifyLevel",
-        "an initiator always verifies the acceptor; an acceptor verifies clients with NeedClientAuth=Y",
-    ),
     ("SocketPrivateKeyFile", GO_TLS),
     ("SocketCertificateFile", GO_TLS),
     ("SocketCAFile", GO_TLS),

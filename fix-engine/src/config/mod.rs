@@ -23,6 +23,14 @@
 //! [`Tls`] files, dictionary paths, store and log paths. [`SessionBuilder`]
 //! makes the same from code, with the same checks.
 //!
+//! TLS is `SocketUseSSL=Y` with PEM files: `ServerCertificateFile` and
+//! `ServerCertificateKeyFile` for an acceptor, with `CertificateVerifyLevel`
+//! (0 no client certificate, 1 required, 2 verified when given) against
+//! `CertificationAuthoritiesFile`; `CertificationAuthoritiesFile` for an
+//! initiator (required), `ClientCertificateFile` and `ClientCertificateKeyFile`
+//! for its client certificate, and `SNIHostName` for the name the acceptor's
+//! certificate must hold when it is not `SocketConnectHost` (see [`Tls`]).
+//!
 //! ```
 //! use fix_engine::config::{Settings, Transport};
 //!
@@ -61,7 +69,7 @@ use fix_session::{FileOptions, SessionConfig, SessionId};
 
 pub use builder::SessionBuilder;
 pub use error::{ConfigError, ErrorKind};
-pub use schedule::{Period, Schedule, TimeOfDay, UtcOffset, Weekday};
+pub use schedule::{Period, Schedule, TimeOfDay, UtcOffset, Weekday, Zone, ZoneError};
 
 /// Everything the engine knows about one session.
 ///
@@ -154,7 +162,18 @@ pub struct InitiatorTransport {
     /// `SocketConnectHost1`/`SocketConnectPort1`, … in order: each connection
     /// attempt tries them one after another, from the first.
     pub endpoints: Vec<Endpoint>,
-    /// `ReconnectInterval` (default 30 s): the pause between connection attempts.
+    /// `ReconnectInterval` (default 30 s): the pause after a dropped
+    /// connection, and after a round of attempts none of which connected,
+    /// before the next round.
+    ///
+    /// A fixed pause, as QuickFIX has it, with no exponential growth or
+    /// jitter: QuickFIX C++ and QuickFIX/J have neither, so a settings file
+    /// brought from them means a fixed pause, and venues size their limits on
+    /// reconnections for that. A FIX session reconnects to one counterparty,
+    /// not to a shared service a crowd of clients would stampede; what a
+    /// venue asks for, a longer pause, is this setting. QuickFIX/J's stepped
+    /// lists (`ReconnectInterval=5x2;30`) are an error naming the setting
+    /// rather than read as something else.
     pub reconnect_interval: Duration,
 }
 
@@ -178,25 +197,100 @@ impl std::fmt::Display for Endpoint {
     }
 }
 
-/// TLS (`SocketUseSSL=Y`) with QuickFIX's PEM file settings.
+/// TLS (`SocketUseSSL=Y`) with QuickFIX's PEM file settings, read when the
+/// engine starts (a file that does not read, or holds no certificate or key, is
+/// an [`EngineError`](crate::EngineError) then, before any socket is bound).
+///
+/// An acceptor presents `ServerCertificateFile` and verifies clients as
+/// `CertificateVerifyLevel` says, against `CertificationAuthoritiesFile`. An
+/// initiator verifies the acceptor's certificate against
+/// `CertificationAuthoritiesFile` (required: for public certificate
+/// authorities, name the system's bundle, such as
+/// `/etc/ssl/certs/ca-certificates.crt`) and the server name: `SNIHostName`, else
+/// the `SocketConnectHost` it connects to, which it also sends as SNI when it
+/// is a DNS name; it presents `ClientCertificateFile` when given (mutual TLS).
 ///
 /// ```
-/// let tls = fix_engine::config::Tls::default();
-/// assert!(tls.certificate.is_none() && !tls.need_client_auth);
+/// use fix_engine::config::{ClientAuth, Settings};
+/// let settings = Settings::parse("tls.cfg", "
+/// [SESSION]
+/// ConnectionType=acceptor
+/// BeginString=FIX.4.4
+/// SenderCompID=EXEC
+/// TargetCompID=C1
+/// SocketAcceptPort=5001
+/// NonStopSession=Y
+/// SocketUseSSL=Y
+/// ServerCertificateFile=server.pem
+/// ServerCertificateKeyFile=server.key
+/// CertificationAuthoritiesFile=clients-ca.pem
+/// CertificateVerifyLevel=1
+/// ")?;
+/// let tls = settings.sessions()[0].tls.as_ref().unwrap();
+/// assert_eq!(tls.client_auth, ClientAuth::Required);
+/// # Ok::<(), fix_engine::config::ConfigError>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Tls {
-    /// Our certificate chain: `ServerCertificateFile` for an acceptor (required),
-    /// `ClientCertificateFile` for an initiator (optional, with its key).
+    /// Our certificate chain, PEM, our own certificate first:
+    /// `ServerCertificateFile` for an acceptor (required),
+    /// `ClientCertificateFile` for an initiator (optional: a client certificate).
     pub certificate: Option<PathBuf>,
-    /// Its private key: `ServerCertificateKeyFile` or `ClientCertificateKeyFile`.
+    /// Its private key, PEM: `ServerCertificateKeyFile` or
+    /// `ClientCertificateKeyFile`; `None` reads the key from the certificate's
+    /// file, as QuickFIX does.
     pub private_key: Option<PathBuf>,
-    /// `CertificationAuthoritiesFile`: the certificates the peer's is checked
-    /// against (an initiator uses the system's roots without it).
+    /// `CertificationAuthoritiesFile`, PEM: the certificates the peer's is
+    /// checked against (an initiator's is required; an acceptor's is read only
+    /// when it verifies clients).
     pub ca_file: Option<PathBuf>,
-    /// `NeedClientAuth` (QuickFIX/J, acceptor only): clients must present a
-    /// certificate that `ca_file` vouches for.
-    pub need_client_auth: bool,
+    /// Whether an acceptor asks clients for a certificate: `CertificateVerifyLevel`
+    /// (QuickFIX) or `NeedClientAuth=Y` (QuickFIX/J, [`ClientAuth::Required`]).
+    pub client_auth: ClientAuth,
+    /// `SNIHostName` (QuickFIX/J; initiator only): the name the acceptor's
+    /// certificate must hold, sent as SNI; `None` is each endpoint's
+    /// `SocketConnectHost`.
+    pub server_name: Option<String>,
+}
+
+/// Whether an acceptor verifies client certificates: QuickFIX's
+/// `CertificateVerifyLevel`.
+///
+/// ```
+/// use fix_engine::config::ClientAuth;
+/// assert_eq!(ClientAuth::default(), ClientAuth::None);
+/// assert_eq!(ClientAuth::from_level("1"), Some(ClientAuth::Required));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ClientAuth {
+    /// `CertificateVerifyLevel=0` (the default): no client certificate is asked for.
+    #[default]
+    None,
+    /// `CertificateVerifyLevel=1`: a client must present a certificate that
+    /// `CertificationAuthoritiesFile` vouches for, or the handshake fails.
+    Required,
+    /// `CertificateVerifyLevel=2`: a client may present no certificate; one it
+    /// presents must be vouched for.
+    Optional,
+}
+
+impl ClientAuth {
+    /// The level a `CertificateVerifyLevel` value names, as QuickFIX numbers
+    /// them: 0, 1 or 2.
+    ///
+    /// ```
+    /// use fix_engine::config::ClientAuth;
+    /// assert_eq!(ClientAuth::from_level("2"), Some(ClientAuth::Optional));
+    /// assert_eq!(ClientAuth::from_level("3"), None);
+    /// ```
+    pub fn from_level(value: &str) -> Option<ClientAuth> {
+        match value {
+            "0" => Some(ClientAuth::None),
+            "1" => Some(ClientAuth::Required),
+            "2" => Some(ClientAuth::Optional),
+            _ => None,
+        }
+    }
 }
 
 /// The data dictionary files of a session (QuickFIX's `DataDictionary`,
@@ -580,8 +674,8 @@ fn listener_difference(a: &SessionSettings, b: &SessionSettings) -> Option<&'sta
                 Some("ServerCertificateKeyFile")
             } else if x.ca_file != y.ca_file {
                 Some("CertificationAuthoritiesFile")
-            } else if x.need_client_auth != y.need_client_auth {
-                Some("NeedClientAuth")
+            } else if x.client_auth != y.client_auth {
+                Some("CertificateVerifyLevel")
             } else {
                 None
             }

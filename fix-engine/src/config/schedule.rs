@@ -1,5 +1,5 @@
 //! When a session is active: QuickFIX's StartTime, EndTime, StartDay, EndDay,
-//! Weekdays, NonStopSession and TimeZone as a [`Schedule`].
+//! Weekdays, NonStopSession, TimeZone and UseLocalTime as a [`Schedule`].
 //!
 //! The rules are QuickFIX/J's: a period starts at StartTime (on StartDay, for a
 //! weekly schedule; on one of the Weekdays, when they are given) and ends at the
@@ -176,10 +176,7 @@ impl fmt::Display for Weekday {
     }
 }
 
-/// A fixed offset from UTC, the time zone a schedule's times are in.
-///
-/// Named zones with daylight-saving rules (`America/New_York`) are not supported
-/// yet; their offset must be given.
+/// A fixed offset from UTC (a [`Zone`] without daylight-saving rules).
 ///
 /// ```
 /// use fix_engine::config::UtcOffset;
@@ -273,6 +270,214 @@ impl fmt::Display for UtcOffset {
     }
 }
 
+/// The time zone a schedule's days and times are in: UTC, a fixed offset, or a
+/// zone of the IANA time zone database (`America/New_York`), whose offset
+/// follows its daylight-saving rules, as QuickFIX/J's `TimeZone` does.
+///
+/// Named zones are read from the machine's database (`/usr/share/zoneinfo`),
+/// or from a copy built into the engine where the machine has none.
+///
+/// ```
+/// use fix_engine::config::{UtcOffset, Zone};
+/// use std::time::{Duration, UNIX_EPOCH};
+/// let new_york = Zone::parse("America/New_York")?;
+/// let january = UNIX_EPOCH + Duration::from_secs(1_767_268_800); // 2026-01-01 12:00 UTC
+/// let july = UNIX_EPOCH + Duration::from_secs(1_782_907_200); // 2026-07-01 12:00 UTC
+/// assert_eq!(new_york.offset_at(january).seconds(), -5 * 3600);
+/// assert_eq!(new_york.offset_at(july).seconds(), -4 * 3600);
+/// assert_eq!(Zone::parse("+09:00")?, Zone::from(UtcOffset::from_seconds(9 * 3600).unwrap()));
+/// assert!(Zone::parse("Mars/Olympus_Mons").is_err());
+/// # Ok::<(), fix_engine::config::ZoneError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Zone(ZoneKind);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ZoneKind {
+    Fixed(UtcOffset),
+    Named(jiff::tz::TimeZone),
+}
+
+impl Zone {
+    /// UTC, QuickFIX's default.
+    ///
+    /// ```
+    /// assert_eq!(fix_engine::config::Zone::UTC.to_string(), "+00:00");
+    /// ```
+    pub const UTC: Zone = Zone(ZoneKind::Fixed(UtcOffset::UTC));
+
+    /// A zone at `offset` all year.
+    ///
+    /// ```
+    /// use fix_engine::config::{UtcOffset, Zone};
+    /// let tokyo = Zone::fixed(UtcOffset::from_seconds(9 * 3600).unwrap());
+    /// assert_eq!(tokyo.offset_at(std::time::UNIX_EPOCH).seconds(), 9 * 3600);
+    /// ```
+    pub const fn fixed(offset: UtcOffset) -> Zone {
+        Zone(ZoneKind::Fixed(offset))
+    }
+
+    /// The zone of the IANA time zone database named `name`.
+    ///
+    /// ```
+    /// use fix_engine::config::Zone;
+    /// assert_eq!(Zone::named("Europe/London")?.name(), Some("Europe/London"));
+    /// assert!(Zone::named("-05:00").is_err()); // an offset, not a name: see Zone::parse
+    /// # Ok::<(), fix_engine::config::ZoneError>(())
+    /// ```
+    pub fn named(name: &str) -> Result<Zone, ZoneError> {
+        jiff::tz::TimeZone::get(name)
+            .map(|tz| Zone(ZoneKind::Named(tz)))
+            .map_err(|e| ZoneError {
+                text: name.to_owned(),
+                reason: e.to_string(),
+            })
+    }
+
+    /// The machine's own zone (QuickFIX's `UseLocalTime=Y`): the `TZ`
+    /// environment variable, else `/etc/localtime`.
+    ///
+    /// ```
+    /// let here = fix_engine::config::Zone::local()?;
+    /// let _ = here.offset_at(std::time::SystemTime::now());
+    /// # Ok::<(), fix_engine::config::ZoneError>(())
+    /// ```
+    pub fn local() -> Result<Zone, ZoneError> {
+        jiff::tz::TimeZone::try_system()
+            .map(|tz| match tz.iana_name() {
+                // A zone without rules is a fixed offset: keep it comparable.
+                Some("UTC" | "Etc/UTC") => Zone::UTC,
+                _ => Zone(ZoneKind::Named(tz)),
+            })
+            .map_err(|e| ZoneError {
+                text: "the machine's time zone".to_owned(),
+                reason: e.to_string(),
+            })
+    }
+
+    /// An offset in [`UtcOffset::parse`]'s forms (`UTC`, `-05:00`, `GMT+01:00`),
+    /// or else a zone name.
+    ///
+    /// ```
+    /// use fix_engine::config::Zone;
+    /// assert_eq!(Zone::parse("UTC")?, Zone::UTC);
+    /// assert_eq!(Zone::parse("Asia/Tokyo")?.name(), Some("Asia/Tokyo"));
+    /// # Ok::<(), fix_engine::config::ZoneError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Zone, ZoneError> {
+        match UtcOffset::parse(text) {
+            Some(offset) => Ok(Zone::fixed(offset)),
+            None => Zone::named(text),
+        }
+    }
+
+    /// The zone's name in the IANA database, `None` for a fixed offset.
+    ///
+    /// ```
+    /// assert_eq!(fix_engine::config::Zone::UTC.name(), None);
+    /// ```
+    pub fn name(&self) -> Option<&str> {
+        match &self.0 {
+            ZoneKind::Fixed(_) => None,
+            ZoneKind::Named(tz) => tz.iana_name(),
+        }
+    }
+
+    /// The zone's offset from UTC at `t`.
+    ///
+    /// ```
+    /// use fix_engine::config::Zone;
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// let summer = UNIX_EPOCH + Duration::from_secs(1_782_907_200); // 2026-07-01 12:00 UTC
+    /// assert_eq!(Zone::parse("Europe/Paris")?.offset_at(summer).seconds(), 2 * 3600);
+    /// # Ok::<(), fix_engine::config::ZoneError>(())
+    /// ```
+    pub fn offset_at(&self, t: SystemTime) -> UtcOffset {
+        let secs = nanos_since_epoch(t).div_euclid(1_000_000_000);
+        UtcOffset(self.offset_secs(i64::try_from(secs).unwrap_or(i64::MAX)))
+    }
+
+    /// Seconds east of UTC at UTC second `utc`.
+    fn offset_secs(&self, utc: i64) -> i32 {
+        match &self.0 {
+            ZoneKind::Fixed(offset) => offset.0,
+            ZoneKind::Named(tz) => {
+                let clamped = utc.clamp(
+                    jiff::Timestamp::MIN.as_second(),
+                    jiff::Timestamp::MAX.as_second(),
+                );
+                match jiff::Timestamp::from_second(clamped) {
+                    Ok(ts) => tz.to_offset(ts).seconds(),
+                    Err(_) => 0,
+                }
+            }
+        }
+    }
+
+    /// The UTC second of local wall-clock second `local`: in a gap (clocks
+    /// moved forward) the time after it, in a fold (moved back) the first of
+    /// the two, as QuickFIX/J reads a schedule's times.
+    fn to_utc(&self, local: i64) -> Option<i64> {
+        match &self.0 {
+            ZoneKind::Fixed(offset) => local.checked_sub(i64::from(offset.0)),
+            ZoneKind::Named(tz) => {
+                let wall =
+                    jiff::tz::Offset::UTC.to_datetime(jiff::Timestamp::from_second(local).ok()?);
+                let utc = tz.to_ambiguous_timestamp(wall).compatible().ok()?;
+                Some(utc.as_second())
+            }
+        }
+    }
+}
+
+impl From<UtcOffset> for Zone {
+    fn from(offset: UtcOffset) -> Zone {
+        Zone::fixed(offset)
+    }
+}
+
+impl fmt::Display for Zone {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.0, self.name()) {
+            (_, Some(name)) => f.write_str(name),
+            (ZoneKind::Fixed(offset), None) => offset.fmt(f),
+            (ZoneKind::Named(_), None) => f.write_str("the machine's time zone"),
+        }
+    }
+}
+
+/// A time zone that could not be found: the text given and why.
+///
+/// ```
+/// let e = fix_engine::config::Zone::parse("Nowhere/Special").unwrap_err();
+/// assert_eq!(e.text(), "Nowhere/Special");
+/// assert!(e.to_string().starts_with("Nowhere/Special: "));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ZoneError {
+    text: String,
+    reason: String,
+}
+
+impl ZoneError {
+    /// The zone's name as given.
+    ///
+    /// ```
+    /// assert_eq!(fix_engine::config::Zone::named("X/Y").unwrap_err().text(), "X/Y");
+    /// ```
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for ZoneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for ZoneError {}
+
 /// One period of a schedule: from `start` to `end`, both included.
 ///
 /// ```
@@ -292,7 +497,7 @@ pub struct Period {
     pub end: SystemTime,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Kind {
     NonStop,
     /// Every day (or the listed days, Sunday first) from `start` to `end`.
@@ -315,7 +520,7 @@ enum Kind {
 /// use fix_engine::config::{Schedule, TimeOfDay, UtcOffset, Weekday};
 /// use std::time::{Duration, UNIX_EPOCH};
 ///
-/// // Sunday 18:00 to Friday 17:00, New York standard time.
+/// // Sunday 18:00 to Friday 17:00, New York standard time all year.
 /// let week = Schedule::weekly(
 ///     Weekday::Sunday, TimeOfDay::new(18, 0, 0).unwrap(),
 ///     Weekday::Friday, TimeOfDay::new(17, 0, 0).unwrap(),
@@ -326,10 +531,10 @@ enum Kind {
 /// let monday = saturday_noon_utc + Duration::from_secs(2 * 86_400);
 /// assert!(week.is_active(monday));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schedule {
     kind: Kind,
-    zone: UtcOffset,
+    zone: Zone,
 }
 
 impl Schedule {
@@ -344,7 +549,7 @@ impl Schedule {
     pub const fn non_stop() -> Schedule {
         Schedule {
             kind: Kind::NonStop,
-            zone: UtcOffset::UTC,
+            zone: Zone::UTC,
         }
     }
 
@@ -365,7 +570,7 @@ impl Schedule {
                 end,
                 days: None,
             },
-            zone: UtcOffset::UTC,
+            zone: Zone::UTC,
         }
     }
 
@@ -392,7 +597,7 @@ impl Schedule {
                 end,
                 days: Some(set),
             },
-            zone: UtcOffset::UTC,
+            zone: Zone::UTC,
         })
     }
 
@@ -417,29 +622,40 @@ impl Schedule {
                 end_day,
                 end,
             },
-            zone: UtcOffset::UTC,
+            zone: Zone::UTC,
         }
     }
 
     /// The same schedule, its times and days in `zone` rather than UTC
-    /// (QuickFIX/J's `TimeZone`).
+    /// (QuickFIX/J's `TimeZone`): a named zone's periods follow its clocks
+    /// across daylight-saving changes.
     ///
     /// ```
-    /// use fix_engine::config::{Schedule, TimeOfDay, UtcOffset};
-    /// let s = Schedule::daily(TimeOfDay::MIDNIGHT, TimeOfDay::MIDNIGHT).in_zone(UtcOffset::parse("+09:00").unwrap());
-    /// assert_eq!(s.zone().seconds(), 9 * 3600);
+    /// use fix_engine::config::{Schedule, TimeOfDay, Zone};
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// let (nine, five) = (TimeOfDay::new(9, 0, 0).unwrap(), TimeOfDay::new(17, 0, 0).unwrap());
+    /// let s = Schedule::daily(nine, five).in_zone(Zone::parse("America/New_York")?);
+    /// let utc = |secs| UNIX_EPOCH + Duration::from_secs(secs);
+    /// let (january, july) = (1_767_225_600, 1_782_864_000); // 2026-01-01, 2026-07-01, 00:00 UTC
+    /// // 09:00 in New York is 14:00 UTC in January and 13:00 UTC in July.
+    /// assert_eq!(s.period_at(utc(january + 16 * 3600)).unwrap().start, utc(january + 14 * 3600));
+    /// assert_eq!(s.period_at(utc(july + 16 * 3600)).unwrap().start, utc(july + 13 * 3600));
+    /// # Ok::<(), fix_engine::config::ZoneError>(())
     /// ```
-    pub const fn in_zone(self, zone: UtcOffset) -> Schedule {
-        Schedule { zone, ..self }
+    pub fn in_zone(self, zone: impl Into<Zone>) -> Schedule {
+        Schedule {
+            zone: zone.into(),
+            ..self
+        }
     }
 
     /// The zone the schedule's times are in.
     ///
     /// ```
-    /// assert_eq!(fix_engine::config::Schedule::non_stop().zone(), fix_engine::config::UtcOffset::UTC);
+    /// assert_eq!(fix_engine::config::Schedule::non_stop().zone(), &fix_engine::config::Zone::UTC);
     /// ```
-    pub const fn zone(&self) -> UtcOffset {
-        self.zone
+    pub const fn zone(&self) -> &Zone {
+        &self.zone
     }
 
     /// Whether this is [`Schedule::non_stop`].
@@ -521,41 +737,44 @@ impl Schedule {
     /// ```
     pub fn next_start(&self, t: SystemTime) -> Option<SystemTime> {
         let nanos = nanos_since_epoch(t);
-        let (mut start, _) = self.latest_start(nanos)?;
+        let (mut start, _) = self.latest_local(nanos)?;
         // At most 7 days ahead for daily periods on some weekdays, a week for weekly.
         for _ in 0..8 {
             start = match &self.kind {
                 Kind::NonStop => return None,
                 Kind::Daily { days, .. } => {
                     let mut next = start + DAY;
-                    while !on_day(days, self.local(next)) {
+                    while !on_day(days, next) {
                         next += DAY;
                     }
                     next
                 }
                 Kind::Weekly { .. } => start + WEEK,
             };
-            if i128::from(start) * 1_000_000_000 > nanos {
-                return time_at(start);
+            let utc = self.zone.to_utc(start)?;
+            if i128::from(utc) * 1_000_000_000 > nanos {
+                return time_at(utc);
             }
         }
         None
     }
 
-    /// Local seconds for UTC seconds `utc`.
-    fn local(&self, utc: i64) -> i64 {
-        utc + i64::from(self.zone.0)
-    }
-
     /// The start and end (UTC seconds from the epoch) of the latest period
     /// starting at or before `nanos`; `None` for a non-stop schedule.
     fn latest_start(&self, nanos: i128) -> Option<(i64, i64)> {
+        let (start, end) = self.latest_local(nanos)?;
+        Some((self.zone.to_utc(start)?, self.zone.to_utc(end)?))
+    }
+
+    /// [`latest_start`](Self::latest_start) in the zone's wall-clock seconds:
+    /// days are counted on the zone's calendar, so a period keeps its local
+    /// times when the zone's offset changes.
+    fn latest_local(&self, nanos: i128) -> Option<(i64, i64)> {
         let secs = i64::try_from(nanos.div_euclid(1_000_000_000)).ok()?;
-        let zone = i64::from(self.zone.0);
-        let local = secs.checked_add(zone)?;
+        let local = secs.checked_add(i64::from(self.zone.offset_secs(secs)))?;
         let today = local.div_euclid(DAY) * DAY;
-        let (start, end) = match &self.kind {
-            Kind::NonStop => return None,
+        match &self.kind {
+            Kind::NonStop => None,
             Kind::Daily { start, end, days } => {
                 let mut s = today + i64::from(start.0);
                 if s > local {
@@ -568,7 +787,7 @@ impl Schedule {
                 if e <= s {
                     e += DAY;
                 }
-                (s, e)
+                Some((s, e))
             }
             Kind::Weekly {
                 start_day,
@@ -587,10 +806,9 @@ impl Schedule {
                 if e <= s {
                     e += WEEK;
                 }
-                (s, e)
+                Some((s, e))
             }
-        };
-        Some((start - zone, end - zone))
+        }
     }
 }
 

@@ -18,6 +18,16 @@ pub(crate) fn yes_no(value: &str) -> Result<bool, ErrorKind> {
     }
 }
 
+/// `CertificateVerifyLevel`'s levels, as QuickFIX numbers them.
+pub(crate) fn verify_level(value: &str) -> Result<super::ClientAuth, ErrorKind> {
+    super::ClientAuth::from_level(value).ok_or_else(|| {
+        invalid(
+            value,
+            "0 (no client certificate), 1 (a client certificate is required) or 2 (one is verified when given)",
+        )
+    })
+}
+
 /// Digits only: no sign, no spaces, no unit.
 fn digits<T: std::str::FromStr>(value: &str) -> Option<T> {
     if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {

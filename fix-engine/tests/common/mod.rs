@@ -3,6 +3,8 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod certs;
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -51,9 +53,49 @@ pub fn settings(
     fix_engine::config::Settings::new(built).unwrap()
 }
 
+/// The messages of a QuickFIX message log, one a line, without their
+/// timestamps.
+pub fn log_messages(path: &std::path::Path) -> Vec<Vec<u8>> {
+    let text = std::fs::read(path).unwrap();
+    text.split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|line| strip_stamp(line).to_vec())
+        .collect()
+}
+
+/// The texts of a QuickFIX event log's lines.
+pub fn log_events(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| String::from_utf8(strip_stamp(l.as_bytes()).to_vec()).unwrap())
+        .collect()
+}
+
+/// A log line without its `YYYYMMDD-HH:MM:SS.sss : ` prefix (checked).
+fn strip_stamp(line: &[u8]) -> &[u8] {
+    let (stamp, rest) = line.split_at(24);
+    assert!(
+        stamp[8] == b'-' && stamp[11] == b':' && stamp[17] == b'.' && &stamp[21..] == b" : ",
+        "{}",
+        String::from_utf8_lossy(line)
+    );
+    rest
+}
+
 /// A NewOrderSingle's body with ClOrdID `id`.
 pub fn order(id: &str) -> Vec<u8> {
     format!("11={id}\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01").into_bytes()
+}
+
+/// A Logon from `sender` to `target`, sequence number 1, as a raw client sends it.
+pub fn logon(sender: &str, target: &str) -> Vec<u8> {
+    let now = fix_session::time::format_timestamp(std::time::SystemTime::now());
+    let now = std::str::from_utf8(&now).unwrap();
+    fix_test_support::naive::build(
+        format!("35=A\x0134=1\x0149={sender}\x0152={now}\x0156={target}\x0198=0\x01108=30\x01")
+            .as_bytes(),
+    )
 }
 
 /// What a [`Recorder`] saw, in order.

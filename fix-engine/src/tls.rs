@@ -1,0 +1,251 @@
+//! The TLS configurations of a [`Settings`](crate::config::Settings)' listeners
+//! and initiators, made from their PEM files when the engine starts: every file
+//! read, every certificate and key parsed and matched, before a socket is bound.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use fix_session::SessionId;
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::pem::{self, PemObject};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::server::WebPkiClientVerifier;
+use rustls::{ClientConfig, RootCertStore, ServerConfig};
+
+use crate::config::{ClientAuth, Endpoint, Tls};
+use crate::engine::{EngineError, EngineErrorKind, TlsFileError};
+
+/// What an initiator connects with: its configuration and, for each endpoint
+/// in order, the name the acceptor's certificate must hold.
+#[derive(Clone, Debug)]
+pub(crate) struct Client {
+    pub(crate) config: Arc<ClientConfig>,
+    pub(crate) names: Vec<ServerName<'static>>,
+}
+
+/// ring, named rather than taken from the process's default: another crate
+/// installing a different default cannot change (or break) the engine's.
+fn provider() -> Arc<CryptoProvider> {
+    Arc::new(rustls::crypto::ring::default_provider())
+}
+
+/// The setting names of a role's certificate and key.
+struct Names {
+    certificate: &'static str,
+    key: &'static str,
+}
+
+const SERVER: Names = Names {
+    certificate: "ServerCertificateFile",
+    key: "ServerCertificateKeyFile",
+};
+const CLIENT: Names = Names {
+    certificate: "ClientCertificateFile",
+    key: "ClientCertificateKeyFile",
+};
+const CA: &str = "CertificationAuthoritiesFile";
+
+/// An acceptor port's configuration; `id` is the session errors are told under
+/// (the port's first).
+pub(crate) fn server(id: &SessionId, tls: &Tls) -> Result<Arc<ServerConfig>, EngineError> {
+    let fail = |setting, path: &Path, error| file_error(id, setting, path, error);
+    let Some(cert_path) = &tls.certificate else {
+        // The settings require it: a Tls without one is one made by hand.
+        return Err(fail(
+            SERVER.certificate,
+            Path::new(""),
+            TlsFileError::NotGiven,
+        ));
+    };
+    let provider = provider();
+    let builder = ServerConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| {
+            fail(
+                SERVER.certificate,
+                cert_path,
+                TlsFileError::Rejected(e.to_string()),
+            )
+        })?;
+    let builder = match tls.client_auth {
+        ClientAuth::None => builder.with_no_client_auth(),
+        auth => {
+            let roots = roots(id, tls)?;
+            let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider);
+            let verifier = if auth == ClientAuth::Optional {
+                verifier.allow_unauthenticated()
+            } else {
+                verifier
+            };
+            let ca = tls.ca_file.as_deref().unwrap_or(Path::new(""));
+            let verifier = verifier
+                .build()
+                .map_err(|e| fail(CA, ca, TlsFileError::Rejected(e.to_string())))?;
+            builder.with_client_cert_verifier(verifier)
+        }
+    };
+    let (chain, key) = identity(id, &SERVER, cert_path, tls.private_key.as_deref())?;
+    builder
+        .with_single_cert(chain, key)
+        .map_err(|e| identity_error(id, &SERVER, cert_path, tls.private_key.as_deref(), e))
+        .map(Arc::new)
+}
+
+/// An initiator's configuration and server names, one per endpoint.
+pub(crate) fn client(
+    id: &SessionId,
+    tls: &Tls,
+    endpoints: &[Endpoint],
+) -> Result<Client, EngineError> {
+    let roots = roots(id, tls)?;
+    let ca = tls.ca_file.as_deref().unwrap_or(Path::new(""));
+    let builder = ClientConfig::builder_with_provider(provider())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| file_error(id, CA, ca, TlsFileError::Rejected(e.to_string())))?
+        .with_root_certificates(roots);
+    let config = match &tls.certificate {
+        None => builder.with_no_client_auth(),
+        Some(cert_path) => {
+            let (chain, key) = identity(id, &CLIENT, cert_path, tls.private_key.as_deref())?;
+            builder.with_client_auth_cert(chain, key).map_err(|e| {
+                identity_error(id, &CLIENT, cert_path, tls.private_key.as_deref(), e)
+            })?
+        }
+    };
+    let mut names = Vec::with_capacity(endpoints.len());
+    for (n, endpoint) in endpoints.iter().enumerate() {
+        let (setting, name) = match &tls.server_name {
+            Some(name) => ("SNIHostName".to_owned(), name.as_str()),
+            None if n == 0 => ("SocketConnectHost".to_owned(), endpoint.host.as_str()),
+            None => (format!("SocketConnectHost{n}"), endpoint.host.as_str()),
+        };
+        let server_name = ServerName::try_from(name.to_owned()).map_err(|_| {
+            EngineError::from(EngineErrorKind::TlsServerName {
+                id: id.clone(),
+                setting,
+                name: name.to_owned(),
+            })
+        })?;
+        names.push(server_name);
+    }
+    Ok(Client {
+        config: Arc::new(config),
+        names,
+    })
+}
+
+/// The certificate authorities of `CertificationAuthoritiesFile`.
+fn roots(id: &SessionId, tls: &Tls) -> Result<RootCertStore, EngineError> {
+    let Some(path) = &tls.ca_file else {
+        // The settings require it wherever it is read.
+        return Err(file_error(id, CA, Path::new(""), TlsFileError::NotGiven));
+    };
+    let fail = |error| file_error(id, CA, path, error);
+    let text = read(path).map_err(fail)?;
+    let mut roots = RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(&text) {
+        let cert = cert.map_err(|e| fail(pem_error(e)))?;
+        roots
+            .add(cert)
+            .map_err(|e| fail(TlsFileError::Rejected(e.to_string())))?;
+    }
+    if roots.is_empty() {
+        return Err(fail(TlsFileError::NoCertificate));
+    }
+    Ok(roots)
+}
+
+/// A certificate chain and its key, the key from its own file or, without
+/// one, from the certificate's.
+fn identity(
+    id: &SessionId,
+    names: &Names,
+    cert_path: &Path,
+    key_path: Option<&Path>,
+) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>), EngineError> {
+    let cert_fail = |error| file_error(id, names.certificate, cert_path, error);
+    let cert_text = read(cert_path).map_err(cert_fail)?;
+    let chain = CertificateDer::pem_slice_iter(&cert_text)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| cert_fail(pem_error(e)))?;
+    if chain.is_empty() {
+        return Err(cert_fail(TlsFileError::NoCertificate));
+    }
+    let (setting, path, key_text) = match key_path {
+        Some(path) => {
+            let text = read(path).map_err(|e| file_error(id, names.key, path, e))?;
+            (names.key, path, text)
+        }
+        None => (names.certificate, cert_path, cert_text),
+    };
+    let key = PrivateKeyDer::from_pem_slice(&key_text).map_err(|e| {
+        // PKCS#8's ENCRYPTED PRIVATE KEY, or an old-style key with a
+        // "Proc-Type: 4,ENCRYPTED" header: neither is a key rustls reads.
+        let encrypted = key_text.windows(9).any(|w| w == b"ENCRYPTED");
+        let error = match e {
+            _ if encrypted => TlsFileError::EncryptedKey,
+            pem::Error::NoItemsFound => TlsFileError::NoPrivateKey,
+            e => pem_error(e),
+        };
+        file_error(id, setting, path, error)
+    })?;
+    Ok((chain, key))
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, TlsFileError> {
+    std::fs::read(path).map_err(TlsFileError::Read)
+}
+
+fn pem_error(e: pem::Error) -> TlsFileError {
+    match e {
+        pem::Error::Io(e) => TlsFileError::Read(e),
+        e => TlsFileError::Pem(e.to_string()),
+    }
+}
+
+/// What rustls says of a certificate and key it was given, told of the file
+/// it is about: the certificate's when the certificate does not parse, else
+/// the key's (its own file, or the certificate's when it has none).
+fn identity_error(
+    id: &SessionId,
+    names: &Names,
+    cert_path: &Path,
+    key_path: Option<&Path>,
+    e: rustls::Error,
+) -> EngineError {
+    let (key_setting, key_path) = match key_path {
+        Some(path) => (names.key, path),
+        None => (names.certificate, cert_path),
+    };
+    match e {
+        rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch) => {
+            file_error(id, key_setting, key_path, TlsFileError::KeyMismatch)
+        }
+        rustls::Error::InvalidCertificate(e) => file_error(
+            id,
+            names.certificate,
+            cert_path,
+            TlsFileError::Rejected(e.to_string()),
+        ),
+        e => file_error(
+            id,
+            key_setting,
+            key_path,
+            TlsFileError::Rejected(e.to_string()),
+        ),
+    }
+}
+
+fn file_error(
+    id: &SessionId,
+    setting: &'static str,
+    path: &Path,
+    error: TlsFileError,
+) -> EngineError {
+    EngineError::from(EngineErrorKind::TlsFile {
+        id: id.clone(),
+        setting,
+        path: path.to_path_buf(),
+        error,
+    })
+}

@@ -1,0 +1,154 @@
+//! The `executor` and `tradeclient` examples end to end, on their own code
+//! (`examples/trading`) and on the sample settings files as they are, moved
+//! to a free port and a temporary directory: the client's order gets the
+//! executor's acknowledgement and fill, and both logs hold the exchange.
+
+mod common;
+
+#[path = "../examples/trading/mod.rs"]
+mod trading;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::{free_port, log_events, log_messages, temp_dir};
+use fix_core::value::Decimal;
+use fix_engine::config::{SessionSettings, Settings, Transport};
+use fix_engine::{Engine, FileDictionaries};
+use fix_session::State;
+use fix44::enums::{ExecType, OrdStatus};
+use tokio::sync::mpsc;
+use trading::{Executor, OrderLine, TradeClient};
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// The sample's first session, on `port`, its store and log in `dir`, its
+/// dictionary read from the repository root (the sample's paths are relative
+/// to it).
+fn sample(name: &str, port: u16, dir: &Path) -> Settings {
+    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let settings = Settings::from_path(root.join("samples").join(name)).unwrap();
+    let mut s: SessionSettings = settings.sessions()[0].clone();
+    match &mut s.transport {
+        Transport::Acceptor(a) => a.port = port,
+        Transport::Initiator(i) => {
+            i.endpoints.truncate(1);
+            i.endpoints[0].port = port;
+        }
+    }
+    let dict = s.dictionaries.data_dictionary.as_mut().unwrap();
+    assert_eq!(dict, Path::new("spec/FIX44.xml"));
+    *dict = root.join(&*dict);
+    assert!(
+        s.store_path
+            .as_ref()
+            .unwrap()
+            .starts_with("target/sessions")
+    );
+    assert!(s.log_path.as_ref().unwrap().starts_with("target/sessions"));
+    s.store_path = Some(dir.join("store"));
+    s.log_path = Some(dir.join("log"));
+    Settings::new([s]).unwrap()
+}
+
+#[tokio::test]
+async fn the_trade_client_s_order_gets_the_executor_s_ack_and_fill() {
+    let port = free_port();
+    let (exec_dir, client_dir) = (temp_dir("example-executor"), temp_dir("example-client"));
+    let executor = Engine::start(
+        sample("executor.cfg", port, &exec_dir),
+        FileDictionaries::new(),
+        |_, _| Executor::new(false),
+    )
+    .await
+    .unwrap();
+    let (tx, mut reports) = mpsc::unbounded_channel();
+    let client_settings = sample("tradeclient.cfg", port, &client_dir);
+    let id = client_settings.sessions()[0].session.id.clone();
+    let client = Engine::start(client_settings, FileDictionaries::new(), move |_, _| {
+        TradeClient {
+            reports: tx.clone(),
+        }
+    })
+    .await
+    .unwrap();
+    let handle = client.session(&id).unwrap();
+    tokio::time::timeout(WAIT, handle.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+
+    let order: OrderLine = "buy 100 MSFT 25.5".parse().unwrap();
+    handle.send(b"D", &order.body("T-1").unwrap()).unwrap();
+    let mut next = async || {
+        tokio::time::timeout(WAIT, reports.recv())
+            .await
+            .unwrap()
+            .unwrap()
+    };
+    let ack = next().await;
+    assert_eq!(
+        (ack.cl_ord_id.as_str(), ack.exec_type, ack.ord_status),
+        ("T-1", ExecType::New, OrdStatus::New)
+    );
+    assert_eq!(ack.leaves_qty, Decimal::parse(b"100").unwrap());
+    assert!(!ack.is_final());
+    let fill = next().await;
+    let (qty, px) = (
+        Decimal::parse(b"100").unwrap(),
+        Decimal::parse(b"25.5").unwrap(),
+    );
+    assert_eq!(
+        (fill.cl_ord_id.as_str(), fill.exec_type, fill.ord_status),
+        ("T-1", ExecType::Trade, OrdStatus::Filled)
+    );
+    assert_eq!(fill.last, Some((qty, px)));
+    assert_eq!(
+        (fill.cum_qty, fill.leaves_qty, fill.avg_px),
+        (qty, Decimal::ZERO, px)
+    );
+    assert!(fill.is_final());
+
+    // A market order is refused with a Rejected report.
+    let market: OrderLine = "sell 5 IBM".parse().unwrap();
+    handle.send(b"D", &market.body("T-2").unwrap()).unwrap();
+    let rejected = next().await;
+    assert_eq!(
+        (rejected.cl_ord_id.as_str(), rejected.ord_status),
+        ("T-2", OrdStatus::Rejected)
+    );
+    assert!(rejected.text.is_some() && rejected.is_final());
+
+    client.shutdown(WAIT).await.unwrap();
+    executor.shutdown(WAIT).await.unwrap();
+    // Logon, two orders, Logout from the client; Logon, three reports, Logout
+    // from the executor: the same in both logs.
+    let client_log =
+        log_messages(&client_dir.join("log/FIX.4.4-CLIENT1-EXECUTOR.messages.current.log"));
+    let exec_log =
+        log_messages(&exec_dir.join("log/FIX.4.4-EXECUTOR-CLIENT1.messages.current.log"));
+    assert_eq!(client_log.len(), 9);
+    assert_eq!(client_log, exec_log);
+    let events = log_events(&client_dir.join("log/FIX.4.4-CLIENT1-EXECUTOR.event.current.log"));
+    assert!(
+        events.iter().any(|e| e == "Received logon response"),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn order_lines_are_read_or_refused_with_the_reason() {
+    let limit: OrderLine = "buy 100 MSFT 25.5".parse().unwrap();
+    assert_eq!(limit.to_string(), "buy 100 MSFT @ 25.5");
+    let market: OrderLine = " S 7 IBM ".parse().unwrap();
+    assert_eq!(market.to_string(), "sell 7 IBM at market");
+    for (line, why) in [
+        ("buy 100", "expected `buy|sell QTY SYMBOL [PRICE]`"),
+        ("hold 1 X", "expected `buy|sell QTY SYMBOL [PRICE]`"),
+        ("buy ten X", "quantity \"ten\""),
+        ("buy 0 X", "the quantity must be above 0"),
+        ("sell 1 X 1.2.3", "price \"1.2.3\""),
+    ] {
+        let err = line.parse::<OrderLine>().unwrap_err();
+        assert!(err.contains(why), "{line}: {err}");
+    }
+}

@@ -1,0 +1,694 @@
+//! TLS between an acceptor engine and initiator engines on loopback, with
+//! certificate authorities and certificates made at test time: server
+//! certificates, client certificates (mutual TLS), the server name, refusals,
+//! and the settings' files checked at start.
+#![cfg(feature = "tls")]
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use common::certs::{Ca, Identity};
+use common::*;
+use fix_engine::config::{ClientAuth, SessionBuilder};
+use fix_engine::{Engine, EngineError, EngineErrorKind, TlsFileError};
+use fix_session::{SessionId, State};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+
+const WAIT: u64 = 10;
+
+/// An acceptor presenting `server`.
+fn tls_acceptor(sender: &str, target: &str, port: u16, server: &Identity) -> SessionBuilder {
+    acceptor(sender, target, port)
+        .socket_use_ssl(true)
+        .certificate(&server.cert)
+        .private_key(&server.key)
+}
+
+/// An initiator trusting `ca`.
+fn tls_initiator(sender: &str, target: &str, port: u16, ca: &Path) -> SessionBuilder {
+    initiator(sender, target, port)
+        .socket_use_ssl(true)
+        .ca_file(ca)
+}
+
+fn id(sender: &str, target: &str) -> SessionId {
+    SessionId::new("FIX.4.4", sender, target)
+}
+
+async fn logged_on(engine: &Engine<&'static fix_core::typed::Tables>, id: &SessionId) {
+    let handle = engine.session(id).unwrap();
+    tokio::time::timeout(Duration::from_secs(WAIT), handle.wait_for(State::LoggedOn))
+        .await
+        .unwrap_or_else(|_| panic!("{id} did not log on"));
+}
+
+/// Counts the connections made to it and passes each through to `target`: how
+/// often an initiator tried.
+async fn counting_proxy(target: u16) -> (u16, Arc<AtomicUsize>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let count = Arc::new(AtomicUsize::new(0));
+    let counted = count.clone();
+    tokio::spawn(async move {
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            counted.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                if let Ok(mut outbound) = TcpStream::connect(("127.0.0.1", target)).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                }
+            });
+        }
+    });
+    (port, count)
+}
+
+/// Asserts that the initiator session `id` of `engine` tries at least twice
+/// through `tries` and never logs on (nor sees a Logon on `rx`).
+async fn refused_and_retried(
+    engine: &Engine<&'static fix_core::typed::Tables>,
+    id: &SessionId,
+    tries: &AtomicUsize,
+    rx: &mut mpsc::UnboundedReceiver<(SessionId, Event)>,
+) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(WAIT);
+    while tries.load(Ordering::SeqCst) < 2 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{id}: no second attempt"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_ne!(engine.session(id).unwrap().state(), State::LoggedOn);
+    // Neither end: the initiator, nor the acceptor's session for it.
+    let other_end = SessionId::new(&id.begin_string, &id.target_comp_id, &id.sender_comp_id);
+    while let Ok((who, event)) = rx.try_recv() {
+        if who == *id || who == other_end {
+            assert_ne!(event, Event::Logon, "{who} logged on");
+        }
+    }
+}
+
+#[tokio::test]
+async fn sessions_over_tls_log_on_and_exchange_messages_both_ways() {
+    let dir = temp_dir("tls-exchange");
+    let ca = Ca::new(&dir, "ca");
+    let server = ca.server("server");
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([tls_acceptor("EXEC", "C1", port, &server)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, true),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([tls_initiator("C1", "EXEC", port, &ca.cert)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let (a_id, i_id) = (id("EXEC", "C1"), id("C1", "EXEC"));
+    logged_on(&ini, &i_id).await;
+    logged_on(&acc, &a_id).await;
+
+    ini.session(&i_id)
+        .unwrap()
+        .send(b"D", &order("O1"))
+        .unwrap();
+    acc.session(&a_id)
+        .unwrap()
+        .send(b"D", &order("S1"))
+        .unwrap();
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        if let (who, Event::App { cl_ord_id, .. }) = next(&mut rx, WAIT).await {
+            seen.push((who, cl_ord_id));
+        }
+    }
+    seen.sort_by(|a, b| a.1.cmp(&b.1));
+    assert_eq!(
+        seen,
+        [
+            (a_id.clone(), "O1".to_owned()),
+            (i_id.clone(), "R-O1".to_owned()),
+            (i_id.clone(), "S1".to_owned()),
+        ]
+    );
+    // Both ends see the Logout exchange through TLS.
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    expect(&mut rx, &a_id, &Event::LogoutReceived, WAIT).await;
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_large_burst_over_tls_arrives_whole_and_in_order() {
+    // More than rustls buffers at once (64 KiB) and more than one read: the
+    // driver's writes and reads through TLS lose and reorder nothing.
+    let dir = temp_dir("tls-burst");
+    let ca = Ca::new(&dir, "ca");
+    let server = ca.server("server");
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([tls_acceptor("EXEC", "C1", port, &server)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([tls_initiator("C1", "EXEC", port, &ca.cert)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let (a_id, i_id) = (id("EXEC", "C1"), id("C1", "EXEC"));
+    logged_on(&ini, &i_id).await;
+    let client = ini.session(&i_id).unwrap();
+    const N: u64 = 3_000;
+    for n in 0..N {
+        client.send(b"D", &order(&format!("B{n}"))).unwrap();
+    }
+    let mut expected = 0;
+    while expected < N {
+        if let (who, Event::App { cl_ord_id, seq, .. }) = next(&mut rx, WAIT).await {
+            assert_eq!(who, a_id);
+            assert_eq!(cl_ord_id, format!("B{expected}"));
+            assert_eq!(seq, expected + 2);
+            expected += 1;
+        }
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn mutual_tls_admits_only_clients_with_a_certificate_from_the_acceptors_ca() {
+    let dir = temp_dir("tls-mutual");
+    let server_ca = Ca::new(&dir, "server-ca");
+    let client_ca = Ca::new(&dir, "client-ca");
+    let other_ca = Ca::new(&dir, "other-ca");
+    let server = server_ca.server("server");
+    let good = client_ca.client("good");
+    let stranger = other_ca.client("stranger");
+    let store = dir.join("store");
+    std::fs::create_dir_all(&store).unwrap();
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    // A template, so a session's store files are made only when its Logon
+    // is read: none for a client refused in the handshake.
+    let template = SessionBuilder::acceptor(id("EXEC", "*"))
+        .acceptor_template(true)
+        .socket_accept_address("127.0.0.1")
+        .socket_accept_port(port)
+        .schedule(fix_engine::config::Schedule::non_stop())
+        .file_store_path(&store)
+        .socket_use_ssl(true)
+        .certificate(&server.cert)
+        .private_key(&server.key)
+        .ca_file(&client_ca.cert)
+        .certificate_verify_level(ClientAuth::Required);
+    let acc = Engine::start(
+        settings([template]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+
+    // No client certificate, and one from another authority: refused, again.
+    let (none_port, none_tries) = counting_proxy(port).await;
+    let (other_port, other_tries) = counting_proxy(port).await;
+    let refused = Engine::start(
+        settings([
+            tls_initiator("NOCERT", "EXEC", none_port, &server_ca.cert),
+            tls_initiator("STRANGER", "EXEC", other_port, &server_ca.cert)
+                .certificate(&stranger.cert)
+                .private_key(&stranger.key),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    refused_and_retried(&refused, &id("NOCERT", "EXEC"), &none_tries, &mut rx).await;
+    refused_and_retried(&refused, &id("STRANGER", "EXEC"), &other_tries, &mut rx).await;
+    assert!(acc.session(&id("EXEC", "NOCERT")).is_none());
+    assert!(acc.session(&id("EXEC", "STRANGER")).is_none());
+    let files = std::fs::read_dir(&store).unwrap().count();
+    assert_eq!(files, 0, "a refused client made store files");
+
+    // A client certificate from the authority: logged on.
+    let admitted = Engine::start(
+        settings([tls_initiator("GOOD", "EXEC", port, &server_ca.cert)
+            .certificate(&good.cert)
+            .private_key(&good.key)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    logged_on(&admitted, &id("GOOD", "EXEC")).await;
+    logged_on(&acc, &id("EXEC", "GOOD")).await;
+    assert_ne!(
+        refused.session(&id("NOCERT", "EXEC")).unwrap().state(),
+        State::LoggedOn
+    );
+
+    admitted.shutdown(Duration::from_secs(5)).await.unwrap();
+    refused.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn optional_client_verification_admits_clients_without_a_certificate_but_not_strangers() {
+    let dir = temp_dir("tls-optional");
+    let server_ca = Ca::new(&dir, "server-ca");
+    let client_ca = Ca::new(&dir, "client-ca");
+    let other_ca = Ca::new(&dir, "other-ca");
+    let server = server_ca.server("server");
+    let stranger = other_ca.client("stranger");
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([
+            tls_acceptor("EXEC", "NOCERT", port, &server)
+                .ca_file(&client_ca.cert)
+                .certificate_verify_level(ClientAuth::Optional),
+            tls_acceptor("EXEC", "STRANGER", port, &server)
+                .ca_file(&client_ca.cert)
+                .certificate_verify_level(ClientAuth::Optional),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let (other_port, other_tries) = counting_proxy(port).await;
+    let ini = Engine::start(
+        settings([
+            tls_initiator("NOCERT", "EXEC", port, &server_ca.cert),
+            tls_initiator("STRANGER", "EXEC", other_port, &server_ca.cert)
+                .certificate(&stranger.cert)
+                .private_key(&stranger.key),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    logged_on(&ini, &id("NOCERT", "EXEC")).await;
+    refused_and_retried(&ini, &id("STRANGER", "EXEC"), &other_tries, &mut rx).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn an_initiator_refuses_an_acceptor_it_does_not_trust_or_whose_name_differs_and_retries() {
+    let dir = temp_dir("tls-untrusted");
+    let ca = Ca::new(&dir, "ca");
+    let other_ca = Ca::new(&dir, "other-ca");
+    let server = ca.server("server");
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([
+            tls_acceptor("EXEC", "DISTRUST", port, &server),
+            tls_acceptor("EXEC", "WRONGNAME", port, &server),
+            tls_acceptor("EXEC", "RIGHTNAME", port, &server),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let (distrust_port, distrust_tries) = counting_proxy(port).await;
+    let (wrong_port, wrong_tries) = counting_proxy(port).await;
+    let ini = Engine::start(
+        settings([
+            tls_initiator("DISTRUST", "EXEC", distrust_port, &other_ca.cert),
+            // The certificate names localhost and 127.0.0.1.
+            tls_initiator("WRONGNAME", "EXEC", wrong_port, &ca.cert)
+                .sni_host_name("fix.example.com"),
+            tls_initiator("RIGHTNAME", "EXEC", port, &ca.cert).sni_host_name("localhost"),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    logged_on(&ini, &id("RIGHTNAME", "EXEC")).await;
+    refused_and_retried(&ini, &id("DISTRUST", "EXEC"), &distrust_tries, &mut rx).await;
+    refused_and_retried(&ini, &id("WRONGNAME", "EXEC"), &wrong_tries, &mut rx).await;
+    for refused in ["DISTRUST", "WRONGNAME"] {
+        assert_ne!(
+            acc.session(&id("EXEC", refused)).unwrap().state(),
+            State::LoggedOn
+        );
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_tls_client_of_a_plain_acceptor_does_not_log_on() {
+    let dir = temp_dir("tls-to-plain");
+    let ca = Ca::new(&dir, "ca");
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C1", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let (proxy_port, tries) = counting_proxy(port).await;
+    let ini = Engine::start(
+        settings([tls_initiator("C1", "EXEC", proxy_port, &ca.cert)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    refused_and_retried(&ini, &id("C1", "EXEC"), &tries, &mut rx).await;
+    assert_ne!(
+        acc.session(&id("EXEC", "C1")).unwrap().state(),
+        State::LoggedOn
+    );
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_plain_tcp_client_of_a_tls_acceptor_does_not_log_on() {
+    let dir = temp_dir("tls-plain");
+    let ca = Ca::new(&dir, "ca");
+    let server = ca.server("server");
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([tls_acceptor("EXEC", "C1", port, &server)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+
+    // A Logon in the clear: no FIX answer, and the connection is closed.
+    let mut raw = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    raw.write_all(&logon("C1", "EXEC")).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(WAIT), raw.read_to_end(&mut answer))
+        .await
+        .expect("the connection stays open")
+        .ok();
+    assert!(
+        !answer.windows(5).any(|w| w == b"\x0135=A"),
+        "a Logon answered in the clear"
+    );
+
+    // The engine's plain initiator: never logged on.
+    let (proxy_port, tries) = counting_proxy(port).await;
+    let ini = Engine::start(
+        settings([initiator("C1", "EXEC", proxy_port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    refused_and_retried(&ini, &id("C1", "EXEC"), &tries, &mut rx).await;
+    assert_ne!(
+        acc.session(&id("EXEC", "C1")).unwrap().state(),
+        State::LoggedOn
+    );
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+/// Starting `builder`'s session fails on one of its TLS files, and its port
+/// is still free afterwards: nothing was bound.
+async fn start_error(builder: SessionBuilder, port: u16) -> EngineError {
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let error = Engine::start(
+        settings([builder]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .expect_err("the engine started");
+    std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port was bound");
+    error
+}
+
+/// The setting, file and problem of a [`EngineErrorKind::TlsFile`].
+fn tls_file(error: &EngineError) -> (&'static str, &Path, &TlsFileError) {
+    match error.kind() {
+        EngineErrorKind::TlsFile {
+            setting,
+            path,
+            error,
+            ..
+        } => (setting, path, error),
+        other => panic!("not a TLS file error: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn unusable_tls_files_are_refused_at_start_naming_the_file() {
+    let dir = temp_dir("tls-files");
+    let ca = Ca::new(&dir, "ca");
+    let server = ca.server("server");
+    let other = ca.server("other");
+    let port = free_port();
+
+    let missing = dir.join("missing.crt");
+    let e = start_error(
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&missing)
+            .private_key(&server.key),
+        port,
+    )
+    .await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!(
+        (setting, path),
+        ("ServerCertificateFile", missing.as_path())
+    );
+    assert!(matches!(problem, TlsFileError::Read(io) if io.kind() == std::io::ErrorKind::NotFound));
+    assert!(e.to_string().starts_with(&format!(
+        "session FIX.4.4:EXEC->C1: ServerCertificateFile {}: cannot be read: ",
+        missing.display()
+    )));
+
+    // A key file holding a certificate only.
+    let e = start_error(
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&server.cert)
+            .private_key(&server.cert),
+        port,
+    )
+    .await;
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "session FIX.4.4:EXEC->C1: ServerCertificateKeyFile {}: holds no private key (a PEM PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY section)",
+            server.cert.display()
+        )
+    );
+
+    // Without a key file, the key is looked for in the certificate's file.
+    let e = start_error(
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&server.cert),
+        port,
+    )
+    .await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!(
+        (setting, path),
+        ("ServerCertificateFile", server.cert.as_path())
+    );
+    assert!(matches!(problem, TlsFileError::NoPrivateKey));
+
+    // An encrypted key.
+    let encrypted = dir.join("encrypted.key");
+    std::fs::write(
+        &encrypted,
+        "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIBvTBXBgkqhkiG9w0BBQ0wSjApBgkqhkiG9w0BBQwwHAQI\n-----END ENCRYPTED PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let e = start_error(
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&server.cert)
+            .private_key(&encrypted),
+        port,
+    )
+    .await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!(
+        (setting, path),
+        ("ServerCertificateKeyFile", encrypted.as_path())
+    );
+    assert!(matches!(problem, TlsFileError::EncryptedKey), "{problem:?}");
+
+    // A certificate file holding a key only.
+    let e = start_error(
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&server.key)
+            .private_key(&server.key),
+        port,
+    )
+    .await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!(
+        (setting, path),
+        ("ServerCertificateFile", server.key.as_path())
+    );
+    assert!(matches!(problem, TlsFileError::NoCertificate));
+
+    // Another certificate's key.
+    let e = start_error(
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&server.cert)
+            .private_key(&other.key),
+        port,
+    )
+    .await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!(
+        (setting, path),
+        ("ServerCertificateKeyFile", other.key.as_path())
+    );
+    assert!(matches!(problem, TlsFileError::KeyMismatch));
+
+    // Broken PEM.
+    let broken = dir.join("broken.pem");
+    std::fs::write(
+        &broken,
+        "-----BEGIN CERTIFICATE-----\nnot base64 at all!\n-----END CERTIFICATE-----\n",
+    )
+    .unwrap();
+    let e = start_error(
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&broken)
+            .private_key(&server.key),
+        port,
+    )
+    .await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!((setting, path), ("ServerCertificateFile", broken.as_path()));
+    assert!(matches!(problem, TlsFileError::Pem(_)), "{problem:?}");
+
+    // Certificate authorities: an empty file, for an acceptor verifying clients
+    // and for an initiator.
+    let empty = dir.join("empty.pem");
+    std::fs::write(&empty, "").unwrap();
+    let e = start_error(
+        acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&server.cert)
+            .private_key(&server.key)
+            .ca_file(&empty)
+            .certificate_verify_level(ClientAuth::Required),
+        port,
+    )
+    .await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!(
+        (setting, path),
+        ("CertificationAuthoritiesFile", empty.as_path())
+    );
+    assert!(matches!(problem, TlsFileError::NoCertificate));
+    let e = start_error(
+        initiator("C1", "EXEC", port)
+            .socket_use_ssl(true)
+            .ca_file(&empty),
+        port,
+    )
+    .await;
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "session FIX.4.4:C1->EXEC: CertificationAuthoritiesFile {}: holds no certificate (a PEM CERTIFICATE section)",
+            empty.display()
+        )
+    );
+
+    // An initiator's client certificate, its key missing.
+    let no_key = dir.join("no.key");
+    let e = start_error(
+        tls_initiator("C1", "EXEC", port, &ca.cert)
+            .certificate(&server.cert)
+            .private_key(&no_key),
+        port,
+    )
+    .await;
+    let (setting, path, problem) = tls_file(&e);
+    assert_eq!(
+        (setting, path),
+        ("ClientCertificateKeyFile", no_key.as_path())
+    );
+    assert!(matches!(problem, TlsFileError::Read(_)));
+
+    // A server name that is no DNS name.
+    let e = start_error(
+        tls_initiator("C1", "EXEC", port, &ca.cert).sni_host_name("fix..example.com"),
+        port,
+    )
+    .await;
+    assert!(
+        matches!(e.kind(), EngineErrorKind::TlsServerName { setting, name, .. } if setting == "SNIHostName" && name == "fix..example.com"),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn a_certificate_file_holding_its_key_serves_as_both() {
+    // QuickFIX reads the key from the certificate's file when no key file is
+    // given.
+    let dir = temp_dir("tls-combined");
+    let ca = Ca::new(&dir, "ca");
+    let server = ca.server("server");
+    let combined = dir.join("combined.pem");
+    let pem = std::fs::read_to_string(&server.cert).unwrap()
+        + &std::fs::read_to_string(&server.key).unwrap();
+    std::fs::write(&combined, pem).unwrap();
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C1", port)
+            .socket_use_ssl(true)
+            .certificate(&combined)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let ini = Engine::start(
+        settings([tls_initiator("C1", "EXEC", port, &ca.cert)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    logged_on(&ini, &id("C1", "EXEC")).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
