@@ -103,10 +103,6 @@ pub(crate) async fn run<D: Schema>(
     limits: Limits,
     initial: &[u8],
 ) -> End {
-    let dropped = shared.clear_queue();
-    if dropped > 0 {
-        tracing::warn!(dropped, "messages queued while disconnected are dropped");
-    }
     let now = SystemTime::now();
     let end = match start(parked, shared, schedule, now, initial) {
         Ok(()) => {
@@ -123,12 +119,11 @@ pub(crate) async fn run<D: Schema>(
         tracing::error!(error = %e, "the store failed as the connection ended");
     }
     shared.set_state(State::Disconnected);
-    let dropped = shared.clear_queue();
-    if dropped > 0 {
-        tracing::warn!(
-            dropped,
-            "queued messages not sent before the connection ended"
-        );
+    // What the handles queued and the session did not take waits for the
+    // next connection's Logon: `send` accepted it.
+    let queued = shared.queued();
+    if queued > 0 {
+        tracing::info!(queued, "queued messages wait for the next Logon");
     }
     end
 }
@@ -324,8 +319,10 @@ fn send_queued<D: Schema>(
 ) -> Result<(), SessionError> {
     shared.take_queued(spare);
     let mut result = Ok(());
-    for (msg_type, body) in handle::records(spare) {
+    for (handed, (msg_type, body)) in handle::records(spare).enumerate() {
         if let Err(e) = session.send(now, msg_type, body, app) {
+            // Not sent, and neither are the ones after it: queued again.
+            shared.requeue(spare, handed);
             result = Err(e);
             break;
         }

@@ -564,7 +564,8 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     }
 
     /// The addresses the listeners are bound to, in the order of
-    /// [`Settings::listeners`].
+    /// [`Settings::listeners`]: the port the system picked for a
+    /// `SocketAcceptPort` of 0.
     ///
     /// ```no_run
     /// # fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) {
@@ -576,10 +577,11 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     }
 
     /// Stops: no new connections; a Logout to every logged-on session (others
-    /// are disconnected); waits up to `timeout` for the answers (each session
-    /// also gives up after its LogoutTimeout), closes what is left, syncs
-    /// every store and flushes every log. The first store or log that fails
-    /// is the error.
+    /// are disconnected), after what its handles queued; waits up to `timeout`
+    /// for the answers (each session also gives up after its LogoutTimeout),
+    /// closes what is left, syncs every store and flushes every log. The first
+    /// store or log that fails is the error; messages still queued (a session
+    /// that was not connected) are never sent, with a warning event.
     ///
     /// ```no_run
     /// # async fn f(engine: fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::EngineError> {
@@ -602,6 +604,10 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         }
         let mut result = Ok(());
         for e in &entries {
+            let queued = e.shared.queued();
+            if queued > 0 {
+                tracing::warn!(session = %e.shared.id, queued, "queued messages were never sent: the engine stopped");
+            }
             let mut parked = e.parked();
             let Some(parked) = parked.as_mut() else {
                 continue;

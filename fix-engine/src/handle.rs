@@ -97,12 +97,25 @@ impl Shared {
         std::mem::swap(&mut *self.lock(), spare);
     }
 
-    /// Drops whatever is queued (a connection ended before sending it).
-    pub(crate) fn clear_queue(&self) -> usize {
-        let mut q = self.lock();
-        let n = records(&q).count();
-        q.clear();
-        n
+    /// Puts the records of `taken` (from [`take_queued`](Self::take_queued))
+    /// after the first `handed` back at the front of the queue, ahead of what
+    /// was queued since: the session failed before it had them, and a message
+    /// `send` accepted is never dropped. The queue may pass its capacity by
+    /// them, refusing sends until it drains.
+    pub(crate) fn requeue(&self, taken: &[u8], handed: usize) {
+        let start = records(taken)
+            .take(handed)
+            .map(|(msg_type, body)| RECORD_HEADER + msg_type.len() + body.len())
+            .sum::<usize>();
+        let rest = &taken[start..];
+        if !rest.is_empty() {
+            self.lock().splice(0..0, rest.iter().copied());
+        }
+    }
+
+    /// The number of messages queued and not yet taken.
+    pub(crate) fn queued(&self) -> usize {
+        records(&self.lock()).count()
     }
 
     pub(crate) fn command(&self, bits: u8) {
@@ -220,8 +233,9 @@ impl SessionHandle {
     /// header and trailer. The connection task takes the queue while the
     /// session is logged on: a message queued while the Logon is exchanged
     /// (from [`Application::on_logon`](fix_session::Application::on_logon), say)
-    /// goes once it is. One still queued when the connection ends is dropped,
-    /// with a warning event.
+    /// goes once it is. `Ok` means the message will be sent: one still queued
+    /// when the connection ends stays queued, and goes after the next Logon
+    /// (with the sequence numbers of then; the session never sent it).
     ///
     /// ```no_run
     /// # fn f(handle: fix_engine::SessionHandle) {
@@ -275,10 +289,10 @@ impl SessionHandle {
         self.shared.command(LOGOUT);
     }
 
-    /// Closes the session's connection at once, without a Logout: what is
-    /// queued, and what the session has not yet written to the socket, is not
-    /// sent (it is stored, and resent when the counterparty asks). An initiator
-    /// connects again after its ReconnectInterval.
+    /// Closes the session's connection at once, without a Logout: what the
+    /// session has not yet written to the socket is not sent (it is stored,
+    /// and resent when the counterparty asks), and what is queued waits for
+    /// the next Logon. An initiator connects again after its ReconnectInterval.
     ///
     /// ```no_run
     /// # fn f(handle: fix_engine::SessionHandle) {
@@ -312,7 +326,17 @@ mod tests {
         assert_eq!(got, [(&b"D"[..], &b"11=1"[..]), (b"8", b"11=2")]);
         // The senders have the spare buffer now, empty.
         h.send(b"D", b"11=3").unwrap();
-        assert_eq!(h.shared.clear_queue(), 1);
+        assert_eq!(h.shared.queued(), 1);
+        // The session took the first of the two and failed: the second goes
+        // back ahead of the one queued since.
+        h.shared.requeue(&spare, 1);
+        spare.clear();
+        h.shared.take_queued(&mut spare);
+        let got: Vec<_> = records(&spare).collect();
+        assert_eq!(got, [(&b"8"[..], &b"11=2"[..]), (b"D", b"11=3")]);
+        // All handed: nothing goes back.
+        h.shared.requeue(&spare, 2);
+        assert_eq!(h.shared.queued(), 0);
     }
 
     #[test]

@@ -193,6 +193,76 @@ async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
 
+/// A message `send` accepted is sent, though the connection ends before the
+/// session takes it: it waits in the queue for the next connection's Logon.
+#[tokio::test]
+async fn messages_queued_when_the_connection_ends_go_after_the_next_logon() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C12");
+    // First a peer that reads the Logon, never answers it, and hangs up.
+    let raw = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let ini = Engine::start(
+        settings([initiator("C12", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let client = ini.session(&i_id).unwrap();
+    let (mut peer, _) = raw.accept().await.unwrap();
+    let mut buf = [0u8; 512];
+    assert_ne!(peer.read(&mut buf).await.unwrap(), 0, "the Logon");
+    tokio::time::timeout(
+        Duration::from_secs(WAIT),
+        client.wait_for(State::AwaitingLogon),
+    )
+    .await
+    .unwrap();
+    // Accepted while the Logon is unanswered: queued, not yet the session's.
+    for n in 0..3 {
+        client.send(b"D", &order(&format!("Q{n}"))).unwrap();
+    }
+    drop(peer);
+    drop(raw);
+    tokio::time::timeout(
+        Duration::from_secs(WAIT),
+        client.wait_for(State::Disconnected),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        client.send(b"D", &order("LATE")),
+        Err(SendError::NotConnected)
+    );
+    // Then the real acceptor: the initiator reconnects, logs on (Logon 2 after
+    // the unanswered Logon 1: a gap the acceptor fills by asking) and sends
+    // the three orders, once each.
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C12", port)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let mut got = Vec::new();
+    while got.len() < 3 {
+        if let (id, Event::App { cl_ord_id, .. }) = next(&mut rx, WAIT).await {
+            assert_eq!(id, a_id);
+            got.push(cl_ord_id);
+        }
+    }
+    assert_eq!(got, ["Q0", "Q1", "Q2"]);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    while let Ok((id, event)) = rx.try_recv() {
+        assert!(!matches!(event, Event::App { .. }), "{id}: {event:?}");
+    }
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
 #[tokio::test]
 async fn a_full_outgoing_queue_is_reported_to_the_sender() {
     let port = free_port();
@@ -896,6 +966,94 @@ async fn a_dropped_engine_stops_listening() {
             .await
             .is_err()
     );
+}
+
+/// ValidateFieldsHaveValues=Y (the default): a field without a value is the
+/// validator's Reject, reason 4, of a parsed message, so it is reverse-routed
+/// as QuickFIX's is (the parser lets the empty value through to it).
+#[tokio::test]
+async fn an_empty_value_is_rejected_with_reason_4_and_the_reject_reverse_routed() {
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "E1", 0)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let mut raw = tokio::net::TcpStream::connect(acc.local_addrs()[0])
+        .await
+        .unwrap();
+    raw.write_all(&logon("E1", "EXEC")).await.unwrap();
+    let now = fix_session::time::format_timestamp(SystemTime::now());
+    let now = std::str::from_utf8(&now).unwrap();
+    let order = format!(
+        "35=D\x0134=2\x0149=E1\x0152={now}\x0156=EXEC\x01128=DESK\x01129=\x01{}",
+        String::from_utf8(order("O1")).unwrap()
+    );
+    raw.write_all(&fix_test_support::naive::build(order.as_bytes()))
+        .await
+        .unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    let reject = loop {
+        let n = tokio::time::timeout(Duration::from_secs(WAIT), raw.read(&mut buf))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_ne!(n, 0, "closed: {}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&got).into_owned();
+        if let Some(at) = text.find("\x0135=3\x01")
+            && let Some(end) = text[at..].find("\x0110=")
+        {
+            break text[at..=at + end].to_owned();
+        }
+    };
+    for field in [
+        "\x01115=DESK\x01",
+        "\x01371=129\x01",
+        "\x01373=4\x01",
+        "\x0145=2\x01",
+    ] {
+        assert!(reject.contains(field), "{field:?} not in {reject:?}");
+    }
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+/// SocketAcceptPort=0: the system picks a free port, which the engine tells,
+/// and two sessions on port 0 share that one listener.
+#[tokio::test]
+async fn an_acceptor_on_port_0_listens_where_local_addrs_says() {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "Z1", 0), acceptor("EXEC", "Z2", 0)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let [addr] = acc.local_addrs() else {
+        panic!("{:?}", acc.local_addrs());
+    };
+    assert_ne!(addr.port(), 0);
+    let mut initiators = Vec::new();
+    for target in ["Z1", "Z2"] {
+        let ini = Engine::start(
+            settings([initiator(target, "EXEC", addr.port())]),
+            &fix44::DICTIONARY,
+            recorders(&tx, false),
+        )
+        .await
+        .unwrap();
+        let (a_id, _) = ids("EXEC", target);
+        expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
+        initiators.push(ini);
+    }
+    for ini in initiators {
+        ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    }
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
 
 #[tokio::test]

@@ -123,17 +123,14 @@ fn every_key_is_read() {
     assert!(!v.validates_user_defined_fields() && v.allows_unknown_msg_fields());
     assert!(!c.check_comp_id && !c.persist_messages);
     assert_eq!(c.resend_request_chunk_size, 500);
-    // Empty values reach the validator only when it lets them through.
+    // Empty values always reach the validator, which rejects them (reason 4,
+    // the message parsed and its Reject reverse-routed) unless told not to.
     let empty_text = with_trailer("8=FIX.4.4\x019=9\x0135=0\x0158=\x01");
     let mut fields = [fix_core::Field::new(0, 0, 0); 8];
     assert!(c.parser.parse(&empty_text, &mut fields).is_ok());
-    assert!(
-        acceptor("")
-            .session
-            .parser
-            .parse(&empty_text, &mut fields)
-            .is_err()
-    );
+    let default = acceptor("").session;
+    assert!(default.parser.parse(&empty_text, &mut fields).is_ok());
+    assert!(default.validator.unwrap().validates_fields_have_values());
     assert!(!a.tcp_nodelay);
     assert_eq!(a.store_path.as_deref(), Some(Path::new("st")));
     assert_eq!(a.store_options.sync_policy(), SyncPolicy::Os);
@@ -1213,4 +1210,34 @@ mod arbitrary {
             let _ = Settings::parse("p.cfg", &text);
         }
     }
+}
+
+#[test]
+fn socket_accept_port_0_is_a_port_the_system_picks() {
+    let s = acceptor("").clone();
+    let zero = one(&ACCEPTOR.replace("SocketAcceptPort=5001", "SocketAcceptPort=0"));
+    assert!(matches!(&zero.transport, Transport::Acceptor(a) if a.port == 0));
+    assert!(matches!(&s.transport, Transport::Acceptor(a) if a.port == 5001));
+    assert_eq!(
+        fails(&ACCEPTOR.replace("SocketAcceptPort=5001", "SocketAcceptPort=70000")),
+        (
+            Some(6),
+            Some("SocketAcceptPort".into()),
+            r#""70000" is not a port number from 0 (any free port) to 65535"#.into()
+        )
+    );
+    // The builder agrees; an initiator still needs a real port.
+    let built = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
+        .socket_accept_port(0)
+        .schedule(Schedule::non_stop())
+        .build()
+        .unwrap();
+    assert_eq!(built.transport, zero.transport);
+    let err = SessionBuilder::initiator(SessionId::new("FIX.4.4", "C1", "EXEC"))
+        .heart_bt_int(30)
+        .socket_connect("localhost", 0)
+        .schedule(Schedule::non_stop())
+        .build()
+        .unwrap_err();
+    assert_eq!(err.key(), Some("SocketConnectPort"));
 }

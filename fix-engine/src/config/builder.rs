@@ -340,7 +340,10 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         heart_bt_int: u32;
-        /// `SocketAcceptPort` (acceptor only, required).
+        /// `SocketAcceptPort` (acceptor only, required). 0 is a port the
+        /// system picks when the engine starts, which
+        /// [`Engine::local_addrs`](crate::Engine::local_addrs) tells (sessions
+        /// on port 0 share that one listener, as on any port).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_accept_port(5001);
@@ -764,7 +767,6 @@ impl SessionBuilder {
                         "an acceptor needs a port to listen on",
                     ));
                 }
-                Some(0) => return Err(invalid(SocketAcceptPort, "0", PORT)),
                 Some(p) => p,
             };
             if let Some(a) = &self.socket_accept_address
@@ -872,10 +874,11 @@ impl SessionBuilder {
                 .validate_user_defined_fields(self.validate_user_defined_fields.unwrap_or(true))
                 .allow_unknown_msg_fields(self.allow_unknown_msg_fields.unwrap_or(false))
         });
-        // Empty values are the validator's to reject (reason 4): without it, or
-        // with ValidateFieldsHaveValues=N, the parser lets them through, as
-        // QuickFIX's does.
-        session.parser = Parser::new().with_empty_values(!(use_dd && have_values));
+        // Empty values are the validator's to reject (reason 4, with the
+        // message parsed: its Reject is reverse-routed, as QuickFIX's is), so
+        // the parser always lets them through; without the validator, or with
+        // ValidateFieldsHaveValues=N, so does the session, as QuickFIX's does.
+        session.parser = Parser::new().with_empty_values(true);
         session.default_appl_ver_id = self.default_appl_ver_id.clone();
         session.persist_messages = self.persist_messages.unwrap_or(true);
 

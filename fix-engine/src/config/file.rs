@@ -536,7 +536,7 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
         CheckLatency => b.check_latency(yes_no()?),
         SocketUseSSL => b.socket_use_ssl(yes_no()?),
         HeartBtInt => b.heart_bt_int(value::seconds(v)?),
-        SocketAcceptPort => b.socket_accept_port(value::port(v)?),
+        SocketAcceptPort => b.socket_accept_port(value::accept_port(v)?),
         SocketAcceptAddress => b.socket_accept_address(v),
         ReconnectInterval => b.reconnect_interval(secs()?),
         LogonTimeout => b.logon_timeout(secs()?),

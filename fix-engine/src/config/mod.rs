@@ -140,7 +140,8 @@ pub struct AcceptorTransport {
     /// `SocketAcceptAddress` (QuickFIX/J): the local address to bind; `None` is
     /// every interface.
     pub address: Option<String>,
-    /// `SocketAcceptPort`.
+    /// `SocketAcceptPort`; 0 for one the system picks (see
+    /// [`Engine::local_addrs`](crate::Engine::local_addrs)).
     pub port: u16,
 }
 

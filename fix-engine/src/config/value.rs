@@ -46,6 +46,13 @@ pub(crate) fn port(value: &str) -> Result<u16, ErrorKind> {
 
 pub(crate) const PORT: &str = "a port number from 1 to 65535";
 
+/// `SocketAcceptPort`, where 0 asks the system for a free port.
+pub(crate) fn accept_port(value: &str) -> Result<u16, ErrorKind> {
+    digits(value).ok_or_else(|| invalid(value, ACCEPT_PORT))
+}
+
+const ACCEPT_PORT: &str = "a port number from 0 (any free port) to 65535";
+
 pub(crate) fn count(value: &str) -> Result<u64, ErrorKind> {
     digits(value).ok_or_else(|| invalid(value, "a number of messages"))
 }

@@ -6,150 +6,13 @@
 use std::collections::HashMap;
 use std::time::{Duration, SystemTime};
 
-use fix_core::{Message, Parser, Status};
+use fix_core::{Parser, Status};
 use fix_dict::Dictionary;
-use fix_session::{
-    AppReject, Application, Dictionaries as SessionDicts, MemoryStore, Outbox, Role, Session,
-    SessionConfig, SessionId, State, is_header_or_trailer,
-};
+use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId, State};
 
+use super::echo::Echo;
+use super::profiles::{self, Dictionaries};
 use super::script::{self, Formats, Step};
-
-/// The dictionaries the sessions validate against, loaded once.
-#[derive(Debug)]
-pub(crate) struct Dictionaries {
-    /// BeginString (FIX.4.x) or DefaultApplVerID (FIXT.1.1's 7, 8, 9) to dictionary.
-    by_version: Vec<(&'static str, Dictionary)>,
-}
-
-impl Dictionaries {
-    /// FIX.4.4 from our `spec/`, the others from QuickFIX's. A FIXT.1.1 session
-    /// validates admin messages, the header and the trailer against FIXT11.xml,
-    /// application messages against the FIX50* dictionary of their ApplVerID.
-    pub(crate) fn load() -> Dictionaries {
-        let qf = fix_test_support::files::quickfix_dir().join("spec");
-        let ours = fix_test_support::files::workspace_root().join("spec/FIX44.xml");
-        let load = |p: std::path::PathBuf| {
-            Dictionary::from_path(&p).unwrap_or_else(|e| panic!("{}: {e:?}", p.display()))
-        };
-        // QuickFIX checks CHAR fields as STRING before FIX.4.2 (FIX.4.0/4.1's
-        // BeginString is a CHAR); fix-dict takes CHAR as one character, so
-        // those two are read with their CHAR fields as STRING. QuickFIX reads
-        // FIX.4.0/4.1's TIME as a UTCTIMESTAMP, which fix-core leaves unchecked.
-        let load_char_as_string = |p: std::path::PathBuf| {
-            let text = std::fs::read_to_string(&p)
-                .unwrap()
-                .replace("type='CHAR'", "type='STRING'")
-                .replace("type='TIME'", "type='UTCTIMESTAMP'");
-            Dictionary::from_xml(&p.display().to_string(), &text)
-                .unwrap_or_else(|e| panic!("{}: {e:?}", p.display()))
-        };
-        Dictionaries {
-            by_version: vec![
-                ("FIX.4.0", load_char_as_string(qf.join("FIX40.xml"))),
-                ("FIX.4.1", load_char_as_string(qf.join("FIX41.xml"))),
-                ("FIX.4.2", load(qf.join("FIX42.xml"))),
-                ("FIX.4.3", load(qf.join("FIX43.xml"))),
-                ("FIX.4.4", load(ours)),
-                ("7", load(qf.join("FIX50.xml"))),
-                ("8", load(qf.join("FIX50SP1.xml"))),
-                ("9", load(qf.join("FIX50SP2.xml"))),
-                ("FIXT.1.1", load(qf.join("FIXT11.xml"))),
-            ],
-        }
-    }
-
-    fn get(&self, version: &str) -> &Dictionary {
-        &self
-            .by_version
-            .iter()
-            .find(|(v, _)| *v == version)
-            .unwrap()
-            .1
-    }
-}
-
-/// The acceptor's sessions: (TargetCompID, BeginString, dictionary key,
-/// DefaultApplVerID, ValidateFieldsHaveValues).
-const PROFILES: &[(&str, &str, &str, Option<&str>, bool)] = &[
-    ("TW40", "FIX.4.0", "FIX.4.0", None, true),
-    ("TW41", "FIX.4.1", "FIX.4.1", None, true),
-    ("TW42", "FIX.4.2", "FIX.4.2", None, true),
-    ("TW43", "FIX.4.3", "FIX.4.3", None, true),
-    ("TW44", "FIX.4.4", "FIX.4.4", None, true),
-    ("TW50", "FIXT.1.1", "7", Some("7"), true),
-    ("TW50SP1", "FIXT.1.1", "8", Some("8"), true),
-    ("TW50SP2", "FIXT.1.1", "9", Some("9"), true),
-    ("TW", "FIX.4.4", "FIX.4.4", None, true),
-    (
-        "NO_CHECK_FIELDS_HAVE_VALUES",
-        "FIX.4.4",
-        "FIX.4.4",
-        None,
-        false,
-    ),
-];
-
-/// Sends every NewOrderSingle and SecurityDefinition back with its body:
-/// top-level fields and whole groups in ascending tag order (QuickFIX's field maps
-/// are sorted by tag; a group's entries keep their order). Other application
-/// messages get a BusinessMessageReject, as from QuickFIX's test application.
-/// As there, the echo keeps PossResend (97=Y), and a PossResend order whose
-/// ClOrdID the session has seen is ignored.
-struct Echo<'d> {
-    dicts: Vec<&'d Dictionary>,
-    current: usize,
-    /// (session, ClOrdID) of the orders seen.
-    orders: std::collections::HashSet<(usize, Vec<u8>)>,
-}
-
-impl Application for Echo<'_> {
-    fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
-        if !matches!(msg.msg_type(), b"D" | b"d") {
-            return Err(AppReject::Business {
-                reason: 3,
-                ref_tag: None,
-                text: "Unsupported Message Type".into(),
-            });
-        }
-        let poss_resend = msg.get(97) == Some(b"Y");
-        if let Some(id) = msg.get(11) {
-            let fresh = self.orders.insert((self.current, id.to_vec()));
-            if poss_resend && !fresh {
-                return Ok(());
-            }
-        }
-        let dict = self.dicts[self.current];
-        let body: Vec<(u32, &[u8])> = msg
-            .iter()
-            .filter(|(t, _)| !is_header_or_trailer(*t))
-            .collect();
-        let layout = dict.message(msg.msg_type()).map(|m| m.layout());
-        // Items: a field, or a group counter with every field of its entries.
-        let mut items: Vec<&[(u32, &[u8])]> = Vec::new();
-        let mut i = 0;
-        while i < body.len() {
-            let start = i;
-            i += 1;
-            if let Some(group) = layout.and_then(|l| l.group(body[start].0)) {
-                while i < body.len() && in_group(&group.entry, body[i].0) {
-                    i += 1;
-                }
-            }
-            items.push(&body[start..i]);
-        }
-        items.sort_by_key(|item| item[0].0);
-        out.send_fields(msg.msg_type(), items.into_iter().flatten().copied());
-        if poss_resend {
-            out.set_poss_resend();
-        }
-        Ok(())
-    }
-}
-
-fn in_group(entry: &fix_dict::Layout, tag: u32) -> bool {
-    entry.contains(tag) || entry.groups().iter().any(|g| in_group(&g.entry, tag))
-}
 
 /// One connection: bytes before its first complete message, then the session it
 /// bound to.
@@ -168,55 +31,37 @@ const DISCONNECT_WAIT: Duration = Duration::from_secs(15);
 /// The acceptor and the script's clock.
 pub(crate) struct Acceptor<'d> {
     sessions: Vec<Session<MemoryStore, &'d Dictionary>>,
-    echo: Echo<'d>,
+    /// Each session's application.
+    echos: Vec<Echo<'d>>,
     conns: HashMap<u32, Conn>,
     now: SystemTime,
 }
 
 impl<'d> Acceptor<'d> {
-    /// Fresh sessions at 2026-03-02 09:30:00 UTC. `future`: the scripts of
-    /// `server/future`, which log on to TW as FIX.4.2.
-    pub(crate) fn new(dicts: &'d Dictionaries, future: bool) -> Self {
+    /// Fresh sessions at 2026-03-02 09:30:00 UTC, for the scripts of server
+    /// directory `dir`.
+    pub(crate) fn new(dicts: &'d Dictionaries, dir: &str) -> Self {
         let mut sessions = Vec::new();
-        let mut app_dicts = Vec::new();
-        for &(target, begin, dict, appl_ver, have_values) in PROFILES {
-            let (begin, dict) = if future && target == "TW" {
-                ("FIX.4.2", "FIX.4.2")
-            } else {
-                (begin, dict)
-            };
+        let mut echos = Vec::new();
+        for p in profiles::profiles(dir) {
             let mut config =
-                SessionConfig::new(SessionId::new(begin, "ISLD", target), Role::Acceptor);
+                SessionConfig::new(SessionId::new(p.begin, "ISLD", p.target), Role::Acceptor);
             config.reset_on_logon = true;
-            config.default_appl_ver_id = appl_ver.map(str::to_owned);
+            config.default_appl_ver_id = p.appl_ver_id.map(str::to_owned);
             config.parser = Parser::new().with_empty_values(true);
-            config.validator =
-                Some(fix_core::validate::Validator::new().validate_fields_have_values(have_values));
-            let dict = dicts.get(dict);
-            // FIXT.1.1: FIXT11.xml for the header, trailer and admin messages,
-            // the FIX50* dictionary of the message's ApplVerID (or the
-            // DefaultApplVerID) for application messages.
-            let schema = match appl_ver {
-                Some(_) => SessionDicts::new(dicts.get(begin))
-                    .with_app("7", dicts.get("7"))
-                    .with_app("8", dicts.get("8"))
-                    .with_app("9", dicts.get("9")),
-                None => SessionDicts::single(dict),
-            };
+            config.validator = Some(
+                fix_core::validate::Validator::new().validate_fields_have_values(p.have_values),
+            );
             sessions.push(Session::with_dictionaries(
                 config,
                 MemoryStore::new(),
-                schema,
+                dicts.session(&p),
             ));
-            app_dicts.push(dict);
+            echos.push(Echo::new(dicts.app(&p)));
         }
         Acceptor {
             sessions,
-            echo: Echo {
-                dicts: app_dicts,
-                current: 0,
-                orders: Default::default(),
-            },
+            echos,
             conns: HashMap::new(),
             now: SystemTime::UNIX_EPOCH + Duration::from_secs(1_772_443_800),
         }
@@ -269,9 +114,8 @@ impl<'d> Acceptor<'d> {
         let was_open = !conn.closed;
         conn.closed = true;
         if let (true, Some(s)) = (was_open, conn.session) {
-            self.echo.current = s;
             self.sessions[s]
-                .disconnected(self.now, &mut self.echo)
+                .disconnected(self.now, &mut self.echos[s])
                 .map_err(|e| format!("disconnected: {e}"))?;
         }
         Ok(())
@@ -284,9 +128,8 @@ impl<'d> Acceptor<'d> {
             return Ok(()); // the engine closed it: the bytes go nowhere
         }
         if let Some(s) = conn.session {
-            self.echo.current = s;
             return self.sessions[s]
-                .handle_bytes(now, bytes, &mut self.echo)
+                .handle_bytes(now, bytes, &mut self.echos[s])
                 .map_err(|e| format!("handle_bytes: {e}"));
         }
         conn.pending.extend_from_slice(bytes);
@@ -317,13 +160,12 @@ impl<'d> Acceptor<'d> {
         };
         conn.session = Some(s);
         let pending = std::mem::take(&mut conn.pending);
-        self.echo.current = s;
         let session = &mut self.sessions[s];
         session
-            .connected(now, &mut self.echo)
+            .connected(now, &mut self.echos[s])
             .map_err(|e| format!("connected: {e}"))?;
         session
-            .handle_bytes(now, &pending, &mut self.echo)
+            .handle_bytes(now, &pending, &mut self.echos[s])
             .map_err(|e| format!("handle_bytes: {e}"))
     }
 
@@ -388,9 +230,8 @@ impl<'d> Acceptor<'d> {
             ));
         }
         self.now = self.now.max(due);
-        self.echo.current = s;
         session
-            .handle_timeout(self.now, &mut self.echo)
+            .handle_timeout(self.now, &mut self.echos[s])
             .map_err(|e| format!("handle_timeout: {e}"))
     }
 }
