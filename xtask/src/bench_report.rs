@@ -153,21 +153,8 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         "--",
         ALLOC_ITERATIONS,
     ];
-    let allocs_cmd = format!("cargo {}", allocs.join(" "));
-    eprintln!("bench-report: {allocs_cmd}");
-    let output = Command::new(&cargo)
-        .args(allocs)
-        .current_dir(&root)
-        .output()
-        .map_err(|e| format!("{allocs_cmd}: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "{allocs_cmd}: {}\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    let cases = parse_allocs(&String::from_utf8_lossy(&output.stdout))?;
+    let (allocs_cmd, stdout) = cargo_stdout(&cargo, &root, &allocs)?;
+    let cases = parse_allocs(&stdout)?;
 
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
@@ -655,6 +642,30 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d)
+}
+
+/// Runs `cargo <args>` in `root`, shown as it runs: the command as shown, and
+/// what it printed on stdout; a failure carries its stderr.
+pub(crate) fn cargo_stdout(
+    cargo: &str,
+    root: &Path,
+    args: &[&str],
+) -> Result<(String, String), String> {
+    let cmd = format!("cargo {}", args.join(" "));
+    eprintln!("bench-report: {cmd}");
+    let output = Command::new(cargo)
+        .args(args)
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("{cmd}: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "{cmd}: {}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok((cmd, String::from_utf8_lossy(&output.stdout).into_owned()))
 }
 
 #[cfg(test)]

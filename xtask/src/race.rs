@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 
 /// The heading the section starts with; `--race-only` replaces the section from it
 /// to the next `## ` heading.
@@ -48,21 +47,8 @@ pub(crate) fn run(
         args.extend(["--features", f]);
     }
     args.extend(["--example", "race"]);
-    let cmd = format!("cargo {}", args.join(" "));
-    eprintln!("bench-report: {cmd}");
-    let output = Command::new(cargo)
-        .args(&args)
-        .current_dir(root)
-        .output()
-        .map_err(|e| format!("{cmd}: {e}"))?;
-    if !output.status.success() {
-        return Err(format!(
-            "{cmd}: {}\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    let race = parse(&String::from_utf8_lossy(&output.stdout))?;
+    let (cmd, stdout) = crate::bench_report::cargo_stdout(cargo, root, &args)?;
+    let race = parse(&stdout)?;
     Ok((cmd, race))
 }
 
