@@ -37,9 +37,11 @@ pub trait Application {
     /// An admin message is about to be sent: `extra` takes body fields to add
     /// (Username and Password on a Logon).
     fn to_admin(&mut self, _msg_type: &[u8], _extra: &mut Outbox) {}
-    /// An admin message arrived; an `Err` refuses it (a Logon with bad
+    /// An admin message arrived and passed the session's checks: every Logon,
+    /// Heartbeat, TestRequest, ResendRequest, Reject, SequenceReset and Logout,
+    /// as QuickFIX's `fromAdmin` sees them. An `Err` refuses a Logon (bad
     /// credentials: the session answers with a Logout carrying the text and
-    /// disconnects).
+    /// disconnects); refusing any other changes nothing, the session handles it.
     fn from_admin(&mut self, _msg: &Message<'_>) -> Result<(), Refusal> {
         Ok(())
     }

@@ -146,6 +146,54 @@ fn a_test_request_is_answered_with_its_id() {
 }
 
 #[test]
+fn the_application_sees_every_admin_message_as_quickfix_s_from_admin_does() {
+    let mut p = Pair::logged_on();
+    let header = |seq: &'static str, msg_type: &'static str| {
+        vec![
+            (35, msg_type),
+            (34, seq),
+            (49, "CLIENT"),
+            (52, "20260921-14:13:20"),
+            (56, "BROKER"),
+        ]
+    };
+    let with = |mut h: Vec<(u32, &'static str)>, body: &[(u32, &'static str)]| {
+        h.extend_from_slice(body);
+        msg(&h)
+    };
+    let inputs = [
+        with(header("2", "1"), &[(112, "PING")]),
+        with(header("3", "2"), &[(7, "1"), (16, "0")]),
+        with(header("4", "4"), &[(123, "Y"), (36, "6")]),
+        with(header("6", "0"), &[]),
+        with(header("7", "3"), &[(45, "2"), (58, "a reject")]),
+    ];
+    for m in &inputs {
+        p.acc.handle_bytes(p.now, m, &mut p.aa).unwrap();
+    }
+    let seen: Vec<(String, String)> =
+        p.aa.admin
+            .iter()
+            .map(|(t, n)| {
+                (
+                    String::from_utf8_lossy(t).into_owned(),
+                    String::from_utf8_lossy(n).into_owned(),
+                )
+            })
+            .collect();
+    let expected = [
+        ("A", "1"),
+        ("1", "2"),
+        ("2", "3"),
+        ("4", "4"),
+        ("0", "6"),
+        ("3", "7"),
+    ];
+    assert_eq!(seen, expected.map(|(t, n)| (t.to_owned(), n.to_owned())),);
+    assert_eq!(p.acc.store().next_target_seq(), 8);
+}
+
+#[test]
 fn a_gap_is_requested_and_filled_from_the_store_with_gap_fills_for_admin_messages() {
     let mut p = Pair::logged_on();
     // The initiator sends three orders the acceptor never gets.

@@ -93,6 +93,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             b"0" => self.on_plain_admin(now, msg, seq, app),
             b"1" => {
                 if let Sequence::InOrder = self.check(now, msg, seq, true, true, app)? {
+                    // Refusing a TestRequest changes nothing: it is answered.
+                    let _ = app.from_admin(msg);
                     let id = msg.get(112).unwrap_or_default();
                     self.send_admin(now, b"0", &[(112, id)], app)?;
                     self.in_order(now, seq, app)?;
@@ -489,6 +491,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Sequence::Done = self.check(now, msg, seq, false, false, app)? {
             return Ok(());
         }
+        // The application sees every ResendRequest, as QuickFIX's does; a
+        // refusal changes nothing: the request is served.
+        let _ = app.from_admin(msg);
         let number = |tag| {
             msg.get(tag)
                 .and_then(|v| std::str::from_utf8(v).ok())
@@ -540,6 +545,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Sequence::Done = self.check(now, msg, seq, gap_fill, gap_fill, app)? {
             return Ok(());
         }
+        // Seen, like every admin message; a refusal changes nothing.
+        let _ = app.from_admin(msg);
         let new = msg
             .get(36)
             .and_then(|v| std::str::from_utf8(v).ok())
