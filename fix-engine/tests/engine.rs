@@ -27,20 +27,8 @@ async fn an_acceptor_and_an_initiator_log_on_and_exchange_messages_both_ways() {
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C1");
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C1", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, true),
-    )
-    .await
-    .unwrap();
-    let ini = Engine::start(
-        settings([initiator("C1", "EXEC", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "C1", port)], &tx, true).await;
+    let ini = start([initiator("C1", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     let server = acc.session(&a_id).unwrap();
     tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
@@ -85,13 +73,12 @@ async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
     let port = free_port();
     let dir = temp_dir("unknown");
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C1", port).file_store_path(&dir)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, true),
+    let acc = start(
+        [acceptor("EXEC", "C1", port).file_store_path(&dir)],
+        &tx,
+        true,
     )
-    .await
-    .unwrap();
+    .await;
     let files = || {
         let mut names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
@@ -105,13 +92,7 @@ async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
 
     // A stranger's Logon: the connection is closed without an answer.
     let (_, stranger) = ids("EXEC", "STRANGER");
-    let ini = Engine::start(
-        settings([initiator("STRANGER", "EXEC", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let ini = start([initiator("STRANGER", "EXEC", port)], &tx, false).await;
     let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port))
         .await
         .unwrap();
@@ -142,20 +123,8 @@ async fn the_initiator_reconnects_after_a_drop_and_the_sequence_continues() {
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C2");
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C2", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, true),
-    )
-    .await
-    .unwrap();
-    let ini = Engine::start(
-        settings([initiator("C2", "EXEC", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "C2", port)], &tx, true).await;
+    let ini = start([initiator("C2", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
     tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
@@ -204,13 +173,7 @@ async fn messages_queued_when_the_connection_ends_go_after_the_next_logon() {
     let raw = tokio::net::TcpListener::bind(("127.0.0.1", port))
         .await
         .unwrap();
-    let ini = Engine::start(
-        settings([initiator("C12", "EXEC", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let ini = start([initiator("C12", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     let (mut peer, _) = raw.accept().await.unwrap();
     let mut buf = [0u8; 512];
@@ -240,13 +203,7 @@ async fn messages_queued_when_the_connection_ends_go_after_the_next_logon() {
     // Then the real acceptor: the initiator reconnects, logs on (Logon 2 after
     // the unanswered Logon 1: a gap the acceptor fills by asking) and sends
     // the three orders, once each.
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C12", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "C12", port)], &tx, false).await;
     let mut got = Vec::new();
     while got.len() < 3 {
         if let (id, Event::App { cl_ord_id, .. }) = next(&mut rx, WAIT).await {
@@ -268,13 +225,7 @@ async fn a_full_outgoing_queue_is_reported_to_the_sender() {
     let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
     let (_, i_id) = ids("EXEC", "C3");
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C3", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "C3", port)], &tx, false).await;
     let mut options = EngineOptions::default();
     options.queue_capacity = 1024;
     let ini = Engine::start_with(
@@ -428,20 +379,8 @@ async fn a_graceful_shutdown_sends_logout_and_both_sides_see_it() {
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C4");
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C4", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
-    let ini = Engine::start(
-        settings([initiator("C4", "EXEC", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "C4", port)], &tx, false).await;
+    let ini = start([initiator("C4", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
         .await
@@ -475,22 +414,10 @@ async fn an_acceptor_template_takes_a_new_comp_id_pair_that_matches_it() {
     let template = acceptor("EXEC", "*", port)
         .acceptor_template(true)
         .file_store_path(&dir);
-    let acc = Engine::start(
-        settings([template]),
-        &fix44::DICTIONARY,
-        recorders(&tx, true),
-    )
-    .await
-    .unwrap();
+    let acc = start([template], &tx, true).await;
     let (a_id, i_id) = ids("EXEC", "NEWCOMER");
     assert!(acc.session(&a_id).is_none());
-    let ini = Engine::start(
-        settings([initiator("NEWCOMER", "EXEC", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let ini = start([initiator("NEWCOMER", "EXEC", port)], &tx, false).await;
     expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
     expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
     let made = acc.session(&a_id).expect("made from the template");
@@ -598,13 +525,7 @@ async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
     }
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C5");
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C5", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "C5", port)], &tx, false).await;
     // Today's period began a minute ago.
     let today = Schedule::daily(time_of_day(-60), time_of_day(3600));
     let ini = Engine::start(
@@ -677,13 +598,7 @@ async fn sessions_validate_against_the_dictionary_files_their_settings_name() {
     )
     .await
     .unwrap();
-    let ini = Engine::start(
-        settings([initiator("C6", "EXEC", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let ini = start([initiator("C6", "EXEC", port)], &tx, false).await;
     let client = ini.session(&i_id).unwrap();
     tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
         .await
@@ -739,13 +654,7 @@ async fn a_resend_to_a_peer_that_stopped_reading_pauses_without_spinning_and_res
     const N: usize = 60_000;
     let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "SPIN", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "SPIN", port)], &tx, false).await;
     let server = acc
         .session(&SessionId::new("FIX.4.4", "EXEC", "SPIN"))
         .unwrap();
@@ -836,13 +745,7 @@ async fn a_handle_sends_from_inside_a_callback_and_waits_for_the_logon() {
     )
     .await
     .unwrap();
-    let ini = Engine::start(
-        settings([initiator("C8", "EXEC", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let ini = start([initiator("C8", "EXEC", port)], &tx, false).await;
     let hello = Event::App {
         msg_type: b"D".to_vec(),
         seq: 2,
@@ -947,13 +850,7 @@ fn two_backed_up_engines_keep_reading_each_other() {
 async fn a_dropped_engine_stops_listening() {
     let port = free_port();
     let (tx, _rx) = mpsc::unbounded_channel();
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C10", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "C10", port)], &tx, false).await;
     assert!(
         tokio::net::TcpStream::connect(("127.0.0.1", port))
             .await
@@ -974,13 +871,7 @@ async fn a_dropped_engine_stops_listening() {
 #[tokio::test]
 async fn an_empty_value_is_rejected_with_reason_4_and_the_reject_reverse_routed() {
     let (tx, _rx) = mpsc::unbounded_channel();
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "E1", 0)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "E1", 0)], &tx, false).await;
     let mut raw = tokio::net::TcpStream::connect(acc.local_addrs()[0])
         .await
         .unwrap();
@@ -1026,26 +917,19 @@ async fn an_empty_value_is_rejected_with_reason_4_and_the_reject_reverse_routed(
 #[tokio::test]
 async fn an_acceptor_on_port_0_listens_where_local_addrs_says() {
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "Z1", 0), acceptor("EXEC", "Z2", 0)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
+    let acc = start(
+        [acceptor("EXEC", "Z1", 0), acceptor("EXEC", "Z2", 0)],
+        &tx,
+        false,
     )
-    .await
-    .unwrap();
+    .await;
     let [addr] = acc.local_addrs() else {
         panic!("{:?}", acc.local_addrs());
     };
     assert_ne!(addr.port(), 0);
     let mut initiators = Vec::new();
     for target in ["Z1", "Z2"] {
-        let ini = Engine::start(
-            settings([initiator(target, "EXEC", addr.port())]),
-            &fix44::DICTIONARY,
-            recorders(&tx, false),
-        )
-        .await
-        .unwrap();
+        let ini = start([initiator(target, "EXEC", addr.port())], &tx, false).await;
         let (a_id, _) = ids("EXEC", target);
         expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
         initiators.push(ini);
@@ -1061,20 +945,8 @@ async fn idle_sessions_keep_each_other_alive_with_heartbeats() {
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (a_id, i_id) = ids("EXEC", "C11");
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C11", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
-    let ini = Engine::start(
-        settings([initiator("C11", "EXEC", port).heart_bt_int(1)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "C11", port)], &tx, false).await;
+    let ini = start([initiator("C11", "EXEC", port).heart_bt_int(1)], &tx, false).await;
     // HeartBtInt=1: each side sends a Heartbeat after a second without sending.
     let mut heard = (0, 0);
     let deadline = tokio::time::Instant::now() + Duration::from_millis(3500);
@@ -1102,20 +974,18 @@ async fn sessions_log_every_message_both_ways_and_their_events() {
     let (acc_dir, ini_dir) = (temp_dir("log-acceptor"), temp_dir("log-initiator"));
     let (tx, mut rx) = mpsc::unbounded_channel();
     let (_, i_id) = ids("EXEC", "C7");
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C7", port).file_log_path(&acc_dir)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, true),
+    let acc = start(
+        [acceptor("EXEC", "C7", port).file_log_path(&acc_dir)],
+        &tx,
+        true,
     )
-    .await
-    .unwrap();
-    let ini = Engine::start(
-        settings([initiator("C7", "EXEC", port).file_log_path(&ini_dir)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
+    .await;
+    let ini = start(
+        [initiator("C7", "EXEC", port).file_log_path(&ini_dir)],
+        &tx,
+        false,
     )
-    .await
-    .unwrap();
+    .await;
     let client = ini.session(&i_id).unwrap();
     tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
         .await

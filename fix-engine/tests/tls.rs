@@ -101,20 +101,8 @@ async fn sessions_over_tls_log_on_and_exchange_messages_both_ways() {
     let server = ca.server("server");
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = Engine::start(
-        settings([tls_acceptor("EXEC", "C1", port, &server)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, true),
-    )
-    .await
-    .unwrap();
-    let ini = Engine::start(
-        settings([tls_initiator("C1", "EXEC", port, &ca.cert)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([tls_acceptor("EXEC", "C1", port, &server)], &tx, true).await;
+    let ini = start([tls_initiator("C1", "EXEC", port, &ca.cert)], &tx, false).await;
     let (a_id, i_id) = (id("EXEC", "C1"), id("C1", "EXEC"));
     logged_on(&ini, &i_id).await;
     logged_on(&acc, &a_id).await;
@@ -157,20 +145,8 @@ async fn a_large_burst_over_tls_arrives_whole_and_in_order() {
     let server = ca.server("server");
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = Engine::start(
-        settings([tls_acceptor("EXEC", "C1", port, &server)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
-    let ini = Engine::start(
-        settings([tls_initiator("C1", "EXEC", port, &ca.cert)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([tls_acceptor("EXEC", "C1", port, &server)], &tx, false).await;
+    let ini = start([tls_initiator("C1", "EXEC", port, &ca.cert)], &tx, false).await;
     let (a_id, i_id) = (id("EXEC", "C1"), id("C1", "EXEC"));
     logged_on(&ini, &i_id).await;
     let client = ini.session(&i_id).unwrap();
@@ -217,13 +193,7 @@ async fn mutual_tls_admits_only_clients_with_a_certificate_from_the_acceptors_ca
         .private_key(&server.key)
         .ca_file(&client_ca.cert)
         .certificate_verify_level(ClientAuth::Required);
-    let acc = Engine::start(
-        settings([template]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([template], &tx, false).await;
 
     // No client certificate, and one from another authority: refused, again.
     let (none_port, none_tries) = counting_proxy(port).await;
@@ -365,21 +335,14 @@ async fn a_tls_client_of_a_plain_acceptor_does_not_log_on() {
     let ca = Ca::new(&dir, "ca");
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = Engine::start(
-        settings([acceptor("EXEC", "C1", port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([acceptor("EXEC", "C1", port)], &tx, false).await;
     let (proxy_port, tries) = counting_proxy(port).await;
-    let ini = Engine::start(
-        settings([tls_initiator("C1", "EXEC", proxy_port, &ca.cert)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
+    let ini = start(
+        [tls_initiator("C1", "EXEC", proxy_port, &ca.cert)],
+        &tx,
+        false,
     )
-    .await
-    .unwrap();
+    .await;
     refused_and_retried(&ini, &id("C1", "EXEC"), &tries, &mut rx).await;
     assert_ne!(
         acc.session(&id("EXEC", "C1")).unwrap().state(),
@@ -396,13 +359,7 @@ async fn a_plain_tcp_client_of_a_tls_acceptor_does_not_log_on() {
     let server = ca.server("server");
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let acc = Engine::start(
-        settings([tls_acceptor("EXEC", "C1", port, &server)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let acc = start([tls_acceptor("EXEC", "C1", port, &server)], &tx, false).await;
 
     // A Logon in the clear: no FIX answer, and the connection is closed.
     let mut raw = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
@@ -419,13 +376,7 @@ async fn a_plain_tcp_client_of_a_tls_acceptor_does_not_log_on() {
 
     // The engine's plain initiator: never logged on.
     let (proxy_port, tries) = counting_proxy(port).await;
-    let ini = Engine::start(
-        settings([initiator("C1", "EXEC", proxy_port)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let ini = start([initiator("C1", "EXEC", proxy_port)], &tx, false).await;
     refused_and_retried(&ini, &id("C1", "EXEC"), &tries, &mut rx).await;
     assert_ne!(
         acc.session(&id("EXEC", "C1")).unwrap().state(),
@@ -681,13 +632,7 @@ async fn a_certificate_file_holding_its_key_serves_as_both() {
     )
     .await
     .unwrap();
-    let ini = Engine::start(
-        settings([tls_initiator("C1", "EXEC", port, &ca.cert)]),
-        &fix44::DICTIONARY,
-        recorders(&tx, false),
-    )
-    .await
-    .unwrap();
+    let ini = start([tls_initiator("C1", "EXEC", port, &ca.cert)], &tx, false).await;
     logged_on(&ini, &id("C1", "EXEC")).await;
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();

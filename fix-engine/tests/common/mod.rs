@@ -176,6 +176,18 @@ pub fn recorders(
     }
 }
 
+/// An engine of the sessions `sessions` make, validating against FIX 4.4,
+/// each session's application a [`Recorder`] reporting on `tx`.
+pub async fn start(
+    sessions: impl IntoIterator<Item = SessionBuilder>,
+    tx: &mpsc::UnboundedSender<(SessionId, Event)>,
+    echo: bool,
+) -> fix_engine::Engine<&'static fix_core::typed::Tables> {
+    fix_engine::Engine::start(settings(sessions), &fix44::DICTIONARY, recorders(tx, echo))
+        .await
+        .unwrap()
+}
+
 /// The next event, within `secs` seconds.
 pub async fn next(
     rx: &mut mpsc::UnboundedReceiver<(SessionId, Event)>,
