@@ -165,17 +165,17 @@ impl Journal {
                 return (buf.len(), Ok(()));
             }
             let rest = &buf[start..];
-            let (len, message) = match self.parser.frame(rest) {
-                Ok(Status::Complete(frame)) => (frame.len(), true),
+            let (len, msg_type) = match self.parser.frame(rest) {
+                Ok(Status::Complete(frame)) => (frame.len(), Some(frame.msg_type())),
                 Ok(Status::Partial { .. }) => break,
                 // Not a message: the session drops it its own way (given the
                 // same bytes, it frames them as it always does).
-                Err(_) => (1 + fix_core::resync(&rest[1..]), false),
+                Err(_) => (1 + fix_core::resync(&rest[1..]), None),
             };
             let bytes = &rest[..len];
             start += len;
-            let logged = if message {
-                self.incoming(bytes, now)
+            let logged = if let Some(msg_type) = msg_type {
+                self.incoming(bytes, msg_type, now)
             } else {
                 let text = format!("Received {len} bytes that do not frame as a FIX message");
                 self.event(now, &text)
@@ -209,12 +209,12 @@ impl Journal {
             let rest = &output[self.logged..];
             // The session writes whole messages only; were one not to frame,
             // the rest is logged as one line rather than lost.
-            let len = match parser.frame(rest) {
-                Ok(Status::Complete(frame)) => frame.len(),
-                _ => rest.len(),
+            let (len, msg_type) = match parser.frame(rest) {
+                Ok(Status::Complete(frame)) => (frame.len(), frame.msg_type()),
+                _ => (rest.len(), field(rest, b"35").unwrap_or_default()),
             };
             self.logged += len;
-            self.outgoing_message(&rest[..len], now)?;
+            self.outgoing_message(&rest[..len], msg_type, now)?;
         }
         Ok(())
     }
@@ -225,18 +225,25 @@ impl Journal {
         self.logged = self.logged.min(session.output().len());
     }
 
-    fn incoming(&mut self, message: &[u8], now: SystemTime) -> Result<(), LogError> {
+    /// Logs a message read, whose MsgType its framing found, and the event it
+    /// means.
+    fn incoming(
+        &mut self,
+        message: &[u8],
+        msg_type: &[u8],
+        now: SystemTime,
+    ) -> Result<(), LogError> {
         let Some(log) = &mut self.log else {
             return Ok(());
         };
         log.on_incoming(message, now)?;
         self.unflushed.get_or_insert_with(Instant::now);
-        let text = match field(message, b"35") {
-            Some(b"A") => Cow::Borrowed(match self.role {
+        let text = match msg_type {
+            b"A" => Cow::Borrowed(match self.role {
                 Role::Acceptor => "Received logon request",
                 Role::Initiator => "Received logon response",
             }),
-            Some(b"5") => {
+            b"5" => {
                 self.logout_received = true;
                 let what = if self.logout_sent {
                     "Received logout response"
@@ -245,16 +252,16 @@ impl Journal {
                 };
                 with_text(what, message)
             }
-            Some(b"2") => Cow::Owned(format!(
+            b"2" => Cow::Owned(format!(
                 "Received ResendRequest FROM: {} TO: {}",
                 text(message, b"7"),
                 text(message, b"16")
             )),
-            Some(b"3") => with_text(
+            b"3" => with_text(
                 &format!("Received Reject of message {}", text(message, b"45")),
                 message,
             ),
-            Some(b"4") => Cow::Owned(format!(
+            b"4" => Cow::Owned(format!(
                 "Received SequenceReset{} to {}",
                 gap_fill(message),
                 text(message, b"36")
@@ -264,18 +271,24 @@ impl Journal {
         self.event(now, &text)
     }
 
-    fn outgoing_message(&mut self, message: &[u8], now: SystemTime) -> Result<(), LogError> {
+    /// Logs a message written, of type `msg_type`, and the event it means.
+    fn outgoing_message(
+        &mut self,
+        message: &[u8],
+        msg_type: &[u8],
+        now: SystemTime,
+    ) -> Result<(), LogError> {
         let Some(log) = &mut self.log else {
             return Ok(());
         };
         log.on_outgoing(message, now)?;
         self.unflushed.get_or_insert_with(Instant::now);
-        let text = match field(message, b"35") {
-            Some(b"A") => Cow::Borrowed(match self.role {
+        let text = match msg_type {
+            b"A" => Cow::Borrowed(match self.role {
                 Role::Initiator => "Initiated logon request",
                 Role::Acceptor => "Responding to logon request",
             }),
-            Some(b"5") => {
+            b"5" => {
                 self.logout_sent = true;
                 let what = if self.logout_received {
                     "Sending logout response"
@@ -284,22 +297,22 @@ impl Journal {
                 };
                 with_text(what, message)
             }
-            Some(b"2") => Cow::Owned(format!(
+            b"2" => Cow::Owned(format!(
                 "Sent ResendRequest FROM: {} TO: {}",
                 text(message, b"7"),
                 text(message, b"16")
             )),
-            Some(b"3") => with_text(
+            b"3" => with_text(
                 &format!("Message {} Rejected", text(message, b"45")),
                 message,
             ),
-            Some(b"4") => Cow::Owned(format!(
+            b"4" => Cow::Owned(format!(
                 "Sent SequenceReset{} from {} to {}",
                 gap_fill(message),
                 text(message, b"34"),
                 text(message, b"36")
             )),
-            Some(b"1") => Cow::Owned(format!("Sent test request {}", text(message, b"112"))),
+            b"1" => Cow::Owned(format!("Sent test request {}", text(message, b"112"))),
             _ => return Ok(()),
         };
         self.event(now, &text)
