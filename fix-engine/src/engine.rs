@@ -1042,8 +1042,10 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
             let connect = async {
                 let tcp = TcpStream::connect(address)
                     .await
-                    .map_err(|e| ("connect", e))?;
-                secure(tcp, &tls, n).await.map_err(|e| ("TLS handshake", e))
+                    .map_err(|e| ("Connection to", e))?;
+                secure(tcp, &tls, n)
+                    .await
+                    .map_err(|e| ("TLS handshake with", e))
             };
             let connect = tokio::time::timeout(inner.options.connect_timeout, connect);
             let connected = tokio::select! {
@@ -1056,11 +1058,9 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
                     break;
                 }
                 Ok(Err((what, e))) => {
-                    tracing::warn!(%endpoint, error = %e, "{what} failed");
-                    entry.event(&match what {
-                        "TLS handshake" => format!("TLS handshake with {endpoint} failed: {e}"),
-                        _ => format!("Connection to {endpoint} failed: {e}"),
-                    });
+                    // `what` names the step: "Connection to", "TLS handshake with".
+                    tracing::warn!(%endpoint, error = %e, "{what} the endpoint failed");
+                    entry.event(&format!("{what} {endpoint} failed: {e}"));
                 }
                 Err(_) => {
                     tracing::warn!(%endpoint, "connection timed out");
