@@ -2,17 +2,24 @@
 //! initiator: read into the session (which frames with fix-core), write what it
 //! hands back, hand it what the handles queued, and sleep until its deadline
 //! or the end of the schedule's period, whichever wakes first.
+//!
+//! The session and the connection's stream sit in a [`SessionCell`], locked by
+//! the task for each step and released while it waits, so that
+//! [`SessionHandle::send_now`](crate::SessionHandle::send_now) can take the
+//! session from the sender's thread and write to the socket itself, as
+//! QuickFIX's `sendToTarget` does: one thread wake-up fewer on the way out.
 
 use std::io;
+use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
 use fix_session::{Application, MessageStore, Session, SessionError, State};
-use tokio::io::Interest;
+use tokio::io::{Interest, Ready};
 use tokio::time::Instant;
 
 use crate::config::Schedule;
-use crate::handle::{self, DISCONNECT, LOGOUT, Shared};
+use crate::handle::{self, DISCONNECT, DirectSend, LOGOUT, Shared};
 use crate::journal::{FeedError, Journal};
 use crate::log::LogError;
 use crate::transport::Stream;
@@ -20,8 +27,12 @@ use crate::transport::Stream;
 /// The store of an engine's session: a file or memory store, as its settings say.
 pub(crate) type Store = Box<dyn MessageStore + Send>;
 
-/// A session and what its connections reuse, kept while no connection runs.
-pub(crate) struct Parked<D: Schema> {
+/// A session and what its connections reuse, shared by its connection task and
+/// the threads that [`send_now`](crate::SessionHandle::send_now) on it.
+pub(crate) struct SessionCell<D: Schema>(Mutex<Slot<D>>);
+
+/// What a [`SessionCell`] holds.
+pub(crate) struct Slot<D: Schema> {
     pub(crate) session: Session<Store, D>,
     pub(crate) app: Box<dyn Application + Send>,
     /// The session's log, which every connection writes.
@@ -29,9 +40,22 @@ pub(crate) struct Parked<D: Schema> {
     read_buf: Box<[u8]>,
     /// Swapped with the handles' queue when the task takes what they queued.
     spare: Vec<u8>,
+    /// A connection task runs the session: no other may.
+    pub(crate) running: bool,
+    /// The running connection's stream, once the session is connected.
+    live: Option<Live>,
 }
 
-impl<D: Schema> Parked<D> {
+/// A running connection, as a direct sender needs it.
+struct Live {
+    stream: Stream,
+    limits: Limits,
+    /// Why a direct sender found the connection broken (its socket, the
+    /// store, the log): the task ends the connection with it when it wakes.
+    failure: Option<End>,
+}
+
+impl<D: Schema> SessionCell<D> {
     pub(crate) fn new(
         session: Session<Store, D>,
         app: Box<dyn Application + Send>,
@@ -39,13 +63,80 @@ impl<D: Schema> Parked<D> {
         shared: &Shared,
         read_buffer: usize,
     ) -> Self {
-        Parked {
+        SessionCell(Mutex::new(Slot {
             session,
             app,
             journal,
             read_buf: vec![0; read_buffer].into_boxed_slice(),
             spare: shared.spare_buffer(),
+            running: false,
+            live: None,
+        }))
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Slot<D>> {
+        // A panic while it was held (in the application, say) leaves the
+        // session as a failed step would: the connection ends, the store's
+        // records are whole. The engine goes on with its other sessions.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl<D: Schema + Send> DirectSend for SessionCell<D> {
+    fn send_now(&self, shared: &Shared, msg_type: &[u8], body: &[u8]) -> bool {
+        let mut guard = match self.0.try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(p)) => p.into_inner(),
+            // The connection task is at work, or another sender is: the
+            // message goes through the queue, which the task takes next.
+            Err(TryLockError::WouldBlock) => return false,
+        };
+        let Slot {
+            session,
+            app,
+            journal,
+            spare,
+            live,
+            ..
+        } = &mut *guard;
+        let Some(live) = live.as_mut() else {
+            return false;
+        };
+        if live.failure.is_some()
+            || shared.has_commands()
+            || session.state() != State::LoggedOn
+            || session.output().len() >= live.limits.output_high_water
+        {
+            return false;
         }
+        let app = &mut **app;
+        let now = SystemTime::now();
+        let flush_armed = journal.flush_due().is_some();
+        // What others queued goes first: one sender's messages keep their order.
+        let sent = send_queued(session, app, shared, spare, now)
+            .and_then(|()| session.send(now, msg_type, body, app));
+        if let Err(e) = sent {
+            // Not sent: queued by the caller, for the next connection.
+            live.failure = Some(End::Failed(e));
+            shared.wake.notify_one();
+            return false;
+        }
+        let failure = match journal.outgoing(session, now) {
+            Err(e) => Some(End::Log(e)),
+            Ok(()) => write(&mut live.stream, session).err().map(End::Io),
+        };
+        journal.written(session);
+        // The task arms what this left it: a write the socket did not take,
+        // the log's flush, the end of a broken connection.
+        if failure.is_some()
+            || !session.output().is_empty()
+            || live.stream.has_unsent()
+            || (!flush_armed && journal.flush_due().is_some())
+        {
+            live.failure = failure;
+            shared.wake.notify_one();
+        }
+        true
     }
 }
 
@@ -91,31 +182,39 @@ impl From<FeedError> for End {
     }
 }
 
-/// Runs one connection of `parked`'s session over `stream` until it ends; the
+/// Runs one connection of `cell`'s session over `stream` until it ends; the
 /// session is `connected` here and `disconnected` before returning. `initial`
-/// holds bytes already read (an acceptor's first message). Commands given
-/// before the call are the caller's to have cleared.
+/// holds bytes already read (an acceptor's first message). The caller marks
+/// the slot running first; commands given before the call are the caller's
+/// to have cleared.
 pub(crate) async fn run<D: Schema>(
-    mut stream: Stream,
-    parked: &mut Parked<D>,
+    stream: Stream,
+    cell: &SessionCell<D>,
     shared: &Shared,
     schedule: &Schedule,
     limits: Limits,
     initial: &[u8],
 ) -> End {
-    let now = SystemTime::now();
-    let end = match start(parked, shared, schedule, now, initial) {
-        Ok(()) => {
-            shared.set_state(parked.session.state());
-            drive(&mut stream, parked, shared, schedule, limits).await
-        }
+    let tcp = stream.tcp().clone();
+    let started = {
+        let mut slot = cell.lock();
+        slot.live = Some(Live {
+            stream,
+            limits,
+            failure: None,
+        });
+        start(&mut slot, shared, schedule, SystemTime::now(), initial)
+    };
+    let end = match started {
+        Ok(()) => drive(&tcp, cell, shared, schedule, limits).await,
         Err(e) => e.into(),
     };
-    stream.close();
-    if let Err(e) = parked
-        .session
-        .disconnected(SystemTime::now(), &mut *parked.app)
-    {
+    let mut guard = cell.lock();
+    let slot = &mut *guard;
+    if let Some(mut live) = slot.live.take() {
+        live.stream.close();
+    }
+    if let Err(e) = slot.session.disconnected(SystemTime::now(), &mut *slot.app) {
         tracing::error!(error = %e, "the store failed as the connection ended");
     }
     shared.set_state(State::Disconnected);
@@ -131,18 +230,18 @@ pub(crate) async fn run<D: Schema>(
 /// Resets the store at a new schedule period (as QuickFIX does), then tells the
 /// session it is connected and gives it what was read already.
 fn start<D: Schema>(
-    parked: &mut Parked<D>,
+    slot: &mut Slot<D>,
     shared: &Shared,
     schedule: &Schedule,
     now: SystemTime,
     initial: &[u8],
 ) -> Result<(), FeedError> {
-    let Parked {
+    let Slot {
         session,
         app,
         journal,
         ..
-    } = parked;
+    } = slot;
     if !schedule.same_period(session.store().creation_time(), now) {
         tracing::info!("a new session period: sequence numbers reset");
         session
@@ -162,39 +261,125 @@ fn start<D: Schema>(
     Ok(())
 }
 
+/// What woke the task.
+enum Woke {
+    /// The socket is ready as asked (or the wait failed).
+    Socket(io::Result<Ready>),
+    /// A handle: a message queued, a command given, a direct sender's note.
+    Handle,
+    /// The deadline armed.
+    Timer,
+}
+
+/// What a step leaves the task to wait for.
+struct Wait {
+    interest: Interest,
+    wake_at: Option<Instant>,
+}
+
+/// The task's own state across steps.
+struct Progress {
+    /// The end of the schedule's period: a Logout then, as QuickFIX sends one.
+    period_end: Option<SystemTime>,
+    period_over: bool,
+    closing: Option<Instant>,
+    logged_on: bool,
+}
+
 async fn drive<D: Schema>(
-    stream: &mut Stream,
-    parked: &mut Parked<D>,
+    tcp: &tokio::net::TcpStream,
+    cell: &SessionCell<D>,
     shared: &Shared,
     schedule: &Schedule,
     limits: Limits,
 ) -> End {
-    let Parked {
+    let mut progress = Progress {
+        period_end: schedule.period_at(SystemTime::now()).map(|p| p.end),
+        period_over: false,
+        closing: None,
+        logged_on: false,
+    };
+    let sleep = tokio::time::sleep_until(Instant::now());
+    tokio::pin!(sleep);
+    let mut woke = Woke::Handle;
+    loop {
+        // The lock is held for the step only, never across the wait.
+        let wait = match step(&mut cell.lock(), shared, limits, &mut progress, woke) {
+            Ok(w) => w,
+            Err(end) => return end,
+        };
+        if let Some(at) = wait.wake_at {
+            sleep.as_mut().reset(at);
+        }
+        woke = tokio::select! {
+            ready = tcp.ready(wait.interest) => Woke::Socket(ready),
+            () = shared.wake.notified() => Woke::Handle,
+            () = &mut sleep, if wait.wake_at.is_some() => Woke::Timer,
+        };
+    }
+}
+
+/// Handles what woke the task, then does what the session and the handles
+/// ask, until all that is left is to wait.
+fn step<D: Schema>(
+    slot: &mut Slot<D>,
+    shared: &Shared,
+    limits: Limits,
+    progress: &mut Progress,
+    mut woke: Woke,
+) -> Result<Wait, End> {
+    let Slot {
         session,
         app,
         journal,
         read_buf,
         spare,
-    } = parked;
+        live,
+        ..
+    } = slot;
     let app = &mut **app;
-    // The end of the schedule's period: a Logout then, as QuickFIX sends one.
-    let period_end = schedule.period_at(SystemTime::now()).map(|p| p.end);
-    let mut period_over = false;
-    let mut closing: Option<Instant> = None;
-    let mut logged_on = false;
-    let sleep = tokio::time::sleep_until(Instant::now());
-    tokio::pin!(sleep);
+    let Some(live) = live.as_mut() else {
+        unreachable!("a running connection's slot holds its stream");
+    };
+    if let Some(end) = live.failure.take() {
+        return Err(end);
+    }
+    let stream = &mut live.stream;
     loop {
+        match std::mem::replace(&mut woke, Woke::Handle) {
+            Woke::Socket(ready) => {
+                let ready = ready.map_err(End::Io)?;
+                let full = session.output().len() >= limits.max_output;
+                if ready.is_readable() && !full && !session.wants_disconnect() {
+                    match stream.try_read(read_buf) {
+                        Ok(0) => return Err(End::PeerClosed),
+                        Ok(n) => journal.feed(session, SystemTime::now(), &read_buf[..n], app)?,
+                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                        Err(e) => return Err(End::Io(e)),
+                    }
+                }
+            }
+            Woke::Handle => {}
+            Woke::Timer => {
+                session
+                    .handle_timeout(SystemTime::now(), app)
+                    .map_err(End::Failed)?;
+                journal.flush_if_due().map_err(End::Log)?;
+            }
+        }
+
         let now = SystemTime::now();
         let commands = shared.take_commands();
         if commands & DISCONNECT != 0 {
-            return End::Disconnected;
+            return Err(End::Disconnected);
         }
         let mut result = Ok(());
         let mut took = true;
-        if commands & LOGOUT != 0 || (!period_over && period_end.is_some_and(|end| now > end)) {
+        let period_ended =
+            !progress.period_over && progress.period_end.is_some_and(|end| now > end);
+        if commands & LOGOUT != 0 || period_ended {
             if commands & LOGOUT == 0 {
-                period_over = true;
+                progress.period_over = true;
                 tracing::info!("the session period ended");
             }
             result = match session.state() {
@@ -204,7 +389,7 @@ async fn drive<D: Schema>(
                     took = false;
                     Ok(())
                 }
-                State::AwaitingLogon | State::Disconnected => return End::Session,
+                State::AwaitingLogon | State::Disconnected => return Err(End::Session),
             };
         } else if session.output().len() < limits.output_high_water {
             // Before the Logon is exchanged the queue waits: the loop comes
@@ -215,15 +400,9 @@ async fn drive<D: Schema>(
         } else {
             took = false;
         }
-        if let Err(e) = result {
-            return End::Failed(e);
-        }
-        if let Err(e) = journal.outgoing(session, now) {
-            return End::Log(e);
-        }
-        if let Err(e) = write(stream, session) {
-            return End::Io(e);
-        }
+        result.map_err(End::Failed)?;
+        journal.outgoing(session, now).map_err(End::Log)?;
+        write(stream, session).map_err(End::Io)?;
         journal.written(session);
         // The senders wake the task only when the queue was empty: left
         // untaken, it is taken as soon as there is room, not at the next wake.
@@ -232,25 +411,34 @@ async fn drive<D: Schema>(
         }
         let state = session.state();
         shared.set_state(state);
-        if state == State::LoggedOn && !logged_on {
-            logged_on = true;
+        if state == State::LoggedOn && !progress.logged_on {
+            progress.logged_on = true;
             tracing::info!("logged on");
-        } else if state != State::LoggedOn && logged_on {
-            logged_on = false;
+        } else if state != State::LoggedOn && progress.logged_on {
+            progress.logged_on = false;
             tracing::info!(?state, "logged out");
         }
         if session.wants_disconnect() {
             if session.output().is_empty() && !stream.has_unsent() {
-                return End::Session;
+                return Err(End::Session);
             }
-            let linger = *closing.get_or_insert_with(|| Instant::now() + limits.linger);
+            let linger = *progress
+                .closing
+                .get_or_insert_with(|| Instant::now() + limits.linger);
             if Instant::now() >= linger {
-                return End::Session;
+                return Err(End::Session);
             }
         }
 
-        // Wait for the socket, a handle, or the next deadline.
+        // Decrypted bytes already waiting are read now: the socket will not
+        // say so.
         let full = session.output().len() >= limits.max_output;
+        if !full && !session.wants_disconnect() && stream.decrypted_waiting().map_err(End::Io)? {
+            woke = Woke::Socket(Ok(Ready::READABLE));
+            continue;
+        }
+
+        // Wait for the socket, a handle, or the next deadline.
         let mut interest = if full || session.wants_disconnect() {
             Interest::WRITABLE
         } else {
@@ -260,12 +448,14 @@ async fn drive<D: Schema>(
             interest = interest.add(Interest::WRITABLE);
         }
         let mut deadline = session.poll_timeout();
-        if !period_over && let Some(end) = period_end {
+        if !progress.period_over
+            && let Some(end) = progress.period_end
+        {
             // `end` is in the period: it is over a moment after.
             let over = end + Duration::from_millis(1);
             deadline = Some(deadline.map_or(over, |d| d.min(over)));
         }
-        let wake_at = match (deadline, closing) {
+        let wake_at = match (deadline, progress.closing) {
             (Some(d), Some(c)) => Some(instant_at(d, now).min(c)),
             (Some(d), None) => Some(instant_at(d, now)),
             (None, c) => c,
@@ -274,38 +464,7 @@ async fn drive<D: Schema>(
             (Some(w), Some(f)) => Some(w.min(f)),
             (w, f) => w.or(f),
         };
-        if let Some(at) = wake_at {
-            sleep.as_mut().reset(at);
-        }
-        tokio::select! {
-            ready = stream.ready(interest) => {
-                let ready = match ready {
-                    Ok(r) => r,
-                    Err(e) => return End::Io(e),
-                };
-                if ready.is_readable() && !full && !session.wants_disconnect() {
-                    match stream.try_read(read_buf) {
-                        Ok(0) => return End::PeerClosed,
-                        Ok(n) => {
-                            if let Err(e) = journal.feed(session, SystemTime::now(), &read_buf[..n], app) {
-                                return e.into();
-                            }
-                        }
-                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                        Err(e) => return End::Io(e),
-                    }
-                }
-            }
-            () = shared.wake.notified() => {}
-            () = &mut sleep, if wake_at.is_some() => {
-                if let Err(e) = session.handle_timeout(SystemTime::now(), app) {
-                    return End::Failed(e);
-                }
-                if let Err(e) = journal.flush_if_due() {
-                    return End::Log(e);
-                }
-            }
-        }
+        return Ok(Wait { interest, wake_at });
     }
 }
 

@@ -19,7 +19,7 @@ use tracing::Instrument;
 
 use crate::config::{SessionSettings, Settings, Transport};
 use crate::dictionary::DictionarySource;
-use crate::driver::{self, End, Limits, Parked, Store};
+use crate::driver::{self, End, Limits, SessionCell, Store};
 use crate::handle::{LOGOUT, SessionHandle, Shared};
 use crate::journal::Journal;
 use crate::log::{FileLog, Log, LogError};
@@ -330,22 +330,18 @@ type AppFactory = dyn Fn(&SessionId, SessionHandle) -> Box<dyn Application + Sen
 struct Entry<D: Schema> {
     settings: SessionSettings,
     shared: Arc<Shared>,
-    /// The session while no connection runs it; `None` while one does.
-    parked: Mutex<Option<Box<Parked<D>>>>,
+    /// The session, with the connection that runs it (if one does).
+    cell: Arc<SessionCell<D>>,
 }
 
 impl<D: Schema> Entry<D> {
-    fn parked(&self) -> MutexGuard<'_, Option<Box<Parked<D>>>> {
-        // Held only to take or put back the session: never left broken.
-        self.parked.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// Writes an event to the session's log while no connection runs it (a
     /// failed connection attempt); a log that fails is reported, the attempt
     /// goes on being retried.
     fn event(&self, text: &str) {
-        if let Some(parked) = self.parked().as_mut()
-            && let Err(error) = parked.journal.event(SystemTime::now(), text)
+        let mut slot = self.cell.lock();
+        if !slot.running
+            && let Err(error) = slot.journal.event(SystemTime::now(), text)
         {
             tracing::error!(%error, "the log could not be written");
         }
@@ -608,14 +604,13 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             if queued > 0 {
                 tracing::warn!(session = %e.shared.id, queued, "queued messages were never sent: the engine stopped");
             }
-            let mut parked = e.parked();
-            let Some(parked) = parked.as_mut() else {
-                continue;
-            };
+            // Every connection task has ended (or was aborted, leaving its
+            // session as it was between two steps): the stores are synced.
+            let mut slot = e.cell.lock();
             let id = e.shared.id.clone();
-            let failed = match parked.session.store_mut().sync() {
+            let failed = match slot.session.store_mut().sync() {
                 Err(error) => Some(EngineErrorKind::Store { id, error }),
-                Ok(()) => parked
+                Ok(()) => slot
                     .journal
                     .flush()
                     .err()
@@ -749,11 +744,19 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         let shared = Shared::new(id.clone(), self.options.queue_capacity);
         let app = (self.apps)(&id, SessionHandle::new(shared.clone()));
         let session = Session::with_dictionaries(settings.session.clone(), store, dicts);
-        let parked = Parked::new(session, app, journal, &shared, self.options.read_buffer);
+        let cell = Arc::new(SessionCell::new(
+            session,
+            app,
+            journal,
+            &shared,
+            self.options.read_buffer,
+        ));
+        let direct: std::sync::Weak<SessionCell<D>> = Arc::downgrade(&cell);
+        shared.set_direct(direct);
         Ok(Arc::new(Entry {
             settings,
             shared,
-            parked: Mutex::new(Some(Box::new(parked))),
+            cell,
         }))
     }
 
@@ -788,17 +791,20 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     /// Runs one connection of `entry`'s session, if no other runs it, and
     /// puts the session back.
     async fn connection(&self, entry: &Entry<D>, stream: Stream, initial: &[u8]) {
-        let Some(mut parked) = entry.parked().take() else {
-            tracing::warn!(session = %entry.shared.id, "refused: the session is connected already");
-            return;
-        };
-        // A command given while no connection ran is stale. Shutdown raises its
-        // flag before it commands a Logout: cleared first, then the flag read,
-        // a shutdown's Logout is never lost.
-        entry.shared.take_commands();
-        if *self.shutdown.borrow() {
-            *entry.parked() = Some(parked);
-            return;
+        {
+            let mut slot = entry.cell.lock();
+            if slot.running {
+                tracing::warn!(session = %entry.shared.id, "refused: the session is connected already");
+                return;
+            }
+            // A command given while no connection ran is stale. Shutdown raises
+            // its flag before it commands a Logout: cleared first, then the flag
+            // read, a shutdown's Logout is never lost.
+            entry.shared.take_commands();
+            if *self.shutdown.borrow() {
+                return;
+            }
+            slot.running = true;
         }
         let role = entry.settings.session.role;
         let peer = match stream.tcp().peer_addr() {
@@ -816,9 +822,14 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             Role::Acceptor => format!("Accepted connection from {peer}"),
         };
         span.in_scope(|| tracing::info!("{}", text));
-        if let Err(error) = parked.journal.connected(SystemTime::now(), &text) {
+        let logged = entry
+            .cell
+            .lock()
+            .journal
+            .connected(SystemTime::now(), &text);
+        if let Err(error) = logged {
             span.in_scope(|| tracing::error!(%error, "the log could not be written"));
-            *entry.parked() = Some(parked);
+            entry.cell.lock().running = false;
             return;
         }
         if let Err(e) = stream.tcp().set_nodelay(entry.settings.tcp_nodelay) {
@@ -826,7 +837,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         }
         let end = driver::run(
             stream,
-            &mut parked,
+            &entry.cell,
             &entry.shared,
             &entry.settings.schedule,
             self.limits(),
@@ -857,10 +868,11 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                 "Disconnecting".to_owned()
             }
         };
-        if let Err(error) = parked.journal.event(SystemTime::now(), &reason) {
+        let mut slot = entry.cell.lock();
+        if let Err(error) = slot.journal.event(SystemTime::now(), &reason) {
             tracing::error!(%error, "the log could not be written");
         }
-        *entry.parked() = Some(parked);
+        slot.running = false;
     }
 }
 
@@ -939,7 +951,7 @@ async fn accept<D: Schema + Send + Sync + 'static>(
 /// An accepted connection's stream: TLS's server side on a TLS port.
 async fn open(tcp: TcpStream, tls: ServerTls) -> io::Result<Stream> {
     match tls {
-        None => Ok(Stream::Plain(tcp)),
+        None => Ok(Stream::plain(tcp)),
         #[cfg(feature = "tls")]
         Some(config) => Stream::accept(tcp, config).await,
         #[cfg(not(feature = "tls"))]
@@ -1080,7 +1092,7 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
 #[cfg_attr(not(feature = "tls"), allow(unused_variables))]
 async fn secure(tcp: TcpStream, tls: &ClientTls, n: usize) -> io::Result<Stream> {
     match tls {
-        None => Ok(Stream::Plain(tcp)),
+        None => Ok(Stream::plain(tcp)),
         #[cfg(feature = "tls")]
         Some(tls) => {
             // One name per endpoint, made from the same list.

@@ -1,20 +1,22 @@
-//! A connection's byte stream: plain TCP, or TLS over it. The driver waits and
-//! reads and writes through [`Stream`] the way it would on a [`TcpStream`]
-//! (`ready`, then `try_read`/`try_write` until they would block), so one
-//! readiness loop runs both. TLS is rustls's sans-IO connection stepped from
+//! A connection's byte stream: plain TCP, or TLS over it. The driver waits on
+//! the socket's readiness and reads and writes through [`Stream`] the way it
+//! would on a [`TcpStream`] (`try_read`/`try_write` until they would block), so
+//! one readiness loop runs both. TLS is rustls's sans-IO connection stepped from
 //! that loop: records are read and written as the socket takes them, with no
 //! task or lock of its own.
 
 use std::io;
+use std::sync::Arc;
 
 use tokio::io::{Interest, Ready};
 use tokio::net::TcpStream;
 
-/// A connection's stream, its TLS handshake (if any) done.
+/// A connection's stream, its TLS handshake (if any) done. The socket is
+/// shared: the driver waits on it without the lock that guards the stream.
 #[derive(Debug)]
 pub(crate) enum Stream {
     /// Plain TCP.
-    Plain(TcpStream),
+    Plain(Arc<TcpStream>),
     /// TLS over TCP.
     #[cfg(feature = "tls")]
     Tls(Box<TlsStream>),
@@ -24,13 +26,18 @@ pub(crate) enum Stream {
 #[cfg(feature = "tls")]
 #[derive(Debug)]
 pub(crate) struct TlsStream {
-    tcp: TcpStream,
+    tcp: Arc<TcpStream>,
     conn: rustls::Connection,
 }
 
 impl Stream {
-    /// The socket under the stream.
-    pub(crate) fn tcp(&self) -> &TcpStream {
+    /// Plain TCP over `tcp`.
+    pub(crate) fn plain(tcp: TcpStream) -> Stream {
+        Stream::Plain(Arc::new(tcp))
+    }
+
+    /// The socket under the stream, whose readiness the driver waits for.
+    pub(crate) fn tcp(&self) -> &Arc<TcpStream> {
         match self {
             Stream::Plain(tcp) => tcp,
             #[cfg(feature = "tls")]
@@ -38,22 +45,27 @@ impl Stream {
         }
     }
 
-    /// Waits until the stream may be read or written as `interest` says. A TLS
-    /// stream holding decrypted bytes not yet read is readable at once.
-    pub(crate) async fn ready(&mut self, interest: Interest) -> io::Result<Ready> {
+    /// Whether a read would return at once though the socket has nothing:
+    /// a TLS stream holding decrypted bytes (or the peer's close_notify) not
+    /// yet read.
+    pub(crate) fn decrypted_waiting(&mut self) -> io::Result<bool> {
         match self {
-            Stream::Plain(tcp) => tcp.ready(interest).await,
+            Stream::Plain(_) => Ok(false),
             #[cfg(feature = "tls")]
             Stream::Tls(t) => {
-                if interest.is_readable() {
-                    let state = t.conn.process_new_packets().map_err(tls_error)?;
-                    if state.plaintext_bytes_to_read() > 0 || state.peer_has_closed() {
-                        return Ok(Ready::READABLE);
-                    }
-                }
-                t.tcp.ready(interest).await
+                let state = t.conn.process_new_packets().map_err(tls_error)?;
+                Ok(state.plaintext_bytes_to_read() > 0 || state.peer_has_closed())
             }
         }
+    }
+
+    /// Waits until the stream may be read or written as `interest` says (for
+    /// a stream no one else reads; the driver waits on [`tcp`](Self::tcp)).
+    pub(crate) async fn ready(&mut self, interest: Interest) -> io::Result<Ready> {
+        if interest.is_readable() && self.decrypted_waiting()? {
+            return Ok(Ready::READABLE);
+        }
+        self.tcp().ready(interest).await
     }
 
     /// Reads what there is into `buf`, without waiting: `Ok(0)` when the peer
@@ -135,7 +147,10 @@ impl Stream {
 #[cfg(feature = "tls")]
 impl TlsStream {
     async fn handshake(tcp: TcpStream, conn: rustls::Connection) -> io::Result<Stream> {
-        let mut t = TlsStream { tcp, conn };
+        let mut t = TlsStream {
+            tcp: Arc::new(tcp),
+            conn,
+        };
         // Until the handshake is done and its last flight (a client's
         // Finished, a server's session tickets) is on the wire.
         while t.conn.is_handshaking() || t.conn.wants_write() {

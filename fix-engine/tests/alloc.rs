@@ -3,7 +3,8 @@
 //! current-thread runtime (so the counting allocator, which counts per thread,
 //! sees every task), exchanging round trips after a warm-up, with memory
 //! stores, again with both sides writing their message logs (FileLogPath), and
-//! over TLS. The applications allocate nothing themselves: the counts are the
+//! over TLS; sent through the queue and, with `send_now`, from the sender's
+//! own call. The applications allocate nothing themselves: the counts are the
 //! engine's, and over TLS rustls's own per-record buffers, counted and bounded.
 
 mod common;
@@ -48,9 +49,23 @@ impl Application for Counter {
     }
 }
 
-async fn round_trips(client: &SessionHandle, wake: &Notify, body: &[u8], n: u64) {
+/// How the test's orders are sent.
+#[derive(Clone, Copy)]
+enum Send {
+    /// `SessionHandle::send`: queued for the connection task.
+    Queued,
+    /// `SessionHandle::send_now`: written from the sender's call (the
+    /// connection task waits meanwhile, so the session is free).
+    Now,
+}
+
+async fn round_trips(client: &SessionHandle, how: Send, wake: &Notify, body: &[u8], n: u64) {
     for _ in 0..n {
-        client.send(b"D", body).unwrap();
+        match how {
+            Send::Queued => client.send(b"D", body),
+            Send::Now => client.send_now(b"D", body),
+        }
+        .unwrap();
         wake.notified().await;
     }
 }
@@ -60,6 +75,7 @@ async fn round_trips(client: &SessionHandle, wake: &Notify, body: &[u8], n: u64)
 fn steady_state(
     acceptor: fix_engine::config::SessionBuilder,
     initiator: fix_engine::config::SessionBuilder,
+    how: Send,
 ) -> fix_test_support::alloc::Counts {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -103,8 +119,8 @@ fn steady_state(
             .unwrap();
         (acc, ini, client)
     });
-    rt.block_on(round_trips(&client, &wake, &body, WARM_UP));
-    let ((), counts) = count(|| rt.block_on(round_trips(&client, &wake, &body, N)));
+    rt.block_on(round_trips(&client, how, &wake, &body, WARM_UP));
+    let ((), counts) = count(|| rt.block_on(round_trips(&client, how, &wake, &body, N)));
     assert_eq!(received.load(Ordering::Relaxed), WARM_UP + N);
     rt.block_on(async {
         ini.shutdown(Duration::from_secs(5)).await.unwrap();
@@ -119,34 +135,43 @@ const N: u64 = 10_000;
 #[test]
 fn round_trips_through_the_engine_allocate_nothing_per_message() {
     let port = free_port();
-    let counts = steady_state(acceptor("EXEC", "C1", port), initiator("C1", "EXEC", port));
-    println!(
-        "{N} round trips (two messages each): {} allocations, {} bytes",
-        counts.allocations, counts.bytes
-    );
-    assert_eq!(counts.allocations, 0, "{counts:?}");
+    for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {
+        let counts = steady_state(
+            acceptor("EXEC", "C1", port),
+            initiator("C1", "EXEC", port),
+            how,
+        );
+        println!(
+            "{N} round trips (two messages each), {name}: {} allocations, {} bytes",
+            counts.allocations, counts.bytes
+        );
+        assert_eq!(counts.allocations, 0, "{name}: {counts:?}");
+    }
 }
 
 #[test]
 fn round_trips_allocate_nothing_while_both_sides_write_their_logs() {
-    let dir = temp_dir("alloc-log");
-    let port = free_port();
-    let counts = steady_state(
-        acceptor("EXEC", "C1", port).file_log_path(dir.join("acceptor")),
-        initiator("C1", "EXEC", port).file_log_path(dir.join("initiator")),
-    );
-    println!(
-        "{N} round trips (two messages each), logs on: {} allocations, {} bytes",
-        counts.allocations, counts.bytes
-    );
-    assert_eq!(counts.allocations, 0, "{counts:?}");
-    // Every message of the test is in both logs: 2 Logons, 4 orders a round
-    // trip, 2 Logouts.
-    let lines = 2 * 2 + 4 * (WARM_UP + N) as usize + 2 * 2;
-    let a = log_messages(&dir.join("acceptor/FIX.4.4-EXEC-C1.messages.current.log"));
-    let i = log_messages(&dir.join("initiator/FIX.4.4-C1-EXEC.messages.current.log"));
-    assert_eq!(a.len() + i.len(), lines);
-    assert_eq!(a, i);
+    for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {
+        let dir = temp_dir(&format!("alloc-log-{name}"));
+        let port = free_port();
+        let counts = steady_state(
+            acceptor("EXEC", "C1", port).file_log_path(dir.join("acceptor")),
+            initiator("C1", "EXEC", port).file_log_path(dir.join("initiator")),
+            how,
+        );
+        println!(
+            "{N} round trips (two messages each), logs on, {name}: {} allocations, {} bytes",
+            counts.allocations, counts.bytes
+        );
+        assert_eq!(counts.allocations, 0, "{name}: {counts:?}");
+        // Every message of the test is in both logs: 2 Logons, 4 orders a
+        // round trip, 2 Logouts.
+        let lines = 2 * 2 + 4 * (WARM_UP + N) as usize + 2 * 2;
+        let a = log_messages(&dir.join("acceptor/FIX.4.4-EXEC-C1.messages.current.log"));
+        let i = log_messages(&dir.join("initiator/FIX.4.4-C1-EXEC.messages.current.log"));
+        assert_eq!(a.len() + i.len(), lines, "{name}");
+        assert_eq!(a, i, "{name}");
+    }
 }
 
 /// Over TLS, rustls allocates per record: a buffer for each record it seals
@@ -158,23 +183,27 @@ fn round_trips_over_tls_allocate_only_rustls_records() {
     let dir = common::temp_dir("alloc-tls");
     let ca = common::certs::Ca::new(&dir, "ca");
     let server = ca.server("server");
-    let port = free_port();
-    let counts = steady_state(
-        acceptor("EXEC", "C1", port)
-            .socket_use_ssl(true)
-            .certificate(&server.cert)
-            .private_key(&server.key),
-        initiator("C1", "EXEC", port)
-            .socket_use_ssl(true)
-            .ca_file(&ca.cert),
-    );
-    let per_message = counts.allocations as f64 / (2 * N) as f64;
-    println!(
-        "{N} round trips over TLS (two messages each): {} allocations ({per_message:.2} a message), {} bytes",
-        counts.allocations, counts.bytes
-    );
-    // Each message is one record, sealed by one side and opened by the other
-    // (measured: 2.00 a message); a little room for a buffer of rustls's
-    // growing once, none for an allocation per message of the engine's.
-    assert!(counts.allocations <= 4 * N + 16, "{counts:?}");
+    for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {
+        let port = free_port();
+        let counts = steady_state(
+            acceptor("EXEC", "C1", port)
+                .socket_use_ssl(true)
+                .certificate(&server.cert)
+                .private_key(&server.key),
+            initiator("C1", "EXEC", port)
+                .socket_use_ssl(true)
+                .ca_file(&ca.cert),
+            how,
+        );
+        let per_message = counts.allocations as f64 / (2 * N) as f64;
+        println!(
+            "{N} round trips over TLS (two messages each), {name}: {} allocations ({per_message:.2} a message), {} bytes",
+            counts.allocations, counts.bytes
+        );
+        // Each message is one record, sealed by one side and opened by the
+        // other (measured: 2.00 a message); a little room for a buffer of
+        // rustls's growing once, none for an allocation per message of the
+        // engine's.
+        assert!(counts.allocations <= 4 * N + 16, "{name}: {counts:?}");
+    }
 }

@@ -201,9 +201,11 @@ fn order(id: &mut Vec<u8>, body: &mut Vec<u8>, index: u64) {
 }
 
 /// Sends orders through our initiator's handle: paced ones from the caller's
-/// thread, pipelined ones from a task on the initiator's runtime, as a tokio
-/// application sends (the handle's queue is then filled while the connection
-/// task is not running, and taken whole when it runs).
+/// thread with `send_now`, which writes to the socket from there as
+/// QuickFIX's `sendToTarget` does; pipelined ones with `send` from a task on
+/// the initiator's runtime, as a tokio application sends a burst (the
+/// handle's queue is then filled while the connection task is not running,
+/// and taken whole when it runs).
 struct OursClient {
     handle: SessionHandle,
     runtime: Handle,
@@ -226,7 +228,7 @@ impl Client for OursClient {
     fn send(&mut self, index: u64) -> Result<(), String> {
         order(&mut self.id, &mut self.body, index);
         loop {
-            match self.handle.send(b"D", &self.body) {
+            match self.handle.send_now(b"D", &self.body) {
                 Ok(()) => return Ok(()),
                 Err(SendError::Full) => std::thread::sleep(BACKOFF),
                 Err(e) => return Err(format!("ours: order {index}: {e}")),
