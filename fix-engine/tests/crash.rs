@@ -246,6 +246,8 @@ enum Kill {
 struct RunStats {
     /// Orders sent in a row between pauses.
     batch: usize,
+    /// Every other order through `send_now`.
+    mixed: bool,
     /// When the acceptor was killed.
     kill: Kill,
     /// Orders the initiator had been given when the kill came.
@@ -296,9 +298,14 @@ fn an_acceptor_killed_mid_burst_gets_every_order_once() {
     all.sort_by_key(|(run, _, _)| *run);
     for (run, stats, took) in &all {
         println!(
-            "run {run}: batches of {}, killed at {:?} with {} sent; \
+            "run {run}: batches of {}{}, killed at {:?} with {} sent; \
              {} recorded from a resend, {} resent ones passed over; {:.1} s",
             stats.batch,
+            if stats.mixed {
+                " (send and send_now)"
+            } else {
+                ""
+            },
             stats.kill,
             stats.sent_at_kill,
             stats.resent,
@@ -353,10 +360,13 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     // (queued, in the session's output, in the sockets, read and not yet
     // handled) when the acceptor dies.
     let batch = rng.usize(1..=64);
+    // Half the runs queue every order: the more are on their way when the
+    // acceptor dies. The other half write every other one directly.
+    let mixed = run % 4 < 2;
     let record = dir.join("record");
     let sender = {
         let (handle, ids, dir) = (handle.clone(), ids.clone(), dir.clone());
-        std::thread::spawn(move || burst(&handle, &ids, kill, batch, child, &dir, port))
+        std::thread::spawn(move || burst(&handle, &ids, kill, batch, mixed, child, &dir, port))
     };
     // The initiator's engine runs on this thread meanwhile.
     while !sender.is_finished() {
@@ -365,6 +375,7 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     let (mut child, sent_at_kill) = sender.join().unwrap();
     let mut stats = RunStats {
         batch,
+        mixed,
         kill,
         sent_at_kill,
         resent: 0,
@@ -460,7 +471,9 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
 }
 
 /// Sends `ids` as orders from a thread of their own, as an application's
-/// thread would, `batch` at a time with a pause between; kills the acceptor
+/// thread would, `batch` at a time with a pause between, with `mixed` every
+/// other one through `send_now` (written from this thread when the session is
+/// free), so that both ways out meet the dying connection; kills the acceptor
 /// when `kill` says (during the burst, or after it when the acceptor is
 /// behind) and starts it again. Returns the acceptor running now, and how
 /// many orders had been sent when it was killed.
@@ -469,6 +482,7 @@ fn burst(
     ids: &[String],
     kill: Kill,
     batch: usize,
+    mixed: bool,
     mut child: Acceptor,
     dir: &Path,
     port: u16,
@@ -496,7 +510,12 @@ fn burst(
         let body = order(id);
         let deadline = Instant::now() + RUN_WAIT;
         loop {
-            match handle.send(b"D", &body) {
+            let sent = if !mixed || i % 2 == 0 {
+                handle.send(b"D", &body)
+            } else {
+                handle.send_now(b"D", &body)
+            };
+            match sent {
                 Ok(()) => break,
                 // The connection is behind, or the session between
                 // connections: the application waits and tries again.
