@@ -366,7 +366,8 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     let record = dir.join("record");
     let sender = {
         let (handle, ids, dir) = (handle.clone(), ids.clone(), dir.clone());
-        std::thread::spawn(move || burst(&handle, &ids, kill, batch, mixed, child, &dir, port))
+        let plan = Burst { kill, batch, mixed };
+        std::thread::spawn(move || burst(&handle, &ids, plan, child, &dir, port))
     };
     // The initiator's engine runs on this thread meanwhile.
     while !sender.is_finished() {
@@ -470,9 +471,19 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     stats
 }
 
+/// How a run's orders are sent and when its acceptor dies.
+#[derive(Clone, Copy)]
+struct Burst {
+    kill: Kill,
+    /// Orders sent in a row between pauses.
+    batch: usize,
+    /// Every other order through `send_now`.
+    mixed: bool,
+}
+
 /// Sends `ids` as orders from a thread of their own, as an application's
-/// thread would, `batch` at a time with a pause between, with `mixed` every
-/// other one through `send_now` (written from this thread when the session is
+/// thread would, as `burst` says: `batch` at a time with a pause between, with
+/// `mixed` every other one through `send_now` (written from this thread when the session is
 /// free), so that both ways out meet the dying connection; kills the acceptor
 /// when `kill` says (during the burst, or after it when the acceptor is
 /// behind) and starts it again. Returns the acceptor running now, and how
@@ -480,13 +491,12 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
 fn burst(
     handle: &SessionHandle,
     ids: &[String],
-    kill: Kill,
-    batch: usize,
-    mixed: bool,
+    burst: Burst,
     mut child: Acceptor,
     dir: &Path,
     port: u16,
 ) -> (Acceptor, usize) {
+    let Burst { kill, batch, mixed } = burst;
     let recorded = || {
         read_records(&dir.join("record"))
             .iter()
