@@ -80,16 +80,23 @@ impl<D: Schema> SessionCell<D> {
         // records are whole. The engine goes on with its other sessions.
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// The slot, unless someone holds it now.
+    fn try_lock(&self) -> Option<MutexGuard<'_, Slot<D>>> {
+        match self.0.try_lock() {
+            Ok(g) => Some(g),
+            Err(TryLockError::Poisoned(p)) => Some(p.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        }
+    }
 }
 
 impl<D: Schema + Send> DirectSend for SessionCell<D> {
     fn send_now(&self, shared: &Shared, msg_type: &[u8], body: &[u8]) -> bool {
-        let mut guard = match self.0.try_lock() {
-            Ok(g) => g,
-            Err(TryLockError::Poisoned(p)) => p.into_inner(),
-            // The connection task is at work, or another sender is: the
-            // message goes through the queue, which the task takes next.
-            Err(TryLockError::WouldBlock) => return false,
+        // The connection task is at work, or another sender is: the message
+        // goes through the queue, which the task takes next.
+        let Some(mut guard) = self.try_lock() else {
+            return false;
         };
         let Slot {
             session,
@@ -303,8 +310,17 @@ async fn drive<D: Schema>(
     tokio::pin!(sleep);
     let mut woke = Woke::Handle;
     loop {
-        // The lock is held for the step only, never across the wait.
-        let wait = match step(&mut cell.lock(), shared, limits, &mut progress, woke) {
+        // The lock is held for the step only, never across the wait. A
+        // sender in the session holds it for one message: the task yields
+        // meanwhile rather than block its runtime's thread (and the other
+        // sessions on it) on the lock.
+        let stepped = loop {
+            if let Some(mut slot) = cell.try_lock() {
+                break step(&mut slot, shared, limits, &mut progress, woke);
+            }
+            tokio::task::yield_now().await;
+        };
+        let wait = match stepped {
             Ok(w) => w,
             Err(end) => return end,
         };
