@@ -323,3 +323,61 @@ fn a_logout_is_answered_and_ends_the_session() {
     assert_eq!(get(&b[0], 35).as_deref(), Some("5"));
     assert!(p.acc.wants_disconnect() && p.init.wants_disconnect());
 }
+
+/// A Recorder whose `from_app` panics while `armed`: an application's bug.
+#[derive(Default)]
+struct Panicky {
+    recorder: common::Recorder,
+    armed: bool,
+}
+
+impl fix_session::Application for Panicky {
+    fn on_logon(&mut self, id: &fix_session::SessionId) {
+        self.recorder.on_logon(id);
+    }
+    fn from_app(
+        &mut self,
+        msg: &fix_core::Message<'_>,
+        out: &mut fix_session::Outbox,
+    ) -> Result<(), fix_session::AppReject> {
+        assert!(!self.armed, "the application's own bug");
+        self.recorder.from_app(msg, out)
+    }
+}
+
+#[test]
+fn a_session_whose_application_panicked_works_on_its_next_connection() {
+    let (ic, ac) = common::configs();
+    let mut p = Pair::with(
+        ic,
+        ac,
+        fix_session::MemoryStore::new(),
+        fix_session::MemoryStore::new(),
+        common::Recorder::default(),
+        Panicky::default(),
+    );
+    p.connect();
+    p.aa.armed = true;
+    let body = b"11=BOOM\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01";
+    p.init.send(p.now, b"D", body, &mut p.ia).unwrap();
+    let order = p.init.output().to_vec();
+    p.init.consume_output(order.len());
+    let (acc, aa, now) = (&mut p.acc, &mut p.aa, p.now);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        acc.handle_bytes(now, &order, aa)
+    }));
+    assert!(caught.is_err());
+    // The caller (the engine) ends the connection; the next one logs on,
+    // and the order the application never took comes again, resent.
+    p.aa.armed = false;
+    p.acc.disconnected(p.now, &mut p.aa).unwrap();
+    p.init.disconnected(p.now, &mut p.ia).unwrap();
+    p.now += Duration::from_secs(1);
+    p.connect();
+    assert_eq!(p.aa.recorder.logons, 2);
+    assert_eq!(
+        p.aa.recorder.received,
+        [(b"D".to_vec(), b"BOOM".to_vec())],
+        "the order, once, from the resend"
+    );
+}

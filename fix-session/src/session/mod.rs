@@ -508,6 +508,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.state != State::Disconnected {
             return Err(SessionError::AlreadyConnected);
         }
+        self.restore_scratch();
         self.now = now;
         self.state = State::AwaitingLogon;
         self.disconnect = false;
@@ -614,6 +615,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         result?;
         self.pump(now, app)
+    }
+
+    /// Makes again the scratch space a call takes while it runs and puts back
+    /// when it returns: a call that never returned (the application panicked
+    /// in a callback, and the caller caught the panic) left it taken.
+    fn restore_scratch(&mut self) {
+        for fields in [
+            &mut self.fields,
+            &mut self.resend_fields,
+            &mut self.queue_fields,
+        ] {
+            if fields.is_empty() {
+                *fields = vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice();
+            }
+        }
+        self.draining = false;
     }
 
     /// Time passed: heartbeats, TestRequests, timeouts and paced resends that are
