@@ -9,8 +9,12 @@
 //! session from the sender's thread and write to the socket itself, as
 //! QuickFIX's `sendToTarget` does: one thread wake-up fewer on the way out.
 
+use std::any::Any;
 use std::io;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::{Mutex, MutexGuard, PoisonError, TryLockError};
+use std::task::{Context, Poll};
 use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
@@ -178,6 +182,41 @@ pub(crate) enum End {
     /// The session's log could not be written: the connection ends rather
     /// than trade without the log its settings ask for.
     Log(LogError),
+    /// The application panicked in a callback: the connection ends, the
+    /// session stays (the message it was given is not counted as received,
+    /// so the counterparty sends it again), and the engine goes on.
+    Panicked(Box<dyn Any + Send>),
+}
+
+impl End {
+    /// A panic's message, when it has one.
+    pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> &str {
+        payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic without a message")
+    }
+}
+
+/// Polls a connection's future, turning a panic in it (an application
+/// callback's) into `Err`, so that the session is put back in order after.
+struct CatchUnwind<'a, F>(Pin<&'a mut F>);
+
+impl<F: Future> Future for CatchUnwind<'_, F> {
+    type Output = Result<F::Output, Box<dyn Any + Send>>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let inner = &mut self.get_mut().0;
+        // Unwind safety: what the future shares (the session cell) is behind
+        // a mutex whose poisoning is ignored on purpose (see
+        // `SessionCell::lock`); the future itself is not polled again.
+        match std::panic::catch_unwind(AssertUnwindSafe(|| inner.as_mut().poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(out)) => Poll::Ready(Ok(out)),
+            Err(payload) => Poll::Ready(Err(payload)),
+        }
+    }
 }
 
 impl From<FeedError> for End {
@@ -210,11 +249,20 @@ pub(crate) async fn run<D: Schema>(
             limits,
             failure: None,
         });
-        start(&mut slot, shared, schedule, SystemTime::now(), initial)
+        let slot = &mut *slot;
+        let now = SystemTime::now();
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            start(slot, shared, schedule, now, initial)
+        }))
+        .map_err(End::Panicked)
+        .and_then(|started| started.map_err(End::from))
     };
     let end = match started {
-        Ok(()) => drive(&tcp, cell, shared, schedule, limits).await,
-        Err(e) => e.into(),
+        Ok(()) => {
+            let driven = std::pin::pin!(drive(&tcp, cell, shared, schedule, limits));
+            CatchUnwind(driven).await.unwrap_or_else(End::Panicked)
+        }
+        Err(end) => end,
     };
     let mut guard = cell.lock();
     let slot = &mut *guard;

@@ -859,6 +859,11 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                 tracing::error!(error = %e, "the log could not be written");
                 format!("Disconnecting: the log could not be written: {e}")
             }
+            End::Panicked(payload) => {
+                let message = End::panic_message(&**payload);
+                tracing::error!(panic = message, "the application panicked");
+                format!("Disconnecting: the application panicked: {message}")
+            }
             End::PeerClosed => {
                 tracing::info!("the counterparty closed the connection");
                 "Disconnecting: the counterparty closed the connection".to_owned()

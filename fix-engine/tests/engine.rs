@@ -1140,3 +1140,75 @@ async fn the_initiator_waits_reconnect_interval_between_attempts() {
         .count();
     assert!(dropped >= 3, "{events:?}");
 }
+
+/// A Recorder that panics, once, on an order `BOOM`: an application's bug.
+struct PanicsOnce {
+    recorder: Recorder,
+    armed: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl fix_session::Application for PanicsOnce {
+    fn on_logon(&mut self, id: &SessionId) {
+        self.recorder.on_logon(id);
+    }
+    fn from_app(
+        &mut self,
+        msg: &fix_core::Message<'_>,
+        out: &mut fix_session::Outbox,
+    ) -> Result<(), fix_session::AppReject> {
+        if msg.get(11) == Some(b"BOOM")
+            && self.armed.swap(false, std::sync::atomic::Ordering::SeqCst)
+        {
+            panic!("the application's own bug");
+        }
+        self.recorder.from_app(msg, out)
+    }
+}
+
+#[tokio::test]
+async fn an_application_that_panics_ends_the_connection_and_gets_the_message_again() {
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C10");
+    let armed = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let make = recorders(&tx, true);
+    let acc = Engine::start(
+        settings([acceptor("EXEC", "C10", port)]),
+        &fix44::DICTIONARY,
+        move |id: &SessionId, handle| PanicsOnce {
+            recorder: make(id, handle),
+            armed: armed.clone(),
+        },
+    )
+    .await
+    .unwrap();
+    let ini = start([initiator("C10", "EXEC", port)], &tx, false).await;
+    let client = ini.session(&i_id).unwrap();
+    expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
+    tokio::time::timeout(Duration::from_secs(WAIT), client.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+
+    client.send(b"D", &order("BOOM")).unwrap();
+    // The connection ended with the panic; the session did not: the next
+    // Logon is its, and the order it never took comes again, resent.
+    expect(&mut rx, &i_id, &Event::Logout, WAIT).await;
+    expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
+    let resent = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "BOOM".into(),
+        poss_dup: true,
+    };
+    expect(&mut rx, &a_id, &resent, WAIT).await;
+    // The acceptor's Logon 1, its Logon 2 and ResendRequest 3, the answer 4.
+    let answer = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 4,
+        cl_ord_id: "R-BOOM".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &i_id, &answer, WAIT).await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
