@@ -284,13 +284,7 @@ impl SessionHandle {
     /// # }
     /// ```
     pub fn send(&self, msg_type: &[u8], body: &[u8]) -> Result<(), SendError> {
-        let len = RECORD_HEADER + msg_type.len() + body.len();
-        let Ok(mt_len) = u8::try_from(msg_type.len()) else {
-            return Err(SendError::TooLarge);
-        };
-        if len > self.shared.capacity {
-            return Err(SendError::TooLarge);
-        }
+        let (len, mt_len) = self.record_len(msg_type, body)?;
         if !matches!(self.shared.state(), State::AwaitingLogon | State::LoggedOn) {
             return Err(SendError::NotConnected);
         }
@@ -333,13 +327,23 @@ impl SessionHandle {
     /// ```
     pub fn send_now(&self, msg_type: &[u8], body: &[u8]) -> Result<(), SendError> {
         if let Some(direct) = self.shared.direct.get().and_then(Weak::upgrade)
-            && RECORD_HEADER + msg_type.len() + body.len() <= self.shared.capacity
-            && msg_type.len() <= usize::from(u8::MAX)
+            && self.record_len(msg_type, body).is_ok()
             && direct.send_now(&self.shared, msg_type, body)
         {
             return Ok(());
         }
         self.send(msg_type, body)
+    }
+
+    /// The length of the message's queue record and its MsgType's, or
+    /// [`SendError::TooLarge`] for a message the queue can never hold (which
+    /// `send_now` refuses too, for one answer whichever way it would go).
+    fn record_len(&self, msg_type: &[u8], body: &[u8]) -> Result<(usize, u8), SendError> {
+        let len = RECORD_HEADER + msg_type.len() + body.len();
+        match u8::try_from(msg_type.len()) {
+            Ok(mt_len) if len <= self.shared.capacity => Ok((len, mt_len)),
+            _ => Err(SendError::TooLarge),
+        }
     }
 
     /// Starts a Logout (the session ends when it is answered, or after

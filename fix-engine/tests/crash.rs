@@ -244,12 +244,8 @@ enum Kill {
 /// What one run saw, for the totals.
 #[derive(Debug)]
 struct RunStats {
-    /// Orders sent in a row between pauses.
-    batch: usize,
-    /// Every other order through `send_now`.
-    mixed: bool,
-    /// When the acceptor was killed.
-    kill: Kill,
+    /// How the orders were sent, and when the acceptor was killed.
+    burst: Burst,
     /// Orders the initiator had been given when the kill came.
     sent_at_kill: usize,
     /// Orders recorded from a resend (PossDup=Y), and resent ones passed over.
@@ -300,13 +296,13 @@ fn an_acceptor_killed_mid_burst_gets_every_order_once() {
         println!(
             "run {run}: batches of {}{}, killed at {:?} with {} sent; \
              {} recorded from a resend, {} resent ones passed over; {:.1} s",
-            stats.batch,
-            if stats.mixed {
+            stats.burst.batch,
+            if stats.burst.mixed {
                 " (send and send_now)"
             } else {
                 ""
             },
-            stats.kill,
+            stats.burst.kill,
             stats.sent_at_kill,
             stats.resent,
             stats.skipped,
@@ -364,9 +360,9 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     // acceptor dies. The other half write every other one directly.
     let mixed = run % 4 < 2;
     let record = dir.join("record");
+    let plan = Burst { kill, batch, mixed };
     let sender = {
         let (handle, ids, dir) = (handle.clone(), ids.clone(), dir.clone());
-        let plan = Burst { kill, batch, mixed };
         std::thread::spawn(move || burst(&handle, &ids, plan, child, &dir, port))
     };
     // The initiator's engine runs on this thread meanwhile.
@@ -375,9 +371,7 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
     }
     let (mut child, sent_at_kill) = sender.join().unwrap();
     let mut stats = RunStats {
-        batch,
-        mixed,
-        kill,
+        burst: plan,
         sent_at_kill,
         resent: 0,
         skipped: 0,
@@ -472,7 +466,7 @@ async fn one_run(rng: &mut fastrand::Rng, run: usize) -> RunStats {
 }
 
 /// How a run's orders are sent and when its acceptor dies.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Burst {
     kill: Kill,
     /// Orders sent in a row between pauses.
