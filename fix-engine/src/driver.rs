@@ -116,7 +116,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
         if live.failure.is_some()
             || shared.has_commands()
             || session.state() != State::LoggedOn
-            || session.output().len() >= live.limits.output_high_water
+            || session.unsent_len() >= live.limits.output_high_water
         {
             return false;
         }
@@ -298,11 +298,10 @@ fn start<D: Schema>(
         ..
     } = slot;
     if !schedule.same_period(session.store().creation_time(), now) {
-        tracing::info!("a new session period: sequence numbers reset");
-        session
-            .store_mut()
-            .reset(now)
-            .map_err(|e| FeedError::Session(e.into()))?;
+        // Reset when the Logon is verified (an acceptor) or sent (an
+        // initiator): a Logon that is refused erases nothing.
+        tracing::info!("a new session period: sequence numbers reset at the Logon");
+        session.reset_on_next_logon();
     }
     session
         .connected(now, &mut **app)
@@ -413,7 +412,7 @@ fn step<D: Schema>(
         match std::mem::replace(&mut woke, Woke::Handle) {
             Woke::Socket(ready) => {
                 let ready = ready.map_err(End::Io)?;
-                let full = session.output().len() >= limits.max_output;
+                let full = session.unsent_len() >= limits.max_output;
                 if ready.is_readable() && !full && !session.wants_disconnect() {
                     match stream.try_read(read_buf) {
                         Ok(0) => return Err(End::PeerClosed),
@@ -455,7 +454,7 @@ fn step<D: Schema>(
                 }
                 State::AwaitingLogon | State::Disconnected => return Err(End::Session),
             };
-        } else if session.output().len() < limits.output_high_water {
+        } else if session.unsent_len() < limits.output_high_water {
             // Before the Logon is exchanged the queue waits: the loop comes
             // back here once a read has logged the session on.
             if session.state() == State::LoggedOn {
@@ -468,9 +467,10 @@ fn step<D: Schema>(
         journal.outgoing(session, now).map_err(End::Log)?;
         write(stream, session).map_err(End::Io)?;
         journal.written(session);
+        report_events(session, journal, now).map_err(End::Log)?;
         // The senders wake the task only when the queue was empty: left
         // untaken, it is taken as soon as there is room, not at the next wake.
-        if !took && session.output().len() < limits.output_high_water {
+        if !took && session.unsent_len() < limits.output_high_water {
             continue;
         }
         let state = session.state();
@@ -496,7 +496,7 @@ fn step<D: Schema>(
 
         // Decrypted bytes already waiting are read now: the socket will not
         // say so.
-        let full = session.output().len() >= limits.max_output;
+        let full = session.unsent_len() >= limits.max_output;
         if !full && !session.wants_disconnect() && stream.decrypted_waiting().map_err(End::Io)? {
             woke = Woke::Socket(Ok(Ready::READABLE));
             continue;
@@ -530,6 +530,20 @@ fn step<D: Schema>(
         };
         return Ok(Wait { interest, wake_at });
     }
+}
+
+/// Writes what the session has to say beside its messages (a bound a peer
+/// hit, a Logon refused) to its event log and to tracing.
+fn report_events<D: Schema>(
+    session: &mut Session<Store, D>,
+    journal: &mut Journal,
+    now: SystemTime,
+) -> Result<(), LogError> {
+    while let Some(event) = session.poll_event() {
+        tracing::warn!(%event, "session event");
+        journal.event(now, &event.to_string())?;
+    }
+    Ok(())
 }
 
 /// Hands the logged-on session every message the handles queued.

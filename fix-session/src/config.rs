@@ -154,6 +154,18 @@ pub struct SessionConfig {
     /// config.max_resend_range = Some(10);
     /// ```
     pub max_resend_range: Option<u64>,
+    /// The most bytes of messages numbered above a gap that the session keeps
+    /// until the gap is filled (16 MiB by default). A message that would pass
+    /// it is not queued (an [`Event::QueueFull`](crate::Event::QueueFull)):
+    /// the resend that fills the gap brings it again, so nothing is lost, and
+    /// a peer cannot grow the session's memory by skipping a number.
+    ///
+    /// ```
+    /// use fix_session::{Role, SessionConfig, SessionId};
+    /// let config = SessionConfig::new(SessionId::new("FIX.4.4", "ISLD", "TW"), Role::Acceptor);
+    /// assert_eq!(config.max_queued_bytes, 16 << 20);
+    /// ```
+    pub max_queued_bytes: usize,
 }
 
 impl SessionConfig {
@@ -186,6 +198,7 @@ impl SessionConfig {
             default_appl_ver_id: None,
             persist_messages: true,
             max_resend_range: None,
+            max_queued_bytes: 16 << 20,
         }
     }
 }

@@ -40,7 +40,10 @@ pub mod time;
 pub use app::{AppReject, Application, Outbox, Refusal};
 pub use config::{Role, SessionConfig, SessionId};
 pub use dictionaries::{AppSchema, Dictionaries, appl_ver_id_code};
-pub use session::{MAX_FIELDS, Session, SessionError, State, is_header_or_trailer};
+pub use session::{
+    Event, MAX_FIELDS, MAX_HEART_BT_INT, MAX_PENDING_EVENTS, MAX_SEQ_NUM, Session, SessionError,
+    State, is_header_or_trailer,
+};
 pub use store::{
     Chunk, ChunkLimit, Direction, FileOptions, FileStore, IoOperation, MAX_MESSAGE_LEN,
     MemoryStore, MessageStore, StoreError, SyncPolicy, TornTail,

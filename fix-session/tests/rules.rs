@@ -901,7 +901,7 @@ mod resend {
     }
 
     #[test]
-    fn a_big_resend_is_paced_below_the_high_water_mark_and_live_traffic_overtakes_it() {
+    fn a_big_resend_is_paced_below_the_high_water_mark_and_live_traffic_follows_it() {
         const STORED: u64 = 20_000;
         const HIGH_WATER: usize = 256 * 1024;
         let mut one = One::logged_on(acceptor());
@@ -968,10 +968,22 @@ mod resend {
             .position(|m| get(m, 35).as_deref() == Some("0"))
             .map(|i| i + heartbeat_at.unwrap())
             .expect("the heartbeat went out");
+        // Numbered after the resend, both leave after its last message: the
+        // counterparty sees every number in order (QuickFIX C++ drops a gap
+        // fill that comes after a higher number, and stalls).
+        let end = seen
+            .iter()
+            .position(|m| get(m, 34) == Some(last.to_string()))
+            .unwrap();
         assert!(
-            live < seen.len() - 1 && hb < seen.len() - 1,
-            "both before the resend ended"
+            live > end && hb > live,
+            "after the resend: {end} {live} {hb}"
         );
+        let numbers: Vec<u64> = seen
+            .iter()
+            .map(|m| get(m, 34).unwrap().parse().unwrap())
+            .collect();
+        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "in sequence order");
     }
 }
 
@@ -1546,5 +1558,240 @@ mod max_resend_range {
         let mut one = sent_100(None);
         let out = one.send("2", &[(7, "2"), (16, "0")]);
         assert_eq!(types(&out), vec!["D"; 99], "{:?}", show_all(&out));
+    }
+}
+
+/// What a peer sends is bounded before it is used, and a Logon is verified
+/// before it changes anything (issue 24's hostile peers).
+mod bounds {
+    use super::*;
+    use fix_session::Event;
+
+    fn events(one: &mut One) -> Vec<Event> {
+        std::iter::from_fn(|| one.s.poll_event()).collect()
+    }
+
+    #[test]
+    fn a_logon_asking_for_an_absurd_heartbeat_is_refused_without_a_panic() {
+        // With the dictionary, a value that is no integer is refused by it
+        // first (the connection drops); without one, the session's own bound
+        // answers every case with a Logout naming HeartBtInt.
+        for validate in [true, false] {
+            for hb in [
+                "9000000000000000000",
+                "86401",
+                "-30",
+                "99999999999999999999999",
+                "30x",
+            ] {
+                let mut config = acceptor();
+                if !validate {
+                    config.validator = None;
+                }
+                let mut one = One::with_store(config, store_at(7, 5));
+                let out = one.send_at("A", 5, &[(98, "0"), (108, hb)]);
+                assert!(one.s.wants_disconnect(), "{hb}");
+                assert_ne!(one.s.state(), State::LoggedOn);
+                // Nothing was taken from the Logon: its number was not used.
+                assert_eq!(one.next_target(), 5, "{hb}");
+                // No deadline is computed from it either.
+                let _ = one.s.poll_timeout();
+                if !validate || !["99999999999999999999999", "30x"].contains(&hb) {
+                    assert_eq!(types(&out), ["5"], "HeartBtInt {hb}: {:?}", show_all(&out));
+                    assert!(get(&out[0], 58).unwrap().contains("HeartBtInt"), "{hb}");
+                    assert!(matches!(
+                        &events(&mut one)[..],
+                        [Event::LogonRefused { .. }]
+                    ));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_heartbeat_interval_works_and_its_deadlines_fit() {
+        let mut one = One::new(acceptor());
+        let out = one.send("A", &[(98, "0"), (108, "86400")]);
+        assert_eq!(types(&out), ["A"]);
+        has(&out[0], &[(108, "86400")]);
+        let due = one.s.poll_timeout().unwrap();
+        assert_eq!(
+            due,
+            one.now + secs(86_400),
+            "a heartbeat after one interval"
+        );
+    }
+
+    #[test]
+    fn a_reset_logon_that_fails_verification_erases_nothing() {
+        // ResetSeqNumFlag=Y with a SendingTime five minutes off, then with the
+        // wrong CompID: both refused; the stored messages and numbers stay.
+        let skewed = ts(t0() - secs(300));
+        for (sending, sender) in [(skewed.as_str(), "CLIENT"), (&ts(t0()), "INTRUDER")] {
+            let mut one = One::with_store(acceptor(), store_at(7, 5));
+            let logon = msg_with(
+                "FIX.4.4",
+                &[
+                    (35, "A"),
+                    (34, "1"),
+                    (49, sender),
+                    (52, sending),
+                    (56, "BROKER"),
+                    (98, "0"),
+                    (108, "30"),
+                    (141, "Y"),
+                ],
+            );
+            one.feed(&logon);
+            assert!(one.s.wants_disconnect(), "{sender} {sending}");
+            assert_eq!((one.next_sender(), one.next_target()), (7, 5), "{sender}");
+        }
+    }
+
+    #[test]
+    fn a_mid_session_reset_logon_that_fails_verification_erases_nothing() {
+        let mut one = One::logged_on(acceptor());
+        one.order("KEPT");
+        one.take();
+        let skewed = ts(t0() - secs(300));
+        let logon = one.build_at("A", 2, &skewed, &[(98, "0"), (108, "30"), (141, "Y")]);
+        let out = one.feed(&logon);
+        assert_eq!(types(&out), ["3", "5"], "a Reject and a Logout");
+        assert!(one.s.wants_disconnect());
+        // Numbers go on from where they were; the order is still stored.
+        assert_eq!((one.next_sender(), one.next_target()), (5, 2));
+        let mut kept = Vec::new();
+        one.s
+            .store_mut()
+            .read_stored(2, 2, fix_session::ChunkLimit::default(), &mut |seq, _| {
+                kept.push(seq)
+            })
+            .unwrap();
+        assert_eq!(kept, [2]);
+    }
+
+    #[test]
+    fn a_new_period_resets_at_the_verified_logon_not_before() {
+        let mut one = One::with_store(acceptor(), store_at(7, 5));
+        one.s.reset_on_next_logon();
+        let skewed = ts(t0() - secs(300));
+        let bad = one.build_at("A", 1, &skewed, &[(98, "0"), (108, "30")]);
+        one.feed(&bad);
+        assert_eq!(
+            (one.next_sender(), one.next_target()),
+            (7, 5),
+            "refused: kept"
+        );
+        one.s.disconnected(one.now, &mut one.app).unwrap();
+        // The next connection's good Logon, numbered 1 for the new period.
+        one.s.connected(one.now, &mut one.app).unwrap();
+        let out = one.send_at("A", 1, &[(98, "0"), (108, "30")]);
+        assert_eq!(types(&out), ["A"], "{:?}", show_all(&out));
+        has(&out[0], &[(34, "1")]);
+        assert_eq!((one.next_sender(), one.next_target()), (2, 2));
+    }
+
+    #[test]
+    fn a_message_that_never_completes_is_dropped_at_the_parser_s_bound() {
+        let mut one = One::logged_on(acceptor());
+        let limit = fix_core::DEFAULT_MAX_MESSAGE_SIZE;
+        // BodyLength says 20 bytes; no CheckSum ever follows.
+        let mut bad = b"8=FIX.4.4\x019=20\x0135=D\x0134=2\x01".to_vec();
+        one.feed(&bad);
+        bad.clear();
+        bad.resize(4096, b'x');
+        for _ in 0..200 {
+            one.feed(&bad);
+            assert!(
+                one.s.received_len() <= limit + bad.len(),
+                "holds {}",
+                one.s.received_len()
+            );
+        }
+        assert!(
+            events(&mut one)
+                .iter()
+                .any(|e| matches!(e, Event::InputDropped { .. }))
+        );
+        // A good message after the noise is handled.
+        let order = one.build("D", 2, &order("AFTER"));
+        one.feed(&order);
+        assert_eq!(one.app.received.last().unwrap().1, b"AFTER");
+    }
+
+    #[test]
+    fn messages_above_a_gap_are_queued_up_to_the_bound_and_none_is_lost() {
+        let mut config = acceptor();
+        config.max_queued_bytes = 8 * 1024;
+        let mut one = One::logged_on(config);
+        // Number 2 is lost; 3..=400 arrive and wait for it.
+        let orders: Vec<Vec<u8>> = (3..=400)
+            .map(|seq| one.build("D", seq, &order(&format!("O{seq}"))))
+            .collect();
+        let mut asked = Vec::new();
+        for m in &orders {
+            asked.extend(one.feed(m));
+            assert!(one.s.received_len() <= 8 * 1024, "{}", one.s.received_len());
+        }
+        assert_eq!(types(&asked), ["2"], "one ResendRequest");
+        assert!(
+            events(&mut one)
+                .iter()
+                .any(|e| matches!(e, Event::QueueFull { .. }))
+        );
+        // The counterparty resends everything from 2, as asked (EndSeqNo 0).
+        let orig = ts(one.now);
+        for seq in 2..=400 {
+            let id = format!("O{seq}");
+            let mut extra = vec![(43, "Y"), (122, orig.as_str())];
+            extra.extend(order(&id));
+            let resent = one.build("D", seq, &extra);
+            one.feed(&resent);
+        }
+        let ids: Vec<String> = one
+            .app
+            .received
+            .iter()
+            .map(|r| String::from_utf8_lossy(&r.1).into_owned())
+            .collect();
+        let want: Vec<String> = (2..=400).map(|seq| format!("O{seq}")).collect();
+        assert_eq!(ids, want, "each order once, in order");
+        assert_eq!(one.next_target(), 401);
+    }
+
+    #[test]
+    fn a_new_seq_no_past_the_largest_sequence_number_is_rejected() {
+        let mut one = One::logged_on(acceptor());
+        let out = one.send_at("4", 2, &[(36, "18446744073709551615")]);
+        assert_eq!(types(&out), ["3"], "{:?}", show_all(&out));
+        assert_eq!(one.next_target(), 2);
+        assert!(
+            events(&mut one)
+                .iter()
+                .any(|e| matches!(e, Event::ValueOutOfRange { tag: 36, .. }))
+        );
+    }
+
+    #[test]
+    fn resend_requests_for_absurd_ranges_are_served_without_a_panic() {
+        for (begin, end) in [
+            ("18446744073709551615", "0"),
+            ("1", "18446744073709551615"),
+            ("99999999999999999999999", "99999999999999999999999"),
+            ("5", "2"),
+        ] {
+            let mut one = One::logged_on(acceptor());
+            one.order("X");
+            one.take();
+            let out = one.send_at("2", 2, &[(7, begin), (16, end)]);
+            for m in &out {
+                assert!(
+                    ["4", "D", "3"].contains(&get(m, 35).unwrap().as_str()),
+                    "{}",
+                    show(m)
+                );
+            }
+            assert!(!one.s.wants_disconnect(), "{begin}..{end}");
+        }
     }
 }

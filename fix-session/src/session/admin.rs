@@ -8,7 +8,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use fix_core::validate::{Echo, Invalid, Reject, Schema, SessionRejectReason, Validator};
 use fix_core::{Error, Frame, Message};
 
-use super::{Session, SessionError, State, is_admin, seq_num};
+use super::{
+    Event, MAX_HEART_BT_INT, MAX_SEQ_NUM, Session, SessionError, State, is_admin, seq_num,
+};
 use crate::app::Application;
 use crate::dictionaries::AppSchema;
 use crate::store::MessageStore;
@@ -163,6 +165,21 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         check_too_low: bool,
         app: &mut dyn Application,
     ) -> Result<Sequence, SessionError> {
+        if let Sequence::Done = self.verify_header(now, msg, seq, app)? {
+            return Ok(Sequence::Done);
+        }
+        self.check_sequence(now, msg, seq, check_too_high, check_too_low, app)
+    }
+
+    /// SendingTime and CompIDs: what a message must pass before anything it
+    /// asks for is done.
+    fn verify_header(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<Sequence, SessionError> {
         if self.config.check_latency && !self.sending_time_ok(now, msg) {
             if self.state != State::LoggedOn {
                 // Before the Logon is accepted QuickFIX sends no Reject or
@@ -197,9 +214,23 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.disconnect = true;
             return Ok(Sequence::Done);
         }
+        Ok(Sequence::InOrder)
+    }
+
+    /// MsgSeqNum: too high queues the message and asks for a resend; too low
+    /// is a PossDup or the end.
+    fn check_sequence(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        check_too_high: bool,
+        check_too_low: bool,
+        app: &mut dyn Application,
+    ) -> Result<Sequence, SessionError> {
         let expected = self.store.next_target_seq();
         if check_too_high && seq > expected {
-            self.queue.push(seq, msg.bytes());
+            self.enqueue(seq, msg.bytes());
             self.request_resend(now, expected, seq, app)?;
             return Ok(Sequence::Done);
         }
@@ -231,6 +262,31 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
         }
         Ok(Sequence::InOrder)
+    }
+
+    /// Queues a message numbered above a gap, within the queue's bound.
+    fn enqueue(&mut self, seq: u64, bytes: &[u8]) {
+        let limit = self.config.max_queued_bytes;
+        if !self.queue.push(seq, bytes, limit) {
+            let queued_bytes = self.queue.live;
+            self.events.push(Event::QueueFull { seq, queued_bytes });
+        }
+    }
+
+    /// Refuses a Logon that is not logged on yet: a Logout with `reason`,
+    /// an event, and the connection ends; nothing else changed.
+    fn refuse_logon(
+        &mut self,
+        now: SystemTime,
+        reason: &str,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.events.push(Event::LogonRefused {
+            reason: reason.to_owned(),
+        });
+        self.send_logout(now, Some(reason.as_bytes()), app)?;
+        self.disconnect = true;
+        Ok(())
     }
 
     /// A PossDupFlag=Y message with a number already seen: ignored, unless its
@@ -324,14 +380,19 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(());
         }
         let chunk = self.config.resend_request_chunk_size;
-        let end = if chunk > 0 && received - from > chunk {
-            from + chunk - 1
+        let end = if chunk > 0 && received.saturating_sub(from) > chunk {
+            from.saturating_add(chunk - 1)
         } else if self.is_at_least_fix42() {
             0
         } else {
             999_999
         };
-        self.resend_requested = Some((from, if end == 0 { received - 1 } else { end }));
+        let last = if end == 0 {
+            received.saturating_sub(1)
+        } else {
+            end
+        };
+        self.resend_requested = Some((from, last));
         let (b, e) = (u64_text(from), u64_text(end));
         self.send_admin(now, b"2", &[(7, b.as_bytes()), (16, e.as_bytes())], app)
     }
@@ -392,24 +453,36 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 return Ok(());
             }
             // A Logon with ResetSeqNumFlag=Y mid-session: QuickFIX resets both
-            // numbers to 1 and answers with its own Logon 141=Y.
+            // numbers to 1 and answers with its own Logon 141=Y. Verified
+            // first: a Logon refused erases nothing.
+            if let Sequence::Done = self.verify_header(now, msg, seq, app)? {
+                return Ok(());
+            }
             self.store.reset(now)?;
             self.queue.clear();
             self.resend_requested = None;
             self.reset_received = true;
-            if let Sequence::Done = self.check(now, msg, seq, false, true, app)? {
-                return Ok(());
-            }
             self.send_logon(now, true, app)?;
             if seq > self.store.next_target_seq() {
                 self.store.set_next_target_seq(seq)?;
             }
             return self.in_order(now, seq, app);
         }
-        if let Err(refusal) = app.from_admin(msg) {
-            self.send_logout(now, Some(refusal.text.as_bytes()), app)?;
-            self.disconnect = true;
+        // Everything the Logon says is checked before anything changes: its
+        // numbers, its SendingTime and CompIDs, then the application.
+        let Some(hb) = heart_bt_int(msg) else {
+            let reason =
+                format!("HeartBtInt must be a number of seconds from 0 to {MAX_HEART_BT_INT}");
+            return self.refuse_logon(now, &reason, app);
+        };
+        if let Sequence::Done = self.verify_header(now, msg, seq, app)? {
+            self.events.push(Event::LogonRefused {
+                reason: "SendingTime or CompIDs wrong".to_owned(),
+            });
             return Ok(());
+        }
+        if let Err(refusal) = app.from_admin(msg) {
+            return self.refuse_logon(now, &refusal.text, app);
         }
         if let Some(v) = msg.get(1137)
             && self.config.id.begin_string.starts_with("FIXT")
@@ -421,29 +494,23 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             let known = self.dicts.transport().value_allowed(1128, code.as_bytes());
             if !known || (self.dicts.has_apps() && self.dicts.app(code.as_bytes()).is_none()) {
                 let text = format!("Unsupported DefaultApplVerID {v}");
-                self.send_logout(now, Some(text.as_bytes()), app)?;
-                self.disconnect = true;
-                return Ok(());
+                return self.refuse_logon(now, &text, app);
             }
             self.target_default_appl_ver_id = Some(code.to_owned());
         }
         let reset = msg.get(141) == Some(b"Y");
         let acceptor = self.config.role == crate::Role::Acceptor;
-        if acceptor && (self.config.reset_on_logon || reset) {
+        if acceptor && (self.config.reset_on_logon || reset || self.reset_pending) {
             self.store.reset(now)?;
+            self.reset_pending = false;
         }
         if reset {
             self.reset_received = true;
         }
-        let hb = msg
-            .get(108)
-            .and_then(|v| std::str::from_utf8(v).ok())
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(0);
         if acceptor {
             self.clock.heartbeat = Duration::from_secs(hb);
         }
-        if let Sequence::Done = self.check(now, msg, seq, false, true, app)? {
+        if let Sequence::Done = self.check_sequence(now, msg, seq, false, true, app)? {
             return Ok(());
         }
         if acceptor {
@@ -494,14 +561,15 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // The application sees every ResendRequest, as QuickFIX's does; a
         // refusal changes nothing: the request is served.
         let _ = app.from_admin(msg);
-        let number = |tag| {
-            msg.get(tag)
-                .and_then(|v| std::str::from_utf8(v).ok())
-                .and_then(|v| v.parse::<u64>().ok())
-        };
-        let begin = number(7).unwrap_or(1).max(1);
-        let last_sent = self.store.next_sender_seq().saturating_sub(1);
-        let mut end = number(16).unwrap_or(0);
+        // Numbers past MAX_SEQ_NUM (or not numbers) ask for more than was
+        // ever sent: read as "to the end", and from 1.
+        let begin = seq_field(msg, 7).unwrap_or(1).max(1);
+        let mut last_sent = self.store.next_sender_seq().saturating_sub(1);
+        if let Some(held) = self.held_from {
+            // Messages held behind the resend in progress follow it anyway.
+            last_sent = last_sent.min(held - 1);
+        }
+        let mut end = seq_field(msg, 16).unwrap_or(0);
         if end == 0 || (!self.is_at_least_fix42() && end == 999_999) || end > last_sent {
             end = last_sent;
         }
@@ -526,7 +594,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         let expected = self.store.next_target_seq();
         if seq > expected {
-            self.queue.push(seq, msg.bytes());
+            self.enqueue(seq, msg.bytes());
             self.request_resend(now, expected, seq, app)?;
             // Its resend is served; when the gap fills it only advances.
             return Ok(());
@@ -547,11 +615,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         // Seen, like every admin message; a refusal changes nothing.
         let _ = app.from_admin(msg);
-        let new = msg
-            .get(36)
-            .and_then(|v| std::str::from_utf8(v).ok())
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(0);
+        // A NewSeqNo past MAX_SEQ_NUM is read as 0: too low, and rejected.
+        let new = seq_field(msg, 36).unwrap_or(0);
+        if new == 0 && msg.get(36).is_some_and(|v| v != b"0") {
+            self.events.push(Event::ValueOutOfRange {
+                tag: 36,
+                msg_type: "4".to_owned(),
+            });
+        }
         let expected = self.store.next_target_seq();
         if new > expected {
             self.store.set_next_target_seq(new)?;
@@ -700,6 +771,30 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     pub(super) fn resendable(msg_type: &[u8]) -> bool {
         !is_admin(msg_type)
     }
+}
+
+/// A sequence-number field's value: digits only, at most [`MAX_SEQ_NUM`].
+fn seq_field(msg: &Message<'_>, tag: u32) -> Option<u64> {
+    let v = msg.get(tag)?;
+    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = v.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+    (n <= MAX_SEQ_NUM).then_some(n)
+}
+
+/// A Logon's HeartBtInt: 0 to [`MAX_HEART_BT_INT`] seconds (0 when the field
+/// is missing, which the dictionary refuses when it validates); `None` for a
+/// negative, unreadable or larger one.
+fn heart_bt_int(msg: &Message<'_>) -> Option<u64> {
+    let Some(v) = msg.get(108) else {
+        return Some(0);
+    };
+    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = v.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+    (n <= MAX_HEART_BT_INT).then_some(n)
 }
 
 /// The MsgSeqNum of bytes that did not index, found by text.

@@ -3,7 +3,10 @@
 //! and whether to disconnect. It owns no socket, thread or clock.
 
 mod admin;
+mod event;
 mod outgoing;
+
+pub use event::{Event, MAX_PENDING_EVENTS};
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -19,6 +22,17 @@ use crate::{SessionConfig, SessionId};
 
 /// The most fields one received message may hold.
 pub const MAX_FIELDS: usize = 1024;
+
+/// The largest HeartBtInt (108) a Logon may ask for, in seconds (one day). A
+/// Logon asking for more, or for a negative or unreadable interval, is refused
+/// with a Logout before anything changes: the interval is multiplied into the
+/// session's deadlines, and a peer's number is bounded before arithmetic.
+pub const MAX_HEART_BT_INT: u64 = 86_400;
+
+/// The largest sequence number a peer's message may carry or ask for
+/// (MsgSeqNum, NewSeqNo, BeginSeqNo, EndSeqNo): 19 digits, so that every sum
+/// the session makes with one stays within `u64`.
+pub const MAX_SEQ_NUM: u64 = 9_999_999_999_999_999_999;
 
 /// Where a session is in its life.
 ///
@@ -112,15 +126,20 @@ struct Queue {
 }
 
 impl Queue {
-    /// Queues `msg`, unless a message with its number is queued already.
-    fn push(&mut self, seq: u64, msg: &[u8]) {
+    /// Queues `msg`, unless a message with its number is queued already;
+    /// `false` when it is not queued because `limit` bytes would be passed.
+    fn push(&mut self, seq: u64, msg: &[u8], limit: usize) -> bool {
         if self.entries.contains_key(&seq) {
-            return;
+            return true;
+        }
+        if self.live.saturating_add(msg.len()) > limit {
+            return false;
         }
         let start = self.bytes.len();
         self.bytes.extend_from_slice(msg);
         self.entries.insert(seq, start..self.bytes.len());
         self.live += msg.len();
+        true
     }
 
     /// Moves the message numbered `seq` into `out`, if queued.
@@ -258,6 +277,15 @@ pub struct Session<S: MessageStore, D: Schema> {
     serving: Option<Serving>,
     resend_chunk: Vec<u8>,
     resend_index: Vec<(u64, usize)>,
+    /// Messages stored while a resend is being served: they leave after the
+    /// resend's last message, so the counterparty sees numbers in order.
+    held: Vec<u8>,
+    /// The number of the first message in `held`.
+    held_from: Option<u64>,
+    /// A new session period began: the store is reset when the next Logon is
+    /// accepted (an acceptor) or sent (an initiator), not before.
+    reset_pending: bool,
+    events: event::Events,
     /// The counterparty's DefaultApplVerID (1137) from its Logon, as a code: the
     /// ApplVerID of its application messages without 1128 on this connection,
     /// in place of [`SessionConfig::default_appl_ver_id`].
@@ -350,6 +378,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             serving: None,
             resend_chunk: Vec::new(),
             resend_index: Vec::new(),
+            held: Vec::new(),
+            held_from: None,
+            reset_pending: false,
+            events: event::Events::default(),
             target_default_appl_ver_id: None,
             reset_received: false,
             logout_sent: false,
@@ -454,6 +486,80 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.disconnect
     }
 
+    /// Bytes the session has made and not handed out yet: [`Session::output`]
+    /// and the messages held back behind a resend in progress. A transport
+    /// bounds its reading and its senders by this, not by the output alone.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.unsent_len(), 0);
+    /// ```
+    pub fn unsent_len(&self) -> usize {
+        self.output.len() + self.held.len()
+    }
+
+    /// Received bytes the session holds: the start of a message not complete
+    /// yet (at most the parser's maximum message size) and the messages queued
+    /// ahead of a gap (at most [`SessionConfig::max_queued_bytes`]).
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.received_len(), 0);
+    /// ```
+    pub fn received_len(&self) -> usize {
+        self.input.len() + self.queue.live
+    }
+
+    /// The next event the session has for its operator (a bound it enforced,
+    /// a Logon it refused), oldest first. At most [`MAX_PENDING_EVENTS`] wait;
+    /// older ones are dropped and counted ([`Session::dropped_events`]).
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.poll_event(), None);
+    /// ```
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop()
+    }
+
+    /// How many events were dropped unpolled, [`MAX_PENDING_EVENTS`] being
+    /// passed.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.dropped_events(), 0);
+    /// ```
+    pub fn dropped_events(&self) -> u64 {
+        self.events.dropped()
+    }
+
+    /// Starts the session afresh (both numbers back to 1, the stored messages
+    /// dropped) at the next Logon: when an acceptor has verified the
+    /// counterparty's, or when an initiator sends its own. A transport calls it
+    /// when a new schedule period begins, so that a Logon that is then refused
+    /// (a wrong SendingTime or CompID) has erased nothing.
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, MemoryStore, MessageStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// let config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator);
+    /// let mut store = MemoryStore::new();
+    /// store.set_next_sender_seq(50)?;
+    /// let mut s = Session::new(config, store, &fix44::DICTIONARY);
+    /// s.reset_on_next_logon();
+    /// s.connected(UNIX_EPOCH, &mut App)?; // the initiator's Logon goes out as number 1
+    /// assert_eq!(s.store().next_sender_seq(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reset_on_next_logon(&mut self) {
+        self.reset_pending = true;
+    }
+
     /// The earliest time [`Session::handle_timeout`] has work: a heartbeat, a
     /// TestRequest, a Logon or Logout timeout, or the rest of a resend.
     ///
@@ -473,13 +579,20 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let hb = self.clock.heartbeat;
         if self.state == State::LoggedOn && !hb.is_zero() {
             let c = &self.clock;
-            let test_due = c.last_received + hb.mul_f64(1.2 * f64::from(c.test_requests + 1));
-            let timeout = c.last_received + hb.mul_f64(2.4);
-            let mut due = test_due.min(timeout);
+            // HeartBtInt is bounded (MAX_HEART_BT_INT) and so is the number
+            // of TestRequests (the disconnect comes at 2.4 intervals), but a
+            // caller's clock may be anywhere: a sum past the end of time is
+            // no deadline.
+            let after = |from: SystemTime, tenths: u32| {
+                heartbeats(hb, tenths).and_then(|d| from.checked_add(d))
+            };
+            let test_due = after(c.last_received, 12 * (c.test_requests + 1));
+            let timeout = after(c.last_received, 24);
+            let mut due = test_due.into_iter().chain(timeout).min();
             if c.test_requests == 0 {
-                due = due.min(c.last_sent + hb);
+                due = due.into_iter().chain(c.last_sent.checked_add(hb)).min();
             }
-            next = Some(next.map_or(due, |n| n.min(due)));
+            next = next.into_iter().chain(due).min();
         }
         next
     }
@@ -520,16 +633,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.queue.clear();
         self.resend_requested = None;
         self.serving = None;
+        self.held.clear();
+        self.held_from = None;
         self.clock = Clock {
             heartbeat: Duration::ZERO,
             last_sent: now,
             last_received: now,
             test_requests: 0,
-            deadline: Some(now + self.config.logon_timeout),
+            deadline: now.checked_add(self.config.logon_timeout),
         };
         if self.config.role == crate::Role::Initiator {
-            if self.config.reset_on_logon || self.config.send_reset_seq_num_flag {
+            if self.config.reset_on_logon
+                || self.config.send_reset_seq_num_flag
+                || self.reset_pending
+            {
                 self.store.reset(now)?;
+                self.reset_pending = false;
             }
             self.clock.heartbeat = Duration::from_secs(u64::from(self.config.heart_bt_int));
             let reset = self.config.reset_on_logon || self.config.send_reset_seq_num_flag;
@@ -564,6 +683,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.output.clear();
         self.queue.clear();
         self.serving = None;
+        self.held.clear();
+        self.held_from = None;
         self.resend_requested = None;
         self.clock.deadline = None;
         if matches!(was, State::LoggedOn | State::LogoutSent) {
@@ -668,11 +789,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 .duration_since(self.clock.last_received)
                 .unwrap_or_default();
             let since_sent = now.duration_since(self.clock.last_sent).unwrap_or_default();
-            if since_received >= hb.mul_f64(2.4) {
+            let times = |tenths: u32| heartbeats(hb, tenths).unwrap_or(Duration::MAX);
+            if since_received >= times(24) {
                 self.disconnect = true;
                 return Ok(());
             }
-            if since_received >= hb.mul_f64(1.2 * f64::from(self.clock.test_requests + 1)) {
+            if since_received >= times(12 * (self.clock.test_requests + 1)) {
                 self.send_admin(now, b"1", &[(112, b"TEST")], app)?;
                 self.clock.test_requests += 1;
             } else if self.clock.test_requests == 0 && since_sent >= hb {
@@ -735,7 +857,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         self.send_logout(now, text.map(str::as_bytes), app)?;
         self.state = State::LogoutSent;
-        self.clock.deadline = Some(now + self.config.logout_timeout);
+        self.clock.deadline = now.checked_add(self.config.logout_timeout);
         Ok(())
     }
 
@@ -763,7 +885,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                         return (start, result);
                     }
                 }
-                Ok(Status::Partial { .. }) => break,
+                Ok(Status::Partial { .. }) => {
+                    if !self.drop_oversized(buf, &mut start) {
+                        break;
+                    }
+                }
                 Err(fix_core::Error::BodyLengthMismatch { offset }) => {
                     // As QuickFIX reads it: the message runs to the first
                     // CheckSum at or after where BodyLength ends it (taking in
@@ -771,6 +897,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     // dropped whole.
                     match checksum_end(&buf[start..], offset) {
                         Some(end) => start += end,
+                        None if self.drop_oversized(buf, &mut start) => {}
                         None => break,
                     }
                 }
@@ -782,6 +909,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
         }
         (start, Ok(()))
+    }
+
+    /// A message that has not completed within the parser's maximum size never
+    /// will: it is dropped up to the next BeginString, so a peer cannot make
+    /// the session keep (and scan again at every read) input without end.
+    /// Returns whether it dropped anything.
+    fn drop_oversized(&mut self, buf: &[u8], start: &mut usize) -> bool {
+        let limit = self.config.parser.max_message_size();
+        let waiting = buf.len() - *start;
+        if waiting <= limit {
+            return false;
+        }
+        let skip = 1 + fix_core::resync(&buf[*start + 1..]);
+        *start += skip;
+        self.events.push(Event::InputDropped { bytes: skip, limit });
+        true
     }
 
     /// Handles one framed message, indexing it into `fields`.
@@ -817,6 +960,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         const OUTPUT_HIGH_WATER: usize = 256 * 1024;
         while self.serving.is_some() && self.output.len() < OUTPUT_HIGH_WATER && !self.disconnect {
             self.serve_chunk(now, app)?;
+        }
+        if self.disconnect && self.serving.is_some() {
+            // The connection ends before the resend does: what was held
+            // behind it (the Logout, say) still goes.
+            self.release_held();
         }
         Ok(())
     }
@@ -888,6 +1036,13 @@ pub fn is_header_or_trailer(tag: u32) -> bool {
     )
 }
 
+/// `tenths` tenths of the heartbeat interval `hb` (12: the TestRequest's 1.2
+/// intervals; 24: the disconnect's 2.4), in whole integer steps; `None` past
+/// `Duration`'s range.
+fn heartbeats(hb: Duration, tenths: u32) -> Option<Duration> {
+    hb.checked_mul(tenths).map(|d| d / 10)
+}
+
 /// The end of the first `<SOH>10=NNN<SOH>` in `buf` whose SOH is at or after
 /// `body_end - 1`, if it has arrived.
 fn checksum_end(buf: &[u8], body_end: usize) -> Option<usize> {
@@ -926,9 +1081,9 @@ mod tests {
     fn the_queue_gives_back_each_message_once_in_any_order() {
         let mut q = Queue::default();
         for seq in [5, 3, 9, 4] {
-            q.push(seq, &msg(seq, 10));
+            assert!(q.push(seq, &msg(seq, 10), usize::MAX));
         }
-        q.push(3, b"a duplicate is ignored");
+        assert!(q.push(3, b"a duplicate is ignored", usize::MAX));
         assert_eq!(q.high(), 9);
         let mut out = Vec::new();
         assert!(!q.take(6, &mut out));
@@ -946,7 +1101,7 @@ mod tests {
         let mut q = Queue::default();
         // 4000 messages of 100 bytes; three of every four taken, in order.
         for seq in 1..=4000 {
-            q.push(seq, &msg(seq, 100));
+            assert!(q.push(seq, &msg(seq, 100), usize::MAX));
         }
         let mut out = Vec::new();
         for seq in (1..=4000).filter(|s| s % 4 != 0) {

@@ -51,8 +51,27 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.output.truncate(start);
             return Err(e.into());
         }
+        if self.serving.is_some() {
+            // Numbered after the resend in progress: it leaves after the
+            // resend's last message, so that the counterparty never sees a
+            // number above a gap the resend has yet to fill.
+            self.held.extend_from_slice(&self.output[start..]);
+            self.output.truncate(start);
+            self.held_from.get_or_insert(seq);
+        }
         self.clock.last_sent = now;
         Ok(seq)
+    }
+
+    /// The resend is over (served, or given up as the connection ends): what
+    /// was held back behind it follows it.
+    pub(super) fn release_held(&mut self) {
+        self.serving = None;
+        self.held_from = None;
+        if !self.held.is_empty() {
+            self.output.extend_from_slice(&self.held);
+            self.held.clear();
+        }
     }
 
     /// An admin message with these body fields (and any the application adds in
@@ -247,7 +266,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     if gap_from <= serving.end {
                         self.gap_fill(now, gap_from, serving.end + 1)?;
                     }
-                    self.serving = None;
+                    self.release_held();
                     return Ok(());
                 }
             }
