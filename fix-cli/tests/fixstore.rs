@@ -108,7 +108,7 @@ fn list_and_verify_report_every_session() {
     let (out, _) = run(&["verify", d], 0);
     let a = &out[out.find(A).unwrap()..];
     for line in [
-        "records   6 (3 messages, 2 target advances, 0 sequence sets, 1 reset)",
+        "records   6 (3 messages, 2 target advances, 0 sequence sets, 1 reset, 0 answers)",
         "stored    3 (1 to 3)",
         "next      sender 4, target 3",
         "state     ok",

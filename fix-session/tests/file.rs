@@ -695,3 +695,111 @@ fn preallocated_space_is_taken_on_open_and_after_each_reset() {
     assert_eq!(stored(&mut store).len(), 100);
     assert_eq!(fs::metadata(&path).unwrap().len(), 3 << 20);
 }
+
+fn answering_rec(received: u64) -> Vec<u8> {
+    rec(5, &received.to_le_bytes())
+}
+
+#[test]
+fn answers_count_only_with_the_advance_of_the_message_they_answer() {
+    let dir = TempDir::new("answers-handwritten");
+    // Message 1 answered and advanced; message 2's answers cut off before
+    // its advance (a crash between): they are dropped on open, the log cut
+    // where they began.
+    let kept = log_of(&[
+        reset_rec(T_NANOS),
+        answering_rec(1),
+        msg_rec(1, b"answer to 1"),
+        msg_rec(2, b"second answer to 1"),
+        target_rec(2),
+    ]);
+    let mut log = kept.clone();
+    log.extend(answering_rec(2));
+    log.extend(msg_rec(3, b"answer to 2"));
+    log.extend(msg_rec(4, b"second answer to 2"));
+    fs::write(log_path(dir.path()), &log).unwrap();
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (3, 2));
+    assert_eq!(
+        store.torn_tail(),
+        Some(TornTail {
+            offset: kept.len() as u64,
+            len: (log.len() - kept.len()) as u64
+        })
+    );
+    assert_eq!(
+        stored(&mut store),
+        [
+            (1, b"answer to 1".to_vec()),
+            (2, b"second answer to 1".to_vec())
+        ]
+    );
+    // The numbers are used again, and what follows opens as written.
+    store.begin_answer(2);
+    store.store(3, b"the answer to 2, made again").unwrap();
+    store.advance_target_seq(2).unwrap();
+    drop(store);
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!(store.torn_tail(), None);
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (4, 3));
+    assert_eq!(
+        stored(&mut store)[2],
+        (3, b"the answer to 2, made again".to_vec())
+    );
+}
+
+#[test]
+fn a_crash_between_answers_and_their_advance_keeps_neither() {
+    for policy in [SyncPolicy::EveryRecord, SyncPolicy::Os] {
+        let dir = TempDir::new("answers-crash");
+        let options = FileOptions::new().sync(policy);
+        let mut store = FileStore::open_with(dir.path(), ID, options).unwrap();
+        store.store(1, b"logon").unwrap();
+        store.advance_target_seq(1).unwrap();
+        store.begin_answer(2);
+        store.store(2, b"fill").unwrap();
+        store.store(3, b"fill again").unwrap();
+        // The process dies here: nothing more is written, nothing closed.
+        std::mem::forget(store);
+        let dir_path = dir.path().to_path_buf();
+        // The lock goes with the process; here it goes with its file.
+        fs::remove_file(dir_path.join(format!("{ID}.lock"))).ok();
+        let mut store = FileStore::open_with(&dir_path, ID, options).unwrap();
+        assert_eq!(
+            (store.next_sender_seq(), store.next_target_seq()),
+            (2, 2),
+            "{policy:?}"
+        );
+        assert_eq!(stored(&mut store), [(1, b"logon".to_vec())]);
+    }
+}
+
+#[test]
+fn an_abandoned_answer_is_taken_back_and_later_messages_stay() {
+    let dir = TempDir::new("answers-abandoned");
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    store.begin_answer(1);
+    store.store(1, b"never sent").unwrap();
+    store.abandon_answer();
+    assert_eq!(store.next_sender_seq(), 1);
+    // Messages outside an answer, then an answer that completes.
+    store.store(1, b"logon").unwrap();
+    store.begin_answer(1);
+    store.store(2, b"answer").unwrap();
+    store.advance_target_seq(1).unwrap();
+    // An answer with no message costs no record at all.
+    store.begin_answer(2);
+    store.advance_target_seq(2).unwrap();
+    drop(store);
+    let mut store = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!(store.torn_tail(), None);
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (3, 3));
+    assert_eq!(
+        stored(&mut store),
+        [(1, b"logon".to_vec()), (2, b"answer".to_vec())]
+    );
+    let counts = fix_session::store::StoreLog::open(dir.path(), ID)
+        .unwrap()
+        .records();
+    assert_eq!((counts.answers, counts.messages), (1, 2));
+}

@@ -272,7 +272,7 @@ fn describe(id: &str, log: &StoreLog, messages: &MessageCheck) -> String {
         ));
     }
     format!(
-        "{id}\n  log       {}\n  records   {} ({}, {}, {}, {})\n  stored    {stored}\n  \
+        "{id}\n  log       {}\n  records   {} ({}, {}, {}, {}, {})\n  stored    {stored}\n  \
          next      sender {}, target {}\n  created   {created}\n  \
          size      {} bytes of records, {} bytes in the file\n  state     {state}\n\n",
         log.path().display(),
@@ -281,6 +281,7 @@ fn describe(id: &str, log: &StoreLog, messages: &MessageCheck) -> String {
         plural(r.target_advances, "target advance", "target advances"),
         plural(r.seq_sets, "sequence set", "sequence sets"),
         plural(r.resets, "reset", "resets"),
+        plural(r.answers, "answer", "answers"),
         log.next_sender_seq(),
         log.next_target_seq(),
         log.end(),

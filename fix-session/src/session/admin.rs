@@ -679,6 +679,33 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Sequence::Done = self.check(now, msg, seq, true, true, app)? {
             return Ok(());
         }
+        // The answers and the message's number are stored together: after a
+        // crash, or a store error, either both are kept or neither is (and the
+        // message, resent, is answered afresh), so it is answered once.
+        self.store.begin_answer(seq);
+        let mark = (self.output.len(), self.held.len());
+        if let Err(e) = self.answer_app(now, msg, seq, app) {
+            // Taken back by the store: none of it may leave.
+            self.store.abandon_answer();
+            self.output.truncate(mark.0);
+            self.held.truncate(mark.1);
+            if self.held.is_empty() {
+                self.held_from = None;
+            }
+            return Err(e);
+        }
+        self.next_queued(now, app)
+    }
+
+    /// Hands an application message to the application, sends what it
+    /// answered, and records the message as received.
+    fn answer_app(
+        &mut self,
+        now: SystemTime,
+        msg: &Message<'_>,
+        seq: u64,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
         let mut outbox = std::mem::take(&mut self.outbox);
         let answer = app.from_app(msg, &mut outbox);
         self.outbox = outbox;
@@ -757,7 +784,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
         }
         self.flush_outbox(now)?;
-        self.in_order(now, seq, app)
+        if seq == self.store.next_target_seq() {
+            self.store.advance_target_seq(seq)?;
+        }
+        Ok(())
     }
 
     /// FIX 4.2 and later (RefTagID, RefMsgType and SessionRejectReason exist;

@@ -229,6 +229,12 @@ pub struct FileStore {
     /// A sync failed: the store takes no more records until a reset.
     poisoned: bool,
     torn: Option<TornTail>,
+    /// `begin_answer` was called: the next message stored opens the answers
+    /// to this incoming number with an Answering record.
+    answering: Option<u64>,
+    /// Answers written and not yet closed by their target advance: where they
+    /// began and the sender number before them, to take them back on an error.
+    open_answer: Option<(u64, u64)>,
 }
 
 /// The log's length is a multiple of this: the space a new log starts with, and
@@ -349,6 +355,8 @@ impl FileStore {
             last_sync: Instant::now(),
             poisoned: false,
             torn: recovered.torn,
+            answering: None,
+            open_answer: None,
         };
         store.reserve_ahead()?;
         Ok(store)
@@ -439,6 +447,36 @@ impl FileStore {
             SyncPolicy::Interval(every) if self.last_sync.elapsed() >= every => self.sync_log(),
             SyncPolicy::Interval(_) | SyncPolicy::Os => Ok(()),
         }
+    }
+
+    /// Opens the answers `begin_answer` announced, before their first message.
+    fn open_answer(&mut self) -> Result<(), StoreError> {
+        if let Some(received) = self.answering.take() {
+            let offset = self.append(record::ANSWERING, &received.to_le_bytes(), &[])?;
+            self.open_answer = Some((offset, self.state.next_sender));
+        }
+        Ok(())
+    }
+
+    /// A write failed while answers were open: they are taken back (their
+    /// bytes zeroed, the sender number back where it was), so that the message
+    /// they answer, not recorded as received, is answered afresh, once.
+    fn take_back_answer(&mut self) {
+        self.answering = None;
+        if let Some((offset, next_sender)) = self.open_answer.take() {
+            let (from, to) = (offset as usize, self.end as usize);
+            self.map[from..to].fill(0);
+            self.end = offset;
+            self.synced = self.synced.min(offset);
+            self.state.set_sender(next_sender);
+        }
+    }
+
+    /// Answers end, counted, with what closes them (a target advance, a
+    /// number set, a reset).
+    fn close_answer(&mut self) {
+        self.answering = None;
+        self.open_answer = None;
     }
 
     fn sync_log(&mut self) -> Result<(), StoreError> {
@@ -572,6 +610,7 @@ impl MessageStore for FileStore {
         check_seq(seq)?;
         let fixed = record::seq_set(seq, self.state.next_target);
         self.append(record::SEQ_SET, &fixed, &[])?;
+        self.close_answer();
         self.state.set_sender(seq);
         self.after_write()
     }
@@ -580,28 +619,55 @@ impl MessageStore for FileStore {
         check_seq(seq)?;
         let fixed = record::seq_set(self.state.next_sender, seq);
         self.append(record::SEQ_SET, &fixed, &[])?;
+        self.close_answer();
         self.state.next_target = seq;
         self.after_write()
     }
 
     fn store(&mut self, seq: u64, message: &[u8]) -> Result<(), StoreError> {
         self.state.check_store(seq, message.len())?;
-        let offset = self.append(record::MESSAGE, &seq.to_le_bytes(), message)?;
-        self.state.stored(Entry {
-            seq,
-            offset,
-            // `check_store` bounds the length by MAX_MESSAGE_LEN, well within u32.
-            len: message.len() as u32,
+        let stored = self.open_answer().and_then(|()| {
+            let offset = self.append(record::MESSAGE, &seq.to_le_bytes(), message)?;
+            self.state.stored(Entry {
+                seq,
+                offset,
+                // `check_store` bounds the length by MAX_MESSAGE_LEN, well within u32.
+                len: message.len() as u32,
+            });
+            self.after_write()
         });
-        self.after_write()
+        stored.inspect_err(|_| self.take_back_answer())
     }
 
     fn advance_target_seq(&mut self, received: u64) -> Result<(), StoreError> {
         self.state.check_advance(received)?;
         let fixed = (received + 1).to_le_bytes();
-        self.append(record::TARGET_ADVANCED, &fixed, &[])?;
-        self.state.next_target = received + 1;
-        self.after_write()
+        let advanced = self
+            .append(record::TARGET_ADVANCED, &fixed, &[])
+            .and_then(|_| self.after_write());
+        match advanced {
+            Ok(()) => {
+                self.state.next_target = received + 1;
+                self.close_answer();
+                Ok(())
+            }
+            Err(e) => {
+                self.take_back_answer();
+                Err(e)
+            }
+        }
+    }
+
+    fn begin_answer(&mut self, received: u64) {
+        // Answers still open were never closed by their advance (the call
+        // that made them did not finish): their message was not recorded as
+        // received, so they go.
+        self.take_back_answer();
+        self.answering = Some(received);
+    }
+
+    fn abandon_answer(&mut self) {
+        self.take_back_answer();
     }
 
     fn read_stored(
@@ -649,6 +715,7 @@ impl MessageStore for FileStore {
         self.synced = len;
         self.grown = false;
         self.state.reset(now);
+        self.close_answer();
         self.last_sync = Instant::now();
         // The new log was synced before the rename: an earlier failed sync no longer
         // matters, unless the rename itself does not stay.

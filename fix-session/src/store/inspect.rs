@@ -29,6 +29,9 @@ pub struct RecordCounts {
     pub seq_sets: u64,
     /// Resets: 1, the log's first record.
     pub resets: u64,
+    /// Answers opened: each the start of the messages answering one incoming
+    /// message, kept only with its target advance.
+    pub answers: u64,
 }
 
 impl RecordCounts {
@@ -39,7 +42,7 @@ impl RecordCounts {
     /// assert_eq!(counts.total(), 4);
     /// ```
     pub fn total(&self) -> u64 {
-        self.messages + self.target_advances + self.seq_sets + self.resets
+        self.messages + self.target_advances + self.seq_sets + self.resets + self.answers
     }
 
     pub(super) fn count(&mut self, rec: Record) {
@@ -48,6 +51,7 @@ impl RecordCounts {
             Record::TargetAdvanced { .. } => self.target_advances += 1,
             Record::SeqSet { .. } => self.seq_sets += 1,
             Record::Reset { .. } => self.resets += 1,
+            Record::Answering { .. } => self.answers += 1,
         }
     }
 }

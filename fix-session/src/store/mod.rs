@@ -170,6 +170,60 @@ pub trait MessageStore {
     /// ```
     fn advance_target_seq(&mut self, received: u64) -> Result<(), StoreError>;
 
+    /// The messages stored from now until [`advance_target_seq`]`(received)`
+    /// answer incoming message `received`, and are kept only together with
+    /// that advance: after a crash between the two, or when a write between
+    /// them fails, none of them is kept and the next sender number is back
+    /// where it was. A session hands an answer's bytes out only after the
+    /// advance, so none of them was sent; the message is taken again when the
+    /// counterparty resends it, and answered once.
+    ///
+    /// The default keeps each message as it is stored (at least once:
+    /// answers stored before a crash are sent again, PossDup, on request);
+    /// [`FileStore`] keeps them together. Costs nothing when no message is
+    /// stored before the advance.
+    ///
+    /// [`advance_target_seq`]: Self::advance_target_seq
+    ///
+    /// ```
+    /// use fix_session::{FileStore, MessageStore};
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-answer-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// let mut store = FileStore::open(&dir, "FIX.4.4-A-B")?;
+    /// store.begin_answer(1);
+    /// store.store(1, b"an answer to incoming message 1")?;
+    /// drop(store); // a crash before the advance
+    /// let store = FileStore::open(&dir, "FIX.4.4-A-B")?;
+    /// assert_eq!((store.next_sender_seq(), store.next_target_seq()), (1, 1));
+    /// # drop(store);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    fn begin_answer(&mut self, received: u64) {
+        let _ = received;
+    }
+
+    /// The answers begun by [`begin_answer`](Self::begin_answer) are given
+    /// up (the session failed before the advance): the messages stored since
+    /// are dropped and the next sender number is back where it was, as after a
+    /// crash. A store that failed a write between the two has done this
+    /// already.
+    ///
+    /// ```
+    /// use fix_session::{FileStore, MessageStore};
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-abandon-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// let mut store = FileStore::open(&dir, "FIX.4.4-A-B")?;
+    /// store.begin_answer(1);
+    /// store.store(1, b"an answer never sent")?;
+    /// store.abandon_answer();
+    /// assert_eq!(store.next_sender_seq(), 1);
+    /// # drop(store);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    fn abandon_answer(&mut self) {}
+
     /// Visits the stored outgoing messages numbered `from..=to`, in order, at most
     /// `limit` of them, and says where to continue.
     ///
@@ -266,6 +320,12 @@ impl<S: MessageStore + ?Sized> MessageStore for Box<S> {
     }
     fn advance_target_seq(&mut self, received: u64) -> Result<(), StoreError> {
         (**self).advance_target_seq(received)
+    }
+    fn begin_answer(&mut self, received: u64) {
+        (**self).begin_answer(received)
+    }
+    fn abandon_answer(&mut self) {
+        (**self).abandon_answer()
     }
     fn read_stored(
         &mut self,

@@ -10,10 +10,19 @@
 //! kind 2  TargetAdvanced next_target:u64le                (one message received)
 //! kind 3  SeqSet         next_sender:u64le next_target:u64le
 //! kind 4  Reset          created:i128le, nanoseconds from the Unix epoch
+//! kind 5  Answering      received:u64le                   (the answers to one message)
 //! ```
 //!
 //! Integers are little-endian. The first record is always a Reset, and only the
 //! first.
+//!
+//! An Answering record opens the answers to incoming message `received`: the
+//! Message records after it count only if the TargetAdvanced record of
+//! `received` (next target `received + 1`) follows them. A log that ends
+//! before it is cut at the Answering record on open, as a torn end is: those
+//! messages were never sent (the session hands bytes out only after the
+//! advance), and the message they answer is taken again when it is resent,
+//! so it is answered once.
 
 use std::time::{Duration, SystemTime};
 
@@ -32,6 +41,7 @@ pub(super) const MESSAGE: u8 = 1;
 pub(super) const TARGET_ADVANCED: u8 = 2;
 pub(super) const SEQ_SET: u8 = 3;
 pub(super) const RESET: u8 = 4;
+pub(super) const ANSWERING: u8 = 5;
 
 /// What one record says (a Message record's bytes are left in the file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +50,7 @@ pub(super) enum Record {
     TargetAdvanced { next_target: u64 },
     SeqSet { next_sender: u64, next_target: u64 },
     Reset { created: SystemTime },
+    Answering { received: u64 },
 }
 
 /// The `len` a record of `kind` has, given its message length for a Message; `None`
@@ -51,6 +62,7 @@ pub(super) fn fixed_len(kind: u8) -> Option<u32> {
         TARGET_ADVANCED => Some(1 + 8),
         SEQ_SET => Some(1 + 16),
         RESET => Some(1 + 16),
+        ANSWERING => Some(1 + 8),
         _ => None,
     }
 }
@@ -91,6 +103,7 @@ pub(super) fn decode(len: u32, kind: u8, fixed: &[u8]) -> Result<Record, &'stati
             next_sender: word(0),
             next_target: word(1),
         },
+        ANSWERING => Record::Answering { received: word(0) },
         _ => {
             let nanos = i128::from(word(0)) | (i128::from(word(1) as i64) << 64);
             Record::Reset {
@@ -219,8 +232,9 @@ mod tests {
         assert!(!plausible(MAX_LEN + 1, MESSAGE));
         assert!(!plausible(10, TARGET_ADVANCED));
         assert!(!plausible(9, 0));
-        assert!(!plausible(9, 5));
-        assert_eq!(decode(9, 5, &[0; 8]), Err("unknown record kind"));
+        assert!(plausible(9, ANSWERING));
+        assert!(!plausible(9, 6));
+        assert_eq!(decode(9, 6, &[0; 8]), Err("unknown record kind"));
         assert_eq!(
             decode(10, SEQ_SET, &[0; 9]),
             Err("record length does not fit its kind")

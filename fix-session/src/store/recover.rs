@@ -102,11 +102,15 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
     }
     let mut pos = MAGIC.len() as u64;
     let mut state: Option<State> = None;
+    // The answers opened and not yet closed by their target advance: where,
+    // and the sender number before them.
+    let mut open: Option<Open> = None;
     let mut records = RecordCounts::default();
     let mut scratch = [0u8; 8192];
     while pos < data_end {
         match read_one(&mut reader, pos, file_len, &mut scratch).map_err(io_err)? {
             Read1::Good(rec, len) => {
+                open = track_answers(open, rec, pos, state.as_ref());
                 apply(&mut state, rec, pos).map_err(|reason| corrupt(pos, reason))?;
                 records.count(rec);
                 pos += len;
@@ -116,33 +120,84 @@ pub(super) fn recover(file: &File, path: &Path) -> Result<Recovered, StoreError>
                 if find_record(file, pos + 1, data_end, file_len, &mut scratch).map_err(io_err)? {
                     return Err(corrupt(pos, damage.reason()));
                 }
-                let Some(state) = state else {
+                let Some(mut state) = state else {
                     return Err(corrupt(
                         pos,
                         "the log's first record, its reset, is damaged",
                     ));
                 };
+                let end = roll_back(&mut state, open, pos);
                 return Ok(Recovered {
                     state,
-                    end: pos,
+                    end,
                     file_len,
                     torn: Some(TornTail {
-                        offset: pos,
-                        len: data_end - pos,
+                        offset: end,
+                        len: data_end - end,
                     }),
                     records,
                 });
             }
         }
     }
-    let state = state.ok_or_else(|| corrupt(pos, "the log has no reset record"))?;
+    let mut state = state.ok_or_else(|| corrupt(pos, "the log has no reset record"))?;
+    let end = roll_back(&mut state, open, pos);
+    let torn = (end < pos).then(|| TornTail {
+        offset: end,
+        len: data_end - end,
+    });
     Ok(Recovered {
         state,
-        end: pos,
+        end,
         file_len,
-        torn: None,
+        torn,
         records,
     })
+}
+
+/// Answers opened in the log and not closed yet.
+#[derive(Clone, Copy)]
+struct Open {
+    offset: u64,
+    received: u64,
+    next_sender: u64,
+}
+
+/// Follows the answers through one good record at `offset`: an Answering
+/// record opens them, the target advance of the message they answer closes
+/// them (they count), and so does any record but a Message (a session that
+/// set its numbers or reset has moved on from them).
+fn track_answers(
+    open: Option<Open>,
+    rec: Record,
+    offset: u64,
+    state: Option<&State>,
+) -> Option<Open> {
+    match rec {
+        Record::Answering { received } => Some(Open {
+            offset,
+            received,
+            next_sender: state.map_or(1, |s| s.next_sender),
+        }),
+        Record::Message { .. } => open,
+        Record::TargetAdvanced { next_target } => {
+            open.filter(|o| o.received.checked_add(1) != Some(next_target))
+        }
+        Record::SeqSet { .. } | Record::Reset { .. } => None,
+    }
+}
+
+/// Answers still open where the log's good records end were never confirmed:
+/// their messages are dropped and the log ends where they began. Returns the
+/// end of the log.
+fn roll_back(state: &mut State, open: Option<Open>, end: u64) -> u64 {
+    match open {
+        Some(o) => {
+            state.set_sender(o.next_sender);
+            o.offset
+        }
+        None => end,
+    }
 }
 
 /// Applies one good record at `offset` to the state, by the rules the live store
@@ -180,6 +235,11 @@ fn apply(state: &mut Option<State>, rec: Record, offset: u64) -> Result<(), &'st
             st.next_target = next_target;
         }
         Record::Reset { .. } => return Err("reset record after the start of the log"),
+        Record::Answering { received } => {
+            if received != st.next_target {
+                return Err("answering record for a message not expected");
+            }
+        }
     }
     Ok(())
 }

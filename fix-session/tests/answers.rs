@@ -1,0 +1,217 @@
+//! Each message answered once across a crash or a store error: a session over
+//! a real `FileStore` stops between storing its answer and recording the
+//! message as received, and the counterparty (a second session) must still get
+//! exactly one answer once the session is back.
+
+mod common;
+
+use std::time::SystemTime;
+
+use common::{Recorder, TempDir, configs, t0};
+use fix_session::{Chunk, ChunkLimit, FileStore, MemoryStore, MessageStore, Session, StoreError};
+
+const ID: &str = "FIX.4.4-BROKER-CLIENT";
+
+/// What the wrapped store does at the advance of the message under test.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fault {
+    /// The process dies there: nothing more reaches the disk.
+    Crash,
+    /// The write fails there: the store reports an error and goes on.
+    Error,
+}
+
+/// A `FileStore` that fails at the advance of incoming message `at`.
+struct Faulty {
+    inner: FileStore,
+    at: u64,
+    fault: Fault,
+    dead: bool,
+}
+
+impl Faulty {
+    fn failure() -> StoreError {
+        StoreError::Io {
+            op: fix_session::IoOperation::Write,
+            path: "faulty".into(),
+            source: std::io::Error::other("injected"),
+        }
+    }
+}
+
+impl MessageStore for Faulty {
+    fn next_sender_seq(&self) -> u64 {
+        self.inner.next_sender_seq()
+    }
+    fn next_target_seq(&self) -> u64 {
+        self.inner.next_target_seq()
+    }
+    fn set_next_sender_seq(&mut self, seq: u64) -> Result<(), StoreError> {
+        self.inner.set_next_sender_seq(seq)
+    }
+    fn set_next_target_seq(&mut self, seq: u64) -> Result<(), StoreError> {
+        self.inner.set_next_target_seq(seq)
+    }
+    fn store(&mut self, seq: u64, message: &[u8]) -> Result<(), StoreError> {
+        if self.dead {
+            return Err(Faulty::failure());
+        }
+        self.inner.store(seq, message)
+    }
+    fn advance_target_seq(&mut self, received: u64) -> Result<(), StoreError> {
+        if received == self.at {
+            self.dead = self.fault == Fault::Crash;
+            self.at = 0;
+            return Err(Faulty::failure());
+        }
+        self.inner.advance_target_seq(received)
+    }
+    fn begin_answer(&mut self, received: u64) {
+        self.inner.begin_answer(received)
+    }
+    fn abandon_answer(&mut self) {
+        // A dead process writes nothing more.
+        if !self.dead {
+            self.inner.abandon_answer()
+        }
+    }
+    fn read_stored(
+        &mut self,
+        from: u64,
+        to: u64,
+        limit: ChunkLimit,
+        visit: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<Chunk, StoreError> {
+        self.inner.read_stored(from, to, limit, visit)
+    }
+    fn reset(&mut self, now: SystemTime) -> Result<(), StoreError> {
+        self.inner.reset(now)
+    }
+    fn creation_time(&self) -> SystemTime {
+        self.inner.creation_time()
+    }
+    fn sync(&mut self) -> Result<(), StoreError> {
+        self.inner.sync()
+    }
+}
+
+type Fix44 = common::Fix44;
+
+/// Moves bytes both ways until neither side writes; an acceptor error ends
+/// the exchange (as the engine ends the connection) and is returned.
+fn pump<S: MessageStore>(
+    init: &mut Session<MemoryStore, Fix44>,
+    ia: &mut Recorder,
+    acc: &mut Session<S, Fix44>,
+    aa: &mut Recorder,
+    now: SystemTime,
+) -> Result<(), fix_session::SessionError> {
+    for _ in 0..50 {
+        let a = init.output().to_vec();
+        init.consume_output(a.len());
+        let b = acc.output().to_vec();
+        acc.consume_output(b.len());
+        if a.is_empty() && b.is_empty() {
+            break;
+        }
+        acc.handle_bytes(now, &a, aa)?;
+        init.handle_bytes(now, &b, ia).unwrap();
+    }
+    Ok(())
+}
+
+fn order() -> &'static [u8] {
+    b"11=ONCE\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01"
+}
+
+/// The run: log on, one order whose answer's advance fails, then (after a
+/// restart from the disk, or on the same store) log on again; returns how
+/// many answers to the order the counterparty got.
+fn answers_to_one_order(fault: Fault) -> usize {
+    let dir = TempDir::new(match fault {
+        Fault::Crash => "answers-crash",
+        Fault::Error => "answers-error",
+    });
+    let (ic, ac) = configs();
+    let mut init = Session::new(ic, MemoryStore::new(), &fix44::DICTIONARY);
+    let mut ia = Recorder::default();
+    let mut aa = Recorder::echo();
+    let now = t0();
+    let store = Faulty {
+        inner: FileStore::open(dir.path(), ID).unwrap(),
+        at: 2,
+        fault,
+        dead: false,
+    };
+    let mut acc = Session::new(ac.clone(), store, &fix44::DICTIONARY);
+    acc.connected(now, &mut aa).unwrap();
+    init.connected(now, &mut ia).unwrap();
+    pump(&mut init, &mut ia, &mut acc, &mut aa, now).unwrap();
+    init.send(now, b"D", order(), &mut ia).unwrap();
+    let failed = pump(&mut init, &mut ia, &mut acc, &mut aa, now);
+    assert!(failed.is_err(), "the advance of the order failed");
+    assert!(
+        acc.output().is_empty(),
+        "no answer leaves a session whose store failed: {:?}",
+        String::from_utf8_lossy(acc.output())
+    );
+    assert_eq!(aa.received.len(), 1, "the application took the order once");
+    init.disconnected(now, &mut ia).unwrap();
+    let mut acc = match fault {
+        Fault::Crash => {
+            // The process is gone; a new one opens the store from the disk.
+            drop(acc);
+            let store = FileStore::open(dir.path(), ID).unwrap();
+            let mut acc = Session::new(ac, store, &fix44::DICTIONARY);
+            acc.connected(now, &mut aa).unwrap();
+            Box::new(acc) as Box<dyn Runner>
+        }
+        Fault::Error => {
+            // The connection ends; the session and its store go on.
+            acc.disconnected(now, &mut aa).unwrap();
+            acc.connected(now, &mut aa).unwrap();
+            Box::new(acc)
+        }
+    };
+    init.connected(now, &mut ia).unwrap();
+    acc.pump(&mut init, &mut ia, &mut aa, now);
+    assert_eq!(aa.received.len(), 2, "the order, resent, was taken again");
+    // Every answer the counterparty's application got for the order.
+    ia.received
+        .iter()
+        .filter(|(t, id)| t == b"D" && id == b"ONCE")
+        .count()
+}
+
+/// The acceptor after the fault, whatever its store's type.
+trait Runner {
+    fn pump(
+        &mut self,
+        init: &mut Session<MemoryStore, Fix44>,
+        ia: &mut Recorder,
+        aa: &mut Recorder,
+        now: SystemTime,
+    );
+}
+
+impl<S: MessageStore> Runner for Session<S, Fix44> {
+    fn pump(
+        &mut self,
+        init: &mut Session<MemoryStore, Fix44>,
+        ia: &mut Recorder,
+        aa: &mut Recorder,
+        now: SystemTime,
+    ) {
+        pump(init, ia, self, aa, now).unwrap();
+    }
+}
+
+#[test]
+fn an_order_is_answered_once_across_a_crash_between_its_answer_and_its_advance() {
+    assert_eq!(answers_to_one_order(Fault::Crash), 1);
+}
+
+#[test]
+fn an_order_is_answered_once_after_a_store_error_between_its_answer_and_its_advance() {
+    assert_eq!(answers_to_one_order(Fault::Error), 1);
+}
