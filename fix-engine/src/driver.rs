@@ -18,10 +18,11 @@ use std::task::{Context, Poll};
 use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
-use fix_session::{Application, MessageStore, Session, SessionError, State};
+use fix_session::{Application, MessageStore, Session, SessionError, State, Time};
 use tokio::io::{Interest, Ready};
 use tokio::time::Instant;
 
+use crate::clock;
 use crate::config::Schedule;
 use crate::handle::{self, DISCONNECT, DirectSend, LOGOUT, Shared};
 use crate::journal::{FeedError, Journal};
@@ -121,7 +122,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             return false;
         }
         let app = &mut **app;
-        let now = SystemTime::now();
+        let now = clock::now();
         let flush_armed = journal.flush_due().is_some();
         // What others queued goes first: one sender's messages keep their order.
         let sent = send_queued(session, app, shared, spare, now)
@@ -132,7 +133,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             shared.wake.notify_one();
             return false;
         }
-        let failure = match journal.outgoing(session, now) {
+        let failure = match journal.outgoing(session, now.wall) {
             Err(e) => Some(End::Log(e)),
             Ok(()) => write(&mut live.stream, session).err().map(End::Io),
         };
@@ -250,7 +251,7 @@ pub(crate) async fn run<D: Schema>(
             failure: None,
         });
         let slot = &mut *slot;
-        let now = SystemTime::now();
+        let now = clock::now();
         std::panic::catch_unwind(AssertUnwindSafe(|| {
             start(slot, shared, schedule, now, initial)
         }))
@@ -269,7 +270,7 @@ pub(crate) async fn run<D: Schema>(
     if let Some(mut live) = slot.live.take() {
         live.stream.close();
     }
-    if let Err(e) = slot.session.disconnected(SystemTime::now(), &mut *slot.app) {
+    if let Err(e) = slot.session.disconnected(clock::now(), &mut *slot.app) {
         tracing::error!(error = %e, "the store failed as the connection ended");
     }
     shared.set_state(State::Disconnected);
@@ -288,7 +289,7 @@ fn start<D: Schema>(
     slot: &mut Slot<D>,
     shared: &Shared,
     schedule: &Schedule,
-    now: SystemTime,
+    now: Time,
     initial: &[u8],
 ) -> Result<(), FeedError> {
     let Slot {
@@ -297,7 +298,7 @@ fn start<D: Schema>(
         journal,
         ..
     } = slot;
-    if !schedule.same_period(session.store().creation_time(), now) {
+    if !schedule.same_period(session.store().creation_time(), now.wall) {
         // Reset when the Logon is verified (an acceptor) or sent (an
         // initiator): a Logon that is refused erases nothing.
         tracing::info!("a new session period: sequence numbers reset at the Logon");
@@ -416,7 +417,7 @@ fn step<D: Schema>(
                 if ready.is_readable() && !full && !session.wants_disconnect() {
                     match stream.try_read(read_buf) {
                         Ok(0) => return Err(End::PeerClosed),
-                        Ok(n) => journal.feed(session, SystemTime::now(), &read_buf[..n], app)?,
+                        Ok(n) => journal.feed(session, clock::now(), &read_buf[..n], app)?,
                         Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                         Err(e) => return Err(End::Io(e)),
                     }
@@ -425,13 +426,13 @@ fn step<D: Schema>(
             Woke::Handle => {}
             Woke::Timer => {
                 session
-                    .handle_timeout(SystemTime::now(), app)
+                    .handle_timeout(clock::now(), app)
                     .map_err(End::Failed)?;
                 journal.flush_if_due().map_err(End::Log)?;
             }
         }
 
-        let now = SystemTime::now();
+        let now = clock::now();
         let commands = shared.take_commands();
         if commands & DISCONNECT != 0 {
             return Err(End::Disconnected);
@@ -439,7 +440,7 @@ fn step<D: Schema>(
         let mut result = Ok(());
         let mut took = true;
         let period_ended =
-            !progress.period_over && progress.period_end.is_some_and(|end| now > end);
+            !progress.period_over && progress.period_end.is_some_and(|end| now.wall > end);
         if commands & LOGOUT != 0 || period_ended {
             if commands & LOGOUT == 0 {
                 progress.period_over = true;
@@ -464,10 +465,10 @@ fn step<D: Schema>(
             took = false;
         }
         result.map_err(End::Failed)?;
-        journal.outgoing(session, now).map_err(End::Log)?;
+        journal.outgoing(session, now.wall).map_err(End::Log)?;
         write(stream, session).map_err(End::Io)?;
         journal.written(session);
-        report_events(session, journal, now).map_err(End::Log)?;
+        report_events(session, journal, now.wall).map_err(End::Log)?;
         // The senders wake the task only when the queue was empty: left
         // untaken, it is taken as soon as there is room, not at the next wake.
         if !took && session.unsent_len() < limits.output_high_water {
@@ -511,23 +512,23 @@ fn step<D: Schema>(
         if !session.output().is_empty() || stream.has_unsent() {
             interest = interest.add(Interest::WRITABLE);
         }
-        let mut deadline = session.poll_timeout();
-        if !progress.period_over
-            && let Some(end) = progress.period_end
-        {
-            // `end` is in the period: it is over a moment after.
-            let over = end + Duration::from_millis(1);
-            deadline = Some(deadline.map_or(over, |d| d.min(over)));
-        }
-        let wake_at = match (deadline, progress.closing) {
-            (Some(d), Some(c)) => Some(instant_at(d, now).min(c)),
-            (Some(d), None) => Some(instant_at(d, now)),
-            (None, c) => c,
-        };
-        let wake_at = match (wake_at, journal.flush_due()) {
-            (Some(w), Some(f)) => Some(w.min(f)),
-            (w, f) => w.or(f),
-        };
+        // The session's deadlines are on the monotonic clock; the schedule's
+        // end is on the wall clock (`end` is in the period: it is over a
+        // moment after).
+        let session_due = session.poll_timeout().map(clock::instant_of);
+        let period_due = progress
+            .period_end
+            .filter(|_| !progress.period_over)
+            .map(|end| instant_at(end + Duration::from_millis(1), now.wall));
+        let wake_at = [
+            session_due,
+            period_due,
+            progress.closing,
+            journal.flush_due(),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
         return Ok(Wait { interest, wake_at });
     }
 }
@@ -552,7 +553,7 @@ fn send_queued<D: Schema>(
     app: &mut dyn Application,
     shared: &Shared,
     spare: &mut Vec<u8>,
-    now: SystemTime,
+    now: Time,
 ) -> Result<(), SessionError> {
     shared.take_queued(spare);
     let mut result = Ok(());

@@ -15,7 +15,7 @@ use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
 use fix_core::{Parser, Status};
-use fix_session::{Application, Role, Session, SessionError, State};
+use fix_session::{Application, Role, Session, SessionError, State, Time};
 use tokio::time::Instant;
 
 use crate::driver::Store;
@@ -127,7 +127,7 @@ impl Journal {
     pub(crate) fn feed<D: Schema>(
         &mut self,
         session: &mut Session<Store, D>,
-        now: SystemTime,
+        now: Time,
         bytes: &[u8],
         app: &mut dyn Application,
     ) -> Result<(), FeedError> {
@@ -155,7 +155,7 @@ impl Journal {
     fn feed_frames<D: Schema>(
         &mut self,
         session: &mut Session<Store, D>,
-        now: SystemTime,
+        now: Time,
         buf: &[u8],
         app: &mut dyn Application,
     ) -> (usize, Result<(), FeedError>) {
@@ -175,10 +175,10 @@ impl Journal {
             let bytes = &rest[..len];
             start += len;
             let logged = if let Some(msg_type) = msg_type {
-                self.incoming(bytes, msg_type, now)
+                self.incoming(bytes, msg_type, now.wall)
             } else {
                 let text = format!("Received {len} bytes that do not frame as a FIX message");
-                self.event(now, &text)
+                self.event(now.wall, &text)
             };
             if let Err(e) = logged {
                 return (start, Err(FeedError::Log(e)));
@@ -186,7 +186,7 @@ impl Journal {
             if let Err(e) = session.handle_bytes(now, bytes, app) {
                 return (start, Err(FeedError::Session(e)));
             }
-            if let Err(e) = self.outgoing(session, now) {
+            if let Err(e) = self.outgoing(session, now.wall) {
                 return (start, Err(FeedError::Log(e)));
             }
         }

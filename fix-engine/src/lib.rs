@@ -101,6 +101,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod clock;
 pub mod config;
 mod dictionary;
 mod driver;

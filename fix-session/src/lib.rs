@@ -48,3 +48,4 @@ pub use store::{
     Chunk, ChunkLimit, Direction, FileOptions, FileStore, IoOperation, MAX_MESSAGE_LEN,
     MemoryStore, MessageStore, StoreError, SyncPolicy, TornTail,
 };
+pub use time::Time;

@@ -3,6 +3,71 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+/// The time a session input happens, read from two clocks: the wall clock,
+/// which stamps SendingTime and checks the counterparty's, and a monotonic
+/// clock, which every deadline runs on (heartbeats, TestRequests, the Logon
+/// and Logout timeouts), so that a step of the wall clock (NTP, an operator)
+/// neither drops every session at once nor holds their heartbeats back.
+///
+/// `mono` is the time since any origin of the caller's choosing that never
+/// goes back (the engine's: its start, read from `Instant`). A `SystemTime`
+/// converts into a `Time` whose two clocks move together (`mono` is the time
+/// since the Unix epoch): what a simulated clock in a test wants.
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use fix_session::Time;
+/// let wall = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+/// let t = Time::from(wall);
+/// assert_eq!((t.wall, t.mono), (wall, Duration::from_secs(1_700_000_000)));
+/// // The wall clock stepped an hour ahead; the monotonic one did not.
+/// let stepped = Time::new(wall + Duration::from_secs(3600), t.mono + Duration::from_secs(1));
+/// assert_eq!(stepped.mono - t.mono, Duration::from_secs(1));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Time {
+    /// The wall clock.
+    pub wall: SystemTime,
+    /// The monotonic clock: time since the caller's fixed origin.
+    pub mono: Duration,
+}
+
+impl Time {
+    /// A time read from both clocks.
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// let t = fix_session::Time::new(SystemTime::UNIX_EPOCH, Duration::from_secs(5));
+    /// assert_eq!(t.mono.as_secs(), 5);
+    /// ```
+    pub const fn new(wall: SystemTime, mono: Duration) -> Time {
+        Time { wall, mono }
+    }
+
+    /// The time `d` after this one on both clocks, if it can be told.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// let t = fix_session::Time::from(UNIX_EPOCH);
+    /// assert_eq!(t.checked_add(Duration::from_secs(1)).unwrap().mono, Duration::from_secs(1));
+    /// ```
+    pub fn checked_add(self, d: Duration) -> Option<Time> {
+        Some(Time {
+            wall: self.wall.checked_add(d)?,
+            mono: self.mono.checked_add(d)?,
+        })
+    }
+}
+
+impl From<SystemTime> for Time {
+    fn from(wall: SystemTime) -> Time {
+        Time {
+            wall,
+            mono: wall.duration_since(UNIX_EPOCH).unwrap_or_default(),
+        }
+    }
+}
+
 /// `YYYYMMDD-HH:MM:SS.sss`: the length of a SendingTime with milliseconds.
 pub const TIMESTAMP_LEN: usize = 21;
 

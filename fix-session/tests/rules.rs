@@ -267,7 +267,7 @@ mod logon {
                 (108, "45"),
             ],
         );
-        assert_eq!(one.s.poll_timeout(), Some(t0() + secs(45)));
+        assert_eq!(one.s.poll_timeout().map(|t| t.wall), Some(t0() + secs(45)));
         let hb = one.at(t0() + secs(45));
         assert_eq!(types(&hb), ["0"]);
         has(&hb[0], &[(34, "2")]);
@@ -430,7 +430,7 @@ mod logon {
     #[test]
     fn an_acceptor_drops_a_connection_without_a_logon_after_logon_timeout() {
         let mut one = One::new(acceptor());
-        assert_eq!(one.s.poll_timeout(), Some(t0() + secs(10)));
+        assert_eq!(one.s.poll_timeout().map(|t| t.wall), Some(t0() + secs(10)));
         one.at(t0() + secs(10) - ms(1));
         assert!(!one.s.wants_disconnect());
         let out = one.at(t0() + secs(10));
@@ -445,7 +445,7 @@ mod logon {
         let mut s = Session::new(ic, MemoryStore::new(), &fix44::DICTIONARY);
         let app = &mut Recorder::default();
         s.connected(t0(), app).unwrap();
-        assert_eq!(s.poll_timeout(), Some(t0() + secs(5)));
+        assert_eq!(s.poll_timeout().map(|t| t.wall), Some(t0() + secs(5)));
         s.handle_timeout(t0() + secs(5) - ms(1), app).unwrap();
         assert!(!s.wants_disconnect());
         s.handle_timeout(t0() + secs(5), app).unwrap();
@@ -933,7 +933,7 @@ mod resend {
                 heartbeat_at = Some(seen.len());
             }
             assert!(
-                one.s.poll_timeout().is_some_and(|t| t <= one.now),
+                one.s.poll_timeout().is_some_and(|t| t.wall <= one.now),
                 "the resend is due now"
             );
             one.s.handle_timeout(one.now, &mut one.app).unwrap();
@@ -1066,7 +1066,7 @@ mod heartbeat {
     #[test]
     fn an_idle_session_heartbeats_after_heart_bt_int() {
         let mut one = One::logged_on(acceptor());
-        assert_eq!(one.s.poll_timeout(), Some(t0() + secs(30)));
+        assert_eq!(one.s.poll_timeout().map(|t| t.wall), Some(t0() + secs(30)));
         assert!(one.at(t0() + secs(30) - ms(1)).is_empty());
         let out = one.at(t0() + secs(30));
         assert_eq!(types(&out), ["0"]);
@@ -1081,7 +1081,7 @@ mod heartbeat {
         one.order("O2");
         one.send("0", &[]);
         assert!(one.at(t0() + secs(30)).is_empty());
-        assert_eq!(one.s.poll_timeout(), Some(t0() + secs(50)));
+        assert_eq!(one.s.poll_timeout().map(|t| t.wall), Some(t0() + secs(50)));
         assert_eq!(types(&one.at(t0() + secs(50))), ["0"]);
     }
 
@@ -1089,7 +1089,7 @@ mod heartbeat {
     fn a_silent_counterparty_gets_a_test_request_after_1_2_heart_bt_int() {
         let mut one = One::logged_on(acceptor());
         one.at(t0() + secs(30)); // our Heartbeat
-        assert_eq!(one.s.poll_timeout(), Some(t0() + secs(36)));
+        assert_eq!(one.s.poll_timeout().map(|t| t.wall), Some(t0() + secs(36)));
         assert!(one.at(t0() + secs(36) - ms(1)).is_empty());
         let out = one.at(t0() + secs(36));
         assert_eq!(types(&out), ["1"], "{:?}", show_all(&out));
@@ -1107,7 +1107,7 @@ mod heartbeat {
         one.at(t0() + secs(72));
         assert!(!one.s.wants_disconnect());
         // The next TestRequest is due 1.2 x HeartBtInt after the answer.
-        assert_eq!(one.s.poll_timeout(), Some(t0() + secs(76)));
+        assert_eq!(one.s.poll_timeout().map(|t| t.wall), Some(t0() + secs(76)));
     }
 
     #[test]
@@ -1377,7 +1377,7 @@ mod logout {
         assert_eq!(tags(&out[0]), [8, 9, 35, 34, 49, 52, 56, 58, 10]);
         has(&out[0], &[(34, "2"), (58, "end of day")]);
         assert_eq!(one.s.state(), State::LogoutSent);
-        assert_eq!(one.s.poll_timeout(), Some(t0() + secs(3)));
+        assert_eq!(one.s.poll_timeout().map(|t| t.wall), Some(t0() + secs(3)));
         one.at(t0() + secs(3) - ms(1));
         assert!(!one.s.wants_disconnect());
         assert!(one.at(t0() + secs(3)).is_empty());
@@ -1614,7 +1614,7 @@ mod bounds {
         let out = one.send("A", &[(98, "0"), (108, "86400")]);
         assert_eq!(types(&out), ["A"]);
         has(&out[0], &[(108, "86400")]);
-        let due = one.s.poll_timeout().unwrap();
+        let due = one.s.poll_timeout().unwrap().wall;
         assert_eq!(
             due,
             one.now + secs(86_400),
@@ -1793,5 +1793,84 @@ mod bounds {
             }
             assert!(!one.s.wants_disconnect(), "{begin}..{end}");
         }
+    }
+}
+
+/// Deadlines run on the monotonic clock; the wall clock only stamps and checks
+/// SendingTime (issue 24: an NTP step must not drop sessions or stall them).
+mod clock {
+    use super::*;
+    use fix_session::Time;
+
+    /// A logged-on session whose monotonic clock starts at 1000 s.
+    fn logged_on_at(mono: Duration) -> (One, Time) {
+        let mut one = One::new(acceptor());
+        let start = Time::new(one.now, mono);
+        one.s.disconnected(start, &mut one.app).unwrap();
+        one.s.connected(start, &mut one.app).unwrap();
+        let logon = one.build("A", 1, &[(98, "0"), (108, "30")]);
+        one.s.handle_bytes(start, &logon, &mut one.app).unwrap();
+        assert_eq!(one.s.state(), State::LoggedOn);
+        one.take();
+        (one, start)
+    }
+
+    #[test]
+    fn a_wall_clock_step_forward_drops_no_session() {
+        let (mut one, start) = logged_on_at(secs(1000));
+        // The wall clock jumps an hour (past 2.4 × HeartBtInt); one second
+        // has truly passed.
+        let later = Time::new(start.wall + secs(3600), start.mono + secs(1));
+        one.s.handle_timeout(later, &mut one.app).unwrap();
+        assert!(!one.s.wants_disconnect());
+        assert!(one.take().is_empty(), "nothing is due after one second");
+        let due = one.s.poll_timeout().unwrap();
+        assert_eq!(due.mono, start.mono + secs(30), "the heartbeat, on time");
+        assert_eq!(due.wall, later.wall + secs(29));
+        // At the true deadline the heartbeat goes, stamped by the wall clock.
+        let at = Time::new(later.wall + secs(29), start.mono + secs(30));
+        one.s.handle_timeout(at, &mut one.app).unwrap();
+        let out = one.take();
+        assert_eq!(types(&out), ["0"]);
+        has(&out[0], &[(52, &ts(at.wall))]);
+    }
+
+    #[test]
+    fn a_wall_clock_step_back_holds_no_heartbeat_back() {
+        let (mut one, start) = logged_on_at(secs(1000));
+        // The wall clock goes back an hour while 30 s pass.
+        let at = Time::new(start.wall - secs(3600), start.mono + secs(30));
+        one.s.handle_timeout(at, &mut one.app).unwrap();
+        assert_eq!(
+            types(&one.take()),
+            ["0"],
+            "the heartbeat is due by the monotonic clock"
+        );
+        // Silence from the peer: the TestRequest at 36 s and the disconnect
+        // at 72 s come on the monotonic clock whatever the wall says.
+        let at = Time::new(start.wall - secs(7200), start.mono + secs(36));
+        one.s.handle_timeout(at, &mut one.app).unwrap();
+        assert_eq!(types(&one.take()), ["1"]);
+        let at = Time::new(start.wall + secs(9000), start.mono + secs(71));
+        one.s.handle_timeout(at, &mut one.app).unwrap();
+        assert!(!one.s.wants_disconnect());
+        let at = Time::new(start.wall, start.mono + secs(72));
+        one.s.handle_timeout(at, &mut one.app).unwrap();
+        assert!(one.s.wants_disconnect());
+    }
+
+    #[test]
+    fn the_logon_timeout_runs_on_the_monotonic_clock() {
+        let mut one = One::new(acceptor());
+        let start = Time::new(one.now, secs(50));
+        one.s.disconnected(start, &mut one.app).unwrap();
+        one.s.connected(start, &mut one.app).unwrap();
+        // An hour of wall clock in one second: still waiting for the Logon.
+        let at = Time::new(start.wall + secs(3600), start.mono + secs(1));
+        one.s.handle_timeout(at, &mut one.app).unwrap();
+        assert!(!one.s.wants_disconnect());
+        let at = Time::new(start.wall - secs(3600), start.mono + secs(10));
+        one.s.handle_timeout(at, &mut one.app).unwrap();
+        assert!(one.s.wants_disconnect(), "LogonTimeout (10 s) passed");
     }
 }

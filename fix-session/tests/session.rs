@@ -101,7 +101,7 @@ fn an_idle_session_heartbeats_then_tests_then_disconnects() {
     let silent_since = p.now;
     let mut acc_sent = Vec::new();
     while !p.acc.wants_disconnect() {
-        let next = p.acc.poll_timeout().unwrap();
+        let next = p.acc.poll_timeout().unwrap().wall;
         p.now = next;
         p.acc.handle_timeout(p.now, &mut p.aa).unwrap();
         acc_sent.extend(split(p.acc.output()));

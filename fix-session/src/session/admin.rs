@@ -42,7 +42,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(());
         };
         let seq = seq_text(bytes).unwrap_or(0);
-        self.clock.last_received = now;
+        self.clock.last_received = self.now.mono;
         self.send_reject(now, seq, &reject, frame.msg_type(), None, None, app)?;
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
@@ -70,7 +70,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.disconnect = true;
             return Ok(());
         }
-        self.clock.last_received = now;
+        self.clock.last_received = self.now.mono;
         self.clock.test_requests = 0;
         let Some(seq) = seq_num(msg) else {
             self.send_logout(now, Some(b"Received message without MsgSeqNum"), app)?;

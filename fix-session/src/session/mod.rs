@@ -18,6 +18,7 @@ use fix_core::{Field, Message, Status};
 use crate::app::{Application, Outbox};
 use crate::dictionaries::{Dictionaries, appl_ver_id_code};
 use crate::store::{MessageStore, StoreError};
+use crate::time::Time;
 use crate::{SessionConfig, SessionId};
 
 /// The most fields one received message may hold.
@@ -99,17 +100,18 @@ impl From<StoreError> for SessionError {
     }
 }
 
-/// Timers and counters of the connection in progress.
+/// Timers and counters of the connection in progress, on the monotonic clock
+/// ([`Time::mono`]): a step of the wall clock moves none of them.
 #[derive(Clone, Copy, Debug)]
 struct Clock {
     /// HeartBtInt in force (zero: no heartbeats).
     heartbeat: Duration,
-    last_sent: SystemTime,
-    last_received: SystemTime,
+    last_sent: Duration,
+    last_received: Duration,
     /// TestRequests sent since the counterparty was last heard.
     test_requests: u32,
     /// When the Logon (or the answer to our Logout) must have come.
-    deadline: Option<SystemTime>,
+    deadline: Option<Duration>,
 }
 
 /// The messages received ahead of a gap, kept until the gap is filled. Pushing,
@@ -295,7 +297,7 @@ pub struct Session<S: MessageStore, D: Schema> {
     /// We sent a Logout (its answer ends the session).
     logout_sent: bool,
     /// The last time given to any input, for deadlines due "now".
-    now: SystemTime,
+    now: Time,
 }
 
 impl<S: MessageStore, D: Schema> std::fmt::Debug for Session<S, D> {
@@ -356,8 +358,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             state: State::Disconnected,
             clock: Clock {
                 heartbeat: Duration::ZERO,
-                last_sent: epoch,
-                last_received: epoch,
+                last_sent: Duration::ZERO,
+                last_received: Duration::ZERO,
                 test_requests: 0,
                 deadline: None,
             },
@@ -385,7 +387,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             target_default_appl_ver_id: None,
             reset_received: false,
             logout_sent: false,
-            now: epoch,
+            now: Time::from(epoch),
         }
     }
 
@@ -561,19 +563,26 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     }
 
     /// The earliest time [`Session::handle_timeout`] has work: a heartbeat, a
-    /// TestRequest, a Logon or Logout timeout, or the rest of a resend.
+    /// TestRequest, a Logon or Logout timeout, or the rest of a resend. The
+    /// deadline is its [`Time::mono`]; its [`Time::wall`] is what the wall
+    /// clock reads then if it does not step meanwhile.
     ///
     /// ```
     /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
     /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
     /// assert_eq!(s.poll_timeout(), None);
     /// ```
-    pub fn poll_timeout(&self) -> Option<SystemTime> {
+    pub fn poll_timeout(&self) -> Option<Time> {
+        self.poll_deadline().map(|due| self.at_mono(due))
+    }
+
+    /// The earliest deadline, on the monotonic clock.
+    fn poll_deadline(&self) -> Option<Duration> {
         if self.state == State::Disconnected || self.disconnect {
             return None;
         }
         if self.serving.is_some() {
-            return Some(self.now);
+            return Some(self.now.mono);
         }
         let mut next = self.clock.deadline;
         let hb = self.clock.heartbeat;
@@ -583,7 +592,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             // of TestRequests (the disconnect comes at 2.4 intervals), but a
             // caller's clock may be anywhere: a sum past the end of time is
             // no deadline.
-            let after = |from: SystemTime, tenths: u32| {
+            let after = |from: Duration, tenths: u32| {
                 heartbeats(hb, tenths).and_then(|d| from.checked_add(d))
             };
             let test_due = after(c.last_received, 12 * (c.test_requests + 1));
@@ -595,6 +604,19 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             next = next.into_iter().chain(due).min();
         }
         next
+    }
+
+    /// The time at monotonic reading `mono`, its wall-clock reading told from
+    /// the last input's (the wall clock may step before then; the deadline
+    /// is the monotonic one).
+    fn at_mono(&self, mono: Duration) -> Time {
+        let now = self.now;
+        let wall = if mono >= now.mono {
+            now.wall.checked_add(mono - now.mono)
+        } else {
+            now.wall.checked_sub(now.mono - mono)
+        };
+        Time::new(wall.unwrap_or(now.wall), mono)
     }
 
     /// A connection is up: an initiator sends its Logon; an acceptor starts
@@ -614,15 +636,15 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// ```
     pub fn connected(
         &mut self,
-        now: SystemTime,
+        now: impl Into<Time>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         self.created(app);
+        let now = self.enter(now);
         if self.state != State::Disconnected {
             return Err(SessionError::AlreadyConnected);
         }
         self.restore_scratch();
-        self.now = now;
         self.state = State::AwaitingLogon;
         self.disconnect = false;
         self.logout_sent = false;
@@ -635,12 +657,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.serving = None;
         self.held.clear();
         self.held_from = None;
+        let mono = self.now.mono;
         self.clock = Clock {
             heartbeat: Duration::ZERO,
-            last_sent: now,
-            last_received: now,
+            last_sent: mono,
+            last_received: mono,
             test_requests: 0,
-            deadline: now.checked_add(self.config.logon_timeout),
+            deadline: mono.checked_add(self.config.logon_timeout),
         };
         if self.config.role == crate::Role::Initiator {
             if self.config.reset_on_logon
@@ -671,11 +694,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// ```
     pub fn disconnected(
         &mut self,
-        now: SystemTime,
+        now: impl Into<Time>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         self.created(app);
-        self.now = now;
+        let now = self.enter(now);
         let was = self.state;
         self.state = State::Disconnected;
         self.disconnect = false;
@@ -711,12 +734,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// ```
     pub fn handle_bytes(
         &mut self,
-        now: SystemTime,
+        now: impl Into<Time>,
         bytes: &[u8],
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         self.created(app);
-        self.now = now;
+        let now = self.enter(now);
         if self.state == State::Disconnected || self.disconnect {
             return Ok(());
         }
@@ -736,6 +759,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         result?;
         self.pump(now, app)
+    }
+
+    /// An input at `now`: the session's time from here on; returns its wall
+    /// clock reading, which stamps what the input sends.
+    fn enter(&mut self, now: impl Into<Time>) -> SystemTime {
+        self.now = now.into();
+        self.now.wall
     }
 
     /// Makes again the scratch space a call takes while it runs and puts back
@@ -769,26 +799,25 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// ```
     pub fn handle_timeout(
         &mut self,
-        now: SystemTime,
+        now: impl Into<Time>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         self.created(app);
-        self.now = now;
+        let now = self.enter(now);
         if self.state == State::Disconnected || self.disconnect {
             return Ok(());
         }
+        let mono = self.now.mono;
         if let Some(deadline) = self.clock.deadline
-            && now >= deadline
+            && mono >= deadline
         {
             self.disconnect = true;
             return Ok(());
         }
         let hb = self.clock.heartbeat;
         if self.state == State::LoggedOn && !hb.is_zero() {
-            let since_received = now
-                .duration_since(self.clock.last_received)
-                .unwrap_or_default();
-            let since_sent = now.duration_since(self.clock.last_sent).unwrap_or_default();
+            let since_received = mono.saturating_sub(self.clock.last_received);
+            let since_sent = mono.saturating_sub(self.clock.last_sent);
             let times = |tenths: u32| heartbeats(hb, tenths).unwrap_or(Duration::MAX);
             if since_received >= times(24) {
                 self.disconnect = true;
@@ -818,13 +847,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// ```
     pub fn send(
         &mut self,
-        now: SystemTime,
+        now: impl Into<Time>,
         msg_type: &[u8],
         body: &[u8],
         app: &mut dyn Application,
     ) -> Result<u64, SessionError> {
         self.created(app);
-        self.now = now;
+        let now = self.enter(now);
         if self.state != State::LoggedOn {
             return Err(SessionError::NotLoggedOn);
         }
@@ -846,18 +875,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// ```
     pub fn logout(
         &mut self,
-        now: SystemTime,
+        now: impl Into<Time>,
         text: Option<&str>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         self.created(app);
-        self.now = now;
+        let now = self.enter(now);
         if self.state != State::LoggedOn {
             return Ok(());
         }
         self.send_logout(now, text.map(str::as_bytes), app)?;
         self.state = State::LogoutSent;
-        self.clock.deadline = now.checked_add(self.config.logout_timeout);
+        self.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
         Ok(())
     }
 

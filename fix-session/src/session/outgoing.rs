@@ -59,7 +59,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.output.truncate(start);
             self.held_from.get_or_insert(seq);
         }
-        self.clock.last_sent = now;
+        self.clock.last_sent = self.now.mono;
         Ok(seq)
     }
 
@@ -326,7 +326,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     poss_resend,
                 };
                 self.frame_into_output(now, &msg_type, stamp, &body);
-                self.clock.last_sent = now;
+                self.clock.last_sent = self.now.mono;
                 Ok(())
             }
             None => {
@@ -368,7 +368,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             poss_resend: false,
         };
         self.frame_into_output(now, b"4", stamp, &body);
-        self.clock.last_sent = now;
+        self.clock.last_sent = self.now.mono;
         self.current_body = body;
         Ok(())
     }

@@ -220,7 +220,7 @@ impl<'d> Acceptor<'d> {
     /// it act.
     fn wait(&mut self, s: usize, limit: SystemTime) -> Result<(), String> {
         let session = &mut self.sessions[s];
-        let Some(due) = session.poll_timeout() else {
+        let Some(due) = session.poll_timeout().map(|t| t.wall) else {
             return Err("the session has no deadline".into());
         };
         if due > limit {

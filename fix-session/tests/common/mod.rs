@@ -288,6 +288,7 @@ impl<I: Application, A: Application> Pair<I, A> {
         let next = [self.init.poll_timeout(), self.acc.poll_timeout()]
             .into_iter()
             .flatten()
+            .map(|t| t.wall)
             .min()
             .expect("a deadline");
         self.now = self.now.max(next);
