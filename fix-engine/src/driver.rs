@@ -312,6 +312,7 @@ fn start<D: Schema>(
     shared.set_state(session.state());
     if !initial.is_empty() {
         journal.feed(session, now, initial, &mut **app)?;
+        shared.set_state(session.state());
     }
     Ok(())
 }

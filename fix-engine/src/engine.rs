@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::io;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime};
 
@@ -77,6 +78,17 @@ pub struct EngineOptions {
     /// How long a closing connection keeps writing its last bytes (a Logout's
     /// answer) to a peer that does not read. Default 2 s.
     pub linger: Duration,
+    /// The most accepted connections waiting for their first message (the
+    /// Logon that names their session), across the engine's ports. A new
+    /// connection past it closes the one that has waited longest (a real
+    /// counterparty sends its Logon at once; one that holds a connection idle
+    /// is the likelier attacker), with a warning. Default 256.
+    pub max_pending_connections: usize,
+    /// The most sessions acceptor templates make. A Logon that would make
+    /// one more is refused, with a warning; a template's session whose first
+    /// Logon is refused is removed again, with its store and log files.
+    /// Default 1024.
+    pub max_template_sessions: usize,
 }
 
 impl Default for EngineOptions {
@@ -90,6 +102,8 @@ impl Default for EngineOptions {
             connect_timeout: Duration::from_secs(10),
             first_message_timeout: Duration::from_secs(10),
             linger: Duration::from_secs(2),
+            max_pending_connections: 256,
+            max_template_sessions: 1024,
         }
     }
 }
@@ -354,8 +368,53 @@ struct Inner<D: Schema> {
     options: EngineOptions,
     apps: Box<AppFactory>,
     sessions: Mutex<HashMap<SessionId, Arc<Entry<D>>>>,
+    /// How many of `sessions` acceptor templates made.
+    template_sessions: AtomicUsize,
+    /// Accepted connections waiting for their first message.
+    pending: Pending,
     shutdown: watch::Sender<bool>,
     tasks: Mutex<JoinSet<()>>,
+}
+
+/// The accepted connections waiting for their first message, oldest first,
+/// each with the signal that closes it.
+#[derive(Default)]
+struct Pending {
+    waiting: Mutex<Waiting>,
+}
+
+/// The connections [`Pending`] holds, numbered as they came.
+#[derive(Default)]
+struct Waiting {
+    last: u64,
+    queue: std::collections::VecDeque<(u64, Arc<tokio::sync::Notify>)>,
+}
+
+impl Pending {
+    /// Registers a new connection; past `max`, the oldest is told to close.
+    fn enter(&self, max: usize) -> (u64, Arc<tokio::sync::Notify>) {
+        let mut waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+        waiting.last += 1;
+        let id = waiting.last;
+        let close = Arc::new(tokio::sync::Notify::new());
+        waiting.queue.push_back((id, close.clone()));
+        while waiting.queue.len() > max.max(1) {
+            if let Some((_, oldest)) = waiting.queue.pop_front() {
+                tracing::warn!(
+                    max_pending_connections = max,
+                    "too many connections waiting for a Logon: the longest waiting is closed"
+                );
+                oldest.notify_one();
+            }
+        }
+        (id, close)
+    }
+
+    /// The connection `id` has its first message, or is gone.
+    fn leave(&self, id: u64) {
+        let mut waiting = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+        waiting.queue.retain(|(n, _)| *n != id);
+    }
 }
 
 /// The FIX engine: acceptors and initiators running the sessions of a
@@ -520,6 +579,8 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             options,
             apps,
             sessions: Mutex::new(HashMap::new()),
+            template_sessions: AtomicUsize::new(0),
+            pending: Pending::default(),
             shutdown: watch::Sender::new(false),
             tasks: Mutex::new(JoinSet::new()),
             settings,
@@ -761,31 +822,73 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     }
 
     /// The acceptor session `id` on `port`: a configured one, or one made from
-    /// the first template on the port that matches; `None` for neither.
-    fn acceptor_entry(&self, id: &SessionId, port: u16) -> Option<Arc<Entry<D>>> {
+    /// the first template on the port that matches (`true` beside it: made
+    /// now); `None` for neither.
+    fn acceptor_entry(&self, id: &SessionId, port: u16) -> Option<(Arc<Entry<D>>, bool)> {
         let on_port =
             |s: &SessionSettings| matches!(&s.transport, Transport::Acceptor(a) if a.port == port);
         let mut sessions = self.lock_sessions();
         if let Some(e) = sessions.get(id) {
-            return on_port(&e.settings).then(|| e.clone());
+            return on_port(&e.settings).then(|| (e.clone(), false));
         }
         let template = self
             .settings
             .templates()
             .iter()
             .find(|t| t.matches(id) && on_port(t.settings()))?;
+        let max = self.options.max_template_sessions;
+        if self.template_sessions.load(Ordering::Acquire) >= max {
+            tracing::warn!(
+                session = %id,
+                max_template_sessions = max,
+                "refused: acceptor templates have made as many sessions as allowed"
+            );
+            return None;
+        }
         let settings = template.session_for(id)?;
         match self.make_entry(settings) {
             Ok(e) => {
                 tracing::info!(session = %id, "a session made from an acceptor template");
                 sessions.insert(id.clone(), e.clone());
-                Some(e)
+                self.template_sessions.fetch_add(1, Ordering::AcqRel);
+                Some((e, true))
             }
             Err(error) => {
                 tracing::error!(%error, "a template's session could not be made");
                 None
             }
         }
+    }
+
+    /// Removes a session a template made for a connection whose Logon was
+    /// refused: the entry, and the store and log files made for it, so that
+    /// Logons naming ever new CompIDs leave nothing behind.
+    fn forget_template_session(&self, entry: Arc<Entry<D>>) {
+        let id = entry.shared.id.clone();
+        {
+            let mut sessions = self.lock_sessions();
+            match sessions.get(&id) {
+                Some(e) if Arc::ptr_eq(e, &entry) && !e.cell.lock().running => {
+                    sessions.remove(&id);
+                }
+                _ => return,
+            }
+        }
+        self.template_sessions.fetch_sub(1, Ordering::AcqRel);
+        let settings = entry.settings.clone();
+        // The store closes with the session.
+        drop(entry);
+        if let Some(dir) = &settings.store_path
+            && let Err(error) = FileStore::remove(dir, &id.store_name())
+        {
+            tracing::warn!(session = %id, %error, "the refused session's store could not be removed");
+        }
+        if let Some(dir) = &settings.log_path
+            && let Err(error) = FileLog::remove(dir, &id)
+        {
+            tracing::warn!(session = %id, %error, "the refused session's log could not be removed");
+        }
+        tracing::info!(session = %id, "a template's session removed: its first Logon was refused");
     }
 
     /// Runs one connection of `entry`'s session, if no other runs it, and
@@ -917,6 +1020,7 @@ async fn accept<D: Schema + Send + Sync + 'static>(
     tls: ServerTls,
 ) {
     let mut shutdown = inner.shutdown.subscribe();
+    let (pending, close) = inner.pending.enter(inner.options.max_pending_connections);
     // The handshake and the first message share the first message's time.
     let first = async {
         let mut stream = open(tcp, tls).await.map_err(|e| {
@@ -932,8 +1036,16 @@ async fn accept<D: Schema + Send + Sync + 'static>(
     };
     let first = tokio::select! {
         first = tokio::time::timeout(inner.options.first_message_timeout, first) => first,
-        () = stopped(&mut shutdown) => return,
+        () = close.notified() => {
+            tracing::warn!("closed: waited longest among too many connections without a Logon");
+            return;
+        }
+        () = stopped(&mut shutdown) => {
+            inner.pending.leave(pending);
+            return;
+        }
     };
+    inner.pending.leave(pending);
     let (stream, initial, id) = match first {
         Ok(Ok(first)) => first,
         Ok(Err(())) => return,
@@ -942,15 +1054,21 @@ async fn accept<D: Schema + Send + Sync + 'static>(
             return;
         }
     };
-    let Some(entry) = inner.acceptor_entry(&id, port) else {
+    let Some((entry, made)) = inner.acceptor_entry(&id, port) else {
         tracing::warn!(session = %id, "refused: no such session");
         return;
     };
     if !entry.settings.schedule.is_active(SystemTime::now()) {
         tracing::warn!(session = %id, "refused: outside the session's schedule");
+        if made {
+            inner.forget_template_session(entry);
+        }
         return;
     }
     inner.connection(&entry, stream, &initial).await;
+    if made && !entry.shared.has_logged_on() {
+        inner.forget_template_session(entry);
+    }
 }
 
 /// An accepted connection's stream: TLS's server side on a TLS port.

@@ -367,6 +367,35 @@ impl FileLog {
         })
     }
 
+    /// Removes the current logs of `id` in `dir` (backups stay), as for a
+    /// session that never began: an acceptor template's session whose first
+    /// Logon was refused. Logs that do not exist are removed already.
+    ///
+    /// ```
+    /// use fix_engine::log::FileLog;
+    /// use fix_session::SessionId;
+    /// # let dir = std::env::temp_dir().join(format!("fix-engine-doc-filelog-remove-{}", std::process::id()));
+    /// let id = SessionId::new("FIX.4.4", "A", "B");
+    /// drop(FileLog::open(&dir, &id)?);
+    /// FileLog::remove(&dir, &id)?;
+    /// assert!(!dir.join("FIX.4.4-A-B.event.current.log").exists());
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn remove(dir: impl AsRef<Path>, id: &SessionId) -> Result<(), LogError> {
+        let prefix = dir.as_ref().join(format!("{}.", id.store_name()));
+        for suffix in ["messages.current.log", "event.current.log"] {
+            let path = suffixed(&prefix, suffix);
+            match fs::remove_file(&path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    return Err(io_error(LogOperation::Remove, &path, e));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     /// The messages file.
     ///
     /// ```
@@ -639,6 +668,8 @@ pub enum LogOperation {
     Write,
     /// Renaming a file aside (a backup).
     Rename,
+    /// Removing a file (a session that never began).
+    Remove,
 }
 
 impl fmt::Display for LogOperation {
@@ -648,6 +679,7 @@ impl fmt::Display for LogOperation {
             Self::Open => "open",
             Self::Write => "write",
             Self::Rename => "rename",
+            Self::Remove => "remove",
         })
     }
 }

@@ -362,6 +362,45 @@ impl FileStore {
         Ok(store)
     }
 
+    /// Removes the store of `session_id` in `dir` (its log and lock files),
+    /// as for a session that never began: an acceptor template's session whose
+    /// first Logon was refused. Fails with [`StoreError::Locked`] while the
+    /// store is open; a store that does not exist is removed already.
+    ///
+    /// ```
+    /// use fix_session::{FileStore, MessageStore, StoreError};
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-remove-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// let store = FileStore::open(&dir, "FIX.4.4-A-B")?;
+    /// assert!(matches!(FileStore::remove(&dir, "FIX.4.4-A-B"), Err(StoreError::Locked { .. })));
+    /// drop(store);
+    /// FileStore::remove(&dir, "FIX.4.4-A-B")?;
+    /// assert_eq!(fix_session::store::sessions(&dir)?, Vec::<String>::new());
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    pub fn remove(dir: impl AsRef<Path>, session_id: &str) -> Result<(), StoreError> {
+        let dir = dir.as_ref();
+        let stem = file_stem(session_id)?;
+        let lock_path = dir.join(format!("{stem}.lock"));
+        if !dir.join(format!("{stem}.log")).exists() && !lock_path.exists() {
+            return Ok(());
+        }
+        // Held while the files go: no store of the session is open, and none
+        // opens meanwhile.
+        let _lock = lock::acquire(dir, &lock_path)?;
+        for suffix in ["log", "log.tmp", "lock"] {
+            let path = dir.join(format!("{stem}.{suffix}"));
+            match fs::remove_file(&path) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => {
+                    return Err(io_error(IoOperation::Remove, &path, e));
+                }
+                _ => {}
+            }
+        }
+        lock::sync_dir(dir)
+    }
+
     /// The log file.
     ///
     /// ```
