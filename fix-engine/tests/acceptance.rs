@@ -50,6 +50,25 @@ static DICTS: OnceLock<Dictionaries> = OnceLock::new();
 
 #[test]
 fn quickfix_server_acceptance_over_tcp() {
+    run_suite(Logs::Off);
+}
+
+/// The suite again with FileLogPath set: the log's path frames what it reads
+/// on its own before the session sees it, and must hand every script's bytes
+/// over as they came.
+#[test]
+fn quickfix_server_acceptance_over_tcp_with_file_logs() {
+    run_suite(Logs::On);
+}
+
+/// Whether the engines write QuickFIX's message and event logs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Logs {
+    Off,
+    On,
+}
+
+fn run_suite(logs: Logs) {
     fix_test_support::require_fixture!(fix_test_support::files::quickfix_dir());
     let dicts = DICTS.get_or_init(Dictionaries::load);
     let formats = suite::formats();
@@ -59,7 +78,7 @@ fn quickfix_server_acceptance_over_tcp() {
             .iter()
             .map(|&dir| {
                 let formats = &formats;
-                let thread = scope.spawn(move || run_dir(dicts, dir, formats));
+                let thread = scope.spawn(move || run_dir(dicts, dir, formats, logs));
                 (dir, thread)
             })
             .collect();
@@ -89,7 +108,12 @@ fn quickfix_server_acceptance_over_tcp() {
         .map(|(name, took)| format!("{name} {:.1} s", took.as_secs_f64()))
         .collect();
     println!("slowest: {}", slowest.join(", "));
-    println!("acceptance over TCP: {:.1} s", elapsed.as_secs_f64());
+    let with = if logs == Logs::On {
+        " with file logs"
+    } else {
+        ""
+    };
+    println!("acceptance over TCP{with}: {:.1} s", elapsed.as_secs_f64());
     let dirs: Vec<(&str, suite::Outcomes)> = dirs.into_iter().map(|(d, o, _)| (d, o)).collect();
     suite::report(&dirs);
 }
@@ -102,6 +126,7 @@ fn run_dir(
     dicts: &'static Dictionaries,
     dir: &'static str,
     formats: &Formats,
+    logs: Logs,
 ) -> (suite::Outcomes, Vec<Duration>) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -116,7 +141,7 @@ fn run_dir(
             let index = next.replace(next.get() + 1);
             let started = Instant::now();
             let result = match script::parse(text) {
-                Ok(steps) => run_script(dicts, dir, &steps, formats).await,
+                Ok(steps) => run_script(dicts, dir, &steps, formats, logs).await,
                 Err(e) => Err(e),
             };
             done.push((index, (name.clone(), result), started.elapsed()));
@@ -163,6 +188,7 @@ fn profile(dir: &str, id: &SessionId) -> Option<Profile> {
 async fn start_engine(
     dicts: &'static Dictionaries,
     dir: &'static str,
+    logs: Option<&std::path::Path>,
 ) -> Result<Engine<&'static Dictionary>, String> {
     let mut sessions = Vec::new();
     for p in profiles::profiles(dir) {
@@ -174,6 +200,9 @@ async fn start_engine(
             .validate_fields_have_values(p.have_values);
         if let Some(v) = p.appl_ver_id {
             b = b.default_appl_ver_id(v);
+        }
+        if let Some(path) = logs {
+            b = b.file_log_path(path);
         }
         sessions.push(b.build().map_err(|e| format!("settings: {e}"))?);
     }
@@ -199,8 +228,18 @@ async fn run_script(
     dir: &'static str,
     steps: &[(usize, Step)],
     formats: &Formats,
+    logs: Logs,
 ) -> Result<(), String> {
-    let engine = start_engine(dicts, dir).await?;
+    // Each script's engine logs into a directory of its own, removed after.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let log_dir = (logs == Logs::On).then(|| {
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        std::env::temp_dir().join(format!(
+            "fix-engine-acceptance-logs-{}-{n}",
+            std::process::id()
+        ))
+    });
+    let engine = start_engine(dicts, dir, log_dir.as_deref()).await?;
     let addr = engine.local_addrs()[0];
     let mut conns = HashMap::new();
     for (line, step) in steps {
@@ -211,6 +250,9 @@ async fn run_script(
     // Our side closes first, as the in-memory runner's does.
     drop(conns);
     drop(engine);
+    if let Some(d) = log_dir {
+        let _ = std::fs::remove_dir_all(d);
+    }
     Ok(())
 }
 
