@@ -89,6 +89,12 @@ pub struct EngineOptions {
     /// Logon is refused is removed again, with its store and log files.
     /// Default 1024.
     pub max_template_sessions: usize,
+    /// TCP keepalive on every connection: the idle time before the first
+    /// probe (then one every third of it; three unanswered and the kernel
+    /// drops the connection), so that a counterparty gone without a FIN is
+    /// found with heartbeats off too. `None` leaves the system's setting.
+    /// Default 30 s.
+    pub tcp_keepalive: Option<Duration>,
 }
 
 impl Default for EngineOptions {
@@ -104,6 +110,7 @@ impl Default for EngineOptions {
             linger: Duration::from_secs(2),
             max_pending_connections: 256,
             max_template_sessions: 1024,
+            tcp_keepalive: Some(Duration::from_secs(30)),
         }
     }
 }
@@ -892,8 +899,14 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     }
 
     /// Runs one connection of `entry`'s session, if no other runs it, and
-    /// puts the session back.
-    async fn connection(&self, entry: &Entry<D>, stream: Stream, initial: &[u8]) {
+    /// puts the session back; whether the session logged on in it.
+    async fn connection(&self, entry: &Entry<D>, stream: Stream, initial: &[u8]) -> bool {
+        let logons = entry.shared.logons();
+        self.run_connection(entry, stream, initial).await;
+        entry.shared.logons() != logons
+    }
+
+    async fn run_connection(&self, entry: &Entry<D>, stream: Stream, initial: &[u8]) {
         {
             let mut slot = entry.cell.lock();
             if slot.running {
@@ -937,6 +950,11 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         }
         if let Err(e) = stream.tcp().set_nodelay(entry.settings.tcp_nodelay) {
             span.in_scope(|| tracing::warn!(error = %e, "SocketNodelay could not be set"));
+        }
+        if let Some(idle) = self.options.tcp_keepalive
+            && let Err(e) = crate::transport::set_keepalive(stream.tcp(), idle)
+        {
+            span.in_scope(|| tracing::warn!(error = %e, "TCP keepalive could not be set"));
         }
         let end = driver::run(
             stream,
@@ -1065,8 +1083,8 @@ async fn accept<D: Schema + Send + Sync + 'static>(
         }
         return;
     }
-    inner.connection(&entry, stream, &initial).await;
-    if made && !entry.shared.has_logged_on() {
+    let logged_on = inner.connection(&entry, stream, &initial).await;
+    if made && !logged_on {
         inner.forget_template_session(entry);
     }
 }
@@ -1151,6 +1169,8 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
     };
     let mut shutdown = inner.shutdown.subscribe();
     let schedule = &entry.settings.schedule;
+    // The endpoint the next round tries first.
+    let mut next = 0;
     loop {
         if *shutdown.borrow() {
             return;
@@ -1171,7 +1191,9 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
             }
             continue;
         }
-        for (n, endpoint) in transport.endpoints.iter().enumerate() {
+        let count = transport.endpoints.len();
+        for n in (0..count).map(|i| (next + i) % count) {
+            let endpoint = &transport.endpoints[n];
             let address = (endpoint.host.as_str(), endpoint.port);
             // The TLS handshake is part of connecting, within its time.
             let connect = async {
@@ -1189,7 +1211,11 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
             };
             match connected {
                 Ok(Ok(stream)) => {
-                    inner.connection(&entry, stream, &[]).await;
+                    // As QuickFIX: a connection whose Logon was refused (or
+                    // never answered) sends the next attempt to the next
+                    // host; one that logged on, to the first again.
+                    let logged_on = inner.connection(&entry, stream, &[]).await;
+                    next = if logged_on { 0 } else { (n + 1) % count };
                     break;
                 }
                 Ok(Err((what, e))) => {

@@ -7,7 +7,7 @@
 //! session is free at that moment, and queues when it is not: it never waits
 //! for the session either.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 
 use fix_session::{SessionId, State};
@@ -77,8 +77,8 @@ pub(crate) struct Shared {
     /// the session holds, say) must neither keep the session and its store
     /// open after the engine is gone nor make a cycle.
     direct: OnceLock<Weak<dyn DirectSend>>,
-    /// The session has been logged on at least once.
-    logged_on_once: AtomicBool,
+    /// How many times the session has logged on.
+    logons: AtomicU64,
 }
 
 impl std::fmt::Debug for Shared {
@@ -103,7 +103,7 @@ impl Shared {
             state: AtomicU8::new(state_byte(State::Disconnected)),
             watch: watch::Sender::new(State::Disconnected),
             direct: OnceLock::new(),
-            logged_on_once: AtomicBool::new(false),
+            logons: AtomicU64::new(0),
         })
     }
 
@@ -170,17 +170,18 @@ impl Shared {
     /// Publishes the session's state, when it changed.
     pub(crate) fn set_state(&self, state: State) {
         let byte = state_byte(state);
-        if state == State::LoggedOn {
-            self.logged_on_once.store(true, Ordering::Release);
+        let was = self.state.swap(byte, Ordering::AcqRel);
+        if state == State::LoggedOn && was != byte {
+            self.logons.fetch_add(1, Ordering::AcqRel);
         }
-        if self.state.swap(byte, Ordering::AcqRel) != byte {
+        if was != byte {
             self.watch.send_replace(state);
         }
     }
 
-    /// Whether the session has been logged on at least once.
-    pub(crate) fn has_logged_on(&self) -> bool {
-        self.logged_on_once.load(Ordering::Acquire)
+    /// How many times the session has logged on.
+    pub(crate) fn logons(&self) -> u64 {
+        self.logons.load(Ordering::Acquire)
     }
 
     fn state(&self) -> State {

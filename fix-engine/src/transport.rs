@@ -7,6 +7,7 @@
 
 use std::io;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::io::{Interest, Ready};
 use tokio::net::TcpStream;
@@ -264,5 +265,40 @@ impl io::Write for Socket<'_> {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+/// TCP keepalive on `tcp`: the first probe after `idle` without traffic, then
+/// one every `idle / 3`, three unanswered ones and the kernel drops the
+/// connection. A counterparty that vanished without a FIN (a cable pulled, a
+/// host gone) is found even when heartbeats are off (HeartBtInt=0).
+pub(crate) fn set_keepalive(tcp: &TcpStream, idle: Duration) -> io::Result<()> {
+    let interval = (idle / 3).max(Duration::from_secs(1));
+    let keepalive = socket2::TcpKeepalive::new()
+        .with_time(idle)
+        .with_interval(interval)
+        .with_retries(3);
+    socket2::SockRef::from(tcp).set_tcp_keepalive(&keepalive)
+}
+
+#[cfg(test)]
+mod keepalive_tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn keepalive_is_set_with_its_timings() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let tcp = TcpStream::connect(addr).await.unwrap();
+        let sock = socket2::SockRef::from(&tcp);
+        assert!(!sock.keepalive().unwrap());
+        set_keepalive(&tcp, Duration::from_secs(30)).unwrap();
+        assert!(sock.keepalive().unwrap());
+        assert_eq!(sock.tcp_keepalive_time().unwrap(), Duration::from_secs(30));
+        assert_eq!(
+            sock.tcp_keepalive_interval().unwrap(),
+            Duration::from_secs(10)
+        );
+        assert_eq!(sock.tcp_keepalive_retries().unwrap(), 3);
     }
 }

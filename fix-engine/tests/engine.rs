@@ -1212,3 +1212,46 @@ async fn an_application_that_panics_ends_the_connection_and_gets_the_message_aga
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
+
+#[tokio::test]
+async fn a_refused_logon_sends_the_next_attempt_to_the_backup_host() {
+    // The primary takes the connection and refuses the Logon (a Logout, then
+    // it closes), as a venue's gateway that is up but not serving does.
+    let primary = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let primary_port = primary.local_addr().unwrap().port();
+    let refused = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = refused.clone();
+    tokio::spawn(async move {
+        while let Ok((mut tcp, _)) = primary.accept().await {
+            let mut buf = [0u8; 4096];
+            let _ = tcp.read(&mut buf).await;
+            let now = fix_session::time::format_timestamp(SystemTime::now());
+            let now = std::str::from_utf8(&now).unwrap();
+            let logout = fix_test_support::naive::build(
+                format!("35=5\x0134=1\x0149=EXEC\x0152={now}\x0156=C9\x0158=not serving\x01")
+                    .as_bytes(),
+            );
+            let _ = tcp.write_all(&logout).await;
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    });
+    let backup_port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (a_id, i_id) = ids("EXEC", "C9");
+    let acc = start([acceptor("EXEC", "C9", backup_port)], &tx, false).await;
+    let ini = start(
+        [initiator("C9", "EXEC", primary_port).socket_connect("127.0.0.1", backup_port)],
+        &tx,
+        false,
+    )
+    .await;
+    expect(&mut rx, &a_id, &Event::Logon, WAIT).await;
+    expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
+    assert_eq!(
+        refused.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "one refusal, then the backup"
+    );
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}
