@@ -21,15 +21,39 @@ enum Fault {
     Error,
 }
 
-/// A `FileStore` that fails at the advance of incoming message `at`.
+/// A `FileStore` that fails at the advance of incoming message `at`, or at
+/// its `at_op`-th write (counted from 1; 0 for none).
 struct Faulty {
     inner: FileStore,
     at: u64,
+    at_op: usize,
+    ops: usize,
     fault: Fault,
     dead: bool,
 }
 
 impl Faulty {
+    fn new(inner: FileStore, at: u64, at_op: usize, fault: Fault) -> Faulty {
+        Faulty {
+            inner,
+            at,
+            at_op,
+            ops: 0,
+            fault,
+            dead: false,
+        }
+    }
+
+    /// Counts a write; whether it fails (and the store with it, on a crash).
+    fn fails(&mut self) -> bool {
+        self.ops += 1;
+        if self.dead || self.ops == self.at_op {
+            self.dead |= self.fault == Fault::Crash;
+            return true;
+        }
+        false
+    }
+
     fn failure() -> StoreError {
         StoreError::Io {
             op: fix_session::IoOperation::Write,
@@ -47,18 +71,27 @@ impl MessageStore for Faulty {
         self.inner.next_target_seq()
     }
     fn set_next_sender_seq(&mut self, seq: u64) -> Result<(), StoreError> {
+        if self.fails() {
+            return Err(Faulty::failure());
+        }
         self.inner.set_next_sender_seq(seq)
     }
     fn set_next_target_seq(&mut self, seq: u64) -> Result<(), StoreError> {
+        if self.fails() {
+            return Err(Faulty::failure());
+        }
         self.inner.set_next_target_seq(seq)
     }
     fn store(&mut self, seq: u64, message: &[u8]) -> Result<(), StoreError> {
-        if self.dead {
+        if self.fails() {
             return Err(Faulty::failure());
         }
         self.inner.store(seq, message)
     }
     fn advance_target_seq(&mut self, received: u64) -> Result<(), StoreError> {
+        if self.fails() {
+            return Err(Faulty::failure());
+        }
         if received == self.at {
             self.dead = self.fault == Fault::Crash;
             self.at = 0;
@@ -137,12 +170,7 @@ fn answers_to_one_order(fault: Fault) -> usize {
     let mut ia = Recorder::default();
     let mut aa = Recorder::echo();
     let now = t0();
-    let store = Faulty {
-        inner: FileStore::open(dir.path(), ID).unwrap(),
-        at: 2,
-        fault,
-        dead: false,
-    };
+    let store = Faulty::new(FileStore::open(dir.path(), ID).unwrap(), 2, 0, fault);
     let mut acc = Session::new(ac.clone(), store, &fix44::DICTIONARY);
     acc.connected(now, &mut aa).unwrap();
     init.connected(now, &mut ia).unwrap();
@@ -214,4 +242,168 @@ fn an_order_is_answered_once_across_a_crash_between_its_answer_and_its_advance()
 #[test]
 fn an_order_is_answered_once_after_a_store_error_between_its_answer_and_its_advance() {
     assert_eq!(answers_to_one_order(Fault::Error), 1);
+}
+
+/// What the counterparty's application got: (ClOrdID, PossDupFlag) of each
+/// application message.
+#[derive(Default)]
+struct Answers(Vec<(String, bool)>);
+
+impl fix_session::Application for Answers {
+    fn from_app(
+        &mut self,
+        msg: &fix_core::Message<'_>,
+        _: &mut fix_session::Outbox,
+    ) -> Result<(), fix_session::AppReject> {
+        let id = String::from_utf8_lossy(msg.get(11).unwrap_or_default()).into_owned();
+        self.0.push((id, msg.get(43) == Some(b"Y")));
+        Ok(())
+    }
+}
+
+/// Moves bytes both ways until neither side writes; the acceptor's error ends
+/// the exchange (as the engine ends the connection) and is returned.
+fn exchange<S: MessageStore>(
+    init: &mut Session<MemoryStore, Fix44>,
+    ia: &mut Answers,
+    acc: &mut Session<S, Fix44>,
+    aa: &mut Recorder,
+    now: SystemTime,
+) -> Result<(), fix_session::SessionError> {
+    for _ in 0..50 {
+        let a = init.output().to_vec();
+        init.consume_output(a.len());
+        let b = acc.output().to_vec();
+        acc.consume_output(b.len());
+        if a.is_empty() && b.is_empty() {
+            break;
+        }
+        acc.handle_bytes(now, &a, aa)?;
+        init.handle_bytes(now, &b, ia).unwrap();
+    }
+    Ok(())
+}
+
+/// The acceptor under test: the session over the failing store, or, after a
+/// crash, the one the restarted process opens from the disk.
+enum Acceptor {
+    Faulty(Session<Faulty, Fix44>),
+    Reopened(Session<FileStore, Fix44>),
+}
+
+impl Acceptor {
+    fn exchange(
+        &mut self,
+        init: &mut Session<MemoryStore, Fix44>,
+        ia: &mut Answers,
+        aa: &mut Recorder,
+        now: SystemTime,
+    ) -> bool {
+        match self {
+            Acceptor::Faulty(s) => exchange(init, ia, s, aa, now).is_ok(),
+            Acceptor::Reopened(s) => exchange(init, ia, s, aa, now).is_ok(),
+        }
+    }
+
+    /// The connection ends and comes back: on the same store after an error,
+    /// on the store reopened from the disk after a crash.
+    fn reconnect(
+        self,
+        fault: Fault,
+        dir: &std::path::Path,
+        aa: &mut Recorder,
+        now: SystemTime,
+    ) -> Acceptor {
+        let mut next = match (self, fault) {
+            (Acceptor::Faulty(s), Fault::Crash) => {
+                let config = s.id().clone();
+                // The dead process's store closes with it.
+                drop(s);
+                let (_, ac) = configs();
+                assert_eq!(ac.id, config);
+                let store = FileStore::open(dir, ID).unwrap();
+                Acceptor::Reopened(Session::new(ac, store, &fix44::DICTIONARY))
+            }
+            (other, _) => other,
+        };
+        match &mut next {
+            Acceptor::Faulty(s) => {
+                s.disconnected(now, aa).unwrap();
+                s.connected(now, aa).unwrap();
+            }
+            Acceptor::Reopened(s) => {
+                if s.state() != fix_session::State::Disconnected {
+                    s.disconnected(now, aa).unwrap();
+                }
+                s.connected(now, aa).unwrap();
+            }
+        }
+        next
+    }
+}
+
+/// Three orders through an acceptor whose store fails at its `at_op`-th
+/// write; after the failure the connection ends and comes back (on the same
+/// store for an error, on the store reopened from the disk for a crash).
+/// Returns the counterparty's answers.
+fn three_orders_failing_at(at_op: usize, fault: Fault) -> Vec<(String, bool)> {
+    let dir = TempDir::new(&format!("answers-sweep-{at_op}-{}", fault == Fault::Crash));
+    let (ic, ac) = configs();
+    let mut init = Session::new(ic, MemoryStore::new(), &fix44::DICTIONARY);
+    let mut ia = Answers::default();
+    let mut aa = Recorder::echo();
+    let now = t0();
+    let store = Faulty::new(FileStore::open(dir.path(), ID).unwrap(), 0, at_op, fault);
+    let mut session = Session::new(ac, store, &fix44::DICTIONARY);
+    session.connected(now, &mut aa).unwrap();
+    let mut acc = Acceptor::Faulty(session);
+    init.connected(now, &mut ia).unwrap();
+    let mut ok = acc.exchange(&mut init, &mut ia, &mut aa, now);
+    for n in 0..=3 {
+        if !ok {
+            init.disconnected(now, &mut ia).unwrap();
+            acc = acc.reconnect(fault, dir.path(), &mut aa, now);
+            init.connected(now, &mut ia).unwrap();
+            ok = acc.exchange(&mut init, &mut ia, &mut aa, now);
+            assert!(ok, "op {at_op}: one failure only");
+        }
+        assert_eq!(init.state(), fix_session::State::LoggedOn, "op {at_op}");
+        if n == 3 {
+            break;
+        }
+        let body = format!("11=O{n}\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01");
+        init.send(now, b"D", body.as_bytes(), &mut ia).unwrap();
+        ok = acc.exchange(&mut init, &mut ia, &mut aa, now);
+    }
+    ia.0
+}
+
+#[test]
+fn a_store_failing_at_any_write_loses_no_answer_and_answers_each_order_once() {
+    for fault in [Fault::Error, Fault::Crash] {
+        for at_op in 1..=12 {
+            let answers = three_orders_failing_at(at_op, fault);
+            for n in 0..3 {
+                let id = format!("O{n}");
+                let plain = answers.iter().filter(|(a, dup)| a == &id && !dup).count();
+                let all = answers.iter().filter(|(a, _)| a == &id).count();
+                let case = if fault == Fault::Crash {
+                    "crash"
+                } else {
+                    "error"
+                };
+                assert!(
+                    all >= 1,
+                    "{case} at write {at_op}: {id} never answered: {answers:?}"
+                );
+                assert!(
+                    plain <= 1,
+                    "{case} at write {at_op}: {id} answered twice: {answers:?}"
+                );
+                // Stronger than QuickFIX's promise: not even a PossDup copy,
+                // since no answer outlives a message not recorded as received.
+                assert_eq!(all, 1, "{case} at write {at_op}: {id}: {answers:?}");
+            }
+        }
+    }
 }

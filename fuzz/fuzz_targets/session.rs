@@ -1,15 +1,20 @@
-//! A logged-on acceptor session fed arbitrary operations: raw byte chunks,
-//! well-framed messages of any type with fuzzed MsgSeqNum, flags and body (so the
-//! session's rules, not only its framer, are reached), time passing, application
-//! sends, reconnects. It must never panic, and its buffers stay bounded: output is
-//! drained after every step, and nothing it holds grows past what the input could
-//! explain.
+//! A session fed arbitrary operations: raw byte chunks, well-framed messages of
+//! any type with fuzzed MsgSeqNum, flags and body (so the session's rules, not
+//! only its framer, are reached), a Logon whose every field is fuzzed
+//! (HeartBtInt, ResetSeqNumFlag, SendingTime, CompIDs), time passing on the
+//! monotonic clock while the wall clock jumps either way, application sends,
+//! reconnects. The first byte picks the role (acceptor or initiator) and the
+//! store (memory, or a real file store). It must never panic, and its buffers
+//! stay bounded: output is drained after every step, and nothing it holds grows
+//! past what the input could explain.
 #![no_main]
 
+use std::cell::RefCell;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use fix_session::{
-    Application, MemoryStore, MessageStore, Outbox, Role, Session, SessionConfig, SessionId,
+    Application, FileOptions, FileStore, MemoryStore, MessageStore, Outbox, Role, Session,
+    SessionConfig, SessionId, SyncPolicy, Time,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -31,17 +36,39 @@ impl Application for Echo {
 
 const TYPES: [&[u8]; 10] = [b"0", b"1", b"2", b"3", b"4", b"5", b"A", b"D", b"8", b"ZZ"];
 
-fn frame(msg_type: &[u8], seq: u64, poss_dup: bool, now: SystemTime, body: &[u8]) -> Vec<u8> {
-    let ts = fix_session::time::format_timestamp(now);
+/// Values a Logon's numbers take: in range, at the bounds, past them, signed,
+/// not numbers.
+const NUMBERS: [&str; 10] = [
+    "30",
+    "0",
+    "86400",
+    "86401",
+    "-30",
+    "9000000000000000000",
+    "18446744073709551615",
+    "99999999999999999999999",
+    "3x",
+    "",
+];
+
+fn frame(
+    msg_type: &[u8],
+    seq: u64,
+    poss_dup: bool,
+    sending: SystemTime,
+    comp_ids: (&str, &str),
+    body: &[u8],
+) -> Vec<u8> {
+    let ts = fix_session::time::format_timestamp(sending);
     let mut rest = format!("35={}\x0134={seq}\x01", String::from_utf8_lossy(msg_type)).into_bytes();
     if poss_dup {
         rest.extend_from_slice(b"43=Y\x01122=");
         rest.extend_from_slice(&ts);
         rest.push(1);
     }
-    rest.extend_from_slice(b"49=TW\x0152=");
+    rest.extend_from_slice(format!("49={}\x0152=", comp_ids.0).as_bytes());
     rest.extend_from_slice(&ts);
-    rest.extend_from_slice(b"\x0156=ISLD\x01");
+    rest.extend_from_slice(format!("\x0156={}\x01", comp_ids.1).as_bytes());
     rest.extend_from_slice(body);
     let mut m = format!("8=FIX.4.4\x019={}\x01", rest.len()).into_bytes();
     m.extend_from_slice(&rest);
@@ -50,15 +77,58 @@ fn frame(msg_type: &[u8], seq: u64, poss_dup: bool, now: SystemTime, body: &[u8]
     m
 }
 
-fuzz_target!(|data: &[u8]| {
-    let mut now = UNIX_EPOCH + Duration::from_secs(1_790_000_000);
-    let config = SessionConfig::new(SessionId::new("FIX.4.4", "ISLD", "TW"), Role::Acceptor);
-    let mut s = Session::new(config, MemoryStore::new(), &fix44::DICTIONARY);
+/// A Logon from the counterparty whose fields `a` and `b` pick.
+fn logon(a: u8, b: u8, now: Time, ids: (&str, &str)) -> Vec<u8> {
+    let hb = NUMBERS[usize::from(a) % NUMBERS.len()];
+    let mut body = format!("98=0\x01108={hb}\x01");
+    if a & 0x10 != 0 {
+        body.push_str("141=Y\x01");
+    }
+    // SendingTime: now, or off by seconds to days either way.
+    let skew = Duration::from_secs(u64::from(b >> 2).pow(3));
+    let sending = if b & 1 == 0 {
+        now.wall + skew
+    } else {
+        now.wall.checked_sub(skew).unwrap_or(now.wall)
+    };
+    let ids = if b & 2 != 0 { ("INTRUDER", ids.1) } else { ids };
+    let seq = if a & 0x20 != 0 { u64::from(b) } else { 1 };
+    frame(b"A", seq, false, sending, ids, body.as_bytes())
+}
+
+thread_local! {
+    /// One file store for the runs that use one, reset at each run's start.
+    static FILE: RefCell<Option<FileStore>> = const { RefCell::new(None) };
+}
+
+fn file_store() -> FileStore {
+    FILE.with(|f| f.borrow_mut().take()).unwrap_or_else(|| {
+        let dir = std::env::temp_dir().join(format!("fuzz-session-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        FileStore::open_with(&dir, "FIX.4.4-ISLD-TW", FileOptions::new().sync(SyncPolicy::Os))
+            .expect("the fuzz store opens")
+    })
+}
+
+/// The store a run uses: memory, or the file store put back after it.
+enum Store {
+    Memory(MemoryStore),
+    File(FileStore),
+}
+
+fn run<S: MessageStore>(mut s: Session<S, &'static fix_core::typed::Tables>, role: Role, data: &[u8]) -> S {
+    let mut wall = UNIX_EPOCH + Duration::from_secs(1_790_000_000);
+    let mut mono = Duration::from_secs(1000);
+    let ids = ("TW", "ISLD");
     let mut app = Echo;
-    let logon = frame(b"A", 1, false, now, b"98=0\x01108=30\x01");
+    let now = Time::new(wall, mono);
     s.connected(now, &mut app).unwrap();
-    s.handle_bytes(now, &logon, &mut app).unwrap();
-    let mut fed = logon.len();
+    let mut fed = 0usize;
+    if role == Role::Acceptor {
+        let logon = frame(b"A", 1, false, wall, ids, b"98=0\x01108=30\x01");
+        fed += logon.len();
+        s.handle_bytes(now, &logon, &mut app).unwrap();
+    }
     let mut ops = data;
     while let Some((&op, rest)) = ops.split_first() {
         let (&arg, rest) = rest.split_first().unwrap_or((&0, &[]));
@@ -66,48 +136,107 @@ fuzz_target!(|data: &[u8]| {
         let (chunk, rest) = rest.split_at(take);
         ops = rest;
         fed += chunk.len() + 64;
-        match op % 6 {
+        let now = Time::new(wall, mono);
+        match op % 8 {
             0 => s.handle_bytes(now, chunk, &mut app).unwrap(),
             1 | 2 => {
                 let t = TYPES[usize::from(arg) % TYPES.len()];
                 let expected = s.store().next_target_seq();
-                let seq = match op / 6 % 4 {
+                let seq = match op / 8 % 4 {
                     0 => expected,
                     1 => expected + u64::from(arg % 5),
                     2 => expected.saturating_sub(u64::from(arg % 3)),
                     _ => u64::from(arg),
                 };
-                let m = frame(t, seq, op & 64 != 0, now, chunk);
+                let m = frame(t, seq, op & 64 != 0, wall, ids, chunk);
                 fed += m.len();
                 s.handle_bytes(now, &m, &mut app).unwrap();
             }
             3 => {
-                now += Duration::from_millis(u64::from(arg) * 250);
-                s.handle_timeout(now, &mut app).unwrap();
+                // Time passes on the monotonic clock; the wall clock follows,
+                // or steps (NTP, an operator) up to a day either way.
+                mono += Duration::from_millis(u64::from(arg) * 250);
+                let step = Duration::from_secs(u64::from(op >> 3).pow(3));
+                wall = match op & 0x80 {
+                    0 => wall + Duration::from_millis(u64::from(arg) * 250),
+                    _ if op & 0x40 != 0 => wall + step,
+                    _ => wall.checked_sub(step).unwrap_or(wall),
+                };
+                s.handle_timeout(Time::new(wall, mono), &mut app).unwrap();
             }
             4 => {
                 let _ = s.send(now, b"D", chunk, &mut app);
             }
+            5 => {
+                let m = logon(arg, chunk.first().copied().unwrap_or(0), now, ids);
+                fed += m.len();
+                s.handle_bytes(now, &m, &mut app).unwrap();
+            }
+            6 => {
+                let _ = s.logout(now, None, &mut app);
+            }
             _ => {
                 s.disconnected(now, &mut app).unwrap();
+                if arg & 1 != 0 {
+                    s.reset_on_next_logon();
+                }
                 s.connected(now, &mut app).unwrap();
-                let logon = frame(b"A", 1, false, now, b"98=0\x01108=30\x01141=Y\x01");
-                s.handle_bytes(now, &logon, &mut app).unwrap();
+                let m = logon(arg, chunk.first().copied().unwrap_or(0), now, ids);
+                fed += m.len();
+                s.handle_bytes(now, &m, &mut app).unwrap();
             }
         }
-        if let Some(deadline) = s.poll_timeout().map(|t| t.wall) {
-            assert!(deadline >= now || s.wants_disconnect() || deadline + Duration::from_secs(300) > now);
+        if let Some(due) = s.poll_timeout() {
+            // Deadlines are on the monotonic clock, whatever the wall does.
+            assert!(due.mono + Duration::from_secs(300) > mono || s.wants_disconnect());
         }
+        // Received bytes held: a partial message (the parser's bound) and the
+        // queue ahead of a gap (its bound), never more.
+        assert!(s.received_len() <= (16 << 20) + (64 << 10) + 4096);
         // A resend may answer one small request with many stored messages, but
         // never with more than everything the session was ever fed or sent.
-        assert!(s.output().len() <= 64 * fed + 4096, "output {} for {fed} fed", s.output().len());
+        assert!(s.output().len() <= 64 * fed + 8192, "output {} for {fed} fed", s.output().len());
         let n = s.output().len();
         s.consume_output(n);
+        while s.poll_event().is_some() {}
         if s.wants_disconnect() {
+            let now = Time::new(wall, mono);
             s.disconnected(now, &mut app).unwrap();
             s.connected(now, &mut app).unwrap();
-            let logon = frame(b"A", 1, false, now, b"98=0\x01108=30\x01141=Y\x01");
-            s.handle_bytes(now, &logon, &mut app).unwrap();
+            if role == Role::Acceptor {
+                let m = frame(b"A", 1, false, wall, ids, b"98=0\x01108=30\x01141=Y\x01");
+                s.handle_bytes(now, &m, &mut app).unwrap();
+            }
+        }
+    }
+    s.into_store()
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, data)) = data.split_first() else {
+        return;
+    };
+    let role = if mode & 1 == 0 { Role::Acceptor } else { Role::Initiator };
+    let id = match role {
+        Role::Acceptor => SessionId::new("FIX.4.4", "ISLD", "TW"),
+        Role::Initiator => SessionId::new("FIX.4.4", "ISLD", "TW"),
+    };
+    let mut config = SessionConfig::new(id, role);
+    config.max_queued_bytes = 16 << 20;
+    let store = if mode & 6 == 0 {
+        let mut f = file_store();
+        f.reset(UNIX_EPOCH + Duration::from_secs(1_790_000_000)).unwrap();
+        Store::File(f)
+    } else {
+        Store::Memory(MemoryStore::new())
+    };
+    match store {
+        Store::Memory(m) => {
+            run(Session::new(config, m, &fix44::DICTIONARY), role, data);
+        }
+        Store::File(f) => {
+            let f = run(Session::new(config, f, &fix44::DICTIONARY), role, data);
+            FILE.with(|slot| *slot.borrow_mut() = Some(f));
         }
     }
 });
