@@ -938,6 +938,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             Role::Acceptor => format!("Accepted connection from {peer}"),
         };
         span.in_scope(|| tracing::info!("{}", text));
+        entry.shared.set_peer_certificate(stream.peer_certificate());
         let logged = entry
             .cell
             .lock()
@@ -1083,10 +1084,37 @@ async fn accept<D: Schema + Send + Sync + 'static>(
         }
         return;
     }
+    if !certificate_allowed(&entry.settings, &stream, &id) {
+        tracing::warn!(session = %id, "refused: the client certificate names none of ClientCertificateNames");
+        entry.event(
+            "Refused a connection: its client certificate names none of ClientCertificateNames",
+        );
+        if made {
+            inner.forget_template_session(entry);
+        }
+        return;
+    }
     let logged_on = inner.connection(&entry, stream, &initial).await;
     if made && !logged_on {
         inner.forget_template_session(entry);
     }
+}
+
+/// Whether the connection's client certificate may log on as the session
+/// `settings` describe: any, unless `ClientCertificateNames` binds it.
+#[cfg(feature = "tls")]
+fn certificate_allowed(settings: &SessionSettings, stream: &Stream, id: &SessionId) -> bool {
+    let Some(tls) = settings.tls.as_ref().filter(|t| !t.client_names.is_empty()) else {
+        return true;
+    };
+    stream.peer_certificate().is_some_and(|der| {
+        crate::tls::certificate_names(&der, &tls.client_names, &id.target_comp_id)
+    })
+}
+
+#[cfg(not(feature = "tls"))]
+fn certificate_allowed(_: &SessionSettings, _: &Stream, _: &SessionId) -> bool {
+    true
 }
 
 /// An accepted connection's stream: TLS's server side on a TLS port.

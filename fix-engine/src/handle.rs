@@ -79,6 +79,8 @@ pub(crate) struct Shared {
     direct: OnceLock<Weak<dyn DirectSend>>,
     /// How many times the session has logged on.
     logons: AtomicU64,
+    /// The peer's TLS certificate on the current connection.
+    peer_certificate: Mutex<Option<Arc<[u8]>>>,
 }
 
 impl std::fmt::Debug for Shared {
@@ -104,6 +106,7 @@ impl Shared {
             watch: watch::Sender::new(State::Disconnected),
             direct: OnceLock::new(),
             logons: AtomicU64::new(0),
+            peer_certificate: Mutex::new(None),
         })
     }
 
@@ -177,6 +180,15 @@ impl Shared {
         if was != byte {
             self.watch.send_replace(state);
         }
+    }
+
+    /// Records the peer's certificate (DER) of the connection starting.
+    pub(crate) fn set_peer_certificate(&self, der: Option<Vec<u8>>) {
+        let der = der.map(Arc::from);
+        *self
+            .peer_certificate
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = der;
     }
 
     /// How many times the session has logged on.
@@ -356,6 +368,26 @@ impl SessionHandle {
             Ok(mt_len) if len <= self.shared.capacity => Ok((len, mt_len)),
             _ => Err(SendError::TooLarge),
         }
+    }
+
+    /// The certificate (DER) the counterparty presented on the session's
+    /// current or last TLS connection (its own, the first of its chain), for
+    /// an application that checks more than the engine does; `None` over
+    /// plain TCP or without a client certificate.
+    ///
+    /// ```no_run
+    /// # fn f(handle: fix_engine::SessionHandle) {
+    /// if let Some(der) = handle.peer_certificate() {
+    ///     println!("the counterparty's certificate: {} bytes", der.len());
+    /// }
+    /// # }
+    /// ```
+    pub fn peer_certificate(&self) -> Option<Arc<[u8]>> {
+        self.shared
+            .peer_certificate
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Starts a Logout (the session ends when it is answered, or after

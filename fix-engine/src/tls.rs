@@ -249,3 +249,108 @@ fn file_error(
         error,
     })
 }
+
+/// Whether the certificate `der` names one of `names` (`{TargetCompID}` in a
+/// name standing for `target_comp_id`): a DNS name or IP address among its
+/// subject alternative names, as a server's is checked, or its subject's
+/// CommonName exactly.
+pub(crate) fn certificate_names(der: &[u8], names: &[String], target_comp_id: &str) -> bool {
+    let der = CertificateDer::from(der);
+    let Ok(cert) = webpki::EndEntityCert::try_from(&der) else {
+        return false;
+    };
+    let common_names = common_names(cert.subject());
+    names.iter().any(|pattern| {
+        let name = pattern.replace("{TargetCompID}", target_comp_id);
+        let by_san = ServerName::try_from(name.as_str())
+            .is_ok_and(|n| cert.verify_is_valid_for_subject_name(&n).is_ok());
+        by_san || common_names.contains(&name.as_bytes())
+    })
+}
+
+/// The CommonName (OID 2.5.4.3) values of a certificate's subject, its DER
+/// contents (the RDNs, without the outer SEQUENCE): each RDN a SET of
+/// SEQUENCEs of an OID and a string.
+fn common_names(subject: &[u8]) -> Vec<&[u8]> {
+    const CN: &[u8] = &[0x55, 0x04, 0x03];
+    let mut found = Vec::new();
+    let mut rdns = subject;
+    while let Some((0x31, set, rest)) = der_read(rdns) {
+        rdns = rest;
+        let mut attributes = set;
+        while let Some((0x30, attribute, rest)) = der_read(attributes) {
+            attributes = rest;
+            if let Some((0x06, oid, value)) = der_read(attribute)
+                && oid == CN
+                && let Some((_, text, _)) = der_read(value)
+            {
+                found.push(text);
+            }
+        }
+    }
+    found
+}
+
+/// One DER element at the start of `bytes`: its tag, its contents and what
+/// follows it; `None` when it does not fit.
+fn der_read(bytes: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = bytes.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (len, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let n = usize::from(first & 0x7f);
+        if n == 0 || n > 4 || rest.len() < n {
+            return None;
+        }
+        let len = rest[..n]
+            .iter()
+            .fold(0usize, |l, &b| (l << 8) | usize::from(b));
+        (len, &rest[n..])
+    };
+    if rest.len() < len {
+        return None;
+    }
+    let (contents, after) = rest.split_at(len);
+    Some((tag, contents, after))
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn der_elements_are_read_within_their_bounds() {
+        assert_eq!(
+            der_read(&[0x30, 2, 1, 2, 9]),
+            Some((0x30, &[1, 2][..], &[9][..]))
+        );
+        assert_eq!(
+            der_read(&[0x30, 0x81, 2, 1, 2]),
+            Some((0x30, &[1, 2][..], &[][..]))
+        );
+        assert_eq!(der_read(&[0x30, 3, 1, 2]), None, "contents cut short");
+        assert_eq!(
+            der_read(&[0x30, 0x85, 0, 0, 0, 0, 1]),
+            None,
+            "a length of 5 bytes"
+        );
+        assert_eq!(der_read(&[0x30]), None);
+    }
+
+    #[test]
+    fn common_names_are_found_among_a_subject_s_attributes() {
+        // O=Acme, CN=desk1: two RDNs.
+        let subject = [
+            0x31, 0x0d, 0x30, 0x0b, 0x06, 0x03, 0x55, 0x04, 0x0a, 0x0c, 0x04, b'A', b'c', b'm',
+            b'e', 0x31, 0x0e, 0x30, 0x0c, 0x06, 0x03, 0x55, 0x04, 0x03, 0x0c, 0x05, b'd', b'e',
+            b's', b'k', b'1',
+        ];
+        assert_eq!(common_names(&subject), [b"desk1"]);
+        // The first RDN alone (O=Acme) has no CommonName; cut inside the
+        // second, nothing is read past the cut.
+        assert!(common_names(&subject[..15]).is_empty());
+        assert!(common_names(&subject[..25]).is_empty());
+        assert!(common_names(&[0x31, 0x7f]).is_empty(), "garbage");
+    }
+}

@@ -184,6 +184,7 @@ pub struct SessionBuilder {
     certificate_verify_level: Option<ClientAuth>,
     need_client_auth: Option<bool>,
     sni_host_name: Option<String>,
+    client_certificate_names: Vec<String>,
 }
 
 macro_rules! setters {
@@ -241,7 +242,28 @@ impl SessionBuilder {
             certificate_verify_level: None,
             need_client_auth: None,
             sni_host_name: None,
+            client_certificate_names: Vec::new(),
         }
+    }
+
+    /// `ClientCertificateNames` (acceptor, with client certificates
+    /// required): the names one of which a client's certificate must hold for
+    /// this session (see [`Tls::client_names`]); `{TargetCompID}` stands for
+    /// the session's TargetCompID.
+    ///
+    /// ```
+    /// use fix_engine::config::{ClientAuth, SessionBuilder};
+    /// let b = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "*"))
+    ///     .certificate_verify_level(ClientAuth::Required)
+    ///     .client_certificate_names(["{TargetCompID}.clients.example"]);
+    /// # let _ = b;
+    /// ```
+    pub fn client_certificate_names<S: Into<String>>(
+        mut self,
+        names: impl IntoIterator<Item = S>,
+    ) -> Self {
+        self.client_certificate_names = names.into_iter().map(Into::into).collect();
+        self
     }
 
     /// `ConnectionType=acceptor` for session `id` (our side: SenderCompID is
@@ -815,6 +837,7 @@ impl SessionBuilder {
                 ca_file: self.ca_file.clone(),
                 client_auth: self.client_auth()?,
                 server_name: self.sni_host_name.clone(),
+                client_names: self.client_certificate_names.clone(),
             };
             let cert_key = if initiator {
                 ClientCertificateFile
@@ -847,6 +870,14 @@ impl SessionBuilder {
                 && !value::is_host(name)
             {
                 return Err(invalid(SNIHostName, name, "a host name or IP address"));
+            }
+            if !tls.client_names.is_empty()
+                && (initiator || tls.client_auth != ClientAuth::Required)
+            {
+                return Err(missing(
+                    CertificateVerifyLevel,
+                    "ClientCertificateNames binds an acceptor's sessions to client certificates, which it must require (CertificateVerifyLevel=1 or NeedClientAuth=Y)",
+                ));
             }
             Some(tls)
         } else {

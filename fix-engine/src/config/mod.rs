@@ -251,6 +251,15 @@ pub struct Tls {
     /// certificate must hold, sent as SNI; `None` is each endpoint's
     /// `SocketConnectHost`.
     pub server_name: Option<String>,
+    /// `ClientCertificateNames` (acceptor, with client certificates
+    /// required): the names one of which a client's certificate must hold for
+    /// this session (a DNS name or IP address among its subject alternative
+    /// names, or its subject's CommonName); `{TargetCompID}` in a name stands
+    /// for the session's TargetCompID, so that a template binds each session
+    /// it makes to a certificate naming its counterparty. A connection whose
+    /// certificate names none is refused before its Logon is handled. Empty:
+    /// any certificate the CA signed (and then any CompID).
+    pub client_names: Vec<String>,
 }
 
 /// Whether an acceptor verifies client certificates: QuickFIX's

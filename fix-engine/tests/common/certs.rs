@@ -51,6 +51,11 @@ impl Ca {
         self.issue(name, &[], ExtendedKeyUsagePurpose::ClientAuth)
     }
 
+    /// A client's certificate naming `sans` among its subject alternative names.
+    pub fn client_with_names(&self, name: &str, sans: &[&str]) -> Identity {
+        self.issue(name, sans, ExtendedKeyUsagePurpose::ClientAuth)
+    }
+
     fn issue(&self, name: &str, sans: &[&str], usage: ExtendedKeyUsagePurpose) -> Identity {
         let sans: Vec<String> = sans.iter().map(|s| s.to_string()).collect();
         let mut params = CertificateParams::new(sans).unwrap();
