@@ -133,6 +133,13 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             shared.wake.notify_one();
             return false;
         }
+        // Durable before it leaves: one sync (group commit) for what others
+        // queued and this message.
+        if let Err(e) = session.sync() {
+            live.failure = Some(End::Failed(e));
+            shared.wake.notify_one();
+            return true;
+        }
         let failure = match journal.outgoing(session, now.wall) {
             Err(e) => Some(End::Log(e)),
             Ok(()) => write(&mut live.stream, session).err().map(End::Io),
@@ -165,6 +172,9 @@ pub(crate) struct Limits {
     pub(crate) max_output: usize,
     /// How long a connection that is closing keeps writing what is left.
     pub(crate) linger: Duration,
+    /// The store's sync interval (`SyncPolicy::Interval`): the task syncs it
+    /// this often.
+    pub(crate) sync_every: Option<Duration>,
 }
 
 /// Why a connection ended (for the engine's events).
@@ -340,6 +350,8 @@ struct Progress {
     period_over: bool,
     closing: Option<Instant>,
     logged_on: bool,
+    /// When the store's interval sync is due next.
+    sync_due: Option<Instant>,
 }
 
 async fn drive<D: Schema>(
@@ -354,6 +366,7 @@ async fn drive<D: Schema>(
         period_over: false,
         closing: None,
         logged_on: false,
+        sync_due: None,
     };
     let sleep = tokio::time::sleep_until(Instant::now());
     tokio::pin!(sleep);
@@ -466,6 +479,28 @@ fn step<D: Schema>(
             took = false;
         }
         result.map_err(End::Failed)?;
+        // Group commit: one sync for everything this step stored (all a read
+        // brought and every answer, the queued sends, the incoming numbers),
+        // before any of it is written.
+        if session.needs_sync() {
+            session.sync().map_err(End::Failed)?;
+        }
+        if let Some(every) = limits.sync_every {
+            // SyncPolicy::Interval: what the store wrote since its last sync
+            // is made durable on time, writes or not.
+            let at = Instant::now();
+            match progress.sync_due {
+                Some(due) if at < due => {}
+                Some(_) => {
+                    session
+                        .store_mut()
+                        .sync()
+                        .map_err(|e| End::Failed(e.into()))?;
+                    progress.sync_due = Some(at + every);
+                }
+                None => progress.sync_due = Some(at + every),
+            }
+        }
         journal.outgoing(session, now.wall).map_err(End::Log)?;
         write(stream, session).map_err(End::Io)?;
         journal.written(session);
@@ -526,6 +561,7 @@ fn step<D: Schema>(
             period_due,
             progress.closing,
             journal.flush_due(),
+            progress.sync_due,
         ]
         .into_iter()
         .flatten()

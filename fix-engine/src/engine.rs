@@ -12,7 +12,9 @@ use std::time::{Duration, SystemTime};
 
 use fix_core::Parser;
 use fix_core::validate::Schema;
-use fix_session::{Application, FileStore, MemoryStore, Role, Session, SessionId, StoreError};
+use fix_session::{
+    Application, FileStore, MemoryStore, Role, Session, SessionId, StoreError, SyncPolicy,
+};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -765,6 +767,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             output_high_water: self.options.output_high_water,
             max_output: self.options.max_output,
             linger: self.options.linger,
+            sync_every: None,
         }
     }
 
@@ -772,16 +775,20 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     fn make_entry(&self, settings: SessionSettings) -> Result<Arc<Entry<D>>, EngineError> {
         let id = settings.session.id.clone();
         let dicts = self.dicts.dictionaries(&settings)?;
+        // FileStoreSync=Y: durable before sent, by group commit (one sync a
+        // step of the connection, for everything the step stored).
+        let options = match settings.store_options.sync_policy() {
+            SyncPolicy::EveryRecord => settings.store_options.sync(SyncPolicy::Batch),
+            _ => settings.store_options,
+        };
         let store: Store = match &settings.store_path {
             Some(dir) => Box::new(
-                FileStore::open_with(dir, &id.store_name(), settings.store_options).map_err(
-                    |error| {
-                        EngineError::from(EngineErrorKind::Store {
-                            id: id.clone(),
-                            error,
-                        })
-                    },
-                )?,
+                FileStore::open_with(dir, &id.store_name(), options).map_err(|error| {
+                    EngineError::from(EngineErrorKind::Store {
+                        id: id.clone(),
+                        error,
+                    })
+                })?,
             ),
             None => {
                 let (messages, bytes) = self.options.memory_store_capacity;
@@ -957,12 +964,20 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         {
             span.in_scope(|| tracing::warn!(error = %e, "TCP keepalive could not be set"));
         }
+        let sync_every = match entry.settings.store_options.sync_policy() {
+            SyncPolicy::Interval(every) if entry.settings.store_path.is_some() => Some(every),
+            _ => None,
+        };
+        let limits = Limits {
+            sync_every,
+            ..self.limits()
+        };
         let end = driver::run(
             stream,
             &entry.cell,
             &entry.shared,
             &entry.settings.schedule,
-            self.limits(),
+            limits,
             initial,
         )
         .instrument(span.clone())
