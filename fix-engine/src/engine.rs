@@ -503,7 +503,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         let mut local_addrs = Vec::new();
         for (l, tls) in settings.listeners().into_iter().zip(server_tls) {
             let host = l.address.as_deref().unwrap_or("0.0.0.0");
-            let listener = TcpListener::bind((host, l.port)).await.map_err(|error| {
+            let listener = bind(host, l.port, l.reuse_address).await.map_err(|error| {
                 EngineError::from(EngineErrorKind::Bind {
                     address: format!("{host}:{}", l.port),
                     error,
@@ -624,6 +624,31 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         }
         result
     }
+}
+
+/// A listener on `host:port` (the first address `host` resolves to that binds),
+/// with `SO_REUSEADDR` as `SocketReuseAddress` says.
+async fn bind(host: &str, port: u16, reuse_address: bool) -> std::io::Result<TcpListener> {
+    let mut last = None;
+    for address in tokio::net::lookup_host((host, port)).await? {
+        let socket = if address.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        socket.set_reuseaddr(reuse_address)?;
+        match socket.bind(address) {
+            // The backlog tokio's TcpListener::bind uses.
+            Ok(()) => return socket.listen(1024),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::AddrNotAvailable,
+            "the host resolves to no address",
+        )
+    }))
 }
 
 /// Refuses the settings the engine does not implement, rather than ignoring them.

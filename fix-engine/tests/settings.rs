@@ -48,6 +48,26 @@ fn fails(text: &str) -> (Option<usize>, Option<String>, String) {
     (e.line(), e.key().map(str::to_owned), e.kind().to_string())
 }
 
+/// The warnings of a file that loads: line, key and text.
+fn warned(text: &str) -> Vec<(Option<usize>, Option<String>, String)> {
+    let s = Settings::parse("s.cfg", text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    s.warnings()
+        .iter()
+        .map(|w| {
+            assert_eq!(w.file(), Some(Path::new("s.cfg")));
+            (w.line(), w.key().map(str::to_owned), w.kind().to_string())
+        })
+        .collect()
+}
+
+/// Settings' Debug text without what the file said as written (which a
+/// builder has not).
+fn semantic(s: &SessionSettings) -> String {
+    let text = format!("{s:?}");
+    let end = text.find(", raw: [").unwrap_or(text.len());
+    text[..end].to_owned()
+}
+
 #[test]
 fn defaults_are_quickfixs() {
     let a = acceptor("");
@@ -226,11 +246,19 @@ fn fixt_sessions_take_transport_and_app_dictionaries() {
         fails(&bad).2,
         r#""FIX.9" is not a FIX version (AppDataDictionary.FIX.5.0SP2, say)"#
     );
+    // QuickFIX passes over a DataDictionary a FIXT.1.1 session does not use;
+    // so does the engine, with a warning.
     let data = format!("{text}DataDictionary=FIX44.xml\n");
     assert_eq!(
-        fails(&data).2,
-        "a FIXT.1.1 session uses TransportDataDictionary and AppDataDictionary instead"
+        warned(&data),
+        [(
+            Some(12),
+            Some("DataDictionary".into()),
+            "ignored: a FIXT.1.1 session uses TransportDataDictionary and AppDataDictionary instead"
+                .into()
+        )]
     );
+    assert_eq!(one(&data).dictionaries.data_dictionary, None);
 }
 
 #[test]
@@ -311,14 +339,16 @@ fn schedules() {
             .schedule
             .is_non_stop()
     );
+    // No StartTime and EndTime: non-stop, as QuickFIX/J reads it; a day or a
+    // zone without times does not apply.
+    assert!(one(&base).schedule.is_non_stop());
     assert_eq!(
-        fails(&base),
-        (
-            Some(1),
-            Some("StartTime".into()),
-            "missing: a session needs a schedule: StartTime and EndTime, or NonStopSession=Y"
-                .into()
-        )
+        warned(&format!("{base}StartDay=Mon\n")),
+        [(
+            Some(7),
+            Some("StartDay".into()),
+            "ignored: not used by a non-stop session (one without StartTime and EndTime)".into()
+        )]
     );
     assert_eq!(
         fails(&format!("{base}StartTime=08:00:00\n")),
@@ -355,12 +385,24 @@ fn schedules() {
         )
     );
     assert_eq!(
-        fails(&format!("{ACCEPTOR}NonStopSession=Y\n")),
-        (
-            Some(7),
-            Some("StartTime".into()),
-            "not used with NonStopSession=Y".into()
-        )
+        warned(&format!("{ACCEPTOR}NonStopSession=Y\n")),
+        [
+            (
+                Some(7),
+                Some("StartTime".into()),
+                "ignored: not used with NonStopSession=Y".into()
+            ),
+            (
+                Some(8),
+                Some("EndTime".into()),
+                "ignored: not used with NonStopSession=Y".into()
+            )
+        ]
+    );
+    assert!(
+        one(&format!("{ACCEPTOR}NonStopSession=Y\n"))
+            .schedule
+            .is_non_stop()
     );
     // From [DEFAULT], a schedule is passed over by a non-stop session.
     assert!(
@@ -720,7 +762,7 @@ fn missing_settings_name_the_session_line() {
 }
 
 #[test]
-fn keys_for_the_other_side_are_errors_in_the_session_and_passed_over_from_default() {
+fn keys_for_the_other_side_are_warnings_in_the_session_and_passed_over_from_default() {
     let cases = [
         (ACCEPTOR, "HeartBtInt=30", "only an initiator uses it"),
         (
@@ -813,16 +855,36 @@ fn keys_for_the_other_side_are_errors_in_the_session_and_passed_over_from_defaul
         ),
     ];
     for (base, extra, reason) in cases {
-        let (line, key, message) = fails(&format!("{base}{extra}\n"));
-        assert_eq!(message, reason, "{extra}");
+        // In the session's own section: ignored, with a warning at its line.
+        let text = format!("{base}{extra}\n");
         let first = extra.split('=').next().unwrap();
-        assert_eq!(key.as_deref(), Some(first));
-        assert_eq!(line, Some(base.lines().count() + 1), "{extra}");
-        // In [DEFAULT] the first key is passed over (the switch stays in the session).
+        let warnings = warned(&text);
+        assert_eq!(
+            warnings,
+            [(
+                Some(base.lines().count() + 1),
+                Some(first.to_owned()),
+                format!("ignored: {reason}")
+            )],
+            "{extra}"
+        );
+        // In [DEFAULT] the first key is passed over silently (the switch stays in the session).
         let (setting, rest) = extra.split_once('\n').unwrap_or((extra, ""));
         let text = format!("[DEFAULT]\n{setting}\n{base}{rest}\n");
-        Settings::parse("s.cfg", &text).unwrap_or_else(|e| panic!("{extra}: {e}"));
+        assert_eq!(warned(&text), [], "{extra}");
     }
+    // A value that does not apply must still be a value.
+    assert_eq!(
+        fails(&format!("{ACCEPTOR}HeartBtInt=soon\n")).2,
+        r#""soon" is not a number of seconds"#
+    );
+    // From code, a setting that does not apply is an error.
+    let err = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
+        .socket_accept_port(5001)
+        .heart_bt_int(30)
+        .build()
+        .unwrap_err();
+    assert_eq!(err.to_string(), "HeartBtInt: only an initiator uses it");
 }
 
 #[test]
@@ -888,13 +950,14 @@ fn syntax_errors() {
             r#""=5" is not a [SECTION] header, a Key=Value setting or a # comment"#.into()
         )
     );
+    // An unknown section is skipped, its settings with it.
     assert_eq!(
-        fails("[SESSIONS]\n"),
-        (
+        warned(&format!("[SESSIONS]\nHeartBtInt=oops\nFoo=1\n{ACCEPTOR}")),
+        [(
             Some(1),
             None,
-            "[SESSIONS] is not a section (only [DEFAULT] and [SESSION] are)".into()
-        )
+            "[SESSIONS] is not a section QuickFIX reads ([DEFAULT] and [SESSION] are): its settings are ignored".into()
+        )]
     );
     assert_eq!(
         fails("[DEFAULT]\n\n[DEFAULT]\n"),
@@ -909,38 +972,55 @@ fn syntax_errors() {
         (
             Some(2),
             Some("HeartBeatInt".into()),
-            "not a setting QuickFIX or this engine knows".into()
+            "did you mean HeartBtInt?".into()
         )
     );
     assert_eq!(
-        fails("[SESSION]\nrefreshonlogon=Y\n"),
+        fails("[SESSION]\nSocketConnectHost0=h\n"),
         (
             Some(2),
-            Some("RefreshOnLogon".into()),
-            "not supported: a QuickFIX setting this engine does not implement yet".into()
+            Some("SocketConnectHost0".into()),
+            "not a setting QuickFIX or this engine knows (failover hosts and ports are numbered from 1)".into()
         )
     );
     assert_eq!(
-        fails("[SESSION]\nSocketKeyStore=k.jks\n").2,
-        "not supported: QuickFIX/J's Java key stores; give PEM files with ServerCertificateFile, ServerCertificateKeyFile, ClientCertificateFile, ClientCertificateKeyFile and CertificationAuthoritiesFile"
+        warned(&format!("{ACCEPTOR}refreshonlogon=Y\n")),
+        [(
+            Some(9),
+            Some("RefreshOnLogon".into()),
+            r#""Y" is not applied yet (needs the session core and the store (fix-session)): the store is this engine's own, open while it runs"#.into()
+        )]
     );
     assert_eq!(
-        fails("[SESSION]\nMySQLStoreHost=db\n").1.as_deref(),
+        fails(&format!("{ACCEPTOR}SocketKeyStore=k.jks\n")).2,
+        "not supported: QuickFIX/J's Java key stores cannot be read; give PEM files with ServerCertificateFile, ServerCertificateKeyFile, ClientCertificateFile, ClientCertificateKeyFile and CertificationAuthoritiesFile"
+    );
+    assert_eq!(
+        fails(&format!("{ACCEPTOR}MySQLStoreHost=db\n"))
+            .1
+            .as_deref(),
         Some("MySQLStoreHost")
     );
+    // The last of a repeated key wins, as in QuickFIX.
+    let twice = format!("{INITIATOR}HeartBtInt=20\nheartbtint=31\n");
     assert_eq!(
-        fails("[SESSION]\nHeartBtInt=30\nheartbtint=31\n"),
-        (
-            Some(3),
-            Some("HeartBtInt".into()),
-            "set twice in one section (first at line 2)".into()
-        )
+        warned(&twice),
+        [
+            (
+                Some(11),
+                Some("HeartBtInt".into()),
+                "set again (first at line 6): the last value is used".into()
+            ),
+            (
+                Some(12),
+                Some("HeartBtInt".into()),
+                "set again (first at line 11): the last value is used".into()
+            )
+        ]
     );
-    let whole = err("[SESSION]\nFoo=1\n").to_string();
-    assert_eq!(
-        whole,
-        "s.cfg:2: Foo: not a setting QuickFIX or this engine knows"
-    );
+    assert_eq!(one(&twice).session.heart_bt_int, 31);
+    let whole = err("[SESSION]\nCheakLatency=N\n").to_string();
+    assert_eq!(whole, "s.cfg:2: CheakLatency: did you mean CheckLatency?");
     // Comments, blank lines, spaces, CRLF, a BOM and lower-case keys are fine.
     let loose = format!(
         "\u{feff}# c\r\n\r\n  [ session ]  \r\n{}",
@@ -1049,7 +1129,7 @@ fn the_builder_makes_what_the_file_makes() {
         .unwrap();
     // SessionConfig has no PartialEq (its parser holds a table reference); its
     // Debug output shows every field.
-    assert_eq!(format!("{from_file:?}"), format!("{from_code:?}"));
+    assert_eq!(semantic(&from_file), semantic(&from_code));
 
     let acceptor_file = one(
         "[SESSION]\nConnectionType=acceptor\nBeginString=FIXT.1.1\nSenderCompID=E\nTargetCompID=C\nSocketAcceptPort=7\nNonStopSession=Y\nDefaultApplVerID=9\nAppDataDictionary=a.xml\nSocketUseSSL=Y\nServerCertificateFile=s\nServerCertificateKeyFile=k\nPersistMessages=N\n",
@@ -1065,7 +1145,7 @@ fn the_builder_makes_what_the_file_makes() {
         .persist_messages(false)
         .build()
         .unwrap();
-    assert_eq!(format!("{acceptor_file:?}"), format!("{acceptor_code:?}"));
+    assert_eq!(semantic(&acceptor_file), semantic(&acceptor_code));
     assert!(Settings::new([acceptor_code]).is_ok());
 }
 

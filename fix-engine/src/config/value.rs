@@ -1,8 +1,147 @@
-//! Setting values as QuickFIX writes them: Y/N, whole seconds, ports, names.
+//! Setting values as QuickFIX writes them: Y/N, whole seconds, ports, names;
+//! [`parse`] reads a value as its row's [`ValueType`] says.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use fix_session::SyncPolicy;
 
 use super::error::ErrorKind;
+use super::keys::ValueType;
+use super::{ClientAuth, TimeOfDay, Weekday, Zone};
 
-fn invalid(value: &str, expected: &'static str) -> ErrorKind {
+/// A setting's value, parsed: what the builder keeps per key.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Value {
+    Bool(bool),
+    Secs(Duration),
+    Count(u64),
+    Port(u16),
+    Text(String),
+    Path(PathBuf),
+    Auth(ClientAuth),
+    Sync(SyncPolicy),
+}
+
+/// `v` read as a value of type `ty`, or what is wrong with it.
+pub(crate) fn parse(ty: ValueType, v: &str) -> Result<Value, ErrorKind> {
+    let text = || Value::Text(v.to_owned());
+    Ok(match ty {
+        ValueType::YesNo => Value::Bool(yes_no(v)?),
+        ValueType::Seconds => Value::Secs(Duration::from_secs(u64::from(seconds(v)?))),
+        ValueType::Count => Value::Count(count(v)?),
+        ValueType::Port => Value::Port(port(v)?),
+        ValueType::AcceptPort => Value::Port(accept_port(v)?),
+        ValueType::Path => {
+            if v.is_empty() {
+                return Err(invalid(v, "a path"));
+            }
+            Value::Path(PathBuf::from(v))
+        }
+        ValueType::Host => {
+            if !is_host(v) {
+                return Err(invalid(v, "a host name or IP address"));
+            }
+            text()
+        }
+        ValueType::Name => {
+            if v != "*" && !is_name(v) {
+                return Err(invalid(v, "a name (not empty, no control characters)"));
+            }
+            text()
+        }
+        ValueType::Text => text(),
+        ValueType::TimeOfDay => {
+            time(v)?;
+            text()
+        }
+        ValueType::Day => {
+            day(v)?;
+            text()
+        }
+        ValueType::Days => {
+            weekdays(v)?;
+            text()
+        }
+        ValueType::Zone => {
+            zone(v)?;
+            text()
+        }
+        ValueType::VerifyLevel => Value::Auth(verify_level(v)?),
+        ValueType::ApplVerId => {
+            if !is_appl_ver_id(v) {
+                return Err(invalid(v, APPL_VER_ID));
+            }
+            text()
+        }
+        ValueType::BeginString => {
+            if v != "*" && !BEGIN_STRINGS.contains(&v) {
+                return Err(invalid(v, BEGIN_STRING));
+            }
+            text()
+        }
+        ValueType::ConnectionType => {
+            connection_type(v)?;
+            text()
+        }
+    })
+}
+
+/// `initiator` or `acceptor`.
+pub(crate) fn connection_type(value: &str) -> Result<fix_session::Role, ErrorKind> {
+    match value {
+        "acceptor" => Ok(fix_session::Role::Acceptor),
+        "initiator" => Ok(fix_session::Role::Initiator),
+        _ => Err(invalid(value, "initiator or acceptor")),
+    }
+}
+
+/// QuickFIX's `HH:MM:SS`, optionally followed by a zone (QuickFIX/J's
+/// `17:00:00 America/New_York`).
+pub(crate) fn time(v: &str) -> Result<(TimeOfDay, Option<Zone>), ErrorKind> {
+    let expected = "a time of day as HH:MM:SS, optionally followed by a time zone";
+    let (time, zone) = match v.split_once(char::is_whitespace) {
+        Some((time, zone)) => (time, Some(zone.trim())),
+        None => (v, None),
+    };
+    let time = TimeOfDay::parse(time).ok_or_else(|| invalid(v, expected))?;
+    let zone = zone
+        .map(|z| Zone::parse(z).map_err(|_| invalid(v, expected)))
+        .transpose()?;
+    Ok((time, zone))
+}
+
+pub(crate) fn day(v: &str) -> Result<Weekday, ErrorKind> {
+    Weekday::parse(v).ok_or_else(|| {
+        invalid(
+            v,
+            "a day of the week (Sunday to Saturday, or its first two letters or more)",
+        )
+    })
+}
+
+/// QuickFIX/J's `Weekdays`: `Mon,Tue,Wed`.
+pub(crate) fn weekdays(v: &str) -> Result<Vec<Weekday>, ErrorKind> {
+    let days: Option<Vec<Weekday>> = v.split(',').map(|d| Weekday::parse(d.trim())).collect();
+    match days {
+        Some(days) if !v.trim().is_empty() => Ok(days),
+        _ => Err(invalid(
+            v,
+            "a list of days of the week, such as Mon,Tue,Wed",
+        )),
+    }
+}
+
+pub(crate) fn zone(v: &str) -> Result<Zone, ErrorKind> {
+    Zone::parse(v).map_err(|_| {
+        invalid(
+            v,
+            "a time zone: UTC, an offset such as -05:00, or a name of the IANA database such as America/New_York",
+        )
+    })
+}
+
+pub(crate) fn invalid(value: &str, expected: &'static str) -> ErrorKind {
     ErrorKind::InvalidValue {
         value: value.to_owned(),
         expected,
@@ -19,8 +158,8 @@ pub(crate) fn yes_no(value: &str) -> Result<bool, ErrorKind> {
 }
 
 /// `CertificateVerifyLevel`'s levels, as QuickFIX numbers them.
-pub(crate) fn verify_level(value: &str) -> Result<super::ClientAuth, ErrorKind> {
-    super::ClientAuth::from_level(value).ok_or_else(|| {
+pub(crate) fn verify_level(value: &str) -> Result<ClientAuth, ErrorKind> {
+    ClientAuth::from_level(value).ok_or_else(|| {
         invalid(
             value,
             "0 (no client certificate), 1 (a client certificate is required) or 2 (one is verified when given)",
