@@ -640,11 +640,27 @@ fn bad_values_name_line_and_key() {
 
 #[test]
 fn missing_settings_name_the_session_line() {
-    let cases = [
+    // Without ConnectionType, a session whose ports say its role takes it
+    // (QuickFIX/Go's files have none); one whose ports do not is an error.
+    let no_type = INITIATOR.replace("ConnectionType=initiator\n", "");
+    assert_eq!(one(&no_type).session.role, Role::Initiator);
+    assert_eq!(
+        warned(&no_type),
+        [(
+            Some(1),
+            Some("ConnectionType".into()),
+            "missing: the session is taken as an initiator, as its SocketConnectHost/SocketConnectPort says (QuickFIX/Go's files have no ConnectionType)".into()
+        )]
+    );
+    assert_eq!(
+        fails(&format!("\n{no_type}SocketAcceptPort=1\n")),
         (
-            "ConnectionType",
-            "missing: every session is an initiator or an acceptor",
-        ),
+            Some(2),
+            Some("ConnectionType".into()),
+            "missing: every session is an initiator or an acceptor".into()
+        )
+    );
+    let cases = [
         ("BeginString", "missing: it is part of the session ID"),
         ("SenderCompID", "missing: it is part of the session ID"),
         ("TargetCompID", "missing: it is part of the session ID"),

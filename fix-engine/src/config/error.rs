@@ -425,6 +425,12 @@ pub enum WarningKind {
     },
     /// A setting read from `[DEFAULT]` only, written in a `[SESSION]`: ignored.
     DefaultOnly,
+    /// No ConnectionType (QuickFIX/Go's files have none): the role the
+    /// session's ports say (SocketAcceptPort, or SocketConnectHost/Port).
+    Inferred {
+        /// The role taken.
+        role: fix_session::Role,
+    },
     /// The value asks for what the engine always does.
     NoEffect {
         /// What the engine does.
@@ -464,6 +470,18 @@ impl fmt::Display for WarningKind {
             WarningKind::NotApplicable { reason } => write!(f, "ignored: {reason}"),
             WarningKind::DefaultOnly => {
                 f.write_str("ignored: read from [DEFAULT] only, as it is about the whole engine")
+            }
+            WarningKind::Inferred { role } => {
+                let (role, from) = match role {
+                    fix_session::Role::Acceptor => ("acceptor", "SocketAcceptPort"),
+                    fix_session::Role::Initiator => {
+                        ("initiator", "SocketConnectHost/SocketConnectPort")
+                    }
+                };
+                write!(
+                    f,
+                    "missing: the session is taken as an {role}, as its {from} says (QuickFIX/Go's files have no ConnectionType)"
+                )
             }
             WarningKind::NoEffect { note } => write!(f, "has no effect: {note}"),
             WarningKind::Ignored { note } => write!(f, "ignored: {note}"),

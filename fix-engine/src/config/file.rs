@@ -295,6 +295,19 @@ struct Parts {
     apps: Vec<(String, PathBuf, usize)>,
 }
 
+/// QuickFIX/Go's files have no ConnectionType (the program makes an acceptor
+/// or an initiator): the role a session's ports say, when they say one.
+fn inferred_role(section: &Section, defaults: &[Entry]) -> Option<Role> {
+    let all = || section.entries.iter().chain(defaults);
+    let accepts = all().any(|e| e.key == Key::Fixed(Fixed::SocketAcceptPort));
+    let connects = all().any(|e| matches!(e.key, Key::ConnectHost(_) | Key::ConnectPort(_)));
+    match (accepts, connects) {
+        (true, false) => Some(Role::Acceptor),
+        (false, true) => Some(Role::Initiator),
+        _ => None,
+    }
+}
+
 /// A QuickFIX/Go or QuickFIX/n name for the role's setting, as that setting.
 fn resolve(key: &Key, role: Role) -> Key {
     if let Key::Fixed(k) = key
@@ -348,22 +361,34 @@ fn session(
     use Fixed::*;
     let header = Some(section.line);
     let defaults = default.map_or(&[][..], |d| &d.entries[..]);
-    let connection_type = section
+    let role = match section
         .entries
         .iter()
         .chain(defaults)
         .find(|e| e.key == Key::Fixed(ConnectionType))
-        .ok_or_else(|| {
-            ConfigError::keyed(
-                ConnectionType.name(),
-                ErrorKind::Missing {
-                    reason: "every session is an initiator or an acceptor",
-                },
-            )
-            .with_line(header)
-        })?;
-    let role =
-        value::connection_type(&connection_type.value).map_err(|k| at(connection_type, k))?;
+    {
+        Some(e) => value::connection_type(&e.value).map_err(|k| at(e, k))?,
+        None => {
+            let role = inferred_role(section, defaults).ok_or_else(|| {
+                ConfigError::keyed(
+                    ConnectionType.name(),
+                    ErrorKind::Missing {
+                        reason: "every session is an initiator or an acceptor",
+                    },
+                )
+                .with_line(header)
+            })?;
+            warn(
+                warnings,
+                Warning::new(
+                    section.line,
+                    Some(ConnectionType.name().to_owned()),
+                    WarningKind::Inferred { role },
+                ),
+            );
+            role
+        }
+    };
 
     let own = resolved(&section.entries, role, warnings);
     let inherited = resolved(defaults, role, warnings);
