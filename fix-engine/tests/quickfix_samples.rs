@@ -180,7 +180,7 @@ fn quickfix_n_samples() {
 #[test]
 fn what_the_engine_lacks_is_an_error_naming_it() {
     let e = Settings::from_path(sample("cpp-mysql.cfg")).unwrap_err();
-    assert_eq!((e.key(), e.line()), (Some("MySQLStoreDatabase"), Some(6)));
+    assert_eq!((e.key(), e.line()), (Some("MySQLStoreDatabase"), Some(7)));
     assert!(
         e.to_string().contains("a database as the message store"),
         "{e}"
@@ -222,5 +222,5 @@ fn every_sample_loads_or_names_what_is_lacking() {
             ),
         }
     }
-    assert_eq!((loaded, files), (9, 11));
+    assert_eq!((loaded, files), (8, 10));
 }
