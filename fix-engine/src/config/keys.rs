@@ -733,6 +733,73 @@ pub fn key(name: &str) -> Option<&'static KeyInfo> {
     }
 }
 
+/// The README's list of settings, made from the table: one line per key with
+/// its other names, the sessions it is for, its default, its meaning and what
+/// the engine does with it (a test keeps the README's copy the same).
+///
+/// ```
+/// let list = fix_engine::config::keys_markdown();
+/// assert!(list.lines().any(|l| l.starts_with("| `HeartBtInt` |")));
+/// ```
+pub fn keys_markdown() -> String {
+    let mut out = String::from(
+        "| Key | Also | For | Default | Meaning | This engine |\n|---|---|---|---|---|---|\n",
+    );
+    for k in TABLE {
+        let name = match k.family {
+            Some(family) => format!("`{}`, `{family}`", k.name),
+            None => format!("`{}`", k.name),
+        };
+        let also: Vec<String> = k.aliases.iter().map(|a| format!("`{a}`")).collect();
+        let mut applies = match (k.applies, k.scope) {
+            (_, Scope::Default) => "[DEFAULT]".to_owned(),
+            (a, Scope::Any) => a.to_string(),
+        };
+        for cond in k.when {
+            applies.push_str("; ");
+            applies.push_str(cond.reason());
+        }
+        let engine = match k.support {
+            Support::Read => format!("read: `{}`", k.sets),
+            Support::RoleAlias {
+                acceptor,
+                initiator,
+            } if acceptor == initiator => format!("read as `{acceptor}`"),
+            Support::RoleAlias {
+                acceptor,
+                initiator,
+            } => format!("read as `{acceptor}` (acceptor) or `{initiator}` (initiator)"),
+            Support::Always {
+                values,
+                note,
+                otherwise,
+            } => {
+                let other = match otherwise {
+                    Otherwise::NotApplied(why) => format!("not applied yet ({why})"),
+                    Otherwise::Refused(why) => format!("an error ({why})"),
+                };
+                format!(
+                    "{}: no effect, {note}; another value: {other}",
+                    values.join(" or ")
+                )
+            }
+            Support::Ignored(note) => format!("ignored: {note}"),
+            Support::NotApplied(note) => format!("kept, not applied yet: {note}"),
+            Support::DatabaseStore => {
+                "an error without `FileStorePath` (no database store); ignored beside it".to_owned()
+            }
+            Support::Refused(reason) => format!("an error: {reason}"),
+        };
+        out.push_str(&format!(
+            "| {name} | {} | {applies} | {} | {} | {engine} |\n",
+            also.join(", "),
+            k.default.map_or(String::new(), |d| format!("`{d}`")),
+            k.doc,
+        ));
+    }
+    out
+}
+
 /// A setting's key, resolved.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum Key {

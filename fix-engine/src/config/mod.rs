@@ -90,7 +90,9 @@ use fix_session::{FileOptions, SessionConfig, SessionId};
 pub use builder::SessionBuilder;
 pub use check::{FileCheck, check_files};
 pub use error::{ConfigError, ErrorKind, Warning, WarningKind};
-pub use keys::{Applies, Cond, KeyInfo, Otherwise, Scope, Support, ValueType, key, keys};
+pub use keys::{
+    Applies, Cond, KeyInfo, Otherwise, Scope, Support, ValueType, key, keys, keys_markdown,
+};
 pub use schedule::{Period, Schedule, TimeOfDay, UtcOffset, Weekday, Zone, ZoneError};
 
 /// Everything the engine knows about one session.
