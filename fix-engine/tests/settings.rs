@@ -1287,6 +1287,122 @@ mod arbitrary {
         ]
     }
 
+    use fix_engine::config::{Otherwise, Support, ValueType, keys};
+
+    /// Keys whose values must agree with other keys' (the session's identity
+    /// and role, the schedule, TLS, the machine's time zone) or that cannot be
+    /// honoured: the base file gives the first, the others are errors by design.
+    const LEFT_OUT: &[&str] = &[
+        "ConnectionType",
+        "BeginString",
+        "SenderCompID",
+        "TargetCompID",
+        "StartTime",
+        "EndTime",
+        "StartDay",
+        "EndDay",
+        "Weekdays",
+        "UseLocalTime",
+        "SocketUseSSL",
+        "AcceptorTemplate",
+    ];
+
+    /// A valid value of each type.
+    fn valid(ty: ValueType) -> BoxedStrategy<String> {
+        let pick = |v: &[&'static str]| {
+            prop::sample::select(v.to_vec())
+                .prop_map(str::to_owned)
+                .boxed()
+        };
+        match ty {
+            ValueType::YesNo => pick(&["Y", "N"]),
+            ValueType::Seconds => (1u32..100_000).prop_map(|n| n.to_string()).boxed(),
+            ValueType::Count => (0u64..100_000).prop_map(|n| n.to_string()).boxed(),
+            ValueType::Port => (1u16..=65535).prop_map(|n| n.to_string()).boxed(),
+            ValueType::AcceptPort => (0u16..=65535).prop_map(|n| n.to_string()).boxed(),
+            ValueType::Path => pick(&["store", "a/b.xml", "/tmp/x"]),
+            ValueType::Host => pick(&["localhost", "10.0.0.1", "fix.example.com"]),
+            ValueType::Name => pick(&["A1", "BANZAI", "Q"]),
+            ValueType::Text => pick(&["x", "1,2,F", "MILLIS", ""]),
+            ValueType::TimeOfDay => pick(&["00:00:00", "23:59:59 UTC"]),
+            ValueType::Day => pick(&["Mon", "sunday"]),
+            ValueType::Days => pick(&["Mon,Tue", "Fri"]),
+            ValueType::Zone => pick(&["UTC", "+01:00", "America/New_York"]),
+            ValueType::VerifyLevel => pick(&["0", "1", "2"]),
+            ValueType::ApplVerId => pick(&["9", "FIX.5.0SP2"]),
+            ValueType::BeginString => pick(&["FIX.4.4"]),
+            _ => pick(&["acceptor"]),
+        }
+    }
+
+    /// A known key (or one of its other names, in any case) with a valid
+    /// value, for a key the engine can honour.
+    fn known_line() -> impl Strategy<Value = String> {
+        let usable: Vec<_> = keys()
+            .iter()
+            .filter(|k| !LEFT_OUT.contains(&k.name))
+            .filter(|k| !matches!(k.support, Support::Refused(_) | Support::DatabaseStore))
+            .collect();
+        prop::sample::select(usable).prop_flat_map(|k| {
+            let names: Vec<&'static str> = std::iter::once(k.name)
+                .chain(k.aliases.iter().copied())
+                .collect();
+            let value = match k.support {
+                // A value the engine refuses is an error by design.
+                Support::Always {
+                    values,
+                    otherwise: Otherwise::Refused(_),
+                    ..
+                } => prop::sample::select(values.to_vec())
+                    .prop_map(str::to_owned)
+                    .boxed(),
+                _ => valid(k.value),
+            };
+            (prop::sample::select(names), any::<bool>(), value).prop_map(|(name, lower, value)| {
+                let name = if lower {
+                    name.to_ascii_lowercase()
+                } else {
+                    name.to_owned()
+                };
+                format!("{name}={value}")
+            })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// Any file of known keys with valid values loads (keys that do not
+        /// apply, or that the engine does not apply, are warnings).
+        #[test]
+        fn known_keys_with_valid_values_load(
+            default in prop::collection::vec(known_line(), 0..12),
+            own in prop::collection::vec(known_line(), 0..12),
+            initiator in any::<bool>(),
+        ) {
+            let base = if initiator { INITIATOR } else { ACCEPTOR };
+            let text = format!("[DEFAULT]\n{}\n{base}{}\n", default.join("\n"), own.join("\n"));
+            match Settings::parse("p.cfg", &text) {
+                Ok(s) => prop_assert_eq!(s.sessions().len(), 1),
+                Err(e) => prop_assert!(false, "{}\n{}", e, text),
+            }
+        }
+
+        /// Every known key, with any value, in any place: an error or
+        /// settings, never a panic.
+        #[test]
+        fn known_keys_with_any_values_never_panic(
+            lines in prop::collection::vec(
+                (prop::sample::select(keys().to_vec()), ".{0,12}").prop_map(|(k, v)| format!("{}={v}", k.name)),
+                0..20,
+            ),
+            initiator in any::<bool>(),
+        ) {
+            let base = if initiator { INITIATOR } else { ACCEPTOR };
+            let _ = Settings::parse("p.cfg", &format!("{base}{}\n", lines.join("\n")));
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
