@@ -1453,3 +1453,163 @@ fn socket_accept_port_0_is_a_port_the_system_picks() {
         .unwrap_err();
     assert_eq!(err.key(), Some("SocketConnectPort"));
 }
+
+#[test]
+fn other_implementations_names_are_read() {
+    let a = acceptor(
+        "SocketTcpNoDelay=N\nSocketAcceptHost=127.0.0.1\nSocketReuseAddress=N\nMaxMessagesInResendRequest=50\n",
+    );
+    assert!(!a.tcp_nodelay && !a.reuse_address);
+    assert_eq!(a.session.resend_request_chunk_size, 50);
+    let Transport::Acceptor(t) = &a.transport else {
+        panic!()
+    };
+    assert_eq!(t.address.as_deref(), Some("127.0.0.1"));
+    // QuickFIX/n's and QuickFIX/Go's TLS names, as the acceptor's settings.
+    let tls = acceptor(
+        "SSLEnable=Y\nSSLCertificate=s.pem\nSocketPrivateKeyFile=s.key\nSSLCACertificate=ca.pem\nSSLRequireClientCertificate=Y\n",
+    )
+    .tls
+    .unwrap();
+    assert_eq!(tls.certificate.as_deref(), Some(Path::new("s.pem")));
+    assert_eq!(tls.private_key.as_deref(), Some(Path::new("s.key")));
+    assert_eq!(tls.ca_file.as_deref(), Some(Path::new("ca.pem")));
+    assert_eq!(tls.client_auth, fix_engine::config::ClientAuth::Required);
+    // A role's name and its own beside it: the later wins, with a warning.
+    let text = format!(
+        "{ACCEPTOR}SocketUseSSL=Y\nServerCertificateFile=a.pem\nSocketCertificateFile=b.pem\n"
+    );
+    assert_eq!(
+        one(&text).tls.unwrap().certificate.as_deref(),
+        Some(Path::new("b.pem"))
+    );
+    assert_eq!(
+        warned(&text),
+        [(
+            Some(11),
+            Some("ServerCertificateFile".into()),
+            "set again (first at line 10): the last value is used".into()
+        )]
+    );
+    // The listener's SO_REUSEADDR is shared by its sessions.
+    let second = ACCEPTOR.replace("C1", "C2");
+    let e = err(&format!("{ACCEPTOR}{second}SocketReuseAddress=N\n"));
+    assert_eq!(e.key(), Some("SocketReuseAddress"));
+    assert!(
+        Settings::parse("s.cfg", &format!("{ACCEPTOR}{second}"))
+            .unwrap()
+            .listeners()[0]
+            .reuse_address
+    );
+}
+
+#[test]
+fn what_the_engine_does_not_do_is_a_warning_or_an_error() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "ValidateLengthAndChecksum=Y",
+            "has no effect: BodyLength and CheckSum are always checked",
+        ),
+        (
+            "ValidateLengthAndChecksum=N",
+            r#""N" is not applied yet (needs the parser (fix-core)): BodyLength and CheckSum are always checked"#,
+        ),
+        (
+            "FileStoreMaxCachedMsgs=10000",
+            "ignored: the file store keeps its index in memory and reads messages through a mapping",
+        ),
+        (
+            "SenderSubID=DESK1",
+            "not applied yet: sent in and checked on every message by the session core; the session is identified by BeginString, SenderCompID, TargetCompID and SessionQualifier",
+        ),
+        (
+            "SendRedundantResendRequests=Y",
+            r#""Y" is not applied yet (needs the session core (fix-session)): no second ResendRequest is sent while one is pending"#,
+        ),
+        (
+            "TimeStampPrecision=MICROS",
+            r#""MICROS" is not applied yet (needs the session core (fix-session)): SendingTime is written with milliseconds"#,
+        ),
+        (
+            "HttpAcceptPort=8080",
+            "ignored: read from [DEFAULT] only, as it is about the whole engine",
+        ),
+    ];
+    for (line, message) in cases {
+        let text = format!("{ACCEPTOR}{line}\n");
+        let key = line.split('=').next().unwrap();
+        assert_eq!(
+            warned(&text),
+            [(Some(9), Some(key.to_owned()), (*message).to_owned())],
+            "{line}"
+        );
+        // Kept, readable by the application.
+        assert_eq!(
+            one(&text).get(key),
+            Some(line.split_once('=').unwrap().1),
+            "{line}"
+        );
+    }
+    // A value of the wrong type is an error even for a key the engine does not apply.
+    assert_eq!(
+        fails(&format!("{ACCEPTOR}RefreshOnLogon=yes\n")),
+        (
+            Some(9),
+            Some("RefreshOnLogon".into()),
+            r#""yes" is not Y or N"#.into()
+        )
+    );
+    // What cannot be honoured is an error naming it.
+    for (line, key) in [
+        ("SSLCertificatePassword=secret", "SSLCertificatePassword"),
+        ("SSLValidateCertificates=N", "SSLValidateCertificates"),
+        ("SocketAcceptProtocol=VM_PIPE", "SocketAcceptProtocol"),
+        ("JdbcURL=jdbc:mysql://db/fix", "JdbcURL"),
+    ] {
+        let (l, k, _) = fails(&format!("{ACCEPTOR}{line}\n"));
+        assert_eq!((l, k.as_deref()), (Some(9), Some(key)), "{line}");
+    }
+    // Warnings from [DEFAULT] are told once, not per session.
+    let two = format!(
+        "[DEFAULT]\nScreenLogShowIncoming=Y\n{ACCEPTOR}{}",
+        ACCEPTOR.replace("C1", "C2")
+    );
+    assert_eq!(warned(&two).len(), 1);
+}
+
+#[test]
+fn application_keys_are_kept_and_slips_are_errors() {
+    let text = format!(
+        "[DEFAULT]\nUsername=u0\nPassword=p0\n{ACCEPTOR}Username=u1\nAccount=ACC-1\n{}",
+        ACCEPTOR.replace("C1", "C2")
+    );
+    let s = Settings::parse("s.cfg", &text).unwrap();
+    assert!(s.warnings().is_empty());
+    let c1 = SessionId::new("FIX.4.4", "EXEC", "C1");
+    let c2 = SessionId::new("FIX.4.4", "EXEC", "C2");
+    assert_eq!(s.get(&c1, "Username"), Some("u1"));
+    assert_eq!(s.get(&c2, "username"), Some("u0"));
+    assert_eq!(s.get(&c1, "Password"), Some("p0"));
+    assert_eq!(s.get(&c1, "Account"), Some("ACC-1"));
+    assert_eq!(s.get(&c2, "Account"), None);
+    assert_eq!(s.get(&c1, "HeartBtInt"), None);
+    assert_eq!(s.get(&c1, "SocketAcceptPort"), Some("5001"));
+    assert_eq!(
+        s.get(&SessionId::new("FIX.4.4", "EXEC", "C3"), "Username"),
+        None
+    );
+    assert_eq!(s.default_value("PASSWORD"), Some("p0"));
+    for (written, meant) in [
+        ("CheakLatency", "CheckLatency"),
+        ("ResetOnLogin", "ResetOnLogon"),
+        ("SocketConectHost", "SocketConnectHost"),
+        ("filestorepth", "FileStorePath"),
+        ("Weekday", "Weekdays"),
+    ] {
+        let (_, key, message) = fails(&format!("{ACCEPTOR}{written}=Y\n"));
+        assert_eq!(
+            (key.as_deref(), message),
+            (Some(written), format!("did you mean {meant}?"))
+        );
+    }
+}
