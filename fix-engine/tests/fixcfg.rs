@@ -121,3 +121,34 @@ fn usage() {
     assert_eq!(fixcfg(&["lint", "x"]).status.code(), Some(2));
     assert!(fixcfg(&["--help"]).status.success());
 }
+
+#[test]
+fn an_existing_store_is_read_not_written() {
+    let dir = std::env::temp_dir().join(format!("fixcfg-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    drop(fix_session::FileStore::open(&dir, "FIX.4.4-A-B").unwrap());
+    let before: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let path = temp(
+        "store.cfg",
+        &format!(
+            "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nFileStorePath={}\n",
+            dir.display()
+        ),
+    );
+    let o = fixcfg(&["check", path.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("store FIX.4.4-A-B: next sender 1 next target 1, 0 messages stored"),
+        "{out}"
+    );
+    let after: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(before, after);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

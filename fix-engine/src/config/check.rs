@@ -95,10 +95,16 @@ pub fn check_files(s: &SessionSettings) -> Vec<FileCheck> {
         });
     }
     if let Some(dir) = &s.store_path {
+        // A template has no store of its own: its sessions have theirs.
+        let result = if s.acceptor_template {
+            directory(dir)
+        } else {
+            store(dir, &s.session.id.store_name())
+        };
         checks.push(FileCheck {
             key: "FileStorePath".into(),
             path: Some(dir.clone()),
-            result: store(dir, &s.session.id.store_name()),
+            result,
         });
     }
     if let Some(dir) = &s.log_path {
@@ -159,14 +165,18 @@ fn directory(dir: &Path) -> Result<String, String> {
 /// nothing written).
 fn store(dir: &Path, name: &str) -> Result<String, String> {
     let found = directory(dir)?;
-    if !dir.join(format!("{name}.log")).exists() {
-        return Ok(format!("{found}; no store for this session yet"));
+    match fix_session::store::StoreLog::open(dir, name) {
+        Ok(log) => Ok(format!(
+            "{found}; store {name}: next sender {} next target {}, {} messages stored",
+            log.next_sender_seq(),
+            log.next_target_seq(),
+            log.stored()
+        )),
+        Err(fix_session::StoreError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            Ok(format!("{found}; no store for this session yet"))
+        }
+        Err(e) => Err(e.to_string()),
     }
-    let log = fix_session::store::StoreLog::open(dir, name).map_err(|e| e.to_string())?;
-    Ok(format!(
-        "{found}; store {name}: next sender {} next target {}, {} messages stored",
-        log.next_sender_seq(),
-        log.next_target_seq(),
-        log.stored()
-    ))
 }
