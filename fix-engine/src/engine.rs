@@ -753,7 +753,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                         error,
                     })
                 };
-                let mut log = FileLog::open(dir, &id).map_err(log_error)?;
+                let mut log =
+                    FileLog::open_with(dir, &id, settings.log_options).map_err(log_error)?;
                 log.on_event("Created session", SystemTime::now())
                     .map_err(log_error)?;
                 Some(log)

@@ -1613,3 +1613,20 @@ fn application_keys_are_kept_and_slips_are_errors() {
         );
     }
 }
+
+#[test]
+fn file_include_milliseconds_sets_the_logs_precision() {
+    use fix_core::value::Precision;
+    let default = acceptor("FileLogPath=lg\n");
+    assert_eq!(default.log_options.timestamp_precision(), Precision::Millis);
+    let seconds = acceptor("FileLogPath=lg\nFileIncludeMilliseconds=N\n");
+    assert_eq!(seconds.log_options.timestamp_precision(), Precision::Seconds);
+    assert_eq!(
+        warned(&format!("{ACCEPTOR}FileIncludeMilliseconds=N\n")),
+        [(
+            Some(9),
+            Some("FileIncludeMilliseconds".into()),
+            "ignored: only used with FileLogPath".into()
+        )]
+    );
+}

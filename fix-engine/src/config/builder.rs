@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use fix_core::Parser;
 use fix_core::validate::Validator;
+use fix_core::value::Precision;
 use fix_session::{FileOptions, Role, SessionConfig, SessionId, SyncPolicy, appl_ver_id_code};
 
 use super::error::{ConfigError, ErrorKind};
@@ -19,6 +20,7 @@ use super::{
     AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport, Schedule,
     SessionSettings, Tls, Transport,
 };
+use crate::log::FileLogOptions;
 
 /// What decides whether a setting applies to a session.
 pub(crate) struct Context {
@@ -35,6 +37,7 @@ pub(crate) struct Context {
     pub(crate) verifies_clients: bool,
     pub(crate) check_latency: bool,
     pub(crate) file_store: bool,
+    pub(crate) file_log: bool,
 }
 
 /// Whether `key` applies to a session in `cx`, and why not: its row's role,
@@ -60,6 +63,7 @@ pub(crate) fn applies(key: &Key, cx: &Context) -> Result<(), &'static str> {
             Cond::NotNonStop => !cx.non_stop,
             Cond::CheckLatency => cx.check_latency,
             Cond::FileStore => cx.file_store,
+            Cond::FileLog => cx.file_log,
             Cond::InitiatorSession => initiator,
         };
         if !ok {
@@ -529,6 +533,14 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         socket_reuse_address(value: bool) => SocketReuseAddress = Value::Bool(value);
+        /// `FileIncludeMilliseconds` (QuickFIX/J; with `FileLogPath`; default
+        /// on): off, the log's timestamps are whole seconds.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).file_log_path("log").file_include_milliseconds(false);
+        /// # let _ = b;
+        /// ```
+        file_include_milliseconds(value: bool) => FileIncludeMilliseconds = Value::Bool(value);
     }
 
     /// `StartTime`, `EndTime`, `StartDay`, `EndDay`, `Weekdays`,
@@ -586,6 +598,7 @@ impl SessionBuilder {
             verifies_clients: self.client_auth() != Ok(ClientAuth::None),
             check_latency: self.flag(Fixed::CheckLatency),
             file_store: self.values.contains_key(&Fixed::FileStorePath),
+            file_log: self.values.contains_key(&Fixed::FileLogPath),
         }
     }
 
@@ -870,6 +883,11 @@ impl SessionBuilder {
             store_path: self.path(FileStorePath),
             store_options: FileOptions::new().sync(sync),
             log_path: self.path(FileLogPath),
+            log_options: FileLogOptions::new().precision(if self.flag(FileIncludeMilliseconds) {
+                Precision::Millis
+            } else {
+                Precision::Seconds
+            }),
             raw: self.raw.clone(),
             session,
         })

@@ -453,6 +453,7 @@ fn session(
         },
         check_latency: flag(CheckLatency, true)?,
         file_store: find(FileStorePath).is_some(),
+        file_log: find(FileLogPath).is_some(),
     };
 
     let mut used = Vec::with_capacity(entries.len());

@@ -149,6 +149,8 @@ pub enum Cond {
     CheckLatency,
     /// `FileStorePath` given.
     FileStore,
+    /// `FileLogPath` given.
+    FileLog,
     /// An initiator session (a qualifier).
     InitiatorSession,
 }
@@ -169,6 +171,7 @@ impl Cond {
             Cond::NotNonStop => "not used with NonStopSession=Y",
             Cond::CheckLatency => "not used with CheckLatency=N",
             Cond::FileStore => "only used with FileStorePath",
+            Cond::FileLog => "only used with FileLogPath",
             Cond::InitiatorSession => "only an initiator session can have a qualifier",
         }
     }
@@ -639,7 +642,7 @@ table! {
     FileLogBackupPath => row(Path, "QuickFIX: where old logs go").not_applied("logs stay in FileLogPath"),
     DebugFileLogPath => row(Path, "QuickFIX/n: a debug log's directory").ignored("debug events go to tracing"),
     FileLogHeartbeats => row(YesNo, "QuickFIX/J: log heartbeats").always(&["Y"], "every message is logged, heartbeats too").else_not_applied("the log writes every message"),
-    FileIncludeMilliseconds => row(YesNo, "QuickFIX/J: log times with milliseconds").ignored("the log's time format is QuickFIX C++'s"),
+    FileIncludeMilliseconds => row(YesNo, "QuickFIX/J: the log's timestamps with milliseconds (N: whole seconds)").or("Y").when(&[FileLog]).sets("SessionSettings::log_options"),
     FileIncludeTimeStampForMessages => row(YesNo, "QuickFIX/J: log a time for each message").ignored("the log's time format is QuickFIX C++'s"),
     ScreenLogShowIncoming => row(YesNo, "Print received messages").ignored(NO_SCREEN),
     ScreenLogShowOutgoing => row(YesNo, "Print sent messages").ignored(NO_SCREEN),

@@ -139,6 +139,8 @@ pub struct SessionSettings {
     pub store_options: FileOptions,
     /// `FileLogPath`: the directory of the session's message log; `None` for no log.
     pub log_path: Option<PathBuf>,
+    /// How the log writes (`FileIncludeMilliseconds`: its timestamps' precision).
+    pub log_options: crate::log::FileLogOptions,
     /// Every key of the session's section and of `[DEFAULT]`, as written, with
     /// its value: what [`get`](Self::get) reads.
     raw: Vec<(String, String)>,
