@@ -503,12 +503,14 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         let mut local_addrs = Vec::new();
         for (l, tls) in settings.listeners().into_iter().zip(server_tls) {
             let host = l.address.as_deref().unwrap_or("0.0.0.0");
-            let listener = bind(host, l.port, l.reuse_address).await.map_err(|error| {
-                EngineError::from(EngineErrorKind::Bind {
-                    address: format!("{host}:{}", l.port),
-                    error,
-                })
-            })?;
+            let listener = bind(host, l.port, l.reuse_address, &l.socket)
+                .await
+                .map_err(|error| {
+                    EngineError::from(EngineErrorKind::Bind {
+                        address: format!("{host}:{}", l.port),
+                        error,
+                    })
+                })?;
             if let Ok(a) = listener.local_addr() {
                 local_addrs.push(a);
             }
@@ -626,16 +628,92 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     }
 }
 
-/// A listener on `host:port` (the first address `host` resolves to that binds),
-/// with `SO_REUSEADDR` as `SocketReuseAddress` says.
-async fn bind(host: &str, port: u16, reuse_address: bool) -> std::io::Result<TcpListener> {
+/// A socket for `address`'s family with the settings' buffer sizes and
+/// keep-alive.
+fn socket_for(
+    address: std::net::SocketAddr,
+    options: &crate::config::SocketOptions,
+) -> std::io::Result<tokio::net::TcpSocket> {
+    let socket = if address.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    if let Some(size) = options.send_buffer_size {
+        socket.set_send_buffer_size(size)?;
+    }
+    if let Some(size) = options.receive_buffer_size {
+        socket.set_recv_buffer_size(size)?;
+    }
+    if options.keepalive {
+        socket.set_keepalive(true)?;
+    }
+    Ok(socket)
+}
+
+/// A connection to `host:port` (each address it resolves to in turn, as
+/// `TcpStream::connect` tries them), from the settings' local address and with
+/// their socket options.
+async fn connect_tcp(
+    host: &str,
+    port: u16,
+    options: &crate::config::SocketOptions,
+) -> std::io::Result<TcpStream> {
     let mut last = None;
     for address in tokio::net::lookup_host((host, port)).await? {
-        let socket = if address.is_ipv4() {
-            tokio::net::TcpSocket::new_v4()?
-        } else {
-            tokio::net::TcpSocket::new_v6()?
-        };
+        let socket = socket_for(address, options)?;
+        if options.local_host.is_some() || options.local_port.is_some() {
+            let ip = match &options.local_host {
+                None if address.is_ipv4() => std::net::Ipv4Addr::UNSPECIFIED.into(),
+                None => std::net::Ipv6Addr::UNSPECIFIED.into(),
+                Some(local) => {
+                    let found = tokio::net::lookup_host((local.as_str(), 0))
+                        .await?
+                        .find(|a| a.is_ipv4() == address.is_ipv4());
+                    match found {
+                        Some(a) => a.ip(),
+                        None => {
+                            last = Some(std::io::Error::new(
+                                std::io::ErrorKind::AddrNotAvailable,
+                                format!(
+                                    "SocketConnectSourceHost {local} has no address of {address}'s family"
+                                ),
+                            ));
+                            continue;
+                        }
+                    }
+                }
+            };
+            socket.bind(std::net::SocketAddr::new(
+                ip,
+                options.local_port.unwrap_or(0),
+            ))?;
+        }
+        match socket.connect(address).await {
+            Ok(stream) => return Ok(stream),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::AddrNotAvailable,
+            "the host resolves to no address",
+        )
+    }))
+}
+
+/// A listener on `host:port` (the first address `host` resolves to that binds),
+/// with `SO_REUSEADDR` as `SocketReuseAddress` says and the listener's socket
+/// options, which the sockets it accepts take.
+async fn bind(
+    host: &str,
+    port: u16,
+    reuse_address: bool,
+    options: &crate::config::SocketOptions,
+) -> std::io::Result<TcpListener> {
+    let mut last = None;
+    for address in tokio::net::lookup_host((host, port)).await? {
+        let socket = socket_for(address, options)?;
         socket.set_reuseaddr(reuse_address)?;
         match socket.bind(address) {
             // The backlog tokio's TcpListener::bind uses.
@@ -1080,10 +1158,9 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
             continue;
         }
         for (n, endpoint) in transport.endpoints.iter().enumerate() {
-            let address = (endpoint.host.as_str(), endpoint.port);
             // The TLS handshake is part of connecting, within its time.
             let connect = async {
-                let tcp = TcpStream::connect(address)
+                let tcp = connect_tcp(&endpoint.host, endpoint.port, &entry.settings.socket)
                     .await
                     .map_err(|e| ("Connection to", e))?;
                 secure(tcp, &tls, n)

@@ -98,7 +98,8 @@ fn quickfix_j_banzai() {
         (9880, 5)
     );
     // RefreshOnLogon=N, ResetOnError=N and TimeStampPrecision=MILLIS ask for
-    // what the engine does; the socket option is ignored.
+    // what the engine does; SocketKeepAlive is read; the SLF4J log is ignored.
+    assert!(s.sessions().iter().all(|s| s.socket.keepalive));
     for key in ["RefreshOnLogon", "ResetOnError", "TimeStampPrecision"] {
         let w = s.warnings().iter().find(|w| w.key() == Some(key)).unwrap();
         assert!(matches!(w.kind(), WarningKind::NoEffect { .. }), "{w}");
@@ -106,7 +107,7 @@ fn quickfix_j_banzai() {
     let w = s
         .warnings()
         .iter()
-        .find(|w| w.key() == Some("SocketKeepAlive"))
+        .find(|w| w.key() == Some("SLF4JLogHeartbeats"))
         .unwrap();
     assert!(matches!(w.kind(), WarningKind::Ignored { .. }));
 }

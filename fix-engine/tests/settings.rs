@@ -1620,7 +1620,10 @@ fn file_include_milliseconds_sets_the_logs_precision() {
     let default = acceptor("FileLogPath=lg\n");
     assert_eq!(default.log_options.timestamp_precision(), Precision::Millis);
     let seconds = acceptor("FileLogPath=lg\nFileIncludeMilliseconds=N\n");
-    assert_eq!(seconds.log_options.timestamp_precision(), Precision::Seconds);
+    assert_eq!(
+        seconds.log_options.timestamp_precision(),
+        Precision::Seconds
+    );
     assert_eq!(
         warned(&format!("{ACCEPTOR}FileIncludeMilliseconds=N\n")),
         [(
@@ -1628,5 +1631,49 @@ fn file_include_milliseconds_sets_the_logs_precision() {
             Some("FileIncludeMilliseconds".into()),
             "ignored: only used with FileLogPath".into()
         )]
+    );
+}
+
+#[test]
+fn socket_options_are_read_and_shared_by_a_listener() {
+    let i = initiator(
+        "SocketSendBufferSize=65536\nReceiveBufferSize=131072\nSocketKeepAlive=Y\nSocketLocalHost=10.0.0.5\nSocketConnectSourcePort=40000\n",
+    );
+    assert_eq!(
+        i.socket,
+        fix_engine::config::SocketOptions {
+            send_buffer_size: Some(65536),
+            receive_buffer_size: Some(131072),
+            keepalive: true,
+            local_host: Some("10.0.0.5".into()),
+            local_port: Some(40000),
+        }
+    );
+    assert_eq!(acceptor("").socket, Default::default());
+    assert_eq!(
+        fails(&format!("{ACCEPTOR}SocketSendBufferSize=99999999999\n")),
+        (
+            Some(9),
+            Some("SocketSendBufferSize".into()),
+            r#""99999999999" is not a number of bytes below 4 GiB"#.into()
+        )
+    );
+    // An initiator's local address does not apply to an acceptor.
+    assert_eq!(
+        warned(&format!("{ACCEPTOR}SocketConnectSourcePort=40000\n")),
+        [(
+            Some(9),
+            Some("SocketConnectSourcePort".into()),
+            "ignored: only an initiator uses it".into()
+        )]
+    );
+    let second = ACCEPTOR.replace("C1", "C2");
+    let e = err(&format!("{ACCEPTOR}{second}SocketKeepAlive=Y\n"));
+    assert_eq!(e.key(), Some("SocketKeepAlive"));
+    let both = format!("{ACCEPTOR}SocketKeepAlive=Y\n{second}SocketKeepAlive=Y\n");
+    assert!(
+        Settings::parse("s.cfg", &both).unwrap().listeners()[0]
+            .socket
+            .keepalive
     );
 }

@@ -18,7 +18,7 @@ use super::keys::{Applies, Cond, Fixed, Key, Lookup, lookup};
 use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS, PORT, Value};
 use super::{
     AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport, Schedule,
-    SessionSettings, Tls, Transport,
+    SessionSettings, SocketOptions, Tls, Transport,
 };
 use crate::log::FileLogOptions;
 
@@ -541,6 +541,41 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         file_include_milliseconds(value: bool) => FileIncludeMilliseconds = Value::Bool(value);
+        /// `SocketSendBufferSize`: `SO_SNDBUF` of the session's sockets, in bytes.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_send_buffer_size(1 << 20);
+        /// # let _ = b;
+        /// ```
+        socket_send_buffer_size(value: u32) => SocketSendBufferSize = Value::Count(u64::from(value));
+        /// `SocketReceiveBufferSize`: `SO_RCVBUF` of the session's sockets, in bytes.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_receive_buffer_size(1 << 20);
+        /// # let _ = b;
+        /// ```
+        socket_receive_buffer_size(value: u32) => SocketReceiveBufferSize = Value::Count(u64::from(value));
+        /// `SocketKeepAlive` (QuickFIX/J; default off): `SO_KEEPALIVE`.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_keepalive(true);
+        /// # let _ = b;
+        /// ```
+        socket_keepalive(value: bool) => SocketKeepAlive = Value::Bool(value);
+        /// `SocketConnectSourceHost` (initiator only): the local address to connect from.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).socket_connect_source_host("10.0.0.5");
+        /// # let _ = b;
+        /// ```
+        socket_connect_source_host(value: impl Into<String>) => SocketConnectSourceHost = Value::Text(value.into());
+        /// `SocketConnectSourcePort` (initiator only): the local port to connect from.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).socket_connect_source_port(40000);
+        /// # let _ = b;
+        /// ```
+        socket_connect_source_port(value: u16) => SocketConnectSourcePort = Value::Port(value);
     }
 
     /// `StartTime`, `EndTime`, `StartDay`, `EndDay`, `Weekdays`,
@@ -635,6 +670,16 @@ impl SessionBuilder {
         match self.values.get(&key) {
             Some(Value::Count(n)) => *n,
             _ => key.info().default.and_then(|d| d.parse().ok()).unwrap_or(0),
+        }
+    }
+
+    /// A socket buffer size: a number of bytes that fits the system's call.
+    fn buffer_size(&self, key: Fixed) -> Result<Option<u32>, ConfigError> {
+        match self.values.get(&key) {
+            Some(Value::Count(n)) => u32::try_from(*n)
+                .map(Some)
+                .map_err(|_| invalid(key, &n.to_string(), "a number of bytes below 4 GiB")),
+            _ => Ok(None),
         }
     }
 
@@ -874,6 +919,16 @@ impl SessionBuilder {
             transport,
             tcp_nodelay: self.flag(SocketNodelay),
             reuse_address: self.flag(SocketReuseAddress),
+            socket: SocketOptions {
+                send_buffer_size: self.buffer_size(SocketSendBufferSize)?,
+                receive_buffer_size: self.buffer_size(SocketReceiveBufferSize)?,
+                keepalive: self.flag(SocketKeepAlive),
+                local_host: self.text(SocketConnectSourceHost).map(str::to_owned),
+                local_port: match self.values.get(&SocketConnectSourcePort) {
+                    Some(Value::Port(p)) => Some(*p),
+                    _ => None,
+                },
+            },
             tls,
             dictionaries: DictionaryPaths {
                 data_dictionary: self.path(DataDictionary),

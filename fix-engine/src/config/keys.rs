@@ -514,8 +514,8 @@ table! {
     ReconnectInterval => row(Seconds, "The pause between connection attempts").initiator().or("30").sets("InitiatorTransport::reconnect_interval"),
     HostSelectionPolicy => row(Text, "QuickFIX: how failover hosts are chosen").initiator().ignored("each attempt tries the hosts in order, from the first"),
     HostSelectionPolicyPriorityStartOverInterval => row(Seconds, "QuickFIX: when to go back to the first host").initiator().ignored("each attempt tries the hosts in order, from the first"),
-    SocketConnectSourceHost => row(Host, "QuickFIX: the local address an initiator connects from").aka(&["SocketLocalHost"]).initiator().not_applied("the system picks the local address"),
-    SocketConnectSourcePort => row(Port, "QuickFIX: the local port an initiator connects from").aka(&["SocketLocalPort"]).initiator().not_applied("the system picks the local port"),
+    SocketConnectSourceHost => row(Host, "The local address an initiator connects from").aka(&["SocketLocalHost"]).initiator().sets("SocketOptions::local_host"),
+    SocketConnectSourcePort => row(Port, "The local port an initiator connects from").aka(&["SocketLocalPort"]).initiator().sets("SocketOptions::local_port"),
     SocketConnectProtocol => row(Text, "QuickFIX/J: TCP or VM_PIPE").initiator().always(&["TCP"], "connections are TCP").else_refused("this engine has TCP connections only"),
     SocketConnectTimeout => row(Seconds, "QuickFIX/J: how long a connection attempt may take").initiator().ignored("EngineOptions::connect_timeout is the limit"),
     ProxyType => row(Text, "QuickFIX/J: the proxy's type").initiator().not_applied(PROXY),
@@ -539,9 +539,9 @@ table! {
 
     // Sockets.
     SocketNodelay => row(YesNo, "TCP_NODELAY on the session's socket").aka(&["SocketTcpNoDelay"]).or("Y").sets("SessionSettings::tcp_nodelay"),
-    SocketSendBufferSize => row(Count, "SO_SNDBUF").aka(&["SendBufferSize"]).ignored(SOCKET_TUNING),
-    SocketReceiveBufferSize => row(Count, "SO_RCVBUF").aka(&["ReceiveBufferSize"]).ignored(SOCKET_TUNING),
-    SocketKeepAlive => row(YesNo, "QuickFIX/J: SO_KEEPALIVE").ignored(SOCKET_TUNING),
+    SocketSendBufferSize => row(Count, "SO_SNDBUF of the session's sockets, in bytes; absent, the system's").aka(&["SendBufferSize"]).sets("SocketOptions::send_buffer_size"),
+    SocketReceiveBufferSize => row(Count, "SO_RCVBUF of the session's sockets, in bytes; absent, the system's").aka(&["ReceiveBufferSize"]).sets("SocketOptions::receive_buffer_size"),
+    SocketKeepAlive => row(YesNo, "QuickFIX/J: SO_KEEPALIVE on the session's sockets").or("N").sets("SocketOptions::keepalive"),
     SocketOobInline => row(YesNo, "QuickFIX/J: SO_OOBINLINE").ignored(SOCKET_TUNING),
     SocketLinger => row(Count, "QuickFIX/J: SO_LINGER").ignored(SOCKET_TUNING),
     SocketTrafficClass => row(Text, "QuickFIX/J: the IP traffic class").ignored(SOCKET_TUNING),

@@ -128,6 +128,9 @@ pub struct SessionSettings {
     /// `SocketReuseAddress` (acceptor; default Y): the listener binds with
     /// `SO_REUSEADDR`.
     pub reuse_address: bool,
+    /// The other socket options: buffer sizes, keep-alive, an initiator's
+    /// local address.
+    pub socket: SocketOptions,
     /// `SocketUseSSL=Y` and its files; `None` is plain TCP.
     pub tls: Option<Tls>,
     /// The dictionary files received messages are validated against.
@@ -188,6 +191,32 @@ impl SessionSettings {
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.raw.iter().map(|(k, _)| k.as_str())
     }
+}
+
+/// Socket options of a session's connections, as QuickFIX's `Socket*`
+/// settings give them; an acceptor's are its listener's, which the sessions on
+/// its port share (accepted sockets take them from it).
+///
+/// ```
+/// let s = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nConnectionType=initiator\nBeginString=FIX.4.4\nSenderCompID=C\nTargetCompID=E\nHeartBtInt=30\nSocketConnectHost=localhost\nSocketConnectPort=5001\nSocketReceiveBufferSize=1048576\nSocketLocalPort=40000\n")?;
+/// let o = &s.sessions()[0].socket;
+/// assert_eq!((o.receive_buffer_size, o.local_port, o.keepalive), (Some(1 << 20), Some(40000), false));
+/// # Ok::<(), fix_engine::config::ConfigError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SocketOptions {
+    /// `SocketSendBufferSize`: `SO_SNDBUF`, in bytes; `None` is the system's.
+    pub send_buffer_size: Option<u32>,
+    /// `SocketReceiveBufferSize`: `SO_RCVBUF`, in bytes; `None` is the system's.
+    pub receive_buffer_size: Option<u32>,
+    /// `SocketKeepAlive` (QuickFIX/J; default off): `SO_KEEPALIVE`.
+    pub keepalive: bool,
+    /// `SocketConnectSourceHost` (QuickFIX/J's `SocketLocalHost`; initiator):
+    /// the local address to connect from; `None` is the system's choice.
+    pub local_host: Option<String>,
+    /// `SocketConnectSourcePort` (QuickFIX/J's `SocketLocalPort`; initiator):
+    /// the local port to connect from; `None` is the system's choice.
+    pub local_port: Option<u16>,
 }
 
 /// Which side connects, and where to.
@@ -502,6 +531,8 @@ pub struct Listener {
     pub tls: Option<Tls>,
     /// `SocketReuseAddress`: bind with `SO_REUSEADDR`.
     pub reuse_address: bool,
+    /// The buffer sizes and keep-alive its accepted sockets take.
+    pub socket: SocketOptions,
     /// The sessions on it.
     pub sessions: Vec<SessionId>,
     /// The templates' patterns on it.
@@ -776,6 +807,7 @@ impl Settings {
                         port: a.port,
                         tls: s.tls.clone(),
                         reuse_address: s.reuse_address,
+                        socket: s.socket.clone(),
                         sessions: Vec::new(),
                         templates: Vec::new(),
                     });
@@ -805,6 +837,15 @@ fn listener_difference(a: &SessionSettings, b: &SessionSettings) -> Option<&'sta
     }
     if a.reuse_address != b.reuse_address {
         return Some("SocketReuseAddress");
+    }
+    if a.socket.send_buffer_size != b.socket.send_buffer_size {
+        return Some("SocketSendBufferSize");
+    }
+    if a.socket.receive_buffer_size != b.socket.receive_buffer_size {
+        return Some("SocketReceiveBufferSize");
+    }
+    if a.socket.keepalive != b.socket.keepalive {
+        return Some("SocketKeepAlive");
     }
     match (&a.tls, &b.tls) {
         (None, None) => None,

@@ -1,0 +1,57 @@
+//! The socket settings on real sockets: an initiator connects from
+//! SocketConnectSourceHost/SocketConnectSourcePort with its buffer sizes and
+//! keep-alive; an acceptor with SocketReuseAddress=N and its own options
+//! listens and takes a connection.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+
+#[tokio::test]
+async fn an_initiator_connects_from_its_source_address_and_port() {
+    let venue = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = venue.local_addr().unwrap().port();
+    let source = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let _ini = start(
+        [initiator("C1", "EXEC", port)
+            .socket_connect_source_host("127.0.0.1")
+            .socket_connect_source_port(source)
+            .socket_receive_buffer_size(256 * 1024)
+            .socket_send_buffer_size(256 * 1024)
+            .socket_keepalive(true)],
+        &tx,
+        false,
+    )
+    .await;
+    let (_stream, peer) = tokio::time::timeout(Duration::from_secs(10), venue.accept())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (peer.ip().to_string(), peer.port()),
+        ("127.0.0.1".into(), source)
+    );
+}
+
+#[tokio::test]
+async fn an_acceptor_listens_with_its_socket_options() {
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = start(
+        [acceptor("EXEC", "C1", port)
+            .socket_reuse_address(false)
+            .socket_receive_buffer_size(128 * 1024)
+            .socket_keepalive(true)],
+        &tx,
+        true,
+    )
+    .await;
+    assert_eq!(acc.local_addrs()[0].port(), port);
+    let client = tokio::net::TcpStream::connect(("127.0.0.1", port)).await;
+    assert!(client.is_ok());
+}
