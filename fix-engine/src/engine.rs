@@ -866,6 +866,23 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
 
     /// The acceptor session `id` on `port`: a configured one, or one made from
     /// the first template on the port that matches; `None` for neither.
+    /// The `AllowedRemoteAddresses` of the session (or template) on `port`
+    /// that session `id` is, if it has them.
+    fn allowed_remote_addresses(&self, id: &SessionId, port: u16) -> Option<&[String]> {
+        let on_port =
+            |s: &SessionSettings| matches!(&s.transport, Transport::Acceptor(a) if a.port == port);
+        let settings = match self.settings.session(id) {
+            Some(s) => s,
+            None => self
+                .settings
+                .templates()
+                .iter()
+                .find(|t| t.matches(id) && on_port(t.settings()))?
+                .settings(),
+        };
+        settings.allowed_remote_addresses.as_deref()
+    }
+
     fn acceptor_entry(&self, id: &SessionId, port: u16) -> Option<Arc<Entry<D>>> {
         let on_port =
             |s: &SessionSettings| matches!(&s.transport, Transport::Acceptor(a) if a.port == port);
@@ -1021,6 +1038,7 @@ async fn accept<D: Schema + Send + Sync + 'static>(
     tls: ServerTls,
 ) {
     let mut shutdown = inner.shutdown.subscribe();
+    let peer = tcp.peer_addr().ok();
     // The handshake and the first message share the first message's time.
     let first = async {
         let mut stream = open(tcp, tls).await.map_err(|e| {
@@ -1046,6 +1064,12 @@ async fn accept<D: Schema + Send + Sync + 'static>(
             return;
         }
     };
+    if let Some(allowed) = inner.allowed_remote_addresses(&id, port)
+        && !allows(allowed, peer).await
+    {
+        tracing::warn!(session = %id, peer = ?peer, "refused: the address is not in AllowedRemoteAddresses");
+        return;
+    }
     let Some(entry) = inner.acceptor_entry(&id, port) else {
         tracing::warn!(session = %id, "refused: no such session");
         return;
@@ -1055,6 +1079,29 @@ async fn accept<D: Schema + Send + Sync + 'static>(
         return;
     }
     inner.connection(&entry, stream, &initial).await;
+}
+
+/// Whether `peer` is one of `allowed`: an IP address, or a host name one of
+/// whose addresses it is (resolved now, as QuickFIX/J resolves its list).
+async fn allows(allowed: &[String], peer: Option<std::net::SocketAddr>) -> bool {
+    let Some(peer) = peer else {
+        return false;
+    };
+    let ip = peer.ip().to_canonical();
+    for entry in allowed {
+        if let Ok(address) = entry.parse::<std::net::IpAddr>() {
+            if address.to_canonical() == ip {
+                return true;
+            }
+            continue;
+        }
+        if let Ok(mut found) = tokio::net::lookup_host((entry.as_str(), 0)).await
+            && found.any(|a| a.ip().to_canonical() == ip)
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// An accepted connection's stream: TLS's server side on a TLS port.

@@ -1322,6 +1322,7 @@ mod arbitrary {
             ValueType::AcceptPort => (0u16..=65535).prop_map(|n| n.to_string()).boxed(),
             ValueType::Path => pick(&["store", "a/b.xml", "/tmp/x"]),
             ValueType::Host => pick(&["localhost", "10.0.0.1", "fix.example.com"]),
+            ValueType::HostList => pick(&["localhost", "10.0.0.1, 10.0.0.2"]),
             ValueType::Name => pick(&["A1", "BANZAI", "Q"]),
             ValueType::Text => pick(&["x", "1,2,F", "MILLIS", ""]),
             ValueType::TimeOfDay => pick(&["00:00:00", "23:59:59 UTC"]),
@@ -1675,5 +1676,22 @@ fn socket_options_are_read_and_shared_by_a_listener() {
         Settings::parse("s.cfg", &both).unwrap().listeners()[0]
             .socket
             .keepalive
+    );
+}
+
+#[test]
+fn allowed_remote_addresses_are_a_list() {
+    let a = acceptor("AllowedRemoteAddresses=127.0.0.1, fix.example.com\n");
+    assert_eq!(
+        a.allowed_remote_addresses,
+        Some(vec!["127.0.0.1".to_owned(), "fix.example.com".to_owned()])
+    );
+    assert_eq!(acceptor("").allowed_remote_addresses, None);
+    assert_eq!(
+        fails(&format!(
+            "{ACCEPTOR}AllowedRemoteAddresses=10.0.0.1,,10.0.0.2\n"
+        ))
+        .2,
+        r#""10.0.0.1,,10.0.0.2" is not host names or IP addresses, separated by commas"#
     );
 }

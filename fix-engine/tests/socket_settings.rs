@@ -55,3 +55,34 @@ async fn an_acceptor_listens_with_its_socket_options() {
     let client = tokio::net::TcpStream::connect(("127.0.0.1", port)).await;
     assert!(client.is_ok());
 }
+
+/// Whether the acceptor answers a raw Logon from 127.0.0.1.
+async fn answers_logon(allowed: &str) -> bool {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let port = free_port();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let acc = start(
+        [acceptor("EXEC", "C1", port).allowed_remote_addresses(allowed)],
+        &tx,
+        true,
+    )
+    .await;
+    let mut raw = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    raw.write_all(&logon("C1", "EXEC")).await.unwrap();
+    let mut buf = [0u8; 256];
+    let n = tokio::time::timeout(Duration::from_secs(10), raw.read(&mut buf))
+        .await
+        .unwrap()
+        .unwrap_or(0);
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    n > 0
+}
+
+#[tokio::test]
+async fn allowed_remote_addresses_refuse_other_peers_at_their_logon() {
+    assert!(!answers_logon("10.9.9.9").await, "refused: not in the list");
+    assert!(answers_logon("10.9.9.9, 127.0.0.1").await);
+    assert!(answers_logon("localhost").await, "a host name, resolved");
+}

@@ -576,6 +576,15 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         socket_connect_source_port(value: u16) => SocketConnectSourcePort = Value::Port(value);
+        /// `AllowedRemoteAddresses` (QuickFIX/J; acceptor only): the addresses
+        /// (IP addresses or host names, comma-separated) the session takes
+        /// connections from; a connection from another is refused at its Logon.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).allowed_remote_addresses("127.0.0.1, 10.0.0.7");
+        /// # let _ = b;
+        /// ```
+        allowed_remote_addresses(value: impl Into<String>) => AllowedRemoteAddresses = Value::Text(value.into());
     }
 
     /// `StartTime`, `EndTime`, `StartDay`, `EndDay`, `Weekdays`,
@@ -937,6 +946,13 @@ impl SessionBuilder {
             },
             store_path: self.path(FileStorePath),
             store_options: FileOptions::new().sync(sync),
+            allowed_remote_addresses: match self.text(AllowedRemoteAddresses) {
+                Some(list) => Some(
+                    value::host_list(list)
+                        .map_err(|kind| ConfigError::keyed(AllowedRemoteAddresses.name(), kind))?,
+                ),
+                None => None,
+            },
             log_path: self.path(FileLogPath),
             log_options: FileLogOptions::new().precision(if self.flag(FileIncludeMilliseconds) {
                 Precision::Millis

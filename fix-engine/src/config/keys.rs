@@ -29,6 +29,8 @@ pub enum ValueType {
     Path,
     /// A host name or IP address.
     Host,
+    /// A comma-separated list of host names or IP addresses.
+    HostList,
     /// A CompID-like name.
     Name,
     /// Any text.
@@ -61,6 +63,7 @@ impl fmt::Display for ValueType {
             ValueType::AcceptPort => "a port (0: any free one)",
             ValueType::Path => "a path",
             ValueType::Host => "a host name or IP address",
+            ValueType::HostList => "host names or IP addresses, comma-separated",
             ValueType::Name => "a name",
             ValueType::Text => "text",
             ValueType::TimeOfDay => "HH:MM:SS [zone]",
@@ -533,7 +536,7 @@ table! {
     SocketAcceptAddress => row(Host, "The local address an acceptor listens on").aka(&["SocketAcceptHost"]).acceptor().sets("AcceptorTransport::address"),
     SocketAcceptProtocol => row(Text, "QuickFIX/J: TCP or VM_PIPE").acceptor().always(&["TCP"], "connections are TCP").else_refused("this engine has TCP connections only"),
     SocketReuseAddress => row(YesNo, "The listener binds with SO_REUSEADDR, so a restart need not wait for old connections").acceptor().or("Y").sets("SessionSettings::reuse_address"),
-    AllowedRemoteAddresses => row(Text, "QuickFIX/J: the addresses an acceptor takes connections from").acceptor().not_applied("every address may connect; filter connections in front of the engine"),
+    AllowedRemoteAddresses => row(HostList, "QuickFIX/J: the addresses (IP addresses or host names, comma-separated) an acceptor session takes connections from; absent, any").acceptor().sets("SessionSettings::allowed_remote_addresses"),
     UseTCPProxy => row(YesNo, "QuickFIX/Go: connections start with a PROXY protocol header").acceptor().always(&["N"], "connections carry FIX from their first byte").else_not_applied("needs the acceptor's connection reader"),
     HttpAcceptPort => row(Port, "QuickFIX: the port of an HTTP status page").default_only().ignored("there is no HTTP status page"),
 

@@ -140,6 +140,10 @@ pub struct SessionSettings {
     pub store_path: Option<PathBuf>,
     /// How the file store is opened (`FileStoreSync`).
     pub store_options: FileOptions,
+    /// `AllowedRemoteAddresses` (QuickFIX/J; acceptor): the addresses (IP
+    /// addresses, or host names resolved when a connection comes) a connection
+    /// must come from, or it is refused at its Logon; `None` is any.
+    pub allowed_remote_addresses: Option<Vec<String>>,
     /// `FileLogPath`: the directory of the session's message log; `None` for no log.
     pub log_path: Option<PathBuf>,
     /// How the log writes (`FileIncludeMilliseconds`: its timestamps' precision).

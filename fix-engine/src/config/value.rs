@@ -44,6 +44,10 @@ pub(crate) fn parse(ty: ValueType, v: &str) -> Result<Value, ErrorKind> {
             }
             text()
         }
+        ValueType::HostList => {
+            host_list(v)?;
+            text()
+        }
         ValueType::Name => {
             if v != "*" && !is_name(v) {
                 return Err(invalid(v, "a name (not empty, no control characters)"));
@@ -85,6 +89,19 @@ pub(crate) fn parse(ty: ValueType, v: &str) -> Result<Value, ErrorKind> {
             text()
         }
     })
+}
+
+/// A comma-separated list of host names or IP addresses, not empty.
+pub(crate) fn host_list(v: &str) -> Result<Vec<String>, ErrorKind> {
+    let hosts: Vec<String> = v.split(',').map(|h| h.trim().to_owned()).collect();
+    if hosts.iter().all(|h| is_host(h)) {
+        Ok(hosts)
+    } else {
+        Err(invalid(
+            v,
+            "host names or IP addresses, separated by commas",
+        ))
+    }
 }
 
 /// `initiator` or `acceptor`.
