@@ -1695,3 +1695,19 @@ fn allowed_remote_addresses_are_a_list() {
         r#""10.0.0.1,,10.0.0.2" is not host names or IP addresses, separated by commas"#
     );
 }
+
+#[test]
+fn validate_checksum_n_lets_a_wrong_checksum_through() {
+    let wrong = b"8=FIX.4.4\x019=5\x0135=0\x0110=000\x01";
+    let mut fields = [fix_core::Field::new(0, 0, 0); 8];
+    assert!(
+        acceptor("")
+            .session
+            .parser
+            .parse(wrong, &mut fields)
+            .is_err()
+    );
+    let lenient = acceptor("ValidateChecksum=N\n").session;
+    assert!(!lenient.parser.validates_checksum());
+    assert!(lenient.parser.parse(wrong, &mut fields).is_ok());
+}

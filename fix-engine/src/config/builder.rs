@@ -585,6 +585,15 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         allowed_remote_addresses(value: impl Into<String>) => AllowedRemoteAddresses = Value::Text(value.into());
+        /// `ValidateChecksum` (QuickFIX/J; default on): off, a received
+        /// message's CheckSum need not be its byte sum (still three digits),
+        /// for a counterparty that gets it wrong.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).validate_checksum(false);
+        /// # let _ = b;
+        /// ```
+        validate_checksum(value: bool) => ValidateChecksum = Value::Bool(value);
     }
 
     /// `StartTime`, `EndTime`, `StartDay`, `EndDay`, `Weekdays`,
@@ -908,7 +917,9 @@ impl SessionBuilder {
         // message parsed: its Reject is reverse-routed, as QuickFIX's is), so
         // the parser always lets them through; without the validator, or with
         // ValidateFieldsHaveValues=N, so does the session, as QuickFIX's does.
-        session.parser = Parser::new().with_empty_values(true);
+        session.parser = Parser::new()
+            .with_empty_values(true)
+            .with_checksum_validation(self.flag(ValidateChecksum));
         session.default_appl_ver_id = default_appl_ver_id.map(str::to_owned);
         session.persist_messages = self.flag(PersistMessages);
 

@@ -505,7 +505,7 @@ table! {
     AllowUnknownMsgFields => row(YesNo, "Fields the dictionary does not have in the message are let through").or("N").when(&[UseDataDictionary]).sets("Validator::allow_unknown_msg_fields"),
     AllowUnknownEnumValues => row(YesNo, "Values the dictionary does not list are let through").always(&["N"], "a value the dictionary does not list is rejected").else_not_applied("needs the validator (fix-core)"),
     ValidateLengthAndChecksum => row(YesNo, "Check BodyLength and CheckSum").always(&["Y"], "BodyLength and CheckSum are always checked").else_not_applied("needs the parser (fix-core)"),
-    ValidateChecksum => row(YesNo, "QuickFIX/J: check CheckSum").always(&["Y"], "BodyLength and CheckSum are always checked").else_not_applied("needs the parser (fix-core)"),
+    ValidateChecksum => row(YesNo, "QuickFIX/J: CheckSum must equal the byte sum (N: any three digits pass, for counterparties that get it wrong)").or("Y").sets("SessionConfig::parser (Parser::with_checksum_validation)"),
     ValidateIncomingMessage => row(YesNo, "QuickFIX/J: validate received messages").always(&["Y"], "received messages are validated unless UseDataDictionary=N; write that instead").else_not_applied("write UseDataDictionary=N"),
     ValidateUnorderedGroupFields => row(YesNo, "QuickFIX/J: group members must be in order").always(&["Y"], "group member order is checked under ValidateFieldsOutOfOrder").else_not_applied("needs the validator (fix-core)"),
     FirstFieldInGroupIsDelimiter => row(YesNo, "QuickFIX/J: a group's first field starts each entry").else_not_applied("needs the validator (fix-core)").always(&["Y"], "a group's first field starts each entry").else_not_applied("needs the validator (fix-core)"),
