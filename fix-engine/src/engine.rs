@@ -490,6 +490,12 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         {
             supported(s)?;
         }
+        // What the settings file had that the engine passes over or does not
+        // apply, told where the engine's events go (the list is
+        // `Settings::warnings`).
+        for w in settings.warnings() {
+            tracing::warn!(warning = %w, "settings");
+        }
         // Every TLS file is read before a socket is bound.
         let mut server_tls = Vec::new();
         for l in settings.listeners() {
