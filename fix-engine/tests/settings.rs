@@ -1711,3 +1711,25 @@ fn validate_checksum_n_lets_a_wrong_checksum_through() {
     assert!(!lenient.parser.validates_checksum());
     assert!(lenient.parser.parse(wrong, &mut fields).is_ok());
 }
+
+#[test]
+fn get_reads_the_setting_in_force_by_any_of_its_names() {
+    let s = Settings::parse(
+        "s.cfg",
+        &format!(
+            "[DEFAULT]\nSocketNodelay=Y\nAccount=A0\n{ACCEPTOR}SocketTcpNoDelay=N\naccount=A1\n"
+        ),
+    )
+    .unwrap();
+    let a = &s.sessions()[0];
+    assert!(!a.tcp_nodelay);
+    assert_eq!(a.get("SocketNodelay"), Some("N"));
+    assert_eq!(a.get("sockettcpnodelay"), Some("N"));
+    assert_eq!(a.get("ACCOUNT"), Some("A1"));
+    assert_eq!(
+        a.keys()
+            .filter(|k| k.eq_ignore_ascii_case("account"))
+            .count(),
+        1
+    );
+}

@@ -398,12 +398,11 @@ fn session(
             entries.push((e, true));
         }
     }
-    let mut raw = raw(&section.entries);
-    for e in defaults {
-        if !raw.iter().any(|(k, _)| k.eq_ignore_ascii_case(&e.written)) {
-            raw.push((e.written.clone(), e.value.clone()));
-        }
-    }
+    // What `get` reads: the entries in force, as written.
+    let raw: Vec<(String, String)> = entries
+        .iter()
+        .map(|(e, _)| (e.written.clone(), e.value.clone()))
+        .collect();
 
     let find = |k: Fixed| {
         entries

@@ -179,9 +179,16 @@ impl SessionSettings {
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```
     pub fn get(&self, key: &str) -> Option<&str> {
+        // A setting of the table by any of its names (`SocketTcpNoDelay` finds
+        // `SocketNodelay`); any other key as written.
+        let known = |k: &str| match keys::lookup(k) {
+            keys::Lookup::Known(known) => Some(known),
+            _ => None,
+        };
+        let wanted = known(key);
         self.raw
             .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .find(|(k, _)| k.eq_ignore_ascii_case(key) || (wanted.is_some() && known(k) == wanted))
             .map(|(_, v)| v.as_str())
     }
 
