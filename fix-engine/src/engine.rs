@@ -852,7 +852,10 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             self.options.read_buffer,
         );
         let shared = Shared::new(id.clone(), self.options.queue_capacity);
-        let app = (self.apps)(&id, SessionHandle::new(shared.clone()));
+        let app = crate::logon_tags::LogonTags::wrap(
+            (self.apps)(&id, SessionHandle::new(shared.clone())),
+            &settings.logon_fields,
+        );
         let session = Session::with_dictionaries(settings.session.clone(), store, dicts);
         let cell = Arc::new(SessionCell::new(
             session,

@@ -108,6 +108,7 @@ mod engine;
 mod handle;
 mod journal;
 pub mod log;
+mod logon_tags;
 #[cfg(feature = "tls")]
 mod tls;
 mod transport;

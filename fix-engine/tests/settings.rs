@@ -1323,6 +1323,7 @@ mod arbitrary {
             ValueType::Path => pick(&["store", "a/b.xml", "/tmp/x"]),
             ValueType::Host => pick(&["localhost", "10.0.0.1", "fix.example.com"]),
             ValueType::HostList => pick(&["localhost", "10.0.0.1, 10.0.0.2"]),
+            ValueType::TagValue => pick(&["553=user", "554=pass word"]),
             ValueType::Name => pick(&["A1", "BANZAI", "Q"]),
             ValueType::Text => pick(&["x", "1,2,F", "MILLIS", ""]),
             ValueType::TimeOfDay => pick(&["00:00:00", "23:59:59 UTC"]),
@@ -1732,4 +1733,41 @@ fn get_reads_the_setting_in_force_by_any_of_its_names() {
             .count(),
         1
     );
+}
+
+#[test]
+fn logon_tags_are_body_fields_in_their_order() {
+    let i = initiator("LogonTag2=96=raw\nLogonTag=553=user\nlogontag1=554=pass word\n");
+    assert_eq!(
+        i.logon_fields,
+        [
+            (553, "user".to_owned()),
+            (554, "pass word".to_owned()),
+            (96, "raw".to_owned())
+        ]
+    );
+    assert_eq!(i.get("LogonTag1"), Some("554=pass word"));
+    for bad in [
+        "LogonTag=user",
+        "LogonTag=49=ME",
+        "LogonTag=553=",
+        "LogonTag=0=x",
+    ] {
+        let (_, key, message) = fails(&format!("{INITIATOR}{bad}\n"));
+        assert_eq!(key.as_deref(), Some("LogonTag"), "{bad}");
+        assert!(message.ends_with("is not a body field as tag=value, such as 553=user (header and trailer fields are the session's)"), "{bad}: {message}");
+    }
+    assert_eq!(
+        fails(&format!("{INITIATOR}LogonTag01=553=u\n"))
+            .1
+            .as_deref(),
+        Some("LogonTag01")
+    );
+    let err = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
+        .socket_accept_port(5001)
+        .logon_tag(553, "u")
+        .logon_tag(52, "now")
+        .build()
+        .unwrap_err();
+    assert_eq!(err.key(), Some("LogonTag1"));
 }

@@ -1,7 +1,8 @@
-//! The socket settings on real sockets: an initiator connects from
+//! Settings the engine applies, on real sockets: an initiator connects from
 //! SocketConnectSourceHost/SocketConnectSourcePort with its buffer sizes and
-//! keep-alive; an acceptor with SocketReuseAddress=N and its own options
-//! listens and takes a connection.
+//! keep-alive, and sends its LogonTag fields; an acceptor with
+//! SocketReuseAddress=N and its own options listens and takes a connection,
+//! and refuses an address AllowedRemoteAddresses does not list.
 
 mod common;
 
@@ -85,4 +86,39 @@ async fn allowed_remote_addresses_refuse_other_peers_at_their_logon() {
     assert!(!answers_logon("10.9.9.9").await, "refused: not in the list");
     assert!(answers_logon("10.9.9.9, 127.0.0.1").await);
     assert!(answers_logon("localhost").await, "a host name, resolved");
+}
+
+#[tokio::test]
+async fn an_initiators_logon_carries_its_logon_tags() {
+    use tokio::io::AsyncReadExt;
+    let venue = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = venue.local_addr().unwrap().port();
+    let settings = fix_engine::config::Settings::parse(
+        "t.cfg",
+        &format!(
+            "[SESSION]\nConnectionType=initiator\nBeginString=FIX.4.4\nSenderCompID=C1\nTargetCompID=EXEC\nHeartBtInt=30\nSocketConnectHost=127.0.0.1\nSocketConnectPort={port}\nLogonTag1=554=secret\nLogonTag=553=user\n"
+        ),
+    )
+    .unwrap();
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let _ini = fix_engine::Engine::start(settings, &fix44::DICTIONARY, recorders(&tx, false))
+        .await
+        .unwrap();
+    let (mut stream, _) = tokio::time::timeout(Duration::from_secs(10), venue.accept())
+        .await
+        .unwrap()
+        .unwrap();
+    let mut logon = Vec::new();
+    let mut buf = [0u8; 512];
+    while !logon.windows(4).any(|w| w == b"\x0110=") {
+        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buf))
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(n > 0, "closed before the Logon");
+        logon.extend_from_slice(&buf[..n]);
+    }
+    let text = String::from_utf8_lossy(&logon);
+    assert!(text.contains("\x0135=A\x01"), "{text}");
+    assert!(text.contains("\x01553=user\x01554=secret\x01"), "{text}");
 }

@@ -114,6 +114,8 @@ pub struct SessionBuilder {
     schedule: Option<Schedule>,
     endpoints: Vec<Endpoint>,
     app_data_dictionaries: Vec<(String, PathBuf)>,
+    /// `LogonTag`, `LogonTag1`, …: (tag, value) in order.
+    logon_fields: Vec<(u32, String)>,
     /// Every key as written and its value, for [`SessionSettings::get`].
     raw: Vec<(String, String)>,
     /// A problem found when a setting was given, told by `build`.
@@ -140,6 +142,7 @@ impl SessionBuilder {
             schedule: None,
             endpoints: Vec::new(),
             app_data_dictionaries: Vec::new(),
+            logon_fields: Vec::new(),
             raw: Vec::new(),
             pending: None,
         }
@@ -249,6 +252,26 @@ impl SessionBuilder {
             host: host.into(),
             port,
         });
+        self
+    }
+
+    /// QuickFIX/J's `LogonTag` (then `LogonTag1`, … when called again): a body
+    /// field added to every Logon the session sends, before the application's
+    /// own (`to_admin`). A header or trailer field, or an empty value, is an
+    /// error from [`build`](Self::build).
+    ///
+    /// ```
+    /// # use fix_engine::config::SessionBuilder;
+    /// let s = SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC"))
+    ///     .heart_bt_int(30)
+    ///     .socket_connect("localhost", 5001)
+    ///     .logon_tag(553, "user")
+    ///     .build()?;
+    /// assert_eq!(s.logon_fields, [(553, "user".to_owned())]);
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn logon_tag(mut self, tag: u32, value: impl Into<String>) -> Self {
+        self.logon_fields.push((tag, value.into()));
         self
     }
 
@@ -750,10 +773,19 @@ impl SessionBuilder {
             .chain((!self.endpoints.is_empty()).then_some(Key::ConnectHost(0)))
             .chain(
                 (!self.app_data_dictionaries.is_empty()).then_some(Key::Fixed(AppDataDictionary)),
-            );
+            )
+            .chain((!self.logon_fields.is_empty()).then_some(Key::LogonTag(0)));
         for key in given {
             applies(&key, &cx).map_err(|reason| {
                 ConfigError::keyed(key.to_string(), ErrorKind::NotApplicable { reason })
+            })?;
+        }
+
+        for (n, (tag, value)) in self.logon_fields.iter().enumerate() {
+            let written = format!("{tag}={value}");
+            value::tag_value(&written).map_err(|kind| {
+                let n = u32::try_from(n).unwrap_or(u32::MAX);
+                ConfigError::keyed(Key::LogonTag(n).to_string(), kind)
             })?;
         }
 
@@ -957,6 +989,7 @@ impl SessionBuilder {
             },
             store_path: self.path(FileStorePath),
             store_options: FileOptions::new().sync(sync),
+            logon_fields: self.logon_fields.clone(),
             allowed_remote_addresses: match self.text(AllowedRemoteAddresses) {
                 Some(list) => Some(
                     value::host_list(list)

@@ -293,6 +293,8 @@ struct Parts {
     default_app: Option<(PathBuf, usize)>,
     /// `AppDataDictionary.<version>`: (version, file, line).
     apps: Vec<(String, PathBuf, usize)>,
+    /// `LogonTag<n>`: (tag, value) by n.
+    logon_tags: BTreeMap<u32, (u32, String)>,
 }
 
 /// QuickFIX/Go's files have no ConnectionType (the program makes an acceptor
@@ -520,6 +522,9 @@ fn session(
         builder = apply(builder, e, &mut parts).map_err(|kind| at(e, kind))?;
     }
     let here = |k: Key, kind| ConfigError::keyed(k.to_string(), kind).with_line(header);
+    for (tag, value) in std::mem::take(&mut parts.logon_tags).into_values() {
+        builder = builder.logon_tag(tag, value);
+    }
 
     if cx.non_stop {
         builder = builder.schedule(Schedule::non_stop());
@@ -692,6 +697,11 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
                 ));
             }
             parts.apps.push((version.clone(), path, e.line));
+            return Ok(b);
+        }
+        Key::LogonTag(n) => {
+            read_value(LogonTag.info(), &e.value)?;
+            parts.logon_tags.insert(*n, value::tag_value(&e.value)?);
             return Ok(b);
         }
         Key::App(_) => return Ok(b),

@@ -31,6 +31,8 @@ pub enum ValueType {
     Host,
     /// A comma-separated list of host names or IP addresses.
     HostList,
+    /// A body field as `tag=value`.
+    TagValue,
     /// A CompID-like name.
     Name,
     /// Any text.
@@ -64,6 +66,7 @@ impl fmt::Display for ValueType {
             ValueType::Path => "a path",
             ValueType::Host => "a host name or IP address",
             ValueType::HostList => "host names or IP addresses, comma-separated",
+            ValueType::TagValue => "tag=value",
             ValueType::Name => "a name",
             ValueType::Text => "text",
             ValueType::TimeOfDay => "HH:MM:SS [zone]",
@@ -462,7 +465,7 @@ table! {
     ResetOnError => row(YesNo, "QuickFIX/J: reset sequence numbers on an error").always(&["N"], "an error does not reset sequence numbers"),
     DisconnectOnError => row(YesNo, "QuickFIX/J: disconnect on an error").always(&["N"], "an error is answered with a Reject, not a disconnection"),
     SendRedundantResendRequests => row(YesNo, "Send a ResendRequest even when one for the gap is pending").always(&["N"], "no second ResendRequest is sent while one is pending"),
-    LogonTag => row(Text, "QuickFIX/J: tag=value pairs added to the Logon").not_applied(SESSION_CORE),
+    LogonTag => row(TagValue, "QuickFIX/J: a tag=value body field added to every Logon we send (LogonTag=553=user); LogonTag<n> for more, in order").family("LogonTag<n>").sets("SessionSettings::logon_fields"),
     MillisecondsInTimeStamp => row(YesNo, "QuickFIX: SendingTime with milliseconds").always(&["Y"], MILLIS),
     TimeStampPrecision => row(Text, "SendingTime's precision: SECONDS, MILLIS, MICROS, NANOS (or 0, 3, 6, 9)").always(&["MILLIS", "3"], MILLIS),
     EnableLastMsgSeqNumProcessed => row(YesNo, "LastMsgSeqNumProcessed (369) on every message").always(&["N"], "LastMsgSeqNumProcessed is not sent"),
@@ -733,6 +736,7 @@ pub fn key(name: &str) -> Option<&'static KeyInfo> {
         Lookup::Known(Key::ConnectHost(_)) => Some(Fixed::SocketConnectHost.info()),
         Lookup::Known(Key::ConnectPort(_)) => Some(Fixed::SocketConnectPort.info()),
         Lookup::Known(Key::AppDataDictionaryFor(_)) => Some(Fixed::AppDataDictionary.info()),
+        Lookup::Known(Key::LogonTag(_)) => Some(Fixed::LogonTag.info()),
         _ => None,
     }
 }
@@ -814,6 +818,8 @@ pub(crate) enum Key {
     ConnectPort(u32),
     /// `AppDataDictionary.<version>`: the suffix as written (`FIX.4.4`).
     AppDataDictionaryFor(String),
+    /// `LogonTag` (0) or `LogonTag<n>`.
+    LogonTag(u32),
     /// A key no implementation knows: the application's, kept as written.
     App(String),
 }
@@ -826,6 +832,7 @@ impl Key {
             Key::ConnectHost(_) => Some(Fixed::SocketConnectHost),
             Key::ConnectPort(_) => Some(Fixed::SocketConnectPort),
             Key::AppDataDictionaryFor(_) => Some(Fixed::AppDataDictionary),
+            Key::LogonTag(_) => Some(Fixed::LogonTag),
             Key::App(_) => None,
         }
     }
@@ -857,6 +864,8 @@ impl fmt::Display for Key {
             Key::ConnectPort(0) => f.write_str("SocketConnectPort"),
             Key::ConnectPort(n) => write!(f, "SocketConnectPort{n}"),
             Key::AppDataDictionaryFor(v) => write!(f, "AppDataDictionary.{v}"),
+            Key::LogonTag(0) => f.write_str("LogonTag"),
+            Key::LogonTag(n) => write!(f, "LogonTag{n}"),
             Key::App(k) => f.write_str(k),
         }
     }
@@ -884,12 +893,14 @@ pub(crate) fn lookup(written: &str) -> Lookup {
         return Lookup::Known(match k.fixed {
             Fixed::SocketConnectHost => Key::ConnectHost(0),
             Fixed::SocketConnectPort => Key::ConnectPort(0),
+            Fixed::LogonTag => Key::LogonTag(0),
             fixed => Key::Fixed(fixed),
         });
     }
     for (prefix, make) in [
         ("SocketConnectHost", Key::ConnectHost as fn(u32) -> Key),
         ("SocketConnectPort", Key::ConnectPort),
+        ("LogonTag", Key::LogonTag),
     ] {
         if let Some(rest) = strip_prefix_ignore_case(written, prefix) {
             // Failover endpoints count from 1, written without leading zeros.

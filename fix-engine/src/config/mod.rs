@@ -140,6 +140,9 @@ pub struct SessionSettings {
     pub store_path: Option<PathBuf>,
     /// How the file store is opened (`FileStoreSync`).
     pub store_options: FileOptions,
+    /// QuickFIX/J's `LogonTag`, `LogonTag1`, …: (tag, value) body fields added
+    /// to every Logon the session sends, in order.
+    pub logon_fields: Vec<(u32, String)>,
     /// `AllowedRemoteAddresses` (QuickFIX/J; acceptor): the addresses (IP
     /// addresses, or host names resolved when a connection comes) a connection
     /// must come from, or it is refused at its Logon; `None` is any.

@@ -48,6 +48,10 @@ pub(crate) fn parse(ty: ValueType, v: &str) -> Result<Value, ErrorKind> {
             host_list(v)?;
             text()
         }
+        ValueType::TagValue => {
+            tag_value(v)?;
+            text()
+        }
         ValueType::Name => {
             if v != "*" && !is_name(v) {
                 return Err(invalid(v, "a name (not empty, no control characters)"));
@@ -101,6 +105,27 @@ pub(crate) fn host_list(v: &str) -> Result<Vec<String>, ErrorKind> {
             v,
             "host names or IP addresses, separated by commas",
         ))
+    }
+}
+
+/// QuickFIX/J's `LogonTag` value: a body field as `tag=value` (not a header
+/// or trailer field, which the session writes).
+pub(crate) fn tag_value(v: &str) -> Result<(u32, String), ErrorKind> {
+    let expected =
+        "a body field as tag=value, such as 553=user (header and trailer fields are the session's)";
+    let Some((tag, value)) = v.split_once('=') else {
+        return Err(invalid(v, expected));
+    };
+    match digits::<u32>(tag) {
+        Some(tag)
+            if tag > 0
+                && !fix_session::is_header_or_trailer(tag)
+                && !value.is_empty()
+                && !value.chars().any(char::is_control) =>
+        {
+            Ok((tag, value.to_owned()))
+        }
+        _ => Err(invalid(v, expected)),
     }
 }
 
