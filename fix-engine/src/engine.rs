@@ -850,7 +850,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             settings.session.parser,
             settings.session.role,
             self.options.read_buffer,
-        );
+        )
+        .with_heartbeats(settings.log_heartbeats);
         let shared = Shared::new(id.clone(), self.options.queue_capacity);
         let app = crate::logon_tags::LogonTags::wrap(
             (self.apps)(&id, SessionHandle::new(shared.clone())),

@@ -1771,3 +1771,9 @@ fn logon_tags_are_body_fields_in_their_order() {
         .unwrap_err();
     assert_eq!(err.key(), Some("LogonTag1"));
 }
+
+#[test]
+fn file_log_heartbeats_is_read() {
+    assert!(acceptor("FileLogPath=lg\n").log_heartbeats);
+    assert!(!acceptor("FileLogPath=lg\nFileLogHeartbeats=N\n").log_heartbeats);
+}

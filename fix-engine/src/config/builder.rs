@@ -617,6 +617,14 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         validate_checksum(value: bool) => ValidateChecksum = Value::Bool(value);
+        /// `FileLogHeartbeats` (QuickFIX/J; with `FileLogPath`; default on):
+        /// off, the message log leaves Heartbeats out.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).file_log_path("log").file_log_heartbeats(false);
+        /// # let _ = b;
+        /// ```
+        file_log_heartbeats(value: bool) => FileLogHeartbeats = Value::Bool(value);
     }
 
     /// `StartTime`, `EndTime`, `StartDay`, `EndDay`, `Weekdays`,
@@ -990,6 +998,7 @@ impl SessionBuilder {
             store_path: self.path(FileStorePath),
             store_options: FileOptions::new().sync(sync),
             logon_fields: self.logon_fields.clone(),
+            log_heartbeats: self.flag(FileLogHeartbeats),
             allowed_remote_addresses: match self.text(AllowedRemoteAddresses) {
                 Some(list) => Some(
                     value::host_list(list)

@@ -647,7 +647,7 @@ table! {
     FileLogPath => row(Path, "The message and event log's directory; absent, no log").sets("SessionSettings::log_path"),
     FileLogBackupPath => row(Path, "QuickFIX: where old logs go").not_applied("logs stay in FileLogPath"),
     DebugFileLogPath => row(Path, "QuickFIX/n: a debug log's directory").ignored("debug events go to tracing"),
-    FileLogHeartbeats => row(YesNo, "QuickFIX/J: log heartbeats").always(&["Y"], "every message is logged, heartbeats too").else_not_applied("the log writes every message"),
+    FileLogHeartbeats => row(YesNo, "QuickFIX/J: log Heartbeats (N: the message log leaves them out)").or("Y").when(&[FileLog]).sets("SessionSettings::log_heartbeats"),
     FileIncludeMilliseconds => row(YesNo, "QuickFIX/J: the log's timestamps with milliseconds (N: whole seconds)").or("Y").when(&[FileLog]).sets("SessionSettings::log_options"),
     FileIncludeTimeStampForMessages => row(YesNo, "QuickFIX/J: log a time for each message").ignored("the log's time format is QuickFIX C++'s"),
     ScreenLogShowIncoming => row(YesNo, "Print received messages").ignored(NO_SCREEN),

@@ -151,6 +151,9 @@ pub struct SessionSettings {
     pub log_path: Option<PathBuf>,
     /// How the log writes (`FileIncludeMilliseconds`: its timestamps' precision).
     pub log_options: crate::log::FileLogOptions,
+    /// `FileLogHeartbeats` (QuickFIX/J; default Y): N leaves Heartbeats out of
+    /// the message log.
+    pub log_heartbeats: bool,
     /// Every key of the session's section and of `[DEFAULT]`, as written, with
     /// its value: what [`get`](Self::get) reads.
     raw: Vec<(String, String)>,
