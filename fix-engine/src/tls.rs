@@ -134,14 +134,19 @@ pub(crate) fn client(
     })
 }
 
-/// The certificate authorities of `CertificationAuthoritiesFile`.
+/// The certificate authorities of `CertificationAuthoritiesFile`: a PEM
+/// file, or a directory of them (QuickFIX's `CertificationAuthoritiesDirectory`).
 fn roots(id: &SessionId, tls: &Tls) -> Result<RootCertStore, EngineError> {
     let Some(path) = &tls.ca_file else {
         // The settings require it wherever it is read.
         return Err(file_error(id, CA, Path::new(""), TlsFileError::NotGiven));
     };
     let fail = |error| file_error(id, CA, path, error);
-    let text = read(path).map_err(fail)?;
+    let text = if path.is_dir() {
+        read_dir(path).map_err(fail)?
+    } else {
+        read(path).map_err(fail)?
+    };
     let mut roots = RootCertStore::empty();
     for cert in CertificateDer::pem_slice_iter(&text) {
         let cert = cert.map_err(|e| fail(pem_error(e)))?;
@@ -194,6 +199,25 @@ fn identity(
 
 fn read(path: &Path) -> Result<Vec<u8>, TlsFileError> {
     std::fs::read(path).map_err(TlsFileError::Read)
+}
+
+/// The files of directory `dir` (OpenSSL's hashed links among them), one
+/// after another, in the order of their names.
+fn read_dir(dir: &Path) -> Result<Vec<u8>, TlsFileError> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(TlsFileError::Read)? {
+        let path = entry.map_err(TlsFileError::Read)?.path();
+        if path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    let mut text = Vec::new();
+    for file in files {
+        text.extend_from_slice(&read(&file)?);
+        text.push(b'\n');
+    }
+    Ok(text)
 }
 
 fn pem_error(e: pem::Error) -> TlsFileError {

@@ -2,7 +2,8 @@
 //! SocketConnectSourceHost/SocketConnectSourcePort with its buffer sizes and
 //! keep-alive, and sends its LogonTag fields; an acceptor with
 //! SocketReuseAddress=N and its own options listens and takes a connection,
-//! and refuses an address AllowedRemoteAddresses does not list.
+//! and refuses an address AllowedRemoteAddresses does not list; a directory
+//! of certificate authorities is read.
 
 mod common;
 
@@ -121,4 +122,47 @@ async fn an_initiators_logon_carries_its_logon_tags() {
     let text = String::from_utf8_lossy(&logon);
     assert!(text.contains("\x0135=A\x01"), "{text}");
     assert!(text.contains("\x01553=user\x01554=secret\x01"), "{text}");
+}
+
+#[test]
+fn a_directory_of_certificate_authorities_is_read() {
+    use fix_engine::config::{Settings, check_files};
+    let dir = temp_dir("ca-directory");
+    let cas = dir.join("cas");
+    std::fs::create_dir_all(&cas).unwrap();
+    let ca = common::certs::Ca::new(&cas, "ca");
+    // A second authority's file beside it: every file of the directory is read.
+    common::certs::Ca::new(&cas, "other");
+    let server = ca.server("server");
+    let text = format!(
+        "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\n\
+         SocketUseSSL=Y\nServerCertificateFile={}\nServerCertificateKeyFile={}\nCertificateVerifyLevel=1\nCertificationAuthoritiesDirectory={}\n",
+        server.cert.display(),
+        server.key.display(),
+        cas.display()
+    );
+    let s = Settings::parse("t.cfg", &text).unwrap();
+    assert_eq!(
+        s.sessions()[0].tls.as_ref().unwrap().ca_file.as_deref(),
+        Some(cas.as_path())
+    );
+    let checks = check_files(&s.sessions()[0]);
+    assert!(checks.iter().all(|c| c.result.is_ok()), "{checks:?}");
+    // A directory without certificates is an error naming it.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let s = Settings::parse(
+        "t.cfg",
+        &text.replace(&cas.display().to_string(), &empty.display().to_string()),
+    )
+    .unwrap();
+    let checks = check_files(&s.sessions()[0]);
+    let tls = checks.iter().find(|c| c.key == "SocketUseSSL").unwrap();
+    assert!(
+        tls.result
+            .as_ref()
+            .is_err_and(|e| e.contains("CertificationAuthoritiesFile")),
+        "{tls}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -362,8 +362,9 @@ pub struct Tls {
     /// `ClientCertificateKeyFile`; `None` reads the key from the certificate's
     /// file, as QuickFIX does.
     pub private_key: Option<PathBuf>,
-    /// `CertificationAuthoritiesFile`, PEM: the certificates the peer's is
-    /// checked against (an initiator's is required; an acceptor's is read only
+    /// `CertificationAuthoritiesFile`, PEM (or QuickFIX's
+    /// `CertificationAuthoritiesDirectory`: a directory whose files are read):
+    /// the certificates the peer's is checked against (an initiator's is required; an acceptor's is read only
     /// when it verifies clients).
     pub ca_file: Option<PathBuf>,
     /// Whether an acceptor asks clients for a certificate: `CertificateVerifyLevel`
