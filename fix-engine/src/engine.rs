@@ -509,7 +509,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         let mut local_addrs = Vec::new();
         for (l, tls) in settings.listeners().into_iter().zip(server_tls) {
             let host = l.address.as_deref().unwrap_or("0.0.0.0");
-            let listener = bind(host, l.port, l.reuse_address, &l.socket)
+            let listener = crate::net::bind(host, l.port, l.reuse_address, &l.socket)
                 .await
                 .map_err(|error| {
                     EngineError::from(EngineErrorKind::Bind {
@@ -632,107 +632,6 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         }
         result
     }
-}
-
-/// A socket for `address`'s family with the settings' buffer sizes and
-/// keep-alive.
-fn socket_for(
-    address: std::net::SocketAddr,
-    options: &crate::config::SocketOptions,
-) -> std::io::Result<tokio::net::TcpSocket> {
-    let socket = if address.is_ipv4() {
-        tokio::net::TcpSocket::new_v4()?
-    } else {
-        tokio::net::TcpSocket::new_v6()?
-    };
-    if let Some(size) = options.send_buffer_size {
-        socket.set_send_buffer_size(size)?;
-    }
-    if let Some(size) = options.receive_buffer_size {
-        socket.set_recv_buffer_size(size)?;
-    }
-    if options.keepalive {
-        socket.set_keepalive(true)?;
-    }
-    Ok(socket)
-}
-
-/// A connection to `host:port` (each address it resolves to in turn, as
-/// `TcpStream::connect` tries them), from the settings' local address and with
-/// their socket options.
-async fn connect_tcp(
-    host: &str,
-    port: u16,
-    options: &crate::config::SocketOptions,
-) -> std::io::Result<TcpStream> {
-    let mut last = None;
-    for address in tokio::net::lookup_host((host, port)).await? {
-        let socket = socket_for(address, options)?;
-        if options.local_host.is_some() || options.local_port.is_some() {
-            let ip = match &options.local_host {
-                None if address.is_ipv4() => std::net::Ipv4Addr::UNSPECIFIED.into(),
-                None => std::net::Ipv6Addr::UNSPECIFIED.into(),
-                Some(local) => {
-                    let found = tokio::net::lookup_host((local.as_str(), 0))
-                        .await?
-                        .find(|a| a.is_ipv4() == address.is_ipv4());
-                    match found {
-                        Some(a) => a.ip(),
-                        None => {
-                            last = Some(std::io::Error::new(
-                                std::io::ErrorKind::AddrNotAvailable,
-                                format!(
-                                    "SocketConnectSourceHost {local} has no address of {address}'s family"
-                                ),
-                            ));
-                            continue;
-                        }
-                    }
-                }
-            };
-            socket.bind(std::net::SocketAddr::new(
-                ip,
-                options.local_port.unwrap_or(0),
-            ))?;
-        }
-        match socket.connect(address).await {
-            Ok(stream) => return Ok(stream),
-            Err(e) => last = Some(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| {
-        std::io::Error::new(
-            std::io::ErrorKind::AddrNotAvailable,
-            "the host resolves to no address",
-        )
-    }))
-}
-
-/// A listener on `host:port` (the first address `host` resolves to that binds),
-/// with `SO_REUSEADDR` as `SocketReuseAddress` says and the listener's socket
-/// options, which the sockets it accepts take.
-async fn bind(
-    host: &str,
-    port: u16,
-    reuse_address: bool,
-    options: &crate::config::SocketOptions,
-) -> std::io::Result<TcpListener> {
-    let mut last = None;
-    for address in tokio::net::lookup_host((host, port)).await? {
-        let socket = socket_for(address, options)?;
-        socket.set_reuseaddr(reuse_address)?;
-        match socket.bind(address) {
-            // The backlog tokio's TcpListener::bind uses.
-            Ok(()) => return socket.listen(1024),
-            Err(e) => last = Some(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| {
-        std::io::Error::new(
-            std::io::ErrorKind::AddrNotAvailable,
-            "the host resolves to no address",
-        )
-    }))
 }
 
 /// Refuses the settings the engine does not implement, rather than ignoring them.
@@ -876,23 +775,6 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
 
     /// The acceptor session `id` on `port`: a configured one, or one made from
     /// the first template on the port that matches; `None` for neither.
-    /// The `AllowedRemoteAddresses` of the session (or template) on `port`
-    /// that session `id` is, if it has them.
-    fn allowed_remote_addresses(&self, id: &SessionId, port: u16) -> Option<&[String]> {
-        let on_port =
-            |s: &SessionSettings| matches!(&s.transport, Transport::Acceptor(a) if a.port == port);
-        let settings = match self.settings.session(id) {
-            Some(s) => s,
-            None => self
-                .settings
-                .templates()
-                .iter()
-                .find(|t| t.matches(id) && on_port(t.settings()))?
-                .settings(),
-        };
-        settings.allowed_remote_addresses.as_deref()
-    }
-
     fn acceptor_entry(&self, id: &SessionId, port: u16) -> Option<Arc<Entry<D>>> {
         let on_port =
             |s: &SessionSettings| matches!(&s.transport, Transport::Acceptor(a) if a.port == port);
@@ -1048,19 +930,22 @@ async fn accept<D: Schema + Send + Sync + 'static>(
     tls: ServerTls,
 ) {
     let mut shutdown = inner.shutdown.subscribe();
-    let peer = tcp.peer_addr().ok();
     // The handshake and the first message share the first message's time.
     let first = async {
+        let peer = tcp.peer_addr().ok();
         let mut stream = open(tcp, tls).await.map_err(|e| {
             tracing::warn!(error = %e, "refused: the TLS handshake failed");
         })?;
-        match first_logon(&mut stream).await {
-            Some((initial, id)) => Ok((stream, initial, id)),
-            None => {
-                tracing::warn!("refused: no Logon");
-                Err(())
-            }
+        let Some((initial, id)) = first_logon(&mut stream).await else {
+            tracing::warn!("refused: no Logon");
+            return Err(());
+        };
+        // Before a session is made for it (from a template).
+        if !crate::net::allowed(&inner.settings, &id, port, peer).await {
+            tracing::warn!(session = %id, ?peer, "refused: the address is not in AllowedRemoteAddresses");
+            return Err(());
         }
+        Ok((stream, initial, id))
     };
     let first = tokio::select! {
         first = tokio::time::timeout(inner.options.first_message_timeout, first) => first,
@@ -1074,12 +959,6 @@ async fn accept<D: Schema + Send + Sync + 'static>(
             return;
         }
     };
-    if let Some(allowed) = inner.allowed_remote_addresses(&id, port)
-        && !allows(allowed, peer).await
-    {
-        tracing::warn!(session = %id, peer = ?peer, "refused: the address is not in AllowedRemoteAddresses");
-        return;
-    }
     let Some(entry) = inner.acceptor_entry(&id, port) else {
         tracing::warn!(session = %id, "refused: no such session");
         return;
@@ -1089,29 +968,6 @@ async fn accept<D: Schema + Send + Sync + 'static>(
         return;
     }
     inner.connection(&entry, stream, &initial).await;
-}
-
-/// Whether `peer` is one of `allowed`: an IP address, or a host name one of
-/// whose addresses it is (resolved now, as QuickFIX/J resolves its list).
-async fn allows(allowed: &[String], peer: Option<std::net::SocketAddr>) -> bool {
-    let Some(peer) = peer else {
-        return false;
-    };
-    let ip = peer.ip().to_canonical();
-    for entry in allowed {
-        if let Ok(address) = entry.parse::<std::net::IpAddr>() {
-            if address.to_canonical() == ip {
-                return true;
-            }
-            continue;
-        }
-        if let Ok(mut found) = tokio::net::lookup_host((entry.as_str(), 0)).await
-            && found.any(|a| a.ip().to_canonical() == ip)
-        {
-            return true;
-        }
-    }
-    false
 }
 
 /// An accepted connection's stream: TLS's server side on a TLS port.
@@ -1215,9 +1071,10 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
             continue;
         }
         for (n, endpoint) in transport.endpoints.iter().enumerate() {
+            let address = (endpoint.host.as_str(), endpoint.port);
             // The TLS handshake is part of connecting, within its time.
             let connect = async {
-                let tcp = connect_tcp(&endpoint.host, endpoint.port, &entry.settings.socket)
+                let tcp = crate::net::connect(address, &entry.settings.socket)
                     .await
                     .map_err(|e| ("Connection to", e))?;
                 secure(tcp, &tls, n)
