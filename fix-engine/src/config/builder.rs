@@ -14,7 +14,7 @@ use fix_core::value::Precision;
 use fix_session::{FileOptions, Role, SessionConfig, SessionId, SyncPolicy, appl_ver_id_code};
 
 use super::error::{ConfigError, ErrorKind};
-use super::keys::{Applies, Cond, Fixed, Key, Lookup, lookup};
+use super::keys::{Applies, Cond, Fixed, Key, Lookup, Support, lookup};
 use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS, PORT, Value};
 use super::{
     AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport, Schedule,
@@ -171,8 +171,9 @@ impl SessionBuilder {
 
     /// An application's own setting (QuickFIX's `SessionSettings` holds any
     /// key), readable with [`SessionSettings::get`]; the engine does not read
-    /// it. A key of the engine's (give it through its method instead) or a
-    /// slip from one is an error from [`build`](Self::build).
+    /// it. A key of the engine's (give it through its method instead, or, for
+    /// one the engine does not apply, why) or a slip from one is an error from
+    /// [`build`](Self::build).
     ///
     /// ```
     /// # use fix_engine::config::SessionBuilder;
@@ -187,6 +188,12 @@ impl SessionBuilder {
     ///     .build()
     ///     .unwrap_err();
     /// assert_eq!(err.to_string(), "CheakLatency: did you mean CheckLatency?");
+    /// let err = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1"))
+    ///     .socket_accept_port(5001)
+    ///     .set("ResetOnLogon", "Y")
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), "ResetOnLogon: a setting of the engine: give it through its SessionBuilder method");
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```
     pub fn set(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
@@ -194,9 +201,21 @@ impl SessionBuilder {
         let problem = match lookup(&key) {
             Lookup::Unknown => None,
             Lookup::Misspelt(suggestion) => Some(ErrorKind::Misspelt { suggestion }),
-            Lookup::Known(_) | Lookup::BadFamily => Some(ErrorKind::NotApplicable {
-                reason: "a setting of the engine: give it through its SessionBuilder method",
+            Lookup::Known(known) => Some(match known.fixed().map(|k| k.info().support) {
+                Some(
+                    Support::Always { note, .. }
+                    | Support::Ignored(note)
+                    | Support::NotApplied(note)
+                    | Support::Refused(note),
+                ) => ErrorKind::Unsupported { reason: note },
+                Some(Support::DatabaseStore) => ErrorKind::Unsupported {
+                    reason: "a database store cannot be used: only the file store and the memory store exist",
+                },
+                _ => ErrorKind::NotApplicable {
+                    reason: "a setting of the engine: give it through its SessionBuilder method",
+                },
             }),
+            Lookup::BadFamily => Some(ErrorKind::UnknownKey),
         };
         if let Some(kind) = problem {
             if self.pending.is_none() {

@@ -194,7 +194,7 @@ impl fmt::Display for Cond {
 /// ```
 /// use fix_engine::config::{Support, key};
 /// assert_eq!(key("ResetOnLogon").unwrap().support, Support::Read);
-/// assert!(matches!(key("LogonTag").unwrap().support, Support::NotApplied(_)));
+/// assert!(matches!(key("SenderSubID").unwrap().support, Support::NotApplied(_)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Support {
