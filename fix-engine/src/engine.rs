@@ -1081,7 +1081,9 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
                     .await
                     .map_err(|e| ("TLS handshake with", e))
             };
-            let connect = tokio::time::timeout(inner.options.connect_timeout, connect);
+            let limit = entry.settings.connect_timeout;
+            let connect =
+                tokio::time::timeout(limit.unwrap_or(inner.options.connect_timeout), connect);
             let connected = tokio::select! {
                 connected = connect => connected,
                 () = stopped(&mut shutdown) => return,

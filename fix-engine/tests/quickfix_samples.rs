@@ -135,6 +135,13 @@ fn quickfix_go_tradeclient_tls_names() {
     let s = load("go-tradeclient.cfg");
     let [c] = s.sessions() else { panic!() };
     assert_eq!(c.session.role, Role::Initiator);
+    // QuickFIX/Go's durations.
+    let Transport::Initiator(i) = &c.transport else {
+        panic!()
+    };
+    assert_eq!(i.reconnect_interval.as_secs(), 5);
+    assert_eq!(c.session.logon_timeout.as_secs(), 60);
+    assert_eq!(c.connect_timeout.map(|d| d.as_secs()), Some(20));
     let tls = c.tls.as_ref().unwrap();
     assert_eq!(
         tls.certificate.as_deref(),

@@ -636,6 +636,15 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         validate_checksum(value: bool) => ValidateChecksum = Value::Bool(value);
+        /// `SocketConnectTimeout` (QuickFIX/J; initiator only): how long a
+        /// connection attempt, TCP and TLS handshake, may take (zero: the
+        /// engine's `EngineOptions::connect_timeout`, the default).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).socket_connect_timeout(std::time::Duration::from_secs(5));
+        /// # let _ = b;
+        /// ```
+        socket_connect_timeout(value: Duration) => SocketConnectTimeout = Value::Secs(value);
         /// `FileLogHeartbeats` (QuickFIX/J; with `FileLogPath`; default on):
         /// off, the message log leaves Heartbeats out.
         ///
@@ -998,6 +1007,13 @@ impl SessionBuilder {
             transport,
             tcp_nodelay: self.flag(SocketNodelay),
             reuse_address: self.flag(SocketReuseAddress),
+            connect_timeout: self
+                .values
+                .get(&SocketConnectTimeout)
+                .and_then(|v| match v {
+                    Value::Secs(d) if !d.is_zero() => Some(*d),
+                    _ => None,
+                }),
             socket: SocketOptions {
                 send_buffer_size: self.buffer_size(SocketSendBufferSize)?,
                 receive_buffer_size: self.buffer_size(SocketReceiveBufferSize)?,

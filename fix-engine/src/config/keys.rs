@@ -17,7 +17,7 @@ use std::fmt;
 pub enum ValueType {
     /// `Y` or `N`.
     YesNo,
-    /// Whole seconds.
+    /// Whole seconds (QuickFIX/Go's durations too: `30s`, `2m`).
     Seconds,
     /// A whole number (of messages, bytes, ...).
     Count,
@@ -523,7 +523,7 @@ table! {
     SocketConnectSourceHost => row(Host, "The local address an initiator connects from").aka(&["SocketLocalHost"]).initiator().sets("SocketOptions::local_host"),
     SocketConnectSourcePort => row(Port, "The local port an initiator connects from").aka(&["SocketLocalPort"]).initiator().sets("SocketOptions::local_port"),
     SocketConnectProtocol => row(Text, "QuickFIX/J: TCP or VM_PIPE").initiator().always(&["TCP"], "connections are TCP").else_refused("this engine has TCP connections only"),
-    SocketConnectTimeout => row(Seconds, "QuickFIX/J: how long a connection attempt may take").initiator().ignored("EngineOptions::connect_timeout is the limit"),
+    SocketConnectTimeout => row(Seconds, "How long a connection attempt (TCP, then the TLS handshake) may take; absent (or 0), EngineOptions::connect_timeout").aka(&["SocketTimeout"]).initiator().sets("SessionSettings::connect_timeout"),
     ProxyType => row(Text, "QuickFIX/J: the proxy's type").initiator().not_applied(PROXY),
     ProxyVersion => row(Text, "QuickFIX/J: the proxy's version").initiator().not_applied(PROXY),
     ProxyHost => row(Host, "The proxy's host").initiator().not_applied(PROXY),
@@ -554,7 +554,6 @@ table! {
     SocketSynchronousWrites => row(YesNo, "QuickFIX/J: writes wait for the socket").ignored("writes are asynchronous, bounded by EngineOptions"),
     SocketSynchronousWriteTimeout => row(Count, "QuickFIX/J: how long a synchronous write may take").ignored("writes are asynchronous, bounded by EngineOptions"),
     MaxScheduledWriteRequests => row(Count, "QuickFIX/J: the most writes queued").ignored("the output queue is bounded by EngineOptions"),
-    SocketTimeout => row(Seconds, "QuickFIX/Go: the TLS handshake's time limit").ignored("EngineOptions::connect_timeout is the limit"),
     SocketSendTimeout => row(Count, "QuickFIX/n: a write's time limit").ignored(SOCKET_TUNING),
     SocketReceiveTimeout => row(Count, "QuickFIX/n: a read's time limit").ignored("a silent counterparty is found by the heartbeat rules"),
 

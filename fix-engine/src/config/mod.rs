@@ -131,6 +131,10 @@ pub struct SessionSettings {
     /// The other socket options: buffer sizes, keep-alive, an initiator's
     /// local address.
     pub socket: SocketOptions,
+    /// `SocketConnectTimeout` (QuickFIX/J; QuickFIX/Go's `SocketTimeout`;
+    /// initiator): how long a connection attempt, TCP and TLS handshake, may
+    /// take; `None` is [`EngineOptions::connect_timeout`](crate::EngineOptions).
+    pub connect_timeout: Option<Duration>,
     /// `SocketUseSSL=Y` and its files; `None` is plain TCP.
     pub tls: Option<Tls>,
     /// The dictionary files received messages are validated against.

@@ -217,8 +217,61 @@ fn digits<T: std::str::FromStr>(value: &str) -> Option<T> {
     value.parse().ok()
 }
 
+/// Whole seconds: QuickFIX's digits, or QuickFIX/Go's durations (`30s`,
+/// `2m`, `1h30m`) when they come to whole seconds.
 pub(crate) fn seconds(value: &str) -> Result<u32, ErrorKind> {
-    digits(value).ok_or_else(|| invalid(value, "a number of seconds"))
+    digits(value)
+        .or_else(|| go_duration(value))
+        .ok_or_else(|| invalid(value, "a number of seconds"))
+}
+
+/// A Go duration (`time.ParseDuration`'s units h, m, s, ms, us/µs, ns, each
+/// after a decimal number) that is a whole number of seconds.
+fn go_duration(value: &str) -> Option<u32> {
+    let mut rest = value;
+    let mut nanos: u128 = 0;
+    if rest.is_empty() {
+        return None;
+    }
+    while !rest.is_empty() {
+        let number_len = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let (number, tail) = rest.split_at(number_len);
+        let unit_len = tail
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(tail.len());
+        let (unit, tail) = tail.split_at(unit_len);
+        let scale: u128 = match unit {
+            "h" => 3_600_000_000_000,
+            "m" => 60_000_000_000,
+            "s" => 1_000_000_000,
+            "ms" => 1_000_000,
+            "us" | "µs" => 1_000,
+            "ns" => 1,
+            _ => return None,
+        };
+        let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+        if whole.is_empty() && fraction.is_empty() {
+            return None;
+        }
+        let whole: u128 = if whole.is_empty() { 0 } else { digits(whole)? };
+        nanos = nanos.checked_add(whole.checked_mul(scale)?)?;
+        if !fraction.is_empty() {
+            let fraction_len = u32::try_from(fraction.len()).ok()?;
+            let denominator = 10u128.checked_pow(fraction_len)?;
+            let part = digits::<u128>(fraction)?.checked_mul(scale)?;
+            if !part.is_multiple_of(denominator) {
+                return None;
+            }
+            nanos = nanos.checked_add(part / denominator)?;
+        }
+        rest = tail;
+    }
+    if !nanos.is_multiple_of(1_000_000_000) {
+        return None;
+    }
+    u32::try_from(nanos / 1_000_000_000).ok()
 }
 
 pub(crate) fn port(value: &str) -> Result<u16, ErrorKind> {
@@ -261,4 +314,35 @@ pub(crate) const APPL_VER_ID: &str =
 pub(crate) fn is_appl_ver_id(text: &str) -> bool {
     let code = fix_session::appl_ver_id_code(text);
     !code.is_empty() && code.len() <= 3 && code.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_digits_or_whole_go_durations() {
+        let ok = |v: &str| seconds(v).ok();
+        assert_eq!(ok("30"), Some(30));
+        assert_eq!(ok("30s"), Some(30));
+        assert_eq!(ok("2m"), Some(120));
+        assert_eq!(ok("1h30m"), Some(5400));
+        assert_eq!(ok("1.5m"), Some(90));
+        assert_eq!(ok("1500ms"), None, "not whole seconds");
+        assert_eq!(ok("2000ms"), Some(2));
+        for bad in [
+            "",
+            "1.5",
+            "-1",
+            "5x2;30",
+            "s",
+            "1d",
+            "30 s",
+            ".s",
+            "99999999999",
+            "1e3s",
+        ] {
+            assert_eq!(ok(bad), None, "{bad}");
+        }
+    }
 }
