@@ -464,7 +464,12 @@ fn bad_values_name_line_and_key() {
             r#""x" is not a number of seconds"#,
         ),
         ("ResetOnLogon=yes", "ResetOnLogon", r#""yes" is not Y or N"#),
-        ("ResetOnLogout=y", "ResetOnLogout", r#""y" is not Y or N"#),
+        // QuickFIX/Go's lower-case y and n are read; words are not.
+        (
+            "ResetOnLogout=true",
+            "ResetOnLogout",
+            r#""true" is not Y or N"#,
+        ),
         (
             "ResetOnDisconnect=",
             "ResetOnDisconnect",
@@ -1776,4 +1781,22 @@ fn logon_tags_are_body_fields_in_their_order() {
 fn file_log_heartbeats_is_read() {
     assert!(acceptor("FileLogPath=lg\n").log_heartbeats);
     assert!(!acceptor("FileLogPath=lg\nFileLogHeartbeats=N\n").log_heartbeats);
+}
+
+#[test]
+fn quickfix_go_s_lower_case_booleans_are_read() {
+    let a = acceptor("ResetOnLogon=y\nCheckLatency=n\n");
+    assert!(a.session.reset_on_logon && !a.session.check_latency);
+}
+
+#[test]
+fn quickfix_go_s_local_time_zone_is_the_machines() {
+    // Where the machine's zone can be read, TimeZone=Local is it.
+    if let Ok(here) = Zone::local() {
+        let a = acceptor("TimeZone=Local\n");
+        assert_eq!(
+            a.schedule,
+            Schedule::daily(TimeOfDay::MIDNIGHT, TimeOfDay::MIDNIGHT).in_zone(here)
+        );
+    }
 }

@@ -175,7 +175,13 @@ pub(crate) fn weekdays(v: &str) -> Result<Vec<Weekday>, ErrorKind> {
 }
 
 pub(crate) fn zone(v: &str) -> Result<Zone, ErrorKind> {
-    Zone::parse(v).map_err(|_| {
+    // QuickFIX/Go's `Local` (Go's time.LoadLocation): the machine's zone.
+    let zone = if v == "Local" {
+        Zone::local()
+    } else {
+        Zone::parse(v)
+    };
+    zone.map_err(|_| {
         invalid(
             v,
             "a time zone: UTC, an offset such as -05:00, or a name of the IANA database such as America/New_York",
@@ -190,11 +196,11 @@ pub(crate) fn invalid(value: &str, expected: &'static str) -> ErrorKind {
     }
 }
 
-/// QuickFIX's booleans: `Y` or `N`, nothing else.
+/// QuickFIX's booleans: `Y` or `N` (QuickFIX/Go's `y` and `n` too), nothing else.
 pub(crate) fn yes_no(value: &str) -> Result<bool, ErrorKind> {
     match value {
-        "Y" => Ok(true),
-        "N" => Ok(false),
+        "Y" | "y" => Ok(true),
+        "N" | "n" => Ok(false),
         _ => Err(invalid(value, "Y or N")),
     }
 }
