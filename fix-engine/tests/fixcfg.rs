@@ -63,7 +63,7 @@ fn the_samples_check() {
 fn warnings_are_printed_and_pass() {
     let path = temp(
         "warn.cfg",
-        "[DEFAULT]\nScreenLogShowIncoming=Y\nUsername=me\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nSocketAcceptPort=5002\n",
+        "[DEFAULT]\nScreenLogShowIncoming=Y\nUsername=me\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nSocketAcceptPort=5002\nAllowedRemoteAddresses=127.0.0.1\nLogonTag=553=me\n",
     );
     let o = fixcfg(&["check", path.to_str().unwrap()]);
     let out = stdout(&o);
@@ -79,6 +79,8 @@ fn warnings_are_printed_and_pass() {
     );
     assert!(out.contains("schedule: non-stop"), "{out}");
     assert!(out.contains("store: memory"), "{out}");
+    assert!(out.contains("logon fields: 553=me"), "{out}");
+    assert!(out.contains("connections only from: 127.0.0.1"), "{out}");
 }
 
 #[test]

@@ -116,6 +116,20 @@ fn session(what: &str, s: &SessionSettings) -> bool {
         Some(_) => println!("  validation: on"),
         None => println!("  validation: off (UseDataDictionary=N)"),
     }
+    if let Some(limit) = s.connect_timeout {
+        println!("  connect timeout: {} s", limit.as_secs());
+    }
+    if !s.logon_fields.is_empty() {
+        let fields: Vec<String> = s
+            .logon_fields
+            .iter()
+            .map(|(tag, value)| format!("{tag}={value}"))
+            .collect();
+        println!("  logon fields: {}", fields.join(" "));
+    }
+    if let Some(allowed) = &s.allowed_remote_addresses {
+        println!("  connections only from: {}", allowed.join(", "));
+    }
     let mut failed = false;
     for c in check_files(s) {
         failed |= c.result.is_err();
