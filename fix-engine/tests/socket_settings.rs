@@ -124,6 +124,8 @@ async fn an_initiators_logon_carries_its_logon_tags() {
     assert!(text.contains("\x01553=user\x01554=secret\x01"), "{text}");
 }
 
+// Without the `tls` feature the engine reads no TLS file.
+#[cfg(feature = "tls")]
 #[test]
 fn a_directory_of_certificate_authorities_is_read() {
     use fix_engine::config::{Settings, check_files};
