@@ -438,7 +438,7 @@ table! {
     Description => row(Text, "QuickFIX/J: a description of the session, for people").ignored("kept, readable with SessionSettings::get"),
 
     // Schedule.
-    StartTime => row(ValueType::TimeOfDay, "When the session starts each day (or each week with StartDay); with EndTime; none of the two is a non-stop session").when(&[NotNonStop]).sets("SessionSettings::schedule"),
+    StartTime => row(ValueType::TimeOfDay, "When the session starts each day (or each week with StartDay), with EndTime; without either, the session is non-stop").when(&[NotNonStop]).sets("SessionSettings::schedule"),
     EndTime => row(ValueType::TimeOfDay, "When the session ends (with StartTime)").when(&[NotNonStop]).sets("SessionSettings::schedule"),
     StartDay => row(ValueType::Day, "The day a weekly session starts (with EndDay)").when(&[NotNonStop]).sets("SessionSettings::schedule"),
     EndDay => row(ValueType::Day, "The day a weekly session ends (with StartDay)").when(&[NotNonStop]).sets("SessionSettings::schedule"),
@@ -473,7 +473,7 @@ table! {
     TestRequestDelayMultiplier => row(Text, "QuickFIX/J: when a TestRequest is sent, in heartbeat intervals").not_applied(HB_RULE),
     HeartBeatTimeoutMultiplier => row(Text, "QuickFIX/J: when a silent counterparty is disconnected, in heartbeat intervals").not_applied(HB_RULE),
     DisableHeartBeatCheck => row(YesNo, "QuickFIX/J: never disconnect a silent counterparty").always(&["N"], "a silent counterparty is disconnected"),
-    ClosedResendInterval => row(YesNo, "QuickFIX/J: ask only for the gap's closed range").always(&["N"], "a ResendRequest's EndSeqNo is 0 (infinity)"),
+    ClosedResendInterval => row(YesNo, "QuickFIX/J: ask only for the gap's closed range").always(&["N"], "a ResendRequest's EndSeqNo is 0, to the end (999999 before FIX.4.2)"),
     AllowPosDup => row(YesNo, "QuickFIX/J: pass PossDup messages to the application").always(&["N"], "resent messages already processed are dropped"),
     RequiresOrigSendingTime => row(YesNo, "A PossDup message must carry OrigSendingTime").always(&["Y"], "a PossDup message without OrigSendingTime is rejected"),
     RejectGarbledMessage => row(YesNo, "QuickFIX/J: reject a garbled message instead of dropping it").always(&["N"], "a garbled message is dropped"),
@@ -511,8 +511,8 @@ table! {
     ValidateChecksum => row(YesNo, "QuickFIX/J: CheckSum must equal the byte sum (N: any three digits pass, for counterparties that get it wrong)").or("Y").sets("SessionConfig::parser (Parser::with_checksum_validation)"),
     ValidateIncomingMessage => row(YesNo, "QuickFIX/J: validate received messages").always(&["Y"], "received messages are validated unless UseDataDictionary=N; write that instead").else_not_applied("write UseDataDictionary=N"),
     ValidateUnorderedGroupFields => row(YesNo, "QuickFIX/J: group members must be in order").always(&["Y"], "group member order is checked under ValidateFieldsOutOfOrder").else_not_applied("needs the validator (fix-core)"),
-    FirstFieldInGroupIsDelimiter => row(YesNo, "QuickFIX/J: a group's first field starts each entry").else_not_applied("needs the validator (fix-core)").always(&["Y"], "a group's first field starts each entry").else_not_applied("needs the validator (fix-core)"),
-    PreserveMessageFieldsOrder => row(YesNo, "QuickFIX: keep fields in wire order").else_not_applied("needs the parser (fix-core)").always(&["Y"], "received messages are read in wire order").else_not_applied("needs the parser (fix-core)"),
+    FirstFieldInGroupIsDelimiter => row(YesNo, "QuickFIX/J: a group's first field starts each entry").always(&["Y"], "a group's first field starts each entry").else_not_applied("needs the validator (fix-core)"),
+    PreserveMessageFieldsOrder => row(YesNo, "QuickFIX: keep fields in wire order").always(&["Y"], "received messages are read in wire order").else_not_applied("needs the parser (fix-core)"),
 
     // Initiator.
     SocketConnectHost => row(Host, "The host an initiator connects to; SocketConnectHost<n> are failover hosts").initiator().family("SocketConnectHost<n>").sets("InitiatorTransport::endpoints"),
