@@ -68,7 +68,11 @@ fn warnings_are_printed_and_pass() {
     let o = fixcfg(&["check", path.to_str().unwrap()]);
     let out = stdout(&o);
     assert!(o.status.success(), "{out}");
-    assert!(out.contains("2 warning(s)"), "{out}");
+    assert!(out.contains("3 warning(s)"), "{out}");
+    assert!(
+        out.contains(":4: StartTime: missing, with EndTime: the session is non-stop"),
+        "{out}"
+    );
     assert!(
         out.contains(":2: ScreenLogShowIncoming: ignored: there is no screen log"),
         "{out}"

@@ -339,17 +339,30 @@ fn schedules() {
             .schedule
             .is_non_stop()
     );
-    // No StartTime and EndTime: non-stop, as QuickFIX/J reads it; a day or a
-    // zone without times does not apply.
+    // No StartTime and EndTime: non-stop, as QuickFIX/Go reads it, with a
+    // warning (QuickFIX C++ and QuickFIX/J want a schedule); a day or a zone
+    // without times does not apply.
     assert!(one(&base).schedule.is_non_stop());
+    let non_stop = (
+        Some(1),
+        Some("StartTime".to_owned()),
+        "missing, with EndTime: the session is non-stop (NonStopSession=Y says so without this warning)"
+            .to_owned(),
+    );
+    assert_eq!(warned(&base), std::slice::from_ref(&non_stop));
     assert_eq!(
         warned(&format!("{base}StartDay=Mon\n")),
-        [(
-            Some(7),
-            Some("StartDay".into()),
-            "ignored: not used by a non-stop session (one without StartTime and EndTime)".into()
-        )]
+        [
+            non_stop,
+            (
+                Some(7),
+                Some("StartDay".into()),
+                "ignored: not used by a non-stop session (one without StartTime and EndTime)"
+                    .into()
+            )
+        ]
     );
+    assert_eq!(warned(&format!("{base}NonStopSession=Y\n")), []);
     assert_eq!(
         fails(&format!("{base}StartTime=08:00:00\n")),
         (

@@ -310,7 +310,7 @@ impl fmt::Display for ErrorKind {
 /// ([`WarningKind`]). [`Settings::warnings`](super::Settings::warnings) lists them.
 ///
 /// ```
-/// let s = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nScreenLogShowIncoming=Y\n")?;
+/// let s = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nScreenLogShowIncoming=Y\nNonStopSession=Y\n")?;
 /// let w = &s.warnings()[0];
 /// assert_eq!((w.line(), w.key()), (Some(7), Some("ScreenLogShowIncoming")));
 /// assert!(w.to_string().starts_with("a.cfg:7: ScreenLogShowIncoming: ignored: there is no screen log"));
@@ -337,7 +337,7 @@ impl Warning {
     /// The settings file.
     ///
     /// ```
-    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\n")?;
+    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nNonStopSession=Y\n")?;
     /// assert_eq!(s.warnings()[0].file(), Some(std::path::Path::new("a.cfg")));
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```
@@ -348,7 +348,7 @@ impl Warning {
     /// The line (from 1).
     ///
     /// ```
-    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\n")?;
+    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nNonStopSession=Y\n")?;
     /// assert_eq!(s.warnings()[0].line(), Some(1));
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```
@@ -359,7 +359,7 @@ impl Warning {
     /// The key, spelled as the table spells it (an unknown section has none).
     ///
     /// ```
-    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\n")?;
+    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nNonStopSession=Y\n")?;
     /// assert_eq!(s.warnings()[0].key(), None);
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```
@@ -371,7 +371,7 @@ impl Warning {
     ///
     /// ```
     /// use fix_engine::config::WarningKind;
-    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\n")?;
+    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nNonStopSession=Y\n")?;
     /// assert_eq!(s.warnings()[0].kind(), &WarningKind::UnknownSection { name: "X".into() });
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```
@@ -425,6 +425,10 @@ pub enum WarningKind {
     },
     /// A setting read from `[DEFAULT]` only, written in a `[SESSION]`: ignored.
     DefaultOnly,
+    /// No StartTime and EndTime (nor NonStopSession=Y): the session is
+    /// non-stop, as QuickFIX/Go reads it (QuickFIX C++ and QuickFIX/J would
+    /// want a schedule).
+    NonStop,
     /// No ConnectionType (QuickFIX/Go's files have none): the role the
     /// session's ports say (SocketAcceptPort, or SocketConnectHost/Port).
     Inferred {
@@ -483,6 +487,9 @@ impl fmt::Display for WarningKind {
                     "missing: the session is taken as an {role}, as its {from} says (QuickFIX/Go's files have no ConnectionType)"
                 )
             }
+            WarningKind::NonStop => f.write_str(
+                "missing, with EndTime: the session is non-stop (NonStopSession=Y says so without this warning)",
+            ),
             WarningKind::NoEffect { note } => write!(f, "has no effect: {note}"),
             WarningKind::Ignored { note } => write!(f, "ignored: {note}"),
             WarningKind::NotApplied { value, note, why } => {

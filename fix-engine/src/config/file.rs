@@ -439,6 +439,16 @@ fn session(
     };
     let explicit_non_stop = flag(NonStopSession, false)?;
     let has_times = find(StartTime).is_some() || find(EndTime).is_some();
+    if !explicit_non_stop && !has_times {
+        warn(
+            warnings,
+            Warning::new(
+                section.line,
+                Some(StartTime.name().to_owned()),
+                WarningKind::NonStop,
+            ),
+        );
+    }
     let cx = Context {
         role,
         fixt: (begin_string != "*").then(|| begin_string == "FIXT.1.1"),

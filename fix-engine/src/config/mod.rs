@@ -711,6 +711,7 @@ impl Settings {
     /// TargetCompID=C1
     /// SocketAcceptPort=5001
     /// SocketAcceptPort=5002
+    /// NonStopSession=Y
     /// ")?;
     /// assert_eq!(s.warnings()[0].to_string(), "a.cfg:8: SocketAcceptPort: set again (first at line 7): the last value is used");
     /// # Ok::<(), fix_engine::config::ConfigError>(())
