@@ -1813,3 +1813,26 @@ fn quickfix_go_s_local_time_zone_is_the_machines() {
         );
     }
 }
+
+#[test]
+fn revocation_lists_are_read_where_certificates_are_checked() {
+    let i = initiator(
+        "SocketUseSSL=Y\nCertificationAuthoritiesFile=ca.pem\nCertificateRevocationListDirectory=crls\n",
+    );
+    assert_eq!(
+        i.tls.unwrap().revocation_lists.as_deref(),
+        Some(Path::new("crls"))
+    );
+    // An acceptor that does not verify clients checks no list.
+    assert_eq!(
+        warned(&format!(
+            "{ACCEPTOR}SocketUseSSL=Y\nServerCertificateFile=s.pem\nCertificateRevocationListFile=crl.pem\n"
+        )),
+        [(
+            Some(11),
+            Some("CertificateRevocationListFile".into()),
+            "ignored: an acceptor reads it only to verify clients (CertificateVerifyLevel=1 or 2)"
+                .into()
+        )]
+    );
+}

@@ -645,6 +645,15 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         socket_connect_timeout(value: Duration) => SocketConnectTimeout = Value::Secs(value);
+        /// `CertificateRevocationListFile`: revocation lists (PEM, a file or a
+        /// directory of files) the peer's certificate is checked against (an
+        /// initiator's, or an acceptor's that verifies clients; with TLS).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).revocation_lists("crl.pem");
+        /// # let _ = b;
+        /// ```
+        revocation_lists(value: impl Into<PathBuf>) => CertificateRevocationListFile = Value::Path(value.into());
         /// `FileLogHeartbeats` (QuickFIX/J; with `FileLogPath`; default on):
         /// off, the message log leaves Heartbeats out.
         ///
@@ -927,6 +936,7 @@ impl SessionBuilder {
                 private_key: self
                     .path(self.by_role(ServerCertificateKeyFile, ClientCertificateKeyFile)),
                 ca_file: self.path(CertificationAuthoritiesFile),
+                revocation_lists: self.path(CertificateRevocationListFile),
                 client_auth: self.client_auth()?,
                 server_name: self.text(SNIHostName).map(str::to_owned),
             };

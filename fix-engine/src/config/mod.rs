@@ -371,6 +371,12 @@ pub struct Tls {
     /// the certificates the peer's is checked against (an initiator's is required; an acceptor's is read only
     /// when it verifies clients).
     pub ca_file: Option<PathBuf>,
+    /// `CertificateRevocationListFile` (or QuickFIX's
+    /// `CertificateRevocationListDirectory`: a directory whose files are
+    /// read), PEM `X509 CRL`s: a peer certificate they revoke is refused, and
+    /// so is one whose authority they do not cover; `None` checks no
+    /// revocation.
+    pub revocation_lists: Option<PathBuf>,
     /// Whether an acceptor asks clients for a certificate: `CertificateVerifyLevel`
     /// (QuickFIX) or `NeedClientAuth=Y` (QuickFIX/J, [`ClientAuth::Required`]).
     pub client_auth: ClientAuth,
@@ -881,6 +887,8 @@ fn listener_difference(a: &SessionSettings, b: &SessionSettings) -> Option<&'sta
                 Some("CertificationAuthoritiesFile")
             } else if x.client_auth != y.client_auth {
                 Some("CertificateVerifyLevel")
+            } else if x.revocation_lists != y.revocation_lists {
+                Some("CertificateRevocationListFile")
             } else {
                 None
             }
