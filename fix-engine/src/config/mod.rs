@@ -45,7 +45,8 @@
 //! `CertificationAuthoritiesFile`; `CertificationAuthoritiesFile` for an
 //! initiator (required), `ClientCertificateFile` and `ClientCertificateKeyFile`
 //! for its client certificate, and `SNIHostName` for the name the acceptor's
-//! certificate must hold when it is not `SocketConnectHost` (see [`Tls`]).
+//! certificate must hold when it is not `SocketConnectHost`, and
+//! `CertificateRevocationListFile` for revocation lists (see [`Tls`]).
 //! QuickFIX/Go's `SocketCertificateFile`, `SocketPrivateKeyFile` and
 //! `SocketCAFile` and QuickFIX/n's `SSLCertificate` and `SSLCACertificate` are
 //! read as the role's names.
