@@ -23,8 +23,8 @@ fn socket_for(address: SocketAddr, options: &SocketOptions) -> std::io::Result<T
     if let Some(size) = options.receive_buffer_size {
         socket.set_recv_buffer_size(size)?;
     }
-    if options.keepalive {
-        socket.set_keepalive(true)?;
+    if let Some(on) = options.keepalive {
+        socket.set_keepalive(on)?;
     }
     Ok(socket)
 }

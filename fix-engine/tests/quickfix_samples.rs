@@ -99,7 +99,11 @@ fn quickfix_j_banzai() {
     );
     // RefreshOnLogon=N, ResetOnError=N and TimeStampPrecision=MILLIS ask for
     // what the engine does; SocketKeepAlive is read; the SLF4J log is ignored.
-    assert!(s.sessions().iter().all(|s| s.socket.keepalive));
+    assert!(
+        s.sessions()
+            .iter()
+            .all(|s| s.socket.keepalive == Some(true))
+    );
     for key in ["RefreshOnLogon", "ResetOnError", "TimeStampPrecision"] {
         let w = s.warnings().iter().find(|w| w.key() == Some(key)).unwrap();
         assert!(matches!(w.kind(), WarningKind::NoEffect { .. }), "{w}");

@@ -1664,7 +1664,7 @@ fn socket_options_are_read_and_shared_by_a_listener() {
         fix_engine::config::SocketOptions {
             send_buffer_size: Some(65536),
             receive_buffer_size: Some(131072),
-            keepalive: true,
+            keepalive: Some(true),
             local_host: Some("10.0.0.5".into()),
             local_port: Some(40000),
         }
@@ -1691,10 +1691,11 @@ fn socket_options_are_read_and_shared_by_a_listener() {
     let e = err(&format!("{ACCEPTOR}{second}SocketKeepAlive=Y\n"));
     assert_eq!(e.key(), Some("SocketKeepAlive"));
     let both = format!("{ACCEPTOR}SocketKeepAlive=Y\n{second}SocketKeepAlive=Y\n");
-    assert!(
+    assert_eq!(
         Settings::parse("s.cfg", &both).unwrap().listeners()[0]
             .socket
-            .keepalive
+            .keepalive,
+        Some(true)
     );
 }
 

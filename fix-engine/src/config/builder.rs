@@ -597,7 +597,8 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         socket_receive_buffer_size(value: u32) => SocketReceiveBufferSize = Value::Count(u64::from(value));
-        /// `SocketKeepAlive` (QuickFIX/J; default off): `SO_KEEPALIVE`.
+        /// `SocketKeepAlive` (QuickFIX/J): `SO_KEEPALIVE` on or off (not
+        /// given: the engine's default).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_keepalive(true);
@@ -1027,7 +1028,10 @@ impl SessionBuilder {
             socket: SocketOptions {
                 send_buffer_size: self.buffer_size(SocketSendBufferSize)?,
                 receive_buffer_size: self.buffer_size(SocketReceiveBufferSize)?,
-                keepalive: self.flag(SocketKeepAlive),
+                keepalive: match self.values.get(&SocketKeepAlive) {
+                    Some(Value::Bool(on)) => Some(*on),
+                    _ => None,
+                },
                 local_host: self.text(SocketConnectSourceHost).map(str::to_owned),
                 local_port: match self.values.get(&SocketConnectSourcePort) {
                     Some(Value::Port(p)) => Some(*p),

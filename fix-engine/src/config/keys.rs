@@ -547,7 +547,7 @@ table! {
     SocketNodelay => row(YesNo, "TCP_NODELAY on the session's socket").aka(&["SocketTcpNoDelay"]).or("Y").sets("SessionSettings::tcp_nodelay"),
     SocketSendBufferSize => row(Count, "SO_SNDBUF of the session's sockets, in bytes; absent, the system's").aka(&["SendBufferSize"]).sets("SocketOptions::send_buffer_size"),
     SocketReceiveBufferSize => row(Count, "SO_RCVBUF of the session's sockets, in bytes; absent, the system's").aka(&["ReceiveBufferSize"]).sets("SocketOptions::receive_buffer_size"),
-    SocketKeepAlive => row(YesNo, "QuickFIX/J: SO_KEEPALIVE on the session's sockets").or("N").sets("SocketOptions::keepalive"),
+    SocketKeepAlive => row(YesNo, "QuickFIX/J: SO_KEEPALIVE on the session's sockets (Y on, N off); absent, the engine's default").sets("SocketOptions::keepalive"),
     SocketOobInline => row(YesNo, "QuickFIX/J: SO_OOBINLINE").ignored(SOCKET_TUNING),
     SocketLinger => row(Text, "QuickFIX/J: SO_LINGER").ignored(SOCKET_TUNING),
     SocketTrafficClass => row(Text, "QuickFIX/J: the IP traffic class").ignored(SOCKET_TUNING),

@@ -222,7 +222,7 @@ impl SessionSettings {
 /// ```
 /// let s = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nConnectionType=initiator\nBeginString=FIX.4.4\nSenderCompID=C\nTargetCompID=E\nHeartBtInt=30\nSocketConnectHost=localhost\nSocketConnectPort=5001\nSocketReceiveBufferSize=1048576\nSocketLocalPort=40000\n")?;
 /// let o = &s.sessions()[0].socket;
-/// assert_eq!((o.receive_buffer_size, o.local_port, o.keepalive), (Some(1 << 20), Some(40000), false));
+/// assert_eq!((o.receive_buffer_size, o.local_port, o.keepalive), (Some(1 << 20), Some(40000), None));
 /// # Ok::<(), fix_engine::config::ConfigError>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -231,8 +231,9 @@ pub struct SocketOptions {
     pub send_buffer_size: Option<u32>,
     /// `SocketReceiveBufferSize`: `SO_RCVBUF`, in bytes; `None` is the system's.
     pub receive_buffer_size: Option<u32>,
-    /// `SocketKeepAlive` (QuickFIX/J; default off): `SO_KEEPALIVE`.
-    pub keepalive: bool,
+    /// `SocketKeepAlive` (QuickFIX/J): `SO_KEEPALIVE` on (`Some(true)`) or off;
+    /// `None` leaves the engine's default.
+    pub keepalive: Option<bool>,
     /// `SocketConnectSourceHost` (QuickFIX/J's `SocketLocalHost`; initiator):
     /// the local address to connect from; `None` is the system's choice.
     pub local_host: Option<String>,
