@@ -330,7 +330,8 @@ fn resolve(key: &Key, role: Role) -> Key {
 }
 
 /// `entries` with their keys resolved for `role`; of two that become the same
-/// key, the later is kept (with a warning when `warnings` is given).
+/// key (`SocketCertificateFile` beside `ServerCertificateFile`), the later is
+/// kept, with a warning.
 fn resolved(entries: &[Entry], role: Role, warnings: &mut Vec<Warning>) -> Vec<Entry> {
     let mut out: Vec<Entry> = Vec::with_capacity(entries.len());
     for e in entries {
@@ -428,14 +429,10 @@ fn session(
         begin_string: begin_string.clone(),
         sender_comp_id: required(SenderCompID, id_part)?.value.clone(),
         target_comp_id: required(TargetCompID, id_part)?.value.clone(),
-        // From [DEFAULT], a qualifier is an initiator's only (see `applies`).
-        qualifier: entries
-            .iter()
-            .find(|(e, from_default)| {
-                e.key == Key::Fixed(SessionQualifier) && (!from_default || role == Role::Initiator)
-            })
+        // An initiator's only: an acceptor's is passed over (see `applies`).
+        qualifier: find(SessionQualifier)
             .filter(|_| role == Role::Initiator)
-            .map(|(e, _)| e.value.clone()),
+            .map(|e| e.value.clone()),
     };
     let explicit_non_stop = flag(NonStopSession, false)?;
     let has_times = find(StartTime).is_some() || find(EndTime).is_some();
