@@ -558,6 +558,12 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         {
             supported(s)?;
         }
+        // What the settings file had that the engine passes over or does not
+        // apply, told where the engine's events go (the list is
+        // `Settings::warnings`).
+        for w in settings.warnings() {
+            tracing::warn!(warning = %w, "settings");
+        }
         // Every TLS file is read before a socket is bound.
         let mut server_tls = Vec::new();
         for l in settings.listeners() {
@@ -571,12 +577,14 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         let mut local_addrs = Vec::new();
         for (l, tls) in settings.listeners().into_iter().zip(server_tls) {
             let host = l.address.as_deref().unwrap_or("0.0.0.0");
-            let listener = TcpListener::bind((host, l.port)).await.map_err(|error| {
-                EngineError::from(EngineErrorKind::Bind {
-                    address: format!("{host}:{}", l.port),
-                    error,
-                })
-            })?;
+            let listener = crate::net::bind(host, l.port, l.reuse_address, &l.socket)
+                .await
+                .map_err(|error| {
+                    EngineError::from(EngineErrorKind::Bind {
+                        address: format!("{host}:{}", l.port),
+                        error,
+                    })
+                })?;
             if let Ok(a) = listener.local_addr() {
                 local_addrs.push(a);
             }
@@ -803,7 +811,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                         error,
                     })
                 };
-                let mut log = FileLog::open(dir, &id).map_err(log_error)?;
+                let mut log =
+                    FileLog::open_with(dir, &id, settings.log_options).map_err(log_error)?;
                 log.on_event("Created session", SystemTime::now())
                     .map_err(log_error)?;
                 Some(log)
@@ -815,9 +824,13 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             settings.session.parser,
             settings.session.role,
             self.options.read_buffer,
-        );
+        )
+        .with_heartbeats(settings.log_heartbeats);
         let shared = Shared::new(id.clone(), self.options.queue_capacity);
-        let app = (self.apps)(&id, SessionHandle::new(shared.clone()));
+        let app = crate::logon_tags::LogonTags::wrap(
+            (self.apps)(&id, SessionHandle::new(shared.clone())),
+            &settings.logon_fields,
+        );
         let session = Session::with_dictionaries(settings.session.clone(), store, dicts);
         let cell = Arc::new(SessionCell::new(
             session,
@@ -959,7 +972,9 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         if let Err(e) = stream.tcp().set_nodelay(entry.settings.tcp_nodelay) {
             span.in_scope(|| tracing::warn!(error = %e, "SocketNodelay could not be set"));
         }
-        if let Some(idle) = self.options.tcp_keepalive
+        // SocketKeepAlive=N turns it off; otherwise the engine's timings.
+        if entry.settings.socket.keepalive != Some(false)
+            && let Some(idle) = self.options.tcp_keepalive
             && let Err(e) = crate::transport::set_keepalive(stream.tcp(), idle)
         {
             span.in_scope(|| tracing::warn!(error = %e, "TCP keepalive could not be set"));
@@ -1057,16 +1072,20 @@ async fn accept<D: Schema + Send + Sync + 'static>(
     let (pending, close) = inner.pending.enter(inner.options.max_pending_connections);
     // The handshake and the first message share the first message's time.
     let first = async {
+        let peer = tcp.peer_addr().ok();
         let mut stream = open(tcp, tls).await.map_err(|e| {
             tracing::warn!(error = %e, "refused: the TLS handshake failed");
         })?;
-        match first_logon(&mut stream).await {
-            Some((initial, id)) => Ok((stream, initial, id)),
-            None => {
-                tracing::warn!("refused: no Logon");
-                Err(())
-            }
+        let Some((initial, id)) = first_logon(&mut stream).await else {
+            tracing::warn!("refused: no Logon");
+            return Err(());
+        };
+        // Before a session is made for it (from a template).
+        if !crate::net::allowed(&inner.settings, &id, port, peer).await {
+            tracing::warn!(session = %id, ?peer, "refused: the address is not in AllowedRemoteAddresses");
+            return Err(());
         }
+        Ok((stream, initial, id))
     };
     let first = tokio::select! {
         first = tokio::time::timeout(inner.options.first_message_timeout, first) => first,
@@ -1240,14 +1259,16 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
             let address = (endpoint.host.as_str(), endpoint.port);
             // The TLS handshake is part of connecting, within its time.
             let connect = async {
-                let tcp = TcpStream::connect(address)
+                let tcp = crate::net::connect(address, &entry.settings.socket)
                     .await
                     .map_err(|e| ("Connection to", e))?;
                 secure(tcp, &tls, n)
                     .await
                     .map_err(|e| ("TLS handshake with", e))
             };
-            let connect = tokio::time::timeout(inner.options.connect_timeout, connect);
+            let limit = entry.settings.connect_timeout;
+            let connect =
+                tokio::time::timeout(limit.unwrap_or(inner.options.connect_timeout), connect);
             let connected = tokio::select! {
                 connected = connect => connected,
                 () = stopped(&mut shutdown) => return,

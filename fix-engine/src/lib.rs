@@ -109,6 +109,8 @@ mod engine;
 mod handle;
 mod journal;
 pub mod log;
+mod logon_tags;
+mod net;
 #[cfg(feature = "tls")]
 mod tls;
 mod transport;

@@ -6,9 +6,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fix_session::SessionId;
+use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::{self, PemObject};
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::pki_types::{CertificateDer, CertificateRevocationListDer, PrivateKeyDer, ServerName};
 use rustls::server::WebPkiClientVerifier;
 use rustls::{ClientConfig, RootCertStore, ServerConfig};
 
@@ -44,6 +45,7 @@ const CLIENT: Names = Names {
     key: "ClientCertificateKeyFile",
 };
 const CA: &str = "CertificationAuthoritiesFile";
+const CRL: &str = "CertificateRevocationListFile";
 
 /// An acceptor port's configuration; `id` is the session errors are told under
 /// (the port's first).
@@ -71,7 +73,11 @@ pub(crate) fn server(id: &SessionId, tls: &Tls) -> Result<Arc<ServerConfig>, Eng
         ClientAuth::None => builder.with_no_client_auth(),
         auth => {
             let roots = roots(id, tls)?;
-            let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider);
+            let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
+                .with_crls(revocation_lists(id, tls)?)
+                // OpenSSL's CRL check, as QuickFIX sets it: the peer's own
+                // certificate, its authority's list required.
+                .only_check_end_entity_revocation();
             let verifier = if auth == ClientAuth::Optional {
                 verifier.allow_unauthenticated()
             } else {
@@ -99,10 +105,16 @@ pub(crate) fn client(
 ) -> Result<Client, EngineError> {
     let roots = roots(id, tls)?;
     let ca = tls.ca_file.as_deref().unwrap_or(Path::new(""));
-    let builder = ClientConfig::builder_with_provider(provider())
+    let provider = provider();
+    let verifier = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
+        .with_crls(revocation_lists(id, tls)?)
+        .only_check_end_entity_revocation()
+        .build()
+        .map_err(|e| file_error(id, CA, ca, TlsFileError::Rejected(e.to_string())))?;
+    let builder = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| file_error(id, CA, ca, TlsFileError::Rejected(e.to_string())))?
-        .with_root_certificates(roots);
+        .with_webpki_verifier(verifier);
     let config = match &tls.certificate {
         None => builder.with_no_client_auth(),
         Some(cert_path) => {
@@ -134,14 +146,19 @@ pub(crate) fn client(
     })
 }
 
-/// The certificate authorities of `CertificationAuthoritiesFile`.
+/// The certificate authorities of `CertificationAuthoritiesFile`: a PEM
+/// file, or a directory of them (QuickFIX's `CertificationAuthoritiesDirectory`).
 fn roots(id: &SessionId, tls: &Tls) -> Result<RootCertStore, EngineError> {
     let Some(path) = &tls.ca_file else {
         // The settings require it wherever it is read.
         return Err(file_error(id, CA, Path::new(""), TlsFileError::NotGiven));
     };
     let fail = |error| file_error(id, CA, path, error);
-    let text = read(path).map_err(fail)?;
+    let text = if path.is_dir() {
+        read_dir(path).map_err(fail)?
+    } else {
+        read(path).map_err(fail)?
+    };
     let mut roots = RootCertStore::empty();
     for cert in CertificateDer::pem_slice_iter(&text) {
         let cert = cert.map_err(|e| fail(pem_error(e)))?;
@@ -153,6 +170,32 @@ fn roots(id: &SessionId, tls: &Tls) -> Result<RootCertStore, EngineError> {
         return Err(fail(TlsFileError::NoCertificate));
     }
     Ok(roots)
+}
+
+/// The revocation lists of `CertificateRevocationListFile` (a PEM file or a
+/// directory of them); none without it.
+fn revocation_lists(
+    id: &SessionId,
+    tls: &Tls,
+) -> Result<Vec<CertificateRevocationListDer<'static>>, EngineError> {
+    let Some(path) = &tls.revocation_lists else {
+        return Ok(Vec::new());
+    };
+    let fail = |error| file_error(id, CRL, path, error);
+    let text = if path.is_dir() {
+        read_dir(path).map_err(fail)?
+    } else {
+        read(path).map_err(fail)?
+    };
+    let lists = CertificateRevocationListDer::pem_slice_iter(&text)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| fail(pem_error(e)))?;
+    if lists.is_empty() {
+        return Err(fail(TlsFileError::Rejected(
+            "it holds no revocation list (a PEM X509 CRL section)".into(),
+        )));
+    }
+    Ok(lists)
 }
 
 /// A certificate chain and its key, the key from its own file or, without
@@ -194,6 +237,25 @@ fn identity(
 
 fn read(path: &Path) -> Result<Vec<u8>, TlsFileError> {
     std::fs::read(path).map_err(TlsFileError::Read)
+}
+
+/// The files of directory `dir` (OpenSSL's hashed links among them), one
+/// after another, in the order of their names.
+fn read_dir(dir: &Path) -> Result<Vec<u8>, TlsFileError> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(TlsFileError::Read)? {
+        let path = entry.map_err(TlsFileError::Read)?.path();
+        if path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    let mut text = Vec::new();
+    for file in files {
+        text.extend_from_slice(&read(&file)?);
+        text.push(b'\n');
+    }
+    Ok(text)
 }
 
 fn pem_error(e: pem::Error) -> TlsFileError {

@@ -639,6 +639,104 @@ async fn a_certificate_file_holding_its_key_serves_as_both() {
 }
 
 #[tokio::test]
+async fn certificates_a_revocation_list_revokes_are_refused_on_both_sides() {
+    let dir = temp_dir("tls-revocation");
+    let server_ca = Ca::new(&dir, "server-ca");
+    let client_ca = Ca::new(&dir, "client-ca");
+    let server = server_ca.server("server");
+    let good = client_ca.client("good");
+    let revoked = client_ca.client("revoked");
+    let client_list = client_ca.revocation_list("clients", &[&revoked]);
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let template = SessionBuilder::acceptor(id("EXEC", "*"))
+        .acceptor_template(true)
+        .socket_accept_address("127.0.0.1")
+        .socket_accept_port(port)
+        .schedule(fix_engine::config::Schedule::non_stop())
+        .socket_use_ssl(true)
+        .certificate(&server.cert)
+        .private_key(&server.key)
+        .ca_file(&client_ca.cert)
+        .certificate_verify_level(ClientAuth::Required)
+        .revocation_lists(&client_list);
+    let acc = start([template], &tx, false).await;
+
+    // A client whose certificate the acceptor's list revokes: refused, again.
+    let (revoked_port, revoked_tries) = counting_proxy(port).await;
+    let refused = Engine::start(
+        settings([
+            tls_initiator("REVOKED", "EXEC", revoked_port, &server_ca.cert)
+                .certificate(&revoked.cert)
+                .private_key(&revoked.key),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    refused_and_retried(&refused, &id("REVOKED", "EXEC"), &revoked_tries, &mut rx).await;
+    assert!(acc.session(&id("EXEC", "REVOKED")).is_none());
+
+    // Another of the authority's clients: logged on, its own list (of the
+    // server's authority, revoking nothing) checked too.
+    let server_list = server_ca.revocation_list("servers", &[]);
+    let admitted = Engine::start(
+        settings([tls_initiator("GOOD", "EXEC", port, &server_ca.cert)
+            .certificate(&good.cert)
+            .private_key(&good.key)
+            .revocation_lists(&server_list)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    logged_on(&admitted, &id("GOOD", "EXEC")).await;
+
+    // An initiator whose list revokes the acceptor's certificate: refused.
+    let revoked_server = server_ca.revocation_list("revoked-server", &[&server]);
+    let (proxy_port, proxy_tries) = counting_proxy(port).await;
+    let distrustful = Engine::start(
+        settings([tls_initiator("WARY", "EXEC", proxy_port, &server_ca.cert)
+            .certificate(&good.cert)
+            .private_key(&good.key)
+            .revocation_lists(&revoked_server)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    refused_and_retried(&distrustful, &id("WARY", "EXEC"), &proxy_tries, &mut rx).await;
+
+    for engine in [refused, admitted, distrustful, acc] {
+        engine.shutdown(Duration::from_secs(5)).await.unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_revocation_list_file_without_a_list_is_refused_at_start() {
+    let dir = temp_dir("tls-revocation-empty");
+    let ca = Ca::new(&dir, "ca");
+    let port = free_port();
+    let error = start_error(
+        tls_initiator("C1", "EXEC", port, &ca.cert).revocation_lists(&ca.cert),
+        port,
+    )
+    .await;
+    let (setting, path, _) = tls_file(&error);
+    assert_eq!(
+        (setting, path),
+        ("CertificateRevocationListFile", ca.cert.as_path())
+    );
+    assert!(
+        error.to_string().contains("holds no revocation list"),
+        "{error}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
 async fn client_certificate_names_bind_each_session_to_its_counterparty_s_certificate() {
     let dir = temp_dir("tls-bound");
     let server_ca = Ca::new(&dir, "server-ca");
@@ -661,7 +759,7 @@ async fn client_certificate_names_bind_each_session_to_its_counterparty_s_certif
         .private_key(&server.key)
         .ca_file(&client_ca.cert)
         .certificate_verify_level(ClientAuth::Required)
-        .client_certificate_names(["{TargetCompID}", "{TargetCompID}.clients.example"]);
+        .client_certificate_names("{TargetCompID},{TargetCompID}.clients.example");
     let acc = start([template], &tx, false).await;
 
     // DESK-A's certificate, presented as DESK-B: signed by the right
@@ -724,7 +822,7 @@ async fn client_certificate_names_bind_each_session_to_its_counterparty_s_certif
 
     // Names without client certificates required: an error at build time.
     let unbound = tls_acceptor("EXEC", "X", port, &server)
-        .client_certificate_names(["X"])
+        .client_certificate_names("X")
         .build();
     assert!(unbound.is_err());
 
