@@ -654,15 +654,20 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     /// are disconnected), after what its handles queued; waits up to `timeout`
     /// for the answers (each session also gives up after its LogoutTimeout),
     /// closes what is left, syncs every store and flushes every log. The first
-    /// store or log that fails is the error; messages still queued (a session
-    /// that was not connected) are never sent, with a warning event.
+    /// store or log that fails is the error. Messages still queued (a session
+    /// that was not connected) are never sent: they are dropped with a warning,
+    /// counted in the [`Shutdown`] returned, and their tracked sends told
+    /// ([`NotSent::EngineStopped`](crate::NotSent::EngineStopped)).
     ///
     /// ```no_run
     /// # async fn f(engine: fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::EngineError> {
-    /// engine.shutdown(std::time::Duration::from_secs(5)).await?;
+    /// let stopped = engine.shutdown(std::time::Duration::from_secs(5)).await?;
+    /// if stopped.dropped > 0 {
+    ///     eprintln!("{} queued messages were never sent", stopped.dropped);
+    /// }
     /// # Ok(()) }
     /// ```
-    pub async fn shutdown(self, timeout: Duration) -> Result<(), EngineError> {
+    pub async fn shutdown(self, timeout: Duration) -> Result<Shutdown, EngineError> {
         let inner = &self.inner;
         inner.shutdown.send_replace(true);
         let entries: Vec<Arc<Entry<D>>> = inner.lock_sessions().values().cloned().collect();
@@ -677,11 +682,16 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             while tasks.join_next().await.is_some() {}
         }
         let mut result = Ok(());
+        let mut dropped = 0;
         for e in &entries {
-            let queued = e.shared.queued();
+            let queued = e.shared.drop_queued();
             if queued > 0 {
                 tracing::warn!(session = %e.shared.id, queued, "queued messages were never sent: the engine stopped");
+                e.event(&format!(
+                    "Dropped {queued} queued messages never sent: the engine stopped"
+                ));
             }
+            dropped += queued;
             // Every connection task has ended (or was aborted, leaving its
             // session as it was between two steps): the stores are synced.
             let mut slot = e.cell.lock();
@@ -700,8 +710,20 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
                 result = Err(EngineError::from(kind));
             }
         }
-        result
+        result.map(|()| Shutdown { dropped })
     }
+}
+
+/// What [`Engine::shutdown`] left undone.
+///
+/// ```
+/// let stopped = fix_engine::Shutdown { dropped: 0 };
+/// assert_eq!(stopped.dropped, 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shutdown {
+    /// Messages still queued on the handles, never sent, dropped.
+    pub dropped: usize,
 }
 
 /// Refuses the settings the engine does not implement, rather than ignoring them.

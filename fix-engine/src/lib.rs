@@ -116,5 +116,5 @@ mod tls;
 mod transport;
 
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
-pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions, TlsFileError};
-pub use handle::{SendError, SessionHandle};
+pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions, Shutdown, TlsFileError};
+pub use handle::{NotSent, SendError, Sent, SessionHandle};
