@@ -594,7 +594,7 @@ table! {
 
     // Store.
     FileStorePath => row(Path, "The file store's directory; absent, messages are kept in memory").sets("SessionSettings::store_path"),
-    FileStoreSync => row(YesNo, "Sync the file store at every record (N: the system's page cache)").or("Y").when(&[FileStore]).sets("SessionSettings::store_options"),
+    FileStoreSync => row(YesNo, "Each message durable before it is sent, by group commit: one sync a batch of what a connection stored (N: the system's page cache)").or("Y").when(&[FileStore]).sets("SessionSettings::store_options"),
     FileStoreMaxCachedMsgs => row(Count, "QuickFIX/J: messages the file store caches").ignored("the file store keeps its index in memory and reads messages through a mapping"),
     FileStoreBackupPath => row(Path, "A second directory for the store").not_applied("the store is written to FileStorePath only"),
     MySQLStoreDatabase => row(Text, "QuickFIX: MySQL store").database(),
