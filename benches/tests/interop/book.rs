@@ -35,6 +35,9 @@ pub(crate) struct Seen {
     pub(crate) orders: HashMap<String, u32>,
     /// ExecutionReports, by ClOrdID, in arrival order.
     pub(crate) reports: HashMap<String, Vec<Report>>,
+    /// ExecutionReports that were not resent (PossDupFlag not Y) since the
+    /// last Logon.
+    pub(crate) new_since_logon: u64,
     /// Session-level Rejects (35=3) and BusinessMessageRejects (35=j), as text.
     pub(crate) rejects: Vec<String>,
     /// What the application failed to do (an answer it could not send).
@@ -110,6 +113,7 @@ impl Book {
                 .entry(cl_ord_id.to_owned())
                 .or_default()
                 .push(report);
+            s.new_since_logon += u64::from(!report.poss_dup);
             s.timeline.push((
                 now,
                 Mark::Report {
@@ -131,6 +135,7 @@ impl Book {
         let now = Instant::now();
         self.update(|s| {
             s.logons += 1;
+            s.new_since_logon = 0;
             let outstanding = s.sent.saturating_sub(s.answered());
             s.timeline.push((now, Mark::Logon { outstanding }));
         });

@@ -54,9 +54,9 @@ const PORT: &str = "FIX_INTEROP_CHILD_PORT";
 /// Kills of our acceptor per run.
 const KILLS: u64 = 10;
 /// Orders sent and not yet answered, at most.
-const WINDOW: u64 = 1000;
+const WINDOW: u64 = 250;
 /// How long a report may take after a Logon, or after the report before it.
-const STALL_LIMIT: Duration = Duration::from_secs(5);
+const STALL_LIMIT: Duration = Duration::from_secs(10);
 /// How long the burst may wait for a count of answers.
 const BURST_WAIT: Duration = Duration::from_secs(60);
 /// The order sent after the burst and the last restart.
@@ -250,16 +250,14 @@ fn crash_run(dir: &Path) -> Result<Figures, String> {
             };
             let mut kills = Vec::new();
             let killed = (|| {
-                // Answers counted when the last Logon came: each connection
-                // gets one answer at least before it is killed.
-                let mut at_logon = 0;
                 for (k, &n) in (1..).zip(&kill_points) {
-                    let n = n.max(at_logon + 1).min(orders);
-                    book.wait(
-                        &format!("{n} orders answered, for kill {k}"),
-                        BURST_WAIT,
-                        |s| s.answered() >= n || !s.errors.is_empty(),
-                    )?;
+                    // Each connection gets a new (not resent) report at least
+                    // before it is killed, so that every restart is measured.
+                    let what = format!("{n} orders answered and a new report, for kill {k}");
+                    book.wait(&what, BURST_WAIT, |s| {
+                        let answered = s.answered() >= n && s.new_since_logon > 0;
+                        answered || s.answered() >= orders || !s.errors.is_empty()
+                    })?;
                     child.kill()?;
                     let (answered, sent) = book.with(|s| (s.answered(), s.sent));
                     kills.push(Kill { answered, sent });
@@ -267,7 +265,6 @@ fn crash_run(dir: &Path) -> Result<Figures, String> {
                     book.wait(&format!("the Logon after restart {k}"), WAIT, |s| {
                         s.logons > k || !s.errors.is_empty()
                     })?;
-                    at_logon = book.with(|s| s.answered());
                 }
                 Ok::<(), String>(())
             })();

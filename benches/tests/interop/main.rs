@@ -23,7 +23,7 @@
 //!
 //! Each test keeps its directory (stores, both sides' logs: ours in
 //! `ours/log`, QuickFIX's in `quickfix/quickfix.log`) when it fails, and names
-//! it in the failure. The tests run one at a time (they share the machine's
+//! it in the failure; `FIX_INTEROP_KEEP=1` keeps it when it passes too. The tests run one at a time (they share the machine's
 //! two cores with everything else, and the crash test measures stalls).
 
 mod book;
@@ -119,12 +119,16 @@ impl TestDir {
         Ok(TestDir(dir))
     }
 
-    /// Runs `test`; removes the directory if it passed, else adds its path to
-    /// the error.
+    /// Runs `test`; removes the directory if it passed (unless
+    /// `FIX_INTEROP_KEEP` is set), else adds its path to the error.
     pub(crate) fn run<R>(self, test: impl FnOnce(&Path) -> Result<R, String>) -> Result<R, String> {
         match test(&self.0) {
             Ok(r) => {
-                let _ = std::fs::remove_dir_all(&self.0);
+                if std::env::var_os("FIX_INTEROP_KEEP").is_none() {
+                    let _ = std::fs::remove_dir_all(&self.0);
+                } else {
+                    println!("stores and logs kept in {}", self.0.display());
+                }
                 Ok(r)
             }
             Err(e) => Err(format!(
