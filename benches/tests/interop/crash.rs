@@ -60,7 +60,7 @@ use fix_session::{ChunkLimit, FileStore, MessageStore, SessionId};
 use crate::book::{Book, Mark, Report};
 use crate::ours::{self, Trader};
 use crate::quickfix_cpp::{self, Role};
-use crate::{TestDir, WAIT, free_port, serial};
+use crate::{TestDir, WAIT, free_port, numbers_agree, serial};
 
 /// The child's environment: its directory, and the port it listens on.
 const DIR: &str = "FIX_INTEROP_CHILD_DIR";
@@ -307,7 +307,7 @@ fn crash_run(dir: &Path) -> Result<Figures, String> {
     expected.push(LAST);
     let (reports, resent_reports, received) = count_reports(&book, &expected)?;
     check_store(&ours_dir.join("store"), &expected, &received)?;
-    check_numbers(&ours_dir.join("store"), &qf_dir.join("store"))?;
+    numbers_agree(&ours_dir, &ours_id(), &qf_dir)?;
     Ok(Figures {
         orders,
         kills,
@@ -454,28 +454,6 @@ fn check_store(
     Ok(())
 }
 
-/// QuickFIX's next target number is our store's next sender number, and the
-/// other way round: nothing sent is still missing on either side.
-fn check_numbers(ours: &Path, qf: &Path) -> Result<(), String> {
-    let store =
-        FileStore::open(ours, &ours_id().store_name()).map_err(|e| format!("our store: {e}"))?;
-    let path = qf.join("FIX.4.4-QF3-OURS3.seqnums");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    // QuickFIX's FileStore: "<next sender> : <next target>".
-    let numbers: Vec<u64> = text
-        .split(':')
-        .map(|n| n.trim().parse())
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{}: {text:?}: {e}", path.display()))?;
-    let ours = [store.next_sender_seq(), store.next_target_seq()];
-    if numbers != [ours[1], ours[0]] {
-        return Err(format!(
-            "QuickFIX's next sender and target numbers {numbers:?}, ours {ours:?}"
-        ));
-    }
-    Ok(())
-}
-
 /// The connections after a restart (every Logon but the first).
 fn stalls(timeline: &[(Instant, Mark)]) -> Vec<Restart> {
     let mut restarts = Vec::new();
@@ -568,4 +546,57 @@ fn print_figures(f: &Figures) {
         STALL_LIMIT.as_millis()
     );
     println!("crash: {:.1} s", f.seconds);
+}
+
+#[test]
+fn a_resent_copy_of_a_report_is_not_a_second_answer() {
+    let book = Book::new("test");
+    let report = |seq, poss_dup| Report { seq, poss_dup };
+    book.report("A", report(5, false));
+    // The same report resent (QuickFIX's session would not hand it over).
+    book.report("A", report(5, true));
+    // A report first received as a resend.
+    book.report("B", report(6, true));
+    let (counted, resent, received) = count_reports(&book, &["A", "B"]).unwrap();
+    assert_eq!((counted, resent), (2, 1));
+    assert_eq!((received["A"], received["B"]), (5, 6));
+    // An order not answered.
+    assert!(count_reports(&book, &["A", "B", "C"]).is_err());
+    // Another report to B, under another number: a second answer.
+    book.report("B", report(9, true));
+    assert!(count_reports(&book, &["A", "B"]).is_err());
+}
+
+#[test]
+fn waits_are_measured_per_connection_after_a_restart() {
+    let t = Instant::now();
+    let ms = |n| t + Duration::from_millis(n);
+    let (new, resent) = (
+        Mark::Report { resent: false },
+        Mark::Report { resent: true },
+    );
+    let timeline = [
+        // The first connection is not a restart's.
+        (ms(0), Mark::Logon { outstanding: 0 }),
+        (ms(900), new),
+        (ms(1000), Mark::Logout),
+        (ms(2000), Mark::Logon { outstanding: 7 }),
+        (ms(2010), resent),
+        (ms(2500), resent),
+        (ms(2600), new),
+        (ms(2700), Mark::Logout),
+        // A report handed over between connections (queued before the kill).
+        (ms(2800), new),
+        (ms(3000), Mark::Logon { outstanding: 0 }),
+    ];
+    let restarts = stalls(&timeline);
+    assert_eq!(restarts.len(), 2);
+    let r = &restarts[0];
+    assert_eq!(r.outstanding, 7);
+    assert_eq!(r.first, Some(Duration::from_millis(10)));
+    assert_eq!(r.first_new, Some(Duration::from_millis(600)));
+    assert_eq!(r.longest, Duration::from_millis(490));
+    let r = &restarts[1];
+    assert_eq!((r.outstanding, r.first, r.first_new), (0, None, None));
+    assert_eq!(r.longest, Duration::ZERO);
 }

@@ -36,7 +36,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use book::Book;
-use fix_session::SessionId;
+use fix_session::{FileStore, MessageStore, SessionId};
 use ours::Ours;
 use quickfix_cpp::Role;
 
@@ -223,6 +223,34 @@ fn each_once(sent: &[String], ours_book: &Book, qf_book: &Book) -> Result<(), St
     Ok(())
 }
 
+/// QuickFIX's next target number is our store's next sender number, and the
+/// other way round: nothing sent is missing on either side, and neither reset.
+/// `ours` and `qf` are the sides' directories; their engines have stopped.
+pub(crate) fn numbers_agree(ours: &Path, id: &SessionId, qf: &Path) -> Result<(), String> {
+    let store = FileStore::open(ours.join("store"), &id.store_name())
+        .map_err(|e| format!("our store: {e}"))?;
+    // QuickFIX's FileStore: `<BeginString>-<its SenderCompID>-<its
+    // TargetCompID>.seqnums`, holding "<next sender> : <next target>".
+    let name = format!(
+        "{}-{}-{}.seqnums",
+        id.begin_string, id.target_comp_id, id.sender_comp_id
+    );
+    let path = qf.join("store").join(name);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let numbers: Vec<u64> = text
+        .split(':')
+        .map(|n| n.trim().parse())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("{}: {text:?}: {e}", path.display()))?;
+    let ours = [store.next_sender_seq(), store.next_target_seq()];
+    if numbers != [ours[1], ours[0]] {
+        return Err(format!(
+            "QuickFIX's next sender and target numbers {numbers:?}, ours {ours:?}"
+        ));
+    }
+    Ok(())
+}
+
 fn ours_id(n: u32) -> SessionId {
     SessionId::new("FIX.4.4", &format!("OURS{n}"), &format!("QF{n}"))
 }
@@ -294,9 +322,11 @@ fn logout_and_reconnect(n: u32, ours_initiates: bool) -> Result<(), String> {
         }
         result?;
         each_once(&sent, &ours_book, &qf_book)?;
+        numbers_agree(&dir.join("ours"), &id, &dir.join("quickfix"))?;
         println!(
             "{name}: our {name} against QuickFIX C++: 3 Logons, 2 Logouts (one from each \
-             side), {} orders each way, each handed over once and answered once",
+             side), {} orders each way, each handed over once and answered once, both stores' \
+             numbers agreeing",
             sent.len() / 2
         );
         Ok(())
