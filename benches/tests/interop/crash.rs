@@ -26,8 +26,9 @@
 //! more sent after the last restart, whose answer shows that nothing sent
 //! before it is still on its way) has exactly one report; our store holds
 //! exactly one ExecutionReport per ClOrdID, under the MsgSeqNum QuickFIX
-//! received it with; both sides' stores agree on the numbers; no Reject either
-//! way.
+//! received it with (the child answers every order it is handed, so none was
+//! handed to it twice, whichever process it reached); both sides' stores agree
+//! on the numbers; no Reject either way.
 //!
 //! And no stall: after each restart's Logon, the first report, the first new
 //! (not resent) report, and every report after the one before it on that
