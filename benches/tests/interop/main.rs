@@ -17,14 +17,17 @@
 //!   [`our_initiator_against_a_quickfix_acceptor`]: orders both ways, a Logout
 //!   from QuickFIX and a reconnection, orders both ways, a Logout from ours and
 //!   a reconnection, orders both ways; every order handed to the other side's
-//!   application once and answered once, no Reject either way.
+//!   application once and answered once, no Reject either way, both stores'
+//!   sequence numbers agreeing at the end.
 //! - `crash`: our acceptor in a child process, SIGKILLed ten times during a burst
-//!   of orders from a QuickFIX initiator and restarted from its file store.
+//!   of orders from a QuickFIX initiator and restarted from its file store
+//!   (`crash.rs` says what it counts and asserts).
 //!
 //! Each test keeps its directory (stores, both sides' logs: ours in
 //! `ours/log`, QuickFIX's in `quickfix/quickfix.log`) when it fails, and names
-//! it in the failure; `FIX_INTEROP_KEEP=1` keeps it when it passes too. The tests run one at a time (they share the machine's
-//! two cores with everything else, and the crash test measures stalls).
+//! it in the failure; `FIX_INTEROP_KEEP=1` keeps it when it passes too. The
+//! tests run one at a time (they share the machine's two cores with everything
+//! else, and the crash test measures waits).
 
 mod book;
 mod crash;
