@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo run --release -p fix-engine --example loopback -- 1000000
 //! cargo run --release -p fix-engine --example loopback -- 1000000 /tmp/stores   # file stores, FileStoreSync=N
+//! cargo run --release -p fix-engine --example loopback -- 1000000 /tmp/stores --sync   # FileStoreSync=Y (group commit)
 //! cargo run --release -p fix-engine --example loopback -- 1000000 --tls          # over TLS
 //! cargo run --release -p fix-engine --example loopback -- 1000000 --log /tmp/logs # and message logs (FileLogPath)
 //! ```
@@ -115,14 +116,23 @@ fn tls_files() -> TlsFiles {
     files
 }
 
-/// A session's settings: file stores in `dir` when given (synced by the
-/// system: FileStoreSync=N), memory stores otherwise; message logs in `log`
+/// A session's settings: file stores in `dir` when given (durable before
+/// sent with `sync`, FileStoreSync=Y, by group commit; else synced by the
+/// system, FileStoreSync=N), memory stores otherwise; message logs in `log`
 /// when given.
-fn with_store(b: SessionBuilder, dir: &Option<String>, log: &Option<String>) -> SessionBuilder {
+fn with_store(
+    b: SessionBuilder,
+    dir: &Option<String>,
+    log: &Option<String>,
+    sync: bool,
+) -> SessionBuilder {
+    let policy = if sync {
+        fix_session::SyncPolicy::EveryRecord
+    } else {
+        fix_session::SyncPolicy::Os
+    };
     let b = match dir {
-        Some(d) => b
-            .file_store_path(d.as_str())
-            .file_store_sync(fix_session::SyncPolicy::Os),
+        Some(d) => b.file_store_path(d.as_str()).file_store_sync(policy),
         None => b,
     };
     match log {
@@ -141,10 +151,13 @@ fn runtime() -> tokio::runtime::Runtime {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut n, mut store_dir, mut log_dir, mut tls) = (200_000u64, None, None, None);
+    let mut sync = false;
     let mut count_given = false;
     while let Some(a) = args.next() {
         if a == "--log" {
             log_dir = Some(args.next().expect("--log takes a directory"));
+        } else if a == "--sync" {
+            sync = true;
         } else if a == "--tls" {
             tls = Some(tls_files());
         } else if !count_given {
@@ -187,7 +200,7 @@ fn main() {
                     Some((cert, key)) => s.socket_use_ssl(true).certificate(cert).private_key(key),
                     None => s,
                 };
-                let s = with_store(s, &store_dir, &log_dir).build().unwrap();
+                let s = with_store(s, &store_dir, &log_dir, sync).build().unwrap();
                 let engine = Engine::start_with(
                     Settings::new([s]).unwrap(),
                     &fix44::DICTIONARY,
@@ -222,7 +235,7 @@ fn main() {
             Some(t) => s.socket_use_ssl(true).ca_file(&t.ca),
             None => s,
         };
-        let s = with_store(s, &store_dir, &log_dir).build().unwrap();
+        let s = with_store(s, &store_dir, &log_dir, sync).build().unwrap();
         let (a, c) = (answered.clone(), answers.clone());
         let engine = Engine::start_with(
             Settings::new([s]).unwrap(),

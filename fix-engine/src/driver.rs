@@ -45,6 +45,9 @@ pub(crate) struct Slot<D: Schema> {
     read_buf: Box<[u8]>,
     /// Swapped with the handles' queue when the task takes what they queued.
     spare: Vec<u8>,
+    /// Tracked sends the session has taken, (ticket, MsgSeqNum), told their
+    /// number once the sync that covers them is done.
+    taken: Vec<(u64, u64)>,
     /// A connection task runs the session: no other may.
     pub(crate) running: bool,
     /// The running connection's stream, once the session is connected.
@@ -74,6 +77,7 @@ impl<D: Schema> SessionCell<D> {
             journal,
             read_buf: vec![0; read_buffer].into_boxed_slice(),
             spare: shared.spare_buffer(),
+            taken: Vec::new(),
             running: false,
             live: None,
         }))
@@ -108,6 +112,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             app,
             journal,
             spare,
+            taken,
             live,
             ..
         } = &mut *guard;
@@ -125,14 +130,24 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
         let now = clock::now();
         let flush_armed = journal.flush_due().is_some();
         // What others queued goes first: one sender's messages keep their order.
-        let sent = send_queued(session, app, shared, spare, now)
+        let sent = send_queued(session, app, shared, spare, taken, now)
             .and_then(|()| session.send(now, msg_type, body, app));
         if let Err(e) = sent {
             // Not sent: queued by the caller, for the next connection.
+            settle(shared, taken, Some(&e));
             live.failure = Some(End::Failed(e));
             shared.wake.notify_one();
             return false;
         }
+        // Durable before it leaves: one sync (group commit) for what others
+        // queued and this message.
+        if let Err(e) = session.sync() {
+            settle(shared, taken, Some(&e));
+            live.failure = Some(End::Failed(e));
+            shared.wake.notify_one();
+            return true;
+        }
+        settle(shared, taken, None);
         let failure = match journal.outgoing(session, now.wall) {
             Err(e) => Some(End::Log(e)),
             Ok(()) => write(&mut live.stream, session).err().map(End::Io),
@@ -165,6 +180,9 @@ pub(crate) struct Limits {
     pub(crate) max_output: usize,
     /// How long a connection that is closing keeps writing what is left.
     pub(crate) linger: Duration,
+    /// The store's sync interval (`SyncPolicy::Interval`): the task syncs it
+    /// this often.
+    pub(crate) sync_every: Option<Duration>,
 }
 
 /// Why a connection ended (for the engine's events).
@@ -340,6 +358,8 @@ struct Progress {
     period_over: bool,
     closing: Option<Instant>,
     logged_on: bool,
+    /// When the store's interval sync is due next.
+    sync_due: Option<Instant>,
 }
 
 async fn drive<D: Schema>(
@@ -354,6 +374,7 @@ async fn drive<D: Schema>(
         period_over: false,
         closing: None,
         logged_on: false,
+        sync_due: None,
     };
     let sleep = tokio::time::sleep_until(Instant::now());
     tokio::pin!(sleep);
@@ -399,6 +420,7 @@ fn step<D: Schema>(
         journal,
         read_buf,
         spare,
+        taken,
         live,
         ..
     } = slot;
@@ -448,7 +470,7 @@ fn step<D: Schema>(
                 tracing::info!("the session period ended");
             }
             result = match session.state() {
-                State::LoggedOn => send_queued(session, app, shared, spare, now)
+                State::LoggedOn => send_queued(session, app, shared, spare, taken, now)
                     .and_then(|()| session.logout(now, None, app)),
                 State::LogoutSent => {
                     took = false;
@@ -460,12 +482,36 @@ fn step<D: Schema>(
             // Before the Logon is exchanged the queue waits: the loop comes
             // back here once a read has logged the session on.
             if session.state() == State::LoggedOn {
-                result = send_queued(session, app, shared, spare, now);
+                result = send_queued(session, app, shared, spare, taken, now);
             }
         } else {
             took = false;
         }
+        // Group commit: one sync for everything this step stored (all a read
+        // brought and every answer, the queued sends, the incoming numbers),
+        // before any of it is written; tracked sends are told then.
+        let result = result.and_then(|()| match session.needs_sync() {
+            true => session.sync(),
+            false => Ok(()),
+        });
+        settle(shared, taken, result.as_ref().err());
         result.map_err(End::Failed)?;
+        if let Some(every) = limits.sync_every {
+            // SyncPolicy::Interval: what the store wrote since its last sync
+            // is made durable on time, writes or not.
+            let at = Instant::now();
+            match progress.sync_due {
+                Some(due) if at < due => {}
+                Some(_) => {
+                    session
+                        .store_mut()
+                        .sync()
+                        .map_err(|e| End::Failed(e.into()))?;
+                    progress.sync_due = Some(at + every);
+                }
+                None => progress.sync_due = Some(at + every),
+            }
+        }
         journal.outgoing(session, now.wall).map_err(End::Log)?;
         write(stream, session).map_err(End::Io)?;
         journal.written(session);
@@ -526,6 +572,7 @@ fn step<D: Schema>(
             period_due,
             progress.closing,
             journal.flush_due(),
+            progress.sync_due,
         ]
         .into_iter()
         .flatten()
@@ -548,26 +595,44 @@ fn report_events<D: Schema>(
     Ok(())
 }
 
-/// Hands the logged-on session every message the handles queued.
+/// Hands the logged-on session every message the handles queued; the
+/// tracked ones' tickets and numbers go into `taken`.
 fn send_queued<D: Schema>(
     session: &mut Session<Store, D>,
     app: &mut dyn Application,
     shared: &Shared,
     spare: &mut Vec<u8>,
+    taken: &mut Vec<(u64, u64)>,
     now: Time,
 ) -> Result<(), SessionError> {
     shared.take_queued(spare);
     let mut result = Ok(());
-    for (handed, (msg_type, body)) in handle::records(spare).enumerate() {
-        if let Err(e) = session.send(now, msg_type, body, app) {
-            // Not sent, and neither are the ones after it: queued again.
-            shared.requeue(spare, handed);
-            result = Err(e);
-            break;
+    for (handed, (ticket, msg_type, body)) in handle::records(spare).enumerate() {
+        match session.send(now, msg_type, body, app) {
+            Ok(seq) if ticket != 0 => taken.push((ticket, seq)),
+            Ok(_) => {}
+            Err(e) => {
+                // Not sent, and neither are the ones after it: queued again.
+                shared.requeue(spare, handed);
+                result = Err(e);
+                break;
+            }
         }
     }
     spare.clear();
     result
+}
+
+/// Tells the tracked sends in `taken` their outcome: their MsgSeqNum once the
+/// sync covering them is done (`failed` is `None`), else the store's failure.
+fn settle(shared: &Shared, taken: &mut Vec<(u64, u64)>, failed: Option<&SessionError>) {
+    for (ticket, seq) in taken.drain(..) {
+        let outcome = match failed {
+            None => Ok(seq),
+            Some(e) => Err(crate::handle::NotSent::StoreFailed(e.to_string())),
+        };
+        shared.settle(ticket, outcome);
+    }
 }
 
 /// Writes as much of the session's output (and of TLS records waiting) as the

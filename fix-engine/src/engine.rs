@@ -12,7 +12,9 @@ use std::time::{Duration, SystemTime};
 
 use fix_core::Parser;
 use fix_core::validate::Schema;
-use fix_session::{Application, FileStore, MemoryStore, Role, Session, SessionId, StoreError};
+use fix_session::{
+    Application, FileStore, MemoryStore, Role, Session, SessionId, StoreError, SyncPolicy,
+};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -556,6 +558,12 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         {
             supported(s)?;
         }
+        // What the settings file had that the engine passes over or does not
+        // apply, told where the engine's events go (the list is
+        // `Settings::warnings`).
+        for w in settings.warnings() {
+            tracing::warn!(warning = %w, "settings");
+        }
         // Every TLS file is read before a socket is bound.
         let mut server_tls = Vec::new();
         for l in settings.listeners() {
@@ -569,12 +577,14 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         let mut local_addrs = Vec::new();
         for (l, tls) in settings.listeners().into_iter().zip(server_tls) {
             let host = l.address.as_deref().unwrap_or("0.0.0.0");
-            let listener = TcpListener::bind((host, l.port)).await.map_err(|error| {
-                EngineError::from(EngineErrorKind::Bind {
-                    address: format!("{host}:{}", l.port),
-                    error,
-                })
-            })?;
+            let listener = crate::net::bind(host, l.port, l.reuse_address, &l.socket)
+                .await
+                .map_err(|error| {
+                    EngineError::from(EngineErrorKind::Bind {
+                        address: format!("{host}:{}", l.port),
+                        error,
+                    })
+                })?;
             if let Ok(a) = listener.local_addr() {
                 local_addrs.push(a);
             }
@@ -644,15 +654,20 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     /// are disconnected), after what its handles queued; waits up to `timeout`
     /// for the answers (each session also gives up after its LogoutTimeout),
     /// closes what is left, syncs every store and flushes every log. The first
-    /// store or log that fails is the error; messages still queued (a session
-    /// that was not connected) are never sent, with a warning event.
+    /// store or log that fails is the error. Messages still queued (a session
+    /// that was not connected) are never sent: they are dropped with a warning,
+    /// counted in the [`Shutdown`] returned, and their tracked sends told
+    /// ([`NotSent::EngineStopped`](crate::NotSent::EngineStopped)).
     ///
     /// ```no_run
     /// # async fn f(engine: fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::EngineError> {
-    /// engine.shutdown(std::time::Duration::from_secs(5)).await?;
+    /// let stopped = engine.shutdown(std::time::Duration::from_secs(5)).await?;
+    /// if stopped.dropped > 0 {
+    ///     eprintln!("{} queued messages were never sent", stopped.dropped);
+    /// }
     /// # Ok(()) }
     /// ```
-    pub async fn shutdown(self, timeout: Duration) -> Result<(), EngineError> {
+    pub async fn shutdown(self, timeout: Duration) -> Result<Shutdown, EngineError> {
         let inner = &self.inner;
         inner.shutdown.send_replace(true);
         let entries: Vec<Arc<Entry<D>>> = inner.lock_sessions().values().cloned().collect();
@@ -667,11 +682,16 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             while tasks.join_next().await.is_some() {}
         }
         let mut result = Ok(());
+        let mut dropped = 0;
         for e in &entries {
-            let queued = e.shared.queued();
+            let queued = e.shared.drop_queued();
             if queued > 0 {
                 tracing::warn!(session = %e.shared.id, queued, "queued messages were never sent: the engine stopped");
+                e.event(&format!(
+                    "Dropped {queued} queued messages never sent: the engine stopped"
+                ));
             }
+            dropped += queued;
             // Every connection task has ended (or was aborted, leaving its
             // session as it was between two steps): the stores are synced.
             let mut slot = e.cell.lock();
@@ -690,8 +710,20 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
                 result = Err(EngineError::from(kind));
             }
         }
-        result
+        result.map(|()| Shutdown { dropped })
     }
+}
+
+/// What [`Engine::shutdown`] left undone.
+///
+/// ```
+/// let stopped = fix_engine::Shutdown { dropped: 0 };
+/// assert_eq!(stopped.dropped, 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shutdown {
+    /// Messages still queued on the handles, never sent, dropped.
+    pub dropped: usize,
 }
 
 /// Refuses the settings the engine does not implement, rather than ignoring them.
@@ -765,6 +797,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             output_high_water: self.options.output_high_water,
             max_output: self.options.max_output,
             linger: self.options.linger,
+            sync_every: None,
         }
     }
 
@@ -772,16 +805,20 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     fn make_entry(&self, settings: SessionSettings) -> Result<Arc<Entry<D>>, EngineError> {
         let id = settings.session.id.clone();
         let dicts = self.dicts.dictionaries(&settings)?;
+        // FileStoreSync=Y: durable before sent, by group commit (one sync a
+        // step of the connection, for everything the step stored).
+        let options = match settings.store_options.sync_policy() {
+            SyncPolicy::EveryRecord => settings.store_options.sync(SyncPolicy::Batch),
+            _ => settings.store_options,
+        };
         let store: Store = match &settings.store_path {
             Some(dir) => Box::new(
-                FileStore::open_with(dir, &id.store_name(), settings.store_options).map_err(
-                    |error| {
-                        EngineError::from(EngineErrorKind::Store {
-                            id: id.clone(),
-                            error,
-                        })
-                    },
-                )?,
+                FileStore::open_with(dir, &id.store_name(), options).map_err(|error| {
+                    EngineError::from(EngineErrorKind::Store {
+                        id: id.clone(),
+                        error,
+                    })
+                })?,
             ),
             None => {
                 let (messages, bytes) = self.options.memory_store_capacity;
@@ -796,7 +833,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                         error,
                     })
                 };
-                let mut log = FileLog::open(dir, &id).map_err(log_error)?;
+                let mut log =
+                    FileLog::open_with(dir, &id, settings.log_options).map_err(log_error)?;
                 log.on_event("Created session", SystemTime::now())
                     .map_err(log_error)?;
                 Some(log)
@@ -808,9 +846,13 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             settings.session.parser,
             settings.session.role,
             self.options.read_buffer,
-        );
+        )
+        .with_heartbeats(settings.log_heartbeats);
         let shared = Shared::new(id.clone(), self.options.queue_capacity);
-        let app = (self.apps)(&id, SessionHandle::new(shared.clone()));
+        let app = crate::logon_tags::LogonTags::wrap(
+            (self.apps)(&id, SessionHandle::new(shared.clone())),
+            &settings.logon_fields,
+        );
         let session = Session::with_dictionaries(settings.session.clone(), store, dicts);
         let cell = Arc::new(SessionCell::new(
             session,
@@ -938,6 +980,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             Role::Acceptor => format!("Accepted connection from {peer}"),
         };
         span.in_scope(|| tracing::info!("{}", text));
+        entry.shared.set_peer_certificate(stream.peer_certificate());
         let logged = entry
             .cell
             .lock()
@@ -951,17 +994,27 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         if let Err(e) = stream.tcp().set_nodelay(entry.settings.tcp_nodelay) {
             span.in_scope(|| tracing::warn!(error = %e, "SocketNodelay could not be set"));
         }
-        if let Some(idle) = self.options.tcp_keepalive
+        // SocketKeepAlive=N turns it off; otherwise the engine's timings.
+        if entry.settings.socket.keepalive != Some(false)
+            && let Some(idle) = self.options.tcp_keepalive
             && let Err(e) = crate::transport::set_keepalive(stream.tcp(), idle)
         {
             span.in_scope(|| tracing::warn!(error = %e, "TCP keepalive could not be set"));
         }
+        let sync_every = match entry.settings.store_options.sync_policy() {
+            SyncPolicy::Interval(every) if entry.settings.store_path.is_some() => Some(every),
+            _ => None,
+        };
+        let limits = Limits {
+            sync_every,
+            ..self.limits()
+        };
         let end = driver::run(
             stream,
             &entry.cell,
             &entry.shared,
             &entry.settings.schedule,
-            self.limits(),
+            limits,
             initial,
         )
         .instrument(span.clone())
@@ -1041,16 +1094,20 @@ async fn accept<D: Schema + Send + Sync + 'static>(
     let (pending, close) = inner.pending.enter(inner.options.max_pending_connections);
     // The handshake and the first message share the first message's time.
     let first = async {
+        let peer = tcp.peer_addr().ok();
         let mut stream = open(tcp, tls).await.map_err(|e| {
             tracing::warn!(error = %e, "refused: the TLS handshake failed");
         })?;
-        match first_logon(&mut stream).await {
-            Some((initial, id)) => Ok((stream, initial, id)),
-            None => {
-                tracing::warn!("refused: no Logon");
-                Err(())
-            }
+        let Some((initial, id)) = first_logon(&mut stream).await else {
+            tracing::warn!("refused: no Logon");
+            return Err(());
+        };
+        // Before a session is made for it (from a template).
+        if !crate::net::allowed(&inner.settings, &id, port, peer).await {
+            tracing::warn!(session = %id, ?peer, "refused: the address is not in AllowedRemoteAddresses");
+            return Err(());
         }
+        Ok((stream, initial, id))
     };
     let first = tokio::select! {
         first = tokio::time::timeout(inner.options.first_message_timeout, first) => first,
@@ -1083,10 +1140,37 @@ async fn accept<D: Schema + Send + Sync + 'static>(
         }
         return;
     }
+    if !certificate_allowed(&entry.settings, &stream, &id) {
+        tracing::warn!(session = %id, "refused: the client certificate names none of ClientCertificateNames");
+        entry.event(
+            "Refused a connection: its client certificate names none of ClientCertificateNames",
+        );
+        if made {
+            inner.forget_template_session(entry);
+        }
+        return;
+    }
     let logged_on = inner.connection(&entry, stream, &initial).await;
     if made && !logged_on {
         inner.forget_template_session(entry);
     }
+}
+
+/// Whether the connection's client certificate may log on as the session
+/// `settings` describe: any, unless `ClientCertificateNames` binds it.
+#[cfg(feature = "tls")]
+fn certificate_allowed(settings: &SessionSettings, stream: &Stream, id: &SessionId) -> bool {
+    let Some(tls) = settings.tls.as_ref().filter(|t| !t.client_names.is_empty()) else {
+        return true;
+    };
+    stream.peer_certificate().is_some_and(|der| {
+        crate::tls::certificate_names(&der, &tls.client_names, &id.target_comp_id)
+    })
+}
+
+#[cfg(not(feature = "tls"))]
+fn certificate_allowed(_: &SessionSettings, _: &Stream, _: &SessionId) -> bool {
+    true
 }
 
 /// An accepted connection's stream: TLS's server side on a TLS port.
@@ -1197,14 +1281,16 @@ async fn initiate<D: Schema + Send + Sync + 'static>(
             let address = (endpoint.host.as_str(), endpoint.port);
             // The TLS handshake is part of connecting, within its time.
             let connect = async {
-                let tcp = TcpStream::connect(address)
+                let tcp = crate::net::connect(address, &entry.settings.socket)
                     .await
                     .map_err(|e| ("Connection to", e))?;
                 secure(tcp, &tls, n)
                     .await
                     .map_err(|e| ("TLS handshake with", e))
             };
-            let connect = tokio::time::timeout(inner.options.connect_timeout, connect);
+            let limit = entry.settings.connect_timeout;
+            let connect =
+                tokio::time::timeout(limit.unwrap_or(inner.options.connect_timeout), connect);
             let connected = tokio::select! {
                 connected = connect => connected,
                 () = stopped(&mut shutdown) => return,

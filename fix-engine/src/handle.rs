@@ -18,8 +18,9 @@ pub(crate) const LOGOUT: u8 = 1;
 pub(crate) const DISCONNECT: u8 = 2;
 
 /// A queued message's record: MsgType length (one byte), body length (four
-/// bytes, little-endian), MsgType, body.
-const RECORD_HEADER: usize = 5;
+/// bytes, little-endian), the ticket of a tracked send (eight bytes,
+/// little-endian; 0 for none), MsgType, body.
+const RECORD_HEADER: usize = 13;
 
 /// Why [`SessionHandle::send`] did not queue a message.
 ///
@@ -51,6 +52,73 @@ impl std::fmt::Display for SendError {
 
 impl std::error::Error for SendError {}
 
+/// Why a message [`SessionHandle::send_tracked`] queued was never made durable
+/// and sent.
+///
+/// ```
+/// let e = fix_engine::NotSent::EngineStopped;
+/// assert_eq!(e.to_string(), "the engine stopped with the message still queued");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NotSent {
+    /// The engine shut down (or the session was dropped) while the message
+    /// was still queued: it was never stored, and never will be.
+    EngineStopped,
+    /// The store failed to make the message durable (its sync failed): the
+    /// connection ended; the message has its number and may have reached
+    /// the disk, but nothing was promised.
+    StoreFailed(String),
+}
+
+impl std::fmt::Display for NotSent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotSent::EngineStopped => {
+                f.write_str("the engine stopped with the message still queued")
+            }
+            NotSent::StoreFailed(e) => write!(f, "the store did not make the message durable: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for NotSent {}
+
+/// What [`SessionHandle::send_tracked`] gives: a future that resolves, once
+/// the message is stored durably (the sync that covers it done, before its
+/// bytes are written), to the MsgSeqNum it went with, or to why it never
+/// will be. An order-management system marks an order "sent" on `Ok`.
+///
+/// ```no_run
+/// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), Box<dyn std::error::Error>> {
+/// let sent = handle.send_tracked(b"D", b"11=ORD1\x0154=1\x01")?;
+/// let seq = sent.await?; // durable, with this MsgSeqNum
+/// println!("ORD1 went as {seq}");
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct Sent(tokio::sync::oneshot::Receiver<Result<u64, NotSent>>);
+
+impl std::future::Future for Sent {
+    type Output = Result<u64, NotSent>;
+
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.0)
+            .poll(cx)
+            .map(|r| r.unwrap_or(Err(NotSent::EngineStopped)))
+    }
+}
+
+/// The tracked sends waiting for their outcome, by ticket.
+#[derive(Default)]
+struct Tickets {
+    last: u64,
+    waiting: std::collections::HashMap<u64, tokio::sync::oneshot::Sender<Result<u64, NotSent>>>,
+}
+
 /// The session's side of [`SessionHandle::send_now`], whatever its dictionary.
 pub(crate) trait DirectSend: Send + Sync {
     /// Hands the session the message and writes it to the socket, from the
@@ -79,6 +147,10 @@ pub(crate) struct Shared {
     direct: OnceLock<Weak<dyn DirectSend>>,
     /// How many times the session has logged on.
     logons: AtomicU64,
+    /// The peer's TLS certificate on the current connection.
+    peer_certificate: Mutex<Option<Arc<[u8]>>>,
+    /// Tracked sends waiting for their outcome.
+    tickets: Mutex<Tickets>,
 }
 
 impl std::fmt::Debug for Shared {
@@ -104,6 +176,8 @@ impl Shared {
             watch: watch::Sender::new(State::Disconnected),
             direct: OnceLock::new(),
             logons: AtomicU64::new(0),
+            peer_certificate: Mutex::new(None),
+            tickets: Mutex::new(Tickets::default()),
         })
     }
 
@@ -140,7 +214,7 @@ impl Shared {
     pub(crate) fn requeue(&self, taken: &[u8], handed: usize) {
         let start = records(taken)
             .take(handed)
-            .map(|(msg_type, body)| RECORD_HEADER + msg_type.len() + body.len())
+            .map(|(_, msg_type, body)| RECORD_HEADER + msg_type.len() + body.len())
             .sum::<usize>();
         let rest = &taken[start..];
         if !rest.is_empty() {
@@ -151,6 +225,32 @@ impl Shared {
     /// The number of messages queued and not yet taken.
     pub(crate) fn queued(&self) -> usize {
         records(&self.lock()).count()
+    }
+
+    fn tickets(&self) -> MutexGuard<'_, Tickets> {
+        self.tickets.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Tells a tracked send its outcome.
+    pub(crate) fn settle(&self, ticket: u64, outcome: Result<u64, NotSent>) {
+        if let Some(tx) = self.tickets().waiting.remove(&ticket) {
+            // The sender may have stopped waiting: nothing to tell then.
+            let _ = tx.send(outcome);
+        }
+    }
+
+    /// Drops every message still queued (the engine stops), telling tracked
+    /// sends so; returns how many were dropped.
+    pub(crate) fn drop_queued(&self) -> usize {
+        let queued = std::mem::take(&mut *self.lock());
+        let mut dropped = 0;
+        for (ticket, _, _) in records(&queued) {
+            dropped += 1;
+            if ticket != 0 {
+                self.settle(ticket, Err(NotSent::EngineStopped));
+            }
+        }
+        dropped
     }
 
     pub(crate) fn command(&self, bits: u8) {
@@ -179,6 +279,15 @@ impl Shared {
         }
     }
 
+    /// Records the peer's certificate (DER) of the connection starting.
+    pub(crate) fn set_peer_certificate(&self, der: Option<Vec<u8>>) {
+        let der = der.map(Arc::from);
+        *self
+            .peer_certificate
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = der;
+    }
+
     /// How many times the session has logged on.
     pub(crate) fn logons(&self) -> u64 {
         self.logons.load(Ordering::Acquire)
@@ -203,16 +312,18 @@ fn state_byte(state: State) -> u8 {
     }
 }
 
-/// The (MsgType, body) records in `bytes`, in order.
-pub(crate) fn records(mut bytes: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
+/// The (ticket, MsgType, body) records in `bytes`, in order.
+pub(crate) fn records(mut bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8], &[u8])> {
     std::iter::from_fn(move || {
         let (head, rest) = bytes.split_first_chunk::<RECORD_HEADER>()?;
         let mt = usize::from(head[0]);
         let body = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
+        let mut ticket = [0u8; 8];
+        ticket.copy_from_slice(&head[5..13]);
         let (msg_type, rest) = rest.split_at(mt);
         let (body, rest) = rest.split_at(body);
         bytes = rest;
-        Some((msg_type, body))
+        Some((u64::from_le_bytes(ticket), msg_type, body))
     })
 }
 
@@ -296,6 +407,49 @@ impl SessionHandle {
     /// # }
     /// ```
     pub fn send(&self, msg_type: &[u8], body: &[u8]) -> Result<(), SendError> {
+        self.enqueue(msg_type, body, 0)
+    }
+
+    /// Queues like [`send`](Self::send), and tells when the message is
+    /// durable and with which MsgSeqNum: the [`Sent`] future resolves after
+    /// the store's sync that covers the message (group commit; at once for a
+    /// memory store), before its bytes are written, or to [`NotSent`] if that
+    /// never happens (the engine stopped with it queued, the store failed). A
+    /// message still queued when a connection ends waits for the next Logon,
+    /// as with `send`. Costs one small allocation a message (the future's
+    /// channel), which `send` does not.
+    ///
+    /// ```no_run
+    /// # async fn f(handle: fix_engine::SessionHandle) {
+    /// match handle.send_tracked(b"D", b"11=ORD1\x0154=1\x01") {
+    ///     Ok(sent) => match sent.await {
+    ///         Ok(seq) => println!("durable as MsgSeqNum {seq}"),
+    ///         Err(e) => eprintln!("never sent: {e}"),
+    ///     },
+    ///     Err(e) => eprintln!("not queued: {e}"),
+    /// }
+    /// # }
+    /// ```
+    pub fn send_tracked(&self, msg_type: &[u8], body: &[u8]) -> Result<Sent, SendError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let ticket = {
+            let mut tickets = self.shared.tickets();
+            tickets.last += 1;
+            let ticket = tickets.last;
+            tickets.waiting.insert(ticket, tx);
+            ticket
+        };
+        match self.enqueue(msg_type, body, ticket) {
+            Ok(()) => Ok(Sent(rx)),
+            Err(e) => {
+                self.shared.tickets().waiting.remove(&ticket);
+                Err(e)
+            }
+        }
+    }
+
+    /// Copies a record into the queue and wakes the task when it was empty.
+    fn enqueue(&self, msg_type: &[u8], body: &[u8], ticket: u64) -> Result<(), SendError> {
         let (len, mt_len) = self.record_len(msg_type, body)?;
         if !matches!(self.shared.state(), State::AwaitingLogon | State::LoggedOn) {
             return Err(SendError::NotConnected);
@@ -308,6 +462,7 @@ impl SessionHandle {
             let was_empty = q.is_empty();
             q.push(mt_len);
             q.extend_from_slice(&(body.len() as u32).to_le_bytes());
+            q.extend_from_slice(&ticket.to_le_bytes());
             q.extend_from_slice(msg_type);
             q.extend_from_slice(body);
             was_empty
@@ -358,6 +513,26 @@ impl SessionHandle {
         }
     }
 
+    /// The certificate (DER) the counterparty presented on the session's
+    /// current or last TLS connection (its own, the first of its chain), for
+    /// an application that checks more than the engine does; `None` over
+    /// plain TCP or without a client certificate.
+    ///
+    /// ```no_run
+    /// # fn f(handle: fix_engine::SessionHandle) {
+    /// if let Some(der) = handle.peer_certificate() {
+    ///     println!("the counterparty's certificate: {} bytes", der.len());
+    /// }
+    /// # }
+    /// ```
+    pub fn peer_certificate(&self) -> Option<Arc<[u8]>> {
+        self.shared
+            .peer_certificate
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     /// Starts a Logout (the session ends when it is answered, or after
     /// LogoutTimeout); a session that is connected but not logged on is
     /// disconnected. Messages queued before it are sent first.
@@ -405,7 +580,7 @@ mod tests {
         let mut spare = h.shared.spare_buffer();
         h.shared.take_queued(&mut spare);
         let got: Vec<_> = records(&spare).collect();
-        assert_eq!(got, [(&b"D"[..], &b"11=1"[..]), (b"8", b"11=2")]);
+        assert_eq!(got, [(0, &b"D"[..], &b"11=1"[..]), (0, b"8", b"11=2")]);
         // The senders have the spare buffer now, empty.
         h.send(b"D", b"11=3").unwrap();
         assert_eq!(h.shared.queued(), 1);
@@ -415,7 +590,7 @@ mod tests {
         spare.clear();
         h.shared.take_queued(&mut spare);
         let got: Vec<_> = records(&spare).collect();
-        assert_eq!(got, [(&b"8"[..], &b"11=2"[..]), (b"D", b"11=3")]);
+        assert_eq!(got, [(0, &b"8"[..], &b"11=2"[..]), (0, b"D", b"11=3")]);
         // All handed: nothing goes back.
         h.shared.requeue(&spare, 2);
         assert_eq!(h.shared.queued(), 0);
@@ -423,8 +598,8 @@ mod tests {
 
     #[test]
     fn a_message_larger_than_the_queue_or_off_line_is_refused() {
-        let h = logged_on(16);
-        assert_eq!(h.send(b"D", &[b'x'; 16]), Err(SendError::TooLarge));
+        let h = logged_on(32);
+        assert_eq!(h.send(b"D", &[b'x'; 32]), Err(SendError::TooLarge));
         assert_eq!(h.send(&[b'D'; 256], b""), Err(SendError::TooLarge));
         h.shared.set_state(State::Disconnected);
         assert_eq!(h.send(b"D", b"1=1"), Err(SendError::NotConnected));

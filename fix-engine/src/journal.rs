@@ -49,6 +49,8 @@ pub(crate) struct Journal {
     logout_received: bool,
     /// Since when lines wait in the log's buffer.
     unflushed: Option<Instant>,
+    /// QuickFIX/J's `FileLogHeartbeats`: off, Heartbeats are not logged.
+    heartbeats: bool,
 }
 
 impl Journal {
@@ -74,7 +76,14 @@ impl Journal {
             logout_sent: false,
             logout_received: false,
             unflushed: None,
+            heartbeats: true,
         }
+    }
+
+    /// The journal logging Heartbeats (`FileLogHeartbeats`, the default) or not.
+    pub(crate) fn with_heartbeats(mut self, heartbeats: bool) -> Journal {
+        self.heartbeats = heartbeats;
+        self
     }
 
     /// A connection begins (before the session hears of it): `text` says
@@ -236,6 +245,9 @@ impl Journal {
         let Some(log) = &mut self.log else {
             return Ok(());
         };
+        if msg_type == b"0" && !self.heartbeats {
+            return Ok(());
+        }
         log.on_incoming(message, now)?;
         self.unflushed.get_or_insert_with(Instant::now);
         let text = match msg_type {
@@ -281,6 +293,9 @@ impl Journal {
         let Some(log) = &mut self.log else {
             return Ok(());
         };
+        if msg_type == b"0" && !self.heartbeats {
+            return Ok(());
+        }
         log.on_outgoing(message, now)?;
         self.unflushed.get_or_insert_with(Instant::now);
         let text = match msg_type {
@@ -362,5 +377,28 @@ mod tests {
             with_text("Received logout request", m),
             "Received logout request: bye"
         );
+    }
+
+    #[test]
+    fn heartbeats_are_left_out_when_file_log_heartbeats_is_off() {
+        let dir =
+            std::env::temp_dir().join(format!("fix-engine-journal-hb-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let id = fix_session::SessionId::new("FIX.4.4", "A", "B");
+        let log = FileLog::open(&dir, &id).unwrap();
+        let path = log.messages_path().to_path_buf();
+        let mut journal =
+            Journal::new(Some(log), Parser::new(), Role::Acceptor, 1024).with_heartbeats(false);
+        let now = SystemTime::now();
+        let heartbeat = b"8=FIX.4.4\x019=5\x0135=0\x0110=000\x01";
+        let order = b"8=FIX.4.4\x019=5\x0135=D\x0110=000\x01";
+        journal.incoming(heartbeat, b"0", now).unwrap();
+        journal.outgoing_message(heartbeat, b"0", now).unwrap();
+        journal.incoming(order, b"D", now).unwrap();
+        journal.flush().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("35=0"), "{text}");
+        assert!(text.contains("35=D"), "{text}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

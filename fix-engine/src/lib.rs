@@ -109,10 +109,12 @@ mod engine;
 mod handle;
 mod journal;
 pub mod log;
+mod logon_tags;
+mod net;
 #[cfg(feature = "tls")]
 mod tls;
 mod transport;
 
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
-pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions, TlsFileError};
-pub use handle::{SendError, SessionHandle};
+pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions, Shutdown, TlsFileError};
+pub use handle::{NotSent, SendError, Sent, SessionHandle};

@@ -6,9 +6,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fix_session::SessionId;
+use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::{self, PemObject};
-use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+use rustls::pki_types::{CertificateDer, CertificateRevocationListDer, PrivateKeyDer, ServerName};
 use rustls::server::WebPkiClientVerifier;
 use rustls::{ClientConfig, RootCertStore, ServerConfig};
 
@@ -44,6 +45,7 @@ const CLIENT: Names = Names {
     key: "ClientCertificateKeyFile",
 };
 const CA: &str = "CertificationAuthoritiesFile";
+const CRL: &str = "CertificateRevocationListFile";
 
 /// An acceptor port's configuration; `id` is the session errors are told under
 /// (the port's first).
@@ -71,7 +73,11 @@ pub(crate) fn server(id: &SessionId, tls: &Tls) -> Result<Arc<ServerConfig>, Eng
         ClientAuth::None => builder.with_no_client_auth(),
         auth => {
             let roots = roots(id, tls)?;
-            let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider);
+            let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
+                .with_crls(revocation_lists(id, tls)?)
+                // OpenSSL's CRL check, as QuickFIX sets it: the peer's own
+                // certificate, its authority's list required.
+                .only_check_end_entity_revocation();
             let verifier = if auth == ClientAuth::Optional {
                 verifier.allow_unauthenticated()
             } else {
@@ -99,10 +105,16 @@ pub(crate) fn client(
 ) -> Result<Client, EngineError> {
     let roots = roots(id, tls)?;
     let ca = tls.ca_file.as_deref().unwrap_or(Path::new(""));
-    let builder = ClientConfig::builder_with_provider(provider())
+    let provider = provider();
+    let verifier = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
+        .with_crls(revocation_lists(id, tls)?)
+        .only_check_end_entity_revocation()
+        .build()
+        .map_err(|e| file_error(id, CA, ca, TlsFileError::Rejected(e.to_string())))?;
+    let builder = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| file_error(id, CA, ca, TlsFileError::Rejected(e.to_string())))?
-        .with_root_certificates(roots);
+        .with_webpki_verifier(verifier);
     let config = match &tls.certificate {
         None => builder.with_no_client_auth(),
         Some(cert_path) => {
@@ -134,14 +146,19 @@ pub(crate) fn client(
     })
 }
 
-/// The certificate authorities of `CertificationAuthoritiesFile`.
+/// The certificate authorities of `CertificationAuthoritiesFile`: a PEM
+/// file, or a directory of them (QuickFIX's `CertificationAuthoritiesDirectory`).
 fn roots(id: &SessionId, tls: &Tls) -> Result<RootCertStore, EngineError> {
     let Some(path) = &tls.ca_file else {
         // The settings require it wherever it is read.
         return Err(file_error(id, CA, Path::new(""), TlsFileError::NotGiven));
     };
     let fail = |error| file_error(id, CA, path, error);
-    let text = read(path).map_err(fail)?;
+    let text = if path.is_dir() {
+        read_dir(path).map_err(fail)?
+    } else {
+        read(path).map_err(fail)?
+    };
     let mut roots = RootCertStore::empty();
     for cert in CertificateDer::pem_slice_iter(&text) {
         let cert = cert.map_err(|e| fail(pem_error(e)))?;
@@ -153,6 +170,32 @@ fn roots(id: &SessionId, tls: &Tls) -> Result<RootCertStore, EngineError> {
         return Err(fail(TlsFileError::NoCertificate));
     }
     Ok(roots)
+}
+
+/// The revocation lists of `CertificateRevocationListFile` (a PEM file or a
+/// directory of them); none without it.
+fn revocation_lists(
+    id: &SessionId,
+    tls: &Tls,
+) -> Result<Vec<CertificateRevocationListDer<'static>>, EngineError> {
+    let Some(path) = &tls.revocation_lists else {
+        return Ok(Vec::new());
+    };
+    let fail = |error| file_error(id, CRL, path, error);
+    let text = if path.is_dir() {
+        read_dir(path).map_err(fail)?
+    } else {
+        read(path).map_err(fail)?
+    };
+    let lists = CertificateRevocationListDer::pem_slice_iter(&text)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| fail(pem_error(e)))?;
+    if lists.is_empty() {
+        return Err(fail(TlsFileError::Rejected(
+            "it holds no revocation list (a PEM X509 CRL section)".into(),
+        )));
+    }
+    Ok(lists)
 }
 
 /// A certificate chain and its key, the key from its own file or, without
@@ -194,6 +237,25 @@ fn identity(
 
 fn read(path: &Path) -> Result<Vec<u8>, TlsFileError> {
     std::fs::read(path).map_err(TlsFileError::Read)
+}
+
+/// The files of directory `dir` (OpenSSL's hashed links among them), one
+/// after another, in the order of their names.
+fn read_dir(dir: &Path) -> Result<Vec<u8>, TlsFileError> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(TlsFileError::Read)? {
+        let path = entry.map_err(TlsFileError::Read)?.path();
+        if path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    let mut text = Vec::new();
+    for file in files {
+        text.extend_from_slice(&read(&file)?);
+        text.push(b'\n');
+    }
+    Ok(text)
 }
 
 fn pem_error(e: pem::Error) -> TlsFileError {
@@ -248,4 +310,109 @@ fn file_error(
         path: path.to_path_buf(),
         error,
     })
+}
+
+/// Whether the certificate `der` names one of `names` (`{TargetCompID}` in a
+/// name standing for `target_comp_id`): a DNS name or IP address among its
+/// subject alternative names, as a server's is checked, or its subject's
+/// CommonName exactly.
+pub(crate) fn certificate_names(der: &[u8], names: &[String], target_comp_id: &str) -> bool {
+    let der = CertificateDer::from(der);
+    let Ok(cert) = webpki::EndEntityCert::try_from(&der) else {
+        return false;
+    };
+    let common_names = common_names(cert.subject());
+    names.iter().any(|pattern| {
+        let name = pattern.replace("{TargetCompID}", target_comp_id);
+        let by_san = ServerName::try_from(name.as_str())
+            .is_ok_and(|n| cert.verify_is_valid_for_subject_name(&n).is_ok());
+        by_san || common_names.contains(&name.as_bytes())
+    })
+}
+
+/// The CommonName (OID 2.5.4.3) values of a certificate's subject, its DER
+/// contents (the RDNs, without the outer SEQUENCE): each RDN a SET of
+/// SEQUENCEs of an OID and a string.
+fn common_names(subject: &[u8]) -> Vec<&[u8]> {
+    const CN: &[u8] = &[0x55, 0x04, 0x03];
+    let mut found = Vec::new();
+    let mut rdns = subject;
+    while let Some((0x31, set, rest)) = der_read(rdns) {
+        rdns = rest;
+        let mut attributes = set;
+        while let Some((0x30, attribute, rest)) = der_read(attributes) {
+            attributes = rest;
+            if let Some((0x06, oid, value)) = der_read(attribute)
+                && oid == CN
+                && let Some((_, text, _)) = der_read(value)
+            {
+                found.push(text);
+            }
+        }
+    }
+    found
+}
+
+/// One DER element at the start of `bytes`: its tag, its contents and what
+/// follows it; `None` when it does not fit.
+fn der_read(bytes: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = bytes.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (len, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let n = usize::from(first & 0x7f);
+        if n == 0 || n > 4 || rest.len() < n {
+            return None;
+        }
+        let len = rest[..n]
+            .iter()
+            .fold(0usize, |l, &b| (l << 8) | usize::from(b));
+        (len, &rest[n..])
+    };
+    if rest.len() < len {
+        return None;
+    }
+    let (contents, after) = rest.split_at(len);
+    Some((tag, contents, after))
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn der_elements_are_read_within_their_bounds() {
+        assert_eq!(
+            der_read(&[0x30, 2, 1, 2, 9]),
+            Some((0x30, &[1, 2][..], &[9][..]))
+        );
+        assert_eq!(
+            der_read(&[0x30, 0x81, 2, 1, 2]),
+            Some((0x30, &[1, 2][..], &[][..]))
+        );
+        assert_eq!(der_read(&[0x30, 3, 1, 2]), None, "contents cut short");
+        assert_eq!(
+            der_read(&[0x30, 0x85, 0, 0, 0, 0, 1]),
+            None,
+            "a length of 5 bytes"
+        );
+        assert_eq!(der_read(&[0x30]), None);
+    }
+
+    #[test]
+    fn common_names_are_found_among_a_subject_s_attributes() {
+        // O=Acme, CN=desk1: two RDNs.
+        let subject = [
+            0x31, 0x0d, 0x30, 0x0b, 0x06, 0x03, 0x55, 0x04, 0x0a, 0x0c, 0x04, b'A', b'c', b'm',
+            b'e', 0x31, 0x0e, 0x30, 0x0c, 0x06, 0x03, 0x55, 0x04, 0x03, 0x0c, 0x05, b'd', b'e',
+            b's', b'k', b'1',
+        ];
+        assert_eq!(common_names(&subject), [b"desk1"]);
+        // The first RDN alone (O=Acme) has no CommonName; cut inside the
+        // second, nothing is read past the cut.
+        assert!(common_names(&subject[..15]).is_empty());
+        assert!(common_names(&subject[..25]).is_empty());
+        assert!(common_names(&[0x31, 0x7f]).is_empty(), "garbage");
+    }
 }

@@ -46,6 +46,20 @@ impl Stream {
         }
     }
 
+    /// The certificate the peer presented in the TLS handshake (DER), its own
+    /// first of its chain; `None` over plain TCP or without one.
+    pub(crate) fn peer_certificate(&self) -> Option<Vec<u8>> {
+        match self {
+            Stream::Plain(_) => None,
+            #[cfg(feature = "tls")]
+            Stream::Tls(t) => t
+                .conn
+                .peer_certificates()
+                .and_then(|chain| chain.first())
+                .map(|der| der.as_ref().to_vec()),
+        }
+    }
+
     /// Whether a read would return at once though the socket has nothing:
     /// a TLS stream holding decrypted bytes (or the peer's close_notify) not
     /// yet read.

@@ -637,3 +637,195 @@ async fn a_certificate_file_holding_its_key_serves_as_both() {
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
     acc.shutdown(Duration::from_secs(5)).await.unwrap();
 }
+
+#[tokio::test]
+async fn certificates_a_revocation_list_revokes_are_refused_on_both_sides() {
+    let dir = temp_dir("tls-revocation");
+    let server_ca = Ca::new(&dir, "server-ca");
+    let client_ca = Ca::new(&dir, "client-ca");
+    let server = server_ca.server("server");
+    let good = client_ca.client("good");
+    let revoked = client_ca.client("revoked");
+    let client_list = client_ca.revocation_list("clients", &[&revoked]);
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let template = SessionBuilder::acceptor(id("EXEC", "*"))
+        .acceptor_template(true)
+        .socket_accept_address("127.0.0.1")
+        .socket_accept_port(port)
+        .schedule(fix_engine::config::Schedule::non_stop())
+        .socket_use_ssl(true)
+        .certificate(&server.cert)
+        .private_key(&server.key)
+        .ca_file(&client_ca.cert)
+        .certificate_verify_level(ClientAuth::Required)
+        .revocation_lists(&client_list);
+    let acc = start([template], &tx, false).await;
+
+    // A client whose certificate the acceptor's list revokes: refused, again.
+    let (revoked_port, revoked_tries) = counting_proxy(port).await;
+    let refused = Engine::start(
+        settings([
+            tls_initiator("REVOKED", "EXEC", revoked_port, &server_ca.cert)
+                .certificate(&revoked.cert)
+                .private_key(&revoked.key),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    refused_and_retried(&refused, &id("REVOKED", "EXEC"), &revoked_tries, &mut rx).await;
+    assert!(acc.session(&id("EXEC", "REVOKED")).is_none());
+
+    // Another of the authority's clients: logged on, its own list (of the
+    // server's authority, revoking nothing) checked too.
+    let server_list = server_ca.revocation_list("servers", &[]);
+    let admitted = Engine::start(
+        settings([tls_initiator("GOOD", "EXEC", port, &server_ca.cert)
+            .certificate(&good.cert)
+            .private_key(&good.key)
+            .revocation_lists(&server_list)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    logged_on(&admitted, &id("GOOD", "EXEC")).await;
+
+    // An initiator whose list revokes the acceptor's certificate: refused.
+    let revoked_server = server_ca.revocation_list("revoked-server", &[&server]);
+    let (proxy_port, proxy_tries) = counting_proxy(port).await;
+    let distrustful = Engine::start(
+        settings([tls_initiator("WARY", "EXEC", proxy_port, &server_ca.cert)
+            .certificate(&good.cert)
+            .private_key(&good.key)
+            .revocation_lists(&revoked_server)]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    refused_and_retried(&distrustful, &id("WARY", "EXEC"), &proxy_tries, &mut rx).await;
+
+    for engine in [refused, admitted, distrustful, acc] {
+        engine.shutdown(Duration::from_secs(5)).await.unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn a_revocation_list_file_without_a_list_is_refused_at_start() {
+    let dir = temp_dir("tls-revocation-empty");
+    let ca = Ca::new(&dir, "ca");
+    let port = free_port();
+    let error = start_error(
+        tls_initiator("C1", "EXEC", port, &ca.cert).revocation_lists(&ca.cert),
+        port,
+    )
+    .await;
+    let (setting, path, _) = tls_file(&error);
+    assert_eq!(
+        (setting, path),
+        ("CertificateRevocationListFile", ca.cert.as_path())
+    );
+    assert!(
+        error.to_string().contains("holds no revocation list"),
+        "{error}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn client_certificate_names_bind_each_session_to_its_counterparty_s_certificate() {
+    let dir = temp_dir("tls-bound");
+    let server_ca = Ca::new(&dir, "server-ca");
+    let client_ca = Ca::new(&dir, "client-ca");
+    let server = server_ca.server("server");
+    // DESK-A's certificate names it by CommonName; DESK-B's by a DNS name
+    // among its subject alternative names.
+    let desk_a = client_ca.client("DESK-A");
+    let desk_b = client_ca.client_with_names("b-cert", &["desk-b.clients.example"]);
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    // Any CompID may log on, but only with a certificate naming it.
+    let template = SessionBuilder::acceptor(id("EXEC", "*"))
+        .acceptor_template(true)
+        .socket_accept_address("127.0.0.1")
+        .socket_accept_port(port)
+        .schedule(fix_engine::config::Schedule::non_stop())
+        .socket_use_ssl(true)
+        .certificate(&server.cert)
+        .private_key(&server.key)
+        .ca_file(&client_ca.cert)
+        .certificate_verify_level(ClientAuth::Required)
+        .client_certificate_names("{TargetCompID},{TargetCompID}.clients.example");
+    let acc = start([template], &tx, false).await;
+
+    // DESK-A's certificate, presented as DESK-B: signed by the right
+    // authority, but naming another CompID. Refused, again and again.
+    let (impostor_port, tries) = counting_proxy(port).await;
+    let impostor = Engine::start(
+        settings([
+            tls_initiator("desk-b", "EXEC", impostor_port, &server_ca.cert)
+                .certificate(&desk_a.cert)
+                .private_key(&desk_a.key),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    refused_and_retried(&impostor, &id("desk-b", "EXEC"), &tries, &mut rx).await;
+    assert!(
+        acc.session(&id("EXEC", "desk-b")).is_none(),
+        "no session made"
+    );
+
+    // Each with its own certificate: logged on.
+    let honest = Engine::start(
+        settings([
+            tls_initiator("DESK-A", "EXEC", port, &server_ca.cert)
+                .certificate(&desk_a.cert)
+                .private_key(&desk_a.key),
+            tls_initiator("desk-b", "EXEC", port, &server_ca.cert)
+                .certificate(&desk_b.cert)
+                .private_key(&desk_b.key),
+        ]),
+        &fix44::DICTIONARY,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    impostor.shutdown(Duration::from_secs(5)).await.unwrap();
+    logged_on(&honest, &id("DESK-A", "EXEC")).await;
+    logged_on(&acc, &id("EXEC", "DESK-A")).await;
+    logged_on(&honest, &id("desk-b", "EXEC")).await;
+    logged_on(&acc, &id("EXEC", "desk-b")).await;
+    // The application sees the certificate each logged on with.
+    let der = |path: &Path| {
+        use rustls::pki_types::pem::PemObject;
+        rustls::pki_types::CertificateDer::from_pem_file(path)
+            .unwrap()
+            .to_vec()
+    };
+    let seen = acc
+        .session(&id("EXEC", "DESK-A"))
+        .unwrap()
+        .peer_certificate();
+    assert_eq!(seen.as_deref(), Some(der(&desk_a.cert).as_slice()));
+    let seen = acc
+        .session(&id("EXEC", "desk-b"))
+        .unwrap()
+        .peer_certificate();
+    assert_eq!(seen.as_deref(), Some(der(&desk_b.cert).as_slice()));
+
+    // Names without client certificates required: an error at build time.
+    let unbound = tls_acceptor("EXEC", "X", port, &server)
+        .client_certificate_names("X")
+        .build();
+    assert!(unbound.is_err());
+
+    honest.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}

@@ -106,6 +106,7 @@ where
                 engine
                     .shutdown(Duration::from_secs(5))
                     .await
+                    .map(|_| ())
                     .map_err(|e| e.to_string())
             })
         })

@@ -1,20 +1,26 @@
 //! [`SessionBuilder`]: a session's settings from code, with the checks a
-//! settings file gets; the file reader builds through it too.
+//! settings file gets; the file reader builds through it too. The builder
+//! keeps each setting as a value under its row of the table (`keys.rs`): the
+//! checks of which settings apply to which session, and the defaults, come
+//! from the table; `build` reads the values into [`SessionSettings`].
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use fix_core::Parser;
 use fix_core::validate::Validator;
+use fix_core::value::Precision;
 use fix_session::{FileOptions, Role, SessionConfig, SessionId, SyncPolicy, appl_ver_id_code};
 
 use super::error::{ConfigError, ErrorKind};
-use super::keys::{Fixed, Key};
-use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS, PORT};
+use super::keys::{Applies, Cond, Fixed, Key, Lookup, Support, lookup};
+use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS, PORT, Value};
 use super::{
     AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport, Schedule,
-    SessionSettings, Tls, Transport,
+    SessionSettings, SocketOptions, Tls, Transport,
 };
+use crate::log::FileLogOptions;
 
 /// What decides whether a setting applies to a session.
 pub(crate) struct Context {
@@ -22,6 +28,8 @@ pub(crate) struct Context {
     /// FIXT.1.1; `None` for a template whose BeginString is `*`.
     pub(crate) fixt: Option<bool>,
     pub(crate) non_stop: bool,
+    /// Non-stop for want of StartTime and EndTime, rather than by NonStopSession=Y.
+    pub(crate) non_stop_implied: bool,
     pub(crate) use_data_dictionary: bool,
     pub(crate) ssl: bool,
     /// An acceptor that verifies client certificates (CertificateVerifyLevel 1
@@ -29,89 +37,44 @@ pub(crate) struct Context {
     pub(crate) verifies_clients: bool,
     pub(crate) check_latency: bool,
     pub(crate) file_store: bool,
+    pub(crate) file_log: bool,
 }
 
-/// Whether `key` applies to a session in `cx`, and why not.
+/// Whether `key` applies to a session in `cx`, and why not: its row's role,
+/// then its conditions, in order.
 pub(crate) fn applies(key: &Key, cx: &Context) -> Result<(), &'static str> {
-    use Fixed::*;
-    let initiator = cx.role == Role::Initiator;
-    let acceptor = !initiator;
-    // The numbered and suffixed keys go by the fixed key they belong with.
-    let fixed = match key {
-        Key::ConnectHost(_) | Key::ConnectPort(_) => ReconnectInterval,
-        Key::AppDataDictionaryFor(_) => AppDataDictionary,
-        Key::Fixed(k) => *k,
+    let Some(fixed) = key.fixed() else {
+        return Ok(());
     };
-    let only = |ok: bool, reason| if ok { Ok(()) } else { Err(reason) };
-    match fixed {
-        HeartBtInt | ReconnectInterval | SendResetSeqNumFlag => {
-            only(initiator, "only an initiator uses it")
-        }
-        SessionQualifier => only(initiator, "only an initiator session can have a qualifier"),
-        SocketAcceptPort | SocketAcceptAddress | AcceptorTemplate => {
-            only(acceptor, "only an acceptor uses it")
-        }
-        ClientCertificateFile | ClientCertificateKeyFile | SNIHostName => {
-            only(initiator, "only an initiator uses it")?;
-            only(cx.ssl, "only used with SocketUseSSL=Y")
-        }
-        ServerCertificateFile
-        | ServerCertificateKeyFile
-        | NeedClientAuth
-        | CertificateVerifyLevel => {
-            only(acceptor, "only an acceptor uses it")?;
-            only(cx.ssl, "only used with SocketUseSSL=Y")
-        }
-        CertificationAuthoritiesFile => {
-            only(cx.ssl, "only used with SocketUseSSL=Y")?;
-            only(
-                initiator || cx.verifies_clients,
-                "an acceptor reads it only to verify clients (CertificateVerifyLevel=1 or 2)",
-            )
-        }
-        DefaultApplVerID => only(cx.fixt != Some(false), "only a FIXT.1.1 session uses it"),
-        TransportDataDictionary | AppDataDictionary => {
-            only(cx.fixt != Some(false), "only a FIXT.1.1 session uses it")?;
-            only(cx.use_data_dictionary, "not used with UseDataDictionary=N")
-        }
-        DataDictionary => {
-            only(
-                cx.fixt != Some(true),
-                "a FIXT.1.1 session uses TransportDataDictionary and AppDataDictionary instead",
-            )?;
-            only(cx.use_data_dictionary, "not used with UseDataDictionary=N")
-        }
-        ValidateFieldsOutOfOrder
-        | ValidateFieldsHaveValues
-        | ValidateUserDefinedFields
-        | AllowUnknownMsgFields => {
-            only(cx.use_data_dictionary, "not used with UseDataDictionary=N")
-        }
-        StartTime | EndTime | StartDay | EndDay | Weekdays | TimeZone | UseLocalTime => {
-            only(!cx.non_stop, "not used with NonStopSession=Y")
-        }
-        MaxLatency => only(cx.check_latency, "not used with CheckLatency=N"),
-        FileStoreSync => only(cx.file_store, "only used with FileStorePath"),
-        ConnectionType
-        | BeginString
-        | SenderCompID
-        | TargetCompID
-        | NonStopSession
-        | LogonTimeout
-        | LogoutTimeout
-        | SocketNodelay
-        | ResetOnLogon
-        | ResetOnLogout
-        | ResetOnDisconnect
-        | UseDataDictionary
-        | CheckCompID
-        | CheckLatency
-        | ResendRequestChunkSize
-        | PersistMessages
-        | FileStorePath
-        | FileLogPath
-        | SocketUseSSL => Ok(()),
+    let info = fixed.info();
+    let initiator = cx.role == Role::Initiator;
+    match info.applies {
+        Applies::Acceptor if initiator => return Err("only an acceptor uses it"),
+        Applies::Initiator if !initiator => return Err("only an initiator uses it"),
+        _ => {}
     }
+    for &cond in info.when {
+        let ok = match cond {
+            Cond::Ssl => cx.ssl,
+            Cond::InitiatorOrVerifiesClients => initiator || cx.verifies_clients,
+            Cond::Fixt => cx.fixt != Some(false),
+            Cond::NotFixt => cx.fixt != Some(true),
+            Cond::UseDataDictionary => cx.use_data_dictionary,
+            Cond::NotNonStop => !cx.non_stop,
+            Cond::CheckLatency => cx.check_latency,
+            Cond::FileStore => cx.file_store,
+            Cond::FileLog => cx.file_log,
+            Cond::InitiatorSession => initiator,
+        };
+        if !ok {
+            return Err(if cond == Cond::NotNonStop && cx.non_stop_implied {
+                "not used by a non-stop session (one without StartTime and EndTime)"
+            } else {
+                cond.reason()
+            });
+        }
+    }
+    Ok(())
 }
 
 /// A session's settings in code, checked by [`build`](Self::build) as a settings
@@ -146,53 +109,25 @@ pub(crate) fn applies(key: &Key, cx: &Context) -> Result<(), &'static str> {
 pub struct SessionBuilder {
     id: SessionId,
     role: Role,
-    acceptor_template: Option<bool>,
+    /// Every setting given, by its row.
+    values: BTreeMap<Fixed, Value>,
     schedule: Option<Schedule>,
-    heart_bt_int: Option<u32>,
-    socket_accept_port: Option<u16>,
-    socket_accept_address: Option<String>,
     endpoints: Vec<Endpoint>,
-    reconnect_interval: Option<Duration>,
-    logon_timeout: Option<Duration>,
-    logout_timeout: Option<Duration>,
-    socket_nodelay: Option<bool>,
-    reset_on_logon: Option<bool>,
-    reset_on_logout: Option<bool>,
-    reset_on_disconnect: Option<bool>,
-    send_reset_seq_num_flag: Option<bool>,
-    use_data_dictionary: Option<bool>,
-    data_dictionary: Option<PathBuf>,
-    transport_data_dictionary: Option<PathBuf>,
     app_data_dictionaries: Vec<(String, PathBuf)>,
-    validate_fields_out_of_order: Option<bool>,
-    validate_fields_have_values: Option<bool>,
-    validate_user_defined_fields: Option<bool>,
-    allow_unknown_msg_fields: Option<bool>,
-    check_comp_id: Option<bool>,
-    check_latency: Option<bool>,
-    max_latency: Option<Duration>,
-    resend_request_chunk_size: Option<u64>,
-    persist_messages: Option<bool>,
-    default_appl_ver_id: Option<String>,
-    file_store_path: Option<PathBuf>,
-    file_store_sync: Option<SyncPolicy>,
-    file_log_path: Option<PathBuf>,
-    socket_use_ssl: Option<bool>,
-    certificate: Option<PathBuf>,
-    private_key: Option<PathBuf>,
-    ca_file: Option<PathBuf>,
-    certificate_verify_level: Option<ClientAuth>,
-    need_client_auth: Option<bool>,
-    sni_host_name: Option<String>,
+    /// `LogonTag`, `LogonTag1`, …: (tag, value) in order.
+    logon_fields: Vec<(u32, String)>,
+    /// Every key as written and its value, for [`SessionSettings::get`].
+    raw: Vec<(String, String)>,
+    /// A problem found when a setting was given, told by `build`.
+    pending: Option<ConfigError>,
 }
 
 macro_rules! setters {
-    ($($(#[$doc:meta])* $name:ident: $ty:ty;)*) => {
+    ($($(#[$doc:meta])* $name:ident($value:ident: $ty:ty) => $key:ident = $make:expr;)*) => {
         $(
             $(#[$doc])*
-            pub fn $name(mut self, value: $ty) -> Self {
-                self.$name = Some(value.into());
-                self
+            pub fn $name(self, $value: $ty) -> Self {
+                self.with(Fixed::$key, $make)
             }
         )*
     };
@@ -203,45 +138,94 @@ impl SessionBuilder {
         SessionBuilder {
             id,
             role,
-            acceptor_template: None,
+            values: BTreeMap::new(),
             schedule: None,
-            heart_bt_int: None,
-            socket_accept_port: None,
-            socket_accept_address: None,
             endpoints: Vec::new(),
-            reconnect_interval: None,
-            logon_timeout: None,
-            logout_timeout: None,
-            socket_nodelay: None,
-            reset_on_logon: None,
-            reset_on_logout: None,
-            reset_on_disconnect: None,
-            send_reset_seq_num_flag: None,
-            use_data_dictionary: None,
-            data_dictionary: None,
-            transport_data_dictionary: None,
             app_data_dictionaries: Vec::new(),
-            validate_fields_out_of_order: None,
-            validate_fields_have_values: None,
-            validate_user_defined_fields: None,
-            allow_unknown_msg_fields: None,
-            check_comp_id: None,
-            check_latency: None,
-            max_latency: None,
-            resend_request_chunk_size: None,
-            persist_messages: None,
-            default_appl_ver_id: None,
-            file_store_path: None,
-            file_store_sync: None,
-            file_log_path: None,
-            socket_use_ssl: None,
-            certificate: None,
-            private_key: None,
-            ca_file: None,
-            certificate_verify_level: None,
-            need_client_auth: None,
-            sni_host_name: None,
+            logon_fields: Vec::new(),
+            raw: Vec::new(),
+            pending: None,
         }
+    }
+
+    /// The builder with setting `key` set to `value`.
+    pub(crate) fn with(mut self, key: Fixed, value: Value) -> Self {
+        self.values.insert(key, value);
+        self
+    }
+
+    /// The builder keeping `key=value` as written in a file, for
+    /// [`SessionSettings::get`].
+    pub(crate) fn with_raw(mut self, raw: Vec<(String, String)>) -> Self {
+        self.raw = raw;
+        self
+    }
+
+    /// The acceptor's key or the initiator's, by the session's role.
+    fn by_role(&self, acceptor: Fixed, initiator: Fixed) -> Fixed {
+        match self.role {
+            Role::Acceptor => acceptor,
+            Role::Initiator => initiator,
+        }
+    }
+
+    /// An application's own setting (QuickFIX's `SessionSettings` holds any
+    /// key), readable with [`SessionSettings::get`]; the engine does not read
+    /// it. A key of the engine's (give it through its method instead, or, for
+    /// one the engine does not apply, why) or a slip from one is an error from
+    /// [`build`](Self::build).
+    ///
+    /// ```
+    /// # use fix_engine::config::SessionBuilder;
+    /// let s = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1"))
+    ///     .socket_accept_port(5001)
+    ///     .set("Username", "trader1")
+    ///     .build()?;
+    /// assert_eq!(s.get("username"), Some("trader1"));
+    /// let err = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1"))
+    ///     .socket_accept_port(5001)
+    ///     .set("CheakLatency", "N")
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), "CheakLatency: did you mean CheckLatency?");
+    /// let err = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1"))
+    ///     .socket_accept_port(5001)
+    ///     .set("ResetOnLogon", "Y")
+    ///     .build()
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), "ResetOnLogon: a setting of the engine: give it through its SessionBuilder method");
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn set(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        let key = key.into();
+        let problem = match lookup(&key) {
+            Lookup::Unknown => None,
+            Lookup::Misspelt(suggestion) => Some(ErrorKind::Misspelt { suggestion }),
+            Lookup::Known(known) => Some(match known.fixed().map(|k| k.info().support) {
+                Some(
+                    Support::Always { note, .. }
+                    | Support::Ignored(note)
+                    | Support::NotApplied(note)
+                    | Support::Refused(note),
+                ) => ErrorKind::Unsupported { reason: note },
+                Some(Support::DatabaseStore) => ErrorKind::Unsupported {
+                    reason: "a database store cannot be used: only the file store and the memory store exist",
+                },
+                _ => ErrorKind::NotApplicable {
+                    reason: "a setting of the engine: give it through its SessionBuilder method",
+                },
+            }),
+            Lookup::BadFamily => Some(ErrorKind::UnknownKey),
+        };
+        if let Some(kind) = problem {
+            if self.pending.is_none() {
+                self.pending = Some(ConfigError::keyed(key, kind));
+            }
+            return self;
+        }
+        self.raw.retain(|(k, _)| !k.eq_ignore_ascii_case(&key));
+        self.raw.push((key, value.into()));
+        self
     }
 
     /// `ConnectionType=acceptor` for session `id` (our side: SenderCompID is
@@ -290,6 +274,26 @@ impl SessionBuilder {
         self
     }
 
+    /// QuickFIX/J's `LogonTag` (then `LogonTag1`, … when called again): a body
+    /// field added to every Logon the session sends, before the application's
+    /// own (`to_admin`). A header or trailer field, or an empty value, is an
+    /// error from [`build`](Self::build).
+    ///
+    /// ```
+    /// # use fix_engine::config::SessionBuilder;
+    /// let s = SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC"))
+    ///     .heart_bt_int(30)
+    ///     .socket_connect("localhost", 5001)
+    ///     .logon_tag(553, "user")
+    ///     .build()?;
+    /// assert_eq!(s.logon_fields, [(553, "user".to_owned())]);
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn logon_tag(mut self, tag: u32, value: impl Into<String>) -> Self {
+        self.logon_fields.push((tag, value.into()));
+        self
+    }
+
     /// `AppDataDictionary` for the application messages of ApplVerID
     /// `appl_ver_id` (a code or a version name; FIXT.1.1), added or replacing
     /// the one given before for it.
@@ -323,23 +327,14 @@ impl SessionBuilder {
         /// assert!(t.acceptor_template);
         /// # Ok::<(), fix_engine::config::ConfigError>(())
         /// ```
-        acceptor_template: bool;
-        /// `StartTime`, `EndTime`, `StartDay`, `EndDay`, `Weekdays`,
-        /// `NonStopSession`, `TimeZone` and `UseLocalTime`, as one value (required).
-        ///
-        /// ```
-        /// # use fix_engine::config::{Schedule, SessionBuilder};
-        /// let b = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).schedule(Schedule::non_stop());
-        /// # let _ = b;
-        /// ```
-        schedule: Schedule;
+        acceptor_template(value: bool) => AcceptorTemplate = Value::Bool(value);
         /// `HeartBtInt`, in seconds (initiator only, required, above 0).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).heart_bt_int(30);
         /// # let _ = b;
         /// ```
-        heart_bt_int: u32;
+        heart_bt_int(value: u32) => HeartBtInt = Value::Secs(Duration::from_secs(u64::from(value)));
         /// `SocketAcceptPort` (acceptor only, required). 0 is a port the
         /// system picks when the engine starts, which
         /// [`Engine::local_addrs`](crate::Engine::local_addrs) tells (sessions
@@ -349,7 +344,7 @@ impl SessionBuilder {
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_accept_port(5001);
         /// # let _ = b;
         /// ```
-        socket_accept_port: u16;
+        socket_accept_port(value: u16) => SocketAcceptPort = Value::Port(value);
         /// `SocketAcceptAddress` (QuickFIX/J; acceptor only): the local address
         /// to listen on, rather than every interface.
         ///
@@ -357,63 +352,63 @@ impl SessionBuilder {
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_accept_address("127.0.0.1");
         /// # let _ = b;
         /// ```
-        socket_accept_address: impl Into<String>;
+        socket_accept_address(value: impl Into<String>) => SocketAcceptAddress = Value::Text(value.into());
         /// `ReconnectInterval` (initiator only; default 30 s, above 0).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).reconnect_interval(std::time::Duration::from_secs(5));
         /// # let _ = b;
         /// ```
-        reconnect_interval: Duration;
+        reconnect_interval(value: Duration) => ReconnectInterval = Value::Secs(value);
         /// `LogonTimeout` (default 10 s, above 0).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).logon_timeout(std::time::Duration::from_secs(5));
         /// # let _ = b;
         /// ```
-        logon_timeout: Duration;
+        logon_timeout(value: Duration) => LogonTimeout = Value::Secs(value);
         /// `LogoutTimeout` (default 2 s, above 0).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).logout_timeout(std::time::Duration::from_secs(5));
         /// # let _ = b;
         /// ```
-        logout_timeout: Duration;
+        logout_timeout(value: Duration) => LogoutTimeout = Value::Secs(value);
         /// `SocketNodelay` (default on).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_nodelay(false);
         /// # let _ = b;
         /// ```
-        socket_nodelay: bool;
+        socket_nodelay(value: bool) => SocketNodelay = Value::Bool(value);
         /// `ResetOnLogon` (default off).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).reset_on_logon(true);
         /// # let _ = b;
         /// ```
-        reset_on_logon: bool;
+        reset_on_logon(value: bool) => ResetOnLogon = Value::Bool(value);
         /// `ResetOnLogout` (default off).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).reset_on_logout(true);
         /// # let _ = b;
         /// ```
-        reset_on_logout: bool;
+        reset_on_logout(value: bool) => ResetOnLogout = Value::Bool(value);
         /// `ResetOnDisconnect` (default off).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).reset_on_disconnect(true);
         /// # let _ = b;
         /// ```
-        reset_on_disconnect: bool;
+        reset_on_disconnect(value: bool) => ResetOnDisconnect = Value::Bool(value);
         /// `SendResetSeqNumFlag` (initiator only; default off).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).send_reset_seq_num_flag(true);
         /// # let _ = b;
         /// ```
-        send_reset_seq_num_flag: bool;
+        send_reset_seq_num_flag(value: bool) => SendResetSeqNumFlag = Value::Bool(value);
         /// `UseDataDictionary` (default on): off, received messages are not
         /// validated (and may hold empty values).
         ///
@@ -421,28 +416,28 @@ impl SessionBuilder {
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).use_data_dictionary(false);
         /// # let _ = b;
         /// ```
-        use_data_dictionary: bool;
+        use_data_dictionary(value: bool) => UseDataDictionary = Value::Bool(value);
         /// `DataDictionary` (FIX.4.x).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).data_dictionary("spec/FIX44.xml");
         /// # let _ = b;
         /// ```
-        data_dictionary: impl Into<PathBuf>;
+        data_dictionary(value: impl Into<PathBuf>) => DataDictionary = Value::Path(value.into());
         /// `TransportDataDictionary` (FIXT.1.1).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIXT.1.1", "EXEC", "C1")).transport_data_dictionary("spec/FIXT11.xml");
         /// # let _ = b;
         /// ```
-        transport_data_dictionary: impl Into<PathBuf>;
+        transport_data_dictionary(value: impl Into<PathBuf>) => TransportDataDictionary = Value::Path(value.into());
         /// `ValidateFieldsOutOfOrder` (default on).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).validate_fields_out_of_order(false);
         /// # let _ = b;
         /// ```
-        validate_fields_out_of_order: bool;
+        validate_fields_out_of_order(value: bool) => ValidateFieldsOutOfOrder = Value::Bool(value);
         /// `ValidateFieldsHaveValues` (default on): off, empty values are
         /// accepted by the parser and the validator.
         ///
@@ -450,70 +445,70 @@ impl SessionBuilder {
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).validate_fields_have_values(false);
         /// # let _ = b;
         /// ```
-        validate_fields_have_values: bool;
+        validate_fields_have_values(value: bool) => ValidateFieldsHaveValues = Value::Bool(value);
         /// `ValidateUserDefinedFields` (default on).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).validate_user_defined_fields(false);
         /// # let _ = b;
         /// ```
-        validate_user_defined_fields: bool;
+        validate_user_defined_fields(value: bool) => ValidateUserDefinedFields = Value::Bool(value);
         /// `AllowUnknownMsgFields` (default off).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).allow_unknown_msg_fields(true);
         /// # let _ = b;
         /// ```
-        allow_unknown_msg_fields: bool;
+        allow_unknown_msg_fields(value: bool) => AllowUnknownMsgFields = Value::Bool(value);
         /// `CheckCompID` (default on).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).check_comp_id(false);
         /// # let _ = b;
         /// ```
-        check_comp_id: bool;
+        check_comp_id(value: bool) => CheckCompID = Value::Bool(value);
         /// `CheckLatency` (default on).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).check_latency(false);
         /// # let _ = b;
         /// ```
-        check_latency: bool;
+        check_latency(value: bool) => CheckLatency = Value::Bool(value);
         /// `MaxLatency` (default 120 s, above 0; with `CheckLatency` on).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).max_latency(std::time::Duration::from_secs(5));
         /// # let _ = b;
         /// ```
-        max_latency: Duration;
+        max_latency(value: Duration) => MaxLatency = Value::Secs(value);
         /// `ResendRequestChunkSize` (default 0: one ResendRequest for the whole gap).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).resend_request_chunk_size(500);
         /// # let _ = b;
         /// ```
-        resend_request_chunk_size: u64;
+        resend_request_chunk_size(value: u64) => ResendRequestChunkSize = Value::Count(value);
         /// `PersistMessages` (default on): off, resends are all gap fills.
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).persist_messages(false);
         /// # let _ = b;
         /// ```
-        persist_messages: bool;
+        persist_messages(value: bool) => PersistMessages = Value::Bool(value);
         /// `DefaultApplVerID` (FIXT.1.1, required there): a code or a version name.
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIXT.1.1", "EXEC", "C1")).default_appl_ver_id("9");
         /// # let _ = b;
         /// ```
-        default_appl_ver_id: impl Into<String>;
+        default_appl_ver_id(value: impl Into<String>) => DefaultApplVerID = Value::Text(value.into());
         /// `FileStorePath`: the file store's directory (no file store without it).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).file_store_path("store");
         /// # let _ = b;
         /// ```
-        file_store_path: impl Into<PathBuf>;
+        file_store_path(value: impl Into<PathBuf>) => FileStorePath = Value::Path(value.into());
         /// `FileStoreSync` as the file store's policy (with `FileStorePath`;
         /// default [`SyncPolicy::EveryRecord`], which is `FileStoreSync=Y`;
         /// `N` is [`SyncPolicy::Os`]).
@@ -522,40 +517,21 @@ impl SessionBuilder {
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).file_store_sync(fix_session::SyncPolicy::Os);
         /// # let _ = b;
         /// ```
-        file_store_sync: SyncPolicy;
+        file_store_sync(value: SyncPolicy) => FileStoreSync = Value::Sync(value);
         /// `FileLogPath`: the message log's directory (no log without it).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).file_log_path("log");
         /// # let _ = b;
         /// ```
-        file_log_path: impl Into<PathBuf>;
+        file_log_path(value: impl Into<PathBuf>) => FileLogPath = Value::Path(value.into());
         /// `SocketUseSSL` (default off).
         ///
         /// ```
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_use_ssl(true);
         /// # let _ = b;
         /// ```
-        socket_use_ssl: bool;
-        /// Our certificate chain, PEM, our own certificate first:
-        /// `ServerCertificateFile` for an acceptor (required with TLS),
-        /// `ClientCertificateFile` for an initiator (optional: a client
-        /// certificate, for an acceptor that asks for one).
-        ///
-        /// ```
-        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).certificate("server.crt");
-        /// # let _ = b;
-        /// ```
-        certificate: impl Into<PathBuf>;
-        /// Its private key, PEM: `ServerCertificateKeyFile` or
-        /// `ClientCertificateKeyFile`; without it, the key is read from the
-        /// certificate's file.
-        ///
-        /// ```
-        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).private_key("server.key");
-        /// # let _ = b;
-        /// ```
-        private_key: impl Into<PathBuf>;
+        socket_use_ssl(value: bool) => SocketUseSSL = Value::Bool(value);
         /// `CertificationAuthoritiesFile`, PEM: the certificate authorities the
         /// peer's certificate is checked against (required for an initiator;
         /// an acceptor's, with client verification on).
@@ -564,7 +540,7 @@ impl SessionBuilder {
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).ca_file("ca.crt");
         /// # let _ = b;
         /// ```
-        ca_file: impl Into<PathBuf>;
+        ca_file(value: impl Into<PathBuf>) => CertificationAuthoritiesFile = Value::Path(value.into());
         /// `CertificateVerifyLevel` (acceptor only, default
         /// [`ClientAuth::None`]; any other needs `CertificationAuthoritiesFile`).
         ///
@@ -573,7 +549,7 @@ impl SessionBuilder {
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).certificate_verify_level(ClientAuth::Required);
         /// # let _ = b;
         /// ```
-        certificate_verify_level: ClientAuth;
+        certificate_verify_level(value: ClientAuth) => CertificateVerifyLevel = Value::Auth(value);
         /// `NeedClientAuth` (QuickFIX/J; acceptor only, default off): on is
         /// `CertificateVerifyLevel=1`.
         ///
@@ -581,7 +557,7 @@ impl SessionBuilder {
         /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).need_client_auth(true);
         /// # let _ = b;
         /// ```
-        need_client_auth: bool;
+        need_client_auth(value: bool) => NeedClientAuth = Value::Bool(value);
         /// `SNIHostName` (QuickFIX/J; initiator only): the name the acceptor's
         /// certificate must hold, sent as SNI, instead of `SocketConnectHost`.
         ///
@@ -589,19 +565,235 @@ impl SessionBuilder {
         /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).sni_host_name("fix.example.com");
         /// # let _ = b;
         /// ```
-        sni_host_name: impl Into<String>;
+        sni_host_name(value: impl Into<String>) => SNIHostName = Value::Text(value.into());
+        /// `ClientCertificateNames` (acceptor, with client certificates
+        /// required): the names, comma-separated, one of which a client's
+        /// certificate must hold for this session (see [`Tls::client_names`]);
+        /// `{TargetCompID}` stands for the session's TargetCompID.
+        ///
+        /// ```
+        /// use fix_engine::config::{ClientAuth, SessionBuilder};
+        /// let b = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "*"))
+        ///     .certificate_verify_level(ClientAuth::Required)
+        ///     .client_certificate_names("{TargetCompID},{TargetCompID}.clients.example");
+        /// # let _ = b;
+        /// ```
+        client_certificate_names(value: impl Into<String>) => ClientCertificateNames = Value::Text(value.into());
+        /// `SocketReuseAddress` (acceptor only; default on): the listener binds
+        /// with `SO_REUSEADDR`, so that a restarted engine need not wait for the
+        /// old connections' sockets to time out.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_reuse_address(false);
+        /// # let _ = b;
+        /// ```
+        socket_reuse_address(value: bool) => SocketReuseAddress = Value::Bool(value);
+        /// `FileIncludeMilliseconds` (QuickFIX/J; with `FileLogPath`; default
+        /// on): off, the log's timestamps are whole seconds.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).file_log_path("log").file_include_milliseconds(false);
+        /// # let _ = b;
+        /// ```
+        file_include_milliseconds(value: bool) => FileIncludeMilliseconds = Value::Bool(value);
+        /// `SocketSendBufferSize`: `SO_SNDBUF` of the session's sockets, in bytes.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_send_buffer_size(1 << 20);
+        /// # let _ = b;
+        /// ```
+        socket_send_buffer_size(value: u32) => SocketSendBufferSize = Value::Count(u64::from(value));
+        /// `SocketReceiveBufferSize`: `SO_RCVBUF` of the session's sockets, in bytes.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_receive_buffer_size(1 << 20);
+        /// # let _ = b;
+        /// ```
+        socket_receive_buffer_size(value: u32) => SocketReceiveBufferSize = Value::Count(u64::from(value));
+        /// `SocketKeepAlive` (QuickFIX/J): `SO_KEEPALIVE` on or off (not
+        /// given: the engine's default).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).socket_keepalive(true);
+        /// # let _ = b;
+        /// ```
+        socket_keepalive(value: bool) => SocketKeepAlive = Value::Bool(value);
+        /// `SocketConnectSourceHost` (initiator only): the local address to connect from.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).socket_connect_source_host("10.0.0.5");
+        /// # let _ = b;
+        /// ```
+        socket_connect_source_host(value: impl Into<String>) => SocketConnectSourceHost = Value::Text(value.into());
+        /// `SocketConnectSourcePort` (initiator only): the local port to connect from.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).socket_connect_source_port(40000);
+        /// # let _ = b;
+        /// ```
+        socket_connect_source_port(value: u16) => SocketConnectSourcePort = Value::Port(value);
+        /// `AllowedRemoteAddresses` (QuickFIX/J; acceptor only): the addresses
+        /// (IP addresses or host names, comma-separated) the session takes
+        /// connections from; a connection from another is refused at its Logon.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).allowed_remote_addresses("127.0.0.1, 10.0.0.7");
+        /// # let _ = b;
+        /// ```
+        allowed_remote_addresses(value: impl Into<String>) => AllowedRemoteAddresses = Value::Text(value.into());
+        /// `ValidateChecksum` (QuickFIX/J; default on): off, a received
+        /// message's CheckSum need not be its byte sum (still three digits),
+        /// for a counterparty that gets it wrong.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).validate_checksum(false);
+        /// # let _ = b;
+        /// ```
+        validate_checksum(value: bool) => ValidateChecksum = Value::Bool(value);
+        /// `SocketConnectTimeout` (QuickFIX/J; initiator only): how long a
+        /// connection attempt, TCP and TLS handshake, may take (zero: the
+        /// engine's `EngineOptions::connect_timeout`, the default).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).socket_connect_timeout(std::time::Duration::from_secs(5));
+        /// # let _ = b;
+        /// ```
+        socket_connect_timeout(value: Duration) => SocketConnectTimeout = Value::Secs(value);
+        /// `CertificateRevocationListFile`: revocation lists (PEM, a file or a
+        /// directory of files) the peer's certificate is checked against (an
+        /// initiator's, or an acceptor's that verifies clients; with TLS).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).revocation_lists("crl.pem");
+        /// # let _ = b;
+        /// ```
+        revocation_lists(value: impl Into<PathBuf>) => CertificateRevocationListFile = Value::Path(value.into());
+        /// `FileLogHeartbeats` (QuickFIX/J; with `FileLogPath`; default on):
+        /// off, the message log leaves Heartbeats out.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).file_log_path("log").file_log_heartbeats(false);
+        /// # let _ = b;
+        /// ```
+        file_log_heartbeats(value: bool) => FileLogHeartbeats = Value::Bool(value);
+    }
+
+    /// `StartTime`, `EndTime`, `StartDay`, `EndDay`, `Weekdays`,
+    /// `NonStopSession`, `TimeZone` and `UseLocalTime`, as one value (default: non-stop, as
+    /// a settings file without StartTime and EndTime).
+    ///
+    /// ```
+    /// # use fix_engine::config::{Schedule, SessionBuilder};
+    /// let b = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).schedule(Schedule::non_stop());
+    /// # let _ = b;
+    /// ```
+    pub fn schedule(mut self, value: Schedule) -> Self {
+        self.schedule = Some(value);
+        self
+    }
+
+    /// Our certificate chain, PEM, our own certificate first:
+    /// `ServerCertificateFile` for an acceptor (required with TLS),
+    /// `ClientCertificateFile` for an initiator (optional: a client
+    /// certificate, for an acceptor that asks for one).
+    ///
+    /// ```
+    /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).certificate("server.crt");
+    /// # let _ = b;
+    /// ```
+    pub fn certificate(self, value: impl Into<PathBuf>) -> Self {
+        let key = self.by_role(Fixed::ServerCertificateFile, Fixed::ClientCertificateFile);
+        self.with(key, Value::Path(value.into()))
+    }
+
+    /// Its private key, PEM: `ServerCertificateKeyFile` or
+    /// `ClientCertificateKeyFile`; without it, the key is read from the
+    /// certificate's file.
+    ///
+    /// ```
+    /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).private_key("server.key");
+    /// # let _ = b;
+    /// ```
+    pub fn private_key(self, value: impl Into<PathBuf>) -> Self {
+        let key = self.by_role(
+            Fixed::ServerCertificateKeyFile,
+            Fixed::ClientCertificateKeyFile,
+        );
+        self.with(key, Value::Path(value.into()))
     }
 
     fn context(&self) -> Context {
         Context {
             role: self.role,
             fixt: (self.id.begin_string != "*").then(|| self.id.begin_string == "FIXT.1.1"),
-            non_stop: self.schedule.as_ref().is_some_and(Schedule::is_non_stop),
-            use_data_dictionary: self.use_data_dictionary.unwrap_or(true),
-            ssl: self.socket_use_ssl.unwrap_or(false),
+            non_stop: self.schedule.as_ref().is_none_or(Schedule::is_non_stop),
+            non_stop_implied: self.schedule.is_none(),
+            use_data_dictionary: self.flag(Fixed::UseDataDictionary),
+            ssl: self.flag(Fixed::SocketUseSSL),
             verifies_clients: self.client_auth() != Ok(ClientAuth::None),
-            check_latency: self.check_latency.unwrap_or(true),
-            file_store: self.file_store_path.is_some(),
+            check_latency: self.flag(Fixed::CheckLatency),
+            file_store: self.values.contains_key(&Fixed::FileStorePath),
+            file_log: self.values.contains_key(&Fixed::FileLogPath),
+        }
+    }
+
+    /// A Y/N setting, or its default from the table.
+    fn flag(&self, key: Fixed) -> bool {
+        match self.values.get(&key) {
+            Some(Value::Bool(b)) => *b,
+            _ => key.info().default == Some("Y"),
+        }
+    }
+
+    /// A number of seconds, or its default from the table.
+    fn seconds(&self, key: Fixed) -> Option<Duration> {
+        match self.values.get(&key) {
+            Some(Value::Secs(d)) => Some(*d),
+            _ => key
+                .info()
+                .default
+                .and_then(|d| d.parse().ok())
+                .map(Duration::from_secs),
+        }
+    }
+
+    /// A number of seconds above 0, or its default.
+    fn positive(&self, key: Fixed) -> Result<Duration, ConfigError> {
+        match self.seconds(key) {
+            Some(d) if d.is_zero() => Err(invalid(key, "0", "a number of seconds above 0")),
+            Some(d) => Ok(d),
+            None => Err(missing(key, "it has no default")),
+        }
+    }
+
+    fn count(&self, key: Fixed) -> u64 {
+        match self.values.get(&key) {
+            Some(Value::Count(n)) => *n,
+            _ => key.info().default.and_then(|d| d.parse().ok()).unwrap_or(0),
+        }
+    }
+
+    /// A socket buffer size: a number of bytes that fits the system's call.
+    fn buffer_size(&self, key: Fixed) -> Result<Option<u32>, ConfigError> {
+        match self.values.get(&key) {
+            Some(Value::Count(n)) => u32::try_from(*n)
+                .map(Some)
+                .map_err(|_| invalid(key, &n.to_string(), "a number of bytes below 4 GiB")),
+            _ => Ok(None),
+        }
+    }
+
+    fn text(&self, key: Fixed) -> Option<&str> {
+        match self.values.get(&key) {
+            Some(Value::Text(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    fn path(&self, key: Fixed) -> Option<PathBuf> {
+        match self.values.get(&key) {
+            Some(Value::Path(p)) => Some(p.clone()),
+            _ => None,
         }
     }
 
@@ -618,112 +810,58 @@ impl SessionBuilder {
     /// ```
     pub fn build(self) -> Result<SessionSettings, ConfigError> {
         use Fixed::*;
+        if let Some(e) = &self.pending {
+            return Err(e.clone());
+        }
         let cx = self.context();
         let initiator = self.role == Role::Initiator;
-        let template = self.acceptor_template.unwrap_or(false);
+        let template = self.flag(AcceptorTemplate);
         self.check_id(template)?;
 
-        let role_cert = |acceptor, initiator_key| if initiator { initiator_key } else { acceptor };
-        let set = [
-            (
-                Key::Fixed(AcceptorTemplate),
-                self.acceptor_template.is_some(),
-            ),
-            (Key::Fixed(SessionQualifier), self.id.qualifier.is_some()),
-            (Key::Fixed(HeartBtInt), self.heart_bt_int.is_some()),
-            (
-                Key::Fixed(SocketAcceptPort),
-                self.socket_accept_port.is_some(),
-            ),
-            (
-                Key::Fixed(SocketAcceptAddress),
-                self.socket_accept_address.is_some(),
-            ),
-            (Key::ConnectHost(0), !self.endpoints.is_empty()),
-            (
-                Key::Fixed(ReconnectInterval),
-                self.reconnect_interval.is_some(),
-            ),
-            (
-                Key::Fixed(SendResetSeqNumFlag),
-                self.send_reset_seq_num_flag.is_some(),
-            ),
-            (Key::Fixed(DataDictionary), self.data_dictionary.is_some()),
-            (
-                Key::Fixed(TransportDataDictionary),
-                self.transport_data_dictionary.is_some(),
-            ),
-            (
-                Key::Fixed(AppDataDictionary),
-                !self.app_data_dictionaries.is_empty(),
-            ),
-            (
-                Key::Fixed(DefaultApplVerID),
-                self.default_appl_ver_id.is_some(),
-            ),
-            (
-                Key::Fixed(ValidateFieldsOutOfOrder),
-                self.validate_fields_out_of_order.is_some(),
-            ),
-            (
-                Key::Fixed(ValidateFieldsHaveValues),
-                self.validate_fields_have_values.is_some(),
-            ),
-            (
-                Key::Fixed(ValidateUserDefinedFields),
-                self.validate_user_defined_fields.is_some(),
-            ),
-            (
-                Key::Fixed(AllowUnknownMsgFields),
-                self.allow_unknown_msg_fields.is_some(),
-            ),
-            (Key::Fixed(MaxLatency), self.max_latency.is_some()),
-            (Key::Fixed(FileStoreSync), self.file_store_sync.is_some()),
-            (
-                Key::Fixed(role_cert(ServerCertificateFile, ClientCertificateFile)),
-                self.certificate.is_some(),
-            ),
-            (
-                Key::Fixed(role_cert(
-                    ServerCertificateKeyFile,
-                    ClientCertificateKeyFile,
-                )),
-                self.private_key.is_some(),
-            ),
-            (
-                Key::Fixed(CertificationAuthoritiesFile),
-                self.ca_file.is_some(),
-            ),
-            (Key::Fixed(NeedClientAuth), self.need_client_auth.is_some()),
-            (
-                Key::Fixed(CertificateVerifyLevel),
-                self.certificate_verify_level.is_some(),
-            ),
-            (Key::Fixed(SNIHostName), self.sni_host_name.is_some()),
-        ];
-        for (key, is_set) in &set {
-            if *is_set {
-                applies(key, &cx).map_err(|reason| {
-                    ConfigError::keyed(key.to_string(), ErrorKind::NotApplicable { reason })
-                })?;
-            }
+        // Every setting given must apply to this session.
+        let given = self
+            .values
+            .keys()
+            .map(|k| Key::Fixed(*k))
+            .chain(
+                self.id
+                    .qualifier
+                    .is_some()
+                    .then_some(Key::Fixed(SessionQualifier)),
+            )
+            .chain((!self.endpoints.is_empty()).then_some(Key::ConnectHost(0)))
+            .chain(
+                (!self.app_data_dictionaries.is_empty()).then_some(Key::Fixed(AppDataDictionary)),
+            )
+            .chain((!self.logon_fields.is_empty()).then_some(Key::LogonTag(0)));
+        for key in given {
+            applies(&key, &cx).map_err(|reason| {
+                ConfigError::keyed(key.to_string(), ErrorKind::NotApplicable { reason })
+            })?;
         }
 
-        let positive = |key: Fixed, d: Option<Duration>, default: u64| match d {
-            Some(d) if d.is_zero() => Err(invalid(key, "0", "a number of seconds above 0")),
-            Some(d) => Ok(d),
-            None => Ok(Duration::from_secs(default)),
-        };
-        let logon_timeout = positive(LogonTimeout, self.logon_timeout, 10)?;
-        let logout_timeout = positive(LogoutTimeout, self.logout_timeout, 2)?;
-        let max_latency = positive(MaxLatency, self.max_latency, 120)?;
-        let reconnect_interval = positive(ReconnectInterval, self.reconnect_interval, 30)?;
+        for (n, (tag, value)) in self.logon_fields.iter().enumerate() {
+            let written = format!("{tag}={value}");
+            value::tag_value(&written).map_err(|kind| {
+                let n = u32::try_from(n).unwrap_or(u32::MAX);
+                ConfigError::keyed(Key::LogonTag(n).to_string(), kind)
+            })?;
+        }
 
-        let transport = if initiator {
-            let heart_bt_int = match self.heart_bt_int {
+        let logon_timeout = self.positive(LogonTimeout)?;
+        let logout_timeout = self.positive(LogoutTimeout)?;
+        let max_latency = self.positive(MaxLatency)?;
+        let reconnect_interval = self.positive(ReconnectInterval)?;
+
+        let (heart_bt_int, transport) = if initiator {
+            let heart_bt_int = match self.seconds(HeartBtInt) {
                 None => return Err(missing(HeartBtInt, "an initiator sends it in its Logon")),
-                Some(0) => return Err(invalid(HeartBtInt, "0", "a number of seconds above 0")),
-                Some(h) => h,
+                Some(d) if d.is_zero() => {
+                    return Err(invalid(HeartBtInt, "0", "a number of seconds above 0"));
+                }
+                Some(d) => u32::try_from(d.as_secs()).map_err(|_| {
+                    invalid(HeartBtInt, &d.as_secs().to_string(), "a number of seconds")
+                })?,
             };
             if self.endpoints.is_empty() {
                 return Err(missing(
@@ -760,16 +898,17 @@ impl SessionBuilder {
                 }),
             )
         } else {
-            let port = match self.socket_accept_port {
-                None => {
+            let port = match self.values.get(&SocketAcceptPort) {
+                Some(Value::Port(p)) => *p,
+                _ => {
                     return Err(missing(
                         SocketAcceptPort,
                         "an acceptor needs a port to listen on",
                     ));
                 }
-                Some(p) => p,
             };
-            if let Some(a) = &self.socket_accept_address
+            let address = self.text(SocketAcceptAddress);
+            if let Some(a) = address
                 && !value::is_host(a)
             {
                 return Err(invalid(SocketAcceptAddress, a, "a host name or IP address"));
@@ -777,27 +916,23 @@ impl SessionBuilder {
             (
                 SessionConfig::new(self.id.clone(), self.role).heart_bt_int,
                 Transport::Acceptor(AcceptorTransport {
-                    address: self.socket_accept_address.clone(),
+                    address: address.map(str::to_owned),
                     port,
                 }),
             )
         };
-        let (heart_bt_int, transport) = transport;
 
-        let Some(schedule) = self.schedule.clone() else {
-            return Err(missing(
-                StartTime,
-                "a session needs a schedule: StartTime and EndTime, or NonStopSession=Y",
-            ));
-        };
+        // No StartTime and EndTime: a non-stop session, as QuickFIX/J reads it.
+        let schedule = self.schedule.clone().unwrap_or_else(Schedule::non_stop);
 
-        if cx.fixt == Some(true) && self.default_appl_ver_id.is_none() {
+        let default_appl_ver_id = self.text(DefaultApplVerID);
+        if cx.fixt == Some(true) && default_appl_ver_id.is_none() {
             return Err(missing(
                 DefaultApplVerID,
                 "a FIXT.1.1 session needs the application version it speaks",
             ));
         }
-        if let Some(v) = &self.default_appl_ver_id
+        if let Some(v) = default_appl_ver_id
             && !value::is_appl_ver_id(v)
         {
             return Err(invalid(DefaultApplVerID, v, APPL_VER_ID));
@@ -809,17 +944,26 @@ impl SessionBuilder {
         }
 
         let tls = if cx.ssl {
+            let cert_key = self.by_role(Fixed::ServerCertificateFile, Fixed::ClientCertificateFile);
             let tls = Tls {
-                certificate: self.certificate.clone(),
-                private_key: self.private_key.clone(),
-                ca_file: self.ca_file.clone(),
+                certificate: self.path(cert_key),
+                private_key: self
+                    .path(self.by_role(ServerCertificateKeyFile, ClientCertificateKeyFile)),
+                ca_file: self.path(CertificationAuthoritiesFile),
+                revocation_lists: self.path(CertificateRevocationListFile),
                 client_auth: self.client_auth()?,
-                server_name: self.sni_host_name.clone(),
-            };
-            let cert_key = if initiator {
-                ClientCertificateFile
-            } else {
-                ServerCertificateFile
+                server_name: self.text(SNIHostName).map(str::to_owned),
+                client_names: self
+                    .text(ClientCertificateNames)
+                    .map(|names| {
+                        names
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|n| !n.is_empty())
+                            .map(str::to_owned)
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             };
             match (&tls.certificate, &tls.private_key) {
                 (None, _) if !initiator => {
@@ -848,68 +992,122 @@ impl SessionBuilder {
             {
                 return Err(invalid(SNIHostName, name, "a host name or IP address"));
             }
+            if !tls.client_names.is_empty() && tls.client_auth != ClientAuth::Required {
+                return Err(missing(
+                    CertificateVerifyLevel,
+                    "ClientCertificateNames binds an acceptor's sessions to client certificates, which it must require (CertificateVerifyLevel=1 or NeedClientAuth=Y)",
+                ));
+            }
             Some(tls)
         } else {
             None
         };
 
-        let use_dd = cx.use_data_dictionary;
-        let have_values = self.validate_fields_have_values.unwrap_or(true);
         let mut session = SessionConfig::new(self.id.clone(), self.role);
         session.heart_bt_int = heart_bt_int;
-        session.reset_on_logon = self.reset_on_logon.unwrap_or(false);
-        session.reset_on_logout = self.reset_on_logout.unwrap_or(false);
-        session.reset_on_disconnect = self.reset_on_disconnect.unwrap_or(false);
-        session.send_reset_seq_num_flag = self.send_reset_seq_num_flag.unwrap_or(false);
+        session.reset_on_logon = self.flag(ResetOnLogon);
+        session.reset_on_logout = self.flag(ResetOnLogout);
+        session.reset_on_disconnect = self.flag(ResetOnDisconnect);
+        session.send_reset_seq_num_flag = self.flag(SendResetSeqNumFlag);
         session.logon_timeout = logon_timeout;
         session.logout_timeout = logout_timeout;
         session.check_latency = cx.check_latency;
         session.max_latency = max_latency;
-        session.check_comp_id = self.check_comp_id.unwrap_or(true);
-        session.resend_request_chunk_size = self.resend_request_chunk_size.unwrap_or(0);
-        session.validator = use_dd.then(|| {
+        session.check_comp_id = self.flag(CheckCompID);
+        session.resend_request_chunk_size = self.count(ResendRequestChunkSize);
+        session.validator = cx.use_data_dictionary.then(|| {
             Validator::new()
-                .validate_fields_out_of_order(self.validate_fields_out_of_order.unwrap_or(true))
-                .validate_fields_have_values(have_values)
-                .validate_user_defined_fields(self.validate_user_defined_fields.unwrap_or(true))
-                .allow_unknown_msg_fields(self.allow_unknown_msg_fields.unwrap_or(false))
+                .validate_fields_out_of_order(self.flag(ValidateFieldsOutOfOrder))
+                .validate_fields_have_values(self.flag(ValidateFieldsHaveValues))
+                .validate_user_defined_fields(self.flag(ValidateUserDefinedFields))
+                .allow_unknown_msg_fields(self.flag(AllowUnknownMsgFields))
         });
         // Empty values are the validator's to reject (reason 4, with the
         // message parsed: its Reject is reverse-routed, as QuickFIX's is), so
         // the parser always lets them through; without the validator, or with
         // ValidateFieldsHaveValues=N, so does the session, as QuickFIX's does.
-        session.parser = Parser::new().with_empty_values(true);
-        session.default_appl_ver_id = self.default_appl_ver_id.clone();
-        session.persist_messages = self.persist_messages.unwrap_or(true);
+        session.parser = Parser::new()
+            .with_empty_values(true)
+            .with_checksum_validation(self.flag(ValidateChecksum));
+        session.default_appl_ver_id = default_appl_ver_id.map(str::to_owned);
+        session.persist_messages = self.flag(PersistMessages);
 
+        let sync = match self.values.get(&FileStoreSync) {
+            Some(Value::Sync(policy)) => *policy,
+            Some(Value::Bool(false)) => SyncPolicy::Os,
+            _ => SyncPolicy::EveryRecord,
+        };
         let app = self
             .app_data_dictionaries
             .iter()
             .map(|(v, p)| (appl_ver_id_code(v).to_owned(), p.clone()))
             .collect();
         Ok(SessionSettings {
-            session,
             acceptor_template: template,
             schedule,
             transport,
-            tcp_nodelay: self.socket_nodelay.unwrap_or(true),
+            tcp_nodelay: self.flag(SocketNodelay),
+            reuse_address: self.flag(SocketReuseAddress),
+            connect_timeout: self
+                .values
+                .get(&SocketConnectTimeout)
+                .and_then(|v| match v {
+                    Value::Secs(d) if !d.is_zero() => Some(*d),
+                    _ => None,
+                }),
+            socket: SocketOptions {
+                send_buffer_size: self.buffer_size(SocketSendBufferSize)?,
+                receive_buffer_size: self.buffer_size(SocketReceiveBufferSize)?,
+                keepalive: match self.values.get(&SocketKeepAlive) {
+                    Some(Value::Bool(on)) => Some(*on),
+                    _ => None,
+                },
+                local_host: self.text(SocketConnectSourceHost).map(str::to_owned),
+                local_port: match self.values.get(&SocketConnectSourcePort) {
+                    Some(Value::Port(p)) => Some(*p),
+                    _ => None,
+                },
+            },
             tls,
             dictionaries: DictionaryPaths {
-                data_dictionary: self.data_dictionary,
-                transport: self.transport_data_dictionary,
+                data_dictionary: self.path(DataDictionary),
+                transport: self.path(TransportDataDictionary),
                 app,
             },
-            store_path: self.file_store_path,
-            store_options: FileOptions::new()
-                .sync(self.file_store_sync.unwrap_or(SyncPolicy::EveryRecord)),
-            log_path: self.file_log_path,
+            store_path: self.path(FileStorePath),
+            store_options: FileOptions::new().sync(sync),
+            logon_fields: self.logon_fields.clone(),
+            log_heartbeats: self.flag(FileLogHeartbeats),
+            allowed_remote_addresses: match self.text(AllowedRemoteAddresses) {
+                Some(list) => Some(
+                    value::host_list(list)
+                        .map_err(|kind| ConfigError::keyed(AllowedRemoteAddresses.name(), kind))?,
+                ),
+                None => None,
+            },
+            log_path: self.path(FileLogPath),
+            log_options: FileLogOptions::new().precision(if self.flag(FileIncludeMilliseconds) {
+                Precision::Millis
+            } else {
+                Precision::Seconds
+            }),
+            raw: self.raw.clone(),
+            session,
         })
     }
 
     /// `CertificateVerifyLevel`, or QuickFIX/J's `NeedClientAuth`, which must
     /// agree when both are given.
     fn client_auth(&self) -> Result<ClientAuth, ConfigError> {
-        match (self.certificate_verify_level, self.need_client_auth) {
+        let level = match self.values.get(&Fixed::CertificateVerifyLevel) {
+            Some(Value::Auth(level)) => Some(*level),
+            _ => None,
+        };
+        let need = match self.values.get(&Fixed::NeedClientAuth) {
+            Some(Value::Bool(need)) => Some(*need),
+            _ => None,
+        };
+        match (level, need) {
             (Some(level), Some(need)) if (level == ClientAuth::Required) != need => {
                 Err(ConfigError::keyed(
                     Fixed::CertificateVerifyLevel.name(),

@@ -168,10 +168,17 @@ pub enum ErrorKind {
     },
     /// No `[SESSION]` section at all.
     NoSessions,
-    /// A key that is no setting of QuickFIX, QuickFIX/J or this engine.
+    /// A numbered key whose number is not one (`SocketConnectHost0`,
+    /// `SocketConnectPortX`): failover endpoints count from 1.
     UnknownKey,
-    /// A QuickFIX setting this engine does not implement yet: refused rather than
-    /// ignored, since the session would not behave as the setting says.
+    /// A key that is a small slip from a known one (`CheakLatency`): an error
+    /// rather than an application's key, so that a typo is not ignored.
+    Misspelt {
+        /// The known key it is near.
+        suggestion: &'static str,
+    },
+    /// A setting this engine cannot honour: refused rather than ignored, since
+    /// the session would not behave as the setting says.
     Unsupported {
         /// What to do instead, or what is missing.
         reason: &'static str,
@@ -193,7 +200,7 @@ pub enum ErrorKind {
         /// What the value must be.
         expected: &'static str,
     },
-    /// A well-formed value this engine does not implement yet.
+    /// A well-formed value this engine cannot honour.
     UnsupportedValue {
         /// The value as written.
         value: String,
@@ -256,7 +263,10 @@ impl fmt::Display for ErrorKind {
                 )
             }
             ErrorKind::NoSessions => f.write_str("no [SESSION] section"),
-            ErrorKind::UnknownKey => f.write_str("not a setting QuickFIX or this engine knows"),
+            ErrorKind::UnknownKey => f.write_str(
+                "not a setting QuickFIX or this engine knows (failover hosts and ports are numbered from 1)",
+            ),
+            ErrorKind::Misspelt { suggestion } => write!(f, "did you mean {suggestion}?"),
             ErrorKind::Unsupported { reason } => write!(f, "not supported: {reason}"),
             ErrorKind::DuplicateKey { first_line } => {
                 write!(f, "set twice in one section (first at line {first_line})")
@@ -290,6 +300,207 @@ impl fmt::Display for ErrorKind {
                     f,
                     ", which listens on the same SocketAcceptPort {port}: sessions on one port share its listener"
                 )
+            }
+        }
+    }
+}
+
+/// Something in a settings file the engine passed over or does not apply, as
+/// QuickFIX would have read the file: the file and line, the key, and what
+/// ([`WarningKind`]). [`Settings::warnings`](super::Settings::warnings) lists them.
+///
+/// ```
+/// let s = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nScreenLogShowIncoming=Y\nNonStopSession=Y\n")?;
+/// let w = &s.warnings()[0];
+/// assert_eq!((w.line(), w.key()), (Some(7), Some("ScreenLogShowIncoming")));
+/// assert!(w.to_string().starts_with("a.cfg:7: ScreenLogShowIncoming: ignored: there is no screen log"));
+/// # Ok::<(), fix_engine::config::ConfigError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub(crate) file: Option<PathBuf>,
+    pub(crate) line: Option<usize>,
+    pub(crate) key: Option<String>,
+    pub(crate) kind: WarningKind,
+}
+
+impl Warning {
+    pub(crate) fn new(line: usize, key: Option<String>, kind: WarningKind) -> Warning {
+        Warning {
+            file: None,
+            line: Some(line),
+            key,
+            kind,
+        }
+    }
+
+    /// The settings file.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nNonStopSession=Y\n")?;
+    /// assert_eq!(s.warnings()[0].file(), Some(std::path::Path::new("a.cfg")));
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn file(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+
+    /// The line (from 1).
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nNonStopSession=Y\n")?;
+    /// assert_eq!(s.warnings()[0].line(), Some(1));
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn line(&self) -> Option<usize> {
+        self.line
+    }
+
+    /// The key, spelled as the table spells it (an unknown section has none).
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nNonStopSession=Y\n")?;
+    /// assert_eq!(s.warnings()[0].key(), None);
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn key(&self) -> Option<&str> {
+        self.key.as_deref()
+    }
+
+    /// What was passed over, and why.
+    ///
+    /// ```
+    /// use fix_engine::config::WarningKind;
+    /// # let s = fix_engine::config::Settings::parse("a.cfg", "[X]\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nNonStopSession=Y\n")?;
+    /// assert_eq!(s.warnings()[0].kind(), &WarningKind::UnknownSection { name: "X".into() });
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn kind(&self) -> &WarningKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{}", file.display())?;
+            if let Some(line) = self.line {
+                write!(f, ":{line}")?;
+            }
+            f.write_str(": ")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, "{key}: ")?;
+        }
+        write!(f, "{}", self.kind)
+    }
+}
+
+/// What a [`Warning`] is about.
+///
+/// ```
+/// use fix_engine::config::WarningKind;
+/// let kind = WarningKind::Repeated { first_line: 3 };
+/// assert_eq!(kind.to_string(), "set again (first at line 3): the last value is used");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// The same key twice in one section: the last value is used, as QuickFIX does.
+    Repeated {
+        /// The line of the earlier one.
+        first_line: usize,
+    },
+    /// A section other than `[DEFAULT]` and `[SESSION]`: its settings are ignored.
+    UnknownSection {
+        /// The name between the brackets.
+        name: String,
+    },
+    /// A setting that does not apply to this session (another ConnectionType's,
+    /// another FIX version's, or one another setting turns off), in the
+    /// session's own section: ignored.
+    NotApplicable {
+        /// Why it does not apply.
+        reason: &'static str,
+    },
+    /// A setting read from `[DEFAULT]` only, written in a `[SESSION]`: ignored.
+    DefaultOnly,
+    /// No StartTime and EndTime (nor NonStopSession=Y): the session is
+    /// non-stop, as QuickFIX/Go reads it (QuickFIX C++ and QuickFIX/J would
+    /// want a schedule).
+    NonStop,
+    /// No ConnectionType (QuickFIX/Go's files have none): the role the
+    /// session's ports say (SocketAcceptPort, or SocketConnectHost/Port).
+    Inferred {
+        /// The role taken.
+        role: fix_session::Role,
+    },
+    /// The value asks for what the engine always does.
+    NoEffect {
+        /// What the engine does.
+        note: &'static str,
+    },
+    /// A setting for a part this engine does not have: ignored.
+    Ignored {
+        /// What the engine has instead.
+        note: &'static str,
+    },
+    /// A setting the engine keeps (readable with
+    /// [`SessionSettings::get`](super::SessionSettings::get)) but does not
+    /// apply yet.
+    NotApplied {
+        /// The value, when the engine does what another value would ask for.
+        value: Option<String>,
+        /// What the engine does instead.
+        note: &'static str,
+        /// Why it is not applied.
+        why: Option<&'static str>,
+    },
+}
+
+impl fmt::Display for WarningKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WarningKind::Repeated { first_line } => {
+                write!(
+                    f,
+                    "set again (first at line {first_line}): the last value is used"
+                )
+            }
+            WarningKind::UnknownSection { name } => write!(
+                f,
+                "[{name}] is not a section QuickFIX reads ([DEFAULT] and [SESSION] are): its settings are ignored"
+            ),
+            WarningKind::NotApplicable { reason } => write!(f, "ignored: {reason}"),
+            WarningKind::DefaultOnly => {
+                f.write_str("ignored: read from [DEFAULT] only, as it is about the whole engine")
+            }
+            WarningKind::Inferred { role } => {
+                let (role, from) = match role {
+                    fix_session::Role::Acceptor => ("acceptor", "SocketAcceptPort"),
+                    fix_session::Role::Initiator => {
+                        ("initiator", "SocketConnectHost/SocketConnectPort")
+                    }
+                };
+                write!(
+                    f,
+                    "missing: the session is taken as an {role}, as its {from} says (QuickFIX/Go's files have no ConnectionType)"
+                )
+            }
+            WarningKind::NonStop => f.write_str(
+                "missing, with EndTime: the session is non-stop (NonStopSession=Y says so without this warning)",
+            ),
+            WarningKind::NoEffect { note } => write!(f, "has no effect: {note}"),
+            WarningKind::Ignored { note } => write!(f, "ignored: {note}"),
+            WarningKind::NotApplied { value, note, why } => {
+                match value {
+                    Some(v) => write!(f, "{v:?} is not applied yet")?,
+                    None => f.write_str("not applied yet")?,
+                }
+                if let Some(why) = why {
+                    write!(f, " ({why})")?;
+                }
+                write!(f, ": {note}")
             }
         }
     }

@@ -1,25 +1,27 @@
 //! Reading a settings file: lines into sections, each session's settings
 //! (its own, then `[DEFAULT]`'s) through a [`SessionBuilder`], errors placed at
-//! their lines.
+//! their lines, and the warnings of what was passed over. What each key is, and
+//! what the engine does with it, is its row of the table (`keys.rs`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use fix_session::{Role, SessionId, SyncPolicy, appl_ver_id_code};
+use fix_session::{Role, SessionId, appl_ver_id_code};
 
 use super::builder::{Context, applies};
-use super::error::{ConfigError, ErrorKind};
-use super::keys::{Fixed, Key, Lookup, lookup};
-use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS};
+use super::error::{ConfigError, ErrorKind, Warning, WarningKind};
+use super::keys::{Fixed, Key, KeyInfo, Lookup, Otherwise, Scope, Support, lookup};
+use super::value::{self, Value};
 use super::{
     ClientAuth, Schedule, SessionBuilder, SessionSettings, Settings, TimeOfDay, Weekday, Zone,
 };
 
 /// One `Key=Value` line.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Entry {
     key: Key,
+    /// The key as written.
+    written: String,
     value: String,
     line: usize,
 }
@@ -31,13 +33,31 @@ struct Section {
     entries: Vec<Entry>,
 }
 
+/// Which section the lines go to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum In {
+    Nothing,
+    Default,
+    Session,
+    /// An unknown section, skipped.
+    Skipped,
+}
+
+/// Adds `w` unless it is there already (a `[DEFAULT]` line many sessions read).
+fn warn(warnings: &mut Vec<Warning>, w: Warning) {
+    if !warnings.contains(&w) {
+        warnings.push(w);
+    }
+}
+
 pub(super) fn parse(file: &Path, text: &str) -> Result<Settings, ConfigError> {
-    let (default, sessions) = sections(text).map_err(|e| e.in_file(file))?;
+    let mut warnings = Vec::new();
+    let (default, sessions) = sections(text, &mut warnings).map_err(|e| e.in_file(file))?;
     if let Some(default) = &default {
         // A default no session uses is still checked, so that a typo there is
         // not found only when a session comes to need it.
         for e in &default.entries {
-            apply(scratch(), e, &mut Parts::default()).map_err(|kind| at(e, kind).in_file(file))?;
+            check_default(e, &mut warnings).map_err(|e| e.in_file(file))?;
         }
     }
     if sessions.is_empty() {
@@ -45,18 +65,34 @@ pub(super) fn parse(file: &Path, text: &str) -> Result<Settings, ConfigError> {
     }
     let mut list = Vec::with_capacity(sessions.len());
     for s in &sessions {
-        let settings = session(default.as_ref(), s).map_err(|e| e.in_file(file))?;
+        let settings = session(default.as_ref(), s, &mut warnings).map_err(|e| e.in_file(file))?;
         list.push((settings, Some(s.line)));
     }
-    Settings::assemble(list).map_err(|e| e.in_file(file))
+    warnings.sort_by_key(|w| w.line);
+    for w in &mut warnings {
+        w.file = Some(file.to_path_buf());
+    }
+    let defaults = default.map_or_else(Vec::new, |d| raw(&d.entries));
+    Settings::assemble(list)
+        .map(|s| s.with_file(warnings, defaults))
+        .map_err(|e| e.in_file(file))
+}
+
+fn raw(entries: &[Entry]) -> Vec<(String, String)> {
+    entries
+        .iter()
+        .map(|e| (e.written.clone(), e.value.clone()))
+        .collect()
 }
 
 /// The lines of `text` as sections: `[DEFAULT]` (at most one) and the `[SESSION]`s.
-fn sections(text: &str) -> Result<(Option<Section>, Vec<Section>), ConfigError> {
+fn sections(
+    text: &str,
+    warnings: &mut Vec<Warning>,
+) -> Result<(Option<Section>, Vec<Section>), ConfigError> {
     let mut default: Option<Section> = None;
     let mut sessions: Vec<Section> = Vec::new();
-    // Which section the settings go to: the default, or the last session.
-    let mut in_default = None;
+    let mut within = In::Nothing;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (index, raw) in text.split('\n').enumerate() {
         let line = index + 1;
@@ -83,14 +119,22 @@ fn sections(text: &str) -> Result<(Option<Section>, Vec<Section>), ConfigError> 
                     }));
                 }
                 default = Some(section);
-                in_default = Some(true);
+                within = In::Default;
             } else if name.eq_ignore_ascii_case("SESSION") {
                 sessions.push(section);
-                in_default = Some(false);
+                within = In::Session;
             } else {
-                return Err(here(ErrorKind::UnknownSection {
-                    name: name.to_owned(),
-                }));
+                warn(
+                    warnings,
+                    Warning::new(
+                        line,
+                        None,
+                        WarningKind::UnknownSection {
+                            name: name.to_owned(),
+                        },
+                    ),
+                );
+                within = In::Skipped;
             }
             continue;
         }
@@ -106,34 +150,37 @@ fn sections(text: &str) -> Result<(Option<Section>, Vec<Section>), ConfigError> 
             }));
         }
         let keyed = |kind| ConfigError::keyed(written, kind).with_line(Some(line));
-        let key = match lookup(written) {
-            Lookup::Known(key) => key,
-            Lookup::Unsupported(name, reason) => {
-                let name = if name.is_empty() { written } else { name };
-                return Err(ConfigError::keyed(name, ErrorKind::Unsupported { reason })
-                    .with_line(Some(line)));
-            }
-            Lookup::Unknown => return Err(keyed(ErrorKind::UnknownKey)),
-        };
-        let section = match in_default {
-            None => return Err(keyed(ErrorKind::OutsideSection)),
-            Some(true) => default.as_mut(),
-            Some(false) => sessions.last_mut(),
+        let section = match within {
+            In::Nothing => return Err(keyed(ErrorKind::OutsideSection)),
+            In::Skipped => continue,
+            In::Default => default.as_mut(),
+            In::Session => sessions.last_mut(),
         };
         let Some(section) = section else {
             return Err(keyed(ErrorKind::OutsideSection));
         };
-        if let Some(first) = section.entries.iter().find(|e| e.key == key) {
-            return Err(ConfigError::keyed(
-                key.to_string(),
-                ErrorKind::DuplicateKey {
-                    first_line: first.line,
-                },
-            )
-            .with_line(Some(line)));
+        let key = match lookup(written) {
+            Lookup::Known(key) => key,
+            Lookup::BadFamily => return Err(keyed(ErrorKind::UnknownKey)),
+            Lookup::Misspelt(suggestion) => return Err(keyed(ErrorKind::Misspelt { suggestion })),
+            Lookup::Unknown => Key::App(written.to_owned()),
+        };
+        if let Some(i) = section.entries.iter().position(|e| e.key.same(&key)) {
+            let first = section.entries.remove(i);
+            warn(
+                warnings,
+                Warning::new(
+                    line,
+                    Some(key.to_string()),
+                    WarningKind::Repeated {
+                        first_line: first.line,
+                    },
+                ),
+            );
         }
         section.entries.push(Entry {
             key,
+            written: written.to_owned(),
             value: value.trim().to_owned(),
             line,
         });
@@ -149,6 +196,85 @@ fn at(e: &Entry, kind: ErrorKind) -> ConfigError {
 fn scratch() -> SessionBuilder {
     SessionBuilder::acceptor(SessionId::new("", "", ""))
 }
+
+/// Entry `e`'s value read as its row says (variables are not substituted).
+fn read_value(info: &KeyInfo, v: &str) -> Result<Value, ErrorKind> {
+    if v.contains("${") {
+        return Err(ErrorKind::UnsupportedValue {
+            value: v.to_owned(),
+            reason: "variables (${...}) are not substituted; write the value itself",
+        });
+    }
+    value::parse(info.value, v)
+}
+
+/// A `[DEFAULT]` entry: its value checked, and what the engine does with it
+/// told once.
+fn check_default(e: &Entry, warnings: &mut Vec<Warning>) -> Result<(), ConfigError> {
+    let Some(fixed) = e.key.fixed() else {
+        return Ok(());
+    };
+    let info = fixed.info();
+    match info.support {
+        Support::Read | Support::RoleAlias { .. } => {
+            apply(scratch(), e, &mut Parts::default()).map_err(|kind| at(e, kind))?;
+        }
+        Support::DatabaseStore => {
+            read_value(info, &e.value).map_err(|kind| at(e, kind))?;
+        }
+        _ => unread(e, info, warnings)?,
+    }
+    Ok(())
+}
+
+/// An entry the engine does not read: its value checked, and a warning (or,
+/// for one that cannot be honoured, an error) saying what becomes of it.
+fn unread(e: &Entry, info: &KeyInfo, warnings: &mut Vec<Warning>) -> Result<(), ConfigError> {
+    read_value(info, &e.value).map_err(|kind| at(e, kind))?;
+    let kind = match info.support {
+        Support::Read | Support::RoleAlias { .. } | Support::DatabaseStore => return Ok(()),
+        Support::Refused(reason) => return Err(at(e, ErrorKind::Unsupported { reason })),
+        Support::Always {
+            values,
+            note,
+            otherwise,
+        } => {
+            if values.iter().any(|v| v.eq_ignore_ascii_case(&e.value)) {
+                WarningKind::NoEffect { note }
+            } else {
+                match otherwise {
+                    Otherwise::NotApplied(why) => WarningKind::NotApplied {
+                        value: Some(e.value.clone()),
+                        note,
+                        why: Some(why),
+                    },
+                    Otherwise::Refused(reason) => {
+                        return Err(at(
+                            e,
+                            ErrorKind::UnsupportedValue {
+                                value: e.value.clone(),
+                                reason,
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+        Support::Ignored(note) => WarningKind::Ignored { note },
+        Support::NotApplied(note) => WarningKind::NotApplied {
+            value: None,
+            note,
+            why: None,
+        },
+    };
+    warn(
+        warnings,
+        Warning::new(e.line, Some(e.key.to_string()), kind),
+    );
+    Ok(())
+}
+
+const DATABASE: &str = "a database as the message store cannot be used: only the file store (FileStorePath) and the memory store exist, and without FileStorePath the messages would be kept in memory only";
 
 /// The settings the builder takes as whole values, gathered key by key.
 #[derive(Default)]
@@ -167,20 +293,120 @@ struct Parts {
     default_app: Option<(PathBuf, usize)>,
     /// `AppDataDictionary.<version>`: (version, file, line).
     apps: Vec<(String, PathBuf, usize)>,
+    /// `LogonTag<n>`: (tag, value) by n.
+    logon_tags: BTreeMap<u32, (u32, String)>,
+}
+
+/// QuickFIX/Go's files have no ConnectionType (the program makes an acceptor
+/// or an initiator): the role a session's ports say, when they say one.
+fn inferred_role(section: &Section, defaults: &[Entry]) -> Option<Role> {
+    let all = || section.entries.iter().chain(defaults);
+    let accepts = all().any(|e| e.key == Key::Fixed(Fixed::SocketAcceptPort));
+    let connects = all().any(|e| matches!(e.key, Key::ConnectHost(_) | Key::ConnectPort(_)));
+    match (accepts, connects) {
+        (true, false) => Some(Role::Acceptor),
+        (false, true) => Some(Role::Initiator),
+        _ => None,
+    }
+}
+
+/// A QuickFIX/Go or QuickFIX/n name for the role's setting, as that setting.
+fn resolve(key: &Key, role: Role) -> Key {
+    if let Key::Fixed(k) = key
+        && let Support::RoleAlias {
+            acceptor,
+            initiator,
+        } = k.info().support
+    {
+        let name = match role {
+            Role::Acceptor => acceptor,
+            Role::Initiator => initiator,
+        };
+        if let Lookup::Known(target) = lookup(name) {
+            return target;
+        }
+    }
+    key.clone()
+}
+
+/// `entries` with their keys resolved for `role`; of two that become the same
+/// key (`SocketCertificateFile` beside `ServerCertificateFile`), the later is
+/// kept, with a warning.
+fn resolved(entries: &[Entry], role: Role, warnings: &mut Vec<Warning>) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::with_capacity(entries.len());
+    for e in entries {
+        let mut e = e.clone();
+        e.key = resolve(&e.key, role);
+        if let Some(i) = out.iter().position(|o| o.key.same(&e.key)) {
+            let first = out.remove(i);
+            warn(
+                warnings,
+                Warning::new(
+                    e.line,
+                    Some(e.key.to_string()),
+                    WarningKind::Repeated {
+                        first_line: first.line,
+                    },
+                ),
+            );
+        }
+        out.push(e);
+    }
+    out
 }
 
 /// One session: its own settings, then `[DEFAULT]`'s for the keys it lacks.
-fn session(default: Option<&Section>, section: &Section) -> Result<SessionSettings, ConfigError> {
+fn session(
+    default: Option<&Section>,
+    section: &Section,
+    warnings: &mut Vec<Warning>,
+) -> Result<SessionSettings, ConfigError> {
     use Fixed::*;
-    let mut entries: Vec<(&Entry, bool)> = section.entries.iter().map(|e| (e, false)).collect();
-    if let Some(default) = default {
-        for e in &default.entries {
-            if !section.entries.iter().any(|s| s.key == e.key) {
-                entries.push((e, true));
-            }
+    let header = Some(section.line);
+    let defaults = default.map_or(&[][..], |d| &d.entries[..]);
+    let role = match section
+        .entries
+        .iter()
+        .chain(defaults)
+        .find(|e| e.key == Key::Fixed(ConnectionType))
+    {
+        Some(e) => value::connection_type(&e.value).map_err(|k| at(e, k))?,
+        None => {
+            let role = inferred_role(section, defaults).ok_or_else(|| {
+                ConfigError::keyed(
+                    ConnectionType.name(),
+                    ErrorKind::Missing {
+                        reason: "every session is an initiator or an acceptor",
+                    },
+                )
+                .with_line(header)
+            })?;
+            warn(
+                warnings,
+                Warning::new(
+                    section.line,
+                    Some(ConnectionType.name().to_owned()),
+                    WarningKind::Inferred { role },
+                ),
+            );
+            role
+        }
+    };
+
+    let own = resolved(&section.entries, role, warnings);
+    let inherited = resolved(defaults, role, warnings);
+    let mut entries: Vec<(&Entry, bool)> = own.iter().map(|e| (e, false)).collect();
+    for e in &inherited {
+        if !own.iter().any(|s| s.key.same(&e.key)) {
+            entries.push((e, true));
         }
     }
-    let header = Some(section.line);
+    // What `get` reads: the entries in force, as written.
+    let raw: Vec<(String, String)> = entries
+        .iter()
+        .map(|(e, _)| (e.written.clone(), e.value.clone()))
+        .collect();
+
     let find = |k: Fixed| {
         entries
             .iter()
@@ -197,29 +423,34 @@ fn session(default: Option<&Section>, section: &Section) -> Result<SessionSettin
         Some(e) => value::yes_no(&e.value).map_err(|kind| at(e, kind)),
     };
 
-    let connection_type = required(
-        ConnectionType,
-        "every session is an initiator or an acceptor",
-    )?;
-    let role = connection_type_of(&connection_type.value).map_err(|k| at(connection_type, k))?;
     let id_part = "it is part of the session ID";
     let begin_string = &required(BeginString, id_part)?.value;
     let id = SessionId {
         begin_string: begin_string.clone(),
         sender_comp_id: required(SenderCompID, id_part)?.value.clone(),
         target_comp_id: required(TargetCompID, id_part)?.value.clone(),
-        // From [DEFAULT], a qualifier is an initiator's only (see `applies`).
-        qualifier: entries
-            .iter()
-            .find(|(e, from_default)| {
-                e.key == Key::Fixed(SessionQualifier) && (!from_default || role == Role::Initiator)
-            })
-            .map(|(e, _)| e.value.clone()),
+        // An initiator's only: an acceptor's is passed over (see `applies`).
+        qualifier: find(SessionQualifier)
+            .filter(|_| role == Role::Initiator)
+            .map(|e| e.value.clone()),
     };
+    let explicit_non_stop = flag(NonStopSession, false)?;
+    let has_times = find(StartTime).is_some() || find(EndTime).is_some();
+    if !explicit_non_stop && !has_times {
+        warn(
+            warnings,
+            Warning::new(
+                section.line,
+                Some(StartTime.name().to_owned()),
+                WarningKind::NonStop,
+            ),
+        );
+    }
     let cx = Context {
         role,
         fixt: (begin_string != "*").then(|| begin_string == "FIXT.1.1"),
-        non_stop: flag(NonStopSession, false)?,
+        non_stop: explicit_non_stop || !has_times,
+        non_stop_implied: !explicit_non_stop && !has_times,
         use_data_dictionary: flag(UseDataDictionary, true)?,
         ssl: flag(SocketUseSSL, false)?,
         verifies_clients: match find(CertificateVerifyLevel) {
@@ -230,30 +461,81 @@ fn session(default: Option<&Section>, section: &Section) -> Result<SessionSettin
         },
         check_latency: flag(CheckLatency, true)?,
         file_store: find(FileStorePath).is_some(),
+        file_log: find(FileLogPath).is_some(),
     };
 
     let mut used = Vec::with_capacity(entries.len());
     for &(e, from_default) in &entries {
+        let Some(fixed) = e.key.fixed() else {
+            continue; // the application's
+        };
+        let info = fixed.info();
+        if !from_default && info.scope == Scope::Default {
+            warn(
+                warnings,
+                Warning::new(e.line, Some(e.key.to_string()), WarningKind::DefaultOnly),
+            );
+            continue;
+        }
+        match info.support {
+            Support::Read => {}
+            Support::DatabaseStore => {
+                if !cx.file_store {
+                    return Err(at(e, ErrorKind::Unsupported { reason: DATABASE }));
+                }
+                let note = "the messages are stored under FileStorePath";
+                warn(
+                    warnings,
+                    Warning::new(
+                        e.line,
+                        Some(e.key.to_string()),
+                        WarningKind::Ignored { note },
+                    ),
+                );
+                continue;
+            }
+            _ => {
+                if !from_default {
+                    unread(e, info, warnings)?;
+                }
+                continue;
+            }
+        }
         match applies(&e.key, &cx) {
             Ok(()) => used.push(e),
             Err(_) if from_default => {}
-            Err(reason) => return Err(at(e, ErrorKind::NotApplicable { reason })),
+            Err(reason) => {
+                // Its value must still be one.
+                read_value(info, &e.value).map_err(|kind| at(e, kind))?;
+                warn(
+                    warnings,
+                    Warning::new(
+                        e.line,
+                        Some(e.key.to_string()),
+                        WarningKind::NotApplicable { reason },
+                    ),
+                );
+            }
         }
     }
 
     let mut builder = match role {
         Role::Acceptor => SessionBuilder::acceptor(id),
         Role::Initiator => SessionBuilder::initiator(id),
-    };
+    }
+    .with_raw(raw);
     let mut parts = Parts::default();
     for e in &used {
         builder = apply(builder, e, &mut parts).map_err(|kind| at(e, kind))?;
     }
     let here = |k: Key, kind| ConfigError::keyed(k.to_string(), kind).with_line(header);
+    for (tag, value) in std::mem::take(&mut parts.logon_tags).into_values() {
+        builder = builder.logon_tag(tag, value);
+    }
 
     if cx.non_stop {
         builder = builder.schedule(Schedule::non_stop());
-    } else if parts.start_time.is_some() || parts.end_time.is_some() {
+    } else {
         builder = builder.schedule(schedule(&parts, header)?);
     }
 
@@ -396,89 +678,49 @@ fn schedule(parts: &Parts, header: Option<usize>) -> Result<Schedule, ConfigErro
     Ok(schedule.in_zone(zone.clone()))
 }
 
-fn connection_type_of(value: &str) -> Result<Role, ErrorKind> {
-    match value {
-        "acceptor" => Ok(Role::Acceptor),
-        "initiator" => Ok(Role::Initiator),
-        _ => Err(invalid(value, "initiator or acceptor")),
-    }
-}
-
-fn invalid(value: &str, expected: &'static str) -> ErrorKind {
-    ErrorKind::InvalidValue {
-        value: value.to_owned(),
-        expected,
-    }
-}
-
 /// Gives entry `e`'s value to the builder (or to `parts`), parsed.
 fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuilder, ErrorKind> {
     use Fixed::*;
-    let v = e.value.as_str();
-    if v.contains("${") {
-        return Err(ErrorKind::UnsupportedValue {
-            value: v.to_owned(),
-            reason: "variables (${...}) are not substituted; write the value itself",
-        });
-    }
-    let yes_no = || value::yes_no(v);
-    let secs = || value::seconds(v).map(|s| Duration::from_secs(u64::from(s)));
-    let path = || {
-        if v.is_empty() {
-            Err(invalid(v, "a path"))
-        } else {
-            Ok(PathBuf::from(v))
-        }
-    };
     let fixed = match &e.key {
         Key::Fixed(k) => *k,
         Key::ConnectHost(n) => {
-            parts.hosts.insert(*n, (v.to_owned(), e.line));
+            read_value(SocketConnectHost.info(), &e.value)?;
+            parts.hosts.insert(*n, (e.value.clone(), e.line));
             return Ok(b);
         }
         Key::ConnectPort(n) => {
-            parts.ports.insert(*n, (value::port(v)?, e.line));
+            read_value(SocketConnectPort.info(), &e.value)?;
+            parts.ports.insert(*n, (value::port(&e.value)?, e.line));
             return Ok(b);
         }
         Key::AppDataDictionaryFor(version) => {
+            let Value::Path(path) = read_value(AppDataDictionary.info(), &e.value)? else {
+                return Err(value::invalid(&e.value, "a path"));
+            };
             if !value::is_appl_ver_id(version) {
-                return Err(invalid(
+                return Err(value::invalid(
                     version,
                     "a FIX version (AppDataDictionary.FIX.5.0SP2, say)",
                 ));
             }
-            parts.apps.push((version.clone(), path()?, e.line));
+            parts.apps.push((version.clone(), path, e.line));
             return Ok(b);
         }
-    };
-    Ok(match fixed {
-        ConnectionType => {
-            connection_type_of(v)?;
-            b
+        Key::LogonTag(n) => {
+            read_value(LogonTag.info(), &e.value)?;
+            parts.logon_tags.insert(*n, value::tag_value(&e.value)?);
+            return Ok(b);
         }
+        Key::App(_) => return Ok(b),
+    };
+    let v = e.value.as_str();
+    let parsed = read_value(fixed.info(), v)?;
+    Ok(match fixed {
         // The session ID is the builder's from the start; the values are
         // checked here for [DEFAULT] and by the builder for sessions.
-        BeginString => {
-            if v != "*" && !BEGIN_STRINGS.contains(&v) {
-                return Err(invalid(v, BEGIN_STRING));
-            }
-            b
-        }
-        SenderCompID | TargetCompID | SessionQualifier => {
-            if v != "*" && !value::is_name(v) {
-                return Err(invalid(v, "a name (not empty, no control characters)"));
-            }
-            b
-        }
-        DefaultApplVerID => {
-            if !value::is_appl_ver_id(v) {
-                return Err(invalid(v, APPL_VER_ID));
-            }
-            b.default_appl_ver_id(v)
-        }
-        AcceptorTemplate => b.acceptor_template(yes_no()?),
+        ConnectionType | BeginString | SenderCompID | TargetCompID | SessionQualifier => b,
         StartTime | EndTime => {
-            let (time, zone) = time(v)?;
+            let (time, zone) = value::time(v)?;
             if let Some(zone) = zone {
                 parts.zones.push((zone, fixed, e.line));
             }
@@ -490,35 +732,25 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
             b
         }
         StartDay => {
-            parts.start_day = Some((day(v)?, e.line));
+            parts.start_day = Some((value::day(v)?, e.line));
             b
         }
         EndDay => {
-            parts.end_day = Some((day(v)?, e.line));
+            parts.end_day = Some((value::day(v)?, e.line));
             b
         }
         Weekdays => {
-            let days: Option<Vec<Weekday>> =
-                v.split(',').map(|d| Weekday::parse(d.trim())).collect();
-            match days {
-                Some(days) if !v.trim().is_empty() => parts.weekdays = Some(days),
-                _ => {
-                    return Err(invalid(
-                        v,
-                        "a list of days of the week, such as Mon,Tue,Wed",
-                    ));
-                }
-            }
+            parts.weekdays = Some(value::weekdays(v)?);
             b
         }
         TimeZone => {
-            parts.zones.push((zone(v)?, fixed, e.line));
+            parts.zones.push((value::zone(v)?, fixed, e.line));
             b
         }
         UseLocalTime => {
-            if yes_no()? {
+            if parsed == Value::Bool(true) {
                 let here = Zone::local().map_err(|_| {
-                    invalid(
+                    value::invalid(
                         v,
                         "Y only where the machine's time zone can be read (TZ or /etc/localtime)",
                     )
@@ -528,83 +760,14 @@ fn apply(b: SessionBuilder, e: &Entry, parts: &mut Parts) -> Result<SessionBuild
             b
         }
         // The schedule takes NonStopSession as a whole.
-        NonStopSession => {
-            yes_no()?;
-            b
-        }
-        UseDataDictionary => b.use_data_dictionary(yes_no()?),
-        CheckLatency => b.check_latency(yes_no()?),
-        SocketUseSSL => b.socket_use_ssl(yes_no()?),
-        HeartBtInt => b.heart_bt_int(value::seconds(v)?),
-        SocketAcceptPort => b.socket_accept_port(value::accept_port(v)?),
-        SocketAcceptAddress => b.socket_accept_address(v),
-        ReconnectInterval => b.reconnect_interval(secs()?),
-        LogonTimeout => b.logon_timeout(secs()?),
-        LogoutTimeout => b.logout_timeout(secs()?),
-        MaxLatency => b.max_latency(secs()?),
-        SocketNodelay => b.socket_nodelay(yes_no()?),
-        ResetOnLogon => b.reset_on_logon(yes_no()?),
-        ResetOnLogout => b.reset_on_logout(yes_no()?),
-        ResetOnDisconnect => b.reset_on_disconnect(yes_no()?),
-        SendResetSeqNumFlag => b.send_reset_seq_num_flag(yes_no()?),
-        ValidateFieldsOutOfOrder => b.validate_fields_out_of_order(yes_no()?),
-        ValidateFieldsHaveValues => b.validate_fields_have_values(yes_no()?),
-        ValidateUserDefinedFields => b.validate_user_defined_fields(yes_no()?),
-        AllowUnknownMsgFields => b.allow_unknown_msg_fields(yes_no()?),
-        CheckCompID => b.check_comp_id(yes_no()?),
-        PersistMessages => b.persist_messages(yes_no()?),
-        NeedClientAuth => b.need_client_auth(yes_no()?),
-        CertificateVerifyLevel => b.certificate_verify_level(value::verify_level(v)?),
-        SNIHostName => b.sni_host_name(v),
-        ResendRequestChunkSize => b.resend_request_chunk_size(value::count(v)?),
-        FileStoreSync => b.file_store_sync(if yes_no()? {
-            SyncPolicy::EveryRecord
-        } else {
-            SyncPolicy::Os
-        }),
-        DataDictionary => b.data_dictionary(path()?),
-        TransportDataDictionary => b.transport_data_dictionary(path()?),
+        NonStopSession => b,
         AppDataDictionary => {
-            parts.default_app = Some((path()?, e.line));
+            if let Value::Path(path) = parsed {
+                parts.default_app = Some((path, e.line));
+            }
             b
         }
-        FileStorePath => b.file_store_path(path()?),
-        FileLogPath => b.file_log_path(path()?),
-        ServerCertificateFile | ClientCertificateFile => b.certificate(path()?),
-        ServerCertificateKeyFile | ClientCertificateKeyFile => b.private_key(path()?),
-        CertificationAuthoritiesFile => b.ca_file(path()?),
-    })
-}
-
-/// QuickFIX's `HH:MM:SS`, optionally followed by a zone (QuickFIX/J's
-/// `17:00:00 America/New_York`).
-fn time(v: &str) -> Result<(TimeOfDay, Option<Zone>), ErrorKind> {
-    let expected = "a time of day as HH:MM:SS, optionally followed by a time zone";
-    let (time, zone) = match v.split_once(char::is_whitespace) {
-        Some((time, zone)) => (time, Some(zone.trim())),
-        None => (v, None),
-    };
-    let time = TimeOfDay::parse(time).ok_or_else(|| invalid(v, expected))?;
-    let zone = zone
-        .map(|z| Zone::parse(z).map_err(|_| invalid(v, expected)))
-        .transpose()?;
-    Ok((time, zone))
-}
-
-fn day(v: &str) -> Result<Weekday, ErrorKind> {
-    Weekday::parse(v).ok_or_else(|| {
-        invalid(
-            v,
-            "a day of the week (Sunday to Saturday, or its first two letters or more)",
-        )
-    })
-}
-
-fn zone(v: &str) -> Result<Zone, ErrorKind> {
-    Zone::parse(v).map_err(|_| {
-        invalid(
-            v,
-            "a time zone: UTC, an offset such as -05:00, or a name of the IANA database such as America/New_York",
-        )
+        // Every other setting is a value the builder keeps.
+        _ => b.with(fixed, parsed),
     })
 }

@@ -3,25 +3,41 @@
 //! A settings file has a `[DEFAULT]` section, whose settings every session
 //! inherits unless it sets them itself, and a `[SESSION]` section per session;
 //! `#` starts a comment line, blank lines are skipped, keys are read without
-//! regard to case. The keys are QuickFIX's (and QuickFIX/J's where QuickFIX has
-//! none), with their meanings and defaults, so a QuickFIX user can bring their
-//! file. Anything the engine does not read is an error, never ignored: an
-//! unknown key, a QuickFIX key this engine does not implement (named as such), a
-//! bad value, a missing required setting, the same key twice in a section, the
-//! same session twice. Every error names the file, the line and the key.
+//! regard to case. Every key of QuickFIX C++, QuickFIX/J, QuickFIX/n and
+//! QuickFIX/Go is known, with its meaning and default, in one table ([`keys`],
+//! listed in the README), so a QuickFIX user's file loads as it is:
 //!
-//! A setting that does not apply to a session (an initiator's setting on an
-//! acceptor, `DataDictionary` on FIXT.1.1, `MaxLatency` under `CheckLatency=N`,
-//! the schedule under `NonStopSession=Y`) is an error in the session's own
-//! section, and passed over when it comes from `[DEFAULT]`, which serves
-//! sessions of every kind.
+//! - a key the engine implements is read (with the other implementations'
+//!   names for it, such as `SocketTcpNoDelay` or `SSLEnable`);
+//! - a key whose value asks for what the engine always does, or that tunes a
+//!   part the engine does not have, is accepted with a [`Warning`];
+//! - a key the engine does not apply yet is kept (readable with
+//!   [`SessionSettings::get`]) with a warning saying so;
+//! - a key that cannot be honoured (a database as the message store, Java key
+//!   stores, certificate checks turned off) is an error naming it and why;
+//! - any other key is the application's, kept and readable with
+//!   [`SessionSettings::get`] and [`Settings::get`], as QuickFIX's
+//!   `SessionSettings` holds any key; but a key within a slip of a known one
+//!   (`CheakLatency`) is an error suggesting it.
+//!
+//! As QuickFIX reads a file, the last of a repeated key wins and an unknown
+//! section is skipped (both with a warning), a session without StartTime and
+//! EndTime is non-stop, and a setting that does not apply to a session (an
+//! initiator's setting on an acceptor, `DataDictionary` on FIXT.1.1 or beside
+//! `UseDataDictionary=N`, `MaxLatency` under `CheckLatency=N`) is ignored, with
+//! a warning when it is in the session's own section (from `[DEFAULT]`, which
+//! serves sessions of every kind, silently). The warnings are
+//! [`Settings::warnings`], each with its file, line and key. Every error names
+//! the file, the line and the key: a bad value, a missing required setting, the
+//! same session twice.
 //!
 //! Each session becomes a [`SessionSettings`]: fix-session's
 //! [`SessionConfig`] (role, CompIDs, heartbeat, resets, validation, latency,
 //! resend chunks, persistence, DefaultApplVerID) and the engine's side of it:
 //! its [`Schedule`], [`Transport`] (port to listen on, or hosts to connect to),
 //! [`Tls`] files, dictionary paths, store and log paths. [`SessionBuilder`]
-//! makes the same from code, with the same checks.
+//! makes the same from code, with the same checks (there a setting that does
+//! not apply is an error).
 //!
 //! TLS is `SocketUseSSL=Y` with PEM files: `ServerCertificateFile` and
 //! `ServerCertificateKeyFile` for an acceptor, with `CertificateVerifyLevel`
@@ -29,7 +45,11 @@
 //! `CertificationAuthoritiesFile`; `CertificationAuthoritiesFile` for an
 //! initiator (required), `ClientCertificateFile` and `ClientCertificateKeyFile`
 //! for its client certificate, and `SNIHostName` for the name the acceptor's
-//! certificate must hold when it is not `SocketConnectHost` (see [`Tls`]).
+//! certificate must hold when it is not `SocketConnectHost`, and
+//! `CertificateRevocationListFile` for revocation lists (see [`Tls`]).
+//! QuickFIX/Go's `SocketCertificateFile`, `SocketPrivateKeyFile` and
+//! `SocketCAFile` and QuickFIX/n's `SSLCertificate` and `SSLCACertificate` are
+//! read as the role's names.
 //!
 //! ```
 //! use fix_engine::config::{Settings, Transport};
@@ -56,6 +76,7 @@
 //! ```
 
 mod builder;
+mod check;
 mod error;
 mod file;
 mod keys;
@@ -68,7 +89,11 @@ use std::time::Duration;
 use fix_session::{FileOptions, SessionConfig, SessionId};
 
 pub use builder::SessionBuilder;
-pub use error::{ConfigError, ErrorKind};
+pub use check::{FileCheck, check_files};
+pub use error::{ConfigError, ErrorKind, Warning, WarningKind};
+pub use keys::{
+    Applies, Cond, KeyInfo, Otherwise, Scope, Support, ValueType, key, keys, keys_markdown,
+};
 pub use schedule::{Period, Schedule, TimeOfDay, UtcOffset, Weekday, Zone, ZoneError};
 
 /// Everything the engine knows about one session.
@@ -101,6 +126,16 @@ pub struct SessionSettings {
     pub transport: Transport,
     /// `SocketNodelay` (default Y: FIX messages are small and latency matters).
     pub tcp_nodelay: bool,
+    /// `SocketReuseAddress` (acceptor; default Y): the listener binds with
+    /// `SO_REUSEADDR`.
+    pub reuse_address: bool,
+    /// The other socket options: buffer sizes, keep-alive, an initiator's
+    /// local address.
+    pub socket: SocketOptions,
+    /// `SocketConnectTimeout` (QuickFIX/J; QuickFIX/Go's `SocketTimeout`;
+    /// initiator): how long a connection attempt, TCP and TLS handshake, may
+    /// take; `None` is [`EngineOptions::connect_timeout`](crate::EngineOptions).
+    pub connect_timeout: Option<Duration>,
     /// `SocketUseSSL=Y` and its files; `None` is plain TCP.
     pub tls: Option<Tls>,
     /// The dictionary files received messages are validated against.
@@ -110,8 +145,101 @@ pub struct SessionSettings {
     pub store_path: Option<PathBuf>,
     /// How the file store is opened (`FileStoreSync`).
     pub store_options: FileOptions,
+    /// QuickFIX/J's `LogonTag`, `LogonTag1`, …: (tag, value) body fields added
+    /// to every Logon the session sends, in order.
+    pub logon_fields: Vec<(u32, String)>,
+    /// `AllowedRemoteAddresses` (QuickFIX/J; acceptor): the addresses (IP
+    /// addresses, or host names resolved when a connection comes) a connection
+    /// must come from, or it is refused at its Logon; `None` is any.
+    pub allowed_remote_addresses: Option<Vec<String>>,
     /// `FileLogPath`: the directory of the session's message log; `None` for no log.
     pub log_path: Option<PathBuf>,
+    /// How the log writes (`FileIncludeMilliseconds`: its timestamps' precision).
+    pub log_options: crate::log::FileLogOptions,
+    /// `FileLogHeartbeats` (QuickFIX/J; default Y): N leaves Heartbeats out of
+    /// the message log.
+    pub log_heartbeats: bool,
+    /// Every key of the session's section and of `[DEFAULT]`, as written, with
+    /// its value: what [`get`](Self::get) reads.
+    raw: Vec<(String, String)>,
+}
+
+impl SessionSettings {
+    /// The value of `key` (without regard to case) as written in the
+    /// session's section, or else in `[DEFAULT]`: any key, the engine's or
+    /// the application's own (QuickFIX's `SessionSettings::get`). A setting made
+    /// in code has only what [`SessionBuilder::set`] gave.
+    ///
+    /// ```
+    /// let s = fix_engine::config::Settings::parse("a.cfg", "
+    /// [DEFAULT]
+    /// Username=trader1
+    /// RefreshOnLogon=Y
+    /// [SESSION]
+    /// ConnectionType=acceptor
+    /// BeginString=FIX.4.4
+    /// SenderCompID=EXEC
+    /// TargetCompID=C1
+    /// SocketAcceptPort=5001
+    /// Username=trader2
+    /// ")?;
+    /// let session = &s.sessions()[0];
+    /// assert_eq!(session.get("USERNAME"), Some("trader2"));
+    /// assert_eq!(session.get("RefreshOnLogon"), Some("Y")); // kept, though not applied yet
+    /// assert_eq!(session.get("Password"), None);
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn get(&self, key: &str) -> Option<&str> {
+        // A setting of the table by any of its names (`SocketTcpNoDelay` finds
+        // `SocketNodelay`); any other key as written.
+        let known = |k: &str| match keys::lookup(k) {
+            keys::Lookup::Known(known) => Some(known),
+            _ => None,
+        };
+        let wanted = known(key);
+        self.raw
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key) || (wanted.is_some() && known(k) == wanted))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The keys [`get`](Self::get) has, as written, the session's own first.
+    ///
+    /// ```
+    /// let s = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=E\nTargetCompID=C\nSocketAcceptPort=1\nAccount=X\n")?;
+    /// assert!(s.sessions()[0].keys().any(|k| k == "Account"));
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.raw.iter().map(|(k, _)| k.as_str())
+    }
+}
+
+/// Socket options of a session's connections, as QuickFIX's `Socket*`
+/// settings give them; an acceptor's are its listener's, which the sessions on
+/// its port share (accepted sockets take them from it).
+///
+/// ```
+/// let s = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nConnectionType=initiator\nBeginString=FIX.4.4\nSenderCompID=C\nTargetCompID=E\nHeartBtInt=30\nSocketConnectHost=localhost\nSocketConnectPort=5001\nSocketReceiveBufferSize=1048576\nSocketLocalPort=40000\n")?;
+/// let o = &s.sessions()[0].socket;
+/// assert_eq!((o.receive_buffer_size, o.local_port, o.keepalive), (Some(1 << 20), Some(40000), None));
+/// # Ok::<(), fix_engine::config::ConfigError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SocketOptions {
+    /// `SocketSendBufferSize`: `SO_SNDBUF`, in bytes; `None` is the system's.
+    pub send_buffer_size: Option<u32>,
+    /// `SocketReceiveBufferSize`: `SO_RCVBUF`, in bytes; `None` is the system's.
+    pub receive_buffer_size: Option<u32>,
+    /// `SocketKeepAlive` (QuickFIX/J): `SO_KEEPALIVE` on (`Some(true)`) or off;
+    /// `None` leaves the engine's default.
+    pub keepalive: Option<bool>,
+    /// `SocketConnectSourceHost` (QuickFIX/J's `SocketLocalHost`; initiator):
+    /// the local address to connect from; `None` is the system's choice.
+    pub local_host: Option<String>,
+    /// `SocketConnectSourcePort` (QuickFIX/J's `SocketLocalPort`; initiator):
+    /// the local port to connect from; `None` is the system's choice.
+    pub local_port: Option<u16>,
 }
 
 /// Which side connects, and where to.
@@ -240,10 +368,17 @@ pub struct Tls {
     /// `ClientCertificateKeyFile`; `None` reads the key from the certificate's
     /// file, as QuickFIX does.
     pub private_key: Option<PathBuf>,
-    /// `CertificationAuthoritiesFile`, PEM: the certificates the peer's is
-    /// checked against (an initiator's is required; an acceptor's is read only
+    /// `CertificationAuthoritiesFile`, PEM (or QuickFIX's
+    /// `CertificationAuthoritiesDirectory`: a directory whose files are read):
+    /// the certificates the peer's is checked against (an initiator's is required; an acceptor's is read only
     /// when it verifies clients).
     pub ca_file: Option<PathBuf>,
+    /// `CertificateRevocationListFile` (or QuickFIX's
+    /// `CertificateRevocationListDirectory`: a directory whose files are
+    /// read), PEM `X509 CRL`s: a peer certificate they revoke is refused, and
+    /// so is one whose authority they do not cover; `None` checks no
+    /// revocation.
+    pub revocation_lists: Option<PathBuf>,
     /// Whether an acceptor asks clients for a certificate: `CertificateVerifyLevel`
     /// (QuickFIX) or `NeedClientAuth=Y` (QuickFIX/J, [`ClientAuth::Required`]).
     pub client_auth: ClientAuth,
@@ -251,6 +386,15 @@ pub struct Tls {
     /// certificate must hold, sent as SNI; `None` is each endpoint's
     /// `SocketConnectHost`.
     pub server_name: Option<String>,
+    /// `ClientCertificateNames` (acceptor, with client certificates
+    /// required): the names one of which a client's certificate must hold for
+    /// this session (a DNS name or IP address among its subject alternative
+    /// names, or its subject's CommonName); `{TargetCompID}` in a name stands
+    /// for the session's TargetCompID, so that a template binds each session
+    /// it makes to a certificate naming its counterparty. A connection whose
+    /// certificate names none is refused before its Logon is handled. Empty:
+    /// any certificate the CA signed (and then any CompID).
+    pub client_names: Vec<String>,
 }
 
 /// Whether an acceptor verifies client certificates: QuickFIX's
@@ -424,6 +568,10 @@ pub struct Listener {
     pub port: u16,
     /// The TLS settings, `None` for plain TCP.
     pub tls: Option<Tls>,
+    /// `SocketReuseAddress`: bind with `SO_REUSEADDR`.
+    pub reuse_address: bool,
+    /// The buffer sizes and keep-alive its accepted sockets take.
+    pub socket: SocketOptions,
     /// The sessions on it.
     pub sessions: Vec<SessionId>,
     /// The templates' patterns on it.
@@ -448,6 +596,9 @@ pub struct Listener {
 pub struct Settings {
     sessions: Vec<SessionSettings>,
     templates: Vec<AcceptorTemplate>,
+    warnings: Vec<Warning>,
+    /// `[DEFAULT]`'s keys as written, with their values.
+    defaults: Vec<(String, String)>,
 }
 
 impl Settings {
@@ -477,11 +628,11 @@ impl Settings {
         Settings::parse(path, &text)
     }
 
-    /// Reads settings `text`; `file` names it in errors.
+    /// Reads settings `text`; `file` names it in errors and warnings.
     ///
     /// ```
-    /// let err = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nFoo=1\n").unwrap_err();
-    /// assert_eq!(err.to_string(), "a.cfg:2: Foo: not a setting QuickFIX or this engine knows");
+    /// let err = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nHeartBeatInt=30\n").unwrap_err();
+    /// assert_eq!(err.to_string(), "a.cfg:2: HeartBeatInt: did you mean HeartBtInt?");
     /// ```
     pub fn parse(file: impl AsRef<Path>, text: &str) -> Result<Settings, ConfigError> {
         file::parse(file.as_ref(), text)
@@ -560,7 +711,64 @@ impl Settings {
                 .into_iter()
                 .map(|settings| AcceptorTemplate { settings })
                 .collect(),
+            warnings: Vec::new(),
+            defaults: Vec::new(),
         })
+    }
+
+    /// What the file had that the engine passed over or does not apply, in
+    /// the order of the file's lines (none for settings made in code).
+    ///
+    /// ```
+    /// let s = fix_engine::config::Settings::parse("a.cfg", "
+    /// [SESSION]
+    /// ConnectionType=acceptor
+    /// BeginString=FIX.4.4
+    /// SenderCompID=EXEC
+    /// TargetCompID=C1
+    /// SocketAcceptPort=5001
+    /// SocketAcceptPort=5002
+    /// NonStopSession=Y
+    /// ")?;
+    /// assert_eq!(s.warnings()[0].to_string(), "a.cfg:8: SocketAcceptPort: set again (first at line 7): the last value is used");
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// The value of `key` for session `id` (see [`SessionSettings::get`]); a
+    /// session the settings do not have has none.
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[DEFAULT]\nUsername=u1\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\n")?;
+    /// use fix_session::SessionId;
+    /// assert_eq!(s.get(&SessionId::new("FIX.4.4", "EXEC", "C1"), "Username"), Some("u1"));
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn get(&self, id: &SessionId, key: &str) -> Option<&str> {
+        self.session(id)?.get(key)
+    }
+
+    /// The value of `key` in `[DEFAULT]` (QuickFIX's `SessionSettings::get()`).
+    ///
+    /// ```
+    /// # let s = fix_engine::config::Settings::parse("t.cfg", "[DEFAULT]\nUsername=u1\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\nTargetCompID=C1\nSocketAcceptPort=5001\n")?;
+    /// assert_eq!(s.default_value("username"), Some("u1"));
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn default_value(&self, key: &str) -> Option<&str> {
+        self.defaults
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(key))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The same settings with a file's warnings and `[DEFAULT]` keys.
+    fn with_file(mut self, warnings: Vec<Warning>, defaults: Vec<(String, String)>) -> Settings {
+        self.warnings = warnings;
+        self.defaults = defaults;
+        self
     }
 
     /// The sessions, in the order they were given.
@@ -638,6 +846,8 @@ impl Settings {
                         address: a.address.clone(),
                         port: a.port,
                         tls: s.tls.clone(),
+                        reuse_address: s.reuse_address,
+                        socket: s.socket.clone(),
                         sessions: Vec::new(),
                         templates: Vec::new(),
                     });
@@ -665,6 +875,18 @@ fn listener_difference(a: &SessionSettings, b: &SessionSettings) -> Option<&'sta
     if address(a) != address(b) {
         return Some("SocketAcceptAddress");
     }
+    if a.reuse_address != b.reuse_address {
+        return Some("SocketReuseAddress");
+    }
+    if a.socket.send_buffer_size != b.socket.send_buffer_size {
+        return Some("SocketSendBufferSize");
+    }
+    if a.socket.receive_buffer_size != b.socket.receive_buffer_size {
+        return Some("SocketReceiveBufferSize");
+    }
+    if a.socket.keepalive != b.socket.keepalive {
+        return Some("SocketKeepAlive");
+    }
     match (&a.tls, &b.tls) {
         (None, None) => None,
         (Some(x), Some(y)) => {
@@ -676,6 +898,8 @@ fn listener_difference(a: &SessionSettings, b: &SessionSettings) -> Option<&'sta
                 Some("CertificationAuthoritiesFile")
             } else if x.client_auth != y.client_auth {
                 Some("CertificateVerifyLevel")
+            } else if x.revocation_lists != y.revocation_lists {
+                Some("CertificateRevocationListFile")
             } else {
                 None
             }

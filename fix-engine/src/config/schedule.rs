@@ -537,6 +537,56 @@ pub struct Schedule {
     zone: Zone,
 }
 
+/// The schedule in words, as `fixcfg check` prints it.
+///
+/// ```
+/// use fix_engine::config::{Schedule, TimeOfDay, Weekday};
+/// let nine = TimeOfDay::new(9, 0, 0).unwrap();
+/// let five = TimeOfDay::new(17, 0, 0).unwrap();
+/// assert_eq!(Schedule::non_stop().to_string(), "non-stop");
+/// assert_eq!(Schedule::daily(nine, five).to_string(), "daily 09:00:00 to 17:00:00 +00:00");
+/// let days = Schedule::on_weekdays(nine, five, &[Weekday::Monday, Weekday::Friday]).unwrap();
+/// assert_eq!(days.to_string(), "Monday, Friday 09:00:00 to 17:00:00 +00:00");
+/// let week = Schedule::weekly(Weekday::Sunday, nine, Weekday::Friday, five);
+/// assert_eq!(week.to_string(), "weekly Sunday 09:00:00 to Friday 17:00:00 +00:00");
+/// ```
+impl fmt::Display for Schedule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            Kind::NonStop => return f.write_str("non-stop"),
+            Kind::Daily {
+                start,
+                end,
+                days: None,
+            } => write!(f, "daily {start} to {end}")?,
+            Kind::Daily {
+                start,
+                end,
+                days: Some(days),
+            } => {
+                let mut first = true;
+                for (day, on) in Weekday::ALL.iter().zip(days) {
+                    if *on {
+                        if !first {
+                            f.write_str(", ")?;
+                        }
+                        first = false;
+                        write!(f, "{day}")?;
+                    }
+                }
+                write!(f, " {start} to {end}")?;
+            }
+            Kind::Weekly {
+                start_day,
+                start,
+                end_day,
+                end,
+            } => write!(f, "weekly {start_day} {start} to {end_day} {end}")?,
+        }
+        write!(f, " {}", self.zone)
+    }
+}
+
 impl Schedule {
     /// Always active, one period that never ends: QuickFIX/J's
     /// `NonStopSession=Y`; the sequence numbers are never reset by the schedule.

@@ -1,26 +1,213 @@
-//! Setting values as QuickFIX writes them: Y/N, whole seconds, ports, names.
+//! Setting values as QuickFIX writes them: Y/N, whole seconds, ports, names;
+//! [`parse`] reads a value as its row's [`ValueType`] says.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use fix_session::SyncPolicy;
 
 use super::error::ErrorKind;
+use super::keys::ValueType;
+use super::{ClientAuth, TimeOfDay, Weekday, Zone};
 
-fn invalid(value: &str, expected: &'static str) -> ErrorKind {
+/// A setting's value, parsed: what the builder keeps per key.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Value {
+    Bool(bool),
+    Secs(Duration),
+    Count(u64),
+    Port(u16),
+    Text(String),
+    Path(PathBuf),
+    Auth(ClientAuth),
+    Sync(SyncPolicy),
+}
+
+/// `v` read as a value of type `ty`, or what is wrong with it.
+pub(crate) fn parse(ty: ValueType, v: &str) -> Result<Value, ErrorKind> {
+    let text = || Value::Text(v.to_owned());
+    Ok(match ty {
+        ValueType::YesNo => Value::Bool(yes_no(v)?),
+        ValueType::Seconds => Value::Secs(Duration::from_secs(u64::from(seconds(v)?))),
+        ValueType::Count => Value::Count(count(v)?),
+        ValueType::Port => Value::Port(port(v)?),
+        ValueType::AcceptPort => Value::Port(accept_port(v)?),
+        ValueType::Path => {
+            if v.is_empty() {
+                return Err(invalid(v, "a path"));
+            }
+            Value::Path(PathBuf::from(v))
+        }
+        ValueType::Host => {
+            if !is_host(v) {
+                return Err(invalid(v, "a host name or IP address"));
+            }
+            text()
+        }
+        ValueType::HostList => {
+            host_list(v)?;
+            text()
+        }
+        ValueType::TagValue => {
+            tag_value(v)?;
+            text()
+        }
+        ValueType::Name => {
+            if v != "*" && !is_name(v) {
+                return Err(invalid(v, "a name (not empty, no control characters)"));
+            }
+            text()
+        }
+        ValueType::Text => text(),
+        ValueType::TimeOfDay => {
+            time(v)?;
+            text()
+        }
+        ValueType::Day => {
+            day(v)?;
+            text()
+        }
+        ValueType::Days => {
+            weekdays(v)?;
+            text()
+        }
+        ValueType::Zone => {
+            zone(v)?;
+            text()
+        }
+        ValueType::VerifyLevel => Value::Auth(verify_level(v)?),
+        ValueType::ApplVerId => {
+            if !is_appl_ver_id(v) {
+                return Err(invalid(v, APPL_VER_ID));
+            }
+            text()
+        }
+        ValueType::BeginString => {
+            if v != "*" && !BEGIN_STRINGS.contains(&v) {
+                return Err(invalid(v, BEGIN_STRING));
+            }
+            text()
+        }
+        ValueType::ConnectionType => {
+            connection_type(v)?;
+            text()
+        }
+    })
+}
+
+/// A comma-separated list of host names or IP addresses, not empty.
+pub(crate) fn host_list(v: &str) -> Result<Vec<String>, ErrorKind> {
+    let hosts: Vec<String> = v.split(',').map(|h| h.trim().to_owned()).collect();
+    if hosts.iter().all(|h| is_host(h)) {
+        Ok(hosts)
+    } else {
+        Err(invalid(
+            v,
+            "host names or IP addresses, separated by commas",
+        ))
+    }
+}
+
+/// QuickFIX/J's `LogonTag` value: a body field as `tag=value` (not a header
+/// or trailer field, which the session writes).
+pub(crate) fn tag_value(v: &str) -> Result<(u32, String), ErrorKind> {
+    let expected =
+        "a body field as tag=value, such as 553=user (header and trailer fields are the session's)";
+    let Some((tag, value)) = v.split_once('=') else {
+        return Err(invalid(v, expected));
+    };
+    match digits::<u32>(tag) {
+        Some(tag)
+            if tag > 0
+                && !fix_session::is_header_or_trailer(tag)
+                && !value.is_empty()
+                && !value.chars().any(char::is_control) =>
+        {
+            Ok((tag, value.to_owned()))
+        }
+        _ => Err(invalid(v, expected)),
+    }
+}
+
+/// `initiator` or `acceptor`.
+pub(crate) fn connection_type(value: &str) -> Result<fix_session::Role, ErrorKind> {
+    match value {
+        "acceptor" => Ok(fix_session::Role::Acceptor),
+        "initiator" => Ok(fix_session::Role::Initiator),
+        _ => Err(invalid(value, "initiator or acceptor")),
+    }
+}
+
+/// QuickFIX's `HH:MM:SS`, optionally followed by a zone (QuickFIX/J's
+/// `17:00:00 America/New_York`).
+pub(crate) fn time(v: &str) -> Result<(TimeOfDay, Option<Zone>), ErrorKind> {
+    let expected = "a time of day as HH:MM:SS, optionally followed by a time zone";
+    let (time, zone) = match v.split_once(char::is_whitespace) {
+        Some((time, zone)) => (time, Some(zone.trim())),
+        None => (v, None),
+    };
+    let time = TimeOfDay::parse(time).ok_or_else(|| invalid(v, expected))?;
+    let zone = zone
+        .map(|z| Zone::parse(z).map_err(|_| invalid(v, expected)))
+        .transpose()?;
+    Ok((time, zone))
+}
+
+pub(crate) fn day(v: &str) -> Result<Weekday, ErrorKind> {
+    Weekday::parse(v).ok_or_else(|| {
+        invalid(
+            v,
+            "a day of the week (Sunday to Saturday, or its first two letters or more)",
+        )
+    })
+}
+
+/// QuickFIX/J's `Weekdays`: `Mon,Tue,Wed`.
+pub(crate) fn weekdays(v: &str) -> Result<Vec<Weekday>, ErrorKind> {
+    let days: Option<Vec<Weekday>> = v.split(',').map(|d| Weekday::parse(d.trim())).collect();
+    match days {
+        Some(days) if !v.trim().is_empty() => Ok(days),
+        _ => Err(invalid(
+            v,
+            "a list of days of the week, such as Mon,Tue,Wed",
+        )),
+    }
+}
+
+pub(crate) fn zone(v: &str) -> Result<Zone, ErrorKind> {
+    // QuickFIX/Go's `Local` (Go's time.LoadLocation): the machine's zone.
+    let zone = if v == "Local" {
+        Zone::local()
+    } else {
+        Zone::parse(v)
+    };
+    zone.map_err(|_| {
+        invalid(
+            v,
+            "a time zone: UTC, an offset such as -05:00, or a name of the IANA database such as America/New_York",
+        )
+    })
+}
+
+pub(crate) fn invalid(value: &str, expected: &'static str) -> ErrorKind {
     ErrorKind::InvalidValue {
         value: value.to_owned(),
         expected,
     }
 }
 
-/// QuickFIX's booleans: `Y` or `N`, nothing else.
+/// QuickFIX's booleans: `Y` or `N` (QuickFIX/Go's `y` and `n` too), nothing else.
 pub(crate) fn yes_no(value: &str) -> Result<bool, ErrorKind> {
     match value {
-        "Y" => Ok(true),
-        "N" => Ok(false),
+        "Y" | "y" => Ok(true),
+        "N" | "n" => Ok(false),
         _ => Err(invalid(value, "Y or N")),
     }
 }
 
 /// `CertificateVerifyLevel`'s levels, as QuickFIX numbers them.
-pub(crate) fn verify_level(value: &str) -> Result<super::ClientAuth, ErrorKind> {
-    super::ClientAuth::from_level(value).ok_or_else(|| {
+pub(crate) fn verify_level(value: &str) -> Result<ClientAuth, ErrorKind> {
+    ClientAuth::from_level(value).ok_or_else(|| {
         invalid(
             value,
             "0 (no client certificate), 1 (a client certificate is required) or 2 (one is verified when given)",
@@ -36,8 +223,61 @@ fn digits<T: std::str::FromStr>(value: &str) -> Option<T> {
     value.parse().ok()
 }
 
+/// Whole seconds: QuickFIX's digits, or QuickFIX/Go's durations (`30s`,
+/// `2m`, `1h30m`) when they come to whole seconds.
 pub(crate) fn seconds(value: &str) -> Result<u32, ErrorKind> {
-    digits(value).ok_or_else(|| invalid(value, "a number of seconds"))
+    digits(value)
+        .or_else(|| go_duration(value))
+        .ok_or_else(|| invalid(value, "a number of seconds"))
+}
+
+/// A Go duration (`time.ParseDuration`'s units h, m, s, ms, us/µs, ns, each
+/// after a decimal number) that is a whole number of seconds.
+fn go_duration(value: &str) -> Option<u32> {
+    let mut rest = value;
+    let mut nanos: u128 = 0;
+    if rest.is_empty() {
+        return None;
+    }
+    while !rest.is_empty() {
+        let number_len = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let (number, tail) = rest.split_at(number_len);
+        let unit_len = tail
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(tail.len());
+        let (unit, tail) = tail.split_at(unit_len);
+        let scale: u128 = match unit {
+            "h" => 3_600_000_000_000,
+            "m" => 60_000_000_000,
+            "s" => 1_000_000_000,
+            "ms" => 1_000_000,
+            "us" | "µs" => 1_000,
+            "ns" => 1,
+            _ => return None,
+        };
+        let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+        if whole.is_empty() && fraction.is_empty() {
+            return None;
+        }
+        let whole: u128 = if whole.is_empty() { 0 } else { digits(whole)? };
+        nanos = nanos.checked_add(whole.checked_mul(scale)?)?;
+        if !fraction.is_empty() {
+            let fraction_len = u32::try_from(fraction.len()).ok()?;
+            let denominator = 10u128.checked_pow(fraction_len)?;
+            let part = digits::<u128>(fraction)?.checked_mul(scale)?;
+            if !part.is_multiple_of(denominator) {
+                return None;
+            }
+            nanos = nanos.checked_add(part / denominator)?;
+        }
+        rest = tail;
+    }
+    if !nanos.is_multiple_of(1_000_000_000) {
+        return None;
+    }
+    u32::try_from(nanos / 1_000_000_000).ok()
 }
 
 pub(crate) fn port(value: &str) -> Result<u16, ErrorKind> {
@@ -80,4 +320,35 @@ pub(crate) const APPL_VER_ID: &str =
 pub(crate) fn is_appl_ver_id(text: &str) -> bool {
     let code = fix_session::appl_ver_id_code(text);
     !code.is_empty() && code.len() <= 3 && code.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_are_digits_or_whole_go_durations() {
+        let ok = |v: &str| seconds(v).ok();
+        assert_eq!(ok("30"), Some(30));
+        assert_eq!(ok("30s"), Some(30));
+        assert_eq!(ok("2m"), Some(120));
+        assert_eq!(ok("1h30m"), Some(5400));
+        assert_eq!(ok("1.5m"), Some(90));
+        assert_eq!(ok("1500ms"), None, "not whole seconds");
+        assert_eq!(ok("2000ms"), Some(2));
+        for bad in [
+            "",
+            "1.5",
+            "-1",
+            "5x2;30",
+            "s",
+            "1d",
+            "30 s",
+            ".s",
+            "99999999999",
+            "1e3s",
+        ] {
+            assert_eq!(ok(bad), None, "{bad}");
+        }
+    }
 }

@@ -2,11 +2,16 @@
 //! tests, made at test time into PEM files.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rcgen::{
-    BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
-    KeyPair, KeyUsagePurpose,
+    BasicConstraints, CertificateParams, CertificateRevocationListParams, CertifiedIssuer, DnType,
+    ExtendedKeyUsagePurpose, IsCa, KeyIdMethod, KeyPair, KeyUsagePurpose, RevokedCertParams,
+    SerialNumber, date_time_ymd,
 };
+
+/// Serial numbers, one per certificate issued in the test process.
+static SERIAL: AtomicU64 = AtomicU64::new(1000);
 
 /// A certificate authority, its certificate in `<dir>/<name>.pem`.
 pub struct Ca {
@@ -19,6 +24,9 @@ pub struct Ca {
 pub struct Identity {
     pub cert: PathBuf,
     pub key: PathBuf,
+    /// Its serial number, for a revocation list.
+    #[allow(dead_code)]
+    pub serial: u64,
 }
 
 impl Ca {
@@ -51,16 +59,50 @@ impl Ca {
         self.issue(name, &[], ExtendedKeyUsagePurpose::ClientAuth)
     }
 
+    /// A client's certificate naming `sans` among its subject alternative names.
+    pub fn client_with_names(&self, name: &str, sans: &[&str]) -> Identity {
+        self.issue(name, sans, ExtendedKeyUsagePurpose::ClientAuth)
+    }
+
+    /// A revocation list of this authority in `<dir>/<name>.crl.pem`,
+    /// revoking `revoked`.
+    #[allow(dead_code)]
+    pub fn revocation_list(&self, name: &str, revoked: &[&Identity]) -> PathBuf {
+        let params = CertificateRevocationListParams {
+            this_update: date_time_ymd(2020, 1, 1),
+            next_update: date_time_ymd(2999, 1, 1),
+            crl_number: SerialNumber::from(SERIAL.fetch_add(1, Ordering::Relaxed)),
+            issuing_distribution_point: None,
+            revoked_certs: revoked
+                .iter()
+                .map(|identity| RevokedCertParams {
+                    serial_number: SerialNumber::from(identity.serial),
+                    revocation_time: date_time_ymd(2021, 1, 1),
+                    reason_code: None,
+                    invalidity_date: None,
+                })
+                .collect(),
+            key_identifier_method: KeyIdMethod::Sha256,
+        };
+        let list = params.signed_by(&self.issuer).unwrap();
+        let path = self.dir.join(format!("{name}.crl.pem"));
+        std::fs::write(&path, list.pem().unwrap()).unwrap();
+        path
+    }
+
     fn issue(&self, name: &str, sans: &[&str], usage: ExtendedKeyUsagePurpose) -> Identity {
         let sans: Vec<String> = sans.iter().map(|s| s.to_string()).collect();
         let mut params = CertificateParams::new(sans).unwrap();
         params.distinguished_name.push(DnType::CommonName, name);
         params.extended_key_usages = vec![usage];
+        let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
+        params.serial_number = Some(SerialNumber::from(serial));
         let key = KeyPair::generate().unwrap();
         let cert = params.signed_by(&key, &self.issuer).unwrap();
         let identity = Identity {
             cert: self.dir.join(format!("{name}.crt")),
             key: self.dir.join(format!("{name}.key")),
+            serial,
         };
         std::fs::write(&identity.cert, cert.pem()).unwrap();
         std::fs::write(&identity.key, key.serialize_pem()).unwrap();

@@ -248,6 +248,10 @@ pub struct Session<S: MessageStore, D: Schema> {
     input: Vec<u8>,
     /// Bytes to write; every message in it has been stored.
     output: Vec<u8>,
+    /// How much of `output` is durable and handed out, under a store that
+    /// syncs by batch ([`MessageStore::pending_sync`]); the rest waits for
+    /// [`Session::sync`].
+    released: usize,
     fields: Box<[Field]>,
     /// The body fields of an outgoing message being built.
     current_body: Vec<u8>,
@@ -366,6 +370,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             disconnect: false,
             input: Vec::with_capacity(64 * 1024),
             output: Vec::with_capacity(64 * 1024),
+            released: 0,
             fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
             timestamp_cache: (None, None, [0; crate::time::TIMESTAMP_LEN]),
             current_body: Vec::with_capacity(4096),
@@ -461,7 +466,62 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// assert!(s.output().is_empty());
     /// ```
     pub fn output(&self) -> &[u8] {
-        &self.output
+        &self.output[..self.released_len()]
+    }
+
+    /// How much of the output is handed out: all of it under a store durable
+    /// at once, the synced part under one that syncs by batch.
+    fn released_len(&self) -> usize {
+        if self.store.pending_sync() {
+            self.released
+        } else {
+            self.output.len()
+        }
+    }
+
+    /// Whether messages are held back until [`Session::sync`]: the store
+    /// syncs by batch ([`SyncPolicy::Batch`](crate::SyncPolicy::Batch)) and has
+    /// taken messages since its last sync. A transport syncs once for all it
+    /// handed the session (every message a read brought, every answer, every
+    /// send) and then writes [`Session::output`].
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert!(!s.needs_sync()); // a memory store is durable at once
+    /// ```
+    pub fn needs_sync(&self) -> bool {
+        self.store.pending_sync() && self.released < self.output.len()
+    }
+
+    /// Makes durable, with one [`MessageStore::sync`], everything the session
+    /// stored since the last sync (messages, the incoming numbers with them),
+    /// and hands the held messages' bytes out through [`Session::output`]. A
+    /// failed sync is an error and nothing more leaves.
+    ///
+    /// ```
+    /// use std::time::UNIX_EPOCH;
+    /// use fix_session::{Application, FileOptions, FileStore, Role, Session, SessionConfig, SessionId, SyncPolicy};
+    /// # struct App; impl Application for App {}
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-sync-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// let store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch))?;
+    /// let config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator);
+    /// let mut s = Session::new(config, store, &fix44::DICTIONARY);
+    /// s.connected(UNIX_EPOCH, &mut App)?; // the Logon is stored, not yet synced
+    /// assert!(s.output().is_empty() && s.needs_sync());
+    /// s.sync()?;
+    /// assert!(s.output().windows(5).any(|w| w == b"35=A"));
+    /// # drop(s);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sync(&mut self) -> Result<(), SessionError> {
+        if self.store.pending_sync() {
+            self.store.sync()?;
+        }
+        self.released = self.output.len();
+        Ok(())
     }
 
     /// Marks the first `n` bytes of [`Session::output`] as written.
@@ -472,8 +532,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// s.consume_output(0);
     /// ```
     pub fn consume_output(&mut self, n: usize) {
-        let n = n.min(self.output.len());
+        let n = n.min(self.released_len());
         self.output.drain(..n);
+        self.released = self.released.saturating_sub(n);
     }
 
     /// Whether the session wants its connection closed (after writing
@@ -652,6 +713,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.target_default_appl_ver_id = None;
         self.input.clear();
         self.output.clear();
+        self.released = 0;
         self.queue.clear();
         self.resend_requested = None;
         self.serving = None;
@@ -704,6 +766,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.disconnect = false;
         self.input.clear();
         self.output.clear();
+        self.released = 0;
         self.queue.clear();
         self.serving = None;
         self.held.clear();

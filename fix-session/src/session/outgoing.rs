@@ -39,6 +39,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             orig_sending_time: None,
             poss_resend,
         };
+        if !self.store.pending_sync() {
+            // Everything before this message is durable: handed out.
+            self.released = self.output.len();
+        }
         let start = self.frame_into_output(now, msg_type, stamp, body);
         let stored = if self.config.persist_messages {
             self.store.store(seq, &self.output[start..])
@@ -49,6 +53,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Err(e) = stored {
             // Not taken by the store, so never handed out.
             self.output.truncate(start);
+            self.released = self.released.min(start);
             return Err(e.into());
         }
         if self.serving.is_some() {
@@ -57,6 +62,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             // number above a gap the resend has yet to fill.
             self.held.extend_from_slice(&self.output[start..]);
             self.output.truncate(start);
+            self.released = self.released.min(start);
             self.held_from.get_or_insert(seq);
         }
         self.clock.last_sent = self.now.mono;

@@ -290,6 +290,24 @@ pub trait MessageStore {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     fn sync(&mut self) -> Result<(), StoreError>;
+
+    /// Whether records taken since the last [`sync`](Self::sync) are not yet
+    /// durable though the store promises they will be before their messages
+    /// leave ([`SyncPolicy::Batch`], group commit): a session then holds the
+    /// bytes of those messages back until it syncs. `false` (the default) for a
+    /// store durable at once (memory, [`SyncPolicy::EveryRecord`]) or one that
+    /// leaves durability to the operating system.
+    ///
+    /// ```
+    /// use fix_session::{MemoryStore, MessageStore};
+    /// let mut store = MemoryStore::new();
+    /// store.store(1, b"x")?;
+    /// assert!(!store.pending_sync());
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    fn pending_sync(&self) -> bool {
+        false
+    }
 }
 
 /// A store behind a box is a store, so a session can be generic over `S:
@@ -344,6 +362,9 @@ impl<S: MessageStore + ?Sized> MessageStore for Box<S> {
     }
     fn sync(&mut self) -> Result<(), StoreError> {
         (**self).sync()
+    }
+    fn pending_sync(&self) -> bool {
+        (**self).pending_sync()
     }
 }
 

@@ -1,0 +1,160 @@
+//! `fixcfg check`: run on the repository's sample settings (which open: the
+//! dictionary, the store and log directories) and on broken files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn fixcfg(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fixcfg"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fixcfg-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn the_samples_check() {
+    let o = fixcfg(&["check", "samples/executor.cfg"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("samples/executor.cfg: 1 session(s), 1 acceptor template(s)"),
+        "{out}"
+    );
+    assert!(out.contains("session FIX.4.4:EXECUTOR->CLIENT1"), "{out}");
+    assert!(out.contains("role: acceptor on *:5001"), "{out}");
+    assert!(
+        out.contains("schedule: daily 00:00:00 to 00:00:00 +00:00"),
+        "{out}"
+    );
+    assert!(out.contains("DataDictionary spec/FIX44.xml: "), "{out}");
+    assert!(out.contains("fields,"), "{out}");
+    assert!(
+        out.contains("store: file store in target/sessions/executor/store"),
+        "{out}"
+    );
+
+    let o = fixcfg(&["check", "samples/tradeclient.cfg"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("role: initiator to 127.0.0.1:5001, then localhost:5001"),
+        "{out}"
+    );
+}
+
+#[test]
+fn warnings_are_printed_and_pass() {
+    let path = temp(
+        "warn.cfg",
+        "[DEFAULT]\nScreenLogShowIncoming=Y\nUsername=me\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nSocketAcceptPort=5002\nAllowedRemoteAddresses=127.0.0.1\nLogonTag=553=me\n",
+    );
+    let o = fixcfg(&["check", path.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("3 warning(s)"), "{out}");
+    assert!(
+        out.contains(":4: StartTime: missing, with EndTime: the session is non-stop"),
+        "{out}"
+    );
+    assert!(
+        out.contains(":2: ScreenLogShowIncoming: ignored: there is no screen log"),
+        "{out}"
+    );
+    assert!(
+        out.contains(":10: SocketAcceptPort: set again (first at line 9)"),
+        "{out}"
+    );
+    assert!(out.contains("schedule: non-stop"), "{out}");
+    assert!(out.contains("store: memory"), "{out}");
+    assert!(out.contains("logon fields: 553=me"), "{out}");
+    assert!(out.contains("connections only from: 127.0.0.1"), "{out}");
+}
+
+#[test]
+fn a_broken_file_fails() {
+    let path = temp(
+        "broken.cfg",
+        "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nCheakLatency=N\n",
+    );
+    let o = fixcfg(&["check", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("broken.cfg:7: CheakLatency: did you mean CheckLatency?"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_file_that_does_not_open_fails() {
+    let path = temp(
+        "nodict.cfg",
+        "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nDataDictionary=/nonexistent/FIX44.xml\n",
+    );
+    let o = fixcfg(&["check", path.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("DataDictionary /nonexistent/FIX44.xml: error: "),
+        "{out}"
+    );
+
+    let o = fixcfg(&["check", "/nonexistent/settings.cfg"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with("error: /nonexistent/settings.cfg: cannot be read"));
+}
+
+#[test]
+fn usage() {
+    assert_eq!(fixcfg(&[]).status.code(), Some(2));
+    assert_eq!(fixcfg(&["lint", "x"]).status.code(), Some(2));
+    assert!(fixcfg(&["--help"]).status.success());
+}
+
+#[test]
+fn an_existing_store_is_read_not_written() {
+    let dir = std::env::temp_dir().join(format!("fixcfg-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    drop(fix_session::FileStore::open(&dir, "FIX.4.4-A-B").unwrap());
+    let before: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let path = temp(
+        "store.cfg",
+        &format!(
+            "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nFileStorePath={}\n",
+            dir.display()
+        ),
+    );
+    let o = fixcfg(&["check", path.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}");
+    assert!(
+        out.contains("store FIX.4.4-A-B: next sender 1 next target 1, 0 messages stored"),
+        "{out}"
+    );
+    let after: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(before, after);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
