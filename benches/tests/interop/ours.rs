@@ -139,6 +139,7 @@ impl Ours {
                     engine
                         .shutdown(Duration::from_secs(5))
                         .await
+                        .map(|_| ())
                         .map_err(|e| format!("ours: shutdown: {e}"))
                 })
             })
