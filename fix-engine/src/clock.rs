@@ -19,6 +19,11 @@ pub(crate) fn now() -> Time {
     Time::new(SystemTime::now(), Instant::now().duration_since(origin))
 }
 
+/// Now, on the monotonic clock alone (what a queued message is stamped with).
+pub(crate) fn mono() -> std::time::Duration {
+    Instant::now().duration_since(origin())
+}
+
 /// The instant a session deadline (its monotonic reading) falls at.
 pub(crate) fn instant_of(t: Time) -> tokio::time::Instant {
     let at = origin().checked_add(t.mono).unwrap_or_else(Instant::now);

@@ -130,7 +130,8 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
         let now = clock::now();
         let flush_armed = journal.flush_due().is_some();
         // What others queued goes first: one sender's messages keep their order.
-        let sent = send_queued(session, app, shared, spare, taken, now)
+        let sent = send_queued(session, app, shared, spare, taken, live.limits, now)
+            .map(|old| report_too_old(journal, old, now))
             .and_then(|()| session.send(now, msg_type, body, app));
         if let Err(e) = sent {
             // Not sent: queued by the caller, for the next connection.
@@ -183,6 +184,10 @@ pub(crate) struct Limits {
     /// The store's sync interval (`SyncPolicy::Interval`): the task syncs it
     /// this often.
     pub(crate) sync_every: Option<Duration>,
+    /// How long a queued message may wait before it is dropped unsent.
+    pub(crate) max_queued_age: Option<Duration>,
+    /// What the end of a connection does with what is still queued.
+    pub(crate) queued_while_down: crate::QueuedWhileDown,
 }
 
 /// Why a connection ended (for the engine's events).
@@ -293,10 +298,25 @@ pub(crate) async fn run<D: Schema>(
     }
     shared.set_state(State::Disconnected);
     // What the handles queued and the session did not take waits for the
-    // next connection's Logon: `send` accepted it.
-    let queued = shared.queued();
-    if queued > 0 {
-        tracing::info!(queued, "queued messages wait for the next Logon");
+    // next connection's Logon (`send` accepted it), or is dropped, as the
+    // options say.
+    match limits.queued_while_down {
+        crate::QueuedWhileDown::Wait => {
+            let queued = shared.queued();
+            if queued > 0 {
+                tracing::info!(queued, "queued messages wait for the next Logon");
+            }
+        }
+        crate::QueuedWhileDown::Drop => {
+            let dropped = shared.drop_queued(&crate::NotSent::Disconnected);
+            if dropped > 0 {
+                let text = format!("Dropped {dropped} queued messages: the connection ended");
+                tracing::warn!(dropped, "queued messages dropped: the connection ended");
+                if let Err(error) = slot.journal.event(SystemTime::now(), &text) {
+                    tracing::error!(%error, "the log could not be written");
+                }
+            }
+        }
     }
     end
 }
@@ -464,7 +484,8 @@ fn step<D: Schema>(
                 tracing::info!("the session period ended");
             }
             result = match session.state() {
-                State::LoggedOn => send_queued(session, app, shared, spare, taken, now)
+                State::LoggedOn => send_queued(session, app, shared, spare, taken, limits, now)
+                    .map(|old| report_too_old(journal, old, now))
                     .and_then(|()| session.logout(now, None, app)),
                 State::LogoutSent => {
                     took = false;
@@ -476,7 +497,8 @@ fn step<D: Schema>(
             // Before the Logon is exchanged the queue waits: the loop comes
             // back here once a read has logged the session on.
             if session.state() == State::LoggedOn {
-                result = send_queued(session, app, shared, spare, taken, now);
+                result = send_queued(session, app, shared, spare, taken, limits, now)
+                    .map(|old| report_too_old(journal, old, now));
             }
         } else {
             took = false;
@@ -624,20 +646,33 @@ fn report_events<D: Schema>(
 }
 
 /// Hands the logged-on session every message the handles queued; the
-/// tracked ones' tickets and numbers go into `taken`.
+/// tracked ones' tickets and numbers go into `taken`. A message older than
+/// `max_queued_age` is dropped instead; returns how many were.
 fn send_queued<D: Schema>(
     session: &mut Session<Store, D>,
     app: &mut dyn Application,
     shared: &Shared,
     spare: &mut Vec<u8>,
     taken: &mut Vec<(u64, u64)>,
+    limits: Limits,
     now: Time,
-) -> Result<(), SessionError> {
+) -> Result<usize, SessionError> {
     shared.take_queued(spare);
-    let mut result = Ok(());
-    for (handed, (ticket, msg_type, body)) in handle::records(spare).enumerate() {
-        match session.send(now, msg_type, body, app) {
-            Ok(seq) if ticket != 0 => taken.push((ticket, seq)),
+    let mut result = Ok(0);
+    let mut too_old = 0;
+    for (handed, r) in handle::records(spare).enumerate() {
+        if limits
+            .max_queued_age
+            .is_some_and(|max| now.mono.saturating_sub(r.queued_at) > max)
+        {
+            too_old += 1;
+            if r.ticket != 0 {
+                shared.settle(r.ticket, Err(crate::NotSent::TooOld));
+            }
+            continue;
+        }
+        match session.send(now, r.msg_type, r.body, app) {
+            Ok(seq) if r.ticket != 0 => taken.push((r.ticket, seq)),
             Ok(_) => {}
             Err(e) => {
                 // Not sent, and neither are the ones after it: queued again.
@@ -648,7 +683,24 @@ fn send_queued<D: Schema>(
         }
     }
     spare.clear();
-    result
+    result.map(|_: usize| too_old)
+}
+
+/// Writes an event for messages dropped as too old (a log that fails is
+/// reported through tracing: the messages are gone either way).
+fn report_too_old(journal: &mut Journal, dropped: usize, now: Time) {
+    if dropped == 0 {
+        return;
+    }
+    tracing::warn!(
+        dropped,
+        "queued messages dropped unsent: older than max_queued_age"
+    );
+    let text =
+        format!("Dropped {dropped} queued messages unsent: older than the queue's age limit");
+    if let Err(error) = journal.event(now.wall, &text) {
+        tracing::error!(%error, "the log could not be written");
+    }
 }
 
 /// Tells the tracked sends in `taken` their outcome: their MsgSeqNum once the

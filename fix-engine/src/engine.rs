@@ -97,6 +97,32 @@ pub struct EngineOptions {
     /// found with heartbeats off too. `None` leaves the system's setting.
     /// Default 30 s.
     pub tcp_keepalive: Option<Duration>,
+    /// How long a message may wait in a session's queue (the session down or
+    /// behind) before it is dropped unsent, with an event in the session's
+    /// log and [`NotSent::TooOld`](crate::NotSent::TooOld) for a tracked
+    /// send: an order must not go out long after its sender stopped
+    /// expecting it. `None`: no limit. Default 120 s.
+    pub max_queued_age: Option<Duration>,
+    /// What happens to messages still queued when a connection ends: they
+    /// wait for the next Logon ([`QueuedWhileDown::Wait`], the default), or
+    /// are dropped with an event ([`QueuedWhileDown::Drop`]).
+    pub queued_while_down: QueuedWhileDown,
+}
+
+/// What [`EngineOptions::queued_while_down`] does with the messages still
+/// queued when a connection ends.
+///
+/// ```
+/// assert_eq!(fix_engine::QueuedWhileDown::default(), fix_engine::QueuedWhileDown::Wait);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum QueuedWhileDown {
+    /// They go after the next Logon, within `max_queued_age`.
+    #[default]
+    Wait,
+    /// They are dropped, counted in an event, tracked senders told
+    /// ([`NotSent::Disconnected`](crate::NotSent::Disconnected)).
+    Drop,
 }
 
 impl Default for EngineOptions {
@@ -113,6 +139,8 @@ impl Default for EngineOptions {
             max_pending_connections: 256,
             max_template_sessions: 1024,
             tcp_keepalive: Some(Duration::from_secs(30)),
+            max_queued_age: Some(Duration::from_secs(120)),
+            queued_while_down: QueuedWhileDown::Wait,
         }
     }
 }
@@ -684,7 +712,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         let mut result = Ok(());
         let mut dropped = 0;
         for e in &entries {
-            let queued = e.shared.drop_queued();
+            let queued = e.shared.drop_queued(&crate::NotSent::EngineStopped);
             if queued > 0 {
                 tracing::warn!(session = %e.shared.id, queued, "queued messages were never sent: the engine stopped");
                 e.event(&format!(
@@ -798,6 +826,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             max_output: self.options.max_output,
             linger: self.options.linger,
             sync_every: None,
+            max_queued_age: self.options.max_queued_age,
+            queued_while_down: self.options.queued_while_down,
         }
     }
 

@@ -19,8 +19,20 @@ pub(crate) const DISCONNECT: u8 = 2;
 
 /// A queued message's record: MsgType length (one byte), body length (four
 /// bytes, little-endian), the ticket of a tracked send (eight bytes,
-/// little-endian; 0 for none), MsgType, body.
-const RECORD_HEADER: usize = 13;
+/// little-endian; 0 for none), when it was queued (eight bytes: nanoseconds
+/// on the engine's monotonic clock), MsgType, body.
+const RECORD_HEADER: usize = 21;
+
+/// One queued message, as [`records`] reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Record<'a> {
+    /// The tracked send's ticket; 0 for none.
+    pub(crate) ticket: u64,
+    /// When it was queued, on the engine's monotonic clock.
+    pub(crate) queued_at: std::time::Duration,
+    pub(crate) msg_type: &'a [u8],
+    pub(crate) body: &'a [u8],
+}
 
 /// Why [`SessionHandle::send`] did not queue a message.
 ///
@@ -69,6 +81,14 @@ pub enum NotSent {
     /// connection ended; the message has its number and may have reached
     /// the disk, but nothing was promised.
     StoreFailed(String),
+    /// It waited in the queue longer than
+    /// [`EngineOptions::max_queued_age`](crate::EngineOptions::max_queued_age)
+    /// (the session was down, or behind) and was dropped unsent.
+    TooOld,
+    /// Its connection ended before it was taken, and
+    /// [`EngineOptions::queued_while_down`](crate::EngineOptions::queued_while_down)
+    /// drops what is queued then.
+    Disconnected,
 }
 
 impl std::fmt::Display for NotSent {
@@ -78,6 +98,12 @@ impl std::fmt::Display for NotSent {
                 f.write_str("the engine stopped with the message still queued")
             }
             NotSent::StoreFailed(e) => write!(f, "the store did not make the message durable: {e}"),
+            NotSent::TooOld => {
+                f.write_str("the message waited in the queue too long and was dropped")
+            }
+            NotSent::Disconnected => {
+                f.write_str("the connection ended with the message still queued: dropped")
+            }
         }
     }
 }
@@ -214,7 +240,7 @@ impl Shared {
     pub(crate) fn requeue(&self, taken: &[u8], handed: usize) {
         let start = records(taken)
             .take(handed)
-            .map(|(_, msg_type, body)| RECORD_HEADER + msg_type.len() + body.len())
+            .map(|r| RECORD_HEADER + r.msg_type.len() + r.body.len())
             .sum::<usize>();
         let rest = &taken[start..];
         if !rest.is_empty() {
@@ -239,16 +265,22 @@ impl Shared {
         }
     }
 
-    /// Drops every message still queued (the engine stops), telling tracked
-    /// sends so; returns how many were dropped.
-    pub(crate) fn drop_queued(&self) -> usize {
-        let queued = std::mem::take(&mut *self.lock());
+    /// Drops every message still queued, telling tracked sends `why`;
+    /// returns how many were dropped.
+    pub(crate) fn drop_queued(&self, why: &NotSent) -> usize {
+        let mut queued = std::mem::take(&mut *self.lock());
         let mut dropped = 0;
-        for (ticket, _, _) in records(&queued) {
+        for r in records(&queued) {
             dropped += 1;
-            if ticket != 0 {
-                self.settle(ticket, Err(NotSent::EngineStopped));
+            if r.ticket != 0 {
+                self.settle(r.ticket, Err(why.clone()));
             }
+        }
+        // The senders keep the queue's allocation.
+        queued.clear();
+        let mut q = self.lock();
+        if q.is_empty() && q.capacity() < queued.capacity() {
+            *q = queued;
         }
         dropped
     }
@@ -312,18 +344,26 @@ fn state_byte(state: State) -> u8 {
     }
 }
 
-/// The (ticket, MsgType, body) records in `bytes`, in order.
-pub(crate) fn records(mut bytes: &[u8]) -> impl Iterator<Item = (u64, &[u8], &[u8])> {
+/// The records in `bytes`, in order.
+pub(crate) fn records(mut bytes: &[u8]) -> impl Iterator<Item = Record<'_>> {
     std::iter::from_fn(move || {
         let (head, rest) = bytes.split_first_chunk::<RECORD_HEADER>()?;
         let mt = usize::from(head[0]);
         let body = u32::from_le_bytes([head[1], head[2], head[3], head[4]]) as usize;
-        let mut ticket = [0u8; 8];
-        ticket.copy_from_slice(&head[5..13]);
+        let word = |at: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&head[at..at + 8]);
+            u64::from_le_bytes(w)
+        };
         let (msg_type, rest) = rest.split_at(mt);
         let (body, rest) = rest.split_at(body);
         bytes = rest;
-        Some((u64::from_le_bytes(ticket), msg_type, body))
+        Some(Record {
+            ticket: word(5),
+            queued_at: std::time::Duration::from_nanos(word(13)),
+            msg_type,
+            body,
+        })
     })
 }
 
@@ -463,6 +503,8 @@ impl SessionHandle {
             q.push(mt_len);
             q.extend_from_slice(&(body.len() as u32).to_le_bytes());
             q.extend_from_slice(&ticket.to_le_bytes());
+            let queued_at = crate::clock::mono().as_nanos() as u64;
+            q.extend_from_slice(&queued_at.to_le_bytes());
             q.extend_from_slice(msg_type);
             q.extend_from_slice(body);
             was_empty
@@ -579,8 +621,8 @@ mod tests {
         assert_eq!(h.send(b"D", b"11=3"), Err(SendError::Full));
         let mut spare = h.shared.spare_buffer();
         h.shared.take_queued(&mut spare);
-        let got: Vec<_> = records(&spare).collect();
-        assert_eq!(got, [(0, &b"D"[..], &b"11=1"[..]), (0, b"8", b"11=2")]);
+        let got: Vec<_> = records(&spare).map(|r| (r.msg_type, r.body)).collect();
+        assert_eq!(got, [(&b"D"[..], &b"11=1"[..]), (b"8", b"11=2")]);
         // The senders have the spare buffer now, empty.
         h.send(b"D", b"11=3").unwrap();
         assert_eq!(h.shared.queued(), 1);
@@ -589,8 +631,8 @@ mod tests {
         h.shared.requeue(&spare, 1);
         spare.clear();
         h.shared.take_queued(&mut spare);
-        let got: Vec<_> = records(&spare).collect();
-        assert_eq!(got, [(0, &b"8"[..], &b"11=2"[..]), (0, b"D", b"11=3")]);
+        let got: Vec<_> = records(&spare).map(|r| (r.msg_type, r.body)).collect();
+        assert_eq!(got, [(&b"8"[..], &b"11=2"[..]), (b"D", b"11=3")]);
         // All handed: nothing goes back.
         h.shared.requeue(&spare, 2);
         assert_eq!(h.shared.queued(), 0);

@@ -116,5 +116,7 @@ mod tls;
 mod transport;
 
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
-pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions, Shutdown, TlsFileError};
+pub use engine::{
+    Engine, EngineError, EngineErrorKind, EngineOptions, QueuedWhileDown, Shutdown, TlsFileError,
+};
 pub use handle::{NotSent, SendError, Sent, SessionHandle};

@@ -241,9 +241,9 @@ async fn a_full_outgoing_queue_is_reported_to_the_sender() {
         .await
         .unwrap();
     // Without yielding, the connection task takes nothing: 1024 bytes hold
-    // thirteen 72-byte records (a 13-byte header, MsgType, body).
+    // eleven 80-byte records (a 21-byte header, MsgType, body).
     let body = order("O1");
-    let record = 13 + 1 + body.len();
+    let record = 21 + 1 + body.len();
     let mut sent = 0;
     let err = loop {
         match client.send(b"D", &body) {

@@ -106,3 +106,135 @@ async fn messages_still_queued_at_shutdown_are_counted_and_their_senders_told() 
     }
     holder.abort();
 }
+
+/// A proxy to `target` that holds what the client sends for `delay` before
+/// passing it on: a Logon answered late.
+async fn slow_proxy(target: u16, delay: Duration) -> u16 {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move {
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                tokio::time::sleep(delay).await;
+                if let Ok(mut outbound) =
+                    tokio::net::TcpStream::connect(("127.0.0.1", target)).await
+                {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                }
+            });
+        }
+    });
+    port
+}
+
+#[tokio::test]
+async fn a_message_queued_longer_than_the_age_limit_is_dropped_and_its_sender_told() {
+    let port = free_port();
+    let dir = temp_dir("tracked-age");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = start([acceptor("EXEC", "T3", port)], &tx, false).await;
+    // The Logon is answered after 600 ms; messages may wait 200 ms.
+    let proxy = slow_proxy(port, Duration::from_millis(600)).await;
+    let mut options = fix_engine::EngineOptions::default();
+    options.max_queued_age = Some(Duration::from_millis(200));
+    let ini = Engine::start_with(
+        settings([initiator("T3", "EXEC", proxy).file_log_path(&dir)]),
+        &fix44::DICTIONARY,
+        options,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let handle = ini
+        .session(&SessionId::new("FIX.4.4", "T3", "EXEC"))
+        .unwrap();
+    tokio::time::timeout(
+        Duration::from_secs(WAIT),
+        handle.wait_for(State::AwaitingLogon),
+    )
+    .await
+    .unwrap();
+    let stale = handle.send_tracked(b"D", &order("STALE")).unwrap();
+    assert_eq!(
+        tokio::time::timeout(Duration::from_secs(WAIT), stale)
+            .await
+            .unwrap(),
+        Err(NotSent::TooOld)
+    );
+    // Once logged on, a fresh one goes.
+    tokio::time::timeout(Duration::from_secs(WAIT), handle.wait_for(State::LoggedOn))
+        .await
+        .unwrap();
+    let fresh = handle.send_tracked(b"D", &order("FRESH")).unwrap();
+    assert_eq!(
+        tokio::time::timeout(Duration::from_secs(WAIT), fresh)
+            .await
+            .unwrap(),
+        Ok(2)
+    );
+    let a_id = SessionId::new("FIX.4.4", "EXEC", "T3");
+    let fresh = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "FRESH".into(),
+        poss_dup: false,
+    };
+    expect(&mut rx, &a_id, &fresh, WAIT).await;
+    let events = log_events(&dir.join("FIX.4.4-T3-EXEC.event.current.log"));
+    assert!(
+        events
+            .iter()
+            .any(|e| e.contains("Dropped 1 queued messages unsent")),
+        "{events:?}"
+    );
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[tokio::test]
+async fn with_queued_while_down_drop_a_lost_connection_drops_what_is_queued() {
+    // A counterparty that takes the connection, never answers, then closes it.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let (close_tx, close_rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        if let Ok((tcp, _)) = silent.accept().await {
+            let _ = close_rx.await;
+            drop(tcp);
+        }
+    });
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let mut options = fix_engine::EngineOptions::default();
+    options.queued_while_down = fix_engine::QueuedWhileDown::Drop;
+    let ini = Engine::start_with(
+        settings([initiator("T4", "EXEC", port)]),
+        &fix44::DICTIONARY,
+        options,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let handle = ini
+        .session(&SessionId::new("FIX.4.4", "T4", "EXEC"))
+        .unwrap();
+    tokio::time::timeout(
+        Duration::from_secs(WAIT),
+        handle.wait_for(State::AwaitingLogon),
+    )
+    .await
+    .unwrap();
+    let queued = handle.send_tracked(b"D", &order("LOST")).unwrap();
+    close_tx.send(()).unwrap();
+    assert_eq!(
+        tokio::time::timeout(Duration::from_secs(WAIT), queued)
+            .await
+            .unwrap(),
+        Err(NotSent::Disconnected)
+    );
+    let stopped = ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    assert_eq!(
+        stopped.dropped, 0,
+        "dropped when the connection ended already"
+    );
+}
