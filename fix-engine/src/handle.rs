@@ -501,6 +501,7 @@ impl SessionHandle {
             }
             let was_empty = q.is_empty();
             q.push(mt_len);
+            // `record_len` refused a body past u32::MAX.
             q.extend_from_slice(&(body.len() as u32).to_le_bytes());
             q.extend_from_slice(&ticket.to_le_bytes());
             let queued_at = crate::clock::mono().as_nanos() as u64;
@@ -548,11 +549,16 @@ impl SessionHandle {
     /// [`SendError::TooLarge`] for a message the queue can never hold (which
     /// `send_now` refuses too, for one answer whichever way it would go).
     fn record_len(&self, msg_type: &[u8], body: &[u8]) -> Result<(usize, u8), SendError> {
+        // The record's length fields are a byte and four: a longer MsgType or
+        // body is refused, whatever the queue's capacity.
+        let (Ok(mt_len), Ok(_)) = (u8::try_from(msg_type.len()), u32::try_from(body.len())) else {
+            return Err(SendError::TooLarge);
+        };
         let len = RECORD_HEADER + msg_type.len() + body.len();
-        match u8::try_from(msg_type.len()) {
-            Ok(mt_len) if len <= self.shared.capacity => Ok((len, mt_len)),
-            _ => Err(SendError::TooLarge),
+        if len > self.shared.capacity {
+            return Err(SendError::TooLarge);
         }
+        Ok((len, mt_len))
     }
 
     /// The certificate (DER) the counterparty presented on the session's
