@@ -133,8 +133,11 @@ fn calls(trace: &str) -> Vec<Call> {
     let mut open: HashMap<String, (f64, String, String)> = HashMap::new();
     let mut out = Vec::new();
     for line in trace.lines() {
-        let mut parts = line.splitn(3, ' ');
-        let (Some(pid), Some(ts), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
+        // `PID TIME CALL...`: strace pads the PID with spaces to five places.
+        let Some((pid, line)) = line.trim_start().split_once(' ') else {
+            continue;
+        };
+        let Some((ts, rest)) = line.trim_start().split_once(' ') else {
             continue;
         };
         let Ok(ts) = ts.parse::<f64>() else { continue };

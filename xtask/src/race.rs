@@ -13,6 +13,8 @@ pub(crate) const HEADING: &str = "## Engine race (issue 15)";
 
 /// Our engine's and QuickFIX's names in the harness's output.
 const OURS: &str = "ours";
+/// Ours with its default, durable store.
+const DURABLE: &str = "ours, FileStoreSync=Y";
 const QUICKFIX: &str = "QuickFIX C++";
 
 /// What the harness printed.
@@ -174,6 +176,7 @@ pub(crate) fn render(w: &mut String, race: &Race, cmd: &str, cpu: &str, date: &s
             None => "?",
         }
     );
+    durability_targets(w, race);
     let _ = writeln!(
         w,
         "\nLatencies are from each order's due time, so a sender or engine held up \
@@ -183,6 +186,64 @@ pub(crate) fn render(w: &mut String, race: &Race, cmd: &str, cpu: &str, date: &s
          the stolen CPU time above; the sender's own lateness has the same tail): \
          compare within a run.\n"
     );
+}
+
+/// The targets of issue 25 (group commit): ours durable against ours
+/// without the sync and against QuickFIX, and what the sync adds to a paced
+/// order's round trip against the sync time measured in the same run.
+fn durability_targets(w: &mut String, race: &Race) {
+    let Some(durable) = race.figure(DURABLE, "pipelined_round_trips_per_s") else {
+        return;
+    };
+    let _ = writeln!(
+        w,
+        "\n| target (issue 25: durable by default at full speed) | in this run | met |"
+    );
+    let _ = writeln!(w, "|---|---|---|");
+    let met = |ok: bool| if ok { "yes" } else { "**no**" };
+    if let Some(ours) = race.figure(OURS, "pipelined_round_trips_per_s") {
+        let r = durable / ours;
+        let _ = writeln!(
+            w,
+            "| pipelined round trips/s, FileStoreSync=Y ≥ 0.8× FileStoreSync=N | {r:.2}× | {} |",
+            met(r >= 0.8)
+        );
+    }
+    match race.figure(QUICKFIX, "pipelined_round_trips_per_s") {
+        Some(qf) => {
+            let r = durable / qf;
+            let _ = writeln!(
+                w,
+                "| pipelined round trips/s, FileStoreSync=Y ≥ QuickFIX C++'s (its default store) | {r:.1}× | {} |",
+                met(r >= 1.0)
+            );
+        }
+        None => {
+            let _ = writeln!(
+                w,
+                "| pipelined round trips/s, FileStoreSync=Y ≥ QuickFIX C++'s (its default store) | – | ? (QuickFIX C++ not in this run) |"
+            );
+        }
+    }
+    let added = race
+        .figure(DURABLE, "latency_p50_us")
+        .zip(race.figure(OURS, "latency_p50_us"))
+        .map(|(d, o)| d - o);
+    let sync = race
+        .run
+        .get("sync_p50_us")
+        .and_then(|v| v.parse::<f64>().ok());
+    if let (Some(added), Some(sync)) = (added, sync) {
+        // The round trip holds two syncs when both sides are durable: the
+        // order's at the initiator, the report's at the acceptor.
+        let _ = writeln!(
+            w,
+            "| paced order's p50, FileStoreSync=Y − FileStoreSync=N ≤ one sync time a side (2 × {}) | {} | {} |",
+            format_us(sync),
+            format_us(added.max(0.0)),
+            met(added <= 2.0 * sync)
+        );
+    }
 }
 
 /// `existing` with its race section (from [`HEADING`] to the next `## ` heading)
@@ -246,6 +307,37 @@ QuickFIX C++\tlatency_max_us\t22560.8\n\
 QuickFIX C++\tpacer_p50_us\t46.1\n\
 QuickFIX C++\tpacer_p99_us\t1893.4\n\
 run\tquickfix\tin this run\n";
+
+    #[test]
+    fn judges_the_durable_lane_against_ours_quickfix_and_the_sync_time() {
+        let durable = "ours, FileStoreSync=Y\tpipelined_round_trips_per_s\t132084.8\n\
+ours, FileStoreSync=Y\tlatency_p50_us\t565.0\n\
+run\tsync_p50_us\t140.0\n";
+        let race = parse(&format!("{SAMPLE}{durable}")).unwrap();
+        let mut s = String::new();
+        render(&mut s, &race, "cargo run …", "cpu", "date");
+        assert!(
+            s.contains("| ours, FileStoreSync=Y | 132085 | 565 µs |"),
+            "{s}"
+        );
+        assert!(
+            s.contains("| pipelined round trips/s, FileStoreSync=Y ≥ 0.8× FileStoreSync=N | 0.50× | **no** |"),
+            "{s}"
+        );
+        assert!(s.contains("its default store) | 14.9× | yes |"), "{s}");
+        // 565 − 265 = 300 µs against two syncs of 140 µs.
+        assert!(s.contains("(2 × 140 µs) | 300 µs | **no** |"), "{s}");
+        // Without the durable lane, no such table.
+        let mut s = String::new();
+        render(
+            &mut s,
+            &parse(SAMPLE).unwrap(),
+            "cargo run …",
+            "cpu",
+            "date",
+        );
+        assert!(!s.contains("issue 25"), "{s}");
+    }
 
     #[test]
     fn reads_the_harness_output_and_judges_the_targets() {

@@ -55,6 +55,8 @@ const WINDOW: u64 = 10_000;
 const ONE_WAY: u64 = 1_000_000;
 /// A sending thread's pause while its window is full.
 const BACKOFF: Duration = Duration::from_micros(20);
+/// Syncs timed to measure this machine's sync time, after the race.
+const SYNC_PROBES: usize = 500;
 /// How long a phase may wait for its last report.
 const PHASE_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -456,6 +458,8 @@ fn run() -> Result<(), String> {
         "who sends: paced orders from a third thread for both engines, each writing to the socket from that thread (ours: SessionHandle::send_now; QuickFIX: Session::sendToTarget); pipelined orders, for ours from a task on the initiator's runtime (SessionHandle::send, whose queue the connection task takes whole; yielding while it is full), for QuickFIX from that third thread (sendToTarget)".to_owned(),
         "an initiator sends NewOrderSingles (ClOrdID = the order's index, 6 more fields), the acceptor answers each with an ExecutionReport (ClOrdID copied, 10 more fields), matched to its order by ClOrdID".to_owned(),
         format!("file store on both sides, synced by the system, never per message (ours: FileStoreSync=N, SyncPolicy::Os; QuickFIX's FileStore writes and fflushes each message, no fsync), in fresh directories under {}", std::env::temp_dir().display()),
+        format!("{}: the same engine with its default store, FileStoreSync=Y: every message durable before its bytes leave, by group commit (one msync covers all a connection stored since the last, overlapped with its next reads); both sides", ours::NAME_DURABLE),
+        format!("sync time: the median of {SYNC_PROBES} syncs of our file store (a 200-byte message stored, then synced), measured after the race on the same disk"),
         "no message log (QuickFIX: a log factory whose callbacks do nothing, the crate's NullLogger)".to_owned(),
         "every message validated against FIX 4.4 on both sides (ours: fix44's generated tables; QuickFIX: UseDataDictionary=Y with spec/FIX44.xml, the file fix44 is generated from)".to_owned(),
         format!("warm-up: {WARMUP} orders pipelined, not reported"),
@@ -475,11 +479,36 @@ fn run() -> Result<(), String> {
     let ticks = cpu_ticks();
     let result = (|| {
         let ours_tracker = Arc::new(Tracker::new(plan.orders()));
-        ours::with_client(&root, &ours_tracker, &mut |ours| {
-            #[cfg(feature = "quickfix")]
-            {
-                let qf_tracker = Arc::new(Tracker::new(plan.orders()));
-                quickfix_cpp::with_client(&root, &qf_tracker, &mut |qf| {
+        let durable_tracker = Arc::new(Tracker::new(plan.orders()));
+        ours::with_client(&root, false, &ours_tracker, &mut |ours| {
+            ours::with_client(&root, true, &durable_tracker, &mut |durable| {
+                #[cfg(feature = "quickfix")]
+                {
+                    let qf_tracker = Arc::new(Tracker::new(plan.orders()));
+                    quickfix_cpp::with_client(&root, &qf_tracker, &mut |qf| {
+                        let mut lanes = [
+                            Lane {
+                                name: ours::NAME,
+                                client: &mut *ours,
+                                tracker: ours_tracker.clone(),
+                            },
+                            Lane {
+                                name: ours::NAME_DURABLE,
+                                client: &mut *durable,
+                                tracker: durable_tracker.clone(),
+                            },
+                            Lane {
+                                name: quickfix_cpp::NAME,
+                                client: qf,
+                                tracker: qf_tracker.clone(),
+                            },
+                        ];
+                        report(&mut lanes, plan)
+                    })?;
+                    println!("run\tquickfix\tin this run");
+                }
+                #[cfg(not(feature = "quickfix"))]
+                {
                     let mut lanes = [
                         Lane {
                             name: ours::NAME,
@@ -487,27 +516,19 @@ fn run() -> Result<(), String> {
                             tracker: ours_tracker.clone(),
                         },
                         Lane {
-                            name: quickfix_cpp::NAME,
-                            client: qf,
-                            tracker: qf_tracker.clone(),
+                            name: ours::NAME_DURABLE,
+                            client: durable,
+                            tracker: durable_tracker.clone(),
                         },
                     ];
-                    report(&mut lanes, plan)
-                })?;
-                println!("run\tquickfix\tin this run");
-            }
-            #[cfg(not(feature = "quickfix"))]
-            {
-                let lane = Lane {
-                    name: ours::NAME,
-                    client: ours,
-                    tracker: ours_tracker.clone(),
-                };
-                report(&mut [lane], plan)?;
-                println!("run\tquickfix\tnot in this run (the `quickfix` feature is off)");
-            }
-            Ok(())
+                    report(&mut lanes, plan)?;
+                    println!("run\tquickfix\tnot in this run (the `quickfix` feature is off)");
+                }
+                Ok(())
+            })
         })?;
+        let sync = ours::sync_p50_us(&root, SYNC_PROBES)?;
+        println!("run\tsync_p50_us\t{sync:.1}");
         let one_way = ours::one_way(ONE_WAY)?;
         println!("{}\tone_way_messages_per_s\t{one_way:.1}", ours::NAME);
         Ok(())

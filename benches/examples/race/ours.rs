@@ -18,6 +18,9 @@ use crate::{BACKOFF, Client, ORDER_FIELDS, REPORT_FIELDS, Tracker};
 
 /// Our engine's name in the output.
 pub(crate) const NAME: &str = "ours";
+/// Our engine with its default, durable store (`FileStoreSync=Y`: each message
+/// durable before it leaves, by group commit).
+pub(crate) const NAME_DURABLE: &str = "ours, FileStoreSync=Y";
 
 /// The acceptor: answers each NewOrderSingle with an ExecutionReport, or (one-way)
 /// only records it.
@@ -120,8 +123,9 @@ where
 /// Where each side keeps its store.
 #[derive(Clone, Copy)]
 enum Stores<'a> {
-    /// File stores in these directories (acceptor, initiator), synced by the system.
-    Files(&'a Path, &'a Path),
+    /// File stores in these directories (acceptor, initiator), synced as the
+    /// policy says.
+    Files(&'a Path, &'a Path, SyncPolicy),
     Memory,
 }
 
@@ -142,13 +146,13 @@ impl Pair {
         recorder: Arc<Tracker>,
     ) -> Result<Pair, String> {
         let port = crate::free_port()?;
-        let with_store = |b: SessionBuilder, dir: Option<&Path>| match dir {
-            Some(d) => b.file_store_path(d).file_store_sync(SyncPolicy::Os),
-            None => b,
+        let (a_dir, i_dir, policy) = match stores {
+            Stores::Files(a, i, policy) => (Some(a), Some(i), policy),
+            Stores::Memory => (None, None, SyncPolicy::Os),
         };
-        let (a_dir, i_dir) = match stores {
-            Stores::Files(a, i) => (Some(a), Some(i)),
-            Stores::Memory => (None, None),
+        let with_store = |b: SessionBuilder, dir: Option<&Path>| match dir {
+            Some(d) => b.file_store_path(d).file_store_sync(policy),
+            None => b,
         };
         let a_id = SessionId::new("FIX.4.4", "EXEC", "C1");
         let a = SessionBuilder::acceptor(a_id.clone())
@@ -272,19 +276,25 @@ impl Client for OursClient {
     }
 }
 
-/// Starts our pair with file stores in `root`, answers recorded in `tracker`,
-/// and runs `race` with its client; stops the pair after.
+/// Starts our pair with file stores in `root` (synced by the system, or
+/// `durable`: `FileStoreSync=Y`), answers recorded in `tracker`, and runs
+/// `race` with its client; stops the pair after.
 pub(crate) fn with_client(
     root: &Path,
+    durable: bool,
     tracker: &Arc<Tracker>,
     race: &mut dyn FnMut(&mut dyn Client) -> Result<(), String>,
 ) -> Result<(), String> {
+    let (name, policy) = match durable {
+        true => ("ours-durable", SyncPolicy::EveryRecord),
+        false => ("ours", SyncPolicy::Os),
+    };
     let (a, i) = (
-        crate::store_dir(root, "ours-acceptor")?,
-        crate::store_dir(root, "ours-initiator")?,
+        crate::store_dir(root, &format!("{name}-acceptor"))?,
+        crate::store_dir(root, &format!("{name}-initiator"))?,
     );
     let pair = Pair::start(
-        Stores::Files(&a, &i),
+        Stores::Files(&a, &i, policy),
         EngineOptions::default(),
         || Executor {
             body: Vec::new(),
@@ -324,4 +334,28 @@ pub(crate) fn one_way(n: u64) -> Result<f64, String> {
     done?;
     tracker.check()?;
     Ok(n as f64 / seconds)
+}
+
+/// The time one sync of our file store takes on this machine now: `n`
+/// times, a message stored and synced (`SyncPolicy::Batch`, as under
+/// `FileStoreSync=Y`), each sync timed; returns their median, µs.
+pub(crate) fn sync_p50_us(root: &Path, n: usize) -> Result<f64, String> {
+    use fix_session::{FileOptions, FileStore, MessageStore};
+    let dir = crate::store_dir(root, "sync-probe")?;
+    let mut store = FileStore::open_with(
+        &dir,
+        "FIX.4.4-PROBE",
+        FileOptions::new().sync(SyncPolicy::Batch),
+    )
+    .map_err(|e| e.to_string())?;
+    let message = [b'x'; 200];
+    let mut times = Vec::with_capacity(n);
+    for seq in 1..=n as u64 {
+        store.store(seq, &message).map_err(|e| e.to_string())?;
+        let start = Instant::now();
+        store.sync().map_err(|e| e.to_string())?;
+        times.push(start.elapsed().as_secs_f64() * 1e6);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
 }
