@@ -159,6 +159,11 @@ pub struct SessionSettings {
     /// `FileLogHeartbeats` (QuickFIX/J; default Y): N leaves Heartbeats out of
     /// the message log.
     pub log_heartbeats: bool,
+    /// QuickFIX's screen log: `Some` when any `ScreenLog*` setting (or
+    /// `ScreenIncludeMilliseconds`) is given, printing to standard output as
+    /// those settings say (each `ScreenLogShow*` not given is on, as in
+    /// QuickFIX/J); `None`, the default, keeps standard output silent.
+    pub screen_log: Option<crate::log::ScreenLogOptions>,
     /// Every key of the session's section and of `[DEFAULT]`, as written, with
     /// its value: what [`get`](Self::get) reads.
     raw: Vec<(String, String)>,
