@@ -180,6 +180,7 @@ impl SessionSettings {
     /// [DEFAULT]
     /// Username=trader1
     /// RefreshOnLogon=Y
+    /// Encoding=UTF-8
     /// [SESSION]
     /// ConnectionType=acceptor
     /// BeginString=FIX.4.4
@@ -190,7 +191,8 @@ impl SessionSettings {
     /// ")?;
     /// let session = &s.sessions()[0];
     /// assert_eq!(session.get("USERNAME"), Some("trader2"));
-    /// assert_eq!(session.get("RefreshOnLogon"), Some("Y")); // kept, though not applied yet
+    /// assert_eq!(session.get("RefreshOnLogon"), Some("Y")); // the engine's, and readable
+    /// assert_eq!(session.get("Encoding"), Some("UTF-8")); // kept, though ignored
     /// assert_eq!(session.get("Password"), None);
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```
