@@ -208,6 +208,9 @@ pub struct SessionConfig {
 /// TargetCompID, 142 and 143 last); a stored message resent gets the
 /// session's values again in place of those it was stored with.
 ///
+/// An application that writes one of these itself, in a message's body,
+/// leaves it unset here: both would be sent.
+///
 /// Received messages' 50, 142, 57 and 143 are not checked: like QuickFIX C++'s
 /// and QuickFIX/J's `isCorrectCompID`, CheckCompID compares the CompIDs only
 /// (a counterparty may route to several desks under one CompID).

@@ -947,3 +947,47 @@ fn without_refresh_on_logon_a_standby_session_cannot_send_its_logon() {
     ));
     assert!(s.output().is_empty());
 }
+
+/// RefreshOnLogon on an acceptor: the counterparty's Logon is checked against
+/// the numbers the primary left, read when the Logon comes.
+#[test]
+fn refresh_on_logon_checks_an_acceptor_s_logon_against_the_primary_s_numbers() {
+    use fix_session::{Application, Role, Session, SessionConfig, SessionId, State};
+    struct App;
+    impl Application for App {}
+    let dir = TempDir::new("refresh-acceptor");
+    let name = "FIX.4.4-BROKER-CLIENT";
+    let mut primary = FileStore::open(dir.path(), name).unwrap();
+    let options = FileOptions::new().standby(true);
+    let standby = FileStore::open_with(dir.path(), name, options).unwrap();
+    // The primary received 1..=4 and sent 1..=2 after the standby opened.
+    primary.store(1, b"8=FIX.4.4\x01...").unwrap();
+    primary.store(2, b"8=FIX.4.4\x01...").unwrap();
+    primary.set_next_target_seq(5).unwrap();
+    drop(primary);
+
+    let id = SessionId::new("FIX.4.4", "BROKER", "CLIENT");
+    let mut config = SessionConfig::new(id, Role::Acceptor);
+    config.refresh_on_logon = true;
+    let mut s = Session::new(config, standby, &fix44::DICTIONARY);
+    let now = common::t0();
+    s.connected(now, &mut App).unwrap();
+    let ts = String::from_utf8(fix_session::time::format_timestamp(now).to_vec()).unwrap();
+    let logon = common::msg(&[
+        (35, "A"),
+        (34, "5"),
+        (49, "CLIENT"),
+        (52, &ts),
+        (56, "BROKER"),
+        (98, "0"),
+        (108, "30"),
+    ]);
+    s.handle_bytes(now, &logon, &mut App).unwrap();
+    assert_eq!(s.state(), State::LoggedOn);
+    let answer = common::split(s.output()).remove(0);
+    assert_eq!(common::get(&answer, 34).as_deref(), Some("3"));
+    assert_eq!(
+        (s.store().next_sender_seq(), s.store().next_target_seq()),
+        (4, 6)
+    );
+}
