@@ -18,8 +18,10 @@ use std::task::{Context, Poll};
 use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
+use fix_session::store::{SyncDone, SyncJob};
 use fix_session::{Application, MessageStore, Session, SessionError, State, Time};
 use tokio::io::{Interest, Ready};
+use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::clock;
@@ -48,6 +50,8 @@ pub(crate) struct Slot<D: Schema> {
     /// Tracked sends the session has taken, (ticket, MsgSeqNum), told their
     /// number once the sync that covers them is done.
     taken: Vec<(u64, u64)>,
+    /// The tracked sends the sync in flight covers, told when it ends.
+    sync_taken: Vec<(u64, u64)>,
     /// A connection task runs the session: no other may.
     pub(crate) running: bool,
     /// The running connection's stream, once the session is connected.
@@ -78,6 +82,7 @@ impl<D: Schema> SessionCell<D> {
             read_buf: vec![0; read_buffer].into_boxed_slice(),
             spare: shared.spare_buffer(),
             taken: Vec::new(),
+            sync_taken: Vec::new(),
             running: false,
             live: None,
         }))
@@ -119,8 +124,10 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
         let Some(live) = live.as_mut() else {
             return false;
         };
+        // A sync in flight: the message joins the task's next batch.
         if live.failure.is_some()
             || shared.has_commands()
+            || session.sync_in_flight()
             || session.state() != State::LoggedOn
             || session.unsent_len() >= live.limits.output_high_water
         {
@@ -290,6 +297,12 @@ pub(crate) async fn run<D: Schema>(
     };
     let mut guard = cell.lock();
     let slot = &mut *guard;
+    if slot.session.sync_in_flight() {
+        // The task ended (a panic) with its sync's outcome unread: a sync
+        // here covers what it did, so the tracked sends learn the truth.
+        let synced = slot.session.sync();
+        settle(shared, &mut slot.sync_taken, synced.as_ref().err());
+    }
     if let Some(mut live) = slot.live.take() {
         live.stream.close();
     }
@@ -369,11 +382,15 @@ enum Woke {
     Handle,
     /// The deadline armed.
     Timer,
+    /// The sync in flight ended.
+    Synced(SyncDone),
 }
 
 /// What a step leaves the task to wait for.
 struct Wait {
-    interest: Interest,
+    /// What to wait on the socket for, if anything (nothing while output is
+    /// full and held back for the sync in flight).
+    interest: Option<Interest>,
     wake_at: Option<Instant>,
 }
 
@@ -386,6 +403,8 @@ struct Progress {
     logged_on: bool,
     /// When the store's interval sync is due next.
     sync_due: Option<Instant>,
+    /// The sync in flight: its job's number and the blocking task running it.
+    syncing: Option<(u64, JoinHandle<SyncDone>)>,
 }
 
 async fn drive<D: Schema>(
@@ -401,6 +420,7 @@ async fn drive<D: Schema>(
         closing: None,
         logged_on: false,
         sync_due: None,
+        syncing: None,
     };
     let sleep = tokio::time::sleep_until(Instant::now());
     tokio::pin!(sleep);
@@ -418,17 +438,84 @@ async fn drive<D: Schema>(
         };
         let wait = match stepped {
             Ok(w) => w,
-            Err(end) => return end,
+            Err(end) => return end_sync_in_flight(cell, shared, &mut progress, end).await,
         };
         if let Some(at) = wait.wake_at {
             sleep.as_mut().reset(at);
         }
+        let interest = wait.interest.unwrap_or(Interest::READABLE);
         woke = tokio::select! {
-            ready = tcp.ready(wait.interest) => Woke::Socket(ready),
+            ready = tcp.ready(interest), if wait.interest.is_some() => Woke::Socket(ready),
             () = shared.wake.notified() => Woke::Handle,
             () = &mut sleep, if wait.wake_at.is_some() => Woke::Timer,
+            done = sync_ended(&mut progress.syncing), if progress.syncing.is_some() => {
+                progress.syncing = None;
+                Woke::Synced(done)
+            }
         };
     }
+}
+
+/// What the sync in flight returned (a failure if its thread was lost).
+async fn sync_ended(syncing: &mut Option<(u64, JoinHandle<SyncDone>)>) -> SyncDone {
+    match syncing {
+        Some((id, job)) => job
+            .await
+            .unwrap_or_else(|e| SyncDone::failed(*id, io::Error::other(e))),
+        None => std::future::pending().await,
+    }
+}
+
+/// The connection ends: a sync in flight is waited for first, so that the
+/// tracked sends it covers are told how it went.
+async fn end_sync_in_flight<D: Schema>(
+    cell: &SessionCell<D>,
+    shared: &Shared,
+    progress: &mut Progress,
+    end: End,
+) -> End {
+    if progress.syncing.is_some() {
+        let done = sync_ended(&mut progress.syncing).await;
+        progress.syncing = None;
+        let mut slot = cell.lock();
+        let Slot {
+            session,
+            sync_taken,
+            ..
+        } = &mut *slot;
+        let ended = session.end_sync(done);
+        settle(shared, sync_taken, ended.as_ref().err());
+    }
+    end
+}
+
+/// Starts the group commit of what this step stored (all a read brought and
+/// every answer, the queued sends, the incoming numbers), unless one is in
+/// flight: its job waits for the disk on a blocking thread while the task
+/// goes on; its bytes leave when it ends. A store durable at once (or one
+/// that synced here) hands its bytes out now, and its tracked sends are told.
+fn begin_sync<D: Schema>(
+    session: &mut Session<Store, D>,
+    shared: &Shared,
+    taken: &mut Vec<(u64, u64)>,
+    sync_taken: &mut Vec<(u64, u64)>,
+    syncing: &mut Option<(u64, JoinHandle<SyncDone>)>,
+) -> Result<(), SessionError> {
+    if syncing.is_some() {
+        return Ok(());
+    }
+    match session.begin_sync()? {
+        Some(job) => {
+            std::mem::swap(taken, sync_taken);
+            *syncing = Some((job.id(), spawn_sync(job)));
+        }
+        None => settle(shared, taken, None),
+    }
+    Ok(())
+}
+
+fn spawn_sync(job: SyncJob) -> JoinHandle<SyncDone> {
+    tokio::task::spawn_blocking(move || job.run())
 }
 
 /// Handles what woke the task, then does what the session and the handles
@@ -447,6 +534,7 @@ fn step<D: Schema>(
         read_buf,
         spare,
         taken,
+        sync_taken,
         live,
         ..
     } = slot;
@@ -472,6 +560,11 @@ fn step<D: Schema>(
                     .handle_timeout(clock::now(), app)
                     .map_err(End::Failed)?;
                 journal.flush_if_due().map_err(End::Log)?;
+            }
+            Woke::Synced(done) => {
+                let ended = session.end_sync(done);
+                settle(shared, sync_taken, ended.as_ref().err());
+                ended.map_err(End::Failed)?;
             }
         }
 
@@ -509,15 +602,14 @@ fn step<D: Schema>(
         } else {
             took = false;
         }
-        // Group commit: one sync for everything this step stored (all a read
-        // brought and every answer, the queued sends, the incoming numbers),
-        // before any of it is written; tracked sends are told then.
-        let result = result.and_then(|()| match session.needs_sync() {
-            true => session.sync(),
-            false => Ok(()),
-        });
-        settle(shared, taken, result.as_ref().err());
-        result.map_err(End::Failed)?;
+        // Group commit: one sync for everything stored since the last, before
+        // any of it is written; tracked sends are told when it ends.
+        let result = result
+            .and_then(|()| begin_sync(session, shared, taken, sync_taken, &mut progress.syncing));
+        if let Err(e) = result {
+            settle(shared, taken, Some(&e));
+            return Err(End::Failed(e));
+        }
         if let Some(every) = limits.sync_every {
             // SyncPolicy::Interval: what the store wrote since its last sync
             // is made durable on time, writes or not.
@@ -553,7 +645,7 @@ fn step<D: Schema>(
             tracing::info!(?state, "logged out");
         }
         if session.wants_disconnect() {
-            if session.output().is_empty() && !stream.has_unsent() {
+            if session.output().is_empty() && !stream.has_unsent() && !session.sync_in_flight() {
                 return Err(End::Session);
             }
             let linger = *progress
@@ -572,15 +664,17 @@ fn step<D: Schema>(
             continue;
         }
 
-        // Wait for the socket, a handle, or the next deadline.
-        let mut interest = if full || session.wants_disconnect() {
-            Interest::WRITABLE
-        } else {
-            Interest::READABLE
+        // Wait for the socket, a handle, the sync in flight, or the next
+        // deadline. Reading stops while the output is full or the session
+        // closes; writing waits for something released to write.
+        let read = !full && !session.wants_disconnect();
+        let write = !session.output().is_empty() || stream.has_unsent();
+        let interest = match (read, write) {
+            (true, true) => Some(Interest::READABLE.add(Interest::WRITABLE)),
+            (true, false) => Some(Interest::READABLE),
+            (false, false) if progress.syncing.is_some() => None,
+            (false, _) => Some(Interest::WRITABLE),
         };
-        if !session.output().is_empty() || stream.has_unsent() {
-            interest = interest.add(Interest::WRITABLE);
-        }
         // The session's deadlines are on the monotonic clock; the schedule's
         // end is on the wall clock (`end` is in the period: it is over a
         // moment after).

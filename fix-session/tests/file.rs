@@ -991,3 +991,112 @@ fn refresh_on_logon_checks_an_acceptor_s_logon_against_the_primary_s_numbers() {
         (4, 6)
     );
 }
+
+/// The sync split in three (`begin_sync`, the job anywhere, `end_sync`), as
+/// the engine overlaps it with its next reads.
+mod split_sync {
+    use super::*;
+    use fix_session::store::SyncDone;
+
+    fn batch_store(dir: &Path) -> FileStore {
+        FileStore::open_with(dir, ID, FileOptions::new().sync(SyncPolicy::Batch)).unwrap()
+    }
+
+    #[test]
+    fn records_taken_while_a_job_runs_wait_for_the_next_one() {
+        let dir = TempDir::new("split-sync-next");
+        let mut store = batch_store(dir.path());
+        store.store(1, b"one").unwrap();
+        let job = store.begin_sync().unwrap().expect("a record waits");
+        assert!(store.sync_in_flight());
+        // One job at a time: a second begin has nothing to hand out.
+        assert!(store.begin_sync().unwrap().is_none());
+        store.store(2, b"two").unwrap();
+        let done = std::thread::spawn(move || job.run()).join().unwrap();
+        assert!(done.result().is_ok());
+        store.end_sync(done).unwrap();
+        assert!(!store.sync_in_flight());
+        assert!(store.pending_sync(), "record 2 came after the job began");
+        let syncs = store.syncs();
+        let job = store.begin_sync().unwrap().expect("record 2 waits");
+        store.end_sync(job.run()).unwrap();
+        assert!(!store.pending_sync());
+        assert_eq!(store.syncs(), syncs + 1);
+        drop(store);
+        let mut reopened = FileStore::open(dir.path(), ID).unwrap();
+        assert_eq!(
+            stored(&mut reopened),
+            [(1, b"one".to_vec()), (2, b"two".to_vec())]
+        );
+    }
+
+    #[test]
+    fn a_failed_job_stops_the_store() {
+        let dir = TempDir::new("split-sync-failed");
+        let mut store = batch_store(dir.path());
+        store.store(1, b"one").unwrap();
+        let job = store.begin_sync().unwrap().unwrap();
+        let failed = SyncDone::failed(job.id(), std::io::Error::other("the disk went away"));
+        drop(job);
+        assert!(matches!(store.end_sync(failed), Err(StoreError::Io { .. })));
+        // The pages may be lost and marked clean: nothing more is taken.
+        assert!(matches!(
+            store.store(2, b"two"),
+            Err(StoreError::Poisoned { .. })
+        ));
+        assert!(matches!(
+            store.begin_sync(),
+            Err(StoreError::Poisoned { .. })
+        ));
+    }
+
+    #[test]
+    fn a_job_of_a_log_a_reset_replaced_ends_without_effect() {
+        let dir = TempDir::new("split-sync-reset");
+        let mut store = batch_store(dir.path());
+        store.store(1, b"one").unwrap();
+        let job = store.begin_sync().unwrap().unwrap();
+        store.reset(t()).unwrap();
+        store.store(1, b"new").unwrap();
+        store.end_sync(job.run()).unwrap();
+        assert!(store.pending_sync(), "the new log's record is not covered");
+        let job = store
+            .begin_sync()
+            .unwrap()
+            .expect("the new log's record waits");
+        store.end_sync(job.run()).unwrap();
+        assert!(!store.pending_sync());
+    }
+
+    #[test]
+    fn answers_taken_back_while_a_job_runs_are_not_counted_durable_when_rewritten() {
+        let dir = TempDir::new("split-sync-take-back");
+        let mut store = batch_store(dir.path());
+        store.advance_target_seq(1).unwrap();
+        store.begin_answer(2);
+        store.store(1, b"answer").unwrap();
+        // The job covers the answer's bytes...
+        let job = store.begin_sync().unwrap().unwrap();
+        // ...which are taken back, and the same offsets written afresh.
+        store.abandon_answer();
+        store.store(1, b"other!").unwrap();
+        store.end_sync(job.run()).unwrap();
+        assert!(
+            store.pending_sync(),
+            "the record written over the taken-back answer came after the job began"
+        );
+    }
+
+    #[test]
+    fn a_blocking_sync_frees_a_job_whose_end_was_lost() {
+        let dir = TempDir::new("split-sync-lost");
+        let mut store = batch_store(dir.path());
+        store.store(1, b"one").unwrap();
+        let job = store.begin_sync().unwrap().unwrap();
+        drop(job);
+        store.sync().unwrap();
+        assert!(!store.sync_in_flight() && !store.pending_sync());
+        store.store(2, b"two").unwrap();
+        assert!(store.begin_sync().unwrap().is_some());
+    }
+}

@@ -4,7 +4,9 @@
 //! the test's "socket" logs every write with the numbers it carried: no number
 //! may be written before a sync that followed its store. The same check run on
 //! a store that lies about its pending records (the sync removed) must fail,
-//! so the check can fail.
+//! so the check can fail. The same again with the sync split in three
+//! (`begin_sync`, the job on another thread, `end_sync`), overlapped with the
+//! next burst as the engine overlaps it with its next reads.
 
 mod common;
 
@@ -13,6 +15,7 @@ use std::rc::Rc;
 use std::time::SystemTime;
 
 use common::{Recorder, TempDir, configs, get, split, t0};
+use fix_session::store::{SyncDone, SyncJob};
 use fix_session::{
     Chunk, ChunkLimit, FileOptions, FileStore, MemoryStore, MessageStore, Session, StoreError,
     SyncPolicy,
@@ -22,6 +25,10 @@ use fix_session::{
 enum Step {
     Stored(u64),
     Synced,
+    /// A sync job began (its number): it covers what was stored before.
+    Began(u64),
+    /// That job ended, successfully.
+    Ended(u64),
     Written(Vec<u64>),
 }
 
@@ -85,6 +92,22 @@ impl MessageStore for Recording {
     fn pending_sync(&self) -> bool {
         !self.lie && self.inner.pending_sync()
     }
+    fn begin_sync(&mut self) -> Result<Option<SyncJob>, StoreError> {
+        let job = self.inner.begin_sync()?;
+        if let Some(job) = &job {
+            self.trail.borrow_mut().push(Step::Began(job.id()));
+        }
+        Ok(job)
+    }
+    fn end_sync(&mut self, done: SyncDone) -> Result<(), StoreError> {
+        let id = done.id();
+        self.inner.end_sync(done)?;
+        self.trail.borrow_mut().push(Step::Ended(id));
+        Ok(())
+    }
+    fn sync_in_flight(&self) -> bool {
+        self.inner.sync_in_flight()
+    }
 }
 
 type Fix44 = common::Fix44;
@@ -107,9 +130,45 @@ fn write_out(acc: &mut Session<Recording, Fix44>, trail: &Trail) -> Vec<u8> {
     out
 }
 
-/// The numbers written before a sync that followed their store, if any.
+/// How an acceptor's step makes its answers durable.
+#[derive(Clone, Copy, PartialEq)]
+enum Sync {
+    /// `Session::sync` before writing, as a step without overlap.
+    InStep,
+    /// The sync split in three and overlapped: the job begun after a burst's
+    /// answers runs on another thread while the next burst is handled, and
+    /// ends before that step writes.
+    Overlapped,
+}
+
+/// Ends the sync job in flight, if any (it ran on another thread).
+fn end_job(
+    acc: &mut Session<Recording, Fix44>,
+    job: &mut Option<std::thread::JoinHandle<SyncDone>>,
+) {
+    if let Some(job) = job.take() {
+        acc.end_sync(job.join().unwrap()).unwrap();
+    }
+}
+
+/// Writes down what the acceptor hands out now as one write.
+fn write_released(acc: &mut Session<Recording, Fix44>, trail: &Trail) -> Vec<u8> {
+    let out = acc.output().to_vec();
+    acc.consume_output(out.len());
+    if !out.is_empty() {
+        let seqs = split(&out)
+            .iter()
+            .map(|m| get(m, 34).unwrap().parse().unwrap())
+            .collect();
+        trail.borrow_mut().push(Step::Written(seqs));
+    }
+    out
+}
+
+/// The numbers written before a sync begun after their store had ended, if any.
 fn written_before_durable(trail: &[Step]) -> Vec<u64> {
     let mut unsynced = std::collections::HashSet::new();
+    let mut covered = std::collections::HashMap::new();
     let mut early = Vec::new();
     for step in trail {
         match step {
@@ -117,6 +176,14 @@ fn written_before_durable(trail: &[Step]) -> Vec<u64> {
                 unsynced.insert(*seq);
             }
             Step::Synced => unsynced.clear(),
+            Step::Began(id) => {
+                covered.insert(*id, unsynced.clone());
+            }
+            Step::Ended(id) => {
+                for seq in covered.remove(id).unwrap_or_default() {
+                    unsynced.remove(&seq);
+                }
+            }
             Step::Written(seqs) => early.extend(seqs.iter().filter(|s| unsynced.contains(s))),
         }
     }
@@ -126,6 +193,10 @@ fn written_before_durable(trail: &[Step]) -> Vec<u64> {
 /// An acceptor over a recording batch store answers `orders` orders sent in
 /// bursts of `burst`; returns the trail and how many syncs the store made.
 fn run(lie: bool, orders: usize, burst: usize) -> (Vec<Step>, u64, usize) {
+    run_with(lie, orders, burst, Sync::InStep)
+}
+
+fn run_with(lie: bool, orders: usize, burst: usize, sync: Sync) -> (Vec<Step>, u64, usize) {
     let dir = TempDir::new(if lie { "group-lie" } else { "group" });
     let trail: Trail = Rc::default();
     let store = Recording {
@@ -151,6 +222,7 @@ fn run(lie: bool, orders: usize, burst: usize) -> (Vec<Step>, u64, usize) {
     let answer = write_out(&mut acc, &trail);
     init.handle_bytes(now, &answer, &mut ia).unwrap();
     let mut sent = 0;
+    let mut job = None;
     while sent < orders {
         for _ in 0..burst.min(orders - sent) {
             let body =
@@ -162,9 +234,25 @@ fn run(lie: bool, orders: usize, burst: usize) -> (Vec<Step>, u64, usize) {
         init.consume_output(wire.len());
         // One read brings the whole burst: one step of the engine.
         acc.handle_bytes(now, &wire, &mut aa).unwrap();
-        let answers = write_out(&mut acc, &trail);
+        let answers = match sync {
+            Sync::InStep => write_out(&mut acc, &trail),
+            Sync::Overlapped => {
+                // The answers to the burst before, durable now, leave; this
+                // burst's answers wait for the job begun here.
+                end_job(&mut acc, &mut job);
+                let out = write_released(&mut acc, &trail);
+                job = acc
+                    .begin_sync()
+                    .unwrap()
+                    .map(|j| std::thread::spawn(move || j.run()));
+                out
+            }
+        };
         init.handle_bytes(now, &answers, &mut ia).unwrap();
     }
+    end_job(&mut acc, &mut job);
+    let answers = write_released(&mut acc, &trail);
+    init.handle_bytes(now, &answers, &mut ia).unwrap();
     let syncs = acc.store().inner.syncs();
     let answered = ia.received.len();
     let trail = trail.borrow().clone();
@@ -200,5 +288,40 @@ fn without_the_sync_the_check_fails() {
     assert!(
         early.len() >= 100,
         "the check must catch every answer written before its sync: {early:?}"
+    );
+}
+
+#[test]
+fn overlapped_syncs_hand_out_only_what_an_ended_job_covered() {
+    let (trail, syncs, answered) = run_with(false, 1000, 100, Sync::Overlapped);
+    assert_eq!(answered, 1000, "every order answered");
+    assert_eq!(written_before_durable(&trail), Vec::<u64>::new());
+    // One job a burst: 10 (the Logon's answer synced in the step).
+    assert_eq!(syncs, 11);
+    // Each burst's answers left one step later, after the job begun for them.
+    let writes: Vec<usize> = trail
+        .iter()
+        .filter_map(|s| match s {
+            Step::Written(seqs) => Some(seqs.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        writes,
+        [1, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100]
+    );
+    let began = trail.iter().filter(|s| matches!(s, Step::Began(_))).count();
+    let ended = trail.iter().filter(|s| matches!(s, Step::Ended(_))).count();
+    assert_eq!((began, ended), (10, 10));
+}
+
+#[test]
+fn overlapped_without_the_sync_the_check_fails() {
+    let (trail, _, answered) = run_with(true, 100, 10, Sync::Overlapped);
+    assert_eq!(answered, 100);
+    let early = written_before_durable(&trail);
+    assert!(
+        early.len() >= 100,
+        "every answer written before its sync: {early:?}"
     );
 }

@@ -709,6 +709,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.store.abandon_answer();
             self.output.truncate(mark.0);
             self.released = self.released.min(mark.0);
+            self.syncing_to = self.syncing_to.min(mark.0);
             self.held.truncate(mark.1);
             if self.held.is_empty() {
                 self.held_from = None;

@@ -266,6 +266,9 @@ pub struct Session<S: MessageStore, D: Schema> {
     /// syncs by batch ([`MessageStore::pending_sync`]); the rest waits for
     /// [`Session::sync`].
     released: usize,
+    /// How much of `output` the sync in flight ([`Session::begin_sync`])
+    /// covers: released when it ends.
+    syncing_to: usize,
     fields: Box<[Field]>,
     /// The body fields of an outgoing message being built.
     current_body: Vec<u8>,
@@ -384,6 +387,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             input: Vec::with_capacity(64 * 1024),
             output: Vec::with_capacity(64 * 1024),
             released: 0,
+            syncing_to: 0,
             fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
             timestamp_cache: TimestampCache {
                 at: None,
@@ -542,6 +546,78 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         Ok(())
     }
 
+    /// [`Session::sync`] in three parts, for a transport that waits for the
+    /// disk elsewhere: this starts it and hands back the store's
+    /// [`SyncJob`](crate::store::SyncJob) to run on a thread that may block;
+    /// [`Session::end_sync`] with what the job returns hands out the bytes it
+    /// covered. Meanwhile the session goes on (reads, answers, sends): what
+    /// it stores waits for the next sync. `None` when nothing is to wait for:
+    /// nothing held back (all is handed out now), a sync in flight already,
+    /// or a store that synced here.
+    ///
+    /// ```
+    /// use std::time::UNIX_EPOCH;
+    /// use fix_session::{Application, FileOptions, FileStore, Role, Session, SessionConfig, SessionId, SyncPolicy};
+    /// # struct App; impl Application for App {}
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-begin-sync-s-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// let store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch))?;
+    /// let config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator);
+    /// let mut s = Session::new(config, store, &fix44::DICTIONARY);
+    /// s.connected(UNIX_EPOCH, &mut App)?;
+    /// if let Some(job) = s.begin_sync()? {
+    ///     let done = std::thread::spawn(move || job.run()).join().unwrap();
+    ///     assert!(s.output().is_empty()); // not durable yet
+    ///     s.end_sync(done)?;
+    /// }
+    /// assert!(s.output().windows(4).any(|w| w == b"35=A"));
+    /// # drop(s);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn begin_sync(&mut self) -> Result<Option<crate::store::SyncJob>, SessionError> {
+        if self.store.sync_in_flight() {
+            return Ok(None);
+        }
+        if !self.store.pending_sync() {
+            self.released = self.output.len();
+            return Ok(None);
+        }
+        let mark = self.output.len();
+        match self.store.begin_sync()? {
+            Some(job) => {
+                self.syncing_to = mark;
+                Ok(Some(job))
+            }
+            None => {
+                self.released = mark;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Ends the sync [`Session::begin_sync`] started, with what its job
+    /// returned: the bytes it covered are handed out through
+    /// [`Session::output`]; a failed sync is an error and nothing more
+    /// leaves. See [`Session::begin_sync`].
+    pub fn end_sync(&mut self, done: crate::store::SyncDone) -> Result<(), SessionError> {
+        let covered = std::mem::take(&mut self.syncing_to);
+        self.store.end_sync(done)?;
+        self.released = self.released.max(covered.min(self.output.len()));
+        Ok(())
+    }
+
+    /// Whether a sync [`Session::begin_sync`] started has not ended.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert!(!s.sync_in_flight());
+    /// ```
+    pub fn sync_in_flight(&self) -> bool {
+        self.store.sync_in_flight()
+    }
+
     /// Marks the first `n` bytes of [`Session::output`] as written.
     ///
     /// ```
@@ -553,6 +629,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let n = n.min(self.released_len());
         self.output.drain(..n);
         self.released = self.released.saturating_sub(n);
+        self.syncing_to = self.syncing_to.saturating_sub(n);
     }
 
     /// Whether the session wants its connection closed (after writing
@@ -732,6 +809,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.input.clear();
         self.output.clear();
         self.released = 0;
+        self.syncing_to = 0;
         self.queue.clear();
         self.resend_requested = None;
         self.serving = None;
@@ -790,6 +868,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.input.clear();
         self.output.clear();
         self.released = 0;
+        self.syncing_to = 0;
         self.queue.clear();
         self.serving = None;
         self.held.clear();

@@ -55,6 +55,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             // Not taken by the store, so never handed out.
             self.output.truncate(start);
             self.released = self.released.min(start);
+            self.syncing_to = self.syncing_to.min(start);
             return Err(e.into());
         }
         if self.serving.is_some() {
@@ -64,6 +65,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.held.extend_from_slice(&self.output[start..]);
             self.output.truncate(start);
             self.released = self.released.min(start);
+            self.syncing_to = self.syncing_to.min(start);
             self.held_from.get_or_insert(seq);
         }
         self.clock.last_sent = self.now.mono;

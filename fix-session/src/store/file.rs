@@ -13,6 +13,7 @@ use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 #[cfg(target_os = "linux")]
@@ -23,8 +24,8 @@ use super::inspect::RecordCounts;
 use super::record;
 use super::recover::{Recovered, recover};
 use super::{
-    Chunk, ChunkLimit, Entry, IoOperation, MessageStore, State, StoreError, check_seq, lock,
-    visit_chunk,
+    Chunk, ChunkLimit, Entry, IoOperation, MessageStore, State, StoreError, SyncDone, SyncJob,
+    check_seq, durable, lock, visit_chunk,
 };
 
 /// When the file store makes its records durable (msync of the mapped log).
@@ -257,7 +258,8 @@ pub struct FileStore {
     /// standby store not refreshed yet, which writes nothing.
     lock: Option<File>,
     lock_path: PathBuf,
-    log: File,
+    /// Shared with a [`SyncJob`] running elsewhere.
+    log: Arc<File>,
     /// The log mapped from its start to `capacity`: records are written into it
     /// and read back from it, so storing a message makes no system call.
     map: MmapMut,
@@ -283,6 +285,19 @@ pub struct FileStore {
     /// Answers written and not yet closed by their target advance: where they
     /// began and the sender number before them, to take them back on an error.
     open_answer: Option<(u64, u64)>,
+    /// The sync [`begin_sync`](MessageStore::begin_sync) handed out and that
+    /// has not ended.
+    in_flight: Option<InFlight>,
+    /// The number of the last sync job handed out.
+    jobs: u64,
+}
+
+/// A sync job running elsewhere: its number and the end of the log when it
+/// began, up to which it makes the log durable.
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    id: u64,
+    target: u64,
 }
 
 /// The log's length is a multiple of this: the space a new log starts with, and
@@ -419,7 +434,7 @@ impl FileStore {
             tmp_path,
             lock: Some(lock),
             lock_path,
-            log,
+            log: Arc::new(log),
             map,
             capacity,
             state: recovered.state,
@@ -433,6 +448,8 @@ impl FileStore {
             torn: recovered.torn,
             answering: None,
             open_answer: None,
+            in_flight: None,
+            jobs: 0,
         };
         store.reserve_ahead()?;
         Ok(store)
@@ -462,7 +479,7 @@ impl FileStore {
             log_path,
             lock: None,
             lock_path: dir.join(format!("{stem}.lock")),
-            log,
+            log: Arc::new(log),
             map,
             capacity,
             state: recovered.state,
@@ -476,6 +493,8 @@ impl FileStore {
             torn: recovered.torn,
             answering: None,
             open_answer: None,
+            in_flight: None,
+            jobs: 0,
         })
     }
 
@@ -675,6 +694,10 @@ impl FileStore {
             self.map[from..to].fill(0);
             self.end = offset;
             self.synced = self.synced.min(offset);
+            // A job running now may have missed the bytes written here next.
+            if let Some(job) = &mut self.in_flight {
+                job.target = job.target.min(offset);
+            }
             self.state.set_sender(next_sender);
         }
     }
@@ -687,7 +710,7 @@ impl FileStore {
     }
 
     fn sync_log(&mut self) -> Result<(), StoreError> {
-        if self.synced == self.end && !self.grown {
+        if self.synced == self.end && !self.grown && self.in_flight.is_none() {
             return Ok(());
         }
         // msync of the pages written since the last sync, then the file's length
@@ -698,7 +721,9 @@ impl FileStore {
             0 => Ok(()),
             _ => self.map.flush_range(from, written),
         }
-        .and_then(|()| match self.grown {
+        // A job running now took the growth over: its length is not known
+        // durable until then, so it is synced here too.
+        .and_then(|()| match self.grown || self.in_flight.is_some() {
             true => self.log.sync_data(),
             false => Ok(()),
         });
@@ -917,8 +942,10 @@ impl MessageStore for FileStore {
         let map = map_log(&log, &self.tmp_path, len)?;
         rename_into_place(&self.tmp_path, &self.log_path)?;
         // The new log is in place: it is the store's from here on, whatever happens.
-        self.log = log;
+        self.log = Arc::new(log);
         self.map = map;
+        // A job running now syncs the old log: it ends without effect.
+        self.in_flight = None;
         self.capacity = len;
         self.end = len;
         self.synced = len;
@@ -943,7 +970,11 @@ impl MessageStore for FileStore {
                 path: self.log_path.clone(),
             });
         }
-        self.sync_log()
+        self.sync_log()?;
+        // Everything is durable: a job in flight has nothing left to do, and
+        // its end, if it comes, is of no job (a caller that lost it is free).
+        self.in_flight = None;
+        Ok(())
     }
 
     fn pending_sync(&self) -> bool {
@@ -971,6 +1002,57 @@ impl MessageStore for FileStore {
         let fresh = FileStore::open_locked(&self.dir, &stem, self.options, lock)?;
         *self = fresh;
         Ok(())
+    }
+
+    fn begin_sync(&mut self) -> Result<Option<SyncJob>, StoreError> {
+        if self.poisoned {
+            return Err(StoreError::Poisoned {
+                path: self.log_path.clone(),
+            });
+        }
+        if self.in_flight.is_some() || (self.synced == self.end && !self.grown) {
+            return Ok(None);
+        }
+        if !cfg!(target_os = "linux") {
+            // Elsewhere fsync is not known to cover the mapping's pages:
+            // msync here, on the caller's thread.
+            return self.sync_log().map(|()| None);
+        }
+        self.jobs += 1;
+        self.in_flight = Some(InFlight {
+            id: self.jobs,
+            target: self.end,
+        });
+        // The job's data sync writes the new length as well.
+        self.grown = false;
+        // The file is shared with the job: a reset that replaces it while the
+        // job runs leaves the job syncing the old one, harmlessly.
+        let range = durable::FileRange {
+            file: self.log.clone(),
+            from: self.synced,
+            to: self.end,
+        };
+        Ok(Some(SyncJob::new(self.jobs, Arc::new(range))))
+    }
+
+    fn end_sync(&mut self, done: SyncDone) -> Result<(), StoreError> {
+        let Some(job) = self.in_flight.take_if(|job| job.id == done.id()) else {
+            // A job of a log a reset replaced.
+            return Ok(());
+        };
+        if let Err(e) = done.into_result() {
+            // As for a failed msync: the pages may be lost and marked clean.
+            self.poisoned = true;
+            return Err(io_error(IoOperation::Sync, &self.log_path, e));
+        }
+        self.synced = self.synced.max(job.target.min(self.end));
+        self.last_sync = Instant::now();
+        self.syncs += 1;
+        Ok(())
+    }
+
+    fn sync_in_flight(&self) -> bool {
+        self.in_flight.is_some()
     }
 }
 

@@ -38,6 +38,7 @@
 //! # Ok::<(), fix_session::StoreError>(())
 //! ```
 
+mod durable;
 mod error;
 mod file;
 mod inspect;
@@ -48,6 +49,7 @@ mod recover;
 
 use std::time::SystemTime;
 
+pub use durable::{Durable, SyncDone, SyncJob};
 pub use error::{Direction, IoOperation, StoreError};
 pub use file::{FileOptions, FileStore, SyncPolicy, TornTail};
 pub use inspect::{RecordCounts, StoreLog, sessions};
@@ -309,6 +311,67 @@ pub trait MessageStore {
         false
     }
 
+    /// Starts a [`sync`](Self::sync) whose wait runs elsewhere: the store
+    /// marks what it has taken so far and hands back a [`SyncJob`] to run on
+    /// a thread that may block; [`end_sync`](Self::end_sync) with what the
+    /// job returns makes those records durable in the store's eyes. Records
+    /// taken meanwhile wait for the next sync. `None` when there is nothing
+    /// to wait for: nothing pending, a job already running (one at a time),
+    /// or a store that made the records durable here. The default syncs here.
+    ///
+    /// A transport overlaps the wait with its next reads this way, and a
+    /// store that syncs slowly or remotely does not block the thread its
+    /// session shares with others.
+    ///
+    /// ```
+    /// use fix_session::{FileOptions, FileStore, MessageStore, SyncPolicy};
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-begin-sync-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// let mut store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch))?;
+    /// store.store(1, b"one")?;
+    /// let job = store.begin_sync()?.expect("a record waits");
+    /// store.store(2, b"two")?; // taken while the job runs: the next sync's
+    /// let done = std::thread::spawn(move || job.run()).join().unwrap();
+    /// store.end_sync(done)?;
+    /// assert!(store.pending_sync()); // record 2 still waits
+    /// # drop(store);
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    fn begin_sync(&mut self) -> Result<Option<SyncJob>, StoreError> {
+        self.sync().map(|()| None)
+    }
+
+    /// Ends a sync [`begin_sync`](Self::begin_sync) started, with what its
+    /// job returned: its records are durable, or, when it failed, the store
+    /// takes no more records (a failed sync may have lost them) and says why.
+    /// A job of an earlier log (a reset came between) ends without effect.
+    ///
+    /// ```
+    /// use fix_session::{MemoryStore, MessageStore};
+    /// let mut store = MemoryStore::new();
+    /// assert!(store.begin_sync()?.is_none()); // durable at once
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    fn end_sync(&mut self, done: SyncDone) -> Result<(), StoreError> {
+        done.into_result().map_err(|source| StoreError::Io {
+            op: IoOperation::Sync,
+            path: std::path::PathBuf::new(),
+            source,
+        })
+    }
+
+    /// Whether a job [`begin_sync`](Self::begin_sync) handed out has not
+    /// ended yet.
+    ///
+    /// ```
+    /// use fix_session::{MemoryStore, MessageStore};
+    /// assert!(!MemoryStore::new().sync_in_flight());
+    /// ```
+    fn sync_in_flight(&self) -> bool {
+        false
+    }
+
     /// Reads the store's state again from where it keeps it, for QuickFIX's
     /// `RefreshOnLogon`: another process may have used the session since
     /// (a hot standby taking over from a primary that stopped). The session
@@ -389,6 +452,15 @@ impl<S: MessageStore + ?Sized> MessageStore for Box<S> {
     }
     fn refresh(&mut self) -> Result<(), StoreError> {
         (**self).refresh()
+    }
+    fn begin_sync(&mut self) -> Result<Option<SyncJob>, StoreError> {
+        (**self).begin_sync()
+    }
+    fn end_sync(&mut self, done: SyncDone) -> Result<(), StoreError> {
+        (**self).end_sync(done)
+    }
+    fn sync_in_flight(&self) -> bool {
+        (**self).sync_in_flight()
     }
 }
 

@@ -1,0 +1,147 @@
+//! A sync that runs away from the session: [`SyncJob`], started by
+//! [`MessageStore::begin_sync`](super::MessageStore::begin_sync) and finished
+//! by [`MessageStore::end_sync`](super::MessageStore::end_sync).
+//!
+//! A sync waits for the disk (or a database) for a long time next to what a
+//! message costs: a thread that waited for it could not read, answer or store
+//! meanwhile. Split in three, the sync's wait runs on a thread that may block
+//! while the session goes on taking records, which the next sync covers.
+
+use std::fmt;
+use std::fs::File;
+use std::io;
+use std::sync::Arc;
+
+/// What a [`SyncJob`] makes durable: everything written to it before the job
+/// began (later writes may be covered too).
+///
+/// ```
+/// use fix_session::store::Durable;
+/// struct Nothing;
+/// impl Durable for Nothing {
+///     fn make_durable(&self) -> std::io::Result<()> { Ok(()) }
+/// }
+/// assert!(Nothing.make_durable().is_ok());
+/// ```
+pub trait Durable: Send + Sync {
+    /// Blocks until what was written before the job began is durable.
+    fn make_durable(&self) -> io::Result<()>;
+}
+
+/// A byte range of the log file, written through the store's shared mapping.
+///
+/// The job maps the range afresh and msyncs it: the store's own mapping may
+/// move (it grows with `mremap`) while the job runs, and a file's pages are
+/// one page cache whatever mapping wrote them, so the fresh mapping's
+/// `msync(MS_SYNC)` writes them back (on Linux, a data sync of that range
+/// of the file, with its length when it grew). Not `fdatasync`: it would
+/// also write back the zeros the log's growth put ahead of its end, which
+/// the records overwrite moments later; every byte would reach the disk
+/// twice.
+pub(crate) struct FileRange {
+    pub(crate) file: Arc<File>,
+    pub(crate) from: u64,
+    pub(crate) to: u64,
+}
+
+impl Durable for FileRange {
+    fn make_durable(&self) -> io::Result<()> {
+        let len = usize::try_from(self.to - self.from)
+            .map_err(|_| io::Error::other("a sync range longer than the address space"))?;
+        if len == 0 {
+            // Only the length changed: a data sync writes it.
+            return self.file.sync_data();
+        }
+        let map = memmap2::MmapOptions::new()
+            .offset(self.from)
+            .len(len)
+            .map_raw(&*self.file)?;
+        map.flush()
+    }
+}
+
+/// A sync begun and not yet ended: run it ([`SyncJob::run`]) on any thread
+/// that may block, then hand what it returns to
+/// [`MessageStore::end_sync`](super::MessageStore::end_sync) (or
+/// [`Session::end_sync`](crate::Session::end_sync)).
+///
+/// ```
+/// use std::sync::Arc;
+/// use fix_session::store::{Durable, SyncJob};
+/// struct Nothing;
+/// impl Durable for Nothing {
+///     fn make_durable(&self) -> std::io::Result<()> { Ok(()) }
+/// }
+/// let done = SyncJob::new(7, Arc::new(Nothing)).run();
+/// assert_eq!(done.id(), 7);
+/// assert!(done.result().is_ok());
+/// ```
+#[must_use = "a sync begun must be run and ended, or what it covers never leaves"]
+pub struct SyncJob {
+    id: u64,
+    target: Arc<dyn Durable>,
+}
+
+impl SyncJob {
+    /// A job numbered `id` (the store's own count, so that it knows which of
+    /// its syncs ended) over `target`.
+    pub fn new(id: u64, target: Arc<dyn Durable>) -> Self {
+        SyncJob { id, target }
+    }
+
+    /// Waits for the disk: call it where blocking is allowed.
+    pub fn run(self) -> SyncDone {
+        SyncDone {
+            id: self.id,
+            result: self.target.make_durable(),
+        }
+    }
+
+    /// The job's number.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+impl fmt::Debug for SyncJob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SyncJob").field("id", &self.id).finish()
+    }
+}
+
+/// A [`SyncJob`] that has run: its number and how it went.
+#[derive(Debug)]
+pub struct SyncDone {
+    id: u64,
+    result: io::Result<()>,
+}
+
+impl SyncDone {
+    /// What a job that could not run (its thread was lost) is ended with: a
+    /// failure, so that nothing it covered is taken for durable.
+    ///
+    /// ```
+    /// let done = fix_session::store::SyncDone::failed(3, std::io::Error::other("lost"));
+    /// assert!(done.result().is_err());
+    /// ```
+    pub fn failed(id: u64, error: io::Error) -> Self {
+        SyncDone {
+            id,
+            result: Err(error),
+        }
+    }
+
+    /// The job's number.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// How the job went.
+    pub fn result(&self) -> &io::Result<()> {
+        &self.result
+    }
+
+    pub(crate) fn into_result(self) -> io::Result<()> {
+        self.result
+    }
+}
