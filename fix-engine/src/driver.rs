@@ -349,6 +349,12 @@ fn start<D: Schema>(
         journal,
         ..
     } = slot;
+    // RefreshOnLogon (a standby store; a no-op for others): the store as
+    // another engine left it decides whether a new period began.
+    session
+        .store_mut()
+        .refresh()
+        .map_err(|e| FeedError::Session(e.into()))?;
     if !schedule.same_period(session.store().creation_time(), now.wall) {
         // Reset when the Logon is verified (an acceptor) or sent (an
         // initiator): a Logon that is refused erases nothing.

@@ -877,7 +877,13 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             settings.session.role,
             self.options.read_buffer,
         )
-        .with_heartbeats(settings.log_heartbeats);
+        .with_heartbeats(settings.log_heartbeats)
+        .with_screen(
+            settings
+                .screen_log
+                .map(|options| crate::log::ScreenLog::stdout(&id, options)),
+            self.options.read_buffer,
+        );
         let shared = Shared::new(id.clone(), self.options.queue_capacity);
         let app = crate::logon_tags::LogonTags::wrap(
             (self.apps)(&id, SessionHandle::new(shared.clone())),

@@ -1,4 +1,5 @@
-//! What a connection writes to its session's [`FileLog`]: every message read
+//! What a connection writes to its session's [`FileLog`] (and [`ScreenLog`],
+//! with the same lines): every message read
 //! and every message written, whole and in the order QuickFIX logs them (each
 //! received message, then what the session answered to it), and the events
 //! they mean (logon, logout, resend, reject), from the connection's driver.
@@ -19,7 +20,7 @@ use fix_session::{Application, Role, Session, SessionError, State, Time};
 use tokio::time::Instant;
 
 use crate::driver::Store;
-use crate::log::{FileLog, Log, LogError};
+use crate::log::{FileLog, Log, LogError, ScreenLog};
 
 /// How long logged lines may wait in the log's buffer before the connection
 /// writes them out: a log followed as it grows stays within this of the
@@ -35,10 +36,15 @@ pub(crate) enum FeedError {
     Log(LogError),
 }
 
-/// A session's log as its connections write it; inert without `FileLogPath`.
+/// A session's log as its connections write it; inert without `FileLogPath`
+/// and a screen log.
 #[derive(Debug)]
 pub(crate) struct Journal {
     log: Option<FileLog>,
+    /// The screen log (any `ScreenLog*` setting). A screen that cannot be
+    /// written (standard output closed) is dropped with a warning: it is a
+    /// convenience, and ends no connection.
+    screen: Option<ScreenLog>,
     parser: Parser<'static>,
     role: Role,
     /// The start of a message whose end has not been read yet.
@@ -69,6 +75,7 @@ impl Journal {
         };
         Journal {
             log,
+            screen: None,
             parser,
             role,
             carry,
@@ -77,6 +84,32 @@ impl Journal {
             logout_received: false,
             unflushed: None,
             heartbeats: true,
+        }
+    }
+
+    /// The journal printing to `screen` too (or not, `None`); `read_buffer`
+    /// as for [`Journal::new`].
+    pub(crate) fn with_screen(mut self, screen: Option<ScreenLog>, read_buffer: usize) -> Journal {
+        if screen.is_some() && self.carry.capacity() == 0 {
+            // Messages are framed for the screen as for the file.
+            self.carry.reserve(read_buffer);
+        }
+        self.screen = screen;
+        self
+    }
+
+    /// Whether anything is logged: a file log or a screen log.
+    fn logs(&self) -> bool {
+        self.log.is_some() || self.screen.is_some()
+    }
+
+    /// Prints to the screen log, if there is one; one that fails is dropped.
+    fn screen(&mut self, print: impl FnOnce(&mut ScreenLog) -> Result<(), LogError>) {
+        if let Some(screen) = &mut self.screen
+            && let Err(error) = print(screen)
+        {
+            tracing::warn!(%error, "the screen log cannot be written: it stops");
+            self.screen = None;
         }
     }
 
@@ -98,6 +131,7 @@ impl Journal {
 
     /// Writes one event line (which writes the messages before it out too).
     pub(crate) fn event(&mut self, now: SystemTime, text: &str) -> Result<(), LogError> {
+        self.screen(|screen| screen.on_event(text, now));
         match &mut self.log {
             Some(log) => {
                 self.unflushed = None;
@@ -110,6 +144,7 @@ impl Journal {
     /// Writes out what the log buffers.
     pub(crate) fn flush(&mut self) -> Result<(), LogError> {
         self.unflushed = None;
+        self.screen(Log::flush);
         match &mut self.log {
             Some(log) => log.flush(),
             None => Ok(()),
@@ -140,7 +175,7 @@ impl Journal {
         bytes: &[u8],
         app: &mut dyn Application,
     ) -> Result<(), FeedError> {
-        if self.log.is_none() {
+        if !self.logs() {
             return session
                 .handle_bytes(now, bytes, app)
                 .map_err(FeedError::Session);
@@ -208,7 +243,7 @@ impl Journal {
         session: &Session<Store, D>,
         now: SystemTime,
     ) -> Result<(), LogError> {
-        if self.log.is_none() {
+        if !self.logs() {
             return Ok(());
         }
         let output = session.output();
@@ -242,14 +277,15 @@ impl Journal {
         msg_type: &[u8],
         now: SystemTime,
     ) -> Result<(), LogError> {
-        let Some(log) = &mut self.log else {
-            return Ok(());
-        };
-        if msg_type == b"0" && !self.heartbeats {
-            return Ok(());
+        // The screen log leaves Heartbeats out by its own setting.
+        self.screen(|screen| screen.on_incoming(message, now));
+        // FileLogHeartbeats=N leaves Heartbeats out of the file.
+        if (msg_type != b"0" || self.heartbeats)
+            && let Some(log) = &mut self.log
+        {
+            log.on_incoming(message, now)?;
+            self.unflushed.get_or_insert_with(Instant::now);
         }
-        log.on_incoming(message, now)?;
-        self.unflushed.get_or_insert_with(Instant::now);
         let text = match msg_type {
             b"A" => Cow::Borrowed(match self.role {
                 Role::Acceptor => "Received logon request",
@@ -290,14 +326,14 @@ impl Journal {
         msg_type: &[u8],
         now: SystemTime,
     ) -> Result<(), LogError> {
-        let Some(log) = &mut self.log else {
-            return Ok(());
-        };
-        if msg_type == b"0" && !self.heartbeats {
-            return Ok(());
+        self.screen(|screen| screen.on_outgoing(message, now));
+        // FileLogHeartbeats=N leaves Heartbeats out of the file.
+        if (msg_type != b"0" || self.heartbeats)
+            && let Some(log) = &mut self.log
+        {
+            log.on_outgoing(message, now)?;
+            self.unflushed.get_or_insert_with(Instant::now);
         }
-        log.on_outgoing(message, now)?;
-        self.unflushed.get_or_insert_with(Instant::now);
         let text = match msg_type {
             b"A" => Cow::Borrowed(match self.role {
                 Role::Initiator => "Initiated logon request",
@@ -400,5 +436,84 @@ mod tests {
         assert!(!text.contains("35=0"), "{text}");
         assert!(text.contains("35=D"), "{text}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A writer the test reads back.
+    #[derive(Clone, Default)]
+    struct Screen(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Screen {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Screen {
+        fn lines(&self) -> Vec<String> {
+            String::from_utf8(self.0.lock().unwrap().clone())
+                .unwrap()
+                .lines()
+                .map(str::to_owned)
+                .collect()
+        }
+    }
+
+    /// A screen log alone (no FileLogPath): a Logon fed to an acceptor is
+    /// printed, with the event it means and the answer, one line each.
+    #[test]
+    fn a_screen_log_alone_prints_what_a_connection_reads_and_writes() {
+        use crate::log::{ScreenLog, ScreenLogOptions};
+        use fix_session::{MemoryStore, SessionConfig, SessionId};
+        struct App;
+        impl Application for App {}
+        let id = SessionId::new("FIX.4.4", "ISLD", "TW");
+        let screen = Screen::default();
+        let options = ScreenLogOptions::new().heartbeats(false);
+        let mut journal = Journal::new(None, Parser::new(), Role::Acceptor, 1024).with_screen(
+            Some(ScreenLog::with_writer(&id, options, screen.clone())),
+            1024,
+        );
+        let config = SessionConfig::new(id, Role::Acceptor);
+        let store: Store = Box::new(MemoryStore::new());
+        let mut session = Session::new(config, store, &fix44::DICTIONARY);
+        let now = std::time::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        session.connected(now, &mut App).unwrap();
+        let logon = b"8=FIX.4.4\x019=57\x0135=A\x0134=1\x0149=TW\x0152=20231114-22:13:20\x0156=ISLD\x0198=0\x01108=30\x0110=003\x01";
+        let heartbeat = b"8=FIX.4.4\x019=45\x0135=0\x0134=2\x0149=TW\x0152=20231114-22:13:20\x0156=ISLD\x0110=215\x01";
+        let mut bytes = logon.to_vec();
+        bytes.extend_from_slice(heartbeat);
+        journal
+            .feed(&mut session, Time::from(now), &bytes, &mut App)
+            .unwrap();
+        let lines = screen.lines();
+        let prefix = "<20231114-22:13:20, FIX.4.4:ISLD->TW, ";
+        assert_eq!(lines.len(), 4, "{lines:#?}");
+        assert_eq!(
+            lines[0],
+            format!(
+                "{prefix}incoming> (8=FIX.4.4|9=57|35=A|34=1|49=TW|52=20231114-22:13:20|56=ISLD|98=0|108=30|10=003|)"
+            )
+        );
+        assert_eq!(lines[1], format!("{prefix}event> (Received logon request)"));
+        assert!(
+            lines[2].starts_with(&format!("{prefix}outgoing> (8=FIX.4.4|9=")),
+            "{}",
+            lines[2]
+        );
+        assert!(
+            lines[2].contains("|35=A|") && lines[2].ends_with("|)"),
+            "{}",
+            lines[2]
+        );
+        assert_eq!(
+            lines[3],
+            format!("{prefix}event> (Responding to logon request)")
+        );
+        // ScreenLogShowHeartBeats=N: the Heartbeat was handled, not printed.
+        assert_eq!(session.store().next_target_seq(), 3);
     }
 }

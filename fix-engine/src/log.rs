@@ -6,7 +6,9 @@
 //! [`on_outgoing`](Log::on_outgoing) for every message read and written, and
 //! [`on_event`](Log::on_event) for what happens to the session (logon, logout, a
 //! resend, a disconnect). [`FileLog`] writes them; [`NoLog`] drops them (no
-//! `FileLogPath`).
+//! `FileLogPath`); [`ScreenLog`] prints them to standard output (QuickFIX's
+//! screen log, chosen by any `ScreenLog*` setting), beside the file log or
+//! alone.
 //!
 //! For a session `FIX.4.4:CLIENT->VENUE` (qualifier `Q`, if it has one) in
 //! directory `log`, as QuickFIX names them:
@@ -585,6 +587,318 @@ impl Stamp {
 
     fn as_bytes(&self) -> &[u8] {
         &self.buf[..self.len]
+    }
+}
+
+/// What a [`ScreenLog`] prints: QuickFIX/J's `ScreenLogShowIncoming`,
+/// `ScreenLogShowOutgoing`, `ScreenLogShowEvents`, `ScreenLogShowHeartBeats`
+/// (each on by default, as QuickFIX/J's `ScreenLogFactory` reads them) and
+/// `ScreenIncludeMilliseconds` (off by default: whole seconds).
+///
+/// ```
+/// use fix_engine::log::ScreenLogOptions;
+/// let options = ScreenLogOptions::new().heartbeats(false);
+/// assert!(options.shows_incoming() && !options.shows_heartbeats());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScreenLogOptions {
+    incoming: bool,
+    outgoing: bool,
+    events: bool,
+    heartbeats: bool,
+    precision: Precision,
+}
+
+impl ScreenLogOptions {
+    /// Everything printed (messages both ways, Heartbeats included, and
+    /// events), times in whole seconds.
+    ///
+    /// ```
+    /// let o = fix_engine::log::ScreenLogOptions::new();
+    /// assert!(o.shows_incoming() && o.shows_outgoing() && o.shows_events() && o.shows_heartbeats());
+    /// ```
+    pub const fn new() -> Self {
+        ScreenLogOptions {
+            incoming: true,
+            outgoing: true,
+            events: true,
+            heartbeats: true,
+            precision: Precision::Seconds,
+        }
+    }
+
+    /// Received messages printed or not.
+    ///
+    /// ```
+    /// assert!(!fix_engine::log::ScreenLogOptions::new().incoming(false).shows_incoming());
+    /// ```
+    pub const fn incoming(self, on: bool) -> Self {
+        ScreenLogOptions {
+            incoming: on,
+            ..self
+        }
+    }
+
+    /// Sent messages printed or not.
+    ///
+    /// ```
+    /// assert!(!fix_engine::log::ScreenLogOptions::new().outgoing(false).shows_outgoing());
+    /// ```
+    pub const fn outgoing(self, on: bool) -> Self {
+        ScreenLogOptions {
+            outgoing: on,
+            ..self
+        }
+    }
+
+    /// Events printed or not.
+    ///
+    /// ```
+    /// assert!(!fix_engine::log::ScreenLogOptions::new().events(false).shows_events());
+    /// ```
+    pub const fn events(self, on: bool) -> Self {
+        ScreenLogOptions { events: on, ..self }
+    }
+
+    /// Heartbeats (35=0) printed or not, either way.
+    ///
+    /// ```
+    /// assert!(!fix_engine::log::ScreenLogOptions::new().heartbeats(false).shows_heartbeats());
+    /// ```
+    pub const fn heartbeats(self, on: bool) -> Self {
+        ScreenLogOptions {
+            heartbeats: on,
+            ..self
+        }
+    }
+
+    /// The lines' timestamps' precision.
+    ///
+    /// ```
+    /// use fix_core::value::Precision;
+    /// let o = fix_engine::log::ScreenLogOptions::new().precision(Precision::Millis);
+    /// assert_eq!(o.timestamp_precision(), Precision::Millis);
+    /// ```
+    pub const fn precision(self, precision: Precision) -> Self {
+        ScreenLogOptions { precision, ..self }
+    }
+
+    /// Whether received messages are printed.
+    ///
+    /// ```
+    /// assert!(fix_engine::log::ScreenLogOptions::new().shows_incoming());
+    /// ```
+    pub const fn shows_incoming(&self) -> bool {
+        self.incoming
+    }
+
+    /// Whether sent messages are printed.
+    ///
+    /// ```
+    /// assert!(fix_engine::log::ScreenLogOptions::new().shows_outgoing());
+    /// ```
+    pub const fn shows_outgoing(&self) -> bool {
+        self.outgoing
+    }
+
+    /// Whether events are printed.
+    ///
+    /// ```
+    /// assert!(fix_engine::log::ScreenLogOptions::new().shows_events());
+    /// ```
+    pub const fn shows_events(&self) -> bool {
+        self.events
+    }
+
+    /// Whether Heartbeats are printed.
+    ///
+    /// ```
+    /// assert!(fix_engine::log::ScreenLogOptions::new().shows_heartbeats());
+    /// ```
+    pub const fn shows_heartbeats(&self) -> bool {
+        self.heartbeats
+    }
+
+    /// The lines' timestamps' precision.
+    ///
+    /// ```
+    /// use fix_core::value::Precision;
+    /// assert_eq!(fix_engine::log::ScreenLogOptions::new().timestamp_precision(), Precision::Seconds);
+    /// ```
+    pub const fn timestamp_precision(&self) -> Precision {
+        self.precision
+    }
+}
+
+/// The same as [`ScreenLogOptions::new`].
+///
+/// ```
+/// assert_eq!(fix_engine::log::ScreenLogOptions::default(), fix_engine::log::ScreenLogOptions::new());
+/// ```
+impl Default for ScreenLogOptions {
+    fn default() -> Self {
+        ScreenLogOptions::new()
+    }
+}
+
+/// QuickFIX's screen log: messages and events printed to standard output (or
+/// to any writer), one line each, as QuickFIX/J prints them, with the
+/// message's SOHs shown as `|` as QuickFIX C++ prints them:
+///
+/// ```text
+/// <20261130-14:03:27, FIX.4.4:CLIENT->VENUE, incoming> (8=FIX.4.4|9=5|35=0|10=163|)
+/// <20261130-14:03:27, FIX.4.4:CLIENT->VENUE, event> (Received logon request)
+/// ```
+///
+/// Each line is written with one call, so that lines of sessions printing at
+/// once do not mix. The line is built in a buffer the log keeps: printing
+/// allocates nothing once the buffer has grown to the longest line.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use fix_engine::log::{Log, ScreenLog, ScreenLogOptions};
+/// use fix_session::SessionId;
+///
+/// #[derive(Clone, Default)]
+/// struct Shared(Arc<Mutex<Vec<u8>>>);
+/// impl std::io::Write for Shared {
+///     fn write(&mut self, b: &[u8]) -> std::io::Result<usize> { self.0.lock().unwrap().write(b) }
+///     fn flush(&mut self) -> std::io::Result<()> { Ok(()) }
+/// }
+/// let out = Shared::default();
+/// let id = SessionId::new("FIX.4.4", "A", "B");
+/// let mut log = ScreenLog::with_writer(&id, ScreenLogOptions::new(), out.clone());
+/// log.on_event("Created session", std::time::UNIX_EPOCH)?;
+/// let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+/// assert_eq!(text, "<19700101-00:00:00, FIX.4.4:A->B, event> (Created session)\n");
+/// # Ok::<(), fix_engine::log::LogError>(())
+/// ```
+pub struct ScreenLog {
+    prefix: String,
+    options: ScreenLogOptions,
+    out: Box<dyn Write + Send>,
+    line: Vec<u8>,
+}
+
+impl fmt::Debug for ScreenLog {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScreenLog")
+            .field("prefix", &self.prefix)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ScreenLog {
+    /// The screen log of session `id`, printing to standard output.
+    ///
+    /// ```
+    /// use fix_engine::log::{ScreenLog, ScreenLogOptions};
+    /// let log = ScreenLog::stdout(&fix_session::SessionId::new("FIX.4.4", "A", "B"), ScreenLogOptions::new());
+    /// # let _ = log;
+    /// ```
+    pub fn stdout(id: &SessionId, options: ScreenLogOptions) -> ScreenLog {
+        ScreenLog::with_writer(id, options, io::stdout())
+    }
+
+    /// The screen log of session `id`, printing to `out` (a test's buffer,
+    /// standard error).
+    ///
+    /// ```
+    /// use fix_engine::log::{ScreenLog, ScreenLogOptions};
+    /// let log = ScreenLog::with_writer(&fix_session::SessionId::new("FIX.4.4", "A", "B"), ScreenLogOptions::new(), std::io::stderr());
+    /// # let _ = log;
+    /// ```
+    pub fn with_writer(
+        id: &SessionId,
+        options: ScreenLogOptions,
+        out: impl Write + Send + 'static,
+    ) -> ScreenLog {
+        ScreenLog {
+            prefix: id.to_string(),
+            options,
+            out: Box::new(out),
+            line: Vec::with_capacity(1024),
+        }
+    }
+
+    /// The options it prints by.
+    ///
+    /// ```
+    /// use fix_engine::log::{ScreenLog, ScreenLogOptions};
+    /// let log = ScreenLog::stdout(&fix_session::SessionId::new("FIX.4.4", "A", "B"), ScreenLogOptions::new().events(false));
+    /// assert!(!log.options().shows_events());
+    /// ```
+    pub fn options(&self) -> ScreenLogOptions {
+        self.options
+    }
+
+    /// Prints `<time, session, kind> (text)`, with SOH as `|` and line breaks
+    /// as spaces.
+    fn print(&mut self, kind: &str, text: &[u8], time: SystemTime) -> Result<(), LogError> {
+        let stamp = Stamp::new(time, self.options.precision)?;
+        let line = &mut self.line;
+        line.clear();
+        line.push(b'<');
+        line.extend_from_slice(stamp.as_bytes());
+        line.extend_from_slice(b", ");
+        line.extend_from_slice(self.prefix.as_bytes());
+        line.extend_from_slice(b", ");
+        line.extend_from_slice(kind.as_bytes());
+        line.extend_from_slice(b"> (");
+        line.extend(text.iter().map(|&b| match b {
+            fix_core::SOH => b'|',
+            b'\r' | b'\n' => b' ',
+            b => b,
+        }));
+        line.extend_from_slice(b")\n");
+        self.out
+            .write_all(line)
+            .and_then(|()| self.out.flush())
+            .map_err(|e| io_error(LogOperation::Write, Path::new(SCREEN), e))
+    }
+
+    /// Whether `message` is printed: its direction's option, and for a
+    /// Heartbeat the Heartbeats' too.
+    fn shows(&self, direction: bool, message: &[u8]) -> bool {
+        direction && (self.options.heartbeats || !message.windows(6).any(|w| w == b"\x0135=0\x01"))
+    }
+}
+
+/// What a screen log's errors name as their file.
+const SCREEN: &str = "standard output";
+
+impl Log for ScreenLog {
+    fn on_incoming(&mut self, message: &[u8], time: SystemTime) -> Result<(), LogError> {
+        if !self.shows(self.options.incoming, message) {
+            return Ok(());
+        }
+        self.print("incoming", message, time)
+    }
+
+    fn on_outgoing(&mut self, message: &[u8], time: SystemTime) -> Result<(), LogError> {
+        if !self.shows(self.options.outgoing, message) {
+            return Ok(());
+        }
+        self.print("outgoing", message, time)
+    }
+
+    fn on_event(&mut self, text: &str, time: SystemTime) -> Result<(), LogError> {
+        if !self.options.events {
+            return Ok(());
+        }
+        self.print("event", text.as_bytes(), time)
+    }
+
+    fn flush(&mut self) -> Result<(), LogError> {
+        self.out
+            .flush()
+            .map_err(|e| io_error(LogOperation::Write, Path::new(SCREEN), e))
+    }
+
+    /// Nothing to put aside: the screen keeps nothing.
+    fn backup(&mut self) -> Result<(), LogError> {
+        Ok(())
     }
 }
 

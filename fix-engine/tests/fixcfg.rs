@@ -63,7 +63,7 @@ fn the_samples_check() {
 fn warnings_are_printed_and_pass() {
     let path = temp(
         "warn.cfg",
-        "[DEFAULT]\nScreenLogShowIncoming=Y\nUsername=me\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nSocketAcceptPort=5002\nAllowedRemoteAddresses=127.0.0.1\nLogonTag=553=me\n",
+        "[DEFAULT]\nFileIncludeTimeStampForMessages=Y\nUsername=me\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nSocketAcceptPort=5002\nAllowedRemoteAddresses=127.0.0.1\nLogonTag=553=me\nScreenLogShowIncoming=N\n",
     );
     let o = fixcfg(&["check", path.to_str().unwrap()]);
     let out = stdout(&o);
@@ -74,7 +74,7 @@ fn warnings_are_printed_and_pass() {
         "{out}"
     );
     assert!(
-        out.contains(":2: ScreenLogShowIncoming: ignored: there is no screen log"),
+        out.contains(":2: FileIncludeTimeStampForMessages: ignored: the log's time format"),
         "{out}"
     );
     assert!(
@@ -85,6 +85,11 @@ fn warnings_are_printed_and_pass() {
     assert!(out.contains("store: memory"), "{out}");
     assert!(out.contains("logon fields: 553=me"), "{out}");
     assert!(out.contains("connections only from: 127.0.0.1"), "{out}");
+    // A ScreenLog key makes the screen log; the others not given are on.
+    assert!(
+        out.contains("screen log: standard output (outgoing, events, heartbeats)"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! load, with warnings for what the engine passes over, or fail only with an
 //! error naming what the engine lacks.
 
+use fix_core::value::Precision;
 use std::path::{Path, PathBuf};
 
 use fix_engine::config::{ClientAuth, ErrorKind, Settings, Transport, WarningKind};
@@ -46,7 +47,10 @@ fn quickfix_cpp_executor() {
     // ReconnectInterval is an initiator's: passed over silently from [DEFAULT].
     let keys = warned_keys(&s);
     assert!(!keys.contains(&"ReconnectInterval"), "{keys:?}");
-    assert!(keys.contains(&"ScreenLogShowEvents"), "{keys:?}");
+    // The screen log QuickFIX C++'s executor asks for: events only.
+    assert!(!keys.contains(&"ScreenLogShowEvents"), "{keys:?}");
+    let screen = fixt.screen_log.unwrap();
+    assert!(screen.shows_events() && !screen.shows_incoming() && !screen.shows_outgoing());
 }
 
 #[test]
@@ -58,12 +62,14 @@ fn quickfix_cpp_tradeclient() {
         SessionId::new("FIX.4.4", "CLIENT1", "EXECUTOR")
     );
     assert_eq!(c.session.heart_bt_int, 30);
-    let w = s
-        .warnings()
-        .iter()
-        .find(|w| w.key() == Some("MillisecondsInTimeStamp"))
-        .unwrap();
-    assert!(matches!(w.kind(), WarningKind::NoEffect { .. }));
+    // MillisecondsInTimeStamp=Y and the screen log are applied, not warned of.
+    assert_eq!(c.session.timestamp_precision, Precision::Millis);
+    let screen = c.screen_log.unwrap();
+    assert!(screen.shows_incoming() && screen.shows_outgoing() && screen.shows_events());
+    assert!(s.warnings().iter().all(|w| !matches!(
+        w.key(),
+        Some("MillisecondsInTimeStamp" | "ScreenLogShowIncoming")
+    )));
 }
 
 #[test]
@@ -97,17 +103,22 @@ fn quickfix_j_banzai() {
         (i.endpoints[0].port, i.reconnect_interval.as_secs()),
         (9880, 5)
     );
-    // RefreshOnLogon=N, ResetOnError=N and TimeStampPrecision=MILLIS ask for
-    // what the engine does; SocketKeepAlive is read; the SLF4J log is ignored.
+    // RefreshOnLogon=N, ResetOnError=N and TimeStampPrecision=MILLIS are
+    // read (no warning); SocketKeepAlive is read; the SLF4J log is ignored.
     assert!(
         s.sessions()
             .iter()
             .all(|s| s.socket.keepalive == Some(true))
     );
     for key in ["RefreshOnLogon", "ResetOnError", "TimeStampPrecision"] {
-        let w = s.warnings().iter().find(|w| w.key() == Some(key)).unwrap();
-        assert!(matches!(w.kind(), WarningKind::NoEffect { .. }), "{w}");
+        assert!(s.warnings().iter().all(|w| w.key() != Some(key)), "{key}");
     }
+    assert!(s.sessions().iter().all(|s| {
+        !s.session.refresh_on_logon
+            && s.session.on_error == fix_session::OnError::Reject
+            && s.session.timestamp_precision == Precision::Millis
+            && s.screen_log.is_some_and(|o| o.shows_events())
+    }));
     let w = s
         .warnings()
         .iter()

@@ -1018,11 +1018,11 @@ fn syntax_errors() {
         )
     );
     assert_eq!(
-        warned(&format!("{ACCEPTOR}refreshonlogon=Y\n")),
+        warned(&format!("{ACCEPTOR}forceresendwhencorruptedstore=Y\n")),
         [(
             Some(9),
-            Some("RefreshOnLogon".into()),
-            r#""Y" is not applied yet (needs the session core and the store (fix-session)): the store is this engine's own, open while it runs"#.into()
+            Some("ForceResendWhenCorruptedStore".into()),
+            r#""Y" is not applied yet (needs the store (fix-session)): a damaged store refuses to open"#.into()
         )]
     );
     assert_eq!(
@@ -1351,6 +1351,7 @@ mod arbitrary {
             ValueType::VerifyLevel => pick(&["0", "1", "2"]),
             ValueType::ApplVerId => pick(&["9", "FIX.5.0SP2"]),
             ValueType::BeginString => pick(&["FIX.4.4"]),
+            ValueType::TimePrecision => pick(&["MILLIS", "nanos", "6", "0"]),
             _ => pick(&["acceptor"]),
         }
     }
@@ -1539,16 +1540,8 @@ fn what_the_engine_does_not_do_is_a_warning_or_an_error() {
             "ignored: the file store keeps its index in memory and reads messages through a mapping",
         ),
         (
-            "SenderSubID=DESK1",
-            "not applied yet: sent in and checked on every message by the session core; the session is identified by BeginString, SenderCompID, TargetCompID and SessionQualifier",
-        ),
-        (
-            "SendRedundantResendRequests=Y",
-            r#""Y" is not applied yet (needs the session core (fix-session)): no second ResendRequest is sent while one is pending"#,
-        ),
-        (
-            "TimeStampPrecision=MICROS",
-            r#""MICROS" is not applied yet (needs the session core (fix-session)): SendingTime is written with milliseconds"#,
+            "EnableLastMsgSeqNumProcessed=Y",
+            r#""Y" is not applied yet (needs the session core (fix-session)): LastMsgSeqNumProcessed is not sent"#,
         ),
         (
             "HttpAcceptPort=8080",
@@ -1591,7 +1584,7 @@ fn what_the_engine_does_not_do_is_a_warning_or_an_error() {
     }
     // Warnings from [DEFAULT] are told once, not per session.
     let two = format!(
-        "[DEFAULT]\nScreenLogShowIncoming=Y\n{ACCEPTOR}{}",
+        "[DEFAULT]\nFileStoreMaxCachedMsgs=10\n{ACCEPTOR}{}",
         ACCEPTOR.replace("C1", "C2")
     );
     assert_eq!(warned(&two).len(), 1);
@@ -1836,4 +1829,90 @@ fn revocation_lists_are_read_where_certificates_are_checked() {
                 .into()
         )]
     );
+}
+
+/// The QuickFIX keys issue 26 left for the session core, read into the
+/// session's configuration: SubIDs, TimeStampPrecision and
+/// MillisecondsInTimeStamp, SendRedundantResendRequests, ResetOnError and
+/// DisconnectOnError, RefreshOnLogon, and the screen log.
+#[test]
+fn quickfix_session_keys_are_applied() {
+    use fix_core::value::Precision;
+    use fix_session::{OnError, SubIds};
+
+    let s = acceptor(
+        "SenderSubID=DESK1\nSenderLocationID=LDN\nTargetSubID=ADMIN\nTargetLocationID=NYC\n",
+    );
+    assert_eq!(
+        s.session.sub_ids,
+        SubIds {
+            sender_sub_id: Some("DESK1".into()),
+            sender_location_id: Some("LDN".into()),
+            target_sub_id: Some("ADMIN".into()),
+            target_location_id: Some("NYC".into()),
+        }
+    );
+    let fix40 = ACCEPTOR.replace("FIX.4.4", "FIX.4.0");
+    let e = err(&format!("{fix40}SenderLocationID=LDN\n"));
+    assert_eq!(
+        e.to_string(),
+        "s.cfg:9: SenderLocationID: FIX.4.0 has no location IDs (142, 143): FIX.4.1 brought them"
+    );
+
+    let precision = |extra: &str| acceptor(extra).session.timestamp_precision;
+    assert_eq!(precision(""), Precision::Millis);
+    assert_eq!(precision("TimeStampPrecision=NANOS\n"), Precision::Nanos);
+    assert_eq!(precision("TimestampPrecision=micros\n"), Precision::Micros);
+    assert_eq!(precision("TimeStampPrecision=0\n"), Precision::Seconds);
+    assert_eq!(precision("MillisecondsInTimeStamp=N\n"), Precision::Seconds);
+    assert_eq!(
+        precision("MillisecondsInTimeStamp=N\nTimeStampPrecision=6\n"),
+        Precision::Micros,
+        "TimeStampPrecision wins"
+    );
+    let e = err(&format!("{ACCEPTOR}TimeStampPrecision=4\n"));
+    assert_eq!(
+        e.to_string(),
+        r#"s.cfg:9: TimeStampPrecision: "4" is not SECONDS, MILLIS, MICROS or NANOS (or 0, 3, 6, 9)"#
+    );
+
+    assert!(!acceptor("").session.send_redundant_resend_requests);
+    assert!(
+        acceptor("SendRedundantResendRequests=Y\n")
+            .session
+            .send_redundant_resend_requests
+    );
+
+    let on_error = |extra: &str| acceptor(extra).session.on_error;
+    assert_eq!(on_error(""), OnError::Reject);
+    assert_eq!(on_error("ResetOnError=Y\n"), OnError::Reset);
+    assert_eq!(on_error("DisconnectOnError=Y\n"), OnError::Disconnect);
+    assert_eq!(
+        on_error("DisconnectOnError=Y\nResetOnError=Y\n"),
+        OnError::Reset
+    );
+
+    let plain = acceptor("FileStorePath=store\n");
+    assert!(!plain.session.refresh_on_logon && !plain.store_options.is_standby());
+    let refresh = acceptor("FileStorePath=store\nRefreshOnLogon=Y\n");
+    assert!(refresh.session.refresh_on_logon && refresh.store_options.is_standby());
+
+    // No ScreenLog key: standard output stays silent.
+    assert!(acceptor("").screen_log.is_none());
+    let screen = acceptor("ScreenLogShowHeartBeats=N\nScreenIncludeMilliseconds=Y\n")
+        .screen_log
+        .unwrap();
+    assert!(screen.shows_incoming() && screen.shows_outgoing() && screen.shows_events());
+    assert!(!screen.shows_heartbeats());
+    assert_eq!(screen.timestamp_precision(), Precision::Millis);
+    let events = acceptor("ScreenLogEvents=Y\nScreenLogShowIncoming=N\n")
+        .screen_log
+        .unwrap();
+    assert!(!events.shows_incoming() && events.shows_events());
+    assert_eq!(events.timestamp_precision(), Precision::Seconds);
+    // None of these is a warning now.
+    let text = format!(
+        "{ACCEPTOR}SenderSubID=D\nTimeStampPrecision=NANOS\nResetOnError=Y\nRefreshOnLogon=Y\nSendRedundantResendRequests=Y\nScreenLogShowIncoming=Y\n"
+    );
+    assert_eq!(warned(&text), []);
 }

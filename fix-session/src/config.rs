@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use fix_core::Parser;
 use fix_core::validate::Validator;
+use fix_core::value::Precision;
 
 /// A session's identity: BeginString, SenderCompID, TargetCompID and an optional
 /// qualifier (two sessions between the same firms).
@@ -166,12 +167,144 @@ pub struct SessionConfig {
     /// assert_eq!(config.max_queued_bytes, 16 << 20);
     /// ```
     pub max_queued_bytes: usize,
+    /// SenderSubID (50), SenderLocationID (142), TargetSubID (57) and
+    /// TargetLocationID (143), written in the header of every message the
+    /// session sends (resends and gap fills too); see [`SubIds`].
+    pub sub_ids: SubIds,
+    /// TimeStampPrecision (QuickFIX's MillisecondsInTimeStamp=N is
+    /// [`Precision::Seconds`]): how many digits of a second SendingTime (52)
+    /// and a gap fill's OrigSendingTime (122) carry. Before FIX.4.2 the
+    /// UTCTimestamp type has no fraction: a FIX.4.0 or FIX.4.1 session writes
+    /// whole seconds whatever this says, as QuickFIX C++ does.
+    ///
+    /// ```
+    /// use fix_core::value::Precision;
+    /// use fix_session::{Role, SessionConfig, SessionId};
+    /// let mut config = SessionConfig::new(SessionId::new("FIX.4.4", "ISLD", "TW"), Role::Acceptor);
+    /// assert_eq!(config.timestamp_precision, Precision::Millis);
+    /// config.timestamp_precision = Precision::Nanos; // 20231114-22:13:20.123456789
+    /// ```
+    pub timestamp_precision: Precision,
+    /// SendRedundantResendRequests: on, every message numbered above a gap
+    /// sends a ResendRequest, even while one covering the gap is pending; off
+    /// (the default), a second ResendRequest for a gap already asked for is
+    /// not sent.
+    pub send_redundant_resend_requests: bool,
+    /// What an error in a received application message does; see
+    /// [`OnError`].
+    pub on_error: OnError,
+    /// RefreshOnLogon: the store's state is read again from where it keeps
+    /// it ([`MessageStore::refresh`](crate::MessageStore::refresh)) before a
+    /// Logon is handled (an acceptor) or sent (an initiator): another process
+    /// may have used the session since (a hot standby taking over).
+    pub refresh_on_logon: bool,
+}
+
+/// The header fields that name who within the firms sends and receives:
+/// SenderSubID (50), SenderLocationID (142), TargetSubID (57) and
+/// TargetLocationID (143), QuickFIX/J's session settings of the same names.
+/// Each one given is written on every message the session sends, in the
+/// header's ascending tag order (50 after SenderCompID, 57 after
+/// TargetCompID, 142 and 143 last); a stored message resent gets the
+/// session's values again in place of those it was stored with.
+///
+/// An application that writes one of these itself, in a message's body,
+/// leaves it unset here: both would be sent.
+///
+/// Received messages' 50, 142, 57 and 143 are not checked: like QuickFIX C++'s
+/// and QuickFIX/J's `isCorrectCompID`, CheckCompID compares the CompIDs only
+/// (a counterparty may route to several desks under one CompID).
+///
+/// ```
+/// use fix_session::{Role, SessionConfig, SessionId, SubIds};
+/// let mut config = SessionConfig::new(SessionId::new("FIX.4.4", "ISLD", "TW"), Role::Acceptor);
+/// config.sub_ids = SubIds { sender_sub_id: Some("DESK1".into()), ..SubIds::default() };
+/// assert!(config.sub_ids.target_sub_id.is_none());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SubIds {
+    /// SenderSubID (50).
+    pub sender_sub_id: Option<String>,
+    /// SenderLocationID (142); FIX.4.1 and later.
+    pub sender_location_id: Option<String>,
+    /// TargetSubID (57).
+    pub target_sub_id: Option<String>,
+    /// TargetLocationID (143); FIX.4.1 and later.
+    pub target_location_id: Option<String>,
+}
+
+impl SubIds {
+    /// The fields given, as (tag, value) in the order they are written.
+    ///
+    /// ```
+    /// let ids = fix_session::SubIds { target_sub_id: Some("ADMIN".into()), ..Default::default() };
+    /// assert_eq!(ids.fields().collect::<Vec<_>>(), [(57, "ADMIN")]);
+    /// ```
+    pub fn fields(&self) -> impl Iterator<Item = (u32, &str)> {
+        [
+            (50, &self.sender_sub_id),
+            (57, &self.target_sub_id),
+            (142, &self.sender_location_id),
+            (143, &self.target_location_id),
+        ]
+        .into_iter()
+        .filter_map(|(tag, v)| v.as_deref().map(|v| (tag, v)))
+    }
+
+    /// Whether the session writes `tag` itself (one of the four, given).
+    ///
+    /// ```
+    /// let ids = fix_session::SubIds { sender_sub_id: Some("D".into()), ..Default::default() };
+    /// assert!(ids.writes(50) && !ids.writes(57));
+    /// ```
+    pub fn writes(&self, tag: u32) -> bool {
+        self.fields().any(|(t, _)| t == tag)
+    }
+}
+
+/// What an error in a received application message does (QuickFIX/J's
+/// ResetOnError and DisconnectOnError). The errors are those QuickFIX/J's
+/// `resetOrDisconnectIfRequired` is called for, as this session has them:
+/// while logged on, an application message (never an admin one) that
+///
+/// - fails the dictionary's checks (otherwise a Reject),
+/// - does not parse into fields (a bad tag, a value holding SOH: otherwise a
+///   Reject),
+/// - the application refuses ([`AppReject`](crate::AppReject): otherwise a
+///   Reject or BusinessMessageReject),
+/// - carries another BeginString (otherwise a Logout), or
+/// - fails to be recorded by the store (a [`SessionError::Store`](crate::SessionError::Store)
+///   from the call that brought it, which ends the connection in any case).
+///
+/// Garbled bytes (a wrong CheckSum or BodyLength) are dropped, as always: they
+/// cannot be told to be an application message.
+///
+/// ```
+/// use fix_session::{OnError, Role, SessionConfig, SessionId};
+/// let config = SessionConfig::new(SessionId::new("FIX.4.4", "ISLD", "TW"), Role::Acceptor);
+/// assert_eq!(config.on_error, OnError::Reject);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OnError {
+    /// The usual answer: a Reject (or what the list above says).
+    #[default]
+    Reject,
+    /// ResetOnError=Y: a Logout with Text "Session reset" is sent instead, and
+    /// when that Logout is answered or the connection ends, the store is reset
+    /// (both numbers back to 1, the stored messages dropped), as a daily reset
+    /// does; the message in error is not marked received.
+    Reset,
+    /// DisconnectOnError=Y: the connection ends at once, with no answer and
+    /// no Logout; the message in error is not marked received (the
+    /// counterparty resends it after its next Logon).
+    Disconnect,
 }
 
 impl SessionConfig {
     /// QuickFIX's defaults for `id` in `role`: HeartBtInt 30, LogonTimeout 10 s,
     /// LogoutTimeout 2 s, CheckLatency on with MaxLatency 120 s, CheckCompID on,
-    /// no resets, full validation, messages persisted, no limit on a resend.
+    /// no resets, full validation, messages persisted, no limit on a resend,
+    /// SendingTime in milliseconds, no SubIDs, a Reject for an error.
     ///
     /// ```
     /// use fix_session::{Role, SessionConfig, SessionId};
@@ -199,6 +332,11 @@ impl SessionConfig {
             persist_messages: true,
             max_resend_range: None,
             max_queued_bytes: 16 << 20,
+            sub_ids: SubIds::default(),
+            timestamp_precision: Precision::Millis,
+            send_redundant_resend_requests: false,
+            on_error: OnError::Reject,
+            refresh_on_logon: false,
         }
     }
 }

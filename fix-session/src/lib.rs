@@ -38,7 +38,7 @@ pub mod store;
 pub mod time;
 
 pub use app::{AppReject, Application, Outbox, Refusal};
-pub use config::{Role, SessionConfig, SessionId};
+pub use config::{OnError, Role, SessionConfig, SessionId, SubIds};
 pub use dictionaries::{AppSchema, Dictionaries, appl_ver_id_code};
 pub use session::{
     Event, MAX_FIELDS, MAX_HEART_BT_INT, MAX_PENDING_EVENTS, MAX_SEQ_NUM, Session, SessionError,

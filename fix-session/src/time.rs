@@ -3,6 +3,8 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use fix_core::value::Precision;
+
 /// The time a session input happens, read from two clocks: the wall clock,
 /// which stamps SendingTime and checks the counterparty's, and a monotonic
 /// clock, which every deadline runs on (heartbeats, TestRequests, the Logon
@@ -71,8 +73,82 @@ impl From<SystemTime> for Time {
 /// `YYYYMMDD-HH:MM:SS.sss`: the length of a SendingTime with milliseconds.
 pub const TIMESTAMP_LEN: usize = 21;
 
+/// `YYYYMMDD-HH:MM:SS.sssssssss`: the length of the longest timestamp a session
+/// writes (nanoseconds).
+pub const TIMESTAMP_MAX_LEN: usize = 27;
+
+/// A `UTCTIMESTAMP` as text, on the stack: a buffer of the longest length and
+/// how much of it is used, so that a session can keep one for every precision
+/// without allocating.
+///
+/// ```
+/// use std::time::{Duration, UNIX_EPOCH};
+/// use fix_core::value::Precision;
+/// let t = UNIX_EPOCH + Duration::new(1_700_000_000, 123_456_789);
+/// let ts = fix_session::time::Timestamp::new(t, Precision::Micros);
+/// assert_eq!(ts.as_bytes(), b"20231114-22:13:20.123456");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Timestamp {
+    text: [u8; TIMESTAMP_MAX_LEN],
+    len: u8,
+}
+
+impl Timestamp {
+    /// `t` written as `YYYYMMDD-HH:MM:SS` with `precision`'s digits of a second
+    /// (UTC, truncated, not rounded); times before 1970 (or past 9999) are
+    /// written as 1970-01-01.
+    ///
+    /// ```
+    /// use std::time::{Duration, UNIX_EPOCH};
+    /// use fix_core::value::Precision;
+    /// let t = UNIX_EPOCH + Duration::new(1_700_000_000, 999_999_999);
+    /// let ts = |p| fix_session::time::Timestamp::new(t, p);
+    /// assert_eq!(ts(Precision::Seconds).as_bytes(), b"20231114-22:13:20");
+    /// assert_eq!(ts(Precision::Nanos).as_bytes(), b"20231114-22:13:20.999999999");
+    /// ```
+    pub fn new(t: SystemTime, precision: Precision) -> Timestamp {
+        use fix_core::value::UtcTimestamp;
+        let ts = UtcTimestamp::from_system_time(t, precision)
+            .or_else(|| UtcTimestamp::from_system_time(UNIX_EPOCH, precision));
+        let mut text = *b"19700101-00:00:00.000000000";
+        let len = match ts.map(|ts| ts.write(&mut text)) {
+            // The buffer holds the longest timestamp: the write always fits.
+            Some(Ok(n)) => n,
+            // Unreachable; were it reached, the epoch's text at this precision.
+            _ => match precision.digits() {
+                0 => 17,
+                digits => 18 + digits,
+            },
+        };
+        Timestamp {
+            text,
+            // At most TIMESTAMP_MAX_LEN (27): fits u8.
+            len: len as u8,
+        }
+    }
+
+    /// The text.
+    ///
+    /// ```
+    /// use fix_core::value::Precision;
+    /// let ts = fix_session::time::Timestamp::new(std::time::UNIX_EPOCH, Precision::Seconds);
+    /// assert_eq!(ts.as_bytes(), b"19700101-00:00:00");
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.text[..usize::from(self.len)]
+    }
+}
+
+impl std::fmt::Debug for Timestamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&String::from_utf8_lossy(self.as_bytes()))
+    }
+}
+
 /// Writes `t` as `YYYYMMDD-HH:MM:SS.sss` (UTC, milliseconds); times before 1970
-/// (or past 9999) are written as 1970-01-01.
+/// (or past 9999) are written as 1970-01-01. [`Timestamp::new`] writes other
+/// precisions.
 ///
 /// ```
 /// use std::time::{Duration, UNIX_EPOCH};
@@ -80,14 +156,8 @@ pub const TIMESTAMP_LEN: usize = 21;
 /// assert_eq!(&fix_session::time::format_timestamp(t), b"20231114-22:13:20.123");
 /// ```
 pub fn format_timestamp(t: SystemTime) -> [u8; TIMESTAMP_LEN] {
-    use fix_core::value::{Precision, UtcTimestamp};
-    let ts = UtcTimestamp::from_system_time(t, Precision::Millis)
-        .or_else(|| UtcTimestamp::from_system_time(UNIX_EPOCH, Precision::Millis));
-    let mut out = *b"19700101-00:00:00.000";
-    if let Some(ts) = ts {
-        // A millisecond timestamp is exactly TIMESTAMP_LEN bytes.
-        let _ = ts.write(&mut out);
-    }
+    let mut out = [0; TIMESTAMP_LEN];
+    out.copy_from_slice(Timestamp::new(t, Precision::Millis).as_bytes());
     out
 }
 
@@ -148,6 +218,32 @@ mod tests {
         assert_eq!(&format_timestamp(UNIX_EPOCH), b"19700101-00:00:00.000");
         let before = UNIX_EPOCH - Duration::from_secs(1);
         assert_eq!(&format_timestamp(before), b"19700101-00:00:00.000");
+    }
+
+    #[test]
+    fn every_precision_reads_back_truncated_to_its_digits() {
+        let t = UNIX_EPOCH + Duration::new(1_790_000_000, 123_456_789);
+        for (p, nanos) in [
+            (Precision::Seconds, 0),
+            (Precision::Millis, 123_000_000),
+            (Precision::Micros, 123_456_000),
+            (Precision::Nanos, 123_456_789),
+        ] {
+            let ts = Timestamp::new(t, p);
+            let dot = usize::from(p != Precision::Seconds);
+            assert_eq!(ts.as_bytes().len(), 17 + dot + p.digits());
+            let back = parse_timestamp(ts.as_bytes()).unwrap();
+            assert_eq!(
+                back,
+                UNIX_EPOCH + Duration::new(1_790_000_000, nanos),
+                "{ts:?}"
+            );
+        }
+        let before = UNIX_EPOCH - Duration::from_secs(1);
+        assert_eq!(
+            Timestamp::new(before, Precision::Nanos).as_bytes(),
+            b"19700101-00:00:00.000000000"
+        );
     }
 
     #[test]

@@ -804,6 +804,194 @@ fn an_abandoned_answer_is_taken_back_and_later_messages_stay() {
     assert_eq!((counts.answers, counts.messages), (1, 2));
 }
 
+/// RefreshOnLogon's hot standby: a second store of the session opened beside
+/// the primary's reads the log as it is, writes nothing, and takes over with
+/// `refresh` once the primary has let the lock go, seeing every number the
+/// primary handed out meanwhile.
+#[test]
+fn a_standby_store_sees_the_primary_s_numbers_after_a_refresh() {
+    let dir = TempDir::new("standby");
+    let mut primary = FileStore::open(dir.path(), ID).unwrap();
+    primary.store(1, &message(1, 0)).unwrap();
+    primary.advance_target_seq(1).unwrap();
+
+    let standby_options = FileOptions::new().standby(true);
+    let mut standby = FileStore::open_with(dir.path(), ID, standby_options).unwrap();
+    assert!(!standby.holds_lock());
+    assert_eq!(
+        (standby.next_sender_seq(), standby.next_target_seq()),
+        (2, 2)
+    );
+    // A standby writes nothing, and cannot take over while the primary runs.
+    assert!(matches!(
+        standby.store(2, &message(2, 0)),
+        Err(StoreError::Standby { .. })
+    ));
+    assert!(matches!(
+        standby.reset(SystemTime::now()),
+        Err(StoreError::Standby { .. })
+    ));
+
+    primary.store(2, &message(2, 0)).unwrap();
+    primary.store(3, &message(3, 0)).unwrap();
+    primary.advance_target_seq(2).unwrap();
+    assert!(matches!(standby.refresh(), Err(StoreError::Locked { .. })));
+    assert_eq!(standby.next_sender_seq(), 2, "not refreshed yet");
+
+    drop(primary);
+    standby.refresh().unwrap();
+    assert!(standby.holds_lock());
+    assert_eq!(
+        (standby.next_sender_seq(), standby.next_target_seq()),
+        (4, 3)
+    );
+    let resent = read_all(&mut standby, 1, 3, ChunkLimit::default());
+    assert_eq!(
+        resent,
+        (1..=3).map(|s| (s, message(s, 0))).collect::<Vec<_>>()
+    );
+    // The store's own now: it writes, and holds the primary out.
+    standby.store(4, &message(4, 0)).unwrap();
+    assert!(matches!(
+        FileStore::open(dir.path(), ID),
+        Err(StoreError::Locked { .. })
+    ));
+    drop(standby);
+    let reopened = FileStore::open(dir.path(), ID).unwrap();
+    assert_eq!(reopened.next_sender_seq(), 5);
+}
+
+#[test]
+fn a_standby_refresh_reads_the_new_log_of_a_reset_made_meanwhile() {
+    let dir = TempDir::new("standby-reset");
+    let mut primary = FileStore::open(dir.path(), ID).unwrap();
+    primary.store(1, &message(1, 0)).unwrap();
+    let options = FileOptions::new().standby(true);
+    let mut standby = FileStore::open_with(dir.path(), ID, options).unwrap();
+    let created = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+    // The reset renames a new log into place: the standby's open file is
+    // the old one, which a refresh must not go on reading.
+    primary.reset(created).unwrap();
+    primary.store(1, &message(1, 1)).unwrap();
+    drop(primary);
+    standby.refresh().unwrap();
+    assert_eq!(standby.creation_time(), created);
+    assert_eq!(
+        read_all(&mut standby, 1, 9, ChunkLimit::default()),
+        [(1, message(1, 1))]
+    );
+}
+
+#[test]
+fn a_standby_opened_alone_makes_the_log_and_lets_the_lock_go() {
+    let dir = TempDir::new("standby-alone");
+    let options = FileOptions::new().standby(true);
+    let mut standby = FileStore::open_with(dir.path(), ID, options).unwrap();
+    assert!(!standby.holds_lock());
+    // The primary starts after it: it opens the log the standby made.
+    let mut primary = FileStore::open(dir.path(), ID).unwrap();
+    primary.store(1, &message(1, 0)).unwrap();
+    drop(primary);
+    standby.refresh().unwrap();
+    assert_eq!(standby.next_sender_seq(), 2);
+    // A store that holds its lock refreshes to what it has: nothing changes.
+    standby.refresh().unwrap();
+    assert_eq!(standby.next_sender_seq(), 2);
+}
+
+/// RefreshOnLogon in the session: the initiator's Logon is numbered from the
+/// store as the primary left it, not as it was when the standby opened it.
+#[test]
+fn refresh_on_logon_numbers_the_logon_from_what_the_primary_stored() {
+    use fix_session::{Application, Role, Session, SessionConfig, SessionId};
+    struct App;
+    impl Application for App {}
+    let dir = TempDir::new("refresh-on-logon");
+    let name = "FIX.4.4-CLIENT-BROKER";
+    let mut primary = FileStore::open(dir.path(), name).unwrap();
+    primary.store(1, b"8=FIX.4.4\x01...").unwrap();
+    let options = FileOptions::new().standby(true);
+    let standby = FileStore::open_with(dir.path(), name, options).unwrap();
+    for seq in 2..=7 {
+        primary.store(seq, b"8=FIX.4.4\x01...").unwrap();
+    }
+    drop(primary);
+
+    let id = SessionId::new("FIX.4.4", "CLIENT", "BROKER");
+    let mut config = SessionConfig::new(id, Role::Initiator);
+    config.refresh_on_logon = true;
+    let mut s = Session::new(config, standby, &fix44::DICTIONARY);
+    s.connected(common::t0(), &mut App).unwrap();
+    let logon = common::split(s.output()).remove(0);
+    assert_eq!(common::get(&logon, 34).as_deref(), Some("8"));
+    assert_eq!(s.store().next_sender_seq(), 9);
+}
+
+#[test]
+fn without_refresh_on_logon_a_standby_session_cannot_send_its_logon() {
+    use fix_session::{Application, Role, Session, SessionConfig, SessionError, SessionId};
+    struct App;
+    impl Application for App {}
+    let dir = TempDir::new("no-refresh");
+    let name = "FIX.4.4-CLIENT-BROKER";
+    let primary = FileStore::open(dir.path(), name).unwrap();
+    let options = FileOptions::new().standby(true);
+    let standby = FileStore::open_with(dir.path(), name, options).unwrap();
+    drop(primary);
+    let id = SessionId::new("FIX.4.4", "CLIENT", "BROKER");
+    let config = SessionConfig::new(id, Role::Initiator);
+    let mut s = Session::new(config, standby, &fix44::DICTIONARY);
+    assert!(matches!(
+        s.connected(common::t0(), &mut App),
+        Err(SessionError::Store(StoreError::Standby { .. }))
+    ));
+    assert!(s.output().is_empty());
+}
+
+/// RefreshOnLogon on an acceptor: the counterparty's Logon is checked against
+/// the numbers the primary left, read when the Logon comes.
+#[test]
+fn refresh_on_logon_checks_an_acceptor_s_logon_against_the_primary_s_numbers() {
+    use fix_session::{Application, Role, Session, SessionConfig, SessionId, State};
+    struct App;
+    impl Application for App {}
+    let dir = TempDir::new("refresh-acceptor");
+    let name = "FIX.4.4-BROKER-CLIENT";
+    let mut primary = FileStore::open(dir.path(), name).unwrap();
+    let options = FileOptions::new().standby(true);
+    let standby = FileStore::open_with(dir.path(), name, options).unwrap();
+    // The primary received 1..=4 and sent 1..=2 after the standby opened.
+    primary.store(1, b"8=FIX.4.4\x01...").unwrap();
+    primary.store(2, b"8=FIX.4.4\x01...").unwrap();
+    primary.set_next_target_seq(5).unwrap();
+    drop(primary);
+
+    let id = SessionId::new("FIX.4.4", "BROKER", "CLIENT");
+    let mut config = SessionConfig::new(id, Role::Acceptor);
+    config.refresh_on_logon = true;
+    let mut s = Session::new(config, standby, &fix44::DICTIONARY);
+    let now = common::t0();
+    s.connected(now, &mut App).unwrap();
+    let ts = String::from_utf8(fix_session::time::format_timestamp(now).to_vec()).unwrap();
+    let logon = common::msg(&[
+        (35, "A"),
+        (34, "5"),
+        (49, "CLIENT"),
+        (52, &ts),
+        (56, "BROKER"),
+        (98, "0"),
+        (108, "30"),
+    ]);
+    s.handle_bytes(now, &logon, &mut App).unwrap();
+    assert_eq!(s.state(), State::LoggedOn);
+    let answer = common::split(s.output()).remove(0);
+    assert_eq!(common::get(&answer, 34).as_deref(), Some("3"));
+    assert_eq!(
+        (s.store().next_sender_seq(), s.store().next_target_seq()),
+        (4, 6)
+    );
+}
+
 /// The sync split in three (`begin_sync`, the job anywhere, `end_sync`), as
 /// the engine overlaps it with its next reads.
 mod split_sync {

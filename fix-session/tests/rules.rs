@@ -1874,3 +1874,246 @@ mod clock {
         assert!(one.s.wants_disconnect(), "LogonTimeout (10 s) passed");
     }
 }
+
+/// The QuickFIX settings the session core applies beyond the basics:
+/// SenderSubID and its kin, TimeStampPrecision, SendRedundantResendRequests,
+/// ResetOnError and DisconnectOnError.
+mod quickfix_keys {
+    use super::*;
+    use fix_core::value::Precision;
+    use fix_session::{Event, OnError, SubIds};
+
+    fn with_sub_ids(mut config: SessionConfig) -> SessionConfig {
+        config.sub_ids = SubIds {
+            sender_sub_id: Some("DESK1".into()),
+            sender_location_id: Some("LDN".into()),
+            target_sub_id: Some("ADMIN".into()),
+            target_location_id: Some("NYC".into()),
+        };
+        config
+    }
+
+    /// `m` passes the FIX 4.4 dictionary's checks (header fields where the
+    /// header is, every tag known there).
+    #[track_caller]
+    fn valid(m: &[u8]) {
+        let parser = fix_core::Parser::new();
+        let Ok(fix_core::Status::Complete(frame)) = parser.frame(m) else {
+            panic!("does not frame: {}", show(m));
+        };
+        let mut f = vec![fix_core::Field::new(0, 0, 0); 64];
+        let msg = parser.index(frame, &mut f).unwrap();
+        let checked = fix_core::validate::Validator::new().validate(&fix44::DICTIONARY, &msg);
+        assert!(checked.is_ok(), "{checked:?}: {}", show(m));
+    }
+
+    #[test]
+    fn sub_ids_are_in_every_header_in_tag_order_resends_and_gap_fills_too() {
+        let mut one = One::logged_on(with_sub_ids(acceptor()));
+        one.order("O1");
+        let sent = one.take();
+        one.now = t0() + secs(5);
+        // Asks for everything: the Logon is gap-filled, the order resent.
+        let resent = one.send("2", &[(7, "1"), (16, "0")]);
+        assert_eq!(types(&resent), ["4", "D"], "{:?}", show_all(&resent));
+        for m in sent.iter().chain(&resent) {
+            let header: Vec<u32> = tags(m)
+                .into_iter()
+                .filter(|t| matches!(t, 49 | 50 | 52 | 56 | 57 | 122 | 142 | 143))
+                .collect();
+            let expected: &[u32] = if get(m, 43).is_some() {
+                &[49, 50, 52, 56, 57, 122, 142, 143]
+            } else {
+                &[49, 50, 52, 56, 57, 142, 143]
+            };
+            assert_eq!(header, expected, "{}", show(m));
+            has(
+                m,
+                &[(50, "DESK1"), (57, "ADMIN"), (142, "LDN"), (143, "NYC")],
+            );
+            valid(m);
+        }
+    }
+
+    #[test]
+    fn the_logon_answer_carries_the_sub_ids() {
+        let mut one = One::new(with_sub_ids(acceptor()));
+        let out = one.send("A", &[(98, "0"), (108, "30")]);
+        assert_eq!(types(&out), ["A"]);
+        assert_eq!(
+            tags(&out[0]),
+            [8, 9, 35, 34, 49, 50, 52, 56, 57, 142, 143, 98, 108, 10]
+        );
+    }
+
+    #[test]
+    fn received_sub_ids_are_not_checked_as_quickfix_checks_only_comp_ids() {
+        let mut one = One::logged_on(with_sub_ids(acceptor()));
+        // 50/57 that are neither ours nor the counterparty's configured ones.
+        let mut extra = vec![(50, "SOMEONE"), (57, "ELSE"), (142, "X"), (143, "Y")];
+        extra.extend_from_slice(&order("O2"));
+        let out = one.send("D", &extra);
+        assert!(out.is_empty(), "{:?}", show_all(&out));
+        assert_eq!(one.app.received.len(), 1);
+        assert_eq!(one.next_target(), 3);
+    }
+
+    #[test]
+    fn sending_time_has_the_configured_digits_of_a_second() {
+        let at = t0() + Duration::new(0, 123_456_789);
+        for (precision, text) in [
+            (Precision::Seconds, "20260921-14:13:20"),
+            (Precision::Millis, "20260921-14:13:20.123"),
+            (Precision::Micros, "20260921-14:13:20.123456"),
+            (Precision::Nanos, "20260921-14:13:20.123456789"),
+        ] {
+            let mut config = acceptor();
+            config.timestamp_precision = precision;
+            let mut one = One::new(config);
+            one.now = at;
+            let out = one.send("A", &[(98, "0"), (108, "30")]);
+            has(&out[0], &[(52, text)]);
+            valid(&out[0]);
+            // The next message in the same unit reuses the text; the next
+            // unit (a nanosecond on) is written afresh at nanos only.
+            one.now = at + Duration::from_nanos(1);
+            one.order("O1");
+            let next = one.take();
+            let moved = if precision == Precision::Nanos {
+                "20260921-14:13:20.123456790"
+            } else {
+                text
+            };
+            has(&next[0], &[(52, moved)]);
+            // A gap fill's OrigSendingTime is written the same way.
+            one.now = at;
+            let filled = one.send("2", &[(7, "1"), (16, "1")]);
+            assert_eq!(types(&filled), ["4"], "{:?}", show_all(&filled));
+            has(&filled[0], &[(52, text), (122, text)]);
+        }
+    }
+
+    #[test]
+    fn before_fix42_sending_time_is_whole_seconds_whatever_the_precision() {
+        let mut config = acceptor_of("FIX.4.1");
+        config.timestamp_precision = Precision::Nanos;
+        let mut one = One::new(config);
+        one.now = t0() + Duration::new(0, 123_456_789);
+        let out = one.send("A", &[(98, "0"), (108, "30")]);
+        has(&out[0], &[(52, "20260921-14:13:20")]);
+    }
+
+    #[test]
+    fn redundant_resend_requests_ask_again_for_every_message_past_the_gap() {
+        let mut config = acceptor();
+        config.send_redundant_resend_requests = true;
+        let mut one = One::logged_on(config);
+        let first = one.send_at("0", 5, &[]);
+        let second = one.send_at("0", 6, &[]);
+        assert_eq!(types(&first), ["2"], "{:?}", show_all(&first));
+        assert_eq!(types(&second), ["2"], "{:?}", show_all(&second));
+        has(&second[0], &[(7, "2"), (16, "0")]);
+        // Off (the default), the second asks for nothing: see
+        // sequence::a_second_message_past_the_same_gap_asks_for_nothing_more.
+    }
+
+    fn on_error(on_error: OnError) -> One {
+        let mut config = acceptor();
+        config.on_error = on_error;
+        One::logged_on(config)
+    }
+
+    fn events(one: &mut One) -> Vec<Event> {
+        std::iter::from_fn(|| one.s.poll_event()).collect()
+    }
+
+    #[test]
+    fn reset_on_error_logs_out_and_resets_the_store_when_the_logout_is_answered() {
+        let mut one = on_error(OnError::Reset);
+        one.app.reject = Some(fix_session::AppReject::Business {
+            reason: 3,
+            ref_tag: None,
+            text: "Unsupported Message Type".into(),
+        });
+        let out = one.send("D", &order("O2"));
+        assert_eq!(types(&out), ["5"], "no Reject: {:?}", show_all(&out));
+        has(&out[0], &[(58, "Session reset")]);
+        assert_eq!(one.s.state(), State::LogoutSent);
+        // The message in error is not marked received.
+        assert_eq!(one.next_target(), 2);
+        assert!(matches!(
+            &events(&mut one)[..],
+            [Event::ResetOnError { .. }]
+        ));
+        let out = one.send_at("5", 2, &[]);
+        assert!(out.is_empty(), "{:?}", show_all(&out));
+        assert!(one.s.wants_disconnect());
+        assert_eq!((one.next_sender(), one.next_target()), (1, 1));
+    }
+
+    #[test]
+    fn reset_on_error_resets_when_the_connection_ends_unanswered() {
+        let mut one = on_error(OnError::Reset);
+        // Fails the dictionary: an order without its required fields.
+        let out = one.send("D", &[(11, "O2")]);
+        assert_eq!(types(&out), ["5"], "{:?}", show_all(&out));
+        assert_eq!(one.next_sender(), 3);
+        one.s.disconnected(one.now, &mut one.app).unwrap();
+        assert_eq!((one.next_sender(), one.next_target()), (1, 1));
+    }
+
+    #[test]
+    fn an_error_in_an_admin_message_is_answered_as_usual_under_reset_on_error() {
+        let mut one = on_error(OnError::Reset);
+        // A SequenceReset to a lower number: a Reject, as QuickFIX/J leaves
+        // admin messages to the usual rules.
+        let out = one.send("4", &[(36, "1")]);
+        assert_eq!(types(&out), ["3"], "{:?}", show_all(&out));
+        assert_eq!(one.s.state(), State::LoggedOn);
+    }
+
+    #[test]
+    fn disconnect_on_error_ends_the_connection_without_an_answer() {
+        let mut one = on_error(OnError::Disconnect);
+        let out = one.send("D", &[(11, "O2")]);
+        assert!(out.is_empty(), "{:?}", show_all(&out));
+        assert!(one.s.wants_disconnect());
+        assert_eq!(one.next_target(), 2);
+        assert!(matches!(
+            &events(&mut one)[..],
+            [Event::DisconnectOnError { .. }]
+        ));
+        one.s.disconnected(one.now, &mut one.app).unwrap();
+        // Nothing reset: the counterparty resends the message.
+        assert_eq!((one.next_sender(), one.next_target()), (2, 2));
+    }
+
+    #[test]
+    fn a_message_that_does_not_parse_is_an_error_too() {
+        let mut one = on_error(OnError::Disconnect);
+        // A tag that is not a number.
+        let mut m = one.build("D", 2, &order("O2"));
+        let at = m.windows(3).position(|w| w == b"11=").unwrap();
+        m[at] = b'x';
+        let m = fix_test_fix(m);
+        let out = one.feed(&m);
+        assert!(out.is_empty(), "{:?}", show_all(&out));
+        assert!(one.s.wants_disconnect());
+    }
+
+    /// `m` with its BodyLength and CheckSum made right again after an edit.
+    fn fix_test_fix(m: Vec<u8>) -> Vec<u8> {
+        let f = fields_raw(&m);
+        let body: Vec<u8> = f[2..f.len() - 1].concat();
+        let mut out = format!("8=FIX.4.4\x019={}\x01", body.len()).into_bytes();
+        out.extend_from_slice(&body);
+        let sum = out.iter().map(|&b| u32::from(b)).sum::<u32>() % 256;
+        out.extend_from_slice(format!("10={sum:03}\x01").as_bytes());
+        out
+    }
+
+    /// The `tag=value<SOH>` pieces of `m`, as bytes.
+    fn fields_raw(m: &[u8]) -> Vec<Vec<u8>> {
+        m.split_inclusive(|&b| b == 1).map(<[u8]>::to_vec).collect()
+    }
+}

@@ -39,9 +39,31 @@ impl Application for Client {}
 
 #[test]
 fn round_trips_through_logged_on_sessions_allocate_nothing() {
+    let (ic, ac) = common::configs();
+    round_trips(ic, ac, std::time::Duration::ZERO);
+}
+
+/// Nanosecond SendingTime written afresh for every message (the clock moves
+/// between them, so the cached text never serves twice), SubIDs in every
+/// header: still nothing allocated.
+#[test]
+fn nanosecond_timestamps_and_sub_ids_allocate_nothing_either() {
+    let (mut ic, mut ac) = common::configs();
+    for c in [&mut ic, &mut ac] {
+        c.timestamp_precision = fix_core::value::Precision::Nanos;
+        c.sub_ids.sender_sub_id = Some("DESK1".into());
+        c.sub_ids.target_location_id = Some("NYC".into());
+    }
+    round_trips(ic, ac, std::time::Duration::from_nanos(1_001));
+}
+
+fn round_trips(
+    ic: fix_session::SessionConfig,
+    ac: fix_session::SessionConfig,
+    step: std::time::Duration,
+) {
     const ROUND_TRIPS: usize = 1000;
     let store = || MemoryStore::with_capacity(2 * ROUND_TRIPS + 16, (2 * ROUND_TRIPS + 16) * 512);
-    let (ic, ac) = common::configs();
     let mut p = Pair::with(ic, ac, store(), store(), Client, Broker);
     p.acc.connected(p.now, &mut p.aa).unwrap();
     p.init.connected(p.now, &mut p.ia).unwrap();
@@ -56,6 +78,7 @@ fn round_trips_through_logged_on_sessions_allocate_nothing() {
     p.exchange();
     let n = allocations_during(|| {
         for _ in 0..ROUND_TRIPS {
+            p.now += step;
             p.init.send(p.now, b"D", order, &mut Client).unwrap();
             p.exchange();
         }

@@ -108,6 +108,33 @@ fn session(what: &str, s: &SessionSettings) -> bool {
         Some(dir) => println!("  log: {}", dir.display()),
         None => println!("  log: none"),
     }
+    if let Some(screen) = &s.screen_log {
+        let shown: Vec<&str> = [
+            (screen.shows_incoming(), "incoming"),
+            (screen.shows_outgoing(), "outgoing"),
+            (screen.shows_events(), "events"),
+            (screen.shows_heartbeats(), "heartbeats"),
+        ]
+        .into_iter()
+        .filter_map(|(on, what)| on.then_some(what))
+        .collect();
+        println!("  screen log: standard output ({})", shown.join(", "));
+    }
+    let ids: Vec<String> = s
+        .session
+        .sub_ids
+        .fields()
+        .map(|(tag, v)| format!("{tag}={v}"))
+        .collect();
+    if !ids.is_empty() {
+        println!("  sub IDs on every message: {}", ids.join(" "));
+    }
+    if s.session.on_error != fix_session::OnError::Reject {
+        println!("  on an error: {:?}", s.session.on_error);
+    }
+    if s.session.refresh_on_logon {
+        println!("  refresh on logon: on (a file store opens as a standby)");
+    }
     match &s.tls {
         Some(tls) => println!("  tls: on, client certificates {:?}", tls.client_auth),
         None => println!("  tls: off"),

@@ -11,7 +11,9 @@ use std::time::Duration;
 use fix_core::Parser;
 use fix_core::validate::Validator;
 use fix_core::value::Precision;
-use fix_session::{FileOptions, Role, SessionConfig, SessionId, SyncPolicy, appl_ver_id_code};
+use fix_session::{
+    FileOptions, OnError, Role, SessionConfig, SessionId, SubIds, SyncPolicy, appl_ver_id_code,
+};
 
 use super::error::{ConfigError, ErrorKind};
 use super::keys::{Applies, Cond, Fixed, Key, Lookup, Support, lookup};
@@ -20,7 +22,7 @@ use super::{
     AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport, Schedule,
     SessionSettings, SocketOptions, Tls, Transport,
 };
-use crate::log::FileLogOptions;
+use crate::log::{FileLogOptions, ScreenLogOptions};
 
 /// What decides whether a setting applies to a session.
 pub(crate) struct Context {
@@ -676,6 +678,124 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         file_log_heartbeats(value: bool) => FileLogHeartbeats = Value::Bool(value);
+        /// `SenderSubID`: SenderSubID (50) on every message the session sends.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).sender_sub_id("DESK1");
+        /// # let _ = b;
+        /// ```
+        sender_sub_id(value: impl Into<String>) => SenderSubID = Value::Text(value.into());
+        /// `SenderLocationID`: SenderLocationID (142) on every message the
+        /// session sends (not FIX.4.0, which has no such field).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).sender_location_id("LDN");
+        /// # let _ = b;
+        /// ```
+        sender_location_id(value: impl Into<String>) => SenderLocationID = Value::Text(value.into());
+        /// `TargetSubID`: TargetSubID (57) on every message the session sends.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).target_sub_id("ADMIN");
+        /// # let _ = b;
+        /// ```
+        target_sub_id(value: impl Into<String>) => TargetSubID = Value::Text(value.into());
+        /// `TargetLocationID`: TargetLocationID (143) on every message the
+        /// session sends (not FIX.4.0).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).target_location_id("NYC");
+        /// # let _ = b;
+        /// ```
+        target_location_id(value: impl Into<String>) => TargetLocationID = Value::Text(value.into());
+        /// `TimeStampPrecision` (default [`Precision::Millis`]): SendingTime's
+        /// digits of a second (whole seconds before FIX.4.2 whatever it says).
+        ///
+        /// ```
+        /// use fix_core::value::Precision;
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).timestamp_precision(Precision::Micros);
+        /// # let _ = b;
+        /// ```
+        timestamp_precision(value: Precision) => TimeStampPrecision = Value::Precision(value);
+        /// `MillisecondsInTimeStamp` (QuickFIX C++; default on): off is
+        /// SendingTime in whole seconds; `TimeStampPrecision` wins over it.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).milliseconds_in_timestamp(false);
+        /// # let _ = b;
+        /// ```
+        milliseconds_in_timestamp(value: bool) => MillisecondsInTimeStamp = Value::Bool(value);
+        /// `SendRedundantResendRequests` (default off): on, every message
+        /// past a gap asks for a resend, even while one is pending.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).send_redundant_resend_requests(true);
+        /// # let _ = b;
+        /// ```
+        send_redundant_resend_requests(value: bool) => SendRedundantResendRequests = Value::Bool(value);
+        /// `ResetOnError` (QuickFIX/J; default off): see [`OnError::Reset`].
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).reset_on_error(true);
+        /// # let _ = b;
+        /// ```
+        reset_on_error(value: bool) => ResetOnError = Value::Bool(value);
+        /// `DisconnectOnError` (QuickFIX/J; default off): see
+        /// [`OnError::Disconnect`]; `ResetOnError` wins when both are on.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).disconnect_on_error(true);
+        /// # let _ = b;
+        /// ```
+        disconnect_on_error(value: bool) => DisconnectOnError = Value::Bool(value);
+        /// `RefreshOnLogon` (default off): the store is read again before each
+        /// Logon, and a file store is opened as a standby
+        /// ([`FileOptions::standby`]), beside another engine's, taking it over
+        /// at the Logon once the other has let it go.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).refresh_on_logon(true);
+        /// # let _ = b;
+        /// ```
+        refresh_on_logon(value: bool) => RefreshOnLogon = Value::Bool(value);
+        /// `ScreenLogShowIncoming`: a screen log, printing received messages
+        /// or not (see [`SessionSettings::screen_log`]).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).screen_log_show_incoming(true);
+        /// # let _ = b;
+        /// ```
+        screen_log_show_incoming(value: bool) => ScreenLogShowIncoming = Value::Bool(value);
+        /// `ScreenLogShowOutgoing`: a screen log, printing sent messages or not.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).screen_log_show_outgoing(true);
+        /// # let _ = b;
+        /// ```
+        screen_log_show_outgoing(value: bool) => ScreenLogShowOutgoing = Value::Bool(value);
+        /// `ScreenLogShowEvents`: a screen log, printing events or not.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).screen_log_show_events(false);
+        /// # let _ = b;
+        /// ```
+        screen_log_show_events(value: bool) => ScreenLogShowEvents = Value::Bool(value);
+        /// `ScreenLogShowHeartBeats` (QuickFIX/J): a screen log, printing
+        /// Heartbeats or not.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).screen_log_show_heartbeats(false);
+        /// # let _ = b;
+        /// ```
+        screen_log_show_heartbeats(value: bool) => ScreenLogShowHeartBeats = Value::Bool(value);
+        /// `ScreenIncludeMilliseconds` (QuickFIX/J): a screen log, its times
+        /// with milliseconds or in whole seconds.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC")).screen_include_milliseconds(true);
+        /// # let _ = b;
+        /// ```
+        screen_include_milliseconds(value: bool) => ScreenIncludeMilliseconds = Value::Bool(value);
     }
 
     /// `StartTime`, `EndTime`, `StartDay`, `EndDay`, `Weekdays`,
@@ -743,6 +863,76 @@ impl SessionBuilder {
             Some(Value::Bool(b)) => *b,
             _ => key.info().default == Some("Y"),
         }
+    }
+
+    /// A Y/N setting, or `default` when it is not given.
+    fn flag_or(&self, key: Fixed, default: bool) -> bool {
+        match self.values.get(&key) {
+            Some(Value::Bool(b)) => *b,
+            _ => default,
+        }
+    }
+
+    /// SenderSubID, SenderLocationID, TargetSubID and TargetLocationID, each
+    /// a name, the location IDs not on FIX.4.0 (which has no 142 or 143).
+    fn sub_ids(&self) -> Result<SubIds, ConfigError> {
+        use Fixed::*;
+        let mut ids = SubIds::default();
+        for (key, slot) in [
+            (SenderSubID, &mut ids.sender_sub_id),
+            (SenderLocationID, &mut ids.sender_location_id),
+            (TargetSubID, &mut ids.target_sub_id),
+            (TargetLocationID, &mut ids.target_location_id),
+        ] {
+            let Some(v) = self.text(key) else {
+                continue;
+            };
+            if !value::is_name(v) {
+                return Err(invalid(key, v, COMP_ID));
+            }
+            if self.id.begin_string == "FIX.4.0"
+                && matches!(key, SenderLocationID | TargetLocationID)
+            {
+                return Err(ConfigError::keyed(
+                    key.name(),
+                    ErrorKind::NotApplicable {
+                        reason: "FIX.4.0 has no location IDs (142, 143): FIX.4.1 brought them",
+                    },
+                ));
+            }
+            *slot = Some(v.to_owned());
+        }
+        Ok(ids)
+    }
+
+    /// The screen log's options when any of its settings is given: the
+    /// `ScreenLogShow*` not given are on, as QuickFIX/J's `ScreenLogFactory`
+    /// reads them, and times are whole seconds unless
+    /// `ScreenIncludeMilliseconds=Y`.
+    fn screen_log(&self) -> Option<ScreenLogOptions> {
+        use Fixed::*;
+        let keys = [
+            ScreenLogShowIncoming,
+            ScreenLogShowOutgoing,
+            ScreenLogShowEvents,
+            ScreenLogShowHeartBeats,
+            ScreenIncludeMilliseconds,
+        ];
+        if !keys.iter().any(|k| self.values.contains_key(k)) {
+            return None;
+        }
+        Some(
+            ScreenLogOptions::new()
+                .incoming(self.flag_or(ScreenLogShowIncoming, true))
+                .outgoing(self.flag_or(ScreenLogShowOutgoing, true))
+                .events(self.flag_or(ScreenLogShowEvents, true))
+                .heartbeats(self.flag_or(ScreenLogShowHeartBeats, true))
+                .precision(if self.flag_or(ScreenIncludeMilliseconds, false) {
+                    Precision::Millis
+                } else {
+                    Precision::Seconds
+                }),
+        )
     }
 
     /// A number of seconds, or its default from the table.
@@ -1031,6 +1221,22 @@ impl SessionBuilder {
             .with_checksum_validation(self.flag(ValidateChecksum));
         session.default_appl_ver_id = default_appl_ver_id.map(str::to_owned);
         session.persist_messages = self.flag(PersistMessages);
+        session.sub_ids = self.sub_ids()?;
+        session.timestamp_precision = match self.values.get(&TimeStampPrecision) {
+            Some(Value::Precision(p)) => *p,
+            _ if self.flag(MillisecondsInTimeStamp) => Precision::Millis,
+            _ => Precision::Seconds,
+        };
+        session.send_redundant_resend_requests = self.flag(SendRedundantResendRequests);
+        // QuickFIX/J asks resetOnError first: it wins when both are on.
+        session.on_error = if self.flag(ResetOnError) {
+            OnError::Reset
+        } else if self.flag(DisconnectOnError) {
+            OnError::Disconnect
+        } else {
+            OnError::Reject
+        };
+        session.refresh_on_logon = self.flag(RefreshOnLogon);
 
         let sync = match self.values.get(&FileStoreSync) {
             Some(Value::Sync(policy)) => *policy,
@@ -1075,9 +1281,13 @@ impl SessionBuilder {
                 app,
             },
             store_path: self.path(FileStorePath),
-            store_options: FileOptions::new().sync(sync),
+            // Refreshed at each Logon, a file store is a standby until then.
+            store_options: FileOptions::new()
+                .sync(sync)
+                .standby(session.refresh_on_logon),
             logon_fields: self.logon_fields.clone(),
             log_heartbeats: self.flag(FileLogHeartbeats),
+            screen_log: self.screen_log(),
             allowed_remote_addresses: match self.text(AllowedRemoteAddresses) {
                 Some(list) => Some(
                     value::host_list(list)

@@ -310,10 +310,10 @@ impl fmt::Display for ErrorKind {
 /// ([`WarningKind`]). [`Settings::warnings`](super::Settings::warnings) lists them.
 ///
 /// ```
-/// let s = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nScreenLogShowIncoming=Y\nNonStopSession=Y\n")?;
+/// let s = fix_engine::config::Settings::parse("a.cfg", "[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=1\nSLF4JLogHeartbeats=Y\nNonStopSession=Y\n")?;
 /// let w = &s.warnings()[0];
-/// assert_eq!((w.line(), w.key()), (Some(7), Some("ScreenLogShowIncoming")));
-/// assert!(w.to_string().starts_with("a.cfg:7: ScreenLogShowIncoming: ignored: there is no screen log"));
+/// assert_eq!((w.line(), w.key()), (Some(7), Some("SLF4JLogHeartbeats")));
+/// assert!(w.to_string().starts_with("a.cfg:7: SLF4JLogHeartbeats: ignored: the message log is FileLogPath's files"));
 /// # Ok::<(), fix_engine::config::ConfigError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

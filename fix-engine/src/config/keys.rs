@@ -53,6 +53,9 @@ pub enum ValueType {
     BeginString,
     /// `initiator` or `acceptor`.
     ConnectionType,
+    /// A timestamp's digits of a second: QuickFIX/J's `SECONDS`, `MILLIS`,
+    /// `MICROS`, `NANOS` or QuickFIX C++'s `0`, `3`, `6`, `9`.
+    TimePrecision,
 }
 
 impl fmt::Display for ValueType {
@@ -77,6 +80,7 @@ impl fmt::Display for ValueType {
             ValueType::ApplVerId => "an ApplVerID",
             ValueType::BeginString => "a BeginString",
             ValueType::ConnectionType => "initiator or acceptor",
+            ValueType::TimePrecision => "SECONDS, MILLIS, MICROS or NANOS (or 0, 3, 6, 9)",
         })
     }
 }
@@ -194,7 +198,7 @@ impl fmt::Display for Cond {
 /// ```
 /// use fix_engine::config::{Support, key};
 /// assert_eq!(key("ResetOnLogon").unwrap().support, Support::Read);
-/// assert!(matches!(key("SenderSubID").unwrap().support, Support::NotApplied(_)));
+/// assert!(matches!(key("DynamicSession").unwrap().support, Support::NotApplied(_)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Support {
@@ -237,7 +241,7 @@ pub enum Support {
 ///
 /// ```
 /// use fix_engine::config::{Otherwise, Support, key};
-/// let Support::Always { otherwise, .. } = key("RefreshOnLogon").unwrap().support else { panic!() };
+/// let Support::Always { otherwise, .. } = key("ForceResendWhenCorruptedStore").unwrap().support else { panic!() };
 /// assert!(matches!(otherwise, Otherwise::NotApplied(_)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -403,11 +407,8 @@ macro_rules! table {
 use Cond::*;
 use ValueType::*;
 
-const SUB_IDS: &str = "sent in and checked on every message by the session core; the session is identified by BeginString, SenderCompID, TargetCompID and SessionQualifier";
 const SESSION_CORE: &str = "needs the session core (fix-session)";
 const SOCKET_TUNING: &str = "a socket option this engine leaves at the system's default (SocketNodelay and SocketReuseAddress are read)";
-const NO_SCREEN: &str =
-    "there is no screen log: messages go to FileLogPath's files, events to tracing";
 const OTHER_LOG: &str =
     "the message log is FileLogPath's files (and events go to tracing); this log is not written";
 const JAVA_TLS: &str = "QuickFIX/J's Java key stores cannot be read; give PEM files with ServerCertificateFile, ServerCertificateKeyFile, ClientCertificateFile, ClientCertificateKeyFile and CertificationAuthoritiesFile";
@@ -417,7 +418,6 @@ const PROTOCOLS: &str = "TLS 1.2 and 1.3 are the protocols";
 const CIPHERS: &str = "the TLS library's default cipher suites are used";
 const PROXY: &str = "connections are made directly, not through a proxy";
 const HB_RULE: &str = "a TestRequest goes out after 1.2 heartbeat intervals of silence and the connection ends after 2.4, as QuickFIX C++ does";
-const MILLIS: &str = "SendingTime is written with milliseconds";
 
 table! {
     // Session identity and role.
@@ -428,10 +428,10 @@ table! {
     SessionQualifier => row(Name, "Tells apart initiator sessions with the same CompIDs").when(&[InitiatorSession]).sets("SessionId::qualifier"),
     DefaultApplVerID => row(ApplVerId, "The application version of a FIXT.1.1 session (a code such as 9 or a name such as FIX.5.0SP2); required there").when(&[Fixt]).sets("SessionConfig::default_appl_ver_id"),
     AcceptorTemplate => row(YesNo, "QuickFIX/J's dynamic sessions: the section is a template whose BeginString and CompIDs may be *").acceptor().or("N").sets("SessionSettings::acceptor_template"),
-    SenderSubID => row(Name, "Our SenderSubID (50) on every message").not_applied(SUB_IDS),
-    SenderLocationID => row(Name, "Our SenderLocationID (142) on every message").not_applied(SUB_IDS),
-    TargetSubID => row(Name, "The counterparty's SubID (57) on every message").not_applied(SUB_IDS),
-    TargetLocationID => row(Name, "The counterparty's LocationID (143) on every message").not_applied(SUB_IDS),
+    SenderSubID => row(Name, "Our SenderSubID (50), written on every message the session sends (received messages' 50 is not checked, as in QuickFIX)").sets("SessionConfig::sub_ids"),
+    SenderLocationID => row(Name, "Our SenderLocationID (142), written on every message the session sends (FIX.4.1 and later)").sets("SessionConfig::sub_ids"),
+    TargetSubID => row(Name, "The counterparty's TargetSubID (57), written on every message the session sends (received messages' 57 is not checked, as in QuickFIX)").sets("SessionConfig::sub_ids"),
+    TargetLocationID => row(Name, "The counterparty's TargetLocationID (143), written on every message the session sends (FIX.4.1 and later)").sets("SessionConfig::sub_ids"),
     DynamicSession => row(YesNo, "QuickFIX/J's older name for acceptor templates").not_applied("write the section as an acceptor template with AcceptorTemplate=Y"),
     DynamicSessions => row(YesNo, "QuickFIX/Go: an acceptor takes any CompIDs").always(&["N"], "acceptors take the CompIDs of their sessions and templates").else_not_applied("write an acceptor template (AcceptorTemplate=Y, TargetCompID=*)").acceptor(),
     DynamicQualifier => row(YesNo, "QuickFIX/Go: dynamic sessions get a qualifier each").not_applied("acceptor templates make sessions without qualifiers"),
@@ -461,13 +461,13 @@ table! {
     ResetOnLogout => row(YesNo, "Sequence numbers back to 1 after a Logout").or("N").sets("SessionConfig::reset_on_logout"),
     ResetOnDisconnect => row(YesNo, "Sequence numbers back to 1 when the connection drops").or("N").sets("SessionConfig::reset_on_disconnect"),
     SendResetSeqNumFlag => row(YesNo, "An initiator's Logon carries ResetSeqNumFlag=Y").initiator().or("N").sets("SessionConfig::send_reset_seq_num_flag"),
-    RefreshOnLogon => row(YesNo, "Reload the store's state at Logon (for a store shared with another engine)").always(&["N"], "the store is this engine's own, open while it runs").else_not_applied("needs the session core and the store (fix-session)"),
-    ResetOnError => row(YesNo, "QuickFIX/J: reset sequence numbers on an error").always(&["N"], "an error does not reset sequence numbers"),
-    DisconnectOnError => row(YesNo, "QuickFIX/J: disconnect on an error").always(&["N"], "an error is answered with a Reject, not a disconnection"),
-    SendRedundantResendRequests => row(YesNo, "Send a ResendRequest even when one for the gap is pending").always(&["N"], "no second ResendRequest is sent while one is pending"),
+    RefreshOnLogon => row(YesNo, "Read the store's state again before each Logon, for a hot standby: with FileStorePath, the file store is opened beside another engine's and takes it over at the Logon, once the other has let it go").or("N").sets("SessionConfig::refresh_on_logon, FileOptions::standby"),
+    ResetOnError => row(YesNo, "QuickFIX/J: an error in a received application message (it fails validation or parsing, the application refuses it, the store fails) sends a Logout and resets sequence numbers, instead of a Reject").or("N").sets("SessionConfig::on_error"),
+    DisconnectOnError => row(YesNo, "QuickFIX/J: such an error ends the connection instead (ResetOnError wins when both are Y)").or("N").sets("SessionConfig::on_error"),
+    SendRedundantResendRequests => row(YesNo, "Send a ResendRequest for every message past a gap, even while one for the gap is pending").or("N").sets("SessionConfig::send_redundant_resend_requests"),
     LogonTag => row(TagValue, "QuickFIX/J: a tag=value body field added to every Logon we send (LogonTag=553=user); LogonTag<n> for more, in order").family("LogonTag<n>").sets("SessionSettings::logon_fields"),
-    MillisecondsInTimeStamp => row(YesNo, "QuickFIX: SendingTime with milliseconds").always(&["Y"], MILLIS),
-    TimeStampPrecision => row(Text, "SendingTime's precision: SECONDS, MILLIS, MICROS, NANOS (or 0, 3, 6, 9)").always(&["MILLIS", "3"], MILLIS),
+    MillisecondsInTimeStamp => row(YesNo, "QuickFIX: SendingTime with milliseconds (N: whole seconds; TimeStampPrecision wins when both are given)").or("Y").sets("SessionConfig::timestamp_precision"),
+    TimeStampPrecision => row(TimePrecision, "SendingTime's and OrigSendingTime's digits of a second; FIX.4.0 and FIX.4.1 always write whole seconds").or("MILLIS").sets("SessionConfig::timestamp_precision"),
     EnableLastMsgSeqNumProcessed => row(YesNo, "LastMsgSeqNumProcessed (369) on every message").always(&["N"], "LastMsgSeqNumProcessed is not sent"),
     EnableNextExpectedMsgSeqNum => row(YesNo, "QuickFIX/J: NextExpectedMsgSeqNum (789) in the Logon").aka(&["SendNextExpectedMsgSeqNum"]).always(&["N"], "NextExpectedMsgSeqNum is not sent"),
     TestRequestDelayMultiplier => row(Text, "QuickFIX/J: when a TestRequest is sent, in heartbeat intervals").not_applied(HB_RULE),
@@ -648,11 +648,11 @@ table! {
     FileLogHeartbeats => row(YesNo, "QuickFIX/J: log Heartbeats (N: the message log leaves them out)").or("Y").when(&[FileLog]).sets("SessionSettings::log_heartbeats"),
     FileIncludeMilliseconds => row(YesNo, "QuickFIX/J: the log's timestamps with milliseconds (N: whole seconds)").or("Y").when(&[FileLog]).sets("SessionSettings::log_options"),
     FileIncludeTimeStampForMessages => row(YesNo, "QuickFIX/J: log a time for each message").ignored("the log's time format is QuickFIX C++'s"),
-    ScreenLogShowIncoming => row(YesNo, "Print received messages").ignored(NO_SCREEN),
-    ScreenLogShowOutgoing => row(YesNo, "Print sent messages").ignored(NO_SCREEN),
-    ScreenLogShowEvents => row(YesNo, "Print events").aka(&["ScreenLogEvents"]).ignored(NO_SCREEN),
-    ScreenLogShowHeartBeats => row(YesNo, "QuickFIX/J: print heartbeats").ignored(NO_SCREEN),
-    ScreenIncludeMilliseconds => row(YesNo, "QuickFIX/J: print times with milliseconds").ignored(NO_SCREEN),
+    ScreenLogShowIncoming => row(YesNo, "Print received messages to standard output (any ScreenLog key makes the screen log; those not given are Y)").sets("SessionSettings::screen_log"),
+    ScreenLogShowOutgoing => row(YesNo, "Print sent messages to standard output (a screen log)").sets("SessionSettings::screen_log"),
+    ScreenLogShowEvents => row(YesNo, "Print events to standard output (a screen log)").aka(&["ScreenLogEvents"]).sets("SessionSettings::screen_log"),
+    ScreenLogShowHeartBeats => row(YesNo, "QuickFIX/J: the screen log prints Heartbeats (N: leaves them out)").sets("SessionSettings::screen_log"),
+    ScreenIncludeMilliseconds => row(YesNo, "QuickFIX/J: the screen log's times with milliseconds (not given: whole seconds)").sets("SessionSettings::screen_log"),
     SLF4JLogEventCategory => row(Text, "QuickFIX/J: SLF4J log").ignored(OTHER_LOG),
     SLF4JLogErrorEventCategory => row(Text, "QuickFIX/J: SLF4J log").ignored(OTHER_LOG),
     SLF4JLogIncomingMessageCategory => row(Text, "QuickFIX/J: SLF4J log").ignored(OTHER_LOG),

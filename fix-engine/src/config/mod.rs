@@ -159,6 +159,11 @@ pub struct SessionSettings {
     /// `FileLogHeartbeats` (QuickFIX/J; default Y): N leaves Heartbeats out of
     /// the message log.
     pub log_heartbeats: bool,
+    /// QuickFIX's screen log: `Some` when any `ScreenLog*` setting (or
+    /// `ScreenIncludeMilliseconds`) is given, printing to standard output as
+    /// those settings say (each `ScreenLogShow*` not given is on, as in
+    /// QuickFIX/J); `None`, the default, keeps standard output silent.
+    pub screen_log: Option<crate::log::ScreenLogOptions>,
     /// Every key of the session's section and of `[DEFAULT]`, as written, with
     /// its value: what [`get`](Self::get) reads.
     raw: Vec<(String, String)>,
@@ -175,6 +180,7 @@ impl SessionSettings {
     /// [DEFAULT]
     /// Username=trader1
     /// RefreshOnLogon=Y
+    /// Encoding=UTF-8
     /// [SESSION]
     /// ConnectionType=acceptor
     /// BeginString=FIX.4.4
@@ -185,7 +191,8 @@ impl SessionSettings {
     /// ")?;
     /// let session = &s.sessions()[0];
     /// assert_eq!(session.get("USERNAME"), Some("trader2"));
-    /// assert_eq!(session.get("RefreshOnLogon"), Some("Y")); // kept, though not applied yet
+    /// assert_eq!(session.get("RefreshOnLogon"), Some("Y")); // the engine's, and readable
+    /// assert_eq!(session.get("Encoding"), Some("UTF-8")); // kept, though ignored
     /// assert_eq!(session.get("Password"), None);
     /// # Ok::<(), fix_engine::config::ConfigError>(())
     /// ```

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use fix_core::value::Precision;
 use fix_session::SyncPolicy;
 
 use super::error::ErrorKind;
@@ -21,6 +22,7 @@ pub(crate) enum Value {
     Path(PathBuf),
     Auth(ClientAuth),
     Sync(SyncPolicy),
+    Precision(Precision),
 }
 
 /// `v` read as a value of type `ty`, or what is wrong with it.
@@ -91,6 +93,25 @@ pub(crate) fn parse(ty: ValueType, v: &str) -> Result<Value, ErrorKind> {
         ValueType::ConnectionType => {
             connection_type(v)?;
             text()
+        }
+        ValueType::TimePrecision => Value::Precision(precision(v)?),
+    })
+}
+
+/// `TimeStampPrecision`: QuickFIX/J's names (any case) or QuickFIX C++'s
+/// digits; QuickFIX C++ takes any digit from 0 to 9, but a UTCTimestamp
+/// has 0, 3, 6 or 9 digits of a second, and so do these.
+pub(crate) fn precision(v: &str) -> Result<Precision, ErrorKind> {
+    Ok(match v.to_ascii_uppercase().as_str() {
+        "SECONDS" | "0" => Precision::Seconds,
+        "MILLIS" | "3" => Precision::Millis,
+        "MICROS" | "6" => Precision::Micros,
+        "NANOS" | "9" => Precision::Nanos,
+        _ => {
+            return Err(invalid(
+                v,
+                "SECONDS, MILLIS, MICROS or NANOS (or 0, 3, 6, 9)",
+            ));
         }
     })
 }

@@ -11,6 +11,7 @@ use fix_core::{Error, Frame, Message};
 use super::{
     Event, MAX_HEART_BT_INT, MAX_SEQ_NUM, Session, SessionError, State, is_admin, seq_num,
 };
+use crate::OnError;
 use crate::app::Application;
 use crate::dictionaries::AppSchema;
 use crate::store::MessageStore;
@@ -43,6 +44,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         let seq = seq_text(bytes).unwrap_or(0);
         self.clock.last_received = self.now.mono;
+        if self.takes_error(frame.msg_type()) {
+            return self.on_error(now, reject.text(), app);
+        }
         self.send_reject(now, seq, &reject, frame.msg_type(), None, None, app)?;
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
@@ -64,6 +68,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(());
         }
         if msg.frame().begin_string() != self.config.id.begin_string.as_bytes() {
+            if self.takes_error(msg_type) {
+                return self.on_error(now, "Incorrect BeginString", app);
+            }
             if self.state == State::LoggedOn {
                 self.send_logout(now, Some(b"Incorrect BeginString"), app)?;
             }
@@ -83,6 +90,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return match invalid {
                 Invalid::Reject(reject) => self.rejected(now, msg, seq, &reject, app),
                 // Not this dictionary's version: QuickFIX logs out, rejecting nothing.
+                _ if self.takes_error(msg_type) => self.on_error(now, "Incorrect BeginString", app),
                 _ => {
                     self.send_logout(now, Some(b"Incorrect BeginString"), app)?;
                     self.disconnect = true;
@@ -145,6 +153,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if msg.msg_type() == b"A" && self.state != State::LoggedOn {
             self.disconnect = true;
             return Ok(());
+        }
+        if self.takes_error(msg.msg_type()) {
+            return self.on_error(now, reject.text(), app);
         }
         // An unknown MsgType is a Reject (373=11, Invalid MsgType) in QuickFIX;
         // the BusinessMessageReject (380=3) is the application's answer to a
@@ -334,7 +345,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // Sent the same UTC day as `now` (nearly always): only the time of day
         // needs reading, against `now`'s own, formatted once per millisecond.
         let today = self.timestamp(now);
-        if text.len() > 9 && text[..9] == today[..9] {
+        if text.len() > 9 && text[..9] == today.as_bytes()[..9] {
             let Ok(time) = fix_core::value::UtcTimeOnly::parse(&text[9..]) else {
                 return false;
             };
@@ -366,7 +377,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     }
 
     /// Sends a ResendRequest for `from` up to the message before `received`,
-    /// unless one for that range is outstanding.
+    /// unless one for that range is outstanding (QuickFIX C++'s
+    /// `doTargetTooHigh`: "Not sending another") and SendRedundantResendRequests
+    /// is off.
     fn request_resend(
         &mut self,
         now: SystemTime,
@@ -376,6 +389,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         if let Some((begin, _)) = self.resend_requested
             && begin <= from
+            && !self.config.send_redundant_resend_requests
         {
             return Ok(());
         }
@@ -467,6 +481,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.store.set_next_target_seq(seq)?;
             }
             return self.in_order(now, seq, app);
+        }
+        if self.config.refresh_on_logon {
+            // QuickFIX's nextLogon refreshes first: the numbers the Logon is
+            // checked against are the store's as it is now.
+            self.store.refresh()?;
         }
         // Everything the Logon says is checked before anything changes: its
         // numbers, its SendingTime and CompIDs, then the application.
@@ -663,7 +682,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.store.advance_target_seq(seq)?;
         }
         self.disconnect = true;
-        if self.config.reset_on_logout {
+        if self.config.reset_on_logout || self.reset_after_error {
+            self.reset_after_error = false;
             self.store.reset(now)?;
         }
         Ok(())
@@ -711,6 +731,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let mut outbox = std::mem::take(&mut self.outbox);
         let answer = app.from_app(msg, &mut outbox);
         self.outbox = outbox;
+        if answer.is_err() && self.takes_error(msg.msg_type()) {
+            // Nothing of the refused message's answer leaves: what the
+            // application queued with its refusal goes, and the answer
+            // announced to the store is taken back (nothing is stored yet).
+            self.outbox.clear();
+            self.store.abandon_answer();
+            return self.on_error(now, "the application refused the message", app);
+        }
         match answer {
             Ok(()) => {}
             Err(crate::AppReject::Session {
@@ -790,6 +818,52 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.store.advance_target_seq(seq)?;
         }
         Ok(())
+    }
+
+    /// Whether an error in a received message of `msg_type` is
+    /// [`OnError`]'s to answer: ResetOnError or DisconnectOnError is on, the
+    /// session is logged on and the message is an application message, as
+    /// QuickFIX/J's `resetOrDisconnectIfRequired` decides.
+    pub(super) fn takes_error(&self, msg_type: &[u8]) -> bool {
+        self.config.on_error != OnError::Reject
+            && self.state == State::LoggedOn
+            && !is_admin(msg_type)
+    }
+
+    /// An error in a received application message, answered as
+    /// [`SessionConfig::on_error`](crate::SessionConfig::on_error) says in
+    /// place of the usual Reject: a Logout ("Session reset") and a reset of
+    /// the store once it is answered or the connection ends, or the
+    /// connection ended at once. The message is not marked received, and
+    /// what was queued behind a gap is dropped.
+    pub(super) fn on_error(
+        &mut self,
+        now: SystemTime,
+        reason: &str,
+        app: &mut dyn Application,
+    ) -> Result<(), SessionError> {
+        self.queue.clear();
+        self.resend_requested = None;
+        match self.config.on_error {
+            OnError::Reject => Ok(()),
+            OnError::Reset => {
+                self.events.push(Event::ResetOnError {
+                    reason: reason.to_owned(),
+                });
+                self.reset_after_error = true;
+                self.send_logout(now, Some(b"Session reset"), app)?;
+                self.state = State::LogoutSent;
+                self.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
+                Ok(())
+            }
+            OnError::Disconnect => {
+                self.events.push(Event::DisconnectOnError {
+                    reason: reason.to_owned(),
+                });
+                self.disconnect = true;
+                Ok(())
+            }
+        }
     }
 
     /// FIX 4.2 and later (RefTagID, RefMsgType and SessionRejectReason exist;

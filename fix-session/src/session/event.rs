@@ -56,6 +56,19 @@ pub enum Event {
         /// The MsgType of the message that held it.
         msg_type: String,
     },
+    /// ResetOnError: an error in a received application message (see
+    /// [`OnError`](crate::OnError)) starts a reset: a Logout, then both
+    /// sequence numbers back to 1 when it is answered or the connection ends.
+    ResetOnError {
+        /// The error.
+        reason: String,
+    },
+    /// DisconnectOnError: an error in a received application message ends
+    /// the connection.
+    DisconnectOnError {
+        /// The error.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Event {
@@ -74,6 +87,14 @@ impl fmt::Display for Event {
                 f,
                 "tag {tag} of a message of type {msg_type} is out of range: refused"
             ),
+            // QuickFIX/J's event texts: "Auto reset", "Auto disconnect".
+            Event::ResetOnError { reason } => write!(
+                f,
+                "Auto reset (ResetOnError): {reason}; sequence numbers go back to 1 when the Logout is answered or the connection ends"
+            ),
+            Event::DisconnectOnError { reason } => {
+                write!(f, "Auto disconnect (DisconnectOnError): {reason}")
+            }
         }
     }
 }

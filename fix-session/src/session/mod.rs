@@ -203,6 +203,20 @@ impl Queue {
     }
 }
 
+/// The last SendingTime written: calls with the same `now` reuse it without
+/// reading the time again, calls within the same unit of the precision (the
+/// same millisecond, by default) without formatting it again. The text is a
+/// fixed buffer of the longest length and a length: no allocation at any
+/// precision.
+#[derive(Clone, Copy, Debug)]
+struct TimestampCache {
+    /// The clock reading `text` was made for.
+    at: Option<SystemTime>,
+    /// That reading in whole seconds and units of the precision.
+    shown: Option<(u64, u32)>,
+    text: crate::time::Timestamp,
+}
+
 /// A resend we are serving: the next number to look at and the last one asked.
 #[derive(Clone, Copy, Debug)]
 struct Serving {
@@ -258,14 +272,9 @@ pub struct Session<S: MessageStore, D: Schema> {
     fields: Box<[Field]>,
     /// The body fields of an outgoing message being built.
     current_body: Vec<u8>,
-    /// The last SendingTime written, for the clock reading and the millisecond it
-    /// was made for: calls with the same `now` reuse it without reading the time
-    /// again, calls within the same millisecond without formatting it again.
-    timestamp_cache: (
-        Option<SystemTime>,
-        Option<u64>,
-        [u8; crate::time::TIMESTAMP_LEN],
-    ),
+    /// The last SendingTime written, for the clock reading and the unit of
+    /// the precision it was made for.
+    timestamp_cache: TimestampCache,
     /// Routing header fields (115/116/144, 128/129/145) of a Reject, reversed
     /// from the message it answers; empty otherwise.
     route: Vec<u8>,
@@ -303,6 +312,9 @@ pub struct Session<S: MessageStore, D: Schema> {
     reset_received: bool,
     /// We sent a Logout (its answer ends the session).
     logout_sent: bool,
+    /// ResetOnError: an error was met; the store is reset when our Logout is
+    /// answered or the connection ends.
+    reset_after_error: bool,
     /// The last time given to any input, for deadlines due "now".
     now: Time,
 }
@@ -358,6 +370,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
         }
         let epoch = SystemTime::UNIX_EPOCH;
+        let config_precision = config.timestamp_precision;
         Session {
             config,
             store,
@@ -376,7 +389,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             released: 0,
             syncing_to: 0,
             fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
-            timestamp_cache: (None, None, [0; crate::time::TIMESTAMP_LEN]),
+            timestamp_cache: TimestampCache {
+                at: None,
+                shown: None,
+                text: crate::time::Timestamp::new(epoch, config_precision),
+            },
             current_body: Vec::with_capacity(4096),
             route: Vec::with_capacity(256),
             resend_fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
@@ -396,6 +413,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             target_default_appl_ver_id: None,
             reset_received: false,
             logout_sent: false,
+            reset_after_error: false,
             now: Time::from(epoch),
         }
     }
@@ -806,6 +824,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             deadline: mono.checked_add(self.config.logon_timeout),
         };
         if self.config.role == crate::Role::Initiator {
+            if self.config.refresh_on_logon {
+                // QuickFIX's generateLogon: the state as the store has it
+                // now, before the Logon takes its number.
+                self.store.refresh()?;
+            }
             if self.config.reset_on_logon
                 || self.config.send_reset_seq_num_flag
                 || self.reset_pending
@@ -855,7 +878,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if matches!(was, State::LoggedOn | State::LogoutSent) {
             app.on_logout(&self.config.id);
         }
-        if self.config.reset_on_disconnect {
+        if self.config.reset_on_disconnect || self.reset_after_error {
+            self.reset_after_error = false;
             self.store.reset(now)?;
         }
         Ok(())
@@ -1047,12 +1071,16 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 Ok(Status::Complete(frame)) => {
                     start += frame.len();
                     let mut fields = std::mem::take(&mut self.fields);
+                    let logged_on = self.state == State::LoggedOn;
                     let result = match parser.index(frame, &mut fields) {
                         Ok(msg) => self.handle_parsed(now, &msg, app),
                         Err(e) => self.handle_unparsed(now, &frame, &e, app),
                     };
                     self.fields = fields;
-                    if result.is_err() {
+                    if let Err(e) = &result {
+                        if logged_on && matches!(e, SessionError::Store(_)) {
+                            self.store_failed(frame.msg_type());
+                        }
                         return (start, result);
                     }
                 }
@@ -1080,6 +1108,25 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
         }
         (start, Ok(()))
+    }
+
+    /// The store failed while a received message of `msg_type` was handled on
+    /// a logged-on session: under ResetOnError the store is reset when the
+    /// connection ends (which the error ends anyway), under DisconnectOnError
+    /// nothing more is done. An admin message's failure is left alone, as
+    /// QuickFIX/J leaves it.
+    fn store_failed(&mut self, msg_type: &[u8]) {
+        if self.config.on_error == crate::OnError::Reject || is_admin(msg_type) {
+            return;
+        }
+        self.disconnect = true;
+        let reason = "the store failed".to_owned();
+        if self.config.on_error == crate::OnError::Reset {
+            self.reset_after_error = true;
+            self.events.push(Event::ResetOnError { reason });
+        } else {
+            self.events.push(Event::DisconnectOnError { reason });
+        }
     }
 
     /// A message that has not completed within the parser's maximum size never

@@ -1,17 +1,18 @@
 //! What a session sends: the header it stamps (8, 9, 35, then the header fields
-//! in ascending tag order, SendingTime with milliseconds), the store before the
-//! bytes, and resends served from the store in chunks.
+//! in ascending tag order, SendingTime at the configured precision), the store
+//! before the bytes, and resends served from the store in chunks.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use fix_core::validate::{Reject, Schema};
+use fix_core::value::Precision;
 use fix_core::{Message, SOH, Status};
 
 use super::admin::{i64_text, u64_text};
 use super::{Serving, Session, SessionError};
 use crate::app::{Application, Outbox, push_field, push_uint};
 use crate::store::{ChunkLimit, MessageStore};
-use crate::time::{TIMESTAMP_LEN, format_timestamp};
+use crate::time::Timestamp;
 
 /// How a message's header is stamped.
 #[derive(Clone, Copy)]
@@ -310,7 +311,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             && app.to_app(&msg, true)
         {
             for (tag, value) in msg.iter() {
-                if !stamped(tag) {
+                // The SubIDs the session writes are written afresh, not twice.
+                if !stamped(tag) && !self.config.sub_ids.writes(tag) {
                     push_field(&mut body, tag, value);
                 }
             }
@@ -346,13 +348,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         result
     }
 
-    /// How much of a timestamp the session writes: FIX.4.2 brought milliseconds;
-    /// before it, QuickFIX writes whole seconds.
-    fn timestamp_len(&self) -> usize {
+    /// The digits of a second the session's timestamps carry: the configured
+    /// precision from FIX.4.2 on; before it UTCTimestamp has no fraction, and
+    /// QuickFIX C++ (`getSupportedTimestampPrecision`) writes whole seconds.
+    pub(super) fn precision(&self) -> Precision {
         if self.is_at_least_fix42() {
-            crate::time::TIMESTAMP_LEN
+            self.config.timestamp_precision
         } else {
-            17
+            Precision::Seconds
         }
     }
 
@@ -372,7 +375,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let ts = self.timestamp(now);
         let stamp = Stamp {
             seq: from,
-            orig_sending_time: Some(&ts[..self.timestamp_len()]),
+            orig_sending_time: Some(ts.as_bytes()),
             poss_resend: false,
         };
         self.frame_into_output(now, b"4", stamp, &body);
@@ -381,25 +384,31 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         Ok(())
     }
 
-    /// SendingTime for `now`, formatted once per millisecond: every message of
-    /// the same millisecond reuses it.
-    pub(super) fn timestamp(&mut self, now: SystemTime) -> [u8; TIMESTAMP_LEN] {
-        let (at, millis, text) = &mut self.timestamp_cache;
-        if *at != Some(now) {
-            let ms = now
+    /// SendingTime for `now`, formatted once per unit of the session's
+    /// precision (a millisecond by default): every message of the same unit
+    /// reuses it.
+    pub(super) fn timestamp(&mut self, now: SystemTime) -> Timestamp {
+        let precision = self.precision();
+        let cache = &mut self.timestamp_cache;
+        if cache.at != Some(now) {
+            // The reading truncated to the precision: what the text shows.
+            let unit = 10u32.pow(9 - precision.digits() as u32);
+            let shown = now
                 .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs() * 1000 + u64::from(d.subsec_millis()));
-            if *millis != Some(ms) {
-                *text = format_timestamp(now);
-                *millis = Some(ms);
+                .map_or((0, 0), |d| (d.as_secs(), d.subsec_nanos() / unit));
+            if cache.shown != Some(shown) {
+                cache.text = Timestamp::new(now, precision);
+                cache.shown = Some(shown);
             }
-            *at = Some(now);
+            cache.at = Some(now);
         }
-        *text
+        cache.text
     }
 
-    /// Appends the whole message to `output`: 8, 9, 35, 34, [43], 49, 52, 56,
-    /// [97], [reverse route], [122], the body, 10; returns where it starts.
+    /// Appends the whole message to `output`: 8, 9, 35, 34, [43], 49, [50], 52,
+    /// 56, [57], [97], [reverse route], [122], [142], [143], the body, 10;
+    /// returns where it starts (the header is in ascending tag order but for
+    /// a Reject's reverse route, which is kept together).
     /// BodyLength is counted from the parts before they are written, so the
     /// message is written once, in place.
     fn frame_into_output(
@@ -410,8 +419,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         body: &[u8],
     ) -> usize {
         let ts = self.timestamp(now);
-        let ts = &ts[..self.timestamp_len()];
+        let ts = ts.as_bytes();
         let id = &self.config.id;
+        let sub = &self.config.sub_ids;
+        let sub_len: usize = sub
+            .fields()
+            .map(|(tag, v)| digits(u64::from(tag)) + 2 + v.len())
+            .sum();
         // `tag=` and SOH around each value.
         let field = |tag_len: usize, value_len: usize| tag_len + 2 + value_len;
         let flag = |on: bool| if on { field(2, 1) } else { 0 };
@@ -424,6 +438,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             + flag(stamp.poss_resend)
             + self.route.len()
             + stamp.orig_sending_time.map_or(0, |o| field(3, o.len()))
+            + sub_len
             + body.len();
         let out = &mut self.output;
         let start = out.len();
@@ -439,9 +454,16 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if stamp.orig_sending_time.is_some() {
             push_field(out, 43, b"Y");
         }
+        let optional = |out: &mut Vec<u8>, tag: u32, v: &Option<String>| {
+            if let Some(v) = v {
+                push_field(out, tag, v.as_bytes());
+            }
+        };
         push_field(out, 49, id.sender_comp_id.as_bytes());
+        optional(out, 50, &sub.sender_sub_id);
         push_field(out, 52, ts);
         push_field(out, 56, id.target_comp_id.as_bytes());
+        optional(out, 57, &sub.target_sub_id);
         if stamp.poss_resend {
             push_field(out, 97, b"Y");
         }
@@ -449,6 +471,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Some(orig) = stamp.orig_sending_time {
             push_field(out, 122, orig);
         }
+        optional(out, 142, &sub.sender_location_id);
+        optional(out, 143, &sub.target_location_id);
         out.extend_from_slice(body);
         debug_assert_eq!(out.len() - body_start, body_len, "BodyLength counted");
         let sum = fix_core::checksum(&out[start..]);

@@ -45,6 +45,14 @@ pub enum StoreError {
         /// The lock file held by the other store.
         lock_file: PathBuf,
     },
+    /// A standby store ([`FileOptions::standby`](crate::FileOptions::standby))
+    /// was asked to write before it took the lock: its
+    /// [`refresh`](crate::MessageStore::refresh) takes it (and reads the log
+    /// again), once the store that holds it lets it go.
+    Standby {
+        /// The lock file the store does not hold yet.
+        lock_file: PathBuf,
+    },
     /// An earlier sync of the log failed, so what the disk holds is unknown (the
     /// kernel may have dropped the unsynced pages); the store takes no more records
     /// until it is reset or reopened.
@@ -106,6 +114,11 @@ impl fmt::Display for StoreError {
                 "store directory {} is in use: {} is locked by another store (another process, \
                  or another store of this one)",
                 dir.display(),
+                lock_file.display()
+            ),
+            Self::Standby { lock_file } => write!(
+                f,
+                "standby store: it writes only once a refresh has taken {} (RefreshOnLogon does at the Logon)",
                 lock_file.display()
             ),
             Self::Poisoned { path } => write!(

@@ -90,6 +90,7 @@ pub enum SyncPolicy {
 pub struct FileOptions {
     sync: SyncPolicy,
     preallocate: u64,
+    standby: bool,
 }
 
 impl FileOptions {
@@ -103,6 +104,7 @@ impl FileOptions {
         FileOptions {
             sync: SyncPolicy::EveryRecord,
             preallocate: 0,
+            standby: false,
         }
     }
 
@@ -145,6 +147,38 @@ impl FileOptions {
     /// ```
     pub const fn preallocated(&self) -> u64 {
         self.preallocate
+    }
+
+    /// A standby store (QuickFIX's hot failover with `RefreshOnLogon`): opened
+    /// without taking the store's lock when another store holds it (the
+    /// primary engine's), and reading the log as it is then, repairing
+    /// nothing (a torn end may be the primary's record in the making). It
+    /// writes nothing ([`StoreError::Standby`]) until its
+    /// [`refresh`](MessageStore::refresh) takes the lock, once the primary
+    /// has let it go, and reads the log again, a reset's new log included:
+    /// from then on it is the session's store as any other. Opened when no
+    /// other store holds the lock, it opens (creating or repairing the log)
+    /// as usual and then lets the lock go.
+    ///
+    /// ```
+    /// use fix_session::FileOptions;
+    /// assert!(FileOptions::new().standby(true).is_standby());
+    /// assert!(!FileOptions::new().is_standby());
+    /// ```
+    pub const fn standby(self, on: bool) -> Self {
+        FileOptions {
+            standby: on,
+            ..self
+        }
+    }
+
+    /// Whether the store is opened as a standby.
+    ///
+    /// ```
+    /// assert!(!fix_session::FileOptions::default().is_standby());
+    /// ```
+    pub const fn is_standby(&self) -> bool {
+        self.standby
     }
 
     /// The sync policy set.
@@ -220,8 +254,10 @@ pub struct FileStore {
     dir: PathBuf,
     log_path: PathBuf,
     tmp_path: PathBuf,
-    /// Held for its lock, released when the store is dropped.
-    _lock: File,
+    /// Held for its lock, released when the store is dropped; `None` for a
+    /// standby store not refreshed yet, which writes nothing.
+    lock: Option<File>,
+    lock_path: PathBuf,
     /// Shared with a [`SyncJob`] running elsewhere.
     log: Arc<File>,
     /// The log mapped from its start to `capacity`: records are written into it
@@ -318,7 +354,33 @@ impl FileStore {
         let dir = dir.as_ref();
         let stem = file_stem(session_id)?;
         ensure_dir(dir)?;
-        let lock = lock::acquire(dir, &dir.join(format!("{stem}.lock")))?;
+        let lock_path = dir.join(format!("{stem}.lock"));
+        if !options.standby {
+            let lock = lock::acquire(dir, &lock_path)?;
+            return FileStore::open_locked(dir, &stem, options, lock);
+        }
+        match lock::acquire(dir, &lock_path) {
+            Ok(lock) => {
+                // No other store has it: opened (made, repaired) as usual,
+                // then the lock is let go for the primary to take.
+                let mut store = FileStore::open_locked(dir, &stem, options, lock)?;
+                store.lock = None;
+                Ok(store)
+            }
+            Err(StoreError::Locked { .. }) => FileStore::open_unlocked(dir, &stem, options),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Opens the log of `stem` in `dir` holding `lock`: a new log when there
+    /// is none, a torn end cut, space reserved.
+    fn open_locked(
+        dir: &Path,
+        stem: &str,
+        options: FileOptions,
+        lock: File,
+    ) -> Result<FileStore, StoreError> {
+        let lock_path = dir.join(format!("{stem}.lock"));
         let log_path = dir.join(format!("{stem}.log"));
         let tmp_path = dir.join(format!("{stem}.log.tmp"));
         // A new log that never made it into place (a crash while creating or
@@ -370,7 +432,8 @@ impl FileStore {
             dir: dir.to_path_buf(),
             log_path,
             tmp_path,
-            _lock: lock,
+            lock: Some(lock),
+            lock_path,
             log: Arc::new(log),
             map,
             capacity,
@@ -390,6 +453,77 @@ impl FileStore {
         };
         store.reserve_ahead()?;
         Ok(store)
+    }
+
+    /// Opens the log of `stem` in `dir` while another store holds its lock:
+    /// read as it is, nothing written, cut or reserved (the other store may
+    /// be writing its end), so that the state is what the other store had
+    /// synced or written when it was read.
+    fn open_unlocked(
+        dir: &Path,
+        stem: &str,
+        options: FileOptions,
+    ) -> Result<FileStore, StoreError> {
+        let log_path = dir.join(format!("{stem}.log"));
+        let log = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&log_path)
+            .map_err(|e| io_error(IoOperation::Open, &log_path, e))?;
+        let recovered = recover(&log, &log_path)?;
+        let capacity = recovered.file_len;
+        let map = map_log(&log, &log_path, capacity)?;
+        Ok(FileStore {
+            dir: dir.to_path_buf(),
+            tmp_path: dir.join(format!("{stem}.log.tmp")),
+            log_path,
+            lock: None,
+            lock_path: dir.join(format!("{stem}.lock")),
+            log: Arc::new(log),
+            map,
+            capacity,
+            state: recovered.state,
+            end: recovered.end,
+            synced: recovered.end,
+            grown: false,
+            options,
+            last_sync: Instant::now(),
+            poisoned: false,
+            syncs: 0,
+            torn: recovered.torn,
+            answering: None,
+            open_answer: None,
+            in_flight: None,
+            jobs: 0,
+        })
+    }
+
+    /// Whether the store holds its lock (and so may write): always, but for
+    /// a standby store not refreshed yet.
+    ///
+    /// ```
+    /// use fix_session::{FileOptions, FileStore};
+    /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-holds-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// let primary = FileStore::open(&dir, "FIX.4.4-A-B")?;
+    /// let standby = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().standby(true))?;
+    /// assert!(primary.holds_lock() && !standby.holds_lock());
+    /// # drop((primary, standby));
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    pub fn holds_lock(&self) -> bool {
+        self.lock.is_some()
+    }
+
+    /// A write needs the lock.
+    fn check_writable(&self) -> Result<(), StoreError> {
+        match self.lock {
+            Some(_) => Ok(()),
+            None => Err(StoreError::Standby {
+                lock_file: self.lock_path.clone(),
+            }),
+        }
     }
 
     /// Removes the store of `session_id` in `dir` (its log and lock files),
@@ -515,6 +649,7 @@ impl FileStore {
 
     /// Appends a record of `kind` to the log; returns where it starts.
     fn append(&mut self, kind: u8, fixed: &[u8], body: &[u8]) -> Result<u64, StoreError> {
+        self.check_writable()?;
         if self.poisoned {
             return Err(StoreError::Poisoned {
                 path: self.log_path.clone(),
@@ -800,6 +935,7 @@ impl MessageStore for FileStore {
     }
 
     fn reset(&mut self, now: SystemTime) -> Result<(), StoreError> {
+        self.check_writable()?;
         let contents = record::new_log(now);
         let log = write_new_log(&self.tmp_path, &contents)?;
         let len = contents.len() as u64;
@@ -843,6 +979,29 @@ impl MessageStore for FileStore {
 
     fn pending_sync(&self) -> bool {
         self.options.sync == SyncPolicy::Batch && (self.synced < self.end || self.grown)
+    }
+
+    /// A store that holds its lock has the log as it is on disk (no other
+    /// store can have written it): nothing to do. A standby store takes the
+    /// lock ([`StoreError::Locked`] while another store holds it) and opens
+    /// the log again by its path, as a store opens (a torn end cut, a new
+    /// log renamed into place by the other store's reset read): it is then
+    /// a store like any other.
+    fn refresh(&mut self) -> Result<(), StoreError> {
+        if self.lock.is_some() {
+            return Ok(());
+        }
+        let lock = lock::acquire(&self.dir, &self.lock_path)?;
+        let stem = self
+            .log_path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_owned)
+            .unwrap_or_default();
+        // As an open: a reset the other store left unfinished is dropped.
+        let fresh = FileStore::open_locked(&self.dir, &stem, self.options, lock)?;
+        *self = fresh;
+        Ok(())
     }
 
     fn begin_sync(&mut self) -> Result<Option<SyncJob>, StoreError> {

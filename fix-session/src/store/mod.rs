@@ -371,6 +371,27 @@ pub trait MessageStore {
     fn sync_in_flight(&self) -> bool {
         false
     }
+
+    /// Reads the store's state again from where it keeps it, for QuickFIX's
+    /// `RefreshOnLogon`: another process may have used the session since
+    /// (a hot standby taking over from a primary that stopped). The session
+    /// calls it before it handles or sends a Logon when
+    /// [`SessionConfig::refresh_on_logon`](crate::SessionConfig::refresh_on_logon)
+    /// is on. The default does nothing, which is right for a store nobody
+    /// else writes (memory); [`FileStore`] opened as a standby takes its
+    /// lock and reads its log again.
+    ///
+    /// ```
+    /// use fix_session::{MemoryStore, MessageStore};
+    /// let mut store = MemoryStore::new();
+    /// store.store(1, b"x")?;
+    /// store.refresh()?;
+    /// assert_eq!(store.next_sender_seq(), 2);
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    fn refresh(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 /// A store behind a box is a store, so a session can be generic over `S:
@@ -428,6 +449,9 @@ impl<S: MessageStore + ?Sized> MessageStore for Box<S> {
     }
     fn pending_sync(&self) -> bool {
         (**self).pending_sync()
+    }
+    fn refresh(&mut self) -> Result<(), StoreError> {
+        (**self).refresh()
     }
     fn begin_sync(&mut self) -> Result<Option<SyncJob>, StoreError> {
         (**self).begin_sync()
