@@ -129,7 +129,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             || shared.has_commands()
             || session.sync_in_flight()
             || session.state() != State::LoggedOn
-            || session.unsent_len() >= live.limits.output_high_water
+            || !room_for_sends(session, live.limits)
         {
             return false;
         }
@@ -592,7 +592,7 @@ fn step<D: Schema>(
                 }
                 State::AwaitingLogon | State::Disconnected => return Err(End::Session),
             };
-        } else if session.unsent_len() < limits.output_high_water {
+        } else if room_for_sends(session, limits) {
             // Before the Logon is exchanged the queue waits: the loop comes
             // back here once a read has logged the session on.
             if session.state() == State::LoggedOn {
@@ -632,7 +632,7 @@ fn step<D: Schema>(
         report_events(session, journal, now.wall).map_err(End::Log)?;
         // The senders wake the task only when the queue was empty: left
         // untaken, it is taken as soon as there is room, not at the next wake.
-        if !took && session.unsent_len() < limits.output_high_water {
+        if !took && room_for_sends(session, limits) {
             continue;
         }
         let state = session.state();
@@ -695,6 +695,16 @@ fn step<D: Schema>(
         .min();
         return Ok(Wait { interest, wake_at });
     }
+}
+
+/// Whether the task takes what the handles queued: while what waits on the
+/// peer (written out or held behind a resend) is below the high water, and
+/// everything unsent below the output's bound. Bytes held for the sync in
+/// flight wait on the disk, not the peer: under group commit the next batch
+/// gathers while the last one syncs, up to `max_output`.
+fn room_for_sends<D: Schema>(session: &Session<Store, D>, limits: Limits) -> bool {
+    let unsent = session.unsent_len();
+    unsent - session.unsynced_len() < limits.output_high_water && unsent < limits.max_output
 }
 
 /// The most reads one step makes before its sync and write: under load a

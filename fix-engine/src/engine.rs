@@ -59,8 +59,12 @@ pub struct EngineOptions {
     /// message takes its MsgType and body and 5 bytes); past it, sends are
     /// [`SendError::Full`](crate::SendError::Full). Default 1 MiB.
     pub queue_capacity: usize,
-    /// Bytes of output not yet taken by the socket above which a connection
-    /// stops taking queued messages until the peer catches up. Default 1 MiB.
+    /// Bytes of output waiting for the peer (ready, not yet taken by the
+    /// socket) above which a connection stops taking queued messages until
+    /// the peer catches up. Bytes held back for the store's sync in flight
+    /// (group commit) wait on the disk instead and count against
+    /// `max_output` only, so that the next batch gathers while one syncs.
+    /// Default 1 MiB.
     pub output_high_water: usize,
     /// Bytes of output not yet taken by the socket above which a connection
     /// stops reading too, until the peer catches up: a bound on what the

@@ -999,7 +999,14 @@ mod split_sync {
     use fix_session::store::SyncDone;
 
     fn batch_store(dir: &Path) -> FileStore {
-        FileStore::open_with(dir, ID, FileOptions::new().sync(SyncPolicy::Batch)).unwrap()
+        FileStore::open_with(
+            dir,
+            ID,
+            FileOptions::new()
+                .sync(SyncPolicy::Batch)
+                .inline_sync_below(0),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -1099,4 +1106,25 @@ mod split_sync {
         store.store(2, b"two").unwrap();
         assert!(store.begin_sync().unwrap().is_some());
     }
+}
+
+#[test]
+fn a_small_batch_is_synced_on_the_caller_s_thread_and_a_large_one_by_a_job() {
+    let dir = TempDir::new("split-sync-inline");
+    let options = FileOptions::new()
+        .sync(SyncPolicy::Batch)
+        .inline_sync_below(4096);
+    let mut store = FileStore::open_with(dir.path(), ID, options).unwrap();
+    store.store(1, &[b'x'; 100]).unwrap();
+    assert!(
+        store.begin_sync().unwrap().is_none(),
+        "100 bytes: synced here"
+    );
+    assert_eq!((store.pending_sync(), store.syncs()), (false, 1));
+    for seq in 2..=60 {
+        store.store(seq, &[b'x'; 100]).unwrap();
+    }
+    let job = store.begin_sync().unwrap().expect("6 KB: a job");
+    store.end_sync(job.run()).unwrap();
+    assert_eq!((store.pending_sync(), store.syncs()), (false, 2));
 }

@@ -203,7 +203,9 @@ fn run_with(lie: bool, orders: usize, burst: usize, sync: Sync) -> (Vec<Step>, u
         inner: FileStore::open_with(
             dir.path(),
             "FIX.4.4-BROKER-CLIENT",
-            FileOptions::new().sync(SyncPolicy::Batch),
+            FileOptions::new()
+                .sync(SyncPolicy::Batch)
+                .inline_sync_below(0),
         )
         .unwrap(),
         trail: trail.clone(),

@@ -561,7 +561,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// # struct App; impl Application for App {}
     /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-begin-sync-s-{}", std::process::id()));
     /// # let _ = std::fs::remove_dir_all(&dir);
-    /// let store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch))?;
+    /// let store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch).inline_sync_below(0))?;
     /// let config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator);
     /// let mut s = Session::new(config, store, &fix44::DICTIONARY);
     /// s.connected(UNIX_EPOCH, &mut App)?;
@@ -655,6 +655,19 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// ```
     pub fn unsent_len(&self) -> usize {
         self.output.len() + self.held.len()
+    }
+
+    /// Bytes of [`Session::unsent_len`] held back for the sync that will
+    /// make their messages durable (group commit): they wait on the disk,
+    /// not on the counterparty.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.unsynced_len(), 0); // a memory store is durable at once
+    /// ```
+    pub fn unsynced_len(&self) -> usize {
+        self.output.len() - self.released_len()
     }
 
     /// Received bytes the session holds: the start of a message not complete

@@ -91,7 +91,11 @@ pub struct FileOptions {
     sync: SyncPolicy,
     preallocate: u64,
     standby: bool,
+    inline_sync_below: u64,
 }
+
+/// [`FileOptions::inline_sync_below`]'s default.
+const DEFAULT_INLINE_SYNC_BELOW: u64 = 16 * 1024;
 
 impl FileOptions {
     /// The defaults: [`SyncPolicy::EveryRecord`].
@@ -105,6 +109,7 @@ impl FileOptions {
             sync: SyncPolicy::EveryRecord,
             preallocate: 0,
             standby: false,
+            inline_sync_below: DEFAULT_INLINE_SYNC_BELOW,
         }
     }
 
@@ -138,6 +143,36 @@ impl FileOptions {
             preallocate: bytes,
             ..self
         }
+    }
+
+    /// Below how many unsynced bytes [`begin_sync`](MessageStore::begin_sync)
+    /// syncs on the caller's thread instead of handing out a job: a small
+    /// batch's msync (a few pages, one disk flush) costs less than the two
+    /// thread hand-offs a job adds (about 260 µs on a paced order's round
+    /// trip on our machines, against a sync of about 150 µs), and there is
+    /// nothing to overlap it with. Above it the job overlaps the sync with
+    /// what comes next. 0: always a job. The default is 16 KiB, about a
+    /// hundred messages.
+    ///
+    /// ```
+    /// use fix_session::FileOptions;
+    /// assert_eq!(FileOptions::new().inline_sync_below(0).inline_sync_limit(), 0);
+    /// assert_eq!(FileOptions::new().inline_sync_limit(), 16 * 1024);
+    /// ```
+    pub const fn inline_sync_below(self, bytes: u64) -> Self {
+        FileOptions {
+            inline_sync_below: bytes,
+            ..self
+        }
+    }
+
+    /// Below how many unsynced bytes a sync is made on the caller's thread.
+    ///
+    /// ```
+    /// assert_eq!(fix_session::FileOptions::default().inline_sync_limit(), 16 * 1024);
+    /// ```
+    pub const fn inline_sync_limit(&self) -> u64 {
+        self.inline_sync_below
     }
 
     /// The space the log takes up front.
@@ -1013,9 +1048,9 @@ impl MessageStore for FileStore {
         if self.in_flight.is_some() || (self.synced == self.end && !self.grown) {
             return Ok(None);
         }
-        if !cfg!(target_os = "linux") {
-            // Elsewhere fsync is not known to cover the mapping's pages:
-            // msync here, on the caller's thread.
+        if !cfg!(target_os = "linux") || self.end - self.synced < self.options.inline_sync_below {
+            // A small batch, or a system where fsync is not known to cover
+            // the mapping's pages: msync here, on the caller's thread.
             return self.sync_log().map(|()| None);
         }
         self.jobs += 1;

@@ -327,7 +327,7 @@ pub trait MessageStore {
     /// use fix_session::{FileOptions, FileStore, MessageStore, SyncPolicy};
     /// # let dir = std::env::temp_dir().join(format!("fix-session-doc-begin-sync-{}", std::process::id()));
     /// # let _ = std::fs::remove_dir_all(&dir);
-    /// let mut store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch))?;
+    /// let mut store = FileStore::open_with(&dir, "FIX.4.4-A-B", FileOptions::new().sync(SyncPolicy::Batch).inline_sync_below(0))?;
     /// store.store(1, b"one")?;
     /// let job = store.begin_sync()?.expect("a record waits");
     /// store.store(2, b"two")?; // taken while the job runs: the next sync's
