@@ -174,6 +174,35 @@ fn round_trips_allocate_nothing_while_both_sides_write_their_logs() {
     }
 }
 
+#[test]
+fn round_trips_with_durable_file_stores_allocate_nothing_per_message() {
+    // FileStoreSync=Y, group commit: each round trip's order and answer are
+    // a batch of their own, synced in place (a small batch), and their
+    // bytes leave only after it.
+    for (how, name) in [(Send::Queued, "send"), (Send::Now, "send_now")] {
+        let dir = temp_dir(&format!("alloc-durable-{name}"));
+        let port = free_port();
+        let counts = steady_state(
+            acceptor("EXEC", "C1", port).file_store_path(dir.join("acceptor")),
+            initiator("C1", "EXEC", port).file_store_path(dir.join("initiator")),
+            how,
+        );
+        println!(
+            "{N} round trips (two messages each), durable file stores, {name}: {} allocations, {} bytes",
+            counts.allocations, counts.bytes
+        );
+        // The one thing that grows is each file store's index of stored
+        // messages (24 bytes a message, a Vec that doubles): from about 2,000
+        // to 12,000 messages a side, three doublings each (4,096, 8,192 and
+        // 16,384 entries). Nothing a message, nothing a sync.
+        assert!(counts.allocations <= 6, "{name}: {counts:?}");
+        assert!(
+            counts.bytes <= 2 * (4096 + 8192 + 16384) * 24,
+            "{name}: {counts:?}"
+        );
+    }
+}
+
 /// Over TLS, rustls allocates per record: a buffer for each record it seals
 /// and for each it opens. Measured, and bounded so that more is a failure:
 /// the engine's own path adds nothing.

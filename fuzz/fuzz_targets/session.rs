@@ -6,7 +6,9 @@
 //! reconnects. The first byte picks the role (acceptor or initiator) and the
 //! store (memory, or a real file store syncing by batch: group commit, the
 //! session holding messages back until it syncs, as the engine does once a
-//! step). It must never panic, and its buffers
+//! step; or, with the first byte's bit 3, the sync split in three with each
+//! job ending a step later, across resets and reconnects, as the engine
+//! overlaps it with its next reads). It must never panic, and its buffers
 //! stay bounded: output is drained after every step, and nothing it holds grows
 //! past what the input could explain.
 #![no_main]
@@ -111,7 +113,7 @@ fn file_store() -> FileStore {
         let base = if shm.is_dir() { shm.to_path_buf() } else { std::env::temp_dir() };
         let dir = base.join(format!("fuzz-session-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        FileStore::open_with(&dir, "FIX.4.4-ISLD-TW", FileOptions::new().sync(SyncPolicy::Batch))
+        FileStore::open_with(&dir, "FIX.4.4-ISLD-TW", FileOptions::new().sync(SyncPolicy::Batch).inline_sync_below(0))
             .expect("the fuzz store opens")
     })
 }
@@ -122,7 +124,15 @@ enum Store {
     File(FileStore),
 }
 
-fn run<S: MessageStore>(mut s: Session<S, &'static fix_core::typed::Tables>, role: Role, data: &[u8]) -> S {
+/// `overlap`: syncs split in three, each job ending only after the next
+/// step, as the engine overlaps a sync with its next reads.
+fn run<S: MessageStore>(
+    mut s: Session<S, &'static fix_core::typed::Tables>,
+    role: Role,
+    overlap: bool,
+    data: &[u8],
+) -> S {
+    let mut pending = None;
     let mut wall = UNIX_EPOCH + Duration::from_secs(1_790_000_000);
     let mut mono = Duration::from_secs(1000);
     let ids = ("TW", "ISLD");
@@ -200,11 +210,19 @@ fn run<S: MessageStore>(mut s: Session<S, &'static fix_core::typed::Tables>, rol
         // queue ahead of a gap (its bound), never more.
         assert!(s.received_len() <= (16 << 20) + (64 << 10) + 4096);
         // Held back until a sync under group commit: nothing stored and
-        // unsynced is handed out. The transport syncs once a step.
-        if s.needs_sync() {
-            s.sync().unwrap();
+        // unsynced is handed out. The transport syncs once a step, or ends
+        // the job begun a step ago and begins the next.
+        if overlap {
+            if let Some(job) = pending.take() {
+                s.end_sync(job.run()).unwrap();
+            }
+            pending = s.begin_sync().unwrap();
+        } else {
+            if s.needs_sync() {
+                s.sync().unwrap();
+            }
+            assert!(!s.needs_sync());
         }
-        assert!(!s.needs_sync());
         // A resend may answer one small request with many stored messages, but
         // never with more than everything the session was ever fed or sent.
         assert!(s.output().len() <= 64 * fed + 8192, "output {} for {fed} fed", s.output().len());
@@ -221,6 +239,9 @@ fn run<S: MessageStore>(mut s: Session<S, &'static fix_core::typed::Tables>, rol
             }
         }
     }
+    if let Some(job) = pending.take() {
+        s.end_sync(job.run()).unwrap();
+    }
     s.into_store()
 }
 
@@ -229,6 +250,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let role = if mode & 1 == 0 { Role::Acceptor } else { Role::Initiator };
+    let overlap = mode & 8 != 0;
     let id = match role {
         Role::Acceptor => SessionId::new("FIX.4.4", "ISLD", "TW"),
         Role::Initiator => SessionId::new("FIX.4.4", "ISLD", "TW"),
@@ -244,10 +266,10 @@ fuzz_target!(|data: &[u8]| {
     };
     match store {
         Store::Memory(m) => {
-            run(Session::new(config, m, &fix44::DICTIONARY), role, data);
+            run(Session::new(config, m, &fix44::DICTIONARY), role, overlap, data);
         }
         Store::File(f) => {
-            let f = run(Session::new(config, f, &fix44::DICTIONARY), role, data);
+            let f = run(Session::new(config, f, &fix44::DICTIONARY), role, overlap, data);
             FILE.with(|slot| *slot.borrow_mut() = Some(f));
         }
     }
