@@ -132,7 +132,7 @@ fn run<S: MessageStore>(
     overlap: bool,
     data: &[u8],
 ) -> S {
-    let mut pending = None;
+    let mut pending: Option<fix_session::store::SyncJob> = None;
     let mut wall = UNIX_EPOCH + Duration::from_secs(1_790_000_000);
     let mut mono = Duration::from_secs(1000);
     let ids = ("TW", "ISLD");
