@@ -105,11 +105,17 @@ pub struct EngineOptions {
     /// behind) before it is dropped unsent, with an event in the session's
     /// log and [`NotSent::TooOld`](crate::NotSent::TooOld) for a tracked
     /// send: an order must not go out long after its sender stopped
-    /// expecting it. `None`: no limit. Default 120 s.
+    /// expecting it. `None`: no limit. Default 120 s. A session's
+    /// `QueuedMessageMaxAge` setting
+    /// ([`SessionSettings::max_queued_age`](crate::config::SessionSettings::max_queued_age))
+    /// wins over it.
     pub max_queued_age: Option<Duration>,
     /// What happens to messages still queued when a connection ends: they
     /// wait for the next Logon ([`QueuedWhileDown::Wait`], the default), or
-    /// are dropped with an event ([`QueuedWhileDown::Drop`]).
+    /// are dropped with an event ([`QueuedWhileDown::Drop`]). A session's
+    /// `QueuedWhileDown` setting
+    /// ([`SessionSettings::queued_while_down`](crate::config::SessionSettings::queued_while_down))
+    /// wins over it.
     pub queued_while_down: QueuedWhileDown,
 }
 
@@ -1045,9 +1051,21 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             SyncPolicy::Interval(every) if entry.settings.store_path.is_some() => Some(every),
             _ => None,
         };
+        // The session's QueuedMessageMaxAge and QueuedWhileDown, where
+        // given, over the engine's: counterparties differ in how stale an
+        // order may go out.
+        let engine = self.limits();
         let limits = Limits {
             sync_every,
-            ..self.limits()
+            max_queued_age: entry
+                .settings
+                .max_queued_age
+                .unwrap_or(engine.max_queued_age),
+            queued_while_down: entry
+                .settings
+                .queued_while_down
+                .unwrap_or(engine.queued_while_down),
+            ..engine
         };
         let end = driver::run(
             stream,

@@ -49,6 +49,8 @@ fn the_samples_check() {
         out.contains("store: file store in target/sessions/executor/store"),
         "{out}"
     );
+    // Without QueuedMessageMaxAge or QueuedWhileDown, the engine decides.
+    assert!(!out.contains("queued"), "{out}");
 
     let o = fixcfg(&["check", "samples/tradeclient.cfg"]);
     let out = stdout(&o);
@@ -63,7 +65,7 @@ fn the_samples_check() {
 fn warnings_are_printed_and_pass() {
     let path = temp(
         "warn.cfg",
-        "[DEFAULT]\nFileIncludeTimeStampForMessages=Y\nUsername=me\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nSocketAcceptPort=5002\nAllowedRemoteAddresses=127.0.0.1\nLogonTag=553=me\nScreenLogShowIncoming=N\n",
+        "[DEFAULT]\nFileIncludeTimeStampForMessages=Y\nUsername=me\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nSocketAcceptPort=5002\nAllowedRemoteAddresses=127.0.0.1\nLogonTag=553=me\nScreenLogShowIncoming=N\nQueuedMessageMaxAge=0\nQueuedWhileDown=drop\n",
     );
     let o = fixcfg(&["check", path.to_str().unwrap()]);
     let out = stdout(&o);
@@ -85,6 +87,12 @@ fn warnings_are_printed_and_pass() {
     assert!(out.contains("store: memory"), "{out}");
     assert!(out.contains("logon fields: 553=me"), "{out}");
     assert!(out.contains("connections only from: 127.0.0.1"), "{out}");
+    // The session's own queue settings, over the engine's options.
+    assert!(
+        out.contains("queued messages dropped after: never (no age limit)"),
+        "{out}"
+    );
+    assert!(out.contains("queued when a connection ends: Drop"), "{out}");
     // A ScreenLog key makes the screen log; the others not given are on.
     assert!(
         out.contains("screen log: standard output (outgoing, events, heartbeats)"),

@@ -238,3 +238,100 @@ async fn with_queued_while_down_drop_a_lost_connection_drops_what_is_queued() {
         "dropped when the connection ended already"
     );
 }
+
+#[tokio::test]
+async fn a_sessions_queued_while_down_drop_wins_over_the_engines_wait() {
+    // As above, but the engine keeps what is queued (the default) and the
+    // session's own QueuedWhileDown=DROP says otherwise.
+    let silent = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = silent.local_addr().unwrap().port();
+    let (close_tx, close_rx) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        if let Ok((tcp, _)) = silent.accept().await {
+            let _ = close_rx.await;
+            drop(tcp);
+        }
+    });
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let options = fix_engine::EngineOptions::default();
+    assert_eq!(options.queued_while_down, fix_engine::QueuedWhileDown::Wait);
+    let ini = Engine::start_with(
+        settings([
+            initiator("T5", "EXEC", port).queued_while_down(fix_engine::QueuedWhileDown::Drop)
+        ]),
+        &fix44::DICTIONARY,
+        options,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let handle = ini
+        .session(&SessionId::new("FIX.4.4", "T5", "EXEC"))
+        .unwrap();
+    tokio::time::timeout(
+        Duration::from_secs(WAIT),
+        handle.wait_for(State::AwaitingLogon),
+    )
+    .await
+    .unwrap();
+    let queued = handle.send_tracked(b"D", &order("LOST")).unwrap();
+    close_tx.send(()).unwrap();
+    assert_eq!(
+        tokio::time::timeout(Duration::from_secs(WAIT), queued)
+            .await
+            .unwrap(),
+        Err(NotSent::Disconnected)
+    );
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_sessions_queued_message_max_age_0_lifts_the_engines_limit() {
+    // The Logon is answered after 600 ms; the engine lets messages wait
+    // 200 ms, but the session has no limit: what it queued goes.
+    let port = free_port();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let acc = start([acceptor("EXEC", "T6", port)], &tx, false).await;
+    let proxy = slow_proxy(port, Duration::from_millis(600)).await;
+    let mut options = fix_engine::EngineOptions::default();
+    options.max_queued_age = Some(Duration::from_millis(200));
+    let ini = Engine::start_with(
+        settings([initiator("T6", "EXEC", proxy).queued_message_max_age(Duration::ZERO)]),
+        &fix44::DICTIONARY,
+        options,
+        recorders(&tx, false),
+    )
+    .await
+    .unwrap();
+    let handle = ini
+        .session(&SessionId::new("FIX.4.4", "T6", "EXEC"))
+        .unwrap();
+    tokio::time::timeout(
+        Duration::from_secs(WAIT),
+        handle.wait_for(State::AwaitingLogon),
+    )
+    .await
+    .unwrap();
+    let old = handle.send_tracked(b"D", &order("OLD")).unwrap();
+    assert_eq!(
+        tokio::time::timeout(Duration::from_secs(WAIT), old)
+            .await
+            .unwrap(),
+        Ok(2)
+    );
+    let old = Event::App {
+        msg_type: b"D".to_vec(),
+        seq: 2,
+        cl_ord_id: "OLD".into(),
+        poss_dup: false,
+    };
+    expect(
+        &mut rx,
+        &SessionId::new("FIX.4.4", "EXEC", "T6"),
+        &old,
+        WAIT,
+    )
+    .await;
+    ini.shutdown(Duration::from_secs(5)).await.unwrap();
+    acc.shutdown(Duration::from_secs(5)).await.unwrap();
+}

@@ -1352,6 +1352,7 @@ mod arbitrary {
             ValueType::ApplVerId => pick(&["9", "FIX.5.0SP2"]),
             ValueType::BeginString => pick(&["FIX.4.4"]),
             ValueType::TimePrecision => pick(&["MILLIS", "nanos", "6", "0"]),
+            ValueType::QueuedWhileDown => pick(&["WAIT", "drop", "Drop"]),
             _ => pick(&["acceptor"]),
         }
     }
@@ -1915,4 +1916,87 @@ fn quickfix_session_keys_are_applied() {
         "{ACCEPTOR}SenderSubID=D\nTimeStampPrecision=NANOS\nResetOnError=Y\nRefreshOnLogon=Y\nSendRedundantResendRequests=Y\nScreenLogShowIncoming=Y\n"
     );
     assert_eq!(warned(&text), []);
+}
+
+/// `QueuedMessageMaxAge` and `QueuedWhileDown`: a session's own values, read
+/// from its section or `[DEFAULT]`; absent, `None`, and the engine's
+/// `EngineOptions` decide.
+#[test]
+fn queue_keys_are_read_per_session() {
+    use fix_engine::QueuedWhileDown;
+
+    let plain = acceptor("");
+    assert_eq!(
+        (plain.max_queued_age, plain.queued_while_down),
+        (None, None)
+    );
+    let s = acceptor("QueuedMessageMaxAge=30\nQueuedWhileDown=DROP\n");
+    assert_eq!(s.max_queued_age, Some(Some(Duration::from_secs(30))));
+    assert_eq!(s.queued_while_down, Some(QueuedWhileDown::Drop));
+    // 0 lifts the limit (not the engine's: a session's answer of its own).
+    assert_eq!(
+        acceptor("QueuedMessageMaxAge=0\n").max_queued_age,
+        Some(None)
+    );
+    assert_eq!(
+        initiator("queuedmessagemaxage=2m\n").max_queued_age,
+        Some(Some(Duration::from_secs(120)))
+    );
+    // Any case.
+    for (v, want) in [
+        ("drop", QueuedWhileDown::Drop),
+        ("Wait", QueuedWhileDown::Wait),
+        ("WAIT", QueuedWhileDown::Wait),
+    ] {
+        let s = acceptor(&format!("QueuedWhileDown={v}\n"));
+        assert_eq!(s.queued_while_down, Some(want), "{v}");
+    }
+    let inherited = one(&format!("[DEFAULT]\nQueuedWhileDown=drop\n{INITIATOR}"));
+    assert_eq!(inherited.queued_while_down, Some(QueuedWhileDown::Drop));
+    assert_eq!(
+        warned(&format!(
+            "{ACCEPTOR}QueuedMessageMaxAge=0\nQueuedWhileDown=WAIT\n"
+        )),
+        []
+    );
+
+    // A bad value is an error naming the key and what it takes.
+    let e = err(&format!("{ACCEPTOR}QueuedWhileDown=LATER\n"));
+    assert_eq!(e.key(), Some("QueuedWhileDown"));
+    assert!(
+        matches!(
+            e.kind(),
+            ErrorKind::InvalidValue { value, expected } if value == "LATER" && *expected == "WAIT or DROP"
+        ),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        r#"s.cfg:9: QueuedWhileDown: "LATER" is not WAIT or DROP"#
+    );
+    assert_eq!(
+        fails(&format!("{ACCEPTOR}QueuedMessageMaxAge=-5\n")),
+        (
+            Some(9),
+            Some("QueuedMessageMaxAge".to_owned()),
+            r#""-5" is not a number of seconds"#.to_owned()
+        )
+    );
+
+    // The builder makes what the file makes.
+    let code = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
+        .socket_accept_port(5001)
+        .schedule(Schedule::daily(TimeOfDay::MIDNIGHT, TimeOfDay::MIDNIGHT))
+        .queued_message_max_age(Duration::from_secs(30))
+        .queued_while_down(QueuedWhileDown::Drop)
+        .build()
+        .unwrap();
+    assert_eq!(semantic(&code), semantic(&s));
+    let unlimited = SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
+        .socket_accept_port(5001)
+        .schedule(Schedule::non_stop())
+        .queued_message_max_age(Duration::ZERO)
+        .build()
+        .unwrap();
+    assert_eq!(unlimited.max_queued_age, Some(None));
 }

@@ -146,6 +146,15 @@ fn session(what: &str, s: &SessionSettings) -> bool {
     if let Some(limit) = s.connect_timeout {
         println!("  connect timeout: {} s", limit.as_secs());
     }
+    // Only the session's own: without them, the engine's options decide.
+    match s.max_queued_age {
+        Some(Some(age)) => println!("  queued messages dropped after: {} s", age.as_secs()),
+        Some(None) => println!("  queued messages dropped after: never (no age limit)"),
+        None => {}
+    }
+    if let Some(q) = s.queued_while_down {
+        println!("  queued when a connection ends: {q:?}");
+    }
     if !s.logon_fields.is_empty() {
         let fields: Vec<String> = s
             .logon_fields

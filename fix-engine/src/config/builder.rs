@@ -661,6 +661,39 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         socket_connect_timeout(value: Duration) => SocketConnectTimeout = Value::Secs(value);
+        /// `QueuedMessageMaxAge`: how long a message queued by
+        /// [`SessionHandle::send`](crate::SessionHandle::send) may wait (the
+        /// session down or behind) before it is dropped unsent, with
+        /// [`NotSent::TooOld`](crate::NotSent::TooOld) for a tracked send;
+        /// zero is no limit. Not given: [`EngineOptions::max_queued_age`](crate::EngineOptions::max_queued_age).
+        ///
+        /// ```
+        /// use std::time::Duration;
+        /// let s = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC"))
+        ///     .heart_bt_int(30)
+        ///     .socket_connect("127.0.0.1", 5001)
+        ///     .queued_message_max_age(Duration::from_secs(5))
+        ///     .build()?;
+        /// assert_eq!(s.max_queued_age, Some(Some(Duration::from_secs(5))));
+        /// # Ok::<(), fix_engine::config::ConfigError>(())
+        /// ```
+        queued_message_max_age(value: Duration) => QueuedMessageMaxAge = Value::Secs(value);
+        /// `QueuedWhileDown`: what becomes of the messages still queued when a
+        /// connection ends, waiting for the next Logon or dropped
+        /// ([`NotSent::Disconnected`](crate::NotSent::Disconnected)). Not
+        /// given: [`EngineOptions::queued_while_down`](crate::EngineOptions::queued_while_down).
+        ///
+        /// ```
+        /// use fix_engine::QueuedWhileDown;
+        /// let s = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "C1", "EXEC"))
+        ///     .heart_bt_int(30)
+        ///     .socket_connect("127.0.0.1", 5001)
+        ///     .queued_while_down(QueuedWhileDown::Drop)
+        ///     .build()?;
+        /// assert_eq!(s.queued_while_down, Some(QueuedWhileDown::Drop));
+        /// # Ok::<(), fix_engine::config::ConfigError>(())
+        /// ```
+        queued_while_down(value: crate::QueuedWhileDown) => QueuedWhileDown = Value::Queued(value);
         /// `CertificateRevocationListFile`: revocation lists (PEM, a file or a
         /// directory of files) the peer's certificate is checked against (an
         /// initiator's, or an acceptor's that verifies clients; with TLS).
@@ -1261,6 +1294,16 @@ impl SessionBuilder {
                     Value::Secs(d) if !d.is_zero() => Some(*d),
                     _ => None,
                 }),
+            // Unlike SocketConnectTimeout's, a zero here is an answer (no
+            // limit), so that a session can lift the engine's limit.
+            max_queued_age: match self.values.get(&QueuedMessageMaxAge) {
+                Some(Value::Secs(d)) => Some((!d.is_zero()).then_some(*d)),
+                _ => None,
+            },
+            queued_while_down: match self.values.get(&Fixed::QueuedWhileDown) {
+                Some(Value::Queued(q)) => Some(*q),
+                _ => None,
+            },
             socket: SocketOptions {
                 send_buffer_size: self.buffer_size(SocketSendBufferSize)?,
                 receive_buffer_size: self.buffer_size(SocketReceiveBufferSize)?,

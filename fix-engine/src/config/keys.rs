@@ -56,6 +56,8 @@ pub enum ValueType {
     /// A timestamp's digits of a second: QuickFIX/J's `SECONDS`, `MILLIS`,
     /// `MICROS`, `NANOS` or QuickFIX C++'s `0`, `3`, `6`, `9`.
     TimePrecision,
+    /// `QueuedWhileDown`'s `WAIT` or `DROP` (any case).
+    QueuedWhileDown,
 }
 
 impl fmt::Display for ValueType {
@@ -81,6 +83,7 @@ impl fmt::Display for ValueType {
             ValueType::BeginString => "a BeginString",
             ValueType::ConnectionType => "initiator or acceptor",
             ValueType::TimePrecision => "SECONDS, MILLIS, MICROS or NANOS (or 0, 3, 6, 9)",
+            ValueType::QueuedWhileDown => "WAIT or DROP",
         })
     }
 }
@@ -554,6 +557,8 @@ table! {
     SocketSynchronousWrites => row(YesNo, "QuickFIX/J: writes wait for the socket").ignored("writes are asynchronous, bounded by EngineOptions"),
     SocketSynchronousWriteTimeout => row(Text, "QuickFIX/J: how long a synchronous write may take").ignored("writes are asynchronous, bounded by EngineOptions"),
     MaxScheduledWriteRequests => row(Count, "QuickFIX/J: the most writes queued").ignored("the output queue is bounded by EngineOptions"),
+    QueuedMessageMaxAge => row(Seconds, "How long a message the application queued (SessionHandle::send) may wait, the session down or behind, before it is dropped unsent (0: no limit); absent, EngineOptions::max_queued_age").sets("SessionSettings::max_queued_age"),
+    QueuedWhileDown => row(ValueType::QueuedWhileDown, "What becomes of the messages still queued when a connection ends: WAIT for the next Logon, or DROP them; absent, EngineOptions::queued_while_down").sets("SessionSettings::queued_while_down"),
     SocketSendTimeout => row(Count, "QuickFIX/n: a write's time limit").ignored(SOCKET_TUNING),
     SocketReceiveTimeout => row(Count, "QuickFIX/n: a read's time limit").ignored("a silent counterparty is found by the heartbeat rules"),
 

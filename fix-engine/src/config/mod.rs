@@ -136,6 +136,16 @@ pub struct SessionSettings {
     /// initiator): how long a connection attempt, TCP and TLS handshake, may
     /// take; `None` is [`EngineOptions::connect_timeout`](crate::EngineOptions).
     pub connect_timeout: Option<Duration>,
+    /// `QueuedMessageMaxAge`: how long a message queued by
+    /// [`SessionHandle::send`](crate::SessionHandle::send) or `send_tracked`
+    /// may wait before it is dropped unsent; `Some(None)` is no limit
+    /// (`QueuedMessageMaxAge=0`), `None` is
+    /// [`EngineOptions::max_queued_age`](crate::EngineOptions::max_queued_age).
+    pub max_queued_age: Option<Option<Duration>>,
+    /// `QueuedWhileDown` (`WAIT` or `DROP`): what becomes of the messages
+    /// still queued when a connection ends; `None` is
+    /// [`EngineOptions::queued_while_down`](crate::EngineOptions::queued_while_down).
+    pub queued_while_down: Option<crate::QueuedWhileDown>,
     /// `SocketUseSSL=Y` and its files; `None` is plain TCP.
     pub tls: Option<Tls>,
     /// The dictionary files received messages are validated against.

@@ -23,6 +23,7 @@ pub(crate) enum Value {
     Auth(ClientAuth),
     Sync(SyncPolicy),
     Precision(Precision),
+    Queued(crate::QueuedWhileDown),
 }
 
 /// `v` read as a value of type `ty`, or what is wrong with it.
@@ -95,7 +96,20 @@ pub(crate) fn parse(ty: ValueType, v: &str) -> Result<Value, ErrorKind> {
             text()
         }
         ValueType::TimePrecision => Value::Precision(precision(v)?),
+        ValueType::QueuedWhileDown => Value::Queued(queued_while_down(v)?),
     })
+}
+
+/// `QueuedWhileDown`: `WAIT` or `DROP`, in any case (like QuickFIX/J's
+/// `TimeStampPrecision` names).
+pub(crate) fn queued_while_down(v: &str) -> Result<crate::QueuedWhileDown, ErrorKind> {
+    if v.eq_ignore_ascii_case("WAIT") {
+        Ok(crate::QueuedWhileDown::Wait)
+    } else if v.eq_ignore_ascii_case("DROP") {
+        Ok(crate::QueuedWhileDown::Drop)
+    } else {
+        Err(invalid(v, "WAIT or DROP"))
+    }
 }
 
 /// `TimeStampPrecision`: QuickFIX/J's names (any case) or QuickFIX C++'s
