@@ -118,16 +118,7 @@ fn write_out(acc: &mut Session<Recording, Fix44>, trail: &Trail) -> Vec<u8> {
     if acc.needs_sync() {
         acc.sync().unwrap();
     }
-    let out = acc.output().to_vec();
-    acc.consume_output(out.len());
-    if !out.is_empty() {
-        let seqs = split(&out)
-            .iter()
-            .map(|m| get(m, 34).unwrap().parse().unwrap())
-            .collect();
-        trail.borrow_mut().push(Step::Written(seqs));
-    }
-    out
+    write_released(acc, trail)
 }
 
 /// How an acceptor's step makes its answers durable.
