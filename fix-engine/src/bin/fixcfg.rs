@@ -98,9 +98,9 @@ fn session(what: &str, s: &SessionSettings) -> bool {
     println!("  schedule: {}", s.schedule);
     match &s.store_path {
         Some(dir) => println!(
-            "  store: file store in {} (FileStoreSync {:?})",
+            "  store: file store in {} ({})",
             dir.display(),
-            s.store_options.sync_policy()
+            sync_policy(s.store_options.sync_policy())
         ),
         None => println!("  store: memory (no FileStorePath: nothing survives a restart)"),
     }
@@ -172,4 +172,17 @@ fn session(what: &str, s: &SessionSettings) -> bool {
         println!("  {c}");
     }
     failed
+}
+
+/// What the engine does with the store's sync policy, in words.
+fn sync_policy(policy: fix_session::SyncPolicy) -> String {
+    use fix_session::SyncPolicy;
+    match policy {
+        // The engine runs FileStoreSync=Y as group commit.
+        SyncPolicy::EveryRecord | SyncPolicy::Batch => {
+            "FileStoreSync=Y: each message durable before it is sent, one sync a batch".to_owned()
+        }
+        SyncPolicy::Interval(every) => format!("synced every {every:?}"),
+        SyncPolicy::Os => "FileStoreSync=N: synced by the system".to_owned(),
+    }
 }
