@@ -318,3 +318,48 @@ fn overlapped_without_the_sync_the_check_fails() {
         "every answer written before its sync: {early:?}"
     );
 }
+
+#[test]
+fn a_session_that_only_receives_does_not_sync_at_every_read() {
+    // Orders in, nothing out (the application answers none): the incoming
+    // numbers wait for the sync of the next message that leaves.
+    let dir = TempDir::new("group-receive-only");
+    let store = FileStore::open_with(
+        dir.path(),
+        "FIX.4.4-BROKER-CLIENT",
+        FileOptions::new()
+            .sync(SyncPolicy::Batch)
+            .inline_sync_below(0),
+    )
+    .unwrap();
+    let (ic, ac) = configs();
+    let mut init = Session::new(ic, MemoryStore::new(), &fix44::DICTIONARY);
+    let mut acc = Session::new(ac, store, &fix44::DICTIONARY);
+    let (mut ia, mut aa) = (Recorder::default(), Recorder::default());
+    let now = t0();
+    acc.connected(now, &mut aa).unwrap();
+    init.connected(now, &mut ia).unwrap();
+    let logon = init.output().to_vec();
+    init.consume_output(logon.len());
+    acc.handle_bytes(now, &logon, &mut aa).unwrap();
+    // The Logon's answer is held: a job for it.
+    let job = acc.begin_sync().unwrap().expect("the Logon answer waits");
+    acc.end_sync(job.run()).unwrap();
+    let answer = acc.output().to_vec();
+    acc.consume_output(answer.len());
+    init.handle_bytes(now, &answer, &mut ia).unwrap();
+    for i in 0..10 {
+        let body = format!("11=O{i}\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01");
+        init.send(now, b"D", body.as_bytes(), &mut ia).unwrap();
+        let wire = init.output().to_vec();
+        init.consume_output(wire.len());
+        acc.handle_bytes(now, &wire, &mut aa).unwrap();
+        assert!(acc.store().pending_sync(), "the incoming number is written");
+        assert!(
+            acc.begin_sync().unwrap().is_none(),
+            "and waits: nothing leaves"
+        );
+    }
+    assert_eq!(acc.store().syncs(), 1);
+    assert_eq!(aa.received.len(), 10);
+}

@@ -552,8 +552,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// [`Session::end_sync`] with what the job returns hands out the bytes it
     /// covered. Meanwhile the session goes on (reads, answers, sends): what
     /// it stores waits for the next sync. `None` when nothing is to wait for:
-    /// nothing held back (all is handed out now), a sync in flight already,
-    /// or a store that synced here.
+    /// nothing held back (all is handed out now; records without a message
+    /// to send, such as incoming numbers, wait for the next sync), a sync in
+    /// flight already, or a store that synced here.
     ///
     /// ```
     /// use std::time::UNIX_EPOCH;
@@ -581,6 +582,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         if !self.store.pending_sync() {
             self.released = self.output.len();
+            return Ok(None);
+        }
+        if self.released == self.output.len() {
+            // Nothing held back: the records waiting (incoming numbers, say)
+            // ride in the sync of the next message that leaves, as a session
+            // that only receives would otherwise sync at every read.
             return Ok(None);
         }
         let mark = self.output.len();
