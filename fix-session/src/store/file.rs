@@ -327,6 +327,14 @@ pub struct FileStore {
     jobs: u64,
 }
 
+/// Where a store's files are.
+struct Paths {
+    dir: PathBuf,
+    log: PathBuf,
+    tmp: PathBuf,
+    lock: PathBuf,
+}
+
 /// A sync job running elsewhere: its number and the end of the log when it
 /// began, up to which it makes the log durable.
 #[derive(Clone, Copy, Debug)]
@@ -462,13 +470,33 @@ impl FileStore {
                 }
                 Err(e) => return Err(io_error(IoOperation::Open, &log_path, e)),
             };
-        let map = map_log(&log, &log_path, capacity)?;
-        let mut store = FileStore {
+        let paths = Paths {
             dir: dir.to_path_buf(),
-            log_path,
-            tmp_path,
-            lock: Some(lock),
-            lock_path,
+            log: log_path,
+            tmp: tmp_path,
+            lock: lock_path,
+        };
+        let mut store = FileStore::assemble(paths, Some(lock), log, recovered, capacity, options)?;
+        store.reserve_ahead()?;
+        Ok(store)
+    }
+
+    /// The store over `log`, opened and recovered (to `capacity`), mapped.
+    fn assemble(
+        paths: Paths,
+        lock: Option<File>,
+        log: File,
+        recovered: Recovered,
+        capacity: u64,
+        options: FileOptions,
+    ) -> Result<FileStore, StoreError> {
+        let map = map_log(&log, &paths.log, capacity)?;
+        Ok(FileStore {
+            dir: paths.dir,
+            log_path: paths.log,
+            tmp_path: paths.tmp,
+            lock,
+            lock_path: paths.lock,
             log: Arc::new(log),
             map,
             capacity,
@@ -485,9 +513,7 @@ impl FileStore {
             open_answer: None,
             in_flight: None,
             jobs: 0,
-        };
-        store.reserve_ahead()?;
-        Ok(store)
+        })
     }
 
     /// Opens the log of `stem` in `dir` while another store holds its lock:
@@ -507,30 +533,13 @@ impl FileStore {
             .map_err(|e| io_error(IoOperation::Open, &log_path, e))?;
         let recovered = recover(&log, &log_path)?;
         let capacity = recovered.file_len;
-        let map = map_log(&log, &log_path, capacity)?;
-        Ok(FileStore {
+        let paths = Paths {
             dir: dir.to_path_buf(),
-            tmp_path: dir.join(format!("{stem}.log.tmp")),
-            log_path,
-            lock: None,
-            lock_path: dir.join(format!("{stem}.lock")),
-            log: Arc::new(log),
-            map,
-            capacity,
-            state: recovered.state,
-            end: recovered.end,
-            synced: recovered.end,
-            grown: false,
-            options,
-            last_sync: Instant::now(),
-            poisoned: false,
-            syncs: 0,
-            torn: recovered.torn,
-            answering: None,
-            open_answer: None,
-            in_flight: None,
-            jobs: 0,
-        })
+            log: log_path,
+            tmp: dir.join(format!("{stem}.log.tmp")),
+            lock: dir.join(format!("{stem}.lock")),
+        };
+        FileStore::assemble(paths, None, log, recovered, capacity, options)
     }
 
     /// Whether the store holds its lock (and so may write): always, but for
