@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
 use fix_session::store::{SyncDone, SyncJob};
-use fix_session::{Application, MessageStore, Session, SessionError, State, Time};
+use fix_session::{Application, Event, MessageStore, Session, SessionError, State, Time};
 use tokio::io::{Interest, Ready};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -27,7 +27,7 @@ use tokio::time::Instant;
 use crate::clock;
 use crate::config::Schedule;
 use crate::handle::{self, DISCONNECT, DirectSend, LOGOUT, Shared};
-use crate::journal::{FeedError, Journal};
+use crate::journal::Journal;
 use crate::log::LogError;
 use crate::transport::Stream;
 
@@ -156,11 +156,10 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             return true;
         }
         settle(shared, taken, None);
-        let failure = match journal.outgoing(session, now.wall) {
+        let failure = match forward_events(session, journal, shared, now.wall) {
             Err(e) => Some(End::Log(e)),
             Ok(()) => write(&mut live.stream, session).err().map(End::Io),
         };
-        journal.written(session);
         // The task arms what this left it: a write the socket did not take,
         // the log's flush, the end of a broken connection.
         if failure.is_some()
@@ -250,15 +249,6 @@ impl<F: Future> Future for CatchUnwind<'_, F> {
     }
 }
 
-impl From<FeedError> for End {
-    fn from(e: FeedError) -> End {
-        match e {
-            FeedError::Session(e) => End::Failed(e),
-            FeedError::Log(e) => End::Log(e),
-        }
-    }
-}
-
 /// Runs one connection of `cell`'s session over `stream` until it ends; the
 /// session is `connected` here and `disconnected` before returning. `initial`
 /// holds bytes already read (an acceptor's first message). The caller marks
@@ -286,7 +276,7 @@ pub(crate) async fn run<D: Schema>(
             start(slot, shared, schedule, now, initial)
         }))
         .map_err(End::Panicked)
-        .and_then(|started| started.map_err(End::from))
+        .and_then(|started| started)
     };
     let end = match started {
         Ok(()) => {
@@ -309,7 +299,16 @@ pub(crate) async fn run<D: Schema>(
     if let Err(e) = slot.session.disconnected(clock::now(), &mut *slot.app) {
         tracing::error!(error = %e, "the store failed as the connection ended");
     }
-    shared.set_state(State::Disconnected);
+    // What the session did last (a step that failed left its events), and
+    // its end: the handles see it disconnected.
+    if let Err(error) = forward_events(
+        &mut slot.session,
+        &mut slot.journal,
+        shared,
+        SystemTime::now(),
+    ) {
+        tracing::error!(%error, "the log could not be written");
+    }
     // What the handles queued and the session did not take waits for the
     // next connection's Logon (`send` accepted it), or is dropped, as the
     // options say.
@@ -342,7 +341,7 @@ fn start<D: Schema>(
     schedule: &Schedule,
     now: Time,
     initial: &[u8],
-) -> Result<(), FeedError> {
+) -> Result<(), End> {
     let Slot {
         session,
         app,
@@ -354,22 +353,22 @@ fn start<D: Schema>(
     session
         .store_mut()
         .refresh()
-        .map_err(|e| FeedError::Session(e.into()))?;
+        .map_err(|e| End::Failed(e.into()))?;
     if !schedule.same_period(session.store().creation_time(), now.wall) {
         // Reset when the Logon is verified (an acceptor) or sent (an
         // initiator): a Logon that is refused erases nothing.
         tracing::info!("a new session period: sequence numbers reset at the Logon");
         session.reset_on_next_logon();
     }
-    session
-        .connected(now, &mut **app)
-        .map_err(FeedError::Session)?;
+    session.connected(now, &mut **app).map_err(End::Failed)?;
     // Connected: handles may queue from here on (from `on_logon`, which the
     // first message calls).
-    shared.set_state(session.state());
+    forward_events(session, journal, shared, now.wall).map_err(End::Log)?;
     if !initial.is_empty() {
-        journal.feed(session, now, initial, &mut **app)?;
-        shared.set_state(session.state());
+        session
+            .handle_bytes(now, initial, &mut **app)
+            .map_err(End::Failed)?;
+        forward_events(session, journal, shared, now.wall).map_err(End::Log)?;
     }
     Ok(())
 }
@@ -400,7 +399,6 @@ struct Progress {
     period_end: Option<SystemTime>,
     period_over: bool,
     closing: Option<Instant>,
-    logged_on: bool,
     /// When the store's interval sync is due next.
     sync_due: Option<Instant>,
     /// The sync in flight: its job's number and the blocking task running it.
@@ -418,7 +416,6 @@ async fn drive<D: Schema>(
         period_end: schedule.period_at(SystemTime::now()).map(|p| p.end),
         period_over: false,
         closing: None,
-        logged_on: false,
         sync_due: None,
         syncing: None,
     };
@@ -551,7 +548,7 @@ fn step<D: Schema>(
             Woke::Socket(ready) => {
                 let ready = ready.map_err(End::Io)?;
                 if ready.is_readable() {
-                    read_batch(stream, session, journal, read_buf, app, limits)?;
+                    read_batch(stream, session, read_buf, app, limits)?;
                 }
             }
             Woke::Handle => {}
@@ -626,23 +623,12 @@ fn step<D: Schema>(
                 None => progress.sync_due = Some(at + every),
             }
         }
-        journal.outgoing(session, now.wall).map_err(End::Log)?;
+        forward_events(session, journal, shared, now.wall).map_err(End::Log)?;
         write(stream, session).map_err(End::Io)?;
-        journal.written(session);
-        report_events(session, journal, now.wall).map_err(End::Log)?;
         // The senders wake the task only when the queue was empty: left
         // untaken, it is taken as soon as there is room, not at the next wake.
         if !took && room_for_sends(session, limits) {
             continue;
-        }
-        let state = session.state();
-        shared.set_state(state);
-        if state == State::LoggedOn && !progress.logged_on {
-            progress.logged_on = true;
-            tracing::info!("logged on");
-        } else if state != State::LoggedOn && progress.logged_on {
-            progress.logged_on = false;
-            tracing::info!(?state, "logged out");
         }
         if session.wants_disconnect() {
             if session.output().is_empty() && !stream.has_unsent() && !session.sync_in_flight() {
@@ -717,7 +703,6 @@ const MAX_READS_A_STEP: usize = 16;
 fn read_batch<D: Schema>(
     stream: &mut Stream,
     session: &mut Session<Store, D>,
-    journal: &mut Journal,
     read_buf: &mut [u8],
     app: &mut dyn Application,
     limits: Limits,
@@ -729,7 +714,9 @@ fn read_batch<D: Schema>(
         match stream.try_read(read_buf) {
             Ok(0) => return Err(End::PeerClosed),
             Ok(n) => {
-                journal.feed(session, clock::now(), &read_buf[..n], app)?;
+                session
+                    .handle_bytes(clock::now(), &read_buf[..n], app)
+                    .map_err(End::Failed)?;
                 if n < read_buf.len() {
                     return Ok(());
                 }
@@ -741,18 +728,31 @@ fn read_batch<D: Schema>(
     Ok(())
 }
 
-/// Writes what the session has to say beside its messages (a bound a peer
-/// hit, a Logon refused) to its event log and to tracing.
-fn report_events<D: Schema>(
+/// Hands on what the session did since the last call, in order: every
+/// event to the session's log, its state to the handles, what an operator
+/// should hear of to tracing. All are taken even when the log fails (the
+/// first failure is returned): the handles' state never lags the session's.
+fn forward_events<D: Schema>(
     session: &mut Session<Store, D>,
     journal: &mut Journal,
+    shared: &Shared,
     now: SystemTime,
 ) -> Result<(), LogError> {
+    let mut logged = Ok(());
     while let Some(event) = session.poll_event() {
-        tracing::warn!(%event, "session event");
-        journal.event(now, &event.to_string())?;
+        match &event {
+            Event::State(state) => {
+                shared.set_state(*state);
+                tracing::info!(?state, "session state");
+            }
+            e if e.is_warning() => tracing::warn!(event = %e, "session event"),
+            _ => {}
+        }
+        if logged.is_ok() {
+            logged = journal.record(session, &event, now);
+        }
     }
-    Ok(())
+    logged
 }
 
 /// Hands the logged-on session every message the handles queued; the

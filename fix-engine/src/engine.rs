@@ -881,25 +881,23 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             }
             None => None,
         };
-        let journal = Journal::new(
-            log,
-            settings.session.parser,
-            settings.session.role,
-            self.options.read_buffer,
-        )
-        .with_heartbeats(settings.log_heartbeats)
-        .with_screen(
-            settings
-                .screen_log
-                .map(|options| crate::log::ScreenLog::stdout(&id, options)),
-            self.options.read_buffer,
-        );
+        let journal = Journal::new(log)
+            .with_heartbeats(settings.log_heartbeats)
+            .with_screen(
+                settings
+                    .screen_log
+                    .map(|options| crate::log::ScreenLog::stdout(&id, options)),
+            );
         let shared = Shared::new(id.clone(), self.options.queue_capacity);
         let app = crate::logon_tags::LogonTags::wrap(
             (self.apps)(&id, SessionHandle::new(shared.clone())),
             &settings.logon_fields,
         );
-        let session = Session::with_dictionaries(settings.session.clone(), store, dicts);
+        let mut config = settings.session.clone();
+        // The log formats the session's events: the session tells of every
+        // message when there is a log to write them to.
+        config.message_events = journal.logs_messages();
+        let session = Session::with_dictionaries(config, store, dicts);
         let cell = Arc::new(SessionCell::new(
             session,
             app,
@@ -1027,11 +1025,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         };
         span.in_scope(|| tracing::info!("{}", text));
         entry.shared.set_peer_certificate(stream.peer_certificate());
-        let logged = entry
-            .cell
-            .lock()
-            .journal
-            .connected(SystemTime::now(), &text);
+        let logged = entry.cell.lock().journal.event(SystemTime::now(), &text);
         if let Err(error) = logged {
             span.in_scope(|| tracing::error!(%error, "the log could not be written"));
             entry.cell.lock().running = false;

@@ -1,22 +1,17 @@
 //! What a connection writes to its session's [`FileLog`] (and [`ScreenLog`],
-//! with the same lines): every message read
-//! and every message written, whole and in the order QuickFIX logs them (each
-//! received message, then what the session answered to it), and the events
-//! they mean (logon, logout, resend, reject), from the connection's driver.
-//!
-//! Received bytes are framed here, with the session's own parser, and handed
-//! to the session one message at a time: the message is logged, then handled,
-//! then what the session wrote in answer is logged. The session's output is
-//! logged from where the last logging left it: every message enters it whole,
-//! so it splits into messages as it is. Without a log, bytes go to the session
-//! as they are read and nothing is framed twice.
+//! with the same lines): the session's own events, formatted. Every message
+//! the session framed from its input and every message it sent is an
+//! [`Event::Received`] or [`Event::Sent`] with its bytes; the admin exchanges
+//! it took part in are events with QuickFIX's texts ("Received logon
+//! request", "Sent ResendRequest FROM: 1 TO: 0"). Nothing here frames or
+//! reads a message: the log shows what the session did, in the order it did
+//! it, and a garbled message the session dropped is a line saying so, never
+//! a message it did not handle.
 
-use std::borrow::Cow;
 use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
-use fix_core::{Parser, Status};
-use fix_session::{Application, Role, Session, SessionError, State, Time};
+use fix_session::{DisconnectReason, Event, Session};
 use tokio::time::Instant;
 
 use crate::driver::Store;
@@ -27,15 +22,6 @@ use crate::log::{FileLog, Log, LogError, ScreenLog};
 /// traffic, at one write per interval rather than one per message.
 const FLUSH_AFTER: Duration = Duration::from_secs(1);
 
-/// Why feeding bytes to a session stopped.
-#[derive(Debug)]
-pub(crate) enum FeedError {
-    /// The session failed (its store).
-    Session(SessionError),
-    /// The log could not be written.
-    Log(LogError),
-}
-
 /// A session's log as its connections write it; inert without `FileLogPath`
 /// and a screen log.
 #[derive(Debug)]
@@ -45,14 +31,6 @@ pub(crate) struct Journal {
     /// written (standard output closed) is dropped with a warning: it is a
     /// convenience, and ends no connection.
     screen: Option<ScreenLog>,
-    parser: Parser<'static>,
-    role: Role,
-    /// The start of a message whose end has not been read yet.
-    carry: Vec<u8>,
-    /// How many bytes at the front of the session's output are logged.
-    logged: usize,
-    logout_sent: bool,
-    logout_received: bool,
     /// Since when lines wait in the log's buffer.
     unflushed: Option<Instant>,
     /// QuickFIX/J's `FileLogHeartbeats`: off, Heartbeats are not logged.
@@ -60,46 +38,32 @@ pub(crate) struct Journal {
 }
 
 impl Journal {
-    /// The journal of a session with `log` (`None`: no log), whose messages
-    /// `parser` frames, playing `role`.
-    pub(crate) fn new(
-        log: Option<FileLog>,
-        parser: Parser<'static>,
-        role: Role,
-        read_buffer: usize,
-    ) -> Journal {
-        let carry = if log.is_some() {
-            Vec::with_capacity(read_buffer)
-        } else {
-            Vec::new()
-        };
+    /// The journal of a session with `log` (`None`: no log).
+    pub(crate) fn new(log: Option<FileLog>) -> Journal {
         Journal {
             log,
             screen: None,
-            parser,
-            role,
-            carry,
-            logged: 0,
-            logout_sent: false,
-            logout_received: false,
             unflushed: None,
             heartbeats: true,
         }
     }
 
-    /// The journal printing to `screen` too (or not, `None`); `read_buffer`
-    /// as for [`Journal::new`].
-    pub(crate) fn with_screen(mut self, screen: Option<ScreenLog>, read_buffer: usize) -> Journal {
-        if screen.is_some() && self.carry.capacity() == 0 {
-            // Messages are framed for the screen as for the file.
-            self.carry.reserve(read_buffer);
-        }
+    /// The journal printing to `screen` too (or not, `None`).
+    pub(crate) fn with_screen(mut self, screen: Option<ScreenLog>) -> Journal {
         self.screen = screen;
         self
     }
 
-    /// Whether anything is logged: a file log or a screen log.
-    fn logs(&self) -> bool {
+    /// The journal logging Heartbeats (`FileLogHeartbeats`, the default) or not.
+    pub(crate) fn with_heartbeats(mut self, heartbeats: bool) -> Journal {
+        self.heartbeats = heartbeats;
+        self
+    }
+
+    /// Whether messages are logged (a file log or a screen log): the
+    /// session must then tell of them
+    /// ([`SessionConfig::message_events`](fix_session::SessionConfig::message_events)).
+    pub(crate) fn logs_messages(&self) -> bool {
         self.log.is_some() || self.screen.is_some()
     }
 
@@ -111,22 +75,6 @@ impl Journal {
             tracing::warn!(%error, "the screen log cannot be written: it stops");
             self.screen = None;
         }
-    }
-
-    /// The journal logging Heartbeats (`FileLogHeartbeats`, the default) or not.
-    pub(crate) fn with_heartbeats(mut self, heartbeats: bool) -> Journal {
-        self.heartbeats = heartbeats;
-        self
-    }
-
-    /// A connection begins (before the session hears of it): `text` says
-    /// with whom.
-    pub(crate) fn connected(&mut self, now: SystemTime, text: &str) -> Result<(), LogError> {
-        self.carry.clear();
-        self.logged = 0;
-        self.logout_sent = false;
-        self.logout_received = false;
-        self.event(now, text)
     }
 
     /// Writes one event line (which writes the messages before it out too).
@@ -164,256 +112,65 @@ impl Journal {
         }
     }
 
-    /// Hands `bytes`, just read, to `session`: every message that completes
-    /// is logged, handled and followed by what the session wrote in answer.
-    /// Bytes after the session decided to disconnect are dropped, as the
-    /// session drops them.
-    pub(crate) fn feed<D: Schema>(
-        &mut self,
-        session: &mut Session<Store, D>,
-        now: Time,
-        bytes: &[u8],
-        app: &mut dyn Application,
-    ) -> Result<(), FeedError> {
-        if !self.logs() {
-            return session
-                .handle_bytes(now, bytes, app)
-                .map_err(FeedError::Session);
-        }
-        let mut carry = std::mem::take(&mut self.carry);
-        let result = if carry.is_empty() {
-            let (used, result) = self.feed_frames(session, now, bytes, app);
-            carry.extend_from_slice(&bytes[used..]);
-            result
-        } else {
-            carry.extend_from_slice(bytes);
-            let (used, result) = self.feed_frames(session, now, &carry, app);
-            carry.drain(..used);
-            result
-        };
-        self.carry = carry;
-        result
-    }
-
-    /// Feeds the messages at the start of `buf`; how many bytes it used.
-    fn feed_frames<D: Schema>(
-        &mut self,
-        session: &mut Session<Store, D>,
-        now: Time,
-        buf: &[u8],
-        app: &mut dyn Application,
-    ) -> (usize, Result<(), FeedError>) {
-        let mut start = 0;
-        while start < buf.len() {
-            if session.wants_disconnect() || session.state() == State::Disconnected {
-                return (buf.len(), Ok(()));
-            }
-            let rest = &buf[start..];
-            let (len, msg_type) = match self.parser.frame(rest) {
-                Ok(Status::Complete(frame)) => (frame.len(), Some(frame.msg_type())),
-                Ok(Status::Partial { .. }) => break,
-                // Not a message: the session drops it its own way (given the
-                // same bytes, it frames them as it always does).
-                Err(_) => (1 + fix_core::resync(&rest[1..]), None),
-            };
-            let bytes = &rest[..len];
-            start += len;
-            let logged = if let Some(msg_type) = msg_type {
-                self.incoming(bytes, msg_type, now.wall)
-            } else {
-                let text = format!("Received {len} bytes that do not frame as a FIX message");
-                self.event(now.wall, &text)
-            };
-            if let Err(e) = logged {
-                return (start, Err(FeedError::Log(e)));
-            }
-            if let Err(e) = session.handle_bytes(now, bytes, app) {
-                return (start, Err(FeedError::Session(e)));
-            }
-            if let Err(e) = self.outgoing(session, now.wall) {
-                return (start, Err(FeedError::Log(e)));
-            }
-        }
-        (start, Ok(()))
-    }
-
-    /// Logs what the session added to its output since the last call.
-    pub(crate) fn outgoing<D: Schema>(
+    /// Logs `event`, just polled from `session`: a message line for a
+    /// message received or sent, an event line for what the session did
+    /// (none for a change of state, or for the end of a Logout exchange,
+    /// which the connection's end tells).
+    pub(crate) fn record<D: Schema>(
         &mut self,
         session: &Session<Store, D>,
+        event: &Event,
         now: SystemTime,
     ) -> Result<(), LogError> {
-        if !self.logs() {
-            return Ok(());
+        match event {
+            Event::Received(m) | Event::Sent(m) => {
+                let incoming = matches!(event, Event::Received(_));
+                // The bytes are gone only if the event outlived the input
+                // that made it, which the driver never lets happen.
+                let Some(bytes) = session.message_bytes(m) else {
+                    return Ok(());
+                };
+                self.message(incoming, bytes, m.heartbeat, now)
+            }
+            Event::State(_) | Event::DisconnectWanted(DisconnectReason::LogoutExchanged) => Ok(()),
+            other => self.event(now, &other.to_string()),
         }
-        let output = session.output();
-        // The session's own bytes: their CheckSum is right by construction.
-        let parser = self.parser.with_checksum_validation(false);
-        while self.logged < output.len() {
-            let rest = &output[self.logged..];
-            // The session writes whole messages only; were one not to frame,
-            // the rest is logged as one line rather than lost.
-            let (len, msg_type) = match parser.frame(rest) {
-                Ok(Status::Complete(frame)) => (frame.len(), frame.msg_type()),
-                _ => (rest.len(), field(rest, b"35").unwrap_or_default()),
-            };
-            self.logged += len;
-            self.outgoing_message(&rest[..len], msg_type, now)?;
-        }
-        Ok(())
     }
 
-    /// The socket took some of the output, all of it logged already: what is
-    /// left is.
-    pub(crate) fn written<D: Schema>(&mut self, session: &Session<Store, D>) {
-        self.logged = self.logged.min(session.output().len());
-    }
-
-    /// Logs a message read, whose MsgType its framing found, and the event it
-    /// means.
-    fn incoming(
+    /// Logs a message read (`incoming`) or written.
+    fn message(
         &mut self,
+        incoming: bool,
         message: &[u8],
-        msg_type: &[u8],
+        heartbeat: bool,
         now: SystemTime,
     ) -> Result<(), LogError> {
         // The screen log leaves Heartbeats out by its own setting.
-        self.screen(|screen| screen.on_incoming(message, now));
+        self.screen(|screen| {
+            if incoming {
+                screen.on_incoming(message, now)
+            } else {
+                screen.on_outgoing(message, now)
+            }
+        });
         // FileLogHeartbeats=N leaves Heartbeats out of the file.
-        if (msg_type != b"0" || self.heartbeats)
+        if (!heartbeat || self.heartbeats)
             && let Some(log) = &mut self.log
         {
-            log.on_incoming(message, now)?;
+            if incoming {
+                log.on_incoming(message, now)?;
+            } else {
+                log.on_outgoing(message, now)?;
+            }
             self.unflushed.get_or_insert_with(Instant::now);
         }
-        let text = match msg_type {
-            b"A" => Cow::Borrowed(match self.role {
-                Role::Acceptor => "Received logon request",
-                Role::Initiator => "Received logon response",
-            }),
-            b"5" => {
-                self.logout_received = true;
-                let what = if self.logout_sent {
-                    "Received logout response"
-                } else {
-                    "Received logout request"
-                };
-                with_text(what, message)
-            }
-            b"2" => Cow::Owned(format!(
-                "Received ResendRequest FROM: {} TO: {}",
-                text(message, b"7"),
-                text(message, b"16")
-            )),
-            b"3" => with_text(
-                &format!("Received Reject of message {}", text(message, b"45")),
-                message,
-            ),
-            b"4" => Cow::Owned(format!(
-                "Received SequenceReset{} to {}",
-                gap_fill(message),
-                text(message, b"36")
-            )),
-            _ => return Ok(()),
-        };
-        self.event(now, &text)
-    }
-
-    /// Logs a message written, of type `msg_type`, and the event it means.
-    fn outgoing_message(
-        &mut self,
-        message: &[u8],
-        msg_type: &[u8],
-        now: SystemTime,
-    ) -> Result<(), LogError> {
-        self.screen(|screen| screen.on_outgoing(message, now));
-        // FileLogHeartbeats=N leaves Heartbeats out of the file.
-        if (msg_type != b"0" || self.heartbeats)
-            && let Some(log) = &mut self.log
-        {
-            log.on_outgoing(message, now)?;
-            self.unflushed.get_or_insert_with(Instant::now);
-        }
-        let text = match msg_type {
-            b"A" => Cow::Borrowed(match self.role {
-                Role::Initiator => "Initiated logon request",
-                Role::Acceptor => "Responding to logon request",
-            }),
-            b"5" => {
-                self.logout_sent = true;
-                let what = if self.logout_received {
-                    "Sending logout response"
-                } else {
-                    "Initiated logout request"
-                };
-                with_text(what, message)
-            }
-            b"2" => Cow::Owned(format!(
-                "Sent ResendRequest FROM: {} TO: {}",
-                text(message, b"7"),
-                text(message, b"16")
-            )),
-            b"3" => with_text(
-                &format!("Message {} Rejected", text(message, b"45")),
-                message,
-            ),
-            b"4" => Cow::Owned(format!(
-                "Sent SequenceReset{} from {} to {}",
-                gap_fill(message),
-                text(message, b"34"),
-                text(message, b"36")
-            )),
-            b"1" => Cow::Owned(format!("Sent test request {}", text(message, b"112"))),
-            _ => return Ok(()),
-        };
-        self.event(now, &text)
-    }
-}
-
-/// The value of the first field `tag` of `message`.
-fn field<'m>(message: &'m [u8], tag: &[u8]) -> Option<&'m [u8]> {
-    message
-        .split(|&b| b == fix_core::SOH)
-        .find_map(|f| f.strip_prefix(tag).and_then(|rest| rest.strip_prefix(b"=")))
-}
-
-/// Field `tag`'s value as text (empty when absent).
-fn text<'m>(message: &'m [u8], tag: &[u8]) -> Cow<'m, str> {
-    String::from_utf8_lossy(field(message, tag).unwrap_or_default())
-}
-
-/// `what`, and the message's Text (58) after a colon when it has one.
-fn with_text(what: &str, message: &[u8]) -> Cow<'static, str> {
-    match field(message, b"58") {
-        Some(t) => Cow::Owned(format!("{what}: {}", String::from_utf8_lossy(t))),
-        None => Cow::Owned(what.to_owned()),
-    }
-}
-
-/// How a SequenceReset names itself: GapFill or Reset.
-fn gap_fill(message: &[u8]) -> &'static str {
-    if field(message, b"123") == Some(b"Y") {
-        "-GapFill"
-    } else {
-        "-Reset"
+        Ok(())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fields_are_found_whole_never_by_a_tag_s_suffix() {
-        let m = b"8=FIX.4.4\x019=20\x0135=5\x01558=x\x0158=bye\x0110=000\x01";
-        assert_eq!(field(m, b"35"), Some(&b"5"[..]));
-        assert_eq!(field(m, b"58"), Some(&b"bye"[..]));
-        assert_eq!(field(m, b"7"), None);
-        assert_eq!(
-            with_text("Received logout request", m),
-            "Received logout request: bye"
-        );
-    }
 
     #[test]
     fn heartbeats_are_left_out_when_file_log_heartbeats_is_off() {
@@ -423,14 +180,13 @@ mod tests {
         let id = fix_session::SessionId::new("FIX.4.4", "A", "B");
         let log = FileLog::open(&dir, &id).unwrap();
         let path = log.messages_path().to_path_buf();
-        let mut journal =
-            Journal::new(Some(log), Parser::new(), Role::Acceptor, 1024).with_heartbeats(false);
+        let mut journal = Journal::new(Some(log)).with_heartbeats(false);
         let now = SystemTime::now();
         let heartbeat = b"8=FIX.4.4\x019=5\x0135=0\x0110=000\x01";
         let order = b"8=FIX.4.4\x019=5\x0135=D\x0110=000\x01";
-        journal.incoming(heartbeat, b"0", now).unwrap();
-        journal.outgoing_message(heartbeat, b"0", now).unwrap();
-        journal.incoming(order, b"D", now).unwrap();
+        journal.message(true, heartbeat, true, now).unwrap();
+        journal.message(false, heartbeat, true, now).unwrap();
+        journal.message(true, order, false, now).unwrap();
         journal.flush().unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.contains("35=0"), "{text}");
@@ -467,17 +223,19 @@ mod tests {
     #[test]
     fn a_screen_log_alone_prints_what_a_connection_reads_and_writes() {
         use crate::log::{ScreenLog, ScreenLogOptions};
-        use fix_session::{MemoryStore, SessionConfig, SessionId};
+        use fix_session::{Application, MemoryStore, Role, SessionConfig, SessionId, Time};
         struct App;
         impl Application for App {}
         let id = SessionId::new("FIX.4.4", "ISLD", "TW");
         let screen = Screen::default();
         let options = ScreenLogOptions::new().heartbeats(false);
-        let mut journal = Journal::new(None, Parser::new(), Role::Acceptor, 1024).with_screen(
-            Some(ScreenLog::with_writer(&id, options, screen.clone())),
-            1024,
-        );
-        let config = SessionConfig::new(id, Role::Acceptor);
+        let mut journal = Journal::new(None).with_screen(Some(ScreenLog::with_writer(
+            &id,
+            options,
+            screen.clone(),
+        )));
+        let mut config = SessionConfig::new(id, Role::Acceptor);
+        config.message_events = journal.logs_messages();
         let store: Store = Box::new(MemoryStore::new());
         let mut session = Session::new(config, store, &fix44::DICTIONARY);
         let now = std::time::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
@@ -486,9 +244,12 @@ mod tests {
         let heartbeat = b"8=FIX.4.4\x019=45\x0135=0\x0134=2\x0149=TW\x0152=20231114-22:13:20\x0156=ISLD\x0110=215\x01";
         let mut bytes = logon.to_vec();
         bytes.extend_from_slice(heartbeat);
-        journal
-            .feed(&mut session, Time::from(now), &bytes, &mut App)
+        session
+            .handle_bytes(Time::from(now), &bytes, &mut App)
             .unwrap();
+        while let Some(event) = session.poll_event() {
+            journal.record(&session, &event, now).unwrap();
+        }
         let lines = screen.lines();
         let prefix = "<20231114-22:13:20, FIX.4.4:ISLD->TW, ";
         assert_eq!(lines.len(), 4, "{lines:#?}");

@@ -198,6 +198,19 @@ pub struct SessionConfig {
     /// Logon is handled (an acceptor) or sent (an initiator): another process
     /// may have used the session since (a hot standby taking over).
     pub refresh_on_logon: bool,
+    /// Every message the session frames from its input and every message it
+    /// sends is an [`Event::Received`](crate::Event::Received) or
+    /// [`Event::Sent`](crate::Event::Sent) with its bytes (a message log
+    /// formats them). Off (the default), the session keeps no copy of its
+    /// messages and raises these two events not at all.
+    ///
+    /// ```
+    /// use fix_session::{Role, SessionConfig, SessionId};
+    /// let mut config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Acceptor);
+    /// assert!(!config.message_events);
+    /// config.message_events = true; // a message log is kept
+    /// ```
+    pub message_events: bool,
 }
 
 /// The header fields that name who within the firms sends and receives:
@@ -337,6 +350,7 @@ impl SessionConfig {
             send_redundant_resend_requests: false,
             on_error: OnError::Reject,
             refresh_on_logon: false,
+            message_events: false,
         }
     }
 }

@@ -41,8 +41,8 @@ pub use app::{AppReject, Application, Outbox, Refusal};
 pub use config::{OnError, Role, SessionConfig, SessionId, SubIds};
 pub use dictionaries::{AppSchema, Dictionaries, appl_ver_id_code};
 pub use session::{
-    Event, MAX_FIELDS, MAX_HEART_BT_INT, MAX_PENDING_EVENTS, MAX_SEQ_NUM, Session, SessionError,
-    State, is_header_or_trailer,
+    DisconnectReason, Event, MAX_FIELDS, MAX_HEART_BT_INT, MAX_PENDING_EVENTS, MAX_SEQ_NUM,
+    MAX_TRANSCRIPT_BYTES, MessageEvent, Session, SessionError, State, is_header_or_trailer,
 };
 pub use store::{
     Chunk, ChunkLimit, Direction, FileOptions, FileStore, IoOperation, MAX_MESSAGE_LEN,

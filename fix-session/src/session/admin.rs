@@ -9,7 +9,8 @@ use fix_core::validate::{Echo, Invalid, Reject, Schema, SessionRejectReason, Val
 use fix_core::{Error, Frame, Message};
 
 use super::{
-    Event, MAX_HEART_BT_INT, MAX_SEQ_NUM, Session, SessionError, State, is_admin, seq_num,
+    DisconnectReason as Why, Event, MAX_HEART_BT_INT, MAX_SEQ_NUM, Session, SessionError, State,
+    is_admin, seq_num,
 };
 use crate::OnError;
 use crate::app::Application;
@@ -64,7 +65,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let msg_type = msg.msg_type();
         if self.state == State::AwaitingLogon && msg_type != b"A" {
             // The first message of a connection must be a Logon.
-            self.disconnect = true;
+            self.want_disconnect(Why::FirstMessageNotLogon);
             return Ok(());
         }
         if msg.frame().begin_string() != self.config.id.begin_string.as_bytes() {
@@ -74,14 +75,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             if self.state == State::LoggedOn {
                 self.send_logout(now, Some(b"Incorrect BeginString"), app)?;
             }
-            self.disconnect = true;
+            self.want_disconnect(Why::WrongBeginString);
             return Ok(());
         }
         self.clock.last_received = self.now.mono;
         self.clock.test_requests = 0;
         let Some(seq) = seq_num(msg) else {
             self.send_logout(now, Some(b"Received message without MsgSeqNum"), app)?;
-            self.disconnect = true;
+            self.want_disconnect(Why::NoMsgSeqNum);
             return Ok(());
         };
         if let Some(v) = self.config.validator
@@ -93,7 +94,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 _ if self.takes_error(msg_type) => self.on_error(now, "Incorrect BeginString", app),
                 _ => {
                     self.send_logout(now, Some(b"Incorrect BeginString"), app)?;
-                    self.disconnect = true;
+                    self.want_disconnect(Why::WrongBeginString);
                     Ok(())
                 }
             };
@@ -112,7 +113,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 Ok(())
             }
             b"2" => self.on_resend_request(now, msg, seq, app),
-            b"3" => self.on_plain_admin(now, msg, seq, app),
+            b"3" => {
+                self.events.push(Event::RejectReceived {
+                    ref_seq: seq_field(msg, 45).unwrap_or(0),
+                    text: text_of(msg),
+                });
+                self.on_plain_admin(now, msg, seq, app)
+            }
             b"4" => self.on_sequence_reset(now, msg, seq, app),
             b"5" => self.on_logout(now, msg, seq, app),
             _ => self.on_app(now, msg, seq, app),
@@ -151,7 +158,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         if msg.msg_type() == b"A" && self.state != State::LoggedOn {
-            self.disconnect = true;
+            self.want_disconnect(Why::InvalidLogon);
             return Ok(());
         }
         if self.takes_error(msg.msg_type()) {
@@ -195,7 +202,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             if self.state != State::LoggedOn {
                 // Before the Logon is accepted QuickFIX sends no Reject or
                 // Logout: the connection is dropped.
-                self.disconnect = true;
+                self.want_disconnect(Why::SendingTime);
                 return Ok(Sequence::Done);
             }
             let reject = Reject {
@@ -205,14 +212,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             };
             self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
-            self.disconnect = true;
+            self.want_disconnect(Why::SendingTime);
             return Ok(Sequence::Done);
         }
         if self.config.check_comp_id && !self.comp_ids_ok(msg) {
             if self.state == State::AwaitingLogon {
                 // QuickFIX's Reject throws while not logged on, and verify
                 // disconnects: a Logon from the wrong CompIDs gets no answer.
-                self.disconnect = true;
+                self.want_disconnect(Why::WrongCompId);
                 return Ok(Sequence::Done);
             }
             let reject = Reject {
@@ -222,7 +229,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             };
             self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
-            self.disconnect = true;
+            self.want_disconnect(Why::WrongCompId);
             return Ok(Sequence::Done);
         }
         Ok(Sequence::InOrder)
@@ -251,7 +258,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
             let text = format!("MsgSeqNum too low, expecting {expected} but received {seq}");
             self.send_logout(now, Some(text.as_bytes()), app)?;
-            self.disconnect = true;
+            self.want_disconnect(Why::SeqNumTooLow);
             return Ok(Sequence::Done);
         }
         // A message past the gap that skips the checks (a ResendRequest) does
@@ -296,7 +303,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             reason: reason.to_owned(),
         });
         self.send_logout(now, Some(reason.as_bytes()), app)?;
-        self.disconnect = true;
+        self.want_disconnect(Why::LogonRefused);
         Ok(())
     }
 
@@ -331,7 +338,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 };
                 self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
                 self.send_logout(now, None, app)?;
-                self.disconnect = true;
+                self.want_disconnect(Why::SendingTime);
             }
             Some(_) => {}
         }
@@ -408,7 +415,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         self.resend_requested = Some((from, last));
         let (b, e) = (u64_text(from), u64_text(end));
-        self.send_admin(now, b"2", &[(7, b.as_bytes()), (16, e.as_bytes())], app)
+        self.send_admin(now, b"2", &[(7, b.as_bytes()), (16, e.as_bytes())], app)?;
+        self.events
+            .push(Event::ResendRequested { begin: from, end });
+        Ok(())
     }
 
     /// The message numbered `seq` was handled in order: the next is expected, and
@@ -459,11 +469,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         seq: u64,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
+        let answer = self.config.role == crate::Role::Initiator && self.state != State::LoggedOn;
+        self.events.push(Event::LogonReceived { answer });
         if self.state == State::LoggedOn {
             if msg.get(141) != Some(b"Y") {
                 // A second Logon on a logged-on session: QuickFIX's verify finds
                 // the logon state invalid and disconnects, answering nothing.
-                self.disconnect = true;
+                self.want_disconnect(Why::SecondLogon);
                 return Ok(());
             }
             // A Logon with ResetSeqNumFlag=Y mid-session: QuickFIX resets both
@@ -535,7 +547,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if acceptor {
             self.send_logon(now, self.reset_received, app)?;
         }
-        self.state = State::LoggedOn;
+        self.set_state(State::LoggedOn);
         self.clock.deadline = None;
         app.on_logon(&self.config.id);
         let expected = self.store.next_target_seq();
@@ -577,6 +589,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Sequence::Done = self.check(now, msg, seq, false, false, app)? {
             return Ok(());
         }
+        self.events.push(Event::ResendServed {
+            begin: seq_field(msg, 7).unwrap_or(0),
+            end: seq_field(msg, 16).unwrap_or(0),
+        });
         // The application sees every ResendRequest, as QuickFIX's does; a
         // refusal changes nothing: the request is served.
         let _ = app.from_admin(msg);
@@ -636,6 +652,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let _ = app.from_admin(msg);
         // A NewSeqNo past MAX_SEQ_NUM is read as 0: too low, and rejected.
         let new = seq_field(msg, 36).unwrap_or(0);
+        self.events.push(Event::SequenceResetReceived {
+            gap_fill,
+            new_seq: new,
+        });
         if new == 0 && msg.get(36).is_some_and(|v| v != b"0") {
             self.events.push(Event::ValueOutOfRange {
                 tag: 36,
@@ -670,6 +690,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         seq: u64,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
+        self.logout_received = true;
+        self.events.push(Event::LogoutReceived {
+            answer: self.logout_sent,
+            text: text_of(msg),
+        });
         if let Sequence::Done = self.check(now, msg, seq, false, false, app)? {
             return Ok(());
         }
@@ -681,7 +706,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
         }
-        self.disconnect = true;
+        self.want_disconnect(Why::LogoutExchanged);
         if self.config.reset_on_logout || self.reset_after_error {
             self.reset_after_error = false;
             self.store.reset(now)?;
@@ -704,9 +729,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // message, resent, is answered afresh), so it is answered once.
         self.store.begin_answer(seq);
         let mark = (self.output.len(), self.held.len());
+        let events = self.events.mark();
+        let held_index = self.held_index.len();
         if let Err(e) = self.answer_app(now, msg, seq, app) {
-            // Taken back by the store: none of it may leave.
+            // Taken back by the store: none of it may leave, nor be told of.
             self.store.abandon_answer();
+            self.events.truncate(events);
+            self.held_index.truncate(held_index);
             self.output.truncate(mark.0);
             self.released = self.released.min(mark.0);
             self.syncing_to = self.syncing_to.min(mark.0);
@@ -852,7 +881,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 });
                 self.reset_after_error = true;
                 self.send_logout(now, Some(b"Session reset"), app)?;
-                self.state = State::LogoutSent;
+                self.set_state(State::LogoutSent);
                 self.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
                 Ok(())
             }
@@ -860,7 +889,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.events.push(Event::DisconnectOnError {
                     reason: reason.to_owned(),
                 });
-                self.disconnect = true;
+                self.want_disconnect(Why::OnError);
                 Ok(())
             }
         }
@@ -904,7 +933,12 @@ fn heart_bt_int(msg: &Message<'_>) -> Option<u64> {
 }
 
 /// The MsgSeqNum of bytes that did not index, found by text.
-fn seq_text(bytes: &[u8]) -> Option<u64> {
+/// Text (58), for an event.
+fn text_of(msg: &Message<'_>) -> Option<String> {
+    msg.get(58).map(|t| String::from_utf8_lossy(t).into_owned())
+}
+
+pub(super) fn seq_text(bytes: &[u8]) -> Option<u64> {
     let at = bytes.windows(4).position(|w| w == b"\x0134=")? + 4;
     let digits: &[u8] = &bytes[at..bytes[at..]
         .iter()

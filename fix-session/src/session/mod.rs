@@ -6,7 +6,7 @@ mod admin;
 mod event;
 mod outgoing;
 
-pub use event::{Event, MAX_PENDING_EVENTS};
+pub use event::{DisconnectReason, Event, MAX_PENDING_EVENTS, MAX_TRANSCRIPT_BYTES, MessageEvent};
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -300,6 +300,9 @@ pub struct Session<S: MessageStore, D: Schema> {
     held: Vec<u8>,
     /// The number of the first message in `held`.
     held_from: Option<u64>,
+    /// Each message in `held`: its number, where it ends in `held`, and its
+    /// kind, for its [`Event::Sent`] when it leaves.
+    held_index: Vec<(u64, usize, event::Kind)>,
     /// A new session period began: the store is reset when the next Logon is
     /// accepted (an acceptor) or sent (an initiator), not before.
     reset_pending: bool,
@@ -312,6 +315,8 @@ pub struct Session<S: MessageStore, D: Schema> {
     reset_received: bool,
     /// We sent a Logout (its answer ends the session).
     logout_sent: bool,
+    /// The counterparty sent a Logout (ours answers it).
+    logout_received: bool,
     /// ResetOnError: an error was met; the store is reset when our Logout is
     /// answered or the connection ends.
     reset_after_error: bool,
@@ -408,11 +413,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             resend_index: Vec::new(),
             held: Vec::new(),
             held_from: None,
+            held_index: Vec::new(),
             reset_pending: false,
             events: event::Events::default(),
             target_default_appl_ver_id: None,
             reset_received: false,
             logout_sent: false,
+            logout_received: false,
             reset_after_error: false,
             now: Time::from(epoch),
         }
@@ -715,6 +722,47 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.events.dropped()
     }
 
+    /// The bytes of a message event ([`Event::Received`], [`Event::Sent`]):
+    /// whole, as framed or sent, until the session's next input (after which
+    /// `None`).
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, Event, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// let mut config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator);
+    /// config.message_events = true;
+    /// let mut s = Session::new(config, MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.connected(UNIX_EPOCH, &mut App)?;
+    /// let sent = std::iter::from_fn(|| s.poll_event()).find_map(|e| match e {
+    ///     Event::Sent(m) => Some(m),
+    ///     _ => None,
+    /// });
+    /// let logon = s.message_bytes(&sent.unwrap()).unwrap();
+    /// assert!(logon.windows(5).any(|w| w == b"35=A\x01"));
+    /// # Ok::<(), fix_session::SessionError>(())
+    /// ```
+    pub fn message_bytes(&self, message: &MessageEvent) -> Option<&[u8]> {
+        self.events.bytes(message)
+    }
+
+    /// The session's state becomes `to`: an [`Event::State`] when it changes.
+    fn set_state(&mut self, to: State) {
+        if self.state != to {
+            self.state = to;
+            self.events.push(Event::State(to));
+        }
+    }
+
+    /// The connection is to end, for `why` (the first reason given is the
+    /// one told).
+    fn want_disconnect(&mut self, why: DisconnectReason) {
+        if !self.disconnect {
+            self.disconnect = true;
+            self.events.push(Event::DisconnectWanted(why));
+        }
+    }
+
     /// Starts the session afresh (both numbers back to 1, the stored messages
     /// dropped) at the next Logon: when an acceptor has verified the
     /// counterparty's, or when an initiator sends its own. A transport calls it
@@ -821,9 +869,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Err(SessionError::AlreadyConnected);
         }
         self.restore_scratch();
-        self.state = State::AwaitingLogon;
+        self.set_state(State::AwaitingLogon);
         self.disconnect = false;
         self.logout_sent = false;
+        self.logout_received = false;
         self.reset_received = false;
         self.target_default_appl_ver_id = None;
         self.input.clear();
@@ -835,6 +884,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.serving = None;
         self.held.clear();
         self.held_from = None;
+        self.held_index.clear();
         let mono = self.now.mono;
         self.clock = Clock {
             heartbeat: Duration::ZERO,
@@ -883,7 +933,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.created(app);
         let now = self.enter(now);
         let was = self.state;
-        self.state = State::Disconnected;
+        self.set_state(State::Disconnected);
         self.disconnect = false;
         self.input.clear();
         self.output.clear();
@@ -893,6 +943,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.serving = None;
         self.held.clear();
         self.held_from = None;
+        self.held_index.clear();
         self.resend_requested = None;
         self.clock.deadline = None;
         if matches!(was, State::LoggedOn | State::LogoutSent) {
@@ -950,6 +1001,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// An input at `now`: the session's time from here on; returns its wall
     /// clock reading, which stamps what the input sends.
     fn enter(&mut self, now: impl Into<Time>) -> SystemTime {
+        self.events.next_input();
         self.now = now.into();
         self.now.wall
     }
@@ -997,7 +1049,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Some(deadline) = self.clock.deadline
             && mono >= deadline
         {
-            self.disconnect = true;
+            self.want_disconnect(if self.state == State::AwaitingLogon {
+                DisconnectReason::LogonTimeout
+            } else {
+                DisconnectReason::LogoutTimeout
+            });
             return Ok(());
         }
         let hb = self.clock.heartbeat;
@@ -1006,11 +1062,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             let since_sent = mono.saturating_sub(self.clock.last_sent);
             let times = |tenths: u32| heartbeats(hb, tenths).unwrap_or(Duration::MAX);
             if since_received >= times(24) {
-                self.disconnect = true;
+                self.want_disconnect(DisconnectReason::HeartbeatTimeout);
                 return Ok(());
             }
             if since_received >= times(12 * (self.clock.test_requests + 1)) {
                 self.send_admin(now, b"1", &[(112, b"TEST")], app)?;
+                self.events
+                    .push(Event::TestRequestSent { id: "TEST".into() });
                 self.clock.test_requests += 1;
             } else if self.clock.test_requests == 0 && since_sent >= hb {
                 self.send_admin(now, b"0", &[], app)?;
@@ -1071,7 +1129,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(());
         }
         self.send_logout(now, text.map(str::as_bytes), app)?;
-        self.state = State::LogoutSent;
+        self.set_state(State::LogoutSent);
         self.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
         Ok(())
     }
@@ -1093,8 +1151,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     let mut fields = std::mem::take(&mut self.fields);
                     let logged_on = self.state == State::LoggedOn;
                     let result = match parser.index(frame, &mut fields) {
-                        Ok(msg) => self.handle_parsed(now, &msg, app),
-                        Err(e) => self.handle_unparsed(now, &frame, &e, app),
+                        Ok(msg) => {
+                            self.record_received(seq_num(&msg), &frame);
+                            self.handle_parsed(now, &msg, app)
+                        }
+                        Err(e) => {
+                            self.record_received(admin::seq_text(frame.bytes()), &frame);
+                            self.handle_unparsed(now, &frame, &e, app)
+                        }
                     };
                     self.fields = fields;
                     if let Err(e) = &result {
@@ -1115,7 +1179,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     // the start of the next message when too long), and is
                     // dropped whole.
                     match checksum_end(&buf[start..], offset) {
-                        Some(end) => start += end,
+                        Some(end) => {
+                            start += end;
+                            self.events.push(Event::Garbled { bytes: end });
+                        }
                         None if self.drop_oversized(buf, &mut start) => {}
                         None => break,
                     }
@@ -1123,7 +1190,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 Err(_) => {
                     // Garbled: dropped without consuming a sequence number, up to
                     // the next BeginString.
-                    start += 1 + fix_core::resync(&buf[start + 1..]);
+                    let bytes = 1 + fix_core::resync(&buf[start + 1..]);
+                    start += bytes;
+                    self.events.push(Event::Garbled { bytes });
                 }
             }
         }
@@ -1139,13 +1208,21 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.config.on_error == crate::OnError::Reject || is_admin(msg_type) {
             return;
         }
-        self.disconnect = true;
+        self.want_disconnect(DisconnectReason::OnError);
         let reason = "the store failed".to_owned();
         if self.config.on_error == crate::OnError::Reset {
             self.reset_after_error = true;
             self.events.push(Event::ResetOnError { reason });
         } else {
             self.events.push(Event::DisconnectOnError { reason });
+        }
+    }
+
+    /// A framed message, as received, for its [`Event::Received`].
+    fn record_received(&mut self, seq: Option<u64>, frame: &fix_core::Frame<'_>) {
+        if self.config.message_events {
+            let kind = event::Kind::of(frame.msg_type());
+            self.events.message(false, seq, kind, frame.bytes());
         }
     }
 

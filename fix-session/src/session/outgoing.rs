@@ -9,7 +9,8 @@ use fix_core::value::Precision;
 use fix_core::{Message, SOH, Status};
 
 use super::admin::{i64_text, u64_text};
-use super::{Serving, Session, SessionError};
+use super::event::Kind;
+use super::{Event, Serving, Session, SessionError};
 use crate::app::{Application, Outbox, push_field, push_uint};
 use crate::store::{ChunkLimit, MessageStore};
 use crate::time::Timestamp;
@@ -63,10 +64,16 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             // resend's last message, so that the counterparty never sees a
             // number above a gap the resend has yet to fill.
             self.held.extend_from_slice(&self.output[start..]);
+            if self.config.message_events {
+                self.held_index
+                    .push((seq, self.held.len(), Kind::of(msg_type)));
+            }
             self.output.truncate(start);
             self.released = self.released.min(start);
             self.syncing_to = self.syncing_to.min(start);
             self.held_from.get_or_insert(seq);
+        } else {
+            self.record_sent(Some(seq), Kind::of(msg_type), start);
         }
         self.clock.last_sent = self.now.mono;
         Ok(seq)
@@ -77,9 +84,24 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     pub(super) fn release_held(&mut self) {
         self.serving = None;
         self.held_from = None;
+        let mut start = 0;
+        for &(seq, end, kind) in &self.held_index {
+            self.events
+                .message(true, Some(seq), kind, &self.held[start..end]);
+            start = end;
+        }
+        self.held_index.clear();
         if !self.held.is_empty() {
             self.output.extend_from_slice(&self.held);
             self.held.clear();
+        }
+    }
+
+    /// The message at `start` of the output, just framed, for its
+    /// [`Event::Sent`].
+    fn record_sent(&mut self, seq: Option<u64>, kind: Kind, start: usize) {
+        if self.config.message_events {
+            self.events.message(true, seq, kind, &self.output[start..]);
         }
     }
 
@@ -121,7 +143,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             reset.then_some((141, b"Y".as_slice())),
             appl.as_ref().map(|v| (1137, v.as_bytes())),
         ]);
-        self.send_admin(now, b"A", &fields[..n], app)
+        self.send_admin(now, b"A", &fields[..n], app)?;
+        // An acceptor's Logon answers; an initiator's answers only a
+        // counterparty's reset.
+        let answer = self.config.role == crate::Role::Acceptor || self.reset_received;
+        self.events.push(Event::LogonSent { answer });
+        Ok(())
     }
 
     /// A Logout, with Text when given.
@@ -133,9 +160,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.logout_sent = true;
         match text {
-            Some(t) => self.send_admin(now, b"5", &[(58, t)], app),
-            None => self.send_admin(now, b"5", &[], app),
+            Some(t) => self.send_admin(now, b"5", &[(58, t)], app)?,
+            None => self.send_admin(now, b"5", &[], app)?,
         }
+        self.events.push(Event::LogoutSent {
+            answer: self.logout_received,
+            text: text.map(|t| String::from_utf8_lossy(t).into_owned()),
+        });
+        Ok(())
     }
 
     /// Sets the routing header of the next message to the reverse of `msg`'s, as
@@ -234,7 +266,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             (fix42 && !ref_msg_type.is_empty()).then_some((372, ref_msg_type)),
             with_reason.then_some((373, reason.as_bytes())),
         ]);
-        self.send_admin(now, b"3", &fields[..n], app)
+        self.send_admin(now, b"3", &fields[..n], app)?;
+        self.events.push(Event::Rejected {
+            ref_seq,
+            text: Some(String::from_utf8_lossy(text).into_owned()),
+        });
+        Ok(())
     }
 
     /// Serves the next chunk of the resend in progress: stored application
@@ -335,7 +372,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     orig_sending_time: Some(&orig),
                     poss_resend,
                 };
-                self.frame_into_output(now, &msg_type, stamp, &body);
+                let start = self.frame_into_output(now, &msg_type, stamp, &body);
+                self.record_sent(Some(seq), Kind::of(&msg_type), start);
                 self.clock.last_sent = self.now.mono;
                 Ok(())
             }
@@ -378,7 +416,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             orig_sending_time: Some(ts.as_bytes()),
             poss_resend: false,
         };
-        self.frame_into_output(now, b"4", stamp, &body);
+        let start = self.frame_into_output(now, b"4", stamp, &body);
+        self.record_sent(Some(from), Kind::of(b"4"), start);
+        self.events.push(Event::GapFillSent { from, to });
         self.clock.last_sent = self.now.mono;
         self.current_body = body;
         Ok(())
