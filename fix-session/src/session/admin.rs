@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use fix_core::validate::{Echo, Invalid, Reject, Schema, SessionRejectReason, Validator};
+use fix_core::value::parse_digits;
 use fix_core::{Error, Frame, Message};
 
 use super::{
@@ -879,41 +880,30 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     }
 }
 
-/// A sequence-number field's value: digits only, at most [`MAX_SEQ_NUM`].
+/// A sequence-number field's value: one to 19 digits, no sign (so at most
+/// [`MAX_SEQ_NUM`]).
 fn seq_field(msg: &Message<'_>, tag: u32) -> Option<u64> {
-    let v = msg.get(tag)?;
-    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let n = v.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
-    (n <= MAX_SEQ_NUM).then_some(n)
+    parse_digits(msg.get(tag)?, 19).filter(|&n| n <= MAX_SEQ_NUM)
 }
 
 /// A Logon's HeartBtInt: 0 to [`MAX_HEART_BT_INT`] seconds (0 when the field
 /// is missing, which the dictionary refuses when it validates); `None` for a
-/// negative, unreadable or larger one.
+/// signed (`-30`, `+30`), unreadable or larger one.
 fn heart_bt_int(msg: &Message<'_>) -> Option<u64> {
     let Some(v) = msg.get(108) else {
         return Some(0);
     };
-    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let n = v.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
-    (n <= MAX_HEART_BT_INT).then_some(n)
+    parse_digits(v, 19).filter(|&n| n <= MAX_HEART_BT_INT)
 }
 
 /// The MsgSeqNum of bytes that did not index, found by text.
 fn seq_text(bytes: &[u8]) -> Option<u64> {
     let at = bytes.windows(4).position(|w| w == b"\x0134=")? + 4;
-    let digits: &[u8] = &bytes[at..bytes[at..]
+    let end = bytes[at..]
         .iter()
         .position(|&b| b == 1)
-        .map_or(bytes.len(), |e| at + e)];
-    if digits.is_empty() || digits.len() > 19 || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(digits.iter().fold(0, |n, d| n * 10 + u64::from(d - b'0')))
+        .map_or(bytes.len(), |e| at + e);
+    parse_digits(&bytes[at..end], 19)
 }
 
 /// `n` as decimal text, on the stack.

@@ -13,6 +13,7 @@ use std::ops::Range;
 use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
+use fix_core::value::parse_digits;
 use fix_core::{Field, Message, Status};
 
 use crate::app::{Application, Outbox};
@@ -1291,13 +1292,10 @@ fn checksum_end(buf: &[u8], body_end: usize) -> Option<usize> {
         .map(|i| from + i + 8)
 }
 
-/// A message's MsgSeqNum, if it has a valid one.
+/// A message's MsgSeqNum, if it has a valid one: one to 19 digits, no sign
+/// (so at most [`MAX_SEQ_NUM`]), read by fix-core's one digit parser.
 fn seq_num(msg: &Message<'_>) -> Option<u64> {
-    let v = msg.get(34)?;
-    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(v.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')))
+    parse_digits(msg.get(34)?, 19)
 }
 
 /// Whether `msg_type` is a session-level (admin) message.
