@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use fix_core::validate::{Echo, Invalid, Reject, Schema, SessionRejectReason, Validator};
+use fix_core::validate::{Invalid, Reject, Schema, SessionRejectReason, Validator};
 use fix_core::value::parse_digits;
 use fix_core::{Error, Frame, Message};
 
@@ -48,7 +48,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.takes_error(frame.msg_type()) {
             return self.on_error(now, reject.text(), app);
         }
-        self.send_reject(now, seq, &reject, frame.msg_type(), None, None, app)?;
+        let (reason, ref_tag) = (reject.reason, reject.ref_tag);
+        self.send_reject(now, seq, reason, ref_tag, frame.msg_type(), None, None, app)?;
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
         }
@@ -161,7 +162,17 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // An unknown MsgType is a Reject (373=11, Invalid MsgType) in QuickFIX;
         // the BusinessMessageReject (380=3) is the application's answer to a
         // known type it does not support.
-        self.send_reject(now, seq, reject, msg.msg_type(), None, Some(msg), app)?;
+        let (reason, ref_tag) = (reject.reason, reject.ref_tag);
+        self.send_reject(
+            now,
+            seq,
+            reason,
+            ref_tag,
+            msg.msg_type(),
+            None,
+            Some(msg),
+            app,
+        )?;
         // Its number is used, and messages queued behind it are handled.
         self.in_order(now, seq, app)
     }
@@ -199,12 +210,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.disconnect = true;
                 return Ok(Sequence::Done);
             }
-            let reject = Reject {
-                reason: SessionRejectReason::SendingTimeAccuracyProblem,
-                ref_tag: None,
-                ref_msg_type: Echo::new(msg.msg_type()),
-            };
-            self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
+            let reason = SessionRejectReason::SendingTimeAccuracyProblem;
+            self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
             self.disconnect = true;
             return Ok(Sequence::Done);
@@ -216,12 +223,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.disconnect = true;
                 return Ok(Sequence::Done);
             }
-            let reject = Reject {
-                reason: SessionRejectReason::CompIdProblem,
-                ref_tag: None,
-                ref_msg_type: Echo::new(msg.msg_type()),
-            };
-            self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
+            let reason = SessionRejectReason::CompIdProblem;
+            self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
             self.disconnect = true;
             return Ok(Sequence::Done);
@@ -317,20 +320,21 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let sending = msg.get(52).and_then(parse_timestamp);
         match orig {
             None => {
-                let reject = Reject {
-                    reason: SessionRejectReason::RequiredTagMissing,
-                    ref_tag: Some(122),
-                    ref_msg_type: Echo::new(msg.msg_type()),
-                };
-                self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
+                let reason = SessionRejectReason::RequiredTagMissing;
+                self.send_reject(
+                    now,
+                    seq,
+                    reason,
+                    Some(122),
+                    msg.msg_type(),
+                    None,
+                    Some(msg),
+                    app,
+                )?;
             }
             Some(o) if sending.is_some_and(|s| o > s) => {
-                let reject = Reject {
-                    reason: SessionRejectReason::SendingTimeAccuracyProblem,
-                    ref_tag: None,
-                    ref_msg_type: Echo::new(msg.msg_type()),
-                };
-                self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
+                let reason = SessionRejectReason::SendingTimeAccuracyProblem;
+                self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
                 self.send_logout(now, None, app)?;
                 self.disconnect = true;
             }
@@ -649,12 +653,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.next_queued(now, app)
         } else if new < expected {
             // QuickFIX names no RefTagID here (11c_NewSeqNoLess expects none).
-            let reject = Reject {
-                reason: SessionRejectReason::ValueIncorrect,
-                ref_tag: None,
-                ref_msg_type: Echo::new(msg.msg_type()),
-            };
-            self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
+            let reason = SessionRejectReason::ValueIncorrect;
+            self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
             if gap_fill {
                 self.in_order(now, seq, app)?;
             }
@@ -749,15 +749,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }) => {
                 let reason =
                     SessionRejectReason::from_code(reason).unwrap_or(SessionRejectReason::Other);
-                let reject = Reject {
-                    reason,
-                    ref_tag: ref_tag.map(i64::from),
-                    ref_msg_type: Echo::new(msg.msg_type()),
-                };
                 self.send_reject(
                     now,
                     seq,
-                    &reject,
+                    reason,
+                    ref_tag.map(i64::from),
                     msg.msg_type(),
                     Some(text.as_bytes()),
                     Some(msg),
@@ -767,11 +763,6 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             Err(crate::AppReject::Business { reason, text, .. }) if !self.is_at_least_fix42() => {
                 // No BusinessMessageReject before FIX.4.2: QuickFIX sends a
                 // Reject, with its own text for an unsupported MsgType.
-                let reject = Reject {
-                    reason: SessionRejectReason::Other,
-                    ref_tag: None,
-                    ref_msg_type: Echo::new(msg.msg_type()),
-                };
                 let text = if reason == 3 {
                     b"Unsupported message type"
                 } else {
@@ -780,7 +771,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.send_reject(
                     now,
                     seq,
-                    &reject,
+                    SessionRejectReason::Other,
+                    None,
                     msg.msg_type(),
                     Some(text),
                     Some(msg),

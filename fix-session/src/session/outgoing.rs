@@ -4,7 +4,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use fix_core::validate::{Reject, Schema};
+use fix_core::validate::{Schema, SessionRejectReason};
 use fix_core::value::Precision;
 use fix_core::{Message, SOH, Status};
 
@@ -175,64 +175,74 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
     }
 
-    /// A Reject (35=3) of message `ref_seq`: RefSeqNum, Text, and from FIX 4.2
-    /// RefTagID, RefMsgType and SessionRejectReason; routed back along `msg`'s
-    /// route when given.
+    /// A Reject (35=3) of message `ref_seq`, for `reason` (and `ref_tag`, when
+    /// the problem is one field's), of a message of type `ref_msg_type`: the
+    /// one place a Reject is written, every Reject the session sends comes
+    /// through it. RefSeqNum (45), Text (58: `text`, or the reason's own),
+    /// then from FIX 4.2 RefTagID (371), RefMsgType (372) and
+    /// SessionRejectReason (373); before FIX 4.2, which has none of the
+    /// three, the tag is named in the Text. Routed back along `msg`'s route
+    /// when given.
     ///
-    /// RefMsgType is `ref_msg_type`, the received message's own bytes, rather
-    /// than the reject's copy, which is cut short past its capacity.
+    /// RefMsgType is the received message's own bytes rather than a
+    /// [`Reject`](fix_core::validate::Reject)'s copy, which is cut short past
+    /// its capacity.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn send_reject(
         &mut self,
         now: SystemTime,
         ref_seq: u64,
-        reject: &Reject,
+        reason: SessionRejectReason,
+        ref_tag: Option<i64>,
         ref_msg_type: &[u8],
         text: Option<&[u8]>,
         msg: Option<&Message<'_>>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         self.set_reverse_route(msg);
-        let result = self.send_reject_fields(now, ref_seq, reject, ref_msg_type, text, app);
+        let result =
+            self.send_reject_fields(now, ref_seq, reason, ref_tag, ref_msg_type, text, app);
         self.route.clear();
         result
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn send_reject_fields(
         &mut self,
         now: SystemTime,
         ref_seq: u64,
-        reject: &Reject,
+        reason: SessionRejectReason,
+        ref_tag: Option<i64>,
         ref_msg_type: &[u8],
         text: Option<&[u8]>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         let seq = u64_text(ref_seq);
-        let tag = reject.ref_tag.map(i64_text);
-        let reason = u64_text(u64::from(reject.reason.code()));
+        let tag = ref_tag.map(i64_text);
+        let code = u64_text(u64::from(reason.code()));
         // Before FIX.4.2 there is no RefTagID: QuickFIX names the tag in the
         // Text instead ("... (40)").
         let named = match (&tag, text) {
             (Some(t), None) if !self.is_at_least_fix42() => {
-                Some(format!("{} ({t})", reject.text()))
+                Some(format!("{} ({t})", reason.text()))
             }
             _ => None,
         };
         let text = match &named {
             Some(n) => n.as_bytes(),
-            None => text.unwrap_or(reject.text().as_bytes()),
+            None => text.unwrap_or(reason.text().as_bytes()),
         };
         let fix42 = self.is_at_least_fix42();
         // FIX.4.2's SessionRejectReason stops at 11 (Invalid MsgType): QuickFIX
         // leaves out a later reason there.
         let with_reason =
-            fix42 && (self.config.id.begin_string != "FIX.4.2" || reject.reason.code() <= 11);
+            fix42 && (self.config.id.begin_string != "FIX.4.2" || reason.code() <= 11);
         let (fields, n) = present([
             Some((45, seq.as_bytes())),
             Some((58, text)),
             tag.as_ref().filter(|_| fix42).map(|t| (371, t.as_bytes())),
             (fix42 && !ref_msg_type.is_empty()).then_some((372, ref_msg_type)),
-            with_reason.then_some((373, reason.as_bytes())),
+            with_reason.then_some((373, code.as_bytes())),
         ]);
         self.send_admin(now, b"3", &fields[..n], app)
     }
