@@ -36,7 +36,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         error: &Error,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        if self.state != State::LoggedOn {
+        if self.conn.state != State::LoggedOn {
             return Ok(());
         }
         let bytes = frame.bytes();
@@ -44,7 +44,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(());
         };
         let seq = seq_text(bytes).unwrap_or(0);
-        self.clock.last_received = self.now.mono;
+        self.conn.clock.last_received = self.now.mono;
         if self.takes_error(frame.msg_type()) {
             return self.on_error(now, reject.text(), app);
         }
@@ -64,26 +64,26 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         let msg_type = msg.msg_type();
-        if self.state == State::AwaitingLogon && msg_type != b"A" {
+        if self.conn.state == State::AwaitingLogon && msg_type != b"A" {
             // The first message of a connection must be a Logon.
-            self.disconnect = true;
+            self.conn.disconnect = true;
             return Ok(());
         }
         if msg.frame().begin_string() != self.config.id.begin_string.as_bytes() {
             if self.takes_error(msg_type) {
                 return self.on_error(now, "Incorrect BeginString", app);
             }
-            if self.state == State::LoggedOn {
+            if self.conn.state == State::LoggedOn {
                 self.send_logout(now, Some(b"Incorrect BeginString"), app)?;
             }
-            self.disconnect = true;
+            self.conn.disconnect = true;
             return Ok(());
         }
-        self.clock.last_received = self.now.mono;
-        self.clock.test_requests = 0;
+        self.conn.clock.last_received = self.now.mono;
+        self.conn.clock.test_requests = 0;
         let Some(seq) = seq_num(msg) else {
             self.send_logout(now, Some(b"Received message without MsgSeqNum"), app)?;
-            self.disconnect = true;
+            self.conn.disconnect = true;
             return Ok(());
         };
         if let Some(v) = self.config.validator
@@ -95,7 +95,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 _ if self.takes_error(msg_type) => self.on_error(now, "Incorrect BeginString", app),
                 _ => {
                     self.send_logout(now, Some(b"Incorrect BeginString"), app)?;
-                    self.disconnect = true;
+                    self.conn.disconnect = true;
                     Ok(())
                 }
             };
@@ -132,7 +132,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return v.validate(transport, msg);
         }
         let appl_ver = msg.get(1128).or_else(|| {
-            self.target_default_appl_ver_id
+            self.conn
+                .target_default_appl_ver_id
                 .as_deref()
                 .or(self.config.default_appl_ver_id.as_deref())
                 .map(str::as_bytes)
@@ -152,8 +153,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         reject: &Reject,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        if msg.msg_type() == b"A" && self.state != State::LoggedOn {
-            self.disconnect = true;
+        if msg.msg_type() == b"A" && self.conn.state != State::LoggedOn {
+            self.conn.disconnect = true;
             return Ok(());
         }
         if self.takes_error(msg.msg_type()) {
@@ -204,29 +205,29 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<Sequence, SessionError> {
         if self.config.check_latency && !self.sending_time_ok(now, msg) {
-            if self.state != State::LoggedOn {
+            if self.conn.state != State::LoggedOn {
                 // Before the Logon is accepted QuickFIX sends no Reject or
                 // Logout: the connection is dropped.
-                self.disconnect = true;
+                self.conn.disconnect = true;
                 return Ok(Sequence::Done);
             }
             let reason = SessionRejectReason::SendingTimeAccuracyProblem;
             self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
-            self.disconnect = true;
+            self.conn.disconnect = true;
             return Ok(Sequence::Done);
         }
         if self.config.check_comp_id && !self.comp_ids_ok(msg) {
-            if self.state == State::AwaitingLogon {
+            if self.conn.state == State::AwaitingLogon {
                 // QuickFIX's Reject throws while not logged on, and verify
                 // disconnects: a Logon from the wrong CompIDs gets no answer.
-                self.disconnect = true;
+                self.conn.disconnect = true;
                 return Ok(Sequence::Done);
             }
             let reason = SessionRejectReason::CompIdProblem;
             self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
-            self.disconnect = true;
+            self.conn.disconnect = true;
             return Ok(Sequence::Done);
         }
         Ok(Sequence::InOrder)
@@ -255,24 +256,24 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
             let text = format!("MsgSeqNum too low, expecting {expected} but received {seq}");
             self.send_logout(now, Some(text.as_bytes()), app)?;
-            self.disconnect = true;
+            self.conn.disconnect = true;
             return Ok(Sequence::Done);
         }
         // A message past the gap that skips the checks (a ResendRequest) does
         // not satisfy the outstanding resend.
-        if let Some((_, end)) = self.resend_requested
+        if let Some((_, end)) = self.conn.resend_requested
             && seq <= expected
             && (seq >= end || end == 0)
         {
             if seq + 1 >= self.queue.high().max(seq + 1) {
-                self.resend_requested = None;
+                self.conn.resend_requested = None;
             } else if self.config.resend_request_chunk_size > 0
                 && let Some(next) = self.queue.above(seq)
                 && next > seq + 1
             {
                 // The last chunk asked for is in and the gap goes on: ask for
                 // the next chunk, as QuickFIX/J does (nothing else would).
-                self.resend_requested = None;
+                self.conn.resend_requested = None;
                 self.request_resend(now, seq + 1, next, app)?;
             }
         }
@@ -300,7 +301,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             reason: reason.to_owned(),
         });
         self.send_logout(now, Some(reason.as_bytes()), app)?;
-        self.disconnect = true;
+        self.conn.disconnect = true;
         Ok(())
     }
 
@@ -336,7 +337,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 let reason = SessionRejectReason::SendingTimeAccuracyProblem;
                 self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
                 self.send_logout(now, None, app)?;
-                self.disconnect = true;
+                self.conn.disconnect = true;
             }
             Some(_) => {}
         }
@@ -392,7 +393,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         received: u64,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        if let Some((begin, _)) = self.resend_requested
+        if let Some((begin, _)) = self.conn.resend_requested
             && begin <= from
             && !self.config.send_redundant_resend_requests
         {
@@ -411,7 +412,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         } else {
             end
         };
-        self.resend_requested = Some((from, last));
+        self.conn.resend_requested = Some((from, last));
         let (b, e) = (u64_text(from), u64_text(end));
         self.send_admin(now, b"2", &[(7, b.as_bytes()), (16, e.as_bytes())], app)
     }
@@ -443,7 +444,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let mut fields = std::mem::take(&mut self.queue_fields);
         self.draining = true;
         let mut result = Ok(());
-        while !self.disconnect && self.queue.take(self.store.next_target_seq(), &mut buf) {
+        while !self.conn.disconnect && self.queue.take(self.store.next_target_seq(), &mut buf) {
             result = self.handle_indexed(now, &buf, &mut fields, app);
             if result.is_err() {
                 break;
@@ -464,11 +465,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         seq: u64,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        if self.state == State::LoggedOn {
+        if self.conn.state == State::LoggedOn {
             if msg.get(141) != Some(b"Y") {
                 // A second Logon on a logged-on session: QuickFIX's verify finds
                 // the logon state invalid and disconnects, answering nothing.
-                self.disconnect = true;
+                self.conn.disconnect = true;
                 return Ok(());
             }
             // A Logon with ResetSeqNumFlag=Y mid-session: QuickFIX resets both
@@ -479,8 +480,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
             self.store.reset(now)?;
             self.queue.clear();
-            self.resend_requested = None;
-            self.reset_received = true;
+            self.conn.resend_requested = None;
+            self.conn.reset_received = true;
             self.send_logon(now, true, app)?;
             if seq > self.store.next_target_seq() {
                 self.store.set_next_target_seq(seq)?;
@@ -520,7 +521,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 let text = format!("Unsupported DefaultApplVerID {v}");
                 return self.refuse_logon(now, &text, app);
             }
-            self.target_default_appl_ver_id = Some(code.to_owned());
+            self.conn.target_default_appl_ver_id = Some(code.to_owned());
         }
         let reset = msg.get(141) == Some(b"Y");
         let acceptor = self.config.role == crate::Role::Acceptor;
@@ -529,19 +530,19 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.reset_pending = false;
         }
         if reset {
-            self.reset_received = true;
+            self.conn.reset_received = true;
         }
         if acceptor {
-            self.clock.heartbeat = Duration::from_secs(hb);
+            self.conn.clock.heartbeat = Duration::from_secs(hb);
         }
         if let Sequence::Done = self.check_sequence(now, msg, seq, false, true, app)? {
             return Ok(());
         }
         if acceptor {
-            self.send_logon(now, self.reset_received, app)?;
+            self.send_logon(now, self.conn.reset_received, app)?;
         }
-        self.state = State::LoggedOn;
-        self.clock.deadline = None;
+        self.conn.state = State::LoggedOn;
+        self.conn.clock.deadline = None;
         app.on_logon(&self.config.id);
         let expected = self.store.next_target_seq();
         if seq > expected && !reset {
@@ -589,7 +590,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // ever sent: read as "to the end", and from 1.
         let begin = seq_field(msg, 7).unwrap_or(1).max(1);
         let mut last_sent = self.store.next_sender_seq().saturating_sub(1);
-        if let Some(held) = self.held_from {
+        if let Some(held) = self.conn.held_from {
             // Messages held behind the resend in progress follow it anyway.
             last_sent = last_sent.min(held - 1);
         }
@@ -608,7 +609,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.gap_fill(now, begin, from)?;
             }
             if from <= end {
-                self.serving = Some(super::Serving {
+                self.conn.serving = Some(super::Serving {
                     next: from,
                     end,
                     gap_from: None,
@@ -676,13 +677,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         // The application sees why (its Text); refusing a Logout changes nothing.
         let _ = app.from_admin(msg);
-        if !self.logout_sent {
+        if !self.conn.logout_sent {
             self.send_logout(now, None, app)?;
         }
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
         }
-        self.disconnect = true;
+        self.conn.disconnect = true;
         if self.config.reset_on_logout || self.reset_after_error {
             self.reset_after_error = false;
             self.store.reset(now)?;
@@ -709,11 +710,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             // Taken back by the store: none of it may leave.
             self.store.abandon_answer();
             self.output.truncate(mark.0);
-            self.released = self.released.min(mark.0);
-            self.syncing_to = self.syncing_to.min(mark.0);
+            self.conn.released = self.conn.released.min(mark.0);
+            self.conn.syncing_to = self.conn.syncing_to.min(mark.0);
             self.held.truncate(mark.1);
             if self.held.is_empty() {
-                self.held_from = None;
+                self.conn.held_from = None;
             }
             return Err(e);
         }
@@ -819,7 +820,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// QuickFIX/J's `resetOrDisconnectIfRequired` decides.
     pub(super) fn takes_error(&self, msg_type: &[u8]) -> bool {
         self.config.on_error != OnError::Reject
-            && self.state == State::LoggedOn
+            && self.conn.state == State::LoggedOn
             && !is_admin(msg_type)
     }
 
@@ -836,7 +837,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         self.queue.clear();
-        self.resend_requested = None;
+        self.conn.resend_requested = None;
         match self.config.on_error {
             OnError::Reject => Ok(()),
             OnError::Reset => {
@@ -845,15 +846,15 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 });
                 self.reset_after_error = true;
                 self.send_logout(now, Some(b"Session reset"), app)?;
-                self.state = State::LogoutSent;
-                self.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
+                self.conn.state = State::LogoutSent;
+                self.conn.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
                 Ok(())
             }
             OnError::Disconnect => {
                 self.events.push(Event::DisconnectOnError {
                     reason: reason.to_owned(),
                 });
-                self.disconnect = true;
+                self.conn.disconnect = true;
                 Ok(())
             }
         }

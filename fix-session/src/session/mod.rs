@@ -115,6 +115,69 @@ struct Clock {
     deadline: Option<Duration>,
 }
 
+/// What belongs to one connection: made afresh in one assignment when a
+/// connection comes up ([`Session::connected`]) and when it ends
+/// ([`Session::disconnected`]), so that no field of one connection outlives
+/// it by being left out of a list of resets.
+///
+/// The connection's buffers (`input`, `output`, `held`, the queue) are not in
+/// it: they stay in [`Session`] and are cleared, not replaced, so that they
+/// keep their capacity from one connection to the next and the steady state
+/// allocates nothing, which a struct replaced whole would not allow.
+#[derive(Debug)]
+struct Connection {
+    state: State,
+    /// The connection is to be closed ([`Session::wants_disconnect`]).
+    disconnect: bool,
+    clock: Clock,
+    /// How much of `output` is durable and handed out, under a store that
+    /// syncs by batch ([`MessageStore::pending_sync`]); the rest waits for
+    /// [`Session::sync`].
+    released: usize,
+    /// How much of `output` the sync in flight ([`Session::begin_sync`])
+    /// covers: released when it ends.
+    syncing_to: usize,
+    /// The range our last ResendRequest asked for, until it is filled.
+    resend_requested: Option<(u64, u64)>,
+    serving: Option<Serving>,
+    /// The number of the first message in `held`.
+    held_from: Option<u64>,
+    /// The counterparty's DefaultApplVerID (1137) from its Logon, as a code: the
+    /// ApplVerID of its application messages without 1128 on this connection,
+    /// in place of [`SessionConfig::default_appl_ver_id`].
+    target_default_appl_ver_id: Option<String>,
+    /// A Logon with ResetSeqNumFlag=Y was received (our answer carries it too).
+    reset_received: bool,
+    /// We sent a Logout (its answer ends the session).
+    logout_sent: bool,
+}
+
+impl Connection {
+    /// A connection in `state` from monotonic reading `mono` on: nothing sent
+    /// or heard yet, no heartbeats, the Logon (or nothing) due by `deadline`.
+    fn new(state: State, mono: Duration, deadline: Option<Duration>) -> Self {
+        Connection {
+            state,
+            disconnect: false,
+            clock: Clock {
+                heartbeat: Duration::ZERO,
+                last_sent: mono,
+                last_received: mono,
+                test_requests: 0,
+                deadline,
+            },
+            released: 0,
+            syncing_to: 0,
+            resend_requested: None,
+            serving: None,
+            held_from: None,
+            target_default_appl_ver_id: None,
+            reset_received: false,
+            logout_sent: false,
+        }
+    }
+}
+
 /// The messages received ahead of a gap, kept until the gap is filled. Pushing,
 /// taking and dropping are logarithmic in the number queued, so a gap of a
 /// million messages is no slower per message than one of ten.
@@ -256,20 +319,11 @@ pub struct Session<S: MessageStore, D: Schema> {
     config: SessionConfig,
     store: S,
     dicts: Dictionaries<D>,
-    state: State,
-    clock: Clock,
-    disconnect: bool,
+    conn: Connection,
     /// Bytes received and not yet handled.
     input: Vec<u8>,
     /// Bytes to write; every message in it has been stored.
     output: Vec<u8>,
-    /// How much of `output` is durable and handed out, under a store that
-    /// syncs by batch ([`MessageStore::pending_sync`]); the rest waits for
-    /// [`Session::sync`].
-    released: usize,
-    /// How much of `output` the sync in flight ([`Session::begin_sync`])
-    /// covers: released when it ends.
-    syncing_to: usize,
     fields: Box<[Field]>,
     /// The body fields of an outgoing message being built.
     current_body: Vec<u8>,
@@ -291,28 +345,15 @@ pub struct Session<S: MessageStore, D: Schema> {
     resend_fields: Box<[Field]>,
     outbox: Outbox,
     queue: Queue,
-    /// The range our last ResendRequest asked for, until it is filled.
-    resend_requested: Option<(u64, u64)>,
-    serving: Option<Serving>,
     resend_chunk: Vec<u8>,
     resend_index: Vec<(u64, usize)>,
     /// Messages stored while a resend is being served: they leave after the
     /// resend's last message, so the counterparty sees numbers in order.
     held: Vec<u8>,
-    /// The number of the first message in `held`.
-    held_from: Option<u64>,
     /// A new session period began: the store is reset when the next Logon is
     /// accepted (an acceptor) or sent (an initiator), not before.
     reset_pending: bool,
     events: event::Events,
-    /// The counterparty's DefaultApplVerID (1137) from its Logon, as a code: the
-    /// ApplVerID of its application messages without 1128 on this connection,
-    /// in place of [`SessionConfig::default_appl_ver_id`].
-    target_default_appl_ver_id: Option<String>,
-    /// A Logon with ResetSeqNumFlag=Y was received (our answer carries it too).
-    reset_received: bool,
-    /// We sent a Logout (its answer ends the session).
-    logout_sent: bool,
     /// ResetOnError: an error was met; the store is reset when our Logout is
     /// answered or the connection ends.
     reset_after_error: bool,
@@ -324,7 +365,7 @@ impl<S: MessageStore, D: Schema> std::fmt::Debug for Session<S, D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
             .field("id", &self.config.id)
-            .field("state", &self.state)
+            .field("state", &self.conn.state)
             .field("next_sender_seq", &self.store.next_sender_seq())
             .field("next_target_seq", &self.store.next_target_seq())
             .finish_non_exhaustive()
@@ -376,19 +417,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             config,
             store,
             dicts,
-            state: State::Disconnected,
-            clock: Clock {
-                heartbeat: Duration::ZERO,
-                last_sent: Duration::ZERO,
-                last_received: Duration::ZERO,
-                test_requests: 0,
-                deadline: None,
-            },
-            disconnect: false,
+            conn: Connection::new(State::Disconnected, Duration::ZERO, None),
             input: Vec::with_capacity(64 * 1024),
             output: Vec::with_capacity(64 * 1024),
-            released: 0,
-            syncing_to: 0,
             fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
             timestamp_cache: TimestampCache {
                 at: None,
@@ -403,17 +434,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             created: false,
             outbox: Outbox::default(),
             queue: Queue::default(),
-            resend_requested: None,
-            serving: None,
             resend_chunk: Vec::new(),
             resend_index: Vec::new(),
             held: Vec::new(),
-            held_from: None,
             reset_pending: false,
             events: event::Events::default(),
-            target_default_appl_ver_id: None,
-            reset_received: false,
-            logout_sent: false,
             reset_after_error: false,
             now: Time::from(epoch),
         }
@@ -438,7 +463,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// assert_eq!(s.state(), fix_session::State::Disconnected);
     /// ```
     pub fn state(&self) -> State {
-        self.state
+        self.conn.state
     }
 
     /// The store (its sequence numbers, for one).
@@ -496,7 +521,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// at once, the synced part under one that syncs by batch.
     fn released_len(&self) -> usize {
         if self.store.pending_sync() {
-            self.released
+            self.conn.released
         } else {
             self.output.len()
         }
@@ -514,7 +539,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// assert!(!s.needs_sync()); // a memory store is durable at once
     /// ```
     pub fn needs_sync(&self) -> bool {
-        self.store.pending_sync() && self.released < self.output.len()
+        self.store.pending_sync() && self.conn.released < self.output.len()
     }
 
     /// Makes durable, with one [`MessageStore::sync`], everything the session
@@ -543,7 +568,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.store.pending_sync() {
             self.store.sync()?;
         }
-        self.released = self.output.len();
+        self.conn.released = self.output.len();
         Ok(())
     }
 
@@ -582,10 +607,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(None);
         }
         if !self.store.pending_sync() {
-            self.released = self.output.len();
+            self.conn.released = self.output.len();
             return Ok(None);
         }
-        if self.released == self.output.len() {
+        if self.conn.released == self.output.len() {
             // Nothing held back: the records waiting (incoming numbers, say)
             // ride in the sync of the next message that leaves, as a session
             // that only receives would otherwise sync at every read.
@@ -594,11 +619,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let mark = self.output.len();
         match self.store.begin_sync()? {
             Some(job) => {
-                self.syncing_to = mark;
+                self.conn.syncing_to = mark;
                 Ok(Some(job))
             }
             None => {
-                self.released = mark;
+                self.conn.released = mark;
                 Ok(None)
             }
         }
@@ -609,9 +634,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// [`Session::output`]; a failed sync is an error and nothing more
     /// leaves. See [`Session::begin_sync`].
     pub fn end_sync(&mut self, done: crate::store::SyncDone) -> Result<(), SessionError> {
-        let covered = std::mem::take(&mut self.syncing_to);
+        let covered = std::mem::take(&mut self.conn.syncing_to);
         self.store.end_sync(done)?;
-        self.released = self.released.max(covered.min(self.output.len()));
+        self.conn.released = self.conn.released.max(covered.min(self.output.len()));
         Ok(())
     }
 
@@ -636,8 +661,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     pub fn consume_output(&mut self, n: usize) {
         let n = n.min(self.released_len());
         self.output.drain(..n);
-        self.released = self.released.saturating_sub(n);
-        self.syncing_to = self.syncing_to.saturating_sub(n);
+        self.conn.released = self.conn.released.saturating_sub(n);
+        self.conn.syncing_to = self.conn.syncing_to.saturating_sub(n);
     }
 
     /// Whether the session wants its connection closed (after writing
@@ -649,7 +674,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// assert!(!s.wants_disconnect());
     /// ```
     pub fn wants_disconnect(&self) -> bool {
-        self.disconnect
+        self.conn.disconnect
     }
 
     /// Bytes the session has made and not handed out yet: [`Session::output`]
@@ -755,16 +780,16 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
 
     /// The earliest deadline, on the monotonic clock.
     fn poll_deadline(&self) -> Option<Duration> {
-        if self.state == State::Disconnected || self.disconnect {
+        if self.conn.state == State::Disconnected || self.conn.disconnect {
             return None;
         }
-        if self.serving.is_some() {
+        if self.conn.serving.is_some() {
             return Some(self.now.mono);
         }
-        let mut next = self.clock.deadline;
-        let hb = self.clock.heartbeat;
-        if self.state == State::LoggedOn && !hb.is_zero() {
-            let c = &self.clock;
+        let mut next = self.conn.clock.deadline;
+        let hb = self.conn.clock.heartbeat;
+        if self.conn.state == State::LoggedOn && !hb.is_zero() {
+            let c = &self.conn.clock;
             // HeartBtInt is bounded (MAX_HEART_BT_INT) and so is the number
             // of TestRequests (the disconnect comes at 2.4 intervals), but a
             // caller's clock may be anywhere: a sum past the end of time is
@@ -818,32 +843,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.state != State::Disconnected {
+        if self.conn.state != State::Disconnected {
             return Err(SessionError::AlreadyConnected);
         }
         self.restore_scratch();
-        self.state = State::AwaitingLogon;
-        self.disconnect = false;
-        self.logout_sent = false;
-        self.reset_received = false;
-        self.target_default_appl_ver_id = None;
-        self.input.clear();
-        self.output.clear();
-        self.released = 0;
-        self.syncing_to = 0;
-        self.queue.clear();
-        self.resend_requested = None;
-        self.serving = None;
-        self.held.clear();
-        self.held_from = None;
         let mono = self.now.mono;
-        self.clock = Clock {
-            heartbeat: Duration::ZERO,
-            last_sent: mono,
-            last_received: mono,
-            test_requests: 0,
-            deadline: mono.checked_add(self.config.logon_timeout),
-        };
+        let logon_due = mono.checked_add(self.config.logon_timeout);
+        self.conn = Connection::new(State::AwaitingLogon, mono, logon_due);
+        self.clear_buffers();
         if self.config.role == crate::Role::Initiator {
             if self.config.refresh_on_logon {
                 // QuickFIX's generateLogon: the state as the store has it
@@ -857,7 +864,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.store.reset(now)?;
                 self.reset_pending = false;
             }
-            self.clock.heartbeat = Duration::from_secs(u64::from(self.config.heart_bt_int));
+            self.conn.clock.heartbeat = Duration::from_secs(u64::from(self.config.heart_bt_int));
             let reset = self.config.reset_on_logon || self.config.send_reset_seq_num_flag;
             self.send_logon(now, reset, app)?;
         }
@@ -883,19 +890,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        let was = self.state;
-        self.state = State::Disconnected;
-        self.disconnect = false;
-        self.input.clear();
-        self.output.clear();
-        self.released = 0;
-        self.syncing_to = 0;
-        self.queue.clear();
-        self.serving = None;
-        self.held.clear();
-        self.held_from = None;
-        self.resend_requested = None;
-        self.clock.deadline = None;
+        let was = self.conn.state;
+        self.conn = Connection::new(State::Disconnected, self.now.mono, None);
+        self.clear_buffers();
         if matches!(was, State::LoggedOn | State::LogoutSent) {
             app.on_logout(&self.config.id);
         }
@@ -927,7 +924,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.state == State::Disconnected || self.disconnect {
+        if self.conn.state == State::Disconnected || self.conn.disconnect {
             return Ok(());
         }
         // What a call brings is handled where it lies; only the part of a message
@@ -946,6 +943,15 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         result?;
         self.pump(now, app)
+    }
+
+    /// Empties the connection's buffers, keeping their capacity (see
+    /// [`Connection`]).
+    fn clear_buffers(&mut self) {
+        self.input.clear();
+        self.output.clear();
+        self.queue.clear();
+        self.held.clear();
     }
 
     /// An input at `now`: the session's time from here on; returns its wall
@@ -991,29 +997,29 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.state == State::Disconnected || self.disconnect {
+        if self.conn.state == State::Disconnected || self.conn.disconnect {
             return Ok(());
         }
         let mono = self.now.mono;
-        if let Some(deadline) = self.clock.deadline
+        if let Some(deadline) = self.conn.clock.deadline
             && mono >= deadline
         {
-            self.disconnect = true;
+            self.conn.disconnect = true;
             return Ok(());
         }
-        let hb = self.clock.heartbeat;
-        if self.state == State::LoggedOn && !hb.is_zero() {
-            let since_received = mono.saturating_sub(self.clock.last_received);
-            let since_sent = mono.saturating_sub(self.clock.last_sent);
+        let hb = self.conn.clock.heartbeat;
+        if self.conn.state == State::LoggedOn && !hb.is_zero() {
+            let since_received = mono.saturating_sub(self.conn.clock.last_received);
+            let since_sent = mono.saturating_sub(self.conn.clock.last_sent);
             let times = |tenths: u32| heartbeats(hb, tenths).unwrap_or(Duration::MAX);
             if since_received >= times(24) {
-                self.disconnect = true;
+                self.conn.disconnect = true;
                 return Ok(());
             }
-            if since_received >= times(12 * (self.clock.test_requests + 1)) {
+            if since_received >= times(12 * (self.conn.clock.test_requests + 1)) {
                 self.send_admin(now, b"1", &[(112, b"TEST")], app)?;
-                self.clock.test_requests += 1;
-            } else if self.clock.test_requests == 0 && since_sent >= hb {
+                self.conn.clock.test_requests += 1;
+            } else if self.conn.clock.test_requests == 0 && since_sent >= hb {
                 self.send_admin(now, b"0", &[], app)?;
             }
         }
@@ -1041,7 +1047,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<u64, SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.state != State::LoggedOn {
+        if self.conn.state != State::LoggedOn {
             return Err(SessionError::NotLoggedOn);
         }
         let _ = app;
@@ -1068,12 +1074,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.state != State::LoggedOn {
+        if self.conn.state != State::LoggedOn {
             return Ok(());
         }
         self.send_logout(now, text.map(str::as_bytes), app)?;
-        self.state = State::LogoutSent;
-        self.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
+        self.conn.state = State::LogoutSent;
+        self.conn.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
         Ok(())
     }
 
@@ -1087,12 +1093,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> (usize, Result<(), SessionError>) {
         let parser = self.config.parser;
         let mut start = 0;
-        while start < buf.len() && !self.disconnect && self.state != State::Disconnected {
+        while start < buf.len() && !self.conn.disconnect && self.conn.state != State::Disconnected {
             match parser.frame(&buf[start..]) {
                 Ok(Status::Complete(frame)) => {
                     start += frame.len();
                     let mut fields = std::mem::take(&mut self.fields);
-                    let logged_on = self.state == State::LoggedOn;
+                    let logged_on = self.conn.state == State::LoggedOn;
                     let result = match parser.index(frame, &mut fields) {
                         Ok(msg) => self.handle_parsed(now, &msg, app),
                         Err(e) => self.handle_unparsed(now, &frame, &e, app),
@@ -1140,7 +1146,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.config.on_error == crate::OnError::Reject || is_admin(msg_type) {
             return;
         }
-        self.disconnect = true;
+        self.conn.disconnect = true;
         let reason = "the store failed".to_owned();
         if self.config.on_error == crate::OnError::Reset {
             self.reset_after_error = true;
@@ -1197,10 +1203,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// application queued.
     fn pump(&mut self, now: SystemTime, app: &mut dyn Application) -> Result<(), SessionError> {
         const OUTPUT_HIGH_WATER: usize = 256 * 1024;
-        while self.serving.is_some() && self.output.len() < OUTPUT_HIGH_WATER && !self.disconnect {
+        while self.conn.serving.is_some()
+            && self.output.len() < OUTPUT_HIGH_WATER
+            && !self.conn.disconnect
+        {
             self.serve_chunk(now, app)?;
         }
-        if self.disconnect && self.serving.is_some() {
+        if self.conn.disconnect && self.conn.serving.is_some() {
             // The connection ends before the resend does: what was held
             // behind it (the Logout, say) still goes.
             self.release_held();

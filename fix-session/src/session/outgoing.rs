@@ -42,7 +42,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         if !self.store.pending_sync() {
             // Everything before this message is durable: handed out.
-            self.released = self.output.len();
+            self.conn.released = self.output.len();
         }
         let start = self.frame_into_output(now, msg_type, stamp, body);
         let stored = if self.config.persist_messages {
@@ -54,29 +54,29 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Err(e) = stored {
             // Not taken by the store, so never handed out.
             self.output.truncate(start);
-            self.released = self.released.min(start);
-            self.syncing_to = self.syncing_to.min(start);
+            self.conn.released = self.conn.released.min(start);
+            self.conn.syncing_to = self.conn.syncing_to.min(start);
             return Err(e.into());
         }
-        if self.serving.is_some() {
+        if self.conn.serving.is_some() {
             // Numbered after the resend in progress: it leaves after the
             // resend's last message, so that the counterparty never sees a
             // number above a gap the resend has yet to fill.
             self.held.extend_from_slice(&self.output[start..]);
             self.output.truncate(start);
-            self.released = self.released.min(start);
-            self.syncing_to = self.syncing_to.min(start);
-            self.held_from.get_or_insert(seq);
+            self.conn.released = self.conn.released.min(start);
+            self.conn.syncing_to = self.conn.syncing_to.min(start);
+            self.conn.held_from.get_or_insert(seq);
         }
-        self.clock.last_sent = self.now.mono;
+        self.conn.clock.last_sent = self.now.mono;
         Ok(seq)
     }
 
     /// The resend is over (served, or given up as the connection ends): what
     /// was held back behind it follows it.
     pub(super) fn release_held(&mut self) {
-        self.serving = None;
-        self.held_from = None;
+        self.conn.serving = None;
+        self.conn.held_from = None;
         if !self.held.is_empty() {
             self.output.extend_from_slice(&self.held);
             self.held.clear();
@@ -113,7 +113,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         reset: bool,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        let hb = u64_text(self.clock.heartbeat.as_secs());
+        let hb = u64_text(self.conn.clock.heartbeat.as_secs());
         let appl = self.config.default_appl_ver_id.clone();
         let (fields, n) = present([
             Some((98, b"0".as_slice())),
@@ -131,7 +131,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         text: Option<&[u8]>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        self.logout_sent = true;
+        self.conn.logout_sent = true;
         match text {
             Some(t) => self.send_admin(now, b"5", &[(58, t)], app),
             None => self.send_admin(now, b"5", &[], app),
@@ -256,7 +256,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        let Some(mut serving) = self.serving else {
+        let Some(mut serving) = self.conn.serving else {
             return Ok(());
         };
         let mut chunk = std::mem::take(&mut self.resend_chunk);
@@ -289,7 +289,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     return Ok(());
                 }
             }
-            self.serving = Some(serving);
+            self.conn.serving = Some(serving);
             Ok(())
         });
         self.resend_chunk = chunk;
@@ -346,7 +346,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     poss_resend,
                 };
                 self.frame_into_output(now, &msg_type, stamp, &body);
-                self.clock.last_sent = self.now.mono;
+                self.conn.clock.last_sent = self.now.mono;
                 Ok(())
             }
             None => {
@@ -389,7 +389,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             poss_resend: false,
         };
         self.frame_into_output(now, b"4", stamp, &body);
-        self.clock.last_sent = self.now.mono;
+        self.conn.clock.last_sent = self.now.mono;
         self.current_body = body;
         Ok(())
     }
