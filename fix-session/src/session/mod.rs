@@ -5,6 +5,7 @@
 mod admin;
 mod event;
 mod outgoing;
+mod timer;
 
 pub use event::{Event, MAX_PENDING_EVENTS};
 
@@ -21,6 +22,7 @@ use crate::dictionaries::{Dictionaries, appl_ver_id_code};
 use crate::store::{MessageStore, StoreError};
 use crate::time::Time;
 use crate::{SessionConfig, SessionId};
+use timer::Timer;
 
 /// The most fields one received message may hold.
 pub const MAX_FIELDS: usize = 1024;
@@ -102,7 +104,8 @@ impl From<StoreError> for SessionError {
 }
 
 /// Timers and counters of the connection in progress, on the monotonic clock
-/// ([`Time::mono`]): a step of the wall clock moves none of them.
+/// ([`Time::mono`]): a step of the wall clock moves none of them. What is due
+/// when is told by the timer table ([`Timer`]) alone.
 #[derive(Clone, Copy, Debug)]
 struct Clock {
     /// HeartBtInt in force (zero: no heartbeats).
@@ -786,26 +789,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.conn.serving.is_some() {
             return Some(self.now.mono);
         }
-        let mut next = self.conn.clock.deadline;
-        let hb = self.conn.clock.heartbeat;
-        if self.conn.state == State::LoggedOn && !hb.is_zero() {
-            let c = &self.conn.clock;
-            // HeartBtInt is bounded (MAX_HEART_BT_INT) and so is the number
-            // of TestRequests (the disconnect comes at 2.4 intervals), but a
-            // caller's clock may be anywhere: a sum past the end of time is
-            // no deadline.
-            let after = |from: Duration, tenths: u32| {
-                heartbeats(hb, tenths).and_then(|d| from.checked_add(d))
-            };
-            let test_due = after(c.last_received, 12 * (c.test_requests + 1));
-            let timeout = after(c.last_received, 24);
-            let mut due = test_due.into_iter().chain(timeout).min();
-            if c.test_requests == 0 {
-                due = due.into_iter().chain(c.last_sent.checked_add(hb)).min();
-            }
-            next = next.into_iter().chain(due).min();
-        }
-        next
+        self.conn.next_due()
     }
 
     /// The time at monotonic reading `mono`, its wall-clock reading told from
@@ -1000,28 +984,17 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.conn.state == State::Disconnected || self.conn.disconnect {
             return Ok(());
         }
-        let mono = self.now.mono;
-        if let Some(deadline) = self.conn.clock.deadline
-            && mono >= deadline
-        {
-            self.conn.disconnect = true;
-            return Ok(());
-        }
-        let hb = self.conn.clock.heartbeat;
-        if self.conn.state == State::LoggedOn && !hb.is_zero() {
-            let since_received = mono.saturating_sub(self.conn.clock.last_received);
-            let since_sent = mono.saturating_sub(self.conn.clock.last_sent);
-            let times = |tenths: u32| heartbeats(hb, tenths).unwrap_or(Duration::MAX);
-            if since_received >= times(24) {
+        match self.conn.expired(self.now.mono) {
+            Some(Timer::Deadline | Timer::Silence) => {
                 self.conn.disconnect = true;
                 return Ok(());
             }
-            if since_received >= times(12 * (self.conn.clock.test_requests + 1)) {
+            Some(Timer::TestRequest) => {
                 self.send_admin(now, b"1", &[(112, b"TEST")], app)?;
                 self.conn.clock.test_requests += 1;
-            } else if self.conn.clock.test_requests == 0 && since_sent >= hb {
-                self.send_admin(now, b"0", &[], app)?;
             }
+            Some(Timer::Heartbeat) => self.send_admin(now, b"0", &[], app)?,
+            None => {}
         }
         self.pump(now, app)
     }
@@ -1282,13 +1255,6 @@ pub fn is_header_or_trailer(tag: u32) -> bool {
             | 1129
             | 1156
     )
-}
-
-/// `tenths` tenths of the heartbeat interval `hb` (12: the TestRequest's 1.2
-/// intervals; 24: the disconnect's 2.4), in whole integer steps; `None` past
-/// `Duration`'s range.
-fn heartbeats(hb: Duration, tenths: u32) -> Option<Duration> {
-    hb.checked_mul(tenths).map(|d| d / 10)
 }
 
 /// The end of the first `<SOH>10=NNN<SOH>` in `buf` whose SOH is at or after
