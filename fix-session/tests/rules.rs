@@ -1613,6 +1613,75 @@ mod bounds {
     }
 
     #[test]
+    fn a_plus_sign_is_no_number_in_any_field_the_session_reads_itself() {
+        // The numbers the session reads itself, with no dictionary in front:
+        // "+N" is refused exactly as "xN" is (fix-core's digit parser takes
+        // digits only), never read as N.
+        type Case = fn(&mut One, &str) -> Vec<Vec<u8>>;
+        let cases: [(&str, &str, Case); 6] = [
+            ("MsgSeqNum", "2", |one, v| {
+                let m = msg_with(
+                    "FIX.4.4",
+                    &[
+                        (35, "0"),
+                        (34, v),
+                        (49, "CLIENT"),
+                        (52, &ts(one.now)),
+                        (56, "BROKER"),
+                    ],
+                );
+                one.feed(&m)
+            }),
+            (
+                "MsgSeqNum of a message that does not index",
+                "2",
+                |one, v| {
+                    let body = format!(
+                        "35=0\x0134={v}\x0149=CLIENT\x0152={}\x0156=BROKER\x01-1=HI\x01",
+                        ts(one.now)
+                    );
+                    one.feed(&fix_test_support::naive::build_with(
+                        "FIX.4.4",
+                        body.as_bytes(),
+                    ))
+                },
+            ),
+            ("HeartBtInt", "30", |one, v| {
+                one.s.disconnected(one.now, &mut one.app).unwrap();
+                one.s.store_mut().reset(one.now).unwrap();
+                one.s.connected(one.now, &mut one.app).unwrap();
+                one.take();
+                one.send_at("A", 1, &[(98, "0"), (108, v)])
+            }),
+            ("BeginSeqNo", "3", |one, v| {
+                one.send("2", &[(7, v), (16, "0")])
+            }),
+            ("EndSeqNo", "2", |one, v| {
+                one.send("2", &[(7, "2"), (16, v)])
+            }),
+            ("NewSeqNo", "10", |one, v| one.send("4", &[(36, v)])),
+        ];
+        for (field, n, case) in cases {
+            let run = |value: &str| {
+                let mut config = acceptor();
+                config.validator = None;
+                let mut one = One::logged_on(config);
+                for id in ["O2", "O3", "O4"] {
+                    one.order(id);
+                }
+                one.take();
+                events(&mut one);
+                let out = case(&mut one, value);
+                let state = (one.s.state(), one.s.wants_disconnect(), one.next_target());
+                (show_all(&out), events(&mut one), state)
+            };
+            let plus = run(&format!("+{n}"));
+            assert_eq!(plus, run(&format!("x{n}")), "{field}");
+            assert_ne!(plus, run(n), "{field}: +{n} read as {n}");
+        }
+    }
+
+    #[test]
     fn the_largest_heartbeat_interval_works_and_its_deadlines_fit() {
         let mut one = One::new(acceptor());
         let out = one.send("A", &[(98, "0"), (108, "86400")]);

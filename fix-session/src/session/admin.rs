@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use fix_core::validate::{Echo, Invalid, Reject, Schema, SessionRejectReason, Validator};
+use fix_core::validate::{Invalid, Reject, Schema, SessionRejectReason, Validator};
+use fix_core::value::parse_digits;
 use fix_core::{Error, Frame, Message};
 
 use super::{
@@ -36,7 +37,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         error: &Error,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        if self.state != State::LoggedOn {
+        if self.conn.state != State::LoggedOn {
             return Ok(());
         }
         let bytes = frame.bytes();
@@ -44,11 +45,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(());
         };
         let seq = seq_text(bytes).unwrap_or(0);
-        self.clock.last_received = self.now.mono;
+        self.conn.clock.last_received = self.now.mono;
         if self.takes_error(frame.msg_type()) {
             return self.on_error(now, reject.text(), app);
         }
-        self.send_reject(now, seq, &reject, frame.msg_type(), None, None, app)?;
+        let (reason, ref_tag) = (reject.reason, reject.ref_tag);
+        self.send_reject(now, seq, reason, ref_tag, frame.msg_type(), None, None, app)?;
         if seq == self.store.next_target_seq() {
             self.store.advance_target_seq(seq)?;
         }
@@ -63,7 +65,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         let msg_type = msg.msg_type();
-        if self.state == State::AwaitingLogon && msg_type != b"A" {
+        if self.conn.state == State::AwaitingLogon && msg_type != b"A" {
             // The first message of a connection must be a Logon.
             self.want_disconnect(Why::FirstMessageNotLogon);
             return Ok(());
@@ -72,14 +74,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             if self.takes_error(msg_type) {
                 return self.on_error(now, "Incorrect BeginString", app);
             }
-            if self.state == State::LoggedOn {
+            if self.conn.state == State::LoggedOn {
                 self.send_logout(now, Some(b"Incorrect BeginString"), app)?;
             }
             self.want_disconnect(Why::WrongBeginString);
             return Ok(());
         }
-        self.clock.last_received = self.now.mono;
-        self.clock.test_requests = 0;
+        self.conn.clock.last_received = self.now.mono;
+        self.conn.clock.test_requests = 0;
         let Some(seq) = seq_num(msg) else {
             self.send_logout(now, Some(b"Received message without MsgSeqNum"), app)?;
             self.want_disconnect(Why::NoMsgSeqNum);
@@ -137,7 +139,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return v.validate(transport, msg);
         }
         let appl_ver = msg.get(1128).or_else(|| {
-            self.target_default_appl_ver_id
+            self.conn
+                .target_default_appl_ver_id
                 .as_deref()
                 .or(self.config.default_appl_ver_id.as_deref())
                 .map(str::as_bytes)
@@ -157,7 +160,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         reject: &Reject,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        if msg.msg_type() == b"A" && self.state != State::LoggedOn {
+        if msg.msg_type() == b"A" && self.conn.state != State::LoggedOn {
             self.want_disconnect(Why::InvalidLogon);
             return Ok(());
         }
@@ -167,7 +170,17 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // An unknown MsgType is a Reject (373=11, Invalid MsgType) in QuickFIX;
         // the BusinessMessageReject (380=3) is the application's answer to a
         // known type it does not support.
-        self.send_reject(now, seq, reject, msg.msg_type(), None, Some(msg), app)?;
+        let (reason, ref_tag) = (reject.reason, reject.ref_tag);
+        self.send_reject(
+            now,
+            seq,
+            reason,
+            ref_tag,
+            msg.msg_type(),
+            None,
+            Some(msg),
+            app,
+        )?;
         // Its number is used, and messages queued behind it are handled.
         self.in_order(now, seq, app)
     }
@@ -199,35 +212,27 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<Sequence, SessionError> {
         if self.config.check_latency && !self.sending_time_ok(now, msg) {
-            if self.state != State::LoggedOn {
+            if self.conn.state != State::LoggedOn {
                 // Before the Logon is accepted QuickFIX sends no Reject or
                 // Logout: the connection is dropped.
                 self.want_disconnect(Why::SendingTime);
                 return Ok(Sequence::Done);
             }
-            let reject = Reject {
-                reason: SessionRejectReason::SendingTimeAccuracyProblem,
-                ref_tag: None,
-                ref_msg_type: Echo::new(msg.msg_type()),
-            };
-            self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
+            let reason = SessionRejectReason::SendingTimeAccuracyProblem;
+            self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
             self.want_disconnect(Why::SendingTime);
             return Ok(Sequence::Done);
         }
         if self.config.check_comp_id && !self.comp_ids_ok(msg) {
-            if self.state == State::AwaitingLogon {
+            if self.conn.state == State::AwaitingLogon {
                 // QuickFIX's Reject throws while not logged on, and verify
                 // disconnects: a Logon from the wrong CompIDs gets no answer.
                 self.want_disconnect(Why::WrongCompId);
                 return Ok(Sequence::Done);
             }
-            let reject = Reject {
-                reason: SessionRejectReason::CompIdProblem,
-                ref_tag: None,
-                ref_msg_type: Echo::new(msg.msg_type()),
-            };
-            self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
+            let reason = SessionRejectReason::CompIdProblem;
+            self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
             self.send_logout(now, None, app)?;
             self.want_disconnect(Why::WrongCompId);
             return Ok(Sequence::Done);
@@ -263,19 +268,19 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         // A message past the gap that skips the checks (a ResendRequest) does
         // not satisfy the outstanding resend.
-        if let Some((_, end)) = self.resend_requested
+        if let Some((_, end)) = self.conn.resend_requested
             && seq <= expected
             && (seq >= end || end == 0)
         {
             if seq + 1 >= self.queue.high().max(seq + 1) {
-                self.resend_requested = None;
+                self.conn.resend_requested = None;
             } else if self.config.resend_request_chunk_size > 0
                 && let Some(next) = self.queue.above(seq)
                 && next > seq + 1
             {
                 // The last chunk asked for is in and the gap goes on: ask for
                 // the next chunk, as QuickFIX/J does (nothing else would).
-                self.resend_requested = None;
+                self.conn.resend_requested = None;
                 self.request_resend(now, seq + 1, next, app)?;
             }
         }
@@ -323,20 +328,21 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let sending = msg.get(52).and_then(parse_timestamp);
         match orig {
             None => {
-                let reject = Reject {
-                    reason: SessionRejectReason::RequiredTagMissing,
-                    ref_tag: Some(122),
-                    ref_msg_type: Echo::new(msg.msg_type()),
-                };
-                self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
+                let reason = SessionRejectReason::RequiredTagMissing;
+                self.send_reject(
+                    now,
+                    seq,
+                    reason,
+                    Some(122),
+                    msg.msg_type(),
+                    None,
+                    Some(msg),
+                    app,
+                )?;
             }
             Some(o) if sending.is_some_and(|s| o > s) => {
-                let reject = Reject {
-                    reason: SessionRejectReason::SendingTimeAccuracyProblem,
-                    ref_tag: None,
-                    ref_msg_type: Echo::new(msg.msg_type()),
-                };
-                self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
+                let reason = SessionRejectReason::SendingTimeAccuracyProblem;
+                self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
                 self.send_logout(now, None, app)?;
                 self.want_disconnect(Why::SendingTime);
             }
@@ -394,7 +400,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         received: u64,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        if let Some((begin, _)) = self.resend_requested
+        if let Some((begin, _)) = self.conn.resend_requested
             && begin <= from
             && !self.config.send_redundant_resend_requests
         {
@@ -413,7 +419,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         } else {
             end
         };
-        self.resend_requested = Some((from, last));
+        self.conn.resend_requested = Some((from, last));
         let (b, e) = (u64_text(from), u64_text(end));
         self.send_admin(now, b"2", &[(7, b.as_bytes()), (16, e.as_bytes())], app)?;
         self.events
@@ -448,7 +454,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let mut fields = std::mem::take(&mut self.queue_fields);
         self.draining = true;
         let mut result = Ok(());
-        while !self.disconnect && self.queue.take(self.store.next_target_seq(), &mut buf) {
+        while !self.conn.disconnect && self.queue.take(self.store.next_target_seq(), &mut buf) {
             result = self.handle_indexed(now, &buf, &mut fields, app);
             if result.is_err() {
                 break;
@@ -469,9 +475,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         seq: u64,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        let answer = self.config.role == crate::Role::Initiator && self.state != State::LoggedOn;
+        let answer =
+            self.config.role == crate::Role::Initiator && self.conn.state != State::LoggedOn;
         self.events.push(Event::LogonReceived { answer });
-        if self.state == State::LoggedOn {
+        if self.conn.state == State::LoggedOn {
             if msg.get(141) != Some(b"Y") {
                 // A second Logon on a logged-on session: QuickFIX's verify finds
                 // the logon state invalid and disconnects, answering nothing.
@@ -486,8 +493,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }
             self.store.reset(now)?;
             self.queue.clear();
-            self.resend_requested = None;
-            self.reset_received = true;
+            self.conn.resend_requested = None;
+            self.conn.reset_received = true;
             self.send_logon(now, true, app)?;
             if seq > self.store.next_target_seq() {
                 self.store.set_next_target_seq(seq)?;
@@ -527,7 +534,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 let text = format!("Unsupported DefaultApplVerID {v}");
                 return self.refuse_logon(now, &text, app);
             }
-            self.target_default_appl_ver_id = Some(code.to_owned());
+            self.conn.target_default_appl_ver_id = Some(code.to_owned());
         }
         let reset = msg.get(141) == Some(b"Y");
         let acceptor = self.config.role == crate::Role::Acceptor;
@@ -536,19 +543,19 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.reset_pending = false;
         }
         if reset {
-            self.reset_received = true;
+            self.conn.reset_received = true;
         }
         if acceptor {
-            self.clock.heartbeat = Duration::from_secs(hb);
+            self.conn.clock.heartbeat = Duration::from_secs(hb);
         }
         if let Sequence::Done = self.check_sequence(now, msg, seq, false, true, app)? {
             return Ok(());
         }
         if acceptor {
-            self.send_logon(now, self.reset_received, app)?;
+            self.send_logon(now, self.conn.reset_received, app)?;
         }
         self.set_state(State::LoggedOn);
-        self.clock.deadline = None;
+        self.conn.clock.deadline = None;
         app.on_logon(&self.config.id);
         let expected = self.store.next_target_seq();
         if seq > expected && !reset {
@@ -600,7 +607,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         // ever sent: read as "to the end", and from 1.
         let begin = seq_field(msg, 7).unwrap_or(1).max(1);
         let mut last_sent = self.store.next_sender_seq().saturating_sub(1);
-        if let Some(held) = self.held_from {
+        if let Some(held) = self.conn.held_from {
             // Messages held behind the resend in progress follow it anyway.
             last_sent = last_sent.min(held - 1);
         }
@@ -619,7 +626,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.gap_fill(now, begin, from)?;
             }
             if from <= end {
-                self.serving = Some(super::Serving {
+                self.conn.serving = Some(super::Serving {
                     next: from,
                     end,
                     gap_from: None,
@@ -668,12 +675,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.next_queued(now, app)
         } else if new < expected {
             // QuickFIX names no RefTagID here (11c_NewSeqNoLess expects none).
-            let reject = Reject {
-                reason: SessionRejectReason::ValueIncorrect,
-                ref_tag: None,
-                ref_msg_type: Echo::new(msg.msg_type()),
-            };
-            self.send_reject(now, seq, &reject, msg.msg_type(), None, Some(msg), app)?;
+            let reason = SessionRejectReason::ValueIncorrect;
+            self.send_reject(now, seq, reason, None, msg.msg_type(), None, Some(msg), app)?;
             if gap_fill {
                 self.in_order(now, seq, app)?;
             }
@@ -690,9 +693,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         seq: u64,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        self.logout_received = true;
+        self.conn.logout_received = true;
         self.events.push(Event::LogoutReceived {
-            answer: self.logout_sent,
+            answer: self.conn.logout_sent,
             text: text_of(msg),
         });
         if let Sequence::Done = self.check(now, msg, seq, false, false, app)? {
@@ -700,7 +703,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         // The application sees why (its Text); refusing a Logout changes nothing.
         let _ = app.from_admin(msg);
-        if !self.logout_sent {
+        if !self.conn.logout_sent {
             self.send_logout(now, None, app)?;
         }
         if seq == self.store.next_target_seq() {
@@ -737,11 +740,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.events.truncate(events);
             self.held_index.truncate(held_index);
             self.output.truncate(mark.0);
-            self.released = self.released.min(mark.0);
-            self.syncing_to = self.syncing_to.min(mark.0);
+            self.conn.released = self.conn.released.min(mark.0);
+            self.conn.syncing_to = self.conn.syncing_to.min(mark.0);
             self.held.truncate(mark.1);
             if self.held.is_empty() {
-                self.held_from = None;
+                self.conn.held_from = None;
             }
             return Err(e);
         }
@@ -777,15 +780,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             }) => {
                 let reason =
                     SessionRejectReason::from_code(reason).unwrap_or(SessionRejectReason::Other);
-                let reject = Reject {
-                    reason,
-                    ref_tag: ref_tag.map(i64::from),
-                    ref_msg_type: Echo::new(msg.msg_type()),
-                };
                 self.send_reject(
                     now,
                     seq,
-                    &reject,
+                    reason,
+                    ref_tag.map(i64::from),
                     msg.msg_type(),
                     Some(text.as_bytes()),
                     Some(msg),
@@ -795,11 +794,6 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             Err(crate::AppReject::Business { reason, text, .. }) if !self.is_at_least_fix42() => {
                 // No BusinessMessageReject before FIX.4.2: QuickFIX sends a
                 // Reject, with its own text for an unsupported MsgType.
-                let reject = Reject {
-                    reason: SessionRejectReason::Other,
-                    ref_tag: None,
-                    ref_msg_type: Echo::new(msg.msg_type()),
-                };
                 let text = if reason == 3 {
                     b"Unsupported message type"
                 } else {
@@ -808,7 +802,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.send_reject(
                     now,
                     seq,
-                    &reject,
+                    SessionRejectReason::Other,
+                    None,
                     msg.msg_type(),
                     Some(text),
                     Some(msg),
@@ -855,7 +850,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// QuickFIX/J's `resetOrDisconnectIfRequired` decides.
     pub(super) fn takes_error(&self, msg_type: &[u8]) -> bool {
         self.config.on_error != OnError::Reject
-            && self.state == State::LoggedOn
+            && self.conn.state == State::LoggedOn
             && !is_admin(msg_type)
     }
 
@@ -872,7 +867,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         self.queue.clear();
-        self.resend_requested = None;
+        self.conn.resend_requested = None;
         match self.config.on_error {
             OnError::Reject => Ok(()),
             OnError::Reset => {
@@ -882,7 +877,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.reset_after_error = true;
                 self.send_logout(now, Some(b"Session reset"), app)?;
                 self.set_state(State::LogoutSent);
-                self.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
+                self.conn.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
                 Ok(())
             }
             OnError::Disconnect => {
@@ -908,28 +903,20 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     }
 }
 
-/// A sequence-number field's value: digits only, at most [`MAX_SEQ_NUM`].
+/// A sequence-number field's value: one to 19 digits, no sign (so at most
+/// [`MAX_SEQ_NUM`]).
 fn seq_field(msg: &Message<'_>, tag: u32) -> Option<u64> {
-    let v = msg.get(tag)?;
-    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let n = v.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
-    (n <= MAX_SEQ_NUM).then_some(n)
+    parse_digits(msg.get(tag)?, 19).filter(|&n| n <= MAX_SEQ_NUM)
 }
 
 /// A Logon's HeartBtInt: 0 to [`MAX_HEART_BT_INT`] seconds (0 when the field
 /// is missing, which the dictionary refuses when it validates); `None` for a
-/// negative, unreadable or larger one.
+/// signed (`-30`, `+30`), unreadable or larger one.
 fn heart_bt_int(msg: &Message<'_>) -> Option<u64> {
     let Some(v) = msg.get(108) else {
         return Some(0);
     };
-    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let n = v.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
-    (n <= MAX_HEART_BT_INT).then_some(n)
+    parse_digits(v, 19).filter(|&n| n <= MAX_HEART_BT_INT)
 }
 
 /// The MsgSeqNum of bytes that did not index, found by text.
@@ -940,14 +927,11 @@ fn text_of(msg: &Message<'_>) -> Option<String> {
 
 pub(super) fn seq_text(bytes: &[u8]) -> Option<u64> {
     let at = bytes.windows(4).position(|w| w == b"\x0134=")? + 4;
-    let digits: &[u8] = &bytes[at..bytes[at..]
+    let end = bytes[at..]
         .iter()
         .position(|&b| b == 1)
-        .map_or(bytes.len(), |e| at + e)];
-    if digits.is_empty() || digits.len() > 19 || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(digits.iter().fold(0, |n, d| n * 10 + u64::from(d - b'0')))
+        .map_or(bytes.len(), |e| at + e);
+    parse_digits(&bytes[at..end], 19)
 }
 
 /// `n` as decimal text, on the stack.

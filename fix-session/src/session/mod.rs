@@ -5,6 +5,7 @@
 mod admin;
 mod event;
 mod outgoing;
+mod timer;
 
 pub use event::{DisconnectReason, Event, MAX_PENDING_EVENTS, MAX_TRANSCRIPT_BYTES, MessageEvent};
 
@@ -13,6 +14,7 @@ use std::ops::Range;
 use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
+use fix_core::value::parse_digits;
 use fix_core::{Field, Message, Status};
 
 use crate::app::{Application, Outbox};
@@ -20,6 +22,7 @@ use crate::dictionaries::{Dictionaries, appl_ver_id_code};
 use crate::store::{MessageStore, StoreError};
 use crate::time::Time;
 use crate::{SessionConfig, SessionId};
+use timer::Timer;
 
 /// The most fields one received message may hold.
 pub const MAX_FIELDS: usize = 1024;
@@ -101,7 +104,8 @@ impl From<StoreError> for SessionError {
 }
 
 /// Timers and counters of the connection in progress, on the monotonic clock
-/// ([`Time::mono`]): a step of the wall clock moves none of them.
+/// ([`Time::mono`]): a step of the wall clock moves none of them. What is due
+/// when is told by the timer table ([`Timer`]) alone.
 #[derive(Clone, Copy, Debug)]
 struct Clock {
     /// HeartBtInt in force (zero: no heartbeats).
@@ -112,6 +116,72 @@ struct Clock {
     test_requests: u32,
     /// When the Logon (or the answer to our Logout) must have come.
     deadline: Option<Duration>,
+}
+
+/// What belongs to one connection: made afresh in one assignment when a
+/// connection comes up ([`Session::connected`]) and when it ends
+/// ([`Session::disconnected`]), so that no field of one connection outlives
+/// it by being left out of a list of resets.
+///
+/// The connection's buffers (`input`, `output`, `held`, the queue) are not in
+/// it: they stay in [`Session`] and are cleared, not replaced, so that they
+/// keep their capacity from one connection to the next and the steady state
+/// allocates nothing, which a struct replaced whole would not allow.
+#[derive(Debug)]
+struct Connection {
+    state: State,
+    /// The connection is to be closed ([`Session::wants_disconnect`]).
+    disconnect: bool,
+    clock: Clock,
+    /// How much of `output` is durable and handed out, under a store that
+    /// syncs by batch ([`MessageStore::pending_sync`]); the rest waits for
+    /// [`Session::sync`].
+    released: usize,
+    /// How much of `output` the sync in flight ([`Session::begin_sync`])
+    /// covers: released when it ends.
+    syncing_to: usize,
+    /// The range our last ResendRequest asked for, until it is filled.
+    resend_requested: Option<(u64, u64)>,
+    serving: Option<Serving>,
+    /// The number of the first message in `held`.
+    held_from: Option<u64>,
+    /// The counterparty's DefaultApplVerID (1137) from its Logon, as a code: the
+    /// ApplVerID of its application messages without 1128 on this connection,
+    /// in place of [`SessionConfig::default_appl_ver_id`].
+    target_default_appl_ver_id: Option<String>,
+    /// A Logon with ResetSeqNumFlag=Y was received (our answer carries it too).
+    reset_received: bool,
+    /// We sent a Logout (its answer ends the session).
+    logout_sent: bool,
+    /// The counterparty sent a Logout (ours answers it).
+    logout_received: bool,
+}
+
+impl Connection {
+    /// A connection in `state` from monotonic reading `mono` on: nothing sent
+    /// or heard yet, no heartbeats, the Logon (or nothing) due by `deadline`.
+    fn new(state: State, mono: Duration, deadline: Option<Duration>) -> Self {
+        Connection {
+            state,
+            disconnect: false,
+            clock: Clock {
+                heartbeat: Duration::ZERO,
+                last_sent: mono,
+                last_received: mono,
+                test_requests: 0,
+                deadline,
+            },
+            released: 0,
+            syncing_to: 0,
+            resend_requested: None,
+            serving: None,
+            held_from: None,
+            target_default_appl_ver_id: None,
+            reset_received: false,
+            logout_sent: false,
+            logout_received: false,
+        }
+    }
 }
 
 /// The messages received ahead of a gap, kept until the gap is filled. Pushing,
@@ -255,20 +325,11 @@ pub struct Session<S: MessageStore, D: Schema> {
     config: SessionConfig,
     store: S,
     dicts: Dictionaries<D>,
-    state: State,
-    clock: Clock,
-    disconnect: bool,
+    conn: Connection,
     /// Bytes received and not yet handled.
     input: Vec<u8>,
     /// Bytes to write; every message in it has been stored.
     output: Vec<u8>,
-    /// How much of `output` is durable and handed out, under a store that
-    /// syncs by batch ([`MessageStore::pending_sync`]); the rest waits for
-    /// [`Session::sync`].
-    released: usize,
-    /// How much of `output` the sync in flight ([`Session::begin_sync`])
-    /// covers: released when it ends.
-    syncing_to: usize,
     fields: Box<[Field]>,
     /// The body fields of an outgoing message being built.
     current_body: Vec<u8>,
@@ -290,16 +351,11 @@ pub struct Session<S: MessageStore, D: Schema> {
     resend_fields: Box<[Field]>,
     outbox: Outbox,
     queue: Queue,
-    /// The range our last ResendRequest asked for, until it is filled.
-    resend_requested: Option<(u64, u64)>,
-    serving: Option<Serving>,
     resend_chunk: Vec<u8>,
     resend_index: Vec<(u64, usize)>,
     /// Messages stored while a resend is being served: they leave after the
     /// resend's last message, so the counterparty sees numbers in order.
     held: Vec<u8>,
-    /// The number of the first message in `held`.
-    held_from: Option<u64>,
     /// Each message in `held`: its number, where it ends in `held`, and its
     /// kind, for its [`Event::Sent`] when it leaves.
     held_index: Vec<(u64, usize, event::Kind)>,
@@ -307,16 +363,6 @@ pub struct Session<S: MessageStore, D: Schema> {
     /// accepted (an acceptor) or sent (an initiator), not before.
     reset_pending: bool,
     events: event::Events,
-    /// The counterparty's DefaultApplVerID (1137) from its Logon, as a code: the
-    /// ApplVerID of its application messages without 1128 on this connection,
-    /// in place of [`SessionConfig::default_appl_ver_id`].
-    target_default_appl_ver_id: Option<String>,
-    /// A Logon with ResetSeqNumFlag=Y was received (our answer carries it too).
-    reset_received: bool,
-    /// We sent a Logout (its answer ends the session).
-    logout_sent: bool,
-    /// The counterparty sent a Logout (ours answers it).
-    logout_received: bool,
     /// ResetOnError: an error was met; the store is reset when our Logout is
     /// answered or the connection ends.
     reset_after_error: bool,
@@ -328,7 +374,7 @@ impl<S: MessageStore, D: Schema> std::fmt::Debug for Session<S, D> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Session")
             .field("id", &self.config.id)
-            .field("state", &self.state)
+            .field("state", &self.conn.state)
             .field("next_sender_seq", &self.store.next_sender_seq())
             .field("next_target_seq", &self.store.next_target_seq())
             .finish_non_exhaustive()
@@ -380,19 +426,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             config,
             store,
             dicts,
-            state: State::Disconnected,
-            clock: Clock {
-                heartbeat: Duration::ZERO,
-                last_sent: Duration::ZERO,
-                last_received: Duration::ZERO,
-                test_requests: 0,
-                deadline: None,
-            },
-            disconnect: false,
+            conn: Connection::new(State::Disconnected, Duration::ZERO, None),
             input: Vec::with_capacity(64 * 1024),
             output: Vec::with_capacity(64 * 1024),
-            released: 0,
-            syncing_to: 0,
             fields: vec![Field::new(0, 0, 0); MAX_FIELDS].into_boxed_slice(),
             timestamp_cache: TimestampCache {
                 at: None,
@@ -407,19 +443,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             created: false,
             outbox: Outbox::default(),
             queue: Queue::default(),
-            resend_requested: None,
-            serving: None,
             resend_chunk: Vec::new(),
             resend_index: Vec::new(),
             held: Vec::new(),
-            held_from: None,
             held_index: Vec::new(),
             reset_pending: false,
             events: event::Events::default(),
-            target_default_appl_ver_id: None,
-            reset_received: false,
-            logout_sent: false,
-            logout_received: false,
             reset_after_error: false,
             now: Time::from(epoch),
         }
@@ -444,7 +473,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// assert_eq!(s.state(), fix_session::State::Disconnected);
     /// ```
     pub fn state(&self) -> State {
-        self.state
+        self.conn.state
     }
 
     /// The store (its sequence numbers, for one).
@@ -502,7 +531,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// at once, the synced part under one that syncs by batch.
     fn released_len(&self) -> usize {
         if self.store.pending_sync() {
-            self.released
+            self.conn.released
         } else {
             self.output.len()
         }
@@ -520,7 +549,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// assert!(!s.needs_sync()); // a memory store is durable at once
     /// ```
     pub fn needs_sync(&self) -> bool {
-        self.store.pending_sync() && self.released < self.output.len()
+        self.store.pending_sync() && self.conn.released < self.output.len()
     }
 
     /// Makes durable, with one [`MessageStore::sync`], everything the session
@@ -549,7 +578,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.store.pending_sync() {
             self.store.sync()?;
         }
-        self.released = self.output.len();
+        self.conn.released = self.output.len();
         Ok(())
     }
 
@@ -588,10 +617,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             return Ok(None);
         }
         if !self.store.pending_sync() {
-            self.released = self.output.len();
+            self.conn.released = self.output.len();
             return Ok(None);
         }
-        if self.released == self.output.len() {
+        if self.conn.released == self.output.len() {
             // Nothing held back: the records waiting (incoming numbers, say)
             // ride in the sync of the next message that leaves, as a session
             // that only receives would otherwise sync at every read.
@@ -600,11 +629,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let mark = self.output.len();
         match self.store.begin_sync()? {
             Some(job) => {
-                self.syncing_to = mark;
+                self.conn.syncing_to = mark;
                 Ok(Some(job))
             }
             None => {
-                self.released = mark;
+                self.conn.released = mark;
                 Ok(None)
             }
         }
@@ -615,9 +644,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// [`Session::output`]; a failed sync is an error and nothing more
     /// leaves. See [`Session::begin_sync`].
     pub fn end_sync(&mut self, done: crate::store::SyncDone) -> Result<(), SessionError> {
-        let covered = std::mem::take(&mut self.syncing_to);
+        let covered = std::mem::take(&mut self.conn.syncing_to);
         self.store.end_sync(done)?;
-        self.released = self.released.max(covered.min(self.output.len()));
+        self.conn.released = self.conn.released.max(covered.min(self.output.len()));
         Ok(())
     }
 
@@ -642,8 +671,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     pub fn consume_output(&mut self, n: usize) {
         let n = n.min(self.released_len());
         self.output.drain(..n);
-        self.released = self.released.saturating_sub(n);
-        self.syncing_to = self.syncing_to.saturating_sub(n);
+        self.conn.released = self.conn.released.saturating_sub(n);
+        self.conn.syncing_to = self.conn.syncing_to.saturating_sub(n);
     }
 
     /// Whether the session wants its connection closed (after writing
@@ -655,7 +684,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// assert!(!s.wants_disconnect());
     /// ```
     pub fn wants_disconnect(&self) -> bool {
-        self.disconnect
+        self.conn.disconnect
     }
 
     /// Bytes the session has made and not handed out yet: [`Session::output`]
@@ -748,8 +777,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
 
     /// The session's state becomes `to`: an [`Event::State`] when it changes.
     fn set_state(&mut self, to: State) {
-        if self.state != to {
-            self.state = to;
+        if self.conn.state != to {
+            self.conn.state = to;
             self.events.push(Event::State(to));
         }
     }
@@ -757,8 +786,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// The connection is to end, for `why` (the first reason given is the
     /// one told).
     fn want_disconnect(&mut self, why: DisconnectReason) {
-        if !self.disconnect {
-            self.disconnect = true;
+        if !self.conn.disconnect {
+            self.conn.disconnect = true;
             self.events.push(Event::DisconnectWanted(why));
         }
     }
@@ -802,32 +831,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
 
     /// The earliest deadline, on the monotonic clock.
     fn poll_deadline(&self) -> Option<Duration> {
-        if self.state == State::Disconnected || self.disconnect {
+        if self.conn.state == State::Disconnected || self.conn.disconnect {
             return None;
         }
-        if self.serving.is_some() {
+        if self.conn.serving.is_some() {
             return Some(self.now.mono);
         }
-        let mut next = self.clock.deadline;
-        let hb = self.clock.heartbeat;
-        if self.state == State::LoggedOn && !hb.is_zero() {
-            let c = &self.clock;
-            // HeartBtInt is bounded (MAX_HEART_BT_INT) and so is the number
-            // of TestRequests (the disconnect comes at 2.4 intervals), but a
-            // caller's clock may be anywhere: a sum past the end of time is
-            // no deadline.
-            let after = |from: Duration, tenths: u32| {
-                heartbeats(hb, tenths).and_then(|d| from.checked_add(d))
-            };
-            let test_due = after(c.last_received, 12 * (c.test_requests + 1));
-            let timeout = after(c.last_received, 24);
-            let mut due = test_due.into_iter().chain(timeout).min();
-            if c.test_requests == 0 {
-                due = due.into_iter().chain(c.last_sent.checked_add(hb)).min();
-            }
-            next = next.into_iter().chain(due).min();
-        }
-        next
+        self.conn.next_due()
     }
 
     /// The time at monotonic reading `mono`, its wall-clock reading told from
@@ -865,34 +875,15 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.state != State::Disconnected {
+        if self.conn.state != State::Disconnected {
             return Err(SessionError::AlreadyConnected);
         }
         self.restore_scratch();
-        self.set_state(State::AwaitingLogon);
-        self.disconnect = false;
-        self.logout_sent = false;
-        self.logout_received = false;
-        self.reset_received = false;
-        self.target_default_appl_ver_id = None;
-        self.input.clear();
-        self.output.clear();
-        self.released = 0;
-        self.syncing_to = 0;
-        self.queue.clear();
-        self.resend_requested = None;
-        self.serving = None;
-        self.held.clear();
-        self.held_from = None;
-        self.held_index.clear();
         let mono = self.now.mono;
-        self.clock = Clock {
-            heartbeat: Duration::ZERO,
-            last_sent: mono,
-            last_received: mono,
-            test_requests: 0,
-            deadline: mono.checked_add(self.config.logon_timeout),
-        };
+        let logon_due = mono.checked_add(self.config.logon_timeout);
+        self.conn = Connection::new(State::AwaitingLogon, mono, logon_due);
+        self.clear_buffers();
+        self.events.push(Event::State(State::AwaitingLogon));
         if self.config.role == crate::Role::Initiator {
             if self.config.refresh_on_logon {
                 // QuickFIX's generateLogon: the state as the store has it
@@ -906,7 +897,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 self.store.reset(now)?;
                 self.reset_pending = false;
             }
-            self.clock.heartbeat = Duration::from_secs(u64::from(self.config.heart_bt_int));
+            self.conn.clock.heartbeat = Duration::from_secs(u64::from(self.config.heart_bt_int));
             let reset = self.config.reset_on_logon || self.config.send_reset_seq_num_flag;
             self.send_logon(now, reset, app)?;
         }
@@ -932,20 +923,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        let was = self.state;
-        self.set_state(State::Disconnected);
-        self.disconnect = false;
-        self.input.clear();
-        self.output.clear();
-        self.released = 0;
-        self.syncing_to = 0;
-        self.queue.clear();
-        self.serving = None;
-        self.held.clear();
-        self.held_from = None;
-        self.held_index.clear();
-        self.resend_requested = None;
-        self.clock.deadline = None;
+        let was = self.conn.state;
+        self.conn = Connection::new(State::Disconnected, self.now.mono, None);
+        self.clear_buffers();
+        if was != State::Disconnected {
+            self.events.push(Event::State(State::Disconnected));
+        }
         if matches!(was, State::LoggedOn | State::LogoutSent) {
             app.on_logout(&self.config.id);
         }
@@ -977,7 +960,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.state == State::Disconnected || self.disconnect {
+        if self.conn.state == State::Disconnected || self.conn.disconnect {
             return Ok(());
         }
         // What a call brings is handled where it lies; only the part of a message
@@ -996,6 +979,16 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         result?;
         self.pump(now, app)
+    }
+
+    /// Empties the connection's buffers, keeping their capacity (see
+    /// [`Connection`]).
+    fn clear_buffers(&mut self) {
+        self.input.clear();
+        self.output.clear();
+        self.queue.clear();
+        self.held.clear();
+        self.held_index.clear();
     }
 
     /// An input at `now`: the session's time from here on; returns its wall
@@ -1042,37 +1035,30 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.state == State::Disconnected || self.disconnect {
+        if self.conn.state == State::Disconnected || self.conn.disconnect {
             return Ok(());
         }
-        let mono = self.now.mono;
-        if let Some(deadline) = self.clock.deadline
-            && mono >= deadline
-        {
-            self.want_disconnect(if self.state == State::AwaitingLogon {
-                DisconnectReason::LogonTimeout
-            } else {
-                DisconnectReason::LogoutTimeout
-            });
-            return Ok(());
-        }
-        let hb = self.clock.heartbeat;
-        if self.state == State::LoggedOn && !hb.is_zero() {
-            let since_received = mono.saturating_sub(self.clock.last_received);
-            let since_sent = mono.saturating_sub(self.clock.last_sent);
-            let times = |tenths: u32| heartbeats(hb, tenths).unwrap_or(Duration::MAX);
-            if since_received >= times(24) {
+        match self.conn.expired(self.now.mono) {
+            Some(Timer::Deadline) => {
+                self.want_disconnect(if self.conn.state == State::AwaitingLogon {
+                    DisconnectReason::LogonTimeout
+                } else {
+                    DisconnectReason::LogoutTimeout
+                });
+                return Ok(());
+            }
+            Some(Timer::Silence) => {
                 self.want_disconnect(DisconnectReason::HeartbeatTimeout);
                 return Ok(());
             }
-            if since_received >= times(12 * (self.clock.test_requests + 1)) {
+            Some(Timer::TestRequest) => {
                 self.send_admin(now, b"1", &[(112, b"TEST")], app)?;
                 self.events
                     .push(Event::TestRequestSent { id: "TEST".into() });
-                self.clock.test_requests += 1;
-            } else if self.clock.test_requests == 0 && since_sent >= hb {
-                self.send_admin(now, b"0", &[], app)?;
+                self.conn.clock.test_requests += 1;
             }
+            Some(Timer::Heartbeat) => self.send_admin(now, b"0", &[], app)?,
+            None => {}
         }
         self.pump(now, app)
     }
@@ -1098,7 +1084,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<u64, SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.state != State::LoggedOn {
+        if self.conn.state != State::LoggedOn {
             return Err(SessionError::NotLoggedOn);
         }
         let _ = app;
@@ -1125,12 +1111,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> Result<(), SessionError> {
         self.created(app);
         let now = self.enter(now);
-        if self.state != State::LoggedOn {
+        if self.conn.state != State::LoggedOn {
             return Ok(());
         }
         self.send_logout(now, text.map(str::as_bytes), app)?;
         self.set_state(State::LogoutSent);
-        self.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
+        self.conn.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
         Ok(())
     }
 
@@ -1144,12 +1130,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     ) -> (usize, Result<(), SessionError>) {
         let parser = self.config.parser;
         let mut start = 0;
-        while start < buf.len() && !self.disconnect && self.state != State::Disconnected {
+        while start < buf.len() && !self.conn.disconnect && self.conn.state != State::Disconnected {
             match parser.frame(&buf[start..]) {
                 Ok(Status::Complete(frame)) => {
                     start += frame.len();
                     let mut fields = std::mem::take(&mut self.fields);
-                    let logged_on = self.state == State::LoggedOn;
+                    let logged_on = self.conn.state == State::LoggedOn;
                     let result = match parser.index(frame, &mut fields) {
                         Ok(msg) => {
                             self.record_received(seq_num(&msg), &frame);
@@ -1273,10 +1259,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// application queued.
     fn pump(&mut self, now: SystemTime, app: &mut dyn Application) -> Result<(), SessionError> {
         const OUTPUT_HIGH_WATER: usize = 256 * 1024;
-        while self.serving.is_some() && self.output.len() < OUTPUT_HIGH_WATER && !self.disconnect {
+        while self.conn.serving.is_some()
+            && self.output.len() < OUTPUT_HIGH_WATER
+            && !self.conn.disconnect
+        {
             self.serve_chunk(now, app)?;
         }
-        if self.disconnect && self.serving.is_some() {
+        if self.conn.disconnect && self.conn.serving.is_some() {
             // The connection ends before the resend does: what was held
             // behind it (the Logout, say) still goes.
             self.release_held();
@@ -1351,13 +1340,6 @@ pub fn is_header_or_trailer(tag: u32) -> bool {
     )
 }
 
-/// `tenths` tenths of the heartbeat interval `hb` (12: the TestRequest's 1.2
-/// intervals; 24: the disconnect's 2.4), in whole integer steps; `None` past
-/// `Duration`'s range.
-fn heartbeats(hb: Duration, tenths: u32) -> Option<Duration> {
-    hb.checked_mul(tenths).map(|d| d / 10)
-}
-
 /// The end of the first `<SOH>10=NNN<SOH>` in `buf` whose SOH is at or after
 /// `body_end - 1`, if it has arrived.
 fn checksum_end(buf: &[u8], body_end: usize) -> Option<usize> {
@@ -1368,13 +1350,10 @@ fn checksum_end(buf: &[u8], body_end: usize) -> Option<usize> {
         .map(|i| from + i + 8)
 }
 
-/// A message's MsgSeqNum, if it has a valid one.
+/// A message's MsgSeqNum, if it has a valid one: one to 19 digits, no sign
+/// (so at most [`MAX_SEQ_NUM`]), read by fix-core's one digit parser.
 fn seq_num(msg: &Message<'_>) -> Option<u64> {
-    let v = msg.get(34)?;
-    if v.is_empty() || v.len() > 19 || !v.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(v.iter().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')))
+    parse_digits(msg.get(34)?, 19)
 }
 
 /// Whether `msg_type` is a session-level (admin) message.

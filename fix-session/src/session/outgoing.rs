@@ -4,7 +4,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use fix_core::validate::{Reject, Schema};
+use fix_core::validate::{Schema, SessionRejectReason};
 use fix_core::value::Precision;
 use fix_core::{Message, SOH, Status};
 
@@ -43,7 +43,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         };
         if !self.store.pending_sync() {
             // Everything before this message is durable: handed out.
-            self.released = self.output.len();
+            self.conn.released = self.output.len();
         }
         let start = self.frame_into_output(now, msg_type, stamp, body);
         let stored = if self.config.persist_messages {
@@ -55,11 +55,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if let Err(e) = stored {
             // Not taken by the store, so never handed out.
             self.output.truncate(start);
-            self.released = self.released.min(start);
-            self.syncing_to = self.syncing_to.min(start);
+            self.conn.released = self.conn.released.min(start);
+            self.conn.syncing_to = self.conn.syncing_to.min(start);
             return Err(e.into());
         }
-        if self.serving.is_some() {
+        if self.conn.serving.is_some() {
             // Numbered after the resend in progress: it leaves after the
             // resend's last message, so that the counterparty never sees a
             // number above a gap the resend has yet to fill.
@@ -69,21 +69,21 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     .push((seq, self.held.len(), Kind::of(msg_type)));
             }
             self.output.truncate(start);
-            self.released = self.released.min(start);
-            self.syncing_to = self.syncing_to.min(start);
-            self.held_from.get_or_insert(seq);
+            self.conn.released = self.conn.released.min(start);
+            self.conn.syncing_to = self.conn.syncing_to.min(start);
+            self.conn.held_from.get_or_insert(seq);
         } else {
             self.record_sent(Some(seq), Kind::of(msg_type), start);
         }
-        self.clock.last_sent = self.now.mono;
+        self.conn.clock.last_sent = self.now.mono;
         Ok(seq)
     }
 
     /// The resend is over (served, or given up as the connection ends): what
     /// was held back behind it follows it.
     pub(super) fn release_held(&mut self) {
-        self.serving = None;
-        self.held_from = None;
+        self.conn.serving = None;
+        self.conn.held_from = None;
         let mut start = 0;
         for &(seq, end, kind) in &self.held_index {
             self.events
@@ -135,7 +135,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         reset: bool,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        let hb = u64_text(self.clock.heartbeat.as_secs());
+        let hb = u64_text(self.conn.clock.heartbeat.as_secs());
         let appl = self.config.default_appl_ver_id.clone();
         let (fields, n) = present([
             Some((98, b"0".as_slice())),
@@ -146,7 +146,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.send_admin(now, b"A", &fields[..n], app)?;
         // An acceptor's Logon answers; an initiator's answers only a
         // counterparty's reset.
-        let answer = self.config.role == crate::Role::Acceptor || self.reset_received;
+        let answer = self.config.role == crate::Role::Acceptor || self.conn.reset_received;
         self.events.push(Event::LogonSent { answer });
         Ok(())
     }
@@ -158,13 +158,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         text: Option<&[u8]>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        self.logout_sent = true;
+        self.conn.logout_sent = true;
         match text {
             Some(t) => self.send_admin(now, b"5", &[(58, t)], app)?,
             None => self.send_admin(now, b"5", &[], app)?,
         }
         self.events.push(Event::LogoutSent {
-            answer: self.logout_received,
+            answer: self.conn.logout_received,
             text: text.map(|t| String::from_utf8_lossy(t).into_owned()),
         });
         Ok(())
@@ -207,64 +207,74 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
     }
 
-    /// A Reject (35=3) of message `ref_seq`: RefSeqNum, Text, and from FIX 4.2
-    /// RefTagID, RefMsgType and SessionRejectReason; routed back along `msg`'s
-    /// route when given.
+    /// A Reject (35=3) of message `ref_seq`, for `reason` (and `ref_tag`, when
+    /// the problem is one field's), of a message of type `ref_msg_type`: the
+    /// one place a Reject is written, every Reject the session sends comes
+    /// through it. RefSeqNum (45), Text (58: `text`, or the reason's own),
+    /// then from FIX 4.2 RefTagID (371), RefMsgType (372) and
+    /// SessionRejectReason (373); before FIX 4.2, which has none of the
+    /// three, the tag is named in the Text. Routed back along `msg`'s route
+    /// when given.
     ///
-    /// RefMsgType is `ref_msg_type`, the received message's own bytes, rather
-    /// than the reject's copy, which is cut short past its capacity.
+    /// RefMsgType is the received message's own bytes rather than a
+    /// [`Reject`](fix_core::validate::Reject)'s copy, which is cut short past
+    /// its capacity.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn send_reject(
         &mut self,
         now: SystemTime,
         ref_seq: u64,
-        reject: &Reject,
+        reason: SessionRejectReason,
+        ref_tag: Option<i64>,
         ref_msg_type: &[u8],
         text: Option<&[u8]>,
         msg: Option<&Message<'_>>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         self.set_reverse_route(msg);
-        let result = self.send_reject_fields(now, ref_seq, reject, ref_msg_type, text, app);
+        let result =
+            self.send_reject_fields(now, ref_seq, reason, ref_tag, ref_msg_type, text, app);
         self.route.clear();
         result
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn send_reject_fields(
         &mut self,
         now: SystemTime,
         ref_seq: u64,
-        reject: &Reject,
+        reason: SessionRejectReason,
+        ref_tag: Option<i64>,
         ref_msg_type: &[u8],
         text: Option<&[u8]>,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
         let seq = u64_text(ref_seq);
-        let tag = reject.ref_tag.map(i64_text);
-        let reason = u64_text(u64::from(reject.reason.code()));
+        let tag = ref_tag.map(i64_text);
+        let code = u64_text(u64::from(reason.code()));
         // Before FIX.4.2 there is no RefTagID: QuickFIX names the tag in the
         // Text instead ("... (40)").
         let named = match (&tag, text) {
             (Some(t), None) if !self.is_at_least_fix42() => {
-                Some(format!("{} ({t})", reject.text()))
+                Some(format!("{} ({t})", reason.text()))
             }
             _ => None,
         };
         let text = match &named {
             Some(n) => n.as_bytes(),
-            None => text.unwrap_or(reject.text().as_bytes()),
+            None => text.unwrap_or(reason.text().as_bytes()),
         };
         let fix42 = self.is_at_least_fix42();
         // FIX.4.2's SessionRejectReason stops at 11 (Invalid MsgType): QuickFIX
         // leaves out a later reason there.
         let with_reason =
-            fix42 && (self.config.id.begin_string != "FIX.4.2" || reject.reason.code() <= 11);
+            fix42 && (self.config.id.begin_string != "FIX.4.2" || reason.code() <= 11);
         let (fields, n) = present([
             Some((45, seq.as_bytes())),
             Some((58, text)),
             tag.as_ref().filter(|_| fix42).map(|t| (371, t.as_bytes())),
             (fix42 && !ref_msg_type.is_empty()).then_some((372, ref_msg_type)),
-            with_reason.then_some((373, reason.as_bytes())),
+            with_reason.then_some((373, code.as_bytes())),
         ]);
         self.send_admin(now, b"3", &fields[..n], app)?;
         self.events.push(Event::Rejected {
@@ -283,7 +293,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         now: SystemTime,
         app: &mut dyn Application,
     ) -> Result<(), SessionError> {
-        let Some(mut serving) = self.serving else {
+        let Some(mut serving) = self.conn.serving else {
             return Ok(());
         };
         let mut chunk = std::mem::take(&mut self.resend_chunk);
@@ -316,7 +326,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     return Ok(());
                 }
             }
-            self.serving = Some(serving);
+            self.conn.serving = Some(serving);
             Ok(())
         });
         self.resend_chunk = chunk;
@@ -374,7 +384,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                 };
                 let start = self.frame_into_output(now, &msg_type, stamp, &body);
                 self.record_sent(Some(seq), Kind::of(&msg_type), start);
-                self.clock.last_sent = self.now.mono;
+                self.conn.clock.last_sent = self.now.mono;
                 Ok(())
             }
             None => {
@@ -419,7 +429,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let start = self.frame_into_output(now, b"4", stamp, &body);
         self.record_sent(Some(from), Kind::of(b"4"), start);
         self.events.push(Event::GapFillSent { from, to });
-        self.clock.last_sent = self.now.mono;
+        self.conn.clock.last_sent = self.now.mono;
         self.current_body = body;
         Ok(())
     }
