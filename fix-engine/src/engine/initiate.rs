@@ -1,0 +1,141 @@
+//! The initiator side: a task per initiator session that connects (with TLS
+//! when the session has it), runs the connection and connects again.
+
+use std::io;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use fix_core::validate::Schema;
+use tokio::net::TcpStream;
+
+use super::{EngineError, Entry, Inner, stopped};
+use crate::config::{SessionSettings, Transport};
+use crate::transport::Stream;
+
+/// An initiator's TLS configuration and server names, `None` for plain TCP.
+#[cfg(feature = "tls")]
+pub(super) type ClientTls = Option<crate::tls::Client>;
+#[cfg(not(feature = "tls"))]
+pub(super) type ClientTls = Option<super::NoTls>;
+
+/// An initiator session: connect (inside the schedule), run the connection,
+/// wait ReconnectInterval, again, until shutdown. The wait follows every
+/// round, failed or not: counted from the drop rather than from the last
+/// attempt, a counterparty that refuses a second Logon while it still holds
+/// the first connection gets the whole interval to let that one go.
+pub(super) async fn initiate<D: Schema + Send + Sync + 'static>(
+    inner: Arc<Inner<D>>,
+    entry: Arc<Entry<D>>,
+    tls: ClientTls,
+) {
+    let Transport::Initiator(transport) = &entry.settings.transport else {
+        return;
+    };
+    let mut shutdown = inner.shutdown.subscribe();
+    let schedule = &entry.settings.schedule;
+    // The endpoint the next round tries first.
+    let mut next = 0;
+    loop {
+        if *shutdown.borrow() {
+            return;
+        }
+        let now = SystemTime::now();
+        if !schedule.is_active(now) {
+            let wait = schedule
+                .next_start(now)
+                .and_then(|t| t.duration_since(now).ok())
+                .unwrap_or(Duration::from_secs(3600));
+            tracing::info!(
+                in_seconds = wait.as_secs(),
+                "outside the schedule: waiting for its start"
+            );
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = stopped(&mut shutdown) => return,
+            }
+            continue;
+        }
+        let count = transport.endpoints.len();
+        for n in (0..count).map(|i| (next + i) % count) {
+            let endpoint = &transport.endpoints[n];
+            let address = (endpoint.host.as_str(), endpoint.port);
+            // The TLS handshake is part of connecting, within its time.
+            let connect = async {
+                let tcp = crate::net::connect(address, &entry.settings.socket)
+                    .await
+                    .map_err(|e| ("Connection to", e))?;
+                secure(tcp, &tls, n)
+                    .await
+                    .map_err(|e| ("TLS handshake with", e))
+            };
+            let limit = entry.settings.connect_timeout;
+            let connect =
+                tokio::time::timeout(limit.unwrap_or(inner.options.connect_timeout), connect);
+            let connected = tokio::select! {
+                connected = connect => connected,
+                () = stopped(&mut shutdown) => return,
+            };
+            match connected {
+                Ok(Ok(stream)) => {
+                    // As QuickFIX: a connection whose Logon was refused (or
+                    // never answered) sends the next attempt to the next
+                    // host; one that logged on, to the first again.
+                    let logged_on = inner.connection(&entry, stream, &[]).await;
+                    next = if logged_on { 0 } else { (n + 1) % count };
+                    break;
+                }
+                Ok(Err((what, e))) => {
+                    // `what` names the step: "Connection to", "TLS handshake with".
+                    tracing::warn!(%endpoint, error = %e, "{what} the endpoint failed");
+                    entry.event(&format!("{what} {endpoint} failed: {e}"));
+                }
+                Err(_) => {
+                    tracing::warn!(%endpoint, "connection timed out");
+                    entry.event(&format!("Connection to {endpoint} timed out"));
+                }
+            }
+        }
+        tokio::select! {
+            () = tokio::time::sleep(transport.reconnect_interval) => {}
+            () = stopped(&mut shutdown) => return,
+        }
+    }
+}
+
+/// An initiator's stream to endpoint `n`: TLS's client side, checking the
+/// endpoint's server name, when the session has TLS.
+#[cfg_attr(not(feature = "tls"), allow(unused_variables))]
+async fn secure(tcp: TcpStream, tls: &ClientTls, n: usize) -> io::Result<Stream> {
+    match tls {
+        None => Ok(Stream::plain(tcp)),
+        #[cfg(feature = "tls")]
+        Some(tls) => {
+            // One name per endpoint, made from the same list.
+            let name = tls
+                .names
+                .get(n)
+                .cloned()
+                .ok_or_else(|| io::Error::other("no server name for this endpoint"))?;
+            Stream::connect(tcp, tls.config.clone(), name).await
+        }
+        #[cfg(not(feature = "tls"))]
+        Some(never) => match *never {},
+    }
+}
+
+/// The TLS configuration of initiator session `s`, its files read; `None` for
+/// plain TCP or an acceptor.
+#[cfg(feature = "tls")]
+pub(super) fn client_tls_of(s: &SessionSettings) -> Result<ClientTls, EngineError> {
+    match (&s.tls, &s.transport) {
+        (Some(tls), Transport::Initiator(i)) => {
+            crate::tls::client(&s.session.id, tls, &i.endpoints).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+#[cfg(not(feature = "tls"))]
+pub(super) fn client_tls_of(_: &SessionSettings) -> Result<ClientTls, EngineError> {
+    Ok(None)
+}
