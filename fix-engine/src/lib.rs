@@ -111,12 +111,10 @@ mod journal;
 pub mod log;
 mod logon_tags;
 mod net;
-#[cfg(feature = "tls")]
 mod tls;
 mod transport;
 
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
-pub use engine::{
-    Engine, EngineError, EngineErrorKind, EngineOptions, QueuedWhileDown, Shutdown, TlsFileError,
-};
+pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions, QueuedWhileDown, Shutdown};
 pub use handle::{NotSent, SendError, Sent, SessionHandle};
+pub use tls::TlsFileError;

@@ -125,12 +125,12 @@ fn tls(s: &SessionSettings) -> Result<String, String> {
     };
     let id = &s.session.id;
     match &s.transport {
-        Transport::Acceptor(_) => crate::tls::server(id, tls)
+        Transport::Acceptor(_) => crate::tls::server(tls)
             .map(|_| "the certificate, its key and the certificate authorities read".into()),
-        Transport::Initiator(i) => crate::tls::client(id, tls, &i.endpoints)
+        Transport::Initiator(i) => crate::tls::client(tls, &i.endpoints)
             .map(|_| "the certificate authorities (and client certificate) read".into()),
     }
-    .map_err(|e| e.to_string())
+    .map_err(|e| crate::EngineError::tls(id, e).to_string())
 }
 
 #[cfg(not(feature = "tls"))]

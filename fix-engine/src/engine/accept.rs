@@ -214,7 +214,9 @@ pub(super) fn server_tls_of(l: &crate::config::Listener) -> Result<ServerTls, En
     // A listener has a session or a template: errors are told under the first.
     let id = l.sessions.first().or(l.templates.first());
     let id = id.cloned().unwrap_or_else(|| SessionId::new("", "", ""));
-    crate::tls::server(&id, tls).map(Some)
+    crate::tls::server(tls)
+        .map(Some)
+        .map_err(|e| EngineError::tls(&id, e))
 }
 
 /// Without the `tls` feature, `supported` has refused TLS already.

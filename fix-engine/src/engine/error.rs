@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use fix_session::{SessionId, StoreError};
 
 use crate::log::LogError;
+use crate::tls::TlsFileError;
 
 /// Why the engine did not start, or did not stop cleanly: an
 /// [`EngineErrorKind`], boxed (errors are rare; a small `Result` keeps every
@@ -36,6 +37,30 @@ impl EngineError {
     /// ```
     pub fn kind(&self) -> &EngineErrorKind {
         &self.0
+    }
+}
+
+#[cfg(feature = "tls")]
+impl EngineError {
+    /// A TLS configuration that could not be made for session `id` (for an
+    /// acceptor port, the port's first session).
+    pub(crate) fn tls(id: &SessionId, error: crate::tls::TlsError) -> Self {
+        let id = id.clone();
+        EngineError::from(match error {
+            crate::tls::TlsError::File {
+                setting,
+                path,
+                error,
+            } => EngineErrorKind::TlsFile {
+                id,
+                setting,
+                path,
+                error,
+            },
+            crate::tls::TlsError::ServerName { setting, name } => {
+                EngineErrorKind::TlsServerName { id, setting, name }
+            }
+        })
     }
 }
 
@@ -120,58 +145,6 @@ pub enum EngineErrorKind {
         /// The name.
         name: String,
     },
-}
-
-/// What is wrong with a TLS file ([`EngineErrorKind::TlsFile`]).
-///
-/// ```
-/// use fix_engine::TlsFileError;
-/// assert_eq!(TlsFileError::NoPrivateKey.to_string(), "holds no private key (a PEM PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY section)");
-/// ```
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum TlsFileError {
-    /// The setting is not given, where it is needed (settings made by hand).
-    NotGiven,
-    /// The file could not be read.
-    Read(io::Error),
-    /// The file is not well-formed PEM.
-    Pem(String),
-    /// The file holds no certificate.
-    NoCertificate,
-    /// The file holds no private key.
-    NoPrivateKey,
-    /// The file's private key is encrypted (with a passphrase), which the
-    /// engine does not read.
-    EncryptedKey,
-    /// The private key is not the certificate's.
-    KeyMismatch,
-    /// The TLS library refused what the file holds (a key of a kind it does
-    /// not take, a certificate that does not parse): what it said.
-    Rejected(String),
-}
-
-impl std::fmt::Display for TlsFileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            TlsFileError::NotGiven => f.write_str("is not given"),
-            TlsFileError::Read(e) => write!(f, "cannot be read: {e}"),
-            TlsFileError::Pem(e) => write!(f, "is not well-formed PEM: {e}"),
-            TlsFileError::NoCertificate => {
-                f.write_str("holds no certificate (a PEM CERTIFICATE section)")
-            }
-            TlsFileError::NoPrivateKey => f.write_str(
-                "holds no private key (a PEM PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY section)",
-            ),
-            TlsFileError::EncryptedKey => f.write_str(
-                "holds an encrypted private key, which is not read: give the key decrypted (openssl pkey -in key.pem -out plain.pem)",
-            ),
-            TlsFileError::KeyMismatch => {
-                f.write_str("the private key does not match the certificate")
-            }
-            TlsFileError::Rejected(e) => write!(f, "cannot be used: {e}"),
-        }
-    }
 }
 
 impl std::fmt::Display for EngineError {

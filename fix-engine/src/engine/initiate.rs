@@ -128,9 +128,9 @@ async fn secure(tcp: TcpStream, tls: &ClientTls, n: usize) -> io::Result<Stream>
 #[cfg(feature = "tls")]
 pub(super) fn client_tls_of(s: &SessionSettings) -> Result<ClientTls, EngineError> {
     match (&s.tls, &s.transport) {
-        (Some(tls), Transport::Initiator(i)) => {
-            crate::tls::client(&s.session.id, tls, &i.endpoints).map(Some)
-        }
+        (Some(tls), Transport::Initiator(i)) => crate::tls::client(tls, &i.endpoints)
+            .map(Some)
+            .map_err(|e| EngineError::tls(&s.session.id, e)),
         _ => Ok(None),
     }
 }

@@ -25,7 +25,7 @@ use tokio::task::JoinSet;
 use tracing::Instrument;
 
 use self::accept::{listen, server_tls_of};
-pub use self::error::{EngineError, EngineErrorKind, TlsFileError};
+pub use self::error::{EngineError, EngineErrorKind};
 use self::initiate::{client_tls_of, initiate};
 pub use self::options::{EngineOptions, QueuedWhileDown};
 use crate::config::{SessionSettings, Settings, Transport};

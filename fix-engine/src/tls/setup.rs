@@ -1,11 +1,11 @@
 //! The TLS configurations of a [`Settings`](crate::config::Settings)' listeners
 //! and initiators, made from their PEM files when the engine starts: every file
-//! read, every certificate and key parsed and matched, before a socket is bound.
+//! read, every certificate and key parsed and matched, before a socket is bound;
+//! and the names a client certificate holds.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use fix_session::SessionId;
 use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::{self, PemObject};
@@ -13,8 +13,8 @@ use rustls::pki_types::{CertificateDer, CertificateRevocationListDer, PrivateKey
 use rustls::server::WebPkiClientVerifier;
 use rustls::{ClientConfig, RootCertStore, ServerConfig};
 
+use super::{TlsError, TlsFileError};
 use crate::config::{ClientAuth, Endpoint, Tls};
-use crate::engine::{EngineError, EngineErrorKind, TlsFileError};
 
 /// What an initiator connects with: its configuration and, for each endpoint
 /// in order, the name the acceptor's certificate must hold.
@@ -47,10 +47,9 @@ const CLIENT: Names = Names {
 const CA: &str = "CertificationAuthoritiesFile";
 const CRL: &str = "CertificateRevocationListFile";
 
-/// An acceptor port's configuration; `id` is the session errors are told under
-/// (the port's first).
-pub(crate) fn server(id: &SessionId, tls: &Tls) -> Result<Arc<ServerConfig>, EngineError> {
-    let fail = |setting, path: &Path, error| file_error(id, setting, path, error);
+/// An acceptor port's configuration.
+pub(crate) fn server(tls: &Tls) -> Result<Arc<ServerConfig>, TlsError> {
+    let fail = |setting, path: &Path, error| file_error(setting, path, error);
     let Some(cert_path) = &tls.certificate else {
         // The settings require it: a Tls without one is one made by hand.
         return Err(fail(
@@ -72,9 +71,9 @@ pub(crate) fn server(id: &SessionId, tls: &Tls) -> Result<Arc<ServerConfig>, Eng
     let builder = match tls.client_auth {
         ClientAuth::None => builder.with_no_client_auth(),
         auth => {
-            let roots = roots(id, tls)?;
+            let roots = roots(tls)?;
             let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
-                .with_crls(revocation_lists(id, tls)?)
+                .with_crls(revocation_lists(tls)?)
                 // OpenSSL's CRL check, as QuickFIX sets it: the peer's own
                 // certificate, its authority's list required.
                 .only_check_end_entity_revocation();
@@ -90,38 +89,34 @@ pub(crate) fn server(id: &SessionId, tls: &Tls) -> Result<Arc<ServerConfig>, Eng
             builder.with_client_cert_verifier(verifier)
         }
     };
-    let (chain, key) = identity(id, &SERVER, cert_path, tls.private_key.as_deref())?;
+    let (chain, key) = identity(&SERVER, cert_path, tls.private_key.as_deref())?;
     builder
         .with_single_cert(chain, key)
-        .map_err(|e| identity_error(id, &SERVER, cert_path, tls.private_key.as_deref(), e))
+        .map_err(|e| identity_error(&SERVER, cert_path, tls.private_key.as_deref(), e))
         .map(Arc::new)
 }
 
 /// An initiator's configuration and server names, one per endpoint.
-pub(crate) fn client(
-    id: &SessionId,
-    tls: &Tls,
-    endpoints: &[Endpoint],
-) -> Result<Client, EngineError> {
-    let roots = roots(id, tls)?;
+pub(crate) fn client(tls: &Tls, endpoints: &[Endpoint]) -> Result<Client, TlsError> {
+    let roots = roots(tls)?;
     let ca = tls.ca_file.as_deref().unwrap_or(Path::new(""));
     let provider = provider();
     let verifier = WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
-        .with_crls(revocation_lists(id, tls)?)
+        .with_crls(revocation_lists(tls)?)
         .only_check_end_entity_revocation()
         .build()
-        .map_err(|e| file_error(id, CA, ca, TlsFileError::Rejected(e.to_string())))?;
+        .map_err(|e| file_error(CA, ca, TlsFileError::Rejected(e.to_string())))?;
     let builder = ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| file_error(id, CA, ca, TlsFileError::Rejected(e.to_string())))?
+        .map_err(|e| file_error(CA, ca, TlsFileError::Rejected(e.to_string())))?
         .with_webpki_verifier(verifier);
     let config = match &tls.certificate {
         None => builder.with_no_client_auth(),
         Some(cert_path) => {
-            let (chain, key) = identity(id, &CLIENT, cert_path, tls.private_key.as_deref())?;
-            builder.with_client_auth_cert(chain, key).map_err(|e| {
-                identity_error(id, &CLIENT, cert_path, tls.private_key.as_deref(), e)
-            })?
+            let (chain, key) = identity(&CLIENT, cert_path, tls.private_key.as_deref())?;
+            builder
+                .with_client_auth_cert(chain, key)
+                .map_err(|e| identity_error(&CLIENT, cert_path, tls.private_key.as_deref(), e))?
         }
     };
     let mut names = Vec::with_capacity(endpoints.len());
@@ -131,13 +126,11 @@ pub(crate) fn client(
             None if n == 0 => ("SocketConnectHost".to_owned(), endpoint.host.as_str()),
             None => (format!("SocketConnectHost{n}"), endpoint.host.as_str()),
         };
-        let server_name = ServerName::try_from(name.to_owned()).map_err(|_| {
-            EngineError::from(EngineErrorKind::TlsServerName {
-                id: id.clone(),
+        let server_name =
+            ServerName::try_from(name.to_owned()).map_err(|_| TlsError::ServerName {
                 setting,
                 name: name.to_owned(),
-            })
-        })?;
+            })?;
         names.push(server_name);
     }
     Ok(Client {
@@ -148,12 +141,12 @@ pub(crate) fn client(
 
 /// The certificate authorities of `CertificationAuthoritiesFile`: a PEM
 /// file, or a directory of them (QuickFIX's `CertificationAuthoritiesDirectory`).
-fn roots(id: &SessionId, tls: &Tls) -> Result<RootCertStore, EngineError> {
+fn roots(tls: &Tls) -> Result<RootCertStore, TlsError> {
     let Some(path) = &tls.ca_file else {
         // The settings require it wherever it is read.
-        return Err(file_error(id, CA, Path::new(""), TlsFileError::NotGiven));
+        return Err(file_error(CA, Path::new(""), TlsFileError::NotGiven));
     };
-    let fail = |error| file_error(id, CA, path, error);
+    let fail = |error| file_error(CA, path, error);
     let text = if path.is_dir() {
         read_dir(path).map_err(fail)?
     } else {
@@ -174,14 +167,11 @@ fn roots(id: &SessionId, tls: &Tls) -> Result<RootCertStore, EngineError> {
 
 /// The revocation lists of `CertificateRevocationListFile` (a PEM file or a
 /// directory of them); none without it.
-fn revocation_lists(
-    id: &SessionId,
-    tls: &Tls,
-) -> Result<Vec<CertificateRevocationListDer<'static>>, EngineError> {
+fn revocation_lists(tls: &Tls) -> Result<Vec<CertificateRevocationListDer<'static>>, TlsError> {
     let Some(path) = &tls.revocation_lists else {
         return Ok(Vec::new());
     };
-    let fail = |error| file_error(id, CRL, path, error);
+    let fail = |error| file_error(CRL, path, error);
     let text = if path.is_dir() {
         read_dir(path).map_err(fail)?
     } else {
@@ -201,12 +191,11 @@ fn revocation_lists(
 /// A certificate chain and its key, the key from its own file or, without
 /// one, from the certificate's.
 fn identity(
-    id: &SessionId,
     names: &Names,
     cert_path: &Path,
     key_path: Option<&Path>,
-) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>), EngineError> {
-    let cert_fail = |error| file_error(id, names.certificate, cert_path, error);
+) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>), TlsError> {
+    let cert_fail = |error| file_error(names.certificate, cert_path, error);
     let cert_text = read(cert_path).map_err(cert_fail)?;
     let chain = CertificateDer::pem_slice_iter(&cert_text)
         .collect::<Result<Vec<_>, _>>()
@@ -216,7 +205,7 @@ fn identity(
     }
     let (setting, path, key_text) = match key_path {
         Some(path) => {
-            let text = read(path).map_err(|e| file_error(id, names.key, path, e))?;
+            let text = read(path).map_err(|e| file_error(names.key, path, e))?;
             (names.key, path, text)
         }
         None => (names.certificate, cert_path, cert_text),
@@ -230,7 +219,7 @@ fn identity(
             pem::Error::NoItemsFound => TlsFileError::NoPrivateKey,
             e => pem_error(e),
         };
-        file_error(id, setting, path, error)
+        file_error(setting, path, error)
     })?;
     Ok((chain, key))
 }
@@ -269,47 +258,34 @@ fn pem_error(e: pem::Error) -> TlsFileError {
 /// it is about: the certificate's when the certificate does not parse, else
 /// the key's (its own file, or the certificate's when it has none).
 fn identity_error(
-    id: &SessionId,
     names: &Names,
     cert_path: &Path,
     key_path: Option<&Path>,
     e: rustls::Error,
-) -> EngineError {
+) -> TlsError {
     let (key_setting, key_path) = match key_path {
         Some(path) => (names.key, path),
         None => (names.certificate, cert_path),
     };
     match e {
         rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch) => {
-            file_error(id, key_setting, key_path, TlsFileError::KeyMismatch)
+            file_error(key_setting, key_path, TlsFileError::KeyMismatch)
         }
         rustls::Error::InvalidCertificate(e) => file_error(
-            id,
             names.certificate,
             cert_path,
             TlsFileError::Rejected(e.to_string()),
         ),
-        e => file_error(
-            id,
-            key_setting,
-            key_path,
-            TlsFileError::Rejected(e.to_string()),
-        ),
+        e => file_error(key_setting, key_path, TlsFileError::Rejected(e.to_string())),
     }
 }
 
-fn file_error(
-    id: &SessionId,
-    setting: &'static str,
-    path: &Path,
-    error: TlsFileError,
-) -> EngineError {
-    EngineError::from(EngineErrorKind::TlsFile {
-        id: id.clone(),
+fn file_error(setting: &'static str, path: &Path, error: TlsFileError) -> TlsError {
+    TlsError::File {
         setting,
         path: path.to_path_buf(),
         error,
-    })
+    }
 }
 
 /// Whether the certificate `der` names one of `names` (`{TargetCompID}` in a
