@@ -19,7 +19,9 @@ use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
 use fix_session::store::{SyncDone, SyncJob};
-use fix_session::{Application, Event, MessageStore, Session, SessionError, State, Time};
+use fix_session::{
+    Application, Event, MessageStore, Session, SessionError, State, StoreError, Time,
+};
 use tokio::io::{Interest, Ready};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
@@ -52,10 +54,40 @@ pub(crate) struct Slot<D: Schema> {
     taken: Vec<(u64, u64)>,
     /// The tracked sends the sync in flight covers, told when it ends.
     sync_taken: Vec<(u64, u64)>,
-    /// A connection task runs the session: no other may.
-    pub(crate) running: bool,
-    /// The running connection's stream, once the session is connected.
-    live: Option<Live>,
+    /// Who has the session: nobody, a connection task, or a connection task
+    /// with its stream (which direct senders write to).
+    connection: Connection,
+}
+
+/// Who has a session: one owner at a time.
+enum Connection {
+    /// No connection task: one may claim the session, and the engine writes
+    /// its events (a failed attempt) to the log.
+    Idle,
+    /// A connection task owns the session but has no stream in the slot: it
+    /// is logging the connection's start, or it has closed the stream and
+    /// the engine is writing why before it releases the session.
+    Claimed,
+    /// A connection task runs the session over this stream.
+    Live(Live),
+}
+
+/// What [`SessionCell::sync_and_flush`] could not make durable.
+pub(crate) enum Unflushed {
+    /// The store's sync failed (the log was left as it was).
+    Store(StoreError),
+    /// The log's flush failed.
+    Log(LogError),
+}
+
+/// What [`SessionCell::claim`] found.
+pub(crate) enum Claim {
+    /// The session is the caller's: it releases it when its connection ends.
+    Claimed,
+    /// Another connection task has the session.
+    Busy,
+    /// The caller's check said no: the session stays idle.
+    Declined,
 }
 
 /// A running connection, as a direct sender needs it.
@@ -83,16 +115,72 @@ impl<D: Schema> SessionCell<D> {
             spare: shared.spare_buffer(),
             taken: Vec::new(),
             sync_taken: Vec::new(),
-            running: false,
-            live: None,
+            connection: Connection::Idle,
         }))
     }
 
-    pub(crate) fn lock(&self) -> MutexGuard<'_, Slot<D>> {
+    fn lock(&self) -> MutexGuard<'_, Slot<D>> {
         // A panic while it was held (in the application, say) leaves the
         // session as a failed step would: the connection ends, the store's
         // records are whole. The engine goes on with its other sessions.
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Claims the session for a connection task, unless another has it:
+    /// `go` runs first, under the lock, and may decline.
+    pub(crate) fn claim(&self, go: impl FnOnce() -> bool) -> Claim {
+        let mut slot = self.lock();
+        if !matches!(slot.connection, Connection::Idle) {
+            return Claim::Busy;
+        }
+        if !go() {
+            return Claim::Declined;
+        }
+        slot.connection = Connection::Claimed;
+        Claim::Claimed
+    }
+
+    /// Gives back a session [`claim`](Self::claim)ed: no connection task has
+    /// it any more.
+    pub(crate) fn release(&self) {
+        self.lock().connection = Connection::Idle;
+    }
+
+    /// Writes why its connection ended (`text`) to the session's log, then
+    /// [`release`](Self::release)s it, under one lock.
+    pub(crate) fn release_with_event(&self, text: &str) -> Result<(), LogError> {
+        let mut slot = self.lock();
+        let logged = slot.journal.event(SystemTime::now(), text);
+        slot.connection = Connection::Idle;
+        logged
+    }
+
+    /// Whether no connection task has the session.
+    pub(crate) fn is_idle(&self) -> bool {
+        matches!(self.lock().connection, Connection::Idle)
+    }
+
+    /// Writes `text` to the session's log, unless a connection task has the
+    /// session (its own events are its to write).
+    pub(crate) fn event_if_idle(&self, text: &str) -> Result<(), LogError> {
+        let mut slot = self.lock();
+        match slot.connection {
+            Connection::Idle => slot.journal.event(SystemTime::now(), text),
+            Connection::Claimed | Connection::Live(_) => Ok(()),
+        }
+    }
+
+    /// Writes the start of a claimed session's connection to its log.
+    pub(crate) fn log_connected(&self, text: &str) -> Result<(), LogError> {
+        self.lock().journal.event(SystemTime::now(), text)
+    }
+
+    /// Syncs the session's store, then flushes its log (at shutdown, the
+    /// connection tasks ended or aborted between two steps).
+    pub(crate) fn sync_and_flush(&self) -> Result<(), Unflushed> {
+        let mut slot = self.lock();
+        slot.session.store_mut().sync().map_err(Unflushed::Store)?;
+        slot.journal.flush().map_err(Unflushed::Log)
     }
 
     /// The slot, unless someone holds it now.
@@ -118,10 +206,10 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             journal,
             spare,
             taken,
-            live,
+            connection,
             ..
         } = &mut *guard;
-        let Some(live) = live.as_mut() else {
+        let Connection::Live(live) = connection else {
             return false;
         };
         // A sync in flight: the message joins the task's next batch.
@@ -251,9 +339,9 @@ impl<F: Future> Future for CatchUnwind<'_, F> {
 
 /// Runs one connection of `cell`'s session over `stream` until it ends; the
 /// session is `connected` here and `disconnected` before returning. `initial`
-/// holds bytes already read (an acceptor's first message). The caller marks
-/// the slot running first; commands given before the call are the caller's
-/// to have cleared.
+/// holds bytes already read (an acceptor's first message). The caller has
+/// [`claim`](SessionCell::claim)ed the session, and releases it after;
+/// commands given before the call are the caller's to have cleared.
 pub(crate) async fn run<D: Schema>(
     stream: Stream,
     cell: &SessionCell<D>,
@@ -265,7 +353,8 @@ pub(crate) async fn run<D: Schema>(
     let tcp = stream.tcp().clone();
     let started = {
         let mut slot = cell.lock();
-        slot.live = Some(Live {
+        debug_assert!(matches!(slot.connection, Connection::Claimed));
+        slot.connection = Connection::Live(Live {
             stream,
             limits,
             failure: None,
@@ -293,7 +382,8 @@ pub(crate) async fn run<D: Schema>(
         let synced = slot.session.sync();
         settle(shared, &mut slot.sync_taken, synced.as_ref().err());
     }
-    if let Some(mut live) = slot.live.take() {
+    if let Connection::Live(mut live) = std::mem::replace(&mut slot.connection, Connection::Claimed)
+    {
         live.stream.close();
     }
     if let Err(e) = slot.session.disconnected(clock::now(), &mut *slot.app) {
@@ -532,11 +622,11 @@ fn step<D: Schema>(
         spare,
         taken,
         sync_taken,
-        live,
+        connection,
         ..
     } = slot;
     let app = &mut **app;
-    let Some(live) = live.as_mut() else {
+    let Connection::Live(live) = connection else {
         unreachable!("a running connection's slot holds its stream");
     };
     if let Some(end) = live.failure.take() {

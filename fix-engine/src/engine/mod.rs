@@ -30,7 +30,7 @@ use self::initiate::{client_tls_of, initiate};
 pub use self::options::{EngineOptions, QueuedWhileDown};
 use crate::config::{SessionSettings, Settings, Transport};
 use crate::dictionary::DictionarySource;
-use crate::driver::{self, End, Limits, SessionCell, Store};
+use crate::driver::{self, Claim, End, Limits, SessionCell, Store, Unflushed};
 use crate::handle::{LOGOUT, SessionHandle, Shared};
 use crate::journal::Journal;
 use crate::log::{FileLog, Log};
@@ -56,10 +56,7 @@ impl<D: Schema> Entry<D> {
     /// failed connection attempt); a log that fails is reported, the attempt
     /// goes on being retried.
     fn event(&self, text: &str) {
-        let mut slot = self.cell.lock();
-        if !slot.running
-            && let Err(error) = slot.journal.event(SystemTime::now(), text)
-        {
+        if let Err(error) = self.cell.event_if_idle(text) {
             tracing::error!(%error, "the log could not be written");
         }
     }
@@ -388,15 +385,11 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             dropped += queued;
             // Every connection task has ended (or was aborted, leaving its
             // session as it was between two steps): the stores are synced.
-            let mut slot = e.cell.lock();
             let id = e.shared.id.clone();
-            let failed = match slot.session.store_mut().sync() {
-                Err(error) => Some(EngineErrorKind::Store { id, error }),
-                Ok(()) => slot
-                    .journal
-                    .flush()
-                    .err()
-                    .map(|error| EngineErrorKind::Log { id, error }),
+            let failed = match e.cell.sync_and_flush() {
+                Ok(()) => None,
+                Err(Unflushed::Store(error)) => Some(EngineErrorKind::Store { id, error }),
+                Err(Unflushed::Log(error)) => Some(EngineErrorKind::Log { id, error }),
             };
             if let Some(kind) = failed
                 && result.is_ok()
@@ -582,7 +575,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         {
             let mut sessions = self.lock_sessions();
             match sessions.get(&id) {
-                Some(e) if Arc::ptr_eq(e, &entry) && !e.cell.lock().running => {
+                Some(e) if Arc::ptr_eq(e, &entry) && e.cell.is_idle() => {
                     sessions.remove(&id);
                 }
                 _ => return,
@@ -614,20 +607,20 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     }
 
     async fn run_connection(&self, entry: &Entry<D>, stream: Stream, initial: &[u8]) {
-        {
-            let mut slot = entry.cell.lock();
-            if slot.running {
-                tracing::warn!(session = %entry.shared.id, "refused: the session is connected already");
-                return;
-            }
+        let claim = entry.cell.claim(|| {
             // A command given while no connection ran is stale. Shutdown raises
             // its flag before it commands a Logout: cleared first, then the flag
             // read, a shutdown's Logout is never lost.
             entry.shared.take_commands();
-            if *self.shutdown.borrow() {
+            !*self.shutdown.borrow()
+        });
+        match claim {
+            Claim::Claimed => {}
+            Claim::Busy => {
+                tracing::warn!(session = %entry.shared.id, "refused: the session is connected already");
                 return;
             }
-            slot.running = true;
+            Claim::Declined => return,
         }
         let role = entry.settings.session.role;
         let peer = match stream.tcp().peer_addr() {
@@ -646,10 +639,9 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         };
         span.in_scope(|| tracing::info!("{}", text));
         entry.shared.set_peer_certificate(stream.peer_certificate());
-        let logged = entry.cell.lock().journal.event(SystemTime::now(), &text);
-        if let Err(error) = logged {
+        if let Err(error) = entry.cell.log_connected(&text) {
             span.in_scope(|| tracing::error!(%error, "the log could not be written"));
-            entry.cell.lock().running = false;
+            entry.cell.release();
             return;
         }
         if let Err(e) = stream.tcp().set_nodelay(entry.settings.tcp_nodelay) {
@@ -720,11 +712,9 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                 "Disconnecting".to_owned()
             }
         };
-        let mut slot = entry.cell.lock();
-        if let Err(error) = slot.journal.event(SystemTime::now(), &reason) {
+        if let Err(error) = entry.cell.release_with_event(&reason) {
             tracing::error!(%error, "the log could not be written");
         }
-        slot.running = false;
     }
 }
 
