@@ -221,7 +221,43 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
         {
             return false;
         }
-        let app = &mut **app;
+        let direct = Direct {
+            session,
+            app: &mut **app,
+            journal,
+            spare,
+            taken,
+            live,
+            shared,
+        };
+        direct.send(msg_type, body)
+    }
+}
+
+/// A message sent from the sender's thread, the slot held: what it needs.
+struct Direct<'a, D: Schema> {
+    session: &'a mut Session<Store, D>,
+    app: &'a mut dyn Application,
+    journal: &'a mut Journal,
+    spare: &'a mut Vec<u8>,
+    taken: &'a mut Vec<(u64, u64)>,
+    live: &'a mut Live,
+    shared: &'a Shared,
+}
+
+impl<D: Schema> Direct<'_, D> {
+    /// Sends what others queued, then this message, syncs once and writes;
+    /// whether the message was taken (else the caller queues it).
+    fn send(self, msg_type: &[u8], body: &[u8]) -> bool {
+        let Direct {
+            session,
+            app,
+            journal,
+            spare,
+            taken,
+            live,
+            shared,
+        } = self;
         let now = clock::now();
         let flush_armed = journal.flush_due().is_some();
         // What others queued goes first: one sender's messages keep their order.
@@ -374,8 +410,14 @@ pub(crate) async fn run<D: Schema>(
         }
         Err(end) => end,
     };
-    let mut guard = cell.lock();
-    let slot = &mut *guard;
+    finish(&mut cell.lock(), shared, limits);
+    end
+}
+
+/// The connection ended: its stream closed, the session told (and its last
+/// events forwarded), what the handles queued kept or dropped as the
+/// options say.
+fn finish<D: Schema>(slot: &mut Slot<D>, shared: &Shared, limits: Limits) {
     if slot.session.sync_in_flight() {
         // The task ended (a panic) with its sync's outcome unread: a sync
         // here covers what it did, so the tracked sends learn the truth.
@@ -391,17 +433,12 @@ pub(crate) async fn run<D: Schema>(
     }
     // What the session did last (a step that failed left its events), and
     // its end: the handles see it disconnected.
-    if let Err(error) = forward_events(
-        &mut slot.session,
-        &mut slot.journal,
-        shared,
-        SystemTime::now(),
-    ) {
+    let now = SystemTime::now();
+    if let Err(error) = forward_events(&mut slot.session, &mut slot.journal, shared, now) {
         tracing::error!(%error, "the log could not be written");
     }
     // What the handles queued and the session did not take waits for the
-    // next connection's Logon (`send` accepted it), or is dropped, as the
-    // options say.
+    // next connection's Logon (`send` accepted it), or is dropped.
     match limits.queued_while_down {
         crate::QueuedWhileDown::Wait => {
             let queued = shared.queued();
@@ -414,13 +451,12 @@ pub(crate) async fn run<D: Schema>(
             if dropped > 0 {
                 let text = format!("Dropped {dropped} queued messages: the connection ended");
                 tracing::warn!(dropped, "queued messages dropped: the connection ended");
-                if let Err(error) = slot.journal.event(SystemTime::now(), &text) {
+                if let Err(error) = slot.journal.event(now, &text) {
                     tracing::error!(%error, "the log could not be written");
                 }
             }
         }
     }
-    end
 }
 
 /// Resets the store at a new schedule period (as QuickFIX does), then tells the
@@ -614,147 +650,249 @@ fn step<D: Schema>(
     progress: &mut Progress,
     mut woke: Woke,
 ) -> Result<Wait, End> {
-    let Slot {
-        session,
-        app,
-        journal,
-        read_buf,
-        spare,
-        taken,
-        sync_taken,
-        connection,
-        ..
-    } = slot;
-    let app = &mut **app;
-    let Connection::Live(live) = connection else {
-        unreachable!("a running connection's slot holds its stream");
-    };
-    if let Some(end) = live.failure.take() {
-        return Err(end);
-    }
-    let stream = &mut live.stream;
+    let mut step = Step::of(slot, shared, limits, progress)?;
     loop {
-        match std::mem::replace(&mut woke, Woke::Handle) {
+        step.handle(woke)?;
+        let now = clock::now();
+        let took = step.take_commands(now)?;
+        step.make_durable()?;
+        forward_events(step.session, step.journal, shared, now.wall).map_err(End::Log)?;
+        write(step.stream, step.session).map_err(End::Io)?;
+        // The senders wake the task only when the queue was empty: left
+        // untaken, it is taken as soon as there is room, not at the next wake.
+        if !took && room_for_sends(step.session, limits) {
+            woke = Woke::Handle;
+            continue;
+        }
+        step.end_if_closed()?;
+        // Decrypted bytes already waiting are read now: the socket will not
+        // say so.
+        if step.reads() && step.stream.decrypted_waiting().map_err(End::Io)? {
+            woke = Woke::Socket(Ok(Ready::READABLE));
+            continue;
+        }
+        return Ok(step.next_wait(now));
+    }
+}
+
+/// What one step of a connection works with: the slot's parts, borrowed
+/// apart, and the task's own state.
+struct Step<'a, D: Schema> {
+    session: &'a mut Session<Store, D>,
+    app: &'a mut dyn Application,
+    journal: &'a mut Journal,
+    read_buf: &'a mut [u8],
+    spare: &'a mut Vec<u8>,
+    taken: &'a mut Vec<(u64, u64)>,
+    sync_taken: &'a mut Vec<(u64, u64)>,
+    stream: &'a mut Stream,
+    shared: &'a Shared,
+    limits: Limits,
+    progress: &'a mut Progress,
+}
+
+impl<'a, D: Schema> Step<'a, D> {
+    /// The step of a live slot, unless a direct sender found its connection
+    /// broken (then why it ends).
+    fn of(
+        slot: &'a mut Slot<D>,
+        shared: &'a Shared,
+        limits: Limits,
+        progress: &'a mut Progress,
+    ) -> Result<Self, End> {
+        let Slot {
+            session,
+            app,
+            journal,
+            read_buf,
+            spare,
+            taken,
+            sync_taken,
+            connection,
+        } = slot;
+        let Connection::Live(live) = connection else {
+            unreachable!("a running connection's slot holds its stream");
+        };
+        if let Some(end) = live.failure.take() {
+            return Err(end);
+        }
+        Ok(Step {
+            session,
+            app: &mut **app,
+            journal,
+            read_buf,
+            spare,
+            taken,
+            sync_taken,
+            stream: &mut live.stream,
+            shared,
+            limits,
+            progress,
+        })
+    }
+
+    /// Handles what woke the task: reads what the socket has, the session's
+    /// timers, the end of the sync in flight.
+    fn handle(&mut self, woke: Woke) -> Result<(), End> {
+        match woke {
             Woke::Socket(ready) => {
-                let ready = ready.map_err(End::Io)?;
-                if ready.is_readable() {
-                    read_batch(stream, session, read_buf, app, limits)?;
+                if ready.map_err(End::Io)?.is_readable() {
+                    read_batch(
+                        self.stream,
+                        self.session,
+                        self.read_buf,
+                        self.app,
+                        self.limits,
+                    )?;
                 }
             }
             Woke::Handle => {}
             Woke::Timer => {
-                session
-                    .handle_timeout(clock::now(), app)
+                self.session
+                    .handle_timeout(clock::now(), self.app)
                     .map_err(End::Failed)?;
-                journal.flush_if_due().map_err(End::Log)?;
+                self.journal.flush_if_due().map_err(End::Log)?;
             }
             Woke::Synced(done) => {
-                let ended = session.end_sync(done);
-                settle(shared, sync_taken, ended.as_ref().err());
+                let ended = self.session.end_sync(done);
+                settle(self.shared, self.sync_taken, ended.as_ref().err());
                 ended.map_err(End::Failed)?;
             }
         }
+        Ok(())
+    }
 
-        let now = clock::now();
-        let commands = shared.take_commands();
+    /// Does what the handles asked (disconnect, log out) or the schedule
+    /// says (its period ended: a Logout), and hands the session what they
+    /// queued while there is room. Returns whether the queue was taken.
+    fn take_commands(&mut self, now: Time) -> Result<bool, End> {
+        let commands = self.shared.take_commands();
         if commands & DISCONNECT != 0 {
             return Err(End::Disconnected);
         }
-        let mut result = Ok(());
-        let mut took = true;
+        let progress = &mut *self.progress;
         let period_ended =
             !progress.period_over && progress.period_end.is_some_and(|end| now.wall > end);
-        if commands & LOGOUT != 0 || period_ended {
-            if commands & LOGOUT == 0 {
-                progress.period_over = true;
-                tracing::info!("the session period ended");
-            }
-            result = match session.state() {
-                State::LoggedOn => send_queued(session, app, shared, spare, taken, limits, now)
-                    .map(|old| report_too_old(journal, old, now))
-                    .and_then(|()| session.logout(now, None, app)),
-                State::LogoutSent => {
-                    took = false;
-                    Ok(())
-                }
-                State::AwaitingLogon | State::Disconnected => return Err(End::Session),
-            };
-        } else if room_for_sends(session, limits) {
-            // Before the Logon is exchanged the queue waits: the loop comes
-            // back here once a read has logged the session on.
-            if session.state() == State::LoggedOn {
-                result = send_queued(session, app, shared, spare, taken, limits, now)
-                    .map(|old| report_too_old(journal, old, now));
-            }
-        } else {
-            took = false;
+        let logout = commands & LOGOUT != 0 || period_ended;
+        if logout && commands & LOGOUT == 0 {
+            progress.period_over = true;
+            tracing::info!("the session period ended");
         }
-        // Group commit: one sync for everything stored since the last, before
-        // any of it is written; tracked sends are told when it ends.
-        let result = result
-            .and_then(|()| begin_sync(session, shared, taken, sync_taken, &mut progress.syncing));
-        if let Err(e) = result {
-            settle(shared, taken, Some(&e));
+        let state = self.session.state();
+        let (took, sent) = match state {
+            State::AwaitingLogon | State::Disconnected if logout => return Err(End::Session),
+            State::LogoutSent if logout => (false, Ok(())),
+            _ if !logout && !room_for_sends(self.session, self.limits) => (false, Ok(())),
+            // Before the Logon is exchanged the queue waits: the step comes
+            // back here once a read has logged the session on.
+            State::LoggedOn => (true, self.send_queued(now)),
+            _ => (true, Ok(())),
+        };
+        let sent = sent.and_then(|()| {
+            if logout && state == State::LoggedOn {
+                self.session.logout(now, None, self.app)
+            } else {
+                Ok(())
+            }
+        });
+        if let Err(e) = sent {
+            settle(self.shared, self.taken, Some(&e));
             return Err(End::Failed(e));
         }
-        if let Some(every) = limits.sync_every {
-            // SyncPolicy::Interval: what the store wrote since its last sync
-            // is made durable on time, writes or not.
-            let at = Instant::now();
-            match progress.sync_due {
-                Some(due) if at < due => {}
-                Some(_) => {
-                    session
-                        .store_mut()
-                        .sync()
-                        .map_err(|e| End::Failed(e.into()))?;
-                    progress.sync_due = Some(at + every);
-                }
-                None => progress.sync_due = Some(at + every),
-            }
-        }
-        forward_events(session, journal, shared, now.wall).map_err(End::Log)?;
-        write(stream, session).map_err(End::Io)?;
-        // The senders wake the task only when the queue was empty: left
-        // untaken, it is taken as soon as there is room, not at the next wake.
-        if !took && room_for_sends(session, limits) {
-            continue;
-        }
-        if session.wants_disconnect() {
-            if session.output().is_empty() && !stream.has_unsent() && !session.sync_in_flight() {
-                return Err(End::Session);
-            }
-            let linger = *progress
-                .closing
-                .get_or_insert_with(|| Instant::now() + limits.linger);
-            if Instant::now() >= linger {
-                return Err(End::Session);
-            }
-        }
+        Ok(took)
+    }
 
-        // Decrypted bytes already waiting are read now: the socket will not
-        // say so.
-        let full = session.unsent_len() >= limits.max_output;
-        if !full && !session.wants_disconnect() && stream.decrypted_waiting().map_err(End::Io)? {
-            woke = Woke::Socket(Ok(Ready::READABLE));
-            continue;
-        }
+    /// Hands the session what the handles queued, reporting those too old.
+    fn send_queued(&mut self, now: Time) -> Result<(), SessionError> {
+        let too_old = send_queued(
+            self.session,
+            self.app,
+            self.shared,
+            self.spare,
+            self.taken,
+            self.limits,
+            now,
+        )?;
+        report_too_old(self.journal, too_old, now);
+        Ok(())
+    }
 
-        // Wait for the socket, a handle, the sync in flight, or the next
-        // deadline. Reading stops while the output is full or the session
-        // closes; writing waits for something released to write.
-        let read = !full && !session.wants_disconnect();
-        let write = !session.output().is_empty() || stream.has_unsent();
+    /// Group commit: one sync for everything stored since the last, before
+    /// any of it is written (tracked sends are told when it ends); and the
+    /// interval sync of `SyncPolicy::Interval`, writes or not.
+    fn make_durable(&mut self) -> Result<(), End> {
+        let begun = begin_sync(
+            self.session,
+            self.shared,
+            self.taken,
+            self.sync_taken,
+            &mut self.progress.syncing,
+        );
+        if let Err(e) = begun {
+            settle(self.shared, self.taken, Some(&e));
+            return Err(End::Failed(e));
+        }
+        let Some(every) = self.limits.sync_every else {
+            return Ok(());
+        };
+        let at = Instant::now();
+        match self.progress.sync_due {
+            Some(due) if at < due => {}
+            Some(_) => {
+                self.session
+                    .store_mut()
+                    .sync()
+                    .map_err(|e| End::Failed(e.into()))?;
+                self.progress.sync_due = Some(at + every);
+            }
+            None => self.progress.sync_due = Some(at + every),
+        }
+        Ok(())
+    }
+
+    /// A session that wants its connection closed ends it once everything
+    /// it wrote is out and durable, or its linger is over.
+    fn end_if_closed(&mut self) -> Result<(), End> {
+        if !self.session.wants_disconnect() {
+            return Ok(());
+        }
+        let written = self.session.output().is_empty() && !self.stream.has_unsent();
+        if written && !self.session.sync_in_flight() {
+            return Err(End::Session);
+        }
+        let linger = *self
+            .progress
+            .closing
+            .get_or_insert_with(|| Instant::now() + self.limits.linger);
+        if Instant::now() >= linger {
+            return Err(End::Session);
+        }
+        Ok(())
+    }
+
+    /// Whether the task reads: not while the output is full or the session
+    /// closes.
+    fn reads(&self) -> bool {
+        self.session.unsent_len() < self.limits.max_output && !self.session.wants_disconnect()
+    }
+
+    /// What to wait for: the socket (reading, and writing while something
+    /// released waits to be written), a handle, the sync in flight, or the
+    /// next deadline.
+    fn next_wait(&self, now: Time) -> Wait {
+        let read = self.reads();
+        let write = !self.session.output().is_empty() || self.stream.has_unsent();
         let interest = match (read, write) {
             (true, true) => Some(Interest::READABLE.add(Interest::WRITABLE)),
             (true, false) => Some(Interest::READABLE),
-            (false, false) if progress.syncing.is_some() => None,
+            (false, false) if self.progress.syncing.is_some() => None,
             (false, _) => Some(Interest::WRITABLE),
         };
         // The session's deadlines are on the monotonic clock; the schedule's
         // end is on the wall clock (`end` is in the period: it is over a
         // moment after).
-        let session_due = session.poll_timeout().map(clock::instant_of);
+        let progress = &*self.progress;
+        let session_due = self.session.poll_timeout().map(clock::instant_of);
         let period_due = progress
             .period_end
             .filter(|_| !progress.period_over)
@@ -763,13 +901,13 @@ fn step<D: Schema>(
             session_due,
             period_due,
             progress.closing,
-            journal.flush_due(),
+            self.journal.flush_due(),
             progress.sync_due,
         ]
         .into_iter()
         .flatten()
         .min();
-        return Ok(Wait { interest, wake_at });
+        Wait { interest, wake_at }
     }
 }
 
