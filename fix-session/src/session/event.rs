@@ -159,6 +159,8 @@ pub enum Event {
     Garbled {
         /// How many bytes were dropped.
         bytes: usize,
+        /// Why they do not frame, as the parser found.
+        error: fix_core::Error,
     },
     /// The session wants the connection closed, once its output is written.
     DisconnectWanted(DisconnectReason),
@@ -292,7 +294,8 @@ impl Event {
     ///
     /// ```
     /// use fix_session::Event;
-    /// assert!(Event::Garbled { bytes: 3 }.is_warning());
+    /// let error = fix_core::Error::Garbage { skip: 3 };
+    /// assert!(Event::Garbled { bytes: 3, error }.is_warning());
     /// assert!(!Event::LogonSent { answer: false }.is_warning());
     /// ```
     pub fn is_warning(&self) -> bool {
@@ -325,9 +328,9 @@ impl fmt::Display for Event {
             Event::Received(m) => write!(f, "received message {:?}", m.seq),
             Event::Sent(m) => write!(f, "sent message {:?}", m.seq),
             Event::State(state) => write!(f, "state: {state:?}"),
-            Event::Garbled { bytes } => write!(
+            Event::Garbled { bytes, error } => write!(
                 f,
-                "Received {bytes} bytes that do not frame as a FIX message: dropped"
+                "Received {bytes} bytes that do not frame as a FIX message ({error}): dropped"
             ),
             Event::DisconnectWanted(why) => write!(f, "Disconnecting: {why}"),
             Event::LogonReceived { answer: false } => f.write_str("Received logon request"),

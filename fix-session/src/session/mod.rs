@@ -1159,7 +1159,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                         break;
                     }
                 }
-                Err(fix_core::Error::BodyLengthMismatch { offset }) => {
+                Err(error @ fix_core::Error::BodyLengthMismatch { offset }) => {
                     // As QuickFIX reads it: the message runs to the first
                     // CheckSum at or after where BodyLength ends it (taking in
                     // the start of the next message when too long), and is
@@ -1167,18 +1167,18 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
                     match checksum_end(&buf[start..], offset) {
                         Some(end) => {
                             start += end;
-                            self.events.push(Event::Garbled { bytes: end });
+                            self.events.push(Event::Garbled { bytes: end, error });
                         }
                         None if self.drop_oversized(buf, &mut start) => {}
                         None => break,
                     }
                 }
-                Err(_) => {
+                Err(error) => {
                     // Garbled: dropped without consuming a sequence number, up to
                     // the next BeginString.
                     let bytes = 1 + fix_core::resync(&buf[start + 1..]);
                     start += bytes;
-                    self.events.push(Event::Garbled { bytes });
+                    self.events.push(Event::Garbled { bytes, error });
                 }
             }
         }
