@@ -141,16 +141,14 @@ impl<D: Schema> SessionCell<D> {
     }
 
     /// Gives back a session [`claim`](Self::claim)ed: no connection task has
-    /// it any more.
-    pub(crate) fn release(&self) {
-        self.lock().connection = Connection::Idle;
-    }
-
-    /// Writes why its connection ended (`text`) to the session's log, then
-    /// [`release`](Self::release)s it, under one lock.
-    pub(crate) fn release_with_event(&self, text: &str) -> Result<(), LogError> {
+    /// it any more. `why`, when given, is written to its log first (why its
+    /// connection ended), under the same lock.
+    pub(crate) fn release(&self, why: Option<&str>) -> Result<(), LogError> {
         let mut slot = self.lock();
-        let logged = slot.journal.event(SystemTime::now(), text);
+        let logged = match why {
+            Some(text) => slot.journal.event(SystemTime::now(), text),
+            None => Ok(()),
+        };
         slot.connection = Connection::Idle;
         logged
     }

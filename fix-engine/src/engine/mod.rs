@@ -641,7 +641,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         entry.shared.set_peer_certificate(stream.peer_certificate());
         if let Err(error) = entry.cell.log_connected(&text) {
             span.in_scope(|| tracing::error!(%error, "the log could not be written"));
-            entry.cell.release();
+            // Nothing more can be written to that log.
+            let _ = entry.cell.release(None);
             return;
         }
         if let Err(e) = stream.tcp().set_nodelay(entry.settings.tcp_nodelay) {
@@ -712,7 +713,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                 "Disconnecting".to_owned()
             }
         };
-        if let Err(error) = entry.cell.release_with_event(&reason) {
+        if let Err(error) = entry.cell.release(Some(&reason)) {
             tracing::error!(%error, "the log could not be written");
         }
     }
