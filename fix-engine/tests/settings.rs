@@ -2000,3 +2000,38 @@ fn queue_keys_are_read_per_session() {
         .unwrap();
     assert_eq!(unlimited.max_queued_age, Some(None));
 }
+
+/// QuickFIX's PostgreSQL store keys (with QuickFIX's defaults for those not
+/// given) or a connection string make the store PostgreSQL, fenced by a
+/// lease; beside FileStorePath they are an error (a session has one store).
+#[test]
+fn postgresql_store_keys_make_the_store_postgresql() {
+    use std::time::Duration;
+
+    assert_eq!(acceptor("").postgres_store, None);
+    let s = acceptor(
+        "PostgreSQLStoreHost=/run/pg\nPostgreSQLStoreUser=fix\nPostgreSQLStorePassword=it's\nPostgreSQLStoreLease=3\nPostgreSQLStoreNode=engine-a\n",
+    );
+    let pg = s.postgres_store.expect("a PostgreSQL store");
+    assert_eq!(
+        pg.connection,
+        r"host='/run/pg' port=5432 user='fix' dbname='quickfix' password='it\'s'"
+    );
+    assert_eq!(pg.lease, Duration::from_secs(3));
+    assert_eq!(pg.node.as_deref(), Some("engine-a"));
+    assert_eq!(pg.max_sessions, None);
+
+    let s = acceptor("PostgreSQLStoreConnection=host=/tmp/pg dbname=fix\n");
+    let pg = s.postgres_store.expect("a PostgreSQL store");
+    assert_eq!(pg.connection, "host=/tmp/pg dbname=fix");
+    assert_eq!(pg.lease, Duration::from_secs(10));
+
+    let e = err(&format!(
+        "{ACCEPTOR}FileStorePath=store\nPostgreSQLStoreDatabase=fix\n"
+    ));
+    assert!(e.to_string().contains("a session has one store"), "{e}");
+    let e = err(&format!(
+        "{ACCEPTOR}PostgreSQLStoreHost=h\nPostgreSQLStoreLease=0\n"
+    ));
+    assert!(e.to_string().contains("PostgreSQLStoreLease"), "{e}");
+}

@@ -96,13 +96,21 @@ fn session(what: &str, s: &SessionSettings) -> bool {
         }
     }
     println!("  schedule: {}", s.schedule);
-    match &s.store_path {
-        Some(dir) => println!(
+    match (&s.store_path, &s.postgres_store) {
+        (_, Some(pg)) => println!(
+            "  store: PostgreSQL at {} (one commit a batch; lease {} s as {}{})",
+            hide_password(&pg.connection),
+            pg.lease.as_secs(),
+            pg.node.as_deref().unwrap_or("this host and process"),
+            pg.max_sessions
+                .map_or(String::new(), |k| format!(", at most {k} sessions"))
+        ),
+        (Some(dir), None) => println!(
             "  store: file store in {} ({})",
             dir.display(),
             sync_policy(s.store_options.sync_policy())
         ),
-        None => println!("  store: memory (no FileStorePath: nothing survives a restart)"),
+        (None, None) => println!("  store: memory (no FileStorePath: nothing survives a restart)"),
     }
     match &s.log_path {
         Some(dir) => println!("  log: {}", dir.display()),
@@ -184,5 +192,13 @@ fn sync_policy(policy: fix_session::SyncPolicy) -> String {
         }
         SyncPolicy::Interval(every) => format!("synced every {every:?}"),
         SyncPolicy::Os => "FileStoreSync=N: synced by the system".to_owned(),
+    }
+}
+
+/// A libpq connection string with its password's value replaced.
+fn hide_password(connection: &str) -> String {
+    match connection.find("password=") {
+        Some(at) => format!("{}password=…", &connection[..at]),
+        None => connection.to_owned(),
     }
 }

@@ -19,8 +19,8 @@ use super::error::{ConfigError, ErrorKind};
 use super::keys::{Applies, Cond, Fixed, Key, Lookup, Support, lookup};
 use super::value::{self, APPL_VER_ID, BEGIN_STRING, BEGIN_STRINGS, PORT, Value};
 use super::{
-    AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport, Schedule,
-    SessionSettings, SocketOptions, Tls, Transport,
+    AcceptorTransport, ClientAuth, DictionaryPaths, Endpoint, InitiatorTransport,
+    PostgresStoreSettings, Schedule, SessionSettings, SocketOptions, Tls, Transport,
 };
 use crate::log::{FileLogOptions, ScreenLogOptions};
 
@@ -211,7 +211,7 @@ impl SessionBuilder {
                     | Support::Refused(note),
                 ) => ErrorKind::Unsupported { reason: note },
                 Some(Support::DatabaseStore) => ErrorKind::Unsupported {
-                    reason: "a database store cannot be used: only the file store and the memory store exist",
+                    reason: "this database store cannot be used: the stores are the file store, PostgreSQL and memory",
                 },
                 _ => ErrorKind::NotApplicable {
                     reason: "a setting of the engine: give it through its SessionBuilder method",
@@ -527,6 +527,31 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         file_log_path(value: impl Into<PathBuf>) => FileLogPath = Value::Path(value.into());
+        /// `PostgreSQLStoreConnection`: the session's store in PostgreSQL,
+        /// reached through this libpq connection string, fenced by a lease.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).postgres_store("host=/run/pg user=fix dbname=fix");
+        /// # let _ = b;
+        /// ```
+        postgres_store(value: impl Into<String>) => PostgreSQLStoreConnection = Value::Text(value.into());
+        /// `PostgreSQLStoreLease` (default 10 s): how long the session's lease
+        /// lasts unrenewed; another engine takes the session over this long
+        /// after this one stops.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).postgres_store_lease(std::time::Duration::from_secs(3));
+        /// # let _ = b;
+        /// ```
+        postgres_store_lease(value: Duration) => PostgreSQLStoreLease = Value::Secs(value);
+        /// `PostgreSQLStoreNode`: this engine's name in the leases (default:
+        /// the host name and process ID).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).postgres_store_node("engine-a");
+        /// # let _ = b;
+        /// ```
+        postgres_store_node(value: impl Into<String>) => PostgreSQLStoreNode = Value::Text(value.into());
         /// `SocketUseSSL` (default off).
         ///
         /// ```
@@ -1020,6 +1045,63 @@ impl SessionBuilder {
         }
     }
 
+    /// The PostgreSQL store, when any `PostgreSQLStore*` key names where it
+    /// is: a connection string, or one made of QuickFIX's five keys (with
+    /// QuickFIX's defaults for those not given).
+    fn postgres_store_settings(&self) -> Result<Option<PostgresStoreSettings>, ConfigError> {
+        use Fixed::*;
+        let keys = [
+            PostgreSQLStoreConnection,
+            PostgreSQLStoreDatabase,
+            PostgreSQLStoreUser,
+            PostgreSQLStorePassword,
+            PostgreSQLStoreHost,
+            PostgreSQLStorePort,
+        ];
+        let Some(given) = keys.into_iter().find(|k| self.values.contains_key(k)) else {
+            return Ok(None);
+        };
+        if self.values.contains_key(&FileStorePath) {
+            return Err(ConfigError::keyed(
+                given.name(),
+                ErrorKind::Unsupported {
+                    reason: "a session has one store: FileStorePath or the PostgreSQLStore keys, not both",
+                },
+            ));
+        }
+        let connection = match self.text(PostgreSQLStoreConnection) {
+            Some(c) => c.to_owned(),
+            None => {
+                let port = match self.values.get(&PostgreSQLStorePort) {
+                    Some(Value::Port(p)) => *p,
+                    _ => 5432,
+                };
+                libpq_connection(
+                    self.text(PostgreSQLStoreHost).unwrap_or("localhost"),
+                    port,
+                    self.text(PostgreSQLStoreUser).unwrap_or("postgres"),
+                    self.text(PostgreSQLStorePassword),
+                    self.text(PostgreSQLStoreDatabase).unwrap_or("quickfix"),
+                )
+            }
+        };
+        let mut store = PostgresStoreSettings::new(connection);
+        store.lease = self.seconds(PostgreSQLStoreLease).unwrap_or(store.lease);
+        if store.lease.is_zero() {
+            return Err(invalid(
+                PostgreSQLStoreLease,
+                "0",
+                "a number of seconds above 0",
+            ));
+        }
+        store.node = self.text(PostgreSQLStoreNode).map(str::to_owned);
+        store.max_sessions = match self.count(PostgreSQLStoreMaxSessions) {
+            0 => None,
+            n => Some(usize::try_from(n).unwrap_or(usize::MAX)),
+        };
+        Ok(Some(store))
+    }
+
     /// The checked settings, or the first problem, its key named as in a
     /// settings file.
     ///
@@ -1324,6 +1406,7 @@ impl SessionBuilder {
                 app,
             },
             store_path: self.path(FileStorePath),
+            postgres_store: self.postgres_store_settings()?,
             // Refreshed at each Logon, a file store is a standby until then.
             store_options: FileOptions::new()
                 .sync(sync)
@@ -1420,6 +1503,28 @@ fn invalid(key: Fixed, value: &str, expected: &'static str) -> ConfigError {
             expected,
         },
     )
+}
+
+/// A libpq connection string of these parts, each value quoted as libpq
+/// reads it (a backslash before `'` and `\\`).
+fn libpq_connection(
+    host: &str,
+    port: u16,
+    user: &str,
+    password: Option<&str>,
+    dbname: &str,
+) -> String {
+    let quote = |v: &str| format!("'{}'", v.replace('\\', "\\\\").replace('\'', "\\'"));
+    let mut s = format!(
+        "host={} port={port} user={} dbname={}",
+        quote(host),
+        quote(user),
+        quote(dbname)
+    );
+    if let Some(p) = password {
+        s.push_str(&format!(" password={}", quote(p)));
+    }
+    s
 }
 
 fn missing(key: impl std::fmt::Display, reason: &'static str) -> ConfigError {

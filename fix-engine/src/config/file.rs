@@ -274,7 +274,7 @@ fn unread(e: &Entry, info: &KeyInfo, warnings: &mut Vec<Warning>) -> Result<(), 
     Ok(())
 }
 
-const DATABASE: &str = "a database as the message store cannot be used: only the file store (FileStorePath) and the memory store exist, and without FileStorePath the messages would be kept in memory only";
+const DATABASE: &str = "this database as the message store cannot be used: the stores are the file store (FileStorePath), PostgreSQL (the PostgreSQLStore keys) and memory, and without one of the first two the messages would be kept in memory only";
 
 /// The settings the builder takes as whole values, gathered key by key.
 #[derive(Default)]

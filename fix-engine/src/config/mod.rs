@@ -155,6 +155,9 @@ pub struct SessionSettings {
     pub store_path: Option<PathBuf>,
     /// How the file store is opened (`FileStoreSync`).
     pub store_options: FileOptions,
+    /// The PostgreSQL store (any `PostgreSQLStore*` key), in place of the
+    /// file or memory store.
+    pub postgres_store: Option<PostgresStoreSettings>,
     /// QuickFIX/J's `LogonTag`, `LogonTag1`, …: (tag, value) body fields added
     /// to every Logon the session sends, in order.
     pub logon_fields: Vec<(u32, String)>,
@@ -450,6 +453,41 @@ impl ClientAuth {
             "1" => Some(ClientAuth::Required),
             "2" => Some(ClientAuth::Optional),
             _ => None,
+        }
+    }
+}
+
+/// Where and how a session keeps its store in PostgreSQL: QuickFIX's
+/// `PostgreSQLStoreDatabase`, `…User`, `…Password`, `…Host` and `…Port`, or a
+/// libpq connection string (`PostgreSQLStoreConnection`); and the lease that
+/// fences other engines (`PostgreSQLStoreLease`, `PostgreSQLStoreNode`,
+/// `PostgreSQLStoreMaxSessions`).
+///
+/// ```
+/// let s = fix_engine::config::PostgresStoreSettings::new("host=/run/pg user=fix dbname=fix");
+/// assert_eq!(s.lease, std::time::Duration::from_secs(10));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct PostgresStoreSettings {
+    /// A libpq connection string (`host=… port=… user=… password=… dbname=…`).
+    pub connection: String,
+    /// How long a lease lasts unrenewed.
+    pub lease: std::time::Duration,
+    /// This engine's name in the leases; `None`: the host name and process ID.
+    pub node: Option<String>,
+    /// The most sessions this engine holds (`None`: no limit).
+    pub max_sessions: Option<usize>,
+}
+
+impl PostgresStoreSettings {
+    /// A store reached through `connection`, with the default lease (10 s).
+    pub fn new(connection: impl Into<String>) -> Self {
+        PostgresStoreSettings {
+            connection: connection.into(),
+            lease: std::time::Duration::from_secs(10),
+            node: None,
+            max_sessions: None,
         }
     }
 }
