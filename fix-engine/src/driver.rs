@@ -173,6 +173,14 @@ impl<D: Schema> SessionCell<D> {
         self.lock().journal.event(SystemTime::now(), text)
     }
 
+    /// Reads the session's store again where another engine may have
+    /// written it, taking it for this engine (a PostgreSQL store's lease, a
+    /// standby file store's lock); an error when another engine holds it.
+    /// A no-op for a store only this engine writes.
+    pub(crate) fn refresh_store(&self) -> Result<(), StoreError> {
+        self.lock().session.store_mut().refresh()
+    }
+
     /// Syncs the session's store, then flushes its log (at shutdown, the
     /// connection tasks ended or aborted between two steps).
     pub(crate) fn sync_and_flush(&self) -> Result<(), Unflushed> {

@@ -55,6 +55,17 @@ pub(super) async fn initiate<D: Schema + Send + Sync + 'static>(
             }
             continue;
         }
+        // A store that another engine holds (a lease in PostgreSQL, a
+        // standby's lock): no connection until this engine holds it, so that
+        // the counterparty never logs on to the engine that cannot serve it.
+        if let Err(error) = entry.cell.refresh_store() {
+            tracing::info!(%error, "the session's store is held elsewhere: not connecting");
+            tokio::select! {
+                () = tokio::time::sleep(transport.reconnect_interval) => {}
+                () = stopped(&mut shutdown) => return,
+            }
+            continue;
+        }
         let count = transport.endpoints.len();
         for n in (0..count).map(|i| (next + i) % count) {
             let endpoint = &transport.endpoints[n];
