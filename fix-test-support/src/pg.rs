@@ -111,6 +111,29 @@ impl PgServer {
         )
     }
 
+    /// Runs `sql` with psql and returns what it printed, unaligned, one row a
+    /// line (for tests to look at the tables, or to end another client's
+    /// connection, from outside the code under test).
+    ///
+    /// ```no_run
+    /// # let pg = fix_test_support::pg::PgServer::start("doc-psql").unwrap();
+    /// assert_eq!(pg.psql("SELECT 1 + 1").unwrap(), "2");
+    /// ```
+    pub fn psql(&self, sql: &str) -> Result<String, String> {
+        let out = Command::new(self.bin.join("psql"))
+            .args(["-X", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
+            .arg(self.connection_string())
+            .output()
+            .map_err(|e| format!("cannot run psql: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "psql failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    }
+
     /// Starts the server again after [`stop_immediate`](Self::stop_immediate)
     /// and waits until it takes connections (`start` is the constructor).
     pub fn start_again(&self) -> Result<(), String> {

@@ -10,8 +10,10 @@ fn a_server_starts_restarts_and_is_removed() {
     };
     let socket = pg.host().join(format!(".s.PGSQL.{}", pg.port()));
     assert!(socket.exists(), "{} is missing", socket.display());
+    assert_eq!(pg.psql("SELECT 40 + 2").unwrap(), "42");
     pg.restart_immediate().unwrap();
     assert!(socket.exists());
+    assert_eq!(pg.psql("SHOW fsync").unwrap(), "on");
     let dir = pg.host().to_path_buf();
     drop(pg);
     assert!(!dir.exists());
