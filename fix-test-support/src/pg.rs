@@ -207,8 +207,12 @@ impl Drop for PgServer {
 /// Where `initdb` and `pg_ctl` are: beside `initdb` on PATH, else the newest
 /// of Debian's `/usr/lib/postgresql/*/bin`.
 fn find_bin_dir() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .and_then(|paths| std::env::split_paths(&paths).find(|dir| dir.join("initdb").is_file()));
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        let dir = std::env::split_paths(&paths).find(|dir| dir.join("initdb").is_file())?;
+        // Through a symbolic link, to the directory psql and pg_ctl are in too.
+        let initdb = std::fs::canonicalize(dir.join("initdb")).ok()?;
+        initdb.parent().map(Path::to_path_buf)
+    });
     on_path.or_else(|| {
         let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
             .ok()?
