@@ -1,7 +1,8 @@
 //! What the workspace's tests and benchmarks share, written once: a counting global
 //! allocator ([`alloc`]), the shared corpus and reference files beside the
 //! repository ([`files`]), and a naive reference parser and message builders that
-//! the fast code is compared against ([`naive`]).
+//! the fast code is compared against ([`naive`]), and a private PostgreSQL
+//! server ([`pg`]).
 //!
 //! Unpublished; a dev-dependency only (and a dependency of the benchmark crate).
 //! It depends on nothing, so every crate of the workspace can use it.
@@ -16,3 +17,4 @@
 pub mod alloc;
 pub mod files;
 pub mod naive;
+pub mod pg;

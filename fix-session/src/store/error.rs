@@ -53,6 +53,36 @@ pub enum StoreError {
         /// The lock file the store does not hold yet.
         lock_file: PathBuf,
     },
+    /// A store over a shared database that does not hold the session's
+    /// lease (another engine does): it writes nothing until its
+    /// [`refresh`](crate::MessageStore::refresh) takes the lease, once the
+    /// holder lets it go or stops renewing it.
+    LeaseStandby {
+        /// The session's key in the database.
+        session: String,
+        /// The engine that holds the lease, as far as the store knows.
+        owner: Option<String>,
+    },
+    /// Another engine holds this session's lease: it took it after this
+    /// store's lease expired (or this store could not renew it in time), so
+    /// this store is fenced off and its write changed nothing.
+    Fenced {
+        /// The session's key in the database.
+        session: String,
+        /// The engine that holds the lease now, when the store knows it.
+        owner: Option<String>,
+        /// The lease epoch this store held, which a newer one replaced.
+        epoch: u64,
+    },
+    /// The database server failed a request, or the connection to it was
+    /// lost; what the request wrote is unknown, so the store takes no more
+    /// records until it is refreshed or reopened.
+    Database {
+        /// What the store was doing.
+        op: &'static str,
+        /// The client's error.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// An earlier sync of the log failed, so what the disk holds is unknown (the
     /// kernel may have dropped the unsynced pages); the store takes no more records
     /// until it is reset or reopened.
@@ -121,6 +151,23 @@ impl fmt::Display for StoreError {
                 "standby store: it writes only once a refresh has taken {} (RefreshOnLogon does at the Logon)",
                 lock_file.display()
             ),
+            Self::LeaseStandby { session, owner } => write!(
+                f,
+                "standby store for session {session}: another engine ({}) holds its lease; \
+                 a refresh takes it once it is free (RefreshOnLogon does at the Logon)",
+                owner.as_deref().unwrap_or("unknown")
+            ),
+            Self::Fenced {
+                session,
+                owner,
+                epoch,
+            } => write!(
+                f,
+                "session {session} is fenced: another engine ({}) holds this session's lease, \
+                 which replaced this store's epoch {epoch}; nothing was written",
+                owner.as_deref().unwrap_or("unknown")
+            ),
+            Self::Database { op, source } => write!(f, "database error in {op}: {source}"),
             Self::Poisoned { path } => write!(
                 f,
                 "store log {} takes no more records: an earlier sync failed, so what the disk \
@@ -162,6 +209,7 @@ impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Io { source, .. } => Some(source),
+            Self::Database { source, .. } => Some(&**source),
             _ => None,
         }
     }
@@ -317,6 +365,30 @@ mod tests {
             // Only an I/O error has a cause beneath it.
             assert_eq!(err.source().is_some(), matches!(err, StoreError::Io { .. }));
         }
+        let fenced = StoreError::Fenced {
+            session: "FIX.4.4-A-B".into(),
+            owner: Some("node-b".into()),
+            epoch: 7,
+        };
+        assert_eq!(
+            fenced.to_string(),
+            "session FIX.4.4-A-B is fenced: another engine (node-b) holds this session's \
+             lease, which replaced this store's epoch 7; nothing was written"
+        );
+        let standby = StoreError::LeaseStandby {
+            session: "S".into(),
+            owner: None,
+        };
+        assert!(standby.to_string().contains("another engine (unknown)"));
+        let db = StoreError::Database {
+            op: "commit a batch",
+            source: "connection closed".into(),
+        };
+        assert_eq!(
+            db.to_string(),
+            "database error in commit a batch: connection closed"
+        );
+        assert!(db.source().is_some());
         let ops = [
             (IoOperation::CreateDir, "create directory"),
             (IoOperation::Open, "open"),

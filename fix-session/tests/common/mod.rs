@@ -2,83 +2,10 @@
 //! applications, a back-to-back pair and message readers for the sessions.
 #![allow(dead_code, unreachable_pub)] // each test binary uses its own part of this module
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// A fresh directory under the system's temporary directory, removed on drop.
-#[derive(Debug)]
-pub struct TempDir(PathBuf);
-
-impl TempDir {
-    pub fn new(name: &str) -> TempDir {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!(
-            "fix-session-test-{}-{n}-{name}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A message for number `seq`, of a length that varies with it, tagged with
-/// `tag` so that two writers of the same number write different bytes.
-pub fn message(seq: u64, tag: u64) -> Vec<u8> {
-    let mut m = format!("8=FIX.4.4\x0135=D\x0134={seq}\x0158=run {tag}\x01").into_bytes();
-    let pad = (seq * 37 + tag * 11) % 300;
-    m.extend((0..pad).map(|i| b'a' + (i % 26) as u8));
-    m.push(1);
-    m
-}
-
-/// Every stored message of `store` numbered `from..=to`, read in chunks of
-/// `limit`; checks each chunk keeps to the limit.
-pub fn read_all(
-    store: &mut dyn fix_session::MessageStore,
-    from: u64,
-    to: u64,
-    limit: fix_session::ChunkLimit,
-) -> Vec<(u64, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut at = from;
-    loop {
-        let before = out.len();
-        let chunk = store
-            .read_stored(at, to, limit, &mut |seq, m| out.push((seq, m.to_vec())))
-            .unwrap();
-        let seen = &out[before..];
-        assert_eq!(chunk.messages, seen.len());
-        assert_eq!(
-            chunk.bytes,
-            seen.iter().map(|(_, m)| m.len()).sum::<usize>()
-        );
-        assert!(chunk.messages <= limit.max_messages());
-        assert!(
-            chunk.messages <= 1 || chunk.bytes <= limit.max_bytes(),
-            "{chunk:?}"
-        );
-        match chunk.resume_at {
-            Some(next) => {
-                assert!(chunk.messages > 0, "a chunk must make progress");
-                assert!(seen.last().is_none_or(|(s, _)| *s < next));
-                at = next;
-            }
-            None => return out,
-        }
-    }
-}
+#[path = "../store_cases/helpers.rs"]
+mod helpers;
+#[allow(unused_imports)] // each test binary uses its own part
+pub use helpers::{TempDir, message, read_all};
 
 // What the session tests share: an application that records and echoes, a pair
 // of sessions wired back to back, and readers of the bytes a session writes.

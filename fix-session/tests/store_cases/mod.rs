@@ -1,0 +1,279 @@
+//! The store-level cases, written against `&mut dyn MessageStore` and run on
+//! every store: fix-session's `tests/suite.rs` (memory, file) and
+//! fix-store-postgres's (memory, file, PostgreSQL) include this file with
+//! `#[path]`, so one list of cases holds for all of them.
+//!
+//! [`with_cases!`] hands the cases' names to a runner macro.
+#![allow(dead_code, unreachable_pub)]
+
+pub mod helpers;
+
+use std::time::{Duration, SystemTime};
+
+use fix_session::{ChunkLimit, Direction, MAX_MESSAGE_LEN, MessageStore, StoreError};
+use helpers::{message, read_all};
+
+/// Calls `$runner!` with the name of every case.
+macro_rules! with_cases {
+    ($runner:ident) => {
+        $runner!(
+            a_new_store_starts_at_one,
+            storing_takes_the_next_sender_number,
+            advancing_takes_the_next_target_number,
+            setting_numbers_jumps_and_drops_what_is_above,
+            numbers_of_zero_are_refused,
+            resends_stream_in_chunks_bounded_in_count,
+            resends_stream_in_chunks_bounded_in_bytes,
+            a_message_longer_than_the_byte_limit_is_a_chunk_alone,
+            ranges_with_nothing_stored_visit_nothing,
+            reset_starts_afresh,
+            the_largest_message_is_taken_and_one_byte_more_refused,
+            the_last_sequence_number_has_no_successor,
+            sync_succeeds,
+        );
+    };
+}
+
+pub fn stored(store: &mut dyn MessageStore) -> Vec<(u64, Vec<u8>)> {
+    read_all(store, 1, u64::MAX, ChunkLimit::default())
+}
+
+pub fn a_new_store_starts_at_one(store: &mut dyn MessageStore) {
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (1, 1));
+    let age = SystemTime::now()
+        .duration_since(store.creation_time())
+        .unwrap();
+    assert!(age < Duration::from_secs(60), "created {age:?} ago");
+    assert_eq!(stored(store), []);
+}
+
+pub fn storing_takes_the_next_sender_number(store: &mut dyn MessageStore) {
+    for seq in 1..=3 {
+        store.store(seq, &message(seq, 0)).unwrap();
+        assert_eq!(store.next_sender_seq(), seq + 1);
+    }
+    for wrong in [3, 5, 1, 0] {
+        let err = store.store(wrong, b"wrong").unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::OutOfSequence { direction: Direction::Outgoing, expected: 4, got } if got == wrong
+            ),
+            "{err:?}"
+        );
+    }
+    assert_eq!(store.next_sender_seq(), 4);
+    let expected: Vec<_> = (1..=3).map(|s| (s, message(s, 0))).collect();
+    assert_eq!(stored(store), expected);
+    // Storing does not touch the target number.
+    assert_eq!(store.next_target_seq(), 1);
+}
+
+pub fn advancing_takes_the_next_target_number(store: &mut dyn MessageStore) {
+    store.advance_target_seq(1).unwrap();
+    store.advance_target_seq(2).unwrap();
+    assert_eq!(store.next_target_seq(), 3);
+    for wrong in [2, 4, 0] {
+        let err = store.advance_target_seq(wrong).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                StoreError::OutOfSequence { direction: Direction::Incoming, expected: 3, got } if got == wrong
+            ),
+            "{err:?}"
+        );
+    }
+    assert_eq!((store.next_target_seq(), store.next_sender_seq()), (3, 1));
+}
+
+pub fn setting_numbers_jumps_and_drops_what_is_above(store: &mut dyn MessageStore) {
+    for seq in 1..=5 {
+        store.store(seq, &message(seq, 0)).unwrap();
+    }
+    // A jump up leaves a gap, which a resend does not visit.
+    store.set_next_sender_seq(10).unwrap();
+    assert_eq!(store.next_sender_seq(), 10);
+    store.store(10, &message(10, 0)).unwrap();
+    let seqs: Vec<u64> = stored(store).iter().map(|(s, _)| *s).collect();
+    assert_eq!(seqs, [1, 2, 3, 4, 5, 10]);
+    // Down: messages 3 and above are dropped, and 3 is stored again.
+    store.set_next_sender_seq(3).unwrap();
+    assert_eq!(stored(store), [(1, message(1, 0)), (2, message(2, 0))]);
+    store.store(3, &message(3, 1)).unwrap();
+    assert_eq!(store.next_sender_seq(), 4);
+    assert_eq!(stored(store)[2], (3, message(3, 1)));
+    // Down to exactly a stored number's successor drops nothing.
+    store.set_next_sender_seq(4).unwrap();
+    assert_eq!(stored(store).len(), 3);
+
+    store.set_next_target_seq(77).unwrap();
+    assert_eq!(store.next_target_seq(), 77);
+    store.advance_target_seq(77).unwrap();
+    store.set_next_target_seq(5).unwrap();
+    assert_eq!(store.next_target_seq(), 5);
+    assert_eq!(store.next_sender_seq(), 4);
+    // Setting one number leaves the other (also across a reopen of the file store).
+    store.set_next_sender_seq(6).unwrap();
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (6, 5));
+}
+
+pub fn numbers_of_zero_are_refused(store: &mut dyn MessageStore) {
+    store.store(1, b"one").unwrap();
+    let err = store.set_next_sender_seq(0).unwrap_err();
+    assert!(
+        matches!(err, StoreError::InvalidSeqNum { seq: 0 }),
+        "{err:?}"
+    );
+    let err = store.set_next_target_seq(0).unwrap_err();
+    assert!(
+        matches!(err, StoreError::InvalidSeqNum { seq: 0 }),
+        "{err:?}"
+    );
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (2, 1));
+    assert_eq!(stored(store).len(), 1);
+}
+
+pub fn store_fifty(store: &mut dyn MessageStore) -> Vec<(u64, Vec<u8>)> {
+    (1..=50)
+        .map(|seq| {
+            let m = message(seq, 3);
+            store.store(seq, &m).unwrap();
+            (seq, m)
+        })
+        .collect()
+}
+
+pub fn resends_stream_in_chunks_bounded_in_count(store: &mut dyn MessageStore) {
+    let all = store_fifty(store);
+    // Every chunk of seven: `read_all` checks each keeps to the limit.
+    assert_eq!(
+        read_all(store, 1, u64::MAX, ChunkLimit::new(7, usize::MAX)),
+        all
+    );
+    assert_eq!(
+        read_all(store, 10, 20, ChunkLimit::new(4, usize::MAX)),
+        all[9..20]
+    );
+    // One chunk by hand: where it stops and what it says.
+    let mut seen = Vec::new();
+    let chunk = store
+        .read_stored(5, 40, ChunkLimit::new(3, usize::MAX), &mut |s, m| {
+            seen.push((s, m.to_vec()))
+        })
+        .unwrap();
+    assert_eq!(seen, all[4..7]);
+    assert_eq!(chunk.messages, 3);
+    assert_eq!(chunk.resume_at, Some(8));
+    // The last chunk of a range ends it.
+    let chunk = store
+        .read_stored(49, 60, ChunkLimit::new(2, usize::MAX), &mut |_, _| {})
+        .unwrap();
+    assert_eq!((chunk.messages, chunk.resume_at), (2, None));
+}
+
+pub fn resends_stream_in_chunks_bounded_in_bytes(store: &mut dyn MessageStore) {
+    let all = store_fifty(store);
+    for max_bytes in [1, 100, 500, 1024, 4096] {
+        assert_eq!(
+            read_all(store, 1, u64::MAX, ChunkLimit::new(usize::MAX, max_bytes)),
+            all,
+            "{max_bytes}"
+        );
+    }
+    // Messages 1 and 2 are 100 and 137 bytes long: a limit of 237 takes both, 236 one.
+    assert_eq!((all[0].1.len(), all[1].1.len()), (100, 137));
+    let chunk = store
+        .read_stored(1, 50, ChunkLimit::new(100, 237), &mut |_, _| {})
+        .unwrap();
+    assert_eq!((chunk.messages, chunk.bytes), (2, 237));
+    let chunk = store
+        .read_stored(1, 50, ChunkLimit::new(100, 236), &mut |_, _| {})
+        .unwrap();
+    assert_eq!(
+        (chunk.messages, chunk.bytes, chunk.resume_at),
+        (1, 100, Some(2))
+    );
+}
+
+pub fn a_message_longer_than_the_byte_limit_is_a_chunk_alone(store: &mut dyn MessageStore) {
+    store.store(1, &[b'x'; 5000]).unwrap();
+    store.store(2, b"short").unwrap();
+    let mut seen = Vec::new();
+    let chunk = store
+        .read_stored(1, 2, ChunkLimit::new(10, 100), &mut |s, m| {
+            seen.push((s, m.len()))
+        })
+        .unwrap();
+    assert_eq!((seen, chunk.resume_at), (vec![(1, 5000)], Some(2)));
+}
+
+pub fn ranges_with_nothing_stored_visit_nothing(store: &mut dyn MessageStore) {
+    store_fifty(store);
+    for (from, to) in [(20, 10), (51, u64::MAX), (0, 0), (u64::MAX, u64::MAX)] {
+        let chunk = store
+            .read_stored(from, to, ChunkLimit::default(), &mut |s, _| {
+                panic!("visited {s}")
+            })
+            .unwrap();
+        assert_eq!((chunk.messages, chunk.bytes, chunk.resume_at), (0, 0, None));
+    }
+    // From 0 reads from the first message.
+    assert_eq!(read_all(store, 0, 3, ChunkLimit::default()).len(), 3);
+}
+
+pub fn reset_starts_afresh(store: &mut dyn MessageStore) {
+    store_fifty(store);
+    store.advance_target_seq(1).unwrap();
+    store.set_next_target_seq(9).unwrap();
+    let now = SystemTime::UNIX_EPOCH + Duration::new(1_893_456_000, 123_456_789);
+    store.reset(now).unwrap();
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (1, 1));
+    assert_eq!(store.creation_time(), now);
+    assert_eq!(stored(store), []);
+    // Numbers are handed out from 1 again, and old messages do not come back.
+    store.store(1, b"after the reset").unwrap();
+    store.advance_target_seq(1).unwrap();
+    assert_eq!(stored(store), [(1, b"after the reset".to_vec())]);
+    assert_eq!((store.next_sender_seq(), store.next_target_seq()), (2, 2));
+}
+
+pub fn the_largest_message_is_taken_and_one_byte_more_refused(store: &mut dyn MessageStore) {
+    // Zeros: `vec![0; n]` is one zeroed allocation, fast in a debug build too.
+    let mut big = vec![0u8; MAX_MESSAGE_LEN + 1];
+    let err = store.store(1, &big).unwrap_err();
+    assert!(
+        matches!(err, StoreError::MessageTooLarge { len, max } if len == MAX_MESSAGE_LEN + 1 && max == MAX_MESSAGE_LEN),
+        "{err:?}"
+    );
+    assert_eq!(store.next_sender_seq(), 1);
+    big.pop();
+    big[0] = b'a';
+    store.store(1, &big).unwrap();
+    let mut seen = 0;
+    store
+        .read_stored(1, 1, ChunkLimit::default(), &mut |_, m| {
+            assert!(m == big.as_slice());
+            seen += 1;
+        })
+        .unwrap();
+    assert_eq!(seen, 1);
+}
+
+pub fn the_last_sequence_number_has_no_successor(store: &mut dyn MessageStore) {
+    store.set_next_sender_seq(u64::MAX - 1).unwrap();
+    store.store(u64::MAX - 1, b"the last one").unwrap();
+    assert_eq!(store.next_sender_seq(), u64::MAX);
+    let err = store.store(u64::MAX, b"one too many").unwrap_err();
+    assert!(matches!(err, StoreError::SeqNumExhausted), "{err:?}");
+    store.set_next_target_seq(u64::MAX).unwrap();
+    let err = store.advance_target_seq(u64::MAX).unwrap_err();
+    assert!(matches!(err, StoreError::SeqNumExhausted), "{err:?}");
+    assert_eq!(store.next_target_seq(), u64::MAX);
+    assert_eq!(stored(store), [(u64::MAX - 1, b"the last one".to_vec())]);
+}
+
+pub fn sync_succeeds(store: &mut dyn MessageStore) {
+    store.store(1, b"x").unwrap();
+    store.sync().unwrap();
+    store.sync().unwrap();
+}

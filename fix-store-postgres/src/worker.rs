@@ -1,0 +1,290 @@
+//! The store's own thread: a current-thread tokio runtime that owns the
+//! connection, runs the store's requests one at a time, and renews the lease.
+//!
+//! The store's callers may be inside tokio tasks, on blocking threads or on
+//! plain threads: none of them can drive a runtime of its own (a `block_on`
+//! inside a task panics), but all may block on a channel, so they send a
+//! request here and wait for its reply.
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+use tokio::time::timeout;
+use tokio_postgres::{Client, NoTls};
+
+use crate::batch::BatchData;
+use crate::sql::{self, Page, SessionRow};
+
+/// A client or server error, or a request that took longer than a lease.
+pub(crate) type DbError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Where a request's answer goes.
+pub(crate) type Reply<T> = mpsc::Sender<Result<T, DbError>>;
+
+/// The store's end of the request channel.
+pub(crate) type Sender = UnboundedSender<Request>;
+
+/// What the store asks of its thread.
+#[derive(Debug)]
+pub(crate) enum Request {
+    Ensure {
+        creation_ns: i64,
+        reply: Reply<SessionRow>,
+    },
+    Take {
+        reply: Reply<Option<SessionRow>>,
+    },
+    Renew {
+        epoch: i64,
+        reply: Reply<Option<SessionRow>>,
+    },
+    Release {
+        epoch: i64,
+        reply: Reply<()>,
+    },
+    Commit {
+        data: Arc<BatchData>,
+        reply: Reply<bool>,
+    },
+    Reset {
+        epoch: i64,
+        creation_ns: i64,
+        reply: Reply<Option<i64>>,
+    },
+    Read {
+        page: Page,
+        reply: Reply<Vec<(i64, Option<Vec<u8>>)>>,
+    },
+}
+
+/// The lease as the thread keeps it, shared with the store: the epoch held
+/// and the local deadline past which the store must stop writing.
+#[derive(Debug, Default)]
+pub(crate) struct LeaseState {
+    pub(crate) epoch: Option<i64>,
+    pub(crate) deadline: Option<Instant>,
+    /// A test's hook: renewals stop, as when the thread cannot reach the server.
+    pub(crate) paused: bool,
+}
+
+pub(crate) type SharedLease = Arc<Mutex<LeaseState>>;
+
+/// Sends a request and blocks for its reply.
+pub(crate) fn call<T>(tx: &Sender, make: impl FnOnce(Reply<T>) -> Request) -> Result<T, DbError> {
+    let (reply, answer) = mpsc::channel();
+    tx.send(make(reply))
+        .map_err(|_| "the store's thread has stopped")?;
+    answer
+        .recv()
+        .map_err(|_| "the store's thread has stopped")?
+}
+
+/// How long before the lease's end the store stops: a quarter of the lease,
+/// for the clocks' drift and the request's own time.
+pub(crate) fn deadline_after(request_sent: Instant, lease: Duration) -> Instant {
+    request_sent + lease - lease / 4
+}
+
+/// What the thread needs to reach the server and hold the lease.
+pub(crate) struct Worker {
+    pub(crate) connection: String,
+    pub(crate) key: String,
+    pub(crate) node: String,
+    pub(crate) lease: Duration,
+    pub(crate) shared: SharedLease,
+    client: Option<Client>,
+}
+
+impl Worker {
+    pub(crate) fn new(
+        connection: String,
+        key: String,
+        node: String,
+        lease: Duration,
+        shared: SharedLease,
+    ) -> Self {
+        Worker {
+            connection,
+            key,
+            node,
+            lease,
+            shared,
+            client: None,
+        }
+    }
+
+    /// Starts the thread; it ends when the store drops its sender.
+    pub(crate) fn spawn(self) -> std::io::Result<(Sender, std::thread::JoinHandle<()>)> {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let handle = std::thread::Builder::new()
+            .name(format!("pg-store {}", self.key))
+            .spawn(move || runtime.block_on(self.run(rx)))?;
+        Ok((tx, handle))
+    }
+
+    async fn run(mut self, mut rx: UnboundedReceiver<Request>) {
+        let mut tick = tokio::time::interval(self.lease / 3);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                request = rx.recv() => match request {
+                    Some(request) => self.handle(request).await,
+                    None => break,
+                },
+                _ = tick.tick() => self.renew_tick().await,
+            }
+        }
+    }
+
+    /// A connected client: connects again when the last one was lost, so a
+    /// restarted server is used again without a new store.
+    async fn client(&mut self) -> Result<&mut Client, DbError> {
+        if self.client.as_ref().is_none_or(Client::is_closed) {
+            let (mut client, connection) = tokio_postgres::connect(&self.connection, NoTls).await?;
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+            crate::schema::migrate(&mut client).await?;
+            self.client = Some(client);
+        }
+        self.client.as_mut().ok_or_else(|| "no connection".into())
+    }
+
+    fn secs(&self) -> f64 {
+        self.lease.as_secs_f64()
+    }
+
+    async fn handle(&mut self, request: Request) {
+        let limit = self.lease;
+        match request {
+            Request::Ensure { creation_ns, reply } => {
+                let r = timeout(limit, self.ensure(creation_ns)).await;
+                let _ = reply.send(self.settle(r, limit));
+            }
+            Request::Take { reply } => {
+                let r = timeout(limit, self.take()).await;
+                let _ = reply.send(self.settle(r, limit));
+            }
+            Request::Renew { epoch, reply } => {
+                let r = timeout(limit, self.renew(epoch)).await;
+                let _ = reply.send(self.settle(r, limit));
+            }
+            Request::Release { epoch, reply } => {
+                let r = timeout(limit, self.release(epoch)).await;
+                let _ = reply.send(self.settle(r, limit));
+            }
+            Request::Commit { data, reply } => {
+                let r = timeout(limit, self.commit(data)).await;
+                let _ = reply.send(self.settle(r, limit));
+            }
+            Request::Reset {
+                epoch,
+                creation_ns,
+                reply,
+            } => {
+                let r = timeout(limit, self.reset(epoch, creation_ns)).await;
+                let _ = reply.send(self.settle(r, limit));
+            }
+            Request::Read { page, reply } => {
+                let r = timeout(limit, self.read(page)).await;
+                let _ = reply.send(self.settle(r, limit));
+            }
+        }
+    }
+
+    /// A request that took longer than `limit` is an error, not a store
+    /// blocked for ever; its connection is dropped, as its state is unknown.
+    fn settle<T>(
+        &mut self,
+        r: Result<Result<T, DbError>, tokio::time::error::Elapsed>,
+        limit: Duration,
+    ) -> Result<T, DbError> {
+        r.unwrap_or_else(|_| {
+            self.client = None;
+            Err(format!("no answer from the server in {limit:?}").into())
+        })
+    }
+
+    async fn ensure(&mut self, creation_ns: i64) -> Result<SessionRow, DbError> {
+        let key = self.key.clone();
+        sql::ensure(self.client().await?, &key, creation_ns).await
+    }
+
+    async fn take(&mut self) -> Result<Option<SessionRow>, DbError> {
+        let (key, node, secs) = (self.key.clone(), self.node.clone(), self.secs());
+        let sent = Instant::now();
+        let row = sql::take(self.client().await?, &key, &node, secs).await?;
+        if let Some(row) = &row {
+            self.held(row.epoch, sent);
+        }
+        Ok(row)
+    }
+
+    async fn renew(&mut self, epoch: i64) -> Result<Option<SessionRow>, DbError> {
+        let (key, node, secs) = (self.key.clone(), self.node.clone(), self.secs());
+        let sent = Instant::now();
+        let row = sql::renew(self.client().await?, &key, &node, epoch, secs).await?;
+        match &row {
+            Some(_) => self.held(epoch, sent),
+            None => self.lost(),
+        }
+        Ok(row)
+    }
+
+    async fn release(&mut self, epoch: i64) -> Result<(), DbError> {
+        let (key, node) = (self.key.clone(), self.node.clone());
+        self.lost();
+        sql::release(self.client().await?, &key, &node, epoch).await
+    }
+
+    async fn commit(&mut self, data: Arc<BatchData>) -> Result<bool, DbError> {
+        sql::commit(self.client().await?, data).await
+    }
+
+    async fn reset(&mut self, epoch: i64, creation_ns: i64) -> Result<Option<i64>, DbError> {
+        let (key, node) = (self.key.clone(), self.node.clone());
+        sql::reset(self.client().await?, &key, &node, epoch, creation_ns).await
+    }
+
+    async fn read(&mut self, page: Page) -> Result<Vec<(i64, Option<Vec<u8>>)>, DbError> {
+        sql::read(self.client().await?, &page).await
+    }
+
+    fn held(&self, epoch: i64, sent: Instant) {
+        let mut state = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        state.epoch = Some(epoch);
+        state.deadline = Some(deadline_after(sent, self.lease));
+    }
+
+    fn lost(&self) {
+        let mut state = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        state.epoch = None;
+        state.deadline = None;
+    }
+
+    /// Renews a held lease; on an error the deadline stands, and passes.
+    async fn renew_tick(&mut self) {
+        let epoch = {
+            let state = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            if state.paused { None } else { state.epoch }
+        };
+        let Some(epoch) = epoch else { return };
+        let limit = self.lease / 3;
+        let r = timeout(limit, self.renew(epoch)).await;
+        let _ = self.settle(r, limit);
+    }
+}
+
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker")
+            .field("key", &self.key)
+            .field("node", &self.node)
+            .finish()
+    }
+}

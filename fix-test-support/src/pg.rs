@@ -1,0 +1,257 @@
+//! A private PostgreSQL server for one test binary: `initdb` into a temporary
+//! directory, listening only on a Unix socket in that directory, no password.
+//!
+//! Tests that need one start it with [`PgServer::start_or_skip`]: without
+//! PostgreSQL's server binaries it prints one line and the test skips, except
+//! under `CI=true`, where it fails (CI must run every test).
+//!
+//! ```no_run
+//! let Some(pg) = fix_test_support::pg::PgServer::start_or_skip("doc") else { return };
+//! assert!(pg.connection_string().starts_with("host="));
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A running PostgreSQL server in a directory of its own, stopped and removed
+/// on drop.
+#[derive(Debug)]
+pub struct PgServer {
+    bin: PathBuf,
+    dir: PathBuf,
+    as_postgres: bool,
+}
+
+impl PgServer {
+    /// Makes and starts a server whose directory name includes `name`.
+    ///
+    /// ```no_run
+    /// let pg = fix_test_support::pg::PgServer::start("doc-start").unwrap();
+    /// assert_eq!(pg.port(), 5432);
+    /// ```
+    pub fn start(name: &str) -> Result<PgServer, String> {
+        let bin = find_bin_dir().ok_or("no initdb on PATH nor in /usr/lib/postgresql/*/bin")?;
+        let dir = fresh_dir(name)?;
+        // initdb refuses to run as root: the cluster then belongs to `postgres`.
+        let as_postgres = is_root();
+        let server = PgServer {
+            bin,
+            dir,
+            as_postgres,
+        };
+        if as_postgres {
+            chown_postgres(&server.dir)?;
+        }
+        server.initdb()?;
+        server.start_again()?;
+        Ok(server)
+    }
+
+    /// [`start`](Self::start), or `None` after one line saying why it could
+    /// not; under `CI=true` it panics with the reason instead.
+    ///
+    /// ```no_run
+    /// if let Some(pg) = fix_test_support::pg::PgServer::start_or_skip("doc-skip") {
+    ///     println!("{}", pg.connection_string());
+    /// }
+    /// ```
+    pub fn start_or_skip(name: &str) -> Option<PgServer> {
+        match PgServer::start(name) {
+            Ok(server) => Some(server),
+            Err(why) if std::env::var("CI").as_deref() == Ok("true") => {
+                panic!("PostgreSQL is needed under CI and could not start: {why}")
+            }
+            Err(why) => {
+                println!("skipped {name}: PostgreSQL could not start: {why}");
+                None
+            }
+        }
+    }
+
+    /// The socket directory: libpq's `host` for a Unix socket.
+    ///
+    /// ```no_run
+    /// # let pg = fix_test_support::pg::PgServer::start("doc-host").unwrap();
+    /// assert!(pg.host().is_dir());
+    /// ```
+    pub fn host(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The port, which names the socket file (`.s.PGSQL.5432`).
+    pub fn port(&self) -> u16 {
+        5432
+    }
+
+    /// The superuser the server was made with.
+    pub fn user(&self) -> &'static str {
+        "postgres"
+    }
+
+    /// The database every cluster has.
+    pub fn dbname(&self) -> &'static str {
+        "postgres"
+    }
+
+    /// `host=DIR user=postgres dbname=postgres`, as libpq and tokio-postgres
+    /// read it.
+    ///
+    /// ```no_run
+    /// # let pg = fix_test_support::pg::PgServer::start("doc-conn").unwrap();
+    /// assert!(pg.connection_string().ends_with("user=postgres dbname=postgres"));
+    /// ```
+    pub fn connection_string(&self) -> String {
+        format!(
+            "host={} port={} user={} dbname={}",
+            self.dir.display(),
+            self.port(),
+            self.user(),
+            self.dbname()
+        )
+    }
+
+    /// Runs `sql` with psql and returns what it printed, unaligned, one row a
+    /// line (for tests to look at the tables, or to end another client's
+    /// connection, from outside the code under test).
+    ///
+    /// ```no_run
+    /// # let pg = fix_test_support::pg::PgServer::start("doc-psql").unwrap();
+    /// assert_eq!(pg.psql("SELECT 1 + 1").unwrap(), "2");
+    /// ```
+    pub fn psql(&self, sql: &str) -> Result<String, String> {
+        let out = Command::new(self.bin.join("psql"))
+            .args(["-X", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
+            .arg(self.connection_string())
+            .output()
+            .map_err(|e| format!("cannot run psql: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "psql failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    }
+
+    /// Starts the server again after [`stop_immediate`](Self::stop_immediate)
+    /// and waits until it takes connections (`start` is the constructor).
+    pub fn start_again(&self) -> Result<(), String> {
+        // fsync and synchronous_commit on, whatever the defaults become: the
+        // durability tests mean what they say.
+        let opts = format!(
+            "-k {} -c listen_addresses='' -c fsync=on -c synchronous_commit=on",
+            self.dir.display()
+        );
+        let log = self.dir.join("server.log");
+        self.pg_ctl(&["-o", &opts, "-l", &log.to_string_lossy(), "-w", "start"])
+    }
+
+    /// Stops the server at once, as a crash would (no checkpoint).
+    pub fn stop_immediate(&self) -> Result<(), String> {
+        self.pg_ctl(&["-m", "immediate", "-w", "stop"])
+    }
+
+    /// Stops the server as a crash would and starts it again: what it
+    /// acknowledged before must be there after.
+    pub fn restart_immediate(&self) -> Result<(), String> {
+        self.stop_immediate()?;
+        self.start_again()
+    }
+
+    fn data_dir(&self) -> PathBuf {
+        self.dir.join("data")
+    }
+
+    fn initdb(&self) -> Result<(), String> {
+        let data = self.data_dir();
+        let args = [
+            "-D",
+            &data.to_string_lossy(),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+        ];
+        check("initdb", self.run("initdb", &args))
+    }
+
+    fn pg_ctl(&self, args: &[&str]) -> Result<(), String> {
+        let data = self.data_dir();
+        let data = data.to_string_lossy();
+        let mut all = vec!["-D", &*data];
+        all.extend_from_slice(args);
+        check("pg_ctl", self.run("pg_ctl", &all))
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) -> std::io::Result<Output> {
+        let path = self.bin.join(tool);
+        let mut command = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&path);
+            c
+        } else {
+            Command::new(&path)
+        };
+        command.args(args).current_dir(&self.dir).output()
+    }
+}
+
+impl Drop for PgServer {
+    fn drop(&mut self) {
+        let _ = self.stop_immediate();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Where `initdb` and `pg_ctl` are: beside `initdb` on PATH, else the newest
+/// of Debian's `/usr/lib/postgresql/*/bin`.
+fn find_bin_dir() -> Option<PathBuf> {
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        let dir = std::env::split_paths(&paths).find(|dir| dir.join("initdb").is_file())?;
+        // Through a symbolic link, to the directory psql and pg_ctl are in too.
+        let initdb = std::fs::canonicalize(dir.join("initdb")).ok()?;
+        initdb.parent().map(Path::to_path_buf)
+    });
+    on_path.or_else(|| {
+        let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()?
+            .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+            .filter(|bin| bin.join("initdb").is_file())
+            .collect();
+        versions.sort();
+        versions.pop()
+    })
+}
+
+fn fresh_dir(name: &str) -> Result<PathBuf, String> {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    // Short: a Unix socket's path is limited to about 100 bytes.
+    let short: String = name.chars().take(24).collect();
+    let dir = std::env::temp_dir().join(format!("pg-{}-{n}-{short}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.trim_ascii() == b"0")
+}
+
+fn chown_postgres(dir: &Path) -> Result<(), String> {
+    let out = Command::new("chown").arg("postgres:").arg(dir).output();
+    check("chown postgres", out)
+}
+
+fn check(what: &str, out: std::io::Result<Output>) -> Result<(), String> {
+    let out = out.map_err(|e| format!("cannot run {what}: {e}"))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    Err(format!("{what} failed ({}): {}", out.status, stderr.trim()))
+}
