@@ -11,6 +11,7 @@ mod accept;
 mod error;
 mod initiate;
 mod options;
+mod store;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -74,6 +75,8 @@ struct Inner<D: Schema> {
     pending: Pending,
     shutdown: watch::Sender<bool>,
     tasks: Mutex<JoinSet<()>>,
+    /// What the sessions' database stores share (the lease budget).
+    stores: store::Stores,
 }
 
 /// The accepted connections waiting for their first message, oldest first,
@@ -291,6 +294,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             pending: Pending::default(),
             shutdown: watch::Sender::new(false),
             tasks: Mutex::new(JoinSet::new()),
+            stores: store::Stores::default(),
             settings,
         });
         let mut initiators = Vec::new();
@@ -424,6 +428,9 @@ fn supported(s: &SessionSettings) -> Result<(), EngineError> {
     if cfg!(not(feature = "tls")) && s.tls.is_some() {
         return unsupported("SocketUseSSL");
     }
+    if cfg!(not(feature = "postgres")) && s.postgres_store.is_some() {
+        return unsupported("PostgreSQLStore");
+    }
     Ok(())
 }
 
@@ -465,16 +472,18 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             SyncPolicy::EveryRecord => settings.store_options.sync(SyncPolicy::Batch),
             _ => settings.store_options,
         };
-        let store: Store = match &settings.store_path {
-            Some(dir) => Box::new(
-                FileStore::open_with(dir, &id.store_name(), options).map_err(|error| {
-                    EngineError::from(EngineErrorKind::Store {
-                        id: id.clone(),
-                        error,
-                    })
-                })?,
-            ),
-            None => {
+        let store_error = |error| {
+            EngineError::from(EngineErrorKind::Store {
+                id: id.clone(),
+                error,
+            })
+        };
+        let store: Store = match (&settings.postgres_store, &settings.store_path) {
+            (Some(pg), _) => self.stores.open_postgres(pg, &id).map_err(store_error)?,
+            (None, Some(dir)) => {
+                Box::new(FileStore::open_with(dir, &id.store_name(), options).map_err(store_error)?)
+            }
+            (None, None) => {
                 let (messages, bytes) = self.options.memory_store_capacity;
                 Box::new(MemoryStore::with_capacity(messages, bytes))
             }
