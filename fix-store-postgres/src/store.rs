@@ -357,7 +357,7 @@ impl PostgresStore {
                     last = seq;
                 }
                 // A short page ends the range; a full one goes on after it.
-                if got < page_max || last >= hi {
+                if got == 0 || got < page_max || last >= hi {
                     break;
                 }
                 lo = last + 1;

@@ -6,7 +6,6 @@
 #[path = "../../fix-session/tests/store_cases/mod.rs"]
 mod store_cases;
 
-use std::sync::OnceLock;
 use std::time::SystemTime;
 
 use fix_session::{ChunkLimit, FileStore, MemoryStore, MessageStore};
@@ -43,18 +42,13 @@ fn on_file(name: &str, test: fn(&mut dyn MessageStore)) {
     );
 }
 
-/// One server for the whole binary; each case has a session key of its own.
-fn server() -> Option<&'static PgServer> {
-    static SERVER: OnceLock<Option<PgServer>> = OnceLock::new();
-    SERVER
-        .get_or_init(|| PgServer::start_or_skip("suite"))
-        .as_ref()
-}
-
 /// Runs `test` on a PostgreSQL store, commits, then reopens it (after the
 /// first let its lease go) and checks it holds the same.
 fn on_postgres(name: &str, test: fn(&mut dyn MessageStore)) {
-    let Some(pg) = server() else { return };
+    // A server per case: a static one would never be dropped, so never stopped.
+    let Some(pg) = PgServer::start_or_skip(name) else {
+        return;
+    };
     let config = PgConfig::new(pg.connection_string(), "suite");
     let mut store = PostgresStore::open(&config, name, SystemTime::now()).unwrap();
     assert!(store.holds_lease());

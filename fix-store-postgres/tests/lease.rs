@@ -1,0 +1,138 @@
+//! The store against a real server: fencing between two engines, commits per
+//! message under group commit, and a server crash while batches run.
+
+#[path = "../../fix-session/tests/store_cases/helpers.rs"]
+mod helpers;
+
+use std::time::{Duration, SystemTime};
+
+use fix_session::{ChunkLimit, MessageStore, StoreError};
+use fix_store_postgres::{PgConfig, PostgresStore};
+use fix_test_support::pg::PgServer;
+use helpers::{message, read_all};
+
+fn open(pg: &PgServer, node: &str, key: &str, lease: Duration) -> PostgresStore {
+    let config = PgConfig::new(pg.connection_string(), node).lease(lease);
+    PostgresStore::open(&config, key, SystemTime::now()).unwrap()
+}
+
+/// Stores `seqs` tagged `tag` and commits them as the engine does: a job run
+/// on another thread, then its end.
+fn batch(
+    store: &mut PostgresStore,
+    seqs: std::ops::RangeInclusive<u64>,
+    tag: u64,
+) -> Result<(), StoreError> {
+    for seq in seqs {
+        store.store(seq, &message(seq, tag))?;
+    }
+    let job = store.begin_sync()?.expect("a batch waits");
+    let done = std::thread::spawn(move || job.run()).join().unwrap();
+    store.end_sync(done)
+}
+
+#[test]
+fn a_lapsed_lease_fences_the_old_holder_and_numbers_go_on() {
+    let Some(pg) = PgServer::start_or_skip("fencing") else {
+        return;
+    };
+    let lease = Duration::from_secs(1);
+    let mut a = open(&pg, "node-a", "fence", lease);
+    let mut b = open(&pg, "node-b", "fence", lease);
+    assert!(a.holds_lease() && !b.holds_lease());
+    let err = b.store(1, b"standby").unwrap_err();
+    assert!(matches!(err, StoreError::LeaseStandby { .. }), "{err:?}");
+    batch(&mut a, 1..=5, 0).unwrap();
+    // A stops renewing, as when it cannot reach the server.
+    a.pause_renewal(true);
+    for seq in 6..=8 {
+        a.store(seq, &message(seq, 0)).unwrap();
+    }
+    std::thread::sleep(lease + Duration::from_millis(300));
+    b.refresh().unwrap();
+    assert!(b.holds_lease());
+    assert!(b.epoch() > a.epoch());
+    assert_eq!(b.next_sender_seq(), 6);
+    let err = a.begin_sync().unwrap_err();
+    assert!(matches!(err, StoreError::Fenced { .. }), "{err:?}");
+    batch(&mut b, 6..=7, 1).unwrap();
+    let rows = pg
+        .psql("SELECT count(*), count(DISTINCT seq) FROM fix_messages WHERE session_key = 'fence'")
+        .unwrap();
+    assert_eq!(rows, "7|7");
+    let all = read_all(&mut b, 1, u64::MAX, ChunkLimit::default());
+    let tags: Vec<u64> = all
+        .iter()
+        .map(|(s, m)| u64::from(*m != message(*s, 0)))
+        .collect();
+    assert_eq!(tags, [0, 0, 0, 0, 0, 1, 1]);
+}
+
+#[test]
+fn group_commit_takes_at_most_one_commit_per_ten_messages() {
+    let Some(pg) = PgServer::start_or_skip("commits") else {
+        return;
+    };
+    let mut store = open(&pg, "node-a", "commits", Duration::from_secs(30));
+    // Each write transaction takes one transaction id; the query's own is one.
+    let xid = || {
+        pg.psql("SELECT txid_current()")
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let before = xid();
+    for first in (1..=1000).step_by(50) {
+        batch(&mut store, first..=first + 49, 0).unwrap();
+    }
+    let commits = xid() - before - 1;
+    let per_message = commits as f64 / 1000.0;
+    println!("{commits} commits for 1000 messages: {per_message} per message");
+    assert!(per_message <= 0.1, "{per_message}");
+    assert_eq!(
+        read_all(&mut store, 1, u64::MAX, ChunkLimit::new(1000, usize::MAX)).len(),
+        1000
+    );
+}
+
+/// A crash of the server while batches run: every batch acknowledged before
+/// it is there after; the batch in flight fails with a `Database` error; the
+/// same store, after `refresh` (which connects again and reloads the row),
+/// goes on from what the server holds.
+#[test]
+fn an_immediate_restart_loses_no_acknowledged_batch() {
+    let Some(pg) = PgServer::start_or_skip("restart") else {
+        return;
+    };
+    let mut store = open(&pg, "node-a", "restart", Duration::from_secs(30));
+    let pg = std::sync::Arc::new(pg);
+    let crash = {
+        let pg = pg.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            pg.restart_immediate().unwrap();
+        })
+    };
+    let mut acked = 0;
+    let err = loop {
+        let next = store.next_sender_seq();
+        match batch(&mut store, next..=next + 9, 0) {
+            Ok(()) => acked = next + 9,
+            Err(e) => break e,
+        }
+    };
+    assert!(matches!(err, StoreError::Database { .. }), "{err:?}");
+    crash.join().unwrap();
+    store.refresh().unwrap();
+    assert!(store.holds_lease());
+    let next = store.next_sender_seq();
+    assert!(
+        next == acked + 1 || next == acked + 11,
+        "acked {acked}, next {next}"
+    );
+    let all = read_all(&mut store, 1, u64::MAX, ChunkLimit::new(1000, usize::MAX));
+    assert_eq!(all.len() as u64, next - 1);
+    assert!(all.iter().all(|(s, m)| *m == message(*s, 0)));
+    batch(&mut store, next..=next + 9, 0).unwrap();
+    assert!(acked > 0);
+}
