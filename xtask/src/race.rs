@@ -15,6 +15,8 @@ pub(crate) const HEADING: &str = "## Engine race (issue 15)";
 const OURS: &str = "ours";
 /// Ours with its default, durable store.
 const DURABLE: &str = "ours, FileStoreSync=Y";
+/// Ours with its PostgreSQL store.
+const POSTGRES: &str = "ours, PostgreSQL";
 const QUICKFIX: &str = "QuickFIX C++";
 
 /// What the harness printed.
@@ -177,6 +179,7 @@ pub(crate) fn render(w: &mut String, race: &Race, cmd: &str, cpu: &str, date: &s
         }
     );
     durability_targets(w, race);
+    postgres_targets(w, race);
     let _ = writeln!(
         w,
         "\nLatencies are from each order's due time, so a sender or engine held up \
@@ -252,6 +255,36 @@ fn durability_targets(w: &mut String, race: &Race) {
     }
 }
 
+/// The targets of issue 28 (the PostgreSQL store): its pipelined round
+/// trips against the durable file store's in the same run, and the commits
+/// it makes a message.
+fn postgres_targets(w: &mut String, race: &Race) {
+    let Some(pg) = race.figure(POSTGRES, "pipelined_round_trips_per_s") else {
+        return;
+    };
+    let met = |ok: bool| if ok { "yes" } else { "**no**" };
+    let _ = writeln!(
+        w,
+        "\n| target (issue 28: a fenced PostgreSQL store) | in this run | met |"
+    );
+    let _ = writeln!(w, "|---|---|---|");
+    if let Some(durable) = race.figure(DURABLE, "pipelined_round_trips_per_s") {
+        let r = pg / durable;
+        let _ = writeln!(
+            w,
+            "| pipelined round trips/s, PostgreSQL ≥ 0.5× FileStoreSync=Y | {r:.2}× | {} |",
+            met(r >= 0.5)
+        );
+    }
+    if let Some(c) = race.figure(POSTGRES, "commits_per_message") {
+        let _ = writeln!(
+            w,
+            "| commits per stored message under the race's load ≤ 0.1 (QuickFIX/J: 2) | {c:.3} | {} |",
+            met(c <= 0.1)
+        );
+    }
+}
+
 /// `existing` with its race section (from [`HEADING`] to the next `## ` heading)
 /// replaced by `section`, or with `section` appended when it has none.
 pub(crate) fn splice(existing: &str, section: &str) -> String {
@@ -313,6 +346,23 @@ QuickFIX C++\tlatency_max_us\t22560.8\n\
 QuickFIX C++\tpacer_p50_us\t46.1\n\
 QuickFIX C++\tpacer_p99_us\t1893.4\n\
 run\tquickfix\tin this run\n";
+
+    #[test]
+    fn judges_the_postgresql_lane_against_the_durable_one_and_its_commits() {
+        let lanes = "ours, FileStoreSync=Y\tpipelined_round_trips_per_s\t400000.0\n\
+ours, PostgreSQL\tpipelined_round_trips_per_s\t100000.0\n\
+ours, PostgreSQL\tcommits_per_message\t0.05\n";
+        let race = parse(&format!("{SAMPLE}{lanes}")).unwrap();
+        let mut s = String::new();
+        render(&mut s, &race, "cargo run …", "cpu", "date");
+        assert!(
+            s.contains(
+                "| pipelined round trips/s, PostgreSQL ≥ 0.5× FileStoreSync=Y | 0.25× | **no** |"
+            ),
+            "{s}"
+        );
+        assert!(s.contains("≤ 0.1 (QuickFIX/J: 2) | 0.050 | yes |"), "{s}");
+    }
 
     #[test]
     fn judges_the_durable_lane_against_ours_quickfix_and_the_sync_time() {

@@ -453,12 +453,22 @@ fn run() -> Result<(), String> {
     };
     let slack = tighten_timer_slack();
     let root = std::env::temp_dir().join(format!("fix-race-{}", std::process::id()));
+    // A private PostgreSQL server (initdb into a temporary directory, a Unix
+    // socket) for the PostgreSQL lane; without one the lane is left out.
+    let postgres = match fix_test_support::pg::PgServer::start("race") {
+        Ok(pg) => Some(pg),
+        Err(why) => {
+            println!("run	postgres	not in this run: {why}");
+            None
+        }
+    };
     let conditions = [
         "both engines in one process over 127.0.0.1, up together, their phases one after the other (the latency phase in alternating rounds), TCP_NODELAY on; each side's engine on a thread of its own (ours: a current-thread tokio runtime each; QuickFIX: SocketAcceptor and SocketInitiator, single-threaded kind)".to_owned(),
         "who sends: paced orders from a third thread for both engines, each writing to the socket from that thread (ours: SessionHandle::send_now; QuickFIX: Session::sendToTarget); pipelined orders, for ours from a task on the initiator's runtime (SessionHandle::send, whose queue the connection task takes whole; yielding while it is full), for QuickFIX from that third thread (sendToTarget)".to_owned(),
         "an initiator sends NewOrderSingles (ClOrdID = the order's index, 6 more fields), the acceptor answers each with an ExecutionReport (ClOrdID copied, 10 more fields), matched to its order by ClOrdID".to_owned(),
         format!("file store on both sides, synced by the system, never per message (ours: FileStoreSync=N, SyncPolicy::Os; QuickFIX's FileStore writes and fflushes each message, no fsync), in fresh directories under {}", std::env::temp_dir().display()),
         format!("{}: the same engine with its default store, FileStoreSync=Y: every message durable before its bytes leave, by group commit (one msync covers all a connection stored since the last, overlapped with its next reads); both sides", ours::NAME_DURABLE),
+        format!("{}: the same engine with its PostgreSQL store on both sides (a local server on a Unix socket, fsync and synchronous_commit on): every message committed before its bytes leave, one statement and one commit a batch, fenced by a lease", ours::NAME_POSTGRES),
         format!("sync time: the median of {SYNC_PROBES} syncs of our file store (a 200-byte message stored, then synced), measured after the race on the same disk"),
         "no message log (QuickFIX: a log factory whose callbacks do nothing, the crate's NullLogger)".to_owned(),
         "every message validated against FIX 4.4 on both sides (ours: fix44's generated tables; QuickFIX: UseDataDictionary=Y with spec/FIX44.xml, the file fix44 is generated from)".to_owned(),
@@ -480,13 +490,15 @@ fn run() -> Result<(), String> {
     let result = (|| {
         let ours_tracker = Arc::new(Tracker::new(plan.orders()));
         let durable_tracker = Arc::new(Tracker::new(plan.orders()));
-        ours::with_client(&root, false, &ours_tracker, &mut |ours| {
-            ours::with_client(&root, true, &durable_tracker, &mut |durable| {
-                #[cfg(feature = "quickfix")]
-                {
-                    let qf_tracker = Arc::new(Tracker::new(plan.orders()));
-                    quickfix_cpp::with_client(&root, &qf_tracker, &mut |qf| {
-                        let mut lanes = [
+        let pg_tracker = Arc::new(Tracker::new(plan.orders()));
+        ours::with_client(&root, ours::Store::Os, &ours_tracker, &mut |ours| {
+            ours::with_client(
+                &root,
+                ours::Store::Durable,
+                &durable_tracker,
+                &mut |durable| {
+                    with_postgres(postgres.as_ref(), &root, &pg_tracker, &mut |pg| {
+                        let mut lanes = vec![
                             Lane {
                                 name: ours::NAME,
                                 client: &mut *ours,
@@ -497,36 +509,22 @@ fn run() -> Result<(), String> {
                                 client: &mut *durable,
                                 tracker: durable_tracker.clone(),
                             },
-                            Lane {
-                                name: quickfix_cpp::NAME,
-                                client: qf,
-                                tracker: qf_tracker.clone(),
-                            },
                         ];
-                        report(&mut lanes, plan)
-                    })?;
-                    println!("run\tquickfix\tin this run");
-                }
-                #[cfg(not(feature = "quickfix"))]
-                {
-                    let mut lanes = [
-                        Lane {
-                            name: ours::NAME,
-                            client: &mut *ours,
-                            tracker: ours_tracker.clone(),
-                        },
-                        Lane {
-                            name: ours::NAME_DURABLE,
-                            client: durable,
-                            tracker: durable_tracker.clone(),
-                        },
-                    ];
-                    report(&mut lanes, plan)?;
-                    println!("run\tquickfix\tnot in this run (the `quickfix` feature is off)");
-                }
-                Ok(())
-            })
+                        if let Some(pg) = pg {
+                            lanes.push(Lane {
+                                name: ours::NAME_POSTGRES,
+                                client: pg,
+                                tracker: pg_tracker.clone(),
+                            });
+                        }
+                        with_quickfix(&root, plan, lanes)
+                    })
+                },
+            )
         })?;
+        if let Some(pg) = &postgres {
+            report_commits(pg)?;
+        }
         let sync = ours::sync_p50_us(&root, SYNC_PROBES)?;
         println!("run\tsync_p50_us\t{sync:.1}");
         let one_way = ours::one_way(ONE_WAY)?;
@@ -543,4 +541,79 @@ fn run() -> Result<(), String> {
     }
     let _ = std::fs::remove_dir_all(&root);
     result
+}
+
+/// Runs `race` with our pair on PostgreSQL, when there is a server, else
+/// with `None`.
+fn with_postgres(
+    pg: Option<&fix_test_support::pg::PgServer>,
+    root: &Path,
+    tracker: &Arc<Tracker>,
+    race: &mut dyn FnMut(Option<&mut dyn Client>) -> Result<(), String>,
+) -> Result<(), String> {
+    match pg {
+        Some(pg) => {
+            let connection = pg.connection_string();
+            ours::with_client(
+                root,
+                ours::Store::Postgres(&connection),
+                tracker,
+                &mut |c| race(Some(c)),
+            )
+        }
+        None => race(None),
+    }
+}
+
+/// Reports `lanes`, with QuickFIX C++'s beside them when the `quickfix`
+/// feature is on.
+fn with_quickfix(root: &Path, plan: Plan, mut lanes: Vec<Lane<'_>>) -> Result<(), String> {
+    #[cfg(feature = "quickfix")]
+    {
+        let qf_tracker = Arc::new(Tracker::new(plan.orders()));
+        quickfix_cpp::with_client(root, &qf_tracker, &mut |qf| {
+            let mut all: Vec<Lane<'_>> = lanes
+                .iter_mut()
+                .map(|l| Lane {
+                    name: l.name,
+                    client: &mut *l.client,
+                    tracker: l.tracker.clone(),
+                })
+                .collect();
+            all.push(Lane {
+                name: quickfix_cpp::NAME,
+                client: qf,
+                tracker: qf_tracker.clone(),
+            });
+            report(&mut all, plan)
+        })?;
+        println!("run\tquickfix\tin this run");
+    }
+    #[cfg(not(feature = "quickfix"))]
+    {
+        let _ = root;
+        report(&mut lanes, plan)?;
+        println!("run\tquickfix\tnot in this run (the `quickfix` feature is off)");
+    }
+    Ok(())
+}
+
+/// The PostgreSQL lane's commits per message stored: the server's
+/// committed transactions over the messages both sides stored.
+fn report_commits(pg: &fix_test_support::pg::PgServer) -> Result<(), String> {
+    let number = |sql: &str| -> Result<f64, String> {
+        let out = pg.psql(sql)?;
+        out.trim()
+            .parse()
+            .map_err(|e| format!("psql said {out:?}: {e}"))
+    };
+    let commits =
+        number("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")?;
+    let messages = number("SELECT count(*) FROM fix_messages")?;
+    println!(
+        "{}\tcommits_per_message\t{:.4}",
+        ours::NAME_POSTGRES,
+        commits / messages.max(1.0)
+    );
+    Ok(())
 }

@@ -21,6 +21,20 @@ pub(crate) const NAME: &str = "ours";
 /// Our engine with its default, durable store (`FileStoreSync=Y`: each message
 /// durable before it leaves, by group commit).
 pub(crate) const NAME_DURABLE: &str = "ours, FileStoreSync=Y";
+/// Our engine with its PostgreSQL store (one commit a batch, fenced by a
+/// lease), both sides on one local server.
+pub(crate) const NAME_POSTGRES: &str = "ours, PostgreSQL";
+
+/// Where a pair keeps its stores in the race.
+#[derive(Clone, Copy)]
+pub(crate) enum Store<'a> {
+    /// File stores synced by the system (`FileStoreSync=N`).
+    Os,
+    /// File stores durable before sending (`FileStoreSync=Y`).
+    Durable,
+    /// PostgreSQL, through this connection string.
+    Postgres(&'a str),
+}
 
 /// The acceptor: answers each NewOrderSingle with an ExecutionReport, or (one-way)
 /// only records it.
@@ -126,6 +140,8 @@ enum Stores<'a> {
     /// File stores in these directories (acceptor, initiator), synced as the
     /// policy says.
     Files(&'a Path, &'a Path, SyncPolicy),
+    /// PostgreSQL stores through this connection string.
+    Postgres(&'a str),
     Memory,
 }
 
@@ -148,11 +164,12 @@ impl Pair {
         let port = crate::free_port()?;
         let (a_dir, i_dir, policy) = match stores {
             Stores::Files(a, i, policy) => (Some(a), Some(i), policy),
-            Stores::Memory => (None, None, SyncPolicy::Os),
+            Stores::Postgres(_) | Stores::Memory => (None, None, SyncPolicy::Os),
         };
-        let with_store = |b: SessionBuilder, dir: Option<&Path>| match dir {
-            Some(d) => b.file_store_path(d).file_store_sync(policy),
-            None => b,
+        let with_store = |b: SessionBuilder, dir: Option<&Path>| match (dir, stores) {
+            (Some(d), _) => b.file_store_path(d).file_store_sync(policy),
+            (None, Stores::Postgres(connection)) => b.postgres_store(connection),
+            (None, _) => b,
         };
         let a_id = SessionId::new("FIX.4.4", "EXEC", "C1");
         let a = SessionBuilder::acceptor(a_id.clone())
@@ -276,25 +293,29 @@ impl Client for OursClient {
     }
 }
 
-/// Starts our pair with file stores in `root` (synced by the system, or
-/// `durable`: `FileStoreSync=Y`), answers recorded in `tracker`, and runs
-/// `race` with its client; stops the pair after.
+/// Starts our pair with `store` (file stores in `root`, or PostgreSQL),
+/// answers recorded in `tracker`, and runs `race` with its client; stops the
+/// pair after.
 pub(crate) fn with_client(
     root: &Path,
-    durable: bool,
+    store: Store<'_>,
     tracker: &Arc<Tracker>,
     race: &mut dyn FnMut(&mut dyn Client) -> Result<(), String>,
 ) -> Result<(), String> {
-    let (name, policy) = match durable {
-        true => ("ours-durable", SyncPolicy::EveryRecord),
-        false => ("ours", SyncPolicy::Os),
+    let (name, policy) = match store {
+        Store::Durable => ("ours-durable", SyncPolicy::EveryRecord),
+        Store::Os | Store::Postgres(_) => ("ours", SyncPolicy::Os),
     };
     let (a, i) = (
         crate::store_dir(root, &format!("{name}-acceptor"))?,
         crate::store_dir(root, &format!("{name}-initiator"))?,
     );
+    let stores = match store {
+        Store::Postgres(connection) => Stores::Postgres(connection),
+        _ => Stores::Files(&a, &i, policy),
+    };
     let pair = Pair::start(
-        Stores::Files(&a, &i, policy),
+        stores,
         EngineOptions::default(),
         || Executor {
             body: Vec::new(),
