@@ -543,13 +543,16 @@ fn run() -> Result<(), String> {
     result
 }
 
+/// What runs with a lane's client, when the lane exists.
+type WithLane<'r> = dyn FnMut(Option<&mut dyn Client>) -> Result<(), String> + 'r;
+
 /// Runs `race` with our pair on PostgreSQL, when there is a server, else
 /// with `None`.
 fn with_postgres(
     pg: Option<&fix_test_support::pg::PgServer>,
     root: &Path,
     tracker: &Arc<Tracker>,
-    race: &mut dyn FnMut(Option<&mut dyn Client>) -> Result<(), String>,
+    race: &mut WithLane<'_>,
 ) -> Result<(), String> {
     match pg {
         Some(pg) => {
