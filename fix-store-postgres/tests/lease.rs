@@ -136,3 +136,56 @@ fn an_immediate_restart_loses_no_acknowledged_batch() {
     batch(&mut store, next..=next + 9, 0).unwrap();
     assert!(acked > 0);
 }
+
+/// How long one message's commit takes, the store's own sync in the
+/// caller's thread (`send_now`'s path) and a job on another (the driver's):
+/// printed, not judged (figures live in the race).
+#[test]
+#[ignore = "a measurement: cargo test -p fix-store-postgres --test lease -- --ignored --nocapture"]
+fn one_message_commit_time() {
+    let Some(pg) = PgServer::start_or_skip("commit-time") else {
+        return;
+    };
+    let mut store = open(&pg, "node-a", "timing", Duration::from_secs(10));
+    let n = 500u64;
+    let started = std::time::Instant::now();
+    for seq in 1..=n {
+        store.store(seq, &message(seq, 0)).unwrap();
+        store.sync().unwrap();
+    }
+    let inline = started.elapsed() / n as u32;
+    let started = std::time::Instant::now();
+    for seq in n + 1..=2 * n {
+        batch(&mut store, seq..=seq, 0).unwrap();
+    }
+    let job = started.elapsed() / n as u32;
+    println!("one message's commit: {inline:?} by sync(), {job:?} by a job on another thread");
+}
+
+/// How a batch's commit time grows with its size: printed, not judged.
+#[test]
+#[ignore = "a measurement: cargo test -p fix-store-postgres --test lease -- --ignored --nocapture"]
+fn batch_commit_time() {
+    let Some(pg) = PgServer::start_or_skip("batch-time") else {
+        return;
+    };
+    let mut store = open(&pg, "node-a", "batches", Duration::from_secs(10));
+    let body = vec![b'x'; 200];
+    let mut seq = 1;
+    for size in [1u64, 10, 100, 1000, 10_000] {
+        let rounds = (20_000 / size).clamp(3, 200);
+        let started = std::time::Instant::now();
+        for _ in 0..rounds {
+            for _ in 0..size {
+                store.store(seq, &body).unwrap();
+                seq += 1;
+            }
+            store.sync().unwrap();
+        }
+        let each = started.elapsed() / rounds as u32;
+        println!(
+            "batch of {size}: {each:?} a commit, {:.2} µs a message",
+            each.as_secs_f64() * 1e6 / size as f64
+        );
+    }
+}
