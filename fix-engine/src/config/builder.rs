@@ -552,6 +552,15 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         postgres_store_node(value: impl Into<String>) => PostgreSQLStoreNode = Value::Text(value.into());
+        /// `PostgreSQLStoreMaxSessions` (0, the default: no limit): the most
+        /// sessions this engine holds in the PostgreSQL store; the others are
+        /// left to other engines, which take them over when this one stops.
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).postgres_store_max_sessions(2);
+        /// # let _ = b;
+        /// ```
+        postgres_store_max_sessions(value: u64) => PostgreSQLStoreMaxSessions = Value::Count(value);
         /// `SocketUseSSL` (default off).
         ///
         /// ```
