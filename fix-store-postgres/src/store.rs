@@ -584,8 +584,10 @@ impl MessageStore for PostgresStore {
         self.commit_now()
     }
 
+    /// Records wait for a commit: buffered, or in the batch in flight (not
+    /// durable until its job ends).
     fn pending_sync(&self) -> bool {
-        !self.pending.is_empty()
+        !self.pending.is_empty() || self.in_flight.is_some()
     }
 
     fn begin_sync(&mut self) -> Result<Option<SyncJob>, StoreError> {

@@ -530,7 +530,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// How much of the output is handed out: all of it under a store durable
     /// at once, the synced part under one that syncs by batch.
     fn released_len(&self) -> usize {
-        if self.store.pending_sync() {
+        // A sync in flight covers records that are not durable yet, whatever
+        // the store says of those it took since.
+        if self.store.pending_sync() || self.store.sync_in_flight() {
             self.conn.released
         } else {
             self.output.len()
@@ -575,7 +577,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn sync(&mut self) -> Result<(), SessionError> {
-        if self.store.pending_sync() {
+        if self.store.pending_sync() || self.store.sync_in_flight() {
             self.store.sync()?;
         }
         self.conn.released = self.output.len();

@@ -41,7 +41,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             orig_sending_time: None,
             poss_resend,
         };
-        if !self.store.pending_sync() {
+        if !self.store.pending_sync() && !self.store.sync_in_flight() {
             // Everything before this message is durable: handed out.
             self.conn.released = self.output.len();
         }
