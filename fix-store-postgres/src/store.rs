@@ -203,6 +203,17 @@ impl PostgresStore {
         }
     }
 
+    /// The lease was lost (taken over, or its connection gone): what was
+    /// buffered under it goes, and the store takes the lease anew if it can.
+    fn take_again(&mut self) -> Result<(), StoreError> {
+        self.lose_lease();
+        self.poisoned = None;
+        self.pending = Pending::default();
+        self.in_flight = None;
+        self.answer = None;
+        self.try_take()
+    }
+
     fn give_back(&mut self) {
         if let Some(budget) = &self.budget {
             budget.give_back();
@@ -639,11 +650,17 @@ impl MessageStore for PostgresStore {
     /// A holder commits what it buffered, renews its lease and reloads the
     /// row; one whose last batch failed reloads without committing (the
     /// row says what the failed batch left), its buffer dropped. A standby,
-    /// or a fenced store, tries to take the lease, and reloads when it does.
+    /// a fenced store, or a holder whose connection was lost (which lost
+    /// the lease with it) tries to take the lease, with a new epoch, and
+    /// reloads when it does: once the old lease has lapsed, its own
+    /// included, as a take never renews a lease it did not hold.
     fn refresh(&mut self) -> Result<(), StoreError> {
         let Some(epoch) = self.epoch else {
             return self.try_take();
         };
+        if self.lease_state().epoch != Some(epoch) {
+            return self.take_again();
+        }
         if self.poisoned.is_none() {
             self.sync()?;
         }
@@ -653,11 +670,7 @@ impl MessageStore for PostgresStore {
                 self.load(&row);
                 Ok(())
             }
-            None => {
-                self.lose_lease();
-                self.poisoned = None;
-                self.try_take()
-            }
+            None => self.take_again(),
         }
     }
 }

@@ -59,17 +59,35 @@ pub(crate) enum Request {
     },
 }
 
-/// The lease as the thread keeps it, shared with the store: the epoch held
-/// and the local deadline past which the store must stop writing.
+/// The lease as the thread keeps it, shared with the store: the epoch held,
+/// the local deadline past which the store must stop writing, and the
+/// connection the lease was taken on (its number, counted by the worker).
 #[derive(Debug, Default)]
 pub(crate) struct LeaseState {
     pub(crate) epoch: Option<i64>,
     pub(crate) deadline: Option<Instant>,
+    pub(crate) connection: Option<u64>,
     /// A test's hook: renewals stop, as when the thread cannot reach the server.
     pub(crate) paused: bool,
 }
 
 pub(crate) type SharedLease = Arc<Mutex<LeaseState>>;
+
+/// Forgets the lease: the store is told at its next write, by its state.
+fn forget(shared: &SharedLease) {
+    let mut state = shared.lock().unwrap_or_else(|e| e.into_inner());
+    state.epoch = None;
+    state.deadline = None;
+    state.connection = None;
+}
+
+/// Forgets the lease if it was taken on connection `id`, which just ended.
+fn forget_if_on(shared: &SharedLease, id: u64) {
+    let on_it = shared.lock().unwrap_or_else(|e| e.into_inner()).connection == Some(id);
+    if on_it {
+        forget(shared);
+    }
+}
 
 /// Sends a request and blocks for its reply.
 pub(crate) fn call<T>(tx: &Sender, make: impl FnOnce(Reply<T>) -> Request) -> Result<T, DbError> {
@@ -95,6 +113,8 @@ pub(crate) struct Worker {
     pub(crate) lease: Duration,
     pub(crate) shared: SharedLease,
     client: Option<Client>,
+    /// How many connections this worker made: the last one's number.
+    connections: u64,
 }
 
 impl Worker {
@@ -112,6 +132,7 @@ impl Worker {
             lease,
             shared,
             client: None,
+            connections: 0,
         }
     }
 
@@ -141,18 +162,51 @@ impl Worker {
         }
     }
 
-    /// A connected client: connects again when the last one was lost, so a
-    /// restarted server is used again without a new store.
-    async fn client(&mut self) -> Result<&mut Client, DbError> {
+    /// A connected client, connecting anew when the last one was lost: for
+    /// requests that hold no lease (open, take, read), so a restarted server
+    /// is used again without a new store.
+    async fn any_client(&mut self) -> Result<&mut Client, DbError> {
         if self.client.as_ref().is_none_or(Client::is_closed) {
-            let (mut client, connection) = tokio_postgres::connect(&self.connection, NoTls).await?;
-            tokio::spawn(async move {
-                let _ = connection.await;
-            });
-            crate::schema::migrate(&mut client).await?;
-            self.client = Some(client);
+            self.connect().await?;
         }
         self.client.as_mut().ok_or_else(|| "no connection".into())
+    }
+
+    /// The connection the lease was taken on, for the requests made under
+    /// the lease (renew, commit, reset, release). `None` when it is gone,
+    /// and the lease with it: a lease lives on the connection that took it,
+    /// so an engine cut off from the server loses it rather than quietly
+    /// reconnecting and renewing it.
+    fn lease_client(&mut self) -> Option<&mut Client> {
+        let on = self.lease_state().connection;
+        let open = self.client.as_ref().is_some_and(|c| !c.is_closed());
+        if on.is_some() && on == Some(self.connections) && open {
+            return self.client.as_mut();
+        }
+        self.lost();
+        None
+    }
+
+    /// Connects and migrates; the connection's end (closed by the server,
+    /// or by an error) forgets a lease taken on it at once, so the store's
+    /// next write fails without waiting for the local deadline.
+    async fn connect(&mut self) -> Result<(), DbError> {
+        self.client = None;
+        self.connections += 1;
+        let id = self.connections;
+        let (mut client, connection) = tokio_postgres::connect(&self.connection, NoTls).await?;
+        let shared = self.shared.clone();
+        tokio::spawn(async move {
+            let _ = connection.await;
+            forget_if_on(&shared, id);
+        });
+        crate::schema::migrate(&mut client).await?;
+        self.client = Some(client);
+        Ok(())
+    }
+
+    fn lease_state(&self) -> std::sync::MutexGuard<'_, LeaseState> {
+        self.shared.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn secs(&self) -> f64 {
@@ -206,29 +260,34 @@ impl Worker {
     ) -> Result<T, DbError> {
         r.unwrap_or_else(|_| {
             self.client = None;
+            forget_if_on(&self.shared, self.connections);
             Err(format!("no answer from the server in {limit:?}").into())
         })
     }
 
     async fn ensure(&mut self, creation_ns: i64) -> Result<SessionRow, DbError> {
         let key = self.key.clone();
-        sql::ensure(self.client().await?, &key, creation_ns).await
+        sql::ensure(self.any_client().await?, &key, creation_ns).await
     }
 
     async fn take(&mut self) -> Result<Option<SessionRow>, DbError> {
         let (key, node, secs) = (self.key.clone(), self.node.clone(), self.secs());
         let sent = Instant::now();
-        let row = sql::take(self.client().await?, &key, &node, secs).await?;
+        let row = sql::take(self.any_client().await?, &key, &node, secs).await?;
         if let Some(row) = &row {
             self.held(row.epoch, sent);
         }
         Ok(row)
     }
 
+    /// `None` when the lease was taken over, or its connection was lost.
     async fn renew(&mut self, epoch: i64) -> Result<Option<SessionRow>, DbError> {
         let (key, node, secs) = (self.key.clone(), self.node.clone(), self.secs());
         let sent = Instant::now();
-        let row = sql::renew(self.client().await?, &key, &node, epoch, secs).await?;
+        let Some(client) = self.lease_client() else {
+            return Ok(None);
+        };
+        let row = sql::renew(client, &key, &node, epoch, secs).await?;
         match &row {
             Some(_) => self.held(epoch, sent),
             None => self.lost(),
@@ -236,38 +295,51 @@ impl Worker {
         Ok(row)
     }
 
+    /// Nothing to let go when the lease's connection is gone: the lease
+    /// then lapses on its own.
     async fn release(&mut self, epoch: i64) -> Result<(), DbError> {
         let (key, node) = (self.key.clone(), self.node.clone());
+        let released = match self.lease_client() {
+            Some(client) => sql::release(client, &key, &node, epoch).await,
+            None => Ok(()),
+        };
         self.lost();
-        sql::release(self.client().await?, &key, &node, epoch).await
+        released
     }
 
+    /// `false` (fenced, nothing written) when the lease's connection is gone.
     async fn commit(&mut self, data: Arc<BatchData>) -> Result<bool, DbError> {
-        sql::commit(self.client().await?, data).await
+        match self.lease_client() {
+            Some(client) => sql::commit(client, data).await,
+            None => Ok(false),
+        }
     }
 
     async fn reset(&mut self, epoch: i64, creation_ns: i64) -> Result<Option<i64>, DbError> {
         let (key, node) = (self.key.clone(), self.node.clone());
-        sql::reset(self.client().await?, &key, &node, epoch, creation_ns).await
+        match self.lease_client() {
+            Some(client) => sql::reset(client, &key, &node, epoch, creation_ns).await,
+            None => Ok(None),
+        }
     }
 
     async fn read(&mut self, page: Page) -> Result<Vec<(i64, Option<Vec<u8>>)>, DbError> {
-        sql::read(self.client().await?, &page).await
+        sql::read(self.any_client().await?, &page).await
     }
 
     fn held(&self, epoch: i64, sent: Instant) {
-        let mut state = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.lease_state();
         state.epoch = Some(epoch);
         state.deadline = Some(deadline_after(sent, self.lease));
+        state.connection = Some(self.connections);
     }
 
     fn lost(&self) {
-        let mut state = self.shared.lock().unwrap_or_else(|e| e.into_inner());
-        state.epoch = None;
-        state.deadline = None;
+        forget(&self.shared);
     }
 
-    /// Renews a held lease; on an error the deadline stands, and passes.
+    /// Renews a held lease; on an error the deadline stands, and passes
+    /// (unless the error ended the connection, which ends the lease).
     async fn renew_tick(&mut self) {
         let epoch = {
             let state = self.shared.lock().unwrap_or_else(|e| e.into_inner());

@@ -96,15 +96,19 @@ fn group_commit_takes_at_most_one_commit_per_ten_messages() {
 }
 
 /// A crash of the server while batches run: every batch acknowledged before
-/// it is there after; the batch in flight fails with a `Database` error; the
-/// same store, after `refresh` (which connects again and reloads the row),
-/// goes on from what the server holds.
+/// it is there after; the batch in flight fails (a `Database` error, or
+/// `Fenced` when the store saw its connection end first: the lease went with
+/// it). The same store's `refresh` then takes the session again, with a new
+/// epoch, once its old lease has lapsed (a standby until then), and goes on
+/// from what the server holds.
 #[test]
 fn an_immediate_restart_loses_no_acknowledged_batch() {
     let Some(pg) = PgServer::start_or_skip("restart") else {
         return;
     };
-    let mut store = open(&pg, "node-a", "restart", Duration::from_secs(30));
+    let lease = Duration::from_secs(2);
+    let mut store = open(&pg, "node-a", "restart", lease);
+    let first_epoch = store.epoch().unwrap();
     let pg = std::sync::Arc::new(pg);
     let crash = {
         let pg = pg.clone();
@@ -121,10 +125,20 @@ fn an_immediate_restart_loses_no_acknowledged_batch() {
             Err(e) => break e,
         }
     };
-    assert!(matches!(err, StoreError::Database { .. }), "{err:?}");
+    assert!(
+        matches!(err, StoreError::Database { .. } | StoreError::Fenced { .. }),
+        "{err:?}"
+    );
+    assert!(!store.holds_lease());
     crash.join().unwrap();
+    let started = std::time::Instant::now();
     store.refresh().unwrap();
-    assert!(store.holds_lease());
+    while !store.holds_lease() {
+        assert!(started.elapsed() < lease * 3, "never taken again");
+        std::thread::sleep(Duration::from_millis(100));
+        store.refresh().unwrap();
+    }
+    assert!(store.epoch().unwrap() > first_epoch);
     let next = store.next_sender_seq();
     assert!(
         next == acked + 1 || next == acked + 11,
@@ -135,6 +149,53 @@ fn an_immediate_restart_loses_no_acknowledged_batch() {
     assert!(all.iter().all(|(s, m)| *m == message(*s, 0)));
     batch(&mut store, next..=next + 9, 0).unwrap();
     assert!(acked > 0);
+}
+
+/// A lost connection is a lost lease: the server ends the holder's
+/// connection; its next batch fails and it holds the lease no more; a
+/// standby takes the session once the lease has lapsed; the old holder's
+/// refresh then finds it held, and is a standby.
+#[test]
+fn a_terminated_connection_loses_the_lease() {
+    let Some(pg) = PgServer::start_or_skip("terminate") else {
+        return;
+    };
+    let lease = Duration::from_secs(1);
+    let named = |node: &str| {
+        let connection = format!("{} application_name={node}", pg.connection_string());
+        let config = PgConfig::new(connection, node).lease(lease);
+        PostgresStore::open(&config, "cut", SystemTime::now()).unwrap()
+    };
+    let mut a = named("node-a");
+    let mut b = named("node-b");
+    assert!(a.holds_lease() && !b.holds_lease());
+    batch(&mut a, 1..=5, 0).unwrap();
+    let ended = pg
+        .psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'node-a'")
+        .unwrap();
+    assert_eq!(ended, "1");
+    let err = batch(&mut a, 6..=8, 0).unwrap_err();
+    assert!(
+        matches!(err, StoreError::Database { .. } | StoreError::Fenced { .. }),
+        "{err:?}"
+    );
+    assert!(!a.holds_lease());
+    // The lease has not lapsed yet: nobody may take it.
+    b.refresh().unwrap();
+    assert!(!b.holds_lease());
+    std::thread::sleep(lease + Duration::from_millis(300));
+    b.refresh().unwrap();
+    assert!(b.holds_lease());
+    assert!(b.epoch() > a.epoch());
+    assert_eq!(b.next_sender_seq(), 6);
+    batch(&mut b, 6..=7, 1).unwrap();
+    a.refresh().unwrap();
+    assert!(!a.holds_lease());
+    assert_eq!(a.epoch(), None);
+    let err = a.store(a.next_sender_seq(), b"late").unwrap_err();
+    assert!(matches!(err, StoreError::LeaseStandby { .. }), "{err:?}");
+    let all = read_all(&mut b, 1, u64::MAX, ChunkLimit::default());
+    assert_eq!(all.len(), 7);
 }
 
 /// How long one message's commit takes, the store's own sync in the
