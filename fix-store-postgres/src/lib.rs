@@ -26,9 +26,11 @@ mod batch;
 mod config;
 mod schema;
 mod seq;
+mod sessions;
 mod sql;
 mod store;
 mod worker;
 
 pub use config::{LeaseBudget, PgConfig};
+pub use sessions::{SessionSummary, list_sessions};
 pub use store::{Fenced, PostgresStore};

@@ -6,16 +6,28 @@ use std::path::PathBuf;
 
 /// The usage text printed by `--help`.
 pub(crate) const USAGE: &str = "\
-fixstore: check, read and correct fix-session file stores offline
+fixstore: check, read and correct fix-session's stores offline: file stores, and
+the PostgreSQL store (fix-store-postgres)
 
 Usage: fixstore <COMMAND> <STORE-DIR> [OPTIONS]
+       fixstore <COMMAND> --postgres <CONNECTION> [OPTIONS]
 
 A store directory holds one log per session, `<SESSION>.log` (with `<SESSION>.lock`),
 where SESSION is BeginString-SenderCompID-TargetCompID[-Qualifier], as the engine's
 FileStorePath and `fixstore list` name it.
 
+With --postgres, the store is a PostgreSQL database (a libpq connection string, as
+the engine's PostgreSQLStoreConnection: `host=/run/pg user=fix dbname=fix`), whose
+sessions are the rows of its fix_sessions table. list shows each one's numbers and
+lease; verify and dump read through the store as a standby (they take no lease and
+write nothing: safe while engines run); set-next takes the session's lease as node
+`fixstore`, so it refuses a session whose lease an engine holds (exit 3) and fences
+off any engine whose lease had expired; it lets the lease go when done.
+
 Commands:
-  list <DIR>                 the sessions with a store in DIR, one a line
+  list <DIR>                 the sessions with a store in DIR, one a line (with
+                             --postgres: each with its next numbers, generation,
+                             and lease: live or free, its owner, epoch and expiry)
   verify <DIR>               check every record of each store's log: records by kind,
                              stored messages, next sequence numbers, creation time;
                              a torn tail (an interrupted write, which opening the
@@ -41,6 +53,8 @@ Commands:
                              dropped
 
 Options:
+      --postgres CONN    the PostgreSQL store at CONN (a libpq connection string)
+                         instead of a store directory
       --session ID       only this session (verify, dump; required by set-next)
       --sender N         set-next: the next sender sequence number (1 and up)
       --target M         set-next: the next target sequence number (1 and up)
@@ -55,10 +69,12 @@ Exit status:
   0  done; every store verified is intact (a torn tail alone is not damage)
   1  a store is damaged (a bad record, or a stored message that is not the FIX
      message of its number) or could not be read or written (named on stderr),
-     or the session has no store in the directory
+     or the session has no store in the directory (no row in the database), or
+     the database could not be reached
   2  the command line is wrong (an unknown command or option, a missing or bad
      value), or set-next was refused (lowering the sender without --force)
-  3  set-next: the store is in use (an engine holds its lock); stop it first
+  3  set-next: the store is in use (an engine holds its lock, or the session's
+     lease in the database, named on stderr); stop it first
 ";
 
 /// What the command line asks for.
@@ -81,11 +97,20 @@ pub(crate) enum Action {
     SetNext,
 }
 
+/// Where the sessions' stores are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Store {
+    /// A file store directory.
+    Dir(PathBuf),
+    /// A PostgreSQL store: a libpq connection string.
+    Postgres(String),
+}
+
 /// Everything the command line says.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Args {
     pub(crate) action: Action,
-    pub(crate) dir: PathBuf,
+    pub(crate) store: Store,
     pub(crate) session: Option<String>,
     pub(crate) sender: Option<u64>,
     pub(crate) target: Option<u64>,
@@ -98,9 +123,10 @@ pub(crate) struct Args {
 pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, String> {
     let mut action = None;
     let mut dir: Option<PathBuf> = None;
+    let mut postgres: Option<String> = None;
     let mut out = Args {
         action: Action::List,
-        dir: PathBuf::new(),
+        store: Store::Dir(PathBuf::new()),
         session: None,
         sender: None,
         target: None,
@@ -150,6 +176,14 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command,
         match name {
             "-h" | "--help" => return Ok(Command::Help),
             "-V" | "--version" => return Ok(Command::Version),
+            "--postgres" => {
+                if postgres.is_some() {
+                    return Err("one --postgres at a time".into());
+                }
+                postgres = Some(value(
+                    "a libpq connection string such as `host=/run/pg dbname=fix`",
+                )?);
+            }
             "--session" => out.session = Some(value("a session such as FIX.4.4-SENDER-TARGET")?),
             "--sender" => out.sender = Some(seq_num(name, &value("a sequence number")?)?),
             "--target" => out.target = Some(seq_num(name, &value("a sequence number")?)?),
@@ -167,7 +201,17 @@ pub(crate) fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command,
         }
     }
     out.action = action.ok_or("no command given (list, verify, dump or set-next; see --help)")?;
-    out.dir = dir.ok_or("no store directory given (see --help)")?;
+    out.store = match (dir, postgres) {
+        (Some(dir), None) => Store::Dir(dir),
+        (None, Some(connection)) => Store::Postgres(connection),
+        (Some(dir), Some(_)) => {
+            return Err(format!(
+                "a store directory or --postgres, not both: `{}` and --postgres",
+                dir.display()
+            ));
+        }
+        (None, None) => return Err("no store directory (nor --postgres) given (see --help)".into()),
+    };
     let only = |flag: &str, set: bool, actions: &[Action]| {
         if set && !actions.contains(&out.action) {
             return Err(format!(
@@ -241,12 +285,24 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(a.action, Action::SetNext);
-        assert_eq!(a.dir, PathBuf::from("store"));
+        assert_eq!(a.store, Store::Dir(PathBuf::from("store")));
         assert_eq!(a.session.as_deref(), Some("FIX.4.4-A-B"));
         assert_eq!((a.sender, a.target, a.force), (Some(10), None, true));
         let a = run(&["dump", "--json", "s", "--dict", "x.xml"]).unwrap();
         assert!(a.json && a.dict.is_some() && a.action == Action::Dump);
         assert_eq!(run(&["list", "s"]).unwrap().action, Action::List);
+        let a = run(&["verify", "--postgres", "host=/run/pg dbname=fix"]).unwrap();
+        assert_eq!(a.store, Store::Postgres("host=/run/pg dbname=fix".into()));
+        let a = run(&[
+            "set-next",
+            "--postgres=host=/tmp",
+            "--session",
+            "X",
+            "--target",
+            "2",
+        ])
+        .unwrap();
+        assert_eq!(a.store, Store::Postgres("host=/tmp".into()));
         assert_eq!(parse(["--help"].map(OsString::from)), Ok(Command::Help));
     }
 
@@ -257,6 +313,9 @@ mod tests {
         assert!(err(&["verify"]).contains("no store directory"));
         assert!(err(&[]).contains("no command"));
         assert!(err(&["verify", "a", "b"]).contains("one store directory"));
+        assert!(err(&["list", "d", "--postgres", "host=/tmp"]).contains("not both"));
+        assert!(err(&["list", "--postgres"]).contains("needs a value"));
+        assert!(err(&["list", "--postgres", "a", "--postgres", "b"]).contains("one --postgres"));
         assert!(err(&["verify", "s", "--bogus"]).contains("--bogus"));
         assert!(err(&["set-next", "s", "--sender", "5"]).contains("needs --session"));
         assert!(err(&["set-next", "s", "--session", "X"]).contains("--sender, --target"));

@@ -1,21 +1,24 @@
-//! `fixstore`: fix-session's file stores, offline: list the sessions of a store
-//! directory, verify their logs, dump their stored messages through fixdump's
-//! renderer, and set the next sequence numbers, so that nobody edits a store by
-//! hand.
+//! `fixstore`: fix-session's stores, offline: list the sessions of a store
+//! directory (or a PostgreSQL store), verify their logs, dump their stored
+//! messages through fixdump's renderer, and set the next sequence numbers, so
+//! that nobody edits a store by hand.
 //!
 //! ```text
 //! fixstore list store/
 //! fixstore verify store/
 //! fixstore dump store/ --session FIX.4.4-CLIENT-VENUE
 //! fixstore set-next store/ --session FIX.4.4-CLIENT-VENUE --sender 120 --target 87
+//! fixstore verify --postgres "host=/run/pg user=fix dbname=fix"
 //! ```
 //!
 //! Reading (verify, dump) goes through [`fix_session::store::StoreLog`], which
 //! checks and replays a log as opening the store does but takes no lock and writes
 //! nothing; set-next opens the store itself ([`fix_session::FileStore`]), whose
-//! lock keeps it off a store an engine has open.
+//! lock keeps it off a store an engine has open. The PostgreSQL store's side is
+//! in [`postgres`].
 
 mod args;
+mod postgres;
 // fixdump's renderer and scanner, shared by source: fixstore uses the message
 // writers but not fixdump's summary, whose helpers would otherwise be dead here.
 #[allow(dead_code)]
@@ -26,7 +29,9 @@ mod render;
 mod scan;
 
 use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
+use std::time::SystemTime;
 
 use fix_core::validate::{Invalid, Reject};
 use fix_core::{DataFields, Parser, SOH, Status};
@@ -34,7 +39,7 @@ use fix_dict::Dictionary;
 use fix_session::store::{StoreLog, sessions};
 use fix_session::{FileStore, MessageStore, StoreError};
 
-use crate::args::{Action, Args, Command};
+use crate::args::{Action, Args, Command, Store};
 use crate::render::{Problems, Style, Tables, Writer};
 use crate::scan::{Decoded, NoProgress, Problem, Scanner, Sink};
 
@@ -68,11 +73,19 @@ fn main() -> ExitCode {
         }
     };
     let mut out = io::stdout().lock();
-    let result = match args.action {
-        Action::List => list(&args, &mut out),
-        Action::Verify => verify(&args, &mut out),
-        Action::Dump => dump(&args, &mut out),
-        Action::SetNext => set_next(&args, &mut out),
+    let result = match &args.store {
+        Store::Dir(dir) => match args.action {
+            Action::List => list(dir, &mut out),
+            Action::Verify => verify(&args, dir, &mut out),
+            Action::Dump => dump_files(&args, dir, &mut out),
+            Action::SetNext => set_next(&args, dir, &mut out),
+        },
+        Store::Postgres(connection) => match args.action {
+            Action::List => postgres::list(connection, &mut out),
+            Action::Verify => postgres::verify(&args, connection, &mut out),
+            Action::Dump => postgres::dump(&args, connection, &mut out),
+            Action::SetNext => postgres::set_next(&args, connection, &mut out),
+        },
     };
     let (text, code) = match result {
         Ok(()) => return ExitCode::SUCCESS,
@@ -96,42 +109,36 @@ fn written(result: io::Result<()>) -> Result<(), Failure> {
 }
 
 /// The sessions a command covers: `--session`, or every store in the directory.
-fn selected(args: &Args) -> Result<Vec<String>, Failure> {
+fn selected(args: &Args, dir: &Path) -> Result<Vec<String>, Failure> {
     if let Some(id) = &args.session {
         return Ok(vec![id.clone()]);
     }
-    let ids = sessions(&args.dir).map_err(|e| Failure::Store(e.to_string()))?;
+    let ids = sessions(dir).map_err(|e| Failure::Store(e.to_string()))?;
     if ids.is_empty() {
         return Err(Failure::Store(format!(
             "{}: no session stores here (no <SESSION>.log)",
-            args.dir.display()
+            dir.display()
         )));
     }
     Ok(ids)
 }
 
-fn list(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
-    let ids = sessions(&args.dir).map_err(|e| Failure::Store(e.to_string()))?;
+fn list(dir: &Path, out: &mut impl Write) -> Result<(), Failure> {
+    let ids = sessions(dir).map_err(|e| Failure::Store(e.to_string()))?;
     let text: String = ids.iter().map(|id| format!("{id}\n")).collect();
     written(out.write_all(text.as_bytes()))
 }
 
-fn verify(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
+fn verify(args: &Args, dir: &Path, out: &mut impl Write) -> Result<(), Failure> {
     let mut failed = Vec::new();
-    for id in selected(args)? {
-        let checked = read_settled(args, &id).and_then(|log| {
+    for id in selected(args, dir)? {
+        let checked = read_settled(dir, &id).and_then(|log| {
             let messages = check_messages(&log)?;
             Ok((log, messages))
         });
         let report = match checked {
             Ok((log, messages)) => {
-                if !messages.wrong.is_empty() {
-                    failed.push(format!(
-                        "{id}: {} of {} stored messages are not the FIX message of their number",
-                        messages.wrong.len() as u64 + messages.more_wrong,
-                        messages.checked
-                    ));
-                }
+                failed.extend(messages.failure(&id));
                 describe(&id, &log, &messages)
             }
             Err(e) => {
@@ -156,11 +163,11 @@ fn verify(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
 /// record being copied in reads as damage when the engine writes the next one
 /// before the scan for valid records after it is done. Damage read twice, a moment
 /// apart, is in the file.
-fn read_settled(args: &Args, id: &str) -> Result<StoreLog, StoreError> {
-    match StoreLog::open(&args.dir, id) {
+fn read_settled(dir: &Path, id: &str) -> Result<StoreLog, StoreError> {
+    match StoreLog::open(dir, id) {
         Err(StoreError::Corrupt { .. }) => {
             std::thread::sleep(std::time::Duration::from_millis(200));
-            StoreLog::open(&args.dir, id)
+            StoreLog::open(dir, id)
         }
         first => first,
     }
@@ -183,10 +190,19 @@ const MAX_LISTED: usize = 10;
 #[derive(Debug, Default)]
 struct MessageCheck {
     checked: u64,
+    /// The lowest and highest stored numbers seen.
+    range: Option<(u64, u64)>,
     /// The first [`MAX_LISTED`] wrong ones: stored number, what is wrong.
     wrong: Vec<(u64, String)>,
     /// Wrong ones past those.
     more_wrong: u64,
+}
+
+/// The parser verify frames stored messages with.
+fn check_parser() -> Parser<'static> {
+    Parser::new()
+        .with_empty_values(true)
+        .with_max_message_size(fix_session::MAX_MESSAGE_LEN)
 }
 
 /// Checks that each stored message is one whole FIX message (BodyLength,
@@ -194,12 +210,21 @@ struct MessageCheck {
 /// resend sends again under that number. The record's CRC says the bytes are what
 /// was stored; this says that what was stored was right.
 fn check_messages(log: &StoreLog) -> Result<MessageCheck, StoreError> {
-    let parser = Parser::new()
-        .with_empty_values(true)
-        .with_max_message_size(fix_session::MAX_MESSAGE_LEN);
+    let parser = check_parser();
     let mut check = MessageCheck::default();
-    log.read_messages(&mut |seq, bytes| {
+    log.read_messages(&mut |seq, bytes| check.add(&parser, seq, bytes))?;
+    Ok(check)
+}
+
+impl MessageCheck {
+    /// Checks one stored message (see [`check_messages`]).
+    fn add(&mut self, parser: &Parser, seq: u64, bytes: &[u8]) {
+        let check = self;
         check.checked += 1;
+        check.range = Some(match check.range {
+            Some((first, last)) => (first.min(seq), last.max(seq)),
+            None => (seq, seq),
+        });
         let wrong = match parser.frame(bytes) {
             Ok(Status::Complete(frame)) if frame.len() != bytes.len() => Some(format!(
                 "{} bytes follow the message's CheckSum",
@@ -223,8 +248,45 @@ fn check_messages(log: &StoreLog) -> Result<MessageCheck, StoreError> {
                 check.more_wrong += 1;
             }
         }
-    })?;
-    Ok(check)
+    }
+
+    /// The stored line: `3 (1 to 3)`, or `none`.
+    fn stored(&self) -> String {
+        match self.range {
+            Some((first, last)) => format!("{} ({first} to {last})", self.checked),
+            None => "none".to_owned(),
+        }
+    }
+
+    /// The state line: `ok`, or the wrong messages, one a line.
+    fn state(&self) -> String {
+        let mut state = match self.wrong.len() {
+            0 => "ok".to_owned(),
+            n => format!(
+                "DAMAGED: {} of {} stored messages are not the FIX message of their number",
+                n as u64 + self.more_wrong,
+                self.checked
+            ),
+        };
+        for (seq, text) in &self.wrong {
+            state.push_str(&format!("\n            message {seq}: {text}"));
+        }
+        if self.more_wrong > 0 {
+            state.push_str(&format!("\n            and {} more", self.more_wrong));
+        }
+        state
+    }
+
+    /// What goes on stderr when a message is wrong.
+    fn failure(&self, id: &str) -> Option<String> {
+        (!self.wrong.is_empty()).then(|| {
+            format!(
+                "{id}: {} of {} stored messages are not the FIX message of their number",
+                self.wrong.len() as u64 + self.more_wrong,
+                self.checked
+            )
+        })
+    }
 }
 
 /// The value of the first MsgSeqNum (34) field of a message body.
@@ -245,25 +307,8 @@ fn describe(id: &str, log: &StoreLog, messages: &MessageCheck) -> String {
         Some((first, last)) => format!("{} ({first} to {last})", log.stored()),
         None => "none".to_owned(),
     };
-    let created = fix_core::value::UtcTimestamp::from_system_time(
-        log.creation_time(),
-        fix_core::value::Precision::Millis,
-    )
-    .map_or_else(|| format!("{:?}", log.creation_time()), |t| t.to_string());
-    let mut state = match messages.wrong.len() {
-        0 => "ok".to_owned(),
-        n => format!(
-            "DAMAGED: {} of {} stored messages are not the FIX message of their number",
-            n as u64 + messages.more_wrong,
-            messages.checked
-        ),
-    };
-    for (seq, text) in &messages.wrong {
-        state.push_str(&format!("\n            message {seq}: {text}"));
-    }
-    if messages.more_wrong > 0 {
-        state.push_str(&format!("\n            and {} more", messages.more_wrong));
-    }
+    let created = timestamp(log.creation_time());
+    let mut state = messages.state();
     if let Some(torn) = log.torn_tail() {
         state.push_str(&format!(
             "\n  torn tail {} bytes at byte offset {} (an interrupted write; opening the store \
@@ -289,12 +334,37 @@ fn describe(id: &str, log: &StoreLog, messages: &MessageCheck) -> String {
     )
 }
 
+/// A time as FIX writes it, to the millisecond (UTC).
+fn timestamp(t: SystemTime) -> String {
+    fix_core::value::UtcTimestamp::from_system_time(t, fix_core::value::Precision::Millis)
+        .map_or_else(|| format!("{t:?}"), |t| t.to_string())
+}
+
 /// `1 message`, `2 messages`.
 fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-fn dump(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
+fn dump_files(args: &Args, dir: &Path, out: &mut impl Write) -> Result<(), Failure> {
+    let ids = selected(args, dir)?;
+    dump(args, ids, out, &mut |id, visit| {
+        let log = StoreLog::open(dir, id)
+            .map_err(|e| Failure::Store(format!("{id}: {}", store_error_text(&e))))?;
+        log.read_messages(visit)
+            .map_err(|e| Failure::Store(format!("{id}: {e}")))
+    })
+}
+
+/// Reads every stored message of a session, in order, into the visitor.
+type ReadAll<'a> = dyn FnMut(&str, &mut dyn FnMut(u64, &[u8])) -> Result<(), Failure> + 'a;
+
+/// Dumps the stored messages of the sessions `ids`, as `read` reads them.
+fn dump(
+    args: &Args,
+    ids: Vec<String>,
+    out: &mut impl Write,
+    read: &mut ReadAll<'_>,
+) -> Result<(), Failure> {
     let dict = match &args.dict {
         Some(path) => Dictionary::from_path(path).map_err(|d| {
             Failure::Usage(format!(
@@ -315,7 +385,6 @@ fn dump(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
     // fixdump's default limit (1 MiB), and its buffer: a longer stored message is
     // shown as a broken one, as fixdump shows it.
     let mut scanner = Scanner::new(parser, scan::MAX_MESSAGE);
-    let ids = selected(args)?;
     let name_sessions = ids.len() > 1 && !args.json;
     let mut sink = DumpSink {
         tables: &tables,
@@ -325,13 +394,11 @@ fn dump(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
         out: Vec::new(),
     };
     for id in ids {
-        let log = StoreLog::open(&args.dir, &id)
-            .map_err(|e| Failure::Store(format!("{id}: {}", store_error_text(&e))))?;
         if name_sessions {
             written(out.write_all(format!("==> {id} <==\n\n").as_bytes()))?;
         }
         let mut scanned = Ok(());
-        log.read_messages(&mut |seq, bytes| {
+        read(&id, &mut |seq, bytes| {
             if scanned.is_err() {
                 return;
             }
@@ -342,8 +409,7 @@ fn dump(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
                 .run(bytes, &mut sink, &mut NoProgress)
                 .and_then(|()| out.write_all(&sink.out));
             sink.out.clear();
-        })
-        .map_err(|e| Failure::Store(format!("{id}: {e}")))?;
+        })?;
         written(scanned)?;
     }
     written(out.flush())
@@ -388,14 +454,14 @@ impl Sink for DumpSink<'_> {
     }
 }
 
-fn set_next(args: &Args, out: &mut impl Write) -> Result<(), Failure> {
+fn set_next(args: &Args, dir: &Path, out: &mut impl Write) -> Result<(), Failure> {
     // set_next's arguments are checked: a session, and a number to set.
     let id = args.session.as_deref().unwrap_or_default();
     // Read-only first: a missing store is an error here, where opening the store
     // would create an empty one.
-    let log = StoreLog::open(&args.dir, id)
+    let log = StoreLog::open(dir, id)
         .map_err(|e| Failure::Store(format!("{id}: {}", store_error_text(&e))))?;
-    let mut store = FileStore::open(&args.dir, id).map_err(|e| match e {
+    let mut store = FileStore::open(dir, id).map_err(|e| match e {
         StoreError::Locked { .. } => Failure::InUse(format!(
             "{id}: {e}; stop the engine that has it open, then run set-next again"
         )),
