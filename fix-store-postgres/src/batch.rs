@@ -25,8 +25,17 @@ pub(crate) struct BatchData {
     pub(crate) next_sender: i64,
     pub(crate) next_target: i64,
     pub(crate) drop_from: Option<i64>,
-    pub(crate) seqs: Vec<i64>,
+    /// The messages' FIX numbers (laid out in rows on the store's thread).
+    pub(crate) seqs: Vec<u64>,
     pub(crate) bytes: Vec<Vec<u8>>,
+}
+
+impl BatchData {
+    /// The batch's messages as the rows that store them.
+    pub(crate) fn rows(&self) -> Vec<crate::layout::Row> {
+        let messages = self.seqs.iter().copied();
+        crate::layout::encode(messages.zip(self.bytes.iter().map(Vec::as_slice)))
+    }
 }
 
 /// What the store took since its last batch left: nothing is sent to the
@@ -62,7 +71,7 @@ impl Pending {
             next_sender: crate::seq::to_db(next.0),
             next_target: crate::seq::to_db(next.1),
             drop_from: taken.drop_from.map(crate::seq::to_db),
-            seqs: taken.seqs.into_iter().map(crate::seq::to_db).collect(),
+            seqs: taken.seqs,
             bytes: taken.bytes,
         }
     }

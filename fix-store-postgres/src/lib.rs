@@ -24,6 +24,7 @@
 
 mod batch;
 mod config;
+mod layout;
 mod schema;
 mod seq;
 mod sessions;

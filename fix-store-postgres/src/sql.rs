@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use tokio_postgres::{Client, Row};
+use tokio_postgres::{Client, Row, Statement};
 
 use crate::batch::BatchData;
 use crate::worker::DbError;
@@ -115,22 +115,71 @@ const FENCED_UPDATE: &str = "UPDATE fix_sessions SET next_sender = $4, next_targ
        AND lease_expiry > now()
      RETURNING session_key, generation";
 
-/// Commits a batch: one statement, autocommitted, so one commit. `false`
-/// when the lease check matched no row (fenced: nothing was written).
-pub(crate) async fn commit(client: &mut Client, b: Arc<BatchData>) -> Result<bool, DbError> {
-    let Some(drop_from) = b.drop_from else {
-        return insert(&*client, &b).await;
-    };
-    // Rare (the sender number set below stored messages): the drop and the
-    // messages stored again under the same numbers need two statements, so
-    // one transaction, still one commit.
-    let tx = client.transaction().await?;
+/// A bigint's place in FIX order, in SQL: `x # ORDER` (the sign bit
+/// flipped) compares as FIX numbers do, whose numbers past `i64::MAX` are
+/// negative bigints (see `seq.rs`).
+const ORDER: &str = "(-9223372036854775807 - 1)";
+
+/// The batch statement: the numbers' fenced update, and the batch's rows
+/// (one, unless it is large) inserted from its RETURNING: no session row,
+/// no batch. A plain INSERT: a batch that is there already is an error,
+/// never overwritten. Prepared once per connection, so a commit is one
+/// round trip.
+pub(crate) async fn prepare_insert(client: &Client) -> Result<Statement, DbError> {
     let sql = format!(
         "WITH s AS ({FENCED_UPDATE}),
-         d AS (DELETE FROM fix_messages m USING s
-               WHERE m.session_key = s.session_key AND m.generation = s.generation
-                 AND CASE WHEN $7::bigint >= 0 THEN (m.seq >= $7::bigint OR m.seq < 0)
-                          ELSE (m.seq < 0 AND m.seq >= $7) END)
+         b AS (INSERT INTO fix_batches (session_key, generation, first_seq, last_seq, bytes)
+               SELECT s.session_key, s.generation, u.first_seq, u.last_seq, u.bytes
+               FROM s, unnest($7::bigint[], $8::bigint[], $9::bytea[])
+                    AS u(first_seq, last_seq, bytes))
+         SELECT count(*) FROM s"
+    );
+    Ok(client.prepare(&sql).await?)
+}
+
+/// Commits a batch: one statement, autocommitted, so one commit. `false`
+/// when the lease check matched no row (fenced: nothing was written).
+pub(crate) async fn commit(
+    client: &mut Client,
+    insert_batch: &Statement,
+    b: Arc<BatchData>,
+) -> Result<bool, DbError> {
+    let Some(drop_from) = b.drop_from else {
+        return insert(&*client, insert_batch, &b).await;
+    };
+    // Rare (the sender number set below stored messages): the drop and the
+    // messages stored again under the same numbers need two statements (a
+    // statement's insert would meet the rows its own delete removes), so
+    // one transaction, still one commit.
+    let tx = client.transaction().await?;
+    if !drop_stored(&tx, &b, drop_from).await? || !insert(&tx, insert_batch, &b).await? {
+        return Ok(false);
+    }
+    tx.commit().await?;
+    Ok(true)
+}
+
+/// Drops the stored messages numbered `drop_from` and above, under the
+/// fenced update: the batches that start there or above go, and one that
+/// straddles it keeps only what is below (`valid_below`).
+async fn drop_stored(
+    tx: &tokio_postgres::Transaction<'_>,
+    b: &BatchData,
+    drop_from: i64,
+) -> Result<bool, DbError> {
+    // A row's numbers are all of one sign, so a straddled row's
+    // `valid_below` and `drop_from` are of its sign: `least` compares them
+    // as FIX numbers.
+    let sql = format!(
+        "WITH s AS ({FENCED_UPDATE}),
+         d AS (DELETE FROM fix_batches b USING s
+               WHERE b.session_key = s.session_key AND b.generation = s.generation
+                 AND (b.first_seq # {ORDER}) >= ($7::bigint # {ORDER})),
+         v AS (UPDATE fix_batches b SET valid_below = least(b.valid_below, $7::bigint)
+               FROM s
+               WHERE b.session_key = s.session_key AND b.generation = s.generation
+                 AND (b.first_seq # {ORDER}) < ($7::bigint # {ORDER})
+                 AND (b.last_seq # {ORDER}) >= ($7::bigint # {ORDER}))
          SELECT count(*) FROM s"
     );
     let p = &b.params;
@@ -148,32 +197,22 @@ pub(crate) async fn commit(client: &mut Client, b: Arc<BatchData>) -> Result<boo
             ],
         )
         .await?;
-    if row.get::<_, i64>(0) == 0 {
-        return Ok(false);
-    }
-    if !insert(&tx, &b).await? {
-        return Ok(false);
-    }
-    tx.commit().await?;
-    Ok(true)
+    Ok(row.get::<_, i64>(0) == 1)
 }
 
 async fn insert(
     client: &impl tokio_postgres::GenericClient,
+    insert_batch: &Statement,
     b: &BatchData,
 ) -> Result<bool, DbError> {
-    // The insert reads from the update's RETURNING: no row, no message.
-    let sql = format!(
-        "WITH s AS ({FENCED_UPDATE}),
-         m AS (INSERT INTO fix_messages (session_key, generation, seq, bytes)
-               SELECT s.session_key, s.generation, u.seq, u.bytes
-               FROM s, unnest($7::bigint[], $8::bytea[]) AS u(seq, bytes))
-         SELECT count(*) FROM s"
-    );
+    let rows = b.rows();
+    let firsts: Vec<i64> = rows.iter().map(|r| r.first).collect();
+    let lasts: Vec<i64> = rows.iter().map(|r| r.last).collect();
+    let bytes: Vec<&[u8]> = rows.iter().map(|r| r.bytes.as_slice()).collect();
     let p = &b.params;
     let row = client
         .query_one(
-            &sql,
+            insert_batch,
             &[
                 &p.key,
                 &p.node,
@@ -181,8 +220,9 @@ async fn insert(
                 &b.next_sender,
                 &b.next_target,
                 &p.generation,
-                &b.seqs,
-                &b.bytes,
+                &firsts,
+                &lasts,
+                &bytes,
             ],
         )
         .await?;
@@ -203,8 +243,8 @@ pub(crate) async fn reset(
                 next_sender = 1, next_target = 1
             WHERE session_key = $1 AND owner = $2 AND epoch = $3 AND lease_expiry > now()
             RETURNING session_key, generation),
-         d AS (DELETE FROM fix_messages m USING s
-               WHERE m.session_key = s.session_key AND m.generation < s.generation)
+         d AS (DELETE FROM fix_batches b USING s
+               WHERE b.session_key = s.session_key AND b.generation < s.generation)
          SELECT generation FROM s";
     let row = client
         .query_opt(sql, &[&key, &node, &epoch, &creation_ns])
@@ -212,47 +252,51 @@ pub(crate) async fn reset(
     Ok(row.map(|r| r.get(0)))
 }
 
-/// One page of a read: the messages `from..=to` of a generation, at most
-/// `max` of them and `max_bytes` bytes (past the first when `first_free`),
-/// then the number of the first one left out, its bytes `None`.
+/// One page of a read: at most `max` rows of a generation, in order, that
+/// may hold the numbers `lo..=hi` (bigints of one sign): the row that holds
+/// `lo` (the last one starting at or below it, and at or above `floor`),
+/// then those starting in `lo..=hi`. The caller skips the messages outside
+/// the range.
 #[derive(Debug)]
 pub(crate) struct Page {
     pub(crate) key: String,
     pub(crate) generation: i64,
-    pub(crate) from: i64,
-    pub(crate) to: i64,
+    pub(crate) lo: i64,
+    pub(crate) hi: i64,
+    pub(crate) floor: i64,
     pub(crate) max: i64,
-    pub(crate) max_bytes: i64,
-    pub(crate) first_free: bool,
 }
 
-/// Reads a [`Page`]: the limits are applied by the server (a running sum of
-/// the lengths), so a page never brings more than its bytes to the client.
-pub(crate) async fn read(
-    client: &Client,
-    p: &Page,
-) -> Result<Vec<(i64, Option<Vec<u8>>)>, DbError> {
-    let sql = "WITH w AS (
-            SELECT seq, bytes, row_number() OVER (ORDER BY seq) AS n,
-                   sum(octet_length(bytes)) OVER (ORDER BY seq) AS total
-            FROM fix_messages
-            WHERE session_key = $1 AND generation = $2 AND seq BETWEEN $3 AND $4
-            ORDER BY seq LIMIT $5::bigint + 1)
-         SELECT seq, CASE WHEN (n = 1 AND $7::boolean) OR (n <= $5::bigint AND total <= $6::bigint) THEN bytes END
-         FROM w ORDER BY seq";
+/// A row of a read: its first number, `valid_below` and laid out messages.
+#[derive(Debug)]
+pub(crate) struct StoredRow {
+    pub(crate) first: i64,
+    pub(crate) valid_below: Option<i64>,
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// Reads a [`Page`]; both lookups walk the primary key from where they
+/// start, so a read late in a long session costs what an early one does.
+pub(crate) async fn read(client: &Client, p: &Page) -> Result<Vec<StoredRow>, DbError> {
+    let sql = "WITH start AS (
+            SELECT coalesce(max(first_seq), $3) AS first_seq FROM fix_batches
+            WHERE session_key = $1 AND generation = $2 AND first_seq BETWEEN $5 AND $3)
+         SELECT b.first_seq, b.valid_below, b.bytes FROM fix_batches b, start
+         WHERE b.session_key = $1 AND b.generation = $2
+           AND b.first_seq >= start.first_seq AND b.first_seq <= $4
+         ORDER BY b.first_seq LIMIT $6";
     let rows = client
         .query(
             sql,
-            &[
-                &p.key,
-                &p.generation,
-                &p.from,
-                &p.to,
-                &p.max,
-                &p.max_bytes,
-                &p.first_free,
-            ],
+            &[&p.key, &p.generation, &p.lo, &p.hi, &p.floor, &p.max],
         )
         .await?;
-    Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    Ok(rows
+        .iter()
+        .map(|r| StoredRow {
+            first: r.get(0),
+            valid_below: r.get(1),
+            bytes: r.get(2),
+        })
+        .collect())
 }

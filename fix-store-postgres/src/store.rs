@@ -9,8 +9,9 @@ use fix_session::{Chunk, ChunkLimit, Direction, MAX_MESSAGE_LEN, MessageStore, S
 
 use crate::batch::{BatchJob, BatchParams, Pending};
 use crate::config::{LeaseBudget, PgConfig};
+use crate::layout;
 use crate::seq::{db_ranges, from_db};
-use crate::sql::{Page, SessionRow};
+use crate::sql::{Page, SessionRow, StoredRow};
 use crate::worker::{LeaseState, Request, Sender, SharedLease, Worker, call};
 
 /// The marker inside the `io::Error` of a batch that the lease check
@@ -312,7 +313,9 @@ impl PostgresStore {
     }
 
     /// Reads committed messages in range (below any pending drop) into the
-    /// chunk, a page at a time; `Some(seq)` when the limit stopped it there.
+    /// chunk, a few rows at a time; `Some(seq)` when the limit stopped it
+    /// there. A row holds at most `layout::ROW_BYTES` (or one longer
+    /// message), so a page brings at most `PAGE_ROWS` of that to memory.
     fn read_committed(
         &self,
         from: u64,
@@ -332,50 +335,85 @@ impl PostgresStore {
             Some(&d) => to.min(d - 1),
             None => to,
         };
-        for (mut lo, hi) in db_ranges(from, to) {
-            loop {
-                let left = limit.max_messages() - chunk.messages;
-                let page = Page {
-                    key: self.key.clone(),
-                    generation: self.generation,
-                    from: lo,
-                    to: hi,
-                    max: left.min(1024) as i64,
-                    max_bytes: limit
-                        .max_bytes()
-                        .saturating_sub(chunk.bytes)
-                        .min(i64::MAX as usize) as i64,
-                    first_free: chunk.messages == 0,
-                };
-                let page_max = page.max as usize;
-                let rows = self.call("read stored messages", |reply| Request::Read {
-                    page,
-                    reply,
-                })?;
-                let mut got = 0;
-                let mut last = lo;
-                for (seq, bytes) in rows {
-                    let Some(bytes) = bytes else {
-                        return Ok(Some(from_db(seq)));
-                    };
-                    if chunk.messages == limit.max_messages() {
-                        return Ok(Some(from_db(seq)));
-                    }
-                    visit(from_db(seq), &bytes);
-                    chunk.messages += 1;
-                    chunk.bytes += bytes.len();
-                    got += 1;
-                    last = seq;
-                }
-                // A short page ends the range; a full one goes on after it.
-                if got == 0 || got < page_max || last >= hi {
-                    break;
-                }
-                lo = last + 1;
+        for (lo, hi) in db_ranges(from, to) {
+            if let Some(at) = self.read_range(lo, hi, (from, to), limit, chunk, visit)? {
+                return Ok(Some(at));
             }
         }
         Ok(None)
     }
+
+    /// [`read_committed`](Self::read_committed) over the bigints `lo..=hi`
+    /// (of one sign), page after page.
+    fn read_range(
+        &self,
+        mut lo: i64,
+        hi: i64,
+        range: (u64, u64),
+        limit: ChunkLimit,
+        chunk: &mut Chunk,
+        visit: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<Option<u64>, StoreError> {
+        // The row holding `lo` may start below it, not below its sign's first.
+        let mut floor = if lo >= 0 { 0 } else { i64::MIN };
+        loop {
+            let page = Page {
+                key: self.key.clone(),
+                generation: self.generation,
+                lo,
+                hi,
+                floor,
+                max: PAGE_ROWS,
+            };
+            let rows = self.call("read stored messages", |reply| Request::Read {
+                page,
+                reply,
+            })?;
+            for row in &rows {
+                if let Some(at) = visit_row(row, range, limit, chunk, visit)? {
+                    return Ok(Some(at));
+                }
+            }
+            // A short page ends the range; a full one goes on after it.
+            match rows.last() {
+                Some(last) if rows.len() as i64 == PAGE_ROWS && last.first < hi => {
+                    lo = last.first + 1;
+                    floor = lo;
+                }
+                _ => return Ok(None),
+            }
+        }
+    }
+}
+
+/// How many rows a read asks for at a time.
+const PAGE_ROWS: i64 = 4;
+
+/// Visits a stored row's messages in `range` (and below its `valid_below`)
+/// into the chunk; `Some(seq)` when the limit stopped it there.
+fn visit_row(
+    row: &StoredRow,
+    (from, to): (u64, u64),
+    limit: ChunkLimit,
+    chunk: &mut Chunk,
+    visit: &mut dyn FnMut(u64, &[u8]),
+) -> Result<Option<u64>, StoreError> {
+    let below = row.valid_below.map_or(u64::MAX, from_db);
+    let to = if row.valid_below.is_some() {
+        to.min(below.saturating_sub(1))
+    } else {
+        to
+    };
+    for message in layout::decode(&row.bytes) {
+        let (seq, bytes) = message.map_err(|e| db_error("read stored messages", e.into()))?;
+        if seq < from || seq > to {
+            continue;
+        }
+        if !visit_one(seq, bytes, limit, chunk, visit) {
+            return Ok(Some(seq));
+        }
+    }
+    Ok(None)
 }
 
 fn nanos(t: SystemTime) -> i64 {
@@ -404,16 +442,31 @@ fn visit_buffered<'a>(
     visit: &mut dyn FnMut(u64, &[u8]),
 ) -> Option<u64> {
     for (seq, bytes) in entries {
-        let full = chunk.messages == limit.max_messages()
-            || (chunk.messages > 0 && chunk.bytes.saturating_add(bytes.len()) > limit.max_bytes());
-        if full {
+        if !visit_one(seq, bytes, limit, chunk, visit) {
             return Some(seq);
         }
-        visit(seq, bytes);
-        chunk.messages += 1;
-        chunk.bytes += bytes.len();
     }
     None
+}
+
+/// Visits one message into the chunk, unless the chunk is full (`false`):
+/// the first message always goes, however long.
+fn visit_one(
+    seq: u64,
+    bytes: &[u8],
+    limit: ChunkLimit,
+    chunk: &mut Chunk,
+    visit: &mut dyn FnMut(u64, &[u8]),
+) -> bool {
+    let full = chunk.messages == limit.max_messages()
+        || (chunk.messages > 0 && chunk.bytes.saturating_add(bytes.len()) > limit.max_bytes());
+    if full {
+        return false;
+    }
+    visit(seq, bytes);
+    chunk.messages += 1;
+    chunk.bytes += bytes.len();
+    true
 }
 
 impl MessageStore for PostgresStore {
@@ -532,7 +585,7 @@ impl MessageStore for PostgresStore {
                 .data
                 .seqs
                 .iter()
-                .map(|&s| from_db(s))
+                .copied()
                 .zip(f.job.data.bytes.iter().map(Vec::as_slice))
         });
         let buffered = self

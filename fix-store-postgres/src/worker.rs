@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::time::timeout;
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::{Client, NoTls, Statement};
 
 use crate::batch::BatchData;
-use crate::sql::{self, Page, SessionRow};
+use crate::sql::{self, Page, SessionRow, StoredRow};
 
 /// A client or server error, or a request that took longer than a lease.
 pub(crate) type DbError = Box<dyn std::error::Error + Send + Sync>;
@@ -55,7 +55,7 @@ pub(crate) enum Request {
     },
     Read {
         page: Page,
-        reply: Reply<Vec<(i64, Option<Vec<u8>>)>>,
+        reply: Reply<Vec<StoredRow>>,
     },
 }
 
@@ -113,6 +113,8 @@ pub(crate) struct Worker {
     pub(crate) lease: Duration,
     pub(crate) shared: SharedLease,
     client: Option<Client>,
+    /// The batch statement, prepared on `client`.
+    insert_batch: Option<Statement>,
     /// How many connections this worker made: the last one's number.
     connections: u64,
 }
@@ -132,6 +134,7 @@ impl Worker {
             lease,
             shared,
             client: None,
+            insert_batch: None,
             connections: 0,
         }
     }
@@ -192,6 +195,7 @@ impl Worker {
     /// next write fails without waiting for the local deadline.
     async fn connect(&mut self) -> Result<(), DbError> {
         self.client = None;
+        self.insert_batch = None;
         self.connections += 1;
         let id = self.connections;
         let (mut client, connection) = tokio_postgres::connect(&self.connection, NoTls).await?;
@@ -201,6 +205,7 @@ impl Worker {
             forget_if_on(&shared, id);
         });
         crate::schema::migrate(&mut client).await?;
+        self.insert_batch = Some(sql::prepare_insert(&client).await?);
         self.client = Some(client);
         Ok(())
     }
@@ -309,8 +314,12 @@ impl Worker {
 
     /// `false` (fenced, nothing written) when the lease's connection is gone.
     async fn commit(&mut self, data: Arc<BatchData>) -> Result<bool, DbError> {
+        // No statement, no connection: no lease either.
+        let Some(insert_batch) = self.insert_batch.clone() else {
+            return Ok(false);
+        };
         match self.lease_client() {
-            Some(client) => sql::commit(client, data).await,
+            Some(client) => sql::commit(client, &insert_batch, data).await,
             None => Ok(false),
         }
     }
@@ -323,7 +332,7 @@ impl Worker {
         }
     }
 
-    async fn read(&mut self, page: Page) -> Result<Vec<(i64, Option<Vec<u8>>)>, DbError> {
+    async fn read(&mut self, page: Page) -> Result<Vec<StoredRow>, DbError> {
         sql::read(self.any_client().await?, &page).await
     }
 
