@@ -35,7 +35,8 @@ const MIGRATIONS: &[&str] = &[
     // bytes. `first_seq` and `last_seq` are its first and last numbers;
     // messages numbered `valid_below` and above are no longer stored (the
     // sender number went below them). The bytes are stored uncompressed
-    // (EXTERNAL): compressing them costs the commit more than it saves.
+    // (EXTERNAL): measured on batches of 1,000 execution reports, pglz made
+    // a commit 2.5 times slower and lz4 (not in every server) no faster.
     // The old table's messages move, one row each; `fix_batch_messages`
     // reads the layout in SQL, for people and tests.
     "CREATE TABLE fix_batches (

@@ -308,6 +308,8 @@ fn one_message_commit_time() {
 }
 
 /// How a batch's commit time grows with its size: printed, not judged.
+/// Twice: bodies of 200 `x` (the first figures', which compress to nothing),
+/// then execution reports whose ids, prices and times vary as real ones do.
 #[test]
 #[ignore = "a measurement: cargo test -p fix-store-postgres --test lease -- --ignored --nocapture"]
 fn batch_commit_time() {
@@ -315,8 +317,14 @@ fn batch_commit_time() {
         return;
     };
     let mut store = open(&pg, "node-a", "batches", Duration::from_secs(10));
-    let body = vec![b'x'; 200];
-    let mut seq = 1;
+    println!("200 bytes of x:");
+    time_batches(&mut store, &|_| vec![b'x'; 200]);
+    println!("execution reports:");
+    time_batches(&mut store, &execution_report);
+}
+
+/// Commits batches of growing sizes of `body(seq)`, printing each size's time.
+fn time_batches(store: &mut PostgresStore, body: &dyn Fn(u64) -> Vec<u8>) {
     for size in [1u64, 10, 100, 1000, 10_000] {
         let rounds = (20_000 / size).clamp(3, 200);
         let started = std::time::Instant::now();
@@ -324,18 +332,51 @@ fn batch_commit_time() {
         for _ in 0..rounds {
             let t = std::time::Instant::now();
             for _ in 0..size {
-                store.store(seq, &body).unwrap();
-                seq += 1;
+                let seq = store.next_sender_seq();
+                store.store(seq, &body(seq)).unwrap();
             }
             stored += t.elapsed();
             store.sync().unwrap();
         }
         let each = started.elapsed() / rounds as u32;
-        // `store` calls included (copies into the buffer): shown apart.
+        // `store` calls included (the body made, copied into the buffer): shown apart.
         println!(
             "batch of {size}: {each:?} a commit, {:.2} µs a message ({:?} of it storing)",
             each.as_secs_f64() * 1e6 / size as f64,
             stored / rounds as u32
         );
     }
+}
+
+/// An execution report of about 230 bytes, its varying fields drawn from
+/// `seq` by a xorshift, so that it compresses about as a real one does.
+fn execution_report(seq: u64) -> Vec<u8> {
+    let mut x = seq.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    format!(
+        "8=FIX.4.4\x019=200\x0135=8\x0134={seq}\x0149=EXEC\x0156=CLIENT1\x0152=20250101-12:{:02}:{:02}.{:03}\x01\
+         37=O{}\x0111=C{}\x0117=E{}\x01150=2\x0139=2\x0155=SYM{}\x0154={}\x0138={}\x0132={}\x0131={}.{:02}\x01\
+         14={}\x016=0\x01151=0\x0160=20250101-12:00:00.{:03}\x0110={:03}\x01",
+        next() % 60,
+        next() % 60,
+        next() % 1000,
+        next() % 100_000_000,
+        next() % 100_000_000,
+        next() % 100_000_000,
+        next() % 500,
+        1 + next() % 2,
+        next() % 10_000,
+        next() % 10_000,
+        next() % 1000,
+        next() % 100,
+        next() % 10_000,
+        next() % 1000,
+        next() % 256,
+    )
+    .into_bytes()
 }
