@@ -396,7 +396,7 @@ async fn run(pg: &PgServer, failure: Failure, n: usize) -> Duration {
 
     // One message a number, no gap, in the session's generation.
     let rows = pg
-        .psql("SELECT count(*), min(seq), max(seq) FROM fix_messages m JOIN fix_sessions s USING (session_key) WHERE m.generation = s.generation AND session_key = 'FIX.4.4-EXEC-C1'")
+        .psql("SELECT count(*), min(m.seq), max(m.seq) FROM fix_batches b JOIN fix_sessions s USING (session_key), fix_batch_messages(b.bytes, b.valid_below) m WHERE b.generation = s.generation AND session_key = 'FIX.4.4-EXEC-C1'")
         .unwrap();
     let numbers: Vec<u64> = rows
         .trim()
@@ -405,7 +405,7 @@ async fn run(pg: &PgServer, failure: Failure, n: usize) -> Duration {
         .collect();
     assert_eq!(numbers[0], numbers[2] - numbers[1] + 1, "numbers {rows}");
     // Clean for the next run: the session starts again at 1.
-    pg.psql("DELETE FROM fix_messages; DELETE FROM fix_sessions;")
+    pg.psql("DELETE FROM fix_batches; DELETE FROM fix_sessions;")
         .unwrap();
     takeover
 }

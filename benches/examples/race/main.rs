@@ -612,7 +612,8 @@ fn report_commits(pg: &fix_test_support::pg::PgServer) -> Result<(), String> {
     };
     let commits =
         number("SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()")?;
-    let messages = number("SELECT count(*) FROM fix_messages")?;
+    let messages =
+        number("SELECT count(*) FROM fix_batches b, fix_batch_messages(b.bytes, b.valid_below)")?;
     println!(
         "{}\tcommits_per_message\t{:.4}",
         ours::NAME_POSTGRES,
