@@ -205,7 +205,8 @@ fn what_the_engine_lacks_is_an_error_naming_it() {
     let e = Settings::from_path(sample("cpp-mysql.cfg")).unwrap_err();
     assert_eq!((e.key(), e.line()), (Some("MySQLStoreDatabase"), Some(7)));
     assert!(
-        e.to_string().contains("this database as the message store cannot be used"),
+        e.to_string()
+            .contains("this database as the message store cannot be used"),
         "{e}"
     );
     // With a file store beside it, the database settings are passed over.
