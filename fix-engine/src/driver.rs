@@ -31,6 +31,7 @@ use crate::config::Schedule;
 use crate::handle::{self, DISCONNECT, DirectSend, LOGOUT, Shared};
 use crate::journal::Journal;
 use crate::log::LogError;
+use crate::metrics::SessionMetrics;
 use crate::transport::Stream;
 
 /// The store of an engine's session: a file or memory store, as its settings say.
@@ -46,6 +47,8 @@ pub(crate) struct Slot<D: Schema> {
     pub(crate) app: Box<dyn Application + Send>,
     /// The session's log, which every connection writes.
     pub(crate) journal: Journal,
+    /// The session's metrics, which every connection updates.
+    metrics: SessionMetrics,
     read_buf: Box<[u8]>,
     /// Swapped with the handles' queue when the task takes what they queued.
     spare: Vec<u8>,
@@ -107,10 +110,12 @@ impl<D: Schema> SessionCell<D> {
         shared: &Shared,
         read_buffer: usize,
     ) -> Self {
+        let metrics = SessionMetrics::new(session.id());
         SessionCell(Mutex::new(Slot {
             session,
             app,
             journal,
+            metrics,
             read_buf: vec![0; read_buffer].into_boxed_slice(),
             spare: shared.spare_buffer(),
             taken: Vec::new(),
@@ -210,6 +215,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             session,
             app,
             journal,
+            metrics,
             spare,
             taken,
             connection,
@@ -231,6 +237,7 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
             session,
             app: &mut **app,
             journal,
+            metrics,
             spare,
             taken,
             live,
@@ -245,6 +252,7 @@ struct Direct<'a, D: Schema> {
     session: &'a mut Session<Store, D>,
     app: &'a mut dyn Application,
     journal: &'a mut Journal,
+    metrics: &'a mut SessionMetrics,
     spare: &'a mut Vec<u8>,
     taken: &'a mut Vec<(u64, u64)>,
     live: &'a mut Live,
@@ -259,6 +267,7 @@ impl<D: Schema> Direct<'_, D> {
             session,
             app,
             journal,
+            metrics,
             spare,
             taken,
             live,
@@ -268,7 +277,7 @@ impl<D: Schema> Direct<'_, D> {
         let flush_armed = journal.flush_due().is_some();
         // What others queued goes first: one sender's messages keep their order.
         let sent = send_queued(session, app, shared, spare, taken, live.limits, now)
-            .map(|old| report_too_old(journal, old, now))
+            .map(|(old, _)| report_too_old(journal, old, now))
             .and_then(|()| session.send(now, msg_type, body, app));
         if let Err(e) = sent {
             // Not sent: queued by the caller, for the next connection.
@@ -286,7 +295,7 @@ impl<D: Schema> Direct<'_, D> {
             return true;
         }
         settle(shared, taken, None);
-        let failure = match forward_events(session, journal, shared, now.wall) {
+        let failure = match forward_events(session, journal, metrics, shared, now.wall) {
             Err(e) => Some(End::Log(e)),
             Ok(()) => write(&mut live.stream, session).err().map(End::Io),
         };
@@ -440,7 +449,14 @@ fn finish<D: Schema>(slot: &mut Slot<D>, shared: &Shared, limits: Limits) {
     // What the session did last (a step that failed left its events), and
     // its end: the handles see it disconnected.
     let now = SystemTime::now();
-    if let Err(error) = forward_events(&mut slot.session, &mut slot.journal, shared, now) {
+    let forwarded = forward_events(
+        &mut slot.session,
+        &mut slot.journal,
+        &mut slot.metrics,
+        shared,
+        now,
+    );
+    if let Err(error) = forwarded {
         tracing::error!(%error, "the log could not be written");
     }
     // What the handles queued and the session did not take waits for the
@@ -478,6 +494,7 @@ fn start<D: Schema>(
         session,
         app,
         journal,
+        metrics,
         ..
     } = slot;
     // RefreshOnLogon (a standby store; a no-op for others): the store as
@@ -495,12 +512,12 @@ fn start<D: Schema>(
     session.connected(now, &mut **app).map_err(End::Failed)?;
     // Connected: handles may queue from here on (from `on_logon`, which the
     // first message calls).
-    forward_events(session, journal, shared, now.wall).map_err(End::Log)?;
+    forward_events(session, journal, metrics, shared, now.wall).map_err(End::Log)?;
     if !initial.is_empty() {
         session
             .handle_bytes(now, initial, &mut **app)
             .map_err(End::Failed)?;
-        forward_events(session, journal, shared, now.wall).map_err(End::Log)?;
+        forward_events(session, journal, metrics, shared, now.wall).map_err(End::Log)?;
     }
     Ok(())
 }
@@ -535,6 +552,8 @@ struct Progress {
     sync_due: Option<Instant>,
     /// The sync in flight: its job's number and the blocking task running it.
     syncing: Option<(u64, JoinHandle<SyncDone>)>,
+    /// When the sync in flight began.
+    sync_began: Option<Instant>,
 }
 
 async fn drive<D: Schema>(
@@ -550,6 +569,7 @@ async fn drive<D: Schema>(
         closing: None,
         sync_due: None,
         syncing: None,
+        sync_began: None,
     };
     let sleep = tokio::time::sleep_until(Instant::now());
     tokio::pin!(sleep);
@@ -662,8 +682,9 @@ fn step<D: Schema>(
         let now = clock::now();
         let took = step.take_commands(now)?;
         step.make_durable()?;
-        forward_events(step.session, step.journal, shared, now.wall).map_err(End::Log)?;
-        write(step.stream, step.session).map_err(End::Io)?;
+        forward_events(step.session, step.journal, step.metrics, shared, now.wall)
+            .map_err(End::Log)?;
+        step.write()?;
         // The senders wake the task only when the queue was empty: left
         // untaken, it is taken as soon as there is room, not at the next wake.
         if !took && room_for_sends(step.session, limits) {
@@ -687,6 +708,9 @@ struct Step<'a, D: Schema> {
     session: &'a mut Session<Store, D>,
     app: &'a mut dyn Application,
     journal: &'a mut Journal,
+    metrics: &'a mut SessionMetrics,
+    /// When this step's first read was made, for the read-to-reply time.
+    read_at: Option<Instant>,
     read_buf: &'a mut [u8],
     spare: &'a mut Vec<u8>,
     taken: &'a mut Vec<(u64, u64)>,
@@ -710,6 +734,7 @@ impl<'a, D: Schema> Step<'a, D> {
             session,
             app,
             journal,
+            metrics,
             read_buf,
             spare,
             taken,
@@ -726,6 +751,8 @@ impl<'a, D: Schema> Step<'a, D> {
             session,
             app: &mut **app,
             journal,
+            metrics,
+            read_at: None,
             read_buf,
             spare,
             taken,
@@ -743,6 +770,7 @@ impl<'a, D: Schema> Step<'a, D> {
         match woke {
             Woke::Socket(ready) => {
                 if ready.map_err(End::Io)?.is_readable() {
+                    self.read_at.get_or_insert_with(Instant::now);
                     read_batch(
                         self.stream,
                         self.session,
@@ -760,6 +788,9 @@ impl<'a, D: Schema> Step<'a, D> {
                 self.journal.flush_if_due().map_err(End::Log)?;
             }
             Woke::Synced(done) => {
+                if let Some(began) = self.progress.sync_began.take() {
+                    self.metrics.synced(began.elapsed().as_secs_f64());
+                }
                 let ended = self.session.end_sync(done);
                 settle(self.shared, self.sync_taken, ended.as_ref().err());
                 ended.map_err(End::Failed)?;
@@ -808,9 +839,20 @@ impl<'a, D: Schema> Step<'a, D> {
         Ok(took)
     }
 
+    /// Writes what the session released; the first write after a read
+    /// times the read-to-reply.
+    fn write(&mut self) -> Result<(), End> {
+        let pending = !self.session.output().is_empty();
+        write(self.stream, self.session).map_err(End::Io)?;
+        if pending && let Some(read_at) = self.read_at.take() {
+            self.metrics.replied(read_at.elapsed().as_secs_f64());
+        }
+        Ok(())
+    }
+
     /// Hands the session what the handles queued, reporting those too old.
     fn send_queued(&mut self, now: Time) -> Result<(), SessionError> {
-        let too_old = send_queued(
+        let (too_old, depth) = send_queued(
             self.session,
             self.app,
             self.shared,
@@ -820,6 +862,7 @@ impl<'a, D: Schema> Step<'a, D> {
             now,
         )?;
         report_too_old(self.journal, too_old, now);
+        self.metrics.queue_taken(depth);
         Ok(())
     }
 
@@ -827,6 +870,9 @@ impl<'a, D: Schema> Step<'a, D> {
     /// any of it is written (tracked sends are told when it ends); and the
     /// interval sync of `SyncPolicy::Interval`, writes or not.
     fn make_durable(&mut self) -> Result<(), End> {
+        let idle = self.progress.syncing.is_none();
+        let needed = idle && self.session.needs_sync();
+        let started = Instant::now();
         let begun = begin_sync(
             self.session,
             self.shared,
@@ -834,6 +880,14 @@ impl<'a, D: Schema> Step<'a, D> {
             self.sync_taken,
             &mut self.progress.syncing,
         );
+        if self.progress.syncing.is_some() {
+            if idle {
+                self.progress.sync_began = Some(started);
+            }
+        } else if needed && begun.is_ok() {
+            // Synced in place (a small batch): timed here.
+            self.metrics.synced(started.elapsed().as_secs_f64());
+        }
         if let Err(e) = begun {
             settle(self.shared, self.taken, Some(&e));
             return Err(End::Failed(e));
@@ -969,11 +1023,13 @@ fn read_batch<D: Schema>(
 fn forward_events<D: Schema>(
     session: &mut Session<Store, D>,
     journal: &mut Journal,
+    metrics: &mut SessionMetrics,
     shared: &Shared,
     now: SystemTime,
 ) -> Result<(), LogError> {
     let mut logged = Ok(());
     while let Some(event) = session.poll_event() {
+        metrics.event(&event);
         match &event {
             Event::State(state) => {
                 shared.set_state(*state);
@@ -986,12 +1042,16 @@ fn forward_events<D: Schema>(
             logged = journal.record(session, &event, now);
         }
     }
+    let store = session.store();
+    let numbers = (store.next_sender_seq(), store.next_target_seq());
+    metrics.numbers(session.message_counts(), numbers.0, numbers.1);
     logged
 }
 
 /// Hands the logged-on session every message the handles queued; the
 /// tracked ones' tickets and numbers go into `taken`. A message older than
-/// `max_queued_age` is dropped instead; returns how many were.
+/// `max_queued_age` is dropped instead. Returns how many were, and how
+/// many the queue held.
 fn send_queued<D: Schema>(
     session: &mut Session<Store, D>,
     app: &mut dyn Application,
@@ -1000,11 +1060,13 @@ fn send_queued<D: Schema>(
     taken: &mut Vec<(u64, u64)>,
     limits: Limits,
     now: Time,
-) -> Result<usize, SessionError> {
+) -> Result<(usize, usize), SessionError> {
     shared.take_queued(spare);
     let mut result = Ok(0);
     let mut too_old = 0;
+    let mut depth = 0;
     for (handed, r) in handle::records(spare).enumerate() {
+        depth = handed + 1;
         if limits
             .max_queued_age
             .is_some_and(|max| now.mono.saturating_sub(r.queued_at) > max)
@@ -1027,7 +1089,7 @@ fn send_queued<D: Schema>(
         }
     }
     spare.clear();
-    result.map(|_: usize| too_old)
+    result.map(|_: usize| (too_old, depth))
 }
 
 /// Writes an event for messages dropped as too old (a log that fails is

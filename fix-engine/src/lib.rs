@@ -110,6 +110,7 @@ mod handle;
 mod journal;
 pub mod log;
 mod logon_tags;
+mod metrics;
 mod net;
 mod tls;
 mod transport;

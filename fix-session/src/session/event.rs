@@ -52,6 +52,47 @@ pub struct MessageEvent {
     pub(super) bytes: Range<usize>,
 }
 
+/// The messages a session has framed from its input and sent, admin and
+/// application apart, since it was made: what a transport's metrics count
+/// (whether or not message events are on).
+///
+/// ```
+/// let c = fix_session::MessageCounts::default();
+/// assert_eq!(c.received_admin + c.sent_app, 0);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MessageCounts {
+    /// Admin messages framed from the input.
+    pub received_admin: u64,
+    /// Application messages framed from the input.
+    pub received_app: u64,
+    /// Admin messages sent (resent gap fills included).
+    pub sent_admin: u64,
+    /// Application messages sent (resent ones included).
+    pub sent_app: u64,
+}
+
+impl MessageCounts {
+    pub(super) fn received(&mut self, kind: Kind) {
+        let count = if kind.admin {
+            &mut self.received_admin
+        } else {
+            &mut self.received_app
+        };
+        *count += 1;
+    }
+
+    pub(super) fn sent(&mut self, kind: Kind) {
+        let count = if kind.admin {
+            &mut self.sent_admin
+        } else {
+            &mut self.sent_app
+        };
+        *count += 1;
+    }
+}
+
 /// What a message event says of a message's MsgType.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Kind {

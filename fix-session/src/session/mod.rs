@@ -7,7 +7,9 @@ mod event;
 mod outgoing;
 mod timer;
 
-pub use event::{DisconnectReason, Event, MAX_PENDING_EVENTS, MAX_TRANSCRIPT_BYTES, MessageEvent};
+pub use event::{
+    DisconnectReason, Event, MAX_PENDING_EVENTS, MAX_TRANSCRIPT_BYTES, MessageCounts, MessageEvent,
+};
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -363,6 +365,8 @@ pub struct Session<S: MessageStore, D: Schema> {
     /// accepted (an acceptor) or sent (an initiator), not before.
     reset_pending: bool,
     events: event::Events,
+    /// The messages received and sent so far.
+    counts: MessageCounts,
     /// ResetOnError: an error was met; the store is reset when our Logout is
     /// answered or the connection ends.
     reset_after_error: bool,
@@ -449,6 +453,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             held_index: Vec::new(),
             reset_pending: false,
             events: event::Events::default(),
+            counts: MessageCounts::default(),
             reset_after_error: false,
             now: Time::from(epoch),
         }
@@ -751,6 +756,22 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// ```
     pub fn dropped_events(&self) -> u64 {
         self.events.dropped()
+    }
+
+    /// The messages this session has framed from its input and sent so far,
+    /// admin and application apart.
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.connected(UNIX_EPOCH, &mut App)?; // sends the Logon
+    /// assert_eq!(s.message_counts().sent_admin, 1);
+    /// # Ok::<(), fix_session::SessionError>(())
+    /// ```
+    pub fn message_counts(&self) -> MessageCounts {
+        self.counts
     }
 
     /// The bytes of a message event ([`Event::Received`], [`Event::Sent`]):
@@ -1208,8 +1229,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
 
     /// A framed message, as received, for its [`Event::Received`].
     fn record_received(&mut self, seq: Option<u64>, frame: &fix_core::Frame<'_>) {
+        let kind = event::Kind::of(frame.msg_type());
+        self.counts.received(kind);
         if self.config.message_events {
-            let kind = event::Kind::of(frame.msg_type());
             self.events.message(false, seq, kind, frame.bytes());
         }
     }

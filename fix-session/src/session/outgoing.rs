@@ -64,6 +64,8 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             // resend's last message, so that the counterparty never sees a
             // number above a gap the resend has yet to fill.
             self.held.extend_from_slice(&self.output[start..]);
+            // Counted as it is stored: it leaves after the resend.
+            self.counts.sent(Kind::of(msg_type));
             if self.config.message_events {
                 self.held_index
                     .push((seq, self.held.len(), Kind::of(msg_type)));
@@ -100,6 +102,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// The message at `start` of the output, just framed, for its
     /// [`Event::Sent`].
     fn record_sent(&mut self, seq: Option<u64>, kind: Kind, start: usize) {
+        self.counts.sent(kind);
         if self.config.message_events {
             self.events.message(true, seq, kind, &self.output[start..]);
         }
