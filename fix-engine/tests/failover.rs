@@ -25,7 +25,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
@@ -187,20 +187,27 @@ impl Acceptor {
 /// A TCP proxy in front of engine-a that, once cut, closes the initiator's
 /// side and new connections, keeps engine-a's side open and counts every
 /// byte engine-a still sends.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct Proxy {
-    cut: Arc<AtomicBool>,
+    cut: tokio::sync::watch::Sender<bool>,
     after_cut: Arc<AtomicUsize>,
 }
 
 impl Proxy {
+    fn new() -> Proxy {
+        Proxy {
+            cut: tokio::sync::watch::Sender::new(false),
+            after_cut: Arc::default(),
+        }
+    }
+
     async fn start(&self, to: u16) -> u16 {
         let listener = TcpListener::bind(("127.0.0.1", 0)).await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let proxy = self.clone();
         tokio::spawn(async move {
             while let Ok((client, _)) = listener.accept().await {
-                if proxy.cut.load(Ordering::SeqCst) {
+                if *proxy.cut.borrow() {
                     continue; // dropped: closed at once
                 }
                 let Ok(server) = TcpStream::connect(("127.0.0.1", to)).await else {
@@ -213,41 +220,66 @@ impl Proxy {
     }
 
     async fn pump(self, client: TcpStream, server: TcpStream) {
-        let (mut client_read, client_write) = client.into_split();
+        let (mut client_read, mut client_write) = client.into_split();
         let (mut server_read, mut server_write) = server.into_split();
-        let cut = self.cut.clone();
-        tokio::spawn(async move {
+        let mut cut = self.cut.subscribe();
+        let forward = async move {
             let mut buf = vec![0u8; 64 << 10];
-            while let Ok(n) = client_read.read(&mut buf).await {
-                if n == 0 || cut.load(Ordering::SeqCst) {
-                    return;
-                }
-                if server_write.write_all(&buf[..n]).await.is_err() {
-                    return;
+            loop {
+                tokio::select! {
+                    read = client_read.read(&mut buf) => match read {
+                        Ok(n) if n > 0 => {
+                            if server_write.write_all(&buf[..n]).await.is_err() {
+                                return;
+                            }
+                        }
+                        _ => return,
+                    },
+                    () = cut_off(&mut cut) => return,
                 }
             }
-        });
-        let mut buf = vec![0u8; 64 << 10];
-        let mut client_write = Some(client_write);
-        while let Ok(n) = server_read.read(&mut buf).await {
-            if n == 0 {
-                return;
+        };
+        let mut cut = self.cut.subscribe();
+        let back = async move {
+            let mut buf = vec![0u8; 64 << 10];
+            loop {
+                tokio::select! {
+                    read = server_read.read(&mut buf) => match read {
+                        Ok(n) if n > 0 => {
+                            if client_write.write_all(&buf[..n]).await.is_err() {
+                                return;
+                            }
+                        }
+                        _ => return,
+                    },
+                    () = cut_off(&mut cut) => break,
+                }
             }
-            if self.cut.load(Ordering::SeqCst) {
-                client_write = None;
+            // Cut: the initiator's side closes (with `forward`'s half);
+            // engine-a's stays open, and what it still sends is counted.
+            drop(client_write);
+            while let Ok(n) = server_read.read(&mut buf).await {
+                if n == 0 {
+                    return;
+                }
                 self.after_cut.fetch_add(n, Ordering::SeqCst);
-                continue;
             }
-            if let Some(w) = &mut client_write
-                && w.write_all(&buf[..n]).await.is_err()
-            {
-                client_write = None;
-            }
-        }
+        };
+        tokio::spawn(forward);
+        back.await;
     }
 
     fn cut(&self) {
-        self.cut.store(true, Ordering::SeqCst);
+        self.cut.send_replace(true);
+    }
+}
+
+/// Resolves once the proxy is cut.
+async fn cut_off(cut: &mut tokio::sync::watch::Receiver<bool>) {
+    while !*cut.borrow_and_update() {
+        if cut.changed().await.is_err() {
+            return;
+        }
     }
 }
 
@@ -321,7 +353,7 @@ async fn run(pg: &PgServer, failure: Failure, n: usize) -> Duration {
     a.listening().await;
     let b = Acceptor::spawn(pg, "engine-b", port_b, &record);
     b.listening().await;
-    let proxy = Proxy::default();
+    let proxy = Proxy::new();
     let proxy_port = proxy.start(port_a).await;
 
     let (tx, mut rx) = mpsc::unbounded_channel();
@@ -342,8 +374,13 @@ async fn run(pg: &PgServer, failure: Failure, n: usize) -> Duration {
         handle.send(b"D", &order(id)).unwrap();
     }
     // Mid-burst: the failure comes once some of the orders are answered,
-    // the rest in flight.
-    let some = 1 + fastrand::usize(..BEFORE);
+    // the rest in flight. A terminated connection leaves engine-a running:
+    // a batch it committed just before may still leave just after, so that
+    // run waits for a quiet moment, and every byte after it is a fault.
+    let some = match failure {
+        Failure::Terminate => BEFORE,
+        _ => 1 + fastrand::usize(..BEFORE),
+    };
     answered(&mut rx, &mut seen, &ids[..some], 20).await;
 
     let failed_at = Instant::now();
