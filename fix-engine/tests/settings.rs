@@ -1308,9 +1308,17 @@ mod arbitrary {
     use fix_engine::config::{Otherwise, Support, ValueType, keys};
 
     /// Keys whose values must agree with other keys' (the session's identity
-    /// and role, the schedule, TLS, the machine's time zone) or that cannot be
-    /// honoured: the base file gives the first, the others are errors by design.
+    /// and role, the schedule, TLS, the machine's time zone, the one store:
+    /// the base file has FileStorePath, which the PostgreSQL store's keys
+    /// may not join) or that cannot be honoured: the base file gives the
+    /// first, the others are errors by design.
     const LEFT_OUT: &[&str] = &[
+        "PostgreSQLStoreDatabase",
+        "PostgreSQLStoreUser",
+        "PostgreSQLStorePassword",
+        "PostgreSQLStoreHost",
+        "PostgreSQLStorePort",
+        "PostgreSQLStoreConnection",
         "ConnectionType",
         "BeginString",
         "SenderCompID",
