@@ -1,6 +1,7 @@
 //! Who a session is and how it behaves: [`SessionId`] and [`SessionConfig`], named
 //! after QuickFIX's settings where they mean the same.
 
+use std::num::NonZeroU32;
 use std::time::Duration;
 
 use fix_core::Parser;
@@ -211,6 +212,32 @@ pub struct SessionConfig {
     /// config.message_events = true; // a message log is kept
     /// ```
     pub message_events: bool,
+    /// The most application messages the session sends in any second (on
+    /// the monotonic clock, a sliding window: `N` may go at once, then the
+    /// next once the oldest of those is a second old); `None` (the default)
+    /// is no limit. [`Session::send`](crate::Session::send) refuses an
+    /// application message over it with
+    /// [`SessionError::Throttled`](crate::SessionError::Throttled): the
+    /// session queues nothing; the transport keeps what waits, asking
+    /// [`Session::send_allowance`](crate::Session::send_allowance) how many
+    /// may go and [`Session::next_send_at`](crate::Session::next_send_at)
+    /// when the next may.
+    ///
+    /// Admin messages (Logon, Heartbeat, TestRequest, ResendRequest, Reject,
+    /// SequenceReset, Logout), resends and gap fills are never held back and
+    /// never counted. Application messages the [`Application`](crate::Application)
+    /// sends from a callback through its [`Outbox`](crate::Outbox) are never
+    /// held back either (they answer a message, and are stored with it) but
+    /// count: the transport's next sends wait for them.
+    ///
+    /// ```
+    /// use std::num::NonZeroU32;
+    /// use fix_session::{Role, SessionConfig, SessionId};
+    /// let mut config = SessionConfig::new(SessionId::new("FIX.4.4", "CLIENT", "VENUE"), Role::Initiator);
+    /// assert_eq!(config.max_app_messages_per_sec, None);
+    /// config.max_app_messages_per_sec = NonZeroU32::new(10); // the venue's limit
+    /// ```
+    pub max_app_messages_per_sec: Option<NonZeroU32>,
 }
 
 /// The header fields that name who within the firms sends and receives:
@@ -317,7 +344,8 @@ impl SessionConfig {
     /// QuickFIX's defaults for `id` in `role`: HeartBtInt 30, LogonTimeout 10 s,
     /// LogoutTimeout 2 s, CheckLatency on with MaxLatency 120 s, CheckCompID on,
     /// no resets, full validation, messages persisted, no limit on a resend,
-    /// SendingTime in milliseconds, no SubIDs, a Reject for an error.
+    /// SendingTime in milliseconds, no SubIDs, a Reject for an error, no
+    /// limit on the rate of application messages.
     ///
     /// ```
     /// use fix_session::{Role, SessionConfig, SessionId};
@@ -351,6 +379,7 @@ impl SessionConfig {
             on_error: OnError::Reject,
             refresh_on_logon: false,
             message_events: false,
+            max_app_messages_per_sec: None,
         }
     }
 }

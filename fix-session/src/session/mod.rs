@@ -5,6 +5,7 @@
 mod admin;
 mod event;
 mod outgoing;
+mod throttle;
 mod timer;
 
 pub use event::{
@@ -24,6 +25,7 @@ use crate::dictionaries::{Dictionaries, appl_ver_id_code};
 use crate::store::{MessageStore, StoreError};
 use crate::time::Time;
 use crate::{SessionConfig, SessionId};
+use throttle::Throttle;
 use timer::Timer;
 
 /// The most fields one received message may hold.
@@ -76,6 +78,10 @@ pub enum SessionError {
     /// [`Session::disconnected`]): a second connection for a session is refused,
     /// and the first keeps its state.
     AlreadyConnected,
+    /// An application message over
+    /// [`SessionConfig::max_app_messages_per_sec`]: nothing was sent or
+    /// changed; send it from [`Session::next_send_at`] on.
+    Throttled,
 }
 
 impl std::fmt::Display for SessionError {
@@ -86,6 +92,9 @@ impl std::fmt::Display for SessionError {
             SessionError::AlreadyConnected => {
                 f.write_str("the session is connected already: a second connection is refused")
             }
+            SessionError::Throttled => f.write_str(
+                "the session's limit of application messages a second is reached: send it later",
+            ),
         }
     }
 }
@@ -94,7 +103,9 @@ impl std::error::Error for SessionError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SessionError::Store(e) => Some(e),
-            SessionError::NotLoggedOn | SessionError::AlreadyConnected => None,
+            SessionError::NotLoggedOn
+            | SessionError::AlreadyConnected
+            | SessionError::Throttled => None,
         }
     }
 }
@@ -372,6 +383,10 @@ pub struct Session<S: MessageStore, D: Schema> {
     reset_after_error: bool,
     /// The last time given to any input, for deadlines due "now".
     now: Time,
+    /// [`SessionConfig::max_app_messages_per_sec`]'s window: when the
+    /// newest application messages went. It outlives connections: a
+    /// reconnection does not start the count afresh.
+    throttle: Option<Throttle>,
 }
 
 impl<S: MessageStore, D: Schema> std::fmt::Debug for Session<S, D> {
@@ -426,6 +441,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         let epoch = SystemTime::UNIX_EPOCH;
         let config_precision = config.timestamp_precision;
+        let throttle = config.max_app_messages_per_sec.map(Throttle::new);
         Session {
             config,
             store,
@@ -456,6 +472,7 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             counts: MessageCounts::default(),
             reset_after_error: false,
             now: Time::from(epoch),
+            throttle,
         }
     }
 
@@ -838,6 +855,47 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         self.reset_pending = true;
     }
 
+    /// How many application messages [`Session::send`] takes at `now` under
+    /// [`SessionConfig::max_app_messages_per_sec`]: the limit less those sent
+    /// in the second before `now`; `usize::MAX` without a limit. (The
+    /// session's state is not asked: a session not logged on takes none.)
+    /// A transport hands over this many of the messages it holds, and keeps
+    /// the rest, in order, until [`Session::next_send_at`].
+    ///
+    /// ```
+    /// use std::num::NonZeroU32;
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// let mut config = SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator);
+    /// config.max_app_messages_per_sec = NonZeroU32::new(10);
+    /// let s = Session::new(config, MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.send_allowance(std::time::UNIX_EPOCH), 10);
+    /// ```
+    pub fn send_allowance(&self, now: impl Into<Time>) -> usize {
+        let now = now.into();
+        self.throttle
+            .as_ref()
+            .map_or(usize::MAX, |t| t.allowance(now.mono))
+    }
+
+    /// From when [`Session::send`] takes the next application message under
+    /// [`SessionConfig::max_app_messages_per_sec`]: a second after the
+    /// oldest of the last `N` sent (its [`Time::mono`] is what counts; the
+    /// wall reading is told from the last input's). `None` when nothing
+    /// holds one back (no limit, or fewer than `N` sent in the last
+    /// second); a time in the past means now. A transport holding messages
+    /// back wakes then; [`Session::poll_timeout`] does not include it, as
+    /// [`Session::handle_timeout`] has nothing to do then.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.next_send_at(), None); // no limit
+    /// ```
+    pub fn next_send_at(&self) -> Option<Time> {
+        let due = self.throttle.as_ref()?.next_at()?;
+        Some(self.at_mono(due))
+    }
+
     /// The earliest time [`Session::handle_timeout`] has work: a heartbeat, a
     /// TestRequest, a Logon or Logout timeout, or the rest of a resend. The
     /// deadline is its [`Time::mono`]; its [`Time::wall`] is what the wall
@@ -1091,6 +1149,12 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// header (MsgSeqNum, CompIDs, SendingTime) and trailer, stores the message,
     /// and only then puts its bytes in [`Session::output`]. Returns its MsgSeqNum.
     ///
+    /// Under [`SessionConfig::max_app_messages_per_sec`] an application
+    /// message over the limit is refused with [`SessionError::Throttled`],
+    /// and nothing changes: the caller keeps it, and sends it from
+    /// [`Session::next_send_at`] on. A `msg_type` of an admin message is
+    /// never held back.
+    ///
     /// ```
     /// # use std::time::UNIX_EPOCH;
     /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
@@ -1109,6 +1173,14 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let now = self.enter(now);
         if self.conn.state != State::LoggedOn {
             return Err(SessionError::NotLoggedOn);
+        }
+        if !is_admin(msg_type)
+            && self
+                .throttle
+                .as_ref()
+                .is_some_and(|t| t.allowance(self.now.mono) == 0)
+        {
+            return Err(SessionError::Throttled);
         }
         let _ = app;
         self.send_message(now, msg_type, body, false)

@@ -78,6 +78,11 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
             self.record_sent(Some(seq), Kind::of(msg_type), start);
         }
         self.conn.clock.last_sent = self.now.mono;
+        if let Some(throttle) = &mut self.throttle
+            && !super::is_admin(msg_type)
+        {
+            throttle.record(self.now.mono);
+        }
         Ok(seq)
     }
 
