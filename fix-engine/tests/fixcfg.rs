@@ -65,7 +65,7 @@ fn the_samples_check() {
 fn warnings_are_printed_and_pass() {
     let path = temp(
         "warn.cfg",
-        "[DEFAULT]\nFileIncludeTimeStampForMessages=Y\nUsername=me\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nSocketAcceptPort=5002\nAllowedRemoteAddresses=127.0.0.1\nLogonTag=553=me\nScreenLogShowIncoming=N\nQueuedMessageMaxAge=0\nQueuedWhileDown=drop\n",
+        "[DEFAULT]\nFileIncludeTimeStampForMessages=Y\nUsername=me\n[SESSION]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=A\nTargetCompID=B\nSocketAcceptPort=5001\nSocketAcceptPort=5002\nAllowedRemoteAddresses=127.0.0.1\nLogonTag=553=me\nScreenLogShowIncoming=N\nQueuedMessageMaxAge=0\nQueuedWhileDown=drop\nMaxMessagesPerSecond=10\n",
     );
     let o = fixcfg(&["check", path.to_str().unwrap()]);
     let out = stdout(&o);
@@ -93,6 +93,10 @@ fn warnings_are_printed_and_pass() {
         "{out}"
     );
     assert!(out.contains("queued when a connection ends: Drop"), "{out}");
+    assert!(
+        out.contains("throttle: at most 10 application messages a second"),
+        "{out}"
+    );
     // A ScreenLog key makes the screen log; the others not given are on.
     assert!(
         out.contains("screen log: standard output (outgoing, events, heartbeats)"),

@@ -2043,3 +2043,49 @@ fn postgresql_store_keys_make_the_store_postgresql() {
     ));
     assert!(e.to_string().contains("PostgreSQLStoreLease"), "{e}");
 }
+
+/// `MaxMessagesPerSecond` (this engine's own key): read per session, 0 and
+/// absent are no limit, past `u32` an error naming the key.
+#[test]
+fn max_messages_per_second_is_read_per_session() {
+    use std::num::NonZeroU32;
+
+    assert_eq!(acceptor("").session.max_app_messages_per_sec, None);
+    assert_eq!(
+        acceptor("MaxMessagesPerSecond=0\n")
+            .session
+            .max_app_messages_per_sec,
+        None
+    );
+    assert_eq!(
+        initiator("maxmessagespersecond=10\n")
+            .session
+            .max_app_messages_per_sec,
+        NonZeroU32::new(10)
+    );
+    let inherited = one(&format!("[DEFAULT]\nMaxMessagesPerSecond=50\n{INITIATOR}"));
+    assert_eq!(
+        inherited.session.max_app_messages_per_sec,
+        NonZeroU32::new(50)
+    );
+    assert_eq!(warned(&format!("{ACCEPTOR}MaxMessagesPerSecond=5\n")), []);
+    assert_eq!(
+        fails(&format!("{ACCEPTOR}MaxMessagesPerSecond=99999999999\n")),
+        (
+            Some(9),
+            Some("MaxMessagesPerSecond".to_owned()),
+            r#""99999999999" is not a number of messages below 2^32"#.to_owned()
+        )
+    );
+    // From code, the same.
+    let built = fix_engine::config::SessionBuilder::initiator(fix_session::SessionId::new(
+        "FIX.4.4", "C1", "EXEC",
+    ))
+    .socket_connect("localhost", 5001)
+    .heart_bt_int(30)
+    .schedule(fix_engine::config::Schedule::non_stop())
+    .max_messages_per_second(20)
+    .build()
+    .unwrap();
+    assert_eq!(built.session.max_app_messages_per_sec, NonZeroU32::new(20));
+}

@@ -140,6 +140,11 @@ fn session(what: &str, s: &SessionSettings) -> bool {
     if s.session.on_error != fix_session::OnError::Reject {
         println!("  on an error: {:?}", s.session.on_error);
     }
+    if let Some(rate) = s.session.max_app_messages_per_sec {
+        println!(
+            "  throttle: at most {rate} application messages a second (admin messages and resends never held back)"
+        );
+    }
     if s.session.refresh_on_logon {
         println!("  refresh on logon: on (a file store opens as a standby)");
     }

@@ -800,6 +800,23 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         send_redundant_resend_requests(value: bool) => SendRedundantResendRequests = Value::Bool(value);
+        /// `MaxMessagesPerSecond` (this engine's; default 0, no limit): the
+        /// most application messages the session sends in any second; see
+        /// [`SessionConfig::max_app_messages_per_sec`](fix_session::SessionConfig::max_app_messages_per_sec).
+        /// Those over it wait in the handles' queue, in order.
+        ///
+        /// ```
+        /// use fix_session::SessionId;
+        /// let s = fix_engine::config::SessionBuilder::initiator(SessionId::new("FIX.4.4", "C1", "EXEC"))
+        ///     .socket_connect("127.0.0.1", 5001)
+        ///     .heart_bt_int(30)
+        ///     .schedule(fix_engine::config::Schedule::non_stop())
+        ///     .max_messages_per_second(10)
+        ///     .build()?;
+        /// assert_eq!(s.session.max_app_messages_per_sec, std::num::NonZeroU32::new(10));
+        /// # Ok::<(), fix_engine::config::ConfigError>(())
+        /// ```
+        max_messages_per_second(value: u32) => MaxMessagesPerSecond = Value::Count(u64::from(value));
         /// `ResetOnError` (QuickFIX/J; default off): see [`OnError::Reset`].
         ///
         /// ```
@@ -1352,6 +1369,16 @@ impl SessionBuilder {
             _ => Precision::Seconds,
         };
         session.send_redundant_resend_requests = self.flag(SendRedundantResendRequests);
+        let rate = self.count(MaxMessagesPerSecond);
+        session.max_app_messages_per_sec = u32::try_from(rate)
+            .map(std::num::NonZeroU32::new)
+            .map_err(|_| {
+                invalid(
+                    MaxMessagesPerSecond,
+                    &rate.to_string(),
+                    "a number of messages below 2^32",
+                )
+            })?;
         // QuickFIX/J asks resetOnError first: it wins when both are on.
         session.on_error = if self.flag(ResetOnError) {
             OnError::Reset
