@@ -28,7 +28,7 @@ use tokio::time::Instant;
 
 use crate::clock;
 use crate::config::Schedule;
-use crate::handle::{self, DISCONNECT, DirectSend, LOGOUT, Shared};
+use crate::handle::{Batch, DISCONNECT, DirectSend, LOGOUT, Shared};
 use crate::journal::Journal;
 use crate::log::LogError;
 use crate::metrics::SessionMetrics;
@@ -50,8 +50,9 @@ pub(crate) struct Slot<D: Schema> {
     /// The session's metrics, which every connection updates.
     metrics: SessionMetrics,
     read_buf: Box<[u8]>,
-    /// Swapped with the handles' queue when the task takes what they queued.
-    spare: Vec<u8>,
+    /// What the task took from the handles' queue (swapped with it) and the
+    /// session's throttle has not let go yet.
+    spare: Batch,
     /// Tracked sends the session has taken, (ticket, MsgSeqNum), told their
     /// number once the sync that covers them is done.
     taken: Vec<(u64, u64)>,
@@ -117,7 +118,7 @@ impl<D: Schema> SessionCell<D> {
             journal,
             metrics,
             read_buf: vec![0; read_buffer].into_boxed_slice(),
-            spare: shared.spare_buffer(),
+            spare: Batch::new(shared),
             taken: Vec::new(),
             sync_taken: Vec::new(),
             connection: Connection::Idle,
@@ -224,12 +225,18 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
         let Connection::Live(live) = connection else {
             return false;
         };
-        // A sync in flight: the message joins the task's next batch.
+        // A sync in flight: the message joins the task's next batch. The
+        // throttle holding messages back, or letting none go now: it queues
+        // behind them.
         if live.failure.is_some()
             || shared.has_commands()
             || session.sync_in_flight()
             || session.state() != State::LoggedOn
             || !room_for_sends(session, live.limits)
+            || !spare.is_empty()
+            || session
+                .next_send_at()
+                .is_some_and(|at| at.mono > clock::mono())
         {
             return false;
         }
@@ -253,7 +260,7 @@ struct Direct<'a, D: Schema> {
     app: &'a mut dyn Application,
     journal: &'a mut Journal,
     metrics: &'a mut SessionMetrics,
-    spare: &'a mut Vec<u8>,
+    spare: &'a mut Batch,
     taken: &'a mut Vec<(u64, u64)>,
     live: &'a mut Live,
     shared: &'a Shared,
@@ -275,24 +282,38 @@ impl<D: Schema> Direct<'_, D> {
         } = self;
         let now = clock::now();
         let flush_armed = journal.flush_due().is_some();
-        // What others queued goes first: one sender's messages keep their order.
+        // What others queued goes first: one sender's messages keep their
+        // order. What the throttle holds back of theirs, or this message if
+        // it is over the limit, is the task's (the caller queues it).
         let sent = send_queued(session, app, shared, spare, taken, live.limits, now)
             .map(|(old, _)| report_too_old(journal, old, now))
-            .and_then(|()| session.send(now, msg_type, body, app));
-        if let Err(e) = sent {
-            // Not sent: queued by the caller, for the next connection.
-            settle(shared, taken, Some(&e));
-            live.failure = Some(End::Failed(e));
-            shared.wake.notify_one();
-            return false;
-        }
+            .and_then(|()| {
+                if !spare.is_empty() {
+                    return Ok(false);
+                }
+                match session.send(now, msg_type, body, app) {
+                    Ok(_) => Ok(true),
+                    Err(SessionError::Throttled) => Ok(false),
+                    Err(e) => Err(e),
+                }
+            });
+        let took = match sent {
+            Ok(took) => took,
+            Err(e) => {
+                // Not sent: queued by the caller, for the next connection.
+                settle(shared, taken, Some(&e));
+                live.failure = Some(End::Failed(e));
+                shared.wake.notify_one();
+                return false;
+            }
+        };
         // Durable before it leaves: one sync (group commit) for what others
         // queued and this message.
         if let Err(e) = session.sync() {
             settle(shared, taken, Some(&e));
             live.failure = Some(End::Failed(e));
             shared.wake.notify_one();
-            return true;
+            return took;
         }
         settle(shared, taken, None);
         let failure = match forward_events(session, journal, metrics, shared, now.wall) {
@@ -305,11 +326,12 @@ impl<D: Schema> Direct<'_, D> {
             || !session.output().is_empty()
             || live.stream.has_unsent()
             || (!flush_armed && journal.flush_due().is_some())
+            || !spare.is_empty()
         {
             live.failure = failure;
             shared.wake.notify_one();
         }
-        true
+        took
     }
 }
 
@@ -459,8 +481,10 @@ fn finish<D: Schema>(slot: &mut Slot<D>, shared: &Shared, limits: Limits) {
     if let Err(error) = forwarded {
         tracing::error!(%error, "the log could not be written");
     }
-    // What the handles queued and the session did not take waits for the
-    // next connection's Logon (`send` accepted it), or is dropped.
+    // What the handles queued and the session did not take (what the
+    // throttle held back first) waits for the next connection's Logon
+    // (`send` accepted it), or is dropped.
+    slot.spare.requeue(shared);
     match limits.queued_while_down {
         crate::QueuedWhileDown::Wait => {
             let queued = shared.queued();
@@ -712,7 +736,7 @@ struct Step<'a, D: Schema> {
     /// When this step's first read was made, for the read-to-reply time.
     read_at: Option<Instant>,
     read_buf: &'a mut [u8],
-    spare: &'a mut Vec<u8>,
+    spare: &'a mut Batch,
     taken: &'a mut Vec<(u64, u64)>,
     sync_taken: &'a mut Vec<(u64, u64)>,
     stream: &'a mut Stream,
@@ -953,12 +977,22 @@ impl<'a, D: Schema> Step<'a, D> {
         // moment after).
         let progress = &*self.progress;
         let session_due = self.session.poll_timeout().map(clock::instant_of);
+        // Messages the throttle holds back go when it lets the next one:
+        // the step takes them then (while it takes the queue at all: else
+        // what stops it wakes the task).
+        let throttle_due = (!self.spare.is_empty()
+            && self.session.state() == State::LoggedOn
+            && room_for_sends(self.session, self.limits))
+        .then(|| self.session.next_send_at())
+        .flatten()
+        .map(clock::instant_of);
         let period_due = progress
             .period_end
             .filter(|_| !progress.period_over)
             .map(|end| instant_at(end + Duration::from_millis(1), now.wall));
         let wake_at = [
             session_due,
+            throttle_due,
             period_due,
             progress.closing,
             self.journal.flush_due(),
@@ -1048,48 +1082,61 @@ fn forward_events<D: Schema>(
     logged
 }
 
-/// Hands the logged-on session every message the handles queued; the
-/// tracked ones' tickets and numbers go into `taken`. A message older than
-/// `max_queued_age` is dropped instead. Returns how many were, and how
-/// many the queue held.
+/// Hands the logged-on session the messages the handles queued, in order,
+/// while its throttle lets them go: first those it held back before, then
+/// (once they are all gone) what was queued since. The tracked ones' tickets
+/// and numbers go into `taken`. A message older than `max_queued_age` is
+/// dropped instead. Returns how many were, and how many waited (held back
+/// and queued). What the throttle holds back stays in `batch` for the next
+/// step.
 fn send_queued<D: Schema>(
     session: &mut Session<Store, D>,
     app: &mut dyn Application,
     shared: &Shared,
-    spare: &mut Vec<u8>,
+    batch: &mut Batch,
     taken: &mut Vec<(u64, u64)>,
     limits: Limits,
     now: Time,
 ) -> Result<(usize, usize), SessionError> {
-    shared.take_queued(spare);
-    let mut result = Ok(0);
     let mut too_old = 0;
     let mut depth = 0;
-    for (handed, r) in handle::records(spare).enumerate() {
-        depth = handed + 1;
-        if limits
-            .max_queued_age
-            .is_some_and(|max| now.mono.saturating_sub(r.queued_at) > max)
-        {
-            too_old += 1;
-            if r.ticket != 0 {
-                shared.settle(r.ticket, Err(crate::NotSent::TooOld));
+    // Held back before: those, then the queue once more.
+    let passes = if batch.is_empty() { 1 } else { 2 };
+    for _ in 0..passes {
+        batch.refill(shared);
+        depth += batch.len();
+        while let Some(r) = batch.first() {
+            let size = r.size();
+            let ticket = r.ticket;
+            if limits
+                .max_queued_age
+                .is_some_and(|max| now.mono.saturating_sub(r.queued_at) > max)
+            {
+                too_old += 1;
+                if ticket != 0 {
+                    shared.settle(ticket, Err(crate::NotSent::TooOld));
+                }
+                batch.advance(size);
+                continue;
             }
-            continue;
-        }
-        match session.send(now, r.msg_type, r.body, app) {
-            Ok(seq) if r.ticket != 0 => taken.push((r.ticket, seq)),
-            Ok(_) => {}
-            Err(e) => {
-                // Not sent, and neither are the ones after it: queued again.
-                shared.requeue(spare, handed);
-                result = Err(e);
-                break;
+            match session.send(now, r.msg_type, r.body, app) {
+                Ok(seq) => {
+                    if ticket != 0 {
+                        taken.push((ticket, seq));
+                    }
+                    batch.advance(size);
+                }
+                // Over the limit: it and those after it wait for the next.
+                Err(SessionError::Throttled) => return Ok((too_old, depth)),
+                Err(e) => {
+                    // Not sent, and neither are the ones after it: queued again.
+                    batch.requeue(shared);
+                    return Err(e);
+                }
             }
         }
     }
-    spare.clear();
-    result.map(|_: usize| (too_old, depth))
+    Ok((too_old, depth))
 }
 
 /// Writes an event for messages dropped as too old (a log that fails is

@@ -34,6 +34,90 @@ pub(crate) struct Record<'a> {
     pub(crate) body: &'a [u8],
 }
 
+impl Record<'_> {
+    /// The record's length in the queue.
+    pub(crate) fn size(&self) -> usize {
+        RECORD_HEADER + self.msg_type.len() + self.body.len()
+    }
+}
+
+/// What the connection task took from the handles' queue (the whole queue,
+/// swapped with an empty buffer of its capacity) and has not handed to the
+/// session yet: the records from `from` on, which the session's throttle
+/// ([`SessionConfig::max_app_messages_per_sec`](fix_session::SessionConfig::max_app_messages_per_sec))
+/// held back. They go before anything queued since; the task takes the
+/// queue again only once they are all handed over, so that holding some
+/// back costs nothing per message (no copy of the rest back into the queue).
+/// While it holds them the senders have a queue of their own to fill: at
+/// most twice the queue's capacity waits before a sender sees
+/// [`SendError::Full`].
+#[derive(Debug)]
+pub(crate) struct Batch {
+    bytes: Vec<u8>,
+    from: usize,
+    /// How many records from `from` on.
+    waiting: usize,
+}
+
+impl Batch {
+    /// An empty batch, of the queue's capacity.
+    pub(crate) fn new(shared: &Shared) -> Batch {
+        Batch {
+            bytes: shared.spare_buffer(),
+            from: 0,
+            waiting: 0,
+        }
+    }
+
+    /// Whether every record taken has been handed over.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.from >= self.bytes.len()
+    }
+
+    /// How many records wait to be handed over.
+    pub(crate) fn len(&self) -> usize {
+        self.waiting
+    }
+
+    /// Takes what the handles queued, once every record taken before has
+    /// been handed over (else nothing).
+    pub(crate) fn refill(&mut self, shared: &Shared) {
+        if self.is_empty() {
+            self.bytes.clear();
+            self.from = 0;
+            shared.take_queued(&mut self.bytes);
+            self.waiting = records(&self.bytes).count();
+        }
+    }
+
+    /// The next record to hand over.
+    pub(crate) fn first(&self) -> Option<Record<'_>> {
+        records(&self.bytes[self.from.min(self.bytes.len())..]).next()
+    }
+
+    /// The first record was handed over (or dropped): `size` bytes.
+    pub(crate) fn advance(&mut self, size: usize) {
+        self.from += size;
+        self.waiting = self.waiting.saturating_sub(1);
+        if self.is_empty() {
+            self.bytes.clear();
+            self.from = 0;
+            self.waiting = 0;
+        }
+    }
+
+    /// Puts the records not handed over back at the front of the queue:
+    /// the connection ended, or the session failed, before it had them.
+    pub(crate) fn requeue(&mut self, shared: &Shared) {
+        if !self.is_empty() {
+            shared.requeue(&self.bytes[self.from..]);
+        }
+        self.bytes.clear();
+        self.from = 0;
+        self.waiting = 0;
+    }
+}
+
 /// Why [`SessionHandle::send`] did not queue a message.
 ///
 /// ```
@@ -232,17 +316,13 @@ impl Shared {
         std::mem::swap(&mut *self.lock(), spare);
     }
 
-    /// Puts the records of `taken` (from [`take_queued`](Self::take_queued))
-    /// after the first `handed` back at the front of the queue, ahead of what
-    /// was queued since: the session failed before it had them, and a message
-    /// `send` accepted is never dropped. The queue may pass its capacity by
-    /// them, refusing sends until it drains.
-    pub(crate) fn requeue(&self, taken: &[u8], handed: usize) {
-        let start = records(taken)
-            .take(handed)
-            .map(|r| RECORD_HEADER + r.msg_type.len() + r.body.len())
-            .sum::<usize>();
-        let rest = &taken[start..];
+    /// Puts `rest`, records taken by [`take_queued`](Self::take_queued) and
+    /// not handed to the session, back at the front of the queue, ahead of
+    /// what was queued since: the session failed (or the connection ended)
+    /// before it had them, and a message `send` accepted is never dropped.
+    /// The queue may pass its capacity by them, refusing sends until it
+    /// drains.
+    pub(crate) fn requeue(&self, rest: &[u8]) {
         if !rest.is_empty() {
             self.lock().splice(0..0, rest.iter().copied());
         }
@@ -634,14 +714,44 @@ mod tests {
         assert_eq!(h.shared.queued(), 1);
         // The session took the first of the two and failed: the second goes
         // back ahead of the one queued since.
-        h.shared.requeue(&spare, 1);
+        let first = records(&spare).next().unwrap().size();
+        h.shared.requeue(&spare[first..]);
         spare.clear();
         h.shared.take_queued(&mut spare);
         let got: Vec<_> = records(&spare).map(|r| (r.msg_type, r.body)).collect();
         assert_eq!(got, [(&b"8"[..], &b"11=2"[..]), (b"D", b"11=3")]);
         // All handed: nothing goes back.
-        h.shared.requeue(&spare, 2);
+        h.shared.requeue(&spare[spare.len()..]);
         assert_eq!(h.shared.queued(), 0);
+    }
+
+    #[test]
+    fn a_batch_held_back_goes_before_what_was_queued_since() {
+        let h = logged_on(2 * (RECORD_HEADER + 1 + 4));
+        h.send(b"D", b"11=1").unwrap();
+        h.send(b"D", b"11=2").unwrap();
+        let mut batch = Batch::new(&h.shared);
+        batch.refill(&h.shared);
+        let first = batch.first().unwrap();
+        assert_eq!(first.body, b"11=1");
+        let size = first.size();
+        batch.advance(size);
+        // The throttle holds the second back; the senders fill the queue
+        // anew, and the batch is not refilled over what it holds.
+        h.send(b"D", b"11=3").unwrap();
+        batch.refill(&h.shared);
+        assert_eq!(batch.first().unwrap().body, b"11=2");
+        // The connection ends: the second goes back ahead of the third.
+        batch.requeue(&h.shared);
+        assert!(batch.is_empty());
+        batch.refill(&h.shared);
+        let mut bodies = Vec::new();
+        while let Some(r) = batch.first() {
+            bodies.push(r.body.to_vec());
+            let size = r.size();
+            batch.advance(size);
+        }
+        assert_eq!(bodies, [b"11=2".to_vec(), b"11=3".to_vec()]);
     }
 
     #[test]
