@@ -246,3 +246,27 @@ async fn a_full_queue_while_throttled_is_full_and_admin_messages_pass() {
     handle.send(b"D", &order("AFTER")).unwrap();
     engine.shutdown(Duration::from_secs(5)).await.unwrap();
 }
+
+#[tokio::test]
+async fn send_now_goes_direct_within_the_limit_and_queues_past_it_in_order() {
+    let (engine, handle, mut peer) = throttled(5, EngineOptions::default()).await;
+    // The connection task is idle: the first five go from this thread,
+    // the rest queue behind them (none may go now) and follow in order.
+    for k in 1..=12 {
+        handle.send_now(b"D", &order(&format!("ORD{k}"))).unwrap();
+    }
+    let got = peer.orders(12).await;
+    let ids: Vec<&str> = got.iter().map(|(_, id)| id.as_str()).collect();
+    let expected: Vec<String> = (1..=12).map(|k| format!("ORD{k}")).collect();
+    assert_eq!(ids, expected);
+    let start = got[0].0;
+    println!(
+        "send_now at 5/s: 6th at {:?}, 11th at {:?}",
+        got[5].0 - start,
+        got[10].0 - start
+    );
+    for w in got.windows(6) {
+        assert!(w[5].0 - w[0].0 >= Duration::from_millis(950));
+    }
+    engine.shutdown(Duration::from_secs(5)).await.unwrap();
+}
