@@ -17,7 +17,7 @@
 //! | `fix_resend_requests_total` | counter | ResendRequests this session sent |
 //! | `fix_rejects_total` | counter, `direction` = `sent` or `received` | session-level Rejects |
 //! | `fix_connections_total` | counter | connections begun (a reconnect counts one more) |
-//! | `fix_send_queue_depth` | gauge | messages the handles had queued when the connection last took them |
+//! | `fix_send_queue_depth` | gauge | messages waiting when the connection last took the handles' queue (queued, and held back by `MaxMessagesPerSecond`) |
 //! | `fix_store_sync_seconds` | histogram | a group commit's durable step, begun to ended |
 //! | `fix_read_to_reply_seconds` | histogram | from a read to the write of what the session answered |
 
@@ -105,7 +105,8 @@ impl SessionMetrics {
         self.next_target.set(next_target as f64);
     }
 
-    /// The handles' queue held `depth` messages when the connection took it.
+    /// `depth` messages waited when the connection took the handles' queue
+    /// (those it holds back under the session's throttle included).
     pub(crate) fn queue_taken(&self, depth: usize) {
         self.queue_depth.set(depth as f64);
     }
