@@ -82,6 +82,10 @@ pub enum SessionError {
     /// [`SessionConfig::max_app_messages_per_sec`]: nothing was sent or
     /// changed; send it from [`Session::next_send_at`] on.
     Throttled,
+    /// The next sender number was to be set while a resend is being served
+    /// (its messages, and those held behind it, already have their numbers):
+    /// try again when it is done.
+    ResendInProgress,
 }
 
 impl std::fmt::Display for SessionError {
@@ -95,6 +99,9 @@ impl std::fmt::Display for SessionError {
             SessionError::Throttled => f.write_str(
                 "the session's limit of application messages a second is reached: send it later",
             ),
+            SessionError::ResendInProgress => f.write_str(
+                "a resend is being served: the next sender number cannot be set until it is done",
+            ),
         }
     }
 }
@@ -105,7 +112,8 @@ impl std::error::Error for SessionError {
             SessionError::Store(e) => Some(e),
             SessionError::NotLoggedOn
             | SessionError::AlreadyConnected
-            | SessionError::Throttled => None,
+            | SessionError::Throttled
+            | SessionError::ResendInProgress => None,
         }
     }
 }
@@ -894,6 +902,103 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     pub fn next_send_at(&self) -> Option<Time> {
         let due = self.throttle.as_ref()?.next_at()?;
         Some(self.at_mono(due))
+    }
+
+    /// An operator sets the next sender and target sequence numbers (`None`
+    /// leaves one as it is), in any state, as QuickFIX's
+    /// `setNextSenderMsgSeqNum`/`setNextTargetMsgSeqNum` do: the store takes
+    /// them (a lower sender number drops the stored messages from it on), and
+    /// a logged-on session's next message goes with the new sender number. A
+    /// counterparty that sees a higher number than it expects asks for the
+    /// gap and is sent a gap fill for numbers never stored; a lower one makes
+    /// it log out (MsgSeqNum too low). Messages received ahead of a gap that
+    /// the new target number passes are dropped. Refused with
+    /// [`SessionError::ResendInProgress`] for the sender number while a
+    /// resend is being served; a number of 0 is the store's
+    /// [`StoreError::InvalidSeqNum`](crate::StoreError::InvalidSeqNum), and
+    /// then nothing changed.
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, MemoryStore, MessageStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.set_next_seq_nums(UNIX_EPOCH, Some(100), Some(42))?;
+    /// assert_eq!((s.store().next_sender_seq(), s.store().next_target_seq()), (100, 42));
+    /// assert!(s.set_next_seq_nums(UNIX_EPOCH, Some(0), Some(7)).is_err());
+    /// assert_eq!(s.store().next_target_seq(), 42); // nothing changed
+    /// # Ok::<(), fix_session::SessionError>(())
+    /// ```
+    pub fn set_next_seq_nums(
+        &mut self,
+        now: impl Into<Time>,
+        sender: Option<u64>,
+        target: Option<u64>,
+    ) -> Result<(), SessionError> {
+        self.enter(now);
+        if sender == Some(0) || target == Some(0) {
+            return Err(StoreError::InvalidSeqNum { seq: 0 }.into());
+        }
+        if sender.is_some() && (self.conn.serving.is_some() || !self.held.is_empty()) {
+            return Err(SessionError::ResendInProgress);
+        }
+        if let Some(seq) = sender {
+            self.store.set_next_sender_seq(seq)?;
+        }
+        if let Some(seq) = target {
+            self.store.set_next_target_seq(seq)?;
+            self.queue.drop_below(seq);
+            if let Some((_, end)) = self.conn.resend_requested
+                && end != 0
+                && end < seq
+            {
+                self.conn.resend_requested = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// An operator resets the session: a disconnected one's store is reset
+    /// now (sequence numbers 1, stored messages gone, a new creation time);
+    /// a logged-on one sends a Logout ("Session reset") and resets when it
+    /// is answered or the connection ends, as ResetOnError does; one logging
+    /// on or out resets when its connection ends (the caller closes it).
+    /// Returns whether the store was reset now.
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, MemoryStore, MessageStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// s.set_next_seq_nums(UNIX_EPOCH, Some(100), Some(42))?;
+    /// assert!(s.reset(UNIX_EPOCH, &mut App)?); // not connected: at once
+    /// assert_eq!((s.store().next_sender_seq(), s.store().next_target_seq()), (1, 1));
+    /// # Ok::<(), fix_session::SessionError>(())
+    /// ```
+    pub fn reset(
+        &mut self,
+        now: impl Into<Time>,
+        app: &mut dyn Application,
+    ) -> Result<bool, SessionError> {
+        self.created(app);
+        let now = self.enter(now);
+        match self.conn.state {
+            State::Disconnected => {
+                self.store.reset(now)?;
+                Ok(true)
+            }
+            State::LoggedOn => {
+                self.reset_after_error = true;
+                self.send_logout(now, Some(b"Session reset"), app)?;
+                self.set_state(State::LogoutSent);
+                self.conn.clock.deadline = self.now.mono.checked_add(self.config.logout_timeout);
+                Ok(false)
+            }
+            State::AwaitingLogon | State::LogoutSent => {
+                self.reset_after_error = true;
+                Ok(false)
+            }
+        }
     }
 
     /// The earliest time [`Session::handle_timeout`] has work: a heartbeat, a
