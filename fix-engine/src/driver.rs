@@ -26,9 +26,10 @@ use tokio::io::{Interest, Ready};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use crate::admin::{self, AdminCommand, AdminError, Request, SessionStatus};
 use crate::clock;
 use crate::config::Schedule;
-use crate::handle::{Batch, DISCONNECT, DirectSend, LOGOUT, Shared};
+use crate::handle::{ADMIN, Batch, DISCONNECT, DirectSend, Gate, LOGOUT, Shared};
 use crate::journal::Journal;
 use crate::log::LogError;
 use crate::metrics::SessionMetrics;
@@ -149,14 +150,31 @@ impl<D: Schema> SessionCell<D> {
     /// Gives back a session [`claim`](Self::claim)ed: no connection task has
     /// it any more. `why`, when given, is written to its log first (why its
     /// connection ended), under the same lock.
-    pub(crate) fn release(&self, why: Option<&str>) -> Result<(), LogError> {
+    pub(crate) fn release(&self, shared: &Shared, why: Option<&str>) -> Result<(), LogError> {
         let mut slot = self.lock();
         let logged = match why {
             Some(text) => slot.journal.event(SystemTime::now(), text),
             None => Ok(()),
         };
         slot.connection = Connection::Idle;
+        // Operators' commands the task did not get to: done now, the
+        // session idle (a logout or disconnect asked for is done already).
+        for request in shared.take_admin() {
+            let answer = match request.command {
+                AdminCommand::Logout | AdminCommand::Disconnect => Ok(slot.status(shared)),
+                command => slot.admin_idle(shared, command),
+            };
+            let _ = request.reply.send(answer);
+        }
         logged
+    }
+
+    /// Answers every operator's command still waiting with `why` (the
+    /// engine stopped, its tasks aborted).
+    pub(crate) fn refuse_admin(shared: &Shared) {
+        for request in shared.take_admin() {
+            let _ = request.reply.send(Err(AdminError::Stopped));
+        }
     }
 
     /// Whether no connection task has the session.
@@ -252,6 +270,127 @@ impl<D: Schema + Send> DirectSend for SessionCell<D> {
         };
         direct.send(msg_type, body)
     }
+
+    fn admin(&self, shared: &Shared, request: Request) -> Option<Request> {
+        let Some(mut slot) = self.try_lock() else {
+            return Some(request);
+        };
+        if !matches!(slot.connection, Connection::Idle) {
+            // The task does it at its next step, or the engine when the
+            // task releases the session (under this lock too).
+            shared.push_admin(request);
+            return None;
+        }
+        let answer = match request.command {
+            AdminCommand::Logout | AdminCommand::Disconnect => {
+                Err(AdminError::NotConnected(shared.id.clone()))
+            }
+            command => slot.admin_idle(shared, command),
+        };
+        let _ = request.reply.send(answer);
+        None
+    }
+
+    fn status(&self, shared: &Shared) -> Option<SessionStatus> {
+        self.try_lock().map(|slot| slot.status(shared))
+    }
+}
+
+impl<D: Schema> Slot<D> {
+    /// The session's status, for an operator.
+    fn status(&self, shared: &Shared) -> SessionStatus {
+        SessionStatus {
+            id: shared.id.clone(),
+            state: self.session.state(),
+            connected: !matches!(self.connection, Connection::Idle),
+            held: shared.gate() == Gate::Held,
+            next_sender_seq: self.session.store().next_sender_seq(),
+            next_target_seq: self.session.store().next_target_seq(),
+        }
+    }
+
+    /// An operator's command on a session no connection runs: done here,
+    /// the store synced before the answer.
+    fn admin_idle(
+        &mut self,
+        shared: &Shared,
+        command: AdminCommand,
+    ) -> Result<SessionStatus, AdminError> {
+        let now = clock::now();
+        apply_admin(
+            &mut self.session,
+            &mut *self.app,
+            &mut self.journal,
+            shared,
+            command,
+            now,
+        )?;
+        self.session.sync().map_err(|error| AdminError::Session {
+            id: shared.id.clone(),
+            error: Box::new(error),
+        })?;
+        // The metrics' numbers follow the store's.
+        let Slot {
+            session,
+            journal,
+            metrics,
+            ..
+        } = self;
+        if let Err(error) = forward_events(session, journal, metrics, shared, now.wall) {
+            tracing::error!(%error, "the log could not be written");
+        }
+        Ok(self.status(shared))
+    }
+}
+
+/// Does an operator's command in the session, writing its event to the log;
+/// what it leaves the connection to do (bits of [`LOGOUT`], [`DISCONNECT`]).
+/// Logout and disconnect reach here only while a connection runs.
+fn apply_admin<D: Schema>(
+    session: &mut Session<Store, D>,
+    app: &mut dyn Application,
+    journal: &mut Journal,
+    shared: &Shared,
+    command: AdminCommand,
+    now: Time,
+) -> Result<u8, AdminError> {
+    let failed = |error| AdminError::Session {
+        id: shared.id.clone(),
+        error: Box::new(error),
+    };
+    let mut bits = 0;
+    let mut reset_now = false;
+    match command {
+        AdminCommand::SetNext { sender, target } => {
+            session
+                .set_next_seq_nums(now, sender, target)
+                .map_err(failed)?;
+        }
+        AdminCommand::Reset => {
+            let state = session.state();
+            reset_now = session.reset(now, app).map_err(failed)?;
+            // Not logged on yet: the connection ends, and the store is reset
+            // as it does.
+            if state == State::AwaitingLogon {
+                bits |= DISCONNECT;
+            }
+        }
+        AdminCommand::Logout => bits |= LOGOUT,
+        AdminCommand::Disconnect => bits |= DISCONNECT,
+        AdminCommand::Hold => shared.set_gate(Gate::Held),
+        AdminCommand::Release => shared.set_gate(Gate::Open),
+    }
+    let next = (
+        session.store().next_sender_seq(),
+        session.store().next_target_seq(),
+    );
+    let text = admin::event_text(command, next, reset_now);
+    tracing::info!(session = %shared.id, "{text}");
+    if let Err(error) = journal.event(now.wall, &text) {
+        // Done all the same: the log's failure is the connection's to meet.
+        tracing::error!(%error, "the log could not be written");
+    }
+    Ok(bits)
 }
 
 /// A message sent from the sender's thread, the slot held: what it needs.
@@ -827,7 +966,10 @@ impl<'a, D: Schema> Step<'a, D> {
     /// says (its period ended: a Logout), and hands the session what they
     /// queued while there is room. Returns whether the queue was taken.
     fn take_commands(&mut self, now: Time) -> Result<bool, End> {
-        let commands = self.shared.take_commands();
+        let mut commands = self.shared.take_commands();
+        if commands & ADMIN != 0 {
+            commands |= self.take_admin(now);
+        }
         if commands & DISCONNECT != 0 {
             return Err(End::Disconnected);
         }
@@ -872,6 +1014,35 @@ impl<'a, D: Schema> Step<'a, D> {
             self.metrics.replied(read_at.elapsed().as_secs_f64());
         }
         Ok(())
+    }
+
+    /// Does the operators' commands, in order, answering each; what they
+    /// leave the connection to do (a Logout, a disconnect).
+    fn take_admin(&mut self, now: Time) -> u8 {
+        let mut bits = 0;
+        for request in self.shared.take_admin() {
+            let done = apply_admin(
+                self.session,
+                self.app,
+                self.journal,
+                self.shared,
+                request.command,
+                now,
+            );
+            let answer = done.map(|b| {
+                bits |= b;
+                SessionStatus {
+                    id: self.shared.id.clone(),
+                    state: self.session.state(),
+                    connected: true,
+                    held: self.shared.gate() == Gate::Held,
+                    next_sender_seq: self.session.store().next_sender_seq(),
+                    next_target_seq: self.session.store().next_target_seq(),
+                }
+            });
+            let _ = request.reply.send(answer);
+        }
+        bits
     }
 
     /// Hands the session what the handles queued, reporting those too old.

@@ -13,9 +13,21 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 use fix_session::{SessionId, State};
 use tokio::sync::{Notify, watch};
 
+use crate::admin::{AdminCommand, AdminError, Request, SessionStatus};
+
 /// Commands kept beside the queue, as bits of [`Shared::commands`].
 pub(crate) const LOGOUT: u8 = 1;
 pub(crate) const DISCONNECT: u8 = 2;
+/// An operator's command waits in [`Shared::admin`].
+pub(crate) const ADMIN: u8 = 4;
+
+/// Whether a session takes connections: an operator's hold, or its removal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Gate {
+    Open,
+    Held,
+    Removed,
+}
 
 /// A queued message's record: MsgType length (one byte), body length (four
 /// bytes, little-endian), the ticket of a tracked send (eight bytes,
@@ -235,6 +247,15 @@ pub(crate) trait DirectSend: Send + Sync {
     /// caller's thread, if the session is logged on and no one else holds it
     /// now; `false` (the message not taken) otherwise.
     fn send_now(&self, shared: &Shared, msg_type: &[u8], body: &[u8]) -> bool;
+
+    /// Does an operator's command, unless someone holds the session now
+    /// (then the request comes back, for the caller to try again): at once
+    /// while no connection runs the session, else queued for its task
+    /// ([`Shared::push_admin`]), which answers it.
+    fn admin(&self, shared: &Shared, request: Request) -> Option<Request>;
+
+    /// The session's status, unless someone holds it now.
+    fn status(&self, shared: &Shared) -> Option<SessionStatus>;
 }
 
 /// What a session's handles and its connection task share.
@@ -261,6 +282,11 @@ pub(crate) struct Shared {
     peer_certificate: Mutex<Option<Arc<[u8]>>>,
     /// Tracked sends waiting for their outcome.
     tickets: Mutex<Tickets>,
+    /// Operators' commands for the connection task (never waiting while no
+    /// task has the session: pushed and drained under the cell's lock).
+    admin: Mutex<Vec<Request>>,
+    /// Held, removed, or open.
+    gate: watch::Sender<Gate>,
 }
 
 impl std::fmt::Debug for Shared {
@@ -288,7 +314,40 @@ impl Shared {
             logons: AtomicU64::new(0),
             peer_certificate: Mutex::new(None),
             tickets: Mutex::new(Tickets::default()),
+            admin: Mutex::new(Vec::new()),
+            gate: watch::Sender::new(Gate::Open),
         })
+    }
+
+    /// Queues an operator's command for the connection task and wakes it
+    /// (the caller holds the session's cell, which a task has).
+    pub(crate) fn push_admin(&self, request: Request) {
+        self.admin
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(request);
+        self.command(ADMIN);
+    }
+
+    /// The operators' commands waiting, oldest first.
+    pub(crate) fn take_admin(&self) -> Vec<Request> {
+        std::mem::take(&mut *self.admin.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// Whether the session takes connections, is held or removed.
+    pub(crate) fn gate(&self) -> Gate {
+        *self.gate.borrow()
+    }
+
+    pub(crate) fn set_gate(&self, gate: Gate) {
+        self.gate.send_replace(gate);
+    }
+
+    /// Waits until the gate is no longer `gate`.
+    pub(crate) async fn gate_changed(&self, gate: Gate) {
+        let mut rx = self.gate.subscribe();
+        // The sender lives in `self`: never closed.
+        let _ = rx.wait_for(|g| *g != gate).await;
     }
 
     /// Gives [`SessionHandle::send_now`] the session, once it is made.
@@ -686,6 +745,127 @@ impl SessionHandle {
     /// ```
     pub fn disconnect(&self) {
         self.shared.command(DISCONNECT);
+    }
+
+    /// Does an operator's command on the session (see [`AdminCommand`])
+    /// and answers with its status after it: through the session, under its
+    /// lock — at once while no connection runs it, else in its connection
+    /// task's next step — with an event in its log. Never call it from the
+    /// session's own callbacks and wait: the step that would do it is the one
+    /// running them.
+    ///
+    /// ```no_run
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// use fix_engine::AdminCommand;
+    /// let status = handle.admin(AdminCommand::SetNext { sender: Some(120), target: Some(87) }).await?;
+    /// assert_eq!(status.next_sender_seq, 120);
+    /// # Ok(()) }
+    /// ```
+    pub async fn admin(&self, command: AdminCommand) -> Result<SessionStatus, AdminError> {
+        self.removed()?;
+        self.admin_unchecked(command).await
+    }
+
+    /// [`admin`](Self::admin), on a session being removed too.
+    pub(crate) async fn admin_unchecked(
+        &self,
+        command: AdminCommand,
+    ) -> Result<SessionStatus, AdminError> {
+        let cell = self.cell()?;
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let mut request = Request { command, reply };
+        // As the connection task does: a step or a direct sender holds the
+        // session for a moment; this task yields rather than block its thread.
+        while let Some(back) = cell.admin(&self.shared, request) {
+            request = back;
+            tokio::task::yield_now().await;
+        }
+        drop(cell);
+        answer.await.unwrap_or(Err(AdminError::Stopped))
+    }
+
+    /// The session's status (state, connection, hold, sequence numbers),
+    /// read under its lock.
+    ///
+    /// ```no_run
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// println!("{}", handle.status().await?);
+    /// # Ok(()) }
+    /// ```
+    pub async fn status(&self) -> Result<SessionStatus, AdminError> {
+        self.removed()?;
+        let cell = self.cell()?;
+        loop {
+            if let Some(status) = cell.status(&self.shared) {
+                return Ok(status);
+            }
+            tokio::task::yield_now().await;
+        }
+    }
+
+    /// [`admin`](Self::admin) with [`AdminCommand::SetNext`].
+    ///
+    /// ```no_run
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// handle.set_next_seq_nums(Some(120), Some(87)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn set_next_seq_nums(
+        &self,
+        sender: Option<u64>,
+        target: Option<u64>,
+    ) -> Result<SessionStatus, AdminError> {
+        self.admin(AdminCommand::SetNext { sender, target }).await
+    }
+
+    /// [`admin`](Self::admin) with [`AdminCommand::Reset`].
+    ///
+    /// ```no_run
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// handle.reset().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn reset(&self) -> Result<SessionStatus, AdminError> {
+        self.admin(AdminCommand::Reset).await
+    }
+
+    /// [`admin`](Self::admin) with [`AdminCommand::Hold`].
+    ///
+    /// ```no_run
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// handle.hold().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn hold(&self) -> Result<SessionStatus, AdminError> {
+        self.admin(AdminCommand::Hold).await
+    }
+
+    /// [`admin`](Self::admin) with [`AdminCommand::Release`].
+    ///
+    /// ```no_run
+    /// # async fn f(handle: fix_engine::SessionHandle) -> Result<(), fix_engine::AdminError> {
+    /// handle.release().await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn release(&self) -> Result<SessionStatus, AdminError> {
+        self.admin(AdminCommand::Release).await
+    }
+
+    /// An error for a session removed from its engine.
+    fn removed(&self) -> Result<(), AdminError> {
+        match self.shared.gate() {
+            Gate::Removed => Err(AdminError::NoSuchSession(self.shared.id.store_name())),
+            Gate::Open | Gate::Held => Ok(()),
+        }
+    }
+
+    /// The session's cell, while the engine has it.
+    fn cell(&self) -> Result<Arc<dyn DirectSend>, AdminError> {
+        self.shared
+            .direct
+            .get()
+            .and_then(Weak::upgrade)
+            .ok_or(AdminError::Stopped)
     }
 }
 

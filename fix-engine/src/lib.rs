@@ -101,6 +101,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod admin;
 mod clock;
 pub mod config;
 mod dictionary;
@@ -115,6 +116,7 @@ mod net;
 mod tls;
 mod transport;
 
+pub use admin::{AdminCommand, AdminError, SessionStatus};
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
 pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions, QueuedWhileDown, Shutdown};
 pub use handle::{NotSent, SendError, Sent, SessionHandle};

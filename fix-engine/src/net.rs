@@ -108,10 +108,18 @@ pub(crate) async fn bind(
 /// `AllowedRemoteAddresses` without it.
 pub(crate) async fn allowed(
     settings: &Settings,
+    known: Option<Option<Vec<String>>>,
     id: &SessionId,
     port: u16,
     peer: Option<SocketAddr>,
 ) -> bool {
+    // The engine's own session (configured, or added at run time) first.
+    if let Some(list) = known {
+        return match list {
+            None => true,
+            Some(list) => allows(&list, peer).await,
+        };
+    }
     let on_port = |t: &&crate::config::AcceptorTemplate| matches!(&t.settings().transport, Transport::Acceptor(a) if a.port == port);
     let session = match settings.session(id) {
         Some(s) => Some(s),

@@ -14,6 +14,7 @@ use tracing::Instrument;
 
 use super::{EngineError, Inner, stopped};
 use crate::config::SessionSettings;
+use crate::handle::Gate;
 use crate::transport::Stream;
 
 /// An acceptor port's TLS configuration, `None` for plain TCP.
@@ -70,7 +71,12 @@ async fn accept<D: Schema + Send + Sync + 'static>(
             return Err(());
         };
         // Before a session is made for it (from a template).
-        if !crate::net::allowed(&inner.settings, &id, port, peer).await {
+        // A session added at run time is in the engine's map, not its settings.
+        let known = inner
+            .lock_sessions()
+            .get(&id)
+            .map(|e| e.settings.allowed_remote_addresses.clone());
+        if !crate::net::allowed(&inner.settings, known, &id, port, peer).await {
             tracing::warn!(session = %id, ?peer, "refused: the address is not in AllowedRemoteAddresses");
             return Err(());
         }
@@ -100,6 +106,11 @@ async fn accept<D: Schema + Send + Sync + 'static>(
         tracing::warn!(session = %id, "refused: no such session");
         return;
     };
+    if entry.shared.gate() != Gate::Open {
+        tracing::warn!(session = %id, "refused: the session is held by an operator");
+        entry.event("Refused a Logon: the session is held by an operator");
+        return;
+    }
     if !entry.settings.schedule.is_active(SystemTime::now()) {
         tracing::warn!(session = %id, "refused: outside the session's schedule");
         if made {

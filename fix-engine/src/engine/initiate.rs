@@ -10,6 +10,7 @@ use tokio::net::TcpStream;
 
 use super::{EngineError, Entry, Inner, stopped};
 use crate::config::{SessionSettings, Transport};
+use crate::handle::Gate;
 use crate::transport::Stream;
 
 /// An initiator's TLS configuration and server names, `None` for plain TCP.
@@ -38,6 +39,19 @@ pub(super) async fn initiate<D: Schema + Send + Sync + 'static>(
     loop {
         if *shutdown.borrow() {
             return;
+        }
+        match entry.shared.gate() {
+            Gate::Open => {}
+            Gate::Removed => return,
+            Gate::Held => {
+                tracing::info!("held by an operator: not connecting until released");
+                entry.event("Not connecting: held by an operator");
+                tokio::select! {
+                    () = entry.shared.gate_changed(Gate::Held) => {}
+                    () = stopped(&mut shutdown) => return,
+                }
+                continue;
+            }
         }
         let now = SystemTime::now();
         if !schedule.is_active(now) {
@@ -106,8 +120,13 @@ pub(super) async fn initiate<D: Schema + Send + Sync + 'static>(
                 }
             }
         }
+        // Held or removed meanwhile: the loop's start says what next.
+        if entry.shared.gate() != Gate::Open {
+            continue;
+        }
         tokio::select! {
             () = tokio::time::sleep(transport.reconnect_interval) => {}
+            () = entry.shared.gate_changed(Gate::Open) => {}
             () = stopped(&mut shutdown) => return,
         }
     }

@@ -8,6 +8,8 @@
 //! configuration and errors.
 
 mod accept;
+#[cfg(unix)]
+mod admin_socket;
 mod error;
 mod initiate;
 mod options;
@@ -29,10 +31,11 @@ use self::accept::{listen, server_tls_of};
 pub use self::error::{EngineError, EngineErrorKind};
 use self::initiate::{client_tls_of, initiate};
 pub use self::options::{EngineOptions, QueuedWhileDown};
+use crate::admin::{AdminCommand, AdminError, SessionStatus};
 use crate::config::{SessionSettings, Settings, Transport};
 use crate::dictionary::DictionarySource;
 use crate::driver::{self, Claim, End, Limits, SessionCell, Store, Unflushed};
-use crate::handle::{LOGOUT, SessionHandle, Shared};
+use crate::handle::{Gate, LOGOUT, SessionHandle, Shared};
 use crate::journal::Journal;
 use crate::log::{FileLog, Log};
 use crate::transport::Stream;
@@ -77,6 +80,9 @@ struct Inner<D: Schema> {
     tasks: Mutex<JoinSet<()>>,
     /// What the sessions' database stores share (the lease budget).
     stores: store::Stores,
+    /// The listeners' ports (as configured) and whether each has TLS: where
+    /// an acceptor session added at run time may be reached.
+    listeners: Vec<(u16, bool)>,
 }
 
 /// The accepted connections waiting for their first message, oldest first,
@@ -186,6 +192,14 @@ impl<D: Schema> Drop for Engine<D> {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .abort_all();
+        let sessions = self
+            .inner
+            .sessions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for e in sessions.values() {
+            SessionCell::<D>::refuse_admin(&e.shared);
+        }
     }
 }
 
@@ -267,6 +281,26 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         for s in settings.sessions() {
             client_tls.insert(s.session.id.clone(), client_tls_of(s)?);
         }
+        let ports = settings
+            .listeners()
+            .iter()
+            .map(|l| (l.port, l.tls.is_some()))
+            .collect();
+        #[cfg(unix)]
+        let admin = match options.admin_socket.clone().or_else(|| {
+            settings
+                .default_value("AdminSocket")
+                .filter(|p| !p.is_empty())
+                .map(std::path::PathBuf::from)
+        }) {
+            Some(path) => Some(admin_socket::bind(&path).map_err(|error| {
+                EngineError::from(EngineErrorKind::Bind {
+                    address: path.display().to_string(),
+                    error,
+                })
+            })?),
+            None => None,
+        };
         let mut listeners = Vec::new();
         let mut local_addrs = Vec::new();
         for (l, tls) in settings.listeners().into_iter().zip(server_tls) {
@@ -295,6 +329,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             shutdown: watch::Sender::new(false),
             tasks: Mutex::new(JoinSet::new()),
             stores: store::Stores::default(),
+            listeners: ports,
             settings,
         });
         let mut initiators = Vec::new();
@@ -314,7 +349,121 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             let span = tracing::info_span!("fix_initiator", session = %entry.shared.id);
             inner.spawn(initiate(inner.clone(), entry, tls).instrument(span));
         }
+        #[cfg(unix)]
+        if let Some((listener, path)) = admin {
+            let span = tracing::info_span!("fix_admin", path = %path.display());
+            inner.spawn(admin_socket::serve(inner.clone(), listener, path).instrument(span));
+        }
         Ok(Engine { inner, local_addrs })
+    }
+
+    /// The IDs of the engine's sessions (configured, made from a template,
+    /// added at run time), in order.
+    ///
+    /// ```no_run
+    /// # fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) {
+    /// for id in engine.sessions() { println!("{id}"); }
+    /// # }
+    /// ```
+    pub fn sessions(&self) -> Vec<SessionId> {
+        self.inner.session_ids()
+    }
+
+    /// Does an operator's command on session `id` (see
+    /// [`SessionHandle::admin`]): through the session, with an event in its
+    /// log; its status after.
+    ///
+    /// ```no_run
+    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::AdminError> {
+    /// use fix_engine::AdminCommand;
+    /// let id = fix_session::SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1");
+    /// engine.admin(&id, AdminCommand::Hold).await?;
+    /// engine.admin(&id, AdminCommand::Logout).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn admin(
+        &self,
+        id: &SessionId,
+        command: AdminCommand,
+    ) -> Result<SessionStatus, AdminError> {
+        self.inner.handle(id)?.admin(command).await
+    }
+
+    /// Session `id`'s status (see [`SessionHandle::status`]).
+    ///
+    /// ```no_run
+    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::AdminError> {
+    /// let id = fix_session::SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1");
+    /// println!("{}", engine.status(&id).await?);
+    /// # Ok(()) }
+    /// ```
+    pub async fn status(&self, id: &SessionId) -> Result<SessionStatus, AdminError> {
+        self.inner.handle(id)?.status().await
+    }
+
+    /// Sets session `id`'s next sender and target sequence numbers
+    /// ([`AdminCommand::SetNext`]).
+    ///
+    /// ```no_run
+    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::AdminError> {
+    /// let id = fix_session::SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1");
+    /// engine.set_next_seq_nums(&id, Some(120), Some(87)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn set_next_seq_nums(
+        &self,
+        id: &SessionId,
+        sender: Option<u64>,
+        target: Option<u64>,
+    ) -> Result<SessionStatus, AdminError> {
+        self.admin(id, AdminCommand::SetNext { sender, target })
+            .await
+    }
+
+    /// Adds a session while the engine runs: its store and log opened, its
+    /// application made, an initiator's task started; an acceptor's is
+    /// reached through the engine's listener on its port (which must exist,
+    /// with the session's TLS: [`AdminError::NoListener`] otherwise). An
+    /// event in its log says so.
+    ///
+    /// ```no_run
+    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), Box<dyn std::error::Error>> {
+    /// use fix_engine::config::{Schedule, SessionBuilder};
+    /// let settings = SessionBuilder::initiator(fix_session::SessionId::new("FIX.4.4", "CLIENT2", "EXECUTOR"))
+    ///     .heart_bt_int(30)
+    ///     .socket_connect("127.0.0.1", 5001)
+    ///     .schedule(Schedule::non_stop())
+    ///     .build()?;
+    /// let handle = engine.add_session(settings).await?;
+    /// handle.wait_for(fix_session::State::LoggedOn).await;
+    /// # Ok(()) }
+    /// ```
+    pub async fn add_session(
+        &self,
+        settings: SessionSettings,
+    ) -> Result<SessionHandle, AdminError> {
+        add_session(&self.inner, settings)
+    }
+
+    /// Removes session `id` while the engine runs: no new connection for it
+    /// from now on, a Logout if one runs (waited for up to `timeout`, then
+    /// the connection closed), its store synced and closed (its files are
+    /// kept), its log's last event written. Its handles answer
+    /// [`AdminError::NoSuchSession`] from then on, and their sends
+    /// [`SendError::NotConnected`](crate::SendError::NotConnected).
+    ///
+    /// ```no_run
+    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), fix_engine::AdminError> {
+    /// let id = fix_session::SessionId::new("FIX.4.4", "CLIENT2", "EXECUTOR");
+    /// engine.remove_session(&id, std::time::Duration::from_secs(5)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn remove_session(
+        &self,
+        id: &SessionId,
+        timeout: Duration,
+    ) -> Result<(), AdminError> {
+        self.inner.remove_session(id, timeout).await
     }
 
     /// The handle of session `id` (a configured one, or one an acceptor
@@ -379,6 +528,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         let mut result = Ok(());
         let mut dropped = 0;
         for e in &entries {
+            SessionCell::<D>::refuse_admin(&e.shared);
             let queued = e.shared.drop_queued(&crate::NotSent::EngineStopped);
             if queued > 0 {
                 tracing::warn!(session = %e.shared.id, queued, "queued messages were never sent: the engine stopped");
@@ -438,6 +588,83 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     fn lock_sessions(&self) -> MutexGuard<'_, HashMap<SessionId, Arc<Entry<D>>>> {
         // Insertions and lookups only: never left broken.
         self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The sessions' IDs, in order.
+    fn session_ids(&self) -> Vec<SessionId> {
+        let mut ids: Vec<SessionId> = self.lock_sessions().keys().cloned().collect();
+        ids.sort_by_key(SessionId::store_name);
+        ids
+    }
+
+    /// The handle of session `id`.
+    fn handle(&self, id: &SessionId) -> Result<SessionHandle, AdminError> {
+        self.lock_sessions()
+            .get(id)
+            .map(|e| SessionHandle::new(e.shared.clone()))
+            .ok_or_else(|| AdminError::NoSuchSession(id.store_name()))
+    }
+
+    /// The session an operator names: as its store is named
+    /// (`FIX.4.4-SENDER-TARGET`) or as it is shown (`FIX.4.4:SENDER->TARGET`).
+    fn find(&self, name: &str) -> Option<SessionId> {
+        self.lock_sessions()
+            .keys()
+            .find(|id| id.store_name() == name || id.to_string() == name)
+            .cloned()
+    }
+
+    /// Removes session `id` (see [`Engine::remove_session`]).
+    async fn remove_session(&self, id: &SessionId, timeout: Duration) -> Result<(), AdminError> {
+        let entry = self
+            .lock_sessions()
+            .remove(id)
+            .ok_or_else(|| AdminError::NoSuchSession(id.store_name()))?;
+        // No connection from now on: the acceptor finds no entry, the
+        // initiator's task ends at its next turn, a claim is declined.
+        entry.shared.set_gate(Gate::Removed);
+        let handle = SessionHandle::new(entry.shared.clone());
+        if !entry.cell.is_idle() {
+            match handle.admin_unchecked(AdminCommand::Logout).await {
+                Ok(_) | Err(AdminError::NotConnected(_)) => {}
+                Err(e) => return Err(e),
+            }
+            let down =
+                tokio::time::timeout(timeout, handle.wait_for(fix_session::State::Disconnected));
+            if down.await.is_err() {
+                entry.shared.command(crate::handle::DISCONNECT);
+            }
+            // The task releases the session a moment after its end.
+            let idle = async {
+                while !entry.cell.is_idle() {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+            };
+            if tokio::time::timeout(timeout + Duration::from_secs(1), idle)
+                .await
+                .is_err()
+            {
+                tracing::warn!(session = %id, "removed while its connection still ends");
+            }
+        }
+        entry.event("Removed at run time");
+        let failed = match entry.cell.sync_and_flush() {
+            Ok(()) => Ok(()),
+            Err(Unflushed::Store(error)) => Err(AdminError::Session {
+                id: id.clone(),
+                error: Box::new(error.into()),
+            }),
+            Err(Unflushed::Log(error)) => Err(AdminError::Log {
+                id: id.clone(),
+                error: Box::new(error),
+            }),
+        };
+        let queued = entry.shared.drop_queued(&crate::NotSent::EngineStopped);
+        if queued > 0 {
+            tracing::warn!(session = %id, queued, "queued messages were never sent: the session was removed");
+        }
+        tracing::info!(session = %id, "session removed");
+        failed
     }
 
     fn lock_tasks(&self) -> MutexGuard<'_, JoinSet<()>> {
@@ -621,7 +848,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             // its flag before it commands a Logout: cleared first, then the flag
             // read, a shutdown's Logout is never lost.
             entry.shared.take_commands();
-            !*self.shutdown.borrow()
+            // Held or removed meanwhile: no connection.
+            !*self.shutdown.borrow() && entry.shared.gate() == Gate::Open
         });
         match claim {
             Claim::Claimed => {}
@@ -651,7 +879,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         if let Err(error) = entry.cell.log_connected(&text) {
             span.in_scope(|| tracing::error!(%error, "the log could not be written"));
             // Nothing more can be written to that log.
-            let _ = entry.cell.release(None);
+            let _ = entry.cell.release(&entry.shared, None);
             return;
         }
         if let Err(e) = stream.tcp().set_nodelay(entry.settings.tcp_nodelay) {
@@ -722,10 +950,51 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                 "Disconnecting".to_owned()
             }
         };
-        if let Err(error) = entry.cell.release(Some(&reason)) {
+        if let Err(error) = entry.cell.release(&entry.shared, Some(&reason)) {
             tracing::error!(%error, "the log could not be written");
         }
     }
+}
+
+/// Adds a session to a running engine (see [`Engine::add_session`]).
+fn add_session<D: Schema + Send + Sync + 'static>(
+    inner: &Arc<Inner<D>>,
+    settings: SessionSettings,
+) -> Result<SessionHandle, AdminError> {
+    if *inner.shutdown.borrow() {
+        return Err(AdminError::Stopped);
+    }
+    let id = settings.session.id.clone();
+    supported(&settings).map_err(AdminError::Engine)?;
+    if inner.lock_sessions().contains_key(&id) {
+        return Err(AdminError::Exists(id));
+    }
+    let tls = match &settings.transport {
+        Transport::Acceptor(a) => {
+            let tls = settings.tls.is_some();
+            if !inner.listeners.contains(&(a.port, tls)) {
+                return Err(AdminError::NoListener { id, port: a.port });
+            }
+            None
+        }
+        Transport::Initiator(_) => client_tls_of(&settings).map_err(AdminError::Engine)?,
+    };
+    let initiator = matches!(settings.transport, Transport::Initiator(_));
+    let entry = inner.make_entry(settings).map_err(AdminError::Engine)?;
+    {
+        let mut sessions = inner.lock_sessions();
+        if sessions.contains_key(&id) {
+            return Err(AdminError::Exists(id));
+        }
+        sessions.insert(id.clone(), entry.clone());
+    }
+    entry.event("Added at run time");
+    tracing::info!(session = %id, "session added");
+    if initiator {
+        let span = tracing::info_span!("fix_initiator", session = %id);
+        inner.spawn(initiate(inner.clone(), entry.clone(), tls).instrument(span));
+    }
+    Ok(SessionHandle::new(entry.shared.clone()))
 }
 
 /// Resolves once the engine is shutting down.

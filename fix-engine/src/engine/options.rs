@@ -75,6 +75,14 @@ pub struct EngineOptions {
     /// ([`SessionSettings::queued_while_down`](crate::config::SessionSettings::queued_while_down))
     /// wins over it.
     pub queued_while_down: QueuedWhileDown,
+    /// A Unix socket the engine answers operators' commands on, one line
+    /// each (`sessions`, `status ID`, `set-next ID sender N target M`,
+    /// `reset ID`, `logout ID`, `disconnect ID`, `hold ID`, `release ID`; see
+    /// the README). Made with mode 0600 when the engine starts (a stale
+    /// socket file left there is replaced), removed at shutdown. The
+    /// settings' `[DEFAULT]` key `AdminSocket` gives it when this is `None`.
+    /// Unix only; default `None`: no socket.
+    pub admin_socket: Option<std::path::PathBuf>,
 }
 
 /// What [`EngineOptions::queued_while_down`] does with the messages still
@@ -109,6 +117,7 @@ impl Default for EngineOptions {
             tcp_keepalive: Some(Duration::from_secs(30)),
             max_queued_age: Some(Duration::from_secs(120)),
             queued_while_down: QueuedWhileDown::Wait,
+            admin_socket: None,
         }
     }
 }
