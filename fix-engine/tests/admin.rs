@@ -243,6 +243,80 @@ async fn numbers_set_and_a_reset_while_disconnected_are_done_at_once() {
 }
 
 #[tokio::test]
+async fn a_reset_of_a_live_session_logs_out_first_then_both_sides_start_at_one() {
+    let dir = temp_dir("admin-reset");
+    let port = free_port();
+    let (a_id, i_id) = (
+        SessionId::new("FIX.4.4", "EXEC", "CLIENT"),
+        SessionId::new("FIX.4.4", "CLIENT", "EXEC"),
+    );
+    let (a, mut a_seen) = start(
+        acceptor("EXEC", "CLIENT", port)
+            .file_store_path(dir.join("acceptor"))
+            .file_log_path(dir.join("log")),
+        EngineOptions::default(),
+    )
+    .await;
+    let (i, mut i_seen) = start(
+        initiator("CLIENT", "EXEC", port).file_store_path(dir.join("initiator")),
+        EngineOptions::default(),
+    )
+    .await;
+    let (ah, ih) = (a.session(&a_id).unwrap(), i.session(&i_id).unwrap());
+    logged_on(&ah).await;
+    logged_on(&ih).await;
+    for n in 0..3 {
+        ah.send(b"D", &order(&format!("A{n}"))).unwrap();
+    }
+    assert_eq!(next_of(&mut i_seen, b"D").await, 2);
+
+    // Held, so that the initiator does not come back before it is reset too.
+    ah.hold().await.unwrap();
+    let st = ah.reset().await.unwrap();
+    assert_eq!(st.state, State::LogoutSent, "{st}");
+    assert_eq!(
+        next_of(&mut i_seen, b"5").await,
+        5,
+        "the Logout, numbered before the reset"
+    );
+    tokio::time::timeout(Duration::from_secs(5), ah.wait_for(State::Disconnected))
+        .await
+        .unwrap();
+    let st = ah.status().await.unwrap();
+    assert_eq!((st.next_sender_seq, st.next_target_seq), (1, 1), "{st}");
+    let log = StoreLog::open(dir.join("acceptor"), &a_id.store_name()).unwrap();
+    assert_eq!((log.next_sender_seq(), log.next_target_seq()), (1, 1));
+    assert_eq!(log.stored(), 0);
+    let ev = events(&dir.join("log"), &a_id);
+    let asked = "Reset requested by an operator: the store is reset when the Logout is answered or the connection ends";
+    assert!(ev.iter().any(|e| e == asked), "{ev:#?}");
+
+    // The initiator, down now, is reset at once; released, both start at 1.
+    // (Should it be trying a connection this moment, the reset waits for
+    // that connection's end, which the held acceptor brings at once.)
+    ih.reset().await.unwrap();
+    let reset = async {
+        loop {
+            let st = ih.status().await.unwrap();
+            if (st.next_sender_seq, st.next_target_seq) == (1, 1) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), reset)
+        .await
+        .expect("the initiator reset");
+    drain(&mut a_seen);
+    drain(&mut i_seen);
+    ah.release().await.unwrap();
+    assert_eq!(next_of(&mut a_seen, b"A").await, 1);
+    assert_eq!(next_of(&mut i_seen, b"A").await, 1);
+    i.shutdown(Duration::from_secs(5)).await.unwrap();
+    a.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
 async fn a_held_acceptor_refuses_logons_and_a_held_initiator_does_not_connect() {
     let dir = temp_dir("admin-hold");
     let port = free_port();
