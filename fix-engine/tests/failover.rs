@@ -143,18 +143,33 @@ impl Acceptor {
         Acceptor { child, lines }
     }
 
-    async fn listening(&self) {
+    /// Whether the process started listening (it fails when another test
+    /// took its port between `free_port` and its bind).
+    async fn listening(&self) -> bool {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             match self.lines.try_recv() {
-                Ok(line) if line == "listening" => return,
+                Ok(line) if line == "listening" => return true,
                 Ok(_) => {}
                 Err(std_mpsc::TryRecvError::Empty) if Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
-                Err(e) => panic!("the acceptor process did not start: {e}"),
+                Err(_) => return false,
             }
         }
+    }
+
+    /// An acceptor process for `node` listening on a free port, trying
+    /// other ports if one was taken meanwhile.
+    async fn listening_on(pg: &PgServer, node: &str, record: &Path) -> (Acceptor, u16) {
+        for _ in 0..5 {
+            let port = free_port();
+            let acceptor = Acceptor::spawn(pg, node, port, record);
+            if acceptor.listening().await {
+                return (acceptor, port);
+            }
+        }
+        panic!("the acceptor process {node} did not start");
     }
 
     fn signal(&self, signal: &str) {
@@ -348,11 +363,8 @@ async fn until_answered(
 async fn run(pg: &PgServer, failure: Failure, n: usize) -> Duration {
     let dir = temp_dir(&format!("failover-{failure:?}-{n}"));
     let record = dir.join("record");
-    let (port_a, port_b) = (free_port(), free_port());
-    let a = Acceptor::spawn(pg, "engine-a", port_a, &record);
-    a.listening().await;
-    let b = Acceptor::spawn(pg, "engine-b", port_b, &record);
-    b.listening().await;
+    let (a, port_a) = Acceptor::listening_on(pg, "engine-a", &record).await;
+    let (b, port_b) = Acceptor::listening_on(pg, "engine-b", &record).await;
     let proxy = Proxy::new();
     let proxy_port = proxy.start(port_a).await;
 
