@@ -133,14 +133,16 @@ pub enum AdminError {
     /// [`Engine::add_session`](crate::Engine::add_session): the engine has
     /// a session of this ID already.
     Exists(SessionId),
-    /// [`Engine::add_session`](crate::Engine::add_session): no listener of
-    /// the engine is on the acceptor session's port, or that listener's TLS
-    /// is not the session's (a new port needs a new engine, for now).
-    NoListener {
+    /// [`Engine::add_session`](crate::Engine::add_session): the listener on
+    /// the acceptor session's port was made with other socket settings than
+    /// the session's.
+    ListenerDiffers {
         /// The session.
         id: SessionId,
         /// Its `SocketAcceptPort`.
         port: u16,
+        /// The first key in which the session differs from the listener.
+        setting: &'static str,
     },
     /// Logout or disconnect of a session no connection runs.
     NotConnected(SessionId),
@@ -172,9 +174,9 @@ impl std::fmt::Display for AdminError {
         match self {
             AdminError::NoSuchSession(id) => write!(f, "no session {id}"),
             AdminError::Exists(id) => write!(f, "session {} exists already", id.store_name()),
-            AdminError::NoListener { id, port } => write!(
+            AdminError::ListenerDiffers { id, port, setting } => write!(
                 f,
-                "session {}: no listener of the engine on port {port} with the session's TLS",
+                "session {}: the engine's listener on port {port} has another {setting}",
                 id.store_name()
             ),
             AdminError::NotConnected(id) => {

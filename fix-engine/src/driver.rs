@@ -29,7 +29,7 @@ use tokio::time::Instant;
 use crate::admin::{self, AdminCommand, AdminError, Request, SessionStatus};
 use crate::clock;
 use crate::config::Schedule;
-use crate::handle::{ADMIN, Batch, DISCONNECT, DirectSend, Gate, LOGOUT, Shared};
+use crate::handle::{ADMIN, BY_APP, Batch, DISCONNECT, DirectSend, Gate, LOGOUT, Shared};
 use crate::journal::Journal;
 use crate::log::LogError;
 use crate::metrics::SessionMetrics;
@@ -967,6 +967,9 @@ impl<'a, D: Schema> Step<'a, D> {
     /// queued while there is room. Returns whether the queue was taken.
     fn take_commands(&mut self, now: Time) -> Result<bool, End> {
         let mut commands = self.shared.take_commands();
+        if commands & BY_APP != 0 {
+            self.log_app_command(now, commands)?;
+        }
         if commands & ADMIN != 0 {
             commands |= self.take_admin(now);
         }
@@ -1003,6 +1006,18 @@ impl<'a, D: Schema> Step<'a, D> {
             return Err(End::Failed(e));
         }
         Ok(took)
+    }
+
+    /// Writes the application's Logout or disconnect (asked through a
+    /// handle) to the session's log, before what it does.
+    fn log_app_command(&mut self, now: Time, commands: u8) -> Result<(), End> {
+        let text = if commands & DISCONNECT != 0 {
+            "Disconnect requested by the application"
+        } else {
+            "Logout requested by the application"
+        };
+        tracing::info!(session = %self.shared.id, "{text}");
+        self.journal.event(now.wall, text).map_err(End::Log)
     }
 
     /// Writes what the session released; the first write after a read

@@ -20,6 +20,9 @@ pub(crate) const LOGOUT: u8 = 1;
 pub(crate) const DISCONNECT: u8 = 2;
 /// An operator's command waits in [`Shared::admin`].
 pub(crate) const ADMIN: u8 = 4;
+/// Beside LOGOUT or DISCONNECT: asked by the application through a
+/// [`SessionHandle`] (said so in the session's log).
+pub(crate) const BY_APP: u8 = 8;
 
 /// Whether a session takes connections: an operator's hold, or its removal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -730,7 +733,7 @@ impl SessionHandle {
     /// # }
     /// ```
     pub fn logout(&self) {
-        self.shared.command(LOGOUT);
+        self.shared.command(LOGOUT | BY_APP);
     }
 
     /// Closes the session's connection at once, without a Logout: what the
@@ -744,7 +747,7 @@ impl SessionHandle {
     /// # }
     /// ```
     pub fn disconnect(&self) {
-        self.shared.command(DISCONNECT);
+        self.shared.command(DISCONNECT | BY_APP);
     }
 
     /// Does an operator's command on the session (see [`AdminCommand`])

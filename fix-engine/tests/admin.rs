@@ -391,6 +391,47 @@ async fn a_held_acceptor_refuses_logons_and_a_held_initiator_does_not_connect() 
     a.shutdown(Duration::from_secs(5)).await.unwrap();
 }
 
+/// The application's own Logout and disconnect (through its handle) are
+/// events in the session's log, before what they do.
+#[tokio::test]
+async fn the_applications_logout_and_disconnect_are_in_the_log() {
+    let dir = temp_dir("admin-app");
+    let port = free_port();
+    let i_id = SessionId::new("FIX.4.4", "CLIENT", "EXEC");
+    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), EngineOptions::default()).await;
+    let (i, _i_seen) = start(
+        initiator("CLIENT", "EXEC", port).file_log_path(dir.join("i")),
+        EngineOptions::default(),
+    )
+    .await;
+    let ih = i.session(&i_id).unwrap();
+    logged_on(&ih).await;
+    ih.logout();
+    tokio::time::timeout(Duration::from_secs(5), ih.wait_for(State::Disconnected))
+        .await
+        .expect("logged out");
+    // The initiator connects again after its ReconnectInterval.
+    logged_on(&ih).await;
+    ih.disconnect();
+    tokio::time::timeout(Duration::from_secs(5), ih.wait_for(State::Disconnected))
+        .await
+        .expect("disconnected");
+    let ev = events(&dir.join("i"), &i_id);
+    let at = |line: &str| {
+        ev.iter()
+            .position(|e| e == line)
+            .unwrap_or_else(|| panic!("{line:?} not in {ev:#?}"))
+    };
+    assert_eq!(
+        at("Logout requested by the application") + 1,
+        at("Initiated logout request")
+    );
+    let disconnect = at("Disconnect requested by the application");
+    assert_eq!(ev[disconnect + 1], "Disconnecting", "{ev:#?}");
+    i.shutdown(Duration::from_secs(5)).await.unwrap();
+    a.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
 #[tokio::test]
 async fn sessions_are_added_and_removed_at_run_time() {
     let dir = temp_dir("admin-add");
@@ -428,13 +469,20 @@ async fn sessions_are_added_and_removed_at_run_time() {
         .await
         .unwrap_err();
     assert!(matches!(again, AdminError::Exists(_)), "{again}");
-    let elsewhere = a
-        .add_session(acceptor("EXEC", "CLIENT3", free_port()).build().unwrap())
+    let differs = a
+        .add_session(
+            acceptor("EXEC", "CLIENT3", port)
+                .socket_accept_address("127.0.0.2")
+                .build()
+                .unwrap(),
+        )
         .await
         .unwrap_err();
-    assert!(
-        matches!(elsewhere, AdminError::NoListener { .. }),
-        "{elsewhere}"
+    assert_eq!(
+        differs.to_string(),
+        format!(
+            "session FIX.4.4-EXEC-CLIENT3: the engine's listener on port {port} has another SocketAcceptAddress"
+        )
     );
 
     // Removed: logged out, its handles refused, its store closed.
@@ -488,6 +536,128 @@ impl Socket {
             .unwrap()
             .expect("a line")
     }
+}
+
+/// Whether a TCP connection to `addr` is refused (nothing listens there).
+async fn refused(addr: std::net::SocketAddr) -> bool {
+    matches!(
+        tokio::net::TcpStream::connect(addr).await,
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused
+    )
+}
+
+#[tokio::test]
+async fn an_acceptor_added_on_a_new_port_gets_a_listener_closed_with_its_last_session() {
+    let port = free_port();
+    let (a, _a_seen) = start(acceptor("EXEC", "CLIENT", port), EngineOptions::default()).await;
+    // Port 0: no listener of the settings is on it; the system picks one.
+    let (id3, id4) = (
+        SessionId::new("FIX.4.4", "EXEC", "CLIENT3"),
+        SessionId::new("FIX.4.4", "EXEC", "CLIENT4"),
+    );
+    let h3 = a
+        .add_session(acceptor("EXEC", "CLIENT3", 0).build().unwrap())
+        .await
+        .unwrap();
+    let addr = a.local_addr(&id3).await.expect("a listener bound for it");
+    assert_ne!(addr.port(), port);
+    assert_eq!(a.local_addrs().len(), 1, "the settings' listeners only");
+    // A second session on that port shares the new listener; one that wants
+    // the socket made otherwise is refused.
+    a.add_session(acceptor("EXEC", "CLIENT4", 0).build().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(a.local_addr(&id4).await, Some(addr));
+    let differs = a
+        .add_session(
+            acceptor("EXEC", "CLIENT5", 0)
+                .socket_reuse_address(false)
+                .build()
+                .unwrap(),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            differs,
+            AdminError::ListenerDiffers {
+                port: 0,
+                setting: "SocketReuseAddress",
+                ..
+            }
+        ),
+        "{differs}"
+    );
+    // A counterparty logs on through it; not through the settings' port.
+    let (i, _i_seen) = start(
+        initiator("CLIENT3", "EXEC", addr.port()),
+        EngineOptions::default(),
+    )
+    .await;
+    logged_on(&h3).await;
+    let wrong_port = tokio::net::TcpStream::connect(("127.0.0.1", port)).await;
+    assert!(wrong_port.is_ok(), "the settings' listener stays");
+
+    // The listener stays while a session is on it, and closes with the last.
+    a.remove_session(&id3, Duration::from_secs(5))
+        .await
+        .unwrap();
+    assert!(!refused(addr).await, "CLIENT4 is still on {addr}");
+    a.remove_session(&id4, Duration::from_secs(5))
+        .await
+        .unwrap();
+    let closed = async {
+        while !refused(addr).await {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(5), closed)
+        .await
+        .expect("the listener added for them closed");
+    assert!(!refused(std::net::SocketAddr::from(([127, 0, 0, 1], port))).await);
+    i.shutdown(Duration::from_secs(5)).await.unwrap();
+    a.shutdown(Duration::from_secs(5)).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_removed_template_session_makes_room_for_another() {
+    let port = free_port();
+    let mut options = EngineOptions::default();
+    options.max_template_sessions = 1;
+    let (a, _a_seen) = start(acceptor("EXEC", "*", port).acceptor_template(true), options).await;
+    let (i1, _) = start(initiator("ONE", "EXEC", port), EngineOptions::default()).await;
+    let one = SessionId::new("FIX.4.4", "EXEC", "ONE");
+    let made = async {
+        loop {
+            if let Some(h) = a.session(&one) {
+                return h;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    let h1 = tokio::time::timeout(Duration::from_secs(10), made)
+        .await
+        .expect("made from the template");
+    logged_on(&h1).await;
+    i1.shutdown(Duration::from_secs(5)).await.unwrap();
+    // Full: a second CompID is refused while ONE is in the engine.
+    let (i2, _) = start(initiator("TWO", "EXEC", port), EngineOptions::default()).await;
+    let two_id = SessionId::new("FIX.4.4", "TWO", "EXEC");
+    let two = i2.session(&two_id).unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(two.state(), State::Disconnected, "refused past the limit");
+    assert!(
+        a.session(&SessionId::new("FIX.4.4", "EXEC", "TWO"))
+            .is_none()
+    );
+    // Removed, ONE no longer counts: TWO's next attempt is taken.
+    a.remove_session(&one, Duration::from_secs(5))
+        .await
+        .unwrap();
+    logged_on(&two).await;
+    assert_eq!(a.sessions(), [SessionId::new("FIX.4.4", "EXEC", "TWO")]);
+    i2.shutdown(Duration::from_secs(5)).await.unwrap();
+    a.shutdown(Duration::from_secs(5)).await.unwrap();
 }
 
 #[tokio::test]
@@ -552,6 +722,50 @@ async fn the_admin_socket_answers_a_line_for_each_command() {
     );
     let released = socket.ask("release FIX.4.4-EXEC-CLIENT").await;
     assert!(released.contains("held=no"), "{released}");
+
+    // Sessions added from a settings file, and removed.
+    let file = dir.join("more.cfg");
+    std::fs::write(
+        &file,
+        format!(
+            "[DEFAULT]\nConnectionType=acceptor\nBeginString=FIX.4.4\nSenderCompID=EXEC\n\
+             SocketAcceptAddress=127.0.0.1\nSocketAcceptPort={port}\nNonStopSession=Y\n\
+             [SESSION]\nTargetCompID=CLIENT8\n[SESSION]\nTargetCompID=CLIENT9\n"
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        socket.ask(&format!("add {}", file.display())).await,
+        "ok added FIX.4.4-EXEC-CLIENT8 FIX.4.4-EXEC-CLIENT9"
+    );
+    assert_eq!(
+        socket.ask("sessions").await,
+        "FIX.4.4-EXEC-CLIENT FIX.4.4-EXEC-CLIENT8 FIX.4.4-EXEC-CLIENT9"
+    );
+    let again = socket.ask(&format!("add {}", file.display())).await;
+    assert_eq!(again, "error: session FIX.4.4-EXEC-CLIENT8 exists already");
+    assert_eq!(
+        socket.ask("remove FIX.4.4-EXEC-CLIENT8").await,
+        "ok removed FIX.4.4-EXEC-CLIENT8"
+    );
+    assert_eq!(
+        socket.ask("remove FIX.4.4-EXEC-CLIENT8").await,
+        "error: no session FIX.4.4-EXEC-CLIENT8"
+    );
+    assert!(
+        socket
+            .ask("add /nonexistent/x.cfg")
+            .await
+            .starts_with("error: ")
+    );
+    assert_eq!(
+        socket.ask("add").await,
+        "error: add needs the path of a settings file"
+    );
+    assert_eq!(
+        socket.ask("sessions").await,
+        "FIX.4.4-EXEC-CLIENT FIX.4.4-EXEC-CLIENT9"
+    );
 
     i.shutdown(Duration::from_secs(5)).await.unwrap();
     a.shutdown(Duration::from_secs(5)).await.unwrap();

@@ -183,6 +183,36 @@ pub struct SessionSettings {
 }
 
 impl SessionSettings {
+    /// The listener an acceptor session is reached through, with only this
+    /// session on it; `None` for an initiator.
+    ///
+    /// ```
+    /// use fix_engine::config::{Schedule, SessionBuilder};
+    /// let s = SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1"))
+    ///     .socket_accept_port(5001).schedule(Schedule::non_stop()).build()?;
+    /// assert_eq!(s.listener().map(|l| (l.port, l.tls.is_some())), Some((5001, false)));
+    /// # Ok::<(), fix_engine::config::ConfigError>(())
+    /// ```
+    pub fn listener(&self) -> Option<Listener> {
+        let Transport::Acceptor(a) = &self.transport else {
+            return None;
+        };
+        let (sessions, templates) = if self.acceptor_template {
+            (Vec::new(), vec![self.session.id.clone()])
+        } else {
+            (vec![self.session.id.clone()], Vec::new())
+        };
+        Some(Listener {
+            address: a.address.clone(),
+            port: a.port,
+            tls: self.tls.clone(),
+            reuse_address: self.reuse_address,
+            socket: self.socket.clone(),
+            sessions,
+            templates,
+        })
+    }
+
     /// The value of `key` (without regard to case) as written in the
     /// session's section, or else in `[DEFAULT]`: any key, the engine's or
     /// the application's own (QuickFIX's `SessionSettings::get`). A setting made
@@ -633,6 +663,58 @@ pub struct Listener {
     pub templates: Vec<SessionId>,
 }
 
+impl Listener {
+    /// The first setting, by its key, in which `other` differs from this
+    /// listener (sessions and templates aside): two acceptors sharing a port
+    /// must agree on everything the socket is made with.
+    ///
+    /// ```
+    /// use fix_engine::config::{Schedule, SessionBuilder};
+    /// use fix_session::SessionId;
+    /// let at = |host: &str| SessionBuilder::acceptor(SessionId::new("FIX.4.4", "EXEC", "C1"))
+    ///     .socket_accept_port(5001).socket_accept_address(host)
+    ///     .schedule(Schedule::non_stop()).build().unwrap().listener().unwrap();
+    /// assert_eq!(at("127.0.0.1").difference(&at("0.0.0.0")), Some("SocketAcceptAddress"));
+    /// assert_eq!(at("127.0.0.1").difference(&at("127.0.0.1")), None);
+    /// ```
+    pub fn difference(&self, other: &Listener) -> Option<&'static str> {
+        if self.address != other.address {
+            return Some("SocketAcceptAddress");
+        }
+        if self.reuse_address != other.reuse_address {
+            return Some("SocketReuseAddress");
+        }
+        if self.socket.send_buffer_size != other.socket.send_buffer_size {
+            return Some("SocketSendBufferSize");
+        }
+        if self.socket.receive_buffer_size != other.socket.receive_buffer_size {
+            return Some("SocketReceiveBufferSize");
+        }
+        if self.socket.keepalive != other.socket.keepalive {
+            return Some("SocketKeepAlive");
+        }
+        match (&self.tls, &other.tls) {
+            (None, None) => None,
+            (Some(x), Some(y)) => {
+                if x.certificate != y.certificate {
+                    Some("ServerCertificateFile")
+                } else if x.private_key != y.private_key {
+                    Some("ServerCertificateKeyFile")
+                } else if x.ca_file != y.ca_file {
+                    Some("CertificationAuthoritiesFile")
+                } else if x.client_auth != y.client_auth {
+                    Some("CertificateVerifyLevel")
+                } else if x.revocation_lists != y.revocation_lists {
+                    Some("CertificateRevocationListFile")
+                } else {
+                    None
+                }
+            }
+            _ => Some("SocketUseSSL"),
+        }
+    }
+}
+
 /// The sessions and templates of a settings file (or of code), checked as a
 /// whole: no session ID twice, and sessions on one port agreeing on its listener.
 ///
@@ -891,21 +973,15 @@ impl Settings {
             .map(|s| (s, false))
             .chain(self.templates.iter().map(|t| (&t.settings, true)));
         for (s, template) in all {
-            let Transport::Acceptor(a) = &s.transport else {
+            let Some(mut listener) = s.listener() else {
                 continue;
             };
-            let index = match listeners.iter().position(|l| l.port == a.port) {
+            let index = match listeners.iter().position(|l| l.port == listener.port) {
                 Some(i) => i,
                 None => {
-                    listeners.push(Listener {
-                        address: a.address.clone(),
-                        port: a.port,
-                        tls: s.tls.clone(),
-                        reuse_address: s.reuse_address,
-                        socket: s.socket.clone(),
-                        sessions: Vec::new(),
-                        templates: Vec::new(),
-                    });
+                    listener.sessions.clear();
+                    listener.templates.clear();
+                    listeners.push(listener);
                     listeners.len() - 1
                 }
             };
@@ -923,42 +999,5 @@ impl Settings {
 /// The first listener setting in which `b` differs from `a`, two acceptors on
 /// one port.
 fn listener_difference(a: &SessionSettings, b: &SessionSettings) -> Option<&'static str> {
-    let address = |s: &SessionSettings| match &s.transport {
-        Transport::Acceptor(a) => a.address.clone(),
-        Transport::Initiator(_) => None,
-    };
-    if address(a) != address(b) {
-        return Some("SocketAcceptAddress");
-    }
-    if a.reuse_address != b.reuse_address {
-        return Some("SocketReuseAddress");
-    }
-    if a.socket.send_buffer_size != b.socket.send_buffer_size {
-        return Some("SocketSendBufferSize");
-    }
-    if a.socket.receive_buffer_size != b.socket.receive_buffer_size {
-        return Some("SocketReceiveBufferSize");
-    }
-    if a.socket.keepalive != b.socket.keepalive {
-        return Some("SocketKeepAlive");
-    }
-    match (&a.tls, &b.tls) {
-        (None, None) => None,
-        (Some(x), Some(y)) => {
-            if x.certificate != y.certificate {
-                Some("ServerCertificateFile")
-            } else if x.private_key != y.private_key {
-                Some("ServerCertificateKeyFile")
-            } else if x.ca_file != y.ca_file {
-                Some("CertificationAuthoritiesFile")
-            } else if x.client_auth != y.client_auth {
-                Some("CertificateVerifyLevel")
-            } else if x.revocation_lists != y.revocation_lists {
-                Some("CertificateRevocationListFile")
-            } else {
-                None
-            }
-        }
-        _ => Some("SocketUseSSL"),
-    }
+    a.listener()?.difference(&b.listener()?)
 }

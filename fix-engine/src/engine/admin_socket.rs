@@ -8,6 +8,8 @@
 //! set-next ID [sender N] [target M]        ok FIX.4.4-A-B state=… next-sender=N next-target=M
 //! reset ID | logout ID | disconnect ID     ok <status after>
 //! hold ID | release ID                     ok <status after>
+//! add FILE                                 ok added FIX.4.4-A-D [FIX.4.4-A-E …]
+//! remove ID                                ok removed FIX.4.4-A-B
 //! help                                     commands: …
 //! anything wrong                           error: …
 //! ```
@@ -15,6 +17,12 @@
 //! A session is named as its store is (`FIX.4.4-SENDER-TARGET[-qualifier]`)
 //! or as it is shown (`FIX.4.4:SENDER->TARGET`). Each command goes through
 //! the session as [`SessionHandle::admin`](crate::SessionHandle::admin) does.
+//! `add` reads a settings file (the rest of the line is its path, read by
+//! the engine's process) and adds each of its `[SESSION]`s as
+//! [`Engine::add_session`](crate::Engine::add_session) does, in order,
+//! stopping at the first that fails; `remove` is
+//! [`Engine::remove_session`](crate::Engine::remove_session), waiting up to
+//! ten seconds for the Logout.
 
 use std::io;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
@@ -33,7 +41,11 @@ use crate::admin::AdminCommand;
 const MAX_LINE: usize = 4096;
 
 const HELP: &str = "commands: sessions, status ID, set-next ID [sender N] [target M], \
-    reset ID, logout ID, disconnect ID, hold ID, release ID";
+    reset ID, logout ID, disconnect ID, hold ID, release ID, add FILE, remove ID";
+
+/// How long `remove` waits for the Logout of a connected session before it
+/// closes the connection.
+pub(super) const REMOVE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Binds the socket at `path`, readable and writable by the engine's user
 /// only. A socket file nobody answers on (an engine that died) is replaced;
@@ -65,7 +77,9 @@ pub(super) async fn serve<D: Schema + Send + Sync + 'static>(
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => inner.spawn(client(inner.clone(), stream)),
+                Ok((stream, _)) => {
+                    inner.spawn(client(inner.clone(), stream));
+                }
                 Err(e) => {
                     tracing::warn!(error = %e, "admin socket: accept failed");
                     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -130,7 +144,7 @@ async fn write_all(stream: &UnixStream, mut bytes: &[u8]) -> io::Result<()> {
 }
 
 /// The answer to one command line (without its newline).
-async fn answer<D: Schema + Send + Sync + 'static>(inner: &Inner<D>, line: &[u8]) -> String {
+async fn answer<D: Schema + Send + Sync + 'static>(inner: &Arc<Inner<D>>, line: &[u8]) -> String {
     let Ok(line) = std::str::from_utf8(line) else {
         return "error: the line is not UTF-8".to_owned();
     };
@@ -150,6 +164,7 @@ async fn answer<D: Schema + Send + Sync + 'static>(inner: &Inner<D>, line: &[u8]
             return ids.join(" ");
         }
         "sessions" => return "error: sessions takes no arguments".to_owned(),
+        "add" => return add(inner, line.trim_start()["add".len()..].trim()).await,
         _ => {}
     }
     let (name, args) = match rest.split_first() {
@@ -168,12 +183,19 @@ async fn answer<D: Schema + Send + Sync + 'static>(inner: &Inner<D>, line: &[u8]
         ("disconnect", []) => Some(AdminCommand::Disconnect),
         ("hold", []) => Some(AdminCommand::Hold),
         ("release", []) => Some(AdminCommand::Release),
+        ("remove", []) => None,
         (verb, _) if is_verb(verb) => return format!("error: {verb} takes only a session ID"),
         (verb, _) => return format!("error: unknown command {verb:?} ({HELP})"),
     };
     let Some(id) = inner.find(name) else {
         return format!("error: no session {name}");
     };
+    if verb == "remove" {
+        return match inner.remove_session(&id, REMOVE_TIMEOUT).await {
+            Ok(()) => format!("ok removed {}", id.store_name()),
+            Err(e) => format!("error: {e}"),
+        };
+    }
     let handle = match inner.handle(&id) {
         Ok(handle) => handle,
         Err(e) => return format!("error: {e}"),
@@ -188,8 +210,39 @@ async fn answer<D: Schema + Send + Sync + 'static>(inner: &Inner<D>, line: &[u8]
 fn is_verb(verb: &str) -> bool {
     matches!(
         verb,
-        "status" | "set-next" | "reset" | "logout" | "disconnect" | "hold" | "release"
+        "status" | "set-next" | "reset" | "logout" | "disconnect" | "hold" | "release" | "remove"
     )
+}
+
+/// `add FILE`: the sessions of the settings file at `path`, added in order.
+async fn add<D: Schema + Send + Sync + 'static>(inner: &Arc<Inner<D>>, path: &str) -> String {
+    if path.is_empty() {
+        return "error: add needs the path of a settings file".to_owned();
+    }
+    let settings = match crate::config::Settings::from_path(path) {
+        Ok(settings) => settings,
+        Err(e) => return format!("error: {e}"),
+    };
+    if let Some(t) = settings.templates().first() {
+        return format!(
+            "error: {path}: {} is an acceptor template; templates are not added at run time",
+            t.settings().session.id
+        );
+    }
+    if settings.sessions().is_empty() {
+        return format!("error: {path} has no [SESSION]");
+    }
+    let mut added = Vec::new();
+    for s in settings.sessions() {
+        if let Err(e) = super::add_session(inner, s.clone()).await {
+            return match added.is_empty() {
+                true => format!("error: {e}"),
+                false => format!("error: {e} (added before it: {})", added.join(" ")),
+            };
+        }
+        added.push(s.session.id.store_name());
+    }
+    format!("ok added {}", added.join(" "))
 }
 
 /// `set-next`'s arguments: `sender N`, `target M`, either or both.

@@ -12,6 +12,7 @@ mod accept;
 mod admin_socket;
 mod error;
 mod initiate;
+mod listeners;
 mod options;
 mod store;
 
@@ -24,7 +25,7 @@ use std::time::{Duration, SystemTime};
 use fix_core::validate::Schema;
 use fix_session::{Application, FileStore, MemoryStore, Role, Session, SessionId, SyncPolicy};
 use tokio::sync::watch;
-use tokio::task::JoinSet;
+use tokio::task::{AbortHandle, JoinSet};
 use tracing::Instrument;
 
 use self::accept::{listen, server_tls_of};
@@ -53,6 +54,9 @@ struct Entry<D: Schema> {
     shared: Arc<Shared>,
     /// The session, with the connection that runs it (if one does).
     cell: Arc<SessionCell<D>>,
+    /// Made by an acceptor template (counted against
+    /// `max_template_sessions` while it is in the engine).
+    from_template: bool,
 }
 
 impl<D: Schema> Entry<D> {
@@ -80,9 +84,9 @@ struct Inner<D: Schema> {
     tasks: Mutex<JoinSet<()>>,
     /// What the sessions' database stores share (the lease budget).
     stores: store::Stores,
-    /// The listeners' ports (as configured) and whether each has TLS: where
-    /// an acceptor session added at run time may be reached.
-    listeners: Vec<(u16, bool)>,
+    /// The listening sockets: where an acceptor session added at run time
+    /// is reached, on a listener already there or on one bound for it.
+    listeners: listeners::Listeners,
 }
 
 /// The accepted connections waiting for their first message, oldest first,
@@ -281,11 +285,6 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         for s in settings.sessions() {
             client_tls.insert(s.session.id.clone(), client_tls_of(s)?);
         }
-        let ports = settings
-            .listeners()
-            .iter()
-            .map(|l| (l.port, l.tls.is_some()))
-            .collect();
         #[cfg(unix)]
         let admin = match options.admin_socket.clone().or_else(|| {
             settings
@@ -301,23 +300,20 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             })?),
             None => None,
         };
-        let mut listeners = Vec::new();
-        let mut local_addrs = Vec::new();
+        let mut bound = Vec::new();
         for (l, tls) in settings.listeners().into_iter().zip(server_tls) {
-            let host = l.address.as_deref().unwrap_or("0.0.0.0");
-            let listener = crate::net::bind(host, l.port, l.reuse_address, &l.socket)
-                .await
-                .map_err(|error| {
-                    EngineError::from(EngineErrorKind::Bind {
-                        address: format!("{host}:{}", l.port),
-                        error,
-                    })
-                })?;
-            if let Ok(a) = listener.local_addr() {
-                local_addrs.push(a);
-            }
-            listeners.push((listener, l.port, tls));
+            let (listener, local) = listeners::bind(&l).await?;
+            bound.push((listener, local, l, tls));
         }
+        let local_addrs = bound.iter().map(|(_, local, _, _)| *local).collect();
+        let listening = bound
+            .iter()
+            .map(|(_, local, l, _)| listeners::Listening {
+                config: l.clone(),
+                local: *local,
+                added: None,
+            })
+            .collect();
         let apps: Box<AppFactory> = Box::new(move |id, handle| Box::new(apps(id, handle)));
         let inner = Arc::new(Inner {
             dicts: Box::new(dicts),
@@ -329,19 +325,20 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             shutdown: watch::Sender::new(false),
             tasks: Mutex::new(JoinSet::new()),
             stores: store::Stores::default(),
-            listeners: ports,
+            listeners: listeners::Listeners::new(listening),
             settings,
         });
         let mut initiators = Vec::new();
         for s in inner.settings.sessions() {
-            let entry = inner.make_entry(s.clone())?;
+            let entry = inner.make_entry(s.clone(), false)?;
             if matches!(s.transport, Transport::Initiator(_)) {
                 let tls = client_tls.remove(&s.session.id).flatten();
                 initiators.push((entry.clone(), tls));
             }
             inner.lock_sessions().insert(s.session.id.clone(), entry);
         }
-        for (listener, port, tls) in listeners {
+        for (listener, _, l, tls) in bound {
+            let port = l.port;
             let task = listen(inner.clone(), listener, port, tls);
             inner.spawn(task.instrument(tracing::info_span!("fix_acceptor", port)));
         }
@@ -421,10 +418,13 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     }
 
     /// Adds a session while the engine runs: its store and log opened, its
-    /// application made, an initiator's task started; an acceptor's is
-    /// reached through the engine's listener on its port (which must exist,
-    /// with the session's TLS: [`AdminError::NoListener`] otherwise). An
-    /// event in its log says so.
+    /// application made, an initiator's task started. An acceptor's is
+    /// reached through the engine's listener on its port, which must have
+    /// the session's socket settings (address, TLS files, buffers:
+    /// [`AdminError::ListenerDiffers`] otherwise); on a port with no listener
+    /// one is bound for it ([`local_addr`](Self::local_addr) says where),
+    /// and closed again when the last session on it is removed. An event in
+    /// its log says it was added.
     ///
     /// ```no_run
     /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) -> Result<(), Box<dyn std::error::Error>> {
@@ -442,7 +442,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         &self,
         settings: SessionSettings,
     ) -> Result<SessionHandle, AdminError> {
-        add_session(&self.inner, settings)
+        add_session(&self.inner, settings).await
     }
 
     /// Removes session `id` while the engine runs: no new connection for it
@@ -492,6 +492,28 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
     /// ```
     pub fn local_addrs(&self) -> &[SocketAddr] {
         &self.local_addrs
+    }
+
+    /// The address acceptor session `id` is reached at: that of the
+    /// listener on its port (one of [`local_addrs`](Self::local_addrs), or
+    /// one bound when the session was added at run time); `None` for an
+    /// initiator or an unknown session.
+    ///
+    /// ```no_run
+    /// # async fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) {
+    /// let id = fix_session::SessionId::new("FIX.4.4", "EXECUTOR", "CLIENT1");
+    /// if let Some(addr) = engine.local_addr(&id).await { println!("{id} on {addr}"); }
+    /// # }
+    /// ```
+    pub async fn local_addr(&self, id: &SessionId) -> Option<SocketAddr> {
+        let port = {
+            let sessions = self.inner.lock_sessions();
+            match &sessions.get(id)?.settings.transport {
+                Transport::Acceptor(a) => a.port,
+                Transport::Initiator(_) => return None,
+            }
+        };
+        self.inner.listeners.local_addr(port).await
     }
 
     /// Stops: no new connections; a Logout to every logged-on session (others
@@ -620,6 +642,15 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             .lock_sessions()
             .remove(id)
             .ok_or_else(|| AdminError::NoSuchSession(id.store_name()))?;
+        if entry.from_template {
+            // Room for another of the templates' sessions.
+            self.template_sessions.fetch_sub(1, Ordering::AcqRel);
+        }
+        if let Transport::Acceptor(a) = &entry.settings.transport {
+            self.listeners
+                .close_if_unused(a.port, |port| self.port_in_use(port))
+                .await;
+        }
         // No connection from now on: the acceptor finds no entry, the
         // initiator's task ends at its next turn, a claim is declined.
         entry.shared.set_gate(Gate::Removed);
@@ -671,11 +702,18 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         self.tasks.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
+    fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) -> AbortHandle {
         let mut tasks = self.lock_tasks();
         // Reaps finished connections, so the set does not grow with them.
         while tasks.try_join_next().is_some() {}
-        tasks.spawn(task);
+        tasks.spawn(task)
+    }
+
+    /// Whether a session of the engine is an acceptor on configured `port`.
+    fn port_in_use(&self, port: u16) -> bool {
+        self.lock_sessions()
+            .values()
+            .any(|e| matches!(&e.settings.transport, Transport::Acceptor(a) if a.port == port))
     }
 
     fn limits(&self) -> Limits {
@@ -690,7 +728,11 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     }
 
     /// A session with its store opened and its application made.
-    fn make_entry(&self, settings: SessionSettings) -> Result<Arc<Entry<D>>, EngineError> {
+    fn make_entry(
+        &self,
+        settings: SessionSettings,
+        from_template: bool,
+    ) -> Result<Arc<Entry<D>>, EngineError> {
         let id = settings.session.id.clone();
         let dicts = self.dicts.dictionaries(&settings)?;
         // FileStoreSync=Y: durable before sent, by group commit (one sync a
@@ -761,6 +803,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             settings,
             shared,
             cell,
+            from_template,
         }))
     }
 
@@ -789,7 +832,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             return None;
         }
         let settings = template.session_for(id)?;
-        match self.make_entry(settings) {
+        match self.make_entry(settings, true) {
             Ok(e) => {
                 tracing::info!(session = %id, "a session made from an acceptor template");
                 sessions.insert(id.clone(), e.clone());
@@ -957,7 +1000,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
 }
 
 /// Adds a session to a running engine (see [`Engine::add_session`]).
-fn add_session<D: Schema + Send + Sync + 'static>(
+async fn add_session<D: Schema + Send + Sync + 'static>(
     inner: &Arc<Inner<D>>,
     settings: SessionSettings,
 ) -> Result<SessionHandle, AdminError> {
@@ -969,18 +1012,47 @@ fn add_session<D: Schema + Send + Sync + 'static>(
     if inner.lock_sessions().contains_key(&id) {
         return Err(AdminError::Exists(id));
     }
-    let tls = match &settings.transport {
-        Transport::Acceptor(a) => {
-            let tls = settings.tls.is_some();
-            if !inner.listeners.contains(&(a.port, tls)) {
-                return Err(AdminError::NoListener { id, port: a.port });
-            }
-            None
-        }
-        Transport::Initiator(_) => client_tls_of(&settings).map_err(AdminError::Engine)?,
+    let Some(wanted) = settings.listener() else {
+        let tls = client_tls_of(&settings).map_err(AdminError::Engine)?;
+        let entry = insert_added(inner, settings)?;
+        let span = tracing::info_span!("fix_initiator", session = %id);
+        inner.spawn(initiate(inner.clone(), entry.clone(), tls).instrument(span));
+        return Ok(SessionHandle::new(entry.shared.clone()));
     };
-    let initiator = matches!(settings.transport, Transport::Initiator(_));
-    let entry = inner.make_entry(settings).map_err(AdminError::Engine)?;
+    // Held from the bind to the listener's entry in the list: a second
+    // session on the same new port finds it there.
+    let mut listening = inner.listeners.lock().await;
+    let place = listeners::place(&listening, &id, &wanted).await?;
+    let tls = match place {
+        listeners::Place::New(..) => server_tls_of(&wanted).map_err(AdminError::Engine)?,
+        listeners::Place::Shared => None,
+    };
+    // A new listener closes (dropped) if the session cannot be made.
+    let entry = insert_added(inner, settings)?;
+    if let listeners::Place::New(listener, local) = place {
+        let port = wanted.port;
+        let task = listen(inner.clone(), listener, port, tls);
+        let task = inner.spawn(task.instrument(tracing::info_span!("fix_acceptor", port)));
+        tracing::info!(session = %id, port, address = %local, "a listener bound for a session added at run time");
+        listening.push(listeners::Listening {
+            config: wanted,
+            local,
+            added: Some(task),
+        });
+    }
+    Ok(SessionHandle::new(entry.shared.clone()))
+}
+
+/// Makes the session of `settings` and puts it in the engine's map, with an
+/// event in its log.
+fn insert_added<D: Schema + Send + Sync + 'static>(
+    inner: &Arc<Inner<D>>,
+    settings: SessionSettings,
+) -> Result<Arc<Entry<D>>, AdminError> {
+    let id = settings.session.id.clone();
+    let entry = inner
+        .make_entry(settings, false)
+        .map_err(AdminError::Engine)?;
     {
         let mut sessions = inner.lock_sessions();
         if sessions.contains_key(&id) {
@@ -990,11 +1062,7 @@ fn add_session<D: Schema + Send + Sync + 'static>(
     }
     entry.event("Added at run time");
     tracing::info!(session = %id, "session added");
-    if initiator {
-        let span = tracing::info_span!("fix_initiator", session = %id);
-        inner.spawn(initiate(inner.clone(), entry.clone(), tls).instrument(span));
-    }
-    Ok(SessionHandle::new(entry.shared.clone()))
+    Ok(entry)
 }
 
 /// Resolves once the engine is shutting down.
