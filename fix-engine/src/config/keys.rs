@@ -546,7 +546,7 @@ table! {
     AllowedRemoteAddresses => row(HostList, "QuickFIX/J: the addresses (IP addresses or host names, comma-separated) an acceptor session takes connections from; absent, any").acceptor().sets("SessionSettings::allowed_remote_addresses"),
     UseTCPProxy => row(YesNo, "QuickFIX/Go: connections start with a PROXY protocol header").acceptor().always(&["N"], "connections carry FIX from their first byte").else_not_applied("needs the acceptor's connection reader"),
     HttpAcceptPort => row(Port, "QuickFIX: the port of an HTTP status page").default_only().ignored("there is no HTTP status page"),
-    AdminSocket => row(Path, "This engine: a Unix socket operators' commands are answered on, a line each (sessions, status, set-next, reset, logout, disconnect, hold, release; see the README); absent, none").default_only().sets("EngineOptions::admin_socket"),
+    AdminSocket => row(Path, "This engine: a Unix socket operators' commands are answered on, a line each (sessions, status, set-next, reset, logout, disconnect, hold, release, add, remove; see the README); absent, none").default_only().sets("EngineOptions::admin_socket"),
 
     // Sockets.
     SocketNodelay => row(YesNo, "TCP_NODELAY on the session's socket").aka(&["SocketTcpNoDelay"]).or("Y").sets("SessionSettings::tcp_nodelay"),
