@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use fix_session::store::{SyncDone, SyncJob};
-use fix_session::{Chunk, ChunkLimit, Direction, MAX_MESSAGE_LEN, MessageStore, StoreError};
+use fix_session::{Chunk, ChunkLimit, MessageStore, StoreError};
 
 use crate::batch::{BatchJob, BatchParams, Pending};
 use crate::config::{LeaseBudget, PgConfig};
@@ -495,22 +495,7 @@ impl MessageStore for PostgresStore {
     }
 
     fn store(&mut self, seq: u64, message: &[u8]) -> Result<(), StoreError> {
-        if seq != self.next_sender {
-            return Err(StoreError::OutOfSequence {
-                direction: Direction::Outgoing,
-                expected: self.next_sender,
-                got: seq,
-            });
-        }
-        if seq == u64::MAX {
-            return Err(StoreError::SeqNumExhausted);
-        }
-        if message.len() > MAX_MESSAGE_LEN {
-            return Err(StoreError::MessageTooLarge {
-                len: message.len(),
-                max: MAX_MESSAGE_LEN,
-            });
-        }
+        fix_session::store::check_store(self.next_sender, seq, message.len())?;
         self.writable()?;
         self.pending.seqs.push(seq);
         self.pending.bytes.push(message.to_vec());
@@ -520,16 +505,7 @@ impl MessageStore for PostgresStore {
     }
 
     fn advance_target_seq(&mut self, received: u64) -> Result<(), StoreError> {
-        if received != self.next_target {
-            return Err(StoreError::OutOfSequence {
-                direction: Direction::Incoming,
-                expected: self.next_target,
-                got: received,
-            });
-        }
-        if received == u64::MAX {
-            return Err(StoreError::SeqNumExhausted);
-        }
+        fix_session::store::check_advance(self.next_target, received)?;
         self.writable()?;
         self.pending.numbers_changed = true;
         self.next_target = received + 1;

@@ -554,6 +554,60 @@ struct Entry {
     len: u32,
 }
 
+/// Whether a store whose next sender number is `next_sender` may store
+/// message `seq` of `len` bytes: the rule of every [`MessageStore::store`]
+/// (the next number, never past `u64::MAX - 1`, at most
+/// [`MAX_MESSAGE_LEN`] bytes), for a store kept outside this crate too.
+///
+/// ```
+/// use fix_session::store::{check_store, StoreError};
+/// assert!(check_store(5, 5, 200).is_ok());
+/// assert!(matches!(check_store(5, 6, 200), Err(StoreError::OutOfSequence { expected: 5, got: 6, .. })));
+/// assert!(matches!(check_store(u64::MAX, u64::MAX, 1), Err(StoreError::SeqNumExhausted)));
+/// ```
+pub fn check_store(next_sender: u64, seq: u64, len: usize) -> Result<(), StoreError> {
+    if seq != next_sender {
+        return Err(StoreError::OutOfSequence {
+            direction: Direction::Outgoing,
+            expected: next_sender,
+            got: seq,
+        });
+    }
+    if seq == u64::MAX {
+        return Err(StoreError::SeqNumExhausted);
+    }
+    if len > MAX_MESSAGE_LEN {
+        return Err(StoreError::MessageTooLarge {
+            len,
+            max: MAX_MESSAGE_LEN,
+        });
+    }
+    Ok(())
+}
+
+/// Whether a store whose next target number is `next_target` may advance
+/// past incoming message `received`: the rule of every
+/// [`MessageStore::advance_target_seq`].
+///
+/// ```
+/// use fix_session::store::{check_advance, StoreError};
+/// assert!(check_advance(7, 7).is_ok());
+/// assert!(matches!(check_advance(7, 9), Err(StoreError::OutOfSequence { expected: 7, got: 9, .. })));
+/// ```
+pub fn check_advance(next_target: u64, received: u64) -> Result<(), StoreError> {
+    if received != next_target {
+        return Err(StoreError::OutOfSequence {
+            direction: Direction::Incoming,
+            expected: next_target,
+            got: received,
+        });
+    }
+    if received == u64::MAX {
+        return Err(StoreError::SeqNumExhausted);
+    }
+    Ok(())
+}
+
 /// The state both stores keep in memory, and the one place the sequence rules live:
 /// the numbers, the creation time, and the index of stored messages by number
 /// (strictly increasing, since a message is stored only under the next number and a
@@ -578,23 +632,7 @@ impl State {
 
     /// Whether message `seq` of `len` bytes may be stored now.
     fn check_store(&self, seq: u64, len: usize) -> Result<(), StoreError> {
-        if seq != self.next_sender {
-            return Err(StoreError::OutOfSequence {
-                direction: Direction::Outgoing,
-                expected: self.next_sender,
-                got: seq,
-            });
-        }
-        if seq == u64::MAX {
-            return Err(StoreError::SeqNumExhausted);
-        }
-        if len > MAX_MESSAGE_LEN {
-            return Err(StoreError::MessageTooLarge {
-                len,
-                max: MAX_MESSAGE_LEN,
-            });
-        }
-        Ok(())
+        check_store(self.next_sender, seq, len)
     }
 
     /// Takes a message that passed `check_store`.
@@ -605,17 +643,7 @@ impl State {
 
     /// Whether incoming message `received` is the expected one.
     fn check_advance(&self, received: u64) -> Result<(), StoreError> {
-        if received != self.next_target {
-            return Err(StoreError::OutOfSequence {
-                direction: Direction::Incoming,
-                expected: self.next_target,
-                got: received,
-            });
-        }
-        if received == u64::MAX {
-            return Err(StoreError::SeqNumExhausted);
-        }
-        Ok(())
+        check_advance(self.next_target, received)
     }
 
     /// Sets the sender number; returns the first dropped message's entry, if any (the
