@@ -148,6 +148,12 @@ pub enum Error {
         /// Offset of the data value.
         offset: usize,
     },
+    /// Fields that do not end with SOH: the last value would run into what
+    /// follows ([`Parser::check_fields`](crate::Parser::check_fields)).
+    Unterminated {
+        /// Offset where the unterminated field starts.
+        offset: usize,
+    },
     /// The message has more fields than the caller's storage holds.
     TooManyFields {
         /// The storage's capacity.
@@ -182,6 +188,7 @@ impl Error {
             | Error::InvalidTag { .. }
             | Error::TagZero { .. }
             | Error::TagOverflow { .. }
+            | Error::Unterminated { .. }
             | Error::TooManyFields { .. } => None,
         }
     }
@@ -209,7 +216,8 @@ impl Error {
             | Error::EmbeddedSoh { offset, .. }
             | Error::EmptyValue { offset, .. }
             | Error::InvalidDataLength { offset, .. }
-            | Error::DataLengthOutOfBounds { offset, .. } => Some(offset),
+            | Error::DataLengthOutOfBounds { offset, .. }
+            | Error::Unterminated { offset } => Some(offset),
             Error::Garbage { .. }
             | Error::MessageTooLarge { .. }
             | Error::BodyLengthOverflow { .. }
@@ -282,6 +290,9 @@ impl fmt::Display for Error {
                 f,
                 "data field {tag} does not fit its announced length in the body, at byte {offset}"
             ),
+            Error::Unterminated { offset } => {
+                write!(f, "the field at byte {offset} has no SOH after its value")
+            }
             Error::TooManyFields { capacity } => {
                 write!(f, "more than {capacity} fields")
             }

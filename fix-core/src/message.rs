@@ -352,6 +352,88 @@ fn data_field(
     Ok((end + 1, n))
 }
 
+/// [`Parser::check_fields`](crate::Parser::check_fields): `bytes` as a run of
+/// fields, each ended by SOH, a data field read by the length before it.
+/// The walk is [`index`]'s, over the SOH bitmask of each 64-byte block.
+pub(crate) fn check_fields(
+    bytes: &[u8],
+    data_fields: &DataFields<'_>,
+    allow_empty: bool,
+) -> Result<(), Error> {
+    // Every tag parse below stops at a SOH: the last byte must be one.
+    match bytes.last() {
+        None => return Ok(()),
+        Some(&SOH) => {}
+        Some(_) => {
+            let last = bytes.iter().rposition(|&b| b == SOH);
+            return Err(Error::Unterminated {
+                offset: last.map_or(0, |i| i + 1),
+            });
+        }
+    }
+    let mut field_start: usize = 0;
+    let mut base = 0;
+    while base < bytes.len() {
+        let mut mask = block_mask(bytes, base) & (!0u64 << field_start.saturating_sub(base));
+        while mask != 0 {
+            let soh = base + mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let (tag, eq) = parse_tag(bytes, field_start)?;
+            if eq + 1 == soh && !allow_empty {
+                return Err(Error::EmptyValue { tag, offset: soh });
+            }
+            field_start = soh + 1;
+            if data_fields.is_length_tag(tag) {
+                let next = data_end(bytes, data_fields, tag, eq + 1, soh, field_start)?;
+                if next != field_start {
+                    field_start = next;
+                    if next >= base + 64 {
+                        break;
+                    }
+                    mask &= !0u64 << (next - base);
+                }
+            }
+        }
+        base = (base + 64).max(field_start & !63);
+    }
+    Ok(())
+}
+
+/// After length field `tag` (its value from `value` to `soh`), where the
+/// data field it announces ends: past its SOH when it follows at `next`,
+/// else `next` itself.
+#[cold]
+fn data_end(
+    bytes: &[u8],
+    data_fields: &DataFields<'_>,
+    tag: u32,
+    value: usize,
+    soh: usize,
+    next: usize,
+) -> Result<usize, Error> {
+    let Some(data_tag) = data_fields.data_tag(tag) else {
+        return Ok(next);
+    };
+    let len =
+        parse_length(&bytes[value..soh]).ok_or(Error::InvalidDataLength { tag, offset: value })?;
+    if next >= bytes.len() {
+        return Ok(next);
+    }
+    let (tag, eq) = parse_tag(bytes, next)?;
+    if tag != data_tag {
+        return Ok(next);
+    }
+    let start = eq + 1;
+    let end = start.saturating_add(len);
+    if end >= bytes.len() || bytes[end] != SOH {
+        return Err(Error::DataLengthOutOfBounds { tag, offset: start });
+    }
+    if end == start {
+        return Err(Error::EmptyValue { tag, offset: start });
+    }
+    Ok(end + 1)
+}
+
 /// Parses the tag at `pos`; returns it and the offset of its `=`.
 ///
 /// Tags are one to ten digits without a leading zero. Nearly every tag on the wire

@@ -185,6 +185,28 @@ impl<'d> Parser<'d> {
         }
     }
 
+    /// Checks that `fields` (a message's body, without header or trailer) is
+    /// a run of `tag=value<SOH>` fields that this parser would index as they
+    /// are: tags without leading zeros, values without SOH except in a data
+    /// field read by the length before it, no empty value unless this parser
+    /// allows them, a SOH after the last. Nothing is stored, so any number of
+    /// fields is checked. Offsets in the error are from the start of
+    /// `fields`.
+    ///
+    /// ```
+    /// use fix_core::{Error, Parser};
+    /// let p = Parser::new();
+    /// assert_eq!(p.check_fields(b"11=A1\x0195=3\x0196=a\x01b\x01"), Ok(()));
+    /// assert_eq!(p.check_fields(b""), Ok(()));
+    /// assert_eq!(p.check_fields(b"11=A1"), Err(Error::Unterminated { offset: 0 }));
+    /// assert_eq!(p.check_fields(b"\x14"), Err(Error::Unterminated { offset: 0 }));
+    /// assert_eq!(p.check_fields(b"11=A\x01x\x01"), Err(Error::InvalidTag { offset: 5 }));
+    /// assert_eq!(p.check_fields(b"11=\x01"), Err(Error::EmptyValue { tag: 11, offset: 3 }));
+    /// ```
+    pub fn check_fields(&self, fields: &[u8]) -> Result<(), Error> {
+        crate::message::check_fields(fields, &self.data_fields, self.allow_empty_values)
+    }
+
     /// Records every field's span of an already framed message in `fields`.
     ///
     /// ```

@@ -1314,6 +1314,14 @@ fn send_queued<D: Schema>(
                 }
                 // Over the limit: it and those after it wait for the next.
                 Err(SessionError::Throttled) => return Ok((too_old, depth)),
+                // Never numbered; kept, it would stop the queue for good.
+                Err(SessionError::Malformed(error)) => {
+                    tracing::error!(%error, "a queued message dropped: not FIX fields");
+                    if ticket != 0 {
+                        shared.settle(ticket, Err(crate::NotSent::Malformed(error)));
+                    }
+                    batch.advance(size);
+                }
                 Err(e) => {
                     // Not sent, and neither are the ones after it: queued again.
                     batch.requeue(shared);

@@ -149,6 +149,11 @@ pub enum SendError {
     /// The message is larger than the whole queue, or its MsgType longer than
     /// 255 bytes: it can never be queued.
     TooLarge,
+    /// The MsgType is empty or holds SOH, or the body is not `tag=value<SOH>`
+    /// fields the session's parser would read as they are
+    /// ([`fix_session::check_outgoing`]; offsets from the body's start):
+    /// the counterparty could not read it.
+    Malformed(fix_core::Error),
 }
 
 impl std::fmt::Display for SendError {
@@ -157,6 +162,7 @@ impl std::fmt::Display for SendError {
             SendError::Full => "the session's outgoing queue is full",
             SendError::NotConnected => "the session is not connected",
             SendError::TooLarge => "the message can never fit the session's outgoing queue",
+            SendError::Malformed(e) => return write!(f, "the message is not FIX fields: {e}"),
         })
     }
 }
@@ -188,6 +194,10 @@ pub enum NotSent {
     /// [`EngineOptions::queued_while_down`](crate::EngineOptions::queued_while_down)
     /// drops what is queued then.
     Disconnected,
+    /// The session refused it as not FIX fields when it was taken from the
+    /// queue (the handle checks every message first, so only a session whose
+    /// parser differs from the one the handle checked with).
+    Malformed(fix_core::Error),
 }
 
 impl std::fmt::Display for NotSent {
@@ -203,6 +213,7 @@ impl std::fmt::Display for NotSent {
             NotSent::Disconnected => {
                 f.write_str("the connection ended with the message still queued: dropped")
             }
+            NotSent::Malformed(e) => write!(f, "the message is not FIX fields: {e}"),
         }
     }
 }
@@ -274,6 +285,9 @@ pub(crate) struct Shared {
     state: AtomicU8,
     /// The same state, for tasks that wait for a change.
     watch: watch::Sender<State>,
+    /// How the session frames messages: what every send's body is checked
+    /// against before it is queued.
+    parser: fix_core::Parser<'static>,
     /// The session itself, for [`SessionHandle::send_now`]; set once, when
     /// the session is made. Weak: a handle kept (by the application, which
     /// the session holds, say) must neither keep the session and its store
@@ -304,9 +318,14 @@ impl std::fmt::Debug for Shared {
 
 impl Shared {
     /// A session's shared part, its queue holding `capacity` bytes of records.
-    pub(crate) fn new(id: SessionId, capacity: usize) -> Arc<Shared> {
+    pub(crate) fn new(
+        id: SessionId,
+        capacity: usize,
+        parser: fix_core::Parser<'static>,
+    ) -> Arc<Shared> {
         Arc::new(Shared {
             id,
+            parser,
             queue: Mutex::new(Vec::with_capacity(capacity)),
             capacity,
             wake: Notify::new(),
@@ -700,6 +719,9 @@ impl SessionHandle {
         if len > self.shared.capacity {
             return Err(SendError::TooLarge);
         }
+        // Refused here, to the caller: queued, it would stop the queue.
+        fix_session::check_outgoing(&self.shared.parser, msg_type, body)
+            .map_err(SendError::Malformed)?;
         Ok((len, mt_len))
     }
 
@@ -877,23 +899,27 @@ mod tests {
     use super::*;
 
     fn logged_on(capacity: usize) -> SessionHandle {
-        let shared = Shared::new(SessionId::new("FIX.4.4", "A", "B"), capacity);
+        let shared = Shared::new(
+            SessionId::new("FIX.4.4", "A", "B"),
+            capacity,
+            fix_core::Parser::new(),
+        );
         shared.set_state(State::LoggedOn);
         SessionHandle::new(shared)
     }
 
     #[test]
     fn records_come_back_in_order_and_a_full_queue_refuses() {
-        let h = logged_on(2 * (RECORD_HEADER + 1 + 4));
-        h.send(b"D", b"11=1").unwrap();
-        h.send(b"8", b"11=2").unwrap();
-        assert_eq!(h.send(b"D", b"11=3"), Err(SendError::Full));
+        let h = logged_on(2 * (RECORD_HEADER + 1 + 5));
+        h.send(b"D", b"11=1\x01").unwrap();
+        h.send(b"8", b"11=2\x01").unwrap();
+        assert_eq!(h.send(b"D", b"11=3\x01"), Err(SendError::Full));
         let mut spare = h.shared.spare_buffer();
         h.shared.take_queued(&mut spare);
         let got: Vec<_> = records(&spare).map(|r| (r.msg_type, r.body)).collect();
-        assert_eq!(got, [(&b"D"[..], &b"11=1"[..]), (b"8", b"11=2")]);
+        assert_eq!(got, [(&b"D"[..], &b"11=1\x01"[..]), (b"8", b"11=2\x01")]);
         // The senders have the spare buffer now, empty.
-        h.send(b"D", b"11=3").unwrap();
+        h.send(b"D", b"11=3\x01").unwrap();
         assert_eq!(h.shared.queued(), 1);
         // The session took the first of the two and failed: the second goes
         // back ahead of the one queued since.
@@ -902,7 +928,7 @@ mod tests {
         spare.clear();
         h.shared.take_queued(&mut spare);
         let got: Vec<_> = records(&spare).map(|r| (r.msg_type, r.body)).collect();
-        assert_eq!(got, [(&b"8"[..], &b"11=2"[..]), (b"D", b"11=3")]);
+        assert_eq!(got, [(&b"8"[..], &b"11=2\x01"[..]), (b"D", b"11=3\x01")]);
         // All handed: nothing goes back.
         h.shared.requeue(&spare[spare.len()..]);
         assert_eq!(h.shared.queued(), 0);
@@ -910,20 +936,20 @@ mod tests {
 
     #[test]
     fn a_batch_held_back_goes_before_what_was_queued_since() {
-        let h = logged_on(2 * (RECORD_HEADER + 1 + 4));
-        h.send(b"D", b"11=1").unwrap();
-        h.send(b"D", b"11=2").unwrap();
+        let h = logged_on(2 * (RECORD_HEADER + 1 + 5));
+        h.send(b"D", b"11=1\x01").unwrap();
+        h.send(b"D", b"11=2\x01").unwrap();
         let mut batch = Batch::new(&h.shared);
         batch.refill(&h.shared);
         let first = batch.first().unwrap();
-        assert_eq!(first.body, b"11=1");
+        assert_eq!(first.body, b"11=1\x01");
         let size = first.size();
         batch.advance(size);
         // The throttle holds the second back; the senders fill the queue
         // anew, and the batch is not refilled over what it holds.
-        h.send(b"D", b"11=3").unwrap();
+        h.send(b"D", b"11=3\x01").unwrap();
         batch.refill(&h.shared);
-        assert_eq!(batch.first().unwrap().body, b"11=2");
+        assert_eq!(batch.first().unwrap().body, b"11=2\x01");
         // The connection ends: the second goes back ahead of the third.
         batch.requeue(&h.shared);
         assert!(batch.is_empty());
@@ -934,7 +960,7 @@ mod tests {
             let size = r.size();
             batch.advance(size);
         }
-        assert_eq!(bodies, [b"11=2".to_vec(), b"11=3".to_vec()]);
+        assert_eq!(bodies, [b"11=2\x01".to_vec(), b"11=3\x01".to_vec()]);
     }
 
     #[test]
@@ -943,8 +969,42 @@ mod tests {
         assert_eq!(h.send(b"D", &[b'x'; 32]), Err(SendError::TooLarge));
         assert_eq!(h.send(&[b'D'; 256], b""), Err(SendError::TooLarge));
         h.shared.set_state(State::Disconnected);
-        assert_eq!(h.send(b"D", b"1=1"), Err(SendError::NotConnected));
+        assert_eq!(h.send(b"D", b"1=1\x01"), Err(SendError::NotConnected));
         h.shared.set_state(State::AwaitingLogon);
-        assert_eq!(h.send(b"D", b"1=1"), Ok(()));
+        assert_eq!(h.send(b"D", b"1=1\x01"), Ok(()));
+    }
+
+    #[test]
+    fn a_message_that_is_not_fix_fields_is_refused_before_it_is_queued() {
+        let h = logged_on(1024);
+        let malformed = |e| Err(SendError::Malformed(e));
+        use fix_core::Error;
+        assert_eq!(
+            h.send(b"D", b"\x14"),
+            malformed(Error::Unterminated { offset: 0 })
+        );
+        assert_eq!(
+            h.send(b"D", b"11=1"),
+            malformed(Error::Unterminated { offset: 0 })
+        );
+        assert_eq!(
+            h.send(b"D", b"11=1\x01x\x01"),
+            malformed(Error::InvalidTag { offset: 5 })
+        );
+        assert_eq!(
+            h.send(b"", b"11=1\x01"),
+            malformed(Error::EmptyValue { tag: 35, offset: 0 })
+        );
+        assert_eq!(
+            h.send_now(b"D\x01", b"11=1\x01"),
+            malformed(Error::EmbeddedSoh { tag: 35, offset: 1 })
+        );
+        assert!(h.send_tracked(b"D", b"11=1").is_err());
+        assert_eq!(h.shared.queued(), 0, "nothing queued");
+        assert_eq!(
+            h.send(b"D", b"11=1").unwrap_err().to_string(),
+            "the message is not FIX fields: the field at byte 0 has no SOH after its value"
+        );
+        assert_eq!(h.send(b"D", b"11=1\x01"), Ok(()));
     }
 }

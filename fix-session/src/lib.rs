@@ -43,7 +43,7 @@ pub use dictionaries::{AppSchema, Dictionaries, appl_ver_id_code};
 pub use session::{
     DisconnectReason, Event, MAX_FIELDS, MAX_HEART_BT_INT, MAX_PENDING_EVENTS, MAX_SEQ_NUM,
     MAX_TRANSCRIPT_BYTES, MessageCounts, MessageEvent, Session, SessionError, State,
-    is_header_or_trailer,
+    check_outgoing, is_header_or_trailer,
 };
 pub use store::{
     Chunk, ChunkLimit, Direction, FileOptions, FileStore, IoOperation, MAX_MESSAGE_LEN,

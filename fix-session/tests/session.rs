@@ -7,8 +7,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Pair, fields, get, msg, split, t0};
-use fix_session::MessageStore;
+use common::{Pair, Recorder, configs, fields, get, msg, split, t0};
+use fix_session::{MemoryStore, MessageStore, State};
 
 #[test]
 fn logon_is_answered_with_the_same_heartbeat_interval_and_header_in_tag_order() {
@@ -379,5 +379,106 @@ fn a_session_whose_application_panicked_works_on_its_next_connection() {
         p.aa.recorder.received,
         [(b"D".to_vec(), b"BOOM".to_vec())],
         "the order, once, from the resend"
+    );
+}
+
+/// A message whose body a counterparty could not read as FIX fields is
+/// refused before it is numbered or stored; the next good one takes the
+/// number.
+#[test]
+fn a_body_that_is_not_fix_fields_is_refused_before_it_is_numbered() {
+    let mut p = Pair::logged_on();
+    let next = p.init.store().next_sender_seq();
+    for (msg_type, body) in [
+        (&b"D"[..], &b"\x14"[..]),
+        (b"D", b"11=A\x01x\x01"),
+        (b"D", b"11=A"),
+        (b"D", b"11=\x01"),
+        (b"D", b"95=5\x0196=ab\x01"),
+        (b"", b"11=A\x01"),
+        (b"D\x01", b"11=A\x01"),
+    ] {
+        let e = p.init.send(p.now, msg_type, body, &mut p.ia).unwrap_err();
+        assert!(matches!(e, fix_session::SessionError::Malformed(_)), "{e}");
+        assert_eq!(p.init.store().next_sender_seq(), next, "{e}");
+        assert!(p.init.output().is_empty(), "nothing to send after {e}");
+    }
+    let e = p
+        .init
+        .send(p.now, b"D", b"11=A\x01x\x01", &mut p.ia)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the message to send is not FIX fields: invalid tag at byte 5"
+    );
+    // A data field holding SOH, read by its length, is FIX fields.
+    // (A UserRequest, which FIX 4.4 gives RawData.)
+    let user_request = b"923=B\x01924=1\x01553=u\x0195=3\x0196=a\x01b\x01";
+    let seq = p.init.send(p.now, b"BE", user_request, &mut p.ia).unwrap();
+    assert_eq!(seq, next);
+    let (_, echoed) = p.pump();
+    assert_eq!(p.aa.received, vec![(b"BE".to_vec(), Vec::new())]);
+    let echoed: Vec<String> = echoed
+        .iter()
+        .map(|m| String::from_utf8_lossy(m).replace('\x01', "|"))
+        .collect();
+    assert!(
+        echoed.iter().any(|m| m.contains("|95=3|96=a|b|")),
+        "{echoed:?}"
+    );
+}
+
+/// Answers a NewOrderSingle with a malformed message, then a good one.
+struct BadAnswer;
+
+impl fix_session::Application for BadAnswer {
+    fn from_app(
+        &mut self,
+        msg: &fix_core::Message<'_>,
+        out: &mut fix_session::Outbox,
+    ) -> Result<(), fix_session::AppReject> {
+        let id = msg.get(11).unwrap_or_default().to_vec();
+        out.send_body(b"8", b"17=X\x01junk");
+        out.send_fields(b"8", [(11, &id[..])]);
+        Ok(())
+    }
+}
+
+/// An application's malformed answer is dropped with an event; its other
+/// answers go, and the session runs on.
+#[test]
+fn a_malformed_answer_is_dropped_with_an_event_and_the_rest_goes() {
+    let (ic, ac) = configs();
+    let mut p = Pair::with(
+        ic,
+        ac,
+        MemoryStore::new(),
+        MemoryStore::new(),
+        Recorder::default(),
+        BadAnswer,
+    );
+    p.connect();
+    while p.acc.poll_event().is_some() {}
+    let body = b"11=ORD1\x0121=1\x0155=X\x0154=1\x0160=20260921-14:13:20\x0140=1\x01";
+    p.init.send(p.now, b"8", body, &mut p.ia).ok();
+    p.init.send(p.now, b"D", body, &mut p.ia).unwrap();
+    let (_, answers) = p.pump();
+    let reports: Vec<_> = answers
+        .iter()
+        .filter(|m| get(m, 35).as_deref() == Some("8"))
+        .collect();
+    assert_eq!(reports.len(), 1, "the good answer went");
+    assert_eq!(get(reports[0], 11).as_deref(), Some("ORD1"));
+    assert_eq!(p.acc.state(), State::LoggedOn);
+    let events: Vec<_> = std::iter::from_fn(|| p.acc.poll_event()).collect();
+    let dropped: Vec<_> = events
+        .iter()
+        .filter(|e| matches!(e, fix_session::Event::AnswerDropped { .. }))
+        .collect();
+    assert_eq!(dropped.len(), 1, "{events:?}");
+    assert!(dropped[0].is_warning());
+    assert_eq!(
+        dropped[0].to_string(),
+        "The application's answer of type 8 dropped, never sent: not FIX fields: the field at byte 5 has no SOH after its value"
     );
 }

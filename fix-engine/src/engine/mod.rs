@@ -780,7 +780,11 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                     .screen_log
                     .map(|options| crate::log::ScreenLog::stdout(&id, options)),
             );
-        let shared = Shared::new(id.clone(), self.options.queue_capacity);
+        let shared = Shared::new(
+            id.clone(),
+            self.options.queue_capacity,
+            settings.session.parser,
+        );
         let app = crate::logon_tags::LogonTags::wrap(
             (self.apps)(&id, SessionHandle::new(shared.clone())),
             &settings.logon_fields,

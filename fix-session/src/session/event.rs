@@ -326,6 +326,15 @@ pub enum Event {
         /// The error.
         reason: String,
     },
+    /// A message the application put in its [`Outbox`](crate::Outbox) was
+    /// not FIX fields ([`check_outgoing`](crate::check_outgoing)): dropped,
+    /// never numbered; the rest of its answer went.
+    AnswerDropped {
+        /// Its MsgType, as given (lossy UTF-8).
+        msg_type: String,
+        /// What is wrong with it.
+        error: fix_core::Error,
+    },
 }
 
 impl Event {
@@ -349,6 +358,7 @@ impl Event {
                 | Event::ValueOutOfRange { .. }
                 | Event::ResetOnError { .. }
                 | Event::DisconnectOnError { .. }
+                | Event::AnswerDropped { .. }
         ) || matches!(self, Event::DisconnectWanted(why) if *why != DisconnectReason::LogoutExchanged)
     }
 }
@@ -435,6 +445,10 @@ impl fmt::Display for Event {
             Event::DisconnectOnError { reason } => {
                 write!(f, "Auto disconnect (DisconnectOnError): {reason}")
             }
+            Event::AnswerDropped { msg_type, error } => write!(
+                f,
+                "The application's answer of type {msg_type} dropped, never sent: not FIX fields: {error}"
+            ),
         }
     }
 }

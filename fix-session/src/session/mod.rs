@@ -18,7 +18,7 @@ use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
 use fix_core::value::parse_digits;
-use fix_core::{Field, Message, Status};
+use fix_core::{Field, Message, Parser, Status};
 
 use crate::app::{Application, Outbox};
 use crate::dictionaries::{Dictionaries, appl_ver_id_code};
@@ -86,6 +86,12 @@ pub enum SessionError {
     /// (its messages, and those held behind it, already have their numbers):
     /// try again when it is done.
     ResendInProgress,
+    /// A message to send that a counterparty could not read as FIX fields:
+    /// an empty MsgType or one holding SOH, or a body (the caller's fields,
+    /// or those an application added in `to_admin`) that is not
+    /// `tag=value<SOH>` fields (see [`check_outgoing`]). Nothing was sent,
+    /// stored or numbered.
+    Malformed(fix_core::Error),
 }
 
 impl std::fmt::Display for SessionError {
@@ -102,6 +108,7 @@ impl std::fmt::Display for SessionError {
             SessionError::ResendInProgress => f.write_str(
                 "a resend is being served: the next sender number cannot be set until it is done",
             ),
+            SessionError::Malformed(e) => write!(f, "the message to send is not FIX fields: {e}"),
         }
     }
 }
@@ -110,6 +117,7 @@ impl std::error::Error for SessionError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             SessionError::Store(e) => Some(e),
+            SessionError::Malformed(e) => Some(e),
             SessionError::NotLoggedOn
             | SessionError::AlreadyConnected
             | SessionError::Throttled
@@ -1482,15 +1490,53 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let outbox = std::mem::take(&mut self.outbox);
         let mut result = Ok(());
         for (msg_type, body, poss_resend) in outbox.messages() {
-            if let Err(e) = self.send_message(now, msg_type, body, poss_resend) {
-                result = Err(e);
-                break;
+            match self.send_message(now, msg_type, body, poss_resend) {
+                Ok(_) => {}
+                // The application's mistake, told as an event: failing the
+                // input would end the connection, and the same input would
+                // meet the same answer on the next.
+                Err(SessionError::Malformed(error)) => self.events.push(Event::AnswerDropped {
+                    msg_type: String::from_utf8_lossy(msg_type).into_owned(),
+                    error,
+                }),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
             }
         }
         self.outbox = outbox;
         self.outbox.clear();
         result.map(|_| ())
     }
+}
+
+/// Whether a message of `msg_type` with `body` may be sent as it is: a
+/// MsgType that is not empty and holds no SOH, and a body that `parser`
+/// reads as `tag=value<SOH>` fields ([`Parser::check_fields`]: offsets from
+/// the body's start). [`Session::send`] checks every message so; a
+/// transport that queues messages for the session checks them with the
+/// session's parser ([`SessionConfig::parser`]) before it accepts them.
+///
+/// ```
+/// use fix_core::{Error, Parser};
+/// let p = Parser::new();
+/// assert!(fix_session::check_outgoing(&p, b"D", b"11=A\x0154=1\x01").is_ok());
+/// assert_eq!(fix_session::check_outgoing(&p, b"D", b"\x14"), Err(Error::Unterminated { offset: 0 }));
+/// assert_eq!(fix_session::check_outgoing(&p, b"", b""), Err(Error::EmptyValue { tag: 35, offset: 0 }));
+/// ```
+pub fn check_outgoing(
+    parser: &Parser<'_>,
+    msg_type: &[u8],
+    body: &[u8],
+) -> Result<(), fix_core::Error> {
+    if msg_type.is_empty() {
+        return Err(fix_core::Error::EmptyValue { tag: 35, offset: 0 });
+    }
+    if let Some(offset) = msg_type.iter().position(|&b| b == fix_core::SOH) {
+        return Err(fix_core::Error::EmbeddedSoh { tag: 35, offset });
+    }
+    parser.check_fields(body)
 }
 
 /// Whether `tag` belongs to the standard header or trailer (the fields the

@@ -35,6 +35,10 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         body: &[u8],
         poss_resend: bool,
     ) -> Result<u64, SessionError> {
+        // Before anything is numbered: a message the peer could not read
+        // would be stored, and resent, as it is.
+        super::check_outgoing(&self.config.parser, msg_type, body)
+            .map_err(SessionError::Malformed)?;
         let seq = self.store.next_sender_seq();
         let stamp = Stamp {
             seq,
