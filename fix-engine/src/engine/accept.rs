@@ -58,6 +58,41 @@ async fn accept<D: Schema + Send + Sync + 'static>(
     port: u16,
     tls: ServerTls,
 ) {
+    let Some((stream, initial, id)) = first_message(&inner, tcp, port, tls).await else {
+        return;
+    };
+    let Some((entry, made)) = inner.acceptor_entry(&id, port) else {
+        tracing::warn!(session = %id, "refused: no such session");
+        return;
+    };
+    if entry.shared.gate() != Gate::Open {
+        tracing::warn!(session = %id, "refused: the session is held by an operator");
+        entry.event("Refused a Logon: the session is held by an operator");
+        return;
+    }
+    let logged_on = match refusal(&entry.settings, &stream, &id) {
+        None => inner.connection(&entry, stream, &initial).await,
+        Some(why) => {
+            tracing::warn!(session = %id, "refused: {why}");
+            entry.event(&format!("Refused a connection: {why}"));
+            false
+        }
+    };
+    if made && !logged_on {
+        inner.forget_template_session(entry);
+    }
+}
+
+/// A new connection's TLS handshake and first message, a Logon, within the
+/// first message's time, from an address the session allows: the stream,
+/// the bytes read, the session the Logon names; `None` (closed, told to
+/// tracing) otherwise, or when it waited longest among too many.
+async fn first_message<D: Schema + Send + Sync + 'static>(
+    inner: &Inner<D>,
+    tcp: TcpStream,
+    port: u16,
+    tls: ServerTls,
+) -> Option<(Stream, Vec<u8>, SessionId)> {
     let mut shutdown = inner.shutdown.subscribe();
     let (pending, close) = inner.pending.enter(inner.options.max_pending_connections);
     // The handshake and the first message share the first message's time.
@@ -86,52 +121,34 @@ async fn accept<D: Schema + Send + Sync + 'static>(
         first = tokio::time::timeout(inner.options.first_message_timeout, first) => first,
         () = close.notified() => {
             tracing::warn!("closed: waited longest among too many connections without a Logon");
-            return;
+            return None;
         }
         () = stopped(&mut shutdown) => {
             inner.pending.leave(pending);
-            return;
+            return None;
         }
     };
     inner.pending.leave(pending);
-    let (stream, initial, id) = match first {
-        Ok(Ok(first)) => first,
-        Ok(Err(())) => return,
+    match first {
+        Ok(Ok(first)) => Some(first),
+        Ok(Err(())) => None,
         Err(_) => {
             tracing::warn!("refused: no Logon in time");
-            return;
+            None
         }
-    };
-    let Some((entry, made)) = inner.acceptor_entry(&id, port) else {
-        tracing::warn!(session = %id, "refused: no such session");
-        return;
-    };
-    if entry.shared.gate() != Gate::Open {
-        tracing::warn!(session = %id, "refused: the session is held by an operator");
-        entry.event("Refused a Logon: the session is held by an operator");
-        return;
     }
-    if !entry.settings.schedule.is_active(SystemTime::now()) {
-        tracing::warn!(session = %id, "refused: outside the session's schedule");
-        if made {
-            inner.forget_template_session(entry);
-        }
-        return;
+}
+
+/// Why session `id` refuses this connection now, if it does: outside its
+/// schedule, or a client certificate it does not bind.
+fn refusal(settings: &SessionSettings, stream: &Stream, id: &SessionId) -> Option<&'static str> {
+    if !settings.schedule.is_active(SystemTime::now()) {
+        return Some("outside the session's schedule");
     }
-    if !certificate_allowed(&entry.settings, &stream, &id) {
-        tracing::warn!(session = %id, "refused: the client certificate names none of ClientCertificateNames");
-        entry.event(
-            "Refused a connection: its client certificate names none of ClientCertificateNames",
-        );
-        if made {
-            inner.forget_template_session(entry);
-        }
-        return;
+    if !certificate_allowed(settings, stream, id) {
+        return Some("its client certificate names none of ClientCertificateNames");
     }
-    let logged_on = inner.connection(&entry, stream, &initial).await;
-    if made && !logged_on {
-        inner.forget_template_session(entry);
-    }
+    None
 }
 
 /// Whether the connection's client certificate may log on as the session

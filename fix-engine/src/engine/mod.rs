@@ -46,6 +46,9 @@ use crate::transport::Stream;
 #[derive(Clone, Debug)]
 enum NoTls {}
 
+/// An initiator session, with the TLS its task connects with.
+type Initiator<D> = (Arc<Entry<D>>, initiate::ClientTls);
+
 type AppFactory = dyn Fn(&SessionId, SessionHandle) -> Box<dyn Application + Send> + Send + Sync;
 
 /// One session of the engine.
@@ -263,19 +266,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         A: Application + Send + 'static,
         F: Fn(&SessionId, SessionHandle) -> A + Send + Sync + 'static,
     {
-        for s in settings
-            .sessions()
-            .iter()
-            .chain(settings.templates().iter().map(|t| t.settings()))
-        {
-            supported(s)?;
-        }
-        // What the settings file had that the engine passes over or does not
-        // apply, told where the engine's events go (the list is
-        // `Settings::warnings`).
-        for w in settings.warnings() {
-            tracing::warn!(warning = %w, "settings");
-        }
+        check_settings(&settings)?;
         // Every TLS file is read before a socket is bound.
         let mut server_tls = Vec::new();
         for l in settings.listeners() {
@@ -286,20 +277,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             client_tls.insert(s.session.id.clone(), client_tls_of(s)?);
         }
         #[cfg(unix)]
-        let admin = match options.admin_socket.clone().or_else(|| {
-            settings
-                .default_value("AdminSocket")
-                .filter(|p| !p.is_empty())
-                .map(std::path::PathBuf::from)
-        }) {
-            Some(path) => Some(admin_socket::bind(&path).map_err(|error| {
-                EngineError::from(EngineErrorKind::Bind {
-                    address: path.display().to_string(),
-                    error,
-                })
-            })?),
-            None => None,
-        };
+        let admin = bind_admin_socket(&options, &settings)?;
         let mut bound = Vec::new();
         for (l, tls) in settings.listeners().into_iter().zip(server_tls) {
             let (listener, local) = listeners::bind(&l).await?;
@@ -328,15 +306,7 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
             listeners: listeners::Listeners::new(listening),
             settings,
         });
-        let mut initiators = Vec::new();
-        for s in inner.settings.sessions() {
-            let entry = inner.make_entry(s.clone(), false)?;
-            if matches!(s.transport, Transport::Initiator(_)) {
-                let tls = client_tls.remove(&s.session.id).flatten();
-                initiators.push((entry.clone(), tls));
-            }
-            inner.lock_sessions().insert(s.session.id.clone(), entry);
-        }
+        let initiators = inner.open_sessions(client_tls)?;
         for (listener, _, l, tls) in bound {
             let port = l.port;
             let task = listen(inner.clone(), listener, port, tls);
@@ -589,6 +559,75 @@ pub struct Shutdown {
     pub dropped: usize,
 }
 
+/// The session's journal: its file log in `FileLogPath` (opened, with the
+/// event that it was created), its screen log, or neither.
+fn open_journal(settings: &SessionSettings) -> Result<Journal, EngineError> {
+    let id = &settings.session.id;
+    let log = match &settings.log_path {
+        Some(dir) => {
+            let log_error = |error| {
+                EngineError::from(EngineErrorKind::Log {
+                    id: id.clone(),
+                    error,
+                })
+            };
+            let mut log = FileLog::open_with(dir, id, settings.log_options).map_err(log_error)?;
+            log.on_event("Created session", SystemTime::now())
+                .map_err(log_error)?;
+            Some(log)
+        }
+        None => None,
+    };
+    Ok(Journal::new(log)
+        .with_heartbeats(settings.log_heartbeats)
+        .with_screen(
+            settings
+                .screen_log
+                .map(|options| crate::log::ScreenLog::stdout(id, options)),
+        ))
+}
+
+/// Refuses settings this build cannot run (TLS or PostgreSQL without their
+/// features), and tells what the settings file had that the engine passes
+/// over or does not apply (`Settings::warnings`) where its events go.
+fn check_settings(settings: &Settings) -> Result<(), EngineError> {
+    for s in settings
+        .sessions()
+        .iter()
+        .chain(settings.templates().iter().map(|t| t.settings()))
+    {
+        supported(s)?;
+    }
+    for w in settings.warnings() {
+        tracing::warn!(warning = %w, "settings");
+    }
+    Ok(())
+}
+
+/// The admin socket the options or `AdminSocket` name, bound; `None` when
+/// neither does.
+#[cfg(unix)]
+fn bind_admin_socket(
+    options: &EngineOptions,
+    settings: &Settings,
+) -> Result<Option<(tokio::net::UnixListener, std::path::PathBuf)>, EngineError> {
+    let path = options.admin_socket.clone().or_else(|| {
+        settings
+            .default_value("AdminSocket")
+            .filter(|p| !p.is_empty())
+            .map(std::path::PathBuf::from)
+    });
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    admin_socket::bind(&path).map(Some).map_err(|error| {
+        EngineError::from(EngineErrorKind::Bind {
+            address: path.display().to_string(),
+            error,
+        })
+    })
+}
+
 /// Refuses the settings the engine does not implement, rather than ignoring them.
 fn supported(s: &SessionSettings) -> Result<(), EngineError> {
     let unsupported = |setting| {
@@ -607,6 +646,25 @@ fn supported(s: &SessionSettings) -> Result<(), EngineError> {
 }
 
 impl<D: Schema + Send + Sync + 'static> Inner<D> {
+    /// Opens every configured session (its store, log and application) and
+    /// puts it in the map; returns the initiators, with their TLS, for their
+    /// tasks.
+    fn open_sessions(
+        &self,
+        mut client_tls: HashMap<SessionId, initiate::ClientTls>,
+    ) -> Result<Vec<Initiator<D>>, EngineError> {
+        let mut initiators = Vec::new();
+        for s in self.settings.sessions() {
+            let entry = self.make_entry(s.clone(), false)?;
+            if matches!(s.transport, Transport::Initiator(_)) {
+                let tls = client_tls.remove(&s.session.id).flatten();
+                initiators.push((entry.clone(), tls));
+            }
+            self.lock_sessions().insert(s.session.id.clone(), entry);
+        }
+        Ok(initiators)
+    }
+
     fn lock_sessions(&self) -> MutexGuard<'_, HashMap<SessionId, Arc<Entry<D>>>> {
         // Insertions and lookups only: never left broken.
         self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
@@ -727,14 +785,10 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         }
     }
 
-    /// A session with its store opened and its application made.
-    fn make_entry(
-        &self,
-        settings: SessionSettings,
-        from_template: bool,
-    ) -> Result<Arc<Entry<D>>, EngineError> {
-        let id = settings.session.id.clone();
-        let dicts = self.dicts.dictionaries(&settings)?;
+    /// The session's store: PostgreSQL with its keys, a file store in
+    /// `FileStorePath`, else memory.
+    fn open_store(&self, settings: &SessionSettings) -> Result<Store, EngineError> {
+        let id = &settings.session.id;
         // FileStoreSync=Y: durable before sent, by group commit (one sync a
         // step of the connection, for everything the step stored).
         let options = match settings.store_options.sync_policy() {
@@ -747,8 +801,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                 error,
             })
         };
-        let store: Store = match (&settings.postgres_store, &settings.store_path) {
-            (Some(pg), _) => self.stores.open_postgres(pg, &id).map_err(store_error)?,
+        Ok(match (&settings.postgres_store, &settings.store_path) {
+            (Some(pg), _) => self.stores.open_postgres(pg, id).map_err(store_error)?,
             (None, Some(dir)) => {
                 Box::new(FileStore::open_with(dir, &id.store_name(), options).map_err(store_error)?)
             }
@@ -756,30 +810,19 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                 let (messages, bytes) = self.options.memory_store_capacity;
                 Box::new(MemoryStore::with_capacity(messages, bytes))
             }
-        };
-        let log = match &settings.log_path {
-            Some(dir) => {
-                let log_error = |error| {
-                    EngineError::from(EngineErrorKind::Log {
-                        id: id.clone(),
-                        error,
-                    })
-                };
-                let mut log =
-                    FileLog::open_with(dir, &id, settings.log_options).map_err(log_error)?;
-                log.on_event("Created session", SystemTime::now())
-                    .map_err(log_error)?;
-                Some(log)
-            }
-            None => None,
-        };
-        let journal = Journal::new(log)
-            .with_heartbeats(settings.log_heartbeats)
-            .with_screen(
-                settings
-                    .screen_log
-                    .map(|options| crate::log::ScreenLog::stdout(&id, options)),
-            );
+        })
+    }
+
+    /// A session with its store opened and its application made.
+    fn make_entry(
+        &self,
+        settings: SessionSettings,
+        from_template: bool,
+    ) -> Result<Arc<Entry<D>>, EngineError> {
+        let id = settings.session.id.clone();
+        let dicts = self.dicts.dictionaries(&settings)?;
+        let store = self.open_store(&settings)?;
+        let journal = open_journal(&settings)?;
         let shared = Shared::new(
             id.clone(),
             self.options.queue_capacity,
@@ -890,21 +933,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
     }
 
     async fn run_connection(&self, entry: &Entry<D>, stream: Stream, initial: &[u8]) {
-        let claim = entry.cell.claim(|| {
-            // A command given while no connection ran is stale. Shutdown raises
-            // its flag before it commands a Logout: cleared first, then the flag
-            // read, a shutdown's Logout is never lost.
-            entry.shared.take_commands();
-            // Held or removed meanwhile: no connection.
-            !*self.shutdown.borrow() && entry.shared.gate() == Gate::Open
-        });
-        match claim {
-            Claim::Claimed => {}
-            Claim::Busy => {
-                tracing::warn!(session = %entry.shared.id, "refused: the session is connected already");
-                return;
-            }
-            Claim::Declined => return,
+        if !self.claim(entry) {
+            return;
         }
         let role = entry.settings.session.role;
         let peer = match stream.tcp().peer_addr() {
@@ -929,16 +959,62 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
             let _ = entry.cell.release(&entry.shared, None);
             return;
         }
+        span.in_scope(|| self.set_socket_options(entry, &stream));
+        let end = driver::run(
+            stream,
+            &entry.cell,
+            &entry.shared,
+            &entry.settings.schedule,
+            self.limits_of(entry),
+            initial,
+        )
+        .instrument(span.clone())
+        .await;
+        let _entered = span.enter();
+        let reason = end_reason(&end);
+        if let Err(error) = entry.cell.release(&entry.shared, Some(&reason)) {
+            tracing::error!(%error, "the log could not be written");
+        }
+    }
+
+    /// Claims `entry`'s session for a connection: whether none runs it, it
+    /// is open (not held, not removed) and the engine is not stopping.
+    fn claim(&self, entry: &Entry<D>) -> bool {
+        let claim = entry.cell.claim(|| {
+            // A command given while no connection ran is stale. Shutdown raises
+            // its flag before it commands a Logout: cleared first, then the flag
+            // read, a shutdown's Logout is never lost.
+            entry.shared.take_commands();
+            // Held or removed meanwhile: no connection.
+            !*self.shutdown.borrow() && entry.shared.gate() == Gate::Open
+        });
+        match claim {
+            Claim::Claimed => true,
+            Claim::Busy => {
+                tracing::warn!(session = %entry.shared.id, "refused: the session is connected already");
+                false
+            }
+            Claim::Declined => false,
+        }
+    }
+
+    /// SocketNodelay and TCP keep-alive, as the session's settings say (a
+    /// failure is a warning: the connection runs without them).
+    fn set_socket_options(&self, entry: &Entry<D>, stream: &Stream) {
         if let Err(e) = stream.tcp().set_nodelay(entry.settings.tcp_nodelay) {
-            span.in_scope(|| tracing::warn!(error = %e, "SocketNodelay could not be set"));
+            tracing::warn!(error = %e, "SocketNodelay could not be set");
         }
         // SocketKeepAlive=N turns it off; otherwise the engine's timings.
         if entry.settings.socket.keepalive != Some(false)
             && let Some(idle) = self.options.tcp_keepalive
             && let Err(e) = crate::transport::set_keepalive(stream.tcp(), idle)
         {
-            span.in_scope(|| tracing::warn!(error = %e, "TCP keepalive could not be set"));
+            tracing::warn!(error = %e, "TCP keepalive could not be set");
         }
+    }
+
+    /// The engine's limits, with the session's own where it gives them.
+    fn limits_of(&self, entry: &Entry<D>) -> Limits {
         let sync_every = match entry.settings.store_options.sync_policy() {
             SyncPolicy::Interval(every) if entry.settings.store_path.is_some() => Some(every),
             _ => None,
@@ -947,7 +1023,7 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         // given, over the engine's: counterparties differ in how stale an
         // order may go out.
         let engine = self.limits();
-        let limits = Limits {
+        Limits {
             sync_every,
             max_queued_age: entry
                 .settings
@@ -958,47 +1034,37 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
                 .queued_while_down
                 .unwrap_or(engine.queued_while_down),
             ..engine
-        };
-        let end = driver::run(
-            stream,
-            &entry.cell,
-            &entry.shared,
-            &entry.settings.schedule,
-            limits,
-            initial,
-        )
-        .instrument(span.clone())
-        .await;
-        let _entered = span.enter();
-        let reason = match &end {
-            End::Io(e) => {
-                tracing::warn!(error = %e, "the connection failed");
-                format!("Disconnecting: the connection failed: {e}")
-            }
-            End::Failed(e) => {
-                tracing::error!(error = %e, "the session failed");
-                format!("Disconnecting: the session failed: {e}")
-            }
-            End::Log(e) => {
-                tracing::error!(error = %e, "the log could not be written");
-                format!("Disconnecting: the log could not be written: {e}")
-            }
-            End::Panicked(payload) => {
-                let message = End::panic_message(&**payload);
-                tracing::error!(panic = message, "the application panicked");
-                format!("Disconnecting: the application panicked: {message}")
-            }
-            End::PeerClosed => {
-                tracing::info!("the counterparty closed the connection");
-                "Disconnecting: the counterparty closed the connection".to_owned()
-            }
-            End::Session | End::Disconnected => {
-                tracing::info!("disconnected");
-                "Disconnecting".to_owned()
-            }
-        };
-        if let Err(error) = entry.cell.release(&entry.shared, Some(&reason)) {
-            tracing::error!(%error, "the log could not be written");
+        }
+    }
+}
+
+/// The log's last event of a connection that ended so (told to tracing too).
+fn end_reason(end: &End) -> String {
+    match end {
+        End::Io(e) => {
+            tracing::warn!(error = %e, "the connection failed");
+            format!("Disconnecting: the connection failed: {e}")
+        }
+        End::Failed(e) => {
+            tracing::error!(error = %e, "the session failed");
+            format!("Disconnecting: the session failed: {e}")
+        }
+        End::Log(e) => {
+            tracing::error!(error = %e, "the log could not be written");
+            format!("Disconnecting: the log could not be written: {e}")
+        }
+        End::Panicked(payload) => {
+            let message = End::panic_message(&**payload);
+            tracing::error!(panic = message, "the application panicked");
+            format!("Disconnecting: the application panicked: {message}")
+        }
+        End::PeerClosed => {
+            tracing::info!("the counterparty closed the connection");
+            "Disconnecting: the counterparty closed the connection".to_owned()
+        }
+        End::Session | End::Disconnected => {
+            tracing::info!("disconnected");
+            "Disconnecting".to_owned()
         }
     }
 }
