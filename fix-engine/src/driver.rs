@@ -430,7 +430,7 @@ impl<D: Schema> Direct<'_, D> {
                 if !spare.is_empty() {
                     return Ok(false);
                 }
-                match session.send(now, msg_type, body, app) {
+                match session.send_prechecked(now, msg_type, body, app) {
                     Ok(_) => Ok(true),
                     Err(SessionError::Throttled) => Ok(false),
                     Err(e) => Err(e),
@@ -1305,7 +1305,7 @@ fn send_queued<D: Schema>(
                 batch.advance(size);
                 continue;
             }
-            match session.send(now, r.msg_type, r.body, app) {
+            match session.send_prechecked(now, r.msg_type, r.body, app) {
                 Ok(seq) => {
                     if ticket != 0 {
                         taken.push((ticket, seq));
@@ -1314,14 +1314,6 @@ fn send_queued<D: Schema>(
                 }
                 // Over the limit: it and those after it wait for the next.
                 Err(SessionError::Throttled) => return Ok((too_old, depth)),
-                // Never numbered; kept, it would stop the queue for good.
-                Err(SessionError::Malformed(error)) => {
-                    tracing::error!(%error, "a queued message dropped: not FIX fields");
-                    if ticket != 0 {
-                        shared.settle(ticket, Err(crate::NotSent::Malformed(error)));
-                    }
-                    batch.advance(size);
-                }
                 Err(e) => {
                     // Not sent, and neither are the ones after it: queued again.
                     batch.requeue(shared);

@@ -194,10 +194,6 @@ pub enum NotSent {
     /// [`EngineOptions::queued_while_down`](crate::EngineOptions::queued_while_down)
     /// drops what is queued then.
     Disconnected,
-    /// The session refused it as not FIX fields when it was taken from the
-    /// queue (the handle checks every message first, so only a session whose
-    /// parser differs from the one the handle checked with).
-    Malformed(fix_core::Error),
 }
 
 impl std::fmt::Display for NotSent {
@@ -213,7 +209,6 @@ impl std::fmt::Display for NotSent {
             NotSent::Disconnected => {
                 f.write_str("the connection ended with the message still queued: dropped")
             }
-            NotSent::Malformed(e) => write!(f, "the message is not FIX fields: {e}"),
         }
     }
 }
@@ -719,7 +714,8 @@ impl SessionHandle {
         if len > self.shared.capacity {
             return Err(SendError::TooLarge);
         }
-        // Refused here, to the caller: queued, it would stop the queue.
+        // Refused here, to the caller (the session takes what the queue
+        // holds as checked: Session::send_prechecked).
         fix_session::check_outgoing(&self.shared.parser, msg_type, body)
             .map_err(SendError::Malformed)?;
         Ok((len, mt_len))

@@ -482,3 +482,26 @@ fn a_malformed_answer_is_dropped_with_an_event_and_the_rest_goes() {
         "The application's answer of type 8 dropped, never sent: not FIX fields: the field at byte 5 has no SOH after its value"
     );
 }
+
+/// Adds a Username with a SOH in it to every Logon.
+struct BadLogonField;
+
+impl fix_session::Application for BadLogonField {
+    fn to_admin(&mut self, msg_type: &[u8], extra: &mut fix_session::Outbox) {
+        if msg_type == b"A" {
+            extra.field(553, b"user\x01name");
+        }
+    }
+}
+
+/// Fields an application adds to an admin message in `to_admin` are checked
+/// too: a Logon that would carry a malformed one is not sent.
+#[test]
+fn a_logon_whose_added_field_is_malformed_is_not_sent() {
+    let (ic, _) = configs();
+    let mut init = fix_session::Session::new(ic, MemoryStore::new(), &fix44::DICTIONARY);
+    let e = init.connected(t0(), &mut BadLogonField).unwrap_err();
+    assert!(matches!(e, fix_session::SessionError::Malformed(_)), "{e}");
+    assert!(init.output().is_empty());
+    assert_eq!(init.store().next_sender_seq(), 1, "never numbered");
+}

@@ -503,6 +503,17 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         &self.config.id
     }
 
+    /// The configuration the session was made with.
+    ///
+    /// ```
+    /// # use fix_session::{MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # let s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// assert_eq!(s.config().heart_bt_int, 30);
+    /// ```
+    pub fn config(&self) -> &SessionConfig {
+        &self.config
+    }
+
     /// Where the session is.
     ///
     /// ```
@@ -1275,7 +1286,37 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
     /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
     /// assert!(s.send(UNIX_EPOCH, b"D", b"11=1\x01", &mut App).is_err()); // not logged on
     /// ```
+    ///
+    /// The message is checked first ([`check_outgoing`] with the session's
+    /// parser): one a counterparty could not read is refused with
+    /// [`SessionError::Malformed`], and nothing changes.
     pub fn send(
+        &mut self,
+        now: impl Into<Time>,
+        msg_type: &[u8],
+        body: &[u8],
+        app: &mut dyn Application,
+    ) -> Result<u64, SessionError> {
+        check_outgoing(&self.config.parser, msg_type, body).map_err(SessionError::Malformed)?;
+        self.send_prechecked(now, msg_type, body, app)
+    }
+
+    /// [`send`](Self::send) for a transport that checked the message with
+    /// [`check_outgoing`] and this session's parser ([`SessionConfig::parser`])
+    /// when it took it from its caller (the engine's queue does, so that its
+    /// caller hears of a malformed message at once): not checked again. A
+    /// message that was not checked so would be stored and sent as it is.
+    ///
+    /// ```
+    /// # use std::time::UNIX_EPOCH;
+    /// # use fix_session::{Application, MemoryStore, Role, Session, SessionConfig, SessionId};
+    /// # struct App; impl Application for App {}
+    /// # let mut s = Session::new(SessionConfig::new(SessionId::new("FIX.4.4", "A", "B"), Role::Initiator), MemoryStore::new(), &fix44::DICTIONARY);
+    /// let (msg_type, body) = (&b"D"[..], &b"11=1\x01"[..]);
+    /// fix_session::check_outgoing(&s.config().parser, msg_type, body).unwrap();
+    /// assert!(s.send_prechecked(UNIX_EPOCH, msg_type, body, &mut App).is_err()); // not logged on
+    /// ```
+    pub fn send_prechecked(
         &mut self,
         now: impl Into<Time>,
         msg_type: &[u8],
@@ -1490,7 +1531,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         let outbox = std::mem::take(&mut self.outbox);
         let mut result = Ok(());
         for (msg_type, body, poss_resend) in outbox.messages() {
-            match self.send_message(now, msg_type, body, poss_resend) {
+            let checked = check_outgoing(&self.config.parser, msg_type, body)
+                .map_err(SessionError::Malformed);
+            match checked.and_then(|()| self.send_message(now, msg_type, body, poss_resend)) {
                 Ok(_) => {}
                 // The application's mistake, told as an event: failing the
                 // input would end the connection, and the same input would

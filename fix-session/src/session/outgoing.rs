@@ -35,10 +35,6 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         body: &[u8],
         poss_resend: bool,
     ) -> Result<u64, SessionError> {
-        // Before anything is numbered: a message the peer could not read
-        // would be stored, and resent, as it is.
-        super::check_outgoing(&self.config.parser, msg_type, body)
-            .map_err(SessionError::Malformed)?;
         let seq = self.store.next_sender_seq();
         let stamp = Stamp {
             seq,
@@ -133,8 +129,13 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         }
         let mut extra = Outbox::default();
         app.to_admin(msg_type, &mut extra);
+        // The application's fields (a Logon's Username, say) are checked as
+        // a body of their own: ours are FIX fields by construction.
+        let added = self.config.parser.check_fields(extra.extra_fields());
         body.extend_from_slice(extra.extra_fields());
-        let result = self.send_message(now, msg_type, &body, false);
+        let result = added
+            .map_err(SessionError::Malformed)
+            .and_then(|()| self.send_message(now, msg_type, &body, false));
         self.current_body = body;
         result.map(|_| ())
     }
