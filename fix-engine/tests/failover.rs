@@ -20,7 +20,7 @@
 
 mod common;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -314,11 +314,11 @@ enum Failure {
 const BEFORE: usize = 60;
 const AFTER: usize = 60;
 
-/// Waits until every order in `ids` has its answer (a non-resent `R-` order),
-/// within `secs`, counting the answers seen per ClOrdID in `seen`.
+/// Waits until every order in `ids` has its answer (an `R-` order, sent at once or resent),
+/// within `secs`, keeping the MsgSeqNums of the answers seen per ClOrdID in `seen`.
 async fn answered(
     rx: &mut mpsc::UnboundedReceiver<(SessionId, Event)>,
-    seen: &mut HashMap<String, usize>,
+    seen: &mut HashMap<String, BTreeSet<u64>>,
     ids: &[String],
     secs: u64,
 ) {
@@ -334,22 +334,18 @@ async fn answered(
 /// Whether every order in `ids` has its answer within `wait`.
 async fn until_answered(
     rx: &mut mpsc::UnboundedReceiver<(SessionId, Event)>,
-    seen: &mut HashMap<String, usize>,
+    seen: &mut HashMap<String, BTreeSet<u64>>,
     ids: &[String],
     wait: Duration,
 ) -> bool {
     let deadline = tokio::time::Instant::now() + wait;
     while !ids.iter().all(|id| seen.contains_key(&format!("R-{id}"))) {
         match tokio::time::timeout_at(deadline, rx.recv()).await {
-            Ok(Some((
-                _,
-                Event::App {
-                    cl_ord_id,
-                    poss_dup: false,
-                    ..
-                },
-            ))) => {
-                *seen.entry(cl_ord_id).or_default() += 1;
+            // An answer is one MsgSeqNum of the acceptor's, whether it came
+            // at once or by a resend (PossDupFlag=Y: the connection ended
+            // while it was on its way); a second number is a second answer.
+            Ok(Some((_, Event::App { cl_ord_id, seq, .. }))) => {
+                seen.entry(cl_ord_id).or_default().insert(seq);
             }
             Ok(Some(_)) => {}
             _ => return false,
@@ -427,7 +423,12 @@ async fn run(pg: &PgServer, failure: Failure, n: usize) -> Duration {
 
     // Each order answered once, recorded once (resent copies aside).
     for id in &ids {
-        assert_eq!(seen.get(&format!("R-{id}")), Some(&1), "{id} answered once");
+        let answers = seen.get(&format!("R-{id}"));
+        assert_eq!(
+            answers.map(BTreeSet::len),
+            Some(1),
+            "{id} answered once: {answers:?}"
+        );
     }
     let text = std::fs::read_to_string(&record).unwrap();
     let mut recorded: HashMap<&str, usize> = HashMap::new();

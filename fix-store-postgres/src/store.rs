@@ -715,7 +715,13 @@ impl Drop for PostgresStore {
             });
             self.lose_lease();
         }
-        self.tx = None;
+        // A batch in flight holds a sender too (the store's own `in_flight`
+        // among them): the thread is told to stop rather than left to see
+        // the channel close, which would wait for those.
+        self.in_flight = None;
+        if let Some(tx) = self.tx.take() {
+            let _ = tx.send(Request::Stop);
+        }
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }

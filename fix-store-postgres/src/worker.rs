@@ -57,6 +57,9 @@ pub(crate) enum Request {
         page: Page,
         reply: Reply<Vec<StoredRow>>,
     },
+    /// The store is dropped: the thread ends, whoever else still holds a
+    /// sender (a batch job the store kept, say).
+    Stop,
 }
 
 /// The lease as the thread keeps it, shared with the store: the epoch held,
@@ -157,8 +160,8 @@ impl Worker {
         loop {
             tokio::select! {
                 request = rx.recv() => match request {
+                    Some(Request::Stop) | None => break,
                     Some(request) => self.handle(request).await,
-                    None => break,
                 },
                 _ = tick.tick() => self.renew_tick().await,
             }
@@ -253,6 +256,8 @@ impl Worker {
                 let r = timeout(limit, self.read(page)).await;
                 let _ = reply.send(self.settle(r, limit));
             }
+            // `run` ends at it before it gets here.
+            Request::Stop => {}
         }
     }
 

@@ -31,6 +31,29 @@ fn batch(
     store.end_sync(done)
 }
 
+/// A store dropped while a batch is in flight (its job never run: the
+/// engine's task aborted at shutdown, say) stops its thread and returns; it
+/// used to wait for the job's own sender to go.
+#[test]
+fn a_store_dropped_with_a_batch_in_flight_returns() {
+    let Some(pg) = PgServer::start_or_skip("drop-in-flight") else {
+        return;
+    };
+    let mut store = open(&pg, "a", "in-flight", Duration::from_secs(5));
+    store.store(1, &message(1, 0)).unwrap();
+    let job = store.begin_sync().unwrap().expect("a batch waits");
+    let (dropped, returned) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        drop(store);
+        let _ = dropped.send(());
+    });
+    returned
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the store's drop returned");
+    // The job, run after its store is gone, fails rather than hangs.
+    assert!(job.run().result().is_err());
+}
+
 #[test]
 fn a_lapsed_lease_fences_the_old_holder_and_numbers_go_on() {
     let Some(pg) = PgServer::start_or_skip("fencing") else {
