@@ -591,7 +591,9 @@ impl SessionHandle {
     /// (from [`Application::on_logon`](fix_session::Application::on_logon), say)
     /// goes once it is. `Ok` means the message will be sent: one still queued
     /// when the connection ends stays queued, and goes after the next Logon
-    /// (with the sequence numbers of then; the session never sent it).
+    /// (with the sequence numbers of then; the session never sent it). A
+    /// message the counterparty could not read as FIX fields is refused here,
+    /// before it is queued ([`SendError::Malformed`]).
     ///
     /// ```no_run
     /// # fn f(handle: fix_engine::SessionHandle) {
@@ -600,6 +602,8 @@ impl SessionHandle {
     ///     Err(fix_engine::SendError::Full) => { /* the peer is slow: retry later */ }
     ///     Err(e) => eprintln!("{e}"),
     /// }
+    /// // No SOH after the last value: refused, never numbered.
+    /// assert!(matches!(handle.send(b"D", b"11=ORD2"), Err(fix_engine::SendError::Malformed(_))));
     /// # }
     /// ```
     pub fn send(&self, msg_type: &[u8], body: &[u8]) -> Result<(), SendError> {
