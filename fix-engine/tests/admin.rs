@@ -95,29 +95,64 @@ fn order(id: &str) -> Vec<u8> {
     common::order(id)
 }
 
+/// An acceptor EXEC→CLIENT (file store and log under `dir`) and an
+/// initiator CLIENT→EXEC (file store), each its own engine, logged on.
+struct Pair {
+    a: TestEngine,
+    a_seen: Seen,
+    i: TestEngine,
+    i_seen: Seen,
+    ah: SessionHandle,
+    ih: SessionHandle,
+    a_id: SessionId,
+}
+
+impl Pair {
+    async fn logged_on(dir: &Path) -> Pair {
+        let port = free_port();
+        let (a_id, i_id) = (
+            SessionId::new("FIX.4.4", "EXEC", "CLIENT"),
+            SessionId::new("FIX.4.4", "CLIENT", "EXEC"),
+        );
+        let (a, a_seen) = start(
+            acceptor("EXEC", "CLIENT", port)
+                .file_store_path(dir.join("acceptor"))
+                .file_log_path(dir.join("log")),
+            EngineOptions::default(),
+        )
+        .await;
+        let (i, i_seen) = start(
+            initiator("CLIENT", "EXEC", port).file_store_path(dir.join("initiator")),
+            EngineOptions::default(),
+        )
+        .await;
+        let (ah, ih) = (a.session(&a_id).unwrap(), i.session(&i_id).unwrap());
+        logged_on(&ah).await;
+        logged_on(&ih).await;
+        Pair {
+            a,
+            a_seen,
+            i,
+            i_seen,
+            ah,
+            ih,
+            a_id,
+        }
+    }
+}
+
 #[tokio::test]
 async fn numbers_set_on_live_sessions_are_what_the_counterparty_sees_after_a_reconnection() {
     let dir = temp_dir("admin-set-next");
-    let port = free_port();
-    let (a_id, i_id) = (
-        SessionId::new("FIX.4.4", "EXEC", "CLIENT"),
-        SessionId::new("FIX.4.4", "CLIENT", "EXEC"),
-    );
-    let (a, mut a_seen) = start(
-        acceptor("EXEC", "CLIENT", port)
-            .file_store_path(dir.join("acceptor"))
-            .file_log_path(dir.join("log")),
-        EngineOptions::default(),
-    )
-    .await;
-    let (i, mut i_seen) = start(
-        initiator("CLIENT", "EXEC", port).file_store_path(dir.join("initiator")),
-        EngineOptions::default(),
-    )
-    .await;
-    let (ah, ih) = (a.session(&a_id).unwrap(), i.session(&i_id).unwrap());
-    logged_on(&ah).await;
-    logged_on(&ih).await;
+    let Pair {
+        a,
+        mut a_seen,
+        i,
+        mut i_seen,
+        ah,
+        ih,
+        a_id,
+    } = Pair::logged_on(&dir).await;
     ah.send(b"D", &order("BEFORE")).unwrap();
     assert_eq!(next_of(&mut i_seen, b"D").await, 2);
 
@@ -245,26 +280,15 @@ async fn numbers_set_and_a_reset_while_disconnected_are_done_at_once() {
 #[tokio::test]
 async fn a_reset_of_a_live_session_logs_out_first_then_both_sides_start_at_one() {
     let dir = temp_dir("admin-reset");
-    let port = free_port();
-    let (a_id, i_id) = (
-        SessionId::new("FIX.4.4", "EXEC", "CLIENT"),
-        SessionId::new("FIX.4.4", "CLIENT", "EXEC"),
-    );
-    let (a, mut a_seen) = start(
-        acceptor("EXEC", "CLIENT", port)
-            .file_store_path(dir.join("acceptor"))
-            .file_log_path(dir.join("log")),
-        EngineOptions::default(),
-    )
-    .await;
-    let (i, mut i_seen) = start(
-        initiator("CLIENT", "EXEC", port).file_store_path(dir.join("initiator")),
-        EngineOptions::default(),
-    )
-    .await;
-    let (ah, ih) = (a.session(&a_id).unwrap(), i.session(&i_id).unwrap());
-    logged_on(&ah).await;
-    logged_on(&ih).await;
+    let Pair {
+        a,
+        mut a_seen,
+        i,
+        mut i_seen,
+        ah,
+        ih,
+        a_id,
+    } = Pair::logged_on(&dir).await;
     for n in 0..3 {
         ah.send(b"D", &order(&format!("A{n}"))).unwrap();
     }
