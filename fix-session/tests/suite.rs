@@ -7,6 +7,7 @@ mod store_cases;
 
 use std::time::SystemTime;
 
+use fix_session::store::{SharedLog, SharedLogOptions};
 use fix_session::{ChunkLimit, FileStore, MemoryStore, MessageStore};
 use store_cases::helpers::{TempDir, read_all};
 
@@ -32,6 +33,38 @@ fn on_file(name: &str, test: fn(&mut dyn MessageStore)) {
     );
 }
 
+/// Runs `test` on a store of the shared log, beside another session's store
+/// that takes a record between each of the test's syncs, then reopens the
+/// log and checks the session holds what it held, and the other session too.
+fn on_shared(name: &str, test: fn(&mut dyn MessageStore)) {
+    let dir = TempDir::new(&format!("shared-{name}"));
+    let id = "FIX.4.4-SUITE-TEST";
+    // Small segments, so that a test's records cross segments.
+    let options = SharedLogOptions::new().segment_size(64 << 10);
+    let log = SharedLog::open(dir.path(), options).unwrap();
+    let now = SystemTime::now();
+    let mut other = log.open_store("FIX.4.4-OTHER", now).unwrap();
+    other.store(1, b"35=0\x01").unwrap();
+    let mut store = log.open_store(id, now).unwrap();
+    test(&mut store);
+    other.store(2, b"35=0\x01").unwrap();
+    other.sync().unwrap();
+    let before = snapshot(&mut store);
+    let other_before = snapshot(&mut other);
+    drop((store, other, log));
+    let log = SharedLog::open(dir.path(), options).unwrap();
+    let mut reopened = log.open_store(id, now).unwrap();
+    assert!(
+        snapshot(&mut reopened) == before,
+        "the reopened store differs"
+    );
+    let mut other = log.open_store("FIX.4.4-OTHER", now).unwrap();
+    assert!(
+        snapshot(&mut other) == other_before,
+        "the other session differs"
+    );
+}
+
 type Snapshot = (u64, u64, SystemTime, Vec<(u64, Vec<u8>)>);
 
 fn snapshot(store: &mut dyn MessageStore) -> Snapshot {
@@ -51,6 +84,9 @@ macro_rules! suite {
         }
         mod file {
             $(#[test] fn $test() { super::on_file(stringify!($test), super::store_cases::$test) })*
+        }
+        mod shared {
+            $(#[test] fn $test() { super::on_shared(stringify!($test), super::store_cases::$test) })*
         }
     };
 }

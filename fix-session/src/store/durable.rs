@@ -9,8 +9,11 @@
 
 use std::fmt;
 use std::fs::File;
+use std::future::Future;
 use std::io;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
 /// What a [`SyncJob`] makes durable: everything written to it before the job
 /// began (later writes may be covered too).
@@ -26,6 +29,23 @@ use std::sync::Arc;
 pub trait Durable: Send + Sync {
     /// Blocks until what was written before the job began is durable.
     fn make_durable(&self) -> io::Result<()>;
+
+    /// Whether another thread makes this target durable, so that a task can
+    /// wait for it with [`poll_durable`](Self::poll_durable) instead of a
+    /// thread blocking in [`make_durable`](Self::make_durable). `false` by
+    /// default.
+    fn awaitable(&self) -> bool {
+        false
+    }
+
+    /// Polls for what [`make_durable`](Self::make_durable) waits for,
+    /// registering `cx`'s waker when it is not there yet. Called only when
+    /// [`awaitable`](Self::awaitable); the default says it is done, which a
+    /// target that is not awaitable never hears.
+    fn poll_durable(&self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let _ = cx;
+        Poll::Ready(Ok(()))
+    }
 }
 
 /// A byte range of the log file, written through the store's shared mapping.
@@ -100,6 +120,60 @@ impl SyncJob {
     /// The job's number.
     pub fn id(&self) -> u64 {
         self.id
+    }
+
+    /// The job as a future, when its target is made durable by a thread of
+    /// its own (an engine's shared log): a task awaits it without blocking
+    /// its thread and without a thread of its own. Else the job back, to
+    /// [`run`](Self::run) where blocking is allowed.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use fix_session::store::{Durable, SyncJob};
+    /// struct Nothing;
+    /// impl Durable for Nothing {
+    ///     fn make_durable(&self) -> std::io::Result<()> { Ok(()) }
+    /// }
+    /// assert!(SyncJob::new(1, Arc::new(Nothing)).into_wait().is_err());
+    /// ```
+    pub fn into_wait(self) -> Result<SyncWait, SyncJob> {
+        if self.target.awaitable() {
+            Ok(SyncWait { job: self })
+        } else {
+            Err(self)
+        }
+    }
+}
+
+/// A [`SyncJob`] waited for as a future ([`SyncJob::into_wait`]).
+#[must_use = "a sync begun must be waited for and ended"]
+pub struct SyncWait {
+    job: SyncJob,
+}
+
+impl SyncWait {
+    /// The job's number.
+    pub fn id(&self) -> u64 {
+        self.job.id
+    }
+}
+
+impl Future for SyncWait {
+    type Output = SyncDone;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<SyncDone> {
+        let job = &self.get_mut().job;
+        job.target
+            .poll_durable(cx)
+            .map(|result| SyncDone { id: job.id, result })
+    }
+}
+
+impl fmt::Debug for SyncWait {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SyncWait")
+            .field("id", &self.job.id)
+            .finish()
     }
 }
 

@@ -46,14 +46,16 @@ mod lock;
 mod memory;
 mod record;
 mod recover;
+mod shared;
 
 use std::time::SystemTime;
 
-pub use durable::{Durable, SyncDone, SyncJob};
+pub use durable::{Durable, SyncDone, SyncJob, SyncWait};
 pub use error::{Direction, IoOperation, StoreError};
 pub use file::{FileOptions, FileStore, SyncPolicy, TornTail};
 pub use inspect::{RecordCounts, StoreLog, sessions};
 pub use memory::MemoryStore;
+pub use shared::{SharedLog, SharedLogOptions, SharedStore};
 
 /// The longest message a store takes, in bytes (64 MiB): a bound on every buffer
 /// the stores keep, and on what the file store believes of a record's length field.

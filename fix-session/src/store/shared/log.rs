@@ -1,0 +1,564 @@
+//! The log itself: segment files, the append, the sync thread, recovery.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::task::{Context, Poll, Waker};
+use std::thread::JoinHandle;
+
+use super::format;
+use super::recover::{self, Recovered};
+use crate::store::{IoOperation, StoreError, lock};
+
+/// A position in the log: the segment's number above bit 40, the offset in
+/// it below. Positions grow with every append, across segments.
+pub(super) type Pos = u64;
+const OFFSET_BITS: u32 = 40;
+
+pub(super) fn pos(segment: u64, offset: u64) -> Pos {
+    (segment << OFFSET_BITS) | offset
+}
+
+pub(super) fn split(pos: Pos) -> (u64, u64) {
+    (pos >> OFFSET_BITS, pos & ((1 << OFFSET_BITS) - 1))
+}
+
+/// How a [`SharedLog`](super::SharedLog) is opened.
+///
+/// ```
+/// use fix_session::store::SharedLogOptions;
+/// assert_eq!(SharedLogOptions::new().segment_size_bytes(), 16 << 20);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedLogOptions {
+    segment_size: u64,
+}
+
+impl SharedLogOptions {
+    /// The defaults: segments of 16 MiB.
+    pub const fn new() -> Self {
+        SharedLogOptions {
+            segment_size: 16 << 20,
+        }
+    }
+
+    /// The size of each segment file, written with zeros when it is made
+    /// (so that a sync writes data, never the file system's metadata); at
+    /// least 64 KiB. A batch larger than a segment gets a segment of its own
+    /// size.
+    ///
+    /// ```
+    /// use fix_session::store::SharedLogOptions;
+    /// assert_eq!(SharedLogOptions::new().segment_size(1).segment_size_bytes(), 64 << 10);
+    /// ```
+    pub const fn segment_size(self, bytes: u64) -> Self {
+        let bytes = if bytes < 64 << 10 { 64 << 10 } else { bytes };
+        let bytes = if bytes > 1 << 39 { 1 << 39 } else { bytes };
+        SharedLogOptions {
+            segment_size: bytes,
+        }
+    }
+
+    /// The size of each segment file.
+    pub const fn segment_size_bytes(&self) -> u64 {
+        self.segment_size
+    }
+}
+
+impl Default for SharedLogOptions {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What the log knows of one session.
+#[derive(Debug)]
+pub(super) struct SessionSlot {
+    pub(super) number: u32,
+    /// Where the session's last Reset is: no earlier segment is needed for it.
+    pub(super) base: Pos,
+    /// A store has it open.
+    pub(super) open: bool,
+    /// What recovery found, until a store takes it.
+    pub(super) recovered: Option<Recovered>,
+}
+
+/// The appending side, behind one mutex.
+pub(super) struct Writer {
+    /// Every segment still on disk, by number.
+    pub(super) segments: BTreeMap<u64, Arc<File>>,
+    /// The segment appended to, its size, and where its written part ends.
+    current: u64,
+    current_size: u64,
+    offset: u64,
+    /// A segment made ahead of need by the helper thread.
+    next: Option<JoinHandle<Result<(u64, File), StoreError>>>,
+    pub(super) sessions: HashMap<String, SessionSlot>,
+    next_number: u32,
+}
+
+/// What the sync thread and the waiters share.
+struct SyncState {
+    /// Everything before this position is written to the segments.
+    written: Pos,
+    /// Segments written since the sync thread last took its work (a batch
+    /// that ran into a new segment leaves the old one to sync as well).
+    dirty: Vec<Arc<File>>,
+    /// A sync failed: nothing more becomes durable.
+    failed: Option<String>,
+    /// Tasks waiting for a position.
+    wakers: Vec<(Pos, Waker)>,
+    stop: bool,
+    syncs: u64,
+}
+
+pub(super) struct Inner {
+    pub(super) dir: PathBuf,
+    options: SharedLogOptions,
+    pub(super) writer: Mutex<Writer>,
+    sync: Mutex<SyncState>,
+    /// Wakes the sync thread.
+    work: Condvar,
+    /// Wakes blocked waiters after a sync.
+    done: Condvar,
+    durable: AtomicU64,
+    /// A write or a sync failed: the log takes nothing more.
+    poisoned: AtomicBool,
+    _lock: File,
+}
+
+/// The log's handle: the sync thread stops when the last one is dropped.
+pub(super) struct Log {
+    pub(super) inner: Arc<Inner>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for Log {
+    fn drop(&mut self) {
+        lock_or_recover(&self.inner.sync).stop = true;
+        self.inner.work.notify_all();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// A poisoned mutex here only means another thread panicked while holding
+/// it; the data is counters and lists that stay consistent at every await.
+pub(super) fn lock_or_recover<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn io_err(op: IoOperation, path: &Path, source: io::Error) -> StoreError {
+    StoreError::Io {
+        op,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+pub(super) fn segment_path(dir: &Path, number: u64) -> PathBuf {
+    dir.join(format!("{number:016}.seg"))
+}
+
+/// Makes segment `number` of `size` bytes: the header, zeros to the end,
+/// synced, renamed into place, the directory synced.
+fn make_segment(dir: &Path, number: u64, size: u64) -> Result<(u64, File), StoreError> {
+    let path = segment_path(dir, number);
+    let tmp = path.with_extension("tmp");
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&tmp)
+        .map_err(|e| io_err(IoOperation::Open, &tmp, e))?;
+    let mut header = [0u8; format::HEADER as usize];
+    header[..8].copy_from_slice(&format::MAGIC);
+    header[8..].copy_from_slice(&number.to_le_bytes());
+    write_zeros(&mut file, size).map_err(|e| io_err(IoOperation::Allocate, &tmp, e))?;
+    write_at(&file, &header, 0).map_err(|e| io_err(IoOperation::Write, &tmp, e))?;
+    file.sync_all()
+        .map_err(|e| io_err(IoOperation::Sync, &tmp, e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| io_err(IoOperation::Rename, &path, e))?;
+    lock::sync_dir(dir)?;
+    Ok((number, file))
+}
+
+/// Zeros written out (not a hole, not an unwritten extent): a later write
+/// into them changes no metadata, so its sync is the data's alone.
+fn write_zeros(file: &mut File, size: u64) -> io::Result<()> {
+    use std::io::Write;
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(zeros.len() as u64) as usize;
+        file.write_all(&zeros[..n])?;
+        left -= n as u64;
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+pub(super) fn write_at(file: &File, bytes: &[u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
+}
+
+#[cfg(unix)]
+pub(super) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+pub(super) fn write_at(file: &File, mut bytes: &[u8], mut offset: u64) -> io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !bytes.is_empty() {
+        let n = file.seek_write(bytes, offset)?;
+        bytes = &bytes[n..];
+        offset += n as u64;
+    }
+    Ok(())
+}
+
+#[cfg(windows)]
+pub(super) fn read_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        let n = file.seek_read(buf, offset)?;
+        if n == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        buf = &mut buf[n..];
+        offset += n as u64;
+    }
+    Ok(())
+}
+
+impl Log {
+    /// Opens (or creates) the log in `dir`: takes its lock, recovers every
+    /// session from its segments, and starts the sync thread.
+    pub(super) fn open(dir: &Path, options: SharedLogOptions) -> Result<Log, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|e| io_err(IoOperation::CreateDir, dir, e))?;
+        let lock = lock::acquire(dir, &dir.join("shared-log.lock"))?;
+        let found = recover::recover(dir)?;
+        let (segments, current, current_size, offset) = match found.end {
+            Some((number, size, offset)) => (found.segments, number, size, offset),
+            None => {
+                let (number, file) = make_segment(dir, 1, options.segment_size)?;
+                let mut segments = BTreeMap::new();
+                segments.insert(number, Arc::new(file));
+                (segments, 1, options.segment_size, format::HEADER)
+            }
+        };
+        let next_number = found.max_number.checked_add(1).ok_or(StoreError::Corrupt {
+            path: dir.to_path_buf(),
+            offset: 0,
+            reason: "no session number left",
+        })?;
+        let written = pos(current, offset);
+        let inner = Arc::new(Inner {
+            dir: dir.to_path_buf(),
+            options,
+            writer: Mutex::new(Writer {
+                segments,
+                current,
+                current_size,
+                offset,
+                next: None,
+                sessions: found.sessions,
+                next_number,
+            }),
+            sync: Mutex::new(SyncState {
+                written,
+                dirty: Vec::new(),
+                failed: None,
+                wakers: Vec::new(),
+                stop: false,
+                syncs: 0,
+            }),
+            work: Condvar::new(),
+            done: Condvar::new(),
+            durable: AtomicU64::new(written),
+            poisoned: AtomicBool::new(false),
+            _lock: lock,
+        });
+        let for_thread = inner.clone();
+        let thread = std::thread::Builder::new()
+            .name("fix-shared-log-sync".into())
+            .spawn(move || sync_loop(&for_thread))
+            .map_err(|e| io_err(IoOperation::Open, dir, e))?;
+        Ok(Log {
+            inner,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Inner {
+    /// Writes `batch` (whole records) at the log's end and returns where it
+    /// begins; the sync thread is told.
+    pub(super) fn append(&self, batch: &[u8]) -> Result<Pos, StoreError> {
+        let mut w = lock_or_recover(&self.writer);
+        if self.poisoned.load(Ordering::Acquire) {
+            return Err(self.poisoned_error());
+        }
+        let len = batch.len() as u64;
+        let mut rolled = None;
+        if w.offset + len > w.current_size {
+            rolled = Some(self.roll(&mut w, len)?);
+        }
+        let number = w.current;
+        let offset = w.offset;
+        let file = w
+            .segments
+            .get(&number)
+            .cloned()
+            .ok_or_else(|| self.poisoned_error())?;
+        if let Err(e) = write_at(&file, batch, offset) {
+            // Part of the batch may be in the file: nothing after it can be
+            // trusted to follow it.
+            self.poisoned.store(true, Ordering::Release);
+            return Err(io_err(
+                IoOperation::Write,
+                &segment_path(&self.dir, number),
+                e,
+            ));
+        }
+        w.offset += len;
+        let end = pos(number, w.offset);
+        self.prepare_next(&mut w);
+        let mut s = lock_or_recover(&self.sync);
+        s.written = end;
+        if let Some(old) = rolled {
+            s.dirty.push(old);
+        }
+        if !s.dirty.iter().any(|f| Arc::ptr_eq(f, &file)) {
+            s.dirty.push(file);
+        }
+        drop(s);
+        self.work.notify_one();
+        drop(w);
+        Ok(pos(number, offset))
+    }
+
+    fn poisoned_error(&self) -> StoreError {
+        StoreError::Poisoned {
+            path: self.dir.clone(),
+        }
+    }
+
+    /// Moves the log to a new segment with room for `len` bytes; returns the
+    /// segment left, which the next sync covers too.
+    fn roll(&self, w: &mut Writer, len: u64) -> Result<Arc<File>, StoreError> {
+        let old = w
+            .segments
+            .get(&w.current)
+            .cloned()
+            .ok_or_else(|| self.poisoned_error())?;
+        let number = w.current + 1;
+        let size = self.options.segment_size.max(len + format::HEADER);
+        let made = match w.next.take() {
+            Some(job) if size == self.options.segment_size => job
+                .join()
+                .unwrap_or_else(|_| make_segment(&self.dir, number, size))?,
+            other => {
+                if let Some(job) = other {
+                    let _ = job.join();
+                }
+                make_segment(&self.dir, number, size)?
+            }
+        };
+        w.segments.insert(made.0, Arc::new(made.1));
+        w.current = made.0;
+        w.current_size = size;
+        w.offset = format::HEADER;
+        self.free_unneeded(w);
+        Ok(old)
+    }
+
+    /// Past half the segment, the next one is made on a thread of its own,
+    /// so that no sender waits for its zeros.
+    fn prepare_next(&self, w: &mut Writer) {
+        if w.next.is_some() || w.offset < w.current_size / 2 {
+            return;
+        }
+        let dir = self.dir.clone();
+        let (number, size) = (w.current + 1, self.options.segment_size);
+        w.next = std::thread::Builder::new()
+            .name("fix-shared-log-segment".into())
+            .spawn(move || make_segment(&dir, number, size))
+            .ok();
+    }
+
+    /// Removes the segments that no session needs: those before every
+    /// session's last Reset that is durable.
+    fn free_unneeded(&self, w: &mut Writer) {
+        let durable = self.durable.load(Ordering::Acquire);
+        let keep_from = w
+            .sessions
+            .values()
+            .map(|s| split(s.base.min(durable)).0)
+            .min()
+            .unwrap_or(split(durable).0)
+            .min(split(durable).0);
+        let old: Vec<u64> = w.segments.range(..keep_from).map(|(n, _)| *n).collect();
+        for number in old {
+            if std::fs::remove_file(segment_path(&self.dir, number)).is_ok() {
+                w.segments.remove(&number);
+            }
+        }
+    }
+
+    /// Registers session `name` (new: a number for it), returning its slot's
+    /// number and what recovery found for it.
+    pub(super) fn take_session(&self, name: &str) -> Result<(u32, Option<Recovered>), StoreError> {
+        let mut w = lock_or_recover(&self.writer);
+        if let Some(slot) = w.sessions.get_mut(name) {
+            if slot.open {
+                return Err(StoreError::Locked {
+                    dir: self.dir.clone(),
+                    lock_file: self.dir.join("shared-log.lock"),
+                });
+            }
+            slot.open = true;
+            return Ok((slot.number, slot.recovered.take()));
+        }
+        let number = w.next_number;
+        w.next_number = number.checked_add(1).ok_or(StoreError::InvalidSessionId {
+            id: name.to_owned(),
+            reason: "the shared log has no session number left",
+        })?;
+        w.sessions.insert(
+            name.to_owned(),
+            SessionSlot {
+                number,
+                base: Pos::MAX,
+                open: true,
+                recovered: None,
+            },
+        );
+        Ok((number, None))
+    }
+
+    /// The session's last Reset is at `base`.
+    pub(super) fn set_base(&self, name: &str, base: Pos) {
+        if let Some(slot) = lock_or_recover(&self.writer).sessions.get_mut(name) {
+            slot.base = base;
+        }
+    }
+
+    /// The store of session `name` is closed (`removed`: and deleted).
+    pub(super) fn release(&self, name: &str, removed: bool) {
+        let mut w = lock_or_recover(&self.writer);
+        if removed {
+            w.sessions.remove(name);
+        } else if let Some(slot) = w.sessions.get_mut(name) {
+            slot.open = false;
+        }
+    }
+
+    /// The file of the segment holding `at`.
+    pub(super) fn segment(&self, at: Pos) -> Option<Arc<File>> {
+        lock_or_recover(&self.writer)
+            .segments
+            .get(&split(at).0)
+            .cloned()
+    }
+
+    pub(super) fn durable(&self) -> Pos {
+        self.durable.load(Ordering::Acquire)
+    }
+
+    /// Blocks until everything before `at` is durable.
+    pub(super) fn wait_durable(&self, at: Pos) -> io::Result<()> {
+        let mut s = lock_or_recover(&self.sync);
+        loop {
+            if let Some(why) = &s.failed {
+                return Err(io::Error::other(why.clone()));
+            }
+            if self.durable() >= at {
+                return Ok(());
+            }
+            s = self.done.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Polls for everything before `at` to be durable.
+    pub(super) fn poll_durable(&self, at: Pos, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        if self.durable() >= at {
+            return Poll::Ready(Ok(()));
+        }
+        let mut s = lock_or_recover(&self.sync);
+        if let Some(why) = &s.failed {
+            return Poll::Ready(Err(io::Error::other(why.clone())));
+        }
+        if self.durable() >= at {
+            return Poll::Ready(Ok(()));
+        }
+        let waker = cx.waker();
+        if !s.wakers.iter().any(|(p, w)| *p == at && w.will_wake(waker)) {
+            s.wakers.push((at, waker.clone()));
+        }
+        Poll::Pending
+    }
+
+    /// Syncs made since the log was opened.
+    pub(super) fn syncs(&self) -> u64 {
+        lock_or_recover(&self.sync).syncs
+    }
+}
+
+/// The sync thread: waits for written bytes, syncs every segment they are
+/// in with one data sync each (usually one), publishes the durable position
+/// and wakes whoever waits for it. Everything written while a sync runs is
+/// the next sync's: one sync covers every session and sender that wrote
+/// meanwhile.
+fn sync_loop(inner: &Inner) {
+    let mut files: Vec<Arc<File>> = Vec::new();
+    let mut woken: Vec<Waker> = Vec::new();
+    loop {
+        let target = {
+            let mut s = lock_or_recover(&inner.sync);
+            while !s.stop && s.failed.is_none() && s.written <= inner.durable() {
+                s = inner.work.wait(s).unwrap_or_else(|e| e.into_inner());
+            }
+            if s.written <= inner.durable() || s.failed.is_some() {
+                return;
+            }
+            files.append(&mut s.dirty);
+            s.written
+        };
+        let result = files.iter().try_for_each(|f| f.sync_data());
+        files.clear();
+        let mut s = lock_or_recover(&inner.sync);
+        match result {
+            Ok(()) => {
+                inner.durable.store(target, Ordering::Release);
+                s.syncs += 1;
+                let mut i = 0;
+                while i < s.wakers.len() {
+                    if s.wakers[i].0 <= target {
+                        woken.push(s.wakers.swap_remove(i).1);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            Err(e) => {
+                // The kernel may have dropped the pages it could not write:
+                // nothing after the last good sync is known to be on disk.
+                inner.poisoned.store(true, Ordering::Release);
+                s.failed = Some(format!("sync of the shared log failed: {e}"));
+                woken.extend(s.wakers.drain(..).map(|(_, w)| w));
+            }
+        }
+        drop(s);
+        inner.done.notify_all();
+        for w in woken.drain(..) {
+            w.wake();
+        }
+    }
+}

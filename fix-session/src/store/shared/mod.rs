@@ -1,0 +1,128 @@
+//! The engine's shared log: one append-only log for every session of an
+//! engine, so that one sync makes what all of them stored durable.
+//!
+//! A [`FileStore`](crate::FileStore) has a log and a sync of its own: with
+//! many sessions, the syncs a second grow with the sessions while the disk
+//! gives a fixed number of them, whatever each covers. In the shared log
+//! each session's [`SharedStore`] keeps the records of a step and writes
+//! them to the log in one write at its
+//! [`begin_sync`](crate::MessageStore::begin_sync); one thread of the log
+//! syncs whatever was written meanwhile (a data sync of the segment, its
+//! space written with zeros beforehand so the sync carries no metadata) and
+//! wakes every store and sender it covered. The sync never runs on the
+//! caller's thread; a task awaits it ([`SyncJob::into_wait`](crate::store::SyncJob::into_wait))
+//! and a thread blocks for it ([`sync`](crate::MessageStore::sync)).
+//!
+//! Each session keeps its numbers and an index of its messages in memory,
+//! rebuilt from the segments on open; a resend reads its messages from the
+//! segments. Segments before every session's last reset are removed.
+//!
+//! ```
+//! use fix_session::MessageStore;
+//! use fix_session::store::{SharedLog, SharedLogOptions};
+//! # let dir = std::env::temp_dir().join(format!("fix-session-doc-shared-{}", std::process::id()));
+//! # let _ = std::fs::remove_dir_all(&dir);
+//! let log = SharedLog::open(&dir, SharedLogOptions::new())?;
+//! let now = std::time::SystemTime::now();
+//! let mut a = log.open_store("FIX.4.4-A-B", now)?;
+//! let mut b = log.open_store("FIX.4.4-A-C", now)?;
+//! a.store(1, b"35=D")?;
+//! b.store(1, b"35=8")?;
+//! a.sync()?; // one sync covers b's record too
+//! b.sync()?;
+//! drop((a, b, log));
+//! let log = SharedLog::open(&dir, SharedLogOptions::new())?;
+//! assert_eq!(log.open_store("FIX.4.4-A-C", now)?.next_sender_seq(), 2);
+//! # drop(log);
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! # Ok::<(), fix_session::StoreError>(())
+//! ```
+
+mod format;
+mod log;
+mod recover;
+mod store;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::SystemTime;
+
+pub use log::SharedLogOptions;
+pub use store::SharedStore;
+
+use crate::store::StoreError;
+
+/// An engine's shared log in a directory: open it once, then a
+/// [`SharedStore`] per session with [`open_store`](Self::open_store).
+/// Clones share the log; its sync thread stops when the last clone and the
+/// last store are dropped.
+#[derive(Clone)]
+pub struct SharedLog {
+    log: Arc<log::Log>,
+}
+
+impl std::fmt::Debug for SharedLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedLog")
+            .field("dir", &self.log.inner.dir)
+            .finish()
+    }
+}
+
+impl SharedLog {
+    /// Opens the log in `dir` (created if missing), taking its lock
+    /// ([`StoreError::Locked`] while another process has it open) and
+    /// recovering every session in it: a torn end of a batch that was never
+    /// synced is cut; damage with records after it is
+    /// [`StoreError::Corrupt`].
+    pub fn open(dir: impl AsRef<Path>, options: SharedLogOptions) -> Result<Self, StoreError> {
+        Ok(SharedLog {
+            log: Arc::new(log::Log::open(dir.as_ref(), options)?),
+        })
+    }
+
+    /// The store of session `name`: as the log left it, or new (created
+    /// `now`, its first record durable before this returns).
+    /// [`StoreError::Locked`] while another store of this log has it open.
+    pub fn open_store(&self, name: &str, now: SystemTime) -> Result<SharedStore, StoreError> {
+        SharedStore::open(self.log.clone(), name, now)
+    }
+
+    /// Deletes session `name`'s store: the next [`open_store`](Self::open_store)
+    /// starts it afresh. Nothing to do for a name the log does not have.
+    pub fn remove(&self, name: &str) -> Result<(), StoreError> {
+        if !self.contains(name) {
+            return Ok(());
+        }
+        self.open_store(name, SystemTime::now())?.remove()
+    }
+
+    /// Whether the log has a store for session `name`.
+    pub fn contains(&self, name: &str) -> bool {
+        log::lock_or_recover(&self.log.inner.writer)
+            .sessions
+            .contains_key(name)
+    }
+
+    /// The sessions the log has a store for, sorted.
+    pub fn sessions(&self) -> Vec<String> {
+        let mut names: Vec<String> = log::lock_or_recover(&self.log.inner.writer)
+            .sessions
+            .keys()
+            .cloned()
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Syncs of the log since it was opened: one covers every session that
+    /// wrote since the last.
+    pub fn syncs(&self) -> u64 {
+        self.log.inner.syncs()
+    }
+
+    /// The directory the log is in.
+    pub fn dir(&self) -> &Path {
+        &self.log.inner.dir
+    }
+}
