@@ -18,7 +18,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, SystemTime};
 
 use fix_core::validate::Schema;
-use fix_session::store::{SyncDone, SyncJob};
+use fix_session::store::{SyncDone, SyncJob, SyncWait};
 use fix_session::{
     Application, Event, MessageStore, Session, SessionError, State, StoreError, Time,
 };
@@ -713,8 +713,8 @@ struct Progress {
     closing: Option<Instant>,
     /// When the store's interval sync is due next.
     sync_due: Option<Instant>,
-    /// The sync in flight: its job's number and the blocking task running it.
-    syncing: Option<(u64, JoinHandle<SyncDone>)>,
+    /// The sync in flight.
+    syncing: Option<Syncing>,
     /// When the sync in flight began.
     sync_began: Option<Instant>,
 }
@@ -768,10 +768,19 @@ async fn drive<D: Schema>(
     }
 }
 
+/// A sync in flight: awaited where the store's own thread makes it durable
+/// (the shared log), else run on a blocking thread.
+enum Syncing {
+    Awaited(SyncWait),
+    /// The job's number and the blocking task running it.
+    Blocking(u64, JoinHandle<SyncDone>),
+}
+
 /// What the sync in flight returned (a failure if its thread was lost).
-async fn sync_ended(syncing: &mut Option<(u64, JoinHandle<SyncDone>)>) -> SyncDone {
+async fn sync_ended(syncing: &mut Option<Syncing>) -> SyncDone {
     match syncing {
-        Some((id, job)) => job
+        Some(Syncing::Awaited(wait)) => wait.await,
+        Some(Syncing::Blocking(id, job)) => job
             .await
             .unwrap_or_else(|e| SyncDone::failed(*id, io::Error::other(e))),
         None => std::future::pending().await,
@@ -811,7 +820,7 @@ fn begin_sync<D: Schema>(
     shared: &Shared,
     taken: &mut Vec<(u64, u64)>,
     sync_taken: &mut Vec<(u64, u64)>,
-    syncing: &mut Option<(u64, JoinHandle<SyncDone>)>,
+    syncing: &mut Option<Syncing>,
 ) -> Result<(), SessionError> {
     if syncing.is_some() {
         return Ok(());
@@ -819,15 +828,18 @@ fn begin_sync<D: Schema>(
     match session.begin_sync()? {
         Some(job) => {
             std::mem::swap(taken, sync_taken);
-            *syncing = Some((job.id(), spawn_sync(job)));
+            *syncing = Some(start_sync(job));
         }
         None => settle(shared, taken, None),
     }
     Ok(())
 }
 
-fn spawn_sync(job: SyncJob) -> JoinHandle<SyncDone> {
-    tokio::task::spawn_blocking(move || job.run())
+fn start_sync(job: SyncJob) -> Syncing {
+    match job.into_wait() {
+        Ok(wait) => Syncing::Awaited(wait),
+        Err(job) => Syncing::Blocking(job.id(), tokio::task::spawn_blocking(move || job.run())),
+    }
 }
 
 /// Handles what woke the task, then does what the session and the handles

@@ -8,6 +8,12 @@
 //! began. A SIGKILL leaves the page cache and so cannot tell a sync from
 //! none; a power loss can, and this is what it would find.
 //!
+//! With the engine's shared log (`FileStoreShared=Y`, the default) the trace
+//! has each `pwrite64` of a segment and each `fdatasync` of it instead: a
+//! record is durable when an `fdatasync` that began after its write ended
+//! has finished. With a log per session (`FileStoreShared=N`), the msyncs of
+//! its mapping.
+//!
 //! The same run with `FileStoreSync=N` (the sync removed) must fail the
 //! check for every message, so the check can fail.
 //!
@@ -51,23 +57,25 @@ fn child() {
         return;
     };
     let policy = match sync.as_str() {
-        "Y" => fix_session::SyncPolicy::EveryRecord,
-        _ => fix_session::SyncPolicy::Os,
+        "N" => fix_session::SyncPolicy::Os,
+        _ => fix_session::SyncPolicy::EveryRecord,
     };
+    let shared = sync != "file";
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    runtime.block_on(exchange(Path::new(&dir), policy));
+    runtime.block_on(exchange(Path::new(&dir), policy, shared));
 }
 
-async fn exchange(dir: &Path, policy: fix_session::SyncPolicy) {
+async fn exchange(dir: &Path, policy: fix_session::SyncPolicy, shared: bool) {
     let port = free_port();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let exec = start(
         [acceptor("EXEC", "C1", port)
             .file_store_path(dir)
-            .file_store_sync(policy)],
+            .file_store_sync(policy)
+            .file_store_shared(shared)],
         &tx,
         true,
     )
@@ -75,7 +83,8 @@ async fn exchange(dir: &Path, policy: fix_session::SyncPolicy) {
     let client = start(
         [initiator("C1", "EXEC", port)
             .file_store_path(dir)
-            .file_store_sync(policy)],
+            .file_store_sync(policy)
+            .file_store_shared(shared)],
         &tx,
         false,
     )
@@ -261,10 +270,38 @@ struct Seen {
 fn seen(calls: &[Call]) -> Seen {
     // Live shared mappings of log files: address -> (file, file offset, length).
     let mut maps: BTreeMap<u64, (PathBuf, u64, u64)> = BTreeMap::new();
+    // Writes to the shared log's segments: file -> (write ended, from, to).
+    let mut written: HashMap<PathBuf, Vec<(f64, u64, u64)>> = HashMap::new();
     let mut seen = Seen::default();
     for call in calls {
         let args: Vec<&str> = call.args.split(", ").collect();
         match call.name.as_str() {
+            "pwrite64" if call.args.contains(".seg>") => {
+                // `fd<path>, "bytes", count, offset`: the buffer may hold
+                // ", ", so the offset is taken from the end.
+                let (Some(path), Ok(n), Some(Ok(off))) = (
+                    fd_path(args[0]),
+                    call.result.parse::<u64>(),
+                    call.args.rsplit(", ").next().map(|o| o.trim().parse::<u64>()),
+                ) else {
+                    continue;
+                };
+                written
+                    .entry(PathBuf::from(path))
+                    .or_default()
+                    .push((call.end, off, off + n));
+            }
+            "fdatasync" if call.result == "0" && call.args.contains(".seg>") => {
+                let path = PathBuf::from(fd_path(args[0]).unwrap_or_default());
+                let covered: Vec<(f64, u64, u64)> = written
+                    .get(&path)
+                    .map_or(&[][..], Vec::as_slice)
+                    .iter()
+                    .filter(|(end, _, _)| *end <= call.start)
+                    .map(|&(_, from, to)| (call.end, from, to))
+                    .collect();
+                seen.synced.entry(path).or_default().extend(covered);
+            }
             "mmap" if call.args.contains("MAP_SHARED") && call.args.contains(".log>") => {
                 let (Some(path), Ok(len), Ok(off)) = (
                     fd_path(args[4]),
@@ -318,10 +355,13 @@ fn seen(calls: &[Call]) -> Seen {
     seen
 }
 
-/// Each Message record of a log: (MsgSeqNum, first byte, end) in the file,
-/// from the format ARCHITECTURE.md documents (`len kind payload crc` after
-/// the 8-byte magic).
-fn records(log: &Path) -> HashMap<u64, (u64, u64)> {
+/// Where a message's record is: the file, its first byte and its end.
+type Located = (PathBuf, u64, u64);
+
+/// Each Message record of a session's own log: MsgSeqNum -> where, from the
+/// format ARCHITECTURE.md documents (`len kind payload crc` after the 8-byte
+/// magic).
+fn records(log: &Path) -> HashMap<u64, Located> {
     let bytes = std::fs::read(log).unwrap();
     assert_eq!(&bytes[..8], b"FIXSLOG1");
     let mut at = 8usize;
@@ -334,9 +374,51 @@ fn records(log: &Path) -> HashMap<u64, (u64, u64)> {
         let end = at + 4 + len + 4;
         if bytes[at + 4] == 1 {
             let seq = u64::from_le_bytes(bytes[at + 5..at + 13].try_into().unwrap());
-            out.insert(seq, (at as u64, end as u64));
+            out.insert(seq, (log.to_path_buf(), at as u64, end as u64));
         }
         at = end;
+    }
+    out
+}
+
+/// Each Message record of the shared log's segments, by session name and
+/// MsgSeqNum, from its format (`len kind session payload crc` after a
+/// 16-byte header; a Reset's payload names its session after 16 bytes).
+fn shared_records(dir: &Path) -> HashMap<String, HashMap<u64, Located>> {
+    let mut segments: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "seg"))
+        .collect();
+    segments.sort();
+    let mut names: HashMap<u32, String> = HashMap::new();
+    let mut out: HashMap<String, HashMap<u64, Located>> = HashMap::new();
+    for path in segments {
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[..8], b"FIXSHLG1");
+        let mut at = 16usize;
+        while at + 9 <= bytes.len() {
+            let len = u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize;
+            if len == 0 {
+                break;
+            }
+            let end = at + 4 + len + 4;
+            let session = u32::from_le_bytes(bytes[at + 5..at + 9].try_into().unwrap());
+            let payload = &bytes[at + 9..end - 4];
+            match bytes[at + 4] {
+                4 => {
+                    names.insert(session, String::from_utf8(payload[16..].to_vec()).unwrap());
+                }
+                1 => {
+                    let seq = u64::from_le_bytes(payload[..8].try_into().unwrap());
+                    out.entry(names[&session].clone())
+                        .or_default()
+                        .insert(seq, (path.clone(), at as u64, end as u64));
+                }
+                _ => {}
+            }
+            at = end;
+        }
     }
     out
 }
@@ -377,7 +459,7 @@ fn traced_run(sync: &str) -> (usize, Vec<(String, u64)>) {
     let trace = dir.join("trace");
     let status = Command::new("strace")
         .args(["-f", "-qq", "-ttt", "-T", "-y", "-s", "100000000"])
-        .args(["-e", "trace=mmap,mremap,munmap,msync,sendto,write,writev"])
+        .args(["-e", "trace=mmap,mremap,munmap,msync,pwrite64,fdatasync,sendto,write,writev"])
         .arg("-o")
         .arg(&trace)
         .arg(std::env::current_exe().unwrap())
@@ -390,13 +472,21 @@ fn traced_run(sync: &str) -> (usize, Vec<(String, u64)>) {
     assert!(status.success(), "the traced child failed: {status}");
     let trace = std::fs::read_to_string(&trace).unwrap();
     let seen = seen(&calls(&trace));
-    let logs: HashMap<String, PathBuf> = [("EXEC", "FIX.4.4-EXEC-C1"), ("C1", "FIX.4.4-C1-EXEC")]
+    let senders = [("EXEC", "FIX.4.4-EXEC-C1"), ("C1", "FIX.4.4-C1-EXEC")];
+    let mut shared = if sync != "Y" {
+        HashMap::new()
+    } else {
+        shared_records(&dir.join("shared-log"))
+    };
+    let stored: HashMap<String, HashMap<u64, Located>> = senders
         .into_iter()
-        .map(|(sender, stem)| (sender.to_owned(), dir.join(format!("{stem}.log"))))
-        .collect();
-    let stored: HashMap<String, HashMap<u64, (u64, u64)>> = logs
-        .iter()
-        .map(|(sender, log)| (sender.clone(), records(log)))
+        .map(|(sender, stem)| {
+            let records = match shared.remove(stem) {
+                Some(records) => records,
+                None => records(&dir.join(format!("{stem}.log"))),
+            };
+            (sender.to_owned(), records)
+        })
         .collect();
     let mut checked = 0;
     let mut early = Vec::new();
@@ -418,13 +508,10 @@ fn traced_run(sync: &str) -> (usize, Vec<(String, u64)>) {
                 panic!("a message without SenderCompID or MsgSeqNum: {msg:?}");
             };
             let seq: u64 = seq.parse().unwrap();
-            let (from, to) = stored[&sender][&seq];
-            let syncs = seen
-                .synced
-                .get(&logs[&sender])
-                .map_or(&[][..], Vec::as_slice);
+            let (path, from, to) = &stored[&sender][&seq];
+            let syncs = seen.synced.get(path).map_or(&[][..], Vec::as_slice);
             checked += 1;
-            if !durable_at(syncs, began[at], from, to) {
+            if !durable_at(syncs, began[at], *from, *to) {
                 early.push((sender, seq));
             }
         }
@@ -434,11 +521,23 @@ fn traced_run(sync: &str) -> (usize, Vec<(String, u64)>) {
 }
 
 #[test]
-fn no_message_reaches_the_socket_before_an_msync_covering_its_record() {
+fn no_message_reaches_the_socket_before_an_fdatasync_of_the_shared_log_covering_its_record() {
     if std::env::var(ROLE).is_ok() {
         return;
     }
     let (checked, early) = traced_run("Y");
+    let orders = QUEUED + DIRECT;
+    assert!(checked >= 2 * orders + 4, "{checked} messages seen");
+    assert_eq!(early, [], "sent before a sync covered them");
+    println!("power loss: {checked} messages sent, each after an fdatasync covering its record");
+}
+
+#[test]
+fn no_message_reaches_the_socket_before_an_msync_covering_its_record() {
+    if std::env::var(ROLE).is_ok() {
+        return;
+    }
+    let (checked, early) = traced_run("file");
     // Both sides' Logons, every order and its answer, the Logouts.
     let orders = QUEUED + DIRECT;
     assert!(checked >= 2 * orders + 4, "{checked} messages seen");

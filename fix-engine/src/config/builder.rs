@@ -520,6 +520,15 @@ impl SessionBuilder {
         /// # let _ = b;
         /// ```
         file_store_sync(value: SyncPolicy) => FileStoreSync = Value::Sync(value);
+        /// `FileStoreShared`: with `FileStoreSync=Y`, the session's store in
+        /// the engine's shared log of its `FileStorePath` (the default), or
+        /// a log of its own (`false`).
+        ///
+        /// ```
+        /// let b = fix_engine::config::SessionBuilder::acceptor(fix_session::SessionId::new("FIX.4.4", "EXEC", "C1")).file_store_shared(false);
+        /// # let _ = b;
+        /// ```
+        file_store_shared(value: bool) => FileStoreShared = Value::Bool(value);
         /// `FileLogPath`: the message log's directory (no log without it).
         ///
         /// ```
@@ -1447,6 +1456,7 @@ impl SessionBuilder {
             store_options: FileOptions::new()
                 .sync(sync)
                 .standby(session.refresh_on_logon),
+            store_shared: self.flag(FileStoreShared),
             logon_fields: self.logon_fields.clone(),
             log_heartbeats: self.flag(FileLogHeartbeats),
             screen_log: self.screen_log(),

@@ -602,6 +602,7 @@ table! {
     // Store.
     FileStorePath => row(Path, "The file store's directory; absent, messages are kept in memory").sets("SessionSettings::store_path"),
     FileStoreSync => row(YesNo, "Each message durable before it is sent, by group commit: one sync a batch of what a connection stored (N: the system's page cache)").or("Y").when(&[FileStore]).sets("SessionSettings::store_options"),
+    FileStoreShared => row(YesNo, "With FileStoreSync=Y, one log for every session of the engine in this FileStorePath (its `shared-log` directory), so that one sync makes what all of them stored durable (N: a log and a sync per session)").or("Y").when(&[FileStore]).sets("SessionSettings::store_shared"),
     FileStoreMaxCachedMsgs => row(Count, "QuickFIX/J: messages the file store caches").ignored("the file store keeps its index in memory and reads messages through a mapping"),
     FileStoreBackupPath => row(Path, "A second directory for the store").not_applied("the store is written to FileStorePath only"),
     MySQLStoreDatabase => row(Text, "QuickFIX: MySQL store").database(),

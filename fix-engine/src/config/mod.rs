@@ -155,6 +155,10 @@ pub struct SessionSettings {
     pub store_path: Option<PathBuf>,
     /// How the file store is opened (`FileStoreSync`).
     pub store_options: FileOptions,
+    /// `FileStoreShared`: with `FileStoreSync=Y`, the session's store is in
+    /// the engine's [`fix_session::store::SharedLog`] of `store_path`, not a
+    /// file of its own.
+    pub store_shared: bool,
     /// The PostgreSQL store (any `PostgreSQLStore*` key), in place of the
     /// file or memory store.
     pub postgres_store: Option<PostgresStoreSettings>,

@@ -785,7 +785,8 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         }
     }
 
-    /// The session's store: PostgreSQL with its keys, a file store in
+    /// The session's store: PostgreSQL with its keys, the engine's shared
+    /// log in `FileStorePath` (`FileStoreSync=Y`, `FileStoreShared=Y`), a file store in
     /// `FileStorePath`, else memory.
     fn open_store(&self, settings: &SessionSettings) -> Result<Store, EngineError> {
         let id = &settings.session.id;
@@ -803,6 +804,9 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         };
         Ok(match (&settings.postgres_store, &settings.store_path) {
             (Some(pg), _) => self.stores.open_postgres(pg, id).map_err(store_error)?,
+            (None, Some(dir)) if uses_shared_log(settings) => {
+                self.stores.open_shared(dir, id).map_err(store_error)?
+            }
             (None, Some(dir)) => {
                 Box::new(FileStore::open_with(dir, &id.store_name(), options).map_err(store_error)?)
             }
@@ -911,9 +915,12 @@ impl<D: Schema + Send + Sync + 'static> Inner<D> {
         let settings = entry.settings.clone();
         // The store closes with the session.
         drop(entry);
-        if let Some(dir) = &settings.store_path
-            && let Err(error) = FileStore::remove(dir, &id.store_name())
-        {
+        let removed = match &settings.store_path {
+            Some(dir) if uses_shared_log(&settings) => self.stores.remove_shared(dir, &id),
+            Some(dir) => FileStore::remove(dir, &id.store_name()),
+            None => Ok(()),
+        };
+        if let Err(error) = removed {
             tracing::warn!(session = %id, %error, "the refused session's store could not be removed");
         }
         if let Some(dir) = &settings.log_path
@@ -1139,4 +1146,19 @@ fn insert_added<D: Schema + Send + Sync + 'static>(
 async fn stopped(shutdown: &mut watch::Receiver<bool>) {
     // The guard `wait_for` returns is dropped here, not held across a select.
     let _ = shutdown.wait_for(|stop| *stop).await;
+}
+
+/// Whether a session's store is in the engine's shared log: a file store
+/// durable before sending (`FileStoreSync=Y`), shared (`FileStoreShared=Y`),
+/// and not a standby beside another engine's (`RefreshOnLogon`: the shared
+/// log is the engine's own).
+fn uses_shared_log(settings: &SessionSettings) -> bool {
+    settings.store_shared
+        && settings.store_path.is_some()
+        && settings.postgres_store.is_none()
+        && !settings.store_options.is_standby()
+        && matches!(
+            settings.store_options.sync_policy(),
+            SyncPolicy::EveryRecord | SyncPolicy::Batch
+        )
 }

@@ -1,7 +1,14 @@
 //! The stores the engine opens for its sessions beside the file and memory
-//! stores: PostgreSQL (the `postgres` feature), whose sessions share the
-//! engine's lease budget (`PostgreSQLStoreMaxSessions`) and node name.
+//! stores: the shared log of each `FileStorePath` (`FileStoreShared=Y`),
+//! whose one sync covers every session of the engine in it; PostgreSQL (the
+//! `postgres` feature), whose sessions share the engine's lease budget
+//! (`PostgreSQLStoreMaxSessions`) and node name.
 
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use fix_session::store::{SharedLog, SharedLogOptions, WeakSharedLog};
 use fix_session::{SessionId, StoreError};
 
 use crate::config::PostgresStoreSettings;
@@ -16,7 +23,57 @@ pub(super) struct Stores {
     budget: std::sync::OnceLock<Option<fix_store_postgres::LeaseBudget>>,
 }
 
+/// The shared log of each store directory open in this process: engines of
+/// one process with one `FileStorePath` share its log (the log's lock keeps
+/// other processes out), and a log closes with its last session.
+static SHARED_LOGS: Mutex<Option<HashMap<PathBuf, WeakSharedLog>>> = Mutex::new(None);
+
+/// The shared log's directory in a `FileStorePath`.
+pub(crate) fn shared_log_dir(store_path: &Path) -> PathBuf {
+    store_path.join("shared-log")
+}
+
 impl Stores {
+    /// Opens `id`'s store in the shared log of `dir`. A session that has a
+    /// log of its own there (`FileStoreShared=N` before) and none in the
+    /// shared log is refused: starting it afresh would reuse its numbers.
+    pub(super) fn open_shared(&self, dir: &Path, id: &SessionId) -> Result<Store, StoreError> {
+        let log = self.shared_log(dir)?;
+        let name = id.store_name();
+        if !log.contains(&name) && fix_session::store::sessions(dir).is_ok_and(|s| s.contains(&name)) {
+            return Err(StoreError::InvalidSessionId {
+                id: name,
+                reason: "the session has a store of its own in FileStorePath (FileStoreShared=N) and none in its shared log: set FileStoreShared=N to go on with it",
+            });
+        }
+        Ok(Box::new(log.open_store(&name, std::time::SystemTime::now())?))
+    }
+
+    /// Removes `id`'s store from the shared log of `dir`, if the engine has
+    /// that log open.
+    pub(super) fn remove_shared(&self, dir: &Path, id: &SessionId) -> Result<(), StoreError> {
+        self.shared_log(dir)?.remove(&id.store_name())
+    }
+
+    fn shared_log(&self, dir: &Path) -> Result<SharedLog, StoreError> {
+        let log_dir = shared_log_dir(dir);
+        std::fs::create_dir_all(&log_dir).map_err(|source| StoreError::Io {
+            op: fix_session::IoOperation::CreateDir,
+            path: log_dir.clone(),
+            source,
+        })?;
+        let key = log_dir.canonicalize().unwrap_or(log_dir);
+        let mut logs = SHARED_LOGS.lock().unwrap_or_else(|e| e.into_inner());
+        let logs = logs.get_or_insert_with(HashMap::new);
+        if let Some(log) = logs.get(&key).and_then(WeakSharedLog::upgrade) {
+            return Ok(log);
+        }
+        logs.retain(|_, weak| weak.upgrade().is_some());
+        let log = SharedLog::open(&key, SharedLogOptions::new())?;
+        logs.insert(key, log.downgrade());
+        Ok(log)
+    }
+
     /// Opens `id`'s store in PostgreSQL: holding its lease when it is free
     /// (and the budget allows), else a standby that takes it over at a
     /// connection once the holder's lease has expired.

@@ -55,7 +55,7 @@ pub use error::{Direction, IoOperation, StoreError};
 pub use file::{FileOptions, FileStore, SyncPolicy, TornTail};
 pub use inspect::{RecordCounts, StoreLog, sessions};
 pub use memory::MemoryStore;
-pub use shared::{SharedLog, SharedLogOptions, SharedStore};
+pub use shared::{SharedLog, SharedLogOptions, SharedStore, WeakSharedLog};
 
 /// The longest message a store takes, in bytes (64 MiB): a bound on every buffer
 /// the stores keep, and on what the file store believes of a record's length field.

@@ -125,4 +125,26 @@ impl SharedLog {
     pub fn dir(&self) -> &Path {
         &self.log.inner.dir
     }
+
+    /// A handle that does not keep the log open, for a registry of open
+    /// logs: [`WeakSharedLog::upgrade`] gives the log back while a clone or
+    /// a store of it lives.
+    pub fn downgrade(&self) -> WeakSharedLog {
+        WeakSharedLog {
+            log: Arc::downgrade(&self.log),
+        }
+    }
+}
+
+/// A [`SharedLog`] that is not kept open by this handle.
+#[derive(Clone, Debug)]
+pub struct WeakSharedLog {
+    log: std::sync::Weak<log::Log>,
+}
+
+impl WeakSharedLog {
+    /// The log, if it is still open.
+    pub fn upgrade(&self) -> Option<SharedLog> {
+        self.log.upgrade().map(|log| SharedLog { log })
+    }
 }
