@@ -282,7 +282,10 @@ fn seen(calls: &[Call]) -> Seen {
                 let (Some(path), Ok(n), Some(Ok(off))) = (
                     fd_path(args[0]),
                     call.result.parse::<u64>(),
-                    call.args.rsplit(", ").next().map(|o| o.trim().parse::<u64>()),
+                    call.args
+                        .rsplit(", ")
+                        .next()
+                        .map(|o| o.trim().parse::<u64>()),
                 ) else {
                     continue;
                 };
@@ -459,7 +462,10 @@ fn traced_run(sync: &str) -> (usize, Vec<(String, u64)>) {
     let trace = dir.join("trace");
     let status = Command::new("strace")
         .args(["-f", "-qq", "-ttt", "-T", "-y", "-s", "100000000"])
-        .args(["-e", "trace=mmap,mremap,munmap,msync,pwrite64,fdatasync,sendto,write,writev"])
+        .args([
+            "-e",
+            "trace=mmap,mremap,munmap,msync,pwrite64,fdatasync,sendto,write,writev",
+        ])
         .arg("-o")
         .arg(&trace)
         .arg(std::env::current_exe().unwrap())

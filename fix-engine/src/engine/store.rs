@@ -40,13 +40,17 @@ impl Stores {
     pub(super) fn open_shared(&self, dir: &Path, id: &SessionId) -> Result<Store, StoreError> {
         let log = self.shared_log(dir)?;
         let name = id.store_name();
-        if !log.contains(&name) && fix_session::store::sessions(dir).is_ok_and(|s| s.contains(&name)) {
+        if !log.contains(&name)
+            && fix_session::store::sessions(dir).is_ok_and(|s| s.contains(&name))
+        {
             return Err(StoreError::InvalidSessionId {
                 id: name,
                 reason: "the session has a store of its own in FileStorePath (FileStoreShared=N) and none in its shared log: set FileStoreShared=N to go on with it",
             });
         }
-        Ok(Box::new(log.open_store(&name, std::time::SystemTime::now())?))
+        Ok(Box::new(
+            log.open_store(&name, std::time::SystemTime::now())?,
+        ))
     }
 
     /// Removes `id`'s store from the shared log of `dir`, if the engine has

@@ -127,6 +127,10 @@ pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
     let mut bytes = Vec::new();
     let paths = list(dir)?;
     let mut torn_at: Option<(u64, u64)> = None;
+    // Sessions with records in the log before any Reset of theirs in it:
+    // the segment with their earlier Reset was removed after a later Reset,
+    // which must follow.
+    let mut orphans: HashMap<u32, Pos> = HashMap::new();
     for (&number, path) in &paths {
         let io = |op, source| StoreError::Io {
             op,
@@ -175,6 +179,7 @@ pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
                     let decoded = format::decode(&rec).map_err(|r| corrupt(at as u64, r))?;
                     replay(
                         &mut by_number,
+                        &mut orphans,
                         &mut max_number,
                         &rec,
                         decoded,
@@ -205,6 +210,14 @@ pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
     if torn_at.is_some() {
         lock::sync_dir(dir)?;
     }
+    if let Some((_, &at)) = orphans.iter().min_by_key(|(_, at)| **at) {
+        let (segment, offset) = super::log::split(at);
+        return Err(StoreError::Corrupt {
+            path: super::log::segment_path(dir, segment),
+            offset,
+            reason: "a record of a session the log never named",
+        });
+    }
     let mut sessions = HashMap::new();
     for (number, mut r) in by_number {
         r.take_back();
@@ -229,6 +242,7 @@ pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
 /// Applies one record to its session.
 fn replay(
     by_number: &mut HashMap<u32, Replay>,
+    orphans: &mut HashMap<u32, Pos>,
     max_number: &mut u32,
     rec: &format::Framed<'_>,
     decoded: Record,
@@ -237,6 +251,7 @@ fn replay(
     *max_number = (*max_number).max(rec.session);
     match decoded {
         Record::Reset { created } => {
+            orphans.remove(&rec.session);
             let name = format::reset_name(rec)?.to_owned();
             let mut state = State::new(created, 0);
             state.reset(created);
@@ -256,9 +271,11 @@ fn replay(
             Ok(())
         }
         other => {
-            let session = by_number
-                .get_mut(&rec.session)
-                .ok_or("a record of a session the log never named")?;
+            let Some(session) = by_number.get_mut(&rec.session) else {
+                // Superseded by a Reset later in the log, or damage.
+                orphans.entry(rec.session).or_insert(at);
+                return Ok(());
+            };
             let msg_len = rec.payload.len().saturating_sub(8);
             session.apply(other, at, msg_len)
         }

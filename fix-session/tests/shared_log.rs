@@ -1,0 +1,344 @@
+//! The engine's shared log: one sync for many sessions, what it recovers
+//! after a crash (torn ends, answers never closed, damage), segments freed
+//! after resets, and writers in a child process killed with SIGKILL at random
+//! losing nothing they were told was durable.
+//!
+//! `FIX_SESSION_SHARED_CRASH_SEED=<n>` replays a run's kill delays.
+
+mod common;
+
+use std::fs::OpenOptions;
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant, SystemTime};
+
+use common::{TempDir, message, read_all};
+use fix_session::store::{SharedLog, SharedLogOptions};
+use fix_session::{ChunkLimit, MessageStore, StoreError};
+
+const ROLE: &str = "FIX_SESSION_SHARED_ROLE";
+const DIR: &str = "FIX_SESSION_SHARED_DIR";
+const RUN: &str = "FIX_SESSION_SHARED_RUN";
+/// Sessions the crash test's writers share the log with, a thread each.
+const WRITERS: u64 = 4;
+
+fn small() -> SharedLogOptions {
+    SharedLogOptions::new().segment_size(64 << 10)
+}
+
+fn name(i: u64) -> String {
+    format!("FIX.4.4-W{i}-EXEC")
+}
+
+fn segments(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "seg"))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn one_sync_covers_every_session_that_wrote_meanwhile() {
+    let dir = TempDir::new("shared-one-sync");
+    let log = SharedLog::open(dir.path(), SharedLogOptions::new()).unwrap();
+    let now = SystemTime::now();
+    let mut stores: Vec<_> = (0..100)
+        .map(|i| log.open_store(&name(i), now).unwrap())
+        .collect();
+    let before = log.syncs();
+    // Each session stores a message and begins its sync; then each waits.
+    let jobs: Vec<_> = stores
+        .iter_mut()
+        .map(|s| {
+            s.store(1, b"35=D\x01").unwrap();
+            s.begin_sync().unwrap()
+        })
+        .collect();
+    for (store, job) in stores.iter_mut().zip(jobs) {
+        if let Some(job) = job {
+            store.end_sync(job.run()).unwrap();
+        }
+        assert!(!store.pending_sync());
+    }
+    let syncs = log.syncs() - before;
+    // 100 sessions, a sync of the disk each would be 100: the log's thread
+    // syncs what was written while it synced, a few times at most.
+    assert!(syncs <= 10, "{syncs} syncs for 100 sessions");
+    println!("100 sessions durable with {syncs} syncs");
+}
+
+#[test]
+fn answers_never_closed_are_taken_back_and_abandoned_ones_stay_out() {
+    let dir = TempDir::new("shared-answers");
+    let now = SystemTime::now();
+    {
+        let log = SharedLog::open(dir.path(), small()).unwrap();
+        let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+        let mut b = log.open_store("FIX.4.4-B-X", now).unwrap();
+        // A: answers written to the log, then abandoned; then stored afresh.
+        a.begin_answer(1);
+        a.store(1, b"abandoned").unwrap();
+        a.sync().unwrap();
+        a.abandon_answer();
+        assert_eq!(a.next_sender_seq(), 1);
+        a.store(1, b"kept").unwrap();
+        a.sync().unwrap();
+        // B: answers written and durable, the process dies before the advance.
+        b.begin_answer(1);
+        b.store(1, b"never sent").unwrap();
+        b.sync().unwrap();
+    }
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+    let all = read_all(&mut a, 1, u64::MAX, ChunkLimit::default());
+    assert_eq!(all, [(1, b"kept".to_vec())]);
+    let b = log.open_store("FIX.4.4-B-X", now).unwrap();
+    assert_eq!((b.next_sender_seq(), b.next_target_seq()), (1, 1));
+}
+
+#[test]
+fn a_torn_end_is_cut_and_damage_with_records_after_it_is_refused() {
+    let dir = TempDir::new("shared-torn");
+    let now = SystemTime::now();
+    {
+        let log = SharedLog::open(dir.path(), small()).unwrap();
+        let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+        for seq in 1..=5 {
+            a.store(seq, &message(seq, 0)).unwrap();
+        }
+        a.sync().unwrap();
+    }
+    let seg = segments(dir.path()).pop().unwrap();
+    let bytes = std::fs::read(&seg).unwrap();
+    let end = bytes.iter().rposition(|&b| b != 0).unwrap() + 1;
+    // A batch cut short: a record's length and half of it.
+    let mut f = OpenOptions::new().write(true).open(&seg).unwrap();
+    std::io::Seek::seek(&mut f, std::io::SeekFrom::Start(end as u64)).unwrap();
+    f.write_all(&[60, 0, 0, 0, 1, 1, 0, 0, 0, 9, 9]).unwrap();
+    drop(f);
+    {
+        let log = SharedLog::open(dir.path(), small()).unwrap();
+        let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+        assert_eq!(a.next_sender_seq(), 6);
+        a.store(6, &message(6, 1)).unwrap();
+        a.sync().unwrap();
+    }
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+    assert_eq!(
+        read_all(&mut a, 1, u64::MAX, ChunkLimit::default()).len(),
+        6
+    );
+    drop((a, log));
+    // A flipped byte in the middle, records after it: refused, not cut.
+    let mut bytes = std::fs::read(&seg).unwrap();
+    bytes[40] ^= 0xff;
+    std::fs::write(&seg, &bytes).unwrap();
+    let err = SharedLog::open(dir.path(), small()).unwrap_err();
+    assert!(matches!(err, StoreError::Corrupt { .. }), "{err:?}");
+}
+
+#[test]
+fn segments_before_every_sessions_last_reset_are_removed() {
+    let dir = TempDir::new("shared-segments");
+    let now = SystemTime::now();
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+    let mut b = log.open_store("FIX.4.4-B-X", now).unwrap();
+    let body = vec![b'x'; 1000];
+    for seq in 1..=300 {
+        a.store(seq, &body).unwrap();
+        b.store(seq, &body).unwrap();
+        a.sync().unwrap();
+        b.sync().unwrap();
+    }
+    let many = segments(dir.path()).len();
+    assert!(many >= 8, "{many} segments for 600 KB");
+    // Resends read across segments.
+    assert_eq!(
+        read_all(&mut a, 1, u64::MAX, ChunkLimit::new(1000, usize::MAX)).len(),
+        300
+    );
+    a.reset(now).unwrap();
+    // B has not reset: every segment since its first record stays.
+    for seq in 1..=70 {
+        a.store(seq, &body).unwrap();
+        a.sync().unwrap();
+    }
+    assert!(segments(dir.path()).len() >= many);
+    b.reset(now).unwrap();
+    for seq in 71..=140 {
+        a.store(seq, &body).unwrap();
+        a.sync().unwrap();
+    }
+    let left = segments(dir.path()).len();
+    assert!(left <= 4, "{left} segments left of {many}");
+    assert_eq!(
+        read_all(&mut a, 1, u64::MAX, ChunkLimit::new(1000, usize::MAX)).len(),
+        140
+    );
+    drop((a, b, log));
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+    assert_eq!(
+        read_all(&mut a, 1, u64::MAX, ChunkLimit::new(1000, usize::MAX)).len(),
+        140
+    );
+    assert_eq!(
+        log.open_store("FIX.4.4-B-X", now)
+            .unwrap()
+            .next_sender_seq(),
+        1
+    );
+}
+
+#[test]
+fn a_removed_session_starts_afresh_and_a_second_open_is_refused() {
+    let dir = TempDir::new("shared-remove");
+    let now = SystemTime::now();
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    let mut a = log.open_store("FIX.4.4-A-X", now).unwrap();
+    a.store(1, b"one").unwrap();
+    a.sync().unwrap();
+    let err = log.open_store("FIX.4.4-A-X", now).unwrap_err();
+    assert!(matches!(err, StoreError::Locked { .. }), "{err:?}");
+    drop(a);
+    log.remove("FIX.4.4-A-X").unwrap();
+    assert!(!log.contains("FIX.4.4-A-X"));
+    drop(log);
+    let log = SharedLog::open(dir.path(), small()).unwrap();
+    assert_eq!(
+        log.open_store("FIX.4.4-A-X", now)
+            .unwrap()
+            .next_sender_seq(),
+        1
+    );
+    // Another process's lock: a second open of the directory is refused.
+    let err = SharedLog::open(dir.path(), small()).unwrap_err();
+    assert!(matches!(err, StoreError::Locked { .. }), "{err:?}");
+}
+
+/// The child's side: does nothing in an ordinary test run. `WRITERS` threads
+/// each store into a session of their own, syncing each message, and print
+/// `stored <writer> <seq>` after the sync returned.
+#[test]
+fn child() {
+    let Ok(_) = std::env::var(ROLE) else {
+        return;
+    };
+    let dir = std::env::var(DIR).unwrap();
+    let run: u64 = std::env::var(RUN).unwrap().parse().unwrap();
+    let log = SharedLog::open(&dir, small()).unwrap();
+    let out = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+    let threads: Vec<_> = (0..WRITERS)
+        .map(|w| {
+            let mut store = log.open_store(&name(w), SystemTime::now()).unwrap();
+            let out = out.clone();
+            std::thread::spawn(move || {
+                let deadline = Instant::now() + Duration::from_secs(10);
+                while Instant::now() < deadline {
+                    let seq = store.next_sender_seq();
+                    store.store(seq, &message(seq, run * 10 + w)).unwrap();
+                    if seq.is_multiple_of(3) {
+                        let received = store.next_target_seq();
+                        store.advance_target_seq(received).unwrap();
+                    }
+                    store.sync().unwrap();
+                    let mut o = out.lock().unwrap();
+                    writeln!(o, "stored {w} {seq}").unwrap();
+                    o.flush().unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+}
+
+#[test]
+fn writers_killed_at_random_lose_nothing_the_log_confirmed() {
+    if std::env::var(ROLE).is_ok() {
+        return;
+    }
+    let seed = match std::env::var("FIX_SESSION_SHARED_CRASH_SEED") {
+        Ok(s) => s.parse().unwrap(),
+        Err(_) => fastrand::u64(..),
+    };
+    println!("FIX_SESSION_SHARED_CRASH_SEED={seed}");
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let dir = TempDir::new("shared-crash");
+    // (writer, seq) -> the run that confirmed it.
+    let mut confirmed = std::collections::BTreeMap::<(u64, u64), u64>::new();
+    let mut killed_mid_burst = 0;
+    for run in 0..40 {
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "child", "--nocapture", "--test-threads=1", "-q"])
+            .env(ROLE, "writer")
+            .env(DIR, dir.path())
+            .env(RUN, run.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            stdout.read_to_string(&mut text).unwrap();
+            text
+        });
+        std::thread::sleep(Duration::from_micros(rng.u64(0..80_000)));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let text = reader.join().unwrap();
+        let whole = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+        let mut this_run = 0;
+        for line in whole.lines() {
+            let Some(rest) = line.strip_prefix("stored ") else {
+                continue;
+            };
+            let (w, seq) = rest.split_once(' ').unwrap();
+            let key = (w.parse().unwrap(), seq.parse().unwrap());
+            if let Some(earlier) = confirmed.insert(key, run) {
+                panic!("run {run} was handed {key:?}, confirmed by run {earlier}");
+            }
+            this_run += 1;
+        }
+        killed_mid_burst += usize::from(this_run > 0);
+        let log = SharedLog::open(dir.path(), small()).unwrap();
+        for w in 0..WRITERS {
+            if !log.contains(&name(w)) {
+                continue;
+            }
+            let mut store = log.open_store(&name(w), SystemTime::now()).unwrap();
+            let all = read_all(&mut store, 1, u64::MAX, ChunkLimit::new(10_000, usize::MAX));
+            for (i, (seq, _)) in all.iter().enumerate() {
+                assert_eq!(
+                    *seq,
+                    i as u64 + 1,
+                    "run {run}, writer {w}: numbers not contiguous"
+                );
+            }
+            for (&(cw, seq), &by) in confirmed.range((w, 0)..(w + 1, 0)) {
+                let found = all.get(seq as usize - 1).map(|(_, m)| m);
+                assert!(
+                    found == Some(&message(seq, by * 10 + cw)),
+                    "run {run}: writer {cw}'s message {seq}, confirmed by run {by}, is missing or different"
+                );
+            }
+            let last = confirmed
+                .range((w, 0)..(w + 1, 0))
+                .next_back()
+                .map_or(0, |(k, _)| k.1);
+            assert!(store.next_sender_seq() > last);
+        }
+    }
+    println!(
+        "{} messages confirmed, {killed_mid_burst} of 40 runs killed after confirming some",
+        confirmed.len()
+    );
+    assert!(killed_mid_burst >= 20, "{killed_mid_burst}");
+}
