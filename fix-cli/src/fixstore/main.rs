@@ -36,7 +36,7 @@ use std::time::SystemTime;
 use fix_core::validate::{Invalid, Reject};
 use fix_core::{DataFields, Parser, SOH, Status};
 use fix_dict::Dictionary;
-use fix_session::store::{StoreLog, sessions};
+use fix_session::store::{SHARED_LOG_DIR, SharedLog, SharedLogOptions, StoreLog, sessions};
 use fix_session::{FileStore, MessageStore, StoreError};
 
 use crate::args::{Action, Args, Command, Store};
@@ -461,14 +461,26 @@ fn set_next(args: &Args, dir: &Path, out: &mut impl Write) -> Result<(), Failure
     // would create an empty one.
     let log = StoreLog::open(dir, id)
         .map_err(|e| Failure::Store(format!("{id}: {}", store_error_text(&e))))?;
-    let mut store = FileStore::open(dir, id).map_err(|e| match e {
+    let in_use = |e: StoreError| match e {
         StoreError::Locked { .. } => Failure::InUse(format!(
             "{id}: {e}; stop the engine that has it open, then run set-next again"
         )),
         other => Failure::Store(format!("{id}: {other}")),
-    })?;
+    };
+    // The session's store: in the engine's shared log (whose lock an engine
+    // holds while it runs), else a log of its own.
+    let shared_dir = dir.join(SHARED_LOG_DIR);
+    let shared = if log.path() == shared_dir {
+        Some(SharedLog::open(&shared_dir, SharedLogOptions::new()).map_err(in_use)?)
+    } else {
+        None
+    };
+    let mut store: Box<dyn MessageStore> = match &shared {
+        Some(shared) => Box::new(shared.open_store(id, SystemTime::now()).map_err(in_use)?),
+        None => Box::new(FileStore::open(dir, id).map_err(in_use)?),
+    };
     let mut report = String::new();
-    if let Some(torn) = store.torn_tail() {
+    if let Some(torn) = log.torn_tail() {
         report.push_str(&format!(
             "{id}: dropped a torn tail of {} bytes at byte offset {} (an interrupted write)\n",
             torn.len, torn.offset

@@ -30,7 +30,7 @@ static SHARED_LOGS: Mutex<Option<HashMap<PathBuf, WeakSharedLog>>> = Mutex::new(
 
 /// The shared log's directory in a `FileStorePath`.
 pub(crate) fn shared_log_dir(store_path: &Path) -> PathBuf {
-    store_path.join("shared-log")
+    store_path.join(fix_session::store::SHARED_LOG_DIR)
 }
 
 impl Stores {
@@ -41,7 +41,7 @@ impl Stores {
         let log = self.shared_log(dir)?;
         let name = id.store_name();
         if !log.contains(&name)
-            && fix_session::store::sessions(dir).is_ok_and(|s| s.contains(&name))
+            && fix_session::store::file_sessions(dir).is_ok_and(|s| s.contains(&name))
         {
             return Err(StoreError::InvalidSessionId {
                 id: name,

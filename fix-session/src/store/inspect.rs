@@ -10,6 +10,7 @@ use std::time::SystemTime;
 use super::file::{TornTail, file_stem, io_error, verify_message};
 use super::record::{self, MAGIC, Record};
 use super::recover::{Recovered, recover};
+use super::shared::{SHARED_LOG_DIR, SharedView};
 use super::{IoOperation, StoreError};
 
 /// How many good records of each kind a log holds.
@@ -87,11 +88,25 @@ impl RecordCounts {
 #[derive(Debug)]
 pub struct StoreLog {
     path: PathBuf,
-    file: File,
-    log: Recovered,
+    source: Source,
+}
+
+/// Where the session's records are: a log of its own, or the shared log of
+/// the engine's store directory (`FileStoreShared`).
+#[derive(Debug)]
+enum Source {
+    Own { file: File, log: Recovered },
+    Shared(SharedView),
 }
 
 impl StoreLog {
+    fn state(&self) -> &super::State {
+        match &self.source {
+            Source::Own { log, .. } => &log.state,
+            Source::Shared(view) => &view.state,
+        }
+    }
+
     /// Reads the log of `session_id`'s store in `dir`.
     ///
     /// Fails with [`StoreError::Io`] ([`IoOperation::Open`], the system's
@@ -104,10 +119,22 @@ impl StoreLog {
     /// assert!(matches!(err, StoreError::Io { op: IoOperation::Open, .. }));
     /// ```
     pub fn open(dir: impl AsRef<Path>, session_id: &str) -> Result<StoreLog, StoreError> {
+        let shared_dir = dir.as_ref().join(SHARED_LOG_DIR);
+        if shared_dir.is_dir()
+            && let Some(view) = SharedView::open(&shared_dir, session_id)?
+        {
+            return Ok(StoreLog {
+                path: shared_dir,
+                source: Source::Shared(view),
+            });
+        }
         let path = dir.as_ref().join(format!("{}.log", file_stem(session_id)?));
         let file = File::open(&path).map_err(|e| io_error(IoOperation::Open, &path, e))?;
         let log = recover(&file, &path)?;
-        Ok(StoreLog { path, file, log })
+        Ok(StoreLog {
+            path,
+            source: Source::Own { file, log },
+        })
     }
 
     /// The log file.
@@ -138,7 +165,7 @@ impl StoreLog {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn next_sender_seq(&self) -> u64 {
-        self.log.state.next_sender
+        self.state().next_sender
     }
 
     /// The next target sequence number the log leaves.
@@ -153,7 +180,7 @@ impl StoreLog {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn next_target_seq(&self) -> u64 {
-        self.log.state.next_target
+        self.state().next_target
     }
 
     /// The session's creation time, from the log's reset record.
@@ -168,7 +195,7 @@ impl StoreLog {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn creation_time(&self) -> SystemTime {
-        self.log.state.created
+        self.state().created
     }
 
     /// The good records, by kind.
@@ -183,7 +210,10 @@ impl StoreLog {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn records(&self) -> RecordCounts {
-        self.log.records
+        match &self.source {
+            Source::Own { log, .. } => log.records,
+            Source::Shared(view) => view.counts,
+        }
     }
 
     /// The numbers of the first and last messages the store holds (those a
@@ -205,7 +235,7 @@ impl StoreLog {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn stored_range(&self) -> Option<(u64, u64)> {
-        let index = &self.log.state.index;
+        let index = &self.state().index;
         Some((index.first()?.seq, index.last()?.seq))
     }
 
@@ -221,7 +251,7 @@ impl StoreLog {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn stored(&self) -> usize {
-        self.log.state.index.len()
+        self.state().index.len()
     }
 
     /// Where the last good record ends.
@@ -238,7 +268,10 @@ impl StoreLog {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn end(&self) -> u64 {
-        self.log.end
+        match &self.source {
+            Source::Own { log, .. } => log.end,
+            Source::Shared(view) => view.end,
+        }
     }
 
     /// The file's length, the space allocated after the records included.
@@ -253,7 +286,10 @@ impl StoreLog {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn file_len(&self) -> u64 {
-        self.log.file_len
+        match &self.source {
+            Source::Own { log, .. } => log.file_len,
+            Source::Shared(view) => view.file_len,
+        }
     }
 
     /// The torn end of an interrupted write after the last good record, if there
@@ -270,7 +306,10 @@ impl StoreLog {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn torn_tail(&self) -> Option<TornTail> {
-        self.log.torn
+        match &self.source {
+            Source::Own { log, .. } => log.torn,
+            Source::Shared(view) => view.torn.map(|(offset, len)| TornTail { offset, len }),
+        }
     }
 
     /// Visits the messages the store holds, in order, each checked against its
@@ -293,11 +332,15 @@ impl StoreLog {
     /// # Ok::<(), fix_session::StoreError>(())
     /// ```
     pub fn read_messages(&self, visit: &mut dyn FnMut(u64, &[u8])) -> Result<(), StoreError> {
+        let (file, log) = match &self.source {
+            Source::Own { file, log } => (file, log),
+            Source::Shared(view) => return view.read_messages(visit),
+        };
         let mut buf = Vec::new();
-        for entry in &self.log.state.index {
+        for entry in &log.state.index {
             let size = record::size(8, entry.len as usize);
             buf.resize(size, 0);
-            read_exact_at(&self.file, &mut buf, entry.offset)
+            read_exact_at(file, &mut buf, entry.offset)
                 .map_err(|e| io_error(IoOperation::Read, &self.path, e))?;
             let body = verify_message(&buf, entry).ok_or_else(|| StoreError::Corrupt {
                 path: self.path.clone(),
@@ -328,10 +371,11 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> io::Result<()>
     Ok(())
 }
 
-/// The session ids of the file stores in `dir` (each `<id>.log` there, its file
-/// name mapped back to the id [`FileStore::open`](crate::FileStore::open) was
-/// given), sorted. Files that are no store's log (another name, or not starting
-/// with the log's header) are passed over.
+/// The session ids of the stores in `dir`, sorted: the file stores (each
+/// `<id>.log` there, its file name mapped back to the id
+/// [`FileStore::open`](crate::FileStore::open) was given) and the sessions of
+/// the shared log in its [`SHARED_LOG_DIR`]. Files that are no store's log
+/// (another name, or not starting with the log's header) are passed over.
 ///
 /// ```
 /// use fix_session::{FileStore, store::sessions};
@@ -344,6 +388,30 @@ fn read_exact_at(file: &File, mut buf: &mut [u8], mut at: u64) -> io::Result<()>
 /// # Ok::<(), fix_session::StoreError>(())
 /// ```
 pub fn sessions(dir: impl AsRef<Path>) -> Result<Vec<String>, StoreError> {
+    let dir = dir.as_ref();
+    let mut ids = file_sessions(dir)?;
+    let shared = dir.join(SHARED_LOG_DIR);
+    if shared.is_dir() {
+        ids.extend(SharedView::sessions(&shared)?);
+        ids.sort();
+        ids.dedup();
+    }
+    Ok(ids)
+}
+
+/// The session ids of the file stores of their own in `dir` (each `<id>.log`),
+/// sorted: [`sessions`] without the shared log's.
+///
+/// ```
+/// use fix_session::{FileStore, store::file_sessions};
+/// # let dir = std::env::temp_dir().join(format!("fix-session-doc-file-sessions-{}", std::process::id()));
+/// # let _ = std::fs::remove_dir_all(&dir);
+/// drop(FileStore::open(&dir, "FIX.4.4-B-A")?);
+/// assert_eq!(file_sessions(&dir)?, ["FIX.4.4-B-A"]);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), fix_session::StoreError>(())
+/// ```
+pub fn file_sessions(dir: impl AsRef<Path>) -> Result<Vec<String>, StoreError> {
     let dir = dir.as_ref();
     let read_err = |e| io_error(IoOperation::Read, dir, e);
     let mut ids = Vec::new();

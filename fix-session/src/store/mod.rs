@@ -53,9 +53,9 @@ use std::time::SystemTime;
 pub use durable::{Durable, SyncDone, SyncJob, SyncWait};
 pub use error::{Direction, IoOperation, StoreError};
 pub use file::{FileOptions, FileStore, SyncPolicy, TornTail};
-pub use inspect::{RecordCounts, StoreLog, sessions};
+pub use inspect::{RecordCounts, StoreLog, file_sessions, sessions};
 pub use memory::MemoryStore;
-pub use shared::{SharedLog, SharedLogOptions, SharedStore, WeakSharedLog};
+pub use shared::{SHARED_LOG_DIR, SharedLog, SharedLogOptions, SharedStore, WeakSharedLog};
 
 /// The longest message a store takes, in bytes (64 MiB): a bound on every buffer
 /// the stores keep, and on what the file store believes of a record's length field.

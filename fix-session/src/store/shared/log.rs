@@ -243,7 +243,7 @@ impl Log {
     pub(super) fn open(dir: &Path, options: SharedLogOptions) -> Result<Log, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| io_err(IoOperation::CreateDir, dir, e))?;
         let lock = lock::acquire(dir, &dir.join("shared-log.lock"))?;
-        let found = recover::recover(dir)?;
+        let found = recover::recover(dir, true)?;
         let (segments, current, current_size, offset) = match found.end {
             Some((number, size, offset)) => (found.segments, number, size, offset),
             None => {

@@ -48,6 +48,10 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 pub use log::SharedLogOptions;
+
+/// The shared log's directory in a store directory (`FileStorePath`), where
+/// an engine keeps it and the tools look for it.
+pub const SHARED_LOG_DIR: &str = "shared-log";
 pub use store::SharedStore;
 
 use crate::store::StoreError;
@@ -146,5 +150,85 @@ impl WeakSharedLog {
     /// The log, if it is still open.
     pub fn upgrade(&self) -> Option<SharedLog> {
         self.log.upgrade().map(|log| SharedLog { log })
+    }
+}
+
+/// A session of a shared log read without its lock and without changing a
+/// byte, for an operator's tool ([`StoreLog`](crate::store::StoreLog)).
+#[derive(Debug)]
+pub(crate) struct SharedView {
+    pub(crate) dir: std::path::PathBuf,
+    pub(crate) state: crate::store::State,
+    pub(crate) counts: crate::store::RecordCounts,
+    number: u32,
+    segments: std::collections::BTreeMap<u64, Arc<std::fs::File>>,
+    /// Where the log's records end, as a position, and where a torn end was
+    /// found (with its bytes).
+    pub(crate) end: u64,
+    pub(crate) torn: Option<(u64, u64)>,
+    pub(crate) file_len: u64,
+}
+
+impl SharedView {
+    /// Session `name` of the shared log in `dir`, if the log has it.
+    pub(crate) fn open(dir: &Path, name: &str) -> Result<Option<SharedView>, StoreError> {
+        let mut found = recover::recover(dir, false)?;
+        let Some(slot) = found.sessions.remove(name) else {
+            return Ok(None);
+        };
+        let Some(recovered) = slot.recovered else {
+            return Ok(None);
+        };
+        let file_len = found
+            .segments
+            .values()
+            .filter_map(|f| f.metadata().ok())
+            .map(|m| m.len())
+            .sum();
+        Ok(Some(SharedView {
+            dir: dir.to_path_buf(),
+            state: recovered.state,
+            counts: recovered.counts,
+            number: slot.number,
+            end: found.end.map_or(0, |(n, _, at)| log::pos(n, at)),
+            torn: found.torn,
+            segments: found.segments,
+            file_len,
+        }))
+    }
+
+    /// The sessions of the shared log in `dir`, sorted.
+    pub(crate) fn sessions(dir: &Path) -> Result<Vec<String>, StoreError> {
+        let mut names: Vec<String> = recover::recover(dir, false)?.sessions.into_keys().collect();
+        names.sort();
+        Ok(names)
+    }
+
+    /// Visits every stored message, each read from its segment and checked.
+    pub(crate) fn read_messages(&self, visit: &mut dyn FnMut(u64, &[u8])) -> Result<(), StoreError> {
+        let mut buf = Vec::new();
+        for entry in &self.state.index {
+            let (segment, offset) = log::split(entry.offset);
+            let path = log::segment_path(&self.dir, segment);
+            let corrupt = |reason| StoreError::Corrupt {
+                path: path.clone(),
+                offset,
+                reason,
+            };
+            let file = self
+                .segments
+                .get(&segment)
+                .ok_or_else(|| corrupt("the segment of a stored message is gone"))?;
+            let body = store::read_message(file, entry, self.number, &mut buf).map_err(|e| match e {
+                store::ReadError::Io(source) => StoreError::Io {
+                    op: crate::store::IoOperation::Read,
+                    path: path.clone(),
+                    source,
+                },
+                store::ReadError::Bad(reason) => corrupt(reason),
+            })?;
+            visit(entry.seq, body);
+        }
+        Ok(())
     }
 }

@@ -9,12 +9,14 @@ use std::sync::Arc;
 
 use super::format::{self, Bad, Record};
 use super::log::{Pos, SessionSlot, pos, write_at};
-use crate::store::{Entry, IoOperation, State, StoreError, check_store, lock};
+use crate::store::{Entry, IoOperation, RecordCounts, State, StoreError, check_store, lock};
 
 /// One session as recovery left it.
 #[derive(Debug)]
 pub(super) struct Recovered {
     pub(super) state: State,
+    /// The session's records since its last Reset that the log still has.
+    pub(super) counts: RecordCounts,
 }
 
 /// What the segments hold.
@@ -25,6 +27,8 @@ pub(super) struct Found {
     pub(super) sessions: HashMap<String, SessionSlot>,
     /// The highest session number any record used.
     pub(super) max_number: u32,
+    /// Where a torn end was cut (zeroed when repairing), and its bytes.
+    pub(super) torn: Option<(Pos, u64)>,
 }
 
 /// A session while its records are replayed.
@@ -35,6 +39,7 @@ struct Replay {
     /// Answers opened and not yet closed: the sender number and index
     /// length before them.
     open: Option<(u64, u64)>,
+    counts: RecordCounts,
 }
 
 impl Replay {
@@ -45,6 +50,14 @@ impl Replay {
     }
 
     fn apply(&mut self, rec: Record, at: Pos, msg_len: usize) -> Result<(), &'static str> {
+        let c = &mut self.counts;
+        match rec {
+            Record::Message { .. } => c.messages += 1,
+            Record::TargetAdvanced { .. } => c.target_advances += 1,
+            Record::SeqSet { .. } => c.seq_sets += 1,
+            Record::Answering { .. } => c.answers += 1,
+            Record::Reset { .. } | Record::Removed => {}
+        }
         match rec {
             Record::Message { seq } => {
                 check_store(self.state.next_sender, seq, msg_len)
@@ -89,7 +102,7 @@ impl Replay {
 }
 
 /// The segment files of `dir`, by number.
-fn list(dir: &Path) -> Result<BTreeMap<u64, std::path::PathBuf>, StoreError> {
+fn list(dir: &Path, repair: bool) -> Result<BTreeMap<u64, std::path::PathBuf>, StoreError> {
     let io = |source| StoreError::Io {
         op: IoOperation::Read,
         path: dir.to_path_buf(),
@@ -109,7 +122,7 @@ fn list(dir: &Path) -> Result<BTreeMap<u64, std::path::PathBuf>, StoreError> {
             }
             _ => {
                 // A segment made but not renamed into place: never used.
-                if path.extension().is_some_and(|e| e == "tmp") {
+                if repair && path.extension().is_some_and(|e| e == "tmp") {
                     let _ = std::fs::remove_file(&path);
                 }
             }
@@ -118,14 +131,16 @@ fn list(dir: &Path) -> Result<BTreeMap<u64, std::path::PathBuf>, StoreError> {
     Ok(out)
 }
 
-/// Replays every segment of `dir`.
-pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
+/// Replays every segment of `dir`; `repair`: cuts a torn end for good (zeroed,
+/// later segments removed), else only reads.
+pub(super) fn recover(dir: &Path, repair: bool) -> Result<Found, StoreError> {
     let mut segments = BTreeMap::new();
     let mut by_number: HashMap<u32, Replay> = HashMap::new();
     let mut max_number = 0u32;
     let mut end = None;
     let mut bytes = Vec::new();
-    let paths = list(dir)?;
+    let paths = list(dir, repair)?;
+    let mut torn = None;
     let mut torn_at: Option<(u64, u64)> = None;
     // Sessions with records in the log before any Reset of theirs in it:
     // the segment with their earlier Reset was removed after a later Reset,
@@ -144,7 +159,7 @@ pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
         };
         let mut file = OpenOptions::new()
             .read(true)
-            .write(true)
+            .write(repair)
             .open(path)
             .map_err(|e| io(IoOperation::Open, e))?;
         bytes.clear();
@@ -169,7 +184,9 @@ pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
                 ));
             }
             drop(file);
-            std::fs::remove_file(path).map_err(|e| io(IoOperation::Remove, e))?;
+            if repair {
+                std::fs::remove_file(path).map_err(|e| io(IoOperation::Remove, e))?;
+            }
             continue;
         }
         let mut at = format::HEADER as usize;
@@ -196,9 +213,14 @@ pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
                     // The torn end of a batch that was never durable, so
                     // never sent: cut, and zeroed so that no later end can
                     // make its remains look like records.
-                    let zeros = vec![0u8; bytes.len() - at];
-                    write_at(&file, &zeros, at as u64).map_err(|e| io(IoOperation::Write, e))?;
-                    file.sync_data().map_err(|e| io(IoOperation::Sync, e))?;
+                    let data_end = bytes.iter().rposition(|&b| b != 0).map_or(at, |i| i + 1);
+                    torn = Some((pos(number, at as u64), (data_end.max(at) - at) as u64));
+                    if repair {
+                        let zeros = vec![0u8; bytes.len() - at];
+                        write_at(&file, &zeros, at as u64)
+                            .map_err(|e| io(IoOperation::Write, e))?;
+                        file.sync_data().map_err(|e| io(IoOperation::Sync, e))?;
+                    }
                     torn_at = Some((number, at as u64));
                     break;
                 }
@@ -207,7 +229,7 @@ pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
         end = Some((number, bytes.len() as u64, at as u64));
         segments.insert(number, Arc::new(file));
     }
-    if torn_at.is_some() {
+    if repair && torn_at.is_some() {
         lock::sync_dir(dir)?;
     }
     if let Some((_, &at)) = orphans.iter().min_by_key(|(_, at)| **at) {
@@ -227,7 +249,10 @@ pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
                 number,
                 base: r.base,
                 open: false,
-                recovered: Some(Recovered { state: r.state }),
+                recovered: Some(Recovered {
+                    state: r.state,
+                    counts: r.counts,
+                }),
             },
         );
     }
@@ -236,6 +261,7 @@ pub(super) fn recover(dir: &Path) -> Result<Found, StoreError> {
         end,
         sessions,
         max_number,
+        torn,
     })
 }
 
@@ -262,6 +288,10 @@ fn replay(
                     state,
                     base: at,
                     open: None,
+                    counts: RecordCounts {
+                        resets: 1,
+                        ..RecordCounts::default()
+                    },
                 },
             );
             Ok(())

@@ -227,52 +227,76 @@ impl SharedStore {
         number: u32,
         entry: &Entry,
     ) -> Result<&'a [u8], StoreError> {
-        let size = format::size(8 + entry.len as usize);
-        let (bytes, at, path) = if entry.offset & PENDING != 0 {
+        if entry.offset & PENDING != 0 {
             let from = (entry.offset & !PENDING) as usize;
+            let size = format::size(8 + entry.len as usize);
             let bytes = pending.get(from..from + size).unwrap_or_default();
-            (bytes, from as u64, log.dir.clone())
-        } else {
-            let (seg, offset) = split(entry.offset);
-            let path = segment_path(&log.dir, seg);
-            if segment.as_ref().is_none_or(|(n, _)| *n != seg) {
-                let file = log
-                    .segment(entry.offset)
-                    .ok_or_else(|| StoreError::Corrupt {
-                        path: path.clone(),
-                        offset,
-                        reason: "the segment of a stored message is gone",
-                    })?;
-                *segment = Some((seg, file));
-            }
-            read_buf.resize(size, 0);
-            let file = &segment
-                .as_ref()
-                .map(|(_, f)| f.clone())
-                .unwrap_or_else(|| unreachable!());
-            read_at(file, read_buf, offset).map_err(|source| StoreError::Io {
-                op: IoOperation::Read,
-                path: path.clone(),
-                source,
-            })?;
-            (&read_buf[..], offset, path)
-        };
-        let corrupt = |reason| StoreError::Corrupt {
-            path: path.clone(),
-            offset: at,
-            reason,
-        };
-        let (rec, _) =
-            format::frame(bytes).map_err(|_| corrupt("a stored message's record is damaged"))?;
-        let seq = rec
-            .payload
-            .get(..8)
-            .map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
-        if rec.kind != MESSAGE || rec.session != number || seq != Some(entry.seq) {
-            return Err(corrupt("the index points at another record"));
+            return check_message(bytes, entry, number).map_err(|reason| StoreError::Corrupt {
+                path: log.dir.clone(),
+                offset: from as u64,
+                reason,
+            });
         }
-        Ok(&rec.payload[8..])
+        let (seg, offset) = split(entry.offset);
+        let path = segment_path(&log.dir, seg);
+        if segment.as_ref().is_none_or(|(n, _)| *n != seg) {
+            let file = log.segment(entry.offset).ok_or_else(|| StoreError::Corrupt {
+                path: path.clone(),
+                offset,
+                reason: "the segment of a stored message is gone",
+            })?;
+            *segment = Some((seg, file));
+        }
+        let Some((_, file)) = segment.as_ref() else {
+            unreachable!("set above");
+        };
+        read_message(file, entry, number, read_buf).map_err(|e| match e {
+            ReadError::Io(source) => StoreError::Io {
+                op: IoOperation::Read,
+                path,
+                source,
+            },
+            ReadError::Bad(reason) => StoreError::Corrupt {
+                path,
+                offset,
+                reason,
+            },
+        })
     }
+}
+
+/// Why a stored message could not be read back.
+pub(super) enum ReadError {
+    Io(io::Error),
+    Bad(&'static str),
+}
+
+/// Reads the Message record `entry` points at (a log position) from its
+/// segment `file` into `buf`, and checks it is that message of session `number`.
+pub(super) fn read_message<'a>(
+    file: &File,
+    entry: &Entry,
+    number: u32,
+    buf: &'a mut Vec<u8>,
+) -> Result<&'a [u8], ReadError> {
+    let (_, offset) = split(entry.offset);
+    buf.resize(format::size(8 + entry.len as usize), 0);
+    read_at(file, buf, offset).map_err(ReadError::Io)?;
+    check_message(buf, entry, number).map_err(ReadError::Bad)
+}
+
+/// The message in record bytes `bytes`, if they are the Message record of
+/// `entry` in session `number`, CRC intact.
+fn check_message<'a>(bytes: &'a [u8], entry: &Entry, number: u32) -> Result<&'a [u8], &'static str> {
+    let (rec, _) = format::frame(bytes).map_err(|_| "a stored message's record is damaged")?;
+    let seq = rec
+        .payload
+        .get(..8)
+        .map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+    if rec.kind != MESSAGE || rec.session != number || seq != Some(entry.seq) {
+        return Err("the index points at another record");
+    }
+    Ok(&rec.payload[8..])
 }
 
 impl Drop for SharedStore {
