@@ -1,14 +1,41 @@
 //! Each message answered once across a crash or a store error: a session over
-//! a real `FileStore` stops between storing its answer and recording the
-//! message as received, and the counterparty (a second session) must still get
-//! exactly one answer once the session is back.
+//! a real `FileStore`, and over a store of the engine's shared log, stops
+//! between storing its answer and recording the message as received, and the
+//! counterparty (a second session) must still get exactly one answer once the
+//! session is back.
 
 mod common;
 
 use std::time::SystemTime;
 
 use common::{Recorder, TempDir, configs, t0};
+use fix_session::store::{SharedLog, SharedLogOptions};
 use fix_session::{Chunk, ChunkLimit, FileStore, MemoryStore, MessageStore, Session, StoreError};
+
+/// Which durable store the acceptor has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A `FileStore`, a log of its own.
+    File,
+    /// A session's store in a `SharedLog` beside another session's.
+    Shared,
+}
+
+/// The acceptor's store in `dir`, as a restarted process opens it.
+fn open_store(kind: Kind, dir: &std::path::Path) -> Box<dyn MessageStore> {
+    match kind {
+        Kind::File => Box::new(FileStore::open(dir, ID).unwrap()),
+        Kind::Shared => {
+            let log = SharedLog::open(dir, SharedLogOptions::new()).unwrap();
+            // Another session writes into the same log.
+            let mut other = log.open_store("FIX.4.4-BROKER-OTHER", t0()).unwrap();
+            let seq = other.next_sender_seq();
+            other.store(seq, b"35=0\x01").unwrap();
+            other.sync().unwrap();
+            Box::new(log.open_store(ID, t0()).unwrap())
+        }
+    }
+}
 
 const ID: &str = "FIX.4.4-BROKER-CLIENT";
 
@@ -24,7 +51,7 @@ enum Fault {
 /// A `FileStore` that fails at the advance of incoming message `at`, or at
 /// its `at_op`-th write (counted from 1; 0 for none).
 struct Faulty {
-    inner: FileStore,
+    inner: Box<dyn MessageStore>,
     at: u64,
     at_op: usize,
     ops: usize,
@@ -33,7 +60,7 @@ struct Faulty {
 }
 
 impl Faulty {
-    fn new(inner: FileStore, at: u64, at_op: usize, fault: Fault) -> Faulty {
+    fn new(inner: Box<dyn MessageStore>, at: u64, at_op: usize, fault: Fault) -> Faulty {
         Faulty {
             inner,
             at,
@@ -126,6 +153,9 @@ impl MessageStore for Faulty {
     fn sync(&mut self) -> Result<(), StoreError> {
         self.inner.sync()
     }
+    fn pending_sync(&self) -> bool {
+        self.inner.pending_sync()
+    }
 }
 
 type Fix44 = common::Fix44;
@@ -142,6 +172,8 @@ fn pump<S: MessageStore>(
     for _ in 0..50 {
         let a = init.output().to_vec();
         init.consume_output(a.len());
+        // Durable before it leaves, as the engine syncs after each step.
+        acc.sync()?;
         let b = acc.output().to_vec();
         acc.consume_output(b.len());
         if a.is_empty() && b.is_empty() {
@@ -160,17 +192,20 @@ fn order() -> &'static [u8] {
 /// The run: log on, one order whose answer's advance fails, then (after a
 /// restart from the disk, or on the same store) log on again; returns how
 /// many answers to the order the counterparty got.
-fn answers_to_one_order(fault: Fault) -> usize {
-    let dir = TempDir::new(match fault {
-        Fault::Crash => "answers-crash",
-        Fault::Error => "answers-error",
-    });
+fn answers_to_one_order(fault: Fault, kind: Kind) -> usize {
+    let dir = TempDir::new(&format!(
+        "answers-{}-{kind:?}",
+        match fault {
+            Fault::Crash => "crash",
+            Fault::Error => "error",
+        }
+    ));
     let (ic, ac) = configs();
     let mut init = Session::new(ic, MemoryStore::new(), &fix44::DICTIONARY);
     let mut ia = Recorder::default();
     let mut aa = Recorder::echo();
     let now = t0();
-    let store = Faulty::new(FileStore::open(dir.path(), ID).unwrap(), 2, 0, fault);
+    let store = Faulty::new(open_store(kind, dir.path()), 2, 0, fault);
     let mut acc = Session::new(ac.clone(), store, &fix44::DICTIONARY);
     acc.connected(now, &mut aa).unwrap();
     init.connected(now, &mut ia).unwrap();
@@ -189,7 +224,7 @@ fn answers_to_one_order(fault: Fault) -> usize {
         Fault::Crash => {
             // The process is gone; a new one opens the store from the disk.
             drop(acc);
-            let store = FileStore::open(dir.path(), ID).unwrap();
+            let store = open_store(kind, dir.path());
             let mut acc = Session::new(ac, store, &fix44::DICTIONARY);
             acc.connected(now, &mut aa).unwrap();
             Box::new(acc) as Box<dyn Runner>
@@ -236,12 +271,14 @@ impl<S: MessageStore> Runner for Session<S, Fix44> {
 
 #[test]
 fn an_order_is_answered_once_across_a_crash_between_its_answer_and_its_advance() {
-    assert_eq!(answers_to_one_order(Fault::Crash), 1);
+    assert_eq!(answers_to_one_order(Fault::Crash, Kind::File), 1);
+    assert_eq!(answers_to_one_order(Fault::Crash, Kind::Shared), 1);
 }
 
 #[test]
 fn an_order_is_answered_once_after_a_store_error_between_its_answer_and_its_advance() {
-    assert_eq!(answers_to_one_order(Fault::Error), 1);
+    assert_eq!(answers_to_one_order(Fault::Error, Kind::File), 1);
+    assert_eq!(answers_to_one_order(Fault::Error, Kind::Shared), 1);
 }
 
 /// What the counterparty's application got: (ClOrdID, PossDupFlag) of each
@@ -265,7 +302,7 @@ impl fix_session::Application for Answers {
 /// crash, the one the restarted process opens from the disk.
 enum Acceptor {
     Faulty(Session<Faulty, Fix44>),
-    Reopened(Session<FileStore, Fix44>),
+    Reopened(Session<Box<dyn MessageStore>, Fix44>),
 }
 
 impl Acceptor {
@@ -287,6 +324,7 @@ impl Acceptor {
     fn reconnect(
         self,
         fault: Fault,
+        kind: Kind,
         dir: &std::path::Path,
         aa: &mut Recorder,
         now: SystemTime,
@@ -298,7 +336,7 @@ impl Acceptor {
                 drop(s);
                 let (_, ac) = configs();
                 assert_eq!(ac.id, config);
-                let store = FileStore::open(dir, ID).unwrap();
+                let store = open_store(kind, dir);
                 Acceptor::Reopened(Session::new(ac, store, &fix44::DICTIONARY))
             }
             (other, _) => other,
@@ -323,14 +361,17 @@ impl Acceptor {
 /// write; after the failure the connection ends and comes back (on the same
 /// store for an error, on the store reopened from the disk for a crash).
 /// Returns the counterparty's answers.
-fn three_orders_failing_at(at_op: usize, fault: Fault) -> Vec<(String, bool)> {
-    let dir = TempDir::new(&format!("answers-sweep-{at_op}-{}", fault == Fault::Crash));
+fn three_orders_failing_at(at_op: usize, fault: Fault, kind: Kind) -> Vec<(String, bool)> {
+    let dir = TempDir::new(&format!(
+        "answers-sweep-{at_op}-{}-{kind:?}",
+        fault == Fault::Crash
+    ));
     let (ic, ac) = configs();
     let mut init = Session::new(ic, MemoryStore::new(), &fix44::DICTIONARY);
     let mut ia = Answers::default();
     let mut aa = Recorder::echo();
     let now = t0();
-    let store = Faulty::new(FileStore::open(dir.path(), ID).unwrap(), 0, at_op, fault);
+    let store = Faulty::new(open_store(kind, dir.path()), 0, at_op, fault);
     let mut session = Session::new(ac, store, &fix44::DICTIONARY);
     session.connected(now, &mut aa).unwrap();
     let mut acc = Acceptor::Faulty(session);
@@ -339,7 +380,7 @@ fn three_orders_failing_at(at_op: usize, fault: Fault) -> Vec<(String, bool)> {
     for n in 0..=3 {
         if !ok {
             init.disconnected(now, &mut ia).unwrap();
-            acc = acc.reconnect(fault, dir.path(), &mut aa, now);
+            acc = acc.reconnect(fault, kind, dir.path(), &mut aa, now);
             init.connected(now, &mut ia).unwrap();
             ok = acc.exchange(&mut init, &mut ia, &mut aa, now);
             assert!(ok, "op {at_op}: one failure only");
@@ -357,17 +398,22 @@ fn three_orders_failing_at(at_op: usize, fault: Fault) -> Vec<(String, bool)> {
 
 #[test]
 fn a_store_failing_at_any_write_loses_no_answer_and_answers_each_order_once() {
-    for fault in [Fault::Error, Fault::Crash] {
+    for (fault, kind) in [
+        (Fault::Error, Kind::File),
+        (Fault::Crash, Kind::File),
+        (Fault::Error, Kind::Shared),
+        (Fault::Crash, Kind::Shared),
+    ] {
         for at_op in 1..=12 {
-            let answers = three_orders_failing_at(at_op, fault);
+            let answers = three_orders_failing_at(at_op, fault, kind);
             for n in 0..3 {
                 let id = format!("O{n}");
                 let plain = answers.iter().filter(|(a, dup)| a == &id && !dup).count();
                 let all = answers.iter().filter(|(a, _)| a == &id).count();
                 let case = if fault == Fault::Crash {
-                    "crash"
+                    format!("crash ({kind:?})")
                 } else {
-                    "error"
+                    format!("error ({kind:?})")
                 };
                 assert!(
                     all >= 1,

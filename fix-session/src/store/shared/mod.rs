@@ -205,7 +205,10 @@ impl SharedView {
     }
 
     /// Visits every stored message, each read from its segment and checked.
-    pub(crate) fn read_messages(&self, visit: &mut dyn FnMut(u64, &[u8])) -> Result<(), StoreError> {
+    pub(crate) fn read_messages(
+        &self,
+        visit: &mut dyn FnMut(u64, &[u8]),
+    ) -> Result<(), StoreError> {
         let mut buf = Vec::new();
         for entry in &self.state.index {
             let (segment, offset) = log::split(entry.offset);
@@ -219,14 +222,15 @@ impl SharedView {
                 .segments
                 .get(&segment)
                 .ok_or_else(|| corrupt("the segment of a stored message is gone"))?;
-            let body = store::read_message(file, entry, self.number, &mut buf).map_err(|e| match e {
-                store::ReadError::Io(source) => StoreError::Io {
-                    op: crate::store::IoOperation::Read,
-                    path: path.clone(),
-                    source,
-                },
-                store::ReadError::Bad(reason) => corrupt(reason),
-            })?;
+            let body =
+                store::read_message(file, entry, self.number, &mut buf).map_err(|e| match e {
+                    store::ReadError::Io(source) => StoreError::Io {
+                        op: crate::store::IoOperation::Read,
+                        path: path.clone(),
+                        source,
+                    },
+                    store::ReadError::Bad(reason) => corrupt(reason),
+                })?;
             visit(entry.seq, body);
         }
         Ok(())

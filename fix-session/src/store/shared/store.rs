@@ -116,7 +116,7 @@ impl SharedStore {
             name: name.to_owned(),
             number,
             state,
-            pending: Vec::with_capacity(64 << 10),
+            pending: Vec::with_capacity(4 << 10),
             pending_reset: None,
             written: durable,
             synced: durable,
@@ -240,11 +240,13 @@ impl SharedStore {
         let (seg, offset) = split(entry.offset);
         let path = segment_path(&log.dir, seg);
         if segment.as_ref().is_none_or(|(n, _)| *n != seg) {
-            let file = log.segment(entry.offset).ok_or_else(|| StoreError::Corrupt {
-                path: path.clone(),
-                offset,
-                reason: "the segment of a stored message is gone",
-            })?;
+            let file = log
+                .segment(entry.offset)
+                .ok_or_else(|| StoreError::Corrupt {
+                    path: path.clone(),
+                    offset,
+                    reason: "the segment of a stored message is gone",
+                })?;
             *segment = Some((seg, file));
         }
         let Some((_, file)) = segment.as_ref() else {
@@ -287,7 +289,11 @@ pub(super) fn read_message<'a>(
 
 /// The message in record bytes `bytes`, if they are the Message record of
 /// `entry` in session `number`, CRC intact.
-fn check_message<'a>(bytes: &'a [u8], entry: &Entry, number: u32) -> Result<&'a [u8], &'static str> {
+fn check_message<'a>(
+    bytes: &'a [u8],
+    entry: &Entry,
+    number: u32,
+) -> Result<&'a [u8], &'static str> {
     let (rec, _) = format::frame(bytes).map_err(|_| "a stored message's record is damaged")?;
     let seq = rec
         .payload
