@@ -477,6 +477,9 @@ async fn sessions_are_added_and_removed_at_run_time() {
         .add_session(
             initiator("CLIENT2", "EXEC", port)
                 .file_store_path(dir.join("initiator"))
+                // A log of its own, opened below to see it let go while
+                // the engine runs on (the shared log stays the engine's).
+                .file_store_shared(false)
                 .build()
                 .unwrap(),
         )

@@ -558,10 +558,10 @@ fn read_records(path: &Path) -> Vec<Record> {
 /// lane may be starting an acceptor process just then: between its fork and
 /// its exec the new process holds a copy of every file this one has open,
 /// lock files included, for a few milliseconds.
-fn open_store(dir: &Path, id: &SessionId) -> FileStore {
+fn open_store(dir: &Path, id: &SessionId) -> Box<dyn MessageStore> {
     let deadline = Instant::now() + Duration::from_secs(2);
     loop {
-        match FileStore::open(dir, &id.store_name()) {
+        match common::open_session_store(dir, id) {
             Err(StoreError::Locked { .. }) if Instant::now() < deadline => {
                 std::thread::sleep(Duration::from_millis(1));
             }

@@ -79,16 +79,18 @@ async fn unknown_comp_ids_are_refused_before_any_state_is_made() {
         true,
     )
     .await;
+    // The files in the store directory, and the sessions its stores hold.
     let files = || {
         let mut names: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         names.sort();
-        names
+        (names, fix_session::store::sessions(&dir).unwrap())
     };
     let before = files();
-    assert_eq!(before, ["FIX.4.4-EXEC-C1.lock", "FIX.4.4-EXEC-C1.log"]);
+    assert_eq!(before.0, ["shared-log"]);
+    assert_eq!(before.1, ["FIX.4.4-EXEC-C1"]);
 
     // A stranger's Logon: the connection is closed without an answer.
     let (_, stranger) = ids("EXEC", "STRANGER");
@@ -422,7 +424,11 @@ async fn an_acceptor_template_takes_a_new_comp_id_pair_that_matches_it() {
     expect(&mut rx, &i_id, &Event::Logon, WAIT).await;
     let made = acc.session(&a_id).expect("made from the template");
     assert_eq!(made.state(), State::LoggedOn);
-    assert!(dir.join("FIX.4.4-EXEC-NEWCOMER.log").exists());
+    assert!(
+        fix_session::store::sessions(&dir)
+            .unwrap()
+            .contains(&"FIX.4.4-EXEC-NEWCOMER".to_owned())
+    );
     ini.session(&i_id)
         .unwrap()
         .send(b"D", &order("T1"))
@@ -516,7 +522,12 @@ async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
     // The initiator's store was created yesterday and has sent 9 messages.
     {
         use fix_session::MessageStore;
-        let mut store = fix_session::FileStore::open(&dir, "FIX.4.4-C5-EXEC").unwrap();
+        let log = fix_session::store::SharedLog::open(
+            dir.join(fix_session::store::SHARED_LOG_DIR),
+            fix_session::store::SharedLogOptions::new(),
+        )
+        .unwrap();
+        let mut store = log.open_store("FIX.4.4-C5-EXEC", SystemTime::now()).unwrap();
         store
             .reset(SystemTime::now() - Duration::from_secs(86_400))
             .unwrap();

@@ -254,7 +254,7 @@ async fn a_handle_kept_after_its_engine_is_gone_holds_no_store_open() {
     // keep itself alive through it.
     let kept = ini.session(&id).unwrap();
     ini.shutdown(Duration::from_secs(5)).await.unwrap();
-    fix_session::FileStore::open(&dir, &id.store_name()).expect("the store was let go");
+    common::open_session_store(&dir, &id).expect("the store was let go");
     assert_eq!(
         kept.send_now(b"D", &order("1")),
         Err(SendError::NotConnected)

@@ -24,6 +24,25 @@ pub fn free_port() -> u16 {
 }
 
 /// An empty directory of the test's own.
+/// Session `id`'s store in the engine store directory `dir` once its engine
+/// has let it go: in the directory's shared log (`FileStoreShared=Y`, the
+/// default) when it is there, else a log of its own. `Locked` while an
+/// engine still has it.
+pub fn open_session_store(
+    dir: &std::path::Path,
+    id: &SessionId,
+) -> Result<Box<dyn fix_session::MessageStore>, fix_session::StoreError> {
+    use fix_session::store::{SHARED_LOG_DIR, SharedLog, SharedLogOptions};
+    let shared = dir.join(SHARED_LOG_DIR);
+    if shared.is_dir() {
+        let log = SharedLog::open(&shared, SharedLogOptions::new())?;
+        if log.contains(&id.store_name()) {
+            return Ok(Box::new(log.open_store(&id.store_name(), std::time::SystemTime::now())?));
+        }
+    }
+    Ok(Box::new(fix_session::FileStore::open(dir, &id.store_name())?))
+}
+
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fix-engine-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

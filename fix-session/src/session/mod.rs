@@ -674,7 +674,9 @@ impl<S: MessageStore, D: Schema> Session<S, D> {
         if self.conn.released == self.output.len() {
             // Nothing held back: the records waiting (incoming numbers, say)
             // ride in the sync of the next message that leaves, as a session
-            // that only receives would otherwise sync at every read.
+            // that only receives would otherwise sync at every read. They
+            // are written out, though, so that a killed process keeps them.
+            self.store.write_out()?;
             return Ok(None);
         }
         let mark = self.output.len();

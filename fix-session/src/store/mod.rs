@@ -363,6 +363,23 @@ pub trait MessageStore {
         })
     }
 
+    /// Hands the records taken so far to the operating system without
+    /// waiting for the disk: what a process that is killed must not lose
+    /// (a power loss may). A store that writes each record as it takes it
+    /// (the default) has nothing to do; the
+    /// [`SharedStore`] keeps a step's records until its sync, and writes
+    /// them here for a session that has nothing to send (its incoming
+    /// numbers, say, wait for the sync of its next message).
+    ///
+    /// ```
+    /// use fix_session::{MemoryStore, MessageStore};
+    /// MemoryStore::new().write_out()?;
+    /// # Ok::<(), fix_session::StoreError>(())
+    /// ```
+    fn write_out(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// Whether a job [`begin_sync`](Self::begin_sync) handed out has not
     /// ended yet.
     ///
@@ -463,6 +480,9 @@ impl<S: MessageStore + ?Sized> MessageStore for Box<S> {
     }
     fn sync_in_flight(&self) -> bool {
         (**self).sync_in_flight()
+    }
+    fn write_out(&mut self) -> Result<(), StoreError> {
+        (**self).write_out()
     }
 }
 

@@ -489,4 +489,9 @@ impl MessageStore for SharedStore {
     fn sync_in_flight(&self) -> bool {
         self.in_flight.is_some()
     }
+
+    fn write_out(&mut self) -> Result<(), StoreError> {
+        self.check_open()?;
+        self.flush()
+    }
 }
