@@ -336,6 +336,20 @@ impl<D: Schema + Send + Sync + 'static> Engine<D> {
         self.inner.session_ids()
     }
 
+    /// The disk syncs made by the shared logs this engine's sessions store
+    /// into (`FileStoreShared=Y`), since each was opened: one covers every
+    /// session (of this engine or another in the process) that wrote to the
+    /// log meanwhile, so this counts the disk's work, not the sessions'.
+    ///
+    /// ```no_run
+    /// # fn f(engine: &fix_engine::Engine<&'static fix_core::typed::Tables>) {
+    /// println!("{} syncs", engine.shared_log_syncs());
+    /// # }
+    /// ```
+    pub fn shared_log_syncs(&self) -> u64 {
+        self.inner.stores.shared_log_syncs()
+    }
+
     /// Does an operator's command on session `id` (see
     /// [`SessionHandle::admin`]): through the session, with an event in its
     /// log; its status after.

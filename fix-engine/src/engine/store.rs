@@ -21,6 +21,8 @@ use crate::driver::Store;
 pub(super) struct Stores {
     #[cfg(feature = "postgres")]
     budget: std::sync::OnceLock<Option<fix_store_postgres::LeaseBudget>>,
+    /// The shared logs this engine's sessions opened, for their sync count.
+    used: Mutex<Vec<WeakSharedLog>>,
 }
 
 /// The shared log of each store directory open in this process: engines of
@@ -39,6 +41,14 @@ impl Stores {
     /// shared log is refused: starting it afresh would reuse its numbers.
     pub(super) fn open_shared(&self, dir: &Path, id: &SessionId) -> Result<Store, StoreError> {
         let log = self.shared_log(dir)?;
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        if !used
+            .iter()
+            .any(|w| w.upgrade().is_some_and(|l| l.dir() == log.dir()))
+        {
+            used.push(log.downgrade());
+        }
+        drop(used);
         let name = id.store_name();
         if !log.contains(&name)
             && fix_session::store::file_sessions(dir).is_ok_and(|s| s.contains(&name))
@@ -53,8 +63,18 @@ impl Stores {
         ))
     }
 
-    /// Removes `id`'s store from the shared log of `dir`, if the engine has
-    /// that log open.
+    /// The syncs of the shared logs the engine's sessions use (those still open).
+    pub(super) fn shared_log_syncs(&self) -> u64 {
+        self.used
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .filter_map(WeakSharedLog::upgrade)
+            .map(|l| l.syncs())
+            .sum()
+    }
+
+    /// Removes `id`'s store from the shared log of `dir`.
     pub(super) fn remove_shared(&self, dir: &Path, id: &SessionId) -> Result<(), StoreError> {
         self.shared_log(dir)?.remove(&id.store_name())
     }
