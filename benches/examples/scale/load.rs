@@ -175,10 +175,7 @@ pub(crate) struct Cost {
 
 /// Measures what running `phase` costs: CPU time over its orders, syncs over
 /// its wall time.
-fn costed<T>(
-    orders: u64,
-    phase: impl FnOnce() -> Result<T, String>,
-) -> Result<(T, Cost), String> {
+fn costed<T>(orders: u64, phase: impl FnOnce() -> Result<T, String>) -> Result<(T, Cost), String> {
     let before = Usage::now();
     let out = phase()?;
     let after = Usage::now();

@@ -290,7 +290,9 @@ fn run_lane(plan: &Plan) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(&root);
     match failed {
         0 => Ok(()),
-        n => Err(format!("{n} configurations failed (see the `run failed` lines)")),
+        n => Err(format!(
+            "{n} configurations failed (see the `run failed` lines)"
+        )),
     }
 }
 
@@ -371,7 +373,9 @@ fn run_one(plan: &Plan, child: Child, root: &Path) -> Result<(), String> {
     match status {
         Some(s) if s.success() => Ok(()),
         Some(s) => Err(format!("the child process ended with {s}")),
-        None => Err(format!("the child process ran past {limit:?} and was ended")),
+        None => Err(format!(
+            "the child process ran past {limit:?} and was ended"
+        )),
     }
 }
 
@@ -431,11 +435,20 @@ fn measure_all(
     // Idle for a moment, so that the memory is what logged-on sessions hold.
     std::thread::sleep(Duration::from_millis(500));
     let rss = measure::rss_kib()?.saturating_sub(rss_before);
-    line("rss_kib_per_session", format!("{:.1}", rss as f64 / n as f64));
+    line(
+        "rss_kib_per_session",
+        format!("{:.1}", rss as f64 / n as f64),
+    );
 
     let mut orders = Orders::new(tracker.clone(), n);
     load::pipelined(client, &mut orders, Plan::warmup(n), plan.window, "warm-up")?;
-    let (rts, cost) = load::pipelined(client, &mut orders, plan.pipelined, plan.window, "pipelined")?;
+    let (rts, cost) = load::pipelined(
+        client,
+        &mut orders,
+        plan.pipelined,
+        plan.window,
+        "pipelined",
+    )?;
     line("pipelined_round_trips_per_s", format!("{rts:.1}"));
     print_cost(subject, "pipelined", &cost);
     for &rate in &plan.rates {

@@ -25,7 +25,11 @@ struct Executor {
 impl Application for Executor {
     fn from_app(&mut self, msg: &Message<'_>, out: &mut Outbox) -> Result<(), AppReject> {
         if msg.msg_type() == b"D" {
-            crate::load::body(&mut self.body, msg.get(11).unwrap_or_default(), &REPORT_FIELDS);
+            crate::load::body(
+                &mut self.body,
+                msg.get(11).unwrap_or_default(),
+                &REPORT_FIELDS,
+            );
             out.send_body(b"8", &self.body);
         }
         Ok(())
@@ -173,7 +177,11 @@ impl Pair {
                 .socket_accept_address("127.0.0.1")
                 .socket_accept_port(port)
                 .schedule(Schedule::non_stop());
-            acceptors.push(with_store(a, &a_dir, sync).build().map_err(|e| e.to_string())?);
+            acceptors.push(
+                with_store(a, &a_dir, sync)
+                    .build()
+                    .map_err(|e| e.to_string())?,
+            );
         }
         let a = Settings::new(acceptors).map_err(|e| e.to_string())?;
         let (_, acceptor) = spawn("ours-acceptor", a, Vec::new(), handle.clone(), |_, _| {
@@ -187,7 +195,11 @@ impl Pair {
                 .socket_connect("127.0.0.1", port)
                 .reconnect_interval(Duration::from_secs(1))
                 .schedule(Schedule::non_stop());
-            initiators.push(with_store(i, &i_dir, sync).build().map_err(|e| e.to_string())?);
+            initiators.push(
+                with_store(i, &i_dir, sync)
+                    .build()
+                    .map_err(|e| e.to_string())?,
+            );
         }
         let i = Settings::new(initiators).map_err(|e| e.to_string())?;
         let ids = (0..n).map(initiator_id).collect();
