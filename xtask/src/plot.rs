@@ -59,7 +59,7 @@ pub(crate) fn percentile_png(title: &str, lanes: &[Lane]) -> Vec<u8> {
         BOTTOM as f64 - f * (BOTTOM - TOP) as f64
     };
     axes(&mut c, y_lo as i32, y_hi as i32, &px, &py);
-    c.text(LEFT, 15, title, INK);
+    c.text(LEFT, 6, title, INK);
     for (k, lane) in lanes.iter().enumerate() {
         let colour = FIRST_LANE + (k % (PALETTE.len() - FIRST_LANE as usize)) as u8;
         let pts: Vec<(f64, f64)> = lane
