@@ -18,6 +18,12 @@
 //! section. `--race-only` runs the race alone and replaces that section of the
 //! existing `benches/RESULTS.md`, leaving the rest as it was.
 //!
+//! `--scale-only` runs the scale lane (`cargo run --release -p fix-benches
+//! --example scale`, its arguments after `--`; see [`crate::scale`]) and
+//! replaces its section the same way, writing its percentile plot to
+//! `benches/scale-latency.png`. It takes minutes at full size, so the full
+//! report does not run it: it keeps the section the file had.
+//!
 //! Criterion's results are read from `target/criterion/**/new/{benchmark,estimates}.json`
 //! with a small field extraction (the files are flat, machine-written JSON), keeping
 //! only those written by this run.
@@ -28,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
-use crate::race;
+use crate::{race, scale};
 
 /// Short enough for a shared machine; the report quotes ratios, not absolute times.
 const DEFAULT_CRITERION_ARGS: [&str; 4] = ["--warm-up-time", "1", "--measurement-time", "3"];
@@ -61,10 +67,12 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     };
     let mut quickfix = false;
     let mut race_only = false;
+    let mut scale_only = false;
     for arg in ours {
         match arg.as_str() {
             "--quickfix" => quickfix = true,
             "--race-only" => race_only = true,
+            "--scale-only" => scale_only = true,
             _ => {
                 return Err(format!(
                     "unexpected argument `{arg}`; criterion's go after `--`"
@@ -79,6 +87,10 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     let features = if quickfix { "peers,quickfix" } else { "peers" };
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = root.join("benches/RESULTS.md");
+    if scale_only {
+        let args = criterion.unwrap_or_default();
+        return scale_report(&cargo, &root, quickfix, args);
+    }
     if race_only {
         let (race_cmd, race) = race::run(&cargo, &root, quickfix.then_some("quickfix"))?;
         let mut section = String::new();
@@ -174,8 +186,51 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     )?;
     report.push('\n');
     race::render(&mut report, &race, &race_cmd, &cpu_model(), &utc_now());
+    // The scale lane is not rerun here (it takes minutes): its last section stays.
+    if let Some(kept) = std::fs::read_to_string(&out)
+        .ok()
+        .as_deref()
+        .and_then(scale::section)
+    {
+        report.push('\n');
+        report.push_str(kept);
+    }
     std::fs::write(&out, report).map_err(|e| format!("{}: {e}", out.display()))?;
     eprintln!("bench-report: wrote {}", out.display());
+    Ok(())
+}
+
+/// Runs the scale lane with `args` and replaces its section of
+/// `benches/RESULTS.md` (appended if it has none), and its plot.
+fn scale_report(cargo: &str, root: &Path, quickfix: bool, args: &[String]) -> Result<(), String> {
+    let out = root.join("benches/RESULTS.md");
+    let (cmd, lane) = scale::run(cargo, root, quickfix.then_some("quickfix"), args)?;
+    let plotted = match scale::plot(&lane, None) {
+        Some((caption, png)) => {
+            let path = root.join("benches").join(scale::PLOT);
+            std::fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+            eprintln!("bench-report: wrote {}", path.display());
+            Some(caption)
+        }
+        None => None,
+    };
+    let mut section = String::new();
+    scale::render(
+        &mut section,
+        &lane,
+        &cmd,
+        &cpu_model(),
+        &utc_now(),
+        plotted.as_deref(),
+    );
+    let existing = match std::fs::read_to_string(&out) {
+        Ok(s) => s,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("{}: {e}", out.display())),
+    };
+    std::fs::write(&out, race::splice_at(&existing, scale::HEADING, &section))
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    eprintln!("bench-report: wrote the scale lane into {}", out.display());
     Ok(())
 }
 

@@ -15,7 +15,9 @@ use fix_codegen::emit::{self, Config};
 
 mod bench_report;
 mod new_crate;
+mod plot;
 mod race;
+mod scale;
 use fix_dict::Dictionary;
 
 /// One generated module: the dictionary (relative to the workspace root) and the
@@ -188,7 +190,7 @@ fn main() -> ExitCode {
                 "  new-crate spec/NAME.xml\n                   create the typed crate name/ for a dictionary and generate it"
             );
             println!(
-                "  bench-report [--quickfix] [--race-only] [-- <criterion args>]\n                   time ours beside the peers, count allocations, race the engines, write benches/RESULTS.md\n                   (--quickfix: QuickFIX C++ too; needs cmake and a C++ compiler;\n                   --race-only: only the engine race, into its section of the existing file)"
+                "  bench-report [--quickfix] [--race-only | --scale-only] [-- <criterion or scale args>]\n                   time ours beside the peers, count allocations, race the engines, write benches/RESULTS.md\n                   (--quickfix: QuickFIX C++ too; needs cmake and a C++ compiler;\n                   --race-only: only the engine race, into its section of the existing file;\n                   --scale-only: only the scale lane, into its section and benches/scale-latency.png,\n                   e.g. -- --sessions 1,10,100 --rates 2000 --seconds 3)"
             );
             ExitCode::SUCCESS
         }

@@ -288,7 +288,13 @@ fn postgres_targets(w: &mut String, race: &Race) {
 /// `existing` with its race section (from [`HEADING`] to the next `## ` heading)
 /// replaced by `section`, or with `section` appended when it has none.
 pub(crate) fn splice(existing: &str, section: &str) -> String {
-    let Some(start) = existing.find(HEADING) else {
+    splice_at(existing, HEADING, section)
+}
+
+/// `existing` with the section under `heading` (to the next `## ` heading)
+/// replaced by `section`, or with `section` appended when it has none.
+pub(crate) fn splice_at(existing: &str, heading: &str, section: &str) -> String {
+    let Some(start) = existing.find(heading) else {
         let mut out = existing.trim_end().to_owned();
         if !out.is_empty() {
             out.push_str("\n\n");
@@ -296,7 +302,7 @@ pub(crate) fn splice(existing: &str, section: &str) -> String {
         out.push_str(section);
         return out;
     };
-    let after = start + HEADING.len();
+    let after = start + heading.len();
     let end = existing[after..]
         .find("\n## ")
         .map_or(existing.len(), |i| after + i + 1);
