@@ -118,6 +118,9 @@ mod transport;
 
 pub use admin::{AdminCommand, AdminError, SessionStatus};
 pub use dictionary::{DictionarySource, FileDictionaries, FileDictionary};
-pub use engine::{Engine, EngineError, EngineErrorKind, EngineOptions, QueuedWhileDown, Shutdown};
+pub use engine::{
+    Engine, EngineError, EngineErrorKind, EngineOptions, QueuedWhileDown, Shutdown,
+    shared_log_syncs,
+};
 pub use handle::{NotSent, SendError, Sent, SessionHandle};
 pub use tls::TlsFileError;

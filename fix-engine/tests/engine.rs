@@ -527,7 +527,9 @@ async fn a_store_from_an_earlier_period_starts_the_session_afresh() {
             fix_session::store::SharedLogOptions::new(),
         )
         .unwrap();
-        let mut store = log.open_store("FIX.4.4-C5-EXEC", SystemTime::now()).unwrap();
+        let mut store = log
+            .open_store("FIX.4.4-C5-EXEC", SystemTime::now())
+            .unwrap();
         store
             .reset(SystemTime::now() - Duration::from_secs(86_400))
             .unwrap();

@@ -81,7 +81,13 @@ impl Usage {
         Usage {
             wall: Instant::now(),
             cpu_us: cpu_us(),
-            syncs: SYNCS.get().map(|c| c.0.load(Ordering::Relaxed)),
+            // The disk's syncs: those of the engines' shared logs (one
+            // covers every session that wrote meanwhile), else the durable
+            // steps the engines timed (a log of its own each, one sync a step).
+            syncs: match fix_engine::shared_log_syncs() {
+                0 => SYNCS.get().map(|c| c.0.load(Ordering::Relaxed)),
+                n => Some(n),
+            },
         }
     }
 }

@@ -16,6 +16,8 @@ mod listeners;
 mod options;
 mod store;
 
+pub use store::shared_log_syncs;
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};

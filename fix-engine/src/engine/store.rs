@@ -148,3 +148,21 @@ fn default_node() -> String {
         .unwrap_or_else(|| "fix-engine".to_owned());
     format!("{}-{}", host.trim(), std::process::id())
 }
+
+/// The disk syncs of every shared log open in this process, since each was
+/// opened: what a benchmark divides by its time for syncs a second, however
+/// many sessions and engines share the logs.
+///
+/// ```
+/// assert_eq!(fix_engine::shared_log_syncs(), 0); // no engine has opened one
+/// ```
+pub fn shared_log_syncs() -> u64 {
+    SHARED_LOGS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .flat_map(|logs| logs.values())
+        .filter_map(WeakSharedLog::upgrade)
+        .map(|l| l.syncs())
+        .sum()
+}

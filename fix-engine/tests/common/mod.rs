@@ -37,10 +37,15 @@ pub fn open_session_store(
     if shared.is_dir() {
         let log = SharedLog::open(&shared, SharedLogOptions::new())?;
         if log.contains(&id.store_name()) {
-            return Ok(Box::new(log.open_store(&id.store_name(), std::time::SystemTime::now())?));
+            return Ok(Box::new(
+                log.open_store(&id.store_name(), std::time::SystemTime::now())?,
+            ));
         }
     }
-    Ok(Box::new(fix_session::FileStore::open(dir, &id.store_name())?))
+    Ok(Box::new(fix_session::FileStore::open(
+        dir,
+        &id.store_name(),
+    )?))
 }
 
 pub fn temp_dir(name: &str) -> PathBuf {
